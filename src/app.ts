@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { systemClock, type Clock } from './core/clock.js';
+import type { Config } from './core/config.js';
+import { createLogger, type Logger } from './core/log.js';
+import { CursorCodec } from './core/pagination.js';
+import { API_KEYS, API_KEY_INDEXES, bootstrapKey } from './keys/keys.js';
+import { openLowdbStore, type Store } from './store/index.js';
+import type { Services } from './tools/define.js';
+
+/** Indexed fields of every collection, declared by the domains that own them. */
+export const STORE_INDEXES: Record<string, string[]> = {
+  [API_KEYS]: API_KEY_INDEXES,
+};
+
+const SYSTEM = 'system';
+
+interface ServerSecrets {
+  [field: string]: unknown;
+  id: 'server';
+  cursorSecret: string;
+}
+
+/** Reads the server's own secrets, creating them on first start, so cursors survive restarts. */
+async function serverSecrets(store: Store): Promise<ServerSecrets> {
+  const fresh: ServerSecrets = { id: 'server', cursorSecret: randomBytes(32).toString('base64url') };
+  return store.transact((tx) => {
+    const existing = tx.get<ServerSecrets>(SYSTEM, 'server');
+    if (existing) return existing;
+    tx.put(SYSTEM, fresh);
+    return fresh;
+  });
+}
+
+export interface OpenOptions {
+  clock?: Clock;
+  log?: Logger;
+  /** Create and announce the first internal key when none exists (serve and mcp do; key commands don't need to). */
+  bootstrap?: boolean;
+}
+
+/** Opens the store and everything handlers need. Close with `closeServices`. */
+export async function openServices(config: Config, opts: OpenOptions = {}): Promise<Services> {
+  const log = opts.log ?? createLogger(config.logLevel);
+  const clock = opts.clock ?? systemClock;
+  const store = await openLowdbStore({ dataDir: config.dataDir, indexes: STORE_INDEXES });
+  try {
+    const secrets = await serverSecrets(store);
+    if (opts.bootstrap) {
+      const created = await bootstrapKey(store, clock);
+      if (created) {
+        // Printed once, on stderr, by design (DECISIONS.md): only the hash is stored.
+        process.stderr.write(
+          `\nCreated the first API key (internal tier, scope "all"). It is shown only this once; store it safely:\n\n  ${created.key}\n\n` +
+            `Use it as "Authorization: Bearer <key>" or as SVC_API_KEY for \`svc mcp\`. Make more with \`svc keys create\`.\n\n`,
+        );
+      }
+    }
+    return { config, store, clock, log, cursors: new CursorCodec(secrets.cursorSecret) };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
+
+export async function closeServices(services: Services): Promise<void> {
+  await services.store.close();
+}

@@ -1,0 +1,67 @@
+import path from 'node:path';
+
+/** Everything the service can be configured with. Flags win over environment, environment over defaults. */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** API key used by `svc mcp` (stdio) for every call. */
+  apiKey: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  /** Public base URL used in documentation links (defaults to http://host:port). */
+  publicUrl: string | undefined;
+}
+
+export interface ConfigFlags {
+  host?: string | undefined;
+  port?: string | undefined;
+  'data-dir'?: string | undefined;
+  'api-key'?: string | undefined;
+  'log-level'?: string | undefined;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A configuration problem, reported as one line by the CLI. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function parsePort(raw: string, source: string): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n > 65535) throw new ConfigError(`${source} must be a port number from 0 to 65535, got "${raw}"`);
+  return n;
+}
+
+function parsePositiveInt(raw: string, source: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new ConfigError(`${source} must be a positive whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  /** The value and where it came from (for error messages). */
+  const pick = (flag: keyof ConfigFlags, envName: string): [string, string] | undefined => {
+    const f = flags[flag];
+    if (f !== undefined) return [f, `--${flag}`];
+    const v = env[envName];
+    return v !== undefined && v !== '' ? [v, envName] : undefined;
+  };
+  const port = pick('port', 'SVC_PORT');
+  const logLevel = pick('log-level', 'SVC_LOG_LEVEL');
+  if (logLevel && !(LOG_LEVELS as readonly string[]).includes(logLevel[0])) {
+    throw new ConfigError(`${logLevel[1]} must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel[0]}"`);
+  }
+  const bodyLimit = env.SVC_BODY_LIMIT ? parsePositiveInt(env.SVC_BODY_LIMIT, 'SVC_BODY_LIMIT') : 1024 * 1024;
+  const host = pick('host', 'SVC_HOST')?.[0] ?? '127.0.0.1';
+  return {
+    host,
+    port: port ? parsePort(port[0], port[1]) : 3000,
+    dataDir: path.resolve(pick('data-dir', 'SVC_DATA_DIR')?.[0] ?? './data'),
+    apiKey: pick('api-key', 'SVC_API_KEY')?.[0],
+    logLevel: (logLevel?.[0] ?? 'info') as Config['logLevel'],
+    bodyLimit,
+    publicUrl: env.SVC_PUBLIC_URL || undefined,
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Errors every transport understands. A thrown ApiError becomes the error
+ * envelope: over REST with its HTTP status, over MCP as an isError result.
+ */
+export const ERROR_STATUS = {
+  API_KEY_MISSING: 401,
+  API_KEY_INVALID: 401,
+  UNAUTHORIZED: 401,
+  INSUFFICIENT_SCOPE: 403,
+  TIER_NOT_ALLOWED: 403,
+  IP_NOT_ALLOWED: 403,
+  NOT_FOUND: 404,
+  VALIDATION_ERROR: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+  NOT_IMPLEMENTED: 501,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** One problem with the input: which field (dotted path, '' for the whole input) and why. */
+export interface ErrorDetail {
+  field: string;
+  reason: string;
+}
+
+export interface ApiErrorBody {
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+  retryAfter?: string;
+}
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[] | undefined;
+  /** ISO 8601 time after which a rate-limited request may be retried. */
+  readonly retryAfter: string | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[], retryAfter?: string) {
+    super(message);
+    this.code = code;
+    this.details = details && details.length > 0 ? details : undefined;
+    this.retryAfter = retryAfter;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  toBody(): ApiErrorBody {
+    const body: ApiErrorBody = { code: this.code, message: this.message };
+    if (this.details) body.details = this.details;
+    if (this.retryAfter) body.retryAfter = this.retryAfter;
+    return body;
+  }
+
+  static validation(message: string, details?: ErrorDetail[]): ApiError {
+    return new ApiError('VALIDATION_ERROR', message, details);
+  }
+
+  static notFound(what: string): ApiError {
+    return new ApiError('NOT_FOUND', `${what} not found`);
+  }
+
+  /** The error shown for anything unexpected: no stack, no internals. */
+  static internal(): ApiError {
+    return new ApiError('INTERNAL_ERROR', 'An unexpected error occurred. Quote the request id when reporting it.');
+  }
+}
+
+/** Turns any thrown value into an ApiError; unknown errors become INTERNAL_ERROR. */
+export function toApiError(err: unknown): ApiError {
+  return err instanceof ApiError ? err : ApiError.internal();
+}

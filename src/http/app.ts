@@ -1,0 +1,247 @@
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError } from '../core/errors.js';
+import { errorEnvelope, makeMeta } from '../core/envelope.js';
+import { newId } from '../core/ids.js';
+import { redactUrl } from '../core/log.js';
+import { handleMcpPost } from '../mcp/http.js';
+import type { AnyTool, Services } from '../tools/define.js';
+import { invokeTool } from '../tools/invoke.js';
+import { SERVICE_VERSION } from '../version.js';
+import { presentedKey } from './credentials.js';
+import { ErrorEnvelopeSchema, MetaSchema, successSchema } from './envelope-schemas.js';
+import { coerceQuery } from './query.js';
+
+export const API_PREFIX = '/api/v1';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Statuses documented for every tool route besides its success. */
+const ERROR_STATUSES = [400, 401, 403, 404, 413, 429, 500] as const;
+
+function sendError(reply: FastifyReply, err: ApiError, services: Services): FastifyReply {
+  return reply
+    .status(err.status)
+    .type('application/json; charset=utf-8')
+    .send(errorEnvelope(err.toBody(), makeMeta(String(reply.request.id), services.clock.now())));
+}
+
+/** Maps errors raised by Fastify itself (body parsing, limits) to the API's codes. */
+function frameworkError(err: FastifyError): ApiError {
+  const status = err.statusCode ?? 500;
+  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than this service accepts.');
+  if (status === 415) {
+    return ApiError.validation('Unsupported Content-Type: send the body as JSON with "Content-Type: application/json".', [
+      { field: '', reason: 'unsupported content type' },
+    ]);
+  }
+  if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return ApiError.validation('The body is empty but Content-Type says JSON; send a JSON object or omit the header.', [
+      { field: '', reason: 'empty JSON body' },
+    ]);
+  }
+  if (status === 400 && (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || /JSON/i.test(err.message))) {
+    return ApiError.validation('The body is not valid JSON.', [{ field: '', reason: 'malformed JSON' }]);
+  }
+  if (status >= 400 && status < 500) return ApiError.validation('The request could not be read.', [{ field: '', reason: err.code ?? 'bad request' }]);
+  return ApiError.internal();
+}
+
+/** Path params named in a REST path, e.g. `/api-keys/:id` → ['id']. */
+function pathParams(path: string): string[] {
+  return [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
+}
+
+function routeSchema(tool: AnyTool) {
+  const params = pathParams(tool.rest.path);
+  const mask = Object.fromEntries(params.map((p) => [p, true as const])) as Record<string, true> & Record<number, never>;
+  const rest = params.length ? tool.input.omit(mask) : tool.input;
+  const response: Record<number, z.ZodType> = { [tool.rest.status ?? 200]: successSchema(tool) };
+  for (const s of ERROR_STATUSES) response[s] = ErrorEnvelopeSchema;
+  return {
+    operationId: tool.name,
+    summary: tool.title,
+    description: tool.description,
+    tags: [tool.domain],
+    ...(params.length ? { params: tool.input.pick(mask) } : {}),
+    ...(tool.rest.method === 'GET' || tool.rest.method === 'DELETE'
+      ? Object.keys(rest.shape).length
+        ? { querystring: rest }
+        : {}
+      : { body: rest }),
+    response,
+  };
+}
+
+/** Builds the REST + MCP-over-HTTP application. The caller listens and closes it. */
+export async function buildApp(services: Services, tools: readonly AnyTool[]): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: services.log as FastifyBaseLogger,
+    bodyLimit: services.config.bodyLimit,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : newId('request');
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { coerceTypes: false } },
+  });
+
+  // Validation happens once, in invokeTool, for every transport; the zod schemas
+  // given to routes feed the OpenAPI document (through jsonSchemaTransform) only.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // JSON only: a text/plain body is a wrong content type, not a string input.
+  app.removeContentTypeParser('text/plain');
+
+  // Graceful shutdown: in-flight requests finish, and their connections close
+  // after answering rather than idling on keep-alive and holding close() open.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('Connection', 'close');
+  });
+
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const apiErr = err instanceof ApiError ? err : frameworkError(err);
+    if (apiErr.code === 'INTERNAL_ERROR') req.log.error({ err, url: redactUrl(req.url) }, 'request failed');
+    return sendError(reply, apiErr, services);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    return sendError(reply, new ApiError('NOT_FOUND', `No route ${req.method} ${redactUrl(req.url).split('?')[0]}`), services);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'svc inheritance planning API',
+        version: SERVICE_VERSION,
+        description:
+          'Generates inheritance smart contracts and checks plans against inheritance law. Every operation is also an MCP tool ' +
+          'of the same name at POST /mcp. Responses use the envelope {success, data | error, meta}.',
+      },
+      servers: [{ url: services.config.publicUrl ?? '/' }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Recommended: `Authorization: Bearer <API_KEY>`.' },
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The key in the X-API-Key header.' },
+          apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'Not recommended: query strings end up in logs.' },
+        },
+      },
+      security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }],
+      tags: [...new Set(tools.map((t) => t.domain))].map((name) => ({ name, description: `${name} operations` })),
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        operationId: 'health',
+        summary: 'Liveness check',
+        tags: ['system'],
+        security: [],
+        response: {
+          200: z
+            .object({
+              success: z.literal(true).describe('Always true.'),
+              data: z
+                .object({
+                  status: z.literal('ok').describe('The service is up.'),
+                  version: z.string().describe('Service version.'),
+                  uptimeSeconds: z.number().describe('Seconds since start.'),
+                })
+                .describe('Health.'),
+              meta: MetaSchema,
+            })
+            .describe('Health envelope.'),
+        },
+      },
+    },
+    async (req) => ({
+      success: true,
+      data: { status: 'ok', version: SERVICE_VERSION, uptimeSeconds: Math.round(process.uptime()) },
+      meta: makeMeta(String(req.id), services.clock.now()),
+    }),
+  );
+
+  for (const tool of tools) {
+    const params = pathParams(tool.rest.path);
+    const inputShape = tool.input.shape as Record<string, z.ZodType>;
+    app.route({
+      method: tool.rest.method,
+      url: API_PREFIX + tool.rest.path,
+      schema: routeSchema(tool),
+      handler: async (req, reply) => {
+        const { api_key: _ignored, ...query } = (req.query ?? {}) as Record<string, unknown>;
+        let input: Record<string, unknown>;
+        if (tool.rest.method === 'GET' || tool.rest.method === 'DELETE') {
+          input = coerceQuery(inputShape, query);
+        } else {
+          const body = req.body;
+          if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+            throw ApiError.validation('The body must be a JSON object.', [{ field: '', reason: 'expected a JSON object' }]);
+          }
+          input = { ...((body as Record<string, unknown> | undefined) ?? {}) };
+        }
+        for (const p of params) input[p] = (req.params as Record<string, string>)[p];
+        const output = await invokeTool(tool, input, services, {
+          apiKey: presentedKey(req.headers, req.query),
+          requestId: String(req.id),
+          transport: 'rest',
+        });
+        const meta = makeMeta(String(req.id), services.clock.now());
+        reply.status(tool.rest.status ?? 200);
+        switch (tool.rest.shape) {
+          case 'top-level':
+            return { success: true, ...output, meta };
+          case 'list': {
+            const { items, pagination } = output as { items: unknown[]; pagination: Record<string, unknown> };
+            return { success: true, data: items, meta: { ...meta, pagination } };
+          }
+          case 'data':
+            return { success: true, data: output, meta };
+        }
+      },
+    });
+  }
+
+  app.post('/mcp', { schema: { hide: true } }, async (req, reply) => {
+    reply.hijack();
+    // Hijacked replies skip onSend hooks: the headers set so far are copied by hand.
+    reply.raw.setHeader('X-Request-Id', String(req.id));
+    if (closing) reply.raw.setHeader('Connection', 'close');
+    try {
+      await handleMcpPost(req.raw, reply.raw, req.body, tools, services, presentedKey(req.headers, req.query));
+    } catch (err) {
+      req.log.error({ err }, 'MCP request failed');
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' });
+        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+      }
+    }
+  });
+  const methodNotAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .status(405)
+      .header('Allow', 'POST')
+      .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; use POST.' }, id: null });
+  app.get('/mcp', { schema: { hide: true } }, methodNotAllowed);
+  app.delete('/mcp', { schema: { hide: true } }, methodNotAllowed);
+
+  return app;
+}

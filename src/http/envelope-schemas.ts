@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { ERROR_CODES } from '../core/errors.js';
+import { CursorPageMetaSchema, OffsetPageMetaSchema } from '../core/pagination.js';
+import type { AnyTool } from '../tools/define.js';
+
+// Schemas of the REST envelope, used only to document responses in OpenAPI.
+
+export const MetaSchema = z
+  .object({
+    requestId: z.string().describe('Id of this request; equals the X-Request-Id response header.'),
+    timestamp: z.string().describe('Time of the response, ISO 8601.'),
+  })
+  .describe('Response metadata.');
+
+export const ErrorEnvelopeSchema = z
+  .object({
+    success: z.literal(false).describe('Always false on error.'),
+    error: z
+      .object({
+        code: z.enum(ERROR_CODES).describe('Machine-readable error code (spec section 7).'),
+        message: z.string().describe('What went wrong, for a person.'),
+        details: z
+          .array(
+            z
+              .object({
+                field: z.string().describe('Dotted path of the offending input field; empty for the whole input.'),
+                reason: z.string().describe('Why the field was refused.'),
+              })
+              .describe('One problem.'),
+          )
+          .optional()
+          .describe('Each problem with the input.'),
+        retryAfter: z.string().optional().describe('On 429: ISO 8601 time after which to retry.'),
+      })
+      .describe('The error.'),
+    meta: MetaSchema,
+  })
+  .describe('Error envelope.');
+
+/** The documented success body of a tool's REST route. */
+export function successSchema(tool: AnyTool): z.ZodType {
+  const success = z.literal(true).describe('Always true on success.');
+  switch (tool.rest.shape) {
+    case 'top-level':
+      return tool.output.extend({ success, meta: MetaSchema }).describe(tool.output.description ?? tool.title);
+    case 'list': {
+      const items = (tool.output.shape as Record<string, z.ZodType>).items;
+      if (!items) throw new Error(`${tool.name}: a list tool's output needs an "items" field`);
+      const pagination = (tool.output.shape as Record<string, z.ZodType>).pagination ?? z.union([OffsetPageMetaSchema, CursorPageMetaSchema]);
+      return z
+        .object({ success, data: items, meta: MetaSchema.extend({ pagination }) })
+        .describe(`Envelope with a page of results.`);
+    }
+    case 'data':
+      return z.object({ success, data: tool.output, meta: MetaSchema }).describe('Success envelope.');
+  }
+}

@@ -1,0 +1,118 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Store } from '../store/port.js';
+import type { Clock } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { Scope, Tier } from './scopes.js';
+
+export const API_KEYS = 'api_keys';
+/** Indexed fields of the api_keys collection. */
+export const API_KEY_INDEXES = ['keyHash', 'ownerId'];
+
+export const KEY_PREFIX: Record<Tier, string> = {
+  public: 'svc_pk_',
+  partner: 'svc_pt_',
+  internal: 'svc_sk_',
+};
+
+/** A stored API key. The key value itself is never stored, only its SHA-256. */
+export interface ApiKeyRecord {
+  [field: string]: unknown;
+  id: string;
+  name: string;
+  tier: Tier;
+  scopes: Scope[];
+  ipWhitelist: string[];
+  displayPrefix: string;
+  keyHash: string;
+  ownerId: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+/** Who is calling: resolved from a key by the shared wrapper, handed to handlers in ctx. */
+export interface Principal {
+  keyId: string;
+  ownerId: string;
+  tier: Tier;
+  scopes: Scope[];
+}
+
+export function hashKey(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/** A new key value: tier prefix plus 256 random bits (43 base64url characters). */
+export function generateKeyValue(tier: Tier): string {
+  return KEY_PREFIX[tier] + randomBytes(32).toString('base64url');
+}
+
+export interface NewKey {
+  name: string;
+  tier: Tier;
+  scopes: Scope[];
+  ownerId?: string | undefined;
+  ipWhitelist?: string[] | undefined;
+  expiresAt?: string | null | undefined;
+}
+
+/** Builds a key record and its value; the caller stores the record and shows the value once. */
+export function buildKey(input: NewKey, clock: Clock): { record: ApiKeyRecord; key: string } {
+  const key = generateKeyValue(input.tier);
+  const record: ApiKeyRecord = {
+    id: newId('apiKey'),
+    name: input.name,
+    tier: input.tier,
+    scopes: [...new Set(input.scopes)],
+    ipWhitelist: input.ipWhitelist ?? [],
+    displayPrefix: key.slice(0, KEY_PREFIX[input.tier].length + 4),
+    keyHash: hashKey(key),
+    ownerId: input.ownerId ?? newId('owner'),
+    createdAt: clock.now().toISOString(),
+    lastUsedAt: null,
+    expiresAt: input.expiresAt ?? null,
+    revokedAt: null,
+  };
+  return { record, key };
+}
+
+export async function createKey(store: Store, input: NewKey, clock: Clock): Promise<{ record: ApiKeyRecord; key: string }> {
+  const built = buildKey(input, clock);
+  await store.put(API_KEYS, built.record);
+  return built;
+}
+
+/** Resolves a presented key to its principal, or throws API_KEY_MISSING / API_KEY_INVALID. */
+export async function authenticate(store: Store, presented: string | undefined, clock: Clock): Promise<{ principal: Principal; record: ApiKeyRecord }> {
+  if (presented === undefined || presented === '') {
+    throw new ApiError(
+      'API_KEY_MISSING',
+      'No API key supplied. Send it as "Authorization: Bearer <key>", the X-API-Key header, or (over MCP stdio) the SVC_API_KEY environment variable.',
+    );
+  }
+  const invalid = new ApiError('API_KEY_INVALID', 'The API key is invalid, revoked or expired.');
+  if (presented.length > 200) throw invalid;
+  const [record] = await store.findBy<ApiKeyRecord>(API_KEYS, 'keyHash', hashKey(presented));
+  if (!record || record.revokedAt) throw invalid;
+  if (record.expiresAt && Date.parse(record.expiresAt) <= clock.now().getTime()) throw invalid;
+  return {
+    record,
+    principal: { keyId: record.id, ownerId: record.ownerId, tier: record.tier, scopes: record.scopes },
+  };
+}
+
+/**
+ * On first start with an empty key collection, creates one internal key with
+ * scope `all` and returns its value so the caller can print it once.
+ */
+export async function bootstrapKey(store: Store, clock: Clock): Promise<{ record: ApiKeyRecord; key: string } | undefined> {
+  const built = buildKey({ name: 'bootstrap', tier: 'internal', scopes: ['all'] }, clock);
+  const created = await store.transact((tx) => {
+    if (tx.all(API_KEYS).length > 0) return false;
+    tx.put(API_KEYS, built.record);
+    return true;
+  });
+  return created ? built : undefined;
+}

@@ -1,0 +1,31 @@
+/** Scopes of spec section 5. `X` includes `X:read`; `all` includes everything and is for internal keys only. */
+export const SCOPES = [
+  'contracts',
+  'contracts:read',
+  'vaults',
+  'vaults:read',
+  'users',
+  'users:read',
+  'payments',
+  'webhooks',
+  'legal',
+  'chat',
+  'embed',
+  'all',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export const TIERS = ['public', 'partner', 'internal'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+/** Whether a key holding `granted` may use an operation needing `required`. */
+export function hasScope(granted: readonly string[], required: Scope): boolean {
+  if (granted.includes('all') || granted.includes(required)) return true;
+  if (required.endsWith(':read')) return granted.includes(required.slice(0, -':read'.length));
+  return false;
+}

@@ -1,0 +1,26 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { AnyTool, Services } from '../tools/define.js';
+import { createMcpServer } from './server.js';
+
+/**
+ * Stateless Streamable HTTP: a fresh server and transport for each POST,
+ * closed when the response ends. The caller has already parsed the JSON body.
+ */
+export async function handleMcpPost(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  tools: readonly AnyTool[],
+  services: Services,
+  apiKey: string | undefined,
+): Promise<void> {
+  const server = createMcpServer({ tools, services, apiKey, transport: 'mcp-http' });
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}

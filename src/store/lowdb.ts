@@ -1,0 +1,892 @@
+/**
+ * The lowdb implementation of the persistence port (see ./port.ts).
+ *
+ * Layout of a data directory:
+ *   svc.json   the data: {"format":"svc-store","version":1,"collections":{"<name>":{"<id>":{...doc}}}}
+ *   svc.lock   the pid of the process that has the directory open
+ *
+ * Everything lives in memory; reads never touch the disk. A mutation is applied
+ * to memory synchronously, then the whole file is rewritten durably (temp file,
+ * fsync, rename, fsync of the directory). Writes are group-committed: at most
+ * one file write runs at a time, and every mutation that arrives meanwhile rides
+ * along in the next one. A mutation's promise resolves once a write that started
+ * after it was applied has completed.
+ */
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, open, readdir, readFile, realpath, rename, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+// Imported from the module rather than taken from globalThis so that fake timers
+// installed by a test cannot stall the write pipeline.
+import { setImmediate as defer, setTimeout as delay } from 'node:timers';
+import { Low, type Adapter } from 'lowdb';
+import { StoreCorruptError, StoreLockedError } from './port.js';
+import type { Doc, Store, StoreOptions, Tx } from './port.js';
+
+const DATA_FILE = 'svc.json';
+const LOCK_FILE = 'svc.lock';
+const TMP_PREFIX = `${DATA_FILE}.tmp-`;
+const STALE_LOCK_PREFIX = `${LOCK_FILE}.stale-`;
+const FORMAT = 'svc-store';
+const VERSION = 1;
+const CLOSE_COLLECTION = Buffer.from('}');
+const CLOSE_FILE = Buffer.from('\n}}\n');
+
+type IndexValue = string | number | boolean | null;
+
+/** One stored record: its private copy, its serialized form, its insertion rank. */
+interface Entry {
+  readonly doc: Doc;
+  /**
+   * `,\n"<id>":{...doc}` as UTF-8, ready to be copied into the file: a write
+   * only concatenates bytes instead of re-serializing every record.
+   */
+  readonly chunk: Buffer;
+  /** Insertion rank: Map order within a collection always equals ascending seq. */
+  readonly seq: number;
+}
+
+/** What lowdb holds in `Low#data`: the in-memory model, not the raw JSON. */
+interface SvcData {
+  collections: Map<string, Map<string, Entry>>;
+  /** Next insertion rank (in memory only, not persisted). */
+  nextSeq: number;
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+/** Directories opened by a store in this process (realpath), see acquireLock. */
+const openDirs = new Set<string>();
+
+// ---------------------------------------------------------------------------
+// Adapter
+// ---------------------------------------------------------------------------
+
+/**
+ * lowdb adapter for svc.json, hand-written on purpose: lowdb's stock TextFile /
+ * JSONFile adapters write through steno, which writes a temp file and renames it
+ * without fsyncing either the file or the directory, so an acknowledged write
+ * can vanish (or leave an empty file) after a power loss or kernel crash. This
+ * one fsyncs the temp file before the rename and the directory after it.
+ *
+ * It converts between the file and the in-memory model (Maps that keep id
+ * insertion order, and per-record cached JSON so a write only joins strings).
+ */
+class DurableJsonAdapter implements Adapter<SvcData> {
+  readonly file: string;
+  private readonly tmp: string;
+
+  constructor(private readonly dir: string) {
+    this.file = path.join(dir, DATA_FILE);
+    this.tmp = path.join(dir, `${TMP_PREFIX}${process.pid}`);
+  }
+
+  async read(): Promise<SvcData | null> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (err) {
+      if (errCode(err) === 'ENOENT') return null;
+      throw corrupt(this.file, `it cannot be read (${errMessage(err)})`);
+    }
+    return decode(this.file, text);
+  }
+
+  async write(data: SvcData): Promise<void> {
+    // Serialize before the first await: the snapshot is exactly the state at the
+    // moment the write started, which is what group commit relies on.
+    const bytes = encode(data);
+    let fh: FileHandle | undefined;
+    try {
+      fh = await open(this.tmp, 'w');
+      await fh.writeFile(bytes);
+      await fh.sync();
+      await fh.close();
+      fh = undefined;
+      await rename(this.tmp, this.file);
+    } catch (err) {
+      await fh?.close().catch(() => undefined);
+      await unlink(this.tmp).catch(() => undefined);
+      throw err;
+    }
+    await syncDir(this.dir);
+  }
+}
+
+function encode(data: SvcData): Buffer {
+  const parts: Buffer[] = [Buffer.from(`{"format":${JSON.stringify(FORMAT)},"version":${VERSION},"collections":{`)];
+  let firstCollection = true;
+  for (const [name, entries] of data.collections) {
+    parts.push(Buffer.from(`${firstCollection ? '\n' : ',\n'}${JSON.stringify(name)}:{`));
+    firstCollection = false;
+    let first = true;
+    for (const entry of entries.values()) {
+      parts.push(first ? entry.chunk.subarray(1) : entry.chunk); // the first one without its comma
+      first = false;
+    }
+    parts.push(CLOSE_COLLECTION);
+  }
+  parts.push(CLOSE_FILE);
+  return Buffer.concat(parts);
+}
+
+function entryChunk(id: string, json: string): Buffer {
+  return Buffer.from(`,\n${JSON.stringify(id)}:${json}`, 'utf8');
+}
+
+function decode(file: string, text: string): SvcData {
+  if (text.length === 0) throw corrupt(file, 'the file is empty');
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (err) {
+    throw corrupt(file, `it is not valid JSON (${errMessage(err)})`);
+  }
+  if (!isPlainObject(root) || root.format !== FORMAT) {
+    throw corrupt(file, `it is not an svc data file (expected "format": "${FORMAT}")`);
+  }
+  if (root.version !== VERSION) {
+    throw corrupt(file, `it has unsupported version ${JSON.stringify(root.version)} (expected ${VERSION})`);
+  }
+  const collections = root.collections;
+  if (!isPlainObject(collections)) throw corrupt(file, '"collections" is not an object');
+
+  // JSON.parse puts integer-like keys ("7", "42") first in numeric order. Only
+  // when such ids exist, recover the order they have in the file.
+  let fileOrder: Map<string, string[]> | undefined;
+  const data: SvcData = { collections: new Map(), nextSeq: 0 };
+  for (const name of Object.keys(collections)) {
+    const docs = collections[name];
+    if (!isPlainObject(docs)) throw corrupt(file, `collection ${JSON.stringify(name)} is not an object`);
+    let ids = Object.keys(docs);
+    if (ids.some(isArrayIndex)) {
+      fileOrder ??= scanIdOrder(text);
+      const ordered = fileOrder.get(name);
+      if (ordered && ordered.length === ids.length) ids = ordered;
+    }
+    const entries = new Map<string, Entry>();
+    for (const id of ids) {
+      const doc = docs[id];
+      if (!isPlainObject(doc) || doc.id !== id) {
+        throw corrupt(file, `record ${JSON.stringify(id)} of collection ${JSON.stringify(name)} is not an object with a matching "id"`);
+      }
+      entries.set(id, { doc: doc as Doc, chunk: entryChunk(id, JSON.stringify(doc)), seq: data.nextSeq++ });
+    }
+    data.collections.set(name, entries);
+  }
+  return data;
+}
+
+/**
+ * Lists the ids of every collection in the order they appear in the text, which
+ * must be valid JSON of the svc-store shape (decode has checked that already).
+ */
+function scanIdOrder(text: string): Map<string, string[]> {
+  let i = 0;
+  const ws = (): void => {
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
+      else return;
+    }
+  };
+  const skipString = (): void => {
+    i++; // opening quote
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5c) i += 2; // backslash escape
+      else {
+        i++;
+        if (c === 0x22) return;
+      }
+    }
+  };
+  const readString = (): string => {
+    const start = i;
+    skipString();
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  const skipValue = (): void => {
+    const c = text[i];
+    if (c === '"') return skipString();
+    if (c === '{' || c === '[') {
+      let depth = 0;
+      while (i < text.length) {
+        const ch = text[i];
+        if (ch === '"') {
+          skipString();
+          continue;
+        }
+        i++;
+        if (ch === '{' || ch === '[') depth++;
+        else if ((ch === '}' || ch === ']') && --depth === 0) return;
+      }
+      return;
+    }
+    while (i < text.length && !',}] \t\n\r'.includes(text[i] as string)) i++;
+  };
+  /** At an object: calls onValue(key) with i at the start of each value; onValue must consume it. */
+  const eachMember = (onValue: (key: string) => void): void => {
+    ws();
+    i++; // {
+    ws();
+    if (text[i] === '}') {
+      i++;
+      return;
+    }
+    for (;;) {
+      ws();
+      const key = readString();
+      ws();
+      i++; // :
+      ws();
+      onValue(key);
+      ws();
+      if (text[i++] !== ',') return; // '}'
+    }
+  };
+
+  const order = new Map<string, string[]>();
+  eachMember((key) => {
+    if (key !== 'collections') return skipValue();
+    eachMember((name) => {
+      const seen = new Set<string>();
+      eachMember((id) => {
+        seen.add(id); // a duplicate keeps its first position, as in JSON.parse
+        skipValue();
+      });
+      order.set(name, [...seen]);
+    });
+  });
+  return order;
+}
+
+// ---------------------------------------------------------------------------
+// Transactions
+// ---------------------------------------------------------------------------
+
+/**
+ * A view of the store plus an overlay of uncommitted writes. The store's own
+ * reads use a Tx with an empty overlay.
+ */
+class TxImpl implements Tx {
+  /** collection -> id -> new entry, or null when deleted in this transaction. */
+  readonly changes = new Map<string, Map<string, Entry | null>>();
+  nextSeq: number;
+  finished = false;
+  /** Set when fn misused the store (e.g. a nested mutation); fails the transaction. */
+  failure: { error: unknown } | undefined;
+
+  constructor(private readonly store: LowdbStore) {
+    this.nextSeq = store.data.nextSeq;
+  }
+
+  get<T extends Doc>(collection: string, id: string): T | undefined {
+    this.check(collection);
+    const entry = this.lookup(collection, id);
+    return entry ? (structuredClone(entry.doc) as T) : undefined;
+  }
+
+  findBy<T extends Doc>(collection: string, field: string, value: IndexValue): T[] {
+    this.check(collection);
+    const ids = this.store.indexLookup(collection, field, value);
+    const overlay = this.changes.get(collection);
+    const base = this.store.data.collections.get(collection);
+    const found: Entry[] = [];
+    if (ids && base) {
+      for (const id of ids) {
+        if (overlay?.has(id)) continue;
+        const entry = base.get(id);
+        if (entry) found.push(entry);
+      }
+    }
+    if (overlay) {
+      for (const entry of overlay.values()) {
+        if (entry && indexKey(entry.doc, field) === value) found.push(entry);
+      }
+    }
+    found.sort(bySeq);
+    return found.map((e) => structuredClone(e.doc) as T);
+  }
+
+  all<T extends Doc>(collection: string): T[] {
+    this.check(collection);
+    const base = this.store.data.collections.get(collection);
+    const overlay = this.changes.get(collection);
+    let entries: Entry[] = base ? [...base.values()] : [];
+    if (overlay) {
+      entries = entries.filter((e) => !overlay.has(e.doc.id));
+      for (const entry of overlay.values()) if (entry) entries.push(entry);
+      entries.sort(bySeq);
+    }
+    return entries.map((e) => structuredClone(e.doc) as T);
+  }
+
+  count(collection: string): number {
+    this.check(collection);
+    const overlay = this.changes.get(collection);
+    if (!overlay) return this.store.data.collections.get(collection)?.size ?? 0;
+    return this.all(collection).length;
+  }
+
+  put<T extends Doc>(collection: string, doc: T): void {
+    this.check(collection);
+    const { id, doc: copy, json } = copyDoc(collection, doc);
+    const existing = this.lookup(collection, id);
+    const seq = existing ? existing.seq : this.nextSeq++;
+    this.overlay(collection).set(id, { doc: copy, chunk: entryChunk(id, json), seq });
+  }
+
+  delete(collection: string, id: string): boolean {
+    this.check(collection);
+    if (!this.lookup(collection, id)) return false;
+    this.overlay(collection).set(id, null);
+    return true;
+  }
+
+  get hasChanges(): boolean {
+    return this.changes.size > 0;
+  }
+
+  private lookup(collection: string, id: string): Entry | undefined {
+    const overlay = this.changes.get(collection);
+    if (overlay?.has(id)) return overlay.get(id) ?? undefined;
+    return this.store.data.collections.get(collection)?.get(id);
+  }
+
+  private overlay(collection: string): Map<string, Entry | null> {
+    let overlay = this.changes.get(collection);
+    if (!overlay) this.changes.set(collection, (overlay = new Map()));
+    return overlay;
+  }
+
+  private check(collection: string): void {
+    if (this.finished) throw new Error('transaction already finished: use the Tx only inside the transact callback');
+    if (typeof collection !== 'string' || collection.length === 0) {
+      throw new TypeError('collection name must be a non-empty string');
+    }
+  }
+}
+
+function bySeq(a: Entry, b: Entry): number {
+  return a.seq - b.seq;
+}
+
+/**
+ * Validates a doc and makes the store's private copy. The copy is the JSON round
+ * trip of the doc (a deep copy like structuredClone, and additionally exactly
+ * what a reopen will load: Dates become strings, undefined fields disappear).
+ */
+function copyDoc(collection: string, doc: unknown): { id: string; doc: Doc; json: string } {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw new TypeError(`put(${JSON.stringify(collection)}): the record must be an object`);
+  }
+  const id = (doc as { id?: unknown }).id;
+  if (typeof id !== 'string' || id.length === 0) {
+    throw new TypeError(`put(${JSON.stringify(collection)}): record.id must be a non-empty string`);
+  }
+  const json = JSON.stringify(doc);
+  const copy = JSON.parse(json) as unknown;
+  if (!isPlainObject(copy) || copy.id !== id) {
+    throw new TypeError(`put(${JSON.stringify(collection)}, ${JSON.stringify(id)}): the record does not serialize to a JSON object with the same id`);
+  }
+  return { id, doc: copy as Doc, json };
+}
+
+/** The value under which a doc is indexed for a field, or undefined when it isn't indexable. */
+function indexKey(doc: Doc, field: string): IndexValue | undefined {
+  if (!Object.hasOwn(doc, field)) return undefined;
+  const v = doc[field];
+  if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Store
+// ---------------------------------------------------------------------------
+
+class LowdbStore implements Store {
+  /** Write counters, for tests and diagnostics (not part of the port). */
+  readonly stats = { writes: 0, failedWrites: 0 };
+
+  /** collection -> indexed field -> value -> ids. */
+  private readonly indexes = new Map<string, Map<string, Map<IndexValue, Set<string>>>>();
+
+  // Group commit state.
+  /** Waiters of mutations applied to memory but not yet part of a started write. */
+  private queued: Waiter[] = [];
+  /** Waiters of the write in progress (null when no write runs). */
+  private inflight: Waiter[] | null = null;
+  /** Memory holds changes that no started write covers (or the last write failed). */
+  private dirty = false;
+  private scheduled = false;
+
+  private activeTx: TxImpl | undefined;
+  private closing = false;
+  private closed = false;
+  private closePromise: Promise<void> | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly db: Low<SvcData>,
+    indexSpec: Record<string, string[]>,
+    private readonly releaseLock: () => Promise<void>,
+  ) {
+    for (const [collection, fields] of Object.entries(indexSpec)) {
+      const byField = new Map<string, Map<IndexValue, Set<string>>>();
+      for (const field of fields) byField.set(field, new Map());
+      this.indexes.set(collection, byField);
+    }
+    for (const [collection, entries] of this.data.collections) {
+      for (const entry of entries.values()) this.index(collection, entry);
+    }
+  }
+
+  get data(): SvcData {
+    return this.db.data;
+  }
+
+  // --- reads ---------------------------------------------------------------
+
+  async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
+    this.assertOpen();
+    return new TxImpl(this).get<T>(collection, id);
+  }
+
+  async findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]> {
+    this.assertOpen();
+    return new TxImpl(this).findBy<T>(collection, field, value);
+  }
+
+  async all<T extends Doc>(collection: string): Promise<T[]> {
+    this.assertOpen();
+    return new TxImpl(this).all<T>(collection);
+  }
+
+  async count(collection: string): Promise<number> {
+    this.assertOpen();
+    return new TxImpl(this).count(collection);
+  }
+
+  /** Ids with `field === value` in the committed state; throws when the field isn't indexed. */
+  indexLookup(collection: string, field: string, value: IndexValue): Set<string> | undefined {
+    const byValue = this.indexes.get(collection)?.get(field);
+    if (!byValue) {
+      throw new Error(
+        `findBy: field ${JSON.stringify(field)} of collection ${JSON.stringify(collection)} is not indexed ` +
+          `(declare it in StoreOptions.indexes)`,
+      );
+    }
+    return byValue.get(value);
+  }
+
+  // --- writes --------------------------------------------------------------
+
+  put<T extends Doc>(collection: string, doc: T): Promise<void> {
+    return this.transact((tx) => tx.put(collection, doc));
+  }
+
+  delete(collection: string, id: string): Promise<boolean> {
+    return this.transact((tx) => tx.delete(collection, id));
+  }
+
+  transact<R>(fn: (tx: Tx) => R): Promise<R> {
+    if (this.activeTx) {
+      // A store mutation from inside fn: fail the outer transaction with the same
+      // error. This promise is marked handled, since fn cannot await it anyway.
+      const error = new Error('store mutations are not allowed inside transact(fn); use the Tx passed to fn');
+      this.activeTx.failure ??= { error };
+      const rejected = Promise.reject(error);
+      rejected.catch(() => undefined);
+      return rejected;
+    }
+    return this.runTransact(fn);
+  }
+
+  private async runTransact<R>(fn: (tx: Tx) => R): Promise<R> {
+    this.assertOpen();
+    const tx = new TxImpl(this);
+    let result: R;
+    this.activeTx = tx;
+    try {
+      result = fn(tx);
+    } finally {
+      this.activeTx = undefined;
+      tx.finished = true;
+    }
+    if (isPromiseLike(result)) {
+      Promise.resolve(result).catch(() => undefined); // its outcome is irrelevant now
+      throw new TypeError('transact(fn): fn must be synchronous, but it returned a Promise; nothing was written');
+    }
+    if (tx.failure) throw tx.failure.error;
+    if (!tx.hasChanges) {
+      // Nothing to write, but don't hand out results based on data that isn't durable yet.
+      await this.waitDurable();
+      return result;
+    }
+    this.apply(tx);
+    await this.enqueue();
+    return result;
+  }
+
+  async flush(): Promise<void> {
+    this.assertOpen();
+    await this.waitDurable();
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (!this.closePromise) {
+      this.closing = true;
+      this.closePromise = (async () => {
+        try {
+          await this.waitDurable();
+        } catch (err) {
+          // Stay open so the caller can retry close() once the disk problem is fixed.
+          this.closing = false;
+          this.closePromise = undefined;
+          throw err;
+        }
+        await this.releaseLock();
+        this.closed = true;
+      })();
+    }
+    return this.closePromise;
+  }
+
+  // --- internals -----------------------------------------------------------
+
+  private assertOpen(): void {
+    if (this.closing || this.closed) {
+      throw new Error(`store is closed (data directory ${this.dir})`);
+    }
+  }
+
+  /** Applies a transaction's overlay to memory, all at once. */
+  private apply(tx: TxImpl): void {
+    for (const [collection, overlay] of tx.changes) {
+      let entries = this.data.collections.get(collection);
+      const appended: Entry[] = [];
+      for (const [id, entry] of overlay) {
+        const current = entries?.get(id);
+        if (current && entries) {
+          this.unindex(collection, current);
+          if (entry && entry.seq === current.seq) {
+            entries.set(id, entry); // an update keeps its position
+            this.index(collection, entry);
+            continue;
+          }
+          entries.delete(id); // deleted, or deleted and put again (moves to the end)
+        }
+        if (entry) appended.push(entry);
+      }
+      if (appended.length === 0) continue;
+      if (!entries) this.data.collections.set(collection, (entries = new Map()));
+      appended.sort(bySeq);
+      for (const entry of appended) {
+        entries.set(entry.doc.id, entry);
+        this.index(collection, entry);
+      }
+    }
+    this.data.nextSeq = Math.max(this.data.nextSeq, tx.nextSeq);
+    this.dirty = true;
+  }
+
+  private index(collection: string, entry: Entry): void {
+    const byField = this.indexes.get(collection);
+    if (!byField) return;
+    for (const [field, byValue] of byField) {
+      const key = indexKey(entry.doc, field);
+      if (key === undefined) continue;
+      let ids = byValue.get(key);
+      if (!ids) byValue.set(key, (ids = new Set()));
+      ids.add(entry.doc.id);
+    }
+  }
+
+  private unindex(collection: string, entry: Entry): void {
+    const byField = this.indexes.get(collection);
+    if (!byField) return;
+    for (const [field, byValue] of byField) {
+      const key = indexKey(entry.doc, field);
+      if (key === undefined) continue;
+      const ids = byValue.get(key);
+      if (!ids) continue;
+      ids.delete(entry.doc.id);
+      if (ids.size === 0) byValue.delete(key);
+    }
+  }
+
+  /** Resolves once a write that starts after now has completed. */
+  private enqueue(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queued.push({ resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Resolves once everything applied to memory so far is durable. */
+  private waitDurable(): Promise<void> {
+    if (this.dirty) return this.enqueue();
+    const inflight = this.inflight;
+    if (inflight) return new Promise<void>((resolve, reject) => inflight.push({ resolve, reject }));
+    return Promise.resolve();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.inflight) return;
+    this.scheduled = true;
+    // Deferred by one event-loop turn so that mutations made in the same burst
+    // (e.g. Promise.all of many puts) share one write.
+    defer(() => this.startWrite());
+  }
+
+  private startWrite(): void {
+    this.scheduled = false;
+    if (this.inflight || !this.dirty) return;
+    const batch = this.queued;
+    this.queued = [];
+    this.dirty = false;
+    this.inflight = batch;
+    this.stats.writes++;
+    this.db.write().then(
+      () => this.settle(batch, true, undefined),
+      (err: unknown) => {
+        this.stats.failedWrites++;
+        this.dirty = true; // memory still holds the data; the next write retries it
+        this.settle(batch, false, err);
+      },
+    );
+  }
+
+  private settle(batch: Waiter[], ok: boolean, err: unknown): void {
+    this.inflight = null;
+    for (const waiter of batch) {
+      if (ok) waiter.resolve();
+      else waiter.reject(err);
+    }
+    if (this.queued.length > 0) this.schedule();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Opening, locking
+// ---------------------------------------------------------------------------
+
+export async function openLowdbStore(opts: StoreOptions): Promise<Store> {
+  if (typeof opts?.dataDir !== 'string' || opts.dataDir.length === 0) {
+    throw new TypeError('openLowdbStore: dataDir must be a non-empty string');
+  }
+  const indexSpec = normalizeIndexes(opts.indexes);
+  const dir = path.resolve(opts.dataDir);
+  await ensureDir(dir);
+  const releaseLock = await acquireLock(dir);
+  try {
+    await removeLeftovers(dir);
+    const adapter = new DurableJsonAdapter(dir);
+    const db = new Low<SvcData>(adapter, { collections: new Map(), nextSeq: 0 });
+    await db.read();
+    return new LowdbStore(dir, db, indexSpec, releaseLock);
+  } catch (err) {
+    await releaseLock().catch(() => undefined);
+    throw err;
+  }
+}
+
+function normalizeIndexes(indexes: StoreOptions['indexes']): Record<string, string[]> {
+  if (indexes === undefined) return {};
+  if (!isPlainObject(indexes)) throw new TypeError('openLowdbStore: indexes must be an object of field lists');
+  const out: Record<string, string[]> = {};
+  for (const [collection, fields] of Object.entries(indexes)) {
+    if (!Array.isArray(fields) || !fields.every((f) => typeof f === 'string' && f.length > 0)) {
+      throw new TypeError(`openLowdbStore: indexes.${collection} must be a list of field names`);
+    }
+    out[collection] = [...fields];
+  }
+  return out;
+}
+
+/** mkdir -p, then fsyncs the parents of the directories it created so they survive a crash. */
+async function ensureDir(dir: string): Promise<void> {
+  const firstCreated = await mkdir(dir, { recursive: true });
+  if (firstCreated === undefined) return;
+  const parents: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    parents.push(path.dirname(d));
+    if (d === firstCreated || path.dirname(d) === d) break;
+  }
+  for (const parent of parents) await syncDir(parent);
+}
+
+/**
+ * Takes <dir>/svc.lock, returns its release function. A lock whose pid is dead
+ * (left by a crash or SIGKILL) is taken over. Our own pid counts as a live holder
+ * only while another store of this process has the directory open; otherwise it
+ * is a leftover of an earlier process that had the same pid (common in containers).
+ */
+async function acquireLock(dir: string): Promise<() => Promise<void>> {
+  const key = await realpath(dir);
+  if (openDirs.has(key)) {
+    throw new StoreLockedError(
+      `data directory ${dir} is already open by another store in this process (pid ${process.pid}); close it first`,
+    );
+  }
+  openDirs.add(key);
+  const lockPath = path.join(dir, LOCK_FILE);
+  try {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      if (await createLockFile(lockPath)) {
+        let released = false;
+        return async () => {
+          if (released) return;
+          released = true;
+          openDirs.delete(key);
+          await unlink(lockPath).catch((err: unknown) => {
+            if (errCode(err) !== 'ENOENT') throw err;
+          });
+        };
+      }
+      const content = await readLock(lockPath);
+      if (content === undefined) continue; // vanished meanwhile: try again
+      const pid = parsePid(content);
+      if (pid !== undefined && pid !== process.pid && isAlive(pid)) {
+        throw new StoreLockedError(
+          `data directory ${dir} is in use by another svc process (pid ${pid}); stop it or choose another --data-dir`,
+        );
+      }
+      await takeOverStaleLock(lockPath, content);
+    }
+    throw new StoreLockedError(`data directory ${dir}: could not take the lock ${lockPath} (it keeps changing)`);
+  } catch (err) {
+    openDirs.delete(key);
+    throw err;
+  }
+}
+
+/** Creates the lock file exclusively; false when it already exists. */
+async function createLockFile(lockPath: string): Promise<boolean> {
+  let fh: FileHandle;
+  try {
+    fh = await open(lockPath, 'wx');
+  } catch (err) {
+    if (errCode(err) === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    await fh.writeFile(`${process.pid}\n`, 'utf8');
+    await fh.sync();
+    await fh.close();
+  } catch (err) {
+    await fh.close().catch(() => undefined);
+    await unlink(lockPath).catch(() => undefined);
+    throw err;
+  }
+  return true;
+}
+
+/**
+ * Reads the lock file; undefined when it doesn't exist. Content without a pid may
+ * belong to a process that has created the file but not written it yet, so it is
+ * re-read for a moment before being treated as garbage.
+ */
+async function readLock(lockPath: string): Promise<string | undefined> {
+  for (let tries = 0; ; tries++) {
+    let content: string;
+    try {
+      content = await readFile(lockPath, 'utf8');
+    } catch (err) {
+      if (errCode(err) === 'ENOENT') return undefined;
+      throw err;
+    }
+    if (parsePid(content) !== undefined || tries >= 5) return content;
+    await new Promise((resolve) => delay(resolve, 40));
+  }
+}
+
+/**
+ * Removes a stale lock without racing another process doing the same: the lock
+ * is renamed aside (atomic, only one process wins) and checked to still be the
+ * stale one; if a fresh lock was moved by mistake it is linked back in place.
+ */
+async function takeOverStaleLock(lockPath: string, staleContent: string): Promise<void> {
+  const aside = `${path.join(path.dirname(lockPath), STALE_LOCK_PREFIX)}${process.pid}-${randomUUID()}`;
+  try {
+    await rename(lockPath, aside);
+  } catch (err) {
+    if (errCode(err) === 'ENOENT') return;
+    throw err;
+  }
+  const moved = await readFile(aside, 'utf8').catch(() => undefined);
+  if (moved !== staleContent) {
+    await link(aside, lockPath).catch(() => undefined); // fails if yet another lock exists: fine
+  }
+  await unlink(aside).catch(() => undefined);
+}
+
+function parsePid(content: string): number | undefined {
+  const text = content.trim();
+  if (!/^\d+$/.test(text)) return undefined;
+  const pid = Number(text);
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return errCode(err) !== 'ESRCH'; // EPERM: exists, owned by someone else
+  }
+}
+
+/** Deletes temp files of interrupted writes and lock take-overs (we hold the lock). */
+async function removeLeftovers(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (name.startsWith(TMP_PREFIX) || name.startsWith(STALE_LOCK_PREFIX)) {
+      await unlink(path.join(dir, name)).catch(() => undefined);
+    }
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------
+
+function corrupt(file: string, reason: string): StoreCorruptError {
+  return new StoreCorruptError(
+    `data file ${file} is unreadable: ${reason}. The file was left untouched. ` +
+      `Restore it from a backup, or move it away to start with an empty store.`,
+  );
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isArrayIndex(key: string): boolean {
+  return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
+}
+
+function isPromiseLike(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}
+
+function errCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null ? ((err as { code?: unknown }).code as string | undefined) : undefined;
+}
+
+function errMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,75 @@
+import type { z } from 'zod';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/log.js';
+import type { CursorCodec } from '../core/pagination.js';
+import type { Principal } from '../keys/keys.js';
+import type { Scope } from '../keys/scopes.js';
+import type { Store } from '../store/port.js';
+
+/** Shared, long-lived dependencies of every handler. */
+export interface Services {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  cursors: CursorCodec;
+}
+
+/** What a handler receives besides its input: the services plus who is calling. */
+export interface ToolContext extends Services {
+  principal: Principal;
+  requestId: string;
+}
+
+/** Rate-limit bucket a call counts against (on top of the all-requests bucket). */
+export type RateBucket = 'default' | 'generation' | 'chat';
+
+/**
+ * How the output appears in REST:
+ * - `data`: `{success, data: <output>, meta}`
+ * - `top-level`: `{success, ...<output>, meta}` (spec 2.1 exceptions)
+ * - `list`: the output is `{items, pagination}`; REST answers `{success, data: items, meta: {pagination}}`
+ */
+export type RestShape = 'data' | 'top-level' | 'list';
+
+export interface RestMapping {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Path under /api/v1, with `:param` segments naming input fields. */
+  path: string;
+  shape: RestShape;
+  /** Success status, 200 unless stated. */
+  status?: number;
+}
+
+export interface ToolAnnotations {
+  /** Always stated: whether the tool leaves every state unchanged. */
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  /** snake_case name, used as the MCP tool name and the OpenAPI operationId. */
+  name: string;
+  title: string;
+  description: string;
+  /** Domain, used as the OpenAPI tag. */
+  domain: string;
+  scope: Scope;
+  bucket: RateBucket;
+  annotations: ToolAnnotations;
+  input: I;
+  output: O;
+  rest: RestMapping;
+  // Method syntax keeps tools assignable to AnyTool (parameters are checked bivariantly).
+  handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>> | z.input<O>;
+}
+
+export type AnyTool = ToolDefinition<z.ZodObject, z.ZodObject>;
+
+/** Declares a tool. Typed identity: the registry and the adapters do the rest. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return def;
+}

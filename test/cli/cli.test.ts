@@ -1,0 +1,156 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_VERSION } from '../../src/version.js';
+import { SVC_BIN, tmpDir } from '../helpers.js';
+import { httpClient, mcpOutcome, stdioClient } from '../mcp-clients.js';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('SVC_')) env[k] = v;
+  return { ...env, ...extra };
+}
+
+function runSvc(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SVC_BIN, ...args], { env: cleanEnv(env) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts `svc serve` on a free port and resolves with its URL once it listens. */
+function startServe(dataDir: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string; stderr: () => string; exited: Promise<number | null> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SVC_BIN, 'serve', '--port', '0', '--data-dir', dataDir], { env: cleanEnv() });
+    let stderr = '';
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+      if (m) resolve({ child, url: m[1]!, stderr: () => stderr, exited });
+    });
+    void exited.then((code) => reject(new Error(`svc serve exited early (${code}): ${stderr}`)));
+  });
+}
+
+let data: Awaited<ReturnType<typeof tmpDir>>;
+beforeAll(async () => {
+  data = await tmpDir();
+});
+afterAll(async () => {
+  await data?.cleanup();
+});
+
+describe('svc command line', () => {
+  it('prints its version and help', async () => {
+    const v = await runSvc(['--version']);
+    expect(v).toMatchObject({ code: 0, stdout: `${SERVICE_VERSION}\n` });
+    const h = await runSvc(['--help']);
+    expect(h.code).toBe(0);
+    for (const cmd of ['serve', 'mcp', 'keys create', 'keys list']) expect(h.stdout).toContain(`svc ${cmd}`);
+  });
+
+  it.each([
+    [['frobnicate'], /unknown command "frobnicate"/],
+    [[], /no command given/],
+    [['serve', '--bogus'], /Unknown option '--bogus'/],
+    [['serve', '--port', 'abc'], /--port must be a port number/],
+    [['keys', 'create', '--tier', 'gold', '--scopes', 'chat', '--name', 'x'], /--tier must be one of public, partner, internal/],
+    [['keys', 'create', '--tier', 'public', '--scopes', 'chat,flying', '--name', 'x'], /unknown scope\(s\): flying/],
+    [['keys', 'create', '--tier', 'partner', '--scopes', 'all', '--name', 'x'], /"all" scope is for internal keys only/],
+    [['keys', 'create', '--tier', 'public', '--scopes', 'chat'], /--name is required/],
+    [['keys', 'rotate'], /unknown keys command "rotate"/],
+  ])('refuses %j with one clear line and a non-zero exit', async (args, message) => {
+    const r = await runSvc(args.length ? [...args, '--data-dir', data.dir] : []);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toBe('');
+  });
+
+  it('creates a key that works over REST, MCP HTTP and MCP stdio; a wrong key fails on each', async () => {
+    const dir = path.join(data.dir, 'flow');
+    const created = await runSvc(['keys', 'create', '--tier', 'partner', '--scopes', 'contracts', '--name', 'ci', '--json', '--data-dir', dir]);
+    expect(created.code).toBe(0);
+    const out = JSON.parse(created.stdout) as { id: string; key: string };
+    expect(out.id).toMatch(/^key_/);
+    expect(out.key).toMatch(/^svc_pt_[A-Za-z0-9_-]{43}$/);
+    expect(created.stdout.trim().split('\n')).toHaveLength(1);
+
+    const listed = await runSvc(['keys', 'list', '--json', '--data-dir', dir]);
+    const keys = JSON.parse(listed.stdout) as Array<Record<string, unknown>>;
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({ id: out.id, name: 'ci', tier: 'partner', scopes: ['contracts'], displayPrefix: out.key.slice(0, 11) });
+    expect(listed.stdout).not.toContain(out.key);
+    expect(keys[0]).not.toHaveProperty('keyHash');
+
+    const wrong = out.key.slice(0, -4) + 'AAAA';
+    const serve = await startServe(dir);
+    try {
+      // A key exists already, so no bootstrap key is printed.
+      expect(serve.stderr()).not.toMatch(/svc_sk_/);
+      const ok = await fetch(`${serve.url}/api/v1/contracts/templates`, { headers: { authorization: `Bearer ${out.key}` } });
+      expect(ok.status).toBe(200);
+      const bad = await fetch(`${serve.url}/api/v1/contracts/templates`, { headers: { authorization: `Bearer ${wrong}` } });
+      expect(bad.status).toBe(401);
+      expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('API_KEY_INVALID');
+
+      const good = await httpClient(serve.url, out.key);
+      expect((await mcpOutcome(good, 'list_templates', {})).ok).toBe(true);
+      await good.close();
+      const badClient = await httpClient(serve.url, wrong);
+      expect(await mcpOutcome(badClient, 'list_templates', {})).toMatchObject({ ok: false, body: { error: { code: 'API_KEY_INVALID' } } });
+      await badClient.close();
+
+      // A second process on the same data directory is refused at once.
+      const second = await runSvc(['serve', '--port', '0', '--data-dir', dir]);
+      expect(second.code).not.toBe(0);
+      expect(second.stderr).toMatch(/in use by another svc process/);
+    } finally {
+      serve.child.kill('SIGTERM');
+    }
+    expect(await serve.exited).toBe(0);
+    expect(serve.stderr()).toMatch(/shutting down/);
+    expect(existsSync(path.join(dir, 'svc.lock'))).toBe(false);
+
+    const stdio = await stdioClient(dir, out.key);
+    expect((await mcpOutcome(stdio, 'list_templates', {})).ok).toBe(true);
+    await stdio.close();
+    const stdioBad = await stdioClient(dir, wrong);
+    expect(await mcpOutcome(stdioBad, 'list_templates', {})).toMatchObject({ ok: false, body: { error: { code: 'API_KEY_INVALID' } } });
+    await stdioBad.close();
+  });
+
+  it('creates and prints one internal key on first start only', async () => {
+    const dir = path.join(data.dir, 'first');
+    const first = await startServe(dir);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const printed = first.stderr().match(/svc_sk_[A-Za-z0-9_-]{43}/g) ?? [];
+    expect(printed).toHaveLength(1);
+    const listed = JSON.parse((await runSvc(['keys', 'list', '--json', '--data-dir', dir])).stdout) as Array<{ tier: string; scopes: string[] }>;
+    expect(listed).toEqual([expect.objectContaining({ tier: 'internal', scopes: ['all'] })]);
+
+    const second = await startServe(dir);
+    try {
+      expect(second.stderr()).not.toMatch(/svc_sk_/);
+      const res = await fetch(`${second.url}/api/v1/contracts/templates`, { headers: { 'x-api-key': printed[0]! } });
+      expect(res.status).toBe(200);
+    } finally {
+      second.child.kill('SIGINT');
+    }
+    expect(await second.exited).toBe(0);
+  });
+});

@@ -1,0 +1,150 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpServer } from '../src/mcp/server.js';
+import { TOOLS } from '../src/tools/index.js';
+import { toolSchemas, type JsonSchema } from '../src/tools/schema.js';
+import { startTestServer, type TestServer } from './helpers.js';
+
+// The public contract of the service: tools/list and the OpenAPI document are
+// snapshotted (CI runs with CI=true, so a missing or stale snapshot fails), and
+// every schema a client sees documents every field.
+
+let server: TestServer;
+let client: Client;
+
+beforeAll(async () => {
+  server = await startTestServer({ listen: false });
+  const mcp = createMcpServer({ tools: TOOLS, services: server.services, apiKey: server.adminKey, transport: 'mcp-http' });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await mcp.connect(a);
+  client = new Client({ name: 'snapshot', version: '1.0.0' });
+  await client.connect(b);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+});
+
+/** Paths of object properties in a JSON Schema that carry no description. */
+function undescribed(schema: unknown, at = '$'): string[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const s = schema as Record<string, unknown>;
+  const out: string[] = [];
+  const props = s.properties as Record<string, Record<string, unknown>> | undefined;
+  if (props) {
+    for (const [name, prop] of Object.entries(props)) {
+      if (typeof prop.description !== 'string' || prop.description.trim() === '') out.push(`${at}.${name}`);
+      out.push(...undescribed(prop, `${at}.${name}`));
+    }
+  }
+  for (const key of ['items', 'additionalProperties', 'not'] as const) {
+    if (s[key] && typeof s[key] === 'object') out.push(...undescribed(s[key], `${at}[${key}]`));
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const list = s[key] as unknown[] | undefined;
+    list?.forEach((sub, i) => out.push(...undescribed(sub, `${at}<${key}${i}>`)));
+  }
+  return out;
+}
+
+function isEmptySchema(s: JsonSchema): boolean {
+  return Object.keys(s).filter((k) => k !== '$schema').length === 0;
+}
+
+describe('tool registry', () => {
+  it('every tool states readOnlyHint, a scope, a unique snake_case name and a unique route', () => {
+    const names = new Set<string>();
+    const routes = new Set<string>();
+    for (const tool of TOOLS) {
+      expect(typeof tool.annotations.readOnlyHint, tool.name).toBe('boolean');
+      expect(tool.name).toMatch(/^[a-z][a-z0-9_]*$/);
+      expect(tool.scope).toBeTruthy();
+      expect(tool.description.length).toBeGreaterThan(20);
+      expect(names.has(tool.name)).toBe(false);
+      names.add(tool.name);
+      const route = `${tool.rest.method} ${tool.rest.path}`;
+      expect(routes.has(route), route).toBe(false);
+      routes.add(route);
+    }
+  });
+
+  it('every input and output field has a description, and no schema is empty', () => {
+    for (const tool of TOOLS) {
+      const { input, output } = toolSchemas(tool);
+      expect(isEmptySchema(input), `${tool.name} input`).toBe(false);
+      expect(isEmptySchema(output), `${tool.name} output`).toBe(false);
+      expect(undescribed(input), `${tool.name} input`).toEqual([]);
+      expect(undescribed(output), `${tool.name} output`).toEqual([]);
+    }
+  });
+
+  it('the description check catches a field without .describe()', async () => {
+    const { z } = await import('zod');
+    const { toJsonSchema } = await import('../src/tools/schema.js');
+    const bad = z.object({ ok: z.string().describe('fine'), nested: z.object({ missing: z.number() }).describe('n') });
+    expect(undescribed(toJsonSchema(bad, 'input'))).toEqual(['$.nested.missing']);
+  });
+});
+
+describe('tools/list', () => {
+  it('matches the snapshot', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    for (const t of tools) expect(t.annotations?.readOnlyHint, t.name).toBeTypeOf('boolean');
+    await expect(JSON.stringify(tools, null, 2) + '\n').toMatchFileSnapshot('__snapshots__/tools-list.json');
+  });
+
+  it('announces instructions for assistants', () => {
+    expect(client.getInstructions()).toMatch(/inheritance/);
+  });
+});
+
+describe('OpenAPI document', () => {
+  let doc: Record<string, any>;
+  beforeAll(async () => {
+    const res = await server.app.inject({ url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    doc = res.json();
+  });
+
+  it('is a valid OpenAPI 3 document', async () => {
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toBe('3.0.3');
+  });
+
+  it('has one operation per tool, named after it, tagged by domain, with the three key locations', () => {
+    const ops = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+    );
+    for (const tool of TOOLS) {
+      const path = '/api/v1' + tool.rest.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+      const found = ops.find((o) => o.path === path && o.method === tool.rest.method.toLowerCase());
+      expect(found, tool.name).toBeDefined();
+      expect(found!.op.operationId).toBe(tool.name);
+      expect(found!.op.tags).toEqual([tool.domain]);
+    }
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKeyHeader', 'apiKeyQuery', 'bearerAuth']);
+    expect(doc.components.securitySchemes.apiKeyQuery).toMatchObject({ in: 'query', name: 'api_key' });
+    expect(doc.components.securitySchemes.apiKeyHeader).toMatchObject({ in: 'header', name: 'X-API-Key' });
+  });
+
+  it('documents every response body (no empty schema)', () => {
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const [status, resp] of Object.entries(op.responses as Record<string, any>)) {
+          const schema = resp.content?.['application/json']?.schema;
+          expect(schema && Object.keys(schema).length > 0, `${method} ${path} ${status}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('matches the snapshot', async () => {
+    await expect(JSON.stringify(doc, null, 2) + '\n').toMatchFileSnapshot('__snapshots__/openapi.json');
+  });
+});

@@ -1,0 +1,64 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { closeServices, openServices } from '../src/app.js';
+import { loadConfig, type Config } from '../src/core/config.js';
+import { createLogger } from '../src/core/log.js';
+import { buildApp } from '../src/http/app.js';
+import { createKey, type NewKey } from '../src/keys/keys.js';
+import type { AnyTool, Services } from '../src/tools/define.js';
+import { TOOLS } from '../src/tools/index.js';
+import { systemClock } from '../src/core/clock.js';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+export const SVC_BIN = path.join(REPO_ROOT, 'bin', 'svc.js');
+
+export async function tmpDir(prefix = 'svc-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export interface TestServer {
+  url: string;
+  app: FastifyInstance;
+  services: Services;
+  dataDir: string;
+  /** An internal key with scope `all`. */
+  adminKey: string;
+  /** Makes another key in the same store. */
+  key(input: Partial<NewKey>): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** A real server on 127.0.0.1 (random port) over a fresh data directory. */
+export async function startTestServer(opts: { tools?: readonly AnyTool[]; config?: Partial<Config>; listen?: boolean } = {}): Promise<TestServer> {
+  const { dir, cleanup } = await tmpDir();
+  const config = { ...loadConfig({ 'data-dir': dir }, {}), ...opts.config };
+  const services = await openServices(config, { log: createLogger('silent') });
+  const app = await buildApp(services, opts.tools ?? TOOLS);
+  let url = '';
+  if (opts.listen !== false) {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = app.server.address();
+    if (addr && typeof addr === 'object') url = `http://127.0.0.1:${addr.port}`;
+  } else {
+    await app.ready();
+  }
+  const key = async (input: Partial<NewKey>) =>
+    (await createKey(services.store, { name: 'test', tier: 'internal', scopes: ['all'], ...input }, systemClock)).key;
+  const adminKey = await key({});
+  return {
+    url,
+    app,
+    services,
+    dataDir: dir,
+    adminKey,
+    key,
+    close: async () => {
+      await app.close();
+      await closeServices(services);
+      await cleanup();
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { releaseSlowCall, slowCallStarted, TEST_TOOLS } from '../fixtures/tools.js';
+import { startTestServer, type TestServer } from '../helpers.js';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ tools: TEST_TOOLS, config: { bodyLimit: 4096 } });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const auth = () => ({ authorization: `Bearer ${server.adminKey}` });
+
+function expectEnvelope(res: { statusCode: number; headers: Record<string, unknown>; json(): any }, status: number, code?: string) {
+  expect(res.statusCode).toBe(status);
+  expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+  const body = res.json();
+  expect(body.success).toBe(code === undefined);
+  expect(body.meta.requestId).toBe(res.headers['x-request-id']);
+  expect(new Date(body.meta.timestamp).toISOString()).toBe(body.meta.timestamp);
+  if (code) expect(body.error.code).toBe(code);
+  return body;
+}
+
+describe('REST envelope', () => {
+  it('answers list_templates at the top level', async () => {
+    const res = await server.app.inject({ url: '/api/v1/contracts/templates', headers: auth() });
+    const body = expectEnvelope(res, 200);
+    expect(body.templates).toHaveLength(5);
+    expect(body.data).toBeUndefined();
+  });
+
+  it('accepts the key as Bearer, X-API-Key or api_key', async () => {
+    for (const req of [
+      { url: '/api/v1/contracts/templates', headers: { authorization: `bearer ${server.adminKey}` } },
+      { url: '/api/v1/contracts/templates', headers: { 'x-api-key': server.adminKey } },
+      { url: `/api/v1/contracts/templates?api_key=${server.adminKey}` },
+    ]) {
+      expectEnvelope(await server.app.inject(req), 200);
+    }
+  });
+
+  it('refuses missing, unknown and non-Bearer credentials', async () => {
+    expectEnvelope(await server.app.inject({ url: '/api/v1/contracts/templates' }), 401, 'API_KEY_MISSING');
+    expectEnvelope(await server.app.inject({ url: '/api/v1/contracts/templates', headers: { 'x-api-key': 'svc_pk_nope' } }), 401, 'API_KEY_INVALID');
+    expectEnvelope(
+      await server.app.inject({ url: '/api/v1/contracts/templates', headers: { authorization: `Basic ${server.adminKey}` } }),
+      401,
+      'API_KEY_INVALID',
+    );
+  });
+
+  it('puts data-shaped outputs under data, with the route status and path params', async () => {
+    const res = await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/abc', headers: auth(), payload: { count: 2, flag: true } });
+    const body = expectEnvelope(res, 201);
+    expect(body.data).toMatchObject({ id: 'abc', count: 2, flag: true });
+  });
+
+  it('pages lists with offset metadata in meta.pagination', async () => {
+    const res = await server.app.inject({ url: '/api/v1/test/items?page=3&limit=20', headers: auth() });
+    const body = expectEnvelope(res, 200);
+    expect(body.data.map((i: { n: number }) => i.n)).toEqual([41, 42, 43, 44, 45]);
+    expect(body.meta.pagination).toEqual({ page: 3, limit: 20, total: 45, pages: 3, hasNext: false, hasPrev: true });
+    const defaults = expectEnvelope(await server.app.inject({ url: '/api/v1/test/items', headers: auth() }), 200);
+    expect(defaults.meta.pagination).toMatchObject({ page: 1, limit: 20, hasNext: true, hasPrev: false });
+    const tooMany = expectEnvelope(await server.app.inject({ url: '/api/v1/test/items?limit=101', headers: auth() }), 400, 'VALIDATION_ERROR');
+    expect(tooMany.error.details).toEqual([expect.objectContaining({ field: 'limit' })]);
+    const notNumber = expectEnvelope(await server.app.inject({ url: '/api/v1/test/items?page=two', headers: auth() }), 400, 'VALIDATION_ERROR');
+    expect(notNumber.error.details[0].field).toBe('page');
+  });
+
+  it('names every bad field', async () => {
+    const res = await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/a', headers: auth(), payload: { count: 'x', extra: 1 } });
+    const body = expectEnvelope(res, 400, 'VALIDATION_ERROR');
+    expect(body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['count', 'extra', 'id']);
+  });
+
+  it('wraps unknown routes, malformed JSON, wrong content types and non-object bodies', async () => {
+    expectEnvelope(await server.app.inject({ url: '/api/v1/nowhere', headers: auth() }), 404, 'NOT_FOUND');
+    expectEnvelope(await server.app.inject({ method: 'DELETE', url: '/api/v1/contracts/templates', headers: auth() }), 404, 'NOT_FOUND');
+    expectEnvelope(await server.app.inject({ url: '/elsewhere' }), 404, 'NOT_FOUND');
+    const json = { ...auth(), 'content-type': 'application/json' };
+    expectEnvelope(await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: json, payload: '{"count": 1,' }), 400, 'VALIDATION_ERROR');
+    expectEnvelope(await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: json, payload: '' }), 400, 'VALIDATION_ERROR');
+    expectEnvelope(await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: json, payload: '[1,2]' }), 400, 'VALIDATION_ERROR');
+    expectEnvelope(
+      await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: { ...auth(), 'content-type': 'text/plain' }, payload: 'count=1' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectEnvelope(
+      await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: { ...auth(), 'content-type': 'application/xml' }, payload: '<a/>' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('refuses oversized bodies with 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/test/echo/ab',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      payload: JSON.stringify({ count: 1, tags: ['x'.repeat(5000)] }),
+    });
+    expectEnvelope(res, 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('hides internals of unexpected errors', async () => {
+    const res = await server.app.inject({ url: '/api/v1/test/fail', headers: auth() });
+    const body = expectEnvelope(res, 500, 'INTERNAL_ERROR');
+    expect(res.body).not.toMatch(/hunter2|\/srv|stack|\.ts/);
+    expect(body.error.message).toMatch(/request id/);
+  });
+
+  it('echoes a well-formed X-Request-Id and replaces a malformed one', async () => {
+    const mine = await server.app.inject({ url: '/api/v1/contracts/templates', headers: { ...auth(), 'x-request-id': 'client-123' } });
+    expect(mine.json().meta.requestId).toBe('client-123');
+    const bad = await server.app.inject({ url: '/api/v1/contracts/templates', headers: { ...auth(), 'x-request-id': 'has spaces and <tags>' } });
+    expect(bad.json().meta.requestId).toMatch(/^req_/);
+  });
+
+  it('serves /health, /docs and the OpenAPI document without a key', async () => {
+    const health = expectEnvelope(await server.app.inject({ url: '/health' }), 200);
+    expect(health.data.status).toBe('ok');
+    const docs = await server.app.inject({ url: '/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.body).toMatch(/swagger/i);
+    expect((await server.app.inject({ url: '/api/v1/openapi.json' })).json().openapi).toBe('3.0.3');
+  });
+
+  it('answers GET and DELETE /mcp with 405', async () => {
+    for (const method of ['GET', 'DELETE'] as const) {
+      const res = await server.app.inject({ method, url: '/mcp', headers: auth() });
+      expect(res.statusCode).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+    }
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('lets an in-flight request finish before closing', async () => {
+    const s = await startTestServer({ tools: TEST_TOOLS });
+    const started = slowCallStarted();
+    const pending = fetch(`${s.url}/api/v1/test/slow`, { method: 'POST', headers: { authorization: `Bearer ${s.adminKey}` } });
+    // Close while the handler is running.
+    await started;
+    const closing = s.close();
+    let closed = false;
+    void closing.then(() => (closed = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(closed).toBe(false);
+    releaseSlowCall();
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toEqual({ done: true });
+    await closing;
+  });
+});

@@ -1,0 +1,55 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SVC_BIN } from './helpers.js';
+
+/** A real MCP client talking to `svc mcp` over stdio. */
+export async function stdioClient(dataDir: string, apiKey?: string): Promise<Client> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'SVC_API_KEY') env[k] = v;
+  if (apiKey !== undefined) env.SVC_API_KEY = apiKey;
+  env.SVC_LOG_LEVEL = 'warn';
+  const transport = new StdioClientTransport({ command: process.execPath, args: [SVC_BIN, 'mcp', '--data-dir', dataDir], env, stderr: 'pipe' });
+  const client = new Client({ name: 'svc-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+/** A real MCP client talking to POST /mcp over Streamable HTTP. */
+export async function httpClient(baseUrl: string, apiKey?: string): Promise<Client> {
+  const headers: Record<string, string> = apiKey !== undefined ? { Authorization: `Bearer ${apiKey}` } : {};
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers } });
+  const client = new Client({ name: 'svc-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+export interface Outcome {
+  ok: boolean;
+  body: unknown;
+}
+
+/** A tool call's outcome in transport-neutral form: the output, or the error envelope without its per-request meta. */
+export async function mcpOutcome(client: Client, name: string, args: Record<string, unknown>): Promise<Outcome> {
+  const result = await client.callTool({ name, arguments: args });
+  const content = result.content as Array<{ type: string; text: string }>;
+  const text = JSON.parse(content[0]!.text) as Record<string, unknown>;
+  if (result.isError) {
+    const { meta, ...rest } = text as { meta: { requestId: string; timestamp: string } };
+    if (typeof meta?.requestId !== 'string' || typeof meta?.timestamp !== 'string') throw new Error('error envelope without meta');
+    return { ok: false, body: rest };
+  }
+  // The text content and the structured content carry the same output.
+  if (JSON.stringify(text) !== JSON.stringify(result.structuredContent)) throw new Error('text and structuredContent differ');
+  return { ok: true, body: result.structuredContent };
+}
+
+/** The same for a REST response, undoing the route's envelope shape. */
+export function restOutcome(status: number, json: Record<string, unknown>, shape: 'top-level' | 'data' | 'list'): Outcome {
+  const { meta, success, ...rest } = json as { meta: Record<string, unknown>; success: boolean; data?: unknown };
+  if (!success) return { ok: false, body: { success, ...rest } };
+  if (status >= 400) throw new Error(`success body with status ${status}`);
+  if (shape === 'top-level') return { ok: true, body: rest };
+  if (shape === 'list') return { ok: true, body: { items: rest.data, pagination: meta.pagination } };
+  return { ok: true, body: rest.data };
+}

@@ -1,0 +1,416 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLowdbStore, StoreLockedError, type Doc, type Store } from '../../src/store/index.js';
+
+type User = Doc & { email: string; name: string; age?: number; tags?: string[] };
+
+const indexes = { users: ['email', 'age'], contracts: ['ownerId'] };
+
+let dir: string;
+const opened: Store[] = [];
+
+async function open(dataDir = dir): Promise<Store> {
+  const store = await openLowdbStore({ dataDir, indexes });
+  opened.push(store);
+  return store;
+}
+
+function writes(store: Store): number {
+  return (store as unknown as { stats: { writes: number } }).stats.writes;
+}
+
+async function readDataFile(): Promise<{ format: string; version: number; collections: Record<string, Record<string, Doc>> }> {
+  return JSON.parse(await readFile(path.join(dir, 'svc.json'), 'utf8'));
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'svc-store-'));
+});
+
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close().catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('lowdb store: CRUD', () => {
+  it('puts, gets, counts and deletes records', async () => {
+    const store = await open();
+    expect(await store.get('users', 'u1')).toBeUndefined();
+    expect(await store.count('users')).toBe(0);
+
+    await store.put<User>('users', { id: 'u1', email: 'a@x.org', name: 'Ann' });
+    await store.put<User>('users', { id: 'u2', email: 'b@x.org', name: 'Bob' });
+    expect(await store.get('users', 'u1')).toEqual({ id: 'u1', email: 'a@x.org', name: 'Ann' });
+    expect(await store.count('users')).toBe(2);
+
+    await store.put<User>('users', { id: 'u1', email: 'a@x.org', name: 'Annie' });
+    expect(await store.get<User>('users', 'u1')).toMatchObject({ name: 'Annie' });
+    expect(await store.count('users')).toBe(2);
+
+    expect(await store.delete('users', 'u1')).toBe(true);
+    expect(await store.delete('users', 'u1')).toBe(false);
+    expect(await store.delete('nothing-here', 'u1')).toBe(false);
+    expect(await store.get('users', 'u1')).toBeUndefined();
+    expect(await store.count('users')).toBe(1);
+  });
+
+  it('writes the documented file format', async () => {
+    const store = await open();
+    await store.put('users', { id: 'u1', email: 'a@x.org', name: 'Ann' });
+    await store.put('contracts', { id: 'c1', ownerId: 'u1' });
+    const file = await readDataFile();
+    expect(file).toEqual({
+      format: 'svc-store',
+      version: 1,
+      collections: {
+        users: { u1: { id: 'u1', email: 'a@x.org', name: 'Ann' } },
+        contracts: { c1: { id: 'c1', ownerId: 'u1' } },
+      },
+    });
+  });
+
+  it('validates records on put', async () => {
+    const store = await open();
+    await expect(store.put('users', { id: '' } as Doc)).rejects.toThrow(TypeError);
+    await expect(store.put('users', { name: 'no id' } as unknown as Doc)).rejects.toThrow(/id must be a non-empty string/);
+    await expect(store.put('users', { id: 42 } as unknown as Doc)).rejects.toThrow(TypeError);
+    await expect(store.put('users', null as unknown as Doc)).rejects.toThrow(TypeError);
+    const cyclic: Doc = { id: 'c' };
+    cyclic.self = cyclic;
+    await expect(store.put('users', cyclic)).rejects.toThrow();
+    expect(await store.count('users')).toBe(0);
+  });
+
+  it('keeps insertion order in all(), including integer-like ids, across reopen', async () => {
+    let store = await open();
+    const ids = ['b', '10', 'a', '2', '007', '1'];
+    for (const id of ids) await store.put('users', { id, email: `${id}@x`, name: id });
+    await store.put('users', { id: 'a', email: 'a@x', name: 'updated' }); // update keeps position
+    await store.delete('users', '10');
+    await store.put('users', { id: '10', email: '10@x', name: 'again' }); // re-insert goes last
+    const expected = ['b', 'a', '2', '007', '1', '10'];
+    expect((await store.all('users')).map((d) => d.id)).toEqual(expected);
+
+    await store.close();
+    store = await open();
+    expect((await store.all('users')).map((d) => d.id)).toEqual(expected);
+    expect(await store.get<User>('users', 'a')).toMatchObject({ name: 'updated' });
+  });
+});
+
+describe('lowdb store: indexes', () => {
+  it('finds by indexed fields and keeps indexes current on update and delete', async () => {
+    const store = await open();
+    await store.put<User>('users', { id: 'u1', email: 'a@x', name: 'Ann', age: 30 });
+    await store.put<User>('users', { id: 'u2', email: 'b@x', name: 'Bob', age: 30 });
+    await store.put<User>('users', { id: 'u3', email: 'a@x', name: 'Ann 2', age: 41 });
+
+    expect((await store.findBy('users', 'email', 'a@x')).map((d) => d.id)).toEqual(['u1', 'u3']);
+    expect((await store.findBy('users', 'age', 30)).map((d) => d.id)).toEqual(['u1', 'u2']);
+    expect(await store.findBy('users', 'age', '30')).toEqual([]); // exact match, no coercion
+    expect(await store.findBy('users', 'email', 'nobody@x')).toEqual([]);
+
+    // Changing an indexed field moves the record between index entries.
+    await store.put<User>('users', { id: 'u1', email: 'c@x', name: 'Ann', age: 30 });
+    expect((await store.findBy('users', 'email', 'a@x')).map((d) => d.id)).toEqual(['u3']);
+    expect((await store.findBy('users', 'email', 'c@x')).map((d) => d.id)).toEqual(['u1']);
+
+    // Removing the field removes it from the index.
+    await store.put<User>('users', { id: 'u2', email: 'b@x', name: 'Bob' });
+    expect((await store.findBy('users', 'age', 30)).map((d) => d.id)).toEqual(['u1']);
+
+    await store.delete('users', 'u3');
+    expect(await store.findBy('users', 'email', 'a@x')).toEqual([]);
+
+    // null is a value like any other.
+    await store.put('contracts', { id: 'c1', ownerId: null });
+    await store.put('contracts', { id: 'c2', ownerId: 'u1' });
+    expect((await store.findBy('contracts', 'ownerId', null)).map((d) => d.id)).toEqual(['c1']);
+  });
+
+  it('rebuilds indexes when reopening', async () => {
+    let store = await open();
+    await store.put('contracts', { id: 'c1', ownerId: 'u1' });
+    await store.put('contracts', { id: 'c2', ownerId: 'u2' });
+    await store.put('contracts', { id: 'c3', ownerId: 'u1' });
+    await store.close();
+    store = await open();
+    expect((await store.findBy('contracts', 'ownerId', 'u1')).map((d) => d.id)).toEqual(['c1', 'c3']);
+  });
+
+  it('refuses findBy on a field that is not indexed', async () => {
+    const store = await open();
+    await expect(store.findBy('users', 'name', 'Ann')).rejects.toThrow(/"name".*"users".*not indexed/);
+    await expect(store.findBy('unknown', 'id', 'x')).rejects.toThrow(/"id".*"unknown".*not indexed/);
+    await expect(store.transact((tx) => tx.findBy('users', 'name', 'Ann'))).rejects.toThrow(/not indexed/);
+  });
+});
+
+describe('lowdb store: transactions', () => {
+  it('applies all writes together and returns fn result', async () => {
+    const store = await open();
+    await store.put<User>('users', { id: 'u0', email: 'z@x', name: 'Zed' });
+    const result = await store.transact((tx) => {
+      tx.put<User>('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+      tx.put('contracts', { id: 'c1', ownerId: 'u1' });
+      tx.delete('users', 'u0');
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect((await store.all('users')).map((d) => d.id)).toEqual(['u1']);
+    expect(await store.get('contracts', 'c1')).toEqual({ id: 'c1', ownerId: 'u1' });
+  });
+
+  it('lets reads inside the transaction see its own writes', async () => {
+    const store = await open();
+    await store.put<User>('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+    await store.put<User>('users', { id: 'u2', email: 'a@x', name: 'Al' });
+    const seen = await store.transact((tx) => {
+      tx.put<User>('users', { id: 'u3', email: 'a@x', name: 'Amy' });
+      tx.put<User>('users', { id: 'u1', email: 'b@x', name: 'Ann' });
+      tx.delete('users', 'u2');
+      return {
+        u1: tx.get<User>('users', 'u1')?.email,
+        u2: tx.get('users', 'u2'),
+        byA: tx.findBy('users', 'email', 'a@x').map((d) => d.id),
+        byB: tx.findBy('users', 'email', 'b@x').map((d) => d.id),
+        all: tx.all('users').map((d) => d.id),
+      };
+    });
+    expect(seen).toEqual({ u1: 'b@x', u2: undefined, byA: ['u3'], byB: ['u1'], all: ['u1', 'u3'] });
+    expect((await store.all('users')).map((d) => d.id)).toEqual(['u1', 'u3']);
+  });
+
+  it('changes nothing when fn throws, in memory and on disk', async () => {
+    let store = await open();
+    await store.put<User>('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+    const before = await readFile(path.join(dir, 'svc.json'), 'utf8');
+    const writesBefore = writes(store);
+
+    const boom = new Error('boom');
+    await expect(
+      store.transact((tx) => {
+        tx.put<User>('users', { id: 'u2', email: 'b@x', name: 'Bob' });
+        tx.put<User>('users', { id: 'u1', email: 'changed@x', name: 'Changed' });
+        tx.delete('users', 'u1');
+        throw boom;
+      }),
+    ).rejects.toBe(boom);
+
+    expect(await store.all('users')).toEqual([{ id: 'u1', email: 'a@x', name: 'Ann' }]);
+    expect(await store.findBy('users', 'email', 'b@x')).toEqual([]);
+    expect(await store.findBy('users', 'email', 'a@x')).toHaveLength(1);
+    expect(writes(store)).toBe(writesBefore);
+    await store.close();
+    expect(await readFile(path.join(dir, 'svc.json'), 'utf8')).toBe(before);
+
+    store = await open();
+    expect(await store.all('users')).toEqual([{ id: 'u1', email: 'a@x', name: 'Ann' }]);
+  });
+
+  it('rejects an async fn with a TypeError and writes nothing', async () => {
+    const store = await open();
+    await expect(
+      store.transact(async (tx) => {
+        tx.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+      }),
+    ).rejects.toThrow(TypeError);
+    expect(await store.count('users')).toBe(0);
+  });
+
+  it('rejects a store mutation made from inside fn, and fails the transaction', async () => {
+    const store = await open();
+    let inner: Promise<void> | undefined;
+    await expect(
+      store.transact((tx) => {
+        tx.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+        inner = store.put('users', { id: 'u2', email: 'b@x', name: 'Bob' });
+      }),
+    ).rejects.toThrow(/not allowed inside transact/);
+    await expect(inner).rejects.toThrow(/not allowed inside transact/);
+    expect(await store.count('users')).toBe(0);
+  });
+
+  it('refuses use of a Tx after its transaction finished', async () => {
+    const store = await open();
+    let leaked: { put(c: string, d: Doc): void } | undefined;
+    await store.transact((tx) => {
+      leaked = tx;
+    });
+    expect(() => leaked!.put('users', { id: 'late' })).toThrow(/transaction already finished/);
+    expect(await store.count('users')).toBe(0);
+  });
+});
+
+describe('lowdb store: isolation', () => {
+  it('deep-copies records on put and on read', async () => {
+    const store = await open();
+    const doc: User = { id: 'u1', email: 'a@x', name: 'Ann', tags: ['a'] };
+    await store.put('users', doc);
+    doc.name = 'mutated after put';
+    doc.tags!.push('mutated');
+
+    const read = (await store.get<User>('users', 'u1'))!;
+    expect(read).toEqual({ id: 'u1', email: 'a@x', name: 'Ann', tags: ['a'] });
+    read.tags!.push('mutated via read');
+    read.email = 'mutated@x';
+    (await store.all<User>('users'))[0]!.tags!.push('x');
+    (await store.findBy<User>('users', 'email', 'a@x'))[0]!.tags!.push('y');
+    await store.transact((tx) => {
+      tx.get<User>('users', 'u1')!.tags!.push('z');
+    });
+
+    expect(await store.get('users', 'u1')).toEqual({ id: 'u1', email: 'a@x', name: 'Ann', tags: ['a'] });
+    expect((await store.findBy('users', 'email', 'a@x')).map((d) => d.id)).toEqual(['u1']);
+  });
+});
+
+describe('lowdb store: durability and group commit', () => {
+  it('persists across close and reopen', async () => {
+    let store = await open();
+    await store.put<User>('users', { id: 'u1', email: 'a@x', name: 'Ann', tags: ['x', 'y'] });
+    await store.put('contracts', { id: 'c1', ownerId: 'u1', nested: { deep: [1, { two: 2 }] } });
+    await store.delete('users', 'u1');
+    await store.put<User>('users', { id: 'u2', email: 'b@x', name: 'Bob' });
+    await store.close();
+
+    store = await open();
+    expect(await store.all('users')).toEqual([{ id: 'u2', email: 'b@x', name: 'Bob' }]);
+    expect(await store.get('contracts', 'c1')).toEqual({ id: 'c1', ownerId: 'u1', nested: { deep: [1, { two: 2 }] } });
+  });
+
+  it('groups 50 concurrent puts into a few file writes and loses none', async () => {
+    const store = await open();
+    const before = writes(store);
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => store.put<User>('users', { id: `u${i}`, email: `${i}@x`, name: `n${i}` })),
+    );
+    expect(writes(store) - before).toBeLessThanOrEqual(3);
+    expect(writes(store) - before).toBeGreaterThanOrEqual(1);
+
+    const onDisk = await readDataFile();
+    expect(Object.keys(onDisk.collections.users ?? {})).toHaveLength(50);
+    await store.close();
+    const reopened = await open();
+    expect(await reopened.count('users')).toBe(50);
+  });
+
+  it('keeps every update when writes overlap a write in progress', async () => {
+    const store = await open();
+    const first = store.put('counters', { id: 'c', n: 0 });
+    const rest: Promise<void>[] = [];
+    for (let n = 1; n <= 20; n++) {
+      await new Promise((resolve) => setImmediate(resolve)); // let the first write start
+      rest.push(store.put('counters', { id: 'c', n }));
+      rest.push(store.put('counters', { id: `k${n}`, n }));
+    }
+    await Promise.all([first, ...rest]);
+    const onDisk = await readDataFile();
+    expect(onDisk.collections.counters?.c).toEqual({ id: 'c', n: 20 });
+    expect(Object.keys(onDisk.collections.counters ?? {})).toHaveLength(21);
+  });
+
+  it('acknowledges a write only once the file holds it', async () => {
+    const store = await open();
+    for (let i = 0; i < 5; i++) {
+      await store.put('users', { id: `u${i}`, email: 'e', name: 'n' });
+      const onDisk = await readDataFile();
+      expect(onDisk.collections.users?.[`u${i}`]).toBeDefined();
+    }
+    await store.transact((tx) => {
+      tx.delete('users', 'u0');
+      tx.put('users', { id: 'u9', email: 'e', name: 'n' });
+    });
+    const onDisk = await readDataFile();
+    expect(Object.keys(onDisk.collections.users ?? {})).toEqual(['u1', 'u2', 'u3', 'u4', 'u9']);
+  });
+
+  it('rejects waiting writes when the file write fails, keeps the data and recovers', async () => {
+    const store = await open();
+    await store.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+    // Make rename(tmp, svc.json) fail: svc.json becomes a non-empty directory.
+    const dataFile = path.join(dir, 'svc.json');
+    await rm(dataFile);
+    await mkdir(path.join(dataFile, 'blocker'), { recursive: true });
+
+    await expect(store.put('users', { id: 'u2', email: 'b@x', name: 'Bob' })).rejects.toMatchObject({
+      code: expect.stringMatching(/^(EISDIR|ENOTEMPTY|EEXIST|ENOTDIR)$/),
+    });
+    // Still usable, memory still has the data.
+    expect(await store.get('users', 'u2')).toEqual({ id: 'u2', email: 'b@x', name: 'Bob' });
+    await expect(store.flush()).rejects.toThrow();
+    // close() cannot flush either: it fails and the store stays open, still locked.
+    await expect(store.close()).rejects.toThrow();
+    expect(await readdir(dir)).toContain('svc.lock');
+    expect((await readdir(dir)).filter((n) => n.includes('tmp'))).toEqual([]);
+
+    await rm(dataFile, { recursive: true });
+    await store.put('users', { id: 'u3', email: 'c@x', name: 'Cy' });
+    await store.close();
+    expect(await readdir(dir)).toEqual(['svc.json']);
+    const reopened = await open();
+    expect((await reopened.all('users')).map((d) => d.id)).toEqual(['u1', 'u2', 'u3']);
+  });
+
+  it('flush() waits for pending writes', async () => {
+    const store = await open();
+    void store.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+    await store.flush();
+    expect((await readDataFile()).collections.users?.u1).toBeDefined();
+    await store.flush(); // nothing pending
+  });
+
+  it('removes temp files left by an interrupted write', async () => {
+    await writeFile(path.join(dir, 'svc.json.tmp-999999'), '{"format":"svc-st');
+    const store = await open();
+    await store.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+    expect((await readdir(dir)).sort()).toEqual(['svc.json', 'svc.lock']);
+  });
+
+  it('creates a missing data directory recursively', async () => {
+    const nested = path.join(dir, 'a', 'b', 'c');
+    const store = await open(nested);
+    await store.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+    expect((await readdir(nested)).sort()).toEqual(['svc.json', 'svc.lock']);
+  });
+});
+
+describe('lowdb store: lifecycle and locking', () => {
+  it('refuses a second open of the same directory in the same process', async () => {
+    const store = await open();
+    await expect(openLowdbStore({ dataDir: dir })).rejects.toBeInstanceOf(StoreLockedError);
+    await expect(openLowdbStore({ dataDir: path.join(dir, '.', '') })).rejects.toThrow(/already open/);
+    await store.close();
+    const again = await open();
+    expect(await again.count('users')).toBe(0);
+  });
+
+  it('writes our pid to the lock file and removes it on close', async () => {
+    const store = await open();
+    expect((await readFile(path.join(dir, 'svc.lock'), 'utf8')).trim()).toBe(String(process.pid));
+    await store.close();
+    expect(await readdir(dir)).not.toContain('svc.lock');
+  });
+
+  it('flushes on close, is idempotent, and rejects operations afterwards', async () => {
+    const store = await open();
+    const pending = store.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+    const closing = store.close();
+    await expect(store.put('users', { id: 'u2', email: 'b@x', name: 'Bob' })).rejects.toThrow(/closed/);
+    await closing;
+    await pending;
+    await store.close();
+    expect(Object.keys((await readDataFile()).collections.users ?? {})).toEqual(['u1']);
+
+    await expect(store.get('users', 'u1')).rejects.toThrow(/store is closed/);
+    await expect(store.all('users')).rejects.toThrow(/store is closed/);
+    await expect(store.findBy('users', 'email', 'a@x')).rejects.toThrow(/store is closed/);
+    await expect(store.count('users')).rejects.toThrow(/store is closed/);
+    await expect(store.put('users', { id: 'u3' })).rejects.toThrow(/store is closed/);
+    await expect(store.delete('users', 'u1')).rejects.toThrow(/store is closed/);
+    await expect(store.transact(() => 1)).rejects.toThrow(/store is closed/);
+    await expect(store.flush()).rejects.toThrow(/store is closed/);
+  });
+});

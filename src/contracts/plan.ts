@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { TEMPLATE_TYPES } from './templates.js';
+
+/**
+ * The inheritance plan a contract is generated from (spec 4.2, 2.3, 2.4 and
+ * DECISIONS.md). Chain generators receive a plan that has already passed
+ * `validatePlan` (addresses valid for the chain, shares summing to 100).
+ */
+
+export const BLOCKCHAINS = ['evm', 'solana', 'ton'] as const;
+export type Blockchain = (typeof BLOCKCHAINS)[number];
+
+export const ASSET_TYPES = ['native', 'erc20', 'erc721', 'spl', 'jetton'] as const;
+export type AssetType = (typeof ASSET_TYPES)[number];
+
+export const BeneficiarySchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).describe('Name of the beneficiary (kept off-chain).'),
+    address: z.string().trim().min(1).max(100).describe('Wallet address on the chosen chain.'),
+    percentage: z
+      .number()
+      .gt(0)
+      .max(100)
+      .describe('Share of the estate in percent, up to two decimals; all beneficiaries sum to exactly 100.'),
+    relationship: z
+      .string()
+      .trim()
+      .max(60)
+      .optional()
+      .describe('Relationship to the owner (spouse, son, daughter, father, mother, brother, sister, friend, charity...); required for Islamic templates.'),
+    email: z.string().trim().email().max(254).optional().describe('Email for notifications (kept off-chain).'),
+  })
+  .describe('One beneficiary (spec 2.3).');
+export type Beneficiary = z.infer<typeof BeneficiarySchema>;
+
+export const DeadMansSwitchSchema = z
+  .object({
+    enabled: z.boolean().default(false).describe('Whether inactivity of the owner releases the estate.'),
+    intervalDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(3650)
+      .default(365)
+      .describe('Days after the last check-in before the switch can trigger.'),
+    gracePeriodDays: z
+      .number()
+      .int()
+      .min(0)
+      .max(365)
+      .default(0)
+      .describe('Extra days after the deadline during which guardians can veto a wrong trigger and the owner can still check in.'),
+  })
+  .describe("Dead man's switch (spec 2.4) with an optional grace period.");
+export type DeadMansSwitch = z.infer<typeof DeadMansSwitchSchema>;
+
+export const GuardiansSchema = z
+  .object({
+    addresses: z.array(z.string().trim().min(1).max(100).describe('Guardian address.')).min(1).max(10).describe('Guardian addresses.'),
+    threshold: z.number().int().min(1).max(10).describe('How many guardians must confirm (m of n).'),
+  })
+  .describe('Guardians (the multiSig feature): m of n may confirm early release or veto a wrong trigger during the grace period.');
+export type Guardians = z.infer<typeof GuardiansSchema>;
+
+export const AssetSchema = z
+  .object({
+    type: z.enum(ASSET_TYPES).describe('Kind of asset held by the contract.'),
+    address: z.string().trim().min(1).max(100).optional().describe('Token contract / mint / jetton master address; required for every type but native.'),
+    tokenId: z.string().regex(/^\d{1,78}$/).optional().describe('Token id of an ERC-721 item (decimal).'),
+    symbol: z.string().trim().max(20).optional().describe('Ticker symbol, for display.'),
+    beneficiary: z.string().trim().max(100).optional().describe('For an erc721 item: the beneficiary address that receives it.'),
+  })
+  .describe('An asset the contract distributes.');
+export type Asset = z.infer<typeof AssetSchema>;
+
+export const PlanSchema = z
+  .object({
+    blockchain: z.enum(BLOCKCHAINS).describe('Target chain family.'),
+    ownerAddress: z.string().trim().min(1).max(100).describe('Address of the estate owner.'),
+    beneficiaries: z.array(BeneficiarySchema).min(1).max(50).describe('Beneficiaries, 1 to 50, percentages summing to 100.'),
+    inheritanceTemplate: z.enum(TEMPLATE_TYPES).default('custom').describe('Inheritance template (see list_templates).'),
+    deadMansSwitch: DeadMansSwitchSchema.optional().describe("Dead man's switch settings; off when omitted."),
+    guardians: GuardiansSchema.optional().describe('Optional guardians (multiSig feature).'),
+    assets: z.array(AssetSchema).max(20).optional().describe('Assets held; the native coin only when omitted.'),
+  })
+  .describe('An inheritance plan.');
+export type Plan = z.infer<typeof PlanSchema>;

@@ -24,6 +24,11 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 export interface ErrorDetail {
   field: string;
   reason: string;
+  /** Source position, for compiler errors (1-based). */
+  line?: number;
+  column?: number;
+  /** The value that would have been accepted, where one can be computed (e.g. a fara'id share). */
+  expected?: string;
 }
 
 export interface ApiErrorBody {

@@ -25,6 +25,9 @@ export const ErrorEnvelopeSchema = z
               .object({
                 field: z.string().describe('Dotted path of the offending input field; empty for the whole input.'),
                 reason: z.string().describe('Why the field was refused.'),
+                line: z.number().int().optional().describe('Source line (compiler errors), 1-based.'),
+                column: z.number().int().optional().describe('Source column (compiler errors), 1-based.'),
+                expected: z.string().optional().describe('The value that would be accepted, where one can be computed.'),
               })
               .describe('One problem.'),
           )

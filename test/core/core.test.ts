@@ -1,0 +1,161 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigError, loadConfig } from '../../src/core/config.js';
+import { ApiError, ERROR_CODES, ERROR_STATUS, toApiError } from '../../src/core/errors.js';
+import { isId, newId, ulid } from '../../src/core/ids.js';
+import { redactUrl } from '../../src/core/log.js';
+import { CursorCodec, paginateCursor, paginateOffset } from '../../src/core/pagination.js';
+import { coerceQuery } from '../../src/http/query.js';
+import { presentedKey } from '../../src/http/credentials.js';
+import { hasScope } from '../../src/keys/scopes.js';
+
+describe('errors', () => {
+  it('has every code of spec section 7 plus NOT_IMPLEMENTED and PAYLOAD_TOO_LARGE, with their statuses', () => {
+    expect(ERROR_STATUS).toEqual({
+      API_KEY_MISSING: 401,
+      API_KEY_INVALID: 401,
+      UNAUTHORIZED: 401,
+      INSUFFICIENT_SCOPE: 403,
+      TIER_NOT_ALLOWED: 403,
+      IP_NOT_ALLOWED: 403,
+      NOT_FOUND: 404,
+      VALIDATION_ERROR: 400,
+      PAYLOAD_TOO_LARGE: 413,
+      RATE_LIMIT_EXCEEDED: 429,
+      INTERNAL_ERROR: 500,
+      NOT_IMPLEMENTED: 501,
+    });
+    expect(ERROR_CODES).toHaveLength(12);
+  });
+
+  it('serialises only what a client should see', () => {
+    const e = new ApiError('RATE_LIMIT_EXCEEDED', 'slow down', [], '2026-01-01T00:00:00.000Z');
+    expect(e.status).toBe(429);
+    expect(e.toBody()).toEqual({ code: 'RATE_LIMIT_EXCEEDED', message: 'slow down', retryAfter: '2026-01-01T00:00:00.000Z' });
+    expect(toApiError(new Error('boom /etc/passwd')).toBody()).toEqual(ApiError.internal().toBody());
+  });
+});
+
+describe('ids', () => {
+  it('are prefixed, unique, and sort by creation order', () => {
+    const ids = Array.from({ length: 2000 }, () => newId('apiKey'));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    for (const id of ids.slice(0, 5)) expect(isId('apiKey', id)).toBe(true);
+    expect(isId('webhook', ids[0]!)).toBe(false);
+    // The first ten characters encode the creation time.
+    const before = Date.now();
+    const id = ulid();
+    expect(id).toHaveLength(26);
+    expect(id.slice(0, 10) >= ulid(before - 1000).slice(0, 10)).toBe(true);
+  });
+});
+
+describe('offset pagination', () => {
+  const items = Array.from({ length: 45 }, (_, i) => i);
+  it('computes the metadata of spec 2.9', () => {
+    expect(paginateOffset(items, 1, 20).pagination).toEqual({ page: 1, limit: 20, total: 45, pages: 3, hasNext: true, hasPrev: false });
+    expect(paginateOffset(items, 3, 20).items).toEqual([40, 41, 42, 43, 44]);
+    expect(paginateOffset(items, 4, 20)).toEqual({ items: [], pagination: { page: 4, limit: 20, total: 45, pages: 3, hasNext: false, hasPrev: true } });
+    expect(paginateOffset([], 1, 20).pagination).toEqual({ page: 1, limit: 20, total: 0, pages: 1, hasNext: false, hasPrev: false });
+  });
+});
+
+describe('cursor pagination', () => {
+  const codec = new CursorCodec('a-secret-of-enough-length');
+  const items = Array.from({ length: 25 }, (_, i) => ({ id: `evt_${String(100 - i).padStart(3, '0')}` }));
+  const page = (cursor?: string, list = items) =>
+    paginateCursor(list, { codec, scope: 'events:own_1', keyOf: (x) => x.id, order: 'desc', cursor, limit: 10 });
+
+  it('walks a list to the end with opaque cursors', () => {
+    const p1 = page();
+    expect(p1.items.map((x) => x.id)[0]).toBe('evt_100');
+    expect(p1.pagination).toMatchObject({ cursor: null, hasMore: true });
+    const p2 = page(p1.pagination.nextCursor!);
+    const p3 = page(p2.pagination.nextCursor!);
+    expect([...p1.items, ...p2.items, ...p3.items]).toEqual(items);
+    expect(p3.pagination).toMatchObject({ hasMore: false, nextCursor: null });
+    expect(p1.pagination.nextCursor).not.toContain('evt_');
+  });
+
+  it('stays stable when items are added in front', () => {
+    const p1 = page();
+    const grown = [{ id: 'evt_200' }, { id: 'evt_150' }, ...items];
+    expect(page(p1.pagination.nextCursor!, grown).items).toEqual(page(p1.pagination.nextCursor!).items);
+  });
+
+  it('refuses forged, tampered and foreign cursors with VALIDATION_ERROR on the cursor field', () => {
+    const good = page().pagination.nextCursor!;
+    const [payload, mac] = good.split('.');
+    const forgedPayload = Buffer.from(JSON.stringify({ s: 'events:own_1', p: 'evt_050' })).toString('base64url');
+    const bad = [
+      'garbage',
+      `${forgedPayload}.${mac}`,
+      `${payload}.${mac!.slice(0, -2)}AA`,
+      `${payload}.${mac}.extra`,
+      new CursorCodec('another-server-secret!!').encode('events:own_1', 'evt_090'),
+      codec.encode('events:own_2', 'evt_090'),
+    ];
+    for (const cursor of bad) {
+      try {
+        page(cursor);
+        expect.unreachable(`accepted ${cursor}`);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ApiError);
+        expect((err as ApiError).code).toBe('VALIDATION_ERROR');
+        expect((err as ApiError).details?.[0]?.field).toBe('cursor');
+      }
+    }
+  });
+});
+
+describe('configuration', () => {
+  it('takes flags over environment over defaults', () => {
+    expect(loadConfig({}, {})).toMatchObject({ host: '127.0.0.1', port: 3000, logLevel: 'info', bodyLimit: 1048576 });
+    expect(loadConfig({}, { SVC_PORT: '4000', SVC_API_KEY: 'k' })).toMatchObject({ port: 4000, apiKey: 'k' });
+    expect(loadConfig({ port: '5000', 'api-key': 'f' }, { SVC_PORT: '4000', SVC_API_KEY: 'k' })).toMatchObject({ port: 5000, apiKey: 'f' });
+    expect(loadConfig({ 'data-dir': 'x/y' }, {}).dataDir).toMatch(/\/x\/y$/);
+  });
+  it('names the bad setting', () => {
+    expect(() => loadConfig({ port: '70000' }, {})).toThrow(new ConfigError('--port must be a port number from 0 to 65535, got "70000"'));
+    expect(() => loadConfig({}, { SVC_PORT: 'x' })).toThrow(/SVC_PORT/);
+    expect(() => loadConfig({}, { SVC_LOG_LEVEL: 'loud' })).toThrow(/SVC_LOG_LEVEL must be one of/);
+    expect(() => loadConfig({}, { SVC_BODY_LIMIT: '-1' })).toThrow(/SVC_BODY_LIMIT/);
+  });
+});
+
+describe('scopes', () => {
+  it('X includes X:read; all includes everything', () => {
+    expect(hasScope(['contracts'], 'contracts:read')).toBe(true);
+    expect(hasScope(['contracts:read'], 'contracts')).toBe(false);
+    expect(hasScope(['all'], 'webhooks')).toBe(true);
+    expect(hasScope(['chat'], 'contracts:read')).toBe(false);
+  });
+});
+
+describe('transport helpers', () => {
+  it('reads the key from Bearer, then X-API-Key, then api_key', () => {
+    expect(presentedKey({ authorization: 'Bearer a', 'x-api-key': 'b' }, { api_key: 'c' })).toBe('a');
+    expect(presentedKey({ 'x-api-key': 'b' }, { api_key: 'c' })).toBe('b');
+    expect(presentedKey({}, { api_key: 'c' })).toBe('c');
+    expect(presentedKey({}, {})).toBeUndefined();
+    expect(presentedKey({ authorization: 'Basic xyz' }, {})).toBe('Basic xyz');
+  });
+
+  it('coerces query strings to the declared types only', () => {
+    const shape = { page: z.number().int().default(1), flag: z.boolean().optional(), tags: z.array(z.string()).optional(), q: z.string() };
+    expect(coerceQuery(shape, { page: '2', flag: 'true', tags: 'a,b', q: '42', other: 'x' })).toEqual({ page: 2, flag: true, tags: ['a', 'b'], q: '42', other: 'x' });
+    expect(coerceQuery(shape, { page: 'two', flag: 'yes' })).toEqual({ page: 'two', flag: 'yes' });
+  });
+
+  it('masks api_key in logged URLs, and the logger redacts credentials', () => {
+    expect(redactUrl('/x?a=1&api_key=svc_sk_secret&b=2')).toBe('/x?a=1&api_key=[redacted]&b=2');
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) });
+    const log = pino({ redact: { paths: ['req.headers.authorization', 'apiKey'], censor: '[redacted]' } }, sink);
+    log.info({ req: { headers: { authorization: 'Bearer svc_sk_secret' } }, apiKey: 'svc_sk_secret' }, 'x');
+    expect(lines.join('')).not.toContain('svc_sk_secret');
+  });
+});

@@ -92,11 +92,11 @@ export async function authenticate(store: Store, presented: string | undefined, 
       'No API key supplied. Send it as "Authorization: Bearer <key>", the X-API-Key header, or (over MCP stdio) the SVC_API_KEY environment variable.',
     );
   }
-  const invalid = new ApiError('API_KEY_INVALID', 'The API key is invalid, revoked or expired.');
-  if (presented.length > 200) throw invalid;
+  const invalid = () => new ApiError('API_KEY_INVALID', 'The API key is invalid, revoked or expired.');
+  if (presented.length > 200) throw invalid();
   const [record] = await store.findBy<ApiKeyRecord>(API_KEYS, 'keyHash', hashKey(presented));
-  if (!record || record.revokedAt) throw invalid;
-  if (record.expiresAt && Date.parse(record.expiresAt) <= clock.now().getTime()) throw invalid;
+  if (!record || record.revokedAt) throw invalid();
+  if (record.expiresAt && Date.parse(record.expiresAt) <= clock.now().getTime()) throw invalid();
   return {
     record,
     principal: { keyId: record.id, ownerId: record.ownerId, tier: record.tier, scopes: record.scopes },

@@ -1,0 +1,20 @@
+/**
+ * `npm run bench`: every benchmark, printed (never asserted). Each compares
+ * against a baseline measured in the same run. Pass names to run a subset:
+ * `npm run bench -- rest mcp`.
+ */
+import { benchMcp } from './mcp.js';
+import { benchRest } from './rest.js';
+import { benchStore } from './store.js';
+
+const BENCHES: Record<string, () => Promise<void>> = {
+  rest: benchRest,
+  mcp: benchMcp,
+  store: benchStore,
+};
+
+const wanted = process.argv.slice(2);
+for (const [name, run] of Object.entries(BENCHES)) {
+  if (wanted.length && !wanted.includes(name)) continue;
+  await run();
+}

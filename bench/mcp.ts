@@ -1,0 +1,85 @@
+/**
+ * Round-trip time of one MCP tool call (list_templates) over stdio (`svc mcp`
+ * child process) and over Streamable HTTP, against the SDK's in-memory transport.
+ *
+ *   npx tsx bench/mcp.ts
+ */
+import { setMaxListeners } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { closeServices, openServices } from '../src/app.js';
+import { systemClock } from '../src/core/clock.js';
+import { loadConfig } from '../src/core/config.js';
+import { createLogger } from '../src/core/log.js';
+import { buildApp } from '../src/http/app.js';
+import { createKey } from '../src/keys/keys.js';
+import { createMcpServer } from '../src/mcp/server.js';
+import { TOOLS } from '../src/tools/index.js';
+import { fmt, isMain, percentile } from './util.js';
+
+const CALLS = 2000;
+
+async function rtt(client: Client): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < 200; i++) await client.callTool({ name: 'list_templates', arguments: {} });
+  const times: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const t0 = performance.now();
+    const r = await client.callTool({ name: 'list_templates', arguments: {} });
+    times.push(performance.now() - t0);
+    if (r.isError) throw new Error(`call failed: ${JSON.stringify(r.content)}`);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+export async function benchMcp(): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-mcp-'));
+  const stdioDir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-mcp-stdio-'));
+  const services = await openServices(loadConfig({ 'data-dir': dir }, {}), { log: createLogger('warn') });
+  const { key } = await createKey(services.store, { name: 'bench', tier: 'internal', scopes: ['all'] }, systemClock);
+
+  const memServer = createMcpServer({ tools: TOOLS, services, apiKey: key, transport: 'mcp-http' });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await memServer.connect(a);
+  const mem = new Client({ name: 'bench', version: '1' });
+  await mem.connect(b);
+  const memR = await rtt(mem);
+  await mem.close();
+
+  const app = await buildApp(services, TOOLS);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = new URL(`http://127.0.0.1:${(app.server.address() as { port: number }).port}/mcp`);
+  // The SDK's HTTP client transport adds an abort listener per request to one signal; not a server-side leak.
+  setMaxListeners(CALLS * 2);
+  const http = new Client({ name: 'bench', version: '1' });
+  await http.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  const httpR = await rtt(http);
+  await http.close();
+  await app.close();
+  await closeServices(services);
+
+  const s2 = await openServices(loadConfig({ 'data-dir': stdioDir }, {}), { log: createLogger('warn') });
+  const stdioKey = (await createKey(s2.store, { name: 'bench', tier: 'internal', scopes: ['all'] }, systemClock)).key;
+  await closeServices(s2);
+  const stdio = new Client({ name: 'bench', version: '1' });
+  const env = { ...(process.env as Record<string, string>), SVC_API_KEY: stdioKey, SVC_LOG_LEVEL: 'warn' };
+  await stdio.connect(
+    new StdioClientTransport({ command: process.execPath, args: [path.resolve(import.meta.dirname, '../bin/svc.js'), 'mcp', '--data-dir', stdioDir], env }),
+  );
+  const stdioR = await rtt(stdio);
+  await stdio.close();
+  await rm(dir, { recursive: true, force: true });
+  await rm(stdioDir, { recursive: true, force: true });
+
+  console.log(`\nMCP: one tools/call round trip (list_templates), ${CALLS} sequential calls`);
+  console.log(`  in-memory transport  p50 ${fmt(memR.p50, 3)} ms   p99 ${fmt(memR.p99, 3)} ms`);
+  console.log(`  stdio (svc mcp)      p50 ${fmt(stdioR.p50, 3)} ms   p99 ${fmt(stdioR.p99, 3)} ms   p50 ratio ${fmt(stdioR.p50 / memR.p50)}  (target p50 < 1 ms)`);
+  console.log(`  Streamable HTTP      p50 ${fmt(httpR.p50, 3)} ms   p99 ${fmt(httpR.p99, 3)} ms   p50 ratio ${fmt(httpR.p50 / memR.p50)}`);
+}
+
+if (isMain(import.meta.url)) await benchMcp();

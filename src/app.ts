@@ -3,13 +3,16 @@ import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import { createLogger, type Logger } from './core/log.js';
 import { CursorCodec } from './core/pagination.js';
+import { EVENTS, EVENT_INDEXES } from './events/events.js';
 import { API_KEYS, API_KEY_INDEXES, bootstrapKey } from './keys/keys.js';
+import { MemoryRateLimiter } from './keys/limiter.js';
 import { openLowdbStore, type Store } from './store/index.js';
 import type { Services } from './tools/define.js';
 
 /** Indexed fields of every collection, declared by the domains that own them. */
 export const STORE_INDEXES: Record<string, string[]> = {
   [API_KEYS]: API_KEY_INDEXES,
+  [EVENTS]: EVENT_INDEXES,
 };
 
 const SYSTEM = 'system';
@@ -55,7 +58,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
         );
       }
     }
-    return { config, store, clock, log, cursors: new CursorCodec(secrets.cursorSecret) };
+    return { config, store, clock, log, cursors: new CursorCodec(secrets.cursorSecret), limiter: new MemoryRateLimiter() };
   } catch (err) {
     await store.close();
     throw err;

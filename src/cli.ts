@@ -13,7 +13,7 @@ import { SERVICE_VERSION } from './version.js';
 const HELP = `svc ${SERVICE_VERSION} — inheritance planning service (REST + MCP)
 
 Usage:
-  svc serve [--port 3000] [--host 127.0.0.1] [--data-dir ./data]
+  svc serve [--port 3000] [--host 127.0.0.1] [--data-dir ./data] [--trust-proxy ADDRS|HOPS]
       Start the REST API (/api/v1), the MCP endpoint (POST /mcp), /docs and /health.
   svc mcp [--data-dir ./data] [--api-key KEY]
       Serve MCP over stdio for an IDE assistant (key also from SVC_API_KEY).
@@ -23,7 +23,7 @@ Usage:
       List API keys (never their values).
   svc --help | --version
 
-Environment: SVC_PORT, SVC_HOST, SVC_DATA_DIR, SVC_API_KEY, SVC_LOG_LEVEL, SVC_BODY_LIMIT, SVC_PUBLIC_URL.
+Environment: SVC_PORT, SVC_HOST, SVC_DATA_DIR, SVC_API_KEY, SVC_LOG_LEVEL, SVC_BODY_LIMIT, SVC_PUBLIC_URL, SVC_TRUST_PROXY.
 The data directory can be used by one svc process at a time.`;
 
 /** A bad command line: printed as one line on stderr, exit code 2. */
@@ -59,7 +59,7 @@ function waitForSignal(): Promise<string> {
 }
 
 async function serve(args: string[]): Promise<void> {
-  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' } });
+  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'trust-proxy': { type: 'string' } });
   const config = loadConfig(values as ConfigFlags);
   // Listen for signals before anything starts, so an early SIGTERM still shuts down cleanly.
   const signal = waitForSignal();

@@ -61,7 +61,8 @@ describe('tool registry', () => {
     for (const tool of TOOLS) {
       expect(typeof tool.annotations.readOnlyHint, tool.name).toBe('boolean');
       expect(tool.name).toMatch(/^[a-z][a-z0-9_]*$/);
-      expect(tool.scope).toBeTruthy();
+      // A scope, or an explicit null (any valid key) restricted by tiers.
+      expect(tool.scope !== null ? tool.scope.length > 0 : (tool.tiers?.length ?? 0) > 0, tool.name).toBe(true);
       expect(tool.description.length).toBeGreaterThan(20);
       expect(names.has(tool.name)).toBe(false);
       names.add(tool.name);

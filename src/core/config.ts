@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { validateWhitelist } from '../keys/ip.js';
 
 /** Everything the service can be configured with. Flags win over environment, environment over defaults. */
 export interface Config {
@@ -12,6 +13,11 @@ export interface Config {
   bodyLimit: number;
   /** Public base URL used in documentation links (defaults to http://host:port). */
   publicUrl: string | undefined;
+  /**
+   * Proxies whose X-Forwarded-For is believed: addresses or CIDR ranges, or a hop
+   * count. Unset: the socket's address is the client's, and X-Forwarded-For is ignored.
+   */
+  trustProxy: string[] | number | undefined;
 }
 
 export interface ConfigFlags {
@@ -20,6 +26,7 @@ export interface ConfigFlags {
   'data-dir'?: string | undefined;
   'api-key'?: string | undefined;
   'log-level'?: string | undefined;
+  'trust-proxy'?: string | undefined;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -55,6 +62,18 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
   }
   const bodyLimit = env.SVC_BODY_LIMIT ? parsePositiveInt(env.SVC_BODY_LIMIT, 'SVC_BODY_LIMIT') : 1024 * 1024;
   const host = pick('host', 'SVC_HOST')?.[0] ?? '127.0.0.1';
+  const trust = pick('trust-proxy', 'SVC_TRUST_PROXY');
+  let trustProxy: Config['trustProxy'];
+  if (trust) {
+    if (/^\d+$/.test(trust[0])) trustProxy = Number(trust[0]);
+    else {
+      trustProxy = trust[0].split(',').map((s) => s.trim()).filter(Boolean);
+      const bad = validateWhitelist(trustProxy, trust[1]);
+      if (bad.length || trustProxy.length === 0) {
+        throw new ConfigError(`${trust[1]} must be a hop count or comma-separated proxy addresses/CIDR ranges, got "${trust[0]}"`);
+      }
+    }
+  }
   return {
     host,
     port: port ? parsePort(port[0], port[1]) : 3000,
@@ -63,5 +82,6 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     logLevel: (logLevel?.[0] ?? 'info') as Config['logLevel'],
     bodyLimit,
     publicUrl: env.SVC_PUBLIC_URL || undefined,
+    trustProxy,
   };
 }

@@ -6,7 +6,7 @@ export type { Logger };
  * The service's logger. Always stderr: stdout belongs to the MCP stdio
  * protocol. Credentials are redacted wherever they could appear.
  */
-export function createLogger(level: string = 'info'): Logger {
+export function createLogger(level: string = 'info', destination: pino.DestinationStream = pino.destination({ fd: 2, sync: true })): Logger {
   return pino(
     {
       level,
@@ -34,7 +34,7 @@ export function createLogger(level: string = 'info'): Logger {
         censor: '[redacted]',
       },
     },
-    pino.destination({ fd: 2, sync: true }),
+    destination,
   );
 }
 

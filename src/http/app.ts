@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
@@ -9,7 +9,11 @@ import { newId } from '../core/ids.js';
 import { redactUrl } from '../core/log.js';
 import { handleMcpPost } from '../mcp/http.js';
 import type { AnyTool, Services } from '../tools/define.js';
-import { invokeTool } from '../tools/invoke.js';
+import { addressCounter, invokeTool } from '../tools/invoke.js';
+import { authenticate } from '../keys/keys.js';
+import { ipAllowed } from '../keys/ip.js';
+import type { RateState } from '../keys/limiter.js';
+import { ANONYMOUS_LIMIT, RATE_LIMITS } from '../keys/limits.js';
 import { SERVICE_VERSION } from '../version.js';
 import { presentedKey } from './credentials.js';
 import { ErrorEnvelopeSchema, MetaSchema, successSchema } from './envelope-schemas.js';
@@ -22,8 +26,29 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Statuses documented for every tool route besides its success. */
 const ERROR_STATUSES = [400, 401, 403, 404, 413, 429, 500] as const;
 
+function setRateHeaders(reply: FastifyReply, state: RateState): void {
+  reply.header('X-RateLimit-Limit', state.limit);
+  reply.header('X-RateLimit-Remaining', state.remaining);
+  reply.header('X-RateLimit-Reset', state.resetAt.toISOString());
+}
+
+/** Counts a request that reached no tool (unknown route, unreadable body) against its key or address. */
+async function countOtherRequest(services: Services, req: FastifyRequest): Promise<RateState> {
+  const now = services.clock.now();
+  const presented = presentedKey(req.headers, req.query);
+  const auth = presented ? await authenticate(services.store, presented, services.clock).catch(() => undefined) : undefined;
+  if (auth && ipAllowed(auth.record.ipWhitelist, req.ip)) {
+    return services.limiter.hit(`key:${auth.principal.keyId}:all`, RATE_LIMITS[auth.principal.tier].all, now);
+  }
+  return services.limiter.hit(addressCounter(req.ip), ANONYMOUS_LIMIT, now);
+}
+
 function sendError(reply: FastifyReply, err: ApiError, services: Services): FastifyReply {
+  if (err.code === 'RATE_LIMIT_EXCEEDED' && err.retryAfter) {
+    reply.header('Retry-After', Math.max(1, Math.ceil((Date.parse(err.retryAfter) - services.clock.now().getTime()) / 1000)));
+  }
   return reply
+    .header('X-Request-Id', reply.request.id)
     .status(err.status)
     .type('application/json; charset=utf-8')
     .send(errorEnvelope(err.toBody(), makeMeta(String(reply.request.id), services.clock.now())));
@@ -78,6 +103,9 @@ function routeSchema(tool: AnyTool) {
 
 /** Builds the REST + MCP-over-HTTP application. The caller listens and closes it. */
 export async function buildApp(services: Services, tools: readonly AnyTool[]): Promise<FastifyInstance> {
+  const configured = services.config.trustProxy;
+  const trustProxy: FastifyServerOptions['trustProxy'] =
+    typeof configured === 'number' ? (_address: string, hop: number) => hop < configured : (configured ?? false);
   const app: FastifyInstance = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
     // A per-request child logger only when request lines are logged: creating one costs
@@ -91,6 +119,20 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { coerceTypes: false } },
+    // The client address is the socket's unless proxies are configured; then only
+    // X-Forwarded-For entries added by those proxies are believed.
+    trustProxy,
+    // Errors Fastify raises before routing (bad percent-encoding, over-long path
+    // segments) get the envelope too.
+    frameworkErrors: (err, _req, reply) => {
+      const apiErr =
+        err.code === 'FST_ERR_BAD_URL'
+          ? ApiError.validation('The URL is not valid (bad percent-encoding).', [{ field: '', reason: 'malformed URL' }])
+          : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? ApiError.validation('A path segment is too long.', [{ field: '', reason: 'path parameter too long' }])
+            : frameworkError(err);
+      void sendError(reply, apiErr, services);
+    },
   });
 
   // Validation happens once, in invokeTool, for every transport; the zod schemas
@@ -111,9 +153,17 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
     reply.header('X-Request-Id', req.id);
     done();
   });
-  app.addHook('onSend', (_req, reply, payload, done) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
-    done(null, payload);
+    // Tool calls set the rate headers themselves; every other API response is counted here.
+    if (reply.hasHeader('X-RateLimit-Limit') || !req.url.startsWith('/api/')) return done(null, payload);
+    countOtherRequest(services, req).then(
+      (state) => {
+        setRateHeaders(reply, state);
+        done(null, payload);
+      },
+      () => done(null, payload),
+    );
   });
 
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
@@ -209,6 +259,8 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
           apiKey: presentedKey(req.headers, req.query),
           requestId: String(req.id),
           transport: 'rest',
+          clientIp: req.ip,
+          onRate: (state) => setRateHeaders(reply, state),
         });
         const meta = makeMeta(String(req.id), services.clock.now());
         reply.status(tool.rest.status ?? 200);
@@ -232,7 +284,7 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
     reply.raw.setHeader('X-Request-Id', String(req.id));
     if (closing) reply.raw.setHeader('Connection', 'close');
     try {
-      await handleMcpPost(req.raw, reply.raw, req.body, tools, services, presentedKey(req.headers, req.query));
+      await handleMcpPost(req.raw, reply.raw, req.body, tools, services, presentedKey(req.headers, req.query), req.ip);
     } catch (err) {
       req.log.error({ err, requestId: req.id }, 'MCP request failed');
       if (!reply.raw.headersSent) {

@@ -23,9 +23,11 @@ function baseType(schema: z.ZodType): string {
  * Values that don't convert are passed on unchanged and fail validation with a clear reason.
  */
 export function coerceQuery(shape: Record<string, z.ZodType>, query: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // A null-prototype object: keys such as __proto__ or constructor stay plain data
+  // (and then fail validation as unknown fields) instead of touching prototypes.
+  const out: Record<string, unknown> = Object.create(null);
   for (const [key, value] of Object.entries(query)) {
-    const field = shape[key];
+    const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
     if (!field || typeof value !== 'string') {
       out[key] = value;
       continue;

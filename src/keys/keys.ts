@@ -116,3 +116,25 @@ export async function bootstrapKey(store: Store, clock: Clock): Promise<{ record
   });
   return created ? built : undefined;
 }
+
+/** lastUsedAt is written at most this often per key, to keep reads from turning into writes. */
+export const TOUCH_INTERVAL_MS = 60_000;
+
+function recentlyUsed(lastUsedAt: string | null, now: number): boolean {
+  return lastUsedAt !== null && now - Date.parse(lastUsedAt) < TOUCH_INTERVAL_MS;
+}
+
+/**
+ * Records that a key was used, at most once a minute. Reads the record afresh
+ * inside the transaction and changes only lastUsedAt, so it can never undo a
+ * concurrent update or revocation.
+ */
+export async function touchKey(store: Store, record: ApiKeyRecord, clock: Clock): Promise<void> {
+  const now = clock.now();
+  if (recentlyUsed(record.lastUsedAt, now.getTime())) return;
+  await store.transact((tx) => {
+    const fresh = tx.get<ApiKeyRecord>(API_KEYS, record.id);
+    if (!fresh || recentlyUsed(fresh.lastUsedAt, now.getTime())) return;
+    tx.put(API_KEYS, { ...fresh, lastUsedAt: now.toISOString() });
+  });
+}

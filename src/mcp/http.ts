@@ -14,8 +14,9 @@ export async function handleMcpPost(
   tools: readonly AnyTool[],
   services: Services,
   apiKey: string | undefined,
+  clientIp: string | undefined,
 ): Promise<void> {
-  const server = createMcpServer({ tools, services, apiKey, transport: 'mcp-http' });
+  const server = createMcpServer({ tools, services, apiKey, transport: 'mcp-http', clientIp });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
     void transport.close();

@@ -9,7 +9,8 @@ import { ApiError } from '../core/errors.js';
 import { errorEnvelope, makeMeta } from '../core/envelope.js';
 import { newId } from '../core/ids.js';
 import type { AnyTool, Services } from '../tools/define.js';
-import { invokeTool, type CallInfo } from '../tools/invoke.js';
+import { authenticate } from '../keys/keys.js';
+import { invokeTool, mayCall, type CallInfo } from '../tools/invoke.js';
 import { toolSchemas } from '../tools/schema.js';
 import { SERVICE_NAME, SERVICE_VERSION } from '../version.js';
 
@@ -27,6 +28,8 @@ export interface McpServerOptions {
   /** The key presented for this connection (stdio configuration or the HTTP Authorization header). */
   apiKey: string | undefined;
   transport: CallInfo['transport'];
+  /** The client's address (HTTP), or loopback for stdio. */
+  clientIp: string | undefined;
 }
 
 function describeTool(tool: AnyTool): Tool {
@@ -54,7 +57,16 @@ export function createMcpServer(opts: McpServerOptions): Server {
   );
   const byName = new Map(opts.tools.map((t) => [t.name, t]));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: opts.tools.map(describeTool) }));
+  // A valid key sees only the tools it may call; without one, every tool is listed
+  // (calls then fail with the authentication error that explains what is missing).
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const principal = await authenticate(opts.services.store, opts.apiKey, opts.services.clock).then(
+      (a) => a.principal,
+      () => undefined,
+    );
+    const visible = principal ? opts.tools.filter((t) => mayCall(t, principal)) : opts.tools;
+    return { tools: visible.map(describeTool) };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const requestId = newId('request');
@@ -67,6 +79,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
         apiKey: opts.apiKey,
         requestId,
         transport: opts.transport,
+        clientIp: opts.clientIp,
       });
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
     } catch (err) {

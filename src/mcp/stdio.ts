@@ -7,7 +7,7 @@ import { createMcpServer } from './server.js';
  * Resolves when the connection has closed.
  */
 export async function serveStdio(tools: readonly AnyTool[], services: Services, apiKey: string | undefined): Promise<void> {
-  const server = createMcpServer({ tools, services, apiKey, transport: 'mcp-stdio' });
+  const server = createMcpServer({ tools, services, apiKey, transport: 'mcp-stdio', clientIp: '127.0.0.1' });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

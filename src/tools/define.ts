@@ -4,7 +4,8 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import type { CursorCodec } from '../core/pagination.js';
 import type { Principal } from '../keys/keys.js';
-import type { Scope } from '../keys/scopes.js';
+import type { RateLimiter } from '../keys/limiter.js';
+import type { Scope, Tier } from '../keys/scopes.js';
 import type { Store } from '../store/port.js';
 
 /** Shared, long-lived dependencies of every handler. */
@@ -14,6 +15,7 @@ export interface Services {
   clock: Clock;
   log: Logger;
   cursors: CursorCodec;
+  limiter: RateLimiter;
 }
 
 /** What a handler receives besides its input: the services plus who is calling. */
@@ -24,6 +26,8 @@ export interface ToolContext extends Services {
 
 /** Rate-limit bucket a call counts against (on top of the all-requests bucket). */
 export type RateBucket = 'default' | 'generation' | 'chat';
+
+export const ALL_TIERS: readonly Tier[] = ['public', 'partner', 'internal'];
 
 /**
  * How the output appears in REST:
@@ -57,7 +61,10 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   description: string;
   /** Domain, used as the OpenAPI tag. */
   domain: string;
-  scope: Scope;
+  /** Scope the caller's key needs; null when any valid key may call (tiers still apply). */
+  scope: Scope | null;
+  /** Tiers allowed to call; every tier when omitted. Others get 403 TIER_NOT_ALLOWED. */
+  tiers?: readonly Tier[];
   bucket: RateBucket;
   annotations: ToolAnnotations;
   input: I;

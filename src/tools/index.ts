@@ -1,8 +1,20 @@
 import type { AnyTool } from './define.js';
 import { listTemplates } from './contracts/list-templates.js';
+import { createApiKeyTool } from './keys/create-api-key.js';
+import { getApiKeyTool } from './keys/get-api-key.js';
+import { listApiKeysTool } from './keys/list-api-keys.js';
+import { revokeApiKeyTool } from './keys/revoke-api-key.js';
+import { updateApiKeyTool } from './keys/update-api-key.js';
 
 /** Every tool the service offers, in the order they are listed. */
-export const TOOLS: readonly AnyTool[] = [listTemplates];
+export const TOOLS: readonly AnyTool[] = [
+  listTemplates,
+  createApiKeyTool,
+  listApiKeysTool,
+  getApiKeyTool,
+  updateApiKeyTool,
+  revokeApiKeyTool,
+];
 
 export function findTool(name: string): AnyTool | undefined {
   return TOOLS.find((t) => t.name === name);

@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
-import { authenticate } from '../keys/keys.js';
-import { hasScope } from '../keys/scopes.js';
+import { authenticate, touchKey, type ApiKeyRecord, type Principal } from '../keys/keys.js';
+import { ipAllowed, normalizeIp } from '../keys/ip.js';
+import type { RateState } from '../keys/limiter.js';
+import { ANONYMOUS_LIMIT, RATE_LIMITS, type Bucket } from '../keys/limits.js';
+import { hasScope, type Tier } from '../keys/scopes.js';
 import type { AnyTool, Services, ToolContext } from './define.js';
 
 /** What a transport knows about one call. */
@@ -10,6 +13,10 @@ export interface CallInfo {
   apiKey: string | undefined;
   requestId: string;
   transport: 'rest' | 'mcp-stdio' | 'mcp-http';
+  /** The client's address (the socket's, or from trusted proxies); loopback for stdio. */
+  clientIp: string | undefined;
+  /** Receives the all-requests counter after it was counted, for the X-RateLimit-* headers. */
+  onRate?: (state: RateState) => void;
 }
 
 /** zod issues as `details` entries: dotted field path and a readable reason. */
@@ -23,15 +30,90 @@ export function zodDetails(error: z.ZodError): ErrorDetail[] {
   });
 }
 
+const BUCKET_NAMES: Record<Bucket, string> = { all: 'all requests', generation: 'contract generation', chat: 'AI chat' };
+
+function rateLimited(who: string, bucket: Bucket, state: RateState): ApiError {
+  return new ApiError(
+    'RATE_LIMIT_EXCEEDED',
+    `Rate limit exceeded: the ${who} limit for ${BUCKET_NAMES[bucket]} is ${state.limit} requests per 15 minutes. ` +
+      `Retry after ${state.resetAt.toISOString()}.`,
+    undefined,
+    state.resetAt.toISOString(),
+  );
+}
+
+/** Counter key of a client address (requests without a valid key). */
+export function addressCounter(clientIp: string | undefined): string {
+  return `ip:${clientIp ? normalizeIp(clientIp) : 'unknown'}`;
+}
+
+/** Counts a request that has no valid key against its address; throws 429 when the guard is exhausted. */
+export function admitAnonymous(services: Services, call: Pick<CallInfo, 'clientIp' | 'onRate'>): RateState {
+  const state = services.limiter.hit(addressCounter(call.clientIp), ANONYMOUS_LIMIT, services.clock.now());
+  call.onRate?.(state);
+  if (!state.allowed) throw rateLimited('unauthenticated (per address)', 'all', state);
+  return state;
+}
+
 /**
- * The one way any transport runs a tool: authentication, scope check,
- * input validation, the handler, output check, and error mapping.
- * Resolves with the tool's output or rejects with an ApiError.
+ * Who is calling and whether they may make one more request: the key is
+ * authenticated, its IP whitelist checked, and the all-requests bucket (plus the
+ * tool's own bucket) counted. Requests without a valid key count against the
+ * client's address instead, so guessing keys is rate limited too.
+ */
+export async function admit(
+  services: Services,
+  call: Pick<CallInfo, 'apiKey' | 'clientIp' | 'onRate'>,
+  bucket: Bucket = 'all',
+): Promise<{ principal: Principal; record: ApiKeyRecord }> {
+  let auth: { principal: Principal; record: ApiKeyRecord };
+  try {
+    auth = await authenticate(services.store, call.apiKey, services.clock);
+  } catch (err) {
+    admitAnonymous(services, call);
+    throw err;
+  }
+  if (!ipAllowed(auth.record.ipWhitelist, call.clientIp)) {
+    // Counted against the address, not the key: a stolen key used from elsewhere
+    // must not exhaust its owner's budget.
+    admitAnonymous(services, call);
+    throw new ApiError('IP_NOT_ALLOWED', 'This API key may not be used from this address (see the key\'s ipWhitelist).');
+  }
+  const tier: Tier = auth.principal.tier;
+  const entries = [{ key: `key:${auth.principal.keyId}:all`, limit: RATE_LIMITS[tier].all }];
+  if (bucket !== 'all') entries.push({ key: `key:${auth.principal.keyId}:${bucket}`, limit: RATE_LIMITS[tier][bucket] });
+  const states = services.limiter.hitAll(entries, services.clock.now());
+  call.onRate?.(states[0]!);
+  if (!states[0]!.allowed) {
+    // All or nothing: nothing was counted; name the bucket that is full.
+    const full = Math.max(0, states.findIndex((s) => s.remaining === 0));
+    throw rateLimited(`${tier} tier`, full === 0 ? 'all' : bucket, states[full]!);
+  }
+  void touchKey(services.store, auth.record, services.clock).catch((err: unknown) =>
+    services.log.warn({ err, keyId: auth.principal.keyId }, 'could not record lastUsedAt'),
+  );
+  return auth;
+}
+
+/** Whether a principal passes a tool's tier and scope requirements (used to filter tools/list too). */
+export function mayCall(tool: AnyTool, principal: Principal): boolean {
+  return (!tool.tiers || tool.tiers.includes(principal.tier)) && (tool.scope === null || hasScope(principal.scopes, tool.scope));
+}
+
+/**
+ * The one way any transport runs a tool: admission (authentication, IP
+ * whitelist, rate limits), tier and scope checks, input validation, the handler,
+ * output check, and error mapping. Resolves with the tool's output or rejects
+ * with an ApiError.
  */
 export async function invokeTool(tool: AnyTool, rawInput: unknown, services: Services, call: CallInfo): Promise<Record<string, unknown>> {
   try {
-    const { principal } = await authenticate(services.store, call.apiKey, services.clock);
-    if (!hasScope(principal.scopes, tool.scope)) {
+    const bucket: Bucket = tool.bucket === 'default' ? 'all' : tool.bucket;
+    const { principal } = await admit(services, call, bucket);
+    if (tool.tiers && !tool.tiers.includes(principal.tier)) {
+      throw new ApiError('TIER_NOT_ALLOWED', `This operation needs a ${tool.tiers.join(' or ')} tier key; this key is ${principal.tier}.`);
+    }
+    if (tool.scope !== null && !hasScope(principal.scopes, tool.scope)) {
       throw new ApiError('INSUFFICIENT_SCOPE', `This operation needs the "${tool.scope}" scope, which this API key does not have.`);
     }
     const parsed = tool.input.safeParse(rawInput ?? {});

@@ -9,13 +9,13 @@ export function renderToolTable(tools: readonly AnyTool[]): string {
     const cells = [
       `\`${t.name}\``,
       `\`${t.rest.method} /api/v1${t.rest.path}\``,
-      `\`${t.scope}\``,
+      (t.scope === null ? 'any' : `\`${t.scope}\``) + (t.tiers ? ` (${t.tiers.join(', ')} keys)` : ''),
       t.annotations.readOnlyHint ? 'yes' : 'no',
       t.description.replace(/\|/g, '\\|').replace(/\n/g, ' '),
     ];
     return `| ${cells.join(' | ')} |`;
   });
-  return [TABLE_START, '| MCP tool | REST route | Scope | Read-only | What it does |', '|---|---|---|---|---|', ...rows, TABLE_END].join('\n');
+  return [TABLE_START, '| MCP tool | REST route | Scope (tiers) | Read-only | What it does |', '|---|---|---|---|---|', ...rows, TABLE_END].join('\n');
 }
 
 /** Replaces the generated section of a README text. */

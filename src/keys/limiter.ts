@@ -1,0 +1,93 @@
+import { RATE_WINDOW_MS } from './limits.js';
+
+/** The state of one counter after a hit. */
+export interface RateState {
+  limit: number;
+  /** Requests left in this window after this hit (never negative). */
+  remaining: number;
+  /** When the window ends and the counter resets. */
+  resetAt: Date;
+  /** Whether this hit was within the limit. */
+  allowed: boolean;
+}
+
+/**
+ * A fixed-window rate limiter. The in-process implementation below is exact
+ * within one process; when several instances run, a shared implementation
+ * (Redis INCR + PEXPIREAT on a key per window) replaces it behind this interface.
+ */
+export interface RateLimiter {
+  /** Counts one request against `key` and reports whether it is allowed. */
+  hit(key: string, limit: number, now: Date): RateState;
+  /** The counter's state without counting. */
+  peek(key: string, limit: number, now: Date): RateState;
+  /**
+   * Counts one request against several counters at once, all or nothing: when
+   * any of them is exhausted, none is incremented. Returns the states in order.
+   */
+  hitAll(entries: Array<{ key: string; limit: number }>, now: Date): RateState[];
+}
+
+interface Window {
+  start: number;
+  count: number;
+}
+
+/**
+ * Counters live in this process's memory. A restart resets every counter, so a
+ * client may get up to one extra window's worth of requests across a restart;
+ * that is accepted for a single instance (documented in docs-index/limits.md).
+ */
+export class MemoryRateLimiter implements RateLimiter {
+  readonly #windows = new Map<string, Window>();
+  readonly #windowMs: number;
+  #lastSweep = 0;
+
+  constructor(windowMs: number = RATE_WINDOW_MS) {
+    this.#windowMs = windowMs;
+  }
+
+  #windowStart(now: number): number {
+    return now - (now % this.#windowMs);
+  }
+
+  #current(key: string, now: number): Window {
+    const start = this.#windowStart(now);
+    let w = this.#windows.get(key);
+    if (!w || w.start !== start) {
+      w = { start, count: 0 };
+      this.#windows.set(key, w);
+    }
+    return w;
+  }
+
+  #sweep(now: number): void {
+    // Drop counters of past windows, at most once per window, so memory stays bounded.
+    const start = this.#windowStart(now);
+    if (this.#lastSweep === start) return;
+    this.#lastSweep = start;
+    for (const [key, w] of this.#windows) if (w.start !== start) this.#windows.delete(key);
+  }
+
+  #state(w: Window, limit: number, allowed: boolean): RateState {
+    return { limit, remaining: Math.max(0, limit - w.count), resetAt: new Date(w.start + this.#windowMs), allowed };
+  }
+
+  hit(key: string, limit: number, now: Date): RateState {
+    return this.hitAll([{ key, limit }], now)[0]!;
+  }
+
+  peek(key: string, limit: number, now: Date): RateState {
+    const w = this.#current(key, now.getTime());
+    return this.#state(w, limit, w.count < limit);
+  }
+
+  hitAll(entries: Array<{ key: string; limit: number }>, now: Date): RateState[] {
+    const t = now.getTime();
+    this.#sweep(t);
+    const windows = entries.map((e) => this.#current(e.key, t));
+    const allowed = windows.every((w, i) => w.count < entries[i]!.limit);
+    if (allowed) for (const w of windows) w.count++;
+    return windows.map((w, i) => this.#state(w, entries[i]!.limit, allowed));
+  }
+}

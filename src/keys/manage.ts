@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import type { Clock } from '../core/clock.js';
+import { ApiError, type ErrorDetail } from '../core/errors.js';
+import { recordEvent } from '../events/events.js';
+import type { Store } from '../store/port.js';
+import { validateWhitelist } from './ip.js';
+import { API_KEYS, buildKey, type ApiKeyRecord, type Principal } from './keys.js';
+import { hasScope, SCOPES, TIERS, type Scope, type Tier } from './scopes.js';
+
+// Key management (spec 4.1, DECISIONS.md "API keys"): a key sees and manages only
+// its owner's keys, and can never create or widen a key beyond itself.
+
+const TIER_RANK: Record<Tier, number> = { public: 0, partner: 1, internal: 2 };
+
+export const ApiKeySchema = z
+  .object({
+    id: z.string().describe('Key id, `key_<id>`.'),
+    name: z.string().describe('Name given at creation.'),
+    tier: z.enum(TIERS).describe('Tier: public, partner or internal.'),
+    scopes: z.array(z.enum(SCOPES).describe('A scope.')).describe('Scopes granted (spec section 5).'),
+    ipWhitelist: z.array(z.string().describe('An address or CIDR range.')).describe('Addresses allowed to use the key; empty means any.'),
+    displayPrefix: z.string().describe('The first characters of the key, to recognise it.'),
+    ownerId: z.string().describe('Account the key belongs to.'),
+    createdAt: z.string().describe('Creation time, ISO 8601.'),
+    lastUsedAt: z.string().nullable().describe('Last use (recorded at most once a minute), ISO 8601.'),
+    expiresAt: z.string().nullable().describe('Expiry time, ISO 8601, or null.'),
+    revokedAt: z.string().nullable().describe('Revocation time, ISO 8601, or null while the key is active.'),
+  })
+  .describe('An API key record (never the key value).');
+export type ApiKeyView = z.infer<typeof ApiKeySchema>;
+
+const scopesField = z
+  .array(z.enum(SCOPES).describe('A scope.'))
+  .min(1)
+  .max(SCOPES.length)
+  .describe('Scopes to grant; each must be held by the calling key. `all` only on internal keys.');
+const whitelistField = z
+  .array(z.string().max(64).describe('An IPv4/IPv6 address or CIDR range.'))
+  .max(100)
+  .describe('Addresses or CIDR ranges allowed to use the key; empty or omitted means any address.');
+const expiresField = z.iso.datetime({ offset: true }).describe('Expiry time, ISO 8601; must be in the future.');
+
+export const CreateApiKeyInput = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).describe('A name to recognise the key by.'),
+    scopes: scopesField,
+    ipWhitelist: whitelistField.optional(),
+    tier: z.enum(TIERS).optional().describe("Tier of the new key; defaults to the calling key's tier. Partner keys may create partner or public keys."),
+    expiresAt: expiresField.optional(),
+  })
+  .describe('A new API key.');
+
+export const UpdateApiKeyInput = z
+  .strictObject({
+    id: z.string().min(1).max(64).describe('Key id.'),
+    name: z.string().trim().min(1).max(100).optional().describe('New name.'),
+    scopes: scopesField.optional(),
+    ipWhitelist: whitelistField.optional(),
+    expiresAt: expiresField.nullable().optional().describe('New expiry time (ISO 8601, in the future), or null to remove it.'),
+  })
+  .describe('Changes to a key.');
+
+export function keyView(record: ApiKeyRecord): ApiKeyView {
+  const { keyHash: _hash, ...view } = record;
+  return view as ApiKeyView;
+}
+
+export interface KeyDeps {
+  store: Store;
+  clock: Clock;
+}
+
+function checkScopesGrantable(caller: Principal, scopes: readonly Scope[], tier: Tier, details: ErrorDetail[]): void {
+  scopes.forEach((s, i) => {
+    if (s === 'all' && tier !== 'internal') details.push({ field: `scopes.${i}`, reason: 'the "all" scope exists only on internal keys' });
+    else if (!hasScope(caller.scopes, s)) details.push({ field: `scopes.${i}`, reason: `the calling key does not hold "${s}", so it cannot grant it` });
+  });
+}
+
+function checkCommon(input: { ipWhitelist?: string[] | undefined; expiresAt?: string | null | undefined }, now: Date, details: ErrorDetail[]): void {
+  if (input.ipWhitelist) details.push(...validateWhitelist(input.ipWhitelist));
+  if (input.expiresAt && Date.parse(input.expiresAt) <= now.getTime()) {
+    details.push({ field: 'expiresAt', reason: 'must be in the future' });
+  }
+}
+
+/** The caller may not act on a key with more rights than itself. */
+function assertManageable(caller: Principal, target: ApiKeyRecord): void {
+  if (TIER_RANK[target.tier] > TIER_RANK[caller.tier]) {
+    throw new ApiError('TIER_NOT_ALLOWED', `A ${caller.tier} key cannot manage a ${target.tier} key.`);
+  }
+  const missing = target.scopes.filter((s) => !hasScope(caller.scopes, s));
+  if (missing.length) {
+    throw new ApiError('INSUFFICIENT_SCOPE', `This key cannot manage a key holding scopes it lacks: ${missing.join(', ')}.`);
+  }
+}
+
+function ownKey(store: Store, caller: Principal, id: string): Promise<ApiKeyRecord> {
+  return store.get<ApiKeyRecord>(API_KEYS, id).then((r) => {
+    // Another owner's key is indistinguishable from a missing one.
+    if (!r || r.ownerId !== caller.ownerId) throw ApiError.notFound(`API key ${id}`);
+    return r;
+  });
+}
+
+export async function createApiKey(
+  deps: KeyDeps,
+  caller: Principal,
+  input: z.infer<typeof CreateApiKeyInput>,
+): Promise<ApiKeyView & { key: string }> {
+  const tier = input.tier ?? caller.tier;
+  const now = deps.clock.now();
+  const details: ErrorDetail[] = [];
+  if (TIER_RANK[tier] > TIER_RANK[caller.tier]) details.push({ field: 'tier', reason: `a ${caller.tier} key cannot create a ${tier} key` });
+  checkScopesGrantable(caller, input.scopes, tier, details);
+  checkCommon(input, now, details);
+  if (details.length) throw ApiError.validation('The key cannot be created as requested.', details);
+  const { record, key } = buildKey(
+    { name: input.name, tier, scopes: input.scopes, ownerId: caller.ownerId, ipWhitelist: input.ipWhitelist, expiresAt: input.expiresAt ?? null },
+    deps.clock,
+  );
+  await deps.store.transact((tx) => {
+    tx.put(API_KEYS, record);
+    recordEvent(
+      tx,
+      { type: 'api_key.created', ownerId: caller.ownerId, data: { id: record.id, name: record.name, tier, scopes: record.scopes, createdBy: caller.keyId } },
+      deps.clock,
+    );
+  });
+  return { ...keyView(record), key };
+}
+
+/** The owner's keys, oldest first. */
+export async function listApiKeys(deps: KeyDeps, caller: Principal): Promise<ApiKeyView[]> {
+  return (await deps.store.findBy<ApiKeyRecord>(API_KEYS, 'ownerId', caller.ownerId)).map(keyView);
+}
+
+export async function getApiKey(deps: KeyDeps, caller: Principal, id: string): Promise<ApiKeyView> {
+  return keyView(await ownKey(deps.store, caller, id));
+}
+
+export async function updateApiKey(deps: KeyDeps, caller: Principal, input: z.infer<typeof UpdateApiKeyInput>): Promise<ApiKeyView> {
+  const current = await ownKey(deps.store, caller, input.id);
+  assertManageable(caller, current);
+  if (current.revokedAt) throw ApiError.validation('A revoked key cannot be changed.', [{ field: 'id', reason: 'the key is revoked' }]);
+  const details: ErrorDetail[] = [];
+  if (input.scopes) checkScopesGrantable(caller, input.scopes, current.tier, details);
+  checkCommon(input, deps.clock.now(), details);
+  if (details.length) throw ApiError.validation('The key cannot be changed as requested.', details);
+  return deps.store.transact((tx) => {
+    const fresh = tx.get<ApiKeyRecord>(API_KEYS, input.id);
+    if (!fresh || fresh.ownerId !== caller.ownerId) throw ApiError.notFound(`API key ${input.id}`);
+    if (fresh.revokedAt) throw ApiError.validation('A revoked key cannot be changed.', [{ field: 'id', reason: 'the key is revoked' }]);
+    const next: ApiKeyRecord = {
+      ...fresh,
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.scopes !== undefined ? { scopes: [...new Set(input.scopes)] } : {}),
+      ...(input.ipWhitelist !== undefined ? { ipWhitelist: input.ipWhitelist } : {}),
+      ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
+    };
+    tx.put(API_KEYS, next);
+    return keyView(next);
+  });
+}
+
+/** Revokes a key; the record stays, marked revoked. Revoking twice is harmless and emits one event. */
+export async function revokeApiKey(deps: KeyDeps, caller: Principal, id: string): Promise<ApiKeyView> {
+  assertManageable(caller, await ownKey(deps.store, caller, id));
+  return deps.store.transact((tx) => {
+    const fresh = tx.get<ApiKeyRecord>(API_KEYS, id);
+    if (!fresh || fresh.ownerId !== caller.ownerId) throw ApiError.notFound(`API key ${id}`);
+    if (fresh.revokedAt) return keyView(fresh);
+    const next = { ...fresh, revokedAt: deps.clock.now().toISOString() };
+    tx.put(API_KEYS, next);
+    recordEvent(tx, { type: 'api_key.revoked', ownerId: caller.ownerId, data: { id, name: fresh.name, revokedBy: caller.keyId } }, deps.clock);
+    return keyView(next);
+  });
+}

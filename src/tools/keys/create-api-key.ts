@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { ApiKeySchema, createApiKey, CreateApiKeyInput } from '../../keys/manage.js';
+import { defineTool } from '../define.js';
+import { KEY_MANAGER_TIERS } from './common.js';
+
+export const createApiKeyTool = defineTool({
+  name: 'create_api_key',
+  title: 'Create an API key',
+  description:
+    'Creates an API key for the same account. The key value is returned once, in `key`; only its hash is stored. ' +
+    'The new key can have at most the scopes and tier of the calling key (partner keys create partner or public keys). ' +
+    'To rotate a key: create the new one, switch clients to it, then revoke the old one.',
+  domain: 'api-keys',
+  scope: null,
+  tiers: KEY_MANAGER_TIERS,
+  bucket: 'default',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  input: CreateApiKeyInput,
+  output: ApiKeySchema.extend({ key: z.string().describe('The key value. Shown only this once: store it now.') }).describe('The new key.'),
+  rest: { method: 'POST', path: '/api-keys', shape: 'data', status: 201 },
+  handler: (input, ctx) => createApiKey(ctx, ctx.principal, input),
+});

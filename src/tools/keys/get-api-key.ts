@@ -1,0 +1,18 @@
+import { ApiKeySchema, getApiKey } from '../../keys/manage.js';
+import { defineTool } from '../define.js';
+import { KEY_MANAGER_TIERS, KeyIdInput } from './common.js';
+
+export const getApiKeyTool = defineTool({
+  name: 'get_api_key',
+  title: 'Get an API key',
+  description: "Shows one of the account's API keys (never its value). Another account's key id answers NOT_FOUND.",
+  domain: 'api-keys',
+  scope: null,
+  tiers: KEY_MANAGER_TIERS,
+  bucket: 'default',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: KeyIdInput,
+  output: ApiKeySchema,
+  rest: { method: 'GET', path: '/api-keys/:id', shape: 'data' },
+  handler: (input, ctx) => getApiKey(ctx, ctx.principal, input.id),
+});

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
+import { ApiKeySchema, listApiKeys } from '../../keys/manage.js';
+import { defineTool } from '../define.js';
+import { KEY_MANAGER_TIERS } from './common.js';
+
+export const listApiKeysTool = defineTool({
+  name: 'list_api_keys',
+  title: 'List API keys',
+  description: "Lists the account's API keys, oldest first, including revoked ones (never their values).",
+  domain: 'api-keys',
+  scope: null,
+  tiers: KEY_MANAGER_TIERS,
+  bucket: 'default',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
+  output: z
+    .object({ items: z.array(ApiKeySchema).describe('Keys on this page.'), pagination: OffsetPageMetaSchema })
+    .describe('A page of keys.'),
+  rest: { method: 'GET', path: '/api-keys', shape: 'list' },
+  handler: async (input, ctx) => paginateOffset(await listApiKeys(ctx, ctx.principal), input.page, input.limit),
+});

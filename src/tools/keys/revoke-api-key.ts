@@ -1,0 +1,20 @@
+import { ApiKeySchema, revokeApiKey } from '../../keys/manage.js';
+import { defineTool } from '../define.js';
+import { KEY_MANAGER_TIERS, KeyIdInput } from './common.js';
+
+export const revokeApiKeyTool = defineTool({
+  name: 'revoke_api_key',
+  title: 'Revoke an API key',
+  description:
+    'Revokes a key at once: it then answers 401 API_KEY_INVALID. The record is kept, marked revoked. ' +
+    'A key may revoke itself (the last step of a rotation).',
+  domain: 'api-keys',
+  scope: null,
+  tiers: KEY_MANAGER_TIERS,
+  bucket: 'default',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  input: KeyIdInput,
+  output: ApiKeySchema,
+  rest: { method: 'DELETE', path: '/api-keys/:id', shape: 'data' },
+  handler: (input, ctx) => revokeApiKey(ctx, ctx.principal, input.id),
+});

@@ -1,0 +1,20 @@
+import { ApiKeySchema, updateApiKey, UpdateApiKeyInput } from '../../keys/manage.js';
+import { defineTool } from '../define.js';
+import { KEY_MANAGER_TIERS } from './common.js';
+
+export const updateApiKeyTool = defineTool({
+  name: 'update_api_key',
+  title: 'Update an API key',
+  description:
+    "Changes a key's name, scopes, IP whitelist or expiry. Scopes can only be set to ones the calling key holds, " +
+    'and a key cannot change a key with more rights than itself.',
+  domain: 'api-keys',
+  scope: null,
+  tiers: KEY_MANAGER_TIERS,
+  bucket: 'default',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: UpdateApiKeyInput,
+  output: ApiKeySchema,
+  rest: { method: 'PATCH', path: '/api-keys/:id', shape: 'data' },
+  handler: (input, ctx) => updateApiKey(ctx, ctx.principal, input),
+});

@@ -1,0 +1,199 @@
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeServices } from '../../src/app.js';
+import { ERROR_CODES } from '../../src/core/errors.js';
+import { openLowdbStore } from '../../src/store/index.js';
+import { STORE_INDEXES } from '../../src/app.js';
+import { startTestServer, type TestServer } from '../helpers.js';
+import { objectVariants, PATH_VALUES, QUERY_VALUES, RAW_BODIES, validSample, type Schema } from '../support/samples.js';
+
+// The bad-input harness: reads the live OpenAPI document, so it covers every
+// operation, including ones added later. For each, at least 100 invalid or odd
+// requests plus valid ones generated from the schema. No 5xx, every error the
+// envelope with a spec code (and the offending field named), every 2xx body
+// matching its declared schema, and the store still loads afterwards.
+
+interface Operation {
+  id: string;
+  method: string;
+  path: string;
+  pathParams: string[];
+  query: Schema | undefined;
+  body: Schema | undefined;
+  responses: Record<string, Schema>;
+}
+
+interface Case {
+  label: string;
+  url: string;
+  payload?: string;
+  contentType?: string;
+  /** The input field the case breaks; named in VALIDATION_ERROR details when set. */
+  field?: string;
+  valid?: boolean;
+}
+
+let server: TestServer;
+let operations: Operation[];
+const ajv = new Ajv({ strict: false, allErrors: false });
+
+beforeAll(async () => {
+  server = await startTestServer({ listen: false });
+  const doc = (await server.app.inject({ url: '/api/v1/openapi.json' })).json();
+  operations = [];
+  for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    if (!path.startsWith('/api/')) continue;
+    for (const [method, op] of Object.entries(methods)) {
+      const params = (op.parameters ?? []) as Array<{ in: string; name: string; schema: Schema; required?: boolean }>;
+      const queryParams = params.filter((p) => p.in === 'query');
+      operations.push({
+        id: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
+        query: queryParams.length
+          ? {
+              type: 'object',
+              properties: Object.fromEntries(queryParams.map((p) => [p.name, p.schema])),
+              required: queryParams.filter((p) => p.required).map((p) => p.name),
+            }
+          : undefined,
+        body: op.requestBody?.content?.['application/json']?.schema,
+        responses: Object.fromEntries(
+          Object.entries(op.responses as Record<string, any>).map(([status, r]) => [status, r.content?.['application/json']?.schema ?? {}]),
+        ),
+      });
+    }
+  }
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+function fill(path: string, params: string[], values: Record<string, string>): string {
+  let p = path;
+  for (const name of params) p = p.replace(`{${name}}`, values[name] ?? 'x');
+  return p;
+}
+
+function queryString(obj: Record<string, unknown>): string {
+  const parts = Object.entries(obj).map(([k, v]) => {
+    const text = typeof v === 'string' ? v : JSON.stringify(v) ?? '';
+    return `${encodeURIComponent(k)}=${encodeURIComponent(text.slice(0, 4000))}`;
+  });
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+function casesFor(op: Operation): Case[] {
+  const cases: Case[] = [];
+  const validPath = fill(op.path, op.pathParams, {});
+  const hasBody = op.method === 'POST' || op.method === 'PATCH' || op.method === 'PUT';
+  const validQuery = op.query ? (validSample(op.query) as Record<string, unknown>) : {};
+  const validBody = op.body ? validSample(op.body) : undefined;
+
+  // Valid requests, generated from the schema.
+  const validCase = (label: string): Case => ({
+    label,
+    url: validPath + queryString(validQuery),
+    valid: true,
+    ...(hasBody ? { payload: JSON.stringify(validBody ?? {}), contentType: 'application/json' } : {}),
+  });
+  cases.push(validCase('valid'), validCase('valid again'));
+
+  // Field-by-field variants of the body or the query.
+  if (hasBody) {
+    for (const v of objectVariants(op.body ?? { type: 'object', properties: {} })) {
+      cases.push({ label: v.label, url: validPath, payload: JSON.stringify(v.value), contentType: 'application/json', field: v.field });
+    }
+    for (const raw of RAW_BODIES) cases.push({ label: raw.label, url: validPath, payload: raw.body, ...(raw.contentType ? { contentType: raw.contentType } : {}) });
+  }
+  const querySchema = op.query ?? { type: 'object', properties: {} };
+  for (const v of objectVariants(querySchema)) {
+    if (v.value === null || typeof v.value !== 'object' || Array.isArray(v.value)) continue;
+    cases.push({ label: `query ${v.label}`, url: validPath + queryString(v.value as Record<string, unknown>), field: v.field, ...(hasBody ? { payload: JSON.stringify(validBody ?? {}), contentType: 'application/json' } : {}) });
+  }
+  for (const q of QUERY_VALUES) cases.push({ label: `query ${q}`, url: `${validPath}?${q}`, ...(hasBody ? { payload: JSON.stringify(validBody ?? {}), contentType: 'application/json' } : {}) });
+  // Path parameters.
+  for (const name of op.pathParams) {
+    for (const value of PATH_VALUES) cases.push({ label: `path ${name}=${value.slice(0, 20)}`, url: fill(op.path, op.pathParams, { [name]: value }), ...(hasBody ? { payload: JSON.stringify(validBody ?? {}), contentType: 'application/json' } : {}) });
+  }
+  // Unknown query parameters carrying odd values, until there are at least 100 invalid cases.
+  const odd = ['', '\u0000', '\u202e', '%', '😀', '<x>', 'x'.repeat(2000), '-1', 'null', '[]', '{}', 'true'];
+  let n = 0;
+  while (cases.filter((c) => !c.valid).length < 110) {
+    const name = ['foo', 'page2', 'api_keyx', 'Limit', 'CURSOR', '__proto__', 'constructor'][n % 7]!;
+    cases.push({ label: `unknown query ${name}`, url: `${validPath}?${encodeURIComponent(name)}=${encodeURIComponent(odd[n % odd.length]!)}`, field: name });
+    n++;
+  }
+  return cases;
+}
+
+describe('bad-input harness over every operation of the OpenAPI document', () => {
+  it('finds the operations', () => {
+    expect(operations.length).toBeGreaterThanOrEqual(6);
+    expect(operations.map((o) => o.id)).toContain('create_api_key');
+  });
+
+  it('no input makes any operation fail badly', async () => {
+    const auth = { authorization: `Bearer ${server.adminKey}` };
+    const failures: string[] = [];
+    const counts: Record<string, number> = {};
+    for (const op of operations) {
+      const cases = casesFor(op);
+      counts[op.id] = cases.length;
+      expect(cases.filter((c) => !c.valid).length, op.id).toBeGreaterThanOrEqual(100);
+      for (const c of cases) {
+        const headers: Record<string, string> = { ...auth };
+        if (c.contentType) headers['content-type'] = c.contentType;
+        const res = await server.app.inject({ method: op.method as 'GET', url: c.url, headers, ...(c.payload !== undefined ? { payload: c.payload } : {}) });
+        const where = `${op.id} [${c.label}] → ${res.statusCode}`;
+        if (res.statusCode >= 500) {
+          failures.push(`${where}: server error ${res.body.slice(0, 200)}`);
+          continue;
+        }
+        if (!String(res.headers['content-type']).startsWith('application/json')) {
+          failures.push(`${where}: content-type ${res.headers['content-type']}`);
+          continue;
+        }
+        const body = res.json();
+        if (typeof body.meta?.requestId !== 'string' || body.meta.requestId !== res.headers['x-request-id']) failures.push(`${where}: no meta.requestId`);
+        if (res.statusCode >= 400) {
+          if (body.success !== false || !ERROR_CODES.includes(body.error?.code)) {
+            failures.push(`${where}: not an error envelope: ${res.body.slice(0, 200)}`);
+            continue;
+          }
+          if (body.error.code === 'VALIDATION_ERROR') {
+            const details = body.error.details as Array<{ field: string; reason: string }> | undefined;
+            if (!details?.length) failures.push(`${where}: VALIDATION_ERROR without details`);
+            else if (c.field && !details.some((d) => d.field === c.field || d.field.startsWith(`${c.field}.`) || d.field === '')) {
+              failures.push(`${where}: details ${JSON.stringify(details).slice(0, 200)} do not name ${c.field}`);
+            }
+          }
+          if (c.valid && body.error.code === 'VALIDATION_ERROR' && !op.pathParams.length) {
+            failures.push(`${where}: a schema-valid request was refused as invalid: ${res.body.slice(0, 300)}`);
+          }
+        } else {
+          const schema = op.responses[String(res.statusCode)];
+          if (!schema) failures.push(`${where}: undocumented status`);
+          else if (!ajv.validate(schema, body)) failures.push(`${where}: body does not match its schema: ${ajv.errorsText()}`);
+        }
+      }
+    }
+    console.log('bad-input harness, cases per operation:', counts);
+    // One line per distinct problem (labels vary, the problem repeats).
+    const distinct = [...new Set(failures.map((f) => f.replace(/req_[0-9A-Z]+/g, 'req_…').replace(/"timestamp":"[^"]+"/g, '')))];
+    expect(distinct.slice(0, 30)).toEqual([]);
+  }, 300_000);
+
+  it('leaves a store that still loads', async () => {
+    const { dataDir } = server;
+    await server.app.close();
+    await closeServices(server.services);
+    const store = await openLowdbStore({ dataDir, indexes: STORE_INDEXES });
+    expect(await store.count('api_keys')).toBeGreaterThan(1);
+    await store.close();
+    // Reopen for afterAll's close.
+    server = await startTestServer({ listen: false });
+  });
+});

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { closeServices, openServices } from '../src/app.js';
 import { loadConfig, type Config } from '../src/core/config.js';
-import { createLogger } from '../src/core/log.js';
+import { createLogger, type Logger } from '../src/core/log.js';
+import type { Clock } from '../src/core/clock.js';
 import { buildApp } from '../src/http/app.js';
 import { createKey, type NewKey } from '../src/keys/keys.js';
 import type { AnyTool, Services } from '../src/tools/define.js';
@@ -32,10 +33,12 @@ export interface TestServer {
 }
 
 /** A real server on 127.0.0.1 (random port) over a fresh data directory. */
-export async function startTestServer(opts: { tools?: readonly AnyTool[]; config?: Partial<Config>; listen?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { tools?: readonly AnyTool[]; config?: Partial<Config>; listen?: boolean; clock?: Clock; log?: Logger } = {},
+): Promise<TestServer> {
   const { dir, cleanup } = await tmpDir();
   const config = { ...loadConfig({ 'data-dir': dir }, {}), ...opts.config };
-  const services = await openServices(config, { log: createLogger('silent') });
+  const services = await openServices(config, { log: opts.log ?? createLogger('silent'), ...(opts.clock ? { clock: opts.clock } : {}) });
   const app = await buildApp(services, opts.tools ?? TOOLS);
   let url = '';
   if (opts.listen !== false) {
@@ -46,7 +49,7 @@ export async function startTestServer(opts: { tools?: readonly AnyTool[]; config
     await app.ready();
   }
   const key = async (input: Partial<NewKey>) =>
-    (await createKey(services.store, { name: 'test', tier: 'internal', scopes: ['all'], ...input }, systemClock)).key;
+    (await createKey(services.store, { name: 'test', tier: 'internal', scopes: ['all'], ...input }, opts.clock ?? systemClock)).key;
   const adminKey = await key({});
   return {
     url,
@@ -61,4 +64,15 @@ export async function startTestServer(opts: { tools?: readonly AnyTool[]; config
       await cleanup();
     },
   };
+}
+
+/** A clock tests move by hand. */
+export class FakeClock implements Clock {
+  constructor(public ms: number = Date.UTC(2026, 10, 21, 12, 0, 0)) {}
+  now(): Date {
+    return new Date(this.ms);
+  }
+  advance(ms: number): void {
+    this.ms += ms;
+  }
 }

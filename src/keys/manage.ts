@@ -12,6 +12,11 @@ import { hasScope, SCOPES, TIERS, type Scope, type Tier } from './scopes.js';
 
 const TIER_RANK: Record<Tier, number> = { public: 0, partner: 1, internal: 2 };
 
+/** "a partner key", "an internal key". */
+function aKey(tier: Tier): string {
+  return `${tier === 'internal' ? 'an' : 'a'} ${tier} key`;
+}
+
 export const ApiKeySchema = z
   .object({
     id: z.string().describe('Key id, `key_<id>`.'),
@@ -87,7 +92,7 @@ function checkCommon(input: { ipWhitelist?: string[] | undefined; expiresAt?: st
 /** The caller may not act on a key with more rights than itself. */
 function assertManageable(caller: Principal, target: ApiKeyRecord): void {
   if (TIER_RANK[target.tier] > TIER_RANK[caller.tier]) {
-    throw new ApiError('TIER_NOT_ALLOWED', `A ${caller.tier} key cannot manage a ${target.tier} key.`);
+    throw new ApiError('TIER_NOT_ALLOWED', `${aKey(caller.tier).replace(/^a/, 'A')} cannot manage ${aKey(target.tier)}.`);
   }
   const missing = target.scopes.filter((s) => !hasScope(caller.scopes, s));
   if (missing.length) {
@@ -111,7 +116,7 @@ export async function createApiKey(
   const tier = input.tier ?? caller.tier;
   const now = deps.clock.now();
   const details: ErrorDetail[] = [];
-  if (TIER_RANK[tier] > TIER_RANK[caller.tier]) details.push({ field: 'tier', reason: `a ${caller.tier} key cannot create a ${tier} key` });
+  if (TIER_RANK[tier] > TIER_RANK[caller.tier]) details.push({ field: 'tier', reason: `${aKey(caller.tier)} cannot create ${aKey(tier)}` });
   checkScopesGrantable(caller, input.scopes, tier, details);
   checkCommon(input, now, details);
   if (details.length) throw ApiError.validation('The key cannot be created as requested.', details);

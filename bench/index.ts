@@ -3,6 +3,7 @@
  * against a baseline measured in the same run. Pass names to run a subset:
  * `npm run bench -- rest mcp`.
  */
+import { benchLimits } from './limits.js';
 import { benchMcp } from './mcp.js';
 import { benchRest } from './rest.js';
 import { benchStore } from './store.js';
@@ -10,6 +11,7 @@ import { benchStore } from './store.js';
 const BENCHES: Record<string, () => Promise<void>> = {
   rest: benchRest,
   mcp: benchMcp,
+  limits: benchLimits,
   store: benchStore,
 };
 

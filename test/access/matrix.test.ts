@@ -1,0 +1,209 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/core/log.js';
+import { API_KEYS, hashKey, type ApiKeyRecord } from '../../src/keys/keys.js';
+import { hasScope, SCOPES, type Scope, type Tier } from '../../src/keys/scopes.js';
+import type { AnyTool } from '../../src/tools/define.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { toolSchemas } from '../../src/tools/schema.js';
+import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
+import { httpClient, mcpOutcome } from '../mcp-clients.js';
+import { validSample } from '../support/samples.js';
+
+// The access matrix, generated from the registry: every operation × every kind
+// of caller gives the documented outcome over REST and over MCP; every
+// id-bearing operation refuses another owner's id with 404; and no key value
+// created during the run appears in the data file or the logs.
+
+const AUTH_CODES = new Set(['API_KEY_MISSING', 'API_KEY_INVALID', 'TIER_NOT_ALLOWED', 'INSUFFICIENT_SCOPE', 'IP_NOT_ALLOWED', 'RATE_LIMIT_EXCEEDED']);
+type Expected = 'API_KEY_MISSING' | 'API_KEY_INVALID' | 'TIER_NOT_ALLOWED' | 'INSUFFICIENT_SCOPE' | 'IP_NOT_ALLOWED' | 'PASS';
+
+const clock = new FakeClock();
+const logLines: string[] = [];
+const createdKeys: string[] = [];
+let server: TestServer;
+
+beforeAll(async () => {
+  const sink = new Writable({ write: (chunk, _e, cb) => (logLines.push(String(chunk)), cb()) });
+  server = await startTestServer({ clock, log: createLogger('trace', sink) });
+  createdKeys.push(server.adminKey);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function makeKey(opts: { tier: Tier; scopes: Scope[]; ipWhitelist?: string[]; ownerId?: string; expiresAt?: string }): Promise<string> {
+  const key = await server.key({ name: 'matrix', ...opts });
+  createdKeys.push(key);
+  return key;
+}
+
+function scopePresent(tool: AnyTool, tier: Tier): Scope[] {
+  if (tool.scope === null) return ['contracts'];
+  return tool.scope === 'all' ? (tier === 'internal' ? ['all'] : ['contracts']) : [tool.scope];
+}
+
+function scopeMissing(tool: AnyTool): Scope[] {
+  const other = SCOPES.find((s) => s !== 'all' && (tool.scope === null || !hasScope([s], tool.scope)));
+  return [other!];
+}
+
+interface Caller {
+  name: string;
+  key: () => Promise<string | undefined>;
+  expected: (tool: AnyTool) => Expected;
+}
+
+const tierPasses = (tool: AnyTool, tier: Tier): Expected => (tool.tiers && !tool.tiers.includes(tier) ? 'TIER_NOT_ALLOWED' : 'PASS');
+const bestTier = (tool: AnyTool): Tier => (tool.tiers?.includes('partner') ?? true ? 'partner' : 'internal');
+
+function callers(tool: AnyTool): Caller[] {
+  const tier = bestTier(tool);
+  return [
+    { name: 'no key', key: async () => undefined, expected: () => 'API_KEY_MISSING' },
+    {
+      name: 'revoked key',
+      key: async () => {
+        const key = await makeKey({ tier, scopes: scopePresent(tool, tier) });
+        const [rec] = await server.services.store.findBy<ApiKeyRecord>(API_KEYS, 'keyHash', hashKey(key));
+        await server.services.store.put(API_KEYS, { ...rec!, revokedAt: clock.now().toISOString() });
+        return key;
+      },
+      expected: () => 'API_KEY_INVALID',
+    },
+    {
+      name: 'expired key',
+      key: () => makeKey({ tier, scopes: scopePresent(tool, tier), expiresAt: new Date(clock.ms - 1).toISOString() }),
+      expected: () => 'API_KEY_INVALID',
+    },
+    ...(['public', 'partner', 'internal'] as Tier[]).map((t) => ({
+      name: `${t} key with the scope`,
+      key: () => makeKey({ tier: t, scopes: scopePresent(tool, t) }),
+      expected: (tl: AnyTool) => tierPasses(tl, t),
+    })),
+    {
+      name: 'scope missing',
+      key: () => makeKey({ tier, scopes: scopeMissing(tool) }),
+      expected: (tl: AnyTool) => (tl.scope === null ? 'PASS' : 'INSUFFICIENT_SCOPE'),
+    },
+    { name: 'IP inside whitelist', key: () => makeKey({ tier, scopes: scopePresent(tool, tier), ipWhitelist: ['127.0.0.1', '::1'] }), expected: () => 'PASS' },
+    { name: 'IP outside whitelist', key: () => makeKey({ tier, scopes: scopePresent(tool, tier), ipWhitelist: ['10.0.0.0/8'] }), expected: () => 'IP_NOT_ALLOWED' },
+  ];
+}
+
+function sampleInput(tool: AnyTool): Record<string, unknown> {
+  return (validSample(toolSchemas(tool).input) ?? {}) as Record<string, unknown>;
+}
+
+async function viaRest(tool: AnyTool, input: Record<string, unknown>, key: string | undefined) {
+  let url = '/api/v1' + tool.rest.path;
+  const rest = { ...input };
+  for (const m of tool.rest.path.matchAll(/:([A-Za-z_]+)/g)) {
+    url = url.replace(`:${m[1]}`, encodeURIComponent(String(rest[m[1]!])));
+    delete rest[m[1]!];
+  }
+  const query = tool.rest.method === 'GET' || tool.rest.method === 'DELETE';
+  if (query && Object.keys(rest).length) url += '?' + new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)])).toString();
+  const res = await server.app.inject({
+    method: tool.rest.method,
+    url,
+    remoteAddress: '127.0.0.1',
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+    ...(query ? {} : { payload: rest }),
+  });
+  return res.json() as { success: boolean; error?: { code: string } };
+}
+
+function outcome(body: { success: boolean; error?: { code: string } }): Expected | string {
+  if (body.success) return 'PASS';
+  const code = body.error!.code;
+  return AUTH_CODES.has(code) ? code : 'PASS';
+}
+
+describe('access matrix: every operation × every kind of caller, over REST and MCP', () => {
+  for (const tool of TOOLS) {
+    it(tool.name, async () => {
+      const input = sampleInput(tool);
+      const clients: Client[] = [];
+      try {
+        for (const caller of callers(tool)) {
+          const key = await caller.key();
+          const expected = caller.expected(tool);
+          const rest = outcome(await viaRest(tool, input, key));
+          const client = await httpClient(server.url, key);
+          clients.push(client);
+          const mcp = await mcpOutcome(client, tool.name, input);
+          const viaMcp = mcp.ok ? 'PASS' : outcome(mcp.body as { success: boolean; error: { code: string } });
+          expect({ caller: caller.name, rest, mcp: viaMcp }).toEqual({ caller: caller.name, rest: expected, mcp: expected });
+          // tools/list shows the tool exactly when the key may call it.
+          if (key && expected === 'PASS' && caller.name !== 'IP inside whitelist') {
+            expect((await client.listTools()).tools.map((t) => t.name)).toContain(tool.name);
+          }
+          if (key && (expected === 'TIER_NOT_ALLOWED' || expected === 'INSUFFICIENT_SCOPE')) {
+            expect((await client.listTools()).tools.map((t) => t.name)).not.toContain(tool.name);
+          }
+        }
+      } finally {
+        await Promise.all(clients.map((c) => c.close()));
+      }
+    });
+  }
+});
+
+/** How to make a resource of another owner, per id-bearing tool. A new id-bearing tool must add one. */
+const OTHER_OWNER_FIXTURES: Record<string, () => Promise<string>> = {
+  get_api_key: otherOwnersKeyId,
+  update_api_key: otherOwnersKeyId,
+  revoke_api_key: otherOwnersKeyId,
+};
+
+async function otherOwnersKeyId(): Promise<string> {
+  const key = await makeKey({ tier: 'public', scopes: ['contracts'], ownerId: 'own_OTHER0000000000000000000000' });
+  const [rec] = await server.services.store.findBy<ApiKeyRecord>(API_KEYS, 'keyHash', hashKey(key));
+  return rec!.id;
+}
+
+describe("another owner's ids answer 404", () => {
+  const idTools = TOOLS.filter((t) => /:id\b/.test(t.rest.path));
+
+  it('every id-bearing operation has a fixture', () => {
+    expect(idTools.map((t) => t.name).filter((n) => !OTHER_OWNER_FIXTURES[n])).toEqual([]);
+  });
+
+  for (const tool of idTools) {
+    it(tool.name, async () => {
+      const id = await OTHER_OWNER_FIXTURES[tool.name]!();
+      const key = await makeKey({ tier: 'internal', scopes: ['all'] });
+      const input = { ...sampleInput(tool), id };
+      const rest = await viaRest(tool, input, key);
+      expect(rest.error?.code).toBe('NOT_FOUND');
+      const client = await httpClient(server.url, key);
+      expect(await mcpOutcome(client, tool.name, input)).toMatchObject({ ok: false, body: { error: { code: 'NOT_FOUND' } } });
+      await client.close();
+    });
+  }
+});
+
+describe('secrets stay secret', () => {
+  it('no key value created during the run is in the data file or the logs', async () => {
+    // Keys created through the API too, and a request with the key in the query string.
+    const res = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/api-keys?api_key=${server.adminKey}`,
+      payload: { name: 'leak check', scopes: ['contracts'] },
+    });
+    createdKeys.push(res.json().data.key);
+    await server.app.inject({ url: `/api/v1/contracts/templates?api_key=${res.json().data.key}` });
+    await server.services.store.flush();
+    const data = await readFile(path.join(server.dataDir, 'svc.json'), 'utf8');
+    const logs = logLines.join('');
+    expect(createdKeys.length).toBeGreaterThan(20);
+    expect(logs).toContain('api_key=[redacted]');
+    const secretPart = (k: string) => k.slice(12); // beyond the display prefix
+    expect(createdKeys.filter((k) => data.includes(secretPart(k)))).toEqual([]);
+    expect(createdKeys.filter((k) => logs.includes(secretPart(k)))).toEqual([]);
+  });
+});

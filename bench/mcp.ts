@@ -43,7 +43,7 @@ export async function benchMcp(): Promise<void> {
   const services = await openServices(loadConfig({ 'data-dir': dir }, {}), { log: createLogger('warn') });
   const { key } = await createKey(services.store, { name: 'bench', tier: 'internal', scopes: ['all'] }, systemClock);
 
-  const memServer = createMcpServer({ tools: TOOLS, services, apiKey: key, transport: 'mcp-http' });
+  const memServer = createMcpServer({ tools: TOOLS, services, apiKey: key, transport: 'mcp-http', clientIp: '127.0.0.1' });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await memServer.connect(a);
   const mem = new Client({ name: 'bench', version: '1' });

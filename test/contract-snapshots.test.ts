@@ -16,7 +16,7 @@ let client: Client;
 
 beforeAll(async () => {
   server = await startTestServer({ listen: false });
-  const mcp = createMcpServer({ tools: TOOLS, services: server.services, apiKey: server.adminKey, transport: 'mcp-http' });
+  const mcp = createMcpServer({ tools: TOOLS, services: server.services, apiKey: server.adminKey, transport: 'mcp-http', clientIp: '127.0.0.1' });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await mcp.connect(a);
   client = new Client({ name: 'snapshot', version: '1.0.0' });

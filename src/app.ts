@@ -6,6 +6,8 @@ import { CursorCodec } from './core/pagination.js';
 import { EVENTS, EVENT_INDEXES } from './events/events.js';
 import { API_KEYS, API_KEY_INDEXES, bootstrapKey } from './keys/keys.js';
 import { MemoryRateLimiter } from './keys/limiter.js';
+import { DocsIndex } from './docs/search.js';
+import { TOOLS } from './tools/index.js';
 import { openLowdbStore, type Store } from './store/index.js';
 import type { Services } from './tools/define.js';
 
@@ -58,7 +60,15 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
         );
       }
     }
-    return { config, store, clock, log, cursors: new CursorCodec(secrets.cursorSecret), limiter: new MemoryRateLimiter() };
+    return {
+      config,
+      store,
+      clock,
+      log,
+      cursors: new CursorCodec(secrets.cursorSecret),
+      limiter: new MemoryRateLimiter(),
+      docs: DocsIndex.load(TOOLS),
+    };
   } catch (err) {
     await store.close();
     throw err;

@@ -4,6 +4,7 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import type { CursorCodec } from '../core/pagination.js';
 import type { Principal } from '../keys/keys.js';
+import type { DocsIndex } from '../docs/search.js';
 import type { RateLimiter } from '../keys/limiter.js';
 import type { Scope, Tier } from '../keys/scopes.js';
 import type { Store } from '../store/port.js';
@@ -16,6 +17,8 @@ export interface Services {
   log: Logger;
   cursors: CursorCodec;
   limiter: RateLimiter;
+  /** The service's own documentation, indexed for search. */
+  docs: DocsIndex;
 }
 
 /** What a handler receives besides its input: the services plus who is calling. */

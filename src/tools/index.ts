@@ -1,5 +1,7 @@
 import type { AnyTool } from './define.js';
 import { listTemplates } from './contracts/list-templates.js';
+import { getDoc } from './docs/get-doc.js';
+import { searchDocs } from './docs/search-docs.js';
 import { createApiKeyTool } from './keys/create-api-key.js';
 import { getApiKeyTool } from './keys/get-api-key.js';
 import { listApiKeysTool } from './keys/list-api-keys.js';
@@ -14,6 +16,8 @@ export const TOOLS: readonly AnyTool[] = [
   getApiKeyTool,
   updateApiKeyTool,
   revokeApiKeyTool,
+  searchDocs,
+  getDoc,
 ];
 
 export function findTool(name: string): AnyTool | undefined {

@@ -77,10 +77,19 @@ function fill(path: string, params: string[], values: Record<string, string>): s
   return p;
 }
 
+/** encodeURIComponent, but a lone surrogate is sent as its raw (invalid UTF-8) bytes instead of throwing. */
+function enc(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return '%ED%A0%80';
+  }
+}
+
 function queryString(obj: Record<string, unknown>): string {
   const parts = Object.entries(obj).map(([k, v]) => {
     const text = typeof v === 'string' ? v : JSON.stringify(v) ?? '';
-    return `${encodeURIComponent(k)}=${encodeURIComponent(text.slice(0, 4000))}`;
+    return `${enc(k)}=${enc(text.slice(0, 4000))}`;
   });
   return parts.length ? `?${parts.join('&')}` : '';
 }

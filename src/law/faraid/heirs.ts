@@ -1,0 +1,92 @@
+/** The heir types the engine knows, in the order shares are listed and rounding ties are broken. */
+export const HEIR_KEYS = [
+  'husband',
+  'wife',
+  'son',
+  'daughter',
+  'sonsSon',
+  'sonsDaughter',
+  'father',
+  'mother',
+  'paternalGrandfather',
+  'paternalGrandmother',
+  'maternalGrandmother',
+  'fullBrother',
+  'fullSister',
+  'paternalHalfBrother',
+  'paternalHalfSister',
+  'maternalHalfBrother',
+  'maternalHalfSister',
+  'fullBrothersSon',
+  'paternalHalfBrothersSon',
+  'fullPaternalUncle',
+  'paternalHalfPaternalUncle',
+  'fullPaternalUnclesSon',
+  'paternalHalfPaternalUnclesSon',
+] as const;
+export type HeirKey = (typeof HEIR_KEYS)[number];
+
+export const MADHHABS = ['hanafi', 'maliki', 'shafii', 'hanbali'] as const;
+export type Madhhab = (typeof MADHHABS)[number];
+
+/**
+ * Default school: Hanafi, the school followed by the largest number of Sunni
+ * Muslims and the basis of the Al-Sirajiyyah textbook. See docs-index/faraid.md.
+ */
+export const DEFAULT_MADHHAB: Madhhab = 'hanafi';
+
+/** Largest count accepted per heir type. */
+export const MAX_COUNT: Record<HeirKey, number> = {
+  husband: 1,
+  wife: 4,
+  son: 100,
+  daughter: 100,
+  sonsSon: 100,
+  sonsDaughter: 100,
+  father: 1,
+  mother: 1,
+  paternalGrandfather: 1,
+  paternalGrandmother: 1,
+  maternalGrandmother: 1,
+  fullBrother: 100,
+  fullSister: 100,
+  paternalHalfBrother: 100,
+  paternalHalfSister: 100,
+  maternalHalfBrother: 100,
+  maternalHalfSister: 100,
+  fullBrothersSon: 100,
+  paternalHalfBrothersSon: 100,
+  fullPaternalUncle: 100,
+  paternalHalfPaternalUncle: 100,
+  fullPaternalUnclesSon: 100,
+  paternalHalfPaternalUnclesSon: 100,
+};
+
+/** Human-readable English names, for messages. */
+export const HEIR_LABELS: Record<HeirKey, string> = {
+  husband: 'husband',
+  wife: 'wife',
+  son: 'son',
+  daughter: 'daughter',
+  sonsSon: "son's son",
+  sonsDaughter: "son's daughter",
+  father: 'father',
+  mother: 'mother',
+  paternalGrandfather: 'paternal grandfather',
+  paternalGrandmother: 'paternal grandmother',
+  maternalGrandmother: 'maternal grandmother',
+  fullBrother: 'full brother',
+  fullSister: 'full sister',
+  paternalHalfBrother: 'paternal half-brother',
+  paternalHalfSister: 'paternal half-sister',
+  maternalHalfBrother: 'maternal half-brother',
+  maternalHalfSister: 'maternal half-sister',
+  fullBrothersSon: "full brother's son",
+  paternalHalfBrothersSon: "paternal half-brother's son",
+  fullPaternalUncle: 'full paternal uncle',
+  paternalHalfPaternalUncle: 'paternal half paternal uncle',
+  fullPaternalUnclesSon: "full paternal uncle's son",
+  paternalHalfPaternalUnclesSon: "paternal half paternal uncle's son",
+};
+
+export type HeirCounts = Partial<Record<HeirKey, number>>;

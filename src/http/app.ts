@@ -248,6 +248,13 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
         if (tool.rest.method === 'GET' || tool.rest.method === 'DELETE') {
           input = coerceQuery(inputShape, query);
         } else {
+          const stray = Object.keys(query);
+          if (stray.length) {
+            throw ApiError.validation(
+              'This operation takes its input in the JSON body, not the query string.',
+              stray.map((field) => ({ field, reason: 'unknown query parameter (send input fields in the JSON body)' })),
+            );
+          }
           const body = req.body;
           if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
             throw ApiError.validation('The body must be a JSON object.', [{ field: '', reason: 'expected a JSON object' }]);

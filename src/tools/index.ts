@@ -1,6 +1,7 @@
 import type { AnyTool } from './define.js';
 import { listTemplates } from './contracts/list-templates.js';
 import { getDoc } from './docs/get-doc.js';
+import { calculateInheritance } from './law/calculate-inheritance.js';
 import { searchDocs } from './docs/search-docs.js';
 import { createApiKeyTool } from './keys/create-api-key.js';
 import { getApiKeyTool } from './keys/get-api-key.js';
@@ -11,6 +12,7 @@ import { updateApiKeyTool } from './keys/update-api-key.js';
 /** Every tool the service offers, in the order they are listed. */
 export const TOOLS: readonly AnyTool[] = [
   listTemplates,
+  calculateInheritance,
   createApiKeyTool,
   listApiKeysTool,
   getApiKeyTool,

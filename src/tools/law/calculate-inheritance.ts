@@ -1,0 +1,20 @@
+import { calculateFaraid, FaraidInputSchema, FaraidResultSchema } from '../../law/faraid/index.js';
+import { defineTool } from '../define.js';
+
+export const calculateInheritance = defineTool({
+  name: 'calculate_inheritance',
+  title: "Calculate Islamic inheritance shares (fara'id)",
+  description:
+    "Computes the fara'id shares of each heir with exact fractions: fixed shares, residuaries, exclusion (hajb), 'awl, radd and the " +
+    "classical special cases, in the chosen school (madhhab). With an estate, applies funeral costs, debts and bequests (at most one third " +
+    'unless the heirs consent) first. Shares come as fractions, percentages and basis points summing to exactly 10000, with the steps taken. ' +
+    'Use the per-person percentages as beneficiary shares for the islamic-mirth template.',
+  domain: 'inheritance',
+  scope: 'contracts:read',
+  bucket: 'default',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: FaraidInputSchema,
+  output: FaraidResultSchema,
+  rest: { method: 'POST', path: '/inheritance/calculate', shape: 'data' },
+  handler: (input) => calculateFaraid(input),
+});

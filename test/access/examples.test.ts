@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyTool } from '../../src/tools/define.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { startTestServer, type TestServer } from '../helpers.js';
+import { httpClient, mcpOutcome, restOutcome } from '../mcp-clients.js';
+import { EXAMPLES } from '../support/examples.js';
+
+// Every tool's known-good example succeeds over REST and over MCP, with the same output.
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({});
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function restRequest(tool: AnyTool, input: Record<string, unknown>) {
+  let url = '/api/v1' + tool.rest.path;
+  const rest = { ...input };
+  for (const m of tool.rest.path.matchAll(/:([A-Za-z_]+)/g)) {
+    url = url.replace(`:${m[1]}`, encodeURIComponent(String(rest[m[1]!])));
+    delete rest[m[1]!];
+  }
+  const query = tool.rest.method === 'GET' || tool.rest.method === 'DELETE';
+  if (query && Object.keys(rest).length) url += '?' + new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)])).toString();
+  return { method: tool.rest.method, url, ...(query ? {} : { payload: rest }) };
+}
+
+function strip(value: unknown, volatile: string[] = []): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !volatile.includes(k)));
+}
+
+describe('every tool has a working example', () => {
+  it('covers every tool', () => {
+    expect(TOOLS.map((t) => t.name).filter((n) => !EXAMPLES[n])).toEqual([]);
+  });
+
+  for (const tool of TOOLS) {
+    it(tool.name, async () => {
+      const example = EXAMPLES[tool.name]!;
+      const key = await server.key({ tier: 'internal', scopes: ['all'] });
+      const restInput = await example.input(server, key);
+      const res = await server.app.inject({ ...restRequest(tool, restInput), headers: { authorization: `Bearer ${key}` } });
+      expect(res.statusCode, res.body.slice(0, 500)).toBe(tool.rest.status ?? 200);
+      const rest = restOutcome(res.statusCode, res.json(), tool.rest.shape);
+      const client = await httpClient(server.url, key);
+      const mcp = await mcpOutcome(client, tool.name, await example.input(server, key));
+      await client.close();
+      expect(mcp.ok).toBe(true);
+      expect(strip(mcp.body, example.volatile)).toEqual(strip(rest.body, example.volatile));
+    });
+  }
+});

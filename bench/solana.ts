@@ -72,7 +72,7 @@ export async function benchSolana(): Promise<void> {
     return generateSolana(planFor(SHAPES[k++ % SHAPES.length]!));
   });
   k = 0;
-  const warm = await perOp(R * SHAPES.length, () => generateSolana(planFor(SHAPES[k++ % SHAPES.length]!)));
+  const warm = await perOp(10 * SHAPES.length, () => generateSolana(planFor(SHAPES[k++ % SHAPES.length]!)));
   const est = await perOp(200, () => estimateSolana({ contractCode: sources[SHAPES.length - 1], beneficiaries: 10 }));
   const lines = sources.map((s) => s.split('\n').length);
   console.log(`solana: ${SHAPES.length} shapes, ${Math.min(...lines)}-${Math.max(...lines)} lines of Rust; ${SOLANA_FEATURES.length} features`);

@@ -1,0 +1,214 @@
+/**
+ * Solana generator: an Anchor program (a PDA vault per owner, heartbeat,
+ * trigger, per-beneficiary claims of SOL and SPL tokens, owner update and
+ * cancel, guardians), its IDL, a TypeScript client snippet, build files, the
+ * checks it passed, and a cost estimate. Domain code: no transport imports.
+ */
+import { ApiError } from '../../core/errors.js';
+import type { Plan } from '../plan.js';
+import { solanaAddressProblem } from './address.js';
+import { checkAnchorProgram, type Check } from './checks.js';
+import { estimateSolana } from './estimate.js';
+import { buildIdl } from './idl.js';
+import { printProgram } from './model.js';
+import { buildProgramModel, placeholderProgramId, shapeFeatures, type SolanaShape } from './program.js';
+import { anchorToml, buildInstructions, cargoToml, clientSnippet } from './workspace.js';
+
+export { checkAnchorProgram } from './checks.js';
+export { estimateSolana, rentExemptLamports, lamportsToSol } from './estimate.js';
+export { isValidSolanaAddress, isSolanaZeroAddress, solanaAddressProblem, SOLANA_ZERO_ADDRESS } from './address.js';
+export { buildProgramModel, accountSizes, shapeFeatures, placeholderProgramId, SOLANA_FEATURES, type SolanaShape, type SolanaFeature } from './program.js';
+export { rustParser } from './parser.js';
+export type { Check } from './checks.js';
+export type { EstimateItem, SolanaEstimate } from './estimate.js';
+
+export const SOLANA_NETWORK = 'solana-devnet';
+
+export interface SolanaWarning {
+  id: string;
+  severity: 'low' | 'medium' | 'high' | 'info';
+  message: string;
+}
+
+export interface SolanaGenerated {
+  contractCode: string /* lib.rs */;
+  idl: Record<string, unknown>;
+  clientSnippet: string;
+  cargoToml: string;
+  anchorToml: string;
+  buildInstructions: { required: 'anchor build'; commands: string[]; note: string };
+  checks: Array<{ name: string; passed: boolean; detail?: string }>;
+  features: string[];
+  estimatedGas: string;
+  network: string;
+  analysis: { securityScore: number; warnings: SolanaWarning[]; suggestions: string[] };
+}
+
+/** The program's shape: everything the Rust source depends on. */
+export function solanaShape(plan: Plan): SolanaShape {
+  return {
+    template: plan.inheritanceTemplate ?? 'custom',
+    deadMansSwitch: plan.deadMansSwitch?.enabled === true,
+    multiSig: (plan.guardians?.addresses.length ?? 0) > 0,
+    splTokens: (plan.assets ?? []).some((a) => a.type === 'spl'),
+  };
+}
+
+const shapeKey = (s: SolanaShape): string => `${s.template}|${shapeFeatures(s).join('+')}`;
+
+interface ShapeOutput {
+  source: string;
+  idl: Record<string, unknown>;
+  checks: Check[];
+}
+
+// Source, IDL and their checks depend only on the shape (5 templates × 8 feature sets): built and checked once each.
+const byShape = new Map<string, Promise<ShapeOutput>>();
+
+/** Source, IDL and checks for one shape; cached. Exposed for tests and benchmarks. */
+export function programForShape(shape: SolanaShape): Promise<ShapeOutput> {
+  const key = shapeKey(shape);
+  let out = byShape.get(key);
+  if (!out) {
+    out = (async () => {
+      const model = buildProgramModel(shape);
+      const source = printProgram(model);
+      const idl = buildIdl(model, `svc inheritance vault (${shape.template}; ${shapeFeatures(shape).join(', ') || 'no optional features'})`);
+      const checks = await checkAnchorProgram(source, idl);
+      return { source, idl, checks };
+    })();
+    out.catch(() => byShape.delete(key));
+    byShape.set(key, out);
+  }
+  return out;
+}
+
+/** Forgets the per-shape cache (benchmarks measure cold generation with it). */
+export function clearSolanaCache(): void {
+  byShape.clear();
+}
+
+/** Checks of the per-plan values passed to `initialize` (the program itself does not depend on them). */
+function planChecks(plan: Plan, shape: SolanaShape): Check[] {
+  const problems: string[] = [];
+  const bps = plan.beneficiaries.map((b) => Math.round(b.percentage * 100));
+  const sum = bps.reduce((a, b) => a + b, 0);
+  if (sum !== 10_000) problems.push(`shares sum to ${sum} basis points, not 10000`);
+  if (bps.some((b) => b <= 0 || b > 10_000)) problems.push('every share must be 1 to 10000 basis points');
+  if (plan.beneficiaries.length < 1 || plan.beneficiaries.length > 50) problems.push('1 to 50 beneficiaries are allowed');
+  const addrs = [plan.ownerAddress, ...plan.beneficiaries.map((b) => b.address), ...(plan.guardians?.addresses ?? [])];
+  for (const a of addrs) {
+    const p = solanaAddressProblem(a);
+    if (p) problems.push(`address ${a.slice(0, 48)} ${p}`);
+  }
+  if (shape.multiSig && plan.guardians) {
+    const g = plan.guardians;
+    if (g.threshold < 1 || g.threshold > g.addresses.length) problems.push(`guardian threshold ${g.threshold} is not between 1 and ${g.addresses.length}`);
+  }
+  return [
+    problems.length
+      ? { name: 'initialize-arguments', passed: false, detail: problems.join('; ') }
+      : { name: 'initialize-arguments', passed: true, detail: `${bps.length} shares summing to 10000 bps; all addresses are base58 32-byte keys` },
+  ];
+}
+
+function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
+  const warnings: SolanaWarning[] = [
+    {
+      id: 'solana-not-compiled',
+      severity: 'info',
+      message: 'The program was parsed and checked structurally but not compiled: run `anchor build` (see buildInstructions).',
+    },
+    {
+      id: 'solana-placeholder-program-id',
+      severity: 'info',
+      message: 'declare_id! holds a placeholder key; `anchor keys sync` sets the real program id before deployment.',
+    },
+  ];
+  const suggestions: string[] = [
+    'Run `anchor build` and `anchor test` on a local validator, then deploy to devnet before mainnet.',
+    'Have the program audited before it holds significant value; keep the upgrade authority in a multisig or make the program immutable.',
+  ];
+  const sw = plan.deadMansSwitch;
+  if (!shape.deadMansSwitch) {
+    warnings.push({
+      id: 'no-dead-mans-switch',
+      severity: shape.multiSig ? 'low' : 'medium',
+      message: shape.multiSig
+        ? 'No dead man\'s switch: claims open when the owner calls `release` or the guardians confirm (m of n).'
+        : 'No dead man\'s switch: claims open only when the owner (or an executor holding the owner key) calls `release`.',
+    });
+    suggestions.push('Enable the dead man\'s switch so the estate is released even if nobody holds the owner key.');
+  } else {
+    if ((sw?.gracePeriodDays ?? 0) === 0) {
+      warnings.push({ id: 'no-grace-period', severity: 'low', message: 'Grace period of 0 days: a trigger after a missed check-in opens the claims at once.' });
+      suggestions.push('Set a grace period (for example 30 days) so a missed check-in can be corrected.');
+    }
+    if ((sw?.intervalDays ?? 365) < 30) {
+      warnings.push({ id: 'short-interval', severity: 'low', message: `Check-in interval of ${sw?.intervalDays} days: a short absence could release the estate.` });
+    }
+  }
+  if (shape.multiSig && plan.guardians) {
+    const { threshold, addresses } = plan.guardians;
+    if (threshold === 1 && addresses.length > 1) {
+      warnings.push({ id: 'guardian-threshold-one', severity: 'medium', message: `Any one of ${addresses.length} guardians can release the estate early.` });
+    }
+    if (threshold === addresses.length && addresses.length > 1) {
+      warnings.push({ id: 'guardian-threshold-all', severity: 'low', message: 'Every guardian must confirm: one lost guardian key blocks early release and vetoes.' });
+    }
+    if (addresses.includes(plan.ownerAddress)) {
+      warnings.push({ id: 'owner-is-guardian', severity: 'high', message: 'The owner is listed as a guardian; `initialize` rejects this.' });
+    }
+  }
+  const foreign = (plan.assets ?? []).filter((a) => a.type !== 'native' && a.type !== 'spl');
+  if (foreign.length > 0) {
+    warnings.push({
+      id: 'unsupported-assets',
+      severity: 'medium',
+      message: `${foreign.length} asset(s) of type ${[...new Set(foreign.map((a) => a.type))].join(', ')} cannot be held by a Solana program and are ignored.`,
+    });
+  }
+  if (shape.splTokens) {
+    warnings.push({ id: 'spl-token-program', severity: 'info', message: 'Token claims use the SPL Token program; Token-2022 mints are not supported by this program.' });
+  }
+  warnings.push({
+    id: 'rounding-dust',
+    severity: 'info',
+    message: 'Shares are rounded down per claim; up to one lamport (or token unit) per beneficiary can stay in the vault.',
+  });
+  const penalty = { high: 25, medium: 10, low: 4, info: 0 } as const;
+  const securityScore = Math.max(0, 95 - warnings.reduce((n, w) => n + penalty[w.severity], 0));
+  return { securityScore, warnings, suggestions };
+}
+
+/** Generates and checks the Solana program for a validated plan; throws INTERNAL_ERROR if any of its own checks fails. */
+export async function generateSolana(plan: Plan): Promise<SolanaGenerated> {
+  const shape = solanaShape(plan);
+  const { source, idl, checks: programChecks } = await programForShape(shape);
+  const checks = [...programChecks, ...planChecks(plan, shape)];
+  const failed = checks.filter((c) => !c.passed);
+  if (failed.length > 0) {
+    throw new ApiError(
+      'INTERNAL_ERROR',
+      'The generated Solana program failed its own checks; no unchecked program is returned.',
+      failed.map((c) => ({ field: `checks.${c.name}`, reason: c.detail ?? 'failed' })),
+    );
+  }
+  const estimate = estimateSolana({ contractCode: source, beneficiaries: plan.beneficiaries.length, guardians: plan.guardians?.addresses.length ?? 0 });
+  const estimatedGas =
+    `Deploy and initialise ${estimate.deployment}. Claim: ${estimate.claim}. ` +
+    'Rent computed from account sizes; program size and compute units assumed (not run: no Solana toolchain here).';
+  return {
+    contractCode: source,
+    idl: structuredClone(idl),
+    clientSnippet: clientSnippet(plan, shape),
+    cargoToml: cargoToml(shape),
+    anchorToml: anchorToml(placeholderProgramId(shape)),
+    buildInstructions: buildInstructions(),
+    checks,
+    features: shapeFeatures(shape),
+    estimatedGas,
+    network: SOLANA_NETWORK,
+    analysis: analyse(plan, shape),
+  };
+}

@@ -1,0 +1,357 @@
+import type { Finding, PlanBeneficiary, Source } from './findings.js';
+import type { HeirGroup, Jurisdiction, ReserveScenario, ReserveShare } from './jurisdictions.js';
+
+/**
+ * Checks a plan against one jurisdiction's forced heirship, spouse rights,
+ * marital property and Islamic-law data (see docs-index/jurisdictions.md).
+ *
+ * The plan only names its beneficiaries, not the whole family, so the family
+ * situation is read from the beneficiaries' `relationship` words: the reserve
+ * scenario is chosen as if the named relatives were the whole family, and an
+ * info finding reminds the owner of reserved heirs who are not named.
+ * Findings never refuse a plan: a will cannot take away a reserve, so a shortfall
+ * is a `warning` (the heirs may claim reduction), context is `info`.
+ */
+
+export type RelationshipClass = 'spouse' | 'child' | 'grandchild' | 'parent' | 'sibling' | 'other';
+
+const WORDS: Record<Exclude<RelationshipClass, 'other'>, readonly string[]> = {
+  spouse: ['spouse', 'husband', 'wife', 'partner', 'civil partner', 'registered partner', 'domestic partner', 'life partner', 'widow', 'widower'],
+  child: ['child', 'son', 'daughter', 'adopted child', 'adopted son', 'adopted daughter', 'children', 'sons', 'daughters'],
+  grandchild: ['grandchild', 'grandson', 'granddaughter', 'grandchildren', 'grandsons', 'granddaughters', 'grand child', 'grand son', 'grand daughter'],
+  parent: ['parent', 'father', 'mother', 'parents', 'mom', 'dad', 'mum'],
+  sibling: ['sibling', 'brother', 'sister', 'siblings', 'brothers', 'sisters', 'half brother', 'half sister', 'half-brother', 'half-sister'],
+};
+const LOOKUP = new Map<string, RelationshipClass>();
+for (const [cls, words] of Object.entries(WORDS) as [RelationshipClass, readonly string[]][]) for (const w of words) LOOKUP.set(w, cls);
+
+/**
+ * The class of a relationship word, case-insensitively: spouse/husband/wife/partner,
+ * child/son/daughter, grandchild/grandson/granddaughter, parent/father/mother,
+ * sibling/brother/sister; anything else (friend, charity, step-son, ex-wife, empty) is 'other'.
+ */
+export function classifyRelationship(relationship: string | undefined): RelationshipClass {
+  if (!relationship) return 'other';
+  const w = relationship
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z -]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return LOOKUP.get(w) ?? LOOKUP.get(w.replace(/-/g, ' ')) ?? 'other';
+}
+
+function groupOf(cls: RelationshipClass): HeirGroup | undefined {
+  if (cls === 'spouse') return 'spouse';
+  if (cls === 'child' || cls === 'grandchild') return 'descendants';
+  if (cls === 'parent') return 'parents';
+  return undefined;
+}
+
+export function fractionValue(f: string): number {
+  const [n, d] = f.split('/').map(Number);
+  return (n ?? 0) / (d ?? 1);
+}
+
+const EPS = 0.01; // percentages carry two decimals: a shortfall of one hundredth is rounding
+const pct = (n: number): string => `${Math.round(n * 100) / 100}%`;
+const GROUP_WORDS: Record<HeirGroup, string> = { descendants: 'the children (descendants)', spouse: 'the spouse', parents: 'the parents' };
+const groupsText = (gs: readonly HeirGroup[]): string => gs.map((g) => GROUP_WORDS[g]).join(' and ');
+
+interface Family {
+  cls: RelationshipClass[];
+  spouse: boolean;
+  children: number;
+  grandchildren: number;
+  parents: boolean;
+  /** Descendants counted for the scale: children, or 1 when only grandchildren are named. */
+  descendants: number;
+}
+
+function familyOf(beneficiaries: readonly PlanBeneficiary[]): Family {
+  const cls = beneficiaries.map((b) => classifyRelationship(b.relationship));
+  const children = cls.filter((c) => c === 'child').length;
+  const grandchildren = cls.filter((c) => c === 'grandchild').length;
+  return {
+    cls,
+    spouse: cls.includes('spouse'),
+    children,
+    grandchildren,
+    parents: cls.includes('parent'),
+    descendants: children > 0 ? children : grandchildren > 0 ? 1 : 0,
+  };
+}
+
+function matches(s: ReserveScenario, f: Family, regime: 'community' | 'separate'): boolean {
+  const w = s.when;
+  return (
+    (w.spouse === undefined || w.spouse === f.spouse) &&
+    (w.parents === undefined || w.parents === f.parents) &&
+    (w.descendantsMin === undefined || f.descendants >= w.descendantsMin) &&
+    (w.descendantsMax === undefined || f.descendants <= w.descendantsMax) &&
+    (w.regime === undefined || w.regime === regime)
+  );
+}
+
+function mainSource(j: Jurisdiction): Source {
+  return j.sources[0]!;
+}
+
+/** The regime the checks assume: the caller's, else community for 'default' and 'deferred' jurisdictions. */
+function regimeOf(j: Jurisdiction, given: 'community' | 'separate' | undefined): 'community' | 'separate' {
+  if (given) return given;
+  return j.maritalProperty.communityProperty === 'default' || j.maritalProperty.communityProperty === 'deferred' ? 'community' : 'separate';
+}
+
+function checkTemplate(j: Jurisdiction, template: string, out: Finding[]): void {
+  if (template === 'custom' || (j.recommendedTemplates as readonly string[]).includes(template)) return;
+  const recommended = `Recommended: ${j.recommendedTemplates.join(', ')}.`;
+  let message: string;
+  if (template.startsWith('islamic') && j.islamicLaw.applies === 'none') {
+    message = `Islamic inheritance law has no legal force in ${j.name}; the plan takes effect as an ordinary disposition under local law, including any forced heirship or spouse rights.`;
+  } else if (template === 'common-law' && j.forcedHeirship.exists && j.islamicLaw.applies === 'none') {
+    message = `${j.name} has forced heirship; the common-law template assumes freedom of testation. Reserved heirs keep their claims whatever the plan says, so consider the civil-law template.`;
+  } else if (template === 'civil-law' && !j.forcedHeirship.exists) {
+    message = `${j.name} has no forced heirship of the civil-law kind; the civil-law template's reserves are not required here (they are harmless if intended). ${recommended}`;
+  } else {
+    message = `The ${template} template is not among those recommended for ${j.name}. ${recommended}`;
+  }
+  out.push({ severity: 'info', rule: 'template.mismatch', message, source: mainSource(j) });
+}
+
+function checkReserve(j: Jurisdiction, r: ReserveShare, f: Family, beneficiaries: readonly PlanBeneficiary[], out: Finding[]): void {
+  const fh = j.forcedHeirship;
+  const severity = fh.onlyIf ? 'info' : 'warning';
+  const condition = fh.onlyIf ? ` This applies only if ${fh.onlyIf}.` : '';
+  const basis = fh.basis === 'movable-estate' ? 'of the movable estate (crypto-assets are movable)' : 'of the estate';
+  const note = r.note ? ` ${r.note}` : '';
+  const members = beneficiaries.map((_, i) => i).filter((i) => {
+    const g = groupOf(f.cls[i]!);
+    return g !== undefined && r.heirs.includes(g);
+  });
+  const given = members.reduce((s, i) => s + beneficiaries[i]!.percentage, 0);
+  const required = fractionValue(r.fraction) * 100;
+  if (given < required - EPS) {
+    const finding: Finding = {
+      severity,
+      rule: 'forced-heirship.reserve',
+      message:
+        `In ${j.name}, ${groupsText(r.heirs)} ${r.heirs.length > 1 || r.heirs[0] === 'descendants' ? 'together are' : 'is'} entitled to a reserve of ${r.fraction} ${basis} (${pct(required)}); ` +
+        `this plan gives ${pct(given)}. A will cannot take the reserve away: the heirs may claim reduction of the other gifts.${note}${condition}`,
+      source: mainSource(j),
+      expected: `at least ${pct(required)}`,
+    };
+    if (members.length === 1) finding.beneficiaryIndex = members[0]!;
+    out.push(finding);
+  }
+  // Personal minimum of each child where the law splits (part of) the reserve equally.
+  // (With a single descendant named and the whole reserve split per head, the collective check says it all.)
+  const sameAsCollective = members.length === 1 && r.perHead === r.fraction;
+  if (r.perHead && !sameAsCollective && r.heirs.length === 1 && r.heirs[0] === 'descendants' && f.children > 0) {
+    const each = (fractionValue(r.perHead) * 100) / f.children;
+    for (const [i, b] of beneficiaries.entries()) {
+      if (f.cls[i] !== 'child' || b.percentage >= each - EPS) continue;
+      out.push({
+        severity,
+        rule: 'forced-heirship.reserve',
+        message:
+          `In ${j.name}, each of the ${f.children} children named is entitled to at least ${pct(each)} ${basis} as a reserved share; "${b.name}" receives ${pct(b.percentage)}.${condition}`,
+        source: mainSource(j),
+        beneficiaryIndex: i,
+        expected: `at least ${pct(each)}`,
+      });
+    }
+  }
+}
+
+function checkForcedHeirship(j: Jurisdiction, f: Family, regime: 'community' | 'separate', beneficiaries: readonly PlanBeneficiary[], out: Finding[]): void {
+  const fh = j.forcedHeirship;
+  if (!fh.exists) return;
+  if (fh.scenarios.length === 0) {
+    // Islamic-law jurisdictions: the reserve is fara'id, handled by the Islamic checks.
+    if (j.islamicLaw.applies !== 'none') return;
+    out.push({
+      severity: 'info',
+      rule: 'forced-heirship.not-computed',
+      message: `${j.name} has forced heirship, which this service does not compute: ${fh.summary}`,
+      source: mainSource(j),
+    });
+    return;
+  }
+  const scenario = fh.scenarios.find((s) => matches(s, f, regime));
+  if (scenario) for (const r of scenario.reserves) checkReserve(j, r, f, beneficiaries, out);
+  // Reserved heirs not named in the plan who would have a reserve if they exist.
+  const named = new Set(f.cls.map(groupOf).filter((g): g is HeirGroup => g !== undefined));
+  const unnamed = fh.reservedHeirs.filter((g) => {
+    if (named.has(g)) return false;
+    const withG: Family =
+      g === 'spouse' ? { ...f, spouse: true } : g === 'parents' ? { ...f, parents: true } : { ...f, children: 1, descendants: 1 };
+    const s = fh.scenarios.find((x) => matches(x, withG, regime));
+    return s !== undefined && s.reserves.some((r) => r.heirs.includes(g));
+  });
+  if (unnamed.length > 0) {
+    out.push({
+      severity: 'info',
+      rule: 'forced-heirship.unnamed-heirs',
+      message:
+        `${j.name} reserves part of the estate for ${groupsText(unnamed)} in your situation. ` +
+        `The plan names none; if you leave any, they keep their reserve even though the plan does not name them. ${fh.summary}`,
+      source: mainSource(j),
+    });
+  }
+}
+
+function checkElectiveShare(j: Jurisdiction, f: Family, beneficiaries: readonly PlanBeneficiary[], out: Finding[]): void {
+  const es = j.spouseRights.electiveShare;
+  if (!es) return;
+  const source: Source = { title: es.statute, ...(mainSource(j).url ? { url: mainSource(j).url } : {}) };
+  const hasDesc = f.children + f.grandchildren > 0;
+  const flat = es.fractions.find((x) => x.when === 'always' || (x.when === 'descendants') === hasDesc);
+  const spouseIdx = f.cls.flatMap((c, i) => (c === 'spouse' ? [i] : []));
+  const spousePct = spouseIdx.reduce((s, i) => s + beneficiaries[i]!.percentage, 0);
+  const caveat = `It is computed on the ${es.basis}, not only on the assets in this plan, so other property passing to the spouse counts toward it.`;
+  if (spouseIdx.length === 0) {
+    out.push({
+      severity: 'info',
+      rule: 'spouse.elective-share',
+      message: `${j.name} gives a surviving spouse an elective share (${es.statute}): if you are married, your spouse may claim ${flat ? flat.fraction : es.maxFraction ? `up to ${es.maxFraction}` : 'a statutory share'} whatever this plan says. ${caveat}`,
+      source,
+      ...(flat ? { expected: `at least ${pct(fractionValue(flat.fraction) * 100)}` } : {}),
+    });
+    return;
+  }
+  const idx = spouseIdx.length === 1 ? { beneficiaryIndex: spouseIdx[0]! } : {};
+  if (flat) {
+    const required = fractionValue(flat.fraction) * 100;
+    if (spousePct < required - EPS) {
+      out.push({
+        severity: 'warning',
+        rule: 'spouse.elective-share',
+        message: `In ${j.name} the surviving spouse may elect to take ${flat.fraction} (${pct(required)}) instead of what the will gives (${es.statute}); this plan gives ${pct(spousePct)}. ${caveat}`,
+        source,
+        expected: `at least ${pct(required)}`,
+        ...idx,
+      });
+    }
+  } else if (es.maxFraction) {
+    const max = fractionValue(es.maxFraction) * 100;
+    if (spousePct < max - EPS) {
+      out.push({
+        severity: 'info',
+        rule: 'spouse.elective-share',
+        message: `In ${j.name} the surviving spouse may elect up to ${es.maxFraction} (${pct(max)}), depending on the length of the marriage (${es.statute}); this plan gives ${pct(spousePct)}. ${caveat}`,
+        source,
+        expected: `up to ${pct(max)}`,
+        ...idx,
+      });
+    }
+  } else {
+    out.push({
+      severity: 'info',
+      rule: 'spouse.elective-share',
+      message: `In ${j.name} the surviving spouse may elect against the will (${es.statute}): ${es.basis}. Check that this plan and other property leave the spouse at least that.`,
+      source,
+      ...idx,
+    });
+  }
+}
+
+function checkMaritalProperty(j: Jurisdiction, f: Family, given: 'community' | 'separate' | undefined, out: Finding[]): void {
+  if (given === 'separate') return;
+  const mp = j.maritalProperty;
+  const source = mainSource(j);
+  if (mp.communityProperty === 'default' || given === 'community') {
+    const optIn = mp.communityProperty === 'opt-in';
+    out.push({
+      severity: given === 'community' ? 'warning' : 'info',
+      rule: 'spouse.community-property',
+      message:
+        `${f.spouse ? '' : 'If you are married: '}${optIn ? `${j.name} allows community property by agreement or trust, and you indicated community property` : `${j.name}'s default regime is ${mp.defaultRegime}`}. ` +
+        `The surviving spouse already owns half of the community property, so the plan can dispose only of your half and of your separate property; ` +
+        `do not place the spouse's half of community assets in this contract without the spouse's consent.`,
+      source,
+    });
+    return;
+  }
+  if (!f.spouse) return;
+  if (mp.communityProperty === 'deferred') {
+    out.push({
+      severity: 'info',
+      rule: 'spouse.deferred-community',
+      message: `${j.name}'s default regime is ${mp.defaultRegime}: ${mp.summary} The spouse's marital-property claim is settled before the estate is shared out.`,
+      source,
+    });
+  } else if (mp.communityProperty === 'opt-in') {
+    out.push({
+      severity: 'info',
+      rule: 'spouse.community-property',
+      message: `${j.name}: ${mp.summary} If you and your spouse hold assets that way, your spouse owns half of them and the plan can dispose only of your half.`,
+      source,
+    });
+  }
+}
+
+function checkIslamicLaw(j: Jurisdiction, template: string, f: Family, beneficiaries: readonly PlanBeneficiary[], out: Finding[]): void {
+  const ia = j.islamicLaw;
+  if (ia.applies === 'none' || template.startsWith('islamic')) return;
+  const severity = ia.applies === 'all' ? 'warning' : 'info';
+  const who = ia.applies === 'all' ? 'estates' : 'the estates of Muslims';
+  out.push({
+    severity,
+    rule: 'islamic-law.applies',
+    message: `In ${j.name} Islamic inheritance law governs ${who}: ${ia.summary} If it governs yours, the Qur'anic heirs take fixed shares whatever this plan says; consider the islamic-mirth or islamic-wasiyyah template.`,
+    source: mainSource(j),
+  });
+  if (!ia.bequestLimit) return;
+  const limit = fractionValue(ia.bequestLimit) * 100;
+  const others = f.cls.flatMap((c, i) => (c === 'other' ? [i] : []));
+  const toOthers = others.reduce((s, i) => s + beneficiaries[i]!.percentage, 0);
+  if (toOthers > limit + EPS) {
+    out.push({
+      severity,
+      rule: 'islamic-law.bequest-limit',
+      message: `Where Islamic law applies, bequests to people who are not heirs are limited to ${ia.bequestLimit} of the estate (${pct(limit)}) unless the heirs consent; this plan gives ${pct(toOthers)} to beneficiaries who are not relatives.`,
+      source: mainSource(j),
+      expected: `at most ${pct(limit)}`,
+      ...(others.length === 1 ? { beneficiaryIndex: others[0]! } : {}),
+    });
+  }
+}
+
+/**
+ * Checks a plan (template and beneficiaries with relationship and percentage)
+ * against a jurisdiction. `opts.maritalPropertyRegime` overrides the
+ * jurisdiction's default regime ('separate' silences community-property findings;
+ * 'community' turns them into warnings and selects community scenarios).
+ * Rules: template.mismatch, forced-heirship.reserve, forced-heirship.unnamed-heirs,
+ * forced-heirship.not-computed, spouse.elective-share, spouse.community-property,
+ * spouse.deferred-community, islamic-law.applies, islamic-law.bequest-limit,
+ * plan.relationship-missing.
+ */
+export function checkJurisdictionPlan(
+  j: Jurisdiction,
+  template: string,
+  beneficiaries: PlanBeneficiary[],
+  opts?: { maritalPropertyRegime?: 'community' | 'separate' },
+): Finding[] {
+  const out: Finding[] = [];
+  const f = familyOf(beneficiaries);
+  const given = opts?.maritalPropertyRegime;
+  checkTemplate(j, template, out);
+  checkForcedHeirship(j, f, regimeOf(j, given), beneficiaries, out);
+  checkElectiveShare(j, f, beneficiaries, out);
+  checkMaritalProperty(j, f, given, out);
+  checkIslamicLaw(j, template, f, beneficiaries, out);
+  const relevant = j.forcedHeirship.exists || j.spouseRights.electiveShare !== null;
+  const missing = beneficiaries.filter((b) => !b.relationship || b.relationship.trim() === '').length;
+  if (relevant && missing > 0) {
+    out.push({
+      severity: 'info',
+      rule: 'plan.relationship-missing',
+      message: `${missing} beneficiar${missing === 1 ? 'y has' : 'ies have'} no relationship; reserves and spouse rights can be checked only for beneficiaries whose relationship (spouse, son, daughter, father, mother...) is given.`,
+      source: mainSource(j),
+    });
+  }
+  return out;
+}

@@ -7,6 +7,7 @@ import { EVENTS, EVENT_INDEXES } from './events/events.js';
 import { API_KEYS, API_KEY_INDEXES, bootstrapKey } from './keys/keys.js';
 import { MemoryRateLimiter } from './keys/limiter.js';
 import { DocsIndex } from './docs/search.js';
+import { defaultJurisdictions } from './law/jurisdictions.js';
 import { TOOLS } from './tools/index.js';
 import { openLowdbStore, type Store } from './store/index.js';
 import type { Services } from './tools/define.js';
@@ -68,6 +69,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
       cursors: new CursorCodec(secrets.cursorSecret),
       limiter: new MemoryRateLimiter(),
       docs: DocsIndex.load(TOOLS),
+      jurisdictions: defaultJurisdictions(),
     };
   } catch (err) {
     await store.close();

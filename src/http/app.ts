@@ -238,51 +238,48 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
   for (const tool of tools) {
     const params = pathParams(tool.rest.path);
     const inputShape = tool.input.shape as Record<string, z.ZodType>;
-    app.route({
-      method: tool.rest.method,
-      url: API_PREFIX + tool.rest.path,
-      schema: routeSchema(tool),
-      handler: async (req, reply) => {
-        const { api_key: _ignored, ...query } = (req.query ?? {}) as Record<string, unknown>;
-        let input: Record<string, unknown>;
-        if (tool.rest.method === 'GET' || tool.rest.method === 'DELETE') {
-          input = coerceQuery(inputShape, query);
-        } else {
-          const stray = Object.keys(query);
-          if (stray.length) {
-            throw ApiError.validation(
-              'This operation takes its input in the JSON body, not the query string.',
-              stray.map((field) => ({ field, reason: 'unknown query parameter (send input fields in the JSON body)' })),
-            );
-          }
-          const body = req.body;
-          if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
-            throw ApiError.validation('The body must be a JSON object.', [{ field: '', reason: 'expected a JSON object' }]);
-          }
-          input = { ...((body as Record<string, unknown> | undefined) ?? {}) };
+    const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+      const { api_key: _ignored, ...query } = (req.query ?? {}) as Record<string, unknown>;
+      let input: Record<string, unknown>;
+      if (tool.rest.method === 'GET' || tool.rest.method === 'DELETE') {
+        input = coerceQuery(inputShape, query);
+      } else {
+        const stray = Object.keys(query);
+        if (stray.length) {
+          throw ApiError.validation(
+            'This operation takes its input in the JSON body, not the query string.',
+            stray.map((field) => ({ field, reason: 'unknown query parameter (send input fields in the JSON body)' })),
+          );
         }
-        for (const p of params) input[p] = (req.params as Record<string, string>)[p];
-        const output = await invokeTool(tool, input, services, {
-          apiKey: presentedKey(req.headers, req.query),
-          requestId: String(req.id),
-          transport: 'rest',
-          clientIp: req.ip,
-          onRate: (state) => setRateHeaders(reply, state),
-        });
-        const meta = makeMeta(String(req.id), services.clock.now());
-        reply.status(tool.rest.status ?? 200);
-        switch (tool.rest.shape) {
-          case 'top-level':
-            return { success: true, ...output, meta };
-          case 'list': {
-            const { items, pagination } = output as { items: unknown[]; pagination: Record<string, unknown> };
-            return { success: true, data: items, meta: { ...meta, pagination } };
-          }
-          case 'data':
-            return { success: true, data: output, meta };
+        const body = req.body;
+        if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+          throw ApiError.validation('The body must be a JSON object.', [{ field: '', reason: 'expected a JSON object' }]);
         }
-      },
-    });
+        input = { ...((body as Record<string, unknown> | undefined) ?? {}) };
+      }
+      for (const p of params) input[p] = (req.params as Record<string, string>)[p];
+      const output = await invokeTool(tool, input, services, {
+        apiKey: presentedKey(req.headers, req.query),
+        requestId: String(req.id),
+        transport: 'rest',
+        clientIp: req.ip,
+        onRate: (state) => setRateHeaders(reply, state),
+      });
+      const meta = makeMeta(String(req.id), services.clock.now());
+      reply.status(tool.rest.status ?? 200);
+      switch (tool.rest.shape) {
+        case 'top-level':
+          return { success: true, ...output, meta };
+        case 'list': {
+          const { items, pagination } = output as { items: unknown[]; pagination: Record<string, unknown> };
+          return { success: true, data: items, meta: { ...meta, pagination } };
+        }
+        case 'data':
+          return { success: true, data: output, meta };
+      }
+    };
+    app.route({ method: tool.rest.method, url: API_PREFIX + tool.rest.path, schema: routeSchema(tool), handler });
+    for (const alias of tool.rest.aliases ?? []) app.route({ method: tool.rest.method, url: alias, schema: { hide: true }, handler });
   }
 
   app.post('/mcp', { schema: { hide: true } }, async (req, reply) => {

@@ -4,13 +4,28 @@
 // while we want every transport to go through invokeTool (one validation, one
 // auth and scope check, one error envelope).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { completeResource, matchResource, PROMPTS, RESOURCE_TEMPLATES } from '../resources/index.js';
+import { hasScope } from '../keys/scopes.js';
 import { ApiError } from '../core/errors.js';
 import { errorEnvelope, makeMeta } from '../core/envelope.js';
 import { newId } from '../core/ids.js';
 import type { AnyTool, Services } from '../tools/define.js';
 import { authenticate } from '../keys/keys.js';
-import { invokeTool, mayCall, type CallInfo } from '../tools/invoke.js';
+import { admit, invokeTool, mayCall, type CallInfo } from '../tools/invoke.js';
 import { toolSchemas } from '../tools/schema.js';
 import { SERVICE_NAME, SERVICE_VERSION } from '../version.js';
 
@@ -53,7 +68,10 @@ function errorResult(err: ApiError, requestId: string, services: Services): Call
 export function createMcpServer(opts: McpServerOptions): Server {
   const server = new Server(
     { name: SERVICE_NAME, title: 'svc inheritance planning', version: SERVICE_VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
+      instructions: MCP_INSTRUCTIONS,
+    },
   );
   const byName = new Map(opts.tools.map((t) => [t.name, t]));
 
@@ -86,5 +104,78 @@ export function createMcpServer(opts: McpServerOptions): Server {
       return errorResult(err instanceof ApiError ? err : ApiError.internal(), requestId, opts.services);
     }
   });
+  /** Resources, prompts and completions need a valid key with contracts:read, admitted like a tool call. */
+  const authorize = async (): Promise<void> => {
+    try {
+      const { principal } = await admit(opts.services, { apiKey: opts.apiKey, clientIp: opts.clientIp });
+      if (!hasScope(principal.scopes, 'contracts:read')) {
+        throw new ApiError('INSUFFICIENT_SCOPE', 'Resources and prompts need the "contracts:read" scope, which this API key does not have.');
+      }
+    } catch (err) {
+      throw protocolError(err, opts.services);
+    }
+  };
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => {
+    await authorize();
+    return {
+      resourceTemplates: RESOURCE_TEMPLATES.map((r) => ({
+        uriTemplate: r.uriTemplate,
+        name: r.name,
+        title: r.title,
+        description: r.description,
+        mimeType: r.mimeType,
+      })),
+    };
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    await authorize();
+    return { resources: RESOURCE_TEMPLATES.flatMap((r) => r.list(opts.services).map((e) => ({ ...e, mimeType: r.mimeType }))) };
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    await authorize();
+    const found = matchResource(request.params.uri);
+    if (!found) throw new McpError(-32002, `Resource not found: ${request.params.uri}`);
+    try {
+      return { contents: [{ uri: request.params.uri, mimeType: found.def.mimeType, text: found.def.read(opts.services, found.value) }] };
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'NOT_FOUND') throw new McpError(-32002, `Resource not found: ${request.params.uri}`, err.toBody());
+      throw protocolError(err, opts.services);
+    }
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: PROMPTS.map((p) => ({
+      name: p.name,
+      title: p.title,
+      description: p.description,
+      arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
+    })),
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const prompt = PROMPTS.find((p) => p.name === request.params.name);
+    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"`);
+    return {
+      description: prompt.description,
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.render(request.params.arguments ?? {}) } }],
+    };
+  });
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    await authorize();
+    const { ref, argument } = request.params;
+    let values: string[] = [];
+    if (ref.type === 'ref/resource') values = completeResource(opts.services, ref.uri, argument.value);
+    else if (ref.type === 'ref/prompt') {
+      const arg = PROMPTS.find((p) => p.name === ref.name)?.arguments.find((a) => a.name === argument.name);
+      values = arg?.complete?.(opts.services, argument.value) ?? [];
+    }
+    return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+  });
   return server;
+}
+
+/** An admission or lookup failure on a non-tool request, as a JSON-RPC error carrying the error envelope. */
+function protocolError(err: unknown, services: Services): McpError {
+  const apiErr = err instanceof ApiError ? err : ApiError.internal();
+  if (!(err instanceof ApiError)) services.log.error({ err }, 'MCP request failed');
+  return new McpError(ErrorCode.InvalidRequest, `${apiErr.code}: ${apiErr.message}`, apiErr.toBody());
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../core/log.js';
 import type { CursorCodec } from '../core/pagination.js';
 import type { Principal } from '../keys/keys.js';
 import type { DocsIndex } from '../docs/search.js';
+import type { JurisdictionIndex } from '../law/jurisdictions.js';
 import type { RateLimiter } from '../keys/limiter.js';
 import type { Scope, Tier } from '../keys/scopes.js';
 import type { Store } from '../store/port.js';
@@ -19,6 +20,8 @@ export interface Services {
   limiter: RateLimiter;
   /** The service's own documentation, indexed for search. */
   docs: DocsIndex;
+  /** Jurisdiction data, validated at start. */
+  jurisdictions: JurisdictionIndex;
 }
 
 /** What a handler receives besides its input: the services plus who is calling. */
@@ -47,6 +50,8 @@ export interface RestMapping {
   shape: RestShape;
   /** Success status, 200 unless stated. */
   status?: number;
+  /** Further absolute paths serving the same route (undocumented duplicates, e.g. `/api/jurisdictions`). */
+  aliases?: string[];
 }
 
 export interface ToolAnnotations {

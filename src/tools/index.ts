@@ -2,6 +2,9 @@ import type { AnyTool } from './define.js';
 import { listTemplates } from './contracts/list-templates.js';
 import { getDoc } from './docs/get-doc.js';
 import { calculateInheritance } from './law/calculate-inheritance.js';
+import { checkPlanTool } from './law/check-plan.js';
+import { getJurisdiction } from './law/get-jurisdiction.js';
+import { listJurisdictions } from './law/list-jurisdictions.js';
 import { searchDocs } from './docs/search-docs.js';
 import { createApiKeyTool } from './keys/create-api-key.js';
 import { getApiKeyTool } from './keys/get-api-key.js';
@@ -12,7 +15,10 @@ import { updateApiKeyTool } from './keys/update-api-key.js';
 /** Every tool the service offers, in the order they are listed. */
 export const TOOLS: readonly AnyTool[] = [
   listTemplates,
+  getJurisdiction,
+  listJurisdictions,
   calculateInheritance,
+  checkPlanTool,
   createApiKeyTool,
   listApiKeysTool,
   getApiKeyTool,

@@ -24,6 +24,19 @@ async function ownKeyId(server: TestServer, ownerKey: string): Promise<string> {
 
 export const EXAMPLES: Record<string, Example> = {
   list_templates: { input: () => ({}) },
+  get_jurisdiction: { input: () => ({ id: 'California' }) },
+  list_jurisdictions: { input: () => ({ region: 'europe', forcedHeirship: true, page: 1, limit: 5 }) },
+  check_plan: {
+    input: () => ({
+      jurisdiction: 'fr',
+      template: 'civil-law',
+      beneficiaries: [
+        { name: 'Anne', percentage: 30, relationship: 'daughter' },
+        { name: 'Paul', percentage: 30, relationship: 'son' },
+        { name: 'A friend', percentage: 40, relationship: 'friend' },
+      ],
+    }),
+  },
   calculate_inheritance: {
     input: () => ({ heirs: { wife: 1, son: 2, daughter: 1, mother: 1 }, estate: { total: '120000', debts: '20000', bequests: '10000' } }),
   },

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { TEMPLATE_TYPES, type TemplateType } from '../contracts/templates.js';
+import { HEIR_KEYS, MADHHABS, type Madhhab } from './faraid/index.js';
+import { FindingSchema, type Finding, type PlanBeneficiary } from './findings.js';
+import { checkJurisdictionPlan } from './heirship.js';
+import { checkIslamicPlan } from './islamic.js';
+import { JurisdictionSummarySchema, summarizeJurisdiction, type JurisdictionIndex } from './jurisdictions.js';
+
+/**
+ * A plan checked against the law: the jurisdiction's forced heirship, spouse and
+ * community-property rules, and, for the Islamic templates, fara'id and the
+ * one-third limit on bequests. generate_contract runs the same function.
+ */
+
+export const CheckPlanInput = z
+  .strictObject({
+    jurisdiction: z.string().trim().min(1).max(100).describe('Jurisdiction id or name (e.g. "fr", "us-ca", "California").'),
+    template: z.enum(TEMPLATE_TYPES).describe('Inheritance template of the plan.'),
+    beneficiaries: z
+      .array(
+        z
+          .strictObject({
+            name: z.string().trim().min(1).max(200).describe('Name of the beneficiary.'),
+            percentage: z.number().gt(0).max(100).describe('Share in percent, up to two decimals.'),
+            relationship: z.string().trim().max(60).optional().describe('Relationship to the owner (spouse, son, daughter, father, mother, brother, sister, friend, charity...).'),
+          })
+          .describe('A beneficiary.'),
+      )
+      .min(1)
+      .max(50)
+      .describe('Beneficiaries of the plan.'),
+    madhhab: z.enum(MADHHABS).optional().describe("School of Islamic law for the fara'id checks."),
+    maritalPropertyRegime: z.enum(['community', 'separate']).optional().describe('The owner\'s matrimonial property regime, if known.'),
+    heirsConsent: z.boolean().optional().describe('Whether the heirs consent to bequests above one third or to an heir (wasiyyah).'),
+    otherHeirs: z
+      .record(z.enum(HEIR_KEYS), z.number().int().min(0).max(20).describe('How many.'))
+      .optional()
+      .describe("Surviving relatives who are not beneficiaries but change fara'id shares (e.g. brothers), by heir key."),
+  })
+  .describe('A plan to check.');
+export type CheckPlanInput = z.infer<typeof CheckPlanInput>;
+
+export const CheckPlanOutput = z
+  .object({
+    jurisdiction: JurisdictionSummarySchema,
+    template: z.enum(TEMPLATE_TYPES).describe('The template checked.'),
+    ok: z.boolean().describe('True when no finding has severity error.'),
+    findings: z.array(FindingSchema).describe('Findings, errors first.'),
+    expected: z
+      .array(
+        z
+          .object({
+            beneficiaryIndex: z.number().int().describe('Index in beneficiaries.'),
+            heir: z.enum(HEIR_KEYS).optional().describe("The fara'id heir the relationship maps to."),
+            expectedPercentage: z.string().describe('The percentage the law gives this beneficiary.'),
+          })
+          .describe('An expected share.'),
+      )
+      .describe("For the Islamic templates: the percentage each heir should carry (fara'id)."),
+  })
+  .describe('The result of a plan check.');
+export type CheckPlanOutput = z.infer<typeof CheckPlanOutput>;
+
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+function percentageFindings(beneficiaries: PlanBeneficiary[]): Finding[] {
+  const findings: Finding[] = [];
+  beneficiaries.forEach((b, i) => {
+    if (Math.abs(b.percentage * 100 - Math.round(b.percentage * 100)) > 1e-6) {
+      findings.push({
+        severity: 'error',
+        rule: 'plan.percentage-precision',
+        message: `${b.name}'s percentage has more than two decimals.`,
+        source: { title: 'svc: shares are basis points on chain (DECISIONS.md)' },
+        beneficiaryIndex: i,
+      });
+    }
+  });
+  const totalBp = beneficiaries.reduce((sum, b) => sum + Math.round(b.percentage * 100), 0);
+  if (totalBp !== 10000) {
+    findings.push({
+      severity: 'error',
+      rule: 'plan.percentages-sum',
+      message: `The percentages sum to ${(totalBp / 100).toFixed(2)}, not 100.`,
+      source: { title: 'svc API spec 4.2, rule 1' },
+      expected: '100',
+    });
+  }
+  return findings;
+}
+
+export function checkPlan(index: JurisdictionIndex, input: CheckPlanInput): CheckPlanOutput {
+  const jurisdiction = index.resolve(input.jurisdiction);
+  const beneficiaries: PlanBeneficiary[] = input.beneficiaries;
+  const findings = [...percentageFindings(beneficiaries), ...checkJurisdictionPlan(jurisdiction, input.template, beneficiaries, input.maritalPropertyRegime ? { maritalPropertyRegime: input.maritalPropertyRegime } : {})];
+  let expected: CheckPlanOutput['expected'] = [];
+  if (input.template === 'islamic-mirth' || input.template === 'islamic-wasiyyah') {
+    const islamic = checkIslamicPlan(input.template, beneficiaries, {
+      ...(input.madhhab ? { madhhab: input.madhhab as Madhhab } : {}),
+      ...(input.heirsConsent !== undefined ? { heirsConsent: input.heirsConsent } : {}),
+      ...(input.otherHeirs ? { otherHeirs: input.otherHeirs } : {}),
+    });
+    findings.push(...islamic.findings);
+    expected = islamic.expected;
+  }
+  findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  return {
+    jurisdiction: summarizeJurisdiction(jurisdiction),
+    template: input.template as TemplateType,
+    ok: !findings.some((f) => f.severity === 'error'),
+    findings,
+    expected,
+  };
+}

@@ -1,0 +1,148 @@
+import { Address } from '@ton/core';
+import { getAddress, isAddress } from 'viem';
+import { ApiError, type ErrorDetail } from '../core/errors.js';
+import type { AssetType, Blockchain, Plan } from './plan.js';
+import { isSolanaZeroAddress, solanaAddressProblem } from './solana/address.js';
+import { isValidTonAddress } from './ton/address.js';
+
+/**
+ * Validation of a plan before any contract is built (DECISIONS.md, Contracts):
+ * addresses valid for the chain (EIP-55 checksum when mixed case, base58 32-byte
+ * Solana keys, TON raw or user-friendly with CRC16), percentages with at most two
+ * decimals summing to exactly 100, no duplicates, no zero address, the owner not
+ * an heir, and assets that fit the chain. One `details` entry per problem.
+ */
+
+const ASSETS_BY_CHAIN: Record<Blockchain, readonly AssetType[]> = {
+  evm: ['native', 'erc20', 'erc721'],
+  solana: ['native', 'spl'],
+  ton: ['native', 'jetton'],
+};
+
+const EVM_ZERO = '0x0000000000000000000000000000000000000000';
+
+/** Why an address is not valid for the chain, or undefined. */
+export function addressProblem(chain: Blockchain, address: string): string | undefined {
+  switch (chain) {
+    case 'evm': {
+      if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return 'not an EVM address (0x followed by 40 hexadecimal digits)';
+      const mixed = address.slice(2) !== address.slice(2).toLowerCase() && address.slice(2) !== address.slice(2).toUpperCase();
+      if (mixed && !isAddress(address, { strict: true })) return `EIP-55 checksum mismatch (did you mean ${getAddress(address)}?)`;
+      return undefined;
+    }
+    case 'solana':
+      return solanaAddressProblem(address, { rejectZero: false });
+    case 'ton':
+      return isValidTonAddress(address) ? undefined : 'not a TON address (raw 0:<64 hex> or the 48-character user-friendly form with a valid CRC16)';
+  }
+}
+
+/** A canonical form, so that the same account written two ways is one account. */
+export function canonicalAddress(chain: Blockchain, address: string): string {
+  switch (chain) {
+    case 'evm':
+      return address.toLowerCase();
+    case 'ton':
+      try {
+        return Address.parse(address).toRawString();
+      } catch {
+        return address;
+      }
+    case 'solana':
+      return address;
+  }
+}
+
+function isZero(chain: Blockchain, address: string): boolean {
+  switch (chain) {
+    case 'evm':
+      return address.toLowerCase() === EVM_ZERO;
+    case 'solana':
+      return isSolanaZeroAddress(address);
+    case 'ton':
+      return /^0:0{64}$/.test(canonicalAddress('ton', address));
+  }
+}
+
+/** The plan's problems, one entry each (empty when the plan is valid). */
+export function planProblems(plan: Plan): ErrorDetail[] {
+  const chain = plan.blockchain;
+  const details: ErrorDetail[] = [];
+  const ownerProblem = addressProblem(chain, plan.ownerAddress);
+  if (ownerProblem) details.push({ field: 'ownerAddress', reason: ownerProblem });
+  else if (isZero(chain, plan.ownerAddress)) details.push({ field: 'ownerAddress', reason: 'the zero address cannot own a contract' });
+  const owner = canonicalAddress(chain, plan.ownerAddress);
+
+  const seen = new Map<string, number>();
+  let totalBp = 0;
+  plan.beneficiaries.forEach((b, i) => {
+    const field = `beneficiaries.${i}`;
+    const problem = addressProblem(chain, b.address);
+    if (problem) details.push({ field: `${field}.address`, reason: problem });
+    else if (isZero(chain, b.address)) details.push({ field: `${field}.address`, reason: 'the zero address cannot receive a share' });
+    else {
+      const key = canonicalAddress(chain, b.address);
+      if (key === owner) details.push({ field: `${field}.address`, reason: "the owner's own address cannot be a beneficiary" });
+      const first = seen.get(key);
+      if (first !== undefined) details.push({ field: `${field}.address`, reason: `same address as beneficiaries.${first}` });
+      else seen.set(key, i);
+    }
+    const bp = b.percentage * 100;
+    if (Math.abs(bp - Math.round(bp)) > 1e-6) details.push({ field: `${field}.percentage`, reason: 'at most two decimals' });
+    totalBp += Math.round(bp);
+  });
+  if (totalBp !== 10000) {
+    details.push({ field: 'beneficiaries', reason: `percentages must sum to exactly 100; they sum to ${(totalBp / 100).toFixed(2)}` });
+  }
+
+  if (plan.guardians) {
+    const g = plan.guardians;
+    const seenG = new Set<string>();
+    g.addresses.forEach((a, i) => {
+      const problem = addressProblem(chain, a);
+      if (problem) return details.push({ field: `guardians.addresses.${i}`, reason: problem });
+      const key = canonicalAddress(chain, a);
+      if (key === owner) details.push({ field: `guardians.addresses.${i}`, reason: 'the owner cannot be a guardian of their own estate' });
+      else if (seenG.has(key)) details.push({ field: `guardians.addresses.${i}`, reason: 'duplicate guardian' });
+      seenG.add(key);
+      return undefined;
+    });
+    if (g.threshold > g.addresses.length) {
+      details.push({ field: 'guardians.threshold', reason: `cannot exceed the number of guardians (${g.addresses.length})` });
+    }
+  }
+
+  const allowed = ASSETS_BY_CHAIN[chain];
+  const beneficiaryKeys = new Set(plan.beneficiaries.map((b) => canonicalAddress(chain, b.address)));
+  const nfts = new Set<string>();
+  (plan.assets ?? []).forEach((a, i) => {
+    const field = `assets.${i}`;
+    if (!allowed.includes(a.type)) {
+      details.push({ field: `${field}.type`, reason: `${a.type} assets do not exist on ${chain}; use one of ${allowed.join(', ')}` });
+      return;
+    }
+    if (a.type === 'native') return;
+    if (!a.address) details.push({ field: `${field}.address`, reason: `a ${a.type} asset needs its token address` });
+    else {
+      const problem = addressProblem(chain, a.address);
+      if (problem) details.push({ field: `${field}.address`, reason: problem });
+    }
+    if (a.type === 'erc721') {
+      if (a.tokenId === undefined) details.push({ field: `${field}.tokenId`, reason: 'an erc721 item needs its tokenId' });
+      if (!a.beneficiary) details.push({ field: `${field}.beneficiary`, reason: 'an erc721 item names the beneficiary address that receives it' });
+      else if (!beneficiaryKeys.has(canonicalAddress(chain, a.beneficiary))) {
+        details.push({ field: `${field}.beneficiary`, reason: 'must be the address of one of the beneficiaries' });
+      }
+      const nftKey = `${(a.address ?? '').toLowerCase()}#${a.tokenId}`;
+      if (nfts.has(nftKey)) details.push({ field: `${field}.tokenId`, reason: 'the same NFT is listed twice' });
+      nfts.add(nftKey);
+    }
+  });
+  return details;
+}
+
+/** Throws VALIDATION_ERROR listing every problem of the plan. */
+export function validatePlan(plan: Plan): void {
+  const details = planProblems(plan);
+  if (details.length) throw ApiError.validation('The plan is not valid.', details);
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/core/errors.js';
+import { PlanSchema, type Plan } from '../../src/contracts/plan.js';
+import { planProblems, validatePlan } from '../../src/contracts/validate.js';
+
+const A = '0x52908400098527886E0F7030069857D2E4169EE7'; // EIP-55 test vector
+const B = '0x8617e340b3d01fa5f11f306f4090fd50e238070d';
+const C = '0xde709f2102306220921060314715629080e2fb77';
+const OWNER = '0x27b1fdb04752bbc536007a920d24acb045561c26';
+
+function plan(over: Partial<Plan> = {}): Plan {
+  return PlanSchema.parse({
+    blockchain: 'evm',
+    ownerAddress: OWNER,
+    beneficiaries: [
+      { name: 'a', address: A, percentage: 33.33 },
+      { name: 'b', address: B, percentage: 33.33 },
+      { name: 'c', address: C, percentage: 33.34 },
+    ],
+    ...over,
+  });
+}
+
+describe('plan validation (DECISIONS.md, Contracts)', () => {
+  it('accepts a valid plan', () => {
+    expect(planProblems(plan())).toEqual([]);
+  });
+
+  it('gives one detail per problem', () => {
+    const bad = plan({
+      ownerAddress: '0x27b1fdb04752bbc536007a920d24acb045561c2',
+      beneficiaries: [
+        { name: 'a', address: '0x52908400098527886E0F7030069857D2E4169Ee7', percentage: 50.001 },
+        { name: 'b', address: B, percentage: 20 },
+        { name: 'c', address: B.toUpperCase().replace('0X', '0x'), percentage: 20 },
+        { name: 'd', address: '0x0000000000000000000000000000000000000000', percentage: 5 },
+      ],
+    });
+    try {
+      validatePlan(bad);
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).details!.map((d) => d.field)).toEqual([
+        'ownerAddress',
+        'beneficiaries.0.address',
+        'beneficiaries.0.percentage',
+        'beneficiaries.2.address',
+        'beneficiaries.3.address',
+        'beneficiaries',
+      ]);
+      expect((err as ApiError).details![1]!.reason).toMatch(/checksum/);
+      expect((err as ApiError).details![3]!.reason).toBe('same address as beneficiaries.1');
+    }
+  });
+
+  it("refuses the owner's own address as beneficiary, whatever its case", () => {
+    const p = plan({ beneficiaries: [{ name: 'a', address: OWNER.toUpperCase().replace('0X', '0x'), percentage: 100 }] });
+    expect(planProblems(p)).toEqual([{ field: 'beneficiaries.0.address', reason: "the owner's own address cannot be a beneficiary" }]);
+  });
+
+  it('checks guardians and assets for the chain', () => {
+    const p = plan({
+      guardians: { addresses: [A, A, OWNER], threshold: 4 },
+      assets: [
+        { type: 'spl', address: A },
+        { type: 'erc20' },
+        { type: 'erc721', address: C, tokenId: '1', beneficiary: OWNER },
+        { type: 'erc721', address: C },
+      ],
+    });
+    expect(planProblems(p).map((d) => d.field)).toEqual([
+      'guardians.addresses.1',
+      'guardians.addresses.2',
+      'guardians.threshold',
+      'assets.0.type',
+      'assets.1.address',
+      'assets.2.beneficiary',
+      'assets.3.tokenId',
+      'assets.3.beneficiary',
+    ]);
+  });
+
+  it('validates Solana and TON addresses', () => {
+    const sol = plan({
+      blockchain: 'solana',
+      ownerAddress: '7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs',
+      beneficiaries: [
+        { name: 'a', address: 'So11111111111111111111111111111111111111112', percentage: 50 },
+        { name: 'b', address: '0OIl-not-base58', percentage: 50 },
+      ],
+    });
+    expect(planProblems(sol).map((d) => d.field)).toEqual(['beneficiaries.1.address']);
+    const raw = '0:' + 'a'.repeat(64);
+    const ton = plan({
+      blockchain: 'ton',
+      ownerAddress: '0:' + 'b'.repeat(64),
+      beneficiaries: [
+        { name: 'a', address: raw, percentage: 50 },
+        { name: 'b', address: 'EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N', percentage: 25 },
+        { name: 'c', address: 'EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2M', percentage: 25 },
+      ],
+    });
+    expect(planProblems(ton).map((d) => d.field)).toEqual(['beneficiaries.2.address']);
+  });
+});

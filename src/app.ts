@@ -7,6 +7,7 @@ import { EVENTS, EVENT_INDEXES } from './events/events.js';
 import { API_KEYS, API_KEY_INDEXES, bootstrapKey } from './keys/keys.js';
 import { MemoryRateLimiter } from './keys/limiter.js';
 import { DocsIndex } from './docs/search.js';
+import { ContractEngine } from './contracts/engine.js';
 import { defaultJurisdictions } from './law/jurisdictions.js';
 import { TOOLS } from './tools/index.js';
 import { openLowdbStore, type Store } from './store/index.js';
@@ -70,6 +71,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
       limiter: new MemoryRateLimiter(),
       docs: DocsIndex.load(TOOLS),
       jurisdictions: defaultJurisdictions(),
+      contracts: new ContractEngine(),
     };
   } catch (err) {
     await store.close();
@@ -78,5 +80,6 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  await services.contracts.close();
   await services.store.close();
 }

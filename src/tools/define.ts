@@ -4,6 +4,7 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import type { CursorCodec } from '../core/pagination.js';
 import type { Principal } from '../keys/keys.js';
+import type { ContractEngine } from '../contracts/engine.js';
 import type { DocsIndex } from '../docs/search.js';
 import type { JurisdictionIndex } from '../law/jurisdictions.js';
 import type { RateLimiter } from '../keys/limiter.js';
@@ -22,6 +23,8 @@ export interface Services {
   docs: DocsIndex;
   /** Jurisdiction data, validated at start. */
   jurisdictions: JurisdictionIndex;
+  /** Contract generation and compilation (owns the solc worker pool). */
+  contracts: ContractEngine;
 }
 
 /** What a handler receives besides its input: the services plus who is calling. */

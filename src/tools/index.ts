@@ -1,4 +1,7 @@
 import type { AnyTool } from './define.js';
+import { compileContract } from './contracts/compile-contract.js';
+import { estimateGas } from './contracts/estimate-gas.js';
+import { generateContractTool } from './contracts/generate-contract.js';
 import { listTemplates } from './contracts/list-templates.js';
 import { getDoc } from './docs/get-doc.js';
 import { calculateInheritance } from './law/calculate-inheritance.js';
@@ -15,6 +18,9 @@ import { updateApiKeyTool } from './keys/update-api-key.js';
 /** Every tool the service offers, in the order they are listed. */
 export const TOOLS: readonly AnyTool[] = [
   listTemplates,
+  generateContractTool,
+  compileContract,
+  estimateGas,
   getJurisdiction,
   listJurisdictions,
   calculateInheritance,

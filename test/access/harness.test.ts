@@ -5,6 +5,7 @@ import { ERROR_CODES } from '../../src/core/errors.js';
 import { openLowdbStore } from '../../src/store/index.js';
 import { STORE_INDEXES } from '../../src/app.js';
 import { startTestServer, type TestServer } from '../helpers.js';
+import { EXAMPLES } from '../support/examples.js';
 import { objectVariants, PATH_VALUES, QUERY_VALUES, RAW_BODIES, validSample, type Schema } from '../support/samples.js';
 
 // The bad-input harness: reads the live OpenAPI document, so it covers every
@@ -94,12 +95,16 @@ function queryString(obj: Record<string, unknown>): string {
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-function casesFor(op: Operation): Case[] {
+function casesFor(op: Operation, example: Record<string, unknown> | undefined): Case[] {
   const cases: Case[] = [];
-  const validPath = fill(op.path, op.pathParams, {});
   const hasBody = op.method === 'POST' || op.method === 'PATCH' || op.method === 'PUT';
-  const validQuery = op.query ? (validSample(op.query) as Record<string, unknown>) : {};
-  const validBody = op.body ? validSample(op.body) : undefined;
+  // Variants start from the tool's known-good example where there is one, so each breaks one field only.
+  const known = example ? { ...example } : undefined;
+  const pathValues: Record<string, string> = {};
+  for (const p of op.pathParams) if (known && p in known) (pathValues[p] = String(known[p])), delete known[p];
+  const validPath = fill(op.path, op.pathParams, pathValues);
+  const validQuery = hasBody ? {} : (known ?? (op.query ? (validSample(op.query) as Record<string, unknown>) : {}));
+  const validBody = hasBody ? (known ?? (op.body ? validSample(op.body) : undefined)) : undefined;
 
   // Valid requests, generated from the schema.
   const validCase = (label: string): Case => ({
@@ -112,13 +117,13 @@ function casesFor(op: Operation): Case[] {
 
   // Field-by-field variants of the body or the query.
   if (hasBody) {
-    for (const v of objectVariants(op.body ?? { type: 'object', properties: {} })) {
+    for (const v of objectVariants(op.body ?? { type: 'object', properties: {} }, validBody as Record<string, unknown> | undefined)) {
       cases.push({ label: v.label, url: validPath, payload: JSON.stringify(v.value), contentType: 'application/json', field: v.field });
     }
     for (const raw of RAW_BODIES) cases.push({ label: raw.label, url: validPath, payload: raw.body, ...(raw.contentType ? { contentType: raw.contentType } : {}) });
   }
   const querySchema = op.query ?? { type: 'object', properties: {} };
-  for (const v of objectVariants(querySchema)) {
+  for (const v of objectVariants(querySchema, hasBody ? undefined : validQuery)) {
     if (v.value === null || typeof v.value !== 'object' || Array.isArray(v.value)) continue;
     cases.push({ label: `query ${v.label}`, url: validPath + queryString(v.value as Record<string, unknown>), field: v.field, ...(hasBody ? { payload: JSON.stringify(validBody ?? {}), contentType: 'application/json' } : {}) });
   }
@@ -149,7 +154,8 @@ describe('bad-input harness over every operation of the OpenAPI document', () =>
     const failures: string[] = [];
     const counts: Record<string, number> = {};
     for (const op of operations) {
-      const cases = casesFor(op);
+      const example = EXAMPLES[op.id] ? await EXAMPLES[op.id]!.input(server, server.adminKey) : undefined;
+      const cases = casesFor(op, example);
       counts[op.id] = cases.length;
       expect(cases.filter((c) => !c.valid).length, op.id).toBeGreaterThanOrEqual(100);
       for (const c of cases) {

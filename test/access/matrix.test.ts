@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/core/log.js';
 import { API_KEYS, hashKey, type ApiKeyRecord } from '../../src/keys/keys.js';
 import { hasScope, SCOPES, type Scope, type Tier } from '../../src/keys/scopes.js';
+import { RATE_WINDOW_MS } from '../../src/keys/limits.js';
 import type { AnyTool } from '../../src/tools/define.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { toolSchemas } from '../../src/tools/schema.js';
@@ -126,6 +127,8 @@ function outcome(body: { success: boolean; error?: { code: string } }): Expected
 describe('access matrix: every operation × every kind of caller, over REST and MCP', () => {
   for (const tool of TOOLS) {
     it(tool.name, async () => {
+      // A fresh rate window per operation: the failed-auth callers all come from 127.0.0.1.
+      clock.advance(RATE_WINDOW_MS);
       const input = sampleInput(tool);
       const clients: Client[] = [];
       try {

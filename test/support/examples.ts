@@ -24,6 +24,21 @@ async function ownKeyId(server: TestServer, ownerKey: string): Promise<string> {
 
 export const EXAMPLES: Record<string, Example> = {
   list_templates: { input: () => ({}) },
+  generate_contract: {
+    input: () => ({
+      blockchain: 'evm',
+      ownerAddress: '0x27b1fdb04752bbc536007a920d24acb045561c26',
+      beneficiaries: [
+        { name: 'A', address: '0x52908400098527886E0F7030069857D2E4169EE7', percentage: 60 },
+        { name: 'B', address: '0x8617e340b3d01fa5f11f306f4090fd50e238070d', percentage: 40 },
+      ],
+      deadMansSwitch: { enabled: true, intervalDays: 180 },
+    }),
+  },
+  compile_contract: {
+    input: () => ({ blockchain: 'evm', sourceCode: '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Hello { function hi() external pure returns (uint256) { return 42; } }\n' }),
+  },
+  estimate_gas: { input: () => ({ blockchain: 'solana', beneficiaries: 3 }) },
   get_jurisdiction: { input: () => ({ id: 'California' }) },
   list_jurisdictions: { input: () => ({ region: 'europe', forcedHeirship: true, page: 1, limit: 5 }) },
   check_plan: {

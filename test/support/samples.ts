@@ -90,9 +90,9 @@ export interface Variant {
 }
 
 /** Invalid (or suspicious) variants of an object input, field by field. */
-export function objectVariants(schema: Schema): Variant[] {
+export function objectVariants(schema: Schema, known?: Record<string, unknown>): Variant[] {
   const s = firstOf(schema);
-  const base = (validSample(s) ?? {}) as Record<string, unknown>;
+  const base = known ?? ((validSample(s) ?? {}) as Record<string, unknown>);
   const props: Record<string, Schema> = s.properties ?? {};
   const out: Variant[] = [];
   const withField = (field: string, value: unknown): Record<string, unknown> => ({ ...base, [field]: value });

@@ -1,0 +1,292 @@
+import os from 'node:os';
+import { z } from 'zod';
+import type { Clock } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
+import { recordEvent } from '../events/events.js';
+import { checkPlan } from '../law/check-plan.js';
+import { checkIslamicPlan } from '../law/islamic.js';
+import type { JurisdictionIndex } from '../law/jurisdictions.js';
+import { MADHHABS, type Madhhab } from '../law/faraid/index.js';
+import type { Logger } from '../core/log.js';
+import type { Store } from '../store/port.js';
+import { estimateEvmGas, generateEvm, SolcPool } from './evm/index.js';
+import { PlanSchema, type Plan } from './plan.js';
+import { estimateSolana, generateSolana } from './solana/index.js';
+import { estimateTonFees, generateTon } from './ton/index.js';
+import { validatePlan } from './validate.js';
+
+/**
+ * The contract engine: validates a plan, applies its template's law, generates
+ * the chain's contract (compiled and executed where the chain allows) and
+ * records the events. Owns the solc worker pool.
+ */
+export class ContractEngine {
+  #pool: SolcPool | undefined;
+
+  /** The solc pool, started on first use (one worker per core). */
+  get pool(): SolcPool {
+    this.#pool ??= new SolcPool({ size: Math.max(1, os.availableParallelism()) });
+    return this.#pool;
+  }
+
+  async close(): Promise<void> {
+    await this.#pool?.close();
+    this.#pool = undefined;
+  }
+}
+
+export const WarningSchema = z
+  .object({
+    id: z.string().describe('Stable identifier of the check that raised it.'),
+    severity: z.enum(['high', 'medium', 'low', 'info']).describe('How much it matters.'),
+    message: z.string().describe('What was found and what to do.'),
+  })
+  .describe('An analysis warning.');
+
+export const GenerateInput = PlanSchema.extend({
+  jurisdiction: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Optional jurisdiction id or name: its law is checked too (errors refuse the plan; warnings appear in analysis).'),
+  madhhab: z.enum(MADHHABS).optional().describe("School of Islamic law for the fara'id checks of the Islamic templates."),
+})
+  .strict()
+  .describe('Plan of the contract to generate (spec 4.2).');
+export type GenerateInput = z.infer<typeof GenerateInput>;
+
+export const GenerateOutput = z
+  .object({
+    contractCode: z.string().describe('Source: Solidity (evm), Rust/Anchor lib.rs (solana) or FunC (ton).'),
+    contractInfo: z
+      .object({
+        blockchain: z.enum(['evm', 'solana', 'ton']).describe('Chain family.'),
+        network: z.string().describe('Network the figures refer to.'),
+        template: z.string().describe('Inheritance template applied.'),
+        distribution: z.record(z.string(), z.number().describe('Percentage.')).describe('Beneficiary address → percentage.'),
+        features: z.array(z.string().describe('A feature.')).describe('Features of the contract, e.g. deadMansSwitch, multiSig.'),
+        estimatedGas: z.string().describe('Measured (evm, ton) or computed (solana) costs, naming the method.'),
+        verified: z.array(z.string().describe('A check.')).describe('What was verified before the contract was returned.'),
+      })
+      .describe('About the contract.'),
+    compiled: z
+      .object({
+        abi: z.array(z.unknown().describe('ABI entry.')).optional().describe('evm: the ABI.'),
+        bytecode: z.string().optional().describe('evm: creation bytecode, 0x-prefixed.'),
+        deployData: z.string().optional().describe('evm: bytecode plus the ABI-encoded constructor arguments for this plan, ready to send.'),
+        codeBoc: z.string().optional().describe('ton: the code cell as base64 BOC.'),
+        codeHash: z.string().optional().describe('ton: hash of the code cell, hex.'),
+        address: z.string().optional().describe('ton: the contract address for this plan (workchain 0).'),
+        deployScript: z.string().optional().describe('ton: TypeScript (@ton/core) building the initial data and computing the address.'),
+        buildRequired: z.string().optional().describe('solana: the build the user must run ("anchor build").'),
+        commands: z.array(z.string().describe('A shell command.')).optional().describe('solana: exact commands to build and deploy.'),
+        note: z.string().optional().describe('solana: what was and was not checked here.'),
+        idl: z.record(z.string(), z.unknown()).optional().describe('solana: the Anchor IDL.'),
+        clientSnippet: z.string().optional().describe('solana: TypeScript calling initialize with this plan.'),
+        cargoToml: z.string().optional().describe('solana: Cargo.toml of the program.'),
+        anchorToml: z.string().optional().describe('solana: Anchor.toml of the workspace.'),
+      })
+      .describe('Compilation output (evm, ton) or build instructions (solana).'),
+    analysis: z
+      .object({
+        securityScore: z.number().describe('0 to 100, from real checks of the source and of its execution.'),
+        warnings: z.array(WarningSchema).describe('Findings of the analysis and of the law checks.'),
+        suggestions: z.array(z.string().describe('A suggestion.')).describe('What to consider before deploying.'),
+      })
+      .describe('Security and plan analysis.'),
+  })
+  .describe('A generated inheritance contract (spec 2.5).');
+export type GenerateOutput = z.infer<typeof GenerateOutput>;
+
+export interface EngineDeps {
+  engine: ContractEngine;
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  jurisdictions: JurisdictionIndex;
+}
+
+const LAW_SEVERITY = { error: 'high', warning: 'medium', info: 'info' } as const;
+
+/** The template's (and optional jurisdiction's) law: errors refuse the plan, the rest become analysis warnings. */
+function lawWarnings(input: GenerateInput, jurisdictions: JurisdictionIndex): z.infer<typeof WarningSchema>[] {
+  const beneficiaries = input.beneficiaries.map((b) => ({ name: b.name, percentage: b.percentage, relationship: b.relationship }));
+  const madhhab = input.madhhab as Madhhab | undefined;
+  const findings = input.jurisdiction
+    ? checkPlan(jurisdictions, {
+        jurisdiction: input.jurisdiction,
+        template: input.inheritanceTemplate,
+        beneficiaries,
+        ...(madhhab ? { madhhab } : {}),
+      }).findings
+    : input.inheritanceTemplate === 'islamic-mirth' || input.inheritanceTemplate === 'islamic-wasiyyah'
+      ? checkIslamicPlan(input.inheritanceTemplate, beneficiaries, madhhab ? { madhhab } : {}).findings
+      : [];
+  const errors = findings.filter((f) => f.severity === 'error');
+  if (errors.length) {
+    throw ApiError.validation(
+      `The plan does not satisfy the ${input.inheritanceTemplate} template${input.jurisdiction ? ` in ${input.jurisdiction}` : ''}.`,
+      errors.map((f) => ({
+        field: f.beneficiaryIndex !== undefined ? `beneficiaries.${f.beneficiaryIndex}.percentage` : 'beneficiaries',
+        reason: `${f.message} (${f.rule}; ${f.source.title})`,
+        ...(f.expected !== undefined ? { expected: f.expected } : {}),
+      })),
+    );
+  }
+  return findings.map((f) => ({ id: f.rule, severity: LAW_SEVERITY[f.severity], message: `${f.message} (${f.source.title})` }));
+}
+
+function distribution(plan: Plan): Record<string, number> {
+  return Object.fromEntries(plan.beneficiaries.map((b) => [b.address, b.percentage]));
+}
+
+async function build(plan: Plan, deps: EngineDeps): Promise<Omit<GenerateOutput, 'contractInfo'> & { info: Omit<GenerateOutput['contractInfo'], 'blockchain' | 'template' | 'distribution'> }> {
+  switch (plan.blockchain) {
+    case 'evm': {
+      const g = await generateEvm(plan, { pool: deps.engine.pool });
+      return {
+        contractCode: g.contractCode,
+        info: { network: g.network, features: g.features, estimatedGas: g.estimatedGas, verified: g.verified },
+        compiled: { abi: g.abi, bytecode: g.bytecode, deployData: g.deployData },
+        analysis: g.analysis,
+      };
+    }
+    case 'ton': {
+      const g = await generateTon(plan);
+      return {
+        contractCode: g.contractCode,
+        info: { network: g.network, features: g.features, estimatedGas: g.estimatedGas, verified: ['compiled with func-js', 'deployed and run through the full scenario in @ton/sandbox'] },
+        compiled: { codeBoc: g.codeBoc, codeHash: g.codeHash, address: g.address, deployScript: g.deployScript },
+        analysis: g.analysis,
+      };
+    }
+    case 'solana': {
+      const g = await generateSolana(plan);
+      return {
+        contractCode: g.contractCode,
+        info: {
+          network: g.network,
+          features: g.features,
+          estimatedGas: g.estimatedGas,
+          verified: g.checks.filter((c) => c.passed).map((c) => `check ${c.name}`),
+        },
+        compiled: {
+          buildRequired: g.buildInstructions.required,
+          commands: g.buildInstructions.commands,
+          note: g.buildInstructions.note,
+          idl: g.idl,
+          clientSnippet: g.clientSnippet,
+          cargoToml: g.cargoToml,
+          anchorToml: g.anchorToml,
+        },
+        analysis: g.analysis,
+      };
+    }
+  }
+}
+
+/** Generates a contract for `input` on behalf of `ownerId`, recording contract.* events. */
+export async function generateContract(input: GenerateInput, ownerId: string, deps: EngineDeps): Promise<GenerateOutput> {
+  const plan: Plan = input;
+  validatePlan(plan);
+  const law = lawWarnings(input, deps.jurisdictions);
+  let built: Awaited<ReturnType<typeof build>>;
+  try {
+    built = await build(plan, deps);
+  } catch (err) {
+    const apiErr = err instanceof ApiError ? err : ApiError.internal();
+    if (!(err instanceof ApiError)) deps.log.error({ err, blockchain: plan.blockchain }, 'contract generation failed');
+    await deps.store.transact((tx) =>
+      recordEvent(tx, { type: 'contract.error', ownerId, data: { blockchain: plan.blockchain, template: plan.inheritanceTemplate, code: apiErr.code, message: apiErr.message } }, deps.clock),
+    );
+    throw apiErr;
+  }
+  const output: GenerateOutput = {
+    contractCode: built.contractCode,
+    contractInfo: { blockchain: plan.blockchain, template: plan.inheritanceTemplate, distribution: distribution(plan), ...built.info },
+    compiled: built.compiled,
+    analysis: { ...built.analysis, warnings: [...law, ...built.analysis.warnings] },
+  };
+  // Events carry no names or e-mails: only the chain, template, features and counts.
+  const data = {
+    blockchain: plan.blockchain,
+    network: output.contractInfo.network,
+    template: plan.inheritanceTemplate,
+    features: output.contractInfo.features,
+    beneficiaries: plan.beneficiaries.length,
+  };
+  await deps.store.transact((tx) => {
+    if (plan.blockchain !== 'solana') recordEvent(tx, { type: 'contract.compiled', ownerId, data }, deps.clock);
+    recordEvent(tx, { type: 'contract.generated', ownerId, data }, deps.clock);
+  });
+  return output;
+}
+
+export const EstimateInput = z
+  .strictObject({
+    blockchain: z.enum(['evm', 'solana', 'ton']).describe('Chain family (ton is an addition to spec 4.2).'),
+    contractCode: z.string().max(2_000_000).optional().describe('Source to measure; the default contract is measured when omitted.'),
+    gasPriceGwei: z.number().positive().max(100_000).optional().describe('evm: gas price for the cost in ETH (default stated in the answer).'),
+    beneficiaries: z.number().int().min(1).max(50).optional().describe('solana: number of beneficiaries, for account sizes.'),
+  })
+  .describe('What to estimate.');
+
+export const EstimateOutput = z
+  .object({
+    estimate: z
+      .object({
+        deployment: z.string().describe('Cost of deployment.'),
+        claim: z.string().describe('Cost of one beneficiary claim.'),
+        update: z.string().describe('Cost of updating the beneficiaries.'),
+        currency: z.string().describe('ETH, SOL or TON.'),
+      })
+      .describe('Estimate (spec 2.6), from measured or computed figures.'),
+    method: z.string().describe('How the figures were obtained (no network is asked).'),
+    gasPriceGwei: z.number().optional().describe('evm: the gas price used.'),
+    figures: z.record(z.string(), z.unknown().describe('A figure.')).describe('The raw figures behind the estimate.'),
+  })
+  .describe('A cost estimate.');
+export type EstimateOutput = z.infer<typeof EstimateOutput>;
+
+export async function estimateCosts(input: z.infer<typeof EstimateInput>, deps: { engine: ContractEngine }): Promise<EstimateOutput> {
+  try {
+    return await estimateFor(input, deps);
+  } catch (err) {
+    // The compilers name the source `sourceCode`; here the input field is `contractCode`.
+    if (err instanceof ApiError && err.details?.some((d) => d.field === 'sourceCode')) {
+      throw new ApiError(err.code, err.message, err.details.map((d) => (d.field === 'sourceCode' ? { ...d, field: 'contractCode' } : d)), err.retryAfter);
+    }
+    throw err;
+  }
+}
+
+async function estimateFor(input: z.infer<typeof EstimateInput>, deps: { engine: ContractEngine }): Promise<EstimateOutput> {
+  switch (input.blockchain) {
+    case 'evm': {
+      const e = await estimateEvmGas(
+        input.contractCode !== undefined ? { contractCode: input.contractCode } : {},
+        { pool: deps.engine.pool, ...(input.gasPriceGwei !== undefined ? { gasPriceGwei: input.gasPriceGwei } : {}) },
+      );
+      return {
+        estimate: { deployment: e.deployment, claim: e.claim, update: e.update, currency: e.currency },
+        method: e.method,
+        gasPriceGwei: e.gasPriceGwei,
+        figures: e.figures,
+      };
+    }
+    case 'ton': {
+      const e = await estimateTonFees(input.contractCode !== undefined ? { contractCode: input.contractCode } : {});
+      const { deployment, claim, update, currency, method, ...rest } = e as typeof e & Record<string, unknown>;
+      return { estimate: { deployment, claim, update, currency }, method, figures: rest };
+    }
+    case 'solana': {
+      const e = estimateSolana({
+        ...(input.contractCode !== undefined ? { contractCode: input.contractCode } : {}),
+        ...(input.beneficiaries !== undefined ? { beneficiaries: input.beneficiaries } : {}),
+      });
+      return { estimate: { deployment: e.deployment, claim: e.claim, update: e.update, currency: e.currency }, method: e.method, figures: { items: e.items } };
+    }
+  }
+}

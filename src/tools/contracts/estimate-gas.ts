@@ -1,0 +1,19 @@
+import { estimateCosts, EstimateInput, EstimateOutput } from '../../contracts/engine.js';
+import { defineTool } from '../define.js';
+
+export const estimateGas = defineTool({
+  name: 'estimate_gas',
+  title: 'Estimate gas and fees',
+  description:
+    'Estimates the cost of deploying a contract, of one claim and of an update. evm: compiles and runs the contract in an in-process EVM ' +
+    'and prices the measured gas; ton: measured in the TON sandbox; solana: rent-exempt deposits from account sizes, signature fees and ' +
+    'compute units, each marked computed or assumed. Without contractCode the default contract is measured. No network is asked.',
+  domain: 'contracts',
+  scope: 'contracts:read',
+  bucket: 'default',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: EstimateInput,
+  output: EstimateOutput,
+  rest: { method: 'POST', path: '/contracts/estimate-gas', shape: 'top-level' },
+  handler: (input, ctx) => estimateCosts(input, { engine: ctx.contracts }),
+});

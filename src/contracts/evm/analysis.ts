@@ -1,0 +1,207 @@
+import type { Plan } from '../plan.js';
+import type { EvmShape } from './shape.js';
+import type { ConstructorInputs } from './scenario.js';
+
+export type Severity = 'low' | 'medium' | 'high' | 'info';
+
+export interface Finding {
+  id: string;
+  severity: Severity;
+  message: string;
+}
+
+interface AstNode {
+  nodeType: string;
+  id?: number;
+  name?: string;
+  memberName?: string;
+  kind?: string;
+  visibility?: string;
+  stateMutability?: string;
+  referencedDeclaration?: number;
+  documentation?: unknown;
+  literals?: string[];
+  modifiers?: Array<{ modifierName?: { name?: string } }>;
+  expression?: AstNode;
+  typeDescriptions?: { typeString?: string };
+  [key: string]: unknown;
+}
+
+function children(n: AstNode): AstNode[] {
+  const out: AstNode[] = [];
+  for (const [k, v] of Object.entries(n)) {
+    if (k === 'typeDescriptions' || k === 'documentation') continue;
+    if (Array.isArray(v)) {
+      for (const x of v) if (x && typeof x === 'object' && 'nodeType' in x) out.push(x as AstNode);
+    } else if (v && typeof v === 'object' && 'nodeType' in v) {
+      out.push(v as AstNode);
+    }
+  }
+  return out;
+}
+
+function walk(n: AstNode, visit: (node: AstNode, parent: AstNode | undefined) => void, parent?: AstNode): void {
+  visit(n, parent);
+  for (const c of children(n)) walk(c, visit, n);
+}
+
+const isLowLevelCall = (n: AstNode): boolean => {
+  if (n.nodeType !== 'FunctionCall') return false;
+  let e = n.expression;
+  if (e?.nodeType === 'FunctionCallOptions') e = e.expression;
+  return e?.nodeType === 'MemberAccess' && (e.memberName === 'call' || e.memberName === 'send' || e.memberName === 'transfer') &&
+    (e.expression?.typeDescriptions?.typeString ?? '').startsWith('address');
+};
+
+const isExternalCall = (n: AstNode): boolean => {
+  if (n.nodeType !== 'FunctionCall') return false;
+  if (isLowLevelCall(n)) return true;
+  const t = n.expression?.typeDescriptions?.typeString ?? '';
+  return n.expression?.nodeType === 'MemberAccess' && / external/.test(t) && !/ view| pure/.test(t);
+};
+
+/**
+ * Detectors over the solc AST of a contract: tx.origin, selfdestruct and
+ * delegatecall, ignored low-level call results, external calls in functions
+ * without a reentrancy guard, state-changing functions that emit no event,
+ * unbounded while-loops, external functions without NatSpec, floating pragma.
+ */
+export function analyzeAst(ast: unknown): Finding[] {
+  const root = ast as AstNode | undefined;
+  if (!root || typeof root !== 'object') return [];
+  const findings: Finding[] = [];
+  const add = (id: string, severity: Severity, message: string) => {
+    if (!findings.some((f) => f.id === id && f.message === message)) findings.push({ id, severity, message });
+  };
+  const fnById = new Map<number, AstNode>();
+  const modById = new Map<number, AstNode>();
+  walk(root, (n, parent) => {
+    if (n.nodeType === 'PragmaDirective' && n.literals?.[0] === 'solidity' && n.literals.some((l) => l.includes('^') || l.includes('>') || l.includes('<'))) {
+      add('floating-pragma', 'low', 'The pragma allows several compiler versions; pin one.');
+    }
+    if (n.nodeType === 'FunctionDefinition' && n.id !== undefined) fnById.set(n.id, n);
+    if (n.nodeType === 'ModifierDefinition' && n.id !== undefined) modById.set(n.id, n);
+    if (n.nodeType === 'MemberAccess' && n.memberName === 'origin' && n.expression?.nodeType === 'Identifier' && n.expression.name === 'tx') {
+      add('tx-origin', 'high', 'tx.origin is used; authorization by tx.origin can be phished.');
+    }
+    if (n.nodeType === 'Identifier' && (n.name === 'selfdestruct' || n.name === 'suicide')) add('selfdestruct', 'high', 'selfdestruct is used.');
+    if (n.nodeType === 'MemberAccess' && n.memberName === 'delegatecall') add('delegatecall', 'high', 'delegatecall is used; the callee runs with this contract\'s storage.');
+    if (isLowLevelCall(n) && parent?.nodeType === 'ExpressionStatement') {
+      add('unchecked-call', 'high', 'The result of a low-level call is ignored.');
+    }
+    if (n.nodeType === 'WhileStatement' || n.nodeType === 'DoWhileStatement') add('unbounded-loop', 'medium', 'A while-loop has no fixed bound.');
+  });
+
+  // Per function: reachable internal functions and modifiers, external calls, events.
+  const facts = new Map<number, { calls: boolean; emits: boolean; writes: boolean; refs: number[] }>();
+  const factsOf = (n: AstNode) => {
+    const f = { calls: false, emits: false, writes: false, refs: [] as number[] };
+    walk(n, (x) => {
+      if (isExternalCall(x)) f.calls = true;
+      if (x.nodeType === 'EmitStatement') f.emits = true;
+      if (x.nodeType === 'Assignment' || (x.nodeType === 'UnaryOperation' && (x['operator'] === '++' || x['operator'] === '--' || x['operator'] === 'delete'))) f.writes = true;
+      if (x.nodeType === 'FunctionCall' && x.expression?.nodeType === 'Identifier' && x.expression.referencedDeclaration !== undefined) {
+        f.refs.push(x.expression.referencedDeclaration);
+      }
+      if (x.nodeType === 'ModifierInvocation') {
+        const ref = (x['modifierName'] as AstNode | undefined)?.referencedDeclaration;
+        if (ref !== undefined) f.refs.push(ref);
+      }
+    });
+    return f;
+  };
+  for (const [id, n] of [...fnById, ...modById]) facts.set(id, factsOf(n));
+  const reach = (id: number) => {
+    const seen = new Set<number>();
+    const stack = [id];
+    const acc = { calls: false, emits: false };
+    while (stack.length > 0) {
+      const cur = stack.pop()!;
+      if (seen.has(cur)) continue;
+      seen.add(cur);
+      const f = facts.get(cur);
+      if (!f) continue;
+      acc.calls ||= f.calls;
+      acc.emits ||= f.emits;
+      stack.push(...f.refs);
+    }
+    return acc;
+  };
+  for (const [id, n] of fnById) {
+    const external = n.visibility === 'external' || n.visibility === 'public';
+    const mutating = n.stateMutability !== 'view' && n.stateMutability !== 'pure';
+    if (!external || !n['implemented']) continue;
+    const isReceiveOrFallback = n.kind === 'receive' || n.kind === 'fallback';
+    if (!n.documentation && n.kind === 'function') add('missing-natspec', 'info', `Function ${n.name} has no NatSpec.`);
+    if (!mutating) continue;
+    const r = reach(id);
+    const guarded = (n.modifiers ?? []).some((m) => /nonReentrant/i.test(m.modifierName?.name ?? ''));
+    if (r.calls && !guarded) add('reentrancy', 'medium', `Function ${n.name || n.kind} makes external calls without a reentrancy guard.`);
+    if (!r.emits && !isReceiveOrFallback && facts.get(id)?.writes) add('missing-event', 'low', `Function ${n.name} changes state without emitting an event.`);
+  }
+  return findings;
+}
+
+const PRECOMPILE_MAX = 0x100n;
+
+/** Warnings and suggestions that depend on the plan and on the executed results. */
+export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorInputs, runtimeSize: number, gas: Record<string, number>): { warnings: Finding[]; suggestions: string[] } {
+  const warnings: Finding[] = [];
+  const suggestions: string[] = [];
+  const lower = (a: string) => a.toLowerCase();
+  const n = inputs.beneficiaries.length;
+  if (!shape.deadMansSwitch) {
+    warnings.push({
+      id: 'no-dead-mans-switch',
+      severity: 'medium',
+      message: shape.guardians
+        ? `No dead man's switch: the estate is released only by the owner (release()) or by ${inputs.threshold} of ${inputs.guardians.length} guardians (confirmRelease()).`
+        : "No dead man's switch: the estate is released only when the owner calls release(); if the owner dies first, the funds stay locked.",
+    });
+    suggestions.push(shape.guardians ? "Consider enabling the dead man's switch as a fallback to the guardians." : "Enable the dead man's switch or add guardians, so the estate can be released after the owner's death.");
+  } else {
+    const days = inputs.intervalDays;
+    if (days < 30) warnings.push({ id: 'short-interval', severity: 'medium', message: `The check-in interval is ${days} day(s): a missed check-in (travel, illness) releases the estate early.` });
+    else if (days < 90) warnings.push({ id: 'short-interval', severity: 'low', message: `The check-in interval is ${days} days; make sure check-ins fit your routine.` });
+    if (days > 730) warnings.push({ id: 'long-interval', severity: 'low', message: `The check-in interval is ${days} days: beneficiaries wait that long after the last check-in.` });
+    if (!shape.gracePeriod) suggestions.push('Add a grace period so a late check-in (or guardians\' veto) can still stop a wrong trigger.');
+    suggestions.push(`Check in before ${days} days pass (checkIn()); each check-in costs about ${gas['checkIn'] ?? 0} gas.`);
+  }
+  if (n === 1) {
+    warnings.push({ id: 'single-beneficiary', severity: 'low', message: 'One beneficiary receives everything; if that address is lost or cannot receive ETH, the estate has no other recipient.' });
+    suggestions.push('Consider a second beneficiary or updating the plan if the beneficiary loses access to the address.');
+  }
+  if (shape.guardians) {
+    const g = inputs.guardians.length;
+    if (inputs.threshold === 1 && g > 1) warnings.push({ id: 'single-guardian-release', severity: 'medium', message: `Any one of ${g} guardians can release the estate early.` });
+    if (inputs.threshold === g && g > 1) warnings.push({ id: 'unanimous-guardians', severity: 'low', message: `All ${g} guardians must agree; one lost guardian key blocks guardian actions.` });
+    const both = inputs.guardians.filter((x) => inputs.beneficiaries.some((b) => lower(b) === lower(x)));
+    if (both.length > 0) warnings.push({ id: 'guardian-is-beneficiary', severity: 'medium', message: `${both.length} guardian(s) are also beneficiaries and could vote to release funds to themselves.` });
+  } else if (shape.deadMansSwitch) {
+    suggestions.push('Guardians (multiSig) could veto a wrong trigger or confirm an early release.');
+  }
+  const known = new Set([...inputs.tokens, ...inputs.nfts.map((x) => x.token)].map(lower));
+  inputs.beneficiaries.forEach((b, i) => {
+    if (known.has(lower(b))) warnings.push({ id: 'beneficiary-is-contract', severity: 'high', message: `Beneficiary ${i + 1} is a token contract listed in the plan; it cannot claim.` });
+    else if (BigInt(b) < PRECOMPILE_MAX) warnings.push({ id: 'beneficiary-is-contract', severity: 'high', message: `Beneficiary ${i + 1} is a precompile or system address; it cannot claim.` });
+  });
+  suggestions.push('Beneficiaries claim from their own address (pull payments); a beneficiary that is a contract (multisig, smart wallet) must accept ETH and be able to call claim(). Code at an address cannot be checked offline.');
+  for (const [i, nft] of inputs.nfts.entries()) {
+    if (!inputs.beneficiaries.some((b) => lower(b) === lower(nft.recipient))) {
+      warnings.push({ id: 'nft-recipient-not-beneficiary', severity: 'info', message: `NFT ${i + 1} goes to an address that has no share of the ETH.` });
+    }
+  }
+  if (shape.erc20) {
+    warnings.push({ id: 'token-behaviour', severity: 'info', message: 'Fee-on-transfer or rebasing tokens pay less than the computed share; claims of standard ERC-20 tokens are exact.' });
+    suggestions.push('Send the listed tokens to the contract address; tokens not listed cannot be claimed (the owner can take them back with cancel()).');
+  }
+  if (shape.erc721) suggestions.push('Deposit each listed NFT with safeTransferFrom to the contract address before it is needed.');
+  if (runtimeSize > 24_576) warnings.push({ id: 'code-size', severity: 'high', message: `Runtime code is ${runtimeSize} bytes, above the 24,576-byte limit of EIP-170.` });
+  return { warnings, suggestions };
+}
+
+const PENALTY: Record<Severity, number> = { high: 25, medium: 10, low: 4, info: 0 };
+
+export function securityScore(findings: Finding[]): number {
+  return Math.max(0, 100 - findings.reduce((s, f) => s + PENALTY[f.severity], 0));
+}

@@ -1,0 +1,113 @@
+import { encodeDeployData, type Abi, type Hex } from 'viem';
+import { ApiError } from '../../core/errors.js';
+import type { Plan } from '../plan.js';
+import { analyzeAst, planFindings, securityScore, type Finding } from './analysis.js';
+import { contractName, contractSource } from './contract.js';
+import { MOCK_ERC20_SOURCE, MOCK_ERC721_SOURCE } from './mocks.js';
+import type { SolcCompileOutput, SolcPool } from './pool.js';
+import { constructorArgs, planInputs, runGenerationScenario, type Mocks } from './scenario.js';
+import { shapeFeatures, shapeOf } from './shape.js';
+import { VM_HARDFORK } from './vm.js';
+
+export interface EvmGenerated {
+  contractName: string;
+  contractCode: string;
+  abi: unknown[];
+  bytecode: `0x${string}`;
+  deployData: `0x${string}`;
+  features: string[];
+  gas: Record<string, number>;
+  estimatedGas: string;
+  /** What the execution check verified before the contract was returned. */
+  verified: string[];
+  network: string;
+  analysis: {
+    securityScore: number;
+    warnings: Array<{ id: string; severity: 'low' | 'medium' | 'high' | 'info'; message: string }>;
+    suggestions: string[];
+  };
+}
+
+/** Network named in `contractInfo.network`: bytecode targets Cancun, runs on any EVM chain with Cancun or later. */
+export const EVM_NETWORK = 'ethereum';
+
+const astFindings = new WeakMap<SolcCompileOutput, Finding[]>();
+
+function findingsOf(compiled: SolcCompileOutput): Finding[] {
+  let f = astFindings.get(compiled);
+  if (!f) {
+    f = analyzeAst(compiled.ast);
+    astFindings.set(compiled, f);
+  }
+  return f;
+}
+
+/** Compiles the token doubles used by the execution check (cached by the pool). */
+async function loadMocks(pool: SolcPool, erc20: boolean, erc721: boolean): Promise<Mocks> {
+  const [a, b] = await Promise.all([erc20 ? pool.compile(MOCK_ERC20_SOURCE) : undefined, erc721 ? pool.compile(MOCK_ERC721_SOURCE) : undefined]);
+  const m: Mocks = {};
+  if (a) Object.assign(m, { erc20Runtime: a.deployedBytecode, erc20Abi: a.abi as Abi });
+  if (b) Object.assign(m, { erc721Runtime: b.deployedBytecode, erc721Abi: b.abi as Abi });
+  return m;
+}
+
+/** Warms a pool for EVM generation: every worker compiled once, token doubles cached. Call at startup. */
+export async function warmUpEvm(pool: SolcPool): Promise<void> {
+  await pool.warmUp([MOCK_ERC20_SOURCE, MOCK_ERC721_SOURCE]);
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+export function describeGas(gas: Record<string, number>, beneficiaries: number): string {
+  const parts = [`deployment ${fmt(gas['deployment'] ?? 0)} gas`, `claim ${fmt(gas['claim'] ?? 0)} gas (highest of ${beneficiaries} beneficiaries)`, `update ${fmt(gas['update'] ?? 0)} gas`, `check-in ${fmt(gas['checkIn'] ?? 0)} gas`];
+  if (gas['claimToken']) parts.push(`token claim ${fmt(gas['claimToken'])} gas`);
+  if (gas['claimNft']) parts.push(`NFT claim ${fmt(gas['claimNft'])} gas`);
+  return `Measured by executing the contract in @ethereumjs/vm (${VM_HARDFORK} rules, per transaction including intrinsic gas): ${parts.join('; ')}.`;
+}
+
+/**
+ * Generates the EVM contract for a validated plan: the fixed source of its
+ * shape, compiled (no warnings allowed), then executed with the plan's real
+ * constructor arguments. Throws rather than return an unverified contract.
+ */
+export async function generateEvm(plan: Plan, deps: { pool: SolcPool }): Promise<EvmGenerated> {
+  if (plan.blockchain !== 'evm') throw ApiError.validation('Not an EVM plan', [{ field: 'blockchain', reason: 'expected evm' }]);
+  const shape = shapeOf(plan);
+  const inputs = planInputs(plan);
+  const source = contractSource(shape);
+  const name = contractName(shape);
+  const mocksP = shape.erc20 || shape.erc721 ? loadMocks(deps.pool, shape.erc20, shape.erc721) : Promise.resolve({});
+  mocksP.catch(() => undefined);
+  const compiled = await deps.pool.compile(source, { contractName: name, ast: true });
+  if (compiled.warnings.length > 0) {
+    throw new ApiError('INTERNAL_ERROR', `The generated contract compiled with ${compiled.warnings.length} warning(s); warnings are errors for generated contracts.`);
+  }
+  const abi = compiled.abi as Abi;
+  let deployData: Hex;
+  try {
+    deployData = encodeDeployData({ abi, bytecode: compiled.bytecode, args: constructorArgs(shape, inputs) });
+  } catch (e) {
+    throw ApiError.validation('The plan cannot be encoded as constructor arguments', [{ field: '', reason: e instanceof Error ? e.message.split('\n')[0]! : String(e) }]);
+  }
+  const run = await runGenerationScenario({ abi, bytecode: compiled.bytecode }, shape, inputs, deployData, await mocksP);
+  const runtimeSize = ((compiled.deployedBytecode?.length ?? 2) - 2) / 2;
+  const fromPlan = planFindings(plan, shape, inputs, runtimeSize, run.gas);
+  const warnings = [...findingsOf(compiled), ...fromPlan.warnings];
+  return {
+    contractName: name,
+    contractCode: source,
+    abi: compiled.abi,
+    bytecode: compiled.bytecode,
+    deployData,
+    features: shapeFeatures(shape),
+    gas: run.gas,
+    estimatedGas: describeGas(run.gas, inputs.beneficiaries.length),
+    network: EVM_NETWORK,
+    verified: run.checks,
+    analysis: {
+      securityScore: securityScore(warnings),
+      warnings,
+      suggestions: fromPlan.suggestions,
+    },
+  };
+}

@@ -1,0 +1,326 @@
+import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { ApiError } from '../../core/errors.js';
+
+export interface CompilerMessage {
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  line?: number;
+  column?: number;
+  formatted?: string;
+}
+
+export interface SolcCompileOutput {
+  contractName: string;
+  abi: unknown[];
+  bytecode: `0x${string}`;
+  warnings: CompilerMessage[];
+  ast?: unknown;
+  /** Runtime bytecode, for size checks. */
+  deployedBytecode?: `0x${string}`;
+}
+
+export interface SolcPoolOptions {
+  /** Worker threads; default one per core. */
+  size?: number;
+  /** Upper bound on the memory held by the compile cache (approximate, bytes); default 64 MiB. */
+  cacheBytes?: number;
+  /** Per-compile time limit; the worker is replaced when it is exceeded. Default 20 s. */
+  timeoutMs?: number;
+  /** Largest accepted source, in bytes; default 512 KiB. */
+  maxSourceBytes?: number;
+}
+
+export interface CompileOptions {
+  contractName?: string;
+  /** Also return the solc AST of the main source. */
+  ast?: boolean;
+  /** Time limit for this compile (default: the pool's). */
+  timeoutMs?: number;
+}
+
+/** Compiler settings shared by every compile (part of the cache key). */
+export const COMPILER_SETTINGS = { evmVersion: 'cancun', optimizerRuns: 200 } as const;
+
+interface RawResult {
+  id: number;
+  ok: boolean;
+  messages?: Array<CompilerMessage & { type?: string; file?: string }>;
+  contractName?: string;
+  abi?: unknown[];
+  bytecode?: `0x${string}`;
+  deployedBytecode?: `0x${string}`;
+  ast?: unknown;
+  notFound?: string;
+  noContract?: boolean;
+  available?: string[];
+  crashed?: string;
+  version?: string;
+}
+
+interface Job {
+  id: number;
+  timeoutMs: number;
+  msg: Record<string, unknown>;
+  resolve: (r: RawResult) => void;
+  reject: (e: unknown) => void;
+  timer?: NodeJS.Timeout;
+}
+
+interface Slot {
+  worker: Worker;
+  job?: Job;
+  ready: Promise<void>;
+}
+
+const WORKER_URL = new URL('./solc-worker.mjs', import.meta.url);
+
+/** A pool of solc worker threads with an LRU cache of compile results. */
+export class SolcPool {
+  readonly size: number;
+  readonly timeoutMs: number;
+  readonly maxSourceBytes: number;
+  private readonly cacheBytes: number;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private readonly cache = new Map<string, { value: SolcCompileOutput; bytes: number }>();
+  private readonly inflight = new Map<string, Promise<SolcCompileOutput>>();
+  private cachedBytes = 0;
+  private nextId = 1;
+  private closed = false;
+  /** Counters, for tests and benchmarks. */
+  readonly stats = { hits: 0, misses: 0, timeouts: 0, workersStarted: 0 };
+
+  constructor(opts: SolcPoolOptions = {}) {
+    this.size = Math.max(1, opts.size ?? availableParallelism());
+    this.cacheBytes = opts.cacheBytes ?? 64 * 1024 * 1024;
+    this.timeoutMs = opts.timeoutMs ?? 20_000;
+    this.maxSourceBytes = opts.maxSourceBytes ?? 512 * 1024;
+    for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
+  }
+
+  /** Resolves when every worker has loaded solc. */
+  async ready(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.ready));
+  }
+
+  /**
+   * Loads solc and runs one small compile on every worker (solc's first
+   * compile in a thread is several times slower than the next ones), plus
+   * any given sources, which stay cached.
+   */
+  async warmUp(sources: string[] = []): Promise<void> {
+    await this.ready();
+    const tiny = this.slots.map((_, i) => `// SPDX-License-Identifier: MIT\npragma solidity >=0.8.0;\ncontract WarmUp${i} {\n    uint256 public x;\n    function set(uint256 v) external { x = v; }\n}\n`);
+    await Promise.all([...tiny, ...sources].map((s) => this.compile(s).catch(() => undefined)));
+  }
+
+  /** Bytes currently held by the cache (approximate). */
+  get cacheSize(): number {
+    return this.cachedBytes;
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_URL);
+    this.stats.workersStarted++;
+    worker.unref();
+    const slot: Slot = { worker, ready: Promise.resolve() };
+    slot.ready = new Promise<void>((resolve) => {
+      const onFirst = () => {
+        worker.off('message', onFirst);
+        resolve();
+      };
+      worker.on('message', onFirst);
+      worker.postMessage({ type: 'ping', id: 0 });
+    });
+    worker.on('message', (text: string) => {
+      const raw = JSON.parse(text) as RawResult;
+      const job = slot.job;
+      if (!job || raw.id !== job.id) return;
+      this.finish(slot, job);
+      job.resolve(raw);
+    });
+    worker.on('error', (err) => this.replace(slot, err));
+    worker.on('exit', (code) => {
+      if (slot.job) this.replace(slot, new Error(`solc worker exited with code ${code}`));
+    });
+    return slot;
+  }
+
+  private finish(slot: Slot, job: Job): void {
+    if (job.timer) clearTimeout(job.timer);
+    slot.job = undefined;
+    slot.worker.unref();
+    this.pump();
+  }
+
+  /** Replaces a worker that failed or timed out; its job is rejected. */
+  private replace(slot: Slot, err: unknown): void {
+    const idx = this.slots.indexOf(slot);
+    const job = slot.job;
+    slot.job = undefined;
+    if (job?.timer) clearTimeout(job.timer);
+    void slot.worker.terminate().catch(() => undefined);
+    if (idx >= 0 && !this.closed) this.slots[idx] = this.spawn();
+    else if (idx >= 0) this.slots.splice(idx, 1);
+    if (job) job.reject(err);
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (slot.job) continue;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      slot.worker.ref();
+      job.timer = setTimeout(() => {
+        this.stats.timeouts++;
+        this.replace(
+          slot,
+          new ApiError('VALIDATION_ERROR', `Compilation took longer than ${job.timeoutMs} ms and was stopped`, [
+            { field: 'sourceCode', reason: `compile time limit of ${job.timeoutMs} ms exceeded` },
+          ]),
+        );
+      }, job.timeoutMs);
+      slot.worker.postMessage(job.msg);
+    }
+  }
+
+  private run(msg: Record<string, unknown>, timeoutMs: number): Promise<RawResult> {
+    if (this.closed) return Promise.reject(new Error('SolcPool is closed'));
+    return new Promise<RawResult>((resolve, reject) => {
+      const id = this.nextId++;
+      this.queue.push({ id, timeoutMs, msg: { ...msg, id }, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /**
+   * Compiles a Solidity source (optimizer on). Compile errors throw a
+   * VALIDATION_ERROR whose details carry line, column and message; warnings
+   * are returned. Results are cached by source and settings.
+   */
+  compile(source: string, opts: CompileOptions = {}): Promise<SolcCompileOutput> {
+    if (typeof source !== 'string' || source.trim().length === 0) {
+      return Promise.reject(ApiError.validation('Source code is empty', [{ field: 'sourceCode', reason: 'empty source' }]));
+    }
+    const bytes = Buffer.byteLength(source, 'utf8');
+    if (bytes > this.maxSourceBytes) {
+      return Promise.reject(
+        new ApiError('PAYLOAD_TOO_LARGE', `Source code is ${bytes} bytes; the limit is ${this.maxSourceBytes} bytes`, [
+          { field: 'sourceCode', reason: `larger than ${this.maxSourceBytes} bytes` },
+        ]),
+      );
+    }
+    const key = createHash('sha256')
+      .update(JSON.stringify({ s: COMPILER_SETTINGS, c: opts.contractName ?? null, a: opts.ast === true }))
+      .update('\0')
+      .update(source)
+      .digest('hex');
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.stats.hits++;
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return Promise.resolve(hit.value);
+    }
+    const pending = this.inflight.get(key);
+    if (pending) {
+      this.stats.hits++;
+      return pending;
+    }
+    this.stats.misses++;
+    const p = this.run({ source, settings: COMPILER_SETTINGS, contractName: opts.contractName, wantAst: opts.ast === true }, opts.timeoutMs ?? this.timeoutMs)
+      .then((raw) => {
+        const value = toOutput(raw);
+        this.store(key, value, source.length * 2 + estimateBytes(raw));
+        return value;
+      })
+      .finally(() => this.inflight.delete(key));
+    this.inflight.set(key, p);
+    return p;
+  }
+
+  private store(key: string, value: SolcCompileOutput, bytes: number): void {
+    if (bytes > this.cacheBytes) return;
+    this.cache.set(key, { value, bytes });
+    this.cachedBytes += bytes;
+    while (this.cachedBytes > this.cacheBytes) {
+      const oldest = this.cache.keys().next().value as string;
+      const e = this.cache.get(oldest)!;
+      this.cache.delete(oldest);
+      this.cachedBytes -= e.bytes;
+    }
+  }
+
+  /** Stops every worker; pending compiles are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const err = new Error('SolcPool closed');
+    for (const job of this.queue.splice(0)) job.reject(err);
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        const job = slot.job;
+        slot.job = undefined;
+        if (job?.timer) clearTimeout(job.timer);
+        if (job) job.reject(err);
+        await slot.worker.terminate();
+      }),
+    );
+    this.slots.length = 0;
+  }
+}
+
+function estimateBytes(raw: RawResult): number {
+  // Sizes of the parts kept (strings are UTF-16 in memory; objects roughly 2x their JSON).
+  let n = (raw.bytecode?.length ?? 0) * 2 + (raw.deployedBytecode?.length ?? 0) * 2;
+  n += JSON.stringify(raw.abi ?? []).length * 4;
+  if (raw.ast) n += JSON.stringify(raw.ast).length * 4;
+  n += JSON.stringify(raw.messages ?? []).length * 4;
+  return n;
+}
+
+function toOutput(raw: RawResult): SolcCompileOutput {
+  const messages: CompilerMessage[] = (raw.messages ?? []).map((m) => {
+    const c: CompilerMessage = { severity: m.severity, message: m.file ? `${m.file}: ${m.message}` : m.message };
+    if (m.line !== undefined) c.line = m.line;
+    if (m.column !== undefined) c.column = m.column;
+    if (m.formatted) c.formatted = m.formatted;
+    return c;
+  });
+  if (raw.crashed) {
+    throw ApiError.validation('The compiler could not process this source', [{ field: 'sourceCode', reason: raw.crashed }]);
+  }
+  if (!raw.ok) {
+    if (raw.notFound) {
+      throw ApiError.validation(`Contract ${raw.notFound} not found in the source`, [
+        { field: 'contractName', reason: `not found; available: ${(raw.available ?? []).join(', ') || 'none'}` },
+      ]);
+    }
+    if (raw.noContract) {
+      throw ApiError.validation('The source defines no deployable contract', [{ field: 'sourceCode', reason: 'no non-abstract contract with bytecode' }]);
+    }
+    const errors = messages.filter((m) => m.severity === 'error');
+    throw ApiError.validation(
+      `Compilation failed with ${errors.length} error${errors.length === 1 ? '' : 's'}`,
+      errors.map((m) => {
+        const d: { field: string; reason: string; line?: number; column?: number } = { field: 'sourceCode', reason: m.message };
+        if (m.line !== undefined) d.line = m.line;
+        if (m.column !== undefined) d.column = m.column;
+        return d;
+      }),
+    );
+  }
+  const out: SolcCompileOutput = {
+    contractName: raw.contractName!,
+    abi: raw.abi ?? [],
+    bytecode: raw.bytecode!,
+    warnings: messages.filter((m) => m.severity !== 'error'),
+    deployedBytecode: raw.deployedBytecode,
+  };
+  if (raw.ast !== undefined) out.ast = raw.ast;
+  return out;
+}

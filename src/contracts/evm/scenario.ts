@@ -1,0 +1,254 @@
+import { getAddress, type Abi, type Hex } from 'viem';
+import { ApiError } from '../../core/errors.js';
+import type { Plan } from '../plan.js';
+import type { EvmShape } from './shape.js';
+import { EvmSandbox, type TxResult } from './vm.js';
+
+/** Constructor inputs of a generated contract. */
+export interface ConstructorInputs {
+  owner: Hex;
+  beneficiaries: Hex[];
+  /** Basis points, summing to 10000. */
+  shares: number[];
+  intervalDays: number;
+  graceDays: number;
+  guardians: Hex[];
+  threshold: number;
+  tokens: Hex[];
+  nfts: Array<{ token: Hex; tokenId: bigint; recipient: Hex }>;
+}
+
+const addr = (a: string): Hex => getAddress(a.toLowerCase()) as Hex;
+
+/** Percent (≤ 2 decimals) to basis points, exactly. */
+export function toBasisPoints(percentage: number): number {
+  return Math.round(percentage * 100);
+}
+
+/** The constructor inputs a plan gives. */
+export function planInputs(plan: Plan): ConstructorInputs {
+  const shares = plan.beneficiaries.map((b) => toBasisPoints(b.percentage));
+  const tiny = shares.flatMap((s, i) => (s <= 0 ? [{ field: `beneficiaries.${i}.percentage`, reason: 'below 0.01 (one basis point)' }] : []));
+  if (tiny.length > 0) throw ApiError.validation('Every share must be at least 0.01%', tiny);
+  const sum = shares.reduce((a, b) => a + b, 0);
+  if (sum !== 10_000) {
+    throw ApiError.validation('Beneficiary percentages must sum to exactly 100', [{ field: 'beneficiaries', reason: `sum is ${sum / 100}`, expected: '100' }]);
+  }
+  const assets = plan.assets ?? [];
+  const tokens: Hex[] = [];
+  for (const a of assets) {
+    if (a.type !== 'erc20') continue;
+    if (!a.address) throw ApiError.validation('An erc20 asset needs its token address', [{ field: 'assets', reason: 'erc20 asset without address' }]);
+    const t = addr(a.address);
+    if (!tokens.includes(t)) tokens.push(t);
+  }
+  const nfts: ConstructorInputs['nfts'] = [];
+  assets.forEach((a, i) => {
+    if (a.type !== 'erc721') return;
+    const problems: string[] = [];
+    if (!a.address) problems.push('address');
+    if (a.tokenId === undefined) problems.push('tokenId');
+    if (!a.beneficiary) problems.push('beneficiary');
+    if (problems.length > 0) {
+      throw ApiError.validation('An erc721 asset needs its contract address, token id and receiving beneficiary', problems.map((f) => ({ field: `assets.${i}.${f}`, reason: 'required for erc721' })));
+    }
+    nfts.push({ token: addr(a.address!), tokenId: BigInt(a.tokenId!), recipient: addr(a.beneficiary!) });
+  });
+  const owner = addr(plan.ownerAddress);
+  const beneficiaries = plan.beneficiaries.map((b) => addr(b.address));
+  const dupes = beneficiaries.flatMap((b, i) => (beneficiaries.indexOf(b) !== i ? [{ field: `beneficiaries.${i}.address`, reason: 'duplicate beneficiary address' }] : []));
+  if (dupes.length > 0) throw ApiError.validation('Duplicate beneficiary addresses', dupes);
+  const contracts = new Set([...tokens, ...nfts.map((n) => n.token)]);
+  const clash = beneficiaries.flatMap((b, i) => (contracts.has(b) ? [{ field: `beneficiaries.${i}.address`, reason: 'is a token contract listed in assets; it could never claim' }] : []));
+  if (clash.length > 0) throw ApiError.validation('A beneficiary is a listed token contract', clash);
+  const guardians = (plan.guardians?.addresses ?? []).map(addr);
+  if (plan.guardians) {
+    const problems: Array<{ field: string; reason: string }> = [];
+    guardians.forEach((g, i) => {
+      if (g === owner) problems.push({ field: `guardians.addresses.${i}`, reason: 'the owner cannot be a guardian' });
+      if (guardians.indexOf(g) !== i) problems.push({ field: `guardians.addresses.${i}`, reason: 'duplicate guardian' });
+      if (BigInt(g) === 0n) problems.push({ field: `guardians.addresses.${i}`, reason: 'zero address' });
+    });
+    if (plan.guardians.threshold > guardians.length) problems.push({ field: 'guardians.threshold', reason: `greater than the ${guardians.length} guardian(s)` });
+    if (problems.length > 0) throw ApiError.validation('Invalid guardians', problems);
+  }
+  return {
+    owner,
+    beneficiaries,
+    shares,
+    intervalDays: plan.deadMansSwitch?.intervalDays ?? 365,
+    graceDays: plan.deadMansSwitch?.gracePeriodDays ?? 0,
+    guardians,
+    threshold: plan.guardians?.threshold ?? 0,
+    tokens,
+    nfts,
+  };
+}
+
+/** Constructor arguments in ABI order for a shape. */
+export function constructorArgs(shape: EvmShape, i: ConstructorInputs): unknown[] {
+  const args: unknown[] = [i.owner, i.beneficiaries, i.shares];
+  if (shape.deadMansSwitch) args.push(BigInt(i.intervalDays));
+  if (shape.gracePeriod) args.push(BigInt(i.graceDays));
+  if (shape.guardians) args.push(i.guardians, BigInt(i.threshold));
+  if (shape.erc20) args.push(i.tokens);
+  if (shape.erc721) args.push(i.nfts.map((n) => n.token), i.nfts.map((n) => n.tokenId), i.nfts.map((n) => n.recipient));
+  return args;
+}
+
+export interface Compiled {
+  abi: Abi;
+  bytecode: Hex;
+}
+
+export interface Mocks {
+  erc20Runtime?: Hex;
+  erc20Abi?: Abi;
+  erc721Runtime?: Hex;
+  erc721Abi?: Abi;
+}
+
+export interface ScenarioResult {
+  gas: Record<string, number>;
+  checks: string[];
+  contractAddress: Hex;
+}
+
+const DAY = 86_400n;
+const ETH = 10n ** 18n;
+
+class CheckFailed extends Error {}
+
+function expect(cond: unknown, what: string): asserts cond {
+  if (!cond) throw new CheckFailed(what);
+}
+
+function expectOk(r: TxResult, what: string): TxResult {
+  if (!r.ok) throw new CheckFailed(`${what} failed (${r.revert ?? r.error ?? 'reverted'})`);
+  return r;
+}
+
+/**
+ * Executes the generated contract with the real constructor arguments:
+ * deploy, fund, check in, update, pass the deadline (or release), claim for
+ * every beneficiary (ETH, listed tokens and NFTs), a late deposit shared, a
+ * double claim paying nothing. Any deviation throws: the contract is not
+ * returned unverified.
+ */
+export async function runGenerationScenario(compiled: Compiled, shape: EvmShape, inputs: ConstructorInputs, deployData: Hex, mocks: Mocks): Promise<ScenarioResult> {
+  try {
+    return await scenario(compiled, shape, inputs, deployData, mocks);
+  } catch (e) {
+    if (e instanceof CheckFailed) {
+      throw new ApiError('INTERNAL_ERROR', `The generated contract failed its execution check: ${e.message}. No unverified contract is returned.`);
+    }
+    throw e;
+  }
+}
+
+async function scenario(compiled: Compiled, shape: EvmShape, inputs: ConstructorInputs, deployData: Hex, mocks: Mocks): Promise<ScenarioResult> {
+  const vm = await EvmSandbox.create();
+  const abi = compiled.abi;
+  const gas: Record<string, number> = {};
+  const checks: string[] = [];
+  const { owner, beneficiaries, shares } = inputs;
+  // Two addresses that play no role in the plan: a funder and a stranger.
+  const taken = new Set([owner, ...beneficiaries, ...inputs.guardians, ...inputs.tokens, ...inputs.nfts.map((n) => n.token)].map((a) => a.toLowerCase()));
+  const free = Array.from({ length: 40 }, (_, i) => `0x${(0xf0de50 + i).toString(16).padStart(40, '0')}` as Hex).filter((a) => !taken.has(a));
+  const funder = free[0]!;
+  const stranger = free[1]!;
+
+  // Token doubles at the plan's token addresses.
+  if (shape.erc20) {
+    expect(mocks.erc20Runtime && mocks.erc20Abi, 'ERC-20 test token available');
+    for (const t of inputs.tokens) await vm.putCode(t, mocks.erc20Runtime!);
+  }
+  if (shape.erc721) {
+    expect(mocks.erc721Runtime && mocks.erc721Abi, 'ERC-721 test token available');
+    for (const n of inputs.nfts) if ((await vm.codeSize(n.token)) === 0) await vm.putCode(n.token, mocks.erc721Runtime!);
+  }
+
+  const dep = expectOk(await vm.send(owner, undefined, deployData, 0n, abi), 'deployment');
+  gas['deployment'] = dep.gasUsed;
+  const c = dep.createdAddress!;
+  expect((await vm.read<Hex>(c, abi, 'owner')).toLowerCase() === owner.toLowerCase(), 'owner() is the plan owner');
+  checks.push('deployed with the real constructor arguments');
+
+  gas['deposit'] = expectOk(await vm.send(funder, c, '0x', ETH, abi), 'deposit').gasUsed;
+  const tokenAmount = 1_000_000n * ETH + 7n;
+  for (const t of inputs.tokens) expectOk(await vm.tx(funder, t, mocks.erc20Abi!, 'mint', [c, tokenAmount]), 'token funding');
+  for (const n of inputs.nfts) expectOk(await vm.tx(funder, n.token, mocks.erc721Abi!, 'mint', [c, n.tokenId]), 'NFT funding');
+
+  const notOwner = await vm.tx(stranger, c, abi, 'checkIn');
+  expect(!notOwner.ok && notOwner.revert === 'NotOwner', 'a check-in by someone else reverts');
+  vm.warp((BigInt(inputs.intervalDays) * DAY) / 2n);
+  gas['checkIn'] = expectOk(await vm.tx(owner, c, abi, 'checkIn'), 'check-in').gasUsed;
+  if (shape.deadMansSwitch) {
+    const d = await vm.read<bigint>(c, abi, 'deadline');
+    expect(d === vm.timestamp + BigInt(inputs.intervalDays) * DAY, 'a check-in moves the deadline to now plus the interval');
+  }
+  checks.push('check-in by the owner only');
+
+  gas['update'] = expectOk(await vm.tx(owner, c, abi, 'updateBeneficiaries', [beneficiaries, shares]), 'update before the deadline').gasUsed;
+  const [listed, listedShares] = await vm.read<[Hex[], bigint[]]>(c, abi, 'beneficiaries');
+  expect(listed.length === beneficiaries.length && listedShares.every((s, i) => Number(s) === shares[i]), 'beneficiaries read back as set');
+  checks.push('update before the deadline');
+
+  const early = await vm.tx(beneficiaries[0]!, c, abi, 'claim');
+  expect(!early.ok && early.revert === 'NotReleased', 'a claim before release reverts');
+  checks.push('claim before release refused');
+
+  if (shape.deadMansSwitch) {
+    vm.warp(BigInt(inputs.intervalDays + (shape.gracePeriod ? inputs.graceDays : 0)) * DAY + 1n);
+  } else {
+    gas['release'] = expectOk(await vm.tx(owner, c, abi, 'release'), 'owner release').gasUsed;
+  }
+  expect(await vm.read<boolean>(c, abi, 'isReleased'), 'released after the deadline');
+
+  const late = await vm.tx(owner, c, abi, 'updateBeneficiaries', [beneficiaries, shares]);
+  expect(!late.ok, 'an update after the deadline is refused');
+  checks.push('update after the deadline refused');
+
+  // First beneficiary claims, then a late deposit arrives, then everyone claims.
+  const received = new Map<Hex, bigint>();
+  const claimOnce = async (b: Hex) => {
+    const before = await vm.balanceOf(b);
+    const r = expectOk(await vm.tx(b, c, abi, 'claim'), 'claim');
+    gas['claim'] = Math.max(gas['claim'] ?? 0, r.gasUsed);
+    received.set(b, (received.get(b) ?? 0n) + (await vm.balanceOf(b)) - before);
+  };
+  await claimOnce(beneficiaries[0]!);
+  const lateDeposit = ETH / 2n + 3n;
+  expectOk(await vm.send(funder, c, '0x', lateDeposit, abi), 'late deposit');
+  for (const b of beneficiaries) await claimOnce(b);
+  const total = ETH + lateDeposit;
+  beneficiaries.forEach((b, i) => {
+    expect(received.get(b) === (total * BigInt(shares[i]!)) / 10_000n, `beneficiary ${i + 1} receives exactly its share`);
+  });
+  const dust = await vm.balanceOf(c);
+  expect(dust < BigInt(beneficiaries.length) + 1n, 'at most one wei per beneficiary stays unclaimed');
+  checks.push('exact ETH payouts per share, late deposit shared');
+
+  const before = await vm.balanceOf(beneficiaries[0]!);
+  const again = await vm.tx(beneficiaries[0]!, c, abi, 'claim');
+  expect(!again.ok && (await vm.balanceOf(beneficiaries[0]!)) === before, 'a second claim pays nothing');
+  checks.push('double claim pays nothing');
+
+  for (const t of inputs.tokens) {
+    for (const [i, b] of beneficiaries.entries()) {
+      const r = expectOk(await vm.tx(b, c, abi, 'claimToken', [t]), 'token claim');
+      gas['claimToken'] = Math.max(gas['claimToken'] ?? 0, r.gasUsed);
+      const bal = await vm.read<bigint>(t, mocks.erc20Abi!, 'balanceOf', [b]);
+      expect(bal === (tokenAmount * BigInt(shares[i]!)) / 10_000n, `beneficiary ${i + 1} receives exactly its token share`);
+    }
+  }
+  if (inputs.tokens.length > 0) checks.push('exact ERC-20 payouts per share');
+  for (const [i, n] of inputs.nfts.entries()) {
+    const r = expectOk(await vm.tx(n.recipient, c, abi, 'claimNft', [BigInt(i)]), 'NFT claim');
+    gas['claimNft'] = Math.max(gas['claimNft'] ?? 0, r.gasUsed);
+    const holder = await vm.read<Hex>(n.token, mocks.erc721Abi!, 'ownerOf', [n.tokenId]);
+    expect(holder.toLowerCase() === n.recipient.toLowerCase(), `NFT ${i + 1} reaches its beneficiary`);
+  }
+  if (inputs.nfts.length > 0) checks.push('each NFT reaches its beneficiary');
+  return { gas, checks, contractAddress: c };
+}

@@ -1,0 +1,116 @@
+// Worker thread of SolcPool: loads solc once and compiles Solidity sources
+// posted by the main thread. Plain JavaScript so it loads the same way under
+// node, tsx and vitest. Only `@openzeppelin/contracts/...` imports resolve.
+import { parentPort } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const solc = require('solc');
+const OZ_PREFIX = '@openzeppelin/contracts/';
+const ozRoot = path.dirname(require.resolve('@openzeppelin/contracts/package.json'));
+const MAIN = 'Contract.sol';
+
+function findImports(importPath) {
+  if (!importPath.startsWith(OZ_PREFIX)) {
+    return { error: `import "${importPath}" is not allowed: only ${OZ_PREFIX}... imports resolve` };
+  }
+  const full = path.resolve(ozRoot, importPath.slice(OZ_PREFIX.length));
+  if (!full.startsWith(ozRoot + path.sep) || !full.endsWith('.sol')) {
+    return { error: `import "${importPath}" is outside ${OZ_PREFIX}` };
+  }
+  try {
+    return { contents: readFileSync(full, 'utf8') };
+  } catch {
+    return { error: `import "${importPath}" does not exist in the installed ${OZ_PREFIX}` };
+  }
+}
+
+function lineStarts(text) {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+/** Byte offset (solc reports UTF-8 byte offsets) to 1-based line and column. */
+function locate(source, starts, byteOffset) {
+  const prefix = Buffer.from(source, 'utf8').subarray(0, byteOffset).toString('utf8');
+  const charOffset = prefix.length;
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= charOffset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: charOffset - starts[lo] + 1 };
+}
+
+function compile(msg) {
+  const { source, settings, contractName, wantAst } = msg;
+  const input = {
+    language: 'Solidity',
+    sources: { [MAIN]: { content: source } },
+    settings: {
+      optimizer: { enabled: true, runs: settings.optimizerRuns },
+      evmVersion: settings.evmVersion,
+      outputSelection: { [MAIN]: { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'], '': ['ast'] } },
+    },
+  };
+  const out = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
+  let starts;
+  const messages = (out.errors ?? []).map((e) => {
+    const m = {
+      severity: e.severity === 'error' ? 'error' : e.severity === 'warning' ? 'warning' : 'info',
+      message: e.message,
+      type: e.type,
+      formatted: e.formattedMessage,
+    };
+    const loc = e.sourceLocation;
+    if (loc && loc.file === MAIN && loc.start >= 0) {
+      starts ??= lineStarts(source);
+      Object.assign(m, locate(source, starts, loc.start));
+    } else if (loc && loc.file) {
+      m.file = loc.file;
+    }
+    return m;
+  });
+  if (messages.some((m) => m.severity === 'error')) return { ok: false, messages };
+  const contracts = out.contracts?.[MAIN] ?? {};
+  const ast = out.sources?.[MAIN]?.ast;
+  const defs = (ast?.nodes ?? []).filter((n) => n.nodeType === 'ContractDefinition');
+  let chosen;
+  if (contractName) {
+    chosen = Object.hasOwn(contracts, contractName) ? contractName : undefined;
+    if (!chosen) return { ok: false, notFound: contractName, available: Object.keys(contracts), messages };
+  } else {
+    const deployable = defs.filter((d) => d.contractKind === 'contract' && !d.abstract && contracts[d.name]?.evm?.bytecode?.object);
+    chosen = deployable.length > 0 ? deployable[deployable.length - 1].name : undefined;
+    if (!chosen) return { ok: false, noContract: true, available: Object.keys(contracts), messages };
+  }
+  const c = contracts[chosen];
+  return {
+    ok: true,
+    messages,
+    contractName: chosen,
+    abi: c.abi,
+    bytecode: `0x${c.evm.bytecode.object}`,
+    deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
+    ast: wantAst ? ast : undefined,
+  };
+}
+
+parentPort.on('message', (msg) => {
+  if (msg.type === 'ping') {
+    parentPort.postMessage(JSON.stringify({ id: msg.id, ok: true, version: solc.version() }));
+    return;
+  }
+  let result;
+  try {
+    result = compile(msg);
+  } catch (err) {
+    result = { ok: false, crashed: String(err && err.message ? err.message : err) };
+  }
+  parentPort.postMessage(JSON.stringify({ id: msg.id, ...result }));
+});

@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.37;
+
+/// @notice The part of ERC-721 this contract uses.
+interface IERC721Minimal {
+    function ownerOf(uint256 tokenId) external view returns (address);
+    function transferFrom(address from, address to, uint256 tokenId) external;
+    function safeTransferFrom(address from, address to, uint256 tokenId) external;
+}
+
+/// @notice ERC-721 receiver hook, so owners can use safeTransferFrom to deposit NFTs.
+interface IERC721ReceiverMinimal {
+    function onERC721Received(address operator, address from, uint256 tokenId, bytes calldata data) external returns (bytes4);
+}
+
+/// @title CommonLawInheritance: inheritance contract (common-law.switch-grace.guardians.erc721)
+/// @notice Shares follow a common-law plan (freedom of testation), checked off-chain before deployment.
+/// @dev Dead man's switch: released after the last check-in plus the interval plus a grace period. Pull payments, accounting by total received; bounded loops; authorization by msg.sender only.
+contract CommonLawInheritance {
+    /// @notice An NFT held for one beneficiary.
+    struct NftItem {
+        address token;
+        uint256 tokenId;
+        address recipient;
+        bool claimed;
+    }
+
+    /// @notice Upper bound on beneficiaries, so every loop is bounded.
+    uint256 public constant MAX_BENEFICIARIES = 50;
+    /// @notice Shares are in basis points and sum to this.
+    uint256 public constant TOTAL_SHARES = 10_000;
+    /// @notice Inheritance template this contract was generated from.
+    string public constant TEMPLATE = "common-law";
+    /// @notice Longest check-in interval.
+    uint256 public constant MAX_INTERVAL_DAYS = 3650;
+    /// @notice Longest grace period.
+    uint256 public constant MAX_GRACE_DAYS = 365;
+    /// @notice Upper bound on guardians.
+    uint256 public constant MAX_GUARDIANS = 10;
+    /// @notice Upper bound on listed ERC-721 items.
+    uint256 public constant MAX_NFTS = 20;
+
+    address private immutable _owner;
+    uint256 private immutable _interval;
+    uint256 private immutable _grace;
+    uint256 private immutable _threshold;
+    uint256 private _lock = 1;
+    bool private _cancelled;
+    bool private _releasedEarly;
+    uint256 private _lastCheckIn;
+    address[] private _beneficiaries;
+    mapping(address => uint256) private _shares;
+    uint256 private _totalClaimed;
+    mapping(address => uint256) private _claimed;
+    address[] private _guardians;
+    mapping(address => bool) private _isGuardian;
+    uint256 private _round;
+    mapping(uint256 => mapping(address => bool)) private _releaseVoted;
+    mapping(uint256 => uint256) private _releaseVotes;
+    mapping(uint256 => mapping(address => bool)) private _vetoVoted;
+    mapping(uint256 => uint256) private _vetoVotes;
+    NftItem[] private _nfts;
+
+    /// @notice Only the owner may call this.
+    error NotOwner();
+    /// @notice The estate is not released yet.
+    error NotReleased();
+    /// @notice The estate is already released.
+    error AlreadyReleased();
+    /// @notice The owner cancelled this contract.
+    error ContractCancelled();
+    /// @notice The zero address is not allowed here.
+    error ZeroAddress();
+    /// @notice An address is listed twice.
+    error DuplicateAddress(address account);
+    /// @notice Shares must be positive and sum to TOTAL_SHARES.
+    error InvalidShares();
+    /// @notice A list is empty or longer than its bound.
+    error InvalidCount();
+    /// @notice Parallel lists differ in length.
+    error LengthMismatch();
+    /// @notice Nothing is due to the caller.
+    error NothingToClaim();
+    /// @notice Sending ETH failed.
+    error TransferFailed(address to);
+    /// @notice The contract holds less than requested.
+    error InsufficientBalance();
+    /// @notice A guarded function was re-entered.
+    error Reentrancy();
+    /// @notice Interval or grace period out of range.
+    error InvalidInterval();
+    /// @notice The check-in deadline has passed; the owner can no longer change the plan.
+    error DeadlinePassed();
+    /// @notice Only a guardian may call this.
+    error NotGuardian();
+    /// @notice The threshold must be between 1 and the number of guardians.
+    error InvalidThreshold();
+    /// @notice This guardian already voted in this round.
+    error AlreadyConfirmed();
+    /// @notice A veto is only possible during the grace period.
+    error NotInGracePeriod();
+    /// @notice No NFT is listed at this index.
+    error UnknownNft(uint256 index);
+    /// @notice The NFT is assigned to another beneficiary.
+    error NotNftRecipient();
+
+    /// @notice The owner checked in (or guardians vetoed a trigger); the deadline moved.
+    event CheckedIn(uint256 newDeadline);
+    /// @notice The beneficiaries and their shares were set.
+    event BeneficiariesUpdated(address[] beneficiaries, uint16[] shares);
+    /// @notice ETH was received.
+    event Deposited(address indexed from, uint256 amount);
+    /// @notice A beneficiary claimed ETH.
+    event Claimed(address indexed beneficiary, uint256 amount);
+    /// @notice The owner withdrew ETH.
+    event Withdrawn(address indexed to, uint256 amount);
+    /// @notice The owner cancelled the contract and took the assets back.
+    event Cancelled();
+    /// @notice The estate was released before any deadline.
+    event Released(address indexed by);
+    /// @notice A guardian confirmed an early release.
+    event ReleaseConfirmed(address indexed guardian, uint256 round, uint256 confirmations);
+    /// @notice A guardian vetoed the trigger during the grace period.
+    event TriggerVetoed(address indexed guardian, uint256 round, uint256 vetoes);
+    /// @notice A beneficiary claimed an NFT.
+    event NftClaimed(address indexed token, uint256 indexed tokenId, address indexed recipient);
+    /// @notice The owner assigned an NFT to another recipient.
+    event NftAssigned(uint256 indexed index, address indexed recipient);
+
+    /// @notice Restricts a function to the owner.
+    modifier onlyOwner() {
+        if (msg.sender != _owner) {
+            revert NotOwner();
+        }
+        _;
+    }
+
+    /// @notice Blocks re-entry into guarded functions.
+    modifier nonReentrant() {
+        if (_lock != 1) {
+            revert Reentrancy();
+        }
+        _lock = 2;
+        _;
+        _lock = 1;
+    }
+
+    /// @notice Not cancelled, not released and before the deadline.
+    modifier ownerInControl() {
+        if (_cancelled) {
+            revert ContractCancelled();
+        }
+        if (isReleased()) {
+            revert AlreadyReleased();
+        }
+        if (block.timestamp >= deadline()) {
+            revert DeadlinePassed();
+        }
+        _;
+    }
+
+    /// @notice The estate is released and the contract not cancelled.
+    modifier whenReleased() {
+        if (_cancelled) {
+            revert ContractCancelled();
+        }
+        if (!isReleased()) {
+            revert NotReleased();
+        }
+        _;
+    }
+
+    /// @notice Restricts a function to the guardians.
+    modifier onlyGuardian() {
+        if (!_isGuardian[msg.sender]) {
+            revert NotGuardian();
+        }
+        _;
+    }
+
+    /// @notice Sets up the estate; ETH sent along is deposited.
+    /// @param owner_ Owner of the estate: checks in, updates, withdraws or cancels.
+    /// @param beneficiaries_ Beneficiary addresses (1 to MAX_BENEFICIARIES).
+    /// @param shares_ Shares in basis points, parallel to beneficiaries_, summing to TOTAL_SHARES.
+    /// @param intervalDays_ Days after the last check-in before the switch triggers.
+    /// @param graceDays_ Days after the deadline before the estate is released.
+    /// @param guardians_ Guardian addresses (1 to MAX_GUARDIANS).
+    /// @param threshold_ How many guardians must agree (m of n).
+    /// @param nftTokens_ ERC-721 contract of each listed NFT.
+    /// @param nftIds_ Token id of each listed NFT.
+    /// @param nftRecipients_ Beneficiary that receives each listed NFT.
+    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, uint256 intervalDays_, uint256 graceDays_, address[] memory guardians_, uint256 threshold_, address[] memory nftTokens_, uint256[] memory nftIds_, address[] memory nftRecipients_) payable {
+        if (owner_ == address(0)) {
+            revert ZeroAddress();
+        }
+        _owner = owner_;
+        if (intervalDays_ == 0 || intervalDays_ > MAX_INTERVAL_DAYS) {
+            revert InvalidInterval();
+        }
+        _interval = intervalDays_ * 1 days;
+        if (graceDays_ > MAX_GRACE_DAYS) {
+            revert InvalidInterval();
+        }
+        _grace = graceDays_ * 1 days;
+        uint256 guardianCount = guardians_.length;
+        if (guardianCount == 0 || guardianCount > MAX_GUARDIANS) {
+            revert InvalidCount();
+        }
+        if (threshold_ == 0 || threshold_ > guardianCount) {
+            revert InvalidThreshold();
+        }
+        for (uint256 i; i < guardianCount; ++i) {
+            address guardian = guardians_[i];
+            if (guardian == address(0)) {
+                revert ZeroAddress();
+            }
+            if (guardian == owner_ || _isGuardian[guardian]) {
+                revert DuplicateAddress(guardian);
+            }
+            _isGuardian[guardian] = true;
+            _guardians.push(guardian);
+        }
+        _threshold = threshold_;
+        uint256 nftCount_ = nftTokens_.length;
+        if (nftCount_ > MAX_NFTS) {
+            revert InvalidCount();
+        }
+        if (nftIds_.length != nftCount_ || nftRecipients_.length != nftCount_) {
+            revert LengthMismatch();
+        }
+        for (uint256 i; i < nftCount_; ++i) {
+            if (nftTokens_[i] == address(0) || nftRecipients_[i] == address(0)) {
+                revert ZeroAddress();
+            }
+            _nfts.push(NftItem({token: nftTokens_[i], tokenId: nftIds_[i], recipient: nftRecipients_[i], claimed: false}));
+            emit NftAssigned(i, nftRecipients_[i]);
+        }
+        _setBeneficiaries(beneficiaries_, shares_);
+        _lastCheckIn = block.timestamp;
+        emit CheckedIn(block.timestamp + intervalDays_ * 1 days);
+        if (msg.value > 0) {
+            emit Deposited(msg.sender, msg.value);
+        }
+    }
+
+    /// @notice The owner of the estate.
+    /// @return The owner address.
+    function owner() external view returns (address) {
+        return _owner;
+    }
+
+    /// @notice Time of the last check-in (or of deployment).
+    /// @return Unix time in seconds.
+    function lastCheckIn() external view returns (uint256) {
+        return _lastCheckIn;
+    }
+
+    /// @notice End of the check-in interval: the last check-in plus the interval.
+    /// @return Unix time in seconds.
+    function deadline() public view returns (uint256) {
+        return _lastCheckIn + _interval;
+    }
+
+    /// @notice The check-in interval.
+    /// @return Days.
+    function intervalDays() external view returns (uint256) {
+        return _interval / 1 days;
+    }
+
+    /// @notice When the estate is released without a check-in: the deadline plus the grace period.
+    /// @return Unix time in seconds.
+    function releaseTime() public view returns (uint256) {
+        return deadline() + _grace;
+    }
+
+    /// @notice The grace period after the deadline.
+    /// @return Days.
+    function gracePeriodDays() external view returns (uint256) {
+        return _grace / 1 days;
+    }
+
+    /// @notice Whether beneficiaries can claim now.
+    /// @return True once released and unless cancelled.
+    function isReleased() public view returns (bool) {
+        if (_cancelled) {
+            return false;
+        }
+        return _releasedEarly || block.timestamp >= releaseTime();
+    }
+
+    /// @notice Whether the owner cancelled the contract.
+    /// @return True if cancelled.
+    function cancelled() external view returns (bool) {
+        return _cancelled;
+    }
+
+    /// @notice The beneficiaries and their shares.
+    /// @return Beneficiary addresses.
+    /// @return Shares in basis points.
+    function beneficiaries() external view returns (address[] memory, uint256[] memory) {
+        uint256 n = _beneficiaries.length;
+        uint256[] memory shareList = new uint256[](n);
+        for (uint256 i; i < n; ++i) {
+            shareList[i] = _shares[_beneficiaries[i]];
+        }
+        return (_beneficiaries, shareList);
+    }
+
+    /// @notice Share of an account.
+    /// @param account The account.
+    /// @return Basis points of the estate (0 if not a beneficiary).
+    function shareOf(address account) external view returns (uint256) {
+        return _shares[account];
+    }
+
+    /// @notice ETH already claimed by an account.
+    /// @param account The account.
+    /// @return Wei claimed.
+    function claimedBy(address account) external view returns (uint256) {
+        return _claimed[account];
+    }
+
+    /// @notice All ETH this contract has received that remains shared: balance plus claims.
+    /// @return Wei.
+    function totalReceived() public view returns (uint256) {
+        return address(this).balance + _totalClaimed;
+    }
+
+    /// @notice ETH an account can claim now.
+    /// @param account The account.
+    /// @return Wei due now (0 before release).
+    function claimable(address account) external view returns (uint256) {
+        if (!isReleased()) {
+            return 0;
+        }
+        return _pending(account);
+    }
+
+    /// @notice Owner proves being alive: the deadline becomes now plus the interval. Also possible during the grace period.
+    /// @dev Also clears pending guardian votes.
+    function checkIn() external onlyOwner {
+        if (_cancelled) {
+            revert ContractCancelled();
+        }
+        if (isReleased()) {
+            revert AlreadyReleased();
+        }
+        _lastCheckIn = block.timestamp;
+        ++_round;
+        emit CheckedIn(deadline());
+    }
+
+    /// @notice Replaces the beneficiaries and their shares (owner only, before the deadline).
+    /// @param beneficiaries_ New beneficiary addresses.
+    /// @param shares_ New shares in basis points, summing to TOTAL_SHARES.
+    function updateBeneficiaries(address[] calldata beneficiaries_, uint16[] calldata shares_) external onlyOwner ownerInControl {
+        _setBeneficiaries(beneficiaries_, shares_);
+    }
+
+    /// @notice Owner takes ETH back before the deadline.
+    /// @param amount Wei to withdraw.
+    function withdraw(uint256 amount) external onlyOwner ownerInControl nonReentrant {
+        if (amount > address(this).balance) {
+            revert InsufficientBalance();
+        }
+        emit Withdrawn(_owner, amount);
+        _sendEth(_owner, amount);
+    }
+
+    /// @notice Owner cancels the plan and takes every asset back (before the deadline).
+    /// @dev The contract stops accepting deposits and claims.
+    function cancel() external onlyOwner ownerInControl nonReentrant {
+        _cancelled = true;
+        emit Cancelled();
+        for (uint256 i; i < _nfts.length; ++i) {
+            NftItem storage item = _nfts[i];
+            if (!item.claimed && _holdsNft(item.token, item.tokenId)) {
+                item.claimed = true;
+                IERC721Minimal(item.token).transferFrom(address(this), _owner, item.tokenId);
+            }
+        }
+        uint256 amount = address(this).balance;
+        if (amount > 0) {
+            emit Withdrawn(_owner, amount);
+            _sendEth(_owner, amount);
+        }
+    }
+
+    /// @notice Sends the caller's due share of all ETH received (pull payment).
+    /// @dev Accounting by total received, so later deposits are shared too.
+    function claim() external nonReentrant whenReleased {
+        uint256 amount = _pending(msg.sender);
+        if (amount == 0) {
+            revert NothingToClaim();
+        }
+        _claimed[msg.sender] += amount;
+        _totalClaimed += amount;
+        emit Claimed(msg.sender, amount);
+        _sendEth(msg.sender, amount);
+    }
+
+    /// @notice The guardians.
+    /// @return Guardian addresses.
+    function guardians() external view returns (address[] memory) {
+        return _guardians;
+    }
+
+    /// @notice How many guardians must agree.
+    /// @return The threshold m of m-of-n.
+    function threshold() external view returns (uint256) {
+        return _threshold;
+    }
+
+    /// @notice Guardian confirmations of an early release in the current round.
+    /// @return Count.
+    function releaseConfirmations() external view returns (uint256) {
+        return _releaseVotes[_round];
+    }
+
+    /// @notice A guardian confirms an early release; at the threshold the estate is released.
+    /// @dev The owner's check-in starts a new round and clears votes.
+    function confirmRelease() external onlyGuardian {
+        if (_cancelled) {
+            revert ContractCancelled();
+        }
+        if (isReleased()) {
+            revert AlreadyReleased();
+        }
+        uint256 round = _round;
+        if (_releaseVoted[round][msg.sender]) {
+            revert AlreadyConfirmed();
+        }
+        _releaseVoted[round][msg.sender] = true;
+        uint256 count = ++_releaseVotes[round];
+        emit ReleaseConfirmed(msg.sender, round, count);
+        if (count >= _threshold) {
+            _releasedEarly = true;
+            emit Released(msg.sender);
+        }
+    }
+
+    /// @notice Guardian vetoes in the current round.
+    /// @return Count.
+    function vetoes() external view returns (uint256) {
+        return _vetoVotes[_round];
+    }
+
+    /// @notice During the grace period, a guardian vetoes a wrong trigger; at the threshold the deadline restarts from now.
+    function vetoTrigger() external onlyGuardian {
+        if (_cancelled) {
+            revert ContractCancelled();
+        }
+        if (_releasedEarly) {
+            revert AlreadyReleased();
+        }
+        uint256 start = deadline();
+        if (block.timestamp < start || block.timestamp >= start + _grace) {
+            revert NotInGracePeriod();
+        }
+        uint256 round = _round;
+        if (_vetoVoted[round][msg.sender]) {
+            revert AlreadyConfirmed();
+        }
+        _vetoVoted[round][msg.sender] = true;
+        uint256 count = ++_vetoVotes[round];
+        emit TriggerVetoed(msg.sender, round, count);
+        if (count >= _threshold) {
+            _lastCheckIn = block.timestamp;
+            ++_round;
+            emit CheckedIn(deadline());
+        }
+    }
+
+    /// @notice Number of listed NFTs.
+    /// @return Count.
+    function nftCount() external view returns (uint256) {
+        return _nfts.length;
+    }
+
+    /// @notice A listed NFT.
+    /// @param index Position in the list.
+    /// @return ERC-721 contract.
+    /// @return Token id.
+    /// @return Recipient.
+    /// @return Whether it was claimed (or returned on cancel).
+    function nftAt(uint256 index) external view returns (address, uint256, address, bool) {
+        if (index >= _nfts.length) {
+            revert UnknownNft(index);
+        }
+        NftItem storage item = _nfts[index];
+        return (item.token, item.tokenId, item.recipient, item.claimed);
+    }
+
+    /// @notice Owner assigns a listed NFT to another recipient (before the deadline).
+    /// @param index Position in the list.
+    /// @param recipient New recipient.
+    function assignNft(uint256 index, address recipient) external onlyOwner ownerInControl {
+        if (index >= _nfts.length) {
+            revert UnknownNft(index);
+        }
+        if (recipient == address(0)) {
+            revert ZeroAddress();
+        }
+        _nfts[index].recipient = recipient;
+        emit NftAssigned(index, recipient);
+    }
+
+    /// @notice The assigned beneficiary takes a listed NFT.
+    /// @param index Position in the list.
+    function claimNft(uint256 index) external nonReentrant whenReleased {
+        if (index >= _nfts.length) {
+            revert UnknownNft(index);
+        }
+        NftItem storage item = _nfts[index];
+        if (msg.sender != item.recipient) {
+            revert NotNftRecipient();
+        }
+        if (item.claimed) {
+            revert NothingToClaim();
+        }
+        item.claimed = true;
+        emit NftClaimed(item.token, item.tokenId, msg.sender);
+        IERC721Minimal(item.token).safeTransferFrom(address(this), msg.sender, item.tokenId);
+    }
+
+    /// @notice Accepts NFTs sent with safeTransferFrom.
+    /// @return The ERC-721 receiver selector.
+    function onERC721Received(address, address, uint256, bytes calldata) external pure returns (bytes4) {
+        return IERC721ReceiverMinimal.onERC721Received.selector;
+    }
+
+    /// @notice Deposits ETH into the estate.
+    receive() external payable {
+        if (_cancelled) {
+            revert ContractCancelled();
+        }
+        emit Deposited(msg.sender, msg.value);
+    }
+
+    function _setBeneficiaries(address[] memory list, uint16[] memory shareList) private {
+        uint256 n = list.length;
+        if (n == 0 || n > MAX_BENEFICIARIES) {
+            revert InvalidCount();
+        }
+        if (shareList.length != n) {
+            revert LengthMismatch();
+        }
+        uint256 previous = _beneficiaries.length;
+        for (uint256 i; i < previous; ++i) {
+            delete _shares[_beneficiaries[i]];
+        }
+        delete _beneficiaries;
+        uint256 total;
+        for (uint256 i; i < n; ++i) {
+            address account = list[i];
+            uint256 share = shareList[i];
+            if (account == address(0)) {
+                revert ZeroAddress();
+            }
+            if (share == 0) {
+                revert InvalidShares();
+            }
+            if (_shares[account] != 0) {
+                revert DuplicateAddress(account);
+            }
+            _shares[account] = share;
+            _beneficiaries.push(account);
+            total += share;
+        }
+        if (total != TOTAL_SHARES) {
+            revert InvalidShares();
+        }
+        emit BeneficiariesUpdated(list, shareList);
+    }
+
+    function _pending(address account) private view returns (uint256) {
+        uint256 due = (totalReceived() * _shares[account]) / TOTAL_SHARES;
+        uint256 paid = _claimed[account];
+        return due > paid ? due - paid : 0;
+    }
+
+    function _sendEth(address to, uint256 amount) private {
+        (bool ok, ) = payable(to).call{value: amount}("");
+        if (!ok) {
+            revert TransferFailed(to);
+        }
+    }
+
+    function _holdsNft(address token, uint256 tokenId) private view returns (bool) {
+        if (token.code.length == 0) {
+            return false;
+        }
+        try IERC721Minimal(token).ownerOf(tokenId) returns (address holder) {
+            return holder == address(this);
+        } catch {
+            return false;
+        }
+    }
+}

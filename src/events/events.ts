@@ -6,6 +6,11 @@ import type { Tx } from '../store/port.js';
 export const EVENTS = 'events';
 export const EVENT_INDEXES = ['ownerId', 'type'];
 
+/** Webhook subscriptions (owned by src/webhooks; named here because fan-out reads them). */
+export const WEBHOOKS = 'webhooks';
+/** One record per (event, subscription): the unit the dispatcher delivers. */
+export const DELIVERIES = 'deliveries';
+
 /** One event, as stored. Webhook payloads are built from it (DECISIONS.md, Webhooks). */
 export interface EventRecord {
   [field: string]: unknown;
@@ -27,10 +32,115 @@ export interface NewEvent {
   data: Record<string, unknown>;
 }
 
+/** One try of a delivery, as recorded. */
+export interface DeliveryAttempt {
+  /** 1-based attempt number. */
+  attempt: number;
+  /** When the attempt started (ISO 8601). */
+  at: string;
+  /** When its outcome was recorded; null while in flight. */
+  finishedAt: string | null;
+  /** HTTP status received, or null when no response arrived. */
+  statusCode: number | null;
+  /** Milliseconds from sending to the response (or to the failure). */
+  latencyMs: number | null;
+  /** Why the attempt failed; null on success or while in flight. */
+  error: string | null;
+  /** The server stopped (crash or restart) before the outcome was known; the attempt is sent again. */
+  interrupted?: boolean;
+}
+
+export type DeliveryState = 'pending' | 'delivering' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface DeliveryRecord {
+  [field: string]: unknown;
+  /** `dlv_<id>`. */
+  id: string;
+  eventId: string;
+  webhookId: string;
+  ownerId: string;
+  type: string;
+  state: DeliveryState;
+  /** Unix milliseconds at which the next attempt is due (pending only). */
+  nextAttemptAt: number | null;
+  attempts: DeliveryAttempt[];
+  /** Dispatcher instance holding the lease while `delivering`, and until when. */
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+  createdAt: string;
+  /** When the delivery reached a final state. */
+  completedAt: string | null;
+  /** Why a delivery was cancelled (subscription deleted, paused or disabled). */
+  reason?: string;
+}
+
+/** The subset of a subscription record that fan-out reads. */
+interface SubscriptionView {
+  [field: string]: unknown;
+  id: string;
+  ownerId: string;
+  events: string[];
+  status: string;
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let notifyScheduled = false;
+
+/**
+ * Registers a callback run (once per burst, after the current synchronous
+ * work) whenever deliveries were queued. Used by the dispatcher to wake up;
+ * returns the unsubscribe function.
+ */
+export function onOutboxWrite(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Tells dispatchers that new deliveries may exist. */
+export function notifyOutbox(): void {
+  if (notifyScheduled) return;
+  notifyScheduled = true;
+  setImmediate(() => {
+    notifyScheduled = false;
+    for (const l of listeners) l();
+  });
+}
+
+function ownersSubscriptions(tx: Tx, ownerId: string): SubscriptionView[] {
+  try {
+    return tx.findBy<SubscriptionView>(WEBHOOKS, 'ownerId', ownerId);
+  } catch {
+    // A store opened without the webhook indexes (e.g. a unit test of another
+    // domain): scan instead; the collection is small.
+    return tx.all<SubscriptionView>(WEBHOOKS).filter((w) => w.ownerId === ownerId);
+  }
+}
+
+/** A pending delivery of `event` to subscription `webhookId`, due now. */
+export function newDelivery(event: EventRecord, webhookId: string, nowMs: number, createdAt: string): DeliveryRecord {
+  return {
+    id: newId('delivery'),
+    eventId: event.id,
+    webhookId,
+    ownerId: event.ownerId,
+    type: event.type,
+    state: 'pending',
+    nextAttemptAt: nowMs,
+    attempts: [],
+    leaseOwner: null,
+    leaseUntil: null,
+    createdAt,
+    completedAt: null,
+  };
+}
+
 /**
  * Writes an event inside the caller's transaction, so it becomes durable in the
  * same store write as the effect it describes (and is never emitted for an effect
- * that did not happen).
+ * that did not happen). In the same write it queues one pending delivery per
+ * active subscription of the owner that matches the type: this is the outbox,
+ * and nothing in it is lost if the process dies before delivering.
  */
 export function recordEvent(tx: Tx, event: NewEvent, clock: Clock): EventRecord {
   const now = clock.now();
@@ -44,5 +154,13 @@ export function recordEvent(tx: Tx, event: NewEvent, clock: Clock): EventRecord 
     data: event.data,
   };
   tx.put(EVENTS, record);
+  let queued = 0;
+  for (const sub of ownersSubscriptions(tx, event.ownerId)) {
+    if (sub.status !== 'active') continue;
+    if (!sub.events.includes('*') && !sub.events.includes(event.type)) continue;
+    tx.put(DELIVERIES, newDelivery(record, sub.id, now.getTime(), record.createdAt));
+    queued++;
+  }
+  if (queued > 0) notifyOutbox();
   return record;
 }

@@ -1,0 +1,51 @@
+/**
+ * Every event name of spec 6.1, with its group. `emitted` says whether some
+ * operation of this service sends it today; the others are accepted in
+ * subscriptions so that a subscriber can register ahead of time.
+ */
+export interface EventType {
+  type: string;
+  group: string;
+  description: string;
+  emitted: boolean;
+}
+
+/** Subscribes to every event type. */
+export const WILDCARD = '*';
+
+const t = (type: string, group: string, description: string, emitted = false): EventType => ({ type, group, description, emitted });
+
+export const EVENT_CATALOGUE: EventType[] = [
+  t('contract.generated', 'contract', 'An inheritance contract was generated.', true),
+  t('contract.compiled', 'contract', 'Contract source was compiled to ABI and bytecode.', true),
+  t('contract.deployed', 'contract', 'A contract was deployed on chain (data: contractAddress, transactionHash, network, blockNumber, deployer).'),
+  t('contract.verified', 'contract', 'A deployed contract was verified on a block explorer.'),
+  t('contract.error', 'contract', 'Generating or compiling a contract failed.', true),
+  t('vault.created', 'vault', 'A vault was created.'),
+  t('vault.updated', 'vault', 'A vault was updated.'),
+  t('vault.deleted', 'vault', 'A vault was deleted.'),
+  t('vault.accessed', 'vault', 'A vault was accessed.'),
+  t('verification.started', 'verification', 'A verification started.'),
+  t('verification.complete', 'verification', 'A verification completed successfully.'),
+  t('verification.failed', 'verification', 'A verification failed.'),
+  t('verification.expired', 'verification', 'A verification expired before completion.'),
+  t('payment.initiated', 'payment', 'A payment was initiated.'),
+  t('payment.completed', 'payment', 'A payment completed.'),
+  t('payment.failed', 'payment', 'A payment failed.'),
+  t('payment.refunded', 'payment', 'A payment was refunded.'),
+  t('deadman.warning', 'deadman', "A dead man's switch deadline is approaching."),
+  t('deadman.triggered', 'deadman', "A dead man's switch fired and the inheritance was distributed."),
+  t('deadman.reset', 'deadman', "The owner checked in and the dead man's switch was reset."),
+  t('user.created', 'account', 'A user account was created.'),
+  t('user.updated', 'account', 'A user account was updated.'),
+  t('api_key.created', 'account', 'An API key was created.', true),
+  t('api_key.revoked', 'account', 'An API key was revoked.', true),
+  t('test.webhook', 'test', 'Sent by the test endpoint to one subscription.', true),
+];
+
+export const EVENT_TYPES: ReadonlySet<string> = new Set(EVENT_CATALOGUE.map((e) => e.type));
+
+/** Whether a subscription's `events` list matches an event type. */
+export function subscribes(events: readonly string[], type: string): boolean {
+  return events.includes(WILDCARD) || events.includes(type);
+}

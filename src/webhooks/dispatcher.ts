@@ -1,0 +1,658 @@
+/**
+ * The webhook dispatcher: delivers the outbox (pending delivery records written
+ * by `recordEvent` in the same store write as the operation's effect).
+ *
+ * Life of a delivery:
+ *   pending --claim--> delivering --result--> succeeded | pending (retry) | failed
+ *
+ * - Claim: one store write marks a batch `delivering` with a lease (this
+ *   dispatcher's id, an expiry) and records the attempt's start. Only once that
+ *   write is durable is the request sent, so an attempt is never lost from the
+ *   record, and attempt numbers survive restarts.
+ * - Result: outcomes are written in batches (one transaction per burst, and
+ *   the store group-commits concurrent transactions). A delivery is confirmed
+ *   only when its outcome is durable.
+ * - Recovery: at start, every `delivering` record left by an earlier process
+ *   (crash, SIGKILL, restart) is interrupted and sent again; every `pending`
+ *   one is queued. Deliveries are therefore at-least-once: only the ones in
+ *   flight at the crash (claimed, not confirmed: at most `claimAhead` x
+ *   `maxConcurrent`)
+ *   can arrive twice.
+ *
+ * Retries: attempts at 0, 1, 2, 4, 8 s after the previous failure (plus up to
+ * `jitterMs`); after five failed attempts the delivery is `failed`. Fifty
+ * consecutive failed deliveries disable the subscription; a success resets
+ * the count. Concurrency is bounded overall (`maxConcurrent`) and per
+ * subscription (`perSubscription`), and subscriptions are served round-robin,
+ * so one slow receiver holds at most its own share of the slots.
+ *
+ * Time: retry schedules use the injected `clock` and `scheduler` (tests use a
+ * fake pair); the per-attempt timeout and latencies use real time.
+ */
+import { randomBytes } from 'node:crypto';
+import type https from 'node:https';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import { DELIVERIES, EVENTS, WEBHOOKS, onOutboxWrite, type DeliveryRecord, type EventRecord } from '../events/events.js';
+import type { Store, Tx } from '../store/port.js';
+import type { Resolver } from './guard.js';
+import { DEFAULT_TIMEOUT_MS, httpsAgent, sendAttempt, type AttemptResult } from './send.js';
+import { buildRequest, type WebhookRecord } from './subscriptions.js';
+
+/** Delay before attempts 1 to 5, in milliseconds. */
+export const RETRY_DELAYS_MS = [0, 1000, 2000, 4000, 8000] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length;
+/** Consecutive failed deliveries that disable a subscription. */
+export const DISABLE_AFTER_FAILURES = 50;
+/** An attempt interrupted by a crash is sent again without counting; past this many records the delivery fails. */
+const MAX_ATTEMPT_RECORDS = MAX_ATTEMPTS * 2;
+/**
+ * Claims run ahead of the send slots by this factor (default), so that sending
+ * never waits for a store write: while some requests are in flight, the next
+ * ones are being claimed and the finished ones recorded. It also bounds how
+ * many deliveries a crash can repeat (claimed x not confirmed).
+ */
+export const DEFAULT_CLAIM_AHEAD = 8;
+
+/** Timer functions, injectable so tests can drive retries with a fake clock. */
+export interface Scheduler {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realScheduler: Scheduler = {
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref?.();
+    return t;
+  },
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+export interface DispatcherOptions {
+  store: Store;
+  clock: Clock;
+  log?: Logger | undefined;
+  /** Allow-list for the address guard; default `SVC_WEBHOOK_ALLOW`. */
+  allow?: string | undefined;
+  resolve?: Resolver | undefined;
+  /** Extra CA certificate(s), PEM, trusted besides the system roots and NODE_EXTRA_CA_CERTS. */
+  ca?: string | Buffer | undefined;
+  /** Per-attempt timeout (connect to end of response), default 30 000 ms. */
+  timeoutMs?: number | undefined;
+  /** Deliveries in flight at once, overall (default 64). */
+  maxConcurrent?: number | undefined;
+  /** Deliveries in flight at once per subscription (default 8). */
+  perSubscription?: number | undefined;
+  scheduler?: Scheduler | undefined;
+  /** Random extra delay added to each retry, up to this many ms (default 250; 0 in tests). */
+  jitterMs?: number | undefined;
+  /**
+   * Deliveries claimed and not yet confirmed, as a multiple of the send slots
+   * (default 8). Larger values hide store write latency; it is also the most
+   * deliveries a crash can repeat (claimAhead x maxConcurrent).
+   */
+  claimAhead?: number | undefined;
+  /** Lease length of a claim; default timeout + 60 s. */
+  leaseMs?: number | undefined;
+  /**
+   * The store is used by this process only (true for the lowdb store, which
+   * locks its directory): at start, every lease of another dispatcher belongs
+   * to a dead process and is taken over at once. When false, foreign leases are
+   * respected until they expire.
+   */
+  exclusive?: boolean | undefined;
+  /** Finished events (all deliveries final) older than this are pruned; default 30 days. 0 disables pruning. */
+  retentionMs?: number | undefined;
+  /** How often pruning runs at most, default 60 s. */
+  pruneEveryMs?: number | undefined;
+}
+
+export interface DispatcherStats {
+  attempts: number;
+  succeeded: number;
+  failed: number;
+  retried: number;
+  recovered: number;
+  pruned: number;
+  /** Requests on the wire now. */
+  sending: number;
+  /** Deliveries claimed and not yet confirmed (the ones a crash could repeat). */
+  inflight: number;
+  queued: number;
+}
+
+interface Job {
+  id: string;
+  webhook: WebhookRecord;
+  event: EventRecord;
+  attempt: number;
+}
+
+interface Outcome {
+  job: Job;
+  result: AttemptResult;
+}
+
+function countedAttempts(d: DeliveryRecord): number {
+  return d.attempts.filter((a) => !a.interrupted).length;
+}
+
+export class Dispatcher {
+  readonly id = `dsp_${randomBytes(8).toString('hex')}`;
+  readonly #store: Store;
+  readonly #clock: Clock;
+  readonly #log: Logger | undefined;
+  readonly #scheduler: Scheduler;
+  readonly #agent: https.Agent;
+  readonly #opts: Required<Pick<DispatcherOptions, 'timeoutMs' | 'maxConcurrent' | 'perSubscription' | 'claimAhead' | 'jitterMs' | 'leaseMs' | 'exclusive' | 'retentionMs' | 'pruneEveryMs'>> &
+    Pick<DispatcherOptions, 'allow' | 'resolve'>;
+
+  /** webhookId -> (deliveryId -> due time, unix ms); Map order gives round-robin. */
+  readonly #queue = new Map<string, Map<string, number>>();
+  readonly #queued = new Set<string>();
+  /** deliveryId -> webhookId, from claim until the outcome is durable. */
+  readonly #inflight = new Map<string, string>();
+  readonly #perSub = new Map<string, number>();
+  /** Claimed (durably) and waiting for a send slot, per subscription; Map order gives round-robin. */
+  readonly #ready = new Map<string, Job[]>();
+  #sending = 0;
+  readonly #sendingPerSub = new Map<string, number>();
+  #outcomes: Outcome[] = [];
+  #flushScheduled = false;
+  #flushing: Promise<void> | undefined;
+  #timer: unknown;
+  #timerDue = Infinity;
+  #scanRequested = false;
+  #scanning = false;
+  #busy = 0;
+  #started = false;
+  #stopped = false;
+  #unsubscribe: (() => void) | undefined;
+  #lastPrune = -Infinity;
+  #idleWaiters: Array<() => void> = [];
+  readonly #stats: Omit<DispatcherStats, 'inflight' | 'queued' | 'sending'> = { attempts: 0, succeeded: 0, failed: 0, retried: 0, recovered: 0, pruned: 0 };
+
+  constructor(opts: DispatcherOptions) {
+    this.#store = opts.store;
+    this.#clock = opts.clock;
+    this.#log = opts.log;
+    this.#scheduler = opts.scheduler ?? realScheduler;
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxConcurrent = Math.max(1, opts.maxConcurrent ?? 64);
+    this.#opts = {
+      timeoutMs,
+      maxConcurrent,
+      perSubscription: Math.max(1, Math.min(maxConcurrent, opts.perSubscription ?? 8)),
+      claimAhead: Math.max(1, opts.claimAhead ?? DEFAULT_CLAIM_AHEAD),
+      jitterMs: opts.jitterMs ?? 250,
+      leaseMs: opts.leaseMs ?? timeoutMs + 60_000,
+      exclusive: opts.exclusive ?? true,
+      retentionMs: opts.retentionMs ?? 30 * 24 * 3600 * 1000,
+      pruneEveryMs: opts.pruneEveryMs ?? 60_000,
+      allow: opts.allow,
+      resolve: opts.resolve,
+    };
+    this.#agent = httpsAgent(opts.ca, maxConcurrent);
+  }
+
+  /** Starts delivering: recovers interrupted deliveries, queues pending ones, then follows new events. */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#unsubscribe = onOutboxWrite(() => this.#requestScan());
+    this.#track(
+      this.#recover().then(
+        () => this.#requestScan(),
+        (err: unknown) => this.#log?.error({ err: String(err) }, 'webhook dispatcher recovery failed'),
+      ),
+    );
+  }
+
+  /** Stops taking new work and waits for in-flight attempts to finish and be recorded. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#unsubscribe?.();
+    if (this.#timer !== undefined) this.#scheduler.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#returnReady();
+    while (this.#busy > 0 || this.#inflight.size > 0 || this.#outcomes.length > 0 || this.#flushing) {
+      await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+    }
+  }
+
+  /**
+   * Resolves when nothing is left to do now: no attempt in flight, no outcome
+   * unwritten, no delivery due. Deliveries due later (retries) may remain; a
+   * test moves its fake clock and calls idle() again.
+   */
+  async idle(): Promise<void> {
+    while (!this.#isIdle()) await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** When the next retry is due (unix ms), or null when none is queued. */
+  nextDue(): number | null {
+    let min = Infinity;
+    for (const items of this.#queue.values()) for (const due of items.values()) min = Math.min(min, due);
+    return min === Infinity ? null : min;
+  }
+
+  stats(): DispatcherStats {
+    return { ...this.#stats, sending: this.#sending, inflight: this.#inflight.size, queued: this.#queued.size };
+  }
+
+  // --- bookkeeping ---------------------------------------------------------
+
+  #isIdle(): boolean {
+    if (this.#busy > 0 || this.#inflight.size > 0 || this.#outcomes.length > 0 || this.#flushing || this.#scanRequested) return false;
+    if (this.#stopped) return true;
+    const now = this.#clock.now().getTime();
+    for (const items of this.#queue.values()) for (const due of items.values()) if (due <= now) return false;
+    return true;
+  }
+
+  #checkIdle(): void {
+    const stoppedDone = this.#stopped && this.#busy === 0 && this.#inflight.size === 0 && this.#outcomes.length === 0 && !this.#flushing;
+    if (!stoppedDone && !this.#isIdle()) return;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  #track(p: Promise<unknown>): void {
+    this.#busy++;
+    p.finally(() => {
+      this.#busy--;
+      this.#checkIdle();
+    });
+  }
+
+  #enqueue(id: string, webhookId: string, due: number): void {
+    if (this.#inflight.has(id)) return;
+    let items = this.#queue.get(webhookId);
+    if (!items) this.#queue.set(webhookId, (items = new Map()));
+    items.set(id, due);
+    this.#queued.add(id);
+  }
+
+  // --- recovery and scanning -------------------------------------------------
+
+  async #recover(): Promise<void> {
+    const now = this.#clock.now();
+    const nowMs = now.getTime();
+    const recovered = await this.#store.transact((tx) => {
+      let n = 0;
+      for (const d of tx.findBy<DeliveryRecord>(DELIVERIES, 'state', 'delivering')) {
+        if (d.leaseOwner === this.id) continue;
+        if (!this.#opts.exclusive && d.leaseUntil !== null && d.leaseUntil > nowMs) continue;
+        const last = d.attempts[d.attempts.length - 1];
+        if (last && last.finishedAt === null) {
+          last.finishedAt = now.toISOString();
+          last.error = 'interrupted: the server stopped before the outcome was known';
+          last.interrupted = true;
+        }
+        d.state = 'pending';
+        d.nextAttemptAt = nowMs;
+        d.leaseOwner = null;
+        d.leaseUntil = null;
+        tx.put(DELIVERIES, d);
+        n++;
+      }
+      return n;
+    });
+    this.#stats.recovered += recovered;
+    if (recovered > 0) this.#log?.warn({ recovered }, 'webhook deliveries interrupted by a restart will be sent again');
+  }
+
+  #requestScan(): void {
+    if (this.#stopped) return;
+    this.#scanRequested = true;
+    if (this.#scanning) return;
+    this.#scanning = true;
+    this.#track(
+      (async () => {
+        try {
+          while (this.#scanRequested && !this.#stopped) {
+            this.#scanRequested = false;
+            const pending = await this.#store.findBy<DeliveryRecord>(DELIVERIES, 'state', 'pending');
+            for (const d of pending) {
+              if (this.#inflight.has(d.id) || this.#queued.has(d.id)) continue;
+              this.#enqueue(d.id, d.webhookId, d.nextAttemptAt ?? 0);
+            }
+            this.#pump();
+          }
+        } catch (err) {
+          this.#log?.error({ err: String(err) }, 'webhook dispatcher scan failed');
+        } finally {
+          this.#scanning = false;
+          this.#scanRequested = false;
+        }
+      })(),
+    );
+  }
+
+  // --- scheduling ----------------------------------------------------------
+
+  #pump(): void {
+    if (this.#stopped || !this.#started) return;
+    const now = this.#clock.now().getTime();
+    this.#startSends();
+    let free = this.#opts.maxConcurrent * this.#opts.claimAhead - this.#inflight.size;
+    let earliest = Infinity;
+    const batch: string[] = [];
+    const served: string[] = [];
+    for (const [webhookId, items] of this.#queue) {
+      let slots = Math.min(free, this.#opts.perSubscription * this.#opts.claimAhead - (this.#perSub.get(webhookId) ?? 0));
+      for (const [id, due] of items) {
+        if (due > now) {
+          earliest = Math.min(earliest, due);
+          continue;
+        }
+        if (slots <= 0) break;
+        items.delete(id);
+        this.#queued.delete(id);
+        this.#inflight.set(id, webhookId);
+        this.#perSub.set(webhookId, (this.#perSub.get(webhookId) ?? 0) + 1);
+        batch.push(id);
+        slots--;
+        free--;
+      }
+      if (items.size === 0) this.#queue.delete(webhookId);
+      else served.push(webhookId);
+      if (free <= 0) break;
+    }
+    // Round-robin: subscriptions served now go to the back of the line.
+    for (const webhookId of served) {
+      const items = this.#queue.get(webhookId);
+      if (!items) continue;
+      this.#queue.delete(webhookId);
+      this.#queue.set(webhookId, items);
+    }
+    // Only future work needs a timer: due work blocked by the concurrency
+    // bounds is picked up when a slot frees (every outcome pumps again).
+    this.#arm(earliest, now);
+    if (batch.length > 0) this.#track(this.#claim(batch));
+  }
+
+  #arm(due: number, now: number): void {
+    if (due === Infinity || this.#stopped) return;
+    if (this.#timer !== undefined && this.#timerDue <= due) return;
+    if (this.#timer !== undefined) this.#scheduler.clearTimeout(this.#timer);
+    this.#timerDue = due;
+    this.#timer = this.#scheduler.setTimeout(() => {
+      this.#timer = undefined;
+      this.#timerDue = Infinity;
+      this.#pump();
+      this.#checkIdle();
+    }, Math.max(0, due - now));
+  }
+
+  #release(id: string): void {
+    const webhookId = this.#inflight.get(id);
+    if (webhookId === undefined) return;
+    this.#inflight.delete(id);
+    const n = (this.#perSub.get(webhookId) ?? 1) - 1;
+    if (n <= 0) this.#perSub.delete(webhookId);
+    else this.#perSub.set(webhookId, n);
+  }
+
+  // --- claim, send, record -----------------------------------------------------
+
+  async #claim(ids: string[]): Promise<void> {
+    let jobs: Job[];
+    try {
+      jobs = await this.#store.transact((tx) => this.#claimTx(tx, ids));
+    } catch (err) {
+      this.#log?.error({ err: String(err) }, 'webhook claim failed; will retry');
+      const later = this.#clock.now().getTime() + 1000;
+      for (const id of ids) {
+        const webhookId = this.#inflight.get(id);
+        this.#release(id);
+        if (webhookId !== undefined) this.#enqueue(id, webhookId, later);
+      }
+      this.#pump();
+      return;
+    }
+    const claimed = new Set(jobs.map((j) => j.id));
+    for (const id of ids) if (!claimed.has(id)) this.#release(id);
+    for (const job of jobs) {
+      const list = this.#ready.get(job.webhook.id);
+      if (list) list.push(job);
+      else this.#ready.set(job.webhook.id, [job]);
+    }
+    if (this.#stopped) await this.#returnReady();
+    else if (jobs.length < ids.length) this.#pump();
+    else this.#startSends();
+  }
+
+  /** Starts claimed jobs while send slots are free, round-robin over subscriptions. */
+  #startSends(): void {
+    if (this.#stopped) return;
+    const served: string[] = [];
+    for (const [webhookId, jobs] of this.#ready) {
+      if (this.#sending >= this.#opts.maxConcurrent) break;
+      let n = this.#sendingPerSub.get(webhookId) ?? 0;
+      while (jobs.length > 0 && n < this.#opts.perSubscription && this.#sending < this.#opts.maxConcurrent) {
+        const job = jobs.shift()!;
+        n++;
+        this.#sending++;
+        this.#sendingPerSub.set(webhookId, n);
+        this.#track(this.#send(job));
+      }
+      if (jobs.length === 0) this.#ready.delete(webhookId);
+      else served.push(webhookId);
+    }
+    for (const webhookId of served) {
+      const jobs = this.#ready.get(webhookId);
+      if (!jobs) continue;
+      this.#ready.delete(webhookId);
+      this.#ready.set(webhookId, jobs);
+    }
+  }
+
+  /** On stop: claimed jobs not yet sent go back to pending, their unsent attempt removed. */
+  async #returnReady(): Promise<void> {
+    const jobs = [...this.#ready.values()].flat();
+    this.#ready.clear();
+    if (jobs.length === 0) return;
+    const nowMs = this.#clock.now().getTime();
+    try {
+      await this.#store.transact((tx) => {
+        for (const job of jobs) {
+          const d = tx.get<DeliveryRecord>(DELIVERIES, job.id);
+          if (!d || d.state !== 'delivering' || d.leaseOwner !== this.id) continue;
+          const last = d.attempts[d.attempts.length - 1];
+          if (last && last.finishedAt === null) d.attempts.pop();
+          d.state = 'pending';
+          d.nextAttemptAt = nowMs;
+          d.leaseOwner = null;
+          d.leaseUntil = null;
+          tx.put(DELIVERIES, d);
+        }
+      });
+    } catch (err) {
+      this.#log?.error({ err: String(err) }, 'returning unsent webhook deliveries failed; they are re-sent after a restart');
+    }
+    for (const job of jobs) this.#release(job.id);
+  }
+
+  #claimTx(tx: Tx, ids: string[]): Job[] {
+    const now = this.#clock.now();
+    const nowMs = now.getTime();
+    const nowIso = now.toISOString();
+    const webhooks = new Map<string, WebhookRecord | undefined>();
+    const jobs: Job[] = [];
+    for (const id of ids) {
+      const d = tx.get<DeliveryRecord>(DELIVERIES, id);
+      if (!d || d.state !== 'pending') continue;
+      if (!webhooks.has(d.webhookId)) webhooks.set(d.webhookId, tx.get<WebhookRecord>(WEBHOOKS, d.webhookId));
+      const webhook = webhooks.get(d.webhookId);
+      const event = tx.get<EventRecord>(EVENTS, d.eventId);
+      const cancel = !webhook ? 'subscription deleted' : webhook.status !== 'active' ? `subscription ${webhook.status}` : !event ? 'event no longer stored' : null;
+      if (cancel || !webhook || !event) {
+        d.state = 'cancelled';
+        d.reason = cancel ?? 'cancelled';
+        d.completedAt = nowIso;
+        d.nextAttemptAt = null;
+        tx.put(DELIVERIES, d);
+        continue;
+      }
+      const attempt = countedAttempts(d) + 1;
+      d.attempts.push({ attempt, at: nowIso, finishedAt: null, statusCode: null, latencyMs: null, error: null });
+      d.state = 'delivering';
+      d.nextAttemptAt = null;
+      d.leaseOwner = this.id;
+      d.leaseUntil = nowMs + this.#opts.leaseMs;
+      tx.put(DELIVERIES, d);
+      jobs.push({ id, webhook, event, attempt });
+    }
+    return jobs;
+  }
+
+  async #send(job: Job): Promise<void> {
+    const { body, headers } = buildRequest(job.event, job.webhook, job.attempt, this.#clock.now().getTime());
+    const result = await sendAttempt({
+      url: job.webhook.url,
+      body,
+      headers,
+      agent: this.#agent,
+      timeoutMs: this.#opts.timeoutMs,
+      allow: this.#opts.allow,
+      resolve: this.#opts.resolve,
+    });
+    this.#stats.attempts++;
+    this.#sending--;
+    const n = (this.#sendingPerSub.get(job.webhook.id) ?? 1) - 1;
+    if (n <= 0) this.#sendingPerSub.delete(job.webhook.id);
+    else this.#sendingPerSub.set(job.webhook.id, n);
+    this.#outcomes.push({ job, result });
+    this.#scheduleFlush();
+    this.#startSends();
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushScheduled || this.#flushing) return;
+    this.#flushScheduled = true;
+    setImmediate(() => {
+      this.#flushScheduled = false;
+      const p = this.#flush();
+      this.#flushing = p;
+      this.#track(
+        p.finally(() => {
+          this.#flushing = undefined;
+          if (this.#outcomes.length > 0) this.#scheduleFlush();
+        }),
+      );
+    });
+  }
+
+  async #flush(): Promise<void> {
+    const outcomes = this.#outcomes;
+    this.#outcomes = [];
+    if (outcomes.length === 0) return;
+    let retries: Array<{ id: string; webhookId: string; due: number }> = [];
+    try {
+      retries = await this.#store.transact((tx) => this.#recordTx(tx, outcomes));
+    } catch (err) {
+      // The lowdb store keeps the change in memory and retries the write with the next one.
+      this.#log?.error({ err: String(err) }, 'writing webhook delivery outcomes failed');
+    }
+    for (const o of outcomes) this.#release(o.job.id);
+    for (const r of retries) this.#enqueue(r.id, r.webhookId, r.due);
+    this.#pump();
+    this.#maybePrune();
+  }
+
+  #recordTx(tx: Tx, outcomes: Outcome[]): Array<{ id: string; webhookId: string; due: number }> {
+    const now = this.#clock.now();
+    const nowMs = now.getTime();
+    const nowIso = now.toISOString();
+    const webhooks = new Map<string, WebhookRecord | undefined>();
+    const retries: Array<{ id: string; webhookId: string; due: number }> = [];
+    for (const { job, result } of outcomes) {
+      const d = tx.get<DeliveryRecord>(DELIVERIES, job.id);
+      if (!d || d.state !== 'delivering' || d.leaseOwner !== this.id) continue; // lease lost meanwhile
+      const a = d.attempts[d.attempts.length - 1];
+      if (a) {
+        a.finishedAt = nowIso;
+        a.statusCode = result.statusCode;
+        a.latencyMs = result.latencyMs;
+        a.error = result.error;
+      }
+      if (!webhooks.has(d.webhookId)) webhooks.set(d.webhookId, tx.get<WebhookRecord>(WEBHOOKS, d.webhookId));
+      const w = webhooks.get(d.webhookId);
+      if (w && a) {
+        w.lastDeliveryAttempt = a.at;
+        w.lastDeliveryStatus = result.statusCode;
+      }
+      d.leaseOwner = null;
+      d.leaseUntil = null;
+      const counted = countedAttempts(d);
+      if (result.ok) {
+        d.state = 'succeeded';
+        d.completedAt = nowIso;
+        d.nextAttemptAt = null;
+        this.#stats.succeeded++;
+        if (w) w.consecutiveFailures = 0;
+      } else if (counted >= MAX_ATTEMPTS || d.attempts.length >= MAX_ATTEMPT_RECORDS) {
+        d.state = 'failed';
+        d.completedAt = nowIso;
+        d.nextAttemptAt = null;
+        this.#stats.failed++;
+        if (w) {
+          w.failures++;
+          w.consecutiveFailures++;
+          if (w.consecutiveFailures >= DISABLE_AFTER_FAILURES && w.status === 'active') {
+            w.status = 'disabled';
+            w.disabledAt = nowIso;
+            this.#log?.warn({ webhookId: w.id }, `webhook subscription disabled after ${DISABLE_AFTER_FAILURES} consecutive failed deliveries`);
+          }
+        }
+      } else {
+        const jitter = this.#opts.jitterMs > 0 ? Math.floor(Math.random() * this.#opts.jitterMs) : 0;
+        d.state = 'pending';
+        d.nextAttemptAt = nowMs + RETRY_DELAYS_MS[counted]! + jitter;
+        this.#stats.retried++;
+        retries.push({ id: d.id, webhookId: d.webhookId, due: d.nextAttemptAt });
+      }
+      tx.put(DELIVERIES, d);
+    }
+    for (const w of webhooks.values()) if (w) tx.put(WEBHOOKS, w);
+    return retries;
+  }
+
+  // --- retention -------------------------------------------------------------
+
+  #maybePrune(): void {
+    if (this.#opts.retentionMs <= 0 || this.#stopped) return;
+    const now = this.#clock.now().getTime();
+    if (now - this.#lastPrune < this.#opts.pruneEveryMs) return;
+    this.#lastPrune = now;
+    this.#track(
+      this.prune().catch((err: unknown) => this.#log?.error({ err: String(err) }, 'pruning the webhook event log failed')),
+    );
+  }
+
+  /**
+   * Deletes events older than the retention period whose deliveries are all
+   * final, with their deliveries. Events are stored in time order, so the scan
+   * stops at the first one inside the period.
+   */
+  async prune(): Promise<number> {
+    const cutoff = this.#clock.now().getTime() - this.#opts.retentionMs;
+    const removed = await this.#store.transact((tx) => {
+      let n = 0;
+      for (const e of tx.all<EventRecord>(EVENTS)) {
+        if (e.created * 1000 >= cutoff) break;
+        const deliveries = tx.findBy<DeliveryRecord>(DELIVERIES, 'eventId', e.id);
+        if (deliveries.some((d) => d.state === 'pending' || d.state === 'delivering')) continue;
+        for (const d of deliveries) tx.delete(DELIVERIES, d.id);
+        tx.delete(EVENTS, e.id);
+        n++;
+      }
+      return n;
+    });
+    this.#stats.pruned += removed;
+    return removed;
+  }
+}

@@ -6,13 +6,17 @@
 import { benchLimits } from './limits.js';
 import { benchMcp } from './mcp.js';
 import { benchRest } from './rest.js';
+import { benchSolana } from './solana.js';
 import { benchStore } from './store.js';
+import { benchWebhooks } from './webhooks.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   rest: benchRest,
   mcp: benchMcp,
   limits: benchLimits,
   store: benchStore,
+  webhooks: benchWebhooks,
+  solana: benchSolana,
 };
 
 const wanted = process.argv.slice(2);

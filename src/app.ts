@@ -4,6 +4,7 @@ import type { Config } from './core/config.js';
 import { createLogger, type Logger } from './core/log.js';
 import { CursorCodec } from './core/pagination.js';
 import { EVENTS, EVENT_INDEXES } from './events/events.js';
+import { Dispatcher, WEBHOOK_INDEXES } from './webhooks/index.js';
 import { API_KEYS, API_KEY_INDEXES, bootstrapKey } from './keys/keys.js';
 import { MemoryRateLimiter } from './keys/limiter.js';
 import { DocsIndex } from './docs/search.js';
@@ -17,6 +18,7 @@ import type { Services } from './tools/define.js';
 export const STORE_INDEXES: Record<string, string[]> = {
   [API_KEYS]: API_KEY_INDEXES,
   [EVENTS]: EVENT_INDEXES,
+  ...WEBHOOK_INDEXES,
 };
 
 const SYSTEM = 'system';
@@ -77,6 +79,13 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
     await store.close();
     throw err;
   }
+}
+
+/** Starts the webhook dispatcher: it delivers every pending delivery, including those left by an earlier run. */
+export function startDispatcher(services: Services): Dispatcher {
+  const dispatcher = new Dispatcher({ store: services.store, clock: services.clock, log: services.log, allow: services.config.webhookAllow });
+  dispatcher.start();
+  return dispatcher;
 }
 
 export async function closeServices(services: Services): Promise<void> {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { closeServices, openServices } from './app.js';
+import { closeServices, openServices, startDispatcher } from './app.js';
 import { ConfigError, loadConfig, type ConfigFlags } from './core/config.js';
 import { systemClock } from './core/clock.js';
 import { buildApp } from './http/app.js';
@@ -23,7 +23,8 @@ Usage:
       List API keys (never their values).
   svc --help | --version
 
-Environment: SVC_PORT, SVC_HOST, SVC_DATA_DIR, SVC_API_KEY, SVC_LOG_LEVEL, SVC_BODY_LIMIT, SVC_PUBLIC_URL, SVC_TRUST_PROXY.
+Environment: SVC_PORT, SVC_HOST, SVC_DATA_DIR, SVC_API_KEY, SVC_LOG_LEVEL, SVC_BODY_LIMIT, SVC_PUBLIC_URL, SVC_TRUST_PROXY,
+SVC_WEBHOOK_ALLOW (hosts/CIDRs webhooks may reach despite the address guard).
 The data directory can be used by one svc process at a time.`;
 
 /** A bad command line: printed as one line on stderr, exit code 2. */
@@ -71,9 +72,11 @@ async function serve(args: string[]): Promise<void> {
     await closeServices(services);
     throw err;
   }
+  const dispatcher = startDispatcher(services);
   const sig = await signal;
   services.log.info({ signal: sig }, 'shutting down: finishing in-flight requests');
   await app.close();
+  await dispatcher.stop();
   await closeServices(services);
   services.log.info('stopped');
 }
@@ -83,7 +86,9 @@ async function mcp(args: string[]): Promise<void> {
   const config = loadConfig(values as ConfigFlags);
   const signal = waitForSignal();
   const services = await openServices(config, { bootstrap: true });
+  const dispatcher = startDispatcher(services);
   await Promise.race([serveStdio(TOOLS, services, config.apiKey), signal]);
+  await dispatcher.stop();
   await closeServices(services);
 }
 

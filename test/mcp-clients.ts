@@ -45,11 +45,20 @@ export async function mcpOutcome(client: Client, name: string, args: Record<stri
 }
 
 /** The same for a REST response, undoing the route's envelope shape. */
-export function restOutcome(status: number, json: Record<string, unknown>, shape: 'top-level' | 'data' | 'list'): Outcome {
+export function restOutcome(
+  status: number,
+  json: Record<string, unknown>,
+  shape: 'top-level' | 'data' | 'list',
+  fields: { dataField?: string; metaFields?: string[] } = {},
+): Outcome {
   const { meta, success, ...rest } = json as { meta: Record<string, unknown>; success: boolean; data?: unknown };
   if (!success) return { ok: false, body: { success, ...rest } };
   if (status >= 400) throw new Error(`success body with status ${status}`);
   if (shape === 'top-level') return { ok: true, body: rest };
-  if (shape === 'list') return { ok: true, body: { items: rest.data, pagination: meta.pagination } };
+  if (shape === 'list') return { ok: true, body: meta.pagination ? { items: rest.data, pagination: meta.pagination } : { items: rest.data } };
+  if (fields.dataField) {
+    const extra = Object.fromEntries((fields.metaFields ?? []).filter((f) => meta[f] !== undefined).map((f) => [f, meta[f]]));
+    return { ok: true, body: { [fields.dataField]: rest.data, ...extra } };
+  }
   return { ok: true, body: rest.data };
 }

@@ -18,6 +18,8 @@ export interface Config {
    * count. Unset: the socket's address is the client's, and X-Forwarded-For is ignored.
    */
   trustProxy: string[] | number | undefined;
+  /** Hosts or CIDR ranges webhooks may reach despite the address guard (SVC_WEBHOOK_ALLOW); for tests and private deployments. */
+  webhookAllow: string | undefined;
 }
 
 export interface ConfigFlags {
@@ -83,5 +85,6 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     bodyLimit,
     publicUrl: env.SVC_PUBLIC_URL || undefined,
     trustProxy,
+    webhookAllow: env.SVC_WEBHOOK_ALLOW || undefined,
   };
 }

@@ -274,8 +274,11 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
           const { items, pagination } = output as { items: unknown[]; pagination: Record<string, unknown> };
           return { success: true, data: items, meta: { ...meta, pagination } };
         }
-        case 'data':
-          return { success: true, data: output, meta };
+        case 'data': {
+          const { dataField, metaFields = [] } = tool.rest;
+          const extra = Object.fromEntries(metaFields.filter((f) => output[f] !== undefined).map((f) => [f, output[f]]));
+          return { success: true, data: dataField ? output[dataField] : output, meta: { ...meta, ...extra } };
+        }
       }
     };
     app.route({ method: tool.rest.method, url: API_PREFIX + tool.rest.path, schema: routeSchema(tool), handler });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../core/errors.js';
-import { CursorPageMetaSchema, OffsetPageMetaSchema } from '../core/pagination.js';
 import type { AnyTool } from '../tools/define.js';
 
 // Schemas of the REST envelope, used only to document responses in OpenAPI.
@@ -47,14 +46,18 @@ export function successSchema(tool: AnyTool): z.ZodType {
     case 'top-level':
       return tool.output.extend({ success, meta: MetaSchema }).describe(tool.output.description ?? tool.title);
     case 'list': {
-      const items = (tool.output.shape as Record<string, z.ZodType>).items;
-      if (!items) throw new Error(`${tool.name}: a list tool's output needs an "items" field`);
-      const pagination = (tool.output.shape as Record<string, z.ZodType>).pagination ?? z.union([OffsetPageMetaSchema, CursorPageMetaSchema]);
-      return z
-        .object({ success, data: items, meta: MetaSchema.extend({ pagination }) })
-        .describe(`Envelope with a page of results.`);
+      const shape = tool.output.shape as Record<string, z.ZodType>;
+      if (!shape.items) throw new Error(`${tool.name}: a list tool's output needs an "items" field`);
+      const meta = shape.pagination ? MetaSchema.extend({ pagination: shape.pagination }) : MetaSchema;
+      return z.object({ success, data: shape.items, meta }).describe(`Envelope with a list of results.`);
     }
-    case 'data':
-      return z.object({ success, data: tool.output, meta: MetaSchema }).describe('Success envelope.');
+    case 'data': {
+      const shape = tool.output.shape as Record<string, z.ZodType>;
+      const { dataField, metaFields = [] } = tool.rest;
+      const data = dataField ? shape[dataField] : tool.output;
+      if (!data) throw new Error(`${tool.name}: output has no field "${dataField}"`);
+      const meta = metaFields.length ? MetaSchema.extend(Object.fromEntries(metaFields.map((f) => [f, shape[f]!]))) : MetaSchema;
+      return z.object({ success, data, meta }).describe('Success envelope.');
+    }
   }
 }

@@ -55,6 +55,10 @@ export interface RestMapping {
   status?: number;
   /** Further absolute paths serving the same route (undocumented duplicates, e.g. `/api/jurisdictions`). */
   aliases?: string[];
+  /** For shape `data`: the output field whose value is the envelope's `data` (default: the whole output). */
+  dataField?: string;
+  /** For shape `data`: output fields carried in the envelope's `meta` instead (e.g. a secret shown once). */
+  metaFields?: string[];
 }
 
 export interface ToolAnnotations {

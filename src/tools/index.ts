@@ -14,6 +14,14 @@ import { getApiKeyTool } from './keys/get-api-key.js';
 import { listApiKeysTool } from './keys/list-api-keys.js';
 import { revokeApiKeyTool } from './keys/revoke-api-key.js';
 import { updateApiKeyTool } from './keys/update-api-key.js';
+import { createWebhookTool } from './webhooks/create-webhook.js';
+import { deleteWebhookTool } from './webhooks/delete-webhook.js';
+import { listEventTypesTool } from './webhooks/list-event-types.js';
+import { listWebhookEventsTool } from './webhooks/list-webhook-events.js';
+import { listWebhooksTool } from './webhooks/list-webhooks.js';
+import { regenerateWebhookSecretTool } from './webhooks/regenerate-webhook-secret.js';
+import { testWebhookTool } from './webhooks/test-webhook.js';
+import { updateWebhookTool } from './webhooks/update-webhook.js';
 
 /** Every tool the service offers, in the order they are listed. */
 export const TOOLS: readonly AnyTool[] = [
@@ -30,6 +38,14 @@ export const TOOLS: readonly AnyTool[] = [
   getApiKeyTool,
   updateApiKeyTool,
   revokeApiKeyTool,
+  createWebhookTool,
+  listWebhooksTool,
+  updateWebhookTool,
+  deleteWebhookTool,
+  regenerateWebhookSecretTool,
+  testWebhookTool,
+  listWebhookEventsTool,
+  listEventTypesTool,
   searchDocs,
   getDoc,
 ];

@@ -9,7 +9,7 @@ import { EXAMPLES } from '../support/examples.js';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({});
+  server = await startTestServer({ config: { webhookAllow: '127.0.0.1' } });
 });
 afterAll(async () => {
   await server?.close();
@@ -44,7 +44,7 @@ describe('every tool has a working example', () => {
       const restInput = await example.input(server, key);
       const res = await server.app.inject({ ...restRequest(tool, restInput), headers: { authorization: `Bearer ${key}` } });
       expect(res.statusCode, res.body.slice(0, 500)).toBe(tool.rest.status ?? 200);
-      const rest = restOutcome(res.statusCode, res.json(), tool.rest.shape);
+      const rest = restOutcome(res.statusCode, res.json(), tool.rest.shape, tool.rest);
       const client = await httpClient(server.url, key);
       const mcp = await mcpOutcome(client, tool.name, await example.input(server, key));
       await client.close();

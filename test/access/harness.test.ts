@@ -39,7 +39,7 @@ let operations: Operation[];
 const ajv = new Ajv({ strict: false, allErrors: false });
 
 beforeAll(async () => {
-  server = await startTestServer({ listen: false });
+  server = await startTestServer({ listen: false, config: { webhookAllow: '127.0.0.1' } });
   const doc = (await server.app.inject({ url: '/api/v1/openapi.json' })).json();
   operations = [];
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {

@@ -8,6 +8,7 @@ import { API_KEYS, hashKey, type ApiKeyRecord } from '../../src/keys/keys.js';
 import { hasScope, SCOPES, type Scope, type Tier } from '../../src/keys/scopes.js';
 import { RATE_WINDOW_MS } from '../../src/keys/limits.js';
 import type { AnyTool } from '../../src/tools/define.js';
+import { createWebhook } from '../../src/webhooks/index.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { toolSchemas } from '../../src/tools/schema.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
@@ -162,10 +163,20 @@ describe('access matrix: every operation × every kind of caller, over REST and 
  */
 const OTHER_OWNER_FIXTURES: Record<string, (() => Promise<string>) | null> = {
   get_jurisdiction: null,
+  update_webhook: otherOwnersWebhookId,
+  delete_webhook: otherOwnersWebhookId,
+  regenerate_webhook_secret: otherOwnersWebhookId,
+  test_webhook: otherOwnersWebhookId,
   get_api_key: otherOwnersKeyId,
   update_api_key: otherOwnersKeyId,
   revoke_api_key: otherOwnersKeyId,
 };
+
+async function otherOwnersWebhookId(): Promise<string> {
+  const deps = { store: server.services.store, clock, cursors: server.services.cursors, allow: '127.0.0.1' };
+  const { webhook } = await createWebhook(deps, 'own_OTHER0000000000000000000000', { url: 'https://127.0.0.1:9/x', name: 'other', events: ['*'] });
+  return webhook.id;
+}
 
 async function otherOwnersKeyId(): Promise<string> {
   const key = await makeKey({ tier: 'public', scopes: ['contracts'], ownerId: 'own_OTHER0000000000000000000000' });

@@ -14,7 +14,7 @@ const QUESTIONS: Array<[string, string, string?]> = [
   ['429 too many requests retry after', 'limits|errors'],
   ['how many contract generations per 15 minutes for public tier', 'limits'],
   ['do rate limit counters survive a restart', 'limits', 'Restarts and several instances'],
-  ['nextCursor hasMore', 'pagination', 'Cursor pagination'],
+  ['nextCursor hasMore cursor pagination', 'pagination', 'Cursor pagination'],
   ['pagination with page and limit', 'pagination', 'Offset pagination'],
   ['where is the first API key printed', 'quick-start|authentication', 'Quick start|Key values'],
   ['connect claude or an IDE assistant over MCP stdio', 'quick-start', 'Connect an IDE assistant over MCP'],

@@ -22,7 +22,29 @@ async function ownKeyId(server: TestServer, ownerKey: string): Promise<string> {
   return res.json().data.id;
 }
 
+/** A subscription of the caller's account, to a loopback URL the test server allows. */
+async function ownWebhookId(server: TestServer, ownerKey: string): Promise<string> {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks/subscriptions',
+    headers: { authorization: `Bearer ${ownerKey}` },
+    payload: { url: 'https://127.0.0.1:9/hooks', name: 'example', events: ['*'] },
+  });
+  if (res.statusCode !== 201) throw new Error(`create_webhook failed: ${res.body}`);
+  return res.json().data.id;
+}
+
+const WEBHOOK_VOLATILE = ['id', '_id', 'createdAt', 'updatedAt', 'webhook', 'secret', 'payload', 'responseTime'];
+
 export const EXAMPLES: Record<string, Example> = {
+  create_webhook: { input: () => ({ url: 'https://127.0.0.1:9/hooks', name: 'example', events: ['contract.generated', 'api_key.created'] }), volatile: WEBHOOK_VOLATILE },
+  list_webhooks: { input: () => ({}), volatile: ['items'] },
+  update_webhook: { input: async (s, k) => ({ id: await ownWebhookId(s, k), events: ['*'], status: 'paused' }), volatile: WEBHOOK_VOLATILE },
+  delete_webhook: { input: async (s, k) => ({ id: await ownWebhookId(s, k) }), volatile: WEBHOOK_VOLATILE },
+  regenerate_webhook_secret: { input: async (s, k) => ({ id: await ownWebhookId(s, k) }), volatile: WEBHOOK_VOLATILE },
+  test_webhook: { input: async (s, k) => ({ id: await ownWebhookId(s, k) }), volatile: WEBHOOK_VOLATILE.concat(['error']) },
+  list_webhook_events: { input: () => ({ limit: 5 }), volatile: ['items', 'pagination'] },
+  list_webhook_event_types: { input: () => ({}) },
   list_templates: { input: () => ({}) },
   generate_contract: {
     input: () => ({

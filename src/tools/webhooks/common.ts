@@ -1,0 +1,10 @@
+import type { Tier } from '../../keys/scopes.js';
+import type { WebhookDeps } from '../../webhooks/index.js';
+import type { ToolContext } from '../define.js';
+
+/** Webhooks need the webhooks scope and a partner or internal key (spec 4.3). */
+export const WEBHOOK_TIERS: readonly Tier[] = ['partner', 'internal'];
+
+export function webhookDeps(ctx: ToolContext): WebhookDeps {
+  return { store: ctx.store, clock: ctx.clock, cursors: ctx.cursors, log: ctx.log, allow: ctx.config.webhookAllow };
+}

@@ -1,0 +1,18 @@
+import { deleteWebhook, DeleteWebhookOutput, WebhookIdInput } from '../../webhooks/index.js';
+import { defineTool } from '../define.js';
+import { WEBHOOK_TIERS, webhookDeps } from './common.js';
+
+export const deleteWebhookTool = defineTool({
+  name: 'delete_webhook',
+  title: 'Delete a webhook subscription',
+  description: 'Deletes a subscription; its pending deliveries are cancelled.',
+  domain: 'webhooks',
+  scope: 'webhooks',
+  tiers: WEBHOOK_TIERS,
+  bucket: 'default',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  input: WebhookIdInput.strict(),
+  output: DeleteWebhookOutput,
+  rest: { method: 'DELETE', path: '/webhooks/subscriptions/:id', shape: 'data' },
+  handler: (input, ctx) => deleteWebhook(webhookDeps(ctx), ctx.principal.ownerId, input.id),
+});

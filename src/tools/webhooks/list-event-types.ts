@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { EventTypesOutput, listEventTypes } from '../../webhooks/index.js';
+import { defineTool } from '../define.js';
+import { WEBHOOK_TIERS } from './common.js';
+
+export const listEventTypesTool = defineTool({
+  name: 'list_webhook_event_types',
+  title: 'List event types',
+  description: 'The catalogue of event names of spec 6.1 that a subscription can receive, marking those no operation emits yet.',
+  domain: 'webhooks',
+  scope: 'webhooks',
+  tiers: WEBHOOK_TIERS,
+  bucket: 'default',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({}).describe('No input.'),
+  output: EventTypesOutput,
+  rest: { method: 'GET', path: '/webhooks/event-types', shape: 'data' },
+  handler: () => listEventTypes(),
+});

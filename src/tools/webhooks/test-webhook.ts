@@ -1,0 +1,20 @@
+import { testWebhook, TestWebhookOutput, WebhookIdInput } from '../../webhooks/index.js';
+import { defineTool } from '../define.js';
+import { WEBHOOK_TIERS, webhookDeps } from './common.js';
+
+export const testWebhookTool = defineTool({
+  name: 'test_webhook',
+  title: 'Send a test delivery',
+  description:
+    'Sends one real, signed `test.webhook` delivery to the subscription URL and reports whether it was delivered, the status code, the ' +
+    'payload and the response time. It does not change the failure counters.',
+  domain: 'webhooks',
+  scope: 'webhooks',
+  tiers: WEBHOOK_TIERS,
+  bucket: 'default',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  input: WebhookIdInput.strict(),
+  output: TestWebhookOutput,
+  rest: { method: 'POST', path: '/webhooks/subscriptions/:id/test', shape: 'data' },
+  handler: (input, ctx) => testWebhook(webhookDeps(ctx), ctx.principal.ownerId, input.id),
+});

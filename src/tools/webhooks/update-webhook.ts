@@ -1,0 +1,18 @@
+import { updateWebhook, UpdateWebhookInput, WebhookSchema } from '../../webhooks/index.js';
+import { defineTool } from '../define.js';
+import { WEBHOOK_TIERS, webhookDeps } from './common.js';
+
+export const updateWebhookTool = defineTool({
+  name: 'update_webhook',
+  title: 'Update a webhook subscription',
+  description: 'Changes the events, URL, name or status of a subscription. `status: active` resumes a paused one and re-enables a disabled one.',
+  domain: 'webhooks',
+  scope: 'webhooks',
+  tiers: WEBHOOK_TIERS,
+  bucket: 'default',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: UpdateWebhookInput.strict(),
+  output: WebhookSchema,
+  rest: { method: 'PATCH', path: '/webhooks/subscriptions/:id', shape: 'data' },
+  handler: ({ id, ...patch }, ctx) => updateWebhook(webhookDeps(ctx), ctx.principal.ownerId, id, patch),
+});

@@ -3,6 +3,7 @@
  * against a baseline measured in the same run. Pass names to run a subset:
  * `npm run bench -- rest mcp`.
  */
+import { benchEvm } from './evm.js';
 import { benchLimits } from './limits.js';
 import { benchMcp } from './mcp.js';
 import { benchRest } from './rest.js';
@@ -15,6 +16,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   mcp: benchMcp,
   limits: benchLimits,
   store: benchStore,
+  evm: benchEvm,
   webhooks: benchWebhooks,
   solana: benchSolana,
 };

@@ -1,0 +1,65 @@
+import type { TonPlanData } from './data.js';
+import type { TonShape } from './shape.js';
+
+export interface TonWarning {
+  id: string;
+  severity: 'low' | 'medium' | 'high' | 'info';
+  message: string;
+}
+
+export interface TonAnalysis {
+  securityScore: number;
+  warnings: TonWarning[];
+  suggestions: string[];
+}
+
+const PENALTY: Record<TonWarning['severity'], number> = { high: 25, medium: 10, low: 4, info: 0 };
+
+/** Rule-based review of a plan's TON contract: what could go wrong for the heirs, and what would help. */
+export function analyseTon(shape: TonShape, plan: TonPlanData): TonAnalysis {
+  const warnings: TonWarning[] = [];
+  const suggestions: string[] = [];
+  const w = (id: string, severity: TonWarning['severity'], message: string, suggestion?: string) => {
+    warnings.push({ id, severity, message });
+    if (suggestion) suggestions.push(suggestion);
+  };
+  if (!shape.deadMansSwitch && !shape.guardians) {
+    w('ton-owner-only-release', 'high', 'Without a dead man\'s switch or guardians only the owner can release the estate; if the owner cannot act, the funds stay locked.',
+      'Enable the dead man\'s switch or appoint guardians so the estate can be released without the owner.');
+  }
+  if (shape.deadMansSwitch && !shape.gracePeriod) {
+    w('ton-no-grace', 'medium', 'No grace period: one missed check-in releases the estate at the deadline.',
+      'Add a grace period during which the owner can still check in (and guardians can veto).');
+  }
+  if (shape.deadMansSwitch && plan.intervalSeconds < 30 * 86_400) {
+    w('ton-short-interval', 'medium', 'The check-in interval is shorter than 30 days; a holiday could trigger the release.', 'Use an interval of at least 30 days.');
+  }
+  if (shape.deadMansSwitch && !shape.guardians) {
+    w('ton-no-guardians', 'low', 'No guardians can veto a wrong trigger of the switch.', 'Consider two or three guardians with a majority threshold.');
+  }
+  if (plan.guardians) {
+    const { threshold, addresses } = plan.guardians;
+    if (threshold === 1 && addresses.length > 1) {
+      w('ton-single-guardian-release', 'medium', 'A single guardian can release the estate early.', 'Raise the guardian threshold to a majority.');
+    }
+    if (threshold === addresses.length && addresses.length > 1) {
+      w('ton-unanimous-guardians', 'low', 'Every guardian must act: one lost guardian wallet blocks early release and vetoes.', 'Use a threshold below the number of guardians.');
+    }
+    if (shape.guardians && !shape.gracePeriod) {
+      w('ton-guardians-no-veto', 'info', 'Guardians can confirm an early release; vetoes need a grace period, which this plan does not have.');
+    }
+  }
+  if (shape.jettons) {
+    w('ton-jetton-notifications', 'medium', 'Only jetton transfers that notify the contract (forward_ton_amount > 0) are counted; jettons sent without a notification sit in its wallet undistributed.',
+      'Always send jettons to the contract with a forward TON amount (for example 0.01 TON).');
+    w('ton-jetton-discovery', 'info', 'The contract learns its jetton wallets from the masters (TEP-89) at deployment; a master without TEP-89 support cannot be used, and `discover` retries.');
+    w('ton-jetton-claims', 'info', 'Each jetton is claimed with its own message carrying about 0.1 TON for the jetton transfer.');
+  }
+  w('ton-storage-reserve', 'info', '0.05 TON stays in the contract for storage rent and is never distributed; rounding dust (at most one nanoton per beneficiary) also remains.');
+  w('ton-bounceable-payouts', 'info', 'Payouts are bounceable: a payout to a wallet that cannot receive it comes back and stays claimable.');
+  w('ton-claim-index', 'info', 'A beneficiary claims from its own wallet with its index in the plan (0-based); the deployment script lists the order.');
+  w('ton-onchain-update-checks', 'info', 'An owner update checks on chain that shares sum to 10000 and addresses are standard; duplicate addresses are only checked by the service.');
+  const score = Math.max(0, 100 - warnings.reduce((a, x) => a + PENALTY[x.severity], 0));
+  if (suggestions.length === 0) suggestions.push('Check in well before each deadline and keep the deployment script with your estate documents.');
+  return { securityScore: score, warnings, suggestions };
+}

@@ -1,0 +1,114 @@
+import { Address, beginCell, Cell, contractAddress, Dictionary, type DictionaryValue } from '@ton/core';
+import type { Plan } from '../plan.js';
+import { OP } from './contract.js';
+
+/** Per-plan values of the TON contract, all of which go into the initial data cell. */
+export interface TonPlanData {
+  owner: Address;
+  beneficiaries: Array<{ address: Address; shareBps: number }>;
+  /** Seconds; 0 without a dead man's switch. */
+  intervalSeconds: number;
+  /** Seconds after the deadline during which the owner can still check in and guardians can veto. */
+  graceSeconds: number;
+  guardians?: { addresses: Address[]; threshold: number };
+  /** Jetton master addresses, in plan order (the jetton index used by claims). */
+  jettons?: Address[];
+}
+
+const DAY = 86_400;
+
+export function tonPlanData(plan: Plan): TonPlanData {
+  const dms = plan.deadMansSwitch;
+  const on = dms?.enabled === true;
+  const data: TonPlanData = {
+    owner: Address.parse(plan.ownerAddress),
+    beneficiaries: plan.beneficiaries.map((b) => ({ address: Address.parse(b.address), shareBps: Math.round(b.percentage * 100) })),
+    intervalSeconds: on ? (dms?.intervalDays ?? 365) * DAY : 0,
+    graceSeconds: on ? (dms?.gracePeriodDays ?? 0) * DAY : 0,
+  };
+  const jettons = (plan.assets ?? []).filter((a) => a.type === 'jetton' && a.address).map((a) => Address.parse(a.address!));
+  if (jettons.length > 0) data.jettons = jettons;
+  if (plan.guardians) {
+    data.guardians = { addresses: plan.guardians.addresses.map((a) => Address.parse(a)), threshold: plan.guardians.threshold };
+  }
+  return data;
+}
+
+/** Dictionary value of one beneficiary: address, share in basis points, amount claimed. */
+export const BeneficiaryValue: DictionaryValue<{ address: Address; shareBps: number; claimed: bigint }> = {
+  serialize(src, b) {
+    b.storeAddress(src.address).storeUint(src.shareBps, 16).storeCoins(src.claimed);
+  },
+  parse(s) {
+    return { address: s.loadAddress(), shareBps: s.loadUint(16), claimed: s.loadCoins() };
+  },
+};
+
+/** Dictionary value of one jetton: master, the contract's jetton wallet (none until discovered), received, claimed. */
+export const JettonValue: DictionaryValue<{ master: Address; wallet: Address | null; received: bigint; claimed: bigint }> = {
+  serialize(src, b) {
+    b.storeAddress(src.master).storeAddress(src.wallet).storeCoins(src.received).storeCoins(src.claimed);
+  },
+  parse(s) {
+    return { master: s.loadAddress(), wallet: s.loadMaybeAddress(), received: s.loadCoins(), claimed: s.loadCoins() };
+  },
+};
+
+const AddressValue: DictionaryValue<Address> = {
+  serialize(src, b) {
+    b.storeAddress(src);
+  },
+  parse(s) {
+    return s.loadAddress();
+  },
+};
+
+export function beneficiariesDict(list: Array<{ address: Address; shareBps: number }>) {
+  const d = Dictionary.empty(Dictionary.Keys.Uint(8), BeneficiaryValue);
+  list.forEach((b, i) => d.set(i, { address: b.address, shareBps: b.shareBps, claimed: 0n }));
+  return d;
+}
+
+/** The initial data cell (layout documented in contract.ts). */
+export function buildInitialData(d: TonPlanData): Cell {
+  let guardians: Cell | null = null;
+  if (d.guardians) {
+    const g = Dictionary.empty(Dictionary.Keys.Uint(8), AddressValue);
+    d.guardians.addresses.forEach((a, i) => g.set(i, a));
+    guardians = beginCell()
+      .storeUint(d.guardians.threshold, 8)
+      .storeUint(d.guardians.addresses.length, 8)
+      .storeUint(0, 16)
+      .storeUint(0, 16)
+      .storeDict(g)
+      .endCell();
+  }
+  let jettons: Cell | null = null;
+  if (d.jettons && d.jettons.length > 0) {
+    const entries = Dictionary.empty(Dictionary.Keys.Uint(8), JettonValue);
+    d.jettons.forEach((m, i) => entries.set(i, { master: m, wallet: null, received: 0n, claimed: 0n }));
+    jettons = beginCell().storeUint(d.jettons.length, 8).storeDict(entries).storeDict(null).endCell();
+  }
+  return beginCell()
+    .storeAddress(d.owner)
+    .storeUint(0, 8)
+    .storeUint(0, 64)
+    .storeUint(d.intervalSeconds, 32)
+    .storeUint(d.graceSeconds, 32)
+    .storeCoins(0)
+    .storeUint(d.beneficiaries.length, 8)
+    .storeDict(beneficiariesDict(d.beneficiaries))
+    .storeMaybeRef(guardians)
+    .storeMaybeRef(jettons)
+    .endCell();
+}
+
+/** The body of the owner's update: ^[count:uint8 (HashmapE 8 (address share claimed))]. */
+export function updateBody(list: Array<{ address: Address; shareBps: number }>, queryId = 0n): Cell {
+  const inner = beginCell().storeUint(list.length, 8).storeDict(beneficiariesDict(list)).endCell();
+  return beginCell().storeUint(OP.update, 32).storeUint(queryId, 64).storeRef(inner).endCell();
+}
+
+export function tonAddressFor(code: Cell, data: Cell, workchain = 0): Address {
+  return contractAddress(workchain, { code, data });
+}

@@ -1,0 +1,240 @@
+import { createHash } from 'node:crypto';
+import { Address, beginCell, Cell, toNano } from '@ton/core';
+import { Blockchain, internal } from '@ton/sandbox';
+import { ApiError } from '../../core/errors.js';
+import type { Plan } from '../plan.js';
+import { TEMPLATE_TYPES } from '../templates.js';
+import { analyseTon } from './analysis.js';
+import { compileFuncCached, type CompiledFunc } from './compile.js';
+import { tonContractSource, OP } from './contract.js';
+import { buildInitialData, tonAddressFor, tonPlanData, type TonPlanData } from './data.js';
+import { tonDeployScript } from './deploy-script.js';
+import { runTonScenario, ScenarioError, formatFees, type ScenarioReport } from './scenario.js';
+import { checkTonPlan, featuresOf, shapeKey, shapeOf, type TonShape } from './shape.js';
+import { ton } from './harness.js';
+
+import { isValidTonAddress } from './address.js';
+
+export { isValidTonAddress };
+export { TON_MAX_BENEFICIARIES, TON_MAX_GUARDIANS, TON_MAX_JETTONS, shapeOf, shapeKey, featuresOf, type TonShape } from './shape.js';
+export { tonContractSource, OP as TON_OP, ERR as TON_ERR, STATE as TON_STATE } from './contract.js';
+
+export interface TonGenerated {
+  contractCode: string /* FunC source */;
+  codeBoc: string /* base64 */;
+  codeHash: string /* hex */;
+  deployScript: string /* TypeScript using @ton/core */;
+  /** The contract address for this plan (workchain 0), user-friendly bounceable form. */
+  address: string;
+  features: string[];
+  fees: Record<string, string> /* measured, in TON */;
+  estimatedGas: string;
+  network: string;
+  analysis: {
+    securityScore: number;
+    warnings: Array<{ id: string; severity: 'low' | 'medium' | 'high' | 'info'; message: string }>;
+    suggestions: string[];
+  };
+}
+
+export const TON_NETWORK = 'ton-mainnet';
+const METHOD = 'measured in @ton/sandbox: total fees of the contract transaction (storage, compute and forwarding), in TON';
+
+/** Every shape the generator can produce (templates x switch/grace x guardians x jettons). */
+export function allTonShapes(): TonShape[] {
+  const out: TonShape[] = [];
+  for (const template of TEMPLATE_TYPES) {
+    for (const [deadMansSwitch, gracePeriod] of [[false, false], [true, false], [true, true]] as const) {
+      for (const guardians of [false, true]) {
+        for (const jettons of [false, true]) out.push({ template, deadMansSwitch, gracePeriod, guardians, jettons });
+      }
+    }
+  }
+  return out;
+}
+
+interface ShapeBuild {
+  source: string;
+  compiled: CompiledFunc;
+}
+
+/** Compile once per shape; the source of a shape never changes within a process. */
+const shapeBuilds = new Map<string, Promise<ShapeBuild>>();
+
+export function buildTonShape(shape: TonShape): Promise<ShapeBuild> {
+  const key = shapeKey(shape);
+  let p = shapeBuilds.get(key);
+  if (!p) {
+    const source = tonContractSource(shape);
+    p = compileFuncCached(source).then((compiled) => ({ source, compiled }));
+    p.catch(() => shapeBuilds.delete(key));
+    shapeBuilds.set(key, p);
+  }
+  return p;
+}
+
+function feeSummary(fees: Record<string, bigint>): string {
+  const order = ['deployment', 'checkIn', 'update', 'claim'];
+  const parts = order.filter((k) => fees[k] !== undefined).map((k) => `${k} ${ton(fees[k]!)} TON`);
+  return `${parts.join(', ')} (${METHOD})`;
+}
+
+/**
+ * Verified (code, initial data) pairs: the scenario is deterministic (fixed
+ * start time, derived addresses), so an identical plan need not run again.
+ */
+const verified = new Map<string, ScenarioReport>();
+const MAX_VERIFIED = 256;
+
+async function verify(shape: TonShape, code: Cell, data: TonPlanData): Promise<ScenarioReport> {
+  const key = `${code.hash().toString('hex')}:${buildInitialData(data).hash().toString('hex')}`;
+  const hit = verified.get(key);
+  if (hit) return hit;
+  try {
+    const report = await runTonScenario(shape, code, data);
+    verified.set(key, report);
+    if (verified.size > MAX_VERIFIED) verified.delete(verified.keys().next().value as string);
+    return report;
+  } catch (e) {
+    if (e instanceof ScenarioError) {
+      throw new ApiError('INTERNAL_ERROR', `The generated TON contract failed its sandbox verification at step "${e.step}"; no contract was returned.`);
+    }
+    throw e;
+  }
+}
+
+function parsePlanData(plan: Plan): TonPlanData {
+  const bad = [
+    { field: 'ownerAddress', value: plan.ownerAddress },
+    ...plan.beneficiaries.map((b, i) => ({ field: `beneficiaries.${i}.address`, value: b.address })),
+    ...(plan.guardians?.addresses ?? []).map((a, i) => ({ field: `guardians.addresses.${i}`, value: a })),
+  ].filter((x) => !isValidTonAddress(x.value));
+  if (bad.length > 0) {
+    throw ApiError.validation(
+      'Invalid TON address in the plan',
+      bad.map((x) => ({ field: x.field, reason: 'not a TON address (raw 0:<64 hex> or 48-character user-friendly form with a valid checksum)' })),
+    );
+  }
+  return tonPlanData(plan);
+}
+
+/**
+ * Generates, compiles (once per shape) and verifies in the sandbox the TON
+ * contract for a validated plan. Throws ApiError; never returns a contract
+ * that did not pass the whole scenario.
+ */
+export async function generateTon(plan: Plan): Promise<TonGenerated> {
+  checkTonPlan(plan);
+  const data = parsePlanData(plan);
+  const shape = shapeOf(plan);
+  const { source, compiled } = await buildTonShape(shape);
+  const report = await verify(shape, compiled.code, data);
+  const address = tonAddressFor(compiled.code, buildInitialData(data));
+  return {
+    contractCode: source,
+    codeBoc: compiled.codeBoc,
+    codeHash: compiled.codeHash,
+    deployScript: tonDeployScript(compiled.codeBoc, data, compiled.codeHash),
+    address: address.toString({ bounceable: true }),
+    features: featuresOf(shape),
+    fees: formatFees(report.fees),
+    estimatedGas: feeSummary(report.fees),
+    network: TON_NETWORK,
+    analysis: analyseTon(shape, data),
+  };
+}
+
+/** Compiles FunC source; compile errors become VALIDATION_ERROR with located details. */
+export async function compileFunc(source: string): Promise<{ codeBoc: string; codeHash: string }> {
+  const c = await compileFuncCached(source);
+  return { codeBoc: c.codeBoc, codeHash: c.codeHash };
+}
+
+function sampleAddress(label: string): Address {
+  return new Address(0, createHash('sha256').update(`svc-ton-sample:${label}`).digest());
+}
+
+/** A two-beneficiary plan of the given shape, for fee measurements without a plan. */
+export function sampleTonPlanData(shape: TonShape): TonPlanData {
+  return {
+    owner: sampleAddress('owner'),
+    beneficiaries: [
+      { address: sampleAddress('b0'), shareBps: 6000 },
+      { address: sampleAddress('b1'), shareBps: 4000 },
+    ],
+    intervalSeconds: shape.deadMansSwitch ? 365 * 86_400 : 0,
+    graceSeconds: shape.gracePeriod ? 30 * 86_400 : 0,
+    ...(shape.guardians ? { guardians: { addresses: [sampleAddress('g0'), sampleAddress('g1'), sampleAddress('g2')], threshold: 2 } } : {}),
+    ...(shape.jettons ? { jettons: [sampleAddress('jetton0')] } : {}),
+  };
+}
+
+const REFERENCE_SHAPE: TonShape = { template: 'custom', deadMansSwitch: true, gracePeriod: false, guardians: false, jettons: false };
+const shapeFees = new Map<string, Promise<Record<string, bigint>>>();
+
+function feesForShape(shape: TonShape): Promise<Record<string, bigint>> {
+  const key = shapeKey(shape);
+  let p = shapeFees.get(key);
+  if (!p) {
+    p = buildTonShape(shape).then(async ({ compiled }) => (await verify(shape, compiled.code, sampleTonPlanData(shape))).fees);
+    p.catch(() => shapeFees.delete(key));
+    shapeFees.set(key, p);
+  }
+  return p;
+}
+
+let sourceIndex: Map<string, TonShape> | undefined;
+
+/** The shape whose generated source is exactly `src`, if any. */
+export function shapeOfSource(src: string): TonShape | undefined {
+  sourceIndex ??= new Map(allTonShapes().map((s) => [tonContractSource(s), s]));
+  return sourceIndex.get(src);
+}
+
+/** Deployment fee of arbitrary compiled code with empty data, measured in the sandbox. */
+async function measureForeignDeployment(code: Cell): Promise<bigint> {
+  const bc = await Blockchain.create();
+  bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
+  const data = new Cell();
+  const to = tonAddressFor(code, data);
+  const r = await bc.sendMessage(
+    internal({ from: sampleAddress('deployer'), to, value: toNano('1'), bounce: false, stateInit: { code, data }, body: beginCell().storeUint(OP.deposit, 32).storeUint(0, 64).endCell() }),
+  );
+  const tx = r.transactions.find((t) => t.inMessage?.info.dest instanceof Address && t.inMessage.info.dest.equals(to));
+  return tx ? tx.totalFees.coins : 0n;
+}
+
+/**
+ * Fees of the TON contract, measured by running it. With the source of a
+ * generated contract, that shape is run with a two-beneficiary sample plan;
+ * other FunC source is compiled and its deployment measured, with claim and
+ * update taken from the reference contract; without source, the reference
+ * shape (custom template, dead man's switch) is measured.
+ */
+export async function estimateTonFees(input: { contractCode?: string }): Promise<{
+  deployment: string;
+  claim: string;
+  update: string;
+  currency: 'TON';
+  method: string;
+}> {
+  const src = input.contractCode;
+  if (src !== undefined && src.trim() !== '') {
+    const shape = shapeOfSource(src);
+    if (shape) {
+      const f = await feesForShape(shape);
+      return { deployment: ton(f.deployment!), claim: ton(f.claim!), update: ton(f.update!), currency: 'TON', method: `${METHOD}; generated shape ${shapeKey(shape)}, sample plan with 2 beneficiaries` };
+    }
+    const compiled = await compileFuncCached(src);
+    const [deployment, ref] = await Promise.all([measureForeignDeployment(compiled.code), feesForShape(REFERENCE_SHAPE)]);
+    return {
+      deployment: ton(deployment),
+      claim: ton(ref.claim!),
+      update: ton(ref.update!),
+      currency: 'TON',
+      method: `deployment of the given code (empty data) ${METHOD}; claim and update of the reference generated contract, as the given code is not one this service generates`,
+    };
+  }
+  const f = await feesForShape(REFERENCE_SHAPE);
+  return { deployment: ton(f.deployment!), claim: ton(f.claim!), update: ton(f.update!), currency: 'TON', method: `${METHOD}; reference contract (custom template, dead man's switch), 2 beneficiaries` };
+}

@@ -1,0 +1,93 @@
+import { Cell } from '@ton/core';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/core/errors.js';
+import { compileFuncUncached, parseFuncErrors } from '../../../src/contracts/ton/compile.js';
+import { allTonShapes, buildTonShape, compileFunc, shapeKey, tonContractSource } from '../../../src/contracts/ton/index.js';
+
+const REFERENCE = tonContractSource({ template: 'custom', deadMansSwitch: true, gracePeriod: true, guardians: true, jettons: true });
+
+async function compileError(source: string): Promise<ApiError> {
+  try {
+    await compileFunc(source);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ApiError);
+    return e as ApiError;
+  }
+  throw new Error('expected a compile error');
+}
+
+describe('compileFunc', () => {
+  it('compiles generated source to a code cell whose hash it reports', async () => {
+    const r = await compileFunc(REFERENCE);
+    const cell = Cell.fromBase64(r.codeBoc);
+    expect(r.codeHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(cell.hash().toString('hex')).toBe(r.codeHash);
+    expect(cell.refs.length + cell.bits.length).toBeGreaterThan(0);
+  });
+
+  it('a broken contract fails with the line and column of the error', async () => {
+    const lines = REFERENCE.split('\n');
+    const at = lines.findIndex((l) => l.includes('ctx_last = now()'));
+    expect(at).toBeGreaterThan(0);
+    const col = lines[at]!.indexOf('now()');
+    lines[at] = lines[at]!.replace('now()', 'no_such_function()');
+    const err = await compileError(lines.join('\n'));
+    expect(err.code).toBe('VALIDATION_ERROR');
+    expect(err.status).toBe(400);
+    const d = err.details!.find((x) => x.line === at + 1);
+    expect(d, JSON.stringify(err.details)).toBeDefined();
+    expect(d!.field).toBe('contractCode');
+    expect(d!.column).toBe(col + 1);
+    expect(d!.reason).toMatch(/no_such_function/);
+  });
+
+  it('a syntax error is located too', async () => {
+    const src = ['() recv_internal(int balance, int value, cell msg, slice body) impure {', '    int x = 1 +;', '}'].join('\n');
+    const err = await compileError(src);
+    expect(err.details![0]).toMatchObject({ field: 'contractCode', line: 2 });
+    expect(err.details![0]!.column).toBeGreaterThan(1);
+  });
+
+  it('different source gives different code', async () => {
+    const a = await compileFunc('() recv_internal() impure { }');
+    const b = await compileFunc('() recv_internal() impure { throw(77); }');
+    expect(a.codeHash).not.toBe(b.codeHash);
+    // really compiled, not cached by mistake
+    const again = await compileFuncUncached('() recv_internal() impure { throw(77); }');
+    expect(again.codeHash).toBe(b.codeHash);
+  });
+
+  it('parses compiler messages into located details', () => {
+    const d = parseFuncErrors('FunC compilation error: contract.fc:12:7: error: undefined function `x`\n  x();\n      ^');
+    expect(d).toEqual([{ field: 'contractCode', reason: 'undefined function `x`', line: 12, column: 7 }]);
+    expect(parseFuncErrors('something odd')[0]).toEqual({ field: 'contractCode', reason: 'something odd' });
+  });
+});
+
+describe('every shape', () => {
+  it('compiles without warnings, and shapes with different features have different code', async () => {
+    const hashes = new Map<string, string>();
+    for (const shape of allTonShapes()) {
+      const { compiled } = await buildTonShape(shape);
+      expect(compiled.warnings.trim(), shapeKey(shape)).toBe('');
+      hashes.set(shapeKey(shape), compiled.codeHash);
+    }
+    expect(hashes.size).toBe(60);
+    expect(new Set(hashes.values()).size).toBe(60);
+  }, 240_000);
+
+  it('is compiled once per shape', async () => {
+    const shape = allTonShapes()[3]!;
+    const [a, b] = await Promise.all([buildTonShape(shape), buildTonShape(shape)]);
+    expect(a).toBe(b);
+  });
+});
+
+describe('compiler hygiene', () => {
+  it('leaves no process-wide listeners behind (func-js adds some per compilation)', async () => {
+    const before = [process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')];
+    for (let i = 0; i < 3; i++) await compileFuncUncached(`() recv_internal() impure { throw(${100 + i}); }`);
+    await compileFuncUncached('() recv_internal() impure { oops }').catch(() => undefined);
+    expect([process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')]).toEqual(before);
+  });
+});

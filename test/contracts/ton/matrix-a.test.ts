@@ -1,0 +1,3 @@
+import { tonMatrix } from './matrix-cases.js';
+
+tonMatrix(['common-law', 'civil-law', 'islamic-mirth']);

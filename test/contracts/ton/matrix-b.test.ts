@@ -1,0 +1,3 @@
+import { tonMatrix } from './matrix-cases.js';
+
+tonMatrix(['islamic-wasiyyah', 'custom']);

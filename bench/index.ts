@@ -9,6 +9,7 @@ import { benchMcp } from './mcp.js';
 import { benchRest } from './rest.js';
 import { benchSolana } from './solana.js';
 import { benchStore } from './store.js';
+import { benchTon } from './ton.js';
 import { benchWebhooks } from './webhooks.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
@@ -17,6 +18,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   limits: benchLimits,
   store: benchStore,
   evm: benchEvm,
+  ton: benchTon,
   webhooks: benchWebhooks,
   solana: benchSolana,
 };

@@ -27,6 +27,11 @@ const QUESTIONS: Array<[string, string, string?]> = [
   ['list my api keys', 'tool-list-api-keys'],
   ['which scopes exist', 'authentication', 'Scopes'],
   ['partner tier webhooks embedding', 'authentication', 'Tiers'],
+  ['estimate gas for a TON contract', 'contracts|tool-estimate-gas', 'Estimating gas and fees|Estimate gas and fees'],
+  ['how do I verify a webhook signature', 'webhooks', 'Verifying signatures'],
+  ['what is awl when shares exceed the estate', 'faraid'],
+  ['which US states have community property', 'jurisdictions'],
+  ['solana anchor build commands', 'contracts', 'Solana (Anchor)'],
 ];
 
 describe('search_docs ranking', () => {

@@ -83,6 +83,8 @@ async function serve(args: string[]): Promise<void> {
 
 async function mcp(args: string[]): Promise<void> {
   const { values } = parse(args, { 'api-key': { type: 'string' } });
+  // Standard output carries the MCP protocol: anything a library prints with console goes to stderr instead.
+  for (const level of ['log', 'info', 'debug', 'trace'] as const) console[level] = console.error.bind(console);
   const config = loadConfig(values as ConfigFlags);
   const signal = waitForSignal();
   const services = await openServices(config, { bootstrap: true });

@@ -34,7 +34,8 @@ function startChild(dataDir: string, caFile: string): { child: ChildProcess; rea
     child.on('exit', (code) => reject(new Error(`child exited early (${code}): ${err}`)));
   });
   ready.catch(() => undefined);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': only then has all of the child's output been read.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { child, ready, output: () => out, exited };
 }
 

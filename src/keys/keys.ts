@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Store } from '../store/port.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
@@ -41,7 +41,8 @@ export interface Principal {
 }
 
 export function hashKey(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  // One-shot hashing: no Hash object per request on the authentication path.
+  return hash('sha256', value, 'hex');
 }
 
 /** A new key value: tier prefix plus 256 random bits (43 base64url characters). */
@@ -129,9 +130,13 @@ function recentlyUsed(lastUsedAt: string | null, now: number): boolean {
  * inside the transaction and changes only lastUsedAt, so it can never undo a
  * concurrent update or revocation.
  */
-export async function touchKey(store: Store, record: ApiKeyRecord, clock: Clock): Promise<void> {
+export function touchKey(store: Store, record: ApiKeyRecord, clock: Clock): Promise<void> | undefined {
   const now = clock.now();
-  if (recentlyUsed(record.lastUsedAt, now.getTime())) return;
+  if (recentlyUsed(record.lastUsedAt, now.getTime())) return undefined;
+  return writeLastUsed(store, record, now);
+}
+
+async function writeLastUsed(store: Store, record: ApiKeyRecord, now: Date): Promise<void> {
   await store.transact((tx) => {
     const fresh = tx.get<ApiKeyRecord>(API_KEYS, record.id);
     if (!fresh || recentlyUsed(fresh.lastUsedAt, now.getTime())) return;

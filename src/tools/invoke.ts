@@ -89,7 +89,7 @@ export async function admit(
     const full = Math.max(0, states.findIndex((s) => s.remaining === 0));
     throw rateLimited(`${tier} tier`, full === 0 ? 'all' : bucket, states[full]!);
   }
-  void touchKey(services.store, auth.record, services.clock).catch((err: unknown) =>
+  touchKey(services.store, auth.record, services.clock)?.catch((err: unknown) =>
     services.log.warn({ err, keyId: auth.principal.keyId }, 'could not record lastUsedAt'),
   );
   return auth;

@@ -75,9 +75,13 @@ async function serve(args: string[]): Promise<void> {
   const dispatcher = startDispatcher(services);
   const sig = await signal;
   services.log.info({ signal: sig }, 'shutting down: finishing in-flight requests');
+  // Hold the event loop open until every step has finished: a step waiting on a
+  // promise alone must not let the process exit before the store is flushed.
+  const hold = setInterval(() => undefined, 1000);
   await app.close();
   await dispatcher.stop();
   await closeServices(services);
+  clearInterval(hold);
   services.log.info('stopped');
 }
 
@@ -90,8 +94,10 @@ async function mcp(args: string[]): Promise<void> {
   const services = await openServices(config, { bootstrap: true });
   const dispatcher = startDispatcher(services);
   await Promise.race([serveStdio(TOOLS, services, config.apiKey), signal]);
+  const hold = setInterval(() => undefined, 1000); // see serve()
   await dispatcher.stop();
   await closeServices(services);
+  clearInterval(hold);
 }
 
 function parseScopes(raw: string | undefined): Scope[] {

@@ -216,8 +216,24 @@ export class Dispatcher {
     if (this.#timer !== undefined) this.#scheduler.clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#returnReady();
+    // Wait for attempts on the wire and their outcomes to be written. The short
+    // timer re-checks the state even if no notification comes and keeps the event
+    // loop alive meanwhile (without it, a process stopping on SIGTERM could exit
+    // before its shutdown finished); past the deadline, unconfirmed deliveries
+    // keep their leases and are sent again by the next start.
+    const deadline = Date.now() + this.#opts.timeoutMs + 5_000;
     while (this.#busy > 0 || this.#inflight.size > 0 || this.#outcomes.length > 0 || this.#flushing) {
-      await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+      if (Date.now() > deadline) {
+        this.#log?.warn({ inflight: this.#inflight.size }, 'webhook dispatcher stopped with deliveries unconfirmed; they are sent again at the next start');
+        break;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 50);
+        this.#idleWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     }
   }
 

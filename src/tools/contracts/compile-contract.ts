@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compileContract as compileSolidity } from '../../contracts/evm/index.js';
 import { defineTool } from '../define.js';
 
 const MessageSchema = z
@@ -41,9 +42,9 @@ export const compileContract = defineTool({
     .describe('Compilation result.'),
   rest: { method: 'POST', path: '/contracts/compile', shape: 'top-level' },
   handler: async (input, ctx) => {
-    const out = await ctx.contracts.pool.compile(input.sourceCode, input.contractName ? { contractName: input.contractName } : {});
+    const out = await compileSolidity(input, { pool: ctx.contracts.pool });
     return {
-      compiled: { contractName: out.contractName, abi: out.abi, bytecode: out.bytecode },
+      compiled: { contractName: out.contractName, ...out.compiled },
       warnings: out.warnings.map(({ formatted: _f, ...w }) => w),
     };
   },

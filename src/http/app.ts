@@ -9,11 +9,8 @@ import { newId } from '../core/ids.js';
 import { redactUrl } from '../core/log.js';
 import { handleMcpPost } from '../mcp/http.js';
 import type { AnyTool, Services } from '../tools/define.js';
-import { addressCounter, invokeTool } from '../tools/invoke.js';
-import { authenticate } from '../keys/keys.js';
-import { ipAllowed } from '../keys/ip.js';
+import { countRequest, invokeTool } from '../tools/invoke.js';
 import type { RateState } from '../keys/limiter.js';
-import { ANONYMOUS_LIMIT, RATE_LIMITS } from '../keys/limits.js';
 import { SERVICE_VERSION } from '../version.js';
 import { presentedKey } from './credentials.js';
 import { ErrorEnvelopeSchema, MetaSchema, successSchema } from './envelope-schemas.js';
@@ -30,17 +27,6 @@ function setRateHeaders(reply: FastifyReply, state: RateState): void {
   reply.header('X-RateLimit-Limit', state.limit);
   reply.header('X-RateLimit-Remaining', state.remaining);
   reply.header('X-RateLimit-Reset', state.resetAt.toISOString());
-}
-
-/** Counts a request that reached no tool (unknown route, unreadable body) against its key or address. */
-async function countOtherRequest(services: Services, req: FastifyRequest): Promise<RateState> {
-  const now = services.clock.now();
-  const presented = presentedKey(req.headers, req.query);
-  const auth = presented ? await authenticate(services.store, presented, services.clock).catch(() => undefined) : undefined;
-  if (auth && ipAllowed(auth.record.ipWhitelist, req.ip)) {
-    return services.limiter.hit(`key:${auth.principal.keyId}:all`, RATE_LIMITS[auth.principal.tier].all, now);
-  }
-  return services.limiter.hit(addressCounter(req.ip), ANONYMOUS_LIMIT, now);
 }
 
 function sendError(reply: FastifyReply, err: ApiError, services: Services): FastifyReply {
@@ -157,7 +143,7 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
     if (closing) reply.header('Connection', 'close');
     // Tool calls set the rate headers themselves; every other API response is counted here.
     if (reply.hasHeader('X-RateLimit-Limit') || !req.url.startsWith('/api/')) return done(null, payload);
-    countOtherRequest(services, req).then(
+    countRequest(services, { apiKey: presentedKey(req.headers, req.query), clientIp: req.ip }).then(
       (state) => {
         setRateHeaders(reply, state);
         done(null, payload);

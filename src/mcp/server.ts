@@ -19,13 +19,12 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { completeResource, matchResource, PROMPTS, RESOURCE_TEMPLATES } from '../resources/index.js';
-import { hasScope } from '../keys/scopes.js';
 import { ApiError } from '../core/errors.js';
 import { errorEnvelope, makeMeta } from '../core/envelope.js';
 import { newId } from '../core/ids.js';
 import type { AnyTool, Services } from '../tools/define.js';
 import { authenticate } from '../keys/keys.js';
-import { admit, invokeTool, mayCall, type CallInfo } from '../tools/invoke.js';
+import { admit, invokeTool, mayCall, requireAccess, type CallInfo } from '../tools/invoke.js';
 import { toolSchemas } from '../tools/schema.js';
 import { SERVICE_NAME, SERVICE_VERSION } from '../version.js';
 
@@ -108,9 +107,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
   const authorize = async (): Promise<void> => {
     try {
       const { principal } = await admit(opts.services, { apiKey: opts.apiKey, clientIp: opts.clientIp });
-      if (!hasScope(principal.scopes, 'contracts:read')) {
-        throw new ApiError('INSUFFICIENT_SCOPE', 'Resources and prompts need the "contracts:read" scope, which this API key does not have.');
-      }
+      requireAccess(principal, 'contracts:read');
     } catch (err) {
       throw protocolError(err, opts.services);
     }

@@ -4,7 +4,7 @@ import { authenticate, touchKey, type ApiKeyRecord, type Principal } from '../ke
 import { ipAllowed, normalizeIp } from '../keys/ip.js';
 import type { RateState } from '../keys/limiter.js';
 import { ANONYMOUS_LIMIT, RATE_LIMITS, type Bucket } from '../keys/limits.js';
-import { hasScope, type Tier } from '../keys/scopes.js';
+import { hasScope, type Scope, type Tier } from '../keys/scopes.js';
 import type { AnyTool, Services, ToolContext } from './define.js';
 
 /** What a transport knows about one call. */
@@ -47,6 +47,11 @@ export function addressCounter(clientIp: string | undefined): string {
   return `ip:${clientIp ? normalizeIp(clientIp) : 'unknown'}`;
 }
 
+/** Counter key of an API key's bucket. */
+function keyCounter(keyId: string, bucket: Bucket): string {
+  return `key:${keyId}:${bucket}`;
+}
+
 /** Counts a request that has no valid key against its address; throws 429 when the guard is exhausted. */
 export function admitAnonymous(services: Services, call: Pick<CallInfo, 'clientIp' | 'onRate'>): RateState {
   const state = services.limiter.hit(addressCounter(call.clientIp), ANONYMOUS_LIMIT, services.clock.now());
@@ -80,8 +85,8 @@ export async function admit(
     throw new ApiError('IP_NOT_ALLOWED', 'This API key may not be used from this address (see the key\'s ipWhitelist).');
   }
   const tier: Tier = auth.principal.tier;
-  const entries = [{ key: `key:${auth.principal.keyId}:all`, limit: RATE_LIMITS[tier].all }];
-  if (bucket !== 'all') entries.push({ key: `key:${auth.principal.keyId}:${bucket}`, limit: RATE_LIMITS[tier][bucket] });
+  const entries = [{ key: keyCounter(auth.principal.keyId, 'all'), limit: RATE_LIMITS[tier].all }];
+  if (bucket !== 'all') entries.push({ key: keyCounter(auth.principal.keyId, bucket), limit: RATE_LIMITS[tier][bucket] });
   const states = services.limiter.hitAll(entries, services.clock.now());
   call.onRate?.(states[0]!);
   if (!states[0]!.allowed) {
@@ -95,9 +100,40 @@ export async function admit(
   return auth;
 }
 
+/**
+ * Counts a request that reached no tool (unknown route, unreadable body) in the
+ * all-requests bucket of its key, or of its address when it has no valid key.
+ * Never refuses: the request is answered with its own error anyway.
+ */
+export async function countRequest(services: Services, call: Pick<CallInfo, 'apiKey' | 'clientIp'>): Promise<RateState> {
+  const now = services.clock.now();
+  const auth = call.apiKey ? await authenticate(services.store, call.apiKey, services.clock).catch(() => undefined) : undefined;
+  if (auth && ipAllowed(auth.record.ipWhitelist, call.clientIp)) {
+    return services.limiter.hit(keyCounter(auth.principal.keyId, 'all'), RATE_LIMITS[auth.principal.tier].all, now);
+  }
+  return services.limiter.hit(addressCounter(call.clientIp), ANONYMOUS_LIMIT, now);
+}
+
+/** The tier or scope error that keeps the principal from an operation, if any. */
+function accessProblem(principal: Principal, scope: Scope | null, tiers?: readonly Tier[]): ApiError | undefined {
+  if (tiers && !tiers.includes(principal.tier)) {
+    return new ApiError('TIER_NOT_ALLOWED', `This operation needs a ${tiers.join(' or ')} tier key; this key is ${principal.tier}.`);
+  }
+  if (scope !== null && !hasScope(principal.scopes, scope)) {
+    return new ApiError('INSUFFICIENT_SCOPE', `This operation needs the "${scope}" scope, which this API key does not have.`);
+  }
+  return undefined;
+}
+
+/** Throws TIER_NOT_ALLOWED or INSUFFICIENT_SCOPE when the principal may not use an operation. */
+export function requireAccess(principal: Principal, scope: Scope | null, tiers?: readonly Tier[]): void {
+  const problem = accessProblem(principal, scope, tiers);
+  if (problem) throw problem;
+}
+
 /** Whether a principal passes a tool's tier and scope requirements (used to filter tools/list too). */
 export function mayCall(tool: AnyTool, principal: Principal): boolean {
-  return (!tool.tiers || tool.tiers.includes(principal.tier)) && (tool.scope === null || hasScope(principal.scopes, tool.scope));
+  return accessProblem(principal, tool.scope, tool.tiers) === undefined;
 }
 
 /**
@@ -110,12 +146,7 @@ export async function invokeTool(tool: AnyTool, rawInput: unknown, services: Ser
   try {
     const bucket: Bucket = tool.bucket === 'default' ? 'all' : tool.bucket;
     const { principal } = await admit(services, call, bucket);
-    if (tool.tiers && !tool.tiers.includes(principal.tier)) {
-      throw new ApiError('TIER_NOT_ALLOWED', `This operation needs a ${tool.tiers.join(' or ')} tier key; this key is ${principal.tier}.`);
-    }
-    if (tool.scope !== null && !hasScope(principal.scopes, tool.scope)) {
-      throw new ApiError('INSUFFICIENT_SCOPE', `This operation needs the "${tool.scope}" scope, which this API key does not have.`);
-    }
+    requireAccess(principal, tool.scope, tool.tiers);
     const parsed = tool.input.safeParse(rawInput ?? {});
     if (!parsed.success) {
       throw ApiError.validation(`Invalid input for ${tool.name}`, zodDetails(parsed.error));

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyTool } from '../../src/tools/define.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { httpClient, mcpOutcome, restOutcome } from '../mcp-clients.js';
 import { EXAMPLES } from '../support/examples.js';
+import { restRequest } from '../support/rest.js';
 
 // Every tool's known-good example succeeds over REST and over MCP, with the same output.
 
@@ -14,18 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-function restRequest(tool: AnyTool, input: Record<string, unknown>) {
-  let url = '/api/v1' + tool.rest.path;
-  const rest = { ...input };
-  for (const m of tool.rest.path.matchAll(/:([A-Za-z_]+)/g)) {
-    url = url.replace(`:${m[1]}`, encodeURIComponent(String(rest[m[1]!])));
-    delete rest[m[1]!];
-  }
-  const query = tool.rest.method === 'GET' || tool.rest.method === 'DELETE';
-  if (query && Object.keys(rest).length) url += '?' + new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)])).toString();
-  return { method: tool.rest.method, url, ...(query ? {} : { payload: rest }) };
-}
 
 function strip(value: unknown, volatile: string[] = []): unknown {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;

@@ -13,6 +13,7 @@ import { TOOLS } from '../../src/tools/index.js';
 import { toolSchemas } from '../../src/tools/schema.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
 import { httpClient, mcpOutcome } from '../mcp-clients.js';
+import { restRequest } from '../support/rest.js';
 import { validSample } from '../support/samples.js';
 
 // The access matrix, generated from the registry: every operation × every kind
@@ -101,20 +102,10 @@ function sampleInput(tool: AnyTool): Record<string, unknown> {
 }
 
 async function viaRest(tool: AnyTool, input: Record<string, unknown>, key: string | undefined) {
-  let url = '/api/v1' + tool.rest.path;
-  const rest = { ...input };
-  for (const m of tool.rest.path.matchAll(/:([A-Za-z_]+)/g)) {
-    url = url.replace(`:${m[1]}`, encodeURIComponent(String(rest[m[1]!])));
-    delete rest[m[1]!];
-  }
-  const query = tool.rest.method === 'GET' || tool.rest.method === 'DELETE';
-  if (query && Object.keys(rest).length) url += '?' + new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)])).toString();
   const res = await server.app.inject({
-    method: tool.rest.method,
-    url,
+    ...restRequest(tool, input),
     remoteAddress: '127.0.0.1',
     headers: key ? { authorization: `Bearer ${key}` } : {},
-    ...(query ? {} : { payload: rest }),
   });
   return res.json() as { success: boolean; error?: { code: string } };
 }

@@ -7,49 +7,62 @@ const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one syscall per ~400 ids.
 const pool = Buffer.alloc(4096);
 let poolOffset = pool.length;
-function random10(): Buffer {
+
+let lastMs = -1;
+/** The 80 random bits of the last id, updated in place (ids are made once per request, so no allocation here). */
+const lastRandom = new Uint8Array(10);
+
+function drawRandom(): void {
   if (poolOffset + 10 > pool.length) {
     randomFillSync(pool);
     poolOffset = 0;
   }
-  const out = Buffer.from(pool.subarray(poolOffset, poolOffset + 10));
+  for (let i = 0; i < 10; i++) lastRandom[i] = pool[poolOffset + i]!;
   poolOffset += 10;
-  return out;
 }
 
-let lastMs = -1;
-let lastRandom: Buffer = Buffer.alloc(10);
+/** Adds one to the 80-bit random part, so ids made within one millisecond still sort in order. */
+function incrementRandom(): void {
+  for (let i = 9; i >= 0; i--) {
+    lastRandom[i] = (lastRandom[i]! + 1) & 0xff;
+    if (lastRandom[i] !== 0) break;
+  }
+}
+
+/** Four base32 characters of a 20-bit integer. */
+function chars20(v: number): string {
+  return ALPHABET[(v >>> 15) & 31]! + ALPHABET[(v >>> 10) & 31]! + ALPHABET[(v >>> 5) & 31]! + ALPHABET[v & 31]!;
+}
+
+/** Five base32 characters of a 25-bit integer. */
+function chars25(v: number): string {
+  return ALPHABET[(v >>> 20) & 31]! + chars20(v & 0xfffff);
+}
 
 /** A 26-character ULID-like id: 48 bits of milliseconds then 80 random bits, monotonic within a millisecond. */
 export function ulid(nowMs: number = Date.now()): string {
-  let rand: Buffer;
   if (nowMs <= lastMs) {
-    rand = Buffer.from(lastRandom);
-    for (let i = rand.length - 1; i >= 0; i--) {
-      rand[i] = (rand[i]! + 1) & 0xff;
-      if (rand[i] !== 0) break;
-    }
+    incrementRandom();
     nowMs = lastMs;
   } else {
-    rand = random10();
+    drawRandom();
   }
   lastMs = nowMs;
-  lastRandom = rand;
-  let time = '';
-  let t = nowMs;
-  for (let i = 0; i < 10; i++) {
-    time = ALPHABET[t % 32]! + time;
-    t = Math.floor(t / 32);
-  }
-  // 80 bits as 16 five-bit characters: each 5-byte group gives 8 characters.
-  let tail = '';
-  for (let g = 0; g < 10; g += 5) {
-    const hi = rand[g]! * 4 + (rand[g + 1]! >> 6); // top 10 bits
-    const lo = ((rand[g + 1]! & 0x3f) * 2 ** 24 + rand[g + 2]! * 65536 + rand[g + 3]! * 256 + rand[g + 4]!); // low 30 bits
-    tail += ALPHABET[hi >> 5]! + ALPHABET[hi & 31]!;
-    for (let s = 25; s >= 0; s -= 5) tail += ALPHABET[Math.floor(lo / 2 ** s) & 31]!;
-  }
-  return time + tail;
+  return encodeUlid(nowMs, lastRandom);
+}
+
+/** The 26 characters of a ULID: `ms` (48 bits) then the 10 bytes of `random`, in Crockford base32. */
+export function encodeUlid(ms: number, random: Uint8Array): string {
+  // 50 bits of time as 10 characters (the top two bits are zero): two 25-bit halves.
+  const timeHi = Math.floor(ms / 0x2000000);
+  const timeLo = ms - timeHi * 0x2000000;
+  const r = random;
+  // 80 random bits as 16 characters: four 20-bit quarters.
+  const q0 = (r[0]! << 12) | (r[1]! << 4) | (r[2]! >>> 4);
+  const q1 = ((r[2]! & 0x0f) << 16) | (r[3]! << 8) | r[4]!;
+  const q2 = (r[5]! << 12) | (r[6]! << 4) | (r[7]! >>> 4);
+  const q3 = ((r[7]! & 0x0f) << 16) | (r[8]! << 8) | r[9]!;
+  return chars25(timeHi) + chars25(timeLo) + chars20(q0) + chars20(q1) + chars20(q2) + chars20(q3);
 }
 
 export const ID_PREFIXES = {

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { ApiError } from '../core/errors.js';
 import { errorEnvelope, makeMeta } from '../core/envelope.js';
 import { newId } from '../core/ids.js';
-import { redactUrl } from '../core/log.js';
+import { redactUrl, type Logger } from '../core/log.js';
 import { handleMcpPost } from '../mcp/http.js';
 import type { AnyTool, Services } from '../tools/define.js';
-import { countRequest, invokeTool } from '../tools/invoke.js';
+import { countRequest, invokeTool, type CallInfo } from '../tools/invoke.js';
 import type { RateState } from '../keys/limiter.js';
 import { SERVICE_VERSION } from '../version.js';
 import { presentedKey } from './credentials.js';
@@ -23,10 +23,18 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Statuses documented for every tool route besides its success. */
 const ERROR_STATUSES = [400, 401, 403, 404, 413, 429, 500] as const;
 
+// Windows end at the same instant for every key, so the last reset time's text is kept.
+let lastReset = { at: NaN, text: '' };
+function resetText(resetAt: Date): string {
+  const at = resetAt.getTime();
+  if (at !== lastReset.at) lastReset = { at, text: resetAt.toISOString() };
+  return lastReset.text;
+}
+
 function setRateHeaders(reply: FastifyReply, state: RateState): void {
   reply.header('X-RateLimit-Limit', state.limit);
   reply.header('X-RateLimit-Remaining', state.remaining);
-  reply.header('X-RateLimit-Reset', state.resetAt.toISOString());
+  reply.header('X-RateLimit-Reset', resetText(state.resetAt));
 }
 
 function sendError(reply: FastifyReply, err: ApiError, services: Services): FastifyReply {
@@ -38,6 +46,41 @@ function sendError(reply: FastifyReply, err: ApiError, services: Services): Fast
     .status(err.status)
     .type('application/json; charset=utf-8')
     .send(errorEnvelope(err.toBody(), makeMeta(String(reply.request.id), services.clock.now())));
+}
+
+/**
+ * Fastify's request logging, reduced to one line per answered request (method,
+ * path with api_key masked, status, time, peer) instead of two lines and a child
+ * logger per request; and no "route not found" line, which would carry the
+ * unmasked URL (the request line records the 404).
+ */
+class RequestLog extends LogController {
+  readonly #log: Logger;
+  readonly #info: boolean;
+
+  constructor(log: Logger) {
+    super();
+    this.#log = log;
+    this.#info = log.isLevelEnabled('info');
+  }
+
+  override incomingRequest(): void {}
+
+  override routeNotFound(): void {}
+
+  override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
+    if (!error && !this.#info) return;
+    const line = {
+      requestId: req.id,
+      method: req.method,
+      url: redactUrl(req.url),
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      remoteAddress: req.ip,
+    };
+    if (error) this.#log.error({ ...line, err: error }, 'request errored');
+    else this.#log.info(line, 'request');
+  }
 }
 
 /** Maps errors raised by Fastify itself (body parsing, limits) to the API's codes. */
@@ -94,9 +137,10 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
     typeof configured === 'number' ? (_address: string, hop: number) => hop < configured : (configured ?? false);
   const app: FastifyInstance = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
-    // A per-request child logger only when request lines are logged: creating one costs
-    // more than the rest of a cheap request. Error logs name the request id themselves.
-    childLoggerFactory: (logger, bindings, opts) => ((logger as unknown as { isLevelEnabled(l: string): boolean }).isLevelEnabled('info') ? logger.child(bindings, opts) : logger),
+    // No per-request child logger (creating one costs more than the rest of a cheap
+    // request): error logs name the request id themselves.
+    childLoggerFactory: (logger) => logger,
+    logController: new RequestLog(services.log),
     bodyLimit: services.config.bodyLimit,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -134,12 +178,10 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
   app.addHook('preClose', async () => {
     closing = true;
   });
-  // Callback-style hooks: cheaper than async ones on every request.
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.header('X-Request-Id', req.id);
-    done();
-  });
+  // Callback-style hooks: cheaper than async ones on every request. One onSend hook
+  // does the per-response work (an onRequest hook would cost a hook stage more).
   app.addHook('onSend', (req, reply, payload, done) => {
+    reply.header('X-Request-Id', req.id);
     if (closing) reply.header('Connection', 'close');
     // Tool calls set the rate headers themselves; every other API response is counted here.
     if (reply.hasHeader('X-RateLimit-Limit') || !req.url.startsWith('/api/')) return done(null, payload);
@@ -244,13 +286,14 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
         input = { ...((body as Record<string, unknown> | undefined) ?? {}) };
       }
       for (const p of params) input[p] = (req.params as Record<string, string>)[p];
-      const output = await invokeTool(tool, input, services, {
-        apiKey: presentedKey(req.headers, req.query),
-        requestId: String(req.id),
-        transport: 'rest',
-        clientIp: req.ip,
-        onRate: (state) => setRateHeaders(reply, state),
-      });
+      const call: CallInfo = { apiKey: presentedKey(req.headers, req.query), requestId: String(req.id), transport: 'rest', clientIp: req.ip, rate: undefined };
+      let output: Record<string, unknown>;
+      try {
+        output = await invokeTool(tool, input, services, call);
+      } finally {
+        // On success and on refusal alike: the error handler's reply carries them too.
+        if (call.rate) setRateHeaders(reply, call.rate);
+      }
       const meta = makeMeta(String(req.id), services.clock.now());
       reply.status(tool.rest.status ?? 200);
       switch (tool.rest.shape) {

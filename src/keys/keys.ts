@@ -85,6 +85,12 @@ export async function createKey(store: Store, input: NewKey, clock: Clock): Prom
   return built;
 }
 
+// Module-level rather than a closure in authenticate: under tsx every local
+// function expression gets a name-keeping Object.defineProperty call per use.
+function invalidKey(): ApiError {
+  return new ApiError('API_KEY_INVALID', 'The API key is invalid, revoked or expired.');
+}
+
 /** Resolves a presented key to its principal, or throws API_KEY_MISSING / API_KEY_INVALID. */
 export async function authenticate(store: Store, presented: string | undefined, clock: Clock): Promise<{ principal: Principal; record: ApiKeyRecord }> {
   if (presented === undefined || presented === '') {
@@ -93,11 +99,10 @@ export async function authenticate(store: Store, presented: string | undefined, 
       'No API key supplied. Send it as "Authorization: Bearer <key>", the X-API-Key header, or (over MCP stdio) the SVC_API_KEY environment variable.',
     );
   }
-  const invalid = () => new ApiError('API_KEY_INVALID', 'The API key is invalid, revoked or expired.');
-  if (presented.length > 200) throw invalid();
+  if (presented.length > 200) throw invalidKey();
   const [record] = await store.findBy<ApiKeyRecord>(API_KEYS, 'keyHash', hashKey(presented));
-  if (!record || record.revokedAt) throw invalid();
-  if (record.expiresAt && Date.parse(record.expiresAt) <= clock.now().getTime()) throw invalid();
+  if (!record || record.revokedAt) throw invalidKey();
+  if (record.expiresAt && Date.parse(record.expiresAt) <= clock.now().getTime()) throw invalidKey();
   return {
     record,
     principal: { keyId: record.id, ownerId: record.ownerId, tier: record.tier, scopes: record.scopes },

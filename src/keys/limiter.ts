@@ -31,6 +31,8 @@ export interface RateLimiter {
 interface Window {
   start: number;
   count: number;
+  /** End of the window, made once per window rather than per request. Never mutated. */
+  readonly resetAt: Date;
 }
 
 /**
@@ -55,7 +57,7 @@ export class MemoryRateLimiter implements RateLimiter {
     const start = this.#windowStart(now);
     let w = this.#windows.get(key);
     if (!w || w.start !== start) {
-      w = { start, count: 0 };
+      w = { start, count: 0, resetAt: new Date(start + this.#windowMs) };
       this.#windows.set(key, w);
     }
     return w;
@@ -70,7 +72,7 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   #state(w: Window, limit: number, allowed: boolean): RateState {
-    return { limit, remaining: Math.max(0, limit - w.count), resetAt: new Date(w.start + this.#windowMs), allowed };
+    return { limit, remaining: Math.max(0, limit - w.count), resetAt: w.resetAt, allowed };
   }
 
   hit(key: string, limit: number, now: Date): RateState {
@@ -83,11 +85,22 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   hitAll(entries: Array<{ key: string; limit: number }>, now: Date): RateState[] {
+    // Plain loops: this runs on every request.
     const t = now.getTime();
     this.#sweep(t);
-    const windows = entries.map((e) => this.#current(e.key, t));
-    const allowed = windows.every((w, i) => w.count < entries[i]!.limit);
-    if (allowed) for (const w of windows) w.count++;
-    return windows.map((w, i) => this.#state(w, entries[i]!.limit, allowed));
+    const windows: Window[] = [];
+    let allowed = true;
+    for (const e of entries) {
+      const w = this.#current(e.key, t);
+      if (w.count >= e.limit) allowed = false;
+      windows.push(w);
+    }
+    const states: RateState[] = [];
+    for (let i = 0; i < windows.length; i++) {
+      const w = windows[i]!;
+      if (allowed) w.count++;
+      states.push(this.#state(w, entries[i]!.limit, allowed));
+    }
+    return states;
   }
 }

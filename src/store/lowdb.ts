@@ -98,11 +98,14 @@ class DurableJsonAdapter implements Adapter<SvcData> {
   async write(data: SvcData): Promise<void> {
     // Serialize before the first await: the snapshot is exactly the state at the
     // moment the write started, which is what group commit relies on.
-    const bytes = encode(data);
+    const parts = encode(data);
     let fh: FileHandle | undefined;
     try {
       fh = await open(this.tmp, 'w');
-      await fh.writeFile(bytes);
+      // The cached record chunks go to the file as they are (one gathered write,
+      // no copy of the whole file into one buffer first).
+      const { bytesWritten } = await fh.writev(parts);
+      if (bytesWritten !== parts.size) throw new Error(`short write: ${bytesWritten} of ${parts.size} bytes`);
       await fh.sync();
       await fh.close();
       fh = undefined;
@@ -116,7 +119,8 @@ class DurableJsonAdapter implements Adapter<SvcData> {
   }
 }
 
-function encode(data: SvcData): Buffer {
+/** The data file as a list of buffers (mostly the records' cached chunks) and its total size. */
+function encode(data: SvcData): Buffer[] & { size: number } {
   const parts: Buffer[] = [Buffer.from(`{"format":${JSON.stringify(FORMAT)},"version":${VERSION},"collections":{`)];
   let firstCollection = true;
   for (const [name, entries] of data.collections) {
@@ -130,7 +134,9 @@ function encode(data: SvcData): Buffer {
     parts.push(CLOSE_COLLECTION);
   }
   parts.push(CLOSE_FILE);
-  return Buffer.concat(parts);
+  let size = 0;
+  for (const p of parts) size += p.length;
+  return Object.assign(parts, { size });
 }
 
 function entryChunk(id: string, json: string): Buffer {
@@ -325,6 +331,27 @@ class TxImpl implements Tx {
     return entries.map((e) => cloneJson(e.doc) as T);
   }
 
+  *scan<T extends Doc>(collection: string): Generator<T> {
+    this.check(collection);
+    const base = this.store.data.collections.get(collection);
+    const overlay = this.changes.get(collection);
+    if (overlay && [...overlay.keys()].some((id) => !base?.has(id))) {
+      // Records added by this transaction: merge by insertion rank, as all() does.
+      yield* this.all<T>(collection);
+      return;
+    }
+    if (!base) return;
+    for (const [id, entry] of base) {
+      const changed = this.changes.get(collection);
+      if (changed?.has(id)) {
+        const now = changed.get(id);
+        if (now) yield cloneJson(now.doc) as T;
+        continue;
+      }
+      yield cloneJson(entry.doc) as T;
+    }
+  }
+
   count(collection: string): number {
     this.check(collection);
     const overlay = this.changes.get(collection);
@@ -365,9 +392,13 @@ class TxImpl implements Tx {
 
   private check(collection: string): void {
     if (this.finished) throw new Error('transaction already finished: use the Tx only inside the transact callback');
-    if (typeof collection !== 'string' || collection.length === 0) {
-      throw new TypeError('collection name must be a non-empty string');
-    }
+    checkCollectionName(collection);
+  }
+}
+
+function checkCollectionName(collection: string): void {
+  if (typeof collection !== 'string' || collection.length === 0) {
+    throw new TypeError('collection name must be a non-empty string');
   }
 }
 
@@ -464,14 +495,30 @@ class LowdbStore implements Store {
 
   // --- reads ---------------------------------------------------------------
 
+  // get and findBy read the committed state directly (no Tx and overlay): they are
+  // on the path of every authenticated request. Transactions run synchronously, so
+  // no read can observe one half-done.
+
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
     this.assertOpen();
-    return new TxImpl(this).get<T>(collection, id);
+    checkCollectionName(collection);
+    const entry = this.data.collections.get(collection)?.get(id);
+    return entry ? (cloneJson(entry.doc) as T) : undefined;
   }
 
   async findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]> {
     this.assertOpen();
-    return new TxImpl(this).findBy<T>(collection, field, value);
+    checkCollectionName(collection);
+    const ids = this.indexLookup(collection, field, value);
+    const base = this.data.collections.get(collection);
+    if (!ids || !base) return [];
+    const found: Entry[] = [];
+    for (const id of ids) {
+      const entry = base.get(id);
+      if (entry) found.push(entry);
+    }
+    if (found.length > 1) found.sort(bySeq);
+    return found.map((e) => cloneJson(e.doc) as T);
   }
 
   async all<T extends Doc>(collection: string): Promise<T[]> {

@@ -14,6 +14,12 @@ export interface Tx {
   findBy<T extends Doc>(collection: string, field: string, value: string | number | boolean | null): T[];
   /** Every record of a collection, in insertion order. */
   all<T extends Doc>(collection: string): T[];
+  /**
+   * The records of a collection in insertion order, each copied only when the
+   * iteration reaches it, so stopping early costs only what was read. Records
+   * this transaction changes or deletes while scanning are seen as changed.
+   */
+  scan<T extends Doc>(collection: string): Iterable<T>;
   put<T extends Doc>(collection: string, doc: T): void;
   /** Returns true when a record was removed. */
   delete(collection: string, id: string): boolean;

@@ -244,6 +244,51 @@ describe('lowdb store: transactions', () => {
   });
 });
 
+describe('lowdb store: scan', () => {
+  it('yields records in insertion order, copying only what the iteration reaches', async () => {
+    const store = await open();
+    await store.transact((tx) => {
+      for (let i = 0; i < 5; i++) tx.put('users', { id: `u${i}`, email: `${i}@x`, name: `n${i}` });
+    });
+    const seen = await store.transact((tx) => {
+      const ids: string[] = [];
+      for (const u of tx.scan<User>('users')) {
+        ids.push(u.id);
+        u.name = 'changed by the caller'; // a copy: the store is not affected
+        if (u.id === 'u2') break;
+      }
+      return ids;
+    });
+    expect(seen).toEqual(['u0', 'u1', 'u2']);
+    expect((await store.get<User>('users', 'u1'))!.name).toBe('n1');
+    expect(writes(store)).toBe(1); // the reading transaction wrote nothing
+  });
+
+  it("sees the transaction's own updates, deletions and additions", async () => {
+    const store = await open();
+    await store.transact((tx) => {
+      for (let i = 0; i < 4; i++) tx.put('users', { id: `u${i}`, email: `${i}@x`, name: `n${i}` });
+    });
+    const names = await store.transact((tx) => {
+      const out: string[] = [];
+      tx.put('users', { id: 'u1', email: '1@x', name: 'renamed' });
+      for (const u of tx.scan<User>('users')) {
+        out.push(u.name);
+        if (u.id === 'u0') tx.delete('users', 'u2'); // deleted ahead of the iteration
+      }
+      return out;
+    });
+    expect(names).toEqual(['n0', 'renamed', 'n3']);
+    const withAdded = await store.transact((tx) => {
+      tx.put('users', { id: 'u9', email: '9@x', name: 'added' });
+      tx.put('users', { id: 'u0', email: '0@x', name: 'first again' });
+      return [...tx.scan<User>('users')].map((u) => u.name);
+    });
+    expect(withAdded).toEqual(['first again', 'renamed', 'n3', 'added']);
+    expect([...(await store.all<User>('users'))].map((u) => u.name)).toEqual(withAdded);
+  });
+});
+
 describe('lowdb store: isolation', () => {
   it('deep-copies records on put and on read', async () => {
     const store = await open();

@@ -83,27 +83,40 @@ interface SubscriptionView {
   status: string;
 }
 
-type Listener = () => void;
+/** A delivery queued by recordEvent, announced so a dispatcher can take it without scanning the store. */
+export interface QueuedDelivery {
+  id: string;
+  webhookId: string;
+  /** Unix ms at which it is due. */
+  due: number;
+}
+
+type Listener = (queued: QueuedDelivery[]) => void;
 const listeners = new Set<Listener>();
+let announced: QueuedDelivery[] = [];
 let notifyScheduled = false;
 
 /**
  * Registers a callback run (once per burst, after the current synchronous
- * work) whenever deliveries were queued. Used by the dispatcher to wake up;
- * returns the unsubscribe function.
+ * work) with the deliveries queued meanwhile. Used by the dispatcher to wake
+ * up; returns the unsubscribe function. An announced delivery may be missing
+ * from the store (its transaction failed): listeners must check.
  */
 export function onOutboxWrite(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-/** Tells dispatchers that new deliveries may exist. */
-export function notifyOutbox(): void {
+/** Tells dispatchers that these deliveries were queued. */
+export function notifyOutbox(queued: QueuedDelivery): void {
+  announced.push(queued);
   if (notifyScheduled) return;
   notifyScheduled = true;
   setImmediate(() => {
     notifyScheduled = false;
-    for (const l of listeners) l();
+    const batch = announced;
+    announced = [];
+    for (const l of listeners) l(batch);
   });
 }
 
@@ -154,13 +167,12 @@ export function recordEvent(tx: Tx, event: NewEvent, clock: Clock): EventRecord 
     data: event.data,
   };
   tx.put(EVENTS, record);
-  let queued = 0;
   for (const sub of ownersSubscriptions(tx, event.ownerId)) {
     if (sub.status !== 'active') continue;
     if (!sub.events.includes('*') && !sub.events.includes(event.type)) continue;
-    tx.put(DELIVERIES, newDelivery(record, sub.id, now.getTime(), record.createdAt));
-    queued++;
+    const delivery = newDelivery(record, sub.id, now.getTime(), record.createdAt);
+    tx.put(DELIVERIES, delivery);
+    notifyOutbox({ id: delivery.id, webhookId: sub.id, due: delivery.nextAttemptAt ?? 0 });
   }
-  if (queued > 0) notifyOutbox();
   return record;
 }

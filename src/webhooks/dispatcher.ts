@@ -30,13 +30,12 @@
  * fake pair); the per-attempt timeout and latencies use real time.
  */
 import { randomBytes } from 'node:crypto';
-import type https from 'node:https';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
-import { DELIVERIES, EVENTS, WEBHOOKS, onOutboxWrite, type DeliveryRecord, type EventRecord } from '../events/events.js';
+import { DELIVERIES, EVENTS, WEBHOOKS, onOutboxWrite, type DeliveryRecord, type EventRecord, type QueuedDelivery } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
 import type { Resolver } from './guard.js';
-import { DEFAULT_TIMEOUT_MS, httpsAgent, sendAttempt, type AttemptResult } from './send.js';
+import { DEFAULT_TIMEOUT_MS, WebhookClient, type AttemptResult } from './send.js';
 import { buildRequest, type WebhookRecord } from './subscriptions.js';
 
 /** Delay before attempts 1 to 5, in milliseconds. */
@@ -144,7 +143,7 @@ export class Dispatcher {
   readonly #clock: Clock;
   readonly #log: Logger | undefined;
   readonly #scheduler: Scheduler;
-  readonly #agent: https.Agent;
+  readonly #client: WebhookClient;
   readonly #opts: Required<Pick<DispatcherOptions, 'timeoutMs' | 'maxConcurrent' | 'perSubscription' | 'claimAhead' | 'jitterMs' | 'leaseMs' | 'exclusive' | 'retentionMs' | 'pruneEveryMs'>> &
     Pick<DispatcherOptions, 'allow' | 'resolve'>;
 
@@ -193,14 +192,15 @@ export class Dispatcher {
       allow: opts.allow,
       resolve: opts.resolve,
     };
-    this.#agent = httpsAgent(opts.ca, maxConcurrent);
+    this.#client = new WebhookClient({ ca: opts.ca, allow: opts.allow, resolve: opts.resolve, connections: maxConcurrent });
   }
 
   /** Starts delivering: recovers interrupted deliveries, queues pending ones, then follows new events. */
   start(): void {
     if (this.#started) return;
     this.#started = true;
-    this.#unsubscribe = onOutboxWrite(() => this.#requestScan());
+    // New deliveries are announced with their ids: no store scan per event burst.
+    this.#unsubscribe = onOutboxWrite((queued) => this.#take(queued));
     this.#track(
       this.#recover().then(
         () => this.#requestScan(),
@@ -225,7 +225,8 @@ export class Dispatcher {
     while (this.#busy > 0 || this.#inflight.size > 0 || this.#outcomes.length > 0 || this.#flushing) {
       if (Date.now() > deadline) {
         this.#log?.warn({ inflight: this.#inflight.size }, 'webhook dispatcher stopped with deliveries unconfirmed; they are sent again at the next start');
-        break;
+        await this.#client.destroy();
+        return;
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 50);
@@ -235,6 +236,7 @@ export class Dispatcher {
         });
       });
     }
+    await this.#client.close();
   }
 
   /**
@@ -318,6 +320,17 @@ export class Dispatcher {
     });
     this.#stats.recovered += recovered;
     if (recovered > 0) this.#log?.warn({ recovered }, 'webhook deliveries interrupted by a restart will be sent again');
+  }
+
+  /** Queues announced deliveries (a claim skips any that turn out not to be pending). */
+  #take(queued: QueuedDelivery[]): void {
+    if (this.#stopped) return;
+    for (const q of queued) {
+      if (this.#inflight.has(q.id) || this.#queued.has(q.id)) continue;
+      this.#enqueue(q.id, q.webhookId, q.due);
+    }
+    this.#pump();
+    this.#checkIdle();
   }
 
   #requestScan(): void {
@@ -527,15 +540,7 @@ export class Dispatcher {
 
   async #send(job: Job): Promise<void> {
     const { body, headers } = buildRequest(job.event, job.webhook, job.attempt, this.#clock.now().getTime());
-    const result = await sendAttempt({
-      url: job.webhook.url,
-      body,
-      headers,
-      agent: this.#agent,
-      timeoutMs: this.#opts.timeoutMs,
-      allow: this.#opts.allow,
-      resolve: this.#opts.resolve,
-    });
+    const result = await this.#client.send(job.webhook.url, body, headers, this.#opts.timeoutMs);
     this.#stats.attempts++;
     this.#sending--;
     const n = (this.#sendingPerSub.get(job.webhook.id) ?? 1) - 1;
@@ -658,7 +663,8 @@ export class Dispatcher {
     const cutoff = this.#clock.now().getTime() - this.#opts.retentionMs;
     const removed = await this.#store.transact((tx) => {
       let n = 0;
-      for (const e of tx.all<EventRecord>(EVENTS)) {
+      // Oldest first, copied one at a time: the scan stops at the first recent event.
+      for (const e of tx.scan<EventRecord>(EVENTS)) {
         if (e.created * 1000 >= cutoff) break;
         const deliveries = tx.findBy<DeliveryRecord>(DELIVERIES, 'eventId', e.id);
         if (deliveries.some((d) => d.state === 'pending' || d.state === 'delivering')) continue;

@@ -206,10 +206,21 @@ export async function resolveCheckedUrl(raw: string, opts: CheckUrlOptions = {})
     throw refuse('is not a valid absolute URL');
   }
   if (url.protocol !== 'https:') throw refuse('must use https://');
-  const allow = parseAllowList(opts.allow ?? process.env.SVC_WEBHOOK_ALLOW);
   const bracketed = url.hostname.startsWith('[');
   const host = (bracketed ? url.hostname.slice(1, -1) : url.hostname).replace(/\.$/, '').toLowerCase();
   if (!host) throw refuse('has no host');
+  return { url, host, addresses: await resolveCheckedHost(host, opts) };
+}
+
+/**
+ * Resolves a host (name or IP literal, without brackets) and checks every
+ * address it resolves to; returns the addresses. Throws like resolveCheckedUrl.
+ * The delivery client runs this again when it opens a connection.
+ */
+export async function resolveCheckedHost(rawHost: string, opts: CheckUrlOptions = {}): Promise<string[]> {
+  const host = rawHost.replace(/\.$/, '').toLowerCase();
+  if (!host) throw refuse('has no host');
+  const allow = parseAllowList(opts.allow ?? process.env.SVC_WEBHOOK_ALLOW);
   const hostAllowed = allow.hosts.has(host);
   let addresses: string[];
   if (net.isIP(host)) {
@@ -231,7 +242,7 @@ export async function resolveCheckedUrl(raw: string, opts: CheckUrlOptions = {})
       if (reason) throw refuse(net.isIP(host) ? `${address} is a ${reason}` : `host "${host}" resolves to ${address}, a ${reason}`);
     }
   }
-  return { url, host, addresses };
+  return addresses;
 }
 
 /** The required API: throws ApiError VALIDATION_ERROR when the URL may not be used. */

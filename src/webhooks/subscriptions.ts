@@ -13,7 +13,7 @@ import type { Store } from '../store/port.js';
 import { EVENT_CATALOGUE, EVENT_TYPES, WILDCARD, type EventType } from './catalogue.js';
 import { resolveCheckedUrl, type Resolver } from './guard.js';
 import type { CreateWebhookInput, TestWebhookResult, UpdateWebhookInput, Webhook, WebhookEvent, WebhookPayload } from './schemas.js';
-import { DEFAULT_TIMEOUT_MS, httpsAgent, sendAttempt } from './send.js';
+import { DEFAULT_TIMEOUT_MS, WebhookClient } from './send.js';
 import { generateSecret, signWithSecrets } from './signature.js';
 
 export { WEBHOOKS, DELIVERIES };
@@ -291,15 +291,14 @@ export async function testWebhook(deps: WebhookDeps, ownerId: string, id: string
     data: { message: 'This is a test delivery from svc.', webhookId: id },
   };
   const { body, headers } = buildRequest(event, webhook, 1, now.getTime());
-  const result = await sendAttempt({
-    url: webhook.url,
-    body,
-    headers,
-    agent: httpsAgent(deps.ca),
-    timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    allow: deps.allow,
-    resolve: deps.resolve,
-  });
+  // A client of its own for this one delivery (its options are this call's), closed after.
+  const client = new WebhookClient({ ca: deps.ca, allow: deps.allow, resolve: deps.resolve, connections: 1 });
+  let result;
+  try {
+    result = await client.send(webhook.url, body, headers, deps.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  } finally {
+    await client.destroy();
+  }
   const done = deps.clock.now().toISOString();
   const delivery = newDelivery(event, id, now.getTime(), event.createdAt);
   delivery.state = result.ok ? 'succeeded' : 'failed';

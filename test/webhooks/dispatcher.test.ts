@@ -67,6 +67,25 @@ async function rig(handler: Handler, opts: Partial<DispatcherOptions> = {}): Pro
 }
 
 describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
+  it('takes announced deliveries without a store scan, and skips one whose transaction failed', async () => {
+    const r = await rig(() => 200);
+    await createWebhook(r.d, OWNER, { url: r.receiver.url(), events: ['*'] });
+    r.dispatcher.start();
+    await r.settle();
+    // recordEvent announces the delivery, then the transaction throws: nothing was stored.
+    await expect(
+      r.store.transact((tx) => {
+        recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: { n: 0 } }, r.time.clock);
+        throw new Error('the operation failed after recording its event');
+      }),
+    ).rejects.toThrow(/operation failed/);
+    const kept = await r.emit('contract.generated', { n: 1 });
+    await r.settle();
+    expect(r.receiver.received.map((x) => JSON.parse(x.body).id)).toEqual([kept]);
+    expect((await r.deliveries()).map((x) => x.state)).toEqual(['succeeded']);
+    expect(r.dispatcher.stats()).toMatchObject({ attempts: 1, succeeded: 1, failed: 0, inflight: 0, queued: 0 });
+  });
+
   it('retries a 500 four times and succeeds on the fifth attempt, at 0, 1, 2, 4, 8 s', async () => {
     const r = await rig((_req, n) => (n <= 4 ? 500 : 200));
     const { webhook, secret } = await createWebhook(r.d, OWNER, { url: r.receiver.url(), events: ['contract.generated'] });

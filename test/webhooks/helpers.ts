@@ -48,13 +48,14 @@ export interface Received {
   path: string;
 }
 
-export type Handler = (req: Received, count: number) => number | { status: number; delayMs?: number; headers?: Record<string, string> } | 'hang';
+export type Handler = (req: Received, count: number) => number | { status: number; delayMs?: number; headers?: Record<string, string>; body?: string } | 'hang';
 
 /** A local HTTPS receiver recording every request; `handler` chooses the answer. */
 export async function startReceiver(tls: Tls, handler: Handler = () => 200, opts: { record?: boolean } = {}) {
   const received: Received[] = [];
   let count = 0;
   const sockets = new Set<import('node:stream').Duplex>();
+  let connections = 0;
   const server = https.createServer({ key: tls.key, cert: tls.cert, keepAliveTimeout: 30_000 }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -66,12 +67,13 @@ export async function startReceiver(tls: Tls, handler: Handler = () => 200, opts
       const a = typeof answer === 'number' ? { status: answer } : answer;
       const reply = () => {
         res.writeHead(a.status, { 'content-type': 'text/plain', ...(a.headers ?? {}) });
-        res.end('ok');
+        res.end(a.body ?? 'ok');
       };
       if (a.delayMs) setTimeout(reply, a.delayMs);
       else reply();
     });
   });
+  server.on('secureConnection', () => connections++);
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -82,6 +84,8 @@ export async function startReceiver(tls: Tls, handler: Handler = () => 200, opts
     port,
     url: (p = '/hook') => `https://127.0.0.1:${port}${p}`,
     received,
+    /** TLS connections accepted so far. */
+    connections: () => connections,
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -104,6 +104,15 @@ function frameworkError(err: FastifyError): ApiError {
   return ApiError.internal();
 }
 
+/** The query parameters that are tool input: all but `api_key` (a credential). Most calls have none: no copy then. */
+function queryInput(query: Record<string, unknown>): Record<string, unknown> {
+  for (const _ in query) {
+    const { api_key: _key, ...input } = query;
+    return input;
+  }
+  return query;
+}
+
 /** Path params named in a REST path, e.g. `/api-keys/:id` → ['id']. */
 function pathParams(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
@@ -267,7 +276,7 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
     const params = pathParams(tool.rest.path);
     const inputShape = tool.input.shape as Record<string, z.ZodType>;
     const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-      const { api_key: _ignored, ...query } = (req.query ?? {}) as Record<string, unknown>;
+      const query = queryInput((req.query ?? {}) as Record<string, unknown>);
       let input: Record<string, unknown>;
       if (tool.rest.method === 'GET' || tool.rest.method === 'DELETE') {
         input = coerceQuery(inputShape, query);

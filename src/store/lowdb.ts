@@ -298,17 +298,8 @@ class TxImpl implements Tx {
 
   findBy<T extends Doc>(collection: string, field: string, value: IndexValue): T[] {
     this.check(collection);
-    const ids = this.store.indexLookup(collection, field, value);
     const overlay = this.changes.get(collection);
-    const base = this.store.data.collections.get(collection);
-    const found: Entry[] = [];
-    if (ids && base) {
-      for (const id of ids) {
-        if (overlay?.has(id)) continue;
-        const entry = base.get(id);
-        if (entry) found.push(entry);
-      }
-    }
+    const found = this.store.committedBy(collection, field, value, overlay);
     if (overlay) {
       for (const entry of overlay.values()) {
         if (entry && indexKey(entry.doc, field) === value) found.push(entry);
@@ -509,16 +500,23 @@ class LowdbStore implements Store {
   async findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]> {
     this.assertOpen();
     checkCollectionName(collection);
+    const found = this.committedBy(collection, field, value);
+    if (found.length > 1) found.sort(bySeq);
+    return found.map((e) => cloneJson(e.doc) as T);
+  }
+
+  /** Committed entries with `field === value` (unsorted), leaving out ids in `skip` (a transaction's overlay). */
+  committedBy(collection: string, field: string, value: IndexValue, skip?: Map<string, unknown>): Entry[] {
     const ids = this.indexLookup(collection, field, value);
     const base = this.data.collections.get(collection);
-    if (!ids || !base) return [];
     const found: Entry[] = [];
+    if (!ids || !base) return found;
     for (const id of ids) {
+      if (skip?.has(id)) continue;
       const entry = base.get(id);
       if (entry) found.push(entry);
     }
-    if (found.length > 1) found.sort(bySeq);
-    return found.map((e) => cloneJson(e.doc) as T);
+    return found;
   }
 
   async all<T extends Doc>(collection: string): Promise<T[]> {

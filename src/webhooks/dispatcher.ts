@@ -144,8 +144,7 @@ export class Dispatcher {
   readonly #log: Logger | undefined;
   readonly #scheduler: Scheduler;
   readonly #client: WebhookClient;
-  readonly #opts: Required<Pick<DispatcherOptions, 'timeoutMs' | 'maxConcurrent' | 'perSubscription' | 'claimAhead' | 'jitterMs' | 'leaseMs' | 'exclusive' | 'retentionMs' | 'pruneEveryMs'>> &
-    Pick<DispatcherOptions, 'allow' | 'resolve'>;
+  readonly #opts: Required<Pick<DispatcherOptions, 'timeoutMs' | 'maxConcurrent' | 'perSubscription' | 'claimAhead' | 'jitterMs' | 'leaseMs' | 'exclusive' | 'retentionMs' | 'pruneEveryMs'>>;
 
   /** webhookId -> (deliveryId -> due time, unix ms); Map order gives round-robin. */
   readonly #queue = new Map<string, Map<string, number>>();
@@ -162,8 +161,6 @@ export class Dispatcher {
   #flushing: Promise<void> | undefined;
   #timer: unknown;
   #timerDue = Infinity;
-  #scanRequested = false;
-  #scanning = false;
   #busy = 0;
   #started = false;
   #stopped = false;
@@ -189,8 +186,6 @@ export class Dispatcher {
       exclusive: opts.exclusive ?? true,
       retentionMs: opts.retentionMs ?? 30 * 24 * 3600 * 1000,
       pruneEveryMs: opts.pruneEveryMs ?? 60_000,
-      allow: opts.allow,
-      resolve: opts.resolve,
     };
     this.#client = new WebhookClient({ ca: opts.ca, allow: opts.allow, resolve: opts.resolve, connections: maxConcurrent });
   }
@@ -202,10 +197,9 @@ export class Dispatcher {
     // New deliveries are announced with their ids: no store scan per event burst.
     this.#unsubscribe = onOutboxWrite((queued) => this.#take(queued));
     this.#track(
-      this.#recover().then(
-        () => this.#requestScan(),
-        (err: unknown) => this.#log?.error({ err: String(err) }, 'webhook dispatcher recovery failed'),
-      ),
+      this.#recover()
+        .then(() => this.#queuePending())
+        .catch((err: unknown) => this.#log?.error({ err: String(err) }, 'webhook dispatcher could not recover or queue pending deliveries')),
     );
   }
 
@@ -262,7 +256,7 @@ export class Dispatcher {
   // --- bookkeeping ---------------------------------------------------------
 
   #isIdle(): boolean {
-    if (this.#busy > 0 || this.#inflight.size > 0 || this.#outcomes.length > 0 || this.#flushing || this.#scanRequested) return false;
+    if (this.#busy > 0 || this.#inflight.size > 0 || this.#outcomes.length > 0 || this.#flushing) return false;
     if (this.#stopped) return true;
     const now = this.#clock.now().getTime();
     for (const items of this.#queue.values()) for (const due of items.values()) if (due <= now) return false;
@@ -326,38 +320,16 @@ export class Dispatcher {
   #take(queued: QueuedDelivery[]): void {
     if (this.#stopped) return;
     for (const q of queued) {
-      if (this.#inflight.has(q.id) || this.#queued.has(q.id)) continue;
-      this.#enqueue(q.id, q.webhookId, q.due);
+      if (!this.#queued.has(q.id)) this.#enqueue(q.id, q.webhookId, q.due); // #enqueue skips in-flight ones
     }
     this.#pump();
     this.#checkIdle();
   }
 
-  #requestScan(): void {
-    if (this.#stopped) return;
-    this.#scanRequested = true;
-    if (this.#scanning) return;
-    this.#scanning = true;
-    this.#track(
-      (async () => {
-        try {
-          while (this.#scanRequested && !this.#stopped) {
-            this.#scanRequested = false;
-            const pending = await this.#store.findBy<DeliveryRecord>(DELIVERIES, 'state', 'pending');
-            for (const d of pending) {
-              if (this.#inflight.has(d.id) || this.#queued.has(d.id)) continue;
-              this.#enqueue(d.id, d.webhookId, d.nextAttemptAt ?? 0);
-            }
-            this.#pump();
-          }
-        } catch (err) {
-          this.#log?.error({ err: String(err) }, 'webhook dispatcher scan failed');
-        } finally {
-          this.#scanning = false;
-          this.#scanRequested = false;
-        }
-      })(),
-    );
+  /** At start: queues every pending delivery in the store (later ones are announced). */
+  async #queuePending(): Promise<void> {
+    const pending = await this.#store.findBy<DeliveryRecord>(DELIVERIES, 'state', 'pending');
+    this.#take(pending.map((d) => ({ id: d.id, webhookId: d.webhookId, due: d.nextAttemptAt ?? 0 })));
   }
 
   // --- scheduling ----------------------------------------------------------

@@ -12,6 +12,11 @@ export interface Tx {
   get<T extends Doc>(collection: string, id: string): T | undefined;
   /** Records whose indexed `field` equals `value` (exact match). */
   findBy<T extends Doc>(collection: string, field: string, value: string | number | boolean | null): T[];
+  /**
+   * The ids of the records whose indexed `field` equals `value`, in no
+   * particular order, without reading or copying the records themselves.
+   */
+  idsBy(collection: string, field: string, value: string | number | boolean | null): string[];
   /** Every record of a collection, in insertion order. */
   all<T extends Doc>(collection: string): T[];
   /**

@@ -635,12 +635,15 @@ export class Dispatcher {
     const cutoff = this.#clock.now().getTime() - this.#opts.retentionMs;
     const removed = await this.#store.transact((tx) => {
       let n = 0;
+      // Deliveries are checked by id against the (small) sets of unfinished ones, without reading them.
+      const unfinished = new Set(tx.idsBy(DELIVERIES, 'state', 'pending'));
+      for (const id of tx.idsBy(DELIVERIES, 'state', 'delivering')) unfinished.add(id);
       // Oldest first, copied one at a time: the scan stops at the first recent event.
       for (const e of tx.scan<EventRecord>(EVENTS)) {
         if (e.created * 1000 >= cutoff) break;
-        const deliveries = tx.findBy<DeliveryRecord>(DELIVERIES, 'eventId', e.id);
-        if (deliveries.some((d) => d.state === 'pending' || d.state === 'delivering')) continue;
-        for (const d of deliveries) tx.delete(DELIVERIES, d.id);
+        const deliveries = tx.idsBy(DELIVERIES, 'eventId', e.id);
+        if (deliveries.some((id) => unfinished.has(id))) continue;
+        for (const id of deliveries) tx.delete(DELIVERIES, id);
         tx.delete(EVENTS, e.id);
         n++;
       }

@@ -179,11 +179,12 @@ export interface CheckUrlOptions {
 
 /** A URL that passed the guard, with the addresses the connection may use. */
 export interface CheckedUrl {
-  url: URL;
+  /** Read it only: an accepted IP-literal URL is remembered and handed out again. */
+  readonly url: URL;
   /** Host name as used for SNI and Host (no brackets). */
-  host: string;
+  readonly host: string;
   /** Every address the host resolved to; all of them passed. */
-  addresses: string[];
+  readonly addresses: readonly string[];
 }
 
 const MAX_URL_LENGTH = 2048;
@@ -199,6 +200,25 @@ function refuse(reason: string): ApiError {
  */
 export async function resolveCheckedUrl(raw: string, opts: CheckUrlOptions = {}): Promise<CheckedUrl> {
   if (raw.length > MAX_URL_LENGTH) throw refuse(`must be at most ${MAX_URL_LENGTH} characters`);
+  // A URL whose host is an IP literal always gets the same verdict under the same
+  // allow-list (nothing is resolved), so an accepted one is remembered: the
+  // dispatcher checks the URL again at every attempt.
+  const spec = opts.allow ?? process.env.SVC_WEBHOOK_ALLOW ?? '';
+  const known = literalCache.get(raw);
+  if (known && known.spec === spec) return known.checked;
+  const checked = await checkFresh(raw, opts);
+  if (net.isIP(checked.host)) {
+    if (literalCache.size >= LITERAL_CACHE_SIZE) literalCache.clear();
+    literalCache.set(raw, { spec, checked: Object.freeze({ ...checked, addresses: Object.freeze([...checked.addresses]) }) });
+  }
+  return checked;
+}
+
+/** Accepted URLs with an IP-literal host, with the allow-list they were checked under. */
+const literalCache = new Map<string, { spec: string; checked: CheckedUrl }>();
+const LITERAL_CACHE_SIZE = 1024;
+
+async function checkFresh(raw: string, opts: CheckUrlOptions): Promise<CheckedUrl> {
   let url: URL;
   try {
     url = new URL(raw);

@@ -324,4 +324,23 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
     expect(await r.store.get('events', orphan)).toBeDefined();
     expect((await r.deliveries()).map((x) => x.eventId)).toEqual([recent]);
   });
+
+  it('never prunes an old event while one of its deliveries is pending or delivering', async () => {
+    const r = await rig(() => 200, { retentionMs: 3600_000, pruneEveryMs: 0 });
+    await createWebhook(r.d, OWNER, { url: r.receiver.url('/a'), events: ['vault.created'] });
+    await createWebhook(r.d, OWNER, { url: r.receiver.url('/b'), events: ['vault.created'] });
+    // Not started: the deliveries stay as recordEvent left them.
+    const event = await r.emit('vault.created');
+    r.time.advance(2 * 3600_000);
+    const [a, b] = await r.deliveries();
+    expect(await r.dispatcher.prune()).toBe(0); // both pending
+    await r.store.put(DELIVERIES, { ...a!, state: 'succeeded' });
+    await r.store.put(DELIVERIES, { ...b!, state: 'delivering' });
+    expect(await r.dispatcher.prune()).toBe(0); // one still delivering
+    expect(await r.store.get('events', event)).toBeDefined();
+    await r.store.put(DELIVERIES, { ...b!, state: 'failed' });
+    expect(await r.dispatcher.prune()).toBe(1);
+    expect(await r.store.get('events', event)).toBeUndefined();
+    expect(await r.deliveries()).toEqual([]);
+  });
 });

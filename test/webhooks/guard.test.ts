@@ -150,6 +150,22 @@ describe.concurrent('address guard', () => {
     }
   });
 
+  it('remembers only literal-address verdicts: a host name is resolved and checked every time', async () => {
+    let answer = '93.184.216.34';
+    let lookups = 0;
+    const resolver = async () => {
+      lookups++;
+      return [answer];
+    };
+    await expect(checkUrl('https://moving.example/x', { allow: '', resolve: resolver })).resolves.toBeUndefined();
+    answer = '10.0.0.8'; // now points inside
+    expect(await refused('https://moving.example/x', { resolve: resolver })).toMatch(/private/);
+    expect(lookups).toBe(2);
+    // The same literal URL under a narrower allow-list is checked afresh.
+    await expect(checkUrl('https://10.9.9.9/x', { allow: '10.0.0.0/8', resolve: noDns })).resolves.toBeUndefined();
+    expect(await refused('https://10.9.9.9/x', { allow: '' })).toMatch(/private/);
+  });
+
   it('returns the checked addresses to pin the connection', async () => {
     const r = await resolveCheckedUrl('https://Good.Example./p?q=1', { allow: '', resolve: async () => ['93.184.216.34'] });
     expect(r.host).toBe('good.example');

@@ -4,7 +4,8 @@ import type { Tx } from '../store/port.js';
 
 /** The durable event log, which is also the webhook outbox. */
 export const EVENTS = 'events';
-export const EVENT_INDEXES = ['ownerId', 'type'];
+/** Indexed fields of the event log: the owner (each owner's log is read by owner). */
+export const EVENT_INDEXES = ['ownerId'];
 
 /** Webhook subscriptions (owned by src/webhooks; named here because fan-out reads them). */
 export const WEBHOOKS = 'webhooks';

@@ -11,6 +11,12 @@
  * one file write runs at a time, and every mutation that arrives meanwhile rides
  * along in the next one. A mutation's promise resolves once a write that started
  * after it was applied has completed.
+ *
+ * The file itself is written by a worker thread (writer-worker.mjs) that keeps
+ * the serialized form of every record: the main thread sends it only the records
+ * that changed since the last write, and the whole-file work (joining the
+ * records, the system calls, waiting on fsync) never runs on the thread that
+ * serves requests.
  */
 import { randomUUID } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, realpath, rename, unlink } from 'node:fs/promises';
@@ -19,6 +25,7 @@ import path from 'node:path';
 // Imported from the module rather than taken from globalThis so that fake timers
 // installed by a test cannot stall the write pipeline.
 import { setImmediate as defer, setTimeout as delay } from 'node:timers';
+import { Worker } from 'node:worker_threads';
 import { Low, type Adapter } from 'lowdb';
 import { StoreCorruptError, StoreLockedError } from './port.js';
 import type { Doc, Store, StoreOptions, Tx } from './port.js';
@@ -29,19 +36,19 @@ const TMP_PREFIX = `${DATA_FILE}.tmp-`;
 const STALE_LOCK_PREFIX = `${LOCK_FILE}.stale-`;
 const FORMAT = 'svc-store';
 const VERSION = 1;
-const CLOSE_COLLECTION = Buffer.from('}');
-const CLOSE_FILE = Buffer.from('\n}}\n');
+const WRITER_URL = new URL('./writer-worker.mjs', import.meta.url);
 
 type IndexValue = string | number | boolean | null;
 
-/** One stored record: its private copy, its serialized form, its insertion rank. */
+/** One stored record: its private copy and its insertion rank. */
 interface Entry {
   readonly doc: Doc;
   /**
-   * `,\n"<id>":{...doc}` as UTF-8, ready to be copied into the file: a write
-   * only concatenates bytes instead of re-serializing every record.
+   * The record's JSON text from put until the change is handed to the writer
+   * thread (which keeps the serialized records); then dropped, so the text is
+   * held once, not twice.
    */
-  readonly chunk: Buffer;
+  json: string | undefined;
   /** Insertion rank: Map order within a collection always equals ascending seq. */
   readonly seq: number;
 }
@@ -70,18 +77,19 @@ const openDirs = new Set<string>();
  * JSONFile adapters write through steno, which writes a temp file and renames it
  * without fsyncing either the file or the directory, so an acknowledged write
  * can vanish (or leave an empty file) after a power loss or kernel crash. This
- * one fsyncs the temp file before the rename and the directory after it.
+ * one fsyncs the temp file before the rename and the directory after it (in
+ * the writer thread, see FileWriter).
  *
  * It converts between the file and the in-memory model (Maps that keep id
- * insertion order, and per-record cached JSON so a write only joins strings).
+ * insertion order).
  */
 class DurableJsonAdapter implements Adapter<SvcData> {
   readonly file: string;
-  private readonly tmp: string;
+  readonly writer: FileWriter;
 
-  constructor(private readonly dir: string) {
+  constructor(dir: string) {
     this.file = path.join(dir, DATA_FILE);
-    this.tmp = path.join(dir, `${TMP_PREFIX}${process.pid}`);
+    this.writer = new FileWriter(dir, this.file);
   }
 
   async read(): Promise<SvcData | null> {
@@ -95,52 +103,130 @@ class DurableJsonAdapter implements Adapter<SvcData> {
     return decode(this.file, text);
   }
 
-  async write(data: SvcData): Promise<void> {
-    // Serialize before the first await: the snapshot is exactly the state at the
-    // moment the write started, which is what group commit relies on.
-    const parts = encode(data);
-    let fh: FileHandle | undefined;
-    try {
-      fh = await open(this.tmp, 'w');
-      // The cached record chunks go to the file as they are (one gathered write,
-      // no copy of the whole file into one buffer first).
-      const { bytesWritten } = await fh.writev(parts);
-      if (bytesWritten !== parts.size) throw new Error(`short write: ${bytesWritten} of ${parts.size} bytes`);
-      await fh.sync();
-      await fh.close();
-      fh = undefined;
-      await rename(this.tmp, this.file);
-    } catch (err) {
-      await fh?.close().catch(() => undefined);
-      await unlink(this.tmp).catch(() => undefined);
-      throw err;
-    }
-    await syncDir(this.dir);
+  write(data: SvcData): Promise<void> {
+    // Called synchronously by the store's startWrite: the changes handed over
+    // are exactly those applied before the write started (group commit).
+    return this.writer.write(data);
   }
 }
 
-/** The data file as a list of buffers (mostly the records' cached chunks) and its total size. */
-function encode(data: SvcData): Buffer[] & { size: number } {
-  const parts: Buffer[] = [Buffer.from(`{"format":${JSON.stringify(FORMAT)},"version":${VERSION},"collections":{`)];
-  let firstCollection = true;
+/**
+ * The main-thread side of the writer thread. The thread starts at the first
+ * write with the whole image as it is in memory then; after that, it gets only
+ * the changes recorded since the previous write. If it dies (it should not),
+ * the write in flight is rejected and the next write starts a new thread with
+ * the whole image again, so nothing in memory is lost.
+ */
+class FileWriter {
+  private worker: Worker | undefined;
+  /**
+   * Changes since the last write, one string each: the quoted collection name,
+   * the quoted id and the JSON text (empty: deleted), each followed by NUL. JSON
+   * text never holds a raw NUL (JSON.stringify escapes control characters).
+   * They cross to the thread joined into one string, several times faster than
+   * an array of many.
+   */
+  private ops: string[] = [];
+  /**
+   * Where in `ops` the last change of a record is, while it is a set: a later
+   * set of the same record replaces it there (same position in the file, only
+   * the newer text crosses). A deletion ends this: a set after it must append.
+   */
+  private lastSet = new Map<string, number>();
+  private pending: Waiter | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly file: string,
+  ) {}
+
+  record(collection: string, id: string, json: string | null): void {
+    if (!this.worker) return; // the next write sends everything anyway
+    const key = `${JSON.stringify(collection)}\0${JSON.stringify(id)}\0`;
+    if (json === null) {
+      this.lastSet.delete(key);
+      this.ops.push(`${key}\0`);
+      return;
+    }
+    const at = this.lastSet.get(key);
+    if (at !== undefined) {
+      this.ops[at] = `${key}${json}\0`;
+    } else {
+      this.lastSet.set(key, this.ops.length);
+      this.ops.push(`${key}${json}\0`);
+    }
+  }
+
+  write(data: SvcData): Promise<void> {
+    let worker = this.worker;
+    if (!worker) worker = this.start(data);
+    const ops = this.ops.join('');
+    this.clearOps();
+    return new Promise<void>((resolve, reject) => {
+      this.pending = { resolve, reject };
+      worker.ref(); // keeps the process alive until the write is durable
+      worker.postMessage({ type: 'write', ops });
+    });
+  }
+
+  /** Stops the thread (no write may be in flight). */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker) await worker.terminate();
+  }
+
+  private clearOps(): void {
+    this.ops = [];
+    this.lastSet.clear();
+  }
+
+  private start(data: SvcData): Worker {
+    const worker = new Worker(WRITER_URL, {
+      workerData: { dir: this.dir, file: this.file, tmp: path.join(this.dir, `${TMP_PREFIX}${process.pid}`), format: FORMAT, version: VERSION },
+    });
+    worker.unref();
+    worker.on('message', (answer: { ok: boolean; error?: { message: string; code?: string } }) => {
+      worker.unref();
+      const pending = this.pending;
+      this.pending = undefined;
+      if (answer.ok) pending?.resolve();
+      else pending?.reject(Object.assign(new Error(answer.error?.message ?? 'write failed'), { code: answer.error?.code }));
+    });
+    worker.on('error', (err) => this.lost(worker, err));
+    worker.on('exit', (code) => this.lost(worker, new Error(`the store writer thread exited (code ${code})`)));
+    worker.postMessage({ type: 'load', ...snapshot(data) });
+    this.worker = worker;
+    this.clearOps(); // the image just sent already holds them
+    return worker;
+  }
+
+  private lost(worker: Worker, err: unknown): void {
+    if (this.worker !== worker) return; // stopped, or already replaced
+    this.worker = undefined;
+    this.clearOps();
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.reject(new Error(`the store writer thread failed (${errMessage(err)}); the change is kept in memory and written by the next write`));
+  }
+}
+
+/**
+ * Every collection in file order, for a new writer thread: the quoted names (so
+ * empty collections keep their place) and every record as a change.
+ */
+function snapshot(data: SvcData): { collections: string[]; records: string } {
+  const collections: string[] = [];
+  const records: string[] = [];
   for (const [name, entries] of data.collections) {
-    parts.push(Buffer.from(`${firstCollection ? '\n' : ',\n'}${JSON.stringify(name)}:{`));
-    firstCollection = false;
-    let first = true;
-    for (const entry of entries.values()) {
-      parts.push(first ? entry.chunk.subarray(1) : entry.chunk); // the first one without its comma
-      first = false;
+    const quoted = JSON.stringify(name);
+    collections.push(quoted);
+    for (const [id, entry] of entries) {
+      // The copy is the JSON round trip of what was put, so this is the same text.
+      records.push(`${quoted}\0${JSON.stringify(id)}\0${entry.json ?? JSON.stringify(entry.doc)}\0`);
     }
-    parts.push(CLOSE_COLLECTION);
   }
-  parts.push(CLOSE_FILE);
-  let size = 0;
-  for (const p of parts) size += p.length;
-  return Object.assign(parts, { size });
-}
-
-function entryChunk(id: string, json: string): Buffer {
-  return Buffer.from(`,\n${JSON.stringify(id)}:${json}`, 'utf8');
+  return { collections, records: records.join('') };
 }
 
 function decode(file: string, text: string): SvcData {
@@ -179,7 +265,7 @@ function decode(file: string, text: string): SvcData {
       if (!isPlainObject(doc) || doc.id !== id) {
         throw corrupt(file, `record ${JSON.stringify(id)} of collection ${JSON.stringify(name)} is not an object with a matching "id"`);
       }
-      entries.set(id, { doc: doc as Doc, chunk: entryChunk(id, JSON.stringify(doc)), seq: data.nextSeq++ });
+      entries.set(id, { doc: doc as Doc, json: undefined, seq: data.nextSeq++ });
     }
     data.collections.set(name, entries);
   }
@@ -371,7 +457,7 @@ class TxImpl implements Tx {
     const { id, doc: copy, json } = copyDoc(collection, doc);
     const existing = this.lookup(collection, id);
     const seq = existing ? existing.seq : this.nextSeq++;
-    const entry: Entry = { doc: copy, chunk: entryChunk(id, json), seq };
+    const entry: Entry = { doc: copy, json, seq };
     this.overlay(collection).set(id, entry);
     let added = this.written.get(collection);
     if (!added) this.written.set(collection, (added = new Map()));
@@ -430,6 +516,13 @@ function cloneJson<T>(value: T): T {
     else out[key] = copy;
   }
   return out as T;
+}
+
+/** An entry's JSON text, handed to the writer thread and no longer held here. */
+function takeJson(entry: Entry): string {
+  const json = entry.json ?? JSON.stringify(entry.doc);
+  entry.json = undefined;
+  return json;
 }
 
 function bySeq(a: Entry, b: Entry): number {
@@ -558,6 +651,7 @@ class LowdbStore implements Store {
   constructor(
     private readonly dir: string,
     private readonly db: Low<SvcData>,
+    private readonly writer: FileWriter,
     indexSpec: Record<string, string[]>,
     private readonly releaseLock: () => Promise<void>,
   ) {
@@ -699,6 +793,7 @@ class LowdbStore implements Store {
           this.closePromise = undefined;
           throw err;
         }
+        await this.writer.stop();
         await this.releaseLock();
         this.closed = true;
       })();
@@ -725,10 +820,12 @@ class LowdbStore implements Store {
           if (entry && entry.seq === current.seq) {
             entries.set(id, entry); // an update keeps its position
             this.reindex(collection, current, entry);
+            this.writer.record(collection, id, takeJson(entry));
             continue;
           }
           this.unindex(collection, current);
           entries.delete(id); // deleted, or deleted and put again (moves to the end)
+          this.writer.record(collection, id, null);
         }
         if (entry) appended.push(entry);
       }
@@ -738,6 +835,7 @@ class LowdbStore implements Store {
       for (const entry of appended) {
         entries.set(entry.doc.id, entry);
         this.index(collection, entry);
+        this.writer.record(collection, entry.doc.id, takeJson(entry));
       }
     }
     this.data.nextSeq = Math.max(this.data.nextSeq, tx.nextSeq);
@@ -838,7 +936,7 @@ export async function openLowdbStore(opts: StoreOptions): Promise<Store> {
     const adapter = new DurableJsonAdapter(dir);
     const db = new Low<SvcData>(adapter, { collections: new Map(), nextSeq: 0 });
     await db.read();
-    return new LowdbStore(dir, db, indexSpec, releaseLock);
+    return new LowdbStore(dir, db, adapter.writer, indexSpec, releaseLock);
   } catch (err) {
     await releaseLock().catch(() => undefined);
     throw err;

@@ -181,6 +181,9 @@ export interface CheckUrlOptions {
 export interface CheckedUrl {
   /** Read it only: an accepted IP-literal URL is remembered and handed out again. */
   readonly url: URL;
+  /** `url.origin` and `url.pathname + url.search`, computed once. */
+  readonly origin: string;
+  readonly path: string;
   /** Host name as used for SNI and Host (no brackets). */
   readonly host: string;
   /** Every address the host resolved to; all of them passed. */
@@ -203,15 +206,21 @@ export async function resolveCheckedUrl(raw: string, opts: CheckUrlOptions = {})
   // A URL whose host is an IP literal always gets the same verdict under the same
   // allow-list (nothing is resolved), so an accepted one is remembered: the
   // dispatcher checks the URL again at every attempt.
+  const known = knownCheckedUrl(raw, opts);
+  if (known) return known;
   const spec = opts.allow ?? process.env.SVC_WEBHOOK_ALLOW ?? '';
-  const known = literalCache.get(raw);
-  if (known && known.spec === spec) return known.checked;
   const checked = await checkFresh(raw, opts);
   if (net.isIP(checked.host)) {
     if (literalCache.size >= LITERAL_CACHE_SIZE) literalCache.clear();
     literalCache.set(raw, { spec, checked: Object.freeze({ ...checked, addresses: Object.freeze([...checked.addresses]) }) });
   }
   return checked;
+}
+
+/** The remembered verdict for an accepted IP-literal URL under this allow-list, if any (no await needed). */
+export function knownCheckedUrl(raw: string, opts: CheckUrlOptions = {}): CheckedUrl | undefined {
+  const known = literalCache.get(raw);
+  return known && known.spec === (opts.allow ?? process.env.SVC_WEBHOOK_ALLOW ?? '') ? known.checked : undefined;
 }
 
 /** Accepted URLs with an IP-literal host, with the allow-list they were checked under. */
@@ -229,7 +238,7 @@ async function checkFresh(raw: string, opts: CheckUrlOptions): Promise<CheckedUr
   const bracketed = url.hostname.startsWith('[');
   const host = (bracketed ? url.hostname.slice(1, -1) : url.hostname).replace(/\.$/, '').toLowerCase();
   if (!host) throw refuse('has no host');
-  return { url, host, addresses: await resolveCheckedHost(host, opts) };
+  return { url, origin: url.origin, path: url.pathname + url.search, host, addresses: await resolveCheckedHost(host, opts) };
 }
 
 /**

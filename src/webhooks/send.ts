@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { ApiError } from '../core/errors.js';
-import { pinnedLookup, resolveCheckedHost, resolveCheckedUrl, type Resolver } from './guard.js';
+import { knownCheckedUrl, pinnedLookup, resolveCheckedHost, resolveCheckedUrl, type Resolver } from './guard.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Response bodies are read (to keep the connection reusable) up to this size, then the connection is dropped. */
@@ -94,20 +94,23 @@ export class WebhookClient {
   /** Sends one attempt; never throws. */
   async send(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptResult> {
     const started = performance.now();
-    let checked;
-    try {
-      // Checked again at every attempt (the subscription may have changed, the
-      // name may now resolve elsewhere); new connections are checked when opened.
-      checked = await resolveCheckedUrl(url, { allow: this.#allow, resolve: this.#resolve });
-    } catch (err) {
-      return { ok: false, statusCode: null, latencyMs: since(started), error: describe(err) };
+    // Checked again at every attempt (the subscription may have changed, the
+    // name may now resolve elsewhere); new connections are checked when opened.
+    const guard = { allow: this.#allow, resolve: this.#resolve };
+    let checked = knownCheckedUrl(url, guard);
+    if (!checked) {
+      try {
+        checked = await resolveCheckedUrl(url, guard);
+      } catch (err) {
+        return { ok: false, statusCode: null, latencyMs: since(started), error: describe(err) };
+      }
     }
     return new Promise<AttemptResult>((done) => {
       const attempt = new Attempt(started, timeoutMs, done);
       this.#agent.dispatch(
         {
-          origin: checked.url.origin,
-          path: checked.url.pathname + checked.url.search,
+          origin: checked.origin,
+          path: checked.path,
           method: 'POST',
           headers,
           body,

@@ -8,7 +8,7 @@
  * bytes sent. Several `v1` values appear while an old secret is still valid
  * after a rotation; a receiver accepts the request when any of them matches.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 export const SECRET_PREFIX = 'whsec_';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -18,8 +18,22 @@ export function generateSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString('base64url');
 }
 
+/** Key objects of recently used secrets: building one costs more than the HMAC of a small body. */
+const keys = new Map<string, KeyObject>();
+const KEY_CACHE_SIZE = 256;
+
+function secretKey(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= KEY_CACHE_SIZE) keys.clear();
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 function hmacHex(secret: string, t: number, rawBody: string | Buffer): string {
-  const mac = createHmac('sha256', Buffer.from(secret, 'utf8'));
+  const mac = createHmac('sha256', secretKey(secret));
   mac.update(`${t}.`, 'utf8');
   mac.update(rawBody);
   return mac.digest('hex');

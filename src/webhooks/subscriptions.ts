@@ -8,7 +8,7 @@ import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Logger } from '../core/log.js';
 import { paginateCursor, type CursorCodec, type CursorPageMeta } from '../core/pagination.js';
-import { DELIVERIES, EVENTS, WEBHOOKS, newDelivery, type DeliveryRecord, type EventRecord } from '../events/events.js';
+import { DELIVERIES, EVENTS, EVENT_INDEXES, WEBHOOKS, newDelivery, type DeliveryRecord, type EventRecord } from '../events/events.js';
 import type { Store } from '../store/port.js';
 import { EVENT_CATALOGUE, EVENT_TYPES, WILDCARD, type EventType } from './catalogue.js';
 import { resolveCheckedUrl, type Resolver } from './guard.js';
@@ -22,7 +22,7 @@ export { WEBHOOKS, DELIVERIES };
 export const WEBHOOK_INDEXES: Record<string, string[]> = {
   [WEBHOOKS]: ['ownerId'],
   [DELIVERIES]: ['state', 'eventId', 'webhookId'],
-  [EVENTS]: ['ownerId', 'type'],
+  [EVENTS]: EVENT_INDEXES,
 };
 
 export const SECRET_WARNING = 'Store this secret now: it is shown only once. It verifies the X-Webhook-Signature header of every delivery.';

@@ -469,6 +469,64 @@ describe('lowdb store: durability and group commit', () => {
     expect((await reopened.all('users')).map((d) => d.id)).toEqual(['u1', 'u2', 'u3']);
   });
 
+  it('writes exactly what memory holds, in order, through random batches of puts, updates, deletes and moves', async () => {
+    // The writer thread rebuilds the file from the changes it is sent; any
+    // divergence from memory (content or order) shows after a reopen.
+    let seed = 0x9e3779b9;
+    const rnd = (n: number) => {
+      // xorshift32
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    const collections = ['users', 'contracts', '7'];
+    const ids = ['a', 'b', 'c', '1', '2', '10', 'x"y', 'é', 'k\u0000'];
+    const store = await open();
+    for (let round = 0; round < 60; round++) {
+      const txs: Array<Promise<unknown>> = [];
+      for (let t = 0, n = 1 + rnd(4); t < n; t++) {
+        txs.push(
+          store.transact((tx) => {
+            for (let k = 0, m = 1 + rnd(5); k < m; k++) {
+              const c = collections[rnd(collections.length)]!;
+              const id = ids[rnd(ids.length)]!;
+              const op = rnd(4);
+              if (op === 0) tx.delete(c, id);
+              else if (op === 1) {
+                tx.delete(c, id); // delete and put again: moves to the end
+                tx.put(c, { id, email: `${round}-${k}@x`, n: round });
+              } else tx.put(c, { id, email: `${round}-${k}@x`, n: round, nested: { list: [round, k, null] } });
+            }
+          }),
+        );
+      }
+      // Some rounds wait for durability, others pile up behind the write in flight.
+      if (rnd(3) === 0) await Promise.all(txs);
+    }
+    await store.flush();
+    const before: Record<string, Doc[]> = {};
+    for (const c of collections) before[c] = await store.all(c);
+    await store.close();
+    const reopened = await open();
+    for (const c of collections) expect(await reopened.all(c)).toEqual(before[c]);
+  });
+
+  it('survives the loss of its writer thread: the write in flight fails, the next one writes everything', async () => {
+    const store = await open();
+    await store.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+    const writer = (store as unknown as { writer: { worker?: { terminate(): Promise<number> } } }).writer;
+    expect(writer.worker).toBeDefined();
+    const lost = store.put('users', { id: 'u2', email: 'b@x', name: 'Bob' });
+    void writer.worker!.terminate(); // dies before it can answer
+    await expect(lost).rejects.toThrow(/writer thread failed/);
+    expect(await store.get('users', 'u2')).toEqual({ id: 'u2', email: 'b@x', name: 'Bob' }); // kept in memory
+    await store.put('users', { id: 'u3', email: 'c@x', name: 'Cy' }); // a new thread, with the whole image
+    expect(Object.keys((await readDataFile()).collections.users ?? {})).toEqual(['u1', 'u2', 'u3']);
+    await store.close();
+    expect((await (await open()).all('users')).map((d) => d.id)).toEqual(['u1', 'u2', 'u3']);
+  });
+
   it('flush() waits for pending writes', async () => {
     const store = await open();
     void store.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });

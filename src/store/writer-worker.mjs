@@ -4,16 +4,15 @@
 // write and never spends time on the whole file. Plain JavaScript so it loads
 // the same way under node, tsx and vitest.
 //
-// Changes travel as one string: per change the quoted (JSON) collection name,
-// the quoted id and the record's JSON text, empty for a deletion, each followed
-// by NUL (which JSON text never holds raw). A set appends a new id and keeps an
-// existing one in place, like Map#set, so the file order follows the store's.
+// Changes travel as three parallel lists: collection, id, and the record's JSON
+// text, null for a deletion. A set appends a new id and keeps an existing one in
+// place, like Map#set, so the file order follows the store's.
 //
 // Messages from the store (answered in order, one at a time):
-//   { type: 'load', collections: [quoted names in order], records: changes }
+//   { type: 'load', names: [collection names in order], cols, ids, jsons }
 //       replaces the image (at the first write, and after a restart of this
 //       thread); no answer.
-//   { type: 'write', ops: changes }
+//   { type: 'write', cols, ids, jsons }
 //       applies the changes in order, then writes the file: temp file, fsync,
 //       rename over the data file, fsync of the directory. Answers { ok: true }
 //       or { ok: false, error: { message, code } }.
@@ -25,32 +24,28 @@ const HEAD = Buffer.from(`{"format":${JSON.stringify(format)},"version":${versio
 const CLOSE_COLLECTION = Buffer.from('}');
 const CLOSE_FILE = Buffer.from('\n}}\n');
 
-/** quoted collection name -> quoted id -> `,\n<quoted id>:<json>` as bytes, in file order. */
+/** collection name -> id -> `,\n<quoted id>:<json>` as bytes, in file order. */
 const image = new Map();
 
-function records(quotedName) {
-  let c = image.get(quotedName);
-  if (!c) image.set(quotedName, (c = new Map()));
+function records(name) {
+  let c = image.get(name);
+  if (!c) image.set(name, (c = new Map()));
   return c;
 }
 
-function load(collections, changes) {
+function load(msg) {
   image.clear();
-  for (const name of collections) records(name);
-  apply(changes);
+  for (const name of msg.names) records(name);
+  apply(msg);
 }
 
-function apply(changes) {
-  let start = 0;
-  while (start < changes.length) {
-    const a = changes.indexOf('\0', start);
-    const b = changes.indexOf('\0', a + 1);
-    const c = changes.indexOf('\0', b + 1);
-    const collection = records(changes.slice(start, a));
-    const id = changes.slice(a + 1, b);
-    if (c === b + 1) collection.delete(id);
-    else collection.set(id, Buffer.from(`,\n${id}:${changes.slice(b + 1, c)}`, 'utf8'));
-    start = c + 1;
+function apply({ cols, ids, jsons }) {
+  for (let i = 0; i < ids.length; i++) {
+    const collection = records(cols[i]);
+    const id = ids[i];
+    const json = jsons[i];
+    if (json === null) collection.delete(id);
+    else collection.set(id, Buffer.from(`,\n${JSON.stringify(id)}:${json}`, 'utf8'));
   }
 }
 
@@ -59,7 +54,7 @@ function encode() {
   const parts = [HEAD];
   let first = true;
   for (const [name, collection] of image) {
-    parts.push(Buffer.from(`${first ? '\n' : ',\n'}${name}:{`));
+    parts.push(Buffer.from(`${first ? '\n' : ',\n'}${JSON.stringify(name)}:{`));
     first = false;
     let firstRecord = true;
     for (const bytes of collection.values()) {
@@ -109,10 +104,10 @@ function writeDurably() {
 
 parentPort.on('message', (msg) => {
   if (msg.type === 'load') {
-    load(msg.collections, msg.records);
+    load(msg);
     return;
   }
-  apply(msg.ops);
+  apply(msg);
   try {
     writeDurably();
     parentPort.postMessage({ ok: true });

@@ -29,15 +29,8 @@ function incrementRandom(): void {
   }
 }
 
-/** Four base32 characters of a 20-bit integer. */
-function chars20(v: number): string {
-  return ALPHABET[(v >>> 15) & 31]! + ALPHABET[(v >>> 10) & 31]! + ALPHABET[(v >>> 5) & 31]! + ALPHABET[v & 31]!;
-}
-
-/** Five base32 characters of a 25-bit integer. */
-function chars25(v: number): string {
-  return ALPHABET[(v >>> 20) & 31]! + chars20(v & 0xfffff);
-}
+/** Character codes of the alphabet: an id is built with one String.fromCharCode, one allocation. */
+const CODES = Array.from(ALPHABET, (c) => c.charCodeAt(0));
 
 /** A 26-character ULID-like id: 48 bits of milliseconds then 80 random bits, monotonic within a millisecond. */
 export function ulid(nowMs: number = Date.now()): string {
@@ -54,15 +47,24 @@ export function ulid(nowMs: number = Date.now()): string {
 /** The 26 characters of a ULID: `ms` (48 bits) then the 10 bytes of `random`, in Crockford base32. */
 export function encodeUlid(ms: number, random: Uint8Array): string {
   // 50 bits of time as 10 characters (the top two bits are zero): two 25-bit halves.
-  const timeHi = Math.floor(ms / 0x2000000);
-  const timeLo = ms - timeHi * 0x2000000;
+  const hi = Math.floor(ms / 0x2000000);
+  const lo = ms - hi * 0x2000000;
   const r = random;
   // 80 random bits as 16 characters: four 20-bit quarters.
   const q0 = (r[0]! << 12) | (r[1]! << 4) | (r[2]! >>> 4);
   const q1 = ((r[2]! & 0x0f) << 16) | (r[3]! << 8) | r[4]!;
   const q2 = (r[5]! << 12) | (r[6]! << 4) | (r[7]! >>> 4);
   const q3 = ((r[7]! & 0x0f) << 16) | (r[8]! << 8) | r[9]!;
-  return chars25(timeHi) + chars25(timeLo) + chars20(q0) + chars20(q1) + chars20(q2) + chars20(q3);
+  const c = CODES;
+  // prettier-ignore
+  return String.fromCharCode(
+    c[(hi >>> 20) & 31]!, c[(hi >>> 15) & 31]!, c[(hi >>> 10) & 31]!, c[(hi >>> 5) & 31]!, c[hi & 31]!,
+    c[(lo >>> 20) & 31]!, c[(lo >>> 15) & 31]!, c[(lo >>> 10) & 31]!, c[(lo >>> 5) & 31]!, c[lo & 31]!,
+    c[(q0 >>> 15) & 31]!, c[(q0 >>> 10) & 31]!, c[(q0 >>> 5) & 31]!, c[q0 & 31]!,
+    c[(q1 >>> 15) & 31]!, c[(q1 >>> 10) & 31]!, c[(q1 >>> 5) & 31]!, c[q1 & 31]!,
+    c[(q2 >>> 15) & 31]!, c[(q2 >>> 10) & 31]!, c[(q2 >>> 5) & 31]!, c[q2 & 31]!,
+    c[(q3 >>> 15) & 31]!, c[(q3 >>> 10) & 31]!, c[(q3 >>> 5) & 31]!, c[q3 & 31]!,
+  );
 }
 
 export const ID_PREFIXES = {

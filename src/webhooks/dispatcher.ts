@@ -250,7 +250,18 @@ export class Dispatcher {
   }
 
   stats(): DispatcherStats {
-    return { ...this.#stats, sending: this.#sending, inflight: this.#inflight.size, queued: this.#queued.size };
+    const s = this.#stats;
+    return {
+      attempts: s.attempts,
+      succeeded: s.succeeded,
+      failed: s.failed,
+      retried: s.retried,
+      recovered: s.recovered,
+      pruned: s.pruned,
+      sending: this.#sending,
+      inflight: this.#inflight.size,
+      queued: this.#queued.size,
+    };
   }
 
   // --- bookkeeping ---------------------------------------------------------

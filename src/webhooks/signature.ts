@@ -46,7 +46,9 @@ export function signPayload(rawBody: string | Buffer, secret: string, t: number)
 
 /** The header value signed with every currently valid secret (newest first). */
 export function signWithSecrets(rawBody: string | Buffer, secrets: readonly string[], t: number): string {
-  return `t=${t}` + secrets.map((s) => `,v1=${hmacHex(s, t, rawBody)}`).join('');
+  let header = `t=${t}`;
+  for (const secret of secrets) header += `,v1=${hmacHex(secret, t, rawBody)}`;
+  return header;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;

@@ -578,6 +578,8 @@ function plainCopy(value: unknown): unknown {
     case 'object': {
       if (value === null) return null;
       if (Array.isArray(value)) {
+        // An Array subclass or an own toJSON could serialize differently.
+        if (Object.getPrototypeOf(value) !== Array.prototype || Object.hasOwn(value, 'toJSON')) return NOT_PLAIN;
         const out: unknown[] = new Array(value.length);
         for (let i = 0; i < value.length; i++) {
           const item = value[i] as unknown;

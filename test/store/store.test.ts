@@ -364,6 +364,15 @@ describe('lowdb store: isolation', () => {
     // Own "__proto__" keys, as JSON.parse makes them, and a toJSON method.
     docs.push({ id: 'proto', ...JSON.parse('{"__proto__":{"x":1}}') });
     docs.push({ id: 'method', toJSON: () => ({ id: 'method', replaced: true }) });
+    class Tagged extends Array<number> {
+      toJSON() {
+        return { tagged: [...this] };
+      }
+    }
+    // One of each per record: any one of them sends the whole record through the real round trip.
+    docs.push({ id: 'subclass', list: Tagged.from([1, 2]) });
+    docs.push({ id: 'sparse', list: [1, , 3] }); // a hole is null in JSON
+    docs.push({ id: 'boxed', list: [Object(1), Object('s')] });
     const store = await open();
     await store.transact((tx) => {
       for (const doc of docs) tx.put('mixed', doc);

@@ -252,13 +252,18 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
     for (let i = 0; i < 10; i++) await r.emit('vault.created');
     for (let i = 0; i < 10; i++) await r.emit('vault.updated');
     r.dispatcher.start();
-    // Wait until the fast subscription has everything while the slow one holds its two slots
-    for (let i = 0; i < 200 && r.receiver.received.filter((x) => x.path === '/fast').length < 10; i++) await new Promise((res) => setTimeout(res, 20));
-    expect(r.receiver.received.filter((x) => x.path === '/fast')).toHaveLength(10);
-    expect(slowSeen.length).toBe(2);
-    expect(r.dispatcher.stats().sending).toBe(2);
-    // Close the receiver's sockets so the slow attempts end (as failures) and stop() can finish
-    await r.receiver.close();
+    try {
+      // Wait until the fast subscription has everything (the receiver has seen the
+      // tenth request and the dispatcher its response) while the slow one holds its two slots.
+      const fast = () => r.receiver.received.filter((x) => x.path === '/fast').length;
+      for (let i = 0; i < 200 && (fast() < 10 || r.dispatcher.stats().sending > 2); i++) await new Promise((res) => setTimeout(res, 20));
+      expect(fast()).toBe(10);
+      expect(slowSeen.length).toBe(2);
+      expect(r.dispatcher.stats().sending).toBe(2);
+    } finally {
+      // Close the receiver's sockets so the slow attempts end (as failures) and stop() can finish
+      await r.receiver.close();
+    }
   });
 
   it('re-sends deliveries whose lease was left by a dead process, without counting the interrupted attempt', async () => {

@@ -228,8 +228,9 @@ function snapshot(data: SvcData): { names: string[]; cols: string[]; ids: string
     for (const [id, entry] of entries) {
       cols.push(name);
       ids.push(id);
-      // The copy is the JSON round trip of what was put, so this is the same text.
-      jsons.push(entry.json ?? JSON.stringify(entry.doc));
+      // The copy is the JSON round trip of what was put, so this is the same text
+      // (committed entries no longer hold theirs: see takeJson).
+      jsons.push(JSON.stringify(entry.doc));
     }
   }
   return { names, cols, ids, jsons };
@@ -395,26 +396,22 @@ class TxImpl implements Tx {
   }
 
   findBy<T extends Doc>(collection: string, field: string, value: IndexValue): T[] {
-    this.check(collection);
-    const overlay = this.changes.get(collection);
-    const found = this.store.committedBy(collection, field, value, overlay);
-    const added = this.written.get(collection);
-    if (added) {
-      for (const entry of added.values()) if (indexKey(entry.doc, field) === value) found.push(entry);
-    }
+    const found = this.matching(collection, field, value);
     found.sort(bySeq);
     return found.map((e) => cloneJson(e.doc) as T);
   }
 
   idsBy(collection: string, field: string, value: IndexValue): string[] {
+    return this.matching(collection, field, value).map((e) => e.doc.id);
+  }
+
+  /** Entries with `field === value` as this transaction sees them (unsorted, not copied). */
+  private matching(collection: string, field: string, value: IndexValue): Entry[] {
     this.check(collection);
-    const overlay = this.changes.get(collection);
-    const ids: string[] = [];
-    const committed = this.store.indexLookup(collection, field, value);
-    if (committed) for (const id of committed) if (!overlay?.has(id)) ids.push(id);
+    const found = this.store.committedBy(collection, field, value, this.changes.get(collection));
     const added = this.written.get(collection);
-    if (added) for (const [id, entry] of added) if (indexKey(entry.doc, field) === value) ids.push(id);
-    return ids;
+    if (added) for (const entry of added.values()) if (indexKey(entry.doc, field) === value) found.push(entry);
+    return found;
   }
 
   all<T extends Doc>(collection: string): T[] {

@@ -208,7 +208,7 @@ export async function resolveCheckedUrl(raw: string, opts: CheckUrlOptions = {})
   // dispatcher checks the URL again at every attempt.
   const known = knownCheckedUrl(raw, opts);
   if (known) return known;
-  const spec = opts.allow ?? process.env.SVC_WEBHOOK_ALLOW ?? '';
+  const spec = allowSpec(opts);
   const checked = await checkFresh(raw, opts);
   if (net.isIP(checked.host)) {
     if (literalCache.size >= LITERAL_CACHE_SIZE) literalCache.clear();
@@ -220,7 +220,12 @@ export async function resolveCheckedUrl(raw: string, opts: CheckUrlOptions = {})
 /** The remembered verdict for an accepted IP-literal URL under this allow-list, if any (no await needed). */
 export function knownCheckedUrl(raw: string, opts: CheckUrlOptions = {}): CheckedUrl | undefined {
   const known = literalCache.get(raw);
-  return known && known.spec === (opts.allow ?? process.env.SVC_WEBHOOK_ALLOW ?? '') ? known.checked : undefined;
+  return known && known.spec === allowSpec(opts) ? known.checked : undefined;
+}
+
+/** The allow-list in force: the one passed, else `SVC_WEBHOOK_ALLOW`. */
+function allowSpec(opts: CheckUrlOptions): string {
+  return opts.allow ?? process.env.SVC_WEBHOOK_ALLOW ?? '';
 }
 
 /** Accepted URLs with an IP-literal host, with the allow-list they were checked under. */
@@ -249,7 +254,7 @@ async function checkFresh(raw: string, opts: CheckUrlOptions): Promise<CheckedUr
 export async function resolveCheckedHost(rawHost: string, opts: CheckUrlOptions = {}): Promise<string[]> {
   const host = rawHost.replace(/\.$/, '').toLowerCase();
   if (!host) throw refuse('has no host');
-  const allow = parseAllowList(opts.allow ?? process.env.SVC_WEBHOOK_ALLOW);
+  const allow = parseAllowList(allowSpec(opts));
   const hostAllowed = allow.hosts.has(host);
   let addresses: string[];
   if (net.isIP(host)) {

@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { ApiError } from '../core/errors.js';
-import { knownCheckedUrl, pinnedLookup, resolveCheckedHost, resolveCheckedUrl, type Resolver } from './guard.js';
+import { knownCheckedUrl, pinnedLookup, resolveCheckedHost, resolveCheckedUrl, type CheckUrlOptions, type Resolver } from './guard.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Response bodies are read (to keep the connection reusable) up to this size, then the connection is dropped. */
@@ -69,14 +69,12 @@ function secureContext(ca: string | Buffer | undefined): tls.SecureContext | und
 /** Sends webhook attempts over a pool of guarded keep-alive connections. Close it when done. */
 export class WebhookClient {
   readonly #agent: Agent;
-  readonly #allow: string | undefined;
-  readonly #resolve: Resolver | undefined;
+  /** Allow-list and resolver, for the per-attempt URL check and the connect-time check. */
+  readonly #guard: CheckUrlOptions;
 
   constructor(opts: WebhookClientOptions = {}) {
-    this.#allow = opts.allow;
-    this.#resolve = opts.resolve;
+    const guard = (this.#guard = { allow: opts.allow, resolve: opts.resolve });
     const context = secureContext(opts.ca);
-    const guard = { allow: opts.allow, resolve: opts.resolve };
     this.#agent = new Agent({
       connections: opts.connections ?? 256,
       pipelining: 1,
@@ -96,11 +94,10 @@ export class WebhookClient {
     const started = performance.now();
     // Checked again at every attempt (the subscription may have changed, the
     // name may now resolve elsewhere); new connections are checked when opened.
-    const guard = { allow: this.#allow, resolve: this.#resolve };
-    let checked = knownCheckedUrl(url, guard);
+    let checked = knownCheckedUrl(url, this.#guard);
     if (!checked) {
       try {
-        checked = await resolveCheckedUrl(url, guard);
+        checked = await resolveCheckedUrl(url, this.#guard);
       } catch (err) {
         return { ok: false, statusCode: null, latencyMs: since(started), error: describe(err) };
       }

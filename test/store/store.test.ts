@@ -524,10 +524,19 @@ describe('lowdb store: durability and group commit', () => {
   it('survives the loss of its writer thread: the write in flight fails, the next one writes everything', async () => {
     const store = await open();
     await store.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
-    const writer = (store as unknown as { writer: { worker?: { terminate(): Promise<number> } } }).writer;
-    expect(writer.worker).toBeDefined();
+    type Thread = { terminate(): Promise<number>; postMessage(message: { type: string }): void };
+    const writer = (store as unknown as { writer: { worker?: Thread } }).writer;
+    const thread = writer.worker!;
+    expect(thread).toBeDefined();
+    // The thread dies once the write is handed to it, before it can answer. The
+    // write message is dropped rather than delivered: a thread that got it might
+    // finish the write before terminate() takes effect, and then it did not fail.
+    const post = thread.postMessage.bind(thread);
+    thread.postMessage = (message) => {
+      if (message.type === 'write') void thread.terminate();
+      else post(message);
+    };
     const lost = store.put('users', { id: 'u2', email: 'b@x', name: 'Bob' });
-    void writer.worker!.terminate(); // dies before it can answer
     await expect(lost).rejects.toThrow(/writer thread failed/);
     expect(await store.get('users', 'u2')).toEqual({ id: 'u2', email: 'b@x', name: 'Bob' }); // kept in memory
     await store.put('users', { id: 'u3', email: 'c@x', name: 'Cy' }); // a new thread, with the whole image

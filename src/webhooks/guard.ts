@@ -240,20 +240,28 @@ async function checkFresh(raw: string, opts: CheckUrlOptions): Promise<CheckedUr
     throw refuse('is not a valid absolute URL');
   }
   if (url.protocol !== 'https:') throw refuse('must use https://');
-  const bracketed = url.hostname.startsWith('[');
-  const host = (bracketed ? url.hostname.slice(1, -1) : url.hostname).replace(/\.$/, '').toLowerCase();
+  const host = normalHost(url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname);
+  return { url, origin: url.origin, path: url.pathname + url.search, host, addresses: await checkHost(host, opts) };
+}
+
+/** A host name as compared and resolved: lower case, without a trailing dot. */
+function normalHost(raw: string): string {
+  const host = raw.replace(/\.$/, '').toLowerCase();
   if (!host) throw refuse('has no host');
-  return { url, origin: url.origin, path: url.pathname + url.search, host, addresses: await resolveCheckedHost(host, opts) };
+  return host;
 }
 
 /**
  * Resolves a host (name or IP literal, without brackets) and checks every
  * address it resolves to; returns the addresses. Throws like resolveCheckedUrl.
- * The delivery client runs this again when it opens a connection.
+ * The delivery client runs this again when it opens a connection (async, so a
+ * bad host is a rejection, never a throw into the connector).
  */
 export async function resolveCheckedHost(rawHost: string, opts: CheckUrlOptions = {}): Promise<string[]> {
-  const host = rawHost.replace(/\.$/, '').toLowerCase();
-  if (!host) throw refuse('has no host');
+  return checkHost(normalHost(rawHost), opts);
+}
+
+async function checkHost(host: string, opts: CheckUrlOptions): Promise<string[]> {
   const allow = parseAllowList(allowSpec(opts));
   const hostAllowed = allow.hosts.has(host);
   let addresses: string[];

@@ -278,11 +278,17 @@ describe('lowdb store: idsBy', () => {
 });
 
 describe('lowdb store: scan', () => {
-  it('yields records in insertion order, copying only what the iteration reaches', async () => {
+  /** A store holding users u0..u(n-1), named n0..n(n-1), in that order. */
+  async function withUsers(n: number): Promise<Store> {
     const store = await open();
     await store.transact((tx) => {
-      for (let i = 0; i < 5; i++) tx.put('users', { id: `u${i}`, email: `${i}@x`, name: `n${i}` });
+      for (let i = 0; i < n; i++) tx.put('users', { id: `u${i}`, email: `${i}@x`, name: `n${i}` });
     });
+    return store;
+  }
+
+  it('yields records in insertion order, copying only what the iteration reaches', async () => {
+    const store = await withUsers(5);
     const seen = await store.transact((tx) => {
       const ids: string[] = [];
       for (const u of tx.scan<User>('users')) {
@@ -298,10 +304,7 @@ describe('lowdb store: scan', () => {
   });
 
   it("sees the transaction's own updates, deletions and additions", async () => {
-    const store = await open();
-    await store.transact((tx) => {
-      for (let i = 0; i < 4; i++) tx.put('users', { id: `u${i}`, email: `${i}@x`, name: `n${i}` });
-    });
+    const store = await withUsers(4);
     const names = await store.transact((tx) => {
       const out: string[] = [];
       tx.put('users', { id: 'u1', email: '1@x', name: 'renamed' });

@@ -5,7 +5,11 @@ import { createLogger, type Logger } from './core/log.js';
 import { CursorCodec } from './core/pagination.js';
 import { EVENTS, EVENT_INDEXES } from './events/events.js';
 import { Dispatcher, WEBHOOK_INDEXES } from './webhooks/index.js';
-import { API_KEYS, API_KEY_INDEXES, bootstrapKey } from './keys/keys.js';
+import { API_KEYS, API_KEY_INDEXES } from './keys/keys.js';
+import { bootstrapOperator, migrateOwners } from './accounts/accounts.js';
+import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
+import { SESSIONS, SESSION_INDEXES, SessionAuthority, USERS, USER_INDEXES } from './accounts/sessions.js';
+import { tenantCollections } from './accounts/tenancy.js';
 import { MemoryRateLimiter } from './keys/limiter.js';
 import { DocsIndex } from './docs/search.js';
 import { ContractEngine } from './contracts/engine.js';
@@ -17,6 +21,9 @@ import type { Services } from './tools/define.js';
 /** Indexed fields of every collection, declared by the domains that own them. */
 export const STORE_INDEXES: Record<string, string[]> = {
   [API_KEYS]: API_KEY_INDEXES,
+  [ACCOUNTS]: ACCOUNT_INDEXES,
+  [USERS]: USER_INDEXES,
+  [SESSIONS]: SESSION_INDEXES,
   [EVENTS]: EVENT_INDEXES,
   ...WEBHOOK_INDEXES,
 };
@@ -27,16 +34,25 @@ interface ServerSecrets {
   [field: string]: unknown;
   id: 'server';
   cursorSecret: string;
+  /** Signs session tokens and CSRF tokens (created on first start; data files are 0600). */
+  sessionSecret: string;
 }
 
-/** Reads the server's own secrets, creating them on first start, so cursors survive restarts. */
+const newSecret = () => randomBytes(32).toString('base64url');
+
+/** Reads the server's own secrets, creating any that are missing, so cursors and sessions survive restarts. */
 async function serverSecrets(store: Store): Promise<ServerSecrets> {
-  const fresh: ServerSecrets = { id: 'server', cursorSecret: randomBytes(32).toString('base64url') };
   return store.transact((tx) => {
-    const existing = tx.get<ServerSecrets>(SYSTEM, 'server');
-    if (existing) return existing;
-    tx.put(SYSTEM, fresh);
-    return fresh;
+    const existing = tx.get<Partial<ServerSecrets> & { id: string }>(SYSTEM, 'server');
+    if (existing?.cursorSecret && existing.sessionSecret) return existing as ServerSecrets;
+    const secrets: ServerSecrets = {
+      ...existing,
+      id: 'server',
+      cursorSecret: existing?.cursorSecret ?? newSecret(),
+      sessionSecret: existing?.sessionSecret ?? newSecret(),
+    };
+    tx.put(SYSTEM, secrets);
+    return secrets;
   });
 }
 
@@ -54,8 +70,10 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
   const store = await openLowdbStore({ dataDir: config.dataDir, indexes: STORE_INDEXES });
   try {
     const secrets = await serverSecrets(store);
+    const migrated = await migrateOwners(store, clock, [...tenantCollections().entries()].filter(([, f]) => f === 'ownerId').map(([c]) => c));
+    if (migrated > 0) log.info({ records: migrated }, 'gave every record an account (data from before accounts existed)');
     if (opts.bootstrap) {
-      const created = await bootstrapKey(store, clock);
+      const created = await bootstrapOperator(store, clock);
       if (created) {
         // Printed once, on stderr, by design (DECISIONS.md): only the hash is stored.
         process.stderr.write(
@@ -64,13 +82,15 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
         );
       }
     }
+    const limiter = new MemoryRateLimiter();
     return {
       config,
       store,
       clock,
       log,
       cursors: new CursorCodec(secrets.cursorSecret),
-      limiter: new MemoryRateLimiter(),
+      limiter,
+      sessions: new SessionAuthority(store, clock, limiter, secrets.sessionSecret, config.sessions),
       docs: DocsIndex.load(TOOLS),
       jurisdictions: defaultJurisdictions(),
       contracts: new ContractEngine(),

@@ -11,6 +11,8 @@ import { createKey, type NewKey } from '../src/keys/keys.js';
 import type { AnyTool, Services } from '../src/tools/define.js';
 import { TOOLS } from '../src/tools/index.js';
 import { systemClock } from '../src/core/clock.js';
+import { ACCOUNTS, newAccount, type AccountKind } from '../src/accounts/records.js';
+import type { Tier } from '../src/keys/scopes.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 export const SVC_BIN = path.join(REPO_ROOT, 'bin', 'svc.js');
@@ -27,8 +29,10 @@ export interface TestServer {
   dataDir: string;
   /** An internal key with scope `all`. */
   adminKey: string;
-  /** Makes another key in the same store. */
+  /** Makes another key in the same store (in an account of its own unless `ownerId` names one). */
   key(input: Partial<NewKey>): Promise<string>;
+  /** Makes an account and returns its id. */
+  account(input?: { tier?: Tier; name?: string; kind?: AccountKind }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -51,6 +55,11 @@ export async function startTestServer(
   const key = async (input: Partial<NewKey>) =>
     (await createKey(services.store, { name: 'test', tier: 'internal', scopes: ['all'], ...input }, opts.clock ?? systemClock)).key;
   const adminKey = await key({});
+  const account = async (input: { tier?: Tier; name?: string; kind?: AccountKind } = {}) => {
+    const record = newAccount({ name: input.name ?? 'test account', tier: input.tier ?? 'partner', kind: input.kind ?? 'customer' }, opts.clock ?? systemClock);
+    await services.store.put(ACCOUNTS, record);
+    return record.id;
+  };
   return {
     url,
     app,
@@ -58,6 +67,7 @@ export async function startTestServer(
     dataDir: dir,
     adminKey,
     key,
+    account,
     close: async () => {
       await app.close();
       await closeServices(services);

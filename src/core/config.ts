@@ -18,6 +18,8 @@ export interface Config {
    * count. Unset: the socket's address is the client's, and X-Forwarded-For is ignored.
    */
   trustProxy: string[] | number | undefined;
+  /** Session lifetime when unused and maximum age, seconds (SVC_SESSION_TTL, SVC_SESSION_MAX_AGE). */
+  sessions: { ttlSeconds: number; maxSeconds: number };
   /** Hosts or CIDR ranges webhooks may reach despite the address guard (SVC_WEBHOOK_ALLOW); for tests and private deployments. */
   webhookAllow: string | undefined;
 }
@@ -86,5 +88,13 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     publicUrl: env.SVC_PUBLIC_URL || undefined,
     trustProxy,
     webhookAllow: env.SVC_WEBHOOK_ALLOW || undefined,
+    sessions: sessionConfig(env),
   };
+}
+
+function sessionConfig(env: NodeJS.ProcessEnv): Config['sessions'] {
+  const ttlSeconds = env.SVC_SESSION_TTL ? parsePositiveInt(env.SVC_SESSION_TTL, 'SVC_SESSION_TTL') : 7 * 24 * 3600;
+  const maxSeconds = env.SVC_SESSION_MAX_AGE ? parsePositiveInt(env.SVC_SESSION_MAX_AGE, 'SVC_SESSION_MAX_AGE') : 30 * 24 * 3600;
+  if (maxSeconds < ttlSeconds) throw new ConfigError(`SVC_SESSION_MAX_AGE (${maxSeconds}) must be at least SVC_SESSION_TTL (${ttlSeconds})`);
+  return { ttlSeconds, maxSeconds };
 }

@@ -70,6 +70,9 @@ export function encodeUlid(ms: number, random: Uint8Array): string {
 export const ID_PREFIXES = {
   apiKey: 'key',
   owner: 'own',
+  account: 'acct',
+  user: 'usr',
+  session: 'ses',
   request: 'req',
   event: 'evt',
   webhook: 'wh',

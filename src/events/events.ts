@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import type { Tx } from '../store/port.js';
+import { declareTenantCollection } from '../accounts/tenancy.js';
 
 /** The durable event log, which is also the webhook outbox. */
 export const EVENTS = 'events';
@@ -11,6 +12,9 @@ export const EVENT_INDEXES = ['ownerId'];
 export const WEBHOOKS = 'webhooks';
 /** One record per (event, subscription): the unit the dispatcher delivers. */
 export const DELIVERIES = 'deliveries';
+declareTenantCollection(EVENTS);
+declareTenantCollection(WEBHOOKS);
+declareTenantCollection(DELIVERIES);
 
 /** One event, as stored. Webhook payloads are built from it (DECISIONS.md, Webhooks). */
 export interface EventRecord {

@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
@@ -12,6 +13,7 @@ import type { AnyTool, Services } from '../tools/define.js';
 import { countRequest, invokeTool, type CallInfo } from '../tools/invoke.js';
 import type { RateState } from '../keys/limiter.js';
 import { SERVICE_VERSION } from '../version.js';
+import { CSRF_HEADER, SESSION_COOKIE } from '../accounts/sessions.js';
 import { presentedKey } from './credentials.js';
 import { ErrorEnvelopeSchema, MetaSchema, successSchema } from './envelope-schemas.js';
 import { coerceQuery } from './query.js';
@@ -123,12 +125,21 @@ function routeSchema(tool: AnyTool) {
   const mask = Object.fromEntries(params.map((p) => [p, true as const])) as Record<string, true> & Record<number, never>;
   const rest = params.length ? tool.input.omit(mask) : tool.input;
   const response: Record<number, z.ZodType> = { [tool.rest.status ?? 200]: successSchema(tool) };
-  for (const s of ERROR_STATUSES) response[s] = ErrorEnvelopeSchema;
+  for (const s of [...ERROR_STATUSES, ...(tool.rest.extraStatuses ?? [])]) response[s] = ErrorEnvelopeSchema;
+  const accepts = tool.principals ?? ['key'];
+  const security: Array<Record<string, string[]>> =
+    tool.auth === 'none'
+      ? []
+      : [
+          ...(accepts.includes('key') ? [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }] : []),
+          ...(accepts.includes('session') ? [{ sessionCookie: [] }] : []),
+        ];
   return {
     operationId: tool.name,
     summary: tool.title,
     description: tool.description,
     tags: [tool.domain],
+    security,
     ...(params.length ? { params: tool.input.pick(mask) } : {}),
     ...(tool.rest.method === 'GET' || tool.rest.method === 'DELETE'
       ? Object.keys(rest.shape).length
@@ -173,6 +184,15 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
       void sendError(reply, apiErr, services);
     },
   });
+
+  // The session cookie (issue 13): HttpOnly, SameSite=Lax, Secure when the public URL is HTTPS.
+  await app.register(cookie);
+  const cookieOptions = {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: (services.config.publicUrl ?? '').startsWith('https://'),
+  };
 
   // Validation happens once, in invokeTool, for every transport; the zod schemas
   // given to routes feed the OpenAPI document (through jsonSchemaTransform) only.
@@ -227,6 +247,12 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'Recommended: `Authorization: Bearer <API_KEY>`.' },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: SESSION_COOKIE,
+            description: 'A user session (POST /api/auth/login). Every non-GET request made with it also needs the X-CSRF-Token header.',
+          },
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The key in the X-API-Key header.' },
           apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'Not recommended: query strings end up in logs.' },
         },
@@ -295,13 +321,26 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
         input = { ...((body as Record<string, unknown> | undefined) ?? {}) };
       }
       for (const p of params) input[p] = (req.params as Record<string, string>)[p];
-      const call: CallInfo = { apiKey: presentedKey(req.headers, req.query), requestId: String(req.id), transport: 'rest', clientIp: req.ip, rate: undefined };
+      const csrf = req.headers[CSRF_HEADER];
+      const call: CallInfo = {
+        apiKey: presentedKey(req.headers, req.query),
+        requestId: String(req.id),
+        transport: 'rest',
+        clientIp: req.ip,
+        rate: undefined,
+        sessionToken: req.cookies[SESSION_COOKIE] || undefined,
+        csrfToken: typeof csrf === 'string' ? csrf : undefined,
+        method: req.method,
+        cookie: undefined,
+      };
       let output: Record<string, unknown>;
       try {
         output = await invokeTool(tool, input, services, call);
       } finally {
         // On success and on refusal alike: the error handler's reply carries them too.
         if (call.rate) setRateHeaders(reply, call.rate);
+        if (call.cookie === 'clear') reply.clearCookie(SESSION_COOKIE, cookieOptions);
+        else if (call.cookie) reply.setCookie(SESSION_COOKIE, call.cookie.token, { ...cookieOptions, expires: call.cookie.expiresAt });
       }
       const meta = makeMeta(String(req.id), services.clock.now());
       reply.status(tool.rest.status ?? 200);

@@ -77,3 +77,51 @@ export function ipAllowed(entries: readonly string[], address: string | undefine
   if (version === 0) return false;
   return listFor(entries).check(ip, version === 4 ? 'ipv4' : 'ipv6');
 }
+
+/** An entry as a network: family, the address as a number, the prefix length (full length for one address). */
+function network(entry: string): { family: 'ipv4' | 'ipv6'; bits: bigint; prefix: number } | undefined {
+  const p = parseEntry(entry);
+  if (typeof p === 'string') return undefined;
+  const width = p.family === 'ipv4' ? 32 : 128;
+  const prefix = p.prefix ?? width;
+  let bits = 0n;
+  if (p.family === 'ipv4') {
+    for (const part of p.address.split('.')) bits = (bits << 8n) | BigInt(Number(part));
+  } else {
+    bits = ipv6Bits(p.address);
+  }
+  const mask = prefix === 0 ? 0n : ((1n << BigInt(prefix)) - 1n) << BigInt(width - prefix);
+  return { family: p.family, bits: bits & mask, prefix };
+}
+
+/** The 128 bits of an IPv6 address (valid per isIP), embedded IPv4 tail included. */
+function ipv6Bits(address: string): bigint {
+  let text = address.toLowerCase();
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const n = (Number(v4[1]) << 24) + (Number(v4[2]) << 16) + (Number(v4[3]) << 8) + Number(v4[4]);
+    text = text.slice(0, v4.index) + ((n >>> 16) & 0xffff).toString(16) + ':' + (n & 0xffff).toString(16);
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
+  return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g || '0', 16)), 0n);
+}
+
+/** Whether every address `child` allows is also allowed by `parent` (an empty list allows every address). */
+export function whitelistWithin(child: readonly string[], parent: readonly string[]): boolean {
+  if (parent.length === 0) return true;
+  if (child.length === 0) return false;
+  const parents = parent.map(network).filter((n) => n !== undefined);
+  return child.every((entry) => {
+    const c = network(entry);
+    if (!c) return false;
+    const width = c.family === 'ipv4' ? 32 : 128;
+    return parents.some((p) => {
+      if (p.family !== c.family || c.prefix < p.prefix) return false;
+      const mask = p.prefix === 0 ? 0n : ((1n << BigInt(p.prefix)) - 1n) << BigInt(width - p.prefix);
+      return (c.bits & mask) === p.bits;
+    });
+  });
+}

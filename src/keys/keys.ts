@@ -4,10 +4,14 @@ import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Scope, Tier } from './scopes.js';
+import type { Principal } from '../accounts/principal.js';
+import { declareTenantCollection } from '../accounts/tenancy.js';
+import { ACCOUNTS, newAccount } from '../accounts/records.js';
 
 export const API_KEYS = 'api_keys';
 /** Indexed fields of the api_keys collection. */
 export const API_KEY_INDEXES = ['keyHash', 'ownerId'];
+declareTenantCollection(API_KEYS);
 
 export const KEY_PREFIX: Record<Tier, string> = {
   public: 'svc_pk_',
@@ -32,13 +36,7 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
 }
 
-/** Who is calling: resolved from a key by the shared wrapper, handed to handlers in ctx. */
-export interface Principal {
-  keyId: string;
-  ownerId: string;
-  tier: Tier;
-  scopes: Scope[];
-}
+export type { Principal } from '../accounts/principal.js';
 
 export function hashKey(value: string): string {
   // One-shot hashing: no Hash object per request on the authentication path.
@@ -54,7 +52,8 @@ export interface NewKey {
   name: string;
   tier: Tier;
   scopes: Scope[];
-  ownerId?: string | undefined;
+  /** The account the key belongs to. */
+  ownerId: string;
   ipWhitelist?: string[] | undefined;
   expiresAt?: string | null | undefined;
 }
@@ -70,7 +69,7 @@ export function buildKey(input: NewKey, clock: Clock): { record: ApiKeyRecord; k
     ipWhitelist: input.ipWhitelist ?? [],
     displayPrefix: key.slice(0, KEY_PREFIX[input.tier].length + 4),
     keyHash: hashKey(key),
-    ownerId: input.ownerId ?? newId('owner'),
+    ownerId: input.ownerId,
     createdAt: clock.now().toISOString(),
     lastUsedAt: null,
     expiresAt: input.expiresAt ?? null,
@@ -79,16 +78,46 @@ export function buildKey(input: NewKey, clock: Clock): { record: ApiKeyRecord; k
   return { record, key };
 }
 
-export async function createKey(store: Store, input: NewKey, clock: Clock): Promise<{ record: ApiKeyRecord; key: string }> {
-  const built = buildKey(input, clock);
-  await store.put(API_KEYS, built.record);
-  return built;
+/**
+ * Stores a new key (command line, tests, benches). Without `ownerId` the key
+ * gets an account of its own, of the key's tier.
+ */
+export async function createKey(
+  store: Store,
+  input: Omit<NewKey, 'ownerId'> & { ownerId?: string | undefined },
+  clock: Clock,
+): Promise<{ record: ApiKeyRecord; key: string }> {
+  return store.transact((tx) => {
+    let ownerId = input.ownerId;
+    if (ownerId === undefined) {
+      const account = newAccount({ name: input.name, tier: input.tier, kind: 'customer' }, clock);
+      tx.put(ACCOUNTS, account);
+      ownerId = account.id;
+    } else if (!tx.get(ACCOUNTS, ownerId)) {
+      throw new ApiError('NOT_FOUND', `Account ${ownerId} not found`);
+    }
+    const built = buildKey({ ...input, ownerId }, clock);
+    tx.put(API_KEYS, built.record);
+    return built;
+  });
 }
 
 // Module-level rather than a closure in authenticate: under tsx every local
 // function expression gets a name-keeping Object.defineProperty call per use.
 function invalidKey(): ApiError {
   return new ApiError('API_KEY_INVALID', 'The API key is invalid, revoked or expired.');
+}
+
+export function keyPrincipal(record: ApiKeyRecord): Principal {
+  return {
+    kind: 'key',
+    keyId: record.id,
+    ownerId: record.ownerId,
+    tier: record.tier,
+    scopes: record.scopes,
+    expiresAt: record.expiresAt,
+    ipWhitelist: record.ipWhitelist,
+  };
 }
 
 /** Resolves a presented key to its principal, or throws API_KEY_MISSING / API_KEY_INVALID. */
@@ -105,22 +134,8 @@ export async function authenticate(store: Store, presented: string | undefined, 
   if (record.expiresAt && Date.parse(record.expiresAt) <= clock.now().getTime()) throw invalidKey();
   return {
     record,
-    principal: { keyId: record.id, ownerId: record.ownerId, tier: record.tier, scopes: record.scopes },
+    principal: keyPrincipal(record),
   };
-}
-
-/**
- * On first start with an empty key collection, creates one internal key with
- * scope `all` and returns its value so the caller can print it once.
- */
-export async function bootstrapKey(store: Store, clock: Clock): Promise<{ record: ApiKeyRecord; key: string } | undefined> {
-  const built = buildKey({ name: 'bootstrap', tier: 'internal', scopes: ['all'] }, clock);
-  const created = await store.transact((tx) => {
-    if (tx.all(API_KEYS).length > 0) return false;
-    tx.put(API_KEYS, built.record);
-    return true;
-  });
-  return created ? built : undefined;
 }
 
 /** lastUsedAt is written at most this often per key, to keep reads from turning into writes. */

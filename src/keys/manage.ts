@@ -3,14 +3,14 @@ import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { recordEvent } from '../events/events.js';
 import type { Store } from '../store/port.js';
-import { validateWhitelist } from './ip.js';
+import { validateWhitelist, whitelistWithin } from './ip.js';
+import { ACCOUNTS, TIER_RANK, type AccountRecord } from '../accounts/records.js';
 import { API_KEYS, buildKey, type ApiKeyRecord, type Principal } from './keys.js';
 import { hasScope, SCOPES, TIERS, type Scope, type Tier } from './scopes.js';
 
 // Key management (spec 4.1, DECISIONS.md "API keys"): a key sees and manages only
 // its owner's keys, and can never create or widen a key beyond itself.
 
-const TIER_RANK: Record<Tier, number> = { public: 0, partner: 1, internal: 2 };
 
 /** "a partner key", "an internal key". */
 function aKey(tier: Tier): string {
@@ -75,18 +75,65 @@ export interface KeyDeps {
   clock: Clock;
 }
 
-function checkScopesGrantable(caller: Principal, scopes: readonly Scope[], tier: Tier, details: ErrorDetail[]): void {
+function checkScopesGrantable(caller: Principal, scopes: readonly Scope[], tier: Tier, details: ErrorDetail[], field = 'scopes'): void {
   scopes.forEach((s, i) => {
-    if (s === 'all' && tier !== 'internal') details.push({ field: `scopes.${i}`, reason: 'the "all" scope exists only on internal keys' });
-    else if (!hasScope(caller.scopes, s)) details.push({ field: `scopes.${i}`, reason: `the calling key does not hold "${s}", so it cannot grant it` });
+    if (s === 'all' && tier !== 'internal') details.push({ field: `${field}.${i}`, reason: 'the "all" scope exists only on internal keys' });
+    else if (!hasScope(caller.scopes, s)) details.push({ field: `${field}.${i}`, reason: `${caller.kind === 'key' ? 'the calling key' : 'a user session'} does not hold "${s}", so it cannot grant it` });
   });
 }
 
-function checkCommon(input: { ipWhitelist?: string[] | undefined; expiresAt?: string | null | undefined }, now: Date, details: ErrorDetail[]): void {
-  if (input.ipWhitelist) details.push(...validateWhitelist(input.ipWhitelist));
-  if (input.expiresAt && Date.parse(input.expiresAt) <= now.getTime()) {
-    details.push({ field: 'expiresAt', reason: 'must be in the future' });
+/** Field names of a key's limits in the input being checked. */
+interface KeyFields {
+  scopes?: string;
+  expiresAt?: string;
+  ipWhitelist?: string;
+  /** The key goes to another account (operator): its whitelist is that account's own business. */
+  crossAccount?: boolean;
+}
+
+/**
+ * The limits a key passes on (issue 13): a key's expiry is no later than its
+ * creator's, its whitelist lies within its creator's, its scopes are a subset.
+ * The same rules bound a PATCH, so a key cannot lengthen its own expiry, remove
+ * it, or widen its own whitelist.
+ */
+function checkLimits(
+  caller: Principal,
+  input: { expiresAt?: string | null | undefined; ipWhitelist?: string[] | undefined },
+  now: Date,
+  details: ErrorDetail[],
+  fields: KeyFields,
+): void {
+  const expiresField = fields.expiresAt ?? 'expiresAt';
+  const whitelistField = fields.ipWhitelist ?? 'ipWhitelist';
+  if (input.ipWhitelist) details.push(...validateWhitelist(input.ipWhitelist, whitelistField));
+  if (input.expiresAt && Date.parse(input.expiresAt) <= now.getTime()) details.push({ field: expiresField, reason: 'must be in the future' });
+  if (caller.expiresAt && input.expiresAt !== undefined) {
+    if (input.expiresAt === null) details.push({ field: expiresField, reason: `cannot be removed: the calling key expires at ${caller.expiresAt}` });
+    else if (Date.parse(input.expiresAt) > Date.parse(caller.expiresAt)) {
+      details.push({ field: expiresField, reason: `must be no later than the calling key's expiry (${caller.expiresAt})` });
+    }
   }
+  if (!fields.crossAccount && input.ipWhitelist && !whitelistWithin(input.ipWhitelist, caller.ipWhitelist) && details.every((d) => !d.field.startsWith(whitelistField))) {
+    details.push({ field: whitelistField, reason: `must lie within the calling key's whitelist (${caller.ipWhitelist.join(', ')})` });
+  }
+}
+
+/** Every rule a new key must pass; problems are pushed to `details`. */
+export function checkNewKey(
+  caller: Principal,
+  key: { tier: Tier; scopes: readonly Scope[]; expiresAt?: string | undefined; ipWhitelist?: string[] | undefined; accountTier: Tier },
+  now: Date,
+  details: ErrorDetail[],
+  fields: KeyFields = {},
+): void {
+  if (caller.kind === 'session' && key.tier !== 'public') details.push({ field: 'tier', reason: 'a user session can create public keys only' });
+  else if (TIER_RANK[key.tier] > TIER_RANK[caller.tier]) details.push({ field: 'tier', reason: `${aKey(caller.tier)} cannot create ${aKey(key.tier)}` });
+  else if (TIER_RANK[key.tier] > TIER_RANK[key.accountTier]) {
+    details.push({ field: 'tier', reason: `the account is ${key.accountTier} tier, which caps its keys at ${key.accountTier}` });
+  }
+  checkScopesGrantable(caller, key.scopes, key.tier, details, fields.scopes);
+  checkLimits(caller, key, now, details, fields);
 }
 
 /** The caller may not act on a key with more rights than itself. */
@@ -113,15 +160,22 @@ export async function createApiKey(
   caller: Principal,
   input: z.infer<typeof CreateApiKeyInput>,
 ): Promise<ApiKeyView & { key: string }> {
-  const tier = input.tier ?? caller.tier;
-  const now = deps.clock.now();
+  const tier = input.tier ?? (caller.kind === 'session' ? 'public' : caller.tier);
+  const account = await deps.store.get<AccountRecord>(ACCOUNTS, caller.ownerId);
+  if (!account) throw ApiError.notFound(`Account ${caller.ownerId}`);
   const details: ErrorDetail[] = [];
-  if (TIER_RANK[tier] > TIER_RANK[caller.tier]) details.push({ field: 'tier', reason: `${aKey(caller.tier)} cannot create ${aKey(tier)}` });
-  checkScopesGrantable(caller, input.scopes, tier, details);
-  checkCommon(input, now, details);
+  checkNewKey(caller, { tier, scopes: input.scopes, expiresAt: input.expiresAt, ipWhitelist: input.ipWhitelist, accountTier: account.tier }, deps.clock.now(), details);
   if (details.length) throw ApiError.validation('The key cannot be created as requested.', details);
   const { record, key } = buildKey(
-    { name: input.name, tier, scopes: input.scopes, ownerId: caller.ownerId, ipWhitelist: input.ipWhitelist, expiresAt: input.expiresAt ?? null },
+    {
+      name: input.name,
+      tier,
+      scopes: input.scopes,
+      ownerId: caller.ownerId,
+      // Omitted limits are inherited from the creator.
+      ipWhitelist: input.ipWhitelist ?? caller.ipWhitelist,
+      expiresAt: input.expiresAt ?? caller.expiresAt,
+    },
     deps.clock,
   );
   await deps.store.transact((tx) => {
@@ -150,7 +204,7 @@ export async function updateApiKey(deps: KeyDeps, caller: Principal, input: z.in
   if (current.revokedAt) throw ApiError.validation('A revoked key cannot be changed.', [{ field: 'id', reason: 'the key is revoked' }]);
   const details: ErrorDetail[] = [];
   if (input.scopes) checkScopesGrantable(caller, input.scopes, current.tier, details);
-  checkCommon(input, deps.clock.now(), details);
+  checkLimits(caller, input, deps.clock.now(), details, {});
   if (details.length) throw ApiError.validation('The key cannot be changed as requested.', details);
   return deps.store.transact((tx) => {
     const fresh = tx.get<ApiKeyRecord>(API_KEYS, input.id);

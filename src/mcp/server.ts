@@ -72,7 +72,9 @@ export function createMcpServer(opts: McpServerOptions): Server {
       instructions: MCP_INSTRUCTIONS,
     },
   );
-  const byName = new Map(opts.tools.map((t) => [t.name, t]));
+  // Session routes (cookies) are REST only.
+  const tools = opts.tools.filter((t) => t.mcp !== false);
+  const byName = new Map(tools.map((t) => [t.name, t]));
 
   // A valid key sees only the tools it may call; without one, every tool is listed
   // (calls then fail with the authentication error that explains what is missing).
@@ -81,7 +83,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
       (a) => a.principal,
       () => undefined,
     );
-    const visible = principal ? opts.tools.filter((t) => mayCall(t, principal)) : opts.tools;
+    const visible = principal ? tools.filter((t) => mayCall(t, principal)) : tools;
     return { tools: visible.map(describeTool) };
   });
 

@@ -3,7 +3,8 @@ import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import type { CursorCodec } from '../core/pagination.js';
-import type { Principal } from '../keys/keys.js';
+import type { Principal } from '../accounts/principal.js';
+import type { SessionAuthority } from '../accounts/sessions.js';
 import type { ContractEngine } from '../contracts/engine.js';
 import type { DocsIndex } from '../docs/search.js';
 import type { JurisdictionIndex } from '../law/jurisdictions.js';
@@ -25,13 +26,38 @@ export interface Services {
   jurisdictions: JurisdictionIndex;
   /** Contract generation and compilation (owns the solc worker pool). */
   contracts: ContractEngine;
+  /** Users' passwords, sessions and CSRF tokens. */
+  sessions: SessionAuthority;
 }
 
-/** What a handler receives besides its input: the services plus who is calling. */
-export interface ToolContext extends Services {
+/** What a handler can ask of the transport about the session cookie (REST only; MCP never carries one). */
+export interface SessionEffects {
+  /** Sets the session cookie to `token`, valid until `expiresAt`. */
+  set(token: string, expiresAt: Date): void;
+  /** Clears the session cookie. */
+  clear(): void;
+}
+
+/**
+ * What a handler receives besides its input: the services plus who is calling.
+ * `store` is the caller's account's view of the store (src/accounts/tenancy.ts):
+ * another account's records do not exist in it. A handler never sees the raw
+ * store unless its tool declares `crossAccount` (operator tools).
+ */
+export interface ToolContext extends Omit<Services, 'store'> {
+  store: Store;
+  /** The raw store, only for tools declaring `crossAccount` (internal tier); undefined otherwise. */
+  system: Store | undefined;
+  /** Undefined only for tools with `auth: 'none'` (sign-up and sign-in). */
   principal: Principal;
   requestId: string;
+  /** The client's address, as admission saw it. */
+  clientIp: string | undefined;
+  session: SessionEffects;
 }
+
+/** How a caller may authenticate to a tool. */
+export type PrincipalKind = 'key' | 'session';
 
 /** Rate-limit bucket a call counts against (on top of the all-requests bucket). */
 export type RateBucket = 'default' | 'generation' | 'chat';
@@ -57,6 +83,8 @@ export interface RestMapping {
   aliases?: string[];
   /** For shape `data`: the output field whose value is the envelope's `data` (default: the whole output). */
   dataField?: string;
+  /** Error statuses this route can answer besides the common ones (e.g. 409, 501), for the OpenAPI document. */
+  extraStatuses?: number[];
   /** For shape `data`: output fields carried in the envelope's `meta` instead (e.g. a secret shown once). */
   metaFields?: string[];
 }
@@ -85,6 +113,17 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   input: I;
   output: O;
   rest: RestMapping;
+  /**
+   * `none`: no credential needed (register, login): counted per client address.
+   * Default: a principal is required.
+   */
+  auth?: 'none';
+  /** Credentials accepted (default: API keys only). Sessions also need the CSRF header on non-GET requests. */
+  principals?: readonly PrincipalKind[];
+  /** False: REST only, not offered over MCP (cookie-based session routes). Default true. */
+  mcp?: boolean;
+  /** Works across accounts (operator tools): must be internal-tier only; receives ctx.system. */
+  crossAccount?: boolean;
   // Method syntax keeps tools assignable to AnyTool (parameters are checked bivariantly).
   handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>> | z.input<O>;
 }

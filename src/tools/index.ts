@@ -1,4 +1,16 @@
 import type { AnyTool } from './define.js';
+import { createAccountTool } from './accounts/create-account.js';
+import { createAccountKeyTool } from './accounts/create-account-key.js';
+import { getAccountTool } from './accounts/get-account.js';
+import { listAccountsTool } from './accounts/list-accounts.js';
+import { suspendAccountTool } from './accounts/suspend-account.js';
+import { updateAccountTool } from './accounts/update-account.js';
+import { changePasswordTool } from './auth/change-password.js';
+import { getSessionTool } from './auth/get-session.js';
+import { loginTool } from './auth/login.js';
+import { logoutTool } from './auth/logout.js';
+import { registerTool } from './auth/register.js';
+import { generateLegalDocumentTool, listLegalTemplatesTool, signLegalDocumentTool } from './legal/legal.js';
 import { compileContract } from './contracts/compile-contract.js';
 import { estimateGas } from './contracts/estimate-gas.js';
 import { generateContractTool } from './contracts/generate-contract.js';
@@ -48,7 +60,29 @@ export const TOOLS: readonly AnyTool[] = [
   listEventTypesTool,
   searchDocs,
   getDoc,
+  createAccountTool,
+  listAccountsTool,
+  getAccountTool,
+  updateAccountTool,
+  suspendAccountTool,
+  createAccountKeyTool,
+  registerTool,
+  loginTool,
+  logoutTool,
+  getSessionTool,
+  changePasswordTool,
+  generateLegalDocumentTool,
+  listLegalTemplatesTool,
+  signLegalDocumentTool,
 ];
+
+/** The tools offered over MCP (session routes are REST only). */
+export const MCP_TOOLS: readonly AnyTool[] = TOOLS.filter((t) => t.mcp !== false);
+
+// A tool working across accounts must be the operator's alone.
+for (const t of TOOLS) {
+  if (t.crossAccount && (t.tiers?.length !== 1 || t.tiers[0] !== 'internal')) throw new Error(`${t.name}: crossAccount tools must be internal-tier only`);
+}
 
 export function findTool(name: string): AnyTool | undefined {
   return TOOLS.find((t) => t.name === name);

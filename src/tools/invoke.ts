@@ -1,11 +1,15 @@
 import type { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
-import { authenticate, touchKey, type ApiKeyRecord, type Principal } from '../keys/keys.js';
+import { authenticate, touchKey, type ApiKeyRecord } from '../keys/keys.js';
+import type { Principal } from '../accounts/principal.js';
+import { accountProblem } from '../accounts/accounts.js';
+import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
+import { accountStore } from '../accounts/tenancy.js';
 import { ipAllowed, normalizeIp } from '../keys/ip.js';
 import type { RateState } from '../keys/limiter.js';
 import { ANONYMOUS_LIMIT, RATE_LIMITS, type Bucket } from '../keys/limits.js';
 import { hasScope, type Scope, type Tier } from '../keys/scopes.js';
-import type { AnyTool, Services, ToolContext } from './define.js';
+import type { AnyTool, PrincipalKind, Services, SessionEffects, ToolContext } from './define.js';
 
 /** What a transport knows about one call. */
 export interface CallInfo {
@@ -15,6 +19,14 @@ export interface CallInfo {
   transport: 'rest' | 'mcp-stdio' | 'mcp-http';
   /** The client's address (the socket's, or from trusted proxies); loopback for stdio. */
   clientIp: string | undefined;
+  /** REST only: the session cookie's token, when the request carries one. */
+  sessionToken?: string | undefined;
+  /** REST only: the X-CSRF-Token header. */
+  csrfToken?: string | undefined;
+  /** REST only: the HTTP method (CSRF is required on everything but GET). */
+  method?: string | undefined;
+  /** REST only: what the handler asked of the session cookie (set by ctx.session). */
+  cookie?: { token: string; expiresAt: Date } | 'clear' | undefined;
   /**
    * Set by admission to the all-requests counter once it was counted (also when
    * the call is then refused), for the X-RateLimit-* headers. A field rather than
@@ -88,6 +100,11 @@ export async function admit(
     admitAnonymous(services, call);
     throw new ApiError('IP_NOT_ALLOWED', 'This API key may not be used from this address (see the key\'s ipWhitelist).');
   }
+  const problem = accountProblem(await services.store.get<AccountRecord>(ACCOUNTS, auth.record.ownerId));
+  if (problem) {
+    admitAnonymous(services, call);
+    throw problem;
+  }
   const tier: Tier = auth.principal.tier;
   const entries = [{ key: keyCounter(auth.principal.keyId, 'all'), limit: RATE_LIMITS[tier].all }];
   if (bucket !== 'all') entries.push({ key: keyCounter(auth.principal.keyId, bucket), limit: RATE_LIMITS[tier][bucket] });
@@ -118,13 +135,72 @@ export async function countRequest(services: Services, call: Pick<CallInfo, 'api
   return services.limiter.hit(addressCounter(call.clientIp), ANONYMOUS_LIMIT, now);
 }
 
+/** Counts a session's request in its user's buckets (sessions have the account tier's limits). */
+function countSession(services: Services, principal: Principal, call: Pick<CallInfo, 'rate'>, bucket: Bucket): void {
+  const tier = principal.tier;
+  const who = `user:${principal.userId}`;
+  const entries = [{ key: `${who}:all`, limit: RATE_LIMITS[tier].all }];
+  if (bucket !== 'all') entries.push({ key: `${who}:${bucket}`, limit: RATE_LIMITS[tier][bucket] });
+  const states = services.limiter.hitAll(entries, services.clock.now());
+  call.rate = states[0]!;
+  if (!states[0]!.allowed) {
+    const full = Math.max(0, states.findIndex((s) => s.remaining === 0));
+    throw rateLimited(`${tier} tier (user session)`, full === 0 ? 'all' : bucket, states[full]!);
+  }
+}
+
+/**
+ * Who is calling, from whichever credential the tool accepts: an API key wins
+ * when present (no CSRF needed); otherwise a session cookie, whose non-GET
+ * requests must carry the CSRF token bound to it.
+ */
+export async function admitPrincipal(
+  services: Services,
+  call: CallInfo,
+  bucket: Bucket,
+  accepts: readonly PrincipalKind[] = KEY_ONLY,
+): Promise<Principal> {
+  const hasKey = call.apiKey !== undefined && call.apiKey !== '';
+  if (hasKey || !call.sessionToken) {
+    if (!hasKey && !accepts.includes('key')) {
+      admitAnonymous(services, call);
+      throw new ApiError('UNAUTHORIZED', 'Sign in first: this operation needs a user session (the svc_session cookie from POST /api/auth/login).');
+    }
+    const { principal } = await admit(services, call, bucket);
+    if (!accepts.includes('key')) throw new ApiError('UNAUTHORIZED', 'This operation needs a user session, not an API key: sign in with POST /api/auth/login.');
+    return principal;
+  }
+  let active;
+  try {
+    active = await services.sessions.authenticate(call.sessionToken);
+  } catch (err) {
+    admitAnonymous(services, call);
+    throw err;
+  }
+  countSession(services, active.principal, call, bucket);
+  if (call.method !== 'GET' && call.method !== 'HEAD' && !services.sessions.csrfValid(active.session.id, call.csrfToken)) {
+    throw new ApiError(
+      'CSRF_FAILED',
+      'This request is authenticated by the session cookie and needs the X-CSRF-Token header with the csrfToken returned by login or GET /api/auth/session.',
+    );
+  }
+  if (!accepts.includes('session')) {
+    throw new ApiError('API_KEY_MISSING', 'This operation needs an API key (Authorization: Bearer <key>); a user session cannot call it.');
+  }
+  if (active.renewed) call.cookie = active.renewed;
+  return active.principal;
+}
+
+const KEY_ONLY: readonly PrincipalKind[] = ['key'];
+
 /** The tier or scope error that keeps the principal from an operation, if any. */
 function accessProblem(principal: Principal, scope: Scope | null, tiers?: readonly Tier[]): ApiError | undefined {
-  if (tiers && !tiers.includes(principal.tier)) {
+  if (tiers && !tiers.includes(principal.tier) && principal.kind === 'key') {
     return new ApiError('TIER_NOT_ALLOWED', `This operation needs a ${tiers.join(' or ')} tier key; this key is ${principal.tier}.`);
   }
   if (scope !== null && !hasScope(principal.scopes, scope)) {
-    return new ApiError('INSUFFICIENT_SCOPE', `This operation needs the "${scope}" scope, which this API key does not have.`);
+    const who = principal.kind === 'key' ? 'this API key does' : 'a user session does';
+    return new ApiError('INSUFFICIENT_SCOPE', `This operation needs the "${scope}" scope, which ${who} not have.`);
   }
   return undefined;
 }
@@ -137,18 +213,35 @@ export function requireAccess(principal: Principal, scope: Scope | null, tiers?:
 
 /** Whether a principal passes a tool's tier and scope requirements (used to filter tools/list too). */
 export function mayCall(tool: AnyTool, principal: Principal): boolean {
+  if (!(tool.principals ?? KEY_ONLY).includes(principal.kind)) return false;
   return accessProblem(principal, tool.scope, tool.tiers) === undefined;
+}
+
+/** The principal of a sign-up or sign-in call, before anyone is known: it owns nothing and may do nothing. */
+const NOBODY: Principal = Object.freeze({ kind: 'key', ownerId: '', tier: 'public', scopes: [], keyId: '', expiresAt: null, ipWhitelist: [] }) as Principal;
+
+function sessionEffects(call: CallInfo): SessionEffects {
+  return {
+    set: (token, expiresAt) => {
+      call.cookie = { token, expiresAt };
+    },
+    clear: () => {
+      call.cookie = 'clear';
+    },
+  };
 }
 
 /**
  * The handler's context, built field by field: copying Services with a spread
  * costs a hidden-class transition per call (measured: about 6% of a cheap REST
- * request), and naming the fields lets the compiler catch one left out.
+ * request), and naming the fields lets the compiler catch one left out. The
+ * store is the caller's account's view: the one place tenancy is enforced.
  */
-function toolContext(services: Services, principal: Principal, requestId: string): ToolContext {
+function toolContext(services: Services, tool: AnyTool, principal: Principal, call: CallInfo): ToolContext {
   return {
     config: services.config,
-    store: services.store,
+    store: accountStore(services.store, principal.ownerId),
+    system: tool.crossAccount ? services.store : undefined,
     clock: services.clock,
     log: services.log,
     cursors: services.cursors,
@@ -156,27 +249,36 @@ function toolContext(services: Services, principal: Principal, requestId: string
     docs: services.docs,
     jurisdictions: services.jurisdictions,
     contracts: services.contracts,
+    sessions: services.sessions,
     principal,
-    requestId,
+    requestId: call.requestId,
+    clientIp: call.clientIp,
+    session: sessionEffects(call),
   };
 }
 
 /**
- * The one way any transport runs a tool: admission (authentication, IP
- * whitelist, rate limits), tier and scope checks, input validation, the handler,
- * output check, and error mapping. Resolves with the tool's output or rejects
- * with an ApiError.
+ * The one way any transport runs a tool: admission (key or session, CSRF, IP
+ * whitelist, account status, rate limits), tier and scope checks, input
+ * validation, the handler, output check, and error mapping. Resolves with the
+ * tool's output or rejects with an ApiError.
  */
 export async function invokeTool(tool: AnyTool, rawInput: unknown, services: Services, call: CallInfo): Promise<Record<string, unknown>> {
   try {
     const bucket: Bucket = tool.bucket === 'default' ? 'all' : tool.bucket;
-    const { principal } = await admit(services, call, bucket);
-    requireAccess(principal, tool.scope, tool.tiers);
+    let principal: Principal;
+    if (tool.auth === 'none') {
+      admitAnonymous(services, call);
+      principal = NOBODY;
+    } else {
+      principal = await admitPrincipal(services, call, bucket, tool.principals);
+      requireAccess(principal, tool.scope, tool.tiers);
+    }
     const parsed = tool.input.safeParse(rawInput ?? {});
     if (!parsed.success) {
       throw ApiError.validation(`Invalid input for ${tool.name}`, zodDetails(parsed.error));
     }
-    const ctx = toolContext(services, principal, call.requestId);
+    const ctx = toolContext(services, tool, principal, call);
     const result = await tool.handler(parsed.data, ctx);
     const checked = tool.output.safeParse(result);
     if (!checked.success) {

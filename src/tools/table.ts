@@ -6,16 +6,22 @@ export const TABLE_END = '<!-- tools:end -->';
 /** The README's table of tools, generated from the registry. */
 export function renderToolTable(tools: readonly AnyTool[]): string {
   const rows = tools.map((t) => {
+    const who =
+      t.auth === 'none'
+        ? 'none'
+        : (t.scope === null ? 'any' : `\`${t.scope}\``) +
+          (t.tiers ? ` (${t.tiers.join(', ')} keys)` : '') +
+          ((t.principals ?? ['key']).includes('session') ? ((t.principals ?? []).includes('key') ? ' or a session' : ' (session)') : '');
     const cells = [
-      `\`${t.name}\``,
+      t.mcp === false ? `\`${t.name}\` (REST only)` : `\`${t.name}\``,
       `\`${t.rest.method} /api/v1${t.rest.path}\``,
-      (t.scope === null ? 'any' : `\`${t.scope}\``) + (t.tiers ? ` (${t.tiers.join(', ')} keys)` : ''),
+      who,
       t.annotations.readOnlyHint ? 'yes' : 'no',
       t.description.replace(/\|/g, '\\|').replace(/\n/g, ' '),
     ];
     return `| ${cells.join(' | ')} |`;
   });
-  return [TABLE_START, '| MCP tool | REST route | Scope (tiers) | Read-only | What it does |', '|---|---|---|---|---|', ...rows, TABLE_END].join('\n');
+  return [TABLE_START, '| MCP tool | REST route | Scope (tiers) or session | Read-only | What it does |', '|---|---|---|---|---|', ...rows, TABLE_END].join('\n');
 }
 
 /** Replaces the generated section of a README text. */

@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from '../helpers.js';
 import { httpClient, mcpOutcome, restOutcome } from '../mcp-clients.js';
 import { EXAMPLES } from '../support/examples.js';
 import { restRequest } from '../support/rest.js';
+import { registerUser, sessionHeaders } from '../support/session.js';
 
 // Every tool's known-good example succeeds over REST and over MCP, with the same output.
 
@@ -30,8 +31,21 @@ describe('every tool has a working example', () => {
       const example = EXAMPLES[tool.name]!;
       const key = await server.key({ tier: 'internal', scopes: ['all'] });
       const restInput = await example.input(server, key);
-      const res = await server.app.inject({ ...restRequest(tool, restInput), headers: { authorization: `Bearer ${key}` } });
+      const headers = example.session
+        ? sessionHeaders(await registerUser(server.app, { password: 'correct horse battery staple' }))
+        : { authorization: `Bearer ${key}` };
+      const res = await server.app.inject({ ...restRequest(tool, restInput), headers });
+      if (example.errorCode) {
+        expect(res.json().error.code, res.body.slice(0, 500)).toBe(example.errorCode);
+        if (tool.mcp !== false) throw new Error('error examples are for REST-only tools');
+        return;
+      }
       expect(res.statusCode, res.body.slice(0, 500)).toBe(tool.rest.status ?? 200);
+      if (tool.mcp === false) {
+        // REST only: no MCP counterpart to compare with; the body must be a success envelope.
+        expect(res.json().success).toBe(true);
+        return;
+      }
       const rest = restOutcome(res.statusCode, res.json(), tool.rest.shape, tool.rest);
       const client = await httpClient(server.url, key);
       const mcp = await mcpOutcome(client, tool.name, await example.input(server, key));

@@ -6,11 +6,12 @@ import { httpClient, mcpOutcome } from '../mcp-clients.js';
 
 let server: TestServer;
 const clock = new FakeClock();
-const OWNER = 'own_01M7Y7WP69WTH2QXDN81CB2PEC';
+let OWNER: string;
 let partner: string;
 
 beforeAll(async () => {
   server = await startTestServer({ clock });
+  OWNER = await server.account({ tier: 'internal' });
   partner = await server.key({ tier: 'partner', scopes: ['contracts', 'webhooks', 'embed'], ownerId: OWNER, name: 'partner' });
 });
 afterAll(async () => {

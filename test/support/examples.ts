@@ -1,4 +1,5 @@
 import type { TestServer } from '../helpers.js';
+import { registerUser, uniqueEmail } from './session.js';
 
 /**
  * A known-good input for every tool: each must succeed over REST and MCP with
@@ -10,7 +11,26 @@ export interface Example {
   input: (server: TestServer, ownerKey: string) => Promise<Record<string, unknown>> | Record<string, unknown>;
   /** Outputs that legitimately differ per call (ids, key values, timestamps) are compared without these fields. */
   volatile?: string[];
+  /** Run with a user session (cookie + CSRF token) instead of the key. */
+  session?: boolean;
+  /** The documented answer when it is an error (e.g. 501 NOT_IMPLEMENTED for the planned legal routes). */
+  errorCode?: string;
 }
+
+async function newAccountId(server: TestServer, ownerKey: string): Promise<string> {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/accounts',
+    headers: { authorization: `Bearer ${ownerKey}` },
+    payload: { name: 'example customer', tier: 'partner' },
+  });
+  if (res.statusCode !== 201) throw new Error(`create_account failed: ${res.body}`);
+  return res.json().data.account.id;
+}
+
+const ACCOUNT_VOLATILE = ['id', 'createdAt', 'updatedAt', 'suspendedAt', 'account', 'apiKey', 'key', 'displayPrefix'];
+const SESSION_VOLATILE = ['user', 'account', 'csrfToken', 'expiresAt'];
+const PASSWORD = 'correct horse battery staple';
 
 async function ownKeyId(server: TestServer, ownerKey: string): Promise<string> {
   const res = await server.app.inject({
@@ -86,5 +106,19 @@ export const EXAMPLES: Record<string, Example> = {
   update_api_key: { input: async (s, k) => ({ id: await ownKeyId(s, k), name: 'renamed', ipWhitelist: ['127.0.0.1'] }), volatile: ['id', 'displayPrefix', 'createdAt'] },
   revoke_api_key: { input: async (s, k) => ({ id: await ownKeyId(s, k) }), volatile: ['id', 'displayPrefix', 'createdAt', 'revokedAt'] },
   search_docs: { input: () => ({ q: 'rotate a key', limit: 3 }) },
+  create_account: { input: () => ({ name: 'Acme Estates', tier: 'partner', email: 'ops@acme.example' }), volatile: ACCOUNT_VOLATILE },
+  list_accounts: { input: () => ({ page: 1, limit: 5 }), volatile: ['items', 'pagination'] },
+  get_account: { input: async (s, k) => ({ id: await newAccountId(s, k) }), volatile: ACCOUNT_VOLATILE },
+  update_account: { input: async (s, k) => ({ id: await newAccountId(s, k), name: 'Renamed Ltd' }), volatile: ACCOUNT_VOLATILE },
+  suspend_account: { input: async (s, k) => ({ id: await newAccountId(s, k) }), volatile: ACCOUNT_VOLATILE },
+  create_account_key: { input: async (s, k) => ({ id: await newAccountId(s, k), name: 'replacement', scopes: ['contracts'] }), volatile: ACCOUNT_VOLATILE.concat(['ownerId']) },
+  register: { input: () => ({ email: uniqueEmail('example'), password: PASSWORD, name: 'Example User' }), volatile: SESSION_VOLATILE },
+  login: { input: async (s) => ({ email: (await registerUser(s.app, { password: PASSWORD })).email, password: PASSWORD }), volatile: SESSION_VOLATILE },
+  logout: { input: () => ({}), session: true },
+  get_session: { input: () => ({}), session: true, volatile: SESSION_VOLATILE },
+  change_password: { input: () => ({ currentPassword: PASSWORD, newPassword: 'an even longer passphrase' }), session: true, volatile: SESSION_VOLATILE },
+  generate_legal_document: { input: () => ({ jurisdiction: 'us-ca' }), errorCode: 'NOT_IMPLEMENTED' },
+  list_legal_templates: { input: () => ({ jurisdiction: 'us-ca' }), errorCode: 'NOT_IMPLEMENTED' },
+  sign_legal_document: { input: () => ({ id: 'doc_1' }), errorCode: 'NOT_IMPLEMENTED' },
   get_doc: { input: () => ({ slug: 'authentication' }) },
 };

@@ -13,6 +13,7 @@ export const createApiKeyTool = defineTool({
   domain: 'api-keys',
   scope: null,
   tiers: KEY_MANAGER_TIERS,
+  principals: ['key', 'session'],
   bucket: 'default',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: CreateApiKeyInput,

@@ -9,6 +9,7 @@ export const getApiKeyTool = defineTool({
   domain: 'api-keys',
   scope: null,
   tiers: KEY_MANAGER_TIERS,
+  principals: ['key', 'session'],
   bucket: 'default',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: KeyIdInput,

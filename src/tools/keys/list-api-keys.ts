@@ -11,6 +11,7 @@ export const listApiKeysTool = defineTool({
   domain: 'api-keys',
   scope: null,
   tiers: KEY_MANAGER_TIERS,
+  principals: ['key', 'session'],
   bucket: 'default',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),

@@ -11,6 +11,7 @@ export const revokeApiKeyTool = defineTool({
   domain: 'api-keys',
   scope: null,
   tiers: KEY_MANAGER_TIERS,
+  principals: ['key', 'session'],
   bucket: 'default',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: KeyIdInput,

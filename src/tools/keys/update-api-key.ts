@@ -11,6 +11,7 @@ export const updateApiKeyTool = defineTool({
   domain: 'api-keys',
   scope: null,
   tiers: KEY_MANAGER_TIERS,
+  principals: ['key', 'session'],
   bucket: 'default',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: UpdateApiKeyInput,

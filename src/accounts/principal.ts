@@ -1,0 +1,22 @@
+import type { Scope, Tier } from '../keys/scopes.js';
+
+/**
+ * Who is calling, resolved once per request by the shared wrapper from an API
+ * key or a user session, and handed to handlers in ctx. Handlers never see a
+ * credential, only this.
+ */
+export interface Principal {
+  kind: 'key' | 'session';
+  /** The account (`acct_<id>`) every record the call reads or writes belongs to. */
+  ownerId: string;
+  /** The key's tier, or for a session the account's tier. */
+  tier: Tier;
+  scopes: Scope[];
+  /** The key's id (kind `key`) or the session's id (kind `session`): what rate limits count and events name. */
+  keyId: string;
+  /** The user of a session; undefined for keys. */
+  userId?: string | undefined;
+  /** Limits a key passes on to the keys it creates (DECISIONS "API keys", issue 13). */
+  expiresAt: string | null;
+  ipWhitelist: string[];
+}

@@ -1,0 +1,48 @@
+import type { Clock } from '../core/clock.js';
+import { newId } from '../core/ids.js';
+import type { Tier } from '../keys/scopes.js';
+import { declareTenantCollection } from './tenancy.js';
+
+/** Accounts, the unit of tenancy; an account record belongs to itself. */
+export const ACCOUNTS = 'accounts';
+declareTenantCollection(ACCOUNTS, 'id');
+export const ACCOUNT_INDEXES = ['kind'];
+
+
+export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+/** operator: the one that runs the service; customer: made by the operator; personal: made by a user registering. */
+export const ACCOUNT_KINDS = ['operator', 'customer', 'personal'] as const;
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
+
+export interface AccountRecord {
+  [field: string]: unknown;
+  id: string;
+  name: string;
+  tier: Tier;
+  kind: AccountKind;
+  email: string | null;
+  status: AccountStatus;
+  createdAt: string;
+  updatedAt: string;
+  suspendedAt: string | null;
+}
+
+export const TIER_RANK: Record<Tier, number> = { public: 0, partner: 1, internal: 2 };
+
+
+export function newAccount(input: { name: string; tier: Tier; kind: AccountKind; email?: string | null | undefined }, clock: Clock): AccountRecord {
+  const now = clock.now().toISOString();
+  return {
+    id: newId('account'),
+    name: input.name,
+    tier: input.tier,
+    kind: input.kind,
+    email: input.email ?? null,
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+    suspendedAt: null,
+  };
+}
+

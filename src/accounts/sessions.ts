@@ -1,0 +1,368 @@
+/**
+ * Users and their sessions (DECISIONS.md "Memoir", issue 13).
+ *
+ * - Passwords: argon2id with OWASP's parameters (19 MiB, 2 passes, 1 lane),
+ *   through @node-rs/argon2. An unknown email is verified against a dummy hash,
+ *   so it costs the same time as a wrong password.
+ * - Sessions: a JWT (HS256, jose) in an HttpOnly cookie, naming a session record.
+ *   The record is checked on every request, so logout and a password change end
+ *   a session at once, before the token's own expiry. Sessions slide: past half
+ *   their lifetime a request renews them, up to a maximum age.
+ * - CSRF: the token is an HMAC of the session id under the server's secret;
+ *   every non-GET request authenticated by the cookie must carry it.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
+import { jwtVerify, SignJWT, errors as joseErrors } from 'jose';
+import { z } from 'zod';
+import type { Clock } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { Store, Tx } from '../store/port.js';
+import { recordEvent } from '../events/events.js';
+import type { Scope } from '../keys/scopes.js';
+import type { RateLimiter } from '../keys/limiter.js';
+import { accountProblem, AccountSchema, accountView, newAccount, type AccountRecord } from './accounts.js';
+import { ACCOUNTS } from './records.js';
+import type { Principal } from './principal.js';
+import { declareTenantCollection } from './tenancy.js';
+
+export const USERS = 'users';
+export const SESSIONS = 'sessions';
+declareTenantCollection(USERS);
+declareTenantCollection(SESSIONS);
+export const USER_INDEXES = ['email', 'ownerId'];
+export const SESSION_INDEXES = ['userId'];
+
+export const SESSION_COOKIE = 'svc_session';
+export const CSRF_HEADER = 'x-csrf-token';
+
+/** What a user session may do: its own account's keys (public ones), memoir, credits; never `all` or `users`. */
+export const SESSION_SCOPES: Scope[] = ['contracts', 'chat', 'payments', 'vaults', 'legal'];
+
+/** OWASP Password Storage Cheat Sheet, argon2id: m=19 MiB, t=2, p=1. */
+export const ARGON2_OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 256;
+
+/** Failed logins allowed per email and per client address in one 15-minute window. */
+export const LOGIN_FAILURES_PER_EMAIL = 10;
+export const LOGIN_FAILURES_PER_ADDRESS = 30;
+
+export interface UserRecord {
+  [field: string]: unknown;
+  id: string;
+  ownerId: string;
+  email: string;
+  name: string | null;
+  passwordHash: string;
+  createdAt: string;
+  updatedAt: string;
+  passwordChangedAt: string;
+}
+
+export interface SessionRecord {
+  [field: string]: unknown;
+  id: string;
+  ownerId: string;
+  userId: string;
+  createdAt: string;
+  /** Server-side expiry (unix ms); renewed by use, never past maxUntil. */
+  expiresAt: number;
+  maxUntil: number;
+  revokedAt: string | null;
+}
+
+const emailField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email({ error: 'not a valid email address' }))
+  .describe('Email address; compared case-insensitively.');
+const passwordField = z
+  .string()
+  .min(PASSWORD_MIN, { error: `at least ${PASSWORD_MIN} characters` })
+  .max(PASSWORD_MAX, { error: `at most ${PASSWORD_MAX} characters` })
+  .describe(`Password, ${PASSWORD_MIN} to ${PASSWORD_MAX} characters. Never stored or logged: only its argon2id hash is kept.`);
+
+export const RegisterInput = z
+  .strictObject({ email: emailField, password: passwordField, name: z.string().trim().min(1).max(100).optional().describe('Display name.') })
+  .describe('A new user and their personal account.');
+export const LoginInput = z
+  .strictObject({ email: emailField, password: z.string().min(1).max(PASSWORD_MAX).describe('The password.') })
+  .describe('Credentials.');
+export const ChangePasswordInput = z
+  .strictObject({ currentPassword: z.string().min(1).max(PASSWORD_MAX).describe('The password in use now.'), newPassword: passwordField })
+  .describe('A new password. Every session of the user ends; this one is replaced by a new session.');
+export const EmptyInput = z.strictObject({}).describe('No input.');
+
+export const UserSchema = z
+  .object({
+    id: z.string().describe('User id, `usr_<id>`.'),
+    email: z.string().describe('Normalised email.'),
+    name: z.string().nullable().describe('Display name, or null.'),
+    accountId: z.string().describe('The user\'s personal account.'),
+    createdAt: z.string().describe('Registration time, ISO 8601.'),
+  })
+  .describe('A user (never the password or its hash).');
+
+export const SessionOutput = z
+  .object({
+    user: UserSchema,
+    account: AccountSchema,
+    csrfToken: z.string().describe('Send as the X-CSRF-Token header with every non-GET request made with the session cookie.'),
+    expiresAt: z.string().describe('When the session ends unless used (it is renewed by use), ISO 8601.'),
+  })
+  .describe('The signed-in user, their account and the CSRF token of the session.');
+export const LogoutOutput = z.object({ loggedOut: z.literal(true).describe('The session is revoked; its cookie is refused from now on.') }).describe('Logout.');
+
+export type UserView = z.infer<typeof UserSchema>;
+
+function userView(u: UserRecord): UserView {
+  return { id: u.id, email: u.email, name: u.name, accountId: u.ownerId, createdAt: u.createdAt };
+}
+
+export interface SessionConfig {
+  /** Lifetime of an unused session, seconds. */
+  ttlSeconds: number;
+  /** Maximum age of a session however often it is used, seconds. */
+  maxSeconds: number;
+}
+
+export const DEFAULT_SESSION_CONFIG: SessionConfig = { ttlSeconds: 7 * 24 * 3600, maxSeconds: 30 * 24 * 3600 };
+
+/** A session that a request presented and that is valid now. */
+export interface ActiveSession {
+  session: SessionRecord;
+  user: UserRecord;
+  account: AccountRecord;
+  principal: Principal;
+  /** A renewed token to send back as the cookie, when the session was extended. */
+  renewed?: { token: string; expiresAt: Date } | undefined;
+}
+
+const unauthorized = (message = 'Sign in first: this operation needs a user session (the svc_session cookie).') => new ApiError('UNAUTHORIZED', message);
+const WRONG_CREDENTIALS = 'The email or password is wrong.';
+
+export class SessionAuthority {
+  readonly #key: Uint8Array;
+  readonly #csrfKey: Buffer;
+  #dummyHash: Promise<string> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly limiter: RateLimiter,
+    secret: string,
+    readonly config: SessionConfig = DEFAULT_SESSION_CONFIG,
+  ) {
+    // Separate keys for signing tokens and for CSRF tokens, both derived from the one stored secret.
+    this.#key = createHmac('sha256', secret).update('svc session jwt').digest();
+    this.#csrfKey = createHmac('sha256', secret).update('svc csrf').digest();
+  }
+
+  /** The hash an unknown email is checked against, so it takes as long as a known one. */
+  #dummy(): Promise<string> {
+    this.#dummyHash ??= argonHash(randomBytes(24).toString('base64url'), ARGON2_OPTIONS);
+    return this.#dummyHash;
+  }
+
+  csrfToken(sessionId: string): string {
+    return createHmac('sha256', this.#csrfKey).update(sessionId).digest('base64url');
+  }
+
+  csrfValid(sessionId: string, presented: string | undefined): boolean {
+    if (!presented) return false;
+    const expected = Buffer.from(this.csrfToken(sessionId));
+    const given = Buffer.from(presented);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  async #sign(session: SessionRecord): Promise<string> {
+    return new SignJWT({ sid: session.id, acct: session.ownerId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer('svc')
+      .setSubject(session.userId)
+      .setIssuedAt(Math.floor(this.clock.now().getTime() / 1000))
+      .setExpirationTime(Math.floor(session.expiresAt / 1000))
+      .sign(this.#key);
+  }
+
+  #newSession(tx: Tx, user: UserRecord): SessionRecord {
+    const now = this.clock.now().getTime();
+    const session: SessionRecord = {
+      id: newId('session'),
+      ownerId: user.ownerId,
+      userId: user.id,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: now + this.config.ttlSeconds * 1000,
+      maxUntil: now + this.config.maxSeconds * 1000,
+      revokedAt: null,
+    };
+    tx.put(SESSIONS, session);
+    return session;
+  }
+
+  async #answer(session: SessionRecord, user: UserRecord, account: AccountRecord) {
+    return {
+      output: { user: userView(user), account: accountView(account), csrfToken: this.csrfToken(session.id), expiresAt: new Date(session.expiresAt).toISOString() },
+      token: await this.#sign(session),
+      expiresAt: new Date(session.expiresAt),
+    };
+  }
+
+  async register(input: z.infer<typeof RegisterInput>) {
+    const passwordHash = await argonHash(input.password, ARGON2_OPTIONS);
+    const now = this.clock.now().toISOString();
+    const { session, user, account } = await this.store.transact((tx) => {
+      if (tx.findBy(USERS, 'email', input.email).length > 0) {
+        throw new ApiError('CONFLICT', 'An account with this email already exists. Sign in instead.', [{ field: 'email', reason: 'already registered' }]);
+      }
+      const account = newAccount({ name: input.name ?? input.email, tier: 'public', kind: 'personal', email: input.email }, this.clock);
+      tx.put(ACCOUNTS, account);
+      const user: UserRecord = {
+        id: newId('user'),
+        ownerId: account.id,
+        email: input.email,
+        name: input.name ?? null,
+        passwordHash,
+        createdAt: now,
+        updatedAt: now,
+        passwordChangedAt: now,
+      };
+      tx.put(USERS, user);
+      recordEvent(tx, { type: 'user.created', ownerId: account.id, data: { id: user.id, accountId: account.id } }, this.clock);
+      return { session: this.#newSession(tx, user), user, account };
+    });
+    return this.#answer(session, user, account);
+  }
+
+  async login(input: z.infer<typeof LoginInput>, clientIp: string | undefined) {
+    const now = this.clock.now();
+    const emailKey = `login:email:${createHash('sha256').update(input.email).digest('base64url')}`;
+    const addressKey = `login:ip:${clientIp ?? 'unknown'}`;
+    for (const [key, limit, what] of [
+      [emailKey, LOGIN_FAILURES_PER_EMAIL, 'this email'],
+      [addressKey, LOGIN_FAILURES_PER_ADDRESS, 'this address'],
+    ] as const) {
+      const state = this.limiter.peek(key, limit, now);
+      if (state.remaining === 0) {
+        throw new ApiError(
+          'RATE_LIMIT_EXCEEDED',
+          `Too many failed sign-ins for ${what}: at most ${limit} per 15 minutes. Retry after ${state.resetAt.toISOString()}.`,
+          undefined,
+          state.resetAt.toISOString(),
+        );
+      }
+    }
+    const [user] = await this.store.findBy<UserRecord>(USERS, 'email', input.email);
+    // The same work and the same answer whether or not the email is known.
+    const ok = await argonVerify(user?.passwordHash ?? (await this.#dummy()), input.password).catch(() => false);
+    if (!user || !ok) {
+      this.limiter.hitAll([{ key: emailKey, limit: LOGIN_FAILURES_PER_EMAIL }], now);
+      this.limiter.hitAll([{ key: addressKey, limit: LOGIN_FAILURES_PER_ADDRESS }], now);
+      throw new ApiError('UNAUTHORIZED', WRONG_CREDENTIALS);
+    }
+    const account = await this.store.get<AccountRecord>(ACCOUNTS, user.ownerId);
+    const problem = accountProblem(account);
+    if (problem) throw problem;
+    const session = await this.store.transact((tx) => this.#newSession(tx, user));
+    return this.#answer(session, user, account!);
+  }
+
+  /** The session a token names, valid now (not revoked, not expired, account active), renewed when due. */
+  async authenticate(token: string): Promise<ActiveSession> {
+    if (token.length > 4096) throw unauthorized('The session cookie is not valid; sign in again.');
+    let claims: { sid?: unknown; sub?: unknown };
+    try {
+      ({ payload: claims } = await jwtVerify(token, this.#key, {
+        issuer: 'svc',
+        algorithms: ['HS256'],
+        currentDate: this.clock.now(),
+      }));
+    } catch (err) {
+      const expired = err instanceof joseErrors.JWTExpired;
+      throw unauthorized(expired ? 'The session has expired; sign in again.' : 'The session cookie is not valid; sign in again.');
+    }
+    if (typeof claims.sid !== 'string' || typeof claims.sub !== 'string') throw unauthorized('The session cookie is not valid; sign in again.');
+    const session = await this.store.get<SessionRecord>(SESSIONS, claims.sid);
+    const now = this.clock.now().getTime();
+    if (!session || session.userId !== claims.sub || session.revokedAt) throw unauthorized('The session has ended; sign in again.');
+    if (session.expiresAt <= now) throw unauthorized('The session has expired; sign in again.');
+    const user = await this.store.get<UserRecord>(USERS, session.userId);
+    if (!user) throw unauthorized('The session has ended; sign in again.');
+    const account = await this.store.get<AccountRecord>(ACCOUNTS, session.ownerId);
+    const problem = accountProblem(account);
+    if (problem) throw problem;
+    let renewed: ActiveSession['renewed'];
+    const ttl = this.config.ttlSeconds * 1000;
+    if (session.expiresAt - now < ttl / 2 && session.expiresAt < session.maxUntil) {
+      const next = await this.store.transact((tx) => {
+        const fresh = tx.get<SessionRecord>(SESSIONS, session.id);
+        if (!fresh || fresh.revokedAt) return undefined;
+        const updated = { ...fresh, expiresAt: Math.min(now + ttl, fresh.maxUntil) };
+        tx.put(SESSIONS, updated);
+        return updated;
+      });
+      if (next) renewed = { token: await this.#sign(next), expiresAt: new Date(next.expiresAt) };
+    }
+    return {
+      session,
+      user,
+      account: account!,
+      renewed,
+      principal: {
+        kind: 'session',
+        ownerId: account!.id,
+        tier: account!.tier,
+        scopes: SESSION_SCOPES,
+        keyId: session.id,
+        userId: user.id,
+        expiresAt: null,
+        ipWhitelist: [],
+      },
+    };
+  }
+
+  async describe(principal: Principal) {
+    const session = await this.store.get<SessionRecord>(SESSIONS, principal.keyId);
+    const user = session && (await this.store.get<UserRecord>(USERS, session.userId));
+    const account = await this.store.get<AccountRecord>(ACCOUNTS, principal.ownerId);
+    if (!session || !user || !account) throw unauthorized();
+    return (await this.#answer(session, user, account)).output;
+  }
+
+  async logout(principal: Principal): Promise<void> {
+    await this.store.transact((tx) => {
+      const s = tx.get<SessionRecord>(SESSIONS, principal.keyId);
+      if (s && !s.revokedAt) tx.put(SESSIONS, { ...s, revokedAt: this.clock.now().toISOString() });
+    });
+  }
+
+  /** Changes the password after checking the current one; every session of the user ends and a new one starts. */
+  async changePassword(principal: Principal, input: z.infer<typeof ChangePasswordInput>) {
+    const user = principal.userId ? await this.store.get<UserRecord>(USERS, principal.userId) : undefined;
+    if (!user) throw unauthorized();
+    if (!(await argonVerify(user.passwordHash, input.currentPassword).catch(() => false))) {
+      throw ApiError.validation('The current password is wrong.', [{ field: 'currentPassword', reason: 'does not match' }]);
+    }
+    const passwordHash = await argonHash(input.newPassword, ARGON2_OPTIONS);
+    const nowIso = this.clock.now().toISOString();
+    const { session, fresh } = await this.store.transact((tx) => {
+      const fresh = tx.get<UserRecord>(USERS, user.id);
+      if (!fresh) throw unauthorized();
+      const updated = { ...fresh, passwordHash, updatedAt: nowIso, passwordChangedAt: nowIso };
+      tx.put(USERS, updated);
+      for (const s of tx.findBy<SessionRecord>(SESSIONS, 'userId', user.id)) {
+        if (!s.revokedAt) tx.put(SESSIONS, { ...s, revokedAt: nowIso });
+      }
+      recordEvent(tx, { type: 'user.updated', ownerId: fresh.ownerId, data: { id: fresh.id, changed: ['password'] } }, this.clock);
+      return { session: this.#newSession(tx, updated), fresh: updated };
+    });
+    const account = await this.store.get<AccountRecord>(ACCOUNTS, fresh.ownerId);
+    if (!account) throw unauthorized();
+    return this.#answer(session, fresh, account);
+  }
+}

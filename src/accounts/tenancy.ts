@@ -1,0 +1,160 @@
+/**
+ * The one place where the account of a record is checked.
+ *
+ * Every collection that holds account data is declared here with the field
+ * naming its account. Handlers never receive the raw store: they get a view
+ * bound to the caller's account (`accountStore`), which
+ *   - answers `undefined` for another account's record (so it is a 404, the
+ *     same as a missing one),
+ *   - lists and finds only the caller's records,
+ *   - refuses to write a record of another account, or to overwrite or delete
+ *     another account's record with the same id,
+ *   - refuses collections that are not declared (server secrets, or a new
+ *     collection someone forgot to declare): a loud failure, never a leak.
+ * Operator tools that work across accounts (account management) declare it
+ * and receive the raw store as well; nothing else does.
+ */
+import type { Doc, Store, Tx } from '../store/port.js';
+
+type IndexValue = string | number | boolean | null;
+
+/** Collection → the field holding the account id of each record. */
+const TENANT_FIELD = new Map<string, string>();
+
+/** Declares that every record of `collection` belongs to the account named in `field`. */
+export function declareTenantCollection(collection: string, field = 'ownerId'): void {
+  const known = TENANT_FIELD.get(collection);
+  if (known !== undefined && known !== field) throw new Error(`collection ${collection} is already declared with field ${known}`);
+  TENANT_FIELD.set(collection, field);
+}
+
+/** The declared account field of a collection (throws for an undeclared collection). */
+export function tenantField(collection: string): string {
+  const field = TENANT_FIELD.get(collection);
+  if (field === undefined) {
+    throw new Error(`collection ${JSON.stringify(collection)} is not declared as account data (see src/accounts/tenancy.ts); refusing access`);
+  }
+  return field;
+}
+
+export function tenantCollections(): ReadonlyMap<string, string> {
+  return TENANT_FIELD;
+}
+
+/** Thrown when code tries to write a record of another account through an account view: a programming error. */
+export class TenancyError extends Error {
+  override name = 'TenancyError';
+}
+
+function owns(doc: Doc | undefined, field: string, accountId: string): boolean {
+  return doc !== undefined && doc[field] === accountId;
+}
+
+interface Reader {
+  get<T extends Doc>(collection: string, id: string): T | undefined | Promise<T | undefined>;
+}
+
+/** A transaction seen through one account. */
+class AccountTx implements Tx {
+  constructor(
+    private readonly tx: Tx,
+    private readonly accountId: string,
+  ) {}
+
+  get<T extends Doc>(collection: string, id: string): T | undefined {
+    const field = tenantField(collection);
+    const doc = this.tx.get<T>(collection, id);
+    return owns(doc, field, this.accountId) ? doc : undefined;
+  }
+
+  findBy<T extends Doc>(collection: string, field: string, value: IndexValue): T[] {
+    const own = tenantField(collection);
+    if (field === own) return value === this.accountId ? this.tx.findBy<T>(collection, field, value) : [];
+    return this.tx.findBy<T>(collection, field, value).filter((d) => d[own] === this.accountId);
+  }
+
+  idsBy(collection: string, field: string, value: IndexValue): string[] {
+    const own = tenantField(collection);
+    if (field === own) return value === this.accountId ? this.tx.idsBy(collection, field, value) : [];
+    return this.findBy(collection, field, value).map((d) => d.id);
+  }
+
+  all<T extends Doc>(collection: string): T[] {
+    return this.findBy<T>(collection, tenantField(collection), this.accountId);
+  }
+
+  *scan<T extends Doc>(collection: string): Iterable<T> {
+    yield* this.all<T>(collection);
+  }
+
+  put<T extends Doc>(collection: string, doc: T): void {
+    const field = tenantField(collection);
+    if (doc[field] !== this.accountId) throw new TenancyError(`refusing to write a ${collection} record of another account`);
+    const existing = this.tx.get(collection, doc.id);
+    if (existing && !owns(existing, field, this.accountId)) throw new TenancyError(`refusing to overwrite a ${collection} record of another account`);
+    this.tx.put(collection, doc);
+  }
+
+  delete(collection: string, id: string): boolean {
+    if (!this.get(collection, id)) return false;
+    return this.tx.delete(collection, id);
+  }
+}
+
+/** The store seen through one account. */
+class AccountStore implements Store {
+  constructor(
+    private readonly store: Store,
+    readonly accountId: string,
+  ) {}
+
+  async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
+    const field = tenantField(collection);
+    const doc = await (this.store as Reader).get<T>(collection, id);
+    return owns(doc, field, this.accountId) ? doc : undefined;
+  }
+
+  async findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]> {
+    const own = tenantField(collection);
+    if (field === own) return value === this.accountId ? this.store.findBy<T>(collection, field, value) : [];
+    return (await this.store.findBy<T>(collection, field, value)).filter((d) => d[own] === this.accountId);
+  }
+
+  all<T extends Doc>(collection: string): Promise<T[]> {
+    return this.findBy<T>(collection, tenantField(collection), this.accountId);
+  }
+
+  async count(collection: string): Promise<number> {
+    return (await this.all(collection)).length;
+  }
+
+  put<T extends Doc>(collection: string, doc: T): Promise<void> {
+    return this.transact((tx) => tx.put(collection, doc));
+  }
+
+  delete(collection: string, id: string): Promise<boolean> {
+    return this.transact((tx) => tx.delete(collection, id));
+  }
+
+  transact<R>(fn: (tx: Tx) => R): Promise<R> {
+    return this.store.transact((tx) => fn(new AccountTx(tx, this.accountId)));
+  }
+
+  flush(): Promise<void> {
+    return this.store.flush();
+  }
+
+  close(): Promise<void> {
+    return Promise.reject(new TenancyError('an account view cannot close the store'));
+  }
+}
+
+/** The store as one account sees it: only its own records, in the declared collections. */
+export function accountStore(store: Store, accountId: string): Store {
+  return new AccountStore(store, accountId);
+}
+
+/** A transaction as one account sees it (for domain code that runs inside a system transaction). */
+export function accountTx(tx: Tx, accountId: string): Tx {
+  return new AccountTx(tx, accountId);
+}

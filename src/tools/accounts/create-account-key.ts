@@ -1,0 +1,21 @@
+import { createAccountKey, CreateAccountKeyInput, CreatedKeyOutput } from '../../accounts/accounts.js';
+import { defineTool } from '../define.js';
+import { accountDeps, OPERATOR_TIERS } from './common.js';
+
+export const createAccountKeyTool = defineTool({
+  name: 'create_account_key',
+  title: 'Create a key inside an account',
+  description:
+    'Creates an API key inside another account (for example a replacement key for a customer), at most of the account\'s tier and with scopes the calling key holds. ' +
+    'The value is returned once, in `key`. Operator only (internal key, scope users).',
+  domain: 'accounts',
+  scope: 'users',
+  tiers: OPERATOR_TIERS,
+  crossAccount: true,
+  bucket: 'default',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  input: CreateAccountKeyInput,
+  output: CreatedKeyOutput,
+  rest: { method: 'POST', path: '/accounts/:id/keys', shape: 'data', status: 201 },
+  handler: (input, ctx) => createAccountKey(accountDeps(ctx), ctx.principal, input),
+});

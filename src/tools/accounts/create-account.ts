@@ -1,0 +1,21 @@
+import { createAccount, CreateAccountInput, CreateAccountOutput } from '../../accounts/accounts.js';
+import { defineTool } from '../define.js';
+import { accountDeps, OPERATOR_TIERS } from './common.js';
+
+export const createAccountTool = defineTool({
+  name: 'create_account',
+  title: 'Create a customer account',
+  description:
+    'Creates a separate account for a customer or partner (tier partner or public) and its first API key. The key value is returned once, in `key`. ' +
+    'Nothing one account does reaches another: its keys, webhooks and events are its own. Operator only (internal key, scope users).',
+  domain: 'accounts',
+  scope: 'users',
+  tiers: OPERATOR_TIERS,
+  crossAccount: true,
+  bucket: 'default',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  input: CreateAccountInput,
+  output: CreateAccountOutput,
+  rest: { method: 'POST', path: '/accounts', shape: 'data', status: 201 },
+  handler: (input, ctx) => createAccount(accountDeps(ctx), ctx.principal, input),
+});

@@ -1,0 +1,19 @@
+import { AccountIdInput, AccountSchema, getAccount } from '../../accounts/accounts.js';
+import { defineTool } from '../define.js';
+import { accountDeps, OPERATOR_TIERS } from './common.js';
+
+export const getAccountTool = defineTool({
+  name: 'get_account',
+  title: 'Show an account',
+  description: 'Shows one account: name, tier, kind, status. Operator only (internal key, scope users:read).',
+  domain: 'accounts',
+  scope: 'users:read',
+  tiers: OPERATOR_TIERS,
+  crossAccount: true,
+  bucket: 'default',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: AccountIdInput,
+  output: AccountSchema,
+  rest: { method: 'GET', path: '/accounts/:id', shape: 'data' },
+  handler: (input, ctx) => getAccount(accountDeps(ctx), input.id),
+});

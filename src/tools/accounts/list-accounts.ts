@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { AccountSchema, listAccounts, ListAccountsInput } from '../../accounts/accounts.js';
+import { OffsetPageMetaSchema } from '../../core/pagination.js';
+import { defineTool } from '../define.js';
+import { accountDeps, OPERATOR_TIERS } from './common.js';
+
+export const listAccountsTool = defineTool({
+  name: 'list_accounts',
+  title: 'List accounts',
+  description: 'Lists every account (operator, customers, personal accounts of registered users), oldest first, paged. Operator only (internal key, scope users:read).',
+  domain: 'accounts',
+  scope: 'users:read',
+  tiers: OPERATOR_TIERS,
+  crossAccount: true,
+  bucket: 'default',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: ListAccountsInput,
+  output: z.object({ items: z.array(AccountSchema).describe('Accounts on this page.'), pagination: OffsetPageMetaSchema }).describe('A page of accounts.'),
+  rest: { method: 'GET', path: '/accounts', shape: 'list' },
+  handler: (input, ctx) => listAccounts(accountDeps(ctx), input),
+});

@@ -1,0 +1,21 @@
+import { AccountIdInput, AccountSchema, updateAccount } from '../../accounts/accounts.js';
+import { defineTool } from '../define.js';
+import { accountDeps, OPERATOR_TIERS } from './common.js';
+
+export const suspendAccountTool = defineTool({
+  name: 'suspend_account',
+  title: 'Suspend an account',
+  description:
+    'Suspends an account (nothing is deleted): its keys and sessions are refused with ACCOUNT_SUSPENDED until update_account sets status active. ' +
+    'Operator only (internal key, scope users).',
+  domain: 'accounts',
+  scope: 'users',
+  tiers: OPERATOR_TIERS,
+  crossAccount: true,
+  bucket: 'default',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  input: AccountIdInput,
+  output: AccountSchema,
+  rest: { method: 'DELETE', path: '/accounts/:id', shape: 'data' },
+  handler: (input, ctx) => updateAccount(accountDeps(ctx), ctx.principal, { id: input.id, status: 'suspended' }),
+});

@@ -1,0 +1,24 @@
+import { ChangePasswordInput, SessionOutput } from '../../accounts/sessions.js';
+import { defineTool } from '../define.js';
+
+export const changePasswordTool = defineTool({
+  name: 'change_password',
+  title: 'Change the password',
+  description:
+    'Changes the signed-in user\'s password after checking the current one. Every session of the user ends at once; this request gets a new session cookie ' +
+    'and a new CSRF token. Needs the X-CSRF-Token header. REST only.',
+  domain: 'auth',
+  scope: null,
+  principals: ['session'],
+  mcp: false,
+  bucket: 'default',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  input: ChangePasswordInput,
+  output: SessionOutput,
+  rest: { method: 'POST', path: '/auth/password', shape: 'data', aliases: ['/api/auth/password'] },
+  handler: async (input, ctx) => {
+    const { output, token, expiresAt } = await ctx.sessions.changePassword(ctx.principal, input);
+    ctx.session.set(token, expiresAt);
+    return output;
+  },
+});

@@ -1,0 +1,18 @@
+import { EmptyInput, SessionOutput } from '../../accounts/sessions.js';
+import { defineTool } from '../define.js';
+
+export const getSessionTool = defineTool({
+  name: 'get_session',
+  title: 'Show the session',
+  description: 'The signed-in user, their account, the session\'s expiry and its CSRF token; 401 UNAUTHORIZED without a valid session. REST only.',
+  domain: 'auth',
+  scope: null,
+  principals: ['session'],
+  mcp: false,
+  bucket: 'default',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: EmptyInput,
+  output: SessionOutput,
+  rest: { method: 'GET', path: '/auth/session', shape: 'data', aliases: ['/api/auth/session'] },
+  handler: (_input, ctx) => ctx.sessions.describe(ctx.principal),
+});

@@ -1,0 +1,24 @@
+import { LoginInput, SessionOutput } from '../../accounts/sessions.js';
+import { defineTool } from '../define.js';
+
+export const loginTool = defineTool({
+  name: 'login',
+  title: 'Sign in',
+  description:
+    'Signs a user in with email and password: sets the session cookie (svc_session, HttpOnly, SameSite=Lax) and returns the CSRF token. ' +
+    'A wrong email or password answers 401 UNAUTHORIZED with the same message either way; repeated failures per email and per address answer 429. REST only.',
+  domain: 'auth',
+  scope: null,
+  auth: 'none',
+  mcp: false,
+  bucket: 'default',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  input: LoginInput,
+  output: SessionOutput,
+  rest: { method: 'POST', path: '/auth/login', shape: 'data', aliases: ['/api/auth/login'] },
+  handler: async (input, ctx) => {
+    const { output, token, expiresAt } = await ctx.sessions.login(input, ctx.clientIp);
+    ctx.session.set(token, expiresAt);
+    return output;
+  },
+});

@@ -1,0 +1,22 @@
+import { EmptyInput, LogoutOutput } from '../../accounts/sessions.js';
+import { defineTool } from '../define.js';
+
+export const logoutTool = defineTool({
+  name: 'logout',
+  title: 'Sign out',
+  description: 'Ends the session at once (its cookie is refused from now on, before its expiry) and clears the cookie. Needs the X-CSRF-Token header. REST only.',
+  domain: 'auth',
+  scope: null,
+  principals: ['session'],
+  mcp: false,
+  bucket: 'default',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: EmptyInput,
+  output: LogoutOutput,
+  rest: { method: 'POST', path: '/auth/logout', shape: 'data', aliases: ['/api/auth/logout'] },
+  handler: async (_input, ctx) => {
+    await ctx.sessions.logout(ctx.principal);
+    ctx.session.clear();
+    return { loggedOut: true as const };
+  },
+});

@@ -1,0 +1,24 @@
+import { RegisterInput, SessionOutput } from '../../accounts/sessions.js';
+import { defineTool } from '../define.js';
+
+export const registerTool = defineTool({
+  name: 'register',
+  title: 'Register a user',
+  description:
+    'Creates a user (email and password) with a personal account of tier public, and signs them in: the session is an HttpOnly cookie (svc_session), ' +
+    'and `csrfToken` must be sent as X-CSRF-Token with every non-GET request made with it. A registered email answers 409 CONFLICT. REST only.',
+  domain: 'auth',
+  scope: null,
+  auth: 'none',
+  mcp: false,
+  bucket: 'default',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  input: RegisterInput,
+  output: SessionOutput,
+  rest: { method: 'POST', path: '/auth/register', shape: 'data', status: 201, extraStatuses: [409], aliases: ['/api/auth/register'] },
+  handler: async (input, ctx) => {
+    const { output, token, expiresAt } = await ctx.sessions.register(input);
+    ctx.session.set(token, expiresAt);
+    return output;
+  },
+});

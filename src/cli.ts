@@ -4,6 +4,13 @@ import { ConfigError, loadConfig, type ConfigFlags } from './core/config.js';
 import { systemClock } from './core/clock.js';
 import { buildApp } from './http/app.js';
 import { API_KEYS, createKey, type ApiKeyRecord } from './keys/keys.js';
+import { accountView, createAccount, CreateAccountInput, type AccountView } from './accounts/accounts.js';
+import { ACCOUNTS, type AccountRecord } from './accounts/records.js';
+import type { Principal } from './accounts/principal.js';
+import { accountExists, ApiCallError, callApi, operatorPrincipal, removeServerFile, runningServerUrl, writeServerFile } from './admin.js';
+import { createLogger } from './core/log.js';
+import { keyView, type ApiKeyView } from './keys/manage.js';
+import { zodDetails } from './tools/invoke.js';
 import { isScope, TIERS, type Scope, type Tier } from './keys/scopes.js';
 import { serveStdio } from './mcp/stdio.js';
 import { StoreCorruptError, StoreLockedError } from './store/index.js';
@@ -17,10 +24,17 @@ Usage:
       Start the REST API (/api/v1), the MCP endpoint (POST /mcp), /docs and /health.
   svc mcp [--data-dir ./data] [--api-key KEY]
       Serve MCP over stdio for an IDE assistant (key also from SVC_API_KEY).
-  svc keys create --tier public|partner|internal --scopes a,b --name NAME [--owner OWNER_ID] [--json] [--data-dir DIR]
-      Create an API key and print its value once (--json: {"id","key",...} on stdout).
-  svc keys list [--json] [--data-dir DIR]
+  svc accounts create --name NAME --tier partner|public [--email EMAIL] [--scopes a,b] [--json]
+      Create a customer account and its first key; the key is printed once.
+  svc accounts list [--json]
+      List accounts.
+  svc keys create --tier public|partner|internal --scopes a,b --name NAME [--account ACCOUNT_ID] [--json]
+      Create an API key (in the operator's account unless --account names another) and print its value once.
+  svc keys list [--json]
       List API keys (never their values).
+  Account and key commands work whether or not \`svc serve\` is running: when it holds the data
+  directory they go through its API with SVC_API_KEY (an internal key) [--url URL] [--api-key KEY].
+  Every command also takes [--data-dir DIR].
   svc --help | --version
 
 Environment: SVC_PORT, SVC_HOST, SVC_DATA_DIR, SVC_API_KEY, SVC_LOG_LEVEL, SVC_BODY_LIMIT, SVC_PUBLIC_URL, SVC_TRUST_PROXY,
@@ -72,6 +86,11 @@ async function serve(args: string[]): Promise<void> {
     await closeServices(services);
     throw err;
   }
+  const address = app.server.address();
+  if (address && typeof address === 'object') {
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    await writeServerFile(config.dataDir, `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`);
+  }
   const dispatcher = startDispatcher(services);
   const sig = await signal;
   services.log.info({ signal: sig }, 'shutting down: finishing in-flight requests');
@@ -79,6 +98,7 @@ async function serve(args: string[]): Promise<void> {
   // promise alone must not let the process exit before the store is flushed.
   const hold = setInterval(() => undefined, 1000);
   await app.close();
+  await removeServerFile(config.dataDir);
   await dispatcher.stop();
   await closeServices(services);
   clearInterval(hold);
@@ -108,15 +128,57 @@ function parseScopes(raw: string | undefined): Scope[] {
   return scopes as Scope[];
 }
 
+const ADMIN_OPTIONS = { url: { type: 'string' }, 'api-key': { type: 'string' }, json: { type: 'boolean' } } as const;
+
+/**
+ * Runs an administrative command on the store when the data directory is free,
+ * or through the running server's API when `svc serve` holds it.
+ */
+async function adminRun(
+  values: Record<string, string | boolean | undefined>,
+  offline: (services: Awaited<ReturnType<typeof openServices>>, operator: Principal) => Promise<void>,
+  online: (url: string, apiKey: string) => Promise<void>,
+): Promise<void> {
+  const config = loadConfig(values as ConfigFlags);
+  let services: Awaited<ReturnType<typeof openServices>>;
+  try {
+    services = await openServices(config, { log: createLogger('warn') });
+  } catch (err) {
+    if (!(err instanceof StoreLockedError)) throw err;
+    const url = await runningServerUrl(config.dataDir, values.url as string | undefined);
+    if (!url) throw new UsageError(`${err.message}; pass --url with the running server's address to act through its API`);
+    const apiKey = config.apiKey;
+    if (!apiKey) {
+      throw new UsageError(`the service is running on ${config.dataDir}; set SVC_API_KEY (or --api-key) to an internal key to act through its API at ${url}`);
+    }
+    await online(url, apiKey);
+    return;
+  }
+  try {
+    await offline(services, await operatorPrincipal(services.store, systemClock));
+  } finally {
+    await closeServices(services);
+  }
+}
+
+function print(values: Record<string, unknown>, json: unknown, text: string): void {
+  process.stdout.write(values.json ? JSON.stringify(json) + '\n' : text);
+}
+
+function keyText(k: { id: string; name: string; tier: string; scopes: string[]; ownerId: string }, key: string): string {
+  return `Created ${k.tier} key ${k.id} (${k.name}), scopes ${k.scopes.join(',')}, account ${k.ownerId}.\nThe key is shown only this once:\n${key}\n`;
+}
+
 async function keys(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'create') {
     const { values } = parse(rest, {
+      ...ADMIN_OPTIONS,
       tier: { type: 'string' },
       scopes: { type: 'string' },
       name: { type: 'string' },
+      account: { type: 'string' },
       owner: { type: 'string' },
-      json: { type: 'boolean' },
     });
     const tier = values.tier as string | undefined;
     if (!tier || !(TIERS as readonly string[]).includes(tier)) throw new UsageError(`--tier must be one of ${TIERS.join(', ')}`);
@@ -124,48 +186,105 @@ async function keys(args: string[]): Promise<void> {
     if (scopes.includes('all') && tier !== 'internal') throw new UsageError('the "all" scope is for internal keys only');
     const name = (values.name as string | undefined)?.trim();
     if (!name) throw new UsageError('--name is required');
-    const config = loadConfig(values as ConfigFlags);
-    const services = await openServices(config, { log: undefined });
-    try {
-      const { record, key } = await createKey(
-        services.store,
-        { name, tier: tier as Tier, scopes, ownerId: values.owner as string | undefined },
-        systemClock,
-      );
-      if (values.json) {
-        process.stdout.write(JSON.stringify({ id: record.id, key, name, tier, scopes: record.scopes, ownerId: record.ownerId }) + '\n');
-      } else {
-        process.stdout.write(`Created ${tier} key ${record.id} (${name}), scopes ${record.scopes.join(',')}, owner ${record.ownerId}.\n`);
-        process.stdout.write(`The key is shown only this once:\n${key}\n`);
-      }
-    } finally {
-      await closeServices(services);
-    }
+    const account = (values.account ?? values.owner) as string | undefined;
+    await adminRun(
+      values,
+      async (services, operator) => {
+        const ownerId = account ?? operator.ownerId;
+        if (!(await accountExists(services.store, ownerId))) throw new UsageError(`no account ${ownerId} (see svc accounts list)`);
+        const { record, key } = await createKey(services.store, { name, tier: tier as Tier, scopes, ownerId }, systemClock);
+        print(values, { id: record.id, key, name, tier, scopes: record.scopes, ownerId: record.ownerId }, keyText(record, key));
+      },
+      async (url, apiKey) => {
+        const body = { name, tier, scopes };
+        const { data } = account
+          ? await callApi(url, apiKey, 'POST', `/api/v1/accounts/${encodeURIComponent(account)}/keys`, body)
+          : await callApi(url, apiKey, 'POST', '/api/v1/api-keys', body);
+        const k = data as { id: string; key: string; name: string; tier: string; scopes: string[]; ownerId: string };
+        print(values, { id: k.id, key: k.key, name: k.name, tier: k.tier, scopes: k.scopes, ownerId: k.ownerId }, keyText(k, k.key));
+      },
+    );
     return;
   }
   if (sub === 'list') {
-    const { values } = parse(rest, { json: { type: 'boolean' } });
-    const config = loadConfig(values as ConfigFlags);
-    const services = await openServices(config);
-    try {
-      const all = await services.store.all<ApiKeyRecord>(API_KEYS);
-      const shown = all.map(({ keyHash: _hash, ...r }) => r);
-      if (values.json) {
-        process.stdout.write(JSON.stringify(shown) + '\n');
-      } else if (shown.length === 0) {
-        process.stdout.write('No API keys.\n');
-      } else {
+    const { values } = parse(rest, ADMIN_OPTIONS);
+    const show = (shown: ApiKeyView[]) => {
+      if (values.json) process.stdout.write(JSON.stringify(shown) + '\n');
+      else if (shown.length === 0) process.stdout.write('No API keys.\n');
+      else {
         for (const r of shown) {
           const state = r.revokedAt ? 'revoked' : r.expiresAt && Date.parse(r.expiresAt) <= Date.now() ? 'expired' : 'active';
-          process.stdout.write(`${r.id}  ${r.displayPrefix}…  ${r.tier.padEnd(8)}  ${state.padEnd(7)}  ${r.scopes.join(',')}  ${r.name}\n`);
+          process.stdout.write(`${r.id}  ${r.displayPrefix}…  ${r.tier.padEnd(8)}  ${state.padEnd(7)}  ${r.ownerId}  ${r.scopes.join(',')}  ${r.name}\n`);
         }
       }
-    } finally {
-      await closeServices(services);
-    }
+    };
+    await adminRun(
+      values,
+      async (services) => show((await services.store.all<ApiKeyRecord>(API_KEYS)).map(keyView)),
+      async (url, apiKey) => show(await allPages<ApiKeyView>(url, apiKey, '/api/v1/api-keys')),
+    );
     return;
   }
   throw new UsageError(sub ? `unknown keys command "${sub}" (use create or list)` : 'keys needs a command: create or list');
+}
+
+/** Every page of an offset-paged list from the running server. */
+async function allPages<T>(url: string, apiKey: string, route: string): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; page < 10_000; page++) {
+    const { data, meta } = await callApi(url, apiKey, 'GET', `${route}?page=${page}&limit=100`);
+    items.push(...(data as T[]));
+    if (!(meta.pagination as { hasNext?: boolean } | undefined)?.hasNext) break;
+  }
+  return items;
+}
+
+async function accounts(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub === 'create') {
+    const { values } = parse(rest, { ...ADMIN_OPTIONS, name: { type: 'string' }, tier: { type: 'string' }, email: { type: 'string' }, scopes: { type: 'string' } });
+    const name = (values.name as string | undefined)?.trim();
+    if (!name) throw new UsageError('--name is required');
+    const tier = values.tier as string | undefined;
+    if (tier !== 'partner' && tier !== 'public') throw new UsageError('--tier must be partner or public');
+    const input = {
+      name,
+      tier,
+      ...(values.email ? { email: values.email as string } : {}),
+      ...(values.scopes ? { keyScopes: parseScopes(values.scopes as string) } : {}),
+    };
+    const done = (out: { account: { id: string; name: string; tier: string }; apiKey: { id: string }; key: string }) =>
+      print(
+        values,
+        { account: out.account, keyId: out.apiKey.id, key: out.key },
+        `Created ${out.account.tier} account ${out.account.id} (${out.account.name}) and its first key ${out.apiKey.id}.\n` +
+          `The key is shown only this once:\n${out.key}\n`,
+      );
+    await adminRun(
+      values,
+      async (services, operator) => {
+        const parsed = CreateAccountInput.safeParse(input);
+        if (!parsed.success) throw new UsageError(zodDetails(parsed.error).map((d) => `${d.field}: ${d.reason}`).join('; '));
+        done(await createAccount({ system: services.store, clock: systemClock }, operator, parsed.data));
+      },
+      async (url, apiKey) => done((await callApi(url, apiKey, 'POST', '/api/v1/accounts', input)).data as Parameters<typeof done>[0]),
+    );
+    return;
+  }
+  if (sub === 'list') {
+    const { values } = parse(rest, ADMIN_OPTIONS);
+    const show = (list: AccountView[]) => {
+      if (values.json) process.stdout.write(JSON.stringify(list) + '\n');
+      else for (const a of list) process.stdout.write(`${a.id}  ${a.kind.padEnd(8)}  ${a.tier.padEnd(8)}  ${a.status.padEnd(9)}  ${a.name}\n`);
+    };
+    await adminRun(
+      values,
+      async (services) => show((await services.store.all<AccountRecord>(ACCOUNTS)).map(accountView)),
+      async (url, apiKey) => show(await allPages<AccountView>(url, apiKey, '/api/v1/accounts')),
+    );
+    return;
+  }
+  throw new UsageError(sub ? `unknown accounts command "${sub}" (use create or list)` : 'accounts needs a command: create or list');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -180,6 +299,9 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'keys':
         await keys(args);
+        return 0;
+      case 'accounts':
+        await accounts(args);
         return 0;
       case '--help':
       case '-h':
@@ -196,6 +318,10 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command "${command}"; try svc --help`);
     }
   } catch (err) {
+    if (err instanceof ApiCallError) {
+      process.stderr.write(`svc: ${err.message}\n`);
+      return 1;
+    }
     if (err instanceof UsageError || err instanceof ConfigError || err instanceof StoreLockedError || err instanceof StoreCorruptError) {
       process.stderr.write(`svc: ${err.message}\n`);
       return 2;

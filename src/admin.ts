@@ -1,0 +1,84 @@
+/**
+ * Administration from the command line, whether or not the service is running.
+ *
+ * When the data directory is free, the command opens the store itself and acts
+ * as the operator. When a running `svc serve` holds it (the store is locked),
+ * the command goes through that server's REST API instead, with an internal
+ * key from SVC_API_KEY (or --api-key): the server wrote its address to
+ * `<data-dir>/svc.server.json` when it started listening (or pass --url).
+ * Either way the same domain rules apply, and a user never has to stop the
+ * service to add a customer.
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Principal } from './accounts/principal.js';
+import { ACCOUNTS, type AccountRecord } from './accounts/records.js';
+import { operatorAccount } from './accounts/accounts.js';
+import type { Store } from './store/port.js';
+import type { Clock } from './core/clock.js';
+
+export const SERVER_FILE = 'svc.server.json';
+
+/** Records where a running server listens, for the command line (removed on shutdown). */
+export async function writeServerFile(dataDir: string, url: string): Promise<void> {
+  await writeFile(path.join(dataDir, SERVER_FILE), JSON.stringify({ url, pid: process.pid }) + '\n', { mode: 0o600 });
+}
+
+export async function removeServerFile(dataDir: string): Promise<void> {
+  await rm(path.join(dataDir, SERVER_FILE), { force: true });
+}
+
+/** The URL of the server holding the data directory, from --url or its server file. */
+export async function runningServerUrl(dataDir: string, flag: string | undefined): Promise<string | undefined> {
+  if (flag) return flag.replace(/\/+$/, '');
+  try {
+    const info = JSON.parse(await readFile(path.join(dataDir, SERVER_FILE), 'utf8')) as { url?: unknown };
+    return typeof info.url === 'string' ? info.url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The operator, as the command line acts when it holds the store itself. */
+export async function operatorPrincipal(store: Store, clock: Clock): Promise<Principal> {
+  const operator = await store.transact((tx) => operatorAccount(tx, clock));
+  return { kind: 'key', ownerId: operator.id, tier: 'internal', scopes: ['all'], keyId: 'cli', expiresAt: null, ipWhitelist: [] };
+}
+
+export async function accountExists(store: Store, id: string): Promise<AccountRecord | undefined> {
+  return store.get<AccountRecord>(ACCOUNTS, id);
+}
+
+export class ApiCallError extends Error {
+  override name = 'ApiCallError';
+}
+
+/** One call to the running server's REST API; resolves with the envelope's data (and meta), or throws its error as one line. */
+export async function callApi(
+  base: string,
+  apiKey: string,
+  method: 'GET' | 'POST',
+  route: string,
+  body?: unknown,
+): Promise<{ data: unknown; meta: Record<string, unknown> }> {
+  let res: Response;
+  try {
+    res = await fetch(base + route, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (err) {
+    throw new ApiCallError(`cannot reach the running server at ${base}: ${(err as Error).message}`);
+  }
+  const json = (await res.json().catch(() => undefined)) as
+    | { success: boolean; data?: unknown; meta?: Record<string, unknown>; error?: { code: string; message: string; details?: Array<{ field: string; reason: string }> } }
+    | undefined;
+  if (!json) throw new ApiCallError(`the server at ${base} answered ${res.status} without a JSON body`);
+  if (!json.success) {
+    const details = json.error?.details?.map((d) => `${d.field}: ${d.reason}`).join('; ');
+    throw new ApiCallError(`${json.error?.code}: ${json.error?.message}${details ? ` (${details})` : ''}`);
+  }
+  return { data: json.data, meta: json.meta ?? {} };
+}

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyTool } from '../../src/tools/define.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { toolSchemas } from '../../src/tools/schema.js';
+import { startTestServer, type TestServer } from '../helpers.js';
+import { httpClient, mcpOutcome } from '../mcp-clients.js';
+import { restRequest } from '../support/rest.js';
+import { validSample } from '../support/samples.js';
+import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
+
+// The isolation matrix, built from the tool registry: every tool that takes an
+// id or lists records is called by a second account (its key over REST and MCP,
+// and a user session over REST) with the first account's ids, and must answer
+// 404 or a list without them. A new tool that takes an id or lists records and
+// has no case here fails the first test.
+
+let server: TestServer;
+/** Two customer accounts made through the API, as an operator would, and a registered user. */
+let a: { accountId: string; key: string };
+let b: { accountId: string; key: string };
+let user: TestSession;
+/** Ids of records that belong to account A. */
+const aIds = { key: '', webhook: '', events: [] as string[] };
+
+async function rest(key: string | undefined, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
+  const res = await server.app.inject({
+    method: method as 'GET',
+    url,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
+async function customer(name: string) {
+  const res = await rest(server.adminKey, 'POST', '/api/v1/accounts', { name, tier: 'partner' });
+  expect(res.status).toBe(201);
+  return { accountId: res.body.data.account.id as string, key: res.body.data.key as string };
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ config: { webhookAllow: '127.0.0.1' } });
+  a = await customer('Partner A');
+  b = await customer('Partner B');
+  user = await registerUser(server.app);
+  // Account A's records: a key, a webhook, and the events they caused.
+  const key = await rest(a.key, 'POST', '/api/v1/api-keys', { name: 'A client', scopes: ['contracts'], tier: 'public' });
+  expect(key.status).toBe(201);
+  aIds.key = key.body.data.id;
+  const hook = await rest(a.key, 'POST', '/api/v1/webhooks/subscriptions', { url: 'https://127.0.0.1:9/a', name: 'A hook', events: ['*'] });
+  expect(hook.status).toBe(201);
+  aIds.webhook = hook.body.data.id;
+  await rest(a.key, 'POST', '/api/v1/api-keys', { name: 'A second', scopes: ['contracts'], tier: 'public' });
+  const events = await rest(a.key, 'GET', '/api/v1/webhooks/events?limit=100');
+  aIds.events = events.body.data.map((e: { id: string }) => e.id);
+  expect(aIds.events.length).toBeGreaterThanOrEqual(2);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+type Fixture =
+  /** Takes an id: called with one of A's ids; must be NOT_FOUND. */
+  | { kind: 'id'; id: () => string }
+  /** Lists records: A's list holds these ids, B's list none of them. */
+  | { kind: 'list'; ids: () => string[] }
+  /** The operator's tools: they work across accounts by design, so other tiers are refused outright. */
+  | { kind: 'operator' }
+  /** Shared reference data or a planned route: no account owns anything it returns. */
+  | { kind: 'shared' };
+
+const FIXTURES: Record<string, Fixture> = {
+  get_api_key: { kind: 'id', id: () => aIds.key },
+  update_api_key: { kind: 'id', id: () => aIds.key },
+  revoke_api_key: { kind: 'id', id: () => aIds.key },
+  update_webhook: { kind: 'id', id: () => aIds.webhook },
+  delete_webhook: { kind: 'id', id: () => aIds.webhook },
+  regenerate_webhook_secret: { kind: 'id', id: () => aIds.webhook },
+  test_webhook: { kind: 'id', id: () => aIds.webhook },
+  list_api_keys: { kind: 'list', ids: () => [aIds.key] },
+  list_webhooks: { kind: 'list', ids: () => [aIds.webhook] },
+  list_webhook_events: { kind: 'list', ids: () => aIds.events },
+  get_account: { kind: 'operator' },
+  update_account: { kind: 'operator' },
+  suspend_account: { kind: 'operator' },
+  create_account_key: { kind: 'operator' },
+  list_accounts: { kind: 'operator' },
+  get_jurisdiction: { kind: 'shared' },
+  list_jurisdictions: { kind: 'shared' },
+  sign_legal_document: { kind: 'shared' },
+};
+
+const takesId = (t: AnyTool) => /:id\b/.test(t.rest.path);
+const listsRecords = (t: AnyTool) => 'items' in (t.output.shape as Record<string, unknown>);
+
+function input(tool: AnyTool, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...((validSample(toolSchemas(tool).input) ?? {}) as Record<string, unknown>), ...extra };
+}
+
+/** The ids found anywhere in a list answer. */
+function idsIn(items: unknown): string[] {
+  return (items as Array<{ id?: string }>).map((i) => i.id ?? '');
+}
+
+describe('isolation matrix: a second account never reaches the first account\'s records', () => {
+  it('has a case for every tool that takes an id or lists records', () => {
+    const needing = TOOLS.filter((t) => takesId(t) || listsRecords(t)).map((t) => t.name);
+    expect(needing.filter((n) => !FIXTURES[n])).toEqual([]);
+    expect(needing.length).toBeGreaterThanOrEqual(15);
+  });
+
+  for (const tool of TOOLS.filter((t) => FIXTURES[t.name] && FIXTURES[t.name]!.kind !== 'shared')) {
+    const fixture = FIXTURES[tool.name]!;
+    it(`${tool.name} (${fixture.kind})`, async () => {
+      if (fixture.kind === 'id') {
+        const args = input(tool, { id: fixture.id() });
+        const viaRest = await server.app.inject({ ...restRequest(tool, args), headers: { authorization: `Bearer ${b.key}` } });
+        expect(viaRest.json().error?.code).toBe('NOT_FOUND');
+        const client = await httpClient(server.url, b.key);
+        expect(await mcpOutcome(client, tool.name, args)).toMatchObject({ ok: false, body: { error: { code: 'NOT_FOUND' } } });
+        await client.close();
+        if ((tool.principals ?? ['key']).includes('session')) {
+          const viaSession = await server.app.inject({ ...restRequest(tool, args), headers: sessionHeaders(user) });
+          expect(viaSession.json().error?.code).toBe('NOT_FOUND');
+        }
+        // A still reaches its own record (so the 404 above is isolation, not a broken tool).
+        if (tool.rest.method === 'GET') {
+          const own = await server.app.inject({ ...restRequest(tool, args), headers: { authorization: `Bearer ${a.key}` } });
+          expect(own.statusCode).toBe(200);
+        }
+      } else if (fixture.kind === 'list') {
+        const args = input(tool, 'limit' in (tool.input.shape as Record<string, unknown>) ? { limit: 100 } : {});
+        delete args.cursor;
+        delete args.page;
+        const own = await server.app.inject({ ...restRequest(tool, args), headers: { authorization: `Bearer ${a.key}` } });
+        expect(idsIn(own.json().data)).toEqual(expect.arrayContaining(fixture.ids()));
+        const other = await server.app.inject({ ...restRequest(tool, args), headers: { authorization: `Bearer ${b.key}` } });
+        expect(other.statusCode).toBe(200);
+        expect(idsIn(other.json().data).filter((id) => fixture.ids().includes(id))).toEqual([]);
+        const client = await httpClient(server.url, b.key);
+        const mcp = await mcpOutcome(client, tool.name, args);
+        await client.close();
+        expect(mcp.ok).toBe(true);
+        expect(idsIn((mcp.body as { items: unknown }).items).filter((id) => fixture.ids().includes(id))).toEqual([]);
+        if ((tool.principals ?? ['key']).includes('session')) {
+          const viaSession = await server.app.inject({ ...restRequest(tool, args), headers: sessionHeaders(user) });
+          expect(idsIn(viaSession.json().data).filter((id) => fixture.ids().includes(id))).toEqual([]);
+        }
+      } else {
+        // The operator's tools refuse every other account's key and every session.
+        const args = input(tool, takesId(tool) ? { id: a.accountId } : {});
+        const viaRest = await server.app.inject({ ...restRequest(tool, args), headers: { authorization: `Bearer ${b.key}` } });
+        expect(viaRest.json().error?.code).toBe('TIER_NOT_ALLOWED');
+        const viaSession = await server.app.inject({ ...restRequest(tool, args), headers: sessionHeaders(user) });
+        expect(viaSession.json().error?.code).toBe('API_KEY_MISSING');
+        const client = await httpClient(server.url, b.key);
+        expect((await client.listTools()).tools.map((t) => t.name)).not.toContain(tool.name);
+        expect(await mcpOutcome(client, tool.name, args)).toMatchObject({ ok: false, body: { error: { code: 'TIER_NOT_ALLOWED' } } });
+        await client.close();
+      }
+    });
+  }
+
+  it("a partner key's new keys stay in its own account, and the operator's keys are out of its reach", async () => {
+    const made = await rest(b.key, 'POST', '/api/v1/api-keys', { name: 'B child', scopes: ['contracts'], tier: 'partner' });
+    expect(made.body.data.ownerId).toBe(b.accountId);
+    const adminKeys = await rest(server.adminKey, 'GET', '/api/v1/api-keys?limit=100');
+    const adminKeyId = adminKeys.body.data[0].id as string;
+    for (const [method, suffix, payload] of [
+      ['GET', '', undefined],
+      ['PATCH', '', { name: 'hijacked' }],
+      ['DELETE', '', undefined],
+    ] as const) {
+      const res = await rest(b.key, method, `/api/v1/api-keys/${adminKeyId}${suffix}`, payload);
+      expect(res.body.error.code).toBe('NOT_FOUND');
+    }
+    // Nothing changed.
+    const still = await rest(server.adminKey, 'GET', `/api/v1/api-keys/${adminKeyId}`);
+    expect(still.body.data).toMatchObject({ revokedAt: null });
+    expect(still.body.data.name).not.toBe('hijacked');
+  });
+});

@@ -3,6 +3,7 @@
  * against a baseline measured in the same run. Pass names to run a subset:
  * `npm run bench -- rest mcp`.
  */
+import { benchAuth } from './auth.js';
 import { benchEvm } from './evm.js';
 import { benchLimits } from './limits.js';
 import { benchMcp } from './mcp.js';
@@ -21,6 +22,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   ton: benchTon,
   webhooks: benchWebhooks,
   solana: benchSolana,
+  auth: benchAuth,
 };
 
 const wanted = process.argv.slice(2);

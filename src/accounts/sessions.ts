@@ -143,12 +143,16 @@ export interface ActiveSession {
   renewed?: { token: string; expiresAt: Date } | undefined;
 }
 
+/** Verified tokens remembered (oldest dropped first). */
+const VERIFIED_CACHE = 10_000;
+
 const unauthorized = (message = 'Sign in first: this operation needs a user session (the svc_session cookie).') => new ApiError('UNAUTHORIZED', message);
 const WRONG_CREDENTIALS = 'The email or password is wrong.';
 
 export class SessionAuthority {
   readonly #key: Uint8Array;
   readonly #csrfKey: Buffer;
+  readonly #verified = new Map<string, { claims: { sid?: unknown; sub?: unknown }; expMs: number }>();
   #dummyHash: Promise<string> | undefined;
 
   constructor(
@@ -275,17 +279,7 @@ export class SessionAuthority {
   /** The session a token names, valid now (not revoked, not expired, account active), renewed when due. */
   async authenticate(token: string): Promise<ActiveSession> {
     if (token.length > 4096) throw unauthorized('The session cookie is not valid; sign in again.');
-    let claims: { sid?: unknown; sub?: unknown };
-    try {
-      ({ payload: claims } = await jwtVerify(token, this.#key, {
-        issuer: 'svc',
-        algorithms: ['HS256'],
-        currentDate: this.clock.now(),
-      }));
-    } catch (err) {
-      const expired = err instanceof joseErrors.JWTExpired;
-      throw unauthorized(expired ? 'The session has expired; sign in again.' : 'The session cookie is not valid; sign in again.');
-    }
+    const claims = await this.#verify(token);
     if (typeof claims.sid !== 'string' || typeof claims.sub !== 'string') throw unauthorized('The session cookie is not valid; sign in again.');
     const session = await this.store.get<SessionRecord>(SESSIONS, claims.sid);
     const now = this.clock.now().getTime();
@@ -324,6 +318,29 @@ export class SessionAuthority {
         ipWhitelist: [],
       },
     };
+  }
+
+  /**
+   * The token's claims once its signature and expiry are checked. A token that
+   * verified once is remembered until it expires (jose's WebCrypto HMAC costs
+   * more than the rest of the session check); the session record is still read
+   * on every request, so logout and password changes take effect at once.
+   */
+  async #verify(token: string): Promise<{ sid?: unknown; sub?: unknown }> {
+    const nowMs = this.clock.now().getTime();
+    const known = this.#verified.get(token);
+    if (known && known.expMs > nowMs) return known.claims;
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, this.#key, { issuer: 'svc', algorithms: ['HS256'], currentDate: this.clock.now() }));
+    } catch (err) {
+      const expired = err instanceof joseErrors.JWTExpired;
+      throw unauthorized(expired ? 'The session has expired; sign in again.' : 'The session cookie is not valid; sign in again.');
+    }
+    const claims = { sid: payload.sid, sub: payload.sub };
+    if (this.#verified.size >= VERIFIED_CACHE) this.#verified.delete(this.#verified.keys().next().value!);
+    this.#verified.set(token, { claims, expMs: (payload.exp ?? 0) * 1000 });
+    return claims;
   }
 
   async describe(principal: Principal) {

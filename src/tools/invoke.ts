@@ -220,15 +220,15 @@ export function mayCall(tool: AnyTool, principal: Principal): boolean {
 /** The principal of a sign-up or sign-in call, before anyone is known: it owns nothing and may do nothing. */
 const NOBODY: Principal = Object.freeze({ kind: 'key', ownerId: '', tier: 'public', scopes: [], keyId: '', expiresAt: null, ipWhitelist: [] }) as Principal;
 
-function sessionEffects(call: CallInfo): SessionEffects {
-  return {
-    set: (token, expiresAt) => {
-      call.cookie = { token, expiresAt };
-    },
-    clear: () => {
-      call.cookie = 'clear';
-    },
-  };
+/** What a handler asks of the session cookie, kept on the call for the transport (methods on the prototype: no closures per request). */
+class CookieEffects implements SessionEffects {
+  constructor(private readonly call: CallInfo) {}
+  set(token: string, expiresAt: Date): void {
+    this.call.cookie = { token, expiresAt };
+  }
+  clear(): void {
+    this.call.cookie = 'clear';
+  }
 }
 
 /**
@@ -253,7 +253,7 @@ function toolContext(services: Services, tool: AnyTool, principal: Principal, ca
     principal,
     requestId: call.requestId,
     clientIp: call.clientIp,
-    session: sessionEffects(call),
+    session: new CookieEffects(call),
   };
 }
 

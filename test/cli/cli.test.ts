@@ -153,4 +153,51 @@ describe('svc command line', () => {
     }
     expect(await second.exited).toBe(0);
   });
+
+  it('creates and lists accounts with the service stopped and while it runs (through its API with SVC_API_KEY)', async () => {
+    const dir = path.join(data.dir, 'accounts');
+    const offline = await runSvc(['accounts', 'create', '--name', 'Offline Ltd', '--tier', 'partner', '--json', '--data-dir', dir]);
+    expect(offline.code, offline.stderr).toBe(0);
+    const first = JSON.parse(offline.stdout) as { account: { id: string; tier: string }; key: string };
+    expect(first.account).toMatchObject({ tier: 'partner', kind: 'customer' });
+    expect(first.key).toMatch(/^svc_pt_/);
+
+    const serve = await startServe(dir);
+    try {
+      const admin = (serve.stderr().match(/svc_sk_[A-Za-z0-9_-]{43}/) ?? [])[0]!;
+      expect(admin).toBeTruthy();
+      // Without a key the command says what to do, in one line.
+      const noKey = await runSvc(['accounts', 'create', '--name', 'Online Ltd', '--tier', 'public', '--data-dir', dir]);
+      expect(noKey.code).not.toBe(0);
+      expect(noKey.stderr).toMatch(/set SVC_API_KEY/);
+      const online = await runSvc(['accounts', 'create', '--name', 'Online Ltd', '--tier', 'public', '--json', '--data-dir', dir], { SVC_API_KEY: admin });
+      expect(online.code, online.stderr).toBe(0);
+      const second = JSON.parse(online.stdout) as { account: { id: string }; key: string };
+      // The new account's key works on the running server at once.
+      const res = await fetch(`${serve.url}/api/v1/contracts/templates`, { headers: { authorization: `Bearer ${second.key}` } });
+      expect(res.status).toBe(200);
+      const listed = JSON.parse((await runSvc(['accounts', 'list', '--json', '--data-dir', dir], { SVC_API_KEY: admin })).stdout) as Array<{ id: string; kind: string }>;
+      expect(listed.map((a) => a.id)).toEqual(expect.arrayContaining([first.account.id, second.account.id]));
+      expect(listed.filter((a) => a.kind === 'operator')).toHaveLength(1);
+      // A key inside another account, through the API.
+      const key = await runSvc(['keys', 'create', '--tier', 'public', '--scopes', 'contracts', '--name', 'extra', '--account', second.account.id, '--json', '--data-dir', dir], {
+        SVC_API_KEY: admin,
+      });
+      expect(key.code, key.stderr).toBe(0);
+      expect(JSON.parse(key.stdout)).toMatchObject({ ownerId: second.account.id, tier: 'public' });
+      // Errors from the server come back as one line.
+      const bad = await runSvc(['keys', 'create', '--tier', 'partner', '--scopes', 'contracts', '--name', 'x', '--account', second.account.id, '--data-dir', dir], {
+        SVC_API_KEY: admin,
+      });
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(/^svc: VALIDATION_ERROR: .*caps its keys at public/);
+    } finally {
+      serve.child.kill('SIGTERM');
+    }
+    expect(await serve.exited).toBe(0);
+    expect(existsSync(path.join(dir, 'svc.server.json'))).toBe(false);
+    // Stopped again: the command opens the store itself.
+    const after = JSON.parse((await runSvc(['accounts', 'list', '--json', '--data-dir', dir])).stdout) as unknown[];
+    expect(after.length).toBe(3);
+  }, 120_000);
 });

@@ -12,7 +12,7 @@ import { presentedKey } from '../../src/http/credentials.js';
 import { hasScope } from '../../src/keys/scopes.js';
 
 describe('errors', () => {
-  it('has every code of spec section 7 plus NOT_IMPLEMENTED and PAYLOAD_TOO_LARGE, with their statuses', () => {
+  it('has every code of spec section 7 plus NOT_IMPLEMENTED, PAYLOAD_TOO_LARGE and SERVICE_BUSY, with their statuses', () => {
     expect(ERROR_STATUS).toEqual({
       API_KEY_MISSING: 401,
       API_KEY_INVALID: 401,
@@ -26,8 +26,9 @@ describe('errors', () => {
       RATE_LIMIT_EXCEEDED: 429,
       INTERNAL_ERROR: 500,
       NOT_IMPLEMENTED: 501,
+      SERVICE_BUSY: 503,
     });
-    expect(ERROR_CODES).toHaveLength(12);
+    expect(ERROR_CODES).toHaveLength(13);
   });
 
   it('serialises only what a client should see', () => {

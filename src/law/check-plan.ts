@@ -33,9 +33,9 @@ export const CheckPlanInput = z
     maritalPropertyRegime: z.enum(['community', 'separate']).optional().describe('The owner\'s matrimonial property regime, if known.'),
     heirsConsent: z.boolean().optional().describe('Whether the heirs consent to bequests above one third or to an heir (wasiyyah).'),
     otherHeirs: z
-      .record(z.enum(HEIR_KEYS), z.number().int().min(0).max(20).describe('How many.'))
+      .partialRecord(z.enum(HEIR_KEYS), z.number().int().min(0).max(20).describe('How many.'))
       .optional()
-      .describe("Surviving relatives who are not beneficiaries but change fara'id shares (e.g. brothers), by heir key."),
+      .describe("Surviving relatives who are not beneficiaries but change fara'id shares (e.g. brothers), by heir key; give only the kinds that survive (a missing kind counts as none)."),
   })
   .describe('A plan to check.');
 export type CheckPlanInput = z.infer<typeof CheckPlanInput>;

@@ -146,6 +146,12 @@ export const JurisdictionSchema = z
       .object({
         applies: z.enum(['none', 'muslims', 'all']).describe('To whose estates Islamic inheritance law applies.'),
         bequestLimit: FractionSchema.optional().describe('Most of the estate that may be bequeathed by will where Islamic law applies (usually 1/3).'),
+        spouseRadd: z
+          .boolean()
+          .optional()
+          .describe(
+            "A husband or wife as the only heir: true when the law here returns the surplus to the spouse by radd (the whole estate), false when the spouse keeps the fixed share and the rest goes to the public treasury (bayt al-mal). Omitted when not recorded; calculations then return it to the spouse.",
+          ),
         summary: z.string().describe('Where and to whom Islamic law applies.'),
       })
       .strict()

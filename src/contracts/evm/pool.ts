@@ -32,7 +32,11 @@ export interface SolcPoolOptions {
   maxSourceBytes?: number;
   /** Compiles that may wait for a worker; one more is refused with SERVICE_BUSY. Default 100. */
   maxQueue?: number;
-  /** Longest wait for a worker, in ms; a compile not started by then is refused with SERVICE_BUSY. Default 60 s. */
+  /**
+   * Longest wait for a worker, in ms; a compile not started by then is refused
+   * with SERVICE_BUSY. Default 120 s (no longer than a caller waits for an
+   * answer anyway); Infinity for none.
+   */
   maxWaitMs?: number;
 }
 
@@ -126,7 +130,7 @@ export class SolcPool {
     this.timeoutMs = opts.timeoutMs ?? 20_000;
     this.maxSourceBytes = opts.maxSourceBytes ?? 512 * 1024;
     this.maxQueue = Math.max(0, opts.maxQueue ?? 100);
-    this.maxWaitMs = Math.max(1, opts.maxWaitMs ?? 60_000);
+    this.maxWaitMs = Math.max(1, opts.maxWaitMs ?? 120_000);
     for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
   }
 
@@ -242,13 +246,16 @@ export class SolcPool {
       const id = this.nextId++;
       job = { id, timeoutMs, msg: { ...msg, id }, resolve, reject };
     });
-    job.waitTimer = setTimeout(() => {
-      const at = this.queue.indexOf(job);
-      if (at < 0) return;
-      this.queue.splice(at, 1);
-      job.reject(this.busy(`The compiler is busy: this compile waited ${this.maxWaitMs} ms for a worker`));
-    }, this.maxWaitMs);
-    job.waitTimer.unref();
+    // (setTimeout would fire at once for a delay beyond 2^31 - 1 ms: such a limit means none.)
+    if (this.maxWaitMs <= 2 ** 31 - 1) {
+      job.waitTimer = setTimeout(() => {
+        const at = this.queue.indexOf(job);
+        if (at < 0) return;
+        this.queue.splice(at, 1);
+        job.reject(this.busy(`The compiler is busy: this compile waited ${this.maxWaitMs} ms for a worker`));
+      }, this.maxWaitMs);
+      job.waitTimer.unref();
+    }
     this.queue.push(job);
     this.pump();
     const cancel = (reason: unknown) => {

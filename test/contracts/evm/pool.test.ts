@@ -216,6 +216,25 @@ describe('SolcPool queue limits and cancellation', () => {
     }
   });
 
+  it('a wait limit of Infinity means none (not a timer that fires at once)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const pool = new SolcPool({ size: 1, maxWaitMs: Infinity, timeoutMs: 3_600_000 });
+    try {
+      const running = pool.compile(tiny('IRunning'));
+      let settled = false;
+      const waiting = pool.compile(tiny('IWaiting')).finally(() => (settled = true));
+      vi.advanceTimersByTime(10 * 60_000);
+      await Promise.resolve();
+      expect(settled).toBe(false);
+      vi.useRealTimers();
+      expect((await running).contractName).toBe('IRunning');
+      expect((await waiting).contractName).toBe('IWaiting');
+    } finally {
+      vi.useRealTimers();
+      await pool.close();
+    }
+  });
+
   it('an aborted signal removes a queued compile; the worker then runs the next one', async () => {
     const pool = new SolcPool({ size: 1 });
     try {

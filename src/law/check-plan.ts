@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TEMPLATE_TYPES, type TemplateType } from '../contracts/templates.js';
-import { HEIR_KEYS, MADHHABS, type Madhhab } from './faraid/index.js';
+import { HEIR_KEYS, MADHHABS, spouseRaddSetting, type Madhhab } from './faraid/index.js';
 import { FindingSchema, type Finding, type PlanBeneficiary } from './findings.js';
 import { checkJurisdictionPlan } from './heirship.js';
 import { checkIslamicPlan } from './islamic.js';
@@ -33,9 +33,15 @@ export const CheckPlanInput = z
     maritalPropertyRegime: z.enum(['community', 'separate']).optional().describe('The owner\'s matrimonial property regime, if known.'),
     heirsConsent: z.boolean().optional().describe('Whether the heirs consent to bequests above one third or to an heir (wasiyyah).'),
     otherHeirs: z
-      .record(z.enum(HEIR_KEYS), z.number().int().min(0).max(20).describe('How many.'))
+      .partialRecord(z.enum(HEIR_KEYS), z.number().int().min(0).max(20).describe('How many.'))
       .optional()
-      .describe("Surviving relatives who are not beneficiaries but change fara'id shares (e.g. brothers), by heir key."),
+      .describe("Surviving relatives who are not beneficiaries but change fara'id shares (e.g. brothers), by heir key; give only the kinds that survive (a missing kind counts as none)."),
+    spouseRadd: z
+      .boolean()
+      .optional()
+      .describe(
+        "Islamic templates, a husband or wife as the only heir: true, the spouse takes everything by radd; false, the fixed share and the rest to the public treasury (a beneficiary with relationship \"public treasury\"). Default: the jurisdiction's recorded practice, else true.",
+      ),
   })
   .describe('A plan to check.');
 export type CheckPlanInput = z.infer<typeof CheckPlanInput>;
@@ -57,6 +63,10 @@ export const CheckPlanOutput = z
           .describe('An expected share.'),
       )
       .describe("For the Islamic templates: the percentage each heir should carry (fara'id)."),
+    spouseRadd: z
+      .boolean()
+      .optional()
+      .describe('Islamic templates: the spouse-radd setting applied (request, else the jurisdiction\'s practice, else true); a finding states it when a spouse is the only heir.'),
   })
   .describe('The result of a plan check.');
 export type CheckPlanOutput = z.infer<typeof CheckPlanOutput>;
@@ -94,8 +104,13 @@ export function checkPlan(index: JurisdictionIndex, input: CheckPlanInput): Chec
   const beneficiaries: PlanBeneficiary[] = input.beneficiaries;
   const findings = [...percentageFindings(beneficiaries), ...checkJurisdictionPlan(jurisdiction, input.template, beneficiaries, input.maritalPropertyRegime ? { maritalPropertyRegime: input.maritalPropertyRegime } : {})];
   let expected: CheckPlanOutput['expected'] = [];
+  let spouseRadd: boolean | undefined;
   if (input.template === 'islamic-mirth' || input.template === 'islamic-wasiyyah') {
+    const setting = spouseRaddSetting(input.spouseRadd, jurisdiction.id, index);
+    spouseRadd = setting.value;
     const islamic = checkIslamicPlan(input.template, beneficiaries, {
+      spouseRadd: setting.value,
+      spouseRaddSource: setting.source,
       ...(input.madhhab ? { madhhab: input.madhhab as Madhhab } : {}),
       ...(input.heirsConsent !== undefined ? { heirsConsent: input.heirsConsent } : {}),
       ...(input.otherHeirs ? { otherHeirs: input.otherHeirs } : {}),
@@ -110,5 +125,6 @@ export function checkPlan(index: JurisdictionIndex, input: CheckPlanInput): Chec
     ok: !findings.some((f) => f.severity === 'error'),
     findings,
     expected,
+    ...(spouseRadd !== undefined ? { spouseRadd } : {}),
   };
 }

@@ -101,12 +101,16 @@ const NON_HEIR_TERMS = new Set([
   'maternal half brothers son', 'uterine brothers son',
 ]);
 
+/** The public treasury (bayt al-mal), which takes what a spouse who is the only heir does not (spouseRadd false). */
+const TREASURY_TERMS = new Set(['public treasury', 'treasury', 'state treasury', 'bayt al mal', 'baytulmal', 'bait al mal', 'baitulmal', 'bait ul mal', 'baitul mal']);
+
 const TERM_TO_HEIR = new Map<string, HeirKey>();
 for (const k of HEIR_KEYS) for (const t of HEIR_TERMS[k]) TERM_TO_HEIR.set(t, k);
 
 export type RelationshipClass =
   | { kind: 'heir'; heir: HeirKey; assumed?: string }
   | { kind: 'non-heir' }
+  | { kind: 'treasury' }
   | { kind: 'ambiguous'; candidates: HeirKey[] }
   | { kind: 'unknown' }
   | { kind: 'missing' };
@@ -122,6 +126,7 @@ export function classifyRelationship(relationship: string | undefined): Relation
   const amb = AMBIGUOUS_TERMS[n];
   if (amb) return { kind: 'ambiguous', candidates: amb };
   if (NON_HEIR_TERMS.has(n)) return { kind: 'non-heir' };
+  if (TREASURY_TERMS.has(n)) return { kind: 'treasury' };
   return { kind: 'unknown' };
 }
 
@@ -146,6 +151,10 @@ export const ISLAMIC_SOURCES = {
   oneThird: { title: "Hadith of Sa'd ibn Abi Waqqas: \"One third, and one third is a lot\" (Sahih al-Bukhari 2742; Sahih Muslim 1628)", url: 'https://sunnah.com/bukhari:2742' },
   noBequestToHeir: { title: 'Hadith: "There is no bequest to an heir" (Sunan Abi Dawud 2870; Jami\' at-Tirmidhi 2120)', url: 'https://sunnah.com/abudawud:2870' },
   vocabulary: { title: "svc fara'id engine: relationship vocabulary (docs-index/faraid.md)" },
+  treasury: {
+    title:
+      "Radd to a spouse: Al-Sirajiyyah, chapter on radd (no return to a spouse; the surplus to the public treasury) and the later Hanafi fatwa (Ibn 'Abidin, Radd al-Muhtar) allowing it; Egyptian Law No. 77 of 1943 on inheritance, art. 30",
+  },
 } satisfies Record<string, Source>;
 
 export interface IslamicCheckOptions {
@@ -159,6 +168,10 @@ export interface IslamicCheckOptions {
    * them. An unlisted heir who would take a share is an error in a mirath plan.
    */
   otherHeirs?: Partial<Record<HeirKey, number>>;
+  /** A husband or wife as the only heir: radd to the spouse (true, default) or the surplus to the public treasury (false). */
+  spouseRadd?: boolean;
+  /** Where that setting came from (request, jurisdiction, default), for the finding that states it. */
+  spouseRaddSource?: string;
 }
 
 export interface IslamicCheckResult {
@@ -267,7 +280,11 @@ export function checkIslamicPlan(
         message: `The beneficiaries' relationships are impossible together: ${problems.join('; ')}.`,
         source: ISLAMIC_SOURCES.shares,
       });
-    else engine = computeShares(counts, madhhab);
+    else
+      engine = computeShares(counts, madhhab, {
+        ...(opts.spouseRadd !== undefined ? { spouseRadd: opts.spouseRadd } : {}),
+        ...(opts.spouseRaddSource ? { spouseRaddSource: opts.spouseRaddSource } : {}),
+      });
   }
 
   const excludedBy = new Map((engine?.excluded ?? []).map((x) => [x.heir, x]));
@@ -277,7 +294,8 @@ export function checkIslamicPlan(
   if (!mirth) {
     classes.forEach((cl, i) => {
       const excludedHeir = cl.kind === 'heir' && excludedBy.has(cl.heir);
-      if (cl.kind === 'non-heir' || cl.kind === 'unknown' || cl.kind === 'missing' || excludedHeir) legacyBp += toBp(beneficiaries[i]!.percentage);
+      const treasuryLegatee = cl.kind === 'treasury' && !engine?.treasury;
+      if (cl.kind === 'non-heir' || cl.kind === 'unknown' || cl.kind === 'missing' || excludedHeir || treasuryLegatee) legacyBp += toBp(beneficiaries[i]!.percentage);
       if (excludedHeir && cl.kind === 'heir') {
         const x = excludedBy.get(cl.heir)!;
         findings.push({
@@ -318,10 +336,38 @@ export function checkIslamicPlan(
       const idx = heirIdx.get(s.heir) ?? [];
       for (let j = 0; j < s.count; j++) persons.push({ index: idx[j] ?? -1, heir: s.heir, share: s.share.div(s.count) });
     }
-    const bps = apportion(
-      persons.map((p) => p.share),
-      units,
-    );
+    // The public treasury's part (a spouse as the only heir, no radd to the spouse) is rounded last, like in calculateFaraid.
+    const treasuryAt = e.treasury ? persons.length : -1;
+    const allShares = [...persons.map((p) => p.share), ...(e.treasury ? [e.treasury] : [])];
+    const bps = apportion(allShares, units);
+    if (e.treasury) {
+      const exp = Number(bps[treasuryAt]!);
+      const holders = classes.flatMap((cl, i) => (cl.kind === 'treasury' ? [i] : []));
+      const spouse = e.shares[0]!.heir;
+      findings.push({
+        severity: holders.length === 0 ? 'error' : 'info',
+        rule: 'faraid.public-treasury',
+        message:
+          `The ${HEIR_LABELS[spouse]} is the only heir and, with no radd to a spouse (${opts.spouseRaddSource ?? 'spouseRadd false'}), keeps the fixed share; ` +
+          `${pct(exp)}% goes to the public treasury (bayt al-mal)` +
+          (holders.length === 0 ? ': add a beneficiary with the relationship "public treasury", or apply radd to the spouse (spouseRadd true).' : '.'),
+        source: ISLAMIC_SOURCES.treasury,
+        expected: pct(exp),
+      });
+      holders.forEach((i, n) => {
+        const want = n === 0 ? exp : 0;
+        expected.push({ beneficiaryIndex: i, expectedPercentage: pct(want) });
+        if (toBp(beneficiaries[i]!.percentage) !== want)
+          findings.push({
+            severity: 'error',
+            rule: 'faraid.share-mismatch',
+            message: `The public treasury is given ${pct(toBp(beneficiaries[i]!.percentage))}% but its part is ${pct(want)}%${n > 0 ? ' (already carried by an earlier beneficiary)' : ''}.`,
+            source: ISLAMIC_SOURCES.treasury,
+            beneficiaryIndex: i,
+            expected: pct(want),
+          });
+      });
+    }
     const unlisted = new Map<HeirKey, number>();
     persons.forEach((p, j) => {
       const exp = Number(bps[j]!);
@@ -389,6 +435,17 @@ export function checkIslamicPlan(
   if (mirth)
     classes.forEach((cl, i) => {
       if (cl.kind === 'non-heir') expected.push({ beneficiaryIndex: i, expectedPercentage: '0.00' });
+      if (cl.kind === 'treasury' && !engine?.treasury) {
+        expected.push({ beneficiaryIndex: i, expectedPercentage: '0.00' });
+        findings.push({
+          severity: 'error',
+          rule: 'faraid.non-heir',
+          message: 'The public treasury takes a part only when a husband or wife is the only heir and no radd to the spouse applies; here it takes nothing.',
+          source: ISLAMIC_SOURCES.treasury,
+          beneficiaryIndex: i,
+          expected: '0.00',
+        });
+      }
     });
   expected.sort((a, b) => a.beneficiaryIndex - b.beneficiaryIndex);
   return { findings, expected };

@@ -146,6 +146,12 @@ export const JurisdictionSchema = z
       .object({
         applies: z.enum(['none', 'muslims', 'all']).describe('To whose estates Islamic inheritance law applies.'),
         bequestLimit: FractionSchema.optional().describe('Most of the estate that may be bequeathed by will where Islamic law applies (usually 1/3).'),
+        spouseRadd: z
+          .boolean()
+          .optional()
+          .describe(
+            "A husband or wife as the only heir: true when the law here returns the surplus to the spouse by radd (the whole estate), false when the spouse keeps the fixed share and the rest goes to the public treasury (bayt al-mal). Omitted when not recorded; calculations then return it to the spouse.",
+          ),
         summary: z.string().describe('Where and to whom Islamic law applies.'),
       })
       .strict()
@@ -287,6 +293,11 @@ export function editDistance(a: string, b: string): number {
   return prev[n]!;
 }
 
+/** Longest id, name or alias a lookup compares; anything longer is no key (checked at load). */
+export const MAX_LOOKUP_LENGTH = 100;
+/** Longest query that gets close matches: the edit distance is quadratic, so longer input gets none. */
+export const MAX_FUZZY_QUERY_LENGTH = 64;
+
 class Index implements JurisdictionIndex {
   readonly #sorted: Jurisdiction[];
   readonly #byKey = new Map<string, Jurisdiction>();
@@ -299,6 +310,7 @@ class Index implements JurisdictionIndex {
         if (other && other.id !== j.id) {
           throw new Error(`jurisdictions: alias "${k}" of ${j.id} is already used by ${other.id}`);
         }
+        if (k.length > MAX_LOOKUP_LENGTH) throw new Error(`jurisdictions: key "${k.slice(0, 40)}…" of ${j.id} is longer than ${MAX_LOOKUP_LENGTH} characters`);
         this.#byKey.set(k, j);
       }
     }
@@ -309,19 +321,27 @@ class Index implements JurisdictionIndex {
   }
 
   get(idOrAlias: string): Jurisdiction | undefined {
+    // Keys are at most MAX_LOOKUP_LENGTH characters; input four times longer is no id or name someone typed, and is
+    // answered without being normalized.
+    if (idOrAlias.length > 4 * MAX_LOOKUP_LENGTH) return undefined;
     const k = normalizeKey(idOrAlias);
     return this.#byKey.get(k) ?? this.#byKey.get(k.replace(/-/g, ' '));
   }
 
   suggest(query: string, max = 3): Jurisdiction[] {
+    // Edit distance costs length × length per key: long input gets no close matches rather than stalling the process.
+    if (query.length > 4 * MAX_FUZZY_QUERY_LENGTH) return [];
     const q = normalizeKey(query);
-    if (q.length === 0) return [];
+    if (q.length === 0 || q.length > MAX_FUZZY_QUERY_LENGTH) return [];
+    const limit = Math.max(1, Math.min(3, Math.floor(Math.max(q.length, 2) / 3)));
     const best = new Map<string, { j: Jurisdiction; score: number }>();
     for (const [key, j] of this.#byKey) {
-      let score = editDistance(q, key);
       // A query that starts a longer name ("califo") is close however short it is.
-      if (q.length >= 3 && key.startsWith(q)) score = Math.min(score, 1);
-      const limit = Math.max(1, Math.min(3, Math.floor(Math.max(q.length, 2) / 3)));
+      const prefix = q.length >= 3 && key.startsWith(q);
+      // The distance is at least the difference in length: skip keys that cannot be close.
+      if (!prefix && Math.abs(key.length - q.length) > limit) continue;
+      let score = editDistance(q, key);
+      if (prefix) score = Math.min(score, 1);
       if (score > limit) continue;
       const seen = best.get(j.id);
       if (!seen || score < seen.score) best.set(j.id, { j, score });

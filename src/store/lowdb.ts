@@ -19,7 +19,7 @@
  * serves requests.
  */
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, realpath, rename, unlink } from 'node:fs/promises';
+import { chmod, link, mkdir, open, readdir, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 // Imported from the module rather than taken from globalThis so that fake timers
@@ -33,6 +33,9 @@ import type { Doc, Store, StoreOptions, Tx } from './port.js';
 const DATA_FILE = 'svc.json';
 const LOCK_FILE = 'svc.lock';
 const TMP_PREFIX = `${DATA_FILE}.tmp-`;
+/** The data directory and the files in it are the owner's alone: they hold key hashes and webhook secrets. */
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
 const STALE_LOCK_PREFIX = `${LOCK_FILE}.stale-`;
 const FORMAT = 'svc-store';
 const VERSION = 1;
@@ -938,6 +941,7 @@ export async function openLowdbStore(opts: StoreOptions): Promise<Store> {
   const releaseLock = await acquireLock(dir);
   try {
     await removeLeftovers(dir);
+    await restrict(path.join(dir, DATA_FILE), FILE_MODE);
     const adapter = new DurableJsonAdapter(dir);
     const db = new Low<SvcData>(adapter, { collections: new Map(), nextSeq: 0 });
     await db.read();
@@ -961,10 +965,26 @@ function normalizeIndexes(indexes: StoreOptions['indexes']): Record<string, stri
   return out;
 }
 
-/** mkdir -p, then fsyncs the parents of the directories it created so they survive a crash. */
+/** Takes group and other permissions off an existing file or directory (a no-op when it has none or is missing). */
+async function restrict(p: string, mode: number): Promise<void> {
+  try {
+    if (((await stat(p)).mode & 0o077) !== 0) await chmod(p, mode);
+  } catch (err) {
+    if (errCode(err) !== 'ENOENT') throw err;
+  }
+}
+
+/**
+ * mkdir -p (directories created 0700), then fsyncs the parents of the
+ * directories it created so they survive a crash. An existing data directory
+ * open to group or others is narrowed to 0700.
+ */
 async function ensureDir(dir: string): Promise<void> {
-  const firstCreated = await mkdir(dir, { recursive: true });
-  if (firstCreated === undefined) return;
+  const firstCreated = await mkdir(dir, { recursive: true, mode: DIR_MODE });
+  if (firstCreated === undefined) {
+    await restrict(dir, DIR_MODE);
+    return;
+  }
   const parents: string[] = [];
   for (let d = dir; ; d = path.dirname(d)) {
     parents.push(path.dirname(d));
@@ -1022,7 +1042,7 @@ async function acquireLock(dir: string): Promise<() => Promise<void>> {
 async function createLockFile(lockPath: string): Promise<boolean> {
   let fh: FileHandle;
   try {
-    fh = await open(lockPath, 'wx');
+    fh = await open(lockPath, 'wx', FILE_MODE);
   } catch (err) {
     if (errCode(err) === 'EEXIST') return false;
     throw err;

@@ -16,7 +16,7 @@
 //       applies the changes in order, then writes the file: temp file, fsync,
 //       rename over the data file, fsync of the directory. Answers { ok: true }
 //       or { ok: false, error: { message, code } }.
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writevSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writevSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const { dir, file, tmp, format, version } = workerData;
@@ -71,8 +71,10 @@ function encode() {
 
 function writeDurably() {
   const { parts, size } = encode();
-  let fd = openSync(tmp, 'w');
+  // 0600: the data file (this temp file once renamed) is the owner's alone; fchmod covers a temp file left by a crash.
+  let fd = openSync(tmp, 'w', 0o600);
   try {
+    fchmodSync(fd, 0o600);
     const written = writevSync(fd, parts);
     if (written !== size) throw new Error(`short write: ${written} of ${size} bytes`);
     fsyncSync(fd);

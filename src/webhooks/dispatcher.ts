@@ -36,6 +36,7 @@ import { DELIVERIES, EVENTS, WEBHOOKS, onOutboxWrite, type DeliveryRecord, type 
 import type { Store, Tx } from '../store/port.js';
 import type { Resolver } from './guard.js';
 import { DEFAULT_TIMEOUT_MS, WebhookClient, type AttemptResult } from './send.js';
+import { dropExpiredSecret, eraseExpiredSecrets } from './secrets.js';
 import { buildRequest, type WebhookRecord } from './subscriptions.js';
 
 /** Delay before attempts 1 to 5, in milliseconds. */
@@ -199,6 +200,7 @@ export class Dispatcher {
     this.#track(
       this.#recover()
         .then(() => this.#queuePending())
+        .then(() => eraseExpiredSecrets(this.#store, this.#clock.now().getTime()))
         .catch((err: unknown) => this.#log?.error({ err: String(err) }, 'webhook dispatcher could not recover or queue pending deliveries')),
     );
   }
@@ -499,6 +501,7 @@ export class Dispatcher {
       if (!d || d.state !== 'pending') continue;
       if (!webhooks.has(d.webhookId)) webhooks.set(d.webhookId, tx.get<WebhookRecord>(WEBHOOKS, d.webhookId));
       const webhook = webhooks.get(d.webhookId);
+      if (webhook && dropExpiredSecret(webhook, nowMs)) tx.put(WEBHOOKS, webhook); // read for signing: an ended grace is erased
       const event = tx.get<EventRecord>(EVENTS, d.eventId);
       const cancel = !webhook ? 'subscription deleted' : webhook.status !== 'active' ? `subscription ${webhook.status}` : !event ? 'event no longer stored' : null;
       if (cancel || !webhook || !event) {
@@ -628,10 +631,12 @@ export class Dispatcher {
   // --- retention -------------------------------------------------------------
 
   #maybePrune(): void {
-    if (this.#opts.retentionMs <= 0 || this.#stopped) return;
+    if (this.#stopped) return;
     const now = this.#clock.now().getTime();
     if (now - this.#lastPrune < this.#opts.pruneEveryMs) return;
     this.#lastPrune = now;
+    this.#track(eraseExpiredSecrets(this.#store, now).catch((err: unknown) => this.#log?.error({ err: String(err) }, 'erasing expired webhook secrets failed')));
+    if (this.#opts.retentionMs <= 0) return;
     this.#track(
       this.prune().catch((err: unknown) => this.#log?.error({ err: String(err) }, 'pruning the webhook event log failed')),
     );

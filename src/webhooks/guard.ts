@@ -240,6 +240,11 @@ async function checkFresh(raw: string, opts: CheckUrlOptions): Promise<CheckedUr
     throw refuse('is not a valid absolute URL');
   }
   if (url.protocol !== 'https:') throw refuse('must use https://');
+  // Credentials in the URL would be stored, shown in listings and sent in the clear to every proxy and log on the way;
+  // the URL is never repeated in this answer, so the password goes nowhere.
+  if (url.username !== '' || url.password !== '') {
+    throw refuse('must not contain a user name or password (user:pass@host); deliveries are authenticated by their signature (X-Webhook-Signature)');
+  }
   const host = normalHost(url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname);
   return { url, origin: url.origin, path: url.pathname + url.search, host, addresses: await checkHost(host, opts) };
 }

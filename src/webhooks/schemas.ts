@@ -4,7 +4,11 @@ import { CursorPageMetaSchema, cursorPageInput } from '../core/pagination.js';
 
 const webhookId = z.string().regex(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/).describe('Subscription id, `wh_<id>`.');
 const eventName = z.string().min(1).max(100).describe('An event name from the catalogue (GET /webhooks/event-types), or `*` for every event.');
-const url = z.string().min(1).max(2048).describe('HTTPS address that receives the deliveries. Its host must resolve to public addresses only.');
+const url = z
+  .string()
+  .min(1)
+  .max(2048)
+  .describe('HTTPS address that receives the deliveries, without credentials (no user:pass@). Its host must resolve to public addresses only.');
 const name = z.string().min(1).max(200).describe('A label for the subscription.');
 const events = z.array(eventName).min(1).max(100).describe('Event names to receive, or `["*"]` for all (shape A).');
 

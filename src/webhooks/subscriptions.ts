@@ -12,6 +12,7 @@ import { DELIVERIES, EVENTS, EVENT_INDEXES, WEBHOOKS, newDelivery, type Delivery
 import type { Store } from '../store/port.js';
 import { EVENT_CATALOGUE, EVENT_TYPES, WILDCARD, type EventType } from './catalogue.js';
 import { resolveCheckedUrl, type Resolver } from './guard.js';
+import { dropExpiredSecret } from './secrets.js';
 import type { CreateWebhookInput, TestWebhookResult, UpdateWebhookInput, Webhook, WebhookEvent, WebhookPayload } from './schemas.js';
 import { DEFAULT_TIMEOUT_MS, WebhookClient } from './send.js';
 import { generateSecret, signWithSecrets } from './signature.js';
@@ -224,6 +225,7 @@ export async function updateWebhook(deps: WebhookDeps, ownerId: string, id: stri
       }
     }
     r.updatedAt = deps.clock.now().toISOString();
+    dropExpiredSecret(r, deps.clock.now().getTime());
     tx.put(WEBHOOKS, r);
     return r;
   });

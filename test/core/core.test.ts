@@ -12,7 +12,7 @@ import { presentedKey } from '../../src/http/credentials.js';
 import { hasScope } from '../../src/keys/scopes.js';
 
 describe('errors', () => {
-  it('has every code of spec section 7 plus NOT_IMPLEMENTED and PAYLOAD_TOO_LARGE, with their statuses', () => {
+  it('has every code of spec section 7 plus NOT_IMPLEMENTED, PAYLOAD_TOO_LARGE and SERVICE_BUSY, with their statuses', () => {
     expect(ERROR_STATUS).toEqual({
       API_KEY_MISSING: 401,
       API_KEY_INVALID: 401,
@@ -29,8 +29,9 @@ describe('errors', () => {
       RATE_LIMIT_EXCEEDED: 429,
       INTERNAL_ERROR: 500,
       NOT_IMPLEMENTED: 501,
+      SERVICE_BUSY: 503,
     });
-    expect(ERROR_CODES).toHaveLength(12);
+    expect(ERROR_CODES).toHaveLength(13);
   });
 
   it('serialises only what a client should see', () => {
@@ -162,6 +163,27 @@ describe('transport helpers', () => {
     expect(presentedKey({ authorization: 'Basic xyz' }, {})).toBe('Basic xyz');
   });
 
+  it.each([
+    'api%5Fkey',
+    'API_KEY',
+    'Api_Key',
+    '%61%70%69%5f%6b%65%79',
+    'API%5fKEY',
+    'api%255Fkey',
+    '%20api_key',
+    '%41PI%5FKEY',
+  ])('masks the api_key query parameter spelt %s in logged URLs', (name) => {
+    const url = `/api/v1/templates?a=1&${name}=svc_sk_supersecret&b=2#frag`;
+    const out = redactUrl(url);
+    expect(out).not.toContain('svc_sk_supersecret');
+    expect(out).toBe(`/api/v1/templates?a=1&${name}=[redacted]&b=2#frag`);
+  });
+
+  it('leaves other parameters alone, including ones that only contain the word', () => {
+    expect(redactUrl('/x?my_api_key_hint=abc&api_keys=1&q=api_key')).toBe('/x?my_api_key_hint=abc&api_keys=1&q=api_key');
+    expect(redactUrl('/x?token=t1&access_token=t2&password=p')).toBe('/x?token=[redacted]&access_token=[redacted]&password=[redacted]');
+  });
+
   it('coerces query strings to the declared types only', () => {
     const shape = { page: z.number().int().default(1), flag: z.boolean().optional(), tags: z.array(z.string()).optional(), q: z.string() };
     expect(coerceQuery(shape, { page: '2', flag: 'true', tags: 'a,b', q: '42', other: 'x' })).toEqual({ page: 2, flag: true, tags: ['a', 'b'], q: '42', other: 'x' });
@@ -170,6 +192,9 @@ describe('transport helpers', () => {
 
   it('masks api_key in logged URLs, and the logger redacts credentials', () => {
     expect(redactUrl('/x?a=1&api_key=svc_sk_secret&b=2')).toBe('/x?a=1&api_key=[redacted]&b=2');
+    expect(redactUrl('/x?page=2')).toBe('/x?page=2');
+    expect(redactUrl('/x?a%E0%A4%A=1&api%5Fkey=s')).toBe('/x?a%E0%A4%A=1&api%5Fkey=[redacted]'); // a malformed name does not throw
+    expect(redactUrl('/x')).toBe('/x');
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) });
     const log = pino({ redact: { paths: ['req.headers.authorization', 'apiKey'], censor: '[redacted]' } }, sink);

@@ -290,3 +290,43 @@ describe.concurrent('loading invalid data', () => {
     expect(() => loadJurisdictions(dir)).toThrow(/fr\.json: field "\(root\)"/);
   });
 });
+
+describe('lookup of oversized input', () => {
+  const notFound = (f: () => unknown): ApiError => {
+    try {
+      f();
+    } catch (e) {
+      if (e instanceof ApiError) return e;
+      throw e;
+    }
+    throw new Error('expected NOT_FOUND');
+  };
+
+  it('answers a 1 MB id NOT_FOUND with no close matches (no edit distance on it)', () => {
+    const err = notFound(() => index.resolve('california'.repeat(100_000)));
+    expect(err.code).toBe('NOT_FOUND');
+    expect(err.message.length).toBeLessThan(120);
+    expect(err.details).toEqual([{ field: 'id', reason: expect.stringMatching(/no jurisdiction/) }]);
+    expect(index.suggest('x'.repeat(1_000_000))).toEqual([]);
+  });
+
+  it('reads the jurisdiction resource with a 1 MB id as NOT_FOUND', async () => {
+    const { RESOURCE_TEMPLATES } = await import('../../src/resources/index.js');
+    const def = RESOURCE_TEMPLATES.find((d) => d.uriTemplate === 'svc://jurisdictions/{id}')!;
+    const services = { jurisdictions: index } as unknown as Parameters<typeof def.read>[0];
+    const err = notFound(() => def.read(services, 'Califrnia'.repeat(110_000)));
+    expect(err.code).toBe('NOT_FOUND');
+    expect(err.details!.length).toBeLessThanOrEqual(3);
+  });
+
+  it('gives close matches up to 64 characters and none beyond', () => {
+    expect(index.suggest('Califrnia').map((j) => j.id)).toContain('us-ca');
+    expect(index.suggest('District of Columbi')).toEqual([index.get('us-dc')]);
+    // 65 characters after normalizing: not compared at all (a prefix of nothing, and far from every key anyway).
+    expect(index.suggest('District of Columbia'.padEnd(65, 'a'))).toEqual([]);
+  });
+
+  it('loads no key longer than the lookup limit', () => {
+    for (const j of index.all()) for (const k of [j.id, j.name, ...j.aliases]) expect(normalizeKey(k).length, k).toBeLessThanOrEqual(100);
+  });
+});

@@ -85,4 +85,34 @@ describe('check_plan', () => {
     const data = (await check({ jurisdiction: 'us-ny', template: 'custom', beneficiaries: [{ name: 'A', percentage: 60 }, { name: 'B', percentage: 30 }] })).json().data;
     expect(data.findings[0]).toMatchObject({ severity: 'error', rule: 'plan.percentages-sum' });
   });
+
+  it('accepts otherHeirs with any subset of heir kinds (missing kinds count as none)', async () => {
+    const plan = {
+      jurisdiction: 'sa',
+      template: 'islamic-mirth',
+      beneficiaries: [
+        { name: 'Wife', percentage: 12.5, relationship: 'wife' },
+        { name: 'Daughter', percentage: 87.5, relationship: 'daughter' },
+      ],
+    };
+    // A brother who is not a beneficiary takes the residue: the daughter's 87.5% is then too much.
+    const res = await check({ ...plan, otherHeirs: { fullBrother: 1 } });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.expected).toEqual([
+      expect.objectContaining({ beneficiaryIndex: 0, heir: 'wife', expectedPercentage: '12.50' }),
+      expect.objectContaining({ beneficiaryIndex: 1, heir: 'daughter', expectedPercentage: '50.00' }),
+    ]);
+    expect(data.ok).toBe(false);
+    // Without the brother (empty record, or zeros) the daughter takes the rest by radd.
+    for (const otherHeirs of [{}, { fullBrother: 0, mother: 0 }]) {
+      const r = await check({ ...plan, otherHeirs });
+      expect(r.statusCode).toBe(200);
+      expect(r.json().data.ok).toBe(true);
+    }
+    // An unknown kind is a clear 400, not a 500.
+    const bad = await check({ ...plan, otherHeirs: { brother: 1 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'otherHeirs.brother' }] });
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -606,5 +606,37 @@ describe('lowdb store: lifecycle and locking', () => {
     await expect(store.delete('users', 'u1')).rejects.toThrow(/store is closed/);
     await expect(store.transact(() => 1)).rejects.toThrow(/store is closed/);
     await expect(store.flush()).rejects.toThrow(/store is closed/);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('lowdb store: file modes', () => {
+  const mode = async (p: string) => (await stat(p)).mode & 0o777;
+
+  it('creates the data directory 0700 and writes svc.json and svc.lock 0600', async () => {
+    const nested = path.join(dir, 'a', 'data');
+    const store = await open(nested);
+    await store.put('users', { id: 'u1', email: 'a@x', name: 'A' });
+    expect(await mode(nested)).toBe(0o700);
+    expect(await mode(path.join(dir, 'a'))).toBe(0o700); // every directory svc creates
+    expect(await mode(path.join(nested, 'svc.json'))).toBe(0o600); // the renamed temp file
+    expect(await mode(path.join(nested, 'svc.lock'))).toBe(0o600);
+    await store.put('users', { id: 'u2', email: 'b@x', name: 'B' });
+    expect(await mode(path.join(nested, 'svc.json'))).toBe(0o600);
+  });
+
+  it('narrows an existing data directory and data file that others could read', async () => {
+    const first = await open();
+    await first.put('users', { id: 'u1', email: 'a@x', name: 'A' });
+    await first.close();
+    await chmod(dir, 0o755);
+    await chmod(path.join(dir, 'svc.json'), 0o644);
+    // A temp file left by a crash, world-readable: removed at open, never reused as is.
+    await writeFile(path.join(dir, `svc.json.tmp-${process.pid}`), '{}', { mode: 0o666 });
+    const store = await open();
+    expect(await mode(dir)).toBe(0o700);
+    expect(await mode(path.join(dir, 'svc.json'))).toBe(0o600);
+    await store.put('users', { id: 'u2', email: 'b@x', name: 'B' });
+    expect(await mode(path.join(dir, 'svc.json'))).toBe(0o600);
+    expect((await readdir(dir)).sort()).toEqual(['svc.json', 'svc.lock']);
   });
 });

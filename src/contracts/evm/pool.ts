@@ -30,6 +30,14 @@ export interface SolcPoolOptions {
   timeoutMs?: number;
   /** Largest accepted source, in bytes; default 512 KiB. */
   maxSourceBytes?: number;
+  /** Compiles that may wait for a worker; one more is refused with SERVICE_BUSY. Default 100. */
+  maxQueue?: number;
+  /**
+   * Longest wait for a worker, in ms; a compile not started by then is refused
+   * with SERVICE_BUSY. Default 120 s (no longer than a caller waits for an
+   * answer anyway); Infinity for none.
+   */
+  maxWaitMs?: number;
 }
 
 export interface CompileOptions {
@@ -38,6 +46,13 @@ export interface CompileOptions {
   ast?: boolean;
   /** Time limit for this compile (default: the pool's). */
   timeoutMs?: number;
+  /**
+   * Aborting removes the compile from the queue, or stops the worker running
+   * it (the worker is replaced); the promise rejects with the signal's reason.
+   * A compile shared by identical concurrent requests stops only when every
+   * one of them has aborted.
+   */
+  signal?: AbortSignal;
 }
 
 /** Compiler settings shared by every compile (part of the cache key). */
@@ -66,6 +81,19 @@ interface Job {
   resolve: (r: RawResult) => void;
   reject: (e: unknown) => void;
   timer?: NodeJS.Timeout;
+  /** Fires when the job has waited maxWaitMs without a worker. */
+  waitTimer?: NodeJS.Timeout;
+  startedAt?: number;
+}
+
+/** A compile under way (queued or running), shared by identical concurrent requests. */
+interface Inflight {
+  promise: Promise<SolcCompileOutput>;
+  /** Requests following it with a signal not yet aborted. */
+  holders: number;
+  /** A request without a signal follows it: it is never cancelled. */
+  pinned: boolean;
+  cancel: (reason: unknown) => void;
 }
 
 interface Slot {
@@ -81,22 +109,28 @@ export class SolcPool {
   readonly size: number;
   readonly timeoutMs: number;
   readonly maxSourceBytes: number;
+  readonly maxQueue: number;
+  readonly maxWaitMs: number;
   private readonly cacheBytes: number;
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private readonly cache = new Map<string, { value: SolcCompileOutput; bytes: number }>();
-  private readonly inflight = new Map<string, Promise<SolcCompileOutput>>();
+  private readonly inflight = new Map<string, Inflight>();
+  /** Running average of a compile's duration, for the retry-after hint. */
+  private averageMs = 2_000;
   private cachedBytes = 0;
   private nextId = 1;
   private closed = false;
   /** Counters, for tests and benchmarks. */
-  readonly stats = { hits: 0, misses: 0, timeouts: 0, workersStarted: 0 };
+  readonly stats = { hits: 0, misses: 0, timeouts: 0, workersStarted: 0, busy: 0, aborted: 0 };
 
   constructor(opts: SolcPoolOptions = {}) {
     this.size = Math.max(1, opts.size ?? availableParallelism());
     this.cacheBytes = opts.cacheBytes ?? 64 * 1024 * 1024;
     this.timeoutMs = opts.timeoutMs ?? 20_000;
     this.maxSourceBytes = opts.maxSourceBytes ?? 512 * 1024;
+    this.maxQueue = Math.max(0, opts.maxQueue ?? 100);
+    this.maxWaitMs = Math.max(1, opts.maxWaitMs ?? 120_000);
     for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
   }
 
@@ -150,6 +184,7 @@ export class SolcPool {
 
   private finish(slot: Slot, job: Job): void {
     if (job.timer) clearTimeout(job.timer);
+    if (job.startedAt !== undefined) this.averageMs = 0.8 * this.averageMs + 0.2 * (Date.now() - job.startedAt);
     slot.job = undefined;
     slot.worker.unref();
     this.pump();
@@ -174,6 +209,8 @@ export class SolcPool {
       if (this.queue.length === 0) return;
       if (slot.job) continue;
       const job = this.queue.shift()!;
+      if (job.waitTimer) clearTimeout(job.waitTimer);
+      job.startedAt = Date.now();
       slot.job = job;
       slot.worker.ref();
       job.timer = setTimeout(() => {
@@ -189,12 +226,81 @@ export class SolcPool {
     }
   }
 
-  private run(msg: Record<string, unknown>, timeoutMs: number): Promise<RawResult> {
-    if (this.closed) return Promise.reject(new Error('SolcPool is closed'));
-    return new Promise<RawResult>((resolve, reject) => {
+  /** The SERVICE_BUSY error, with a retry time from the queue length and the average compile time. */
+  private busy(message: string): ApiError {
+    this.stats.busy++;
+    const waitMs = Math.ceil((this.queue.length + 1) / this.size) * this.averageMs;
+    const seconds = Math.min(60, Math.max(1, Math.ceil(waitMs / 1000)));
+    return new ApiError('SERVICE_BUSY', `${message}; retry in about ${seconds} s`, undefined, new Date(Date.now() + seconds * 1000).toISOString());
+  }
+
+  /** Queues a job; `cancel` takes it out of the queue or stops its worker (no-op once it has finished). */
+  private run(msg: Record<string, unknown>, timeoutMs: number): { promise: Promise<RawResult>; cancel: (reason: unknown) => void } {
+    if (this.closed) return { promise: Promise.reject(new Error('SolcPool is closed')), cancel: () => undefined };
+    const busySlots = this.slots.every((s) => s.job);
+    if (busySlots && this.queue.length >= this.maxQueue) {
+      return { promise: Promise.reject(this.busy(`The compiler is busy: ${this.queue.length} compiles are waiting`)), cancel: () => undefined };
+    }
+    let job!: Job;
+    const promise = new Promise<RawResult>((resolve, reject) => {
       const id = this.nextId++;
-      this.queue.push({ id, timeoutMs, msg: { ...msg, id }, resolve, reject });
-      this.pump();
+      job = { id, timeoutMs, msg: { ...msg, id }, resolve, reject };
+    });
+    // (setTimeout would fire at once for a delay beyond 2^31 - 1 ms: such a limit means none.)
+    if (this.maxWaitMs <= 2 ** 31 - 1) {
+      job.waitTimer = setTimeout(() => {
+        const at = this.queue.indexOf(job);
+        if (at < 0) return;
+        this.queue.splice(at, 1);
+        job.reject(this.busy(`The compiler is busy: this compile waited ${this.maxWaitMs} ms for a worker`));
+      }, this.maxWaitMs);
+      job.waitTimer.unref();
+    }
+    this.queue.push(job);
+    this.pump();
+    const cancel = (reason: unknown) => {
+      const at = this.queue.indexOf(job);
+      if (at >= 0) {
+        this.queue.splice(at, 1);
+        if (job.waitTimer) clearTimeout(job.waitTimer);
+        this.stats.aborted++;
+        job.reject(reason);
+        return;
+      }
+      const slot = this.slots.find((s) => s.job === job);
+      if (slot) {
+        // solc cannot be interrupted inside a thread: the worker is stopped and replaced, the next job starts on the new one.
+        this.stats.aborted++;
+        this.replace(slot, reason);
+      }
+    };
+    return { promise, cancel };
+  }
+
+  /** A request's view of a shared compile: rejects at once when its own signal aborts; the compile stops when no one waits for it. */
+  private follow(entry: Inflight, signal: AbortSignal | undefined): Promise<SolcCompileOutput> {
+    if (!signal) {
+      entry.pinned = true;
+      return entry.promise;
+    }
+    entry.holders++;
+    return new Promise<SolcCompileOutput>((resolve, reject) => {
+      const onAbort = () => {
+        entry.holders--;
+        if (entry.holders === 0 && !entry.pinned) entry.cancel(signal.reason);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      entry.promise.then(
+        (v) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        (e: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      );
     });
   }
 
@@ -204,6 +310,7 @@ export class SolcPool {
    * are returned. Results are cached by source and settings.
    */
   compile(source: string, opts: CompileOptions = {}): Promise<SolcCompileOutput> {
+    if (opts.signal?.aborted) return Promise.reject(opts.signal.reason);
     if (typeof source !== 'string' || source.trim().length === 0) {
       return Promise.reject(ApiError.validation('Source code is empty', [{ field: 'sourceCode', reason: 'empty source' }]));
     }
@@ -230,18 +337,22 @@ export class SolcPool {
     const pending = this.inflight.get(key);
     if (pending) {
       this.stats.hits++;
-      return pending;
+      return this.follow(pending, opts.signal);
     }
     this.stats.misses++;
-    const p = this.run({ source, settings: COMPILER_SETTINGS, contractName: opts.contractName, wantAst: opts.ast === true }, opts.timeoutMs ?? this.timeoutMs)
+    const job = this.run({ source, settings: COMPILER_SETTINGS, contractName: opts.contractName, wantAst: opts.ast === true }, opts.timeoutMs ?? this.timeoutMs);
+    const promise = job.promise
       .then((raw) => {
         const value = toOutput(raw);
         this.store(key, value, source.length * 2 + estimateBytes(raw));
         return value;
       })
-      .finally(() => this.inflight.delete(key));
-    this.inflight.set(key, p);
-    return p;
+      .finally(() => {
+        if (this.inflight.get(key) === entry) this.inflight.delete(key);
+      });
+    const entry: Inflight = { promise, holders: 0, pinned: false, cancel: job.cancel };
+    this.inflight.set(key, entry);
+    return this.follow(entry, opts.signal);
   }
 
   private store(key: string, value: SolcCompileOutput, bytes: number): void {
@@ -260,7 +371,10 @@ export class SolcPool {
   async close(): Promise<void> {
     this.closed = true;
     const err = new Error('SolcPool closed');
-    for (const job of this.queue.splice(0)) job.reject(err);
+    for (const job of this.queue.splice(0)) {
+      if (job.waitTimer) clearTimeout(job.waitTimer);
+      job.reject(err);
+    }
     await Promise.all(
       this.slots.map(async (slot) => {
         const job = slot.job;

@@ -4,9 +4,12 @@
  * compute units and the program binary size are assumptions (no Solana
  * toolchain runs here) and are marked so.
  */
+import { createHash } from 'node:crypto';
+import { ApiError } from '../../core/errors.js';
 import { borshSize, type EnumItem, type RustType, type StructItem } from './model.js';
 import { buildProgramModel } from './program.js';
 import { printProgram } from './model.js';
+import { assertRustShape, rustTriviaEnd } from './parser.js';
 
 /** Account storage overhead counted by the rent formula, in bytes. */
 export const ACCOUNT_STORAGE_OVERHEAD = 128;
@@ -63,60 +66,185 @@ interface Layouts {
   spl: boolean;
 }
 
+/** `Vec<Option<u64>>` → the RustType; iterative, so no input can exhaust the stack (depth is bounded by assertRustShape anyway). */
 function typeOfText(text: string): RustType {
-  const t = text.replace(/\s+/g, '');
-  const g = /^(Vec|Option)<(.*)>$/.exec(t);
-  if (g) return g[1] === 'Vec' ? { kind: 'vec', of: typeOfText(g[2]!) } : { kind: 'option', of: typeOfText(g[2]!) };
-  if (/^(u8|u16|u32|u64|u128|i64|bool|Pubkey|String)$/.test(t)) return { kind: 'prim', name: t as 'u8' };
-  return { kind: 'defined', name: t.split('::').pop()! };
+  let t = text.replace(/\s+/g, '');
+  const wrappers: Array<'vec' | 'option'> = [];
+  for (;;) {
+    const kind = t.startsWith('Vec<') ? 'vec' : t.startsWith('Option<') ? 'option' : undefined;
+    if (!kind || !t.endsWith('>')) break;
+    wrappers.push(kind);
+    t = t.slice(kind === 'vec' ? 4 : 7, -1);
+  }
+  let type: RustType = PRIMITIVES.has(t) ? { kind: 'prim', name: t as 'u8' } : { kind: 'defined', name: t.split('::').pop()! };
+  for (let k = wrappers.length - 1; k >= 0; k--) type = { kind: wrappers[k]!, of: type };
+  return type;
 }
 
-function bodyAfter(source: string, from: number): string | undefined {
-  const open = source.indexOf('{', from);
-  if (open < 0) return undefined;
-  let depth = 0;
-  for (let i = open; i < source.length; i++) {
-    if (source[i] === '{') depth++;
-    else if (source[i] === '}' && --depth === 0) return source.slice(open + 1, i);
-  }
-  return undefined;
+const PRIMITIVES = new Set(['u8', 'u16', 'u32', 'u64', 'u128', 'i64', 'bool', 'Pubkey', 'String']);
+
+/** A token of Rust source: a name (or number) or one punctuation character; comments are dropped, literals kept whole. */
+interface Token {
+  text: string;
+  start: number;
+  end: number;
 }
+
+/** One linear pass over the source. */
+function tokenize(code: string): Token[] {
+  const out: Token[] = [];
+  const n = code.length;
+  let i = 0;
+  while (i < n) {
+    const c = code.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) {
+      i++;
+      continue;
+    }
+    const skip = rustTriviaEnd(code, i);
+    if (skip > i) {
+      const ch = code[i];
+      if (ch === '"' || ch === "'") out.push({ text: code.slice(i, skip), start: i, end: skip });
+      i = skip;
+      continue;
+    }
+    if (isWordChar(c)) {
+      let j = i + 1;
+      while (j < n && isWordChar(code.charCodeAt(j))) j++;
+      out.push({ text: code.slice(i, j), start: i, end: j });
+      i = j;
+      continue;
+    }
+    out.push({ text: code[i]!, start: i, end: i + 1 });
+    i++;
+  }
+  return out;
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+const isWord = (t: Token | undefined): boolean => !!t && isWordChar(t.text.charCodeAt(0));
+
+/** For each `{` token, the index of its matching `}` (-1 when unclosed); one pass with a stack. */
+function matchBraces(tokens: Token[]): Int32Array {
+  const match = new Int32Array(tokens.length).fill(-1);
+  const stack: number[] = [];
+  tokens.forEach((t, k) => {
+    if (t.text === '{') stack.push(k);
+    else if (t.text === '}' && stack.length > 0) match[stack.pop()!] = k;
+  });
+  return match;
+}
+
+const OPENERS = new Set(['(', '[', '{', '<']);
+const CLOSERS = new Set([')', ']', '}', '>']);
+
+/** Index of the first comma in tokens [from, to) outside brackets and generic angles; `to` when there is none. */
+function nextComma(tokens: Token[], from: number, to: number): number {
+  let depth = 0;
+  for (let k = from; k < to; k++) {
+    const t = tokens[k]!.text;
+    if (OPENERS.has(t)) depth++;
+    else if (CLOSERS.has(t) && depth > 0) depth--;
+    else if (t === ',' && depth === 0) return k;
+  }
+  return to;
+}
+
+const joined = (tokens: Token[], from: number, to: number): string => tokens.slice(from, to).map((t) => t.text).join('');
 
 const layoutCache = new Map<string, Layouts>();
 
-/** readLayouts, remembering the last few sources (generated programs repeat). */
+/** readLayouts, remembering the last few sources (generated programs repeat) by their hash. */
 function layoutsOf(source: string): Layouts {
-  let l = layoutCache.get(source);
+  const key = createHash('sha256').update(source).digest('base64');
+  let l = layoutCache.get(key);
   if (!l) {
     l = readLayouts(source);
     if (layoutCache.size >= 64) layoutCache.delete(layoutCache.keys().next().value!);
-    layoutCache.set(source, l);
+    layoutCache.set(key, l);
   }
   return l;
 }
 
-/** A light, synchronous reading of data structs and enums (the full parse is async); enough for sizes. */
+/**
+ * A light, synchronous reading of data structs and enums (the full parse is
+ * async); enough for sizes. Linear in the source: one tokenizing pass, one
+ * brace-matching pass, then one walk over the tokens in which each struct's
+ * body is read once more (nested bodies are bounded by the nesting limit).
+ * No regular expression runs on the client's text.
+ */
 function readLayouts(source: string): Layouts {
-  const code = source.replace(/\/\/[^\n]*/g, '');
+  const tokens = tokenize(source);
+  const match = matchBraces(tokens);
   const state: StructItem[] = [];
   const types: Array<StructItem | EnumItem> = [];
-  const re = /((?:#\[[^\]]*\]\s*)*)pub\s+(struct|enum)\s+(\w+)(<[^>{]*>)?\s*\{/g;
-  for (let m = re.exec(code); m; m = re.exec(code)) {
-    const attrs = m[1] ?? '';
-    const body = bodyAfter(code, m.index + m[0].length - 1);
-    if (body === undefined || m[4]) continue; // generic structs are accounts contexts
-    if (m[2] === 'enum') {
-      types.push({ name: m[3]!, doc: [], attrs: [], variants: body.split(',').map((v) => v.trim()).filter(Boolean) });
+  const instructions: string[] = [];
+  let spl = false;
+  let attrs: string[] = [];
+  const text = (k: number): string | undefined => tokens[k]?.text;
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!.text;
+    if (t === '#' && text(k + 1) === '[') {
+      // An attribute runs to its first `]` (the data attributes read here hold no nested brackets).
+      let e = k + 2;
+      while (e < tokens.length && tokens[e]!.text !== ']') e++;
+      if (e >= tokens.length) break; // unclosed: nothing after it can be an item
+      attrs.push(joined(tokens, k, e + 1));
+      k = e;
       continue;
     }
-    const fields = [...body.matchAll(/pub\s+(\w+)\s*:\s*([^,]+?)\s*(?:,|$)/g)].map((f) => ({ name: f[1]!, type: typeOfText(f[2]!) }));
-    const item: StructItem = { name: m[3]!, doc: [], attrs: [], fields };
-    if (/#\[account\]/.test(attrs)) state.push(item);
-    else types.push(item);
+    if (t === 'anchor_spl' && text(k + 1) === ':' && text(k + 2) === ':') spl = true;
+    if (t === 'pub' && text(k + 1) === 'fn' && isWord(tokens[k + 2]) && text(k + 3) === '(' && text(k + 4) === 'ctx' && text(k + 5) === ':' && text(k + 6) === 'Context' && text(k + 7) === '<') {
+      instructions.push(text(k + 2)!);
+    }
+    if (t === 'pub' && (text(k + 1) === 'struct' || text(k + 1) === 'enum') && isWord(tokens[k + 2])) {
+      const isEnum = text(k + 1) === 'enum';
+      const name = text(k + 2)!;
+      const itemAttrs = attrs;
+      attrs = [];
+      let open = k + 3;
+      const generic = text(open) === '<';
+      if (generic) {
+        while (open < tokens.length && text(open) !== '>' && text(open) !== '{') open++;
+        if (text(open) === '>') open++;
+      }
+      k = open - 1; // the walk goes on from the body (items nested in it are read too)
+      if (text(open) !== '{') continue;
+      const close = match[open]!;
+      // Generic structs are accounts contexts; an unclosed body is no item.
+      if (close < 0 || generic) continue;
+      if (isEnum) {
+        const variants: string[] = [];
+        for (let s = open + 1; s < close; ) {
+          const e = nextComma(tokens, s, close);
+          if (e > s) variants.push(source.slice(tokens[s]!.start, tokens[e - 1]!.end));
+          s = e + 1;
+        }
+        types.push({ name, doc: [], attrs: [], variants });
+        continue;
+      }
+      const fields: StructItem['fields'] = [];
+      for (let f = open + 1; f < close; f++) {
+        if (text(f) !== 'pub' || !isWord(tokens[f + 1]) || text(f + 2) !== ':' || text(f + 3) === ':') continue;
+        const e = nextComma(tokens, f + 3, close);
+        if (e > f + 3) fields.push({ name: text(f + 1)!, type: typeOfText(joined(tokens, f + 3, e)) });
+        f = e;
+      }
+      const item: StructItem = { name, doc: [], attrs: [], fields };
+      if (itemAttrs.includes('#[account]')) state.push(item);
+      else types.push(item);
+      continue;
+    }
+    attrs = [];
   }
-  const instructions = [...code.matchAll(/pub\s+fn\s+(\w+)\s*\(\s*ctx\s*:\s*Context</g)].map((x) => x[1]!);
-  return { state, types, instructions, spl: /anchor_spl::/.test(code) };
+  return { state, types, instructions, spl };
 }
+
+/** Type definitions looked up, at most, while sizing the accounts of one estimate (a type graph that doubles at each level stops here). */
+const MAX_TYPE_LOOKUPS = 20_000;
 
 // ------------------------------------------------------------------ estimate
 
@@ -149,23 +277,37 @@ function assumedComputeUnits(ix: string, beneficiaries: number): number | undefi
 }
 
 export function estimateSolana(input: { contractCode?: string; beneficiaries?: number; guardians?: number }): SolanaEstimate {
-  const given = typeof input.contractCode === 'string' && input.contractCode.trim().length > 0 ? layoutsOf(input.contractCode) : undefined;
+  const code = typeof input.contractCode === 'string' && input.contractCode.trim().length > 0 ? input.contractCode : undefined;
+  // Length and nesting are checked in one linear pass before anything reads the code.
+  if (code !== undefined) assertRustShape(code, 'contractCode');
+  const given = code !== undefined ? layoutsOf(code) : undefined;
   // Code without any #[account] struct (not an Anchor program) cannot give sizes: the default program is used and the method says so.
   const fromCode = !!given && given.state.length > 0;
   const layouts = fromCode ? given! : layoutsOf(defaultProgram());
   const countGiven = typeof input.beneficiaries === 'number' && Number.isInteger(input.beneficiaries) && input.beneficiaries >= 1;
   const beneficiaries = countGiven ? Math.min(input.beneficiaries!, 50) : 2;
-  const all = [...layouts.types, ...layouts.state];
-  const lookup = (n: string) => all.find((x) => x.name === n);
+  const byName = new Map<string, StructItem | EnumItem>();
+  for (const x of [...layouts.types, ...layouts.state]) if (!byName.has(x.name)) byName.set(x.name, x);
+  let lookups = 0;
+  const lookup = (n: string) => {
+    if (++lookups > MAX_TYPE_LOOKUPS) {
+      throw ApiError.validation('The program\'s account types are too large to size', [
+        { field: 'contractCode', reason: `sizing its #[account] structs needs more than ${MAX_TYPE_LOOKUPS} type look-ups (types nested or repeated too often)` },
+      ]);
+    }
+    return byName.get(n);
+  };
   const items: EstimateItem[] = [];
   const push = (name: string, lamports: number, basis: 'computed' | 'assumed', formula?: string, computeUnits?: number) =>
     items.push({ name, lamports, sol: lamportsToSol(lamports), basis, ...(formula ? { formula } : {}), ...(computeUnits !== undefined ? { computeUnits } : {}) });
 
   const sizeOf = (s: StructItem, b: number, g: number): number | undefined => {
     try {
-      return 8 + borshSize({ kind: 'defined', name: s.name }, lookup, (f) => (f === 'beneficiaries' ? b : f === 'guardians' ? g : 0));
-    } catch {
-      return undefined;
+      const size = 8 + borshSize({ kind: 'defined', name: s.name }, lookup, (f) => (f === 'beneficiaries' ? b : f === 'guardians' ? g : 0));
+      return Number.isSafeInteger(size) ? size : undefined;
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      return undefined; // an unknown or recursive type: this account cannot be sized
     }
   };
 

@@ -7,6 +7,126 @@
  */
 import { createRequire } from 'node:module';
 import { Language, Parser, type Node } from 'web-tree-sitter';
+import { ApiError } from '../../core/errors.js';
+
+/** Longest Rust source read from a client (the generated programs are about 33 kB). */
+export const MAX_RUST_SOURCE = 200_000;
+/** Deepest nesting of brackets, or of generic angle brackets, accepted in a client's Rust source. */
+export const MAX_RUST_NESTING = 64;
+
+/**
+ * Refuses Rust source that is too long or nested too deeply, before any
+ * parser or regular expression sees it. One linear pass over the text:
+ * `( [ {` and generic `<` (one that follows a name or `::`) open a level,
+ * their closers close it; text in comments and string literals is skipped.
+ * A generic level cannot outlive a `;`, `{` or `}`, so comparisons written
+ * without spaces (`a<b`) cannot pile up across statements.
+ */
+export function assertRustShape(
+  source: string,
+  field = 'contractCode',
+  limits: { maxLength?: number; maxNesting?: number } = {},
+): void {
+  const maxLength = limits.maxLength ?? MAX_RUST_SOURCE;
+  const maxNesting = limits.maxNesting ?? MAX_RUST_NESTING;
+  if (source.length > maxLength) {
+    throw ApiError.validation('Rust source too large', [{ field, reason: `at most ${maxLength} characters (got ${source.length})` }]);
+  }
+  let brackets = 0;
+  let angles = 0;
+  const tooDeep = (i: number): never => {
+    const { line, column } = positionOf(source, i);
+    throw ApiError.validation('Rust source nested too deeply', [
+      { field, reason: `brackets or generic types nested deeper than ${maxNesting} levels`, line, column },
+    ]);
+  };
+  const n = source.length;
+  for (let i = 0; i < n; i++) {
+    const skip = rustTriviaEnd(source, i);
+    if (skip > i) {
+      i = skip - 1;
+      continue;
+    }
+    const c = source.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123 /* ( [ { */) {
+      if (c === 123) angles = 0;
+      if (++brackets > maxNesting) tooDeep(i);
+    } else if (c === 41 || c === 93 || c === 125 /* ) ] } */) {
+      if (c === 125) angles = 0;
+      if (brackets > 0) brackets--;
+    } else if (c === 59 /* ; */) {
+      angles = 0;
+    } else if (c === 60 /* < */) {
+      const next = source.charCodeAt(i + 1);
+      if (next === 61 || next === 60) {
+        i++; // <= and <<
+        continue;
+      }
+      const prev = i > 0 ? source.charCodeAt(i - 1) : 0;
+      if ((isNameChar(prev) || prev === 58) /* a name or :: before it */ && ++angles > maxNesting) tooDeep(i);
+    } else if (c === 62 /* > */) {
+      const prev = i > 0 ? source.charCodeAt(i - 1) : 0;
+      if (prev !== 45 && prev !== 61 && angles > 0) angles--; // not -> or =>
+    }
+  }
+}
+
+/** 1-based line and column of offset `i`. */
+function positionOf(source: string, i: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let j = source.indexOf('\n'); j >= 0 && j < i; j = source.indexOf('\n', j + 1)) {
+    line++;
+    start = j + 1;
+  }
+  return { line, column: i - start + 1 };
+}
+
+/**
+ * If a comment, a string literal or a char literal starts at `i`, the offset
+ * just after it (to the end of the text when it is not closed); else `i`.
+ * Lifetimes (`'info`) are not literals. Shared by every scanner of client
+ * Rust so that they all skip the same text.
+ */
+export function rustTriviaEnd(source: string, i: number): number {
+  const c = source.charCodeAt(i);
+  const n = source.length;
+  if (c === 47 /* / */) {
+    const d = source.charCodeAt(i + 1);
+    if (d === 47) {
+      const end = source.indexOf('\n', i + 2);
+      return end < 0 ? n : end;
+    }
+    if (d === 42 /* * */) {
+      const end = source.indexOf('*/', i + 2);
+      return end < 0 ? n : end + 2;
+    }
+    return i;
+  }
+  if (c === 34 /* " */) {
+    for (let j = i + 1; j < n; j++) {
+      const d = source.charCodeAt(j);
+      if (d === 92 /* backslash */) j++;
+      else if (d === 34) return j + 1;
+    }
+    return n;
+  }
+  if (c === 39 /* ' */) {
+    if (source.charCodeAt(i + 1) === 92) {
+      // '\n', '\'', '\u{1F600}': up to the next quote, a few characters on
+      const end = source.indexOf("'", i + 3);
+      return end > 0 && end - i <= 12 ? end + 1 : i;
+    }
+    if (source.charCodeAt(i + 2) === 39) return i + 3; // 'a'
+    const cp = source.codePointAt(i + 1) ?? 0;
+    if (cp > 0xffff && source.charCodeAt(i + 3) === 39) return i + 4; // an astral char
+  }
+  return i;
+}
+
+function isNameChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
 
 let parserPromise: Promise<Parser> | undefined;
 
@@ -126,8 +246,10 @@ export function parseConstraintArgs(args: string): ConstraintArg[] {
 function syntaxProblems(root: Node): SyntaxProblem[] {
   const out: SyntaxProblem[] = [];
   if (!root.hasError) return out;
-  const visit = (n: Node): void => {
-    if (out.length >= 20) return;
+  // Depth-first, in source order, with an explicit stack (no recursion on the tree's depth).
+  const stack: Node[] = [root];
+  while (stack.length > 0 && out.length < 20) {
+    const n = stack.pop()!;
     if (n.isError || n.isMissing) {
       out.push({
         kind: n.isMissing ? 'missing' : 'error',
@@ -135,22 +257,34 @@ function syntaxProblems(root: Node): SyntaxProblem[] {
         column: n.startPosition.column + 1,
         text: n.isMissing ? n.type : n.text.slice(0, 60),
       });
-      if (n.isError) return;
+      if (n.isError) continue;
     }
-    if (!n.hasError && !n.isMissing) return;
-    for (const c of n.children) if (c) visit(c);
-  };
-  visit(root);
+    if (!n.hasError && !n.isMissing) continue;
+    const children = n.children;
+    for (let k = children.length - 1; k >= 0; k--) if (children[k]) stack.push(children[k]!);
+  }
   return out;
+}
+
+/** `Name<params>` → { head: 'Name', params: 'params' }; undefined when the text is not of that form. */
+function genericParts(compact: string): { head: string; params: string } | undefined {
+  const open = compact.indexOf('<');
+  if (open <= 0 || !compact.endsWith('>')) return undefined;
+  const head = compact.slice(0, open);
+  for (let i = 0; i < head.length; i++) {
+    const c = head.charCodeAt(i);
+    if (!(isNameChar(c) || c === 58) || (i === 0 && c >= 48 && c <= 57) || (i === 0 && c === 58)) return undefined;
+  }
+  return { head, params: compact.slice(open + 1, -1) };
 }
 
 function fieldType(typeText: string): { wrapper: string; inner?: string } {
   let compact = typeText.replace(/\s+/g, '');
   if (compact.startsWith('Box<') && compact.endsWith('>')) compact = compact.slice(4, -1);
-  const m = /^([A-Za-z_][\w:]*)<(.*)>$/.exec(compact);
+  const m = genericParts(compact);
   if (!m) return { wrapper: compact };
-  const wrapper = m[1]!.split('::').pop()!;
-  const params = splitTopLevel(m[2]!, true).filter((p) => !p.startsWith("'"));
+  const wrapper = m.head.split('::').pop()!;
+  const params = splitTopLevel(m.params, true).filter((p) => !p.startsWith("'"));
   const inner = params[0]?.replace(/<.*$/, '').split('::').pop();
   return inner ? { wrapper, inner } : { wrapper };
 }
@@ -182,16 +316,18 @@ function parseInstruction(fn: Node): ParsedInstruction {
     if (!p || p.type !== 'parameter') continue;
     const name = p.childForFieldName('pattern')?.text ?? '';
     const typeText = p.childForFieldName('type')?.text ?? '';
-    const ctx = /^Context<(.*)>$/.exec(typeText.replace(/\s+/g, ''));
-    if (ctx && context === undefined) {
-      const parts = splitTopLevel(ctx[1]!, true).filter((x) => !x.startsWith("'"));
+    const ctx = genericParts(typeText.replace(/\s+/g, ''));
+    if (ctx?.head === 'Context' && context === undefined) {
+      const parts = splitTopLevel(ctx.params, true).filter((x) => !x.startsWith("'"));
       context = parts[0]?.replace(/<.*$/, '');
     } else args.push({ name, typeText: typeText.replace(/\s+/g, '') });
   }
   return { name: fn.childForFieldName('name')?.text ?? '', ...(context ? { context } : {}), args, line: fn.startPosition.row + 1 };
 }
 
+/** Parses an Anchor program; source that is too long or nested too deeply is refused first (ApiError VALIDATION_ERROR). */
 export async function parseAnchorProgram(source: string): Promise<ParsedProgram> {
+  assertRustShape(source, 'source');
   const parser = await rustParser();
   const tree = parser.parse(source);
   if (!tree) throw new Error('tree-sitter returned no tree');

@@ -30,9 +30,27 @@ export interface Exclusion {
   reason: string;
 }
 
+/** Options of the calculation beyond the school. */
+export interface EngineOptions {
+  /**
+   * A husband or wife who is the only heir: true (default) gives the spouse the
+   * surplus by radd, so the whole estate (later Hanafi fatwa, Egyptian Law 77
+   * of 1943 art. 30); false keeps the spouse to the fixed share (1/2 or 1/4)
+   * and gives the rest to the public treasury, bayt al-mal (the classical
+   * position of the four schools).
+   */
+  spouseRadd?: boolean;
+  /** Where the setting came from, for the step that states it. */
+  spouseRaddSource?: string;
+}
+
 export interface EngineResult {
-  /** Share of each inheriting heir type (the whole group), in HEIR_KEYS order; sums to exactly 1. */
+  /** Share of each inheriting heir type (the whole group), in HEIR_KEYS order; with `treasury`, sums to exactly 1. */
   shares: Array<{ heir: HeirKey; count: number; share: Fraction }>;
+  /** What goes to the public treasury (bayt al-mal): only with a spouse as the only heir and spouseRadd false. */
+  treasury?: Fraction;
+  /** The spouse-radd setting in force (whether or not the case arose). */
+  spouseRadd: boolean;
   excluded: Exclusion[];
   steps: Step[];
   specialCases: string[];
@@ -58,7 +76,9 @@ interface Residuary {
   weight: number; // per head: male 2, female 1
 }
 
-export function computeShares(input: HeirCounts, madhhab: Madhhab): EngineResult {
+export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineOptions = {}): EngineResult {
+  const spouseRadd = opts.spouseRadd ?? true;
+  let treasury: Fraction | undefined;
   const counts = {} as Record<HeirKey, number>;
   for (const k of HEIR_KEYS) counts[k] = input[k] ?? 0;
   const c = (k: HeirKey): number => counts[k];
@@ -309,10 +329,20 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab): EngineResult
     const others = [...fixed.keys()].filter((k) => k !== 'husband' && k !== 'wife');
     if (others.length === 0) {
       const k = [...fixed.keys()][0]!;
-      result.set(k, Fraction.ONE);
+      const source = opts.spouseRaddSource ? ` Setting spouseRadd: ${spouseRadd} (${opts.spouseRaddSource}).` : ` Setting spouseRadd: ${spouseRadd}.`;
+      if (spouseRadd) {
+        result.set(k, Fraction.ONE);
+        steps.push({
+          kind: 'radd',
+          detail: `Radd: the ${L[k]} is the only heir, so the surplus ${residue} returns to the ${L[k]} (the later Hanafi position and modern practice, in the absence of any other heir).${source}`,
+        });
+        return;
+      }
+      radd = false;
+      treasury = residue;
       steps.push({
         kind: 'radd',
-        detail: `Radd: the ${L[k]} is the only heir, so the surplus ${residue} returns to the ${L[k]} (the later Hanafi position and modern practice, in the absence of any other heir).`,
+        detail: `No radd to a spouse: the ${L[k]} is the only heir and keeps the fixed share ${fixed.get(k)}; the surplus ${residue} goes to the public treasury (bayt al-mal), the classical position of the four schools.${source}`,
       });
       return;
     }
@@ -465,7 +495,8 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab): EngineResult
   // Invariant: every heir present and not excluded is listed (with zero when nothing is left for him).
   for (const k of HEIR_KEYS)
     if (c(k) > 0 && !excluded.has(k) && !result.has(k)) throw new Error(`fara'id invariant broken: no share decided for ${k}`);
-  const total = Fraction.sum(shares.map((s) => s.share));
+  if (treasury) correctedBase = lcm(correctedBase, treasury.den);
+  const total = Fraction.sum([...shares.map((s) => s.share), ...(treasury ? [treasury] : [])]);
   if (!total.eq(Fraction.ONE)) throw new Error(`fara'id invariant broken: shares sum to ${total}`);
   steps.push({ kind: 'correction', detail: `Every person's share as a fraction of ${correctedBase} (corrected base, tashih).` });
 
@@ -479,5 +510,7 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab): EngineResult
     correctedBase,
     awl,
     radd,
+    spouseRadd,
+    ...(treasury ? { treasury } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../../core/errors.js';
 import { apportion, formatUnits } from './apportion.js';
+import { defaultJurisdictions, type JurisdictionIndex } from '../jurisdictions.js';
 import { computeShares, type Step } from './engine.js';
 import { Fraction } from './fraction.js';
 import { DEFAULT_MADHHAB, HEIR_KEYS, HEIR_LABELS, MADHHABS, MAX_COUNT, type HeirKey, type Madhhab } from './heirs.js';
@@ -8,7 +9,7 @@ import { DEFAULT_MADHHAB, HEIR_KEYS, HEIR_LABELS, MADHHABS, MAX_COUNT, type Heir
 export { HEIR_KEYS, MADHHABS, DEFAULT_MADHHAB, HEIR_LABELS, MAX_COUNT, type HeirKey, type Madhhab } from './heirs.js';
 export { Fraction } from './fraction.js';
 export { apportion } from './apportion.js';
-export { computeShares, type EngineResult, type Step, type StepKind, type Exclusion } from './engine.js';
+export { computeShares, type EngineOptions, type EngineResult, type Step, type StepKind, type Exclusion } from './engine.js';
 
 // --- Input ---------------------------------------------------------------------
 
@@ -83,6 +84,21 @@ export const FaraidInputSchema = z
   .object({
     heirs: HeirsSchema,
     madhhab: z.enum(MADHHABS).optional().describe(`School of law where the schools differ (default ${DEFAULT_MADHHAB}).`),
+    spouseRadd: z
+      .boolean()
+      .optional()
+      .describe(
+        'A husband or wife as the only heir: true gives the spouse the whole estate by radd (later Hanafi fatwa, Egyptian law); false gives ' +
+          'the fixed share (husband 1/2, wife 1/4) and the rest to the public treasury (bayt al-mal), the classical position. Default: the ' +
+          "jurisdiction's setting when `jurisdiction` is given and records one, else true.",
+      ),
+    jurisdiction: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Jurisdiction id or name whose recorded practice sets the default of spouseRadd (e.g. "eg").'),
     estate: EstateInputSchema.optional(),
   })
   .strict()
@@ -99,7 +115,10 @@ export const ShareSchema = z
     fraction: z.string().regex(FRACTION_RE).describe('Exact share of the whole group of the estate to be divided, in lowest terms ("1/8").'),
     perPersonFraction: z.string().regex(FRACTION_RE).describe('Exact share of each person of the group.'),
     percentage: z.string().describe('Share of the group in percent with two decimals, equal to basisPoints / 100; the percentages sum to exactly 100.00.'),
-    basisPoints: z.number().int().describe('Share of the group in basis points (1/10000); all groups sum to exactly 10000. Sum of perPersonBasisPoints.'),
+    basisPoints: z
+      .number()
+      .int()
+      .describe("Share of the group in basis points (1/10000); all groups, with the treasury's part when there is one, sum to exactly 10000. Sum of perPersonBasisPoints."),
     perPersonBasisPoints: z
       .array(z.number().int().describe('Basis points of one person.'))
       .describe('Basis points of each person of the group, in order; they differ by at most 1 when rounding gives the leftover point to the first persons.'),
@@ -140,6 +159,19 @@ export const FaraidResultSchema = z
     correctedBase: z.string().describe('Lowest common denominator of every person\'s share (tashih).'),
     awl: z.boolean().describe("Whether 'awl (proportional reduction) applied."),
     radd: z.boolean().describe('Whether radd (return of a surplus) applied.'),
+    spouseRadd: z
+      .boolean()
+      .describe('The setting applied for a husband or wife as the only heir: true, radd to the spouse; false, the surplus to the public treasury. A step states it when the case arises.'),
+    treasury: z
+      .object({
+        recipient: z.literal('publicTreasury').describe('The public treasury (bayt al-mal).'),
+        fraction: z.string().regex(FRACTION_RE).describe('Exact part of the estate to be divided, in lowest terms.'),
+        percentage: z.string().describe('Part in percent with two decimals (basisPoints / 100).'),
+        basisPoints: z.number().int().describe('Part in basis points; with the shares it sums to exactly 10000.'),
+        amount: z.string().optional().describe('Amount (when an estate was given).'),
+      })
+      .optional()
+      .describe('What goes to the public treasury (bayt al-mal): only with a spouse as the only heir and spouseRadd false.'),
     specialCases: z.array(z.string().describe('Name of a special case.')).describe("Special cases recognised: umariyyatan, mushtaraka, akdariyya, grandfather-with-siblings."),
     estate: z
       .object({
@@ -208,11 +240,12 @@ function percentString(bp: number): string {
  * (husband with wife, no heir, costs above the estate) throws
  * ApiError('VALIDATION_ERROR') with one detail per problem.
  */
-export function calculateFaraid(input: FaraidInput): FaraidResult {
+export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: JurisdictionIndex } = {}): FaraidResult {
   const parsed = FaraidInputSchema.safeParse(input);
   if (!parsed.success) throw ApiError.validation("Invalid fara'id input", zodDetails(parsed.error));
   const { heirs, estate } = parsed.data;
   const madhhab: Madhhab = parsed.data.madhhab ?? DEFAULT_MADHHAB;
+  const spouse = spouseRaddSetting(parsed.data.spouseRadd, parsed.data.jurisdiction, deps.jurisdictions);
 
   const details: ErrorDetail[] = [];
   if ((heirs.husband ?? 0) > 0 && (heirs.wife ?? 0) > 0) {
@@ -222,15 +255,16 @@ export function calculateFaraid(input: FaraidInput): FaraidResult {
   if (!HEIR_KEYS.some((k) => (heirs[k] ?? 0) > 0)) details.push({ field: 'heirs', reason: 'at least one heir is required' });
   if (details.length > 0) throw ApiError.validation("Impossible set of heirs", details);
 
-  const engine = computeShares(heirs, madhhab);
+  const engine = computeShares(heirs, madhhab, { spouseRadd: spouse.value, spouseRaddSource: spouse.source });
   const steps: Step[] = [...engine.steps];
 
-  // Rounding, person by person (see apportion).
+  // Rounding, person by person (see apportion); the treasury, when it takes a part, is the last "person" (group -1).
   const persons: Array<{ group: number; share: Fraction }> = [];
   engine.shares.forEach((s, gi) => {
     const each = s.share.div(s.count);
     for (let i = 0; i < s.count; i++) persons.push({ group: gi, share: each });
   });
+  if (engine.treasury) persons.push({ group: -1, share: engine.treasury });
   const bps = apportion(
     persons.map((p) => p.share),
     10000n,
@@ -349,6 +383,19 @@ export function calculateFaraid(input: FaraidInput): FaraidResult {
     return out;
   });
 
+  let treasury: FaraidResult['treasury'];
+  if (engine.treasury) {
+    const at = persons.length - 1;
+    const bp = Number(bps[at]!);
+    treasury = {
+      recipient: 'publicTreasury',
+      fraction: engine.treasury.toString(),
+      percentage: percentString(bp),
+      basisPoints: bp,
+      ...(amounts ? { amount: formatUnits(amounts[at]!, scale) } : {}),
+    };
+  }
+
   return {
     shares,
     excluded: engine.excluded,
@@ -359,7 +406,28 @@ export function calculateFaraid(input: FaraidInput): FaraidResult {
     correctedBase: engine.correctedBase.toString(),
     awl: engine.awl,
     radd: engine.radd,
+    spouseRadd: engine.spouseRadd,
+    ...(treasury ? { treasury } : {}),
     specialCases: engine.specialCases,
     ...(estateOut ? { estate: estateOut } : {}),
   };
+}
+
+/**
+ * The spouse-radd setting: the request's, else the jurisdiction's recorded
+ * practice (islamicLaw.spouseRadd), else true; with where it came from.
+ */
+export function spouseRaddSetting(
+  requested: boolean | undefined,
+  jurisdiction: string | undefined,
+  index?: JurisdictionIndex,
+): { value: boolean; source: string } {
+  if (requested !== undefined) return { value: requested, source: 'set by the request' };
+  if (jurisdiction !== undefined) {
+    const j = (index ?? defaultJurisdictions()).resolve(jurisdiction);
+    const recorded = j.islamicLaw.spouseRadd;
+    if (recorded !== undefined) return { value: recorded, source: `the recorded practice of ${j.name}` };
+    return { value: true, source: `the default; nothing is recorded for ${j.name}` };
+  }
+  return { value: true, source: 'the default' };
 }

@@ -8,7 +8,8 @@ export const calculateInheritance = defineTool({
     "Computes the fara'id shares of each heir with exact fractions: fixed shares, residuaries, exclusion (hajb), 'awl, radd and the " +
     "classical special cases, in the chosen school (madhhab). With an estate, applies funeral costs, debts and bequests (at most one third " +
     'unless the heirs consent) first. Shares come as fractions, percentages and basis points summing to exactly 10000, with the steps taken. ' +
-    'Use the per-person percentages as beneficiary shares for the islamic-mirth template.',
+    'A spouse as the only heir takes everything by radd, or only the fixed share with the rest to the public treasury (spouseRadd; the ' +
+    "jurisdiction's practice by default). Use the per-person percentages as beneficiary shares for the islamic-mirth template.",
   domain: 'inheritance',
   scope: 'contracts:read',
   bucket: 'default',
@@ -16,5 +17,5 @@ export const calculateInheritance = defineTool({
   input: FaraidInputSchema,
   output: FaraidResultSchema,
   rest: { method: 'POST', path: '/inheritance/calculate', shape: 'data' },
-  handler: (input) => calculateFaraid(input),
+  handler: (input, ctx) => calculateFaraid(input, { jurisdictions: ctx.jurisdictions }),
 });

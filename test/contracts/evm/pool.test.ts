@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/core/errors.js';
 import { SOLC_VERSION } from '../../../src/contracts/evm/contract.js';
 import { SolcPool } from '../../../src/contracts/evm/pool.js';
@@ -165,6 +165,129 @@ describe('compileContract', () => {
       expect(res.compiled.abi).toHaveLength(1);
       expect(res.warnings).toEqual([expect.objectContaining({ severity: 'warning', line: 4 })]);
       await expect(compileContract({ sourceCode: `${HEADER}contract W { function }` }, { pool })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('SolcPool queue limits and cancellation', () => {
+  const tiny = (name: string) => `${HEADER}contract ${name} { uint256 public v; }\n`;
+
+  it('refuses a compile past the queue limit with SERVICE_BUSY (503) and a retry time', async () => {
+    const pool = new SolcPool({ size: 1, maxQueue: 1 });
+    try {
+      const running = pool.compile(tiny('QRunning'));
+      const queued = pool.compile(tiny('QQueued'));
+      const before = Date.now();
+      const err = await rejection(pool.compile(tiny('QRefused')));
+      expect(err.code).toBe('SERVICE_BUSY');
+      expect(err.status).toBe(503);
+      expect(err.message).toMatch(/busy: 1 compiles are waiting/);
+      expect(Date.parse(err.retryAfter!)).toBeGreaterThan(before);
+      expect(pool.stats.busy).toBe(1);
+      // The two accepted compiles still finish.
+      expect((await running).contractName).toBe('QRunning');
+      expect((await queued).contractName).toBe('QQueued');
+      // With the queue drained, the refused source is accepted.
+      expect((await pool.compile(tiny('QRefused'))).contractName).toBe('QRefused');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses a compile that waited past the wait limit with SERVICE_BUSY', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const pool = new SolcPool({ size: 1, maxWaitMs: 1_000 });
+    try {
+      const running = pool.compile(tiny('WRunning'));
+      const waiting = rejection(pool.compile(tiny('WWaiting')));
+      vi.advanceTimersByTime(999);
+      vi.advanceTimersByTime(1); // the worker is still busy with the first compile (its answer needs the event loop)
+      const err = await waiting;
+      expect(err.code).toBe('SERVICE_BUSY');
+      expect(err.message).toMatch(/waited 1000 ms for a worker/);
+      expect(err.retryAfter).toMatch(/^\d{4}-\d\d-\d\dT/);
+      vi.useRealTimers();
+      expect((await running).contractName).toBe('WRunning');
+    } finally {
+      vi.useRealTimers();
+      await pool.close();
+    }
+  });
+
+  it('a wait limit of Infinity means none (not a timer that fires at once)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const pool = new SolcPool({ size: 1, maxWaitMs: Infinity, timeoutMs: 3_600_000 });
+    try {
+      const running = pool.compile(tiny('IRunning'));
+      let settled = false;
+      const waiting = pool.compile(tiny('IWaiting')).finally(() => (settled = true));
+      vi.advanceTimersByTime(10 * 60_000);
+      await Promise.resolve();
+      expect(settled).toBe(false);
+      vi.useRealTimers();
+      expect((await running).contractName).toBe('IRunning');
+      expect((await waiting).contractName).toBe('IWaiting');
+    } finally {
+      vi.useRealTimers();
+      await pool.close();
+    }
+  });
+
+  it('an aborted signal removes a queued compile; the worker then runs the next one', async () => {
+    const pool = new SolcPool({ size: 1 });
+    try {
+      const running = pool.compile(tiny('ARunning'));
+      const ac = new AbortController();
+      const aborted = pool.compile(tiny('AAborted'), { signal: ac.signal });
+      const next = pool.compile(tiny('ANext'));
+      ac.abort(new Error('client went away'));
+      await expect(aborted).rejects.toThrow('client went away');
+      expect(pool.stats.aborted).toBe(1);
+      expect((await running).contractName).toBe('ARunning');
+      expect((await next).contractName).toBe('ANext');
+      expect(pool.stats.workersStarted).toBe(1); // a queued job is dropped without touching a worker
+      // It was never compiled: asking again is a cache miss.
+      const misses = pool.stats.misses;
+      await pool.compile(tiny('AAborted'));
+      expect(pool.stats.misses).toBe(misses + 1);
+      // A signal aborted before submission never queues anything.
+      const before = pool.stats.misses;
+      await expect(pool.compile(tiny('ANever'), { signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow('already');
+      expect(pool.stats.misses).toBe(before);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('aborting a running compile replaces its worker, which then runs the next job', async () => {
+    const pool = new SolcPool({ size: 1 });
+    try {
+      await pool.ready();
+      const ac = new AbortController();
+      const running = pool.compile(tiny('RAborted'), { signal: ac.signal });
+      const next = pool.compile(tiny('RNext'));
+      ac.abort(new Error('cancelled'));
+      await expect(running).rejects.toThrow('cancelled');
+      expect(pool.stats.workersStarted).toBe(2);
+      expect((await next).contractName).toBe('RNext');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a compile shared by identical requests goes on while one of them still waits', async () => {
+    const pool = new SolcPool({ size: 1 });
+    try {
+      const a = new AbortController();
+      const b = new AbortController();
+      const first = pool.compile(tiny('Shared2'), { signal: a.signal });
+      const second = pool.compile(tiny('Shared2'), { signal: b.signal });
+      a.abort(new Error('first left'));
+      await expect(first).rejects.toThrow('first left');
+      expect((await second).contractName).toBe('Shared2');
+      expect(pool.stats.aborted).toBe(0);
     } finally {
       await pool.close();
     }

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { recordEvent } from '../../src/events/events.js';
+import type { Store } from '../../src/store/index.js';
+import { Dispatcher, createWebhook, regenerateSecret, updateWebhook, verifyWebhookSignature, type WebhookRecord } from '../../src/webhooks/index.js';
+import { dropExpiredSecret, eraseExpiredSecrets } from '../../src/webhooks/secrets.js';
+import { FakeTime, deps as makeDeps, hasOpenssl, makeCert, startReceiver, tempStore } from './helpers.js';
+
+const OWNER = 'own_rotate';
+const publicResolver = async () => ['93.184.216.34'];
+
+const open: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (open.length) await open.pop()!();
+});
+
+async function setup(): Promise<{ store: Store; time: FakeTime; dir: string }> {
+  const { store, dir, cleanup } = await tempStore();
+  open.push(cleanup);
+  return { store, time: new FakeTime(), dir };
+}
+
+/** A subscription rotated with a one-hour grace: returns its id, the old and the new secret. */
+async function rotated(store: Store, time: FakeTime, url = 'https://hooks.example.com/rot', resolve = publicResolver) {
+  const d = makeDeps(store, time.clock, { resolve });
+  const created = await createWebhook(d, OWNER, { url, events: ['*'] });
+  const g = await regenerateSecret(d, OWNER, created.webhook.id, { graceSeconds: 3600 });
+  const stored = (await store.get<WebhookRecord>('webhooks', created.webhook.id))!;
+  expect(stored).toMatchObject({ secret: g.secret, previousSecret: created.secret });
+  return { d, id: created.webhook.id, old: created.secret!, fresh: g.secret };
+}
+
+describe('an expired predecessor secret is erased from the stored record', () => {
+  it('dropExpiredSecret erases only once the grace has ended', () => {
+    const r = { previousSecret: 'whsec_old', previousSecretExpiresAt: 1_000 } as WebhookRecord;
+    expect(dropExpiredSecret(r, 999)).toBe(false);
+    expect(r.previousSecret).toBe('whsec_old');
+    expect(dropExpiredSecret(r, 1_000)).toBe(true);
+    expect(r).toMatchObject({ previousSecret: null, previousSecretExpiresAt: null });
+    expect(dropExpiredSecret(r, 2_000)).toBe(false);
+  });
+
+  it('on the next write of the subscription (an update after the grace)', async () => {
+    const { store, time } = await setup();
+    const { d, id, old } = await rotated(store, time);
+    time.advance(3_599_000);
+    await updateWebhook(d, OWNER, id, { name: 'during the grace' });
+    expect((await store.get<WebhookRecord>('webhooks', id))!.previousSecret).toBe(old);
+    time.advance(1_000);
+    await updateWebhook(d, OWNER, id, { name: 'after the grace' });
+    const stored = (await store.get<WebhookRecord>('webhooks', id))!;
+    expect(stored).toMatchObject({ name: 'after the grace', previousSecret: null, previousSecretExpiresAt: null });
+    expect(JSON.stringify(stored)).not.toContain(old);
+  });
+
+  it('by the sweep, which leaves secrets still in their grace alone', async () => {
+    const { store, time, dir } = await setup();
+    const { id, old, fresh } = await rotated(store, time);
+    expect(await eraseExpiredSecrets(store, time.now + 3_599_000)).toBe(0);
+    expect((await store.get<WebhookRecord>('webhooks', id))!.previousSecret).toBe(old);
+    expect(await eraseExpiredSecrets(store, time.now + 3_600_000)).toBe(1);
+    expect((await store.get<WebhookRecord>('webhooks', id))!).toMatchObject({ secret: fresh, previousSecret: null });
+    // Gone from the data file too, not only from memory.
+    await store.flush();
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile(`${dir}/svc.json`, 'utf8')).not.toContain(old);
+  });
+
+  it('by the dispatcher when it starts', async () => {
+    const { store, time } = await setup();
+    const { id } = await rotated(store, time);
+    time.advance(3_600_000);
+    const dispatcher = new Dispatcher({ store, clock: time.clock, scheduler: time, allow: '127.0.0.1', jitterMs: 0 });
+    open.push(() => dispatcher.stop());
+    dispatcher.start();
+    await dispatcher.idle();
+    expect((await store.get<WebhookRecord>('webhooks', id))!.previousSecret).toBeNull();
+  });
+
+  it.skipIf(!hasOpenssl())('when a delivery reads the record for signing: signed with the new secret only', async () => {
+    const { store, time } = await setup();
+    const tls = makeCert();
+    const receiver = await startReceiver(tls, () => 200, { record: true });
+    open.push(() => receiver.close());
+    const { d, id, old, fresh } = await rotated(store, time, receiver.url(), async () => ['127.0.0.1']);
+    const dispatcher = new Dispatcher({ store, clock: time.clock, scheduler: time, ca: tls.cert, allow: '127.0.0.1', jitterMs: 0, timeoutMs: 2000 });
+    open.push(() => dispatcher.stop());
+    dispatcher.start();
+    await dispatcher.idle();
+    time.advance(3_600_000);
+    // The start-up sweep ran before the grace ended; this delivery's claim is the first to see it over.
+    expect((await store.get<WebhookRecord>('webhooks', id))!.previousSecret).toBe(old);
+    await store.transact((tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: {} }, d.clock));
+    for (let i = 0; i < 50 && receiver.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await dispatcher.idle();
+    expect((await store.get<WebhookRecord>('webhooks', id))!.previousSecret).toBeNull();
+    const got = receiver.received[0]!;
+    const header = got.headers['x-webhook-signature'] as string;
+    expect(verifyWebhookSignature(got.body, header, fresh, { now: Math.floor(time.now / 1000) })).toBe(true);
+    expect(verifyWebhookSignature(got.body, header, old, { now: Math.floor(time.now / 1000) })).toBe(false);
+  });
+});

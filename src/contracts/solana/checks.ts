@@ -3,11 +3,13 @@
  * parse without error nodes, and structural rules (every instruction has its
  * accounts struct, every account has a checked type, every mutable account is
  * constrained, every signer is bound, program state is reached through PDA
- * seeds) and, given an IDL, that the IDL matches the source.
+ * seeds, every state-changing instruction emits an event) and, given an IDL,
+ * that the IDL matches the source (events included).
  */
 import bs58 from 'bs58';
 import { ataPda, bytesOf, discriminator, PROGRAM_ADDRESSES, type IdlAccountItem, type IdlPda, type IdlSeed, type IdlType } from './idl.js';
-import { parseAnchorProgram, splitTopLevel, type ParsedField, type ParsedProgram } from './parser.js';
+import type { Node } from 'web-tree-sitter';
+import { parseAnchorProgram, rustParser, splitTopLevel, type ParsedField, type ParsedProgram } from './parser.js';
 
 export interface Check {
   name: string;
@@ -230,6 +232,58 @@ function spaceCheck(p: ParsedProgram, stateTypes: Set<string>): Check {
   return result('account-space', problems, `${compared} size constants match their struct layouts`);
 }
 
+/** The events each function of each module emits (`emit!(Name { ... })` / `emit_cpi!`), by module and function name. */
+async function emittedEvents(source: string): Promise<Map<string, Map<string, string[]>>> {
+  const parser = await rustParser();
+  const tree = parser.parse(source);
+  const out = new Map<string, Map<string, string[]>>();
+  if (!tree) return out;
+  try {
+    for (const mod of tree.rootNode.descendantsOfType('mod_item')) {
+      if (!mod) continue;
+      const fns = new Map<string, string[]>();
+      for (const fn of mod.childForFieldName('body')?.namedChildren ?? []) {
+        if (fn?.type !== 'function_item') continue;
+        const names = (fn.childForFieldName('body')?.descendantsOfType('macro_invocation') ?? [])
+          .filter((m): m is Node => !!m && /^emit(_cpi)?$/.test(m.childForFieldName('macro')?.text ?? ''))
+          .map((m) => /^emit(?:_cpi)?!\s*[({[]\s*([A-Za-z_]\w*)/.exec(m.text)?.[1] ?? '?');
+        fns.set(fn.childForFieldName('name')?.text ?? '', names);
+      }
+      out.set(mod.childForFieldName('name')?.text ?? '', fns);
+    }
+  } finally {
+    tree.delete();
+  }
+  return out;
+}
+
+/**
+ * Every instruction that changes state (its accounts struct has a writable
+ * account other than a signer) emits at least one event, and every event it
+ * emits is a declared #[event] struct: indexers and the owner's heirs can
+ * follow every change of the vault from the logs.
+ */
+async function eventCheck(source: string, p: ParsedProgram): Promise<Check> {
+  const problems: string[] = [];
+  const structs = new Map(p.accountsStructs.map((s) => [s.name, s]));
+  const events = new Set(p.dataStructs.filter((d) => d.attrs.includes('event')).map((d) => d.name));
+  const emitted = await emittedEvents(source);
+  let changing = 0;
+  for (const mod of p.programModules) {
+    const fns = emitted.get(mod.name) ?? new Map<string, string[]>();
+    for (const ix of mod.instructions) {
+      const s = ix.context ? structs.get(ix.context) : undefined;
+      const writable = s?.fields.filter((f) => f.wrapper !== 'Signer' && isWritable(f)).map((f) => f.name) ?? [];
+      const names = fns.get(ix.name) ?? [];
+      for (const n of names) if (!events.has(n)) problems.push(`instruction ${ix.name} (line ${ix.line}) emits ${n}, which is not a declared #[event] struct`);
+      if (writable.length === 0) continue;
+      changing++;
+      if (names.length === 0) problems.push(`instruction ${ix.name} (line ${ix.line}) changes ${writable.join(', ')} but emits no event`);
+    }
+  }
+  return result('state-changes-emit-events', problems, `${changing} state-changing instructions, each emitting a declared event`);
+}
+
 function idlChecks(p: ParsedProgram, idl: Record<string, unknown>): Check[] {
   const ixs = (Array.isArray(idl.instructions) ? idl.instructions : []) as Array<Record<string, unknown>>;
   const instructions = p.programModules.flatMap((m) => m.instructions);
@@ -302,6 +356,15 @@ function idlChecks(p: ParsedProgram, idl: Record<string, unknown>): Check[] {
     if (!t) typeProblems.push(`enum ${e.name} is missing from the IDL types`);
     else if (canon(t.type?.variants) !== canon(e.variants.map((name) => ({ name })))) typeProblems.push(`enum ${e.name}: variants differ`);
   }
+  const eventProblems: string[] = [];
+  const idlEvents = (Array.isArray(idl.events) ? idl.events : []) as Array<Record<string, unknown>>;
+  const srcEvents = p.dataStructs.filter((d) => d.attrs.includes('event')).map((d) => d.name);
+  for (const n of srcEvents) {
+    const e = idlEvents.find((x) => x.name === n);
+    if (!e) eventProblems.push(`event ${n} is missing from the IDL events`);
+    else if (canon(e.discriminator) !== canon(discriminator('event', n))) eventProblems.push(`event ${n}: wrong discriminator`);
+  }
+  for (const e of idlEvents) if (!srcEvents.includes(String(e.name))) eventProblems.push(`IDL event ${String(e.name)} is not an #[event] struct of the program`);
   const address = typeof idl.address === 'string' ? idl.address : undefined;
   if (address !== undefined && p.declareIds.length === 1 && p.declareIds[0] !== address) typeProblems.push(`IDL address ${address} differs from declare_id!`);
 
@@ -309,6 +372,7 @@ function idlChecks(p: ParsedProgram, idl: Record<string, unknown>): Check[] {
     result('idl-instructions', ixProblems, `${instructions.length} instructions match the IDL (names, discriminators, arguments, accounts, flags)`),
     result('idl-pda-seeds', seedProblems, `${pdas} PDA accounts with the same seeds in source and IDL`),
     result('idl-types', typeProblems),
+    result('idl-events', eventProblems, `${srcEvents.length} events in the IDL events and types, with their discriminators`),
   ];
 }
 
@@ -322,6 +386,7 @@ export async function checkAnchorProgram(source: string, idl?: Record<string, un
     return [{ name: 'rust-syntax', passed: false, detail: `the Rust parser failed: ${err instanceof Error ? err.message : String(err)}` }];
   }
   const { checks, usable } = programChecks(parsed);
+  checks.push(await eventCheck(source, parsed));
   if (idl) {
     if (usable) checks.push(...idlChecks(parsed, idl));
     else checks.push({ name: 'idl-instructions', passed: false, detail: 'the program module could not be read, so the IDL cannot be compared' });

@@ -216,3 +216,20 @@ describe('a plan whose switch was defaulted', () => {
     expect(r.analysis.warnings.find((x) => x.id === 'ton-storage-reserve')?.message).toMatch(/TON per year/);
   });
 });
+
+describe('the safety page of the docs', () => {
+  it('answers questions about rent, bounced jettons, discovery and Solana events', async () => {
+    const { DocsIndex } = await import('../../../src/docs/search.js');
+    const { TOOLS } = await import('../../../src/tools/index.js');
+    const docs = DocsIndex.load(TOOLS);
+    for (const [q, heading] of [
+      ['how long does the TON storage rent reserve last', 'TON storage rent and the rent reserve'],
+      ['jetton return bounced on cancel', 'Bounced jetton transfers'],
+      ['who pays for jetton wallet discovery', 'Who pays for jetton-wallet discovery'],
+      ['solana events emitted on deposit and withdraw', 'Solana events'],
+    ] as const) {
+      const [top] = docs.search(q, 3);
+      expect({ q, slug: top?.slug, heading: top?.heading }).toEqual({ q, slug: 'ton-solana-safety', heading });
+    }
+  });
+});

@@ -8,8 +8,7 @@
  */
 import bs58 from 'bs58';
 import { ataPda, bytesOf, discriminator, PROGRAM_ADDRESSES, type IdlAccountItem, type IdlPda, type IdlSeed, type IdlType } from './idl.js';
-import type { Node } from 'web-tree-sitter';
-import { parseAnchorProgram, rustParser, splitTopLevel, type ParsedField, type ParsedProgram } from './parser.js';
+import { parseAnchorProgram, splitTopLevel, type ParsedField, type ParsedProgram } from './parser.js';
 
 export interface Check {
   name: string;
@@ -232,29 +231,66 @@ function spaceCheck(p: ParsedProgram, stateTypes: Set<string>): Check {
   return result('account-space', problems, `${compared} size constants match their struct layouts`);
 }
 
-/** The events each function of each module emits (`emit!(Name { ... })` / `emit_cpi!`), by module and function name. */
-async function emittedEvents(source: string): Promise<Map<string, Map<string, string[]>>> {
-  const parser = await rustParser();
-  const tree = parser.parse(source);
-  const out = new Map<string, Map<string, string[]>>();
-  if (!tree) return out;
-  try {
-    for (const mod of tree.rootNode.descendantsOfType('mod_item')) {
-      if (!mod) continue;
-      const fns = new Map<string, string[]>();
-      for (const fn of mod.childForFieldName('body')?.namedChildren ?? []) {
-        if (fn?.type !== 'function_item') continue;
-        const names = (fn.childForFieldName('body')?.descendantsOfType('macro_invocation') ?? [])
-          .filter((m): m is Node => !!m && /^emit(_cpi)?$/.test(m.childForFieldName('macro')?.text ?? ''))
-          .map((m) => /^emit(?:_cpi)?!\s*[({[]\s*([A-Za-z_]\w*)/.exec(m.text)?.[1] ?? '?');
-        fns.set(fn.childForFieldName('name')?.text ?? '', names);
-      }
-      out.set(mod.childForFieldName('name')?.text ?? '', fns);
-    }
-  } finally {
-    tree.delete();
+/**
+ * The code of the function body that starts on `line` (1-based), with string
+ * and char literals and comments blanked, so that only real code is searched;
+ * undefined when no balanced body follows. The parse already located each
+ * instruction, so a scan of its text is enough here (no second parse).
+ */
+function functionBodyCode(source: string, line: number): string | undefined {
+  let i = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = source.indexOf('\n', i);
+    if (nl < 0) return undefined;
+    i = nl + 1;
   }
-  return out;
+  let depth = 0;
+  let out = '';
+  let started = false;
+  while (i < source.length) {
+    const c = source[i]!;
+    const next = source[i + 1];
+    if (c === '/' && next === '/') {
+      const nl = source.indexOf('\n', i);
+      i = nl < 0 ? source.length : nl;
+      continue;
+    }
+    if (c === '/' && next === '*') {
+      const close = source.indexOf('*/', i + 2);
+      i = close < 0 ? source.length : close + 2;
+      continue;
+    }
+    if (c === '"') {
+      i++;
+      while (i < source.length && source[i] !== '"') i += source[i] === '\\' ? 2 : 1;
+      i++;
+      out += '""';
+      continue;
+    }
+    if (c === "'") {
+      const ch = /^'(?:\\.|[^\\'])'/.exec(source.slice(i, i + 12));
+      if (ch) {
+        i += ch[0].length;
+        out += "' '";
+        continue;
+      }
+    }
+    if (c === '{') {
+      depth++;
+      started = true;
+    } else if (c === '}') {
+      depth--;
+      if (started && depth === 0) return out + c;
+    }
+    if (started) out += c;
+    i++;
+  }
+  return undefined;
+}
+
+/** Names of the events a body emits (`emit!(Name { ... })` or `emit_cpi!`). */
+function emitsIn(body: string): string[] {
+  return [...body.matchAll(/\bemit(?:_cpi)?!\s*[({[]\s*([A-Za-z_]\w*)/g)].map((m) => m[1]!);
 }
 
 /**
@@ -263,18 +299,16 @@ async function emittedEvents(source: string): Promise<Map<string, Map<string, st
  * emits is a declared #[event] struct: indexers and the owner's heirs can
  * follow every change of the vault from the logs.
  */
-async function eventCheck(source: string, p: ParsedProgram): Promise<Check> {
+function eventCheck(source: string, p: ParsedProgram): Check {
   const problems: string[] = [];
   const structs = new Map(p.accountsStructs.map((s) => [s.name, s]));
   const events = new Set(p.dataStructs.filter((d) => d.attrs.includes('event')).map((d) => d.name));
-  const emitted = await emittedEvents(source);
   let changing = 0;
   for (const mod of p.programModules) {
-    const fns = emitted.get(mod.name) ?? new Map<string, string[]>();
     for (const ix of mod.instructions) {
       const s = ix.context ? structs.get(ix.context) : undefined;
       const writable = s?.fields.filter((f) => f.wrapper !== 'Signer' && isWritable(f)).map((f) => f.name) ?? [];
-      const names = fns.get(ix.name) ?? [];
+      const names = emitsIn(functionBodyCode(source, ix.line) ?? '');
       for (const n of names) if (!events.has(n)) problems.push(`instruction ${ix.name} (line ${ix.line}) emits ${n}, which is not a declared #[event] struct`);
       if (writable.length === 0) continue;
       changing++;
@@ -386,7 +420,7 @@ export async function checkAnchorProgram(source: string, idl?: Record<string, un
     return [{ name: 'rust-syntax', passed: false, detail: `the Rust parser failed: ${err instanceof Error ? err.message : String(err)}` }];
   }
   const { checks, usable } = programChecks(parsed);
-  checks.push(await eventCheck(source, parsed));
+  checks.push(eventCheck(source, parsed));
   if (idl) {
     if (usable) checks.push(...idlChecks(parsed, idl));
     else checks.push({ name: 'idl-instructions', passed: false, detail: 'the program module could not be read, so the IDL cannot be compared' });

@@ -142,6 +142,10 @@ describe.concurrent('broken variants are detected', () => {
     const checks = await checkAnchorProgram(broken, idl);
     expect(failed(checks)).toEqual(['state-changes-emit-events']);
     expect(detail(checks, 'state-changes-emit-events')).toMatch(/instruction deposit_sol \(line \d+\) changes vault but emits no event; instruction withdraw_sol \(line \d+\) changes vault but emits no event/);
+    // an emit! in a comment or a string is not an event
+    const commented = source.replace(/(\n\s*)(emit!\(Deposited \{[^\n]*mint: None[^\n]*\);)/, '$1// $2$1msg!("emit!(Deposited {{ }})");');
+    expect(commented).not.toBe(source);
+    expect(detail(await checkAnchorProgram(commented, idl), 'state-changes-emit-events')).toMatch(/^instruction deposit_sol \(line \d+\) changes vault but emits no event$/);
     // the COUNTER program without its events fails the same check
     const quiet = COUNTER.replace(/\n\s*emit!\(CounterSet[^\n]*;/g, '');
     expect(failed(await checkAnchorProgram(quiet))).toEqual(['state-changes-emit-events']);

@@ -134,6 +134,19 @@ describe('estimateTonFees', () => {
     expect(e.currency).toBe('TON');
     for (const k of ['deployment', 'claim', 'update'] as const) expect(Number(e[k])).toBeGreaterThan(0);
     expect(e.method).toMatch(/sandbox/);
+    // storage rent per year and over the interval, paid from the reserve
+    expect(e.method).toMatch(/storage rent \d+\.\d+ TON per year/);
+    const r = e.storageRent;
+    expect(Number(r.perYear)).toBeGreaterThan(0);
+    expect(Number(r.overIntervalAndGrace)).toBeGreaterThanOrEqual(Number(r.perYear));
+    expect(Number(r.reserve)).toBeGreaterThan(Number(r.overIntervalAndGrace));
+    expect(r.reserveLastsDays).toBeGreaterThan(365);
+    expect(r.bitPricePer65536s).toBe('1');
+    expect(r.cellPricePer65536s).toBe('500');
+    // estimate_gas passes them on as figures
+    const { estimateCosts } = await import('../../../src/contracts/engine.js');
+    const out = await estimateCosts({ blockchain: 'ton' }, { engine: undefined as never });
+    expect(out.figures.storageRent).toEqual(r);
   });
 
   it('measures the shape of generated source', async () => {

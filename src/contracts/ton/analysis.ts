@@ -68,6 +68,9 @@ export function analyseTon(shape: TonShape, plan: TonPlanData, rent: TonRentFigu
       `through the deadline, the grace period and a year of claims (alone it lasts about ${years >= 10 ? Math.round(years) : years.toFixed(1)} years); ` +
       'the heirs share the balance less what is left of the reserve, and rounding dust (at most one nanoton per beneficiary) also remains.',
     `Send at least ${fromNano(rent.reserve + 1_000_000_000n)} TON with the deployment (the reserve is never distributed); while you check in, rent comes out of the balance like any account's.`);
+  w('ton-cancel', 'info', shape.jettons
+    ? 'The owner may cancel before the deadline: every jetton and the TON above the rent reserve go back to the owner, the reserve stays in the contract, and deposits are refused from then on.'
+    : 'The owner may cancel before the deadline: the whole balance, rent reserve included, goes back to the owner, and deposits are refused (they bounce) from then on.');
   w('ton-bounceable-payouts', 'info', 'Payouts are bounceable: a payout to a wallet that cannot receive it comes back and stays claimable.');
   w('ton-claim-index', 'info', 'A beneficiary claims from its own wallet with its index in the plan (0-based); the deployment script lists the order.');
   w('ton-onchain-update-checks', 'info', 'An owner update checks on chain that shares sum to 10000 and addresses are standard; duplicate addresses are only checked by the service.');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkAnchorProgram, programForShape } from '../../../src/contracts/solana/index.js';
-import { FEATURE_SETS, featureLabel } from './fixtures.js';
+import { checkAnchorProgram, generateSolana, programForShape } from '../../../src/contracts/solana/index.js';
+import { FEATURE_SETS, featureLabel, makePlan } from './fixtures.js';
 import { bytesOf } from '../../../src/contracts/solana/idl.js';
 
 // The structural checks must catch real problems: each test breaks a good
@@ -109,6 +109,11 @@ describe.concurrent('every state change emits an event', () => {
     }
     if (f.multiSig) expect(events).toContain('ReleaseApproved');
     if (f.multiSig && f.deadMansSwitch) expect(events).toContain('VetoCast');
+    // the advice lists exactly the events of the program
+    const g = await generateSolana(makePlan('custom', f, 2));
+    const advice = g.analysis.warnings.find((w) => w.id === 'solana-events')?.message ?? '';
+    const listed = /emits an Anchor event \(([^)]*)\)/.exec(advice)?.[1]?.split(', ') ?? [];
+    expect([...listed].sort()).toEqual([...events].sort());
     // every instruction body that the IDL lists as changing state has an emit! in the source
     for (const ix of ixs) {
       const start = out.source.indexOf(`pub fn ${ix.name}(`);

@@ -1,4 +1,4 @@
-import { toNano, type Cell } from '@ton/core';
+import { fromNano, toNano, type Cell } from '@ton/core';
 import { internal } from '@ton/sandbox';
 import { describe, expect, it } from 'vitest';
 import { JETTON_FEE_MARGIN, JETTON_MESSAGE_VALUE } from '../../../src/contracts/ton/contract.js';
@@ -204,6 +204,25 @@ describe.concurrent('TON jettons: bounced returns and paid discovery', () => {
     // nothing left to discover
     expect((await h.op(stranger, OP.discover, value)).exitCode).toBe(ERR.nothingToClaim);
     expect(await h.balance()).toBe(afterDiscovery);
+  });
+});
+
+describe('the advice matches the contract', () => {
+  it('names the reserve the contract holds, the ops it has and the value they need', async () => {
+    const r = await generateTon(makePlan({ n: 3, dms: { intervalDays: 365, gracePeriodDays: 30 }, jettons: 1 }));
+    const byId = new Map(r.analysis.warnings.map((w) => [w.id, w.message]));
+    const reserveTon = /A reserve of (\d+\.\d+) TON/.exec(byId.get('ton-storage-reserve') ?? '')?.[1];
+    const reserveNano = /"rentReserveNanotons": "(\d+)"/.exec(r.deployScript)?.[1];
+    expect(reserveTon).toBeDefined();
+    expect(toNano(reserveTon!)).toBe(BigInt(reserveNano!));
+    const perJetton = fromNano(JETTON_MESSAGE_VALUE + JETTON_FEE_MARGIN);
+    expect(byId.get('ton-jetton-discovery')).toContain(`${perJetton} TON per wallet`);
+    expect(byId.get('ton-jetton-cancel-bounce')).toContain(`${perJetton} TON per jetton`);
+    expect(byId.get('ton-cancel')).toMatch(/reserve stays/);
+    for (const op of ['op::discover', 'op::return_jettons', 'caller_pays', 'get_reserve']) expect(r.contractCode).toContain(op);
+    const plain = await generateTon(makePlan({ n: 2, dms: { intervalDays: 365, gracePeriodDays: 0 } }));
+    expect(plain.analysis.warnings.find((w) => w.id === 'ton-cancel')?.message).toMatch(/rent reserve included/);
+    expect(plain.analysis.warnings.map((w) => w.id)).not.toContain('ton-jetton-discovery');
   });
 });
 

@@ -11,7 +11,7 @@
 import { performance } from 'node:perf_hooks';
 import { compileFunc as bareCompile } from '@ton-community/func-js';
 import type { Plan } from '../src/contracts/plan.js';
-import { allTonShapes, generateTon, tonContractSource, type TonShape } from '../src/contracts/ton/index.js';
+import { allTonShapes, estimateTonFees, generateTon, tonContractSource, type TonShape } from '../src/contracts/ton/index.js';
 import { fmt, isMain, percentile } from './util.js';
 
 const BASELINE_RUNS = 7;
@@ -91,6 +91,9 @@ export async function benchTon(): Promise<void> {
   for (let i = 0; i < WARM_RUNS; i++) again.push(await time(() => generateTon(repeat)));
   again.sort((a, b) => a - b);
 
+  // storage rent of the reference shape (figures, not timings)
+  const rent = (await estimateTonFees({ contractCode: source })).storageRent;
+
   const line = (label: string, ms: number) => `  ${label.padEnd(58)} ${fmt(ms, 1).padStart(8)} ms   x${fmt(ms / bareP50)} of bare compile`;
   process.stdout.write(
     [
@@ -103,6 +106,9 @@ export async function benchTon(): Promise<void> {
       line(`generate, shape already compiled, 50 beneficiaries, p50 of ${w50.length}`, percentile(w50, 50)),
       line(`generate, identical plan again (verification remembered), p50`, percentile(again, 50)),
       `  cached vs first-time generate (2 beneficiaries): x${fmt(percentile(w2, 50) / coldP50)}`,
+      `  storage rent of the reference shape (2 beneficiaries, 365-day interval, 30-day grace): ${rent.perYear} TON/year, ` +
+        `${rent.overIntervalAndGrace} TON over interval + grace; reserve ${rent.reserve} TON, lasting ${rent.reserveLastsDays} days alone ` +
+        `(${rent.stateCells} cells, ${rent.stateBits} bits)`,
       '',
     ].join('\n'),
   );

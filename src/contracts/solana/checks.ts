@@ -3,7 +3,8 @@
  * parse without error nodes, and structural rules (every instruction has its
  * accounts struct, every account has a checked type, every mutable account is
  * constrained, every signer is bound, program state is reached through PDA
- * seeds) and, given an IDL, that the IDL matches the source.
+ * seeds, every state-changing instruction emits an event) and, given an IDL,
+ * that the IDL matches the source (events included).
  */
 import bs58 from 'bs58';
 import { ataPda, bytesOf, discriminator, PROGRAM_ADDRESSES, type IdlAccountItem, type IdlPda, type IdlSeed, type IdlType } from './idl.js';
@@ -230,6 +231,93 @@ function spaceCheck(p: ParsedProgram, stateTypes: Set<string>): Check {
   return result('account-space', problems, `${compared} size constants match their struct layouts`);
 }
 
+/**
+ * The code of the function body that starts on `line` (1-based), with string
+ * and char literals and comments blanked, so that only real code is searched;
+ * undefined when no balanced body follows. The parse already located each
+ * instruction, so a scan of its text is enough here (no second parse).
+ */
+function functionBodyCode(source: string, line: number): string | undefined {
+  let i = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = source.indexOf('\n', i);
+    if (nl < 0) return undefined;
+    i = nl + 1;
+  }
+  let depth = 0;
+  let out = '';
+  let started = false;
+  while (i < source.length) {
+    const c = source[i]!;
+    const next = source[i + 1];
+    if (c === '/' && next === '/') {
+      const nl = source.indexOf('\n', i);
+      i = nl < 0 ? source.length : nl;
+      continue;
+    }
+    if (c === '/' && next === '*') {
+      const close = source.indexOf('*/', i + 2);
+      i = close < 0 ? source.length : close + 2;
+      continue;
+    }
+    if (c === '"') {
+      i++;
+      while (i < source.length && source[i] !== '"') i += source[i] === '\\' ? 2 : 1;
+      i++;
+      out += '""';
+      continue;
+    }
+    if (c === "'") {
+      const ch = /^'(?:\\.|[^\\'])'/.exec(source.slice(i, i + 12));
+      if (ch) {
+        i += ch[0].length;
+        out += "' '";
+        continue;
+      }
+    }
+    if (c === '{') {
+      depth++;
+      started = true;
+    } else if (c === '}') {
+      depth--;
+      if (started && depth === 0) return out + c;
+    }
+    if (started) out += c;
+    i++;
+  }
+  return undefined;
+}
+
+/** Names of the events a body emits (`emit!(Name { ... })` or `emit_cpi!`). */
+function emitsIn(body: string): string[] {
+  return [...body.matchAll(/\bemit(?:_cpi)?!\s*[({[]\s*([A-Za-z_]\w*)/g)].map((m) => m[1]!);
+}
+
+/**
+ * Every instruction that changes state (its accounts struct has a writable
+ * account other than a signer) emits at least one event, and every event it
+ * emits is a declared #[event] struct: indexers and the owner's heirs can
+ * follow every change of the vault from the logs.
+ */
+function eventCheck(source: string, p: ParsedProgram): Check {
+  const problems: string[] = [];
+  const structs = new Map(p.accountsStructs.map((s) => [s.name, s]));
+  const events = new Set(p.dataStructs.filter((d) => d.attrs.includes('event')).map((d) => d.name));
+  let changing = 0;
+  for (const mod of p.programModules) {
+    for (const ix of mod.instructions) {
+      const s = ix.context ? structs.get(ix.context) : undefined;
+      const writable = s?.fields.filter((f) => f.wrapper !== 'Signer' && isWritable(f)).map((f) => f.name) ?? [];
+      const names = emitsIn(functionBodyCode(source, ix.line) ?? '');
+      for (const n of names) if (!events.has(n)) problems.push(`instruction ${ix.name} (line ${ix.line}) emits ${n}, which is not a declared #[event] struct`);
+      if (writable.length === 0) continue;
+      changing++;
+      if (names.length === 0) problems.push(`instruction ${ix.name} (line ${ix.line}) changes ${writable.join(', ')} but emits no event`);
+    }
+  }
+  return result('state-changes-emit-events', problems, `${changing} state-changing instructions, each emitting a declared event`);
+}
+
 function idlChecks(p: ParsedProgram, idl: Record<string, unknown>): Check[] {
   const ixs = (Array.isArray(idl.instructions) ? idl.instructions : []) as Array<Record<string, unknown>>;
   const instructions = p.programModules.flatMap((m) => m.instructions);
@@ -302,6 +390,15 @@ function idlChecks(p: ParsedProgram, idl: Record<string, unknown>): Check[] {
     if (!t) typeProblems.push(`enum ${e.name} is missing from the IDL types`);
     else if (canon(t.type?.variants) !== canon(e.variants.map((name) => ({ name })))) typeProblems.push(`enum ${e.name}: variants differ`);
   }
+  const eventProblems: string[] = [];
+  const idlEvents = (Array.isArray(idl.events) ? idl.events : []) as Array<Record<string, unknown>>;
+  const srcEvents = p.dataStructs.filter((d) => d.attrs.includes('event')).map((d) => d.name);
+  for (const n of srcEvents) {
+    const e = idlEvents.find((x) => x.name === n);
+    if (!e) eventProblems.push(`event ${n} is missing from the IDL events`);
+    else if (canon(e.discriminator) !== canon(discriminator('event', n))) eventProblems.push(`event ${n}: wrong discriminator`);
+  }
+  for (const e of idlEvents) if (!srcEvents.includes(String(e.name))) eventProblems.push(`IDL event ${String(e.name)} is not an #[event] struct of the program`);
   const address = typeof idl.address === 'string' ? idl.address : undefined;
   if (address !== undefined && p.declareIds.length === 1 && p.declareIds[0] !== address) typeProblems.push(`IDL address ${address} differs from declare_id!`);
 
@@ -309,6 +406,7 @@ function idlChecks(p: ParsedProgram, idl: Record<string, unknown>): Check[] {
     result('idl-instructions', ixProblems, `${instructions.length} instructions match the IDL (names, discriminators, arguments, accounts, flags)`),
     result('idl-pda-seeds', seedProblems, `${pdas} PDA accounts with the same seeds in source and IDL`),
     result('idl-types', typeProblems),
+    result('idl-events', eventProblems, `${srcEvents.length} events in the IDL events and types, with their discriminators`),
   ];
 }
 
@@ -322,6 +420,7 @@ export async function checkAnchorProgram(source: string, idl?: Record<string, un
     return [{ name: 'rust-syntax', passed: false, detail: `the Rust parser failed: ${err instanceof Error ? err.message : String(err)}` }];
   }
   const { checks, usable } = programChecks(parsed);
+  checks.push(eventCheck(source, parsed));
   if (idl) {
     if (usable) checks.push(...idlChecks(parsed, idl));
     else checks.push({ name: 'idl-instructions', passed: false, detail: 'the program module could not be read, so the IDL cannot be compared' });

@@ -170,7 +170,24 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
   }
   if (shape.splTokens) {
     warnings.push({ id: 'spl-token-program', severity: 'info', message: 'Token claims use the SPL Token program; Token-2022 mints are not supported by this program.' });
+    warnings.push({
+      id: 'spl-cancel-withdraw-first',
+      severity: 'low',
+      message:
+        '`cancel` closes the vault and returns its SOL only; it does not move tokens. Withdraw every token with `withdraw_token` first: tokens left in the vault token accounts can then only be reached by initializing a vault again for the same owner (same address) and withdrawing them.',
+    });
+    suggestions.push('Before cancelling, withdraw each token with `withdraw_token`.');
   }
+  warnings.push({
+    id: 'solana-events',
+    severity: 'info',
+    message:
+      'Every instruction that changes the vault emits an Anchor event (VaultInitialized, Deposited, Withdrawn, BeneficiariesUpdated, VaultReleased, Claimed, VaultCancelled' +
+      (shape.deadMansSwitch ? ', CheckedIn' : '') +
+      (shape.multiSig ? ', GuardiansUpdated, ReleaseApproved' : '') +
+      (shape.multiSig && shape.deadMansSwitch ? ', VetoCast, TriggerVetoed' : '') +
+      '), listed with its fields in the IDL; heirs and indexers can follow every change from the transaction logs. Events are program log entries (`emit!`), which an RPC node may truncate in very long transactions.',
+  });
   warnings.push({
     id: 'rounding-dust',
     severity: 'info',

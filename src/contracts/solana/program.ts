@@ -264,9 +264,35 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
       { name: 'amount', type: T.u64 },
     ]),
     ev('VaultCancelled', 'The owner closed the vault.', []),
+    ev('Deposited', 'Someone added SOL (mint None) or tokens of a mint to the vault.', [
+      { name: 'depositor', type: T.pubkey },
+      { name: 'mint', type: T.option(T.pubkey) },
+      { name: 'amount', type: T.u64 },
+    ]),
+    ev('Withdrawn', 'The owner took SOL (mint None) or tokens of a mint back.', [
+      { name: 'owner', type: T.pubkey },
+      { name: 'mint', type: T.option(T.pubkey) },
+      { name: 'amount', type: T.u64 },
+    ]),
     ...(sw ? [ev('CheckedIn', 'The owner checked in.', [{ name: 'deadline', type: T.i64 }])] : []),
     ...(ms && sw ? [ev('TriggerVetoed', 'Guardians vetoed the trigger.', [{ name: 'deadline', type: T.i64 }])] : []),
     ...(ms ? [ev('GuardiansUpdated', 'The owner replaced the guardians.', [{ name: 'threshold', type: T.u8 }])] : []),
+    ...(ms
+      ? [
+          ev('ReleaseApproved', 'A guardian approved an early release (approvals is the vote mask).', [
+            { name: 'guardian', type: T.pubkey },
+            { name: 'approvals', type: T.u16 },
+          ]),
+        ]
+      : []),
+    ...(ms && sw
+      ? [
+          ev('VetoCast', 'A guardian vetoed the trigger during the grace period (votes is the vote mask).', [
+            { name: 'guardian', type: T.pubkey },
+            { name: 'votes', type: T.u16 },
+          ]),
+        ]
+      : []),
   ];
 
   // ---- errors
@@ -564,7 +590,9 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
         '    from: ctx.accounts.depositor.to_account_info(),',
         '    to: ctx.accounts.vault.to_account_info(),',
         '};',
-        'system_program::transfer(CpiContext::new(ctx.accounts.system_program.to_account_info(), accounts), amount)',
+        'system_program::transfer(CpiContext::new(ctx.accounts.system_program.to_account_info(), accounts), amount)?;',
+        'emit!(Deposited { vault: ctx.accounts.vault.key(), depositor: ctx.accounts.depositor.key(), mint: None, amount });',
+        'Ok(())',
       ],
     },
     {
@@ -660,6 +688,7 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
           `require!(vault.status != VaultStatus::Released, ${E('AlreadyReleased')});`,
           `let index = vault.guardian_index(&guardian).ok_or(${E('NotGuardian')})?;`,
           'vault.release_approvals |= 1u16 << index;',
+          'emit!(ReleaseApproved { vault: vault.key(), guardian, approvals: vault.release_approvals });',
           {
             head: 'if vault.release_approvals.count_ones() >= u32::from(vault.threshold)',
             body: [
@@ -694,6 +723,7 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
             `require!(vault.status == VaultStatus::Triggered && !vault.claims_open(now), ${E('NotInGracePeriod')});`,
             `let index = vault.guardian_index(&guardian).ok_or(${E('NotGuardian')})?;`,
             'vault.veto_votes |= 1u16 << index;',
+            'emit!(VetoCast { vault: vault.key(), guardian, votes: vault.veto_votes });',
             {
               head: 'if vault.veto_votes.count_ones() >= u32::from(vault.threshold)',
               body: [
@@ -806,7 +836,9 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
         `require!(ctx.accounts.vault.owner_window_open(now), ${E('OwnerWindowClosed')});`,
         'let vault_info = ctx.accounts.vault.to_account_info();',
         `require!(amount > 0 && amount <= available_lamports(&vault_info)?, ${E('InsufficientFunds')});`,
-        'move_lamports(&vault_info, &ctx.accounts.owner.to_account_info(), amount)',
+        'move_lamports(&vault_info, &ctx.accounts.owner.to_account_info(), amount)?;',
+        'emit!(Withdrawn { vault: ctx.accounts.vault.key(), owner: ctx.accounts.owner.key(), mint: None, amount });',
+        'Ok(())',
       ],
     },
     { doc: [], instructionArgs: [], fields: [ownerSigner(), ownerVault(true)] },
@@ -888,7 +920,9 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
           '    to: ctx.accounts.vault_token_account.to_account_info(),',
           '    authority: ctx.accounts.depositor.to_account_info(),',
           '};',
-          'token::transfer_checked(CpiContext::new(ctx.accounts.token_program.to_account_info(), accounts), amount, ctx.accounts.mint.decimals)',
+          'token::transfer_checked(CpiContext::new(ctx.accounts.token_program.to_account_info(), accounts), amount, ctx.accounts.mint.decimals)?;',
+          'emit!(Deposited { vault: ctx.accounts.vault.key(), depositor: ctx.accounts.depositor.key(), mint: Some(ctx.accounts.mint.key()), amount });',
+          'Ok(())',
         ],
       },
       {
@@ -929,7 +963,9 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
           '    authority: ctx.accounts.vault.to_account_info(),',
           '};',
           'let cpi = CpiContext::new_with_signer(ctx.accounts.token_program.to_account_info(), accounts, signer);',
-          'token::transfer_checked(cpi, amount, ctx.accounts.mint.decimals)',
+          'token::transfer_checked(cpi, amount, ctx.accounts.mint.decimals)?;',
+          'emit!(Withdrawn { vault: ctx.accounts.vault.key(), owner: ctx.accounts.owner.key(), mint: Some(ctx.accounts.mint.key()), amount });',
+          'Ok(())',
         ],
       },
       {

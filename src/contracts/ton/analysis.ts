@@ -1,5 +1,10 @@
 import type { TonPlanData } from './data.js';
 import type { TonShape } from './shape.js';
+import { fromNano } from '@ton/core';
+import type { TonRentFigures } from './rent.js';
+import { JETTON_FEE_MARGIN, JETTON_MESSAGE_VALUE } from './contract.js';
+
+const PER_JETTON_MESSAGE = fromNano(JETTON_MESSAGE_VALUE + JETTON_FEE_MARGIN);
 
 export interface TonWarning {
   id: string;
@@ -16,7 +21,7 @@ export interface TonAnalysis {
 const PENALTY: Record<TonWarning['severity'], number> = { high: 25, medium: 10, low: 4, info: 0 };
 
 /** Rule-based review of a plan's TON contract: what could go wrong for the heirs, and what would help. */
-export function analyseTon(shape: TonShape, plan: TonPlanData): TonAnalysis {
+export function analyseTon(shape: TonShape, plan: TonPlanData, rent: TonRentFigures): TonAnalysis {
   const warnings: TonWarning[] = [];
   const suggestions: string[] = [];
   const w = (id: string, severity: TonWarning['severity'], message: string, suggestion?: string) => {
@@ -52,10 +57,20 @@ export function analyseTon(shape: TonShape, plan: TonPlanData): TonAnalysis {
   if (shape.jettons) {
     w('ton-jetton-notifications', 'medium', 'Only jetton transfers that notify the contract (forward_ton_amount > 0) are counted; jettons sent without a notification sit in its wallet undistributed.',
       'Always send jettons to the contract with a forward TON amount (for example 0.01 TON).');
-    w('ton-jetton-discovery', 'info', 'The contract learns its jetton wallets from the masters (TEP-89) at deployment; a master without TEP-89 support cannot be used, and `discover` retries.');
-    w('ton-jetton-claims', 'info', 'Each jetton is claimed with its own message carrying about 0.1 TON for the jetton transfer.');
+    w('ton-jetton-discovery', 'info', `The contract learns its jetton wallets from the masters (TEP-89) at deployment, paid from the deployment value; a master without TEP-89 support cannot be used. Anyone may retry with \`discover\`, but the caller pays: the message must carry ${PER_JETTON_MESSAGE} TON per wallet still unknown, the estate balance is never spent, and what is left is returned.`);
+    w('ton-jetton-claims', 'info', 'Each jetton is claimed with its own message carrying about 0.1 TON for the jetton transfer; a claim whose transfer bounces stays claimable.');
+    w('ton-jetton-cancel-bounce', 'info', `On cancel the jettons go back to the owner; the rent reserve stays in the contract. If a jetton wallet refuses the return, the jettons are recorded as held again and the owner retries with \`return_jettons\`, attaching ${PER_JETTON_MESSAGE} TON per jetton.`);
   }
-  w('ton-storage-reserve', 'info', '0.05 TON stays in the contract for storage rent and is never distributed; rounding dust (at most one nanoton per beneficiary) also remains.');
+  const years = rent.reserveLastsDays / 365;
+  w('ton-storage-reserve', 'info',
+    `Storage rent is about ${fromNano(rent.perYear)} TON per year (${fromNano(rent.overInterval)} TON over the interval and grace period). ` +
+      `A reserve of ${fromNano(rent.reserve)} TON is kept out of the estate at each check-in and pays the rent from then on, ` +
+      `through the deadline, the grace period and a year of claims (alone it lasts about ${years >= 10 ? Math.round(years) : years.toFixed(1)} years); ` +
+      'the heirs share the balance less what is left of the reserve, and rounding dust (at most one nanoton per beneficiary) also remains.',
+    `Send at least ${fromNano(rent.reserve + 1_000_000_000n)} TON with the deployment (the reserve is never distributed); while you check in, rent comes out of the balance like any account's.`);
+  w('ton-cancel', 'info', shape.jettons
+    ? 'The owner may cancel before the deadline: every jetton and the TON above the rent reserve go back to the owner, the reserve stays in the contract, and deposits are refused from then on.'
+    : 'The owner may cancel before the deadline: the whole balance, rent reserve included, goes back to the owner, and deposits are refused (they bounce) from then on.');
   w('ton-bounceable-payouts', 'info', 'Payouts are bounceable: a payout to a wallet that cannot receive it comes back and stays claimable.');
   w('ton-claim-index', 'info', 'A beneficiary claims from its own wallet with its index in the plan (0-based); the deployment script lists the order.');
   w('ton-onchain-update-checks', 'info', 'An owner update checks on chain that shares sum to 10000 and addresses are standard; duplicate addresses are only checked by the service.');

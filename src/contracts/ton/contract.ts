@@ -7,7 +7,7 @@ import { STDLIB, stdlibFor } from './stdlib.js';
  *
  * Storage (c4), the same for every shape (see data.ts):
  *   owner:MsgAddress state:uint8 last_checkin:uint64 interval:uint32 grace:uint32
- *   claimed_total:Coins count:uint8 beneficiaries:(HashmapE 8 Beneficiary)
+ *   reserve:uint64 rent_rate:uint64 claimed_total:Coins count:uint8 beneficiaries:(HashmapE 8 Beneficiary)
  *   guardians:(Maybe ^Guardians) jettons:(Maybe ^Jettons)
  *   Beneficiary = address:MsgAddress share_bps:uint16 claimed:Coins
  *   Guardians   = threshold:uint8 count:uint8 approvals:uint16 vetoes:uint16 (HashmapE 8 MsgAddress)
@@ -15,6 +15,9 @@ import { STDLIB, stdlibFor } from './stdlib.js';
  *   Jetton      = master:MsgAddress wallet:MsgAddress received:Coins claimed:Coins   ;; wallet addr_none until discovered
  *
  * `last_checkin` = 0 until the first message (the deployment), which starts the clock.
+ * `reserve` (nanotons) is kept out of the estate at each check-in and decays at
+ * `rent_rate` nanotons per 65536 s, the rent the network takes from the balance
+ * (see rent.ts): rent after the last check-in is paid by the reserve, not the heirs.
  */
 
 export const OP = {
@@ -30,6 +33,7 @@ export const OP = {
   payout: 0x7061796f,
   claimJetton: 0x636c6a74,
   discover: 0x64697363,
+  returnJettons: 0x726a6574,
   /** TEP-74 / TEP-89 jetton messages. */
   jettonTransfer: 0x0f8a7ea5,
   transferNotification: 0x7362d09c,
@@ -56,10 +60,14 @@ export const ERR = {
 
 export const STATE = { active: 0, released: 1, cancelled: 2 } as const;
 
-/** Nanotons kept back for storage rent; never distributed. */
-export const STORAGE_RESERVE = 50_000_000n;
 /** Nanotons sent with each jetton-wallet discovery request and with each jetton returned on cancel. */
 export const JETTON_MESSAGE_VALUE = 50_000_000n;
+/** Nanotons per jetton message on top of JETTON_MESSAGE_VALUE that a paid discovery or return must attach (forwarding fees). */
+export const JETTON_FEE_MARGIN = 20_000_000n;
+/** After the release the reserve still covers this long, and it never decays below this much rent. */
+export const CLAIM_WINDOW_SECONDS = 365 * 86_400;
+/** Query ids of jetton returns on cancel: RETURN_QUERY_BASE + jetton index (claims use index << 8 | jetton, below 2^16). */
+export const RETURN_QUERY_BASE = 0x10000;
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
@@ -67,9 +75,13 @@ function consts(m: FuncModule, shape: TonShape): void {
   for (const [k, v] of Object.entries(OP)) m.consts.push({ name: `op::${snake(k)}`, value: hex(v) });
   for (const [k, v] of Object.entries(ERR)) m.consts.push({ name: `err::${snake(k)}`, value: String(v) });
   for (const [k, v] of Object.entries(STATE)) m.consts.push({ name: `state::${k}`, value: String(v) });
-  m.consts.push({ name: 'storage_reserve', value: STORAGE_RESERVE.toString(), comment: 'nanotons kept for storage rent' });
+  m.consts.push({ name: 'claim_window', value: String(CLAIM_WINDOW_SECONDS), comment: 'seconds of rent the reserve never decays below' });
   m.consts.push({ name: 'max_beneficiaries', value: String(TON_MAX_BENEFICIARIES) });
-  if (shape.jettons) m.consts.push({ name: 'jetton_message_value', value: JETTON_MESSAGE_VALUE.toString(), comment: 'nanotons per discovery request / returned jetton' });
+  if (shape.jettons) {
+    m.consts.push({ name: 'jetton_message_value', value: JETTON_MESSAGE_VALUE.toString(), comment: 'nanotons per discovery request / returned jetton' });
+    m.consts.push({ name: 'jetton_fee_margin', value: JETTON_FEE_MARGIN.toString(), comment: 'nanotons per message a paid discovery / return attaches for fees' });
+    m.consts.push({ name: 'return_query_base', value: hex(RETURN_QUERY_BASE), comment: 'query id of a jetton returned on cancel: base + jetton index' });
+  }
   m.consts.push({ name: 'template_id', value: String(templateId(shape.template)), comment: shape.template });
 }
 
@@ -95,6 +107,8 @@ function storage(m: FuncModule): void {
   g('int', 'ctx_last');
   g('int', 'ctx_interval');
   g('int', 'ctx_grace');
+  g('int', 'ctx_reserve');
+  g('int', 'ctx_rent_rate');
   g('int', 'ctx_claimed_total');
   g('int', 'ctx_count');
   g('cell', 'ctx_benefs');
@@ -109,6 +123,8 @@ function storage(m: FuncModule): void {
       'ctx_last = ds~load_uint(64)',
       'ctx_interval = ds~load_uint(32)',
       'ctx_grace = ds~load_uint(32)',
+      'ctx_reserve = ds~load_uint(64)',
+      'ctx_rent_rate = ds~load_uint(64)',
       'ctx_claimed_total = ds~load_coins()',
       'ctx_count = ds~load_uint(8)',
       'ctx_benefs = ds~load_dict()',
@@ -118,7 +134,7 @@ function storage(m: FuncModule): void {
     ]),
     fn('save_data', '()', [], ['impure', 'inline'], [
       'set_data(begin_cell().store_slice(ctx_owner).store_uint(ctx_state, 8).store_uint(ctx_last, 64)' +
-        '.store_uint(ctx_interval, 32).store_uint(ctx_grace, 32).store_coins(ctx_claimed_total)' +
+        '.store_uint(ctx_interval, 32).store_uint(ctx_grace, 32).store_uint(ctx_reserve, 64).store_uint(ctx_rent_rate, 64).store_coins(ctx_claimed_total)' +
         '.store_uint(ctx_count, 8).store_dict(ctx_benefs).store_dict(ctx_guardians).store_dict(ctx_jettons).end_cell())',
     ]),
   );
@@ -153,8 +169,13 @@ function helpers(m: FuncModule, shape: TonShape): void {
       'send_raw_message(begin_cell().store_uint(0x18, 6).store_slice(to).store_coins(amount)' +
         '.store_uint(1, 1 + 4 + 4 + 64 + 32 + 1 + 1).store_ref(body).end_cell(), mode)',
     ]),
+    fn('reserve', 'int', [], ['inline'], [
+      { kind: 'comment', text: 'The rent since the last check-in was taken from the balance: the reserve paid it, not the estate.' },
+      'int left = ctx_reserve - muldiv(ctx_rent_rate, now() - ctx_last, 65536)',
+      'return max(left, muldiv(ctx_rent_rate, claim_window, 65536))',
+    ], 'Nanotons held back for storage rent now: the reserve less the rent since the last check-in, never below a claim window of rent.'),
     fn('available', 'int', [['int', 'balance']], ['inline'], [
-      'int a = balance - storage_reserve',
+      'int a = balance - reserve()',
       iff('a < 0', ['a = 0']),
       'return a',
     ], 'What the contract holds for the estate: its balance less the storage reserve.'),
@@ -229,6 +250,37 @@ function jettonHelpers(m: FuncModule): void {
       'send_value(wallet, value, mode, begin_cell().store_uint(op::jetton_transfer, 32).store_uint(query_id, 64).store_coins(amount)' +
         '.store_slice(to).store_slice(to).store_uint(0, 1).store_coins(0).store_uint(0, 1).end_cell())',
     ]),
+    fn('pending_wallets', 'int', [], ['inline'], [
+      '(int count, cell entries, _) = jetton_state()',
+      'int n = 0',
+      'int j = 0',
+      {
+        kind: 'while',
+        cond: 'j < count',
+        body: ['(_, slice wallet, _, _) = jetton_entry(entries, j)', iff('~ wallet_known?(wallet)', ['n += 1']), 'j += 1'],
+      },
+      'return n',
+    ], 'Jettons whose wallet is still unknown.'),
+    fn('pending_returns', 'int', [], ['inline'], [
+      '(int count, cell entries, _) = jetton_state()',
+      'int n = 0',
+      'int j = 0',
+      {
+        kind: 'while',
+        cond: 'j < count',
+        body: ['(_, slice wallet, int received, int claimed_all) = jetton_entry(entries, j)', iff('wallet_known?(wallet) & (received > claimed_all)', ['n += 1']), 'j += 1'],
+      },
+      'return n',
+    ], 'Jettons still held (to return on cancel).'),
+    fn('caller_pays', '()', [['int', 'balance_before'], ['int', 'msg_value'], ['int', 'messages']], ['impure', 'inline'], [
+      { kind: 'comment', text: 'The estate keeps its balance: the messages that follow can only spend what the caller attached.' },
+      'throw_unless(err::insufficient_funds, msg_value >= messages * (jetton_message_value + jetton_fee_margin))',
+      'raw_reserve(balance_before, 0)',
+    ]),
+    fn('refund_caller', '()', [['slice', 'to']], ['impure', 'inline'], [
+      { kind: 'comment', text: 'What is left of the caller\'s value (above the reserved balance) goes back to the caller.' },
+      'send_raw_message(begin_cell().store_uint(0x10, 6).store_slice(to).store_coins(0).store_uint(0, 1 + 4 + 4 + 64 + 32 + 1 + 1).end_cell(), 128 + 2)',
+    ]),
     fn('discover_wallets', '()', [], ['impure', 'inline'], [
       { kind: 'comment', text: 'TEP-89: ask each jetton master for this contract\'s wallet address; query_id carries the jetton index.' },
       '(int count, cell entries, _) = jetton_state()',
@@ -296,17 +348,26 @@ function jettonHelpers(m: FuncModule): void {
       'send_jetton(wallet, 0, 64, key, amount, sender)',
       'save_data()',
     ], 'A beneficiary claims its share of jetton j (everything received so far, late transfers included).'),
-    fn('on_jetton_bounce', '()', [['int', 'key'], ['int', 'amount']], ['impure', 'inline'], [
+    fn('on_jetton_bounce', '()', [['slice', 'sender'], ['int', 'key'], ['int', 'amount']], ['impure', 'inline'], [
       '(int count, cell entries, cell claims) = jetton_state()',
+      'int j = key & 255',
+      iff('j >= count', ['return ()']),
+      '(slice master, slice wallet, int received, int claimed_all) = jetton_entry(entries, j)',
+      { kind: 'comment', text: 'Only our own wallet of that jetton can bounce its transfer back.' },
+      iff('~ equal_slices(wallet, sender)', ['return ()']),
+      iff('key >= return_query_base', [
+        { kind: 'comment', text: 'A return to the owner on cancel was refused: the jettons are held again, and `return_jettons` retries.' },
+        'set_jettons(count, entries.udict_set_builder(8, j, pack_jetton(master, wallet, received + amount, claimed_all)), claims)',
+        'save_data()',
+        'return ()',
+      ]),
       '(slice c, int found) = claims.udict_get?(16, key)',
       iff('found', [
-        'int j = key & 255',
-        '(slice master, slice wallet, int received, int claimed_all) = jetton_entry(entries, j)',
         'claims = claims.udict_set_builder(16, key, begin_cell().store_coins(c~load_coins() - amount))',
         'set_jettons(count, entries.udict_set_builder(8, j, pack_jetton(master, wallet, received, claimed_all - amount)), claims)',
         'save_data()',
       ]),
-    ], 'A jetton transfer our wallet refused: the amount is owed again.'),
+    ], 'A jetton transfer our wallet refused: a claim is owed again, a return on cancel is held again.'),
     fn('return_jettons', '()', [['slice', 'to']], ['impure', 'inline'], [
       { kind: 'comment', text: 'On cancel: every jetton held goes back to the owner.' },
       '(int count, cell entries, cell claims) = jetton_state()',
@@ -317,7 +378,7 @@ function jettonHelpers(m: FuncModule): void {
         body: [
           '(slice master, slice wallet, int received, int claimed_all) = jetton_entry(entries, j)',
           iff('wallet_known?(wallet) & (received > claimed_all)', [
-            'send_jetton(wallet, jetton_message_value, 1, 0xffff, received - claimed_all, to)',
+            'send_jetton(wallet, jetton_message_value, 1, return_query_base + j, received - claimed_all, to)',
             'entries = entries.udict_set_builder(8, j, pack_jetton(master, wallet, claimed_all, claimed_all))',
           ]),
           'j += 1',
@@ -331,7 +392,7 @@ function jettonHelpers(m: FuncModule): void {
 function handlers(m: FuncModule, shape: TonShape): void {
   if (shape.jettons) jettonHelpers(m);
   m.functions.push(
-    fn('on_bounce', '()', [['slice', 'body']], ['impure', 'inline'], [
+    fn('on_bounce', '()', [['slice', 'sender'], ['slice', 'body']], ['impure', 'inline'], [
       { kind: 'comment', text: 'A payout that bounced is owed again: undo its bookkeeping.' },
       'body~skip_bits(32)',
       iff('body.slice_bits() < 32 + 64 + 8 + 4', ['return ()']),
@@ -351,7 +412,7 @@ function handlers(m: FuncModule, shape: TonShape): void {
         ]),
       ]),
       ...(shape.jettons
-        ? [iff('op == op::jetton_transfer', ['int key = body~load_uint(64)', 'on_jetton_bounce(key, body~load_coins())'])]
+        ? [iff('op == op::jetton_transfer', ['int key = body~load_uint(64)', 'on_jetton_bounce(sender, key, body~load_coins())'])]
         : []),
     ]),
     fn('on_claim', '()', [['slice', 'sender'], ['int', 'balance_before'], ['int', 'query_id'], ['slice', 'body']], ['impure', 'inline'], [
@@ -460,11 +521,33 @@ function handlers(m: FuncModule, shape: TonShape): void {
     iff('op == op::cancel', [
       'require_owner_window(sender)',
       'ctx_state = state::cancelled',
-      ...(shape.jettons ? ['return_jettons(sender)'] : []),
+      ...(shape.jettons
+        ? [
+            { kind: 'comment', text: 'The rent reserve stays, so that a jetton return that bounces can be retried with return_jettons.' } as Stmt,
+            'raw_reserve(reserve(), 2)',
+            'return_jettons(sender)',
+          ]
+        : []),
       'save_data()',
       'send_value(sender, 0, 128, begin_cell().store_uint(op::cancel, 32).store_uint(query_id, 64).end_cell())',
       'return ()',
     ]),
+    ...(shape.jettons
+      ? [
+          iff('op == op::return_jettons', [
+            { kind: 'comment', text: 'After a cancel: the owner sends the jettons that came back again, paying with the message value.' },
+            'require_owner(sender)',
+            'throw_unless(err::not_active, ctx_state == state::cancelled)',
+            'int pending = pending_returns()',
+            'throw_unless(err::nothing_to_claim, pending > 0)',
+            'caller_pays(my_balance - msg_value, msg_value, pending)',
+            'return_jettons(sender)',
+            'save_data()',
+            'refund_caller(sender)',
+            'return ()',
+          ]),
+        ]
+      : []),
     iff('op == op::release', [
       'require_owner(sender)',
       'throw_unless(err::not_active, ctx_state == state::active)',
@@ -485,8 +568,8 @@ function handlers(m: FuncModule, shape: TonShape): void {
       'slice cs = in_msg_full.begin_parse()',
       'int flags = cs~load_uint(4)',
       'load_data()',
-      iff('flags & 1', ['on_bounce(in_msg_body)', 'return ()']),
       'slice sender = cs~load_msg_addr()',
+      iff('flags & 1', ['on_bounce(sender, in_msg_body)', 'return ()']),
       iff('ctx_last == 0', [
         { kind: 'comment', text: 'The deployment message starts the clock.' },
         'ctx_last = now()',
@@ -508,7 +591,15 @@ function handlers(m: FuncModule, shape: TonShape): void {
             iff('op == op::take_wallet_address', ['on_take_wallet(sender, query_id, in_msg_body)', 'return ()']),
             iff('op == op::excesses', ['return ()']),
             iff('op == op::claim_jetton', ['on_claim_jetton(sender, in_msg_body)', 'return ()']),
-            iff('op == op::discover', ['discover_wallets()', 'return ()']),
+            iff('op == op::discover', [
+              { kind: 'comment', text: 'Anyone may ask the masters again, but pays for it: the estate balance is reserved.' },
+              'int pending = pending_wallets()',
+              'throw_unless(err::nothing_to_claim, pending > 0)',
+              'caller_pays(my_balance - msg_value, msg_value, pending)',
+              'discover_wallets()',
+              'refund_caller(sender)',
+              'return ()',
+            ]),
           ]
         : []),
       ...ownerOps,
@@ -562,6 +653,7 @@ function getters(m: FuncModule, shape: TonShape): void {
       'return entitlement(available(my_balance()), share, entry~load_coins())',
     ], 'What beneficiary `index` could claim now, if the estate were released.'),
     fn('get_totals', '(int, int)', [], ['method_id'], ['load_data()', 'return (ctx_claimed_total, available(my_balance()))'], 'Paid out so far, and held for the estate.'),
+    fn('get_reserve', '(int, int, int)', [], ['method_id'], ['load_data()', 'return (reserve(), ctx_reserve, ctx_rent_rate)'], 'Rent reserve held back now, the reserve set at each check-in, and the rent rate (nanotons per 65536 s).'),
     fn('get_template', 'int', [], ['method_id'], ['return template_id']),
   );
   if (shape.jettons) {
@@ -615,8 +707,12 @@ export function buildTonContract(shape: TonShape): FuncModule {
     'Owner: check_in (resets the deadline), update beneficiaries, withdraw, cancel (before the deadline), release.',
     'Beneficiaries: claim their share of everything received (late deposits are shared too) once released.',
     'Payouts are bounceable; a bounced payout is credited back to the beneficiary.',
+    'Storage rent: a reserve set per plan (data) is kept out of the estate; rent after the last check-in is paid from it.',
     ...(shape.jettons
-      ? ['Jettons: wallets found through the masters (TEP-89); transfers credited from our wallets\' notifications; claimed per jetton.']
+      ? [
+          'Jettons: wallets found through the masters (TEP-89); transfers credited from our wallets\' notifications; claimed per jetton.',
+          'A jetton claim or return that bounces is restored; discover and return_jettons are paid by the caller\'s message value.',
+        ]
       : []),
   ]);
   m.pragmas.push('version >=0.4.4');

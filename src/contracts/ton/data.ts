@@ -13,11 +13,25 @@ export interface TonPlanData {
   guardians?: { addresses: Address[]; threshold: number };
   /** Jetton master addresses, in plan order (the jetton index used by claims). */
   jettons?: Address[];
+  /** The storage-rent reserve of this contract (see rent.ts). */
+  rent: TonRent;
+}
+
+/**
+ * The storage-rent reserve written into the data cell: `reserve` nanotons are
+ * kept out of the estate at each check-in and decay at `rate` nanotons per
+ * 65536 seconds (the contract's worst-case state size priced with the
+ * basechain storage prices), since that is what rent takes from the balance.
+ */
+export interface TonRent {
+  reserve: bigint;
+  /** Nanotons of rent per 65536 seconds (bits x bit price + cells x cell price). */
+  rate: bigint;
 }
 
 const DAY = 86_400;
 
-export function tonPlanData(plan: Plan): TonPlanData {
+export function tonPlanData(plan: Plan, rent: TonRent): TonPlanData {
   const dms = plan.deadMansSwitch;
   const on = dms?.enabled === true;
   const data: TonPlanData = {
@@ -25,6 +39,7 @@ export function tonPlanData(plan: Plan): TonPlanData {
     beneficiaries: plan.beneficiaries.map((b) => ({ address: Address.parse(b.address), shareBps: Math.round(b.percentage * 100) })),
     intervalSeconds: on ? (dms?.intervalDays ?? 365) * DAY : 0,
     graceSeconds: on ? (dms?.gracePeriodDays ?? 0) * DAY : 0,
+    rent,
   };
   const jettons = (plan.assets ?? []).filter((a) => a.type === 'jetton' && a.address).map((a) => Address.parse(a.address!));
   if (jettons.length > 0) data.jettons = jettons;
@@ -95,9 +110,53 @@ export function buildInitialData(d: TonPlanData): Cell {
     .storeUint(0, 64)
     .storeUint(d.intervalSeconds, 32)
     .storeUint(d.graceSeconds, 32)
+    .storeUint(d.rent.reserve, 64)
+    .storeUint(d.rent.rate, 64)
     .storeCoins(0)
     .storeUint(d.beneficiaries.length, 8)
     .storeDict(beneficiariesDict(d.beneficiaries))
+    .storeMaybeRef(guardians)
+    .storeMaybeRef(jettons)
+    .endCell();
+}
+
+const MAX_COINS = (1n << 120n) - 1n;
+
+/**
+ * The largest data cell this plan's contract can come to hold: the clock
+ * started, every jetton wallet known, every claim recorded, and every amount
+ * at the widest Coins encoding. Its size bounds the rent the contract pays.
+ */
+export function worstCaseData(d: TonPlanData): Cell {
+  const benefs = Dictionary.empty(Dictionary.Keys.Uint(8), BeneficiaryValue);
+  d.beneficiaries.forEach((b, i) => benefs.set(i, { address: b.address, shareBps: b.shareBps, claimed: MAX_COINS }));
+  let guardians: Cell | null = null;
+  if (d.guardians) {
+    const g = Dictionary.empty(Dictionary.Keys.Uint(8), AddressValue);
+    d.guardians.addresses.forEach((a, i) => g.set(i, a));
+    guardians = beginCell().storeUint(d.guardians.threshold, 8).storeUint(d.guardians.addresses.length, 8).storeUint(0xffff, 16).storeUint(0xffff, 16).storeDict(g).endCell();
+  }
+  let jettons: Cell | null = null;
+  if (d.jettons && d.jettons.length > 0) {
+    const entries = Dictionary.empty(Dictionary.Keys.Uint(8), JettonValue);
+    const claims = Dictionary.empty(Dictionary.Keys.Uint(16), Dictionary.Values.BigVarUint(4));
+    d.jettons.forEach((m, j) => {
+      entries.set(j, { master: m, wallet: m, received: MAX_COINS, claimed: MAX_COINS });
+      d.beneficiaries.forEach((_, i) => claims.set((i << 8) | j, MAX_COINS));
+    });
+    jettons = beginCell().storeUint(d.jettons.length, 8).storeDict(entries).storeDict(claims).endCell();
+  }
+  return beginCell()
+    .storeAddress(d.owner)
+    .storeUint(2, 8)
+    .storeUint(0xffff_ffffn, 64)
+    .storeUint(d.intervalSeconds, 32)
+    .storeUint(d.graceSeconds, 32)
+    .storeUint(d.rent.reserve, 64)
+    .storeUint(d.rent.rate, 64)
+    .storeCoins(MAX_COINS)
+    .storeUint(d.beneficiaries.length, 8)
+    .storeDict(benefs)
     .storeMaybeRef(guardians)
     .storeMaybeRef(jettons)
     .endCell();

@@ -1,5 +1,6 @@
 import type { TonPlanData } from './data.js';
-import { OP } from './contract.js';
+import { fromNano } from '@ton/core';
+import { JETTON_FEE_MARGIN, JETTON_MESSAGE_VALUE, OP } from './contract.js';
 
 /**
  * The TypeScript deployment script returned with a TON contract. It carries
@@ -14,17 +15,22 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
     beneficiaries: plan.beneficiaries.map((b) => ({ address: b.address.toRawString(), shareBps: b.shareBps })),
     intervalSeconds: plan.intervalSeconds,
     graceSeconds: plan.graceSeconds,
+    rentReserveNanotons: plan.rent.reserve.toString(),
+    rentRatePer65536s: plan.rent.rate.toString(),
     guardians: plan.guardians
       ? { addresses: plan.guardians.addresses.map((a) => a.toRawString()), threshold: plan.guardians.threshold }
       : null,
     jettonMasters: (plan.jettons ?? []).map((a) => a.toRawString()),
   };
+  const minimum = fromNano(plan.rent.reserve + 1_000_000_000n);
+  const perJetton = fromNano(JETTON_MESSAGE_VALUE + JETTON_FEE_MARGIN);
   const lines = [
     '// Deployment script for the svc TON inheritance contract (generated).',
     '// Run with: npx tsx deploy.ts   (needs @ton/core)',
     '// It prints the contract address and the StateInit; send the StateInit from the',
-    "// owner's wallet with the deployment body and at least 1 TON (the first message",
-    '// starts the check-in clock; 0.05 TON stays in the contract for storage rent).',
+    `// owner's wallet with the deployment body and at least ${minimum} TON (the first message`,
+    `// starts the check-in clock; a ${fromNano(plan.rent.reserve)} TON reserve stays in the contract and pays the`,
+    '// storage rent after each check-in; it is never distributed).',
     '//',
     '// Messages (body: op:uint32 query_id:uint64 ...; attach about 0.1 TON for gas, the rest is returned):',
     `//   deposit   0x${OP.deposit.toString(16)}  anyone; an empty body or a text comment is a deposit too`,
@@ -39,12 +45,13 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
     ...(plan.jettons && plan.jettons.length > 0
       ? [
           `//   claimJetton 0x${OP.claimJetton.toString(16)}  beneficiary, once released; beneficiary_index:uint8 jetton_index:uint8 (order of PLAN.jettonMasters)`,
-          `//   discover  0x${OP.discover.toString(16)}  anyone; asks the jetton masters for this contract's wallets again`,
+          `//   discover  0x${OP.discover.toString(16)}  anyone, paying ${perJetton} TON per unknown wallet (the rest is returned); asks the jetton masters again`,
+          `//   returnJettons 0x${OP.returnJettons.toString(16)}  owner, after cancel; resends jettons whose return bounced, paying ${perJetton} TON per jetton`,
           '// Send jettons to the contract with forward_ton_amount > 0: only transfers that notify the contract are counted.',
         ]
       : []),
     '// Get-methods: get_owner, get_state, get_deadline, get_release_time, get_last_check_in, get_shares,',
-    '//   get_beneficiary(index), get_claimable(index), get_totals, get_template, get_guardians (with guardians),',
+    '//   get_beneficiary(index), get_claimable(index), get_totals, get_reserve, get_template, get_guardians (with guardians),',
     '//   get_jettons and get_jetton_claimed(index, jetton) (with jettons).',
     "import { Address, beginCell, Cell, contractAddress, Dictionary, storeStateInit, type DictionaryValue } from '@ton/core';",
     '',
@@ -88,6 +95,8 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
     '    .storeUint(0, 64) // last check-in: set by the first message',
     '    .storeUint(PLAN.intervalSeconds, 32)',
     '    .storeUint(PLAN.graceSeconds, 32)',
+    '    .storeUint(BigInt(PLAN.rentReserveNanotons), 64) // rent reserve, kept out of the estate',
+    '    .storeUint(BigInt(PLAN.rentRatePer65536s), 64) // rent per 65536 s at the worst-case state size',
     '    .storeCoins(0n) // claimed so far',
     '    .storeUint(PLAN.beneficiaries.length, 8)',
     '    .storeDict(benefs)',
@@ -108,7 +117,7 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
     '  rawAddress: address.toRawString(),',
     "  stateInit: beginCell().store(storeStateInit({ code, data })).endCell().toBoc().toString('base64'),",
     "  deployBody: deployBody.toBoc().toString('base64'),",
-    "  minimumValueTon: '1',",
+    `  minimumValueTon: '${minimum}',`,
     '}, null, 2));',
     '',
   ];

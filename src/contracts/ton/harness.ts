@@ -150,6 +150,11 @@ export class TonHarness {
     const r = await this.get('get_totals');
     return { claimedTotal: r.readBigNumber(), available: r.readBigNumber() };
   }
+  /** The rent reserve held back now, the reserve set at each check-in, and the rent rate per 65536 s. */
+  async reserve(): Promise<{ now: bigint; base: bigint; rate: bigint }> {
+    const r = await this.get('get_reserve');
+    return { now: r.readBigNumber(), base: r.readBigNumber(), rate: r.readBigNumber() };
+  }
   async guardians(): Promise<{ threshold: number; count: number; approvals: number; vetoes: number }> {
     const r = await this.get('get_guardians');
     return { threshold: r.readNumber(), count: r.readNumber(), approvals: r.readNumber(), vetoes: r.readNumber() };

@@ -8,6 +8,7 @@ import { analyseTon } from './analysis.js';
 import { compileFuncCached, type CompiledFunc } from './compile.js';
 import { tonContractSource, OP } from './contract.js';
 import { buildInitialData, tonAddressFor, tonPlanData, type TonPlanData } from './data.js';
+import { rentFigures, rentReserveFor, type TonRentFigures } from './rent.js';
 import { tonDeployScript } from './deploy-script.js';
 import { runTonScenario, ScenarioError, formatFees, type ScenarioReport } from './scenario.js';
 import { checkTonPlan, featuresOf, shapeKey, shapeOf, type TonShape } from './shape.js';
@@ -73,10 +74,34 @@ export function buildTonShape(shape: TonShape): Promise<ShapeBuild> {
   return p;
 }
 
-function feeSummary(fees: Record<string, bigint>): string {
+function feeSummary(fees: Record<string, bigint>, rent: TonRentFigures): string {
   const order = ['deployment', 'checkIn', 'update', 'claim'];
   const parts = order.filter((k) => fees[k] !== undefined).map((k) => `${k} ${ton(fees[k]!)} TON`);
-  return `${parts.join(', ')} (${METHOD})`;
+  return `${parts.join(', ')} (${METHOD}); ${rentSummary(rent)}`;
+}
+
+/** Storage rent in words: per year, over the interval and grace period, and the reserve that pays it. */
+export function rentSummary(r: TonRentFigures): string {
+  return (
+    `storage rent ${ton(r.perYear)} TON per year, ${ton(r.overInterval)} TON over the interval and grace period, ` +
+    `paid from a ${ton(r.reserve)} TON reserve kept out of the estate (worst-case state ${r.cells} cells, ${r.bits} bits; ${r.prices.source})`
+  );
+}
+
+/** The storage-rent figures of estimate_gas. */
+function rentOutput(r: TonRentFigures) {
+  return {
+    perYear: ton(r.perYear),
+    overIntervalAndGrace: ton(r.overInterval),
+    reserve: ton(r.reserve),
+    reserveLastsDays: r.reserveLastsDays,
+    stateCells: r.cells,
+    stateBits: r.bits,
+    bitPricePer65536s: r.prices.bitPricePs.toString(),
+    cellPricePer65536s: r.prices.cellPricePs.toString(),
+    pricesSource: r.prices.source,
+    currency: 'TON',
+  };
 }
 
 /**
@@ -103,7 +128,7 @@ async function verify(shape: TonShape, code: Cell, data: TonPlanData): Promise<S
   }
 }
 
-function parsePlanData(plan: Plan): TonPlanData {
+async function parsePlanData(plan: Plan, code: Cell): Promise<TonPlanData> {
   const bad = [
     { field: 'ownerAddress', value: plan.ownerAddress },
     ...plan.beneficiaries.map((b, i) => ({ field: `beneficiaries.${i}.address`, value: b.address })),
@@ -115,7 +140,14 @@ function parsePlanData(plan: Plan): TonPlanData {
       bad.map((x) => ({ field: x.field, reason: 'not a TON address (raw 0:<64 hex> or 48-character user-friendly form with a valid checksum)' })),
     );
   }
-  return tonPlanData(plan);
+  const rent = await rentReserveFor(code, tonPlanData(plan, { reserve: 0n, rate: 0n }));
+  return tonPlanData(plan, rent);
+}
+
+/** The on-chain values of a plan, with its rent reserve computed for the shape's code (what generate uses). */
+export async function tonPlanDataFor(plan: Plan): Promise<TonPlanData> {
+  const { compiled } = await buildTonShape(shapeOf(plan));
+  return parsePlanData(plan, compiled.code);
 }
 
 /**
@@ -125,10 +157,11 @@ function parsePlanData(plan: Plan): TonPlanData {
  */
 export async function generateTon(plan: Plan): Promise<TonGenerated> {
   checkTonPlan(plan);
-  const data = parsePlanData(plan);
   const shape = shapeOf(plan);
   const { source, compiled } = await buildTonShape(shape);
+  const data = await parsePlanData(plan, compiled.code);
   const report = await verify(shape, compiled.code, data);
+  const rent = await rentFigures(compiled.code, data);
   const address = tonAddressFor(compiled.code, buildInitialData(data));
   return {
     contractCode: source,
@@ -138,9 +171,9 @@ export async function generateTon(plan: Plan): Promise<TonGenerated> {
     address: address.toString({ bounceable: true }),
     features: featuresOf(shape),
     fees: formatFees(report.fees),
-    estimatedGas: feeSummary(report.fees),
+    estimatedGas: feeSummary(report.fees, rent),
     network: TON_NETWORK,
-    analysis: analyseTon(shape, data),
+    analysis: analyseTon(shape, data, rent),
   };
 }
 
@@ -155,8 +188,9 @@ function sampleAddress(label: string): Address {
 }
 
 /** A two-beneficiary plan of the given shape, for fee measurements without a plan. */
-export function sampleTonPlanData(shape: TonShape): TonPlanData {
-  return {
+export async function sampleTonPlanData(shape: TonShape): Promise<TonPlanData> {
+  const { compiled } = await buildTonShape(shape);
+  const data: Omit<TonPlanData, 'rent'> = {
     owner: sampleAddress('owner'),
     beneficiaries: [
       { address: sampleAddress('b0'), shareBps: 6000 },
@@ -167,16 +201,24 @@ export function sampleTonPlanData(shape: TonShape): TonPlanData {
     ...(shape.guardians ? { guardians: { addresses: [sampleAddress('g0'), sampleAddress('g1'), sampleAddress('g2')], threshold: 2 } } : {}),
     ...(shape.jettons ? { jettons: [sampleAddress('jetton0')] } : {}),
   };
+  return { ...data, rent: await rentReserveFor(compiled.code, data) };
 }
 
 const REFERENCE_SHAPE: TonShape = { template: 'custom', deadMansSwitch: true, gracePeriod: false, guardians: false, jettons: false };
-const shapeFees = new Map<string, Promise<Record<string, bigint>>>();
+interface ShapeFees {
+  fees: Record<string, bigint>;
+  rent: TonRentFigures;
+}
+const shapeFees = new Map<string, Promise<ShapeFees>>();
 
-function feesForShape(shape: TonShape): Promise<Record<string, bigint>> {
+function feesForShape(shape: TonShape): Promise<ShapeFees> {
   const key = shapeKey(shape);
   let p = shapeFees.get(key);
   if (!p) {
-    p = buildTonShape(shape).then(async ({ compiled }) => (await verify(shape, compiled.code, sampleTonPlanData(shape))).fees);
+    p = buildTonShape(shape).then(async ({ compiled }) => {
+      const data = await sampleTonPlanData(shape);
+      return { fees: (await verify(shape, compiled.code, data)).fees, rent: await rentFigures(compiled.code, data) };
+    });
     p.catch(() => shapeFees.delete(key));
     shapeFees.set(key, p);
   }
@@ -217,24 +259,40 @@ export async function estimateTonFees(input: { contractCode?: string }): Promise
   update: string;
   currency: 'TON';
   method: string;
+  storageRent: ReturnType<typeof rentOutput>;
 }> {
   const src = input.contractCode;
   if (src !== undefined && src.trim() !== '') {
     const shape = shapeOfSource(src);
     if (shape) {
-      const f = await feesForShape(shape);
-      return { deployment: ton(f.deployment!), claim: ton(f.claim!), update: ton(f.update!), currency: 'TON', method: `${METHOD}; generated shape ${shapeKey(shape)}, sample plan with 2 beneficiaries` };
+      const { fees: f, rent } = await feesForShape(shape);
+      return {
+        deployment: ton(f.deployment!),
+        claim: ton(f.claim!),
+        update: ton(f.update!),
+        currency: 'TON',
+        method: `${METHOD}; generated shape ${shapeKey(shape)}, sample plan with 2 beneficiaries${shape.deadMansSwitch ? ', 365-day interval' : ''}${shape.gracePeriod ? ' and 30-day grace period' : ''}; ${rentSummary(rent)}`,
+        storageRent: rentOutput(rent),
+      };
     }
     const compiled = await compileFuncCached(src);
     const [deployment, ref] = await Promise.all([measureForeignDeployment(compiled.code), feesForShape(REFERENCE_SHAPE)]);
     return {
       deployment: ton(deployment),
-      claim: ton(ref.claim!),
-      update: ton(ref.update!),
+      claim: ton(ref.fees.claim!),
+      update: ton(ref.fees.update!),
       currency: 'TON',
-      method: `deployment of the given code (empty data) ${METHOD}; claim and update of the reference generated contract, as the given code is not one this service generates`,
+      method: `deployment of the given code (empty data) ${METHOD}; claim, update and storage rent of the reference generated contract, as the given code is not one this service generates`,
+      storageRent: rentOutput(ref.rent),
     };
   }
-  const f = await feesForShape(REFERENCE_SHAPE);
-  return { deployment: ton(f.deployment!), claim: ton(f.claim!), update: ton(f.update!), currency: 'TON', method: `${METHOD}; reference contract (custom template, dead man's switch), 2 beneficiaries` };
+  const { fees: f, rent } = await feesForShape(REFERENCE_SHAPE);
+  return {
+    deployment: ton(f.deployment!),
+    claim: ton(f.claim!),
+    update: ton(f.update!),
+    currency: 'TON',
+    method: `${METHOD}; reference contract (custom template, dead man's switch, 365-day interval), 2 beneficiaries; ${rentSummary(rent)}`,
+    storageRent: rentOutput(rent),
+  };
 }

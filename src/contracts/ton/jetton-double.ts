@@ -16,9 +16,14 @@ const int op::transfer_notification = 0x7362d09c;
 const int op::provide_wallet_address = 0x2c76b973;
 const int op::take_wallet_address = 0xd1735400;
 const int op::mint = 21;
+const int op::set_refusing = 0x72667573;
+
+cell wallet_data_r(int balance, slice owner, slice master, cell code, int refusing) inline {
+    return begin_cell().store_uint(0, 1).store_coins(balance).store_slice(owner).store_slice(master).store_ref(code).store_uint(refusing, 1).end_cell();
+}
 
 cell wallet_data(int balance, slice owner, slice master, cell code) inline {
-    return begin_cell().store_uint(0, 1).store_coins(balance).store_slice(owner).store_slice(master).store_ref(code).end_cell();
+    return wallet_data_r(balance, owner, master, code, 0);
 }
 
 cell wallet_init(slice owner, slice master, cell code) inline {
@@ -72,18 +77,25 @@ slice wallet_address(cell init) inline {
     slice owner = ds~load_msg_addr();
     slice master = ds~load_msg_addr();
     cell code = ds~load_ref();
+    int refusing = ds~load_uint(1);
     if (flags & 1) {
         body~skip_bits(32);
         if (body~load_uint(32) == op::internal_transfer) {
             body~skip_bits(64);
-            set_data(wallet_data(jbalance + body~load_coins(), owner, master, code));
+            set_data(wallet_data_r(jbalance + body~load_coins(), owner, master, code, refusing));
         }
         return ();
     }
     int op = body~load_uint(32);
     int query_id = body~load_uint(64);
+    if (op == op::set_refusing) {
+        ;; test control: while set, the wallet refuses (throws on) its owner's transfers, so they bounce
+        set_data(wallet_data_r(jbalance, owner, master, code, body~load_uint(1)));
+        return ();
+    }
     if (op == op::transfer) {
         throw_unless(705, equal_slices(sender, owner));
+        throw_if(708, refusing);
         int amount = body~load_coins();
         slice to = body~load_msg_addr();
         slice response = body~load_msg_addr();
@@ -93,7 +105,7 @@ slice wallet_address(cell init) inline {
         cell init = wallet_init(to, master, code);
         send_with_init(wallet_address(init), init, begin_cell().store_uint(op::internal_transfer, 32).store_uint(query_id, 64)
             .store_coins(amount).store_slice(owner).store_slice(response).store_coins(forward).store_uint(0, 1).end_cell());
-        set_data(wallet_data(jbalance - amount, owner, master, code));
+        set_data(wallet_data_r(jbalance - amount, owner, master, code, refusing));
         return ();
     }
     if (op == op::internal_transfer) {
@@ -102,7 +114,7 @@ slice wallet_address(cell init) inline {
         body~load_msg_addr();
         int forward = body~load_coins();
         throw_unless(707, equal_slices(sender, master) | equal_slices(sender, wallet_address(wallet_init(from, master, code))));
-        set_data(wallet_data(jbalance + amount, owner, master, code));
+        set_data(wallet_data_r(jbalance + amount, owner, master, code, refusing));
         if (forward > 0) {
             send_raw_message(begin_cell().store_uint(0x10, 6).store_slice(owner).store_coins(forward).store_uint(1, 1 + 4 + 4 + 64 + 32 + 1 + 1)
                 .store_ref(begin_cell().store_uint(op::transfer_notification, 32).store_uint(query_id, 64).store_coins(amount)
@@ -145,6 +157,11 @@ export function jettonWalletAddress(code: Cell, owner: Address, master: Address)
   return contractAddress(0, { code, data: jettonWalletData(0n, owner, master, code) });
 }
 
-export function jettonWalletData(balance: bigint, owner: Address, master: Address, code: Cell): Cell {
-  return beginCell().storeUint(0, 1).storeCoins(balance).storeAddress(owner).storeAddress(master).storeRef(code).endCell();
+export function jettonWalletData(balance: bigint, owner: Address, master: Address, code: Cell, refusing = false): Cell {
+  return beginCell().storeUint(0, 1).storeCoins(balance).storeAddress(owner).storeAddress(master).storeRef(code).storeBit(refusing).endCell();
+}
+
+/** Body that makes a double's wallet refuse (true) or accept again (false) its owner's transfers. */
+export function jettonSetRefusingBody(refusing: boolean): Cell {
+  return beginCell().storeUint(0x72667573, 32).storeUint(0, 64).storeBit(refusing).endCell();
 }

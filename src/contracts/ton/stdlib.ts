@@ -53,6 +53,13 @@ export const STDLIB: Record<string, AsmDecl> = {
     specifiers: ['impure'],
     asm: '"SENDRAWMSG"',
   },
+  raw_reserve: {
+    returnType: '()',
+    name: 'raw_reserve',
+    params: [p('int', 'amount'), p('int', 'mode')],
+    specifiers: ['impure'],
+    asm: '"RAWRESERVE"',
+  },
   empty_tuple: { returnType: 'tuple', name: 'empty_tuple', params: [], asm: '"NIL"' },
   tpush: { forall: 'forall X ->', returnType: '(tuple, ())', name: '~tpush', params: [p('tuple', 't'), p('X', 'value')], asm: '"TPUSH"' },
   triple: {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkAnchorProgram, programForShape } from '../../../src/contracts/solana/index.js';
+import { checkAnchorProgram, generateSolana, programForShape } from '../../../src/contracts/solana/index.js';
+import { FEATURE_SETS, featureLabel, makePlan } from './fixtures.js';
 import { bytesOf } from '../../../src/contracts/solana/idl.js';
 
 // The structural checks must catch real problems: each test breaks a good
@@ -49,11 +50,13 @@ pub mod counter {
     pub fn initialize(ctx: Context<Initialize>, start: u64) -> Result<()> {
         ctx.accounts.counter.count = start;
         ctx.accounts.counter.authority = ctx.accounts.authority.key();
+        emit!(CounterSet { count: start });
         Ok(())
     }
 
     pub fn increment<'info>(ctx: Context<'_, '_, '_, 'info, Increment<'info>>) -> Result<()> {
         ctx.accounts.counter.count = ctx.accounts.counter.count.checked_add(1).unwrap();
+        emit!(CounterSet { count: ctx.accounts.counter.count });
         Ok(())
     }
 }
@@ -82,7 +85,43 @@ pub struct Counter {
     pub authority: Pubkey,
     pub count: u64,
 }
+
+#[event]
+pub struct CounterSet {
+    pub count: u64,
+}
 `;
+
+describe.concurrent('every state change emits an event', () => {
+  it.each(FEATURE_SETS.map((f) => [featureLabel(f), f] as const))('%s: every state-changing instruction emits a declared event listed in the IDL', async (_label, f) => {
+    const out = await programForShape({ template: 'custom', ...f });
+    const checks = await checkAnchorProgram(out.source, out.idl);
+    expect(failed(checks)).toEqual([]);
+    const ixs = (out.idl.instructions as Array<{ name: string; accounts: Array<{ writable?: boolean; signer?: boolean }> }>).filter((i) =>
+      i.accounts.some((a) => a.writable && !a.signer),
+    );
+    expect(detail(checks, 'state-changes-emit-events')).toBe(`${ixs.length} state-changing instructions, each emitting a declared event`);
+    const events = (out.idl.events as Array<{ name: string }>).map((e) => e.name);
+    const types = (out.idl.types as Array<{ name: string }>).map((t) => t.name);
+    for (const e of ['Deposited', 'Withdrawn', 'Claimed', 'VaultCancelled']) {
+      expect(events).toContain(e);
+      expect(types).toContain(e);
+    }
+    if (f.multiSig) expect(events).toContain('ReleaseApproved');
+    if (f.multiSig && f.deadMansSwitch) expect(events).toContain('VetoCast');
+    // the advice lists exactly the events of the program
+    const g = await generateSolana(makePlan('custom', f, 2));
+    const advice = g.analysis.warnings.find((w) => w.id === 'solana-events')?.message ?? '';
+    const listed = /emits an Anchor event \(([^)]*)\)/.exec(advice)?.[1]?.split(', ') ?? [];
+    expect([...listed].sort()).toEqual([...events].sort());
+    // every instruction body that the IDL lists as changing state has an emit! in the source
+    for (const ix of ixs) {
+      const start = out.source.indexOf(`pub fn ${ix.name}(`);
+      const end = out.source.indexOf('\n    }\n', start);
+      expect(out.source.slice(start, end), ix.name).toMatch(/emit!\(/);
+    }
+  });
+});
 
 describe.concurrent('broken variants are detected', () => {
   it('a third-party style program passes, and breaking it is caught', async () => {
@@ -95,6 +134,44 @@ describe.concurrent('broken variants are detected', () => {
   it('the good program passes every check', async () => {
     const checks = await checkAnchorProgram(source, idl);
     expect(failed(checks)).toEqual([]);
+    expect(checks.map((c) => c.name)).toEqual(expect.arrayContaining(['state-changes-emit-events', 'idl-events']));
+  });
+
+  it('a state-changing instruction that emits no event', async () => {
+    // deposit_sol and withdraw_sol emitted nothing before: the check names them
+    let broken = source;
+    for (const ev of ['Deposited', 'Withdrawn']) {
+      broken = broken.replace(new RegExp(`\\n\\s*emit!\\(${ev} \\{[^\\n]*mint: None[^\\n]*\\);`), '');
+    }
+    expect(broken).not.toBe(source);
+    const checks = await checkAnchorProgram(broken, idl);
+    expect(failed(checks)).toEqual(['state-changes-emit-events']);
+    expect(detail(checks, 'state-changes-emit-events')).toMatch(/instruction deposit_sol \(line \d+\) changes vault but emits no event; instruction withdraw_sol \(line \d+\) changes vault but emits no event/);
+    // an emit! in a comment or a string is not an event
+    const commented = source.replace(/(\n\s*)(emit!\(Deposited \{[^\n]*mint: None[^\n]*\);)/, '$1// $2$1msg!("emit!(Deposited {{ }})");');
+    expect(commented).not.toBe(source);
+    expect(detail(await checkAnchorProgram(commented, idl), 'state-changes-emit-events')).toMatch(/^instruction deposit_sol \(line \d+\) changes vault but emits no event$/);
+    // the COUNTER program without its events fails the same check
+    const quiet = COUNTER.replace(/\n\s*emit!\(CounterSet[^\n]*;/g, '');
+    expect(failed(await checkAnchorProgram(quiet))).toEqual(['state-changes-emit-events']);
+  });
+
+  it('an emitted event that is not declared with #[event], and an IDL without an event', async () => {
+    const undeclared = source.replace('#[event]\npub struct Deposited', 'pub struct Deposited');
+    expect(undeclared).not.toBe(source);
+    const checks = await checkAnchorProgram(undeclared, idl);
+    expect(failed(checks)).toEqual(['state-changes-emit-events', 'idl-events']);
+    expect(detail(checks, 'state-changes-emit-events')).toMatch(/emits Deposited, which is not a declared #\[event\] struct/);
+
+    const missing = cloneIdl() as Record<string, any>;
+    missing.events = missing.events.filter((e: { name: string }) => e.name !== 'Withdrawn');
+    const c1 = await checkAnchorProgram(source, missing);
+    expect(failed(c1)).toEqual(['idl-events']);
+    expect(detail(c1, 'idl-events')).toMatch(/event Withdrawn is missing from the IDL events/);
+
+    const disc = cloneIdl() as Record<string, any>;
+    disc.events[0].discriminator = [1, 2, 3, 4, 5, 6, 7, 8];
+    expect(detail(await checkAnchorProgram(source, disc), 'idl-events')).toMatch(/wrong discriminator/);
   });
 
   it('a missing accounts struct', async () => {

@@ -16,9 +16,11 @@ const EXPECTED_CHECKS = [
   'mutable-accounts-checked',
   'signer-checks',
   'pda-state-accounts',
+  'state-changes-emit-events',
   'idl-instructions',
   'idl-pda-seeds',
   'idl-types',
+  'idl-events',
   'initialize-arguments',
 ];
 
@@ -200,7 +202,7 @@ describe('snapshots of the sources', () => {
   it('checkAnchorProgram without an IDL runs only the source checks', async () => {
     const { source } = await programForShape({ template: 'custom', deadMansSwitch: true, multiSig: false, splTokens: false });
     const checks = await checkAnchorProgram(source);
-    expect(checks.map((c) => c.name)).toEqual(EXPECTED_CHECKS.slice(0, 9));
+    expect(checks.map((c) => c.name)).toEqual(EXPECTED_CHECKS.slice(0, 10));
     expect(checks.every((c) => c.passed)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { Address, beginCell, toNano, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { STORAGE_RESERVE } from '../../../src/contracts/ton/contract.js';
+import { rentReserveFor } from '../../../src/contracts/ton/rent.js';
 import { buildInitialData, tonAddressFor, updateBody, type TonPlanData } from '../../../src/contracts/ton/data.js';
 import { computeExit, TonHarness, type SentOp } from '../../../src/contracts/ton/harness.js';
 import { buildTonShape, TON_ERR as ERR, TON_OP as OP, TON_STATE as STATE, type TonShape } from '../../../src/contracts/ton/index.js';
@@ -25,11 +25,11 @@ function shape(p: Partial<TonShape>): TonShape {
 
 async function deployed(
   s: TonShape,
-  plan: Partial<TonPlanData> = {},
+  plan: Partial<Omit<TonPlanData, 'rent'>> = {},
   opts: { sinks?: Address[]; beforeDeploy?: (h: TonHarness) => Promise<void> } = {},
 ) {
   const { compiled } = await buildTonShape(s);
-  const data: TonPlanData = {
+  const base: Omit<TonPlanData, 'rent'> = {
     owner,
     beneficiaries: [
       { address: b[0]!, shareBps: 5000 },
@@ -41,6 +41,7 @@ async function deployed(
     ...(s.guardians ? { guardians: { addresses: g, threshold: 2 } } : {}),
     ...plan,
   };
+  const data: TonPlanData = { ...base, rent: await rentReserveFor(compiled.code, base) };
   const cell: Cell = buildInitialData(data);
   const h = await TonHarness.create(compiled.code, cell, tonAddressFor(compiled.code, cell), T0);
   for (const a of opts.sinks ?? [owner, ...b, ...g]) await h.installSink(a);
@@ -69,7 +70,7 @@ describe.concurrent('TON contract behaviour', () => {
     expect((await h.op(stranger, OP.deposit, toNano('10'))).success).toBe(true);
     expect((await h.op(owner, OP.release, GAS)).success).toBe(true);
     // time does not move, so no storage rent: the estate is the balance less the reserve
-    const estate1 = (await h.balance()) - STORAGE_RESERVE;
+    const estate1 = (await h.balance()) - (await h.reserve()).now;
     const r0 = await claim(h, b[0]!, 0);
     expect(r0.success).toBe(true);
     expect((await h.beneficiary(0)).claimed).toBe((estate1 * 5000n) / 10000n);
@@ -80,7 +81,7 @@ describe.concurrent('TON contract behaviour', () => {
     expect(late.success).toBe(true);
     for (const i of [0, 1, 2]) expect((await claim(h, b[i]!, i)).success).toBe(true);
     const claimed = await Promise.all([0, 1, 2].map(async (i) => (await h.beneficiary(i)).claimed));
-    const held = (await h.balance()) - STORAGE_RESERVE;
+    const held = (await h.balance()) - (await h.reserve()).now;
     const total = claimed.reduce((a, c) => a + c, 0n) + held;
     expect(claimed).toEqual([(total * 5000n) / 10000n, (total * 3000n) / 10000n, (total * 2000n) / 10000n]);
     expect(held).toBeGreaterThanOrEqual(0n);

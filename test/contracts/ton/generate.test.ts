@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/core/errors.js';
 import { compileFuncUncached } from '../../../src/contracts/ton/compile.js';
 import { buildInitialData, tonPlanData } from '../../../src/contracts/ton/data.js';
-import { estimateTonFees, generateTon, sampleTonPlanData, tonContractSource, type TonShape } from '../../../src/contracts/ton/index.js';
+import { estimateTonFees, generateTon, sampleTonPlanData, tonContractSource, tonPlanDataFor, type TonShape } from '../../../src/contracts/ton/index.js';
 import { runTonScenario, ScenarioError } from '../../../src/contracts/ton/scenario.js';
 import { addr, makePlan } from './helpers.js';
 
@@ -42,7 +42,7 @@ describe('generateTon', () => {
     expect(Address.parse(out.address).equals(Address.parse(r.address))).toBe(true);
     const init = loadStateInit(Cell.fromBase64(out.stateInit).beginParse());
     expect(init.code!.hash().toString('hex')).toBe(r.codeHash);
-    expect(init.data!.hash().equals(buildInitialData(tonPlanData(plan)).hash())).toBe(true);
+    expect(init.data!.hash().equals(buildInitialData(await tonPlanDataFor(plan)).hash())).toBe(true);
     expect(Cell.fromBase64(out.deployBody).beginParse().loadUint(32)).toBe(0x64706f73);
   }, 90_000);
 
@@ -82,7 +82,7 @@ describe('generateTon', () => {
     plan.beneficiaries[0]!.percentage = 33.33;
     plan.beneficiaries[1]!.percentage = 33.33;
     plan.beneficiaries[2]!.percentage = 33.34;
-    expect(tonPlanData(plan).beneficiaries.map((x) => x.shareBps)).toEqual([3333, 3333, 3334]);
+    expect(tonPlanData(plan, { reserve: 0n, rate: 0n }).beneficiaries.map((x) => x.shareBps)).toEqual([3333, 3333, 3334]);
   });
 
   it('reports analysis warnings that depend on the plan', async () => {
@@ -103,7 +103,7 @@ describe('the verification scenario catches a defective contract', () => {
     expect(mutated).not.toBe(source);
     const { code } = await compileFuncUncached(mutated);
     try {
-      await runTonScenario(shape, code, sampleTonPlanData(shape));
+      await runTonScenario(shape, code, await sampleTonPlanData(shape));
     } catch (e) {
       expect(e).toBeInstanceOf(ScenarioError);
       return (e as ScenarioError).step;
@@ -134,6 +134,19 @@ describe('estimateTonFees', () => {
     expect(e.currency).toBe('TON');
     for (const k of ['deployment', 'claim', 'update'] as const) expect(Number(e[k])).toBeGreaterThan(0);
     expect(e.method).toMatch(/sandbox/);
+    // storage rent per year and over the interval, paid from the reserve
+    expect(e.method).toMatch(/storage rent \d+\.\d+ TON per year/);
+    const r = e.storageRent;
+    expect(Number(r.perYear)).toBeGreaterThan(0);
+    expect(Number(r.overIntervalAndGrace)).toBeGreaterThanOrEqual(Number(r.perYear));
+    expect(Number(r.reserve)).toBeGreaterThan(Number(r.overIntervalAndGrace));
+    expect(r.reserveLastsDays).toBeGreaterThan(365);
+    expect(r.bitPricePer65536s).toBe('1');
+    expect(r.cellPricePer65536s).toBe('500');
+    // estimate_gas passes them on as figures
+    const { estimateCosts } = await import('../../../src/contracts/engine.js');
+    const out = await estimateCosts({ blockchain: 'ton' }, { engine: undefined as never });
+    expect(out.figures.storageRent).toEqual(r);
   });
 
   it('measures the shape of generated source', async () => {

@@ -55,7 +55,9 @@ pub mod svc_inheritance {
             from: ctx.accounts.depositor.to_account_info(),
             to: ctx.accounts.vault.to_account_info(),
         };
-        system_program::transfer(CpiContext::new(ctx.accounts.system_program.to_account_info(), accounts), amount)
+        system_program::transfer(CpiContext::new(ctx.accounts.system_program.to_account_info(), accounts), amount)?;
+        emit!(Deposited { vault: ctx.accounts.vault.key(), depositor: ctx.accounts.depositor.key(), mint: None, amount });
+        Ok(())
     }
 
     /// Without a dead man's switch the owner (or an executor holding the owner key) opens the claims; guardians can also do so with `confirm_release`.
@@ -77,6 +79,7 @@ pub mod svc_inheritance {
         require!(vault.status != VaultStatus::Released, InheritanceError::AlreadyReleased);
         let index = vault.guardian_index(&guardian).ok_or(InheritanceError::NotGuardian)?;
         vault.release_approvals |= 1u16 << index;
+        emit!(ReleaseApproved { vault: vault.key(), guardian, approvals: vault.release_approvals });
         if vault.release_approvals.count_ones() >= u32::from(vault.threshold) {
             vault.status = VaultStatus::Released;
             vault.released_at = now;
@@ -116,7 +119,9 @@ pub mod svc_inheritance {
         require!(ctx.accounts.vault.owner_window_open(now), InheritanceError::OwnerWindowClosed);
         let vault_info = ctx.accounts.vault.to_account_info();
         require!(amount > 0 && amount <= available_lamports(&vault_info)?, InheritanceError::InsufficientFunds);
-        move_lamports(&vault_info, &ctx.accounts.owner.to_account_info(), amount)
+        move_lamports(&vault_info, &ctx.accounts.owner.to_account_info(), amount)?;
+        emit!(Withdrawn { vault: ctx.accounts.vault.key(), owner: ctx.accounts.owner.key(), mint: None, amount });
+        Ok(())
     }
 
     /// The owner cancels the plan while the vault is active: the vault closes and all its SOL returns to the owner.
@@ -468,11 +473,37 @@ pub struct VaultCancelled {
     pub vault: Pubkey,
 }
 
+/// Someone added SOL (mint None) or tokens of a mint to the vault.
+#[event]
+pub struct Deposited {
+    pub vault: Pubkey,
+    pub depositor: Pubkey,
+    pub mint: Option<Pubkey>,
+    pub amount: u64,
+}
+
+/// The owner took SOL (mint None) or tokens of a mint back.
+#[event]
+pub struct Withdrawn {
+    pub vault: Pubkey,
+    pub owner: Pubkey,
+    pub mint: Option<Pubkey>,
+    pub amount: u64,
+}
+
 /// The owner replaced the guardians.
 #[event]
 pub struct GuardiansUpdated {
     pub vault: Pubkey,
     pub threshold: u8,
+}
+
+/// A guardian approved an early release (approvals is the vote mask).
+#[event]
+pub struct ReleaseApproved {
+    pub vault: Pubkey,
+    pub guardian: Pubkey,
+    pub approvals: u16,
 }
 
 #[error_code]

@@ -51,7 +51,9 @@ pub mod svc_inheritance {
             from: ctx.accounts.depositor.to_account_info(),
             to: ctx.accounts.vault.to_account_info(),
         };
-        system_program::transfer(CpiContext::new(ctx.accounts.system_program.to_account_info(), accounts), amount)
+        system_program::transfer(CpiContext::new(ctx.accounts.system_program.to_account_info(), accounts), amount)?;
+        emit!(Deposited { vault: ctx.accounts.vault.key(), depositor: ctx.accounts.depositor.key(), mint: None, amount });
+        Ok(())
     }
 
     /// Without a dead man's switch the owner (or an executor holding the owner key) opens the claims.
@@ -83,7 +85,9 @@ pub mod svc_inheritance {
         require!(ctx.accounts.vault.owner_window_open(now), InheritanceError::OwnerWindowClosed);
         let vault_info = ctx.accounts.vault.to_account_info();
         require!(amount > 0 && amount <= available_lamports(&vault_info)?, InheritanceError::InsufficientFunds);
-        move_lamports(&vault_info, &ctx.accounts.owner.to_account_info(), amount)
+        move_lamports(&vault_info, &ctx.accounts.owner.to_account_info(), amount)?;
+        emit!(Withdrawn { vault: ctx.accounts.vault.key(), owner: ctx.accounts.owner.key(), mint: None, amount });
+        Ok(())
     }
 
     /// The owner cancels the plan while the vault is active: the vault closes and all its SOL returns to the owner.
@@ -125,7 +129,9 @@ pub mod svc_inheritance {
             to: ctx.accounts.vault_token_account.to_account_info(),
             authority: ctx.accounts.depositor.to_account_info(),
         };
-        token::transfer_checked(CpiContext::new(ctx.accounts.token_program.to_account_info(), accounts), amount, ctx.accounts.mint.decimals)
+        token::transfer_checked(CpiContext::new(ctx.accounts.token_program.to_account_info(), accounts), amount, ctx.accounts.mint.decimals)?;
+        emit!(Deposited { vault: ctx.accounts.vault.key(), depositor: ctx.accounts.depositor.key(), mint: Some(ctx.accounts.mint.key()), amount });
+        Ok(())
     }
 
     /// The owner takes tokens back while the vault is active.
@@ -144,7 +150,9 @@ pub mod svc_inheritance {
             authority: ctx.accounts.vault.to_account_info(),
         };
         let cpi = CpiContext::new_with_signer(ctx.accounts.token_program.to_account_info(), accounts, signer);
-        token::transfer_checked(cpi, amount, ctx.accounts.mint.decimals)
+        token::transfer_checked(cpi, amount, ctx.accounts.mint.decimals)?;
+        emit!(Withdrawn { vault: ctx.accounts.vault.key(), owner: ctx.accounts.owner.key(), mint: Some(ctx.accounts.mint.key()), amount });
+        Ok(())
     }
 
     /// A beneficiary claims its share of all tokens of one mint the vault has received, minus what it already claimed.
@@ -570,6 +578,24 @@ pub struct Claimed {
 #[event]
 pub struct VaultCancelled {
     pub vault: Pubkey,
+}
+
+/// Someone added SOL (mint None) or tokens of a mint to the vault.
+#[event]
+pub struct Deposited {
+    pub vault: Pubkey,
+    pub depositor: Pubkey,
+    pub mint: Option<Pubkey>,
+    pub amount: u64,
+}
+
+/// The owner took SOL (mint None) or tokens of a mint back.
+#[event]
+pub struct Withdrawn {
+    pub vault: Pubkey,
+    pub owner: Pubkey,
+    pub mint: Option<Pubkey>,
+    pub amount: u64,
 }
 
 #[error_code]

@@ -68,7 +68,9 @@ pub mod svc_inheritance {
             from: ctx.accounts.depositor.to_account_info(),
             to: ctx.accounts.vault.to_account_info(),
         };
-        system_program::transfer(CpiContext::new(ctx.accounts.system_program.to_account_info(), accounts), amount)
+        system_program::transfer(CpiContext::new(ctx.accounts.system_program.to_account_info(), accounts), amount)?;
+        emit!(Deposited { vault: ctx.accounts.vault.key(), depositor: ctx.accounts.depositor.key(), mint: None, amount });
+        Ok(())
     }
 
     /// The owner proves to be alive: the deadline becomes now + interval, and a pending trigger is cancelled.
@@ -105,6 +107,7 @@ pub mod svc_inheritance {
         require!(vault.status != VaultStatus::Released, InheritanceError::AlreadyReleased);
         let index = vault.guardian_index(&guardian).ok_or(InheritanceError::NotGuardian)?;
         vault.release_approvals |= 1u16 << index;
+        emit!(ReleaseApproved { vault: vault.key(), guardian, approvals: vault.release_approvals });
         if vault.release_approvals.count_ones() >= u32::from(vault.threshold) {
             vault.status = VaultStatus::Released;
             vault.released_at = now;
@@ -121,6 +124,7 @@ pub mod svc_inheritance {
         require!(vault.status == VaultStatus::Triggered && !vault.claims_open(now), InheritanceError::NotInGracePeriod);
         let index = vault.guardian_index(&guardian).ok_or(InheritanceError::NotGuardian)?;
         vault.veto_votes |= 1u16 << index;
+        emit!(VetoCast { vault: vault.key(), guardian, votes: vault.veto_votes });
         if vault.veto_votes.count_ones() >= u32::from(vault.threshold) {
             vault.status = VaultStatus::Active;
             vault.triggered_at = 0;
@@ -164,7 +168,9 @@ pub mod svc_inheritance {
         require!(ctx.accounts.vault.owner_window_open(now), InheritanceError::OwnerWindowClosed);
         let vault_info = ctx.accounts.vault.to_account_info();
         require!(amount > 0 && amount <= available_lamports(&vault_info)?, InheritanceError::InsufficientFunds);
-        move_lamports(&vault_info, &ctx.accounts.owner.to_account_info(), amount)
+        move_lamports(&vault_info, &ctx.accounts.owner.to_account_info(), amount)?;
+        emit!(Withdrawn { vault: ctx.accounts.vault.key(), owner: ctx.accounts.owner.key(), mint: None, amount });
+        Ok(())
     }
 
     /// The owner cancels the plan before the deadline: the vault closes and all its SOL returns to the owner.
@@ -206,7 +212,9 @@ pub mod svc_inheritance {
             to: ctx.accounts.vault_token_account.to_account_info(),
             authority: ctx.accounts.depositor.to_account_info(),
         };
-        token::transfer_checked(CpiContext::new(ctx.accounts.token_program.to_account_info(), accounts), amount, ctx.accounts.mint.decimals)
+        token::transfer_checked(CpiContext::new(ctx.accounts.token_program.to_account_info(), accounts), amount, ctx.accounts.mint.decimals)?;
+        emit!(Deposited { vault: ctx.accounts.vault.key(), depositor: ctx.accounts.depositor.key(), mint: Some(ctx.accounts.mint.key()), amount });
+        Ok(())
     }
 
     /// The owner takes tokens back before the deadline.
@@ -225,7 +233,9 @@ pub mod svc_inheritance {
             authority: ctx.accounts.vault.to_account_info(),
         };
         let cpi = CpiContext::new_with_signer(ctx.accounts.token_program.to_account_info(), accounts, signer);
-        token::transfer_checked(cpi, amount, ctx.accounts.mint.decimals)
+        token::transfer_checked(cpi, amount, ctx.accounts.mint.decimals)?;
+        emit!(Withdrawn { vault: ctx.accounts.vault.key(), owner: ctx.accounts.owner.key(), mint: Some(ctx.accounts.mint.key()), amount });
+        Ok(())
     }
 
     /// A beneficiary claims its share of all tokens of one mint the vault has received, minus what it already claimed.
@@ -747,6 +757,24 @@ pub struct VaultCancelled {
     pub vault: Pubkey,
 }
 
+/// Someone added SOL (mint None) or tokens of a mint to the vault.
+#[event]
+pub struct Deposited {
+    pub vault: Pubkey,
+    pub depositor: Pubkey,
+    pub mint: Option<Pubkey>,
+    pub amount: u64,
+}
+
+/// The owner took SOL (mint None) or tokens of a mint back.
+#[event]
+pub struct Withdrawn {
+    pub vault: Pubkey,
+    pub owner: Pubkey,
+    pub mint: Option<Pubkey>,
+    pub amount: u64,
+}
+
 /// The owner checked in.
 #[event]
 pub struct CheckedIn {
@@ -766,6 +794,22 @@ pub struct TriggerVetoed {
 pub struct GuardiansUpdated {
     pub vault: Pubkey,
     pub threshold: u8,
+}
+
+/// A guardian approved an early release (approvals is the vote mask).
+#[event]
+pub struct ReleaseApproved {
+    pub vault: Pubkey,
+    pub guardian: Pubkey,
+    pub approvals: u16,
+}
+
+/// A guardian vetoed the trigger during the grace period (votes is the vote mask).
+#[event]
+pub struct VetoCast {
+    pub vault: Pubkey,
+    pub guardian: Pubkey,
+    pub votes: u16,
 }
 
 #[error_code]

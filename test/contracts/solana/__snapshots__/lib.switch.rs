@@ -59,7 +59,9 @@ pub mod svc_inheritance {
             from: ctx.accounts.depositor.to_account_info(),
             to: ctx.accounts.vault.to_account_info(),
         };
-        system_program::transfer(CpiContext::new(ctx.accounts.system_program.to_account_info(), accounts), amount)
+        system_program::transfer(CpiContext::new(ctx.accounts.system_program.to_account_info(), accounts), amount)?;
+        emit!(Deposited { vault: ctx.accounts.vault.key(), depositor: ctx.accounts.depositor.key(), mint: None, amount });
+        Ok(())
     }
 
     /// The owner proves to be alive: the deadline becomes now + interval, and a pending trigger is cancelled.
@@ -104,7 +106,9 @@ pub mod svc_inheritance {
         require!(ctx.accounts.vault.owner_window_open(now), InheritanceError::OwnerWindowClosed);
         let vault_info = ctx.accounts.vault.to_account_info();
         require!(amount > 0 && amount <= available_lamports(&vault_info)?, InheritanceError::InsufficientFunds);
-        move_lamports(&vault_info, &ctx.accounts.owner.to_account_info(), amount)
+        move_lamports(&vault_info, &ctx.accounts.owner.to_account_info(), amount)?;
+        emit!(Withdrawn { vault: ctx.accounts.vault.key(), owner: ctx.accounts.owner.key(), mint: None, amount });
+        Ok(())
     }
 
     /// The owner cancels the plan before the deadline: the vault closes and all its SOL returns to the owner.
@@ -420,6 +424,24 @@ pub struct Claimed {
 #[event]
 pub struct VaultCancelled {
     pub vault: Pubkey,
+}
+
+/// Someone added SOL (mint None) or tokens of a mint to the vault.
+#[event]
+pub struct Deposited {
+    pub vault: Pubkey,
+    pub depositor: Pubkey,
+    pub mint: Option<Pubkey>,
+    pub amount: u64,
+}
+
+/// The owner took SOL (mint None) or tokens of a mint back.
+#[event]
+pub struct Withdrawn {
+    pub vault: Pubkey,
+    pub owner: Pubkey,
+    pub mint: Option<Pubkey>,
+    pub amount: u64,
 }
 
 /// The owner checked in.

@@ -1,0 +1,135 @@
+import { Blockchain, loadConfig } from '@ton/sandbox';
+import type { Cell } from '@ton/core';
+import { CLAIM_WINDOW_SECONDS } from './contract.js';
+import { worstCaseData, type TonPlanData, type TonRent } from './data.js';
+
+export { CLAIM_WINDOW_SECONDS };
+
+/**
+ * Storage rent of the TON contract. Every account pays, at each transaction,
+ * ceil((bits x bit_price + cells x cell_price) x seconds / 65536) nanotons for
+ * the time since its last one. The contract keeps a reserve out of the estate
+ * that covers this rent from the last check-in through the deadline, the grace
+ * period and a claim window, so that an estate nobody touches for years is
+ * neither frozen nor eaten by rent (see contract.ts, `reserve()`).
+ */
+
+export const DAY = 86_400;
+export const YEAR = 365 * DAY;
+/** The reserve is this multiple (numerator / denominator) of the rent it must cover. */
+export const RENT_MARGIN = { num: 3n, den: 2n } as const;
+/** Never less than this, whatever the interval. */
+export const MIN_RESERVE = 50_000_000n;
+
+export interface StoragePrices {
+  bitPricePs: bigint;
+  cellPricePs: bigint;
+  /** Where the figures come from. */
+  source: string;
+}
+
+/**
+ * Basechain storage prices of the configuration the sandbox runs (config
+ * parameter 18, the latest entry). These are the mainnet prices the sandbox
+ * ships: 1 nanoton per bit and 500 per cell, per 65536 seconds.
+ */
+let prices: Promise<StoragePrices> | undefined;
+export function basechainStoragePrices(): Promise<StoragePrices> {
+  prices ??= (async () => {
+    const bc = await Blockchain.create({ config: 'slim' });
+    const p18 = (loadConfig(bc.config) as unknown as Record<number, { anon0: { values(): Iterable<{ utime_since: number; bit_price_ps: bigint; _cell_price_ps: bigint }> } }>)[18];
+    const entries = [...p18!.anon0.values()].sort((a, b) => a.utime_since - b.utime_since);
+    const last = entries[entries.length - 1];
+    if (!last) throw new Error('the sandbox configuration has no storage prices');
+    return { bitPricePs: BigInt(last.bit_price_ps), cellPricePs: BigInt(last._cell_price_ps), source: '@ton/sandbox configuration, parameter 18 (basechain storage prices)' };
+  })();
+  prices.catch(() => {
+    prices = undefined;
+  });
+  return prices;
+}
+
+/** Distinct cells and their bits under the given roots (shared cells counted once, as the network does). */
+export function cellStats(roots: Cell[]): { cells: number; bits: number } {
+  const seen = new Set<string>();
+  let cells = 0;
+  let bits = 0;
+  const walk = (c: Cell) => {
+    const h = c.hash().toString('hex');
+    if (seen.has(h)) return;
+    seen.add(h);
+    cells++;
+    bits += c.bits.length;
+    c.refs.forEach(walk);
+  };
+  roots.forEach(walk);
+  return { cells, bits };
+}
+
+/**
+ * The account's own cell (address, storage info, balance, state header) adds
+ * to code and data; these bounds are above what the sandbox reports for it.
+ */
+const ACCOUNT_OVERHEAD = { cells: 1, bits: 1023 };
+
+/** Worst-case storage of the contract for this plan: code, the largest data it can hold, and the account cell. */
+export function worstCaseStorage(code: Cell, plan: TonPlanData): { cells: number; bits: number } {
+  const s = cellStats([code, worstCaseData(plan)]);
+  return { cells: s.cells + ACCOUNT_OVERHEAD.cells, bits: s.bits + ACCOUNT_OVERHEAD.bits };
+}
+
+/** Rent in nanotons for `seconds` at `rate` (nanotons per 65536 s), rounded up. */
+export function rentFor(rate: bigint, seconds: number): bigint {
+  return (rate * BigInt(seconds) + 65535n) / 65536n;
+}
+
+/** What the reserve must cover: interval, grace period and the claim window after the release. */
+export function coveredSeconds(plan: Pick<TonPlanData, 'intervalSeconds' | 'graceSeconds'>): number {
+  return plan.intervalSeconds + plan.graceSeconds + CLAIM_WINDOW_SECONDS;
+}
+
+/** The rent reserve for a plan (its rent fields are ignored: they are fixed-width in the data cell). */
+export async function rentReserveFor(code: Cell, plan: Omit<TonPlanData, 'rent'>): Promise<TonRent> {
+  const p = await basechainStoragePrices();
+  const probe: TonPlanData = { ...plan, rent: { reserve: 0n, rate: 0n } };
+  const size = worstCaseStorage(code, probe);
+  const rate = BigInt(size.bits) * p.bitPricePs + BigInt(size.cells) * p.cellPricePs;
+  let reserve = (rentFor(rate, coveredSeconds(plan)) * RENT_MARGIN.num + RENT_MARGIN.den - 1n) / RENT_MARGIN.den;
+  if (reserve < MIN_RESERVE) reserve = MIN_RESERVE;
+  return { reserve, rate };
+}
+
+/** The reserve the contract holds back at `now`, mirroring `reserve()` in the FunC. */
+export function reserveAt(rent: TonRent, lastCheckIn: number, now: number): bigint {
+  const floor = (rent.rate * BigInt(CLAIM_WINDOW_SECONDS)) / 65536n;
+  const left = rent.reserve - (rent.rate * BigInt(Math.max(0, now - lastCheckIn))) / 65536n;
+  return left > floor ? left : floor;
+}
+
+export interface TonRentFigures {
+  /** Nanotons of rent per year at the worst-case state size. */
+  perYear: bigint;
+  /** Rent over the interval plus the grace period. */
+  overInterval: bigint;
+  /** The reserve held back at each check-in. */
+  reserve: bigint;
+  /** How long the reserve alone keeps the contract alive, in days. */
+  reserveLastsDays: number;
+  cells: number;
+  bits: number;
+  prices: StoragePrices;
+}
+
+export async function rentFigures(code: Cell, plan: TonPlanData): Promise<TonRentFigures> {
+  const p = await basechainStoragePrices();
+  const size = worstCaseStorage(code, plan);
+  return {
+    perYear: rentFor(plan.rent.rate, YEAR),
+    overInterval: rentFor(plan.rent.rate, plan.intervalSeconds + plan.graceSeconds),
+    reserve: plan.rent.reserve,
+    reserveLastsDays: plan.rent.rate === 0n ? Infinity : Number((plan.rent.reserve * 65536n) / plan.rent.rate / BigInt(DAY)),
+    cells: size.cells,
+    bits: size.bits,
+    prices: p,
+  };
+}

@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/mcp/server.js';
-import { TOOLS } from '../src/tools/index.js';
+import { MCP_TOOLS, TOOLS } from '../src/tools/index.js';
 import { toolSchemas, type JsonSchema } from '../src/tools/schema.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
@@ -61,8 +61,9 @@ describe('tool registry', () => {
     for (const tool of TOOLS) {
       expect(typeof tool.annotations.readOnlyHint, tool.name).toBe('boolean');
       expect(tool.name).toMatch(/^[a-z][a-z0-9_]*$/);
-      // A scope, or an explicit null (any valid key) restricted by tiers.
-      expect(tool.scope !== null ? tool.scope.length > 0 : (tool.tiers?.length ?? 0) > 0, tool.name).toBe(true);
+      // A scope, or an explicit null (any valid key) restricted by tiers, or no key at all (sign-up, sign-in, session routes).
+      const keyless = tool.auth === 'none' || !(tool.principals ?? ['key']).includes('key');
+      expect(tool.scope !== null ? tool.scope.length > 0 : keyless || (tool.tiers?.length ?? 0) > 0, tool.name).toBe(true);
       expect(tool.description.length).toBeGreaterThan(20);
       expect(names.has(tool.name)).toBe(false);
       names.add(tool.name);
@@ -93,7 +94,8 @@ describe('tool registry', () => {
 describe('tools/list', () => {
   it('matches the snapshot', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    // Session routes and the planned legal routes are REST only.
+    expect(tools.map((t) => t.name)).toEqual(MCP_TOOLS.map((t) => t.name));
     for (const t of tools) expect(t.annotations?.readOnlyHint, t.name).toBeTypeOf('boolean');
     await expect(JSON.stringify(tools, null, 2) + '\n').toMatchFileSnapshot('__snapshots__/tools-list.json');
   });
@@ -129,7 +131,8 @@ describe('OpenAPI document', () => {
       expect(found!.op.operationId).toBe(tool.name);
       expect(found!.op.tags).toEqual([tool.domain]);
     }
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKeyHeader', 'apiKeyQuery', 'bearerAuth']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKeyHeader', 'apiKeyQuery', 'bearerAuth', 'sessionCookie']);
+    expect(doc.components.securitySchemes.sessionCookie).toMatchObject({ in: 'cookie', name: 'svc_session' });
     expect(doc.components.securitySchemes.apiKeyQuery).toMatchObject({ in: 'query', name: 'api_key' });
     expect(doc.components.securitySchemes.apiKeyHeader).toMatchObject({ in: 'header', name: 'X-API-Key' });
   });

@@ -16,6 +16,7 @@ import { SCOPES, TIERS, type Scope, type Tier } from '../keys/scopes.js';
 import type { Principal } from './principal.js';
 import { newAccount, ACCOUNTS, ACCOUNT_INDEXES, ACCOUNT_KINDS, ACCOUNT_STATUSES, TIER_RANK, type AccountKind, type AccountRecord, type AccountStatus } from './records.js';
 import { offsetPageInput, paginateOffset } from '../core/pagination.js';
+import { recordEvent } from '../events/events.js';
 
 export { newAccount, ACCOUNTS, ACCOUNT_INDEXES, ACCOUNT_STATUSES, ACCOUNT_KINDS, TIER_RANK, type AccountRecord, type AccountStatus, type AccountKind };
 
@@ -205,6 +206,15 @@ export interface AccountDeps {
   clock: Clock;
 }
 
+/** api_key.created in the event log of the account that received the key. */
+function keyCreated(tx: Tx, record: ApiKeyRecord, clock: Clock): void {
+  recordEvent(
+    tx,
+    { type: 'api_key.created', ownerId: record.ownerId, data: { id: record.id, name: record.name, tier: record.tier, scopes: record.scopes, createdBy: 'operator' } },
+    clock,
+  );
+}
+
 async function findAccount(deps: AccountDeps, id: string): Promise<AccountRecord> {
   const account = await deps.system.get<AccountRecord>(ACCOUNTS, id);
   if (!account) throw ApiError.notFound(`Account ${id}`);
@@ -234,6 +244,7 @@ export async function createAccount(
   await deps.system.transact((tx) => {
     tx.put(ACCOUNTS, account);
     tx.put(API_KEYS, record);
+    keyCreated(tx, record, deps.clock);
   });
   return { account: accountView(account), apiKey: keyView(record), key };
 }
@@ -285,6 +296,7 @@ export async function createAccountKey(deps: AccountDeps, caller: Principal, inp
   await deps.system.transact((tx) => {
     if (!tx.get(ACCOUNTS, account.id)) throw ApiError.notFound(`Account ${account.id}`);
     tx.put(API_KEYS, record);
+    keyCreated(tx, record, deps.clock);
   });
   return { ...keyView(record), key };
 }

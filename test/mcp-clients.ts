@@ -62,3 +62,27 @@ export function restOutcome(
   }
   return { ok: true, body: rest.data };
 }
+
+/**
+ * One tools/call over POST /mcp without the SDK (stateless: no initialize needed),
+ * so a refusal at the HTTP level (401, 403, 429) is seen as the error it carries.
+ */
+export async function mcpHttpCall(baseUrl: string, apiKey: string | undefined, name: string, args: Record<string, unknown>): Promise<Outcome & { status: number; headers: Headers }> {
+  const res = await fetch(new URL('/mcp', baseUrl), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(apiKey !== undefined ? { authorization: `Bearer ${apiKey}` } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  const json = (await res.json()) as { result?: { isError?: boolean; content: Array<{ text: string }>; structuredContent?: unknown }; error?: { data?: unknown } };
+  if (json.error) return { ok: false, body: { success: false, error: json.error.data }, status: res.status, headers: res.headers };
+  const text = JSON.parse(json.result!.content[0]!.text) as Record<string, unknown>;
+  if (json.result!.isError) {
+    const { meta: _meta, ...rest } = text;
+    return { ok: false, body: rest, status: res.status, headers: res.headers };
+  }
+  return { ok: true, body: json.result!.structuredContent, status: res.status, headers: res.headers };
+}

@@ -18,6 +18,11 @@ export interface Config {
    * count. Unset: the socket's address is the client's, and X-Forwarded-For is ignored.
    */
   trustProxy: string[] | number | undefined;
+  /**
+   * Browser origins allowed to call /mcp (exact scheme://host[:port]; SVC_ALLOWED_ORIGINS, comma-separated).
+   * Requests without an Origin header (non-browser clients) are not affected.
+   */
+  allowedOrigins: string[];
   /** Session lifetime when unused and maximum age, seconds (SVC_SESSION_TTL, SVC_SESSION_MAX_AGE). */
   sessions: { ttlSeconds: number; maxSeconds: number };
   /** Hosts or CIDR ranges webhooks may reach despite the address guard (SVC_WEBHOOK_ALLOW); for tests and private deployments. */
@@ -89,6 +94,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     trustProxy,
     webhookAllow: env.SVC_WEBHOOK_ALLOW || undefined,
     sessions: sessionConfig(env),
+    allowedOrigins: allowedOrigins(env),
   };
 }
 
@@ -97,4 +103,22 @@ function sessionConfig(env: NodeJS.ProcessEnv): Config['sessions'] {
   const maxSeconds = env.SVC_SESSION_MAX_AGE ? parsePositiveInt(env.SVC_SESSION_MAX_AGE, 'SVC_SESSION_MAX_AGE') : 30 * 24 * 3600;
   if (maxSeconds < ttlSeconds) throw new ConfigError(`SVC_SESSION_MAX_AGE (${maxSeconds}) must be at least SVC_SESSION_TTL (${ttlSeconds})`);
   return { ttlSeconds, maxSeconds };
+}
+
+function allowedOrigins(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.SVC_ALLOWED_ORIGINS?.trim();
+  if (!raw) return [];
+  const list = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of list) {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new ConfigError(`SVC_ALLOWED_ORIGINS: "${origin}" is not an origin such as https://app.example.com`);
+    }
+    if (url.origin !== origin || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+      throw new ConfigError(`SVC_ALLOWED_ORIGINS: "${origin}" must be exactly scheme://host[:port], e.g. ${url.origin}`);
+    }
+  }
+  return list;
 }

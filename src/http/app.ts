@@ -10,11 +10,12 @@ import { newId } from '../core/ids.js';
 import { redactUrl, type Logger } from '../core/log.js';
 import { handleMcpPost } from '../mcp/http.js';
 import type { AnyTool, Services } from '../tools/define.js';
-import { countRequest, invokeTool, type CallInfo } from '../tools/invoke.js';
+import { admit, countAdmitted, countRequest, invokeTool, rateLimitedError, type CallInfo } from '../tools/invoke.js';
+import { RPC_UNAUTHORIZED } from '../mcp/server.js';
 import type { RateState } from '../keys/limiter.js';
 import { SERVICE_VERSION } from '../version.js';
 import { CSRF_HEADER, SESSION_COOKIE } from '../accounts/sessions.js';
-import { presentedKey } from './credentials.js';
+import { conflictingKeys, presentedKey } from './credentials.js';
 import { ErrorEnvelopeSchema, MetaSchema, successSchema } from './envelope-schemas.js';
 import { coerceQuery } from './query.js';
 
@@ -37,6 +38,23 @@ function setRateHeaders(reply: FastifyReply, state: RateState): void {
   reply.header('X-RateLimit-Limit', state.limit);
   reply.header('X-RateLimit-Remaining', state.remaining);
   reply.header('X-RateLimit-Reset', resetText(state.resetAt));
+}
+
+function rateHeaders(state: RateState): Record<string, string | number> {
+  return { 'X-RateLimit-Limit': state.limit, 'X-RateLimit-Remaining': state.remaining, 'X-RateLimit-Reset': resetText(state.resetAt) };
+}
+
+/** Host names that resolve to this machine only. */
+function isLoopbackName(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/** Whether a Host header names this machine's loopback (with or without a port). */
+function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const m = /^(\[[^\]]+\]|[^:]+)(?::\d+)?$/.exec(host.trim());
+  return m !== null && isLoopbackName(m[1]!);
 }
 
 function sendError(reply: FastifyReply, err: ApiError, services: Services): FastifyReply {
@@ -321,6 +339,8 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
         input = { ...((body as Record<string, unknown> | undefined) ?? {}) };
       }
       for (const p of params) input[p] = (req.params as Record<string, string>)[p];
+      const conflict = conflictingKeys(req.headers, req.query);
+      if (conflict) throw conflict;
       const csrf = req.headers[CSRF_HEADER];
       const call: CallInfo = {
         apiKey: presentedKey(req.headers, req.query),
@@ -362,13 +382,53 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
     for (const alias of tool.rest.aliases ?? []) app.route({ method: tool.rest.method, url: alias, schema: { hide: true }, handler });
   }
 
+  // MCP over HTTP (issue 14): the browser origin and the Host are checked against
+  // DNS rebinding (MCP transport spec), and every JSON-RPC request in the POST is
+  // authenticated, rate-limited and counted like a REST call, with the same
+  // X-RateLimit-* headers, before the SDK sees any of it.
+  const loopbackBound = isLoopbackName(services.config.host);
   app.post('/mcp', { schema: { hide: true } }, async (req, reply) => {
+    const refuse = (status: number, err: ApiError, extra: Record<string, string | number> = {}) => {
+      const first = Array.isArray(req.body) ? req.body[0] : req.body;
+      const id = first && typeof first === 'object' && 'id' in first ? (first as { id: unknown }).id : null;
+      reply.status(status).headers({ 'content-type': 'application/json; charset=utf-8', ...extra });
+      return reply.send({ jsonrpc: '2.0', id: id ?? null, error: { code: RPC_UNAUTHORIZED, message: err.message, data: err.toBody() } });
+    };
+    const origin = req.headers.origin;
+    if (origin !== undefined && !services.config.allowedOrigins.includes(origin)) {
+      return refuse(403, new ApiError('ORIGIN_NOT_ALLOWED', `Origin ${origin.slice(0, 200)} may not call this MCP endpoint (configure SVC_ALLOWED_ORIGINS).`));
+    }
+    if (loopbackBound && !isLoopbackHost(req.headers.host)) {
+      return refuse(403, new ApiError('ORIGIN_NOT_ALLOWED', 'This MCP endpoint is bound to loopback and answers only loopback host names (DNS rebinding guard).'));
+    }
+    const conflict = conflictingKeys(req.headers, req.query);
+    if (conflict) return refuse(400, conflict);
+    const apiKey = presentedKey(req.headers, req.query);
+    const call: CallInfo = { apiKey, requestId: String(req.id), transport: 'mcp-http', clientIp: req.ip, rate: undefined };
+    let principal;
+    try {
+      principal = (await admit(services, call)).principal;
+      // A batch counts once per request it carries, like that many REST calls.
+      const extra = Array.isArray(req.body) ? req.body.filter((m) => m && typeof m === 'object' && 'method' in m).length - 1 : 0;
+      for (let i = 0; i < extra; i++) call.rate = countAdmitted(services, principal);
+      if (call.rate && !call.rate.allowed) throw rateLimitedError(principal.tier, call.rate);
+    } catch (err) {
+      const apiErr = err instanceof ApiError ? err : ApiError.internal();
+      const headers: Record<string, string | number> = {};
+      if (call.rate) Object.assign(headers, rateHeaders(call.rate));
+      if (apiErr.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="svc", error="invalid_token"';
+      if (apiErr.code === 'RATE_LIMIT_EXCEEDED' && apiErr.retryAfter) {
+        headers['Retry-After'] = Math.max(1, Math.ceil((Date.parse(apiErr.retryAfter) - services.clock.now().getTime()) / 1000));
+      }
+      return refuse(apiErr.status, apiErr, headers);
+    }
     reply.hijack();
     // Hijacked replies skip onSend hooks: the headers set so far are copied by hand.
     reply.raw.setHeader('X-Request-Id', String(req.id));
+    for (const [name, value] of Object.entries(rateHeaders(call.rate!))) reply.raw.setHeader(name, value);
     if (closing) reply.raw.setHeader('Connection', 'close');
     try {
-      await handleMcpPost(req.raw, reply.raw, req.body, tools, services, presentedKey(req.headers, req.query), req.ip);
+      await handleMcpPost(req.raw, reply.raw, req.body, tools, services, apiKey, req.ip, principal);
     } catch (err) {
       req.log.error({ err, requestId: req.id }, 'MCP request failed');
       if (!reply.raw.headersSent) {

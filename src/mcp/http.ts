@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AnyTool, Services } from '../tools/define.js';
+import type { Principal } from '../accounts/principal.js';
 import { createMcpServer } from './server.js';
 
 /**
@@ -15,8 +16,9 @@ export async function handleMcpPost(
   services: Services,
   apiKey: string | undefined,
   clientIp: string | undefined,
+  admitted: Principal,
 ): Promise<void> {
-  const server = createMcpServer({ tools, services, apiKey, transport: 'mcp-http', clientIp });
+  const server = createMcpServer({ tools, services, apiKey, transport: 'mcp-http', clientIp, admitted });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
     void transport.close();

@@ -23,8 +23,9 @@ import { ApiError } from '../core/errors.js';
 import { errorEnvelope, makeMeta } from '../core/envelope.js';
 import { newId } from '../core/ids.js';
 import type { AnyTool, Services } from '../tools/define.js';
-import { authenticate } from '../keys/keys.js';
-import { admit, invokeTool, mayCall, requireAccess, type CallInfo } from '../tools/invoke.js';
+import type { Principal } from '../accounts/principal.js';
+import { ZodError } from 'zod';
+import { admit, invokeTool, mayCall, requireAccess, zodDetails, type CallInfo } from '../tools/invoke.js';
 import { toolSchemas } from '../tools/schema.js';
 import { SERVICE_NAME, SERVICE_VERSION } from '../version.js';
 
@@ -44,6 +45,12 @@ export interface McpServerOptions {
   transport: CallInfo['transport'];
   /** The client's address (HTTP), or loopback for stdio. */
   clientIp: string | undefined;
+  /**
+   * The principal the HTTP route already authenticated and counted for this
+   * POST (every JSON-RPC request on /mcp is admitted there, before the SDK sees
+   * it). Undefined over stdio: each request is admitted here instead.
+   */
+  admitted?: Principal | undefined;
 }
 
 function describeTool(tool: AnyTool): Tool {
@@ -76,15 +83,20 @@ export function createMcpServer(opts: McpServerOptions): Server {
   const tools = opts.tools.filter((t) => t.mcp !== false);
   const byName = new Map(tools.map((t) => [t.name, t]));
 
-  // A valid key sees only the tools it may call; without one, every tool is listed
-  // (calls then fail with the authentication error that explains what is missing).
+  /** The caller of a request that is not a tool call: admitted (authenticated and counted) like any call. */
+  const caller = async (): Promise<Principal> => {
+    if (opts.admitted) return opts.admitted;
+    try {
+      return (await admit(opts.services, { apiKey: opts.apiKey, clientIp: opts.clientIp })).principal;
+    } catch (err) {
+      throw protocolError(err, opts.services);
+    }
+  };
+
+  // Only a valid key lists tools, and only the tools it may call.
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const principal = await authenticate(opts.services.store, opts.apiKey, opts.services.clock).then(
-      (a) => a.principal,
-      () => undefined,
-    );
-    const visible = principal ? tools.filter((t) => mayCall(t, principal)) : tools;
-    return { tools: visible.map(describeTool) };
+    const principal = await caller();
+    return { tools: tools.filter((t) => mayCall(t, principal)).map(describeTool) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
@@ -99,6 +111,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
         requestId,
         transport: opts.transport,
         clientIp: opts.clientIp,
+        admitted: opts.admitted,
       });
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
     } catch (err) {
@@ -107,8 +120,8 @@ export function createMcpServer(opts: McpServerOptions): Server {
   });
   /** Resources, prompts and completions need a valid key with contracts:read, admitted like a tool call. */
   const authorize = async (): Promise<void> => {
+    const principal = await caller();
     try {
-      const { principal } = await admit(opts.services, { apiKey: opts.apiKey, clientIp: opts.clientIp });
       requireAccess(principal, 'contracts:read');
     } catch (err) {
       throw protocolError(err, opts.services);
@@ -134,25 +147,30 @@ export function createMcpServer(opts: McpServerOptions): Server {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     await authorize();
     const found = matchResource(request.params.uri);
-    if (!found) throw new McpError(-32002, `Resource not found: ${request.params.uri}`);
+    if (!found) throw rpcError(-32002, `Resource not found: ${request.params.uri}`);
     try {
       return { contents: [{ uri: request.params.uri, mimeType: found.def.mimeType, text: found.def.read(opts.services, found.value) }] };
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'NOT_FOUND') throw new McpError(-32002, `Resource not found: ${request.params.uri}`, err.toBody());
+      if (err instanceof ApiError && err.code === 'NOT_FOUND') throw rpcError(-32002, `Resource not found: ${request.params.uri}`, err.toBody());
       throw protocolError(err, opts.services);
     }
   });
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+  server.setRequestHandler(ListPromptsRequestSchema, async () => {
+    await authorize();
+    return listPrompts();
+  });
+  const listPrompts = () => ({
     prompts: PROMPTS.map((p) => ({
       name: p.name,
       title: p.title,
       description: p.description,
       arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
     })),
-  }));
+  });
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    await authorize();
     const prompt = PROMPTS.find((p) => p.name === request.params.name);
-    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"`);
+    if (!prompt) throw rpcError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"`);
     return {
       description: prompt.description,
       messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.render(request.params.arguments ?? {}) } }],
@@ -169,12 +187,47 @@ export function createMcpServer(opts: McpServerOptions): Server {
     }
     return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
   });
+  paramsErrorsAsInvalidParams(server);
   return server;
 }
 
-/** An admission or lookup failure on a non-tool request, as a JSON-RPC error carrying the error envelope. */
-function protocolError(err: unknown, services: Services): McpError {
+/**
+ * The SDK parses each request against its schema before calling the handler and
+ * reports a mismatch (say, `arguments` that is not an object) as -32603 with a
+ * raw zod dump. Those are the client's mistake: -32602 Invalid params, with the
+ * fields named. Wraps the registered handlers once (the SDK keeps them in a
+ * map it does not expose; this file is the only one that touches the SDK).
+ */
+function paramsErrorsAsInvalidParams(server: Server): void {
+  const handlers = (server as unknown as { _requestHandlers: Map<string, (req: unknown, extra: unknown) => Promise<unknown>> })._requestHandlers;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, async (req, extra) => {
+      try {
+        return await handler(req, extra);
+      } catch (err) {
+        // The SDK may bring its own copy of zod: recognised by shape, not by class.
+        if (err instanceof ZodError || (err instanceof Error && /ZodError/.test(err.name) && Array.isArray((err as ZodError).issues))) {
+          const details = zodDetails(err as ZodError).map((d) => ({ ...d, field: d.field.replace(/^params\./, '') }));
+          throw rpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${details.map((d) => `${d.field || '(request)'}: ${d.reason}`).join('; ')}`, { details });
+        }
+        throw err;
+      }
+    });
+  }
+}
+
+/** A JSON-RPC error as the SDK sends it (code, message, data), without McpError's "MCP error <code>:" prefix in the message. */
+function rpcError(code: number, message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code, ...(data !== undefined ? { data } : {}) });
+}
+
+/** JSON-RPC error code for a refused credential or a rate limit (server-defined range). */
+export const RPC_UNAUTHORIZED = -32001;
+
+/** An admission or lookup failure on a non-tool request, as a JSON-RPC error carrying the error envelope's error. */
+function protocolError(err: unknown, services: Services): Error {
   const apiErr = err instanceof ApiError ? err : ApiError.internal();
   if (!(err instanceof ApiError)) services.log.error({ err }, 'MCP request failed');
-  return new McpError(ErrorCode.InvalidRequest, `${apiErr.code}: ${apiErr.message}`, apiErr.toBody());
+  const code = apiErr.status === 401 || apiErr.status === 403 || apiErr.status === 429 ? RPC_UNAUTHORIZED : apiErr.status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidRequest;
+  return rpcError(code, apiErr.message, apiErr.toBody());
 }

@@ -25,6 +25,12 @@ export interface CallInfo {
   csrfToken?: string | undefined;
   /** REST only: the HTTP method (CSRF is required on everything but GET). */
   method?: string | undefined;
+  /**
+   * Set when the transport has already authenticated the request and counted it
+   * in the all-requests bucket (MCP over HTTP admits each POST once, for every
+   * JSON-RPC method alike): only the tool's own bucket is counted then.
+   */
+  admitted?: Principal | undefined;
   /** REST only: what the handler asked of the session cookie (set by ctx.session). */
   cookie?: { token: string; expiresAt: Date } | 'clear' | undefined;
   /**
@@ -133,6 +139,24 @@ export async function countRequest(services: Services, call: Pick<CallInfo, 'api
     return services.limiter.hit(keyCounter(auth.principal.keyId, 'all'), RATE_LIMITS[auth.principal.tier].all, now);
   }
   return services.limiter.hit(addressCounter(call.clientIp), ANONYMOUS_LIMIT, now);
+}
+
+/** Counts one more request in the all-requests bucket of a principal admitted already (a JSON-RPC batch). */
+export function countAdmitted(services: Services, principal: Principal): RateState {
+  const counter = principal.kind === 'key' ? keyCounter(principal.keyId, 'all') : `user:${principal.userId}:all`;
+  return services.limiter.hit(counter, RATE_LIMITS[principal.tier].all, services.clock.now());
+}
+
+/** The 429 of the all-requests bucket. */
+export function rateLimitedError(tier: Tier, state: RateState): ApiError {
+  return rateLimited(`${tier} tier`, 'all', state);
+}
+
+/** Counts one call in a tool's own bucket (generation, chat) for a principal already counted in the all-requests bucket. */
+function countBucket(services: Services, principal: Principal, bucket: Bucket): void {
+  const counter = principal.kind === 'key' ? keyCounter(principal.keyId, bucket) : `user:${principal.userId}:${bucket}`;
+  const state = services.limiter.hit(counter, RATE_LIMITS[principal.tier][bucket], services.clock.now());
+  if (!state.allowed) throw rateLimited(`${principal.tier} tier`, bucket, state);
 }
 
 /** Counts a session's request in its user's buckets (sessions have the account tier's limits). */
@@ -270,6 +294,11 @@ export async function invokeTool(tool: AnyTool, rawInput: unknown, services: Ser
     if (tool.auth === 'none') {
       admitAnonymous(services, call);
       principal = NOBODY;
+    } else if (call.admitted) {
+      principal = call.admitted;
+      if (!(tool.principals ?? KEY_ONLY).includes(principal.kind)) throw new ApiError('UNAUTHORIZED', 'This operation needs a user session.');
+      requireAccess(principal, tool.scope, tool.tiers);
+      if (bucket !== 'all') countBucket(services, principal, bucket);
     } else {
       principal = await admitPrincipal(services, call, bucket, tool.principals);
       requireAccess(principal, tool.scope, tool.tiers);

@@ -15,7 +15,7 @@ import { createWebhook } from '../../src/webhooks/index.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { toolSchemas } from '../../src/tools/schema.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
-import { httpClient, mcpOutcome } from '../mcp-clients.js';
+import { httpClient, mcpHttpCall, mcpOutcome } from '../mcp-clients.js';
 import { restRequest } from '../support/rest.js';
 import { validSample } from '../support/samples.js';
 
@@ -162,11 +162,22 @@ describe('access matrix: every operation × every kind of caller, over REST and 
             expect({ caller: caller.name, rest }).toEqual({ caller: caller.name, rest: expected });
             continue;
           }
-          const client = await httpClient(server.url, key);
-          clients.push(client);
-          const mcp = await mcpOutcome(client, tool.name, input);
+          const mcp = await mcpHttpCall(server.url, key, tool.name, input);
           const viaMcp = mcp.ok ? 'PASS' : outcome(mcp.body as { success: boolean; error: { code: string } });
           expect({ caller: caller.name, rest, mcp: viaMcp }).toEqual({ caller: caller.name, rest: expected, mcp: expected });
+          // Every JSON-RPC request needs a valid key: a refused credential is refused at the HTTP level too.
+          if (expected === 'API_KEY_MISSING' || expected === 'API_KEY_INVALID') {
+            expect(mcp.status).toBe(401);
+            expect(mcp.headers.get('www-authenticate')).toMatch(/^Bearer/);
+            continue;
+          }
+          if (expected === 'IP_NOT_ALLOWED') {
+            expect(mcp.status).toBe(403);
+            continue;
+          }
+          expect(mcp.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+          const client = await httpClient(server.url, key);
+          clients.push(client);
           // tools/list shows the tool exactly when the key may call it.
           if (key && expected === 'PASS' && caller.name !== 'IP inside whitelist') {
             expect((await client.listTools()).tools.map((t) => t.name)).toContain(tool.name);

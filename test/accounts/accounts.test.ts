@@ -8,7 +8,7 @@ import { EVENTS } from '../../src/events/events.js';
 import { openLowdbStore } from '../../src/store/index.js';
 import { STORE_INDEXES } from '../../src/app.js';
 import { FakeClock, startTestServer, tmpDir, type TestServer } from '../helpers.js';
-import { httpClient, mcpOutcome } from '../mcp-clients.js';
+import { mcpHttpCall } from '../mcp-clients.js';
 import { registerUser, sessionHeaders } from '../support/session.js';
 
 const clock = new FakeClock();
@@ -92,9 +92,8 @@ describe('accounts made by the operator', () => {
     const refused = await call(key, 'GET', '/api/v1/contracts/templates');
     expect(refused.status).toBe(403);
     expect(errorOf(refused)).toBe('ACCOUNT_SUSPENDED');
-    const client = await httpClient(server.url, key);
-    expect(await mcpOutcome(client, 'list_templates', {})).toMatchObject({ ok: false, body: { error: { code: 'ACCOUNT_SUSPENDED' } } });
-    await client.close();
+    const viaMcp = await mcpHttpCall(server.url, key, 'list_templates', {});
+    expect(viaMcp).toMatchObject({ ok: false, status: 403, body: { error: { code: 'ACCOUNT_SUSPENDED' } } });
     expect(await server.services.store.get(ACCOUNTS, account.id)).toBeTruthy();
     const restored = await call(server.adminKey, 'PATCH', `/api/v1/accounts/${account.id}`, { status: 'active', name: 'Back again' });
     expect(restored.body.data).toMatchObject({ status: 'active', name: 'Back again', suspendedAt: null });

@@ -12,7 +12,7 @@ import { presentedKey } from '../../src/http/credentials.js';
 import { hasScope } from '../../src/keys/scopes.js';
 
 describe('errors', () => {
-  it('has every code of spec section 7 plus NOT_IMPLEMENTED, PAYLOAD_TOO_LARGE and SERVICE_BUSY, with their statuses', () => {
+  it('has every code of spec section 7 plus the second-wave codes, with their statuses', () => {
     expect(ERROR_STATUS).toEqual({
       API_KEY_MISSING: 401,
       API_KEY_INVALID: 401,
@@ -20,6 +20,7 @@ describe('errors', () => {
       INSUFFICIENT_SCOPE: 403,
       CSRF_FAILED: 403,
       ACCOUNT_SUSPENDED: 403,
+      ORIGIN_NOT_ALLOWED: 403,
       TIER_NOT_ALLOWED: 403,
       IP_NOT_ALLOWED: 403,
       NOT_FOUND: 404,
@@ -31,7 +32,7 @@ describe('errors', () => {
       NOT_IMPLEMENTED: 501,
       SERVICE_BUSY: 503,
     });
-    expect(ERROR_CODES).toHaveLength(13);
+    expect(ERROR_CODES).toHaveLength(17);
   });
 
   it('serialises only what a client should see', () => {

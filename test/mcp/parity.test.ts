@@ -10,7 +10,7 @@ import { createKey } from '../../src/keys/keys.js';
 import { findTool } from '../../src/tools/index.js';
 import { TEST_TOOLS } from '../fixtures/tools.js';
 import { startTestServer, tmpDir, type TestServer } from '../helpers.js';
-import { httpClient, mcpOutcome, restOutcome, stdioClient, type Outcome } from '../mcp-clients.js';
+import { httpClient, mcpHttpCall, mcpOutcome, restOutcome, stdioClient, type Outcome } from '../mcp-clients.js';
 
 // One input through MCP stdio (`svc mcp` child process), MCP Streamable HTTP and
 // REST must give the same output, for success and for every error class.
@@ -101,7 +101,8 @@ beforeAll(async () => {
   const stdioCred: Record<Cred, string | undefined> = { ...stdioKeys, none: undefined, wrong: WRONG_KEY };
   await Promise.all(
     (['admin', 'chatOnly', 'none', 'wrong'] as Cred[]).map(async (c) => {
-      httpClients.set(c, await httpClient(server.url, keys[c]));
+      // Over HTTP, a missing or wrong key cannot even connect (every JSON-RPC request is authenticated): raw calls below.
+      if (c !== 'none' && c !== 'wrong') httpClients.set(c, await httpClient(server.url, keys[c]));
       stdioClients.set(c, await stdioClient(await dirFor(c), stdioCred[c]));
     }),
   );
@@ -125,6 +126,15 @@ async function viaRest(c: Case): Promise<{ status: number; outcome: Outcome; hea
   return { status: res.status, outcome: restOutcome(res.status, json, tool.rest.shape), headers: res.headers, json };
 }
 
+/** A tools/call over MCP HTTP with a credential: through the SDK client, or raw when the client could not connect. */
+async function viaHttp(cred: Cred, tool: string, args: Record<string, unknown>): Promise<Outcome> {
+  const client = httpClients.get(cred);
+  if (client) return mcpOutcome(client, tool, args);
+  const { ok, body, status } = await mcpHttpCall(server.url, keys[cred], tool, args);
+  expect(status).toBe(401);
+  return { ok, body };
+}
+
 function checkExpected(outcome: Outcome, c: Case): void {
   expect(outcome.ok).toBe(c.expect.ok);
   if (!c.expect.ok) expect((outcome.body as { error: { code: string } }).error.code).toBe(c.expect.code);
@@ -140,7 +150,7 @@ function withoutPrincipal(o: Outcome): Outcome {
 describe('the same call over MCP stdio, MCP HTTP and REST', () => {
   it.each(realCases)('$name', async (c) => {
     const rest = await viaRest(c);
-    const http = await mcpOutcome(httpClients.get(c.cred)!, c.tool, c.args);
+    const http = await viaHttp(c.cred, c.tool, c.args);
     const stdio = await mcpOutcome(stdioClients.get(c.cred)!, c.tool, c.args);
     checkExpected(rest.outcome, c);
     expect(http).toEqual(rest.outcome);
@@ -151,7 +161,7 @@ describe('the same call over MCP stdio, MCP HTTP and REST', () => {
 
   it.each(testCases)('$name (in-process transports)', async (c) => {
     const rest = await viaRest(c);
-    const http = await mcpOutcome(httpClients.get(c.cred)!, c.tool, c.args);
+    const http = await viaHttp(c.cred, c.tool, c.args);
     checkExpected(rest.outcome, c);
     expect(withoutPrincipal(http)).toEqual(withoutPrincipal(rest.outcome));
     if (c.expect.code) expect(rest.status).toBe(ERROR_STATUS[c.expect.code]);

@@ -54,11 +54,10 @@ describe('MCP resources', () => {
   });
 
   it('refuses resources without a valid key', async () => {
-    const anon = await httpClient(server.url, undefined);
-    await expect(anon.listResources()).rejects.toThrow(/API_KEY_MISSING/);
-    await anon.close();
+    // Without a key the client cannot even connect: every JSON-RPC request needs one.
+    await expect(httpClient(server.url, undefined)).rejects.toThrow(/No API key supplied/);
     const chatOnly = await httpClient(server.url, await server.key({ tier: 'public', scopes: ['chat'] }));
-    await expect(chatOnly.readResource({ uri: 'svc://docs/limits' })).rejects.toThrow(/INSUFFICIENT_SCOPE/);
+    await expect(chatOnly.readResource({ uri: 'svc://docs/limits' })).rejects.toMatchObject({ code: -32001, data: { code: 'INSUFFICIENT_SCOPE' } });
     await chatOnly.close();
   });
 });

@@ -86,9 +86,8 @@ describe('IP whitelist on requests', () => {
     const s = await startTestServer({});
     servers.push(s);
     const key = await s.key({ tier: 'partner', scopes: ['contracts'], ipWhitelist: ['10.0.0.0/8'] });
-    const { httpClient, mcpOutcome } = await import('../mcp-clients.js');
-    const client = await httpClient(s.url, key);
-    expect(await mcpOutcome(client, 'list_templates', {})).toMatchObject({ ok: false, body: { error: { code: 'IP_NOT_ALLOWED' } } });
-    await client.close();
+    const { mcpHttpCall } = await import('../mcp-clients.js');
+    // Refused before the MCP server sees the request, like every credential problem on /mcp.
+    expect(await mcpHttpCall(s.url, key, 'list_templates', {})).toMatchObject({ ok: false, status: 403, body: { error: { code: 'IP_NOT_ALLOWED' } } });
   });
 });

@@ -32,7 +32,7 @@ const list = (id = 2) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
 
 describe('MCP over HTTP: authenticated on every call', () => {
   it('refuses initialize and tools/list without a valid key: 401 with WWW-Authenticate: Bearer', async () => {
-    for (const headers of [{}, { authorization: 'Bearer svc_pk_wrongwrongwrongwrongwrongwrongwrongwrongwro' }]) {
+    for (const headers of [{}, { authorization: 'Bearer svc_pk_wrongwrongwrongwrongwrongwrongwrongwrongwro' }] as Array<Record<string, string>>) {
       for (const body of [initialize, list()]) {
         const res = await rpc(body, headers);
         expect(res.status).toBe(401);

@@ -19,6 +19,8 @@ export interface TxResult {
   error?: string;
   createdAddress?: Hex;
   logs: number;
+  /** The emitted logs (empty when the call reverted). */
+  events: Array<{ address: Hex; topics: Hex[]; data: Hex }>;
 }
 
 /**
@@ -122,7 +124,8 @@ export class EvmSandbox {
     const refund = ex.exceptionError ? 0n : minBig(ex.gasRefund ?? 0n, used / 5n);
     const gasUsed = maxBig(used - refund, intrinsic.floor);
     const returnData = bytesToHex(ex.returnValue) as Hex;
-    const out: TxResult = { ok: !ex.exceptionError, gasUsed: Number(gasUsed), returnData, logs: ex.logs?.length ?? 0 };
+    const events = (ex.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address) as Hex, topics: topics.map((t) => bytesToHex(t) as Hex), data: bytesToHex(data) as Hex }));
+    const out: TxResult = { ok: !ex.exceptionError, gasUsed: Number(gasUsed), returnData, logs: events.length, events };
     if (ex.exceptionError) {
       out.error = ex.exceptionError.error;
       if (abi && returnData.length >= 10) {

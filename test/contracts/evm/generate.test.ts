@@ -97,7 +97,7 @@ describe('generateEvm', () => {
     expect(risky.analysis.suggestions.join(' ')).toMatch(/grace period/);
 
     const noSwitch = await generateEvm(
-      { ...plan, deadMansSwitch: undefined, guardians: { addresses: [A, '0x5555555555555555555555555555555555555555'], threshold: 2 } },
+      { ...plan, deadMansSwitch: { enabled: false, intervalDays: 365, gracePeriodDays: 0 }, guardians: { addresses: [A, '0x5555555555555555555555555555555555555555'], threshold: 2 } },
       { pool },
     );
     const ids2 = noSwitch.analysis.warnings.map((w) => w.id);
@@ -129,11 +129,14 @@ describe('generateEvm', () => {
     expect(dupBen.details?.[0]?.field).toBe('beneficiaries.1.address');
     const tiny = await rejection(generateEvm({ ...plan, beneficiaries: [{ name: 'A', address: A, percentage: 99.999 }, { name: 'B', address: B, percentage: 0.001 }] }, { pool }));
     expect(tiny.details?.map((d) => d.field)).toContain('beneficiaries.1.percentage');
-    // The same NFT listed twice cannot be funded twice: the execution check fails and no contract is returned.
+    // The same NFT listed twice ("1" and "001" are one token id), or one address as two kinds of token: refused, naming the field.
     const nft = { type: 'erc721' as const, address: '0x8888888888888888888888888888888888888888', tokenId: '1', beneficiary: A };
-    const dup = await rejection(generateEvm({ ...plan, assets: [nft, nft] }, { pool }));
-    expect(dup.code).toBe('INTERNAL_ERROR');
-    expect(dup.message).toMatch(/failed its execution check: NFT funding failed/);
+    const dup = await rejection(generateEvm({ ...plan, assets: [nft, { ...nft, tokenId: '001' }] }, { pool }));
+    expect(dup.code).toBe('VALIDATION_ERROR');
+    expect(dup.details?.[0]?.field).toBe('assets.1.tokenId');
+    const twoKinds = await rejection(generateEvm({ ...plan, assets: [{ type: 'erc20', address: nft.address }, nft] }, { pool }));
+    expect(twoKinds.code).toBe('VALIDATION_ERROR');
+    expect(twoKinds.details?.[0]?.field).toBe('assets.1.address');
   });
 });
 

@@ -170,7 +170,7 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
     );
   }
   if (n === 1) {
-    warnings.push({ id: 'single-beneficiary', severity: 'low', message: 'One beneficiary receives everything; if that address is lost or cannot receive ETH, the estate has no other recipient.' });
+    warnings.push({ id: 'single-beneficiary', severity: 'low', message: 'One beneficiary receives everything; if the key of that address is lost, the estate has no other recipient (an address that cannot receive ETH can still claim with claimTo()).' });
     suggestions.push('Consider a second beneficiary or updating the plan if the beneficiary loses access to the address.');
   }
   if (shape.guardians) {
@@ -191,10 +191,12 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
     `Beneficiaries claim from their own address (pull payments); a beneficiary that is a contract (multisig, smart wallet) must be able to call the contract. If it cannot receive ETH${shape.erc721 ? ' or NFTs' : ''}, it calls claimTo(recipient)${shape.erc721 ? ' (claimNftTo(index, recipient) for an NFT)' : ''} to have its share sent to another address. Code at an address cannot be checked offline.`,
   );
   suggestions.push(
-    `cancel() returns every asset to the owner one by one (ETH${shape.erc20 ? ', each listed token' : ''}${shape.erc721 ? ', each deposited NFT' : ''}); an asset that cannot be sent (a paused or blocklisting token) does not block the others: it is reported by a ReturnFailed event and the owner retries later with withdraw(amount), rescueToken(token) or rescueNft(token, tokenId).`,
+    shape.erc20 || shape.erc721
+      ? `cancel() returns every asset to the owner one by one (${[...(shape.erc20 ? ['each listed token'] : []), ...(shape.erc721 ? ['each deposited NFT'] : []), 'the ETH'].join(', ')}); an asset that cannot be sent (a paused or blocklisting token) does not block the others: a ReturnFailed event reports it and the owner retries later with rescueToken(token), rescueNft(token, tokenId) or withdraw(amount).`
+      : 'cancel() returns the ETH to the owner; if it cannot be sent, a ReturnFailed event reports it and the owner retries with withdraw(amount).',
   );
   suggestions.push(
-    `Tokens sent to the contract by mistake are not lost: ${shape.erc721 ? 'an NFT that is not listed is refused by safeTransferFrom, and ' : 'NFTs sent with safeTransferFrom are refused; '}the owner takes back any ERC-20 ${shape.erc20 ? 'that is not listed ' : ''}with rescueToken(token) and any NFT ${shape.erc721 ? 'that is not listed ' : ''}sent with transferFrom with rescueNft(token, tokenId), while the plan is live or after cancel().`,
+    `Tokens sent to the contract by mistake are not lost: ${shape.erc721 ? 'an NFT that is not listed is refused by safeTransferFrom' : 'NFTs sent with safeTransferFrom are refused'}; the owner takes back an ERC-20 ${shape.erc20 ? 'that is not listed ' : ''}with rescueToken(token), and an NFT ${shape.erc721 ? 'that is not listed ' : ''}sent with plain transferFrom with rescueNft(token, tokenId), while the plan is live or after cancel().`,
   );
   for (const [i, nft] of inputs.nfts.entries()) {
     if (!inputs.beneficiaries.some((b) => lower(b) === lower(nft.recipient))) {
@@ -206,7 +208,7 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
       id: 'token-behaviour',
       severity: 'info',
       message:
-        'Token claims pay from the balance the contract actually holds: if a fee-on-transfer or rebasing token leaves less than the recorded total, every outstanding share is cut pro rata and the last claimant receives the remainder; claims never revert for that. Fees charged on the way to the beneficiary are the token\'s own. Claims of standard ERC-20 tokens are exact.',
+        'Token claims pay from the balance the contract actually holds: if a fee-on-transfer or rebasing token leaves less than was recorded, every unclaimed share is cut in the same proportion and the last claimant receives what is left (up to rounding dust); claims never revert for that. Fees the token charges on the way to the beneficiary are the token\'s own. Claims of standard ERC-20 tokens are exact.',
     });
     suggestions.push('Send the listed tokens to the contract address; a token that is not listed is not shared (the owner takes it back with rescueToken(token)).');
   }

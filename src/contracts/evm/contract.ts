@@ -597,7 +597,7 @@ export function buildContractModel(s: EvmShape): SourceUnit {
           'uint256 amount = _tokenDue(token, msg.sender, acc, scale, held)',
           ifThen('amount == 0', 'revert NothingToClaim()'),
           '_tokenAcc[token] = acc',
-          '_tokenScale[token] = scale',
+          '_tokenScale[token] = scale == UNIT ? 0 : scale',
           '_tokenHeld[token] = held - amount',
           '_tokenDebt[token][msg.sender] = acc * _shares[msg.sender]',
           'emit TokenClaimed(token, msg.sender, amount)',

@@ -114,6 +114,29 @@ describe('generateEvm', () => {
     expect(risky.analysis.securityScore).toBeLessThan(baseline.analysis.securityScore);
   });
 
+  it('the advice names only functions the contract has: cancel, rescue, claimTo, proof of life', async () => {
+    const full = await generateEvm(
+      {
+        ...plan,
+        guardians: { addresses: ['0x5555555555555555555555555555555555555555'], threshold: 1 },
+        assets: [{ type: 'erc20', address: '0x7777777777777777777777777777777777777777' }, { type: 'erc721', address: '0x8888888888888888888888888888888888888888', tokenId: '1', beneficiary: A }],
+      },
+      { pool },
+    );
+    const ethOnly = await generateEvm({ ...plan, deadMansSwitch: { enabled: true, intervalDays: 365, gracePeriodDays: 0 } }, { pool });
+    for (const g of [full, ethOnly]) {
+      const text = [...g.analysis.suggestions, ...g.analysis.warnings.map((w) => w.message)].join('\n');
+      const functions = new Set((g.abi as Array<{ type: string; name?: string }>).filter((x) => x.type === 'function').map((x) => x.name));
+      const named = [...text.matchAll(/\b([a-zA-Z_]\w*)\(/g)].map((m) => m[1]!);
+      expect(named.length).toBeGreaterThan(5);
+      for (const name of named) expect(functions.has(name), `${g.contractName}: advice names ${name}()`).toBe(true);
+      for (const name of ['rescueToken', 'rescueNft', 'claimTo', 'withdraw', 'checkIn']) expect(named).toContain(name);
+      expect(text).toMatch(/ReturnFailed/);
+    }
+    expect(full.analysis.suggestions.join(' ')).toMatch(/claimNftTo\(index, recipient\)/);
+    expect(full.analysis.warnings.find((w) => w.id === 'token-behaviour')?.message).toMatch(/never revert/);
+  });
+
   it('refuses plans the contract cannot honour, and never returns an unverified contract', async () => {
     const notEvm = await rejection(generateEvm({ ...plan, blockchain: 'ton' }, { pool }));
     expect(notEvm.code).toBe('VALIDATION_ERROR');

@@ -572,7 +572,7 @@ contract CustomInheritance {
             revert NothingToClaim();
         }
         _tokenAcc[token] = acc;
-        _tokenScale[token] = scale;
+        _tokenScale[token] = scale == UNIT ? 0 : scale;
         _tokenHeld[token] = held - amount;
         _tokenDebt[token][msg.sender] = acc * _shares[msg.sender];
         emit TokenClaimed(token, msg.sender, amount);

@@ -556,7 +556,7 @@ contract IslamicWasiyyahInheritance {
             revert NothingToClaim();
         }
         _tokenAcc[token] = acc;
-        _tokenScale[token] = scale;
+        _tokenScale[token] = scale == UNIT ? 0 : scale;
         _tokenHeld[token] = held - amount;
         _tokenDebt[token][msg.sender] = acc * _shares[msg.sender];
         emit TokenClaimed(token, msg.sender, amount);

@@ -25,7 +25,8 @@ function planFor(shape: EvmShape, beneficiaries = 3): Plan {
     inheritanceTemplate: shape.template,
     beneficiaries: pct.map((percentage, i) => ({ name: `B${i}`, address: addr(0xb0000 + i), percentage })),
   };
-  if (shape.deadMansSwitch) plan.deadMansSwitch = { enabled: true, intervalDays: 365, gracePeriodDays: shape.gracePeriod ? 30 : 0 };
+  // Without deadMansSwitch the default switch applies: a shape without one says enabled: false.
+  plan.deadMansSwitch = { enabled: shape.deadMansSwitch, intervalDays: 365, gracePeriodDays: shape.gracePeriod ? 30 : 0 };
   if (shape.guardians) plan.guardians = { addresses: [addr(0x9000 + 1), addr(0x9000 + 2), addr(0x9000 + 3)], threshold: 2 };
   const assets: NonNullable<Plan['assets']> = [];
   if (shape.erc20) assets.push({ type: 'erc20', address: addr(0x70001) });

@@ -13,7 +13,7 @@ import { estimateEvmGas, generateEvm, SolcPool } from './evm/index.js';
 import { PlanSchema, type Plan } from './plan.js';
 import { estimateSolana, generateSolana } from './solana/index.js';
 import { estimateTonFees, generateTon } from './ton/index.js';
-import { validatePlan } from './validate.js';
+import { validatePlan, withPlanDefaults } from './validate.js';
 
 /**
  * The contract engine: validates a plan, applies its template's law, generates
@@ -189,7 +189,7 @@ async function build(plan: Plan, deps: EngineDeps): Promise<Omit<GenerateOutput,
 
 /** Generates a contract for `input` on behalf of `ownerId`, recording contract.* events. */
 export async function generateContract(input: GenerateInput, ownerId: string, deps: EngineDeps): Promise<GenerateOutput> {
-  const plan: Plan = input;
+  const { plan, notes } = withPlanDefaults<GenerateInput>(input);
   validatePlan(plan);
   const law = lawWarnings(input, deps.jurisdictions);
   let built: Awaited<ReturnType<typeof build>>;
@@ -207,7 +207,11 @@ export async function generateContract(input: GenerateInput, ownerId: string, de
     contractCode: built.contractCode,
     contractInfo: { blockchain: plan.blockchain, template: plan.inheritanceTemplate, distribution: distribution(plan), ...built.info },
     compiled: built.compiled,
-    analysis: { ...built.analysis, warnings: [...law, ...built.analysis.warnings] },
+    analysis: {
+      ...built.analysis,
+      warnings: [...law, ...notes.map(({ id, severity, message }) => ({ id, severity, message })), ...built.analysis.warnings],
+      suggestions: [...notes.map((n) => n.suggestion), ...built.analysis.suggestions],
+    },
   };
   // Events carry no names or e-mails: only the chain, template, features and counts.
   const data = {

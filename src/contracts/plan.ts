@@ -33,16 +33,22 @@ export const BeneficiarySchema = z
   .describe('One beneficiary (spec 2.3).');
 export type Beneficiary = z.infer<typeof BeneficiarySchema>;
 
+/** Spec section 8: the default check-in interval of the dead man's switch. */
+export const DEFAULT_SWITCH_INTERVAL_DAYS = 365;
+
 export const DeadMansSwitchSchema = z
   .object({
-    enabled: z.boolean().default(false).describe('Whether inactivity of the owner releases the estate.'),
+    enabled: z
+      .boolean()
+      .default(true)
+      .describe('Whether inactivity of the owner releases the estate (default true). false is allowed only with guardians, who can then release it.'),
     intervalDays: z
       .number()
       .int()
       .min(1)
       .max(3650)
-      .default(365)
-      .describe('Days after the last check-in before the switch can trigger.'),
+      .default(DEFAULT_SWITCH_INTERVAL_DAYS)
+      .describe('Days after the last check-in before the switch can trigger (default 365).'),
     gracePeriodDays: z
       .number()
       .int()
@@ -79,7 +85,9 @@ export const PlanSchema = z
     ownerAddress: z.string().trim().min(1).max(100).describe('Address of the estate owner.'),
     beneficiaries: z.array(BeneficiarySchema).min(1).max(50).describe('Beneficiaries, 1 to 50, percentages summing to 100.'),
     inheritanceTemplate: z.enum(TEMPLATE_TYPES).default('custom').describe('Inheritance template (see list_templates).'),
-    deadMansSwitch: DeadMansSwitchSchema.optional().describe("Dead man's switch settings; off when omitted."),
+    deadMansSwitch: DeadMansSwitchSchema.optional().describe(
+      "Dead man's switch settings. When omitted, the default switch applies (enabled, 365 days, no grace period) and the answer says so; without a switch the estate could never be released after the owner's death. enabled: false requires guardians.",
+    ),
     guardians: GuardiansSchema.optional().describe('Optional guardians (multiSig feature).'),
     assets: z.array(AssetSchema).max(20).optional().describe('Assets held; the native coin only when omitted.'),
   })

@@ -1,7 +1,7 @@
 import { Address } from '@ton/core';
 import { getAddress, isAddress } from 'viem';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
-import type { AssetType, Blockchain, Plan } from './plan.js';
+import { DEFAULT_SWITCH_INTERVAL_DAYS, type AssetType, type Blockchain, type Plan } from './plan.js';
 import { isSolanaZeroAddress, solanaAddressProblem } from './solana/address.js';
 import { isValidTonAddress } from './ton/address.js';
 
@@ -10,7 +10,9 @@ import { isValidTonAddress } from './ton/address.js';
  * addresses valid for the chain (EIP-55 checksum when mixed case, base58 32-byte
  * Solana keys, TON raw or user-friendly with CRC16), percentages with at most two
  * decimals summing to exactly 100, no duplicates, no zero address, the owner not
- * an heir, and assets that fit the chain. One `details` entry per problem.
+ * an heir, assets that fit the chain (one token never listed twice nor as two
+ * kinds), and a way to release the estate: the dead man's switch (the default
+ * when omitted) or guardians. One `details` entry per problem.
  */
 
 const ASSETS_BY_CHAIN: Record<Blockchain, readonly AssetType[]> = {
@@ -64,10 +66,47 @@ function isZero(chain: Blockchain, address: string): boolean {
   }
 }
 
+/** A note about a default applied to the plan, shown in the answer's analysis. */
+export interface PlanNote {
+  id: string;
+  severity: 'info';
+  message: string;
+  suggestion: string;
+}
+
+/**
+ * Applies the plan defaults that change what the contract does, on every chain:
+ * without `deadMansSwitch`, the default switch of spec section 8 (enabled, 365
+ * days, no grace period). Returns the plan to build and a note for each default.
+ */
+export function withPlanDefaults<P extends Plan>(plan: P): { plan: P; notes: PlanNote[] } {
+  if (plan.deadMansSwitch !== undefined) return { plan, notes: [] };
+  return {
+    plan: { ...plan, deadMansSwitch: { enabled: true, intervalDays: DEFAULT_SWITCH_INTERVAL_DAYS, gracePeriodDays: 0 } },
+    notes: [
+      {
+        id: 'default-dead-mans-switch',
+        severity: 'info',
+        message: `No deadMansSwitch was given, so the default applies: the dead man's switch is enabled with a check-in interval of ${DEFAULT_SWITCH_INTERVAL_DAYS} days and no grace period. Without it the estate could never be released after the owner's death.`,
+        suggestion: `The default dead man's switch (${DEFAULT_SWITCH_INTERVAL_DAYS} days) was applied: check in at least once every ${DEFAULT_SWITCH_INTERVAL_DAYS} days, or set deadMansSwitch to choose another interval or a grace period.`,
+      },
+    ],
+  };
+}
+
+const UINT256_MAX = (1n << 256n) - 1n;
+
 /** The plan's problems, one entry each (empty when the plan is valid). */
 export function planProblems(plan: Plan): ErrorDetail[] {
   const chain = plan.blockchain;
   const details: ErrorDetail[] = [];
+  if (plan.deadMansSwitch?.enabled === false && !(plan.guardians && plan.guardians.addresses.length > 0)) {
+    details.push({
+      field: 'deadMansSwitch.enabled',
+      reason:
+        "with the dead man's switch disabled and no guardians, nobody but the owner could ever release the estate: if the owner dies first, it stays locked forever. Enable the switch (the default, 365 days) or add guardians.",
+    });
+  }
   const ownerProblem = addressProblem(chain, plan.ownerAddress);
   if (ownerProblem) details.push({ field: 'ownerAddress', reason: ownerProblem });
   else if (isZero(chain, plan.ownerAddress)) details.push({ field: 'ownerAddress', reason: 'the zero address cannot own a contract' });
@@ -114,7 +153,8 @@ export function planProblems(plan: Plan): ErrorDetail[] {
 
   const allowed = ASSETS_BY_CHAIN[chain];
   const beneficiaryKeys = new Set(plan.beneficiaries.map((b) => canonicalAddress(chain, b.address)));
-  const nfts = new Set<string>();
+  const nfts = new Map<string, number>();
+  const kinds = new Map<string, { type: AssetType; index: number }>();
   (plan.assets ?? []).forEach((a, i) => {
     const field = `assets.${i}`;
     if (!allowed.includes(a.type)) {
@@ -126,16 +166,28 @@ export function planProblems(plan: Plan): ErrorDetail[] {
     else {
       const problem = addressProblem(chain, a.address);
       if (problem) details.push({ field: `${field}.address`, reason: problem });
+      else {
+        const key = canonicalAddress(chain, a.address);
+        const other = kinds.get(key);
+        if (other && other.type !== a.type) {
+          details.push({ field: `${field}.address`, reason: `the same contract is listed as ${other.type} in assets.${other.index}; one address is one kind of token` });
+        } else if (!other) kinds.set(key, { type: a.type, index: i });
+      }
     }
     if (a.type === 'erc721') {
       if (a.tokenId === undefined) details.push({ field: `${field}.tokenId`, reason: 'an erc721 item needs its tokenId' });
+      else if (BigInt(a.tokenId) > UINT256_MAX) details.push({ field: `${field}.tokenId`, reason: 'larger than the largest uint256 token id' });
       if (!a.beneficiary) details.push({ field: `${field}.beneficiary`, reason: 'an erc721 item names the beneficiary address that receives it' });
       else if (!beneficiaryKeys.has(canonicalAddress(chain, a.beneficiary))) {
         details.push({ field: `${field}.beneficiary`, reason: 'must be the address of one of the beneficiaries' });
       }
-      const nftKey = `${(a.address ?? '').toLowerCase()}#${a.tokenId}`;
-      if (nfts.has(nftKey)) details.push({ field: `${field}.tokenId`, reason: 'the same NFT is listed twice' });
-      nfts.add(nftKey);
+      if (a.tokenId !== undefined && a.address) {
+        // Token ids are numbers: "7" and "007" name the same token.
+        const nftKey = `${canonicalAddress(chain, a.address)}#${BigInt(a.tokenId).toString()}`;
+        const first = nfts.get(nftKey);
+        if (first !== undefined) details.push({ field: `${field}.tokenId`, reason: `the same NFT as assets.${first} (token ids are compared as numbers)` });
+        else nfts.set(nftKey, i);
+      }
     }
   });
   return details;

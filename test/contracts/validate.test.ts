@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
 import { PlanSchema, type Plan } from '../../src/contracts/plan.js';
-import { planProblems, validatePlan } from '../../src/contracts/validate.js';
+import { planProblems, validatePlan, withPlanDefaults } from '../../src/contracts/validate.js';
 
 const A = '0x52908400098527886E0F7030069857D2E4169EE7'; // EIP-55 test vector
 const B = '0x8617e340b3d01fa5f11f306f4090fd50e238070d';
@@ -102,5 +102,73 @@ describe('plan validation (DECISIONS.md, Contracts)', () => {
       ],
     });
     expect(planProblems(ton).map((d) => d.field)).toEqual(['beneficiaries.2.address']);
+  });
+
+  describe('a way to release the estate (issue #15), on every chain', () => {
+    const tonPlan = (over: Partial<Plan> = {}) =>
+      plan({ blockchain: 'ton', ownerAddress: '0:' + 'b'.repeat(64), beneficiaries: [{ name: 'a', address: '0:' + 'a'.repeat(64), percentage: 100 }], ...over });
+    const solPlan = (over: Partial<Plan> = {}) =>
+      plan({ blockchain: 'solana', ownerAddress: '7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs', beneficiaries: [{ name: 'a', address: 'So11111111111111111111111111111111111111112', percentage: 100 }], ...over });
+
+    it('without deadMansSwitch the default switch (365 days) applies, and a note says so', () => {
+      for (const p of [plan(), tonPlan(), solPlan()]) {
+        expect(p.deadMansSwitch).toBeUndefined();
+        const { plan: withDefault, notes } = withPlanDefaults(p);
+        expect(withDefault.deadMansSwitch).toEqual({ enabled: true, intervalDays: 365, gracePeriodDays: 0 });
+        expect(notes.map((n) => n.id)).toEqual(['default-dead-mans-switch']);
+        expect(notes[0]!.message).toMatch(/365 days/);
+        expect(notes[0]!.suggestion).toMatch(/365 days/);
+        expect(planProblems(withDefault)).toEqual([]);
+      }
+      const given = plan({ deadMansSwitch: { enabled: true, intervalDays: 30, gracePeriodDays: 0 } });
+      expect(withPlanDefaults(given)).toEqual({ plan: given, notes: [] });
+      // A switch object without `enabled` is a switch.
+      expect(plan({ deadMansSwitch: { intervalDays: 30 } as Plan['deadMansSwitch'] }).deadMansSwitch?.enabled).toBe(true);
+    });
+
+    it("an explicit enabled: false without guardians is a VALIDATION_ERROR that says why, on evm, solana and ton", () => {
+      const off = { deadMansSwitch: { enabled: false, intervalDays: 365, gracePeriodDays: 0 } };
+      for (const p of [plan(off), tonPlan(off), solPlan(off)]) {
+        const err = (() => {
+          try {
+            validatePlan(p);
+          } catch (e) {
+            return e;
+          }
+          return undefined;
+        })();
+        expect(err, p.blockchain).toBeInstanceOf(ApiError);
+        expect((err as ApiError).code).toBe('VALIDATION_ERROR');
+        expect((err as ApiError).details).toEqual([{ field: 'deadMansSwitch.enabled', reason: expect.stringMatching(/no guardians.*locked forever.*add guardians/s) }]);
+      }
+      // With guardians, they can release it: allowed.
+      expect(planProblems(plan({ ...off, guardians: { addresses: [A], threshold: 1 }, beneficiaries: [{ name: 'b', address: B, percentage: 100 }] }))).toEqual([]);
+    });
+  });
+
+  describe('assets listed once, as one kind (issue #15)', () => {
+    const NFT = '0x1111111111111111111111111111111111111111';
+    it('token ids are numbers: "7" and "007" are the same NFT', () => {
+      const p = plan({
+        assets: [
+          { type: 'erc721', address: NFT, tokenId: '7', beneficiary: A },
+          { type: 'erc721', address: NFT.toUpperCase().replace('0X', '0x'), tokenId: '007', beneficiary: B },
+          { type: 'erc721', address: NFT, tokenId: '70', beneficiary: B },
+        ],
+      });
+      expect(planProblems(p)).toEqual([{ field: 'assets.1.tokenId', reason: 'the same NFT as assets.0 (token ids are compared as numbers)' }]);
+    });
+
+    it('one address listed as erc20 and as erc721 is refused, naming the field', () => {
+      const p = plan({ assets: [{ type: 'erc721', address: NFT, tokenId: '1', beneficiary: A }, { type: 'erc20', address: NFT }, { type: 'erc20', address: NFT }] });
+      const details = planProblems(p);
+      expect(details.map((d) => d.field)).toEqual(['assets.1.address', 'assets.2.address']);
+      expect(details[0]!.reason).toMatch(/listed as erc721 in assets\.0/);
+    });
+
+    it('a token id beyond uint256 is refused', () => {
+      const p = plan({ assets: [{ type: 'erc721', address: NFT, tokenId: '9'.repeat(78), beneficiary: A }] });
+      expect(planProblems(p)).toEqual([{ field: 'assets.0.tokenId', reason: 'larger than the largest uint256 token id' }]);
+    });
   });
 });

@@ -165,10 +165,12 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
     else if (days < 90) warnings.push({ id: 'short-interval', severity: 'low', message: `The check-in interval is ${days} days; make sure check-ins fit your routine.` });
     if (days > 730) warnings.push({ id: 'long-interval', severity: 'low', message: `The check-in interval is ${days} days: beneficiaries wait that long after the last check-in.` });
     if (!shape.gracePeriod) suggestions.push('Add a grace period so a late check-in (or guardians\' veto) can still stop a wrong trigger.');
-    suggestions.push(`Check in before ${days} days pass (checkIn()); each check-in costs about ${gas['checkIn'] ?? 0} gas.`);
+    suggestions.push(
+      `Check in before ${days} days pass (checkIn(), about ${gas['checkIn'] ?? 0} gas); every other owner action (a deposit from the owner's address, updateBeneficiaries, withdraw, rescueToken, rescueNft${shape.erc721 ? ', assignNft' : ''}) is proof of life too and moves the deadline.`,
+    );
   }
   if (n === 1) {
-    warnings.push({ id: 'single-beneficiary', severity: 'low', message: 'One beneficiary receives everything; if that address is lost or cannot receive ETH, the estate has no other recipient.' });
+    warnings.push({ id: 'single-beneficiary', severity: 'low', message: 'One beneficiary receives everything; if the key of that address is lost, the estate has no other recipient (an address that cannot receive ETH can still claim with claimTo()).' });
     suggestions.push('Consider a second beneficiary or updating the plan if the beneficiary loses access to the address.');
   }
   if (shape.guardians) {
@@ -185,17 +187,32 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
     if (known.has(lower(b))) warnings.push({ id: 'beneficiary-is-contract', severity: 'high', message: `Beneficiary ${i + 1} is a token contract listed in the plan; it cannot claim.` });
     else if (BigInt(b) < PRECOMPILE_MAX) warnings.push({ id: 'beneficiary-is-contract', severity: 'high', message: `Beneficiary ${i + 1} is a precompile or system address; it cannot claim.` });
   });
-  suggestions.push('Beneficiaries claim from their own address (pull payments); a beneficiary that is a contract (multisig, smart wallet) must accept ETH and be able to call claim(). Code at an address cannot be checked offline.');
+  suggestions.push(
+    `Beneficiaries claim from their own address (pull payments); a beneficiary that is a contract (multisig, smart wallet) must be able to call the contract. If it cannot receive ETH${shape.erc721 ? ' or NFTs' : ''}, it calls claimTo(recipient)${shape.erc721 ? ' (claimNftTo(index, recipient) for an NFT)' : ''} to have its share sent to another address. Code at an address cannot be checked offline.`,
+  );
+  suggestions.push(
+    shape.erc20 || shape.erc721
+      ? `cancel() returns every asset to the owner one by one (${[...(shape.erc20 ? ['each listed token'] : []), ...(shape.erc721 ? ['each deposited NFT'] : []), 'the ETH'].join(', ')}); an asset that cannot be sent (a paused or blocklisting token) does not block the others: a ReturnFailed event reports it and the owner retries later with rescueToken(token), rescueNft(token, tokenId) or withdraw(amount).`
+      : 'cancel() returns the ETH to the owner; if it cannot be sent, a ReturnFailed event reports it and the owner retries with withdraw(amount).',
+  );
+  suggestions.push(
+    `Tokens sent to the contract by mistake are not lost: ${shape.erc721 ? 'an NFT that is not listed is refused by safeTransferFrom' : 'NFTs sent with safeTransferFrom are refused'}; the owner takes back an ERC-20 ${shape.erc20 ? 'that is not listed ' : ''}with rescueToken(token), and an NFT ${shape.erc721 ? 'that is not listed ' : ''}sent with plain transferFrom with rescueNft(token, tokenId), while the plan is live or after cancel().`,
+  );
   for (const [i, nft] of inputs.nfts.entries()) {
     if (!inputs.beneficiaries.some((b) => lower(b) === lower(nft.recipient))) {
       warnings.push({ id: 'nft-recipient-not-beneficiary', severity: 'info', message: `NFT ${i + 1} goes to an address that has no share of the ETH.` });
     }
   }
   if (shape.erc20) {
-    warnings.push({ id: 'token-behaviour', severity: 'info', message: 'Fee-on-transfer or rebasing tokens pay less than the computed share; claims of standard ERC-20 tokens are exact.' });
-    suggestions.push('Send the listed tokens to the contract address; tokens not listed cannot be claimed (the owner can take them back with cancel()).');
+    warnings.push({
+      id: 'token-behaviour',
+      severity: 'info',
+      message:
+        'Token claims pay from the balance the contract actually holds: if a fee-on-transfer or rebasing token leaves less than was recorded, every unclaimed share is cut in the same proportion and the last claimant receives what is left (up to rounding dust); claims never revert for that. Fees the token charges on the way to the beneficiary are the token\'s own. Claims of standard ERC-20 tokens are exact.',
+    });
+    suggestions.push('Send the listed tokens to the contract address; a token that is not listed is not shared (the owner takes it back with rescueToken(token)).');
   }
-  if (shape.erc721) suggestions.push('Deposit each listed NFT with safeTransferFrom to the contract address before it is needed.');
+  if (shape.erc721) suggestions.push('Deposit each listed NFT with safeTransferFrom to the contract address before it is needed; NFTs that are not listed are refused.');
   if (runtimeSize > 24_576) warnings.push({ id: 'code-size', severity: 'high', message: `Runtime code is ${runtimeSize} bytes, above the 24,576-byte limit of EIP-170.` });
   return { warnings, suggestions };
 }

@@ -74,29 +74,29 @@ const loop = (n: string, ...body: Stmt[]): Stmt => ({ head: `for (uint256 i; i <
 
 function interfaces(s: EvmShape): InterfaceDef[] {
   const out: InterfaceDef[] = [];
-  if (s.erc20) {
+  {
     out.push({
       name: 'IERC20Minimal',
-      doc: 'The part of ERC-20 this contract uses.',
+      doc: s.erc20 ? 'The part of ERC-20 this contract uses.' : 'The part of ERC-20 this contract uses to return tokens sent by mistake.',
       functions: [
         { kind: 'function', name: 'balanceOf', params: [p('address', 'account')], visibility: 'external', mutability: 'view', returns: [p('uint256')], body: [] },
         { kind: 'function', name: 'transfer', params: [p('address', 'to'), p('uint256', 'amount')], visibility: 'external', returns: [p('bool')], body: [] },
       ],
     });
   }
+  out.push({
+    name: 'IERC721Minimal',
+    doc: s.erc721 ? 'The part of ERC-721 this contract uses.' : 'The part of ERC-721 this contract uses to return NFTs sent by mistake.',
+    functions: [
+      ...(s.erc721 ? [{ kind: 'function', name: 'ownerOf', params: [p('uint256', 'tokenId')], visibility: 'external', mutability: 'view', returns: [p('address')], body: [] } satisfies FunctionDef] : []),
+      { kind: 'function', name: 'transferFrom', params: [p('address', 'from'), p('address', 'to'), p('uint256', 'tokenId')], visibility: 'external', body: [] },
+      ...(s.erc721 ? [{ kind: 'function', name: 'safeTransferFrom', params: [p('address', 'from'), p('address', 'to'), p('uint256', 'tokenId')], visibility: 'external', body: [] } satisfies FunctionDef] : []),
+    ],
+  });
   if (s.erc721) {
     out.push({
-      name: 'IERC721Minimal',
-      doc: 'The part of ERC-721 this contract uses.',
-      functions: [
-        { kind: 'function', name: 'ownerOf', params: [p('uint256', 'tokenId')], visibility: 'external', mutability: 'view', returns: [p('address')], body: [] },
-        { kind: 'function', name: 'transferFrom', params: [p('address', 'from'), p('address', 'to'), p('uint256', 'tokenId')], visibility: 'external', body: [] },
-        { kind: 'function', name: 'safeTransferFrom', params: [p('address', 'from'), p('address', 'to'), p('uint256', 'tokenId')], visibility: 'external', body: [] },
-      ],
-    });
-    out.push({
       name: 'IERC721ReceiverMinimal',
-      doc: 'ERC-721 receiver hook, so owners can use safeTransferFrom to deposit NFTs.',
+      doc: 'ERC-721 receiver hook, so owners can use safeTransferFrom to deposit the listed NFTs.',
       functions: [
         {
           kind: 'function',
@@ -129,6 +129,7 @@ export function buildContractModel(s: EvmShape): SourceUnit {
   if (S) constants.push({ type: 'uint256', name: 'MAX_INTERVAL_DAYS', visibility: 'public', mutability: 'constant', value: '3650', doc: 'Longest check-in interval.' });
   if (G) constants.push({ type: 'uint256', name: 'MAX_GRACE_DAYS', visibility: 'public', mutability: 'constant', value: '365', doc: 'Longest grace period.' });
   if (M) constants.push({ type: 'uint256', name: 'MAX_GUARDIANS', visibility: 'public', mutability: 'constant', value: String(MAX_GUARDIANS), doc: 'Upper bound on guardians.' });
+  if (T) constants.push({ type: 'uint256', name: 'UNIT', visibility: 'private', mutability: 'constant', value: '1e18', doc: 'Fixed-point unit of the token accounting.' });
   if (T) constants.push({ type: 'uint256', name: 'MAX_TOKENS', visibility: 'public', mutability: 'constant', value: String(MAX_TOKENS), doc: 'Upper bound on listed ERC-20 tokens.' });
   if (N) constants.push({ type: 'uint256', name: 'MAX_NFTS', visibility: 'public', mutability: 'constant', value: String(MAX_NFTS), doc: 'Upper bound on listed ERC-721 items.' });
 
@@ -169,8 +170,10 @@ export function buildContractModel(s: EvmShape): SourceUnit {
     state.push(
       { type: 'address[]', name: '_tokens', visibility: 'private' },
       { type: 'mapping(address => bool)', name: '_isToken', visibility: 'private' },
-      { type: 'mapping(address => uint256)', name: '_tokenTotalClaimed', visibility: 'private' },
-      { type: 'mapping(address => mapping(address => uint256))', name: '_tokenClaimed', visibility: 'private' },
+      { type: 'mapping(address => uint256)', name: '_tokenAcc', visibility: 'private', doc: 'Per token: units received per basis point, in accounting units (see _tokenScale).' },
+      { type: 'mapping(address => uint256)', name: '_tokenScale', visibility: 'private', doc: 'Per token: token units per accounting unit times UNIT (0 means UNIT); falls pro rata when the balance falls.' },
+      { type: 'mapping(address => uint256)', name: '_tokenHeld', visibility: 'private', doc: 'Per token: the balance recorded after the last claim.' },
+      { type: 'mapping(address => mapping(address => uint256))', name: '_tokenDebt', visibility: 'private', doc: "Per token and beneficiary: _tokenAcc times the share at the beneficiary's last claim." },
     );
   }
   if (N) state.push({ type: 'NftItem[]', name: '_nfts', visibility: 'private' });
@@ -189,7 +192,10 @@ export function buildContractModel(s: EvmShape): SourceUnit {
     { name: 'TransferFailed', params: [p('address', 'to')], doc: 'Sending ETH failed.' },
     { name: 'InsufficientBalance', params: [], doc: 'The contract holds less than requested.' },
     { name: 'Reentrancy', params: [], doc: 'A guarded function was re-entered.' },
+    { name: 'NotAContract', params: [p('address', 'token')], doc: 'The token address holds no code.' },
+    { name: 'TokenTransferFailed', params: [p('address', 'token')], doc: 'An ERC-20 transfer failed.' },
   ];
+  if (T || N) errors.push({ name: 'ListedAsset', params: [p('address', 'token')], doc: 'A listed asset stays in the plan; the owner takes it back only after cancel().' });
   if (S) {
     errors.push(
       { name: 'InvalidInterval', params: [], doc: 'Interval or grace period out of range.' },
@@ -207,24 +213,27 @@ export function buildContractModel(s: EvmShape): SourceUnit {
   if (T) {
     errors.push(
       { name: 'UnknownToken', params: [p('address', 'token')], doc: 'The token is not listed in this contract.' },
-      { name: 'NotAContract', params: [p('address', 'token')], doc: 'The token address holds no code.' },
-      { name: 'TokenTransferFailed', params: [p('address', 'token')], doc: 'An ERC-20 transfer failed.' },
     );
   }
   if (N) {
     errors.push(
       { name: 'UnknownNft', params: [p('uint256', 'index')], doc: 'No NFT is listed at this index.' },
       { name: 'NotNftRecipient', params: [], doc: 'The NFT is assigned to another beneficiary.' },
+      { name: 'UnlistedNft', params: [p('address', 'token'), p('uint256', 'tokenId')], doc: 'This NFT is not listed in the plan (or was already claimed or returned); it is refused.' },
+      { name: 'DuplicateNft', params: [p('address', 'token'), p('uint256', 'tokenId')], doc: 'An NFT is listed twice.' },
     );
   }
 
   const events: EventDef[] = [
-    { name: 'CheckedIn', params: [p('uint256', 'newDeadline')], doc: 'The owner checked in (or guardians vetoed a trigger); the deadline moved.' },
+    { name: 'CheckedIn', params: [p('uint256', 'newDeadline')], doc: 'The owner checked in or acted (proof of life), or guardians vetoed a trigger; the deadline moved.' },
     { name: 'BeneficiariesUpdated', params: [p('address[]', 'beneficiaries'), p('uint16[]', 'shares')], doc: 'The beneficiaries and their shares were set.' },
     { name: 'Deposited', params: [{ type: 'address', name: 'from', indexed: true }, p('uint256', 'amount')], doc: 'ETH was received.' },
     { name: 'Claimed', params: [{ type: 'address', name: 'beneficiary', indexed: true }, p('uint256', 'amount')], doc: 'A beneficiary claimed ETH.' },
     { name: 'Withdrawn', params: [{ type: 'address', name: 'to', indexed: true }, p('uint256', 'amount')], doc: 'The owner withdrew ETH.' },
-    { name: 'Cancelled', params: [], doc: 'The owner cancelled the contract and took the assets back.' },
+    { name: 'Cancelled', params: [], doc: 'The owner cancelled the contract; every asset is returned to the owner one by one.' },
+    { name: 'ReturnFailed', params: [{ type: 'address', name: 'asset', indexed: true }, p('uint256', 'amountOrTokenId')], doc: 'cancel() could not return this asset (ETH: asset 0); the owner retries with withdraw(), rescueToken() or rescueNft().' },
+    { name: 'TokenRescued', params: [{ type: 'address', name: 'token', indexed: true }, p('uint256', 'amount')], doc: 'The owner took back ERC-20 tokens (unlisted, or any after cancel).' },
+    { name: 'NftRescued', params: [{ type: 'address', name: 'token', indexed: true }, { type: 'uint256', name: 'tokenId', indexed: true }], doc: 'The owner took back an NFT (unlisted, or any after cancel).' },
   ];
   if (early) events.push({ name: 'Released', params: [{ type: 'address', name: 'by', indexed: true }], doc: 'The estate was released before any deadline.' });
   if (M) {
@@ -241,12 +250,16 @@ export function buildContractModel(s: EvmShape): SourceUnit {
 
   const ownerInControl: Stmt[] = [ifThen('_cancelled', 'revert ContractCancelled()'), ifThen('isReleased()', 'revert AlreadyReleased()')];
   if (S) ownerInControl.push(ifThen('block.timestamp >= deadline()', 'revert DeadlinePassed()'));
-  ownerInControl.push('_');
+  ownerInControl.push('_proveLife()', '_');
+  const live: Stmt[] = [ifThen('isReleased()', 'revert AlreadyReleased()')];
+  if (S) live.push(ifThen('block.timestamp >= deadline()', 'revert DeadlinePassed()'));
+  live.push('_proveLife()');
 
   const modifiers: ModifierDef[] = [
     { name: 'onlyOwner', params: [], body: [ifThen('msg.sender != _owner', 'revert NotOwner()'), '_'], doc: 'Restricts a function to the owner.' },
     { name: 'nonReentrant', params: [], body: [ifThen('_lock != 1', 'revert Reentrancy()'), '_lock = 2', '_', '_lock = 1'], doc: 'Blocks re-entry into guarded functions.' },
-    { name: 'ownerInControl', params: [], body: ownerInControl, doc: S ? 'Not cancelled, not released and before the deadline.' : 'Not cancelled and not released.' },
+    { name: 'ownerInControl', params: [], body: ownerInControl, doc: (S ? 'Not cancelled, not released and before the deadline.' : 'Not cancelled and not released.') + ' The action is proof of life.' },
+    { name: 'liveOrCancelled', params: [], body: [ifThen('!_cancelled', ...live), '_'], doc: 'Cancelled, or live (' + (S ? 'not released and before the deadline' : 'not released') + '; then the action is proof of life).' },
     { name: 'whenReleased', params: [], body: [ifThen('_cancelled', 'revert ContractCancelled()'), ifThen('!isReleased()', 'revert NotReleased()'), '_'], doc: 'The estate is released and the contract not cancelled.' },
   ];
   if (M) modifiers.push({ name: 'onlyGuardian', params: [], body: [ifThen('!_isGuardian[msg.sender]', 'revert NotGuardian()'), '_'], doc: 'Restricts a function to the guardians.' });
@@ -315,6 +328,7 @@ export function buildContractModel(s: EvmShape): SourceUnit {
       loop(
         'nftCount_',
         ifThen('nftTokens_[i] == address(0) || nftRecipients_[i] == address(0)', 'revert ZeroAddress()'),
+        ifThen('_nftSlot(nftTokens_[i], nftIds_[i]) != 0', 'revert DuplicateNft(nftTokens_[i], nftIds_[i])'),
         '_nfts.push(NftItem({token: nftTokens_[i], tokenId: nftIds_[i], recipient: nftRecipients_[i], claimed: false}))',
         'emit NftAssigned(i, nftRecipients_[i])',
       ),
@@ -388,13 +402,14 @@ export function buildContractModel(s: EvmShape): SourceUnit {
   );
 
   // Owner actions
-  const checkInBody: Stmt[] = [ifThen('isReleased()', 'revert AlreadyReleased()'), '_lastCheckIn = block.timestamp'];
-  if (M) checkInBody.push('++_round');
-  checkInBody.push('emit CheckedIn(deadline())');
+  const checkInBody: Stmt[] = [ifThen('isReleased()', 'revert AlreadyReleased()'), '_proveLife()'];
+  const proveLife: Stmt[] = ['_lastCheckIn = block.timestamp'];
+  if (M) proveLife.push('++_round');
+  proveLife.push('emit CheckedIn(deadline())');
   functions.push(
     fn(
       'checkIn',
-      { notice: S ? (G ? 'Owner proves being alive: the deadline becomes now plus the interval. Also possible during the grace period.' : 'Owner proves being alive: the deadline becomes now plus the interval.') : 'Owner proves being alive; recorded for the record.', dev: M ? 'Also clears pending guardian votes.' : undefined },
+      { notice: S ? (G ? 'Owner proves being alive: the deadline becomes now plus the interval. Also possible during the grace period.' : 'Owner proves being alive: the deadline becomes now plus the interval.') : 'Owner proves being alive; recorded for the record.', dev: 'Every other owner action (deposit, update, withdrawal, rescue' + (N ? ', NFT assignment' : '') + ') is proof of life too.' + (M ? ' Also clears pending guardian votes.' : '') },
       [],
       { mods: ['onlyOwner'] },
       [ifThen('_cancelled', 'revert ContractCancelled()'), ...checkInBody],
@@ -408,9 +423,9 @@ export function buildContractModel(s: EvmShape): SourceUnit {
     ),
     fn(
       'withdraw',
-      { notice: 'Owner takes ETH back' + (S ? ' before the deadline.' : ' before release.'), params: { amount: 'Wei to withdraw.' } },
+      { notice: 'Owner takes ETH back' + (S ? ' before the deadline' : ' before release') + ', or after cancel().', params: { amount: 'Wei to withdraw.' } },
       [p('uint256', 'amount')],
-      { mods: ['onlyOwner', 'ownerInControl', 'nonReentrant'] },
+      { mods: ['onlyOwner', 'liveOrCancelled', 'nonReentrant'] },
       [ifThen('amount > address(this).balance', 'revert InsufficientBalance()'), 'emit Withdrawn(_owner, amount)', '_sendEth(_owner, amount)'],
     ),
   );
@@ -421,7 +436,7 @@ export function buildContractModel(s: EvmShape): SourceUnit {
         '_tokens.length',
         'address token = _tokens[i]',
         'uint256 held = _tokenBalance(token)',
-        ifThen('held > 0', '_safeTransfer(token, _owner, held)'),
+        ifThen('held > 0 && !_tryTransfer(token, _owner, held)', 'emit ReturnFailed(token, held)'),
       ),
     );
   }
@@ -430,18 +445,52 @@ export function buildContractModel(s: EvmShape): SourceUnit {
       loop(
         '_nfts.length',
         'NftItem storage item = _nfts[i]',
-        ifThen('!item.claimed && _holdsNft(item.token, item.tokenId)', 'item.claimed = true', 'IERC721Minimal(item.token).transferFrom(address(this), _owner, item.tokenId)'),
+        ifThen(
+          '!item.claimed && _holdsNft(item.token, item.tokenId)',
+          'item.claimed = true',
+          { head: 'try IERC721Minimal(item.token).transferFrom(address(this), _owner, item.tokenId)', body: [], catch: ['item.claimed = false', 'emit ReturnFailed(item.token, item.tokenId)'] },
+        ),
       ),
     );
   }
-  cancelBody.push('uint256 amount = address(this).balance', ifThen('amount > 0', 'emit Withdrawn(_owner, amount)', '_sendEth(_owner, amount)'));
+  cancelBody.push(
+    'uint256 amount = address(this).balance',
+    ifThen('amount > 0', '(bool ok, ) = payable(_owner).call{value: amount}("")', { head: 'if (ok)', body: ['emit Withdrawn(_owner, amount)'], else: ['emit ReturnFailed(address(0), amount)'] }),
+  );
   functions.push(
     fn(
       'cancel',
-      { notice: 'Owner cancels the plan and takes every asset back' + (S ? ' (before the deadline).' : ' (before release).'), dev: 'The contract stops accepting deposits and claims.' },
+      { notice: 'Owner cancels the plan and takes every asset back' + (S ? ' (before the deadline).' : ' (before release).'), dev: 'Each asset is returned on its own: one that cannot be sent (paused, blocklisted) emits ReturnFailed and is retried with withdraw(), rescueToken() or rescueNft(). The contract stops accepting deposits and claims.' },
       [],
       { mods: ['onlyOwner', 'ownerInControl', 'nonReentrant'] },
       cancelBody,
+    ),
+  );
+  const rescueTokenBody: Stmt[] = [];
+  if (T) rescueTokenBody.push(ifThen('!_cancelled && _isToken[token]', 'revert ListedAsset(token)'));
+  rescueTokenBody.push('uint256 amount = _tokenBalance(token)', ifThen('amount == 0', 'revert NothingToClaim()'), 'emit TokenRescued(token, amount)', '_safeTransfer(token, _owner, amount)');
+  const rescueNftBody: Stmt[] = [];
+  if (N) {
+    rescueNftBody.push(
+      'uint256 slot = _nftSlot(token, tokenId)',
+      ifThen('slot != 0', ifThen('!_cancelled', 'revert ListedAsset(token)'), '_nfts[slot - 1].claimed = true'),
+    );
+  }
+  rescueNftBody.push('emit NftRescued(token, tokenId)', 'IERC721Minimal(token).transferFrom(address(this), _owner, tokenId)');
+  functions.push(
+    fn(
+      'rescueToken',
+      { notice: 'Owner takes back an ERC-20 token ' + (T ? 'that is not listed (sent by mistake), or any token after cancel().' : 'sent by mistake (this plan lists none).'), dev: 'Possible while the plan is live (then proof of life) or after cancel(); the whole balance goes to the owner.', params: { token: 'The ERC-20 token.' } },
+      [p('address', 'token')],
+      { mods: ['onlyOwner', 'liveOrCancelled', 'nonReentrant'] },
+      rescueTokenBody,
+    ),
+    fn(
+      'rescueNft',
+      { notice: 'Owner takes back an NFT ' + (N ? 'that is not listed (sent with transferFrom by mistake), or any NFT after cancel().' : 'sent with transferFrom by mistake (this plan lists none).'), dev: 'Possible while the plan is live (then proof of life) or after cancel().', params: { token: 'The ERC-721 contract.', tokenId: 'The token id.' } },
+      [p('address', 'token'), p('uint256', 'tokenId')],
+      { mods: ['onlyOwner', 'liveOrCancelled', 'nonReentrant'] },
+      rescueNftBody,
     ),
   );
   if (!S) {
@@ -463,14 +512,14 @@ export function buildContractModel(s: EvmShape): SourceUnit {
       { notice: "Sends the caller's due share of all ETH received (pull payment).", dev: 'Accounting by total received, so later deposits are shared too.' },
       [],
       { mods: ['nonReentrant', 'whenReleased'] },
-      [
-        'uint256 amount = _pending(msg.sender)',
-        ifThen('amount == 0', 'revert NothingToClaim()'),
-        '_claimed[msg.sender] += amount',
-        '_totalClaimed += amount',
-        'emit Claimed(msg.sender, amount)',
-        '_sendEth(msg.sender, amount)',
-      ],
+      ['_claimEth(msg.sender)'],
+    ),
+    fn(
+      'claimTo',
+      { notice: "Sends the caller's due share of ETH to another address, for a beneficiary (e.g. a contract) that cannot receive ETH itself.", params: { recipient: 'Where the ETH goes.' } },
+      [p('address', 'recipient')],
+      { mods: ['nonReentrant', 'whenReleased'] },
+      [ifThen('recipient == address(0)', 'revert ZeroAddress()'), '_claimEth(recipient)'],
     ),
   );
 
@@ -526,22 +575,31 @@ export function buildContractModel(s: EvmShape): SourceUnit {
       fn('tokens', { notice: 'The listed ERC-20 tokens.', returns: ['Token addresses.'] }, [], { mut: 'view', returns: [p('address[]', undefined, 'memory')] }, ['return _tokens']),
       fn(
         'claimableToken',
-        { notice: 'Tokens an account can claim now.', params: { token: 'A listed ERC-20 token.', account: 'The account.' }, returns: ['Token units due now (0 before release).'] },
+        { notice: 'Tokens an account can claim now.', dev: 'Paid from the balance actually held: if it fell below what was recorded (fee-on-transfer, rebasing), every unclaimed due is cut pro rata.', params: { token: 'A listed ERC-20 token.', account: 'The account.' }, returns: ['Token units due now (0 before release).'] },
         [p('address', 'token'), p('address', 'account')],
         { mut: 'view', returns: [p('uint256')] },
-        [ifThen('!_isToken[token] || !isReleased()', 'return 0'), 'return _pendingToken(token, account)'],
+        [
+          ifThen('!_isToken[token] || !isReleased()', 'return 0'),
+          'uint256 held = _tokenBalance(token)',
+          '(uint256 acc, uint256 scale) = _tokenSync(token, held)',
+          'return _tokenDue(token, account, acc, scale, held)',
+        ],
       ),
       fn(
         'claimToken',
-        { notice: "Sends the caller's due share of a listed ERC-20 token.", params: { token: 'A listed ERC-20 token.' } },
+        { notice: "Sends the caller's due share of a listed ERC-20 token.", dev: 'Accounting by total received, so later deposits are shared too. Pays from the balance actually held: when it fell below the recorded balance (fee-on-transfer, rebasing), every unclaimed due is cut pro rata, and a due is never more than the balance.', params: { token: 'A listed ERC-20 token.' } },
         [p('address', 'token')],
         { mods: ['nonReentrant', 'whenReleased'] },
         [
           ifThen('!_isToken[token]', 'revert UnknownToken(token)'),
-          'uint256 amount = _pendingToken(token, msg.sender)',
+          'uint256 held = _tokenBalance(token)',
+          '(uint256 acc, uint256 scale) = _tokenSync(token, held)',
+          'uint256 amount = _tokenDue(token, msg.sender, acc, scale, held)',
           ifThen('amount == 0', 'revert NothingToClaim()'),
-          '_tokenClaimed[token][msg.sender] += amount',
-          '_tokenTotalClaimed[token] += amount',
+          '_tokenAcc[token] = acc',
+          '_tokenScale[token] = scale == UNIT ? 0 : scale',
+          '_tokenHeld[token] = held - amount',
+          '_tokenDebt[token][msg.sender] = acc * _shares[msg.sender]',
           'emit TokenClaimed(token, msg.sender, amount)',
           '_safeTransfer(token, msg.sender, amount)',
         ],
@@ -575,22 +633,26 @@ export function buildContractModel(s: EvmShape): SourceUnit {
         { notice: 'The assigned beneficiary takes a listed NFT.', params: { index: 'Position in the list.' } },
         [p('uint256', 'index')],
         { mods: ['nonReentrant', 'whenReleased'] },
-        [
-          ifThen('index >= _nfts.length', 'revert UnknownNft(index)'),
-          'NftItem storage item = _nfts[index]',
-          ifThen('msg.sender != item.recipient', 'revert NotNftRecipient()'),
-          ifThen('item.claimed', 'revert NothingToClaim()'),
-          'item.claimed = true',
-          'emit NftClaimed(item.token, item.tokenId, msg.sender)',
-          'IERC721Minimal(item.token).safeTransferFrom(address(this), msg.sender, item.tokenId)',
-        ],
+        ['_claimNft(index, msg.sender)'],
+      ),
+      fn(
+        'claimNftTo',
+        { notice: 'The assigned beneficiary sends a listed NFT to another address, for a beneficiary (e.g. a contract) that cannot receive NFTs itself.', params: { index: 'Position in the list.', recipient: 'Where the NFT goes.' } },
+        [p('uint256', 'index'), p('address', 'recipient')],
+        { mods: ['nonReentrant', 'whenReleased'] },
+        [ifThen('recipient == address(0)', 'revert ZeroAddress()'), '_claimNft(index, recipient)'],
       ),
       fn(
         'onERC721Received',
-        { notice: 'Accepts NFTs sent with safeTransferFrom.', returns: ['The ERC-721 receiver selector.'] },
-        [p('address'), p('address'), p('uint256'), p('bytes', undefined, 'calldata')],
-        { mut: 'pure', returns: [p('bytes4')] },
-        ['return IERC721ReceiverMinimal.onERC721Received.selector'],
+        { notice: 'Accepts only the listed NFTs sent with safeTransferFrom; any other NFT is refused.', returns: ['The ERC-721 receiver selector.'] },
+        [p('address'), p('address'), p('uint256', 'tokenId'), p('bytes', undefined, 'calldata')],
+        { mut: 'view', returns: [p('bytes4')] },
+        [
+          ifThen('_cancelled', 'revert ContractCancelled()'),
+          'uint256 slot = _nftSlot(msg.sender, tokenId)',
+          ifThen('slot == 0 || _nfts[slot - 1].claimed', 'revert UnlistedNft(msg.sender, tokenId)'),
+          'return IERC721ReceiverMinimal.onERC721Received.selector',
+        ],
       ),
     );
   }
@@ -600,8 +662,8 @@ export function buildContractModel(s: EvmShape): SourceUnit {
     params: [],
     visibility: 'external',
     mutability: 'payable',
-    body: [ifThen('_cancelled', 'revert ContractCancelled()'), 'emit Deposited(msg.sender, msg.value)'],
-    natspec: { notice: 'Deposits ETH into the estate.' },
+    body: [ifThen('_cancelled', 'revert ContractCancelled()'), ifThen('msg.sender == _owner && !isReleased()', '_proveLife()'), 'emit Deposited(msg.sender, msg.value)'],
+    natspec: { notice: "Deposits ETH into the estate; the owner's deposit is proof of life." },
   });
 
   // Internals
@@ -628,6 +690,15 @@ export function buildContractModel(s: EvmShape): SourceUnit {
       ifThen('total != TOTAL_SHARES', 'revert InvalidShares()'),
       'emit BeneficiariesUpdated(list, shareList)',
     ]),
+    priv('_proveLife', [], {}, proveLife),
+    priv('_claimEth', [p('address', 'to')], {}, [
+      'uint256 amount = _pending(msg.sender)',
+      ifThen('amount == 0', 'revert NothingToClaim()'),
+      '_claimed[msg.sender] += amount',
+      '_totalClaimed += amount',
+      'emit Claimed(msg.sender, amount)',
+      '_sendEth(to, amount)',
+    ]),
     priv('_pending', [p('address', 'account')], { mut: 'view', returns: [p('uint256')] }, [
       'uint256 due = (totalReceived() * _shares[account]) / TOTAL_SHARES',
       'uint256 paid = _claimed[account]',
@@ -638,27 +709,55 @@ export function buildContractModel(s: EvmShape): SourceUnit {
       ifThen('!ok', 'revert TransferFailed(to)'),
     ]),
   );
+  functions.push(
+    priv('_tokenBalance', [p('address', 'token')], { mut: 'view', returns: [p('uint256')] }, [
+      ifThen('token.code.length == 0', 'return 0'),
+      { head: 'try IERC20Minimal(token).balanceOf(address(this)) returns (uint256 held)', body: ['return held'], catch: ['return 0'] },
+    ]),
+    priv('_safeTransfer', [p('address', 'token'), p('address', 'to'), p('uint256', 'amount')], {}, [
+      ifThen('token.code.length == 0', 'revert NotAContract(token)'),
+      ifThen('!_tryTransfer(token, to, amount)', 'revert TokenTransferFailed(token)'),
+    ]),
+    priv('_tryTransfer', [p('address', 'token'), p('address', 'to'), p('uint256', 'amount')], { returns: [p('bool')] }, [
+      '(bool ok, bytes memory data) = token.call(abi.encodeCall(IERC20Minimal.transfer, (to, amount)))',
+      'return ok && (data.length == 0 ? token.code.length != 0 : data.length == 32 && abi.decode(data, (uint256)) == 1)',
+    ]),
+  );
   if (T) {
     functions.push(
-      priv('_tokenBalance', [p('address', 'token')], { mut: 'view', returns: [p('uint256')] }, [
-        ifThen('token.code.length == 0', 'return 0'),
-        'return IERC20Minimal(token).balanceOf(address(this))',
+      priv('_tokenSync', [p('address', 'token'), p('uint256', 'held')], { mut: 'view', returns: [p('uint256', 'acc'), p('uint256', 'scale')] }, [
+        'acc = _tokenAcc[token]',
+        'scale = _tokenScale[token]',
+        ifThen('scale == 0', 'scale = UNIT'),
+        'uint256 last = _tokenHeld[token]',
+        {
+          head: 'if (held >= last)',
+          body: ['acc += ((held - last) * UNIT) / scale'],
+          else: [ifThen('held > 0', 'scale = (scale * held) / last', ifThen('scale == 0', 'scale = 1'))],
+        },
       ]),
-      priv('_pendingToken', [p('address', 'token'), p('address', 'account')], { mut: 'view', returns: [p('uint256')] }, [
-        'uint256 received = _tokenBalance(token) + _tokenTotalClaimed[token]',
-        'uint256 due = (received * _shares[account]) / TOTAL_SHARES',
-        'uint256 paid = _tokenClaimed[token][account]',
-        'return due > paid ? due - paid : 0',
-      ]),
-      priv('_safeTransfer', [p('address', 'token'), p('address', 'to'), p('uint256', 'amount')], {}, [
-        ifThen('token.code.length == 0', 'revert NotAContract(token)'),
-        '(bool ok, bytes memory data) = token.call(abi.encodeCall(IERC20Minimal.transfer, (to, amount)))',
-        ifThen('!ok || (data.length != 0 && (data.length != 32 || !abi.decode(data, (bool))))', 'revert TokenTransferFailed(token)'),
+      priv('_tokenDue', [p('address', 'token'), p('address', 'account'), p('uint256', 'acc'), p('uint256', 'scale'), p('uint256', 'held')], { mut: 'view', returns: [p('uint256')] }, [
+        'uint256 due = ((acc * _shares[account] - _tokenDebt[token][account]) * scale) / UNIT / TOTAL_SHARES',
+        'return due > held ? held : due',
       ]),
     );
   }
   if (N) {
     functions.push(
+      priv('_claimNft', [p('uint256', 'index'), p('address', 'to')], {}, [
+        ifThen('index >= _nfts.length', 'revert UnknownNft(index)'),
+        'NftItem storage item = _nfts[index]',
+        ifThen('msg.sender != item.recipient', 'revert NotNftRecipient()'),
+        ifThen('item.claimed', 'revert NothingToClaim()'),
+        'item.claimed = true',
+        'emit NftClaimed(item.token, item.tokenId, to)',
+        'IERC721Minimal(item.token).safeTransferFrom(address(this), to, item.tokenId)',
+      ]),
+      priv('_nftSlot', [p('address', 'token'), p('uint256', 'tokenId')], { mut: 'view', returns: [p('uint256')] }, [
+        'uint256 n = _nfts.length',
+        loop('n', 'NftItem storage item = _nfts[i]', ifThen('item.token == token && item.tokenId == tokenId', 'return i + 1')),
+        'return 0',
+      ]),
       priv('_holdsNft', [p('address', 'token'), p('uint256', 'tokenId')], { mut: 'view', returns: [p('bool')] }, [
         ifThen('token.code.length == 0', 'return false'),
         { head: 'try IERC721Minimal(token).ownerOf(tokenId) returns (address holder)', body: ['return holder == address(this)'], catch: ['return false'] },

@@ -24,6 +24,8 @@ export interface EvmGasEstimate {
 const SAMPLE_OWNER = '0x1000000000000000000000000000000000000001' as Hex;
 const SAMPLE_BENEFICIARIES = ['0x2000000000000000000000000000000000000002', '0x2000000000000000000000000000000000000003', '0x2000000000000000000000000000000000000004'] as Hex[];
 const SAMPLE_SHARES = [3334, 3333, 3333];
+/** The beneficiaries an update installs: new addresses, so the measured update writes cold, empty slots as a real one does. */
+const SAMPLE_NEW_BENEFICIARIES = ['0x2100000000000000000000000000000000000012', '0x2100000000000000000000000000000000000013', '0x2100000000000000000000000000000000000014'] as Hex[];
 const SAMPLE_GUARDIANS = ['0x3000000000000000000000000000000000000005', '0x3000000000000000000000000000000000000006'] as Hex[];
 const SAMPLE_OTHER = '0x4000000000000000000000000000000000000007' as Hex;
 const DAY = 86_400n;
@@ -59,6 +61,24 @@ export function sampleArgs(inputs: readonly AbiParameter[]): unknown[] {
   });
 }
 
+/**
+ * The gas price in wei, exactly. Prices are stated to the wei: below 1e-9 gwei
+ * (one wei), or with a fraction of a wei, is a VALIDATION_ERROR naming the field.
+ */
+export function gasPriceWei(gasPriceGwei: number): bigint {
+  if (!(gasPriceGwei > 0) || !Number.isFinite(gasPriceGwei)) throw ApiError.validation('Gas price must be positive', [{ field: 'gasPriceGwei', reason: 'must be > 0' }]);
+  if (gasPriceGwei > 1e9) throw ApiError.validation('Gas price is too high', [{ field: 'gasPriceGwei', reason: 'at most 1,000,000,000 gwei' }]);
+  const fixed = gasPriceGwei.toFixed(9);
+  const wei = parseGwei(fixed);
+  if (wei === 0n) {
+    throw ApiError.validation('Gas price is below one wei', [{ field: 'gasPriceGwei', reason: `${gasPriceGwei} gwei is below 1e-9 gwei (one wei), the smallest gas price` }]);
+  }
+  if (Math.abs(Number(fixed) - gasPriceGwei) > gasPriceGwei * 1e-12) {
+    throw ApiError.validation('Gas price has a fraction of a wei', [{ field: 'gasPriceGwei', reason: `${gasPriceGwei} gwei is not a whole number of wei; use at most 9 decimals (1e-9 gwei is one wei)` }]);
+  }
+  return wei;
+}
+
 const has = (abi: Abi, name: string, inputs?: string[]) =>
   abi.some((x) => x.type === 'function' && x.name === name && (inputs === undefined || (x.inputs.length === inputs.length && x.inputs.every((p, i) => p.type === inputs[i]))));
 
@@ -70,7 +90,7 @@ const has = (abi: Abi, name: string, inputs?: string[]) =>
  */
 export async function estimateEvmGas(input: { contractCode?: string }, deps: { pool: SolcPool; gasPriceGwei?: number }): Promise<EvmGasEstimate> {
   const gasPriceGwei = deps.gasPriceGwei ?? DEFAULT_GAS_PRICE_GWEI;
-  if (!(gasPriceGwei > 0) || !Number.isFinite(gasPriceGwei)) throw ApiError.validation('Gas price must be positive', [{ field: 'gasPriceGwei', reason: 'must be > 0' }]);
+  const priceWei = gasPriceWei(gasPriceGwei);
   const custom = input.contractCode !== undefined && input.contractCode.trim() !== '';
   const source = custom ? input.contractCode! : contractSource(DEFAULT_GAS_SHAPE);
   const compiled = await deps.pool.compile(source, custom ? {} : { contractName: contractName(DEFAULT_GAS_SHAPE) });
@@ -95,10 +115,11 @@ export async function estimateEvmGas(input: { contractCode?: string }, deps: { p
     figures['deployment'] = dep.gasUsed;
     const c = dep.createdAddress!;
     if (has(abi, 'updateBeneficiaries', ['address[]', 'uint16[]'])) {
-      const r = await vm.tx(SAMPLE_OWNER, c, abi, 'updateBeneficiaries', [SAMPLE_BENEFICIARIES, SAMPLE_SHARES]);
+      const r = await vm.tx(SAMPLE_OWNER, c, abi, 'updateBeneficiaries', [SAMPLE_NEW_BENEFICIARIES, SAMPLE_SHARES]);
       if (r.ok) figures['update'] = r.gasUsed;
       else notes['update'] = `updateBeneficiaries reverted (${r.revert ?? r.error})`;
     } else notes['update'] = 'the contract has no updateBeneficiaries(address[],uint16[])';
+    const claimants = figures['update'] !== null ? SAMPLE_NEW_BENEFICIARIES : SAMPLE_BENEFICIARIES;
     if (has(abi, 'claim', [])) {
       await vm.send(SAMPLE_OTHER, c, '0x', 10n ** 18n, abi);
       if (has(abi, 'release', [])) await vm.tx(SAMPLE_OWNER, c, abi, 'release');
@@ -107,7 +128,7 @@ export async function estimateEvmGas(input: { contractCode?: string }, deps: { p
       else vm.warp(3651n * DAY);
       let max = 0;
       let reason = '';
-      for (const b of SAMPLE_BENEFICIARIES) {
+      for (const b of claimants) {
         const r = await vm.tx(b, c, abi, 'claim');
         if (r.ok) max = Math.max(max, r.gasUsed);
         else reason = r.revert ?? r.error ?? 'revert';
@@ -116,7 +137,6 @@ export async function estimateEvmGas(input: { contractCode?: string }, deps: { p
       else notes['claim'] = `claim() reverted for the sample beneficiaries (${reason})`;
     } else notes['claim'] = 'the contract has no claim()';
   }
-  const priceWei = parseGwei(String(gasPriceGwei));
   const text = (k: string) => {
     const g = figures[k];
     if (g === null || g === undefined) return `not measured: ${notes[k] ?? 'unavailable'}`;
@@ -131,6 +151,7 @@ export async function estimateEvmGas(input: { contractCode?: string }, deps: { p
     gasPriceGwei,
     method:
       `Measured by executing ${what} in @ethereumjs/vm under ${VM_HARDFORK} rules, with sample arguments (owner, 3 beneficiaries at 33.34/33.33/33.33%, 1 ETH deposited); ` +
+      `update replaces the 3 beneficiaries with 3 new addresses (cold, empty storage slots, as a real update); ` +
       `gas per transaction includes intrinsic gas and capped refunds; claim is the highest of the 3 beneficiaries' claims. ` +
       `Costs use a stated gas price of ${gasPriceGwei} gwei; no network was asked.`,
     figures,

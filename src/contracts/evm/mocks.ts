@@ -60,3 +60,86 @@ contract MockERC721 {
     }
 }
 `;
+
+/**
+ * An ERC-20 that can be paused and can blocklist addresses, like USDC or USDT:
+ * while paused, or to or from a blocklisted address, `transfer` reverts.
+ * Test double for cancel() returning each asset on its own.
+ */
+export const MOCK_PAUSABLE_ERC20_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ${SOLC_VERSION};
+
+contract MockPausableERC20 {
+    mapping(address => uint256) public balanceOf;
+    mapping(address => bool) public blocked;
+    bool public paused;
+    event Transfer(address indexed from, address indexed to, uint256 value);
+
+    function mint(address to, uint256 amount) external {
+        balanceOf[to] += amount;
+        emit Transfer(address(0), to, amount);
+    }
+
+    function setPaused(bool value) external {
+        paused = value;
+    }
+
+    function setBlocked(address account, bool value) external {
+        blocked[account] = value;
+    }
+
+    function transfer(address to, uint256 amount) external returns (bool) {
+        require(!paused, "paused");
+        require(!blocked[msg.sender] && !blocked[to], "blocked");
+        require(balanceOf[msg.sender] >= amount, "balance");
+        balanceOf[msg.sender] -= amount;
+        balanceOf[to] += amount;
+        emit Transfer(msg.sender, to, amount);
+        return true;
+    }
+}
+`;
+
+/**
+ * A rebasing ERC-20: balances are internal units times an index that
+ * `rebase(numerator, denominator)` scales for every holder at once (a 10% loss
+ * is `rebase(9, 10)`). Test double for claims paying from the balance held.
+ */
+export const MOCK_REBASING_ERC20_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ${SOLC_VERSION};
+
+contract MockRebasingERC20 {
+    uint256 private constant ONE = 1e18;
+    mapping(address => uint256) private _units;
+    /// @dev 0 stands for ONE, so the runtime code works when installed without a constructor.
+    uint256 private _index;
+    event Transfer(address indexed from, address indexed to, uint256 value);
+
+    function index() public view returns (uint256) {
+        return _index == 0 ? ONE : _index;
+    }
+
+    function balanceOf(address account) public view returns (uint256) {
+        return (_units[account] * index()) / ONE;
+    }
+
+    function mint(address to, uint256 amount) external {
+        _units[to] += (amount * ONE) / index();
+        emit Transfer(address(0), to, amount);
+    }
+
+    function rebase(uint256 numerator, uint256 denominator) external {
+        _index = (index() * numerator) / denominator;
+    }
+
+    function transfer(address to, uint256 amount) external returns (bool) {
+        uint256 units = (amount * ONE + index() - 1) / index();
+        require(_units[msg.sender] >= units, "balance");
+        _units[msg.sender] -= units;
+        _units[to] += units;
+        emit Transfer(msg.sender, to, amount);
+        return true;
+    }
+}
+`;
+

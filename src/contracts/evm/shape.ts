@@ -19,7 +19,8 @@ export interface EvmShape {
 
 export function shapeOf(plan: Plan): EvmShape {
   const dms = plan.deadMansSwitch;
-  const sw = dms?.enabled === true;
+  // Without deadMansSwitch the default switch applies (365 days, spec section 8); only `enabled: false` turns it off.
+  const sw = dms === undefined || dms.enabled !== false;
   const assets = plan.assets ?? [];
   return {
     template: plan.inheritanceTemplate ?? 'custom',

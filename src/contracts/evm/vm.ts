@@ -1,6 +1,9 @@
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createBlock, type Block } from '@ethereumjs/block';
 import { createEVM, type EVM } from '@ethereumjs/evm';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createAccount, createAddressFromString, hexToBytes, bytesToHex, type Address } from '@ethereumjs/util';
 import { decodeErrorResult, decodeFunctionResult, encodeFunctionData, type Abi, type Hex } from 'viem';
 
@@ -19,6 +22,8 @@ export interface TxResult {
   error?: string;
   createdAddress?: Hex;
   logs: number;
+  /** The emitted logs (empty when the call reverted). */
+  events: Array<{ address: Hex; topics: Hex[]; data: Hex }>;
 }
 
 /**
@@ -39,6 +44,8 @@ export class EvmSandbox {
   private readonly number = 1n;
 
   static async create(): Promise<EvmSandbox> {
+    jumpCacheInstalled ??= installJumpAnalysisCache();
+    await jumpCacheInstalled;
     sharedCommon ??= new Common({ chain: Mainnet, hardfork: VM_HARDFORK });
     const evm = await createEVM({ common: sharedCommon });
     return new EvmSandbox(evm, sharedCommon);
@@ -122,7 +129,8 @@ export class EvmSandbox {
     const refund = ex.exceptionError ? 0n : minBig(ex.gasRefund ?? 0n, used / 5n);
     const gasUsed = maxBig(used - refund, intrinsic.floor);
     const returnData = bytesToHex(ex.returnValue) as Hex;
-    const out: TxResult = { ok: !ex.exceptionError, gasUsed: Number(gasUsed), returnData, logs: ex.logs?.length ?? 0 };
+    const events = (ex.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address) as Hex, topics: topics.map((t) => bytesToHex(t) as Hex), data: bytesToHex(data) as Hex }));
+    const out: TxResult = { ok: !ex.exceptionError, gasUsed: Number(gasUsed), returnData, logs: events.length, events };
     if (ex.exceptionError) {
       out.error = ex.exceptionError.error;
       if (abi && returnData.length >= 10) {
@@ -161,18 +169,57 @@ export class EvmSandbox {
 }
 
 let sharedCommon: Common | undefined;
+let jumpCacheInstalled: Promise<void> | undefined;
+
+type JumpAnalysis = (this: { common: object }, code: Uint8Array) => unknown;
+
+/**
+ * @ethereumjs/evm analyses a contract's code for valid jump destinations (and
+ * decodes every PUSH) at the start of every call frame, though the result
+ * depends only on the code and the hardfork rules: for a 12 KB contract called
+ * some forty times per generation check, that is a large share of the time.
+ * The result (read-only arrays) is memoized per rule set (Common) and code.
+ * Should the internal method ever be missing or renamed, nothing is patched and
+ * the VM simply runs the analysis itself.
+ */
+async function installJumpAnalysisCache(): Promise<void> {
+  try {
+    const cjsEntry = createRequire(import.meta.url).resolve('@ethereumjs/evm');
+    const file = path.join(path.dirname(cjsEntry), '..', 'esm', 'interpreter.js');
+    const mod = (await import(pathToFileURL(file).href)) as { Interpreter?: { prototype: Record<string, unknown> } };
+    const proto = mod.Interpreter?.prototype;
+    const original = proto?.['_getValidJumpDestinations'] as JumpAnalysis | undefined;
+    if (!proto || typeof original !== 'function' || proto['__svcJumpCache'] === true) return;
+    const caches = new WeakMap<object, Map<string, unknown>>();
+    const memoized: JumpAnalysis = function (code) {
+      let cache = caches.get(this.common);
+      if (!cache) caches.set(this.common, (cache = new Map()));
+      const key = Buffer.from(code.buffer, code.byteOffset, code.byteLength).toString('latin1');
+      let hit = cache.get(key);
+      if (hit === undefined) {
+        hit = original.call(this, code);
+        if (cache.size >= 64) cache.clear();
+        cache.set(key, hit);
+      }
+      return hit;
+    };
+    proto['_getValidJumpDestinations'] = memoized;
+    proto['__svcJumpCache'] = true;
+  } catch {
+    // Not installed: the VM analyses the code on every call, as it does by default.
+  }
+}
 
 const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
 const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
 
 /** Intrinsic gas of a transaction (Osaka rules) and the EIP-7623 calldata floor. */
 export function intrinsicGas(data: Uint8Array, create: boolean): { standard: bigint; floor: bigint } {
-  let zeros = 0n;
-  let nonZeros = 0n;
-  for (const b of data) {
-    if (b === 0) zeros++;
-    else nonZeros++;
-  }
+  // Counted as numbers (exact below 2^53), then converted once.
+  let zeroCount = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) zeroCount++;
+  const zeros = BigInt(zeroCount);
+  const nonZeros = BigInt(data.length - zeroCount);
   let standard = 21_000n + zeros * 4n + nonZeros * 16n;
   if (create) standard += 32_000n + 2n * ((BigInt(data.length) + 31n) / 32n);
   const tokens = zeros + nonZeros * 4n;

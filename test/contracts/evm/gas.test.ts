@@ -5,7 +5,8 @@ import { createVM, runTx } from '@ethereumjs/vm';
 import { encodeDeployData, encodeFunctionData, formatEther, parseGwei, type Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractName, contractSource, SOLC_VERSION } from '../../../src/contracts/evm/contract.js';
-import { DEFAULT_GAS_SHAPE, estimateEvmGas, sampleArgs } from '../../../src/contracts/evm/gas.js';
+import { DEFAULT_GAS_SHAPE, estimateEvmGas, gasPriceWei, sampleArgs } from '../../../src/contracts/evm/gas.js';
+import { generateEvm } from '../../../src/contracts/evm/generate.js';
 import { SolcPool, type SolcCompileOutput } from '../../../src/contracts/evm/pool.js';
 import { EvmSandbox } from '../../../src/contracts/evm/vm.js';
 import { ApiError } from '../../../src/core/errors.js';
@@ -109,5 +110,69 @@ describe('gas figures', () => {
     expect((err as ApiError).code).toBe('VALIDATION_ERROR');
     expect((err as ApiError).details?.[0]?.line).toBe(1);
     await expect(estimateEvmGas({}, { pool, gasPriceGwei: 0 })).rejects.toThrow(/positive/);
+  });
+
+  it('a tiny gas price is exact to the wei, and below one wei (or between wei) a VALIDATION_ERROR naming gasPriceGwei', async () => {
+    expect(gasPriceWei(1e-7)).toBe(100n);
+    expect(gasPriceWei(1e-9)).toBe(1n);
+    expect(gasPriceWei(20)).toBe(20_000_000_000n);
+    expect(gasPriceWei(0.1 + 0.2)).toBe(300_000_000n);
+    const est = await estimateEvmGas({}, { pool, gasPriceGwei: 1e-7 });
+    expect(est.deployment).toBe(`${est.figures['deployment']!.toLocaleString('en-US')} gas ≈ ${formatEther(BigInt(est.figures['deployment']!) * 100n)} ETH at 1e-7 gwei`);
+    for (const bad of [1e-10, 5e-10, 1.5e-9, 1e-300]) {
+      const err = await estimateEvmGas({}, { pool, gasPriceGwei: bad }).catch((e: unknown) => e);
+      expect(err, String(bad)).toBeInstanceOf(ApiError);
+      expect((err as ApiError).code).toBe('VALIDATION_ERROR');
+      expect((err as ApiError).details?.[0]?.field).toBe('gasPriceGwei');
+      expect((err as ApiError).details?.[0]?.reason).toMatch(/wei/);
+    }
+  });
+
+  /** Sends an update with addresses never seen before, as a real update does, on a freshly deployed contract. */
+  async function independentUpdate(abi: Abi, deployData: Hex, from: Hex, count: number): Promise<{ fresh: number; same: number }> {
+    const fresh = Array.from({ length: count }, (_, i) => `0x${(0xabcdef00 + i).toString(16).padStart(40, '0')}` as Hex);
+    const shares = Array.from({ length: count }, (_, i) => (i === 0 ? 10_000 - Math.floor(10_000 / count) * (count - 1) : Math.floor(10_000 / count)));
+    const sb = await EvmSandbox.create();
+    const dep = await sb.send(from, undefined, deployData, 0n, abi);
+    expect(dep.ok).toBe(true);
+    const c = dep.createdAddress!;
+    sb.warp(86_400n);
+    const [current, currentShares] = await sb.read<[Hex[], bigint[]]>(c, abi, 'beneficiaries');
+    // The understated way: the same addresses and shares again (warm, unchanged slots).
+    const same = await sb.tx(from, c, abi, 'updateBeneficiaries', [current, currentShares.map(Number)]);
+    sb.warp(86_400n);
+    const r = await sb.tx(from, c, abi, 'updateBeneficiaries', [fresh, shares]);
+    expect(same.ok && r.ok).toBe(true);
+    return { fresh: r.gasUsed, same: same.gasUsed };
+  }
+
+  const within = (figure: number, reference: number, pct: number) => Math.abs(figure - reference) / reference <= pct / 100;
+
+  it('the update figure of generate is within 5% of an update with fresh addresses sent independently', async () => {
+    const OWNER = '0x1111111111111111111111111111111111111111' as Hex;
+    for (const n of [1, 3, 10]) {
+      const plan = {
+        blockchain: 'evm' as const,
+        ownerAddress: OWNER,
+        inheritanceTemplate: 'custom' as const,
+        beneficiaries: Array.from({ length: n }, (_, i) => ({ name: `B${i}`, address: `0x${(0xbe0000 + i).toString(16).padStart(40, '0')}`, percentage: i === 0 ? 100 - Math.floor(100 / n) * (n - 1) : Math.floor(100 / n) })),
+        deadMansSwitch: { enabled: true, intervalDays: 365, gracePeriodDays: 0 },
+      };
+      const g = await generateEvm(plan, { pool });
+      const measured = await independentUpdate(g.abi as Abi, g.deployData, OWNER, n);
+      expect(within(g.gas['update']!, measured.fresh, 5), `${n} beneficiaries: figure ${g.gas['update']} vs independent ${measured.fresh}`).toBe(true);
+      // The old way of measuring (same addresses) is far off: it is not what the figure reports.
+      expect(measured.same).toBeLessThan(measured.fresh * 0.8);
+    }
+  });
+
+  it('the update figure of estimate_gas is within 5% of an update with fresh addresses sent independently', async () => {
+    const est = await estimateEvmGas({}, { pool });
+    const abi = defaultCompiled.abi as Abi;
+    const ctor = abi.find((x) => x.type === 'constructor');
+    const deployData = encodeDeployData({ abi, bytecode: defaultCompiled.bytecode, args: sampleArgs(ctor && 'inputs' in ctor ? ctor.inputs : []) });
+    const measured = await independentUpdate(abi, deployData, '0x1000000000000000000000000000000000000001', 3);
+    expect(within(est.figures['update']!, measured.fresh, 5), `figure ${est.figures['update']} vs independent ${measured.fresh}`).toBe(true);
+    expect(est.method).toMatch(/new addresses/);
   });
 });

@@ -97,7 +97,7 @@ describe('generateEvm', () => {
     expect(risky.analysis.suggestions.join(' ')).toMatch(/grace period/);
 
     const noSwitch = await generateEvm(
-      { ...plan, deadMansSwitch: undefined, guardians: { addresses: [A, '0x5555555555555555555555555555555555555555'], threshold: 2 } },
+      { ...plan, deadMansSwitch: { enabled: false, intervalDays: 365, gracePeriodDays: 0 }, guardians: { addresses: [A, '0x5555555555555555555555555555555555555555'], threshold: 2 } },
       { pool },
     );
     const ids2 = noSwitch.analysis.warnings.map((w) => w.id);
@@ -112,6 +112,29 @@ describe('generateEvm', () => {
     const baseline = await generateEvm(plan, { pool });
     expect(precompile.analysis.securityScore).toBeLessThan(baseline.analysis.securityScore);
     expect(risky.analysis.securityScore).toBeLessThan(baseline.analysis.securityScore);
+  });
+
+  it('the advice names only functions the contract has: cancel, rescue, claimTo, proof of life', async () => {
+    const full = await generateEvm(
+      {
+        ...plan,
+        guardians: { addresses: ['0x5555555555555555555555555555555555555555'], threshold: 1 },
+        assets: [{ type: 'erc20', address: '0x7777777777777777777777777777777777777777' }, { type: 'erc721', address: '0x8888888888888888888888888888888888888888', tokenId: '1', beneficiary: A }],
+      },
+      { pool },
+    );
+    const ethOnly = await generateEvm({ ...plan, deadMansSwitch: { enabled: true, intervalDays: 365, gracePeriodDays: 0 } }, { pool });
+    for (const g of [full, ethOnly]) {
+      const text = [...g.analysis.suggestions, ...g.analysis.warnings.map((w) => w.message)].join('\n');
+      const functions = new Set((g.abi as Array<{ type: string; name?: string }>).filter((x) => x.type === 'function').map((x) => x.name));
+      const named = [...text.matchAll(/\b([a-zA-Z_]\w*)\(/g)].map((m) => m[1]!);
+      expect(named.length).toBeGreaterThan(5);
+      for (const name of named) expect(functions.has(name), `${g.contractName}: advice names ${name}()`).toBe(true);
+      for (const name of ['rescueToken', 'rescueNft', 'claimTo', 'withdraw', 'checkIn']) expect(named).toContain(name);
+      expect(text).toMatch(/ReturnFailed/);
+    }
+    expect(full.analysis.suggestions.join(' ')).toMatch(/claimNftTo\(index, recipient\)/);
+    expect(full.analysis.warnings.find((w) => w.id === 'token-behaviour')?.message).toMatch(/never revert/);
   });
 
   it('refuses plans the contract cannot honour, and never returns an unverified contract', async () => {
@@ -129,11 +152,14 @@ describe('generateEvm', () => {
     expect(dupBen.details?.[0]?.field).toBe('beneficiaries.1.address');
     const tiny = await rejection(generateEvm({ ...plan, beneficiaries: [{ name: 'A', address: A, percentage: 99.999 }, { name: 'B', address: B, percentage: 0.001 }] }, { pool }));
     expect(tiny.details?.map((d) => d.field)).toContain('beneficiaries.1.percentage');
-    // The same NFT listed twice cannot be funded twice: the execution check fails and no contract is returned.
+    // The same NFT listed twice ("1" and "001" are one token id), or one address as two kinds of token: refused, naming the field.
     const nft = { type: 'erc721' as const, address: '0x8888888888888888888888888888888888888888', tokenId: '1', beneficiary: A };
-    const dup = await rejection(generateEvm({ ...plan, assets: [nft, nft] }, { pool }));
-    expect(dup.code).toBe('INTERNAL_ERROR');
-    expect(dup.message).toMatch(/failed its execution check: NFT funding failed/);
+    const dup = await rejection(generateEvm({ ...plan, assets: [nft, { ...nft, tokenId: '001' }] }, { pool }));
+    expect(dup.code).toBe('VALIDATION_ERROR');
+    expect(dup.details?.[0]?.field).toBe('assets.1.tokenId');
+    const twoKinds = await rejection(generateEvm({ ...plan, assets: [{ type: 'erc20', address: nft.address }, nft] }, { pool }));
+    expect(twoKinds.code).toBe('VALIDATION_ERROR');
+    expect(twoKinds.details?.[0]?.field).toBe('assets.1.address');
   });
 });
 

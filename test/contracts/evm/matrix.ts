@@ -86,6 +86,14 @@ export async function fullScenario(shape: EvmShape, compiled: SolcCompileOutput,
     ok(await vm.tx(owner, c, abi, 'assignNft', [1n, final[n - 1]!]), 'assign NFT');
   }
 
+  // A token the plan does not list, sent by mistake: the owner takes it back while the plan is live (every shape).
+  const unlisted = address(0x71, 9);
+  await vm.putCode(unlisted, fx.erc20.runtime);
+  ok(await vm.tx(funder, unlisted, fx.erc20.abi, 'mint', [c, 321n]), 'unlisted token');
+  reverts(await vm.tx(stranger, c, abi, 'rescueToken', [unlisted]), 'NotOwner');
+  ok(await vm.tx(owner, c, abi, 'rescueToken', [unlisted]), 'rescue');
+  expect(await vm.read<bigint>(unlisted, fx.erc20.abi, 'balanceOf', [owner])).toBe(321n);
+
   // Funding: ETH (deploy value + deposit), tokens, NFTs.
   ok(await vm.send(funder, c, '0x', 2n * ETH + 12_345n, abi), 'deposit');
   const tokenAmounts = [1_000_000n * ETH + 99n, 12_345_678n];
@@ -171,7 +179,14 @@ export async function fullScenario(shape: EvmShape, compiled: SolcCompileOutput,
   const remaining = await vm.balanceOf(c);
   const rejecterDue = rejecter ? due(total, shares[0]!) : 0n;
   expect(remaining - rejecterDue >= 0n && remaining - rejecterDue <= BigInt(n)).toBe(true);
-  if (rejecter) expect(await vm.read<bigint>(c, abi, 'claimable', [rejecter])).toBe(rejecterDue);
+  if (rejecter) {
+    expect(await vm.read<bigint>(c, abi, 'claimable', [rejecter])).toBe(rejecterDue);
+    // The contract that cannot receive ETH has its share sent to another address.
+    const before = await vm.balanceOf(stranger);
+    ok(await vm.tx(rejecter, c, abi, 'claimTo', [stranger]), 'claimTo');
+    expect((await vm.balanceOf(stranger)) - before).toBe(rejecterDue);
+    expect(await vm.read<bigint>(c, abi, 'claimable', [rejecter])).toBe(0n);
+  }
 
   if (shape.erc20) {
     for (const [k, t] of inputs.tokens.entries()) {

@@ -63,7 +63,9 @@ describe('generated Solidity source', () => {
   });
 
   it('derives the shape from template and features only', () => {
-    expect(shapeKey(shapeOf(basePlan))).toBe('civil-law.no-switch');
+    // Without deadMansSwitch the default switch applies; only an explicit enabled: false has none.
+    expect(shapeKey(shapeOf(basePlan))).toBe('civil-law.switch');
+    expect(shapeKey(shapeOf({ ...basePlan, deadMansSwitch: { enabled: false, intervalDays: 365, gracePeriodDays: 0 } }))).toBe('civil-law.no-switch');
     const full: Plan = {
       ...basePlan,
       deadMansSwitch: { enabled: true, intervalDays: 30, gracePeriodDays: 7 },

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
 
+/// @notice The part of ERC-20 this contract uses to return tokens sent by mistake.
+interface IERC20Minimal {
+    function balanceOf(address account) external view returns (uint256);
+    function transfer(address to, uint256 amount) external returns (bool);
+}
+
 /// @notice The part of ERC-721 this contract uses.
 interface IERC721Minimal {
     function ownerOf(uint256 tokenId) external view returns (address);
@@ -8,7 +14,7 @@ interface IERC721Minimal {
     function safeTransferFrom(address from, address to, uint256 tokenId) external;
 }
 
-/// @notice ERC-721 receiver hook, so owners can use safeTransferFrom to deposit NFTs.
+/// @notice ERC-721 receiver hook, so owners can use safeTransferFrom to deposit the listed NFTs.
 interface IERC721ReceiverMinimal {
     function onERC721Received(address operator, address from, uint256 tokenId, bytes calldata data) external returns (bytes4);
 }
@@ -76,6 +82,12 @@ contract CivilLawInheritance {
     error InsufficientBalance();
     /// @notice A guarded function was re-entered.
     error Reentrancy();
+    /// @notice The token address holds no code.
+    error NotAContract(address token);
+    /// @notice An ERC-20 transfer failed.
+    error TokenTransferFailed(address token);
+    /// @notice A listed asset stays in the plan; the owner takes it back only after cancel().
+    error ListedAsset(address token);
     /// @notice Interval or grace period out of range.
     error InvalidInterval();
     /// @notice The check-in deadline has passed; the owner can no longer change the plan.
@@ -84,8 +96,12 @@ contract CivilLawInheritance {
     error UnknownNft(uint256 index);
     /// @notice The NFT is assigned to another beneficiary.
     error NotNftRecipient();
+    /// @notice This NFT is not listed in the plan (or was already claimed or returned); it is refused.
+    error UnlistedNft(address token, uint256 tokenId);
+    /// @notice An NFT is listed twice.
+    error DuplicateNft(address token, uint256 tokenId);
 
-    /// @notice The owner checked in (or guardians vetoed a trigger); the deadline moved.
+    /// @notice The owner checked in or acted (proof of life), or guardians vetoed a trigger; the deadline moved.
     event CheckedIn(uint256 newDeadline);
     /// @notice The beneficiaries and their shares were set.
     event BeneficiariesUpdated(address[] beneficiaries, uint16[] shares);
@@ -95,8 +111,14 @@ contract CivilLawInheritance {
     event Claimed(address indexed beneficiary, uint256 amount);
     /// @notice The owner withdrew ETH.
     event Withdrawn(address indexed to, uint256 amount);
-    /// @notice The owner cancelled the contract and took the assets back.
+    /// @notice The owner cancelled the contract; every asset is returned to the owner one by one.
     event Cancelled();
+    /// @notice cancel() could not return this asset (ETH: asset 0); the owner retries with withdraw(), rescueToken() or rescueNft().
+    event ReturnFailed(address indexed asset, uint256 amountOrTokenId);
+    /// @notice The owner took back ERC-20 tokens (unlisted, or any after cancel).
+    event TokenRescued(address indexed token, uint256 amount);
+    /// @notice The owner took back an NFT (unlisted, or any after cancel).
+    event NftRescued(address indexed token, uint256 indexed tokenId);
     /// @notice A beneficiary claimed an NFT.
     event NftClaimed(address indexed token, uint256 indexed tokenId, address indexed recipient);
     /// @notice The owner assigned an NFT to another recipient.
@@ -120,7 +142,7 @@ contract CivilLawInheritance {
         _lock = 1;
     }
 
-    /// @notice Not cancelled, not released and before the deadline.
+    /// @notice Not cancelled, not released and before the deadline. The action is proof of life.
     modifier ownerInControl() {
         if (_cancelled) {
             revert ContractCancelled();
@@ -130,6 +152,21 @@ contract CivilLawInheritance {
         }
         if (block.timestamp >= deadline()) {
             revert DeadlinePassed();
+        }
+        _proveLife();
+        _;
+    }
+
+    /// @notice Cancelled, or live (not released and before the deadline; then the action is proof of life).
+    modifier liveOrCancelled() {
+        if (!_cancelled) {
+            if (isReleased()) {
+                revert AlreadyReleased();
+            }
+            if (block.timestamp >= deadline()) {
+                revert DeadlinePassed();
+            }
+            _proveLife();
         }
         _;
     }
@@ -177,6 +214,9 @@ contract CivilLawInheritance {
         for (uint256 i; i < nftCount_; ++i) {
             if (nftTokens_[i] == address(0) || nftRecipients_[i] == address(0)) {
                 revert ZeroAddress();
+            }
+            if (_nftSlot(nftTokens_[i], nftIds_[i]) != 0) {
+                revert DuplicateNft(nftTokens_[i], nftIds_[i]);
             }
             _nfts.push(NftItem({token: nftTokens_[i], tokenId: nftIds_[i], recipient: nftRecipients_[i], claimed: false}));
             emit NftAssigned(i, nftRecipients_[i]);
@@ -283,6 +323,7 @@ contract CivilLawInheritance {
     }
 
     /// @notice Owner proves being alive: the deadline becomes now plus the interval. Also possible during the grace period.
+    /// @dev Every other owner action (deposit, update, withdrawal, rescue, NFT assignment) is proof of life too.
     function checkIn() external onlyOwner {
         if (_cancelled) {
             revert ContractCancelled();
@@ -290,8 +331,7 @@ contract CivilLawInheritance {
         if (isReleased()) {
             revert AlreadyReleased();
         }
-        _lastCheckIn = block.timestamp;
-        emit CheckedIn(deadline());
+        _proveLife();
     }
 
     /// @notice Replaces the beneficiaries and their shares (owner only, before the deadline).
@@ -301,9 +341,9 @@ contract CivilLawInheritance {
         _setBeneficiaries(beneficiaries_, shares_);
     }
 
-    /// @notice Owner takes ETH back before the deadline.
+    /// @notice Owner takes ETH back before the deadline, or after cancel().
     /// @param amount Wei to withdraw.
-    function withdraw(uint256 amount) external onlyOwner ownerInControl nonReentrant {
+    function withdraw(uint256 amount) external onlyOwner liveOrCancelled nonReentrant {
         if (amount > address(this).balance) {
             revert InsufficientBalance();
         }
@@ -312,7 +352,7 @@ contract CivilLawInheritance {
     }
 
     /// @notice Owner cancels the plan and takes every asset back (before the deadline).
-    /// @dev The contract stops accepting deposits and claims.
+    /// @dev Each asset is returned on its own: one that cannot be sent (paused, blocklisted) emits ReturnFailed and is retried with withdraw(), rescueToken() or rescueNft(). The contract stops accepting deposits and claims.
     function cancel() external onlyOwner ownerInControl nonReentrant {
         _cancelled = true;
         emit Cancelled();
@@ -320,27 +360,65 @@ contract CivilLawInheritance {
             NftItem storage item = _nfts[i];
             if (!item.claimed && _holdsNft(item.token, item.tokenId)) {
                 item.claimed = true;
-                IERC721Minimal(item.token).transferFrom(address(this), _owner, item.tokenId);
+                try IERC721Minimal(item.token).transferFrom(address(this), _owner, item.tokenId) {
+                } catch {
+                    item.claimed = false;
+                    emit ReturnFailed(item.token, item.tokenId);
+                }
             }
         }
         uint256 amount = address(this).balance;
         if (amount > 0) {
-            emit Withdrawn(_owner, amount);
-            _sendEth(_owner, amount);
+            (bool ok, ) = payable(_owner).call{value: amount}("");
+            if (ok) {
+                emit Withdrawn(_owner, amount);
+            } else {
+                emit ReturnFailed(address(0), amount);
+            }
         }
+    }
+
+    /// @notice Owner takes back an ERC-20 token sent by mistake (this plan lists none).
+    /// @dev Possible while the plan is live (then proof of life) or after cancel(); the whole balance goes to the owner.
+    /// @param token The ERC-20 token.
+    function rescueToken(address token) external onlyOwner liveOrCancelled nonReentrant {
+        uint256 amount = _tokenBalance(token);
+        if (amount == 0) {
+            revert NothingToClaim();
+        }
+        emit TokenRescued(token, amount);
+        _safeTransfer(token, _owner, amount);
+    }
+
+    /// @notice Owner takes back an NFT that is not listed (sent with transferFrom by mistake), or any NFT after cancel().
+    /// @dev Possible while the plan is live (then proof of life) or after cancel().
+    /// @param token The ERC-721 contract.
+    /// @param tokenId The token id.
+    function rescueNft(address token, uint256 tokenId) external onlyOwner liveOrCancelled nonReentrant {
+        uint256 slot = _nftSlot(token, tokenId);
+        if (slot != 0) {
+            if (!_cancelled) {
+                revert ListedAsset(token);
+            }
+            _nfts[slot - 1].claimed = true;
+        }
+        emit NftRescued(token, tokenId);
+        IERC721Minimal(token).transferFrom(address(this), _owner, tokenId);
     }
 
     /// @notice Sends the caller's due share of all ETH received (pull payment).
     /// @dev Accounting by total received, so later deposits are shared too.
     function claim() external nonReentrant whenReleased {
-        uint256 amount = _pending(msg.sender);
-        if (amount == 0) {
-            revert NothingToClaim();
+        _claimEth(msg.sender);
+    }
+
+    /// @notice Sends the caller's due share of ETH to another address, for a beneficiary (e.g. a contract) that cannot receive ETH itself.
+    /// @param recipient Where the ETH goes.
+    function claimTo(address recipient) external nonReentrant whenReleased {
+        if (recipient == address(0)) {
+            revert ZeroAddress();
         }
-        _claimed[msg.sender] += amount;
-        _totalClaimed += amount;
-        emit Claimed(msg.sender, amount);
-        _sendEth(msg.sender, amount);
+        _claimEth(recipient);
     }
 
     /// @notice Number of listed NFTs.
@@ -380,31 +458,39 @@ contract CivilLawInheritance {
     /// @notice The assigned beneficiary takes a listed NFT.
     /// @param index Position in the list.
     function claimNft(uint256 index) external nonReentrant whenReleased {
-        if (index >= _nfts.length) {
-            revert UnknownNft(index);
-        }
-        NftItem storage item = _nfts[index];
-        if (msg.sender != item.recipient) {
-            revert NotNftRecipient();
-        }
-        if (item.claimed) {
-            revert NothingToClaim();
-        }
-        item.claimed = true;
-        emit NftClaimed(item.token, item.tokenId, msg.sender);
-        IERC721Minimal(item.token).safeTransferFrom(address(this), msg.sender, item.tokenId);
+        _claimNft(index, msg.sender);
     }
 
-    /// @notice Accepts NFTs sent with safeTransferFrom.
+    /// @notice The assigned beneficiary sends a listed NFT to another address, for a beneficiary (e.g. a contract) that cannot receive NFTs itself.
+    /// @param index Position in the list.
+    /// @param recipient Where the NFT goes.
+    function claimNftTo(uint256 index, address recipient) external nonReentrant whenReleased {
+        if (recipient == address(0)) {
+            revert ZeroAddress();
+        }
+        _claimNft(index, recipient);
+    }
+
+    /// @notice Accepts only the listed NFTs sent with safeTransferFrom; any other NFT is refused.
     /// @return The ERC-721 receiver selector.
-    function onERC721Received(address, address, uint256, bytes calldata) external pure returns (bytes4) {
+    function onERC721Received(address, address, uint256 tokenId, bytes calldata) external view returns (bytes4) {
+        if (_cancelled) {
+            revert ContractCancelled();
+        }
+        uint256 slot = _nftSlot(msg.sender, tokenId);
+        if (slot == 0 || _nfts[slot - 1].claimed) {
+            revert UnlistedNft(msg.sender, tokenId);
+        }
         return IERC721ReceiverMinimal.onERC721Received.selector;
     }
 
-    /// @notice Deposits ETH into the estate.
+    /// @notice Deposits ETH into the estate; the owner's deposit is proof of life.
     receive() external payable {
         if (_cancelled) {
             revert ContractCancelled();
+        }
+        if (msg.sender == _owner && !isReleased()) {
+            _proveLife();
         }
         emit Deposited(msg.sender, msg.value);
     }
@@ -445,6 +531,22 @@ contract CivilLawInheritance {
         emit BeneficiariesUpdated(list, shareList);
     }
 
+    function _proveLife() private {
+        _lastCheckIn = block.timestamp;
+        emit CheckedIn(deadline());
+    }
+
+    function _claimEth(address to) private {
+        uint256 amount = _pending(msg.sender);
+        if (amount == 0) {
+            revert NothingToClaim();
+        }
+        _claimed[msg.sender] += amount;
+        _totalClaimed += amount;
+        emit Claimed(msg.sender, amount);
+        _sendEth(to, amount);
+    }
+
     function _pending(address account) private view returns (uint256) {
         uint256 due = (totalReceived() * _shares[account]) / TOTAL_SHARES;
         uint256 paid = _claimed[account];
@@ -456,6 +558,58 @@ contract CivilLawInheritance {
         if (!ok) {
             revert TransferFailed(to);
         }
+    }
+
+    function _tokenBalance(address token) private view returns (uint256) {
+        if (token.code.length == 0) {
+            return 0;
+        }
+        try IERC20Minimal(token).balanceOf(address(this)) returns (uint256 held) {
+            return held;
+        } catch {
+            return 0;
+        }
+    }
+
+    function _safeTransfer(address token, address to, uint256 amount) private {
+        if (token.code.length == 0) {
+            revert NotAContract(token);
+        }
+        if (!_tryTransfer(token, to, amount)) {
+            revert TokenTransferFailed(token);
+        }
+    }
+
+    function _tryTransfer(address token, address to, uint256 amount) private returns (bool) {
+        (bool ok, bytes memory data) = token.call(abi.encodeCall(IERC20Minimal.transfer, (to, amount)));
+        return ok && (data.length == 0 ? token.code.length != 0 : data.length == 32 && abi.decode(data, (uint256)) == 1);
+    }
+
+    function _claimNft(uint256 index, address to) private {
+        if (index >= _nfts.length) {
+            revert UnknownNft(index);
+        }
+        NftItem storage item = _nfts[index];
+        if (msg.sender != item.recipient) {
+            revert NotNftRecipient();
+        }
+        if (item.claimed) {
+            revert NothingToClaim();
+        }
+        item.claimed = true;
+        emit NftClaimed(item.token, item.tokenId, to);
+        IERC721Minimal(item.token).safeTransferFrom(address(this), to, item.tokenId);
+    }
+
+    function _nftSlot(address token, uint256 tokenId) private view returns (uint256) {
+        uint256 n = _nfts.length;
+        for (uint256 i; i < n; ++i) {
+            NftItem storage item = _nfts[i];
+            if (item.token == token && item.tokenId == tokenId) {
+                return i + 1;
+            }
+        }
+        return 0;
     }
 
     function _holdsNft(address token, uint256 tokenId) private view returns (bool) {

@@ -1,6 +1,17 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
 
+/// @notice The part of ERC-20 this contract uses to return tokens sent by mistake.
+interface IERC20Minimal {
+    function balanceOf(address account) external view returns (uint256);
+    function transfer(address to, uint256 amount) external returns (bool);
+}
+
+/// @notice The part of ERC-721 this contract uses to return NFTs sent by mistake.
+interface IERC721Minimal {
+    function transferFrom(address from, address to, uint256 tokenId) external;
+}
+
 /// @title IslamicMirathInheritance: inheritance contract (islamic-mirth.no-switch)
 /// @notice Shares follow the fara'id shares computed off-chain before deployment.
 /// @dev No dead man's switch: released by the owner. Pull payments, accounting by total received; bounded loops; authorization by msg.sender only.
@@ -48,8 +59,12 @@ contract IslamicMirathInheritance {
     error InsufficientBalance();
     /// @notice A guarded function was re-entered.
     error Reentrancy();
+    /// @notice The token address holds no code.
+    error NotAContract(address token);
+    /// @notice An ERC-20 transfer failed.
+    error TokenTransferFailed(address token);
 
-    /// @notice The owner checked in (or guardians vetoed a trigger); the deadline moved.
+    /// @notice The owner checked in or acted (proof of life), or guardians vetoed a trigger; the deadline moved.
     event CheckedIn(uint256 newDeadline);
     /// @notice The beneficiaries and their shares were set.
     event BeneficiariesUpdated(address[] beneficiaries, uint16[] shares);
@@ -59,8 +74,14 @@ contract IslamicMirathInheritance {
     event Claimed(address indexed beneficiary, uint256 amount);
     /// @notice The owner withdrew ETH.
     event Withdrawn(address indexed to, uint256 amount);
-    /// @notice The owner cancelled the contract and took the assets back.
+    /// @notice The owner cancelled the contract; every asset is returned to the owner one by one.
     event Cancelled();
+    /// @notice cancel() could not return this asset (ETH: asset 0); the owner retries with withdraw(), rescueToken() or rescueNft().
+    event ReturnFailed(address indexed asset, uint256 amountOrTokenId);
+    /// @notice The owner took back ERC-20 tokens (unlisted, or any after cancel).
+    event TokenRescued(address indexed token, uint256 amount);
+    /// @notice The owner took back an NFT (unlisted, or any after cancel).
+    event NftRescued(address indexed token, uint256 indexed tokenId);
     /// @notice The estate was released before any deadline.
     event Released(address indexed by);
 
@@ -82,13 +103,25 @@ contract IslamicMirathInheritance {
         _lock = 1;
     }
 
-    /// @notice Not cancelled and not released.
+    /// @notice Not cancelled and not released. The action is proof of life.
     modifier ownerInControl() {
         if (_cancelled) {
             revert ContractCancelled();
         }
         if (isReleased()) {
             revert AlreadyReleased();
+        }
+        _proveLife();
+        _;
+    }
+
+    /// @notice Cancelled, or live (not released; then the action is proof of life).
+    modifier liveOrCancelled() {
+        if (!_cancelled) {
+            if (isReleased()) {
+                revert AlreadyReleased();
+            }
+            _proveLife();
         }
         _;
     }
@@ -198,6 +231,7 @@ contract IslamicMirathInheritance {
     }
 
     /// @notice Owner proves being alive; recorded for the record.
+    /// @dev Every other owner action (deposit, update, withdrawal, rescue) is proof of life too.
     function checkIn() external onlyOwner {
         if (_cancelled) {
             revert ContractCancelled();
@@ -205,8 +239,7 @@ contract IslamicMirathInheritance {
         if (isReleased()) {
             revert AlreadyReleased();
         }
-        _lastCheckIn = block.timestamp;
-        emit CheckedIn(deadline());
+        _proveLife();
     }
 
     /// @notice Replaces the beneficiaries and their shares (owner only, before release).
@@ -216,9 +249,9 @@ contract IslamicMirathInheritance {
         _setBeneficiaries(beneficiaries_, shares_);
     }
 
-    /// @notice Owner takes ETH back before release.
+    /// @notice Owner takes ETH back before release, or after cancel().
     /// @param amount Wei to withdraw.
-    function withdraw(uint256 amount) external onlyOwner ownerInControl nonReentrant {
+    function withdraw(uint256 amount) external onlyOwner liveOrCancelled nonReentrant {
         if (amount > address(this).balance) {
             revert InsufficientBalance();
         }
@@ -227,15 +260,40 @@ contract IslamicMirathInheritance {
     }
 
     /// @notice Owner cancels the plan and takes every asset back (before release).
-    /// @dev The contract stops accepting deposits and claims.
+    /// @dev Each asset is returned on its own: one that cannot be sent (paused, blocklisted) emits ReturnFailed and is retried with withdraw(), rescueToken() or rescueNft(). The contract stops accepting deposits and claims.
     function cancel() external onlyOwner ownerInControl nonReentrant {
         _cancelled = true;
         emit Cancelled();
         uint256 amount = address(this).balance;
         if (amount > 0) {
-            emit Withdrawn(_owner, amount);
-            _sendEth(_owner, amount);
+            (bool ok, ) = payable(_owner).call{value: amount}("");
+            if (ok) {
+                emit Withdrawn(_owner, amount);
+            } else {
+                emit ReturnFailed(address(0), amount);
+            }
         }
+    }
+
+    /// @notice Owner takes back an ERC-20 token sent by mistake (this plan lists none).
+    /// @dev Possible while the plan is live (then proof of life) or after cancel(); the whole balance goes to the owner.
+    /// @param token The ERC-20 token.
+    function rescueToken(address token) external onlyOwner liveOrCancelled nonReentrant {
+        uint256 amount = _tokenBalance(token);
+        if (amount == 0) {
+            revert NothingToClaim();
+        }
+        emit TokenRescued(token, amount);
+        _safeTransfer(token, _owner, amount);
+    }
+
+    /// @notice Owner takes back an NFT sent with transferFrom by mistake (this plan lists none).
+    /// @dev Possible while the plan is live (then proof of life) or after cancel().
+    /// @param token The ERC-721 contract.
+    /// @param tokenId The token id.
+    function rescueNft(address token, uint256 tokenId) external onlyOwner liveOrCancelled nonReentrant {
+        emit NftRescued(token, tokenId);
+        IERC721Minimal(token).transferFrom(address(this), _owner, tokenId);
     }
 
     /// @notice Owner releases the estate to the beneficiaries now (the release path without a dead man's switch).
@@ -253,20 +311,25 @@ contract IslamicMirathInheritance {
     /// @notice Sends the caller's due share of all ETH received (pull payment).
     /// @dev Accounting by total received, so later deposits are shared too.
     function claim() external nonReentrant whenReleased {
-        uint256 amount = _pending(msg.sender);
-        if (amount == 0) {
-            revert NothingToClaim();
-        }
-        _claimed[msg.sender] += amount;
-        _totalClaimed += amount;
-        emit Claimed(msg.sender, amount);
-        _sendEth(msg.sender, amount);
+        _claimEth(msg.sender);
     }
 
-    /// @notice Deposits ETH into the estate.
+    /// @notice Sends the caller's due share of ETH to another address, for a beneficiary (e.g. a contract) that cannot receive ETH itself.
+    /// @param recipient Where the ETH goes.
+    function claimTo(address recipient) external nonReentrant whenReleased {
+        if (recipient == address(0)) {
+            revert ZeroAddress();
+        }
+        _claimEth(recipient);
+    }
+
+    /// @notice Deposits ETH into the estate; the owner's deposit is proof of life.
     receive() external payable {
         if (_cancelled) {
             revert ContractCancelled();
+        }
+        if (msg.sender == _owner && !isReleased()) {
+            _proveLife();
         }
         emit Deposited(msg.sender, msg.value);
     }
@@ -307,6 +370,22 @@ contract IslamicMirathInheritance {
         emit BeneficiariesUpdated(list, shareList);
     }
 
+    function _proveLife() private {
+        _lastCheckIn = block.timestamp;
+        emit CheckedIn(deadline());
+    }
+
+    function _claimEth(address to) private {
+        uint256 amount = _pending(msg.sender);
+        if (amount == 0) {
+            revert NothingToClaim();
+        }
+        _claimed[msg.sender] += amount;
+        _totalClaimed += amount;
+        emit Claimed(msg.sender, amount);
+        _sendEth(to, amount);
+    }
+
     function _pending(address account) private view returns (uint256) {
         uint256 due = (totalReceived() * _shares[account]) / TOTAL_SHARES;
         uint256 paid = _claimed[account];
@@ -318,5 +397,30 @@ contract IslamicMirathInheritance {
         if (!ok) {
             revert TransferFailed(to);
         }
+    }
+
+    function _tokenBalance(address token) private view returns (uint256) {
+        if (token.code.length == 0) {
+            return 0;
+        }
+        try IERC20Minimal(token).balanceOf(address(this)) returns (uint256 held) {
+            return held;
+        } catch {
+            return 0;
+        }
+    }
+
+    function _safeTransfer(address token, address to, uint256 amount) private {
+        if (token.code.length == 0) {
+            revert NotAContract(token);
+        }
+        if (!_tryTransfer(token, to, amount)) {
+            revert TokenTransferFailed(token);
+        }
+    }
+
+    function _tryTransfer(address token, address to, uint256 amount) private returns (bool) {
+        (bool ok, bytes memory data) = token.call(abi.encodeCall(IERC20Minimal.transfer, (to, amount)));
+        return ok && (data.length == 0 ? token.code.length != 0 : data.length == 32 && abi.decode(data, (uint256)) == 1);
     }
 }

@@ -7,6 +7,11 @@ interface IERC20Minimal {
     function transfer(address to, uint256 amount) external returns (bool);
 }
 
+/// @notice The part of ERC-721 this contract uses to return NFTs sent by mistake.
+interface IERC721Minimal {
+    function transferFrom(address from, address to, uint256 tokenId) external;
+}
+
 /// @title IslamicMirathInheritance: inheritance contract (islamic-mirth.switch.erc20)
 /// @notice Shares follow the fara'id shares computed off-chain before deployment.
 /// @dev Dead man's switch: released after the last check-in plus the interval. Pull payments, accounting by total received; bounded loops; authorization by msg.sender only.
@@ -19,6 +24,8 @@ contract IslamicMirathInheritance {
     string public constant TEMPLATE = "islamic-mirth";
     /// @notice Longest check-in interval.
     uint256 public constant MAX_INTERVAL_DAYS = 3650;
+    /// @notice Fixed-point unit of the token accounting.
+    uint256 private constant UNIT = 1e18;
     /// @notice Upper bound on listed ERC-20 tokens.
     uint256 public constant MAX_TOKENS = 20;
 
@@ -33,8 +40,14 @@ contract IslamicMirathInheritance {
     mapping(address => uint256) private _claimed;
     address[] private _tokens;
     mapping(address => bool) private _isToken;
-    mapping(address => uint256) private _tokenTotalClaimed;
-    mapping(address => mapping(address => uint256)) private _tokenClaimed;
+    /// @notice Per token: units received per basis point, in accounting units (see _tokenScale).
+    mapping(address => uint256) private _tokenAcc;
+    /// @notice Per token: token units per accounting unit times UNIT (0 means UNIT); falls pro rata when the balance falls.
+    mapping(address => uint256) private _tokenScale;
+    /// @notice Per token: the balance recorded after the last claim.
+    mapping(address => uint256) private _tokenHeld;
+    /// @notice Per token and beneficiary: _tokenAcc times the share at the beneficiary's last claim.
+    mapping(address => mapping(address => uint256)) private _tokenDebt;
 
     /// @notice Only the owner may call this.
     error NotOwner();
@@ -62,18 +75,20 @@ contract IslamicMirathInheritance {
     error InsufficientBalance();
     /// @notice A guarded function was re-entered.
     error Reentrancy();
+    /// @notice The token address holds no code.
+    error NotAContract(address token);
+    /// @notice An ERC-20 transfer failed.
+    error TokenTransferFailed(address token);
+    /// @notice A listed asset stays in the plan; the owner takes it back only after cancel().
+    error ListedAsset(address token);
     /// @notice Interval or grace period out of range.
     error InvalidInterval();
     /// @notice The check-in deadline has passed; the owner can no longer change the plan.
     error DeadlinePassed();
     /// @notice The token is not listed in this contract.
     error UnknownToken(address token);
-    /// @notice The token address holds no code.
-    error NotAContract(address token);
-    /// @notice An ERC-20 transfer failed.
-    error TokenTransferFailed(address token);
 
-    /// @notice The owner checked in (or guardians vetoed a trigger); the deadline moved.
+    /// @notice The owner checked in or acted (proof of life), or guardians vetoed a trigger; the deadline moved.
     event CheckedIn(uint256 newDeadline);
     /// @notice The beneficiaries and their shares were set.
     event BeneficiariesUpdated(address[] beneficiaries, uint16[] shares);
@@ -83,8 +98,14 @@ contract IslamicMirathInheritance {
     event Claimed(address indexed beneficiary, uint256 amount);
     /// @notice The owner withdrew ETH.
     event Withdrawn(address indexed to, uint256 amount);
-    /// @notice The owner cancelled the contract and took the assets back.
+    /// @notice The owner cancelled the contract; every asset is returned to the owner one by one.
     event Cancelled();
+    /// @notice cancel() could not return this asset (ETH: asset 0); the owner retries with withdraw(), rescueToken() or rescueNft().
+    event ReturnFailed(address indexed asset, uint256 amountOrTokenId);
+    /// @notice The owner took back ERC-20 tokens (unlisted, or any after cancel).
+    event TokenRescued(address indexed token, uint256 amount);
+    /// @notice The owner took back an NFT (unlisted, or any after cancel).
+    event NftRescued(address indexed token, uint256 indexed tokenId);
     /// @notice A beneficiary claimed ERC-20 tokens.
     event TokenClaimed(address indexed token, address indexed beneficiary, uint256 amount);
 
@@ -106,7 +127,7 @@ contract IslamicMirathInheritance {
         _lock = 1;
     }
 
-    /// @notice Not cancelled, not released and before the deadline.
+    /// @notice Not cancelled, not released and before the deadline. The action is proof of life.
     modifier ownerInControl() {
         if (_cancelled) {
             revert ContractCancelled();
@@ -116,6 +137,21 @@ contract IslamicMirathInheritance {
         }
         if (block.timestamp >= deadline()) {
             revert DeadlinePassed();
+        }
+        _proveLife();
+        _;
+    }
+
+    /// @notice Cancelled, or live (not released and before the deadline; then the action is proof of life).
+    modifier liveOrCancelled() {
+        if (!_cancelled) {
+            if (isReleased()) {
+                revert AlreadyReleased();
+            }
+            if (block.timestamp >= deadline()) {
+                revert DeadlinePassed();
+            }
+            _proveLife();
         }
         _;
     }
@@ -256,6 +292,7 @@ contract IslamicMirathInheritance {
     }
 
     /// @notice Owner proves being alive: the deadline becomes now plus the interval.
+    /// @dev Every other owner action (deposit, update, withdrawal, rescue) is proof of life too.
     function checkIn() external onlyOwner {
         if (_cancelled) {
             revert ContractCancelled();
@@ -263,8 +300,7 @@ contract IslamicMirathInheritance {
         if (isReleased()) {
             revert AlreadyReleased();
         }
-        _lastCheckIn = block.timestamp;
-        emit CheckedIn(deadline());
+        _proveLife();
     }
 
     /// @notice Replaces the beneficiaries and their shares (owner only, before the deadline).
@@ -274,9 +310,9 @@ contract IslamicMirathInheritance {
         _setBeneficiaries(beneficiaries_, shares_);
     }
 
-    /// @notice Owner takes ETH back before the deadline.
+    /// @notice Owner takes ETH back before the deadline, or after cancel().
     /// @param amount Wei to withdraw.
-    function withdraw(uint256 amount) external onlyOwner ownerInControl nonReentrant {
+    function withdraw(uint256 amount) external onlyOwner liveOrCancelled nonReentrant {
         if (amount > address(this).balance) {
             revert InsufficientBalance();
         }
@@ -285,35 +321,65 @@ contract IslamicMirathInheritance {
     }
 
     /// @notice Owner cancels the plan and takes every asset back (before the deadline).
-    /// @dev The contract stops accepting deposits and claims.
+    /// @dev Each asset is returned on its own: one that cannot be sent (paused, blocklisted) emits ReturnFailed and is retried with withdraw(), rescueToken() or rescueNft(). The contract stops accepting deposits and claims.
     function cancel() external onlyOwner ownerInControl nonReentrant {
         _cancelled = true;
         emit Cancelled();
         for (uint256 i; i < _tokens.length; ++i) {
             address token = _tokens[i];
             uint256 held = _tokenBalance(token);
-            if (held > 0) {
-                _safeTransfer(token, _owner, held);
+            if (held > 0 && !_tryTransfer(token, _owner, held)) {
+                emit ReturnFailed(token, held);
             }
         }
         uint256 amount = address(this).balance;
         if (amount > 0) {
-            emit Withdrawn(_owner, amount);
-            _sendEth(_owner, amount);
+            (bool ok, ) = payable(_owner).call{value: amount}("");
+            if (ok) {
+                emit Withdrawn(_owner, amount);
+            } else {
+                emit ReturnFailed(address(0), amount);
+            }
         }
+    }
+
+    /// @notice Owner takes back an ERC-20 token that is not listed (sent by mistake), or any token after cancel().
+    /// @dev Possible while the plan is live (then proof of life) or after cancel(); the whole balance goes to the owner.
+    /// @param token The ERC-20 token.
+    function rescueToken(address token) external onlyOwner liveOrCancelled nonReentrant {
+        if (!_cancelled && _isToken[token]) {
+            revert ListedAsset(token);
+        }
+        uint256 amount = _tokenBalance(token);
+        if (amount == 0) {
+            revert NothingToClaim();
+        }
+        emit TokenRescued(token, amount);
+        _safeTransfer(token, _owner, amount);
+    }
+
+    /// @notice Owner takes back an NFT sent with transferFrom by mistake (this plan lists none).
+    /// @dev Possible while the plan is live (then proof of life) or after cancel().
+    /// @param token The ERC-721 contract.
+    /// @param tokenId The token id.
+    function rescueNft(address token, uint256 tokenId) external onlyOwner liveOrCancelled nonReentrant {
+        emit NftRescued(token, tokenId);
+        IERC721Minimal(token).transferFrom(address(this), _owner, tokenId);
     }
 
     /// @notice Sends the caller's due share of all ETH received (pull payment).
     /// @dev Accounting by total received, so later deposits are shared too.
     function claim() external nonReentrant whenReleased {
-        uint256 amount = _pending(msg.sender);
-        if (amount == 0) {
-            revert NothingToClaim();
+        _claimEth(msg.sender);
+    }
+
+    /// @notice Sends the caller's due share of ETH to another address, for a beneficiary (e.g. a contract) that cannot receive ETH itself.
+    /// @param recipient Where the ETH goes.
+    function claimTo(address recipient) external nonReentrant whenReleased {
+        if (recipient == address(0)) {
+            revert ZeroAddress();
         }
-        _claimed[msg.sender] += amount;
-        _totalClaimed += amount;
-        emit Claimed(msg.sender, amount);
-        _sendEth(msg.sender, amount);
+        _claimEth(recipient);
     }
 
     /// @notice The listed ERC-20 tokens.
@@ -323,6 +389,7 @@ contract IslamicMirathInheritance {
     }
 
     /// @notice Tokens an account can claim now.
+    /// @dev Paid from the balance actually held: if it fell below what was recorded (fee-on-transfer, rebasing), every unclaimed due is cut pro rata.
     /// @param token A listed ERC-20 token.
     /// @param account The account.
     /// @return Token units due now (0 before release).
@@ -330,29 +397,39 @@ contract IslamicMirathInheritance {
         if (!_isToken[token] || !isReleased()) {
             return 0;
         }
-        return _pendingToken(token, account);
+        uint256 held = _tokenBalance(token);
+        (uint256 acc, uint256 scale) = _tokenSync(token, held);
+        return _tokenDue(token, account, acc, scale, held);
     }
 
     /// @notice Sends the caller's due share of a listed ERC-20 token.
+    /// @dev Accounting by total received, so later deposits are shared too. Pays from the balance actually held: when it fell below the recorded balance (fee-on-transfer, rebasing), every unclaimed due is cut pro rata, and a due is never more than the balance.
     /// @param token A listed ERC-20 token.
     function claimToken(address token) external nonReentrant whenReleased {
         if (!_isToken[token]) {
             revert UnknownToken(token);
         }
-        uint256 amount = _pendingToken(token, msg.sender);
+        uint256 held = _tokenBalance(token);
+        (uint256 acc, uint256 scale) = _tokenSync(token, held);
+        uint256 amount = _tokenDue(token, msg.sender, acc, scale, held);
         if (amount == 0) {
             revert NothingToClaim();
         }
-        _tokenClaimed[token][msg.sender] += amount;
-        _tokenTotalClaimed[token] += amount;
+        _tokenAcc[token] = acc;
+        _tokenScale[token] = scale == UNIT ? 0 : scale;
+        _tokenHeld[token] = held - amount;
+        _tokenDebt[token][msg.sender] = acc * _shares[msg.sender];
         emit TokenClaimed(token, msg.sender, amount);
         _safeTransfer(token, msg.sender, amount);
     }
 
-    /// @notice Deposits ETH into the estate.
+    /// @notice Deposits ETH into the estate; the owner's deposit is proof of life.
     receive() external payable {
         if (_cancelled) {
             revert ContractCancelled();
+        }
+        if (msg.sender == _owner && !isReleased()) {
+            _proveLife();
         }
         emit Deposited(msg.sender, msg.value);
     }
@@ -393,6 +470,22 @@ contract IslamicMirathInheritance {
         emit BeneficiariesUpdated(list, shareList);
     }
 
+    function _proveLife() private {
+        _lastCheckIn = block.timestamp;
+        emit CheckedIn(deadline());
+    }
+
+    function _claimEth(address to) private {
+        uint256 amount = _pending(msg.sender);
+        if (amount == 0) {
+            revert NothingToClaim();
+        }
+        _claimed[msg.sender] += amount;
+        _totalClaimed += amount;
+        emit Claimed(msg.sender, amount);
+        _sendEth(to, amount);
+    }
+
     function _pending(address account) private view returns (uint256) {
         uint256 due = (totalReceived() * _shares[account]) / TOTAL_SHARES;
         uint256 paid = _claimed[account];
@@ -410,23 +503,48 @@ contract IslamicMirathInheritance {
         if (token.code.length == 0) {
             return 0;
         }
-        return IERC20Minimal(token).balanceOf(address(this));
-    }
-
-    function _pendingToken(address token, address account) private view returns (uint256) {
-        uint256 received = _tokenBalance(token) + _tokenTotalClaimed[token];
-        uint256 due = (received * _shares[account]) / TOTAL_SHARES;
-        uint256 paid = _tokenClaimed[token][account];
-        return due > paid ? due - paid : 0;
+        try IERC20Minimal(token).balanceOf(address(this)) returns (uint256 held) {
+            return held;
+        } catch {
+            return 0;
+        }
     }
 
     function _safeTransfer(address token, address to, uint256 amount) private {
         if (token.code.length == 0) {
             revert NotAContract(token);
         }
-        (bool ok, bytes memory data) = token.call(abi.encodeCall(IERC20Minimal.transfer, (to, amount)));
-        if (!ok || (data.length != 0 && (data.length != 32 || !abi.decode(data, (bool))))) {
+        if (!_tryTransfer(token, to, amount)) {
             revert TokenTransferFailed(token);
         }
+    }
+
+    function _tryTransfer(address token, address to, uint256 amount) private returns (bool) {
+        (bool ok, bytes memory data) = token.call(abi.encodeCall(IERC20Minimal.transfer, (to, amount)));
+        return ok && (data.length == 0 ? token.code.length != 0 : data.length == 32 && abi.decode(data, (uint256)) == 1);
+    }
+
+    function _tokenSync(address token, uint256 held) private view returns (uint256 acc, uint256 scale) {
+        acc = _tokenAcc[token];
+        scale = _tokenScale[token];
+        if (scale == 0) {
+            scale = UNIT;
+        }
+        uint256 last = _tokenHeld[token];
+        if (held >= last) {
+            acc += ((held - last) * UNIT) / scale;
+        } else {
+            if (held > 0) {
+                scale = (scale * held) / last;
+                if (scale == 0) {
+                    scale = 1;
+                }
+            }
+        }
+    }
+
+    function _tokenDue(address token, address account, uint256 acc, uint256 scale, uint256 held) private view returns (uint256) {
+        uint256 due = ((acc * _shares[account] - _tokenDebt[token][account]) * scale) / UNIT / TOTAL_SHARES;
+        return due > held ? held : due;
     }
 }

@@ -134,15 +134,15 @@ export function operatorAccount(tx: Tx, clock: Clock): AccountRecord {
 }
 
 /**
- * On first start with no keys, creates the operator account (if missing) and one
+ * On first start with no operator key, creates the operator account (if missing) and one
  * internal key with scope `all`, and returns its value so the caller can print
  * it once.
  */
 export async function bootstrapOperator(store: Store, clock: Clock): Promise<{ record: ApiKeyRecord; key: string } | undefined> {
   return store.transact((tx) => {
     const operator = operatorAccount(tx, clock);
+    // The operator's first key; customer accounts' keys (say, made offline with `svc accounts create`) do not count.
     if (tx.idsBy(API_KEYS, 'ownerId', operator.id).length > 0) return undefined;
-    for (const _ of tx.scan(API_KEYS)) return undefined;
     const built = buildKey({ name: 'bootstrap', tier: 'internal', scopes: ['all'], ownerId: operator.id }, clock);
     tx.put(API_KEYS, built.record);
     return built;

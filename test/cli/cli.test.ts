@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_VERSION } from '../../src/version.js';
 import { SVC_BIN, tmpDir } from '../helpers.js';
-import { httpClient, mcpOutcome, stdioClient } from '../mcp-clients.js';
+import { httpClient, mcpHttpCall, mcpOutcome, stdioClient } from '../mcp-clients.js';
 
 interface Run {
   code: number | null;
@@ -110,9 +110,9 @@ describe('svc command line', () => {
       const good = await httpClient(serve.url, out.key);
       expect((await mcpOutcome(good, 'list_templates', {})).ok).toBe(true);
       await good.close();
-      const badClient = await httpClient(serve.url, wrong);
-      expect(await mcpOutcome(badClient, 'list_templates', {})).toMatchObject({ ok: false, body: { error: { code: 'API_KEY_INVALID' } } });
-      await badClient.close();
+      // A wrong key is refused on every JSON-RPC request, at the HTTP level.
+      expect(await mcpHttpCall(serve.url, wrong, 'list_templates', {})).toMatchObject({ ok: false, status: 401, body: { error: { code: 'API_KEY_INVALID' } } });
+      await expect(httpClient(serve.url, wrong)).rejects.toThrow(/invalid/i);
 
       // A second process on the same data directory is refused at once.
       const second = await runSvc(['serve', '--port', '0', '--data-dir', dir]);

@@ -38,6 +38,11 @@ const NAMED_SCHEMAS: Array<[string, z.ZodType]> = [
   ['Source', SourceSchema],
 ];
 
+/** Names for shared schemas found by structure (not exported as zod schemas), by their description. */
+const DESCRIBED_NAMES: Record<string, string> = {
+  'Not available before v1.1.': 'Planned',
+};
+
 /** One entry of components.responses per error status the API documents. */
 const ERROR_RESPONSES: Record<string, { name: string; description: string; retryAfter?: boolean }> = {
   '400': { name: 'BadRequest', description: 'The input was refused (VALIDATION_ERROR, with the offending fields in error.details).' },
@@ -182,6 +187,8 @@ function nameOf(schema: Json): string {
   if (data && props.success) return `${data}Envelope`;
   const pagination = ref(props.pagination);
   if (pagination && props.requestId) return `${pagination}Meta`;
+  const known = DESCRIBED_NAMES[String(schema.description)];
+  if (known) return known;
   const words = String(schema.description ?? 'Shared schema').match(/[A-Za-z0-9]+/g) ?? ['Shared'];
   return words
     .slice(0, 4)
@@ -294,7 +301,8 @@ export function finishOpenApiDocument(doc: Json, tools: readonly AnyTool[]): Jso
       for (const p of (op.parameters ?? []) as Json[]) {
         p.schema = liftSchemas(p.schema, byIdentity);
         const value = p.in === 'path' ? example.path[p.name] : p.in === 'query' ? example.query[p.name] : undefined;
-        const fallback = p.schema?.default;
+        // Else the default, else the first allowed value (optional filters); a cursor has neither: it comes from a previous page.
+        const fallback = p.schema?.default ?? (Array.isArray(p.schema?.enum) ? p.schema.enum[0] : undefined);
         if (value !== undefined) p.example = p.in === 'path' ? String(value) : value;
         else if (fallback !== undefined) p.example = fallback;
       }

@@ -121,6 +121,14 @@ describe('Redocly lint', () => {
   });
 });
 
+describe('Swagger UI', () => {
+  it('is given the same finished document (examples for "Try it out")', async () => {
+    const res = await server.app.inject({ url: '/docs/json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(doc);
+  });
+});
+
 describe('components', () => {
   it('names the shared schemas and refers to them', () => {
     const names = Object.keys(doc.components.schemas);

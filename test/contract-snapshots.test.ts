@@ -140,8 +140,10 @@ describe('OpenAPI document', () => {
   it('documents every response body (no empty schema)', () => {
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       for (const [method, op] of Object.entries(methods)) {
-        for (const [status, resp] of Object.entries(op.responses as Record<string, any>)) {
-          const schema = resp.content?.['application/json']?.schema;
+        for (const [status, ref] of Object.entries(op.responses as Record<string, any>)) {
+          // Error answers are shared components.responses, referenced with $ref.
+          const resp = typeof ref.$ref === 'string' ? doc.components.responses[ref.$ref.split('/').pop()] : ref;
+          const schema = resp?.content?.['application/json; charset=utf-8']?.schema;
           expect(schema && Object.keys(schema).length > 0, `${method} ${path} ${status}`).toBe(true);
         }
       }

@@ -17,6 +17,7 @@ import { SERVICE_VERSION } from '../version.js';
 import { CSRF_HEADER, SESSION_COOKIE } from '../accounts/sessions.js';
 import { conflictingKeys, presentedKey } from './credentials.js';
 import { ErrorEnvelopeSchema, MetaSchema, successSchema } from './envelope-schemas.js';
+import { finishOpenApiDocument } from './openapi.js';
 import { coerceQuery } from './query.js';
 
 export const API_PREFIX = '/api/v1';
@@ -58,7 +59,8 @@ function isLoopbackHost(host: string | undefined): boolean {
 }
 
 function sendError(reply: FastifyReply, err: ApiError, services: Services): FastifyReply {
-  if (err.code === 'RATE_LIMIT_EXCEEDED' && err.retryAfter) {
+  // A 429 (rate limit) or 503 (SERVICE_BUSY) says when to come back, as the OpenAPI document declares.
+  if ((err.code === 'RATE_LIMIT_EXCEEDED' || err.code === 'SERVICE_BUSY') && err.retryAfter) {
     reply.header('Retry-After', Math.max(1, Math.ceil((Date.parse(err.retryAfter) - services.clock.now().getTime()) / 1000)));
   }
   return reply
@@ -257,6 +259,7 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
       info: {
         title: 'svc inheritance planning API',
         version: SERVICE_VERSION,
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
         description:
           'Generates inheritance smart contracts and checks plans against inheritance law. Every operation is also an MCP tool ' +
           'of the same name at POST /mcp. Responses use the envelope {success, data | error, meta}.',
@@ -279,6 +282,9 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
       tags: [...new Set(tools.map((t) => t.domain))].map((name) => ({ name, description: `${name} operations` })),
     },
     transform: jsonSchemaTransform,
+    // Components, examples, headers and media types (src/http/openapi.ts); built once and cached.
+    transformObject: (document) =>
+      'openapiObject' in document ? finishOpenApiDocument(document.openapiObject, tools) : document.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 

@@ -114,6 +114,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   output: O;
   rest: RestMapping;
   /**
+   * A valid input, shown as the OpenAPI example of the body, query and path
+   * parameters. Ids of records that depend on data are well-formed placeholders.
+   */
+  example?: Record<string, unknown>;
+  /**
    * `none`: no credential needed (register, login): counted per client address.
    * Default: a principal is required.
    */

@@ -40,7 +40,7 @@ const ajv = new Ajv({ strict: false, allErrors: false });
 
 beforeAll(async () => {
   server = await startTestServer({ listen: false, config: { webhookAllow: '127.0.0.1' } });
-  const doc = (await server.app.inject({ url: '/api/v1/openapi.json' })).json();
+  const doc = dereference((await server.app.inject({ url: '/api/v1/openapi.json' })).json());
   operations = [];
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
     if (!path.startsWith('/api/')) continue;
@@ -61,12 +61,36 @@ beforeAll(async () => {
           : undefined,
         body: op.requestBody?.content?.['application/json']?.schema,
         responses: Object.fromEntries(
-          Object.entries(op.responses as Record<string, any>).map(([status, r]) => [status, r.content?.['application/json']?.schema ?? {}]),
+          Object.entries(op.responses as Record<string, any>).map(([status, r]) => [status, jsonMedia(r.content)?.schema ?? {}]),
         ),
       });
     }
   }
 });
+
+/** The document with every local `$ref` (components) replaced by what it names; the document has no cycles. */
+function dereference(doc: any): any {
+  const resolve = (node: any): any => {
+    if (Array.isArray(node)) return node.map(resolve);
+    if (node === null || typeof node !== 'object') return node;
+    if (typeof node.$ref === 'string') {
+      const target = node.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((at: any, key: string) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+      if (target === undefined) throw new Error(`unresolved $ref ${node.$ref}`);
+      return resolve(target);
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, resolve(v)]));
+  };
+  return { ...doc, paths: resolve(doc.paths) };
+}
+
+/** The JSON media type entry of a response (declared as `application/json; charset=utf-8`). */
+function jsonMedia(content: Record<string, any> | undefined): any {
+  const type = Object.keys(content ?? {}).find((t) => t.split(';')[0]!.trim() === 'application/json');
+  return type ? content![type] : undefined;
+}
 
 afterAll(async () => {
   await server?.close();

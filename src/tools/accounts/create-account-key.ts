@@ -4,6 +4,7 @@ import { accountDeps, OPERATOR_TIERS } from './common.js';
 
 export const createAccountKeyTool = defineTool({
   name: 'create_account_key',
+  example: { id: 'acct_01M89NZVSK4RA0343PNJQFCVBH', name: 'replacement', scopes: ['contracts'] },
   title: 'Create a key inside an account',
   description:
     'Creates an API key inside another account (for example a replacement key for a customer), at most of the account\'s tier and with scopes the calling key holds. ' +

@@ -4,6 +4,7 @@ import { accountDeps, OPERATOR_TIERS } from './common.js';
 
 export const createAccountTool = defineTool({
   name: 'create_account',
+  example: { name: 'Acme Estates', tier: 'partner', email: 'ops@acme.example' },
   title: 'Create a customer account',
   description:
     'Creates a separate account for a customer or partner (tier partner or public) and its first API key. The key value is returned once, in `key`. ' +

@@ -4,6 +4,7 @@ import { accountDeps, OPERATOR_TIERS } from './common.js';
 
 export const getAccountTool = defineTool({
   name: 'get_account',
+  example: { id: 'acct_01M89NZVSK4RA0343PNJQFCVBH' },
   title: 'Show an account',
   description: 'Shows one account: name, tier, kind, status. Operator only (internal key, scope users:read).',
   domain: 'accounts',

@@ -6,6 +6,7 @@ import { accountDeps, OPERATOR_TIERS } from './common.js';
 
 export const listAccountsTool = defineTool({
   name: 'list_accounts',
+  example: { page: 1, limit: 5 },
   title: 'List accounts',
   description: 'Lists every account (operator, customers, personal accounts of registered users), oldest first, paged. Operator only (internal key, scope users:read).',
   domain: 'accounts',

@@ -4,6 +4,7 @@ import { accountDeps, OPERATOR_TIERS } from './common.js';
 
 export const suspendAccountTool = defineTool({
   name: 'suspend_account',
+  example: { id: 'acct_01M89NZVSK4RA0343PNJQFCVBH' },
   title: 'Suspend an account',
   description:
     'Suspends an account (nothing is deleted): its keys and sessions are refused with ACCOUNT_SUSPENDED until update_account sets status active. ' +

@@ -4,6 +4,7 @@ import { accountDeps, OPERATOR_TIERS } from './common.js';
 
 export const updateAccountTool = defineTool({
   name: 'update_account',
+  example: { id: 'acct_01M89NZVSK4RA0343PNJQFCVBH', name: 'Renamed Ltd' },
   title: 'Change or suspend an account',
   description:
     'Changes an account\'s name or email, or its status: `suspended` refuses every key and session of the account at once (ACCOUNT_SUSPENDED), ' +

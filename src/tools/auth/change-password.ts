@@ -3,6 +3,7 @@ import { defineTool } from '../define.js';
 
 export const changePasswordTool = defineTool({
   name: 'change_password',
+  example: { currentPassword: 'correct horse battery staple', newPassword: 'an even longer passphrase' },
   title: 'Change the password',
   description:
     'Changes the signed-in user\'s password after checking the current one. Every session of the user ends at once; this request gets a new session cookie ' +

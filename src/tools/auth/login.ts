@@ -3,6 +3,7 @@ import { defineTool } from '../define.js';
 
 export const loginTool = defineTool({
   name: 'login',
+  example: { email: 'ada@example.com', password: 'correct horse battery staple' },
   title: 'Sign in',
   description:
     'Signs a user in with email and password: sets the session cookie (svc_session, HttpOnly, SameSite=Lax) and returns the CSRF token. ' +

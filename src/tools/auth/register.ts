@@ -3,6 +3,7 @@ import { defineTool } from '../define.js';
 
 export const registerTool = defineTool({
   name: 'register',
+  example: { email: 'ada@example.com', password: 'correct horse battery staple', name: 'Ada Lovelace' },
   title: 'Register a user',
   description:
     'Creates a user (email and password) with a personal account of tier public, and signs them in: the session is an HttpOnly cookie (svc_session), ' +

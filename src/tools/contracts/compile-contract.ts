@@ -13,6 +13,7 @@ const MessageSchema = z
 
 export const compileContract = defineTool({
   name: 'compile_contract',
+  example: { blockchain: 'evm', sourceCode: '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Hello { function hi() external pure returns (uint256) { return 42; } }\n' },
   title: 'Compile Solidity',
   description:
     'Compiles Solidity (solc 0.8, optimizer on) to ABI and bytecode. Only @openzeppelin/contracts imports resolve. Compile errors answer ' +
@@ -40,7 +41,7 @@ export const compileContract = defineTool({
       warnings: z.array(MessageSchema).describe("The compiler's warnings."),
     })
     .describe('Compilation result.'),
-  rest: { method: 'POST', path: '/contracts/compile', shape: 'top-level' },
+  rest: { method: 'POST', path: '/contracts/compile', shape: 'top-level', extraStatuses: [503] },
   handler: async (input, ctx) => {
     const out = await compileSolidity(input, { pool: ctx.contracts.pool });
     return {

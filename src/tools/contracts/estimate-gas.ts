@@ -3,6 +3,7 @@ import { defineTool } from '../define.js';
 
 export const estimateGas = defineTool({
   name: 'estimate_gas',
+  example: { blockchain: 'solana', beneficiaries: 3 },
   title: 'Estimate gas and fees',
   description:
     'Estimates the cost of deploying a contract, of one claim and of an update. evm: compiles and runs the contract in an in-process EVM ' +
@@ -14,6 +15,6 @@ export const estimateGas = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: EstimateInput,
   output: EstimateOutput,
-  rest: { method: 'POST', path: '/contracts/estimate-gas', shape: 'top-level' },
+  rest: { method: 'POST', path: '/contracts/estimate-gas', shape: 'top-level', extraStatuses: [503] },
   handler: (input, ctx) => estimateCosts(input, { engine: ctx.contracts }),
 });

@@ -3,6 +3,15 @@ import { defineTool } from '../define.js';
 
 export const generateContractTool = defineTool({
   name: 'generate_contract',
+  example: {
+    blockchain: 'evm',
+    ownerAddress: '0x27b1fdb04752bbc536007a920d24acb045561c26',
+    beneficiaries: [
+      { name: 'A', address: '0x52908400098527886E0F7030069857D2E4169EE7', percentage: 60 },
+      { name: 'B', address: '0x8617e340b3d01fa5f11f306f4090fd50e238070d', percentage: 40 },
+    ],
+    deadMansSwitch: { enabled: true, intervalDays: 180 },
+  },
   title: 'Generate an inheritance contract',
   description:
     "Generates an inheritance smart contract for evm (Solidity), solana (Anchor) or ton (FunC) from an owner, beneficiaries with percentages " +
@@ -16,6 +25,6 @@ export const generateContractTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: GenerateInput,
   output: GenerateOutput,
-  rest: { method: 'POST', path: '/contracts/generate', shape: 'top-level' },
+  rest: { method: 'POST', path: '/contracts/generate', shape: 'top-level', extraStatuses: [503] },
   handler: (input, ctx) => generateContract(input, ctx.principal.ownerId, { engine: ctx.contracts, store: ctx.store, clock: ctx.clock, log: ctx.log, jurisdictions: ctx.jurisdictions }),
 });

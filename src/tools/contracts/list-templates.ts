@@ -12,6 +12,7 @@ export const TemplateSchema = z
 
 export const listTemplates = defineTool({
   name: 'list_templates',
+  example: {},
   title: 'List inheritance templates',
   description:
     'Lists the inheritance templates (common law, civil law, Islamic mirath, Islamic wasiyyah, custom) with what each means ' +

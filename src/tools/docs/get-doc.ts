@@ -4,6 +4,7 @@ import { defineTool } from '../define.js';
 
 export const getDoc = defineTool({
   name: 'get_doc',
+  example: { slug: 'authentication' },
   title: 'Read a documentation page',
   description: 'Returns one page of the documentation as Markdown, with its sections. Find slugs with search_docs.',
   domain: 'docs',

@@ -15,6 +15,7 @@ export const SearchHitSchema = z
 
 export const searchDocs = defineTool({
   name: 'search_docs',
+  example: { q: 'rotate a key', limit: 3 },
   title: 'Search the documentation',
   description:
     "Searches svc's own documentation (quick start, authentication, every tool, errors, limits, pagination, webhooks, templates, " +

@@ -5,6 +5,7 @@ import { KEY_MANAGER_TIERS } from './common.js';
 
 export const createApiKeyTool = defineTool({
   name: 'create_api_key',
+  example: { name: 'reporting', scopes: ['contracts:read'], tier: 'public' },
   title: 'Create an API key',
   description:
     'Creates an API key for the same account. The key value is returned once, in `key`; only its hash is stored. ' +

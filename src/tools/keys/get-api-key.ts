@@ -4,6 +4,7 @@ import { KEY_MANAGER_TIERS, KeyIdInput } from './common.js';
 
 export const getApiKeyTool = defineTool({
   name: 'get_api_key',
+  example: { id: 'key_01M89NZVSK4RA0343PNJQFCVBF' },
   title: 'Get an API key',
   description: "Shows one of the account's API keys (never its value). Another account's key id answers NOT_FOUND.",
   domain: 'api-keys',

@@ -6,6 +6,7 @@ import { KEY_MANAGER_TIERS } from './common.js';
 
 export const listApiKeysTool = defineTool({
   name: 'list_api_keys',
+  example: { page: 1, limit: 20 },
   title: 'List API keys',
   description: "Lists the account's API keys, oldest first, including revoked ones (never their values).",
   domain: 'api-keys',

@@ -4,6 +4,7 @@ import { KEY_MANAGER_TIERS, KeyIdInput } from './common.js';
 
 export const revokeApiKeyTool = defineTool({
   name: 'revoke_api_key',
+  example: { id: 'key_01M89NZVSK4RA0343PNJQFCVBF' },
   title: 'Revoke an API key',
   description:
     'Revokes a key at once: it then answers 401 API_KEY_INVALID. The record is kept, marked revoked. ' +

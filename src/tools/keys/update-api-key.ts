@@ -4,6 +4,7 @@ import { KEY_MANAGER_TIERS } from './common.js';
 
 export const updateApiKeyTool = defineTool({
   name: 'update_api_key',
+  example: { id: 'key_01M89NZVSK4RA0343PNJQFCVBF', name: 'renamed', ipWhitelist: ['203.0.113.7', '2001:db8::/32'] },
   title: 'Update an API key',
   description:
     "Changes a key's name, scopes, IP whitelist or expiry. Scopes can only be set to ones the calling key holds, " +

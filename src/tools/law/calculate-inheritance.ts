@@ -3,6 +3,7 @@ import { defineTool } from '../define.js';
 
 export const calculateInheritance = defineTool({
   name: 'calculate_inheritance',
+  example: { heirs: { wife: 1, son: 2, daughter: 1, mother: 1 }, estate: { total: '120000', debts: '20000', bequests: '10000' } },
   title: "Calculate Islamic inheritance shares (fara'id)",
   description:
     "Computes the fara'id shares of each heir with exact fractions: fixed shares, residuaries, exclusion (hajb), 'awl, radd and the " +

@@ -3,6 +3,15 @@ import { defineTool } from '../define.js';
 
 export const checkPlanTool = defineTool({
   name: 'check_plan',
+  example: {
+    jurisdiction: 'fr',
+    template: 'civil-law',
+    beneficiaries: [
+      { name: 'Anne', percentage: 30, relationship: 'daughter' },
+      { name: 'Paul', percentage: 30, relationship: 'son' },
+      { name: 'A friend', percentage: 40, relationship: 'friend' },
+    ],
+  },
   title: 'Check a plan against inheritance law',
   description:
     "Checks beneficiaries and their percentages against a jurisdiction's law and the plan's template: forced-heirship reserves, a spouse's " +

@@ -4,6 +4,7 @@ import { defineTool } from '../define.js';
 
 export const getJurisdiction = defineTool({
   name: 'get_jurisdiction',
+  example: { id: 'California' },
   title: 'Get a jurisdiction',
   description:
     "Inheritance law of one jurisdiction: legal system, forced heirship and reserves, spouse rights, community property, intestacy, where " +

@@ -5,6 +5,7 @@ import { defineTool } from '../define.js';
 
 export const listJurisdictions = defineTool({
   name: 'list_jurisdictions',
+  example: { region: 'europe', forcedHeirship: true, page: 1, limit: 5 },
   title: 'List supported jurisdictions',
   description:
     'Lists the jurisdictions svc knows (US states, UK nations, EU members and the Succession Regulation, Canadian provinces, Australian ' +

@@ -22,6 +22,7 @@ const common = {
 export const generateLegalDocumentTool = defineTool({
   ...common,
   name: 'generate_legal_document',
+  example: { jurisdiction: 'us-ca' },
   title: 'Generate a legal document (v1.1)',
   description: 'Planned for v1.1: generates a will or related document for a jurisdiction. Answers 501 NOT_IMPLEMENTED until then. REST only.',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -38,6 +39,7 @@ export const generateLegalDocumentTool = defineTool({
 export const listLegalTemplatesTool = defineTool({
   ...common,
   name: 'list_legal_templates',
+  example: { jurisdiction: 'us-ca' },
   title: 'List legal document templates (v1.1)',
   description: 'Planned for v1.1: lists document templates by jurisdiction. Answers 501 NOT_IMPLEMENTED until then. REST only.',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -49,6 +51,7 @@ export const listLegalTemplatesTool = defineTool({
 export const signLegalDocumentTool = defineTool({
   ...common,
   name: 'sign_legal_document',
+  example: { id: 'doc_01M89NZVSK4RA0343PNJQFCVBJ' },
   title: 'Start an e-signature (v1.1)',
   description: 'Planned for v1.1: starts an e-signature flow for a generated document. Answers 501 NOT_IMPLEMENTED until then. REST only.',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

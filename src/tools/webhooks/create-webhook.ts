@@ -4,6 +4,7 @@ import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const createWebhookTool = defineTool({
   name: 'create_webhook',
+  example: { url: 'https://hooks.example.com/svc', name: 'contract events', events: ['contract.generated', 'api_key.created'] },
   title: 'Subscribe to events with a webhook',
   description:
     'Creates a webhook subscription: signed HTTPS POSTs for the chosen events (or `*` for all), retried 5 times (0, 1, 2, 4, 8 s) and ' +

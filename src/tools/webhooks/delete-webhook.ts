@@ -4,6 +4,7 @@ import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const deleteWebhookTool = defineTool({
   name: 'delete_webhook',
+  example: { id: 'wh_01M89NZVSK4RA0343PNJQFCVBG' },
   title: 'Delete a webhook subscription',
   description: 'Deletes a subscription; its pending deliveries are cancelled.',
   domain: 'webhooks',

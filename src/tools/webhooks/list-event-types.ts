@@ -5,6 +5,7 @@ import { WEBHOOK_TIERS } from './common.js';
 
 export const listEventTypesTool = defineTool({
   name: 'list_webhook_event_types',
+  example: {},
   title: 'List event types',
   description: 'The catalogue of event names of spec 6.1 that a subscription can receive, marking those no operation emits yet.',
   domain: 'webhooks',

@@ -4,6 +4,7 @@ import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const listWebhookEventsTool = defineTool({
   name: 'list_webhook_events',
+  example: { limit: 5 },
   title: 'Read the event log',
   description:
     "The account's event log, newest first, cursor-paged (continue with nextCursor until hasMore is false), each event with its deliveries " +

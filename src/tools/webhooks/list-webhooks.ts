@@ -5,6 +5,7 @@ import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const listWebhooksTool = defineTool({
   name: 'list_webhooks',
+  example: {},
   title: 'List webhook subscriptions',
   description: "Lists the account's webhook subscriptions with their status and delivery counters (never their secrets).",
   domain: 'webhooks',

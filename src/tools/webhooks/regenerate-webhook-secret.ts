@@ -4,6 +4,7 @@ import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const regenerateWebhookSecretTool = defineTool({
   name: 'regenerate_webhook_secret',
+  example: { id: 'wh_01M89NZVSK4RA0343PNJQFCVBG' },
   title: "Regenerate a webhook's signing secret",
   description:
     'Replaces the signing secret and returns the new one once (over REST in meta.secret). With graceSeconds, deliveries carry signatures ' +

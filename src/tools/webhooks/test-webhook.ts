@@ -4,6 +4,7 @@ import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const testWebhookTool = defineTool({
   name: 'test_webhook',
+  example: { id: 'wh_01M89NZVSK4RA0343PNJQFCVBG' },
   title: 'Send a test delivery',
   description:
     'Sends one real, signed `test.webhook` delivery to the subscription URL and reports whether it was delivered, the status code, the ' +

@@ -4,6 +4,7 @@ import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const updateWebhookTool = defineTool({
   name: 'update_webhook',
+  example: { id: 'wh_01M89NZVSK4RA0343PNJQFCVBG', events: ['*'], status: 'paused' },
   title: 'Update a webhook subscription',
   description: 'Changes the events, URL, name or status of a subscription. `status: active` resumes a paused one and re-enables a disabled one.',
   domain: 'webhooks',

@@ -1,11 +1,19 @@
 import type { AnyTool } from '../../src/tools/define.js';
 
+/** encodeURIComponent, but a lone surrogate (which it cannot encode) goes as the invalid UTF-8 bytes of one. */
+function encodePathValue(text: string): string {
+  let out = '';
+  // The string iterator keeps surrogate pairs together and yields a lone surrogate on its own.
+  for (const ch of text) out += ch.length === 1 && ch >= '\ud800' && ch <= '\udfff' ? '%ED%A0%80' : encodeURIComponent(ch);
+  return out;
+}
+
 /** The REST request (method, URL, body) that carries a tool input, per the tool's REST mapping. */
 export function restRequest(tool: AnyTool, input: Record<string, unknown>): { method: AnyTool['rest']['method']; url: string; payload?: Record<string, unknown> } {
   let url = '/api/v1' + tool.rest.path;
   const rest = { ...input };
   for (const m of tool.rest.path.matchAll(/:([A-Za-z_]+)/g)) {
-    url = url.replace(`:${m[1]}`, encodeURIComponent(String(rest[m[1]!])));
+    url = url.replace(`:${m[1]}`, encodePathValue(String(rest[m[1]!])));
     delete rest[m[1]!];
   }
   const query = tool.rest.method === 'GET' || tool.rest.method === 'DELETE';

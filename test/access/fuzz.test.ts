@@ -1,0 +1,432 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/core/errors.js';
+import { RATE_WINDOW_MS } from '../../src/keys/limits.js';
+import type { AnyTool } from '../../src/tools/define.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { toolSchemas } from '../../src/tools/schema.js';
+import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
+import { httpClient } from '../mcp-clients.js';
+import { EXAMPLES } from '../support/examples.js';
+import { restRequest } from '../support/rest.js';
+import type { Schema } from '../support/samples.js';
+import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
+
+// Property-based fuzz (issue #14 point 5): every tool's REST route and MCP call
+// gets at least 300 inputs generated from its input JSON Schema, valid-shaped
+// or mutated (a field dropped, an unknown field, a value of another type, huge
+// strings, deep nesting, NaN-like strings, odd numbers, unicode oddities,
+// `__proto__`/`constructor` keys). No 5xx besides the documented ones, every
+// error in the envelope with a known code, never an internal error over MCP.
+
+/** Fixed, so a CI failure replays locally: fast-check prints the seed and the counterexample. */
+const SEED = 0x5eed14;
+const NUM_RUNS = 300;
+/** Tools whose schema-valid inputs compile Solidity (50–500 ms each): only this many valid calls each. */
+const EXPENSIVE: Record<string, number> = { generate_contract: 10, compile_contract: 10 };
+
+const clock = new FakeClock();
+let server: TestServer;
+let client: Client;
+const stats: Record<string, { runs: number; rest: number; mcp: number; valid: number; mutated: number }> = {};
+
+beforeAll(async () => {
+  server = await startTestServer({ clock, config: { webhookAllow: '127.0.0.1' } });
+  client = await httpClient(server.url, server.adminKey);
+});
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+  const lines = Object.entries(stats).map(([t, s]) => `${t}: ${s.runs} runs (${s.valid} schema-valid, ${s.mutated} invalid), ${s.rest} REST, ${s.mcp} MCP`);
+  if (lines.length) process.stderr.write(`fuzz per-tool counts (seed ${SEED}):\n  ${lines.join('\n  ')}\n`);
+});
+
+// ---------------------------------------------------------------------------
+// JSON Schema (the subset zod's converter emits) → fast-check arbitraries.
+
+const KEY_CHARS = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.$'.split(''));
+const FAR_FUTURE = { min: new Date(Date.UTC(2027, 0, 1)), max: new Date(Date.UTC(2999, 11, 31)), noInvalidDate: true };
+
+function clampLength(s: Schema, cap: number): { minLength: number; maxLength: number } {
+  const minLength = s.minLength ?? 0;
+  return { minLength, maxLength: Math.max(minLength, Math.min(s.maxLength ?? cap, cap)) };
+}
+
+function stringArb(s: Schema): fc.Arbitrary<string> {
+  const { minLength, maxLength } = clampLength(s, 40);
+  const fits = (v: string) => v.length >= (s.minLength ?? 0) && v.length <= (s.maxLength ?? Infinity);
+  if (s.format === 'date-time') return fc.date(FAR_FUTURE).map((d) => d.toISOString());
+  if (s.format === 'email') return fc.emailAddress().filter(fits);
+  if (typeof s.pattern === 'string') return fc.stringMatching(new RegExp(s.pattern)).filter(fits);
+  return fc.oneof(
+    { arbitrary: fc.string({ minLength, maxLength }), weight: 4 },
+    { arbitrary: fc.string({ minLength, maxLength, unit: 'grapheme' }), weight: 1 },
+  );
+}
+
+function numberArb(s: Schema, integer: boolean): fc.Arbitrary<number> {
+  const lo = s.minimum ?? s.exclusiveMinimum ?? -1e9;
+  const hi = s.maximum ?? s.exclusiveMaximum ?? 1e9;
+  if (integer) {
+    const min = Math.max(Math.ceil(lo + (s.exclusiveMinimum !== undefined ? 1 : 0)), Number.MIN_SAFE_INTEGER);
+    const max = Math.min(Math.floor(hi - (s.exclusiveMaximum !== undefined ? 1 : 0)), Number.MAX_SAFE_INTEGER);
+    return fc.integer({ min, max });
+  }
+  return fc.double({
+    min: lo,
+    max: hi,
+    minExcluded: s.exclusiveMinimum !== undefined,
+    maxExcluded: s.exclusiveMaximum !== undefined,
+    noNaN: true,
+    noDefaultInfinity: true,
+  });
+}
+
+/** An arbitrary producing values the schema accepts (as far as JSON Schema can say). */
+export function arbitraryFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
+  const s = schema;
+  if (Array.isArray(s.anyOf)) return fc.oneof(...s.anyOf.map((x: Schema) => arbitraryFor(x, depth + 1)));
+  if (Array.isArray(s.oneOf)) return fc.oneof(...s.oneOf.map((x: Schema) => arbitraryFor(x, depth + 1)));
+  if (s.const !== undefined) return fc.constant(s.const);
+  if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
+  const types: string[] = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
+  if (types.length > 1) return fc.oneof(...types.map((t) => arbitraryFor({ ...s, type: t }, depth)));
+  const nullable = s.nullable === true ? (a: fc.Arbitrary<unknown>) => fc.option(a, { nil: null }) : (a: fc.Arbitrary<unknown>) => a;
+  switch (types[0] ?? (s.properties ? 'object' : undefined)) {
+    case 'string':
+      return nullable(stringArb(s));
+    case 'integer':
+      return nullable(numberArb(s, true));
+    case 'number':
+      return nullable(numberArb(s, false));
+    case 'boolean':
+      return nullable(fc.boolean());
+    case 'null':
+      return fc.constant(null);
+    case 'array': {
+      const minLength = s.minItems ?? 0;
+      const maxLength = Math.max(minLength, Math.min(s.maxItems ?? 5, 5));
+      return nullable(fc.array(arbitraryFor(s.items ?? {}, depth + 1), { minLength, maxLength }));
+    }
+    case 'object': {
+      const props = (s.properties ?? {}) as Record<string, Schema>;
+      const record = fc.record(
+        Object.fromEntries(Object.entries(props).map(([k, v]) => [k, arbitraryFor(v, depth + 1)])),
+        { requiredKeys: ((s.required ?? []) as string[]).filter((k) => k in props) },
+      ) as fc.Arbitrary<Record<string, unknown>>;
+      const extra = s.additionalProperties;
+      if (extra && typeof extra === 'object') {
+        const keys = s.propertyNames ? (arbitraryFor(s.propertyNames, depth + 1) as fc.Arbitrary<string>) : fc.string({ unit: KEY_CHARS, minLength: 1, maxLength: 12 });
+        const dict = fc.dictionary(keys, arbitraryFor(extra, depth + 1), { maxKeys: 4 });
+        return nullable(fc.tuple(record, dict).map(([r, d]) => ({ ...d, ...r })));
+      }
+      return nullable(record);
+    }
+    default:
+      // `{}` (any): small JSON values.
+      return depth > 4 ? fc.constant(null) : fc.jsonValue({ maxDepth: 2 });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Mutations of a (valid-shaped) input.
+
+const NAN_LIKE = ['NaN', 'Infinity', '-Infinity', '-0', '1e999', '0x10', ' 1 ', '', 'null', 'undefined', 'true', '[]', '{}', '1,5', '٣'];
+const ODD_NUMBERS = [-1, -0, 0, 0.5, -1e308, 1e308, 2 ** 53 + 2, -(2 ** 53) - 2, 2 ** 31, -(2 ** 31), 1e21, Number.MIN_VALUE, Number.EPSILON];
+const UNICODE_ODD = ['\ud800', '\udfff', 'a\u0000b', '\u202eevil', '\u200b\u200c\u200d\ufeff', 'e\u0301\u0301\u0301', '😀'.repeat(30), '\uffff', '𝔘𝔫𝔦', 'İı', '\r\n\t', '%00%ZZ', '../../etc/passwd', '<script>x</script>'];
+const ODD_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', ' ', '$where', 'a.b', '0'];
+
+function otherTypeValue(): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.string({ maxLength: 10 }),
+    fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+    fc.dictionary(fc.string({ unit: KEY_CHARS, maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+  );
+}
+
+function deep(levels: number, array: boolean): unknown {
+  let v: unknown = 'bottom';
+  for (let i = 0; i < levels; i++) v = array ? [v] : { a: v };
+  return v;
+}
+
+/** Sets an own property, even `__proto__` (which plain assignment would turn into a prototype change). */
+function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+/** Every path (to an object key or array slot) in a value, down to a small depth. */
+function paths(value: unknown, prefix: Array<string | number> = [], out: Array<Array<string | number>> = []): Array<Array<string | number>> {
+  if (prefix.length > 4 || value === null || typeof value !== 'object') return out;
+  const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
+  for (const [k, v] of entries) {
+    out.push([...prefix, k]);
+    paths(v, [...prefix, k], out);
+  }
+  return out;
+}
+
+function setAt(root: Record<string, unknown>, path: Array<string | number>, value: unknown): Record<string, unknown> {
+  const copy = clone(root);
+  let cur: any = copy;
+  for (const k of path.slice(0, -1)) cur = cur[k];
+  const last = path[path.length - 1]!;
+  if (Array.isArray(cur)) cur[last as number] = value;
+  else setOwn(cur, String(last), value);
+  return copy;
+}
+
+function deleteAt(root: Record<string, unknown>, path: Array<string | number>): Record<string, unknown> {
+  const copy = clone(root);
+  let cur: any = copy;
+  for (const k of path.slice(0, -1)) cur = cur[k];
+  const last = path[path.length - 1]!;
+  if (Array.isArray(cur)) cur.splice(last as number, 1);
+  else delete cur[last];
+  return copy;
+}
+
+interface Generated {
+  /** What was done to the input, for the counterexample. */
+  how: string;
+  /** Normally an object; a whole-input mutation may make it anything (REST only then). */
+  input: unknown;
+}
+
+/** One mutation of `base`, chosen by fast-check (so it shrinks and replays with the seed). */
+function mutate(base: Record<string, unknown>, schema: Schema): fc.Arbitrary<Generated> {
+  const all = paths(base);
+  const required = ((schema.required ?? []) as string[]).filter((k) => k in base);
+  const field = all.length ? fc.constantFrom(...all) : fc.constant<Array<string | number>>(['extra']);
+  const replace = (how: string, value: fc.Arbitrary<unknown>) =>
+    fc.tuple(field, value).map(([p, v]): Generated => ({ how: `${how} at ${p.join('.')}`, input: setAt(base, p, v) }));
+  const options: Array<fc.Arbitrary<Generated>> = [
+    replace('value of another type', otherTypeValue()),
+    replace('huge string', fc.tuple(fc.integer({ min: 10_000, max: 200_000 }), fc.constantFrom('x', 'é', '😀', '\u0000')).map(([n, c]) => c.repeat(Math.ceil(n / c.length)))),
+    replace('deep nesting', fc.tuple(fc.integer({ min: 20, max: 1500 }), fc.boolean()).map(([n, a]) => deep(n, a))),
+    replace('NaN-like string', fc.constantFrom(...NAN_LIKE)),
+    replace('odd number', fc.constantFrom(...ODD_NUMBERS)),
+    replace('unicode oddity', fc.oneof(fc.constantFrom(...UNICODE_ODD), fc.string({ unit: 'binary', maxLength: 30 }))),
+    fc.tuple(fc.oneof(fc.constantFrom(...ODD_KEYS), fc.string({ unit: KEY_CHARS, minLength: 1, maxLength: 12 })), otherTypeValue()).map(([k, v]): Generated => {
+      const copy = clone(base);
+      setOwn(copy, k, k === '__proto__' || k === 'constructor' ? { polluted: true, prototype: { polluted: true } } : v);
+      return { how: `unknown field ${JSON.stringify(k)}`, input: copy };
+    }),
+    fc.constantFrom<unknown>(null, [], [base], 'text', 42, true, deep(2000, false)).map((whole): Generated => ({ how: 'whole input not an object', input: whole })),
+  ];
+  if (required.length) options.push(fc.constantFrom(...required).map((k): Generated => ({ how: `required ${k} dropped`, input: deleteAt(base, [k]) })));
+  if (all.length) options.push(field.map((p): Generated => ({ how: `${p.join('.')} dropped`, input: deleteAt(base, p) })));
+  return fc.oneof(...options);
+}
+
+/** Valid-shaped inputs (from the schema, or the tool's known-good example) and mutations of them, 1 : 3. */
+function inputs(tool: AnyTool, example: Record<string, unknown> | undefined): fc.Arbitrary<Generated> {
+  const schema = toolSchemas(tool).input as Schema;
+  const fromSchema = arbitraryFor(schema) as fc.Arbitrary<Record<string, unknown>>;
+  const base = example ? fc.oneof(fromSchema, fc.constant(example)) : fromSchema;
+  return fc.oneof(
+    { arbitrary: base.map((input): Generated => ({ how: 'valid-shaped', input })), weight: 1 },
+    { arbitrary: base.chain((b) => mutate(b, schema)), weight: 3 },
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Sending an input and judging the answer.
+
+const KNOWN_CODES = new Set<string>(ERROR_CODES);
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** The tool's input after a JSON round trip, as the server receives it. */
+function asSent(input: unknown): unknown {
+  return JSON.parse(JSON.stringify(input) ?? 'null');
+}
+
+let session: TestSession | undefined;
+let authCalls = 0;
+
+/** Sign-up and sign-in count per client address (100 a window): a fresh window every 50 of them. */
+function countAuthCall(): void {
+  if (++authCalls % 50 === 0) clock.advance(RATE_WINDOW_MS);
+}
+
+async function credentials(tool: AnyTool, srv: TestServer): Promise<Record<string, string>> {
+  if (tool.auth === 'none') {
+    countAuthCall();
+    return {};
+  }
+  if ((tool.principals ?? ['key']).includes('key')) return { authorization: `Bearer ${srv.adminKey}` };
+  if (!session) {
+    countAuthCall();
+    session = await registerUser(srv.app);
+  }
+  return sessionHeaders(session);
+}
+
+async function viaRest(tool: AnyTool, input: unknown, srv: TestServer = server): Promise<string | undefined> {
+  const headers = await credentials(tool, srv);
+  const req = isObject(input) ? restRequest(tool, input) : { ...restRequest(tool, {}), payload: input as never };
+  const res = await srv.app.inject({ ...req, headers, remoteAddress: '127.0.0.1' });
+  const allowed5xx = (res.statusCode === 501 && (tool.rest.extraStatuses ?? []).includes(501)) || res.statusCode === 503;
+  let body: any;
+  try {
+    body = res.json();
+  } catch {
+    return `REST ${res.statusCode}: body is not JSON: ${res.body.slice(0, 200)}`;
+  }
+  const code = body?.error?.code;
+  if (res.statusCode >= 500 && !allowed5xx) return `REST ${res.statusCode} ${code}: ${res.body.slice(0, 300)}`;
+  if (res.statusCode === 503 && code !== 'SERVICE_BUSY') return `REST 503 with ${code}`;
+  if (typeof body?.success !== 'boolean') return `REST ${res.statusCode}: no success flag: ${res.body.slice(0, 200)}`;
+  if (body.success) {
+    if (res.statusCode >= 400) return `REST ${res.statusCode} with success: true`;
+    // A session ended or rotated by the call: sign in again for the next one.
+    if (tool.name === 'logout' || tool.name === 'change_password') session = undefined;
+    return undefined;
+  }
+  if (!KNOWN_CODES.has(code) || code === 'INTERNAL_ERROR') return `REST ${res.statusCode}: error code ${code} not a known one`;
+  if (typeof body.error.message !== 'string') return `REST ${res.statusCode}: error without message`;
+  if (body.meta?.requestId !== res.headers['x-request-id']) return `REST ${res.statusCode}: meta.requestId ${body.meta?.requestId} ≠ x-request-id ${res.headers['x-request-id']}`;
+  if (code === 'UNAUTHORIZED' && !tool.principals?.includes('key')) session = undefined;
+  return undefined;
+}
+
+async function viaMcp(tool: AnyTool, input: unknown, cl: Client = client): Promise<string | undefined> {
+  let result;
+  try {
+    result = await cl.callTool({ name: tool.name, arguments: input as Record<string, unknown> });
+  } catch (err) {
+    // Arguments that are not an object are malformed JSON-RPC params: -32602 naming them, not a tool error.
+    if (!isObject(input) && (err as { code?: number }).code === -32602) return undefined;
+    // Refused at the HTTP level, before JSON-RPC (body too large, a `__proto__` key): the SDK throws
+    // with the status as `code` and the body in the message, which must still be the envelope.
+    const e = err as { code?: number; message?: string };
+    const message = String(e.message);
+    const body = message.match(/Error POSTing to endpoint: (\{.*\})$/s)?.[1];
+    let envelope: any;
+    try {
+      envelope = body ? JSON.parse(body) : undefined;
+    } catch {
+      envelope = undefined;
+    }
+    const status = e.code ?? 0;
+    const code = envelope?.error?.code;
+    if (status >= 400 && status < 500 && envelope?.success === false && KNOWN_CODES.has(code) && typeof envelope.meta?.requestId === 'string') return undefined;
+    return `MCP threw ${e.code ?? ''} ${message.slice(0, 300)}`;
+  }
+  const content = result.content as Array<{ type: string; text?: string }>;
+  if (!result.isError) return result.structuredContent && typeof result.structuredContent === 'object' ? undefined : 'MCP success without structuredContent';
+  let envelope: any;
+  try {
+    envelope = JSON.parse(content?.[0]?.text ?? '');
+  } catch {
+    return `MCP isError whose text is not JSON: ${String(content?.[0]?.text).slice(0, 200)}`;
+  }
+  const code = envelope?.error?.code;
+  if (envelope?.success !== false || !KNOWN_CODES.has(code) || code === 'INTERNAL_ERROR') return `MCP error envelope with ${code}: ${JSON.stringify(envelope).slice(0, 300)}`;
+  if (typeof envelope.meta?.requestId !== 'string') return 'MCP error envelope without meta.requestId';
+  return undefined;
+}
+
+/** Long strings and deep values cut short, so a counterexample with a 400 kB string stays readable. */
+function summarise(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.length > 80 ? `${value.slice(0, 20)}…(${value.length} chars)` : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 6) return '…(deeper)';
+  if (Array.isArray(value)) return value.length > 10 ? [...value.slice(0, 10).map((v) => summarise(v, depth + 1)), `…(${value.length} items)`] : value.map((v) => summarise(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, summarise(v, depth + 1)]));
+}
+
+/** The seed, the replay path, the (shrunk) counterexample and what went wrong. */
+function failureReport(out: fc.RunDetails<[Generated]>): string {
+  const [gen] = out.counterexample ?? [];
+  const error = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
+  return [
+    `fuzz failed after ${out.numRuns} runs (seed ${out.seed}, path "${out.counterexamplePath}", shrunk ${out.numShrinks} times)`,
+    `counterexample: ${JSON.stringify(summarise(gen))}`,
+    `problem: ${error.length > 1500 ? error.slice(0, 1500) + '…' : error}`,
+  ].join('\n');
+}
+
+async function examplesFor(tool: AnyTool): Promise<Record<string, unknown> | undefined> {
+  const ex = EXAMPLES[tool.name];
+  if (!ex) return undefined;
+  return asSent(await ex.input(server, server.adminKey)) as Record<string, unknown>;
+}
+
+describe('the fuzz property itself', () => {
+  it('catches a tool that answers 500, over REST and over MCP', async () => {
+    const template = TOOLS.find((t) => t.name === 'list_templates')!;
+    const broken: AnyTool = {
+      ...template,
+      name: 'fuzz_broken',
+      rest: { ...template.rest, path: '/fuzz-broken' },
+      handler() {
+        throw new Error('boom');
+      },
+    };
+    const other = await startTestServer({ tools: [broken] });
+    const otherClient = await httpClient(other.url, other.adminKey);
+    try {
+      expect(await viaRest(broken, {}, other)).toMatch(/^REST 500 INTERNAL_ERROR/);
+      expect(await viaMcp(broken, {}, otherClient)).toMatch(/INTERNAL_ERROR|-32603/);
+      // And a well-formed refusal passes.
+      expect(await viaRest(broken, { unexpected: 1 }, other)).toBeUndefined();
+    } finally {
+      await otherClient.close();
+      await other.close();
+    }
+  });
+});
+
+describe('fuzz: every tool over REST and MCP, 300 generated inputs each', () => {
+  it('covers every tool', () => {
+    expect(TOOLS.length).toBeGreaterThanOrEqual(30);
+  });
+
+  for (const tool of TOOLS) {
+    it(tool.name, async () => {
+      // A fresh rate window per tool: 300 REST and 300 MCP calls stay far below the internal tier's limit.
+      clock.advance(RATE_WINDOW_MS);
+      const s = (stats[tool.name] = { runs: 0, rest: 0, mcp: 0, valid: 0, mutated: 0 });
+      const example = await examplesFor(tool);
+      const budget = { left: EXPENSIVE[tool.name] ?? Infinity };
+      const property = fc.asyncProperty(inputs(tool, example), async (gen) => {
+        s.runs++;
+        let input = asSent(gen.input);
+        const valid = isObject(input) && tool.input.safeParse(input).success;
+        if (valid && budget.left-- <= 0) {
+          // An expensive tool's valid-call budget is spent: break the input cheaply instead.
+          input = { ...(input as Record<string, unknown>), fuzzExtraField: 1 };
+          gen = { how: `${gen.how} + unknown field (budget spent)`, input };
+        }
+        if (valid && budget.left >= 0) s.valid++;
+        else s.mutated++;
+        const restProblem = await viaRest(tool, input);
+        s.rest++;
+        if (restProblem) throw new Error(`${gen.how}: ${String(restProblem).slice(0, 600)}`);
+        if (tool.mcp !== false) {
+          const mcpProblem = await viaMcp(tool, input);
+          s.mcp++;
+          if (mcpProblem) throw new Error(`${gen.how}: ${String(mcpProblem).slice(0, 600)}`);
+        }
+      });
+      const out = await fc.check(property, { numRuns: NUM_RUNS, seed: SEED });
+      if (out.failed) throw new Error(failureReport(out));
+      expect(out.numRuns).toBe(NUM_RUNS);
+      expect(s.rest).toBeGreaterThanOrEqual(NUM_RUNS);
+      if (tool.mcp !== false) expect(s.mcp).toBeGreaterThanOrEqual(NUM_RUNS);
+    }, 600_000);
+  }
+});

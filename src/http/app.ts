@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
@@ -194,6 +195,26 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
     trustProxy,
     // Errors Fastify raises before routing (bad percent-encoding, over-long path
     // segments) get the envelope too.
+    // Requests Node's HTTP parser refuses before Fastify sees them (malformed request
+    // line, headers too large, bad chunking) get the envelope and a request id too.
+    clientErrorHandler: (err, socket) => {
+      if (!socket.writable) {
+        socket.destroy();
+        return;
+      }
+      const code = (err as NodeJS.ErrnoException).code;
+      const tooLarge = code === 'HPE_HEADER_OVERFLOW';
+      const status = tooLarge ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const apiErr = tooLarge
+        ? new ApiError('PAYLOAD_TOO_LARGE', 'The request headers are larger than this service accepts.')
+        : ApiError.validation('The request is not valid HTTP.', [{ field: '', reason: code ?? 'malformed request' }]);
+      const requestId = newId('request');
+      const body = JSON.stringify(errorEnvelope(apiErr.toBody(), makeMeta(requestId, services.clock.now())));
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
     frameworkErrors: (err, _req, reply) => {
       const apiErr =
         err.code === 'FST_ERR_BAD_URL'

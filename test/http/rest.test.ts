@@ -189,3 +189,33 @@ describe('graceful shutdown', () => {
     await closing;
   });
 });
+
+describe('protocol-level failures', () => {
+  it('answers headers too large and a malformed request line with the envelope and a request id', async () => {
+    const { default: net } = await import('node:net');
+    const { startTestServer } = await import('../helpers.js');
+    const s = await startTestServer();
+    try {
+      const port = Number(new URL(s.url).port);
+      const raw = (request: string) =>
+        new Promise<string>((resolve, reject) => {
+          const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+          let out = '';
+          socket.on('data', (d) => (out += d));
+          socket.on('end', () => resolve(out));
+          socket.on('error', reject);
+        });
+      const big = await raw(`GET /api/v1/contracts/templates HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`);
+      expect(big).toMatch(/^HTTP\/1\.1 431 /);
+      const [head, body] = big.split('\r\n\r\n') as [string, string];
+      const json = JSON.parse(body);
+      expect(json).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
+      expect(head).toContain(`X-Request-Id: ${json.meta.requestId}`);
+      const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+      expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(garbage.split('\r\n\r\n')[1]!)).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+    } finally {
+      await s.close();
+    }
+  });
+});

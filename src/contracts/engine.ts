@@ -106,6 +106,8 @@ export interface EngineDeps {
   clock: Clock;
   log: Logger;
   jurisdictions: JurisdictionIndex;
+  /** Aborted when the caller has gone away: a queued compile is dropped. */
+  signal?: AbortSignal | undefined;
 }
 
 const LAW_SEVERITY = { error: 'high', warning: 'medium', info: 'info' } as const;
@@ -145,7 +147,7 @@ function distribution(plan: Plan): Record<string, number> {
 async function build(plan: Plan, deps: EngineDeps): Promise<Omit<GenerateOutput, 'contractInfo'> & { info: Omit<GenerateOutput['contractInfo'], 'blockchain' | 'template' | 'distribution'> }> {
   switch (plan.blockchain) {
     case 'evm': {
-      const g = await generateEvm(plan, { pool: deps.engine.pool });
+      const g = await generateEvm(plan, { pool: deps.engine.pool, signal: deps.signal });
       return {
         contractCode: g.contractCode,
         info: { network: g.network, features: g.features, estimatedGas: g.estimatedGas, verified: g.verified },
@@ -254,7 +256,7 @@ export const EstimateOutput = z
   .describe('A cost estimate.');
 export type EstimateOutput = z.infer<typeof EstimateOutput>;
 
-export async function estimateCosts(input: z.infer<typeof EstimateInput>, deps: { engine: ContractEngine }): Promise<EstimateOutput> {
+export async function estimateCosts(input: z.infer<typeof EstimateInput>, deps: { engine: ContractEngine; signal?: AbortSignal | undefined }): Promise<EstimateOutput> {
   try {
     return await estimateFor(input, deps);
   } catch (err) {
@@ -266,12 +268,12 @@ export async function estimateCosts(input: z.infer<typeof EstimateInput>, deps: 
   }
 }
 
-async function estimateFor(input: z.infer<typeof EstimateInput>, deps: { engine: ContractEngine }): Promise<EstimateOutput> {
+async function estimateFor(input: z.infer<typeof EstimateInput>, deps: { engine: ContractEngine; signal?: AbortSignal | undefined }): Promise<EstimateOutput> {
   switch (input.blockchain) {
     case 'evm': {
       const e = await estimateEvmGas(
         input.contractCode !== undefined ? { contractCode: input.contractCode } : {},
-        { pool: deps.engine.pool, ...(input.gasPriceGwei !== undefined ? { gasPriceGwei: input.gasPriceGwei } : {}) },
+        { pool: deps.engine.pool, signal: deps.signal, ...(input.gasPriceGwei !== undefined ? { gasPriceGwei: input.gasPriceGwei } : {}) },
       );
       return {
         estimate: { deployment: e.deployment, claim: e.claim, update: e.update, currency: e.currency },

@@ -380,6 +380,14 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
         method: req.method,
         cookie: undefined,
       };
+      if (tool.cancellable) {
+        // A client that goes away before the answer frees the work's place (queued compiles are dropped).
+        const controller = new AbortController();
+        call.signal = controller.signal;
+        reply.raw.on('close', () => {
+          if (!reply.raw.writableFinished) controller.abort(ApiError.validation('The client closed the connection before the answer.', [{ field: '', reason: 'cancelled' }]));
+        });
+      }
       let output: Record<string, unknown>;
       try {
         output = await invokeTool(tool, input, services, call);

@@ -99,7 +99,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
     return { tools: tools.filter((t) => mayCall(t, principal)).map(describeTool) };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const requestId = newId('request');
     const tool = byName.get(request.params.name);
     if (!tool) {
@@ -112,6 +112,8 @@ export function createMcpServer(opts: McpServerOptions): Server {
         transport: opts.transport,
         clientIp: opts.clientIp,
         admitted: opts.admitted,
+        // notifications/cancelled over stdio, or the HTTP connection closing, aborts the work.
+        signal: extra.signal,
       });
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
     } catch (err) {

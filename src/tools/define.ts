@@ -53,6 +53,12 @@ export interface ToolContext extends Omit<Services, 'store'> {
   requestId: string;
   /** The client's address, as admission saw it. */
   clientIp: string | undefined;
+  /**
+   * Aborted when the caller goes away: the REST client disconnects, or the MCP
+   * client sends notifications/cancelled (or its connection closes). Long work
+   * (compiles) stops and frees its place in the queue.
+   */
+  signal: AbortSignal | undefined;
   session: SessionEffects;
 }
 
@@ -127,6 +133,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   principals?: readonly PrincipalKind[];
   /** False: REST only, not offered over MCP (cookie-based session routes). Default true. */
   mcp?: boolean;
+  /** Long-running: over REST the transport aborts ctx.signal when the client disconnects. */
+  cancellable?: boolean;
   /** Works across accounts (operator tools): must be internal-tier only; receives ctx.system. */
   crossAccount?: boolean;
   // Method syntax keeps tools assignable to AnyTool (parameters are checked bivariantly).

@@ -31,6 +31,8 @@ export interface CallInfo {
    * JSON-RPC method alike): only the tool's own bucket is counted then.
    */
   admitted?: Principal | undefined;
+  /** Aborted when the caller has gone away (REST disconnect, MCP cancellation). */
+  signal?: AbortSignal | undefined;
   /** REST only: what the handler asked of the session cookie (set by ctx.session). */
   cookie?: { token: string; expiresAt: Date } | 'clear' | undefined;
   /**
@@ -277,6 +279,7 @@ function toolContext(services: Services, tool: AnyTool, principal: Principal, ca
     principal,
     requestId: call.requestId,
     clientIp: call.clientIp,
+    signal: call.signal,
     session: new CookieEffects(call),
   };
 }

@@ -219,3 +219,37 @@ describe('protocol-level failures', () => {
     }
   });
 });
+
+describe('cancellation', () => {
+  it('a REST client that disconnects during a compile stops it and frees its place', async () => {
+    const { default: http } = await import('node:http');
+    const { startTestServer } = await import('../helpers.js');
+    const s = await startTestServer();
+    try {
+      const pool = s.services.contracts.pool;
+      const before = pool.stats.aborted;
+      // A source nobody compiled yet (no cache hit), so the compile is still running when the client leaves.
+      const source = `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Gone${Date.now()} { function f() external pure returns (uint256) { return ${Date.now()}; } }\n`;
+      const req = http.request(new URL('/api/v1/contracts/compile', s.url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.adminKey}`, 'content-type': 'application/json' },
+      });
+      req.on('error', () => undefined);
+      req.end(JSON.stringify({ blockchain: 'evm', sourceCode: source }));
+      await new Promise((r) => setTimeout(r, 50));
+      req.destroy();
+      for (let i = 0; i < 200 && pool.stats.aborted === before; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(pool.stats.aborted).toBe(before + 1);
+      // The pool still works afterwards.
+      const ok = await s.app.inject({
+        method: 'POST',
+        url: '/api/v1/contracts/compile',
+        headers: { authorization: `Bearer ${s.adminKey}` },
+        payload: { blockchain: 'evm', sourceCode: source },
+      });
+      expect(ok.statusCode).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -88,12 +88,18 @@ const has = (abi: Abi, name: string, inputs?: string[]) =>
  * and `claim()`. Without `contractCode`, the default generated contract is
  * measured. Costs in ETH use a stated gas price; no network is asked.
  */
-export async function estimateEvmGas(input: { contractCode?: string }, deps: { pool: SolcPool; gasPriceGwei?: number }): Promise<EvmGasEstimate> {
+export async function estimateEvmGas(
+  input: { contractCode?: string },
+  deps: { pool: SolcPool; gasPriceGwei?: number; signal?: AbortSignal | undefined },
+): Promise<EvmGasEstimate> {
   const gasPriceGwei = deps.gasPriceGwei ?? DEFAULT_GAS_PRICE_GWEI;
   const priceWei = gasPriceWei(gasPriceGwei);
   const custom = input.contractCode !== undefined && input.contractCode.trim() !== '';
   const source = custom ? input.contractCode! : contractSource(DEFAULT_GAS_SHAPE);
-  const compiled = await deps.pool.compile(source, custom ? {} : { contractName: contractName(DEFAULT_GAS_SHAPE) });
+  const compiled = await deps.pool.compile(source, {
+    ...(custom ? {} : { contractName: contractName(DEFAULT_GAS_SHAPE) }),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
   const abi = compiled.abi as Abi;
   const ctor = abi.find((x) => x.type === 'constructor');
   const figures: Record<string, number | null> = { deployment: null, claim: null, update: null };

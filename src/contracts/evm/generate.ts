@@ -70,7 +70,7 @@ export function describeGas(gas: Record<string, number>, beneficiaries: number):
  * shape, compiled (no warnings allowed), then executed with the plan's real
  * constructor arguments. Throws rather than return an unverified contract.
  */
-export async function generateEvm(plan: Plan, deps: { pool: SolcPool }): Promise<EvmGenerated> {
+export async function generateEvm(plan: Plan, deps: { pool: SolcPool; signal?: AbortSignal | undefined }): Promise<EvmGenerated> {
   if (plan.blockchain !== 'evm') throw ApiError.validation('Not an EVM plan', [{ field: 'blockchain', reason: 'expected evm' }]);
   const shape = shapeOf(plan);
   const inputs = planInputs(plan);
@@ -78,7 +78,7 @@ export async function generateEvm(plan: Plan, deps: { pool: SolcPool }): Promise
   const name = contractName(shape);
   const mocksP = shape.erc20 || shape.erc721 ? loadMocks(deps.pool, shape.erc20, shape.erc721) : Promise.resolve({});
   mocksP.catch(() => undefined);
-  const compiled = await deps.pool.compile(source, { contractName: name, ast: true });
+  const compiled = await deps.pool.compile(source, { contractName: name, ast: true, ...(deps.signal ? { signal: deps.signal } : {}) });
   if (compiled.warnings.length > 0) {
     throw new ApiError('INTERNAL_ERROR', `The generated contract compiled with ${compiled.warnings.length} warning(s); warnings are errors for generated contracts.`);
   }

@@ -41,9 +41,10 @@ export const compileContract = defineTool({
       warnings: z.array(MessageSchema).describe("The compiler's warnings."),
     })
     .describe('Compilation result.'),
+  cancellable: true,
   rest: { method: 'POST', path: '/contracts/compile', shape: 'top-level', extraStatuses: [503] },
   handler: async (input, ctx) => {
-    const out = await compileSolidity(input, { pool: ctx.contracts.pool });
+    const out = await compileSolidity(input, { pool: ctx.contracts.pool, signal: ctx.signal });
     return {
       compiled: { contractName: out.contractName, ...out.compiled },
       warnings: out.warnings.map(({ formatted: _f, ...w }) => w),

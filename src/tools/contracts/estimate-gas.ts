@@ -16,5 +16,6 @@ export const estimateGas = defineTool({
   input: EstimateInput,
   output: EstimateOutput,
   rest: { method: 'POST', path: '/contracts/estimate-gas', shape: 'top-level', extraStatuses: [503] },
-  handler: (input, ctx) => estimateCosts(input, { engine: ctx.contracts }),
+  cancellable: true,
+  handler: (input, ctx) => estimateCosts(input, { engine: ctx.contracts, signal: ctx.signal }),
 });

@@ -26,5 +26,7 @@ export const generateContractTool = defineTool({
   input: GenerateInput,
   output: GenerateOutput,
   rest: { method: 'POST', path: '/contracts/generate', shape: 'top-level', extraStatuses: [503] },
-  handler: (input, ctx) => generateContract(input, ctx.principal.ownerId, { engine: ctx.contracts, store: ctx.store, clock: ctx.clock, log: ctx.log, jurisdictions: ctx.jurisdictions }),
+  cancellable: true,
+  handler: (input, ctx) =>
+    generateContract(input, ctx.principal.ownerId, { engine: ctx.contracts, store: ctx.store, clock: ctx.clock, log: ctx.log, jurisdictions: ctx.jurisdictions, signal: ctx.signal }),
 });

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
+import { jurisdictionName } from '../law/names.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { recordEvent } from '../events/events.js';
@@ -44,11 +45,7 @@ export const WarningSchema = z
   .describe('An analysis warning.');
 
 export const GenerateInput = PlanSchema.extend({
-  jurisdiction: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
+  jurisdiction: jurisdictionName()
     .optional()
     .describe('Optional jurisdiction id or name: its law is checked too (errors refuse the plan; warnings appear in analysis).'),
   madhhab: z.enum(MADHHABS).optional().describe("School of Islamic law for the fara'id checks of the Islamic templates."),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jurisdictionName } from '../names.js';
 import { ApiError, type ErrorDetail } from '../../core/errors.js';
 import { apportion, formatUnits } from './apportion.js';
 import { defaultJurisdictions, type JurisdictionIndex } from '../jurisdictions.js';
@@ -92,11 +93,7 @@ export const FaraidInputSchema = z
           'the fixed share (husband 1/2, wife 1/4) and the rest to the public treasury (bayt al-mal), the classical position. Default: the ' +
           "jurisdiction's setting when `jurisdiction` is given and records one, else true.",
       ),
-    jurisdiction: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
+    jurisdiction: jurisdictionName()
       .optional()
       .describe('Jurisdiction id or name whose recorded practice sets the default of spouseRadd (e.g. "eg").'),
     estate: EstateInputSchema.optional(),

@@ -1,6 +1,6 @@
 import { createAccount, CreateAccountInput, CreateAccountOutput } from '../../accounts/accounts.js';
 import { defineTool } from '../define.js';
-import { accountDeps, OPERATOR_TIERS } from './common.js';
+import { accountDeps, OPERATOR_TOOL } from './common.js';
 
 export const createAccountTool = defineTool({
   name: 'create_account',
@@ -9,11 +9,8 @@ export const createAccountTool = defineTool({
   description:
     'Creates a separate account for a customer or partner (tier partner or public) and its first API key. The key value is returned once, in `key`. ' +
     'Nothing one account does reaches another: its keys, webhooks and events are its own. Operator only (internal key, scope users).',
-  domain: 'accounts',
+  ...OPERATOR_TOOL,
   scope: 'users',
-  tiers: OPERATOR_TIERS,
-  crossAccount: true,
-  bucket: 'default',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: CreateAccountInput,
   output: CreateAccountOutput,

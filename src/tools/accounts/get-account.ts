@@ -1,17 +1,14 @@
 import { AccountIdInput, AccountSchema, getAccount } from '../../accounts/accounts.js';
 import { defineTool } from '../define.js';
-import { accountDeps, OPERATOR_TIERS } from './common.js';
+import { accountDeps, OPERATOR_TOOL } from './common.js';
 
 export const getAccountTool = defineTool({
   name: 'get_account',
   example: { id: 'acct_01M89NZVSK4RA0343PNJQFCVBH' },
   title: 'Show an account',
   description: 'Shows one account: name, tier, kind, status. Operator only (internal key, scope users:read).',
-  domain: 'accounts',
+  ...OPERATOR_TOOL,
   scope: 'users:read',
-  tiers: OPERATOR_TIERS,
-  crossAccount: true,
-  bucket: 'default',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: AccountIdInput,
   output: AccountSchema,

@@ -2,18 +2,15 @@ import { z } from 'zod';
 import { AccountSchema, listAccounts, ListAccountsInput } from '../../accounts/accounts.js';
 import { OffsetPageMetaSchema } from '../../core/pagination.js';
 import { defineTool } from '../define.js';
-import { accountDeps, OPERATOR_TIERS } from './common.js';
+import { accountDeps, OPERATOR_TOOL } from './common.js';
 
 export const listAccountsTool = defineTool({
   name: 'list_accounts',
   example: { page: 1, limit: 5 },
   title: 'List accounts',
   description: 'Lists every account (operator, customers, personal accounts of registered users), oldest first, paged. Operator only (internal key, scope users:read).',
-  domain: 'accounts',
+  ...OPERATOR_TOOL,
   scope: 'users:read',
-  tiers: OPERATOR_TIERS,
-  crossAccount: true,
-  bucket: 'default',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: ListAccountsInput,
   output: z.object({ items: z.array(AccountSchema).describe('Accounts on this page.'), pagination: OffsetPageMetaSchema }).describe('A page of accounts.'),

@@ -1,6 +1,6 @@
 import { AccountIdInput, AccountSchema, updateAccount } from '../../accounts/accounts.js';
 import { defineTool } from '../define.js';
-import { accountDeps, OPERATOR_TIERS } from './common.js';
+import { accountDeps, OPERATOR_TOOL } from './common.js';
 
 export const suspendAccountTool = defineTool({
   name: 'suspend_account',
@@ -9,11 +9,8 @@ export const suspendAccountTool = defineTool({
   description:
     'Suspends an account (nothing is deleted): its keys and sessions are refused with ACCOUNT_SUSPENDED until update_account sets status active. ' +
     'Operator only (internal key, scope users).',
-  domain: 'accounts',
+  ...OPERATOR_TOOL,
   scope: 'users',
-  tiers: OPERATOR_TIERS,
-  crossAccount: true,
-  bucket: 'default',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: AccountIdInput,
   output: AccountSchema,

@@ -5,6 +5,7 @@
  */
 import { benchAuth } from './auth.js';
 import { benchEvm } from './evm.js';
+import { benchHealth } from './health.js';
 import { benchLimits } from './limits.js';
 import { benchMcp } from './mcp.js';
 import { benchRest } from './rest.js';
@@ -23,6 +24,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   webhooks: benchWebhooks,
   solana: benchSolana,
   auth: benchAuth,
+  health: benchHealth,
 };
 
 const wanted = process.argv.slice(2);

@@ -59,11 +59,16 @@ function isLoopbackHost(host: string | undefined): boolean {
   return m !== null && isLoopbackName(m[1]!);
 }
 
+/** Seconds until a 429 (rate limit) or 503 (SERVICE_BUSY) may be retried, for Retry-After; undefined for other errors. */
+function retryAfterSeconds(err: ApiError, services: Services): number | undefined {
+  if ((err.code !== 'RATE_LIMIT_EXCEEDED' && err.code !== 'SERVICE_BUSY') || !err.retryAfter) return undefined;
+  return Math.max(1, Math.ceil((Date.parse(err.retryAfter) - services.clock.now().getTime()) / 1000));
+}
+
 function sendError(reply: FastifyReply, err: ApiError, services: Services): FastifyReply {
-  // A 429 (rate limit) or 503 (SERVICE_BUSY) says when to come back, as the OpenAPI document declares.
-  if ((err.code === 'RATE_LIMIT_EXCEEDED' || err.code === 'SERVICE_BUSY') && err.retryAfter) {
-    reply.header('Retry-After', Math.max(1, Math.ceil((Date.parse(err.retryAfter) - services.clock.now().getTime()) / 1000)));
-  }
+  // Says when to come back, as the OpenAPI document declares.
+  const retry = retryAfterSeconds(err, services);
+  if (retry !== undefined) reply.header('Retry-After', retry);
   return reply
     .header('X-Request-Id', reply.request.id)
     .status(err.status)
@@ -452,9 +457,8 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
       const headers: Record<string, string | number> = {};
       if (call.rate) Object.assign(headers, rateHeaders(call.rate));
       if (apiErr.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="svc", error="invalid_token"';
-      if (apiErr.code === 'RATE_LIMIT_EXCEEDED' && apiErr.retryAfter) {
-        headers['Retry-After'] = Math.max(1, Math.ceil((Date.parse(apiErr.retryAfter) - services.clock.now().getTime()) / 1000));
-      }
+      const retry = retryAfterSeconds(apiErr, services);
+      if (retry !== undefined) headers['Retry-After'] = retry;
       return refuse(apiErr.status, apiErr, headers);
     }
     reply.hijack();

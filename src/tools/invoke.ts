@@ -71,9 +71,27 @@ export function addressCounter(clientIp: string | undefined): string {
   return `ip:${clientIp ? normalizeIp(clientIp) : 'unknown'}`;
 }
 
-/** Counter key of an API key's bucket. */
-function keyCounter(keyId: string, bucket: Bucket): string {
-  return `key:${keyId}:${bucket}`;
+/** Counter key of a principal's bucket: per API key, or per user for sessions. */
+function principalCounter(principal: Principal, bucket: Bucket): string {
+  return principal.kind === 'key' ? `key:${principal.keyId}:${bucket}` : `user:${principal.userId}:${bucket}`;
+}
+
+/**
+ * Counts one request in the principal's all-requests bucket and, for tools with
+ * their own bucket, in that one too: all or nothing. Sets call.rate; throws 429
+ * naming the bucket that is full.
+ */
+function countPrincipal(services: Services, principal: Principal, call: Pick<CallInfo, 'rate'>, bucket: Bucket): void {
+  const tier = principal.tier;
+  const entries = [{ key: principalCounter(principal, 'all'), limit: RATE_LIMITS[tier].all }];
+  if (bucket !== 'all') entries.push({ key: principalCounter(principal, bucket), limit: RATE_LIMITS[tier][bucket] });
+  const states = services.limiter.hitAll(entries, services.clock.now());
+  call.rate = states[0]!;
+  if (!states[0]!.allowed) {
+    // All or nothing: nothing was counted; name the bucket that is full.
+    const full = Math.max(0, states.findIndex((s) => s.remaining === 0));
+    throw rateLimited(`${tier} tier${principal.kind === 'session' ? ' (user session)' : ''}`, full === 0 ? 'all' : bucket, states[full]!);
+  }
 }
 
 /** Counts a request that has no valid key against its address; throws 429 when the guard is exhausted. */
@@ -113,16 +131,7 @@ export async function admit(
     admitAnonymous(services, call);
     throw problem;
   }
-  const tier: Tier = auth.principal.tier;
-  const entries = [{ key: keyCounter(auth.principal.keyId, 'all'), limit: RATE_LIMITS[tier].all }];
-  if (bucket !== 'all') entries.push({ key: keyCounter(auth.principal.keyId, bucket), limit: RATE_LIMITS[tier][bucket] });
-  const states = services.limiter.hitAll(entries, services.clock.now());
-  call.rate = states[0]!;
-  if (!states[0]!.allowed) {
-    // All or nothing: nothing was counted; name the bucket that is full.
-    const full = Math.max(0, states.findIndex((s) => s.remaining === 0));
-    throw rateLimited(`${tier} tier`, full === 0 ? 'all' : bucket, states[full]!);
-  }
+  countPrincipal(services, auth.principal, call, bucket);
   touchKey(services.store, auth.record, services.clock)?.catch((err: unknown) =>
     services.log.warn({ err, keyId: auth.principal.keyId }, 'could not record lastUsedAt'),
   );
@@ -138,15 +147,14 @@ export async function countRequest(services: Services, call: Pick<CallInfo, 'api
   const now = services.clock.now();
   const auth = call.apiKey ? await authenticate(services.store, call.apiKey, services.clock).catch(() => undefined) : undefined;
   if (auth && ipAllowed(auth.record.ipWhitelist, call.clientIp)) {
-    return services.limiter.hit(keyCounter(auth.principal.keyId, 'all'), RATE_LIMITS[auth.principal.tier].all, now);
+    return services.limiter.hit(principalCounter(auth.principal, 'all'), RATE_LIMITS[auth.principal.tier].all, now);
   }
   return services.limiter.hit(addressCounter(call.clientIp), ANONYMOUS_LIMIT, now);
 }
 
 /** Counts one more request in the all-requests bucket of a principal admitted already (a JSON-RPC batch). */
 export function countAdmitted(services: Services, principal: Principal): RateState {
-  const counter = principal.kind === 'key' ? keyCounter(principal.keyId, 'all') : `user:${principal.userId}:all`;
-  return services.limiter.hit(counter, RATE_LIMITS[principal.tier].all, services.clock.now());
+  return services.limiter.hit(principalCounter(principal, 'all'), RATE_LIMITS[principal.tier].all, services.clock.now());
 }
 
 /** The 429 of the all-requests bucket. */
@@ -156,23 +164,8 @@ export function rateLimitedError(tier: Tier, state: RateState): ApiError {
 
 /** Counts one call in a tool's own bucket (generation, chat) for a principal already counted in the all-requests bucket. */
 function countBucket(services: Services, principal: Principal, bucket: Bucket): void {
-  const counter = principal.kind === 'key' ? keyCounter(principal.keyId, bucket) : `user:${principal.userId}:${bucket}`;
-  const state = services.limiter.hit(counter, RATE_LIMITS[principal.tier][bucket], services.clock.now());
+  const state = services.limiter.hit(principalCounter(principal, bucket), RATE_LIMITS[principal.tier][bucket], services.clock.now());
   if (!state.allowed) throw rateLimited(`${principal.tier} tier`, bucket, state);
-}
-
-/** Counts a session's request in its user's buckets (sessions have the account tier's limits). */
-function countSession(services: Services, principal: Principal, call: Pick<CallInfo, 'rate'>, bucket: Bucket): void {
-  const tier = principal.tier;
-  const who = `user:${principal.userId}`;
-  const entries = [{ key: `${who}:all`, limit: RATE_LIMITS[tier].all }];
-  if (bucket !== 'all') entries.push({ key: `${who}:${bucket}`, limit: RATE_LIMITS[tier][bucket] });
-  const states = services.limiter.hitAll(entries, services.clock.now());
-  call.rate = states[0]!;
-  if (!states[0]!.allowed) {
-    const full = Math.max(0, states.findIndex((s) => s.remaining === 0));
-    throw rateLimited(`${tier} tier (user session)`, full === 0 ? 'all' : bucket, states[full]!);
-  }
 }
 
 /**
@@ -203,7 +196,7 @@ export async function admitPrincipal(
     admitAnonymous(services, call);
     throw err;
   }
-  countSession(services, active.principal, call, bucket);
+  countPrincipal(services, active.principal, call, bucket);
   if (call.method !== 'GET' && call.method !== 'HEAD' && !services.sessions.csrfValid(active.session.id, call.csrfToken)) {
     throw new ApiError(
       'CSRF_FAILED',

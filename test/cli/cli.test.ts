@@ -131,7 +131,7 @@ describe('svc command line', () => {
     const stdioBad = await stdioClient(dir, wrong);
     expect(await mcpOutcome(stdioBad, 'list_templates', {})).toMatchObject({ ok: false, body: { error: { code: 'API_KEY_INVALID' } } });
     await stdioBad.close();
-  });
+   }, 120_000); // seven processes start in turn (each loads TypeScript through tsx)
 
   it('creates and prints one internal key on first start only', async () => {
     const dir = path.join(data.dir, 'first');

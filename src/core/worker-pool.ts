@@ -306,8 +306,10 @@ export class WorkerPool {
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.closed) return Promise.reject(new Error(`${this.name} pool is closed`));
+    // Jobs that will run on a worker now starting are not waiting for one.
     const idle = this.slots.some((s) => s.state === 'idle') || this.slots.length < this.size;
-    if (!idle && this.queue.length >= this.maxQueue) {
+    const waiting = this.queue.length - this.slots.filter((s) => s.state === 'starting').length;
+    if (!idle && waiting >= this.maxQueue) {
       return Promise.reject(this.busy(`${this.name} is busy: ${this.queue.length} jobs are waiting`));
     }
     return new Promise<T>((resolve, reject) => {

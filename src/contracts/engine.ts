@@ -347,7 +347,7 @@ export const EstimateInput = z
     blockchain: z.enum(['evm', 'solana', 'ton']).describe('Chain family (ton is an addition to spec 4.2).'),
     contractCode: z
       .string()
-      .max(MAX_CONTRACT_CODE.evm)
+      .max(MAX_CONTRACT_CODE.evm, { error: `too long: at most ${MAX_CONTRACT_CODE.solana} characters for solana, ${MAX_CONTRACT_CODE.ton} for ton, ${MAX_CONTRACT_CODE.evm} for evm` })
       .optional()
       .describe(
         `Source to measure; the default contract is measured when omitted. At most ${MAX_CONTRACT_CODE.evm} characters for evm, ${MAX_CONTRACT_CODE.ton} for ton, ${MAX_CONTRACT_CODE.solana} for solana.`,
@@ -357,7 +357,8 @@ export const EstimateInput = z
   })
   .superRefine((v, ctx) => {
     const max = MAX_CONTRACT_CODE[v.blockchain];
-    if (v.contractCode !== undefined && v.contractCode.length > max) {
+    // (beyond the largest limit, the field's own check has said so)
+    if (v.contractCode !== undefined && v.contractCode.length > max && v.contractCode.length <= MAX_CONTRACT_CODE.evm) {
       ctx.addIssue({ code: 'custom', path: ['contractCode'], message: `at most ${max} characters for ${v.blockchain} (got ${v.contractCode.length})` });
     }
   })

@@ -39,6 +39,8 @@ export interface WorkerPoolOptions {
   resourceLimits?: ResourceLimits;
   /** A rough duration of one job, for the first retry-after hints (learned as jobs run). Default 1 s. */
   typicalMs?: number;
+  /** What a job is called in messages, singular and plural; default ['job', 'jobs']. */
+  noun?: readonly [string, string];
 }
 
 export type LimitKind = 'time' | 'memory';
@@ -76,6 +78,7 @@ interface Job {
 interface Slot {
   worker: Worker;
   state: 'starting' | 'idle' | 'busy';
+  /** The job running, or (while starting) the job that runs once the worker is ready. */
   job?: Job;
   /** The job was stopped on purpose (time limit, abort, close): its exit is not a crash. */
   stopping?: boolean;
@@ -113,6 +116,7 @@ export class WorkerPool {
   private readonly module: URL;
   private readonly eager: boolean;
   private readonly resourceLimits: ResourceLimits;
+  private readonly noun: readonly [string, string];
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private averageMs: number;
@@ -131,6 +135,7 @@ export class WorkerPool {
     this.maxWaitMs = Math.max(1, opts.maxWaitMs ?? 120_000);
     this.resourceLimits = opts.resourceLimits ?? { maxOldGenerationSizeMb: 256 };
     this.averageMs = opts.typicalMs ?? 1_000;
+    this.noun = opts.noun ?? ['job', 'jobs'];
     if (this.eager) while (this.slots.length < this.size) this.spawn();
   }
 
@@ -187,14 +192,19 @@ export class WorkerPool {
   private onMessage(slot: Slot, msg: FromWorker): void {
     if (msg.type === 'ready') {
       slot.state = 'idle';
-      slot.worker.unref();
+      const next = slot.job;
+      slot.job = undefined;
+      if (next) this.start(slot, next);
+      else slot.worker.unref();
       this.pump();
       return;
     }
     if (msg.type === 'failed') {
       // The module does not load: every waiting job would fail the same way.
       const err = revive(msg.error);
+      const assigned = slot.job;
       this.drop(slot, false);
+      if (assigned) this.settle(assigned, err);
       for (const job of this.queue.splice(0)) this.settle(job, err);
       return;
     }
@@ -260,13 +270,19 @@ export class WorkerPool {
     if (this.closed) return;
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
-      if (slot.state !== 'idle') continue;
-      this.start(slot, this.queue.shift()!);
+      if (slot.job) continue;
+      const job = this.queue.shift()!;
+      if (slot.state === 'idle') this.start(slot, job);
+      else this.assign(slot, job);
     }
-    // More jobs than ready workers: start more, up to the pool size.
-    const starting = this.slots.filter((s) => s.state === 'starting').length;
-    let missing = Math.min(this.queue.length - starting, this.size - this.slots.length);
-    while (missing-- > 0) this.spawn();
+    // More jobs than workers: start more, up to the pool size.
+    while (this.queue.length > 0 && this.slots.length < this.size) this.assign(this.spawn(), this.queue.shift()!);
+  }
+
+  /** Gives a starting worker its first job: it no longer waits in the queue, and its time limit starts with the worker. */
+  private assign(slot: Slot, job: Job): void {
+    if (job.waitTimer) clearTimeout(job.waitTimer);
+    slot.job = job;
   }
 
   private start(slot: Slot, job: Job): void {
@@ -306,11 +322,10 @@ export class WorkerPool {
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.closed) return Promise.reject(new Error(`${this.name} pool is closed`));
-    // Jobs that will run on a worker now starting are not waiting for one.
-    const idle = this.slots.some((s) => s.state === 'idle') || this.slots.length < this.size;
-    const waiting = this.queue.length - this.slots.filter((s) => s.state === 'starting').length;
-    if (!idle && waiting >= this.maxQueue) {
-      return Promise.reject(this.busy(`${this.name} is busy: ${this.queue.length} jobs are waiting`));
+    const free = this.slots.some((s) => !s.job) || this.slots.length < this.size;
+    const waiting = this.queue.length;
+    if (!free && waiting >= this.maxQueue) {
+      return Promise.reject(this.busy(`${this.name} is busy: ${waiting} ${this.noun[1]} are waiting`));
     }
     return new Promise<T>((resolve, reject) => {
       const job: Job = {
@@ -328,7 +343,7 @@ export class WorkerPool {
           const at = this.queue.indexOf(job);
           if (at < 0) return;
           this.queue.splice(at, 1);
-          this.settle(job, this.busy(`${this.name} is busy: this job waited ${this.maxWaitMs} ms for a worker`));
+          this.settle(job, this.busy(`${this.name} is busy: this ${this.noun[0]} waited ${this.maxWaitMs} ms for a worker`));
         }, this.maxWaitMs);
         job.waitTimer.unref();
       }
@@ -356,6 +371,14 @@ export class WorkerPool {
       return;
     }
     const slot = this.slots.find((s) => s.job === job);
+    if (slot?.state === 'starting') {
+      // Its worker has not begun it: it stays, for the next job.
+      slot.job = undefined;
+      this.stats.aborted++;
+      this.settle(job, reason);
+      this.pump();
+      return;
+    }
     if (slot) {
       // A task cannot be interrupted inside its thread: the worker is terminated (a new one starts when needed).
       this.stats.aborted++;

@@ -145,6 +145,20 @@ describe('WorkerPool', () => {
     expect(p.workers).toBe(0);
   });
 
+  it('a job given to a worker still starting waits for no worker: its wait limit does not fire, and aborting it keeps the worker', async () => {
+    const p = pool({ size: 1, maxWaitMs: 1 });
+    const ac = new AbortController();
+    const first = p.run('echo', 'a', { signal: ac.signal });
+    expect(p.workers).toBe(1);
+    expect(p.queued).toBe(0);
+    ac.abort(new Error('gone'));
+    await expect(first).rejects.toThrow('gone');
+    expect(p.workers).toBe(1);
+    expect(await p.run('echo', 'b')).toMatchObject({ echoed: 'b' });
+    expect(p.stats.workersStarted).toBe(1);
+    expect(p.stats.busy).toBe(0);
+  });
+
   it('passes progress reports as the task runs', async () => {
     const p = pool();
     const seen: unknown[] = [];

@@ -104,6 +104,7 @@ export async function benchHealth(): Promise<void> {
   const pools = (['ton', 'evm', 'solana'] as const)
     .map((n) => `${n} ${engine[n].stats.workersStarted} started, ${engine[n].stats.completed} jobs, ${engine[n].stats.timeouts} timeouts, ${engine[n].stats.busy} busy`)
     .join('; ');
+  const solcWorkers = engine.pool.size;
   await app.close();
   await closeServices(services);
   await rm(dir, { recursive: true, force: true });
@@ -113,7 +114,7 @@ export async function benchHealth(): Promise<void> {
   console.log(`  /health idle        p50 ${fmt(percentile(idle, 50))} ms  p99 ${fmt(percentile(idle, 99))} ms  (${idle.length} probes)`);
   console.log(`  /health under load  p50 ${fmt(percentile(busy, 50))} ms  p99 ${fmt(percentile(busy, 99))} ms  max ${fmt(busy.at(-1) ?? NaN)} ms  (${busy.length} probes; goal p99 < 50 ms)`);
   console.log(`  generates: ${ok}/${statuses.length} answered 200 in ${fmt(loadMs / 1000, 1)} s (others: ${[...new Set(statuses.filter((s) => s !== 200))].join(', ') || 'none'})`);
-  console.log(`  worker pools: solc ${engine.pool.size} workers; ${pools}`);
+  console.log(`  worker pools: solc ${solcWorkers} workers; ${pools}`);
   for (const a of answers) console.log(`  ${a.name.padEnd(46)} ${a.status} ${a.code}  ${fmt(a.ms, 0)} ms (goal < 1000 ms, an enveloped 4xx)`);
 }
 

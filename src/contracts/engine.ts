@@ -405,7 +405,7 @@ async function estimateFor(input: z.infer<typeof EstimateInput>, deps: { engine:
         {
           pool: deps.engine.pool,
           signal: deps.signal,
-          measure: (m: EvmMeasureInput) => deps.engine.evm.run<EvmGasEstimate>('measure', m, { signal: deps.signal, timeoutMs: Math.min(deps.engine.evm.timeoutMs, 15_000), onLimit: tooComplex('Executing the contract') }),
+          measure: (m: EvmMeasureInput) => deps.engine.evm.run<EvmGasEstimate>('measure', m, { signal: deps.signal, timeoutMs: Math.min(deps.engine.evm.timeoutMs, 15_000), onLimit: m.custom ? tooComplex('Executing the contract') : overloaded('Executing the default contract') }),
           ...(input.gasPriceGwei !== undefined ? { gasPriceGwei: input.gasPriceGwei } : {}),
         },
       );
@@ -422,7 +422,7 @@ async function estimateFor(input: z.infer<typeof EstimateInput>, deps: { engine:
       const e = await deps.engine.ton.run<Awaited<ReturnType<typeof estimateTonFees>>>('estimate', input.contractCode !== undefined ? { contractCode: input.contractCode } : {}, {
         signal: deps.signal,
         timeoutMs: Math.min(deps.engine.ton.timeoutMs, 15_000),
-        onLimit: tooComplex('Compiling and running the FunC code'),
+        onLimit: input.contractCode?.trim() ? tooComplex('Compiling and running the FunC code') : overloaded('Running the reference contract'),
       });
       const { deployment, claim, update, currency, method, ...rest } = e as typeof e & Record<string, unknown>;
       return { estimate: { deployment, claim, update, currency }, method, figures: rest };

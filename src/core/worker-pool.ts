@@ -179,7 +179,9 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(HOST_URL, { workerData: { module: this.module.href }, resourceLimits: this.resourceLimits, stdout: false, stderr: false });
+    // stdout of the process may be a protocol (MCP over stdio): whatever a worker prints goes to stderr.
+    const worker = new Worker(HOST_URL, { workerData: { module: this.module.href }, resourceLimits: this.resourceLimits, stdout: true, stderr: false });
+    worker.stdout.pipe(process.stderr, { end: false });
     this.stats.workersStarted++;
     const slot: Slot = { worker, state: 'starting' };
     this.slots.push(slot);

@@ -153,9 +153,16 @@ describe('jobs over their limits are stopped without holding the event loop', ()
     expect(t.stop()).toBeGreaterThan(10);
     expect(gen.status).toBe(503);
     expect(gen.body.error?.message).toMatch(/execution check of the EVM contract took longer than 20 ms/);
-    const est = await estimate({ blockchain: 'evm' });
+    // client code whose constructor spins until the gas cap: stopped, and the caller's code is named as the cause
+    const spin = '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Spin {\n    uint256 public n;\n    constructor() { while (true) { n++; } }\n}\n';
+    const est = await estimate({ blockchain: 'evm', contractCode: spin });
     expect(est.status).toBe(400);
     expect(est.body.error?.message).toMatch(/^Input too complex: Executing the contract took longer than 20 ms/);
+    expect(est.body.error?.details?.[0]?.field).toBe('contractCode');
+    // without client code, the same stop is the service's load: 503
+    const plain = await estimate({ blockchain: 'evm' });
+    expect(plain.status).toBe(503);
+    expect(plain.body.error?.code).toBe('SERVICE_BUSY');
     expect(engine.evm.workers).toBe(0);
   }, 60_000);
 

@@ -846,7 +846,11 @@ class LowdbStore implements Store {
     this.armWatchdog();
     let result: R;
     try {
-      result = await fn(tx);
+      try {
+        result = await fn(tx);
+      } catch (err) {
+        throw tx.failure ? tx.failure.error : err; // a failed transaction's later Tx calls throw "finished"
+      }
       if (tx.failure) throw tx.failure.error;
       if (tx.hasChanges) this.apply(tx);
     } finally {
@@ -913,6 +917,7 @@ class LowdbStore implements Store {
 
   async flush(): Promise<void> {
     this.assertOpen();
+    await this.idle(); // transactions waiting in the FIFO are pending writes too
     await this.waitDurable();
   }
 

@@ -95,27 +95,32 @@ const openOutages = new WeakSet<object>();
  * request through uncounted (a warning once per outage). Every count of a
  * request goes through here.
  */
-async function hitLimits(services: Services, entries: Array<{ key: string; limit: number }>, now: Date): Promise<RateState[]> {
-  try {
-    const states = await services.limiter.hitAll(entries, now);
-    if (openOutages.has(services.limiter)) {
-      openOutages.delete(services.limiter);
-      services.log.warn('the rate limiter answers again: requests are counted again');
-    }
-    return states;
-  } catch (err) {
-    if (!(err instanceof LimiterUnavailableError) || !services.config.rateLimitFailOpen) throw err;
-    if (!openOutages.has(services.limiter)) {
-      openOutages.add(services.limiter);
-      services.log.warn(
-        { err: err.name },
-        'the rate limiter cannot be reached: letting requests through uncounted (SVC_RATE_LIMIT_FAIL_OPEN) until it answers again',
-      );
-    }
-    const t = now.getTime();
-    const resetAt = new Date(t - (t % RATE_WINDOW_MS) + RATE_WINDOW_MS);
-    return entries.map((e) => ({ limit: e.limit, remaining: e.limit, resetAt, allowed: true }));
-  }
+function hitLimits(services: Services, entries: Array<{ key: string; limit: number }>, now: Date): Promise<RateState[]> {
+  const states = services.limiter.hitAll(entries, now);
+  // Failing closed, an unreachable limiter's error goes up as it is (admit and invokeTool make it a 503).
+  if (!services.config.rateLimitFailOpen) return states;
+  return states.then(
+    (s) => {
+      if (openOutages.has(services.limiter)) {
+        openOutages.delete(services.limiter);
+        services.log.warn('the rate limiter answers again: requests are counted again');
+      }
+      return s;
+    },
+    (err: unknown) => {
+      if (!(err instanceof LimiterUnavailableError)) throw err;
+      if (!openOutages.has(services.limiter)) {
+        openOutages.add(services.limiter);
+        services.log.warn(
+          { err: err.name },
+          'the rate limiter cannot be reached: letting requests through uncounted (SVC_RATE_LIMIT_FAIL_OPEN) until it answers again',
+        );
+      }
+      const t = now.getTime();
+      const resetAt = new Date(t - (t % RATE_WINDOW_MS) + RATE_WINDOW_MS);
+      return entries.map((e) => ({ limit: e.limit, remaining: e.limit, resetAt, allowed: true }));
+    },
+  );
 }
 
 async function hitLimit(services: Services, key: string, limit: number, now: Date): Promise<RateState> {
@@ -170,40 +175,33 @@ export async function admit(
   bucket: Bucket = 'all',
 ): Promise<{ principal: Principal; record: ApiKeyRecord }> {
   try {
-    return await admitKey(services, call, bucket);
+    let auth: { principal: Principal; record: ApiKeyRecord };
+    try {
+      auth = await authenticate(services.store, call.apiKey, services.clock);
+    } catch (err) {
+      if (err instanceof ApiError) await admitAnonymous(services, call);
+      throw err;
+    }
+    if (!ipAllowed(auth.record.ipWhitelist, call.clientIp)) {
+      // Counted against the address, not the key: a stolen key used from elsewhere
+      // must not exhaust its owner's budget.
+      await admitAnonymous(services, call);
+      throw new ApiError('IP_NOT_ALLOWED', 'This API key may not be used from this address (see the key\'s ipWhitelist).');
+    }
+    const problem = accountProblem(await services.store.get<AccountRecord>(ACCOUNTS, auth.record.ownerId));
+    if (problem) {
+      await admitAnonymous(services, call);
+      throw problem;
+    }
+    await countPrincipal(services, auth.principal, call, bucket);
+    touchKey(services.store, auth.record, services.clock)?.catch((err: unknown) =>
+      services.log.warn({ err, keyId: auth.principal.keyId }, 'could not record lastUsedAt'),
+    );
+    return auth;
   } catch (err) {
+    // The store or the limiter cannot be reached: 503 (for every caller of admit, REST, /mcp and MCP alike).
     throw unavailableError(err, services.clock.now()) ?? err;
   }
-}
-
-async function admitKey(
-  services: Services,
-  call: Pick<CallInfo, 'apiKey' | 'clientIp' | 'rate'>,
-  bucket: Bucket,
-): Promise<{ principal: Principal; record: ApiKeyRecord }> {
-  let auth: { principal: Principal; record: ApiKeyRecord };
-  try {
-    auth = await authenticate(services.store, call.apiKey, services.clock);
-  } catch (err) {
-    if (err instanceof ApiError) await admitAnonymous(services, call);
-    throw err;
-  }
-  if (!ipAllowed(auth.record.ipWhitelist, call.clientIp)) {
-    // Counted against the address, not the key: a stolen key used from elsewhere
-    // must not exhaust its owner's budget.
-    await admitAnonymous(services, call);
-    throw new ApiError('IP_NOT_ALLOWED', 'This API key may not be used from this address (see the key\'s ipWhitelist).');
-  }
-  const problem = accountProblem(await services.store.get<AccountRecord>(ACCOUNTS, auth.record.ownerId));
-  if (problem) {
-    await admitAnonymous(services, call);
-    throw problem;
-  }
-  await countPrincipal(services, auth.principal, call, bucket);
-  touchKey(services.store, auth.record, services.clock)?.catch((err: unknown) =>
-    services.log.warn({ err, keyId: auth.principal.keyId }, 'could not record lastUsedAt'),
-  );
-  return auth;
 }
 
 /**

@@ -42,8 +42,8 @@ const newSecret = () => randomBytes(32).toString('base64url');
 
 /** Reads the server's own secrets, creating any that are missing, so cursors and sessions survive restarts. */
 async function serverSecrets(store: Store): Promise<ServerSecrets> {
-  return store.transact((tx) => {
-    const existing = tx.get<Partial<ServerSecrets> & { id: string }>(SYSTEM, 'server');
+  return store.transact(async (tx) => {
+    const existing = await tx.get<Partial<ServerSecrets> & { id: string }>(SYSTEM, 'server');
     if (existing?.cursorSecret && existing.sessionSecret) return existing as ServerSecrets;
     const secrets: ServerSecrets = {
       ...existing,
@@ -51,7 +51,7 @@ async function serverSecrets(store: Store): Promise<ServerSecrets> {
       cursorSecret: existing?.cursorSecret ?? newSecret(),
       sessionSecret: existing?.sessionSecret ?? newSecret(),
     };
-    tx.put(SYSTEM, secrets);
+    await tx.put(SYSTEM, secrets);
     return secrets;
   });
 }

@@ -38,7 +38,8 @@ Usage:
   svc --help | --version
 
 Environment: SVC_PORT, SVC_HOST, SVC_DATA_DIR, SVC_API_KEY, SVC_LOG_LEVEL, SVC_BODY_LIMIT, SVC_PUBLIC_URL, SVC_TRUST_PROXY,
-SVC_WEBHOOK_ALLOW (hosts/CIDRs webhooks may reach despite the address guard).
+SVC_WEBHOOK_ALLOW (hosts/CIDRs webhooks may reach despite the address guard),
+SVC_RATE_LIMIT_FAIL_OPEN=1 (let requests through uncounted when the rate limiter cannot be reached).
 The data directory can be used by one svc process at a time.`;
 
 /** A bad command line: printed as one line on stderr, exit code 2. */

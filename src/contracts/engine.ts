@@ -220,9 +220,9 @@ export async function generateContract(input: GenerateInput, ownerId: string, de
     features: output.contractInfo.features,
     beneficiaries: plan.beneficiaries.length,
   };
-  await deps.store.transact((tx) => {
-    if (plan.blockchain !== 'solana') recordEvent(tx, { type: 'contract.compiled', ownerId, data }, deps.clock);
-    recordEvent(tx, { type: 'contract.generated', ownerId, data }, deps.clock);
+  await deps.store.transact(async (tx) => {
+    if (plan.blockchain !== 'solana') await recordEvent(tx, { type: 'contract.compiled', ownerId, data }, deps.clock);
+    await recordEvent(tx, { type: 'contract.generated', ownerId, data }, deps.clock);
   });
   return output;
 }

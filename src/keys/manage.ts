@@ -178,9 +178,9 @@ export async function createApiKey(
     },
     deps.clock,
   );
-  await deps.store.transact((tx) => {
-    tx.put(API_KEYS, record);
-    recordEvent(
+  await deps.store.transact(async (tx) => {
+    await tx.put(API_KEYS, record);
+    await recordEvent(
       tx,
       { type: 'api_key.created', ownerId: caller.ownerId, data: { id: record.id, name: record.name, tier, scopes: record.scopes, createdBy: caller.keyId } },
       deps.clock,
@@ -206,8 +206,8 @@ export async function updateApiKey(deps: KeyDeps, caller: Principal, input: z.in
   if (input.scopes) checkScopesGrantable(caller, input.scopes, current.tier, details);
   checkLimits(caller, input, deps.clock.now(), details, {});
   if (details.length) throw ApiError.validation('The key cannot be changed as requested.', details);
-  return deps.store.transact((tx) => {
-    const fresh = tx.get<ApiKeyRecord>(API_KEYS, input.id);
+  return deps.store.transact(async (tx) => {
+    const fresh = await tx.get<ApiKeyRecord>(API_KEYS, input.id);
     if (!fresh || fresh.ownerId !== caller.ownerId) throw ApiError.notFound(`API key ${input.id}`);
     if (fresh.revokedAt) throw ApiError.validation('A revoked key cannot be changed.', [{ field: 'id', reason: 'the key is revoked' }]);
     const next: ApiKeyRecord = {
@@ -217,7 +217,7 @@ export async function updateApiKey(deps: KeyDeps, caller: Principal, input: z.in
       ...(input.ipWhitelist !== undefined ? { ipWhitelist: input.ipWhitelist } : {}),
       ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
     };
-    tx.put(API_KEYS, next);
+    await tx.put(API_KEYS, next);
     return keyView(next);
   });
 }
@@ -225,13 +225,13 @@ export async function updateApiKey(deps: KeyDeps, caller: Principal, input: z.in
 /** Revokes a key; the record stays, marked revoked. Revoking twice is harmless and emits one event. */
 export async function revokeApiKey(deps: KeyDeps, caller: Principal, id: string): Promise<ApiKeyView> {
   assertManageable(caller, await ownKey(deps.store, caller, id));
-  return deps.store.transact((tx) => {
-    const fresh = tx.get<ApiKeyRecord>(API_KEYS, id);
+  return deps.store.transact(async (tx) => {
+    const fresh = await tx.get<ApiKeyRecord>(API_KEYS, id);
     if (!fresh || fresh.ownerId !== caller.ownerId) throw ApiError.notFound(`API key ${id}`);
     if (fresh.revokedAt) return keyView(fresh);
     const next = { ...fresh, revokedAt: deps.clock.now().toISOString() };
-    tx.put(API_KEYS, next);
-    recordEvent(tx, { type: 'api_key.revoked', ownerId: caller.ownerId, data: { id, name: fresh.name, revokedBy: caller.keyId } }, deps.clock);
+    await tx.put(API_KEYS, next);
+    await recordEvent(tx, { type: 'api_key.revoked', ownerId: caller.ownerId, data: { id, name: fresh.name, revokedBy: caller.keyId } }, deps.clock);
     return keyView(next);
   });
 }

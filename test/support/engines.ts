@@ -24,6 +24,8 @@ const PROBE_MS = 1500;
 export interface OwnEngine {
   url: string;
   port: number;
+  /** The server's process id (tests pause it with SIGSTOP). */
+  pid: number;
   /** Stops the server and removes its directory. Idempotent. */
   stop(): Promise<void>;
 }
@@ -136,7 +138,11 @@ function track(child: ChildProcess, dir: string): () => Promise<void> {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on('exit', () => {
-      for (const c of started) c.kill('SIGKILL');
+      // SIGINT: PostgreSQL's fast shutdown, Redis's shutdown; both finish on their own after this process is gone.
+      for (const c of started) {
+        c.kill('SIGCONT');
+        c.kill('SIGINT');
+      }
     });
   }
   let stopping: Promise<void> | undefined;
@@ -149,6 +155,7 @@ function track(child: ChildProcess, dir: string): () => Promise<void> {
       };
       if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return finish();
       child.once('exit', finish);
+      child.kill('SIGCONT'); // in case a test paused it
       child.kill('SIGINT'); // PostgreSQL: fast shutdown; Redis: shutdown without saving (no save points configured)
       const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
       force.unref();
@@ -189,28 +196,27 @@ export async function startOwnPostgres(): Promise<OwnEngine> {
   const bin = postgresBinDir();
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-pg-'));
   const data = path.join(dir, 'data');
-  const asRoot = process.getuid?.() === 0;
-  const prefix: string[] = [];
-  if (asRoot) {
-    const pw = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+  // PostgreSQL refuses to run as root: as root, run initdb and postgres as the `postgres` user.
+  let ids: { uid: number; gid: number } | undefined;
+  if (process.getuid?.() === 0) {
+    const uid = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
     const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-    if (pw.status !== 0) throw new Error('running as root and there is no postgres user to run PostgreSQL as');
-    chownSync(dir, Number(pw.stdout.trim()), Number(gid.stdout.trim()));
-    prefix.push('runuser', '-u', 'postgres', '--');
+    if (uid.status !== 0 || gid.status !== 0) throw new Error('running as root and there is no postgres user to run PostgreSQL as');
+    ids = { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+    chownSync(dir, ids.uid, ids.gid);
   }
-  const run = (cmd: string, args: string[]): ReturnType<typeof spawnSync> => {
-    const [exe, ...rest] = prefix.length ? [...prefix, cmd, ...args] : [cmd, ...args];
-    return spawnSync(exe!, rest, { encoding: 'utf8' });
-  };
-  const init = run(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const init = spawnSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
+    encoding: 'utf8',
+    cwd: dir,
+    ...ids,
+  });
   if (init.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`initdb failed: ${String(init.stderr).slice(-800)}`);
+    throw new Error(`initdb failed: ${String(init.stderr || init.error?.message).slice(-800)}`);
   }
   const port = await freePort();
   const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=200'];
-  const [exe, ...rest] = prefix.length ? [...prefix, path.join(bin, 'postgres'), ...args] : [path.join(bin, 'postgres'), ...args];
-  const child = spawn(exe!, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(path.join(bin, 'postgres'), args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir, ...ids });
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
@@ -222,7 +228,7 @@ export async function startOwnPostgres(): Promise<OwnEngine> {
     await stop();
     throw err;
   }
-  return { url, port, stop };
+  return { url, port, pid: child.pid!, stop };
 }
 
 /** Starts a throwaway redis-server on `port` (a free one by default), without persistence. */
@@ -244,5 +250,5 @@ export async function startOwnRedis(opts: { port?: number } = {}): Promise<OwnEn
     await stop();
     throw err;
   }
-  return { url: `redis://127.0.0.1:${port}`, port, stop };
+  return { url: `redis://127.0.0.1:${port}`, port, pid: child.pid!, stop };
 }

@@ -198,6 +198,17 @@ describe('records', () => {
     }
   });
 
+  it('an index declared later (next release, same database) is created on first use of the collection', async () => {
+    const schema = randomSchema();
+    const before = await freshStore({ schema, indexes: { people: ['email'] } });
+    await before.put('people', { id: 'p1', email: 'e@x', city: 'Lyon' });
+    await expect(before.findBy('people', 'city', 'Lyon')).rejects.toThrow(/not indexed/);
+    const after = await freshStore({ schema, indexes: { people: ['email', 'city'] } });
+    expect(await after.findBy('people', 'city', 'Lyon')).toEqual([{ id: 'p1', email: 'e@x', city: 'Lyon' }]);
+    const rows = await admin.query(`SELECT field FROM "${schema}".svc_indexes WHERE collection = 'people' ORDER BY field`);
+    expect(rows.rows.map((r) => r.field)).toEqual(['city', 'email']);
+  });
+
   it('gives collections with awkward names tables of their own', async () => {
     await store.put('Odd Name/with "quotes"', { id: '1' });
     await store.put('odd_name_with__quotes_', { id: '2' });

@@ -563,7 +563,7 @@ class PostgresStore implements ClaimableStore {
         }
         this.stats.retries++;
         // Randomised pause growing with the attempt (full jitter), so colliding transactions spread out.
-        await delay(Math.random() * Math.min(200, 2 ** attempt * 2));
+        await delay(Math.random() * Math.min(1000, 2 ** attempt * 2));
         this.#assertOpen();
       }
     }

@@ -280,6 +280,14 @@ describe('transactions', () => {
     expect(await store.get('users', 'caught-1')).toBeUndefined();
   });
 
+  it('writes fn forgot to await are part of the commit, not lost', async () => {
+    await store.transact(async (tx) => {
+      void tx.put('users', { id: 'fire-1', email: 'f@x' });
+      void tx.put('users', { id: 'fire-2', email: 'f@x' });
+    });
+    expect((await store.findBy('users', 'email', 'f@x')).map((d) => d.id)).toEqual(['fire-1', 'fire-2']);
+  });
+
   it('read-only transactions refuse writes', async () => {
     await expect(store.transact((tx) => tx.put('users', { id: 'ro' }), { readOnly: true })).rejects.toThrow(/read-only/);
     expect(await store.get('users', 'ro')).toBeUndefined();

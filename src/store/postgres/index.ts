@@ -236,6 +236,21 @@ class PgTx implements Tx {
     private readonly broken: () => unknown,
   ) {}
 
+  /** Writes not settled yet: the transaction commits only after all of them (even one fn forgot to await). */
+  private readonly pending = new Set<Promise<unknown>>();
+
+  private track<P>(p: Promise<P>): Promise<P> {
+    this.pending.add(p);
+    p.catch(() => undefined); // its failure is recorded in `failure` and fails the transaction
+    void p.finally(() => this.pending.delete(p)).catch(() => undefined);
+    return p;
+  }
+
+  /** Waits for every write issued so far to settle. */
+  async settle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
   private fail(error: unknown): never {
     this.failure ??= { error };
     throw error;
@@ -310,7 +325,11 @@ class PgTx implements Tx {
     return Number(res.rows[0]?.n ?? 0);
   }
 
-  async put<T extends Doc>(collection: string, doc: T): Promise<void> {
+  put<T extends Doc>(collection: string, doc: T): Promise<void> {
+    return this.track(this.#put(collection, doc));
+  }
+
+  async #put<T extends Doc>(collection: string, doc: T): Promise<void> {
     this.writable();
     checkCollectionName(collection);
     const { id, json } = encodeDoc(collection, doc);
@@ -318,7 +337,11 @@ class PgTx implements Tx {
     await this.run(`INSERT INTO ${t.q} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`, [id, json]);
   }
 
-  async delete(collection: string, id: string): Promise<boolean> {
+  delete(collection: string, id: string): Promise<boolean> {
+    return this.track(this.#delete(collection, id));
+  }
+
+  async #delete(collection: string, id: string): Promise<boolean> {
     this.writable();
     const t = await this.table(collection);
     const res = await this.run(`DELETE FROM ${t.q} WHERE id = $1`, [id]);
@@ -593,6 +616,7 @@ class PostgresStore implements ClaimableStore {
       } catch (error) {
         thrown = { error };
       }
+      await tx.settle();
       tx.finished = true;
       await begun;
       if (broken !== undefined) throw unavailable(broken);

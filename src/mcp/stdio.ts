@@ -2,18 +2,48 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { AnyTool, Services } from '../tools/define.js';
 import { createMcpServer } from './server.js';
 
+export interface StdioServing<T> {
+  /** What `load` gave (or its failure). */
+  loaded: Promise<T>;
+  /** Resolves when the client has closed the connection (stdin ended) or `close` was called. */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long a start with no client waits before loading anyway (so the first key is still announced at once). */
+const LOAD_ANYWAY_MS = 250;
+
 /**
- * Serves MCP over this process's stdin/stdout until the client closes stdin.
- * Resolves when the connection has closed.
+ * Serves MCP over this process's stdin/stdout. `initialize` is answered before
+ * anything heavy loads: `load` (the tools, the store and the libraries behind
+ * them) starts once the client has initialized, or after a short delay, and
+ * every other request waits for it. An IDE thus sees the server start at once.
  */
-export async function serveStdio(tools: readonly AnyTool[], services: Services, apiKey: string | undefined): Promise<void> {
-  const server = createMcpServer({ tools, services, apiKey, transport: 'mcp-stdio', clientIp: '127.0.0.1' });
+export async function serveStdio<T extends { tools: readonly AnyTool[]; services: Services }>(
+  load: () => Promise<T>,
+  apiKey: string | undefined,
+): Promise<StdioServing<T>> {
+  let start!: () => void;
+  const loaded = new Promise<void>((resolve) => (start = resolve)).then(load);
+  const server = createMcpServer(loaded.then(({ tools, services }) => ({ tools, services, apiKey, transport: 'mcp-stdio' as const, clientIp: '127.0.0.1' })));
+  const timer = setTimeout(start, LOAD_ANYWAY_MS);
+  server.oninitialized = () => {
+    clearTimeout(timer);
+    start();
+  };
   const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
-  });
+  let done!: () => void;
+  const closed = new Promise<void>((resolve) => (done = resolve));
+  server.onclose = () => done();
+  process.stdin.once('end', () => done());
   await server.connect(transport);
-  await closed;
-  await server.close().catch(() => undefined);
+  return {
+    loaded,
+    closed,
+    async close() {
+      clearTimeout(timer);
+      await server.close().catch(() => undefined);
+      done();
+    },
+  };
 }

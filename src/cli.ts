@@ -127,13 +127,16 @@ async function mcp(args: string[]): Promise<void> {
   if (values['api-key-file'] !== undefined) throw new UsageError('--api-key-file goes with --url (a remote server); locally use --api-key or SVC_API_KEY');
   const config = loadConfig(values as ConfigFlags);
   const signal = waitForSignal();
+  // Reads stdin and answers `initialize` while the SDK and the rest load.
+  const { EarlyStdioTransport } = await import('./mcp/early.js');
+  const early = new EarlyStdioTransport();
   const { serveStdio } = await import('./mcp/stdio.js');
   // `initialize` is answered first; the tools, the store and their libraries load right after.
   const serving = await serveStdio(async () => {
     const [{ openServices, startDispatcher, closeServices }, { TOOLS }] = await Promise.all([import('./app.js'), import('./tools/index.js')]);
     const services = await openServices(config, { bootstrap: true });
     return { services, tools: TOOLS, dispatcher: startDispatcher(services), closeServices };
-  }, config.apiKey);
+  }, config.apiKey, early);
   let loaded: Awaited<typeof serving.loaded>;
   try {
     // A store that cannot be opened ends the server with its error (exit code 2).

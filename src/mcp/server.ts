@@ -27,15 +27,9 @@ import type { Principal } from '../accounts/principal.js';
 import { ZodError } from 'zod';
 import { admit, invokeTool, mayCall, requireAccess, zodDetails, type CallInfo } from '../tools/invoke.js';
 import { toolSchemas } from '../tools/schema.js';
-import { SERVICE_NAME, SERVICE_VERSION } from '../version.js';
+import { MCP_INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './info.js';
 
-export const MCP_INSTRUCTIONS = [
-  'svc plans inheritance: it generates inheritance smart contracts for EVM (Solidity, compiled), Solana (Anchor) and TON (FunC)',
-  'from an owner, beneficiaries with percentage shares (summing to 100), an inheritance template and an optional dead man\'s switch,',
-  'and checks plans against the inheritance law of a jurisdiction.',
-  'Start with list_templates to pick a template. Every tool answers with structured content;',
-  'an error result carries the JSON envelope {success:false, error:{code, message, details}} — fix the fields named in details and call again.',
-].join(' ');
+export { MCP_INSTRUCTIONS } from './info.js';
 
 export interface McpServerOptions {
   tools: readonly AnyTool[];
@@ -108,13 +102,7 @@ function progressSender(
  * the store are still loading): requests other than `initialize` wait for it.
  */
 export function createMcpServer(options: McpServerOptions | Promise<McpServerOptions>): Server {
-  const server = new Server(
-    { name: SERVICE_NAME, title: 'svc inheritance planning', version: SERVICE_VERSION },
-    {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
-      instructions: MCP_INSTRUCTIONS,
-    },
-  );
+  const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: MCP_INSTRUCTIONS });
   const ready: Ready | Promise<Ready> = options instanceof Promise ? options.then(prepare) : prepare(options);
   // A failed load is reported by whoever started it (the CLI exits); here it only fails the requests.
   if (ready instanceof Promise) ready.catch(() => undefined);

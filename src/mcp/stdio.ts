@@ -1,4 +1,5 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { EarlyStdioTransport } from './early.js';
 import type { AnyTool, Services } from '../tools/define.js';
 import { createMcpServer } from './server.js';
 
@@ -22,6 +23,8 @@ const LOAD_ANYWAY_MS = 250;
 export async function serveStdio<T extends { tools: readonly AnyTool[]; services: Services }>(
   load: () => Promise<T>,
   apiKey: string | undefined,
+  /** Started before this module loaded (it may have answered `initialize` already); a fresh one otherwise. */
+  transport: EarlyStdioTransport = new EarlyStdioTransport(),
 ): Promise<StdioServing<T>> {
   let start!: () => void;
   const loaded = new Promise<void>((resolve) => (start = resolve)).then(load);
@@ -31,11 +34,11 @@ export async function serveStdio<T extends { tools: readonly AnyTool[]; services
     clearTimeout(timer);
     start();
   };
-  const transport = new StdioServerTransport();
+  transport.validate = (value) => JSONRPCMessageSchema.parse(value);
   let done!: () => void;
   const closed = new Promise<void>((resolve) => (done = resolve));
   server.onclose = () => done();
-  process.stdin.once('end', () => done());
+  void transport.ended.then(done);
   await server.connect(transport);
   return {
     loaded,

@@ -34,6 +34,8 @@ export interface CallInfo {
   admitted?: Principal | undefined;
   /** Aborted when the caller has gone away (REST disconnect, MCP cancellation). */
   signal?: AbortSignal | undefined;
+  /** Where the handler's ctx.progress goes (MCP with a progress token); a no-op when undefined. */
+  progress?: ((stage: string, done?: number, total?: number) => void) | undefined;
   /** REST only: what the handler asked of the session cookie (set by ctx.session). */
   cookie?: { token: string; expiresAt: Date } | 'clear' | undefined;
   /**
@@ -306,6 +308,8 @@ export function mayCall(tool: AnyTool, principal: Principal): boolean {
   return accessProblem(principal, tool.scope, tool.tiers) === undefined;
 }
 
+const noProgress = (): void => undefined;
+
 /** The principal of a sign-up or sign-in call, before anyone is known: it owns nothing and may do nothing. */
 const NOBODY: Principal = Object.freeze({ kind: 'key', ownerId: '', tier: 'public', scopes: [], keyId: '', expiresAt: null, ipWhitelist: [] }) as Principal;
 
@@ -343,6 +347,7 @@ function toolContext(services: Services, tool: AnyTool, principal: Principal, ca
     requestId: call.requestId,
     clientIp: call.clientIp,
     signal: call.signal,
+    progress: call.progress ?? noProgress,
     session: new CookieEffects(call),
   };
 }

@@ -20,7 +20,7 @@ export const listTemplates = defineTool({
   domain: 'contracts',
   scope: 'contracts:read',
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}).describe('No input.'),
   output: z
     .object({ templates: z.array(TemplateSchema).describe('Every supported template.') })

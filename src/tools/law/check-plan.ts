@@ -20,7 +20,7 @@ export const checkPlanTool = defineTool({
   domain: 'inheritance',
   scope: 'contracts:read',
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: CheckPlanInput,
   output: CheckPlanOutput,
   rest: { method: 'POST', path: '/inheritance/check', shape: 'data' },

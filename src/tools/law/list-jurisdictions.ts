@@ -13,7 +13,7 @@ export const listJurisdictions = defineTool({
   domain: 'inheritance',
   scope: 'contracts:read',
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z
     .strictObject({
       region: z.enum(REGIONS).optional().describe('Only this world region.'),

@@ -18,6 +18,8 @@ import { declareTenantCollection } from '../accounts/tenancy.js';
 import type { Doc, Store } from '../store/port.js';
 
 export const EMBED_SESSIONS = 'embed_sessions';
+/** Indexed fields (the account views find records by owner). */
+export const EMBED_SESSION_INDEXES = ['ownerId'];
 declareTenantCollection(EMBED_SESSIONS);
 
 export const EMBED_TOKEN_PREFIX = 'svc_et_';

@@ -206,7 +206,7 @@ function Copyable(p: { label: string; text: string; filename: string; type: stri
   );
 }
 
-export function Wizard(props: { config: WizardConfig; channel: Channel; applyTheme: (theme: string, primary?: string) => void }) {
+export function Wizard(props: { config: WizardConfig; channel: Channel; applyTheme: (theme: string, primary?: string) => void; setVariable: (name: string, value: string) => void }) {
   const options = props.config.options!;
   const api = useMemo(() => new Api(props.config.apiBase, props.config.token!), []);
   const steps = options.steps;
@@ -267,7 +267,7 @@ export function Wizard(props: { config: WizardConfig; channel: Channel; applyThe
       props.applyTheme(message.payload.theme);
       const vars = message.payload.variables ?? {};
       const names = { primary: '--svc-primary', background: '--svc-background', text: '--svc-text', borderRadius: '--svc-border-radius' } as const;
-      for (const [k, v] of Object.entries(vars)) if (v) document.documentElement.style.setProperty(names[k as keyof typeof names], v);
+      for (const [k, v] of Object.entries(vars)) if (v) props.setVariable(names[k as keyof typeof names], v);
     } else {
       setForm(initialForm(options));
       setErrors({});

@@ -75,7 +75,8 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
       origins = auth.session.origin === null ? [...(auth.key.allowedOrigins ?? [])] : [auth.session.origin];
       session = { token, expired: auth.expired };
     } else {
-      const { record } = await admit(services, { ...call, apiKey: key });
+      call.apiKey = key;
+      const { record } = await admit(services, call);
       const problem = embedKeyProblem(record);
       if (problem) throw problem;
       origins = [...(record.allowedOrigins ?? [])];

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/core/log.js';
 import { parseOrigin } from '../../src/embed/origins.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
-import { httpClient, mcpOutcome } from '../mcp-clients.js';
 import { bundleWizard, SDK_BUDGET_GZIP_BYTES } from '../../scripts/build-wizard.mjs';
 import { embedToken, partnerKey } from './support.js';
 
@@ -99,12 +98,12 @@ describe('embed tokens (POST /api/v1/embed/sessions)', () => {
       expect(res.json().error.code, url).toBe('INSUFFICIENT_SCOPE');
     }
     // Not over MCP.
-    const client = await httpClient(server.url, token).catch((err: unknown) => err);
-    if (!(client instanceof Error)) {
-      const out = await mcpOutcome(client, 'list_templates', {});
-      expect(out.ok).toBe(false);
-      await client.close();
-    }
+    const mcp = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...auth(token), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(mcp.status).toBe(401);
     clock.advance(121_000);
     const expired = await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(token) });
     expect(expired.statusCode).toBe(401);

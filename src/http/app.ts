@@ -20,6 +20,7 @@ import { conflictingKeys, presentedKey } from './credentials.js';
 import { ErrorEnvelopeSchema, MetaSchema, successSchema } from './envelope-schemas.js';
 import { finishOpenApiDocument } from './openapi.js';
 import { coerceQuery } from './query.js';
+import { registerEmbedRoutes } from './embed.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -476,6 +477,8 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
       }
     }
   });
+  registerEmbedRoutes(app, services);
+
   const methodNotAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
     reply
       .status(405)

@@ -27,6 +27,8 @@ export interface ApiKeyRecord {
   tier: Tier;
   scopes: Scope[];
   ipWhitelist: string[];
+  /** Origins that may embed the wizard with this key (issue 17); missing on keys made before it existed. */
+  allowedOrigins?: string[];
   displayPrefix: string;
   keyHash: string;
   ownerId: string;
@@ -56,6 +58,8 @@ export interface NewKey {
   ownerId: string;
   ipWhitelist?: string[] | undefined;
   expiresAt?: string | null | undefined;
+  /** Normalized origins allowed to embed the wizard (src/embed/origins.ts). */
+  allowedOrigins?: string[] | undefined;
 }
 
 /** Builds a key record and its value; the caller stores the record and shows the value once. */
@@ -67,6 +71,7 @@ export function buildKey(input: NewKey, clock: Clock): { record: ApiKeyRecord; k
     tier: input.tier,
     scopes: [...new Set(input.scopes)],
     ipWhitelist: input.ipWhitelist ?? [],
+    allowedOrigins: input.allowedOrigins ?? [],
     displayPrefix: key.slice(0, KEY_PREFIX[input.tier].length + 4),
     keyHash: hashKey(key),
     ownerId: input.ownerId,

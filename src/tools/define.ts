@@ -69,8 +69,8 @@ export interface ToolContext extends Omit<Services, 'store'> {
   session: SessionEffects;
 }
 
-/** How a caller may authenticate to a tool. */
-export type PrincipalKind = 'key' | 'session';
+/** How a caller may authenticate to a tool (`embed`: a wizard token from POST /embed/sessions, src/embed/). */
+export type PrincipalKind = 'key' | 'session' | 'embed';
 
 /** Rate-limit bucket a call counts against (on top of the all-requests bucket). */
 export type RateBucket = 'default' | 'generation' | 'chat';

@@ -10,6 +10,8 @@ import { LimiterUnavailableError, type RateState } from '../keys/limiter.js';
 import { ANONYMOUS_LIMIT, RATE_LIMITS, RATE_WINDOW_MS, type Bucket } from '../keys/limits.js';
 import { StoreUnavailableError } from '../store/port.js';
 import { hasScope, type Scope, type Tier } from '../keys/scopes.js';
+import { authenticateEmbedToken } from '../embed/auth.js';
+import { isEmbedToken } from '../embed/store.js';
 import type { AnyTool, PrincipalKind, Services, SessionEffects, ToolContext } from './define.js';
 
 /** What a transport knows about one call. */
@@ -136,7 +138,8 @@ export function addressCounter(clientIp: string | undefined): string {
 
 /** Counter key of a principal's bucket: per API key, or per user for sessions. */
 function principalCounter(principal: Principal, bucket: Bucket): string {
-  return principal.kind === 'key' ? `key:${principal.keyId}:${bucket}` : `user:${principal.userId}:${bucket}`;
+  // An embed token counts against the key that made it.
+  return principal.kind === 'session' ? `user:${principal.userId}:${bucket}` : `key:${principal.keyId}:${bucket}`;
 }
 
 /**
@@ -251,6 +254,7 @@ export async function admitPrincipal(
   bucket: Bucket,
   accepts: readonly PrincipalKind[] = KEY_ONLY,
 ): Promise<Principal> {
+  if (isEmbedToken(call.apiKey)) return admitEmbed(services, call, call.apiKey, bucket, accepts);
   const hasKey = call.apiKey !== undefined && call.apiKey !== '';
   if (hasKey || !call.sessionToken) {
     if (!hasKey && !accepts.includes('key')) {
@@ -284,8 +288,32 @@ export async function admitPrincipal(
 
 const KEY_ONLY: readonly PrincipalKind[] = ['key'];
 
+/**
+ * A wizard call made with an embed token (issue 17): the token and the key
+ * behind it are checked, the call counts against that key's limits, and only
+ * tools accepting the `embed` principal (the wizard's own calls) may run.
+ */
+async function admitEmbed(services: Services, call: CallInfo, token: string, bucket: Bucket, accepts: readonly PrincipalKind[]): Promise<Principal> {
+  let principal: Principal;
+  try {
+    principal = (await authenticateEmbedToken(services.store, token, services.clock)).principal;
+    const problem = accountProblem(await services.store.get<AccountRecord>(ACCOUNTS, principal.ownerId));
+    if (problem) throw problem;
+  } catch (err) {
+    admitAnonymous(services, call);
+    throw err;
+  }
+  countPrincipal(services, principal, call, bucket);
+  if (!accepts.includes('embed')) {
+    throw new ApiError('INSUFFICIENT_SCOPE', "An embed token is accepted only by the contract wizard's own operations; use an API key for this one.");
+  }
+  return principal;
+}
+
 /** The tier or scope error that keeps the principal from an operation, if any. */
 function accessProblem(principal: Principal, scope: Scope | null, tiers?: readonly Tier[]): ApiError | undefined {
+  // An embed token was admitted only because the tool accepts it: that acceptance is its grant.
+  if (principal.kind === 'embed') return undefined;
   if (tiers && !tiers.includes(principal.tier) && principal.kind === 'key') {
     return new ApiError('TIER_NOT_ALLOWED', `This operation needs a ${tiers.join(' or ')} tier key; this key is ${principal.tier}.`);
   }

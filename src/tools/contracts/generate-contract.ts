@@ -21,6 +21,8 @@ export const generateContractTool = defineTool({
     'fees are measured.',
   domain: 'contracts',
   scope: 'contracts',
+  // The contract wizard's token may call it too (src/embed/).
+  principals: ['key', 'embed'],
   bucket: 'generation',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: GenerateInput,

@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   NOT_IMPLEMENTED: 501,
   SERVICE_BUSY: 503,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -47,7 +48,7 @@ export class ApiError extends Error {
   override name = 'ApiError';
   readonly code: ErrorCode;
   readonly details: ErrorDetail[] | undefined;
-  /** ISO 8601 time after which a rate-limited (or SERVICE_BUSY) request may be retried. */
+  /** ISO 8601 time after which a rate-limited (or SERVICE_BUSY, SERVICE_UNAVAILABLE) request may be retried. */
   readonly retryAfter: string | undefined;
 
   constructor(code: ErrorCode, message: string, details?: ErrorDetail[], retryAfter?: string) {

@@ -15,6 +15,8 @@ import { compileContract } from './contracts/compile-contract.js';
 import { estimateGas } from './contracts/estimate-gas.js';
 import { generateContractTool } from './contracts/generate-contract.js';
 import { listTemplates } from './contracts/list-templates.js';
+import { validatePlanTool } from './contracts/validate-plan.js';
+import { createEmbedSessionTool } from './embed/create-embed-session.js';
 import { getDoc } from './docs/get-doc.js';
 import { calculateInheritance } from './law/calculate-inheritance.js';
 import { checkPlanTool } from './law/check-plan.js';
@@ -41,6 +43,7 @@ export const TOOLS: readonly AnyTool[] = [
   generateContractTool,
   compileContract,
   estimateGas,
+  validatePlanTool,
   getJurisdiction,
   listJurisdictions,
   calculateInheritance,
@@ -58,6 +61,7 @@ export const TOOLS: readonly AnyTool[] = [
   testWebhookTool,
   listWebhookEventsTool,
   listEventTypesTool,
+  createEmbedSessionTool,
   searchDocs,
   getDoc,
   createAccountTool,

@@ -10,7 +10,7 @@ import type { JurisdictionIndex } from '../law/jurisdictions.js';
 import { MADHHABS, type Madhhab } from '../law/faraid/index.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/port.js';
-import { WorkerPool, type LimitKind, type WorkerPoolOptions } from '../core/worker-pool.js';
+import { taskModule, WorkerPool, type LimitKind, type WorkerPoolOptions } from '../core/worker-pool.js';
 import { estimateEvmGas, generateEvm, SolcPool, type SolcPoolOptions } from './evm/index.js';
 import type { EvmGasEstimate, EvmMeasureInput } from './evm/gas.js';
 import type { EvmScenarioInput } from './evm/generate.js';
@@ -65,7 +65,7 @@ export class ContractEngine {
   get ton(): WorkerPool {
     this.#ton ??= new WorkerPool({
       name: 'The TON compiler and sandbox',
-      module: new URL('./ton/tasks.ts', import.meta.url),
+      module: taskModule('./ton/tasks.ts', import.meta.url),
       size: 1,
       timeoutMs: 30_000,
       maxQueue: 100,
@@ -80,7 +80,7 @@ export class ContractEngine {
   get evm(): WorkerPool {
     this.#evm ??= new WorkerPool({
       name: 'The EVM execution',
-      module: new URL('./evm/tasks.ts', import.meta.url),
+      module: taskModule('./evm/tasks.ts', import.meta.url),
       size: 1,
       timeoutMs: 30_000,
       maxQueue: 100,
@@ -95,7 +95,7 @@ export class ContractEngine {
   get solana(): WorkerPool {
     this.#solana ??= new WorkerPool({
       name: 'The Rust parser',
-      module: new URL('./solana/tasks.ts', import.meta.url),
+      module: taskModule('./solana/tasks.ts', import.meta.url),
       size: 1,
       timeoutMs: 20_000,
       maxQueue: 100,

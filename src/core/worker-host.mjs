@@ -1,14 +1,18 @@
 // Worker thread of a WorkerPool (src/core/worker-pool.ts). Plain JavaScript so
 // that it starts the same way under node, tsx and vitest: it registers tsx's
-// loader (the task modules are TypeScript), imports the module named in
+// loader when the task module is TypeScript, imports the module named in
 // workerData, and runs the tasks the main thread posts, one at a time.
 // A task module exports `tasks`: { [name]: (args, { progress }) => value |
 // Promise<value> }; values must be structured-cloneable. `progress(value)`
 // reports a step to the main thread (RunOptions.onProgress).
 import { parentPort, workerData } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
 
-register();
+// tsx is a development tool: only a TypeScript task module (svc running from
+// its sources) needs its loader; compiled from dist/, the modules are .js.
+if (/\.ts$/.test(new URL(workerData.module).pathname)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
 
 function errorBody(err) {
   if (err && typeof err === 'object' && typeof err.code === 'string' && err.name === 'ApiError') {

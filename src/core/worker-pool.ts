@@ -17,6 +17,16 @@ import { ApiError, type ErrorDetail } from './errors.js';
  */
 
 const HOST_URL = new URL('./worker-host.mjs', import.meta.url);
+
+/**
+ * The task module `relative` to the calling module `base` (its import.meta.url),
+ * with the caller's own extension: `.ts` when svc runs from its sources (tsx,
+ * vitest), `.js` when it runs compiled from dist/.
+ */
+export function taskModule(relative: string, base: string): URL {
+  const ext = /\.ts$/.test(new URL(base).pathname) ? '.ts' : '.js';
+  return new URL(relative.replace(/\.[cm]?[jt]s$/, '') + ext, base);
+}
 /** setTimeout fires at once beyond this delay: a longer limit means none. */
 const MAX_TIMER = 2 ** 31 - 1;
 

@@ -68,12 +68,13 @@ export interface PaymentsGateway {
 }
 
 /** Verifies a webhook delivery (exact bytes and header) and returns the event; throws on a bad or stale signature. */
-export function verifyStripeEvent(config: PaymentsConfig, rawBody: Buffer, signature: string | undefined, nowSeconds: number): Stripe.Event {
+/** `nowMs`: the service clock (Unix ms), against which the signature's age is checked (default tolerance: 5 minutes). */
+export function verifyStripeEvent(config: PaymentsConfig, rawBody: Buffer, signature: string | undefined, nowMs: number): Stripe.Event {
   const secret = config.stripeWebhookSecret;
   if (!secret) throw new ApiError('PAYMENTS_NOT_CONFIGURED', 'Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET).');
   if (!signature) throw ApiError.validation('Missing Stripe-Signature header.', [{ field: 'Stripe-Signature', reason: 'required' }]);
   try {
-    return Stripe.webhooks.constructEvent(rawBody, signature, secret, Stripe.webhooks.DEFAULT_TOLERANCE, undefined, nowSeconds);
+    return Stripe.webhooks.constructEvent(rawBody, signature, secret, Stripe.webhooks.DEFAULT_TOLERANCE, undefined, nowMs);
   } catch (err) {
     // The SDK says whether the signature did not match or the timestamp is outside the tolerance.
     const reason = err instanceof Stripe.errors.StripeSignatureVerificationError ? err.message : 'unreadable payload';

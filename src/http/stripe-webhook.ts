@@ -37,7 +37,7 @@ export async function registerStripeWebhook(app: FastifyInstance, services: Serv
       const header = req.headers['stripe-signature'];
       let event;
       try {
-        event = verifyStripeEvent(services.config.payments, raw, typeof header === 'string' ? header : undefined, Math.floor(services.clock.now().getTime() / 1000));
+        event = verifyStripeEvent(services.config.payments, raw, typeof header === 'string' ? header : undefined, services.clock.now().getTime());
       } catch (err) {
         if (err instanceof ApiError) {
           services.log.warn({ requestId: req.id, code: err.code, remoteAddress: req.ip }, 'Stripe webhook refused');

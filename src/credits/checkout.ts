@@ -186,6 +186,9 @@ async function sessionPaid(deps: CreditDeps, event: Stripe.Event, session: Strip
   if (!accountId) return ignored('session of no account here');
   const paid = session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
   const paymentIntentId = idOf(session.payment_intent as string | { id: string } | null);
+  // A repeated delivery of a session credited already needs no call to Stripe (the transaction below decides anyway).
+  const known = await deps.store.get<CheckoutRecord>(CREDIT_CHECKOUTS, session.id);
+  if (known?.status === 'completed') return ignored('session already credited');
   // The saved card, for automatic reloads (best effort: crediting does not wait on it).
   let paymentMethodId: string | undefined;
   const gateway = paymentsGateway(deps.config.payments);

@@ -293,7 +293,7 @@ async function accounts(args: string[]): Promise<void> {
 
 async function credits(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
-  if (sub !== 'grant') throw new UsageError(sub ? `unknown credits command "${sub}" (use grant)` : 'credits needs a command: grant');
+  if (sub !== 'grant') throw new UsageError(sub && !sub.startsWith('-') ? `unknown credits command "${sub}" (use grant)` : 'credits needs a command: grant');
   const { values } = parse(rest, { ...ADMIN_OPTIONS, account: { type: 'string' }, amount: { type: 'string' }, reason: { type: 'string' }, 'idempotency-key': { type: 'string' } });
   const account = values.account as string | undefined;
   if (!account) throw new UsageError('--account is required (see svc accounts list)');

@@ -65,7 +65,7 @@ describe('svc credits grant', () => {
       expect(r.stderr).toMatch(message);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
-  });
+  }, 120_000);
 
   it('grants offline and through a running server; every grant is a ledger entry', async () => {
     const dir = path.join(data.dir, 'grants');

@@ -32,7 +32,7 @@ import {
   type StripeEventRecord,
   type WalletRecord,
 } from './records.js';
-import { paymentsGateway, requireGateway, type SvcMetadata } from './stripe.js';
+import { PaymentProviderError, paymentsGateway, requireGateway, type CheckoutCreated, type SvcMetadata } from './stripe.js';
 
 export const PurchaseInput = z
   .object({
@@ -82,14 +82,21 @@ export async function purchase(deps: CreditDeps, accountId: string, input: z.out
   const gateway = requireGateway(deps.config.payments);
   const wallet = await deps.store.get<WalletRecord>(CREDIT_WALLETS, accountId);
   const purchaseId = `pur_${ulid()}`;
-  const session = await gateway.createCheckout({
-    accountId,
-    purchaseId,
-    pack,
-    successUrl: input.successUrl,
-    cancelUrl: input.cancelUrl,
-    customerId: wallet?.stripeCustomerId ?? undefined,
-  });
+  let session: CheckoutCreated;
+  try {
+    session = await gateway.createCheckout({
+      accountId,
+      purchaseId,
+      pack,
+      successUrl: input.successUrl,
+      cancelUrl: input.cancelUrl,
+      customerId: wallet?.stripeCustomerId ?? undefined,
+    });
+  } catch (err) {
+    if (!(err instanceof PaymentProviderError)) throw err;
+    deps.log.warn({ accountId, purchaseId, reason: err.message }, 'checkout session could not be created');
+    throw new ApiError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached or refused the request; try again shortly.');
+  }
   const expiresAt = new Date(session.expiresAt * 1000).toISOString();
   await inAccount(deps.store, accountId, async (tx) => {
     const now = deps.clock.now();

@@ -82,7 +82,15 @@ export function verifyStripeEvent(config: PaymentsConfig, rawBody: Buffer, signa
   }
 }
 
-const unreachable = () => new ApiError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached or refused the request; try again shortly.');
+/** Stripe could not be reached or refused a call: the caller logs `message` (never a key) and answers 503. */
+export class PaymentProviderError extends Error {
+  override name = 'PaymentProviderError';
+}
+
+function providerError(err: unknown): PaymentProviderError {
+  if (err instanceof Stripe.errors.StripeError) return new PaymentProviderError(`${err.rawType ?? err.type}${err.code ? `/${err.code}` : ''} (${err.statusCode ?? 'no status'}): ${err.message.slice(0, 200)}`);
+  return new PaymentProviderError(err instanceof Error ? err.message.slice(0, 200) : 'unknown error');
+}
 
 class StripeGateway implements PaymentsGateway {
   readonly #stripe: Stripe;
@@ -131,9 +139,9 @@ class StripeGateway implements PaymentsGateway {
         { idempotencyKey: req.purchaseId },
       );
     } catch (err) {
-      throw unreachable();
+      throw providerError(err);
     }
-    if (!session.url) throw unreachable();
+    if (!session.url) throw new PaymentProviderError(`checkout session ${session.id} has no URL`);
     return { id: session.id, url: session.url, expiresAt: session.expires_at };
   }
 
@@ -187,12 +195,9 @@ export function svcMetadata(accountId: string, purchaseId: string, pack: Pack): 
 }
 
 const gateways = new WeakMap<PaymentsConfig, PaymentsGateway | null>();
-const overrides = new WeakMap<PaymentsConfig, PaymentsGateway>();
 
 /** The gateway for a configuration, or undefined when Stripe is not configured (one SDK client per configuration). */
 export function paymentsGateway(config: PaymentsConfig): PaymentsGateway | undefined {
-  const override = overrides.get(config);
-  if (override) return override;
   let gateway = gateways.get(config);
   if (gateway === undefined) {
     gateway = config.stripeSecretKey ? new StripeGateway(config.stripeSecretKey, config.stripeApiBase) : null;
@@ -208,9 +213,4 @@ export function requireGateway(config: PaymentsConfig): PaymentsGateway {
     throw new ApiError('PAYMENTS_NOT_CONFIGURED', 'Payments are not configured on this server (STRIPE_SECRET_KEY); credits can still be granted by an operator.');
   }
   return gateway;
-}
-
-/** Replaces the gateway of one configuration (tests that need a failure the stand-in cannot produce). */
-export function setGatewayForTests(config: PaymentsConfig, gateway: PaymentsGateway): void {
-  overrides.set(config, gateway);
 }

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debitCredits } from '../../src/credits/spend.js';
 import { CREDIT_CHECKOUTS, type CheckoutRecord } from '../../src/credits/records.js';
+import { DELIVERIES, type DeliveryRecord } from '../../src/events/events.js';
+import { createWebhook } from '../../src/webhooks/index.js';
+import { STANDIN_SECRET_KEY } from '../support/stripe-standin.js';
+import { sessionHeaders } from '../support/session.js';
 import { startCreditsHarness, type CreditsHarness } from './harness.js';
 
 // Checkout fulfilment through POST /api/v1/payments/stripe/webhook, over real HTTP, with events signed by the SDK's helper.
@@ -26,6 +30,12 @@ const spend = (accountId: string, credits: number, key: string) =>
 describe('checkout fulfilment', () => {
   it('a purchase records the session and payment.initiated; completion credits it and saves the card', async () => {
     const user = await h.user();
+    // The account's webhook subscribers get the payment events through the outbox.
+    const { webhook } = await createWebhook(
+      { store: h.server.services.store, clock: h.clock, cursors: h.server.services.cursors, allow: '127.0.0.1' },
+      user.accountId,
+      { url: 'https://127.0.0.1:9/payments', name: 'payments', events: ['payment.initiated', 'payment.completed'] },
+    );
     const bought = await h.buy(user);
     expect(bought.url).toContain(bought.checkoutSessionId);
     const record = await h.server.services.store.get<CheckoutRecord>(CREDIT_CHECKOUTS, bought.checkoutSessionId);
@@ -40,6 +50,8 @@ describe('checkout fulfilment', () => {
     expect(wallet!.paymentMethodId).toMatch(/^pm_/);
     const [event] = await h.events(user.accountId, 'payment.completed');
     expect(event!.data).toMatchObject({ checkoutSessionId: bought.checkoutSessionId, credits: STARTER, balance: STARTER });
+    const queued = await h.server.services.store.findBy<DeliveryRecord>(DELIVERIES, 'webhookId', webhook.id);
+    expect(queued.map((d) => d.type).sort()).toEqual(['payment.completed', 'payment.initiated']);
     // A second purchase reuses the Stripe customer, so saved cards stay together.
     await h.buy(user);
     const second = h.standin.calls('POST /v1/checkout/sessions').at(-1)!;
@@ -190,7 +202,6 @@ describe('without Stripe configured', () => {
 
   it('purchase answers 503 PAYMENTS_NOT_CONFIGURED, the webhook too, and grants still work', async () => {
     const user = await bare.user();
-    const { sessionHeaders } = await import('../support/session.js');
     const res = await bare.server.app.inject({
       method: 'POST',
       url: '/api/svcloom/credits/purchase',
@@ -212,5 +223,36 @@ describe('without Stripe configured', () => {
     });
     expect(grant.statusCode).toBe(201);
     expect(await bare.checkBalance(user.accountId)).toBe(25);
+  });
+});
+
+describe('Stripe refusing the call', () => {
+  let refusing: CreditsHarness;
+  const logs: string[] = [];
+  beforeAll(async () => {
+    const { Writable } = await import('node:stream');
+    const { createLogger } = await import('../../src/core/log.js');
+    const sink = new Writable({ write: (chunk, _e, cb) => (logs.push(String(chunk)), cb()) });
+    refusing = await startCreditsHarness({ log: createLogger('warn', sink), secretKey: 'sk_test_wrong_key_123456' });
+  });
+  afterAll(async () => {
+    await refusing?.close();
+  });
+
+  it('answers 503 SERVICE_UNAVAILABLE, records nothing, and logs why without the key', async () => {
+    const user = await refusing.user();
+    const res = await refusing.server.app.inject({
+      method: 'POST',
+      url: '/api/v1/svcloom/credits/purchase',
+      headers: sessionHeaders(user),
+      payload: { packType: 'starter', successUrl: 'https://a.example/ok', cancelUrl: 'https://a.example/no' },
+    });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE' } });
+    expect(await refusing.events(user.accountId, 'payment.initiated')).toEqual([]);
+    const line = logs.find((l) => l.includes('checkout session could not be created'));
+    expect(line).toMatch(/invalid_request_error/);
+    expect(logs.join('')).not.toContain('sk_test_wrong_key_123456');
+    expect(logs.join('')).not.toContain(STANDIN_SECRET_KEY);
   });
 });

@@ -4,6 +4,7 @@
  */
 import type Stripe from 'stripe';
 import type { Config } from '../../src/core/config.js';
+import type { Logger } from '../../src/core/log.js';
 import { DEFAULT_CATALOGUE, type Catalogue } from '../../src/credits/catalogue.js';
 import { ledgerSum } from '../../src/credits/ledger.js';
 import { CREDIT_ENTRIES, CREDIT_WALLETS, type LedgerEntry, type WalletRecord } from '../../src/credits/records.js';
@@ -34,14 +35,16 @@ export interface CreditsHarness {
   close(): Promise<void>;
 }
 
-export async function startCreditsHarness(opts: { payments?: boolean; catalogue?: Partial<Catalogue>; config?: Partial<Config> } = {}): Promise<CreditsHarness> {
+export async function startCreditsHarness(
+  opts: { payments?: boolean; catalogue?: Partial<Catalogue>; config?: Partial<Config>; log?: Logger; secretKey?: string } = {},
+): Promise<CreditsHarness> {
   const standin = await startStripeStandin();
   const clock = new FakeClock(Date.now());
   const payments =
     opts.payments === false
       ? { stripeSecretKey: undefined, stripeWebhookSecret: undefined, stripeApiBase: undefined, returnHosts: [] }
-      : { stripeSecretKey: STANDIN_SECRET_KEY, stripeWebhookSecret: STANDIN_WEBHOOK_SECRET, stripeApiBase: standin.url, returnHosts: [] };
-  const server = await startTestServer({ clock, config: { payments, credits: { ...DEFAULT_CATALOGUE, ...opts.catalogue }, ...opts.config } });
+      : { stripeSecretKey: opts.secretKey ?? STANDIN_SECRET_KEY, stripeWebhookSecret: STANDIN_WEBHOOK_SECRET, stripeApiBase: standin.url, returnHosts: [] };
+  const server = await startTestServer({ clock, config: { payments, credits: { ...DEFAULT_CATALOGUE, ...opts.catalogue }, ...opts.config }, ...(opts.log ? { log: opts.log } : {}) });
   const webhookUrl = server.url + STRIPE_WEBHOOK_PATH;
   const h: CreditsHarness = {
     server,

@@ -42,7 +42,8 @@ Usage:
   svc --help | --version
 
 Environment: SVC_PORT, SVC_HOST, SVC_DATA_DIR, SVC_API_KEY, SVC_LOG_LEVEL, SVC_BODY_LIMIT, SVC_PUBLIC_URL, SVC_TRUST_PROXY,
-SVC_WEBHOOK_ALLOW (hosts/CIDRs webhooks may reach despite the address guard).
+SVC_WEBHOOK_ALLOW (hosts/CIDRs webhooks may reach despite the address guard); credits and payments: STRIPE_SECRET_KEY,
+STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_BASE, SVC_PAYMENT_RETURN_HOSTS, SVC_CREDITS_CATALOGUE (JSON).
 The data directory can be used by one svc process at a time.`;
 
 /** A bad command line: printed as one line on stderr, exit code 2. */

@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Spawned `svc` processes run the TypeScript sources (tsx), never a dist/ left by an earlier build.
+    env: { SVC_DEV: '1' },
   },
 });

@@ -30,9 +30,9 @@ const CONCURRENCY = 4;
 
 /** Raises every limit (the real counting still runs) so the load is not cut off. */
 class UnboundedLimiter extends MemoryRateLimiter {
-  override hitAll(entries: Array<{ key: string; limit: number }>, now: Date) {
+  override hitAllNow(entries: Array<{ key: string; limit: number }>, now: Date) {
     for (const e of entries) e.limit *= 1_000_000;
-    return super.hitAll(entries, now);
+    return super.hitAllNow(entries, now);
   }
   override peek(key: string, limit: number, now: Date) {
     return super.peek(key, limit * 1_000_000, now);

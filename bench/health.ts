@@ -22,9 +22,9 @@ import { TOOLS } from '../src/tools/index.js';
 import { fmt, isMain, percentile } from './util.js';
 
 class UnboundedLimiter extends MemoryRateLimiter {
-  override hitAll(entries: Array<{ key: string; limit: number }>, now: Date) {
+  override hitAllNow(entries: Array<{ key: string; limit: number }>, now: Date) {
     for (const e of entries) e.limit *= 1_000_000;
-    return super.hitAll(entries, now);
+    return super.hitAllNow(entries, now);
   }
 }
 

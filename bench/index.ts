@@ -11,6 +11,7 @@ import { benchLimits } from './limits.js';
 import { benchMcp } from './mcp.js';
 import { benchRest } from './rest.js';
 import { benchSolana } from './solana.js';
+import { benchStart } from './start.js';
 import { benchStore } from './store.js';
 import { benchTon } from './ton.js';
 import { benchWebhooks } from './webhooks.js';
@@ -26,6 +27,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   solana: benchSolana,
   auth: benchAuth,
   health: benchHealth,
+  start: benchStart,
   credits: benchCredits,
 };
 

@@ -18,9 +18,9 @@ import { MemoryRateLimiter } from '../src/keys/limiter.js';
 
 /** The real limiter, counting every request, with limits raised so the load run is not cut off at 10,000. */
 class UnboundedLimiter extends MemoryRateLimiter {
-  override hitAll(entries: Array<{ key: string; limit: number }>, now: Date) {
+  override hitAllNow(entries: Array<{ key: string; limit: number }>, now: Date) {
     for (const e of entries) e.limit *= 1_000_000; // the entries are made afresh for each call
-    return super.hitAll(entries, now);
+    return super.hitAllNow(entries, now);
   }
 }
 import { TEMPLATES } from '../src/contracts/templates.js';

@@ -61,8 +61,8 @@ async function benchSize(records: number): Promise<Row> {
   try {
     // Pre-populate in one transaction (one file write).
     const seed = await openLowdbStore({ dataDir, indexes: INDEXES });
-    await seed.transact((tx) => {
-      for (let n = 0; n < records; n++) tx.put('contracts', contract(n));
+    await seed.transact(async (tx) => {
+      for (let n = 0; n < records; n++) await tx.put('contracts', contract(n));
     });
     await seed.close();
 

@@ -127,8 +127,8 @@ export async function benchWebhooks(): Promise<void> {
         const k = Math.min(BATCH, goal - produced);
         const first = produced;
         produced += k;
-        await store.transact((tx) => {
-          for (let i = 0; i < k; i++) recordEvent(tx, { type: 'contract.generated', ownerId: 'own_bench', data: { contractId: `ctr_${first + i}`, chain: 'evm', beneficiaries: 3 } }, systemClock);
+        await store.transact(async (tx) => {
+          for (let i = 0; i < k; i++) await recordEvent(tx, { type: 'contract.generated', ownerId: 'own_bench', data: { contractId: `ctr_${first + i}`, chain: 'evm', beneficiaries: 3 } }, systemClock);
         });
       } else {
         await new Promise((r) => setTimeout(r, 2));

@@ -1,7 +1,16 @@
 #!/usr/bin/env node
-// Entry point of the `svc` command. The TypeScript sources run through tsx's loader.
-import { register } from 'tsx/esm/api';
+// Entry point of the `svc` command. It runs the compiled program (dist/, made by
+// `npm run build`) when present; with SVC_DEV=1, or when dist/ is missing (a
+// development checkout), it runs the TypeScript sources through tsx instead.
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli.ts');
+const compiled = new URL('../dist/cli.js', import.meta.url);
+let main;
+if (process.env.SVC_DEV !== '1' && existsSync(compiled)) {
+  ({ main } = await import(compiled.href));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli.ts'));
+}
 process.exitCode = await main(process.argv.slice(2));

@@ -6,6 +6,7 @@ import { CursorCodec } from './core/pagination.js';
 import { EVENTS, EVENT_INDEXES } from './events/events.js';
 import { Dispatcher, WEBHOOK_INDEXES } from './webhooks/index.js';
 import { API_KEYS, API_KEY_INDEXES } from './keys/keys.js';
+import { EMBED_SESSIONS, EMBED_SESSION_INDEXES } from './embed/store.js';
 import { bootstrapOperator, migrateOwners } from './accounts/accounts.js';
 import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
 import { SESSIONS, SESSION_INDEXES, SessionAuthority, USERS, USER_INDEXES } from './accounts/sessions.js';
@@ -27,6 +28,7 @@ export const STORE_INDEXES: Record<string, string[]> = {
   [USERS]: USER_INDEXES,
   [SESSIONS]: SESSION_INDEXES,
   [EVENTS]: EVENT_INDEXES,
+  [EMBED_SESSIONS]: EMBED_SESSION_INDEXES,
   ...WEBHOOK_INDEXES,
   ...CREDIT_INDEXES,
 };
@@ -45,8 +47,8 @@ const newSecret = () => randomBytes(32).toString('base64url');
 
 /** Reads the server's own secrets, creating any that are missing, so cursors and sessions survive restarts. */
 async function serverSecrets(store: Store): Promise<ServerSecrets> {
-  return store.transact((tx) => {
-    const existing = tx.get<Partial<ServerSecrets> & { id: string }>(SYSTEM, 'server');
+  return store.transact(async (tx) => {
+    const existing = await tx.get<Partial<ServerSecrets> & { id: string }>(SYSTEM, 'server');
     if (existing?.cursorSecret && existing.sessionSecret) return existing as ServerSecrets;
     const secrets: ServerSecrets = {
       ...existing,
@@ -54,7 +56,7 @@ async function serverSecrets(store: Store): Promise<ServerSecrets> {
       cursorSecret: existing?.cursorSecret ?? newSecret(),
       sessionSecret: existing?.sessionSecret ?? newSecret(),
     };
-    tx.put(SYSTEM, secrets);
+    await tx.put(SYSTEM, secrets);
     return secrets;
   });
 }

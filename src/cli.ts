@@ -1,22 +1,17 @@
+// Only light modules are imported here: each command loads what it needs when
+// it runs, so `svc mcp` can answer `initialize` before the contract engines,
+// fastify and the tools have loaded (see bench/start.ts).
 import { parseArgs } from 'node:util';
-import { ApiError } from './core/errors.js';
-import { closeServices, openServices, startDispatcher } from './app.js';
 import { ConfigError, loadConfig, type ConfigFlags } from './core/config.js';
 import { systemClock } from './core/clock.js';
-import { buildApp } from './http/app.js';
-import { API_KEYS, createKey, type ApiKeyRecord } from './keys/keys.js';
-import { accountView, createAccount, CreateAccountInput, type AccountView } from './accounts/accounts.js';
-import { ACCOUNTS, type AccountRecord } from './accounts/records.js';
+import type { ApiKeyRecord } from './keys/keys.js';
+import type { AccountView } from './accounts/accounts.js';
+import type { AccountRecord } from './accounts/records.js';
 import type { Principal } from './accounts/principal.js';
-import { accountExists, ApiCallError, callApi, operatorPrincipal, removeServerFile, runningServerUrl, writeServerFile } from './admin.js';
-import { createLogger } from './core/log.js';
-import { keyView, type ApiKeyView } from './keys/manage.js';
-import { zodDetails } from './tools/invoke.js';
+import type { ApiKeyView } from './keys/manage.js';
 import { isScope, TIERS, type Scope, type Tier } from './keys/scopes.js';
-import { serveStdio } from './mcp/stdio.js';
-import { StoreCorruptError, StoreLockedError } from './store/index.js';
-import { TOOLS } from './tools/index.js';
-import { grantCredits, GrantCreditsInput } from './credits/ledger.js';
+import { StoreCorruptError, StoreLockedError } from './store/port.js';
+import type { Services } from './tools/define.js';
 import { SERVICE_VERSION } from './version.js';
 
 const HELP = `svc ${SERVICE_VERSION} — inheritance planning service (REST + MCP)
@@ -26,6 +21,8 @@ Usage:
       Start the REST API (/api/v1), the MCP endpoint (POST /mcp), /docs and /health.
   svc mcp [--data-dir ./data] [--api-key KEY]
       Serve MCP over stdio for an IDE assistant (key also from SVC_API_KEY).
+  svc mcp --url https://host/mcp [--api-key-file PATH]
+      Bridge stdio to a remote svc's MCP endpoint (key from SVC_API_KEY or the file).
   svc accounts create --name NAME --tier partner|public [--email EMAIL] [--scopes a,b] [--json]
       Create a customer account and its first key; the key is printed once.
   svc accounts list [--json]
@@ -42,8 +39,10 @@ Usage:
   svc --help | --version
 
 Environment: SVC_PORT, SVC_HOST, SVC_DATA_DIR, SVC_API_KEY, SVC_LOG_LEVEL, SVC_BODY_LIMIT, SVC_PUBLIC_URL, SVC_TRUST_PROXY,
-SVC_WEBHOOK_ALLOW (hosts/CIDRs webhooks may reach despite the address guard); credits and payments: STRIPE_SECRET_KEY,
-STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_BASE, SVC_PAYMENT_RETURN_HOSTS, SVC_CREDITS_CATALOGUE (JSON).
+SVC_WEBHOOK_ALLOW (hosts/CIDRs webhooks may reach despite the address guard),
+SVC_RATE_LIMIT_FAIL_OPEN=1 (let requests through uncounted when the rate limiter cannot be reached);
+credits and payments: STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_BASE, SVC_PAYMENT_RETURN_HOSTS,
+SVC_CREDITS_CATALOGUE (JSON).
 The data directory can be used by one svc process at a time.`;
 
 /** A bad command line: printed as one line on stderr, exit code 2. */
@@ -83,6 +82,12 @@ async function serve(args: string[]): Promise<void> {
   const config = loadConfig(values as ConfigFlags);
   // Listen for signals before anything starts, so an early SIGTERM still shuts down cleanly.
   const signal = waitForSignal();
+  const [{ closeServices, openServices, startDispatcher }, { buildApp }, { TOOLS }, { removeServerFile, writeServerFile }] = await Promise.all([
+    import('./app.js'),
+    import('./http/app.js'),
+    import('./tools/index.js'),
+    import('./admin.js'),
+  ]);
   const services = await openServices(config, { bootstrap: true });
   const app = await buildApp(services, TOOLS);
   try {
@@ -111,17 +116,45 @@ async function serve(args: string[]): Promise<void> {
 }
 
 async function mcp(args: string[]): Promise<void> {
-  const { values } = parse(args, { 'api-key': { type: 'string' } });
+  const { values } = parse(args, { 'api-key': { type: 'string' }, url: { type: 'string' }, 'api-key-file': { type: 'string' } });
   // Standard output carries the MCP protocol: anything a library prints with console goes to stderr instead.
   for (const level of ['log', 'info', 'debug', 'trace'] as const) console[level] = console.error.bind(console);
+  if (values.url !== undefined) {
+    const { proxyStdio, ProxyError } = await import('./mcp/proxy.js');
+    try {
+      await proxyStdio({ url: values.url as string, apiKey: values['api-key'] as string | undefined, apiKeyFile: values['api-key-file'] as string | undefined });
+    } catch (err) {
+      if (err instanceof ProxyError) throw new UsageError(err.message);
+      throw err;
+    }
+    return;
+  }
+  if (values['api-key-file'] !== undefined) throw new UsageError('--api-key-file goes with --url (a remote server); locally use --api-key or SVC_API_KEY');
   const config = loadConfig(values as ConfigFlags);
   const signal = waitForSignal();
-  const services = await openServices(config, { bootstrap: true });
-  const dispatcher = startDispatcher(services);
-  await Promise.race([serveStdio(TOOLS, services, config.apiKey), signal]);
+  // Reads stdin and answers `initialize` while the SDK and the rest load.
+  const { EarlyStdioTransport } = await import('./mcp/early.js');
+  const early = new EarlyStdioTransport();
+  const { serveStdio } = await import('./mcp/stdio.js');
+  // `initialize` is answered first; the tools, the store and their libraries load right after.
+  const serving = await serveStdio(async () => {
+    const [{ openServices, startDispatcher, closeServices }, { TOOLS }] = await Promise.all([import('./app.js'), import('./tools/index.js')]);
+    const services = await openServices(config, { bootstrap: true });
+    return { services, tools: TOOLS, dispatcher: startDispatcher(services), closeServices };
+  }, config.apiKey, early);
+  let loaded: Awaited<typeof serving.loaded>;
+  try {
+    // A store that cannot be opened ends the server with its error (exit code 2).
+    loaded = await serving.loaded;
+  } catch (err) {
+    await serving.close();
+    throw err;
+  }
+  await Promise.race([serving.closed, signal]);
+  await serving.close();
   const hold = setInterval(() => undefined, 1000); // see serve()
-  await dispatcher.stop();
-  await closeServices(services);
+  await loaded.dispatcher.stop();
+  await loaded.closeServices(loaded.services);
   clearInterval(hold);
 }
 
@@ -141,11 +174,16 @@ const ADMIN_OPTIONS = { url: { type: 'string' }, 'api-key': { type: 'string' }, 
  */
 async function adminRun(
   values: Record<string, string | boolean | undefined>,
-  offline: (services: Awaited<ReturnType<typeof openServices>>, operator: Principal) => Promise<void>,
+  offline: (services: Services, operator: Principal) => Promise<void>,
   online: (url: string, apiKey: string) => Promise<void>,
 ): Promise<void> {
   const config = loadConfig(values as ConfigFlags);
-  let services: Awaited<ReturnType<typeof openServices>>;
+  const [{ openServices, closeServices }, { createLogger }, { operatorPrincipal, runningServerUrl }] = await Promise.all([
+    import('./app.js'),
+    import('./core/log.js'),
+    import('./admin.js'),
+  ]);
+  let services: Services;
   try {
     services = await openServices(config, { log: createLogger('warn') });
   } catch (err) {
@@ -192,6 +230,7 @@ async function keys(args: string[]): Promise<void> {
     const name = (values.name as string | undefined)?.trim();
     if (!name) throw new UsageError('--name is required');
     const account = (values.account ?? values.owner) as string | undefined;
+    const [{ createKey }, { accountExists, callApi }] = await Promise.all([import('./keys/keys.js'), import('./admin.js')]);
     await adminRun(
       values,
       async (services, operator) => {
@@ -213,6 +252,7 @@ async function keys(args: string[]): Promise<void> {
   }
   if (sub === 'list') {
     const { values } = parse(rest, ADMIN_OPTIONS);
+    const [{ API_KEYS }, { keyView }] = await Promise.all([import('./keys/keys.js'), import('./keys/manage.js')]);
     const show = (shown: ApiKeyView[]) => {
       if (values.json) process.stdout.write(JSON.stringify(shown) + '\n');
       else if (shown.length === 0) process.stdout.write('No API keys.\n');
@@ -235,6 +275,7 @@ async function keys(args: string[]): Promise<void> {
 
 /** Every page of an offset-paged list from the running server. */
 async function allPages<T>(url: string, apiKey: string, route: string): Promise<T[]> {
+  const { callApi } = await import('./admin.js');
   const items: T[] = [];
   for (let page = 1; page < 10_000; page++) {
     const { data, meta } = await callApi(url, apiKey, 'GET', `${route}?page=${page}&limit=100`);
@@ -258,6 +299,11 @@ async function accounts(args: string[]): Promise<void> {
       ...(values.email ? { email: values.email as string } : {}),
       ...(values.scopes ? { keyScopes: parseScopes(values.scopes as string) } : {}),
     };
+    const [{ createAccount, CreateAccountInput }, { zodDetails }, { callApi }] = await Promise.all([
+      import('./accounts/accounts.js'),
+      import('./tools/invoke.js'),
+      import('./admin.js'),
+    ]);
     const done = (out: { account: { id: string; name: string; tier: string }; apiKey: { id: string }; key: string }) =>
       print(
         values,
@@ -278,6 +324,7 @@ async function accounts(args: string[]): Promise<void> {
   }
   if (sub === 'list') {
     const { values } = parse(rest, ADMIN_OPTIONS);
+    const [{ accountView }, { ACCOUNTS }] = await Promise.all([import('./accounts/accounts.js'), import('./accounts/records.js')]);
     const show = (list: AccountView[]) => {
       if (values.json) process.stdout.write(JSON.stringify(list) + '\n');
       else for (const a of list) process.stdout.write(`${a.id}  ${a.kind.padEnd(8)}  ${a.tier.padEnd(8)}  ${a.status.padEnd(9)}  ${a.name}\n`);
@@ -305,6 +352,12 @@ async function credits(args: string[]): Promise<void> {
     reason: (values.reason as string | undefined) ?? '',
     ...(values['idempotency-key'] ? { idempotencyKey: values['idempotency-key'] as string } : {}),
   };
+  const [{ grantCredits, GrantCreditsInput }, { zodDetails }, { ApiCallError, callApi }, { ApiError }] = await Promise.all([
+    import('./credits/ledger.js'),
+    import('./tools/invoke.js'),
+    import('./admin.js'),
+    import('./core/errors.js'),
+  ]);
   const parsed = GrantCreditsInput.safeParse({ id: account, ...body });
   if (!parsed.success) throw new UsageError(zodDetails(parsed.error).map((d) => `--${d.field === 'id' ? 'account' : d.field}: ${d.reason}`).join('; '));
   const done = (out: { entry: { id: string; amount: number }; balance: number; replayed: boolean }) =>
@@ -363,6 +416,7 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command "${command}"; try svc --help`);
     }
   } catch (err) {
+    const { ApiCallError } = await import('./admin.js');
     if (err instanceof ApiCallError) {
       process.stderr.write(`svc: ${err.message}\n`);
       return 1;

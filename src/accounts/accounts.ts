@@ -125,11 +125,11 @@ export function accountView(r: AccountRecord): AccountView {
 }
 
 /** The operator's account (creating it on first use). */
-export function operatorAccount(tx: Tx, clock: Clock): AccountRecord {
-  const [existing] = tx.findBy<AccountRecord>(ACCOUNTS, 'kind', 'operator');
+export async function operatorAccount(tx: Tx, clock: Clock): Promise<AccountRecord> {
+  const [existing] = await tx.findBy<AccountRecord>(ACCOUNTS, 'kind', 'operator');
   if (existing) return existing;
   const created = newAccount({ name: 'operator', tier: 'internal', kind: 'operator' }, clock);
-  tx.put(ACCOUNTS, created);
+  await tx.put(ACCOUNTS, created);
   return created;
 }
 
@@ -139,12 +139,12 @@ export function operatorAccount(tx: Tx, clock: Clock): AccountRecord {
  * it once.
  */
 export async function bootstrapOperator(store: Store, clock: Clock): Promise<{ record: ApiKeyRecord; key: string } | undefined> {
-  return store.transact((tx) => {
-    const operator = operatorAccount(tx, clock);
+  return store.transact(async (tx) => {
+    const operator = await operatorAccount(tx, clock);
     // The operator's first key; customer accounts' keys (say, made offline with `svc accounts create`) do not count.
-    if (tx.idsBy(API_KEYS, 'ownerId', operator.id).length > 0) return undefined;
+    if ((await tx.idsBy(API_KEYS, 'ownerId', operator.id)).length > 0) return undefined;
     const built = buildKey({ name: 'bootstrap', tier: 'internal', scopes: ['all'], ownerId: operator.id }, clock);
-    tx.put(API_KEYS, built.record);
+    await tx.put(API_KEYS, built.record);
     return built;
   });
 }
@@ -157,31 +157,31 @@ export async function bootstrapOperator(store: Store, clock: Clock): Promise<{ r
  * Every record of the declared collections is rewritten to the new id.
  */
 export async function migrateOwners(store: Store, clock: Clock, collections: readonly string[]): Promise<number> {
-  return store.transact((tx) => {
+  return store.transact(async (tx) => {
     const owners = new Map<string, { tier: Tier; internalAll: boolean }>();
-    for (const key of tx.scan<ApiKeyRecord>(API_KEYS)) {
-      if (tx.get(ACCOUNTS, key.ownerId)) continue;
+    for await (const key of tx.scan<ApiKeyRecord>(API_KEYS)) {
+      if (await tx.get(ACCOUNTS, key.ownerId)) continue;
       const seen = owners.get(key.ownerId) ?? { tier: 'public' as Tier, internalAll: false };
       if (TIER_RANK[key.tier] > TIER_RANK[seen.tier]) seen.tier = key.tier;
       if (key.tier === 'internal' && key.scopes.includes('all')) seen.internalAll = true;
       owners.set(key.ownerId, seen);
     }
     const mapping = new Map<string, string>();
-    let hasOperator = tx.findBy<AccountRecord>(ACCOUNTS, 'kind', 'operator').length > 0;
+    let hasOperator = (await tx.findBy<AccountRecord>(ACCOUNTS, 'kind', 'operator')).length > 0;
     for (const [old, info] of owners) {
       const kind: AccountKind = !hasOperator && info.internalAll ? 'operator' : 'customer';
       if (kind === 'operator') hasOperator = true;
       const account = newAccount({ name: kind === 'operator' ? 'operator' : `migrated ${old}`, tier: info.tier, kind }, clock);
-      tx.put(ACCOUNTS, account);
+      await tx.put(ACCOUNTS, account);
       mapping.set(old, account.id);
     }
     if (mapping.size === 0) return 0;
     let rewritten = 0;
     for (const collection of collections) {
-      for (const doc of tx.all<{ id: string; ownerId?: unknown }>(collection)) {
+      for (const doc of await tx.all<{ id: string; ownerId?: unknown }>(collection)) {
         const to = typeof doc.ownerId === 'string' ? mapping.get(doc.ownerId) : undefined;
         if (!to) continue;
-        tx.put(collection, { ...doc, ownerId: to });
+        await tx.put(collection, { ...doc, ownerId: to });
         rewritten++;
       }
     }
@@ -207,8 +207,8 @@ export interface AccountDeps {
 }
 
 /** api_key.created in the event log of the account that received the key. */
-function keyCreated(tx: Tx, record: ApiKeyRecord, clock: Clock): void {
-  recordEvent(
+async function keyCreated(tx: Tx, record: ApiKeyRecord, clock: Clock): Promise<void> {
+  await recordEvent(
     tx,
     { type: 'api_key.created', ownerId: record.ownerId, data: { id: record.id, name: record.name, tier: record.tier, scopes: record.scopes, createdBy: 'operator' } },
     clock,
@@ -241,10 +241,10 @@ export async function createAccount(
     { name: input.keyName ?? 'primary', tier, scopes, ownerId: account.id, ipWhitelist: input.keyIpWhitelist, expiresAt: input.keyExpiresAt ?? caller.expiresAt },
     deps.clock,
   );
-  await deps.system.transact((tx) => {
-    tx.put(ACCOUNTS, account);
-    tx.put(API_KEYS, record);
-    keyCreated(tx, record, deps.clock);
+  await deps.system.transact(async (tx) => {
+    await tx.put(ACCOUNTS, account);
+    await tx.put(API_KEYS, record);
+    await keyCreated(tx, record, deps.clock);
   });
   return { account: accountView(account), apiKey: keyView(record), key };
 }
@@ -260,8 +260,8 @@ export async function getAccount(deps: AccountDeps, id: string): Promise<Account
 
 export async function updateAccount(deps: AccountDeps, caller: Principal, input: z.infer<typeof UpdateAccountInput>): Promise<AccountView> {
   await findAccount(deps, input.id);
-  return deps.system.transact((tx) => {
-    const fresh = tx.get<AccountRecord>(ACCOUNTS, input.id);
+  return deps.system.transact(async (tx) => {
+    const fresh = await tx.get<AccountRecord>(ACCOUNTS, input.id);
     if (!fresh) throw ApiError.notFound(`Account ${input.id}`);
     if (input.status === 'suspended' && (fresh.kind === 'operator' || fresh.id === caller.ownerId)) {
       throw ApiError.validation('The operator account cannot be suspended: it would lock the operator out.', [
@@ -276,7 +276,7 @@ export async function updateAccount(deps: AccountDeps, caller: Principal, input:
       next.status = input.status;
       next.suspendedAt = input.status === 'suspended' ? now : null;
     }
-    tx.put(ACCOUNTS, next);
+    await tx.put(ACCOUNTS, next);
     return accountView(next);
   });
 }
@@ -293,10 +293,10 @@ export async function createAccountKey(deps: AccountDeps, caller: Principal, inp
     { name: input.name, tier, scopes: input.scopes, ownerId: account.id, ipWhitelist: input.ipWhitelist, expiresAt: input.expiresAt ?? caller.expiresAt },
     deps.clock,
   );
-  await deps.system.transact((tx) => {
-    if (!tx.get(ACCOUNTS, account.id)) throw ApiError.notFound(`Account ${account.id}`);
-    tx.put(API_KEYS, record);
-    keyCreated(tx, record, deps.clock);
+  await deps.system.transact(async (tx) => {
+    if (!(await tx.get(ACCOUNTS, account.id))) throw ApiError.notFound(`Account ${account.id}`);
+    await tx.put(API_KEYS, record);
+    await keyCreated(tx, record, deps.clock);
   });
   return { ...keyView(record), key };
 }

@@ -6,7 +6,8 @@ import type { Scope, Tier } from '../keys/scopes.js';
  * credential, only this.
  */
 export interface Principal {
-  kind: 'key' | 'session';
+  /** `embed`: a short-lived wizard token (src/embed/), acting for the key that made it, for the wizard's tools only. */
+  kind: 'key' | 'session' | 'embed';
   /** The account (`acct_<id>`) every record the call reads or writes belongs to. */
   ownerId: string;
   /** The key's tier, or for a session the account's tier. */
@@ -19,4 +20,6 @@ export interface Principal {
   /** Limits a key passes on to the keys it creates (DECISIONS "API keys", issue 13). */
   expiresAt: string | null;
   ipWhitelist: string[];
+  /** The embed session of an `embed` principal (its token's record). */
+  embedSessionId?: string | undefined;
 }

@@ -194,7 +194,7 @@ export class SessionAuthority {
       .sign(this.#key);
   }
 
-  #newSession(tx: Tx, user: UserRecord): SessionRecord {
+  async #newSession(tx: Tx, user: UserRecord): Promise<SessionRecord> {
     const now = this.clock.now().getTime();
     const session: SessionRecord = {
       id: newId('session'),
@@ -205,7 +205,7 @@ export class SessionAuthority {
       maxUntil: now + this.config.maxSeconds * 1000,
       revokedAt: null,
     };
-    tx.put(SESSIONS, session);
+    await tx.put(SESSIONS, session);
     return session;
   }
 
@@ -220,12 +220,12 @@ export class SessionAuthority {
   async register(input: z.infer<typeof RegisterInput>) {
     const passwordHash = await argonHash(input.password, ARGON2_OPTIONS);
     const now = this.clock.now().toISOString();
-    const { session, user, account } = await this.store.transact((tx) => {
-      if (tx.findBy(USERS, 'email', input.email).length > 0) {
+    const { session, user, account } = await this.store.transact(async (tx) => {
+      if ((await tx.findBy(USERS, 'email', input.email)).length > 0) {
         throw new ApiError('CONFLICT', 'An account with this email already exists. Sign in instead.', [{ field: 'email', reason: 'already registered' }]);
       }
       const account = newAccount({ name: input.name ?? input.email, tier: 'public', kind: 'personal', email: input.email }, this.clock);
-      tx.put(ACCOUNTS, account);
+      await tx.put(ACCOUNTS, account);
       const user: UserRecord = {
         id: newId('user'),
         ownerId: account.id,
@@ -236,9 +236,9 @@ export class SessionAuthority {
         updatedAt: now,
         passwordChangedAt: now,
       };
-      tx.put(USERS, user);
-      recordEvent(tx, { type: 'user.created', ownerId: account.id, data: { id: user.id, accountId: account.id } }, this.clock);
-      return { session: this.#newSession(tx, user), user, account };
+      await tx.put(USERS, user);
+      await recordEvent(tx, { type: 'user.created', ownerId: account.id, data: { id: user.id, accountId: account.id } }, this.clock);
+      return { session: await this.#newSession(tx, user), user, account };
     });
     return this.#answer(session, user, account);
   }
@@ -251,7 +251,7 @@ export class SessionAuthority {
       [emailKey, LOGIN_FAILURES_PER_EMAIL, 'this email'],
       [addressKey, LOGIN_FAILURES_PER_ADDRESS, 'this address'],
     ] as const) {
-      const state = this.limiter.peek(key, limit, now);
+      const state = await this.limiter.peek(key, limit, now);
       if (state.remaining === 0) {
         throw new ApiError(
           'RATE_LIMIT_EXCEEDED',
@@ -265,8 +265,8 @@ export class SessionAuthority {
     // The same work and the same answer whether or not the email is known.
     const ok = await argonVerify(user?.passwordHash ?? (await this.#dummy()), input.password).catch(() => false);
     if (!user || !ok) {
-      this.limiter.hitAll([{ key: emailKey, limit: LOGIN_FAILURES_PER_EMAIL }], now);
-      this.limiter.hitAll([{ key: addressKey, limit: LOGIN_FAILURES_PER_ADDRESS }], now);
+      await this.limiter.hitAll([{ key: emailKey, limit: LOGIN_FAILURES_PER_EMAIL }], now);
+      await this.limiter.hitAll([{ key: addressKey, limit: LOGIN_FAILURES_PER_ADDRESS }], now);
       throw new ApiError('UNAUTHORIZED', WRONG_CREDENTIALS);
     }
     const account = await this.store.get<AccountRecord>(ACCOUNTS, user.ownerId);
@@ -293,11 +293,11 @@ export class SessionAuthority {
     let renewed: ActiveSession['renewed'];
     const ttl = this.config.ttlSeconds * 1000;
     if (session.expiresAt - now < ttl / 2 && session.expiresAt < session.maxUntil) {
-      const next = await this.store.transact((tx) => {
-        const fresh = tx.get<SessionRecord>(SESSIONS, session.id);
+      const next = await this.store.transact(async (tx) => {
+        const fresh = await tx.get<SessionRecord>(SESSIONS, session.id);
         if (!fresh || fresh.revokedAt) return undefined;
         const updated = { ...fresh, expiresAt: Math.min(now + ttl, fresh.maxUntil) };
-        tx.put(SESSIONS, updated);
+        await tx.put(SESSIONS, updated);
         return updated;
       });
       if (next) renewed = { token: await this.#sign(next), expiresAt: new Date(next.expiresAt) };
@@ -352,9 +352,9 @@ export class SessionAuthority {
   }
 
   async logout(principal: Principal): Promise<void> {
-    await this.store.transact((tx) => {
-      const s = tx.get<SessionRecord>(SESSIONS, principal.keyId);
-      if (s && !s.revokedAt) tx.put(SESSIONS, { ...s, revokedAt: this.clock.now().toISOString() });
+    await this.store.transact(async (tx) => {
+      const s = await tx.get<SessionRecord>(SESSIONS, principal.keyId);
+      if (s && !s.revokedAt) await tx.put(SESSIONS, { ...s, revokedAt: this.clock.now().toISOString() });
     });
   }
 
@@ -367,16 +367,16 @@ export class SessionAuthority {
     }
     const passwordHash = await argonHash(input.newPassword, ARGON2_OPTIONS);
     const nowIso = this.clock.now().toISOString();
-    const { session, fresh } = await this.store.transact((tx) => {
-      const fresh = tx.get<UserRecord>(USERS, user.id);
+    const { session, fresh } = await this.store.transact(async (tx) => {
+      const fresh = await tx.get<UserRecord>(USERS, user.id);
       if (!fresh) throw unauthorized();
       const updated = { ...fresh, passwordHash, updatedAt: nowIso, passwordChangedAt: nowIso };
-      tx.put(USERS, updated);
-      for (const s of tx.findBy<SessionRecord>(SESSIONS, 'userId', user.id)) {
-        if (!s.revokedAt) tx.put(SESSIONS, { ...s, revokedAt: nowIso });
+      await tx.put(USERS, updated);
+      for (const s of await tx.findBy<SessionRecord>(SESSIONS, 'userId', user.id)) {
+        if (!s.revokedAt) await tx.put(SESSIONS, { ...s, revokedAt: nowIso });
       }
-      recordEvent(tx, { type: 'user.updated', ownerId: fresh.ownerId, data: { id: fresh.id, changed: ['password'] } }, this.clock);
-      return { session: this.#newSession(tx, updated), fresh: updated };
+      await recordEvent(tx, { type: 'user.updated', ownerId: fresh.ownerId, data: { id: fresh.id, changed: ['password'] } }, this.clock);
+      return { session: await this.#newSession(tx, updated), fresh: updated };
     });
     const account = await this.store.get<AccountRecord>(ACCOUNTS, fresh.ownerId);
     if (!account) throw unauthorized();

@@ -14,9 +14,7 @@
  * Operator tools that work across accounts (account management) declare it
  * and receive the raw store as well; nothing else does.
  */
-import type { Doc, Store, Tx } from '../store/port.js';
-
-type IndexValue = string | number | boolean | null;
+import type { Doc, IndexValue, Store, TransactOptions, Tx } from '../store/port.js';
 
 /** Collection → the field holding the account id of each record. */
 const TENANT_FIELD = new Map<string, string>();
@@ -50,10 +48,6 @@ function owns(doc: Doc | undefined, field: string, accountId: string): boolean {
   return doc !== undefined && doc[field] === accountId;
 }
 
-interface Reader {
-  get<T extends Doc>(collection: string, id: string): T | undefined | Promise<T | undefined>;
-}
-
 /** A transaction seen through one account. */
 class AccountTx implements Tx {
   constructor(
@@ -61,42 +55,42 @@ class AccountTx implements Tx {
     private readonly accountId: string,
   ) {}
 
-  get<T extends Doc>(collection: string, id: string): T | undefined {
+  async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
     const field = tenantField(collection);
-    const doc = this.tx.get<T>(collection, id);
+    const doc = await this.tx.get<T>(collection, id);
     return owns(doc, field, this.accountId) ? doc : undefined;
   }
 
-  findBy<T extends Doc>(collection: string, field: string, value: IndexValue): T[] {
+  async findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]> {
     const own = tenantField(collection);
     if (field === own) return value === this.accountId ? this.tx.findBy<T>(collection, field, value) : [];
-    return this.tx.findBy<T>(collection, field, value).filter((d) => d[own] === this.accountId);
+    return (await this.tx.findBy<T>(collection, field, value)).filter((d) => d[own] === this.accountId);
   }
 
-  idsBy(collection: string, field: string, value: IndexValue): string[] {
+  async idsBy(collection: string, field: string, value: IndexValue): Promise<string[]> {
     const own = tenantField(collection);
     if (field === own) return value === this.accountId ? this.tx.idsBy(collection, field, value) : [];
-    return this.findBy(collection, field, value).map((d) => d.id);
+    return (await this.findBy(collection, field, value)).map((d) => d.id);
   }
 
-  all<T extends Doc>(collection: string): T[] {
+  all<T extends Doc>(collection: string): Promise<T[]> {
     return this.findBy<T>(collection, tenantField(collection), this.accountId);
   }
 
-  *scan<T extends Doc>(collection: string): Iterable<T> {
-    yield* this.all<T>(collection);
+  async *scan<T extends Doc>(collection: string): AsyncIterable<T> {
+    yield* await this.all<T>(collection);
   }
 
-  put<T extends Doc>(collection: string, doc: T): void {
+  async put<T extends Doc>(collection: string, doc: T): Promise<void> {
     const field = tenantField(collection);
     if (doc[field] !== this.accountId) throw new TenancyError(`refusing to write a ${collection} record of another account`);
-    const existing = this.tx.get(collection, doc.id);
+    const existing = await this.tx.get(collection, doc.id);
     if (existing && !owns(existing, field, this.accountId)) throw new TenancyError(`refusing to overwrite a ${collection} record of another account`);
-    this.tx.put(collection, doc);
+    await this.tx.put(collection, doc);
   }
 
-  delete(collection: string, id: string): boolean {
-    if (!this.get(collection, id)) return false;
+  async delete(collection: string, id: string): Promise<boolean> {
+    if (!(await this.get(collection, id))) return false;
     return this.tx.delete(collection, id);
   }
 }
@@ -110,7 +104,7 @@ class AccountStore implements Store {
 
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
     const field = tenantField(collection);
-    const doc = await (this.store as Reader).get<T>(collection, id);
+    const doc = await this.store.get<T>(collection, id);
     return owns(doc, field, this.accountId) ? doc : undefined;
   }
 
@@ -136,8 +130,8 @@ class AccountStore implements Store {
     return this.transact((tx) => tx.delete(collection, id));
   }
 
-  transact<R>(fn: (tx: Tx) => R): Promise<R> {
-    return this.store.transact((tx) => fn(new AccountTx(tx, this.accountId)));
+  transact<R>(fn: (tx: Tx) => Promise<R>, opts?: TransactOptions): Promise<R> {
+    return this.store.transact((tx) => fn(new AccountTx(tx, this.accountId)), opts);
   }
 
   flush(): Promise<void> {

@@ -186,6 +186,21 @@ async function build(plan: Plan, deps: EngineDeps): Promise<Omit<GenerateOutput,
   }
 }
 
+export const ValidatePlanOutput = z
+  .object({
+    valid: z.literal(true).describe('Always true: a plan with problems is answered with VALIDATION_ERROR and one detail per problem.'),
+    warnings: z.array(WarningSchema).describe('Law findings and defaults that generate_contract would report in its analysis.'),
+  })
+  .describe('The plan passes every check generate_contract makes before building.');
+
+/** Every check generate_contract makes before building (plan rules, template and jurisdiction law), without building. */
+export function validateForGeneration(input: GenerateInput, jurisdictions: JurisdictionIndex): z.input<typeof ValidatePlanOutput> {
+  const { plan, notes } = withPlanDefaults<GenerateInput>(input);
+  validatePlan(plan);
+  const law = lawWarnings(input, jurisdictions);
+  return { valid: true, warnings: [...law, ...notes.map(({ id, severity, message }) => ({ id, severity, message }))] };
+}
+
 /** Generates a contract for `input` on behalf of `ownerId`, recording contract.* events. */
 export async function generateContract(input: GenerateInput, ownerId: string, deps: EngineDeps): Promise<GenerateOutput> {
   const { plan, notes } = withPlanDefaults<GenerateInput>(input);
@@ -220,9 +235,9 @@ export async function generateContract(input: GenerateInput, ownerId: string, de
     features: output.contractInfo.features,
     beneficiaries: plan.beneficiaries.length,
   };
-  await deps.store.transact((tx) => {
-    if (plan.blockchain !== 'solana') recordEvent(tx, { type: 'contract.compiled', ownerId, data }, deps.clock);
-    recordEvent(tx, { type: 'contract.generated', ownerId, data }, deps.clock);
+  await deps.store.transact(async (tx) => {
+    if (plan.blockchain !== 'solana') await recordEvent(tx, { type: 'contract.compiled', ownerId, data }, deps.clock);
+    await recordEvent(tx, { type: 'contract.generated', ownerId, data }, deps.clock);
   });
   return output;
 }

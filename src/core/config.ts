@@ -28,6 +28,11 @@ export interface Config {
   sessions: { ttlSeconds: number; maxSeconds: number };
   /** Hosts or CIDR ranges webhooks may reach despite the address guard (SVC_WEBHOOK_ALLOW); for tests and private deployments. */
   webhookAllow: string | undefined;
+  /**
+   * When the rate limiter's engine cannot be reached, let requests through uncounted (SVC_RATE_LIMIT_FAIL_OPEN=1)
+   * instead of answering 503 SERVICE_UNAVAILABLE. Off by default.
+   */
+  rateLimitFailOpen?: boolean;
   /** Credit packs, action prices and auto-reload policy (SVC_CREDITS_CATALOGUE: JSON over the defaults). */
   credits: Catalogue;
   /** Stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_BASE) and allowed checkout return hosts. */
@@ -111,6 +116,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     webhookAllow: env.SVC_WEBHOOK_ALLOW || undefined,
     sessions: sessionConfig(env),
     allowedOrigins: allowedOrigins(env),
+    rateLimitFailOpen: flag(env.SVC_RATE_LIMIT_FAIL_OPEN, 'SVC_RATE_LIMIT_FAIL_OPEN'),
     credits: creditsCatalogue(env),
     payments: paymentsConfig(env),
   };
@@ -143,6 +149,12 @@ function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
     stripeApiBase: base,
     returnHosts: (env.SVC_PAYMENT_RETURN_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
   };
+}
+
+function flag(raw: string | undefined, source: string): boolean {
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${source} must be 1 or 0, got "${raw}"`);
 }
 
 function sessionConfig(env: NodeJS.ProcessEnv): Config['sessions'] {

@@ -54,7 +54,7 @@ export class ApiError extends Error {
   override name = 'ApiError';
   readonly code: ErrorCode;
   readonly details: ErrorDetail[] | undefined;
-  /** ISO 8601 time after which a rate-limited (or SERVICE_BUSY) request may be retried. */
+  /** ISO 8601 time after which a rate-limited (or SERVICE_BUSY, SERVICE_UNAVAILABLE) request may be retried. */
   readonly retryAfter: string | undefined;
 
   constructor(code: ErrorCode, message: string, details?: ErrorDetail[], retryAfter?: string) {

@@ -39,7 +39,7 @@ export function createLogger(level: string = 'info', destination: pino.Destinati
 }
 
 /** Query parameters whose values are credentials, compared after decoding and lower-casing the name. */
-const SECRET_PARAMS = new Set(['api_key', 'apikey', 'api-key', 'access_token', 'token', 'secret', 'password']);
+const SECRET_PARAMS = new Set(['api_key', 'apikey', 'api-key', 'key', 'access_token', 'token', 'secret', 'password']);
 
 /** A query parameter's name as a server would read it: `+` as space, %XX decoded (repeatedly, up to 3 times), lower-cased. */
 function decodedName(raw: string): string {

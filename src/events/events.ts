@@ -125,13 +125,13 @@ export function notifyOutbox(queued: QueuedDelivery): void {
   });
 }
 
-function ownersSubscriptions(tx: Tx, ownerId: string): SubscriptionView[] {
+async function ownersSubscriptions(tx: Tx, ownerId: string): Promise<SubscriptionView[]> {
   try {
-    return tx.findBy<SubscriptionView>(WEBHOOKS, 'ownerId', ownerId);
+    return await tx.findBy<SubscriptionView>(WEBHOOKS, 'ownerId', ownerId);
   } catch {
     // A store opened without the webhook indexes (e.g. a unit test of another
     // domain): scan instead; the collection is small.
-    return tx.all<SubscriptionView>(WEBHOOKS).filter((w) => w.ownerId === ownerId);
+    return (await tx.all<SubscriptionView>(WEBHOOKS)).filter((w) => w.ownerId === ownerId);
   }
 }
 
@@ -160,7 +160,7 @@ export function newDelivery(event: EventRecord, webhookId: string, nowMs: number
  * active subscription of the owner that matches the type: this is the outbox,
  * and nothing in it is lost if the process dies before delivering.
  */
-export function recordEvent(tx: Tx, event: NewEvent, clock: Clock): EventRecord {
+export async function recordEvent(tx: Tx, event: NewEvent, clock: Clock): Promise<EventRecord> {
   const now = clock.now();
   const record: EventRecord = {
     id: newId('event'),
@@ -171,12 +171,12 @@ export function recordEvent(tx: Tx, event: NewEvent, clock: Clock): EventRecord 
     apiVersion: 'v1',
     data: event.data,
   };
-  tx.put(EVENTS, record);
-  for (const sub of ownersSubscriptions(tx, event.ownerId)) {
+  await tx.put(EVENTS, record);
+  for (const sub of await ownersSubscriptions(tx, event.ownerId)) {
     if (sub.status !== 'active') continue;
     if (!sub.events.includes('*') && !sub.events.includes(event.type)) continue;
     const delivery = newDelivery(record, sub.id, now.getTime(), record.createdAt);
-    tx.put(DELIVERIES, delivery);
+    await tx.put(DELIVERIES, delivery);
     notifyOutbox({ id: delivery.id, webhookId: sub.id, due: delivery.nextAttemptAt ?? 0 });
   }
   return record;

@@ -21,13 +21,14 @@ import { ErrorEnvelopeSchema, MetaSchema, successSchema } from './envelope-schem
 import { finishOpenApiDocument } from './openapi.js';
 import { coerceQuery } from './query.js';
 import { registerStripeWebhook } from './stripe-webhook.js';
+import { registerEmbedRoutes } from './embed.js';
 
 export const API_PREFIX = '/api/v1';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Statuses documented for every tool route besides its success. */
-const ERROR_STATUSES = [400, 401, 403, 404, 413, 429, 500] as const;
+const ERROR_STATUSES = [400, 401, 403, 404, 413, 429, 500, 503] as const;
 
 // Windows end at the same instant for every key, so the last reset time's text is kept.
 let lastReset = { at: NaN, text: '' };
@@ -60,9 +61,9 @@ function isLoopbackHost(host: string | undefined): boolean {
   return m !== null && isLoopbackName(m[1]!);
 }
 
-/** Seconds until a 429 (rate limit) or 503 (SERVICE_BUSY) may be retried, for Retry-After; undefined for other errors. */
+/** Seconds until a 429 (rate limit) or 503 (SERVICE_BUSY, SERVICE_UNAVAILABLE) may be retried, for Retry-After; undefined for other errors. */
 function retryAfterSeconds(err: ApiError, services: Services): number | undefined {
-  if ((err.code !== 'RATE_LIMIT_EXCEEDED' && err.code !== 'SERVICE_BUSY') || !err.retryAfter) return undefined;
+  if ((err.code !== 'RATE_LIMIT_EXCEEDED' && err.code !== 'SERVICE_BUSY' && err.code !== 'SERVICE_UNAVAILABLE') || !err.retryAfter) return undefined;
   return Math.max(1, Math.ceil((Date.parse(err.retryAfter) - services.clock.now().getTime()) / 1000));
 }
 
@@ -453,7 +454,7 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
       principal = (await admit(services, call)).principal;
       // A batch counts once per request it carries, like that many REST calls.
       const extra = Array.isArray(req.body) ? req.body.filter((m) => m && typeof m === 'object' && 'method' in m).length - 1 : 0;
-      for (let i = 0; i < extra; i++) call.rate = countAdmitted(services, principal);
+      for (let i = 0; i < extra; i++) call.rate = await countAdmitted(services, principal);
       if (call.rate && !call.rate.allowed) throw rateLimitedError(principal.tier, call.rate);
     } catch (err) {
       const apiErr = err instanceof ApiError ? err : ApiError.internal();
@@ -479,6 +480,8 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
       }
     }
   });
+  registerEmbedRoutes(app, services);
+
   const methodNotAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
     reply
       .status(405)

@@ -54,7 +54,12 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string; retry
   '429': { name: 'TooManyRequests', description: 'A rate limit is reached (RATE_LIMIT_EXCEEDED); retry after Retry-After seconds.', retryAfter: true },
   '500': { name: 'InternalError', description: 'An unexpected failure (INTERNAL_ERROR).' },
   '501': { name: 'NotImplemented', description: 'Planned for a later API version (NOT_IMPLEMENTED).' },
-  '503': { name: 'ServiceBusy', description: 'Every compiler worker is busy (SERVICE_BUSY); retry after Retry-After seconds.', retryAfter: true },
+  '503': {
+    name: 'ServiceBusy',
+    description:
+      'The service cannot answer now: every compiler worker is busy (SERVICE_BUSY), or the database or the rate limiter cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After seconds.',
+    retryAfter: true,
+  },
 };
 
 const HEADERS: Record<string, { name: string; description: string; schema: Record<string, unknown> }> = {

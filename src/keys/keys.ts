@@ -27,6 +27,8 @@ export interface ApiKeyRecord {
   tier: Tier;
   scopes: Scope[];
   ipWhitelist: string[];
+  /** Origins that may embed the wizard with this key (issue 17); missing on keys made before it existed. */
+  allowedOrigins?: string[];
   displayPrefix: string;
   keyHash: string;
   ownerId: string;
@@ -56,6 +58,8 @@ export interface NewKey {
   ownerId: string;
   ipWhitelist?: string[] | undefined;
   expiresAt?: string | null | undefined;
+  /** Normalized origins allowed to embed the wizard (src/embed/origins.ts). */
+  allowedOrigins?: string[] | undefined;
 }
 
 /** Builds a key record and its value; the caller stores the record and shows the value once. */
@@ -67,6 +71,7 @@ export function buildKey(input: NewKey, clock: Clock): { record: ApiKeyRecord; k
     tier: input.tier,
     scopes: [...new Set(input.scopes)],
     ipWhitelist: input.ipWhitelist ?? [],
+    allowedOrigins: input.allowedOrigins ?? [],
     displayPrefix: key.slice(0, KEY_PREFIX[input.tier].length + 4),
     keyHash: hashKey(key),
     ownerId: input.ownerId,
@@ -87,17 +92,17 @@ export async function createKey(
   input: Omit<NewKey, 'ownerId'> & { ownerId?: string | undefined },
   clock: Clock,
 ): Promise<{ record: ApiKeyRecord; key: string }> {
-  return store.transact((tx) => {
+  return store.transact(async (tx) => {
     let ownerId = input.ownerId;
     if (ownerId === undefined) {
       const account = newAccount({ name: input.name, tier: input.tier, kind: 'customer' }, clock);
-      tx.put(ACCOUNTS, account);
+      await tx.put(ACCOUNTS, account);
       ownerId = account.id;
-    } else if (!tx.get(ACCOUNTS, ownerId)) {
+    } else if (!(await tx.get(ACCOUNTS, ownerId))) {
       throw new ApiError('NOT_FOUND', `Account ${ownerId} not found`);
     }
     const built = buildKey({ ...input, ownerId }, clock);
-    tx.put(API_KEYS, built.record);
+    await tx.put(API_KEYS, built.record);
     return built;
   });
 }
@@ -157,9 +162,9 @@ export function touchKey(store: Store, record: ApiKeyRecord, clock: Clock): Prom
 }
 
 async function writeLastUsed(store: Store, record: ApiKeyRecord, now: Date): Promise<void> {
-  await store.transact((tx) => {
-    const fresh = tx.get<ApiKeyRecord>(API_KEYS, record.id);
+  await store.transact(async (tx) => {
+    const fresh = await tx.get<ApiKeyRecord>(API_KEYS, record.id);
     if (!fresh || recentlyUsed(fresh.lastUsedAt, now.getTime())) return;
-    tx.put(API_KEYS, { ...fresh, lastUsedAt: now.toISOString() });
+    await tx.put(API_KEYS, { ...fresh, lastUsedAt: now.toISOString() });
   });
 }

@@ -1,32 +1,13 @@
-import { RATE_WINDOW_MS } from './limits.js';
-
-/** The state of one counter after a hit. */
-export interface RateState {
-  limit: number;
-  /** Requests left in this window after this hit (never negative). */
-  remaining: number;
-  /** When the window ends and the counter resets. */
-  resetAt: Date;
-  /** Whether this hit was within the limit. */
-  allowed: boolean;
-}
-
 /**
- * A fixed-window rate limiter. The in-process implementation below is exact
- * within one process; when several instances run, a shared implementation
- * (Redis INCR + PEXPIREAT on a key per window) replaces it behind this interface.
+ * The in-process fixed-window rate limiter (the port is ./limiter-port.ts). It
+ * is exact within one process; when several instances run, a shared
+ * implementation (Redis) replaces it behind the same interface.
  */
-export interface RateLimiter {
-  /** Counts one request against `key` and reports whether it is allowed. */
-  hit(key: string, limit: number, now: Date): RateState;
-  /** The counter's state without counting. */
-  peek(key: string, limit: number, now: Date): RateState;
-  /**
-   * Counts one request against several counters at once, all or nothing: when
-   * any of them is exhausted, none is incremented. Returns the states in order.
-   */
-  hitAll(entries: Array<{ key: string; limit: number }>, now: Date): RateState[];
-}
+import { RATE_WINDOW_MS } from './limits.js';
+import type { RateLimiter, RateState } from './limiter-port.js';
+
+export { LimiterUnavailableError } from './limiter-port.js';
+export type { RateLimiter, RateState } from './limiter-port.js';
 
 interface Window {
   start: number;
@@ -75,16 +56,25 @@ export class MemoryRateLimiter implements RateLimiter {
     return { limit, remaining: Math.max(0, limit - w.count), resetAt: w.resetAt, allowed };
   }
 
-  hit(key: string, limit: number, now: Date): RateState {
-    return this.hitAll([{ key, limit }], now)[0]!;
+  // The port is asynchronous; here every answer is ready at once (a resolved promise).
+
+  hit(key: string, limit: number, now: Date): Promise<RateState> {
+    return Promise.resolve(this.hitAllNow([{ key, limit }], now)[0]!);
   }
 
-  peek(key: string, limit: number, now: Date): RateState {
+  peek(key: string, limit: number, now: Date): Promise<RateState> {
     const w = this.#current(key, now.getTime());
-    return this.#state(w, limit, w.count < limit);
+    return Promise.resolve(this.#state(w, limit, w.count < limit));
   }
 
-  hitAll(entries: Array<{ key: string; limit: number }>, now: Date): RateState[] {
+  hitAll(entries: Array<{ key: string; limit: number }>, now: Date): Promise<RateState[]> {
+    return Promise.resolve(this.hitAllNow(entries, now));
+  }
+
+  async close(): Promise<void> {}
+
+  /** hitAll, answered synchronously: all or nothing, when any counter is exhausted none is incremented. */
+  hitAllNow(entries: Array<{ key: string; limit: number }>, now: Date): RateState[] {
     // Plain loops: this runs on every request.
     const t = now.getTime();
     this.#sweep(t);

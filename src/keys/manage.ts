@@ -4,6 +4,7 @@ import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { recordEvent } from '../events/events.js';
 import type { Store } from '../store/port.js';
 import { validateWhitelist, whitelistWithin } from './ip.js';
+import { MAX_ALLOWED_ORIGINS, normalizeAllowedOrigins } from '../embed/origins.js';
 import { ACCOUNTS, TIER_RANK, type AccountRecord } from '../accounts/records.js';
 import { API_KEYS, buildKey, type ApiKeyRecord, type Principal } from './keys.js';
 import { hasScope, SCOPES, TIERS, type Scope, type Tier } from './scopes.js';
@@ -24,6 +25,9 @@ export const ApiKeySchema = z
     tier: z.enum(TIERS).describe('Tier: public, partner or internal.'),
     scopes: z.array(z.enum(SCOPES).describe('A scope.')).describe('Scopes granted (spec section 5).'),
     ipWhitelist: z.array(z.string().describe('An address or CIDR range.')).describe('Addresses allowed to use the key; empty means any.'),
+    allowedOrigins: z
+      .array(z.string().describe('An origin, scheme://host[:port].'))
+      .describe('Origins whose pages may embed the contract wizard with this key; empty means none.'),
     displayPrefix: z.string().describe('The first characters of the key, to recognise it.'),
     ownerId: z.string().describe('Account the key belongs to.'),
     createdAt: z.string().describe('Creation time, ISO 8601.'),
@@ -43,6 +47,10 @@ const whitelistField = z
   .array(z.string().max(64).describe('An IPv4/IPv6 address or CIDR range.'))
   .max(100)
   .describe('Addresses or CIDR ranges allowed to use the key; empty or omitted means any address.');
+const originsField = z
+  .array(z.string().max(200).describe('An exact origin, scheme://host[:port] (https; http only for localhost).'))
+  .max(MAX_ALLOWED_ORIGINS)
+  .describe(`Origins whose pages may embed the contract wizard with this key (at most ${MAX_ALLOWED_ORIGINS}, no wildcards); needs a partner or internal key with the embed scope to be of use.`);
 const expiresField = z.iso.datetime({ offset: true }).describe('Expiry time, ISO 8601; must be in the future.');
 
 export const CreateApiKeyInput = z
@@ -50,6 +58,7 @@ export const CreateApiKeyInput = z
     name: z.string().trim().min(1).max(100).describe('A name to recognise the key by.'),
     scopes: scopesField,
     ipWhitelist: whitelistField.optional(),
+    allowedOrigins: originsField.optional(),
     tier: z.enum(TIERS).optional().describe("Tier of the new key; defaults to the calling key's tier. Partner keys may create partner or public keys."),
     expiresAt: expiresField.optional(),
   })
@@ -61,13 +70,14 @@ export const UpdateApiKeyInput = z
     name: z.string().trim().min(1).max(100).optional().describe('New name.'),
     scopes: scopesField.optional(),
     ipWhitelist: whitelistField.optional(),
+    allowedOrigins: originsField.optional(),
     expiresAt: expiresField.nullable().optional().describe('New expiry time (ISO 8601, in the future), or null to remove it.'),
   })
   .describe('Changes to a key.');
 
 export function keyView(record: ApiKeyRecord): ApiKeyView {
   const { keyHash: _hash, ...view } = record;
-  return view as ApiKeyView;
+  return { ...view, allowedOrigins: record.allowedOrigins ?? [] } as ApiKeyView;
 }
 
 export interface KeyDeps {
@@ -165,6 +175,7 @@ export async function createApiKey(
   if (!account) throw ApiError.notFound(`Account ${caller.ownerId}`);
   const details: ErrorDetail[] = [];
   checkNewKey(caller, { tier, scopes: input.scopes, expiresAt: input.expiresAt, ipWhitelist: input.ipWhitelist, accountTier: account.tier }, deps.clock.now(), details);
+  const allowedOrigins = normalizeAllowedOrigins(input.allowedOrigins ?? [], 'allowedOrigins', details);
   if (details.length) throw ApiError.validation('The key cannot be created as requested.', details);
   const { record, key } = buildKey(
     {
@@ -175,12 +186,13 @@ export async function createApiKey(
       // Omitted limits are inherited from the creator.
       ipWhitelist: input.ipWhitelist ?? caller.ipWhitelist,
       expiresAt: input.expiresAt ?? caller.expiresAt,
+      allowedOrigins,
     },
     deps.clock,
   );
-  await deps.store.transact((tx) => {
-    tx.put(API_KEYS, record);
-    recordEvent(
+  await deps.store.transact(async (tx) => {
+    await tx.put(API_KEYS, record);
+    await recordEvent(
       tx,
       { type: 'api_key.created', ownerId: caller.ownerId, data: { id: record.id, name: record.name, tier, scopes: record.scopes, createdBy: caller.keyId } },
       deps.clock,
@@ -205,9 +217,10 @@ export async function updateApiKey(deps: KeyDeps, caller: Principal, input: z.in
   const details: ErrorDetail[] = [];
   if (input.scopes) checkScopesGrantable(caller, input.scopes, current.tier, details);
   checkLimits(caller, input, deps.clock.now(), details, {});
+  const allowedOrigins = input.allowedOrigins && normalizeAllowedOrigins(input.allowedOrigins, 'allowedOrigins', details);
   if (details.length) throw ApiError.validation('The key cannot be changed as requested.', details);
-  return deps.store.transact((tx) => {
-    const fresh = tx.get<ApiKeyRecord>(API_KEYS, input.id);
+  return deps.store.transact(async (tx) => {
+    const fresh = await tx.get<ApiKeyRecord>(API_KEYS, input.id);
     if (!fresh || fresh.ownerId !== caller.ownerId) throw ApiError.notFound(`API key ${input.id}`);
     if (fresh.revokedAt) throw ApiError.validation('A revoked key cannot be changed.', [{ field: 'id', reason: 'the key is revoked' }]);
     const next: ApiKeyRecord = {
@@ -215,9 +228,10 @@ export async function updateApiKey(deps: KeyDeps, caller: Principal, input: z.in
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.scopes !== undefined ? { scopes: [...new Set(input.scopes)] } : {}),
       ...(input.ipWhitelist !== undefined ? { ipWhitelist: input.ipWhitelist } : {}),
+      ...(allowedOrigins !== undefined ? { allowedOrigins } : {}),
       ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
     };
-    tx.put(API_KEYS, next);
+    await tx.put(API_KEYS, next);
     return keyView(next);
   });
 }
@@ -225,13 +239,13 @@ export async function updateApiKey(deps: KeyDeps, caller: Principal, input: z.in
 /** Revokes a key; the record stays, marked revoked. Revoking twice is harmless and emits one event. */
 export async function revokeApiKey(deps: KeyDeps, caller: Principal, id: string): Promise<ApiKeyView> {
   assertManageable(caller, await ownKey(deps.store, caller, id));
-  return deps.store.transact((tx) => {
-    const fresh = tx.get<ApiKeyRecord>(API_KEYS, id);
+  return deps.store.transact(async (tx) => {
+    const fresh = await tx.get<ApiKeyRecord>(API_KEYS, id);
     if (!fresh || fresh.ownerId !== caller.ownerId) throw ApiError.notFound(`API key ${id}`);
     if (fresh.revokedAt) return keyView(fresh);
     const next = { ...fresh, revokedAt: deps.clock.now().toISOString() };
-    tx.put(API_KEYS, next);
-    recordEvent(tx, { type: 'api_key.revoked', ownerId: caller.ownerId, data: { id, name: fresh.name, revokedBy: caller.keyId } }, deps.clock);
+    await tx.put(API_KEYS, next);
+    await recordEvent(tx, { type: 'api_key.revoked', ownerId: caller.ownerId, data: { id, name: fresh.name, revokedBy: caller.keyId } }, deps.clock);
     return keyView(next);
   });
 }

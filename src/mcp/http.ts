@@ -19,11 +19,22 @@ export async function handleMcpPost(
   admitted: Principal,
 ): Promise<void> {
   const server = createMcpServer({ tools, services, apiKey, transport: 'mcp-http', clientIp, admitted });
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  // One JSON answer, unless a request asked for progress: then an SSE stream,
+  // which carries its notifications/progress before the result.
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(body) });
   res.on('close', () => {
     void transport.close();
     void server.close();
   });
   await server.connect(transport);
   await transport.handleRequest(req, res, body);
+}
+
+/** Whether any request in the POST carries `_meta.progressToken`. */
+function wantsProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => {
+    const meta = (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta;
+    return meta?.progressToken !== undefined;
+  });
 }

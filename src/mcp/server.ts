@@ -27,15 +27,9 @@ import type { Principal } from '../accounts/principal.js';
 import { ZodError } from 'zod';
 import { admit, invokeTool, mayCall, requireAccess, zodDetails, type CallInfo } from '../tools/invoke.js';
 import { toolSchemas } from '../tools/schema.js';
-import { SERVICE_NAME, SERVICE_VERSION } from '../version.js';
+import { MCP_INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './info.js';
 
-export const MCP_INSTRUCTIONS = [
-  'svc plans inheritance: it generates inheritance smart contracts for EVM (Solidity, compiled), Solana (Anchor) and TON (FunC)',
-  'from an owner, beneficiaries with percentage shares (summing to 100), an inheritance template and an optional dead man\'s switch,',
-  'and checks plans against the inheritance law of a jurisdiction.',
-  'Start with list_templates to pick a template. Every tool answers with structured content;',
-  'an error result carries the JSON envelope {success:false, error:{code, message, details}} — fix the fields named in details and call again.',
-].join(' ');
+export { MCP_INSTRUCTIONS } from './info.js';
 
 export interface McpServerOptions {
   tools: readonly AnyTool[];
@@ -70,21 +64,51 @@ function errorResult(err: ApiError, requestId: string, services: Services): Call
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
 }
 
-/** A server with every tool registered, bound to one connection's key. */
-export function createMcpServer(opts: McpServerOptions): Server {
-  const server = new Server(
-    { name: SERVICE_NAME, title: 'svc inheritance planning', version: SERVICE_VERSION },
-    {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
-      instructions: MCP_INSTRUCTIONS,
-    },
-  );
+/** What the handlers work with, derived once from the options. */
+interface Ready {
+  opts: McpServerOptions;
+  tools: readonly AnyTool[];
+  byName: Map<string, AnyTool>;
+}
+
+function prepare(opts: McpServerOptions): Ready {
   // Session routes (cookies) are REST only.
   const tools = opts.tools.filter((t) => t.mcp !== false);
-  const byName = new Map(tools.map((t) => [t.name, t]));
+  return { opts, tools, byName: new Map(tools.map((t) => [t.name, t])) };
+}
+
+/**
+ * `notifications/progress` for one tool call, when the client asked for it with
+ * `_meta.progressToken`; undefined otherwise. Progress values only ever grow (the
+ * protocol requires it): a stage without figures counts as one more step.
+ */
+function progressSender(
+  token: string | number | undefined,
+  send: (n: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>,
+  log: Services['log'],
+): ((stage: string, done?: number, total?: number) => void) | undefined {
+  if (token === undefined) return undefined;
+  let last = 0;
+  return (stage, done, total) => {
+    last = done !== undefined && done > last ? done : last + 1;
+    const params = { progressToken: token, progress: last, message: stage, ...(total !== undefined && total >= last ? { total } : {}) };
+    send({ method: 'notifications/progress', params }).catch((err: unknown) => log.debug({ err }, 'could not send a progress notification'));
+  };
+}
+
+/**
+ * A server with every tool registered, bound to one connection's key. The
+ * options may be a promise (`svc mcp` answers `initialize` while the tools and
+ * the store are still loading): requests other than `initialize` wait for it.
+ */
+export function createMcpServer(options: McpServerOptions | Promise<McpServerOptions>): Server {
+  const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: MCP_INSTRUCTIONS });
+  const ready: Ready | Promise<Ready> = options instanceof Promise ? options.then(prepare) : prepare(options);
+  // A failed load is reported by whoever started it (the CLI exits); here it only fails the requests.
+  if (ready instanceof Promise) ready.catch(() => undefined);
 
   /** The caller of a request that is not a tool call: admitted (authenticated and counted) like any call. */
-  const caller = async (): Promise<Principal> => {
+  const caller = async (opts: McpServerOptions): Promise<Principal> => {
     if (opts.admitted) return opts.admitted;
     try {
       return (await admit(opts.services, { apiKey: opts.apiKey, clientIp: opts.clientIp })).principal;
@@ -95,11 +119,13 @@ export function createMcpServer(opts: McpServerOptions): Server {
 
   // Only a valid key lists tools, and only the tools it may call.
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const principal = await caller();
+    const { opts, tools } = await ready;
+    const principal = await caller(opts);
     return { tools: tools.filter((t) => mayCall(t, principal)).map(describeTool) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { opts, byName } = await ready;
     const requestId = newId('request');
     const tool = byName.get(request.params.name);
     if (!tool) {
@@ -114,6 +140,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
         admitted: opts.admitted,
         // notifications/cancelled over stdio, or the HTTP connection closing, aborts the work.
         signal: extra.signal,
+        progress: progressSender(request.params._meta?.progressToken, extra.sendNotification, opts.services.log),
       });
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
     } catch (err) {
@@ -121,13 +148,15 @@ export function createMcpServer(opts: McpServerOptions): Server {
     }
   });
   /** Resources, prompts and completions need a valid key with contracts:read, admitted like a tool call. */
-  const authorize = async (): Promise<void> => {
-    const principal = await caller();
+  const authorize = async (): Promise<McpServerOptions> => {
+    const { opts } = await ready;
+    const principal = await caller(opts);
     try {
       requireAccess(principal, 'contracts:read');
     } catch (err) {
       throw protocolError(err, opts.services);
     }
+    return opts;
   };
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => {
@@ -143,11 +172,11 @@ export function createMcpServer(opts: McpServerOptions): Server {
     };
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
-    await authorize();
+    const opts = await authorize();
     return { resources: RESOURCE_TEMPLATES.flatMap((r) => r.list(opts.services).map((e) => ({ ...e, mimeType: r.mimeType }))) };
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    await authorize();
+    const opts = await authorize();
     const found = matchResource(request.params.uri);
     if (!found) throw rpcError(-32002, `Resource not found: ${request.params.uri}`);
     try {
@@ -179,7 +208,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
     };
   });
   server.setRequestHandler(CompleteRequestSchema, async (request) => {
-    await authorize();
+    const opts = await authorize();
     const { ref, argument } = request.params;
     let values: string[] = [];
     if (ref.type === 'ref/resource') values = completeResource(opts.services, ref.uri, argument.value);

@@ -1,19 +1,52 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { EarlyStdioTransport } from './early.js';
 import type { AnyTool, Services } from '../tools/define.js';
 import { createMcpServer } from './server.js';
 
+export interface StdioServing<T> {
+  /** What `load` gave (or its failure). */
+  loaded: Promise<T>;
+  /** Resolves when the client has closed the connection (stdin ended) or `close` was called. */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long a start with no client waits before loading anyway (so the first key is still announced at once). */
+const LOAD_ANYWAY_MS = 250;
+
 /**
- * Serves MCP over this process's stdin/stdout until the client closes stdin.
- * Resolves when the connection has closed.
+ * Serves MCP over this process's stdin/stdout. `initialize` is answered before
+ * anything heavy loads: `load` (the tools, the store and the libraries behind
+ * them) starts once the client has initialized, or after a short delay, and
+ * every other request waits for it. An IDE thus sees the server start at once.
  */
-export async function serveStdio(tools: readonly AnyTool[], services: Services, apiKey: string | undefined): Promise<void> {
-  const server = createMcpServer({ tools, services, apiKey, transport: 'mcp-stdio', clientIp: '127.0.0.1' });
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
-  });
+export async function serveStdio<T extends { tools: readonly AnyTool[]; services: Services }>(
+  load: () => Promise<T>,
+  apiKey: string | undefined,
+  /** Started before this module loaded (it may have answered `initialize` already); a fresh one otherwise. */
+  transport: EarlyStdioTransport = new EarlyStdioTransport(),
+): Promise<StdioServing<T>> {
+  let start!: () => void;
+  const loaded = new Promise<void>((resolve) => (start = resolve)).then(load);
+  const server = createMcpServer(loaded.then(({ tools, services }) => ({ tools, services, apiKey, transport: 'mcp-stdio' as const, clientIp: '127.0.0.1' })));
+  const timer = setTimeout(start, LOAD_ANYWAY_MS);
+  server.oninitialized = () => {
+    clearTimeout(timer);
+    start();
+  };
+  transport.validate = (value) => JSONRPCMessageSchema.parse(value);
+  let done!: () => void;
+  const closed = new Promise<void>((resolve) => (done = resolve));
+  server.onclose = () => done();
+  void transport.ended.then(done);
   await server.connect(transport);
-  await closed;
-  await server.close().catch(() => undefined);
+  return {
+    loaded,
+    closed,
+    async close() {
+      clearTimeout(timer);
+      await server.close().catch(() => undefined);
+      done();
+    },
+  };
 }

@@ -5,8 +5,11 @@
  *   svc.json   the data: {"format":"svc-store","version":1,"collections":{"<name>":{"<id>":{...doc}}}}
  *   svc.lock   the pid of the process that has the directory open
  *
- * Everything lives in memory; reads never touch the disk. A mutation is applied
- * to memory synchronously, then the whole file is rewritten durably (temp file,
+ * Everything lives in memory; reads never touch the disk. Transactions run one
+ * at a time, in arrival order (a FIFO, so they are serializable trivially):
+ * their reads answer from memory with resolved promises, their writes collect
+ * in an overlay that is applied to memory all at once when the callback has
+ * resolved. Then the whole file is rewritten durably (temp file,
  * fsync, rename, fsync of the directory). Writes are group-committed: at most
  * one file write runs at a time, and every mutation that arrives meanwhile rides
  * along in the next one. A mutation's promise resolves once a write that started
@@ -28,7 +31,7 @@ import { setImmediate as defer, setTimeout as delay } from 'node:timers';
 import { Worker } from 'node:worker_threads';
 import { Low, type Adapter } from 'lowdb';
 import { StoreCorruptError, StoreLockedError } from './port.js';
-import type { Doc, Store, StoreOptions, Tx } from './port.js';
+import type { Doc, IndexValue, Store, StoreOptions, TransactOptions, Tx } from './port.js';
 
 const DATA_FILE = 'svc.json';
 const LOCK_FILE = 'svc.lock';
@@ -40,8 +43,6 @@ const STALE_LOCK_PREFIX = `${LOCK_FILE}.stale-`;
 const FORMAT = 'svc-store';
 const VERSION = 1;
 const WRITER_URL = new URL('./writer-worker.mjs', import.meta.url);
-
-type IndexValue = string | number | boolean | null;
 
 /** One stored record: its private copy and its insertion rank. */
 interface Entry {
@@ -385,27 +386,59 @@ class TxImpl implements Tx {
   private readonly written = new Map<string, Map<string, Entry>>();
   nextSeq: number;
   finished = false;
-  /** Set when fn misused the store (e.g. a nested mutation); fails the transaction. */
+  /** Set when fn broke the rules (e.g. awaited something other than the Tx); fails the transaction. */
   failure: { error: unknown } | undefined;
 
-  constructor(private readonly store: LowdbStore) {
+  constructor(
+    private readonly store: LowdbStore,
+    private readonly readOnly = false,
+  ) {
     this.nextSeq = store.data.nextSeq;
   }
 
-  get<T extends Doc>(collection: string, id: string): T | undefined {
-    this.check(collection);
-    const entry = this.lookup(collection, id);
-    return entry ? (cloneJson(entry.doc) as T) : undefined;
+  // The port's methods answer with promises; each is the synchronous method
+  // below, run now (async: a throw becomes a rejection).
+
+  async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
+    return this.getNow<T>(collection, id);
   }
 
-  findBy<T extends Doc>(collection: string, field: string, value: IndexValue): T[] {
+  async findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]> {
     const found = this.matching(collection, field, value);
     found.sort(bySeq);
     return found.map((e) => cloneJson(e.doc) as T);
   }
 
-  idsBy(collection: string, field: string, value: IndexValue): string[] {
+  async idsBy(collection: string, field: string, value: IndexValue): Promise<string[]> {
     return this.matching(collection, field, value).map((e) => e.doc.id);
+  }
+
+  async all<T extends Doc>(collection: string): Promise<T[]> {
+    return this.allNow<T>(collection);
+  }
+
+  scan<T extends Doc>(collection: string): AsyncIterable<T> {
+    const records = this.scanNow<T>(collection);
+    return {
+      [Symbol.asyncIterator]: () => ({
+        next: async () => records.next(),
+        return: async () => records.return(undefined),
+      }),
+    };
+  }
+
+  async put<T extends Doc>(collection: string, doc: T): Promise<void> {
+    this.putNow(collection, doc);
+  }
+
+  async delete(collection: string, id: string): Promise<boolean> {
+    return this.deleteNow(collection, id);
+  }
+
+  getNow<T extends Doc>(collection: string, id: string): T | undefined {
+    this.check(collection);
+    const entry = this.lookup(collection, id);
+    return entry ? (cloneJson(entry.doc) as T) : undefined;
   }
 
   /** Entries with `field === value` as this transaction sees them (unsorted, not copied). */
@@ -417,7 +450,7 @@ class TxImpl implements Tx {
     return found;
   }
 
-  all<T extends Doc>(collection: string): T[] {
+  allNow<T extends Doc>(collection: string): T[] {
     this.check(collection);
     const base = this.store.data.collections.get(collection);
     const overlay = this.changes.get(collection);
@@ -430,17 +463,24 @@ class TxImpl implements Tx {
     return entries.map((e) => cloneJson(e.doc) as T);
   }
 
-  *scan<T extends Doc>(collection: string): Generator<T> {
+  /**
+   * The records in insertion order, each copied when the iteration reaches it.
+   * Nothing else commits while the transaction runs (the FIFO), so the
+   * committed map cannot change under the iteration; `check` stops it once the
+   * transaction is over.
+   */
+  private *scanNow<T extends Doc>(collection: string): Generator<T, undefined> {
     this.check(collection);
     const base = this.store.data.collections.get(collection);
     const overlay = this.changes.get(collection);
     if (overlay && [...overlay.keys()].some((id) => !base?.has(id))) {
       // Records added by this transaction: merge by insertion rank, as all() does.
-      yield* this.all<T>(collection);
-      return;
+      yield* this.allNow<T>(collection);
+      return undefined;
     }
-    if (!base) return;
+    if (!base) return undefined;
     for (const [id, entry] of base) {
+      this.check(collection);
       const changed = this.changes.get(collection);
       if (changed?.has(id)) {
         const now = changed.get(id);
@@ -449,17 +489,18 @@ class TxImpl implements Tx {
       }
       yield cloneJson(entry.doc) as T;
     }
+    return undefined;
   }
 
   count(collection: string): number {
     this.check(collection);
     const overlay = this.changes.get(collection);
     if (!overlay) return this.store.data.collections.get(collection)?.size ?? 0;
-    return this.all(collection).length;
+    return this.allNow(collection).length;
   }
 
-  put<T extends Doc>(collection: string, doc: T): void {
-    this.check(collection);
+  putNow<T extends Doc>(collection: string, doc: T): void {
+    this.checkWrite(collection);
     const { id, doc: copy, json } = copyDoc(collection, doc);
     const existing = this.lookup(collection, id);
     const seq = existing ? existing.seq : this.nextSeq++;
@@ -470,8 +511,8 @@ class TxImpl implements Tx {
     added.set(id, entry);
   }
 
-  delete(collection: string, id: string): boolean {
-    this.check(collection);
+  deleteNow(collection: string, id: string): boolean {
+    this.checkWrite(collection);
     if (!this.lookup(collection, id)) return false;
     this.overlay(collection).set(id, null);
     this.written.get(collection)?.delete(id);
@@ -497,6 +538,11 @@ class TxImpl implements Tx {
   private check(collection: string): void {
     if (this.finished) throw new Error('transaction already finished: use the Tx only inside the transact callback');
     checkCollectionName(collection);
+  }
+
+  private checkWrite(collection: string): void {
+    this.check(collection);
+    if (this.readOnly) throw new Error('transact(fn, { readOnly: true }): a read-only transaction cannot write; nothing was written');
   }
 }
 
@@ -651,7 +697,12 @@ class LowdbStore implements Store {
   private dirty = false;
   private scheduled = false;
 
-  private activeTx: TxImpl | undefined;
+  /** The transaction holding the FIFO, from the start of its fn until its writes are applied to memory. */
+  private running: TxImpl | undefined;
+  /** Transactions waiting for the FIFO, in arrival order. */
+  private waiting: Array<() => void> = [];
+  private idleWaiters: Array<() => void> = [];
+  private watchdogArmed = false;
   private closing = false;
   private closed = false;
   private closePromise: Promise<void> | undefined;
@@ -680,8 +731,8 @@ class LowdbStore implements Store {
   // --- reads ---------------------------------------------------------------
 
   // get and findBy read the committed state directly (no Tx and overlay): they are
-  // on the path of every authenticated request. Transactions run synchronously, so
-  // no read can observe one half-done.
+  // on the path of every authenticated request. A transaction's writes are applied
+  // to memory all at once, so no read can observe one half-done.
 
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
     this.assertOpen();
@@ -714,7 +765,7 @@ class LowdbStore implements Store {
 
   async all<T extends Doc>(collection: string): Promise<T[]> {
     this.assertOpen();
-    return new TxImpl(this).all<T>(collection);
+    return new TxImpl(this).allNow<T>(collection);
   }
 
   async count(collection: string): Promise<number> {
@@ -737,54 +788,136 @@ class LowdbStore implements Store {
   // --- writes --------------------------------------------------------------
 
   put<T extends Doc>(collection: string, doc: T): Promise<void> {
-    return this.transact((tx) => tx.put(collection, doc));
+    return this.mutate((tx) => tx.putNow(collection, doc));
   }
 
   delete(collection: string, id: string): Promise<boolean> {
-    return this.transact((tx) => tx.delete(collection, id));
+    return this.mutate((tx) => tx.deleteNow(collection, id));
   }
 
-  transact<R>(fn: (tx: Tx) => R): Promise<R> {
-    if (this.activeTx) {
-      // A store mutation from inside fn: fail the outer transaction with the same
-      // error. This promise is marked handled, since fn cannot await it anyway.
-      const error = new Error('store mutations are not allowed inside transact(fn); use the Tx passed to fn');
-      this.activeTx.failure ??= { error };
-      const rejected = Promise.reject(error);
-      rejected.catch(() => undefined);
-      return rejected;
+  /**
+   * One synchronous change as a transaction of its own. When no transaction
+   * holds the FIFO it is applied right away, without the callback machinery:
+   * plain puts are on hot paths (e.g. lastUsedAt of keys).
+   */
+  private mutate<R>(op: (tx: TxImpl) => R): Promise<R> {
+    try {
+      this.assertOpen();
+    } catch (err) {
+      return Promise.reject(err);
     }
-    return this.runTransact(fn);
-  }
-
-  private async runTransact<R>(fn: (tx: Tx) => R): Promise<R> {
-    this.assertOpen();
+    if (this.running) return this.transact(async (tx) => op(tx as TxImpl));
     const tx = new TxImpl(this);
     let result: R;
-    this.activeTx = tx;
     try {
-      result = fn(tx);
+      result = op(tx);
+    } catch (err) {
+      return Promise.reject(err);
     } finally {
-      this.activeTx = undefined;
       tx.finished = true;
     }
-    if (isPromiseLike(result)) {
-      Promise.resolve(result).catch(() => undefined); // its outcome is irrelevant now
-      throw new TypeError('transact(fn): fn must be synchronous, but it returned a Promise; nothing was written');
+    if (!tx.hasChanges) return this.waitDurable().then(() => result);
+    this.apply(tx);
+    return this.enqueue().then(() => result);
+  }
+
+  transact<R>(fn: (tx: Tx) => Promise<R>, opts?: TransactOptions): Promise<R> {
+    try {
+      this.assertOpen();
+    } catch (err) {
+      return Promise.reject(err);
     }
-    if (tx.failure) throw tx.failure.error;
+    const readOnly = opts?.readOnly === true;
+    if (!this.running) return this.runTransact(fn, readOnly);
+    // Another transaction holds the FIFO: wait for our turn. A transaction
+    // holds it only from the start of fn until its writes are applied to
+    // memory (microtasks only, see the watchdog), not while the file is written,
+    // so the transactions queued here still share one group-committed write.
+    return new Promise<R>((resolve, reject) => {
+      this.waiting.push(() => {
+        this.runTransact(fn, readOnly).then(resolve, reject);
+      });
+    });
+  }
+
+  private async runTransact<R>(fn: (tx: Tx) => Promise<R>, readOnly: boolean): Promise<R> {
+    const tx = new TxImpl(this, readOnly);
+    this.running = tx;
+    this.armWatchdog();
+    let result: R;
+    try {
+      try {
+        result = await fn(tx);
+      } catch (err) {
+        throw tx.failure ? tx.failure.error : err; // a failed transaction's later Tx calls throw "finished"
+      }
+      if (tx.failure) throw tx.failure.error;
+      if (tx.hasChanges) this.apply(tx);
+    } finally {
+      tx.finished = true;
+      this.release(tx);
+    }
     if (!tx.hasChanges) {
       // Nothing to write, but don't hand out results based on data that isn't durable yet.
       await this.waitDurable();
       return result;
     }
-    this.apply(tx);
     await this.enqueue();
     return result;
   }
 
+  /** Hands the FIFO to the next waiting transaction (started now, so nothing can slip in between). */
+  private release(tx: TxImpl): void {
+    if (this.running !== tx) return; // already released by the watchdog
+    this.running = undefined;
+    const next = this.waiting.shift();
+    if (next) {
+      next();
+      return;
+    }
+    const idle = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of idle) resolve();
+  }
+
+  /** Resolves once no transaction runs or waits. */
+  private idle(): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Every read and write of a Tx answers with an already resolved promise, so
+   * a transaction that keeps to the rules (fn awaits only its Tx) is over
+   * before the event loop turns. One that is still running when it does has
+   * awaited something else: I/O, a timer, or a nested store call, which waits
+   * behind it in the FIFO and would deadlock. It would stall every other
+   * transaction, so it is failed (nothing it wrote is applied) and the FIFO
+   * moves on. One check per event-loop turn, shared by every transaction.
+   */
+  private armWatchdog(): void {
+    if (this.watchdogArmed) return;
+    this.watchdogArmed = true;
+    defer(this.watchdog);
+  }
+
+  private readonly watchdog = (): void => {
+    this.watchdogArmed = false;
+    const tx = this.running;
+    if (!tx) return;
+    tx.failure ??= {
+      error: new Error(
+        'transact(fn): fn awaited something other than its Tx (I/O, a timer, or another store call such as a nested ' +
+          'transact or store.put); nothing was written. Do such work before or after the transaction.',
+      ),
+    };
+    tx.finished = true;
+    this.release(tx);
+  };
+
   async flush(): Promise<void> {
     this.assertOpen();
+    await this.idle(); // transactions waiting in the FIFO are pending writes too
     await this.waitDurable();
   }
 
@@ -794,6 +927,7 @@ class LowdbStore implements Store {
       this.closing = true;
       this.closePromise = (async () => {
         try {
+          await this.idle(); // transactions accepted before close still run
           await this.waitDurable();
         } catch (err) {
           // Stay open so the caller can retry close() once the disk problem is fixed.
@@ -1149,10 +1283,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function isArrayIndex(key: string): boolean {
   return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
-}
-
-function isPromiseLike(v: unknown): v is PromiseLike<unknown> {
-  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
 }
 
 function errCode(err: unknown): string | undefined {

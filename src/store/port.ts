@@ -1,60 +1,68 @@
 /**
- * The persistence port. Domain modules talk to this interface only; adapters
- * (lowdb today, something shared later) implement it.
+ * The persistence port (asynchronous). Domain modules talk to this interface only; adapters
+ * (lowdb, the embedded default; PostgreSQL for several instances) implement it.
  *
- * Records are plain JSON objects with a string `id`, grouped in named
- * collections. Every write is acknowledged only once it is durable.
+ * Records are plain JSON objects with a string `id`, grouped in named collections. Every write is
+ * acknowledged only once it is durable.
  */
 export type Doc = { id: string } & Record<string, unknown>;
+export type IndexValue = string | number | boolean | null;
 
 /** Read and write access inside one atomic transaction. */
 export interface Tx {
-  get<T extends Doc>(collection: string, id: string): T | undefined;
-  /** Records whose indexed `field` equals `value` (exact match). */
-  findBy<T extends Doc>(collection: string, field: string, value: string | number | boolean | null): T[];
-  /**
-   * The ids of the records whose indexed `field` equals `value`, in no
-   * particular order, without reading or copying the records themselves.
-   */
-  idsBy(collection: string, field: string, value: string | number | boolean | null): string[];
+  get<T extends Doc>(collection: string, id: string): Promise<T | undefined>;
+  /** Records whose indexed `field` equals `value` (exact match), in insertion order. */
+  findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]>;
+  /** The ids of the records whose indexed `field` equals `value`, in no particular order. */
+  idsBy(collection: string, field: string, value: IndexValue): Promise<string[]>;
   /** Every record of a collection, in insertion order. */
-  all<T extends Doc>(collection: string): T[];
+  all<T extends Doc>(collection: string): Promise<T[]>;
   /**
-   * The records of a collection in insertion order, each copied only when the
-   * iteration reaches it, so stopping early costs only what was read. Records
-   * this transaction changes or deletes while scanning are seen as changed.
+   * The records of a collection in insertion order, fetched lazily (in pages on a networked engine), so stopping
+   * early costs only what was read. Records this transaction changed or deleted are seen as changed.
    */
-  scan<T extends Doc>(collection: string): Iterable<T>;
-  put<T extends Doc>(collection: string, doc: T): void;
-  /** Returns true when a record was removed. */
-  delete(collection: string, id: string): boolean;
+  scan<T extends Doc>(collection: string): AsyncIterable<T>;
+  put<T extends Doc>(collection: string, doc: T): Promise<void>;
+  /** Resolves true when a record was removed. */
+  delete(collection: string, id: string): Promise<boolean>;
+}
+
+export interface TransactOptions {
+  /** The transaction only reads: adapters may skip locking and durability work. */
+  readOnly?: boolean;
 }
 
 export interface Store {
   get<T extends Doc>(collection: string, id: string): Promise<T | undefined>;
-  findBy<T extends Doc>(collection: string, field: string, value: string | number | boolean | null): Promise<T[]>;
+  findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]>;
   all<T extends Doc>(collection: string): Promise<T[]>;
   count(collection: string): Promise<number>;
   put<T extends Doc>(collection: string, doc: T): Promise<void>;
   delete(collection: string, id: string): Promise<boolean>;
   /**
-   * Runs `fn` synchronously against a consistent view and applies all of its
-   * writes atomically: either every put/delete lands or none does (a throw
-   * discards them and rejects with the thrown error). Resolves with fn's
-   * result once the writes are durable.
+   * Runs `fn` against a consistent view and applies all of its writes atomically: either every put/delete lands or
+   * none does (a throw discards them and rejects with the thrown error). Resolves with fn's result once the writes
+   * are durable. Serializable: the outcome is as if transactions ran one after another. An adapter may run `fn`
+   * more than once (retry on a serialization conflict), so `fn` must have no effect outside `tx` and must not await
+   * anything but `tx` calls (no network, no timers).
    */
-  transact<R>(fn: (tx: Tx) => R): Promise<R>;
+  transact<R>(fn: (tx: Tx) => Promise<R>, opts?: TransactOptions): Promise<R>;
   /** Waits for every pending write to be durable. */
   flush(): Promise<void>;
-  /** Flushes, then releases the data directory. Idempotent. */
+  /** Flushes, then releases the store (directory lock, connection pool). Idempotent. */
   close(): Promise<void>;
 }
 
 export interface StoreOptions {
-  /** Directory holding the data file and the lock file. Created when missing. */
+  /** Directory holding the data file and the lock file (lowdb). Created when missing. */
   dataDir: string;
-  /** Indexed fields per collection, used by findBy. Unindexed fields are an error. */
+  /** Indexed fields per collection, used by findBy/idsBy. Unindexed fields are an error. */
   indexes?: Record<string, string[]>;
+}
+
+/** The store's engine cannot be reached (connection refused, dropped mid-transaction): callers answer 503. */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
 }
 
 /** The data directory is locked by another live process. */

@@ -59,11 +59,18 @@ export interface ToolContext extends Omit<Services, 'store'> {
    * (compiles) stops and frees its place in the queue.
    */
   signal: AbortSignal | undefined;
+  /**
+   * Reports a stage of long work (`generate_contract`: validate, law check,
+   * compile, execute, measure), optionally with figures. Sent as MCP
+   * `notifications/progress` when the client gave a progress token; a no-op
+   * otherwise (and over REST). Never throws.
+   */
+  progress(stage: string, done?: number, total?: number): void;
   session: SessionEffects;
 }
 
-/** How a caller may authenticate to a tool. */
-export type PrincipalKind = 'key' | 'session';
+/** How a caller may authenticate to a tool (`embed`: a wizard token from POST /embed/sessions, src/embed/). */
+export type PrincipalKind = 'key' | 'session' | 'embed';
 
 /** Rate-limit bucket a call counts against (on top of the all-requests bucket). */
 export type RateBucket = 'default' | 'generation' | 'chat';
@@ -95,12 +102,16 @@ export interface RestMapping {
   metaFields?: string[];
 }
 
+/** MCP tool annotations, every hint stated (clients assume the worst for a missing one). */
 export interface ToolAnnotations {
-  /** Always stated: whether the tool leaves every state unchanged. */
+  /** Whether the tool leaves every state unchanged. */
   readOnlyHint: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
+  /** Whether it may delete or overwrite something that cannot be had back (false for read-only tools). */
+  destructiveHint: boolean;
+  /** Whether calling it again with the same input has no further effect. */
+  idempotentHint: boolean;
+  /** Whether it reaches beyond the service (webhook deliveries to outside URLs). */
+  openWorldHint: boolean;
 }
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {

@@ -21,6 +21,8 @@ import { compileContract } from './contracts/compile-contract.js';
 import { estimateGas } from './contracts/estimate-gas.js';
 import { generateContractTool } from './contracts/generate-contract.js';
 import { listTemplates } from './contracts/list-templates.js';
+import { validatePlanTool } from './contracts/validate-plan.js';
+import { createEmbedSessionTool } from './embed/create-embed-session.js';
 import { getDoc } from './docs/get-doc.js';
 import { calculateInheritance } from './law/calculate-inheritance.js';
 import { checkPlanTool } from './law/check-plan.js';
@@ -47,6 +49,7 @@ export const TOOLS: readonly AnyTool[] = [
   generateContractTool,
   compileContract,
   estimateGas,
+  validatePlanTool,
   getJurisdiction,
   listJurisdictions,
   calculateInheritance,
@@ -64,6 +67,7 @@ export const TOOLS: readonly AnyTool[] = [
   testWebhookTool,
   listWebhookEventsTool,
   listEventTypesTool,
+  createEmbedSessionTool,
   searchDocs,
   getDoc,
   createAccountTool,

@@ -6,9 +6,12 @@ import { accountProblem } from '../accounts/accounts.js';
 import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
 import { accountStore } from '../accounts/tenancy.js';
 import { ipAllowed, normalizeIp } from '../keys/ip.js';
-import type { RateState } from '../keys/limiter.js';
-import { ANONYMOUS_LIMIT, RATE_LIMITS, type Bucket } from '../keys/limits.js';
+import { LimiterUnavailableError, type RateState } from '../keys/limiter.js';
+import { ANONYMOUS_LIMIT, RATE_LIMITS, RATE_WINDOW_MS, type Bucket } from '../keys/limits.js';
+import { StoreUnavailableError } from '../store/port.js';
 import { hasScope, type Scope, type Tier } from '../keys/scopes.js';
+import { authenticateEmbedToken } from '../embed/auth.js';
+import { isEmbedToken } from '../embed/store.js';
 import type { AnyTool, PrincipalKind, Services, SessionEffects, ToolContext } from './define.js';
 
 /** What a transport knows about one call. */
@@ -33,6 +36,8 @@ export interface CallInfo {
   admitted?: Principal | undefined;
   /** Aborted when the caller has gone away (REST disconnect, MCP cancellation). */
   signal?: AbortSignal | undefined;
+  /** Where the handler's ctx.progress goes (MCP with a progress token); a no-op when undefined. */
+  progress?: ((stage: string, done?: number, total?: number) => void) | undefined;
   /** REST only: what the handler asked of the session cookie (set by ctx.session). */
   cookie?: { token: string; expiresAt: Date } | 'clear' | undefined;
   /**
@@ -66,6 +71,66 @@ function rateLimited(who: string, bucket: Bucket, state: RateState): ApiError {
   );
 }
 
+/** Seconds a client is asked to wait when the database or the rate limiter cannot be reached. */
+const UNAVAILABLE_RETRY_SECONDS = 5;
+
+/**
+ * The 503 of an engine that cannot be reached (the store's database, the rate
+ * limiter's server), or undefined for any other error. The message names the
+ * part, never a connection string.
+ */
+export function unavailableError(err: unknown, now: Date): ApiError | undefined {
+  const part = err instanceof StoreUnavailableError ? 'database' : err instanceof LimiterUnavailableError ? 'rate limiter' : undefined;
+  if (part === undefined) return undefined;
+  return new ApiError(
+    'SERVICE_UNAVAILABLE',
+    `The service's ${part} cannot be reached at the moment; nothing was changed. Retry in a few seconds.`,
+    undefined,
+    new Date(now.getTime() + UNAVAILABLE_RETRY_SECONDS * 1000).toISOString(),
+  );
+}
+
+/** Limiters that are failing open now (SVC_RATE_LIMIT_FAIL_OPEN): the warning is logged once per outage. */
+const openOutages = new WeakSet<object>();
+
+/**
+ * Counts against the limiter; when its engine cannot be reached, either refuses
+ * with 503 SERVICE_UNAVAILABLE or, with SVC_RATE_LIMIT_FAIL_OPEN, lets the
+ * request through uncounted (a warning once per outage). Every count of a
+ * request goes through here.
+ */
+function hitLimits(services: Services, entries: Array<{ key: string; limit: number }>, now: Date): Promise<RateState[]> {
+  const states = services.limiter.hitAll(entries, now);
+  // Failing closed, an unreachable limiter's error goes up as it is (admit and invokeTool make it a 503).
+  if (!services.config.rateLimitFailOpen) return states;
+  return states.then(
+    (s) => {
+      if (openOutages.has(services.limiter)) {
+        openOutages.delete(services.limiter);
+        services.log.warn('the rate limiter answers again: requests are counted again');
+      }
+      return s;
+    },
+    (err: unknown) => {
+      if (!(err instanceof LimiterUnavailableError)) throw err;
+      if (!openOutages.has(services.limiter)) {
+        openOutages.add(services.limiter);
+        services.log.warn(
+          { err: err.name },
+          'the rate limiter cannot be reached: letting requests through uncounted (SVC_RATE_LIMIT_FAIL_OPEN) until it answers again',
+        );
+      }
+      const t = now.getTime();
+      const resetAt = new Date(t - (t % RATE_WINDOW_MS) + RATE_WINDOW_MS);
+      return entries.map((e) => ({ limit: e.limit, remaining: e.limit, resetAt, allowed: true }));
+    },
+  );
+}
+
+async function hitLimit(services: Services, key: string, limit: number, now: Date): Promise<RateState> {
+  return (await hitLimits(services, [{ key, limit }], now))[0]!;
+}
+
 /** Counter key of a client address (requests without a valid key). */
 export function addressCounter(clientIp: string | undefined): string {
   return `ip:${clientIp ? normalizeIp(clientIp) : 'unknown'}`;
@@ -73,7 +138,8 @@ export function addressCounter(clientIp: string | undefined): string {
 
 /** Counter key of a principal's bucket: per API key, or per user for sessions. */
 function principalCounter(principal: Principal, bucket: Bucket): string {
-  return principal.kind === 'key' ? `key:${principal.keyId}:${bucket}` : `user:${principal.userId}:${bucket}`;
+  // An embed token counts against the key that made it.
+  return principal.kind === 'session' ? `user:${principal.userId}:${bucket}` : `key:${principal.keyId}:${bucket}`;
 }
 
 /**
@@ -81,11 +147,11 @@ function principalCounter(principal: Principal, bucket: Bucket): string {
  * their own bucket, in that one too: all or nothing. Sets call.rate; throws 429
  * naming the bucket that is full.
  */
-function countPrincipal(services: Services, principal: Principal, call: Pick<CallInfo, 'rate'>, bucket: Bucket): void {
+async function countPrincipal(services: Services, principal: Principal, call: Pick<CallInfo, 'rate'>, bucket: Bucket): Promise<void> {
   const tier = principal.tier;
   const entries = [{ key: principalCounter(principal, 'all'), limit: RATE_LIMITS[tier].all }];
   if (bucket !== 'all') entries.push({ key: principalCounter(principal, bucket), limit: RATE_LIMITS[tier][bucket] });
-  const states = services.limiter.hitAll(entries, services.clock.now());
+  const states = await hitLimits(services, entries, services.clock.now());
   call.rate = states[0]!;
   if (!states[0]!.allowed) {
     // All or nothing: nothing was counted; name the bucket that is full.
@@ -95,8 +161,8 @@ function countPrincipal(services: Services, principal: Principal, call: Pick<Cal
 }
 
 /** Counts a request that has no valid key against its address; throws 429 when the guard is exhausted. */
-export function admitAnonymous(services: Services, call: Pick<CallInfo, 'clientIp' | 'rate'>): RateState {
-  const state = services.limiter.hit(addressCounter(call.clientIp), ANONYMOUS_LIMIT, services.clock.now());
+export async function admitAnonymous(services: Services, call: Pick<CallInfo, 'clientIp' | 'rate'>): Promise<RateState> {
+  const state = await hitLimit(services, addressCounter(call.clientIp), ANONYMOUS_LIMIT, services.clock.now());
   call.rate = state;
   if (!state.allowed) throw rateLimited('unauthenticated (per address)', 'all', state);
   return state;
@@ -113,29 +179,34 @@ export async function admit(
   call: Pick<CallInfo, 'apiKey' | 'clientIp' | 'rate'>,
   bucket: Bucket = 'all',
 ): Promise<{ principal: Principal; record: ApiKeyRecord }> {
-  let auth: { principal: Principal; record: ApiKeyRecord };
   try {
-    auth = await authenticate(services.store, call.apiKey, services.clock);
+    let auth: { principal: Principal; record: ApiKeyRecord };
+    try {
+      auth = await authenticate(services.store, call.apiKey, services.clock);
+    } catch (err) {
+      if (err instanceof ApiError) await admitAnonymous(services, call);
+      throw err;
+    }
+    if (!ipAllowed(auth.record.ipWhitelist, call.clientIp)) {
+      // Counted against the address, not the key: a stolen key used from elsewhere
+      // must not exhaust its owner's budget.
+      await admitAnonymous(services, call);
+      throw new ApiError('IP_NOT_ALLOWED', 'This API key may not be used from this address (see the key\'s ipWhitelist).');
+    }
+    const problem = accountProblem(await services.store.get<AccountRecord>(ACCOUNTS, auth.record.ownerId));
+    if (problem) {
+      await admitAnonymous(services, call);
+      throw problem;
+    }
+    await countPrincipal(services, auth.principal, call, bucket);
+    touchKey(services.store, auth.record, services.clock)?.catch((err: unknown) =>
+      services.log.warn({ err, keyId: auth.principal.keyId }, 'could not record lastUsedAt'),
+    );
+    return auth;
   } catch (err) {
-    admitAnonymous(services, call);
-    throw err;
+    // The store or the limiter cannot be reached: 503 (for every caller of admit, REST, /mcp and MCP alike).
+    throw unavailableError(err, services.clock.now()) ?? err;
   }
-  if (!ipAllowed(auth.record.ipWhitelist, call.clientIp)) {
-    // Counted against the address, not the key: a stolen key used from elsewhere
-    // must not exhaust its owner's budget.
-    admitAnonymous(services, call);
-    throw new ApiError('IP_NOT_ALLOWED', 'This API key may not be used from this address (see the key\'s ipWhitelist).');
-  }
-  const problem = accountProblem(await services.store.get<AccountRecord>(ACCOUNTS, auth.record.ownerId));
-  if (problem) {
-    admitAnonymous(services, call);
-    throw problem;
-  }
-  countPrincipal(services, auth.principal, call, bucket);
-  touchKey(services.store, auth.record, services.clock)?.catch((err: unknown) =>
-    services.log.warn({ err, keyId: auth.principal.keyId }, 'could not record lastUsedAt'),
-  );
-  return auth;
 }
 
 /**
@@ -147,14 +218,18 @@ export async function countRequest(services: Services, call: Pick<CallInfo, 'api
   const now = services.clock.now();
   const auth = call.apiKey ? await authenticate(services.store, call.apiKey, services.clock).catch(() => undefined) : undefined;
   if (auth && ipAllowed(auth.record.ipWhitelist, call.clientIp)) {
-    return services.limiter.hit(principalCounter(auth.principal, 'all'), RATE_LIMITS[auth.principal.tier].all, now);
+    return hitLimit(services, principalCounter(auth.principal, 'all'), RATE_LIMITS[auth.principal.tier].all, now);
   }
-  return services.limiter.hit(addressCounter(call.clientIp), ANONYMOUS_LIMIT, now);
+  return hitLimit(services, addressCounter(call.clientIp), ANONYMOUS_LIMIT, now);
 }
 
 /** Counts one more request in the all-requests bucket of a principal admitted already (a JSON-RPC batch). */
-export function countAdmitted(services: Services, principal: Principal): RateState {
-  return services.limiter.hit(principalCounter(principal, 'all'), RATE_LIMITS[principal.tier].all, services.clock.now());
+export async function countAdmitted(services: Services, principal: Principal): Promise<RateState> {
+  try {
+    return await hitLimit(services, principalCounter(principal, 'all'), RATE_LIMITS[principal.tier].all, services.clock.now());
+  } catch (err) {
+    throw unavailableError(err, services.clock.now()) ?? err;
+  }
 }
 
 /** The 429 of the all-requests bucket. */
@@ -163,8 +238,8 @@ export function rateLimitedError(tier: Tier, state: RateState): ApiError {
 }
 
 /** Counts one call in a tool's own bucket (generation, chat) for a principal already counted in the all-requests bucket. */
-function countBucket(services: Services, principal: Principal, bucket: Bucket): void {
-  const state = services.limiter.hit(principalCounter(principal, bucket), RATE_LIMITS[principal.tier][bucket], services.clock.now());
+async function countBucket(services: Services, principal: Principal, bucket: Bucket): Promise<void> {
+  const state = await hitLimit(services, principalCounter(principal, bucket), RATE_LIMITS[principal.tier][bucket], services.clock.now());
   if (!state.allowed) throw rateLimited(`${principal.tier} tier`, bucket, state);
 }
 
@@ -179,10 +254,11 @@ export async function admitPrincipal(
   bucket: Bucket,
   accepts: readonly PrincipalKind[] = KEY_ONLY,
 ): Promise<Principal> {
+  if (isEmbedToken(call.apiKey)) return admitEmbed(services, call, call.apiKey, bucket, accepts);
   const hasKey = call.apiKey !== undefined && call.apiKey !== '';
   if (hasKey || !call.sessionToken) {
     if (!hasKey && !accepts.includes('key')) {
-      admitAnonymous(services, call);
+      await admitAnonymous(services, call);
       throw new ApiError('UNAUTHORIZED', 'Sign in first: this operation needs a user session (the svc_session cookie from POST /api/auth/login).');
     }
     const { principal } = await admit(services, call, bucket);
@@ -193,10 +269,10 @@ export async function admitPrincipal(
   try {
     active = await services.sessions.authenticate(call.sessionToken);
   } catch (err) {
-    admitAnonymous(services, call);
+    if (err instanceof ApiError) await admitAnonymous(services, call);
     throw err;
   }
-  countPrincipal(services, active.principal, call, bucket);
+  await countPrincipal(services, active.principal, call, bucket);
   if (call.method !== 'GET' && call.method !== 'HEAD' && !services.sessions.csrfValid(active.session.id, call.csrfToken)) {
     throw new ApiError(
       'CSRF_FAILED',
@@ -212,8 +288,32 @@ export async function admitPrincipal(
 
 const KEY_ONLY: readonly PrincipalKind[] = ['key'];
 
+/**
+ * A wizard call made with an embed token (issue 17): the token and the key
+ * behind it are checked, the call counts against that key's limits, and only
+ * tools accepting the `embed` principal (the wizard's own calls) may run.
+ */
+async function admitEmbed(services: Services, call: CallInfo, token: string, bucket: Bucket, accepts: readonly PrincipalKind[]): Promise<Principal> {
+  let principal: Principal;
+  try {
+    principal = (await authenticateEmbedToken(services.store, token, services.clock)).principal;
+    const problem = accountProblem(await services.store.get<AccountRecord>(ACCOUNTS, principal.ownerId));
+    if (problem) throw problem;
+  } catch (err) {
+    admitAnonymous(services, call);
+    throw err;
+  }
+  countPrincipal(services, principal, call, bucket);
+  if (!accepts.includes('embed')) {
+    throw new ApiError('INSUFFICIENT_SCOPE', "An embed token is accepted only by the contract wizard's own operations; use an API key for this one.");
+  }
+  return principal;
+}
+
 /** The tier or scope error that keeps the principal from an operation, if any. */
 function accessProblem(principal: Principal, scope: Scope | null, tiers?: readonly Tier[]): ApiError | undefined {
+  // An embed token was admitted only because the tool accepts it: that acceptance is its grant.
+  if (principal.kind === 'embed') return undefined;
   if (tiers && !tiers.includes(principal.tier) && principal.kind === 'key') {
     return new ApiError('TIER_NOT_ALLOWED', `This operation needs a ${tiers.join(' or ')} tier key; this key is ${principal.tier}.`);
   }
@@ -235,6 +335,8 @@ export function mayCall(tool: AnyTool, principal: Principal): boolean {
   if (!(tool.principals ?? KEY_ONLY).includes(principal.kind)) return false;
   return accessProblem(principal, tool.scope, tool.tiers) === undefined;
 }
+
+const noProgress = (): void => undefined;
 
 /** The principal of a sign-up or sign-in call, before anyone is known: it owns nothing and may do nothing. */
 const NOBODY: Principal = Object.freeze({ kind: 'key', ownerId: '', tier: 'public', scopes: [], keyId: '', expiresAt: null, ipWhitelist: [] }) as Principal;
@@ -273,6 +375,7 @@ function toolContext(services: Services, tool: AnyTool, principal: Principal, ca
     requestId: call.requestId,
     clientIp: call.clientIp,
     signal: call.signal,
+    progress: call.progress ?? noProgress,
     session: new CookieEffects(call),
   };
 }
@@ -288,13 +391,13 @@ export async function invokeTool(tool: AnyTool, rawInput: unknown, services: Ser
     const bucket: Bucket = tool.bucket === 'default' ? 'all' : tool.bucket;
     let principal: Principal;
     if (tool.auth === 'none') {
-      admitAnonymous(services, call);
+      await admitAnonymous(services, call);
       principal = NOBODY;
     } else if (call.admitted) {
       principal = call.admitted;
       if (!(tool.principals ?? KEY_ONLY).includes(principal.kind)) throw new ApiError('UNAUTHORIZED', 'This operation needs a user session.');
       requireAccess(principal, tool.scope, tool.tiers);
-      if (bucket !== 'all') countBucket(services, principal, bucket);
+      if (bucket !== 'all') await countBucket(services, principal, bucket);
     } else {
       principal = await admitPrincipal(services, call, bucket, tool.principals);
       requireAccess(principal, tool.scope, tool.tiers);
@@ -313,6 +416,12 @@ export async function invokeTool(tool: AnyTool, rawInput: unknown, services: Ser
     return checked.data as Record<string, unknown>;
   } catch (err) {
     if (err instanceof ApiError) throw err;
+    const unavailable = unavailableError(err, services.clock.now());
+    if (unavailable) {
+      // The error's name only: an engine's message may carry its address.
+      services.log.warn({ tool: tool.name, requestId: call.requestId, err: (err as Error).name }, 'tool call refused: an engine cannot be reached');
+      throw unavailable;
+    }
     services.log.error({ err, tool: tool.name, requestId: call.requestId }, 'tool failed');
     throw ApiError.internal();
   }

@@ -305,9 +305,9 @@ export class Dispatcher {
   async #recover(): Promise<void> {
     const now = this.#clock.now();
     const nowMs = now.getTime();
-    const recovered = await this.#store.transact((tx) => {
+    const recovered = await this.#store.transact(async (tx) => {
       let n = 0;
-      for (const d of tx.findBy<DeliveryRecord>(DELIVERIES, 'state', 'delivering')) {
+      for (const d of await tx.findBy<DeliveryRecord>(DELIVERIES, 'state', 'delivering')) {
         if (d.leaseOwner === this.id) continue;
         if (!this.#opts.exclusive && d.leaseUntil !== null && d.leaseUntil > nowMs) continue;
         const last = d.attempts[d.attempts.length - 1];
@@ -320,7 +320,7 @@ export class Dispatcher {
         d.nextAttemptAt = nowMs;
         d.leaseOwner = null;
         d.leaseUntil = null;
-        tx.put(DELIVERIES, d);
+        await tx.put(DELIVERIES, d);
         n++;
       }
       return n;
@@ -471,9 +471,9 @@ export class Dispatcher {
     if (jobs.length === 0) return;
     const nowMs = this.#clock.now().getTime();
     try {
-      await this.#store.transact((tx) => {
+      await this.#store.transact(async (tx) => {
         for (const job of jobs) {
-          const d = tx.get<DeliveryRecord>(DELIVERIES, job.id);
+          const d = await tx.get<DeliveryRecord>(DELIVERIES, job.id);
           if (!d || d.state !== 'delivering' || d.leaseOwner !== this.id) continue;
           const last = d.attempts[d.attempts.length - 1];
           if (last && last.finishedAt === null) d.attempts.pop();
@@ -481,7 +481,7 @@ export class Dispatcher {
           d.nextAttemptAt = nowMs;
           d.leaseOwner = null;
           d.leaseUntil = null;
-          tx.put(DELIVERIES, d);
+          await tx.put(DELIVERIES, d);
         }
       });
     } catch (err) {
@@ -490,26 +490,26 @@ export class Dispatcher {
     for (const job of jobs) this.#release(job.id);
   }
 
-  #claimTx(tx: Tx, ids: string[]): Job[] {
+  async #claimTx(tx: Tx, ids: string[]): Promise<Job[]> {
     const now = this.#clock.now();
     const nowMs = now.getTime();
     const nowIso = now.toISOString();
     const webhooks = new Map<string, WebhookRecord | undefined>();
     const jobs: Job[] = [];
     for (const id of ids) {
-      const d = tx.get<DeliveryRecord>(DELIVERIES, id);
+      const d = await tx.get<DeliveryRecord>(DELIVERIES, id);
       if (!d || d.state !== 'pending') continue;
-      if (!webhooks.has(d.webhookId)) webhooks.set(d.webhookId, tx.get<WebhookRecord>(WEBHOOKS, d.webhookId));
+      if (!webhooks.has(d.webhookId)) webhooks.set(d.webhookId, await tx.get<WebhookRecord>(WEBHOOKS, d.webhookId));
       const webhook = webhooks.get(d.webhookId);
-      if (webhook && dropExpiredSecret(webhook, nowMs)) tx.put(WEBHOOKS, webhook); // read for signing: an ended grace is erased
-      const event = tx.get<EventRecord>(EVENTS, d.eventId);
+      if (webhook && dropExpiredSecret(webhook, nowMs)) await tx.put(WEBHOOKS, webhook); // read for signing: an ended grace is erased
+      const event = await tx.get<EventRecord>(EVENTS, d.eventId);
       const cancel = !webhook ? 'subscription deleted' : webhook.status !== 'active' ? `subscription ${webhook.status}` : !event ? 'event no longer stored' : null;
       if (cancel || !webhook || !event) {
         d.state = 'cancelled';
         d.reason = cancel ?? 'cancelled';
         d.completedAt = nowIso;
         d.nextAttemptAt = null;
-        tx.put(DELIVERIES, d);
+        await tx.put(DELIVERIES, d);
         continue;
       }
       const attempt = countedAttempts(d) + 1;
@@ -518,7 +518,7 @@ export class Dispatcher {
       d.nextAttemptAt = null;
       d.leaseOwner = this.id;
       d.leaseUntil = nowMs + this.#opts.leaseMs;
-      tx.put(DELIVERIES, d);
+      await tx.put(DELIVERIES, d);
       jobs.push({ id, webhook, event, attempt });
     }
     return jobs;
@@ -559,7 +559,15 @@ export class Dispatcher {
     if (outcomes.length === 0) return;
     let retries: Array<{ id: string; webhookId: string; due: number }> = [];
     try {
-      retries = await this.#store.transact((tx) => this.#recordTx(tx, outcomes));
+      const recorded = await this.#store.transact((tx) => this.#recordTx(tx, outcomes));
+      retries = recorded.retries;
+      // Counted once the outcomes are stored (a transaction may run more than once).
+      this.#stats.succeeded += recorded.succeeded;
+      this.#stats.failed += recorded.failed;
+      this.#stats.retried += retries.length;
+      for (const webhookId of recorded.disabled) {
+        this.#log?.warn({ webhookId }, `webhook subscription disabled after ${DISABLE_AFTER_FAILURES} consecutive failed deliveries`);
+      }
     } catch (err) {
       // The lowdb store keeps the change in memory and retries the write with the next one.
       this.#log?.error({ err: String(err) }, 'writing webhook delivery outcomes failed');
@@ -570,14 +578,20 @@ export class Dispatcher {
     this.#maybePrune();
   }
 
-  #recordTx(tx: Tx, outcomes: Outcome[]): Array<{ id: string; webhookId: string; due: number }> {
+  async #recordTx(
+    tx: Tx,
+    outcomes: Outcome[],
+  ): Promise<{ retries: Array<{ id: string; webhookId: string; due: number }>; succeeded: number; failed: number; disabled: string[] }> {
     const now = this.#clock.now();
     const nowMs = now.getTime();
     const nowIso = now.toISOString();
     const webhooks = new Map<string, WebhookRecord | undefined>();
     const retries: Array<{ id: string; webhookId: string; due: number }> = [];
+    let succeeded = 0;
+    let failed = 0;
+    const disabled: string[] = [];
     for (const { job, result } of outcomes) {
-      const d = tx.get<DeliveryRecord>(DELIVERIES, job.id);
+      const d = await tx.get<DeliveryRecord>(DELIVERIES, job.id);
       if (!d || d.state !== 'delivering' || d.leaseOwner !== this.id) continue; // lease lost meanwhile
       const a = d.attempts[d.attempts.length - 1];
       if (a) {
@@ -586,7 +600,7 @@ export class Dispatcher {
         a.latencyMs = result.latencyMs;
         a.error = result.error;
       }
-      if (!webhooks.has(d.webhookId)) webhooks.set(d.webhookId, tx.get<WebhookRecord>(WEBHOOKS, d.webhookId));
+      if (!webhooks.has(d.webhookId)) webhooks.set(d.webhookId, await tx.get<WebhookRecord>(WEBHOOKS, d.webhookId));
       const w = webhooks.get(d.webhookId);
       if (w && a) {
         w.lastDeliveryAttempt = a.at;
@@ -599,33 +613,32 @@ export class Dispatcher {
         d.state = 'succeeded';
         d.completedAt = nowIso;
         d.nextAttemptAt = null;
-        this.#stats.succeeded++;
+        succeeded++;
         if (w) w.consecutiveFailures = 0;
       } else if (counted >= MAX_ATTEMPTS || d.attempts.length >= MAX_ATTEMPT_RECORDS) {
         d.state = 'failed';
         d.completedAt = nowIso;
         d.nextAttemptAt = null;
-        this.#stats.failed++;
+        failed++;
         if (w) {
           w.failures++;
           w.consecutiveFailures++;
           if (w.consecutiveFailures >= DISABLE_AFTER_FAILURES && w.status === 'active') {
             w.status = 'disabled';
             w.disabledAt = nowIso;
-            this.#log?.warn({ webhookId: w.id }, `webhook subscription disabled after ${DISABLE_AFTER_FAILURES} consecutive failed deliveries`);
+            disabled.push(w.id);
           }
         }
       } else {
         const jitter = this.#opts.jitterMs > 0 ? Math.floor(Math.random() * this.#opts.jitterMs) : 0;
         d.state = 'pending';
         d.nextAttemptAt = nowMs + RETRY_DELAYS_MS[counted]! + jitter;
-        this.#stats.retried++;
         retries.push({ id: d.id, webhookId: d.webhookId, due: d.nextAttemptAt });
       }
-      tx.put(DELIVERIES, d);
+      await tx.put(DELIVERIES, d);
     }
-    for (const w of webhooks.values()) if (w) tx.put(WEBHOOKS, w);
-    return retries;
+    for (const w of webhooks.values()) if (w) await tx.put(WEBHOOKS, w);
+    return { retries, succeeded, failed, disabled };
   }
 
   // --- retention -------------------------------------------------------------
@@ -649,18 +662,18 @@ export class Dispatcher {
    */
   async prune(): Promise<number> {
     const cutoff = this.#clock.now().getTime() - this.#opts.retentionMs;
-    const removed = await this.#store.transact((tx) => {
+    const removed = await this.#store.transact(async (tx) => {
       let n = 0;
       // Deliveries are checked by id against the (small) sets of unfinished ones, without reading them.
-      const unfinished = new Set(tx.idsBy(DELIVERIES, 'state', 'pending'));
-      for (const id of tx.idsBy(DELIVERIES, 'state', 'delivering')) unfinished.add(id);
+      const unfinished = new Set(await tx.idsBy(DELIVERIES, 'state', 'pending'));
+      for (const id of await tx.idsBy(DELIVERIES, 'state', 'delivering')) unfinished.add(id);
       // Oldest first, copied one at a time: the scan stops at the first recent event.
-      for (const e of tx.scan<EventRecord>(EVENTS)) {
+      for await (const e of tx.scan<EventRecord>(EVENTS)) {
         if (e.created * 1000 >= cutoff) break;
-        const deliveries = tx.idsBy(DELIVERIES, 'eventId', e.id);
+        const deliveries = await tx.idsBy(DELIVERIES, 'eventId', e.id);
         if (deliveries.some((id) => unfinished.has(id))) continue;
-        for (const id of deliveries) tx.delete(DELIVERIES, id);
-        tx.delete(EVENTS, e.id);
+        for (const id of deliveries) await tx.delete(DELIVERIES, id);
+        await tx.delete(EVENTS, e.id);
         n++;
       }
       return n;

@@ -26,11 +26,11 @@ export function dropExpiredSecret(r: WebhookRecord, nowMs: number): boolean {
 }
 
 /** Within a transaction: erases every expired predecessor secret; returns how many records changed. */
-export function eraseExpiredSecretsTx(tx: Tx, nowMs: number): number {
+export async function eraseExpiredSecretsTx(tx: Tx, nowMs: number): Promise<number> {
   let n = 0;
-  for (const r of tx.scan<WebhookRecord>(WEBHOOKS)) {
+  for await (const r of tx.scan<WebhookRecord>(WEBHOOKS)) {
     if (!dropExpiredSecret(r, nowMs)) continue; // scan hands out copies: changing one changes nothing until put
-    tx.put(WEBHOOKS, r);
+    await tx.put(WEBHOOKS, r);
     n++;
   }
   return n;

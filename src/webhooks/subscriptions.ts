@@ -9,7 +9,7 @@ import { newId } from '../core/ids.js';
 import type { Logger } from '../core/log.js';
 import { paginateCursor, type CursorCodec, type CursorPageMeta } from '../core/pagination.js';
 import { DELIVERIES, EVENTS, EVENT_INDEXES, WEBHOOKS, newDelivery, type DeliveryRecord, type EventRecord } from '../events/events.js';
-import type { Store } from '../store/port.js';
+import type { Store, Tx } from '../store/port.js';
 import { EVENT_CATALOGUE, EVENT_TYPES, WILDCARD, type EventType } from './catalogue.js';
 import { resolveCheckedUrl, type Resolver } from './guard.js';
 import { dropExpiredSecret } from './secrets.js';
@@ -153,8 +153,8 @@ async function owned(deps: WebhookDeps, ownerId: string, id: string): Promise<We
   return r;
 }
 
-function ownedTx(tx: { get<T extends { id: string }>(c: string, id: string): T | undefined }, ownerId: string, id: string): WebhookRecord {
-  const r = tx.get<WebhookRecord>(WEBHOOKS, id);
+async function ownedTx(tx: Tx, ownerId: string, id: string): Promise<WebhookRecord> {
+  const r = await tx.get<WebhookRecord>(WEBHOOKS, id);
   if (!r || r.ownerId !== ownerId) throw ApiError.notFound('Webhook subscription');
   return r;
 }
@@ -188,12 +188,12 @@ export async function createWebhook(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.store.transact((tx) => {
-    const count = tx.findBy(WEBHOOKS, 'ownerId', ownerId).length;
+  await deps.store.transact(async (tx) => {
+    const count = (await tx.findBy(WEBHOOKS, 'ownerId', ownerId)).length;
     if (count >= MAX_WEBHOOKS_PER_OWNER) {
       throw ApiError.validation('Too many webhook subscriptions', [{ field: '', reason: `at most ${MAX_WEBHOOKS_PER_OWNER} per account; delete one first` }]);
     }
-    tx.put(WEBHOOKS, record);
+    await tx.put(WEBHOOKS, record);
   });
   deps.log?.info({ webhookId: id, ownerId }, 'webhook subscription created');
   return generated ? { webhook: toWebhook(record), secret: record.secret, warning: SECRET_WARNING } : { webhook: toWebhook(record) };
@@ -212,8 +212,8 @@ export async function updateWebhook(deps: WebhookDeps, ownerId: string, id: stri
   await owned(deps, ownerId, id);
   const events = pickEvents(patch);
   if (patch.url !== undefined) await resolveCheckedUrl(patch.url, { allow: deps.allow, resolve: deps.resolve });
-  const updated = await deps.store.transact((tx) => {
-    const r = ownedTx(tx, ownerId, id);
+  const updated = await deps.store.transact(async (tx) => {
+    const r = await ownedTx(tx, ownerId, id);
     if (patch.url !== undefined) r.url = patch.url;
     if (patch.name !== undefined) r.name = patch.name;
     if (events !== undefined) r.events = events;
@@ -226,29 +226,29 @@ export async function updateWebhook(deps: WebhookDeps, ownerId: string, id: stri
     }
     r.updatedAt = deps.clock.now().toISOString();
     dropExpiredSecret(r, deps.clock.now().getTime());
-    tx.put(WEBHOOKS, r);
+    await tx.put(WEBHOOKS, r);
     return r;
   });
   return toWebhook(updated);
 }
 
 /** Cancels the subscription's pending deliveries in the same write. */
-function cancelPending(tx: Parameters<Parameters<Store['transact']>[0]>[0], webhookId: string, reason: string, at: string): void {
-  for (const d of tx.findBy<DeliveryRecord>(DELIVERIES, 'webhookId', webhookId)) {
+async function cancelPending(tx: Tx, webhookId: string, reason: string, at: string): Promise<void> {
+  for (const d of await tx.findBy<DeliveryRecord>(DELIVERIES, 'webhookId', webhookId)) {
     if (d.state !== 'pending') continue;
     d.state = 'cancelled';
     d.reason = reason;
     d.completedAt = at;
     d.nextAttemptAt = null;
-    tx.put(DELIVERIES, d);
+    await tx.put(DELIVERIES, d);
   }
 }
 
 export async function deleteWebhook(deps: WebhookDeps, ownerId: string, id: string): Promise<{ id: string; deleted: true }> {
-  await deps.store.transact((tx) => {
-    ownedTx(tx, ownerId, id);
-    tx.delete(WEBHOOKS, id);
-    cancelPending(tx, id, 'subscription deleted', deps.clock.now().toISOString());
+  await deps.store.transact(async (tx) => {
+    await ownedTx(tx, ownerId, id);
+    await tx.delete(WEBHOOKS, id);
+    await cancelPending(tx, id, 'subscription deleted', deps.clock.now().toISOString());
   });
   deps.log?.info({ webhookId: id, ownerId }, 'webhook subscription deleted');
   return { id, deleted: true };
@@ -261,15 +261,15 @@ export async function regenerateSecret(
   opts: { graceSeconds?: number | undefined } = {},
 ): Promise<{ webhook: Webhook; secret: string; warning: string }> {
   const secret = generateSecret();
-  const r = await deps.store.transact((tx) => {
-    const rec = ownedTx(tx, ownerId, id);
+  const r = await deps.store.transact(async (tx) => {
+    const rec = await ownedTx(tx, ownerId, id);
     const now = deps.clock.now();
     const grace = opts.graceSeconds ?? 0;
     rec.previousSecret = grace > 0 ? rec.secret : null;
     rec.previousSecretExpiresAt = grace > 0 ? now.getTime() + grace * 1000 : null;
     rec.secret = secret;
     rec.updatedAt = now.toISOString();
-    tx.put(WEBHOOKS, rec);
+    await tx.put(WEBHOOKS, rec);
     return rec;
   });
   return { webhook: toWebhook(r), secret, warning: SECRET_WARNING };
@@ -307,9 +307,9 @@ export async function testWebhook(deps: WebhookDeps, ownerId: string, id: string
   delivery.nextAttemptAt = null;
   delivery.completedAt = done;
   delivery.attempts = [{ attempt: 1, at: now.toISOString(), finishedAt: done, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error }];
-  await deps.store.transact((tx) => {
-    tx.put(EVENTS, event);
-    tx.put(DELIVERIES, delivery);
+  await deps.store.transact(async (tx) => {
+    await tx.put(EVENTS, event);
+    await tx.put(DELIVERIES, delivery);
   });
   const out: TestWebhookResult = {
     delivered: result.ok,

@@ -22,17 +22,17 @@ async function get(url: string, key?: string, remoteAddress = '127.0.0.1') {
 }
 
 describe('the in-process limiter', () => {
-  it('counts fixed windows, all or nothing across buckets', () => {
+  it('counts fixed windows, all or nothing across buckets', async () => {
     const lim = new MemoryRateLimiter(1000);
     const t = new Date(5000);
-    expect(lim.hit('a', 2, t)).toMatchObject({ allowed: true, remaining: 1 });
-    expect(lim.hit('a', 2, t)).toMatchObject({ allowed: true, remaining: 0 });
-    expect(lim.hit('a', 2, t)).toMatchObject({ allowed: false, remaining: 0, resetAt: new Date(6000) });
-    expect(lim.hit('a', 2, new Date(6000))).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await lim.hit('a', 2, t)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await lim.hit('a', 2, t)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await lim.hit('a', 2, t)).toMatchObject({ allowed: false, remaining: 0, resetAt: new Date(6000) });
+    expect(await lim.hit('a', 2, new Date(6000))).toMatchObject({ allowed: true, remaining: 1 });
     // b is full, so neither a nor b is counted.
-    lim.hit('b', 1, new Date(6000));
-    expect(lim.hitAll([{ key: 'a', limit: 2 }, { key: 'b', limit: 1 }], new Date(6000)).map((s) => s.allowed)).toEqual([false, false]);
-    expect(lim.peek('a', 2, new Date(6000)).remaining).toBe(1);
+    await lim.hit('b', 1, new Date(6000));
+    expect((await lim.hitAll([{ key: 'a', limit: 2 }, { key: 'b', limit: 1 }], new Date(6000))).map((s) => s.allowed)).toEqual([false, false]);
+    expect((await lim.peek('a', 2, new Date(6000))).remaining).toBe(1);
   });
 });
 

@@ -172,10 +172,10 @@ describe('data from before accounts existed', () => {
       const store = await openLowdbStore({ dataDir: dir, indexes: STORE_INDEXES });
       const admin = buildKey({ name: 'bootstrap', tier: 'internal', scopes: ['all'], ownerId: 'own_OLDADMIN' }, clock);
       const partner = buildKey({ name: 'partner', tier: 'partner', scopes: ['contracts'], ownerId: 'own_OLDPARTNER' }, clock);
-      await store.transact((tx) => {
-        tx.put(API_KEYS, admin.record);
-        tx.put(API_KEYS, partner.record);
-        tx.put(EVENTS, { id: 'evt_old', type: 'api_key.created', ownerId: 'own_OLDPARTNER', created: 0, createdAt: '', apiVersion: 'v1', data: {} });
+      await store.transact(async (tx) => {
+        await tx.put(API_KEYS, admin.record);
+        await tx.put(API_KEYS, partner.record);
+        await tx.put(EVENTS, { id: 'evt_old', type: 'api_key.created', ownerId: 'own_OLDPARTNER', created: 0, createdAt: '', apiVersion: 'v1', data: {} });
       });
       await store.close();
       const services = await openServices(loadConfig({ 'data-dir': dir }, {}), { log: createLogger('silent'), bootstrap: true, clock });

@@ -14,7 +14,7 @@ interface Run {
 
 function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('SVC_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
   return { ...env, ...extra };
 }
 

@@ -31,8 +31,9 @@ describe('errors', () => {
       INTERNAL_ERROR: 500,
       NOT_IMPLEMENTED: 501,
       SERVICE_BUSY: 503,
+      SERVICE_UNAVAILABLE: 503,
     });
-    expect(ERROR_CODES).toHaveLength(17);
+    expect(ERROR_CODES).toHaveLength(18);
   });
 
   it('serialises only what a client should see', () => {

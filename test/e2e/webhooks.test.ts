@@ -24,7 +24,7 @@ beforeAll(async () => {
   writeFileSync(caFile, tls.cert);
   receiver = await startReceiver(tls);
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('SVC_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
   Object.assign(env, { SVC_WEBHOOK_ALLOW: '127.0.0.1', NODE_EXTRA_CA_CERTS: caFile, SVC_LOG_LEVEL: 'warn' });
   child = spawn(process.execPath, [SVC_BIN, 'serve', '--port', '0', '--data-dir', path.join(data.dir, 'data'), '--log-level', 'info'], { env });
   let stderr = '';

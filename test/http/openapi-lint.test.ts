@@ -194,6 +194,10 @@ describe('examples', () => {
 
   it('answers each example without VALIDATION_ERROR, with the declared status, Content-Type and headers', async () => {
     const auth = { authorization: `Bearer ${server.adminKey}` };
+    // create_embed_session's example needs its origin among the key's allowedOrigins.
+    const keys = (await server.app.inject({ method: 'GET', url: '/api/v1/api-keys?limit=100', headers: auth })).json().data as Array<{ id: string; displayPrefix: string }>;
+    const admin = keys.find((k) => server.adminKey.startsWith(k.displayPrefix))!;
+    await server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${admin.id}`, headers: auth, payload: { allowedOrigins: ['https://partner.example'] } });
     // create_webhook last, and its subscription removed at once: no event is delivered to the example host.
     const ops = operations()
       .filter((o) => o.path.startsWith('/api/'))

@@ -149,7 +149,7 @@ describe('lowdb store: indexes', () => {
     const store = await open();
     await expect(store.findBy('users', 'name', 'Ann')).rejects.toThrow(/"name".*"users".*not indexed/);
     await expect(store.findBy('unknown', 'id', 'x')).rejects.toThrow(/"id".*"unknown".*not indexed/);
-    await expect(store.transact((tx) => tx.findBy('users', 'name', 'Ann'))).rejects.toThrow(/not indexed/);
+    await expect(store.transact(async (tx) => await tx.findBy('users', 'name', 'Ann'))).rejects.toThrow(/not indexed/);
   });
 });
 
@@ -157,10 +157,10 @@ describe('lowdb store: transactions', () => {
   it('applies all writes together and returns fn result', async () => {
     const store = await open();
     await store.put<User>('users', { id: 'u0', email: 'z@x', name: 'Zed' });
-    const result = await store.transact((tx) => {
-      tx.put<User>('users', { id: 'u1', email: 'a@x', name: 'Ann' });
-      tx.put('contracts', { id: 'c1', ownerId: 'u1' });
-      tx.delete('users', 'u0');
+    const result = await store.transact(async (tx) => {
+      await tx.put<User>('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+      await tx.put('contracts', { id: 'c1', ownerId: 'u1' });
+      await tx.delete('users', 'u0');
       return 'done';
     });
     expect(result).toBe('done');
@@ -172,16 +172,16 @@ describe('lowdb store: transactions', () => {
     const store = await open();
     await store.put<User>('users', { id: 'u1', email: 'a@x', name: 'Ann' });
     await store.put<User>('users', { id: 'u2', email: 'a@x', name: 'Al' });
-    const seen = await store.transact((tx) => {
-      tx.put<User>('users', { id: 'u3', email: 'a@x', name: 'Amy' });
-      tx.put<User>('users', { id: 'u1', email: 'b@x', name: 'Ann' });
-      tx.delete('users', 'u2');
+    const seen = await store.transact(async (tx) => {
+      await tx.put<User>('users', { id: 'u3', email: 'a@x', name: 'Amy' });
+      await tx.put<User>('users', { id: 'u1', email: 'b@x', name: 'Ann' });
+      await tx.delete('users', 'u2');
       return {
-        u1: tx.get<User>('users', 'u1')?.email,
-        u2: tx.get('users', 'u2'),
-        byA: tx.findBy('users', 'email', 'a@x').map((d) => d.id),
-        byB: tx.findBy('users', 'email', 'b@x').map((d) => d.id),
-        all: tx.all('users').map((d) => d.id),
+        u1: (await tx.get<User>('users', 'u1'))?.email,
+        u2: await tx.get('users', 'u2'),
+        byA: (await tx.findBy('users', 'email', 'a@x')).map((d) => d.id),
+        byB: (await tx.findBy('users', 'email', 'b@x')).map((d) => d.id),
+        all: (await tx.all('users')).map((d) => d.id),
       };
     });
     expect(seen).toEqual({ u1: 'b@x', u2: undefined, byA: ['u3'], byB: ['u1'], all: ['u1', 'u3'] });
@@ -196,10 +196,10 @@ describe('lowdb store: transactions', () => {
 
     const boom = new Error('boom');
     await expect(
-      store.transact((tx) => {
-        tx.put<User>('users', { id: 'u2', email: 'b@x', name: 'Bob' });
-        tx.put<User>('users', { id: 'u1', email: 'changed@x', name: 'Changed' });
-        tx.delete('users', 'u1');
+      store.transact(async (tx) => {
+        await tx.put<User>('users', { id: 'u2', email: 'b@x', name: 'Bob' });
+        await tx.put<User>('users', { id: 'u1', email: 'changed@x', name: 'Changed' });
+        await tx.delete('users', 'u1');
         throw boom;
       }),
     ).rejects.toBe(boom);
@@ -215,64 +215,80 @@ describe('lowdb store: transactions', () => {
     expect(await store.all('users')).toEqual([{ id: 'u1', email: 'a@x', name: 'Ann' }]);
   });
 
-  it('rejects an async fn with a TypeError and writes nothing', async () => {
+  it('fails a transaction whose fn awaits something other than its Tx, writes nothing of it, and moves on', async () => {
+    const store = await open();
+    let later: Promise<unknown> | undefined;
+    await expect(
+      store.transact(async (tx) => {
+        await tx.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+        // Started meanwhile by someone else: waits behind the stalled transaction.
+        later = store.put('users', { id: 'u3', email: 'c@x', name: 'Cy' });
+        await new Promise((resolve) => setTimeout(resolve, 20)); // I/O or a timer: not allowed
+        await tx.put('users', { id: 'u2', email: 'b@x', name: 'Bob' });
+      }),
+    ).rejects.toThrow(/awaited something other than its Tx/);
+    await later;
+    expect((await store.all('users')).map((d) => d.id)).toEqual(['u3']);
+  });
+
+  it('does not deadlock on a store call awaited inside fn: the outer transaction fails', async () => {
     const store = await open();
     await expect(
       store.transact(async (tx) => {
-        tx.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+        await tx.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+        await store.put('users', { id: 'u2', email: 'b@x', name: 'Bob' }); // queued behind this very transaction
       }),
-    ).rejects.toThrow(TypeError);
-    expect(await store.count('users')).toBe(0);
-  });
-
-  it('rejects a store mutation made from inside fn, and fails the transaction', async () => {
-    const store = await open();
-    let inner: Promise<void> | undefined;
-    await expect(
-      store.transact((tx) => {
-        tx.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
-        inner = store.put('users', { id: 'u2', email: 'b@x', name: 'Bob' });
-      }),
-    ).rejects.toThrow(/not allowed inside transact/);
-    await expect(inner).rejects.toThrow(/not allowed inside transact/);
-    expect(await store.count('users')).toBe(0);
+    ).rejects.toThrow(/awaited something other than its Tx/);
+    expect(await store.get('users', 'u1')).toBeUndefined();
   });
 
   it('refuses use of a Tx after its transaction finished', async () => {
     const store = await open();
-    let leaked: { put(c: string, d: Doc): void } | undefined;
-    await store.transact((tx) => {
+    let leaked: { put(c: string, d: Doc): Promise<void> } | undefined;
+    await store.transact(async (tx) => {
       leaked = tx;
     });
-    expect(() => leaked!.put('users', { id: 'late' })).toThrow(/transaction already finished/);
+    await expect(leaked!.put('users', { id: 'late' })).rejects.toThrow(/transaction already finished/);
     expect(await store.count('users')).toBe(0);
+  });
+
+  it('refuses writes in a readOnly transaction and keeps its reads', async () => {
+    const store = await open();
+    await store.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+    await expect(
+      store.transact(async (tx) => {
+        expect(await tx.get('users', 'u1')).toMatchObject({ name: 'Ann' });
+        await tx.put('users', { id: 'u2', email: 'b@x', name: 'Bob' });
+      }, { readOnly: true }),
+    ).rejects.toThrow(/read-only transaction cannot write/);
+    expect(await store.count('users')).toBe(1);
   });
 });
 
 describe('lowdb store: idsBy', () => {
   it("lists matching ids, with the transaction's own changes, and refuses an unindexed field", async () => {
     const store = await open();
-    await store.transact((tx) => {
-      for (let i = 0; i < 4; i++) tx.put('users', { id: `u${i}`, email: i % 2 ? 'odd@x' : 'even@x', name: `n${i}` });
+    await store.transact(async (tx) => {
+      for (let i = 0; i < 4; i++) await tx.put('users', { id: `u${i}`, email: i % 2 ? 'odd@x' : 'even@x', name: `n${i}` });
     });
-    const seen = await store.transact((tx) => {
-      const before = tx.idsBy('users', 'email', 'odd@x').sort();
-      tx.put('users', { id: 'u1', email: 'even@x', name: 'moved' }); // leaves odd
-      tx.put('users', { id: 'u5', email: 'odd@x', name: 'new' }); // joins odd
-      tx.delete('users', 'u3'); // leaves odd
-      tx.put('users', { id: 'u6', email: 'odd@x', name: 'short-lived' });
-      tx.delete('users', 'u6'); // put and deleted in the same transaction
+    const seen = await store.transact(async (tx) => {
+      const before = (await tx.idsBy('users', 'email', 'odd@x')).sort();
+      await tx.put('users', { id: 'u1', email: 'even@x', name: 'moved' }); // leaves odd
+      await tx.put('users', { id: 'u5', email: 'odd@x', name: 'new' }); // joins odd
+      await tx.delete('users', 'u3'); // leaves odd
+      await tx.put('users', { id: 'u6', email: 'odd@x', name: 'short-lived' });
+      await tx.delete('users', 'u6'); // put and deleted in the same transaction
       return {
         before,
-        after: tx.idsBy('users', 'email', 'odd@x').sort(),
-        even: tx.idsBy('users', 'email', 'even@x').sort(),
-        found: tx.findBy('users', 'email', 'odd@x').map((d) => d.id),
+        after: (await tx.idsBy('users', 'email', 'odd@x')).sort(),
+        even: (await tx.idsBy('users', 'email', 'even@x')).sort(),
+        found: (await tx.findBy('users', 'email', 'odd@x')).map((d) => d.id),
       };
     });
     expect(seen).toEqual({ before: ['u1', 'u3'], after: ['u5'], even: ['u0', 'u1', 'u2'], found: ['u5'] });
-    await store.transact((tx) => {
-      expect(tx.idsBy('users', 'email', 'nobody@x')).toEqual([]);
-      expect(() => tx.idsBy('users', 'name', 'new')).toThrow(/not indexed/);
+    await store.transact(async (tx) => {
+      expect(await tx.idsBy('users', 'email', 'nobody@x')).toEqual([]);
+      await expect(tx.idsBy('users', 'name', 'new')).rejects.toThrow(/not indexed/);
     });
   });
 });
@@ -281,17 +297,17 @@ describe('lowdb store: scan', () => {
   /** A store holding users u0..u(n-1), named n0..n(n-1), in that order. */
   async function withUsers(n: number): Promise<Store> {
     const store = await open();
-    await store.transact((tx) => {
-      for (let i = 0; i < n; i++) tx.put('users', { id: `u${i}`, email: `${i}@x`, name: `n${i}` });
+    await store.transact(async (tx) => {
+      for (let i = 0; i < n; i++) await tx.put('users', { id: `u${i}`, email: `${i}@x`, name: `n${i}` });
     });
     return store;
   }
 
   it('yields records in insertion order, copying only what the iteration reaches', async () => {
     const store = await withUsers(5);
-    const seen = await store.transact((tx) => {
+    const seen = await store.transact(async (tx) => {
       const ids: string[] = [];
-      for (const u of tx.scan<User>('users')) {
+      for await (const u of tx.scan<User>('users')) {
         ids.push(u.id);
         u.name = 'changed by the caller'; // a copy: the store is not affected
         if (u.id === 'u2') break;
@@ -305,20 +321,22 @@ describe('lowdb store: scan', () => {
 
   it("sees the transaction's own updates, deletions and additions", async () => {
     const store = await withUsers(4);
-    const names = await store.transact((tx) => {
+    const names = await store.transact(async (tx) => {
       const out: string[] = [];
-      tx.put('users', { id: 'u1', email: '1@x', name: 'renamed' });
-      for (const u of tx.scan<User>('users')) {
+      await tx.put('users', { id: 'u1', email: '1@x', name: 'renamed' });
+      for await (const u of tx.scan<User>('users')) {
         out.push(u.name);
-        if (u.id === 'u0') tx.delete('users', 'u2'); // deleted ahead of the iteration
+        if (u.id === 'u0') await tx.delete('users', 'u2'); // deleted ahead of the iteration
       }
       return out;
     });
     expect(names).toEqual(['n0', 'renamed', 'n3']);
-    const withAdded = await store.transact((tx) => {
-      tx.put('users', { id: 'u9', email: '9@x', name: 'added' });
-      tx.put('users', { id: 'u0', email: '0@x', name: 'first again' });
-      return [...tx.scan<User>('users')].map((u) => u.name);
+    const withAdded = await store.transact(async (tx) => {
+      await tx.put('users', { id: 'u9', email: '9@x', name: 'added' });
+      await tx.put('users', { id: 'u0', email: '0@x', name: 'first again' });
+      const out: string[] = [];
+      for await (const u of tx.scan<User>('users')) out.push(u.name);
+      return out;
     });
     expect(withAdded).toEqual(['first again', 'renamed', 'n3', 'added']);
     expect([...(await store.all<User>('users'))].map((u) => u.name)).toEqual(withAdded);
@@ -339,8 +357,8 @@ describe('lowdb store: isolation', () => {
     read.email = 'mutated@x';
     (await store.all<User>('users'))[0]!.tags!.push('x');
     (await store.findBy<User>('users', 'email', 'a@x'))[0]!.tags!.push('y');
-    await store.transact((tx) => {
-      tx.get<User>('users', 'u1')!.tags!.push('z');
+    await store.transact(async (tx) => {
+      (await tx.get<User>('users', 'u1'))!.tags!.push('z');
     });
 
     expect(await store.get('users', 'u1')).toEqual({ id: 'u1', email: 'a@x', name: 'Ann', tags: ['a'] });
@@ -377,8 +395,8 @@ describe('lowdb store: isolation', () => {
     docs.push({ id: 'sparse', list: [1, , 3] }); // a hole is null in JSON
     docs.push({ id: 'boxed', list: [Object(1), Object('s')] });
     const store = await open();
-    await store.transact((tx) => {
-      for (const doc of docs) tx.put('mixed', doc);
+    await store.transact(async (tx) => {
+      for (const doc of docs) await tx.put('mixed', doc);
     });
     // toEqual tells -0 from 0; the JSON text adds key order (toStrictEqual would trip on "constructor" fields).
     const same = (got: unknown, doc: Doc) => {
@@ -446,9 +464,9 @@ describe('lowdb store: durability and group commit', () => {
       const onDisk = await readDataFile();
       expect(onDisk.collections.users?.[`u${i}`]).toBeDefined();
     }
-    await store.transact((tx) => {
-      tx.delete('users', 'u0');
-      tx.put('users', { id: 'u9', email: 'e', name: 'n' });
+    await store.transact(async (tx) => {
+      await tx.delete('users', 'u0');
+      await tx.put('users', { id: 'u9', email: 'e', name: 'n' });
     });
     const onDisk = await readDataFile();
     expect(Object.keys(onDisk.collections.users ?? {})).toEqual(['u1', 'u2', 'u3', 'u4', 'u9']);
@@ -499,16 +517,16 @@ describe('lowdb store: durability and group commit', () => {
       const txs: Array<Promise<unknown>> = [];
       for (let t = 0, n = 1 + rnd(4); t < n; t++) {
         txs.push(
-          store.transact((tx) => {
+          store.transact(async (tx) => {
             for (let k = 0, m = 1 + rnd(5); k < m; k++) {
               const c = collections[rnd(collections.length)]!;
               const id = ids[rnd(ids.length)]!;
               const op = rnd(4);
-              if (op === 0) tx.delete(c, id);
+              if (op === 0) await tx.delete(c, id);
               else if (op === 1) {
-                tx.delete(c, id); // delete and put again: moves to the end
-                tx.put(c, { id, email: `${round}-${k}@x`, n: round });
-              } else tx.put(c, { id, email: `${round}-${k}@x`, n: round, nested: { list: [round, k, null] } });
+                await tx.delete(c, id); // delete and put again: moves to the end
+                await tx.put(c, { id, email: `${round}-${k}@x`, n: round });
+              } else await tx.put(c, { id, email: `${round}-${k}@x`, n: round, nested: { list: [round, k, null] } });
             }
           }),
         );
@@ -604,7 +622,7 @@ describe('lowdb store: lifecycle and locking', () => {
     await expect(store.count('users')).rejects.toThrow(/store is closed/);
     await expect(store.put('users', { id: 'u3' })).rejects.toThrow(/store is closed/);
     await expect(store.delete('users', 'u1')).rejects.toThrow(/store is closed/);
-    await expect(store.transact(() => 1)).rejects.toThrow(/store is closed/);
+    await expect(store.transact(async () => 1)).rejects.toThrow(/store is closed/);
     await expect(store.flush()).rejects.toThrow(/store is closed/);
   });
 });

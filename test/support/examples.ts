@@ -66,6 +66,27 @@ export const EXAMPLES: Record<string, Example> = {
   list_webhook_events: { input: () => ({ limit: 5 }), volatile: ['items', 'pagination'] },
   list_webhook_event_types: { input: () => ({}) },
   list_templates: { input: () => ({}) },
+  validate_plan: {
+    input: () => ({
+      blockchain: 'evm',
+      ownerAddress: '0x27b1fdb04752bbc536007a920d24acb045561c26',
+      beneficiaries: [
+        { name: 'A', address: '0x52908400098527886E0F7030069857D2E4169EE7', percentage: 60 },
+        { name: 'B', address: '0x8617e340b3d01fa5f11f306f4090fd50e238070d', percentage: 40 },
+      ],
+    }),
+  },
+  create_embed_session: {
+    // The key needs an allowed origin first.
+    input: async (s, k) => {
+      const headers = { authorization: `Bearer ${k}` };
+      const list = await s.app.inject({ method: 'GET', url: '/api/v1/api-keys?limit=100', headers });
+      const own = (list.json().data as Array<{ id: string; displayPrefix: string }>).find((r) => k.startsWith(r.displayPrefix))!;
+      await s.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${own.id}`, headers, payload: { allowedOrigins: ['https://partner.example'] } });
+      return { origin: 'https://partner.example', ttlSeconds: 600 };
+    },
+    volatile: ['token', 'expiresAt', 'wizardPath'],
+  },
   generate_contract: {
     input: () => ({
       blockchain: 'evm',

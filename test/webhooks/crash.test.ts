@@ -74,7 +74,11 @@ describe.skipIf(!hasOpenssl())('webhook delivery survives SIGKILL', () => {
       const store = await openLowdbStore({ dataDir, indexes: WEBHOOK_INDEXES });
       await createWebhook(deps(store, systemClock), 'own_crash', { url: receiver.url(), events: ['*'] });
       for (let b = 0; b < EVENTS / 100; b++) {
-        const ids = await store.transact((tx) => Array.from({ length: 100 }, (_, i) => recordEvent(tx, { type: 'contract.generated', ownerId: 'own_crash', data: { n: b * 100 + i } }, systemClock).id));
+        const ids = await store.transact(async (tx) => {
+          const out: string[] = [];
+          for (let i = 0; i < 100; i++) out.push((await recordEvent(tx, { type: 'contract.generated', ownerId: 'own_crash', data: { n: b * 100 + i } }, systemClock)).id);
+          return out;
+        });
         expected.push(...ids);
       }
       await store.close();

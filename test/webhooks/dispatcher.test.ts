@@ -54,7 +54,7 @@ async function rig(handler: Handler, opts: Partial<DispatcherOptions> = {}): Pro
     d,
     receiver,
     dispatcher,
-    emit: async (type = 'contract.generated', data = {}) => (await store.transact((tx) => recordEvent(tx, { type, ownerId: OWNER, data }, time.clock))).id,
+    emit: async (type = 'contract.generated', data = {}) => (await store.transact(async (tx) => recordEvent(tx, { type, ownerId: OWNER, data }, time.clock))).id,
     async settle() {
       for (;;) {
         await dispatcher.idle();
@@ -74,8 +74,8 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
     await r.settle();
     // recordEvent announces the delivery, then the transaction throws: nothing was stored.
     await expect(
-      r.store.transact((tx) => {
-        recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: { n: 0 } }, r.time.clock);
+      r.store.transact(async (tx) => {
+        await recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: { n: 0 } }, r.time.clock);
         throw new Error('the operation failed after recording its event');
       }),
     ).rejects.toThrow(/operation failed/);
@@ -271,9 +271,9 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
     const { webhook } = await createWebhook(r.d, OWNER, { url: r.receiver.url(), events: ['*'] });
     const eventId = await r.emit();
     // Simulate a crash after the claim: delivering, leased by another dispatcher, attempt 1 open
-    await r.store.transact((tx) => {
-      const [dl] = tx.findBy<DeliveryRecord>(DELIVERIES, 'eventId', eventId);
-      tx.put(DELIVERIES, {
+    await r.store.transact(async (tx) => {
+      const [dl] = await tx.findBy<DeliveryRecord>(DELIVERIES, 'eventId', eventId);
+      await tx.put(DELIVERIES, {
         ...dl!,
         state: 'delivering',
         leaseOwner: 'dsp_dead',

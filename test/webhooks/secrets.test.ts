@@ -89,7 +89,7 @@ describe('an expired predecessor secret is erased from the stored record', () =>
     time.advance(3_600_000);
     // The start-up sweep ran before the grace ended; this delivery's claim is the first to see it over.
     expect((await store.get<WebhookRecord>('webhooks', id))!.previousSecret).toBe(old);
-    await store.transact((tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: {} }, d.clock));
+    await store.transact(async (tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: {} }, d.clock));
     for (let i = 0; i < 50 && receiver.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     await dispatcher.idle();
     expect((await store.get<WebhookRecord>('webhooks', id))!.previousSecret).toBeNull();

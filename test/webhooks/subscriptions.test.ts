@@ -143,9 +143,9 @@ describe('webhook subscriptions', () => {
     expect(u1).toMatchObject({ events: ['*'], name: 'renamed', url: 'https://hooks.example.com/u2' });
     expect(await code(updateWebhook(d, OWNER, webhook.id, { url: 'https://127.0.0.2/' }))).toBe('VALIDATION_ERROR');
     // Simulate a disabled subscription with failures
-    await store.transact((tx) => {
-      const r = tx.get<Record<string, unknown> & { id: string }>('webhooks', webhook.id)!;
-      tx.put('webhooks', { ...r, status: 'disabled', consecutiveFailures: 50 });
+    await store.transact(async (tx) => {
+      const r = (await tx.get<Record<string, unknown> & { id: string }>('webhooks', webhook.id))!;
+      await tx.put('webhooks', { ...r, status: 'disabled', consecutiveFailures: 50 });
     });
     expect((await updateWebhook(d, OWNER, webhook.id, { status: 'paused' })).status).toBe('paused');
     const back = await updateWebhook(d, OWNER, webhook.id, { status: 'active' });
@@ -161,8 +161,8 @@ describe('webhook subscriptions', () => {
       const one = await createWebhook(dd, OWNER, { url: 'https://hooks.example.com/2', events: ['contract.generated'] });
       const paused = await createWebhook(dd, OWNER, { url: 'https://hooks.example.com/3', events: ['*'], status: 'paused' });
       const other = await createWebhook(dd, OTHER, { url: 'https://hooks.example.com/4', events: ['*'] });
-      const e1 = await s.transact((tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: { n: 1 } }, dd.clock));
-      const e2 = await s.transact((tx) => recordEvent(tx, { type: 'api_key.created', ownerId: OWNER, data: {} }, dd.clock));
+      const e1 = await s.transact(async (tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: { n: 1 } }, dd.clock));
+      const e2 = await s.transact(async (tx) => recordEvent(tx, { type: 'api_key.created', ownerId: OWNER, data: {} }, dd.clock));
       const byEvent = async (id: string) => (await s.findBy<DeliveryRecord>(DELIVERIES, 'eventId', id)).map((x) => x.webhookId).sort();
       expect(await byEvent(e1.id)).toEqual([all.webhook.id, one.webhook.id].sort());
       expect(await byEvent(e2.id)).toEqual([all.webhook.id]);
@@ -171,8 +171,8 @@ describe('webhook subscriptions', () => {
       expect(ds.every((x) => x.state === 'pending' && x.attempts.length === 0)).toBe(true);
       // A failing transaction leaves neither the event nor its deliveries
       await expect(
-        s.transact((tx) => {
-          recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: {} }, dd.clock);
+        s.transact(async (tx) => {
+          await recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: {} }, dd.clock);
           throw new Error('effect failed');
         }),
       ).rejects.toThrow('effect failed');
@@ -199,7 +199,7 @@ describe('webhook subscriptions', () => {
 
   it('deletes a subscription and cancels its pending deliveries', async () => {
     const { webhook } = await createWebhook(d, OWNER, { url: 'https://hooks.example.com/del', events: ['vault.created'] });
-    const e = await store.transact((tx) => recordEvent(tx, { type: 'vault.created', ownerId: OWNER, data: {} }, d.clock));
+    const e = await store.transact(async (tx) => recordEvent(tx, { type: 'vault.created', ownerId: OWNER, data: {} }, d.clock));
     expect(await deleteWebhook(d, OWNER, webhook.id)).toEqual({ id: webhook.id, deleted: true });
     expect(await code(getWebhook(d, OWNER, webhook.id))).toBe('NOT_FOUND');
     const ds = (await store.findBy<DeliveryRecord>(DELIVERIES, 'eventId', e.id)).filter((x) => x.webhookId === webhook.id);
@@ -256,8 +256,8 @@ describe('webhook subscriptions', () => {
     try {
       const dd = makeDeps(s, { now: () => new Date() });
       const first: EventRecord[] = [];
-      for (let i = 0; i < 25; i++) first.push(await s.transact((tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: { i } }, dd.clock)));
-      await s.transact((tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OTHER, data: {} }, dd.clock));
+      for (let i = 0; i < 25; i++) first.push(await s.transact(async (tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: { i } }, dd.clock)));
+      await s.transact(async (tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OTHER, data: {} }, dd.clock));
       const seen: string[] = [];
       let page = await listWebhookEvents(dd, OWNER, { limit: 10 });
       expect(ListWebhookEventsOutput.parse(page)).toEqual(page);
@@ -266,7 +266,7 @@ describe('webhook subscriptions', () => {
       let added = 0;
       while (page.pagination.nextCursor) {
         // New events arrive between pages
-        for (let k = 0; k < 3; k++, added++) await s.transact((tx) => recordEvent(tx, { type: 'contract.compiled', ownerId: OWNER, data: { added } }, dd.clock));
+        for (let k = 0; k < 3; k++, added++) await s.transact(async (tx) => recordEvent(tx, { type: 'contract.compiled', ownerId: OWNER, data: { added } }, dd.clock));
         const cursor = page.pagination.nextCursor;
         expect(await code(listWebhookEvents(dd, OTHER, { cursor, limit: 10 }))).toBe('VALIDATION_ERROR');
         page = await listWebhookEvents(dd, OWNER, { cursor, limit: 10 });

@@ -9,7 +9,7 @@ export const getAccountTool = defineTool({
   description: 'Shows one account: name, tier, kind, status. Operator only (internal key, scope users:read).',
   ...OPERATOR_TOOL,
   scope: 'users:read',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: AccountIdInput,
   output: AccountSchema,
   rest: { method: 'GET', path: '/accounts/:id', shape: 'data' },

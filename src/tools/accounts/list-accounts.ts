@@ -11,7 +11,7 @@ export const listAccountsTool = defineTool({
   description: 'Lists every account (operator, customers, personal accounts of registered users), oldest first, paged. Operator only (internal key, scope users:read).',
   ...OPERATOR_TOOL,
   scope: 'users:read',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: ListAccountsInput,
   output: z.object({ items: z.array(AccountSchema).describe('Accounts on this page.'), pagination: OffsetPageMetaSchema }).describe('A page of accounts.'),
   rest: { method: 'GET', path: '/accounts', shape: 'list' },

@@ -11,7 +11,7 @@ export const getSessionTool = defineTool({
   principals: ['session'],
   mcp: false,
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: EmptyInput,
   output: SessionOutput,
   rest: { method: 'GET', path: '/auth/session', shape: 'data', aliases: ['/api/auth/session'] },

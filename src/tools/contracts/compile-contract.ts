@@ -21,7 +21,7 @@ export const compileContract = defineTool({
   domain: 'contracts',
   scope: 'contracts',
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z
     .strictObject({
       sourceCode: z.string().min(1).max(500_000).describe('Solidity source (at most 500 kB).'),

@@ -11,8 +11,10 @@ export const estimateGas = defineTool({
     'compute units, each marked computed or assumed. Without contractCode the default contract is measured. No network is asked.',
   domain: 'contracts',
   scope: 'contracts:read',
+  // The contract wizard's token may call it too (src/embed/).
+  principals: ['key', 'embed'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: EstimateInput,
   output: EstimateOutput,
   rest: { method: 'POST', path: '/contracts/estimate-gas', shape: 'top-level', extraStatuses: [503] },

@@ -1,4 +1,4 @@
-import { generateContract, GenerateInput, GenerateOutput } from '../../contracts/engine.js';
+import { generateContract, GenerateInput, GenerateOutput, type EngineDeps } from '../../contracts/engine.js';
 import { defineTool } from '../define.js';
 
 export const generateContractTool = defineTool({
@@ -21,12 +21,34 @@ export const generateContractTool = defineTool({
     'fees are measured.',
   domain: 'contracts',
   scope: 'contracts',
+  // The contract wizard's token may call it too (src/embed/).
+  principals: ['key', 'embed'],
   bucket: 'generation',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: GenerateInput,
   output: GenerateOutput,
   rest: { method: 'POST', path: '/contracts/generate', shape: 'top-level', extraStatuses: [503] },
   cancellable: true,
-  handler: (input, ctx) =>
-    generateContract(input, ctx.principal.ownerId, { engine: ctx.contracts, store: ctx.store, clock: ctx.clock, log: ctx.log, jurisdictions: ctx.jurisdictions, signal: ctx.signal }),
+  handler: (input, ctx) => {
+    // Stages as progress (validate, law check, compile, execute, measure): the
+    // first is seen here, the rest come from the engine's onStage; a stage the
+    // engine repeats is reported once.
+    let last: string | undefined;
+    const stage = (s: string) => {
+      if (s === last) return;
+      last = s;
+      ctx.progress(s);
+    };
+    stage('validate');
+    const deps: EngineDeps & { onStage?: (stage: string) => void } = {
+      engine: ctx.contracts,
+      store: ctx.store,
+      clock: ctx.clock,
+      log: ctx.log,
+      jurisdictions: ctx.jurisdictions,
+      signal: ctx.signal,
+      onStage: stage,
+    };
+    return generateContract(input, ctx.principal.ownerId, deps);
+  },
 });

@@ -19,8 +19,10 @@ export const listTemplates = defineTool({
     'for the shares of a plan. Use the `type` as `inheritanceTemplate` when generating a contract.',
   domain: 'contracts',
   scope: 'contracts:read',
+  // The contract wizard's token may call it too (src/embed/).
+  principals: ['key', 'embed'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}).describe('No input.'),
   output: z
     .object({ templates: z.array(TemplateSchema).describe('Every supported template.') })

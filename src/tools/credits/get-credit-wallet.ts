@@ -8,7 +8,7 @@ export const getCreditWalletTool = defineTool({
   title: 'Show the credit wallet',
   description: "The account's credit balance (the sum of its ledger, never negative), lifetime totals, and auto-reload settings and state. Session; REST only.",
   ...SESSION_CREDIT_TOOL,
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: EmptyInput,
   output: WalletOutput,
   rest: creditRoute('GET', 'wallet'),

@@ -10,7 +10,7 @@ export const listCreditHistoryTool = defineTool({
     "The account's ledger, newest first, cursor-paged (continue with nextCursor until hasMore is false): purchases, grants, debits, " +
     'refunds of failed actions and reversals of refunded payments, each with its reference and the balance after it. Session; REST only.',
   ...SESSION_CREDIT_TOOL,
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: ListCreditHistoryInput,
   output: ListCreditHistoryOutput,
   rest: creditRoute('GET', 'history', { shape: 'list' }),

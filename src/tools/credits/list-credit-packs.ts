@@ -11,7 +11,7 @@ export const listCreditPacksTool = defineTool({
     'The credit packs on sale (credits, price in minor units, currency) and what each paid action costs in credits (chat message, ' +
     'media inference per minute, voice per second, avatar per second), so a user knows the cost before spending. Session; REST only.',
   ...SESSION_CREDIT_TOOL,
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: EmptyInput,
   output: PacksOutput,
   rest: creditRoute('GET', 'packs'),

@@ -10,7 +10,7 @@ export const getDoc = defineTool({
   domain: 'docs',
   scope: 'contracts:read',
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ slug: z.string().min(1).max(100).describe('Page identifier, e.g. "authentication".') }).describe('Which page.'),
   output: z
     .object({

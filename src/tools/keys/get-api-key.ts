@@ -12,7 +12,7 @@ export const getApiKeyTool = defineTool({
   tiers: KEY_MANAGER_TIERS,
   principals: ['key', 'session'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: KeyIdInput,
   output: ApiKeySchema,
   rest: { method: 'GET', path: '/api-keys/:id', shape: 'data' },

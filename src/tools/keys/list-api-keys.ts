@@ -14,7 +14,7 @@ export const listApiKeysTool = defineTool({
   tiers: KEY_MANAGER_TIERS,
   principals: ['key', 'session'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
   output: z
     .object({ items: z.array(ApiKeySchema).describe('Keys on this page.'), pagination: OffsetPageMetaSchema })

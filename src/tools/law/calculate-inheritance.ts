@@ -14,7 +14,7 @@ export const calculateInheritance = defineTool({
   domain: 'inheritance',
   scope: 'contracts:read',
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: FaraidInputSchema,
   output: FaraidResultSchema,
   rest: { method: 'POST', path: '/inheritance/calculate', shape: 'data' },

@@ -19,8 +19,10 @@ export const checkPlanTool = defineTool({
     'limit on bequests. Each finding has a severity, the rule and its legal source. generate_contract applies the same checks.',
   domain: 'inheritance',
   scope: 'contracts:read',
+  // The contract wizard's token may call it too (src/embed/).
+  principals: ['key', 'embed'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: CheckPlanInput,
   output: CheckPlanOutput,
   rest: { method: 'POST', path: '/inheritance/check', shape: 'data' },

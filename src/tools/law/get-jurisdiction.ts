@@ -13,7 +13,7 @@ export const getJurisdiction = defineTool({
   domain: 'inheritance',
   scope: 'contracts:read',
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ id: z.string().trim().min(1).max(100).describe('Jurisdiction id or name.') }).describe('Which jurisdiction.'),
   output: JurisdictionSchema,
   rest: { method: 'GET', path: '/jurisdictions/:id', shape: 'data', aliases: ['/api/jurisdictions/:id'] },

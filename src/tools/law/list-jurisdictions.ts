@@ -12,8 +12,10 @@ export const listJurisdictions = defineTool({
     'states, Singapore, the UAE with DIFC and ADGM, and major Islamic-law countries), filtered by region, legal system or forced heirship.',
   domain: 'inheritance',
   scope: 'contracts:read',
+  // The contract wizard's token may call it too (src/embed/).
+  principals: ['key', 'embed'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z
     .strictObject({
       region: z.enum(REGIONS).optional().describe('Only this world region.'),

@@ -42,7 +42,7 @@ export const listLegalTemplatesTool = defineTool({
   example: { jurisdiction: 'us-ca' },
   title: 'List legal document templates (v1.1)',
   description: 'Planned for v1.1: lists document templates by jurisdiction. Answers 501 NOT_IMPLEMENTED until then. REST only.',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.object({ jurisdiction: z.string().max(64).optional().describe('Jurisdiction id (planned).') }).describe('Planned filter.'),
   rest: { method: 'GET', path: '/legal/templates', shape: 'data', extraStatuses: [501] },
   handler: notYet('The legal template list'),

@@ -11,7 +11,7 @@ export const deleteWebhookTool = defineTool({
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
   bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: WebhookIdInput.strict(),
   output: DeleteWebhookOutput,
   rest: { method: 'DELETE', path: '/webhooks/subscriptions/:id', shape: 'data' },

@@ -12,7 +12,7 @@ export const listEventTypesTool = defineTool({
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}).describe('No input.'),
   output: EventTypesOutput,
   rest: { method: 'GET', path: '/webhooks/event-types', shape: 'data' },

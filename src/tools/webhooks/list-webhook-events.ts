@@ -13,7 +13,7 @@ export const listWebhookEventsTool = defineTool({
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: ListWebhookEventsInput.strict(),
   output: ListWebhookEventsOutput,
   rest: { method: 'GET', path: '/webhooks/events', shape: 'list' },

@@ -12,7 +12,7 @@ export const listWebhooksTool = defineTool({
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
   bucket: 'default',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({}).describe('No input.'),
   output: ListWebhooksOutput,
   rest: { method: 'GET', path: '/webhooks/subscriptions', shape: 'list' },

@@ -1,0 +1,5 @@
+export declare const SDK_BUDGET_GZIP_BYTES: number;
+export declare const ENTRIES: Record<string, string>;
+export declare const ROOT: string;
+export declare const OUT_DIR: string;
+export declare function bundleWizard(root?: string): Promise<Record<string, { contents: Uint8Array; gzipBytes: number }>>;

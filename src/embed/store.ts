@@ -1,0 +1,98 @@
+/**
+ * Embed sessions (issue 17): the short-lived tokens the wizard works with.
+ *
+ * A token is `svc_et_<id>.<secret>`: the id finds the record, only the
+ * secret's SHA-256 is stored. A session belongs to the key that made it (and
+ * its account), is bound to one allowed origin (or, when minted for a `?key=`
+ * page, to the key's allowed origins), and expires after minutes. Expired
+ * records are kept a day, so a page loaded with an expired token can still
+ * tell its parent why, then they are erased.
+ *
+ * All store access of the embed feature is in this file.
+ */
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
+import { ulid } from '../core/ids.js';
+import { declareTenantCollection } from '../accounts/tenancy.js';
+import type { Doc, Store } from '../store/port.js';
+
+export const EMBED_SESSIONS = 'embed_sessions';
+/** Indexed fields (the account views find records by owner). */
+export const EMBED_SESSION_INDEXES = ['ownerId'];
+declareTenantCollection(EMBED_SESSIONS);
+
+export const EMBED_TOKEN_PREFIX = 'svc_et_';
+/** How long an expired session is kept, so its page can still explain itself. */
+export const EXPIRED_KEEP_MS = 24 * 3600 * 1000;
+
+export interface EmbedSessionRecord extends Doc {
+  id: string;
+  ownerId: string;
+  /** The API key that made the session; the session dies with it. */
+  keyId: string;
+  /** The one origin that may frame the wizard, or null: any of the key's allowed origins (sessions minted for `?key=` pages). */
+  origin: string | null;
+  secretHash: string;
+  /** Where the result is POSTed (HTTPS, checked), if the partner asked. */
+  callback: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface NewEmbedSession {
+  ownerId: string;
+  keyId: string;
+  origin: string | null;
+  callback?: string | null | undefined;
+  ttlSeconds: number;
+}
+
+/** Whether a presented credential is an embed token (rather than an API key). */
+export function isEmbedToken(presented: string | undefined): presented is string {
+  return presented !== undefined && presented.startsWith(EMBED_TOKEN_PREFIX);
+}
+
+const secretHash = (secret: string) => hash('sha256', secret, 'hex');
+
+/** Stores a new session and returns it with its token (shown once); erases the key's long-expired sessions on the way. */
+export async function createEmbedSession(store: Store, input: NewEmbedSession, clock: Clock): Promise<{ token: string; record: EmbedSessionRecord }> {
+  const now = clock.now();
+  const id = `emb_${ulid(now.getTime())}`;
+  const secret = randomBytes(32).toString('base64url');
+  const record: EmbedSessionRecord = {
+    id,
+    ownerId: input.ownerId,
+    keyId: input.keyId,
+    origin: input.origin,
+    secretHash: secretHash(secret),
+    callback: input.callback ?? null,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + input.ttlSeconds * 1000).toISOString(),
+  };
+  await store.transact(async (tx) => {
+    for await (const old of tx.scan<EmbedSessionRecord>(EMBED_SESSIONS)) {
+      if (Date.parse(old.expiresAt) + EXPIRED_KEEP_MS < now.getTime()) await tx.delete(EMBED_SESSIONS, old.id);
+    }
+    await tx.put(EMBED_SESSIONS, record);
+  });
+  return { token: `${EMBED_TOKEN_PREFIX}${id}.${secret}`, record };
+}
+
+/**
+ * The session a token names, whether or not it has expired (the caller
+ * decides), or undefined for a malformed or unknown token or a wrong secret.
+ * `store` is the raw store: the token is what says whose session it is.
+ */
+export async function findEmbedSession(store: Store, token: string): Promise<EmbedSessionRecord | undefined> {
+  const m = /^svc_et_(emb_[0-9A-HJKMNP-TV-Z]{26})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!m) return undefined;
+  const record = await store.get<EmbedSessionRecord>(EMBED_SESSIONS, m[1]!);
+  if (!record) return undefined;
+  const given = Buffer.from(secretHash(m[2]!), 'hex');
+  const stored = Buffer.from(record.secretHash, 'hex');
+  return given.length === stored.length && timingSafeEqual(given, stored) ? record : undefined;
+}
+
+export function sessionExpired(record: EmbedSessionRecord, clock: Clock): boolean {
+  return Date.parse(record.expiresAt) <= clock.now().getTime();
+}

@@ -1,0 +1,30 @@
+/**
+ * The limiter port (asynchronous). The in-process MemoryRateLimiter (./limiter.ts) is the embedded default; a
+ * Redis implementation (./redis-limiter.ts) is shared by several instances.
+ */
+/** The state of one counter after a hit. */
+export interface RateState {
+  limit: number;
+  /** Requests left in this window after this hit (never negative). */
+  remaining: number;
+  /** When the window ends and the counter resets. */
+  resetAt: Date;
+  /** Whether this hit was within the limit. */
+  allowed: boolean;
+}
+
+export interface RateLimiter {
+  /** Counts one request against `key` and reports whether it is allowed. */
+  hit(key: string, limit: number, now: Date): Promise<RateState>;
+  /** The counter's state without counting. */
+  peek(key: string, limit: number, now: Date): Promise<RateState>;
+  /** Counts one request against several counters at once, all or nothing. Returns the states in order. */
+  hitAll(entries: Array<{ key: string; limit: number }>, now: Date): Promise<RateState[]>;
+  /** Releases connections (no-op in process). */
+  close?(): Promise<void>;
+}
+
+/** The limiter's engine cannot be reached: callers answer 503 SERVICE_UNAVAILABLE (or fail open if configured). */
+export class LimiterUnavailableError extends Error {
+  override name = 'LimiterUnavailableError';
+}

@@ -1,0 +1,105 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
+import { REPO_ROOT, tmpDir } from '../helpers.js';
+
+// The installable package (issue 20): `npm pack` (which builds dist/ through
+// `prepare`), installed from the tarball in an empty directory, runs as `npx svc`
+// from compiled JavaScript. Slow: it builds and installs (from the npm cache).
+
+const run = promisify(execFile);
+let tmp: Awaited<ReturnType<typeof tmpDir>>;
+let files: string[];
+let installDir: string;
+
+/** The environment of the installed program: no SVC_* from the test run (SVC_DEV would ask for tsx, which is not installed). */
+function installedEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('SVC_')) env[k] = v;
+  return { ...env, SVC_LOG_LEVEL: 'warn', ...extra };
+}
+
+beforeAll(async () => {
+  tmp = await tmpDir('svc-pack-');
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp.dir], { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 });
+  const packed = (JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>)[0]!;
+  files = packed.files.map((f) => f.path);
+  installDir = path.join(tmp.dir, 'app');
+  await mkdir(installDir);
+  await writeFile(path.join(installDir, 'package.json'), JSON.stringify({ name: 'svc-pack-test', version: '1.0.0', private: true }));
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(tmp.dir, packed.filename)], {
+    cwd: installDir,
+    env: installedEnv(),
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}, 600_000);
+
+afterAll(async () => {
+  await tmp?.cleanup();
+});
+
+describe('npm pack', () => {
+  it('holds the compiled program, its run-time assets and data, and no tests or TypeScript sources', () => {
+    for (const f of ['bin/svc.js', 'dist/cli.js', 'dist/mcp/server.js', 'dist/store/writer-worker.mjs', 'dist/contracts/evm/solc-worker.mjs', 'README.md', 'LICENSE', 'package.json']) {
+      expect(files, f).toContain(f);
+    }
+    expect(files.some((f) => f.startsWith('jurisdictions/') && f.endsWith('.json'))).toBe(true);
+    expect(files.some((f) => f.startsWith('docs-index/'))).toBe(true);
+    expect(files.filter((f) => f.startsWith('test/') || f.startsWith('src/') || f.startsWith('bench/') || f.endsWith('.ts'))).toEqual([]);
+    const pkg = JSON.parse(readFileSync(path.join(installDir, 'node_modules', 'svc', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
+    expect(existsSync(path.join(installDir, 'node_modules', 'tsx'))).toBe(false);
+  });
+
+  it('installed: `npx svc mcp` answers tools/list and generates a contract (solc worker from dist/)', async () => {
+    const dataDir = path.join(tmp.dir, 'mcp-data');
+    const { stdout } = await run('npx', ['--no', 'svc', 'keys', 'create', '--tier', 'internal', '--scopes', 'all', '--name', 'pack', '--json', '--data-dir', dataDir], {
+      cwd: installDir,
+      env: installedEnv(),
+    });
+    const { key } = JSON.parse(stdout) as { key: string };
+    const transport = new StdioClientTransport({
+      command: 'npx',
+      args: ['--no', 'svc', 'mcp', '--data-dir', dataDir],
+      cwd: installDir,
+      env: installedEnv({ SVC_API_KEY: key }),
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'pack-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('generate_contract');
+      const result = await client.callTool({ name: 'generate_contract', arguments: generateContractTool.example! });
+      expect(result.isError, JSON.stringify(result.content).slice(0, 500)).toBeFalsy();
+      expect(JSON.stringify(result.structuredContent)).toContain('bytecode');
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it('installed: `npx svc serve` answers /health', async () => {
+    const dataDir = path.join(tmp.dir, 'serve-data');
+    const child = spawn('npx', ['--no', 'svc', 'serve', '--port', '0', '--data-dir', dataDir], { cwd: installDir, env: installedEnv(), stdio: 'ignore', detached: true });
+    try {
+      let url: string | undefined;
+      for (let i = 0; i < 600 && !url; i++) {
+        url = await readFile(path.join(dataDir, 'svc.server.json'), 'utf8').then((t) => (JSON.parse(t) as { url: string }).url, () => undefined);
+        if (!url) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const res = await fetch(`${url}/health`);
+      expect(res.status).toBe(200);
+    } finally {
+      // npx runs svc as its child: stop the whole group this test started.
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  }, 120_000);
+});

@@ -142,4 +142,11 @@ export const EXAMPLES: Record<string, Example> = {
   list_legal_templates: { input: () => ({ jurisdiction: 'us-ca' }), errorCode: 'NOT_IMPLEMENTED' },
   sign_legal_document: { input: () => ({ id: 'doc_1' }), errorCode: 'NOT_IMPLEMENTED' },
   get_doc: { input: () => ({ slug: 'authentication' }) },
+  list_credit_packs: { input: () => ({}), session: true },
+  get_credit_wallet: { input: () => ({}), session: true },
+  // The example server has no Stripe key: the documented answer is 503 PAYMENTS_NOT_CONFIGURED.
+  purchase_credits: { input: () => ({ packType: 'starter', successUrl: 'https://app.example/ok', cancelUrl: 'https://app.example/no' }), session: true, errorCode: 'PAYMENTS_NOT_CONFIGURED' },
+  set_credit_auto_reload: { input: () => ({ enabled: true, packType: 'starter', thresholds: [20], maxMonthlySpend: 2000 }), session: true },
+  list_credit_history: { input: () => ({ limit: 20 }), session: true },
+  grant_credits: { input: async (s, k) => ({ id: await newAccountId(s, k), amount: 100, reason: 'example grant' }), volatile: ['entry'] },
 };

@@ -1,49 +1,10 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_VERSION } from '../../src/version.js';
-import { SVC_BIN, tmpDir } from '../helpers.js';
+import { tmpDir } from '../helpers.js';
+import { runSvc, startServe } from '../support/cli.js';
 import { httpClient, mcpHttpCall, mcpOutcome, stdioClient } from '../mcp-clients.js';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
-  return { ...env, ...extra };
-}
-
-function runSvc(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, ...args], { env: cleanEnv(env) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Starts `svc serve` on a free port and resolves with its URL once it listens. */
-function startServe(dataDir: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string; stderr: () => string; exited: Promise<number | null> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, 'serve', '--port', '0', '--data-dir', dataDir], { env: cleanEnv() });
-    let stderr = '';
-    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (m) resolve({ child, url: m[1]!, stderr: () => stderr, exited });
-    });
-    void exited.then((code) => reject(new Error(`svc serve exited early (${code}): ${stderr}`)));
-  });
-}
 
 let data: Awaited<ReturnType<typeof tmpDir>>;
 beforeAll(async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractEngine, generateContract, type GenerateInput, type GenerateStage } from '../../src/contracts/engine.js';
 import { ApiError } from '../../src/core/errors.js';
 import { startTestServer, type TestServer } from '../helpers.js';
+import { ticker, until } from '../support/loop.js';
 
 // Issue 14, point 1: no request holds the event loop. The CPU-heavy steps run in worker threads with time limits,
 // bounded queues and caps checked before any parsing; pathological input is answered at once, enveloped.
@@ -33,26 +34,6 @@ const SOLANA_PLAN = {
   ],
 };
 
-/** Counts event-loop turns until stopped: it advances only while the loop is free. */
-function ticker(): { stop: () => number } {
-  let ticks = 0;
-  let on = true;
-  const tick = () => {
-    ticks++;
-    if (on) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    stop: () => {
-      on = false;
-      return ticks;
-    },
-  };
-}
-
-async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setTimeout(r, 5));
-}
 
 let server: TestServer;
 beforeAll(async () => {

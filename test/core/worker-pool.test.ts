@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
 import { WorkerPool, type WorkerPoolOptions } from '../../src/core/worker-pool.js';
+import { ticker, until } from '../support/loop.js';
 
 const MODULE = new URL('./fixtures/pool-tasks.ts', import.meta.url);
 const pools: WorkerPool[] = [];
@@ -22,27 +23,6 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-/** Counts event-loop turns until stopped: it advances only while the loop is free. */
-function ticker(): { stop: () => number } {
-  let ticks = 0;
-  let on = true;
-  const tick = () => {
-    ticks++;
-    if (on) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    stop: () => {
-      on = false;
-      return ticks;
-    },
-  };
-}
-
-/** Resolves once `cond` holds (checked every few ms). */
-async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setTimeout(r, 5));
-}
 
 describe('WorkerPool', () => {
   it('starts no worker before the first job, runs tasks with structured-cloneable results and keeps the worker warm', async () => {

@@ -17,6 +17,7 @@ import { generateContractTool } from './contracts/generate-contract.js';
 import { listTemplates } from './contracts/list-templates.js';
 import { validatePlanTool } from './contracts/validate-plan.js';
 import { createEmbedSessionTool } from './embed/create-embed-session.js';
+import { rotateEmbedSecretTool } from './embed/rotate-embed-secret.js';
 import { getDoc } from './docs/get-doc.js';
 import { calculateInheritance } from './law/calculate-inheritance.js';
 import { checkPlanTool } from './law/check-plan.js';
@@ -62,6 +63,7 @@ export const TOOLS: readonly AnyTool[] = [
   listWebhookEventsTool,
   listEventTypesTool,
   createEmbedSessionTool,
+  rotateEmbedSecretTool,
   searchDocs,
   getDoc,
   createAccountTool,

@@ -87,6 +87,10 @@ export const EXAMPLES: Record<string, Example> = {
     },
     volatile: ['token', 'expiresAt', 'wizardPath'],
   },
+  rotate_embed_secret: {
+    input: () => ({ graceSeconds: 0 }),
+    volatile: ['secret'],
+  },
   generate_contract: {
     input: () => ({
       blockchain: 'evm',

@@ -54,7 +54,9 @@ async function newestSource(dir: string): Promise<number> {
 async function fromDist(root: string): Promise<Record<AssetName, Uint8Array> | undefined> {
   const dist = path.join(root, 'dist', 'embed');
   try {
-    const sources = Math.max(...(await Promise.all(['ui', 'sdk', 'app'].map((d) => newestSource(path.join(root, 'src', 'embed', d))))));
+    const dirs = await Promise.all(['ui', 'sdk', 'app'].map((d) => newestSource(path.join(root, 'src', 'embed', d))));
+    const script = await stat(path.join(root, 'scripts', 'build-wizard.mjs')).then((s) => s.mtimeMs, () => 0);
+    const sources = Math.max(script, ...dirs);
     const out: Partial<Record<AssetName, Uint8Array>> = {};
     for (const name of ASSET_NAMES) {
       const file = path.join(dist, name);

@@ -3,6 +3,7 @@
  * project's tsconfig has none), bundled by scripts/build-wizard.mjs.
  */
 import { h, render } from 'preact';
+import { RestApi } from './api.js';
 import { Channel, parentOrigin } from './protocol.js';
 import { applyTheme, setVariable } from './theme.js';
 import { Wizard, type WizardConfig } from './wizard.js';
@@ -40,7 +41,7 @@ function start(): void {
     return;
   }
   root.textContent = '';
-  render(h(Wizard, { config, channel, applyTheme, setVariable }), root);
+  render(h(Wizard, { config, channel, applyTheme, setVariable, api: new RestApi(config.apiBase, config.token) }), root);
 }
 
 start();

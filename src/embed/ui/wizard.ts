@@ -1,6 +1,6 @@
 import { h, type ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { RestApi, type ApiProblem, type WizardApi } from './api.js';
+import type { ApiProblem, WizardApi } from './api.js';
 import type { Incoming, Prefill } from './protocol.js';
 
 export interface WizardConfig {
@@ -217,11 +217,11 @@ export function Wizard(props: {
   channel: WizardChannel;
   applyTheme: (theme: string, primary?: string) => void;
   setVariable: (name: string, value: string) => void;
-  /** How svc is called; default REST with the page's token. */
-  api?: WizardApi;
+  /** How svc is called: REST with the page's token (RestApi), or the MCP App host's bridge. */
+  api: WizardApi;
 }) {
   const options = props.config.options!;
-  const api = useMemo<WizardApi>(() => props.api ?? new RestApi(props.config.apiBase, props.config.token!), []);
+  const api = props.api;
   const steps = options.steps;
   const [index, setIndex] = useState(0);
   const [form, setForm] = useState<Form>(() => initialForm(options));

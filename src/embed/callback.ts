@@ -10,6 +10,7 @@ import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Principal } from '../accounts/principal.js';
 import { DELIVERIES, EVENTS, newDelivery, notifyOutbox, type DeliveryRecord, type EventRecord } from '../events/events.js';
+import { API_KEYS } from '../keys/keys.js';
 import type { Store } from '../store/port.js';
 import { resolveCheckedUrl } from '../webhooks/guard.js';
 import type { CallbackTarget } from '../webhooks/targets.js';
@@ -79,7 +80,13 @@ export async function queueWizardCallback(store: Store, principal: Principal, re
     apiVersion: 'v1',
     data: { sessionId: session.id, origin: session.origin, contractCode: result.contractCode, compiled: result.compiled, contractInfo: result.contractInfo },
   };
-  const target: CallbackTarget = { url: session.callback, secretCollection: EMBED_SECRETS, secretId: session.keyId };
+  const target: CallbackTarget = {
+    url: session.callback,
+    secretCollection: EMBED_SECRETS,
+    secretId: session.keyId,
+    // Re-checked at every attempt: the key is still there and still allows the callback's origin.
+    allowedBy: { collection: API_KEYS, id: session.keyId, field: 'allowedOrigins' },
+  };
   const delivery: DeliveryRecord = { ...newDelivery(event, session.id, now.getTime(), event.createdAt), callback: target };
   await store.transact(async (tx) => {
     await tx.put(EVENTS, event);

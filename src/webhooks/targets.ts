@@ -28,14 +28,19 @@ export interface CallbackTarget {
   /** Collection and id of the record holding the SigningSecrets. */
   secretCollection: string;
   secretId: string;
+  /**
+   * Checked at every claim: the delivery is cancelled unless this record still
+   * exists, is not revoked (`revokedAt`), and its `field` lists the URL's
+   * origin (the wizard's key and its allowedOrigins).
+   */
+  allowedBy?: { collection: string; id: string; field: string } | undefined;
 }
 
 /** The callback target a delivery carries, if any. */
 export function callbackTarget(d: DeliveryRecord): CallbackTarget | undefined {
   const t = d.callback as Partial<CallbackTarget> | undefined;
-  return t && typeof t.url === 'string' && typeof t.secretCollection === 'string' && typeof t.secretId === 'string'
-    ? { url: t.url, secretCollection: t.secretCollection, secretId: t.secretId }
-    : undefined;
+  if (!t || typeof t.url !== 'string' || typeof t.secretCollection !== 'string' || typeof t.secretId !== 'string') return undefined;
+  return { url: t.url, secretCollection: t.secretCollection, secretId: t.secretId, allowedBy: t.allowedBy };
 }
 
 /**
@@ -50,6 +55,13 @@ export async function deliveryTarget(tx: Tx, d: DeliveryRecord, nowMs: number): 
     if (!webhook) return { cancel: 'subscription deleted' };
     if (dropExpiredSecret(webhook, nowMs)) await tx.put(WEBHOOKS, webhook);
     return webhook.status === 'active' ? { webhook } : { cancel: `subscription ${webhook.status}` };
+  }
+  if (callback.allowedBy) {
+    const { collection, id, field } = callback.allowedBy;
+    const owner = await tx.get<{ [field: string]: unknown; id: string }>(collection, id);
+    if (!owner || owner.revokedAt) return { cancel: 'callback no longer allowed: its key is revoked or deleted' };
+    const list = owner[field];
+    if (!Array.isArray(list) || !list.includes(new URL(callback.url).origin)) return { cancel: "callback no longer allowed: its origin left the key's allowed origins" };
   }
   const secrets = await tx.get<SigningSecrets & { [field: string]: unknown; id: string }>(callback.secretCollection, callback.secretId);
   if (!secrets) return { cancel: 'signing secret deleted' };

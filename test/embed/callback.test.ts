@@ -170,6 +170,29 @@ describe.skipIf(!hasOpenssl())('the wizard callback', () => {
     for (const a of deliveries[0]!.attempts) expect(a.error).toMatch(/address refused/);
   }, 60_000);
 
+  it("cancels a pending callback whose origin left the key's allowed origins, or whose key is revoked", async () => {
+    for (const d of dispatchers.splice(0)) await d.stop();
+    const { key, id, origin } = await setup();
+    await rotate(key);
+    const moved = await session(key, origin, `${origin}/moved`);
+    const revoked = await session(key, origin, `${origin}/revoked`);
+    await generate(moved.json().data.token);
+    await server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${id}`, headers: auth(key), payload: { allowedOrigins: ['https://other.example'] } });
+    await settle(dispatcher('127.0.0.1'));
+    expect(mine('/moved')).toHaveLength(0);
+    const all = () => server.services.store.all<DeliveryRecord>(DELIVERIES);
+    const of = async (p: string) => (await all()).find((x) => (x.callback as { url?: string } | undefined)?.url === `${origin}${p}`)!;
+    expect(await of('/moved')).toMatchObject({ state: 'cancelled', reason: expect.stringMatching(/origin left/) });
+
+    await server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${id}`, headers: auth(key), payload: { allowedOrigins: [origin] } });
+    for (const d of dispatchers.splice(0)) await d.stop();
+    await generate(revoked.json().data.token);
+    await server.app.inject({ method: 'DELETE', url: `/api/v1/api-keys/${id}`, headers: auth(key) });
+    await settle(dispatcher('127.0.0.1'));
+    expect(mine('/revoked')).toHaveLength(0);
+    expect(await of('/revoked')).toMatchObject({ state: 'cancelled', reason: expect.stringMatching(/revoked/) });
+  }, 60_000);
+
   it('checks the callback when the session is made: HTTPS, an allowed origin, the address guard', async () => {
     const { key, origin } = await setup();
     await rotate(key);

@@ -6,6 +6,7 @@ import { CursorCodec } from './core/pagination.js';
 import { EVENTS, EVENT_INDEXES } from './events/events.js';
 import { Dispatcher, WEBHOOK_INDEXES } from './webhooks/index.js';
 import { API_KEYS, API_KEY_INDEXES } from './keys/keys.js';
+import { EMBED_SECRETS, EMBED_SECRET_INDEXES } from './embed/secrets.js';
 import { EMBED_SESSIONS, EMBED_SESSION_INDEXES } from './embed/store.js';
 import { bootstrapOperator, migrateOwners } from './accounts/accounts.js';
 import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
@@ -29,6 +30,7 @@ export const STORE_INDEXES: Record<string, string[]> = {
   [SESSIONS]: SESSION_INDEXES,
   [EVENTS]: EVENT_INDEXES,
   [EMBED_SESSIONS]: EMBED_SESSION_INDEXES,
+  [EMBED_SECRETS]: EMBED_SECRET_INDEXES,
   ...WEBHOOK_INDEXES,
   ...CREDIT_INDEXES,
 };

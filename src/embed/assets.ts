@@ -1,5 +1,6 @@
 /**
- * The wizard's static files (wizard.js, wizard.css, sdk.js). Served from
+ * The wizard's static files (wizard.js, wizard.css, sdk.js, and app.html, the
+ * MCP App document of resource ui://svc/wizard). Served from
  * dist/embed/ when `npm run build:wizard` (run by `prepare`) made them and they
  * are newer than their sources; otherwise built in memory with esbuild on first
  * request (dev runs under tsx, tests), once per process.
@@ -11,7 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ApiError } from '../core/errors.js';
 
-export const ASSET_NAMES = ['sdk.js', 'wizard.js', 'wizard.css'] as const;
+export const ASSET_NAMES = ['sdk.js', 'wizard.js', 'wizard.css', 'app.html'] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
 export interface Asset {
@@ -53,7 +54,9 @@ async function newestSource(dir: string): Promise<number> {
 async function fromDist(root: string): Promise<Record<AssetName, Uint8Array> | undefined> {
   const dist = path.join(root, 'dist', 'embed');
   try {
-    const sources = Math.max(await newestSource(path.join(root, 'src', 'embed', 'ui')), await newestSource(path.join(root, 'src', 'embed', 'sdk')));
+    const dirs = await Promise.all(['ui', 'sdk', 'app'].map((d) => newestSource(path.join(root, 'src', 'embed', d))));
+    const script = await stat(path.join(root, 'scripts', 'build-wizard.mjs')).then((s) => s.mtimeMs, () => 0);
+    const sources = Math.max(script, ...dirs);
     const out: Partial<Record<AssetName, Uint8Array>> = {};
     for (const name of ASSET_NAMES) {
       const file = path.join(dist, name);
@@ -77,6 +80,8 @@ const TYPES: Record<AssetName, string> = {
   'sdk.js': 'text/javascript; charset=utf-8',
   'wizard.js': 'text/javascript; charset=utf-8',
   'wizard.css': 'text/css; charset=utf-8',
+  // The MCP App document (resource ui://svc/wizard), not served over HTTP.
+  'app.html': 'text/html;profile=mcp-app',
 };
 
 let loading: Promise<Record<AssetName, Asset>> | undefined;

@@ -9,10 +9,10 @@ import { ApiError, ERROR_STATUS, type ErrorDetail } from '../core/errors.js';
 import { accountProblem } from '../accounts/accounts.js';
 import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
 import type { Services } from '../tools/define.js';
-import { admit, admitAnonymous, type CallInfo } from '../tools/invoke.js';
+import { admit, admitAnonymous, countAdmitted, rateLimitedError, type CallInfo } from '../tools/invoke.js';
 import { wizardAssets, type Asset, type AssetName } from '../embed/assets.js';
 import { authenticateEmbedToken, embedKeyProblem } from '../embed/auth.js';
-import { checkCallback } from '../embed/callback.js';
+import { checkCallback, requireEmbedSecret } from '../embed/callback.js';
 import { parseWizardQuery, renderWizardPage, WIZARD_VERSION, wizardCsp, wizardOptions, type WizardConfig, type WizardOptions } from '../embed/page.js';
 import { createEmbedSession } from '../embed/store.js';
 import { EMBED_TOKEN_TTL_DEFAULT } from '../tools/embed/create-embed-session.js';
@@ -74,6 +74,10 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
       if (problem) throw problem;
       origins = auth.session.origin === null ? [...(auth.key.allowedOrigins ?? [])] : [auth.session.origin];
       session = { token, expired: auth.expired };
+      // A page load counts against the key behind the token, as a `?key=` load does (issue 17).
+      const state = await countAdmitted(services, auth.principal);
+      call.rate = state;
+      if (!state.allowed) return fromApiError(rateLimitedError(auth.principal.tier, state), origins);
     } else {
       call.apiKey = key;
       const { record } = await admit(services, call);
@@ -111,6 +115,7 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
     // A `?key=` page: the key stays out of the page; the page gets a token of its own.
     try {
       const callback = query.callback === undefined ? null : await checkCallback(query.callback, origins, { allow: services.config.webhookAllow });
+      if (callback !== null) await requireEmbedSecret(services.store, keyInfo!.keyId);
       const made = await createEmbedSession(
         services.store,
         { ownerId: keyInfo!.ownerId, keyId: keyInfo!.keyId, origin: query.origin ?? null, callback, ttlSeconds: EMBED_TOKEN_TTL_DEFAULT },

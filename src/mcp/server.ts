@@ -19,6 +19,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { completeResource, matchResource, PROMPTS, RESOURCE_TEMPLATES } from '../resources/index.js';
+import { APP_RESOURCES, findAppResource } from '../resources/apps.js';
 import { ApiError } from '../core/errors.js';
 import { errorEnvelope, makeMeta } from '../core/envelope.js';
 import { newId } from '../core/ids.js';
@@ -56,6 +57,7 @@ function describeTool(tool: AnyTool): Tool {
     inputSchema: schemas.input as Tool['inputSchema'],
     outputSchema: schemas.output as Tool['outputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
+    ...(tool.meta ? { _meta: tool.meta } : {}),
   };
 }
 
@@ -173,10 +175,19 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
     const opts = await authorize();
-    return { resources: RESOURCE_TEMPLATES.flatMap((r) => r.list(opts.services).map((e) => ({ ...e, mimeType: r.mimeType }))) };
+    const apps = APP_RESOURCES.map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, _meta: r.meta }));
+    return { resources: [...apps, ...RESOURCE_TEMPLATES.flatMap((r) => r.list(opts.services).map((e) => ({ ...e, mimeType: r.mimeType })))] };
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const opts = await authorize();
+    const app = findAppResource(request.params.uri);
+    if (app) {
+      try {
+        return { contents: [{ uri: app.uri, mimeType: app.mimeType, text: await app.read(), _meta: app.meta }] };
+      } catch (err) {
+        throw protocolError(err, opts.services);
+      }
+    }
     const found = matchResource(request.params.uri);
     if (!found) throw rpcError(-32002, `Resource not found: ${request.params.uri}`);
     try {

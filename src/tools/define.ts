@@ -144,6 +144,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   principals?: readonly PrincipalKind[];
   /** False: REST only, not offered over MCP (cookie-based session routes). Default true. */
   mcp?: boolean;
+  /** The MCP tool definition's `_meta` (e.g. the MCP Apps `ui.resourceUri` of the document a host shows for it). */
+  meta?: Record<string, unknown>;
   /** Long-running: over REST the transport aborts ctx.signal when the client disconnects. */
   cancellable?: boolean;
   /** Works across accounts (operator tools): must be internal-tier only; receives ctx.system. */

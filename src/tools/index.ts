@@ -23,6 +23,8 @@ import { generateContractTool } from './contracts/generate-contract.js';
 import { listTemplates } from './contracts/list-templates.js';
 import { validatePlanTool } from './contracts/validate-plan.js';
 import { createEmbedSessionTool } from './embed/create-embed-session.js';
+import { rotateEmbedSecretTool } from './embed/rotate-embed-secret.js';
+import { openContractWizardTool } from './embed/open-contract-wizard.js';
 import { getDoc } from './docs/get-doc.js';
 import { calculateInheritance } from './law/calculate-inheritance.js';
 import { checkPlanTool } from './law/check-plan.js';
@@ -68,6 +70,8 @@ export const TOOLS: readonly AnyTool[] = [
   listWebhookEventsTool,
   listEventTypesTool,
   createEmbedSessionTool,
+  rotateEmbedSecretTool,
+  openContractWizardTool,
   searchDocs,
   getDoc,
   createAccountTool,

@@ -300,10 +300,10 @@ async function admitEmbed(services: Services, call: CallInfo, token: string, buc
     const problem = accountProblem(await services.store.get<AccountRecord>(ACCOUNTS, principal.ownerId));
     if (problem) throw problem;
   } catch (err) {
-    admitAnonymous(services, call);
+    if (err instanceof ApiError) await admitAnonymous(services, call);
     throw err;
   }
-  countPrincipal(services, principal, call, bucket);
+  await countPrincipal(services, principal, call, bucket);
   if (!accepts.includes('embed')) {
     throw new ApiError('INSUFFICIENT_SCOPE', "An embed token is accepted only by the contract wizard's own operations; use an API key for this one.");
   }

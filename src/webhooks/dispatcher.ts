@@ -36,8 +36,9 @@ import { DELIVERIES, EVENTS, WEBHOOKS, onOutboxWrite, type DeliveryRecord, type 
 import type { Store, Tx } from '../store/port.js';
 import type { Resolver } from './guard.js';
 import { DEFAULT_TIMEOUT_MS, WebhookClient, type AttemptResult } from './send.js';
-import { dropExpiredSecret, eraseExpiredSecrets } from './secrets.js';
+import { eraseExpiredSecrets } from './secrets.js';
 import { buildRequest, type WebhookRecord } from './subscriptions.js';
+import { deliveryTarget } from './targets.js';
 
 /** Delay before attempts 1 to 5, in milliseconds. */
 export const RETRY_DELAYS_MS = [0, 1000, 2000, 4000, 8000] as const;
@@ -494,16 +495,17 @@ export class Dispatcher {
     const now = this.#clock.now();
     const nowMs = now.getTime();
     const nowIso = now.toISOString();
-    const webhooks = new Map<string, WebhookRecord | undefined>();
+    const targets = new Map<string, Awaited<ReturnType<typeof deliveryTarget>>>();
     const jobs: Job[] = [];
     for (const id of ids) {
       const d = await tx.get<DeliveryRecord>(DELIVERIES, id);
       if (!d || d.state !== 'pending') continue;
-      if (!webhooks.has(d.webhookId)) webhooks.set(d.webhookId, await tx.get<WebhookRecord>(WEBHOOKS, d.webhookId));
-      const webhook = webhooks.get(d.webhookId);
-      if (webhook && dropExpiredSecret(webhook, nowMs)) await tx.put(WEBHOOKS, webhook); // read for signing: an ended grace is erased
+      // A subscription, or a callback target the delivery carries (src/webhooks/targets.ts).
+      if (!targets.has(d.webhookId)) targets.set(d.webhookId, await deliveryTarget(tx, d, nowMs));
+      const target = targets.get(d.webhookId)!;
+      const webhook = 'webhook' in target ? target.webhook : undefined;
       const event = await tx.get<EventRecord>(EVENTS, d.eventId);
-      const cancel = !webhook ? 'subscription deleted' : webhook.status !== 'active' ? `subscription ${webhook.status}` : !event ? 'event no longer stored' : null;
+      const cancel = 'cancel' in target ? target.cancel : !event ? 'event no longer stored' : null;
       if (cancel || !webhook || !event) {
         d.state = 'cancelled';
         d.reason = cancel ?? 'cancelled';

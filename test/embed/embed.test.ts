@@ -205,6 +205,32 @@ describe('the wizard page (GET /api/v1/embed/wizard, /api/embed/wizard)', () => 
     expect(expired.body).toMatch(/"code":"API_KEY_INVALID"/);
   });
 
+  it("a ?token= load counts against the key's rate limit, like a ?key= load and the token's API calls", async () => {
+    const { key, id } = await partnerKey(server, [SITE]);
+    const token = await embedToken(server, key, SITE);
+    const remaining = (res: { headers: Record<string, unknown> }) => Number(res.headers['x-ratelimit-remaining']);
+    const first = await page(`token=${token}`);
+    expect(first.statusCode).toBe(200);
+    const start = remaining(first);
+    expect(start).toBeGreaterThan(10);
+    // One counter: the key's API calls, its ?key= pages and its tokens' pages.
+    expect(remaining(await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(key) }))).toBe(start - 1);
+    expect(remaining(await page(`key=${key}`))).toBe(start - 2);
+    expect(remaining(await page(`token=${token}`))).toBe(start - 3);
+    expect(remaining(await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(token) }))).toBe(start - 4);
+    // Use up the rest of the key's budget.
+    const limit = Number(first.headers['x-ratelimit-limit']);
+    for (let i = 0; i < start - 4; i++) await server.services.limiter.hitAll([{ key: `key:${id}:all`, limit }], clock.now());
+    const limited = await page(`token=${token}`);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.body).toMatch(/"code":"RATE_LIMIT_EXCEEDED"/);
+    // Still framable by the token's origin, so the wizard can tell its parent.
+    expect(directives(limited)).toContain(`frame-ancestors ${SITE}`);
+    const call = await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(token) });
+    expect(call.statusCode).toBe(429);
+    expect(call.json().error.code).toBe('RATE_LIMIT_EXCEEDED');
+  });
+
   it('keeps key and token values out of the request log', () => {
     expect(redactUrl('/api/v1/embed/wizard?key=svc_pt_secret&theme=dark')).toBe('/api/v1/embed/wizard?key=[redacted]&theme=dark');
     expect(redactUrl('/api/embed/wizard?theme=dark&token=svc_et_x.y')).toBe('/api/embed/wizard?theme=dark&token=[redacted]');

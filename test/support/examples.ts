@@ -87,6 +87,13 @@ export const EXAMPLES: Record<string, Example> = {
     },
     volatile: ['token', 'expiresAt', 'wizardPath'],
   },
+  rotate_embed_secret: {
+    input: () => ({ graceSeconds: 0 }),
+    volatile: ['secret'],
+  },
+  open_contract_wizard: {
+    input: () => ({ blockchain: 'evm', beneficiaries: [{ name: 'A', address: '0x52908400098527886E0F7030069857D2E4169EE7', percentage: 100 }] }),
+  },
   generate_contract: {
     input: () => ({
       blockchain: 'evm',

@@ -118,7 +118,7 @@ class SvcWizard {
   }
 
   /** Prefills the owner and beneficiaries: `{ownerAddress, beneficiaries: [{name, address, percentage, relationship?}]}`. */
-  setData(data: { ownerAddress?: string; beneficiaries?: unknown[] }): void {
+  setData(data: { blockchain?: 'evm' | 'solana' | 'ton'; ownerAddress?: string; beneficiaries?: unknown[] }): void {
     this.send('setData', data);
   }
 

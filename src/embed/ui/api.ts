@@ -1,4 +1,10 @@
-/** The wizard's calls to the svc REST API, with the page's embed token. */
+/**
+ * How the wizard calls svc: by tool name and input, getting the tool's output
+ * (the same structure as MCP structuredContent). Two ways:
+ * - RestApi: the embeddable page, REST /api/v1 with the page's embed token;
+ * - the MCP App (src/embed/app/): tools/call through the host's bridge, with the
+ *   user's own MCP session, so no credential is in the page at all.
+ */
 
 export interface ApiProblem {
   status: number;
@@ -9,23 +15,50 @@ export interface ApiProblem {
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiProblem };
 
-export class Api {
+/** The tools the wizard uses. */
+export type WizardTool = 'list_templates' | 'list_jurisdictions' | 'validate_plan' | 'check_plan' | 'estimate_gas' | 'generate_contract';
+
+export interface WizardApi {
+  tool<T>(name: WizardTool, input: Record<string, unknown>): Promise<ApiResult<T>>;
+}
+
+/** The REST route of each tool, and how its output sits in the envelope (src/tools/define.ts, RestShape). */
+const ROUTES: Record<WizardTool, { method: 'GET' | 'POST'; path: string; shape: 'top-level' | 'data' | 'list' }> = {
+  list_templates: { method: 'GET', path: '/contracts/templates', shape: 'top-level' },
+  list_jurisdictions: { method: 'GET', path: '/jurisdictions', shape: 'list' },
+  validate_plan: { method: 'POST', path: '/contracts/validate', shape: 'data' },
+  check_plan: { method: 'POST', path: '/inheritance/check', shape: 'data' },
+  estimate_gas: { method: 'POST', path: '/contracts/estimate-gas', shape: 'top-level' },
+  generate_contract: { method: 'POST', path: '/contracts/generate', shape: 'top-level' },
+};
+
+export const NETWORK_ERROR: ApiProblem = { status: 0, code: 'NETWORK_ERROR', message: 'The service could not be reached. Check the connection and try again.', details: [] };
+
+/** An error envelope's `error`, as an ApiProblem. */
+export function problemOf(status: number, error: unknown): ApiProblem {
+  const err = (error ?? {}) as Partial<ApiProblem>;
+  return { status, code: err.code ?? 'INTERNAL_ERROR', message: err.message ?? 'Request failed.', details: err.details ?? [] };
+}
+
+export class RestApi implements WizardApi {
   constructor(
     private readonly base: string,
     private readonly token: string,
   ) {}
 
-  async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiResult<T>> {
+  async tool<T>(name: WizardTool, input: Record<string, unknown>): Promise<ApiResult<T>> {
+    const route = ROUTES[name];
+    const query = route.method === 'GET' ? new URLSearchParams(Object.entries(input).map(([k, v]) => [k, String(v)])).toString() : '';
     let res: Response;
     try {
-      res = await fetch(this.base + path, {
-        method,
-        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      res = await fetch(this.base + route.path + (query ? `?${query}` : ''), {
+        method: route.method,
+        headers: { authorization: `Bearer ${this.token}`, ...(route.method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+        ...(route.method === 'POST' ? { body: JSON.stringify(input) } : {}),
         credentials: 'omit',
       });
     } catch {
-      return { ok: false, error: { status: 0, code: 'NETWORK_ERROR', message: 'The service could not be reached. Check the connection and try again.', details: [] } };
+      return { ok: false, error: NETWORK_ERROR };
     }
     let json: Record<string, unknown>;
     try {
@@ -33,8 +66,9 @@ export class Api {
     } catch {
       return { ok: false, error: { status: res.status, code: 'INTERNAL_ERROR', message: `Unexpected answer (HTTP ${res.status}).`, details: [] } };
     }
-    if (json.success === true) return { ok: true, data: json as T };
-    const err = (json.error ?? {}) as Partial<ApiProblem>;
-    return { ok: false, error: { status: res.status, code: err.code ?? 'INTERNAL_ERROR', message: err.message ?? 'Request failed.', details: err.details ?? [] } };
+    if (json.success !== true) return { ok: false, error: problemOf(res.status, json.error) };
+    const { success: _s, meta, ...rest } = json as { success: true; meta?: { pagination?: unknown }; data?: unknown };
+    const data = route.shape === 'top-level' ? rest : route.shape === 'data' ? rest.data : { items: rest.data, pagination: meta?.pagination };
+    return { ok: true, data: data as T };
   }
 }

@@ -14,6 +14,8 @@ export interface PrefillBeneficiary {
 }
 
 export interface Prefill {
+  /** Preselects the chain (the MCP App takes it from the tool's input). */
+  blockchain?: 'evm' | 'solana' | 'ton';
   ownerAddress?: string;
   beneficiaries?: PrefillBeneficiary[];
 }
@@ -34,8 +36,12 @@ const CSS_COLOR = /^(#[0-9a-f]{3,8}|(rgb|rgba|hsl|hsla)\([0-9.,%\s/]+\)|[a-z]{3,
 const CSS_LENGTH = /^\d{1,3}(\.\d+)?(px|rem|em|%)?$/;
 
 function prefill(p: unknown): Prefill | undefined {
-  if (!isObject(p) || !onlyKeys(p, ['ownerAddress', 'beneficiaries'])) return undefined;
+  if (!isObject(p) || !onlyKeys(p, ['blockchain', 'ownerAddress', 'beneficiaries'])) return undefined;
   const out: Prefill = {};
+  if (p.blockchain !== undefined) {
+    if (p.blockchain !== 'evm' && p.blockchain !== 'solana' && p.blockchain !== 'ton') return undefined;
+    out.blockchain = p.blockchain;
+  }
   if (p.ownerAddress !== undefined) {
     if (!shortString(p.ownerAddress, 100)) return undefined;
     out.ownerAddress = p.ownerAddress;

@@ -1,7 +1,7 @@
 import { h, type ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { Api, type ApiProblem } from './api.js';
-import type { Channel, Incoming, Prefill } from './protocol.js';
+import type { ApiProblem, WizardApi } from './api.js';
+import type { Incoming, Prefill } from './protocol.js';
 
 export interface WizardConfig {
   version: string;
@@ -206,9 +206,22 @@ function Copyable(p: { label: string; text: string; filename: string; type: stri
   );
 }
 
-export function Wizard(props: { config: WizardConfig; channel: Channel; applyTheme: (theme: string, primary?: string) => void; setVariable: (name: string, value: string) => void }) {
+/** Where the wizard's events go and its commands come from: the parent page (postMessage, src/embed/ui/protocol.ts) or the MCP App host. */
+export interface WizardChannel {
+  post(type: string, payload: unknown): void;
+  listen(handle: (message: Incoming) => void): void;
+}
+
+export function Wizard(props: {
+  config: WizardConfig;
+  channel: WizardChannel;
+  applyTheme: (theme: string, primary?: string) => void;
+  setVariable: (name: string, value: string) => void;
+  /** How svc is called: REST with the page's token (RestApi), or the MCP App host's bridge. */
+  api: WizardApi;
+}) {
   const options = props.config.options!;
-  const api = useMemo(() => new Api(props.config.apiBase, props.config.token!), []);
+  const api = props.api;
   const steps = options.steps;
   const [index, setIndex] = useState(0);
   const [form, setForm] = useState<Form>(() => initialForm(options));
@@ -233,14 +246,14 @@ export function Wizard(props: { config: WizardConfig; channel: Channel; applyThe
 
   useEffect(() => {
     props.channel.post('svc:wizard:ready', { version: props.config.version });
-    void api.call<{ templates: typeof templates }>('GET', '/contracts/templates').then((r) => (r.ok ? setTemplates(r.data.templates) : report(r.error)));
+    void api.tool<{ templates: typeof templates }>('list_templates', {}).then((r) => (r.ok ? setTemplates(r.data.templates) : report(r.error)));
     void (async () => {
       const all: Array<{ id: string; name: string }> = [];
       for (let page = 1; page <= 10; page++) {
-        const r = await api.call<{ data: Array<{ id: string; name: string }>; meta: { pagination: { hasNext: boolean } } }>('GET', `/jurisdictions?limit=100&page=${page}`);
+        const r = await api.tool<{ items: Array<{ id: string; name: string }>; pagination: { hasNext: boolean } }>('list_jurisdictions', { limit: 100, page });
         if (!r.ok) return report(r.error);
-        all.push(...r.data.data);
-        if (!r.data.meta.pagination.hasNext) break;
+        all.push(...r.data.items);
+        if (!r.data.pagination.hasNext) break;
       }
       setJurisdictions(all);
     })();
@@ -282,6 +295,7 @@ export function Wizard(props: { config: WizardConfig; channel: Channel; applyThe
   function applyPrefill(p: Prefill): void {
     setForm((f) => ({
       ...f,
+      ...(p.blockchain !== undefined ? { blockchain: p.blockchain } : {}),
       ...(p.ownerAddress !== undefined ? { ownerAddress: p.ownerAddress } : {}),
       ...(p.beneficiaries !== undefined
         ? { beneficiaries: p.beneficiaries.length ? p.beneficiaries.map((b) => ({ name: b.name, address: b.address, percentage: String(b.percentage), relationship: b.relationship ?? '' })) : [emptyRow()] }
@@ -291,7 +305,7 @@ export function Wizard(props: { config: WizardConfig; channel: Channel; applyThe
 
   /** Validates the whole plan; returns the field errors (also shown). */
   async function check(): Promise<Errors | undefined> {
-    const r = await api.call('POST', '/contracts/validate', planOf(formRef.current));
+    const r = await api.tool('validate_plan', planOf(formRef.current));
     if (r.ok) {
       setErrors({});
       return {};
@@ -311,15 +325,15 @@ export function Wizard(props: { config: WizardConfig; channel: Channel; applyThe
     setBusy('Checking the plan and measuring gas…');
     const plan = planOf(formRef.current);
     const [valid, law, gas] = await Promise.all([
-      api.call<{ data: { warnings: Array<{ severity: string; message: string }> } }>('POST', '/contracts/validate', plan),
+      api.tool<{ warnings: Array<{ severity: string; message: string }> }>('validate_plan', plan),
       formRef.current.jurisdiction
-        ? api.call<{ data: { findings: Array<{ severity: string; message: string }> } }>('POST', '/inheritance/check', {
+        ? api.tool<{ findings: Array<{ severity: string; message: string }> }>('check_plan', {
             jurisdiction: formRef.current.jurisdiction,
             template: formRef.current.template,
             beneficiaries: formRef.current.beneficiaries.map((b) => ({ name: b.name, percentage: num(b.percentage), ...(b.relationship.trim() ? { relationship: b.relationship.trim() } : {}) })),
           })
         : Promise.resolve(undefined),
-      api.call<{ estimate: Record<string, string> }>('POST', '/contracts/estimate-gas', {
+      api.tool<{ estimate: Record<string, string> }>('estimate_gas', {
         blockchain: formRef.current.blockchain,
         ...(formRef.current.blockchain === 'solana' ? { beneficiaries: formRef.current.beneficiaries.length } : {}),
       }),
@@ -331,8 +345,8 @@ export function Wizard(props: { config: WizardConfig; channel: Channel; applyThe
       setAlert(`The plan needs changes: ${valid.error.message}`);
     }
     setReview({
-      warnings: valid.ok ? valid.data.data.warnings : [],
-      findings: law?.ok ? law.data.data.findings : [],
+      warnings: valid.ok ? valid.data.warnings : [],
+      findings: law?.ok ? law.data.findings : [],
       gas: gas.ok ? gas.data.estimate : null,
     });
   }
@@ -340,7 +354,7 @@ export function Wizard(props: { config: WizardConfig; channel: Channel; applyThe
   async function generate(): Promise<void> {
     setAlert('');
     setBusy('Generating, compiling and testing the contract…');
-    const r = await api.call<Result & { success: true }>('POST', '/contracts/generate', planOf(formRef.current));
+    const r = await api.tool<Result>('generate_contract', planOf(formRef.current));
     setBusy('');
     if (!r.ok) {
       if (r.error.code === 'VALIDATION_ERROR') setErrors(errorsOf(r.error));

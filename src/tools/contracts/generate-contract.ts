@@ -1,4 +1,5 @@
 import { generateContract, GenerateInput, GenerateOutput, type EngineDeps } from '../../contracts/engine.js';
+import { queueWizardCallback } from '../../embed/callback.js';
 import { defineTool } from '../define.js';
 
 export const generateContractTool = defineTool({
@@ -29,7 +30,7 @@ export const generateContractTool = defineTool({
   output: GenerateOutput,
   rest: { method: 'POST', path: '/contracts/generate', shape: 'top-level', extraStatuses: [503] },
   cancellable: true,
-  handler: (input, ctx) => {
+  handler: async (input, ctx) => {
     // Stages as progress (validate, law check, compile, execute, measure): the
     // first is seen here, the rest come from the engine's onStage; a stage the
     // engine repeats is reported once.
@@ -49,6 +50,9 @@ export const generateContractTool = defineTool({
       signal: ctx.signal,
       onStage: stage,
     };
-    return generateContract(input, ctx.principal.ownerId, deps);
+    const output = await generateContract(input, ctx.principal.ownerId, deps);
+    // A wizard session with a callback: the result is also POSTed there, through the webhook outbox (src/embed/callback.ts).
+    await queueWizardCallback(ctx.store, ctx.principal, output, ctx.clock);
+    return output;
   },
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
 import { API_KEYS, type ApiKeyRecord } from '../../keys/keys.js';
 import { EMBED_TIERS } from '../../embed/auth.js';
-import { checkCallback } from '../../embed/callback.js';
+import { checkCallback, requireEmbedSecret } from '../../embed/callback.js';
 import { parseOrigin } from '../../embed/origins.js';
 import { createEmbedSession } from '../../embed/store.js';
 import { defineTool } from '../define.js';
@@ -39,7 +39,9 @@ export const createEmbedSessionTool = defineTool({
         .string()
         .max(2048)
         .optional()
-        .describe("HTTPS URL on one of the allowed origins to which the generated contract is POSTed, signed with the key's embed secret."),
+        .describe(
+          "HTTPS URL on one of the allowed origins to which the generated contract is POSTed (event embed.wizard.completed), signed with the key's embed secret (make it first with POST /embed/secret).",
+        ),
     })
     .describe('The embed token to make.'),
   output: z
@@ -66,6 +68,7 @@ export const createEmbedSessionTool = defineTool({
       throw ApiError.validation('The origin is not one of the key\'s allowed origins.', [{ field: 'origin', reason: `must be one of: ${allowed.join(', ')}` }]);
     }
     const callback = input.callback === undefined ? null : await checkCallback(input.callback, allowed, { allow: ctx.config.webhookAllow });
+    if (callback !== null) await requireEmbedSecret(ctx.store, key.id);
     const { token, record } = await createEmbedSession(
       ctx.store,
       { ownerId: key.ownerId, keyId: key.id, origin: parsed.origin, callback, ttlSeconds: input.ttlSeconds },

@@ -1,0 +1,65 @@
+/**
+ * The embed secret of a key (issue 17): what signs the wizard's `callback`
+ * deliveries, exactly like a webhook subscription's secret signs its
+ * deliveries (src/webhooks/signature.ts, `X-Webhook-Signature`).
+ *
+ * One record per key, id = the key's id, stored like webhook secrets: the
+ * value itself (it must sign), plus the predecessor kept for a grace period
+ * after a rotation, so the partner can switch without losing a delivery. The
+ * value is shown once, by rotate_embed_secret, which also makes the first one.
+ */
+import type { Clock } from '../core/clock.js';
+import { declareTenantCollection } from '../accounts/tenancy.js';
+import type { Store } from '../store/port.js';
+import { generateSecret } from '../webhooks/signature.js';
+import type { SigningSecrets } from '../webhooks/targets.js';
+
+export const EMBED_SECRETS = 'embed_secrets';
+export const EMBED_SECRET_INDEXES = ['ownerId'];
+declareTenantCollection(EMBED_SECRETS);
+
+/** Longest grace for the previous secret after a rotation (7 days). */
+export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
+
+export interface EmbedSecretRecord extends SigningSecrets {
+  [field: string]: unknown;
+  /** The key's id. */
+  id: string;
+  ownerId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const EMBED_SECRET_WARNING =
+  'Store this secret now: it is shown only once. It verifies the X-Webhook-Signature header of every wizard callback made with this key.';
+
+/** Makes the key's first embed secret or replaces it; the old one keeps signing for `graceSeconds` (0: stops at once). */
+export async function rotateEmbedSecret(
+  store: Store,
+  key: { id: string; ownerId: string },
+  graceSeconds: number,
+  clock: Clock,
+): Promise<{ secret: string; record: EmbedSecretRecord; rotated: boolean }> {
+  const secret = generateSecret();
+  return store.transact(async (tx) => {
+    const now = clock.now();
+    const old = await tx.get<EmbedSecretRecord>(EMBED_SECRETS, key.id);
+    const keepOld = old !== undefined && graceSeconds > 0;
+    const record: EmbedSecretRecord = {
+      id: key.id,
+      ownerId: key.ownerId,
+      secret,
+      previousSecret: keepOld ? old.secret : null,
+      previousSecretExpiresAt: keepOld ? now.getTime() + graceSeconds * 1000 : null,
+      createdAt: old?.createdAt ?? now.toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    await tx.put(EMBED_SECRETS, record);
+    return { secret, record, rotated: old !== undefined };
+  });
+}
+
+/** Whether the key has an embed secret (a callback needs one). */
+export async function hasEmbedSecret(store: Store, keyId: string): Promise<boolean> {
+  return (await store.get<EmbedSecretRecord>(EMBED_SECRETS, keyId)) !== undefined;
+}

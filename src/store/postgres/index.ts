@@ -48,8 +48,13 @@ export interface PostgresStoreOptions {
   indexes?: StoreOptions['indexes'];
   /** Connections in the pool. Default 10. */
   poolSize?: number;
-  /** How long to wait for a connection before StoreUnavailableError. Default 5000 ms. */
+  /** How long opening a connection to the server may take before StoreUnavailableError. Default 5000 ms. */
   connectTimeoutMs?: number;
+  /**
+   * How long a transaction may wait for a free connection of the pool (all busy) before StoreUnavailableError.
+   * Default 30 000 ms. Apart from connectTimeoutMs: a busy pool is not an unreachable server.
+   */
+  queueTimeoutMs?: number;
   /**
    * Attempts of a transaction that keeps hitting serialization conflicts. Default 20: with 20 transactions at once
    * on one row without pause (bench/engines.ts), 10 attempts let about 2% give up, 20 none.
@@ -690,11 +695,21 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Cla
   const schema = opts.schema ?? 'public';
   if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63) throw new TypeError('openPostgresStore: schema must be a name of 1 to 63 characters');
   const indexes = normalizeIndexes(opts.indexes);
+  const connectTimeoutMs = opts.connectTimeoutMs ?? 5000;
+  // pg-pool uses one connectionTimeoutMillis both for opening a connection and for waiting in its queue; under load
+  // (many transactions, conflicts retried) the queue wait can pass a connect timeout meant for an unreachable server.
+  // So the pool's setting is the queue wait, and the clients it makes get the connect timeout of their own.
+  class TimedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs });
+    }
+  }
   const config: pg.PoolConfig = {
     connectionString: opts.url,
-    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+    connectionTimeoutMillis: opts.queueTimeoutMs ?? 30_000,
     application_name: opts.applicationName ?? 'svc',
     pipeline: opts.pipeline ?? true,
+    Client: TimedClient,
   } as pg.PoolConfig;
   const pool = new pg.Pool({ ...config, max: opts.poolSize ?? 10 });
   const ddl = new pg.Pool({ ...config, pipeline: false, max: 1 } as pg.PoolConfig);

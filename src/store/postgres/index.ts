@@ -397,6 +397,8 @@ class PgTx implements Tx {
 type Isolation = 'SERIALIZABLE' | 'READ COMMITTED';
 
 class PostgresStore implements ClaimableStore {
+  /** The engine's name (for /health, src/core/health.ts). */
+  readonly engine = 'postgres';
   readonly #pool: pg.Pool;
   /** One connection for creating collection tables, apart from the pool that transactions hold. */
   readonly #ddl: pg.Pool;
@@ -499,6 +501,11 @@ class PostgresStore implements ClaimableStore {
   }
 
   // --- reads and single writes -----------------------------------------------
+
+  /** Resolves when the database answers a trivial query; rejects with StoreUnavailableError otherwise (/health). */
+  async ping(): Promise<void> {
+    await this.#query('SELECT 1', []);
+  }
 
   /** A single statement outside any transaction (its own snapshot). */
   async #query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
@@ -690,7 +697,7 @@ function normalizeIndexes(indexes: StoreOptions['indexes']): Record<string, stri
  * applying missing migrations unless `migrate: false`), and creates the tables of the collections named in
  * `indexes`. A database that cannot be reached rejects with StoreUnavailableError.
  */
-export async function openPostgresStore(opts: PostgresStoreOptions): Promise<ClaimableStore & { readonly stats: PostgresStore['stats'] }> {
+export async function openPostgresStore(opts: PostgresStoreOptions): Promise<ClaimableStore & { readonly stats: PostgresStore['stats']; readonly engine: 'postgres'; ping(): Promise<void> }> {
   if (typeof opts.url !== 'string' || opts.url.length === 0) throw new TypeError('openPostgresStore: url must be a non-empty string');
   const schema = opts.schema ?? 'public';
   if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63) throw new TypeError('openPostgresStore: schema must be a name of 1 to 63 characters');

@@ -192,6 +192,7 @@ export class Dispatcher {
   #claiming = false;
   #claimAgain = false;
   #lastSweep = -Infinity;
+  #lastClaimError = -Infinity;
 
   /** webhookId -> (deliveryId -> due time, unix ms); Map order gives round-robin. */
   readonly #queue = new Map<string, Map<string, number>>();
@@ -489,7 +490,13 @@ export class Dispatcher {
     this.#claiming = true;
     this.#track(
       this.#claimRound()
-        .catch((err: unknown) => this.#log?.error({ err: String(err) }, 'claiming webhook deliveries failed; will retry'))
+        .catch((err: unknown) => {
+          // Every poll fails while the database is down: one line per 10 s, not two a second.
+          const now = Date.now();
+          if (now - this.#lastClaimError < 10_000) return;
+          this.#lastClaimError = now;
+          this.#log?.error({ err: String(err) }, 'claiming webhook deliveries failed; will retry');
+        })
         .finally(() => {
           this.#claiming = false;
           if (this.#claimAgain) {

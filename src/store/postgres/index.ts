@@ -56,6 +56,12 @@ export interface PostgresStoreOptions {
    */
   queueTimeoutMs?: number;
   /**
+   * A statement without an answer after this long fails the transaction with StoreUnavailableError and its connection
+   * is dropped (a stalled server or a network partition without a reset would otherwise hold the request forever).
+   * Default 30 000 ms.
+   */
+  queryTimeoutMs?: number;
+  /**
    * Attempts of a transaction that keeps hitting serialization conflicts. Default 20: with 20 transactions at once
    * on one row without pause (bench/engines.ts), 10 attempts let about 2% give up, 20 none.
    */
@@ -118,7 +124,7 @@ export function isClaimable(store: Store): store is ClaimableStore {
 // ---------------------------------------------------------------------------
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
-const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed and is not queryable|Connection closed|not queryable/i;
+const CONNECTION_MESSAGES = /Query read timeout|^timeout expired$|Connection terminated due to connection timeout|Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed and is not queryable|Connection closed|not queryable/i;
 
 function errCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -703,12 +709,13 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Cla
   if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63) throw new TypeError('openPostgresStore: schema must be a name of 1 to 63 characters');
   const indexes = normalizeIndexes(opts.indexes);
   const connectTimeoutMs = opts.connectTimeoutMs ?? 5000;
+  const queryTimeoutMs = opts.queryTimeoutMs ?? 30_000;
   // pg-pool uses one connectionTimeoutMillis both for opening a connection and for waiting in its queue; under load
   // (many transactions, conflicts retried) the queue wait can pass a connect timeout meant for an unreachable server.
   // So the pool's setting is the queue wait, and the clients it makes get the connect timeout of their own.
   class TimedClient extends pg.Client {
     constructor(config?: string | pg.ClientConfig) {
-      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs });
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs, query_timeout: queryTimeoutMs });
     }
   }
   const config: pg.PoolConfig = {

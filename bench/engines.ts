@@ -143,7 +143,7 @@ async function hitsPerSecond(hit: (i: number) => Promise<unknown>, inFlight: num
   return n / (ms / 1000);
 }
 
-async function benchLimiters(url: string): Promise<void> {
+export async function benchLimiters(url: string): Promise<void> {
   const mem = new MemoryRateLimiter();
   const now = new Date();
   const memRate = await hitsPerSecond(async (i) => mem.hitAll([{ key: `k${i % 1000}`, limit: 1e9 }, { key: `b${i % 1000}`, limit: 1e9 }], now), 100, 2000);

@@ -10,6 +10,7 @@ import { benchHealth } from './health.js';
 import { benchLimits } from './limits.js';
 import { benchMcp } from './mcp.js';
 import { benchRest } from './rest.js';
+import { benchScale } from './scale.js';
 import { benchSolana } from './solana.js';
 import { benchStart } from './start.js';
 import { benchStore } from './store.js';
@@ -29,6 +30,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   health: benchHealth,
   start: benchStart,
   credits: benchCredits,
+  scale: benchScale,
 };
 
 const wanted = process.argv.slice(2);

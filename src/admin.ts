@@ -82,3 +82,16 @@ export async function callApi(
   }
   return { data: json.data, meta: json.meta ?? {} };
 }
+
+/**
+ * `svc migrate`: applies the PostgreSQL store's missing migrations to SVC_DATABASE_URL (schema SVC_DATABASE_SCHEMA,
+ * default public) and says what it did. Safe while instances run and from several places at once (advisory lock).
+ * Rejects with SchemaTooNewError when the schema was migrated by a newer svc.
+ */
+export async function migrateDatabase(url: string, schema: string | undefined): Promise<string> {
+  const { migrate, LATEST_VERSION } = await import('./store/postgres/index.js');
+  const name = schema ?? 'public';
+  const result = await migrate(url, name);
+  if (result.applied.length === 0) return `Schema "${name}" is up to date (migration ${result.version} of ${LATEST_VERSION}); nothing to apply.\n`;
+  return `Applied migration${result.applied.length > 1 ? 's' : ''} ${result.applied.join(', ')} to schema "${name}"; it is now at migration ${result.version}.\n`;
+}

@@ -12,7 +12,7 @@ import { bootstrapOperator, migrateOwners } from './accounts/accounts.js';
 import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
 import { SESSIONS, SESSION_INDEXES, SessionAuthority, USERS, USER_INDEXES } from './accounts/sessions.js';
 import { tenantCollections } from './accounts/tenancy.js';
-import { MemoryRateLimiter } from './keys/limiter.js';
+import { MemoryRateLimiter, type RateLimiter } from './keys/limiter.js';
 import { DocsIndex } from './docs/search.js';
 import { ContractEngine } from './contracts/engine.js';
 import { defaultJurisdictions } from './law/jurisdictions.js';
@@ -70,11 +70,50 @@ export interface OpenOptions {
   bootstrap?: boolean;
 }
 
+/**
+ * The store the configuration selects: PostgreSQL when SVC_DATABASE_URL is set (shared by several instances; the
+ * schema is migrated at open when behind, refused when newer than this code; the data directory is not locked), else
+ * lowdb in the data directory (locked: one process). Loaded lazily, so the embedded setup never loads `pg`.
+ */
+export async function openStore(config: Config): Promise<Store> {
+  if (config.databaseUrl) {
+    const { openPostgresStore } = await import('./store/postgres/index.js');
+    return openPostgresStore({ url: config.databaseUrl, schema: config.databaseSchema, indexes: STORE_INDEXES });
+  }
+  return openLowdbStore({ dataDir: config.dataDir, indexes: STORE_INDEXES });
+}
+
+/**
+ * The rate limiter the configuration selects: Redis when SVC_REDIS_URL is set (counters shared by every instance),
+ * else in process. The Redis client connects in the background and reconnects by itself; until it is up, requests
+ * that need a limit answer 503 (or pass uncounted with SVC_RATE_LIMIT_FAIL_OPEN=1).
+ */
+export async function openLimiter(config: Config, log: Logger): Promise<RateLimiter> {
+  if (!config.redisUrl) return new MemoryRateLimiter();
+  const { RedisRateLimiter } = await import('./keys/redis-limiter.js');
+  let lastReport = 0;
+  const limiter = new RedisRateLimiter({
+    url: config.redisUrl,
+    prefix: config.redisPrefix,
+    // Reconnection errors repeat while Redis is down: logged at most every 10 s (never the URL, which may hold a password).
+    onError: (err) => {
+      const now = Date.now();
+      if (now - lastReport < 10_000) return;
+      lastReport = now;
+      log.warn({ err: err.message }, 'the Redis rate limiter cannot reach Redis; it keeps trying');
+    },
+  });
+  // A short wait so a healthy Redis is ready for the first requests; not fatal (the limiter recovers by itself).
+  await limiter.ready(2000).catch(() => log.warn('Redis is not reachable at start: requests that need a rate limit answer 503 until it is'));
+  return limiter;
+}
+
 /** Opens the store and everything handlers need. Close with `closeServices`. */
 export async function openServices(config: Config, opts: OpenOptions = {}): Promise<Services> {
   const log = opts.log ?? createLogger(config.logLevel);
   const clock = opts.clock ?? systemClock;
-  const store = await openLowdbStore({ dataDir: config.dataDir, indexes: STORE_INDEXES });
+  const store = await openStore(config);
+  let limiter: RateLimiter | undefined;
   try {
     const secrets = await serverSecrets(store);
     const migrated = await migrateOwners(store, clock, [...tenantCollections().entries()].filter(([, f]) => f === 'ownerId').map(([c]) => c));
@@ -89,7 +128,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
         );
       }
     }
-    const limiter = new MemoryRateLimiter();
+    limiter = await openLimiter(config, log);
     return {
       config,
       store,
@@ -103,6 +142,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
       contracts: new ContractEngine(),
     };
   } catch (err) {
+    await limiter?.close?.();
     await store.close();
     throw err;
   }
@@ -110,7 +150,15 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
 
 /** Starts the webhook dispatcher: it delivers every pending delivery, including those left by an earlier run. */
 export function startDispatcher(services: Services): Dispatcher {
-  const dispatcher = new Dispatcher({ store: services.store, clock: services.clock, log: services.log, allow: services.config.webhookAllow });
+  const { config } = services;
+  const dispatcher = new Dispatcher({
+    store: services.store,
+    clock: services.clock,
+    log: services.log,
+    allow: config.webhookAllow,
+    timeoutMs: config.webhookTimeoutMs,
+    leaseMs: config.webhookLeaseMs,
+  });
   dispatcher.start();
   return dispatcher;
 }
@@ -119,5 +167,6 @@ export async function closeServices(services: Services): Promise<void> {
   // Automatic reloads being charged record their outcome before the store closes.
   await settleReloads();
   await services.contracts.close();
+  await services.limiter.close?.();
   await services.store.close();
 }

@@ -36,17 +36,24 @@ Usage:
   Account, key and credit commands work whether or not \`svc serve\` is running: when it holds the data
   directory they go through its API with SVC_API_KEY (an internal key) [--url URL] [--api-key KEY].
   Every command also takes [--data-dir DIR].
+  svc migrate
+      Apply the PostgreSQL store's schema migrations to SVC_DATABASE_URL (also done by \`svc serve\` at start).
   svc --help | --version
 
 Environment: SVC_PORT, SVC_HOST, SVC_DATA_DIR, SVC_API_KEY, SVC_LOG_LEVEL, SVC_BODY_LIMIT, SVC_PUBLIC_URL, SVC_TRUST_PROXY,
 SVC_WEBHOOK_ALLOW (hosts/CIDRs webhooks may reach despite the address guard),
-SVC_RATE_LIMIT_FAIL_OPEN=1 (let requests through uncounted when the rate limiter cannot be reached);
+SVC_RATE_LIMIT_FAIL_OPEN=1 (let requests through uncounted when the rate limiter cannot be reached),
+SVC_DATABASE_URL (postgres://...: PostgreSQL store, for several instances), SVC_DATABASE_SCHEMA (default public),
+SVC_REDIS_URL (redis://...: shared rate limiter), SVC_REDIS_PREFIX, SVC_WEBHOOK_TIMEOUT_MS, SVC_WEBHOOK_LEASE_MS;
 credits and payments: STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_BASE, SVC_PAYMENT_RETURN_HOSTS,
 SVC_CREDITS_CATALOGUE (JSON).
-The data directory can be used by one svc process at a time.`;
+Without SVC_DATABASE_URL the data directory can be used by one svc process at a time.`;
 
 /** A bad command line: printed as one line on stderr, exit code 2. */
 class UsageError extends Error {}
+
+/** A command that could not do its work (e.g. the database cannot be reached): one line on stderr, exit code 1. */
+class CommandError extends Error {}
 
 const SHARED_OPTIONS = {
   'data-dir': { type: 'string' },
@@ -97,7 +104,10 @@ async function serve(args: string[]): Promise<void> {
     throw err;
   }
   const address = app.server.address();
-  if (address && typeof address === 'object') {
+  // The server file tells local commands where the process holding the data directory listens; with PostgreSQL
+  // nothing holds it (commands open the database themselves).
+  const serverFile = !config.databaseUrl;
+  if (serverFile && address && typeof address === 'object') {
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     await writeServerFile(config.dataDir, `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`);
   }
@@ -108,7 +118,7 @@ async function serve(args: string[]): Promise<void> {
   // promise alone must not let the process exit before the store is flushed.
   const hold = setInterval(() => undefined, 1000);
   await app.close();
-  await removeServerFile(config.dataDir);
+  if (serverFile) await removeServerFile(config.dataDir);
   await dispatcher.stop();
   await closeServices(services);
   clearInterval(hold);
@@ -382,6 +392,23 @@ async function credits(args: string[]): Promise<void> {
   );
 }
 
+async function migrateCommand(args: string[]): Promise<void> {
+  const { values } = parse(args, {});
+  const config = loadConfig(values as ConfigFlags);
+  if (!config.databaseUrl) throw new UsageError('svc migrate needs SVC_DATABASE_URL (postgres://...): the embedded store has no migrations to run');
+  const { migrateDatabase } = await import('./admin.js');
+  let report: string;
+  try {
+    report = await migrateDatabase(config.databaseUrl, config.databaseSchema);
+  } catch (err) {
+    if ((err as Error | undefined)?.name === 'SchemaTooNewError') throw err;
+    const e = err as NodeJS.ErrnoException;
+    // The message of pg's errors never holds the URL (and so no password).
+    throw new CommandError(`cannot migrate the database: ${e?.message || e?.code || String(err)}`);
+  }
+  process.stdout.write(report);
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   try {
@@ -401,6 +428,9 @@ export async function main(argv: string[]): Promise<number> {
       case 'credits':
         await credits(args);
         return 0;
+      case 'migrate':
+        await migrateCommand(args);
+        return 0;
       case '--help':
       case '-h':
       case 'help':
@@ -417,13 +447,23 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (err) {
     const { ApiCallError } = await import('./admin.js');
-    if (err instanceof ApiCallError) {
+    if (err instanceof ApiCallError || err instanceof CommandError) {
       process.stderr.write(`svc: ${err.message}\n`);
       return 1;
     }
     if (err instanceof UsageError || err instanceof ConfigError || err instanceof StoreLockedError || err instanceof StoreCorruptError) {
       process.stderr.write(`svc: ${err.message}\n`);
       return 2;
+    }
+    // By name: the PostgreSQL module is loaded only when selected.
+    const name = (err as Error | undefined)?.name;
+    if (name === 'SchemaTooNewError') {
+      process.stderr.write(`svc: ${(err as Error).message}\n`);
+      return 3;
+    }
+    if (name === 'StoreUnavailableError' || name === 'LimiterUnavailableError') {
+      process.stderr.write(`svc: ${(err as Error).message}\n`);
+      return 1;
     }
     const e = err as NodeJS.ErrnoException;
     if (e?.code === 'EADDRINUSE' || e?.code === 'EACCES' || e?.code === 'EADDRNOTAVAIL') {

@@ -33,6 +33,24 @@ export interface Config {
    * instead of answering 503 SERVICE_UNAVAILABLE. Off by default.
    */
   rateLimitFailOpen?: boolean;
+  /**
+   * PostgreSQL for the store, shared by several instances (SVC_DATABASE_URL, postgres://...). Unset: the lowdb store
+   * in the data directory (one process).
+   */
+  databaseUrl?: string | undefined;
+  /** Schema holding the tables in that database (SVC_DATABASE_SCHEMA); default `public`. */
+  databaseSchema?: string | undefined;
+  /** Redis for the rate limiter, shared by several instances (SVC_REDIS_URL, redis://...). Unset: in process. */
+  redisUrl?: string | undefined;
+  /** Prefix of the limiter's Redis keys (SVC_REDIS_PREFIX); default `svc:rate:`. */
+  redisPrefix?: string | undefined;
+  /** Per-attempt timeout of a webhook delivery, ms (SVC_WEBHOOK_TIMEOUT_MS); default 30 000. */
+  webhookTimeoutMs?: number | undefined;
+  /**
+   * How long an instance's claim on a delivery lasts, ms (SVC_WEBHOOK_LEASE_MS): past it, another instance takes the
+   * delivery over (an instance that died). Default the timeout + 60 s; at least the timeout + 1 s.
+   */
+  webhookLeaseMs?: number | undefined;
   /** Credit packs, action prices and auto-reload policy (SVC_CREDITS_CATALOGUE: JSON over the defaults). */
   credits: Catalogue;
   /** Stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_BASE) and allowed checkout return hosts. */
@@ -117,6 +135,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     sessions: sessionConfig(env),
     allowedOrigins: allowedOrigins(env),
     rateLimitFailOpen: flag(env.SVC_RATE_LIMIT_FAIL_OPEN, 'SVC_RATE_LIMIT_FAIL_OPEN'),
+    ...engines(env),
+    ...webhookTiming(env),
     credits: creditsCatalogue(env),
     payments: paymentsConfig(env),
   };
@@ -149,6 +169,38 @@ function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
     stripeApiBase: base,
     returnHosts: (env.SVC_PAYMENT_RETURN_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
   };
+}
+
+/** SVC_DATABASE_URL, SVC_DATABASE_SCHEMA, SVC_REDIS_URL, SVC_REDIS_PREFIX. */
+function engines(env: NodeJS.ProcessEnv): Pick<Config, 'databaseUrl' | 'databaseSchema' | 'redisUrl' | 'redisPrefix'> {
+  const databaseUrl = env.SVC_DATABASE_URL?.trim() || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/./i.test(databaseUrl)) {
+    throw new ConfigError('SVC_DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:port/database');
+  }
+  const databaseSchema = env.SVC_DATABASE_SCHEMA?.trim() || undefined;
+  if (databaseSchema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(databaseSchema)) {
+    throw new ConfigError(`SVC_DATABASE_SCHEMA must be a schema name (letters, digits, _; at most 63), got "${databaseSchema}"`);
+  }
+  if (databaseSchema !== undefined && databaseUrl === undefined) throw new ConfigError('SVC_DATABASE_SCHEMA needs SVC_DATABASE_URL');
+  const redisUrl = env.SVC_REDIS_URL?.trim() || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\/./i.test(redisUrl)) {
+    throw new ConfigError('SVC_REDIS_URL must be a Redis URL, redis://[user:password@]host:port[/db] (or rediss:// for TLS)');
+  }
+  const redisPrefix = env.SVC_REDIS_PREFIX || undefined;
+  if (redisPrefix !== undefined && (redisPrefix.length > 100 || /\s/.test(redisPrefix))) {
+    throw new ConfigError('SVC_REDIS_PREFIX must be at most 100 characters without spaces');
+  }
+  if (redisPrefix !== undefined && redisUrl === undefined) throw new ConfigError('SVC_REDIS_PREFIX needs SVC_REDIS_URL');
+  return { databaseUrl, databaseSchema, redisUrl, redisPrefix };
+}
+
+function webhookTiming(env: NodeJS.ProcessEnv): Pick<Config, 'webhookTimeoutMs' | 'webhookLeaseMs'> {
+  const timeout = env.SVC_WEBHOOK_TIMEOUT_MS ? parsePositiveInt(env.SVC_WEBHOOK_TIMEOUT_MS, 'SVC_WEBHOOK_TIMEOUT_MS') : undefined;
+  const lease = env.SVC_WEBHOOK_LEASE_MS ? parsePositiveInt(env.SVC_WEBHOOK_LEASE_MS, 'SVC_WEBHOOK_LEASE_MS') : undefined;
+  if (lease !== undefined && lease < (timeout ?? 30_000) + 1000) {
+    throw new ConfigError(`SVC_WEBHOOK_LEASE_MS (${lease}) must be at least the delivery timeout (${timeout ?? 30_000} ms) plus 1000`);
+  }
+  return { webhookTimeoutMs: timeout, webhookLeaseMs: lease };
 }
 
 function flag(raw: string | undefined, source: string): boolean {

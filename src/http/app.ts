@@ -22,6 +22,7 @@ import { finishOpenApiDocument } from './openapi.js';
 import { coerceQuery } from './query.js';
 import { registerStripeWebhook } from './stripe-webhook.js';
 import { registerEmbedRoutes } from './embed.js';
+import { checkHealth } from '../core/health.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -334,9 +335,27 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
               success: z.literal(true).describe('Always true.'),
               data: z
                 .object({
-                  status: z.literal('ok').describe('The service is up.'),
+                  status: z
+                    .enum(['ok', 'degraded'])
+                    .describe(
+                      'ok: every part reaches its engine. degraded: a part cannot (see store and limiter); the process still answers, ' +
+                        'requests needing that part get 503 SERVICE_UNAVAILABLE, and it recovers by itself. Always HTTP 200: alert on degraded, ' +
+                        'do not take the instance out of rotation for it (the engines are shared by every instance).',
+                    ),
                   version: z.string().describe('Service version.'),
                   uptimeSeconds: z.number().describe('Seconds since start.'),
+                  store: z
+                    .object({
+                      engine: z.string().describe('lowdb (embedded, one process) or postgres (shared by several instances).'),
+                      status: z.enum(['ok', 'unavailable']).describe('Whether the store reaches its engine now.'),
+                    })
+                    .describe('The store.'),
+                  limiter: z
+                    .object({
+                      engine: z.string().describe('memory (in process) or redis (shared by several instances).'),
+                      status: z.enum(['ok', 'unavailable']).describe('Whether the rate limiter reaches its engine now.'),
+                    })
+                    .describe('The rate limiter.'),
                 })
                 .describe('Health.'),
               meta: MetaSchema,
@@ -345,11 +364,14 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
         },
       },
     },
-    async (req) => ({
-      success: true,
-      data: { status: 'ok', version: SERVICE_VERSION, uptimeSeconds: Math.round(process.uptime()) },
-      meta: makeMeta(String(req.id), services.clock.now()),
-    }),
+    async (req) => {
+      const health = await checkHealth(services.store, services.limiter);
+      return {
+        success: true as const,
+        data: { status: health.status, version: SERVICE_VERSION, uptimeSeconds: Math.round(process.uptime()), store: health.store, limiter: health.limiter },
+        meta: makeMeta(String(req.id), services.clock.now()),
+      };
+    },
   );
 
   for (const tool of tools) {

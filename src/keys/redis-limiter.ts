@@ -74,6 +74,8 @@ const HIT_SHA = createHash('sha1').update(HIT_SCRIPT).digest('hex');
 const UNAVAILABLE_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|OOM|CLUSTERDOWN|TRYAGAIN|NOREPLICAS)\b/;
 
 export class RedisRateLimiter implements RateLimiter {
+  /** The engine's name (for /health, src/core/health.ts). */
+  readonly engine = 'redis';
   #client: RedisClientType;
   readonly #url: string;
   readonly #prefix: string;

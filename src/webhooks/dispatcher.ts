@@ -19,6 +19,16 @@
  *   `maxConcurrent`)
  *   can arrive twice.
  *
+ * Several instances (a store that can claim with row locks, the PostgreSQL one: `claimWith`): each instance
+ * claims due pending deliveries itself with `FOR UPDATE SKIP LOCKED`, so concurrent instances take disjoint
+ * batches and each delivery is sent by one of them. It claims when a delivery is written in this process, when a
+ * retry of its own falls due, when an outcome frees a slot, and every `pollMs` (default 500 ms) for the deliveries
+ * other instances wrote. The lease of a claim (`leaseMs`) is respected by everyone until it expires; then any
+ * instance takes the delivery over (its attempt marked interrupted) and sends it again: an instance that died
+ * (SIGKILL) repeats only what it had claimed and not confirmed. A claimed job whose lease would run out before its
+ * attempt could finish is not sent (the takeover sends it). The claim path is generic: the per-record checks
+ * (#prepare) run on whatever records the claim returns.
+ *
  * Retries: attempts at 0, 1, 2, 4, 8 s after the previous failure (plus up to
  * `jitterMs`); after five failed attempts the delivery is `failed`. Fifty
  * consecutive failed deliveries disable the subscription; a success resets
@@ -34,6 +44,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import { DELIVERIES, EVENTS, WEBHOOKS, onOutboxWrite, type DeliveryRecord, type EventRecord, type QueuedDelivery } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
+import type { ClaimableStore } from '../store/postgres/index.js';
 import type { Resolver } from './guard.js';
 import { DEFAULT_TIMEOUT_MS, WebhookClient, type AttemptResult } from './send.js';
 import { eraseExpiredSecrets } from './secrets.js';
@@ -103,6 +114,8 @@ export interface DispatcherOptions {
    * respected until they expire.
    */
   exclusive?: boolean | undefined;
+  /** Shared store (claimWith): how often to look for deliveries other instances wrote, ms (default 500). */
+  pollMs?: number | undefined;
   /** Finished events (all deliveries final) older than this are pruned; default 30 days. 0 disables pruning. */
   retentionMs?: number | undefined;
   /** How often pruning runs at most, default 60 s. */
@@ -128,6 +141,17 @@ interface Job {
   webhook: WebhookRecord;
   event: EventRecord;
   attempt: number;
+  /** When this dispatcher's lease on the delivery ends (unix ms). */
+  leaseUntil: number;
+}
+
+/** Records locked by one claim on a shared store. */
+const CLAIM_BATCH = 100;
+
+/** A store whose outbox several instances can claim from (duck-typed: this module does not load the driver). */
+function claimable(store: Store): ClaimableStore | undefined {
+  const s = store as Partial<ClaimableStore>;
+  return typeof s.claimWith === 'function' && typeof s.claim === 'function' ? (store as ClaimableStore) : undefined;
 }
 
 interface Outcome {
@@ -139,6 +163,20 @@ function countedAttempts(d: DeliveryRecord): number {
   return d.attempts.filter((a) => !a.interrupted).length;
 }
 
+/** A delivery whose sender went away: its unfinished attempt is marked interrupted, and it is due again now. */
+function interrupt(d: DeliveryRecord, now: Date): void {
+  const last = d.attempts[d.attempts.length - 1];
+  if (last && last.finishedAt === null) {
+    last.finishedAt = now.toISOString();
+    last.error = 'interrupted: the server stopped before the outcome was known';
+    last.interrupted = true;
+  }
+  d.state = 'pending';
+  d.nextAttemptAt = now.getTime();
+  d.leaseOwner = null;
+  d.leaseUntil = null;
+}
+
 export class Dispatcher {
   readonly id = `dsp_${randomBytes(8).toString('hex')}`;
   readonly #store: Store;
@@ -146,7 +184,16 @@ export class Dispatcher {
   readonly #log: Logger | undefined;
   readonly #scheduler: Scheduler;
   readonly #client: WebhookClient;
-  readonly #opts: Required<Pick<DispatcherOptions, 'timeoutMs' | 'maxConcurrent' | 'perSubscription' | 'claimAhead' | 'jitterMs' | 'leaseMs' | 'exclusive' | 'retentionMs' | 'pruneEveryMs'>>;
+  readonly #opts: Required<
+    Pick<DispatcherOptions, 'timeoutMs' | 'maxConcurrent' | 'perSubscription' | 'claimAhead' | 'jitterMs' | 'leaseMs' | 'exclusive' | 'retentionMs' | 'pruneEveryMs' | 'pollMs'>
+  >;
+  /** Set when the store is shared by several instances and claims with row locks. */
+  readonly #shared: ClaimableStore | undefined;
+  #pollTimer: unknown;
+  #claiming = false;
+  #claimAgain = false;
+  #lastSweep = -Infinity;
+  #lastClaimError = -Infinity;
 
   /** webhookId -> (deliveryId -> due time, unix ms); Map order gives round-robin. */
   readonly #queue = new Map<string, Map<string, number>>();
@@ -173,6 +220,7 @@ export class Dispatcher {
 
   constructor(opts: DispatcherOptions) {
     this.#store = opts.store;
+    this.#shared = claimable(opts.store);
     this.#clock = opts.clock;
     this.#log = opts.log;
     this.#scheduler = opts.scheduler ?? realScheduler;
@@ -185,7 +233,8 @@ export class Dispatcher {
       claimAhead: Math.max(1, opts.claimAhead ?? DEFAULT_CLAIM_AHEAD),
       jitterMs: opts.jitterMs ?? 250,
       leaseMs: opts.leaseMs ?? timeoutMs + 60_000,
-      exclusive: opts.exclusive ?? true,
+      exclusive: opts.exclusive ?? !this.#shared,
+      pollMs: Math.max(10, opts.pollMs ?? 500),
       retentionMs: opts.retentionMs ?? 30 * 24 * 3600 * 1000,
       pruneEveryMs: opts.pruneEveryMs ?? 60_000,
     };
@@ -196,6 +245,14 @@ export class Dispatcher {
   start(): void {
     if (this.#started) return;
     this.#started = true;
+    if (this.#shared) {
+      // Deliveries written by this process: claim at once rather than at the next poll.
+      this.#unsubscribe = onOutboxWrite(() => this.#wake());
+      this.#track(eraseExpiredSecrets(this.#store, this.#clock.now().getTime()).catch((err: unknown) => this.#log?.error({ err: String(err) }, 'erasing expired webhook secrets failed')));
+      this.#wake();
+      this.#schedulePoll();
+      return;
+    }
     // New deliveries are announced with their ids: no store scan per event burst.
     this.#unsubscribe = onOutboxWrite((queued) => this.#take(queued));
     this.#track(
@@ -212,6 +269,8 @@ export class Dispatcher {
     this.#unsubscribe?.();
     if (this.#timer !== undefined) this.#scheduler.clearTimeout(this.#timer);
     this.#timer = undefined;
+    if (this.#pollTimer !== undefined) this.#scheduler.clearTimeout(this.#pollTimer);
+    this.#pollTimer = undefined;
     await this.#returnReady();
     // Wait for attempts on the wire and their outcomes to be written. The short
     // timer re-checks the state even if no notification comes and keeps the event
@@ -294,6 +353,11 @@ export class Dispatcher {
   }
 
   #enqueue(id: string, webhookId: string, due: number): void {
+    if (this.#shared) {
+      // Shared store: the record is pending in the store; wake up when it is due and claim it (or another instance does).
+      this.#arm(due, this.#clock.now().getTime());
+      return;
+    }
     if (this.#inflight.has(id)) return;
     let items = this.#queue.get(webhookId);
     if (!items) this.#queue.set(webhookId, (items = new Map()));
@@ -311,16 +375,7 @@ export class Dispatcher {
       for (const d of await tx.findBy<DeliveryRecord>(DELIVERIES, 'state', 'delivering')) {
         if (d.leaseOwner === this.id) continue;
         if (!this.#opts.exclusive && d.leaseUntil !== null && d.leaseUntil > nowMs) continue;
-        const last = d.attempts[d.attempts.length - 1];
-        if (last && last.finishedAt === null) {
-          last.finishedAt = now.toISOString();
-          last.error = 'interrupted: the server stopped before the outcome was known';
-          last.interrupted = true;
-        }
-        d.state = 'pending';
-        d.nextAttemptAt = nowMs;
-        d.leaseOwner = null;
-        d.leaseUntil = null;
+        interrupt(d, now);
         await tx.put(DELIVERIES, d);
         n++;
       }
@@ -350,6 +405,10 @@ export class Dispatcher {
 
   #pump(): void {
     if (this.#stopped || !this.#started) return;
+    if (this.#shared) {
+      this.#wake();
+      return;
+    }
     const now = this.#clock.now().getTime();
     this.#startSends();
     let free = this.#opts.maxConcurrent * this.#opts.claimAhead - this.#inflight.size;
@@ -411,6 +470,97 @@ export class Dispatcher {
     else this.#perSub.set(webhookId, n);
   }
 
+  // --- shared store: claims with row locks ----------------------------------------
+
+  #schedulePoll(): void {
+    if (this.#stopped) return;
+    this.#pollTimer = this.#scheduler.setTimeout(() => {
+      this.#pollTimer = undefined;
+      this.#wake();
+      this.#schedulePoll();
+    }, this.#opts.pollMs);
+  }
+
+  /** Claims what is due now (one round at a time; a wake-up during a round runs one more). */
+  #wake(): void {
+    if (this.#stopped || !this.#started || !this.#shared) return;
+    if (this.#claiming) {
+      this.#claimAgain = true;
+      return;
+    }
+    this.#claiming = true;
+    this.#track(
+      this.#claimRound()
+        .catch((err: unknown) => {
+          // Every poll fails while the database is down: one line per 10 s, not two a second.
+          const now = Date.now();
+          if (now - this.#lastClaimError < 10_000) return;
+          this.#lastClaimError = now;
+          this.#log?.error({ err: String(err) }, 'claiming webhook deliveries failed; will retry');
+        })
+        .finally(() => {
+          this.#claiming = false;
+          if (this.#claimAgain) {
+            this.#claimAgain = false;
+            this.#wake();
+          }
+        }),
+    );
+  }
+
+  async #claimRound(): Promise<void> {
+    const store = this.#shared!;
+    const started = this.#clock.now().getTime();
+    if (started - this.#lastSweep >= this.#opts.pollMs) {
+      this.#lastSweep = started;
+      await this.#takeOverExpired(store, started);
+    }
+    const cap = this.#opts.perSubscription * this.#opts.claimAhead;
+    for (;;) {
+      if (this.#stopped) return;
+      const free = this.#opts.maxConcurrent * this.#opts.claimAhead - this.#inflight.size;
+      if (free <= 0) return;
+      const limit = Math.min(free, CLAIM_BATCH);
+      const query = { field: 'state', value: 'pending', dueField: 'nextAttemptAt', dueBefore: this.#clock.now().getTime(), limit };
+      const { jobs, seen } = await store.claimWith<DeliveryRecord, { jobs: Job[]; seen: number }>(DELIVERIES, query, async (tx, records) => ({
+        jobs: await this.#prepare(tx, records, { persistSecrets: false, cap }),
+        seen: records.length,
+      }));
+      for (const job of jobs) {
+        this.#inflight.set(job.id, job.webhook.id);
+        this.#perSub.set(job.webhook.id, (this.#perSub.get(job.webhook.id) ?? 0) + 1);
+        const list = this.#ready.get(job.webhook.id);
+        if (list) list.push(job);
+        else this.#ready.set(job.webhook.id, [job]);
+      }
+      if (this.#stopped) {
+        await this.#returnReady();
+        return;
+      }
+      this.#startSends();
+      if (seen < limit || jobs.length === 0) return;
+    }
+  }
+
+  /** Deliveries whose lease has expired (their instance died or stalled) go back to pending, their attempt interrupted. */
+  async #takeOverExpired(store: ClaimableStore, nowMs: number): Promise<void> {
+    const now = new Date(nowMs);
+    const query = { field: 'state', value: 'delivering', dueField: 'leaseUntil', dueBefore: nowMs, limit: 500 };
+    const taken = await store.claimWith<DeliveryRecord, number>(DELIVERIES, query, async (tx, records) => {
+      let n = 0;
+      for (const d of records) {
+        if (d.leaseOwner === this.id && this.#inflight.has(d.id)) continue; // still ours, its outcome is on the way
+        interrupt(d, now);
+        await tx.put(DELIVERIES, d);
+        n++;
+      }
+      return n;
+    });
+    if (taken === 0) return;
+    this.#stats.recovered += taken;
+    this.#log?.warn({ recovered: taken }, 'webhook deliveries whose lease expired (an instance stopped mid-delivery) will be sent again');
+  }
+
   // --- claim, send, record -----------------------------------------------------
 
   async #claim(ids: string[]): Promise<void> {
@@ -449,6 +599,12 @@ export class Dispatcher {
       let n = this.#sendingPerSub.get(webhookId) ?? 0;
       while (jobs.length > 0 && n < this.#opts.perSubscription && this.#sending < this.#opts.maxConcurrent) {
         const job = jobs.shift()!;
+        if (this.#shared && job.leaseUntil < this.#clock.now().getTime() + this.#opts.timeoutMs) {
+          // Too late to finish within the lease: another instance may take it over meanwhile. Not sent here; the
+          // record keeps this lease until it expires and is then taken over (by any instance) and sent.
+          this.#release(job.id);
+          continue;
+        }
         n++;
         this.#sending++;
         this.#sendingPerSub.set(webhookId, n);
@@ -492,16 +648,37 @@ export class Dispatcher {
   }
 
   async #claimTx(tx: Tx, ids: string[]): Promise<Job[]> {
+    const pending: DeliveryRecord[] = [];
+    for (const id of ids) {
+      const d = await tx.get<DeliveryRecord>(DELIVERIES, id);
+      if (d && d.state === 'pending') pending.push(d);
+    }
+    return this.#prepare(tx, pending, { persistSecrets: true });
+  }
+
+  /**
+   * The claim of pending deliveries, whichever way they were selected: cancels those whose subscription or event is
+   * gone or inactive, and marks the others `delivering` under this dispatcher's lease with a new attempt. `cap`
+   * (shared store) leaves a delivery untouched, still pending, when its subscription already has that many claimed.
+   * No effect outside `tx` (a transaction may run twice).
+   */
+  async #prepare(tx: Tx, records: DeliveryRecord[], opts: { persistSecrets: boolean; cap?: number }): Promise<Job[]> {
     const now = this.#clock.now();
     const nowMs = now.getTime();
     const nowIso = now.toISOString();
     const targets = new Map<string, Awaited<ReturnType<typeof deliveryTarget>>>();
+    const taken = new Map<string, number>();
     const jobs: Job[] = [];
-    for (const id of ids) {
-      const d = await tx.get<DeliveryRecord>(DELIVERIES, id);
-      if (!d || d.state !== 'pending') continue;
-      // A subscription, or a callback target the delivery carries (src/webhooks/targets.ts).
-      if (!targets.has(d.webhookId)) targets.set(d.webhookId, await deliveryTarget(tx, d, nowMs));
+    for (const d of records) {
+      const id = d.id;
+      if (opts.cap !== undefined) {
+        const n = (this.#perSub.get(d.webhookId) ?? 0) + (taken.get(d.webhookId) ?? 0);
+        if (n >= opts.cap) continue;
+      }
+      // A subscription, or a callback target the delivery carries (src/webhooks/targets.ts). Read for signing: an ended
+      // grace is erased, but not written under a row-lock claim (READ COMMITTED could overwrite a concurrent change to
+      // the subscription); the periodic eraseExpiredSecrets does it there.
+      if (!targets.has(d.webhookId)) targets.set(d.webhookId, await deliveryTarget(tx, d, nowMs, { persistSecrets: opts.persistSecrets }));
       const target = targets.get(d.webhookId)!;
       const webhook = 'webhook' in target ? target.webhook : undefined;
       const event = await tx.get<EventRecord>(EVENTS, d.eventId);
@@ -521,7 +698,8 @@ export class Dispatcher {
       d.leaseOwner = this.id;
       d.leaseUntil = nowMs + this.#opts.leaseMs;
       await tx.put(DELIVERIES, d);
-      jobs.push({ id, webhook, event, attempt });
+      taken.set(d.webhookId, (taken.get(d.webhookId) ?? 0) + 1);
+      jobs.push({ id, webhook, event, attempt, leaseUntil: d.leaseUntil });
     }
     return jobs;
   }

@@ -45,15 +45,21 @@ export function callbackTarget(d: DeliveryRecord): CallbackTarget | undefined {
 
 /**
  * Within the claim's transaction: the record to send the delivery with, or why
- * it is cancelled. An ended grace secret is erased on the way (the record is
- * read for signing).
+ * it is cancelled. An ended grace secret is dropped from the record read for
+ * signing, and erased from the store unless `persistSecrets` is false (a claim
+ * under row locks, where the write could overwrite a concurrent change).
  */
-export async function deliveryTarget(tx: Tx, d: DeliveryRecord, nowMs: number): Promise<{ webhook: WebhookRecord } | { cancel: string }> {
+export async function deliveryTarget(
+  tx: Tx,
+  d: DeliveryRecord,
+  nowMs: number,
+  opts: { persistSecrets: boolean } = { persistSecrets: true },
+): Promise<{ webhook: WebhookRecord } | { cancel: string }> {
   const callback = callbackTarget(d);
   if (!callback) {
     const webhook = await tx.get<WebhookRecord>(WEBHOOKS, d.webhookId);
     if (!webhook) return { cancel: 'subscription deleted' };
-    if (dropExpiredSecret(webhook, nowMs)) await tx.put(WEBHOOKS, webhook);
+    if (dropExpiredSecret(webhook, nowMs) && opts.persistSecrets) await tx.put(WEBHOOKS, webhook);
     return webhook.status === 'active' ? { webhook } : { cancel: `subscription ${webhook.status}` };
   }
   if (callback.allowedBy) {
@@ -65,7 +71,7 @@ export async function deliveryTarget(tx: Tx, d: DeliveryRecord, nowMs: number): 
   }
   const secrets = await tx.get<SigningSecrets & { [field: string]: unknown; id: string }>(callback.secretCollection, callback.secretId);
   if (!secrets) return { cancel: 'signing secret deleted' };
-  if (dropExpiredSecret(secrets as unknown as WebhookRecord, nowMs)) await tx.put(callback.secretCollection, secrets);
+  if (dropExpiredSecret(secrets as unknown as WebhookRecord, nowMs) && opts.persistSecrets) await tx.put(callback.secretCollection, secrets);
   const at = new Date(nowMs).toISOString();
   return {
     webhook: {

@@ -48,8 +48,19 @@ export interface PostgresStoreOptions {
   indexes?: StoreOptions['indexes'];
   /** Connections in the pool. Default 10. */
   poolSize?: number;
-  /** How long to wait for a connection before StoreUnavailableError. Default 5000 ms. */
+  /** How long opening a connection to the server may take before StoreUnavailableError. Default 5000 ms. */
   connectTimeoutMs?: number;
+  /**
+   * How long a transaction may wait for a free connection of the pool (all busy) before StoreUnavailableError.
+   * Default 30 000 ms. Apart from connectTimeoutMs: a busy pool is not an unreachable server.
+   */
+  queueTimeoutMs?: number;
+  /**
+   * A statement without an answer after this long fails the transaction with StoreUnavailableError and its connection
+   * is dropped (a stalled server or a network partition without a reset would otherwise hold the request forever).
+   * Default 30 000 ms.
+   */
+  queryTimeoutMs?: number;
   /**
    * Attempts of a transaction that keeps hitting serialization conflicts. Default 20: with 20 transactions at once
    * on one row without pause (bench/engines.ts), 10 attempts let about 2% give up, 20 none.
@@ -113,7 +124,7 @@ export function isClaimable(store: Store): store is ClaimableStore {
 // ---------------------------------------------------------------------------
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
-const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed and is not queryable|Connection closed|not queryable/i;
+const CONNECTION_MESSAGES = /Query read timeout|^timeout expired$|Connection terminated due to connection timeout|Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed and is not queryable|Connection closed|not queryable/i;
 
 function errCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -392,6 +403,8 @@ class PgTx implements Tx {
 type Isolation = 'SERIALIZABLE' | 'READ COMMITTED';
 
 class PostgresStore implements ClaimableStore {
+  /** The engine's name (for /health, src/core/health.ts). */
+  readonly engine = 'postgres';
   readonly #pool: pg.Pool;
   /** One connection for creating collection tables, apart from the pool that transactions hold. */
   readonly #ddl: pg.Pool;
@@ -494,6 +507,11 @@ class PostgresStore implements ClaimableStore {
   }
 
   // --- reads and single writes -----------------------------------------------
+
+  /** Resolves when the database answers a trivial query; rejects with StoreUnavailableError otherwise (/health). */
+  async ping(): Promise<void> {
+    await this.#query('SELECT 1', []);
+  }
 
   /** A single statement outside any transaction (its own snapshot). */
   async #query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
@@ -685,16 +703,27 @@ function normalizeIndexes(indexes: StoreOptions['indexes']): Record<string, stri
  * applying missing migrations unless `migrate: false`), and creates the tables of the collections named in
  * `indexes`. A database that cannot be reached rejects with StoreUnavailableError.
  */
-export async function openPostgresStore(opts: PostgresStoreOptions): Promise<ClaimableStore & { readonly stats: PostgresStore['stats'] }> {
+export async function openPostgresStore(opts: PostgresStoreOptions): Promise<ClaimableStore & { readonly stats: PostgresStore['stats']; readonly engine: 'postgres'; ping(): Promise<void> }> {
   if (typeof opts.url !== 'string' || opts.url.length === 0) throw new TypeError('openPostgresStore: url must be a non-empty string');
   const schema = opts.schema ?? 'public';
   if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63) throw new TypeError('openPostgresStore: schema must be a name of 1 to 63 characters');
   const indexes = normalizeIndexes(opts.indexes);
+  const connectTimeoutMs = opts.connectTimeoutMs ?? 5000;
+  const queryTimeoutMs = opts.queryTimeoutMs ?? 30_000;
+  // pg-pool uses one connectionTimeoutMillis both for opening a connection and for waiting in its queue; under load
+  // (many transactions, conflicts retried) the queue wait can pass a connect timeout meant for an unreachable server.
+  // So the pool's setting is the queue wait, and the clients it makes get the connect timeout of their own.
+  class TimedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs, query_timeout: queryTimeoutMs });
+    }
+  }
   const config: pg.PoolConfig = {
     connectionString: opts.url,
-    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+    connectionTimeoutMillis: opts.queueTimeoutMs ?? 30_000,
     application_name: opts.applicationName ?? 'svc',
     pipeline: opts.pipeline ?? true,
+    Client: TimedClient,
   } as pg.PoolConfig;
   const pool = new pg.Pool({ ...config, max: opts.poolSize ?? 10 });
   const ddl = new pg.Pool({ ...config, pipeline: false, max: 1 } as pg.PoolConfig);

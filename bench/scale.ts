@@ -1,0 +1,197 @@
+/**
+ * Several instances on PostgreSQL and Redis (issue 16), printed, never asserted:
+ * - store: acknowledged put p50 with 10k records and 50 writers, lowdb and PostgreSQL side by side;
+ * - limiter: hitAll per second, in process vs Redis (bench/engines.ts);
+ * - REST: GET /api/v1/contracts/templates throughput with 1 and then 3 `svc serve` processes on the same PostgreSQL
+ *   schema and Redis prefix (autocannon, one load per instance, as a load balancer would spread it);
+ * - outbox: deliveries drained per second to a local HTTPS receiver by 1 and then 3 instances.
+ *
+ *   npx tsx bench/scale.ts        (or npm run bench -- scale)
+ *
+ * Engines as in the tests (test/support/engines.ts); a schema and key prefix of its own, removed after. On a machine
+ * with few cores the instances share them, so the 3-instance figures show contention as much as scaling.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { STORE_INDEXES } from '../src/app.js';
+import { DELIVERIES, EVENTS, newDelivery, type EventRecord } from '../src/events/events.js';
+import { openLowdbStore, type Doc, type Store } from '../src/store/index.js';
+import { openPostgresStore } from '../src/store/postgres/index.js';
+import { randomSchema, testDatabaseUrl, testRedisUrl } from '../test/support/engines.js';
+import { startCluster, call, type Cluster, type Instance } from '../test/scale/support.js';
+import { makeCert, startReceiver } from '../test/webhooks/helpers.js';
+import { benchLimiters } from './engines.js';
+import { fmt, isMain, percentile } from './util.js';
+
+const RECORDS = 10_000;
+const WRITERS = 50;
+const PUTS_PER_WRITER = 20;
+
+function record(n: number): Doc {
+  return { id: `rec_${n.toString(36).padStart(8, '0')}`, ownerId: `own_${n % 5000}`, status: ['a', 'b', 'c'][n % 3], title: `Estate plan ${n}`, cents: n * 7919 };
+}
+
+/** p50 of acknowledged puts by 50 concurrent writers into a store holding 10k records. */
+async function putP50(store: Store): Promise<{ p50: number; perSecond: number }> {
+  for (let i = 0; i < RECORDS; i += 500) {
+    await store.transact(async (tx) => {
+      for (let n = i; n < i + 500; n++) await tx.put('records', record(n));
+    });
+  }
+  const samples: number[] = [];
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: WRITERS }, async (_, w) => {
+      for (let i = 0; i < PUTS_PER_WRITER; i++) {
+        const t = performance.now();
+        await store.put('records', record(RECORDS + w * PUTS_PER_WRITER + i));
+        samples.push(performance.now() - t);
+      }
+    }),
+  );
+  const wall = performance.now() - t0;
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), perSecond: (WRITERS * PUTS_PER_WRITER) / (wall / 1000) };
+}
+
+async function benchStores(dbUrl: string, admin: pg.Client): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-scale-'));
+  const lowdb = await openLowdbStore({ dataDir: dir, indexes: { records: ['ownerId', 'status'] } });
+  let low: { p50: number; perSecond: number };
+  try {
+    low = await putP50(lowdb);
+  } finally {
+    await lowdb.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  const schema = randomSchema('svc_bench_scale');
+  const pgStore = await openPostgresStore({ url: dbUrl, schema, indexes: { records: ['ownerId', 'status'] } });
+  let pgr: { p50: number; perSecond: number };
+  try {
+    pgr = await putP50(pgStore);
+  } finally {
+    await pgStore.close();
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  }
+  console.log(
+    `  store put, ${RECORDS} records, ${WRITERS} writers: lowdb p50 ${fmt(low.p50)} ms (${fmt(low.perSecond, 0)} puts/s), ` +
+      `PostgreSQL p50 ${fmt(pgr.p50)} ms (${fmt(pgr.perSecond, 0)} puts/s); PostgreSQL/lowdb p50 ratio ${fmt(pgr.p50 / low.p50, 2)}`,
+  );
+}
+
+/** Requests per second over `instances`, one autocannon load each (a fresh internal key each, well under its limit). */
+async function restLoad(cluster: Cluster, instances: Instance[]): Promise<{ rps: number; non2xx: number }> {
+  const keys = await Promise.all(
+    instances.map(async (_, i) => {
+      const made = await call(cluster.instances[0]!.url, cluster.key, 'POST', '/api/v1/api-keys', { name: `bench-${Date.now()}-${i}`, tier: 'internal', scopes: ['all'] });
+      if (made.status !== 201) throw new Error(`could not make a bench key: ${made.status} ${JSON.stringify(made.json)}`);
+      return made.json.data.key as string;
+    }),
+  );
+  const results = await Promise.all(
+    instances.map((inst, i) =>
+      autocannon({ url: `${inst.url}/api/v1/contracts/templates`, headers: { authorization: `Bearer ${keys[i]}` }, connections: 16, duration: 3, pipelining: 1 }),
+    ),
+  );
+  return { rps: results.reduce((s, r) => s + r.requests.average, 0), non2xx: results.reduce((s, r) => s + r.non2xx + r.errors, 0) };
+}
+
+/** Writes `n` due deliveries of new events straight into the shared store and times until all arrived. */
+async function drain(cluster: Cluster, received: Set<string>, webhookId: string, ownerId: string, n: number): Promise<number> {
+  const store = await openPostgresStore({ url: cluster.databaseUrl, schema: cluster.schema, indexes: STORE_INDEXES, poolSize: 2 });
+  const ids: string[] = [];
+  try {
+    const now = Date.now();
+    // One transaction, so the instances see all of them at once and the clock starts at its commit.
+    {
+      await store.transact(async (tx) => {
+        ids.length = 0;
+        for (let k = 0; k < n; k++) {
+          const createdAt = new Date(now).toISOString();
+          const event: EventRecord = { id: `evt_bench_${now}_${k}`, type: 'api_key.created', ownerId, created: Math.floor(now / 1000), createdAt, apiVersion: 'v1', data: { k } };
+          await tx.put(EVENTS, event);
+          await tx.put(DELIVERIES, newDelivery(event, webhookId, now, createdAt));
+          ids.push(event.id);
+        }
+      });
+    }
+  } finally {
+    await store.close();
+  }
+  const t0 = performance.now();
+  const deadline = t0 + 120_000;
+  while (!ids.every((id) => received.has(id))) {
+    if (performance.now() > deadline) throw new Error(`outbox drain: ${ids.filter((id) => !received.has(id)).length} of ${n} not delivered in 120 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return n / ((performance.now() - t0) / 1000);
+}
+
+async function benchInstances(): Promise<void> {
+  const certDir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-scale-tls-'));
+  const tls = makeCert();
+  const caFile = path.join(certDir, 'ca.pem');
+  writeFileSync(caFile, tls.cert);
+  const received = new Set<string>();
+  const receiver = await startReceiver(
+    tls,
+    (req) => {
+      received.add((JSON.parse(req.body) as { id: string }).id);
+      return 200;
+    },
+    { record: false },
+  );
+  const cluster = await startCluster(1, { SVC_WEBHOOK_ALLOW: '127.0.0.1', NODE_EXTRA_CA_CERTS: caFile });
+  try {
+    const first = cluster.instances[0]!;
+    const sub = await call(first.url, cluster.key, 'POST', '/api/v1/webhooks/subscriptions', { url: receiver.url('/hook'), name: 'bench', events: ['api_key.created'] });
+    if (sub.status !== 201) throw new Error(`subscription: ${sub.status}`);
+    const webhookId = sub.json.data.id as string;
+    const ownerId = sub.json.data.ownerId ?? (await cluster.admin.query(`SELECT doc->>'ownerId' AS o FROM "${cluster.schema}".c_webhooks WHERE id = $1`, [webhookId])).rows[0].o;
+
+    await restLoad(cluster, [first]); // warm-up
+    const one = await restLoad(cluster, [first]);
+    const drainOne = await drain(cluster, received, webhookId, ownerId, 2000);
+
+    await cluster.start();
+    await cluster.start();
+    const all = cluster.instances;
+    await restLoad(cluster, all); // warm-up
+    const three = await restLoad(cluster, all);
+    const drainThree = await drain(cluster, received, webhookId, ownerId, 2000);
+
+    console.log(
+      `  REST GET /contracts/templates (PostgreSQL + Redis): 1 instance ${fmt(one.rps, 0)} req/s, 3 instances ${fmt(three.rps, 0)} req/s ` +
+        `(ratio ${fmt(three.rps / one.rps, 2)}; non-2xx ${one.non2xx + three.non2xx}; ${os.cpus().length} cores)`,
+    );
+    console.log(`  outbox drain, 2000 deliveries: 1 instance ${fmt(drainOne, 0)}/s, 3 instances ${fmt(drainThree, 0)}/s (ratio ${fmt(drainThree / drainOne, 2)})`);
+  } finally {
+    await cluster.close();
+    await receiver.close();
+    await rm(certDir, { recursive: true, force: true });
+  }
+}
+
+export async function benchScale(): Promise<void> {
+  console.log('\n== scale: several instances on PostgreSQL and Redis ==');
+  const dbUrl = await testDatabaseUrl();
+  const admin = new pg.Client({ connectionString: dbUrl });
+  await admin.connect();
+  try {
+    await benchStores(dbUrl, admin);
+  } finally {
+    await admin.end();
+  }
+  await benchLimiters(await testRedisUrl());
+  await benchInstances();
+}
+
+if (isMain(import.meta.url)) {
+  await benchScale();
+  process.exit(0);
+}

@@ -23,6 +23,7 @@ describe('errors', () => {
       ORIGIN_NOT_ALLOWED: 403,
       TIER_NOT_ALLOWED: 403,
       IP_NOT_ALLOWED: 403,
+      INSUFFICIENT_CREDITS: 402,
       NOT_FOUND: 404,
       CONFLICT: 409,
       VALIDATION_ERROR: 400,
@@ -32,8 +33,9 @@ describe('errors', () => {
       NOT_IMPLEMENTED: 501,
       SERVICE_BUSY: 503,
       SERVICE_UNAVAILABLE: 503,
+      PAYMENTS_NOT_CONFIGURED: 503,
     });
-    expect(ERROR_CODES).toHaveLength(18);
+    expect(ERROR_CODES).toHaveLength(20);
   });
 
   it('serialises only what a client should see', () => {

@@ -7,6 +7,7 @@ import { EVENTS, EVENT_INDEXES } from './events/events.js';
 import { Dispatcher, WEBHOOK_INDEXES } from './webhooks/index.js';
 import { API_KEYS, API_KEY_INDEXES } from './keys/keys.js';
 import { EMBED_SESSIONS, EMBED_SESSION_INDEXES } from './embed/store.js';
+import { MEMOIR_INDEXES } from './memoir/records.js';
 import { bootstrapOperator, migrateOwners } from './accounts/accounts.js';
 import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
 import { SESSIONS, SESSION_INDEXES, SessionAuthority, USERS, USER_INDEXES } from './accounts/sessions.js';
@@ -28,6 +29,7 @@ export const STORE_INDEXES: Record<string, string[]> = {
   [EVENTS]: EVENT_INDEXES,
   [EMBED_SESSIONS]: EMBED_SESSION_INDEXES,
   ...WEBHOOK_INDEXES,
+  ...MEMOIR_INDEXES,
 };
 
 const SYSTEM = 'system';

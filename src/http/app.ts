@@ -21,6 +21,7 @@ import { ErrorEnvelopeSchema, MetaSchema, successSchema } from './envelope-schem
 import { finishOpenApiDocument } from './openapi.js';
 import { coerceQuery } from './query.js';
 import { registerEmbedRoutes } from './embed.js';
+import { registerMemoirUpload } from './memoir-upload.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -478,6 +479,7 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
     }
   });
   registerEmbedRoutes(app, services);
+  await registerMemoirUpload(app, services);
 
   const methodNotAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
     reply

@@ -51,6 +51,7 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string; retry
   '404': { name: 'NotFound', description: 'No such record for this caller (NOT_FOUND).' },
   '409': { name: 'Conflict', description: 'The record already exists (CONFLICT).' },
   '413': { name: 'PayloadTooLarge', description: 'The body is larger than the service accepts (PAYLOAD_TOO_LARGE).' },
+  '415': { name: 'UnsupportedMediaType', description: 'The uploaded file is not a photo, audio or video, judged by its content (UNSUPPORTED_MEDIA_TYPE).' },
   '429': { name: 'TooManyRequests', description: 'A rate limit is reached (RATE_LIMIT_EXCEEDED); retry after Retry-After seconds.', retryAfter: true },
   '500': { name: 'InternalError', description: 'An unexpected failure (INTERNAL_ERROR).' },
   '501': { name: 'NotImplemented', description: 'Planned for a later API version (NOT_IMPLEMENTED).' },

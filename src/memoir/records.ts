@@ -94,6 +94,8 @@ export interface MediaRecord {
   file: string;
   originalName: string | null;
   durationMinutes: number | null;
+  /** Measured length of audio and video (null for photos, or when it could not be measured). */
+  durationSeconds: number | null;
   createdAt: string;
 }
 

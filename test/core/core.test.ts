@@ -27,13 +27,14 @@ describe('errors', () => {
       CONFLICT: 409,
       VALIDATION_ERROR: 400,
       PAYLOAD_TOO_LARGE: 413,
+      UNSUPPORTED_MEDIA_TYPE: 415,
       RATE_LIMIT_EXCEEDED: 429,
       INTERNAL_ERROR: 500,
       NOT_IMPLEMENTED: 501,
       SERVICE_BUSY: 503,
       SERVICE_UNAVAILABLE: 503,
     });
-    expect(ERROR_CODES).toHaveLength(18);
+    expect(ERROR_CODES).toHaveLength(19);
   });
 
   it('serialises only what a client should see', () => {

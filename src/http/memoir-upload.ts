@@ -1,0 +1,93 @@
+/**
+ * POST /api/v1/svcloom/media/upload (and /api/svcloom/media/upload): the one
+ * memoir route that is not JSON. The caller is admitted first (session + CSRF,
+ * counted like any call) so nothing is written for a refused request; the file
+ * is then streamed to the staging area and typed by its bytes (src/memoir/media.ts),
+ * and the upload_memoir_media tool records it through invokeTool like every
+ * other operation. Multipart parsing is registered in this plugin only, so other
+ * routes keep refusing multipart bodies.
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CSRF_HEADER, SESSION_COOKIE } from '../accounts/sessions.js';
+import { makeMeta } from '../core/envelope.js';
+import { ApiError } from '../core/errors.js';
+import { DEFAULT_UPLOAD_LIMITS, discardStaged, stageUpload, type Staged } from '../memoir/media.js';
+import type { Services } from '../tools/define.js';
+import { admitPrincipal, invokeTool, type CallInfo } from '../tools/invoke.js';
+import { uploadMemoirMediaTool } from '../tools/memoir/media.js';
+import { conflictingKeys, presentedKey } from './credentials.js';
+
+const PATHS = ['/api/v1/svcloom/media/upload', '/api/svcloom/media/upload'];
+
+export async function registerMemoirUpload(app: FastifyInstance, services: Services): Promise<void> {
+  const limits = services.config.memoirUploadLimits ?? DEFAULT_UPLOAD_LIMITS;
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: Math.max(limits.photo, limits.audio, limits.video), files: 1, fields: 4, fieldSize: 1024, parts: 6 },
+    });
+    const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+      const conflict = conflictingKeys(req.headers, req.query);
+      if (conflict) throw conflict;
+      const csrf = req.headers[CSRF_HEADER];
+      const call: CallInfo = {
+        apiKey: presentedKey(req.headers, req.query),
+        requestId: String(req.id),
+        transport: 'rest',
+        clientIp: req.ip,
+        rate: undefined,
+        sessionToken: req.cookies[SESSION_COOKIE] || undefined,
+        csrfToken: typeof csrf === 'string' ? csrf : undefined,
+        method: req.method,
+        cookie: undefined,
+      };
+      let staged: Staged | undefined;
+      try {
+        // Who is calling, before a byte of the file is stored.
+        call.admitted = await admitPrincipal(services, call, 'all', uploadMemoirMediaTool.principals);
+        if (!req.isMultipart()) {
+          throw ApiError.validation('Send the file as multipart/form-data with a "file" field.', [{ field: 'file', reason: 'not a multipart body' }]);
+        }
+        const fields: Record<string, string> = {};
+        let originalName: string | null = null;
+        for await (const part of req.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'file' || staged) {
+              part.file.resume();
+              throw ApiError.validation('Exactly one file, in the field "file".', [{ field: part.fieldname, reason: 'unexpected file field' }]);
+            }
+            originalName = part.filename ? part.filename.slice(0, 255) : null;
+            staged = await stageUpload(services.config.dataDir, part.file, limits);
+          } else {
+            fields[part.fieldname] = String(part.value);
+          }
+        }
+        if (!staged) throw ApiError.validation('No file was sent.', [{ field: 'file', reason: 'required' }]);
+        const unknown = Object.keys(fields).filter((f) => f !== 'durationMinutes');
+        if (unknown.length) throw ApiError.validation('Unknown form fields.', unknown.map((field) => ({ field, reason: 'unknown field' })));
+        let durationMinutes: number | null = null;
+        if (fields.durationMinutes !== undefined) {
+          durationMinutes = Number(fields.durationMinutes);
+          if (!/^\d+(\.\d+)?$/.test(fields.durationMinutes.trim()) || durationMinutes > 24 * 60) {
+            throw ApiError.validation('Invalid durationMinutes.', [{ field: 'durationMinutes', reason: 'a number of minutes from 0 to 1440' }]);
+          }
+        }
+        const output = await invokeTool(uploadMemoirMediaTool, { ...staged, originalName, durationMinutes }, services, call);
+        staged = undefined;
+        reply.status(201);
+        return { success: true, data: output, meta: makeMeta(String(req.id), services.clock.now()) };
+      } finally {
+        if (staged) await discardStaged(services.config.dataDir, staged.stagingId);
+        if (call.rate) {
+          reply.header('X-RateLimit-Limit', call.rate.limit);
+          reply.header('X-RateLimit-Remaining', call.rate.remaining);
+          reply.header('X-RateLimit-Reset', call.rate.resetAt.toISOString());
+        }
+        if (call.cookie && call.cookie !== 'clear') {
+          reply.setCookie(SESSION_COOKIE, call.cookie.token, { path: '/', httpOnly: true, sameSite: 'lax', secure: (services.config.publicUrl ?? '').startsWith('https://'), expires: call.cookie.expiresAt });
+        }
+      }
+    };
+    for (const url of PATHS) scope.post(url, { schema: { hide: true } }, handler);
+  });
+}

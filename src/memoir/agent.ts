@@ -16,6 +16,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import type { Clock } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
 import { paginateCursor, type CursorCodec } from '../core/pagination.js';
 import type { Store } from '../store/port.js';
 import { emptyCharacter, type CharacterModel } from './character.js';
@@ -179,7 +180,12 @@ export async function chat(
   } else {
     const name = profile?.agentName ?? DEFAULT_AGENT_NAME;
     const character = profile?.character;
-    content = await askModel(deps.model, groundedMessages(name, character ?? emptyCharacter(), passages, question), deps.signal);
+    try {
+      content = await askModel(deps.model, groundedMessages(name, character ?? emptyCharacter(), passages, question), deps.signal);
+    } catch (err) {
+      // The provider's message may carry its address: only a plain statement goes out.
+      throw Object.assign(new ApiError('SERVICE_UNAVAILABLE', 'The language model did not answer; nothing was stored. Try again shortly.'), { cause: err });
+    }
     const named = passages.filter((p) => content.includes(p.id));
     cited = named.length ? named : passages;
     if (!content) content = DONT_KNOW;

@@ -8,6 +8,8 @@ import { CursorPageMetaSchema, OffsetPageMetaSchema } from '../core/pagination.j
 import { ApiKeySchema } from '../keys/manage.js';
 import { WebhookSchema } from '../webhooks/schemas.js';
 import type { AnyTool } from '../tools/define.js';
+import { CharacterSchema, ChargeSchema, ChatMessageSchema, JournalEntrySchema, Mention } from '../tools/memoir/schemas.js';
+import { MediaSchema } from '../tools/memoir/media.js';
 import { ErrorEnvelopeSchema, MetaSchema } from './envelope-schemas.js';
 
 // Finishes the OpenAPI document that @fastify/swagger builds from the routes'
@@ -36,11 +38,22 @@ const NAMED_SCHEMAS: Array<[string, z.ZodType]> = [
   ['Session', SessionOutput],
   ['JurisdictionSummary', JurisdictionSummarySchema],
   ['Source', SourceSchema],
+  ['MemoirCharacter', CharacterSchema],
+  ['MemoirMention', Mention],
+  ['JournalEntry', JournalEntrySchema],
+  ['MemoirChatMessage', ChatMessageSchema],
+  ['MemoirCharge', ChargeSchema],
+  ['MemoirMedia', MediaSchema],
 ];
 
 /** Names for shared schemas found by structure (not exported as zod schemas), by their description. */
 const DESCRIBED_NAMES: Record<string, string> = {
   'Not available before v1.1.': 'Planned',
+  'How the person writes.': 'MemoirStyle',
+  'What the model was built from.': 'MemoirCharacterSources',
+  'Setup status.': 'MemoirSetup',
+  'A question.': 'MemoirQuestion',
+  'A questionnaire.': 'MemoirQuestionnaire',
 };
 
 /** One entry of components.responses per error status the API documents. */

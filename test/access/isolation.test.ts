@@ -20,7 +20,7 @@ let a: { accountId: string; key: string };
 let b: { accountId: string; key: string };
 let user: TestSession;
 /** Ids of records that belong to account A. */
-const aIds = { key: '', webhook: '', events: [] as string[] };
+const aIds = { key: '', webhook: '', events: [] as string[], journal: '', chat: [] as string[] };
 
 async function rest(key: string | undefined, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
   const res = await server.app.inject({
@@ -51,6 +51,12 @@ beforeAll(async () => {
   expect(hook.status).toBe(201);
   aIds.webhook = hook.body.data.id;
   await rest(a.key, 'POST', '/api/v1/api-keys', { name: 'A second', scopes: ['contracts'], tier: 'public' });
+  const entry = await rest(a.key, 'POST', '/api/v1/svcloom/journal', { content: 'A private memory of account A, about the orchard.' });
+  expect(entry.status).toBe(201);
+  aIds.journal = entry.body.data.entry.id;
+  const chat = await rest(a.key, 'POST', '/api/v1/svcloom/chat', { message: 'Tell me about the orchard' });
+  expect(chat.status).toBe(200);
+  aIds.chat = [chat.body.data.message.id, chat.body.data.reply.id];
   const events = await rest(a.key, 'GET', '/api/v1/webhooks/events?limit=100');
   aIds.events = events.body.data.map((e: { id: string }) => e.id);
   expect(aIds.events.length).toBeGreaterThanOrEqual(2);
@@ -67,7 +73,9 @@ type Fixture =
   /** The operator's tools: they work across accounts by design, so other tiers are refused outright. */
   | { kind: 'operator' }
   /** Shared reference data or a planned route: no account owns anything it returns. */
-  | { kind: 'shared' };
+  | { kind: 'shared' }
+  /** Session-only routes (no key, no MCP): their isolation between users is tested where named. */
+  | { kind: 'elsewhere'; where: string };
 
 const FIXTURES: Record<string, Fixture> = {
   get_api_key: { kind: 'id', id: () => aIds.key },
@@ -88,6 +96,11 @@ const FIXTURES: Record<string, Fixture> = {
   get_jurisdiction: { kind: 'shared' },
   list_jurisdictions: { kind: 'shared' },
   sign_legal_document: { kind: 'shared' },
+  list_journal_entries: { kind: 'list', ids: () => [aIds.journal] },
+  list_memoir_chat: { kind: 'list', ids: () => aIds.chat },
+  list_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
+  delete_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
+  get_memoir_media_inference: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
 };
 
 const takesId = (t: AnyTool) => /:id\b/.test(t.rest.path);
@@ -109,7 +122,7 @@ describe('isolation matrix: a second account never reaches the first account\'s 
     expect(needing.length).toBeGreaterThanOrEqual(15);
   });
 
-  for (const tool of TOOLS.filter((t) => FIXTURES[t.name] && FIXTURES[t.name]!.kind !== 'shared')) {
+  for (const tool of TOOLS.filter((t) => FIXTURES[t.name] && FIXTURES[t.name]!.kind !== 'shared' && FIXTURES[t.name]!.kind !== 'elsewhere')) {
     const fixture = FIXTURES[tool.name]!;
     it(`${tool.name} (${fixture.kind})`, async () => {
       if (fixture.kind === 'id') {

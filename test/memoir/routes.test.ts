@@ -117,17 +117,18 @@ describe('memoir routes (session)', () => {
 });
 
 describe('memoir MCP tools act on the key\'s account', () => {
-  it('journal and chat over MCP with a key; chat needs scope chat', async () => {
+  it('journal and chat over MCP with a key holding scope chat', async () => {
     const accountId = await server.account({ tier: 'partner' });
     const key = await server.key({ tier: 'partner', scopes: ['contracts'], ownerId: accountId });
     const chatKey = await server.key({ tier: 'partner', scopes: ['chat'], ownerId: accountId });
     const client = await httpClient(server.url, key);
-    const made = await mcpOutcome(client, 'create_journal_entry', { content: 'I sailed to Oslo in 1972 on a cargo ship.' });
-    expect(made.ok).toBe(true);
-    const id = (made.body as { entry: { id: string } }).entry.id;
     expect(await mcpOutcome(client, 'memoir_chat', { message: 'Oslo' })).toMatchObject({ ok: false, body: { error: { code: 'INSUFFICIENT_SCOPE' } } });
+    expect(await mcpOutcome(client, 'create_journal_entry', { content: 'x' })).toMatchObject({ ok: false, body: { error: { code: 'INSUFFICIENT_SCOPE' } } });
     await client.close();
     const chatClient = await httpClient(server.url, chatKey);
+    const made = await mcpOutcome(chatClient, 'create_journal_entry', { content: 'I sailed to Oslo in 1972 on a cargo ship.' });
+    expect(made.ok).toBe(true);
+    const id = (made.body as { entry: { id: string } }).entry.id;
     const answer = await mcpOutcome(chatClient, 'memoir_chat', { message: 'When did you sail to Oslo?' });
     expect(answer).toMatchObject({ ok: true, body: { mode: 'demo', reply: { citations: [id] } } });
     await chatClient.close();

@@ -105,7 +105,8 @@ export const getMemoirInsightsTool = defineTool({
   title: 'Memoir insights',
   description: "Themes, mood over time, most-mentioned people and places, computed from the account's journal and questionnaire answers.",
   domain: 'memoir',
-  scope: null,
+  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',
   annotations: READ,
@@ -154,7 +155,8 @@ export const getMemoirCharacterTool = defineTool({
     'The full character model (traits, values, people and places, recurring phrases, style). With `format=eliza`, also an ElizaOS character file ' +
     '(name, bio, lore, topics, adjectives, style, messageExamples) in `eliza`.',
   domain: 'memoir',
-  scope: null,
+  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',
   annotations: READ,

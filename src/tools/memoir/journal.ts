@@ -25,7 +25,8 @@ export const createJournalEntryTool = defineTool({
   description:
     "Adds an entry to the account's memoir journal and updates the character model (by deterministic extraction, and by the language model when one is configured).",
   domain: 'memoir',
-  scope: null,
+  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',
   annotations: WRITE,
@@ -52,7 +53,8 @@ export const listJournalEntriesTool = defineTool({
   title: 'List journal entries',
   description: "The account's journal entries, newest first, offset-paged.",
   domain: 'memoir',
-  scope: null,
+  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',
   annotations: READ,
@@ -92,7 +94,8 @@ export const getQuestionnaireTool = defineTool({
   title: 'Get a questionnaire',
   description: 'The questions of a category with the answers given so far (an unanswered questionnaire starts empty). Unknown category: 404.',
   domain: 'memoir',
-  scope: null,
+  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',
   annotations: READ,
@@ -109,7 +112,8 @@ export const answerQuestionnaireTool = defineTool({
   description:
     'Saves answers in a category (an answer given again replaces the earlier one) and updates the character model. Unknown category: 404; unknown question id: 400.',
   domain: 'memoir',
-  scope: null,
+  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',
   annotations: { ...WRITE, idempotentHint: true },

@@ -73,7 +73,10 @@ export async function benchHealth(): Promise<void> {
   const pathological: Array<[string, () => Promise<Response>]> = [
     ['solana estimate_gas, "#[]" x 333,000', () => fetch(`${base}/api/v1/contracts/estimate-gas`, { method: 'POST', headers: auth, body: JSON.stringify({ blockchain: 'solana', contractCode: '#[]'.repeat(333_000) }) })],
     ['solana estimate_gas, Vec< nested 20,000 deep', () => fetch(`${base}/api/v1/contracts/estimate-gas`, { method: 'POST', headers: auth, body: JSON.stringify({ blockchain: 'solana', contractCode: `pub struct A { x: ${'Vec<'.repeat(20_000)}u8${'>'.repeat(20_000)} }` }) })],
-    ['get_jurisdiction, a 1 MB id', () => fetch(`${base}/api/v1/jurisdictions/${'x'.repeat(60_000)}`, { headers: auth })],
+    ['ton estimate_gas, FunC ( nested 5,000 deep', () => fetch(`${base}/api/v1/contracts/estimate-gas`, { method: 'POST', headers: auth, body: JSON.stringify({ blockchain: 'ton', contractCode: `int f() { return ${'('.repeat(5_000)}1${')'.repeat(5_000)}; }` }) })],
+    ['ton estimate_gas, a 400 kB FunC source', () => fetch(`${base}/api/v1/contracts/estimate-gas`, { method: 'POST', headers: auth, body: JSON.stringify({ blockchain: 'ton', contractCode: ';; padding\n'.repeat(40_000) }) })],
+    ['get_jurisdiction, a 60 kB id', () => fetch(`${base}/api/v1/jurisdictions/${'x'.repeat(60_000)}`, { headers: auth })],
+    ['get_jurisdiction, a 250-character near-miss', () => fetch(`${base}/api/v1/jurisdictions/${'californi'.repeat(27)}a`, { headers: auth })],
   ];
 
   let load = true;
@@ -97,6 +100,11 @@ export async function benchHealth(): Promise<void> {
   load = false;
   const busy = await probing;
 
+  const engine = services.contracts;
+  const pools = (['ton', 'evm', 'solana'] as const)
+    .map((n) => `${n} ${engine[n].stats.workersStarted} started, ${engine[n].stats.completed} jobs, ${engine[n].stats.timeouts} timeouts, ${engine[n].stats.busy} busy`)
+    .join('; ');
+  const solcWorkers = engine.pool.size;
   await app.close();
   await closeServices(services);
   await rm(dir, { recursive: true, force: true });
@@ -106,6 +114,7 @@ export async function benchHealth(): Promise<void> {
   console.log(`  /health idle        p50 ${fmt(percentile(idle, 50))} ms  p99 ${fmt(percentile(idle, 99))} ms  (${idle.length} probes)`);
   console.log(`  /health under load  p50 ${fmt(percentile(busy, 50))} ms  p99 ${fmt(percentile(busy, 99))} ms  max ${fmt(busy.at(-1) ?? NaN)} ms  (${busy.length} probes; goal p99 < 50 ms)`);
   console.log(`  generates: ${ok}/${statuses.length} answered 200 in ${fmt(loadMs / 1000, 1)} s (others: ${[...new Set(statuses.filter((s) => s !== 200))].join(', ') || 'none'})`);
+  console.log(`  worker pools: solc ${solcWorkers} workers; ${pools}`);
   for (const a of answers) console.log(`  ${a.name.padEnd(46)} ${a.status} ${a.code}  ${fmt(a.ms, 0)} ms (goal < 1000 ms, an enveloped 4xx)`);
 }
 

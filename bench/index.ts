@@ -4,6 +4,7 @@
  * `npm run bench -- rest mcp`.
  */
 import { benchAuth } from './auth.js';
+import { benchCredits } from './credits.js';
 import { benchEvm } from './evm.js';
 import { benchHealth } from './health.js';
 import { benchLimits } from './limits.js';
@@ -27,6 +28,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   auth: benchAuth,
   health: benchHealth,
   start: benchStart,
+  credits: benchCredits,
 };
 
 const wanted = process.argv.slice(2);

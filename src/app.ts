@@ -17,6 +17,8 @@ import { DocsIndex } from './docs/search.js';
 import { ContractEngine } from './contracts/engine.js';
 import { defaultJurisdictions } from './law/jurisdictions.js';
 import { TOOLS } from './tools/index.js';
+import { CREDIT_INDEXES } from './credits/records.js';
+import { settleReloads } from './credits/autoreload.js';
 import { openLowdbStore, type Store } from './store/index.js';
 import type { Services } from './tools/define.js';
 
@@ -30,6 +32,7 @@ export const STORE_INDEXES: Record<string, string[]> = {
   [EMBED_SESSIONS]: EMBED_SESSION_INDEXES,
   ...WEBHOOK_INDEXES,
   ...MEMOIR_INDEXES,
+  ...CREDIT_INDEXES,
 };
 
 const SYSTEM = 'system';
@@ -113,6 +116,8 @@ export function startDispatcher(services: Services): Dispatcher {
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  // Automatic reloads being charged record their outcome before the store closes.
+  await settleReloads();
   await services.contracts.close();
   await services.store.close();
 }

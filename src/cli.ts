@@ -31,14 +31,18 @@ Usage:
       Create an API key (in the operator's account unless --account names another) and print its value once.
   svc keys list [--json]
       List API keys (never their values).
-  Account and key commands work whether or not \`svc serve\` is running: when it holds the data
+  svc credits grant --account ACCOUNT_ID --amount N --reason TEXT [--idempotency-key KEY] [--json]
+      Grant credits to an account (a negative amount takes them back, never below zero); every grant is a ledger entry.
+  Account, key and credit commands work whether or not \`svc serve\` is running: when it holds the data
   directory they go through its API with SVC_API_KEY (an internal key) [--url URL] [--api-key KEY].
   Every command also takes [--data-dir DIR].
   svc --help | --version
 
 Environment: SVC_PORT, SVC_HOST, SVC_DATA_DIR, SVC_API_KEY, SVC_LOG_LEVEL, SVC_BODY_LIMIT, SVC_PUBLIC_URL, SVC_TRUST_PROXY,
 SVC_WEBHOOK_ALLOW (hosts/CIDRs webhooks may reach despite the address guard),
-SVC_RATE_LIMIT_FAIL_OPEN=1 (let requests through uncounted when the rate limiter cannot be reached).
+SVC_RATE_LIMIT_FAIL_OPEN=1 (let requests through uncounted when the rate limiter cannot be reached);
+credits and payments: STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_BASE, SVC_PAYMENT_RETURN_HOSTS,
+SVC_CREDITS_CATALOGUE (JSON).
 The data directory can be used by one svc process at a time.`;
 
 /** A bad command line: printed as one line on stderr, exit code 2. */
@@ -335,6 +339,49 @@ async function accounts(args: string[]): Promise<void> {
   throw new UsageError(sub ? `unknown accounts command "${sub}" (use create or list)` : 'accounts needs a command: create or list');
 }
 
+async function credits(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub !== 'grant') throw new UsageError(sub && !sub.startsWith('-') ? `unknown credits command "${sub}" (use grant)` : 'credits needs a command: grant');
+  const { values } = parse(rest, { ...ADMIN_OPTIONS, account: { type: 'string' }, amount: { type: 'string' }, reason: { type: 'string' }, 'idempotency-key': { type: 'string' } });
+  const account = values.account as string | undefined;
+  if (!account) throw new UsageError('--account is required (see svc accounts list)');
+  const amountText = values.amount as string | undefined;
+  if (!amountText || !/^-?\d+$/.test(amountText)) throw new UsageError('--amount must be a whole number of credits, e.g. --amount 100 (or --amount=-20 to take credits back)');
+  const body = {
+    amount: Number(amountText),
+    reason: (values.reason as string | undefined) ?? '',
+    ...(values['idempotency-key'] ? { idempotencyKey: values['idempotency-key'] as string } : {}),
+  };
+  const [{ grantCredits, GrantCreditsInput }, { zodDetails }, { ApiCallError, callApi }, { ApiError }] = await Promise.all([
+    import('./credits/ledger.js'),
+    import('./tools/invoke.js'),
+    import('./admin.js'),
+    import('./core/errors.js'),
+  ]);
+  const parsed = GrantCreditsInput.safeParse({ id: account, ...body });
+  if (!parsed.success) throw new UsageError(zodDetails(parsed.error).map((d) => `--${d.field === 'id' ? 'account' : d.field}: ${d.reason}`).join('; '));
+  const done = (out: { entry: { id: string; amount: number }; balance: number; replayed: boolean }) =>
+    print(
+      values,
+      out,
+      out.replayed
+        ? `Already granted with this idempotency key (entry ${out.entry.id}); nothing more was granted. Balance of ${account}: ${out.balance}.\n`
+        : `${out.entry.amount >= 0 ? 'Granted' : 'Took back'} ${Math.abs(out.entry.amount)} credits (entry ${out.entry.id}). Balance of ${account}: ${out.balance}.\n`,
+    );
+  await adminRun(
+    values,
+    async (services, operator) => {
+      try {
+        done(await grantCredits(services.store, systemClock, parsed.data, operator.keyId));
+      } catch (err) {
+        if (err instanceof ApiError) throw new ApiCallError(`${err.code}: ${err.message}`);
+        throw err;
+      }
+    },
+    async (url, apiKey) => done((await callApi(url, apiKey, 'POST', `/api/v1/accounts/${encodeURIComponent(account)}/credits`, body)).data as Parameters<typeof done>[0]),
+  );
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   try {
@@ -350,6 +397,9 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'accounts':
         await accounts(args);
+        return 0;
+      case 'credits':
+        await credits(args);
         return 0;
       case '--help':
       case '-h':

@@ -10,30 +10,126 @@ import type { JurisdictionIndex } from '../law/jurisdictions.js';
 import { MADHHABS, type Madhhab } from '../law/faraid/index.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/port.js';
-import { estimateEvmGas, generateEvm, SolcPool } from './evm/index.js';
+import { taskModule, WorkerPool, type LimitKind, type WorkerPoolOptions } from '../core/worker-pool.js';
+import { estimateEvmGas, generateEvm, SolcPool, type SolcPoolOptions } from './evm/index.js';
+import type { EvmGasEstimate, EvmMeasureInput } from './evm/gas.js';
+import type { EvmScenarioInput } from './evm/generate.js';
+import type { ScenarioResult } from './evm/scenario.js';
 import { PlanSchema, type Plan } from './plan.js';
-import { estimateSolana, generateSolana } from './solana/index.js';
-import { estimateTonFees, generateTon } from './ton/index.js';
+import type { SolanaEstimate, SolanaGenerated } from './solana/index.js';
+import { assertRustShape, MAX_RUST_SOURCE } from './solana/parser.js';
+import type { TonGenerated } from './ton/index.js';
+import type { estimateTonFees } from './ton/index.js';
+import { assertFuncShape, MAX_FUNC_SOURCE } from './ton/compile.js';
 import { validatePlan, withPlanDefaults } from './validate.js';
+
+/** Options of the engine's worker pools (tests give tiny limits; the defaults suit a 2-core machine). */
+export interface ContractEngineOptions {
+  solc?: SolcPoolOptions;
+  ton?: Partial<Omit<WorkerPoolOptions, 'module' | 'name'>>;
+  evm?: Partial<Omit<WorkerPoolOptions, 'module' | 'name'>>;
+  solana?: Partial<Omit<WorkerPoolOptions, 'module' | 'name'>>;
+}
+
+/**
+ * Per-chain limits on client source given to estimate_gas, checked before
+ * anything parses it (the compile tools have the same limits).
+ */
+export const MAX_CONTRACT_CODE = { evm: 512 * 1024, solana: MAX_RUST_SOURCE, ton: MAX_FUNC_SOURCE } as const;
 
 /**
  * The contract engine: validates a plan, applies its template's law, generates
  * the chain's contract (compiled and executed where the chain allows) and
- * records the events. Owns the solc worker pool.
+ * records the events. Owns the worker pools every CPU-heavy step runs in, so
+ * that no request holds the event loop: solc, the EVM executions, the TON
+ * compile and sandbox, the Solana parse and checks. Pools start on first use.
  */
 export class ContractEngine {
   #pool: SolcPool | undefined;
+  #ton: WorkerPool | undefined;
+  #evm: WorkerPool | undefined;
+  #solana: WorkerPool | undefined;
+  readonly #opts: ContractEngineOptions;
+
+  constructor(opts: ContractEngineOptions = {}) {
+    this.#opts = opts;
+  }
 
   /** The solc pool, started on first use (one worker per core). */
   get pool(): SolcPool {
-    this.#pool ??= new SolcPool({ size: Math.max(1, os.availableParallelism()) });
+    this.#pool ??= new SolcPool({ size: Math.max(1, os.availableParallelism()), ...this.#opts.solc });
     return this.#pool;
   }
 
-  async close(): Promise<void> {
-    await this.#pool?.close();
-    this.#pool = undefined;
+  /** FunC compiles and @ton/sandbox runs. */
+  get ton(): WorkerPool {
+    this.#ton ??= new WorkerPool({
+      name: 'The TON compiler and sandbox',
+      module: taskModule('./ton/tasks.ts', import.meta.url),
+      size: 1,
+      timeoutMs: 30_000,
+      maxQueue: 100,
+      typicalMs: 300,
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+      ...this.#opts.ton,
+    });
+    return this.#ton;
   }
+
+  /** @ethereumjs/vm executions: the generation check and the gas measurement. */
+  get evm(): WorkerPool {
+    this.#evm ??= new WorkerPool({
+      name: 'The EVM execution',
+      module: taskModule('./evm/tasks.ts', import.meta.url),
+      size: 1,
+      timeoutMs: 30_000,
+      maxQueue: 100,
+      typicalMs: 300,
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+      ...this.#opts.evm,
+    });
+    return this.#evm;
+  }
+
+  /** tree-sitter parses and checks of Rust (generation and estimates). */
+  get solana(): WorkerPool {
+    this.#solana ??= new WorkerPool({
+      name: 'The Rust parser',
+      module: taskModule('./solana/tasks.ts', import.meta.url),
+      size: 1,
+      timeoutMs: 20_000,
+      maxQueue: 100,
+      typicalMs: 100,
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+      ...this.#opts.solana,
+    });
+    return this.#solana;
+  }
+
+  async close(): Promise<void> {
+    const pools = [this.#pool, this.#ton, this.#evm, this.#solana];
+    this.#pool = this.#ton = this.#evm = this.#solana = undefined;
+    await Promise.all(pools.map((p) => p?.close()));
+  }
+}
+
+/** A generation step stopped by its limit: the plan is valid and bounded, so the machine is overloaded (503, retry). */
+function overloaded(what: string) {
+  return (kind: LimitKind, limit: string) =>
+    new ApiError(
+      'SERVICE_BUSY',
+      `${what} ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped; the service is overloaded, retry later`,
+      undefined,
+      new Date(Date.now() + 30_000).toISOString(),
+    );
+}
+
+/** A step on client source stopped by its limit: the source is too complex (400, not worth retrying). */
+function tooComplex(what: string) {
+  return (kind: LimitKind, limit: string) =>
+    ApiError.validation(`Input too complex: ${what} ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped`, [
+      { field: 'contractCode', reason: `${kind} limit of ${limit} exceeded` },
+    ]);
 }
 
 export const WarningSchema = z
@@ -103,9 +199,17 @@ export interface EngineDeps {
   clock: Clock;
   log: Logger;
   jurisdictions: JurisdictionIndex;
-  /** Aborted when the caller has gone away: a queued compile is dropped. */
+  /** Aborted when the caller has gone away: a queued job is dropped, a running one stopped. */
   signal?: AbortSignal | undefined;
+  /**
+   * Called as each stage of a generation starts, in this order: validate,
+   * law, compile, execute, measure. Solana skips `execute` (nothing runs a
+   * Solana program here).
+   */
+  onStage?: (stage: GenerateStage) => void;
 }
+
+export type GenerateStage = 'validate' | 'law' | 'compile' | 'execute' | 'measure';
 
 const LAW_SEVERITY = { error: 'high', warning: 'medium', info: 'info' } as const;
 
@@ -142,9 +246,18 @@ function distribution(plan: Plan): Record<string, number> {
 }
 
 async function build(plan: Plan, deps: EngineDeps): Promise<Omit<GenerateOutput, 'contractInfo'> & { info: Omit<GenerateOutput['contractInfo'], 'blockchain' | 'template' | 'distribution'> }> {
+  const stage = (value: unknown) => {
+    if (value === 'compile' || value === 'execute' || value === 'measure') deps.onStage?.(value);
+  };
+  const { engine, signal } = deps;
   switch (plan.blockchain) {
     case 'evm': {
-      const g = await generateEvm(plan, { pool: deps.engine.pool, signal: deps.signal });
+      const g = await generateEvm(plan, {
+        pool: engine.pool,
+        signal,
+        onStage: stage,
+        execute: (s: EvmScenarioInput) => engine.evm.run<ScenarioResult>('scenario', s, { signal, onLimit: overloaded('The execution check of the EVM contract') }),
+      });
       return {
         contractCode: g.contractCode,
         info: { network: g.network, features: g.features, estimatedGas: g.estimatedGas, verified: g.verified },
@@ -153,7 +266,7 @@ async function build(plan: Plan, deps: EngineDeps): Promise<Omit<GenerateOutput,
       };
     }
     case 'ton': {
-      const g = await generateTon(plan);
+      const g = await engine.ton.run<TonGenerated>('generate', plan, { signal, onProgress: stage, onLimit: overloaded('The TON compile and sandbox run') });
       return {
         contractCode: g.contractCode,
         info: { network: g.network, features: g.features, estimatedGas: g.estimatedGas, verified: ['compiled with func-js', 'deployed and run through the full scenario in @ton/sandbox'] },
@@ -162,7 +275,7 @@ async function build(plan: Plan, deps: EngineDeps): Promise<Omit<GenerateOutput,
       };
     }
     case 'solana': {
-      const g = await generateSolana(plan);
+      const g = await engine.solana.run<SolanaGenerated>('generate', plan, { signal, onProgress: stage, onLimit: overloaded('The Solana program checks') });
       return {
         contractCode: g.contractCode,
         info: {
@@ -203,8 +316,10 @@ export function validateForGeneration(input: GenerateInput, jurisdictions: Juris
 
 /** Generates a contract for `input` on behalf of `ownerId`, recording contract.* events. */
 export async function generateContract(input: GenerateInput, ownerId: string, deps: EngineDeps): Promise<GenerateOutput> {
+  deps.onStage?.('validate');
   const { plan, notes } = withPlanDefaults<GenerateInput>(input);
   validatePlan(plan);
+  deps.onStage?.('law');
   const law = lawWarnings(input, deps.jurisdictions);
   let built: Awaited<ReturnType<typeof build>>;
   try {
@@ -245,9 +360,22 @@ export async function generateContract(input: GenerateInput, ownerId: string, de
 export const EstimateInput = z
   .strictObject({
     blockchain: z.enum(['evm', 'solana', 'ton']).describe('Chain family (ton is an addition to spec 4.2).'),
-    contractCode: z.string().max(2_000_000).optional().describe('Source to measure; the default contract is measured when omitted.'),
+    contractCode: z
+      .string()
+      .max(MAX_CONTRACT_CODE.evm, { error: `too long: at most ${MAX_CONTRACT_CODE.solana} characters for solana, ${MAX_CONTRACT_CODE.ton} for ton, ${MAX_CONTRACT_CODE.evm} for evm` })
+      .optional()
+      .describe(
+        `Source to measure; the default contract is measured when omitted. At most ${MAX_CONTRACT_CODE.evm} characters for evm, ${MAX_CONTRACT_CODE.ton} for ton, ${MAX_CONTRACT_CODE.solana} for solana.`,
+      ),
     gasPriceGwei: z.number().positive().max(100_000).optional().describe('evm: gas price for the cost in ETH (default stated in the answer).'),
     beneficiaries: z.number().int().min(1).max(50).optional().describe('solana: number of beneficiaries, for account sizes.'),
+  })
+  .superRefine((v, ctx) => {
+    const max = MAX_CONTRACT_CODE[v.blockchain];
+    // (beyond the largest limit, the field's own check has said so)
+    if (v.contractCode !== undefined && v.contractCode.length > max && v.contractCode.length <= MAX_CONTRACT_CODE.evm) {
+      ctx.addIssue({ code: 'custom', path: ['contractCode'], message: `at most ${max} characters for ${v.blockchain} (got ${v.contractCode.length})` });
+    }
   })
   .describe('What to estimate.');
 
@@ -269,6 +397,10 @@ export const EstimateOutput = z
 export type EstimateOutput = z.infer<typeof EstimateOutput>;
 
 export async function estimateCosts(input: z.infer<typeof EstimateInput>, deps: { engine: ContractEngine; signal?: AbortSignal | undefined }): Promise<EstimateOutput> {
+  const max = MAX_CONTRACT_CODE[input.blockchain];
+  if (input.contractCode !== undefined && input.contractCode.length > max) {
+    throw ApiError.validation('Contract code too large', [{ field: 'contractCode', reason: `at most ${max} characters for ${input.blockchain} (got ${input.contractCode.length})` }]);
+  }
   try {
     return await estimateFor(input, deps);
   } catch (err) {
@@ -285,7 +417,12 @@ async function estimateFor(input: z.infer<typeof EstimateInput>, deps: { engine:
     case 'evm': {
       const e = await estimateEvmGas(
         input.contractCode !== undefined ? { contractCode: input.contractCode } : {},
-        { pool: deps.engine.pool, signal: deps.signal, ...(input.gasPriceGwei !== undefined ? { gasPriceGwei: input.gasPriceGwei } : {}) },
+        {
+          pool: deps.engine.pool,
+          signal: deps.signal,
+          measure: (m: EvmMeasureInput) => deps.engine.evm.run<EvmGasEstimate>('measure', m, { signal: deps.signal, timeoutMs: Math.min(deps.engine.evm.timeoutMs, 15_000), onLimit: m.custom ? tooComplex('Executing the contract') : overloaded('Executing the default contract') }),
+          ...(input.gasPriceGwei !== undefined ? { gasPriceGwei: input.gasPriceGwei } : {}),
+        },
       );
       return {
         estimate: { deployment: e.deployment, claim: e.claim, update: e.update, currency: e.currency },
@@ -295,15 +432,26 @@ async function estimateFor(input: z.infer<typeof EstimateInput>, deps: { engine:
       };
     }
     case 'ton': {
-      const e = await estimateTonFees(input.contractCode !== undefined ? { contractCode: input.contractCode } : {});
+      // Length and nesting are checked here, before the job is queued: a refusal never waits for a worker.
+      if (input.contractCode !== undefined) assertFuncShape(input.contractCode);
+      const e = await deps.engine.ton.run<Awaited<ReturnType<typeof estimateTonFees>>>('estimate', input.contractCode !== undefined ? { contractCode: input.contractCode } : {}, {
+        signal: deps.signal,
+        timeoutMs: Math.min(deps.engine.ton.timeoutMs, 15_000),
+        onLimit: input.contractCode?.trim() ? tooComplex('Compiling and running the FunC code') : overloaded('Running the reference contract'),
+      });
       const { deployment, claim, update, currency, method, ...rest } = e as typeof e & Record<string, unknown>;
       return { estimate: { deployment, claim, update, currency }, method, figures: rest };
     }
     case 'solana': {
-      const e = estimateSolana({
-        ...(input.contractCode !== undefined ? { contractCode: input.contractCode } : {}),
-        ...(input.beneficiaries !== undefined ? { beneficiaries: input.beneficiaries } : {}),
-      });
+      if (input.contractCode !== undefined) assertRustShape(input.contractCode, 'contractCode');
+      const e = await deps.engine.solana.run<SolanaEstimate>(
+        'estimate',
+        {
+          ...(input.contractCode !== undefined ? { contractCode: input.contractCode } : {}),
+          ...(input.beneficiaries !== undefined ? { beneficiaries: input.beneficiaries } : {}),
+        },
+        { signal: deps.signal, timeoutMs: Math.min(deps.engine.solana.timeoutMs, 5_000), onLimit: tooComplex('Reading the Rust source') },
+      );
       return { estimate: { deployment: e.deployment, claim: e.claim, update: e.update, currency: e.currency }, method: e.method, figures: { items: e.items } };
     }
   }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { validateWhitelist } from '../keys/ip.js';
+import { parseCatalogue, type Catalogue } from '../credits/catalogue.js';
 
 /** Everything the service can be configured with. Flags win over environment, environment over defaults. */
 export interface Config {
@@ -36,6 +37,21 @@ export interface Config {
   llm?: { baseUrl: string; apiKey: string; model: string } | undefined;
   /** Largest memoir upload per kind, bytes (SVC_MEMOIR_MAX_PHOTO, _AUDIO, _VIDEO). */
   memoirUploadLimits?: { photo: number; audio: number; video: number };
+  /** Credit packs, action prices and auto-reload policy (SVC_CREDITS_CATALOGUE: JSON over the defaults). */
+  credits: Catalogue;
+  /** Stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_BASE) and allowed checkout return hosts. */
+  payments: PaymentsConfig;
+}
+
+export interface PaymentsConfig {
+  /** Unset: purchases answer 503 PAYMENTS_NOT_CONFIGURED (grants still work). */
+  stripeSecretKey: string | undefined;
+  /** Verifies Stripe-Signature on POST /api/v1/payments/stripe/webhook. */
+  stripeWebhookSecret: string | undefined;
+  /** Where the Stripe SDK sends its calls instead of api.stripe.com (tests: a local stand-in), e.g. http://127.0.0.1:12111. */
+  stripeApiBase: string | undefined;
+  /** Hosts whose non-HTTPS successUrl/cancelUrl are accepted (SVC_PAYMENT_RETURN_HOSTS, comma-separated; e.g. localhost in development). */
+  returnHosts: string[];
 }
 
 export interface ConfigFlags {
@@ -111,6 +127,37 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
       audio: env.SVC_MEMOIR_MAX_AUDIO ? parsePositiveInt(env.SVC_MEMOIR_MAX_AUDIO, 'SVC_MEMOIR_MAX_AUDIO') : 100 * 1024 * 1024,
       video: env.SVC_MEMOIR_MAX_VIDEO ? parsePositiveInt(env.SVC_MEMOIR_MAX_VIDEO, 'SVC_MEMOIR_MAX_VIDEO') : 500 * 1024 * 1024,
     },
+    credits: creditsCatalogue(env),
+    payments: paymentsConfig(env),
+  };
+}
+
+function creditsCatalogue(env: NodeJS.ProcessEnv): Catalogue {
+  try {
+    return parseCatalogue(env.SVC_CREDITS_CATALOGUE);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
+
+function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
+  const base = env.SVC_STRIPE_API_BASE?.trim() || undefined;
+  if (base) {
+    let url: URL | undefined;
+    try {
+      url = new URL(base);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search) {
+      throw new ConfigError(`SVC_STRIPE_API_BASE must be scheme://host[:port] such as http://127.0.0.1:12111, got "${base}"`);
+    }
+  }
+  return {
+    stripeSecretKey: env.STRIPE_SECRET_KEY?.trim() || undefined,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || undefined,
+    stripeApiBase: base,
+    returnHosts: (env.SVC_PAYMENT_RETURN_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
   };
 }
 

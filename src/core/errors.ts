@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   ORIGIN_NOT_ALLOWED: 403,
   TIER_NOT_ALLOWED: 403,
   IP_NOT_ALLOWED: 403,
+  INSUFFICIENT_CREDITS: 402,
   NOT_FOUND: 404,
   CONFLICT: 409,
   VALIDATION_ERROR: 400,
@@ -22,6 +23,7 @@ export const ERROR_STATUS = {
   NOT_IMPLEMENTED: 501,
   SERVICE_BUSY: 503,
   SERVICE_UNAVAILABLE: 503,
+  PAYMENTS_NOT_CONFIGURED: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -36,6 +38,10 @@ export interface ErrorDetail {
   column?: number;
   /** The value that would have been accepted, where one can be computed (e.g. a fara'id share). */
   expected?: string;
+  /** INSUFFICIENT_CREDITS: credits the operation needs. */
+  required?: number;
+  /** INSUFFICIENT_CREDITS: credits the wallet holds. */
+  available?: number;
 }
 
 export interface ApiErrorBody {

@@ -20,6 +20,7 @@ import { conflictingKeys, presentedKey } from './credentials.js';
 import { ErrorEnvelopeSchema, MetaSchema, successSchema } from './envelope-schemas.js';
 import { finishOpenApiDocument } from './openapi.js';
 import { coerceQuery } from './query.js';
+import { registerStripeWebhook } from './stripe-webhook.js';
 import { registerEmbedRoutes } from './embed.js';
 import { registerMemoirUpload } from './memoir-upload.js';
 
@@ -315,6 +316,8 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
       'openapiObject' in document ? finishOpenApiDocument(document.openapiObject, tools) : document.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await registerStripeWebhook(app, services);
 
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

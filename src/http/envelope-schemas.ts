@@ -27,6 +27,8 @@ export const ErrorEnvelopeSchema = z
                 line: z.number().int().optional().describe('Source line (compiler errors), 1-based.'),
                 column: z.number().int().optional().describe('Source column (compiler errors), 1-based.'),
                 expected: z.string().optional().describe('The value that would be accepted, where one can be computed.'),
+                required: z.number().int().optional().describe('INSUFFICIENT_CREDITS: credits the operation needs.'),
+                available: z.number().int().optional().describe('INSUFFICIENT_CREDITS: credits the wallet holds.'),
               })
               .describe('One problem.'),
           )

@@ -1,55 +1,50 @@
 /**
- * What the memoir's paid actions cost, and the one place they are charged.
- *
- * Until the credits ledger (src/credits, issue on credits) lands, `withCharge`
- * runs the work without debiting anything and reports `charged: 0, ledger:
- * false`; wiring the ledger is a change to this file only. Contract: debit
- * `amount` before the work (402 INSUFFICIENT_CREDITS with details `required`
- * and `available` when short), refund it when the work throws.
+ * The one place the memoir's paid actions are charged: through the credits
+ * ledger (src/credits), priced by the catalogue (SVC_CREDITS_CATALOGUE). The
+ * credits are debited before the work runs (402 INSUFFICIENT_CREDITS with
+ * details `required` and `available` when the wallet is short, and nothing
+ * runs) and refunded by a new ledger entry when the work throws.
  */
-import type { Store } from '../store/port.js';
 import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/log.js';
+import { actionCost, type PaidAction } from '../credits/catalogue.js';
+import { withCredits } from '../credits/spend.js';
+import type { Store } from '../store/port.js';
 
-export type PaidAction = 'chat' | 'media_inference' | 'voice' | 'avatar';
-
-/** Credits per unit of each paid action. */
-export const PRICES = {
-  /** Per chat message answered. */
-  chat: 1,
-  /** Per started minute of media analysed (photos count as one minute). */
-  media_inference: 2,
-  /** Per started second of synthesised speech. */
-  voice: 1,
-  /** Per started second of avatar video. */
-  avatar: 5,
-} as const satisfies Record<PaidAction, number>;
+export type { PaidAction };
 
 export interface Charge {
   action: PaidAction;
+  /** Units charged: messages, started minutes of media, started seconds of audio or video. */
   units: number;
-  /** Credits taken (0 while no ledger is wired in). */
+  /** Credits taken from the account's wallet. */
   credits: number;
-  /** What the action costs at the listed prices. */
-  price: number;
-  /** Whether a credits ledger took the charge (false until src/credits is wired in). */
-  ledger: boolean;
 }
 
-export function priceOf(action: PaidAction, units: number): number {
-  return PRICES[action] * Math.max(1, Math.ceil(units));
-}
-
-export interface ChargeDeps {
+export interface ChargeContext {
   store: Store;
   clock: Clock;
-  ownerId: string;
+  config: Config;
+  log: Logger;
+  principal: { ownerId: string };
 }
 
-/** Runs `work` as a paid action of `units` units: debited first, refunded if it throws. */
-export async function withCharge<T>(deps: ChargeDeps, action: PaidAction, units: number, work: () => Promise<T>): Promise<{ result: T; charge: Charge }> {
-  const price = priceOf(action, units);
-  void deps;
-  // No ledger yet: nothing to debit or refund.
-  const result = await work();
-  return { result, charge: { action, units: Math.max(1, Math.ceil(units)), credits: 0, price, ledger: false } };
+/** What `units` of an action cost now (whole units: started minutes or seconds count in full). */
+export function priceOf(config: Config, action: PaidAction, units: number): { units: number; credits: number } {
+  const whole = Math.max(1, Math.ceil(units));
+  return { units: whole, credits: actionCost(config.credits, action, whole) };
+}
+
+/** Runs `work` as a paid action: debited first, refunded if it throws. */
+export async function withCharge<T>(
+  ctx: ChargeContext,
+  action: PaidAction,
+  units: number,
+  ref: { type: string; id: string },
+  work: () => Promise<T>,
+): Promise<{ result: T; charge: Charge }> {
+  const price = priceOf(ctx.config, action, units);
+  const result = await withCredits(ctx, action, price.units, ref, work);
+  return { result, charge: { action, ...price } };
 }

@@ -10,6 +10,12 @@ import { getSessionTool } from './auth/get-session.js';
 import { loginTool } from './auth/login.js';
 import { logoutTool } from './auth/logout.js';
 import { registerTool } from './auth/register.js';
+import { getCreditWalletTool } from './credits/get-credit-wallet.js';
+import { grantCreditsTool } from './credits/grant-credits.js';
+import { listCreditHistoryTool } from './credits/list-credit-history.js';
+import { listCreditPacksTool } from './credits/list-credit-packs.js';
+import { purchaseCreditsTool } from './credits/purchase-credits.js';
+import { setCreditAutoReloadTool } from './credits/set-credit-auto-reload.js';
 import { generateLegalDocumentTool, listLegalTemplatesTool, signLegalDocumentTool } from './legal/legal.js';
 import { compileContract } from './contracts/compile-contract.js';
 import { estimateGas } from './contracts/estimate-gas.js';
@@ -76,6 +82,12 @@ export const TOOLS: readonly AnyTool[] = [
   logoutTool,
   getSessionTool,
   changePasswordTool,
+  listCreditPacksTool,
+  getCreditWalletTool,
+  purchaseCreditsTool,
+  setCreditAutoReloadTool,
+  listCreditHistoryTool,
+  grantCreditsTool,
   generateLegalDocumentTool,
   listLegalTemplatesTool,
   signLegalDocumentTool,

@@ -19,8 +19,10 @@ let server: TestServer;
 let a: { accountId: string; key: string };
 let b: { accountId: string; key: string };
 let user: TestSession;
-/** Ids of records that belong to account A. */
-const aIds = { key: '', webhook: '', events: [] as string[], journal: '', chat: [] as string[] };
+/** A second registered user, for the session-only lists. */
+let user2: TestSession;
+/** Ids of records that belong to account A (credits: to the first user's account). */
+const aIds = { key: '', webhook: '', events: [] as string[], credits: [] as string[], journal: '', chat: [] as string[] };
 
 async function rest(key: string | undefined, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
   const res = await server.app.inject({
@@ -43,6 +45,10 @@ beforeAll(async () => {
   a = await customer('Partner A');
   b = await customer('Partner B');
   user = await registerUser(server.app);
+  user2 = await registerUser(server.app);
+  const grant = await rest(server.adminKey, 'POST', `/api/v1/accounts/${user.accountId}/credits`, { amount: 5, reason: 'isolation' });
+  expect(grant.status).toBe(201);
+  aIds.credits = [grant.body.data.entry.id];
   // Account A's records: a key, a webhook, and the events they caused.
   const key = await rest(a.key, 'POST', '/api/v1/api-keys', { name: 'A client', scopes: ['contracts'], tier: 'public' });
   expect(key.status).toBe(201);
@@ -54,7 +60,8 @@ beforeAll(async () => {
   const entry = await rest(a.key, 'POST', '/api/v1/svcloom/journal', { content: 'A private memory of account A, about the orchard.' });
   expect(entry.status).toBe(201);
   aIds.journal = entry.body.data.entry.id;
-  const chat = await rest(a.key, 'POST', '/api/v1/svcloom/chat', { message: 'Tell me about the orchard' });
+  // Nothing matches: the agent says it does not know (free), and the exchange is still A's history.
+  const chat = await rest(a.key, 'POST', '/api/v1/svcloom/chat', { message: 'Hello there' });
   expect(chat.status).toBe(200);
   aIds.chat = [chat.body.data.message.id, chat.body.data.reply.id];
   const events = await rest(a.key, 'GET', '/api/v1/webhooks/events?limit=100');
@@ -70,6 +77,8 @@ type Fixture =
   | { kind: 'id'; id: () => string }
   /** Lists records: A's list holds these ids, B's list none of them. */
   | { kind: 'list'; ids: () => string[] }
+  /** Lists a user's own records (session only, REST only): that user's list holds these ids, another user's none of them. */
+  | { kind: 'sessionList'; ids: () => string[] }
   /** The operator's tools: they work across accounts by design, so other tiers are refused outright. */
   | { kind: 'operator' }
   /** Shared reference data or a planned route: no account owns anything it returns. */
@@ -93,6 +102,8 @@ const FIXTURES: Record<string, Fixture> = {
   suspend_account: { kind: 'operator' },
   create_account_key: { kind: 'operator' },
   list_accounts: { kind: 'operator' },
+  grant_credits: { kind: 'operator' },
+  list_credit_history: { kind: 'sessionList', ids: () => aIds.credits },
   get_jurisdiction: { kind: 'shared' },
   list_jurisdictions: { kind: 'shared' },
   sign_legal_document: { kind: 'shared' },
@@ -159,6 +170,16 @@ describe('isolation matrix: a second account never reaches the first account\'s 
           const viaSession = await server.app.inject({ ...restRequest(tool, args), headers: sessionHeaders(user) });
           expect(idsIn(viaSession.json().data).filter((id) => fixture.ids().includes(id))).toEqual([]);
         }
+      } else if (fixture.kind === 'sessionList') {
+        const args = input(tool, { limit: 100 });
+        delete args.cursor;
+        const own = await server.app.inject({ ...restRequest(tool, args), headers: sessionHeaders(user) });
+        expect(idsIn(own.json().data)).toEqual(expect.arrayContaining(fixture.ids()));
+        const other = await server.app.inject({ ...restRequest(tool, args), headers: sessionHeaders(user2) });
+        expect(other.statusCode).toBe(200);
+        expect(idsIn(other.json().data).filter((id) => fixture.ids().includes(id))).toEqual([]);
+        const keyed = await server.app.inject({ ...restRequest(tool, args), headers: { authorization: `Bearer ${b.key}` } });
+        expect(keyed.statusCode).toBe(401);
       } else {
         // The operator's tools refuse every other account's key and every session.
         const args = input(tool, takesId(tool) ? { id: a.accountId } : {});

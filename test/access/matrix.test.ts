@@ -225,6 +225,7 @@ const OTHER_OWNER_FIXTURES: Record<string, (() => Promise<string>) | null> = {
   update_account: null,
   suspend_account: null,
   create_account_key: null,
+  grant_credits: null,
   // Planned (501): no records yet.
   sign_legal_document: null,
   // Session-only (keys are refused before ids matter): another user's media id answers 404 in test/memoir/media.test.ts.

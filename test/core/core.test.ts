@@ -25,6 +25,8 @@ describe('errors', () => {
       IP_NOT_ALLOWED: 403,
       NOT_FOUND: 404,
       CONFLICT: 409,
+      INSUFFICIENT_CREDITS: 402,
+      PAYMENTS_NOT_CONFIGURED: 503,
       VALIDATION_ERROR: 400,
       PAYLOAD_TOO_LARGE: 413,
       UNSUPPORTED_MEDIA_TYPE: 415,
@@ -34,7 +36,7 @@ describe('errors', () => {
       SERVICE_BUSY: 503,
       SERVICE_UNAVAILABLE: 503,
     });
-    expect(ERROR_CODES).toHaveLength(19);
+    expect(ERROR_CODES).toHaveLength(21);
   });
 
   it('serialises only what a client should see', () => {

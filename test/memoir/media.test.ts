@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tmpDir, type TestServer } from '../helpers.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
-import { multipartBody, requireProgram, wordErrorRate } from './support.js';
+import { grant, multipartBody, requireProgram, wordErrorRate } from './support.js';
 
 // Uploads typed by their bytes, size limits per kind, inference of photos,
 // audio and video with real sharp/exifr/music-metadata/ffprobe/pocketsphinx.
@@ -29,6 +29,7 @@ beforeAll(async () => {
   server = await startTestServer({ config: { memoirUploadLimits: { photo: 60_000, audio: 5_000_000, video: 5_000_000 } } });
   user = await registerUser(server.app);
   other = await registerUser(server.app);
+  await grant(server, user.accountId, 100);
   work = await tmpDir('svc-memoir-media-');
   await writeFile(path.join(work.dir, 's.txt'), SENTENCE);
   await exec('text2wave', ['-eval', '(voice_cmu_us_slt_arctic_hts)', path.join(work.dir, 's.txt'), '-o', path.join(work.dir, 's.wav')]);
@@ -105,7 +106,7 @@ describe('uploads', () => {
     expect((await stat(path.join(server.dataDir, 'memoir-media', user.accountId, mine))).mode & 0o777).toBe(0o600);
     const inf = await server.app.inject({ method: 'GET', url: `/api/svcloom/media/${id}/inference`, headers: sessionHeaders(user) });
     expect(inf.json().data.inference).toMatchObject({ kind: 'photo', width: 64, height: 48, format: 'jpeg', takenAt: '1999-12-31T23:58:00', gps: null, gpsAvailable: true });
-    expect(inf.json().data.charge).toMatchObject({ action: 'media_inference', units: 1 });
+    expect(inf.json().data.charge).toEqual({ action: 'media_inference', units: 1, credits: 5 });
     const withGps = await server.app.inject({ method: 'GET', url: `/api/svcloom/media/${id}/inference?includeGps=true`, headers: sessionHeaders(user) });
     expect(withGps.json().data.inference.gps.latitude).toBeCloseTo(38.7, 5);
     expect(withGps.json().data.inference.gps.longitude).toBeCloseTo(-9.1333, 3);

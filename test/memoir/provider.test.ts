@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { startOpenAiStandin, type OpenAiStandin } from '../support/openai-standin.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
+import { grant } from './support.js';
 
 // The real provider path: langchain's ChatOpenAI against a local OpenAI-compatible server.
 
@@ -15,6 +16,7 @@ beforeAll(async () => {
   standin = await startOpenAiStandin();
   server = await startTestServer({ config: { llm: { baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'standin-1' } } });
   user = await registerUser(server.app);
+  await grant(server, user.accountId, 10);
 });
 afterAll(async () => {
   await server?.close();
@@ -77,11 +79,15 @@ describe('the memoir agent with a configured model', () => {
   it('a failing provider is a clean error and stores no half exchange', async () => {
     const history = async () => (await server.app.inject({ url: '/api/svcloom/chat/history?limit=100', headers: sessionHeaders(user) })).json().data.length;
     const before = await history();
+    const wallet = async () => (await server.app.inject({ url: '/api/svcloom/credits/wallet', headers: sessionHeaders(user) })).json().data.balance;
+    const balance = await wallet();
     standin.failNext(500, 5);
     const res = await post('/api/svcloom/chat', { message: 'Tell me about the lake at Annecy' });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE' } });
     expect(res.json().error.message).not.toContain(standin.baseUrl);
     expect(await history()).toBe(before);
+    // Debited before the model was asked, refunded when it failed.
+    expect(await wallet()).toBe(balance);
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { httpClient, mcpOutcome } from '../mcp-clients.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
+import { grant } from './support.js';
 
 // The memoir's REST routes at both mounts, with a session (and CSRF), and the
 // memoir MCP tools with a key acting on the key's account.
@@ -14,6 +15,7 @@ beforeAll(async () => {
   server = await startTestServer();
   user = await registerUser(server.app);
   other = await registerUser(server.app);
+  await grant(server, user.accountId, 10);
 });
 afterAll(async () => {
   await server?.close();
@@ -95,9 +97,11 @@ describe('memoir routes (session)', () => {
     expect(chat.status).toBe(200);
     expect(chat.body.data.mode).toBe('demo');
     expect(chat.body.data.reply.citations).toContain(entryId);
-    expect(chat.body.data.charge).toMatchObject({ action: 'chat', units: 1 });
+    expect(chat.body.data.charge).toEqual({ action: 'chat_message', units: 1, credits: 1 });
     const none = await call(user, 'POST', '/api/svcloom/chat', { message: 'What do you think of quantum computing?' });
-    expect(none.body.data).toMatchObject({ grounded: false, reply: { citations: [] } });
+    // "I don't know" costs nothing.
+    expect(none.body.data).toMatchObject({ grounded: false, reply: { citations: [] }, charge: { credits: 0 } });
+    expect((await call(user, 'GET', '/api/svcloom/credits/wallet')).body.data.balance).toBe(9);
     const history = await call(user, 'GET', '/api/svcloom/chat/history?limit=2');
     expect(history.body.data).toHaveLength(2);
     expect(history.body.meta.pagination.hasMore).toBe(true);
@@ -105,6 +109,19 @@ describe('memoir routes (session)', () => {
     expect((await call(other, 'GET', '/api/svcloom/journal')).body.data).toEqual([]);
     expect((await call(other, 'POST', '/api/svcloom/chat', { message: 'Tell me about the hens on the farm' })).body.data.grounded).toBe(false);
     expect((await call(other, 'GET', '/api/svcloom/insights')).body.data.totals.journalEntries).toBe(0);
+  });
+
+  it('402 INSUFFICIENT_CREDITS with required and available when the wallet is short; nothing is stored', async () => {
+    const poor = await registerUser(server.app);
+    await call(poor, 'POST', '/api/svcloom/journal', { content: 'We kept bees behind the barn.' });
+    const res = await call(poor, 'POST', '/api/svcloom/chat', { message: 'Tell me about the bees' });
+    expect(res.status).toBe(402);
+    expect(res.body).toMatchObject({ success: false, error: { code: 'INSUFFICIENT_CREDITS' } });
+    expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'credits', required: 1, available: 0 })]);
+    expect((await call(poor, 'GET', '/api/svcloom/chat/history')).body.data).toEqual([]);
+    await grant(server, poor.accountId, 1);
+    expect((await call(poor, 'POST', '/api/svcloom/chat', { message: 'Tell me about the bees' })).status).toBe(200);
+    expect((await call(poor, 'GET', '/api/svcloom/credits/wallet')).body.data.balance).toBe(0);
   });
 
   it('chat counts in the AI-chat bucket (public tier: 5 per window)', async () => {
@@ -121,6 +138,7 @@ describe('memoir MCP tools act on the key\'s account', () => {
     const accountId = await server.account({ tier: 'partner' });
     const key = await server.key({ tier: 'partner', scopes: ['contracts'], ownerId: accountId });
     const chatKey = await server.key({ tier: 'partner', scopes: ['chat'], ownerId: accountId });
+    await grant(server, accountId, 5);
     const client = await httpClient(server.url, key);
     expect(await mcpOutcome(client, 'memoir_chat', { message: 'Oslo' })).toMatchObject({ ok: false, body: { error: { code: 'INSUFFICIENT_SCOPE' } } });
     expect(await mcpOutcome(client, 'create_journal_entry', { content: 'x' })).toMatchObject({ ok: false, body: { error: { code: 'INSUFFICIENT_SCOPE' } } });

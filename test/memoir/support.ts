@@ -42,3 +42,15 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
   }
   return d[r.length]![h.length]! / Math.max(1, r.length);
 }
+
+/** Gives an account credits (an operator grant), as the tests' wallet top-up. */
+export async function grant(server: { services: { store: import('../../src/store/port.js').Store; clock: import('../../src/core/clock.js').Clock } }, accountId: string, amount: number): Promise<void> {
+  const { addEntry } = await import('../../src/credits/ledger.js');
+  await addEntry(server.services.store, server.services.clock, accountId, {
+    kind: 'grant',
+    amount,
+    idempotencyKey: `test-grant-${randomBytes(6).toString('hex')}`,
+    reference: { type: 'operator', id: 'test' },
+    reason: 'memoir test',
+  });
+}

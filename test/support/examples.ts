@@ -159,4 +159,11 @@ export const EXAMPLES: Record<string, Example> = {
   list_memoir_media: { input: () => ({}), session: true },
   delete_memoir_media: { input: () => ({ id: 'med_01JD0000000000000000000000' }), session: true, errorCode: 'NOT_FOUND' },
   get_memoir_media_inference: { input: () => ({ id: 'med_01JD0000000000000000000000' }), session: true, errorCode: 'NOT_FOUND' },
+  list_credit_packs: { input: () => ({}), session: true },
+  get_credit_wallet: { input: () => ({}), session: true },
+  // The example server has no Stripe key: the documented answer is 503 PAYMENTS_NOT_CONFIGURED.
+  purchase_credits: { input: () => ({ packType: 'starter', successUrl: 'https://app.example/ok', cancelUrl: 'https://app.example/no' }), session: true, errorCode: 'PAYMENTS_NOT_CONFIGURED' },
+  set_credit_auto_reload: { input: () => ({ enabled: true, packType: 'starter', thresholds: [20], maxMonthlySpend: 2000 }), session: true },
+  list_credit_history: { input: () => ({ limit: 20 }), session: true },
+  grant_credits: { input: async (s, k) => ({ id: await newAccountId(s, k), amount: 100, reason: 'example grant' }), volatile: ['entry'] },
 };

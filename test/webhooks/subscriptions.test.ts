@@ -217,7 +217,10 @@ describe('webhook subscriptions', () => {
     }
     expect(names).toHaveLength(new Set(names).size);
     const emitted = EVENT_CATALOGUE.filter((t) => t.emitted).map((t) => t.type).sort();
-    expect(emitted).toEqual(['api_key.created', 'api_key.revoked', 'contract.compiled', 'contract.error', 'contract.generated', 'test.webhook', 'user.created', 'user.updated']);
+    expect(emitted).toEqual([
+      'api_key.created', 'api_key.revoked', 'contract.compiled', 'contract.error', 'contract.generated', 'credits.low_balance',
+      'payment.completed', 'payment.failed', 'payment.initiated', 'payment.refunded', 'test.webhook', 'user.created', 'user.updated',
+    ]);
     expect(out.wildcard).toBe('*');
   });
 

@@ -82,24 +82,43 @@ export function gasPriceWei(gasPriceGwei: number): bigint {
 const has = (abi: Abi, name: string, inputs?: string[]) =>
   abi.some((x) => x.type === 'function' && x.name === name && (inputs === undefined || (x.inputs.length === inputs.length && x.inputs.every((p, i) => p.type === inputs[i]))));
 
+/** What the gas measurement needs: the compiled contract and how to describe it (structured-cloneable, for a worker thread). */
+export interface EvmMeasureInput {
+  abi: unknown[];
+  bytecode: Hex;
+  /** The contract is the caller's, not the default generated one. */
+  custom: boolean;
+  gasPriceGwei: number;
+}
+
 /**
  * Measures gas by executing the contract: deployment always; `update` and
  * `claim` when the contract has `updateBeneficiaries(address[],uint16[])`
  * and `claim()`. Without `contractCode`, the default generated contract is
- * measured. Costs in ETH use a stated gas price; no network is asked.
+ * measured. Costs in ETH use a stated gas price; no network is asked. The
+ * compile runs in the solc pool; the execution in `deps.measure` (a worker
+ * thread, see the engine) or, without it, here.
  */
 export async function estimateEvmGas(
   input: { contractCode?: string },
-  deps: { pool: SolcPool; gasPriceGwei?: number; signal?: AbortSignal | undefined },
+  deps: { pool: SolcPool; gasPriceGwei?: number; signal?: AbortSignal | undefined; measure?: (m: EvmMeasureInput) => Promise<EvmGasEstimate> },
 ): Promise<EvmGasEstimate> {
   const gasPriceGwei = deps.gasPriceGwei ?? DEFAULT_GAS_PRICE_GWEI;
-  const priceWei = gasPriceWei(gasPriceGwei);
+  gasPriceWei(gasPriceGwei);
   const custom = input.contractCode !== undefined && input.contractCode.trim() !== '';
   const source = custom ? input.contractCode! : contractSource(DEFAULT_GAS_SHAPE);
   const compiled = await deps.pool.compile(source, {
     ...(custom ? {} : { contractName: contractName(DEFAULT_GAS_SHAPE) }),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
+  const m: EvmMeasureInput = { abi: compiled.abi, bytecode: compiled.bytecode, custom, gasPriceGwei };
+  return deps.measure ? deps.measure(m) : measureEvmGas(m);
+}
+
+/** The execution part of `estimateEvmGas`: deploys the compiled contract in @ethereumjs/vm and measures its operations. */
+export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEstimate> {
+  const { custom, gasPriceGwei } = compiled;
+  const priceWei = gasPriceWei(gasPriceGwei);
   const abi = compiled.abi as Abi;
   const ctor = abi.find((x) => x.type === 'constructor');
   const figures: Record<string, number | null> = { deployment: null, claim: null, update: null };

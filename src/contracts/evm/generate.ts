@@ -5,7 +5,8 @@ import { analyzeAst, planFindings, securityScore, type Finding } from './analysi
 import { contractName, contractSource } from './contract.js';
 import { MOCK_ERC20_SOURCE, MOCK_ERC721_SOURCE } from './mocks.js';
 import type { SolcCompileOutput, SolcPool } from './pool.js';
-import { constructorArgs, planInputs, runGenerationScenario, type Mocks } from './scenario.js';
+import { constructorArgs, planInputs, runGenerationScenario, type Compiled, type ConstructorInputs, type Mocks, type ScenarioResult } from './scenario.js';
+import type { EvmShape } from './shape.js';
 import { shapeFeatures, shapeOf } from './shape.js';
 import { VM_HARDFORK } from './vm.js';
 
@@ -70,12 +71,36 @@ export function describeGas(gas: Record<string, number>, beneficiaries: number):
  * shape, compiled (no warnings allowed), then executed with the plan's real
  * constructor arguments. Throws rather than return an unverified contract.
  */
-export async function generateEvm(plan: Plan, deps: { pool: SolcPool; signal?: AbortSignal | undefined }): Promise<EvmGenerated> {
+/** What the execution check needs (structured-cloneable, for a worker thread). */
+export interface EvmScenarioInput {
+  compiled: Compiled;
+  shape: EvmShape;
+  inputs: ConstructorInputs;
+  deployData: Hex;
+  mocks: Mocks;
+}
+
+export interface EvmGenerateDeps {
+  pool: SolcPool;
+  signal?: AbortSignal | undefined;
+  /** Runs the execution check (a worker thread, see the engine); without it, it runs here. */
+  execute?: (s: EvmScenarioInput) => Promise<ScenarioResult>;
+  /** Called as each step starts. */
+  onStage?: (stage: 'compile' | 'execute' | 'measure') => void;
+}
+
+/** The execution check, in this thread. */
+export function runEvmScenario(s: EvmScenarioInput): Promise<ScenarioResult> {
+  return runGenerationScenario(s.compiled, s.shape, s.inputs, s.deployData, s.mocks);
+}
+
+export async function generateEvm(plan: Plan, deps: EvmGenerateDeps): Promise<EvmGenerated> {
   if (plan.blockchain !== 'evm') throw ApiError.validation('Not an EVM plan', [{ field: 'blockchain', reason: 'expected evm' }]);
   const shape = shapeOf(plan);
   const inputs = planInputs(plan);
   const source = contractSource(shape);
   const name = contractName(shape);
+  deps.onStage?.('compile');
   const mocksP = shape.erc20 || shape.erc721 ? loadMocks(deps.pool, shape.erc20, shape.erc721) : Promise.resolve({});
   mocksP.catch(() => undefined);
   const compiled = await deps.pool.compile(source, { contractName: name, ast: true, ...(deps.signal ? { signal: deps.signal } : {}) });
@@ -89,7 +114,11 @@ export async function generateEvm(plan: Plan, deps: { pool: SolcPool; signal?: A
   } catch (e) {
     throw ApiError.validation('The plan cannot be encoded as constructor arguments', [{ field: '', reason: e instanceof Error ? e.message.split('\n')[0]! : String(e) }]);
   }
-  const run = await runGenerationScenario({ abi, bytecode: compiled.bytecode }, shape, inputs, deployData, await mocksP);
+  const mocks = await mocksP;
+  deps.onStage?.('execute');
+  const scenario: EvmScenarioInput = { compiled: { abi, bytecode: compiled.bytecode }, shape, inputs, deployData, mocks };
+  const run = await (deps.execute ? deps.execute(scenario) : runEvmScenario(scenario));
+  deps.onStage?.('measure');
   const runtimeSize = ((compiled.deployedBytecode?.length ?? 2) - 2) / 2;
   const fromPlan = planFindings(plan, shape, inputs, runtimeSize, run.gas);
   const warnings = [...findingsOf(compiled), ...fromPlan.warnings];

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { ApiError } from '../../core/errors.js';
+import { WorkerPool } from '../../core/worker-pool.js';
 
 export interface CompilerMessage {
   severity: 'error' | 'warning' | 'info';
@@ -59,7 +59,6 @@ export interface CompileOptions {
 export const COMPILER_SETTINGS = { evmVersion: 'cancun', optimizerRuns: 200 } as const;
 
 interface RawResult {
-  id: number;
   ok: boolean;
   messages?: Array<CompilerMessage & { type?: string; file?: string }>;
   contractName?: string;
@@ -74,18 +73,6 @@ interface RawResult {
   version?: string;
 }
 
-interface Job {
-  id: number;
-  timeoutMs: number;
-  msg: Record<string, unknown>;
-  resolve: (r: RawResult) => void;
-  reject: (e: unknown) => void;
-  timer?: NodeJS.Timeout;
-  /** Fires when the job has waited maxWaitMs without a worker. */
-  waitTimer?: NodeJS.Timeout;
-  startedAt?: number;
-}
-
 /** A compile under way (queued or running), shared by identical concurrent requests. */
 interface Inflight {
   promise: Promise<SolcCompileOutput>;
@@ -96,15 +83,13 @@ interface Inflight {
   cancel: (reason: unknown) => void;
 }
 
-interface Slot {
-  worker: Worker;
-  job?: Job;
-  ready: Promise<void>;
-}
-
 const WORKER_URL = new URL('./solc-worker.mjs', import.meta.url);
 
-/** A pool of solc worker threads with an LRU cache of compile results. */
+/**
+ * A pool of solc worker threads (a WorkerPool, src/core/worker-pool.ts, with
+ * every worker started at once and replaced when stopped) with an LRU cache
+ * of compile results and one compile shared by identical concurrent requests.
+ */
 export class SolcPool {
   readonly size: number;
   readonly timeoutMs: number;
@@ -112,17 +97,12 @@ export class SolcPool {
   readonly maxQueue: number;
   readonly maxWaitMs: number;
   private readonly cacheBytes: number;
-  private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
+  private readonly workers: WorkerPool;
   private readonly cache = new Map<string, { value: SolcCompileOutput; bytes: number }>();
   private readonly inflight = new Map<string, Inflight>();
-  /** Running average of a compile's duration, for the retry-after hint. */
-  private averageMs = 2_000;
   private cachedBytes = 0;
-  private nextId = 1;
-  private closed = false;
   /** Counters, for tests and benchmarks. */
-  readonly stats = { hits: 0, misses: 0, timeouts: 0, workersStarted: 0, busy: 0, aborted: 0 };
+  readonly stats: { hits: number; misses: number; readonly timeouts: number; readonly workersStarted: number; readonly busy: number; readonly aborted: number };
 
   constructor(opts: SolcPoolOptions = {}) {
     this.size = Math.max(1, opts.size ?? availableParallelism());
@@ -131,12 +111,41 @@ export class SolcPool {
     this.maxSourceBytes = opts.maxSourceBytes ?? 512 * 1024;
     this.maxQueue = Math.max(0, opts.maxQueue ?? 100);
     this.maxWaitMs = Math.max(1, opts.maxWaitMs ?? 120_000);
-    for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
+    this.workers = new WorkerPool({
+      name: 'The compiler',
+      noun: ['compile', 'compiles'],
+      module: WORKER_URL,
+      size: this.size,
+      eager: true,
+      timeoutMs: this.timeoutMs,
+      maxQueue: this.maxQueue,
+      maxWaitMs: this.maxWaitMs,
+      typicalMs: 2_000,
+      // solc's own heap is WebAssembly memory, outside these limits; its JavaScript side stays small.
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+    });
+    const w = this.workers.stats;
+    this.stats = {
+      hits: 0,
+      misses: 0,
+      get timeouts() {
+        return w.timeouts;
+      },
+      get workersStarted() {
+        return w.workersStarted;
+      },
+      get busy() {
+        return w.busy;
+      },
+      get aborted() {
+        return w.aborted;
+      },
+    };
   }
 
   /** Resolves when every worker has loaded solc. */
   async ready(): Promise<void> {
-    await Promise.all(this.slots.map((s) => s.ready));
+    await this.workers.warm();
   }
 
   /**
@@ -146,7 +155,7 @@ export class SolcPool {
    */
   async warmUp(sources: string[] = []): Promise<void> {
     await this.ready();
-    const tiny = this.slots.map((_, i) => `// SPDX-License-Identifier: MIT\npragma solidity >=0.8.0;\ncontract WarmUp${i} {\n    uint256 public x;\n    function set(uint256 v) external { x = v; }\n}\n`);
+    const tiny = Array.from({ length: this.size }, (_, i) => `// SPDX-License-Identifier: MIT\npragma solidity >=0.8.0;\ncontract WarmUp${i} {\n    uint256 public x;\n    function set(uint256 v) external { x = v; }\n}\n`);
     await Promise.all([...tiny, ...sources].map((s) => this.compile(s).catch(() => undefined)));
   }
 
@@ -155,126 +164,20 @@ export class SolcPool {
     return this.cachedBytes;
   }
 
-  private spawn(): Slot {
-    const worker = new Worker(WORKER_URL);
-    this.stats.workersStarted++;
-    worker.unref();
-    const slot: Slot = { worker, ready: Promise.resolve() };
-    slot.ready = new Promise<void>((resolve) => {
-      const onFirst = () => {
-        worker.off('message', onFirst);
-        resolve();
-      };
-      worker.on('message', onFirst);
-      worker.postMessage({ type: 'ping', id: 0 });
-    });
-    worker.on('message', (text: string) => {
-      const raw = JSON.parse(text) as RawResult;
-      const job = slot.job;
-      if (!job || raw.id !== job.id) return;
-      this.finish(slot, job);
-      job.resolve(raw);
-    });
-    worker.on('error', (err) => this.replace(slot, err));
-    worker.on('exit', (code) => {
-      if (slot.job) this.replace(slot, new Error(`solc worker exited with code ${code}`));
-    });
-    return slot;
-  }
-
-  private finish(slot: Slot, job: Job): void {
-    if (job.timer) clearTimeout(job.timer);
-    if (job.startedAt !== undefined) this.averageMs = 0.8 * this.averageMs + 0.2 * (Date.now() - job.startedAt);
-    slot.job = undefined;
-    slot.worker.unref();
-    this.pump();
-  }
-
-  /** Replaces a worker that failed or timed out; its job is rejected. */
-  private replace(slot: Slot, err: unknown): void {
-    const idx = this.slots.indexOf(slot);
-    const job = slot.job;
-    slot.job = undefined;
-    if (job?.timer) clearTimeout(job.timer);
-    void slot.worker.terminate().catch(() => undefined);
-    if (idx >= 0 && !this.closed) this.slots[idx] = this.spawn();
-    else if (idx >= 0) this.slots.splice(idx, 1);
-    if (job) job.reject(err);
-    this.pump();
-  }
-
-  private pump(): void {
-    if (this.closed) return;
-    for (const slot of this.slots) {
-      if (this.queue.length === 0) return;
-      if (slot.job) continue;
-      const job = this.queue.shift()!;
-      if (job.waitTimer) clearTimeout(job.waitTimer);
-      job.startedAt = Date.now();
-      slot.job = job;
-      slot.worker.ref();
-      job.timer = setTimeout(() => {
-        this.stats.timeouts++;
-        this.replace(
-          slot,
-          new ApiError('VALIDATION_ERROR', `Compilation took longer than ${job.timeoutMs} ms and was stopped`, [
-            { field: 'sourceCode', reason: `compile time limit of ${job.timeoutMs} ms exceeded` },
-          ]),
-        );
-      }, job.timeoutMs);
-      slot.worker.postMessage(job.msg);
-    }
-  }
-
-  /** The SERVICE_BUSY error, with a retry time from the queue length and the average compile time. */
-  private busy(message: string): ApiError {
-    this.stats.busy++;
-    const waitMs = Math.ceil((this.queue.length + 1) / this.size) * this.averageMs;
-    const seconds = Math.min(60, Math.max(1, Math.ceil(waitMs / 1000)));
-    return new ApiError('SERVICE_BUSY', `${message}; retry in about ${seconds} s`, undefined, new Date(Date.now() + seconds * 1000).toISOString());
-  }
-
-  /** Queues a job; `cancel` takes it out of the queue or stops its worker (no-op once it has finished). */
+  /** Queues a compile; `cancel` takes it out of the queue or stops its worker (no-op once it has finished). */
   private run(msg: Record<string, unknown>, timeoutMs: number): { promise: Promise<RawResult>; cancel: (reason: unknown) => void } {
-    if (this.closed) return { promise: Promise.reject(new Error('SolcPool is closed')), cancel: () => undefined };
-    const busySlots = this.slots.every((s) => s.job);
-    if (busySlots && this.queue.length >= this.maxQueue) {
-      return { promise: Promise.reject(this.busy(`The compiler is busy: ${this.queue.length} compiles are waiting`)), cancel: () => undefined };
-    }
-    let job!: Job;
-    const promise = new Promise<RawResult>((resolve, reject) => {
-      const id = this.nextId++;
-      job = { id, timeoutMs, msg: { ...msg, id }, resolve, reject };
-    });
-    // (setTimeout would fire at once for a delay beyond 2^31 - 1 ms: such a limit means none.)
-    if (this.maxWaitMs <= 2 ** 31 - 1) {
-      job.waitTimer = setTimeout(() => {
-        const at = this.queue.indexOf(job);
-        if (at < 0) return;
-        this.queue.splice(at, 1);
-        job.reject(this.busy(`The compiler is busy: this compile waited ${this.maxWaitMs} ms for a worker`));
-      }, this.maxWaitMs);
-      job.waitTimer.unref();
-    }
-    this.queue.push(job);
-    this.pump();
-    const cancel = (reason: unknown) => {
-      const at = this.queue.indexOf(job);
-      if (at >= 0) {
-        this.queue.splice(at, 1);
-        if (job.waitTimer) clearTimeout(job.waitTimer);
-        this.stats.aborted++;
-        job.reject(reason);
-        return;
-      }
-      const slot = this.slots.find((s) => s.job === job);
-      if (slot) {
-        // solc cannot be interrupted inside a thread: the worker is stopped and replaced, the next job starts on the new one.
-        this.stats.aborted++;
-        this.replace(slot, reason);
-      }
-    };
-    return { promise, cancel };
+    const ac = new AbortController();
+    const promise = this.workers
+      .run<string>('compile', msg, {
+        timeoutMs,
+        signal: ac.signal,
+        onLimit: (kind, limit) =>
+          ApiError.validation(`Compilation ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped`, [
+            { field: 'sourceCode', reason: `compile ${kind} limit of ${limit} exceeded` },
+          ]),
+      })
+      .then((text) => JSON.parse(text) as RawResult);
+    return { promise, cancel: (reason) => ac.abort(reason) };
   }
 
   /** A request's view of a shared compile: rejects at once when its own signal aborts; the compile stops when no one waits for it. */
@@ -369,22 +272,7 @@ export class SolcPool {
 
   /** Stops every worker; pending compiles are rejected. */
   async close(): Promise<void> {
-    this.closed = true;
-    const err = new Error('SolcPool closed');
-    for (const job of this.queue.splice(0)) {
-      if (job.waitTimer) clearTimeout(job.waitTimer);
-      job.reject(err);
-    }
-    await Promise.all(
-      this.slots.map(async (slot) => {
-        const job = slot.job;
-        slot.job = undefined;
-        if (job?.timer) clearTimeout(job.timer);
-        if (job) job.reject(err);
-        await slot.worker.terminate();
-      }),
-    );
-    this.slots.length = 0;
+    await this.workers.close();
   }
 }
 

@@ -1,7 +1,6 @@
-// Worker thread of SolcPool: loads solc once and compiles Solidity sources
-// posted by the main thread. Plain JavaScript so it loads the same way under
-// node, tsx and vitest. Only `@openzeppelin/contracts/...` imports resolve.
-import { parentPort } from 'node:worker_threads';
+// Task module of SolcPool's worker threads (run by src/core/worker-host.mjs):
+// loads solc once and compiles Solidity sources posted by the main thread.
+// Only `@openzeppelin/contracts/...` imports resolve.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -101,16 +100,16 @@ function compile(msg) {
   };
 }
 
-parentPort.on('message', (msg) => {
-  if (msg.type === 'ping') {
-    parentPort.postMessage(JSON.stringify({ id: msg.id, ok: true, version: solc.version() }));
-    return;
-  }
-  let result;
-  try {
-    result = compile(msg);
-  } catch (err) {
-    result = { ok: false, crashed: String(err && err.message ? err.message : err) };
-  }
-  parentPort.postMessage(JSON.stringify({ id: msg.id, ...result }));
-});
+export const tasks = {
+  /** The result as JSON text (one string crosses threads faster than the AST as objects). */
+  compile: (msg) => {
+    let result;
+    try {
+      result = compile(msg);
+    } catch (err) {
+      result = { ok: false, crashed: String(err && err.message ? err.message : err) };
+    }
+    return JSON.stringify(result);
+  },
+  version: () => solc.version(),
+};

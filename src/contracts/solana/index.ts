@@ -199,8 +199,9 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
 }
 
 /** Generates and checks the Solana program for a validated plan; throws INTERNAL_ERROR if any of its own checks fails. */
-export async function generateSolana(plan: Plan): Promise<SolanaGenerated> {
+export async function generateSolana(plan: Plan, onStage?: (stage: 'compile' | 'measure') => void): Promise<SolanaGenerated> {
   const shape = solanaShape(plan);
+  onStage?.('compile');
   const { source, idl, checks: programChecks } = await programForShape(shape);
   const checks = [...programChecks, ...planChecks(plan, shape)];
   const failed = checks.filter((c) => !c.passed);
@@ -211,6 +212,7 @@ export async function generateSolana(plan: Plan): Promise<SolanaGenerated> {
       failed.map((c) => ({ field: `checks.${c.name}`, reason: c.detail ?? 'failed' })),
     );
   }
+  onStage?.('measure');
   const estimate = estimateSolana({ contractCode: source, beneficiaries: plan.beneficiaries.length, guardians: plan.guardians?.addresses.length ?? 0 });
   const estimatedGas =
     `Deploy and initialise ${estimate.deployment}. Claim: ${estimate.claim}. ` +

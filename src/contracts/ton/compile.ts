@@ -12,14 +12,105 @@ export interface CompiledFunc {
 
 /** The file name the source is compiled under; compiler messages are located against it. */
 const FILE = 'contract.fc';
-const MAX_SOURCE = 200_000;
+/** Longest FunC source accepted from a client (the generated contracts are about 25 kB). */
+export const MAX_FUNC_SOURCE = 200_000;
+/** Deepest nesting of ( [ { accepted in a client's FunC source (the generated contracts stay under 10). */
+export const MAX_FUNC_NESTING = 128;
+/** At most this many located compiler errors are reported. */
+const MAX_DETAILS = 50;
 
-/** Compiler messages `contract.fc:LINE:COL: error: REASON` turned into error details. */
+/**
+ * Refuses FunC source that is too long or nested too deeply, before the
+ * compiler sees it: one linear pass, skipping `;;` and `{- -}` comments
+ * (which nest) and string literals.
+ */
+export function assertFuncShape(source: string, field = 'contractCode'): void {
+  if (source.length > MAX_FUNC_SOURCE) {
+    throw ApiError.validation('FunC source too large', [{ field, reason: `at most ${MAX_FUNC_SOURCE} characters (got ${source.length})` }]);
+  }
+  let depth = 0;
+  let comment = 0;
+  const n = source.length;
+  for (let i = 0; i < n; i++) {
+    const c = source.charCodeAt(i);
+    const d = source.charCodeAt(i + 1);
+    if (c === 123 /* { */ && d === 45 /* - */) {
+      comment++;
+      i++;
+      continue;
+    }
+    if (comment > 0) {
+      if (c === 45 && d === 125 /* -} */) {
+        comment--;
+        i++;
+      }
+      continue;
+    }
+    if (c === 59 && d === 59 /* ;; */) {
+      const end = source.indexOf('\n', i);
+      if (end < 0) break;
+      i = end;
+    } else if (c === 34 /* " */) {
+      const end = source.indexOf('"', i + 1);
+      if (end < 0) break;
+      i = end;
+    } else if (c === 40 || c === 91 || c === 123) {
+      if (++depth > MAX_FUNC_NESTING) {
+        throw ApiError.validation('FunC source nested too deeply', [{ field, reason: `brackets nested deeper than ${MAX_FUNC_NESTING} levels (at offset ${i})` }]);
+      }
+    } else if ((c === 41 || c === 93 || c === 125) && depth > 0) {
+      depth--;
+    }
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12;
+}
+
+function isFileChar(c: number): boolean {
+  return isDigit(c) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 47 || c === 45;
+}
+
+/**
+ * Compiler messages `contract.fc:LINE:COL: error: REASON` turned into error
+ * details. A scan from each `.fc:` forward (no backtracking regular
+ * expression): linear in the length of the message whatever it holds.
+ */
 export function parseFuncErrors(message: string): ErrorDetail[] {
   const details: ErrorDetail[] = [];
-  const re = /([\w./-]+\.fc):(\d+):(\d+):\s*error:\s*([^\n]*)/g;
-  for (const m of message.matchAll(re)) {
-    details.push({ field: 'contractCode', reason: (m[4] ?? '').trim(), line: Number(m[2]), column: Number(m[3]) });
+  const n = message.length;
+  let from = 0;
+  while (details.length < MAX_DETAILS) {
+    const at = message.indexOf('.fc:', from);
+    if (at < 0) break;
+    from = at + 4;
+    if (at === 0 || !isFileChar(message.charCodeAt(at - 1))) continue;
+    let i = at + 4;
+    const lineStart = i;
+    while (i < n && isDigit(message.charCodeAt(i))) i++;
+    if (i === lineStart || message.charCodeAt(i) !== 58 /* : */) continue;
+    const line = Number(message.slice(lineStart, i));
+    const colStart = ++i;
+    while (i < n && isDigit(message.charCodeAt(i))) i++;
+    if (i === colStart || message.charCodeAt(i) !== 58) continue;
+    const column = Number(message.slice(colStart, i));
+    i++;
+    while (i < n && isSpace(message.charCodeAt(i))) i++;
+    if (!message.startsWith('error:', i)) {
+      from = Math.max(from, i);
+      continue;
+    }
+    i += 6;
+    while (i < n && isSpace(message.charCodeAt(i)) && message.charCodeAt(i) !== 10) i++;
+    let end = message.indexOf('\n', i);
+    if (end < 0) end = n;
+    details.push({ field: 'contractCode', reason: message.slice(i, Math.min(end, i + 500)).trim(), line, column });
+    from = end;
   }
   if (details.length === 0) {
     details.push({ field: 'contractCode', reason: message.replace(/^FunC compilation error:\s*/, '').trim().slice(0, 500) });
@@ -57,9 +148,7 @@ function currentListeners(): Map<string, Set<Listener>> {
 }
 
 async function compileNow(source: string): Promise<CompiledFunc> {
-  if (source.length > MAX_SOURCE) {
-    throw ApiError.validation('FunC source too large', [{ field: 'contractCode', reason: `at most ${MAX_SOURCE} characters` }]);
-  }
+  assertFuncShape(source);
   let r;
   const listeners = currentListeners();
   try {

@@ -155,12 +155,15 @@ export async function tonPlanDataFor(plan: Plan): Promise<TonPlanData> {
  * contract for a validated plan. Throws ApiError; never returns a contract
  * that did not pass the whole scenario.
  */
-export async function generateTon(plan: Plan): Promise<TonGenerated> {
+export async function generateTon(plan: Plan, onStage?: (stage: 'compile' | 'execute' | 'measure') => void): Promise<TonGenerated> {
   checkTonPlan(plan);
   const shape = shapeOf(plan);
+  onStage?.('compile');
   const { source, compiled } = await buildTonShape(shape);
   const data = await parsePlanData(plan, compiled.code);
+  onStage?.('execute');
   const report = await verify(shape, compiled.code, data);
+  onStage?.('measure');
   const rent = await rentFigures(compiled.code, data);
   const address = tonAddressFor(compiled.code, buildInitialData(data));
   return {

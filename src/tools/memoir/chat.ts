@@ -13,7 +13,7 @@ export const memoirChatTool = defineTool({
   title: 'Talk with the memoir agent',
   description:
     "Asks the memoir agent a question. It answers in the person's voice from their own entries only, citing the entry ids it used; when nothing relevant " +
-    'was written it says it does not know. `mode: "demo"` when no language model is configured. Needs scope `chat`; counts in the AI-chat rate limit; costs credits.',
+    'was written it says it does not know. `mode: "demo"` when no language model is configured. Needs scope `chat`; counts in the AI-chat rate limit; costs one chat_message credit price when it answers from entries (a "don\'t know" is free).',
   domain: 'memoir',
   scope: 'chat',
   principals: ['session', 'key'],
@@ -40,15 +40,16 @@ export const memoirChatTool = defineTool({
       charge: ChargeSchema,
     })
     .describe('The exchange.'),
-  rest: { method: 'POST', shape: 'data', ...memoirPath('/chat') },
+  rest: { method: 'POST', shape: 'data', ...memoirPath('/chat'), extraStatuses: [402] },
   handler: async (input, ctx) => {
     const message = input.message.trim();
     if (!message) throw ApiError.validation('Invalid message', [{ field: 'message', reason: 'must not be only spaces' }]);
     const model = chatModelFor(ctx.config.llm);
     const prepared = await prepareChat(ctx.store, ctx.principal.ownerId, message);
-    const { result, charge } = await withCharge({ store: ctx.store, clock: ctx.clock, ownerId: ctx.principal.ownerId }, 'chat', 1, () =>
-      chat({ store: ctx.store, clock: ctx.clock, model, signal: ctx.signal }, ctx.principal.ownerId, userKeyOf(ctx.principal), message, prepared),
-    );
+    const run = () => chat({ store: ctx.store, clock: ctx.clock, model, signal: ctx.signal }, ctx.principal.ownerId, userKeyOf(ctx.principal), message, prepared);
+    // Nothing relevant written: the agent says so without any model work, and that is not charged.
+    if (prepared.passages.length === 0) return { ...(await run()), charge: { action: 'chat_message' as const, units: 0, credits: 0 } };
+    const { result, charge } = await withCharge(ctx, 'chat_message', 1, { type: 'chat_message', id: ctx.requestId }, run);
     return { ...result, charge };
   },
 });

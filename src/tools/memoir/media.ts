@@ -144,13 +144,13 @@ export const getMemoirMediaInferenceTool = defineTool({
       charge: ChargeSchema,
     })
     .describe('Inference.'),
-  rest: { method: 'GET', shape: 'data', ...memoirPath('/media/:id/inference') },
+  rest: { method: 'GET', shape: 'data', ...memoirPath('/media/:id/inference'), extraStatuses: [402] },
   handler: async (input, ctx) => {
     const m = await getMedia(ctx.store, input.id);
     const file = mediaFile(ctx.config.dataDir, m);
     const seconds = m.durationSeconds ?? (await measureSeconds(m, file, ctx.signal));
     const minutes = m.kind === 'photo' ? 1 : Math.max(1, Math.ceil(seconds / 60));
-    const { result, charge } = await withCharge({ store: ctx.store, clock: ctx.clock, ownerId: ctx.principal.ownerId }, 'media_inference', minutes, () =>
+    const { result, charge } = await withCharge(ctx, 'media_inference', minutes, { type: 'media_item', id: m.id }, () =>
       infer(m, file, { includeGps: input.includeGps, signal: ctx.signal }),
     );
     return { media: publicMedia(m), inference: result, charge };

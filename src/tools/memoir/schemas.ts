@@ -57,11 +57,9 @@ export const JournalEntrySchema = z
 
 export const ChargeSchema = z
   .object({
-    action: z.enum(['chat', 'media_inference', 'voice', 'avatar']).describe('The paid action.'),
-    units: z.number().int().describe('Units charged: messages, started minutes or started seconds.'),
-    credits: z.number().int().describe('Credits taken from the account.'),
-    price: z.number().int().describe('What the action costs at the listed prices.'),
-    ledger: z.boolean().describe('Whether the credits ledger took the charge.'),
+    action: z.enum(['chat_message', 'media_inference', 'voice', 'avatar']).describe('The paid action (see GET /api/svcloom/credits/packs for prices).'),
+    units: z.number().int().describe('Units charged: messages, started minutes of media, started seconds of audio or video.'),
+    credits: z.number().int().describe('Credits taken from the wallet (0 when nothing was charged).'),
   })
   .describe('The charge for this call.');
 

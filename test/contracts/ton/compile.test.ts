@@ -1,7 +1,7 @@
 import { Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/core/errors.js';
-import { compileFuncUncached, parseFuncErrors } from '../../../src/contracts/ton/compile.js';
+import { assertFuncShape, compileFuncUncached, parseFuncErrors } from '../../../src/contracts/ton/compile.js';
 import { allTonShapes, buildTonShape, compileFunc, shapeKey, tonContractSource } from '../../../src/contracts/ton/index.js';
 
 const REFERENCE = tonContractSource({ template: 'custom', deadMansSwitch: true, gracePeriod: true, guardians: true, jettons: true });
@@ -61,6 +61,39 @@ describe('compileFunc', () => {
     const d = parseFuncErrors('FunC compilation error: contract.fc:12:7: error: undefined function `x`\n  x();\n      ^');
     expect(d).toEqual([{ field: 'contractCode', reason: 'undefined function `x`', line: 12, column: 7 }]);
     expect(parseFuncErrors('something odd')[0]).toEqual({ field: 'contractCode', reason: 'something odd' });
+  });
+
+  it('parses every located error the way the former regular expression did, and skips what is not one', () => {
+    const msg = [
+      'contract.fc:3:1: error: first',
+      'note: dir/other-file.fc:40:12:   error:   second  ',
+      'contract.fc:5:2: warning: not an error',
+      'contract.fc:x:2: error: no line number',
+      '.fc:1:1: error: no file name',
+      'stdlib.fc:7:9:\n  error: across a line break',
+    ].join('\n');
+    expect(parseFuncErrors(msg)).toEqual([
+      { field: 'contractCode', reason: 'first', line: 3, column: 1 },
+      { field: 'contractCode', reason: 'second', line: 40, column: 12 },
+      { field: 'contractCode', reason: 'across a line break', line: 7, column: 9 },
+    ]);
+  });
+
+  it('measures FunC nesting before compiling, skipping comments (which nest) and strings', () => {
+    expect(() => assertFuncShape(`{- ${'('.repeat(1_000)} {- -} ${'['.repeat(1_000)} -}\n;; ${'{'.repeat(1_000)}\nslice s = "${'('.repeat(1_000)}";\nint f() { return ((1)); }`)).not.toThrow();
+    expect(() => assertFuncShape(`int f() { return ${'('.repeat(200)}1${')'.repeat(200)}; }`)).toThrow(/nested too deeply/);
+    expect(() => assertFuncShape(';; x\n'.repeat(50_000))).toThrow(/too large/);
+  });
+
+  it('reads hostile compiler output in one pass: long runs of name characters and of ".fc:" give no details but the fallback, and at most 50 are kept', () => {
+    // Inputs that made the unanchored /([\w./-]+\.fc):(\d+).../ scan quadratically.
+    const names = parseFuncErrors('a'.repeat(200_000) + '.fc:1:');
+    expect(names).toHaveLength(1);
+    expect(names[0]!.reason.length).toBeLessThanOrEqual(500);
+    expect(parseFuncErrors('x.fc:'.repeat(100_000))).toHaveLength(1);
+    const many = parseFuncErrors(Array.from({ length: 500 }, (_, i) => `contract.fc:${i + 1}:1: error: e${i}`).join('\n'));
+    expect(many).toHaveLength(50);
+    expect(many[49]).toMatchObject({ line: 50, reason: 'e49' });
   });
 });
 

@@ -145,8 +145,14 @@ describe('estimateTonFees', () => {
     expect(r.cellPricePer65536s).toBe('500');
     // estimate_gas passes them on as figures
     const { estimateCosts } = await import('../../../src/contracts/engine.js');
-    const out = await estimateCosts({ blockchain: 'ton' }, { engine: undefined as never });
-    expect(out.figures.storageRent).toEqual(r);
+    const { ContractEngine } = await import('../../../src/contracts/engine.js');
+    const engine = new ContractEngine();
+    try {
+      const out = await estimateCosts({ blockchain: 'ton' }, { engine });
+      expect(out.figures.storageRent).toEqual(r);
+    } finally {
+      await engine.close();
+    }
   });
 
   it('measures the shape of generated source', async () => {

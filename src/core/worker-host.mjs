@@ -1,0 +1,46 @@
+// Worker thread of a WorkerPool (src/core/worker-pool.ts). Plain JavaScript so
+// that it starts the same way under node, tsx and vitest: it registers tsx's
+// loader when the task module is TypeScript, imports the module named in
+// workerData, and runs the tasks the main thread posts, one at a time.
+// A task module exports `tasks`: { [name]: (args, { progress }) => value |
+// Promise<value> }; values must be structured-cloneable. `progress(value)`
+// reports a step to the main thread (RunOptions.onProgress).
+import { parentPort, workerData } from 'node:worker_threads';
+
+// tsx is a development tool: only a TypeScript task module (svc running from
+// its sources) needs its loader; compiled from dist/, the modules are .js.
+if (/\.ts$/.test(new URL(workerData.module).pathname)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
+
+function errorBody(err) {
+  if (err && typeof err === 'object' && typeof err.code === 'string' && err.name === 'ApiError') {
+    return { api: true, code: err.code, message: err.message, details: err.details, retryAfter: err.retryAfter };
+  }
+  return { api: false, name: err && err.name ? String(err.name) : 'Error', message: String(err && err.message ? err.message : err) };
+}
+
+let tasks;
+try {
+  ({ tasks } = await import(workerData.module));
+  if (!tasks || typeof tasks !== 'object') throw new Error(`${workerData.module} exports no tasks`);
+  parentPort.postMessage({ type: 'ready' });
+} catch (err) {
+  parentPort.postMessage({ type: 'failed', error: errorBody(err) });
+}
+
+parentPort.on('message', async (msg) => {
+  const fn = tasks && Object.hasOwn(tasks, msg.task) ? tasks[msg.task] : undefined;
+  if (!fn) {
+    parentPort.postMessage({ type: 'result', id: msg.id, ok: false, error: { api: false, name: 'Error', message: `unknown task ${msg.task}` } });
+    return;
+  }
+  try {
+    const progress = (value) => parentPort.postMessage({ type: 'progress', id: msg.id, value });
+    const value = await fn(msg.args, { progress });
+    parentPort.postMessage({ type: 'result', id: msg.id, ok: true, value });
+  } catch (err) {
+    parentPort.postMessage({ type: 'result', id: msg.id, ok: false, error: errorBody(err) });
+  }
+});

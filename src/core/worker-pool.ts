@@ -1,0 +1,419 @@
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { ApiError, type ErrorDetail } from './errors.js';
+
+/**
+ * A small pool of worker threads running the tasks of one module, so that no
+ * CPU-heavy step holds the event loop. Every job has a time limit (the worker
+ * running it is terminated when it is exceeded), every worker has
+ * `resourceLimits`, the queue is bounded in length and in waiting time (past
+ * either, SERVICE_BUSY with a retry time), and an AbortSignal removes a queued
+ * job or terminates the worker running it. Workers start on first use (or at
+ * once with `eager`), stay warm between jobs, and are unref'd while idle so
+ * that an idle pool never keeps the process alive.
+ *
+ * The task module exports `tasks: { [name]: (args) => value }` (see
+ * worker-host.mjs); arguments and results must be structured-cloneable. An
+ * ApiError thrown by a task arrives as an ApiError.
+ */
+
+const HOST_URL = new URL('./worker-host.mjs', import.meta.url);
+
+/**
+ * The task module `relative` to the calling module `base` (its import.meta.url),
+ * with the caller's own extension: `.ts` when svc runs from its sources (tsx,
+ * vitest), `.js` when it runs compiled from dist/.
+ */
+export function taskModule(relative: string, base: string): URL {
+  const ext = /\.ts$/.test(new URL(base).pathname) ? '.ts' : '.js';
+  return new URL(relative.replace(/\.[cm]?[jt]s$/, '') + ext, base);
+}
+/** setTimeout fires at once beyond this delay: a longer limit means none. */
+const MAX_TIMER = 2 ** 31 - 1;
+
+export interface WorkerPoolOptions {
+  /** What the workers do, in words, for error messages ("The TON sandbox"). */
+  name: string;
+  /** The task module (TypeScript or JavaScript), as a URL. */
+  module: URL;
+  /** Most worker threads; default 1. */
+  size?: number;
+  /** Start `size` workers at once and replace any that stops (default: start them as jobs arrive). */
+  eager?: boolean;
+  /** Per-job time limit, in ms; default 20 s. */
+  timeoutMs?: number;
+  /** Jobs that may wait for a worker; one more is refused with SERVICE_BUSY. Default 100. */
+  maxQueue?: number;
+  /** Longest wait for a worker, in ms; default 120 s; Infinity for none. */
+  maxWaitMs?: number;
+  /** Limits of each worker (heap sizes, stack). Default: 256 MB old generation. */
+  resourceLimits?: ResourceLimits;
+  /** A rough duration of one job, for the first retry-after hints (learned as jobs run). Default 1 s. */
+  typicalMs?: number;
+  /** What a job is called in messages, singular and plural; default ['job', 'jobs']. */
+  noun?: readonly [string, string];
+}
+
+export type LimitKind = 'time' | 'memory';
+
+export interface RunOptions {
+  /** Time limit of this job (default: the pool's). */
+  timeoutMs?: number;
+  /** Aborting removes the job from the queue, or terminates the worker running it; the promise rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /**
+   * The error for a job stopped by its time or memory limit. Default: a
+   * VALIDATION_ERROR saying the input is too complex (the job's input is what
+   * made it slow).
+   */
+  onLimit?: (kind: LimitKind, limit: string) => Error;
+  /** Called with what the task reports through its `progress` function, as it runs. */
+  onProgress?: (value: unknown) => void;
+}
+
+interface Job {
+  id: number;
+  task: string;
+  args: unknown;
+  timeoutMs: number;
+  onLimit: (kind: LimitKind, limit: string) => Error;
+  onProgress?: ((value: unknown) => void) | undefined;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+  timer?: NodeJS.Timeout;
+  waitTimer?: NodeJS.Timeout;
+  startedAt?: number;
+  done?: boolean;
+}
+
+interface Slot {
+  worker: Worker;
+  state: 'starting' | 'idle' | 'busy';
+  /** The job running, or (while starting) the job that runs once the worker is ready. */
+  job?: Job;
+  /** The job was stopped on purpose (time limit, abort, close): its exit is not a crash. */
+  stopping?: boolean;
+}
+
+interface ErrorBody {
+  api: boolean;
+  code?: string;
+  name?: string;
+  message: string;
+  details?: ErrorDetail[];
+  retryAfter?: string;
+}
+
+type FromWorker =
+  | { type: 'ready' }
+  | { type: 'failed'; error: ErrorBody }
+  | { type: 'progress'; id: number; value: unknown }
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: ErrorBody };
+
+function revive(e: ErrorBody): Error {
+  if (e.api && e.code) return new ApiError(e.code as ApiError['code'], e.message, e.details, e.retryAfter);
+  const err = new Error(e.message);
+  err.name = e.name ?? 'Error';
+  return err;
+}
+
+export class WorkerPool {
+  readonly name: string;
+  readonly size: number;
+  readonly timeoutMs: number;
+  readonly maxQueue: number;
+  readonly maxWaitMs: number;
+  private readonly module: URL;
+  private readonly eager: boolean;
+  private readonly resourceLimits: ResourceLimits;
+  private readonly noun: readonly [string, string];
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private averageMs: number;
+  private nextId = 1;
+  private closed = false;
+  /** Counters, for tests and benchmarks. */
+  readonly stats = { workersStarted: 0, completed: 0, timeouts: 0, memoryLimits: 0, crashes: 0, busy: 0, aborted: 0 };
+
+  constructor(opts: WorkerPoolOptions) {
+    this.name = opts.name;
+    this.module = opts.module;
+    this.size = Math.max(1, Math.floor(opts.size ?? 1));
+    this.eager = opts.eager === true;
+    this.timeoutMs = opts.timeoutMs ?? 20_000;
+    this.maxQueue = Math.max(0, opts.maxQueue ?? 100);
+    this.maxWaitMs = Math.max(1, opts.maxWaitMs ?? 120_000);
+    this.resourceLimits = opts.resourceLimits ?? { maxOldGenerationSizeMb: 256 };
+    this.averageMs = opts.typicalMs ?? 1_000;
+    this.noun = opts.noun ?? ['job', 'jobs'];
+    if (this.eager) while (this.slots.length < this.size) this.spawn();
+  }
+
+  /** Live worker threads (starting, idle or busy). */
+  get workers(): number {
+    return this.slots.length;
+  }
+
+  /** Jobs waiting for a worker. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Jobs running now. */
+  get running(): number {
+    return this.slots.filter((s) => s.state === 'busy').length;
+  }
+
+  /** Starts the workers (up to `count`, default all) and resolves when they have loaded their module. */
+  async warm(count = this.size): Promise<void> {
+    if (this.closed) return;
+    while (this.slots.length < Math.min(count, this.size)) this.spawn();
+    await Promise.all(
+      this.slots.map(
+        (slot) =>
+          new Promise<void>((resolve) => {
+            if (slot.state !== 'starting') return resolve();
+            const check = () => {
+              if (slot.state !== 'starting' || !this.slots.includes(slot)) {
+                slot.worker.off('message', check);
+                slot.worker.off('exit', check);
+                resolve();
+              }
+            };
+            // (the pool's own listener runs first and updates the state)
+            slot.worker.on('message', check);
+            slot.worker.on('exit', check);
+          }),
+      ),
+    );
+  }
+
+  private spawn(): Slot {
+    // stdout of the process may be a protocol (MCP over stdio): whatever a worker prints goes to stderr.
+    const worker = new Worker(HOST_URL, { workerData: { module: this.module.href }, resourceLimits: this.resourceLimits, stdout: true, stderr: false });
+    worker.stdout.pipe(process.stderr, { end: false });
+    this.stats.workersStarted++;
+    const slot: Slot = { worker, state: 'starting' };
+    this.slots.push(slot);
+    worker.on('message', (msg: FromWorker) => this.onMessage(slot, msg));
+    worker.on('error', (err) => this.onExit(slot, err));
+    worker.on('exit', (code) => this.onExit(slot, new Error(`${this.name} worker exited with code ${code}`)));
+    return slot;
+  }
+
+  private onMessage(slot: Slot, msg: FromWorker): void {
+    if (msg.type === 'ready') {
+      slot.state = 'idle';
+      const next = slot.job;
+      slot.job = undefined;
+      if (next) this.start(slot, next);
+      else slot.worker.unref();
+      this.pump();
+      return;
+    }
+    if (msg.type === 'failed') {
+      // The module does not load: every waiting job would fail the same way.
+      const err = revive(msg.error);
+      const assigned = slot.job;
+      this.drop(slot, false);
+      if (assigned) this.settle(assigned, err);
+      for (const job of this.queue.splice(0)) this.settle(job, err);
+      return;
+    }
+    const job = slot.job;
+    if (!job || msg.id !== job.id) return;
+    if (msg.type === 'progress') {
+      try {
+        job.onProgress?.(msg.value);
+      } catch {
+        // a listener's failure is not the job's
+      }
+      return;
+    }
+    slot.job = undefined;
+    slot.state = 'idle';
+    slot.worker.unref();
+    if (job.startedAt !== undefined) this.averageMs = 0.8 * this.averageMs + 0.2 * (performance.now() - job.startedAt);
+    this.stats.completed++;
+    if (msg.ok) this.settle(job, undefined, msg.value);
+    else this.settle(job, revive(msg.error));
+    this.pump();
+  }
+
+  /** A worker stopped (terminated on purpose, crashed, or ran out of memory). */
+  private onExit(slot: Slot, err: Error & { code?: string }): void {
+    if (!this.slots.includes(slot)) return;
+    const job = slot.job;
+    const wasStopping = slot.stopping === true;
+    this.drop(slot);
+    if (job && !wasStopping) {
+      if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        this.stats.memoryLimits++;
+        this.settle(job, job.onLimit('memory', `${this.resourceLimits.maxOldGenerationSizeMb ?? '?'} MB`));
+      } else {
+        this.stats.crashes++;
+        this.settle(job, err);
+      }
+    }
+    this.pump();
+  }
+
+  /** Forgets a worker and terminates it. */
+  private drop(slot: Slot, respawn = true): void {
+    const at = this.slots.indexOf(slot);
+    if (at >= 0) this.slots.splice(at, 1);
+    slot.stopping = true;
+    if (slot.job?.timer) clearTimeout(slot.job.timer);
+    slot.job = undefined;
+    void slot.worker.terminate().catch(() => undefined);
+    if (respawn && this.eager && !this.closed && this.slots.length < this.size) this.spawn();
+  }
+
+  private settle(job: Job, err: unknown, value?: unknown): void {
+    if (job.done) return;
+    job.done = true;
+    if (job.timer) clearTimeout(job.timer);
+    if (job.waitTimer) clearTimeout(job.waitTimer);
+    if (err !== undefined) job.reject(err);
+    else job.resolve(value);
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (slot.job) continue;
+      const job = this.queue.shift()!;
+      if (slot.state === 'idle') this.start(slot, job);
+      else this.assign(slot, job);
+    }
+    // More jobs than workers: start more, up to the pool size.
+    while (this.queue.length > 0 && this.slots.length < this.size) this.assign(this.spawn(), this.queue.shift()!);
+  }
+
+  /** Gives a starting worker its first job: it no longer waits in the queue, and its time limit starts with the worker. */
+  private assign(slot: Slot, job: Job): void {
+    if (job.waitTimer) clearTimeout(job.waitTimer);
+    slot.job = job;
+  }
+
+  private start(slot: Slot, job: Job): void {
+    if (job.waitTimer) clearTimeout(job.waitTimer);
+    job.startedAt = performance.now();
+    slot.job = job;
+    slot.state = 'busy';
+    slot.worker.ref();
+    if (job.timeoutMs <= MAX_TIMER) {
+      job.timer = setTimeout(() => {
+        if (slot.job !== job) return;
+        this.stats.timeouts++;
+        this.drop(slot);
+        this.settle(job, job.onLimit('time', `${job.timeoutMs} ms`));
+        this.pump();
+      }, job.timeoutMs);
+    }
+    slot.worker.postMessage({ id: job.id, task: job.task, args: job.args });
+  }
+
+  /** The SERVICE_BUSY error, with a retry time from the queue length and the average job time. */
+  private busy(message: string): ApiError {
+    this.stats.busy++;
+    const waitMs = Math.ceil((this.queue.length + 1) / this.size) * this.averageMs;
+    const seconds = Math.min(60, Math.max(1, Math.ceil(waitMs / 1000)));
+    return new ApiError('SERVICE_BUSY', `${message}; retry in about ${seconds} s`, undefined, new Date(Date.now() + seconds * 1000).toISOString());
+  }
+
+  private defaultLimit(kind: LimitKind, limit: string): Error {
+    return ApiError.validation(`Input too complex: ${this.name} ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped`, [
+      { field: '', reason: `${kind} limit of ${limit} exceeded` },
+    ]);
+  }
+
+  /** Runs `task` with `args` in a worker. */
+  run<T>(task: string, args: unknown, opts: RunOptions = {}): Promise<T> {
+    const { signal } = opts;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.closed) return Promise.reject(new Error(`${this.name} pool is closed`));
+    const free = this.slots.some((s) => !s.job) || this.slots.length < this.size;
+    const waiting = this.queue.length;
+    if (!free && waiting >= this.maxQueue) {
+      return Promise.reject(this.busy(`${this.name} is busy: ${waiting} ${this.noun[1]} are waiting`));
+    }
+    return new Promise<T>((resolve, reject) => {
+      const job: Job = {
+        id: this.nextId++,
+        task,
+        args,
+        timeoutMs: Math.max(1, opts.timeoutMs ?? this.timeoutMs),
+        onLimit: opts.onLimit ?? ((k, l) => this.defaultLimit(k, l)),
+        onProgress: opts.onProgress,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      };
+      if (this.maxWaitMs <= MAX_TIMER) {
+        job.waitTimer = setTimeout(() => {
+          const at = this.queue.indexOf(job);
+          if (at < 0) return;
+          this.queue.splice(at, 1);
+          this.settle(job, this.busy(`${this.name} is busy: this ${this.noun[0]} waited ${this.maxWaitMs} ms for a worker`));
+        }, this.maxWaitMs);
+        job.waitTimer.unref();
+      }
+      if (signal) {
+        const onAbort = () => this.cancel(job, signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        const off = () => signal.removeEventListener('abort', onAbort);
+        const { resolve: res, reject: rej } = job;
+        job.resolve = (v) => (off(), res(v));
+        job.reject = (e) => (off(), rej(e));
+      }
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  /** Takes a job out of the queue, or terminates the worker running it. */
+  private cancel(job: Job, reason: unknown): void {
+    if (job.done) return;
+    const at = this.queue.indexOf(job);
+    if (at >= 0) {
+      this.queue.splice(at, 1);
+      this.stats.aborted++;
+      this.settle(job, reason);
+      return;
+    }
+    const slot = this.slots.find((s) => s.job === job);
+    if (slot?.state === 'starting') {
+      // Its worker has not begun it: it stays, for the next job.
+      slot.job = undefined;
+      this.stats.aborted++;
+      this.settle(job, reason);
+      this.pump();
+      return;
+    }
+    if (slot) {
+      // A task cannot be interrupted inside its thread: the worker is terminated (a new one starts when needed).
+      this.stats.aborted++;
+      this.drop(slot);
+      this.settle(job, reason);
+      this.pump();
+    }
+  }
+
+  /** Stops every worker; queued and running jobs are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const err = new Error(`${this.name} pool closed`);
+    for (const job of this.queue.splice(0)) this.settle(job, err);
+    const slots = this.slots.splice(0);
+    await Promise.all(
+      slots.map(async (slot) => {
+        slot.stopping = true;
+        const job = slot.job;
+        slot.job = undefined;
+        if (job) this.settle(job, err);
+        await slot.worker.terminate().catch(() => undefined);
+      }),
+    );
+  }
+}

@@ -1,0 +1,18 @@
+import { creditHistory, ListCreditHistoryInput, ListCreditHistoryOutput } from '../../credits/ledger.js';
+import { defineTool } from '../define.js';
+import { creditRoute, SESSION_CREDIT_TOOL } from './common.js';
+
+export const listCreditHistoryTool = defineTool({
+  name: 'list_credit_history',
+  example: { limit: 20 },
+  title: 'Read the credit ledger',
+  description:
+    "The account's ledger, newest first, cursor-paged (continue with nextCursor until hasMore is false): purchases, grants, debits, " +
+    'refunds of failed actions and reversals of refunded payments, each with its reference and the balance after it. Session; REST only.',
+  ...SESSION_CREDIT_TOOL,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: ListCreditHistoryInput,
+  output: ListCreditHistoryOutput,
+  rest: creditRoute('GET', 'history', { shape: 'list' }),
+  handler: (input, ctx) => creditHistory(ctx.store, ctx.cursors, ctx.principal.ownerId, input),
+});

@@ -1,0 +1,190 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/core/errors.js';
+import { WorkerPool, type WorkerPoolOptions } from '../../src/core/worker-pool.js';
+
+const MODULE = new URL('./fixtures/pool-tasks.ts', import.meta.url);
+const pools: WorkerPool[] = [];
+function pool(opts: Partial<WorkerPoolOptions> = {}): WorkerPool {
+  const p = new WorkerPool({ name: 'The test task', module: MODULE, ...opts });
+  pools.push(p);
+  return p;
+}
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** Counts event-loop turns until stopped: it advances only while the loop is free. */
+function ticker(): { stop: () => number } {
+  let ticks = 0;
+  let on = true;
+  const tick = () => {
+    ticks++;
+    if (on) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    stop: () => {
+      on = false;
+      return ticks;
+    },
+  };
+}
+
+/** Resolves once `cond` holds (checked every few ms). */
+async function until(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe('WorkerPool', () => {
+  it('starts no worker before the first job, runs tasks with structured-cloneable results and keeps the worker warm', async () => {
+    const p = pool();
+    expect(p.workers).toBe(0);
+    expect(await p.run('echo', { a: [1, 2] })).toEqual({ echoed: { a: [1, 2] }, big: 10n ** 30n });
+    expect(p.workers).toBe(1);
+    await p.run('echo', 2);
+    expect(p.stats.workersStarted).toBe(1);
+  });
+
+  it('an ApiError thrown by a task arrives as an ApiError; other errors keep their message', async () => {
+    const p = pool();
+    const e = await rejection(p.run('refuse', null));
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toMatchObject({ code: 'VALIDATION_ERROR', message: 'refused in the worker', details: [{ field: 'x', reason: 'because' }] });
+    const plain = (await rejection(p.run('fail', null))) as Error;
+    expect(plain).not.toBeInstanceOf(ApiError);
+    expect(plain.message).toBe('plain failure');
+    expect((await rejection(p.run('nope', null))) as Error).toMatchObject({ message: 'unknown task nope' });
+  });
+
+  it('stops a job over its time limit without holding the event loop, terminates its worker and keeps serving', async () => {
+    const p = pool({ timeoutMs: 60_000 });
+    await p.run('echo', 0);
+    const t = ticker();
+    const e = await rejection(p.run('spin', null, { timeoutMs: 300 }));
+    const ticks = t.stop();
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^Input too complex: The test task took longer than 300 ms/) });
+    // The loop turned many times while the job ran in its thread.
+    expect(ticks).toBeGreaterThan(10);
+    expect(p.stats.timeouts).toBe(1);
+    expect(p.workers).toBe(0);
+    expect(await p.run('echo', 'again')).toMatchObject({ echoed: 'again' });
+    expect(p.stats.workersStarted).toBe(2);
+  });
+
+  it('uses the caller\'s error for a limit (e.g. SERVICE_BUSY for a generation)', async () => {
+    const p = pool();
+    const e = await rejection(p.run('spin', null, { timeoutMs: 50, onLimit: (kind, limit) => new ApiError('SERVICE_BUSY', `${kind} ${limit}`) }));
+    expect(e).toMatchObject({ code: 'SERVICE_BUSY', message: 'time 50 ms' });
+  });
+
+  it('a job over its memory limit stops with the limit error, not a crash of the process', async () => {
+    const p = pool({ resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 } });
+    const e = await rejection(p.run('hog', null));
+    expect(e).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/needed more than 32 MB of memory/) });
+    expect(p.stats.memoryLimits).toBe(1);
+    expect(p.workers).toBe(0);
+    expect(await p.run('echo', 1)).toMatchObject({ echoed: 1 });
+  });
+
+  it('refuses a job past the queue limit with SERVICE_BUSY and a retry time', async () => {
+    const p = pool({ size: 1, maxQueue: 1 });
+    const running = p.run('spin', null, { timeoutMs: 60_000 });
+    running.catch(() => undefined);
+    await until(() => p.running === 1);
+    const queued = p.run('echo', 'queued');
+    queued.catch(() => undefined);
+    const e = await rejection(p.run('echo', 'third'));
+    expect(e).toBeInstanceOf(ApiError);
+    const busy = e as ApiError;
+    expect(busy.code).toBe('SERVICE_BUSY');
+    expect(busy.status).toBe(503);
+    expect(busy.message).toMatch(/busy: 1 jobs are waiting; retry in about \d+ s/);
+    expect(Date.parse(busy.retryAfter!)).toBeGreaterThan(Date.now());
+    expect(p.stats.busy).toBe(1);
+    await p.close();
+    await expect(running).rejects.toThrow(/closed/);
+    await expect(queued).rejects.toThrow(/closed/);
+  });
+
+  it('refuses a job that waited longer than maxWaitMs for a worker', async () => {
+    const p = pool({ size: 1, maxWaitMs: 100 });
+    const running = p.run('spin', null, { timeoutMs: 60_000 });
+    running.catch(() => undefined);
+    const e = await rejection(p.run('echo', 'late'));
+    expect(e).toMatchObject({ code: 'SERVICE_BUSY', message: expect.stringMatching(/waited 100 ms for a worker/) });
+  });
+
+  it('abort removes a queued job and terminates the worker running one (the worker count goes back down)', async () => {
+    const p = pool({ size: 1 });
+    const first = new AbortController();
+    const second = new AbortController();
+    const running = p.run('spin', null, { signal: first.signal, timeoutMs: 60_000 });
+    const queued = p.run('echo', 'never', { signal: second.signal });
+    await until(() => p.running === 1);
+    expect(p.queued).toBe(1);
+    second.abort(new Error('client went away'));
+    await expect(queued).rejects.toThrow('client went away');
+    expect(p.queued).toBe(0);
+    expect(p.workers).toBe(1);
+    first.abort(new Error('cancelled'));
+    await expect(running).rejects.toThrow('cancelled');
+    expect(p.workers).toBe(0);
+    expect(p.stats.aborted).toBe(2);
+    // an already aborted signal never queues
+    await expect(p.run('echo', 1, { signal: AbortSignal.abort(new Error('before')) })).rejects.toThrow('before');
+    expect(p.workers).toBe(0);
+  });
+
+  it('a job given to a worker still starting waits for no worker: its wait limit does not fire, and aborting it keeps the worker', async () => {
+    const p = pool({ size: 1, maxWaitMs: 1 });
+    const ac = new AbortController();
+    const first = p.run('echo', 'a', { signal: ac.signal });
+    expect(p.workers).toBe(1);
+    expect(p.queued).toBe(0);
+    ac.abort(new Error('gone'));
+    await expect(first).rejects.toThrow('gone');
+    expect(p.workers).toBe(1);
+    expect(await p.run('echo', 'b')).toMatchObject({ echoed: 'b' });
+    expect(p.stats.workersStarted).toBe(1);
+    expect(p.stats.busy).toBe(0);
+  });
+
+  it('passes progress reports as the task runs', async () => {
+    const p = pool();
+    const seen: unknown[] = [];
+    expect(await p.run('steps', null, { onProgress: (v) => seen.push(v) })).toBe('done');
+    expect(seen).toEqual(['one', 'two']);
+  });
+
+  it('eager pools start every worker at once and replace a stopped one', async () => {
+    const p = pool({ size: 2, eager: true });
+    expect(p.workers).toBe(2);
+    await p.warm();
+    await rejection(p.run('spin', null, { timeoutMs: 50 }));
+    expect(p.workers).toBe(2);
+    expect(p.stats.workersStarted).toBe(3);
+  });
+
+  it('a module that does not load fails its jobs with the reason', async () => {
+    const p = new WorkerPool({ name: 'Broken', module: new URL('./fixtures/no-such-module.ts', import.meta.url) });
+    pools.push(p);
+    await expect(p.run('echo', 1)).rejects.toThrow(/no-such-module|Cannot find/);
+    expect(p.workers).toBe(0);
+  });
+
+  it('rejects work after close', async () => {
+    const p = pool();
+    await p.close();
+    await expect(p.run('echo', 1)).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SVC_BIN, tmpDir } from '../helpers.js';
+
+// `svc credits grant`, with the service stopped (the command opens the store) and while it runs (through its API).
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('SVC_') && !k.startsWith('STRIPE_')) env[k] = v;
+  return { ...env, ...extra };
+}
+
+function runSvc(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SVC_BIN, ...args], { env: cleanEnv(env) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function startServe(dataDir: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string; stderr: () => string; exited: Promise<number | null> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SVC_BIN, 'serve', '--port', '0', '--data-dir', dataDir], { env: cleanEnv() });
+    let stderr = '';
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+      if (m) resolve({ child, url: m[1]!, stderr: () => stderr, exited });
+    });
+    void exited.then((code) => reject(new Error(`svc serve exited early (${code}): ${stderr}`)));
+  });
+}
+
+let data: Awaited<ReturnType<typeof tmpDir>>;
+beforeAll(async () => {
+  data = await tmpDir();
+});
+afterAll(async () => {
+  await data?.cleanup();
+});
+
+describe('svc credits grant', () => {
+  it('refuses bad arguments with one line', async () => {
+    for (const [args, message] of [
+      [['credits'], /credits needs a command: grant/],
+      [['credits', 'give'], /unknown credits command "give"/],
+      [['credits', 'grant', '--amount', '5', '--reason', 'x'], /--account is required/],
+      [['credits', 'grant', '--account', 'acct_x', '--amount', 'lots', '--reason', 'x'], /--amount must be a whole number/],
+      [['credits', 'grant', '--account', 'acct_x', '--amount', '5'], /--reason/],
+    ] as const) {
+      const r = await runSvc([...args, '--data-dir', data.dir]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  }, 120_000);
+
+  it('grants offline and through a running server; every grant is a ledger entry', async () => {
+    const dir = path.join(data.dir, 'grants');
+    const created = await runSvc(['accounts', 'create', '--name', 'Credit Ltd', '--tier', 'partner', '--json', '--data-dir', dir]);
+    expect(created.code, created.stderr).toBe(0);
+    const account = (JSON.parse(created.stdout) as { account: { id: string } }).account.id;
+    const offline = await runSvc(['credits', 'grant', '--account', account, '--amount', '120', '--reason', 'launch offer', '--idempotency-key', 'launch', '--json', '--data-dir', dir]);
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(JSON.parse(offline.stdout)).toMatchObject({ balance: 120, replayed: false, entry: { kind: 'grant', amount: 120, reason: 'launch offer' } });
+    const replay = await runSvc(['credits', 'grant', '--account', account, '--amount', '120', '--reason', 'launch offer', '--idempotency-key', 'launch', '--data-dir', dir]);
+    expect(replay.stdout).toMatch(/Already granted.*Balance of .*: 120/);
+    const missing = await runSvc(['credits', 'grant', '--account', 'acct_nobody', '--amount', '1', '--reason', 'x', '--data-dir', dir]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^svc: NOT_FOUND/);
+
+    const serve = await startServe(dir);
+    try {
+      const admin = (serve.stderr().match(/svc_sk_[A-Za-z0-9_-]{43}/) ?? [])[0]!;
+      expect(admin).toBeTruthy();
+      const online = await runSvc(['credits', 'grant', '--account', account, '--amount=-20', '--reason', 'correction', '--json', '--data-dir', dir], { SVC_API_KEY: admin });
+      expect(online.code, online.stderr).toBe(0);
+      expect(JSON.parse(online.stdout)).toMatchObject({ balance: 100, entry: { kind: 'grant', amount: -20, reason: 'correction' } });
+      const overdraft = await runSvc(['credits', 'grant', '--account', account, '--amount=-1000', '--reason', 'too much', '--data-dir', dir], { SVC_API_KEY: admin });
+      expect(overdraft.code).toBe(1);
+      expect(overdraft.stderr).toMatch(/^svc: INSUFFICIENT_CREDITS/);
+    } finally {
+      serve.child.kill('SIGTERM');
+    }
+    expect(await serve.exited).toBe(0);
+  }, 120_000);
+});

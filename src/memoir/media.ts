@@ -116,7 +116,7 @@ export async function commitUpload(
   deps: { store: Store; clock: Clock; dataDir: string },
   ownerId: string,
   staged: Staged,
-  info: { originalName: string | null; durationMinutes: number | null; durationSeconds: number | null },
+  info: { originalName: string | null; durationMinutes: number | null; durationSeconds: number | null; medianPitchHz: number | null },
 ): Promise<MediaRecord> {
   if (!/^[0-9a-f]{32}$/.test(staged.stagingId)) throw ApiError.validation('Invalid upload', [{ field: 'stagingId', reason: 'unknown upload' }]);
   const now = deps.clock.now();
@@ -136,6 +136,7 @@ export async function commitUpload(
     originalName: info.originalName,
     durationMinutes: info.durationMinutes,
     durationSeconds: info.durationSeconds,
+    medianPitchHz: info.medianPitchHz,
     createdAt: now.toISOString(),
   };
   try {

@@ -96,6 +96,8 @@ export interface MediaRecord {
   durationMinutes: number | null;
   /** Measured length of audio and video (null for photos, or when it could not be measured). */
   durationSeconds: number | null;
+  /** Median pitch of the speech in audio and video (Hz), for the matched voice style; null when none was found. */
+  medianPitchHz?: number | null;
   createdAt: string;
 }
 

@@ -159,6 +159,7 @@ export const EXAMPLES: Record<string, Example> = {
   list_memoir_media: { input: () => ({}), session: true },
   delete_memoir_media: { input: () => ({ id: 'med_01JD0000000000000000000000' }), session: true, errorCode: 'NOT_FOUND' },
   get_memoir_media_inference: { input: () => ({ id: 'med_01JD0000000000000000000000' }), session: true, errorCode: 'NOT_FOUND' },
+  get_memoir_voice_status: { input: () => ({}), session: true },
   list_credit_packs: { input: () => ({}), session: true },
   get_credit_wallet: { input: () => ({}), session: true },
   // The example server has no Stripe key: the documented answer is 503 PAYMENTS_NOT_CONFIGURED.

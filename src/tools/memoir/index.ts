@@ -4,8 +4,9 @@ import { listMemoirChatTool, memoirChatTool } from './chat.js';
 import { answerQuestionnaireTool, createJournalEntryTool, getQuestionnaireTool, listJournalEntriesTool } from './journal.js';
 import { deleteMemoirMediaTool, getMemoirMediaInferenceTool, listMemoirMediaTool } from './media.js';
 import { getMemoirSetupTool, setMemoirSetupTool } from './setup.js';
+import { getVoiceStatusTool } from './voice.js';
 
-/** The memoir's tools (spec 4.6), in listing order. POST /media/upload is the multipart route of src/http/memoir-upload.ts. */
+/** The memoir's tools (spec 4.6), in listing order. POST /media/upload, /voice/synthesize and /avatar/generate are the non-JSON routes of src/http/memoir-upload.ts (their tools run through invokeTool there). */
 export const MEMOIR_TOOLS: readonly AnyTool[] = [
   getMemoirSetupTool,
   setMemoirSetupTool,
@@ -23,4 +24,5 @@ export const MEMOIR_TOOLS: readonly AnyTool[] = [
   listMemoirMediaTool,
   deleteMemoirMediaTool,
   getMemoirMediaInferenceTool,
+  getVoiceStatusTool,
 ];

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { withCharge } from '../../memoir/charge.js';
 import { commitUpload, deleteMedia, getMedia, infer, listMedia, measureSeconds, mediaFile, publicMedia, stagingDir } from '../../memoir/media.js';
 import type { MediaRecord } from '../../memoir/records.js';
+import { medianPitch, pcm16k } from '../../memoir/voice.js';
 import { defineTool } from '../define.js';
 import { ChargeSchema, memoirPath, READ, WRITE } from './schemas.js';
 
@@ -56,10 +57,13 @@ export const uploadMemoirMediaTool = defineTool({
   handler: async (input, ctx) => {
     const staged = path.join(stagingDir(ctx.config.dataDir), input.stagingId);
     const seconds = input.kind === 'photo' ? null : await measureSeconds({ kind: input.kind } as MediaRecord, staged, ctx.signal).catch(() => null);
+    // The speaker's pitch, for the matched voice style (the first 30 s are enough).
+    const pitch = input.kind === 'photo' ? null : await pcm16k(staged, 30, ctx.signal).then((s) => medianPitch(s), () => null);
     const record = await commitUpload({ store: ctx.store, clock: ctx.clock, dataDir: ctx.config.dataDir }, ctx.principal.ownerId, input, {
       originalName: input.originalName,
       durationMinutes: input.durationMinutes,
       durationSeconds: seconds,
+      medianPitchHz: pitch,
     });
     return publicMedia(record);
   },

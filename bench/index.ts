@@ -9,6 +9,7 @@ import { benchEvm } from './evm.js';
 import { benchHealth } from './health.js';
 import { benchLimits } from './limits.js';
 import { benchMcp } from './mcp.js';
+import { benchMemoir } from './memoir.js';
 import { benchRest } from './rest.js';
 import { benchSolana } from './solana.js';
 import { benchStart } from './start.js';
@@ -29,6 +30,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   health: benchHealth,
   start: benchStart,
   credits: benchCredits,
+  memoir: benchMemoir,
 };
 
 const wanted = process.argv.slice(2);

@@ -89,7 +89,7 @@ export async function registerMemoirUpload(app: FastifyInstance, services: Servi
         if (!req.isMultipart()) {
           throw ApiError.validation('Send the file as multipart/form-data with a "file" field.', [{ field: 'file', reason: 'not a multipart body' }]);
         }
-        const fields: Record<string, string> = {};
+        const fields = new Map<string, string>();
         let originalName: string | null = null;
         for await (const part of req.parts()) {
           if (part.type === 'file') {
@@ -100,16 +100,17 @@ export async function registerMemoirUpload(app: FastifyInstance, services: Servi
             originalName = part.filename ? part.filename.slice(0, 255) : null;
             staged = await stageUpload(services.config.dataDir, part.file, limits);
           } else {
-            fields[part.fieldname] = String(part.value);
+            fields.set(part.fieldname, String(part.value));
           }
         }
         if (!staged) throw ApiError.validation('No file was sent.', [{ field: 'file', reason: 'required' }]);
-        const unknown = Object.keys(fields).filter((f) => f !== 'durationMinutes');
+        const unknown = [...fields.keys()].filter((f) => f !== 'durationMinutes');
         if (unknown.length) throw ApiError.validation('Unknown form fields.', unknown.map((field) => ({ field, reason: 'unknown field' })));
         let durationMinutes: number | null = null;
-        if (fields.durationMinutes !== undefined) {
-          durationMinutes = Number(fields.durationMinutes);
-          if (!/^\d+(\.\d+)?$/.test(fields.durationMinutes.trim()) || durationMinutes > 24 * 60) {
+        const declared = fields.get('durationMinutes');
+        if (declared !== undefined) {
+          durationMinutes = Number(declared);
+          if (!/^\d+(\.\d+)?$/.test(declared.trim()) || durationMinutes > 24 * 60) {
             throw ApiError.validation('Invalid durationMinutes.', [{ field: 'durationMinutes', reason: 'a number of minutes from 0 to 1440' }]);
           }
         }

@@ -245,6 +245,17 @@ export async function dailyPrompt(store: Store, ownerId: string, userKey: string
   return { date: record.date, promptId: record.promptId, category: record.category, text: record.text };
 }
 
+/**
+ * Counts of each non-null value, as a plain object. Built from a Map with
+ * Object.fromEntries, so a mood such as "__proto__" or "constructor" is an
+ * ordinary key, never the object's prototype.
+ */
+function countBy(values: ReadonlyArray<string | null>): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const v of values) if (v) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return Object.fromEntries(counts);
+}
+
 export async function insights(store: Store, ownerId: string) {
   const [entries, answers] = await Promise.all([
     store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
@@ -259,17 +270,14 @@ export async function insights(store: Store, ownerId: string) {
   }
   const moodOverTime = [...byDay.entries()].map(([date, list]) => {
     const scores = list.map((e) => moodScore(e.mood)).filter((s): s is number => s !== null);
-    const moods: Record<string, number> = {};
-    for (const e of list) if (e.mood) moods[e.mood] = (moods[e.mood] ?? 0) + 1;
     return {
       date,
       entries: list.length,
-      moods,
+      moods: countBy(list.map((e) => e.mood)),
       averageScore: scores.length ? Math.round((scores.reduce((x, y) => x + y, 0) / scores.length) * 100) / 100 : null,
     };
   });
-  const moodCounts: Record<string, number> = {};
-  for (const e of sorted) if (e.mood) moodCounts[e.mood] = (moodCounts[e.mood] ?? 0) + 1;
+  const moodCounts = countBy(sorted.map((e) => e.mood));
   return {
     themes: themesIn(allTexts),
     moodOverTime,

@@ -251,7 +251,9 @@ const MOOD_SCORES: Record<string, number> = {
 
 export function moodScore(mood: string | null): number | null {
   if (!mood) return null;
-  return MOOD_SCORES[mood.trim().toLowerCase()] ?? 0;
+  const key = mood.trim().toLowerCase();
+  // Own keys only: a mood named "constructor" is unknown, not Object.prototype's.
+  return Object.hasOwn(MOOD_SCORES, key) ? MOOD_SCORES[key]! : 0;
 }
 
 /** A stable 32-bit hash (FNV-1a) for deterministic choices. */

@@ -176,6 +176,17 @@ describe('character and insights', () => {
     expect(i.totals.journalEntries).toBe(5);
     expect((await insights(b, B)).totals.journalEntries).toBe(0);
   });
+
+  it('moods named like object properties are ordinary moods', async () => {
+    const one = await fresh();
+    const s = accountStore(one.store, A);
+    for (const mood of ['__proto__', 'constructor', 'toString', '__proto__']) await addJournalEntry(s, A, 'u', { content: 'x', mood }, clock);
+    const i = await insights(s, A);
+    expect(Object.getPrototypeOf(i.moodCounts)).toBe(Object.prototype);
+    expect(Object.entries(i.moodCounts)).toEqual([['__proto__', 2], ['constructor', 1], ['tostring', 1]]);
+    expect(i.moodOverTime.every((d) => d.averageScore === 0)).toBe(true);
+    await one.close();
+  });
 });
 
 describe('the agent', () => {

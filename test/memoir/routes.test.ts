@@ -150,6 +150,17 @@ describe('memoir MCP tools act on the key\'s account', () => {
     const answer = await mcpOutcome(chatClient, 'memoir_chat', { message: 'When did you sail to Oslo?' });
     expect(answer).toMatchObject({ ok: true, body: { mode: 'demo', reply: { citations: [id] } } });
     await chatClient.close();
+    // The AI-chat bucket counts over MCP too: a public key gets 5 chats per window.
+    const publicAccount = await server.account({ tier: 'public' });
+    const publicKey = await server.key({ tier: 'public', scopes: ['chat'], ownerId: publicAccount });
+    const pc = await httpClient(server.url, publicKey);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await mcpOutcome(pc, 'memoir_chat', { message: 'hello there' });
+      outcomes.push(r.ok ? 'ok' : (r.body as { error: { code: string } }).error.code);
+    }
+    await pc.close();
+    expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'RATE_LIMIT_EXCEEDED']);
     // The session user's account does not see it.
     expect((await call(user, 'GET', '/api/svcloom/journal')).body.data.map((e: { id: string }) => e.id)).not.toContain(id);
   });

@@ -9,6 +9,7 @@ import { benchEvm } from './evm.js';
 import { benchHealth } from './health.js';
 import { benchLimits } from './limits.js';
 import { benchMcp } from './mcp.js';
+import { benchMemoir } from './memoir.js';
 import { benchRest } from './rest.js';
 import { benchScale } from './scale.js';
 import { benchSolana } from './solana.js';
@@ -31,6 +32,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   start: benchStart,
   credits: benchCredits,
   scale: benchScale,
+  memoir: benchMemoir,
 };
 
 const wanted = process.argv.slice(2);

@@ -8,6 +8,7 @@ import { Dispatcher, WEBHOOK_INDEXES } from './webhooks/index.js';
 import { API_KEYS, API_KEY_INDEXES } from './keys/keys.js';
 import { EMBED_SECRETS, EMBED_SECRET_INDEXES } from './embed/secrets.js';
 import { EMBED_SESSIONS, EMBED_SESSION_INDEXES } from './embed/store.js';
+import { MEMOIR_INDEXES } from './memoir/records.js';
 import { bootstrapOperator, migrateOwners } from './accounts/accounts.js';
 import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
 import { SESSIONS, SESSION_INDEXES, SessionAuthority, USERS, USER_INDEXES } from './accounts/sessions.js';
@@ -32,6 +33,7 @@ export const STORE_INDEXES: Record<string, string[]> = {
   [EMBED_SESSIONS]: EMBED_SESSION_INDEXES,
   [EMBED_SECRETS]: EMBED_SECRET_INDEXES,
   ...WEBHOOK_INDEXES,
+  ...MEMOIR_INDEXES,
   ...CREDIT_INDEXES,
 };
 

@@ -51,6 +51,10 @@ export interface Config {
    * delivery over (an instance that died). Default the timeout + 60 s; at least the timeout + 1 s.
    */
   webhookLeaseMs?: number | undefined;
+  /** The memoir agent's language model (SVC_LLM_BASE_URL, SVC_LLM_API_KEY, SVC_LLM_MODEL); undefined: demo mode. */
+  llm?: { baseUrl: string; apiKey: string; model: string } | undefined;
+  /** Largest memoir upload per kind, bytes (SVC_MEMOIR_MAX_PHOTO, _AUDIO, _VIDEO). */
+  memoirUploadLimits?: { photo: number; audio: number; video: number };
   /** Credit packs, action prices and auto-reload policy (SVC_CREDITS_CATALOGUE: JSON over the defaults). */
   credits: Catalogue;
   /** Stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_BASE) and allowed checkout return hosts. */
@@ -137,6 +141,12 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     rateLimitFailOpen: flag(env.SVC_RATE_LIMIT_FAIL_OPEN, 'SVC_RATE_LIMIT_FAIL_OPEN'),
     ...engines(env),
     ...webhookTiming(env),
+    llm: llmConfig(env),
+    memoirUploadLimits: {
+      photo: env.SVC_MEMOIR_MAX_PHOTO ? parsePositiveInt(env.SVC_MEMOIR_MAX_PHOTO, 'SVC_MEMOIR_MAX_PHOTO') : 20 * 1024 * 1024,
+      audio: env.SVC_MEMOIR_MAX_AUDIO ? parsePositiveInt(env.SVC_MEMOIR_MAX_AUDIO, 'SVC_MEMOIR_MAX_AUDIO') : 100 * 1024 * 1024,
+      video: env.SVC_MEMOIR_MAX_VIDEO ? parsePositiveInt(env.SVC_MEMOIR_MAX_VIDEO, 'SVC_MEMOIR_MAX_VIDEO') : 500 * 1024 * 1024,
+    },
     credits: creditsCatalogue(env),
     payments: paymentsConfig(env),
   };
@@ -201,6 +211,19 @@ function webhookTiming(env: NodeJS.ProcessEnv): Pick<Config, 'webhookTimeoutMs' 
     throw new ConfigError(`SVC_WEBHOOK_LEASE_MS (${lease}) must be at least the delivery timeout (${timeout ?? 30_000} ms) plus 1000`);
   }
   return { webhookTimeoutMs: timeout, webhookLeaseMs: lease };
+}
+
+function llmConfig(env: NodeJS.ProcessEnv): Config['llm'] {
+  const baseUrl = env.SVC_LLM_BASE_URL?.trim();
+  if (!baseUrl) return undefined;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ConfigError(`SVC_LLM_BASE_URL must be a URL such as http://127.0.0.1:8080/v1, got "${baseUrl}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('SVC_LLM_BASE_URL must be an http or https URL');
+  return { baseUrl, apiKey: env.SVC_LLM_API_KEY || 'not-needed', model: env.SVC_LLM_MODEL || 'gpt-4o-mini' };
 }
 
 function flag(raw: string | undefined, source: string): boolean {

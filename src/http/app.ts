@@ -23,6 +23,7 @@ import { coerceQuery } from './query.js';
 import { registerStripeWebhook } from './stripe-webhook.js';
 import { registerEmbedRoutes } from './embed.js';
 import { checkHealth } from '../core/health.js';
+import { registerMemoirUpload } from './memoir-upload.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -503,6 +504,7 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
     }
   });
   registerEmbedRoutes(app, services);
+  await registerMemoirUpload(app, services);
 
   const methodNotAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
     reply

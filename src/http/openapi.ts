@@ -8,6 +8,8 @@ import { CursorPageMetaSchema, OffsetPageMetaSchema } from '../core/pagination.j
 import { ApiKeySchema } from '../keys/manage.js';
 import { WebhookSchema } from '../webhooks/schemas.js';
 import type { AnyTool } from '../tools/define.js';
+import { CharacterSchema, ChargeSchema, ChatMessageSchema, JournalEntrySchema, Mention } from '../tools/memoir/schemas.js';
+import { MediaSchema } from '../tools/memoir/media.js';
 import { ErrorEnvelopeSchema, MetaSchema } from './envelope-schemas.js';
 
 // Finishes the OpenAPI document that @fastify/swagger builds from the routes'
@@ -36,11 +38,22 @@ const NAMED_SCHEMAS: Array<[string, z.ZodType]> = [
   ['Session', SessionOutput],
   ['JurisdictionSummary', JurisdictionSummarySchema],
   ['Source', SourceSchema],
+  ['MemoirCharacter', CharacterSchema],
+  ['MemoirMention', Mention],
+  ['JournalEntry', JournalEntrySchema],
+  ['MemoirChatMessage', ChatMessageSchema],
+  ['MemoirCharge', ChargeSchema],
+  ['MemoirMedia', MediaSchema],
 ];
 
 /** Names for shared schemas found by structure (not exported as zod schemas), by their description. */
 const DESCRIBED_NAMES: Record<string, string> = {
   'Not available before v1.1.': 'Planned',
+  'How the person writes.': 'MemoirStyle',
+  'What the model was built from.': 'MemoirCharacterSources',
+  'Setup status.': 'MemoirSetup',
+  'A question.': 'MemoirQuestion',
+  'A questionnaire.': 'MemoirQuestionnaire',
 };
 
 /** One entry of components.responses per error status the API documents. */
@@ -51,6 +64,7 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string; retry
   '404': { name: 'NotFound', description: 'No such record for this caller (NOT_FOUND).' },
   '409': { name: 'Conflict', description: 'The record already exists (CONFLICT).' },
   '413': { name: 'PayloadTooLarge', description: 'The body is larger than the service accepts (PAYLOAD_TOO_LARGE).' },
+  '415': { name: 'UnsupportedMediaType', description: 'The uploaded file is not a photo, audio or video, judged by its content (UNSUPPORTED_MEDIA_TYPE).' },
   '429': { name: 'TooManyRequests', description: 'A rate limit is reached (RATE_LIMIT_EXCEEDED); retry after Retry-After seconds.', retryAfter: true },
   '500': { name: 'InternalError', description: 'An unexpected failure (INTERNAL_ERROR).' },
   '501': { name: 'NotImplemented', description: 'Planned for a later API version (NOT_IMPLEMENTED).' },

@@ -44,6 +44,7 @@ import { listWebhooksTool } from './webhooks/list-webhooks.js';
 import { regenerateWebhookSecretTool } from './webhooks/regenerate-webhook-secret.js';
 import { testWebhookTool } from './webhooks/test-webhook.js';
 import { updateWebhookTool } from './webhooks/update-webhook.js';
+import { MEMOIR_TOOLS } from './memoir/index.js';
 
 /** Every tool the service offers, in the order they are listed. */
 export const TOOLS: readonly AnyTool[] = [
@@ -94,6 +95,7 @@ export const TOOLS: readonly AnyTool[] = [
   generateLegalDocumentTool,
   listLegalTemplatesTool,
   signLegalDocumentTool,
+  ...MEMOIR_TOOLS,
 ];
 
 /** The tools offered over MCP (session routes are REST only). */

@@ -22,7 +22,7 @@ let user: TestSession;
 /** A second registered user, for the session-only lists. */
 let user2: TestSession;
 /** Ids of records that belong to account A (credits: to the first user's account). */
-const aIds = { key: '', webhook: '', events: [] as string[], credits: [] as string[] };
+const aIds = { key: '', webhook: '', events: [] as string[], credits: [] as string[], journal: '', chat: [] as string[] };
 
 async function rest(key: string | undefined, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
   const res = await server.app.inject({
@@ -57,6 +57,13 @@ beforeAll(async () => {
   expect(hook.status).toBe(201);
   aIds.webhook = hook.body.data.id;
   await rest(a.key, 'POST', '/api/v1/api-keys', { name: 'A second', scopes: ['contracts'], tier: 'public' });
+  const entry = await rest(a.key, 'POST', '/api/v1/svcloom/journal', { content: 'A private memory of account A, about the orchard.' });
+  expect(entry.status).toBe(201);
+  aIds.journal = entry.body.data.entry.id;
+  // Nothing matches: the agent says it does not know (free), and the exchange is still A's history.
+  const chat = await rest(a.key, 'POST', '/api/v1/svcloom/chat', { message: 'Hello there' });
+  expect(chat.status).toBe(200);
+  aIds.chat = [chat.body.data.message.id, chat.body.data.reply.id];
   const events = await rest(a.key, 'GET', '/api/v1/webhooks/events?limit=100');
   aIds.events = events.body.data.map((e: { id: string }) => e.id);
   expect(aIds.events.length).toBeGreaterThanOrEqual(2);
@@ -75,7 +82,9 @@ type Fixture =
   /** The operator's tools: they work across accounts by design, so other tiers are refused outright. */
   | { kind: 'operator' }
   /** Shared reference data or a planned route: no account owns anything it returns. */
-  | { kind: 'shared' };
+  | { kind: 'shared' }
+  /** Session-only routes (no key, no MCP): their isolation between users is tested where named. */
+  | { kind: 'elsewhere'; where: string };
 
 const FIXTURES: Record<string, Fixture> = {
   get_api_key: { kind: 'id', id: () => aIds.key },
@@ -98,6 +107,11 @@ const FIXTURES: Record<string, Fixture> = {
   get_jurisdiction: { kind: 'shared' },
   list_jurisdictions: { kind: 'shared' },
   sign_legal_document: { kind: 'shared' },
+  list_journal_entries: { kind: 'list', ids: () => [aIds.journal] },
+  list_memoir_chat: { kind: 'list', ids: () => aIds.chat },
+  list_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
+  delete_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
+  get_memoir_media_inference: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
 };
 
 const takesId = (t: AnyTool) => /:id\b/.test(t.rest.path);
@@ -119,7 +133,7 @@ describe('isolation matrix: a second account never reaches the first account\'s 
     expect(needing.length).toBeGreaterThanOrEqual(15);
   });
 
-  for (const tool of TOOLS.filter((t) => FIXTURES[t.name] && FIXTURES[t.name]!.kind !== 'shared')) {
+  for (const tool of TOOLS.filter((t) => FIXTURES[t.name] && FIXTURES[t.name]!.kind !== 'shared' && FIXTURES[t.name]!.kind !== 'elsewhere')) {
     const fixture = FIXTURES[tool.name]!;
     it(`${tool.name} (${fixture.kind})`, async () => {
       if (fixture.kind === 'id') {

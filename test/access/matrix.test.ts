@@ -228,6 +228,9 @@ const OTHER_OWNER_FIXTURES: Record<string, (() => Promise<string>) | null> = {
   grant_credits: null,
   // Planned (501): no records yet.
   sign_legal_document: null,
+  // Session-only (keys are refused before ids matter): another user's media id answers 404 in test/memoir/media.test.ts.
+  delete_memoir_media: null,
+  get_memoir_media_inference: null,
   update_webhook: otherOwnersWebhookId,
   delete_webhook: otherOwnersWebhookId,
   regenerate_webhook_secret: otherOwnersWebhookId,

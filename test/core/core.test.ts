@@ -28,6 +28,7 @@ describe('errors', () => {
       CONFLICT: 409,
       VALIDATION_ERROR: 400,
       PAYLOAD_TOO_LARGE: 413,
+      UNSUPPORTED_MEDIA_TYPE: 415,
       RATE_LIMIT_EXCEEDED: 429,
       INTERNAL_ERROR: 500,
       NOT_IMPLEMENTED: 501,
@@ -35,7 +36,7 @@ describe('errors', () => {
       SERVICE_UNAVAILABLE: 503,
       PAYMENTS_NOT_CONFIGURED: 503,
     });
-    expect(ERROR_CODES).toHaveLength(20);
+    expect(ERROR_CODES).toHaveLength(21);
   });
 
   it('serialises only what a client should see', () => {

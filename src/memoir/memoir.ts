@@ -1,0 +1,306 @@
+/**
+ * The memoir's records, read and written through the caller's account view of
+ * the store (handlers get nothing else). Every write is one transaction whose
+ * function only touches `tx`, so an adapter may retry it.
+ */
+import type { Clock } from '../core/clock.js';
+import { ApiError, type ErrorDetail } from '../core/errors.js';
+import { paginateOffset } from '../core/pagination.js';
+import type { Store, Tx } from '../store/port.js';
+import { buildCharacter, elizaCharacter, emptyCharacter, type CharacterModel } from './character.js';
+import { allQuestions, CATEGORIES, categoryOf } from './questions.js';
+import {
+  MEMOIR_ANSWERS,
+  MEMOIR_CHAT,
+  MEMOIR_JOURNAL,
+  MEMOIR_LIMITS,
+  MEMOIR_MEDIA,
+  MEMOIR_PROFILES,
+  MEMOIR_PROMPTS,
+  memoirId,
+  type AnswerRecord,
+  type JournalEntry,
+  type PromptRecord,
+} from './records.js';
+import { moodScore, stableHash, themesIn, themesOf, topPeople, topPlaces } from './text.js';
+
+export interface ProfileRecord {
+  [field: string]: unknown;
+  id: string;
+  ownerId: string;
+  agentName: string | null;
+  setupAt: string | null;
+  character: CharacterModel;
+  updatedAt: string;
+}
+
+export const profileId = (ownerId: string) => `mprof_${ownerId}`;
+const answersId = (ownerId: string, category: string) => `mqa_${ownerId}_${category}`;
+
+/** The name an agent goes by before its owner names it. */
+export const DEFAULT_AGENT_NAME = 'Memoir agent';
+
+async function profileIn(tx: Pick<Tx, 'get'>, ownerId: string): Promise<ProfileRecord | undefined> {
+  return tx.get<ProfileRecord>(MEMOIR_PROFILES, profileId(ownerId));
+}
+
+export async function readProfile(store: Store, ownerId: string): Promise<ProfileRecord | undefined> {
+  return store.get<ProfileRecord>(MEMOIR_PROFILES, profileId(ownerId));
+}
+
+export async function getSetup(store: Store, ownerId: string) {
+  const p = await readProfile(store, ownerId);
+  return { configured: !!p?.agentName, agentName: p?.agentName ?? null, setupAt: p?.setupAt ?? null };
+}
+
+export function cleanName(raw: string): string {
+  const name = raw.normalize('NFC').replace(/\s+/g, ' ').trim();
+  if (!name || /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(name)) {
+    throw ApiError.validation('Invalid agent name', [{ field: 'agentName', reason: 'must be visible text without control characters' }]);
+  }
+  return name;
+}
+
+export async function setSetup(store: Store, ownerId: string, agentName: string, clock: Clock) {
+  const name = cleanName(agentName);
+  const now = clock.now().toISOString();
+  return store.transact(async (tx) => {
+    const existing = await profileIn(tx, ownerId);
+    const profile: ProfileRecord = existing
+      ? { ...existing, agentName: name, setupAt: existing.setupAt ?? now, updatedAt: now }
+      : { id: profileId(ownerId), ownerId, agentName: name, setupAt: now, character: emptyCharacter(), updatedAt: now };
+    await tx.put(MEMOIR_PROFILES, profile);
+    return { configured: true, agentName: name, setupAt: profile.setupAt };
+  });
+}
+
+/** Recomputes the character model from everything written so far (inside the writing transaction). */
+async function refreshCharacter(tx: Tx, ownerId: string, now: string): Promise<CharacterModel> {
+  const [entries, answers, existing] = await Promise.all([
+    tx.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
+    tx.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
+    profileIn(tx, ownerId),
+  ]);
+  const character = buildCharacter(entries, answers, existing?.character, now);
+  const profile: ProfileRecord = existing
+    ? { ...existing, character, updatedAt: now }
+    : { id: profileId(ownerId), ownerId, agentName: null, setupAt: null, character, updatedAt: now };
+  await tx.put(MEMOIR_PROFILES, profile);
+  return character;
+}
+
+export interface JournalInput {
+  content: string;
+  mood?: string | undefined;
+  promptUsed?: string | undefined;
+}
+
+export function publicEntry(e: JournalEntry) {
+  return { id: e.id, content: e.content, mood: e.mood, promptUsed: e.promptUsed, themes: themesOf(e.content), createdAt: e.createdAt };
+}
+
+export async function addJournalEntry(store: Store, ownerId: string, authorKey: string, input: JournalInput, clock: Clock) {
+  const content = input.content.trim();
+  if (!content) throw ApiError.validation('Invalid journal entry', [{ field: 'content', reason: 'must not be empty or only spaces' }]);
+  const now = clock.now();
+  const entry: JournalEntry = {
+    id: memoirId('jrn', now.getTime()),
+    ownerId,
+    authorKey,
+    content,
+    mood: input.mood?.trim().toLowerCase() || null,
+    promptUsed: input.promptUsed?.trim() || null,
+    createdAt: now.toISOString(),
+  };
+  const character = await store.transact(async (tx) => {
+    const count = (await tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId)).length;
+    if (count >= MEMOIR_LIMITS.journalEntriesPerAccount) {
+      throw ApiError.validation('Journal is full', [{ field: 'content', reason: `an account holds at most ${MEMOIR_LIMITS.journalEntriesPerAccount} entries` }]);
+    }
+    await tx.put(MEMOIR_JOURNAL, entry);
+    return refreshCharacter(tx, ownerId, entry.createdAt);
+  });
+  return { entry, character };
+}
+
+export async function listJournal(store: Store, ownerId: string, page: number, limit: number) {
+  const entries = await store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId);
+  // Newest first; ids are ULIDs, so they order like their creation.
+  const sorted = [...entries].sort((a, b) => (a.id < b.id ? 1 : -1));
+  const { items, pagination } = paginateOffset(sorted, page, limit);
+  return { items: items.map(publicEntry), pagination };
+}
+
+function completionOf(category: string, record: AnswerRecord | undefined) {
+  const c = categoryOf(category);
+  const answered = c.questions.filter((q) => record?.answers[q.id]).length;
+  return { category: c.id, title: c.title, answered, total: c.questions.length, completion: Math.round((answered / c.questions.length) * 100) / 100 };
+}
+
+export async function getQuestionnaire(store: Store, ownerId: string, category: string) {
+  const c = categoryOf(category);
+  const record = await store.get<AnswerRecord>(MEMOIR_ANSWERS, answersId(ownerId, c.id));
+  return {
+    ...completionOf(c.id, record),
+    questions: c.questions.map((q) => ({ id: q.id, text: q.text, answer: record?.answers[q.id]?.answer ?? null, answeredAt: record?.answers[q.id]?.answeredAt ?? null })),
+  };
+}
+
+export async function answerQuestionnaire(store: Store, ownerId: string, category: string, answers: Array<{ questionId: string; answer: string }>, clock: Clock) {
+  const c = categoryOf(category);
+  const known = new Set(c.questions.map((q) => q.id));
+  const details: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  answers.forEach((a, i) => {
+    if (!known.has(a.questionId)) details.push({ field: `answers.${i}.questionId`, reason: `unknown question id for category ${c.id}` });
+    else if (seen.has(a.questionId)) details.push({ field: `answers.${i}.questionId`, reason: 'answered twice in one request' });
+    else if (!a.answer.trim()) details.push({ field: `answers.${i}.answer`, reason: 'must not be empty or only spaces' });
+    seen.add(a.questionId);
+  });
+  if (details.length) throw ApiError.validation(`Invalid answers for the ${c.id} questionnaire`, details);
+  const now = clock.now().toISOString();
+  await store.transact(async (tx) => {
+    const existing = await tx.get<AnswerRecord>(MEMOIR_ANSWERS, answersId(ownerId, c.id));
+    const record: AnswerRecord = existing
+      ? { ...existing, answers: { ...existing.answers }, updatedAt: now }
+      : { id: answersId(ownerId, c.id), ownerId, category: c.id, answers: {}, updatedAt: now };
+    for (const a of answers) record.answers[a.questionId] = { answer: a.answer.trim(), answeredAt: now };
+    await tx.put(MEMOIR_ANSWERS, record);
+    await refreshCharacter(tx, ownerId, now);
+  });
+  return getQuestionnaire(store, ownerId, c.id);
+}
+
+export async function agentStatus(store: Store, ownerId: string) {
+  const [entries, answers, media, chat] = await Promise.all([
+    store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
+    store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
+    store.findBy(MEMOIR_MEDIA, 'ownerId', ownerId),
+    store.findBy(MEMOIR_CHAT, 'ownerId', ownerId),
+  ]);
+  const byCategory = new Map(answers.map((a) => [a.category, a]));
+  const questionnaire = CATEGORIES.map((c) => completionOf(c.id, byCategory.get(c.id)));
+  const answered = questionnaire.reduce((n, q) => n + q.answered, 0);
+  const total = questionnaire.reduce((n, q) => n + q.total, 0);
+  return {
+    journalCount: entries.length,
+    questionnaire,
+    answeredQuestions: answered,
+    totalQuestions: total,
+    overallCompletion: Math.round((answered / total) * 100) / 100,
+    mediaCount: media.length,
+    chatMessages: chat.length,
+  };
+}
+
+/** Days within which a user is not shown the same prompt again. */
+export const PROMPT_REPEAT_DAYS = 28;
+
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+
+/**
+ * Today's prompt for this user: chosen once per user and UTC day and kept, so
+ * asking again gives the same one. It favours the category least covered by
+ * answers and journal themes, skips questions already answered, and never
+ * repeats a prompt shown within PROMPT_REPEAT_DAYS. Deterministic given the
+ * date and the data (ties are broken by a hash of the user and the date).
+ */
+export async function dailyPrompt(store: Store, ownerId: string, userKey: string, clock: Clock) {
+  const date = dayOf(clock.now());
+  const id = `mprm_${ownerId}_${stableHash(userKey).toString(36)}_${date}`;
+  const record = await store.transact(async (tx) => {
+    const kept = await tx.get<PromptRecord>(MEMOIR_PROMPTS, id);
+    if (kept) return kept;
+    const [answers, entries, shown] = await Promise.all([
+      tx.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
+      tx.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
+      tx.findBy<PromptRecord>(MEMOIR_PROMPTS, 'ownerId', ownerId),
+    ]);
+    const recent = new Set(
+      shown.filter((p) => p.userKey === userKey && daysBetween(p.date, date) < PROMPT_REPEAT_DAYS && daysBetween(p.date, date) >= 0).map((p) => p.promptId),
+    );
+    const answered = new Set(answers.flatMap((a) => Object.keys(a.answers)));
+    const journalThemes = new Map(themesIn(entries.map((e) => e.content)).map((t) => [t.name, t.count]));
+    const questions = allQuestions();
+    let pool = questions.filter((q) => !answered.has(q.id) && !recent.has(q.id));
+    if (pool.length === 0) pool = questions.filter((q) => !recent.has(q.id));
+    if (pool.length === 0) pool = questions;
+    const coverage = (category: string) => {
+      const c = categoryOf(category);
+      return c.questions.filter((q) => answered.has(q.id)).length / c.questions.length + Math.min(1, (journalThemes.get(category) ?? 0) / 10);
+    };
+    const seed = `${userKey}|${date}`;
+    pool.sort(
+      (a, b) =>
+        coverage(a.category) - coverage(b.category) ||
+        stableHash(`${seed}|${a.category}`) - stableHash(`${seed}|${b.category}`) ||
+        stableHash(`${seed}|${a.id}`) - stableHash(`${seed}|${b.id}`),
+    );
+    const q = pool[0]!;
+    const rec: PromptRecord = { id, ownerId, userKey, date, promptId: q.id, category: q.category, text: q.text };
+    await tx.put(MEMOIR_PROMPTS, rec);
+    return rec;
+  });
+  return { date: record.date, promptId: record.promptId, category: record.category, text: record.text };
+}
+
+/**
+ * Counts of each non-null value, as a plain object. Built from a Map with
+ * Object.fromEntries, so a mood such as "__proto__" or "constructor" is an
+ * ordinary key, never the object's prototype.
+ */
+function countBy(values: ReadonlyArray<string | null>): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const v of values) if (v) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return Object.fromEntries(counts);
+}
+
+export async function insights(store: Store, ownerId: string) {
+  const [entries, answers] = await Promise.all([
+    store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
+    store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
+  ]);
+  const sorted = [...entries].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const allTexts = [...sorted.map((e) => e.content), ...answers.flatMap((a) => Object.values(a.answers).map((x) => x.answer))];
+  const byDay = new Map<string, JournalEntry[]>();
+  for (const e of sorted) {
+    const d = e.createdAt.slice(0, 10);
+    byDay.set(d, [...(byDay.get(d) ?? []), e]);
+  }
+  const moodOverTime = [...byDay.entries()].map(([date, list]) => {
+    const scores = list.map((e) => moodScore(e.mood)).filter((s): s is number => s !== null);
+    return {
+      date,
+      entries: list.length,
+      moods: countBy(list.map((e) => e.mood)),
+      averageScore: scores.length ? Math.round((scores.reduce((x, y) => x + y, 0) / scores.length) * 100) / 100 : null,
+    };
+  });
+  const moodCounts = countBy(sorted.map((e) => e.mood));
+  return {
+    themes: themesIn(allTexts),
+    moodOverTime,
+    moodCounts,
+    people: topPeople(allTexts),
+    places: topPlaces(allTexts),
+    totals: {
+      journalEntries: entries.length,
+      answers: answers.reduce((n, a) => n + Object.keys(a.answers).length, 0),
+      words: allTexts.reduce((n, t) => n + t.split(/\s+/).filter(Boolean).length, 0),
+      writingDays: byDay.size,
+    },
+  };
+}
+
+export async function characterOf(store: Store, ownerId: string, format: 'json' | 'eliza') {
+  const [profile, entries, answers] = await Promise.all([
+    readProfile(store, ownerId),
+    store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
+    store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
+  ]);
+  const name = profile?.agentName ?? DEFAULT_AGENT_NAME;
+  const character = profile?.character ?? emptyCharacter();
+  const sorted = [...entries].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return { format, agentName: name, character, eliza: format === 'eliza' ? elizaCharacter(name, character, sorted, answers) : null };
+}

@@ -1,0 +1,107 @@
+/**
+ * Memoir records (issue 19, spec 2.10 and 4.6): every collection belongs to one
+ * account (src/accounts/tenancy.ts), so another account's memoir does not exist
+ * for a caller. Ids carry a kind prefix and a ULID.
+ */
+import { ulid } from '../core/ids.js';
+import { declareTenantCollection } from '../accounts/tenancy.js';
+
+/** One per account: the agent's name and the character model. Id: `mprof_<accountId>`. */
+export const MEMOIR_PROFILES = 'memoir_profiles';
+export const MEMOIR_JOURNAL = 'memoir_journal';
+/** One per account and category: the answers given. Id: `mqa_<accountId>_<category>`. */
+export const MEMOIR_ANSWERS = 'memoir_answers';
+/** The daily prompt chosen per user and day. Id: `mprm_<accountId>_<userKey>_<YYYY-MM-DD>`. */
+export const MEMOIR_PROMPTS = 'memoir_prompts';
+export const MEMOIR_CHAT = 'memoir_chat';
+export const MEMOIR_MEDIA = 'memoir_media';
+
+const COLLECTIONS = [MEMOIR_PROFILES, MEMOIR_JOURNAL, MEMOIR_ANSWERS, MEMOIR_PROMPTS, MEMOIR_CHAT, MEMOIR_MEDIA];
+for (const c of COLLECTIONS) declareTenantCollection(c);
+
+/** Indexed fields of the memoir collections (src/app.ts STORE_INDEXES). */
+export const MEMOIR_INDEXES: Record<string, string[]> = Object.fromEntries(COLLECTIONS.map((c) => [c, ['ownerId']]));
+
+/** Limits of what one record may hold: a bad input is refused, never truncated silently. */
+export const MEMOIR_LIMITS = {
+  agentName: 80,
+  journalContent: 20_000,
+  mood: 40,
+  promptUsed: 500,
+  answer: 5_000,
+  answersPerRequest: 50,
+  chatMessage: 2_000,
+  journalEntriesPerAccount: 10_000,
+} as const;
+
+export const memoirId = (prefix: 'jrn' | 'msg' | 'med', nowMs: number) => `${prefix}_${ulid(nowMs)}`;
+
+export interface JournalEntry {
+  [field: string]: unknown;
+  id: string;
+  ownerId: string;
+  /** Who wrote it: the user id of a session, or `key:<keyId>`. */
+  authorKey: string;
+  content: string;
+  mood: string | null;
+  promptUsed: string | null;
+  createdAt: string;
+}
+
+export interface AnswerRecord {
+  [field: string]: unknown;
+  id: string;
+  ownerId: string;
+  category: string;
+  answers: Record<string, { answer: string; answeredAt: string }>;
+  updatedAt: string;
+}
+
+export interface PromptRecord {
+  [field: string]: unknown;
+  id: string;
+  ownerId: string;
+  userKey: string;
+  date: string;
+  promptId: string;
+  category: string;
+  text: string;
+}
+
+export interface ChatMessageRecord {
+  [field: string]: unknown;
+  id: string;
+  ownerId: string;
+  userKey: string;
+  role: 'user' | 'agent';
+  content: string;
+  citations: string[];
+  mode: 'demo' | 'model';
+  createdAt: string;
+}
+
+export type MediaKind = 'photo' | 'audio' | 'video';
+
+export interface MediaRecord {
+  [field: string]: unknown;
+  id: string;
+  ownerId: string;
+  kind: MediaKind;
+  mime: string;
+  ext: string;
+  size: number;
+  /** File name inside the account's media directory (never the client's name). */
+  file: string;
+  originalName: string | null;
+  durationMinutes: number | null;
+  /** Measured length of audio and video (null for photos, or when it could not be measured). */
+  durationSeconds: number | null;
+  /** Median pitch of the speech in audio and video (Hz), for the matched voice style; null when none was found. */
+  medianPitchHz?: number | null;
+  createdAt: string;
+}
+
+/** Who a call is, for per-user records (history, prompts). */
+export function userKeyOf(principal: { kind: string; userId?: string | undefined; keyId: string }): string {
+  return principal.userId ?? `key:${principal.keyId}`;
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { ApiError } from '../../core/errors.js';
+import { cursorPageInput, CursorPageMetaSchema } from '../../core/pagination.js';
+import { chat, chatHistory, chatModelFor, prepareChat } from '../../memoir/agent.js';
+import { withCharge } from '../../memoir/charge.js';
+import { MEMOIR_LIMITS, userKeyOf } from '../../memoir/records.js';
+import { defineTool } from '../define.js';
+import { ChargeSchema, ChatMessageSchema, memoirPath, ModeSchema, READ, WRITE } from './schemas.js';
+
+export const memoirChatTool = defineTool({
+  name: 'memoir_chat',
+  example: { message: 'What was your childhood home like?' },
+  title: 'Talk with the memoir agent',
+  description:
+    "Asks the memoir agent a question. It answers in the person's voice from their own entries only, citing the entry ids it used; when nothing relevant " +
+    'was written it says it does not know. `mode: "demo"` when no language model is configured. Needs scope `chat`; counts in the AI-chat rate limit; costs one chat_message credit price when it answers from entries (a "don\'t know" is free).',
+  domain: 'memoir',
+  scope: 'chat',
+  principals: ['session', 'key'],
+  bucket: 'chat',
+  annotations: WRITE,
+  input: z.strictObject({ message: z.string().min(1).max(MEMOIR_LIMITS.chatMessage).describe(`The question, 1 to ${MEMOIR_LIMITS.chatMessage} characters.`) }).describe('The message.'),
+  output: z
+    .object({
+      mode: ModeSchema,
+      message: ChatMessageSchema,
+      reply: ChatMessageSchema,
+      citations: z
+        .array(
+          z
+            .object({
+              id: z.string().describe('Entry id (jrn_...) or answer id (qa:<questionId>).'),
+              kind: z.enum(['journal', 'answer']).describe('What was cited.'),
+              excerpt: z.string().describe('The start of the cited text.'),
+            })
+            .describe('A cited source.'),
+        )
+        .describe('The sources the answer used.'),
+      grounded: z.boolean().describe('Whether the answer rests on at least one entry (false: the agent said it does not know).'),
+      charge: ChargeSchema,
+    })
+    .describe('The exchange.'),
+  rest: { method: 'POST', shape: 'data', ...memoirPath('/chat'), extraStatuses: [402] },
+  handler: async (input, ctx) => {
+    const message = input.message.trim();
+    if (!message) throw ApiError.validation('Invalid message', [{ field: 'message', reason: 'must not be only spaces' }]);
+    const model = chatModelFor(ctx.config.llm);
+    const prepared = await prepareChat(ctx.store, ctx.principal.ownerId, message);
+    const run = () => chat({ store: ctx.store, clock: ctx.clock, model, signal: ctx.signal }, ctx.principal.ownerId, userKeyOf(ctx.principal), message, prepared);
+    // Nothing relevant written: the agent says so without any model work, and that is not charged.
+    if (prepared.passages.length === 0) return { ...(await run()), charge: { action: 'chat_message' as const, units: 0, credits: 0 } };
+    const { result, charge } = await withCharge(ctx, 'chat_message', 1, { type: 'chat_message', id: ctx.requestId }, run);
+    return { ...result, charge };
+  },
+});
+
+export const listMemoirChatTool = defineTool({
+  name: 'list_memoir_chat',
+  example: { limit: 20 },
+  title: 'Chat history',
+  description: "This user's chat with the memoir agent, newest first, cursor-paged (continue with nextCursor until hasMore is false). Needs scope `chat`.",
+  domain: 'memoir',
+  scope: 'chat',
+  principals: ['session', 'key'],
+  bucket: 'default',
+  annotations: READ,
+  input: z.strictObject({ ...cursorPageInput }).describe('Paging.'),
+  output: z.object({ items: z.array(ChatMessageSchema).describe('This page.'), pagination: CursorPageMetaSchema }).describe('Messages.'),
+  rest: { method: 'GET', shape: 'list', ...memoirPath('/chat/history') },
+  handler: (input, ctx) => chatHistory(ctx.store, ctx.cursors, ctx.principal.ownerId, userKeyOf(ctx.principal), input.cursor, input.limit),
+});

@@ -1,0 +1,28 @@
+import type { AnyTool } from '../define.js';
+import { getMemoirAgentStatusTool, getMemoirAgentTool, getMemoirCharacterTool, getMemoirInsightsTool, getMemoirPromptTool } from './agent.js';
+import { listMemoirChatTool, memoirChatTool } from './chat.js';
+import { answerQuestionnaireTool, createJournalEntryTool, getQuestionnaireTool, listJournalEntriesTool } from './journal.js';
+import { deleteMemoirMediaTool, getMemoirMediaInferenceTool, listMemoirMediaTool } from './media.js';
+import { getMemoirSetupTool, setMemoirSetupTool } from './setup.js';
+import { getVoiceStatusTool } from './voice.js';
+
+/** The memoir's tools (spec 4.6), in listing order. POST /media/upload, /voice/synthesize and /avatar/generate are the non-JSON routes of src/http/memoir-upload.ts (their tools run through invokeTool there). */
+export const MEMOIR_TOOLS: readonly AnyTool[] = [
+  getMemoirSetupTool,
+  setMemoirSetupTool,
+  getMemoirAgentTool,
+  getMemoirAgentStatusTool,
+  getMemoirPromptTool,
+  createJournalEntryTool,
+  listJournalEntriesTool,
+  getQuestionnaireTool,
+  answerQuestionnaireTool,
+  memoirChatTool,
+  listMemoirChatTool,
+  getMemoirInsightsTool,
+  getMemoirCharacterTool,
+  listMemoirMediaTool,
+  deleteMemoirMediaTool,
+  getMemoirMediaInferenceTool,
+  getVoiceStatusTool,
+];

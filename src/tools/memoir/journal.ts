@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { offsetPageInput, OffsetPageMetaSchema } from '../../core/pagination.js';
+import { chatModelFor, refineCharacter } from '../../memoir/agent.js';
+import { addJournalEntry, answerQuestionnaire, getQuestionnaire, listJournal, publicEntry, readProfile } from '../../memoir/memoir.js';
+import { MEMOIR_LIMITS, userKeyOf } from '../../memoir/records.js';
+import { defineTool, type ToolContext } from '../define.js';
+import { CharacterSchema, JournalEntrySchema, memoirPath, ModeSchema, READ, WRITE } from './schemas.js';
+
+/** With a model configured, lets it refine the character from new text; a failing model changes nothing and fails nothing. */
+async function refine(ctx: ToolContext, text: string): Promise<void> {
+  const model = chatModelFor(ctx.config.llm);
+  if (!model) return;
+  try {
+    await refineCharacter({ store: ctx.store, clock: ctx.clock, model }, ctx.principal.ownerId, text);
+  } catch (err) {
+    // The error's name only: a provider's message may echo the text.
+    ctx.log.warn({ requestId: ctx.requestId, err: (err as Error).name }, 'memoir: the language model could not refine the character');
+  }
+}
+
+export const createJournalEntryTool = defineTool({
+  name: 'create_journal_entry',
+  example: { content: 'My mother baked bread every Sunday in our kitchen in Lisbon.', mood: 'nostalgic', promptUsed: 'Describe the home you grew up in.' },
+  title: 'Write a journal entry',
+  description:
+    "Adds an entry to the account's memoir journal and updates the character model (by deterministic extraction, and by the language model when one is configured).",
+  domain: 'memoir',
+  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  scope: 'chat',
+  principals: ['session', 'key'],
+  bucket: 'default',
+  annotations: WRITE,
+  input: z
+    .strictObject({
+      content: z.string().min(1).max(MEMOIR_LIMITS.journalContent).describe(`What to write down, 1 to ${MEMOIR_LIMITS.journalContent} characters.`),
+      mood: z.string().min(1).max(MEMOIR_LIMITS.mood).optional().describe('How the writer feels, one word such as happy, grateful, sad.'),
+      promptUsed: z.string().min(1).max(MEMOIR_LIMITS.promptUsed).optional().describe('The prompt this entry answers (e.g. from GET /prompt).'),
+    })
+    .describe('The entry.'),
+  output: z.object({ entry: JournalEntrySchema, mode: ModeSchema, character: CharacterSchema }).describe('The entry and the updated character model.'),
+  rest: { method: 'POST', shape: 'data', status: 201, ...memoirPath('/journal') },
+  handler: async (input, ctx) => {
+    const { entry } = await addJournalEntry(ctx.store, ctx.principal.ownerId, userKeyOf(ctx.principal), input, ctx.clock);
+    await refine(ctx, entry.content);
+    const profile = await readProfile(ctx.store, ctx.principal.ownerId);
+    return { entry: publicEntry(entry), mode: (ctx.config.llm ? 'model' : 'demo') as 'model' | 'demo', character: profile!.character };
+  },
+});
+
+export const listJournalEntriesTool = defineTool({
+  name: 'list_journal_entries',
+  example: { page: 1, limit: 20 },
+  title: 'List journal entries',
+  description: "The account's journal entries, newest first, offset-paged.",
+  domain: 'memoir',
+  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  scope: 'chat',
+  principals: ['session', 'key'],
+  bucket: 'default',
+  annotations: READ,
+  input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
+  output: z.object({ items: z.array(JournalEntrySchema).describe('This page.'), pagination: OffsetPageMetaSchema }).describe('Entries.'),
+  rest: { method: 'GET', shape: 'list', ...memoirPath('/journal') },
+  handler: (input, ctx) => listJournal(ctx.store, ctx.principal.ownerId, input.page, input.limit),
+});
+
+const CategoryParam = z.string().min(1).max(60).describe('Questionnaire category: childhood, family, work, values, faith, advice, legacy, places, love.');
+
+const QuestionnaireOutput = z
+  .object({
+    category: z.string().describe('Category id.'),
+    title: z.string().describe('Category title.'),
+    answered: z.number().int().describe('Questions answered.'),
+    total: z.number().int().describe('Questions in the category.'),
+    completion: z.number().describe('answered / total, 0 to 1.'),
+    questions: z
+      .array(
+        z
+          .object({
+            id: z.string().describe('Stable question id (<category>.<name>).'),
+            text: z.string().describe('The question.'),
+            answer: z.string().nullable().describe('The answer given, or null.'),
+            answeredAt: z.string().nullable().describe('When it was answered (ISO 8601), or null.'),
+          })
+          .describe('A question.'),
+      )
+      .describe('The questions, in order.'),
+  })
+  .describe('A questionnaire.');
+
+export const getQuestionnaireTool = defineTool({
+  name: 'get_questionnaire',
+  example: { category: 'childhood' },
+  title: 'Get a questionnaire',
+  description: 'The questions of a category with the answers given so far (an unanswered questionnaire starts empty). Unknown category: 404.',
+  domain: 'memoir',
+  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  scope: 'chat',
+  principals: ['session', 'key'],
+  bucket: 'default',
+  annotations: READ,
+  input: z.strictObject({ category: CategoryParam }).describe('The category.'),
+  output: QuestionnaireOutput,
+  rest: { method: 'GET', shape: 'data', ...memoirPath('/questionnaire/:category') },
+  handler: (input, ctx) => getQuestionnaire(ctx.store, ctx.principal.ownerId, input.category),
+});
+
+export const answerQuestionnaireTool = defineTool({
+  name: 'answer_questionnaire',
+  example: { category: 'childhood', answers: [{ questionId: 'childhood.home', answer: 'A small white house near the river, with a fig tree.' }] },
+  title: 'Answer questions',
+  description:
+    'Saves answers in a category (an answer given again replaces the earlier one) and updates the character model. Unknown category: 404; unknown question id: 400.',
+  domain: 'memoir',
+  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  scope: 'chat',
+  principals: ['session', 'key'],
+  bucket: 'default',
+  annotations: { ...WRITE, idempotentHint: true },
+  input: z
+    .strictObject({
+      category: CategoryParam,
+      answers: z
+        .array(
+          z
+            .strictObject({
+              questionId: z.string().min(1).max(100).describe('The question id, from GET /questionnaire/:category.'),
+              answer: z.string().min(1).max(MEMOIR_LIMITS.answer).describe(`The answer, 1 to ${MEMOIR_LIMITS.answer} characters.`),
+            })
+            .describe('One answer.'),
+        )
+        .min(1)
+        .max(MEMOIR_LIMITS.answersPerRequest)
+        .describe(`1 to ${MEMOIR_LIMITS.answersPerRequest} answers.`),
+    })
+    .describe('The answers.'),
+  output: QuestionnaireOutput,
+  rest: { method: 'POST', shape: 'data', ...memoirPath('/questionnaire/:category') },
+  handler: async (input, ctx) => {
+    const out = await answerQuestionnaire(ctx.store, ctx.principal.ownerId, input.category, input.answers, ctx.clock);
+    await refine(ctx, input.answers.map((a) => a.answer).join('\n\n'));
+    return out;
+  },
+});

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { MEMOIR_LIMITS } from '../../memoir/records.js';
+import type { ToolAnnotations } from '../define.js';
+
+/** Memoir routes live under /svcloom (DECISIONS "Mounting"): /api/v1/svcloom/... and the legacy /api/svcloom/... */
+export const memoirPath = (path: string) => ({ path: `/svcloom${path}`, aliases: [`/api/svcloom${path}`] });
+
+export const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+export const Mention = z
+  .object({ name: z.string().describe('The name, place, trait or phrase.'), count: z.number().int().describe('How often it occurs.') })
+  .describe('Something mentioned, with its count.');
+
+export const CharacterSchema = z
+  .object({
+    traits: z.array(Mention).describe('Personality traits shown by the writing (lexicon matches), strongest first.'),
+    values: z.array(Mention).describe('Values the person holds, strongest first.'),
+    people: z.array(Mention).describe('People mentioned most (kin such as "my mother", and names).'),
+    places: z.array(Mention).describe('Places mentioned most.'),
+    recurringPhrases: z.array(Mention).describe('Phrases of 2 to 4 words found in at least two texts.'),
+    topics: z.array(z.string().describe('A topic.')).describe('Themes written about and questionnaire categories answered.'),
+    style: z
+      .object({
+        averageSentenceWords: z.number().describe('Mean words per sentence.'),
+        exclamationRate: z.number().describe('Share of sentences ending with "!".'),
+        questionRate: z.number().describe('Share of sentences ending with "?".'),
+        firstPersonRate: z.number().describe('Share of words that are I, me, my, we, our.'),
+        favouriteWords: z.array(z.string().describe('A word.')).describe('Content words used most (at least twice).'),
+        descriptors: z.array(z.string().describe('A descriptor.')).describe('The style in words.'),
+      })
+      .describe('How the person writes.'),
+    modelTraits: z.array(z.string().describe('A trait.')).describe('Traits added by the language model (empty in demo mode).'),
+    modelValues: z.array(z.string().describe('A value.')).describe('Values added by the language model (empty in demo mode).'),
+    sources: z
+      .object({
+        journalEntries: z.number().int().describe('Journal entries read.'),
+        answers: z.number().int().describe('Questionnaire answers read.'),
+      })
+      .describe('What the model was built from.'),
+    updatedAt: z.string().nullable().describe('When it was last rebuilt (ISO 8601), null before any entry.'),
+  })
+  .describe('The character model.');
+
+export const ModeSchema = z.enum(['demo', 'model']).describe('"demo": no language model configured, answers come from retrieval alone; "model": a configured model answered.');
+
+export const JournalEntrySchema = z
+  .object({
+    id: z.string().describe('Entry id (jrn_...).'),
+    content: z.string().describe('What was written.'),
+    mood: z.string().nullable().describe('The mood given, lower-cased, or null.'),
+    promptUsed: z.string().nullable().describe('The prompt answered, or null.'),
+    themes: z.array(z.string().describe('A theme.')).describe('Themes found in the entry.'),
+    createdAt: z.string().describe('When it was written (ISO 8601).'),
+  })
+  .describe('A journal entry.');
+
+export const ChargeSchema = z
+  .object({
+    action: z.enum(['chat_message', 'media_inference', 'voice', 'avatar']).describe('The paid action (see GET /api/svcloom/credits/packs for prices).'),
+    units: z.number().int().describe('Units charged: messages, started minutes of media, started seconds of audio or video.'),
+    credits: z.number().int().describe('Credits taken from the wallet (0 when nothing was charged).'),
+  })
+  .describe('The charge for this call.');
+
+export const ChatMessageSchema = z
+  .object({
+    id: z.string().describe('Message id (msg_...).'),
+    role: z.enum(['user', 'agent']).describe('Who wrote it.'),
+    content: z.string().describe('The text.'),
+    citations: z.array(z.string().describe('A cited id.')).describe('Ids of the journal entries (jrn_...) or answers (qa:<questionId>) the answer used.'),
+    mode: ModeSchema,
+    createdAt: z.string().describe('When (ISO 8601).'),
+  })
+  .describe('A chat message.');
+
+export const AgentNameInput = z.string().min(1).max(MEMOIR_LIMITS.agentName).describe(`The agent's name, 1 to ${MEMOIR_LIMITS.agentName} characters.`);

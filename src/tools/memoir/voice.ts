@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { ApiError } from '../../core/errors.js';
+import { fetchPhoto } from '../../memoir/fetch-photo.js';
+import { withCharge } from '../../memoir/charge.js';
+import { getMedia, mediaFile } from '../../memoir/media.js';
+import { MEMOIR_MEDIA, type MediaRecord } from '../../memoir/records.js';
+import { BASE_VOICE, baseVoicePitch, MAX_AVATAR_SECONDS, MAX_SYNTH_CHARS, pitchFactor, renderAvatar, speakable, synthesize } from '../../memoir/voice.js';
+import type { Store } from '../../store/port.js';
+import { defineTool } from '../define.js';
+import { readFile } from 'node:fs/promises';
+import { ChargeSchema, memoirPath, READ, WRITE } from './schemas.js';
+
+/** The person's voice samples: audio and video with measured speech. */
+async function voiceProfile(store: Store, ownerId: string) {
+  const media = (await store.findBy<MediaRecord>(MEMOIR_MEDIA, 'ownerId', ownerId)).filter((m) => m.kind !== 'photo');
+  const pitches = media.map((m) => m.medianPitchHz).filter((p): p is number => typeof p === 'number').sort((a, b) => a - b);
+  const seconds = media.reduce((n, m) => n + (m.durationSeconds ?? 0), 0);
+  const median = pitches.length ? pitches[Math.floor(pitches.length / 2)]! : null;
+  return { samples: media.length, minutes: Math.round((seconds / 60) * 100) / 100, medianPitchHz: median };
+}
+
+const VoiceStyle = z
+  .object({
+    style: z.enum(['matched', 'base']).describe('"matched": the base voice moved toward the person\'s measured pitch; "base": no usable samples yet.'),
+    baseVoice: z.string().describe('The festival voice used.'),
+    pitchFactor: z.number().describe('Pitch applied relative to the base voice (1: unchanged; bounded 0.75 to 1.33).'),
+  })
+  .describe('The voice style used.');
+
+export const getVoiceStatusTool = defineTool({
+  name: 'get_memoir_voice_status',
+  example: {},
+  title: 'Voice profile',
+  description:
+    "The person's voice samples (uploaded audio and video with speech), their minutes and measured median pitch, and the matched voice style that " +
+    'synthesis uses: a base voice moved toward their pitch. It is a matched voice style, not a copy of their voice. Session (REST) only.',
+  domain: 'memoir',
+  scope: null,
+  principals: ['session'],
+  mcp: false,
+  bucket: 'default',
+  annotations: READ,
+  input: z.strictObject({}).describe('No input.'),
+  output: z
+    .object({
+      samples: z.number().int().describe('Audio and video items.'),
+      minutes: z.number().describe('Their total length, minutes.'),
+      medianPitchHz: z.number().nullable().describe('Median pitch of the person\'s speech, Hz (null without samples).'),
+      basePitchHz: z.number().nullable().describe('Median pitch of the base voice, Hz.'),
+      voice: VoiceStyle,
+    })
+    .describe('Voice profile.'),
+  rest: { method: 'GET', shape: 'data', ...memoirPath('/voice/status') },
+  handler: async (_input, ctx) => {
+    const profile = await voiceProfile(ctx.store, ctx.principal.ownerId);
+    const base = profile.medianPitchHz ? await baseVoicePitch().catch(() => null) : null;
+    const factor = pitchFactor(profile.medianPitchHz, base);
+    return { ...profile, basePitchHz: base, voice: { style: profile.medianPitchHz && base ? ('matched' as const) : ('base' as const), baseVoice: BASE_VOICE, pitchFactor: factor } };
+  },
+});
+
+const SpeechText = z.string().min(1).max(MAX_SYNTH_CHARS).describe(`Text to speak, 1 to ${MAX_SYNTH_CHARS} characters.`);
+
+/** Served by src/http/memoir-upload.ts as audio bytes (WAV or Ogg Opus by Accept); not in TOOLS. */
+export const synthesizeVoiceTool = defineTool({
+  name: 'synthesize_memoir_voice',
+  title: 'Speak text in the matched voice style',
+  description:
+    'Synthesises speech (festival, ' + BASE_VOICE + ') in the matched voice style and answers with the audio: WAV, or Ogg Opus when Accept asks for audio/ogg or audio/opus. ' +
+    'Credits per started second of audio. Needs the X-CSRF-Token header. Session (REST) only.',
+  domain: 'memoir',
+  scope: null,
+  principals: ['session'],
+  mcp: false,
+  bucket: 'default',
+  annotations: WRITE,
+  input: z.strictObject({ text: SpeechText, format: z.enum(['wav', 'opus']).default('wav').describe('Audio format (from the Accept header).') }).describe('The text.'),
+  output: z
+    .object({
+      audioBase64: z.string().describe('The audio.'),
+      contentType: z.enum(['audio/wav', 'audio/ogg']).describe('Its media type.'),
+      durationSeconds: z.number().describe('Its length, seconds.'),
+      voice: VoiceStyle,
+      charge: ChargeSchema,
+    })
+    .describe('Speech.'),
+  rest: { method: 'POST', shape: 'data', ...memoirPath('/voice/synthesize'), extraStatuses: [402] },
+  handler: async (input, ctx) => {
+    const text = speakable(input.text);
+    if (!text) throw ApiError.validation('Nothing to say', [{ field: 'text', reason: 'must contain visible text' }]);
+    const profile = await voiceProfile(ctx.store, ctx.principal.ownerId);
+    const base = profile.medianPitchHz ? await baseVoicePitch() : null;
+    const factor = pitchFactor(profile.medianPitchHz, base);
+    // Synthesised first (about 1 s per 50 s of audio) so the charge is the real length; delivered only once paid.
+    const speech = await synthesize(text, { factor, format: input.format, signal: ctx.signal });
+    const { charge } = await withCharge(ctx, 'voice', speech.durationSeconds, { type: 'voice', id: ctx.requestId }, async () => undefined);
+    return {
+      audioBase64: speech.audio.toString('base64'),
+      contentType: speech.contentType,
+      durationSeconds: Math.round(speech.durationSeconds * 1000) / 1000,
+      voice: { style: factor !== 1 ? ('matched' as const) : ('base' as const), baseVoice: BASE_VOICE, pitchFactor: factor },
+      charge,
+    };
+  },
+});
+
+/** Served by src/http/memoir-upload.ts as video/mp4 bytes; not in TOOLS. */
+export const generateAvatarTool = defineTool({
+  name: 'generate_memoir_avatar',
+  title: 'Avatar video',
+  description:
+    'Renders an MP4 (H.264 + AAC) of a photo speaking `text` in the matched voice style, with motion driven by the speech, exactly durationSeconds long (at most ' +
+    `${MAX_AVATAR_SECONDS}). photoUrl is an uploaded photo's media id (med_...) or an HTTPS URL (fetched through the address guard, at most 10 MB). ` +
+    'Credits per second of video. Needs the X-CSRF-Token header. Session (REST) only.',
+  domain: 'memoir',
+  scope: null,
+  principals: ['session'],
+  mcp: false,
+  bucket: 'default',
+  annotations: { ...WRITE, openWorldHint: true },
+  input: z
+    .strictObject({
+      photoUrl: z.string().min(1).max(2048).describe('An uploaded photo\'s media id (med_...) or an HTTPS URL of an image.'),
+      text: SpeechText,
+      style: z.enum(['stylized', 'natural']).default('stylized').describe('"stylized" (richer colours, vignette) or "natural".'),
+      durationSeconds: z.number().min(1).max(MAX_AVATAR_SECONDS).describe(`Video length, 1 to ${MAX_AVATAR_SECONDS} seconds.`),
+    })
+    .describe('The avatar.'),
+  output: z
+    .object({
+      videoBase64: z.string().describe('The MP4.'),
+      durationSeconds: z.number().describe('Its length, seconds.'),
+      voice: VoiceStyle,
+      charge: ChargeSchema,
+    })
+    .describe('Avatar.'),
+  rest: { method: 'POST', shape: 'data', ...memoirPath('/avatar/generate'), extraStatuses: [402, 415] },
+  handler: async (input, ctx) => {
+    const text = speakable(input.text);
+    if (!text) throw ApiError.validation('Nothing to say', [{ field: 'text', reason: 'must contain visible text' }]);
+    let photo: Buffer;
+    if (/^med_/.test(input.photoUrl)) {
+      const m = await getMedia(ctx.store, input.photoUrl);
+      if (m.kind !== 'photo') throw ApiError.validation('Not a photo', [{ field: 'photoUrl', reason: `media item ${m.id} is ${m.kind}, not a photo` }]);
+      photo = await readFile(mediaFile(ctx.config.dataDir, m));
+    } else {
+      photo = await fetchPhoto(input.photoUrl, { allow: ctx.config.webhookAllow, signal: ctx.signal });
+    }
+    const profile = await voiceProfile(ctx.store, ctx.principal.ownerId);
+    const base = profile.medianPitchHz ? await baseVoicePitch() : null;
+    const factor = pitchFactor(profile.medianPitchHz, base);
+    const seconds = Math.ceil(input.durationSeconds);
+    const { result, charge } = await withCharge(ctx, 'avatar', seconds, { type: 'avatar', id: ctx.requestId }, async () => {
+      const speech = await synthesize(text, { factor, format: 'wav', signal: ctx.signal });
+      return renderAvatar(photo, speech.audio, { seconds: input.durationSeconds, style: input.style, signal: ctx.signal });
+    });
+    return {
+      videoBase64: result.toString('base64'),
+      durationSeconds: input.durationSeconds,
+      voice: { style: factor !== 1 ? ('matched' as const) : ('base' as const), baseVoice: BASE_VOICE, pitchFactor: factor },
+      charge,
+    };
+  },
+});

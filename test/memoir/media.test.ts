@@ -1,0 +1,143 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, tmpDir, type TestServer } from '../helpers.js';
+import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
+import { grant, multipartBody, requireProgram, wordErrorRate } from './support.js';
+
+// Uploads typed by their bytes, size limits per kind, inference of photos,
+// audio and video with real sharp/exifr/music-metadata/ffprobe/pocketsphinx.
+// Fixtures are made here: sharp draws a JPEG with EXIF, festival speaks, ffmpeg films.
+
+const exec = promisify(execFile);
+const SENTENCE = 'my mother baked bread every sunday in our kitchen';
+let server: TestServer;
+let user: TestSession;
+let other: TestSession;
+let work: { dir: string; cleanup: () => Promise<void> };
+let wav: Buffer;
+let mp4: Buffer;
+
+beforeAll(async () => {
+  await requireProgram('text2wave', 'festival festvox-us-slt-hts');
+  await requireProgram('pocketsphinx_continuous', 'pocketsphinx pocketsphinx-en-us');
+  await requireProgram('ffmpeg', 'ffmpeg');
+  server = await startTestServer({ config: { memoirUploadLimits: { photo: 60_000, audio: 5_000_000, video: 5_000_000 } } });
+  user = await registerUser(server.app);
+  other = await registerUser(server.app);
+  await grant(server, user.accountId, 100);
+  work = await tmpDir('svc-memoir-media-');
+  await writeFile(path.join(work.dir, 's.txt'), SENTENCE);
+  await exec('text2wave', ['-eval', '(voice_cmu_us_slt_arctic_hts)', path.join(work.dir, 's.txt'), '-o', path.join(work.dir, 's.wav')]);
+  wav = await readFile(path.join(work.dir, 's.wav'));
+  await exec('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=blue:s=160x120:d=4', '-i', path.join(work.dir, 's.wav'),
+    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path.join(work.dir, 'v.mp4')]);
+  mp4 = await readFile(path.join(work.dir, 'v.mp4'));
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+  await work?.cleanup();
+});
+
+async function upload(session: TestSession, file: { filename: string; contentType: string; data: Buffer }, extra: Array<{ name: string; value: string }> = [], opts: { csrf?: boolean } = {}) {
+  const { body, contentType } = multipartBody([...extra, { name: 'file', ...file }]);
+  const res = await server.app.inject({ method: 'POST', url: '/api/svcloom/media/upload', headers: { ...sessionHeaders(session, opts), 'content-type': contentType }, payload: body });
+  return { status: res.statusCode, body: res.json() };
+}
+
+const jpeg = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: '#88aa33' } })
+    .jpeg()
+    .withExif({
+      IFD0: { Make: 'svc test' },
+      IFD2: { DateTimeOriginal: '1999:12:31 23:58:00' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '38/1 42/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '9/1 8/1 0/1' },
+    })
+    .toBuffer();
+
+async function staged(): Promise<string[]> {
+  return readdir(path.join(server.dataDir, 'memoir-media', '.staging')).catch(() => []);
+}
+
+describe('uploads', () => {
+  it('needs a session and the CSRF token before anything is stored', async () => {
+    const file = { filename: 'a.jpg', contentType: 'image/jpeg', data: await jpeg() };
+    const { body, contentType } = multipartBody([{ name: 'file', ...file }]);
+    const anon = await server.app.inject({ method: 'POST', url: '/api/v1/svcloom/media/upload', headers: { 'content-type': contentType }, payload: body });
+    expect(anon.statusCode).toBe(401);
+    expect(anon.json()).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });
+    expect((await upload(user, file, [], { csrf: false })).body.error.code).toBe('CSRF_FAILED');
+    expect((await server.app.inject({ method: 'GET', url: '/api/svcloom/media', headers: sessionHeaders(user) })).json().data).toEqual([]);
+  });
+
+  it('types files by their bytes: a lying name or Content-Type changes nothing', async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().toBuffer();
+    const disguised = await upload(user, { filename: 'song.mp3', contentType: 'audio/mpeg', data: png });
+    expect(disguised.status).toBe(201);
+    expect(disguised.body.data).toMatchObject({ kind: 'photo', mime: 'image/png', originalName: 'song.mp3' });
+    const text = await upload(user, { filename: 'photo.jpg', contentType: 'image/jpeg', data: Buffer.from('#!/bin/sh\necho not a photo\n'.repeat(50)) });
+    expect(text.status).toBe(415);
+    expect(text.body).toMatchObject({ success: false, error: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+    const pdf = await upload(user, { filename: 'x.png', contentType: 'image/png', data: Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n') });
+    expect(pdf.status).toBe(415);
+    expect(await staged()).toEqual([]);
+  });
+
+  it('refuses a file past its kind\'s limit with 413, keeping nothing', async () => {
+    const noise = randomBytes(200 * 200 * 3);
+    const big = await sharp(noise, { raw: { width: 200, height: 200, channels: 3 } }).png().toBuffer();
+    expect(big.length).toBeGreaterThan(60_000);
+    const res = await upload(user, { filename: 'big.png', contentType: 'image/png', data: big });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(await staged()).toEqual([]);
+  });
+
+  it('stores files 0600 and infers photo metadata, GPS only when asked', async () => {
+    const up = await upload(user, { filename: 'holiday.jpg', contentType: 'application/octet-stream', data: await jpeg() }, [{ name: 'durationMinutes', value: '0' }]);
+    expect(up.status).toBe(201);
+    const id = up.body.data.id as string;
+    const files = await readdir(path.join(server.dataDir, 'memoir-media', user.accountId));
+    const mine = files.find((f) => f.startsWith(id))!;
+    expect((await stat(path.join(server.dataDir, 'memoir-media', user.accountId, mine))).mode & 0o777).toBe(0o600);
+    const inf = await server.app.inject({ method: 'GET', url: `/api/svcloom/media/${id}/inference`, headers: sessionHeaders(user) });
+    expect(inf.json().data.inference).toMatchObject({ kind: 'photo', width: 64, height: 48, format: 'jpeg', takenAt: '1999-12-31T23:58:00', gps: null, gpsAvailable: true });
+    expect(inf.json().data.charge).toEqual({ action: 'media_inference', units: 1, credits: 5 });
+    const withGps = await server.app.inject({ method: 'GET', url: `/api/svcloom/media/${id}/inference?includeGps=true`, headers: sessionHeaders(user) });
+    expect(withGps.json().data.inference.gps.latitude).toBeCloseTo(38.7, 5);
+    expect(withGps.json().data.inference.gps.longitude).toBeCloseTo(-9.1333, 3);
+    // Another user: 404 for the same id, for inference and delete alike.
+    expect((await server.app.inject({ method: 'GET', url: `/api/svcloom/media/${id}/inference`, headers: sessionHeaders(other) })).statusCode).toBe(404);
+    expect((await server.app.inject({ method: 'DELETE', url: `/api/svcloom/media/${id}`, headers: sessionHeaders(other) })).statusCode).toBe(404);
+    // Delete removes the record and the file.
+    const del = await server.app.inject({ method: 'DELETE', url: `/api/svcloom/media/${id}`, headers: sessionHeaders(user) });
+    expect(del.json().data).toEqual({ id, deleted: true });
+    expect((await readdir(path.join(server.dataDir, 'memoir-media', user.accountId))).filter((f) => f.startsWith(id))).toEqual([]);
+    expect((await server.app.inject({ method: 'GET', url: `/api/svcloom/media/${id}/inference`, headers: sessionHeaders(user) })).statusCode).toBe(404);
+  });
+
+  it('audio: duration and a pocketsphinx transcript of festival speech (WER < 0.3)', async () => {
+    const up = await upload(user, { filename: 'voice.jpg', contentType: 'image/jpeg', data: wav });
+    expect(up.body.data).toMatchObject({ kind: 'audio' });
+    expect(up.body.data.durationSeconds).toBeGreaterThan(1);
+    const inf = (await server.app.inject({ method: 'GET', url: `/api/svcloom/media/${up.body.data.id}/inference`, headers: sessionHeaders(user) })).json().data;
+    expect(inf.inference).toMatchObject({ kind: 'audio', hasAudio: true, channels: 1 });
+    expect(wordErrorRate(SENTENCE, inf.inference.transcript)).toBeLessThan(0.3);
+    expect(inf.charge).toMatchObject({ units: 1 });
+  }, 60_000);
+
+  it('video: ffprobe facts and the transcript of its audio', async () => {
+    const up = await upload(user, { filename: 'clip.txt', contentType: 'text/plain', data: mp4 });
+    expect(up.body.data).toMatchObject({ kind: 'video', mime: 'video/mp4' });
+    const inf = (await server.app.inject({ method: 'GET', url: `/api/svcloom/media/${up.body.data.id}/inference`, headers: sessionHeaders(user) })).json().data;
+    expect(inf.inference).toMatchObject({ kind: 'video', width: 160, height: 120, codec: 'h264', hasAudio: true });
+    expect(wordErrorRate(SENTENCE, inf.inference.transcript)).toBeLessThan(0.3);
+    const list = (await server.app.inject({ method: 'GET', url: '/api/svcloom/media', headers: sessionHeaders(user) })).json().data;
+    expect(list.map((m: { kind: string }) => m.kind)).toEqual(['video', 'audio', 'photo']);
+    expect((await server.app.inject({ method: 'GET', url: '/api/svcloom/media', headers: sessionHeaders(other) })).json().data).toEqual([]);
+  }, 60_000);
+});

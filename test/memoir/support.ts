@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+/** A multipart/form-data body by hand: fields and one file. */
+export function multipartBody(parts: Array<{ name: string; value: string } | { name: string; filename: string; contentType: string; data: Buffer }>): { body: Buffer; contentType: string } {
+  const boundary = `----svc${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    if ('data' in p) {
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.contentType}\r\n\r\n`));
+      chunks.push(p.data, Buffer.from('\r\n'));
+    } else {
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+const exec = promisify(execFile);
+
+/** Fails with a clear message when a Debian program the memoir needs is missing (never a skip). */
+export async function requireProgram(cmd: string, pkg: string): Promise<void> {
+  try {
+    await exec('sh', ['-c', `command -v ${cmd}`]);
+  } catch {
+    throw new Error(`${cmd} is missing: apt-get install -y ${pkg} (.ci/run must install it)`);
+  }
+}
+
+/** Word error rate: word-level edit distance over the reference length. */
+export function wordErrorRate(reference: string, hypothesis: string): number {
+  const norm = (s: string) => s.toLowerCase().replace(/[^a-z' ]/g, ' ').split(/\s+/).filter(Boolean);
+  const r = norm(reference);
+  const h = norm(hypothesis);
+  const d = Array.from({ length: r.length + 1 }, (_, i) => Array.from({ length: h.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= r.length; i++) {
+    for (let j = 1; j <= h.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (r[i - 1] === h[j - 1] ? 0 : 1));
+    }
+  }
+  return d[r.length]![h.length]! / Math.max(1, r.length);
+}
+
+/** Gives an account credits (an operator grant), as the tests' wallet top-up. */
+export async function grant(server: { services: { store: import('../../src/store/port.js').Store; clock: import('../../src/core/clock.js').Clock } }, accountId: string, amount: number): Promise<void> {
+  const { addEntry } = await import('../../src/credits/ledger.js');
+  await addEntry(server.services.store, server.services.clock, accountId, {
+    kind: 'grant',
+    amount,
+    idempotencyKey: `test-grant-${randomBytes(6).toString('hex')}`,
+    reference: { type: 'operator', id: 'test' },
+    reason: 'memoir test',
+  });
+}

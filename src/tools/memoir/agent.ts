@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { agentStatus, characterOf, dailyPrompt, getSetup, insights } from '../../memoir/memoir.js';
 import { userKeyOf } from '../../memoir/records.js';
 import { defineTool } from '../define.js';
-import { CharacterSchema, memoirPath, Mention, ModeSchema, READ } from './schemas.js';
+import { CharacterSchema, memoirPath, Mention, ModeSchema, READ, SESSION_ONLY } from './schemas.js';
 
 const Empty = z.strictObject({}).describe('No input.');
 
@@ -13,11 +13,7 @@ export const getMemoirAgentTool = defineTool({
   description:
     'The agent\'s name, whether a language model is configured (`mode: "demo"` when not: answers then come from the person\'s own entries by retrieval) ' +
     'and the character profile. Session (REST) only.',
-  domain: 'memoir',
-  scope: null,
-  principals: ['session'],
-  mcp: false,
-  bucket: 'default',
+  ...SESSION_ONLY,
   annotations: READ,
   input: Empty,
   output: z
@@ -51,11 +47,7 @@ export const getMemoirAgentStatusTool = defineTool({
   example: {},
   title: 'Memoir progress',
   description: 'Journal count, questionnaire completion per category and overall, media and chat counts. Session (REST) only.',
-  domain: 'memoir',
-  scope: null,
-  principals: ['session'],
-  mcp: false,
-  bucket: 'default',
+  ...SESSION_ONLY,
   annotations: READ,
   input: Empty,
   output: z
@@ -80,11 +72,7 @@ export const getMemoirPromptTool = defineTool({
   description:
     "A journaling prompt chosen for this user and day (UTC): the same all day, favouring the least covered topics, skipping questions already answered, " +
     'and not repeated within four weeks. Session (REST) only.',
-  domain: 'memoir',
-  scope: null,
-  principals: ['session'],
-  mcp: false,
-  bucket: 'default',
+  ...SESSION_ONLY,
   annotations: READ,
   input: Empty,
   output: z

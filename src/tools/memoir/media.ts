@@ -5,7 +5,7 @@ import { commitUpload, deleteMedia, getMedia, infer, listMedia, measureSeconds, 
 import type { MediaRecord } from '../../memoir/records.js';
 import { medianPitch, pcm16k } from '../../memoir/voice.js';
 import { defineTool } from '../define.js';
-import { ChargeSchema, memoirPath, READ, WRITE } from './schemas.js';
+import { ChargeSchema, memoirPath, READ, SESSION_ONLY, WRITE } from './schemas.js';
 
 const KindSchema = z.enum(['photo', 'audio', 'video']).describe('The kind, decided by the file\'s content.');
 
@@ -35,11 +35,7 @@ export const uploadMemoirMediaTool = defineTool({
   description:
     'multipart/form-data with `file` (a photo, audio or video, recognised by its content: a lying name or Content-Type changes nothing; anything else is 415) ' +
     'and optionally `durationMinutes`. Size limits per kind (413 past them). Needs the X-CSRF-Token header. Session (REST) only.',
-  domain: 'memoir',
-  scope: null,
-  principals: ['session'],
-  mcp: false,
-  bucket: 'default',
+  ...SESSION_ONLY,
   annotations: WRITE,
   input: z
     .strictObject({
@@ -74,11 +70,7 @@ export const listMemoirMediaTool = defineTool({
   example: {},
   title: 'List media',
   description: "The account's uploaded photos, audio and video, newest first. Session (REST) only.",
-  domain: 'memoir',
-  scope: null,
-  principals: ['session'],
-  mcp: false,
-  bucket: 'default',
+  ...SESSION_ONLY,
   annotations: READ,
   input: z.strictObject({}).describe('No input.'),
   output: z.object({ items: z.array(MediaSchema).describe('The media.') }).describe('Media.'),
@@ -91,11 +83,7 @@ export const deleteMemoirMediaTool = defineTool({
   example: { id: 'med_01JD0000000000000000000000' },
   title: 'Delete a media item',
   description: 'Deletes a media item: its file and its record. Unknown id: 404. Needs the X-CSRF-Token header. Session (REST) only.',
-  domain: 'memoir',
-  scope: null,
-  principals: ['session'],
-  mcp: false,
-  bucket: 'default',
+  ...SESSION_ONLY,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ id: MediaId }).describe('The item.'),
   output: z.object({ id: z.string().describe('The deleted id.'), deleted: z.literal(true).describe('Always true.') }).describe('Deleted.'),
@@ -111,11 +99,7 @@ export const getMemoirMediaInferenceTool = defineTool({
     'What the service reads from a media item: photos (sharp, exifr): size, format, when taken, GPS only with includeGps=true; audio (music-metadata) and video ' +
     '(ffprobe): duration, codecs, and a speech transcript (pocketsphinx). Costs credits per started minute of media (photos: one); the charge is shown. ' +
     'Unknown id: 404. Session (REST) only.',
-  domain: 'memoir',
-  scope: null,
-  principals: ['session'],
-  mcp: false,
-  bucket: 'default',
+  ...SESSION_ONLY,
   cancellable: true,
   annotations: READ,
   input: z

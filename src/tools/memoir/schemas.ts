@@ -5,6 +5,9 @@ import type { ToolAnnotations } from '../define.js';
 /** Memoir routes live under /svcloom (DECISIONS "Mounting"): /api/v1/svcloom/... and the legacy /api/svcloom/... */
 export const memoirPath = (path: string) => ({ path: `/svcloom${path}`, aliases: [`/api/svcloom${path}`] });
 
+/** The memoir routes that only a signed-in user reaches (REST with a session and CSRF; not MCP tools). */
+export const SESSION_ONLY = { domain: 'memoir', scope: null, principals: ['session'], mcp: false, bucket: 'default' } as const;
+
 export const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 

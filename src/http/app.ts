@@ -15,8 +15,9 @@ import { admit, countAdmitted, countRequest, invokeTool, rateLimitedError, type 
 import { RPC_UNAUTHORIZED } from '../mcp/server.js';
 import type { RateState } from '../keys/limiter.js';
 import { SERVICE_VERSION } from '../version.js';
-import { CSRF_HEADER, SESSION_COOKIE } from '../accounts/sessions.js';
+import { SESSION_COOKIE } from '../accounts/sessions.js';
 import { conflictingKeys, presentedKey } from './credentials.js';
+import { restCall } from './rest-call.js';
 import { ErrorEnvelopeSchema, MetaSchema, successSchema } from './envelope-schemas.js';
 import { finishOpenApiDocument } from './openapi.js';
 import { coerceQuery } from './query.js';
@@ -398,20 +399,7 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
         input = { ...((body as Record<string, unknown> | undefined) ?? {}) };
       }
       for (const p of params) input[p] = (req.params as Record<string, string>)[p];
-      const conflict = conflictingKeys(req.headers, req.query);
-      if (conflict) throw conflict;
-      const csrf = req.headers[CSRF_HEADER];
-      const call: CallInfo = {
-        apiKey: presentedKey(req.headers, req.query),
-        requestId: String(req.id),
-        transport: 'rest',
-        clientIp: req.ip,
-        rate: undefined,
-        sessionToken: req.cookies[SESSION_COOKIE] || undefined,
-        csrfToken: typeof csrf === 'string' ? csrf : undefined,
-        method: req.method,
-        cookie: undefined,
-      };
+      const call = restCall(req);
       if (tool.cancellable) {
         // A client that goes away before the answer frees the work's place (queued compiles are dropped).
         const controller = new AbortController();

@@ -10,7 +10,7 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_HEADER, SESSION_COOKIE } from '../accounts/sessions.js';
+import { SESSION_COOKIE } from '../accounts/sessions.js';
 import { makeMeta } from '../core/envelope.js';
 import { ApiError } from '../core/errors.js';
 import { DEFAULT_UPLOAD_LIMITS, discardStaged, stageUpload, type Staged } from '../memoir/media.js';
@@ -18,26 +18,9 @@ import type { Services } from '../tools/define.js';
 import { admitPrincipal, invokeTool, type CallInfo } from '../tools/invoke.js';
 import { uploadMemoirMediaTool } from '../tools/memoir/media.js';
 import { generateAvatarTool, synthesizeVoiceTool } from '../tools/memoir/voice.js';
-import { conflictingKeys, presentedKey } from './credentials.js';
+import { restCall } from './rest-call.js';
 
 const both = (p: string) => [`/api/v1/svcloom${p}`, `/api/svcloom${p}`];
-
-function callOf(req: FastifyRequest): CallInfo {
-  const conflict = conflictingKeys(req.headers, req.query);
-  if (conflict) throw conflict;
-  const csrf = req.headers[CSRF_HEADER];
-  return {
-    apiKey: presentedKey(req.headers, req.query),
-    requestId: String(req.id),
-    transport: 'rest',
-    clientIp: req.ip,
-    rate: undefined,
-    sessionToken: req.cookies[SESSION_COOKIE] || undefined,
-    csrfToken: typeof csrf === 'string' ? csrf : undefined,
-    method: req.method,
-    cookie: undefined,
-  };
-}
 
 /** Rate headers and a renewed session cookie, on success and refusal alike. */
 function finish(reply: FastifyReply, call: CallInfo, services: Services): void {
@@ -81,7 +64,7 @@ export async function registerMemoirUpload(app: FastifyInstance, services: Servi
       limits: { fileSize: Math.max(limits.photo, limits.audio, limits.video), files: 1, fields: 4, fieldSize: 1024, parts: 6 },
     });
     const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-      const call = callOf(req);
+      const call = restCall(req);
       let staged: Staged | undefined;
       try {
         // Who is calling, before a byte of the file is stored.
@@ -127,7 +110,7 @@ export async function registerMemoirUpload(app: FastifyInstance, services: Servi
 
     // Speech and avatar answer with bytes, not JSON: the tools run through invokeTool, the bytes go out here.
     const binary = (tool: typeof synthesizeVoiceTool | typeof generateAvatarTool) => async (req: FastifyRequest, reply: FastifyReply) => {
-      const call = callOf(req);
+      const call = restCall(req);
       try {
         call.admitted = await admitPrincipal(services, call, 'all', tool.principals);
         const input = jsonBody(req);

@@ -11,6 +11,7 @@ import type { AnyTool } from '../tools/define.js';
 import { CharacterSchema, ChargeSchema, ChatMessageSchema, JournalEntrySchema, Mention } from '../tools/memoir/schemas.js';
 import { MediaSchema } from '../tools/memoir/media.js';
 import { ErrorEnvelopeSchema, MetaSchema } from './envelope-schemas.js';
+import { memoirBinaryPaths } from './openapi-memoir.js';
 
 // Finishes the OpenAPI document that @fastify/swagger builds from the routes'
 // zod schemas, so that code generators and API testers take it as it is:
@@ -262,6 +263,8 @@ function exampleFor(op: Json, tool: AnyTool | undefined): { path: Json; query: J
 /** Finishes the generated document (see the top of this file). Returns it, changed in place. */
 export function finishOpenApiDocument(doc: Json, tools: readonly AnyTool[]): Json {
   const toolsByName = new Map(tools.map((t) => [t.name, t]));
+  // The memoir's multipart and binary routes, which swagger cannot see (src/http/openapi-memoir.ts).
+  doc.paths = { ...(doc.paths ?? {}), ...memoirBinaryPaths() };
   stripSafeIntBounds(doc.paths);
 
   // 1. Named schemas, as output and (where it differs) as input.
@@ -328,7 +331,7 @@ export function finishOpenApiDocument(doc: Json, tools: readonly AnyTool[]): Jso
       const media = op.requestBody?.content?.['application/json'];
       if (media) {
         media.schema = liftSchemas(media.schema, byIdentity);
-        if (example.body) media.example = example.body;
+        if (example.body && media.example === undefined) media.example = example.body;
       }
       for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
         const error = ERROR_RESPONSES[status];
@@ -342,7 +345,8 @@ export function finishOpenApiDocument(doc: Json, tools: readonly AnyTool[]): Jso
           const { schema } = content['application/json'];
           response.content = { [JSON_MEDIA_TYPE]: { schema: liftSchemas(schema, byIdentity) } };
         }
-        response.headers = api ? { ...rateHeaders } : { [HEADERS.RequestId!.name]: headerRef('RequestId') };
+        // Headers an operation declares itself (the memoir's binary answers) come after the common ones.
+        response.headers = { ...(api ? rateHeaders : { [HEADERS.RequestId!.name]: headerRef('RequestId') }), ...(response.headers ?? {}) };
         if (COOKIE_OPERATIONS.has(op.operationId)) response.headers[HEADERS.SetCookie!.name] = headerRef('SetCookie');
       }
     }

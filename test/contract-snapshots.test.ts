@@ -143,12 +143,12 @@ describe('OpenAPI document', () => {
         for (const [status, ref] of Object.entries(op.responses as Record<string, any>)) {
           // Error answers are shared components.responses, referenced with $ref.
           const resp = typeof ref.$ref === 'string' ? doc.components.responses[ref.$ref.split('/').pop()] : ref;
-          // JSON answers are declared as sent; the memoir's audio and video answers by their media types.
+          // JSON answers are declared as sent; the memoir's audio, video and export files by their media types.
           const content = (resp?.content ?? {}) as Record<string, { schema?: object }>;
           const types = Object.keys(content);
           expect(types.length > 0, `${method} ${path} ${status}`).toBe(true);
           for (const type of types) {
-            if (type.startsWith('application/')) expect(type, `${method} ${path} ${status}`).toBe('application/json; charset=utf-8');
+            if (type.includes('json')) expect(type, `${method} ${path} ${status}`).toBe('application/json; charset=utf-8');
             const schema = content[type]!.schema;
             expect(schema && Object.keys(schema).length > 0, `${method} ${path} ${status} ${type}`).toBe(true);
           }

@@ -1,6 +1,7 @@
 /**
  * The memoir routes that are not JSON: POST /media/upload (multipart in),
- * /voice/synthesize and /avatar/generate (audio or video out), at /api/v1/svcloom
+ * /voice/synthesize and /avatar/generate (audio or video out), GET /export
+ * (a Markdown or PDF file), at /api/v1/svcloom
  * and /api/svcloom. For the upload: The caller is admitted first (session + CSRF,
  * counted like any call) so nothing is written for a refused request; the file
  * is then streamed to the staging area and typed by its bytes (src/memoir/media.ts),
@@ -16,6 +17,7 @@ import { ApiError } from '../core/errors.js';
 import { DEFAULT_UPLOAD_LIMITS, discardStaged, stageUpload, type Staged } from '../memoir/media.js';
 import type { Services } from '../tools/define.js';
 import { admitPrincipal, invokeTool, type CallInfo } from '../tools/invoke.js';
+import { exportMemoirTool } from '../tools/memoir/export.js';
 import { uploadMemoirMediaTool } from '../tools/memoir/media.js';
 import { generateAvatarTool, synthesizeVoiceTool } from '../tools/memoir/voice.js';
 import { restCall } from './rest-call.js';
@@ -128,6 +130,21 @@ export async function registerMemoirUpload(app: FastifyInstance, services: Servi
         finish(reply, call, services);
       }
     };
+    // The memoir as a book, downloaded as a file.
+    const exportHandler = async (req: FastifyRequest, reply: FastifyReply) => {
+      const call = restCall(req);
+      try {
+        call.admitted = await admitPrincipal(services, call, 'all', exportMemoirTool.principals);
+        const { api_key: _key, ...input } = (req.query ?? {}) as Record<string, unknown>;
+        const out = (await invokeTool(exportMemoirTool, input, services, call)) as { contentBase64: string; contentType: string; fileName: string };
+        reply.header('Content-Disposition', `attachment; filename="${out.fileName}"`).header('Cache-Control', 'no-store');
+        return reply.type(out.contentType).send(Buffer.from(out.contentBase64, 'base64'));
+      } finally {
+        finish(reply, call, services);
+      }
+    };
+    for (const url of both('/export')) scope.get(url, { schema: { hide: true } }, exportHandler);
+
     for (const url of both('/voice/synthesize')) scope.post(url, { schema: { hide: true } }, binary(synthesizeVoiceTool));
     for (const url of both('/avatar/generate')) scope.post(url, { schema: { hide: true } }, binary(generateAvatarTool));
   });

@@ -2,12 +2,13 @@
  * OpenAPI operations for the memoir routes that are not JSON in and JSON out
  * (served by src/http/memoir-upload.ts, hidden from @fastify/swagger because
  * their bodies are multipart or their answers are bytes): POST /media/upload,
- * /voice/synthesize and /avatar/generate. Added to the generated document
+ * /voice/synthesize, /avatar/generate and GET /export. Added to the generated document
  * before src/http/openapi.ts finishes it, so they get the same components,
  * error responses and rate headers as every other operation.
  */
 import { MAX_AVATAR_SECONDS, MAX_SYNTH_CHARS } from '../memoir/voice.js';
 import { generateAvatarTool, synthesizeVoiceTool } from '../tools/memoir/voice.js';
+import { exportMemoirTool } from '../tools/memoir/export.js';
 import { uploadMemoirMediaTool } from '../tools/memoir/media.js';
 import type { AnyTool } from '../tools/define.js';
 
@@ -49,7 +50,7 @@ function operation(tool: AnyTool, extra: Json): Json {
   };
 }
 
-/** The three operations, by path, at /api/v1/svcloom (the /api/svcloom aliases are not listed, as for the other memoir routes). */
+/** The operations, by path, at /api/v1/svcloom (the /api/svcloom aliases are not listed, as for the other memoir routes). */
 export function memoirBinaryPaths(): Record<string, Json> {
   const successJson = (doc: Json) => ({ description: 'Success envelope.', content: { 'application/json': { schema: doc } } });
   return {
@@ -145,6 +146,34 @@ export function memoirBinaryPaths(): Record<string, Json> {
             content: { 'video/mp4': { schema: binary('The video.') } },
           },
           ...errors(true, { '404': error('No such media item.'), '415': error('The photo is not an image.') }),
+        },
+      }),
+    },
+    '/api/v1/svcloom/export': {
+      get: operation(exportMemoirTool, {
+        parameters: [
+          {
+            in: 'query',
+            name: 'format',
+            required: false,
+            description: '"md" (Markdown, the default) or "pdf".',
+            schema: { type: 'string', enum: ['md', 'pdf'], default: 'md' },
+            example: 'md',
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'The book, as a file download.',
+            headers: {
+              'Content-Disposition': { description: 'attachment; filename="memoir-<YYYY-MM-DD>.md" (or .pdf).', schema: { type: 'string' } },
+              'Cache-Control': { description: 'no-store: the book holds personal data.', schema: { type: 'string', enum: ['no-store'] } },
+            },
+            content: {
+              'text/markdown; charset=utf-8': { schema: { type: 'string', description: 'Markdown: entries by theme, answers by category, photos by media id.' } },
+              'application/pdf': { schema: binary('PDF: the same, with the photos embedded (scaled down).') },
+            },
+          },
+          ...errors(false),
         },
       }),
     },

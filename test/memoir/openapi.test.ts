@@ -32,8 +32,8 @@ function resolve(node: Json): Json {
 }
 
 /** Checks one real answer against the operation's declared response. */
-function conforms(path: string, res: { statusCode: number; headers: Record<string, unknown> }): Json {
-  const op = doc.paths[path].post;
+function conforms(path: string, res: { statusCode: number; headers: Record<string, unknown> }, method = 'post'): Json {
+  const op = doc.paths[path][method];
   const declared = op.responses[String(res.statusCode)];
   expect(declared, `${path} answered an undeclared ${res.statusCode}`).toBeDefined();
   const response = resolve(declared);
@@ -120,5 +120,24 @@ describe('OpenAPI: memoir upload, voice and avatar', () => {
     });
     expect(res.statusCode).toBe(404);
     conforms(url, res);
+  });
+
+  it('answers the export as declared: Markdown and PDF downloads, 400 for a bad format, 401 without a session', async () => {
+    const url = '/api/v1/svcloom/export';
+    const op = doc.paths[url].get;
+    expect(op.operationId).toBe('export_memoir');
+    expect(op.parameters[0]).toMatchObject({ in: 'query', name: 'format', schema: { enum: ['md', 'pdf'] } });
+    for (const format of ['md', 'pdf']) {
+      const res = await server.app.inject({ method: 'GET', url: `${url}?format=${format}`, headers: sessionHeaders(user, { csrf: false }) });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-disposition']).toContain(`.${format}"`);
+      conforms(url, res, 'get');
+    }
+    const bad = await server.app.inject({ method: 'GET', url: `${url}?format=html`, headers: sessionHeaders(user) });
+    expect(bad.statusCode).toBe(400);
+    conforms(url, bad, 'get');
+    const anon = await server.app.inject({ method: 'GET', url });
+    expect(anon.statusCode).toBe(401);
+    conforms(url, anon, 'get');
   });
 });

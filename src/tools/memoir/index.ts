@@ -6,7 +6,7 @@ import { deleteMemoirMediaTool, getMemoirMediaInferenceTool, listMemoirMediaTool
 import { getMemoirSetupTool, setMemoirSetupTool } from './setup.js';
 import { getVoiceStatusTool } from './voice.js';
 
-/** The memoir's tools (spec 4.6), in listing order. POST /media/upload, /voice/synthesize and /avatar/generate are the non-JSON routes of src/http/memoir-upload.ts (their tools run through invokeTool there). */
+/** The memoir's tools (spec 4.6), in listing order. POST /media/upload, /voice/synthesize, /avatar/generate and GET /export are the non-JSON routes of src/http/memoir-upload.ts (their tools run through invokeTool there). */
 export const MEMOIR_TOOLS: readonly AnyTool[] = [
   getMemoirSetupTool,
   setMemoirSetupTool,

@@ -1,0 +1,198 @@
+/**
+ * The memoir as a book (issue 19, "Beyond the spec"): journal entries grouped
+ * by theme, questionnaire answers by category, each with its date, and the
+ * photos. Markdown names photos by media id; the PDF (pdfkit) embeds them,
+ * scaled down by sharp. Everything is read through the caller's tenant-bound
+ * store, so another account's memoir cannot appear.
+ */
+import { readFile } from 'node:fs/promises';
+import PDFDocument from 'pdfkit';
+import sharp from 'sharp';
+import type { Store } from '../store/port.js';
+import { DEFAULT_AGENT_NAME, readProfile } from './memoir.js';
+import { mediaFile } from './media.js';
+import { CATEGORIES } from './questions.js';
+import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, MEMOIR_MEDIA, type AnswerRecord, type JournalEntry, type MediaRecord } from './records.js';
+import { themesOf } from './text.js';
+
+export const EXPORT_FORMATS = ['md', 'pdf'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Entries that match no theme of src/memoir/text.ts. */
+export const OTHER_THEME = 'other';
+
+export interface MemoirBook {
+  title: string;
+  generatedAt: string;
+  themes: Array<{ theme: string; entries: Array<{ id: string; date: string; mood: string | null; prompt: string | null; content: string }> }>;
+  categories: Array<{ id: string; title: string; answers: Array<{ questionId: string; question: string; answer: string; date: string }> }>;
+  photos: Array<{ id: string; date: string; mime: string; name: string | null; file: string }>;
+  otherMedia: Array<{ id: string; kind: string; date: string; seconds: number | null; name: string | null }>;
+}
+
+/** Collects the book from the owner's records: themes in order of their first entry, entries and answers oldest first. */
+export async function memoirBook(store: Store, ownerId: string, dataDir: string, now: Date): Promise<MemoirBook> {
+  const [profile, entries, answers, media] = await Promise.all([
+    readProfile(store, ownerId),
+    store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
+    store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
+    store.findBy<MediaRecord>(MEMOIR_MEDIA, 'ownerId', ownerId),
+  ]);
+  const themes = new Map<string, MemoirBook['themes'][number]['entries']>();
+  for (const e of [...entries].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    // Each entry once, under its strongest theme.
+    const theme = themesOf(e.content)[0] ?? OTHER_THEME;
+    const list = themes.get(theme) ?? [];
+    list.push({ id: e.id, date: e.createdAt.slice(0, 10), mood: e.mood, prompt: e.promptUsed, content: e.content });
+    themes.set(theme, list);
+  }
+  const other = themes.get(OTHER_THEME);
+  if (other) {
+    themes.delete(OTHER_THEME);
+    themes.set(OTHER_THEME, other);
+  }
+  const byCategory = new Map(answers.map((a) => [a.category, a]));
+  const categories = CATEGORIES.map((c) => ({
+    id: c.id,
+    title: c.title,
+    answers: c.questions.flatMap((q) => {
+      const a = byCategory.get(c.id)?.answers[q.id];
+      return a ? [{ questionId: q.id, question: q.text, answer: a.answer, date: a.answeredAt.slice(0, 10) }] : [];
+    }),
+  })).filter((c) => c.answers.length);
+  const sortedMedia = [...media].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return {
+    title: profile?.agentName ?? DEFAULT_AGENT_NAME,
+    generatedAt: now.toISOString(),
+    themes: [...themes.entries()].map(([theme, list]) => ({ theme, entries: list })),
+    categories,
+    photos: sortedMedia
+      .filter((m) => m.kind === 'photo')
+      .map((m) => ({ id: m.id, date: m.createdAt.slice(0, 10), mime: m.mime, name: m.originalName, file: mediaFile(dataDir, m) })),
+    otherMedia: sortedMedia
+      .filter((m) => m.kind !== 'photo')
+      .map((m) => ({ id: m.id, kind: m.kind, date: m.createdAt.slice(0, 10), seconds: m.durationSeconds ?? null, name: m.originalName })),
+  };
+}
+
+const title = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Markdown: headings are the book's own; the person's text is quoted so it cannot add headings or links of its own kind. */
+export function bookMarkdown(book: MemoirBook): string {
+  const quote = (text: string) =>
+    text
+      .split(/\r?\n/)
+      .map((line) => `> ${line.replace(/[\\`*_[\]<>#]/g, (c) => `\\${c}`)}`)
+      .join('\n');
+  const out: string[] = [`# ${book.title.replace(/[\r\n#]/g, ' ')}`, '', `_A memoir, exported ${book.generatedAt.slice(0, 10)}._`, ''];
+  out.push('## Journal', '');
+  if (!book.themes.length) out.push('_No journal entries yet._', '');
+  for (const t of book.themes) {
+    out.push(`### ${title(t.theme)}`, '');
+    for (const e of t.entries) {
+      out.push(`#### ${e.date}${e.mood ? ` (${e.mood.replace(/[\r\n#]/g, ' ')})` : ''} · ${e.id}`, '');
+      if (e.prompt) out.push(`_Prompt:_ ${e.prompt.replace(/[\r\n]/g, ' ').replace(/[\\`*_[\]<>#]/g, (c) => `\\${c}`)}`, '');
+      out.push(quote(e.content), '');
+    }
+  }
+  out.push('## Questionnaires', '');
+  if (!book.categories.length) out.push('_No answers yet._', '');
+  for (const c of book.categories) {
+    out.push(`### ${c.title}`, '');
+    for (const a of c.answers) out.push(`**${a.question}** (${a.date}, ${a.questionId})`, '', quote(a.answer), '');
+  }
+  out.push('## Photos', '');
+  if (!book.photos.length) out.push('_No photos._', '');
+  for (const p of book.photos) out.push(`- ${p.id} (${p.mime}, ${p.date})`);
+  if (book.photos.length) out.push('');
+  if (book.otherMedia.length) {
+    out.push('## Recordings', '');
+    for (const m of book.otherMedia) out.push(`- ${m.id} (${m.kind}, ${m.date}${m.seconds !== null ? `, ${Math.round(m.seconds)} s` : ''})`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** Longest side of an embedded photo, pixels (keeps the PDF small). */
+const PHOTO_MAX_PX = 800;
+
+/** A photo as a small JPEG for the PDF, or null when it cannot be read (it is then only listed). */
+async function photoForPdf(file: string): Promise<Buffer | null> {
+  try {
+    return await sharp(await readFile(file), { failOn: 'error', limitInputPixels: 100_000_000 })
+      .rotate()
+      .resize(PHOTO_MAX_PX, PHOTO_MAX_PX, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 80 })
+      .toBuffer();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The PDF. Text uses the standard Helvetica fonts (WinAnsi): characters outside
+ * Latin-1 are not drawn faithfully. `compress` is off only for tests that read the bytes.
+ */
+export async function bookPdf(book: MemoirBook, opts: { compress?: boolean } = {}): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4', margin: 56, compress: opts.compress ?? true, info: { Title: book.title, Creator: 'svc memoir export' } });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const h = (text: string, size: number) => doc.font('Helvetica-Bold').fontSize(size).text(text).moveDown(0.4);
+  const body = (text: string) => doc.font('Helvetica').fontSize(11).text(text).moveDown(0.6);
+  const small = (text: string) => doc.font('Helvetica-Oblique').fontSize(9).fillColor('#555555').text(text).fillColor('black').moveDown(0.2);
+
+  h(book.title, 24);
+  small(`A memoir, exported ${book.generatedAt.slice(0, 10)}.`);
+  doc.moveDown();
+  h('Journal', 18);
+  if (!book.themes.length) body('No journal entries yet.');
+  for (const t of book.themes) {
+    h(title(t.theme), 14);
+    for (const e of t.entries) {
+      small(`${e.date}${e.mood ? ` · ${e.mood}` : ''} · ${e.id}`);
+      if (e.prompt) small(`Prompt: ${e.prompt}`);
+      body(e.content);
+    }
+  }
+  doc.addPage();
+  h('Questionnaires', 18);
+  if (!book.categories.length) body('No answers yet.');
+  for (const c of book.categories) {
+    h(c.title, 14);
+    for (const a of c.answers) {
+      doc.font('Helvetica-Bold').fontSize(11).text(a.question);
+      small(`${a.date} · ${a.questionId}`);
+      body(a.answer);
+    }
+  }
+  if (book.photos.length) {
+    doc.addPage();
+    h('Photos', 18);
+    const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+    for (const p of book.photos) {
+      const image = await photoForPdf(p.file);
+      if (image) {
+        const meta = await sharp(image).metadata();
+        const scale = Math.min(1, width / (meta.width ?? width), 300 / (meta.height ?? 300));
+        const height = (meta.height ?? 300) * scale;
+        if (doc.y + height + 40 > doc.page.height - doc.page.margins.bottom) doc.addPage();
+        doc.image(image, { width: (meta.width ?? width) * scale, height });
+        doc.moveDown(0.3);
+      }
+      small(`${p.id} · ${p.date}${image ? '' : ' (could not be read)'}`);
+      doc.moveDown(0.6);
+    }
+  }
+  if (book.otherMedia.length) {
+    doc.addPage();
+    h('Recordings', 18);
+    for (const m of book.otherMedia) small(`${m.id} · ${m.kind} · ${m.date}${m.seconds !== null ? ` · ${Math.round(m.seconds)} s` : ''}`);
+  }
+  doc.end();
+  return done;
+}

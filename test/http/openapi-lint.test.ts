@@ -9,6 +9,7 @@ import { ApiError } from '../../src/core/errors.js';
 import { SolcPool } from '../../src/contracts/evm/pool.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { REPO_ROOT, startTestServer, type TestServer } from '../helpers.js';
+import { resolveRef, type Json } from '../support/openapi.js';
 
 // The OpenAPI document as code generators and API testers see it: Redocly's
 // linter accepts it without a warning, shared schemas are components, every
@@ -26,7 +27,6 @@ vi.mock('node:dns', async (importOriginal) => {
 });
 
 const run = promisify(execFile);
-type Json = Record<string, any>;
 
 let server: TestServer;
 let doc: Json;
@@ -42,14 +42,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** What a local `$ref` names (one level). */
-function resolve(node: Json): Json {
-  if (typeof node?.$ref !== 'string') return node;
-  return node.$ref
-    .replace(/^#\//, '')
-    .split('/')
-    .reduce((at: Json, key: string) => at[key], doc);
-}
+const resolve = (node: Json): Json => resolveRef(doc, node);
 
 /** A schema with every local `$ref` replaced and OpenAPI 3.0's boolean exclusive bounds made numeric, for Ajv. */
 function deref(node: unknown): any {

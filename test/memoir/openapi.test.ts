@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
 import { grant, multipartBody, requireProgram } from './support.js';
+import { resolveRef, type Json } from '../support/openapi.js';
 
 // The memoir's multipart and binary routes (src/http/memoir-upload.ts) are in
 // the OpenAPI document, and what the server really answers there (status,
 // Content-Type, headers) is what the document declares.
 
-type Json = Record<string, any>;
 let server: TestServer;
 let user: TestSession;
 let doc: Json;
@@ -23,13 +23,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-function resolve(node: Json): Json {
-  if (typeof node?.$ref !== 'string') return node;
-  return node.$ref
-    .replace(/^#\//, '')
-    .split('/')
-    .reduce((at: Json, key: string) => at[key], doc);
-}
+const resolve = (node: Json): Json => resolveRef(doc, node);
 
 /** Checks one real answer against the operation's declared response. */
 function conforms(path: string, res: { statusCode: number; headers: Record<string, unknown> }, method = 'post'): Json {

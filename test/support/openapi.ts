@@ -1,0 +1,11 @@
+/** Reading the served OpenAPI document in tests. */
+export type Json = Record<string, any>;
+
+/** What a local `$ref` in `doc` names (one level); any other node as it is. */
+export function resolveRef(doc: Json, node: Json): Json {
+  if (typeof node?.$ref !== 'string') return node;
+  return node.$ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((at: Json, key: string) => at[key], doc);
+}

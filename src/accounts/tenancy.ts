@@ -152,3 +152,122 @@ export function accountStore(store: Store, accountId: string): Store {
 export function accountTx(tx: Tx, accountId: string): Tx {
   return new AccountTx(tx, accountId);
 }
+
+/**
+ * A transaction over one account's records in a fixed set of collections, for
+ * reading only: what a grant (src/accounts/grants.ts) lets another account see.
+ * A write, or a collection the grant does not cover, throws: a programming
+ * error, never a silent widening of the grant.
+ */
+class GrantedTx implements Tx {
+  private readonly inner: AccountTx;
+  constructor(
+    tx: Tx,
+    accountId: string,
+    private readonly collections: ReadonlySet<string>,
+  ) {
+    this.inner = new AccountTx(tx, accountId);
+  }
+
+  private covered(collection: string): void {
+    if (!this.collections.has(collection)) throw new TenancyError(`this grant does not cover the ${collection} collection`);
+  }
+
+  get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
+    this.covered(collection);
+    return this.inner.get<T>(collection, id);
+  }
+
+  findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]> {
+    this.covered(collection);
+    return this.inner.findBy<T>(collection, field, value);
+  }
+
+  idsBy(collection: string, field: string, value: IndexValue): Promise<string[]> {
+    this.covered(collection);
+    return this.inner.idsBy(collection, field, value);
+  }
+
+  all<T extends Doc>(collection: string): Promise<T[]> {
+    this.covered(collection);
+    return this.inner.all<T>(collection);
+  }
+
+  scan<T extends Doc>(collection: string): AsyncIterable<T> {
+    this.covered(collection);
+    return this.inner.scan<T>(collection);
+  }
+
+  put(): Promise<void> {
+    return Promise.reject(new TenancyError('a granted view is read-only'));
+  }
+
+  delete(): Promise<boolean> {
+    return Promise.reject(new TenancyError('a granted view is read-only'));
+  }
+}
+
+/** The store as a grantee sees the grantor's records: read-only, the granted collections only. */
+class GrantedStore implements Store {
+  private readonly view: AccountStore;
+  constructor(
+    private readonly store: Store,
+    readonly accountId: string,
+    private readonly collections: ReadonlySet<string>,
+  ) {
+    this.view = new AccountStore(store, accountId);
+  }
+
+  private covered(collection: string): void {
+    if (!this.collections.has(collection)) throw new TenancyError(`this grant does not cover the ${collection} collection`);
+  }
+
+  async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
+    this.covered(collection);
+    return this.view.get<T>(collection, id);
+  }
+
+  async findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]> {
+    this.covered(collection);
+    return this.view.findBy<T>(collection, field, value);
+  }
+
+  async all<T extends Doc>(collection: string): Promise<T[]> {
+    this.covered(collection);
+    return this.view.all<T>(collection);
+  }
+
+  async count(collection: string): Promise<number> {
+    return (await this.all(collection)).length;
+  }
+
+  put(): Promise<void> {
+    return Promise.reject(new TenancyError('a granted view is read-only'));
+  }
+
+  delete(): Promise<boolean> {
+    return Promise.reject(new TenancyError('a granted view is read-only'));
+  }
+
+  transact<R>(fn: (tx: Tx) => Promise<R>): Promise<R> {
+    return this.store.transact((tx) => fn(new GrantedTx(tx, this.accountId, this.collections)), { readOnly: true });
+  }
+
+  flush(): Promise<void> {
+    return this.store.flush();
+  }
+
+  close(): Promise<void> {
+    return Promise.reject(new TenancyError('a granted view cannot close the store'));
+  }
+}
+
+/**
+ * Another account's records as a grant shows them: read-only and limited to
+ * `collections`. Only src/accounts/grants.ts calls this, after checking that the
+ * grant is held by the caller and open now.
+ */
+export function grantedStore(store: Store, grantorId: string, collections: readonly string[]): Store {
+  for (const c of collections) tenantField(c);
+  return new GrantedStore(store, grantorId, new Set(collections));
+}

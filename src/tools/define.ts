@@ -11,6 +11,7 @@ import type { JurisdictionIndex } from '../law/jurisdictions.js';
 import type { RateLimiter } from '../keys/limiter.js';
 import type { Scope, Tier } from '../keys/scopes.js';
 import type { Store } from '../store/port.js';
+import type { GrantDesk, GrantedAccess, GrantPermission } from '../accounts/grants.js';
 
 /** Shared, long-lived dependencies of every handler. */
 export interface Services {
@@ -48,6 +49,14 @@ export interface ToolContext extends Omit<Services, 'store'> {
   store: Store;
   /** The raw store, only for tools declaring `crossAccount` (internal tier); undefined otherwise. */
   system: Store | undefined;
+  /**
+   * For tools declaring `grant`: the share named by the input's `shareId`, opened
+   * by the wrapper for the caller (its grantor's covered records, read-only).
+   * Undefined for every other tool.
+   */
+  granted: GrantedAccess | undefined;
+  /** The caller's account as a holder of shares: claim one by its code, list those held. */
+  grants: GrantDesk;
   /** Undefined only for tools with `auth: 'none'` (sign-up and sign-in). */
   principal: Principal;
   requestId: string;
@@ -150,6 +159,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   cancellable?: boolean;
   /** Works across accounts (operator tools): must be internal-tier only; receives ctx.system. */
   crossAccount?: boolean;
+  /**
+   * Acts on another account's records through a share the caller holds (src/accounts/grants.ts): the input's
+   * `shareId` names it, and the wrapper opens it before the handler runs (404 when the caller holds no such share,
+   * 403 SHARE_NOT_AVAILABLE when it is not open or does not permit this use) and passes ctx.granted.
+   */
+  grant?: GrantPermission;
   // Method syntax keeps tools assignable to AnyTool (parameters are checked bivariantly).
   handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>> | z.input<O>;
 }

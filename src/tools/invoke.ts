@@ -5,6 +5,7 @@ import type { Principal } from '../accounts/principal.js';
 import { accountProblem } from '../accounts/accounts.js';
 import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
 import { accountStore } from '../accounts/tenancy.js';
+import { GrantDesk, openGrant } from '../accounts/grants.js';
 import { ipAllowed, normalizeIp } from '../keys/ip.js';
 import { LimiterUnavailableError, type RateState } from '../keys/limiter.js';
 import { ANONYMOUS_LIMIT, RATE_LIMITS, RATE_WINDOW_MS, type Bucket } from '../keys/limits.js';
@@ -363,6 +364,8 @@ function toolContext(services: Services, tool: AnyTool, principal: Principal, ca
     config: services.config,
     store: accountStore(services.store, principal.ownerId),
     system: tool.crossAccount ? services.store : undefined,
+    granted: undefined,
+    grants: new GrantDesk(services.store, principal.ownerId),
     clock: services.clock,
     log: services.log,
     cursors: services.cursors,
@@ -407,6 +410,8 @@ export async function invokeTool(tool: AnyTool, rawInput: unknown, services: Ser
       throw ApiError.validation(`Invalid input for ${tool.name}`, zodDetails(parsed.error));
     }
     const ctx = toolContext(services, tool, principal, call);
+    // A share held by the caller, opened here once for every transport (the only cross-account read path).
+    if (tool.grant) ctx.granted = await openGrant(services.store, (parsed.data as { shareId: string }).shareId, principal.ownerId, tool.grant, services.clock.now());
     const result = await tool.handler(parsed.data, ctx);
     const checked = tool.output.safeParse(result);
     if (!checked.success) {

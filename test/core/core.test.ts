@@ -22,6 +22,7 @@ describe('errors', () => {
       ACCOUNT_SUSPENDED: 403,
       ORIGIN_NOT_ALLOWED: 403,
       TIER_NOT_ALLOWED: 403,
+      SHARE_NOT_AVAILABLE: 403,
       IP_NOT_ALLOWED: 403,
       INSUFFICIENT_CREDITS: 402,
       NOT_FOUND: 404,
@@ -36,7 +37,7 @@ describe('errors', () => {
       SERVICE_UNAVAILABLE: 503,
       PAYMENTS_NOT_CONFIGURED: 503,
     });
-    expect(ERROR_CODES).toHaveLength(21);
+    expect(ERROR_CODES).toHaveLength(22);
   });
 
   it('serialises only what a client should see', () => {

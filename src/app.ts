@@ -9,6 +9,8 @@ import { API_KEYS, API_KEY_INDEXES } from './keys/keys.js';
 import { EMBED_SECRETS, EMBED_SECRET_INDEXES } from './embed/secrets.js';
 import { EMBED_SESSIONS, EMBED_SESSION_INDEXES } from './embed/store.js';
 import { MEMOIR_INDEXES } from './memoir/records.js';
+import { GRANTS, GRANT_INDEXES } from './accounts/grants.js';
+import { HEIR_PLAN_INDEXES } from './memoir/heirs.js';
 import { bootstrapOperator, migrateOwners } from './accounts/accounts.js';
 import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
 import { SESSIONS, SESSION_INDEXES, SessionAuthority, USERS, USER_INDEXES } from './accounts/sessions.js';
@@ -34,6 +36,8 @@ export const STORE_INDEXES: Record<string, string[]> = {
   [EMBED_SECRETS]: EMBED_SECRET_INDEXES,
   ...WEBHOOK_INDEXES,
   ...MEMOIR_INDEXES,
+  [GRANTS]: GRANT_INDEXES,
+  ...HEIR_PLAN_INDEXES,
   ...CREDIT_INDEXES,
 };
 

@@ -22,7 +22,18 @@ let user: TestSession;
 /** A second registered user, for the session-only lists. */
 let user2: TestSession;
 /** Ids of records that belong to account A (credits: to the first user's account). */
-const aIds = { key: '', webhook: '', events: [] as string[], credits: [] as string[], journal: '', chat: [] as string[] };
+const aIds = { key: '', webhook: '', events: [] as string[], credits: [] as string[], journal: '', chat: [] as string[], plan: '', planShares: [] as string[], heldShare: '' };
+
+/** A plan that gives two heirs' shares of the linking account's memoir. */
+const HEIRS_PLAN = {
+  blockchain: 'evm',
+  ownerAddress: '0x1111111111111111111111111111111111111111',
+  beneficiaries: [
+    { name: 'First heir', address: '0x2222222222222222222222222222222222222222', percentage: 50 },
+    { name: 'Second heir', address: '0x3333333333333333333333333333333333333333', percentage: 50 },
+  ],
+  deadMansSwitch: { enabled: true },
+};
 
 async function rest(key: string | undefined, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
   const res = await server.app.inject({
@@ -64,6 +75,29 @@ beforeAll(async () => {
   const chat = await rest(a.key, 'POST', '/api/v1/svcloom/chat', { message: 'Hello there' });
   expect(chat.status).toBe(200);
   aIds.chat = [chat.body.data.message.id, chat.body.data.reply.id];
+  // Heirs' access: A links a plan of its own (its shares), and holds an open share of a third user's memoir.
+  const plan = await rest(a.key, 'POST', '/api/v1/svcloom/heirs/plans', { plan: HEIRS_PLAN });
+  expect(plan.status).toBe(201);
+  aIds.plan = plan.body.data.plan.id;
+  aIds.planShares = plan.body.data.codes.map((c: { shareId: string }) => c.shareId);
+  const grantor = await registerUser(server.app);
+  await server.app.inject({ method: 'POST', url: '/api/v1/svcloom/journal', headers: sessionHeaders(grantor), payload: { content: 'The orchard behind the house had twelve apple trees.' } });
+  const given = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/svcloom/heirs/plans',
+    headers: sessionHeaders(grantor),
+    payload: { plan: HEIRS_PLAN, heirAccess: { enabled: true, openAfterDays: 0 } },
+  });
+  const code = given.json().data.codes[0].code as string;
+  expect((await rest(a.key, 'POST', '/api/v1/svcloom/shared/claim', { code })).status).toBe(200);
+  const fired = await server.app.inject({
+    method: 'POST',
+    url: `/api/v1/svcloom/heirs/plans/${given.json().data.plan.id}/events`,
+    headers: sessionHeaders(grantor),
+    payload: { type: 'deadman.triggered' },
+  });
+  expect(fired.statusCode).toBe(200);
+  aIds.heldShare = given.json().data.codes[0].shareId;
   const events = await rest(a.key, 'GET', '/api/v1/webhooks/events?limit=100');
   aIds.events = events.body.data.map((e: { id: string }) => e.id);
   expect(aIds.events.length).toBeGreaterThanOrEqual(2);
@@ -73,8 +107,8 @@ afterAll(async () => {
 });
 
 type Fixture =
-  /** Takes an id: called with one of A's ids; must be NOT_FOUND. */
-  | { kind: 'id'; id: () => string }
+  /** Takes an id (in `field`, default `id`, plus `args`): called with one of A's ids; must be NOT_FOUND. */
+  | { kind: 'id'; id: () => string; field?: string; args?: Record<string, unknown> }
   /** Lists records: A's list holds these ids, B's list none of them. */
   | { kind: 'list'; ids: () => string[] }
   /** Lists a user's own records (session only, REST only): that user's list holds these ids, another user's none of them. */
@@ -112,9 +146,24 @@ const FIXTURES: Record<string, Fixture> = {
   list_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
   delete_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
   get_memoir_media_inference: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
+  // Heirs' access: A's own plan and shares (owner side), and a share A holds of another memoir (heir side).
+  list_memoir_plans: { kind: 'list', ids: () => [aIds.plan] },
+  update_memoir_plan: { kind: 'id', field: 'planId', id: () => aIds.plan },
+  unlink_memoir_plan: { kind: 'id', field: 'planId', id: () => aIds.plan },
+  report_deadman_event: { kind: 'id', field: 'planId', id: () => aIds.plan, args: { type: 'deadman.triggered' } },
+  list_memoir_shares: { kind: 'list', ids: () => aIds.planShares },
+  revoke_memoir_share: { kind: 'id', field: 'shareId', id: () => aIds.planShares[0]! },
+  reissue_memoir_share_code: { kind: 'id', field: 'shareId', id: () => aIds.planShares[1]! },
+  list_held_memoir_shares: { kind: 'list', ids: () => [aIds.heldShare] },
+  get_shared_memoir: { kind: 'id', field: 'shareId', id: () => aIds.heldShare },
+  list_shared_memoir_journal: { kind: 'id', field: 'shareId', id: () => aIds.heldShare },
+  get_shared_memoir_questionnaire: { kind: 'id', field: 'shareId', id: () => aIds.heldShare, args: { category: 'family' } },
+  get_shared_memoir_insights: { kind: 'id', field: 'shareId', id: () => aIds.heldShare },
+  shared_memoir_chat: { kind: 'id', field: 'shareId', id: () => aIds.heldShare, args: { message: 'Tell me about the orchard' } },
+  list_shared_memoir_chat: { kind: 'id', field: 'shareId', id: () => aIds.heldShare },
 };
 
-const takesId = (t: AnyTool) => /:id\b/.test(t.rest.path);
+const takesId = (t: AnyTool) => /:(id|\w+Id)\b/.test(t.rest.path);
 const listsRecords = (t: AnyTool) => 'items' in (t.output.shape as Record<string, unknown>);
 
 function input(tool: AnyTool, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -123,7 +172,7 @@ function input(tool: AnyTool, extra: Record<string, unknown> = {}): Record<strin
 
 /** The ids found anywhere in a list answer. */
 function idsIn(items: unknown): string[] {
-  return (items as Array<{ id?: string }>).map((i) => i.id ?? '');
+  return (items as Array<{ id?: string; shareId?: string }>).map((i) => i.id ?? i.shareId ?? '');
 }
 
 describe('isolation matrix: a second account never reaches the first account\'s records', () => {
@@ -137,7 +186,7 @@ describe('isolation matrix: a second account never reaches the first account\'s 
     const fixture = FIXTURES[tool.name]!;
     it(`${tool.name} (${fixture.kind})`, async () => {
       if (fixture.kind === 'id') {
-        const args = input(tool, { id: fixture.id() });
+        const args = input(tool, { ...fixture.args, [fixture.field ?? 'id']: fixture.id() });
         const viaRest = await server.app.inject({ ...restRequest(tool, args), headers: { authorization: `Bearer ${b.key}` } });
         expect(viaRest.json().error?.code).toBe('NOT_FOUND');
         const client = await httpClient(server.url, b.key);

@@ -56,6 +56,92 @@ async function ownWebhookId(server: TestServer, ownerKey: string): Promise<strin
 
 const WEBHOOK_VOLATILE = ['id', '_id', 'createdAt', 'updatedAt', 'webhook', 'secret', 'payload', 'responseTime'];
 
+/** A plan with a dead man's switch and two heirs, as heirs' access links it. */
+const HEIRS_PLAN = {
+  blockchain: 'evm',
+  ownerAddress: '0x1111111111111111111111111111111111111111',
+  beneficiaries: [
+    { name: 'Ana', address: '0x2222222222222222222222222222222222222222', percentage: 60 },
+    { name: 'Rui', address: '0x3333333333333333333333333333333333333333', percentage: 40 },
+  ],
+  deadMansSwitch: { enabled: true, intervalDays: 365 },
+};
+
+/** Links a plan for the caller (key or session headers); its id and the heirs' shares and codes. */
+async function linkHeirsPlan(server: TestServer, headers: Record<string, string>, heirAccess: Record<string, unknown> = {}) {
+  const link = () => server.app.inject({ method: 'POST', url: '/api/v1/svcloom/heirs/plans', headers, payload: { plan: HEIRS_PLAN, heirAccess } });
+  let res = await link();
+  if (res.statusCode === 409) {
+    // The account links at most 20 plans (the harness links many): make room by unlinking the oldest.
+    const listed = await server.app.inject({ method: 'GET', url: '/api/v1/svcloom/heirs/plans', headers });
+    const oldest = (listed.json().data as Array<{ id: string }>).at(-1)!;
+    await server.app.inject({ method: 'DELETE', url: `/api/v1/svcloom/heirs/plans/${oldest.id}`, headers });
+    res = await link();
+  }
+  if (res.statusCode !== 201) throw new Error(`link_memoir_plan failed: ${res.body}`);
+  const data = res.json().data as { plan: { id: string }; codes: Array<{ shareId: string; code: string }> };
+  return { planId: data.plan.id, codes: data.codes };
+}
+
+/** A plan of the key's own account, made once per key (an account links at most 20). */
+const ownPlans = new Map<string, ReturnType<typeof linkHeirsPlan>>();
+function ownHeirsPlan(server: TestServer, ownerKey: string): ReturnType<typeof linkHeirsPlan> {
+  let made = ownPlans.get(ownerKey);
+  if (!made) {
+    made = linkHeirsPlan(server, { authorization: `Bearer ${ownerKey}` });
+    ownPlans.set(ownerKey, made);
+  }
+  return made;
+}
+
+/**
+ * The key of a new customer account (made by the operator's key), whose memoir gives shares: registering users
+ * here would count against the per-address limit of unauthenticated requests, which the harness exhausts.
+ */
+async function grantorKey(server: TestServer, ownerKey: string): Promise<Record<string, string>> {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/accounts',
+    headers: { authorization: `Bearer ${ownerKey}` },
+    payload: { name: 'example grantor', tier: 'partner' },
+  });
+  if (res.statusCode !== 201) throw new Error(`create_account failed: ${res.body}`);
+  return { authorization: `Bearer ${res.json().data.key as string}` };
+}
+
+/** A claim code of another account's memoir, unclaimed. */
+async function freshShareCode(server: TestServer, ownerKey: string): Promise<string> {
+  return (await linkHeirsPlan(server, await grantorKey(server, ownerKey))).codes[0]!.code;
+}
+
+/** An open share held by the key's account, of another account's memoir with one entry and one answer (made once per key). */
+const heldShares = new Map<string, Promise<string>>();
+function heldShare(server: TestServer, ownerKey: string): Promise<string> {
+  let made = heldShares.get(ownerKey);
+  if (!made) {
+    made = (async () => {
+      const headers = await grantorKey(server, ownerKey);
+      await server.app.inject({ method: 'POST', url: '/api/v1/svcloom/journal', headers, payload: { content: 'My childhood home had a fig tree by the door.' } });
+      await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/svcloom/questionnaire/childhood',
+        headers,
+        payload: { answers: [{ questionId: 'childhood.home', answer: 'A white house with a fig tree.' }] },
+      });
+      const { planId, codes } = await linkHeirsPlan(server, headers, { enabled: true, openAfterDays: 0 });
+      const claim = await server.app.inject({ method: 'POST', url: '/api/v1/svcloom/shared/claim', headers: { authorization: `Bearer ${ownerKey}` }, payload: { code: codes[0]!.code } });
+      if (claim.statusCode !== 200) throw new Error(`claim_memoir_share failed: ${claim.body}`);
+      const fired = await server.app.inject({ method: 'POST', url: `/api/v1/svcloom/heirs/plans/${planId}/events`, headers, payload: { type: 'deadman.triggered' } });
+      if (fired.statusCode !== 200) throw new Error(`report_deadman_event failed: ${fired.body}`);
+      return codes[0]!.shareId;
+    })();
+    heldShares.set(ownerKey, made);
+  }
+  return made;
+}
+
+const PLAN_VOLATILE = ['id', 'plan', 'codes', 'heirs', 'createdAt', 'updatedAt', 'eventId', 'share', 'shareId', 'claimedAt', 'lastEvent', 'triggeredAt'];
+
 export const EXAMPLES: Record<string, Example> = {
   create_webhook: { input: () => ({ url: 'https://127.0.0.1:9/hooks', name: 'example', events: ['contract.generated', 'api_key.created'] }), volatile: WEBHOOK_VOLATILE },
   list_webhooks: { input: () => ({}), volatile: ['items'] },
@@ -167,6 +253,23 @@ export const EXAMPLES: Record<string, Example> = {
   delete_memoir_media: { input: () => ({ id: 'med_01JD0000000000000000000000' }), session: true, errorCode: 'NOT_FOUND' },
   get_memoir_media_inference: { input: () => ({ id: 'med_01JD0000000000000000000000' }), session: true, errorCode: 'NOT_FOUND' },
   get_memoir_voice_status: { input: () => ({}), session: true },
+  // Heirs' access: the owner's side on the key's own plans, the heir's side on a share the key's account holds.
+  link_memoir_plan: { input: () => ({ plan: HEIRS_PLAN, heirAccess: { enabled: true } }), volatile: PLAN_VOLATILE },
+  list_memoir_plans: { input: () => ({}) },
+  update_memoir_plan: { input: async (server, key) => ({ planId: (await ownHeirsPlan(server, key)).planId, heirAccess: { accessDays: 30 } }), volatile: PLAN_VOLATILE },
+  unlink_memoir_plan: { input: async (server, key) => ({ planId: (await linkHeirsPlan(server, { authorization: `Bearer ${key}` })).planId }) },
+  report_deadman_event: { input: async (server, key) => ({ planId: (await ownHeirsPlan(server, key)).planId, type: 'deadman.warning' }), volatile: PLAN_VOLATILE },
+  list_memoir_shares: { input: () => ({}) },
+  revoke_memoir_share: { input: async (server, key) => ({ shareId: (await ownHeirsPlan(server, key)).codes[0]!.shareId }), volatile: ['shareId', 'planId', 'revokedAt', 'claimedAt'] },
+  reissue_memoir_share_code: { input: async (server, key) => ({ shareId: (await ownHeirsPlan(server, key)).codes[1]!.shareId }), volatile: ['share', 'code'] },
+  claim_memoir_share: { input: async (server, key) => ({ code: await freshShareCode(server, key) }), volatile: ['shareId', 'claimedAt'] },
+  list_held_memoir_shares: { input: () => ({}) },
+  get_shared_memoir: { input: async (server, key) => ({ shareId: await heldShare(server, key) }) },
+  list_shared_memoir_journal: { input: async (server, key) => ({ shareId: await heldShare(server, key), limit: 20 }) },
+  get_shared_memoir_questionnaire: { input: async (server, key) => ({ shareId: await heldShare(server, key), category: 'childhood' }) },
+  get_shared_memoir_insights: { input: async (server, key) => ({ shareId: await heldShare(server, key) }) },
+  shared_memoir_chat: { input: async (server, key) => ({ shareId: await heldShare(server, key), message: 'What do you think of quantum computing?' }), volatile: ['message', 'reply'] },
+  list_shared_memoir_chat: { input: async (server, key) => ({ shareId: await heldShare(server, key), limit: 20 }) },
   list_credit_packs: { input: () => ({}), session: true },
   get_credit_wallet: { input: () => ({}), session: true },
   // The example server has no Stripe key: the documented answer is 503 PAYMENTS_NOT_CONFIGURED.

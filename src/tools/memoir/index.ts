@@ -5,6 +5,26 @@ import { answerQuestionnaireTool, createJournalEntryTool, getQuestionnaireTool, 
 import { deleteMemoirMediaTool, getMemoirMediaInferenceTool, listMemoirMediaTool } from './media.js';
 import { getMemoirSetupTool, setMemoirSetupTool } from './setup.js';
 import { getVoiceStatusTool } from './voice.js';
+import {
+  linkMemoirPlanTool,
+  listMemoirPlansTool,
+  listMemoirSharesTool,
+  reissueMemoirShareCodeTool,
+  reportDeadmanEventTool,
+  revokeMemoirShareTool,
+  unlinkMemoirPlanTool,
+  updateMemoirPlanTool,
+} from './heirs.js';
+import {
+  claimMemoirShareTool,
+  getSharedMemoirInsightsTool,
+  getSharedMemoirQuestionnaireTool,
+  getSharedMemoirTool,
+  listHeldMemoirSharesTool,
+  listSharedMemoirChatTool,
+  listSharedMemoirJournalTool,
+  sharedMemoirChatTool,
+} from './shared.js';
 
 /** The memoir's tools (spec 4.6), in listing order. POST /media/upload, /voice/synthesize, /avatar/generate and GET /export are the non-JSON routes of src/http/memoir-upload.ts (their tools run through invokeTool there). */
 export const MEMOIR_TOOLS: readonly AnyTool[] = [
@@ -25,4 +45,21 @@ export const MEMOIR_TOOLS: readonly AnyTool[] = [
   deleteMemoirMediaTool,
   getMemoirMediaInferenceTool,
   getVoiceStatusTool,
+  // Heirs' access: the owner's side, then the heir's.
+  linkMemoirPlanTool,
+  listMemoirPlansTool,
+  updateMemoirPlanTool,
+  unlinkMemoirPlanTool,
+  reportDeadmanEventTool,
+  listMemoirSharesTool,
+  revokeMemoirShareTool,
+  reissueMemoirShareCodeTool,
+  claimMemoirShareTool,
+  listHeldMemoirSharesTool,
+  getSharedMemoirTool,
+  listSharedMemoirJournalTool,
+  getSharedMemoirQuestionnaireTool,
+  getSharedMemoirInsightsTool,
+  sharedMemoirChatTool,
+  listSharedMemoirChatTool,
 ];

@@ -1,0 +1,268 @@
+/**
+ * The memoir owner's side of heirs' access (src/memoir/heirs.ts): linking plans,
+ * reporting their dead man's switch events, and managing the shares.
+ */
+import { z } from 'zod';
+import { PlanSchema } from '../../contracts/plan.js';
+import { HEIR_DEFAULTS, HEIR_LIMITS, linkPlan, listPlans, ownerShares, reissueShareCode, reportDeadmanEvent, revokeShare, unlinkPlan, updatePlan } from '../../memoir/heirs.js';
+import { defineTool } from '../define.js';
+import { memoirPath, READ, WRITE } from './schemas.js';
+
+const OWNER = { domain: 'memoir', scope: 'chat', principals: ['session', 'key'], bucket: 'default' } as const;
+const MEMOIR_SCOPE_NOTE = 'Needs scope `chat` for keys (the memoir is the agent\'s material; sessions have it).';
+
+const PlanId = z.string().regex(/^mhp_[0-9A-HJKMNP-TV-Z]{26}$/).describe('Linked plan id (mhp_...).');
+const ShareId = z.string().regex(/^shr_[0-9A-HJKMNP-TV-Z]{26}$/).describe('Share id (shr_...).');
+
+const HeirAccessSchema = z
+  .object({
+    enabled: z.boolean().describe('Whether the shares open when the switch fires (off unless set).'),
+    openAfterDays: z.number().int().min(0).max(365).describe('Days between the switch firing and the shares opening; a check-in (deadman.reset) within them cancels.'),
+    accessDays: z.number().int().min(1).max(3650).describe('Days the shares stay open once open.'),
+    allowChat: z.boolean().describe('Whether heirs may talk with the agent, besides reading the memoir.'),
+  })
+  .describe("Heirs' access to the memoir.");
+
+const HeirAccessPatch = z
+  .strictObject({
+    enabled: HeirAccessSchema.shape.enabled.optional(),
+    openAfterDays: HeirAccessSchema.shape.openAfterDays.optional(),
+    accessDays: HeirAccessSchema.shape.accessDays.optional(),
+    allowChat: HeirAccessSchema.shape.allowChat.optional(),
+  })
+  .describe(`Heirs' access; defaults: enabled false, openAfterDays ${HEIR_DEFAULTS.openAfterDays}, accessDays ${HEIR_DEFAULTS.accessDays}, allowChat true.`);
+
+const PlanViewSchema = z
+  .object({
+    id: PlanId,
+    label: z.string().describe('The owner\'s name for the plan.'),
+    blockchain: z.string().describe('Chain family of the plan.'),
+    ownerAddress: z.string().describe("The estate owner's address."),
+    contractAddress: z.string().nullable().describe('Address of the deployed contract, when given.'),
+    intervalDays: z.number().int().describe("The dead man's switch check-in interval, in days."),
+    heirAccess: HeirAccessSchema,
+    heirs: z
+      .array(
+        z
+          .object({
+            shareId: ShareId,
+            name: z.string().describe("The beneficiary's name."),
+            address: z.string().describe("The beneficiary's address."),
+            relationship: z.string().nullable().describe('Relationship to the owner, when given.'),
+            emailBound: z.boolean().describe("Whether claiming needs a signed-in user with the beneficiary's email."),
+          })
+          .describe('An heir with a share.'),
+      )
+      .describe('The heirs given a share.'),
+    state: z.enum(['armed', 'triggered']).describe('"triggered" once a deadman.triggered event was reported (and not cancelled by a check-in).'),
+    triggeredAt: z.string().nullable().describe('When the switch fired (ISO 8601), or null.'),
+    lastEvent: z
+      .object({
+        type: z.string().describe('Event type.'),
+        eventId: z.string().describe('Event id (evt_...).'),
+        at: z.string().describe('When it was reported (ISO 8601).'),
+      })
+      .nullable()
+      .describe('The last switch event reported, or null.'),
+    createdAt: z.string().describe('When it was linked (ISO 8601).'),
+    updatedAt: z.string().describe('Last change (ISO 8601).'),
+  })
+  .describe('A plan linked to the memoir.');
+
+const ShareState = z.enum(['pending', 'waiting', 'open', 'expired', 'revoked']).describe('pending: the switch has not fired (or access is off); waiting: opens at opensAt; open; expired; revoked.');
+
+const OwnerShareSchema = z
+  .object({
+    shareId: ShareId,
+    planId: z.string().nullable().describe('The plan that gave it.'),
+    heir: z.string().describe("The heir's name."),
+    state: ShareState,
+    claimed: z.boolean().describe('Whether an account has claimed it with its code.'),
+    claimedAt: z.string().nullable().describe('When it was claimed (ISO 8601), or null.'),
+    emailBound: z.boolean().describe("Whether claiming needs the beneficiary's email."),
+    permissions: z.array(z.enum(['read', 'chat']).describe('A permission.')).describe('What the holder may do.'),
+    opensAt: z.string().nullable().describe('When it opens (ISO 8601), or null while not scheduled.'),
+    expiresAt: z.string().nullable().describe('When it closes (ISO 8601), or null while not scheduled.'),
+    revokedAt: z.string().nullable().describe('When it was withdrawn (ISO 8601), or null.'),
+  })
+  .describe('A share of the memoir, as its owner sees it.');
+
+export const linkMemoirPlanTool = defineTool({
+  ...OWNER,
+  name: 'link_memoir_plan',
+  title: 'Link an inheritance plan to the memoir',
+  description:
+    "Links an inheritance plan with a dead man's switch to the memoir and gives each heir (every beneficiary, or those named in `heirs`) a share with a claim code. " +
+    'The codes are in this answer only: hand each to its heir (a share bound to a beneficiary email can only be claimed by a user with that email). ' +
+    'Heirs\' access is off unless `heirAccess.enabled`; when the plan\'s deadman.triggered event is reported, the shares open after `openAfterDays` for `accessDays`. ' +
+    MEMOIR_SCOPE_NOTE,
+  annotations: WRITE,
+  example: {
+    label: 'Family estate',
+    plan: {
+      blockchain: 'evm',
+      ownerAddress: '0x1111111111111111111111111111111111111111',
+      beneficiaries: [
+        { name: 'Ana', address: '0x2222222222222222222222222222222222222222', percentage: 60, relationship: 'daughter' },
+        { name: 'Rui', address: '0x3333333333333333333333333333333333333333', percentage: 40, relationship: 'son' },
+      ],
+      deadMansSwitch: { enabled: true, intervalDays: 365 },
+    },
+    heirAccess: { enabled: true, openAfterDays: 7, accessDays: 365, allowChat: true },
+  },
+  input: z
+    .strictObject({
+      label: z.string().min(1).max(HEIR_LIMITS.label).optional().describe(`Your name for the plan, up to ${HEIR_LIMITS.label} characters.`),
+      plan: PlanSchema,
+      contractAddress: z.string().trim().min(1).max(128).optional().describe('Address of the deployed contract, if deployed.'),
+      heirAccess: HeirAccessPatch.optional(),
+      heirs: z
+        .array(z.string().trim().min(1).max(100).describe('A beneficiary address.'))
+        .min(1)
+        .max(50)
+        .optional()
+        .describe('Addresses of the beneficiaries to give a share (default: all of them).'),
+    })
+    .describe('The plan and heirs\' access.'),
+  output: z
+    .object({
+      plan: PlanViewSchema,
+      codes: z
+        .array(
+          z
+            .object({
+              shareId: ShareId,
+              heir: z.string().describe("The heir's name."),
+              address: z.string().describe("The heir's address."),
+              code: z.string().describe('The claim code (shc_...): shown once, never stored; hand it to the heir.'),
+            })
+            .describe('A claim code.'),
+        )
+        .describe('One claim code per heir.'),
+    })
+    .describe('The linked plan and its claim codes.'),
+  rest: { method: 'POST', shape: 'data', status: 201, ...memoirPath('/heirs/plans'), extraStatuses: [409] },
+  handler: (input, ctx) => linkPlan(ctx.store, ctx.principal.ownerId, input, ctx.clock),
+});
+
+export const listMemoirPlansTool = defineTool({
+  ...OWNER,
+  name: 'list_memoir_plans',
+  title: 'List plans linked to the memoir',
+  description: `The plans linked to the memoir, newest first (at most ${HEIR_LIMITS.plansPerAccount}). ${MEMOIR_SCOPE_NOTE}`,
+  annotations: READ,
+  example: {},
+  input: z.strictObject({}).describe('No input.'),
+  output: z.object({ items: z.array(PlanViewSchema).describe('The plans.') }).describe('Linked plans.'),
+  rest: { method: 'GET', shape: 'data', ...memoirPath('/heirs/plans'), dataField: 'items' },
+  handler: (_input, ctx) => listPlans(ctx.store, ctx.principal.ownerId),
+});
+
+export const updateMemoirPlanTool = defineTool({
+  ...OWNER,
+  name: 'update_memoir_plan',
+  title: "Change a linked plan's heirs' access",
+  description: `Changes the label or heirs' access of a linked plan. Its shares follow at once: enabling access after the switch fired schedules them; disabling closes them again (revoked shares stay revoked). ${MEMOIR_SCOPE_NOTE}`,
+  annotations: { ...WRITE, idempotentHint: true },
+  example: { planId: 'mhp_01JD000000000000000000000A', heirAccess: { enabled: true } },
+  input: z
+    .strictObject({
+      planId: PlanId,
+      label: z.string().min(1).max(HEIR_LIMITS.label).optional().describe('A new label.'),
+      heirAccess: HeirAccessPatch.optional(),
+    })
+    .describe('What to change.'),
+  output: PlanViewSchema,
+  rest: { method: 'PATCH', shape: 'data', ...memoirPath('/heirs/plans/:planId') },
+  handler: (input, ctx) => updatePlan(ctx.store, ctx.principal.ownerId, input.planId, input, ctx.clock),
+});
+
+export const unlinkMemoirPlanTool = defineTool({
+  ...OWNER,
+  name: 'unlink_memoir_plan',
+  title: 'Unlink a plan from the memoir',
+  description: `Unlinks a plan and withdraws its shares (their holders lose access at once; the codes stop working). ${MEMOIR_SCOPE_NOTE}`,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  example: { planId: 'mhp_01JD000000000000000000000A' },
+  input: z.strictObject({ planId: PlanId }).describe('The plan.'),
+  output: z
+    .object({ deleted: z.boolean().describe('Always true.'), sharesRevoked: z.number().int().describe('Shares withdrawn.') })
+    .describe('What was removed.'),
+  rest: { method: 'DELETE', shape: 'data', ...memoirPath('/heirs/plans/:planId') },
+  handler: (input, ctx) => unlinkPlan(ctx.store, ctx.principal.ownerId, input.planId, ctx.clock),
+});
+
+export const reportDeadmanEventTool = defineTool({
+  ...OWNER,
+  scope: 'contracts',
+  name: 'report_deadman_event',
+  title: "Report a linked plan's dead man's switch event",
+  description:
+    "Records a dead man's switch event of a linked plan, as the account's chain watcher or the owner sees it, and sends it to the account's webhooks. " +
+    '`deadman.triggered` fires the plan (reporting it again answers the first event, recorded: false) and schedules the heirs\' shares when access is on; ' +
+    "`deadman.reset` (a check-in) cancels a trigger while no share has opened (409 once one has); `deadman.warning` is recorded (409 after a trigger). Needs scope `contracts` for keys.",
+  annotations: WRITE,
+  example: { planId: 'mhp_01JD000000000000000000000A', type: 'deadman.triggered', transactionHash: '0x' + 'ab'.repeat(32), network: 'sepolia' },
+  input: z
+    .strictObject({
+      planId: PlanId,
+      type: z.enum(['deadman.warning', 'deadman.triggered', 'deadman.reset']).describe('The event (spec 6.1).'),
+      transactionHash: z.string().trim().regex(/^[A-Za-z0-9_:+/=-]{1,128}$/).optional().describe('The transaction that fired or reset the switch, if on chain.'),
+      network: z.string().trim().regex(/^[a-z0-9-]{1,40}$/).optional().describe('The network it happened on.'),
+      blockNumber: z.number().int().min(0).optional().describe('The block it happened in.'),
+    })
+    .describe('The event.'),
+  output: z
+    .object({
+      eventId: z.string().describe('The event id (evt_...).'),
+      recorded: z.boolean().describe('false when the switch had fired already: the first deadman.triggered event is answered.'),
+      sharesScheduled: z.number().int().describe("Heirs' shares scheduled to open (deadman.triggered with access on)."),
+      plan: PlanViewSchema,
+    })
+    .describe('The recorded event and the plan.'),
+  rest: { method: 'POST', shape: 'data', ...memoirPath('/heirs/plans/:planId/events'), extraStatuses: [409] },
+  handler: (input, ctx) => reportDeadmanEvent(ctx.store, ctx.principal.ownerId, input.planId, input, ctx.clock),
+});
+
+export const listMemoirSharesTool = defineTool({
+  ...OWNER,
+  name: 'list_memoir_shares',
+  title: "List the memoir's shares",
+  description: `The shares given to heirs, newest first, with their state (optionally of one plan). ${MEMOIR_SCOPE_NOTE}`,
+  annotations: READ,
+  example: { planId: 'mhp_01JD000000000000000000000A' },
+  input: z.strictObject({ planId: PlanId.optional() }).describe('Filter.'),
+  output: z.object({ items: z.array(OwnerShareSchema).describe('The shares.') }).describe('Shares.'),
+  rest: { method: 'GET', shape: 'data', ...memoirPath('/heirs/shares'), dataField: 'items' },
+  handler: (input, ctx) => ownerShares(ctx.store, ctx.principal.ownerId, ctx.clock.now(), input.planId),
+});
+
+export const revokeMemoirShareTool = defineTool({
+  ...OWNER,
+  name: 'revoke_memoir_share',
+  title: 'Withdraw a share',
+  description: `Withdraws a share for good: its holder loses access at once and its code stops working. ${MEMOIR_SCOPE_NOTE}`,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  example: { shareId: 'shr_01JD000000000000000000000B' },
+  input: z.strictObject({ shareId: ShareId }).describe('The share.'),
+  output: OwnerShareSchema,
+  rest: { method: 'DELETE', shape: 'data', ...memoirPath('/heirs/shares/:shareId') },
+  handler: (input, ctx) => revokeShare(ctx.store, input.shareId, ctx.clock),
+});
+
+export const reissueMemoirShareCodeTool = defineTool({
+  ...OWNER,
+  name: 'reissue_memoir_share_code',
+  title: 'Give a share a new claim code',
+  description: `Replaces a share's claim code (a lost or leaked code): the old code stops working and whoever claimed the share loses it. The new code is in this answer only. ${MEMOIR_SCOPE_NOTE}`,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  example: { shareId: 'shr_01JD000000000000000000000B' },
+  input: z.strictObject({ shareId: ShareId }).describe('The share.'),
+  output: z
+    .object({ share: OwnerShareSchema, code: z.string().describe('The new claim code (shc_...): shown once, never stored.') })
+    .describe('The share and its new code.'),
+  rest: { method: 'POST', shape: 'data', ...memoirPath('/heirs/shares/:shareId/code'), extraStatuses: [409] },
+  handler: (input, ctx) => reissueShareCode(ctx.store, input.shareId, ctx.clock),
+});
+
+export { ShareId, ShareState };

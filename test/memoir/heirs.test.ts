@@ -1,5 +1,7 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers.js';
+import { randomSchema, testDatabaseUrl } from '../support/engines.js';
 import { registerUser, sessionHeaders, uniqueEmail, type TestSession } from '../support/session.js';
 import { grant } from './support.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
@@ -9,7 +11,8 @@ import { MEMOIR_CHAT, MEMOIR_JOURNAL } from '../../src/memoir/records.js';
 
 // Heirs' access to a memoir (issue 19): a plan linked to the memoir, shares
 // claimed by heirs with their codes, opened by the plan's deadman.triggered
-// event after the waiting period, read-only, expiring, revocable.
+// event after the waiting period, read-only, expiring, revocable. On the
+// embedded store and on PostgreSQL.
 
 const DAY = 86_400_000;
 let offset = 0;
@@ -20,21 +23,9 @@ let owner: TestSession;
 let ana: TestSession;
 let rui: TestSession;
 let stranger: TestSession;
-const anaEmail = uniqueEmail('ana');
+let anaEmail: string;
 
 const EVM = (n: number) => `0x${String(n).repeat(40).slice(0, 40)}`;
-
-beforeAll(async () => {
-  server = await startTestServer({ clock });
-  owner = await registerUser(server.app, { name: 'Rose' });
-  ana = await registerUser(server.app, { email: anaEmail });
-  rui = await registerUser(server.app);
-  stranger = await registerUser(server.app);
-  await grant(server, ana.accountId, 10);
-});
-afterAll(async () => {
-  await server?.close();
-});
 
 async function call(session: TestSession | undefined, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
   const res = await server.app.inject({
@@ -61,7 +52,30 @@ let planId: string;
 let codes: Record<string, { shareId: string; code: string }>;
 let entryId: string;
 
-describe("heirs' access to a memoir", () => {
+describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", (engine) => {
+  let schema: string | undefined;
+  beforeAll(async () => {
+    offset = 0;
+    schema = engine === 'postgres' ? randomSchema('svc_heirs') : undefined;
+    const config = schema ? { databaseUrl: await testDatabaseUrl(), databaseSchema: schema } : {};
+    server = await startTestServer({ clock, config });
+    anaEmail = uniqueEmail('ana');
+    owner = await registerUser(server.app, { name: 'Rose' });
+    ana = await registerUser(server.app, { email: anaEmail });
+    rui = await registerUser(server.app);
+    stranger = await registerUser(server.app);
+    await grant(server, ana.accountId, 10);
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (schema) {
+      const client = new pg.Client({ connectionString: await testDatabaseUrl() });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    }
+  });
+
   it('links a plan: one share per named heir, codes shown once and never stored', async () => {
     await call(owner, 'POST', '/api/v1/svcloom/setup', { agentName: 'Grandma Rose' });
     const made = await call(owner, 'POST', '/api/v1/svcloom/journal', { content: 'My mother baked bread every Sunday in our kitchen in Lisbon.', mood: 'nostalgic' });
@@ -242,9 +256,7 @@ describe("heirs' access to a memoir", () => {
       'INSUFFICIENT_SCOPE',
     );
   });
-});
 
-describe('a granted view', () => {
   it('is read-only and limited to the collections its grant covers', async () => {
     const [g] = await server.services.store.findBy<GrantRecord>(GRANTS, 'ownerId', owner.accountId);
     const view = grantedStore(server.services.store, owner.accountId, g!.collections);

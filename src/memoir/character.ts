@@ -4,6 +4,7 @@
  * refined by the language model when one is configured (its traits and values
  * are kept beside the extracted ones, marked as the model's).
  */
+import { allQuestions } from './questions.js';
 import type { AnswerRecord, JournalEntry } from './records.js';
 import { recurringPhrases, sentences, styleOf, themesIn, topPeople, topPlaces, traitsIn, valuesIn, type Mention, type Style } from './text.js';
 
@@ -22,8 +23,29 @@ export interface CharacterModel {
   updatedAt: string | null;
 }
 
+/** Position of each question in the questionnaire (questions.json order). */
+const QUESTION_ORDER = new Map(allQuestions().map((q, i) => [q.id, i]));
+
+export interface GivenAnswer {
+  category: string;
+  questionId: string;
+  answer: string;
+  answeredAt: string;
+}
+
+/**
+ * Every answer given, in questionnaire order (categories, then questions, as in questions.json; an id no longer in
+ * the questionnaire after them, by id). Never the key order of a record's `answers`: PostgreSQL's jsonb keeps
+ * object keys sorted by length, lowdb in insertion order, and what the agent cites or shows must not depend on it.
+ */
+export function answersInOrder(records: readonly AnswerRecord[]): GivenAnswer[] {
+  const out = records.flatMap((r) => Object.entries(r.answers).map(([questionId, x]) => ({ category: r.category, questionId, answer: x.answer, answeredAt: x.answeredAt })));
+  const rank = (id: string) => QUESTION_ORDER.get(id) ?? Number.MAX_SAFE_INTEGER;
+  return out.sort((a, b) => rank(a.questionId) - rank(b.questionId) || (a.questionId < b.questionId ? -1 : a.questionId > b.questionId ? 1 : 0));
+}
+
 export function texts(entries: readonly JournalEntry[], answers: readonly AnswerRecord[]): string[] {
-  return [...entries.map((e) => e.content), ...answers.flatMap((a) => Object.values(a.answers).map((x) => x.answer))];
+  return [...entries.map((e) => e.content), ...answersInOrder(answers).map((x) => x.answer)];
 }
 
 export function buildCharacter(
@@ -71,9 +93,8 @@ export function elizaCharacter(name: string, model: CharacterModel, entries: rea
     .slice(-10)
     .map((e) => sentences(e.content)[0])
     .filter((s): s is string => !!s);
-  const answered = answers.flatMap((a) => Object.entries(a.answers).map(([qid, x]) => ({ qid, answer: x.answer })));
-  const messageExamples = answered.slice(0, 5).map((a) => [
-    { name: '{{user1}}', content: { text: `Tell me about ${a.qid.replace(/^[^.]+\./, '').replace(/-/g, ' ')}.` } },
+  const messageExamples = answersInOrder(answers).slice(0, 5).map((a) => [
+    { name: '{{user1}}', content: { text: `Tell me about ${a.questionId.replace(/^[^.]+\./, '').replace(/-/g, ' ')}.` } },
     { name, content: { text: a.answer.slice(0, 400) } },
   ]);
   const chat = [...model.style.descriptors];

@@ -13,6 +13,7 @@ import { hasScope, type Scope, type Tier } from '../keys/scopes.js';
 import { authenticateEmbedToken } from '../embed/auth.js';
 import { isEmbedToken } from '../embed/store.js';
 import type { AnyTool, PrincipalKind, Services, SessionEffects, ToolContext } from './define.js';
+import { refuseUnstorableText } from './text-guard.js';
 
 /** What a transport knows about one call. */
 export interface CallInfo {
@@ -406,6 +407,7 @@ export async function invokeTool(tool: AnyTool, rawInput: unknown, services: Ser
     if (!parsed.success) {
       throw ApiError.validation(`Invalid input for ${tool.name}`, zodDetails(parsed.error));
     }
+    refuseUnstorableText(tool.name, parsed.data);
     const ctx = toolContext(services, tool, principal, call);
     const result = await tool.handler(parsed.data, ctx);
     const checked = tool.output.safeParse(result);

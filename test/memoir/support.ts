@@ -6,7 +6,7 @@ import { STORE_INDEXES } from '../../src/app.js';
 import { openLowdbStore } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/port.js';
-import { tmpDir } from '../helpers.js';
+import { startTestServer, tmpDir, type TestServer } from '../helpers.js';
 import { randomSchema, testDatabaseUrl } from '../support/engines.js';
 
 /** A multipart/form-data body by hand: fields and one file. */
@@ -94,6 +94,32 @@ export async function openEngineStore(engine: MemoirEngine): Promise<{ store: St
         await admin.end();
       }
       await t.cleanup();
+    },
+  };
+}
+
+/**
+ * A test server (test/helpers.ts startTestServer) whose store is `engine`: lowdb in its data directory, or PostgreSQL
+ * in a schema of its own, dropped by `close`.
+ */
+export async function startEngineServer(engine: MemoirEngine, opts: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+  if (engine === 'lowdb') return startTestServer(opts);
+  const url = await testDatabaseUrl();
+  const schema = randomSchema('svc_memoir_srv');
+  const server = await startTestServer({ ...opts, config: { ...opts.config, databaseUrl: url, databaseSchema: schema } });
+  const close = server.close;
+  return {
+    ...server,
+    async close() {
+      await close();
+      const admin = new pg.Client({ connectionString: url });
+      admin.on('error', () => undefined);
+      await admin.connect();
+      try {
+        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await admin.end();
+      }
     },
   };
 }

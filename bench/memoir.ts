@@ -150,7 +150,7 @@ export async function benchTextGuard(): Promise<void> {
     ['journal entry, 20,000 ASCII characters', createJournalEntryTool.input, { content: story.slice(0, 20_000), mood: 'happy' }],
     ['journal entry, 20,000 characters with accents and emoji', createJournalEntryTool.input, { content: `Zürich café 😀 ${story}`.slice(0, 20_000), mood: 'happy' }],
     [
-      '50 answers of 5,000 characters',
+      '50 answers of ~5,000 characters with accents and emoji',
       answerQuestionnaireTool.input,
       { category: 'family', answers: Array.from({ length: 50 }, (_, i) => ({ questionId: `family.q${i}`, answer: `Zürich 😀 ${story.slice(i * 100, i * 100 + 4980)}` })) },
     ],

@@ -1,21 +1,186 @@
 /**
- * Memoir voice and avatar (issue 19): synthesis time per second of speech
- * produced (festival, cmu_us_slt_arctic_hts, plus the ffmpeg pass) and avatar
- * render time per second of video (ffmpeg, H.264 + AAC). Baseline: the same
- * text through festival alone.
+ * Memoir (issue 19):
+ * - character model: time to add the 1000th journal entry, the counts kept (incremental) against a full recount of
+ *   every entry (what each write cost before the counts were kept), on lowdb and PostgreSQL;
+ * - tool input text check (src/tools/text-guard.ts) on large valid memoir inputs, against their zod validation;
+ * - voice and avatar: synthesis time per second of speech produced (festival, cmu_us_slt_arctic_hts, plus the ffmpeg
+ *   pass) and avatar render time per second of video (ffmpeg, H.264 + AAC). Baseline: the same text through festival
+ *   alone.
  *
- *   npx tsx bench/memoir.ts
+ *   npx tsx bench/memoir.ts [character] [text] [voice]     (all three without arguments)
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import sharp from 'sharp';
+import { accountStore } from '../src/accounts/tenancy.js';
+import { STORE_INDEXES } from '../src/app.js';
+import type { Clock } from '../src/core/clock.js';
+import { addJournalEntry, characterCountsId } from '../src/memoir/memoir.js';
+import { MEMOIR_CHARACTER, MEMOIR_JOURNAL, memoirId, type JournalEntry } from '../src/memoir/records.js';
 import { renderAvatar, speechSeconds, synthesize } from '../src/memoir/voice.js';
+import { openLowdbStore, type Store } from '../src/store/index.js';
+import { openPostgresStore } from '../src/store/postgres/index.js';
+import { answerQuestionnaireTool, createJournalEntryTool } from '../src/tools/memoir/journal.js';
+import { unstorableText } from '../src/tools/text-guard.js';
+import { randomSchema, testDatabaseUrl } from '../test/support/engines.js';
 import { fmt, isMain } from './util.js';
+
+// ---------------------------------------------------------------------------
+// Character model: the 1000th entry
+
+const ENTRIES = 1000;
+const TRIALS = 5;
+
+/** A deterministic pseudo-random life story: ~6 sentences, ~60 words an entry, names, places and a wide vocabulary. */
+function storyEntries(n: number): string[] {
+  let seed = 20_260_101;
+  const rnd = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
+  const syllables = ['ka', 'lo', 'mi', 'ren', 'sa', 'tor', 'vel', 'an', 'dir', 'po', 'shu', 'ne', 'gra', 'fel', 'bo', 'ist'];
+  const vocabulary = Array.from({ length: 3000 }, () => pick(syllables) + pick(syllables) + pick(syllables));
+  const names = ['Maria', 'Tomas', 'Ingrid', 'Aoife', 'Jonas', 'Lena', 'Pedro', 'Ruth', 'Samir', 'Yuki'];
+  const places = ['Lisbon', 'Porto', 'Dublin', 'Oslo', 'New York', 'Cape Town', 'Galway', 'Bergen'];
+  const kin = ['my mother', 'my father', 'my brother', 'my late wife', 'my daughter', 'my best friend'];
+  const verbs = ['remember', 'worked hard', 'laughed', 'prayed', 'travelled', 'cooked dinner', 'helped', 'saved money', 'learned'];
+  const phrase = () => Array.from({ length: 4 + Math.floor(rnd() * 6) }, () => pick(vocabulary)).join(' ');
+  const sentence = (): string => {
+    const r = rnd();
+    if (r < 0.25) return `${pick(['Then', 'Later', 'Once', 'That year'])} ${pick(kin)} and I ${pick(verbs)} in ${pick(places)}, ${phrase()}.`;
+    if (r < 0.5) return `I still ${pick(verbs)} with ${pick(names)} when ${phrase()}${pick(['.', '!', '?'])}`;
+    if (r < 0.75) return `We moved to ${pick(places)} when ${pick(names)} was ${Math.floor(rnd() * 60)} and ${phrase()}.`;
+    return `${pick(names)} said ${phrase()} was ${pick(['kind', 'honest', 'free', 'healthy', 'patient', 'funny'])}.`;
+  };
+  return Array.from({ length: n }, () => Array.from({ length: 6 }, sentence).join(' '));
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+/**
+ * With ENTRIES - 1 entries written, alternates: the next entry with the stored counts dropped (counted again from
+ * every entry, as each write did before the counts were kept) and the next one with them (its own counts only).
+ */
+async function characterOn(label: string, raw: Store): Promise<void> {
+  const ownerId = 'acct_BENCHMEMOIR0000000000000000';
+  const store = accountStore(raw, ownerId);
+  let ms = Date.UTC(2026, 0, 1);
+  const clock: Clock = { now: () => new Date((ms += 60_000)) };
+  const texts = storyEntries(ENTRIES + 2 * TRIALS);
+  // The first ENTRIES - 2 straight into the store (no character work), the next through the memoir (one full count).
+  for (let i = 0; i < ENTRIES - 2; i += 200) {
+    await store.transact(async (tx) => {
+      for (let j = i; j < Math.min(i + 200, ENTRIES - 2); j++) {
+        const now = clock.now();
+        const entry: JournalEntry = { id: memoirId('jrn', now.getTime()), ownerId, authorKey: 'bench', content: texts[j]!, mood: null, promptUsed: null, createdAt: now.toISOString() };
+        await tx.put(MEMOIR_JOURNAL, entry);
+      }
+    });
+  }
+  await addJournalEntry(store, ownerId, 'bench', { content: texts[ENTRIES - 2]! }, clock);
+  const full: number[] = [];
+  const incremental: number[] = [];
+  let next = ENTRIES - 1;
+  for (let t = 0; t < TRIALS; t++) {
+    // Alternating, so load from elsewhere on the machine hits both alike.
+    const counts = await store.get(MEMOIR_CHARACTER, characterCountsId(ownerId));
+    await store.delete(MEMOIR_CHARACTER, characterCountsId(ownerId));
+    full.push(await timed(() => addJournalEntry(store, ownerId, 'bench', { content: texts[next++]! }, clock)));
+    incremental.push(await timed(() => addJournalEntry(store, ownerId, 'bench', { content: texts[next++]! }, clock)));
+    if (!counts) throw new Error('no stored counts');
+  }
+  const record = await store.get(MEMOIR_CHARACTER, characterCountsId(ownerId));
+  const f = median(full);
+  const i = median(incremental);
+  console.log(
+    `${label}: add entry ~${ENTRIES}: full recount ${fmt(f, 1)} ms, counts kept ${fmt(i, 1)} ms = ${fmt(f / i, 1)}x faster ` +
+      `(medians of ${TRIALS}; stored counts ${fmt(JSON.stringify(record).length / 1024, 0)} KiB)`,
+  );
+}
+
+export async function benchMemoirCharacter(): Promise<void> {
+  console.log(`\n== memoir: character model, adding the ${ENTRIES}th journal entry ==`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-memoir-'));
+  const lowdb = await openLowdbStore({ dataDir: dir, indexes: STORE_INDEXES });
+  try {
+    await characterOn('lowdb     ', lowdb);
+  } finally {
+    await lowdb.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  const url = await testDatabaseUrl();
+  const schema = randomSchema('svc_bench_memoir');
+  const store = await openPostgresStore({ url, schema, indexes: STORE_INDEXES });
+  try {
+    await characterOn('PostgreSQL', store);
+  } finally {
+    await store.close();
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Tool input text check
+
+function perCall(fn: () => unknown, minMs = 300): number {
+  for (let i = 0; i < 50; i++) fn();
+  let n = 0;
+  const t = performance.now();
+  while (performance.now() - t < minMs) {
+    fn();
+    n++;
+  }
+  return ((performance.now() - t) / n) * 1000;
+}
+
+export async function benchTextGuard(): Promise<void> {
+  console.log('\n== tool input text check (NUL, lone surrogates) on large valid inputs, against parsing and validating them ==');
+  const story = storyEntries(200).join(' ');
+  const inputs: Array<[string, { safeParse(v: unknown): unknown }, unknown]> = [
+    ['journal entry, 20,000 ASCII characters', createJournalEntryTool.input, { content: story.slice(0, 20_000), mood: 'happy' }],
+    ['journal entry, 20,000 characters with accents and emoji', createJournalEntryTool.input, { content: `Zürich café 😀 ${story}`.slice(0, 20_000), mood: 'happy' }],
+    [
+      '50 answers of ~5,000 characters with accents and emoji',
+      answerQuestionnaireTool.input,
+      { category: 'family', answers: Array.from({ length: 50 }, (_, i) => ({ questionId: `family.q${i}`, answer: `Zürich 😀 ${story.slice(i * 100, i * 100 + 4980)}` })) },
+    ],
+  ];
+  for (const [label, schema, input] of inputs) {
+    const result = schema.safeParse(input) as { success: boolean; data?: unknown };
+    if (!result.success) throw new Error(`${label}: the input does not validate`);
+    const body = JSON.stringify(input);
+    const parse = perCall(() => JSON.parse(body));
+    const zod = perCall(() => schema.safeParse(input));
+    const guard = perCall(() => unstorableText(result.data));
+    console.log(
+      `${label} (${fmt(body.length / 1024, 0)} KiB of JSON): check ${fmt(guard, 1)} µs; ` +
+        `JSON.parse of the body ${fmt(parse, 1)} µs, zod validation ${fmt(zod, 1)} µs (check = ${fmt((guard / parse) * 100, 0)}% of the parse)`,
+    );
+  }
+}
 
 const TEXT =
   'My mother baked bread every Sunday in our kitchen in Lisbon. I still remember the smell of it, and the way she sang while the oven warmed the house. ' +
   'Later I worked at the shipyard for thirty years, and I was grateful for every one of them.';
 
-export async function benchMemoir(): Promise<void> {
+export async function benchMemoir(parts: readonly string[] = []): Promise<void> {
+  const wanted = (p: string) => parts.length === 0 || parts.includes(p);
+  if (wanted('character')) await benchMemoirCharacter();
+  if (wanted('text')) await benchTextGuard();
+  if (wanted('voice')) await benchVoice();
+}
+
+async function benchVoice(): Promise<void> {
   console.log('\n== memoir: voice synthesis and avatar (per second of output) ==');
   // Warm-up: festival loads its voice on the first run.
   await speechSeconds('warm up');
@@ -39,4 +204,4 @@ export async function benchMemoir(): Promise<void> {
   }
 }
 
-if (isMain(import.meta.url)) await benchMemoir();
+if (isMain(import.meta.url)) await benchMemoir(process.argv.slice(2));

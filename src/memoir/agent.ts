@@ -19,7 +19,7 @@ import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { paginateCursor, type CursorCodec } from '../core/pagination.js';
 import type { Store } from '../store/port.js';
-import { emptyCharacter, type CharacterModel } from './character.js';
+import { answersInOrder, emptyCharacter, type CharacterModel } from './character.js';
 import { DEFAULT_AGENT_NAME, profileId, readProfile, type ProfileRecord } from './memoir.js';
 import { MEMOIR_ANSWERS, MEMOIR_CHAT, MEMOIR_JOURNAL, MEMOIR_PROFILES, memoirId, type AnswerRecord, type ChatMessageRecord, type JournalEntry } from './records.js';
 import { isStopword, sentences, words } from './text.js';
@@ -71,7 +71,7 @@ const term = (t: string): string | null => {
 export function retrieve(entries: readonly JournalEntry[], answers: readonly AnswerRecord[], question: string, limit = 3): Passage[] {
   const docs = [
     ...entries.map((e) => ({ id: e.id, kind: 'journal' as const, text: e.content })),
-    ...answers.flatMap((a) => Object.entries(a.answers).map(([qid, x]) => ({ id: `qa:${qid}`, kind: 'answer' as const, text: x.answer }))),
+    ...answersInOrder(answers).map((x) => ({ id: `qa:${x.questionId}`, kind: 'answer' as const, text: x.answer })),
   ];
   if (docs.length === 0) return [];
   const index = new MiniSearch<{ id: string; kind: 'journal' | 'answer'; text: string }>({

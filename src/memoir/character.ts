@@ -3,9 +3,38 @@
  * Built deterministically from journal entries and questionnaire answers, and
  * refined by the language model when one is configured (its traits and values
  * are kept beside the extracted ones, marked as the model's).
+ *
+ * buildCharacter defines the model from every text. Kept up to date on each
+ * write, it would reread everything written so far each time (O(n) per write);
+ * instead a CharacterTally holds the sums the model is computed from (mentions,
+ * phrase and word counts, style sums) and a new text only adds its own counts.
+ * The tally is stored beside the profile, versioned: an older version, or
+ * counts out of step with the records (something deleted), are rebuilt from all
+ * the texts once. The model from a tally equals buildCharacter of the same texts
+ * (test/memoir/character-incremental.test.ts).
  */
+import { allQuestions } from './questions.js';
 import type { AnswerRecord, JournalEntry } from './records.js';
-import { recurringPhrases, sentences, styleOf, themesIn, topPeople, topPlaces, traitsIn, valuesIn, type Mention, type Style } from './text.js';
+import {
+  emptyStyleCounts,
+  rankPhrases,
+  RANK_LIMITS,
+  ranked,
+  recurringPhrases,
+  sentences,
+  styleFrom,
+  styleOf,
+  textCounts,
+  themesIn,
+  topPeople,
+  topPlaces,
+  traitsIn,
+  valuesIn,
+  type Mention,
+  type Style,
+  type StyleCounts,
+  type TextCounts,
+} from './text.js';
 
 export interface CharacterModel {
   traits: Mention[];
@@ -22,8 +51,29 @@ export interface CharacterModel {
   updatedAt: string | null;
 }
 
+/** Position of each question in the questionnaire (questions.json order). */
+const QUESTION_ORDER = new Map(allQuestions().map((q, i) => [q.id, i]));
+
+export interface GivenAnswer {
+  category: string;
+  questionId: string;
+  answer: string;
+  answeredAt: string;
+}
+
+/**
+ * Every answer given, in questionnaire order (categories, then questions, as in questions.json; an id no longer in
+ * the questionnaire after them, by id). Never the key order of a record's `answers`: PostgreSQL's jsonb keeps
+ * object keys sorted by length, lowdb in insertion order, and what the agent cites or shows must not depend on it.
+ */
+export function answersInOrder(records: readonly AnswerRecord[]): GivenAnswer[] {
+  const out = records.flatMap((r) => Object.entries(r.answers).map(([questionId, x]) => ({ category: r.category, questionId, answer: x.answer, answeredAt: x.answeredAt })));
+  const rank = (id: string) => QUESTION_ORDER.get(id) ?? Number.MAX_SAFE_INTEGER;
+  return out.sort((a, b) => rank(a.questionId) - rank(b.questionId) || (a.questionId < b.questionId ? -1 : a.questionId > b.questionId ? 1 : 0));
+}
+
 export function texts(entries: readonly JournalEntry[], answers: readonly AnswerRecord[]): string[] {
-  return [...entries.map((e) => e.content), ...answers.flatMap((a) => Object.values(a.answers).map((x) => x.answer))];
+  return [...entries.map((e) => e.content), ...answersInOrder(answers).map((x) => x.answer)];
 }
 
 export function buildCharacter(
@@ -54,6 +104,320 @@ export function emptyCharacter(): CharacterModel {
 }
 
 /**
+ * The version of the stored counts. Bump it whenever the extraction in text.ts (lexicons, names, phrases, style) or
+ * the counts kept here change: stored counts of another version are rebuilt from the texts on the next write.
+ */
+export const CHARACTER_COUNTS_VERSION = 1;
+
+/** A name → count table as stored: parallel arrays (compact JSON, and no name can be mistaken for a prototype key). */
+export interface StoredCounts {
+  names: string[];
+  counts: number[];
+}
+
+/** The counts behind one account's character model, as stored (collection MEMOIR_CHARACTER, id `mchr_<account>`). */
+export interface CharacterCountsRecord {
+  [field: string]: unknown;
+  id: string;
+  ownerId: string;
+  version: number;
+  journalEntries: number;
+  /** Questions answered per category, in the order the categories were first answered (the topics keep that order). */
+  answered: StoredCounts;
+  traits: StoredCounts;
+  values: StoredCounts;
+  themes: StoredCounts;
+  people: StoredCounts;
+  places: StoredCounts;
+  /** Candidate phrases held by two texts or more → how many. */
+  recurring: StoredCounts;
+  /**
+   * Candidate phrases held by exactly one text, sorted (code-unit order) and joined by newlines (a phrase is words
+   * joined by spaces): most phrases are seen once, and one string is far cheaper to store, copy and parse than as
+   * many strings, while a new text's phrases are still found by binary search.
+   */
+  once: string;
+  /** Content word → occurrences. */
+  words: StoredCounts;
+  style: StyleCounts;
+  updatedAt: string;
+}
+
+const TABLES = ['traits', 'values', 'themes', 'people', 'places', 'words'] as const;
+const STYLE_FIELDS = ['sentences', 'words', 'exclamations', 'questions', 'firstPerson'] as const;
+
+const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+
+function toStored(map: ReadonlyMap<string, number>): StoredCounts {
+  return { names: [...map.keys()], counts: [...map.values()] };
+}
+
+/** The table, or undefined when the stored value is not a well-formed table. */
+function fromStored(stored: unknown): Map<string, number> | undefined {
+  const t = stored as Partial<StoredCounts> | null;
+  if (!t || !Array.isArray(t.names) || !Array.isArray(t.counts) || t.names.length !== t.counts.length) return undefined;
+  const map = new Map<string, number>();
+  for (let i = 0; i < t.names.length; i++) {
+    const name = t.names[i];
+    const count = t.counts[i];
+    if (typeof name !== 'string' || !isCount(count) || map.has(name)) return undefined;
+    map.set(name, count);
+  }
+  return map;
+}
+
+function add(map: Map<string, number>, name: string, by: number): void {
+  const n = (map.get(name) ?? 0) + by;
+  if (n === 0) map.delete(name);
+  else map.set(name, n);
+}
+
+/**
+ * The phrases seen once, kept as the stored text itself (sorted phrases, one a line) with an index of where each line
+ * starts, plus what was added and removed since. A lookup is a binary search over the lines; toString copies the
+ * untouched runs of lines as they are. Loading and saving cost one scan and one copy of the text, not a string (and
+ * a hash entry) per phrase.
+ */
+class OnceSet {
+  readonly #text: string;
+  /** Where each line of #text starts. */
+  readonly #starts: Int32Array;
+  readonly #added = new Set<string>();
+  /** Removed lines of #text: phrase → line number. */
+  readonly #removed = new Map<string, number>();
+
+  constructor(text = '') {
+    this.#text = text;
+    let lines = text === '' ? 0 : 1;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+    this.#starts = new Int32Array(lines);
+    for (let line = 1, i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.#starts[line++] = i + 1;
+  }
+
+  /** The set stored as `text` (written by toString: sorted, distinct, non-empty lines), or undefined for a non-string. */
+  static parse(text: unknown): OnceSet | undefined {
+    return typeof text === 'string' ? new OnceSet(text) : undefined;
+  }
+
+  #line(i: number): string {
+    return this.#text.slice(this.#starts[i]!, i + 1 < this.#starts.length ? this.#starts[i + 1]! - 1 : this.#text.length);
+  }
+
+  /** The first line not before `p` (the line count when every line is). */
+  #lowerBound(p: string): number {
+    let lo = 0;
+    let hi = this.#starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#line(mid) < p) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  #find(p: string): number {
+    const i = this.#lowerBound(p);
+    return i < this.#starts.length && this.#line(i) === p ? i : -1;
+  }
+
+  has(p: string): boolean {
+    if (this.#added.has(p)) return true;
+    return !this.#removed.has(p) && this.#find(p) !== -1;
+  }
+
+  /** Adds a phrase not in the set. */
+  add(p: string): void {
+    if (this.#removed.has(p)) this.#removed.delete(p);
+    else this.#added.add(p);
+  }
+
+  /** Removes a phrase in the set. */
+  delete(p: string): void {
+    if (this.#added.has(p)) this.#added.delete(p);
+    else {
+      const i = this.#find(p);
+      if (i !== -1) this.#removed.set(p, i);
+    }
+  }
+
+  toString(): string {
+    if (this.#added.size === 0 && this.#removed.size === 0) return this.#text;
+    // Edits by line number: an insertion before line i, or line i removed; insertions first at the same line.
+    // The default sort orders strings by UTF-16 code units, as `<` does (and faster than a comparator).
+    type Edit = { at: number; insert?: string };
+    const edits: Edit[] = [
+      ...[...this.#added].sort().map((p): Edit => ({ at: this.#lowerBound(p), insert: p })),
+      ...[...this.#removed.values()].map((at): Edit => ({ at })),
+    ].sort((a, b) => a.at - b.at || (a.insert !== undefined ? 0 : 1) - (b.insert !== undefined ? 0 : 1));
+    const pieces: string[] = [];
+    let next = 0; // the first base line not copied yet
+    const copyUpTo = (line: number) => {
+      if (line > next) pieces.push(this.#text.slice(this.#starts[next]!, line < this.#starts.length ? this.#starts[line]! - 1 : this.#text.length));
+      next = Math.max(next, line);
+    };
+    for (const e of edits) {
+      copyUpTo(e.at);
+      if (e.insert !== undefined) pieces.push(e.insert);
+      else next = e.at + 1;
+    }
+    copyUpTo(this.#starts.length);
+    return pieces.join('\n');
+  }
+}
+
+/**
+ * The sums a character model is computed from. Adding a text costs the reading of that text only; replacing an
+ * answer subtracts the old text's counts and adds the new one's. Removing anything else (a deleted entry) is not
+ * done here: the caller rebuilds the tally from the texts (CharacterTally.of).
+ */
+export class CharacterTally {
+  journalEntries = 0;
+  /** Category → questions answered, in the order categories were first answered (zeros kept: the order must hold). */
+  readonly answered = new Map<string, number>();
+  readonly traits = new Map<string, number>();
+  readonly values = new Map<string, number>();
+  readonly themes = new Map<string, number>();
+  readonly people = new Map<string, number>();
+  readonly places = new Map<string, number>();
+  /** Candidate phrases held by two texts or more → how many (the ones held by one text are in #once). */
+  readonly recurring = new Map<string, number>();
+  #once = new OnceSet();
+  readonly words = new Map<string, number>();
+  readonly style: StyleCounts = emptyStyleCounts();
+
+  /** The tally of these records, read in full (what the stored one is rebuilt from). */
+  static of(entries: readonly JournalEntry[], answers: readonly AnswerRecord[]): CharacterTally {
+    const t = new CharacterTally();
+    for (const e of entries) t.addEntry(e.content);
+    // Categories in record order (the order they were first answered), as buildCharacter's topics.
+    for (const r of answers) t.answered.set(r.category, t.answered.get(r.category) ?? 0);
+    for (const a of answersInOrder(answers)) t.addAnswer(a.category, a.answer);
+    return t;
+  }
+
+  /** The stored tally, or undefined when it is missing, of another version or malformed (then: rebuild). */
+  static fromRecord(record: CharacterCountsRecord | undefined): CharacterTally | undefined {
+    if (!record || record.version !== CHARACTER_COUNTS_VERSION || !isCount(record.journalEntries)) return undefined;
+    const t = new CharacterTally();
+    t.journalEntries = record.journalEntries;
+    const answered = fromStored(record.answered);
+    const recurring = fromStored(record.recurring);
+    const once = OnceSet.parse(record.once);
+    if (!answered || !recurring || !once) return undefined;
+    for (const n of recurring.values()) if (n < 2) return undefined;
+    for (const [k, v] of answered) t.answered.set(k, v);
+    for (const [k, v] of recurring) t.recurring.set(k, v);
+    t.#once = once;
+    for (const table of TABLES) {
+      const map = fromStored(record[table]);
+      if (!map) return undefined;
+      for (const [k, v] of map) t[table].set(k, v);
+    }
+    const style = record.style as Partial<StyleCounts> | null;
+    if (!style || typeof style !== 'object') return undefined;
+    for (const f of STYLE_FIELDS) {
+      const v = style[f];
+      if (!isCount(v)) return undefined;
+      t.style[f] = v;
+    }
+    return t;
+  }
+
+  addEntry(text: string): void {
+    this.journalEntries++;
+    this.#apply(textCounts(text), 1);
+  }
+
+  addAnswer(category: string, text: string): void {
+    this.answered.set(category, (this.answered.get(category) ?? 0) + 1);
+    this.#apply(textCounts(text), 1);
+  }
+
+  /**
+   * Takes back the counts of an answer being replaced. Returns false, changing nothing, when the tally does not hold
+   * them (it is out of step with the records): the caller then rebuilds it.
+   */
+  removeAnswer(category: string, text: string): boolean {
+    const counts = textCounts(text);
+    if (!((this.answered.get(category) ?? 0) >= 1 && this.#holds(counts))) return false;
+    this.answered.set(category, this.answered.get(category)! - 1);
+    this.#apply(counts, -1);
+    return true;
+  }
+
+  #holds(c: TextCounts): boolean {
+    for (const table of TABLES) for (const [k, n] of c[table]) if ((this[table].get(k) ?? 0) < n) return false;
+    for (const p of c.phrases) if (!this.recurring.has(p) && !this.#once.has(p)) return false;
+    return STYLE_FIELDS.every((f) => this.style[f] >= c.style[f]);
+  }
+
+  #apply(c: TextCounts, sign: 1 | -1): void {
+    for (const table of TABLES) for (const [k, n] of c[table]) add(this[table], k, sign * n);
+    for (const p of c.phrases) {
+      const n = this.recurring.get(p);
+      if (sign > 0) {
+        if (n !== undefined) this.recurring.set(p, n + 1);
+        else if (this.#once.has(p)) {
+          this.#once.delete(p);
+          this.recurring.set(p, 2);
+        } else this.#once.add(p);
+      } else if (n === undefined) {
+        this.#once.delete(p);
+      } else if (n === 2) {
+        this.recurring.delete(p);
+        this.#once.add(p);
+      } else {
+        this.recurring.set(p, n - 1);
+      }
+    }
+    for (const f of STYLE_FIELDS) this.style[f] += sign * c.style[f];
+  }
+
+  /** The character model of these counts: equal to buildCharacter of the texts they were counted from. */
+  model(previous: Pick<CharacterModel, 'modelTraits' | 'modelValues'> | undefined, now: string | null): CharacterModel {
+    const covered = [...this.answered].filter(([, n]) => n > 0).map(([c]) => c);
+    return {
+      traits: ranked(this.traits, RANK_LIMITS.traits),
+      values: ranked(this.values, RANK_LIMITS.values),
+      people: ranked(this.people, RANK_LIMITS.people),
+      places: ranked(this.places, RANK_LIMITS.places),
+      recurringPhrases: rankPhrases(this.recurring, RANK_LIMITS.phrases),
+      topics: [...new Set([...ranked(this.themes, RANK_LIMITS.themes).map((t) => t.name), ...covered])],
+      style: styleFrom(this.style, this.words),
+      modelTraits: previous?.modelTraits ?? [],
+      modelValues: previous?.modelValues ?? [],
+      sources: { journalEntries: this.journalEntries, answers: [...this.answered.values()].reduce((n, x) => n + x, 0) },
+      updatedAt: now,
+    };
+  }
+
+  /** Questions answered in a category, as counted. */
+  answeredIn(category: string): number {
+    return this.answered.get(category) ?? 0;
+  }
+
+  toRecord(id: string, ownerId: string, now: string): CharacterCountsRecord {
+    return {
+      id,
+      ownerId,
+      version: CHARACTER_COUNTS_VERSION,
+      journalEntries: this.journalEntries,
+      answered: toStored(this.answered),
+      traits: toStored(this.traits),
+      values: toStored(this.values),
+      themes: toStored(this.themes),
+      people: toStored(this.people),
+      places: toStored(this.places),
+      recurring: toStored(this.recurring),
+      once: this.#once.toString(),
+      words: toStored(this.words),
+      style: { ...this.style },
+      updatedAt: now,
+    };
+  }
+}
+
+/**
  * An ElizaOS character file (docs.elizaos.ai, "Character Interface"): name, bio,
  * lore, topics, adjectives, style {all, chat, post}, messageExamples (groups of
  * {name, content: {text}}), postExamples, plugins.
@@ -71,9 +435,8 @@ export function elizaCharacter(name: string, model: CharacterModel, entries: rea
     .slice(-10)
     .map((e) => sentences(e.content)[0])
     .filter((s): s is string => !!s);
-  const answered = answers.flatMap((a) => Object.entries(a.answers).map(([qid, x]) => ({ qid, answer: x.answer })));
-  const messageExamples = answered.slice(0, 5).map((a) => [
-    { name: '{{user1}}', content: { text: `Tell me about ${a.qid.replace(/^[^.]+\./, '').replace(/-/g, ' ')}.` } },
+  const messageExamples = answersInOrder(answers).slice(0, 5).map((a) => [
+    { name: '{{user1}}', content: { text: `Tell me about ${a.questionId.replace(/^[^.]+\./, '').replace(/-/g, ' ')}.` } },
     { name, content: { text: a.answer.slice(0, 400) } },
   ]);
   const chat = [...model.style.descriptors];

@@ -7,10 +7,11 @@ import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { paginateOffset } from '../core/pagination.js';
 import type { Store, Tx } from '../store/port.js';
-import { buildCharacter, elizaCharacter, emptyCharacter, type CharacterModel } from './character.js';
+import { CharacterTally, elizaCharacter, emptyCharacter, type CharacterCountsRecord, type CharacterModel } from './character.js';
 import { allQuestions, CATEGORIES, categoryOf } from './questions.js';
 import {
   MEMOIR_ANSWERS,
+  MEMOIR_CHARACTER,
   MEMOIR_CHAT,
   MEMOIR_JOURNAL,
   MEMOIR_LIMITS,
@@ -35,6 +36,7 @@ export interface ProfileRecord {
 }
 
 export const profileId = (ownerId: string) => `mprof_${ownerId}`;
+export const characterCountsId = (ownerId: string) => `mchr_${ownerId}`;
 const answersId = (ownerId: string, category: string) => `mqa_${ownerId}_${category}`;
 
 /** The name an agent goes by before its owner names it. */
@@ -74,19 +76,38 @@ export async function setSetup(store: Store, ownerId: string, agentName: string,
   });
 }
 
-/** Recomputes the character model from everything written so far (inside the writing transaction). */
-async function refreshCharacter(tx: Tx, ownerId: string, now: string): Promise<CharacterModel> {
-  const [entries, answers, existing] = await Promise.all([
+/** The stored character counts, when they are of this version and well formed (else undefined: rebuild). */
+async function storedTally(tx: Tx, ownerId: string): Promise<CharacterTally | undefined> {
+  return CharacterTally.fromRecord(await tx.get<CharacterCountsRecord>(MEMOIR_CHARACTER, characterCountsId(ownerId)));
+}
+
+/** The counts of everything written so far, read in full (after a deletion, or counts of an older version). */
+async function fullTally(tx: Tx, ownerId: string): Promise<CharacterTally> {
+  const [entries, answers] = await Promise.all([
     tx.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
     tx.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
-    profileIn(tx, ownerId),
   ]);
-  const character = buildCharacter(entries, answers, existing?.character, now);
+  return CharacterTally.of(entries, answers);
+}
+
+/** Stores the counts and the profile's character model computed from them (inside the writing transaction). */
+async function saveCharacter(tx: Tx, ownerId: string, tally: CharacterTally, now: string): Promise<CharacterModel> {
+  const existing = await profileIn(tx, ownerId);
+  const character = tally.model(existing?.character, now);
   const profile: ProfileRecord = existing
     ? { ...existing, character, updatedAt: now }
     : { id: profileId(ownerId), ownerId, agentName: null, setupAt: null, character, updatedAt: now };
-  await tx.put(MEMOIR_PROFILES, profile);
+  await Promise.all([tx.put(MEMOIR_CHARACTER, tally.toRecord(characterCountsId(ownerId), ownerId, now)), tx.put(MEMOIR_PROFILES, profile)]);
   return character;
+}
+
+/**
+ * Rebuilds the character counts and model from every entry and answer: for whatever removes one (the incremental
+ * update only adds), and for tests. Writes nothing else.
+ */
+export async function rebuildCharacter(store: Store, ownerId: string, clock: Clock): Promise<CharacterModel> {
+  const now = clock.now().toISOString();
+  return store.transact(async (tx) => saveCharacter(tx, ownerId, await fullTally(tx, ownerId), now));
 }
 
 export interface JournalInput {
@@ -113,12 +134,18 @@ export async function addJournalEntry(store: Store, ownerId: string, authorKey: 
     createdAt: now.toISOString(),
   };
   const character = await store.transact(async (tx) => {
-    const count = (await tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId)).length;
+    const [ids, stored] = await Promise.all([tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId), storedTally(tx, ownerId)]);
+    const count = ids.length;
     if (count >= MEMOIR_LIMITS.journalEntriesPerAccount) {
       throw ApiError.validation('Journal is full', [{ field: 'content', reason: `an account holds at most ${MEMOIR_LIMITS.journalEntriesPerAccount} entries` }]);
     }
     await tx.put(MEMOIR_JOURNAL, entry);
-    return refreshCharacter(tx, ownerId, entry.createdAt);
+    // The stored counts, when they count exactly the entries there were, take the new entry alone; otherwise (none
+    // yet, an older version, an entry removed) everything is counted again.
+    let tally = stored?.journalEntries === count ? stored : undefined;
+    if (tally) tally.addEntry(entry.content);
+    else tally = await fullTally(tx, ownerId);
+    return saveCharacter(tx, ownerId, tally, entry.createdAt);
   });
   return { entry, character };
 }
@@ -160,13 +187,26 @@ export async function answerQuestionnaire(store: Store, ownerId: string, categor
   if (details.length) throw ApiError.validation(`Invalid answers for the ${c.id} questionnaire`, details);
   const now = clock.now().toISOString();
   await store.transact(async (tx) => {
-    const existing = await tx.get<AnswerRecord>(MEMOIR_ANSWERS, answersId(ownerId, c.id));
+    const [existing, ids, stored] = await Promise.all([
+      tx.get<AnswerRecord>(MEMOIR_ANSWERS, answersId(ownerId, c.id)),
+      tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId),
+      storedTally(tx, ownerId),
+    ]);
     const record: AnswerRecord = existing
       ? { ...existing, answers: { ...existing.answers }, updatedAt: now }
       : { id: answersId(ownerId, c.id), ownerId, category: c.id, answers: {}, updatedAt: now };
-    for (const a of answers) record.answers[a.questionId] = { answer: a.answer.trim(), answeredAt: now };
+    // The stored counts are used when they count exactly the entries there are and this category's answers; an
+    // answer given again takes the earlier one's counts back first. Anything out of step: everything is counted again.
+    let tally = stored && stored.journalEntries === ids.length && stored.answeredIn(c.id) === Object.keys(record.answers).length ? stored : undefined;
+    for (const a of answers) {
+      const text = a.answer.trim();
+      const before = record.answers[a.questionId];
+      if (tally && before && !tally.removeAnswer(c.id, before.answer)) tally = undefined;
+      tally?.addAnswer(c.id, text);
+      record.answers[a.questionId] = { answer: text, answeredAt: now };
+    }
     await tx.put(MEMOIR_ANSWERS, record);
-    await refreshCharacter(tx, ownerId, now);
+    await saveCharacter(tx, ownerId, tally ?? (await fullTally(tx, ownerId)), now);
   });
   return getQuestionnaire(store, ownerId, c.id);
 }

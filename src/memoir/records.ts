@@ -15,8 +15,10 @@ export const MEMOIR_ANSWERS = 'memoir_answers';
 export const MEMOIR_PROMPTS = 'memoir_prompts';
 export const MEMOIR_CHAT = 'memoir_chat';
 export const MEMOIR_MEDIA = 'memoir_media';
+/** One per account: the counts the character model is computed from (src/memoir/character.ts). Id: `mchr_<accountId>`. */
+export const MEMOIR_CHARACTER = 'memoir_character';
 
-const COLLECTIONS = [MEMOIR_PROFILES, MEMOIR_JOURNAL, MEMOIR_ANSWERS, MEMOIR_PROMPTS, MEMOIR_CHAT, MEMOIR_MEDIA];
+const COLLECTIONS = [MEMOIR_PROFILES, MEMOIR_JOURNAL, MEMOIR_ANSWERS, MEMOIR_PROMPTS, MEMOIR_CHAT, MEMOIR_MEDIA, MEMOIR_CHARACTER];
 for (const c of COLLECTIONS) declareTenantCollection(c);
 
 /** Indexed fields of the memoir collections (src/app.ts STORE_INDEXES). */

@@ -55,9 +55,18 @@ function tally(map: Map<string, number>, key: string, by = 1): void {
   map.set(key, (map.get(key) ?? 0) + by);
 }
 
-function ranked(map: Map<string, number>, limit: number): Mention[] {
+/**
+ * Names in the reader's order (localeCompare), and in code-unit order where it sees two different strings as equal
+ * (canonically equivalent accents), so a ranking never depends on the order names were counted in.
+ */
+function byName(a: string, b: string): number {
+  return a.localeCompare(b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** The `limit` most frequent names, most frequent first, ties by name. */
+export function ranked(map: ReadonlyMap<string, number>, limit: number): Mention[] {
   return [...map.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .sort((a, b) => b[1] - a[1] || byName(a[0], b[0]))
     .slice(0, limit)
     .map(([name, count]) => ({ name, count }));
 }
@@ -93,13 +102,16 @@ function midSentence(text: string, name: string, except: number): boolean {
   return false;
 }
 
-export function topPeople(texts: readonly string[], limit = 10): Mention[] {
+/** How many entries each ranked list of the character model keeps. */
+export const RANK_LIMITS = { traits: 8, values: 8, themes: 12, people: 10, places: 10, phrases: 10 } as const;
+
+export function topPeople(texts: readonly string[], limit: number = RANK_LIMITS.people): Mention[] {
   const map = new Map<string, number>();
   for (const t of texts) for (const p of peopleIn(t)) tally(map, p);
   return ranked(map, limit);
 }
 
-export function topPlaces(texts: readonly string[], limit = 10): Mention[] {
+export function topPlaces(texts: readonly string[], limit: number = RANK_LIMITS.places): Mention[] {
   const map = new Map<string, number>();
   for (const t of texts) for (const p of placesIn(t)) tally(map, p);
   return ranked(map, limit);
@@ -152,58 +164,88 @@ const THEMES: Record<string, string[]> = {
   nature: ['sea', 'river', 'mountain', 'forest', 'trees', 'fields', 'birds'],
 };
 
-function lexiconCounts(lexicon: Record<string, string[]>, texts: readonly string[]): Map<string, number> {
+/** How often each label's cues occur in one text (labels with none left out). */
+function lexiconCountsOf(lexicon: Record<string, string[]>, text: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const text of texts) {
-    const lower = ` ${words(text).join(' ')} `;
-    for (const [label, cues] of Object.entries(lexicon)) {
-      let n = 0;
-      for (const cue of cues) {
-        let at = lower.indexOf(` ${cue} `);
-        while (at !== -1) {
-          n++;
-          at = lower.indexOf(` ${cue} `, at + 1);
-        }
+  const lower = ` ${words(text).join(' ')} `;
+  for (const [label, cues] of Object.entries(lexicon)) {
+    let n = 0;
+    for (const cue of cues) {
+      let at = lower.indexOf(` ${cue} `);
+      while (at !== -1) {
+        n++;
+        at = lower.indexOf(` ${cue} `, at + 1);
       }
-      if (n > 0) tally(counts, label, n);
     }
+    if (n > 0) counts.set(label, n);
   }
   return counts;
 }
 
-export const traitsIn = (texts: readonly string[], limit = 8) => ranked(lexiconCounts(TRAITS, texts), limit);
-export const valuesIn = (texts: readonly string[], limit = 8) => ranked(lexiconCounts(VALUES, texts), limit);
-export const themesIn = (texts: readonly string[], limit = 12) => ranked(lexiconCounts(THEMES, texts), limit);
+function lexiconCounts(lexicon: Record<string, string[]>, texts: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const text of texts) for (const [label, n] of lexiconCountsOf(lexicon, text)) tally(counts, label, n);
+  return counts;
+}
+
+export const traitsIn = (texts: readonly string[], limit: number = RANK_LIMITS.traits) => ranked(lexiconCounts(TRAITS, texts), limit);
+export const valuesIn = (texts: readonly string[], limit: number = RANK_LIMITS.values) => ranked(lexiconCounts(VALUES, texts), limit);
+export const themesIn = (texts: readonly string[], limit: number = RANK_LIMITS.themes) => ranked(lexiconCounts(THEMES, texts), limit);
 /** The themes one text touches, ordered by weight. */
 export const themesOf = (text: string) => themesIn([text]).map((t) => t.name);
 
-/** Word sequences of 2 to 4 words, with at least one content word, found in at least two different texts. */
-export function recurringPhrases(texts: readonly string[], limit = 10): Mention[] {
-  const seenIn = new Map<string, number>();
-  for (const text of texts) {
-    const found = new Set<string>();
-    for (const s of sentences(text)) {
-      const w = words(s);
-      for (let n = 2; n <= 4; n++) {
-        for (let i = 0; i + n <= w.length; i++) {
-          const gram = w.slice(i, i + n);
-          if (gram.every((g) => STOP.has(g)) || STOP.has(gram[0]!) && STOP.has(gram[n - 1]!)) continue;
-          found.add(gram.join(' '));
-        }
+/** The word sequences of 2 to 4 words within a sentence of one text that could be a phrase (each once). */
+export function phrasesOf(text: string): Set<string> {
+  const found = new Set<string>();
+  for (const s of sentences(text)) {
+    const w = words(s);
+    for (let n = 2; n <= 4; n++) {
+      for (let i = 0; i + n <= w.length; i++) {
+        const gram = w.slice(i, i + n);
+        if (gram.every((g) => STOP.has(g)) || STOP.has(gram[0]!) && STOP.has(gram[n - 1]!)) continue;
+        found.add(gram.join(' '));
       }
     }
-    for (const g of found) tally(seenIn, g);
   }
-  const repeated = [...seenIn.entries()].filter(([, c]) => c >= 2);
-  // Longer phrases first, then drop the shorter ones they contain.
-  repeated.sort((a, b) => b[1] - a[1] || b[0].split(' ').length - a[0].split(' ').length || a[0].localeCompare(b[0]));
-  const kept: Array<[string, number]> = [];
-  for (const [g, c] of repeated) {
-    if (kept.some(([k, kc]) => kc >= c && k.includes(g))) continue;
-    kept.push([g, c]);
-    if (kept.length >= limit) break;
+  return found;
+}
+
+/** Word sequences of 2 to 4 words, with at least one content word, found in at least two different texts. */
+export function recurringPhrases(texts: readonly string[], limit: number = RANK_LIMITS.phrases): Mention[] {
+  const seenIn = new Map<string, number>();
+  for (const text of texts) for (const g of phrasesOf(text)) tally(seenIn, g);
+  return rankPhrases(seenIn, limit);
+}
+
+/**
+ * The recurring phrases, given how many texts hold each candidate phrase (see recurringPhrases): the most common
+ * first, longer before shorter at equal counts, then by name; a phrase contained in one already kept with at least
+ * its count is left out.
+ */
+export function rankPhrases(seenIn: ReadonlyMap<string, number>, limit: number = RANK_LIMITS.phrases): Mention[] {
+  // The order is that of sorting every repeated phrase by (count, length, name), but only the groups of one count and
+  // length that the selection reaches get sorted by name: with thousands of phrases seen twice, sorting them all by
+  // name was most of the work.
+  const groups = new Map<number, string[]>();
+  for (const [g, c] of seenIn) {
+    if (c < 2) continue;
+    let n = 1;
+    for (let i = g.indexOf(' '); i !== -1; i = g.indexOf(' ', i + 1)) n++;
+    const key = c * 8 + n; // n is 2 to 4: descending keys are descending counts, then lengths
+    const list = groups.get(key);
+    if (list) list.push(g);
+    else groups.set(key, [g]);
   }
-  return kept.map(([name, count]) => ({ name, count }));
+  const kept: Mention[] = [];
+  for (const key of [...groups.keys()].sort((a, b) => b - a)) {
+    const count = Math.floor(key / 8);
+    for (const g of groups.get(key)!.sort(byName)) {
+      if (kept.some((k) => k.count >= count && k.name.includes(g))) continue;
+      kept.push({ name: g, count });
+      if (kept.length >= limit) return kept;
+    }
+  }
+  return kept;
 }
 
 export interface Style {
@@ -215,18 +257,66 @@ export interface Style {
   descriptors: string[];
 }
 
-export function styleOf(texts: readonly string[]): Style {
-  const all = texts.flatMap(sentences);
-  const allWords = texts.flatMap(words);
-  const n = Math.max(1, all.length);
-  const average = allWords.length / n;
-  const exclaim = all.filter((s) => s.endsWith('!')).length / n;
-  const question = all.filter((s) => s.endsWith('?')).length / n;
-  const first = allWords.filter((w) => w === 'i' || w === 'me' || w === 'my' || w === 'we' || w === 'our').length / Math.max(1, allWords.length);
+/** The counts a style is computed from; each adds up across texts. */
+export interface StyleCounts {
+  sentences: number;
+  words: number;
+  exclamations: number;
+  questions: number;
+  /** Words i, me, my, we, our. */
+  firstPerson: number;
+}
+
+export const emptyStyleCounts = (): StyleCounts => ({ sentences: 0, words: 0, exclamations: 0, questions: 0, firstPerson: 0 });
+
+const FIRST_PERSON = new Set(['i', 'me', 'my', 'we', 'our']);
+
+/** The style counts of one text. */
+export function styleCountsOf(text: string): StyleCounts {
+  const all = sentences(text);
+  const w = words(text);
+  let firstPerson = 0;
+  for (const x of w) if (FIRST_PERSON.has(x)) firstPerson++;
+  return {
+    sentences: all.length,
+    words: w.length,
+    exclamations: all.filter((s) => s.endsWith('!')).length,
+    questions: all.filter((s) => s.endsWith('?')).length,
+    firstPerson,
+  };
+}
+
+/** How often each content word occurs in one text. */
+export function wordCountsOf(text: string): Map<string, number> {
   const freq = new Map<string, number>();
-  for (const t of texts) for (const w of contentWords(t)) tally(freq, w);
+  for (const w of contentWords(text)) tally(freq, w);
+  return freq;
+}
+
+export function styleOf(texts: readonly string[]): Style {
+  const sums = emptyStyleCounts();
+  const freq = new Map<string, number>();
+  for (const t of texts) {
+    const c = styleCountsOf(t);
+    sums.sentences += c.sentences;
+    sums.words += c.words;
+    sums.exclamations += c.exclamations;
+    sums.questions += c.questions;
+    sums.firstPerson += c.firstPerson;
+    for (const [w, n] of wordCountsOf(t)) tally(freq, w, n);
+  }
+  return styleFrom(sums, freq);
+}
+
+/** The style, from the summed counts and content-word frequencies of every text. */
+export function styleFrom(sums: StyleCounts, freq: ReadonlyMap<string, number>): Style {
+  const n = Math.max(1, sums.sentences);
+  const average = sums.words / n;
+  const exclaim = sums.exclamations / n;
+  const question = sums.questions / n;
+  const first = sums.firstPerson / Math.max(1, sums.words);
   const descriptors: string[] = [];
-  if (all.length > 0) {
+  if (sums.sentences > 0) {
     descriptors.push(average < 10 ? 'short, plain sentences' : average > 22 ? 'long, flowing sentences' : 'sentences of moderate length');
     if (exclaim > 0.15) descriptors.push('exclamatory and warm');
     if (question > 0.1) descriptors.push('asks questions');
@@ -240,6 +330,43 @@ export function styleOf(texts: readonly string[]): Style {
     firstPersonRate: round(first),
     favouriteWords: ranked(freq, 10).filter((m) => m.count >= 2).map((m) => m.name),
     descriptors,
+  };
+}
+
+/**
+ * Everything one text adds to the character model, as counts that add up across texts: the model of many texts is
+ * computed from the sums of theirs (src/memoir/character.ts keeps the sums, so a new entry costs its own reading,
+ * not a reading of everything written before). Bump CHARACTER_COUNTS_VERSION there when any of this changes.
+ */
+export interface TextCounts {
+  traits: Map<string, number>;
+  values: Map<string, number>;
+  themes: Map<string, number>;
+  people: Map<string, number>;
+  places: Map<string, number>;
+  /** Candidate phrases, each once: recurring phrases count the texts that hold them. */
+  phrases: Set<string>;
+  /** Content words and how often they occur (favourite words). */
+  words: Map<string, number>;
+  style: StyleCounts;
+}
+
+function mentionCounts(names: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const n of names) tally(counts, n);
+  return counts;
+}
+
+export function textCounts(text: string): TextCounts {
+  return {
+    traits: lexiconCountsOf(TRAITS, text),
+    values: lexiconCountsOf(VALUES, text),
+    themes: lexiconCountsOf(THEMES, text),
+    people: mentionCounts(peopleIn(text)),
+    places: mentionCounts(placesIn(text)),
+    phrases: phrasesOf(text),
+    words: wordCountsOf(text),
+    style: styleCountsOf(text),
   };
 }
 

@@ -14,6 +14,7 @@ import { hasScope, type Scope, type Tier } from '../keys/scopes.js';
 import { authenticateEmbedToken } from '../embed/auth.js';
 import { isEmbedToken } from '../embed/store.js';
 import type { AnyTool, PrincipalKind, Services, SessionEffects, ToolContext } from './define.js';
+import { refuseUnstorableText } from './text-guard.js';
 
 /** What a transport knows about one call. */
 export interface CallInfo {
@@ -409,6 +410,7 @@ export async function invokeTool(tool: AnyTool, rawInput: unknown, services: Ser
     if (!parsed.success) {
       throw ApiError.validation(`Invalid input for ${tool.name}`, zodDetails(parsed.error));
     }
+    refuseUnstorableText(tool.name, parsed.data);
     const ctx = toolContext(services, tool, principal, call);
     // A share held by the caller, opened here once for every transport (the only cross-account read path).
     if (tool.grant) ctx.granted = await openGrant(services.store, (parsed.data as { shareId: string }).shareId, principal.ownerId, tool.grant, services.clock.now());

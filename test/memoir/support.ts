@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import pg from 'pg';
+import { STORE_INDEXES } from '../../src/app.js';
+import { openLowdbStore } from '../../src/store/index.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
+import type { Store } from '../../src/store/port.js';
+import { startTestServer, tmpDir, type TestServer } from '../helpers.js';
+import { randomSchema, testDatabaseUrl } from '../support/engines.js';
 
 /** A multipart/form-data body by hand: fields and one file. */
 export function multipartBody(parts: Array<{ name: string; value: string } | { name: string; filename: string; contentType: string; data: Buffer }>): { body: Buffer; contentType: string } {
@@ -44,7 +51,7 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
 }
 
 /** Gives an account credits (an operator grant), as the tests' wallet top-up. */
-export async function grant(server: { services: { store: import('../../src/store/port.js').Store; clock: import('../../src/core/clock.js').Clock } }, accountId: string, amount: number): Promise<void> {
+export async function grant(server: { services: { store: Store; clock: import('../../src/core/clock.js').Clock } }, accountId: string, amount: number): Promise<void> {
   const { addEntry } = await import('../../src/credits/ledger.js');
   await addEntry(server.services.store, server.services.clock, accountId, {
     kind: 'grant',
@@ -53,4 +60,66 @@ export async function grant(server: { services: { store: import('../../src/store
     reference: { type: 'operator', id: 'test' },
     reason: 'memoir test',
   });
+}
+
+/** The store engines the memoir's domain behaviour is checked on. */
+export const MEMOIR_ENGINES = ['lowdb', 'postgres'] as const;
+export type MemoirEngine = (typeof MEMOIR_ENGINES)[number];
+
+/**
+ * An empty store on `engine` with every collection's indexes (the server's STORE_INDEXES, so the credits ledger works
+ * too): lowdb in a temp directory, or PostgreSQL in a schema of its own (test/support/engines.ts: never a silent skip;
+ * no PostgreSQL is a failing test). `close` releases it and removes the directory or drops the schema.
+ */
+export async function openEngineStore(engine: MemoirEngine): Promise<{ store: Store; dataDir: string; close(): Promise<void> }> {
+  const t = await tmpDir('svc-memoir-');
+  if (engine === 'lowdb') {
+    const store = await openLowdbStore({ dataDir: t.dir, indexes: STORE_INDEXES });
+    return { store, dataDir: t.dir, close: async () => (await store.close(), await t.cleanup()) };
+  }
+  const url = await testDatabaseUrl();
+  const schema = randomSchema('svc_memoir');
+  const store = await openPostgresStore({ url, schema, indexes: STORE_INDEXES, poolSize: 4 });
+  return {
+    store,
+    dataDir: t.dir,
+    async close() {
+      await store.close();
+      const admin = new pg.Client({ connectionString: url });
+      admin.on('error', () => undefined);
+      await admin.connect();
+      try {
+        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await admin.end();
+      }
+      await t.cleanup();
+    },
+  };
+}
+
+/**
+ * A test server (test/helpers.ts startTestServer) whose store is `engine`: lowdb in its data directory, or PostgreSQL
+ * in a schema of its own, dropped by `close`.
+ */
+export async function startEngineServer(engine: MemoirEngine, opts: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+  if (engine === 'lowdb') return startTestServer(opts);
+  const url = await testDatabaseUrl();
+  const schema = randomSchema('svc_memoir_srv');
+  const server = await startTestServer({ ...opts, config: { ...opts.config, databaseUrl: url, databaseSchema: schema } });
+  const close = server.close;
+  return {
+    ...server,
+    async close() {
+      await close();
+      const admin = new pg.Client({ connectionString: url });
+      admin.on('error', () => undefined);
+      await admin.connect();
+      try {
+        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
 }

@@ -8,6 +8,7 @@ import {
   openPostgresStore,
   SchemaTooNewError,
   tableNameFor,
+  UnstorableTextError,
   type ClaimableStore,
 } from '../../src/store/postgres/index.js';
 import { freePort, randomSchema, startOwnPostgres, testDatabaseUrl } from '../support/engines.js';
@@ -115,13 +116,40 @@ describe('records', () => {
     await expect(store.put('misc', { id: '' })).rejects.toThrow(/record.id must be a non-empty string/);
     await expect(store.put('misc', null as unknown as Doc)).rejects.toThrow(/must be an object/);
     await expect(store.put('misc', { id: 'nul', text: 'a\u0000b' })).rejects.toThrow(/NUL character/);
-    await expect(store.put('misc', { id: 'sur', text: 'a\ud800b' })).rejects.toThrow(/unpaired surrogate/);
+    await expect(store.put('misc', { id: 'sur', text: 'a\ud800b' })).rejects.toThrow(/unpaired UTF-16 surrogate/);
     // A backslash before "u0000" in the text is not an escape: stored fine.
     await store.put('misc', { id: 'bs', text: '\\u0000' });
     expect(await store.get('misc', 'bs')).toEqual({ id: 'bs', text: '\\u0000' });
     expect(await store.get('misc', 'nul')).toBeUndefined();
     expect(await store.get('misc', 'sur')).toBeUndefined();
     await expect(store.get('', 'x')).rejects.toThrow(/collection name/);
+  });
+
+  it('refuses text jsonb cannot hold with an UnstorableTextError naming the record and the field, in a transaction too', async () => {
+    const caught = async (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+    const nul = await caught(store.put('misc', { id: 'u1', meta: { tags: ['ok', 'x\u0000'] } }));
+    expect(nul).toBeInstanceOf(UnstorableTextError);
+    expect(nul).not.toBeInstanceOf(TypeError);
+    expect(nul).toMatchObject({ name: 'UnstorableTextError', collection: 'misc', id: 'u1', field: 'meta.tags.1', problem: 'nul' });
+    expect((nul as Error).message).not.toContain('x\u0000');
+    const lone = await caught(store.put('misc', { id: 'u2', ok: '😀', deep: [{ text: 'x\udc00' }] }));
+    expect(lone).toMatchObject({ name: 'UnstorableTextError', id: 'u2', field: 'deep.0.text', problem: 'surrogate' });
+    const key = await caught(store.put('misc', { id: 'u3', ['k\ud800']: 1 }));
+    expect(key).toMatchObject({ field: 'k\ufffd', problem: 'surrogate' });
+    // Inside a transaction: the whole transaction fails, its earlier write is not kept.
+    const tx = await caught(
+      store.transact(async (t) => {
+        await t.put('misc', { id: 'u4', text: 'fine' });
+        await t.put('misc', { id: 'u5', text: 'a\u0000' });
+      }),
+    );
+    expect(tx).toBeInstanceOf(UnstorableTextError);
+    for (const id of ['u1', 'u2', 'u3', 'u4', 'u5']) expect(await store.get('misc', id)).toBeUndefined();
+    // A claim whose `set` holds such text: refused the same way, the claimed record unchanged.
+    await store.put('deliveries', { id: 'd1', state: 'pending' });
+    const claim = await caught(store.claim('deliveries', { field: 'state', value: 'pending', limit: 1, set: { note: 'a\u0000' } }));
+    expect(claim).toMatchObject({ name: 'UnstorableTextError', collection: 'deliveries', id: undefined, field: 'note', problem: 'nul' });
+    expect(await store.get('deliveries', 'd1')).toEqual({ id: 'd1', state: 'pending' });
   });
 
   it('keeps insertion order in all(), findBy() and scan(), an update keeping its place', async () => {

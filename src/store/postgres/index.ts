@@ -28,7 +28,9 @@
  *
  * Known differences from the lowdb store: PostgreSQL's jsonb does not keep the key order of a record (records come
  * back with equal content, keys in jsonb order), and cannot hold the NUL character or an unpaired UTF-16 surrogate
- * in a string: such a put is refused with a TypeError before anything is sent.
+ * in a string: such a put is refused with an UnstorableTextError (naming the collection, the record and the field)
+ * before anything is sent. The service refuses such text in every tool input first (src/tools/text-guard.ts, a 400
+ * on every engine), so this error means some other path let it through.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
@@ -196,6 +198,68 @@ function indexNameFor(table: string, field: string): string {
 /** Matches a \u0000 or an unpaired-surrogate escape in JSON text (one not preceded by an odd run of backslashes). */
 const UNSTORABLE_ESCAPE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/i;
 
+/**
+ * A record holds text PostgreSQL's jsonb cannot store: the NUL character (U+0000) or an unpaired UTF-16 surrogate.
+ * Nothing was written (the transaction it was part of fails). The message names the collection, the record and the
+ * field, never the text itself.
+ */
+export class UnstorableTextError extends Error {
+  override name = 'UnstorableTextError';
+  constructor(
+    readonly collection: string,
+    /** The record's id (undefined for a claim's `set`). */
+    readonly id: string | undefined,
+    /** Path of the offending string inside the record (`content`, `answers.family.parents.answer`); a key's path for a bad key. */
+    readonly field: string,
+    readonly problem: 'nul' | 'surrogate',
+  ) {
+    const what = problem === 'nul' ? 'a NUL character (U+0000)' : 'an unpaired UTF-16 surrogate';
+    const where = id === undefined ? `claim(${JSON.stringify(collection)}) set` : `put(${JSON.stringify(collection)}, ${JSON.stringify(id)})`;
+    super(`${where}: field ${JSON.stringify(field)} holds ${what}, which PostgreSQL cannot store; nothing was written`);
+  }
+}
+
+/** String.prototype.isWellFormed (ES2024, Node 20), not in this project's ES2022 library typings. */
+const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+const problemOf = (s: string): 'nul' | 'surrogate' | undefined => (s.includes('\u0000') ? 'nul' : isWellFormed(s) ? undefined : 'surrogate');
+
+/** Where the first unstorable string (or key) of a value is, walking it as JSON.stringify would (no recursion). */
+function locateUnstorable(value: unknown): { field: string; problem: 'nul' | 'surrogate' } | undefined {
+  const stack: Array<{ v: unknown; path: string }> = [{ v: value, path: '' }];
+  const at = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`);
+  while (stack.length > 0) {
+    const { v, path } = stack.pop()!;
+    if (typeof v === 'string') {
+      const problem = problemOf(v);
+      if (problem) return { field: path, problem };
+    } else if (v !== null && typeof v === 'object') {
+      const json = (v as { toJSON?: unknown }).toJSON;
+      if (typeof json === 'function') {
+        stack.push({ v: (json as () => unknown).call(v), path });
+      } else if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: at(path, i) });
+      } else {
+        const keys = Object.keys(v);
+        for (let i = keys.length - 1; i >= 0; i--) {
+          const key = keys[i]!;
+          const problem = problemOf(key);
+          if (problem) return { field: at(path, key.replace(/[\u0000\ud800-\udfff]/g, '\ufffd')), problem };
+          stack.push({ v: (v as Record<string, unknown>)[key], path: at(path, key) });
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The UnstorableTextError for a value whose JSON text showed an unstorable escape. */
+function unstorableError(collection: string, id: string | undefined, value: unknown): UnstorableTextError {
+  // The JSON text had the escape, so the walk finds it; the fallback only guards against a toJSON that changes.
+  const found = locateUnstorable(value) ?? { field: '', problem: 'nul' as const };
+  return new UnstorableTextError(collection, id, found.field, found.problem);
+}
+
 /** Validates a record and gives its JSON text (what the lowdb store would store: the JSON round trip). */
 function encodeDoc(collection: string, doc: unknown): { id: string; json: string } {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
@@ -210,11 +274,7 @@ function encodeDoc(collection: string, doc: unknown): { id: string; json: string
   if (typeof back !== 'object' || back === null || Array.isArray(back) || (back as { id?: unknown }).id !== id) {
     throw new TypeError(`put(${JSON.stringify(collection)}, ${JSON.stringify(id)}): the record does not serialize to a JSON object with the same id`);
   }
-  if (json.includes('\\u') && UNSTORABLE_ESCAPE.test(json)) {
-    throw new TypeError(
-      `put(${JSON.stringify(collection)}, ${JSON.stringify(id)}): a string holds a NUL character or an unpaired surrogate, which PostgreSQL cannot store`,
-    );
-  }
+  if (json.includes('\\u') && UNSTORABLE_ESCAPE.test(json)) throw unstorableError(collection, id, doc);
   return { id, json };
 }
 
@@ -388,7 +448,7 @@ class PgTx implements Tx {
     if (ids.length === 0) return [];
     const { id: _ignored, ...fields } = set as Record<string, unknown>;
     const json = JSON.stringify(fields);
-    if (json.includes('\\u') && UNSTORABLE_ESCAPE.test(json)) throw new TypeError('claim: set holds a string PostgreSQL cannot store');
+    if (json.includes('\\u') && UNSTORABLE_ESCAPE.test(json)) throw unstorableError(collection, undefined, fields);
     const t = await this.table(collection);
     const res = await this.run<{ doc: T }>(`UPDATE ${t.q} SET doc = doc || $1::jsonb WHERE id = ANY($2::text[]) RETURNING doc`, [json, ids]);
     const byId = new Map(res.rows.map((r) => [r.doc.id, r.doc]));

@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import type { Store } from '../store/port.js';
 import { DEFAULT_AGENT_NAME, readProfile } from './memoir.js';
 import { mediaFile } from './media.js';
+import { textWriter } from './pdf-text.js';
 import { CATEGORIES } from './questions.js';
 import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, MEMOIR_MEDIA, type AnswerRecord, type JournalEntry, type MediaRecord } from './records.js';
 import { themesOf } from './text.js';
@@ -131,8 +132,9 @@ async function photoForPdf(file: string): Promise<Buffer | null> {
 }
 
 /**
- * The PDF. Text uses the standard Helvetica fonts (WinAnsi): characters outside
- * Latin-1 are not drawn faithfully. `compress` is off only for tests that read the bytes.
+ * The PDF. Text is drawn with the bundled Noto fonts (src/memoir/pdf-text.ts),
+ * so names and entries in Arabic, Hebrew, Greek, Cyrillic, Devanagari or any
+ * Latin script come out as written. `compress` is off only for tests that read the bytes.
  */
 export async function bookPdf(book: MemoirBook, opts: { compress?: boolean } = {}): Promise<Buffer> {
   const doc = new PDFDocument({ size: 'A4', margin: 56, compress: opts.compress ?? true, info: { Title: book.title, Creator: 'svc memoir export' } });
@@ -142,11 +144,13 @@ export async function bookPdf(book: MemoirBook, opts: { compress?: boolean } = {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  const h = (text: string, size: number) => doc.font('Helvetica-Bold').fontSize(size).text(text).moveDown(0.4);
-  const body = (text: string) => doc.font('Helvetica').fontSize(11).text(text).moveDown(0.6);
-  const small = (text: string) => doc.font('Helvetica-Oblique').fontSize(9).fillColor('#555555').text(text).fillColor('black').moveDown(0.2);
+  // The person's words (title, entries, answers) take their direction from their first letter; the book's own lines are left to right.
+  const writeText = await textWriter(doc);
+  const h = (text: string, size: number, direction: 'auto' | 'ltr' = 'ltr') => writeText(text, { style: 'bold', size, after: 0.4, direction });
+  const body = (text: string) => writeText(text, { size: 11, after: 0.6 });
+  const small = (text: string) => writeText(text, { style: 'italic', size: 9, color: '#555555', after: 0.2, direction: 'ltr' });
 
-  h(book.title, 24);
+  h(book.title, 24, 'auto');
   small(`A memoir, exported ${book.generatedAt.slice(0, 10)}.`);
   doc.moveDown();
   h('Journal', 18);
@@ -165,7 +169,7 @@ export async function bookPdf(book: MemoirBook, opts: { compress?: boolean } = {
   for (const c of book.categories) {
     h(c.title, 14);
     for (const a of c.answers) {
-      doc.font('Helvetica-Bold').fontSize(11).text(a.question);
+      writeText(a.question, { style: 'bold', size: 11, direction: 'ltr' });
       small(`${a.date} · ${a.questionId}`);
       body(a.answer);
     }

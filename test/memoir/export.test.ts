@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import * as fontkit from 'fontkit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookPdf, type MemoirBook } from '../../src/memoir/export.js';
+import { bookPdf, bookPdfStream, type MemoirBook } from '../../src/memoir/export.js';
 import { facesOf } from '../../src/memoir/pdf-text.js';
 import { startTestServer, tmpDir, type TestServer } from '../helpers.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
@@ -176,6 +176,29 @@ describe('memoir export', () => {
       expect(shaped).not.toContain(isolated);
       expect(drawn.has(isolated)).toBe(false);
     }
+  });
+
+  it('pdf: streamed while it is drawn, and drawing waits for a reader that does not read', async () => {
+    // Over the route: the PDF goes out as a stream (no Content-Length: it is not built in memory first).
+    const res = await get(user, '/api/v1/svcloom/export?format=pdf');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-length']).toBeUndefined();
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    expect((await get(user, '/api/v1/svcloom/export?format=md')).headers['content-length']).toBeDefined();
+    // The domain stream: a book of 400 entries is megabytes of PDF; unread, only about a high-water mark of it is drawn.
+    const entries = Array.from({ length: 400 }, (_, i) => ({ id: `jrn_${i}`, date: '2026-01-01', mood: null, prompt: null, content: `Entry ${i}. ${ENTRY}. `.repeat(20) }));
+    const book: MemoirBook = { title: 'Long', generatedAt: '2026-01-01T00:00:00.000Z', themes: [{ theme: 'family', entries }], categories: [], photos: [], otherMedia: [] };
+    const stream = await bookPdfStream(book, { compress: false });
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    const waiting = stream.readableLength;
+    expect(waiting).toBeGreaterThan(0);
+    expect(waiting).toBeLessThan(256 * 1024);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    const pdf = Buffer.concat(chunks);
+    expect(pdf.length).toBeGreaterThan(8 * waiting);
+    const text = await pdfText(pdf, 'long.pdf');
+    expect(text).toContain('Entry 399.');
   });
 
   it('the other account gets its own book only', async () => {

@@ -312,7 +312,8 @@ const mapped = new WeakMap<PDFKit.PDFDocument, Map<string, Array<Map<number, str
  * The copy of a face to draw `text` with: the first one (0 is the font itself)
  * in which none of its glyphs already stands for other text. Latin, Greek and
  * Cyrillic never need a copy; Arabic needs a few at most (one per letter that
- * shares a glyph with another).
+ * shares a glyph with another). One word that uses a glyph for two letters
+ * (ت and ي both in the middle of a word) still maps it to the first of them.
  */
 function slotFor(doc: PDFKit.PDFDocument, face: Face, text: string): number {
   let byFace = mapped.get(doc);

@@ -1,7 +1,7 @@
 /**
  * The memoir routes that are not JSON: POST /media/upload (multipart in),
  * /voice/synthesize and /avatar/generate (audio or video out), GET /export
- * (a Markdown or PDF file), at /api/v1/svcloom
+ * (a Markdown file, or a PDF streamed as it is drawn), at /api/v1/svcloom
  * and /api/svcloom. For the upload: The caller is admitted first (session + CSRF,
  * counted like any call) so nothing is written for a refused request; the file
  * is then streamed to the staging area and typed by its bytes (src/memoir/media.ts),
@@ -10,6 +10,7 @@
  * routes keep refusing multipart bodies.
  */
 import multipart from '@fastify/multipart';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../accounts/sessions.js';
 import { makeMeta } from '../core/envelope.js';
@@ -136,9 +137,12 @@ export async function registerMemoirUpload(app: FastifyInstance, services: Servi
       try {
         call.admitted = await admitPrincipal(services, call, 'all', exportMemoirTool.principals);
         const { api_key: _key, ...input } = (req.query ?? {}) as Record<string, unknown>;
-        const out = (await invokeTool(exportMemoirTool, input, services, call)) as { contentBase64: string; contentType: string; fileName: string };
+        const out = (await invokeTool(exportMemoirTool, input, services, call)) as { contentBase64?: string; stream?: Readable; contentType: string; fileName: string };
         reply.header('Content-Disposition', `attachment; filename="${out.fileName}"`).header('Cache-Control', 'no-store');
-        return reply.type(out.contentType).send(Buffer.from(out.contentBase64, 'base64'));
+        // The PDF is a stream drawn as it is sent: any refusal came before this point, enveloped; a failure while
+        // drawing destroys the stream and so cuts the download short (never a complete-looking broken file). Fastify
+        // destroys the stream if the client goes away, which stops the drawing.
+        return reply.type(out.contentType).send(out.stream ?? Buffer.from(out.contentBase64 ?? '', 'base64'));
       } finally {
         finish(reply, call, services);
       }

@@ -6,11 +6,13 @@
  * store, so another account's memoir cannot appear.
  */
 import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import type { Store } from '../store/port.js';
 import { DEFAULT_AGENT_NAME, readProfile } from './memoir.js';
 import { mediaFile } from './media.js';
+import { textWriter, type TextWriter } from './pdf-text.js';
 import { CATEGORIES } from './questions.js';
 import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, MEMOIR_MEDIA, type AnswerRecord, type JournalEntry, type MediaRecord } from './records.js';
 import { themesOf } from './text.js';
@@ -130,23 +132,70 @@ async function photoForPdf(file: string): Promise<Buffer | null> {
   }
 }
 
-/**
- * The PDF. Text uses the standard Helvetica fonts (WinAnsi): characters outside
- * Latin-1 are not drawn faithfully. `compress` is off only for tests that read the bytes.
- */
-export async function bookPdf(book: MemoirBook, opts: { compress?: boolean } = {}): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 56, compress: opts.compress ?? true, info: { Title: book.title, Creator: 'svc memoir export' } });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  const h = (text: string, size: number) => doc.font('Helvetica-Bold').fontSize(size).text(text).moveDown(0.4);
-  const body = (text: string) => doc.font('Helvetica').fontSize(11).text(text).moveDown(0.6);
-  const small = (text: string) => doc.font('Helvetica-Oblique').fontSize(9).fillColor('#555555').text(text).fillColor('black').moveDown(0.2);
+/** The reader went away: drawing stops. */
+class ReaderGone extends Error {}
 
-  h(book.title, 24);
+/**
+ * The PDF as a stream, drawn as it is read. Everything that can fail for a
+ * reason other than a bug happens before it is returned (the book was read by
+ * memoirBook; the fonts are loaded here; an unreadable photo is listed, not
+ * drawn), so a refusal is still an ordinary error; a failure while drawing
+ * destroys the stream. Text is drawn with the bundled Noto fonts
+ * (src/memoir/pdf-text.ts), so names and entries in Arabic, Hebrew, Greek,
+ * Cyrillic, Devanagari or any Latin script come out as written. `compress` is
+ * off only for tests that read the bytes.
+ *
+ * pdfkit pushes its bytes without regard for a reader, so they are passed on
+ * through a stream of our own, and the drawing waits, after each entry, answer
+ * and photo, while a high-water mark's worth is waiting to be read: a book is
+ * held in memory a little at a time rather than whole.
+ */
+export async function bookPdfStream(book: MemoirBook, opts: { compress?: boolean } = {}): Promise<Readable> {
+  const doc = new PDFDocument({ size: 'A4', margin: 56, compress: opts.compress ?? true, info: { Title: book.title, Creator: 'svc memoir export' } });
+  let wake: (() => void) | null = null;
+  const out = new Readable({
+    // Called when the reader wants more (the buffer is below the high-water mark) and when it is destroyed.
+    read() {
+      wake?.();
+    },
+    destroy(err, callback) {
+      wake?.();
+      callback(err);
+    },
+  });
+  // What waits to be read: in our stream, and in pdfkit's own until its 'data' events start (they begin on a later tick).
+  const waiting = () => out.readableLength + (doc as unknown as Readable).readableLength;
+  const caughtUp = async () => {
+    while (waiting() >= out.readableHighWaterMark && !out.destroyed) await new Promise<void>((resolve) => (wake = resolve));
+    wake = null;
+    if (out.destroyed) throw new ReaderGone();
+  };
+  doc.on('data', (chunk: Buffer) => out.push(chunk));
+  doc.on('end', () => out.push(null));
+  const writeText = await textWriter(doc);
+  void drawBook(doc, book, writeText, caughtUp).then(
+    () => doc.end(),
+    (err: unknown) => {
+      if (!(err instanceof ReaderGone)) out.destroy(err as Error);
+    },
+  );
+  return out;
+}
+
+/** The whole PDF in memory (tests, small books). */
+export async function bookPdf(book: MemoirBook, opts: { compress?: boolean } = {}): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await bookPdfStream(book, opts)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function drawBook(doc: PDFKit.PDFDocument, book: MemoirBook, writeText: TextWriter, caughtUp: () => Promise<void>): Promise<void> {
+  // The person's words (title, entries, answers) take their direction from their first letter; the book's own lines are left to right.
+  const h = (text: string, size: number, direction: 'auto' | 'ltr' = 'ltr') => writeText(text, { style: 'bold', size, after: 0.4, direction });
+  const body = (text: string) => writeText(text, { size: 11, after: 0.6 });
+  const small = (text: string) => writeText(text, { style: 'italic', size: 9, color: '#555555', after: 0.2, direction: 'ltr' });
+
+  h(book.title, 24, 'auto');
   small(`A memoir, exported ${book.generatedAt.slice(0, 10)}.`);
   doc.moveDown();
   h('Journal', 18);
@@ -157,6 +206,7 @@ export async function bookPdf(book: MemoirBook, opts: { compress?: boolean } = {
       small(`${e.date}${e.mood ? ` · ${e.mood}` : ''} · ${e.id}`);
       if (e.prompt) small(`Prompt: ${e.prompt}`);
       body(e.content);
+      await caughtUp();
     }
   }
   doc.addPage();
@@ -165,9 +215,10 @@ export async function bookPdf(book: MemoirBook, opts: { compress?: boolean } = {
   for (const c of book.categories) {
     h(c.title, 14);
     for (const a of c.answers) {
-      doc.font('Helvetica-Bold').fontSize(11).text(a.question);
+      writeText(a.question, { style: 'bold', size: 11, direction: 'ltr' });
       small(`${a.date} · ${a.questionId}`);
       body(a.answer);
+      await caughtUp();
     }
   }
   if (book.photos.length) {
@@ -186,6 +237,7 @@ export async function bookPdf(book: MemoirBook, opts: { compress?: boolean } = {
       }
       small(`${p.id} · ${p.date}${image ? '' : ' (could not be read)'}`);
       doc.moveDown(0.6);
+      await caughtUp();
     }
   }
   if (book.otherMedia.length) {
@@ -193,6 +245,4 @@ export async function bookPdf(book: MemoirBook, opts: { compress?: boolean } = {
     h('Recordings', 18);
     for (const m of book.otherMedia) small(`${m.id} · ${m.kind} · ${m.date}${m.seconds !== null ? ` · ${Math.round(m.seconds)} s` : ''}`);
   }
-  doc.end();
-  return done;
 }

@@ -52,8 +52,21 @@ export async function fetchPhoto(url: string, opts: { allow?: string | undefined
     return photo;
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    throw ApiError.validation('The photo could not be fetched', [{ field: 'photoUrl', reason: (err as Error).name }]);
+    throw ApiError.validation('The photo could not be fetched', [{ field: 'photoUrl', reason: failure(err) }]);
   } finally {
     await agent.close();
   }
+}
+
+/**
+ * Why a fetch failed, from the error's code (a TLS verification failure such
+ * as DEPTH_ZERO_SELF_SIGNED_CERT, ECONNREFUSED, an undici timeout), never its
+ * message, which may hold an address.
+ */
+function failure(err: unknown): string {
+  const e = err as { code?: unknown; name?: unknown; cause?: { code?: unknown } };
+  const code = typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : undefined;
+  if (code && /CERT|SSL|TLS|SIGNATURE|ISSUER/i.test(code)) return `the server's certificate is not trusted (${code})`;
+  if (code) return `could not fetch it (${code})`;
+  return typeof e.name === 'string' ? e.name : 'could not fetch it';
 }

@@ -171,7 +171,7 @@ export function mediaFile(dataDir: string, m: MediaRecord): string {
   return path.join(mediaDir(dataDir, m.ownerId), m.file);
 }
 
-/** Deletes the record and its file (and the cached inference with it). */
+/** Deletes the record and its file (and the stored inference results, which are part of the record). */
 export async function deleteMedia(deps: { store: Store; dataDir: string }, id: string) {
   const m = await getMedia(deps.store, id);
   await deps.store.delete(MEMOIR_MEDIA, m.id);
@@ -302,6 +302,34 @@ export async function infer(m: MediaRecord, file: string, opts: { includeGps: bo
   out.channels = audio?.channels ?? null;
   out.transcript = audio ? await transcribe(file, opts.signal) : null;
   return out;
+}
+
+/**
+ * Which stored inference can answer a call: for a photo the answer differs by
+ * `includeGps` (a location is kept only in the answer that asked for it); for
+ * audio and video it does not, so one answer serves both.
+ */
+export function inferenceKey(m: MediaRecord, includeGps: boolean): 'gps' | 'plain' {
+  return m.kind === 'photo' && includeGps ? 'gps' : 'plain';
+}
+
+/** The stored inference for a key, if one was paid for. */
+export function cachedInference(m: MediaRecord, key: 'gps' | 'plain'): Inference | undefined {
+  return m.inference?.[key] as Inference | undefined;
+}
+
+/**
+ * Stores an inference with its media record, in one transaction that first
+ * checks the record is still there: a media item deleted while its inference
+ * ran is not brought back. Resolves whether it was stored.
+ */
+export async function storeInference(store: Store, id: string, key: 'gps' | 'plain', inference: Inference): Promise<boolean> {
+  return store.transact(async (tx) => {
+    const current = await tx.get<MediaRecord>(MEMOIR_MEDIA, id);
+    if (!current) return false;
+    await tx.put(MEMOIR_MEDIA, { ...current, inference: { ...(current.inference ?? {}), [key]: inference } });
+    return true;
+  });
 }
 
 export async function fileSize(file: string): Promise<number> {

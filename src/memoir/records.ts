@@ -100,6 +100,8 @@ export interface MediaRecord {
   durationSeconds: number | null;
   /** Median pitch of the speech in audio and video (Hz), for the matched voice style; null when none was found. */
   medianPitchHz?: number | null;
+  /** Inference results already paid for, by the options that change them (src/memoir/media.ts inferenceKey); they go with the record. */
+  inference?: Record<string, unknown>;
   createdAt: string;
 }
 

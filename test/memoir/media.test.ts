@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEMOIR_MEDIA } from '../../src/memoir/records.js';
 import { startTestServer, tmpDir, type TestServer } from '../helpers.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
 import { grant, multipartBody, requireProgram, wordErrorRate } from './support.js';
@@ -128,6 +129,11 @@ describe('uploads', () => {
     expect(inf.inference).toMatchObject({ kind: 'audio', hasAudio: true, channels: 1 });
     expect(wordErrorRate(SENTENCE, inf.inference.transcript)).toBeLessThan(0.3);
     expect(inf.charge).toMatchObject({ units: 1 });
+    expect(inf.cached).toBe(false);
+    // includeGps changes nothing for audio: the kept result answers, transcript and all, for nothing.
+    const again = (await server.app.inject({ method: 'GET', url: `/api/svcloom/media/${up.body.data.id}/inference?includeGps=true`, headers: sessionHeaders(user) })).json().data;
+    expect(again).toMatchObject({ cached: true, charge: { action: 'media_inference', units: 0, credits: 0 } });
+    expect(again.inference).toEqual(inf.inference);
   }, 60_000);
 
   it('video: ffprobe facts and the transcript of its audio', async () => {
@@ -140,4 +146,67 @@ describe('uploads', () => {
     expect(list.map((m: { kind: string }) => m.kind)).toEqual(['video', 'audio', 'photo']);
     expect((await server.app.inject({ method: 'GET', url: '/api/svcloom/media', headers: sessionHeaders(other) })).json().data).toEqual([]);
   }, 60_000);
+});
+
+describe('inference results are kept', () => {
+  const inference = (session: TestSession, id: string, includeGps = false) =>
+    server.app.inject({ method: 'GET', url: `/api/svcloom/media/${id}/inference${includeGps ? '?includeGps=true' : ''}`, headers: sessionHeaders(session) });
+  const wallet = async (session: TestSession) => (await server.app.inject({ url: '/api/svcloom/credits/wallet', headers: sessionHeaders(session) })).json().data.balance as number;
+
+  it('a second call answers from the kept result: debited once, the charge shown as 0, cached: true', async () => {
+    const id = (await upload(user, { filename: 'a.jpg', contentType: 'image/jpeg', data: await jpeg() })).body.data.id as string;
+    const before = await wallet(user);
+    const first = (await inference(user, id)).json().data;
+    expect(first).toMatchObject({ cached: false, charge: { action: 'media_inference', units: 1, credits: 5 } });
+    expect(await wallet(user)).toBe(before - 5);
+    const second = await inference(user, id);
+    expect(second.statusCode).toBe(200);
+    expect(second.json().data).toMatchObject({ cached: true, charge: { action: 'media_inference', units: 0, credits: 0 }, media: { id } });
+    expect(second.json().data.inference).toEqual(first.inference);
+    expect(await wallet(user)).toBe(before - 5);
+    // The kept result is the account's: another user still gets 404.
+    expect((await inference(other, id)).statusCode).toBe(404);
+  });
+
+  it('GPS is kept apart: a result with the location never answers a call without it', async () => {
+    const id = (await upload(user, { filename: 'b.jpg', contentType: 'image/jpeg', data: await jpeg() })).body.data.id as string;
+    const before = await wallet(user);
+    const withGps = (await inference(user, id, true)).json().data;
+    expect(withGps).toMatchObject({ cached: false, inference: { gpsAvailable: true } });
+    expect(withGps.inference.gps.latitude).toBeCloseTo(38.7, 5);
+    // Without includeGps: no location, though a result with one is kept (this one is computed and paid for).
+    const plain = (await inference(user, id)).json().data;
+    expect(plain).toMatchObject({ cached: false, inference: { gps: null, gpsAvailable: true } });
+    const plainAgain = (await inference(user, id)).json().data;
+    expect(plainAgain).toMatchObject({ cached: true, inference: { gps: null } });
+    expect(JSON.stringify(plainAgain)).not.toContain('38.7');
+    const gpsAgain = (await inference(user, id, true)).json().data;
+    expect(gpsAgain).toMatchObject({ cached: true });
+    expect(gpsAgain.inference.gps).toEqual(withGps.inference.gps);
+    expect(await wallet(user)).toBe(before - 10);
+  });
+
+  it('a failed inference is refunded and keeps nothing; deleting the item deletes what was kept', async () => {
+    const id = (await upload(user, { filename: 'c.jpg', contentType: 'image/jpeg', data: await jpeg() })).body.data.id as string;
+    const dir = path.join(server.dataDir, 'memoir-media', user.accountId);
+    const file = path.join(dir, (await readdir(dir)).find((f) => f.startsWith(id))!);
+    const before = await wallet(user);
+    // The file is gone from under the record: the inference fails.
+    await rename(file, `${file}.away`);
+    const failed = await inference(user, id);
+    expect(failed.statusCode).toBeGreaterThanOrEqual(400);
+    expect(failed.json().success).toBe(false);
+    expect(await wallet(user)).toBe(before);
+    expect((await server.services.store.get(MEMOIR_MEDIA, id))?.inference).toBeUndefined();
+    // Back in place: the next call runs and is charged (nothing was kept from the failure), the one after is kept.
+    await rename(`${file}.away`, file);
+    expect((await inference(user, id)).json().data).toMatchObject({ cached: false, charge: { credits: 5 } });
+    expect((await inference(user, id)).json().data).toMatchObject({ cached: true, charge: { credits: 0 } });
+    expect(await wallet(user)).toBe(before - 5);
+    expect((await server.services.store.get(MEMOIR_MEDIA, id))?.inference).toBeDefined();
+    // Deleted with the item: no record, no kept result.
+    expect((await server.app.inject({ method: 'DELETE', url: `/api/svcloom/media/${id}`, headers: sessionHeaders(user) })).statusCode).toBe(200);
+    expect(await server.services.store.get(MEMOIR_MEDIA, id)).toBeUndefined();
+    expect((await inference(user, id)).statusCode).toBe(404);
+  });
 });

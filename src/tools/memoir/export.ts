@@ -1,22 +1,31 @@
+import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { bookMarkdown, bookPdf, EXPORT_FORMATS, memoirBook } from '../../memoir/export.js';
+import { bookMarkdown, bookPdfStream, EXPORT_FORMATS, memoirBook } from '../../memoir/export.js';
 import { defineTool } from '../define.js';
 import { memoirPath, READ, SESSION_ONLY } from './schemas.js';
 
-/** Served by src/http/memoir-upload.ts as a file (text/markdown or application/pdf, as an attachment); not in TOOLS. */
+/**
+ * Served by src/http/memoir-upload.ts as a file (text/markdown or application/pdf, as an attachment); not in TOOLS:
+ * the PDF comes back as a stream that the route sends as the body (it is drawn as the client reads it).
+ */
 export const exportMemoirTool = defineTool({
   name: 'export_memoir',
   example: { format: 'md' },
   title: 'The memoir as a book',
   description:
     'The memoir as a book: journal entries grouped by theme and questionnaire answers by category, each with its date, and the photos ' +
-    '(Markdown lists them by media id; the PDF embeds them, scaled down). Answered as a file download (Content-Disposition: attachment). Session (REST) only.',
+    '(Markdown lists them by media id; the PDF embeds them, scaled down, and draws every script with bundled Noto fonts). ' +
+    'Answered as a file download (Content-Disposition: attachment); the PDF is streamed. Session (REST) only.',
   ...SESSION_ONLY,
   annotations: READ,
   input: z.strictObject({ format: z.enum(EXPORT_FORMATS).default('md').describe('"md" (Markdown) or "pdf".') }).describe('The format.'),
   output: z
     .object({
-      contentBase64: z.string().describe('The file.'),
+      contentBase64: z.string().optional().describe('The Markdown file (format "md").'),
+      stream: z
+        .custom<Readable>((v) => v instanceof Readable, 'a readable stream')
+        .optional()
+        .describe('The PDF (format "pdf"), produced as it is read: the route sends it as the body; it is never serialised.'),
       contentType: z.enum(['text/markdown; charset=utf-8', 'application/pdf']).describe('Its media type.'),
       fileName: z.string().describe('A file name for it.'),
     })
@@ -26,7 +35,7 @@ export const exportMemoirTool = defineTool({
     const book = await memoirBook(ctx.store, ctx.principal.ownerId, ctx.config.dataDir, ctx.clock.now());
     const date = book.generatedAt.slice(0, 10);
     if (input.format === 'pdf') {
-      return { contentBase64: (await bookPdf(book)).toString('base64'), contentType: 'application/pdf' as const, fileName: `memoir-${date}.pdf` };
+      return { stream: await bookPdfStream(book), contentType: 'application/pdf' as const, fileName: `memoir-${date}.pdf` };
     }
     return { contentBase64: Buffer.from(bookMarkdown(book), 'utf8').toString('base64'), contentType: 'text/markdown; charset=utf-8' as const, fileName: `memoir-${date}.md` };
   },

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { withCharge } from '../../memoir/charge.js';
-import { commitUpload, deleteMedia, getMedia, infer, listMedia, measureSeconds, mediaFile, publicMedia, stagingDir } from '../../memoir/media.js';
+import { cachedInference, commitUpload, deleteMedia, getMedia, infer, inferenceKey, listMedia, measureSeconds, mediaFile, publicMedia, stagingDir, storeInference } from '../../memoir/media.js';
 import type { MediaRecord } from '../../memoir/records.js';
 import { medianPitch, pcm16k } from '../../memoir/voice.js';
 import { defineTool } from '../define.js';
@@ -98,7 +98,8 @@ export const getMemoirMediaInferenceTool = defineTool({
   description:
     'What the service reads from a media item: photos (sharp, exifr): size, format, when taken, GPS only with includeGps=true; audio (music-metadata) and video ' +
     '(ffprobe): duration, codecs, and a speech transcript (pocketsphinx). Costs credits per started minute of media (photos: one); the charge is shown. ' +
-    'Unknown id: 404. Session (REST) only.',
+    'The result is kept with the media item: asking again (with the same includeGps, for a photo) answers from it for 0 credits, with cached=true; ' +
+    'a failed inference is refunded and keeps nothing; deleting the item deletes it. Unknown id: 404. Session (REST) only.',
   ...SESSION_ONLY,
   cancellable: true,
   annotations: READ,
@@ -130,18 +131,25 @@ export const getMemoirMediaInferenceTool = defineTool({
         })
         .describe('The inference.'),
       charge: ChargeSchema,
+      cached: z.boolean().describe('True when this is the result of an earlier paid call, kept with the media item (charged 0 credits this time).'),
     })
     .describe('Inference.'),
   rest: { method: 'GET', shape: 'data', ...memoirPath('/media/:id/inference'), extraStatuses: [402] },
   handler: async (input, ctx) => {
     const m = await getMedia(ctx.store, input.id);
+    const key = inferenceKey(m, input.includeGps);
+    const kept = cachedInference(m, key);
+    if (kept) return { media: publicMedia(m), inference: kept, charge: { action: 'media_inference' as const, units: 0, credits: 0 }, cached: true };
     const file = mediaFile(ctx.config.dataDir, m);
     const seconds = m.durationSeconds ?? (await measureSeconds(m, file, ctx.signal));
     const minutes = m.kind === 'photo' ? 1 : Math.max(1, Math.ceil(seconds / 60));
-    const { result, charge } = await withCharge(ctx, 'media_inference', minutes, { type: 'media_item', id: m.id }, () =>
-      infer(m, file, { includeGps: input.includeGps, signal: ctx.signal }),
-    );
-    return { media: publicMedia(m), inference: result, charge };
+    // Stored inside the paid work: if it cannot be stored, the call fails and is refunded like a failed inference.
+    const { result, charge } = await withCharge(ctx, 'media_inference', minutes, { type: 'media_item', id: m.id }, async () => {
+      const inference = await infer(m, file, { includeGps: input.includeGps, signal: ctx.signal });
+      await storeInference(ctx.store, m.id, key, inference);
+      return inference;
+    });
+    return { media: publicMedia(m), inference: result, charge, cached: false };
   },
 });
 

@@ -1,0 +1,465 @@
+/**
+ * Text of the memoir PDF in any of the scripts people write their lives in:
+ * Latin (with its extensions and Vietnamese), Greek, Cyrillic, Devanagari,
+ * Arabic and Hebrew, mixed freely in one sentence.
+ *
+ * Fonts: Noto Sans, Noto Sans Arabic and Noto Sans Hebrew, from the npm
+ * packages @fontsource/noto-sans, @fontsource/noto-sans-arabic and
+ * @fontsource/noto-sans-hebrew. All three are licensed under the SIL Open Font
+ * License 1.1 (their package.json says "OFL-1.1" and each ships the licence
+ * text), which allows embedding them in documents. Fontsource splits each
+ * family into files by Unicode range (latin, latin-ext, greek, ...); each file
+ * is a font of its own, so every piece of text is drawn with the first file
+ * that has a glyph for it (fontkit `hasGlyphForCodePoint`). pdfkit embeds only
+ * the glyphs used (a subset) of only the files used.
+ *
+ * Shaping and direction: fontkit shapes each piece with the font's OpenType
+ * tables (Arabic joining forms, marks, ligatures). Lines are broken here, and
+ * each line is put in visual order by the Unicode Bidirectional Algorithm
+ * (bidi-js), so an Arabic name inside an English sentence, and numbers or
+ * Latin names inside an Arabic paragraph, come out in the right order; a
+ * paragraph whose first strong character is right-to-left is aligned right.
+ *
+ * Text stays extractable (search, copy, pdftotext): pdfkit maps each embedded
+ * glyph to one piece of text, but shaped Arabic draws several letters with one
+ * glyph (ب ت ث ن ي share a dotless form, their dots are separate marks), so a
+ * word whose glyphs were already mapped to other letters in the document is
+ * drawn with another embedded copy of the same font (see `slotFor`).
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import bidiModule, { type Bidi } from 'bidi-js';
+import * as fontkit from 'fontkit';
+import { decompress } from 'wawoff2';
+
+export type TextStyle = 'regular' | 'bold' | 'italic';
+
+/** The Noto Sans subsets used, in the order they are tried. */
+const NOTO_SANS_SUBSETS = ['latin', 'latin-ext', 'vietnamese', 'greek', 'greek-ext', 'cyrillic', 'cyrillic-ext', 'devanagari'] as const;
+
+/** Font files of a style, most common first. Arabic and Hebrew have no italic: their regular is used. */
+function fontFiles(style: TextStyle): string[] {
+  const weight = style === 'bold' ? 700 : 400;
+  const slant = style === 'italic' ? 'italic' : 'normal';
+  return [
+    ...NOTO_SANS_SUBSETS.map((s) => `@fontsource/noto-sans/files/noto-sans-${s}-${weight}-${slant}.woff2`),
+    `@fontsource/noto-sans-arabic/files/noto-sans-arabic-arabic-${weight}-normal.woff2`,
+    `@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-${weight}-normal.woff2`,
+  ];
+}
+
+interface Shaped {
+  /** Advance width, font units. */
+  width: number;
+  /** Whether fontkit lays it out right to left (a right-to-left script). */
+  rtl: boolean;
+  /** Glyph ids and the text each one stands for, as pdfkit will map them. */
+  glyphs: Array<[number, string]>;
+}
+
+interface Face {
+  /** The name the font is registered under in a document. */
+  key: string;
+  font: fontkit.Font;
+  /** The TrueType file, for copies of the font under other names (see slotFor). */
+  ttf: Buffer;
+  copies: fontkit.Font[];
+  /** Shaped words. Words recur, so each is shaped once per process. */
+  shaped: Map<string, Shaped>;
+}
+
+/** Words kept per face in the cache before it starts again. */
+const SHAPED_CACHE_SIZE = 20_000;
+
+/** A word (or a run of spaces) shaped by fontkit with the font's default OpenType features. */
+function shape(face: Face, word: string): Shaped {
+  let s = face.shaped.get(word);
+  if (!s) {
+    const run = face.font.layout(word, []);
+    s = { width: run.advanceWidth, rtl: run.direction === 'rtl', glyphs: run.glyphs.map((g) => [g.id, String.fromCodePoint(...g.codePoints)]) };
+    if (face.shaped.size >= SHAPED_CACHE_SIZE) face.shaped.clear();
+    face.shaped.set(word, s);
+  }
+  return s;
+}
+
+/** Words and runs of spaces, in logical order. */
+const tokens = (text: string) => text.match(/\s+|\S+/gu) ?? [];
+
+const requireFrom = createRequire(import.meta.url);
+const loaded = new Map<TextStyle, Promise<Face[]>>();
+
+let unpacking: Promise<unknown> = Promise.resolve();
+
+/** WOFF2 to TrueType, one file at a time: wawoff2 answers with a view of its WebAssembly memory, which its next call reuses, so it is copied at once. */
+function unpack(woff2: Buffer): Promise<Buffer> {
+  const result = unpacking.then(async () => Buffer.from(await decompress(woff2)));
+  unpacking = result.catch(() => undefined);
+  return result;
+}
+
+/**
+ * The faces of a style, read once per process. The WOFF2 files are unpacked
+ * to plain TrueType first (wawoff2, Google's decoder in WebAssembly): fontkit
+ * reads a compressed font's glyph table anew for every glyph it embeds.
+ */
+export function facesOf(style: TextStyle): Promise<Face[]> {
+  let faces = loaded.get(style);
+  if (!faces) {
+    faces = (async () => {
+      const out: Face[] = [];
+      for (const file of fontFiles(style)) {
+        const ttf = await unpack(await readFile(requireFrom.resolve(file)));
+        const created = fontkit.create(ttf);
+        if (!('layout' in created)) throw new Error(`${file} is a font collection, not a font`);
+        const font = withExactGlyphText(created);
+        out.push({ key: `${style}:${file.slice(file.lastIndexOf('/') + 1, -'.woff2'.length)}`, font, ttf, copies: [], shaped: new Map() });
+      }
+      return out;
+    })();
+    faces.catch(() => loaded.delete(style));
+    loaded.set(style, faces);
+  }
+  return faces;
+}
+
+const bidiFactory = (typeof bidiModule === 'function' ? bidiModule : (bidiModule as { default: () => Bidi }).default) as () => Bidi;
+const bidi = bidiFactory();
+const LETTER = /\p{L}/u;
+
+/**
+ * The face of each UTF-16 unit: a letter takes the first face that has it; a
+ * mark, digit, space or punctuation stays in the face before it when that face
+ * has it (so accents stay on their letter and runs are not split needlessly),
+ * else the first face that has it. A character no face has is left to the
+ * face before it (it shows as a missing-glyph box rather than disappearing).
+ */
+function assignFaces(text: string, faces: Face[]): Uint8Array {
+  const out = new Uint8Array(text.length);
+  let prev = -1;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const units = cp > 0xffff ? 2 : 1;
+    let f = -1;
+    if (prev >= 0 && !LETTER.test(String.fromCodePoint(cp)) && faces[prev]!.font.hasGlyphForCodePoint(cp)) f = prev;
+    if (f < 0) f = faces.findIndex((face) => face.font.hasGlyphForCodePoint(cp));
+    if (f < 0) f = Math.max(prev, 0);
+    out.fill(f, i, i + units);
+    prev = f;
+    i += units;
+  }
+  return out;
+}
+
+/** Control characters other than line breaks are dropped, tabs become spaces, and text is NFC (precomposed letters are the ones fonts map). */
+function clean(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/\r\n?/g, '\n')
+    .replace(/\t/g, ' ')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '');
+}
+
+export interface TextOptions {
+  style?: TextStyle;
+  /** Points. */
+  size: number;
+  color?: string;
+  /** Space after the text, in lines of Noto Sans at this size. */
+  after?: number;
+  /**
+   * Paragraph direction: "auto" (the default) takes it from the first strong
+   * character, for the person's own text; "ltr" for the book's own lines
+   * (dates, ids, labels) that may quote a right-to-left word.
+   */
+  direction?: 'auto' | 'ltr';
+}
+
+/** Reverses a string by code points, mirroring brackets and the like (for a right-to-left piece fontkit would lay out left to right). */
+function reversed(text: string, mirror: boolean): string {
+  return Array.from(text)
+    .reverse()
+    .map((c) => (mirror ? (bidi.getMirroredCharacter(c) ?? c) : c))
+    .join('');
+}
+
+/** A paragraph prepared for layout: its faces and bidi levels. */
+class Paragraph {
+  readonly faceOf: Uint8Array;
+  readonly levels: ReturnType<typeof bidi.getEmbeddingLevels>;
+  readonly rtl: boolean;
+
+  constructor(
+    readonly text: string,
+    readonly faces: Face[],
+    readonly size: number,
+    direction: 'auto' | 'ltr',
+  ) {
+    this.faceOf = assignFaces(text, faces);
+    this.levels = bidi.getEmbeddingLevels(text, direction);
+    this.rtl = ((this.levels.paragraphs[0]?.level ?? 0) & 1) === 1;
+  }
+
+  /** Points per font unit of a face. */
+  scale(face: Face): number {
+    return this.size / face.font.unitsPerEm;
+  }
+
+  /** Width of text in one face, points: word by word, as it is drawn. */
+  widthIn(face: Face, text: string): number {
+    let w = 0;
+    for (const t of tokens(text)) w += shape(face, t).width;
+    return w * this.scale(face);
+  }
+
+  /** Width of text[start, end), points. */
+  width(start: number, end: number): number {
+    let w = 0;
+    for (let i = start; i < end; ) {
+      let j = i + 1;
+      while (j < end && this.faceOf[j] === this.faceOf[i]) j++;
+      w += this.widthIn(this.faces[this.faceOf[i]!]!, this.text.slice(i, j));
+      i = j;
+    }
+    return w;
+  }
+
+  /** Lines, as [start, end) ranges: broken after spaces, and inside a word only when the word alone is wider than the line. */
+  lines(maxWidth: number): Array<[number, number]> {
+    const lines: Array<[number, number]> = [];
+    let start = 0;
+    let width = 0;
+    for (const m of this.text.matchAll(/\S+\s*|\s+/gu)) {
+      const s = m.index;
+      const e = s + m[0].length;
+      const ink = s + m[0].trimEnd().length;
+      const inkWidth = this.width(s, ink);
+      if (s > start && width + inkWidth > maxWidth) {
+        lines.push([start, s]);
+        start = s;
+        width = 0;
+      }
+      if (s === start && inkWidth > maxWidth) {
+        // One word longer than the line: cut it between characters (by advance width, unshaped).
+        let w = 0;
+        for (let i = s; i < ink; ) {
+          const cp = this.text.codePointAt(i)!;
+          const units = cp > 0xffff ? 2 : 1;
+          const face = this.faces[this.faceOf[i]!]!;
+          const cw = face.font.glyphForCodePoint(cp).advanceWidth * this.scale(face);
+          if (i > start && w + cw > maxWidth) {
+            lines.push([start, i]);
+            start = i;
+            w = 0;
+          }
+          w += cw;
+          i += units;
+        }
+        width = w + this.width(ink, e);
+        continue;
+      }
+      width += this.width(s, e);
+    }
+    if (start < this.text.length || !lines.length) lines.push([start, this.text.length]);
+    return lines;
+  }
+
+  /**
+   * What to draw for a line, left to right: pieces of one face and one
+   * direction. Their words are shaped one by one (as pdfkit does, and shaping
+   * does not cross spaces); a left-to-right piece is drawn in one go, a
+   * right-to-left piece word by word in reverse order. fontkit itself reverses
+   * the glyphs of a word in a right-to-left script; any other word that must
+   * read right to left (punctuation), or a word fontkit would reverse that must
+   * not be (Arabic-Indic digits in a number), is reversed here first.
+   */
+  pieces(start: number, end: number): Array<{ face: Face; words: Array<{ text: string; width: number; draw: boolean; word?: string }>; width: number }> {
+    let last = end;
+    while (last > start && /\s/.test(this.text[last - 1]!)) last--;
+    if (last === start) return [];
+    // bidi-js gives the order of the whole paragraph with this line's part reordered.
+    const order = bidi.getReorderedIndices(this.text, this.levels, start, last - 1).slice(start, last);
+    const levels = this.levels.levels;
+    const groups: Array<{ face: number; level: number; from: number; to: number }> = [];
+    for (const i of order) {
+      const g = groups[groups.length - 1];
+      const level = levels[i]!;
+      if (g && g.face === this.faceOf[i] && g.level === level && i === g.to + (level & 1 ? -1 : 1)) g.to = i;
+      else groups.push({ face: this.faceOf[i]!, level, from: i, to: i });
+    }
+    return groups.map((g) => {
+      const face = this.faces[g.face]!;
+      const rtl = (g.level & 1) === 1;
+      const text = this.text.slice(Math.min(g.from, g.to), Math.max(g.from, g.to) + 1);
+      const width = this.widthIn(face, text);
+      const parts = tokens(text);
+      if (!rtl && parts.every((t) => !shape(face, t).rtl)) return { face, words: [{ text, width, draw: true }], width };
+      if (rtl) parts.reverse();
+      const words = parts.map((t) => {
+        const draw = !/^\s/.test(t);
+        return { text: draw && shape(face, t).rtl !== rtl ? reversed(t, rtl) : t, width: shape(face, t).width * this.scale(face), draw, word: t };
+      });
+      return { face, words, width };
+    });
+  }
+}
+
+/** Per document and face: the text each glyph id stands for, in the font and in each copy of it. */
+const mapped = new WeakMap<PDFKit.PDFDocument, Map<string, Array<Map<number, string>>>>();
+
+/**
+ * The copy of a face to draw `text` with: the first one (0 is the font itself)
+ * in which none of its glyphs already stands for other text. Latin, Greek and
+ * Cyrillic never need a copy; Arabic needs a few at most (one per letter that
+ * shares a glyph with another). One word that uses a glyph for two letters
+ * (ت and ي both in the middle of a word) still maps it to the first of them.
+ */
+function slotFor(doc: PDFKit.PDFDocument, face: Face, text: string): number {
+  let byFace = mapped.get(doc);
+  if (!byFace) mapped.set(doc, (byFace = new Map()));
+  let slots = byFace.get(face.key);
+  if (!slots) byFace.set(face.key, (slots = []));
+  const glyphs = tokens(text).flatMap((t) => shape(face, t).glyphs);
+  for (let n = 0; ; n++) {
+    const slot = slots[n] ?? (slots[n] = new Map());
+    if (glyphs.every(([id, chars]) => (slot.get(id) ?? chars) === chars)) {
+      for (const [id, chars] of glyphs) slot.set(id, chars);
+      return n;
+    }
+  }
+}
+
+/**
+ * fontkit keeps one glyph object per glyph id, carrying the text of the id's
+ * first use in the process, and shaping hands that object out for every later
+ * use: the dotless form of ق would then stand for ف in every later document.
+ * This font's getGlyph gives each use whose text differs a view of the glyph
+ * with its own text, so what a glyph stands for is what it was drawn for.
+ */
+function withExactGlyphText(font: fontkit.Font): fontkit.Font {
+  const getGlyph = font.getGlyph.bind(font);
+  const exact = (id: number, codePoints?: number[]) => {
+    const glyph = getGlyph(id, codePoints);
+    if (!glyph || !codePoints || (glyph.codePoints.length === codePoints.length && glyph.codePoints.every((c, i) => c === codePoints[i]))) return glyph;
+    return Object.create(glyph, { codePoints: { value: codePoints } }) as fontkit.Glyph;
+  };
+  Object.defineProperty(font, 'getGlyph', { value: exact });
+  return font;
+}
+
+/** A copy of a face's font under another PostScript name, so that pdfkit embeds it as a font of its own (with its own glyph-to-text map). */
+function copyOf(face: Face, n: number): fontkit.Font {
+  let copy = face.copies[n - 1];
+  if (!copy) {
+    copy = withExactGlyphText(fontkit.create(face.ttf) as fontkit.Font);
+    Object.defineProperty(copy, 'postscriptName', { value: `${face.font.postscriptName}-${n}` });
+    face.copies[n - 1] = copy;
+  }
+  return copy;
+}
+
+const registered = new WeakMap<PDFKit.PDFDocument, Set<string>>();
+
+/** Draws text in a face at (x, baseline y), with no line breaking. */
+function draw(doc: PDFKit.PDFDocument, face: Face, text: string, x: number, y: number, width: number): void {
+  const n = slotFor(doc, face, text);
+  const key = `${face.key}#${n}`;
+  let keys = registered.get(doc);
+  if (!keys) registered.set(doc, (keys = new Set()));
+  if (!keys.has(key)) {
+    // pdfkit takes a fontkit font as a font source (PDFFontFactory.open), so each file is parsed once per process.
+    doc.registerFont(key, (n ? copyOf(face, n) : face.font) as unknown as Buffer);
+    keys.add(key);
+  }
+  // No `features`: pdfkit then shapes word by word with the font's defaults, as shape() does, and caches each word.
+  doc.font(key).text(text, x, y, { lineBreak: false, baseline: 'alphabetic', textWidth: width } as PDFKit.Mixins.TextOptions);
+}
+
+/** Ascent and descent of a face at a size, points (descent negative). */
+function metrics(face: Face, size: number): { ascent: number; descent: number } {
+  const s = size / face.font.unitsPerEm;
+  return { ascent: face.font.ascent * s, descent: face.font.descent * s };
+}
+
+/**
+ * The words of a text as they are laid out, line by line and left to right on
+ * the page: each with its own text and the string handed to the shaper (the
+ * same, or reversed where fontkit's own direction would be wrong). For checks
+ * of the bidirectional layout.
+ */
+export async function visualWords(
+  text: string,
+  opts: { width: number; size?: number; style?: TextStyle; direction?: 'auto' | 'ltr' },
+): Promise<Array<Array<{ word: string; drawn: string }>>> {
+  const faces = await facesOf(opts.style ?? 'regular');
+  return clean(text)
+    .split('\n')
+    .flatMap((para) => {
+      const p = new Paragraph(para, faces, opts.size ?? 11, opts.direction ?? 'auto');
+      return p.lines(opts.width).map(([start, end]) =>
+        p.pieces(start, end).flatMap((piece) =>
+          piece.words.flatMap((w) => {
+            if (!w.draw) return [];
+            // A left-to-right piece is drawn in one go: its words, in order.
+            if (w.word === undefined) return tokens(w.text).filter((t) => /\S/.test(t)).map((t) => ({ word: t, drawn: t }));
+            return [{ word: w.word, drawn: w.text }];
+          }),
+        ),
+      );
+    });
+}
+
+/** A function that writes text in a document (see writeText). */
+export type TextWriter = (text: string, opts: TextOptions) => void;
+
+/** A writer for a document, once the fonts are loaded (once per process). */
+export async function textWriter(doc: PDFKit.PDFDocument): Promise<TextWriter> {
+  const [regular, bold, italic] = await Promise.all([facesOf('regular'), facesOf('bold'), facesOf('italic')]);
+  const faces = { regular, bold, italic };
+  return (text, opts) => writeText(doc, faces[opts.style ?? 'regular'], text, opts);
+}
+
+/**
+ * Writes text at the document's cursor across the width between the margins,
+ * breaking lines and pages, and leaves the cursor below it. Paragraphs are
+ * separated by line breaks in the text.
+ */
+function writeText(doc: PDFKit.PDFDocument, faces: Face[], text: string, opts: TextOptions): void {
+  const { size } = opts;
+  const base = metrics(faces[0]!, size);
+  const left = doc.page.margins.left;
+  const maxWidth = doc.page.width - left - doc.page.margins.right;
+  let y = doc.y;
+  for (const para of clean(text).split('\n')) {
+    const p = new Paragraph(para, faces, size, opts.direction ?? 'auto');
+    for (const [start, end] of p.lines(maxWidth)) {
+      const pieces = p.pieces(start, end);
+      let ascent = base.ascent;
+      let descent = base.descent;
+      for (const piece of pieces) {
+        const m = metrics(piece.face, size);
+        ascent = Math.max(ascent, m.ascent);
+        descent = Math.min(descent, m.descent);
+      }
+      if (y + ascent - descent > doc.page.height - doc.page.margins.bottom && y > doc.page.margins.top) {
+        doc.addPage();
+        y = doc.page.margins.top;
+      }
+      const lineWidth = pieces.reduce((w, piece) => w + piece.width, 0);
+      let x = p.rtl ? left + maxWidth - lineWidth : left;
+      doc.fontSize(size).fillColor(opts.color ?? 'black');
+      for (const piece of pieces) {
+        for (const word of piece.words) {
+          if (word.draw) draw(doc, piece.face, word.text, x, y + ascent, word.width);
+          x += word.width;
+        }
+      }
+      y += ascent - descent;
+    }
+  }
+  y += (opts.after ?? 0) * (base.ascent - base.descent);
+  doc.fillColor('black');
+  doc.x = left;
+  doc.y = y;
+}

@@ -18,7 +18,7 @@ import { ApiError } from '../core/errors.js';
 import { DEFAULT_UPLOAD_LIMITS, discardStaged, stageUpload, type Staged } from '../memoir/media.js';
 import type { Services } from '../tools/define.js';
 import { admitPrincipal, invokeTool, type CallInfo } from '../tools/invoke.js';
-import { exportMemoirTool } from '../tools/memoir/export.js';
+import { exportMemoirTool, exportSharedMemoirTool } from '../tools/memoir/export.js';
 import { uploadMemoirMediaTool } from '../tools/memoir/media.js';
 import { generateAvatarTool, synthesizeVoiceTool } from '../tools/memoir/voice.js';
 import { restCall } from './rest-call.js';
@@ -132,12 +132,14 @@ export async function registerMemoirUpload(app: FastifyInstance, services: Servi
       }
     };
     // The memoir as a book, downloaded as a file.
-    const exportHandler = async (req: FastifyRequest, reply: FastifyReply) => {
+    // Also a shared memoir's book (heirs' access): the share named in the path is opened by invokeTool.
+    const exportHandler = (tool: typeof exportMemoirTool | typeof exportSharedMemoirTool) => async (req: FastifyRequest, reply: FastifyReply) => {
       const call = restCall(req);
       try {
-        call.admitted = await admitPrincipal(services, call, 'all', exportMemoirTool.principals);
-        const { api_key: _key, ...input } = (req.query ?? {}) as Record<string, unknown>;
-        const out = (await invokeTool(exportMemoirTool, input, services, call)) as { contentBase64?: string; stream?: Readable; contentType: string; fileName: string };
+        call.admitted = await admitPrincipal(services, call, 'all', tool.principals);
+        const { api_key: _key, ...query } = (req.query ?? {}) as Record<string, unknown>;
+        const input = { ...query, ...(req.params as Record<string, unknown>) };
+        const out = (await invokeTool(tool, input, services, call)) as { contentBase64?: string; stream?: Readable; contentType: string; fileName: string };
         reply.header('Content-Disposition', `attachment; filename="${out.fileName}"`).header('Cache-Control', 'no-store');
         // The PDF is a stream drawn as it is sent: any refusal came before this point, enveloped; a failure while
         // drawing destroys the stream and so cuts the download short (never a complete-looking broken file). Fastify
@@ -147,7 +149,8 @@ export async function registerMemoirUpload(app: FastifyInstance, services: Servi
         finish(reply, call, services);
       }
     };
-    for (const url of both('/export')) scope.get(url, { schema: { hide: true } }, exportHandler);
+    for (const url of both('/export')) scope.get(url, { schema: { hide: true } }, exportHandler(exportMemoirTool));
+    for (const url of both('/shared/:shareId/export')) scope.get(url, { schema: { hide: true } }, exportHandler(exportSharedMemoirTool));
 
     for (const url of both('/voice/synthesize')) scope.post(url, { schema: { hide: true } }, binary(synthesizeVoiceTool));
     for (const url of both('/avatar/generate')) scope.post(url, { schema: { hide: true } }, binary(generateAvatarTool));

@@ -8,7 +8,7 @@
  */
 import { MAX_AVATAR_SECONDS, MAX_SYNTH_CHARS } from '../memoir/voice.js';
 import { generateAvatarTool, synthesizeVoiceTool } from '../tools/memoir/voice.js';
-import { exportMemoirTool } from '../tools/memoir/export.js';
+import { exportMemoirTool, exportSharedMemoirTool } from '../tools/memoir/export.js';
 import { uploadMemoirMediaTool } from '../tools/memoir/media.js';
 import type { AnyTool } from '../tools/define.js';
 
@@ -174,6 +174,42 @@ export function memoirBinaryPaths(): Record<string, Json> {
             },
           },
           ...errors(false),
+        },
+      }),
+    },
+    '/api/v1/svcloom/shared/{shareId}/export': {
+      get: operation(exportSharedMemoirTool, {
+        parameters: [
+          {
+            in: 'path',
+            name: 'shareId',
+            required: true,
+            description: 'A share you hold (shr_...), open now.',
+            schema: { type: 'string', pattern: '^shr_[0-9A-HJKMNP-TV-Z]{26}$' },
+            example: 'shr_01JD000000000000000000000B',
+          },
+          {
+            in: 'query',
+            name: 'format',
+            required: false,
+            description: '"md" (Markdown, the default) or "pdf".',
+            schema: { type: 'string', enum: ['md', 'pdf'], default: 'md' },
+            example: 'md',
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'The shared memoir as a book, as a file download.',
+            headers: {
+              'Content-Disposition': { description: 'attachment; filename="memoir-<YYYY-MM-DD>.md" (or .pdf).', schema: { type: 'string' } },
+              'Cache-Control': { description: 'no-store: the book holds personal data.', schema: { type: 'string', enum: ['no-store'] } },
+            },
+            content: {
+              'text/markdown; charset=utf-8': { schema: { type: 'string', description: 'Markdown: entries by theme, answers by category, photos by media id.' } },
+              'application/pdf': { schema: binary('PDF: the same, with the photos embedded (scaled down).') },
+            },
+          },
+          ...errors(false, { '403': error('CSRF token missing or wrong, or the share is not open (SHARE_NOT_AVAILABLE, the reason in error.details).'), '404': error('You hold no share with this id.') }),
         },
       }),
     },

@@ -141,6 +141,8 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
 
   it('nothing opens before the switch fires; unknown or foreign shares are 404', async () => {
     const early = await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}`);
+    const earlyBook = await server.app.inject({ method: 'GET', url: `/api/v1/svcloom/shared/${codes.Ana!.shareId}/export`, headers: { cookie: ana.cookie } });
+    expect({ status: earlyBook.statusCode, code: earlyBook.json().error.code }).toEqual({ status: 403, code: 'SHARE_NOT_AVAILABLE' });
     expect({ status: early.status, code: early.body.error.code, reason: early.body.error.details[0].reason }).toEqual({ status: 403, code: 'SHARE_NOT_AVAILABLE', reason: 'pending' });
     // Rui's share, asked for by Ana (or by a stranger): it does not exist for them.
     expect((await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Rui!.shareId}/journal`)).status).toBe(404);
@@ -186,6 +188,20 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     const insights = await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}/insights`);
     expect(insights.body.data.places.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['Lisbon']));
 
+    // The book, as its owner would download it (GET: no CSRF token needed).
+    const book = await server.app.inject({ method: 'GET', url: `/api/v1/svcloom/shared/${codes.Ana!.shareId}/export?format=md`, headers: { cookie: ana.cookie } });
+    expect(book.statusCode).toBe(200);
+    expect(book.headers['content-disposition']).toMatch(/^attachment; filename="memoir-\d{4}-\d{2}-\d{2}\.md"$/);
+    expect(book.body).toContain('My mother baked bread every Sunday');
+    expect(book.body).toContain('Grandma Rose');
+    const pdf = await server.app.inject({ method: 'GET', url: `/api/svcloom/shared/${codes.Ana!.shareId}/export?format=pdf`, headers: { cookie: ana.cookie } });
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // A query cannot name another share than the path does.
+    const sneaky = await server.app.inject({ method: 'GET', url: `/api/v1/svcloom/shared/${codes.Rui!.shareId}/export?shareId=${codes.Ana!.shareId}`, headers: { cookie: ana.cookie } });
+    expect(sneaky.statusCode).toBe(404);
+    expect((await server.app.inject({ method: 'GET', url: `/api/v1/svcloom/shared/${codes.Ana!.shareId}/export`, headers: { cookie: stranger.cookie } })).statusCode).toBe(404);
+    expect((await server.app.inject({ method: 'GET', url: `/api/v1/svcloom/shared/${codes.Ana!.shareId}/export` })).statusCode).toBe(401);
     const ownerWalletBefore = (await call(owner, 'GET', '/api/svcloom/credits/wallet')).body.data.balance;
     const chat = await call(ana, 'POST', `/api/v1/svcloom/shared/${codes.Ana!.shareId}/chat`, { message: 'Tell me about the bread on Sundays' });
     expect(chat.status).toBe(200);

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { bookMarkdown, bookPdfStream, EXPORT_FORMATS, memoirBook } from '../../memoir/export.js';
-import { defineTool } from '../define.js';
+import type { Store } from '../../store/port.js';
+import { defineTool, type ToolContext } from '../define.js';
 import { memoirPath, READ, SESSION_ONLY } from './schemas.js';
 
 /**
@@ -31,12 +32,40 @@ export const exportMemoirTool = defineTool({
     })
     .describe('The book.'),
   rest: { method: 'GET', shape: 'data', ...memoirPath('/export') },
-  handler: async (input, ctx) => {
-    const book = await memoirBook(ctx.store, ctx.principal.ownerId, ctx.config.dataDir, ctx.clock.now());
-    const date = book.generatedAt.slice(0, 10);
-    if (input.format === 'pdf') {
-      return { stream: await bookPdfStream(book), contentType: 'application/pdf' as const, fileName: `memoir-${date}.pdf` };
-    }
-    return { contentBase64: Buffer.from(bookMarkdown(book), 'utf8').toString('base64'), contentType: 'text/markdown; charset=utf-8' as const, fileName: `memoir-${date}.md` };
+  handler: (input, ctx) => bookAnswer(ctx.store, ctx.principal.ownerId, input.format, ctx),
+});
+
+/** The book of one account's memoir in the format asked for (the PDF as a stream drawn as it is read). */
+async function bookAnswer(store: Store, ownerId: string, format: (typeof EXPORT_FORMATS)[number], ctx: ToolContext) {
+  const book = await memoirBook(store, ownerId, ctx.config.dataDir, ctx.clock.now());
+  const date = book.generatedAt.slice(0, 10);
+  if (format === 'pdf') {
+    return { stream: await bookPdfStream(book), contentType: 'application/pdf' as const, fileName: `memoir-${date}.pdf` };
+  }
+  return { contentBase64: Buffer.from(bookMarkdown(book), 'utf8').toString('base64'), contentType: 'text/markdown; charset=utf-8' as const, fileName: `memoir-${date}.md` };
+}
+
+/** The same book of a memoir whose share the signed-in user holds (heirs' access), while the share is open. */
+export const exportSharedMemoirTool = defineTool({
+  name: 'export_shared_memoir',
+  example: { shareId: 'shr_01JD000000000000000000000B', format: 'md' },
+  title: 'A shared memoir as a book',
+  description:
+    'The memoir of a share you hold, as a book (the same as export_memoir gives its owner), while the share is open: 404 for a share you do not hold, ' +
+    '403 SHARE_NOT_AVAILABLE while it is not open. Answered as a file download; the PDF is streamed. Session (REST) only.',
+  ...SESSION_ONLY,
+  grant: 'read',
+  annotations: READ,
+  input: z
+    .strictObject({
+      shareId: z.string().regex(/^shr_[0-9A-HJKMNP-TV-Z]{26}$/).describe('Share id (shr_...).'),
+      format: exportMemoirTool.input.shape.format,
+    })
+    .describe('The share and format.'),
+  output: exportMemoirTool.output,
+  rest: { method: 'GET', shape: 'data', ...memoirPath('/shared/:shareId/export') },
+  handler: (input, ctx) => {
+    const g = ctx.granted!;
+    return bookAnswer(g.store, g.grantorId, input.format, ctx);
   },
 });

@@ -13,7 +13,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import sharp from 'sharp';
 import { accountStore } from '../src/accounts/tenancy.js';
 import { STORE_INDEXES } from '../src/app.js';
@@ -25,7 +24,7 @@ import { openLowdbStore, type Store } from '../src/store/index.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { answerQuestionnaireTool, createJournalEntryTool } from '../src/tools/memoir/journal.js';
 import { unstorableText } from '../src/tools/text-guard.js';
-import { randomSchema, testDatabaseUrl } from '../test/support/engines.js';
+import { dropSchemas, randomSchema, testDatabaseUrl } from '../test/support/engines.js';
 import { fmt, isMain } from './util.js';
 
 // ---------------------------------------------------------------------------
@@ -122,10 +121,7 @@ export async function benchMemoirCharacter(): Promise<void> {
     await characterOn('PostgreSQL', store);
   } finally {
     await store.close();
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
+    await dropSchemas(url, schema);
   }
 }
 

@@ -50,6 +50,37 @@ function operation(tool: AnyTool, extra: Json): Json {
   };
 }
 
+/** A GET answering the memoir as a book (Markdown or PDF), as a file download. */
+function bookOperation(tool: AnyTool, parameters: Json[], description: string, extraErrors: Record<string, Json> = {}): Json {
+  return operation(tool, {
+    parameters: [
+      ...parameters,
+      {
+        in: 'query',
+        name: 'format',
+        required: false,
+        description: '"md" (Markdown, the default) or "pdf".',
+        schema: { type: 'string', enum: ['md', 'pdf'], default: 'md' },
+        example: 'md',
+      },
+    ],
+    responses: {
+      '200': {
+        description,
+        headers: {
+          'Content-Disposition': { description: 'attachment; filename="memoir-<YYYY-MM-DD>.md" (or .pdf).', schema: { type: 'string' } },
+          'Cache-Control': { description: 'no-store: the book holds personal data.', schema: { type: 'string', enum: ['no-store'] } },
+        },
+        content: {
+          'text/markdown; charset=utf-8': { schema: { type: 'string', description: 'Markdown: entries by theme, answers by category, photos by media id.' } },
+          'application/pdf': { schema: binary('PDF: the same, with the photos embedded (scaled down).') },
+        },
+      },
+      ...errors(false, extraErrors),
+    },
+  });
+}
+
 /** The operations, by path, at /api/v1/svcloom (the /api/svcloom aliases are not listed, as for the other memoir routes). */
 export function memoirBinaryPaths(): Record<string, Json> {
   const successJson = (doc: Json) => ({ description: 'Success envelope.', content: { 'application/json': { schema: doc } } });
@@ -149,37 +180,11 @@ export function memoirBinaryPaths(): Record<string, Json> {
         },
       }),
     },
-    '/api/v1/svcloom/export': {
-      get: operation(exportMemoirTool, {
-        parameters: [
-          {
-            in: 'query',
-            name: 'format',
-            required: false,
-            description: '"md" (Markdown, the default) or "pdf".',
-            schema: { type: 'string', enum: ['md', 'pdf'], default: 'md' },
-            example: 'md',
-          },
-        ],
-        responses: {
-          '200': {
-            description: 'The book, as a file download.',
-            headers: {
-              'Content-Disposition': { description: 'attachment; filename="memoir-<YYYY-MM-DD>.md" (or .pdf).', schema: { type: 'string' } },
-              'Cache-Control': { description: 'no-store: the book holds personal data.', schema: { type: 'string', enum: ['no-store'] } },
-            },
-            content: {
-              'text/markdown; charset=utf-8': { schema: { type: 'string', description: 'Markdown: entries by theme, answers by category, photos by media id.' } },
-              'application/pdf': { schema: binary('PDF: the same, with the photos embedded (scaled down).') },
-            },
-          },
-          ...errors(false),
-        },
-      }),
-    },
+    '/api/v1/svcloom/export': { get: bookOperation(exportMemoirTool, [], 'The book, as a file download.') },
     '/api/v1/svcloom/shared/{shareId}/export': {
-      get: operation(exportSharedMemoirTool, {
-        parameters: [
+      get: bookOperation(
+        exportSharedMemoirTool,
+        [
           {
             in: 'path',
             name: 'shareId',
@@ -188,30 +193,10 @@ export function memoirBinaryPaths(): Record<string, Json> {
             schema: { type: 'string', pattern: '^shr_[0-9A-HJKMNP-TV-Z]{26}$' },
             example: 'shr_01JD000000000000000000000B',
           },
-          {
-            in: 'query',
-            name: 'format',
-            required: false,
-            description: '"md" (Markdown, the default) or "pdf".',
-            schema: { type: 'string', enum: ['md', 'pdf'], default: 'md' },
-            example: 'md',
-          },
         ],
-        responses: {
-          '200': {
-            description: 'The shared memoir as a book, as a file download.',
-            headers: {
-              'Content-Disposition': { description: 'attachment; filename="memoir-<YYYY-MM-DD>.md" (or .pdf).', schema: { type: 'string' } },
-              'Cache-Control': { description: 'no-store: the book holds personal data.', schema: { type: 'string', enum: ['no-store'] } },
-            },
-            content: {
-              'text/markdown; charset=utf-8': { schema: { type: 'string', description: 'Markdown: entries by theme, answers by category, photos by media id.' } },
-              'application/pdf': { schema: binary('PDF: the same, with the photos embedded (scaled down).') },
-            },
-          },
-          ...errors(false, { '403': error('CSRF token missing or wrong, or the share is not open (SHARE_NOT_AVAILABLE, the reason in error.details).'), '404': error('You hold no share with this id.') }),
-        },
-      }),
+        'The shared memoir as a book, as a file download.',
+        { '403': error('CSRF token missing or wrong, or the share is not open (SHARE_NOT_AVAILABLE, the reason in error.details).'), '404': error('You hold no share with this id.') },
+      ),
     },
   };
 }

@@ -4,6 +4,7 @@ import { TOOLS } from '../../src/tools/index.js';
 import { toolSchemas } from '../../src/tools/schema.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { httpClient, mcpOutcome } from '../mcp-clients.js';
+import { HEIRS_PLAN } from '../support/examples.js';
 import { restRequest } from '../support/rest.js';
 import { validSample } from '../support/samples.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
@@ -24,16 +25,6 @@ let user2: TestSession;
 /** Ids of records that belong to account A (credits: to the first user's account). */
 const aIds = { key: '', webhook: '', events: [] as string[], credits: [] as string[], journal: '', chat: [] as string[], plan: '', planShares: [] as string[], heldShare: '' };
 
-/** A plan that gives two heirs' shares of the linking account's memoir. */
-const HEIRS_PLAN = {
-  blockchain: 'evm',
-  ownerAddress: '0x1111111111111111111111111111111111111111',
-  beneficiaries: [
-    { name: 'First heir', address: '0x2222222222222222222222222222222222222222', percentage: 50 },
-    { name: 'Second heir', address: '0x3333333333333333333333333333333333333333', percentage: 50 },
-  ],
-  deadMansSwitch: { enabled: true },
-};
 
 async function rest(key: string | undefined, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
   const res = await server.app.inject({

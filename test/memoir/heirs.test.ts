@@ -1,7 +1,6 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers.js';
-import { randomSchema, testDatabaseUrl } from '../support/engines.js';
+import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 import { registerUser, sessionHeaders, uniqueEmail, type TestSession } from '../support/session.js';
 import { grant } from './support.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
@@ -68,12 +67,7 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
   });
   afterAll(async () => {
     await server?.close();
-    if (schema) {
-      const client = new pg.Client({ connectionString: await testDatabaseUrl() });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    }
+    if (schema) await dropSchemas(await testDatabaseUrl(), schema);
   });
 
   it('links a plan: one share per named heir, codes shown once and never stored', async () => {

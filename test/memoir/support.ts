@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { STORE_INDEXES } from '../../src/app.js';
 import { openLowdbStore } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/port.js';
 import { startTestServer, tmpDir, type TestServer } from '../helpers.js';
-import { randomSchema, testDatabaseUrl } from '../support/engines.js';
+import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 
 /** A multipart/form-data body by hand: fields and one file. */
 export function multipartBody(parts: Array<{ name: string; value: string } | { name: string; filename: string; contentType: string; data: Buffer }>): { body: Buffer; contentType: string } {
@@ -85,14 +84,7 @@ export async function openEngineStore(engine: MemoirEngine): Promise<{ store: St
     dataDir: t.dir,
     async close() {
       await store.close();
-      const admin = new pg.Client({ connectionString: url });
-      admin.on('error', () => undefined);
-      await admin.connect();
-      try {
-        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await admin.end();
-      }
+      await dropSchemas(url, schema);
       await t.cleanup();
     },
   };
@@ -112,14 +104,7 @@ export async function startEngineServer(engine: MemoirEngine, opts: Parameters<t
     ...server,
     async close() {
       await close();
-      const admin = new pg.Client({ connectionString: url });
-      admin.on('error', () => undefined);
-      await admin.connect();
-      try {
-        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await admin.end();
-      }
+      await dropSchemas(url, schema);
     },
   };
 }

@@ -71,6 +71,18 @@ export function testRedisUrl(): Promise<string> {
   return redisUrl;
 }
 
+/** Drops test schemas (and everything in them); errors of the idle connection are ignored. */
+export async function dropSchemas(url: string, ...schemas: string[]): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  try {
+    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** A fresh schema name for one test file (lower case, so it needs no quoting). */
 export function randomSchema(prefix = 'svc_test'): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;

@@ -57,7 +57,7 @@ async function ownWebhookId(server: TestServer, ownerKey: string): Promise<strin
 const WEBHOOK_VOLATILE = ['id', '_id', 'createdAt', 'updatedAt', 'webhook', 'secret', 'payload', 'responseTime'];
 
 /** A plan with a dead man's switch and two heirs, as heirs' access links it. */
-const HEIRS_PLAN = {
+export const HEIRS_PLAN = {
   blockchain: 'evm',
   ownerAddress: '0x1111111111111111111111111111111111111111',
   beneficiaries: [

@@ -113,7 +113,7 @@ describe('svc command line', () => {
       second.child.kill('SIGINT');
     }
     expect(await second.exited).toBe(0);
-  });
+  }, 120_000); // three processes start in turn (each loads TypeScript through tsx)
 
   it('creates and lists accounts with the service stopped and while it runs (through its API with SVC_API_KEY)', async () => {
     const dir = path.join(data.dir, 'accounts');

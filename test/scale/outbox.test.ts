@@ -100,5 +100,5 @@ describe('outbox with three instances', () => {
       if (n > 1) expect(attempts.some((a) => a.interrupted || a.error !== null), `${id}: ${JSON.stringify(attempts)}`).toBe(true);
     }
     console.error(`outbox: ${all.length} events, ${duplicates.length} delivered more than once, ${interrupted.size} deliveries interrupted (in flight at the kill)`);
-  });
+  }, 180_000); // 1,000 requests through three instances, then waits of up to 60 s and 20 s for the deliveries
 });

@@ -26,7 +26,7 @@ const HEAVY = [
   'test/keys/redis-*.test.ts',
   'test/webhooks/crash.test.ts',
   'test/embed/*browser.test.ts',
-  'test/memoir/{media,voice,export}.test.ts',
+  'test/memoir/{media,voice,export,avatar-fetch}.test.ts',
   'test/http/openapi-lint.test.ts',
 ];
 

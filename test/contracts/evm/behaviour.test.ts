@@ -1,11 +1,11 @@
 import { encodeDeployData, type Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractName, contractSource } from '../../../src/contracts/evm/contract.js';
-import { SolcPool, type SolcCompileOutput } from '../../../src/contracts/evm/pool.js';
+import type { SolcCompileOutput, SolcPool } from '../../../src/contracts/evm/pool.js';
 import { constructorArgs, type ConstructorInputs } from '../../../src/contracts/evm/scenario.js';
 import type { EvmShape } from '../../../src/contracts/evm/shape.js';
 import { EvmSandbox } from '../../../src/contracts/evm/vm.js';
-import { address, compileFixtures, type Fixtures } from './fixtures.js';
+import { address, compileFixtures, testSolcPool, type Fixtures } from './fixtures.js';
 
 const FULL: EvmShape = { template: 'custom', deadMansSwitch: true, gracePeriod: true, guardians: true, erc20: true, erc721: true };
 const NO_SWITCH_GUARDIANS: EvmShape = { template: 'custom', deadMansSwitch: false, gracePeriod: false, guardians: true, erc20: false, erc721: false };
@@ -37,7 +37,7 @@ describe.concurrent('generated contract behaviour beyond the matrix', () => {
   let fx: Fixtures;
   const compiled = new Map<EvmShape, SolcCompileOutput>();
   beforeAll(async () => {
-    pool = new SolcPool({ size: 2 });
+    pool = testSolcPool({ size: 2 });
     const [f, a, b] = await Promise.all([
       compileFixtures(pool),
       pool.compile(contractSource(FULL), { contractName: contractName(FULL) }),

@@ -1,7 +1,17 @@
 import { getAddress, type Abi, type Hex } from 'viem';
 import { SOLC_VERSION } from '../../../src/contracts/evm/contract.js';
 import { MOCK_ERC20_SOURCE, MOCK_ERC721_SOURCE } from '../../../src/contracts/evm/mocks.js';
-import type { SolcPool } from '../../../src/contracts/evm/pool.js';
+import { SolcPool, type SolcPoolOptions } from '../../../src/contracts/evm/pool.js';
+
+/**
+ * A solc pool for the tests that check what is compiled and how it runs. The service's limits (20 s a compile, 120 s
+ * in the queue) are tested in pool.test.ts and workers.test.ts; here they would only make the result depend on the
+ * machine's load: with two test files compiling at once on two cores, beside other work, one compile of a large shape
+ * took longer than 20 s. The tests' own timeouts still stop a compile that hangs.
+ */
+export function testSolcPool(opts: SolcPoolOptions = {}): SolcPool {
+  return new SolcPool({ timeoutMs: 120_000, maxWaitMs: Infinity, ...opts });
+}
 
 /** A beneficiary contract that refuses ETH. */
 export const REJECTER_SOURCE = `// SPDX-License-Identifier: MIT

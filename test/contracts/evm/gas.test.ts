@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractName, contractSource, SOLC_VERSION } from '../../../src/contracts/evm/contract.js';
 import { DEFAULT_GAS_SHAPE, estimateEvmGas, gasPriceWei, sampleArgs } from '../../../src/contracts/evm/gas.js';
 import { generateEvm } from '../../../src/contracts/evm/generate.js';
-import { SolcPool, type SolcCompileOutput } from '../../../src/contracts/evm/pool.js';
+import type { SolcCompileOutput, SolcPool } from '../../../src/contracts/evm/pool.js';
+import { testSolcPool } from './fixtures.js';
 import { EvmSandbox } from '../../../src/contracts/evm/vm.js';
 import { ApiError } from '../../../src/core/errors.js';
 
@@ -15,7 +16,7 @@ describe('gas figures', () => {
   let pool: SolcPool;
   let defaultCompiled: SolcCompileOutput;
   beforeAll(async () => {
-    pool = new SolcPool({ size: 2 });
+    pool = testSolcPool({ size: 2 });
     defaultCompiled = await pool.compile(contractSource(DEFAULT_GAS_SHAPE), { contractName: contractName(DEFAULT_GAS_SHAPE) });
   });
   afterAll(async () => {

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeAst } from '../../../src/contracts/evm/analysis.js';
 import { SOLC_VERSION } from '../../../src/contracts/evm/contract.js';
 import { generateEvm } from '../../../src/contracts/evm/generate.js';
-import { SolcPool } from '../../../src/contracts/evm/pool.js';
+import type { SolcPool } from '../../../src/contracts/evm/pool.js';
 import type { Plan } from '../../../src/contracts/plan.js';
 import { ApiError } from '../../../src/core/errors.js';
+import { testSolcPool } from './fixtures.js';
 
 const A = '0x2222222222222222222222222222222222222222';
 const B = '0x3333333333333333333333333333333333333333';
@@ -36,7 +37,7 @@ async function rejection(p: Promise<unknown>): Promise<ApiError> {
 describe('generateEvm', () => {
   let pool: SolcPool;
   beforeAll(() => {
-    pool = new SolcPool({ size: 2 });
+    pool = testSolcPool({ size: 2 });
   });
   afterAll(async () => {
     await pool.close();
@@ -166,7 +167,7 @@ describe('generateEvm', () => {
 describe('AST detectors', () => {
   let pool: SolcPool;
   beforeAll(() => {
-    pool = new SolcPool({ size: 1 });
+    pool = testSolcPool({ size: 1 });
   });
   afterAll(async () => {
     await pool.close();

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeDeployData, type Abi, type Hex } from 'viem';
 import { contractName, contractSource } from '../../../src/contracts/evm/contract.js';
-import { SolcPool, type SolcCompileOutput } from '../../../src/contracts/evm/pool.js';
+import type { SolcCompileOutput, SolcPool } from '../../../src/contracts/evm/pool.js';
 import { constructorArgs, type ConstructorInputs } from '../../../src/contracts/evm/scenario.js';
 import { allShapes, shapeKey, type EvmShape } from '../../../src/contracts/evm/shape.js';
 import { EvmSandbox, type TxResult } from '../../../src/contracts/evm/vm.js';
 import type { TemplateType } from '../../../src/contracts/templates.js';
-import { address, compileFixtures, unevenShares, type Fixtures } from './fixtures.js';
+import { address, compileFixtures, testSolcPool, unevenShares, type Fixtures } from './fixtures.js';
 
 const DAY = 86_400n;
 const ETH = 10n ** 18n;
@@ -221,9 +221,7 @@ export function defineMatrix(template: TemplateType): void {
     let fx: Fixtures;
     const compiled = new Map<string, Promise<SolcCompileOutput>>();
     beforeAll(async () => {
-      // The matrix checks what the contracts do, not how fast solc is: the service's 20 s limit per compile (a guard
-      // against pathological sources) is lifted here, since two test files at once on a loaded machine can pass it.
-      pool = new SolcPool({ timeoutMs: 120_000 });
+      pool = testSolcPool();
       fx = await compileFixtures(pool);
       for (const s of shapes) {
         const p = pool.compile(contractSource(s), { contractName: contractName(s) });

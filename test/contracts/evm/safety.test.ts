@@ -2,11 +2,11 @@ import { decodeEventLog, encodeDeployData, type Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractName, contractSource } from '../../../src/contracts/evm/contract.js';
 import { MOCK_PAUSABLE_ERC20_SOURCE, MOCK_REBASING_ERC20_SOURCE } from '../../../src/contracts/evm/mocks.js';
-import { SolcPool, type SolcCompileOutput } from '../../../src/contracts/evm/pool.js';
+import type { SolcCompileOutput, SolcPool } from '../../../src/contracts/evm/pool.js';
 import { constructorArgs, type ConstructorInputs } from '../../../src/contracts/evm/scenario.js';
 import type { EvmShape } from '../../../src/contracts/evm/shape.js';
 import { EvmSandbox, type TxResult } from '../../../src/contracts/evm/vm.js';
-import { address, compileFixtures, type Fixtures, type Runtime } from './fixtures.js';
+import { address, compileFixtures, testSolcPool, type Fixtures, type Runtime } from './fixtures.js';
 
 /**
  * The ways an estate could get stuck forever (issue #15), each executed in the
@@ -57,7 +57,7 @@ describe.concurrent('generated contracts never lock an estate', () => {
   let rebasing: Runtime;
   const compiled = new Map<EvmShape, SolcCompileOutput>();
   beforeAll(async () => {
-    pool = new SolcPool({ size: 2 });
+    pool = testSolcPool({ size: 2 });
     const [f, a, b, p, r] = await Promise.all([
       compileFixtures(pool),
       pool.compile(contractSource(FULL), { contractName: contractName(FULL) }),

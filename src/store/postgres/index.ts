@@ -776,6 +776,11 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Cla
   class TimedClient extends pg.Client {
     constructor(config?: string | pg.ClientConfig) {
       super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs, query_timeout: queryTimeoutMs });
+      // A connection the server terminates can emit 'error' more than once, also while the pool is discarding it and
+      // nobody listens (pg-pool's query() listens once; a released broken client has no listener): without a listener
+      // of its own, that second event would crash the process. Errors still reach the queries and listeners that wait
+      // for them; this one only keeps them from being unhandled.
+      this.on('error', () => undefined);
     }
   }
   const config: pg.PoolConfig = {

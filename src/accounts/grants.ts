@@ -118,7 +118,7 @@ export async function claimGrant(store: Store, code: string, claimant: { account
 /** The grants an account holds (claimed by it), newest first. */
 export async function grantsHeldBy(store: Store, granteeId: string): Promise<GrantRecord[]> {
   const held = await store.findBy<GrantRecord>(GRANTS, 'granteeId', granteeId);
-  return held.filter((g) => g.granteeId === granteeId).sort((a, b) => (a.id < b.id ? 1 : -1));
+  return held.sort((a, b) => (a.id < b.id ? 1 : -1));
 }
 
 /** What a tool acting through a grant receives. */

@@ -37,6 +37,9 @@ const BINARY_HEADERS: Json = {
   'X-Media-Duration': { description: 'Length of the audio or video, seconds.', schema: { type: 'number' } },
 };
 
+/** The text to synthesise, as voice and avatar take it. */
+const SPOKEN_TEXT: Json = { type: 'string', minLength: 1, maxLength: MAX_SYNTH_CHARS, description: `Text to speak, 1 to ${MAX_SYNTH_CHARS} characters.` };
+
 const binary = (description: string) => ({ type: 'string', format: 'binary', description });
 
 function operation(tool: AnyTool, extra: Json): Json {
@@ -129,7 +132,7 @@ export function memoirBinaryPaths(): Record<string, Json> {
             'application/json': {
               schema: {
                 type: 'object',
-                properties: { text: { type: 'string', minLength: 1, maxLength: MAX_SYNTH_CHARS, description: `Text to speak, 1 to ${MAX_SYNTH_CHARS} characters.` } },
+                properties: { text: SPOKEN_TEXT },
                 required: ['text'],
                 additionalProperties: false,
                 description: 'The text.',
@@ -158,7 +161,7 @@ export function memoirBinaryPaths(): Record<string, Json> {
                 type: 'object',
                 properties: {
                   photoUrl: { type: 'string', minLength: 1, maxLength: 2048, description: "An uploaded photo's media id (med_...) or an HTTPS URL of an image." },
-                  text: { type: 'string', minLength: 1, maxLength: MAX_SYNTH_CHARS, description: `Text to speak, 1 to ${MAX_SYNTH_CHARS} characters.` },
+                  text: SPOKEN_TEXT,
                   style: { type: 'string', enum: ['stylized', 'natural'], default: 'stylized', description: '"stylized" (richer colours, vignette) or "natural".' },
                   durationSeconds: { type: 'number', minimum: 1, maximum: MAX_AVATAR_SECONDS, description: `Video length, 1 to ${MAX_AVATAR_SECONDS} seconds.` },
                 },

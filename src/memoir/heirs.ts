@@ -150,6 +150,9 @@ async function sharesOf(tx: Pick<Tx, 'findBy'>, ownerId: string, planId: string)
   return (await tx.findBy<GrantRecord>(GRANTS, 'sourceId', planId)).filter((g) => g.ownerId === ownerId && g.kind === 'memoir');
 }
 
+/** What heirs may do with a share of a plan with this access. */
+const permissionsOf = (access: HeirAccess): GrantPermission[] => (access.allowChat ? ['read', 'chat'] : ['read']);
+
 /** Opening times of a plan's shares once the switch fired at `triggeredAt` (never earlier than `now`). */
 function schedule(access: HeirAccess, triggeredAt: string, nowIso: string): { opensAt: string; expiresAt: string } {
   const planned = plusDays(triggeredAt, access.openAfterDays);
@@ -163,18 +166,15 @@ function schedule(access: HeirAccess, triggeredAt: string, nowIso: string): { op
  * shares stay revoked; shares already open keep their times.
  */
 async function syncShares(tx: Tx, plan: HeirPlanRecord, nowIso: string): Promise<number> {
+  const permissions = permissionsOf(plan.heirAccess);
+  const opening = plan.state === 'triggered' && plan.heirAccess.enabled;
   let open = 0;
   for (const g of await sharesOf(tx, plan.ownerId, plan.id)) {
     if (g.revokedAt) continue;
-    const permissions: GrantPermission[] = plan.heirAccess.allowChat ? ['read', 'chat'] : ['read'];
-    let next: GrantRecord = { ...g, permissions };
-    if (plan.state === 'triggered' && plan.heirAccess.enabled) {
-      if (!g.opensAt) next = { ...next, ...schedule(plan.heirAccess, plan.triggeredAt!, nowIso) };
-      open += 1;
-    } else {
-      next = { ...next, opensAt: null, expiresAt: null };
-    }
-    if (JSON.stringify(next) !== JSON.stringify(g)) await tx.put(GRANTS, { ...next, updatedAt: nowIso });
+    if (opening) open += 1;
+    const times = !opening ? { opensAt: null, expiresAt: null } : g.opensAt ? { opensAt: g.opensAt, expiresAt: g.expiresAt } : schedule(plan.heirAccess, plan.triggeredAt!, nowIso);
+    if (times.opensAt === g.opensAt && times.expiresAt === g.expiresAt && permissions.join() === g.permissions.join()) continue;
+    await tx.put(GRANTS, { ...g, ...times, permissions, updatedAt: nowIso });
   }
   return open;
 }
@@ -236,7 +236,7 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
         ownerId,
         kind: 'memoir',
         collections: SHARED_MEMOIR_COLLECTIONS,
-        permissions: access.allowChat ? ['read', 'chat'] : ['read'],
+        permissions: permissionsOf(access),
         title,
         label: b.name,
         sourceId: planId,

@@ -4,7 +4,8 @@ import { cursorPageInput, CursorPageMetaSchema } from '../../core/pagination.js'
 import { chat, chatHistory, chatModelFor, prepareChat } from '../../memoir/agent.js';
 import { withCharge } from '../../memoir/charge.js';
 import { MEMOIR_LIMITS, userKeyOf } from '../../memoir/records.js';
-import { defineTool } from '../define.js';
+import type { Store } from '../../store/port.js';
+import { defineTool, type ToolContext } from '../define.js';
 import { ChargeSchema, ChatMessageSchema, memoirPath, ModeSchema, READ, WRITE } from './schemas.js';
 
 export const memoirChatTool = defineTool({
@@ -41,18 +42,24 @@ export const memoirChatTool = defineTool({
     })
     .describe('The exchange.'),
   rest: { method: 'POST', shape: 'data', ...memoirPath('/chat'), extraStatuses: [402] },
-  handler: async (input, ctx) => {
-    const message = input.message.trim();
-    if (!message) throw ApiError.validation('Invalid message', [{ field: 'message', reason: 'must not be only spaces' }]);
-    const model = chatModelFor(ctx.config.llm);
-    const prepared = await prepareChat(ctx.store, ctx.principal.ownerId, message);
-    const run = () => chat({ store: ctx.store, clock: ctx.clock, model, signal: ctx.signal }, ctx.principal.ownerId, userKeyOf(ctx.principal), message, prepared);
-    // Nothing relevant written: the agent says so without any model work, and that is not charged.
-    if (prepared.passages.length === 0) return { ...(await run()), charge: { action: 'chat_message' as const, units: 0, credits: 0 } };
-    const { result, charge } = await withCharge(ctx, 'chat_message', 1, { type: 'chat_message', id: ctx.requestId }, run);
-    return { ...result, charge };
-  },
+  handler: (input, ctx) => answerChat(ctx, ctx.store, ctx.principal.ownerId, userKeyOf(ctx.principal), input.message),
 });
+
+/**
+ * One paid exchange with a memoir's agent: the answer is drawn from the memoir in `memoir` (of account `memoirOwner`)
+ * and the exchange is kept in the caller's own account under `userKey`, paid from the caller's credits. A "don't know"
+ * (nothing relevant written) asks no model and is free.
+ */
+export async function answerChat(ctx: ToolContext, memoir: Store, memoirOwner: string, userKey: string, rawMessage: string) {
+  const message = rawMessage.trim();
+  if (!message) throw ApiError.validation('Invalid message', [{ field: 'message', reason: 'must not be only spaces' }]);
+  const model = chatModelFor(ctx.config.llm);
+  const prepared = await prepareChat(memoir, memoirOwner, message);
+  const run = () => chat({ store: ctx.store, clock: ctx.clock, model, signal: ctx.signal }, ctx.principal.ownerId, userKey, message, prepared);
+  if (prepared.passages.length === 0) return { ...(await run()), charge: { action: 'chat_message' as const, units: 0, credits: 0 } };
+  const { result, charge } = await withCharge(ctx, 'chat_message', 1, { type: 'chat_message', id: ctx.requestId }, run);
+  return { ...result, charge };
+}
 
 export const listMemoirChatTool = defineTool({
   name: 'list_memoir_chat',

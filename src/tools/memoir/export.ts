@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { bookMarkdown, bookPdfStream, EXPORT_FORMATS, memoirBook } from '../../memoir/export.js';
 import type { Store } from '../../store/port.js';
 import { defineTool, type ToolContext } from '../define.js';
+import { ShareId } from './heirs.js';
 import { memoirPath, READ, SESSION_ONLY } from './schemas.js';
+import { granted } from './shared.js';
 
 /**
  * Served by src/http/memoir-upload.ts as a file (text/markdown or application/pdf, as an attachment); not in TOOLS:
@@ -58,14 +60,11 @@ export const exportSharedMemoirTool = defineTool({
   annotations: READ,
   input: z
     .strictObject({
-      shareId: z.string().regex(/^shr_[0-9A-HJKMNP-TV-Z]{26}$/).describe('Share id (shr_...).'),
+      shareId: ShareId,
       format: exportMemoirTool.input.shape.format,
     })
     .describe('The share and format.'),
   output: exportMemoirTool.output,
   rest: { method: 'GET', shape: 'data', ...memoirPath('/shared/:shareId/export') },
-  handler: (input, ctx) => {
-    const g = ctx.granted!;
-    return bookAnswer(g.store, g.grantorId, input.format, ctx);
-  },
+  handler: (input, ctx) => bookAnswer(granted(ctx).store, granted(ctx).grantorId, input.format, ctx),
 });

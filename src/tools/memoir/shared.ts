@@ -6,18 +6,16 @@
  * writes (the conversation) and pays (credits) is the heir's own.
  */
 import { z } from 'zod';
-import { ApiError } from '../../core/errors.js';
 import { USERS, type UserRecord } from '../../accounts/sessions.js';
 import type { GrantedAccess } from '../../accounts/grants.js';
-import { chat, chatHistory, chatModelFor, prepareChat } from '../../memoir/agent.js';
-import { withCharge } from '../../memoir/charge.js';
+import { chatHistory } from '../../memoir/agent.js';
 import { heirShareView } from '../../memoir/heirs.js';
 import { characterOf, getQuestionnaire, insights, listJournal } from '../../memoir/memoir.js';
 import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, MEMOIR_LIMITS, MEMOIR_MEDIA, userKeyOf, type AnswerRecord } from '../../memoir/records.js';
 import { cursorPageInput, offsetPageInput } from '../../core/pagination.js';
 import { defineTool, type ToolContext } from '../define.js';
 import { getMemoirInsightsTool } from './agent.js';
-import { listMemoirChatTool, memoirChatTool } from './chat.js';
+import { answerChat, listMemoirChatTool, memoirChatTool } from './chat.js';
 import { ShareId, ShareState } from './heirs.js';
 import { getQuestionnaireTool, listJournalEntriesTool } from './journal.js';
 import { CharacterSchema, memoirPath, READ, WRITE } from './schemas.js';
@@ -27,7 +25,7 @@ const NOTE = "Needs an open share claimed by your account (404 unknown share, 40
 const EXAMPLE_SHARE = 'shr_01JD000000000000000000000B';
 
 /** The share the wrapper opened (always set for tools declaring `grant`). */
-function granted(ctx: ToolContext): GrantedAccess {
+export function granted(ctx: ToolContext): GrantedAccess {
   if (!ctx.granted) throw new Error('a shared-memoir tool must declare grant');
   return ctx.granted;
 }
@@ -179,18 +177,8 @@ export const sharedMemoirChatTool = defineTool({
     .describe('The share and message.'),
   output: memoirChatTool.output,
   rest: { method: 'POST', shape: 'data', ...memoirPath('/shared/:shareId/chat'), extraStatuses: [402] },
-  handler: async (input, ctx) => {
-    const g = granted(ctx);
-    const message = input.message.trim();
-    if (!message) throw ApiError.validation('Invalid message', [{ field: 'message', reason: 'must not be only spaces' }]);
-    const model = chatModelFor(ctx.config.llm);
-    const prepared = await prepareChat(g.store, g.grantorId, message);
-    // Read from the owner's memoir; written (the exchange) to the heir's own account.
-    const run = () => chat({ store: ctx.store, clock: ctx.clock, model, signal: ctx.signal }, ctx.principal.ownerId, sharedChatKey(ctx, input.shareId), message, prepared);
-    if (prepared.passages.length === 0) return { ...(await run()), charge: { action: 'chat_message' as const, units: 0, credits: 0 } };
-    const { result, charge } = await withCharge(ctx, 'chat_message', 1, { type: 'chat_message', id: ctx.requestId }, run);
-    return { ...result, charge };
-  },
+  // Read from the owner's memoir; the exchange is the heir's, kept and paid in the heir's own account.
+  handler: (input, ctx) => answerChat(ctx, granted(ctx).store, granted(ctx).grantorId, sharedChatKey(ctx, input.shareId), input.message),
 });
 
 export const listSharedMemoirChatTool = defineTool({

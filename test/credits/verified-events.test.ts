@@ -6,6 +6,7 @@ import { createLogger } from '../../src/core/log.js';
 import { settleReloads } from '../../src/credits/autoreload.js';
 import { CREDIT_CHECKOUTS, CREDIT_PAYMENTS, CREDIT_RELOADS, CREDIT_STRIPE_EVENTS, type CheckoutRecord, type ReloadRecord } from '../../src/credits/records.js';
 import { debitCredits } from '../../src/credits/spend.js';
+import { PaymentProviderError, paymentsGateway } from '../../src/credits/stripe.js';
 import { StoreUnavailableError } from '../../src/store/port.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 import { sessionHeaders, type TestSession } from '../support/session.js';
@@ -252,6 +253,23 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     await expectApplied(completed);
     expect((await h.entries(b.accountId)).map((e) => e.amount)).toEqual([STARTER, -STARTER]);
     expect(await h.checkBalance(b.accountId)).toBe(0);
+  });
+
+  it('an early refund while Stripe cannot be reached to look its PaymentIntent up answers 503; the retry is applied', async () => {
+    const user = await h.user();
+    const bought = await h.buy(user);
+    const completed = h.standin.completeCheckout(bought.checkoutSessionId);
+    const refund = h.standin.refund(h.standin.sessions.get(bought.checkoutSessionId)!.payment_intent);
+    const gateway = paymentsGateway(h.server.services.config.payments)!;
+    vi.spyOn(gateway, 'retrievePaymentIntent').mockRejectedValue(new PaymentProviderError('connection refused'));
+    const down = await h.deliver(refund);
+    expect(down.status).toBe(503);
+    expect(down.json).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE' } });
+    expect(await store().get(CREDIT_PAYMENTS, h.standin.sessions.get(bought.checkoutSessionId)!.payment_intent)).toBeUndefined();
+    vi.restoreAllMocks();
+    await expectApplied(refund);
+    await expectApplied(completed);
+    expect((await h.entries(user.accountId)).map((e) => e.amount)).toEqual([STARTER, -STARTER]);
   });
 
   it('automatic reload PaymentIntents: settled only by events matching the reload record', async () => {

@@ -9,8 +9,10 @@
  * - wallets: one per account, the balance (always the sum of the entries,
  *   updated in the same transaction), totals, the saved payment method and the
  *   auto-reload settings and state.
- * - checkouts, payments, reloads: Stripe checkout sessions, completed payments
- *   (by PaymentIntent id, for refunds) and automatic reload attempts.
+ * - checkouts, payments, reloads: Stripe checkout sessions (the purchase
+ *   records: account, pack, credits, amount and currency as sold), completed
+ *   payments (by PaymentIntent id, for refunds) and automatic reload attempts.
+ *   Stripe's events are checked against these and credit only what they say.
  * - stripeEvents: ids of Stripe events already applied (deliveries repeat).
  */
 import { createHash } from 'node:crypto';
@@ -25,11 +27,11 @@ export const CREDIT_STRIPE_EVENTS = 'credit_stripe_events';
 
 for (const c of [CREDIT_ENTRIES, CREDIT_WALLETS, CREDIT_CHECKOUTS, CREDIT_PAYMENTS, CREDIT_RELOADS, CREDIT_STRIPE_EVENTS]) declareTenantCollection(c);
 
-/** Indexed fields (each account's ledger is read by owner). */
+/** Indexed fields (each account's ledger is read by owner; a PaymentIntent finds its checkout by purchase id). */
 export const CREDIT_INDEXES: Record<string, string[]> = {
   [CREDIT_ENTRIES]: ['ownerId'],
   [CREDIT_WALLETS]: ['ownerId'],
-  [CREDIT_CHECKOUTS]: ['ownerId'],
+  [CREDIT_CHECKOUTS]: ['ownerId', 'purchaseId'],
   [CREDIT_PAYMENTS]: ['ownerId'],
   [CREDIT_RELOADS]: ['ownerId'],
   [CREDIT_STRIPE_EVENTS]: ['ownerId'],

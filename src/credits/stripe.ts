@@ -10,7 +10,12 @@ import { ApiError } from '../core/errors.js';
 import type { PaymentsConfig } from '../core/config.js';
 import type { Pack } from './catalogue.js';
 
-/** Metadata this service puts on checkout sessions and PaymentIntents, to find its own records again. */
+/**
+ * Metadata this service puts on checkout sessions and PaymentIntents. Only a
+ * pointer: `svcPurchaseId` finds the purchase record of a PaymentIntent, and
+ * the record (never the metadata) decides the account and the credits; any of
+ * these fields that disagrees with the record makes the event ignored.
+ */
 export interface SvcMetadata {
   svcAccountId: string;
   /** `pur_<id>` for a checkout purchase, `rld_<id>` for an automatic reload. */
@@ -64,7 +69,8 @@ export interface PaymentIntentInfo {
 export interface PaymentsGateway {
   createCheckout(req: CheckoutRequest): Promise<CheckoutCreated>;
   chargeOffSession(req: OffSessionCharge): Promise<ChargeOutcome>;
-  retrievePaymentIntent(id: string): Promise<PaymentIntentInfo>;
+  /** The PaymentIntent as Stripe has it, or undefined when Stripe has none by that id; throws PaymentProviderError otherwise. */
+  retrievePaymentIntent(id: string): Promise<PaymentIntentInfo | undefined>;
 }
 
 /** Verifies a webhook delivery (exact bytes and header) and returns the event; throws on a bad or stale signature. */
@@ -175,8 +181,14 @@ class StripeGateway implements PaymentsGateway {
     }
   }
 
-  async retrievePaymentIntent(id: string): Promise<PaymentIntentInfo> {
-    const pi = await this.#stripe.paymentIntents.retrieve(id);
+  async retrievePaymentIntent(id: string): Promise<PaymentIntentInfo | undefined> {
+    let pi: Stripe.PaymentIntent;
+    try {
+      pi = await this.#stripe.paymentIntents.retrieve(id);
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing') return undefined;
+      throw providerError(err);
+    }
     const ref = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? undefined));
     return {
       id: pi.id,

@@ -5,16 +5,21 @@
  * its own encapsulated scope) takes the body as a raw Buffer instead of the
  * JSON parser the rest of the API uses. The SDK's constructEvent verifies it
  * (signature and age, against the service clock); a bad or stale signature is
- * a 400 in the envelope and changes nothing. A verified event is applied by
- * src/credits/checkout.ts; a failure to apply it answers 500 so Stripe
- * delivers it again (applying is idempotent).
+ * a 400 in the envelope and changes nothing. A verified event is checked
+ * against the purchase records and applied by src/credits/stripe-events.ts:
+ * one that is not this service's, or does not match its record, answers 200
+ * with `ignored: true` (its reason logged; Stripe would retry anything else
+ * for days). A valid event that cannot be applied now (the store or Stripe
+ * unreachable) answers 503, anything unexpected 500, so Stripe delivers it
+ * again (applying is idempotent).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../core/errors.js';
 import { errorEnvelope, makeMeta } from '../core/envelope.js';
-import { handleStripeEvent } from '../credits/checkout.js';
-import { verifyStripeEvent } from '../credits/stripe.js';
+import { handleStripeEvent } from '../credits/stripe-events.js';
+import { PaymentProviderError, verifyStripeEvent } from '../credits/stripe.js';
 import type { Services } from '../tools/define.js';
+import { unavailableError } from '../tools/invoke.js';
 
 export const STRIPE_WEBHOOK_PATH = '/api/v1/payments/stripe/webhook';
 
@@ -47,15 +52,22 @@ export async function registerStripeWebhook(app: FastifyInstance, services: Serv
       }
       try {
         const result = await handleStripeEvent({ store: services.store, clock: services.clock, config: services.config, log: services.log }, event);
-        services.log.info({ requestId: req.id, stripeEvent: event.id, type: event.type, handled: result.handled, note: result.note }, 'Stripe webhook');
+        const fields = { requestId: req.id, stripeEvent: event.id, type: event.type, handled: result.handled, note: result.note };
+        if (result.handled) services.log.info(fields, 'Stripe webhook applied');
+        else if (result.suspicious) services.log.warn(fields, 'Stripe webhook ignored: it does not match what this service sold');
+        else services.log.info(fields, 'Stripe webhook ignored');
         return reply.status(200).send({
           success: true,
-          data: { received: true, eventId: event.id, type: event.type, handled: result.handled, note: result.note },
+          data: { received: true, eventId: event.id, type: event.type, handled: result.handled, ignored: !result.handled, note: result.note },
           meta: makeMeta(String(req.id), services.clock.now()),
         });
       } catch (err) {
         services.log.error({ err, requestId: req.id, stripeEvent: event.id, type: event.type }, 'Stripe webhook could not be applied; Stripe will deliver it again');
-        return fail(reply, err instanceof ApiError && err.status < 500 ? err : ApiError.internal());
+        const now = services.clock.now();
+        const unavailable =
+          unavailableError(err, now) ??
+          (err instanceof PaymentProviderError ? new ApiError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached; the event will be applied when Stripe delivers it again.') : undefined);
+        return fail(reply, unavailable ?? ApiError.internal());
       }
     });
   });

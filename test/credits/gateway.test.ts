@@ -86,9 +86,11 @@ describe('payments gateway (stripe SDK → stand-in)', () => {
     const cs = await gateway.createCheckout({ accountId: 'acct_2', purchaseId: 'pur_2', pack: starter, successUrl: 'https://a.example/ok', cancelUrl: 'https://a.example/no', customerId: undefined });
     standin.completeCheckout(cs.id);
     const session = standin.sessions.get(cs.id)!;
-    const pi = await gateway.retrievePaymentIntent(session.payment_intent);
+    const pi = (await gateway.retrievePaymentIntent(session.payment_intent))!;
     expect(pi).toMatchObject({ status: 'succeeded', customerId: session.customer, metadata: { svcAccountId: 'acct_2' } });
     expect(pi.paymentMethodId).toMatch(/^pm_/);
+    // A PaymentIntent Stripe does not have is undefined, not an error.
+    expect(await gateway.retrievePaymentIntent('pi_never_created')).toBeUndefined();
     const charge = (reloadId: string) =>
       gateway.chargeOffSession({ accountId: 'acct_2', reloadId, pack: starter, customerId: session.customer, paymentMethodId: pi.paymentMethodId! });
     const ok = await charge('rld_ok');

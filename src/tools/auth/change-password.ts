@@ -18,7 +18,7 @@ export const changePasswordTool = defineTool({
   output: SessionOutput,
   rest: { method: 'POST', path: '/auth/password', shape: 'data', aliases: ['/api/auth/password'] },
   handler: async (input, ctx) => {
-    const { output, token, expiresAt } = await ctx.sessions.changePassword(ctx.principal, input);
+    const { output, token, expiresAt } = await ctx.sessions.changePassword(ctx.principal, input, ctx.clientIp);
     ctx.session.set(token, expiresAt);
     return output;
   },

@@ -300,9 +300,10 @@ export class SessionAuthority {
   }
 
   /**
-   * Checks `password` against `hash` under the failed-attempt counters: an attempt is taken from every counter
-   * before the check, all or nothing (429 naming the full counter when one is), and given back unless the
-   * password was wrong. A check that never ran (the store failed first) gives its attempt back as well.
+   * Runs a password check (`check` answers whether the password was right) under the failed-attempt counters: an
+   * attempt is taken from every counter before the check, all or nothing (429 naming the full counter when one
+   * is), and given back unless the password was wrong. A check that never finished (the store failed first)
+   * gives its attempt back as well.
    */
   async #guardedCheck(counters: AttemptCounter[], now: Date, check: () => Promise<boolean>): Promise<boolean> {
     const states = await this.limiter.hitAll(counters, now);

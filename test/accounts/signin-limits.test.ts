@@ -15,6 +15,7 @@ import {
   USERS,
   type UserRecord,
 } from '../../src/accounts/sessions.js';
+import { LimiterUnavailableError, MemoryRateLimiter } from '../../src/keys/limiter.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
 import { testRedisUrl } from '../support/engines.js';
 import { sessionCookie, uniqueEmail } from '../support/session.js';
@@ -203,6 +204,35 @@ for (const engine of ['in process', 'Redis'] as const) {
     });
   });
 }
+
+describe('sign-in when the limiter cannot be reached', () => {
+  it('answers 503 without checking the password, even with SVC_RATE_LIMIT_FAIL_OPEN', async () => {
+    const clock = new FakeClock();
+    const server = await startTestServer({ listen: false, clock, config: { rateLimitFailOpen: true } });
+    try {
+      const { store } = server.services;
+      const reg = await server.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: uniqueEmail('down'), password: PASSWORD } });
+      expect(reg.statusCode).toBe(201);
+      const email = reg.json().data.user.email as string;
+      class DownLimiter extends MemoryRateLimiter {
+        override hitAll(): Promise<never> {
+          return Promise.reject(new LimiterUnavailableError('connection refused'));
+        }
+      }
+      let checks = 0;
+      server.services.sessions = new SessionAuthority(store, clock, new DownLimiter(), randomBytes(32).toString('base64url'), server.services.config.sessions, async () => {
+        checks++;
+        return true;
+      });
+      const res = await server.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: PASSWORD }, remoteAddress: freshAddress() });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(checks).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
 
 describe('password strength', () => {
   const clock = new FakeClock();

@@ -3,7 +3,16 @@
  *
  * - Passwords: argon2id with OWASP's parameters (19 MiB, 2 passes, 1 lane),
  *   through @node-rs/argon2. An unknown email is verified against a dummy hash,
- *   so it costs the same time as a wrong password.
+ *   so it costs the same time as a wrong password. A new password must pass the
+ *   strength estimator (./password-strength.ts).
+ * - Guessing: every password check (sign-in, the current password of a password
+ *   change) first takes an attempt from three counters at once, atomically, and
+ *   gives it back when the password was right; so however many requests arrive
+ *   together, no more passwords are checked than the counters allow. Counters:
+ *   the email from one address (10 per 15 minutes), the email from everywhere
+ *   (100, a ceiling against guessing from many addresses that stays far above
+ *   what one address can spend), and the address for every email (30). A user
+ *   whose address is not the attacker's signs in while the attacker is refused.
  * - Sessions: a JWT (HS256, jose) in an HttpOnly cookie, naming a session record.
  *   The record is checked on every request, so logout and a password change end
  *   a session at once, before the token's own expiry. Sessions slide: past half
@@ -13,6 +22,7 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
+import ipaddr from 'ipaddr.js';
 import { jwtVerify, SignJWT, errors as joseErrors } from 'jose';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
@@ -23,6 +33,7 @@ import { recordEvent } from '../events/events.js';
 import type { Scope } from '../keys/scopes.js';
 import type { RateLimiter } from '../keys/limiter.js';
 import { accountProblem, AccountSchema, accountView, newAccount, type AccountRecord } from './accounts.js';
+import { passwordWeakness } from './password-strength.js';
 import { ACCOUNTS } from './records.js';
 import type { Principal } from './principal.js';
 import { declareTenantCollection } from './tenancy.js';
@@ -46,9 +57,34 @@ export const ARGON2_OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19_456,
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;
 
-/** Failed logins allowed per email and per client address in one 15-minute window. */
-export const LOGIN_FAILURES_PER_EMAIL = 10;
+/**
+ * Failed password checks allowed in one 15-minute window: for one email from one client address; for one email
+ * from all addresses together (a ceiling against guessing spread over many addresses); for one address whatever
+ * the email. An IPv6 address counts by its /64 network (one host is usually given a whole /64).
+ */
+export const LOGIN_FAILURES_PER_EMAIL_AND_ADDRESS = 10;
+export const LOGIN_FAILURES_PER_EMAIL = 100;
 export const LOGIN_FAILURES_PER_ADDRESS = 30;
+
+/** Checks a password against its stored hash (a seam: tests count the checks). */
+export type PasswordVerifier = (hash: string, password: string) => Promise<boolean>;
+
+const argonVerifier: PasswordVerifier = (hash, password) => argonVerify(hash, password).catch(() => false);
+
+/** The counter key of a client address: IPv4 as it is (IPv4-mapped IPv6 included), IPv6 by its /64 network. */
+export function addressGroup(clientIp: string | undefined): string {
+  if (!clientIp || !ipaddr.isValid(clientIp.replace(/%.*$/, ''))) return 'unknown';
+  const parsed = ipaddr.process(clientIp.replace(/%.*$/, ''));
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  return `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+}
+
+interface AttemptCounter {
+  key: string;
+  limit: number;
+  /** Whose failures it counts, for the 429's message. */
+  what: string;
+}
 
 export interface UserRecord {
   [field: string]: unknown;
@@ -161,6 +197,7 @@ export class SessionAuthority {
     private readonly limiter: RateLimiter,
     secret: string,
     readonly config: SessionConfig = DEFAULT_SESSION_CONFIG,
+    private readonly verifyPassword: PasswordVerifier = argonVerifier,
   ) {
     // Separate keys for signing tokens and for CSRF tokens, both derived from the one stored secret.
     this.#key = createHmac('sha256', secret).update('svc session jwt').digest();
@@ -218,6 +255,7 @@ export class SessionAuthority {
   }
 
   async register(input: z.infer<typeof RegisterInput>) {
+    await this.#requireStrong(input.password, 'password', input.email, input.name);
     const passwordHash = await argonHash(input.password, ARGON2_OPTIONS);
     const now = this.clock.now().toISOString();
     const { session, user, account } = await this.store.transact(async (tx) => {
@@ -243,36 +281,67 @@ export class SessionAuthority {
     return this.#answer(session, user, account);
   }
 
-  async login(input: z.infer<typeof LoginInput>, clientIp: string | undefined) {
-    const now = this.clock.now();
-    const emailKey = `login:email:${createHash('sha256').update(input.email).digest('base64url')}`;
-    const addressKey = `login:ip:${clientIp ?? 'unknown'}`;
-    for (const [key, limit, what] of [
-      [emailKey, LOGIN_FAILURES_PER_EMAIL, 'this email'],
-      [addressKey, LOGIN_FAILURES_PER_ADDRESS, 'this address'],
-    ] as const) {
-      const state = await this.limiter.peek(key, limit, now);
-      if (state.remaining === 0) {
-        throw new ApiError(
-          'RATE_LIMIT_EXCEEDED',
-          `Too many failed sign-ins for ${what}: at most ${limit} per 15 minutes. Retry after ${state.resetAt.toISOString()}.`,
-          undefined,
-          state.resetAt.toISOString(),
-        );
+  /** Refuses a password the strength estimator finds too easy to guess: 400 naming the field and the reason. */
+  async #requireStrong(password: string, field: string, email: string, name?: string | null): Promise<void> {
+    const weakness = await passwordWeakness(password, { email, name });
+    if (weakness) throw ApiError.validation(`The password is too weak: ${weakness}`, [{ field, reason: weakness }]);
+  }
+
+  /** The failed-attempt counters of a password check for `email` from `clientIp`. */
+  #attemptCounters(email: string, clientIp: string | undefined): AttemptCounter[] {
+    // The email is hashed: counter keys (in Redis, possibly) never hold a user's address.
+    const emailId = createHash('sha256').update(email).digest('base64url');
+    const address = addressGroup(clientIp);
+    return [
+      { key: `login:email-ip:${emailId}:${address}`, limit: LOGIN_FAILURES_PER_EMAIL_AND_ADDRESS, what: 'this email from this address' },
+      { key: `login:ip:${address}`, limit: LOGIN_FAILURES_PER_ADDRESS, what: 'this address' },
+      { key: `login:email:${emailId}`, limit: LOGIN_FAILURES_PER_EMAIL, what: 'this email from all addresses together' },
+    ];
+  }
+
+  /**
+   * Runs a password check (`check` answers whether the password was right) under the failed-attempt counters: an
+   * attempt is taken from every counter before the check, all or nothing (429 naming the full counter when one
+   * is), and given back unless the password was wrong. A check that never finished (the store failed first)
+   * gives its attempt back as well.
+   */
+  async #guardedCheck(counters: AttemptCounter[], now: Date, check: () => Promise<boolean>): Promise<boolean> {
+    const states = await this.limiter.hitAll(counters, now);
+    if (!states[0]!.allowed) {
+      // Nothing was counted; name the counter that is full.
+      const full = Math.max(0, states.findIndex((s) => s.remaining === 0));
+      const { limit, what } = counters[full]!;
+      const resetAt = states[full]!.resetAt.toISOString();
+      throw new ApiError('RATE_LIMIT_EXCEEDED', `Too many failed password attempts for ${what}: at most ${limit} per 15 minutes. Retry after ${resetAt}.`, undefined, resetAt);
+    }
+    let ok = false;
+    let checked = false;
+    try {
+      ok = await check();
+      checked = true;
+      return ok;
+    } finally {
+      if (ok || !checked) {
+        // Losing a refund (limiter unreachable) only leaves one extra count; it must not fail a right password.
+        await this.limiter.refund(counters, now).catch(() => undefined);
       }
     }
-    const [user] = await this.store.findBy<UserRecord>(USERS, 'email', input.email);
-    // The same work and the same answer whether or not the email is known.
-    const ok = await argonVerify(user?.passwordHash ?? (await this.#dummy()), input.password).catch(() => false);
-    if (!user || !ok) {
-      await this.limiter.hitAll([{ key: emailKey, limit: LOGIN_FAILURES_PER_EMAIL }], now);
-      await this.limiter.hitAll([{ key: addressKey, limit: LOGIN_FAILURES_PER_ADDRESS }], now);
-      throw new ApiError('UNAUTHORIZED', WRONG_CREDENTIALS);
-    }
+  }
+
+  async login(input: z.infer<typeof LoginInput>, clientIp: string | undefined) {
+    const now = this.clock.now();
+    let user: UserRecord | undefined;
+    const ok = await this.#guardedCheck(this.#attemptCounters(input.email, clientIp), now, async () => {
+      [user] = await this.store.findBy<UserRecord>(USERS, 'email', input.email);
+      // The same work and the same answer whether or not the email is known.
+      const matches = await this.verifyPassword(user?.passwordHash ?? (await this.#dummy()), input.password);
+      return matches && user !== undefined;
+    });
+    if (!ok || !user) throw new ApiError('UNAUTHORIZED', WRONG_CREDENTIALS);
     const account = await this.store.get<AccountRecord>(ACCOUNTS, user.ownerId);
     const problem = accountProblem(account);
     if (problem) throw problem;
-    const session = await this.store.transact((tx) => this.#newSession(tx, user));
+    const session = await this.store.transact((tx) => this.#newSession(tx, user!));
     return this.#answer(session, user, account!);
   }
 
@@ -359,10 +428,13 @@ export class SessionAuthority {
   }
 
   /** Changes the password after checking the current one; every session of the user ends and a new one starts. */
-  async changePassword(principal: Principal, input: z.infer<typeof ChangePasswordInput>) {
+  async changePassword(principal: Principal, input: z.infer<typeof ChangePasswordInput>, clientIp: string | undefined) {
     const user = principal.userId ? await this.store.get<UserRecord>(USERS, principal.userId) : undefined;
     if (!user) throw unauthorized();
-    if (!(await argonVerify(user.passwordHash, input.currentPassword).catch(() => false))) {
+    await this.#requireStrong(input.newPassword, 'newPassword', user.email, user.name);
+    // A wrong current password counts like a failed sign-in (a stolen session must not become a guessing oracle).
+    const counters = this.#attemptCounters(user.email, clientIp);
+    if (!(await this.#guardedCheck(counters, this.clock.now(), () => this.verifyPassword(user.passwordHash, input.currentPassword)))) {
       throw ApiError.validation('The current password is wrong.', [{ field: 'currentPassword', reason: 'does not match' }]);
     }
     const passwordHash = await argonHash(input.newPassword, ARGON2_OPTIONS);

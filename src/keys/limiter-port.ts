@@ -20,6 +20,12 @@ export interface RateLimiter {
   peek(key: string, limit: number, now: Date): Promise<RateState>;
   /** Counts one request against several counters at once, all or nothing. Returns the states in order. */
   hitAll(entries: Array<{ key: string; limit: number }>, now: Date): Promise<RateState[]>;
+  /**
+   * Takes back one hit from each counter, for a caller that counts an attempt before it knows the outcome and
+   * keeps only the ones that fail (sign-in). `now` is the time the hit was counted at: only that window's counter
+   * changes, and never below zero; when that window has ended there is nothing to take back.
+   */
+  refund(entries: Array<{ key: string }>, now: Date): Promise<void>;
   /** Releases connections (no-op in process). */
   close?(): Promise<void>;
 }

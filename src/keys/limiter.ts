@@ -71,6 +71,15 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve(this.hitAllNow(entries, now));
   }
 
+  refund(entries: Array<{ key: string }>, now: Date): Promise<void> {
+    const start = this.#windowStart(now.getTime());
+    for (const e of entries) {
+      const w = this.#windows.get(e.key);
+      if (w && w.start === start && w.count > 0) w.count--;
+    }
+    return Promise.resolve();
+  }
+
   async close(): Promise<void> {}
 
   /** hitAll, answered synchronously: all or nothing, when any counter is exhausted none is incremented. */

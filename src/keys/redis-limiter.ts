@@ -11,7 +11,8 @@
  * check and the increments are one atomic step for every instance. A counter's expiry is set when it is created:
  * PEXPIRE for the rest of the window plus a minute (relative, not PEXPIREAT at the window's end, so a counter never
  * vanishes early when the caller's clock runs behind Redis's, or is an injected test clock); the window start in the
- * key name is what separates windows, the expiry only cleans up.
+ * key name is what separates windows, the expiry only cleans up. A refund is a second script that decrements the
+ * counters of the window it names, each only while above zero (a counter already expired is not recreated).
  *
  * Redis unreachable: commands are not queued while disconnected (the offline queue is disabled) and each has a
  * timeout, so a hit rejects with LimiterUnavailableError within `commandTimeoutMs`; the client reconnects by itself
@@ -68,7 +69,23 @@ end
 counts[n + 1] = allowed
 return counts
 `;
-const HIT_SHA = createHash('sha1').update(HIT_SCRIPT).digest('hex');
+
+/** KEYS: the counters to take one hit back from. Each is decremented only while above zero; a missing one stays missing. */
+const REFUND_SCRIPT = `
+for i = 1, #KEYS do
+  local c = tonumber(redis.call('GET', KEYS[i]))
+  if c and c > 0 then redis.call('DECR', KEYS[i]) end
+end
+return #KEYS
+`;
+
+interface Script {
+  text: string;
+  sha: string;
+}
+const script = (text: string): Script => ({ text, sha: createHash('sha1').update(text).digest('hex') });
+const HIT = script(HIT_SCRIPT);
+const REFUND = script(REFUND_SCRIPT);
 
 /** Redis error replies that mean "the engine cannot serve now" rather than a bad command. */
 const UNAVAILABLE_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|OOM|CLUSTERDOWN|TRYAGAIN|NOREPLICAS)\b/;
@@ -84,7 +101,8 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #connectTimeoutMs: number;
   readonly #maxDelayMs: number;
   readonly #onError: (err: Error) => void;
-  #scriptLoaded: Promise<void> | undefined;
+  /** SCRIPT LOAD of each script, once (again after a NOSCRIPT answer or a failed load). */
+  readonly #scriptLoaded = new Map<Script, Promise<void>>();
   #closed = false;
   /** Connection attempts of every client made, settled once that client is closed or destroyed. */
   readonly #connecting: Array<Promise<unknown>> = [];
@@ -175,33 +193,42 @@ export class RedisRateLimiter implements RateLimiter {
     const end = start + this.#windowMs;
     const keys = entries.map((e) => this.#keyName(start, e.key));
     const args = [String(end - t + EXPIRY_GRACE_MS), ...entries.map((e) => (Number.isFinite(e.limit) ? String(e.limit) : '1e300'))];
-    const reply = (await this.#script(keys, args)) as number[];
+    const reply = (await this.#script(HIT, keys, args)) as number[];
     const allowed = reply[entries.length] === 1;
     const resetAt = new Date(end);
     return entries.map((e, i) => ({ limit: e.limit, remaining: Math.max(0, e.limit - Number(reply[i])), resetAt, allowed }));
   }
 
-  async #script(keys: string[], args: string[]): Promise<unknown> {
-    const evalsha = ['EVALSHA', HIT_SHA, String(keys.length), ...keys, ...args];
-    await (this.#scriptLoaded ??= this.#loadScript());
+  async refund(entries: Array<{ key: string }>, now: Date): Promise<void> {
+    if (entries.length === 0) return;
+    const start = this.#windowStart(now.getTime());
+    await this.#script(REFUND, entries.map((e) => this.#keyName(start, e.key)), []);
+  }
+
+  async #script(script: Script, keys: string[], args: string[]): Promise<unknown> {
+    const evalsha = ['EVALSHA', script.sha, String(keys.length), ...keys, ...args];
+    await this.#load(script);
     try {
       return await this.#command(evalsha);
     } catch (err) {
       if (!(err instanceof ErrorReply) || !err.message.startsWith('NOSCRIPT')) throw err;
       // Redis lost its script cache (restart, SCRIPT FLUSH): load it again, then retry once.
-      this.#scriptLoaded = this.#loadScript();
-      await this.#scriptLoaded;
+      this.#scriptLoaded.delete(script);
+      await this.#load(script);
       return this.#command(evalsha);
     }
   }
 
-  #loadScript(): Promise<void> {
-    const loading = this.#command(['SCRIPT', 'LOAD', HIT_SCRIPT]).then((sha) => {
-      if (sha !== HIT_SHA) throw new Error(`Redis answered SCRIPT LOAD with ${String(sha)}, expected ${HIT_SHA}`);
+  #load(script: Script): Promise<void> {
+    const known = this.#scriptLoaded.get(script);
+    if (known) return known;
+    const loading = this.#command(['SCRIPT', 'LOAD', script.text]).then((sha) => {
+      if (sha !== script.sha) throw new Error(`Redis answered SCRIPT LOAD with ${String(sha)}, expected ${script.sha}`);
     });
     loading.catch(() => {
-      if (this.#scriptLoaded === loading) this.#scriptLoaded = undefined; // load again on the next call
+      if (this.#scriptLoaded.get(script) === loading) this.#scriptLoaded.delete(script); // load again on the next call
     });
+    this.#scriptLoaded.set(script, loading);
     return loading;
   }
 

@@ -122,5 +122,45 @@ export function describeLimiterContract(name: string, open: OpenLimiter): void {
       expect((await limiter.peek(x, 10, at(400))).remaining).toBe(0);
       expect((await limiter.peek(y, 10, at(400))).remaining).toBe(0);
     });
+
+    it('refund takes one hit back from each counter, never below zero, and only in the window it names', async () => {
+      const [a, b, never] = [key('refund-a'), key('refund-b'), key('refund-never')];
+      await limiter.hitAll([{ key: a, limit: 3 }, { key: b, limit: 3 }], at(500));
+      await limiter.hit(a, 3, at(501));
+      await limiter.refund([{ key: a }, { key: b }], at(502));
+      expect((await limiter.peek(a, 3, at(503))).remaining).toBe(2);
+      expect((await limiter.peek(b, 3, at(503))).remaining).toBe(3);
+      // b is at zero: another refund leaves it there (no credit beyond the limit); an unknown counter stays empty.
+      await limiter.refund([{ key: b }, { key: never }], at(504));
+      expect((await limiter.peek(b, 3, at(505))).remaining).toBe(3);
+      expect((await limiter.hitAll([{ key: b, limit: 3 }, { key: never, limit: 1 }], at(506))).map((s) => s.remaining)).toEqual([2, 0]);
+      // A refund dated in the next window does not touch this window's counter, nor create one in the next.
+      await limiter.refund([{ key: a }], at(WINDOW_MS + 1));
+      expect((await limiter.peek(a, 3, at(507))).remaining).toBe(2);
+      expect((await limiter.peek(a, 3, at(WINDOW_MS + 2))).remaining).toBe(3);
+    });
+
+    it('take then refund under concurrency: never more than the limit held at once, every refunded slot usable again', async () => {
+      const k = key('take-refund');
+      let held = 0;
+      let most = 0;
+      let taken = 0;
+      // 100 attempts at once against a limit of 10; each one taken is held for a moment, then refunded.
+      await Promise.all(
+        Array.from({ length: 100 }, async (_, i) => {
+          const [state] = await limiter.hitAll([{ key: k, limit: 10 }], at(600 + (i % 3)));
+          if (!state!.allowed) return;
+          taken++;
+          held++;
+          most = Math.max(most, held);
+          await new Promise((r) => setImmediate(r));
+          held--;
+          await limiter.refund([{ key: k }], at(600));
+        }),
+      );
+      expect(most).toBeLessThanOrEqual(10);
+      expect(taken).toBeGreaterThanOrEqual(10);
+      expect(await limiter.peek(k, 10, at(700))).toMatchObject({ remaining: 10, allowed: true });
+    });
   });
 }

@@ -118,11 +118,39 @@ describe('RedisRateLimiter: window semantics', () => {
     for (let i = 0; i < 300; i++) {
       t += rand(WINDOW / 10);
       const now = at(t);
-      const op = rand(3);
+      const op = rand(4);
       const entries = Array.from({ length: 1 + rand(3) }, () => ({ key: `k${rand(4)}`, limit: 1 + rand(6) }));
-      if (op === 0) expect(await l.hit(entries[0]!.key, entries[0]!.limit, now)).toEqual(await mem.hit(entries[0]!.key, entries[0]!.limit, now));
+      if (op === 3) {
+        // A refund dated now or up to a window back (then it may name an ended window).
+        const when = at(Math.max(0, t - rand(WINDOW)));
+        await Promise.all([l.refund(entries, when), mem.refund(entries, when)]);
+      } else if (op === 0) expect(await l.hit(entries[0]!.key, entries[0]!.limit, now)).toEqual(await mem.hit(entries[0]!.key, entries[0]!.limit, now));
       else if (op === 1) expect(await l.peek(entries[0]!.key, entries[0]!.limit, now)).toEqual(await mem.peek(entries[0]!.key, entries[0]!.limit, now));
       else expect(await l.hitAll(entries, now)).toEqual(await mem.hitAll(entries, now));
+    }
+  });
+
+  it('refund: takes one hit back, creates no key for a counter that does not exist, and reloads its script after SCRIPT FLUSH', async () => {
+    const prefix = `svc-test:${randomBytes(6).toString('hex')}:`;
+    const l = limiter({}, prefix);
+    await l.ready();
+    await l.hitAll([{ key: 'a', limit: 3 }, { key: 'b', limit: 3 }], at(0));
+    await l.refund([{ key: 'a' }], at(1));
+    const raw = createClient({ url });
+    raw.on('error', () => undefined);
+    await raw.connect();
+    try {
+      await raw.sendCommand(['SCRIPT', 'FLUSH']);
+      await l.refund([{ key: 'b' }, { key: 'missing' }], at(2));
+      expect((await raw.keys(`${prefix}*`)).sort()).toEqual([`${prefix}${T0}:a`, `${prefix}${T0}:b`]);
+      expect(await raw.mGet([`${prefix}${T0}:a`, `${prefix}${T0}:b`])).toEqual(['0', '0']);
+      // A refund dated in the next window leaves this window's counters alone and makes none there.
+      await l.hit('a', 3, at(3));
+      await l.refund([{ key: 'a' }], at(WINDOW));
+      expect(await raw.get(`${prefix}${T0}:a`)).toBe('1');
+      expect(await raw.keys(`${prefix}${T0 + WINDOW}:*`)).toEqual([]);
+    } finally {
+      await raw.close();
     }
   });
 

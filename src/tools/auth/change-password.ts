@@ -7,7 +7,8 @@ export const changePasswordTool = defineTool({
   title: 'Change the password',
   description:
     'Changes the signed-in user\'s password after checking the current one. Every session of the user ends at once; this request gets a new session cookie ' +
-    'and a new CSRF token. Needs the X-CSRF-Token header. REST only.',
+    'and a new CSRF token. A weak new password answers 400 VALIDATION_ERROR saying why; a wrong current password counts as a failed sign-in (429 past the limit). ' +
+    'Needs the X-CSRF-Token header. REST only.',
   domain: 'auth',
   scope: null,
   principals: ['session'],
@@ -18,7 +19,7 @@ export const changePasswordTool = defineTool({
   output: SessionOutput,
   rest: { method: 'POST', path: '/auth/password', shape: 'data', aliases: ['/api/auth/password'] },
   handler: async (input, ctx) => {
-    const { output, token, expiresAt } = await ctx.sessions.changePassword(ctx.principal, input);
+    const { output, token, expiresAt } = await ctx.sessions.changePassword(ctx.principal, input, ctx.clientIp);
     ctx.session.set(token, expiresAt);
     return output;
   },

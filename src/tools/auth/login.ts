@@ -7,7 +7,8 @@ export const loginTool = defineTool({
   title: 'Sign in',
   description:
     'Signs a user in with email and password: sets the session cookie (svc_session, HttpOnly, SameSite=Lax) and returns the CSRF token. ' +
-    'A wrong email or password answers 401 UNAUTHORIZED with the same message either way; repeated failures per email and per address answer 429. REST only.',
+    'A wrong email or password answers 401 UNAUTHORIZED with the same message either way. Failed attempts are limited per 15 minutes (10 for one email ' +
+    'from one address, 100 for one email from all addresses, 30 for one address): past a limit the password is not checked and the answer is 429. REST only.',
   domain: 'auth',
   scope: null,
   auth: 'none',

@@ -7,7 +7,8 @@ export const registerTool = defineTool({
   title: 'Register a user',
   description:
     'Creates a user (email and password) with a personal account of tier public, and signs them in: the session is an HttpOnly cookie (svc_session), ' +
-    'and `csrfToken` must be sent as X-CSRF-Token with every non-GET request made with it. A registered email answers 409 CONFLICT. REST only.',
+    'and `csrfToken` must be sent as X-CSRF-Token with every non-GET request made with it. A password that is easy to guess (common, a pattern, the email) ' +
+    'answers 400 VALIDATION_ERROR saying why. A registered email answers 409 CONFLICT. REST only.',
   domain: 'auth',
   scope: null,
   auth: 'none',

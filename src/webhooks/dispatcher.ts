@@ -770,6 +770,19 @@ export class Dispatcher {
     } catch (err) {
       // The lowdb store keeps the change in memory and retries the write with the next one.
       this.#log?.error({ err: String(err) }, 'writing webhook delivery outcomes failed');
+      if (this.#shared && !this.#stopped) {
+        // A failed transaction wrote nothing: the records are still `delivering` under this dispatcher's lease. Keep
+        // the outcomes (and their slots) and write them again shortly, while the lease lasts; dropping them would free
+        // the slots, and once the lease expired the deliveries, sent and answered, would be taken over and sent again.
+        const nowMs = this.#clock.now().getTime();
+        const keep = outcomes.filter((o) => o.job.leaseUntil > nowMs);
+        if (keep.length > 0) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          this.#outcomes = [...keep, ...this.#outcomes];
+          for (const o of outcomes) if (!keep.includes(o)) this.#release(o.job.id);
+          return;
+        }
+      }
     }
     for (const o of outcomes) this.#release(o.job.id);
     for (const r of retries) this.#enqueue(r.id, r.webhookId, r.due);

@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
  *     assets are read from when it is newer than its sources): nothing else may run beside it;
  *   - the PostgreSQL files open up to ~40 connections each (three `svc serve` instances with pools of 10), and the
  *     machine's server allows 100, shared with whatever else runs there;
+ *   - openapi-spectral runs Spectral (a process of its own) on the whole document;
  *   - the rest start several processes each, with little CPU to spare on two cores when another file runs beside them.
  * Everything else runs in two worker processes at once ("unit" below).
  */
@@ -28,6 +29,7 @@ const HEAVY = [
   'test/embed/*browser.test.ts',
   'test/memoir/{media,voice,export,avatar-fetch}.test.ts',
   'test/http/openapi-lint.test.ts',
+  'test/http/openapi-spectral.test.ts',
 ];
 
 export default defineConfig({

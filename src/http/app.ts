@@ -11,7 +11,7 @@ import { newId } from '../core/ids.js';
 import { redactUrl, type Logger } from '../core/log.js';
 import { handleMcpPost } from '../mcp/http.js';
 import type { AnyTool, Services } from '../tools/define.js';
-import { admit, countAdmitted, countRequest, invokeTool, rateLimitedError, type CallInfo } from '../tools/invoke.js';
+import { admit, countAdmitted, countRequest, invokeTool, rateLimitedError, unavailableError, type CallInfo } from '../tools/invoke.js';
 import { RPC_UNAUTHORIZED } from '../mcp/server.js';
 import type { RateState } from '../keys/limiter.js';
 import { SERVICE_VERSION } from '../version.js';
@@ -62,6 +62,27 @@ function isLoopbackHost(host: string | undefined): boolean {
   if (!host) return false;
   const m = /^(\[[^\]]+\]|[^:]+)(?::\d+)?$/.exec(host.trim());
   return m !== null && isLoopbackName(m[1]!);
+}
+
+/**
+ * Whether a browser Origin is this server's own loopback origin: http(s) on 127.0.0.1, ::1 or localhost, at the port
+ * the request came in on. A page served by this server itself (the docs, the wizard) may then call /mcp without being
+ * listed in SVC_ALLOWED_ORIGINS. DNS rebinding cannot forge it: a rebound page keeps its own origin (the attacker's
+ * host name), and another local program listens on another port.
+ */
+function sameLoopbackOrigin(origin: string, localPort: number | undefined): boolean {
+  if (localPort === undefined) return false;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin) return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (host !== '127.0.0.1' && host !== '::1' && host !== 'localhost') return false;
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  return port === localPort;
 }
 
 /** Seconds until a 429 (rate limit) or 503 (SERVICE_BUSY, SERVICE_UNAVAILABLE) may be retried, for Retry-After; undefined for other errors. */
@@ -275,7 +296,8 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
   });
 
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    const apiErr = err instanceof ApiError ? err : frameworkError(err);
+    // A route outside the tool wrapper (session, upload, embed) whose store or limiter failed transiently: 503, not 500.
+    const apiErr = err instanceof ApiError ? err : (unavailableError(err, services.clock.now()) ?? frameworkError(err));
     if (apiErr.code === 'INTERNAL_ERROR') req.log.error({ err, requestId: req.id, url: redactUrl(req.url) }, 'request failed');
     return sendError(reply, apiErr, services);
   });
@@ -344,17 +366,17 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
                         'requests needing that part get 503 SERVICE_UNAVAILABLE, and it recovers by itself. Always HTTP 200: alert on degraded, ' +
                         'do not take the instance out of rotation for it (the engines are shared by every instance).',
                     ),
-                  version: z.string().describe('Service version.'),
-                  uptimeSeconds: z.number().describe('Seconds since start.'),
+                  version: z.string().max(64).describe('Service version.'),
+                  uptimeSeconds: z.number().int().min(0).describe('Seconds since start.'),
                   store: z
                     .object({
-                      engine: z.string().describe('lowdb (embedded, one process) or postgres (shared by several instances).'),
+                      engine: z.string().max(32).describe('lowdb (embedded, one process) or postgres (shared by several instances).'),
                       status: z.enum(['ok', 'unavailable']).describe('Whether the store reaches its engine now.'),
                     })
                     .describe('The store.'),
                   limiter: z
                     .object({
-                      engine: z.string().describe('memory (in process) or redis (shared by several instances).'),
+                      engine: z.string().max(32).describe('memory (in process) or redis (shared by several instances).'),
                       status: z.enum(['ok', 'unavailable']).describe('Whether the rate limiter reaches its engine now.'),
                     })
                     .describe('The rate limiter.'),
@@ -450,7 +472,7 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
       return reply.send({ jsonrpc: '2.0', id: id ?? null, error: { code: RPC_UNAUTHORIZED, message: err.message, data: err.toBody() } });
     };
     const origin = req.headers.origin;
-    if (origin !== undefined && !services.config.allowedOrigins.includes(origin)) {
+    if (origin !== undefined && !services.config.allowedOrigins.includes(origin) && !sameLoopbackOrigin(origin, req.socket.localPort)) {
       return refuse(403, new ApiError('ORIGIN_NOT_ALLOWED', `Origin ${origin.slice(0, 200)} may not call this MCP endpoint (configure SVC_ALLOWED_ORIGINS).`));
     }
     if (loopbackBound && !isLoopbackHost(req.headers.host)) {

@@ -1,45 +1,53 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../core/errors.js';
 import type { AnyTool } from '../tools/define.js';
+import { bounded } from '../tools/bounds.js';
 
 // Schemas of the REST envelope, used only to document responses in OpenAPI.
 
-export const MetaSchema = z
-  .object({
-    requestId: z.string().describe('Id of this request; equals the X-Request-Id response header.'),
-    timestamp: z.string().describe('Time of the response, ISO 8601.'),
-  })
-  .describe('Response metadata.');
+// Bounded like every tool schema (src/tools/bounds.ts), so the document states a size for every field.
+export const MetaSchema = bounded(
+  z
+    .object({
+      requestId: z.string().describe('Id of this request; equals the X-Request-Id response header.'),
+      timestamp: z.string().describe('Time of the response, ISO 8601.'),
+    })
+    .describe('Response metadata.'),
+  'output',
+);
 
-export const ErrorEnvelopeSchema = z
-  .object({
-    success: z.literal(false).describe('Always false on error.'),
-    error: z
-      .object({
-        code: z.enum(ERROR_CODES).describe('Machine-readable error code (spec section 7).'),
-        message: z.string().describe('What went wrong, for a person.'),
-        details: z
-          .array(
-            z
-              .object({
-                field: z.string().describe('Dotted path of the offending input field; empty for the whole input.'),
-                reason: z.string().describe('Why the field was refused.'),
-                line: z.number().int().optional().describe('Source line (compiler errors), 1-based.'),
-                column: z.number().int().optional().describe('Source column (compiler errors), 1-based.'),
-                expected: z.string().optional().describe('The value that would be accepted, where one can be computed.'),
-                required: z.number().int().optional().describe('INSUFFICIENT_CREDITS: credits the operation needs.'),
-                available: z.number().int().optional().describe('INSUFFICIENT_CREDITS: credits the wallet holds.'),
-              })
-              .describe('One problem.'),
-          )
-          .optional()
-          .describe('Each problem with the input.'),
-        retryAfter: z.string().optional().describe('On 429: ISO 8601 time after which to retry.'),
-      })
-      .describe('The error.'),
-    meta: MetaSchema,
-  })
-  .describe('Error envelope.');
+export const ErrorEnvelopeSchema = bounded(
+  z
+    .object({
+      success: z.literal(false).describe('Always false on error.'),
+      error: z
+        .object({
+          code: z.enum(ERROR_CODES).describe('Machine-readable error code (spec section 7).'),
+          message: z.string().describe('What went wrong, for a person.'),
+          details: z
+            .array(
+              z
+                .object({
+                  field: z.string().describe('Dotted path of the offending input field; empty for the whole input.'),
+                  reason: z.string().describe('Why the field was refused.'),
+                  line: z.number().int().optional().describe('Source line (compiler errors), 1-based.'),
+                  column: z.number().int().optional().describe('Source column (compiler errors), 1-based.'),
+                  expected: z.string().optional().describe('The value that would be accepted, where one can be computed.'),
+                  required: z.number().int().optional().describe('INSUFFICIENT_CREDITS: credits the operation needs.'),
+                  available: z.number().int().optional().describe('INSUFFICIENT_CREDITS: credits the wallet holds.'),
+                })
+                .describe('One problem.'),
+            )
+            .optional()
+            .describe('Each problem with the input.'),
+          retryAfter: z.string().optional().describe('On 429: ISO 8601 time after which to retry.'),
+        })
+        .describe('The error.'),
+      meta: MetaSchema,
+    })
+    .describe('Error envelope.'),
+  'output',
+);
 
 /** The documented success body of a tool's REST route. */
 export function successSchema(tool: AnyTool): z.ZodType {

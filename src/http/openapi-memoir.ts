@@ -32,9 +32,9 @@ const errors = (paid: boolean, extra: Record<string, Json> = {}): Json => ({
 /** Headers the binary answers carry besides the rate headers. */
 const BINARY_HEADERS: Json = {
   'X-Memoir-Voice-Style': { description: '"matched" (base voice moved toward the person\'s measured pitch) or "base" (no usable samples).', schema: { type: 'string', enum: ['matched', 'base'] } },
-  'X-Memoir-Pitch-Factor': { description: 'Pitch applied relative to the base voice (1: unchanged).', schema: { type: 'number' } },
-  'X-Credits-Charged': { description: 'Credits charged for this answer.', schema: { type: 'integer', minimum: 0 } },
-  'X-Media-Duration': { description: 'Length of the audio or video, seconds.', schema: { type: 'number' } },
+  'X-Memoir-Pitch-Factor': { description: 'Pitch applied relative to the base voice (1: unchanged).', schema: { type: 'number', minimum: 0.75, maximum: 1.33 } },
+  'X-Credits-Charged': { description: 'Credits charged for this answer.', schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 1_000_000 } },
+  'X-Media-Duration': { description: 'Length of the audio or video, seconds.', schema: { type: 'number', minimum: 0, maximum: 86_400 } },
 };
 
 /** The text to synthesise, as voice and avatar take it. */
@@ -71,7 +71,7 @@ function bookOperation(tool: AnyTool, parameters: Json[], description: string, e
       '200': {
         description,
         headers: {
-          'Content-Disposition': { description: 'attachment; filename="memoir-<YYYY-MM-DD>.md" (or .pdf).', schema: { type: 'string' } },
+          'Content-Disposition': { description: 'attachment; filename="memoir-<YYYY-MM-DD>.md" (or .pdf).', schema: { type: 'string', maxLength: 100 } },
           'Cache-Control': { description: 'no-store: the book holds personal data.', schema: { type: 'string', enum: ['no-store'] } },
         },
         content: {
@@ -193,7 +193,7 @@ export function memoirBinaryPaths(): Record<string, Json> {
             name: 'shareId',
             required: true,
             description: 'A share you hold (shr_...), open now.',
-            schema: { type: 'string', pattern: '^shr_[0-9A-HJKMNP-TV-Z]{26}$' },
+            schema: { type: 'string', pattern: '^shr_[0-9A-HJKMNP-TV-Z]{26}$', minLength: 30, maxLength: 30 },
             example: 'shr_01JD000000000000000000000B',
           },
         ],

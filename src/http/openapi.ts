@@ -8,6 +8,7 @@ import { CursorPageMetaSchema, OffsetPageMetaSchema } from '../core/pagination.j
 import { ApiKeySchema } from '../keys/manage.js';
 import { WebhookSchema } from '../webhooks/schemas.js';
 import type { AnyTool } from '../tools/define.js';
+import { bounded } from '../tools/bounds.js';
 import { CharacterSchema, ChargeSchema, ChatMessageSchema, JournalEntrySchema, Mention } from '../tools/memoir/schemas.js';
 import { MediaSchema } from '../tools/memoir/media.js';
 import { ErrorEnvelopeSchema, MetaSchema } from './envelope-schemas.js';
@@ -21,13 +22,19 @@ import { memoirBinaryPaths } from './openapi-memoir.js';
 // - every operation gets the example input of its tool (body, query and path);
 // - the rate-limit, request-id, Retry-After and Set-Cookie headers are declared;
 // - responses are declared with the media type the server sends;
-// - the safe-integer bounds zod adds to every `.int()` are dropped.
+// - every integer states its format (int32 or int64, from its bounds); the bounds themselves stay, since validation
+//   enforces them (zod gives every `.int()` the safe-integer range, src/tools/bounds.ts every other number);
+// - the server is marked as public (x-internal: false), for API inventories.
 
 /** The media type of every JSON answer, exactly as the server sends it. */
 export const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
 
-/** Schemas that get a name in components.schemas wherever they occur. */
-const NAMED_SCHEMAS: Array<[string, z.ZodType]> = [
+/**
+ * Schemas that get a name in components.schemas wherever they occur. Bounded as tool outputs are (defineTool), so
+ * they match the schemas in the operations.
+ */
+const NAMED_SCHEMAS: Array<[string, z.ZodType]> = (
+  [
   ['ErrorEnvelope', ErrorEnvelopeSchema],
   ['Meta', MetaSchema],
   ['OffsetPagination', OffsetPageMetaSchema],
@@ -45,7 +52,8 @@ const NAMED_SCHEMAS: Array<[string, z.ZodType]> = [
   ['MemoirChatMessage', ChatMessageSchema],
   ['MemoirCharge', ChargeSchema],
   ['MemoirMedia', MediaSchema],
-];
+  ] as Array<[string, z.ZodType]>
+).map(([name, schema]) => [name, bounded(schema, 'output')]);
 
 /** Names for shared schemas found by structure (not exported as zod schemas), by their description. */
 const DESCRIBED_NAMES: Record<string, string> = {
@@ -81,57 +89,62 @@ const HEADERS: Record<string, { name: string; description: string; schema: Recor
   RateLimitLimit: {
     name: 'X-RateLimit-Limit',
     description: 'Requests allowed in the current window of the all-requests bucket.',
-    schema: { type: 'integer', minimum: 0 },
+    schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 1_000_000 },
   },
   RateLimitRemaining: {
     name: 'X-RateLimit-Remaining',
     description: 'Requests left in the current window of the all-requests bucket.',
-    schema: { type: 'integer', minimum: 0 },
+    schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 1_000_000 },
   },
   RateLimitReset: {
     name: 'X-RateLimit-Reset',
     description: 'When the current window ends (ISO 8601).',
-    schema: { type: 'string', format: 'date-time' },
+    schema: { type: 'string', format: 'date-time', maxLength: 30 },
   },
   RequestId: {
     name: 'X-Request-Id',
     description: 'Id of this request; equals meta.requestId.',
-    schema: { type: 'string' },
+    schema: { type: 'string', maxLength: 200 },
   },
   RetryAfter: {
     name: 'Retry-After',
     description: 'Seconds to wait before retrying.',
-    schema: { type: 'integer', minimum: 1 },
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 86_400 },
   },
   SetCookie: {
     name: 'Set-Cookie',
     description: 'Sets (or, on logout, clears) the HttpOnly session cookie.',
-    schema: { type: 'string' },
+    schema: { type: 'string', maxLength: 4096 },
   },
 };
 
 /** Operations whose success answer sets or clears the session cookie. */
 const COOKIE_OPERATIONS = new Set(['register', 'login', 'change_password', 'logout']);
 
-/** zod writes these bounds for every `.int()`: they say nothing a client needs. */
-const SAFE_INT = Number.MAX_SAFE_INTEGER;
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
 
 type Json = Record<string, any>;
 
 const headerRef = (key: string) => ({ $ref: `#/components/headers/${key}` });
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** Removes the automatic ±MAX_SAFE_INTEGER bounds, in place. */
-function stripSafeIntBounds(node: unknown): void {
+/**
+ * Gives every integer schema without a format the one its bounds fit (int32, else int64), in place. Examples and
+ * enums are data, not schemas, and are left alone.
+ */
+function integerFormats(node: unknown): void {
   if (Array.isArray(node)) {
-    for (const item of node) stripSafeIntBounds(item);
+    for (const item of node) integerFormats(item);
     return;
   }
   if (node === null || typeof node !== 'object') return;
   const obj = node as Json;
-  if (obj.minimum === -SAFE_INT) delete obj.minimum;
-  if (obj.maximum === SAFE_INT) delete obj.maximum;
-  for (const value of Object.values(obj)) stripSafeIntBounds(value);
+  if (obj.type === 'integer' && obj.format === undefined) {
+    const fits = typeof obj.minimum === 'number' && typeof obj.maximum === 'number' && obj.minimum >= INT32_MIN && obj.maximum <= INT32_MAX;
+    obj.format = fits ? 'int32' : 'int64';
+  }
+  for (const [key, value] of Object.entries(obj)) if (key !== 'example' && key !== 'examples' && key !== 'enum' && key !== 'default') integerFormats(value);
 }
 
 /** JSON text with sorted keys, so equal schemas give equal text. */
@@ -161,8 +174,8 @@ function generated(schema: z.ZodType, openapiObject: Json): { output: Json; inpu
   }) as { schema: { response: Record<string, Json>; body: Json } };
   const output = out.response['200']!;
   const input = out.body;
-  stripSafeIntBounds(output);
-  stripSafeIntBounds(input);
+  integerFormats(output);
+  integerFormats(input);
   return { output, input };
 }
 
@@ -265,7 +278,8 @@ export function finishOpenApiDocument(doc: Json, tools: readonly AnyTool[]): Jso
   const toolsByName = new Map(tools.map((t) => [t.name, t]));
   // The memoir's multipart and binary routes, which swagger cannot see (src/http/openapi-memoir.ts).
   doc.paths = { ...(doc.paths ?? {}), ...memoirBinaryPaths() };
-  stripSafeIntBounds(doc.paths);
+  integerFormats(doc.paths);
+  for (const server of (doc.servers ?? []) as Json[]) server['x-internal'] ??= false;
 
   // 1. Named schemas, as output and (where it differs) as input.
   const components: Json = (doc.components ??= {});

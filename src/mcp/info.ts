@@ -18,6 +18,9 @@ export const SERVER_CAPABILITIES = {
   resources: { listChanged: false },
   prompts: { listChanged: false },
   completions: {},
+  // logging/setLevel is accepted (the SDK keeps the level per session); the server sends no log notifications of its
+  // own today. Clients and the MCP conformance suite call setLevel on servers that declare logging.
+  logging: {},
 };
 
 /** The SDK's protocol versions (test/mcp/early.test.ts checks they match the installed SDK), newest first. */

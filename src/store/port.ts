@@ -65,6 +65,15 @@ export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
 
+/**
+ * A transaction kept conflicting with concurrent transactions on the same records (serialization failures or
+ * deadlocks) and gave up after its retries; nothing it wrote was kept. Transient, like StoreUnavailableError: callers
+ * answer 503 SERVICE_UNAVAILABLE with Retry-After, never 500.
+ */
+export class StoreConflictError extends Error {
+  override name = 'StoreConflictError';
+}
+
 /** The data directory is locked by another live process. */
 export class StoreLockedError extends Error {
   override name = 'StoreLockedError';

@@ -12,6 +12,7 @@ import type { RateLimiter } from '../keys/limiter.js';
 import type { Scope, Tier } from '../keys/scopes.js';
 import type { Store } from '../store/port.js';
 import type { GrantDesk, GrantedAccess, GrantPermission } from '../accounts/grants.js';
+import { bounded } from './bounds.js';
 
 /** Shared, long-lived dependencies of every handler. */
 export interface Services {
@@ -171,7 +172,10 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
 
 export type AnyTool = ToolDefinition<z.ZodObject, z.ZodObject>;
 
-/** Declares a tool. Typed identity: the registry and the adapters do the rest. */
+/**
+ * Declares a tool: the registry and the adapters do the rest. Its input and output schemas get size bounds on every
+ * string, array and number that has none of its own (./bounds.ts), so validation and the OpenAPI document agree.
+ */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
-  return def;
+  return { ...def, input: bounded(def.input, 'input'), output: bounded(def.output, 'output') };
 }

@@ -9,7 +9,7 @@ import { GrantDesk, openGrant } from '../accounts/grants.js';
 import { ipAllowed, normalizeIp } from '../keys/ip.js';
 import { LimiterUnavailableError, type RateState } from '../keys/limiter.js';
 import { ANONYMOUS_LIMIT, RATE_LIMITS, RATE_WINDOW_MS, type Bucket } from '../keys/limits.js';
-import { StoreUnavailableError } from '../store/port.js';
+import { StoreConflictError, StoreUnavailableError } from '../store/port.js';
 import { hasScope, type Scope, type Tier } from '../keys/scopes.js';
 import { authenticateEmbedToken } from '../embed/auth.js';
 import { isEmbedToken } from '../embed/store.js';
@@ -78,10 +78,19 @@ const UNAVAILABLE_RETRY_SECONDS = 5;
 
 /**
  * The 503 of an engine that cannot be reached (the store's database, the rate
- * limiter's server), or undefined for any other error. The message names the
- * part, never a connection string.
+ * limiter's server) or of a database transaction that kept conflicting with
+ * concurrent ones until it gave up, or undefined for any other error. The
+ * message names the part, never a connection string.
  */
 export function unavailableError(err: unknown, now: Date): ApiError | undefined {
+  if (err instanceof StoreConflictError) {
+    return new ApiError(
+      'SERVICE_UNAVAILABLE',
+      "The service's database is busy with concurrent changes to the same records; nothing was changed. Retry in a few seconds.",
+      undefined,
+      new Date(now.getTime() + UNAVAILABLE_RETRY_SECONDS * 1000).toISOString(),
+    );
+  }
   const part = err instanceof StoreUnavailableError ? 'database' : err instanceof LimiterUnavailableError ? 'rate limiter' : undefined;
   if (part === undefined) return undefined;
   return new ApiError(

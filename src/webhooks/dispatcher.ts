@@ -21,7 +21,10 @@
  *
  * Several instances (a store that can claim with row locks, the PostgreSQL one: `claimWith`): each instance
  * claims due pending deliveries itself with `FOR UPDATE SKIP LOCKED`, so concurrent instances take disjoint
- * batches and each delivery is sent by one of them. It claims when a delivery is written in this process, when a
+ * batches and each delivery is sent by one of them. It claims only as many as it has free send slots (no claim-ahead:
+ * `maxConcurrent` overall, `perSubscription` per subscription), and sends each at once, so what it holds under lease
+ * is what is in flight: a claim whose lease another instance takes over after a crash was on the wire (or its outcome
+ * was about to be written), never one still waiting for a slot. It claims when a delivery is written in this process, when a
  * retry of its own falls due, when an outcome frees a slot, and every `pollMs` (default 500 ms) for the deliveries
  * other instances wrote. The lease of a claim (`leaseMs`) is respected by everyone until it expires; then any
  * instance takes the delivery over (its attempt marked interrupted) and sends it again: an instance that died
@@ -102,7 +105,9 @@ export interface DispatcherOptions {
   /**
    * Deliveries claimed and not yet confirmed, as a multiple of the send slots
    * (default 8). Larger values hide store write latency; it is also the most
-   * deliveries a crash can repeat (claimAhead x maxConcurrent).
+   * deliveries a crash can repeat (claimAhead x maxConcurrent). Single-process
+   * stores only: on a shared store (claimWith) an instance claims only for free
+   * send slots, so a crash repeats only what was in flight.
    */
   claimAhead?: number | undefined;
   /** Lease length of a claim; default timeout + 60 s. */
@@ -515,10 +520,13 @@ export class Dispatcher {
       this.#lastSweep = started;
       await this.#takeOverExpired(store, started);
     }
-    const cap = this.#opts.perSubscription * this.#opts.claimAhead;
+    // No claim-ahead here: a claim is a lease other instances respect until it expires, and after a crash they take
+    // over (and send again) everything the dead instance held. Claiming only for free send slots keeps that to the
+    // deliveries actually in flight. A slot frees once its outcome is durable (#flush releases it).
+    const cap = this.#opts.perSubscription;
     for (;;) {
       if (this.#stopped) return;
-      const free = this.#opts.maxConcurrent * this.#opts.claimAhead - this.#inflight.size;
+      const free = this.#opts.maxConcurrent - this.#inflight.size;
       if (free <= 0) return;
       const limit = Math.min(free, CLAIM_BATCH);
       const query = { field: 'state', value: 'pending', dueField: 'nextAttemptAt', dueBefore: this.#clock.now().getTime(), limit };
@@ -594,15 +602,17 @@ export class Dispatcher {
   #startSends(): void {
     if (this.#stopped) return;
     const served: string[] = [];
+    const late: Job[] = [];
     for (const [webhookId, jobs] of this.#ready) {
       if (this.#sending >= this.#opts.maxConcurrent) break;
       let n = this.#sendingPerSub.get(webhookId) ?? 0;
       while (jobs.length > 0 && n < this.#opts.perSubscription && this.#sending < this.#opts.maxConcurrent) {
         const job = jobs.shift()!;
         if (this.#shared && job.leaseUntil < this.#clock.now().getTime() + this.#opts.timeoutMs) {
-          // Too late to finish within the lease: another instance may take it over meanwhile. Not sent here; the
-          // record keeps this lease until it expires and is then taken over (by any instance) and sent.
-          this.#release(job.id);
+          // Too late to finish within the lease (the process stalled since the claim): another instance may take it
+          // over meanwhile. Not sent here; given back to pending at once (its unsent attempt removed), so it is not
+          // counted as an interrupted attempt nor held until the lease expires.
+          late.push(job);
           continue;
         }
         n++;
@@ -619,12 +629,21 @@ export class Dispatcher {
       this.#ready.delete(webhookId);
       this.#ready.set(webhookId, jobs);
     }
+    if (late.length > 0) this.#track(this.#giveBack(late).then(() => this.#pump()));
   }
 
   /** On stop: claimed jobs not yet sent go back to pending, their unsent attempt removed. */
   async #returnReady(): Promise<void> {
     const jobs = [...this.#ready.values()].flat();
     this.#ready.clear();
+    await this.#giveBack(jobs);
+  }
+
+  /**
+   * Claimed jobs that were not sent go back to pending (due now), their unsent attempt removed, and leave this
+   * dispatcher's books. Should the write fail, the records keep their lease until it expires and are then taken over.
+   */
+  async #giveBack(jobs: Job[]): Promise<void> {
     if (jobs.length === 0) return;
     const nowMs = this.#clock.now().getTime();
     try {
@@ -751,6 +770,19 @@ export class Dispatcher {
     } catch (err) {
       // The lowdb store keeps the change in memory and retries the write with the next one.
       this.#log?.error({ err: String(err) }, 'writing webhook delivery outcomes failed');
+      if (this.#shared && !this.#stopped) {
+        // A failed transaction wrote nothing: the records are still `delivering` under this dispatcher's lease. Keep
+        // the outcomes (and their slots) and write them again shortly, while the lease lasts; dropping them would free
+        // the slots, and once the lease expired the deliveries, sent and answered, would be taken over and sent again.
+        const nowMs = this.#clock.now().getTime();
+        const keep = outcomes.filter((o) => o.job.leaseUntil > nowMs);
+        if (keep.length > 0) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          this.#outcomes = [...keep, ...this.#outcomes];
+          for (const o of outcomes) if (!keep.includes(o)) this.#release(o.job.id);
+          return;
+        }
+      }
     }
     for (const o of outcomes) this.#release(o.job.id);
     for (const r of retries) this.#enqueue(r.id, r.webhookId, r.due);

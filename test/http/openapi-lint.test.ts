@@ -155,13 +155,17 @@ describe('components', () => {
     expect(shared).toEqual([]);
   });
 
-  it('has no automatic safe-integer bounds, and keeps the real ones', () => {
-    const text = JSON.stringify(doc);
-    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
+  it('states the bounds validation enforces: the real ones, else the safe-integer range, with the integer format', () => {
     const limit = (doc.paths['/api/v1/api-keys'].get.parameters as Json[]).find((p) => p.name === 'limit')!;
-    expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100 });
+    expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, format: 'int32' });
     const detail = doc.components.schemas.ErrorEnvelope.properties.error.properties.details.items.properties;
-    expect(detail.line).toEqual({ type: 'integer', description: expect.any(String) });
+    expect(detail.line).toEqual({
+      type: 'integer',
+      format: 'int64',
+      minimum: -Number.MAX_SAFE_INTEGER,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: expect.any(String),
+    });
   });
 });
 

@@ -56,13 +56,16 @@ describe('outbox with three instances', () => {
     expect(sub.status).toBe(201);
     let made = 0;
     let killed = false;
+    /** Answers other than 201 (a killed instance answers nothing): only 503 with Retry-After may be among them, never 500. */
+    const refused: Array<{ status: number; code: unknown; retryAfter: string | null }> = [];
     const targets = () => (killed ? [a!, c!] : [a!, b!, c!]);
     const create = async (): Promise<void> => {
       while (made < EVENTS) {
         const n = made++;
         const list = targets();
         const res = await call(list[n % list.length]!.url, cluster.key, 'POST', '/api/v1/api-keys', { name: `outbox-${n}`, tier: 'public', scopes: ['contracts:read'] }).catch(() => undefined);
-        if (!res || res.status !== 201) made--; // the killed instance's unanswered request: try again elsewhere
+        if (res && res.status !== 201) refused.push({ status: res.status, code: res.json?.error?.code, retryAfter: res.headers.get('retry-after') });
+        if (!res || res.status !== 201) made--; // the killed instance's unanswered request, or a 503: try again
         if (!killed && made >= EVENTS * 0.4) {
           killed = true;
           b!.child.kill('SIGKILL');
@@ -71,6 +74,11 @@ describe('outbox with three instances', () => {
     };
     await Promise.all(Array.from({ length: 8 }, create));
     await b!.exited;
+    // A transaction that ran out of retries or lost its connection while the peer died is a 503, never a 500.
+    for (const r of refused) {
+      expect(r).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+      expect(Number(r.retryAfter)).toBeGreaterThan(0);
+    }
 
     const events = async () =>
       (await cluster.admin.query(`SELECT id FROM "${cluster.schema}".c_events WHERE doc->>'type' = 'api_key.created'`)).rows.map((r) => r.id as string);
@@ -99,6 +107,9 @@ describe('outbox with three instances', () => {
       expect(n).toBeLessThanOrEqual(attempts.length);
       if (n > 1) expect(attempts.some((a) => a.interrupted || a.error !== null), `${id}: ${JSON.stringify(attempts)}`).toBe(true);
     }
-    console.error(`outbox: ${all.length} events, ${duplicates.length} delivered more than once, ${interrupted.size} deliveries interrupted (in flight at the kill)`);
+    console.error(
+      `outbox: ${all.length} events, ${duplicates.length} delivered more than once, ${interrupted.size} deliveries interrupted (in flight at the kill), ` +
+        `${refused.length} key creations answered 503`,
+    );
   }, 180_000); // 1,000 requests through three instances, then waits of up to 60 s and 20 s for the deliveries
 });

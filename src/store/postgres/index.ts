@@ -21,9 +21,11 @@
  * quoteLiteral.
  *
  * Transactions run at SERIALIZABLE (READ ONLY when asked) and are retried on a serialization failure or deadlock
- * (40001, 40P01), up to `maxAttempts` times with a randomised, growing pause. A lost connection (refused, dropped,
- * server shut down, pg_terminate_backend) rejects with StoreUnavailableError; the server rolls back what the
- * transaction wrote. If the connection is lost during COMMIT itself the outcome is unknown, as with any networked
+ * (40001, 40P01), up to `maxAttempts` times with a randomised, growing pause; one that still conflicts then rejects
+ * with StoreConflictError. A lost connection (refused, dropped, server shut down, pg_terminate_backend, a session
+ * ended by the server's idle-in-transaction or statement timeout) rejects with StoreUnavailableError; the server rolls
+ * back what the transaction wrote. Both are transient: the service answers them 503 SERVICE_UNAVAILABLE with
+ * Retry-After (src/tools/invoke.ts unavailableError), never 500. If the connection is lost during COMMIT itself the outcome is unknown, as with any networked
  * database.
  *
  * Known differences from the lowdb store: PostgreSQL's jsonb does not keep the key order of a record (records come
@@ -34,7 +36,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import { StoreUnavailableError } from '../port.js';
+import { StoreConflictError, StoreUnavailableError } from '../port.js';
 import type { Doc, IndexValue, Store, StoreOptions, TransactOptions, Tx } from '../port.js';
 import { checkVersion, ddlLockSql, migrateWith, quoteIdent, quoteLiteral, schemaVersion, SchemaTooNewError } from './migrations.js';
 
@@ -138,8 +140,12 @@ function isConnectionError(err: unknown): boolean {
   if (err instanceof StoreUnavailableError) return true;
   const code = errCode(err);
   if (code) {
-    // 08: connection exception; 57P01-03: admin/crash shutdown, cannot connect now; 53300: too many connections.
+    // 08: connection exception; 57P01-03: admin/crash shutdown, cannot connect now; 53300: too many connections;
+    // 25P03: the server ended the session (idle_in_transaction_session_timeout); 57014: a statement cancelled by the
+    // server's statement_timeout or by an operator (pg_cancel_backend); 55P03: lock_timeout. None says anything about
+    // the request: the same request may succeed a moment later.
     if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
+    if (code === '25P03' || code === '57014' || code === '55P03') return true;
     if (CONNECTION_CODES.has(code)) return true;
   }
   if (err instanceof AggregateError) return err.errors.some(isConnectionError);
@@ -660,7 +666,7 @@ class PostgresStore implements ClaimableStore {
         if (!isRetryable(err)) throw mapError(err);
         if (attempt >= this.#maxAttempts) {
           this.stats.conflictsGivenUp++;
-          throw new Error(
+          throw new StoreConflictError(
             `transaction gave up after ${attempt} attempts: it kept conflicting with concurrent transactions (${isolation}, ${errCode(err)}); nothing was written`,
             { cause: err },
           );

@@ -59,8 +59,9 @@ function failedPage(services: Services, call: CallInfo, err: unknown, frameAnces
 }
 
 /**
- * Who may frame a page answering a request whose credential names no key (none given, a garbage, tampered, expired
- * or revoked token, an unknown key): the origin the page says it is embedded by (`origin`, which the SDK sends),
+ * Who may frame a page answering a request whose credential was refused before its allowed origins were known (none
+ * given; a garbage, tampered or revoked token, or one whose key is revoked or expired; an unknown key, or a key
+ * refused at admission): the origin the page says it is embedded by (`origin`, which the SDK sends),
  * if it is a well-formed origin. Such a page holds nothing but the error's code and message, which the same
  * request shows anyone anyway; framing it lets the wizard tell its parent (svc:wizard:error) instead of the
  * browser showing a blocked frame.

@@ -11,6 +11,7 @@ import type { Principal } from './accounts/principal.js';
 import type { ApiKeyView } from './keys/manage.js';
 import { isScope, TIERS, type Scope, type Tier } from './keys/scopes.js';
 import { StoreCorruptError, StoreLockedError } from './store/port.js';
+import { installProcessGuard, type ProcessGuard } from './core/process-guard.js';
 import type { Services } from './tools/define.js';
 import { SERVICE_VERSION } from './version.js';
 
@@ -84,7 +85,8 @@ function waitForSignal(): Promise<string> {
   });
 }
 
-async function serve(args: string[]): Promise<void> {
+/** Serves until a signal (exit code 0) or an uncaught exception (exit code 1, after the same clean stop). */
+async function serve(args: string[]): Promise<number> {
   const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'trust-proxy': { type: 'string' } });
   const config = loadConfig(values as ConfigFlags);
   // Listen for signals before anything starts, so an early SIGTERM still shuts down cleanly.
@@ -96,6 +98,8 @@ async function serve(args: string[]): Promise<void> {
     import('./admin.js'),
   ]);
   const services = await openServices(config, { bootstrap: true });
+  // No request can end the process: a stray rejection is logged, an uncaught exception stops it cleanly (exit 1).
+  const guard = installProcessGuard(services.log);
   const app = await buildApp(services, TOOLS);
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -112,7 +116,7 @@ async function serve(args: string[]): Promise<void> {
     await writeServerFile(config.dataDir, `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`);
   }
   const dispatcher = startDispatcher(services);
-  const sig = await signal;
+  const sig = await Promise.race([signal, guard.fatal]);
   services.log.info({ signal: sig }, 'shutting down: finishing in-flight requests');
   // Hold the event loop open until every step has finished: a step waiting on a
   // promise alone must not let the process exit before the store is flushed.
@@ -123,9 +127,10 @@ async function serve(args: string[]): Promise<void> {
   await closeServices(services);
   clearInterval(hold);
   services.log.info('stopped');
+  return sig === 'uncaughtException' ? 1 : 0;
 }
 
-async function mcp(args: string[]): Promise<void> {
+async function mcp(args: string[]): Promise<number> {
   const { values } = parse(args, { 'api-key': { type: 'string' }, url: { type: 'string' }, 'api-key-file': { type: 'string' } });
   // Standard output carries the MCP protocol: anything a library prints with console goes to stderr instead.
   for (const level of ['log', 'info', 'debug', 'trace'] as const) console[level] = console.error.bind(console);
@@ -137,7 +142,7 @@ async function mcp(args: string[]): Promise<void> {
       if (err instanceof ProxyError) throw new UsageError(err.message);
       throw err;
     }
-    return;
+    return 0;
   }
   if (values['api-key-file'] !== undefined) throw new UsageError('--api-key-file goes with --url (a remote server); locally use --api-key or SVC_API_KEY');
   const config = loadConfig(values as ConfigFlags);
@@ -146,10 +151,12 @@ async function mcp(args: string[]): Promise<void> {
   const { EarlyStdioTransport } = await import('./mcp/early.js');
   const early = new EarlyStdioTransport();
   const { serveStdio } = await import('./mcp/stdio.js');
+  let guard: ProcessGuard | undefined;
   // `initialize` is answered first; the tools, the store and their libraries load right after.
   const serving = await serveStdio(async () => {
     const [{ openServices, startDispatcher, closeServices }, { TOOLS }] = await Promise.all([import('./app.js'), import('./tools/index.js')]);
     const services = await openServices(config, { bootstrap: true });
+    guard = installProcessGuard(services.log);
     return { services, tools: TOOLS, dispatcher: startDispatcher(services), closeServices };
   }, config.apiKey, early);
   let loaded: Awaited<typeof serving.loaded>;
@@ -160,12 +167,13 @@ async function mcp(args: string[]): Promise<void> {
     await serving.close();
     throw err;
   }
-  await Promise.race([serving.closed, signal]);
+  const ended = await Promise.race([serving.closed, signal, guard?.fatal ?? new Promise<never>(() => undefined)]);
   await serving.close();
   const hold = setInterval(() => undefined, 1000); // see serve()
   await loaded.dispatcher.stop();
   await loaded.closeServices(loaded.services);
   clearInterval(hold);
+  return ended === 'uncaughtException' ? 1 : 0;
 }
 
 function parseScopes(raw: string | undefined): Scope[] {
@@ -414,11 +422,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'serve':
-        await serve(args);
-        return 0;
+        return await serve(args);
       case 'mcp':
-        await mcp(args);
-        return 0;
+        return await mcp(args);
       case 'keys':
         await keys(args);
         return 0;

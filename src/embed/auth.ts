@@ -49,13 +49,19 @@ export interface EmbedAuth {
 }
 
 /**
- * Resolves an embed token, or throws API_KEY_INVALID (unknown, expired, or its
- * key revoked or expired) or the key's tier/scope error. `allowExpired` is for
+ * Resolves an embed token, or throws API_KEY_INVALID (unknown, expired, revoked
+ * because its origin left the key's list, or its key revoked or expired) or the key's tier/scope error. `allowExpired` is for
  * the page, which explains an expired token to its parent instead of failing.
  */
 export async function authenticateEmbedToken(store: Store, token: string, clock: Clock, opts: { allowExpired?: boolean } = {}): Promise<EmbedAuth & { expired: boolean }> {
   const session = await findEmbedSession(store, token);
   if (!session) throw new ApiError('API_KEY_INVALID', 'The embed token is invalid.');
+  if (session.revokedAt) {
+    throw new ApiError(
+      'API_KEY_INVALID',
+      "The embed token was revoked: its origin was removed from the key's allowed origins. The embedding site must ask for a new one (POST /api/v1/embed/sessions).",
+    );
+  }
   const expired = sessionExpired(session, clock);
   if (expired && !opts.allowExpired) {
     throw new ApiError('API_KEY_INVALID', 'The embed token has expired: the embedding site must ask for a new one (POST /api/v1/embed/sessions).');

@@ -6,7 +6,9 @@
  * its account), is bound to one allowed origin (or, when minted for a `?key=`
  * page, to the key's allowed origins), and expires after minutes. Expired
  * records are kept a day, so a page loaded with an expired token can still
- * tell its parent why, then they are erased.
+ * tell its parent why, then they are erased. A session whose origin leaves the
+ * key's allowed origins is revoked for good (revokeSessionsOutside), in the
+ * transaction that changes the key.
  *
  * All store access of the embed feature is in this file.
  */
@@ -14,7 +16,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { ulid } from '../core/ids.js';
 import { declareTenantCollection } from '../accounts/tenancy.js';
-import type { Doc, Store } from '../store/port.js';
+import type { Doc, Store, Tx } from '../store/port.js';
 
 export const EMBED_SESSIONS = 'embed_sessions';
 /** Indexed fields (the account views find records by owner). */
@@ -37,6 +39,11 @@ export interface EmbedSessionRecord extends Doc {
   callback: string | null;
   createdAt: string;
   expiresAt: string;
+  /**
+   * Set when the session was ended before its time because an origin it may be framed by left the key's
+   * allowedOrigins. For good: putting the origin back does not revive it.
+   */
+  revokedAt?: string;
 }
 
 export interface NewEmbedSession {
@@ -95,4 +102,29 @@ export async function findEmbedSession(store: Store, token: string): Promise<Emb
 
 export function sessionExpired(record: EmbedSessionRecord, clock: Clock): boolean {
   return Date.parse(record.expiresAt) <= clock.now().getTime();
+}
+
+/**
+ * Revokes, inside the transaction that changes a key's allowed origins, the key's live sessions that a removed
+ * origin could use: those bound to an origin no longer in `remaining`, and, when any origin was removed, those
+ * bound to the key's whole list (minted for `?key=` pages, which a removed origin may be framing). The records
+ * stay, marked, so a page loaded with such a token says why; re-adding the origin does not revive them.
+ * Returns how many were revoked.
+ */
+export async function revokeSessionsOutside(
+  tx: Tx,
+  key: { id: string; ownerId: string; allowedOrigins?: readonly string[] | undefined },
+  remaining: readonly string[],
+  now: Date,
+): Promise<number> {
+  const removed = (key.allowedOrigins ?? []).some((o) => !remaining.includes(o));
+  let revoked = 0;
+  for (const session of await tx.findBy<EmbedSessionRecord>(EMBED_SESSIONS, 'ownerId', key.ownerId)) {
+    if (session.keyId !== key.id || session.revokedAt || Date.parse(session.expiresAt) <= now.getTime()) continue;
+    const dead = session.origin === null ? removed : !remaining.includes(session.origin);
+    if (!dead) continue;
+    await tx.put(EMBED_SESSIONS, { ...session, revokedAt: now.toISOString() });
+    revoked++;
+  }
+  return revoked;
 }

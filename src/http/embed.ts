@@ -9,7 +9,8 @@ import { ApiError, ERROR_STATUS, type ErrorDetail } from '../core/errors.js';
 import { accountProblem } from '../accounts/accounts.js';
 import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
 import type { Services } from '../tools/define.js';
-import { admit, admitAnonymous, countAdmitted, rateLimitedError, type CallInfo } from '../tools/invoke.js';
+import { admit, admitAnonymous, countAdmitted, rateLimitedError, unavailableError, type CallInfo } from '../tools/invoke.js';
+import { parseOrigin } from '../embed/origins.js';
 import { wizardAssets, type Asset, type AssetName } from '../embed/assets.js';
 import { authenticateEmbedToken, embedKeyProblem } from '../embed/auth.js';
 import { checkCallback, requireEmbedSecret } from '../embed/callback.js';
@@ -24,36 +25,77 @@ interface PageAnswer {
   /** Who may frame the answer; empty: nobody. */
   frameAncestors: string[];
   config: WizardConfig;
+  /** When a 429 or 503 may be retried (ISO 8601), for Retry-After. */
+  retryAfter?: string | undefined;
 }
 
-function errorPage(code: string, message: string, frameAncestors: string[] = [], details?: ErrorDetail[]): PageAnswer {
+function errorPage(code: string, message: string, frameAncestors: string[] = [], details?: ErrorDetail[], retryAfter?: string): PageAnswer {
   const status = STATUS_OF[code] ?? (code in ERROR_STATUS ? ERROR_STATUS[code as keyof typeof ERROR_STATUS] : 400);
   return {
     status,
     frameAncestors,
     config: { version: WIZARD_VERSION, apiBase: '/api/v1', token: null, origins: frameAncestors, options: null, error: { code, message, details } },
+    retryAfter,
   };
 }
 
-function fromApiError(err: unknown, frameAncestors: string[] = []): PageAnswer {
-  const apiErr = err instanceof ApiError ? err : ApiError.internal();
-  return errorPage(apiErr.code, apiErr.message, frameAncestors, apiErr.details);
+function fromApiError(err: ApiError, frameAncestors: string[] = []): PageAnswer {
+  return errorPage(err.code, err.message, frameAncestors, err.details, err.retryAfter);
+}
+
+/**
+ * The error page of anything the page's work threw: an ApiError as it is; an engine that cannot be reached (store,
+ * rate limiter) as 503 SERVICE_UNAVAILABLE; anything else as 500 INTERNAL_ERROR, logged with the request id.
+ */
+function failedPage(services: Services, call: CallInfo, err: unknown, frameAncestors: string[] = []): PageAnswer {
+  if (err instanceof ApiError) return fromApiError(err, frameAncestors);
+  const unavailable = unavailableError(err, services.clock.now());
+  if (unavailable) {
+    services.log.warn({ requestId: call.requestId, err: (err as Error | undefined)?.name }, 'wizard page refused: an engine cannot be reached');
+    return fromApiError(unavailable, frameAncestors);
+  }
+  services.log.error({ err, requestId: call.requestId }, 'wizard page failed');
+  return fromApiError(ApiError.internal(), frameAncestors);
+}
+
+/**
+ * Who may frame a page answering a request whose credential was refused before its allowed origins were known (none
+ * given; a garbage, tampered or revoked token, or one whose key is revoked or expired; an unknown key, or a key
+ * refused at admission): the origin the page says it is embedded by (`origin`, which the SDK sends),
+ * if it is a well-formed origin. Such a page holds nothing but the error's code and message, which the same
+ * request shows anyone anyway; framing it lets the wizard tell its parent (svc:wizard:error) instead of the
+ * browser showing a blocked frame.
+ */
+function claimedOrigin(raw: Record<string, unknown>): string[] {
+  if (typeof raw.origin !== 'string') return [];
+  const parsed = parseOrigin(raw.origin);
+  return 'origin' in parsed ? [parsed.origin] : [];
 }
 
 const NOT_CONFIGURED =
   'This API key has no allowed origins, so no site may embed the wizard with it. Add the exact origin of each page that embeds it ' +
   '(scheme://host[:port]) to the key: PATCH /api/v1/api-keys/:id with {"allowedOrigins": ["https://your.site"]}.';
 
-/** Decides what the wizard page answers; never throws. */
+/** Decides what the wizard page answers; never throws (every failure becomes an error page). */
 async function wizardPage(services: Services, req: FastifyRequest, call: CallInfo): Promise<PageAnswer> {
-  const parsed = parseWizardQuery((req.query ?? {}) as Record<string, unknown>);
-  const query = 'query' in parsed ? parsed.query : undefined;
   const raw = (req.query ?? {}) as Record<string, unknown>;
+  const claimed = claimedOrigin(raw);
+  const parsed = parseWizardQuery(raw);
+  const query = 'query' in parsed ? parsed.query : undefined;
   const key = typeof raw.key === 'string' ? raw.key : undefined;
   const token = typeof raw.token === 'string' ? raw.token : undefined;
   if (key === undefined && token === undefined) {
-    admitAnonymous(services, call);
-    return errorPage('API_KEY_MISSING', 'The wizard needs `token` (an embed token from POST /api/v1/embed/sessions, recommended) or `key` (a partner or internal API key).');
+    try {
+      // Counted against the address; past the guard's limit this throws its 429.
+      await admitAnonymous(services, call);
+    } catch (err) {
+      return failedPage(services, call, err, claimed);
+    }
+    return errorPage(
+      'API_KEY_MISSING',
+      'The wizard needs `token` (an embed token from POST /api/v1/embed/sessions, recommended) or `key` (a partner or internal API key).',
+      claimed,
+    );
   }
   if (key !== undefined && token !== undefined) return errorPage('VALIDATION_ERROR', 'Give either `token` or `key`, not both.', [], [{ field: 'key', reason: 'conflicts with token' }]);
 
@@ -61,15 +103,19 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
   let origins: string[];
   let session: { token: string; expired: boolean } | undefined;
   let keyInfo: { ownerId: string; keyId: string } | undefined;
+  /** Until a key is identified, an error page may be framed by the claimed origin (see claimedOrigin). */
+  let identified = false;
   try {
     if (token !== undefined) {
       let auth;
       try {
         auth = await authenticateEmbedToken(services.store, token, services.clock, { allowExpired: true });
       } catch (err) {
-        admitAnonymous(services, call);
+        // A bad token counts against the address (a guessing guard); past its limit the 429 replaces the token's error.
+        if (err instanceof ApiError) await admitAnonymous(services, call);
         throw err;
       }
+      identified = true;
       const problem = accountProblem(await services.store.get<AccountRecord>(ACCOUNTS, auth.key.ownerId));
       if (problem) throw problem;
       origins = auth.session.origin === null ? [...(auth.key.allowedOrigins ?? [])] : [auth.session.origin];
@@ -81,13 +127,14 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
     } else {
       call.apiKey = key;
       const { record } = await admit(services, call);
+      identified = true;
       const problem = embedKeyProblem(record);
       if (problem) throw problem;
       origins = [...(record.allowedOrigins ?? [])];
       keyInfo = { ownerId: record.ownerId, keyId: record.id };
     }
   } catch (err) {
-    return fromApiError(err);
+    return failedPage(services, call, err, identified ? [] : claimed);
   }
   if (origins.length === 0) return errorPage('EMBED_NOT_CONFIGURED', NOT_CONFIGURED);
   if (!query) return errorPage('VALIDATION_ERROR', 'The wizard was given parameters it cannot use.', origins, 'details' in parsed ? parsed.details : undefined);
@@ -123,7 +170,7 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
       );
       pageToken = made.token;
     } catch (err) {
-      return fromApiError(err, origins);
+      return failedPage(services, call, err, origins);
     }
   }
   return { status: 200, frameAncestors: origins, config: { version: WIZARD_VERSION, apiBase: '/api/v1', token: pageToken, origins, options, error: null } };
@@ -144,17 +191,20 @@ export function registerEmbedRoutes(app: FastifyInstance, services: Services): v
     try {
       answer = await wizardPage(services, req, call);
     } catch (err) {
-      // Only the address guard's 429 gets here.
-      answer = fromApiError(err);
+      // wizardPage turns its failures into pages; this is the last guard, so nothing here can reject unanswered.
+      answer = failedPage(services, call, err);
     }
     if (call.rate) {
       reply.header('X-RateLimit-Limit', call.rate.limit).header('X-RateLimit-Remaining', call.rate.remaining).header('X-RateLimit-Reset', call.rate.resetAt.toISOString());
+    }
+    if (answer.retryAfter && (answer.status === 429 || answer.status === 503)) {
+      reply.header('Retry-After', Math.max(1, Math.ceil((Date.parse(answer.retryAfter) - services.clock.now().getTime()) / 1000)));
     }
     let assets;
     try {
       assets = await wizardAssets();
     } catch (err) {
-      answer = fromApiError(err, answer.frameAncestors);
+      answer = failedPage(services, call, err, answer.frameAncestors);
     }
     const css = `/api/v1/embed/wizard.css?v=${assets?.['wizard.css'].version ?? '0'}`;
     const js = `/api/v1/embed/wizard.js?v=${assets?.['wizard.js'].version ?? '0'}`;

@@ -5,6 +5,7 @@ import { recordEvent } from '../events/events.js';
 import type { Store } from '../store/port.js';
 import { validateWhitelist, whitelistWithin } from './ip.js';
 import { MAX_ALLOWED_ORIGINS, normalizeAllowedOrigins } from '../embed/origins.js';
+import { revokeSessionsOutside } from '../embed/store.js';
 import { ACCOUNTS, TIER_RANK, type AccountRecord } from '../accounts/records.js';
 import { API_KEYS, buildKey, type ApiKeyRecord, type Principal } from './keys.js';
 import { hasScope, SCOPES, TIERS, type Scope, type Tier } from './scopes.js';
@@ -232,6 +233,8 @@ export async function updateApiKey(deps: KeyDeps, caller: Principal, input: z.in
       ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
     };
     await tx.put(API_KEYS, next);
+    // Embed tokens a removed origin could use die with the change, for good (re-adding the origin does not revive them).
+    if (allowedOrigins !== undefined) await revokeSessionsOutside(tx, fresh, allowedOrigins, deps.clock.now());
     return keyView(next);
   });
 }

@@ -23,8 +23,10 @@ export async function handleMcpPost(
   // which carries its notifications/progress before the result.
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(body) });
   res.on('close', () => {
-    void transport.close();
-    void server.close();
+    // Closing must not reject unhandled (that would reach the process-level handler): a failure is only logged.
+    const failed = (err: unknown) => services.log.warn({ err }, 'closing a stateless MCP request failed');
+    transport.close().catch(failed);
+    server.close().catch(failed);
   });
   await server.connect(transport);
   await transport.handleRequest(req, res, body);

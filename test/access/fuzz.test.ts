@@ -19,6 +19,7 @@ import { registerUser, sessionHeaders, type TestSession } from '../support/sessi
 // strings, deep nesting, NaN-like strings, odd numbers, unicode oddities,
 // `__proto__`/`constructor` keys). No 5xx besides the documented ones, every
 // error in the envelope with a known code, never an internal error over MCP.
+// Then the same for every tool past the rate limit (at the end of this file).
 
 /** Fixed, so a CI failure replays locally: fast-check prints the seed and the counterexample. */
 const SEED = 0x5eed14;
@@ -430,5 +431,123 @@ describe('fuzz: every tool over REST and MCP, 300 generated inputs each', () => 
       expect(s.rest).toBeGreaterThanOrEqual(NUM_RUNS);
       if (tool.mcp !== false) expect(s.mcp).toBeGreaterThanOrEqual(NUM_RUNS);
     }, 600_000);
+  }
+});
+
+// ---------------------------------------------------------------------------
+// Past the rate limit: every tool, over REST and MCP, once its caller's budget is spent. The state is reached
+// the way a client reaches it, by requests: a public key in an account of its own, a user session, and a client
+// address without credentials each spend their all-requests budget; then generated inputs (valid-shaped or
+// mutated) must all be refused with 429 RATE_LIMIT_EXCEEDED in the envelope, with Retry-After, never a 5xx;
+// only a request too malformed to be read at all keeps its own 400/413 (see UNREADABLE).
+
+const PAST_LIMIT_RUNS = 25;
+const SPENT_ADDRESS = '10.66.0.1';
+
+describe('fuzz: every tool past the rate limit, over REST and MCP', () => {
+  let limitedKey: string;
+  let limitedSession: TestSession;
+  /** Requests it took to reach each state (the budget, plus the one that answered 429). */
+  const spent: Record<string, number> = {};
+
+  /** Sends `send()` until it answers 429; at most `cap` times. */
+  async function spend(name: string, send: () => Promise<{ statusCode: number }>, cap = 2_000): Promise<void> {
+    for (let i = 1; i <= cap; i++) {
+      const res = await send();
+      expect(res.statusCode, `${name}: request ${i}`).toBeLessThan(500);
+      if (res.statusCode === 429) {
+        spent[name] = i;
+        return;
+      }
+    }
+    throw new Error(`${name}: no 429 after ${cap} requests`);
+  }
+
+  beforeAll(async () => {
+    clock.advance(RATE_WINDOW_MS);
+    const account = await server.account({ tier: 'public', name: 'fuzz past the limit' });
+    limitedKey = await server.key({ tier: 'public', scopes: ['contracts'], ownerId: account });
+    limitedSession = await registerUser(server.app);
+    await spend('public key', () => server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: { authorization: `Bearer ${limitedKey}` } }));
+    await spend('user session', () => server.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: sessionHeaders(limitedSession) }));
+    await spend('client address', () => server.app.inject({ method: 'GET', url: '/api/v1/embed/wizard', remoteAddress: SPENT_ADDRESS }));
+  }, 120_000);
+
+  afterAll(() => {
+    process.stderr.write(`past the limit: reached after ${Object.entries(spent).map(([k, n]) => `${k} ${n}`).join(', ')} requests; ${PAST_LIMIT_RUNS} inputs per tool and transport\n`);
+  });
+
+  /** Credentials and address of the spent caller a tool is called as. */
+  function spentCaller(tool: AnyTool): { headers: Record<string, string>; remoteAddress: string; mcp: boolean } {
+    if (tool.auth === 'none') return { headers: {}, remoteAddress: SPENT_ADDRESS, mcp: false };
+    if ((tool.principals ?? ['key']).includes('key')) return { headers: { authorization: `Bearer ${limitedKey}` }, remoteAddress: '127.0.0.1', mcp: tool.mcp !== false };
+    return { headers: sessionHeaders(limitedSession), remoteAddress: '127.0.0.1', mcp: false };
+  }
+
+  /**
+   * Requests refused as unreadable before anything is admitted (by the HTTP framework or the REST adapter), with
+   * their own error in the envelope: a malformed URL, a too-long path segment, a body that is not JSON (or not
+   * sent as JSON) or not an object, input fields in a POST's query string, a body over the limit. Cheap
+   * refusals, never a 5xx.
+   */
+  const UNREADABLE = new Set(['malformed URL', 'unsupported content type', 'empty JSON body', 'path parameter too long', 'malformed JSON', 'expected a JSON object', 'unknown query parameter (send input fields in the JSON body)']);
+
+  /** undefined when the answer is the limit's 429 (or an unreadable request's refusal), else what is wrong. */
+  function judgePastLimit(transport: string, res: { statusCode: number; headers: Record<string, unknown>; body: string }, counts: { limited: number; unreadable: number }): string | undefined {
+    let body: any;
+    try {
+      body = JSON.parse(res.body);
+    } catch {
+      return `${transport} ${res.statusCode}: body is not JSON: ${res.body.slice(0, 200)}`;
+    }
+    // REST and refusals before JSON-RPC: the envelope; /mcp's refusals: a JSON-RPC error whose data is the envelope's error.
+    const error = typeof body?.error?.code === 'string' ? body.error : body?.error?.data;
+    const code = error?.code;
+    if (res.statusCode === 429 && code === 'RATE_LIMIT_EXCEEDED') {
+      if (!(Number(res.headers['retry-after']) > 0)) return `${transport} 429 without Retry-After`;
+      if (res.headers['x-ratelimit-remaining'] !== '0') return `${transport} 429 with X-RateLimit-Remaining ${String(res.headers['x-ratelimit-remaining'])}`;
+      counts.limited++;
+      return undefined;
+    }
+    const reason = error?.details?.[0]?.reason;
+    if ((res.statusCode === 400 && code === 'VALIDATION_ERROR' && UNREADABLE.has(reason)) || (res.statusCode === 413 && code === 'PAYLOAD_TOO_LARGE')) {
+      counts.unreadable++;
+      return undefined;
+    }
+    return `${transport} ${res.statusCode} ${code}: ${res.body.slice(0, 300)}`;
+  }
+
+  for (const tool of TOOLS) {
+    it(tool.name, async () => {
+      const caller = spentCaller(tool);
+      const example = await examplesFor(tool);
+      let rest = 0;
+      let mcp = 0;
+      const counts = { limited: 0, unreadable: 0 };
+      const property = fc.asyncProperty(inputs(tool, example), async (gen) => {
+        const input = asSent(gen.input);
+        const req = isObject(input) ? restRequest(tool, input) : { ...restRequest(tool, {}), payload: input as never };
+        const res = await server.app.inject({ ...req, headers: caller.headers, remoteAddress: caller.remoteAddress });
+        rest++;
+        const restProblem = judgePastLimit('REST', res, counts);
+        if (restProblem) throw new Error(`${gen.how}: ${restProblem}`);
+        if (!caller.mcp) return;
+        const rpc = await server.app.inject({
+          method: 'POST',
+          url: '/mcp',
+          headers: { authorization: `Bearer ${limitedKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool.name, arguments: input } }),
+        });
+        mcp++;
+        const mcpProblem = judgePastLimit('MCP', rpc, counts);
+        if (mcpProblem) throw new Error(`${gen.how}: ${mcpProblem}`);
+      });
+      const out = await fc.check(property, { numRuns: PAST_LIMIT_RUNS, seed: SEED });
+      if (out.failed) throw new Error(failureReport(out));
+      expect(rest).toBeGreaterThanOrEqual(PAST_LIMIT_RUNS);
+      if (caller.mcp) expect(mcp).toBeGreaterThanOrEqual(PAST_LIMIT_RUNS);
+      // The state is really reached: most answers are the limit's 429.
+      expect(counts.limited).toBeGreaterThan(counts.unreadable);
+    }, 120_000);
   }
 });

@@ -246,6 +246,31 @@ describe('the wizard embedded through the SDK on another origin', () => {
     await page.close();
   }, 60_000);
 
+  it('a garbage or tampered token shows the error page and tells the parent (svc:wizard:error with its code)', async () => {
+    const good = await embedToken(server, key, host.origin);
+    for (const token of ['garbage', `${good.slice(0, -4)}AAAA`]) {
+      const { page, frame } = await openHost({}, token);
+      expect(await waitEvent(page, 'error'), token).toEqual({ code: 'API_KEY_INVALID', message: 'The embed token is invalid.' });
+      expect(await frame.textContent('main'), token).toMatch(/API_KEY_INVALID.*invalid/);
+      // The error page only: no wizard, no ready event.
+      expect((await events(page)).some((e) => e[0] === 'ready'), token).toBe(false);
+      await page.close();
+    }
+  }, 60_000);
+
+  it('a token whose origin left the key is dead for good: the page tells the parent, also after the origin is back', async () => {
+    const { key: own, id } = await partnerKey(server, [host.origin]);
+    const token = await embedToken(server, own, host.origin);
+    const patch = (allowedOrigins: string[]) =>
+      server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${id}`, headers: { authorization: `Bearer ${own}` }, payload: { allowedOrigins } });
+    expect((await patch([stranger.origin])).statusCode).toBe(200);
+    expect((await patch([host.origin])).statusCode).toBe(200);
+    const { page, frame } = await openHost({}, token);
+    expect(await waitEvent(page, 'error')).toEqual({ code: 'API_KEY_INVALID', message: expect.stringMatching(/revoked.*origin was removed/) });
+    expect(await frame.textContent('main')).toMatch(/revoked/);
+    await page.close();
+  }, 60_000);
+
   it('an expired embed token gets an error event, while in use and when the page is loaded with it', async () => {
     const token = await embedToken(server, key, host.origin, 60);
     const { page, frame } = await openHost({ blockchain: 'evm', steps: 'beneficiaries' }, token);

@@ -58,7 +58,7 @@ async function resealTx(tx: Tx, keyring: Keyring, origin: string): Promise<numbe
  * start; returns how many records it sealed). A rotation interrupted after its database commit (the new key still in
  * `<key file>.next`) is completed here.
  */
-export async function attachKeyring(store: Store, loaded: LoadedMasterKey, now: Date): Promise<{ keyring: Keyring; migrated: number }> {
+export async function attachKeyring(store: Store, loaded: LoadedMasterKey, now: Date): Promise<{ keyring: Keyring; key: Buffer; migrated: number }> {
   let key = loaded.key;
   const stored = await storedKeyId(store);
   if (stored !== undefined && stored !== keyIdOf(key)) {
@@ -88,7 +88,7 @@ export async function attachKeyring(store: Store, loaded: LoadedMasterKey, now: 
     }
     return resealTx(tx, keyring, loaded.origin);
   });
-  return { keyring, migrated };
+  return { keyring, key, migrated };
 }
 
 /**

@@ -114,7 +114,8 @@ async function eventually(check: () => boolean | Promise<boolean>, what: string)
   await vi.waitFor(async () => expect(await check(), what).toBe(true), { timeout: 20_000, interval: 25 });
 }
 
-describe.skipIf(!hasOpenssl()).each(['lowdb', 'postgres'] as const)('secrets at rest (%s)', (kind) => {
+// The rotation test runs the `svc` program three times (each loads the sources through tsx): minutes on a busy machine.
+describe.skipIf(!hasOpenssl()).each(['lowdb', 'postgres'] as const)('secrets at rest (%s)', { timeout: 300_000 }, (kind) => {
   let engine: Engine;
   let tls: Tls;
   let receiver: Receiver;

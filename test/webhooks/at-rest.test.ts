@@ -202,6 +202,14 @@ describe.skipIf(!hasOpenssl()).each(['lowdb', 'postgres'] as const)('secrets at 
     expect(verifyWebhookSignature(got.body, header, s.fresh)).toBe(true);
     expect(verifyWebhookSignature(got.body, header, 'whsec_some-other-secret-entirely')).toBe(false);
     expect(JSON.parse(got.body)).toMatchObject({ accountId: s.account, webhookId: s.webhookId });
+    if (kind === 'lowdb') {
+      // While a process holds the data directory, the rotation refuses and changes nothing.
+      const keyBefore = await readFile(engine.keyFile, 'utf8');
+      const busy = await runSvc(['secrets', 'rotate-master', ...engine.args], engine.env);
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toMatch(/stop the service before rotating the master key/);
+      expect(await readFile(engine.keyFile, 'utf8')).toBe(keyBefore);
+    }
     await stop();
   });
 

@@ -33,7 +33,7 @@ import { systemClock } from '../src/core/clock.js';
 import { recordEvent } from '../src/events/events.js';
 import { openLowdbStore } from '../src/store/index.js';
 import { Dispatcher, WEBHOOK_INDEXES, createWebhook } from '../src/webhooks/index.js';
-import { deps, hasOpenssl, makeCert, startReceiver } from '../test/webhooks/helpers.js';
+import { deps, hasOpenssl, testKeyring, makeCert, startReceiver } from '../test/webhooks/helpers.js';
 
 const CONCURRENCY = 32;
 const TARGET_RATIO = 0.5;
@@ -101,6 +101,7 @@ export async function benchWebhooks(): Promise<void> {
   const dispatcher = new Dispatcher({
     store,
     clock: systemClock,
+    keyring: testKeyring,
     ca: tls.cert,
     allow: '127.0.0.1',
     maxConcurrent: CONCURRENCY,

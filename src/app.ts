@@ -3,8 +3,11 @@ import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import { createLogger, type Logger } from './core/log.js';
 import { CursorCodec } from './core/pagination.js';
+import { loadMasterKey, type LoadedMasterKey } from './core/keyring.js';
+import { attachKeyring } from './store/master-key.js';
 import { EVENTS, EVENT_INDEXES } from './events/events.js';
 import { Dispatcher, WEBHOOK_INDEXES } from './webhooks/index.js';
+import { SecretSweeper } from './webhooks/secrets.js';
 import { API_KEYS, API_KEY_INDEXES } from './keys/keys.js';
 import { EMBED_SECRETS, EMBED_SECRET_INDEXES } from './embed/secrets.js';
 import { EMBED_SESSIONS, EMBED_SESSION_INDEXES } from './embed/store.js';
@@ -114,13 +117,26 @@ export async function openLimiter(config: Config, log: Logger): Promise<RateLimi
   return limiter;
 }
 
+/** The master key the configuration names (src/core/keyring.ts); the embedded setup creates one on first start. */
+export function loadConfiguredMasterKey(config: Config, log: Logger): Promise<LoadedMasterKey> {
+  return loadMasterKey(
+    { value: config.masterKey?.value, file: config.masterKey?.file, dataDir: config.dataDir, shared: config.databaseUrl !== undefined },
+    (message) => log.warn(message),
+  );
+}
+
 /** Opens the store and everything handlers need. Close with `closeServices`. */
 export async function openServices(config: Config, opts: OpenOptions = {}): Promise<Services> {
   const log = opts.log ?? createLogger(config.logLevel);
   const clock = opts.clock ?? systemClock;
+  // Before the store: with PostgreSQL and no configured key, refuse before connecting.
+  const masterKey = await loadConfiguredMasterKey(config, log);
   const store = await openStore(config);
   let limiter: RateLimiter | undefined;
   try {
+    // Refuses a key other than the data's; seals plaintext secrets left by an earlier version.
+    const { keyring, migrated: sealed } = await attachKeyring(store, masterKey, clock.now());
+    if (sealed > 0) log.info({ records: sealed }, 'sealed the plaintext secrets stored by an earlier version under the master key');
     const secrets = await serverSecrets(store);
     const migrated = await migrateOwners(store, clock, [...tenantCollections().entries()].filter(([, f]) => f === 'ownerId').map(([c]) => c));
     if (migrated > 0) log.info({ records: migrated }, 'gave every record an account (data from before accounts existed)');
@@ -143,6 +159,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
       cursors: new CursorCodec(secrets.cursorSecret),
       limiter,
       sessions: new SessionAuthority(store, clock, limiter, secrets.sessionSecret, config.sessions),
+      keyring,
       docs: DocsIndex.load(TOOLS),
       jurisdictions: defaultJurisdictions(),
       contracts: new ContractEngine(),
@@ -154,12 +171,24 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
   }
 }
 
-/** Starts the webhook dispatcher: it delivers every pending delivery, including those left by an earlier run. */
+/** The sweeper erasing rotated secrets at the end of their grace, per open Services (stopped by closeServices). */
+const sweepers = new WeakMap<Services, SecretSweeper>();
+
+/**
+ * Starts the webhook dispatcher: it delivers every pending delivery, including those left by an earlier run. With it
+ * starts the sweeper that erases rotated signing secrets when their grace ends.
+ */
 export function startDispatcher(services: Services): Dispatcher {
   const { config } = services;
+  if (!sweepers.has(services)) {
+    const sweeper = new SecretSweeper({ store: services.store, clock: services.clock, log: services.log });
+    sweepers.set(services, sweeper);
+    sweeper.start();
+  }
   const dispatcher = new Dispatcher({
     store: services.store,
     clock: services.clock,
+    keyring: services.keyring,
     log: services.log,
     allow: config.webhookAllow,
     timeoutMs: config.webhookTimeoutMs,
@@ -172,6 +201,8 @@ export function startDispatcher(services: Services): Dispatcher {
 export async function closeServices(services: Services): Promise<void> {
   // Automatic reloads being charged record their outcome before the store closes.
   await settleReloads();
+  await sweepers.get(services)?.stop();
+  sweepers.delete(services);
   await services.contracts.close();
   await services.limiter.close?.();
   await services.store.close();

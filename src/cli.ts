@@ -37,6 +37,9 @@ Usage:
   Account, key and credit commands work whether or not \`svc serve\` is running: when it holds the data
   directory they go through its API with SVC_API_KEY (an internal key) [--url URL] [--api-key KEY].
   Every command also takes [--data-dir DIR].
+  svc secrets rotate-master [--new-key-file PATH]
+      Re-seal every stored secret under a new master key (stop the service, every instance, first). The new key
+      replaces the key file in use, or goes to PATH (required when the key comes from SVC_MASTER_KEY).
   svc migrate
       Apply the PostgreSQL store's schema migrations to SVC_DATABASE_URL (also done by \`svc serve\` at start).
   svc --help | --version
@@ -46,6 +49,8 @@ SVC_WEBHOOK_ALLOW (hosts/CIDRs webhooks may reach despite the address guard),
 SVC_RATE_LIMIT_FAIL_OPEN=1 (let requests through uncounted when the rate limiter cannot be reached),
 SVC_DATABASE_URL (postgres://...: PostgreSQL store, for several instances), SVC_DATABASE_SCHEMA (default public),
 SVC_REDIS_URL (redis://...: shared rate limiter), SVC_REDIS_PREFIX, SVC_WEBHOOK_TIMEOUT_MS, SVC_WEBHOOK_LEASE_MS;
+SVC_MASTER_KEY (base64 of 32 bytes) or SVC_MASTER_KEY_FILE: the key sealing stored secrets (required with
+SVC_DATABASE_URL; without either, the data directory's master.key, created at the first start);
 credits and payments: STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_BASE, SVC_PAYMENT_RETURN_HOSTS,
 SVC_CREDITS_CATALOGUE (JSON).
 Without SVC_DATABASE_URL the data directory can be used by one svc process at a time.`;
@@ -400,6 +405,22 @@ async function credits(args: string[]): Promise<void> {
   );
 }
 
+async function secretsCommand(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub !== 'rotate-master') {
+    throw new UsageError(sub && !sub.startsWith('-') ? `unknown secrets command "${sub}" (use rotate-master)` : 'secrets needs a command: rotate-master');
+  }
+  const { values } = parse(rest, { 'new-key-file': { type: 'string' } });
+  const config = loadConfig(values as ConfigFlags);
+  const [{ rotateMasterKey, RotationError }, { createLogger }] = await Promise.all([import('./rotate-master.js'), import('./core/log.js')]);
+  try {
+    process.stdout.write(await rotateMasterKey(config, { newKeyFile: values['new-key-file'] as string | undefined, log: createLogger('warn') }));
+  } catch (err) {
+    if (err instanceof RotationError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
 async function migrateCommand(args: string[]): Promise<void> {
   const { values } = parse(args, {});
   const config = loadConfig(values as ConfigFlags);
@@ -433,6 +454,9 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'credits':
         await credits(args);
+        return 0;
+      case 'secrets':
+        await secretsCommand(args);
         return 0;
       case 'migrate':
         await migrateCommand(args);

@@ -16,6 +16,11 @@ import type { Tier } from '../src/keys/scopes.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 export const SVC_BIN = path.join(REPO_ROOT, 'bin', 'svc.js');
+/**
+ * The master key (base64) of test instances sharing PostgreSQL, which need one configured (SVC_MASTER_KEY); the
+ * embedded store's tests let the service create its key file in the data directory.
+ */
+export const TEST_MASTER_KEY = Buffer.alloc(32, 0x33).toString('base64');
 
 export async function tmpDir(prefix = 'svc-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
@@ -42,6 +47,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const { dir, cleanup } = await tmpDir();
   const config = { ...loadConfig({ 'data-dir': dir }, {}), ...opts.config };
+  if (config.databaseUrl && !config.masterKey) config.masterKey = { value: TEST_MASTER_KEY };
   const services = await openServices(config, { log: opts.log ?? createLogger('silent'), ...(opts.clock ? { clock: opts.clock } : {}) });
   const app = await buildApp(services, opts.tools ?? TOOLS);
   let url = '';

@@ -148,6 +148,15 @@ export function accountStore(store: Store, accountId: string): Store {
   return new AccountStore(store, accountId);
 }
 
+/**
+ * The transaction beneath an account view (`tx` itself when it is not one). For the outbox alone: an event of one
+ * account is queued, in the same write, for the operator subscriptions that receive every account's events
+ * (`accounts: "*"`, src/events/events.ts), which belong to the operator's account. Nothing else uses it.
+ */
+export function outboxTx(tx: Tx): Tx {
+  return tx instanceof AccountTx ? (tx as unknown as { tx: Tx }).tx : tx;
+}
+
 /** A transaction as one account sees it (for domain code that runs inside a system transaction). */
 export function accountTx(tx: Tx, accountId: string): Tx {
   return new AccountTx(tx, accountId);

@@ -40,6 +40,11 @@ export interface Config {
   databaseUrl?: string | undefined;
   /** Schema holding the tables in that database (SVC_DATABASE_SCHEMA); default `public`. */
   databaseSchema?: string | undefined;
+  /**
+   * The master key sealing stored secrets (src/core/keyring.ts): SVC_MASTER_KEY (base64 of 32 bytes) or
+   * SVC_MASTER_KEY_FILE (a file holding it). Neither: a key file in the data directory (refused with PostgreSQL).
+   */
+  masterKey?: { value?: string | undefined; file?: string | undefined } | undefined;
   /** Redis for the rate limiter, shared by several instances (SVC_REDIS_URL, redis://...). Unset: in process. */
   redisUrl?: string | undefined;
   /** Prefix of the limiter's Redis keys (SVC_REDIS_PREFIX); default `svc:rate:`. */
@@ -182,7 +187,14 @@ function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
 }
 
 /** SVC_DATABASE_URL, SVC_DATABASE_SCHEMA, SVC_REDIS_URL, SVC_REDIS_PREFIX. */
-function engines(env: NodeJS.ProcessEnv): Pick<Config, 'databaseUrl' | 'databaseSchema' | 'redisUrl' | 'redisPrefix'> {
+function masterKeyConfig(env: NodeJS.ProcessEnv): Config['masterKey'] {
+  const value = env.SVC_MASTER_KEY?.trim() || undefined;
+  const file = env.SVC_MASTER_KEY_FILE?.trim() || undefined;
+  if (value !== undefined && file !== undefined) throw new ConfigError('set SVC_MASTER_KEY or SVC_MASTER_KEY_FILE, not both');
+  return value !== undefined || file !== undefined ? { value, file } : undefined;
+}
+
+function engines(env: NodeJS.ProcessEnv): Pick<Config, 'databaseUrl' | 'databaseSchema' | 'redisUrl' | 'redisPrefix' | 'masterKey'> {
   const databaseUrl = env.SVC_DATABASE_URL?.trim() || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/./i.test(databaseUrl)) {
     throw new ConfigError('SVC_DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:port/database');
@@ -201,7 +213,7 @@ function engines(env: NodeJS.ProcessEnv): Pick<Config, 'databaseUrl' | 'database
     throw new ConfigError('SVC_REDIS_PREFIX must be at most 100 characters without spaces');
   }
   if (redisPrefix !== undefined && redisUrl === undefined) throw new ConfigError('SVC_REDIS_PREFIX needs SVC_REDIS_URL');
-  return { databaseUrl, databaseSchema, redisUrl, redisPrefix };
+  return { databaseUrl, databaseSchema, redisUrl, redisPrefix, masterKey: masterKeyConfig(env) };
 }
 
 function webhookTiming(env: NodeJS.ProcessEnv): Pick<Config, 'webhookTimeoutMs' | 'webhookLeaseMs'> {

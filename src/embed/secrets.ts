@@ -4,19 +4,23 @@
  * deliveries (src/webhooks/signature.ts, `X-Webhook-Signature`).
  *
  * One record per key, id = the key's id, stored like webhook secrets: the
- * value itself (it must sign), plus the predecessor kept for a grace period
- * after a rotation, so the partner can switch without losing a delivery. The
- * value is shown once, by rotate_embed_secret, which also makes the first one.
+ * value itself (it must sign), sealed under the master key, plus the
+ * predecessor kept for a grace period after a rotation, so the partner can
+ * switch without losing a delivery; the predecessor is erased when its grace
+ * ends (src/webhooks/secrets.ts). The value is shown once, by
+ * rotate_embed_secret, which also makes the first one.
  */
 import type { Clock } from '../core/clock.js';
+import type { Keyring } from '../core/keyring.js';
 import { declareTenantCollection } from '../accounts/tenancy.js';
 import type { Store } from '../store/port.js';
 import { generateSecret } from '../webhooks/signature.js';
-import type { SigningSecrets } from '../webhooks/targets.js';
+import { declareSigningSecrets, sealSecret, type SigningSecrets } from '../webhooks/secrets.js';
 
 export const EMBED_SECRETS = 'embed_secrets';
 export const EMBED_SECRET_INDEXES = ['ownerId'];
 declareTenantCollection(EMBED_SECRETS);
+declareSigningSecrets(EMBED_SECRETS);
 
 /** Longest grace for the previous secret after a rotation (7 days). */
 export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
@@ -39,6 +43,7 @@ export async function rotateEmbedSecret(
   key: { id: string; ownerId: string },
   graceSeconds: number,
   clock: Clock,
+  keyring: Keyring,
 ): Promise<{ secret: string; record: EmbedSecretRecord; rotated: boolean }> {
   const secret = generateSecret();
   return store.transact(async (tx) => {
@@ -48,7 +53,8 @@ export async function rotateEmbedSecret(
     const record: EmbedSecretRecord = {
       id: key.id,
       ownerId: key.ownerId,
-      secret,
+      secret: sealSecret(keyring, EMBED_SECRETS, key.id, secret),
+      // Sealed for this same record: it moves as it is.
       previousSecret: keepOld ? old.secret : null,
       previousSecretExpiresAt: keepOld ? now.getTime() + graceSeconds * 1000 : null,
       createdAt: old?.createdAt ?? now.toISOString(),

@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import type { Tx } from '../store/port.js';
-import { declareTenantCollection } from '../accounts/tenancy.js';
+import { declareTenantCollection, outboxTx } from '../accounts/tenancy.js';
 
 /** The durable event log, which is also the webhook outbox. */
 export const EVENTS = 'events';
@@ -84,6 +84,8 @@ interface SubscriptionView {
   [field: string]: unknown;
   id: string;
   ownerId: string;
+  /** `*`: an operator's subscription to every account's events. */
+  accounts?: string;
   events: string[];
   status: string;
 }
@@ -135,6 +137,15 @@ async function ownersSubscriptions(tx: Tx, ownerId: string): Promise<Subscriptio
   }
 }
 
+/** The operators' subscriptions to every account's events (`accounts: "*"`), read across accounts. */
+async function everyAccountSubscriptions(raw: Tx): Promise<SubscriptionView[]> {
+  try {
+    return await raw.findBy<SubscriptionView>(WEBHOOKS, 'accounts', '*');
+  } catch {
+    return (await raw.all<SubscriptionView>(WEBHOOKS)).filter((w) => w.accounts === '*');
+  }
+}
+
 /** A pending delivery of `event` to subscription `webhookId`, due now. */
 export function newDelivery(event: EventRecord, webhookId: string, nowMs: number, createdAt: string): DeliveryRecord {
   return {
@@ -157,7 +168,8 @@ export function newDelivery(event: EventRecord, webhookId: string, nowMs: number
  * Writes an event inside the caller's transaction, so it becomes durable in the
  * same store write as the effect it describes (and is never emitted for an effect
  * that did not happen). In the same write it queues one pending delivery per
- * active subscription of the owner that matches the type: this is the outbox,
+ * active subscription of the owner that matches the type, and of every operator subscription to all accounts
+ * (`accounts: "*"`): this is the outbox,
  * and nothing in it is lost if the process dies before delivering.
  */
 export async function recordEvent(tx: Tx, event: NewEvent, clock: Clock): Promise<EventRecord> {
@@ -177,6 +189,17 @@ export async function recordEvent(tx: Tx, event: NewEvent, clock: Clock): Promis
     if (!sub.events.includes('*') && !sub.events.includes(event.type)) continue;
     const delivery = newDelivery(record, sub.id, now.getTime(), record.createdAt);
     await tx.put(DELIVERIES, delivery);
+    notifyOutbox({ id: delivery.id, webhookId: sub.id, due: delivery.nextAttemptAt ?? 0 });
+  }
+  // Operator subscriptions of other accounts: the delivery belongs to the subscription's (operator's) account, so
+  // the event's account never sees it in its event log; the payload names the event's account (accountId).
+  const raw = outboxTx(tx);
+  for (const sub of await everyAccountSubscriptions(raw)) {
+    if (sub.ownerId === event.ownerId || sub.status !== 'active') continue; // its own events were queued above
+    if (!sub.events.includes('*') && !sub.events.includes(event.type)) continue;
+    const delivery = newDelivery(record, sub.id, now.getTime(), record.createdAt);
+    delivery.ownerId = sub.ownerId;
+    await raw.put(DELIVERIES, delivery);
     notifyOutbox({ id: delivery.id, webhookId: sub.id, due: delivery.nextAttemptAt ?? 0 });
   }
   return record;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
+import type { Keyring } from '../core/keyring.js';
 import type { Logger } from '../core/log.js';
 import type { CursorCodec } from '../core/pagination.js';
 import type { Principal } from '../accounts/principal.js';
@@ -30,6 +31,8 @@ export interface Services {
   contracts: ContractEngine;
   /** Users' passwords, sessions and CSRF tokens. */
   sessions: SessionAuthority;
+  /** Seals the secrets the service stores (webhook and embed signing secrets) under the master key. */
+  keyring: Keyring;
 }
 
 /** What a handler can ask of the transport about the session cookie (REST only; MCP never carries one). */
@@ -160,6 +163,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   cancellable?: boolean;
   /** Works across accounts (operator tools): must be internal-tier only; receives ctx.system. */
   crossAccount?: boolean;
+  /**
+   * True when this input asks for an effect reaching every account (e.g. a webhook subscription with
+   * `accounts: "*"`): the wrapper then requires an internal-tier key with scope `all` (403 otherwise).
+   */
+  operatorInput?(input: z.output<I>): boolean;
   /**
    * Acts on another account's records through a share the caller holds (src/accounts/grants.ts): the input's
    * `shareId` names it, and the wrapper opens it before the handler runs (404 when the caller holds no such share,

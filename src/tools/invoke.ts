@@ -341,6 +341,14 @@ export function requireAccess(principal: Principal, scope: Scope | null, tiers?:
   if (problem) throw problem;
 }
 
+/** Throws unless the principal is an operator: an internal-tier API key with scope `all`. */
+function requireOperator(principal: Principal): void {
+  if (principal.kind !== 'key' || principal.tier !== 'internal') {
+    throw new ApiError('TIER_NOT_ALLOWED', 'Only an operator (an internal-tier key with scope "all") may ask for every account.');
+  }
+  if (!principal.scopes.includes('all')) throw new ApiError('INSUFFICIENT_SCOPE', 'Asking for every account needs the "all" scope.');
+}
+
 /** Whether a principal passes a tool's tier and scope requirements (used to filter tools/list too). */
 export function mayCall(tool: AnyTool, principal: Principal): boolean {
   if (!(tool.principals ?? KEY_ONLY).includes(principal.kind)) return false;
@@ -384,6 +392,7 @@ function toolContext(services: Services, tool: AnyTool, principal: Principal, ca
     jurisdictions: services.jurisdictions,
     contracts: services.contracts,
     sessions: services.sessions,
+    keyring: services.keyring,
     principal,
     requestId: call.requestId,
     clientIp: call.clientIp,
@@ -420,6 +429,7 @@ export async function invokeTool(tool: AnyTool, rawInput: unknown, services: Ser
       throw ApiError.validation(`Invalid input for ${tool.name}`, zodDetails(parsed.error));
     }
     refuseUnstorableText(tool.name, parsed.data);
+    if (tool.operatorInput?.(parsed.data)) requireOperator(principal);
     const ctx = toolContext(services, tool, principal, call);
     // A share held by the caller, opened here once for every transport (the only cross-account read path).
     if (tool.grant) ctx.granted = await openGrant(services.store, (parsed.data as { shareId: string }).shareId, principal.ownerId, tool.grant, services.clock.now());

@@ -44,6 +44,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
+import type { Keyring } from '../core/keyring.js';
 import type { Logger } from '../core/log.js';
 import { DELIVERIES, EVENTS, WEBHOOKS, onOutboxWrite, type DeliveryRecord, type EventRecord, type QueuedDelivery } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
@@ -87,6 +88,8 @@ export const realScheduler: Scheduler = {
 export interface DispatcherOptions {
   store: Store;
   clock: Clock;
+  /** Opens the sealed signing secrets of subscriptions and callback targets (src/core/keyring.ts). */
+  keyring: Keyring;
   log?: Logger | undefined;
   /** Allow-list for the address guard; default `SVC_WEBHOOK_ALLOW`. */
   allow?: string | undefined;
@@ -186,6 +189,7 @@ export class Dispatcher {
   readonly id = `dsp_${randomBytes(8).toString('hex')}`;
   readonly #store: Store;
   readonly #clock: Clock;
+  readonly #keyring: Keyring;
   readonly #log: Logger | undefined;
   readonly #scheduler: Scheduler;
   readonly #client: WebhookClient;
@@ -227,6 +231,7 @@ export class Dispatcher {
     this.#store = opts.store;
     this.#shared = claimable(opts.store);
     this.#clock = opts.clock;
+    this.#keyring = opts.keyring;
     this.#log = opts.log;
     this.#scheduler = opts.scheduler ?? realScheduler;
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -697,7 +702,7 @@ export class Dispatcher {
       // A subscription, or a callback target the delivery carries (src/webhooks/targets.ts). Read for signing: an ended
       // grace is erased, but not written under a row-lock claim (READ COMMITTED could overwrite a concurrent change to
       // the subscription); the periodic eraseExpiredSecrets does it there.
-      if (!targets.has(d.webhookId)) targets.set(d.webhookId, await deliveryTarget(tx, d, nowMs, { persistSecrets: opts.persistSecrets }));
+      if (!targets.has(d.webhookId)) targets.set(d.webhookId, await deliveryTarget(tx, d, nowMs, { persistSecrets: opts.persistSecrets, keyring: this.#keyring }));
       const target = targets.get(d.webhookId)!;
       const webhook = 'webhook' in target ? target.webhook : undefined;
       const event = await tx.get<EventRecord>(EVENTS, d.eventId);

@@ -20,6 +20,10 @@ export const WebhookSchema = z
   .object({
     id: webhookId,
     _id: webhookId.describe('Same value as `id` (shape B name).'),
+    accounts: z
+      .literal('*')
+      .optional()
+      .describe('`*`: an operator subscription receiving the events of every account (each payload names its `accountId`); absent: this account only.'),
     url: url,
     name: z.string().describe('The subscription label.'),
     events: z.array(z.string().describe('Event name or `*`.')).describe('Event names this subscription receives.'),
@@ -47,6 +51,13 @@ export const CreateWebhookInput = z
       .optional()
       .describe('Signing secret to use (shape B), at least 16 characters; generated (`whsec_...`) when omitted.'),
     status: z.enum(['active', 'paused']).optional().describe('Initial status (shape B), default `active`.'),
+    accounts: z
+      .literal('*')
+      .optional()
+      .describe(
+        'Operators only (an internal key with scope `all`; others get 403): `*` receives the matching events of every account, ' +
+          'each payload naming its `accountId`. Omit for this account\'s events only.',
+      ),
   })
   .describe('Shape A (`url`, `name`, `events`) or shape B (`event`, `url`, `secret?`, `status?`); give `events` or `event`, not both.');
 export type CreateWebhookInput = z.infer<typeof CreateWebhookInput>;
@@ -104,6 +115,7 @@ export const WebhookPayloadSchema = z
     type: z.string().describe('Event name.'),
     created: z.number().int().describe('Event time, unix seconds.'),
     apiVersion: z.literal('v1').describe('API version of the payload.'),
+    accountId: z.string().describe('The account the event belongs to (the subscriber\'s own, or any account for an operator subscription with `accounts: "*"`).'),
     data: z.record(z.string(), z.unknown()).describe('Event data.'),
     event: z.string().describe('Event name again (shape B).'),
     timestamp: z.string().describe('Event time, ISO 8601 (shape B).'),

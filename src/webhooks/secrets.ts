@@ -1,42 +1,184 @@
 /**
- * The predecessor of a rotated webhook secret (kept by regenerate with
- * `graceSeconds`, still signing during the grace) is erased from the stored
- * record once its grace has ended: a secret that no longer signs anything must
- * not stay in the data file.
+ * Signing secrets at rest, for webhook subscriptions and for the other records
+ * shaped like them (the embed secrets of src/embed/secrets.ts).
  *
- * Erased on every write of the subscription (update, the dispatcher's claim of
- * a delivery, which reads the record for signing) and by the dispatcher's
- * periodic sweep, so a subscription that receives nothing is cleaned too.
+ * Sealed: `secret` and `previousSecret` are stored sealed under the master key
+ * (src/core/keyring.ts, AES-256-GCM; the AAD is `<collection>/<record id>`, so
+ * a value can move from `secret` to `previousSecret` at a rotation without
+ * being re-sealed, but not onto another record). They are opened only to sign
+ * a delivery, in memory. Values written in plaintext by an earlier version are
+ * sealed at start (src/store/master-key.ts) and still sign until then.
+ *
+ * Erased: the predecessor of a rotated secret (kept by a rotation with
+ * `graceSeconds`, still signing during the grace) is erased from the stored
+ * record once its grace has ended, by `SecretSweeper`, a timer set for the
+ * earliest grace end (and at least every minute), so it goes even when nothing
+ * reads the record. Writes of a subscription (update, the dispatcher's claim)
+ * also drop it on the way.
  */
+import type { Clock } from '../core/clock.js';
+import { declareSealedFields, recordAad, type Keyring } from '../core/keyring.js';
+import type { Logger } from '../core/log.js';
 import type { Store, Tx } from '../store/port.js';
 import { WEBHOOKS } from '../events/events.js';
-import type { WebhookRecord } from './subscriptions.js';
+
+/** The signing secrets of a record (a subscription, or a callback target's secret record). */
+export interface SigningSecrets {
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: number | null;
+}
+
+/** The stored fields that hold signing secrets, sealed. */
+export const SIGNING_SECRET_FIELDS = ['secret', 'previousSecret'];
+
+/** Collections whose records hold signing secrets: sealed at rest and swept of expired predecessors. */
+const SIGNING_COLLECTIONS = new Set<string>();
+
+/** Declares a collection of records carrying SigningSecrets. */
+export function declareSigningSecrets(collection: string): void {
+  SIGNING_COLLECTIONS.add(collection);
+  declareSealedFields(collection, SIGNING_SECRET_FIELDS);
+}
+declareSigningSecrets(WEBHOOKS);
+
+/** A new secret sealed for the record `collection/id`. */
+export function sealSecret(keyring: Keyring, collection: string, id: string, plaintext: string): string {
+  return keyring.seal(plaintext, recordAad(collection, id));
+}
+
+/** A copy of the record's signing secrets in plaintext, for signing in memory only (never to be stored). */
+export function openSecrets(keyring: Keyring, collection: string, r: SigningSecrets & { id: string }): SigningSecrets {
+  const aad = recordAad(collection, r.id);
+  return {
+    secret: keyring.reveal(r.secret, aad),
+    previousSecret: r.previousSecret ? keyring.reveal(r.previousSecret, aad) : null,
+    previousSecretExpiresAt: r.previousSecretExpiresAt,
+  };
+}
 
 /** Whether the record still holds a predecessor secret whose grace has ended at `nowMs`. */
-export function hasExpiredSecret(r: WebhookRecord, nowMs: number): boolean {
+export function hasExpiredSecret(r: SigningSecrets, nowMs: number): boolean {
   return r.previousSecret !== null && r.previousSecret !== undefined && (r.previousSecretExpiresAt === null || r.previousSecretExpiresAt <= nowMs);
 }
 
 /** Erases an expired predecessor secret from the record, in place; true when it changed the record. */
-export function dropExpiredSecret(r: WebhookRecord, nowMs: number): boolean {
+export function dropExpiredSecret(r: SigningSecrets, nowMs: number): boolean {
   if (!hasExpiredSecret(r, nowMs)) return false;
   r.previousSecret = null;
   r.previousSecretExpiresAt = null;
   return true;
 }
 
-/** Within a transaction: erases every expired predecessor secret; returns how many records changed. */
-export async function eraseExpiredSecretsTx(tx: Tx, nowMs: number): Promise<number> {
-  let n = 0;
-  for await (const r of tx.scan<WebhookRecord>(WEBHOOKS)) {
-    if (!dropExpiredSecret(r, nowMs)) continue; // scan hands out copies: changing one changes nothing until put
-    await tx.put(WEBHOOKS, r);
-    n++;
+/**
+ * Within a transaction: erases every expired predecessor secret of every signing-secret collection; returns how
+ * many records changed and the earliest grace end still ahead (unix ms, or null).
+ */
+export async function sweepSecretsTx(tx: Tx, nowMs: number): Promise<{ erased: number; nextExpiry: number | null }> {
+  let erased = 0;
+  let nextExpiry: number | null = null;
+  for (const collection of SIGNING_COLLECTIONS) {
+    for await (const r of tx.scan<SigningSecrets & { id: string; [field: string]: unknown }>(collection)) {
+      if (dropExpiredSecret(r, nowMs)) {
+        await tx.put(collection, r); // scan hands out copies: changing one changes nothing until put
+        erased++;
+      } else if (r.previousSecret && r.previousSecretExpiresAt !== null && (nextExpiry === null || r.previousSecretExpiresAt < nextExpiry)) {
+        nextExpiry = r.previousSecretExpiresAt;
+      }
+    }
   }
-  return n;
+  return { erased, nextExpiry };
 }
 
-/** The sweep: one transaction over the subscriptions. */
+/** Within a transaction: erases every expired predecessor secret; returns how many records changed. */
+export async function eraseExpiredSecretsTx(tx: Tx, nowMs: number): Promise<number> {
+  return (await sweepSecretsTx(tx, nowMs)).erased;
+}
+
+/** The sweep: one transaction over the signing-secret collections. */
 export function eraseExpiredSecrets(store: Store, nowMs: number): Promise<number> {
   return store.transact((tx) => eraseExpiredSecretsTx(tx, nowMs));
+}
+
+/** Timer functions (the dispatcher's Scheduler satisfies it). */
+export interface SweepScheduler {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const unrefScheduler: SweepScheduler = {
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref?.();
+    return t;
+  },
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+/**
+ * Erases rotated secrets when their grace ends, without waiting for anything to read them: sweeps at start, then at
+ * the earliest grace end it saw, and at least every `everyMs` (default 60 s; a rotation made meanwhile is caught by
+ * that bound). With several instances each one sweeps; the sweep is idempotent.
+ */
+export class SecretSweeper {
+  readonly #store: Store;
+  readonly #clock: Clock;
+  readonly #log: Logger | undefined;
+  readonly #scheduler: SweepScheduler;
+  readonly #everyMs: number;
+  #timer: unknown;
+  #running: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(opts: { store: Store; clock: Clock; log?: Logger | undefined; scheduler?: SweepScheduler | undefined; everyMs?: number | undefined }) {
+    this.#store = opts.store;
+    this.#clock = opts.clock;
+    this.#log = opts.log;
+    this.#scheduler = opts.scheduler ?? unrefScheduler;
+    this.#everyMs = Math.max(1000, opts.everyMs ?? 60_000);
+  }
+
+  start(): void {
+    this.#run();
+  }
+
+  /** One sweep now; resolves when it is written. */
+  sweep(): Promise<number> {
+    return this.#sweep().then((r) => r.erased);
+  }
+
+  async #sweep(): Promise<{ erased: number; nextExpiry: number | null }> {
+    const r = await this.#store.transact((tx) => sweepSecretsTx(tx, this.#clock.now().getTime()));
+    if (r.erased > 0) this.#log?.info({ records: r.erased }, 'erased rotated signing secrets whose grace ended');
+    return r;
+  }
+
+  #run(): void {
+    if (this.#stopped) return;
+    const run = this.#sweep()
+      .then((r) => r.nextExpiry)
+      .catch((err: unknown) => {
+        this.#log?.error({ err: String(err) }, 'erasing expired signing secrets failed; trying again later');
+        return null;
+      })
+      .then((nextExpiry) => {
+        this.#running = undefined;
+        if (this.#stopped) return;
+        const now = this.#clock.now().getTime();
+        const wait = nextExpiry === null ? this.#everyMs : Math.min(this.#everyMs, Math.max(0, nextExpiry - now));
+        this.#timer = this.#scheduler.setTimeout(() => {
+          this.#timer = undefined;
+          this.#run();
+        }, wait);
+      });
+    this.#running = run;
+  }
+
+  /** Stops the timer and waits for a sweep in progress. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer !== undefined) this.#scheduler.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+  }
 }

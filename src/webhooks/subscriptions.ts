@@ -4,6 +4,7 @@
  * owner id; another owner's subscription answers NOT_FOUND.
  */
 import type { Clock } from '../core/clock.js';
+import type { Keyring } from '../core/keyring.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Logger } from '../core/log.js';
@@ -12,7 +13,7 @@ import { DELIVERIES, EVENTS, EVENT_INDEXES, WEBHOOKS, newDelivery, type Delivery
 import type { Store, Tx } from '../store/port.js';
 import { EVENT_CATALOGUE, EVENT_TYPES, WILDCARD, type EventType } from './catalogue.js';
 import { resolveCheckedUrl, type Resolver } from './guard.js';
-import { dropExpiredSecret } from './secrets.js';
+import { dropExpiredSecret, openSecrets, sealSecret } from './secrets.js';
 import type { CreateWebhookInput, TestWebhookResult, UpdateWebhookInput, Webhook, WebhookEvent, WebhookPayload } from './schemas.js';
 import { DEFAULT_TIMEOUT_MS, WebhookClient } from './send.js';
 import { generateSecret, signWithSecrets } from './signature.js';
@@ -21,7 +22,7 @@ export { WEBHOOKS, DELIVERIES };
 
 /** Indexed fields the webhook domain needs; merge into the app's STORE_INDEXES. */
 export const WEBHOOK_INDEXES: Record<string, string[]> = {
-  [WEBHOOKS]: ['ownerId'],
+  [WEBHOOKS]: ['ownerId', 'accounts'],
   [DELIVERIES]: ['state', 'eventId', 'webhookId'],
   [EVENTS]: EVENT_INDEXES,
 };
@@ -34,6 +35,8 @@ export const USER_AGENT = 'svc-webhooks/1';
 export interface WebhookDeps {
   store: Store;
   clock: Clock;
+  /** Seals the signing secrets stored with each subscription (src/core/keyring.ts). */
+  keyring: Keyring;
   /** Cursor codec for the event log (the app's shared one). */
   cursors: CursorCodec;
   log?: Logger | undefined;
@@ -47,18 +50,24 @@ export interface WebhookDeps {
   timeoutMs?: number | undefined;
 }
 
-/** A subscription as stored (the secret included). */
+/** A subscription as stored (the secrets sealed: src/webhooks/secrets.ts). */
 export interface WebhookRecord {
   [field: string]: unknown;
   id: string;
   _id: string;
   ownerId: string;
+  /**
+   * `*`: an operator's subscription to the events of every account (each delivery names its account in
+   * `accountId`). Absent: the owner's events only. Set only at creation, by an internal key with scope `all`.
+   */
+  accounts?: '*' | undefined;
   url: string;
   name: string;
   events: string[];
   status: 'active' | 'paused' | 'disabled';
+  /** The signing secret, sealed (plaintext only in the copy the dispatcher signs with). */
   secret: string;
-  /** The secret before the last rotation, still signing until `previousSecretExpiresAt` (unix ms). */
+  /** The secret before the last rotation (sealed), still signing until `previousSecretExpiresAt` (unix ms). */
   previousSecret: string | null;
   previousSecretExpiresAt: number | null;
   failures: number;
@@ -74,6 +83,7 @@ export function toWebhook(r: WebhookRecord): Webhook {
   return {
     id: r.id,
     _id: r.id,
+    ...(r.accounts === '*' ? { accounts: '*' as const } : {}),
     url: r.url,
     name: r.name,
     events: [...r.events],
@@ -87,7 +97,7 @@ export function toWebhook(r: WebhookRecord): Webhook {
   };
 }
 
-/** Secrets that currently sign deliveries, newest first. */
+/** Secrets that currently sign deliveries, newest first (of a record whose secrets were opened: openSecrets). */
 export function activeSecrets(r: WebhookRecord, nowMs: number): string[] {
   const out = [r.secret];
   if (r.previousSecret && r.previousSecretExpiresAt !== null && r.previousSecretExpiresAt > nowMs) out.push(r.previousSecret);
@@ -101,6 +111,7 @@ export function buildPayload(event: EventRecord, webhookId: string): WebhookPayl
     type: event.type,
     created: event.created,
     apiVersion: 'v1',
+    accountId: event.ownerId,
     data: event.data,
     event: event.type,
     timestamp: event.createdAt,
@@ -169,16 +180,18 @@ export async function createWebhook(
   const checked = await resolveCheckedUrl(input.url, { allow: deps.allow, resolve: deps.resolve });
   const now = deps.clock.now().toISOString();
   const generated = input.secret === undefined;
+  const secret = input.secret ?? generateSecret();
   const id = newId('webhook');
   const record: WebhookRecord = {
     id,
     _id: id,
     ownerId,
+    ...(input.accounts === '*' ? { accounts: '*' as const } : {}),
     url: input.url,
     name: input.name ?? checked.host,
     events,
     status: input.status ?? 'active',
-    secret: input.secret ?? generateSecret(),
+    secret: sealSecret(deps.keyring, WEBHOOKS, id, secret),
     previousSecret: null,
     previousSecretExpiresAt: null,
     failures: 0,
@@ -196,7 +209,7 @@ export async function createWebhook(
     await tx.put(WEBHOOKS, record);
   });
   deps.log?.info({ webhookId: id, ownerId }, 'webhook subscription created');
-  return generated ? { webhook: toWebhook(record), secret: record.secret, warning: SECRET_WARNING } : { webhook: toWebhook(record) };
+  return generated ? { webhook: toWebhook(record), secret, warning: SECRET_WARNING } : { webhook: toWebhook(record) };
 }
 
 export async function listWebhooks(deps: WebhookDeps, ownerId: string): Promise<Webhook[]> {
@@ -265,9 +278,10 @@ export async function regenerateSecret(
     const rec = await ownedTx(tx, ownerId, id);
     const now = deps.clock.now();
     const grace = opts.graceSeconds ?? 0;
+    // Both sealed for this record (the same AAD): the old sealed value moves as it is.
     rec.previousSecret = grace > 0 ? rec.secret : null;
     rec.previousSecretExpiresAt = grace > 0 ? now.getTime() + grace * 1000 : null;
-    rec.secret = secret;
+    rec.secret = sealSecret(deps.keyring, WEBHOOKS, id, secret);
     rec.updatedAt = now.toISOString();
     await tx.put(WEBHOOKS, rec);
     return rec;
@@ -292,7 +306,7 @@ export async function testWebhook(deps: WebhookDeps, ownerId: string, id: string
     apiVersion: 'v1',
     data: { message: 'This is a test delivery from svc.', webhookId: id },
   };
-  const { body, headers } = buildRequest(event, webhook, 1, now.getTime());
+  const { body, headers } = buildRequest(event, { ...webhook, ...openSecrets(deps.keyring, WEBHOOKS, webhook) }, 1, now.getTime());
   // A client of its own for this one delivery (its options are this call's), closed after.
   const client = new WebhookClient({ ca: deps.ca, allow: deps.allow, resolve: deps.resolve, connections: 1 });
   let result;

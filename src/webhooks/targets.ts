@@ -10,17 +10,14 @@
  * records the delivery the same way; the URL goes through the address guard at
  * every attempt and every connection.
  */
+import type { Keyring } from '../core/keyring.js';
 import { WEBHOOKS, type DeliveryRecord } from '../events/events.js';
 import type { Tx } from '../store/port.js';
-import { dropExpiredSecret } from './secrets.js';
+import { dropExpiredSecret, openSecrets, type SigningSecrets } from './secrets.js';
 import type { WebhookRecord } from './subscriptions.js';
 
-/** The signing secrets of a callback target, stored like a subscription's. */
-export interface SigningSecrets {
-  secret: string;
-  previousSecret: string | null;
-  previousSecretExpiresAt: number | null;
-}
+/** The signing secrets of a callback target, stored like a subscription's (sealed: src/webhooks/secrets.ts). */
+export type { SigningSecrets };
 
 /** A delivery's own target, instead of a subscription. */
 export interface CallbackTarget {
@@ -48,19 +45,23 @@ export function callbackTarget(d: DeliveryRecord): CallbackTarget | undefined {
  * it is cancelled. An ended grace secret is dropped from the record read for
  * signing, and erased from the store unless `persistSecrets` is false (a claim
  * under row locks, where the write could overwrite a concurrent change).
+ *
+ * The returned record is a copy holding the secrets opened with `keyring`, for
+ * signing in memory; it must never be stored.
  */
 export async function deliveryTarget(
   tx: Tx,
   d: DeliveryRecord,
   nowMs: number,
-  opts: { persistSecrets: boolean } = { persistSecrets: true },
+  opts: { persistSecrets: boolean; keyring: Keyring },
 ): Promise<{ webhook: WebhookRecord } | { cancel: string }> {
   const callback = callbackTarget(d);
   if (!callback) {
     const webhook = await tx.get<WebhookRecord>(WEBHOOKS, d.webhookId);
     if (!webhook) return { cancel: 'subscription deleted' };
     if (dropExpiredSecret(webhook, nowMs) && opts.persistSecrets) await tx.put(WEBHOOKS, webhook);
-    return webhook.status === 'active' ? { webhook } : { cancel: `subscription ${webhook.status}` };
+    if (webhook.status !== 'active') return { cancel: `subscription ${webhook.status}` };
+    return { webhook: { ...webhook, ...openSecrets(opts.keyring, WEBHOOKS, webhook) } };
   }
   if (callback.allowedBy) {
     const { collection, id, field } = callback.allowedBy;
@@ -71,7 +72,8 @@ export async function deliveryTarget(
   }
   const secrets = await tx.get<SigningSecrets & { [field: string]: unknown; id: string }>(callback.secretCollection, callback.secretId);
   if (!secrets) return { cancel: 'signing secret deleted' };
-  if (dropExpiredSecret(secrets as unknown as WebhookRecord, nowMs) && opts.persistSecrets) await tx.put(callback.secretCollection, secrets);
+  if (dropExpiredSecret(secrets, nowMs) && opts.persistSecrets) await tx.put(callback.secretCollection, secrets);
+  const open = openSecrets(opts.keyring, callback.secretCollection, secrets);
   const at = new Date(nowMs).toISOString();
   return {
     webhook: {
@@ -82,9 +84,9 @@ export async function deliveryTarget(
       name: 'callback',
       events: [d.type],
       status: 'active',
-      secret: secrets.secret,
-      previousSecret: secrets.previousSecret,
-      previousSecretExpiresAt: secrets.previousSecretExpiresAt,
+      secret: open.secret,
+      previousSecret: open.previousSecret,
+      previousSecretExpiresAt: open.previousSecretExpiresAt,
       failures: 0,
       consecutiveFailures: 0,
       lastDeliveryAttempt: null,

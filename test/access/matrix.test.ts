@@ -241,7 +241,7 @@ const OTHER_OWNER_FIXTURES: Record<string, (() => Promise<string>) | null> = {
 };
 
 async function otherOwnersWebhookId(): Promise<string> {
-  const deps = { store: server.services.store, clock, cursors: server.services.cursors, allow: '127.0.0.1' };
+  const deps = { store: server.services.store, clock, keyring: server.services.keyring, cursors: server.services.cursors, allow: '127.0.0.1' };
   const { webhook } = await createWebhook(deps, 'own_OTHER0000000000000000000000', { url: 'https://127.0.0.1:9/x', name: 'other', events: ['*'] });
   return webhook.id;
 }

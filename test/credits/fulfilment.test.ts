@@ -32,7 +32,7 @@ describe('checkout fulfilment', () => {
     const user = await h.user();
     // The account's webhook subscribers get the payment events through the outbox.
     const { webhook } = await createWebhook(
-      { store: h.server.services.store, clock: h.clock, cursors: h.server.services.cursors, allow: '127.0.0.1' },
+      { store: h.server.services.store, clock: h.clock, keyring: h.server.services.keyring, cursors: h.server.services.cursors, allow: '127.0.0.1' },
       user.accountId,
       { url: 'https://127.0.0.1:9/payments', name: 'payments', events: ['payment.initiated', 'payment.completed'] },
     );

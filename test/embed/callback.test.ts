@@ -41,7 +41,7 @@ afterAll(async () => {
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
 function dispatcher(allow: string): Dispatcher {
-  const d = new Dispatcher({ store: server.services.store, clock: time.clock, scheduler: time, ca: tls.cert, allow, jitterMs: 0, timeoutMs: 2000 });
+  const d = new Dispatcher({ store: server.services.store, clock: time.clock, keyring: server.services.keyring, scheduler: time, ca: tls.cert, allow, jitterMs: 0, timeoutMs: 2000 });
   dispatchers.push(d);
   d.start();
   return d;

@@ -7,7 +7,7 @@ import { closeServices, openServices } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/core/config.js';
 import { checkHealth } from '../../src/core/health.js';
 import { createLogger } from '../../src/core/log.js';
-import { tmpDir } from '../helpers.js';
+import { TEST_MASTER_KEY, tmpDir } from '../helpers.js';
 import { randomSchema, testDatabaseUrl, testRedisUrl } from '../support/engines.js';
 
 describe('configuration of the engines', () => {
@@ -48,7 +48,7 @@ describe('openServices with PostgreSQL and Redis', () => {
   });
 
   it('opens two instances on one data directory without a lock, sharing records and secrets', async () => {
-    const env = { SVC_DATA_DIR: path.join(dir.dir, 'same'), SVC_DATABASE_URL: url, SVC_DATABASE_SCHEMA: schema, SVC_REDIS_URL: redisUrl, SVC_REDIS_PREFIX: `${schema}:` };
+    const env = { SVC_DATA_DIR: path.join(dir.dir, 'same'), SVC_DATABASE_URL: url, SVC_DATABASE_SCHEMA: schema, SVC_REDIS_URL: redisUrl, SVC_REDIS_PREFIX: `${schema}:`, SVC_MASTER_KEY: TEST_MASTER_KEY };
     const config = loadConfig({}, env);
     const log = createLogger('silent');
     const [one, two] = await Promise.all([openServices(config, { log, bootstrap: false }), openServices(config, { log, bootstrap: false })]);

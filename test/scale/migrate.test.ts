@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATEST_VERSION } from '../../src/store/postgres/index.js';
-import { SVC_BIN, tmpDir } from '../helpers.js';
+import { SVC_BIN, TEST_MASTER_KEY, tmpDir } from '../helpers.js';
 import { randomSchema, testDatabaseUrl } from '../support/engines.js';
 
 let url: string;
@@ -57,7 +57,7 @@ describe('svc migrate', () => {
   it('refuses a schema newer than the code, in migrate and in serve, with a clear message and a non-zero exit', async () => {
     const schema = randomSchema('svc_migrate');
     schemas.push(schema);
-    const env = { SVC_DATABASE_URL: url, SVC_DATABASE_SCHEMA: schema };
+    const env = { SVC_DATABASE_URL: url, SVC_DATABASE_SCHEMA: schema, SVC_MASTER_KEY: TEST_MASTER_KEY };
     expect((await run(['migrate'], env)).code).toBe(0);
     await admin.query(`INSERT INTO "${schema}".svc_migrations (version, name) VALUES ($1, 'from the future')`, [LATEST_VERSION + 1]);
     const migrate = await run(['migrate'], env);

@@ -7,7 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
-import { SVC_BIN, tmpDir } from '../helpers.js';
+import { SVC_BIN, TEST_MASTER_KEY, tmpDir } from '../helpers.js';
 import { randomSchema, testDatabaseUrl, testRedisUrl } from '../support/engines.js';
 
 export interface Instance {
@@ -69,6 +69,7 @@ export async function startCluster(n: number, env: Record<string, string> = {}):
         SVC_DATABASE_SCHEMA: schema,
         SVC_REDIS_URL: redisUrl,
         SVC_REDIS_PREFIX: redisPrefix,
+        SVC_MASTER_KEY: TEST_MASTER_KEY,
         SVC_LOG_LEVEL: 'info',
         ...env,
         ...extra,

@@ -11,7 +11,7 @@ import {
   type DispatcherOptions,
   type WebhookDeps,
 } from '../../src/webhooks/index.js';
-import { FakeTime, deps as makeDeps, hasOpenssl, makeCert, startReceiver, tempStore, type Handler, type Tls } from './helpers.js';
+import { FakeTime, deps as makeDeps, hasOpenssl, makeCert, startReceiver, tempStore, testKeyring, type Handler, type Tls } from './helpers.js';
 
 const OWNER = 'own_disp';
 
@@ -42,7 +42,7 @@ async function rig(handler: Handler, opts: Partial<DispatcherOptions> = {}): Pro
   const time = new FakeTime();
   const receiver = await startReceiver(tls, handler);
   const d = makeDeps(store, time.clock, { ca: tls.cert });
-  const dispatcher = new Dispatcher({ store, clock: time.clock, scheduler: time, ca: tls.cert, allow: '127.0.0.1', jitterMs: 0, timeoutMs: 2000, ...opts });
+  const dispatcher = new Dispatcher({ store, clock: time.clock, keyring: testKeyring, scheduler: time, ca: tls.cert, allow: '127.0.0.1', jitterMs: 0, timeoutMs: 2000, ...opts });
   open.push(async () => {
     await dispatcher.stop();
     await receiver.close();
@@ -113,6 +113,7 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
         type: 'contract.generated',
         created: expect.any(Number),
         apiVersion: 'v1',
+        accountId: OWNER,
         data: { contract: 'ctr_1' },
         event: 'contract.generated',
         timestamp: expect.any(String),

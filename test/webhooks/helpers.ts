@@ -5,6 +5,8 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Keyring } from '../../src/core/keyring.js';
+import { openSecrets } from '../../src/webhooks/secrets.js';
 import { CursorCodec } from '../../src/core/pagination.js';
 import { openLowdbStore, type Store } from '../../src/store/index.js';
 import { WEBHOOK_INDEXES, type Scheduler, type WebhookDeps } from '../../src/webhooks/index.js';
@@ -152,6 +154,16 @@ export async function tempStore(): Promise<{ store: Store; dir: string; cleanup:
   };
 }
 
+/** The master key of the webhook domain's unit tests (a fixed one: the crash test's child process uses it too). */
+export const testKeyring = new Keyring(Buffer.alloc(32, 0x5a));
+
+/** A stored record's signing secrets opened with the test keyring (the stored fields are sealed). */
+export async function openedSecrets(store: Store, id: string, collection = 'webhooks'): Promise<{ secret: string; previousSecret: string | null; previousSecretExpiresAt: number | null }> {
+  const r = await store.get<{ id: string; secret: string; previousSecret: string | null; previousSecretExpiresAt: number | null }>(collection, id);
+  if (!r) throw new Error(`no ${collection} record ${id}`);
+  return openSecrets(testKeyring, collection, r);
+}
+
 export function deps(store: Store, clock: { now(): Date }, extra: Partial<WebhookDeps> = {}): WebhookDeps {
-  return { store, clock, cursors: new CursorCodec('test-cursor-secret-0123456789'), allow: '127.0.0.1', ...extra };
+  return { store, clock, keyring: testKeyring, cursors: new CursorCodec('test-cursor-secret-0123456789'), allow: '127.0.0.1', ...extra };
 }

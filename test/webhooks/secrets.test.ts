@@ -3,7 +3,7 @@ import { recordEvent } from '../../src/events/events.js';
 import type { Store } from '../../src/store/index.js';
 import { Dispatcher, createWebhook, regenerateSecret, updateWebhook, verifyWebhookSignature, type WebhookRecord } from '../../src/webhooks/index.js';
 import { dropExpiredSecret, eraseExpiredSecrets } from '../../src/webhooks/secrets.js';
-import { FakeTime, deps as makeDeps, hasOpenssl, makeCert, startReceiver, tempStore } from './helpers.js';
+import { FakeTime, deps as makeDeps, hasOpenssl, makeCert, openedSecrets, startReceiver, tempStore, testKeyring } from './helpers.js';
 
 const OWNER = 'own_rotate';
 const publicResolver = async () => ['93.184.216.34'];
@@ -24,8 +24,7 @@ async function rotated(store: Store, time: FakeTime, url = 'https://hooks.exampl
   const d = makeDeps(store, time.clock, { resolve });
   const created = await createWebhook(d, OWNER, { url, events: ['*'] });
   const g = await regenerateSecret(d, OWNER, created.webhook.id, { graceSeconds: 3600 });
-  const stored = (await store.get<WebhookRecord>('webhooks', created.webhook.id))!;
-  expect(stored).toMatchObject({ secret: g.secret, previousSecret: created.secret });
+  expect(await openedSecrets(store, created.webhook.id)).toMatchObject({ secret: g.secret, previousSecret: created.secret });
   return { d, id: created.webhook.id, old: created.secret!, fresh: g.secret };
 }
 
@@ -44,7 +43,7 @@ describe('an expired predecessor secret is erased from the stored record', () =>
     const { d, id, old } = await rotated(store, time);
     time.advance(3_599_000);
     await updateWebhook(d, OWNER, id, { name: 'during the grace' });
-    expect((await store.get<WebhookRecord>('webhooks', id))!.previousSecret).toBe(old);
+    expect((await openedSecrets(store, id)).previousSecret).toBe(old);
     time.advance(1_000);
     await updateWebhook(d, OWNER, id, { name: 'after the grace' });
     const stored = (await store.get<WebhookRecord>('webhooks', id))!;
@@ -56,9 +55,9 @@ describe('an expired predecessor secret is erased from the stored record', () =>
     const { store, time, dir } = await setup();
     const { id, old, fresh } = await rotated(store, time);
     expect(await eraseExpiredSecrets(store, time.now + 3_599_000)).toBe(0);
-    expect((await store.get<WebhookRecord>('webhooks', id))!.previousSecret).toBe(old);
+    expect((await openedSecrets(store, id)).previousSecret).toBe(old);
     expect(await eraseExpiredSecrets(store, time.now + 3_600_000)).toBe(1);
-    expect((await store.get<WebhookRecord>('webhooks', id))!).toMatchObject({ secret: fresh, previousSecret: null });
+    expect(await openedSecrets(store, id)).toMatchObject({ secret: fresh, previousSecret: null });
     // Gone from the data file too, not only from memory.
     await store.flush();
     const { readFile } = await import('node:fs/promises');
@@ -69,7 +68,7 @@ describe('an expired predecessor secret is erased from the stored record', () =>
     const { store, time } = await setup();
     const { id } = await rotated(store, time);
     time.advance(3_600_000);
-    const dispatcher = new Dispatcher({ store, clock: time.clock, scheduler: time, allow: '127.0.0.1', jitterMs: 0 });
+    const dispatcher = new Dispatcher({ store, clock: time.clock, keyring: testKeyring, scheduler: time, allow: '127.0.0.1', jitterMs: 0 });
     open.push(() => dispatcher.stop());
     dispatcher.start();
     await dispatcher.idle();
@@ -82,13 +81,13 @@ describe('an expired predecessor secret is erased from the stored record', () =>
     const receiver = await startReceiver(tls, () => 200, { record: true });
     open.push(() => receiver.close());
     const { d, id, old, fresh } = await rotated(store, time, receiver.url(), async () => ['127.0.0.1']);
-    const dispatcher = new Dispatcher({ store, clock: time.clock, scheduler: time, ca: tls.cert, allow: '127.0.0.1', jitterMs: 0, timeoutMs: 2000 });
+    const dispatcher = new Dispatcher({ store, clock: time.clock, keyring: testKeyring, scheduler: time, ca: tls.cert, allow: '127.0.0.1', jitterMs: 0, timeoutMs: 2000 });
     open.push(() => dispatcher.stop());
     dispatcher.start();
     await dispatcher.idle();
     time.advance(3_600_000);
     // The start-up sweep ran before the grace ended; this delivery's claim is the first to see it over.
-    expect((await store.get<WebhookRecord>('webhooks', id))!.previousSecret).toBe(old);
+    expect((await openedSecrets(store, id)).previousSecret).toBe(old);
     await store.transact(async (tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: {} }, d.clock));
     for (let i = 0; i < 50 && receiver.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     await dispatcher.idle();

@@ -21,7 +21,7 @@ import {
   verifyWebhookSignature,
   type WebhookDeps,
 } from '../../src/webhooks/index.js';
-import { deps as makeDeps, hasOpenssl, makeCert, startReceiver, tempStore, type Tls } from './helpers.js';
+import { deps as makeDeps, hasOpenssl, makeCert, openedSecrets, startReceiver, tempStore, type Tls } from './helpers.js';
 import { z } from 'zod';
 
 const OWNER = 'own_alice';
@@ -189,11 +189,11 @@ describe('webhook subscriptions', () => {
     expect(r.secret).toMatch(/^whsec_/);
     expect(r.secret).not.toBe(created.secret);
     expect(r.warning).toMatch(/once/);
-    const stored = await store.get<{ id: string; secret: string; previousSecret: string | null }>('webhooks', created.webhook.id);
-    expect(stored?.secret).toBe(r.secret);
+    const stored = await openedSecrets(store, created.webhook.id);
+    expect(stored.secret).toBe(r.secret);
     expect(stored?.previousSecret).toBeNull();
     const g = await regenerateSecret(d, OWNER, created.webhook.id, { graceSeconds: 3600 });
-    const stored2 = await store.get<{ id: string; secret: string; previousSecret: string | null }>('webhooks', created.webhook.id);
+    const stored2 = await openedSecrets(store, created.webhook.id);
     expect(stored2).toMatchObject({ secret: g.secret, previousSecret: r.secret });
   });
 

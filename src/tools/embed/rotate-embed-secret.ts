@@ -47,7 +47,7 @@ export const rotateEmbedSecretTool = defineTool({
   handler: async (input, ctx) => {
     const key = await ctx.store.get<ApiKeyRecord>(API_KEYS, ctx.principal.keyId);
     if (!key) throw new ApiError('API_KEY_INVALID', 'The API key is invalid, revoked or expired.');
-    const { secret, record, rotated } = await rotateEmbedSecret(ctx.store, key, input.graceSeconds, ctx.clock);
+    const { secret, record, rotated } = await rotateEmbedSecret(ctx.store, key, input.graceSeconds, ctx.clock, ctx.keyring);
     return {
       embedSecret: {
         keyId: key.id,

@@ -17,6 +17,8 @@ export const createWebhookTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: CreateWebhookInput.strict(),
   output: CreateWebhookOutput,
+  // `accounts: "*"` (every account's events) is for operators only: checked by the shared wrapper (403).
+  operatorInput: (input) => input.accounts === '*',
   rest: { method: 'POST', path: '/webhooks/subscriptions', shape: 'data', status: 201, dataField: 'webhook', metaFields: ['secret', 'warning'] },
   handler: (input, ctx) => createWebhook(webhookDeps(ctx), ctx.principal.ownerId, input),
 });

@@ -29,6 +29,9 @@ export const ErrorEnvelopeSchema = z
                 expected: z.string().optional().describe('The value that would be accepted, where one can be computed.'),
                 required: z.number().int().optional().describe('INSUFFICIENT_CREDITS: credits the operation needs.'),
                 available: z.number().int().optional().describe('INSUFFICIENT_CREDITS: credits the wallet holds.'),
+                used: z.number().int().optional().describe('QUOTA_EXCEEDED: bytes the account stores now, uploads in progress included.'),
+                limit: z.number().int().optional().describe('QUOTA_EXCEEDED: bytes the account may store.'),
+                needed: z.number().int().optional().describe('QUOTA_EXCEEDED: bytes the refused upload asked for.'),
               })
               .describe('One problem.'),
           )

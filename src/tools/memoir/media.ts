@@ -55,7 +55,7 @@ export const uploadMemoirMediaTool = defineTool({
     const seconds = input.kind === 'photo' ? null : await measureSeconds({ kind: input.kind } as MediaRecord, staged, ctx.signal).catch(() => null);
     // The speaker's pitch, for the matched voice style (the first 30 s are enough).
     const pitch = input.kind === 'photo' ? null : await pcm16k(staged, 30, ctx.signal).then((s) => medianPitch(s), () => null);
-    const record = await commitUpload({ store: ctx.store, clock: ctx.clock, dataDir: ctx.config.dataDir }, ctx.principal.ownerId, input, {
+    const record = await commitUpload({ store: ctx.store, clock: ctx.clock, dataDir: ctx.config.dataDir, defaultQuota: ctx.config.storageQuotaBytes }, ctx.principal.ownerId, input, {
       originalName: input.originalName,
       durationMinutes: input.durationMinutes,
       durationSeconds: seconds,

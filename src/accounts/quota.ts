@@ -19,6 +19,7 @@
  * The limit is the account's `storageQuotaBytes` (set by the operator) or the
  * server's default (SVC_STORAGE_QUOTA_BYTES, 1 GiB).
  */
+import { z } from 'zod';
 import { ApiError } from '../core/errors.js';
 import type { Store, Tx } from '../store/port.js';
 import { ACCOUNTS, type AccountRecord } from './records.js';
@@ -54,16 +55,16 @@ export function declareStoredBytes(collection: string, sizeField = 'size'): void
   STORED_BYTES.set(collection, sizeField);
 }
 
-export interface StorageUsage {
-  /** Bytes the account stores, uploads in progress included. */
-  used: number;
-  /** The part of `used` held by uploads in progress. */
-  reserved: number;
-  /** Bytes the account may store. */
-  limit: number;
-  /** What is left: limit - used, never below 0. */
-  available: number;
-}
+export const StorageUsageSchema = z
+  .object({
+    used: z.number().int().describe('Bytes the account stores, uploads in progress included.'),
+    reserved: z.number().int().describe('The part of `used` held by uploads in progress (usually 0).'),
+    limit: z.number().int().describe("Bytes the account may store: its own quota set by the operator, else the server's default."),
+    available: z.number().int().describe('Bytes left: limit - used, never below 0.'),
+  })
+  .describe("The account's storage: media files now, vault files later. Deleting an item frees its bytes at once.");
+
+export type StorageUsage = z.infer<typeof StorageUsageSchema>;
 
 export interface QuotaOptions {
   /** The server's default limit (config.storageQuotaBytes). */

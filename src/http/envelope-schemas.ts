@@ -53,7 +53,8 @@ export function successSchema(tool: AnyTool): z.ZodType {
     case 'list': {
       const shape = tool.output.shape as Record<string, z.ZodType>;
       if (!shape.items) throw new Error(`${tool.name}: a list tool's output needs an "items" field`);
-      const meta = shape.pagination ? MetaSchema.extend({ pagination: shape.pagination }) : MetaSchema;
+      const extra = Object.fromEntries((tool.rest.metaFields ?? []).map((f) => [f, shape[f]!]));
+      const meta = shape.pagination || Object.keys(extra).length ? MetaSchema.extend({ ...(shape.pagination ? { pagination: shape.pagination } : {}), ...extra }) : MetaSchema;
       return z.object({ success, data: shape.items, meta }).describe(`Envelope with a list of results.`);
     }
     case 'data': {

@@ -71,8 +71,8 @@ function contentLength(req: FastifyRequest): number | undefined {
 }
 
 /**
- * What the multipart parser's failures mean for the client: a body cut short or malformed is a 400, a form past the
- * parser's limits a 413, in the envelope. Anything else (a disk error while staging) goes on as it is.
+ * What the multipart parser's failures mean for the client: a body cut short or malformed, or a form with more parts
+ * than an upload has, is a 400; a file past the largest size a 413, in the envelope. Anything else (a disk error while staging) goes on as it is.
  */
 function multipartProblem(err: unknown): unknown {
   if (err instanceof ApiError) return err;
@@ -80,9 +80,9 @@ function multipartProblem(err: unknown): unknown {
   const code = typeof e?.code === 'string' ? e.code : '';
   const message = typeof e?.message === 'string' ? e.message : '';
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', 'The file is larger than an upload may be.', [{ field: 'file', reason: 'too large' }]);
-  if (code.startsWith('FST_') && e?.statusCode === 413) {
-    return new ApiError('PAYLOAD_TOO_LARGE', 'The form has more parts than an upload takes: one file, in "file", and at most the durationMinutes field.', [
-      { field: '', reason: code },
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
+    return ApiError.validation('The form has more parts than an upload takes: exactly one file, in "file", and at most the durationMinutes field.', [
+      { field: '', reason: code === 'FST_FILES_LIMIT' ? 'more than one file' : 'too many fields' },
     ]);
   }
   if (code.startsWith('FST_')) return ApiError.validation('The multipart body could not be read.', [{ field: '', reason: code }]);

@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/core/config.js';
 import type { TestServer } from '../helpers.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
 import { MEMOIR_ENGINES, multipartBody, startEngineServer, type MemoirEngine } from './support.js';
@@ -164,5 +165,16 @@ describe.each(MEMOIR_ENGINES)('storage quota, %s store', (engine: MemoirEngine) 
     expect(w.storage).toEqual({ used: png.length, reserved: 0, limit: LIMIT, available: LIMIT - png.length });
     expect(w.storage).toEqual((await media(user)).meta.storage);
     expect(w.balance).toBe(0);
+  });
+});
+
+describe('SVC_STORAGE_QUOTA_BYTES', () => {
+  it('defaults to 1 GiB, takes a whole number of bytes (0 included), and refuses anything else with a line naming it', () => {
+    expect(loadConfig({}, {}).storageQuotaBytes).toBe(1024 ** 3);
+    expect(loadConfig({}, { SVC_STORAGE_QUOTA_BYTES: '5000' }).storageQuotaBytes).toBe(5000);
+    expect(loadConfig({}, { SVC_STORAGE_QUOTA_BYTES: '0' }).storageQuotaBytes).toBe(0);
+    for (const bad of ['-1', '1.5', '1GB', '99999999999999999999']) {
+      expect(() => loadConfig({}, { SVC_STORAGE_QUOTA_BYTES: bad }), bad).toThrow(/SVC_STORAGE_QUOTA_BYTES must be a whole number of bytes/);
+    }
   });
 });

@@ -122,17 +122,7 @@ export function memoirBinaryPaths(): Record<string, Json> {
             additionalProperties: false,
             description: 'The stored media item.',
           }),
-          ...errors(false, {
-            '400': error(
-              'A broken form: no boundary in the multipart Content-Type, a truncated or malformed body, no file part, a file name holding a path or a ' +
-                'control character, or an unknown field.',
-            ),
-            '413': error(
-              'The file is past its kind\'s size limit, or a photo declares more than 100 megapixels (PAYLOAD_TOO_LARGE); or the account\'s storage ' +
-                'quota has no room for it (QUOTA_EXCEEDED, with used, limit and needed bytes in error.details). Nothing is stored.',
-            ),
-            '415': error('Not multipart/form-data, or the file is not a photo, audio or video, judged by the content.'),
-          }),
+          ...errors(false, { '415': error('Not multipart/form-data, or the file is not a photo, audio or video, judged by the content.') }),
         },
       }),
     },

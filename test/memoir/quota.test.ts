@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
@@ -153,6 +154,33 @@ describe.each(MEMOIR_ENGINES)('storage quota, %s store', (engine: MemoirEngine) 
     expect(self.statusCode).toBeGreaterThanOrEqual(400);
     expect(self.statusCode).toBeLessThan(500);
     expect((await media(user)).meta.storage.limit).toBe(LIMIT);
+  });
+
+  it('an upload without Content-Length (chunked) reserves what is left and is cut off with QUOTA_EXCEEDED past it', async () => {
+    const user = await registerUser(server.app);
+    const chunked = (body: { body: Buffer; contentType: string }) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/api/v1/svcloom/media/upload',
+        headers: { ...sessionHeaders(user), 'content-type': body.contentType, 'transfer-encoding': 'chunked' },
+        // Small pieces: the file arrives as a stream whose length nobody declared.
+        payload: Readable.from(Array.from({ length: Math.ceil(body.body.length / 1024) }, (_, i) => body.body.subarray(i * 1024, (i + 1) * 1024))),
+      });
+    const first = await noisePng(60); // ~10.8 kB: fits
+    const up = await chunked(form(first));
+    expect(up.statusCode).toBe(201);
+    expect((await media(user)).meta.storage).toMatchObject({ used: first.length, reserved: 0 });
+    const second = await noisePng(60); // does not fit in what is left
+    const refused = await chunked(form(second));
+    expect(refused.statusCode).toBe(413);
+    expect(refused.json().error.code).toBe('QUOTA_EXCEEDED');
+    const detail = refused.json().error.details[0];
+    expect(detail).toMatchObject({ used: first.length, limit: LIMIT });
+    expect(detail.needed).toBeGreaterThan(LIMIT - first.length);
+    // Refused while the file was arriving, at the first bytes past the room left (not up front from a declared length).
+    expect(detail.needed).toBeLessThanOrEqual(second.length);
+    expect(await staging()).toEqual([]);
+    expect((await media(user)).meta.storage).toMatchObject({ used: first.length, reserved: 0 });
   });
 
   it('shows the usage in the wallet, the same as in the media list', async () => {

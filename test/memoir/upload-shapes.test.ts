@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMOIR_MEDIA } from '../../src/memoir/records.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
+import { resolveRef } from '../support/openapi.js';
 import { grant, multipartBody } from './support.js';
 
 // Every broken multipart shape answers 400 or 415 in the envelope (never a 5xx), stores nothing and keeps no
@@ -174,5 +175,20 @@ describe('a decompression bomb', () => {
     expect(avatar.statusCode).toBe(413);
     expect(avatar.json()).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
     expect(await balance()).toBe(before);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the upload body with an example, its 413 and 415 answers, and QUOTA_EXCEEDED\'s detail fields', async () => {
+    const doc = (await server.app.inject({ url: '/api/v1/openapi.json' })).json();
+    const op = doc.paths['/api/v1/svcloom/media/upload'].post;
+    const form = op.requestBody.content['multipart/form-data'];
+    expect(form.example).toMatchObject({ file: expect.any(String), durationMinutes: expect.any(Number) });
+    expect(Object.keys(form.example).every((k) => k in form.schema.properties)).toBe(true);
+    const response = (status: string) => resolveRef(doc, op.responses[status]);
+    expect(response('413').description).toContain('QUOTA_EXCEEDED');
+    expect(response('415').description).toMatch(/multipart\/form-data/);
+    const detail = doc.components.schemas.ErrorEnvelope.properties.error.properties.details.items.properties;
+    for (const f of ['used', 'limit', 'needed']) expect(detail[f], f).toMatchObject({ type: 'integer', description: expect.stringContaining('QUOTA_EXCEEDED') });
   });
 });

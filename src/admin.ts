@@ -57,7 +57,7 @@ export class ApiCallError extends Error {
 export async function callApi(
   base: string,
   apiKey: string,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PATCH',
   route: string,
   body?: unknown,
 ): Promise<{ data: unknown; meta: Record<string, unknown> }> {

@@ -28,6 +28,8 @@ Usage:
       Create a customer account and its first key; the key is printed once.
   svc accounts list [--json]
       List accounts.
+  svc accounts set-quota --account ACCOUNT_ID --bytes N|default [--json]
+      Set the bytes an account may store (default: back to SVC_STORAGE_QUOTA_BYTES, 1 GiB).
   svc keys create --tier public|partner|internal --scopes a,b --name NAME [--account ACCOUNT_ID] [--json]
       Create an API key (in the operator's account unless --account names another) and print its value once.
   svc keys list [--json]
@@ -359,7 +361,41 @@ async function accounts(args: string[]): Promise<void> {
     );
     return;
   }
-  throw new UsageError(sub ? `unknown accounts command "${sub}" (use create or list)` : 'accounts needs a command: create or list');
+  if (sub === 'set-quota') {
+    const { values } = parse(rest, { ...ADMIN_OPTIONS, account: { type: 'string' }, bytes: { type: 'string' } });
+    const account = values.account as string | undefined;
+    if (!account) throw new UsageError('--account is required (see svc accounts list)');
+    const bytes = values.bytes as string | undefined;
+    if (bytes !== 'default' && !(bytes && /^\d+$/.test(bytes) && Number.isSafeInteger(Number(bytes)))) {
+      throw new UsageError('--bytes must be a whole number of bytes, or "default" for the server\'s default');
+    }
+    const input = { id: account, storageQuotaBytes: bytes === 'default' ? null : Number(bytes) };
+    const [{ updateAccount, UpdateAccountInput }, { zodDetails }, { ApiCallError, callApi }, { ApiError }] = await Promise.all([
+      import('./accounts/accounts.js'),
+      import('./tools/invoke.js'),
+      import('./admin.js'),
+      import('./core/errors.js'),
+    ]);
+    const parsed = UpdateAccountInput.safeParse(input);
+    if (!parsed.success) throw new UsageError(zodDetails(parsed.error).map((d) => `--${d.field === 'id' ? 'account' : 'bytes'}: ${d.reason}`).join('; '));
+    const done = (out: AccountView) =>
+      print(values, out, `Account ${out.id} may store ${out.storageQuotaBytes === null ? "the server's default number of" : out.storageQuotaBytes} bytes.\n`);
+    await adminRun(
+      values,
+      async (services, operator) => {
+        try {
+          done(await updateAccount({ system: services.store, clock: systemClock }, operator, parsed.data));
+        } catch (err) {
+          if (err instanceof ApiError) throw new ApiCallError(`${err.code}: ${err.message}`);
+          throw err;
+        }
+      },
+      async (url, apiKey) =>
+        done((await callApi(url, apiKey, 'PATCH', `/api/v1/accounts/${encodeURIComponent(account)}`, { storageQuotaBytes: input.storageQuotaBytes })).data as AccountView),
+    );
+    return;
+  }
+  throw new UsageError(sub ? `unknown accounts command "${sub}" (use create, list or set-quota)` : 'accounts needs a command: create, list or set-quota');
 }
 
 async function credits(args: string[]): Promise<void> {

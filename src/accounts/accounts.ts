@@ -31,6 +31,11 @@ export const AccountSchema = z
     createdAt: z.string().describe('Creation time, ISO 8601.'),
     updatedAt: z.string().describe('Last change, ISO 8601.'),
     suspendedAt: z.string().nullable().describe('When the account was suspended, or null.'),
+    storageQuotaBytes: z
+      .number()
+      .int()
+      .nullable()
+      .describe("Bytes the account may store (media, later vault files), set by the operator; null: the server's default (SVC_STORAGE_QUOTA_BYTES, 1 GiB)."),
   })
   .describe('An account: the owner of keys, webhooks, events, users and every other record.');
 export type AccountView = z.infer<typeof AccountSchema>;
@@ -88,6 +93,14 @@ export const UpdateAccountInput = z
     name: z.string().trim().min(1).max(100).optional().describe('New display name.'),
     status: z.enum(ACCOUNT_STATUSES).optional().describe('`suspended` refuses every key and session of the account; `active` restores them.'),
     email: emailField.nullable().optional().describe('New contact email, or null to remove it.'),
+    storageQuotaBytes: z
+      .number()
+      .int()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .nullable()
+      .optional()
+      .describe("Bytes the account may store (0: nothing more may be uploaded); null returns it to the server's default. Stored files are never deleted by a lower quota."),
   })
   .describe('Changes to an account.');
 
@@ -121,6 +134,7 @@ export function accountView(r: AccountRecord): AccountView {
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     suspendedAt: r.suspendedAt,
+    storageQuotaBytes: typeof r.storageQuotaBytes === 'number' ? r.storageQuotaBytes : null,
   };
 }
 
@@ -272,6 +286,7 @@ export async function updateAccount(deps: AccountDeps, caller: Principal, input:
     const next: AccountRecord = { ...fresh, updatedAt: now };
     if (input.name !== undefined) next.name = input.name;
     if (input.email !== undefined) next.email = input.email;
+    if (input.storageQuotaBytes !== undefined) next.storageQuotaBytes = input.storageQuotaBytes;
     if (input.status !== undefined && input.status !== fresh.status) {
       next.status = input.status;
       next.suspendedAt = input.status === 'suspended' ? now : null;

@@ -26,6 +26,8 @@ export interface AccountRecord {
   createdAt: string;
   updatedAt: string;
   suspendedAt: string | null;
+  /** Bytes the account may store, set by the operator; missing or null: the server's default (src/accounts/quota.ts). */
+  storageQuotaBytes?: number | null;
 }
 
 export const TIER_RANK: Record<Tier, number> = { public: 0, partner: 1, internal: 2 };

@@ -60,6 +60,11 @@ export interface Config {
   llm?: { baseUrl: string; apiKey: string; model: string } | undefined;
   /** Largest memoir upload per kind, bytes (SVC_MEMOIR_MAX_PHOTO, _AUDIO, _VIDEO). */
   memoirUploadLimits?: { photo: number; audio: number; video: number };
+  /**
+   * Bytes an account may store (media; later vault files and kept exports) unless the operator set its own
+   * figure on the account (SVC_STORAGE_QUOTA_BYTES; default 1 GiB).
+   */
+  storageQuotaBytes?: number;
   /** Credit packs, action prices and auto-reload policy (SVC_CREDITS_CATALOGUE: JSON over the defaults). */
   credits: Catalogue;
   /** Stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_BASE) and allowed checkout return hosts. */
@@ -101,6 +106,12 @@ function parsePort(raw: string, source: string): number {
 
 function parsePositiveInt(raw: string, source: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new ConfigError(`${source} must be a positive whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+/** A number of bytes: a whole number, 0 allowed (nothing may be stored), at most 2^53 - 1. */
+function parseBytes(raw: string, source: string): number {
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new ConfigError(`${source} must be a whole number of bytes, got "${raw}"`);
   return Number(raw);
 }
 
@@ -152,6 +163,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
       audio: env.SVC_MEMOIR_MAX_AUDIO ? parsePositiveInt(env.SVC_MEMOIR_MAX_AUDIO, 'SVC_MEMOIR_MAX_AUDIO') : 100 * 1024 * 1024,
       video: env.SVC_MEMOIR_MAX_VIDEO ? parsePositiveInt(env.SVC_MEMOIR_MAX_VIDEO, 'SVC_MEMOIR_MAX_VIDEO') : 500 * 1024 * 1024,
     },
+    storageQuotaBytes: env.SVC_STORAGE_QUOTA_BYTES ? parseBytes(env.SVC_STORAGE_QUOTA_BYTES, 'SVC_STORAGE_QUOTA_BYTES') : 1024 ** 3,
     credits: creditsCatalogue(env),
     payments: paymentsConfig(env),
   };

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
+  QUOTA_EXCEEDED: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
@@ -43,6 +44,12 @@ export interface ErrorDetail {
   required?: number;
   /** INSUFFICIENT_CREDITS: credits the wallet holds. */
   available?: number;
+  /** QUOTA_EXCEEDED: bytes the account stores now (uploads in progress included). */
+  used?: number;
+  /** QUOTA_EXCEEDED: bytes the account may store. */
+  limit?: number;
+  /** QUOTA_EXCEEDED: bytes the refused operation asked for. */
+  needed?: number;
 }
 
 export interface ApiErrorBody {

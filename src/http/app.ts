@@ -446,7 +446,8 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
           return { success: true, ...output, meta };
         case 'list': {
           const { items, pagination } = output as { items: unknown[]; pagination: Record<string, unknown> };
-          return { success: true, data: items, meta: { ...meta, pagination } };
+          const extra = Object.fromEntries((tool.rest.metaFields ?? []).filter((f) => output[f] !== undefined).map((f) => [f, output[f]]));
+          return { success: true, data: items, meta: { ...meta, pagination, ...extra } };
         }
         case 'data': {
           const { dataField, metaFields = [] } = tool.rest;

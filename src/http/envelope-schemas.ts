@@ -35,6 +35,9 @@ export const ErrorEnvelopeSchema = bounded(
                   expected: z.string().optional().describe('The value that would be accepted, where one can be computed.'),
                   required: z.number().int().optional().describe('INSUFFICIENT_CREDITS: credits the operation needs.'),
                   available: z.number().int().optional().describe('INSUFFICIENT_CREDITS: credits the wallet holds.'),
+                  used: z.number().int().optional().describe('QUOTA_EXCEEDED: bytes the account stores now, uploads in progress included.'),
+                  limit: z.number().int().optional().describe('QUOTA_EXCEEDED: bytes the account may store.'),
+                  needed: z.number().int().optional().describe('QUOTA_EXCEEDED: bytes the refused upload asked for.'),
                 })
                 .describe('One problem.'),
             )
@@ -58,7 +61,8 @@ export function successSchema(tool: AnyTool): z.ZodType {
     case 'list': {
       const shape = tool.output.shape as Record<string, z.ZodType>;
       if (!shape.items) throw new Error(`${tool.name}: a list tool's output needs an "items" field`);
-      const meta = shape.pagination ? MetaSchema.extend({ pagination: shape.pagination }) : MetaSchema;
+      const extra = Object.fromEntries((tool.rest.metaFields ?? []).map((f) => [f, shape[f]!]));
+      const meta = shape.pagination || Object.keys(extra).length ? MetaSchema.extend({ ...(shape.pagination ? { pagination: shape.pagination } : {}), ...extra }) : MetaSchema;
       return z.object({ success, data: shape.items, meta }).describe(`Envelope with a list of results.`);
     }
     case 'data': {

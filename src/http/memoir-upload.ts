@@ -15,7 +15,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../accounts/sessions.js';
 import { makeMeta } from '../core/envelope.js';
 import { ApiError } from '../core/errors.js';
-import { DEFAULT_UPLOAD_LIMITS, discardStaged, stageUpload, type Staged } from '../memoir/media.js';
+import { quotaExceeded, releaseStorage, reserveStorage, shrinkReservation } from '../accounts/quota.js';
+import { accountStore } from '../accounts/tenancy.js';
+import { DEFAULT_UPLOAD_LIMITS, discardStaged, newStagingId, stageUpload, uploadFileName, type Staged } from '../memoir/media.js';
+import type { Store } from '../store/port.js';
 import type { Services } from '../tools/define.js';
 import { admitPrincipal, invokeTool, type CallInfo } from '../tools/invoke.js';
 import { exportMemoirTool, exportSharedMemoirTool } from '../tools/memoir/export.js';
@@ -35,6 +38,58 @@ function finish(reply: FastifyReply, call: CallInfo, services: Services): void {
   if (call.cookie && call.cookie !== 'clear') {
     reply.setCookie(SESSION_COOKIE, call.cookie.token, { path: '/', httpOnly: true, sameSite: 'lax', secure: (services.config.publicUrl ?? '').startsWith('https://'), expires: call.cookie.expiresAt });
   }
+}
+
+/**
+ * The upload must be multipart/form-data with a usable boundary (1 to 70 characters): anything else is refused
+ * here, in the envelope, before the multipart parser sees it (415 for another type, 400 for a broken header).
+ */
+function checkMultipart(req: FastifyRequest): void {
+  const header = req.headers['content-type'] ?? '';
+  const [type = '', ...params] = header.split(';');
+  if (!req.isMultipart() || type.trim().toLowerCase() !== 'multipart/form-data') {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data with a "file" field.', [
+      { field: '', reason: `Content-Type ${JSON.stringify(type.trim().slice(0, 100) || '(none)')} is not multipart/form-data` },
+    ]);
+  }
+  const boundary = params
+    .map((p) => p.trim())
+    .find((p) => /^boundary=/i.test(p))
+    ?.slice('boundary='.length)
+    .replace(/^"(.*)"$/, '$1');
+  if (!boundary || !/^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/.test(boundary)) {
+    throw ApiError.validation('The multipart/form-data Content-Type needs a boundary parameter of 1 to 70 characters.', [
+      { field: '', reason: boundary ? 'invalid multipart boundary' : 'no multipart boundary' },
+    ]);
+  }
+}
+
+/** The request's declared length, when it has one (a chunked request has none). */
+function contentLength(req: FastifyRequest): number | undefined {
+  const raw = req.headers['content-length'];
+  return raw !== undefined && /^\d+$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : undefined;
+}
+
+/**
+ * What the multipart parser's failures mean for the client: a body cut short or malformed, or a form with more parts
+ * than an upload has, is a 400; a file past the largest size a 413, in the envelope. Anything else (a disk error while staging) goes on as it is.
+ */
+function multipartProblem(err: unknown): unknown {
+  if (err instanceof ApiError) return err;
+  const e = err as { code?: unknown; statusCode?: unknown; message?: unknown } | undefined;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const message = typeof e?.message === 'string' ? e.message : '';
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', 'The file is larger than an upload may be.', [{ field: 'file', reason: 'too large' }]);
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
+    return ApiError.validation('The form has more parts than an upload takes: exactly one file, in "file", and at most the durationMinutes field.', [
+      { field: '', reason: code === 'FST_FILES_LIMIT' ? 'more than one file' : 'too many fields' },
+    ]);
+  }
+  if (code.startsWith('FST_')) return ApiError.validation('The multipart body could not be read.', [{ field: '', reason: code }]);
+  if (/multipart|boundary|terminated early/i.test(message)) {
+    return ApiError.validation('The multipart body is truncated or malformed.', [{ field: '', reason: 'malformed or truncated multipart/form-data' }]);
+  }
+  return err;
 }
 
 function jsonBody(req: FastifyRequest): Record<string, unknown> {
@@ -65,51 +120,93 @@ export async function registerMemoirUpload(app: FastifyInstance, services: Servi
   await app.register(async (scope) => {
     await scope.register(multipart, {
       limits: { fileSize: Math.max(limits.photo, limits.audio, limits.video), files: 1, fields: 4, fieldSize: 1024, parts: 6 },
+      // The client's file name as sent, so that a name holding a path is refused rather than quietly cut to its end.
+      preservePath: true,
     });
     const handler = async (req: FastifyRequest, reply: FastifyReply) => {
       const call = restCall(req);
       let staged: Staged | undefined;
+      let reservation: { store: Store; accountId: string; id: string } | undefined;
+      let committed = false;
+      const quota = { defaultLimit: services.config.storageQuotaBytes, now: services.clock.now() };
       try {
         // Who is calling, before a byte of the file is stored.
-        call.admitted = await admitPrincipal(services, call, 'all', uploadMemoirMediaTool.principals);
-        if (!req.isMultipart()) {
-          throw ApiError.validation('Send the file as multipart/form-data with a "file" field.', [{ field: 'file', reason: 'not a multipart body' }]);
-        }
+        const principal = await admitPrincipal(services, call, 'all', uploadMemoirMediaTool.principals);
+        call.admitted = principal;
+        checkMultipart(req);
+        // Room in the account's storage quota, before anything is staged: the request's length bounds the file.
+        const store = accountStore(services.store, principal.ownerId);
+        const stagingId = newStagingId();
+        const declared = contentLength(req);
+        const { bytes: reserved, before } = await reserveStorage(
+          store,
+          principal.ownerId,
+          stagingId,
+          declared !== undefined ? { bytes: declared } : { bytes: Math.max(limits.photo, limits.audio, limits.video), atLeast: 1 },
+          quota,
+        );
+        reservation = { store, accountId: principal.ownerId, id: stagingId };
         const fields = new Map<string, string>();
         let originalName: string | null = null;
-        for await (const part of req.parts()) {
-          if (part.type === 'file') {
-            if (part.fieldname !== 'file' || staged) {
-              part.file.resume();
-              throw ApiError.validation('Exactly one file, in the field "file".', [{ field: part.fieldname, reason: 'unexpected file field' }]);
+        try {
+          for await (const part of req.parts()) {
+            if (part.type === 'file') {
+              if (part.fieldname !== 'file' || staged) {
+                part.file.resume();
+                throw ApiError.validation('Exactly one file, in the field "file".', [{ field: part.fieldname, reason: 'unexpected file field' }]);
+              }
+              try {
+                originalName = uploadFileName(part.filename);
+              } catch (err) {
+                part.file.resume();
+                throw err;
+              }
+              staged = await stageUpload(services.config.dataDir, part.file, limits, {
+                stagingId,
+                cap: { bytes: reserved, refuse: (size) => quotaExceeded(before, size) },
+              });
+            } else {
+              fields.set(part.fieldname, String(part.value));
             }
-            originalName = part.filename ? part.filename.slice(0, 255) : null;
-            staged = await stageUpload(services.config.dataDir, part.file, limits);
-          } else {
-            fields.set(part.fieldname, String(part.value));
           }
+        } catch (err) {
+          throw multipartProblem(err);
         }
         if (!staged) throw ApiError.validation('No file was sent.', [{ field: 'file', reason: 'required' }]);
+        // The room the file did not take is free for other uploads at once.
+        if (staged.size < reserved) await shrinkReservation(store, principal.ownerId, stagingId, staged.size, quota);
         const unknown = [...fields.keys()].filter((f) => f !== 'durationMinutes');
         if (unknown.length) throw ApiError.validation('Unknown form fields.', unknown.map((field) => ({ field, reason: 'unknown field' })));
         let durationMinutes: number | null = null;
-        const declared = fields.get('durationMinutes');
-        if (declared !== undefined) {
-          durationMinutes = Number(declared);
-          if (!/^\d+(\.\d+)?$/.test(declared.trim()) || durationMinutes > 24 * 60) {
+        const declaredMinutes = fields.get('durationMinutes');
+        if (declaredMinutes !== undefined) {
+          durationMinutes = Number(declaredMinutes);
+          if (!/^\d+(\.\d+)?$/.test(declaredMinutes.trim()) || durationMinutes > 24 * 60) {
             throw ApiError.validation('Invalid durationMinutes.', [{ field: 'durationMinutes', reason: 'a number of minutes from 0 to 1440' }]);
           }
         }
         const output = await invokeTool(uploadMemoirMediaTool, { ...staged, originalName, durationMinutes }, services, call);
+        committed = true;
         staged = undefined;
         reply.status(201);
         return { success: true, data: output, meta: makeMeta(String(req.id), services.clock.now()) };
       } finally {
         if (staged) await discardStaged(services.config.dataDir, staged.stagingId);
+        if (reservation && !committed) {
+          // A failed upload gives its room back; if the store cannot be reached now, the reservation lapses by itself.
+          await releaseStorage(reservation.store, reservation.accountId, reservation.id, quota).catch((err: unknown) =>
+            req.log.warn({ err: (err as Error).name, requestId: req.id }, 'could not release an upload\'s storage reservation'),
+          );
+        }
         finish(reply, call, services);
       }
     };
-    for (const url of both('/media/upload')) scope.post(url, { schema: { hide: true } }, handler);
+    await scope.register(async (upload) => {
+      // Any other Content-Type reaches the handler unread, which admits the caller and then answers 415 (not the
+      // generic "send JSON" answer other routes give).
+      upload.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+      for (const url of both('/media/upload')) upload.post(url, { schema: { hide: true } }, handler);
+    });
 
     // Speech and avatar answer with bytes, not JSON: the tools run through invokeTool, the bytes go out here.
     const binary = (tool: typeof synthesizeVoiceTool | typeof generateAvatarTool) => async (req: FastifyRequest, reply: FastifyReply) => {

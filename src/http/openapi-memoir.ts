@@ -104,6 +104,8 @@ export function memoirBinaryPaths(): Record<string, Json> {
                 additionalProperties: false,
                 description: 'The upload form.',
               },
+              // A file's bytes cannot be shown in JSON: the example stands for them (send the file itself).
+              example: { file: '<the bytes of holiday.jpg>', durationMinutes: 0 },
               encoding: { file: { contentType: 'image/*, audio/*, video/*' } },
             },
           },
@@ -120,7 +122,7 @@ export function memoirBinaryPaths(): Record<string, Json> {
             additionalProperties: false,
             description: 'The stored media item.',
           }),
-          ...errors(false, { '415': error('Not a photo, audio or video, judged by the content.') }),
+          ...errors(false, { '415': error('Not multipart/form-data, or the file is not a photo, audio or video, judged by the content.') }),
         },
       }),
     },

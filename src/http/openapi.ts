@@ -72,8 +72,16 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string; retry
   '403': { name: 'Forbidden', description: 'The credential may not do this (INSUFFICIENT_SCOPE, TIER_NOT_ALLOWED, IP_NOT_ALLOWED, CSRF_FAILED, ...).' },
   '404': { name: 'NotFound', description: 'No such record for this caller (NOT_FOUND).' },
   '409': { name: 'Conflict', description: 'The record already exists (CONFLICT).' },
-  '413': { name: 'PayloadTooLarge', description: 'The body is larger than the service accepts (PAYLOAD_TOO_LARGE).' },
-  '415': { name: 'UnsupportedMediaType', description: 'The uploaded file is not a photo, audio or video, judged by its content (UNSUPPORTED_MEDIA_TYPE).' },
+  '413': {
+    name: 'PayloadTooLarge',
+    description:
+      'The body is larger than the service accepts, or a photo declares too many pixels (PAYLOAD_TOO_LARGE); or an upload does not fit in the ' +
+      "account's storage quota (QUOTA_EXCEEDED, with used, limit and needed bytes in error.details).",
+  },
+  '415': {
+    name: 'UnsupportedMediaType',
+    description: 'An upload that is not multipart/form-data, or whose file is not a photo, audio or video, judged by its content (UNSUPPORTED_MEDIA_TYPE).',
+  },
   '429': { name: 'TooManyRequests', description: 'A rate limit is reached (RATE_LIMIT_EXCEEDED); retry after Retry-After seconds.', retryAfter: true },
   '500': { name: 'InternalError', description: 'An unexpected failure (INTERNAL_ERROR).' },
   '501': { name: 'NotImplemented', description: 'Planned for a later API version (NOT_IMPLEMENTED).' },

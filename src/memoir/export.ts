@@ -11,7 +11,7 @@ import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import type { Store } from '../store/port.js';
 import { DEFAULT_AGENT_NAME, readProfile } from './memoir.js';
-import { mediaFile } from './media.js';
+import { MAX_IMAGE_PIXELS, mediaFile } from './media.js';
 import { textWriter, type TextWriter } from './pdf-text.js';
 import { CATEGORIES } from './questions.js';
 import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, MEMOIR_MEDIA, type AnswerRecord, type JournalEntry, type MediaRecord } from './records.js';
@@ -121,7 +121,7 @@ const PHOTO_MAX_PX = 800;
 /** A photo as a small JPEG for the PDF, or null when it cannot be read (it is then only listed). */
 async function photoForPdf(file: string): Promise<Buffer | null> {
   try {
-    return await sharp(await readFile(file), { failOn: 'error', limitInputPixels: 100_000_000 })
+    return await sharp(await readFile(file), { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS })
       .rotate()
       .resize(PHOTO_MAX_PX, PHOTO_MAX_PX, { fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' })

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromBuffer } from 'file-type';
+import { settleReservation } from '../accounts/quota.js';
 import { ApiError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { Store } from '../store/port.js';
@@ -49,15 +50,73 @@ export interface Staged {
 const SNIFF_BYTES = 4100;
 
 /**
+ * Most pixels a photo may declare (width x height, read from its header before anything decodes it): past it, an
+ * upload is refused (413) and no photo is decoded. A small file can declare a huge image (a decompression bomb:
+ * a 200-byte PNG saying 50000 x 50000 would take 7.5 GB to decode). The PDF export reads photos under the same limit.
+ */
+export const MAX_IMAGE_PIXELS = 100_000_000;
+
+/** A new staging id (also the id of the upload's storage reservation). */
+export const newStagingId = () => randomBytes(16).toString('hex');
+
+/**
+ * Refuses (413) an image whose header declares more than MAX_IMAGE_PIXELS, reading only the header. An image
+ * sharp cannot read at all passes here: whatever reads it later fails on its own.
+ */
+export async function checkImagePixels(input: string | Buffer, field = 'file'): Promise<void> {
+  const sharp = (await import('sharp')).default;
+  let meta: { width?: number | undefined; height?: number | undefined };
+  try {
+    // limitInputPixels: false lets sharp report the declared size instead of refusing; metadata() decodes no pixels.
+    meta = await sharp(input, { limitInputPixels: false }).metadata();
+  } catch {
+    return;
+  }
+  const pixels = (meta.width ?? 0) * (meta.height ?? 0);
+  if (pixels > MAX_IMAGE_PIXELS) {
+    throw new ApiError('PAYLOAD_TOO_LARGE', `This image declares ${meta.width} x ${meta.height} pixels; a photo may have at most ${MAX_IMAGE_PIXELS} pixels.`, [
+      { field, reason: `more than ${MAX_IMAGE_PIXELS} pixels` },
+    ]);
+  }
+}
+
+/**
+ * The file name a client gave, as shown back (never used as a path): at most 255 characters, null when none.
+ * A name holding a path (a slash or a backslash), a control character (NUL included), or that is "." or "..",
+ * is refused: it is a broken or hostile client.
+ */
+export function uploadFileName(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  const control = /[\u0000-\u001f\u007f]/.test(raw);
+  if (control || /[/\\]/.test(raw) || raw === '.' || raw === '..') {
+    throw ApiError.validation('The file name must be a plain name: no path, no control characters.', [
+      { field: 'file', reason: control ? 'the file name holds a control character' : 'the file name holds a path' },
+    ]);
+  }
+  return raw.slice(0, 255);
+}
+
+export interface StageOptions {
+  /** The staging id (made here when not given). */
+  stagingId?: string;
+  /** Bytes the upload may take at most (its storage reservation), and the error past it. */
+  cap?: { bytes: number; refuse: (size: number) => ApiError };
+}
+
+/**
  * Streams an upload into a staging file: reads enough to recognise the format,
  * refuses anything but a photo, audio or video (415), then writes the rest,
- * refusing past the kind's limit (413). The staging file is removed on refusal.
+ * refusing past the kind's limit (413) or the reserved room (`opts.cap`), and a
+ * photo declaring more than MAX_IMAGE_PIXELS (413). The staging file is removed
+ * on refusal.
  */
-export async function stageUpload(dataDir: string, source: AsyncIterable<Buffer> & Readable, limits: UploadLimits): Promise<Staged> {
+export async function stageUpload(dataDir: string, source: AsyncIterable<Buffer> & Readable, limits: UploadLimits, opts: StageOptions = {}): Promise<Staged> {
   const dir = stagingDir(dataDir);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const stagingId = randomBytes(16).toString('hex');
+  const stagingId = opts.stagingId ?? newStagingId();
+  if (!/^[0-9a-f]{32}$/.test(stagingId)) throw new Error('unexpected staging id');
   const file = path.join(dir, stagingId);
+  const cap = opts.cap;
   const iterator = source[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let headBytes = 0;
@@ -84,18 +143,19 @@ export async function stageUpload(dataDir: string, source: AsyncIterable<Buffer>
   let size = 0;
   const tooLarge = () =>
     new ApiError('PAYLOAD_TOO_LARGE', `A ${kind} upload may be at most ${limit} bytes.`, [{ field: 'file', reason: `larger than ${limit} bytes` }]);
+  const count = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) throw tooLarge();
+    if (cap && size > cap.bytes) throw cap.refuse(size);
+  };
   async function* all(): AsyncGenerator<Buffer> {
-    for (const chunk of [first]) {
-      size += chunk.length;
-      if (size > limit) throw tooLarge();
-      yield chunk;
-    }
+    count(first);
+    yield first;
     if (done) return;
     for (;;) {
       const next = await iterator.next();
       if (next.done) return;
-      size += next.value.length;
-      if (size > limit) throw tooLarge();
+      count(next.value);
       yield next.value;
     }
   }
@@ -103,6 +163,7 @@ export async function stageUpload(dataDir: string, source: AsyncIterable<Buffer>
     await pipeline(all(), createWriteStream(file, { mode: 0o600, flags: 'wx' }));
     // @fastify/multipart marks a file cut at its own limit as truncated.
     if ((source as Readable & { truncated?: boolean }).truncated) throw tooLarge();
+    if (kind === 'photo') await checkImagePixels(file);
   } catch (err) {
     source.resume();
     await rm(file, { force: true });
@@ -111,9 +172,13 @@ export async function stageUpload(dataDir: string, source: AsyncIterable<Buffer>
   return { stagingId, kind, mime: type.mime, ext: type.ext, size };
 }
 
-/** Moves a staged upload into the account's media and records it (the file is removed if recording fails). */
+/**
+ * Moves a staged upload into the account's media and records it (the file is removed if recording fails). The
+ * record is written in one transaction with the settlement of the upload's storage reservation (its staging id):
+ * past the account's quota (no reservation, or a record larger than reserved) it is refused, 413 QUOTA_EXCEEDED.
+ */
 export async function commitUpload(
-  deps: { store: Store; clock: Clock; dataDir: string },
+  deps: { store: Store; clock: Clock; dataDir: string; defaultQuota?: number | undefined },
   ownerId: string,
   staged: Staged,
   info: { originalName: string | null; durationMinutes: number | null; durationSeconds: number | null; medianPitchHz: number | null },
@@ -140,7 +205,10 @@ export async function commitUpload(
     createdAt: now.toISOString(),
   };
   try {
-    await deps.store.put(MEMOIR_MEDIA, record);
+    await deps.store.transact(async (tx) => {
+      await settleReservation(tx, ownerId, staged.stagingId, staged.size, { defaultLimit: deps.defaultQuota, now });
+      await tx.put(MEMOIR_MEDIA, record);
+    });
   } catch (err) {
     await rm(path.join(dir, file), { force: true });
     throw err;

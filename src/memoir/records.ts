@@ -4,6 +4,7 @@
  * for a caller. Ids carry a kind prefix and a ULID.
  */
 import { ulid } from '../core/ids.js';
+import { declareStoredBytes } from '../accounts/quota.js';
 import { declareTenantCollection } from '../accounts/tenancy.js';
 
 /** One per account: the agent's name and the character model. Id: `mprof_<accountId>`. */
@@ -20,6 +21,8 @@ export const MEMOIR_CHARACTER = 'memoir_character';
 
 const COLLECTIONS = [MEMOIR_PROFILES, MEMOIR_JOURNAL, MEMOIR_ANSWERS, MEMOIR_PROMPTS, MEMOIR_CHAT, MEMOIR_MEDIA, MEMOIR_CHARACTER];
 for (const c of COLLECTIONS) declareTenantCollection(c);
+/** Media files count against the account's storage quota (src/accounts/quota.ts), by the size of each record. */
+declareStoredBytes(MEMOIR_MEDIA, 'size');
 
 /** Indexed fields of the memoir collections (src/app.ts STORE_INDEXES). */
 export const MEMOIR_INDEXES: Record<string, string[]> = Object.fromEntries(COLLECTIONS.map((c) => [c, ['ownerId']]));

@@ -29,6 +29,7 @@ describe('errors', () => {
       CONFLICT: 409,
       VALIDATION_ERROR: 400,
       PAYLOAD_TOO_LARGE: 413,
+      QUOTA_EXCEEDED: 413,
       UNSUPPORTED_MEDIA_TYPE: 415,
       RATE_LIMIT_EXCEEDED: 429,
       INTERNAL_ERROR: 500,
@@ -37,7 +38,7 @@ describe('errors', () => {
       SERVICE_UNAVAILABLE: 503,
       PAYMENTS_NOT_CONFIGURED: 503,
     });
-    expect(ERROR_CODES).toHaveLength(22);
+    expect(ERROR_CODES).toHaveLength(23);
   });
 
   it('serialises only what a client should see', () => {

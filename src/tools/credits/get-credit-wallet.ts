@@ -1,3 +1,4 @@
+import { storageUsage, StorageUsageSchema } from '../../accounts/quota.js';
 import { EmptyInput, getWallet, WalletOutput } from '../../credits/views.js';
 import { defineTool } from '../define.js';
 import { creditRoute, SESSION_CREDIT_TOOL } from './common.js';
@@ -6,11 +7,16 @@ export const getCreditWalletTool = defineTool({
   name: 'get_credit_wallet',
   example: {},
   title: 'Show the credit wallet',
-  description: "The account's credit balance (the sum of its ledger, never negative), lifetime totals, and auto-reload settings and state. Session; REST only.",
+  description:
+    "The account's credit balance (the sum of its ledger, never negative), lifetime totals, auto-reload settings and state, and the storage it uses " +
+    '(bytes used, reserved by uploads in progress, its limit and what is left). Session; REST only.',
   ...SESSION_CREDIT_TOOL,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: EmptyInput,
-  output: WalletOutput,
+  output: WalletOutput.extend({ storage: StorageUsageSchema }).describe('The wallet, and the storage the account uses.'),
   rest: creditRoute('GET', 'wallet'),
-  handler: (_input, ctx) => getWallet(ctx.store, ctx.principal.ownerId, ctx.clock.now()),
+  handler: async (_input, ctx) => ({
+    ...(await getWallet(ctx.store, ctx.principal.ownerId, ctx.clock.now())),
+    storage: await storageUsage(ctx.store, ctx.principal.ownerId, { defaultLimit: ctx.config.storageQuotaBytes, now: ctx.clock.now() }),
+  }),
 });

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { storageUsage, StorageUsageSchema } from '../../accounts/quota.js';
 import { withCharge } from '../../memoir/charge.js';
-import { cachedInference, commitUpload, deleteMedia, getMedia, infer, inferenceKey, listMedia, measureSeconds, mediaFile, publicMedia, stagingDir, storeInference } from '../../memoir/media.js';
+import { cachedInference, checkImagePixels, commitUpload, deleteMedia, getMedia, infer, inferenceKey, listMedia, measureSeconds, mediaFile, publicMedia, stagingDir, storeInference } from '../../memoir/media.js';
 import type { MediaRecord } from '../../memoir/records.js';
 import { medianPitch, pcm16k } from '../../memoir/voice.js';
 import { defineTool } from '../define.js';
@@ -34,7 +35,9 @@ export const uploadMemoirMediaTool = defineTool({
   title: 'Upload a photo, audio or video',
   description:
     'multipart/form-data with `file` (a photo, audio or video, recognised by its content: a lying name or Content-Type changes nothing; anything else is 415) ' +
-    'and optionally `durationMinutes`. Size limits per kind (413 past them). Needs the X-CSRF-Token header. Session (REST) only.',
+    'and optionally `durationMinutes`. Size limits per kind, and at most 100 megapixels for a photo (413 past them). The account\'s storage quota is ' +
+    'checked before anything is stored: 413 QUOTA_EXCEEDED with used, limit and needed bytes (the request\'s length counts). A broken form is 400, ' +
+    'another Content-Type 415. Needs the X-CSRF-Token header. Session (REST) only.',
   ...SESSION_ONLY,
   annotations: WRITE,
   input: z
@@ -55,7 +58,7 @@ export const uploadMemoirMediaTool = defineTool({
     const seconds = input.kind === 'photo' ? null : await measureSeconds({ kind: input.kind } as MediaRecord, staged, ctx.signal).catch(() => null);
     // The speaker's pitch, for the matched voice style (the first 30 s are enough).
     const pitch = input.kind === 'photo' ? null : await pcm16k(staged, 30, ctx.signal).then((s) => medianPitch(s), () => null);
-    const record = await commitUpload({ store: ctx.store, clock: ctx.clock, dataDir: ctx.config.dataDir }, ctx.principal.ownerId, input, {
+    const record = await commitUpload({ store: ctx.store, clock: ctx.clock, dataDir: ctx.config.dataDir, defaultQuota: ctx.config.storageQuotaBytes }, ctx.principal.ownerId, input, {
       originalName: input.originalName,
       durationMinutes: input.durationMinutes,
       durationSeconds: seconds,
@@ -69,13 +72,18 @@ export const listMemoirMediaTool = defineTool({
   name: 'list_memoir_media',
   example: {},
   title: 'List media',
-  description: "The account's uploaded photos, audio and video, newest first. Session (REST) only.",
+  description:
+    "The account's uploaded photos, audio and video, newest first, and its storage quota: used, reserved (uploads in progress), limit and available bytes " +
+    '(in `meta.storage` over REST). Session (REST) only.',
   ...SESSION_ONLY,
   annotations: READ,
   input: z.strictObject({}).describe('No input.'),
-  output: z.object({ items: z.array(MediaSchema).describe('The media.') }).describe('Media.'),
-  rest: { method: 'GET', shape: 'list', ...memoirPath('/media') },
-  handler: async (_input, ctx) => ({ items: await listMedia(ctx.store, ctx.principal.ownerId) }),
+  output: z.object({ items: z.array(MediaSchema).describe('The media.'), storage: StorageUsageSchema }).describe('Media.'),
+  rest: { method: 'GET', shape: 'list', ...memoirPath('/media'), metaFields: ['storage'] },
+  handler: async (_input, ctx) => ({
+    items: await listMedia(ctx.store, ctx.principal.ownerId),
+    storage: await storageUsage(ctx.store, ctx.principal.ownerId, { defaultLimit: ctx.config.storageQuotaBytes, now: ctx.clock.now() }),
+  }),
 });
 
 export const deleteMemoirMediaTool = defineTool({
@@ -141,6 +149,8 @@ export const getMemoirMediaInferenceTool = defineTool({
     const kept = cachedInference(m, key);
     if (kept) return { media: publicMedia(m), inference: kept, charge: { action: 'media_inference' as const, units: 0, credits: 0 }, cached: true };
     const file = mediaFile(ctx.config.dataDir, m);
+    // A photo declaring too many pixels (kept from before uploads were checked) is refused before anything is charged.
+    if (m.kind === 'photo') await checkImagePixels(file, 'id');
     const seconds = m.durationSeconds ?? (await measureSeconds(m, file, ctx.signal));
     const minutes = m.kind === 'photo' ? 1 : Math.max(1, Math.ceil(seconds / 60));
     // Stored inside the paid work: if it cannot be stored, the call fails and is refunded like a failed inference.

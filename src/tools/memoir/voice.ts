@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
 import { fetchPhoto } from '../../memoir/fetch-photo.js';
 import { withCharge } from '../../memoir/charge.js';
-import { getMedia, mediaFile } from '../../memoir/media.js';
+import { checkImagePixels, getMedia, mediaFile } from '../../memoir/media.js';
 import { MEMOIR_MEDIA, type MediaRecord } from '../../memoir/records.js';
 import { BASE_VOICE, baseVoicePitch, MAX_AVATAR_SECONDS, MAX_SYNTH_CHARS, pitchFactor, renderAvatar, speakable, synthesize } from '../../memoir/voice.js';
 import type { Store } from '../../store/port.js';
@@ -134,6 +134,8 @@ export const generateAvatarTool = defineTool({
     } else {
       photo = await fetchPhoto(input.photoUrl, { allow: ctx.config.webhookAllow, signal: ctx.signal });
     }
+    // Its pixel count, from the header, before anything decodes it or anything is charged.
+    await checkImagePixels(photo, 'photoUrl');
     const profile = await voiceProfile(ctx.store, ctx.principal.ownerId);
     const base = profile.medianPitchHz ? await baseVoicePitch() : null;
     const factor = pitchFactor(profile.medianPitchHz, base);

@@ -107,7 +107,10 @@ export interface RestMapping {
   dataField?: string;
   /** Error statuses this route can answer besides the common ones (e.g. 409, 501), for the OpenAPI document. */
   extraStatuses?: number[];
-  /** For shape `data`: output fields carried in the envelope's `meta` instead (e.g. a secret shown once). */
+  /**
+   * For shapes `data` and `top-level`: output fields carried in the envelope's `meta` instead (a secret shown once, a
+   * catalogue's `pagination`).
+   */
   metaFields?: string[];
 }
 

@@ -8,7 +8,7 @@ export const listWebhooksTool = defineTool({
   name: 'list_webhooks',
   example: { page: 1, limit: 20 },
   title: 'List webhook subscriptions',
-  description: "Lists the account's webhook subscriptions with their status and delivery counters (never their secrets).",
+  description: "Lists the account's webhook subscriptions with their status and delivery counters (never their secrets), oldest first, paged.",
   domain: 'webhooks',
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,

@@ -310,16 +310,22 @@ export async function countRequest(services: Services, call: Pick<CallInfo, 'api
  * page load). The answer's `allowed` says whether it was counted; rateLimitedError makes its 429.
  */
 export async function countAdmitted(services: Services, principal: Principal): Promise<RateState> {
+  let hit: BudgetHit;
   try {
-    return (await hitBudget(services, principal, ALL_ONLY)).rate;
+    hit = await hitBudget(services, principal, ALL_ONLY);
   } catch (err) {
     throw unavailableError(err, services.clock.now()) ?? err;
   }
+  if (hit.refused) refusals.set(hit.rate, hit.refused);
+  return hit.rate;
 }
 
-/** The 429 of the all-requests bucket. */
+/** The 429 of each refused countAdmitted, naming the limit that was full (the account's or the key's own). */
+const refusals = new WeakMap<RateState, ApiError>();
+
+/** The 429 of the all-requests bucket, for a state countAdmitted answered. */
 export function rateLimitedError(tier: Tier, state: RateState): ApiError {
-  return rateLimited(`${tier} tier`, 'all', state);
+  return refusals.get(state) ?? rateLimited(`${tier} tier`, 'all', state);
 }
 
 /** Counts one call in a tool's own bucket (generation, chat) for a principal already counted in the all-requests bucket. */

@@ -220,7 +220,7 @@ describe('the wizard page (GET /api/v1/embed/wizard, /api/embed/wizard)', () => 
     expect(remaining(await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(token) }))).toBe(start - 4);
     // Use up the rest of the budget (the key's account's: src/tools/invoke.ts counts it as acct:<account>:all).
     const limit = Number(first.headers['x-ratelimit-limit']);
-    const ownerId = (await server.services.store.get<{ ownerId: string }>('api_keys', id))!.ownerId;
+    const ownerId = (await server.services.store.get<{ id: string; ownerId: string }>('api_keys', id))!.ownerId;
     for (let i = 0; i < start - 4; i++) await server.services.limiter.hitAll([{ key: `acct:${ownerId}:all`, limit }], clock.now());
     const limited = await page(`token=${token}`);
     expect(limited.statusCode).toBe(429);

@@ -169,7 +169,8 @@ describe('every list tool takes paging', () => {
     it('over REST: bounded limit, and meta.pagination right across two pages', async () => {
       offset += RATE_WINDOW_MS; // a fresh window: the users' accounts are public tier
       const who = callerOf(tool).rest;
-      for (const bad of [{ limit: 101 }, { limit: 0 }, { limit: 'x' }, ...(cursorPaged(tool) ? [] : [{ page: 0 }])]) {
+      const bads: Array<Record<string, string | number>> = [{ limit: 101 }, { limit: 0 }, { limit: 'x' }, ...(cursorPaged(tool) ? [] : [{ page: 0 }])];
+      for (const bad of bads) {
         const res = await rest('GET', url(tool, bad), who);
         expect(res.status, `${tool.name} ${JSON.stringify(bad)}`).toBe(400);
         expect(res.body.error.code).toBe('VALIDATION_ERROR');

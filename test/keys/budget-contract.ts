@@ -123,7 +123,7 @@ export function describeAccountBudget(name: string, config: () => Promise<Partia
       expect(refused.statusCode).toBe(429);
       expect(refused.headers['x-ratelimit-limit']).toBe('3');
       expect(refused.json().error.message).toMatch(/API key's own limit for all requests is 3 requests per 15 minutes/);
-      expect(await mcp(low)).toMatchObject({ ok: false, status: 429, body: { error: { code: 'RATE_LIMIT_EXCEEDED' } } });
+      expect(await mcp(low)).toMatchObject({ ok: false, status: 429, body: { error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.stringMatching(/API key's own limit/) } } });
 
       // The account counted the creation and the limited key's three requests, not its refused ones.
       const mainRes = await templates(main);

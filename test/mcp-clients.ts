@@ -54,13 +54,12 @@ export function restOutcome(
   const { meta, success, ...rest } = json as { meta: Record<string, unknown>; success: boolean; data?: unknown };
   if (!success) return { ok: false, body: { success, ...rest } };
   if (status >= 400) throw new Error(`success body with status ${status}`);
-  if (shape === 'top-level') return { ok: true, body: rest };
+  // Output fields the route carries in meta (a secret shown once, a catalogue's pagination).
+  const extra = Object.fromEntries((fields.metaFields ?? []).filter((f) => meta[f] !== undefined).map((f) => [f, meta[f]]));
+  if (shape === 'top-level') return { ok: true, body: { ...rest, ...extra } };
   if (shape === 'list') return { ok: true, body: meta.pagination ? { items: rest.data, pagination: meta.pagination } : { items: rest.data } };
-  if (fields.dataField) {
-    const extra = Object.fromEntries((fields.metaFields ?? []).filter((f) => meta[f] !== undefined).map((f) => [f, meta[f]]));
-    return { ok: true, body: { [fields.dataField]: rest.data, ...extra } };
-  }
-  return { ok: true, body: rest.data };
+  if (fields.dataField) return { ok: true, body: { [fields.dataField]: rest.data, ...extra } };
+  return { ok: true, body: fields.metaFields?.length ? { ...(rest.data as Record<string, unknown>), ...extra } : rest.data };
 }
 
 /**

@@ -17,6 +17,21 @@ export const offsetPageInput = {
     .describe(`Items per page, 1 to ${MAX_PAGE_LIMIT}.`),
 };
 
+/**
+ * Input fields of a catalogue (a short list fixed by the service: templates, event types, credit packs): paged like
+ * any list, but `limit` defaults to the maximum, so a request without it still gets the whole catalogue.
+ */
+export const cataloguePageInput = {
+  page: offsetPageInput.page,
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_LIMIT)
+    .default(MAX_PAGE_LIMIT)
+    .describe(`Items per page, 1 to ${MAX_PAGE_LIMIT} (default ${MAX_PAGE_LIMIT}: the whole catalogue).`),
+};
+
 /** Input fields of a cursor-paginated list. */
 export const cursorPageInput = {
   cursor: z.string().min(1).max(512).optional().describe('Opaque cursor from a previous page\'s `nextCursor`; omit for the first page.'),

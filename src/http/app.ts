@@ -442,8 +442,18 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
       const meta = makeMeta(String(req.id), services.clock.now());
       reply.status(tool.rest.status ?? 200);
       switch (tool.rest.shape) {
-        case 'top-level':
-          return { success: true, ...output, meta };
+        case 'top-level': {
+          // metaFields (a catalogue's pagination) go to meta rather than beside `success`.
+          const { metaFields = [] } = tool.rest;
+          if (metaFields.length === 0) return { success: true, ...output, meta };
+          const top = { ...output };
+          const extra: Record<string, unknown> = {};
+          for (const f of metaFields) {
+            if (top[f] !== undefined) extra[f] = top[f];
+            delete top[f];
+          }
+          return { success: true, ...top, meta: { ...meta, ...extra } };
+        }
         case 'list': {
           const { items, pagination } = output as { items: unknown[]; pagination: Record<string, unknown> };
           const extra = Object.fromEntries((tool.rest.metaFields ?? []).filter((f) => output[f] !== undefined).map((f) => [f, output[f]]));
@@ -452,7 +462,14 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
         case 'data': {
           const { dataField, metaFields = [] } = tool.rest;
           const extra = Object.fromEntries(metaFields.filter((f) => output[f] !== undefined).map((f) => [f, output[f]]));
-          return { success: true, data: dataField ? output[dataField] : output, meta: { ...meta, ...extra } };
+          let data: unknown = dataField ? output[dataField] : output;
+          if (!dataField && metaFields.length) {
+            // The whole output is the data, less what goes to meta.
+            const rest = { ...output };
+            for (const f of metaFields) delete rest[f];
+            data = rest;
+          }
+          return { success: true, data, meta: { ...meta, ...extra } };
         }
       }
     };

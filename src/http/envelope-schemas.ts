@@ -52,12 +52,25 @@ export const ErrorEnvelopeSchema = bounded(
   'output',
 );
 
+/** An object schema less some of its fields (those a route carries in meta). */
+function withoutFields(schema: z.ZodObject, fields: readonly string[]): z.ZodObject {
+  const shape = { ...(schema.shape as Record<string, z.ZodType>) };
+  for (const f of fields) delete shape[f];
+  const out = z.object(shape);
+  return schema.description ? out.describe(schema.description) : out;
+}
+
 /** The documented success body of a tool's REST route. */
 export function successSchema(tool: AnyTool): z.ZodType {
   const success = z.literal(true).describe('Always true on success.');
   switch (tool.rest.shape) {
-    case 'top-level':
-      return tool.output.extend({ success, meta: MetaSchema }).describe(tool.output.description ?? tool.title);
+    case 'top-level': {
+      const { metaFields = [] } = tool.rest;
+      const shape = tool.output.shape as Record<string, z.ZodType>;
+      const meta = metaFields.length ? MetaSchema.extend(Object.fromEntries(metaFields.map((f) => [f, shape[f]!]))) : MetaSchema;
+      const top = metaFields.length ? withoutFields(tool.output, metaFields) : tool.output;
+      return top.extend({ success, meta }).describe(tool.output.description ?? tool.title);
+    }
     case 'list': {
       const shape = tool.output.shape as Record<string, z.ZodType>;
       if (!shape.items) throw new Error(`${tool.name}: a list tool's output needs an "items" field`);
@@ -68,7 +81,7 @@ export function successSchema(tool: AnyTool): z.ZodType {
     case 'data': {
       const shape = tool.output.shape as Record<string, z.ZodType>;
       const { dataField, metaFields = [] } = tool.rest;
-      const data = dataField ? shape[dataField] : tool.output;
+      const data = dataField ? shape[dataField] : metaFields.length ? withoutFields(tool.output, metaFields) : tool.output;
       if (!data) throw new Error(`${tool.name}: output has no field "${dataField}"`);
       const meta = metaFields.length ? MetaSchema.extend(Object.fromEntries(metaFields.map((f) => [f, shape[f]!]))) : MetaSchema;
       return z.object({ success, data, meta }).describe('Success envelope.');

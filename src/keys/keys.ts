@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Scope, Tier } from './scopes.js';
+import type { KeyRateLimit } from './limits.js';
 import type { Principal } from '../accounts/principal.js';
 import { declareTenantCollection } from '../accounts/tenancy.js';
 import { ACCOUNTS, newAccount } from '../accounts/records.js';
@@ -29,6 +30,11 @@ export interface ApiKeyRecord {
   ipWhitelist: string[];
   /** Origins that may embed the wizard with this key (issue 17); missing on keys made before it existed. */
   allowedOrigins?: string[];
+  /**
+   * The key's own rate limits per bucket, below its account's (src/keys/limits.ts); missing or null: none, the key
+   * counts in its account's budget only.
+   */
+  rateLimit?: KeyRateLimit | null;
   displayPrefix: string;
   keyHash: string;
   ownerId: string;
@@ -60,6 +66,8 @@ export interface NewKey {
   expiresAt?: string | null | undefined;
   /** Normalized origins allowed to embed the wizard (src/embed/origins.ts). */
   allowedOrigins?: string[] | undefined;
+  /** The key's own rate limits (lower than its account's); none when omitted. */
+  rateLimit?: KeyRateLimit | null | undefined;
 }
 
 /** Builds a key record and its value; the caller stores the record and shows the value once. */
@@ -72,6 +80,7 @@ export function buildKey(input: NewKey, clock: Clock): { record: ApiKeyRecord; k
     scopes: [...new Set(input.scopes)],
     ipWhitelist: input.ipWhitelist ?? [],
     allowedOrigins: input.allowedOrigins ?? [],
+    rateLimit: input.rateLimit ?? null,
     displayPrefix: key.slice(0, KEY_PREFIX[input.tier].length + 4),
     keyHash: hashKey(key),
     ownerId: input.ownerId,

@@ -9,6 +9,7 @@ import { revokeSessionsOutside } from '../embed/store.js';
 import { ACCOUNTS, TIER_RANK, type AccountRecord } from '../accounts/records.js';
 import { API_KEYS, buildKey, type ApiKeyRecord, type Principal } from './keys.js';
 import { hasScope, SCOPES, TIERS, type Scope, type Tier } from './scopes.js';
+import { BUCKETS, RATE_LIMITS, type KeyRateLimit } from './limits.js';
 
 // Key management (spec 4.1, DECISIONS.md "API keys"): a key sees and manages only
 // its owner's keys, and can never create or widen a key beyond itself.
@@ -29,6 +30,14 @@ export const ApiKeySchema = z
     allowedOrigins: z
       .array(z.string().describe('An origin, scheme://host[:port].'))
       .describe('Origins whose pages may embed the contract wizard with this key; empty means none.'),
+    rateLimit: z
+      .object({
+        all: z.number().int().optional().describe('All requests per 15-minute window.'),
+        generation: z.number().int().optional().describe('Contract generations per 15-minute window.'),
+        chat: z.number().int().optional().describe('AI chat messages per 15-minute window.'),
+      })
+      .nullable()
+      .describe("The key's own rate limits, below its account's shared budget; null when it has none (the account's budget applies)."),
     displayPrefix: z.string().describe('The first characters of the key, to recognise it.'),
     ownerId: z.string().describe('Account the key belongs to.'),
     createdAt: z.string().describe('Creation time, ISO 8601.'),
@@ -52,6 +61,19 @@ const originsField = z
   .array(z.string().max(200).describe('An exact origin, scheme://host[:port] (https; http only for localhost).'))
   .max(MAX_ALLOWED_ORIGINS)
   .describe(`Origins whose pages may embed the contract wizard with this key (at most ${MAX_ALLOWED_ORIGINS}, no wildcards); needs a partner or internal key with the embed scope to be of use.`);
+/** Highest figure a key's own limit may name: the internal tier's (a key's tier caps it further, checked in checkRateLimit). */
+const limitFigure = (bucket: 'all' | 'generation' | 'chat', what: string) =>
+  z.number().int().min(1).max(RATE_LIMITS.internal[bucket]).optional().describe(`${what} per 15-minute window, at most the key's tier figure.`);
+const rateLimitField = z
+  .strictObject({
+    all: limitFigure('all', 'All requests'),
+    generation: limitFigure('generation', 'Contract generations'),
+    chat: limitFigure('chat', 'AI chat messages'),
+  })
+  .describe(
+    "The key's own rate limits per bucket, lower than the account's: the key is refused past them while its requests still count in " +
+      "the account's shared budget. A bucket left out has no limit of its own. Omitted at creation: the calling key's own limits.",
+  );
 const expiresField = z.iso.datetime({ offset: true }).describe('Expiry time, ISO 8601; must be in the future.');
 
 export const CreateApiKeyInput = z
@@ -60,6 +82,7 @@ export const CreateApiKeyInput = z
     scopes: scopesField,
     ipWhitelist: whitelistField.optional(),
     allowedOrigins: originsField.optional(),
+    rateLimit: rateLimitField.optional(),
     tier: z.enum(TIERS).optional().describe("Tier of the new key; defaults to the calling key's tier. Partner keys may create partner or public keys."),
     expiresAt: expiresField.optional(),
   })
@@ -73,12 +96,13 @@ export const UpdateApiKeyInput = z
     ipWhitelist: whitelistField.optional(),
     allowedOrigins: originsField.optional(),
     expiresAt: expiresField.nullable().optional().describe('New expiry time (ISO 8601, in the future), or null to remove it.'),
+    rateLimit: rateLimitField.nullable().optional().describe("New own rate limits (replacing the old ones), or null to remove them."),
   })
   .describe('Changes to a key.');
 
 export function keyView(record: ApiKeyRecord): ApiKeyView {
   const { keyHash: _hash, ...view } = record;
-  return { ...view, allowedOrigins: record.allowedOrigins ?? [] } as ApiKeyView;
+  return { ...view, allowedOrigins: record.allowedOrigins ?? [], rateLimit: record.rateLimit ?? null } as ApiKeyView;
 }
 
 export interface KeyDeps {
@@ -147,6 +171,37 @@ export function checkNewKey(
   checkLimits(caller, key, now, details, fields);
 }
 
+/**
+ * The own rate limits a key may have: each at most its tier's figure (a higher one would mean nothing), and, when the
+ * calling key has limits of its own, none higher than the caller's nor missing where the caller has one, so a
+ * limited key cannot make or leave a key with a larger share of the account's budget than its own.
+ */
+function checkRateLimit(limits: KeyRateLimit | undefined, tier: Tier, callerLimits: KeyRateLimit | undefined, details: ErrorDetail[]): void {
+  for (const b of BUCKETS) {
+    const mine = limits?.[b];
+    const theirs = callerLimits?.[b];
+    if (mine !== undefined && mine > RATE_LIMITS[tier][b]) {
+      details.push({ field: `rateLimit.${b}`, reason: `at most ${RATE_LIMITS[tier][b]} (the ${tier} tier's figure); a key's own limit can only lower it` });
+    } else if (theirs !== undefined && (mine === undefined || mine > theirs)) {
+      details.push({ field: `rateLimit.${b}`, reason: `must be at most ${theirs}, the calling key's own limit` });
+    }
+  }
+}
+
+/** The own rate limits of the calling key (a session has none). */
+async function callerRateLimit(store: Store, caller: Principal): Promise<KeyRateLimit | undefined> {
+  if (caller.kind !== 'key') return undefined;
+  return (await store.get<ApiKeyRecord>(API_KEYS, caller.keyId))?.rateLimit ?? undefined;
+}
+
+/** Only the buckets that have a figure; undefined when none has. */
+function compactLimits(limits: KeyRateLimit | null | undefined): KeyRateLimit | undefined {
+  if (!limits) return undefined;
+  const out: KeyRateLimit = {};
+  for (const b of BUCKETS) if (limits[b] !== undefined) out[b] = limits[b];
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** The caller may not act on a key with more rights than itself. */
 function assertManageable(caller: Principal, target: ApiKeyRecord): void {
   if (TIER_RANK[target.tier] > TIER_RANK[caller.tier]) {
@@ -177,6 +232,10 @@ export async function createApiKey(
   const details: ErrorDetail[] = [];
   checkNewKey(caller, { tier, scopes: input.scopes, expiresAt: input.expiresAt, ipWhitelist: input.ipWhitelist, accountTier: account.tier }, deps.clock.now(), details);
   const allowedOrigins = normalizeAllowedOrigins(input.allowedOrigins ?? [], 'allowedOrigins', details);
+  // Omitted buckets inherit the caller's own limits, like the expiry and the whitelist.
+  const callerLimits = await callerRateLimit(deps.store, caller);
+  const rateLimit = compactLimits({ ...callerLimits, ...compactLimits(input.rateLimit) });
+  checkRateLimit(rateLimit, tier, callerLimits, details);
   if (details.length) throw ApiError.validation('The key cannot be created as requested.', details);
   const { record, key } = buildKey(
     {
@@ -188,6 +247,7 @@ export async function createApiKey(
       ipWhitelist: input.ipWhitelist ?? caller.ipWhitelist,
       expiresAt: input.expiresAt ?? caller.expiresAt,
       allowedOrigins,
+      rateLimit: rateLimit ?? null,
     },
     deps.clock,
   );
@@ -219,6 +279,8 @@ export async function updateApiKey(deps: KeyDeps, caller: Principal, input: z.in
   if (input.scopes) checkScopesGrantable(caller, input.scopes, current.tier, details);
   checkLimits(caller, input, deps.clock.now(), details, {});
   const allowedOrigins = input.allowedOrigins && normalizeAllowedOrigins(input.allowedOrigins, 'allowedOrigins', details);
+  const rateLimit = input.rateLimit === undefined ? undefined : compactLimits(input.rateLimit) ?? null;
+  if (input.rateLimit !== undefined) checkRateLimit(rateLimit ?? undefined, current.tier, await callerRateLimit(deps.store, caller), details);
   if (details.length) throw ApiError.validation('The key cannot be changed as requested.', details);
   return deps.store.transact(async (tx) => {
     const fresh = await tx.get<ApiKeyRecord>(API_KEYS, input.id);
@@ -231,6 +293,7 @@ export async function updateApiKey(deps: KeyDeps, caller: Principal, input: z.in
       ...(input.ipWhitelist !== undefined ? { ipWhitelist: input.ipWhitelist } : {}),
       ...(allowedOrigins !== undefined ? { allowedOrigins } : {}),
       ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
+      ...(rateLimit !== undefined ? { rateLimit } : {}),
     };
     await tx.put(API_KEYS, next);
     // Embed tokens a removed origin could use die with the change, for good (re-adding the origin does not revive them).

@@ -111,7 +111,10 @@ export interface RestMapping {
   dataField?: string;
   /** Error statuses this route can answer besides the common ones (e.g. 409, 501), for the OpenAPI document. */
   extraStatuses?: number[];
-  /** For shape `data` or `list`: output fields carried in the envelope's `meta` instead (e.g. a secret shown once). */
+  /**
+   * For shapes `data`, `list` and `top-level`: output fields carried in the envelope's `meta` instead (a secret shown
+   * once, a catalogue's `pagination`, the storage usage beside a media list).
+   */
   metaFields?: string[];
 }
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
-import { authenticate, touchKey, type ApiKeyRecord } from '../keys/keys.js';
+import { API_KEYS, authenticate, touchKey, type ApiKeyRecord } from '../keys/keys.js';
 import type { Principal } from '../accounts/principal.js';
 import { accountProblem } from '../accounts/accounts.js';
 import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
@@ -8,7 +8,7 @@ import { accountStore } from '../accounts/tenancy.js';
 import { GrantDesk, openGrant } from '../accounts/grants.js';
 import { ipAllowed, normalizeIp } from '../keys/ip.js';
 import { LimiterUnavailableError, type RateState } from '../keys/limiter.js';
-import { ANONYMOUS_LIMIT, RATE_LIMITS, RATE_WINDOW_MS, type Bucket } from '../keys/limits.js';
+import { ANONYMOUS_LIMIT, keyLimitsWithin, RATE_LIMITS, RATE_WINDOW_MS, type Bucket, type KeyRateLimit } from '../keys/limits.js';
 import { StoreConflictError, StoreUnavailableError } from '../store/port.js';
 import { hasScope, type Scope, type Tier } from '../keys/scopes.js';
 import { authenticateEmbedToken } from '../embed/auth.js';
@@ -63,10 +63,11 @@ export function zodDetails(error: z.ZodError): ErrorDetail[] {
 
 const BUCKET_NAMES: Record<Bucket, string> = { all: 'all requests', generation: 'contract generation', chat: 'AI chat' };
 
-function rateLimited(who: string, bucket: Bucket, state: RateState): ApiError {
+/** The 429: `who` names whose limit it is ("public tier", "API key's own"), `whole` what it covers. */
+function rateLimited(who: string, bucket: Bucket, state: RateState, whole = ''): ApiError {
   return new ApiError(
     'RATE_LIMIT_EXCEEDED',
-    `Rate limit exceeded: the ${who} limit for ${BUCKET_NAMES[bucket]} is ${state.limit} requests per 15 minutes. ` +
+    `Rate limit exceeded: the ${who} limit for ${BUCKET_NAMES[bucket]} is ${state.limit} requests per 15 minutes${whole}. ` +
       `Retry after ${state.resetAt.toISOString()}.`,
     undefined,
     state.resetAt.toISOString(),
@@ -147,10 +148,94 @@ export function addressCounter(clientIp: string | undefined): string {
   return `ip:${clientIp ? normalizeIp(clientIp) : 'unknown'}`;
 }
 
-/** Counter key of a principal's bucket: per API key, or per user for sessions. */
-function principalCounter(principal: Principal, bucket: Bucket): string {
-  // An embed token counts against the key that made it.
-  return principal.kind === 'session' ? `user:${principal.userId}:${bucket}` : `key:${principal.keyId}:${bucket}`;
+/**
+ * What a principal's requests count against: the budget of its account (one per account and bucket, shared by
+ * every key, embed token and user session of the account, at the account tier's figures) and, for a key with
+ * limits lower than that, the key's own counters too (src/keys/limits.ts, keyLimitsWithin).
+ */
+interface Budget {
+  accountTier: Tier;
+  keyLimits: KeyRateLimit | undefined;
+}
+
+/**
+ * Budgets of the principals admission made, so a later count for the same principal (a JSON-RPC batch, a tool's
+ * own bucket after /mcp admitted the POST) needs no store read. Principals live for one request or one MCP session.
+ */
+const budgets = new WeakMap<Principal, Budget>();
+
+function rememberBudget(principal: Principal, budget: Budget): Budget {
+  budgets.set(principal, budget);
+  return budget;
+}
+
+/** The budget of a key (or of an embed token made by it) in its account. */
+function keyBudget(record: { tier: Tier; rateLimit?: KeyRateLimit | null | undefined }, account: AccountRecord | undefined): Budget {
+  const accountTier = account?.tier ?? record.tier;
+  return { accountTier, keyLimits: keyLimitsWithin(record.tier, record.rateLimit, accountTier) };
+}
+
+/** A principal's budget: as admission found it, else read from the store (a principal admitted elsewhere). */
+async function budgetOf(services: Services, principal: Principal): Promise<Budget> {
+  const known = budgets.get(principal);
+  if (known) return known;
+  // A session's principal carries its account's tier; it has no limits of its own.
+  if (principal.kind === 'session') return rememberBudget(principal, { accountTier: principal.tier, keyLimits: undefined });
+  const [record, account] = await Promise.all([
+    services.store.get<ApiKeyRecord>(API_KEYS, principal.keyId),
+    services.store.get<AccountRecord>(ACCOUNTS, principal.ownerId),
+  ]);
+  return rememberBudget(principal, keyBudget(record ?? { tier: principal.tier }, account));
+}
+
+/** One counter a request counts in. */
+interface Counter {
+  key: string;
+  limit: number;
+  bucket: Bucket;
+  /** The key's own counter (else the account's). */
+  own: boolean;
+}
+
+/** The counters of a principal's buckets: the account's, then the key's own where it has a lower limit. */
+function countersOf(principal: Principal, budget: Budget, buckets: readonly Bucket[]): Counter[] {
+  const out: Counter[] = [];
+  for (const bucket of buckets) {
+    out.push({ key: `acct:${principal.ownerId}:${bucket}`, limit: RATE_LIMITS[budget.accountTier][bucket], bucket, own: false });
+    const own = principal.kind === 'session' ? undefined : budget.keyLimits?.[bucket];
+    if (own !== undefined) out.push({ key: `key:${principal.keyId}:${bucket}`, limit: own, bucket, own: true });
+  }
+  return out;
+}
+
+/** Only the all-requests bucket. */
+const ALL_ONLY: readonly Bucket[] = ['all'];
+
+/** The result of counting one request in a principal's budget. */
+interface BudgetHit {
+  /** For the X-RateLimit-* headers: of the first bucket counted, the counter that applied (full, or closest to its limit). */
+  rate: RateState;
+  /** The 429 to answer when the request was refused (nothing was counted then). */
+  refused: ApiError | undefined;
+}
+
+/** Counts one request in the given buckets of a principal's budget, all or nothing. */
+async function hitBudget(services: Services, principal: Principal, buckets: readonly Bucket[]): Promise<BudgetHit> {
+  const budget = await budgetOf(services, principal);
+  const counters = countersOf(principal, budget, buckets);
+  const states = await hitLimits(services, counters, services.clock.now());
+  let shown = 0;
+  for (let i = 1; i < counters.length; i++) {
+    if (counters[i]!.bucket === buckets[0] && states[i]!.remaining < states[shown]!.remaining) shown = i;
+  }
+  if (states[0]!.allowed) return { rate: states[shown]!, refused: undefined };
+  // All or nothing: nothing was counted, and the full counters are those with nothing left.
+  const full = Math.max(0, states.findIndex((s) => s.remaining === 0));
+  const c = counters[full]!;
+  const refused = c.own
+    ? rateLimited("API key's own", c.bucket, states[full]!, ' (within its account\'s budget)')
+    : rateLimited(`${budget.accountTier} tier`, c.bucket, states[full]!, ', shared by all the keys and sessions of the account');
+  return { rate: states[shown]!, refused };
 }
 
 /**
@@ -159,16 +244,9 @@ function principalCounter(principal: Principal, bucket: Bucket): string {
  * naming the bucket that is full.
  */
 async function countPrincipal(services: Services, principal: Principal, call: Pick<CallInfo, 'rate'>, bucket: Bucket): Promise<void> {
-  const tier = principal.tier;
-  const entries = [{ key: principalCounter(principal, 'all'), limit: RATE_LIMITS[tier].all }];
-  if (bucket !== 'all') entries.push({ key: principalCounter(principal, bucket), limit: RATE_LIMITS[tier][bucket] });
-  const states = await hitLimits(services, entries, services.clock.now());
-  call.rate = states[0]!;
-  if (!states[0]!.allowed) {
-    // All or nothing: nothing was counted; name the bucket that is full.
-    const full = Math.max(0, states.findIndex((s) => s.remaining === 0));
-    throw rateLimited(`${tier} tier${principal.kind === 'session' ? ' (user session)' : ''}`, full === 0 ? 'all' : bucket, states[full]!);
-  }
+  const hit = await hitBudget(services, principal, bucket === 'all' ? ALL_ONLY : [...ALL_ONLY, bucket]);
+  call.rate = hit.rate;
+  if (hit.refused) throw hit.refused;
 }
 
 /** Counts a request that has no valid key against its address; throws 429 when the guard is exhausted. */
@@ -204,11 +282,13 @@ export async function admit(
       await admitAnonymous(services, call);
       throw new ApiError('IP_NOT_ALLOWED', 'This API key may not be used from this address (see the key\'s ipWhitelist).');
     }
-    const problem = accountProblem(await services.store.get<AccountRecord>(ACCOUNTS, auth.record.ownerId));
+    const account = await services.store.get<AccountRecord>(ACCOUNTS, auth.record.ownerId);
+    const problem = accountProblem(account);
     if (problem) {
       await admitAnonymous(services, call);
       throw problem;
     }
+    rememberBudget(auth.principal, keyBudget(auth.record, account));
     await countPrincipal(services, auth.principal, call, bucket);
     touchKey(services.store, auth.record, services.clock)?.catch((err: unknown) =>
       services.log.warn({ err, keyId: auth.principal.keyId }, 'could not record lastUsedAt'),
@@ -222,36 +302,45 @@ export async function admit(
 
 /**
  * Counts a request that reached no tool (unknown route, unreadable body) in the
- * all-requests bucket of its key, or of its address when it has no valid key.
+ * all-requests bucket of its key's budget, or of its address when it has no valid key.
  * Never refuses: the request is answered with its own error anyway.
  */
 export async function countRequest(services: Services, call: Pick<CallInfo, 'apiKey' | 'clientIp'>): Promise<RateState> {
-  const now = services.clock.now();
   const auth = call.apiKey ? await authenticate(services.store, call.apiKey, services.clock).catch(() => undefined) : undefined;
   if (auth && ipAllowed(auth.record.ipWhitelist, call.clientIp)) {
-    return hitLimit(services, principalCounter(auth.principal, 'all'), RATE_LIMITS[auth.principal.tier].all, now);
+    rememberBudget(auth.principal, keyBudget(auth.record, await services.store.get<AccountRecord>(ACCOUNTS, auth.record.ownerId)));
+    return (await hitBudget(services, auth.principal, ALL_ONLY)).rate;
   }
-  return hitLimit(services, addressCounter(call.clientIp), ANONYMOUS_LIMIT, now);
+  return hitLimit(services, addressCounter(call.clientIp), ANONYMOUS_LIMIT, services.clock.now());
 }
 
-/** Counts one more request in the all-requests bucket of a principal admitted already (a JSON-RPC batch). */
+/**
+ * Counts one more request in the all-requests bucket of a principal admitted already (a JSON-RPC batch, an embed
+ * page load). The answer's `allowed` says whether it was counted; rateLimitedError makes its 429.
+ */
 export async function countAdmitted(services: Services, principal: Principal): Promise<RateState> {
+  let hit: BudgetHit;
   try {
-    return await hitLimit(services, principalCounter(principal, 'all'), RATE_LIMITS[principal.tier].all, services.clock.now());
+    hit = await hitBudget(services, principal, ALL_ONLY);
   } catch (err) {
     throw unavailableError(err, services.clock.now()) ?? err;
   }
+  if (hit.refused) refusals.set(hit.rate, hit.refused);
+  return hit.rate;
 }
 
-/** The 429 of the all-requests bucket. */
+/** The 429 of each refused countAdmitted, naming the limit that was full (the account's or the key's own). */
+const refusals = new WeakMap<RateState, ApiError>();
+
+/** The 429 of the all-requests bucket, for a state countAdmitted answered. */
 export function rateLimitedError(tier: Tier, state: RateState): ApiError {
-  return rateLimited(`${tier} tier`, 'all', state);
+  return refusals.get(state) ?? rateLimited(`${tier} tier`, 'all', state);
 }
 
 /** Counts one call in a tool's own bucket (generation, chat) for a principal already counted in the all-requests bucket. */
 async function countBucket(services: Services, principal: Principal, bucket: Bucket): Promise<void> {
-  const state = await hitLimit(services, principalCounter(principal, bucket), RATE_LIMITS[principal.tier][bucket], services.clock.now());
-  if (!state.allowed) throw rateLimited(`${principal.tier} tier`, bucket, state);
+  const hit = await hitBudget(services, principal, [bucket]);
+  if (hit.refused) throw hit.refused;
 }
 
 /**
@@ -283,6 +372,7 @@ export async function admitPrincipal(
     if (err instanceof ApiError) await admitAnonymous(services, call);
     throw err;
   }
+  rememberBudget(active.principal, { accountTier: active.account.tier, keyLimits: undefined });
   await countPrincipal(services, active.principal, call, bucket);
   if (call.method !== 'GET' && call.method !== 'HEAD' && !services.sessions.csrfValid(active.session.id, call.csrfToken)) {
     throw new ApiError(
@@ -307,9 +397,13 @@ const KEY_ONLY: readonly PrincipalKind[] = ['key'];
 async function admitEmbed(services: Services, call: CallInfo, token: string, bucket: Bucket, accepts: readonly PrincipalKind[]): Promise<Principal> {
   let principal: Principal;
   try {
-    principal = (await authenticateEmbedToken(services.store, token, services.clock)).principal;
-    const problem = accountProblem(await services.store.get<AccountRecord>(ACCOUNTS, principal.ownerId));
+    const auth = await authenticateEmbedToken(services.store, token, services.clock);
+    principal = auth.principal;
+    const account = await services.store.get<AccountRecord>(ACCOUNTS, principal.ownerId);
+    const problem = accountProblem(account);
     if (problem) throw problem;
+    // The token counts against the budget of the key that made it.
+    rememberBudget(principal, keyBudget(auth.key, account));
   } catch (err) {
     if (err instanceof ApiError) await admitAnonymous(services, call);
     throw err;

@@ -123,7 +123,7 @@ async function viaRest(c: Case): Promise<{ status: number; outcome: Outcome; hea
   const res = await fetch(server.url + c.rest.path, { method: c.rest.method, headers, body: c.rest.body === undefined ? undefined : JSON.stringify(c.rest.body) });
   const json = (await res.json()) as Record<string, unknown>;
   const tool = TEST_TOOLS.find((t) => t.name === c.tool)!;
-  return { status: res.status, outcome: restOutcome(res.status, json, tool.rest.shape), headers: res.headers, json };
+  return { status: res.status, outcome: restOutcome(res.status, json, tool.rest.shape, tool.rest), headers: res.headers, json };
 }
 
 /** A tools/call over MCP HTTP with a credential: through the SDK client, or raw when the client could not connect. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cataloguePageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { TEMPLATES, TEMPLATE_TYPES } from '../../contracts/templates.js';
 import { defineTool } from '../define.js';
 
@@ -23,11 +24,15 @@ export const listTemplates = defineTool({
   principals: ['key', 'embed'],
   bucket: 'default',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  input: z.strictObject({}).describe('No input.'),
+  input: z.strictObject({ ...cataloguePageInput }).describe('Paging (every template by default).'),
   output: z
-    .object({ templates: z.array(TemplateSchema).describe('Every supported template.') })
+    .object({ templates: z.array(TemplateSchema).describe('The supported templates (of this page).'), pagination: OffsetPageMetaSchema })
     .describe('The templates.'),
-  rest: { method: 'GET', path: '/contracts/templates', shape: 'top-level' },
+  // Top level (spec 2.1); the pagination goes to meta.
+  rest: { method: 'GET', path: '/contracts/templates', shape: 'top-level', metaFields: ['pagination'] },
   // The output check hands callers a fresh copy, so the constants are returned as they are.
-  handler: () => ({ templates: [...TEMPLATES] }),
+  handler: (input) => {
+    const page = paginateOffset(TEMPLATES, input.page, input.limit);
+    return { templates: page.items, pagination: page.pagination };
+  },
 });

@@ -1,5 +1,7 @@
+import { z } from 'zod';
+import { cataloguePageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { paymentsGateway } from '../../credits/stripe.js';
-import { EmptyInput, packsView, PacksOutput } from '../../credits/views.js';
+import { packsView, PacksOutput } from '../../credits/views.js';
 import { defineTool } from '../define.js';
 import { creditRoute, SESSION_CREDIT_TOOL } from './common.js';
 
@@ -12,8 +14,12 @@ export const listCreditPacksTool = defineTool({
     'media inference per minute, voice per second, avatar per second), so a user knows the cost before spending. Session; REST only.',
   ...SESSION_CREDIT_TOOL,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  input: EmptyInput,
-  output: PacksOutput,
-  rest: creditRoute('GET', 'packs'),
-  handler: (_input, ctx) => packsView(ctx.config.credits, paymentsGateway(ctx.config.payments) !== undefined),
+  input: z.strictObject({ ...cataloguePageInput }).describe('Paging of the packs (all of them by default).'),
+  output: PacksOutput.extend({ pagination: OffsetPageMetaSchema }).describe('Credit packs (of this page) and the whole price list.'),
+  rest: creditRoute('GET', 'packs', { metaFields: ['pagination'] }),
+  handler: (input, ctx) => {
+    const view = packsView(ctx.config.credits, paymentsGateway(ctx.config.payments) !== undefined);
+    const page = paginateOffset(view.packs, input.page, input.limit);
+    return { ...view, packs: page.items, pagination: page.pagination };
+  },
 });

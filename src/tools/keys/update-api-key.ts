@@ -7,7 +7,8 @@ export const updateApiKeyTool = defineTool({
   example: { id: 'key_01M89NZVSK4RA0343PNJQFCVBF', name: 'renamed', ipWhitelist: ['203.0.113.7', '2001:db8::/32'] },
   title: 'Update an API key',
   description:
-    "Changes a key's name, scopes, IP whitelist or expiry. Scopes can only be set to ones the calling key holds, " +
+    "Changes a key's name, scopes, IP whitelist, allowed origins, expiry or own rate limits (rateLimit, below the account's " +
+    'shared budget; null removes them). Scopes can only be set to ones the calling key holds, ' +
     'and a key cannot change a key with more rights than itself.',
   domain: 'api-keys',
   scope: null,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
+import { offsetPageInput } from '../../core/pagination.js';
 import { defineTool } from '../define.js';
 
 // Legal documents are planned for v1.1 (spec 4.8). The routes exist, authenticate
@@ -43,7 +44,7 @@ export const listLegalTemplatesTool = defineTool({
   title: 'List legal document templates (v1.1)',
   description: 'Planned for v1.1: lists document templates by jurisdiction. Answers 501 NOT_IMPLEMENTED until then. REST only.',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  input: z.object({ jurisdiction: z.string().max(64).optional().describe('Jurisdiction id (planned).') }).describe('Planned filter.'),
+  input: z.object({ jurisdiction: z.string().max(64).optional().describe('Jurisdiction id (planned).'), ...offsetPageInput }).describe('Planned filter and paging.'),
   rest: { method: 'GET', path: '/legal/templates', shape: 'data', extraStatuses: [501] },
   handler: notYet('The legal template list'),
 });

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { PlanSchema } from '../../contracts/plan.js';
 import { HEIR_DEFAULTS, HEIR_LIMITS, linkPlan, listPlans, ownerShares, reissueShareCode, reportDeadmanEvent, revokeShare, unlinkPlan, updatePlan } from '../../memoir/heirs.js';
+import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { defineTool } from '../define.js';
 import { memoirPath, READ, WRITE } from './schemas.js';
 
@@ -151,11 +152,11 @@ export const listMemoirPlansTool = defineTool({
   title: 'List plans linked to the memoir',
   description: `The plans linked to the memoir, newest first (at most ${HEIR_LIMITS.plansPerAccount}). ${MEMOIR_SCOPE_NOTE}`,
   annotations: READ,
-  example: {},
-  input: z.strictObject({}).describe('No input.'),
-  output: z.object({ items: z.array(PlanViewSchema).describe('The plans.') }).describe('Linked plans.'),
-  rest: { method: 'GET', shape: 'data', ...memoirPath('/heirs/plans'), dataField: 'items' },
-  handler: (_input, ctx) => listPlans(ctx.store, ctx.principal.ownerId),
+  example: { page: 1, limit: 20 },
+  input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
+  output: z.object({ items: z.array(PlanViewSchema).describe('The plans on this page.'), pagination: OffsetPageMetaSchema }).describe('A page of linked plans.'),
+  rest: { method: 'GET', shape: 'list', ...memoirPath('/heirs/plans') },
+  handler: async (input, ctx) => paginateOffset((await listPlans(ctx.store, ctx.principal.ownerId)).items, input.page, input.limit),
 });
 
 export const updateMemoirPlanTool = defineTool({
@@ -230,11 +231,12 @@ export const listMemoirSharesTool = defineTool({
   title: "List the memoir's shares",
   description: `The shares given to heirs, newest first, with their state (optionally of one plan). ${MEMOIR_SCOPE_NOTE}`,
   annotations: READ,
-  example: { planId: 'mhp_01JD000000000000000000000A' },
-  input: z.strictObject({ planId: PlanId.optional() }).describe('Filter.'),
-  output: z.object({ items: z.array(OwnerShareSchema).describe('The shares.') }).describe('Shares.'),
-  rest: { method: 'GET', shape: 'data', ...memoirPath('/heirs/shares'), dataField: 'items' },
-  handler: (input, ctx) => ownerShares(ctx.store, ctx.principal.ownerId, ctx.clock.now(), input.planId),
+  example: { planId: 'mhp_01JD000000000000000000000A', page: 1, limit: 20 },
+  input: z.strictObject({ planId: PlanId.optional(), ...offsetPageInput }).describe('Filter and paging.'),
+  output: z.object({ items: z.array(OwnerShareSchema).describe('The shares on this page.'), pagination: OffsetPageMetaSchema }).describe('A page of shares.'),
+  rest: { method: 'GET', shape: 'list', ...memoirPath('/heirs/shares') },
+  handler: async (input, ctx) =>
+    paginateOffset((await ownerShares(ctx.store, ctx.principal.ownerId, ctx.clock.now(), input.planId)).items, input.page, input.limit),
 });
 
 export const revokeMemoirShareTool = defineTool({

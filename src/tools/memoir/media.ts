@@ -5,6 +5,7 @@ import { withCharge } from '../../memoir/charge.js';
 import { cachedInference, checkImagePixels, commitUpload, deleteMedia, getMedia, infer, inferenceKey, listMedia, measureSeconds, mediaFile, publicMedia, stagingDir, storeInference } from '../../memoir/media.js';
 import type { MediaRecord } from '../../memoir/records.js';
 import { medianPitch, pcm16k } from '../../memoir/voice.js';
+import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { defineTool } from '../define.js';
 import { ChargeSchema, memoirPath, READ, SESSION_ONLY, WRITE } from './schemas.js';
 
@@ -70,18 +71,20 @@ export const uploadMemoirMediaTool = defineTool({
 
 export const listMemoirMediaTool = defineTool({
   name: 'list_memoir_media',
-  example: {},
+  example: { page: 1, limit: 20 },
   title: 'List media',
   description:
     "The account's uploaded photos, audio and video, newest first, and its storage quota: used, reserved (uploads in progress), limit and available bytes " +
     '(in `meta.storage` over REST). Session (REST) only.',
   ...SESSION_ONLY,
   annotations: READ,
-  input: z.strictObject({}).describe('No input.'),
-  output: z.object({ items: z.array(MediaSchema).describe('The media.'), storage: StorageUsageSchema }).describe('Media.'),
+  input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
+  output: z
+    .object({ items: z.array(MediaSchema).describe('The media on this page.'), pagination: OffsetPageMetaSchema, storage: StorageUsageSchema })
+    .describe('A page of media, with the account\'s storage usage.'),
   rest: { method: 'GET', shape: 'list', ...memoirPath('/media'), metaFields: ['storage'] },
-  handler: async (_input, ctx) => ({
-    items: await listMedia(ctx.store, ctx.principal.ownerId),
+  handler: async (input, ctx) => ({
+    ...paginateOffset(await listMedia(ctx.store, ctx.principal.ownerId), input.page, input.limit),
     storage: await storageUsage(ctx.store, ctx.principal.ownerId, { defaultLimit: ctx.config.storageQuotaBytes, now: ctx.clock.now() }),
   }),
 });

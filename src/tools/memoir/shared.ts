@@ -12,7 +12,7 @@ import { chatHistory } from '../../memoir/agent.js';
 import { heirShareView } from '../../memoir/heirs.js';
 import { characterOf, getQuestionnaire, insights, listJournal } from '../../memoir/memoir.js';
 import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, MEMOIR_LIMITS, MEMOIR_MEDIA, userKeyOf, type AnswerRecord } from '../../memoir/records.js';
-import { cursorPageInput, offsetPageInput } from '../../core/pagination.js';
+import { cursorPageInput, offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { defineTool, type ToolContext } from '../define.js';
 import { getMemoirInsightsTool } from './agent.js';
 import { answerChat, listMemoirChatTool, memoirChatTool } from './chat.js';
@@ -66,13 +66,13 @@ export const listHeldMemoirSharesTool = defineTool({
   title: 'List the memoir shares you hold',
   description: 'The memoir shares your account has claimed, newest first, with their state. Keys need scope `chat`.',
   annotations: READ,
-  example: {},
-  input: z.strictObject({}).describe('No input.'),
-  output: z.object({ items: z.array(HeldShareSchema).describe('The shares.') }).describe('Shares held.'),
-  rest: { method: 'GET', shape: 'data', ...memoirPath('/shared'), dataField: 'items' },
-  handler: async (_input, ctx) => {
+  example: { page: 1, limit: 20 },
+  input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
+  output: z.object({ items: z.array(HeldShareSchema).describe('The shares on this page.'), pagination: OffsetPageMetaSchema }).describe('A page of shares held.'),
+  rest: { method: 'GET', shape: 'list', ...memoirPath('/shared') },
+  handler: async (input, ctx) => {
     const now = ctx.clock.now();
-    return { items: (await ctx.grants.held()).map((g) => heirShareView(g, now)) };
+    return paginateOffset((await ctx.grants.held()).map((g) => heirShareView(g, now)), input.page, input.limit);
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cataloguePageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { EventTypesOutput, listEventTypes } from '../../webhooks/index.js';
 import { defineTool } from '../define.js';
 import { WEBHOOK_TIERS } from './common.js';
@@ -13,8 +14,12 @@ export const listEventTypesTool = defineTool({
   tiers: WEBHOOK_TIERS,
   bucket: 'default',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  input: z.strictObject({}).describe('No input.'),
-  output: EventTypesOutput,
-  rest: { method: 'GET', path: '/webhooks/event-types', shape: 'data' },
-  handler: () => listEventTypes(),
+  input: z.strictObject({ ...cataloguePageInput }).describe('Paging (the whole catalogue by default).'),
+  output: EventTypesOutput.extend({ pagination: OffsetPageMetaSchema }).describe('A page of the event catalogue.'),
+  rest: { method: 'GET', path: '/webhooks/event-types', shape: 'data', metaFields: ['pagination'] },
+  handler: (input) => {
+    const all = listEventTypes();
+    const page = paginateOffset(all.types, input.page, input.limit);
+    return { ...all, types: page.items, pagination: page.pagination };
+  },
 });

@@ -1,0 +1,3 @@
+import { describeAccountBudget } from './budget-contract.js';
+
+describeAccountBudget('in process (MemoryRateLimiter)', async () => ({}));

@@ -58,7 +58,7 @@ describe.concurrent('TON storage rent is paid by the reserve, never by the estat
       const { h, data, code } = await deployed(shape({}), { intervalSeconds: interval });
       // the reserve covers the rent over the interval, the grace period and a claim window, with a margin
       expect(data.rent.reserve).toBeGreaterThanOrEqual(rentFor(data.rent.rate, interval + 30 * DAY + CLAIM_WINDOW_SECONDS));
-      expect(await h.reserve()).toEqual({ now: data.rent.reserve, base: data.rent.reserve, rate: data.rent.rate });
+      expect(await h.reserve()).toEqual({ now: data.rent.reserve, base: data.rent.reserve, rate: data.rent.rate, step: data.rent.step, count: data.rent.count });
       // the worst-case size behind the rate is not below what the network charges for
       const { storage } = await accountOf(h);
       const worst = worstCaseStorage(code, data);

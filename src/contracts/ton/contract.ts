@@ -409,8 +409,8 @@ function jettonHelpers(m: FuncModule): void {
         'save_data()',
       ]),
     ], 'A jetton transfer our wallet refused: a claim is owed again, a return on cancel is held again.'),
-    fn('return_jettons', '()', [['slice', 'to']], ['impure', 'inline'], [
-      { kind: 'comment', text: 'On cancel: every jetton held goes back to the owner.' },
+    fn('return_jettons', '()', [['slice', 'to'], ['int', 'value']], ['impure', 'inline'], [
+      { kind: 'comment', text: 'On cancel: every jetton held goes back to the owner, each transfer carrying `value` nanotons.' },
       '(int count, cell entries, cell claims) = jetton_state()',
       'int j = 0',
       {
@@ -419,7 +419,7 @@ function jettonHelpers(m: FuncModule): void {
         body: [
           '(slice master, slice wallet, int received, int claimed_all) = jetton_entry(entries, j)',
           iff('wallet_known?(wallet) & (received > claimed_all)', [
-            'send_jetton(wallet, jetton_message_value, 1, return_query_base + j, received - claimed_all, to)',
+            'send_jetton(wallet, value, 1, return_query_base + j, received - claimed_all, to)',
             'entries = entries.udict_set_builder(8, j, pack_jetton(master, wallet, claimed_all, claimed_all))',
           ]),
           'j += 1',
@@ -583,7 +583,7 @@ function handlers(m: FuncModule, shape: TonShape): void {
         ? [
             { kind: 'comment', text: 'The rent reserve stays, so that a jetton return that bounces can be retried with return_jettons.' } as Stmt,
             'raw_reserve(reserve(), 2)',
-            'return_jettons(sender)',
+            'return_jettons(sender, jetton_message_value)',
           ]
         : []),
       'save_data()',
@@ -599,7 +599,8 @@ function handlers(m: FuncModule, shape: TonShape): void {
             'int pending = pending_returns()',
             'throw_unless(err::nothing_to_claim, pending > 0)',
             'caller_pays(my_balance - msg_value, msg_value, pending)',
-            'return_jettons(sender)',
+            { kind: 'comment', text: 'Each transfer forwards its part of what the owner attached (a wallet may need more than the default), less the fee margin.' },
+            'return_jettons(sender, msg_value / pending - jetton_fee_margin)',
             'save_data()',
             'refund_caller(sender)',
             'return ()',

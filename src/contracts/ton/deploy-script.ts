@@ -53,7 +53,7 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
       ? [
           `//   claimJetton 0x${OP.claimJetton.toString(16)}  beneficiary, once released; beneficiary_index:uint8 jetton_index:uint8 (order of PLAN.jettonMasters)`,
           `//   discover  0x${OP.discover.toString(16)}  anyone, paying ${perJetton} TON per unknown wallet (the rest is returned); asks the jetton masters again`,
-          `//   returnJettons 0x${OP.returnJettons.toString(16)}  owner, after cancel; resends jettons whose return bounced, paying ${perJetton} TON per jetton`,
+          `//   returnJettons 0x${OP.returnJettons.toString(16)}  owner, after cancel; resends jettons whose return bounced, paying at least ${perJetton} TON per jetton (each transfer forwards its part of the value)`,
           '// Send jettons to the contract with forward_ton_amount > 0: only transfers that notify the contract are counted.',
         ]
       : []),

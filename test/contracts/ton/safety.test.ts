@@ -163,6 +163,9 @@ describe.concurrent('TON jettons: bounced returns and paid discovery', () => {
     const before = await h.balance();
     const retry = await h.op(owner, OP.returnJettons, toNano('0.2'));
     expect(retry.success).toBe(true);
+    // the transfer forwards what the owner attached (less the fee margin), not a fixed amount
+    const forwarded = [...retry.tx.outMessages.values()].find((m) => m.info.type === 'internal' && m.info.dest.equals(ourWallet));
+    expect(forwarded?.info.type === 'internal' ? forwarded.info.value.coins : -1n).toBe(toNano('0.2') - JETTON_FEE_MARGIN);
     expect(await h.jettonBalance(ownerWallet)).toBe(4_321n);
     expect(await h.jettonBalance(ourWallet)).toBe(0n);
     const [after] = await h.jettons();

@@ -188,7 +188,7 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
     else if (BigInt(b) < PRECOMPILE_MAX) warnings.push({ id: 'beneficiary-is-contract', severity: 'high', message: `Beneficiary ${i + 1} is a precompile or system address; it cannot claim.` });
   });
   suggestions.push(
-    `Beneficiaries claim from their own address (pull payments); a beneficiary that is a contract (multisig, smart wallet) must be able to call the contract. If it cannot receive ETH${shape.erc721 ? ' or NFTs' : ''}, it calls claimTo(recipient)${shape.erc721 ? ' (claimNftTo(index, recipient) for an NFT)' : ''} to have its share sent to another address. Code at an address cannot be checked offline.`,
+    `Beneficiaries claim from their own address (pull payments); a beneficiary that is a contract (multisig, smart wallet) must be able to call the contract. If it cannot receive ETH${shape.erc721 ? ' or NFTs' : ''}, it calls claimTo(recipient)${shape.erc721 ? ' (claimNftTo(index, recipient) for an NFT)' : ''} to have its share sent to another address${shape.erc20 ? '; a beneficiary a token refuses (a blocklisting token such as USDC) takes its share of that token with claimTokenTo(token, recipient)' : ''}. Code at an address cannot be checked offline.`,
   );
   suggestions.push(
     shape.erc20 || shape.erc721

@@ -603,20 +603,30 @@ export function buildContractModel(s: EvmShape): SourceUnit {
         { notice: "Sends the caller's due share of a listed ERC-20 token.", dev: 'Accounting by total received, so later deposits are shared too. Pays from the balance actually held: when it fell below the recorded balance (fee-on-transfer, rebasing), every unclaimed due is cut pro rata, and a due is never more than the balance.', params: { token: 'A listed ERC-20 token.' } },
         [p('address', 'token')],
         { mods: ['nonReentrant', 'whenReleased'] },
-        [
-          ifThen('!_isToken[token]', 'revert UnknownToken(token)'),
-          'uint256 held = _tokenBalance(token)',
-          '(uint256 acc, uint256 scale) = _tokenSync(token, held)',
-          'uint256 amount = _tokenDue(token, msg.sender, acc, scale, held)',
-          ifThen('amount == 0', 'revert NothingToClaim()'),
-          '_tokenAcc[token] = acc',
-          '_tokenScale[token] = scale == UNIT ? 0 : scale',
-          '_tokenHeld[token] = held - amount',
-          '_tokenDebt[token][msg.sender] = acc * _shares[msg.sender]',
-          'emit TokenClaimed(token, msg.sender, amount)',
-          '_safeTransfer(token, msg.sender, amount)',
-        ],
+        ['_claimToken(token, msg.sender)'],
       ),
+      fn(
+        'claimTokenTo',
+        { notice: "Sends the caller's due share of a listed ERC-20 token to another address, for a beneficiary the token refuses (a blocklisting token) or that cannot hold it.", params: { token: 'A listed ERC-20 token.', recipient: 'Where the tokens go.' } },
+        [p('address', 'token'), p('address', 'recipient')],
+        { mods: ['nonReentrant', 'whenReleased'] },
+        [ifThen('recipient == address(0)', 'revert ZeroAddress()'), '_claimToken(token, recipient)'],
+      ),
+    );
+    functions.push(
+      priv('_claimToken', [p('address', 'token'), p('address', 'to')], {}, [
+        ifThen('!_isToken[token]', 'revert UnknownToken(token)'),
+        'uint256 held = _tokenBalance(token)',
+        '(uint256 acc, uint256 scale) = _tokenSync(token, held)',
+        'uint256 amount = _tokenDue(token, msg.sender, acc, scale, held)',
+        ifThen('amount == 0', 'revert NothingToClaim()'),
+        '_tokenAcc[token] = acc',
+        '_tokenScale[token] = scale == UNIT ? 0 : scale',
+        '_tokenHeld[token] = held - amount',
+        '_tokenDebt[token][msg.sender] = acc * _shares[msg.sender]',
+        'emit TokenClaimed(token, msg.sender, amount)',
+        '_safeTransfer(token, to, amount)',
+      ]),
     );
   }
   if (N) {

@@ -177,6 +177,7 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
   if (shape.guardians) {
     const g = inputs.guardians.length;
     warnings.push(...guardianFindings(g, inputs.threshold, shape.gracePeriod));
+    suggestions.push(`Tell your guardians that confirmRelease() only starts a ${GUARDIAN_WAIT_DAYS}-day wait, and that any action of yours (checkIn(), a deposit, an update) cancels it.`);
     const both = inputs.guardians.filter((x) => inputs.beneficiaries.some((b) => lower(b) === lower(x)));
     if (both.length > 0) warnings.push({ id: 'guardian-is-beneficiary', severity: 'medium', message: `${both.length} guardian(s) are also beneficiaries and could vote to release funds to themselves.` });
   } else if (shape.deadMansSwitch) {

@@ -5,6 +5,8 @@ import type { SolcCompileOutput, SolcPool } from '../../../src/contracts/evm/poo
 import { constructorArgs, type ConstructorInputs } from '../../../src/contracts/evm/scenario.js';
 import type { EvmShape } from '../../../src/contracts/evm/shape.js';
 import { EvmSandbox, type TxResult } from '../../../src/contracts/evm/vm.js';
+import { planFindings } from '../../../src/contracts/evm/analysis.js';
+import type { Plan } from '../../../src/contracts/plan.js';
 import { address, testSolcPool } from './fixtures.js';
 
 /**
@@ -152,5 +154,23 @@ describe.concurrent('EVM guardians cannot overrule a living owner', () => {
     vm.warp(WAIT);
     expect(await vm.read<boolean>(c, abi, 'isReleased')).toBe(true);
     ok(await vm.tx(bens[0]!, c, abi, 'claim'), 'claim');
+  });
+
+  it('the analysis and advice explain every threshold, not only 1 of n', () => {
+    for (const [n, m] of [
+      [2, 1],
+      [3, 2],
+      [3, 3],
+      [5, 3],
+    ] as const) {
+      const inp = inputs({ guardians: Array.from({ length: n }, (_, i) => address(0x6b, i + 1)), threshold: m });
+      const { warnings, suggestions } = planFindings({} as Plan, GUARDED, inp, 10_000, {});
+      const w = warnings.find((x) => x.id === 'guardian-threshold');
+      expect(w?.message).toContain(`${m} of ${n} guardians can propose an early release`);
+      expect(w?.message).toContain(`${GUARDIAN_WAIT_DAYS} days`);
+      expect(w?.message).toContain(`${n - m + 1 > 1 ? `${n - m + 1} guardians refusing` : 'One guardian refusing'}`);
+      expect(w?.message).toContain(`at most ${MAX_VETOES} times`);
+      expect(suggestions.some((x) => x.includes('confirmRelease() only starts'))).toBe(true);
+    }
   });
 });

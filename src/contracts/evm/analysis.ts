@@ -1,6 +1,7 @@
 import type { Plan } from '../plan.js';
 import type { EvmShape } from './shape.js';
 import type { ConstructorInputs } from './scenario.js';
+import { GUARDIAN_WAIT_DAYS, guardianRulesText } from '../guardians.js';
 
 export type Severity = 'low' | 'medium' | 'high' | 'info';
 
@@ -175,8 +176,8 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
   }
   if (shape.guardians) {
     const g = inputs.guardians.length;
-    if (inputs.threshold === 1 && g > 1) warnings.push({ id: 'single-guardian-release', severity: 'medium', message: `Any one of ${g} guardians can release the estate early.` });
-    if (inputs.threshold === g && g > 1) warnings.push({ id: 'unanimous-guardians', severity: 'low', message: `All ${g} guardians must agree; one lost guardian key blocks guardian actions.` });
+    warnings.push(...guardianFindings(g, inputs.threshold, shape.gracePeriod));
+    suggestions.push(`Tell your guardians that confirmRelease() only starts a ${GUARDIAN_WAIT_DAYS}-day wait, and that any action of yours (checkIn(), a deposit, an update) cancels it.`);
     const both = inputs.guardians.filter((x) => inputs.beneficiaries.some((b) => lower(b) === lower(x)));
     if (both.length > 0) warnings.push({ id: 'guardian-is-beneficiary', severity: 'medium', message: `${both.length} guardian(s) are also beneficiaries and could vote to release funds to themselves.` });
   } else if (shape.deadMansSwitch) {
@@ -188,7 +189,7 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
     else if (BigInt(b) < PRECOMPILE_MAX) warnings.push({ id: 'beneficiary-is-contract', severity: 'high', message: `Beneficiary ${i + 1} is a precompile or system address; it cannot claim.` });
   });
   suggestions.push(
-    `Beneficiaries claim from their own address (pull payments); a beneficiary that is a contract (multisig, smart wallet) must be able to call the contract. If it cannot receive ETH${shape.erc721 ? ' or NFTs' : ''}, it calls claimTo(recipient)${shape.erc721 ? ' (claimNftTo(index, recipient) for an NFT)' : ''} to have its share sent to another address. Code at an address cannot be checked offline.`,
+    `Beneficiaries claim from their own address (pull payments); a beneficiary that is a contract (multisig, smart wallet) must be able to call the contract. If it cannot receive ETH${shape.erc721 ? ' or NFTs' : ''}, it calls claimTo(recipient)${shape.erc721 ? ' (claimNftTo(index, recipient) for an NFT)' : ''} to have its share sent to another address${shape.erc20 ? '; a beneficiary a token refuses (a blocklisting token such as USDC) takes its share of that token with claimTokenTo(token, recipient)' : ''}. Code at an address cannot be checked offline.`,
   );
   suggestions.push(
     shape.erc20 || shape.erc721
@@ -221,4 +222,12 @@ const PENALTY: Record<Severity, number> = { high: 25, medium: 10, low: 4, info: 
 
 export function securityScore(findings: Finding[]): number {
   return Math.max(0, 100 - findings.reduce((s, f) => s + PENALTY[f.severity], 0));
+}
+
+/** Every guardian threshold explained (not only 1 of n), with the warnings for the extremes. */
+export function guardianFindings(g: number, threshold: number, veto: boolean): Finding[] {
+  const out: Finding[] = [{ id: 'guardian-threshold', severity: threshold === 1 && g > 1 ? 'medium' : 'info', message: guardianRulesText(g, threshold, veto) }];
+  if (threshold === 1 && g > 1) out.push({ id: 'single-guardian-release', severity: 'medium', message: `Any one of ${g} guardians can propose an early release (the owner has ${GUARDIAN_WAIT_DAYS} days to cancel it).` });
+  if (threshold === g && g > 1) out.push({ id: 'unanimous-guardians', severity: 'low', message: `All ${g} guardians must agree; one lost guardian key blocks guardian actions.` });
+  return out;
 }

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../guardians.js';
 import type { TemplateType } from '../templates.js';
 import { shapeKey, type EvmShape } from './shape.js';
 import {
@@ -23,6 +24,7 @@ export const MAX_BENEFICIARIES = 50;
 export const MAX_GUARDIANS = 10;
 export const MAX_TOKENS = 20;
 export const MAX_NFTS = 20;
+export { GUARDIAN_WAIT_DAYS, MAX_VETOES };
 
 const CONTRACT_NAMES: Record<TemplateType, string> = {
   'common-law': 'CommonLawInheritance',
@@ -119,7 +121,7 @@ export function buildContractModel(s: EvmShape): SourceUnit {
   const M = s.guardians;
   const T = s.erc20;
   const N = s.erc721;
-  const early = M || !S; // a release flag exists (owner release without switch, guardians' confirmation)
+  const early = !S; // a release flag exists (the owner's release without a switch)
 
   const constants: StateVariable[] = [
     { type: 'uint256', name: 'MAX_BENEFICIARIES', visibility: 'public', mutability: 'constant', value: String(MAX_BENEFICIARIES), doc: 'Upper bound on beneficiaries, so every loop is bounded.' },
@@ -129,6 +131,8 @@ export function buildContractModel(s: EvmShape): SourceUnit {
   if (S) constants.push({ type: 'uint256', name: 'MAX_INTERVAL_DAYS', visibility: 'public', mutability: 'constant', value: '3650', doc: 'Longest check-in interval.' });
   if (G) constants.push({ type: 'uint256', name: 'MAX_GRACE_DAYS', visibility: 'public', mutability: 'constant', value: '365', doc: 'Longest grace period.' });
   if (M) constants.push({ type: 'uint256', name: 'MAX_GUARDIANS', visibility: 'public', mutability: 'constant', value: String(MAX_GUARDIANS), doc: 'Upper bound on guardians.' });
+  if (M) constants.push({ type: 'uint256', name: 'GUARDIAN_WAIT', visibility: 'public', mutability: 'constant', value: `${GUARDIAN_WAIT_DAYS} days`, doc: "How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it." });
+  if (M && G) constants.push({ type: 'uint256', name: 'MAX_VETOES', visibility: 'public', mutability: 'constant', value: String(MAX_VETOES), doc: "Vetoes that may postpone a release after the owner's last sign of life; then the release proceeds." });
   if (T) constants.push({ type: 'uint256', name: 'UNIT', visibility: 'private', mutability: 'constant', value: '1e18', doc: 'Fixed-point unit of the token accounting.' });
   if (T) constants.push({ type: 'uint256', name: 'MAX_TOKENS', visibility: 'public', mutability: 'constant', value: String(MAX_TOKENS), doc: 'Upper bound on listed ERC-20 tokens.' });
   if (N) constants.push({ type: 'uint256', name: 'MAX_NFTS', visibility: 'public', mutability: 'constant', value: String(MAX_NFTS), doc: 'Upper bound on listed ERC-721 items.' });
@@ -158,11 +162,13 @@ export function buildContractModel(s: EvmShape): SourceUnit {
       { type: 'uint256', name: '_round', visibility: 'private' },
       { type: 'mapping(uint256 => mapping(address => bool))', name: '_releaseVoted', visibility: 'private' },
       { type: 'mapping(uint256 => uint256)', name: '_releaseVotes', visibility: 'private' },
+      { type: 'uint256', name: '_guardianReleaseAt', visibility: 'private', doc: "When the guardians' confirmed early release takes effect (0: none); the owner's sign of life clears it." },
     );
     if (G) {
       state.push(
         { type: 'mapping(uint256 => mapping(address => bool))', name: '_vetoVoted', visibility: 'private' },
         { type: 'mapping(uint256 => uint256)', name: '_vetoVotes', visibility: 'private' },
+        { type: 'uint256', name: '_vetoesUsed', visibility: 'private', doc: "Vetoes that postponed the release since the owner's last sign of life." },
       );
     }
   }
@@ -209,6 +215,7 @@ export function buildContractModel(s: EvmShape): SourceUnit {
       { name: 'AlreadyConfirmed', params: [], doc: 'This guardian already voted in this round.' },
     );
     if (G) errors.push({ name: 'NotInGracePeriod', params: [], doc: 'A veto is only possible during the grace period.' });
+    if (G) errors.push({ name: 'VetoLimitReached', params: [], doc: "The guardians already postponed the release MAX_VETOES times since the owner's last sign of life." });
   }
   if (T) {
     errors.push(
@@ -238,6 +245,7 @@ export function buildContractModel(s: EvmShape): SourceUnit {
   if (early) events.push({ name: 'Released', params: [{ type: 'address', name: 'by', indexed: true }], doc: 'The estate was released before any deadline.' });
   if (M) {
     events.push({ name: 'ReleaseConfirmed', params: [{ type: 'address', name: 'guardian', indexed: true }, p('uint256', 'round'), p('uint256', 'confirmations')], doc: 'A guardian confirmed an early release.' });
+    events.push({ name: 'ReleaseProposed', params: [p('uint256', 'releaseAt')], doc: "The guardians' quorum confirmed an early release; it takes effect at releaseAt unless the owner shows a sign of life first." });
     if (G) events.push({ name: 'TriggerVetoed', params: [{ type: 'address', name: 'guardian', indexed: true }, p('uint256', 'round'), p('uint256', 'vetoes')], doc: 'A guardian vetoed the trigger during the grace period.' });
   }
   if (T) events.push({ name: 'TokenClaimed', params: [{ type: 'address', name: 'token', indexed: true }, { type: 'address', name: 'beneficiary', indexed: true }, p('uint256', 'amount')], doc: 'A beneficiary claimed ERC-20 tokens.' });
@@ -379,7 +387,8 @@ export function buildContractModel(s: EvmShape): SourceUnit {
       ),
     );
   }
-  const releasedExpr = S ? (early ? '_releasedEarly || block.timestamp >= releaseTime()' : 'block.timestamp >= releaseTime()') : '_releasedEarly';
+  const releasedTerms = [...(early ? ['_releasedEarly'] : []), ...(S ? ['block.timestamp >= releaseTime()'] : []), ...(M ? ['(_guardianReleaseAt != 0 && block.timestamp >= _guardianReleaseAt)'] : [])];
+  const releasedExpr = releasedTerms.join(' || ');
   functions.push(
     fn('isReleased', { notice: 'Whether beneficiaries can claim now.', returns: ['True once released and unless cancelled.'] }, [], { vis: 'public', mut: 'view', returns: [p('bool')] }, [
       ifThen('_cancelled', 'return false'),
@@ -404,12 +413,13 @@ export function buildContractModel(s: EvmShape): SourceUnit {
   // Owner actions
   const checkInBody: Stmt[] = [ifThen('isReleased()', 'revert AlreadyReleased()'), '_proveLife()'];
   const proveLife: Stmt[] = ['_lastCheckIn = block.timestamp'];
-  if (M) proveLife.push('++_round');
+  if (M) proveLife.push('++_round', '_guardianReleaseAt = 0');
+  if (M && G) proveLife.push('_vetoesUsed = 0');
   proveLife.push('emit CheckedIn(deadline())');
   functions.push(
     fn(
       'checkIn',
-      { notice: S ? (G ? 'Owner proves being alive: the deadline becomes now plus the interval. Also possible during the grace period.' : 'Owner proves being alive: the deadline becomes now plus the interval.') : 'Owner proves being alive; recorded for the record.', dev: 'Every other owner action (deposit, update, withdrawal, rescue' + (N ? ', NFT assignment' : '') + ') is proof of life too.' + (M ? ' Also clears pending guardian votes.' : '') },
+      { notice: S ? (G ? 'Owner proves being alive: the deadline becomes now plus the interval. Also possible during the grace period.' : 'Owner proves being alive: the deadline becomes now plus the interval.') : 'Owner proves being alive; recorded for the record.', dev: 'Every other owner action (deposit, update, withdrawal, rescue' + (N ? ', NFT assignment' : '') + ') is proof of life too.' + (M ? " Also clears pending guardian votes and cancels the guardians' pending early release" + (G ? ', and gives the guardians their MAX_VETOES vetoes again.' : '.') : '') },
       [],
       { mods: ['onlyOwner'] },
       [ifThen('_cancelled', 'revert ContractCancelled()'), ...checkInBody],
@@ -528,9 +538,10 @@ export function buildContractModel(s: EvmShape): SourceUnit {
       fn('guardians', { notice: 'The guardians.', returns: ['Guardian addresses.'] }, [], { mut: 'view', returns: [p('address[]', undefined, 'memory')] }, ['return _guardians']),
       fn('threshold', { notice: 'How many guardians must agree.', returns: ['The threshold m of m-of-n.'] }, [], { mut: 'view', returns: [p('uint256')] }, ['return _threshold']),
       fn('releaseConfirmations', { notice: 'Guardian confirmations of an early release in the current round.', returns: ['Count.'] }, [], { mut: 'view', returns: [p('uint256')] }, ['return _releaseVotes[_round]']),
+      fn('guardianReleaseTime', { notice: "When the guardians' confirmed early release takes effect.", returns: ['Unix time in seconds; 0 when none is pending.'] }, [], { mut: 'view', returns: [p('uint256')] }, ['return _guardianReleaseAt']),
       fn(
         'confirmRelease',
-        { notice: 'A guardian confirms an early release; at the threshold the estate is released.', dev: "The owner's check-in starts a new round and clears votes." },
+        { notice: 'A guardian confirms the owner\'s absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.', dev: "Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes." },
         [],
         { mods: ['onlyGuardian'] },
         [
@@ -541,21 +552,23 @@ export function buildContractModel(s: EvmShape): SourceUnit {
           '_releaseVoted[round][msg.sender] = true',
           'uint256 count = ++_releaseVotes[round]',
           'emit ReleaseConfirmed(msg.sender, round, count)',
-          ifThen('count >= _threshold', '_releasedEarly = true', 'emit Released(msg.sender)'),
+          ifThen('count == _threshold && _guardianReleaseAt == 0', '_guardianReleaseAt = block.timestamp + GUARDIAN_WAIT', 'emit ReleaseProposed(_guardianReleaseAt)'),
         ],
       ),
     );
     if (G) {
       functions.push(
         fn('vetoes', { notice: 'Guardian vetoes in the current round.', returns: ['Count.'] }, [], { mut: 'view', returns: [p('uint256')] }, ['return _vetoVotes[_round]']),
+        fn('vetoesLeft', { notice: "How many more times the guardians may postpone the release before the owner's next sign of life.", returns: ['Count.'] }, [], { mut: 'view', returns: [p('uint256')] }, ['return MAX_VETOES - _vetoesUsed']),
         fn(
           'vetoTrigger',
-          { notice: 'During the grace period, a guardian vetoes a wrong trigger; at the threshold the deadline restarts from now.' },
+          { notice: 'During the grace period, a guardian vetoes a wrong trigger; at the threshold the deadline restarts from now.', dev: "At most MAX_VETOES times after the owner's last sign of life; then the release proceeds." },
           [],
           { mods: ['onlyGuardian'] },
           [
             ifThen('_cancelled', 'revert ContractCancelled()'),
-            ifThen('_releasedEarly', 'revert AlreadyReleased()'),
+            ifThen('isReleased()', 'revert AlreadyReleased()'),
+            ifThen('_vetoesUsed >= MAX_VETOES', 'revert VetoLimitReached()'),
             'uint256 start = deadline()',
             ifThen('block.timestamp < start || block.timestamp >= start + _grace', 'revert NotInGracePeriod()'),
             'uint256 round = _round',
@@ -563,7 +576,7 @@ export function buildContractModel(s: EvmShape): SourceUnit {
             '_vetoVoted[round][msg.sender] = true',
             'uint256 count = ++_vetoVotes[round]',
             'emit TriggerVetoed(msg.sender, round, count)',
-            ifThen('count >= _threshold', '_lastCheckIn = block.timestamp', '++_round', 'emit CheckedIn(deadline())'),
+            ifThen('count >= _threshold', '_lastCheckIn = block.timestamp', '++_round', '++_vetoesUsed', 'emit CheckedIn(deadline())'),
           ],
         ),
       );
@@ -590,20 +603,30 @@ export function buildContractModel(s: EvmShape): SourceUnit {
         { notice: "Sends the caller's due share of a listed ERC-20 token.", dev: 'Accounting by total received, so later deposits are shared too. Pays from the balance actually held: when it fell below the recorded balance (fee-on-transfer, rebasing), every unclaimed due is cut pro rata, and a due is never more than the balance.', params: { token: 'A listed ERC-20 token.' } },
         [p('address', 'token')],
         { mods: ['nonReentrant', 'whenReleased'] },
-        [
-          ifThen('!_isToken[token]', 'revert UnknownToken(token)'),
-          'uint256 held = _tokenBalance(token)',
-          '(uint256 acc, uint256 scale) = _tokenSync(token, held)',
-          'uint256 amount = _tokenDue(token, msg.sender, acc, scale, held)',
-          ifThen('amount == 0', 'revert NothingToClaim()'),
-          '_tokenAcc[token] = acc',
-          '_tokenScale[token] = scale == UNIT ? 0 : scale',
-          '_tokenHeld[token] = held - amount',
-          '_tokenDebt[token][msg.sender] = acc * _shares[msg.sender]',
-          'emit TokenClaimed(token, msg.sender, amount)',
-          '_safeTransfer(token, msg.sender, amount)',
-        ],
+        ['_claimToken(token, msg.sender)'],
       ),
+      fn(
+        'claimTokenTo',
+        { notice: "Sends the caller's due share of a listed ERC-20 token to another address, for a beneficiary the token refuses (a blocklisting token) or that cannot hold it.", params: { token: 'A listed ERC-20 token.', recipient: 'Where the tokens go.' } },
+        [p('address', 'token'), p('address', 'recipient')],
+        { mods: ['nonReentrant', 'whenReleased'] },
+        [ifThen('recipient == address(0)', 'revert ZeroAddress()'), '_claimToken(token, recipient)'],
+      ),
+    );
+    functions.push(
+      priv('_claimToken', [p('address', 'token'), p('address', 'to')], {}, [
+        ifThen('!_isToken[token]', 'revert UnknownToken(token)'),
+        'uint256 held = _tokenBalance(token)',
+        '(uint256 acc, uint256 scale) = _tokenSync(token, held)',
+        'uint256 amount = _tokenDue(token, msg.sender, acc, scale, held)',
+        ifThen('amount == 0', 'revert NothingToClaim()'),
+        '_tokenAcc[token] = acc',
+        '_tokenScale[token] = scale == UNIT ? 0 : scale',
+        '_tokenHeld[token] = held - amount',
+        '_tokenDebt[token][msg.sender] = acc * _shares[msg.sender]',
+        'emit TokenClaimed(token, msg.sender, amount)',
+        '_safeTransfer(token, to, amount)',
+      ]),
     );
   }
   if (N) {
@@ -775,7 +798,7 @@ export function buildContractModel(s: EvmShape): SourceUnit {
           ? G
             ? "Dead man's switch: released after the last check-in plus the interval plus a grace period."
             : "Dead man's switch: released after the last check-in plus the interval."
-          : "No dead man's switch: released by the owner" + (M ? ' or by the guardians.' : '.'),
+          : "No dead man's switch: released by the owner" + (M ? " or by the guardians after the owner's silence." : '.'),
         'Pull payments, accounting by total received; bounded loops; authorization by msg.sender only.',
       ].join(' '),
     },

@@ -318,6 +318,36 @@ function eventCheck(source: string, p: ParsedProgram): Check {
   return result('state-changes-emit-events', problems, `${changing} state-changing instructions, each emitting a declared event`);
 }
 
+/**
+ * Proof of life: where the vault has a clock or guardians (`last_check_in`, `release_approvals`), every instruction the owner signs
+ * that changes the vault, and every deposit (its signer may be the owner), calls `prove_life`, so the owner's actions
+ * move the deadline and cancel the guardians' pending early release. Instructions that create or close the vault, or
+ * release it, are exempt: no deadline runs before or after them.
+ */
+function proofOfLifeCheck(source: string, p: ParsedProgram): Check {
+  const name = 'owner-actions-prove-life';
+  if (!/\b(last_check_in|release_approvals)\b/.test(source)) return { name, passed: true, detail: 'no deadline and no guardians: nothing to move' };
+  const problems: string[] = [];
+  const structs = new Map(p.accountsStructs.map((s) => [s.name, s]));
+  let owned = 0;
+  for (const mod of p.programModules) {
+    for (const ix of mod.instructions) {
+      const s = ix.context ? structs.get(ix.context) : undefined;
+      if (!s) continue;
+      const vault = s.fields.find((f) => f.wrapper === 'Account' && f.inner === 'Vault');
+      const ownerSigns = s.fields.some((f) => f.wrapper === 'Signer' && (f.name === 'owner' || f.name === 'depositor'));
+      if (!vault || !ownerSigns) continue;
+      if (has(vault, 'init') || has(vault, 'close')) continue;
+      const body = functionBodyCode(source, ix.line) ?? '';
+      if (/VaultStatus::Released\s*;/.test(body)) continue;
+      owned++;
+      if (!isWritable(vault)) problems.push(`instruction ${ix.name} (line ${ix.line}) may be signed by the owner but cannot write the vault, so it cannot move the deadline`);
+      else if (!/\.prove_life\s*\(/.test(body)) problems.push(`instruction ${ix.name} (line ${ix.line}) may be signed by the owner but does not call prove_life`);
+    }
+  }
+  return result(name, problems, `${owned} instructions the owner may sign, each proof of life`);
+}
+
 function idlChecks(p: ParsedProgram, idl: Record<string, unknown>): Check[] {
   const ixs = (Array.isArray(idl.instructions) ? idl.instructions : []) as Array<Record<string, unknown>>;
   const instructions = p.programModules.flatMap((m) => m.instructions);
@@ -421,6 +451,7 @@ export async function checkAnchorProgram(source: string, idl?: Record<string, un
   }
   const { checks, usable } = programChecks(parsed);
   checks.push(eventCheck(source, parsed));
+  checks.push(proofOfLifeCheck(source, parsed));
   if (idl) {
     if (usable) checks.push(...idlChecks(parsed, idl));
     else checks.push({ name: 'idl-instructions', passed: false, detail: 'the program module could not be read, so the IDL cannot be compared' });

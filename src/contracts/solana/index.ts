@@ -5,6 +5,7 @@
  * checks it passed, and a cost estimate. Domain code: no transport imports.
  */
 import { ApiError } from '../../core/errors.js';
+import { GUARDIAN_WAIT_DAYS, guardianRulesText } from '../guardians.js';
 import type { Plan } from '../plan.js';
 import { solanaAddressProblem } from './address.js';
 import { checkAnchorProgram, type Check } from './checks.js';
@@ -135,7 +136,7 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
       id: 'no-dead-mans-switch',
       severity: shape.multiSig ? 'low' : 'medium',
       message: shape.multiSig
-        ? 'No dead man\'s switch: claims open when the owner calls `release` or the guardians confirm (m of n).'
+        ? `No dead man's switch: claims open when the owner calls \`release\`, or ${GUARDIAN_WAIT_DAYS} days after the guardians confirm (m of n) if the owner stays silent.`
         : 'No dead man\'s switch: claims open only when the owner (or an executor holding the owner key) calls `release`.',
     });
     suggestions.push('Enable the dead man\'s switch so the estate is released even if nobody holds the owner key.');
@@ -150,8 +151,10 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
   }
   if (shape.multiSig && plan.guardians) {
     const { threshold, addresses } = plan.guardians;
+    warnings.push({ id: 'guardian-threshold', severity: threshold === 1 && addresses.length > 1 ? 'medium' : 'info', message: guardianRulesText(addresses.length, threshold, shape.deadMansSwitch) });
+    suggestions.push('Tell your guardians that `confirm_release` only starts a waiting period, and that any instruction you sign (a check-in, a deposit) cancels it.');
     if (threshold === 1 && addresses.length > 1) {
-      warnings.push({ id: 'guardian-threshold-one', severity: 'medium', message: `Any one of ${addresses.length} guardians can release the estate early.` });
+      warnings.push({ id: 'guardian-threshold-one', severity: 'medium', message: `Any one of ${addresses.length} guardians can propose an early release (the owner has ${GUARDIAN_WAIT_DAYS} days to cancel it).` });
     }
     if (threshold === addresses.length && addresses.length > 1) {
       warnings.push({ id: 'guardian-threshold-all', severity: 'low', message: 'Every guardian must confirm: one lost guardian key blocks early release and vetoes.' });
@@ -184,7 +187,7 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
     message:
       'Every instruction that changes the vault emits an Anchor event (VaultInitialized, Deposited, Withdrawn, BeneficiariesUpdated, VaultReleased, Claimed, VaultCancelled' +
       (shape.deadMansSwitch ? ', CheckedIn' : '') +
-      (shape.multiSig ? ', GuardiansUpdated, ReleaseApproved' : '') +
+      (shape.multiSig ? ', GuardiansUpdated, ReleaseApproved, ReleaseProposed' : '') +
       (shape.multiSig && shape.deadMansSwitch ? ', VetoCast, TriggerVetoed' : '') +
       '), listed with its fields in the IDL; heirs and indexers can follow every change from the transaction logs. Events are program log entries (`emit!`), which an RPC node may truncate in very long transactions.',
   });

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
+import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../guardians.js';
 import type { TemplateType } from '../templates.js';
 import {
   T,
@@ -208,7 +209,13 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
         ? [
             { name: 'threshold', type: T.u8 },
             { name: 'release_approvals', type: T.u16, doc: ['Bit i set: guardian i confirmed release.'] },
-            ...(sw ? [{ name: 'veto_votes', type: T.u16, doc: ['Bit i set: guardian i vetoed the trigger.'] }] : []),
+            { name: 'early_release_at', type: T.i64, doc: ["When the guardians' early release opens the claims (0: none); any owner action clears it."] },
+            ...(sw
+              ? [
+                  { name: 'veto_votes', type: T.u16, doc: ['Bit i set: guardian i vetoed the trigger.'] },
+                  { name: 'vetoes_used', type: T.u8, doc: ["Vetoes that postponed the release since the owner's last sign of life."] },
+                ]
+              : []),
             { name: 'guardians', type: T.vec(T.pubkey) },
           ]
         : []),
@@ -283,6 +290,9 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
             { name: 'guardian', type: T.pubkey },
             { name: 'approvals', type: T.u16 },
           ]),
+          ev('ReleaseProposed', "The guardians' quorum proposed an early release; it opens the claims at release_at unless the owner acts first.", [
+            { name: 'release_at', type: T.i64 },
+          ]),
         ]
       : []),
     ...(ms && sw
@@ -325,7 +335,12 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
           ['NotGuardian', 'The signer is not a guardian'],
         ]
       : []),
-    ...(ms && sw ? [['NotInGracePeriod', 'Vetoes are only possible during the grace period']] : []),
+    ...(ms && sw
+      ? [
+          ['NotInGracePeriod', 'Vetoes are only possible during the grace period'],
+          ['VetoLimitReached', "The guardians already postponed the release the most times allowed since the owner's last sign of life"],
+        ]
+      : []),
   ].map(([name, msg]) => ({ name: name!, msg: msg! }));
 
   // ---- constants
@@ -340,7 +355,13 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
           { name: 'MAX_GRACE_DAYS', type: 'u32', value: '365' },
         ]
       : []),
-    ...(ms ? [{ name: 'MAX_GUARDIANS', type: 'usize', value: '10' }] : []),
+    ...(ms
+      ? [
+          { name: 'MAX_GUARDIANS', type: 'usize', value: '10' },
+          { name: 'GUARDIAN_WAIT_SECONDS', type: 'i64', value: String(GUARDIAN_WAIT_DAYS * 86_400), doc: ["Seconds of the owner's silence before the guardians' early release opens the claims."] },
+        ]
+      : []),
+    ...(ms && sw ? [{ name: 'MAX_VETOES', type: 'u8', value: String(MAX_VETOES), doc: ["Vetoes that may postpone a release after the owner's last sign of life."] }] : []),
   ];
 
   // ---- helpers (free functions)
@@ -477,29 +498,53 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
         : []),
       {
         name: 'claims_open',
-        doc: sw ? ['Released, or triggered and past the grace period.'] : ['Released by the owner' + (ms ? ' or the guardians.' : '.')],
+        doc: [
+          (sw ? 'Released, or triggered and past the grace period' : 'Released by the owner') +
+            (ms ? ", or the guardians' early release came and the owner stayed silent until then." : '.'),
+        ],
         pub: true,
-        params: sw ? '&self, now: i64' : '&self, _now: i64',
+        params: sw || ms ? '&self, now: i64' : '&self, _now: i64',
         ret: 'bool',
         body: [
+          ...(ms ? ['let by_guardians = self.early_release_at > 0 && now >= self.early_release_at;'] : []),
           {
             head: 'match self.status',
             body: [
               'VaultStatus::Released => true,',
-              sw ? 'VaultStatus::Triggered => now >= self.triggered_at.saturating_add(self.grace_seconds),' : 'VaultStatus::Triggered => false,',
-              'VaultStatus::Active => false,',
+              sw
+                ? `VaultStatus::Triggered => ${ms ? 'by_guardians || ' : ''}now >= self.triggered_at.saturating_add(self.grace_seconds),`
+                : `VaultStatus::Triggered => ${ms ? 'by_guardians' : 'false'},`,
+              `VaultStatus::Active => ${ms ? 'by_guardians' : 'false'},`,
             ],
           },
         ],
       },
       {
         name: 'owner_window_open',
-        doc: ['The owner may update, withdraw or cancel: the vault is active' + (sw ? ' and the deadline has not passed.' : '.')],
+        doc: ['The owner may update, withdraw or cancel: the vault is active' + (sw ? ' and the deadline has not passed' : '') + (ms ? ", and no guardians' early release took effect." : '.')],
         pub: true,
-        params: sw ? '&self, now: i64' : '&self, _now: i64',
+        params: sw || ms ? '&self, now: i64' : '&self, _now: i64',
         ret: 'bool',
-        body: [sw ? 'self.status == VaultStatus::Active && now < self.deadline()' : 'self.status == VaultStatus::Active'],
+        body: [(sw ? 'self.status == VaultStatus::Active && now < self.deadline()' : 'self.status == VaultStatus::Active') + (ms ? ' && !self.claims_open(now)' : '')],
       },
+      ...(sw || ms
+        ? [
+            {
+              name: 'prove_life',
+              doc: [
+                'Any owner action is proof of life' + (sw ? ': the deadline becomes now + interval and a pending trigger is cancelled' : '') +
+                  (ms ? "; pending guardian votes and the guardians' early release are cleared" + (sw ? ', and the vetoes are given back' : '') : '') + '.',
+              ],
+              pub: true,
+              params: sw ? '&mut self, now: i64' : '&mut self, _now: i64',
+              body: [
+                ...(sw ? ['self.status = VaultStatus::Active;', 'self.triggered_at = 0;', 'self.last_check_in = now;'] : []),
+                ...(ms ? ['self.release_approvals = 0;', 'self.early_release_at = 0;'] : []),
+                ...(ms && sw ? ['self.veto_votes = 0;', 'self.vetoes_used = 0;'] : []),
+              ],
+            } satisfies FnItem,
+          ]
+        : []),
     ],
   };
   const stateImpl = (name: string): ImplItem => ({
@@ -518,6 +563,18 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
   };
   const now: Block = ['let now = Clock::get()?.unix_timestamp;'];
   const toStates = 'iter().map(|b| BeneficiaryState { wallet: b.wallet, share_bps: b.share_bps, claimed_lamports: 0 }).collect();';
+  /** Every owner action is proof of life (only where a deadline or the guardians exist). */
+  const proves = sw || ms;
+  const proveLife = (target: string): Block => (proves ? [`${target}.prove_life(now);`] : []);
+  const ownerDepositProvesLife: Block = proves
+    ? [
+        ...now,
+        {
+          head: 'if ctx.accounts.depositor.key() == ctx.accounts.vault.owner && ctx.accounts.vault.status != VaultStatus::Released && !ctx.accounts.vault.claims_open(now)',
+          body: ["// The owner's deposit is proof of life.", 'ctx.accounts.vault.prove_life(now);'],
+        },
+      ]
+    : [];
 
   add(
     {
@@ -552,7 +609,13 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
             ]
           : []),
         ...(ms
-          ? ['vault.threshold = args.threshold;', 'vault.release_approvals = 0;', ...(sw ? ['vault.veto_votes = 0;'] : []), 'vault.guardians = args.guardians.clone();']
+          ? [
+              'vault.threshold = args.threshold;',
+              'vault.release_approvals = 0;',
+              'vault.early_release_at = 0;',
+              ...(sw ? ['vault.veto_votes = 0;', 'vault.vetoes_used = 0;'] : []),
+              'vault.guardians = args.guardians.clone();',
+            ]
           : []),
         `vault.beneficiaries = args.beneficiaries.${toStates}`,
         'emit!(VaultInitialized { vault: vault.key(), owner, beneficiaries: args.beneficiaries.len() as u8 });',
@@ -591,6 +654,7 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
         '    to: ctx.accounts.vault.to_account_info(),',
         '};',
         'system_program::transfer(CpiContext::new(ctx.accounts.system_program.to_account_info(), accounts), amount)?;',
+        ...ownerDepositProvesLife,
         'emit!(Deposited { vault: ctx.accounts.vault.key(), depositor: ctx.accounts.depositor.key(), mint: None, amount });',
         'Ok(())',
       ],
@@ -617,10 +681,7 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
           ...now,
           'let vault = &mut ctx.accounts.vault;',
           `require!(!vault.claims_open(now), ${E('AlreadyReleased')});`,
-          'vault.status = VaultStatus::Active;',
-          'vault.triggered_at = 0;',
-          'vault.last_check_in = now;',
-          ...(ms ? ['vault.release_approvals = 0;', 'vault.veto_votes = 0;'] : []),
+          'vault.prove_life(now);',
           'emit!(CheckedIn { vault: vault.key(), deadline: vault.deadline() });',
           'Ok(())',
         ],
@@ -678,23 +739,25 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
     add(
       {
         name: 'confirm_release',
-        doc: ['A guardian confirms early release; at the threshold the claims open at once.'],
+        doc: [
+          "A guardian confirms the owner's absence; at the threshold an early release is proposed, which opens the claims",
+          'GUARDIAN_WAIT_SECONDS later unless the owner acts first (any owner instruction cancels it): guardians never overrule a living owner.',
+        ],
         accounts: 'ConfirmRelease',
         args: [],
         body: [
           ...now,
           'let guardian = ctx.accounts.guardian.key();',
           'let vault = &mut ctx.accounts.vault;',
-          `require!(vault.status != VaultStatus::Released, ${E('AlreadyReleased')});`,
+          `require!(vault.status != VaultStatus::Released && !vault.claims_open(now), ${E('AlreadyReleased')});`,
           `let index = vault.guardian_index(&guardian).ok_or(${E('NotGuardian')})?;`,
           'vault.release_approvals |= 1u16 << index;',
           'emit!(ReleaseApproved { vault: vault.key(), guardian, approvals: vault.release_approvals });',
           {
-            head: 'if vault.release_approvals.count_ones() >= u32::from(vault.threshold)',
+            head: 'if vault.release_approvals.count_ones() >= u32::from(vault.threshold) && vault.early_release_at == 0',
             body: [
-              'vault.status = VaultStatus::Released;',
-              'vault.released_at = now;',
-              'emit!(VaultReleased { vault: vault.key(), claims_open_at: now });',
+              'vault.early_release_at = now.saturating_add(GUARDIAN_WAIT_SECONDS);',
+              'emit!(ReleaseProposed { vault: vault.key(), release_at: vault.early_release_at });',
             ],
           },
           'Ok(())',
@@ -713,7 +776,7 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
       add(
         {
           name: 'veto',
-          doc: ['During the grace period, guardians can veto a wrong trigger; at the threshold the deadline restarts.'],
+          doc: ["During the grace period, guardians can veto a wrong trigger; at the threshold the deadline restarts, at most MAX_VETOES times after the owner's last sign of life."],
           accounts: 'Veto',
           args: [],
           body: [
@@ -721,6 +784,7 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
             'let guardian = ctx.accounts.guardian.key();',
             'let vault = &mut ctx.accounts.vault;',
             `require!(vault.status == VaultStatus::Triggered && !vault.claims_open(now), ${E('NotInGracePeriod')});`,
+            `require!(vault.vetoes_used < MAX_VETOES, ${E('VetoLimitReached')});`,
             `let index = vault.guardian_index(&guardian).ok_or(${E('NotGuardian')})?;`,
             'vault.veto_votes |= 1u16 << index;',
             'emit!(VetoCast { vault: vault.key(), guardian, votes: vault.veto_votes });',
@@ -731,7 +795,7 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
                 'vault.triggered_at = 0;',
                 'vault.last_check_in = now;',
                 'vault.veto_votes = 0;',
-                'vault.release_approvals = 0;',
+                'vault.vetoes_used += 1;',
                 'emit!(TriggerVetoed { vault: vault.key(), deadline: vault.deadline() });',
               ],
             },
@@ -764,6 +828,7 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
         ...now,
         'let vault = &mut ctx.accounts.vault;',
         `require!(vault.owner_window_open(now), ${E('OwnerWindowClosed')});`,
+        ...proveLife('vault'),
         `vault.beneficiaries = beneficiaries.${toStates}`,
         'emit!(BeneficiariesUpdated { vault: vault.key(), beneficiaries: beneficiaries.len() as u8 });',
         'Ok(())',
@@ -802,10 +867,9 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
           ...now,
           'let vault = &mut ctx.accounts.vault;',
           `require!(vault.owner_window_open(now), ${E('OwnerWindowClosed')});`,
+          'vault.prove_life(now);',
           'vault.guardians = guardians;',
           'vault.threshold = threshold;',
-          'vault.release_approvals = 0;',
-          ...(sw ? ['vault.veto_votes = 0;'] : []),
           'emit!(GuardiansUpdated { vault: vault.key(), threshold });',
           'Ok(())',
         ],
@@ -834,6 +898,7 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
       body: [
         ...now,
         `require!(ctx.accounts.vault.owner_window_open(now), ${E('OwnerWindowClosed')});`,
+        ...proveLife('ctx.accounts.vault'),
         'let vault_info = ctx.accounts.vault.to_account_info();',
         `require!(amount > 0 && amount <= available_lamports(&vault_info)?, ${E('InsufficientFunds')});`,
         'move_lamports(&vault_info, &ctx.accounts.owner.to_account_info(), amount)?;',
@@ -921,6 +986,7 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
           '    authority: ctx.accounts.depositor.to_account_info(),',
           '};',
           'token::transfer_checked(CpiContext::new(ctx.accounts.token_program.to_account_info(), accounts), amount, ctx.accounts.mint.decimals)?;',
+          ...ownerDepositProvesLife,
           'emit!(Deposited { vault: ctx.accounts.vault.key(), depositor: ctx.accounts.depositor.key(), mint: Some(ctx.accounts.mint.key()), amount });',
           'Ok(())',
         ],
@@ -930,7 +996,7 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
         instructionArgs: [],
         fields: [
           { name: 'depositor', doc: ['Whoever sends the tokens; pays for the vault token account if needed.'], type: { kind: 'signer' }, constraints: [{ k: 'mut' }] },
-          publicVault(false),
+          publicVault(proves),
           mintAccount,
           {
             name: 'depositor_token_account',
@@ -955,6 +1021,7 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
           ...now,
           `require!(ctx.accounts.vault.owner_window_open(now), ${E('OwnerWindowClosed')});`,
           `require!(amount > 0 && amount <= ctx.accounts.vault_token_account.amount, ${E('InsufficientFunds')});`,
+          ...proveLife('ctx.accounts.vault'),
           ...signerSeeds,
           'let accounts = TransferChecked {',
           '    from: ctx.accounts.vault_token_account.to_account_info(),',
@@ -973,7 +1040,7 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
         instructionArgs: [],
         fields: [
           ownerSigner(),
-          ownerVault(false),
+          ownerVault(proves),
           mintAccount,
           vaultTokenAccount(null),
           {
@@ -1086,7 +1153,13 @@ export function buildProgramModel(s: SolanaShape): ProgramModel {
         'During the grace period the owner can still `check_in`' + (ms ? ' and the guardians can `veto` (m of n).' : '.'),
       ]
     : ['Release: this plan has no dead man\'s switch; the owner (or an executor holding the owner key) calls `release`.'];
-  if (ms) releasePath.push('Guardians can release early with `confirm_release` (m of n).');
+  if (ms) {
+    releasePath.push(
+      `Guardians confirm the owner's absence with \`confirm_release\` (m of n); the claims open ${GUARDIAN_WAIT_DAYS} days later unless the owner acts first.` +
+        (sw ? ` Vetoes postpone a release at most ${MAX_VETOES} times after the owner's last sign of life.` : ''),
+    );
+  }
+  if (sw || ms) releasePath.push('Every owner instruction (check-in, update, withdrawal, the owner\'s own deposit) is proof of life.');
 
   return {
     crateName: CRATE_NAME,

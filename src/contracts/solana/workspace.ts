@@ -3,6 +3,7 @@
  * TOML model), the build instructions, and the TypeScript client snippet with
  * the plan's values.
  */
+import { GUARDIAN_WAIT_DAYS } from '../guardians.js';
 import type { Plan } from '../plan.js';
 import type { SolanaShape } from './program.js';
 import { CRATE_NAME } from './program.js';
@@ -158,7 +159,7 @@ export function clientSnippet(plan: Plan, shape: SolanaShape): string {
   } else {
     lines.push('// No dead man\'s switch: the owner (or an executor with the owner key) opens the claims:', '// await program.methods.release().accountsPartial({ owner, vault }).rpc();');
   }
-  if (shape.multiSig) lines.push('// Guardians may release early (m of n):', '// await program.methods.confirmRelease().accountsPartial({ guardian, vault }).rpc();');
+  if (shape.multiSig) lines.push(`// Guardians confirm the owner's absence (m of n); the claims open ${GUARDIAN_WAIT_DAYS} days later unless the owner acts first:`, '// await program.methods.confirmRelease().accountsPartial({ guardian, vault }).rpc();');
   lines.push('// Each beneficiary then claims, signing with its own wallet:', '// await program.methods.claimSol().accountsPartial({ beneficiary, vault }).rpc();');
   if (shape.splTokens) lines.push('// await program.methods.claimToken().accountsPartial({ beneficiary, vault, mint }).rpc();');
   return lines.join('\n') + '\n';

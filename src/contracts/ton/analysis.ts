@@ -3,6 +3,7 @@ import type { TonShape } from './shape.js';
 import { fromNano } from '@ton/core';
 import type { TonRentFigures } from './rent.js';
 import { JETTON_FEE_MARGIN, JETTON_MESSAGE_VALUE } from './contract.js';
+import { GUARDIAN_WAIT_DAYS, guardianRulesText } from '../guardians.js';
 
 const PER_JETTON_MESSAGE = fromNano(JETTON_MESSAGE_VALUE + JETTON_FEE_MARGIN);
 
@@ -44,8 +45,10 @@ export function analyseTon(shape: TonShape, plan: TonPlanData, rent: TonRentFigu
   }
   if (plan.guardians) {
     const { threshold, addresses } = plan.guardians;
+    w('ton-guardian-threshold', threshold === 1 && addresses.length > 1 ? 'medium' : 'info', guardianRulesText(addresses.length, threshold, shape.gracePeriod),
+      'Tell your guardians that their confirmation only starts a waiting period, and that any message you send the contract (a check-in, a deposit) cancels it.');
     if (threshold === 1 && addresses.length > 1) {
-      w('ton-single-guardian-release', 'medium', 'A single guardian can release the estate early.', 'Raise the guardian threshold to a majority.');
+      w('ton-single-guardian-release', 'medium', `A single guardian can propose an early release (you have ${GUARDIAN_WAIT_DAYS} days to cancel it).`, 'Raise the guardian threshold to a majority.');
     }
     if (threshold === addresses.length && addresses.length > 1) {
       w('ton-unanimous-guardians', 'low', 'Every guardian must act: one lost guardian wallet blocks early release and vetoes.', 'Use a threshold below the number of guardians.');

@@ -1,4 +1,5 @@
 import { emptyModule, printModule, type FuncFunction, type FuncModule, type Stmt } from './func-model.js';
+import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../guardians.js';
 import { templateId, TON_MAX_BENEFICIARIES, type TonShape } from './shape.js';
 import { STDLIB, stdlibFor } from './stdlib.js';
 
@@ -7,17 +8,23 @@ import { STDLIB, stdlibFor } from './stdlib.js';
  *
  * Storage (c4), the same for every shape (see data.ts):
  *   owner:MsgAddress state:uint8 last_checkin:uint64 interval:uint32 grace:uint32
- *   reserve:uint64 rent_rate:uint64 claimed_total:Coins count:uint8 beneficiaries:(HashmapE 8 Beneficiary)
+ *   reserve:uint64 rent_rate:uint64 rent_step:uint64 rent_count:uint8
+ *   claimed_total:Coins count:uint8 beneficiaries:(HashmapE 8 Beneficiary)
  *   guardians:(Maybe ^Guardians) jettons:(Maybe ^Jettons)
  *   Beneficiary = address:MsgAddress share_bps:uint16 claimed:Coins
- *   Guardians   = threshold:uint8 count:uint8 approvals:uint16 vetoes:uint16 (HashmapE 8 MsgAddress)
+ *   Guardians   = threshold:uint8 count:uint8 approvals:uint16 vetoes:uint16 release_at:uint64 postponed:uint8 (HashmapE 8 MsgAddress)
+ *                 ;; release_at: when the guardians' early release takes effect (0 none); postponed: vetoes since the owner's last sign of life
  *   Jettons     = count:uint8 (HashmapE 8 Jetton) claims:(HashmapE 16 Coins)   ;; claims key: beneficiary << 8 | jetton
  *   Jetton      = master:MsgAddress wallet:MsgAddress received:Coins claimed:Coins   ;; wallet addr_none until discovered
  *
- * `last_checkin` = 0 until the first message (the deployment), which starts the clock.
+ * `last_checkin` = 0 until the owner's first message, which starts the clock: the StateInit is public (it follows
+ * from the plan), so anyone can deploy it, but a deployment by anyone else starts nothing (no deadline runs, nothing
+ * can be claimed, guardians cannot act). Every owner action (check-in, update, withdrawal, deposit) moves the clock.
  * `reserve` (nanotons) is kept out of the estate at each check-in and decays at
  * `rent_rate` nanotons per 65536 s, the rent the network takes from the balance
- * (see rent.ts): rent after the last check-in is paid by the reserve, not the heirs.
+ * (see rent.ts): rent after the last check-in is paid by the reserve, not the heirs. The rate is the rent of the
+ * largest state reachable with `rent_count` beneficiaries; an update to more beneficiaries raises the rate by
+ * `rent_step` per beneficiary added and the reserve in proportion, and the owner attaches the difference.
  */
 
 export const OP = {
@@ -54,6 +61,8 @@ export const ERR = {
   notInGrace: 415,
   alreadyVoted: 416,
   insufficientFunds: 417,
+  vetoLimit: 418,
+  notStarted: 419,
   unknownJetton: 420,
   unknownOp: 0xffff,
 } as const;
@@ -77,6 +86,10 @@ function consts(m: FuncModule, shape: TonShape): void {
   for (const [k, v] of Object.entries(STATE)) m.consts.push({ name: `state::${k}`, value: String(v) });
   m.consts.push({ name: 'claim_window', value: String(CLAIM_WINDOW_SECONDS), comment: 'seconds of rent the reserve never decays below' });
   m.consts.push({ name: 'max_beneficiaries', value: String(TON_MAX_BENEFICIARIES) });
+  if (shape.guardians) {
+    m.consts.push({ name: 'guardian_wait', value: String(GUARDIAN_WAIT_DAYS * 86_400), comment: "seconds of the owner's silence before the guardians' early release takes effect" });
+    m.consts.push({ name: 'max_vetoes', value: String(MAX_VETOES), comment: "vetoes that may postpone a release after the owner's last sign of life" });
+  }
   if (shape.jettons) {
     m.consts.push({ name: 'jetton_message_value', value: JETTON_MESSAGE_VALUE.toString(), comment: 'nanotons per discovery request / returned jetton' });
     m.consts.push({ name: 'jetton_fee_margin', value: JETTON_FEE_MARGIN.toString(), comment: 'nanotons per message a paid discovery / return attaches for fees' });
@@ -109,6 +122,8 @@ function storage(m: FuncModule): void {
   g('int', 'ctx_grace');
   g('int', 'ctx_reserve');
   g('int', 'ctx_rent_rate');
+  g('int', 'ctx_rent_step');
+  g('int', 'ctx_rent_count');
   g('int', 'ctx_claimed_total');
   g('int', 'ctx_count');
   g('cell', 'ctx_benefs');
@@ -125,6 +140,8 @@ function storage(m: FuncModule): void {
       'ctx_grace = ds~load_uint(32)',
       'ctx_reserve = ds~load_uint(64)',
       'ctx_rent_rate = ds~load_uint(64)',
+      'ctx_rent_step = ds~load_uint(64)',
+      'ctx_rent_count = ds~load_uint(8)',
       'ctx_claimed_total = ds~load_coins()',
       'ctx_count = ds~load_uint(8)',
       'ctx_benefs = ds~load_dict()',
@@ -134,13 +151,27 @@ function storage(m: FuncModule): void {
     ]),
     fn('save_data', '()', [], ['impure', 'inline'], [
       'set_data(begin_cell().store_slice(ctx_owner).store_uint(ctx_state, 8).store_uint(ctx_last, 64)' +
-        '.store_uint(ctx_interval, 32).store_uint(ctx_grace, 32).store_uint(ctx_reserve, 64).store_uint(ctx_rent_rate, 64).store_coins(ctx_claimed_total)' +
+        '.store_uint(ctx_interval, 32).store_uint(ctx_grace, 32).store_uint(ctx_reserve, 64).store_uint(ctx_rent_rate, 64)' +
+        '.store_uint(ctx_rent_step, 64).store_uint(ctx_rent_count, 8).store_coins(ctx_claimed_total)' +
         '.store_uint(ctx_count, 8).store_dict(ctx_benefs).store_dict(ctx_guardians).store_dict(ctx_jettons).end_cell())',
     ]),
   );
 }
 
 function timing(m: FuncModule, shape: TonShape): void {
+  const byGuardians = shape.guardians ? ' | guardians_released?()' : '';
+  if (shape.guardians) {
+    m.functions.push(
+      fn('guardian_state', '(int, int, int, int, int, int, cell)', [], ['inline'], [
+        'slice gs = ctx_guardians.begin_parse()',
+        'return (gs~load_uint(8), gs~load_uint(8), gs~load_uint(16), gs~load_uint(16), gs~load_uint(64), gs~load_uint(8), gs~load_dict())',
+      ], 'Threshold, count, approval and veto masks, when the early release takes effect (0 none), vetoes used, guardians.'),
+      fn('guardians_released?', 'int', [], ['inline'], [
+        '(_, _, _, _, int release_at, _, _) = guardian_state()',
+        'return (release_at > 0) & (now() >= release_at)',
+      ], "The guardians' quorum proposed an early release and the owner stayed silent until it took effect."),
+    );
+  }
   if (shape.deadMansSwitch) {
     m.functions.push(
       fn('deadline', 'int', [], ['inline'], ['return ctx_last + ctx_interval'], 'Last check-in plus the interval.'),
@@ -151,14 +182,16 @@ function timing(m: FuncModule, shape: TonShape): void {
         'int',
         [],
         ['inline'],
-        ['return (ctx_state == state::released) | ((ctx_state == state::active) & (now() >= release_time()))'],
-        'Released by a confirmation, or because the owner missed the deadline (and any grace period).',
+        [`return (ctx_state == state::released) | ((ctx_state == state::active) & (ctx_last > 0) & ((now() >= release_time())${byGuardians}))`],
+        'Released by a claim, or because the owner (whose first message started the clock) missed the deadline and any grace period' +
+          (shape.guardians ? ", or stayed silent after the guardians' proposal." : '.'),
       ),
     );
   } else {
     m.functions.push(
       fn('before_deadline?', 'int', [], ['inline'], ['return -1'], 'No switch: the owner may act until the estate is released.'),
-      fn('released?', 'int', [], ['inline'], ['return ctx_state == state::released'], 'No switch: released only by the owner or the guardians.'),
+      fn('released?', 'int', [], ['inline'], [shape.guardians ? 'return (ctx_state == state::released) | ((ctx_state == state::active) & guardians_released?())' : 'return ctx_state == state::released'],
+        shape.guardians ? "No switch: released by the owner, or by the guardians after the owner's silence." : 'No switch: released only by the owner.'),
     );
   }
 }
@@ -187,11 +220,28 @@ function helpers(m: FuncModule, shape: TonShape): void {
     fn('require_owner', '()', [['slice', 'sender']], ['impure', 'inline'], [
       'throw_unless(err::not_owner, equal_slices(sender, ctx_owner))',
     ]),
+  );
+  if (shape.guardians) {
+    m.functions.push(
+      fn('set_guardians', '()', [['int', 'approvals'], ['int', 'vetoes'], ['int', 'release_at'], ['int', 'postponed']], ['impure', 'inline'], [
+        '(int threshold, int count, _, _, _, _, cell gdict) = guardian_state()',
+        'ctx_guardians = begin_cell().store_uint(threshold, 8).store_uint(count, 8).store_uint(approvals, 16)' +
+          '.store_uint(vetoes, 16).store_uint(release_at, 64).store_uint(postponed, 8).store_dict(gdict).end_cell()',
+      ]),
+    );
+  }
+  m.functions.push(
+    fn('prove_life', '()', [], ['impure', 'inline'], [
+      'ctx_last = now()',
+      ...(shape.guardians ? [{ kind: 'comment', text: "The owner is alive: pending votes, the guardians' early release and used vetoes are cleared." } as Stmt, 'set_guardians(0, 0, 0, 0)'] : []),
+    ], 'Any owner action is proof of life: the deadline becomes now plus the interval.'),
     fn('require_owner_window', '()', [['slice', 'sender']], ['impure', 'inline'], [
       'require_owner(sender)',
       'throw_unless(err::not_active, ctx_state == state::active)',
+      'throw_if(err::deadline_passed, released?())',
       'throw_unless(err::deadline_passed, before_deadline?())',
-    ], 'Owner operations are allowed while active and before the deadline.'),
+      'prove_life()',
+    ], 'Owner operations are allowed while active and before the deadline; each is proof of life.'),
   );
   if (shape.guardians) {
     m.functions.push(
@@ -202,22 +252,13 @@ function helpers(m: FuncModule, shape: TonShape): void {
       ]),
       fn('guardian_bit', 'int', [['slice', 'sender'], ['int', 'index']], ['inline'], [
         'slice gs = ctx_guardians.begin_parse()',
-        'gs~skip_bits(8 + 8 + 16 + 16)',
+        'gs~skip_bits(8 + 8 + 16 + 16 + 64 + 8)',
         'cell gdict = gs~load_dict()',
         '(slice entry, int found) = gdict.udict_get?(8, index)',
         'throw_unless(err::not_guardian, found)',
         'throw_unless(err::not_guardian, equal_slices(entry~load_msg_addr(), sender))',
         'return 1 << index',
       ], 'The vote bit of guardian `index`, after checking that the sender is that guardian.'),
-      fn('guardian_state', '(int, int, int, int, cell)', [], ['inline'], [
-        'slice gs = ctx_guardians.begin_parse()',
-        'return (gs~load_uint(8), gs~load_uint(8), gs~load_uint(16), gs~load_uint(16), gs~load_dict())',
-      ]),
-      fn('set_votes', '()', [['int', 'approvals'], ['int', 'vetoes']], ['impure', 'inline'], [
-        '(int threshold, int count, _, _, cell gdict) = guardian_state()',
-        'ctx_guardians = begin_cell().store_uint(threshold, 8).store_uint(count, 8).store_uint(approvals, 16)' +
-          '.store_uint(vetoes, 16).store_dict(gdict).end_cell()',
-      ]),
     );
   }
 }
@@ -368,8 +409,8 @@ function jettonHelpers(m: FuncModule): void {
         'save_data()',
       ]),
     ], 'A jetton transfer our wallet refused: a claim is owed again, a return on cancel is held again.'),
-    fn('return_jettons', '()', [['slice', 'to']], ['impure', 'inline'], [
-      { kind: 'comment', text: 'On cancel: every jetton held goes back to the owner.' },
+    fn('return_jettons', '()', [['slice', 'to'], ['int', 'value']], ['impure', 'inline'], [
+      { kind: 'comment', text: 'On cancel: every jetton held goes back to the owner, each transfer carrying `value` nanotons.' },
       '(int count, cell entries, cell claims) = jetton_state()',
       'int j = 0',
       {
@@ -378,7 +419,7 @@ function jettonHelpers(m: FuncModule): void {
         body: [
           '(slice master, slice wallet, int received, int claimed_all) = jetton_entry(entries, j)',
           iff('wallet_known?(wallet) & (received > claimed_all)', [
-            'send_jetton(wallet, jetton_message_value, 1, return_query_base + j, received - claimed_all, to)',
+            'send_jetton(wallet, value, 1, return_query_base + j, received - claimed_all, to)',
             'entries = entries.udict_set_builder(8, j, pack_jetton(master, wallet, claimed_all, claimed_all))',
           ]),
           'j += 1',
@@ -433,7 +474,7 @@ function handlers(m: FuncModule, shape: TonShape): void {
       'send_value(sender, amount, 64, begin_cell().store_uint(op::payout, 32).store_uint(query_id, 64).store_uint(index, 8).store_coins(amount).end_cell())',
       'save_data()',
     ]),
-    fn('on_update', '()', [['slice', 'body']], ['impure', 'inline'], [
+    fn('on_update', '()', [['slice', 'body'], ['int', 'msg_value']], ['impure', 'inline'], [
       { kind: 'comment', text: 'New beneficiaries: ^[count:uint8 (HashmapE 8 (address share_bps))], shares summing to 10000.' },
       'slice ns = body~load_ref().begin_parse()',
       'int count = ns~load_uint(8)',
@@ -459,6 +500,16 @@ function handlers(m: FuncModule, shape: TonShape): void {
         ],
       },
       'throw_unless(err::bad_shares, sum == 10000)',
+      iff('count > ctx_rent_count', [
+        { kind: 'comment', text: 'More beneficiaries than the reserve was reckoned for: the rent rate rises by rent_step per beneficiary added,' },
+        { kind: 'comment', text: 'the reserve in proportion, and the owner attaches the difference (so the estate does not pay for it).' },
+        'int rate = ctx_rent_rate + (count - ctx_rent_count) * ctx_rent_step',
+        'int grown = muldiv(ctx_reserve, rate, max(ctx_rent_rate, 1)) + 1',
+        'throw_unless(err::insufficient_funds, msg_value >= grown - ctx_reserve)',
+        'ctx_reserve = grown',
+        'ctx_rent_rate = rate',
+        'ctx_rent_count = count',
+      ]),
       'ctx_benefs = fresh',
       'ctx_count = count',
       'save_data()',
@@ -467,35 +518,42 @@ function handlers(m: FuncModule, shape: TonShape): void {
   if (shape.guardians) {
     const vote: Stmt[] = [
       'int bit = guardian_bit(sender, body~load_uint(8))',
-      '(int threshold, _, int approvals, int vetoes, _) = guardian_state()',
+      '(int threshold, _, int approvals, int vetoes, int release_at, int postponed, _) = guardian_state()',
+      'throw_unless(err::not_active, ctx_state == state::active)',
+      { kind: 'comment', text: "Until the owner's first message nothing runs: guardians cannot act on a clock the owner did not start." },
+      'throw_unless(err::not_started, ctx_last > 0)',
+      'throw_if(err::not_active, released?())',
     ];
     m.functions.push(
       fn('on_approve', '()', [['slice', 'sender'], ['slice', 'body']], ['impure', 'inline'], [
         ...vote,
-        'throw_unless(err::not_active, ctx_state == state::active)',
         'throw_if(err::already_voted, approvals & bit)',
         'approvals |= bit',
-        iff('popcount(approvals) >= threshold', ['ctx_state = state::released']),
-        'set_votes(approvals, vetoes)',
+        iff('(popcount(approvals) >= threshold) & (release_at == 0)', [
+          { kind: 'comment', text: "The quorum proposes; the release waits for the owner's silence, and any owner action cancels it." },
+          'release_at = now() + guardian_wait',
+        ]),
+        'set_guardians(approvals, vetoes, release_at, postponed)',
         'save_data()',
-      ], 'Guardian confirmation of an early release; m of n release the estate.'),
+      ], "Guardian confirmation of the owner's absence; m of n propose an early release that takes effect guardian_wait later unless the owner acts."),
     );
     if (shape.gracePeriod) {
       m.functions.push(
         fn('on_veto', '()', [['slice', 'sender'], ['slice', 'body']], ['impure', 'inline'], [
           ...vote,
-          'throw_unless(err::not_active, ctx_state == state::active)',
           'throw_unless(err::not_in_grace, (now() >= deadline()) & (now() < release_time()))',
+          'throw_unless(err::veto_limit, postponed < max_vetoes)',
           'throw_if(err::already_voted, vetoes & bit)',
           'vetoes |= bit',
           iff('popcount(vetoes) >= threshold', [
-            { kind: 'comment', text: 'A wrong trigger: the guardians restart the clock as a check-in would.' },
+            { kind: 'comment', text: "A wrong trigger: the guardians restart the clock, at most max_vetoes times after the owner's last sign of life." },
             'ctx_last = now()',
             'vetoes = 0',
+            'postponed += 1',
           ]),
-          'set_votes(approvals, vetoes)',
+          'set_guardians(approvals, vetoes, release_at, postponed)',
           'save_data()',
-        ], 'Guardian veto during the grace period; m of n restart the clock.'),
+        ], 'Guardian veto during the grace period; m of n restart the clock, a bounded number of times.'),
       );
     }
   }
@@ -505,16 +563,16 @@ function handlers(m: FuncModule, shape: TonShape): void {
       'require_owner(sender)',
       'throw_unless(err::not_active, ctx_state == state::active)',
       'throw_if(err::deadline_passed, released?())',
-      'ctx_last = now()',
-      ...(shape.guardians ? ['set_votes(0, 0)'] : []),
+      'prove_life()',
       'save_data()',
       'return ()',
     ]),
-    iff('op == op::update', ['require_owner_window(sender)', 'on_update(in_msg_body)', 'return ()']),
+    iff('op == op::update', ['require_owner_window(sender)', 'on_update(in_msg_body, msg_value)', 'return ()']),
     iff('op == op::withdraw', [
       'require_owner_window(sender)',
       'int amount = in_msg_body~load_coins()',
       'throw_unless(err::insufficient_funds, amount <= available(my_balance - msg_value))',
+      'save_data()',
       'send_value(sender, amount, 64, begin_cell().store_uint(op::withdraw, 32).store_uint(query_id, 64).end_cell())',
       'return ()',
     ]),
@@ -525,7 +583,7 @@ function handlers(m: FuncModule, shape: TonShape): void {
         ? [
             { kind: 'comment', text: 'The rent reserve stays, so that a jetton return that bounces can be retried with return_jettons.' } as Stmt,
             'raw_reserve(reserve(), 2)',
-            'return_jettons(sender)',
+            'return_jettons(sender, jetton_message_value)',
           ]
         : []),
       'save_data()',
@@ -541,7 +599,8 @@ function handlers(m: FuncModule, shape: TonShape): void {
             'int pending = pending_returns()',
             'throw_unless(err::nothing_to_claim, pending > 0)',
             'caller_pays(my_balance - msg_value, msg_value, pending)',
-            'return_jettons(sender)',
+            { kind: 'comment', text: 'Each transfer forwards its part of what the owner attached (a wallet may need more than the default), less the fee margin.' },
+            'return_jettons(sender, msg_value / pending - jetton_fee_margin)',
             'save_data()',
             'refund_caller(sender)',
             'return ()',
@@ -570,8 +629,8 @@ function handlers(m: FuncModule, shape: TonShape): void {
       'load_data()',
       'slice sender = cs~load_msg_addr()',
       iff('flags & 1', ['on_bounce(sender, in_msg_body)', 'return ()']),
-      iff('ctx_last == 0', [
-        { kind: 'comment', text: 'The deployment message starts the clock.' },
+      iff('(ctx_last == 0) & equal_slices(sender, ctx_owner)', [
+        { kind: 'comment', text: "The owner's first message starts the clock; a deployment by anyone else starts nothing." },
         'ctx_last = now()',
         'save_data()',
         ...(shape.jettons ? ['discover_wallets()'] : []),
@@ -581,6 +640,11 @@ function handlers(m: FuncModule, shape: TonShape): void {
       iff('(op == 0) | (op == op::deposit)', [
         { kind: 'comment', text: 'Plain transfers, comments and deposits add to the estate while it is not cancelled.' },
         'throw_if(err::not_active, ctx_state == state::cancelled)',
+        iff('equal_slices(sender, ctx_owner) & (ctx_state == state::active) & (~ released?())', [
+          { kind: 'comment', text: "The owner's deposit is proof of life." },
+          'prove_life()',
+          'save_data()',
+        ]),
         'return ()',
       ]),
       'int query_id = in_msg_body~load_uint(64)',
@@ -653,7 +717,8 @@ function getters(m: FuncModule, shape: TonShape): void {
       'return entitlement(available(my_balance()), share, entry~load_coins())',
     ], 'What beneficiary `index` could claim now, if the estate were released.'),
     fn('get_totals', '(int, int)', [], ['method_id'], ['load_data()', 'return (ctx_claimed_total, available(my_balance()))'], 'Paid out so far, and held for the estate.'),
-    fn('get_reserve', '(int, int, int)', [], ['method_id'], ['load_data()', 'return (reserve(), ctx_reserve, ctx_rent_rate)'], 'Rent reserve held back now, the reserve set at each check-in, and the rent rate (nanotons per 65536 s).'),
+    fn('get_reserve', '(int, int, int, int, int)', [], ['method_id'], ['load_data()', 'return (reserve(), ctx_reserve, ctx_rent_rate, ctx_rent_step, ctx_rent_count)'],
+      'Rent reserve held back now, the reserve set at each check-in, the rent rate (nanotons per 65536 s), its rise per beneficiary added, and the beneficiaries it is reckoned for.'),
     fn('get_template', 'int', [], ['method_id'], ['return template_id']),
   );
   if (shape.jettons) {
@@ -679,11 +744,11 @@ function getters(m: FuncModule, shape: TonShape): void {
   }
   if (shape.guardians) {
     m.functions.push(
-      fn('get_guardians', '(int, int, int, int)', [], ['method_id'], [
+      fn('get_guardians', '(int, int, int, int, int, int)', [], ['method_id'], [
         'load_data()',
-        '(int threshold, int count, int approvals, int vetoes, _) = guardian_state()',
-        'return (threshold, count, approvals, vetoes)',
-      ], 'Threshold, number of guardians, approval and veto vote masks.'),
+        '(int threshold, int count, int approvals, int vetoes, int release_at, int postponed, _) = guardian_state()',
+        'return (threshold, count, approvals, vetoes, release_at, max_vetoes - postponed)',
+      ], "Threshold, number of guardians, approval and veto vote masks, when the guardians' early release takes effect (0 none), vetoes left."),
     );
   }
 }
@@ -704,7 +769,7 @@ export function buildTonContract(shape: TonShape): FuncModule {
     `Shape: template=${shape.template}, deadMansSwitch=${shape.deadMansSwitch}, gracePeriod=${shape.gracePeriod}, guardians=${shape.guardians}, jettons=${shape.jettons}.`,
     'Per-plan values (owner, beneficiaries and shares, interval, grace, guardians) live in the initial data cell.',
     '',
-    'Owner: check_in (resets the deadline), update beneficiaries, withdraw, cancel (before the deadline), release.',
+    "Owner: check_in (resets the deadline), update beneficiaries, withdraw, cancel (before the deadline), release; the owner's first message starts the clock and every owner action moves it.",
     'Beneficiaries: claim their share of everything received (late deposits are shared too) once released.',
     'Payouts are bounceable; a bounced payout is credited back to the beneficiary.',
     'Storage rent: a reserve set per plan (data) is kept out of the estate; rent after the last check-in is paid from it.',

@@ -27,6 +27,10 @@ export interface TonRent {
   reserve: bigint;
   /** Nanotons of rent per 65536 seconds (bits x bit price + cells x cell price). */
   rate: bigint;
+  /** How much the rate rises per beneficiary an owner update adds beyond `count` (the largest rise of one more). */
+  step?: bigint;
+  /** The number of beneficiaries the rate and reserve are reckoned for (default: the plan's). */
+  count?: number;
 }
 
 const DAY = 86_400;
@@ -95,6 +99,8 @@ export function buildInitialData(d: TonPlanData): Cell {
       .storeUint(d.guardians.addresses.length, 8)
       .storeUint(0, 16)
       .storeUint(0, 16)
+      .storeUint(0, 64)
+      .storeUint(0, 8)
       .storeDict(g)
       .endCell();
   }
@@ -112,6 +118,8 @@ export function buildInitialData(d: TonPlanData): Cell {
     .storeUint(d.graceSeconds, 32)
     .storeUint(d.rent.reserve, 64)
     .storeUint(d.rent.rate, 64)
+    .storeUint(d.rent.step ?? 0n, 64)
+    .storeUint(d.rent.count ?? d.beneficiaries.length, 8)
     .storeCoins(0)
     .storeUint(d.beneficiaries.length, 8)
     .storeDict(beneficiariesDict(d.beneficiaries))
@@ -121,28 +129,41 @@ export function buildInitialData(d: TonPlanData): Cell {
 }
 
 const MAX_COINS = (1n << 120n) - 1n;
+const MAX_U64 = (1n << 64n) - 1n;
+
+/** A distinct address per (tag, i): identical cells are stored once, so a worst case must not repeat values. */
+function distinctAddress(tag: number, i: number): Address {
+  const hash = Buffer.alloc(32, 0xff);
+  hash.writeUInt16BE(tag, 0);
+  hash.writeUInt16BE(i, 2);
+  return new Address(0, hash);
+}
 
 /**
- * The largest data cell this plan's contract can come to hold: the clock
- * started, every jetton wallet known, every claim recorded, and every amount
- * at the widest Coins encoding. Its size bounds the rent the contract pays.
+ * The largest data cell this plan's contract can come to hold with `count` beneficiaries (default: the plan's):
+ * the clock started, every jetton wallet known, every claim recorded, every amount at the widest Coins encoding,
+ * and every value distinct (the network stores identical cells once, so repeated values would undercount).
+ * Beneficiaries beyond the plan's are what an owner update may add. Its size bounds the rent the contract pays.
  */
-export function worstCaseData(d: TonPlanData): Cell {
+export function worstCaseData(d: TonPlanData, count = d.beneficiaries.length): Cell {
   const benefs = Dictionary.empty(Dictionary.Keys.Uint(8), BeneficiaryValue);
-  d.beneficiaries.forEach((b, i) => benefs.set(i, { address: b.address, shareBps: b.shareBps, claimed: MAX_COINS }));
+  for (let i = 0; i < count; i++) {
+    const address = d.beneficiaries[i]?.address ?? distinctAddress(1, i);
+    benefs.set(i, { address, shareBps: 0xffff - i, claimed: MAX_COINS - BigInt(i) });
+  }
   let guardians: Cell | null = null;
   if (d.guardians) {
     const g = Dictionary.empty(Dictionary.Keys.Uint(8), AddressValue);
     d.guardians.addresses.forEach((a, i) => g.set(i, a));
-    guardians = beginCell().storeUint(d.guardians.threshold, 8).storeUint(d.guardians.addresses.length, 8).storeUint(0xffff, 16).storeUint(0xffff, 16).storeDict(g).endCell();
+    guardians = beginCell().storeUint(d.guardians.threshold, 8).storeUint(d.guardians.addresses.length, 8).storeUint(0xffff, 16).storeUint(0xffff, 16).storeUint(0xffff_ffff_ffffn, 64).storeUint(0xff, 8).storeDict(g).endCell();
   }
   let jettons: Cell | null = null;
   if (d.jettons && d.jettons.length > 0) {
     const entries = Dictionary.empty(Dictionary.Keys.Uint(8), JettonValue);
     const claims = Dictionary.empty(Dictionary.Keys.Uint(16), Dictionary.Values.BigVarUint(4));
     d.jettons.forEach((m, j) => {
-      entries.set(j, { master: m, wallet: m, received: MAX_COINS, claimed: MAX_COINS });
-      d.beneficiaries.forEach((_, i) => claims.set((i << 8) | j, MAX_COINS));
+      entries.set(j, { master: m, wallet: distinctAddress(2, j), received: MAX_COINS - BigInt(j), claimed: MAX_COINS - BigInt(j) - 1000n });
+      for (let i = 0; i < count; i++) claims.set((i << 8) | j, MAX_COINS - BigInt((i << 8) | j));
     });
     jettons = beginCell().storeUint(d.jettons.length, 8).storeDict(entries).storeDict(claims).endCell();
   }
@@ -152,10 +173,12 @@ export function worstCaseData(d: TonPlanData): Cell {
     .storeUint(0xffff_ffffn, 64)
     .storeUint(d.intervalSeconds, 32)
     .storeUint(d.graceSeconds, 32)
-    .storeUint(d.rent.reserve, 64)
-    .storeUint(d.rent.rate, 64)
+    .storeUint(MAX_U64, 64)
+    .storeUint(MAX_U64, 64)
+    .storeUint(MAX_U64, 64)
+    .storeUint(0xff, 8)
     .storeCoins(MAX_COINS)
-    .storeUint(d.beneficiaries.length, 8)
+    .storeUint(count, 8)
     .storeDict(benefs)
     .storeMaybeRef(guardians)
     .storeMaybeRef(jettons)

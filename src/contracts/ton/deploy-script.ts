@@ -1,6 +1,7 @@
 import type { TonPlanData } from './data.js';
 import { fromNano } from '@ton/core';
 import { JETTON_FEE_MARGIN, JETTON_MESSAGE_VALUE, OP } from './contract.js';
+import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../guardians.js';
 
 /**
  * The TypeScript deployment script returned with a TON contract. It carries
@@ -17,6 +18,8 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
     graceSeconds: plan.graceSeconds,
     rentReserveNanotons: plan.rent.reserve.toString(),
     rentRatePer65536s: plan.rent.rate.toString(),
+    rentStepPerBeneficiary: (plan.rent.step ?? 0n).toString(),
+    rentBeneficiaries: plan.rent.count ?? plan.beneficiaries.length,
     guardians: plan.guardians
       ? { addresses: plan.guardians.addresses.map((a) => a.toRawString()), threshold: plan.guardians.threshold }
       : null,
@@ -28,25 +31,29 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
     '// Deployment script for the svc TON inheritance contract (generated).',
     '// Run with: npx tsx deploy.ts   (needs @ton/core)',
     '// It prints the contract address and the StateInit; send the StateInit from the',
-    `// owner's wallet with the deployment body and at least ${minimum} TON (the first message`,
-    `// starts the check-in clock; a ${fromNano(plan.rent.reserve)} TON reserve stays in the contract and pays the`,
+    `// owner's wallet with the deployment body and at least ${minimum} TON (the owner's first message`,
+    '// starts the check-in clock: the StateInit is public, but a deployment by anyone else starts nothing;',
+    `// a ${fromNano(plan.rent.reserve)} TON reserve stays in the contract and pays the`,
     '// storage rent after each check-in; it is never distributed).',
     '//',
     '// Messages (body: op:uint32 query_id:uint64 ...; attach about 0.1 TON for gas, the rest is returned):',
-    `//   deposit   0x${OP.deposit.toString(16)}  anyone; an empty body or a text comment is a deposit too`,
-    `//   checkIn   0x${OP.checkIn.toString(16)}  owner; restarts the interval`,
+    `//   deposit   0x${OP.deposit.toString(16)}  anyone; an empty body or a text comment is a deposit too (the owner's is proof of life)`,
+    `//   checkIn   0x${OP.checkIn.toString(16)}  owner; restarts the interval (every owner message above and below does too)`,
     `//   update    0x${OP.update.toString(16)}  owner, before the deadline; ^[count:uint8 (HashmapE 8 (address share_bps:uint16 claimed:Coins))]`,
+    '//             more beneficiaries than PLAN.rentBeneficiaries raise the rent reserve: attach the difference (get_reserve shows the figures)',
     `//   withdraw  0x${OP.withdraw.toString(16)}  owner, before the deadline; amount:Coins`,
     `//   cancel    0x${OP.cancel.toString(16)}  owner, before the deadline; returns everything to the owner`,
     `//   release   0x${OP.release.toString(16)}  owner; releases the estate now`,
-    `//   approve   0x${OP.approve.toString(16)}  guardian; guardian_index:uint8 (m of n release early)`,
-    `//   veto      0x${OP.veto.toString(16)}  guardian, during the grace period; guardian_index:uint8`,
+    `//   approve   0x${OP.approve.toString(16)}  guardian; guardian_index:uint8 (m of n propose an early release, which takes effect`,
+    `//             ${GUARDIAN_WAIT_DAYS} days later unless the owner sends any message first)`,
+    `//   veto      0x${OP.veto.toString(16)}  guardian, during the grace period; guardian_index:uint8 (m of n restart the clock,`,
+    `//             at most ${MAX_VETOES} times after the owner's last message)`,
     `//   claim     0x${OP.claim.toString(16)}  beneficiary, once released; beneficiary_index:uint8 (0-based, order of PLAN.beneficiaries)`,
     ...(plan.jettons && plan.jettons.length > 0
       ? [
           `//   claimJetton 0x${OP.claimJetton.toString(16)}  beneficiary, once released; beneficiary_index:uint8 jetton_index:uint8 (order of PLAN.jettonMasters)`,
           `//   discover  0x${OP.discover.toString(16)}  anyone, paying ${perJetton} TON per unknown wallet (the rest is returned); asks the jetton masters again`,
-          `//   returnJettons 0x${OP.returnJettons.toString(16)}  owner, after cancel; resends jettons whose return bounced, paying ${perJetton} TON per jetton`,
+          `//   returnJettons 0x${OP.returnJettons.toString(16)}  owner, after cancel; resends jettons whose return bounced, paying at least ${perJetton} TON per jetton (each transfer forwards its part of the value)`,
           '// Send jettons to the contract with forward_ton_amount > 0: only transfers that notify the contract are counted.',
         ]
       : []),
@@ -81,7 +88,9 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
     '    const g = Dictionary.empty(Dictionary.Keys.Uint(8), addressValue);',
     '    PLAN.guardians.addresses.forEach((a, i) => g.set(i, Address.parse(a)));',
     '    guardians = beginCell().storeUint(PLAN.guardians.threshold, 8).storeUint(PLAN.guardians.addresses.length, 8)',
-    '      .storeUint(0, 16).storeUint(0, 16).storeDict(g).endCell();',
+    '      .storeUint(0, 16).storeUint(0, 16) // approval and veto votes',
+    '      .storeUint(0, 64).storeUint(0, 8) // early release time (none), vetoes used',
+    '      .storeDict(g).endCell();',
     '  }',
     '  let jettons: Cell | null = null;',
     '  if (PLAN.jettonMasters.length > 0) {',
@@ -92,11 +101,13 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
     '  return beginCell()',
     '    .storeAddress(Address.parse(PLAN.owner))',
     '    .storeUint(0, 8) // state: active',
-    '    .storeUint(0, 64) // last check-in: set by the first message',
+    "    .storeUint(0, 64) // last check-in: set by the owner's first message",
     '    .storeUint(PLAN.intervalSeconds, 32)',
     '    .storeUint(PLAN.graceSeconds, 32)',
     '    .storeUint(BigInt(PLAN.rentReserveNanotons), 64) // rent reserve, kept out of the estate',
     '    .storeUint(BigInt(PLAN.rentRatePer65536s), 64) // rent per 65536 s at the worst-case state size',
+    '    .storeUint(BigInt(PLAN.rentStepPerBeneficiary), 64) // rise of that rate per beneficiary an update adds',
+    '    .storeUint(PLAN.rentBeneficiaries, 8) // beneficiaries the reserve is reckoned for',
     '    .storeCoins(0n) // claimed so far',
     '    .storeUint(PLAN.beneficiaries.length, 8)',
     '    .storeDict(benefs)',

@@ -150,14 +150,15 @@ export class TonHarness {
     const r = await this.get('get_totals');
     return { claimedTotal: r.readBigNumber(), available: r.readBigNumber() };
   }
-  /** The rent reserve held back now, the reserve set at each check-in, and the rent rate per 65536 s. */
-  async reserve(): Promise<{ now: bigint; base: bigint; rate: bigint }> {
+  /** The rent reserve held back now, the reserve set at each check-in, the rent rate per 65536 s, its rise per added beneficiary, and the beneficiaries it covers. */
+  async reserve(): Promise<{ now: bigint; base: bigint; rate: bigint; step: bigint; count: number }> {
     const r = await this.get('get_reserve');
-    return { now: r.readBigNumber(), base: r.readBigNumber(), rate: r.readBigNumber() };
+    return { now: r.readBigNumber(), base: r.readBigNumber(), rate: r.readBigNumber(), step: r.readBigNumber(), count: r.readNumber() };
   }
-  async guardians(): Promise<{ threshold: number; count: number; approvals: number; vetoes: number }> {
+  /** Threshold, count, vote masks, when the guardians' early release takes effect (0 none), vetoes left. */
+  async guardians(): Promise<{ threshold: number; count: number; approvals: number; vetoes: number; releaseAt: number; vetoesLeft: number }> {
     const r = await this.get('get_guardians');
-    return { threshold: r.readNumber(), count: r.readNumber(), approvals: r.readNumber(), vetoes: r.readNumber() };
+    return { threshold: r.readNumber(), count: r.readNumber(), approvals: r.readNumber(), vetoes: r.readNumber(), releaseAt: r.readNumber(), vetoesLeft: r.readNumber() };
   }
   async beneficiary(index: number): Promise<Beneficiary> {
     const r = await this.get('get_beneficiary', [{ type: 'int', value: BigInt(index) }]);

@@ -1,6 +1,7 @@
 import { Blockchain, loadConfig } from '@ton/sandbox';
 import type { Cell } from '@ton/core';
 import { CLAIM_WINDOW_SECONDS } from './contract.js';
+import { TON_MAX_BENEFICIARIES } from './shape.js';
 import { worstCaseData, type TonPlanData, type TonRent } from './data.js';
 
 export { CLAIM_WINDOW_SECONDS };
@@ -72,9 +73,12 @@ export function cellStats(roots: Cell[]): { cells: number; bits: number } {
  */
 const ACCOUNT_OVERHEAD = { cells: 1, bits: 1023 };
 
-/** Worst-case storage of the contract for this plan: code, the largest data it can hold, and the account cell. */
-export function worstCaseStorage(code: Cell, plan: TonPlanData): { cells: number; bits: number } {
-  const s = cellStats([code, worstCaseData(plan)]);
+/**
+ * Worst-case storage of the contract for this plan: code, the largest data it can hold with `count` beneficiaries
+ * (default: those its reserve is reckoned for), and the account cell.
+ */
+export function worstCaseStorage(code: Cell, plan: TonPlanData, count = plan.rent.count ?? plan.beneficiaries.length): { cells: number; bits: number } {
+  const s = cellStats([code, worstCaseData(plan, count)]);
   return { cells: s.cells + ACCOUNT_OVERHEAD.cells, bits: s.bits + ACCOUNT_OVERHEAD.bits };
 }
 
@@ -88,15 +92,40 @@ export function coveredSeconds(plan: Pick<TonPlanData, 'intervalSeconds' | 'grac
   return plan.intervalSeconds + plan.graceSeconds + CLAIM_WINDOW_SECONDS;
 }
 
-/** The rent reserve for a plan (its rent fields are ignored: they are fixed-width in the data cell). */
+/**
+ * The rent reserve for a plan (its rent fields are ignored: they are fixed-width in the data cell): the rate of the
+ * largest state reachable with the plan's beneficiaries, and `step`, the largest rise of that rate for one more
+ * beneficiary up to the cap, by which the contract raises the rate (and the reserve in proportion, paid by the owner)
+ * when an update adds beneficiaries.
+ */
 export async function rentReserveFor(code: Cell, plan: Omit<TonPlanData, 'rent'>): Promise<TonRent> {
   const p = await basechainStoragePrices();
   const probe: TonPlanData = { ...plan, rent: { reserve: 0n, rate: 0n } };
-  const size = worstCaseStorage(code, probe);
-  const rate = BigInt(size.bits) * p.bitPricePs + BigInt(size.cells) * p.cellPricePs;
+  const n = plan.beneficiaries.length;
+  const rateAt = (count: number) => {
+    const size = worstCaseStorage(code, probe, count);
+    return BigInt(size.bits) * p.bitPricePs + BigInt(size.cells) * p.cellPricePs;
+  };
+  const rate = rateAt(n);
+  let step = 0n;
+  let previous = rate;
+  for (let count = n + 1; count <= TON_MAX_BENEFICIARIES; count++) {
+    const next = rateAt(count);
+    if (next - previous > step) step = next - previous;
+    previous = next;
+  }
   let reserve = (rentFor(rate, coveredSeconds(plan)) * RENT_MARGIN.num + RENT_MARGIN.den - 1n) / RENT_MARGIN.den;
   if (reserve < MIN_RESERVE) reserve = MIN_RESERVE;
-  return { reserve, rate };
+  return { reserve, rate, step, count: n };
+}
+
+/** The reserve after an owner update to `count` beneficiaries, mirroring `on_update` in the FunC (what to attach: the difference). */
+export function grownRent(rent: TonRent, count: number): TonRent {
+  const base = rent.count ?? 0;
+  if (count <= base) return rent;
+  const rate = rent.rate + BigInt(count - base) * (rent.step ?? 0n);
+  const reserve = (rent.reserve * rate) / (rent.rate > 0n ? rent.rate : 1n) + 1n;
+  return { reserve, rate, step: rent.step ?? 0n, count };
 }
 
 /** The reserve the contract holds back at `now`, mirroring `reserve()` in the FunC. */

@@ -3,6 +3,7 @@ import { Address, toNano, type Cell } from '@ton/core';
 import { ERR, JETTON_MESSAGE_VALUE, OP, STATE } from './contract.js';
 import { buildInitialData, tonAddressFor, updateBody, type TonPlanData } from './data.js';
 import { actionFwdFees, computeExit, storageFee, TonHarness, ton, type SentOp } from './harness.js';
+import { GUARDIAN_WAIT_DAYS } from '../guardians.js';
 import type { TonShape } from './shape.js';
 import { jettonDoubleCode, jettonMasterData, jettonMintBody, jettonWalletAddress } from './jetton-double.js';
 import { internal } from '@ton/sandbox';
@@ -290,7 +291,12 @@ async function approveAll(
       expectRefused('double approve refused', await h.op(g.addresses[0]!, OP.approve, GAS, (x) => x.storeUint(0, 8)), ERR.alreadyVoted);
     }
   }
-  check('guardians approve', (await h.state()) === STATE.released, 'not released after the threshold of approvals');
+  // The quorum proposes; the release waits for the owner's silence.
+  check('guardians approve', (await h.state()) === STATE.active, "released at the quorum, without waiting for the owner's silence");
+  const { releaseAt } = await h.guardians();
+  check('guardians approve', releaseAt === h.now + GUARDIAN_WAIT_DAYS * 86_400, 'the early release does not wait for the owner');
+  h.now = releaseAt;
+  check('guardians approve', (await h.state()) === STATE.released, "not released after the owner's silence");
 }
 
 export function formatFees(fees: Record<string, bigint>): Record<string, string> {

@@ -11,7 +11,7 @@ const QUESTIONS: Array<[string, string]> = [
   ['cancel fails because a token is paused', 'Cancel returns each asset on its own, and failures can be retried'],
   ['retry returning a blocklisted token after cancel', 'Cancel returns each asset on its own, and failures can be retried'],
   ['does a deposit or an update reset the dead man switch timer', 'Proof of life: every owner action resets the switch timer'],
-  ['beneficiary is a multisig contract that cannot receive ETH', 'claimTo: beneficiaries that cannot receive ETH or NFTs'],
+  ['beneficiary is a multisig contract that cannot receive ETH', 'claimTo: beneficiaries that cannot receive ETH, NFTs or a token'],
   ['rebasing token balance fell, claims revert', 'Fee-on-transfer and rebasing tokens: claims pay from what is held'],
   ["what happens if I omit the dead man's switch", "The default dead man's switch"],
 ];

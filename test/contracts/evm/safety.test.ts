@@ -203,6 +203,24 @@ describe.concurrent('generated contracts never lock an estate', () => {
     expect(await vm.read<bigint>(T2, pausable.abi, 'balanceOf', [owner])).toBe(20n);
   });
 
+  it('a beneficiary a blocklisting token refuses takes its token share to another address with claimTokenTo', async () => {
+    const { vm, abi, c } = await deploy(FULL, inputs(), { value: ETH, t1: pausable });
+    ok(await vm.tx(stranger, T1, pausable.abi, 'mint', [c, 10_000n]), 'mint');
+    ok(await vm.tx(stranger, T1, pausable.abi, 'setBlocked', [bens[0]!, true]), 'blocklist beneficiary 0');
+    vm.warp(36n * DAY);
+    expect((await vm.tx(bens[0]!, c, abi, 'claimToken', [T1])).revert).toBe('TokenTransferFailed');
+    const other = address(0xee, 7);
+    expect((await vm.tx(bens[0]!, c, abi, 'claimTokenTo', [T1, '0x0000000000000000000000000000000000000000'])).revert).toBe('ZeroAddress');
+    ok(await vm.tx(bens[0]!, c, abi, 'claimTokenTo', [T1, other]), 'claimTokenTo');
+    expect(await vm.read<bigint>(T1, pausable.abi, 'balanceOf', [other])).toBe(3_334n);
+    // the share is paid once, whichever way
+    expect((await vm.tx(bens[0]!, c, abi, 'claimTokenTo', [T1, other])).revert).toBe('NothingToClaim');
+    // a stranger has no share to send anywhere
+    expect((await vm.tx(stranger, c, abi, 'claimTokenTo', [T1, other])).revert).toBe('NothingToClaim');
+    ok(await vm.tx(bens[1]!, c, abi, 'claimToken', [T1]), 'others claim as before');
+    expect(await vm.read<bigint>(T1, pausable.abi, 'balanceOf', [bens[1]!])).toBe(3_333n);
+  });
+
   it('a contract beneficiary that cannot receive ETH or NFTs claims to another address with claimTo / claimNftTo', async () => {
     const wallet = address(0xcc, 1); // a contract beneficiary that rejects ETH and has no NFT hook
     const eoa = address(0xee, 1);

@@ -17,6 +17,7 @@ const EXPECTED_CHECKS = [
   'signer-checks',
   'pda-state-accounts',
   'state-changes-emit-events',
+  'owner-actions-prove-life',
   'idl-instructions',
   'idl-pda-seeds',
   'idl-types',
@@ -202,7 +203,7 @@ describe('snapshots of the sources', () => {
   it('checkAnchorProgram without an IDL runs only the source checks', async () => {
     const { source } = await programForShape({ template: 'custom', deadMansSwitch: true, multiSig: false, splTokens: false });
     const checks = await checkAnchorProgram(source);
-    expect(checks.map((c) => c.name)).toEqual(EXPECTED_CHECKS.slice(0, 10));
+    expect(checks.map((c) => c.name)).toEqual(EXPECTED_CHECKS.slice(0, 11));
     expect(checks.every((c) => c.passed)).toBe(true);
   });
 });

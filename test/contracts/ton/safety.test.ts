@@ -58,7 +58,7 @@ describe.concurrent('TON storage rent is paid by the reserve, never by the estat
       const { h, data, code } = await deployed(shape({}), { intervalSeconds: interval });
       // the reserve covers the rent over the interval, the grace period and a claim window, with a margin
       expect(data.rent.reserve).toBeGreaterThanOrEqual(rentFor(data.rent.rate, interval + 30 * DAY + CLAIM_WINDOW_SECONDS));
-      expect(await h.reserve()).toEqual({ now: data.rent.reserve, base: data.rent.reserve, rate: data.rent.rate });
+      expect(await h.reserve()).toEqual({ now: data.rent.reserve, base: data.rent.reserve, rate: data.rent.rate, step: data.rent.step, count: data.rent.count });
       // the worst-case size behind the rate is not below what the network charges for
       const { storage } = await accountOf(h);
       const worst = worstCaseStorage(code, data);
@@ -163,6 +163,9 @@ describe.concurrent('TON jettons: bounced returns and paid discovery', () => {
     const before = await h.balance();
     const retry = await h.op(owner, OP.returnJettons, toNano('0.2'));
     expect(retry.success).toBe(true);
+    // the transfer forwards what the owner attached (less the fee margin), not a fixed amount
+    const forwarded = [...retry.tx.outMessages.values()].find((m) => m.info.type === 'internal' && m.info.dest.equals(ourWallet));
+    expect(forwarded?.info.type === 'internal' ? forwarded.info.value.coins : -1n).toBe(toNano('0.2') - JETTON_FEE_MARGIN);
     expect(await h.jettonBalance(ownerWallet)).toBe(4_321n);
     expect(await h.jettonBalance(ourWallet)).toBe(0n);
     const [after] = await h.jettons();

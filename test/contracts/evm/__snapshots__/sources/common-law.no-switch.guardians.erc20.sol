@@ -14,7 +14,7 @@ interface IERC721Minimal {
 
 /// @title CommonLawInheritance: inheritance contract (common-law.no-switch.guardians.erc20)
 /// @notice Shares follow a common-law plan (freedom of testation), checked off-chain before deployment.
-/// @dev No dead man's switch: released by the owner or by the guardians. Pull payments, accounting by total received; bounded loops; authorization by msg.sender only.
+/// @dev No dead man's switch: released by the owner or by the guardians after the owner's silence. Pull payments, accounting by total received; bounded loops; authorization by msg.sender only.
 contract CommonLawInheritance {
     /// @notice Upper bound on beneficiaries, so every loop is bounded.
     uint256 public constant MAX_BENEFICIARIES = 50;
@@ -24,6 +24,8 @@ contract CommonLawInheritance {
     string public constant TEMPLATE = "common-law";
     /// @notice Upper bound on guardians.
     uint256 public constant MAX_GUARDIANS = 10;
+    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
+    uint256 public constant GUARDIAN_WAIT = 30 days;
     /// @notice Fixed-point unit of the token accounting.
     uint256 private constant UNIT = 1e18;
     /// @notice Upper bound on listed ERC-20 tokens.
@@ -44,6 +46,8 @@ contract CommonLawInheritance {
     uint256 private _round;
     mapping(uint256 => mapping(address => bool)) private _releaseVoted;
     mapping(uint256 => uint256) private _releaseVotes;
+    /// @notice When the guardians' confirmed early release takes effect (0: none); the owner's sign of life clears it.
+    uint256 private _guardianReleaseAt;
     address[] private _tokens;
     mapping(address => bool) private _isToken;
     /// @notice Per token: units received per basis point, in accounting units (see _tokenScale).
@@ -118,6 +122,8 @@ contract CommonLawInheritance {
     event Released(address indexed by);
     /// @notice A guardian confirmed an early release.
     event ReleaseConfirmed(address indexed guardian, uint256 round, uint256 confirmations);
+    /// @notice The guardians' quorum confirmed an early release; it takes effect at releaseAt unless the owner shows a sign of life first.
+    event ReleaseProposed(uint256 releaseAt);
     /// @notice A beneficiary claimed ERC-20 tokens.
     event TokenClaimed(address indexed token, address indexed beneficiary, uint256 amount);
 
@@ -259,7 +265,7 @@ contract CommonLawInheritance {
         if (_cancelled) {
             return false;
         }
-        return _releasedEarly;
+        return _releasedEarly || (_guardianReleaseAt != 0 && block.timestamp >= _guardianReleaseAt);
     }
 
     /// @notice Whether the owner cancelled the contract.
@@ -311,7 +317,7 @@ contract CommonLawInheritance {
     }
 
     /// @notice Owner proves being alive; recorded for the record.
-    /// @dev Every other owner action (deposit, update, withdrawal, rescue) is proof of life too. Also clears pending guardian votes.
+    /// @dev Every other owner action (deposit, update, withdrawal, rescue) is proof of life too. Also clears pending guardian votes and cancels the guardians' pending early release.
     function checkIn() external onlyOwner {
         if (_cancelled) {
             revert ContractCancelled();
@@ -431,8 +437,14 @@ contract CommonLawInheritance {
         return _releaseVotes[_round];
     }
 
-    /// @notice A guardian confirms an early release; at the threshold the estate is released.
-    /// @dev The owner's check-in starts a new round and clears votes.
+    /// @notice When the guardians' confirmed early release takes effect.
+    /// @return Unix time in seconds; 0 when none is pending.
+    function guardianReleaseTime() external view returns (uint256) {
+        return _guardianReleaseAt;
+    }
+
+    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.
+    /// @dev Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.
     function confirmRelease() external onlyGuardian {
         if (_cancelled) {
             revert ContractCancelled();
@@ -447,9 +459,9 @@ contract CommonLawInheritance {
         _releaseVoted[round][msg.sender] = true;
         uint256 count = ++_releaseVotes[round];
         emit ReleaseConfirmed(msg.sender, round, count);
-        if (count >= _threshold) {
-            _releasedEarly = true;
-            emit Released(msg.sender);
+        if (count == _threshold && _guardianReleaseAt == 0) {
+            _guardianReleaseAt = block.timestamp + GUARDIAN_WAIT;
+            emit ReleaseProposed(_guardianReleaseAt);
         }
     }
 
@@ -477,6 +489,20 @@ contract CommonLawInheritance {
     /// @dev Accounting by total received, so later deposits are shared too. Pays from the balance actually held: when it fell below the recorded balance (fee-on-transfer, rebasing), every unclaimed due is cut pro rata, and a due is never more than the balance.
     /// @param token A listed ERC-20 token.
     function claimToken(address token) external nonReentrant whenReleased {
+        _claimToken(token, msg.sender);
+    }
+
+    /// @notice Sends the caller's due share of a listed ERC-20 token to another address, for a beneficiary the token refuses (a blocklisting token) or that cannot hold it.
+    /// @param token A listed ERC-20 token.
+    /// @param recipient Where the tokens go.
+    function claimTokenTo(address token, address recipient) external nonReentrant whenReleased {
+        if (recipient == address(0)) {
+            revert ZeroAddress();
+        }
+        _claimToken(token, recipient);
+    }
+
+    function _claimToken(address token, address to) private {
         if (!_isToken[token]) {
             revert UnknownToken(token);
         }
@@ -491,7 +517,7 @@ contract CommonLawInheritance {
         _tokenHeld[token] = held - amount;
         _tokenDebt[token][msg.sender] = acc * _shares[msg.sender];
         emit TokenClaimed(token, msg.sender, amount);
-        _safeTransfer(token, msg.sender, amount);
+        _safeTransfer(token, to, amount);
     }
 
     /// @notice Deposits ETH into the estate; the owner's deposit is proof of life.
@@ -544,6 +570,7 @@ contract CommonLawInheritance {
     function _proveLife() private {
         _lastCheckIn = block.timestamp;
         ++_round;
+        _guardianReleaseAt = 0;
         emit CheckedIn(deadline());
     }
 

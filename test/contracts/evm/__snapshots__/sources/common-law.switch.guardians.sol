@@ -26,13 +26,14 @@ contract CommonLawInheritance {
     uint256 public constant MAX_INTERVAL_DAYS = 3650;
     /// @notice Upper bound on guardians.
     uint256 public constant MAX_GUARDIANS = 10;
+    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
+    uint256 public constant GUARDIAN_WAIT = 30 days;
 
     address private immutable _owner;
     uint256 private immutable _interval;
     uint256 private immutable _threshold;
     uint256 private _lock = 1;
     bool private _cancelled;
-    bool private _releasedEarly;
     uint256 private _lastCheckIn;
     address[] private _beneficiaries;
     mapping(address => uint256) private _shares;
@@ -43,6 +44,8 @@ contract CommonLawInheritance {
     uint256 private _round;
     mapping(uint256 => mapping(address => bool)) private _releaseVoted;
     mapping(uint256 => uint256) private _releaseVotes;
+    /// @notice When the guardians' confirmed early release takes effect (0: none); the owner's sign of life clears it.
+    uint256 private _guardianReleaseAt;
 
     /// @notice Only the owner may call this.
     error NotOwner();
@@ -103,10 +106,10 @@ contract CommonLawInheritance {
     event TokenRescued(address indexed token, uint256 amount);
     /// @notice The owner took back an NFT (unlisted, or any after cancel).
     event NftRescued(address indexed token, uint256 indexed tokenId);
-    /// @notice The estate was released before any deadline.
-    event Released(address indexed by);
     /// @notice A guardian confirmed an early release.
     event ReleaseConfirmed(address indexed guardian, uint256 round, uint256 confirmations);
+    /// @notice The guardians' quorum confirmed an early release; it takes effect at releaseAt unless the owner shows a sign of life first.
+    event ReleaseProposed(uint256 releaseAt);
 
     /// @notice Restricts a function to the owner.
     modifier onlyOwner() {
@@ -253,7 +256,7 @@ contract CommonLawInheritance {
         if (_cancelled) {
             return false;
         }
-        return _releasedEarly || block.timestamp >= releaseTime();
+        return block.timestamp >= releaseTime() || (_guardianReleaseAt != 0 && block.timestamp >= _guardianReleaseAt);
     }
 
     /// @notice Whether the owner cancelled the contract.
@@ -305,7 +308,7 @@ contract CommonLawInheritance {
     }
 
     /// @notice Owner proves being alive: the deadline becomes now plus the interval.
-    /// @dev Every other owner action (deposit, update, withdrawal, rescue) is proof of life too. Also clears pending guardian votes.
+    /// @dev Every other owner action (deposit, update, withdrawal, rescue) is proof of life too. Also clears pending guardian votes and cancels the guardians' pending early release.
     function checkIn() external onlyOwner {
         if (_cancelled) {
             revert ContractCancelled();
@@ -403,8 +406,14 @@ contract CommonLawInheritance {
         return _releaseVotes[_round];
     }
 
-    /// @notice A guardian confirms an early release; at the threshold the estate is released.
-    /// @dev The owner's check-in starts a new round and clears votes.
+    /// @notice When the guardians' confirmed early release takes effect.
+    /// @return Unix time in seconds; 0 when none is pending.
+    function guardianReleaseTime() external view returns (uint256) {
+        return _guardianReleaseAt;
+    }
+
+    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.
+    /// @dev Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.
     function confirmRelease() external onlyGuardian {
         if (_cancelled) {
             revert ContractCancelled();
@@ -419,9 +428,9 @@ contract CommonLawInheritance {
         _releaseVoted[round][msg.sender] = true;
         uint256 count = ++_releaseVotes[round];
         emit ReleaseConfirmed(msg.sender, round, count);
-        if (count >= _threshold) {
-            _releasedEarly = true;
-            emit Released(msg.sender);
+        if (count == _threshold && _guardianReleaseAt == 0) {
+            _guardianReleaseAt = block.timestamp + GUARDIAN_WAIT;
+            emit ReleaseProposed(_guardianReleaseAt);
         }
     }
 
@@ -475,6 +484,7 @@ contract CommonLawInheritance {
     function _proveLife() private {
         _lastCheckIn = block.timestamp;
         ++_round;
+        _guardianReleaseAt = 0;
         emit CheckedIn(deadline());
     }
 

@@ -21,7 +21,7 @@ interface IERC721ReceiverMinimal {
 
 /// @title CustomInheritance: inheritance contract (custom.no-switch.guardians.erc20.erc721)
 /// @notice Shares follow a custom split chosen by the owner.
-/// @dev No dead man's switch: released by the owner or by the guardians. Pull payments, accounting by total received; bounded loops; authorization by msg.sender only.
+/// @dev No dead man's switch: released by the owner or by the guardians after the owner's silence. Pull payments, accounting by total received; bounded loops; authorization by msg.sender only.
 contract CustomInheritance {
     /// @notice An NFT held for one beneficiary.
     struct NftItem {
@@ -39,6 +39,8 @@ contract CustomInheritance {
     string public constant TEMPLATE = "custom";
     /// @notice Upper bound on guardians.
     uint256 public constant MAX_GUARDIANS = 10;
+    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
+    uint256 public constant GUARDIAN_WAIT = 30 days;
     /// @notice Fixed-point unit of the token accounting.
     uint256 private constant UNIT = 1e18;
     /// @notice Upper bound on listed ERC-20 tokens.
@@ -61,6 +63,8 @@ contract CustomInheritance {
     uint256 private _round;
     mapping(uint256 => mapping(address => bool)) private _releaseVoted;
     mapping(uint256 => uint256) private _releaseVotes;
+    /// @notice When the guardians' confirmed early release takes effect (0: none); the owner's sign of life clears it.
+    uint256 private _guardianReleaseAt;
     address[] private _tokens;
     mapping(address => bool) private _isToken;
     /// @notice Per token: units received per basis point, in accounting units (see _tokenScale).
@@ -144,6 +148,8 @@ contract CustomInheritance {
     event Released(address indexed by);
     /// @notice A guardian confirmed an early release.
     event ReleaseConfirmed(address indexed guardian, uint256 round, uint256 confirmations);
+    /// @notice The guardians' quorum confirmed an early release; it takes effect at releaseAt unless the owner shows a sign of life first.
+    event ReleaseProposed(uint256 releaseAt);
     /// @notice A beneficiary claimed ERC-20 tokens.
     event TokenClaimed(address indexed token, address indexed beneficiary, uint256 amount);
     /// @notice A beneficiary claimed an NFT.
@@ -309,7 +315,7 @@ contract CustomInheritance {
         if (_cancelled) {
             return false;
         }
-        return _releasedEarly;
+        return _releasedEarly || (_guardianReleaseAt != 0 && block.timestamp >= _guardianReleaseAt);
     }
 
     /// @notice Whether the owner cancelled the contract.
@@ -361,7 +367,7 @@ contract CustomInheritance {
     }
 
     /// @notice Owner proves being alive; recorded for the record.
-    /// @dev Every other owner action (deposit, update, withdrawal, rescue, NFT assignment) is proof of life too. Also clears pending guardian votes.
+    /// @dev Every other owner action (deposit, update, withdrawal, rescue, NFT assignment) is proof of life too. Also clears pending guardian votes and cancels the guardians' pending early release.
     function checkIn() external onlyOwner {
         if (_cancelled) {
             revert ContractCancelled();
@@ -499,8 +505,14 @@ contract CustomInheritance {
         return _releaseVotes[_round];
     }
 
-    /// @notice A guardian confirms an early release; at the threshold the estate is released.
-    /// @dev The owner's check-in starts a new round and clears votes.
+    /// @notice When the guardians' confirmed early release takes effect.
+    /// @return Unix time in seconds; 0 when none is pending.
+    function guardianReleaseTime() external view returns (uint256) {
+        return _guardianReleaseAt;
+    }
+
+    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.
+    /// @dev Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.
     function confirmRelease() external onlyGuardian {
         if (_cancelled) {
             revert ContractCancelled();
@@ -515,9 +527,9 @@ contract CustomInheritance {
         _releaseVoted[round][msg.sender] = true;
         uint256 count = ++_releaseVotes[round];
         emit ReleaseConfirmed(msg.sender, round, count);
-        if (count >= _threshold) {
-            _releasedEarly = true;
-            emit Released(msg.sender);
+        if (count == _threshold && _guardianReleaseAt == 0) {
+            _guardianReleaseAt = block.timestamp + GUARDIAN_WAIT;
+            emit ReleaseProposed(_guardianReleaseAt);
         }
     }
 
@@ -545,6 +557,20 @@ contract CustomInheritance {
     /// @dev Accounting by total received, so later deposits are shared too. Pays from the balance actually held: when it fell below the recorded balance (fee-on-transfer, rebasing), every unclaimed due is cut pro rata, and a due is never more than the balance.
     /// @param token A listed ERC-20 token.
     function claimToken(address token) external nonReentrant whenReleased {
+        _claimToken(token, msg.sender);
+    }
+
+    /// @notice Sends the caller's due share of a listed ERC-20 token to another address, for a beneficiary the token refuses (a blocklisting token) or that cannot hold it.
+    /// @param token A listed ERC-20 token.
+    /// @param recipient Where the tokens go.
+    function claimTokenTo(address token, address recipient) external nonReentrant whenReleased {
+        if (recipient == address(0)) {
+            revert ZeroAddress();
+        }
+        _claimToken(token, recipient);
+    }
+
+    function _claimToken(address token, address to) private {
         if (!_isToken[token]) {
             revert UnknownToken(token);
         }
@@ -559,7 +585,7 @@ contract CustomInheritance {
         _tokenHeld[token] = held - amount;
         _tokenDebt[token][msg.sender] = acc * _shares[msg.sender];
         emit TokenClaimed(token, msg.sender, amount);
-        _safeTransfer(token, msg.sender, amount);
+        _safeTransfer(token, to, amount);
     }
 
     /// @notice Number of listed NFTs.
@@ -675,6 +701,7 @@ contract CustomInheritance {
     function _proveLife() private {
         _lastCheckIn = block.timestamp;
         ++_round;
+        _guardianReleaseAt = 0;
         emit CheckedIn(deadline());
     }
 

@@ -14,7 +14,7 @@ interface IERC721Minimal {
 
 /// @title CustomInheritance: inheritance contract (custom.no-switch.guardians)
 /// @notice Shares follow a custom split chosen by the owner.
-/// @dev No dead man's switch: released by the owner or by the guardians. Pull payments, accounting by total received; bounded loops; authorization by msg.sender only.
+/// @dev No dead man's switch: released by the owner or by the guardians after the owner's silence. Pull payments, accounting by total received; bounded loops; authorization by msg.sender only.
 contract CustomInheritance {
     /// @notice Upper bound on beneficiaries, so every loop is bounded.
     uint256 public constant MAX_BENEFICIARIES = 50;
@@ -24,6 +24,8 @@ contract CustomInheritance {
     string public constant TEMPLATE = "custom";
     /// @notice Upper bound on guardians.
     uint256 public constant MAX_GUARDIANS = 10;
+    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
+    uint256 public constant GUARDIAN_WAIT = 30 days;
 
     address private immutable _owner;
     uint256 private immutable _threshold;
@@ -40,6 +42,8 @@ contract CustomInheritance {
     uint256 private _round;
     mapping(uint256 => mapping(address => bool)) private _releaseVoted;
     mapping(uint256 => uint256) private _releaseVotes;
+    /// @notice When the guardians' confirmed early release takes effect (0: none); the owner's sign of life clears it.
+    uint256 private _guardianReleaseAt;
 
     /// @notice Only the owner may call this.
     error NotOwner();
@@ -100,6 +104,8 @@ contract CustomInheritance {
     event Released(address indexed by);
     /// @notice A guardian confirmed an early release.
     event ReleaseConfirmed(address indexed guardian, uint256 round, uint256 confirmations);
+    /// @notice The guardians' quorum confirmed an early release; it takes effect at releaseAt unless the owner shows a sign of life first.
+    event ReleaseProposed(uint256 releaseAt);
 
     /// @notice Restricts a function to the owner.
     modifier onlyOwner() {
@@ -224,7 +230,7 @@ contract CustomInheritance {
         if (_cancelled) {
             return false;
         }
-        return _releasedEarly;
+        return _releasedEarly || (_guardianReleaseAt != 0 && block.timestamp >= _guardianReleaseAt);
     }
 
     /// @notice Whether the owner cancelled the contract.
@@ -276,7 +282,7 @@ contract CustomInheritance {
     }
 
     /// @notice Owner proves being alive; recorded for the record.
-    /// @dev Every other owner action (deposit, update, withdrawal, rescue) is proof of life too. Also clears pending guardian votes.
+    /// @dev Every other owner action (deposit, update, withdrawal, rescue) is proof of life too. Also clears pending guardian votes and cancels the guardians' pending early release.
     function checkIn() external onlyOwner {
         if (_cancelled) {
             revert ContractCancelled();
@@ -386,8 +392,14 @@ contract CustomInheritance {
         return _releaseVotes[_round];
     }
 
-    /// @notice A guardian confirms an early release; at the threshold the estate is released.
-    /// @dev The owner's check-in starts a new round and clears votes.
+    /// @notice When the guardians' confirmed early release takes effect.
+    /// @return Unix time in seconds; 0 when none is pending.
+    function guardianReleaseTime() external view returns (uint256) {
+        return _guardianReleaseAt;
+    }
+
+    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.
+    /// @dev Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.
     function confirmRelease() external onlyGuardian {
         if (_cancelled) {
             revert ContractCancelled();
@@ -402,9 +414,9 @@ contract CustomInheritance {
         _releaseVoted[round][msg.sender] = true;
         uint256 count = ++_releaseVotes[round];
         emit ReleaseConfirmed(msg.sender, round, count);
-        if (count >= _threshold) {
-            _releasedEarly = true;
-            emit Released(msg.sender);
+        if (count == _threshold && _guardianReleaseAt == 0) {
+            _guardianReleaseAt = block.timestamp + GUARDIAN_WAIT;
+            emit ReleaseProposed(_guardianReleaseAt);
         }
     }
 
@@ -458,6 +470,7 @@ contract CustomInheritance {
     function _proveLife() private {
         _lastCheckIn = block.timestamp;
         ++_round;
+        _guardianReleaseAt = 0;
         emit CheckedIn(deadline());
     }
 

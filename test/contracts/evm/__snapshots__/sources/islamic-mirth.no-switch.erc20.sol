@@ -392,6 +392,20 @@ contract IslamicMirathInheritance {
     /// @dev Accounting by total received, so later deposits are shared too. Pays from the balance actually held: when it fell below the recorded balance (fee-on-transfer, rebasing), every unclaimed due is cut pro rata, and a due is never more than the balance.
     /// @param token A listed ERC-20 token.
     function claimToken(address token) external nonReentrant whenReleased {
+        _claimToken(token, msg.sender);
+    }
+
+    /// @notice Sends the caller's due share of a listed ERC-20 token to another address, for a beneficiary the token refuses (a blocklisting token) or that cannot hold it.
+    /// @param token A listed ERC-20 token.
+    /// @param recipient Where the tokens go.
+    function claimTokenTo(address token, address recipient) external nonReentrant whenReleased {
+        if (recipient == address(0)) {
+            revert ZeroAddress();
+        }
+        _claimToken(token, recipient);
+    }
+
+    function _claimToken(address token, address to) private {
         if (!_isToken[token]) {
             revert UnknownToken(token);
         }
@@ -406,7 +420,7 @@ contract IslamicMirathInheritance {
         _tokenHeld[token] = held - amount;
         _tokenDebt[token][msg.sender] = acc * _shares[msg.sender];
         emit TokenClaimed(token, msg.sender, amount);
-        _safeTransfer(token, msg.sender, amount);
+        _safeTransfer(token, to, amount);
     }
 
     /// @notice Deposits ETH into the estate; the owner's deposit is proof of life.

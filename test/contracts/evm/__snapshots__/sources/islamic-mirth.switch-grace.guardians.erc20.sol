@@ -28,6 +28,10 @@ contract IslamicMirathInheritance {
     uint256 public constant MAX_GRACE_DAYS = 365;
     /// @notice Upper bound on guardians.
     uint256 public constant MAX_GUARDIANS = 10;
+    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
+    uint256 public constant GUARDIAN_WAIT = 30 days;
+    /// @notice Vetoes that may postpone a release after the owner's last sign of life; then the release proceeds.
+    uint256 public constant MAX_VETOES = 2;
     /// @notice Fixed-point unit of the token accounting.
     uint256 private constant UNIT = 1e18;
     /// @notice Upper bound on listed ERC-20 tokens.
@@ -39,7 +43,6 @@ contract IslamicMirathInheritance {
     uint256 private immutable _threshold;
     uint256 private _lock = 1;
     bool private _cancelled;
-    bool private _releasedEarly;
     uint256 private _lastCheckIn;
     address[] private _beneficiaries;
     mapping(address => uint256) private _shares;
@@ -50,8 +53,12 @@ contract IslamicMirathInheritance {
     uint256 private _round;
     mapping(uint256 => mapping(address => bool)) private _releaseVoted;
     mapping(uint256 => uint256) private _releaseVotes;
+    /// @notice When the guardians' confirmed early release takes effect (0: none); the owner's sign of life clears it.
+    uint256 private _guardianReleaseAt;
     mapping(uint256 => mapping(address => bool)) private _vetoVoted;
     mapping(uint256 => uint256) private _vetoVotes;
+    /// @notice Vetoes that postponed the release since the owner's last sign of life.
+    uint256 private _vetoesUsed;
     address[] private _tokens;
     mapping(address => bool) private _isToken;
     /// @notice Per token: units received per basis point, in accounting units (see _tokenScale).
@@ -107,6 +114,8 @@ contract IslamicMirathInheritance {
     error AlreadyConfirmed();
     /// @notice A veto is only possible during the grace period.
     error NotInGracePeriod();
+    /// @notice The guardians already postponed the release MAX_VETOES times since the owner's last sign of life.
+    error VetoLimitReached();
     /// @notice The token is not listed in this contract.
     error UnknownToken(address token);
 
@@ -128,10 +137,10 @@ contract IslamicMirathInheritance {
     event TokenRescued(address indexed token, uint256 amount);
     /// @notice The owner took back an NFT (unlisted, or any after cancel).
     event NftRescued(address indexed token, uint256 indexed tokenId);
-    /// @notice The estate was released before any deadline.
-    event Released(address indexed by);
     /// @notice A guardian confirmed an early release.
     event ReleaseConfirmed(address indexed guardian, uint256 round, uint256 confirmations);
+    /// @notice The guardians' quorum confirmed an early release; it takes effect at releaseAt unless the owner shows a sign of life first.
+    event ReleaseProposed(uint256 releaseAt);
     /// @notice A guardian vetoed the trigger during the grace period.
     event TriggerVetoed(address indexed guardian, uint256 round, uint256 vetoes);
     /// @notice A beneficiary claimed ERC-20 tokens.
@@ -308,7 +317,7 @@ contract IslamicMirathInheritance {
         if (_cancelled) {
             return false;
         }
-        return _releasedEarly || block.timestamp >= releaseTime();
+        return block.timestamp >= releaseTime() || (_guardianReleaseAt != 0 && block.timestamp >= _guardianReleaseAt);
     }
 
     /// @notice Whether the owner cancelled the contract.
@@ -360,7 +369,7 @@ contract IslamicMirathInheritance {
     }
 
     /// @notice Owner proves being alive: the deadline becomes now plus the interval. Also possible during the grace period.
-    /// @dev Every other owner action (deposit, update, withdrawal, rescue) is proof of life too. Also clears pending guardian votes.
+    /// @dev Every other owner action (deposit, update, withdrawal, rescue) is proof of life too. Also clears pending guardian votes and cancels the guardians' pending early release, and gives the guardians their MAX_VETOES vetoes again.
     function checkIn() external onlyOwner {
         if (_cancelled) {
             revert ContractCancelled();
@@ -468,8 +477,14 @@ contract IslamicMirathInheritance {
         return _releaseVotes[_round];
     }
 
-    /// @notice A guardian confirms an early release; at the threshold the estate is released.
-    /// @dev The owner's check-in starts a new round and clears votes.
+    /// @notice When the guardians' confirmed early release takes effect.
+    /// @return Unix time in seconds; 0 when none is pending.
+    function guardianReleaseTime() external view returns (uint256) {
+        return _guardianReleaseAt;
+    }
+
+    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.
+    /// @dev Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.
     function confirmRelease() external onlyGuardian {
         if (_cancelled) {
             revert ContractCancelled();
@@ -484,9 +499,9 @@ contract IslamicMirathInheritance {
         _releaseVoted[round][msg.sender] = true;
         uint256 count = ++_releaseVotes[round];
         emit ReleaseConfirmed(msg.sender, round, count);
-        if (count >= _threshold) {
-            _releasedEarly = true;
-            emit Released(msg.sender);
+        if (count == _threshold && _guardianReleaseAt == 0) {
+            _guardianReleaseAt = block.timestamp + GUARDIAN_WAIT;
+            emit ReleaseProposed(_guardianReleaseAt);
         }
     }
 
@@ -496,13 +511,23 @@ contract IslamicMirathInheritance {
         return _vetoVotes[_round];
     }
 
+    /// @notice How many more times the guardians may postpone the release before the owner's next sign of life.
+    /// @return Count.
+    function vetoesLeft() external view returns (uint256) {
+        return MAX_VETOES - _vetoesUsed;
+    }
+
     /// @notice During the grace period, a guardian vetoes a wrong trigger; at the threshold the deadline restarts from now.
+    /// @dev At most MAX_VETOES times after the owner's last sign of life; then the release proceeds.
     function vetoTrigger() external onlyGuardian {
         if (_cancelled) {
             revert ContractCancelled();
         }
-        if (_releasedEarly) {
+        if (isReleased()) {
             revert AlreadyReleased();
+        }
+        if (_vetoesUsed >= MAX_VETOES) {
+            revert VetoLimitReached();
         }
         uint256 start = deadline();
         if (block.timestamp < start || block.timestamp >= start + _grace) {
@@ -518,6 +543,7 @@ contract IslamicMirathInheritance {
         if (count >= _threshold) {
             _lastCheckIn = block.timestamp;
             ++_round;
+            ++_vetoesUsed;
             emit CheckedIn(deadline());
         }
     }
@@ -546,6 +572,20 @@ contract IslamicMirathInheritance {
     /// @dev Accounting by total received, so later deposits are shared too. Pays from the balance actually held: when it fell below the recorded balance (fee-on-transfer, rebasing), every unclaimed due is cut pro rata, and a due is never more than the balance.
     /// @param token A listed ERC-20 token.
     function claimToken(address token) external nonReentrant whenReleased {
+        _claimToken(token, msg.sender);
+    }
+
+    /// @notice Sends the caller's due share of a listed ERC-20 token to another address, for a beneficiary the token refuses (a blocklisting token) or that cannot hold it.
+    /// @param token A listed ERC-20 token.
+    /// @param recipient Where the tokens go.
+    function claimTokenTo(address token, address recipient) external nonReentrant whenReleased {
+        if (recipient == address(0)) {
+            revert ZeroAddress();
+        }
+        _claimToken(token, recipient);
+    }
+
+    function _claimToken(address token, address to) private {
         if (!_isToken[token]) {
             revert UnknownToken(token);
         }
@@ -560,7 +600,7 @@ contract IslamicMirathInheritance {
         _tokenHeld[token] = held - amount;
         _tokenDebt[token][msg.sender] = acc * _shares[msg.sender];
         emit TokenClaimed(token, msg.sender, amount);
-        _safeTransfer(token, msg.sender, amount);
+        _safeTransfer(token, to, amount);
     }
 
     /// @notice Deposits ETH into the estate; the owner's deposit is proof of life.
@@ -613,6 +653,8 @@ contract IslamicMirathInheritance {
     function _proveLife() private {
         _lastCheckIn = block.timestamp;
         ++_round;
+        _guardianReleaseAt = 0;
+        _vetoesUsed = 0;
         emit CheckedIn(deadline());
     }
 

@@ -41,6 +41,8 @@ contract IslamicMirathInheritance {
     uint256 public constant MAX_INTERVAL_DAYS = 3650;
     /// @notice Upper bound on guardians.
     uint256 public constant MAX_GUARDIANS = 10;
+    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
+    uint256 public constant GUARDIAN_WAIT = 30 days;
     /// @notice Fixed-point unit of the token accounting.
     uint256 private constant UNIT = 1e18;
     /// @notice Upper bound on listed ERC-20 tokens.
@@ -53,7 +55,6 @@ contract IslamicMirathInheritance {
     uint256 private immutable _threshold;
     uint256 private _lock = 1;
     bool private _cancelled;
-    bool private _releasedEarly;
     uint256 private _lastCheckIn;
     address[] private _beneficiaries;
     mapping(address => uint256) private _shares;
@@ -64,6 +65,8 @@ contract IslamicMirathInheritance {
     uint256 private _round;
     mapping(uint256 => mapping(address => bool)) private _releaseVoted;
     mapping(uint256 => uint256) private _releaseVotes;
+    /// @notice When the guardians' confirmed early release takes effect (0: none); the owner's sign of life clears it.
+    uint256 private _guardianReleaseAt;
     address[] private _tokens;
     mapping(address => bool) private _isToken;
     /// @notice Per token: units received per basis point, in accounting units (see _tokenScale).
@@ -147,10 +150,10 @@ contract IslamicMirathInheritance {
     event TokenRescued(address indexed token, uint256 amount);
     /// @notice The owner took back an NFT (unlisted, or any after cancel).
     event NftRescued(address indexed token, uint256 indexed tokenId);
-    /// @notice The estate was released before any deadline.
-    event Released(address indexed by);
     /// @notice A guardian confirmed an early release.
     event ReleaseConfirmed(address indexed guardian, uint256 round, uint256 confirmations);
+    /// @notice The guardians' quorum confirmed an early release; it takes effect at releaseAt unless the owner shows a sign of life first.
+    event ReleaseProposed(uint256 releaseAt);
     /// @notice A beneficiary claimed ERC-20 tokens.
     event TokenClaimed(address indexed token, address indexed beneficiary, uint256 amount);
     /// @notice A beneficiary claimed an NFT.
@@ -338,7 +341,7 @@ contract IslamicMirathInheritance {
         if (_cancelled) {
             return false;
         }
-        return _releasedEarly || block.timestamp >= releaseTime();
+        return block.timestamp >= releaseTime() || (_guardianReleaseAt != 0 && block.timestamp >= _guardianReleaseAt);
     }
 
     /// @notice Whether the owner cancelled the contract.
@@ -390,7 +393,7 @@ contract IslamicMirathInheritance {
     }
 
     /// @notice Owner proves being alive: the deadline becomes now plus the interval.
-    /// @dev Every other owner action (deposit, update, withdrawal, rescue, NFT assignment) is proof of life too. Also clears pending guardian votes.
+    /// @dev Every other owner action (deposit, update, withdrawal, rescue, NFT assignment) is proof of life too. Also clears pending guardian votes and cancels the guardians' pending early release.
     function checkIn() external onlyOwner {
         if (_cancelled) {
             revert ContractCancelled();
@@ -516,8 +519,14 @@ contract IslamicMirathInheritance {
         return _releaseVotes[_round];
     }
 
-    /// @notice A guardian confirms an early release; at the threshold the estate is released.
-    /// @dev The owner's check-in starts a new round and clears votes.
+    /// @notice When the guardians' confirmed early release takes effect.
+    /// @return Unix time in seconds; 0 when none is pending.
+    function guardianReleaseTime() external view returns (uint256) {
+        return _guardianReleaseAt;
+    }
+
+    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.
+    /// @dev Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.
     function confirmRelease() external onlyGuardian {
         if (_cancelled) {
             revert ContractCancelled();
@@ -532,9 +541,9 @@ contract IslamicMirathInheritance {
         _releaseVoted[round][msg.sender] = true;
         uint256 count = ++_releaseVotes[round];
         emit ReleaseConfirmed(msg.sender, round, count);
-        if (count >= _threshold) {
-            _releasedEarly = true;
-            emit Released(msg.sender);
+        if (count == _threshold && _guardianReleaseAt == 0) {
+            _guardianReleaseAt = block.timestamp + GUARDIAN_WAIT;
+            emit ReleaseProposed(_guardianReleaseAt);
         }
     }
 
@@ -562,6 +571,20 @@ contract IslamicMirathInheritance {
     /// @dev Accounting by total received, so later deposits are shared too. Pays from the balance actually held: when it fell below the recorded balance (fee-on-transfer, rebasing), every unclaimed due is cut pro rata, and a due is never more than the balance.
     /// @param token A listed ERC-20 token.
     function claimToken(address token) external nonReentrant whenReleased {
+        _claimToken(token, msg.sender);
+    }
+
+    /// @notice Sends the caller's due share of a listed ERC-20 token to another address, for a beneficiary the token refuses (a blocklisting token) or that cannot hold it.
+    /// @param token A listed ERC-20 token.
+    /// @param recipient Where the tokens go.
+    function claimTokenTo(address token, address recipient) external nonReentrant whenReleased {
+        if (recipient == address(0)) {
+            revert ZeroAddress();
+        }
+        _claimToken(token, recipient);
+    }
+
+    function _claimToken(address token, address to) private {
         if (!_isToken[token]) {
             revert UnknownToken(token);
         }
@@ -576,7 +599,7 @@ contract IslamicMirathInheritance {
         _tokenHeld[token] = held - amount;
         _tokenDebt[token][msg.sender] = acc * _shares[msg.sender];
         emit TokenClaimed(token, msg.sender, amount);
-        _safeTransfer(token, msg.sender, amount);
+        _safeTransfer(token, to, amount);
     }
 
     /// @notice Number of listed NFTs.
@@ -692,6 +715,7 @@ contract IslamicMirathInheritance {
     function _proveLife() private {
         _lastCheckIn = block.timestamp;
         ++_round;
+        _guardianReleaseAt = 0;
         emit CheckedIn(deadline());
     }
 

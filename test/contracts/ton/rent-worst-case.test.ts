@@ -1,0 +1,135 @@
+import { Address, Dictionary, toNano, type Cell } from '@ton/core';
+import { describe, expect, it } from 'vitest';
+import { buildInitialData, tonAddressFor, updateBody, worstCaseData, type TonPlanData } from '../../../src/contracts/ton/data.js';
+import { TonHarness } from '../../../src/contracts/ton/harness.js';
+import { buildTonShape, TON_ERR as ERR, TON_OP as OP, TON_STATE as STATE, type TonShape } from '../../../src/contracts/ton/index.js';
+import { cellStats, CLAIM_WINDOW_SECONDS, grownRent, rentFor, rentReserveFor, worstCaseStorage } from '../../../src/contracts/ton/rent.js';
+import { TON_MAX_BENEFICIARIES } from '../../../src/contracts/ton/shape.js';
+import { addr, unevenShares } from './helpers.js';
+
+// Storage rent for the state the contract can really reach, executed in @ton/sandbox: the worst case is counted
+// with distinct values (identical cells are stored once), an owner update that grows the list pays the larger
+// reserve, and with only the reserve left the contract lives through the longest interval, grace period and claim
+// window with the largest state, and ends active.
+
+const T0 = 1_900_000_000;
+const DAY = 86_400;
+const GAS = toNano('0.1');
+const owner = addr('owner');
+const stranger = addr('stranger');
+const b = [addr('b0'), addr('b1'), addr('b2')];
+
+function shape(p: Partial<TonShape>): TonShape {
+  return { template: 'custom', deadMansSwitch: true, gracePeriod: true, guardians: false, jettons: false, ...p };
+}
+
+async function deployed(s: TonShape, intervalSeconds: number, graceSeconds: number) {
+  const { compiled } = await buildTonShape(s);
+  const base: Omit<TonPlanData, 'rent'> = {
+    owner,
+    beneficiaries: b.map((address, i) => ({ address, shareBps: [5000, 3000, 2000][i]! })),
+    intervalSeconds,
+    graceSeconds,
+  };
+  const data: TonPlanData = { ...base, rent: await rentReserveFor(compiled.code, base) };
+  const cell: Cell = buildInitialData(data);
+  const h = await TonHarness.create(compiled.code, cell, tonAddressFor(compiled.code, cell), T0);
+  for (const a of [owner, stranger, ...b]) await h.installSink(a, toNano('1000'));
+  expect((await h.deploy(owner, toNano('2'))).success).toBe(true);
+  return { h, data, code: compiled.code };
+}
+
+async function account(h: TonHarness) {
+  const c = await h.blockchain.getContract(h.address);
+  return { status: c.accountState?.type, cells: Number(c.account.account!.storageStats.used.cells), bits: Number(c.account.account!.storageStats.used.bits) };
+}
+
+describe('TON rent is reckoned for the largest reachable state', () => {
+  it('the worst case stores distinct values: repeated claim amounts would be counted once', async () => {
+    const { compiled } = await buildTonShape(shape({ jettons: true }));
+    const jettons = [addr('m0'), addr('m1'), addr('m2')];
+    const plan: TonPlanData = {
+      owner,
+      beneficiaries: Array.from({ length: TON_MAX_BENEFICIARIES }, (_, i) => ({ address: addr(`n${i}`), shareBps: 200 })),
+      intervalSeconds: 30 * DAY,
+      graceSeconds: 0,
+      jettons,
+      rent: { reserve: 0n, rate: 0n },
+    };
+    const worst = worstCaseData(plan);
+    // Every beneficiary's claim of every jetton is its own leaf: 50 x 3 claim records, none shared.
+    const claims = worst.refs[worst.refs.length - 1]!.beginParse();
+    claims.loadUint(8);
+    claims.loadMaybeRef(); // the jetton entries
+    const claimDict = claims.loadDict(Dictionary.Keys.Uint(16), Dictionary.Values.BigVarUint(4));
+    expect(claimDict.size).toBe(TON_MAX_BENEFICIARIES * jettons.length);
+    expect(new Set(claimDict.values().map(String)).size).toBe(claimDict.size);
+    const size = worstCaseStorage(compiled.code, plan);
+    const data = cellStats([worst]);
+    // a HashmapE of k leaves has at least k cells; the data alone holds the 150 claims, 50 beneficiaries and 3 jettons
+    expect(data.cells).toBeGreaterThanOrEqual(TON_MAX_BENEFICIARIES * jettons.length + TON_MAX_BENEFICIARIES + jettons.length);
+    expect(size.cells).toBeGreaterThan(data.cells);
+  });
+
+  it('an update to more beneficiaries must attach the larger reserve; it is refused without, and nothing changes', async () => {
+    const { h, data } = await deployed(shape({}), 3650 * DAY, 365 * DAY);
+    const fresh = unevenShares(TON_MAX_BENEFICIARIES).map((shareBps, i) => ({ address: addr(`n${i}`), shareBps }));
+    const grown = grownRent(data.rent, fresh.length);
+    expect(grown.rate).toBeGreaterThan(data.rent.rate);
+    const diff = grown.reserve - data.rent.reserve;
+    expect(diff).toBeGreaterThan(GAS); // so that a message short of it still pays its own gas
+    const short = await h.sendRaw(owner, diff - 1n, updateBody(fresh));
+    expect(short.exitCode).toBe(ERR.insufficientFunds);
+    expect((await h.shares()).length).toBe(3);
+    expect(await h.reserve()).toMatchObject({ base: data.rent.reserve, rate: data.rent.rate, count: 3 });
+    // an update that does not grow the list attaches nothing more
+    expect((await h.sendRaw(owner, GAS, updateBody([{ address: b[1]!, shareBps: 10000 }]))).success).toBe(true);
+    expect((await h.sendRaw(owner, diff + GAS, updateBody(fresh))).success).toBe(true);
+    expect((await h.shares()).length).toBe(TON_MAX_BENEFICIARIES);
+    expect(await h.reserve()).toMatchObject({ base: grown.reserve, rate: grown.rate, count: TON_MAX_BENEFICIARIES });
+  });
+
+  for (const [label, interval, grace] of [
+    ['a 30-day plan', 30 * DAY, 0],
+    ['the longest interval and grace period (3650 + 365 days)', 3650 * DAY, 365 * DAY],
+  ] as const) {
+    it(`${label} grown from 3 to 50 beneficiaries, with only the reserve left, stays active through the claim window`, async () => {
+      const { h, data, code } = await deployed(shape({}), interval, grace);
+      const fresh = unevenShares(TON_MAX_BENEFICIARIES).map((shareBps, i) => ({ address: addr(`n${i}`), shareBps }));
+      for (const x of fresh) await h.installSink(x.address);
+      const grown = grownRent(data.rent, fresh.length);
+      expect((await h.sendRaw(owner, grown.reserve - data.rent.reserve + GAS, updateBody(fresh))).success).toBe(true);
+      // the owner takes out everything but the reserve
+      const { available } = await h.totals();
+      expect((await h.op(owner, OP.withdraw, GAS, (x) => x.storeCoins(available))).success).toBe(true);
+      expect((await h.totals()).available).toBe(0n);
+
+      // the owner is gone: released after the interval and grace period; a late deposit is claimed by all fifty
+      h.now = (await h.releaseTime()) + 1;
+      expect(await h.state()).toBe(STATE.released);
+      expect((await h.op(stranger, OP.deposit, toNano('50'))).success).toBe(true);
+      for (let i = 0; i < fresh.length; i++) {
+        const r = await h.op(fresh[i]!.address, OP.claim, GAS, (x) => x.storeUint(i, 8));
+        expect(r.success, `claim ${i}`).toBe(true);
+      }
+      // the largest state is reached, and the rate behind the reserve is not below it
+      const reached = await account(h);
+      const worst = worstCaseStorage(code, { ...data, rent: grown });
+      expect(reached.cells).toBeLessThanOrEqual(worst.cells);
+      expect(reached.bits).toBeLessThanOrEqual(worst.bits);
+      expect(reached.cells).toBeGreaterThan(2 * TON_MAX_BENEFICIARIES);
+
+      // a year of claim window later, the contract still pays its rent from the reserve and is active
+      const before = await h.balance();
+      expect(before).toBeGreaterThanOrEqual(rentFor(grown.rate, CLAIM_WINDOW_SECONDS));
+      h.now += CLAIM_WINDOW_SECONDS;
+      const late = await h.op(stranger, 0x0badc0de, GAS); // any message: its storage phase collects the year's rent
+      expect(late.exitCode).toBe(ERR.unknownOp);
+      const d = late.tx.description;
+      expect(d.type === 'generic' ? d.storagePhase?.storageFeesDue ?? 0n : -1n).toBe(0n);
+      expect((await account(h)).status).toBe('active');
+      expect(await h.balance()).toBeGreaterThan(0n);
+      expect(Address.isAddress(h.address)).toBe(true);
+    });
+  }
+});

@@ -257,13 +257,24 @@ export async function handleStripeEvent(deps: CreditDeps, verified: Stripe.Event
   }
 }
 
-async function sessionPaid(deps: CreditDeps, event: Event, object: unknown): Promise<HandledEvent> {
+/**
+ * The checkout session of a signed event and the purchase record this service wrote for it, or the answer to give
+ * when there is none (malformed, not ours, or disagreeing with the record).
+ */
+async function ourSession(deps: CreditDeps, object: unknown): Promise<{ session: SessionObject; record: CheckoutRecord } | HandledEvent> {
   const session = parse(SessionObject, object);
   if (!session) return refused('malformed checkout session');
   const record = await deps.store.get<CheckoutRecord>(CREDIT_CHECKOUTS, session.id);
   if (!record) return notOurs(`checkout session ${session.id}`, session.metadata);
   const conflict = sessionConflict(session, record);
   if (conflict) return refused(`checkout session ${session.id}: ${conflict}`);
+  return { session, record };
+}
+
+async function sessionPaid(deps: CreditDeps, event: Event, object: unknown): Promise<HandledEvent> {
+  const found = await ourSession(deps, object);
+  if ('handled' in found) return found;
+  const { session, record } = found;
   if (session.payment_status !== 'paid') {
     const note = `checkout session ${session.id} is not paid (payment_status ${session.payment_status ?? 'missing'})`;
     // `unpaid` is an asynchronous payment still on its way (async_payment_succeeded follows); anything else is odd.
@@ -346,12 +357,9 @@ async function sessionPaid(deps: CreditDeps, event: Event, object: unknown): Pro
 }
 
 async function sessionFailed(deps: CreditDeps, event: Event, object: unknown): Promise<HandledEvent> {
-  const session = parse(SessionObject, object);
-  if (!session) return refused('malformed checkout session');
-  const record = await deps.store.get<CheckoutRecord>(CREDIT_CHECKOUTS, session.id);
-  if (!record) return notOurs(`checkout session ${session.id}`, session.metadata);
-  const conflict = sessionConflict(session, record);
-  if (conflict) return refused(`checkout session ${session.id}: ${conflict}`);
+  const found = await ourSession(deps, object);
+  if ('handled' in found) return found;
+  const { session, record } = found;
   if (session.payment_status === 'paid') return refused(`checkout session ${session.id} is reported failed or expired but paid`);
   const status = event.type === 'checkout.session.expired' ? 'expired' : 'failed';
   const accountId = record.ownerId;

@@ -1,52 +1,30 @@
 /**
- * The webhook outbox with three `svc serve` processes on one PostgreSQL schema (issue 16): 1,000 events delivered to
+ * The webhook outbox with three `svc serve` processes on one PostgreSQL schema: 1,000 events delivered to
  * a local HTTPS receiver while one instance is SIGKILLed mid-way. Every event arrives at least once; every request
  * the receiver got is a recorded attempt, and an event arrives more than once only when an attempt of its delivery did
  * not end in a recorded success: interrupted (in flight at the kill: the dead instance's lease expired and another
  * instance took the delivery over) or failed (e.g. timed out on a loaded machine). The counts are printed.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tmpDir } from '../helpers.js';
-import { makeCert, startReceiver } from '../webhooks/helpers.js';
-import { call, eventually, startCluster, type Cluster } from './support.js';
+import { call, eventually, startWebhookCluster, type Cluster } from './support.js';
 
 const EVENTS = 1000;
 
 let cluster: Cluster;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let certs: Awaited<ReturnType<typeof tmpDir>>;
+let receiver: Awaited<ReturnType<typeof startWebhookCluster>>['receiver'];
+let close: (() => Promise<void>) | undefined;
 /** Event id -> times received. */
 const received = new Map<string, number>();
 
 beforeAll(async () => {
-  certs = await tmpDir('svc-scale-tls-');
-  const tls = makeCert();
-  const caFile = path.join(certs.dir, 'ca.pem');
-  writeFileSync(caFile, tls.cert);
-  receiver = await startReceiver(
-    tls,
-    (req) => {
-      const id = (JSON.parse(req.body) as { id: string }).id;
-      received.set(id, (received.get(id) ?? 0) + 1);
-      return { status: 200, delayMs: 5 };
-    },
-    { record: false },
-  );
-  // Short timeout and lease (default: timeout + 60 s), so the dead instance's deliveries are taken over within seconds.
-  cluster = await startCluster(3, {
-    SVC_WEBHOOK_ALLOW: '127.0.0.1',
-    NODE_EXTRA_CA_CERTS: caFile,
-    SVC_WEBHOOK_TIMEOUT_MS: '5000',
-    SVC_WEBHOOK_LEASE_MS: '8000',
-  });
+  ({ cluster, receiver, close } = await startWebhookCluster(3, (id) => {
+    received.set(id, (received.get(id) ?? 0) + 1);
+    return { status: 200, delayMs: 5 };
+  }));
 }, 120_000);
 
 afterAll(async () => {
-  await cluster?.close();
-  await receiver?.close();
-  await certs?.cleanup();
+  await close?.();
 });
 
 describe('outbox with three instances', () => {

@@ -8,20 +8,16 @@
  * loaded machine that can also happen to a live instance whose outcome write stalled past the lease: that delivery was
  * in flight too). Every event arrives; key creations through the surviving instance all answer 201.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tmpDir } from '../helpers.js';
-import { makeCert, startReceiver } from '../webhooks/helpers.js';
-import { call, eventually, startCluster, type Cluster } from './support.js';
+import { call, eventually, startWebhookCluster, type Cluster } from './support.js';
 
 const EVENTS = 200;
 /** The dispatcher's default send slots per subscription (src/webhooks/dispatcher.ts perSubscription). */
 const SLOTS_PER_SUBSCRIPTION = 8;
 
 let cluster: Cluster;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let certs: Awaited<ReturnType<typeof tmpDir>>;
+let receiver: Awaited<ReturnType<typeof startWebhookCluster>>['receiver'];
+let close: (() => Promise<void>) | undefined;
 /** Event id -> times received. */
 const received = new Map<string, number>();
 /** Event id -> arrival times (ms). */
@@ -29,34 +25,17 @@ const arrivals = new Map<string, number[]>();
 let requests = 0;
 
 beforeAll(async () => {
-  certs = await tmpDir('svc-redeliver-tls-');
-  const tls = makeCert();
-  const caFile = path.join(certs.dir, 'ca.pem');
-  writeFileSync(caFile, tls.cert);
   // Slow answers (500 ms): each instance has its 8 slots busy and a backlog waiting when the kill comes.
-  receiver = await startReceiver(
-    tls,
-    (req) => {
-      requests++;
-      const id = (JSON.parse(req.body) as { id: string }).id;
-      received.set(id, (received.get(id) ?? 0) + 1);
-      arrivals.set(id, [...(arrivals.get(id) ?? []), Date.now()]);
-      return { status: 200, delayMs: 500 };
-    },
-    { record: false },
-  );
-  cluster = await startCluster(2, {
-    SVC_WEBHOOK_ALLOW: '127.0.0.1',
-    NODE_EXTRA_CA_CERTS: caFile,
-    SVC_WEBHOOK_TIMEOUT_MS: '5000',
-    SVC_WEBHOOK_LEASE_MS: '8000',
-  });
+  ({ cluster, receiver, close } = await startWebhookCluster(2, (id) => {
+    requests++;
+    received.set(id, (received.get(id) ?? 0) + 1);
+    arrivals.set(id, [...(arrivals.get(id) ?? []), Date.now()]);
+    return { status: 200, delayMs: 500 };
+  }));
 }, 120_000);
 
 afterAll(async () => {
-  await cluster?.close();
-  await receiver?.close();
-  await certs?.cleanup();
+  await close?.();
 });
 
 describe('webhook deliveries when an instance is SIGKILLed', () => {

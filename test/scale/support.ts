@@ -5,10 +5,12 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { SVC_BIN, TEST_MASTER_KEY, tmpDir } from '../helpers.js';
 import { randomSchema, testDatabaseUrl, testRedisUrl } from '../support/engines.js';
+import { makeCert, startReceiver } from '../webhooks/helpers.js';
 
 export interface Instance {
   url: string;
@@ -151,4 +153,35 @@ export async function eventually(check: () => Promise<boolean> | boolean, ms: nu
     if (Date.now() >= until) return false;
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/**
+ * A local HTTPS webhook receiver (its own test certificate) and `n` instances that trust it and may deliver to
+ * loopback, with a short timeout and lease so a dead instance's deliveries are taken over within seconds.
+ * `onEvent` sees each request's event id and says how to answer.
+ */
+export async function startWebhookCluster(
+  n: number,
+  onEvent: (eventId: string) => { status: number; delayMs?: number },
+): Promise<{ cluster: Cluster; receiver: Awaited<ReturnType<typeof startReceiver>>; close(): Promise<void> }> {
+  const certs = await tmpDir('svc-scale-tls-');
+  const tls = makeCert();
+  const caFile = path.join(certs.dir, 'ca.pem');
+  writeFileSync(caFile, tls.cert);
+  const receiver = await startReceiver(tls, (req) => onEvent((JSON.parse(req.body) as { id: string }).id), { record: false });
+  const cluster = await startCluster(n, {
+    SVC_WEBHOOK_ALLOW: '127.0.0.1',
+    NODE_EXTRA_CA_CERTS: caFile,
+    SVC_WEBHOOK_TIMEOUT_MS: '5000',
+    SVC_WEBHOOK_LEASE_MS: '8000',
+  });
+  return {
+    cluster,
+    receiver,
+    async close() {
+      await cluster.close();
+      await receiver.close();
+      await certs.cleanup();
+    },
+  };
 }

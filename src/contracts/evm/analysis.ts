@@ -197,7 +197,7 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
       : 'cancel() returns the ETH to the owner; if it cannot be sent, a ReturnFailed event reports it and the owner retries with withdraw(amount).',
   );
   suggestions.push(
-    `Tokens sent to the contract by mistake are not lost: ${shape.erc721 ? 'an NFT that is not listed is refused by safeTransferFrom' : 'NFTs sent with safeTransferFrom are refused'}; the owner takes back an ERC-20 ${shape.erc20 ? 'that is not listed ' : ''}with rescueToken(token), and an NFT ${shape.erc721 ? 'that is not listed ' : ''}sent with plain transferFrom with rescueNft(token, tokenId), while the plan is live or after cancel().`,
+    `Tokens sent to the contract by mistake are not lost: ${shape.erc721 ? 'an NFT that is not listed is refused by safeTransferFrom' : 'NFTs sent with safeTransferFrom are refused'}; the owner takes back an ERC-20 ${shape.erc20 ? 'that is not listed ' : ''}with rescueToken(token), and an NFT ${shape.erc721 ? 'that is not listed ' : ''}sent with plain transferFrom with rescueNft(token, tokenId), while the plan is live or after cancel(). After release, any ERC-20 that reaches the contract (an airdrop, a token nobody took back) is shared by the beneficiaries: each claims its share with claimToken(token).`,
   );
   for (const [i, nft] of inputs.nfts.entries()) {
     if (!inputs.beneficiaries.some((b) => lower(b) === lower(nft.recipient))) {
@@ -209,7 +209,7 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
       id: 'token-behaviour',
       severity: 'info',
       message:
-        'Token claims pay from the balance the contract actually holds: if a fee-on-transfer or rebasing token leaves less than was recorded, every unclaimed share is cut in the same proportion and the last claimant receives what is left (up to rounding dust); claims never revert for that. Fees the token charges on the way to the beneficiary are the token\'s own. Claims of standard ERC-20 tokens are exact.',
+        'Token claims pay from the balance the contract actually holds. When it rises or falls after a first claim (a rebasing token, a fee the token charges the contract, a late deposit), the gain or loss is shared only by the beneficiaries who have not claimed yet, in proportion to their shares; once everyone has claimed, what is left or arrives later is shared by all shares again. A token that charges the sender a fee on top of the amount cannot send the whole balance: the last claimant receives the largest amount the balance allows (fees up to half the amount) and the rest is shared again, so claims do not revert for that. Fees the token charges on the way to the beneficiary are the token\'s own. Claims of standard ERC-20 tokens are exact to the unit (a few units of rounding dust may stay until more arrives).',
     });
     suggestions.push('Send the listed tokens to the contract address; a token that is not listed is not shared (the owner takes it back with rescueToken(token)).');
   }

@@ -133,7 +133,6 @@ export function buildContractModel(s: EvmShape): SourceUnit {
   if (M) constants.push({ type: 'uint256', name: 'MAX_GUARDIANS', visibility: 'public', mutability: 'constant', value: String(MAX_GUARDIANS), doc: 'Upper bound on guardians.' });
   if (M) constants.push({ type: 'uint256', name: 'GUARDIAN_WAIT', visibility: 'public', mutability: 'constant', value: `${GUARDIAN_WAIT_DAYS} days`, doc: "How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it." });
   if (M && G) constants.push({ type: 'uint256', name: 'MAX_VETOES', visibility: 'public', mutability: 'constant', value: String(MAX_VETOES), doc: "Vetoes that may postpone a release after the owner's last sign of life; then the release proceeds." });
-  if (T) constants.push({ type: 'uint256', name: 'UNIT', visibility: 'private', mutability: 'constant', value: '1e18', doc: 'Fixed-point unit of the token accounting.' });
   if (T) constants.push({ type: 'uint256', name: 'MAX_TOKENS', visibility: 'public', mutability: 'constant', value: String(MAX_TOKENS), doc: 'Upper bound on listed ERC-20 tokens.' });
   if (N) constants.push({ type: 'uint256', name: 'MAX_NFTS', visibility: 'public', mutability: 'constant', value: String(MAX_NFTS), doc: 'Upper bound on listed ERC-721 items.' });
 
@@ -176,12 +175,16 @@ export function buildContractModel(s: EvmShape): SourceUnit {
     state.push(
       { type: 'address[]', name: '_tokens', visibility: 'private' },
       { type: 'mapping(address => bool)', name: '_isToken', visibility: 'private' },
-      { type: 'mapping(address => uint256)', name: '_tokenAcc', visibility: 'private', doc: 'Per token: units received per basis point, in accounting units (see _tokenScale).' },
-      { type: 'mapping(address => uint256)', name: '_tokenScale', visibility: 'private', doc: 'Per token: token units per accounting unit times UNIT (0 means UNIT); falls pro rata when the balance falls.' },
-      { type: 'mapping(address => uint256)', name: '_tokenHeld', visibility: 'private', doc: 'Per token: the balance recorded after the last claim.' },
-      { type: 'mapping(address => mapping(address => uint256))', name: '_tokenDebt', visibility: 'private', doc: "Per token and beneficiary: _tokenAcc times the share at the beneficiary's last claim." },
     );
   }
+  // Token claims, for the listed tokens and, after release, any ERC-20 the contract holds (airdrops included).
+  state.push(
+    { type: 'mapping(address => uint256)', name: '_tokenRound', visibility: 'private', doc: 'Per token: the claim round; a new one starts when every share has claimed and a balance is left or arrives.' },
+    { type: 'mapping(address => uint256)', name: '_tokenOut', visibility: 'private', doc: 'Per token: basis points of the shares that claimed in the current round.' },
+    { type: 'mapping(address => uint256)', name: '_tokenTotal', visibility: 'private', doc: 'Per token: the round total each unclaimed share is owed its basis points of; scaled with the balance when it rises or falls, so gains and losses fall only on the shares still unclaimed.' },
+    { type: 'mapping(address => uint256)', name: '_tokenHeld', visibility: 'private', doc: 'Per token: the balance recorded after the last claim.' },
+    { type: 'mapping(address => mapping(address => uint256))', name: '_tokenClaimedIn', visibility: 'private', doc: 'Per token and beneficiary: the round of its last claim plus one (0: never claimed).' },
+  );
   if (N) state.push({ type: 'NftItem[]', name: '_nfts', visibility: 'private' });
 
   const errors: ErrorDef[] = [
@@ -217,16 +220,12 @@ export function buildContractModel(s: EvmShape): SourceUnit {
     if (G) errors.push({ name: 'NotInGracePeriod', params: [], doc: 'A veto is only possible during the grace period.' });
     if (G) errors.push({ name: 'VetoLimitReached', params: [], doc: "The guardians already postponed the release MAX_VETOES times since the owner's last sign of life." });
   }
-  if (T) {
-    errors.push(
-      { name: 'UnknownToken', params: [p('address', 'token')], doc: 'The token is not listed in this contract.' },
-    );
-  }
   if (N) {
     errors.push(
       { name: 'UnknownNft', params: [p('uint256', 'index')], doc: 'No NFT is listed at this index.' },
       { name: 'NotNftRecipient', params: [], doc: 'The NFT is assigned to another beneficiary.' },
       { name: 'UnlistedNft', params: [p('address', 'token'), p('uint256', 'tokenId')], doc: 'This NFT is not listed in the plan (or was already claimed or returned); it is refused.' },
+      { name: 'NftCollection', params: [p('address', 'token')], doc: 'A listed NFT collection is not an ERC-20 token; its NFTs are claimed with claimNft().' },
       { name: 'DuplicateNft', params: [p('address', 'token'), p('uint256', 'tokenId')], doc: 'An NFT is listed twice.' },
     );
   }
@@ -248,7 +247,7 @@ export function buildContractModel(s: EvmShape): SourceUnit {
     events.push({ name: 'ReleaseProposed', params: [p('uint256', 'releaseAt')], doc: "The guardians' quorum confirmed an early release; it takes effect at releaseAt unless the owner shows a sign of life first." });
     if (G) events.push({ name: 'TriggerVetoed', params: [{ type: 'address', name: 'guardian', indexed: true }, p('uint256', 'round'), p('uint256', 'vetoes')], doc: 'A guardian vetoed the trigger during the grace period.' });
   }
-  if (T) events.push({ name: 'TokenClaimed', params: [{ type: 'address', name: 'token', indexed: true }, { type: 'address', name: 'beneficiary', indexed: true }, p('uint256', 'amount')], doc: 'A beneficiary claimed ERC-20 tokens.' });
+  events.push({ name: 'TokenClaimed', params: [{ type: 'address', name: 'token', indexed: true }, { type: 'address', name: 'beneficiary', indexed: true }, p('uint256', 'amount')], doc: 'A beneficiary claimed ERC-20 tokens.' });
   if (N) {
     events.push(
       { name: 'NftClaimed', params: [{ type: 'address', name: 'token', indexed: true }, { type: 'uint256', name: 'tokenId', indexed: true }, { type: 'address', name: 'recipient', indexed: true }], doc: 'A beneficiary claimed an NFT.' },
@@ -586,49 +585,81 @@ export function buildContractModel(s: EvmShape): SourceUnit {
   if (T) {
     functions.push(
       fn('tokens', { notice: 'The listed ERC-20 tokens.', returns: ['Token addresses.'] }, [], { mut: 'view', returns: [p('address[]', undefined, 'memory')] }, ['return _tokens']),
-      fn(
-        'claimableToken',
-        { notice: 'Tokens an account can claim now.', dev: 'Paid from the balance actually held: if it fell below what was recorded (fee-on-transfer, rebasing), every unclaimed due is cut pro rata.', params: { token: 'A listed ERC-20 token.', account: 'The account.' }, returns: ['Token units due now (0 before release).'] },
-        [p('address', 'token'), p('address', 'account')],
-        { mut: 'view', returns: [p('uint256')] },
-        [
-          ifThen('!_isToken[token] || !isReleased()', 'return 0'),
-          'uint256 held = _tokenBalance(token)',
-          '(uint256 acc, uint256 scale) = _tokenSync(token, held)',
-          'return _tokenDue(token, account, acc, scale, held)',
-        ],
-      ),
-      fn(
-        'claimToken',
-        { notice: "Sends the caller's due share of a listed ERC-20 token.", dev: 'Accounting by total received, so later deposits are shared too. Pays from the balance actually held: when it fell below the recorded balance (fee-on-transfer, rebasing), every unclaimed due is cut pro rata, and a due is never more than the balance.', params: { token: 'A listed ERC-20 token.' } },
-        [p('address', 'token')],
-        { mods: ['nonReentrant', 'whenReleased'] },
-        ['_claimToken(token, msg.sender)'],
-      ),
-      fn(
-        'claimTokenTo',
-        { notice: "Sends the caller's due share of a listed ERC-20 token to another address, for a beneficiary the token refuses (a blocklisting token) or that cannot hold it.", params: { token: 'A listed ERC-20 token.', recipient: 'Where the tokens go.' } },
-        [p('address', 'token'), p('address', 'recipient')],
-        { mods: ['nonReentrant', 'whenReleased'] },
-        [ifThen('recipient == address(0)', 'revert ZeroAddress()'), '_claimToken(token, recipient)'],
-      ),
-    );
-    functions.push(
-      priv('_claimToken', [p('address', 'token'), p('address', 'to')], {}, [
-        ifThen('!_isToken[token]', 'revert UnknownToken(token)'),
-        'uint256 held = _tokenBalance(token)',
-        '(uint256 acc, uint256 scale) = _tokenSync(token, held)',
-        'uint256 amount = _tokenDue(token, msg.sender, acc, scale, held)',
-        ifThen('amount == 0', 'revert NothingToClaim()'),
-        '_tokenAcc[token] = acc',
-        '_tokenScale[token] = scale == UNIT ? 0 : scale',
-        '_tokenHeld[token] = held - amount',
-        '_tokenDebt[token][msg.sender] = acc * _shares[msg.sender]',
-        'emit TokenClaimed(token, msg.sender, amount)',
-        '_safeTransfer(token, to, amount)',
-      ]),
     );
   }
+  const tokenClaimDev =
+    'Paid from the balance actually held. Each unclaimed share is owed its basis points of the round total; when the balance rises or falls other than by claims (rebasing, a fee, a deposit after the first claim), the round total is scaled with it, so the gain or loss falls only on the shares still unclaimed. When every share has claimed, what is left or arrives later is shared by all shares again (a new round).';
+  functions.push(
+    fn(
+      'claimableToken',
+      { notice: 'ERC-20 tokens an account can claim now' + (T ? ' (a listed token, or after release any token the contract holds).' : ' (after release, any token the contract holds).'), dev: tokenClaimDev, params: { token: 'An ERC-20 token.', account: 'The account.' }, returns: ['Token units due now (0 before release).'] },
+      [p('address', 'token'), p('address', 'account')],
+      { mut: 'view', returns: [p('uint256')] },
+      [
+        ifThen('!isReleased()' + (N ? ' || _isNftCollection(token)' : ''), 'return 0'),
+        '(uint256 due, , , ) = _tokenDue(token, account, _tokenBalance(token))',
+        'return due',
+      ],
+    ),
+    fn(
+      'claimToken',
+      { notice: "Sends the caller's due share of an ERC-20 token: a listed one, or any token that reached the contract (an airdrop after the deadline included).", dev: tokenClaimDev + ' A token that charges the sender a fee on top of the amount cannot send the whole balance: then the largest amount the balance allows is sent (fees up to half the amount).', params: { token: 'An ERC-20 token the contract holds.' } },
+      [p('address', 'token')],
+      { mods: ['nonReentrant', 'whenReleased'] },
+      ['_claimToken(token, msg.sender)'],
+    ),
+    fn(
+      'claimTokenTo',
+      { notice: "Sends the caller's due share of an ERC-20 token to another address, for a beneficiary the token refuses (a blocklisting token) or that cannot hold it.", params: { token: 'An ERC-20 token the contract holds.', recipient: 'Where the tokens go.' } },
+      [p('address', 'token'), p('address', 'recipient')],
+      { mods: ['nonReentrant', 'whenReleased'] },
+      [ifThen('recipient == address(0)', 'revert ZeroAddress()'), '_claimToken(token, recipient)'],
+    ),
+    priv('_claimToken', [p('address', 'token'), p('address', 'to')], {}, [
+      ...(N ? [ifThen('_isNftCollection(token)', 'revert NftCollection(token)')] : []),
+      'uint256 held = _tokenBalance(token)',
+      '(uint256 amount, uint256 round, uint256 out, uint256 total) = _tokenDue(token, msg.sender, held)',
+      ifThen('amount == 0', 'revert NothingToClaim()'),
+      ifThen('round != _tokenRound[token]', '_tokenRound[token] = round'),
+      '_tokenOut[token] = out + _shares[msg.sender]',
+      '_tokenTotal[token] = total',
+      '_tokenClaimedIn[token][msg.sender] = round + 1',
+      '_tokenHeld[token] = held - amount',
+      'uint256 paid = _sendTokenUpTo(token, to, amount)',
+      ifThen('paid != amount', '_tokenHeld[token] = held - paid'),
+      'emit TokenClaimed(token, msg.sender, paid)',
+    ]),
+    priv(
+      '_tokenDue',
+      [p('address', 'token'), p('address', 'account'), p('uint256', 'held')],
+      { mut: 'view', returns: [p('uint256', 'due'), p('uint256', 'round'), p('uint256', 'out'), p('uint256', 'total')] },
+      [
+        'round = _tokenRound[token]',
+        'out = _tokenOut[token]',
+        'total = _tokenTotal[token]',
+        {
+          head: 'if (out == 0 || out == TOTAL_SHARES)',
+          body: [ifThen('out == TOTAL_SHARES', '++round', 'out = 0'), 'total = held'],
+          else: [
+            'uint256 last = _tokenHeld[token]',
+            { head: 'if (last == 0)', body: ['total = (held * TOTAL_SHARES) / (TOTAL_SHARES - out)'], else: [ifThen('held != last', 'total = (total * held) / last')] },
+          ],
+        },
+        'uint256 share = _shares[account]',
+        ifThen('share == 0 || _tokenClaimedIn[token][account] == round + 1', 'return (0, round, out, total)'),
+        'due = (total * share) / TOTAL_SHARES',
+        ifThen('due > held', 'due = held'),
+      ],
+    ),
+    priv('_sendTokenUpTo', [p('address', 'token'), p('address', 'to'), p('uint256', 'amount')], { returns: [p('uint256')] }, [
+      ifThen('token.code.length == 0', 'revert NotAContract(token)'),
+      ifThen('_tryTransfer(token, to, amount)', 'return amount'),
+      'uint16[9] memory cuts = [uint16(10_000), 1_000, 200, 100, 50, 20, 10, 4, 2]',
+      'uint256 n = cuts.length',
+      loop('n', 'uint256 part = amount - amount / cuts[i] - 1', ifThen('part != 0 && _tryTransfer(token, to, part)', 'return part')),
+      'revert TokenTransferFailed(token)',
+    ]),
+  );
   if (N) {
     functions.push(
       fn('nftCount', { notice: 'Number of listed NFTs.', returns: ['Count.'] }, [], { mut: 'view', returns: [p('uint256')] }, ['return _nfts.length']),
@@ -746,25 +777,6 @@ export function buildContractModel(s: EvmShape): SourceUnit {
       'return ok && (data.length == 0 ? token.code.length != 0 : data.length == 32 && abi.decode(data, (uint256)) == 1)',
     ]),
   );
-  if (T) {
-    functions.push(
-      priv('_tokenSync', [p('address', 'token'), p('uint256', 'held')], { mut: 'view', returns: [p('uint256', 'acc'), p('uint256', 'scale')] }, [
-        'acc = _tokenAcc[token]',
-        'scale = _tokenScale[token]',
-        ifThen('scale == 0', 'scale = UNIT'),
-        'uint256 last = _tokenHeld[token]',
-        {
-          head: 'if (held >= last)',
-          body: ['acc += ((held - last) * UNIT) / scale'],
-          else: [ifThen('held > 0', 'scale = (scale * held) / last', ifThen('scale == 0', 'scale = 1'))],
-        },
-      ]),
-      priv('_tokenDue', [p('address', 'token'), p('address', 'account'), p('uint256', 'acc'), p('uint256', 'scale'), p('uint256', 'held')], { mut: 'view', returns: [p('uint256')] }, [
-        'uint256 due = ((acc * _shares[account] - _tokenDebt[token][account]) * scale) / UNIT / TOTAL_SHARES',
-        'return due > held ? held : due',
-      ]),
-    );
-  }
   if (N) {
     functions.push(
       priv('_claimNft', [p('uint256', 'index'), p('address', 'to')], {}, [
@@ -780,6 +792,11 @@ export function buildContractModel(s: EvmShape): SourceUnit {
         'uint256 n = _nfts.length',
         loop('n', 'NftItem storage item = _nfts[i]', ifThen('item.token == token && item.tokenId == tokenId', 'return i + 1')),
         'return 0',
+      ]),
+      priv('_isNftCollection', [p('address', 'token')], { mut: 'view', returns: [p('bool')] }, [
+        'uint256 n = _nfts.length',
+        loop('n', ifThen('_nfts[i].token == token', 'return true')),
+        'return false',
       ]),
       priv('_holdsNft', [p('address', 'token'), p('uint256', 'tokenId')], { mut: 'view', returns: [p('bool')] }, [
         ifThen('token.code.length == 0', 'return false'),

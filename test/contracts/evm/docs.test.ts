@@ -14,6 +14,8 @@ const QUESTIONS: Array<[string, string]> = [
   ['beneficiary is a multisig contract that cannot receive ETH', 'claimTo: beneficiaries that cannot receive ETH, NFTs or a token'],
   ['rebasing token balance fell, claims revert', 'Fee-on-transfer and rebasing tokens: claims pay from what is held'],
   ["what happens if I omit the dead man's switch", "The default dead man's switch"],
+  ['tokens airdropped to the contract after the deadline', 'Airdrops after the deadline are shared, not locked'],
+  ['a beneficiary claimed early, who gets the rebase gain', 'Fee-on-transfer and rebasing tokens: claims pay from what is held'],
 ];
 
 describe('contract safety docs', () => {
@@ -25,7 +27,7 @@ describe('contract safety docs', () => {
 
   it('names the functions the contracts really have', () => {
     const text = docs.pages.get('contract-safety')!.markdown;
-    for (const name of ['rescueToken(token)', 'rescueNft(token, tokenId)', 'claimTo(recipient)', 'claimNftTo(index, recipient)', 'ReturnFailed', 'UnlistedNft', 'ListedAsset', 'withdraw(amount)']) {
+    for (const name of ['rescueToken(token)', 'rescueNft(token, tokenId)', 'claimTo(recipient)', 'claimNftTo(index, recipient)', 'ReturnFailed', 'UnlistedNft', 'ListedAsset', 'withdraw(amount)', 'claimToken(token)', 'claimTokenTo(token, recipient)', 'NftCollection']) {
       expect(text).toContain(name);
     }
   });

@@ -133,9 +133,10 @@ describe('generateEvm', () => {
       for (const name of named) expect(functions.has(name), `${g.contractName}: advice names ${name}()`).toBe(true);
       for (const name of ['rescueToken', 'rescueNft', 'claimTo', 'withdraw', 'checkIn']) expect(named).toContain(name);
       expect(text).toMatch(/ReturnFailed/);
+      expect(text).toMatch(/After release, any ERC-20 that reaches the contract .* claimToken\(token\)/);
     }
     expect(full.analysis.suggestions.join(' ')).toMatch(/claimNftTo\(index, recipient\)/);
-    expect(full.analysis.warnings.find((w) => w.id === 'token-behaviour')?.message).toMatch(/never revert/);
+    expect(full.analysis.warnings.find((w) => w.id === 'token-behaviour')?.message).toMatch(/shared only by the beneficiaries who have not claimed yet.*do not revert/);
   });
 
   it('refuses plans the contract cannot honour, and never returns an unverified contract', async () => {

@@ -37,8 +37,6 @@ contract CivilLawInheritance {
     uint256 public constant TOTAL_SHARES = 10_000;
     /// @notice Inheritance template this contract was generated from.
     string public constant TEMPLATE = "civil-law";
-    /// @notice Fixed-point unit of the token accounting.
-    uint256 private constant UNIT = 1e18;
     /// @notice Upper bound on listed ERC-20 tokens.
     uint256 public constant MAX_TOKENS = 20;
     /// @notice Upper bound on listed ERC-721 items.
@@ -55,14 +53,16 @@ contract CivilLawInheritance {
     mapping(address => uint256) private _claimed;
     address[] private _tokens;
     mapping(address => bool) private _isToken;
-    /// @notice Per token: units received per basis point, in accounting units (see _tokenScale).
-    mapping(address => uint256) private _tokenAcc;
-    /// @notice Per token: token units per accounting unit times UNIT (0 means UNIT); falls pro rata when the balance falls.
-    mapping(address => uint256) private _tokenScale;
+    /// @notice Per token: the claim round; a new one starts when every share has claimed and a balance is left or arrives.
+    mapping(address => uint256) private _tokenRound;
+    /// @notice Per token: basis points of the shares that claimed in the current round.
+    mapping(address => uint256) private _tokenOut;
+    /// @notice Per token: the round total each unclaimed share is owed its basis points of; scaled with the balance when it rises or falls, so gains and losses fall only on the shares still unclaimed.
+    mapping(address => uint256) private _tokenTotal;
     /// @notice Per token: the balance recorded after the last claim.
     mapping(address => uint256) private _tokenHeld;
-    /// @notice Per token and beneficiary: _tokenAcc times the share at the beneficiary's last claim.
-    mapping(address => mapping(address => uint256)) private _tokenDebt;
+    /// @notice Per token and beneficiary: the round of its last claim plus one (0: never claimed).
+    mapping(address => mapping(address => uint256)) private _tokenClaimedIn;
     NftItem[] private _nfts;
 
     /// @notice Only the owner may call this.
@@ -97,14 +97,14 @@ contract CivilLawInheritance {
     error TokenTransferFailed(address token);
     /// @notice A listed asset stays in the plan; the owner takes it back only after cancel().
     error ListedAsset(address token);
-    /// @notice The token is not listed in this contract.
-    error UnknownToken(address token);
     /// @notice No NFT is listed at this index.
     error UnknownNft(uint256 index);
     /// @notice The NFT is assigned to another beneficiary.
     error NotNftRecipient();
     /// @notice This NFT is not listed in the plan (or was already claimed or returned); it is refused.
     error UnlistedNft(address token, uint256 tokenId);
+    /// @notice A listed NFT collection is not an ERC-20 token; its NFTs are claimed with claimNft().
+    error NftCollection(address token);
     /// @notice An NFT is listed twice.
     error DuplicateNft(address token, uint256 tokenId);
 
@@ -442,29 +442,28 @@ contract CivilLawInheritance {
         return _tokens;
     }
 
-    /// @notice Tokens an account can claim now.
-    /// @dev Paid from the balance actually held: if it fell below what was recorded (fee-on-transfer, rebasing), every unclaimed due is cut pro rata.
-    /// @param token A listed ERC-20 token.
+    /// @notice ERC-20 tokens an account can claim now (a listed token, or after release any token the contract holds).
+    /// @dev Paid from the balance actually held. Each unclaimed share is owed its basis points of the round total; when the balance rises or falls other than by claims (rebasing, a fee, a deposit after the first claim), the round total is scaled with it, so the gain or loss falls only on the shares still unclaimed. When every share has claimed, what is left or arrives later is shared by all shares again (a new round).
+    /// @param token An ERC-20 token.
     /// @param account The account.
     /// @return Token units due now (0 before release).
     function claimableToken(address token, address account) external view returns (uint256) {
-        if (!_isToken[token] || !isReleased()) {
+        if (!isReleased() || _isNftCollection(token)) {
             return 0;
         }
-        uint256 held = _tokenBalance(token);
-        (uint256 acc, uint256 scale) = _tokenSync(token, held);
-        return _tokenDue(token, account, acc, scale, held);
+        (uint256 due, , , ) = _tokenDue(token, account, _tokenBalance(token));
+        return due;
     }
 
-    /// @notice Sends the caller's due share of a listed ERC-20 token.
-    /// @dev Accounting by total received, so later deposits are shared too. Pays from the balance actually held: when it fell below the recorded balance (fee-on-transfer, rebasing), every unclaimed due is cut pro rata, and a due is never more than the balance.
-    /// @param token A listed ERC-20 token.
+    /// @notice Sends the caller's due share of an ERC-20 token: a listed one, or any token that reached the contract (an airdrop after the deadline included).
+    /// @dev Paid from the balance actually held. Each unclaimed share is owed its basis points of the round total; when the balance rises or falls other than by claims (rebasing, a fee, a deposit after the first claim), the round total is scaled with it, so the gain or loss falls only on the shares still unclaimed. When every share has claimed, what is left or arrives later is shared by all shares again (a new round). A token that charges the sender a fee on top of the amount cannot send the whole balance: then the largest amount the balance allows is sent (fees up to half the amount).
+    /// @param token An ERC-20 token the contract holds.
     function claimToken(address token) external nonReentrant whenReleased {
         _claimToken(token, msg.sender);
     }
 
-    /// @notice Sends the caller's due share of a listed ERC-20 token to another address, for a beneficiary the token refuses (a blocklisting token) or that cannot hold it.
-    /// @param token A listed ERC-20 token.
+    /// @notice Sends the caller's due share of an ERC-20 token to another address, for a beneficiary the token refuses (a blocklisting token) or that cannot hold it.
+    /// @param token An ERC-20 token the contract holds.
     /// @param recipient Where the tokens go.
     function claimTokenTo(address token, address recipient) external nonReentrant whenReleased {
         if (recipient == address(0)) {
@@ -474,21 +473,74 @@ contract CivilLawInheritance {
     }
 
     function _claimToken(address token, address to) private {
-        if (!_isToken[token]) {
-            revert UnknownToken(token);
+        if (_isNftCollection(token)) {
+            revert NftCollection(token);
         }
         uint256 held = _tokenBalance(token);
-        (uint256 acc, uint256 scale) = _tokenSync(token, held);
-        uint256 amount = _tokenDue(token, msg.sender, acc, scale, held);
+        (uint256 amount, uint256 round, uint256 out, uint256 total) = _tokenDue(token, msg.sender, held);
         if (amount == 0) {
             revert NothingToClaim();
         }
-        _tokenAcc[token] = acc;
-        _tokenScale[token] = scale == UNIT ? 0 : scale;
+        if (round != _tokenRound[token]) {
+            _tokenRound[token] = round;
+        }
+        _tokenOut[token] = out + _shares[msg.sender];
+        _tokenTotal[token] = total;
+        _tokenClaimedIn[token][msg.sender] = round + 1;
         _tokenHeld[token] = held - amount;
-        _tokenDebt[token][msg.sender] = acc * _shares[msg.sender];
-        emit TokenClaimed(token, msg.sender, amount);
-        _safeTransfer(token, to, amount);
+        uint256 paid = _sendTokenUpTo(token, to, amount);
+        if (paid != amount) {
+            _tokenHeld[token] = held - paid;
+        }
+        emit TokenClaimed(token, msg.sender, paid);
+    }
+
+    function _tokenDue(address token, address account, uint256 held) private view returns (uint256 due, uint256 round, uint256 out, uint256 total) {
+        round = _tokenRound[token];
+        out = _tokenOut[token];
+        total = _tokenTotal[token];
+        if (out == 0 || out == TOTAL_SHARES) {
+            if (out == TOTAL_SHARES) {
+                ++round;
+                out = 0;
+            }
+            total = held;
+        } else {
+            uint256 last = _tokenHeld[token];
+            if (last == 0) {
+                total = (held * TOTAL_SHARES) / (TOTAL_SHARES - out);
+            } else {
+                if (held != last) {
+                    total = (total * held) / last;
+                }
+            }
+        }
+        uint256 share = _shares[account];
+        if (share == 0 || _tokenClaimedIn[token][account] == round + 1) {
+            return (0, round, out, total);
+        }
+        due = (total * share) / TOTAL_SHARES;
+        if (due > held) {
+            due = held;
+        }
+    }
+
+    function _sendTokenUpTo(address token, address to, uint256 amount) private returns (uint256) {
+        if (token.code.length == 0) {
+            revert NotAContract(token);
+        }
+        if (_tryTransfer(token, to, amount)) {
+            return amount;
+        }
+        uint16[9] memory cuts = [uint16(10_000), 1_000, 200, 100, 50, 20, 10, 4, 2];
+        uint256 n = cuts.length;
+        for (uint256 i; i < n; ++i) {
+            uint256 part = amount - amount / cuts[i] - 1;
+            if (part != 0 && _tryTransfer(token, to, part)) {
+                return part;
+            }
+        }
+        revert TokenTransferFailed(token);
     }
 
     /// @notice Number of listed NFTs.
@@ -655,30 +707,6 @@ contract CivilLawInheritance {
         return ok && (data.length == 0 ? token.code.length != 0 : data.length == 32 && abi.decode(data, (uint256)) == 1);
     }
 
-    function _tokenSync(address token, uint256 held) private view returns (uint256 acc, uint256 scale) {
-        acc = _tokenAcc[token];
-        scale = _tokenScale[token];
-        if (scale == 0) {
-            scale = UNIT;
-        }
-        uint256 last = _tokenHeld[token];
-        if (held >= last) {
-            acc += ((held - last) * UNIT) / scale;
-        } else {
-            if (held > 0) {
-                scale = (scale * held) / last;
-                if (scale == 0) {
-                    scale = 1;
-                }
-            }
-        }
-    }
-
-    function _tokenDue(address token, address account, uint256 acc, uint256 scale, uint256 held) private view returns (uint256) {
-        uint256 due = ((acc * _shares[account] - _tokenDebt[token][account]) * scale) / UNIT / TOTAL_SHARES;
-        return due > held ? held : due;
-    }
-
     function _claimNft(uint256 index, address to) private {
         if (index >= _nfts.length) {
             revert UnknownNft(index);
@@ -704,6 +732,16 @@ contract CivilLawInheritance {
             }
         }
         return 0;
+    }
+
+    function _isNftCollection(address token) private view returns (bool) {
+        uint256 n = _nfts.length;
+        for (uint256 i; i < n; ++i) {
+            if (_nfts[i].token == token) {
+                return true;
+            }
+        }
+        return false;
     }
 
     function _holdsNft(address token, uint256 tokenId) private view returns (bool) {

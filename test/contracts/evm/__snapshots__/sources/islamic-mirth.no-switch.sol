@@ -32,6 +32,16 @@ contract IslamicMirathInheritance {
     mapping(address => uint256) private _shares;
     uint256 private _totalClaimed;
     mapping(address => uint256) private _claimed;
+    /// @notice Per token: the claim round; a new one starts when every share has claimed and a balance is left or arrives.
+    mapping(address => uint256) private _tokenRound;
+    /// @notice Per token: basis points of the shares that claimed in the current round.
+    mapping(address => uint256) private _tokenOut;
+    /// @notice Per token: the round total each unclaimed share is owed its basis points of; scaled with the balance when it rises or falls, so gains and losses fall only on the shares still unclaimed.
+    mapping(address => uint256) private _tokenTotal;
+    /// @notice Per token: the balance recorded after the last claim.
+    mapping(address => uint256) private _tokenHeld;
+    /// @notice Per token and beneficiary: the round of its last claim plus one (0: never claimed).
+    mapping(address => mapping(address => uint256)) private _tokenClaimedIn;
 
     /// @notice Only the owner may call this.
     error NotOwner();
@@ -84,6 +94,8 @@ contract IslamicMirathInheritance {
     event NftRescued(address indexed token, uint256 indexed tokenId);
     /// @notice The estate was released before any deadline.
     event Released(address indexed by);
+    /// @notice A beneficiary claimed ERC-20 tokens.
+    event TokenClaimed(address indexed token, address indexed beneficiary, uint256 amount);
 
     /// @notice Restricts a function to the owner.
     modifier onlyOwner() {
@@ -321,6 +333,104 @@ contract IslamicMirathInheritance {
             revert ZeroAddress();
         }
         _claimEth(recipient);
+    }
+
+    /// @notice ERC-20 tokens an account can claim now (after release, any token the contract holds).
+    /// @dev Paid from the balance actually held. Each unclaimed share is owed its basis points of the round total; when the balance rises or falls other than by claims (rebasing, a fee, a deposit after the first claim), the round total is scaled with it, so the gain or loss falls only on the shares still unclaimed. When every share has claimed, what is left or arrives later is shared by all shares again (a new round).
+    /// @param token An ERC-20 token.
+    /// @param account The account.
+    /// @return Token units due now (0 before release).
+    function claimableToken(address token, address account) external view returns (uint256) {
+        if (!isReleased()) {
+            return 0;
+        }
+        (uint256 due, , , ) = _tokenDue(token, account, _tokenBalance(token));
+        return due;
+    }
+
+    /// @notice Sends the caller's due share of an ERC-20 token: a listed one, or any token that reached the contract (an airdrop after the deadline included).
+    /// @dev Paid from the balance actually held. Each unclaimed share is owed its basis points of the round total; when the balance rises or falls other than by claims (rebasing, a fee, a deposit after the first claim), the round total is scaled with it, so the gain or loss falls only on the shares still unclaimed. When every share has claimed, what is left or arrives later is shared by all shares again (a new round). A token that charges the sender a fee on top of the amount cannot send the whole balance: then the largest amount the balance allows is sent (fees up to half the amount).
+    /// @param token An ERC-20 token the contract holds.
+    function claimToken(address token) external nonReentrant whenReleased {
+        _claimToken(token, msg.sender);
+    }
+
+    /// @notice Sends the caller's due share of an ERC-20 token to another address, for a beneficiary the token refuses (a blocklisting token) or that cannot hold it.
+    /// @param token An ERC-20 token the contract holds.
+    /// @param recipient Where the tokens go.
+    function claimTokenTo(address token, address recipient) external nonReentrant whenReleased {
+        if (recipient == address(0)) {
+            revert ZeroAddress();
+        }
+        _claimToken(token, recipient);
+    }
+
+    function _claimToken(address token, address to) private {
+        uint256 held = _tokenBalance(token);
+        (uint256 amount, uint256 round, uint256 out, uint256 total) = _tokenDue(token, msg.sender, held);
+        if (amount == 0) {
+            revert NothingToClaim();
+        }
+        if (round != _tokenRound[token]) {
+            _tokenRound[token] = round;
+        }
+        _tokenOut[token] = out + _shares[msg.sender];
+        _tokenTotal[token] = total;
+        _tokenClaimedIn[token][msg.sender] = round + 1;
+        _tokenHeld[token] = held - amount;
+        uint256 paid = _sendTokenUpTo(token, to, amount);
+        if (paid != amount) {
+            _tokenHeld[token] = held - paid;
+        }
+        emit TokenClaimed(token, msg.sender, paid);
+    }
+
+    function _tokenDue(address token, address account, uint256 held) private view returns (uint256 due, uint256 round, uint256 out, uint256 total) {
+        round = _tokenRound[token];
+        out = _tokenOut[token];
+        total = _tokenTotal[token];
+        if (out == 0 || out == TOTAL_SHARES) {
+            if (out == TOTAL_SHARES) {
+                ++round;
+                out = 0;
+            }
+            total = held;
+        } else {
+            uint256 last = _tokenHeld[token];
+            if (last == 0) {
+                total = (held * TOTAL_SHARES) / (TOTAL_SHARES - out);
+            } else {
+                if (held != last) {
+                    total = (total * held) / last;
+                }
+            }
+        }
+        uint256 share = _shares[account];
+        if (share == 0 || _tokenClaimedIn[token][account] == round + 1) {
+            return (0, round, out, total);
+        }
+        due = (total * share) / TOTAL_SHARES;
+        if (due > held) {
+            due = held;
+        }
+    }
+
+    function _sendTokenUpTo(address token, address to, uint256 amount) private returns (uint256) {
+        if (token.code.length == 0) {
+            revert NotAContract(token);
+        }
+        if (_tryTransfer(token, to, amount)) {
+            return amount;
+        }
+        uint16[9] memory cuts = [uint16(10_000), 1_000, 200, 100, 50, 20, 10, 4, 2];
+        uint256 n = cuts.length;
+        for (uint256 i; i < n; ++i) {
+            uint256 part = amount - amount / cuts[i] - 1;
+            if (part != 0 && _tryTransfer(token, to, part)) {
+                return part;
+            }
+        }
+        revert TokenTransferFailed(token);
     }
 
     /// @notice Deposits ETH into the estate; the owner's deposit is proof of life.

@@ -368,7 +368,13 @@ export const EstimateInput = z
         `Source to measure; the default contract is measured when omitted. At most ${MAX_CONTRACT_CODE.evm} characters for evm, ${MAX_CONTRACT_CODE.ton} for ton, ${MAX_CONTRACT_CODE.solana} for solana.`,
       ),
     gasPriceGwei: z.number().positive().max(100_000).optional().describe('evm: gas price for the cost in ETH (default stated in the answer).'),
-    beneficiaries: z.number().int().min(1).max(50).optional().describe('solana: number of beneficiaries, for account sizes.'),
+    beneficiaries: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .optional()
+      .describe('Number of beneficiaries: solana, for account sizes; evm, the sample list the contract is deployed, claimed and updated with (default 3; a fixed-size beneficiary array in the constructor takes its own length).'),
   })
   .superRefine((v, ctx) => {
     const max = MAX_CONTRACT_CODE[v.blockchain];
@@ -416,7 +422,7 @@ async function estimateFor(input: z.infer<typeof EstimateInput>, deps: { engine:
   switch (input.blockchain) {
     case 'evm': {
       const e = await estimateEvmGas(
-        input.contractCode !== undefined ? { contractCode: input.contractCode } : {},
+        { ...(input.contractCode !== undefined ? { contractCode: input.contractCode } : {}), ...(input.beneficiaries !== undefined ? { beneficiaries: input.beneficiaries } : {}) },
         {
           pool: deps.engine.pool,
           signal: deps.signal,

@@ -118,6 +118,22 @@ describe('estimate_gas', () => {
     }
   }, 120_000);
 
+  it('evm: the beneficiaries field reaches the measurement (worker thread) and sets the sample list', async () => {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/contracts/estimate-gas',
+      headers: { authorization: `Bearer ${server.adminKey}` },
+      payload: { blockchain: 'evm', beneficiaries: 8 },
+    });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    const body = res.json();
+    expect(body.figures).toMatchObject({ beneficiaries: 8 });
+    expect(body.figures.updateGrow).toBeGreaterThan(body.figures.update);
+    expect(body.figures.updateShrink).toBeLessThan(body.figures.update);
+    expect(body.estimate.update).toMatch(/\(8 beneficiaries replaced by 8 new\); to 16 beneficiaries: .*; to 4 beneficiaries: /);
+    expect(body.method).toMatch(/8 beneficiaries \(as given\)/);
+  }, 120_000);
+
   it('locates compile errors in contractCode', async () => {
     const res = await server.app.inject({
       method: 'POST',

@@ -1,8 +1,9 @@
 import { encodeDeployData, formatEther, parseGwei, type Abi, type AbiParameter, type Hex } from 'viem';
 import { ApiError } from '../../core/errors.js';
-import { contractName, contractSource } from './contract.js';
+import { contractName, contractSource, MAX_BENEFICIARIES } from './contract.js';
 import type { SolcPool } from './pool.js';
 import type { EvmShape } from './shape.js';
+import { evenShares, growCount, shrinkCount } from './scenario.js';
 import { EvmSandbox, VM_HARDFORK } from './vm.js';
 
 /** Gas price used when the caller gives none (configurable by the caller through `deps.gasPriceGwei`). */
@@ -22,16 +23,48 @@ export interface EvmGasEstimate {
 }
 
 const SAMPLE_OWNER = '0x1000000000000000000000000000000000000001' as Hex;
-const SAMPLE_BENEFICIARIES = ['0x2000000000000000000000000000000000000002', '0x2000000000000000000000000000000000000003', '0x2000000000000000000000000000000000000004'] as Hex[];
-const SAMPLE_SHARES = [3334, 3333, 3333];
+/** Beneficiaries assumed when neither the constructor nor the caller gives their number. */
+export const DEFAULT_SAMPLE_BENEFICIARIES = 3;
+/** `count` sample beneficiaries, from `base` upwards (0x2000…0002, 0x2000…0003, …). */
+const sampleList = (base: bigint, count: number): Hex[] => Array.from({ length: count }, (_, i) => `0x${(base + BigInt(i)).toString(16).padStart(40, '0')}` as Hex);
+const SAMPLE_BASE = 0x2000000000000000000000000000000000000002n;
 /** The beneficiaries an update installs: new addresses, so the measured update writes cold, empty slots as a real one does. */
-const SAMPLE_NEW_BENEFICIARIES = ['0x2100000000000000000000000000000000000012', '0x2100000000000000000000000000000000000013', '0x2100000000000000000000000000000000000014'] as Hex[];
+const SAMPLE_NEW_BASE = 0x2100000000000000000000000000000000000012n;
 const SAMPLE_GUARDIANS = ['0x3000000000000000000000000000000000000005', '0x3000000000000000000000000000000000000006'] as Hex[];
 const SAMPLE_OTHER = '0x4000000000000000000000000000000000000007' as Hex;
 const DAY = 86_400n;
 
-/** Sample constructor arguments, chosen by parameter type and name (owner, beneficiaries, shares, interval...). */
-export function sampleArgs(inputs: readonly AbiParameter[]): unknown[] {
+/** The longest fixed-size array parameter filled with samples. */
+const MAX_FIXED_LENGTH = 256;
+
+const isBeneficiaryList = (name: string) => !/guardian|token|nft|asset/.test(name);
+const fixedLength = (t: string, elem: RegExp): number | undefined => {
+  const m = /^(.+)\[(\d+)\]$/.exec(t);
+  if (!m || !elem.test(m[1]!)) return undefined;
+  const k = Number(m[2]);
+  if (k > MAX_FIXED_LENGTH) throw ApiError.validation('Cannot pick sample constructor arguments for this contract', [{ field: 'contractCode', reason: `constructor parameter of type ${t}: at most ${MAX_FIXED_LENGTH} elements are filled` }]);
+  return k;
+};
+
+/**
+ * The number of beneficiaries the constructor itself fixes: the length of a
+ * fixed-size `address[K]` parameter that is not a guardian or token list.
+ * Undefined when the list is dynamic (the count is then a deployment choice).
+ */
+export function constructorBeneficiaryCount(inputs: readonly AbiParameter[]): number | undefined {
+  for (const p of inputs) {
+    const k = fixedLength(p.type, /^address$/);
+    if (k !== undefined && isBeneficiaryList((p.name ?? '').toLowerCase())) return k;
+  }
+  return undefined;
+}
+
+/**
+ * Sample constructor arguments, chosen by parameter type and name (owner,
+ * beneficiaries, shares, interval...), for `count` beneficiaries with even
+ * shares (a fixed-size array takes its own length).
+ */
+export function sampleArgs(inputs: readonly AbiParameter[], count = DEFAULT_SAMPLE_BENEFICIARIES): unknown[] {
   let sawAddress = false;
   return inputs.map((p) => {
     const name = (p.name ?? '').toLowerCase();
@@ -44,9 +77,16 @@ export function sampleArgs(inputs: readonly AbiParameter[]): unknown[] {
     if (t === 'address[]') {
       if (/guardian/.test(name)) return SAMPLE_GUARDIANS;
       if (/token|nft|asset/.test(name)) return [];
-      return SAMPLE_BENEFICIARIES;
+      return sampleList(SAMPLE_BASE, count);
     }
-    if (/^uint\d*\[\]$/.test(t)) return /nft|id/.test(name) ? [] : t === 'uint256[]' ? SAMPLE_SHARES.map(BigInt) : SAMPLE_SHARES;
+    const fixedAddr = fixedLength(t, /^address$/);
+    if (fixedAddr !== undefined) return sampleList(isBeneficiaryList(name) ? SAMPLE_BASE : 0x4100000000000000000000000000000000000001n, fixedAddr);
+    const fixedUint = fixedLength(t, /^uint\d*$/);
+    if (fixedUint !== undefined) {
+      const bits = Number(t.replace(/^uint/, '').replace(/\[.*$/, '') || 256);
+      return evenShares(fixedUint).map((v) => (bits <= 48 ? v : BigInt(v)));
+    }
+    if (/^uint\d*\[\]$/.test(t)) return /nft|id/.test(name) ? [] : t === 'uint256[]' ? evenShares(count).map(BigInt) : evenShares(count);
     if (/^u?int\d*$/.test(t)) {
       const bits = Number(t.replace(/^u?int/, '') || 256);
       const v = /grace/.test(name) ? 30 : /interval|day/.test(name) ? 365 : /threshold|quorum/.test(name) ? 1 : 0;
@@ -89,6 +129,8 @@ export interface EvmMeasureInput {
   /** The contract is the caller's, not the default generated one. */
   custom: boolean;
   gasPriceGwei: number;
+  /** Beneficiaries the contract is deployed with, when the caller states it (a fixed-size constructor list takes precedence). */
+  beneficiaries?: number;
 }
 
 /**
@@ -100,18 +142,22 @@ export interface EvmMeasureInput {
  * thread, see the engine) or, without it, here.
  */
 export async function estimateEvmGas(
-  input: { contractCode?: string },
+  input: { contractCode?: string; beneficiaries?: number },
   deps: { pool: SolcPool; gasPriceGwei?: number; signal?: AbortSignal | undefined; measure?: (m: EvmMeasureInput) => Promise<EvmGasEstimate> },
 ): Promise<EvmGasEstimate> {
   const gasPriceGwei = deps.gasPriceGwei ?? DEFAULT_GAS_PRICE_GWEI;
   gasPriceWei(gasPriceGwei);
+  const n = input.beneficiaries;
+  if (n !== undefined && !(Number.isInteger(n) && n >= 1 && n <= MAX_BENEFICIARIES)) {
+    throw ApiError.validation('Invalid number of beneficiaries', [{ field: 'beneficiaries', reason: `a whole number from 1 to ${MAX_BENEFICIARIES}` }]);
+  }
   const custom = input.contractCode !== undefined && input.contractCode.trim() !== '';
   const source = custom ? input.contractCode! : contractSource(DEFAULT_GAS_SHAPE);
   const compiled = await deps.pool.compile(source, {
     ...(custom ? {} : { contractName: contractName(DEFAULT_GAS_SHAPE) }),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
-  const m: EvmMeasureInput = { abi: compiled.abi, bytecode: compiled.bytecode, custom, gasPriceGwei };
+  const m: EvmMeasureInput = { abi: compiled.abi, bytecode: compiled.bytecode, custom, gasPriceGwei, ...(n !== undefined ? { beneficiaries: n } : {}) };
   return deps.measure ? deps.measure(m) : measureEvmGas(m);
 }
 
@@ -121,30 +167,67 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
   const priceWei = gasPriceWei(gasPriceGwei);
   const abi = compiled.abi as Abi;
   const ctor = abi.find((x) => x.type === 'constructor');
-  const figures: Record<string, number | null> = { deployment: null, claim: null, update: null };
+  const ctorInputs = ctor && 'inputs' in ctor ? ctor.inputs : [];
+  const figures: Record<string, number | null> = { deployment: null, claim: null, update: null, updateGrow: null, updateShrink: null };
   const notes: Record<string, string> = {};
+  const noteAll = (why: string) => {
+    for (const k of Object.keys(figures)) notes[k] = why;
+  };
+  let fixed: number | undefined;
   let deployData: Hex | undefined;
   try {
-    deployData = encodeDeployData({ abi, bytecode: compiled.bytecode, args: ctor && 'inputs' in ctor ? sampleArgs(ctor.inputs) : [] });
+    fixed = constructorBeneficiaryCount(ctorInputs);
+  } catch {
+    // the same refusal is reported by sampleArgs below
+  }
+  const n = fixed ?? compiled.beneficiaries ?? DEFAULT_SAMPLE_BENEFICIARIES;
+  const countFrom = fixed !== undefined ? 'fixed by the constructor' : compiled.beneficiaries !== undefined ? 'as given' : 'assumed; pass beneficiaries to measure another number';
+  figures['beneficiaries'] = n;
+  const beneficiaries = sampleList(SAMPLE_BASE, n);
+  const shares = evenShares(n);
+  try {
+    deployData = encodeDeployData({ abi, bytecode: compiled.bytecode, args: sampleArgs(ctorInputs, n) });
   } catch (e) {
     const reason = e instanceof ApiError ? (e.details?.[0]?.reason ?? e.message) : 'constructor arguments could not be encoded';
-    notes['deployment'] = notes['claim'] = notes['update'] = `no sample constructor arguments: ${reason}`;
+    noteAll(`no sample constructor arguments: ${reason}`);
   }
+  const plural = (k: number) => `${k} ${k === 1 ? 'beneficiary' : 'beneficiaries'}`;
+  // (a fixed-size list may be longer than the generated contracts' limit: it is then not grown)
+  const grow = Math.max(n, growCount(n));
+  const shrink = shrinkCount(n);
   const vm = await EvmSandbox.create();
   const dep = deployData ? await vm.send(SAMPLE_OWNER, undefined, deployData, 0n, abi) : undefined;
   if (!dep) {
     // reasons noted above
   } else if (!dep.ok) {
-    notes['deployment'] = notes['claim'] = notes['update'] = `deployment reverted with sample constructor arguments (${dep.revert ?? dep.error ?? 'revert'})`;
+    noteAll(`deployment reverted with sample constructor arguments (${dep.revert ?? dep.error ?? 'revert'})`);
   } else {
     figures['deployment'] = dep.gasUsed;
     const c = dep.createdAddress!;
     if (has(abi, 'updateBeneficiaries', ['address[]', 'uint16[]'])) {
-      const r = await vm.tx(SAMPLE_OWNER, c, abi, 'updateBeneficiaries', [SAMPLE_NEW_BENEFICIARIES, SAMPLE_SHARES]);
-      if (r.ok) figures['update'] = r.gasUsed;
-      else notes['update'] = `updateBeneficiaries reverted (${r.revert ?? r.error})`;
-    } else notes['update'] = 'the contract has no updateBeneficiaries(address[],uint16[])';
-    const claimants = figures['update'] !== null ? SAMPLE_NEW_BENEFICIARIES : SAMPLE_BENEFICIARIES;
+      // Each update installs addresses never seen (cold, empty slots, as a real update), from the deployed list;
+      // the deployed list is set again after each one (not measured).
+      const updates: Array<[string, number]> = [['update', n], ['updateGrow', grow], ['updateShrink', shrink]];
+      for (const [key, m] of updates) {
+        if (key !== 'update' && m === n) {
+          notes[key] = key === 'updateGrow' ? `${plural(n)} is the most the contract holds` : 'one beneficiary cannot shrink';
+          continue;
+        }
+        // Later than the last owner action, as a real update comes: its proof of life changes the stored time.
+        vm.warp(60n);
+        const r = await vm.tx(SAMPLE_OWNER, c, abi, 'updateBeneficiaries', [sampleList(SAMPLE_NEW_BASE, m), evenShares(m)]);
+        if (!r.ok) {
+          notes[key] = `updateBeneficiaries to ${m} reverted (${r.revert ?? r.error})`;
+          continue;
+        }
+        figures[key] = r.gasUsed;
+        const back = await vm.tx(SAMPLE_OWNER, c, abi, 'updateBeneficiaries', [beneficiaries, shares]);
+        if (!back.ok) break;
+      }
+    } else {
+      for (const k of ['update', 'updateGrow', 'updateShrink']) notes[k] = 'the contract has no updateBeneficiaries(address[],uint16[])';
+    }
+    const claimants = beneficiaries;
     if (has(abi, 'claim', [])) {
       await vm.send(SAMPLE_OTHER, c, '0x', 10n ** 18n, abi);
       if (has(abi, 'release', [])) await vm.tx(SAMPLE_OWNER, c, abi, 'release');
@@ -162,22 +245,30 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
       else notes['claim'] = `claim() reverted for the sample beneficiaries (${reason})`;
     } else notes['claim'] = 'the contract has no claim()';
   }
-  const text = (k: string) => {
+  const gasText = (k: string) => {
     const g = figures[k];
     if (g === null || g === undefined) return `not measured: ${notes[k] ?? 'unavailable'}`;
     return `${g.toLocaleString('en-US')} gas ≈ ${formatEther(BigInt(g) * priceWei)} ETH at ${gasPriceGwei} gwei`;
   };
+  const updateText =
+    figures['update'] === null
+      ? gasText('update')
+      : [
+          `${gasText('update')} (${plural(n)} replaced by ${n} new)`,
+          ...(figures['updateGrow'] !== null ? [`to ${plural(grow)}: ${gasText('updateGrow')}`] : []),
+          ...(figures['updateShrink'] !== null ? [`to ${plural(shrink)}: ${gasText('updateShrink')}`] : []),
+        ].join('; ');
   const what = custom ? 'the given contract' : `the default contract (${contractName(DEFAULT_GAS_SHAPE)}: custom template, dead man's switch of 365 days, ETH only)`;
   return {
-    deployment: text('deployment'),
-    claim: text('claim'),
-    update: text('update'),
+    deployment: gasText('deployment'),
+    claim: gasText('claim'),
+    update: updateText,
     currency: 'ETH',
     gasPriceGwei,
     method:
-      `Measured by executing ${what} in @ethereumjs/vm under ${VM_HARDFORK} rules, with sample arguments (owner, 3 beneficiaries at 33.34/33.33/33.33%, 1 ETH deposited); ` +
-      `update replaces the 3 beneficiaries with 3 new addresses (cold, empty storage slots, as a real update); ` +
-      `gas per transaction includes intrinsic gas and capped refunds; claim is the highest of the 3 beneficiaries' claims. ` +
+      `Measured by executing ${what} in @ethereumjs/vm under ${VM_HARDFORK} rules, with sample arguments (owner, ${plural(n)} (${countFrom}) with even shares, 1 ETH deposited); ` +
+      `update replaces the ${plural(n)} with ${n} new addresses (cold, empty storage slots, as a real update), and is measured again growing the list to ${grow} and shrinking it to ${shrink}, each from the deployed list; ` +
+      `gas per transaction includes intrinsic gas and capped refunds; claim is the highest of the ${plural(n)}' claims. ` +
       `Costs use a stated gas price of ${gasPriceGwei} gwei; no network was asked.`,
     figures,
   };

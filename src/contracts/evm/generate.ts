@@ -3,9 +3,9 @@ import { ApiError } from '../../core/errors.js';
 import type { Plan } from '../plan.js';
 import { analyzeAst, planFindings, securityScore, type Finding } from './analysis.js';
 import { contractName, contractSource } from './contract.js';
-import { MOCK_ERC20_SOURCE, MOCK_ERC721_SOURCE } from './mocks.js';
+import { MOCK_ERC20_SOURCE, REAL_ERC721_SOURCE } from './mocks.js';
 import type { SolcCompileOutput, SolcPool } from './pool.js';
-import { constructorArgs, planInputs, runGenerationScenario, type Compiled, type ConstructorInputs, type Mocks, type ScenarioResult } from './scenario.js';
+import { constructorArgs, growCount, planInputs, shrinkCount, runGenerationScenario, type Compiled, type ConstructorInputs, type Mocks, type ScenarioResult } from './scenario.js';
 import type { EvmShape } from './shape.js';
 import { shapeFeatures, shapeOf } from './shape.js';
 import { VM_HARDFORK } from './vm.js';
@@ -43,9 +43,9 @@ function findingsOf(compiled: SolcCompileOutput): Finding[] {
   return f;
 }
 
-/** Compiles the token doubles used by the execution check (cached by the pool). */
+/** Compiles the tokens used by the execution check (cached by the pool): a minimal ERC-20, OpenZeppelin's ERC-721. */
 async function loadMocks(pool: SolcPool, erc20: boolean, erc721: boolean): Promise<Mocks> {
-  const [a, b] = await Promise.all([erc20 ? pool.compile(MOCK_ERC20_SOURCE) : undefined, erc721 ? pool.compile(MOCK_ERC721_SOURCE) : undefined]);
+  const [a, b] = await Promise.all([erc20 ? pool.compile(MOCK_ERC20_SOURCE) : undefined, erc721 ? pool.compile(REAL_ERC721_SOURCE) : undefined]);
   const m: Mocks = {};
   if (a) Object.assign(m, { erc20Runtime: a.deployedBytecode, erc20Abi: a.abi as Abi });
   if (b) Object.assign(m, { erc721Runtime: b.deployedBytecode, erc721Abi: b.abi as Abi });
@@ -54,13 +54,16 @@ async function loadMocks(pool: SolcPool, erc20: boolean, erc721: boolean): Promi
 
 /** Warms a pool for EVM generation: every worker compiled once, token doubles cached. Call at startup. */
 export async function warmUpEvm(pool: SolcPool): Promise<void> {
-  await pool.warmUp([MOCK_ERC20_SOURCE, MOCK_ERC721_SOURCE]);
+  await pool.warmUp([MOCK_ERC20_SOURCE, REAL_ERC721_SOURCE]);
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 export function describeGas(gas: Record<string, number>, beneficiaries: number): string {
-  const parts = [`deployment ${fmt(gas['deployment'] ?? 0)} gas`, `claim ${fmt(gas['claim'] ?? 0)} gas (highest of ${beneficiaries} beneficiaries)`, `update ${fmt(gas['update'] ?? 0)} gas`, `check-in ${fmt(gas['checkIn'] ?? 0)} gas`];
+  const parts = [`deployment ${fmt(gas['deployment'] ?? 0)} gas`, `claim ${fmt(gas['claim'] ?? 0)} gas (highest of ${beneficiaries} beneficiaries)`, `update ${fmt(gas['update'] ?? 0)} gas (${beneficiaries} new addresses)`];
+  if (gas['updateGrow']) parts.push(`update to ${growCount(beneficiaries)} beneficiaries ${fmt(gas['updateGrow'])} gas`);
+  if (gas['updateShrink']) parts.push(`update to ${shrinkCount(beneficiaries)} ${shrinkCount(beneficiaries) === 1 ? 'beneficiary' : 'beneficiaries'} ${fmt(gas['updateShrink'])} gas`);
+  parts.push(`check-in ${fmt(gas['checkIn'] ?? 0)} gas`);
   if (gas['claimToken']) parts.push(`token claim ${fmt(gas['claimToken'])} gas`);
   if (gas['claimNft']) parts.push(`NFT claim ${fmt(gas['claimNft'])} gas`);
   return `Measured by executing the contract in @ethereumjs/vm (${VM_HARDFORK} rules, per transaction including intrinsic gas): ${parts.join('; ')}.`;

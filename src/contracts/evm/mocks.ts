@@ -62,6 +62,28 @@ contract MockERC721 {
 `;
 
 /**
+ * The ERC-721 the generation check runs NFT claims against: OpenZeppelin's
+ * ERC721 with a public `mint`. Unlike MockERC721 it keeps balances and
+ * approvals, so `claimNft` is measured at what a transfer of a real NFT costs
+ * (cleared approval, two balances, the owner slot). Installed as runtime code
+ * without its constructor: name and symbol stay empty, nothing else depends on
+ * them.
+ */
+export const REAL_ERC721_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ${SOLC_VERSION};
+
+import {ERC721} from "@openzeppelin/contracts/token/ERC721/ERC721.sol";
+
+contract TestERC721 is ERC721 {
+    constructor() ERC721("Test NFT", "TNFT") {}
+
+    function mint(address to, uint256 tokenId) external {
+        _mint(to, tokenId);
+    }
+}
+`;
+
+/**
  * An ERC-20 that can be paused and can blocklist addresses, like USDC or USDT:
  * while paused, or to or from a blocklisted address, `transfer` reverts.
  * Test double for cancel() returning each asset on its own.

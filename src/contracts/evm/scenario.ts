@@ -1,6 +1,7 @@
 import { getAddress, type Abi, type Hex } from 'viem';
 import { ApiError } from '../../core/errors.js';
 import type { Plan } from '../plan.js';
+import { MAX_BENEFICIARIES } from './contract.js';
 import type { EvmShape } from './shape.js';
 import { EvmSandbox, type TxResult } from './vm.js';
 
@@ -134,6 +135,22 @@ export function freshAddresses(count: number, taken: ReadonlySet<string>): Hex[]
 }
 const ETH = 10n ** 18n;
 
+/** The list length the growing update measures: twice the plan's, within the contract's limit. */
+export function growCount(n: number): number {
+  return Math.min(2 * n, MAX_BENEFICIARIES);
+}
+
+/** The list length the shrinking update measures: half the plan's (rounded down), at least one. */
+export function shrinkCount(n: number): number {
+  return Math.max(1, Math.floor(n / 2));
+}
+
+/** `m` shares in basis points, as even as possible, summing to exactly 10000 (the first takes the remainder). */
+export function evenShares(m: number): number[] {
+  const each = Math.floor(10_000 / m);
+  return Array.from({ length: m }, (_, i) => (i === 0 ? 10_000 - each * (m - 1) : each));
+}
+
 class CheckFailed extends Error {}
 
 function expect(cond: unknown, what: string): asserts cond {
@@ -208,9 +225,21 @@ async function scenario(compiled: Compiled, shape: EvmShape, inputs: Constructor
 
   // A real update names new addresses: their share slots are cold and change from zero, the old ones are cleared.
   // It is measured that way, then the plan's own beneficiaries are set again (not measured).
+  // Each measured update comes a minute after the last owner action, as a real one comes later: its proof of
+  // life changes the stored time rather than rewriting the same value.
   const fresh = freshAddresses(beneficiaries.length, taken);
+  vm.warp(60n);
   gas['update'] = expectOk(await vm.tx(owner, c, abi, 'updateBeneficiaries', [fresh, shares]), 'update before the deadline').gasUsed;
   expectOk(await vm.tx(owner, c, abi, 'updateBeneficiaries', [beneficiaries, shares]), 'update back to the plan');
+  // An update that changes the list's length costs differently (each added entry writes two empty slots, each
+  // dropped one clears two): doubling and halving the list are measured as well, each from the plan's list.
+  const n = beneficiaries.length;
+  for (const [key, m] of [['updateGrow', growCount(n)], ['updateShrink', shrinkCount(n)]] as const) {
+    if (m === n) continue;
+    vm.warp(60n);
+    gas[key] = expectOk(await vm.tx(owner, c, abi, 'updateBeneficiaries', [freshAddresses(m, taken), evenShares(m)]), `update to ${m} beneficiaries`).gasUsed;
+    expectOk(await vm.tx(owner, c, abi, 'updateBeneficiaries', [beneficiaries, shares]), 'update back to the plan');
+  }
   const [listed, listedShares] = await vm.read<[Hex[], bigint[]]>(c, abi, 'beneficiaries');
   expect(listed.length === beneficiaries.length && listedShares.every((s, i) => Number(s) === shares[i]), 'beneficiaries read back as set');
   checks.push('update before the deadline');

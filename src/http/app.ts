@@ -11,7 +11,7 @@ import { newId } from '../core/ids.js';
 import { redactUrl, type Logger } from '../core/log.js';
 import { handleMcpPost } from '../mcp/http.js';
 import type { AnyTool, Services } from '../tools/define.js';
-import { admit, countAdmitted, countRequest, invokeTool, rateLimitedError, unavailableError, type CallInfo } from '../tools/invoke.js';
+import { admit, countAdmitted, countRequest, invokeTool, unavailableError, type CallInfo } from '../tools/invoke.js';
 import { RPC_UNAUTHORIZED } from '../mcp/server.js';
 import type { RateState } from '../keys/limiter.js';
 import { SERVICE_VERSION } from '../version.js';
@@ -505,8 +505,11 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
       principal = (await admit(services, call)).principal;
       // A batch counts once per request it carries, like that many REST calls.
       const extra = Array.isArray(req.body) ? req.body.filter((m) => m && typeof m === 'object' && 'method' in m).length - 1 : 0;
-      for (let i = 0; i < extra; i++) call.rate = await countAdmitted(services, principal);
-      if (call.rate && !call.rate.allowed) throw rateLimitedError(principal.tier, call.rate);
+      for (let i = 0; i < extra; i++) {
+        const hit = await countAdmitted(services, principal);
+        call.rate = hit.rate;
+        if (hit.refused) throw hit.refused;
+      }
     } catch (err) {
       const apiErr = err instanceof ApiError ? err : ApiError.internal();
       const headers: Record<string, string | number> = {};

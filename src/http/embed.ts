@@ -9,7 +9,7 @@ import { ApiError, ERROR_STATUS, type ErrorDetail } from '../core/errors.js';
 import { accountProblem } from '../accounts/accounts.js';
 import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
 import type { Services } from '../tools/define.js';
-import { admit, admitAnonymous, countAdmitted, rateLimitedError, unavailableError, type CallInfo } from '../tools/invoke.js';
+import { admit, admitAnonymous, countAdmitted, unavailableError, type CallInfo } from '../tools/invoke.js';
 import { parseOrigin } from '../embed/origins.js';
 import { wizardAssets, type Asset, type AssetName } from '../embed/assets.js';
 import { authenticateEmbedToken, embedKeyProblem } from '../embed/auth.js';
@@ -120,10 +120,10 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
       if (problem) throw problem;
       origins = auth.session.origin === null ? [...(auth.key.allowedOrigins ?? [])] : [auth.session.origin];
       session = { token, expired: auth.expired };
-      // A page load counts against the key behind the token, as a `?key=` load does (issue 17).
-      const state = await countAdmitted(services, auth.principal);
-      call.rate = state;
-      if (!state.allowed) return fromApiError(rateLimitedError(auth.principal.tier, state), origins);
+      // A page load counts against the key behind the token, as a `?key=` load does.
+      const hit = await countAdmitted(services, auth.principal);
+      call.rate = hit.rate;
+      if (hit.refused) return fromApiError(hit.refused, origins);
     } else {
       call.apiKey = key;
       const { record } = await admit(services, call);

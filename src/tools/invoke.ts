@@ -212,7 +212,7 @@ function countersOf(principal: Principal, budget: Budget, buckets: readonly Buck
 const ALL_ONLY: readonly Bucket[] = ['all'];
 
 /** The result of counting one request in a principal's budget. */
-interface BudgetHit {
+export interface BudgetHit {
   /** For the X-RateLimit-* headers: of the first bucket counted, the counter that applied (full, or closest to its limit). */
   rate: RateState;
   /** The 429 to answer when the request was refused (nothing was counted then). */
@@ -316,25 +316,14 @@ export async function countRequest(services: Services, call: Pick<CallInfo, 'api
 
 /**
  * Counts one more request in the all-requests bucket of a principal admitted already (a JSON-RPC batch, an embed
- * page load). The answer's `allowed` says whether it was counted; rateLimitedError makes its 429.
+ * page load): the state for the headers, and the 429 naming the full limit when it was refused (nothing counted).
  */
-export async function countAdmitted(services: Services, principal: Principal): Promise<RateState> {
-  let hit: BudgetHit;
+export async function countAdmitted(services: Services, principal: Principal): Promise<BudgetHit> {
   try {
-    hit = await hitBudget(services, principal, ALL_ONLY);
+    return await hitBudget(services, principal, ALL_ONLY);
   } catch (err) {
     throw unavailableError(err, services.clock.now()) ?? err;
   }
-  if (hit.refused) refusals.set(hit.rate, hit.refused);
-  return hit.rate;
-}
-
-/** The 429 of each refused countAdmitted, naming the limit that was full (the account's or the key's own). */
-const refusals = new WeakMap<RateState, ApiError>();
-
-/** The 429 of the all-requests bucket, for a state countAdmitted answered. */
-export function rateLimitedError(tier: Tier, state: RateState): ApiError {
-  return refusals.get(state) ?? rateLimited(`${tier} tier`, 'all', state);
 }
 
 /** Counts one call in a tool's own bucket (generation, chat) for a principal already counted in the all-requests bucket. */

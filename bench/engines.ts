@@ -1,5 +1,5 @@
 /**
- * Micro figures of the networked engines (issue 16), printed, never asserted:
+ * Micro figures of the networked engines, printed, never asserted:
  * - PostgreSQL store: acknowledged single put p50/p99 (1 writer, then 50 writers) with 10k records, pipeline mode
  *   on and off; a read-increment-write transaction under contention; findBy; SKIP LOCKED claim drain rate.
  * - Redis limiter: hits per second (100 in flight) against the in-process limiter.

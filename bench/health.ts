@@ -1,5 +1,5 @@
 /**
- * Event-loop health under load (issue 14, point 1): /health latency while 20
+ * Event-loop health under load: /health latency while 20
  * generates per chain and the pathological inputs run at once, and how fast
  * each pathological input is answered. The baseline is /health on the idle
  * server, measured first in the same run.

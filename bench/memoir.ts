@@ -1,5 +1,5 @@
 /**
- * Memoir (issue 19):
+ * Memoir:
  * - character model: time to add the 1000th journal entry, the counts kept (incremental) against a full recount of
  *   every entry (what each write cost before the counts were kept), on lowdb and PostgreSQL;
  * - tool input text check (src/tools/text-guard.ts) on large valid memoir inputs, against their zod validation;

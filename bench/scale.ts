@@ -1,5 +1,5 @@
 /**
- * Several instances on PostgreSQL and Redis (issue 16), printed, never asserted:
+ * Several instances on PostgreSQL and Redis, printed, never asserted:
  * - store: acknowledged put p50 with 10k records and 50 writers, lowdb and PostgreSQL side by side;
  * - limiter: hitAll per second, in process vs Redis (bench/engines.ts);
  * - REST: GET /api/v1/contracts/templates throughput with 1 and then 3 `svc serve` processes on the same PostgreSQL

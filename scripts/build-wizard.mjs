@@ -1,7 +1,7 @@
 // Bundles the embeddable wizard (Preact) and the SvcWizard SDK with esbuild into
 // dist/embed/, prints their sizes and fails when the SDK is over its budget
-// (issue 17: 5 kB gzipped). `npm run build:wizard`; `prepare` runs it on `npm ci`.
-// The same build makes the wizard as an MCP App (issue 20): app.js (the wizard
+// (5 kB gzipped). `npm run build:wizard`; `prepare` runs it on `npm ci`.
+// The same build makes the wizard as an MCP App: app.js (the wizard
 // with the @modelcontextprotocol/ext-apps bridge instead of REST) inlined with
 // the CSS into one document, app.html, served as the resource ui://svc/wizard.
 // The server imports `bundleWizard` to build in memory when dist/embed is missing.

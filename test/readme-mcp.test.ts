@@ -11,7 +11,7 @@ import { createLogger } from '../src/core/log.js';
 import { createKey } from '../src/keys/keys.js';
 import { REPO_ROOT, SVC_BIN, startTestServer, tmpDir, type TestServer } from './helpers.js';
 
-// Every MCP client configuration in the README (issue 20) is parsed and what it
+// Every MCP client configuration in the README is parsed and what it
 // names is started: the `svc` command (this checkout's bin/svc.js), a local data
 // directory with a key in it, or the remote URL (a real server on 127.0.0.1).
 

@@ -1,5 +1,5 @@
 /**
- * What /health reports about the engines behind the store and the rate limiter (issue 16).
+ * What /health reports about the engines behind the store and the rate limiter.
  *
  * Adapters describe themselves by duck typing, so this module depends on neither: a store may have `engine` (a name)
  * and `ping()` (rejects when its engine cannot be reached); a limiter may have `engine` and `available` (whether its

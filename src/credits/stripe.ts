@@ -1,6 +1,6 @@
 /**
  * The payments gateway: the one place that talks to Stripe, through the
- * official SDK only (DECISIONS.md, Credits). Configured by STRIPE_SECRET_KEY,
+ * official SDK only. Configured by STRIPE_SECRET_KEY,
  * STRIPE_WEBHOOK_SECRET and SVC_STRIPE_API_BASE (a local stand-in in tests).
  * Every call that creates something carries an idempotency key, so a retry
  * (by the SDK, or by us after a crash) never creates a second payment.

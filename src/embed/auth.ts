@@ -1,5 +1,5 @@
 /**
- * Who may use the wizard (spec 4.4, issue 17): a partner or internal key with
+ * Who may use the wizard: a partner or internal key with
  * the `embed` scope and allowed origins, or an embed token made by such a key.
  */
 import type { Clock } from '../core/clock.js';

@@ -1,5 +1,5 @@
 /**
- * The wizard's `callback` (spec 4.4): an HTTPS URL on one of the key's allowed
+ * The wizard's `callback`: an HTTPS URL on one of the key's allowed
  * origins that also passes the webhook address guard (src/webhooks/guard.ts),
  * checked when the embed session is made and again by the dispatcher at every
  * attempt and connection. The generated contract is POSTed there through the

@@ -1,5 +1,5 @@
 /**
- * The wizard page (spec 4.4): its query parameters, its security headers and
+ * The wizard page: its query parameters, its security headers and
  * its HTML. Transport-free: src/http/embed.ts serves it.
  */
 import { z } from 'zod';
@@ -36,7 +36,7 @@ const httpsUrl = (what: string) =>
       }
     }, `must be an absolute https:// URL (${what})`);
 
-/** The wizard's query parameters (spec 4.4, plus `token` and `origin` of issue 17). */
+/** The wizard's query parameters. */
 export const WizardQuery = z
   .strictObject({
     key: z.string().min(1).max(200).optional().describe('Partner or internal API key (spec-compatible; prefer `token`).'),

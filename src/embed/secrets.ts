@@ -1,5 +1,5 @@
 /**
- * The embed secret of a key (issue 17): what signs the wizard's `callback`
+ * The embed secret of a key: what signs the wizard's `callback`
  * deliveries, exactly like a webhook subscription's secret signs its
  * deliveries (src/webhooks/signature.ts, `X-Webhook-Signature`).
  *

@@ -1,5 +1,5 @@
 /**
- * Embed sessions (issue 17): the short-lived tokens the wizard works with.
+ * Embed sessions: the short-lived tokens the wizard works with.
  *
  * A token is `svc_et_<id>.<secret>`: the id finds the record, only the
  * secret's SHA-256 is stored. A session belongs to the key that made it (and

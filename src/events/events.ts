@@ -16,7 +16,7 @@ declareTenantCollection(EVENTS);
 declareTenantCollection(WEBHOOKS);
 declareTenantCollection(DELIVERIES);
 
-/** One event, as stored. Webhook payloads are built from it (DECISIONS.md, Webhooks). */
+/** One event, as stored. Webhook payloads are built from it (docs/decisions.md, Webhooks). */
 export interface EventRecord {
   [field: string]: unknown;
   /** `evt_<id>`; ids sort by creation time. */

@@ -1,5 +1,5 @@
 /**
- * The memoir as a book (issue 19, "Beyond the spec"): journal entries grouped
+ * The memoir as a book: journal entries grouped
  * by theme, questionnaire answers by category, each with its date, and the
  * photos. Markdown names photos by media id; the PDF (pdfkit) embeds them,
  * scaled down by sharp. Everything is read through the caller's tenant-bound

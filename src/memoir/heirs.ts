@@ -1,5 +1,5 @@
 /**
- * Heirs of a memoir (issue 19, "Beyond the spec"): a memoir's owner links an
+ * Heirs of a memoir: a memoir's owner links an
  * inheritance plan with a dead man's switch; each beneficiary named for heirs'
  * access gets a share (a grant, src/accounts/grants.ts) with a claim code shown
  * once, for the owner to hand over. When the plan's `deadman.triggered` event

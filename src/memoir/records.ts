@@ -1,5 +1,5 @@
 /**
- * Memoir records (issue 19, spec 2.10 and 4.6): every collection belongs to one
+ * Memoir records: every collection belongs to one
  * account (src/accounts/tenancy.ts), so another account's memoir does not exist
  * for a caller. Ids carry a kind prefix and a ULID.
  */

@@ -1,5 +1,5 @@
 /**
- * MCP Apps resources (issue 20; the MCP Apps extension, SEP-1865): HTML
+ * MCP Apps resources (the MCP Apps extension, SEP-1865): HTML
  * documents a host renders in a sandboxed frame when a tool that names them in
  * `_meta.ui.resourceUri` is called. Listed and read through the MCP adapter
  * like the other resources (a valid key with contracts:read).

@@ -163,7 +163,7 @@ describe('managing keys', () => {
   });
 });
 
-describe('rotation (spec section 5), end to end', () => {
+describe('rotation, end to end', () => {
   it('create the new key, switch, revoke the old one with the new one; events are logged', async () => {
     const old = (await call('POST', '/api/v1/api-keys', partner, { name: 'old', scopes: ['contracts'] })).body.data;
     const fresh = (await call('POST', '/api/v1/api-keys', old.key, { name: 'new', scopes: ['contracts'] })).body.data;

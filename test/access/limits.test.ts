@@ -36,7 +36,7 @@ describe('the in-process limiter', () => {
   });
 });
 
-describe('rate limits per key (spec section 8)', () => {
+describe('rate limits per key', () => {
   it('a public key gets 100 requests per window, REST and MCP alike, then 429', async () => {
     const key = await server.key({ tier: 'public', scopes: ['contracts'] });
     // Raw JSON-RPC calls: an SDK client's initialize and notifications would count too.

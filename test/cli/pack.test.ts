@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
 import { REPO_ROOT, tmpDir } from '../helpers.js';
 
-// The installable package (issue 20): `npm pack` (which builds dist/ through
+// The installable package: `npm pack` (which builds dist/ through
 // `prepare`), installed from the tarball in an empty directory, runs as `npx svc`
 // from compiled JavaScript. Slow: it builds and installs (from the npm cache).
 

@@ -21,7 +21,7 @@ function plan(over: Partial<Plan> = {}): Plan {
   });
 }
 
-describe('plan validation (DECISIONS.md, Contracts)', () => {
+describe('plan validation (docs/decisions.md, Contracts)', () => {
   it('accepts a valid plan', () => {
     expect(planProblems(plan())).toEqual([]);
   });

@@ -12,7 +12,7 @@ import { presentedKey } from '../../src/http/credentials.js';
 import { hasScope } from '../../src/keys/scopes.js';
 
 describe('errors', () => {
-  it('has every code of spec section 7 plus the second-wave codes, with their statuses', () => {
+  it('has every error code, with its HTTP status', () => {
     expect(ERROR_STATUS).toEqual({
       API_KEY_MISSING: 401,
       API_KEY_INVALID: 401,
@@ -81,7 +81,7 @@ describe('ids', () => {
 
 describe('offset pagination', () => {
   const items = Array.from({ length: 45 }, (_, i) => i);
-  it('computes the metadata of spec 2.9', () => {
+  it('computes the pagination metadata', () => {
     expect(paginateOffset(items, 1, 20).pagination).toEqual({ page: 1, limit: 20, total: 45, pages: 3, hasNext: true, hasPrev: false });
     expect(paginateOffset(items, 3, 20).items).toEqual([40, 41, 42, 43, 44]);
     expect(paginateOffset(items, 4, 20)).toEqual({ items: [], pagination: { page: 4, limit: 20, total: 45, pages: 3, hasNext: false, hasPrev: true } });

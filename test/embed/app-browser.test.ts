@@ -8,7 +8,7 @@ import { MCP_APP_MIME_TYPE, WIZARD_APP_URI } from '../../src/resources/apps.js';
 import { REPO_ROOT, startTestServer, type TestServer } from '../helpers.js';
 import { CHROMIUM, CHROMIUM_FLAGS, requireChromium } from './support.js';
 
-// The wizard inside an assistant (issue 20, MCP Apps): a host page on its own
+// The wizard inside an assistant (MCP Apps): a host page on its own
 // loopback origin runs the ext-apps host-side bridge (AppBridge) over a real
 // MCP client, shows open_contract_wizard's ui:// resource in a sandboxed frame,
 // and a contract is completed in it. Every svc call of the app goes through

@@ -5,7 +5,7 @@ import { MCP_APP_MIME_TYPE, WIZARD_APP_URI } from '../../src/resources/apps.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { httpClient } from '../mcp-clients.js';
 
-// The wizard as an MCP App (issue 20), at the protocol level: the tool names
+// The wizard as an MCP App, at the protocol level: the tool names
 // its ui:// document, the document is listed and read as an MCP Apps
 // resource, self-contained, and a host without the extension gets plain words.
 

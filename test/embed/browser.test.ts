@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, REPO_ROOT, startTestServer, type TestServer } from '../helpers.js';
 import { CHROMIUM, CHROMIUM_FLAGS, embedToken, hostPage, hostSite, partnerKey, requireChromium } from './support.js';
 
-// The wizard in a real browser (issue 17): a partner page on a second loopback
+// The wizard in a real browser: a partner page on a second loopback
 // origin embeds it through the SDK; everything is done by keyboard.
 
 const AXE = readFileSync(path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../helpers.js';
 import { FakeTime, hasOpenssl, makeCert, startReceiver, type Handler, type Tls } from '../webhooks/helpers.js';
 import { partnerKey } from './support.js';
 
-// The wizard's callback (issue 17): the generated contract is POSTed to the
+// The wizard's callback: the generated contract is POSTed to the
 // partner's HTTPS URL through the webhook outbox and dispatcher, signed with
 // the key's embed secret, retried like a webhook, and refused when the address
 // guard refuses the URL at connect time.

@@ -5,7 +5,7 @@ import { createMcpServer } from '../../src/mcp/server.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 
-// notifications/cancelled from an MCP client stops the work it asked for (issue 14, point 2).
+// notifications/cancelled from an MCP client stops the work it asked for.
 
 let server: TestServer;
 beforeAll(async () => {

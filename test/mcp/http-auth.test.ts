@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
 import { httpClient } from '../mcp-clients.js';
 
-// MCP over HTTP (issue 14, point 3): every JSON-RPC request is authenticated,
+// MCP over HTTP: every JSON-RPC request is authenticated,
 // counted and labelled like a REST call; browser origins and Host names are
 // checked against DNS rebinding; malformed params are -32602.
 

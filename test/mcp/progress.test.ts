@@ -8,7 +8,7 @@ import { TOOLS } from '../../src/tools/index.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { httpClient } from '../mcp-clients.js';
 
-// generate_contract reports its stages as notifications/progress when the client sends a progress token (issue 20).
+// generate_contract reports its stages as notifications/progress when the client sends a progress token.
 
 let server: TestServer;
 beforeAll(async () => {

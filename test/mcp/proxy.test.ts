@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
 import { SVC_BIN, startTestServer, tmpDir, type TestServer } from '../helpers.js';
 
-// `svc mcp --url`: a stdio MCP server bridging to a remote svc over Streamable HTTP (issue 20).
+// `svc mcp --url`: a stdio MCP server bridging to a remote svc over Streamable HTTP.
 
 let server: TestServer;
 let tmp: Awaited<ReturnType<typeof tmpDir>>;

@@ -8,7 +8,7 @@ import { MCP_TOOLS, TOOLS } from '../../src/tools/index.js';
 import { toJsonSchema } from '../../src/tools/schema.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 
-// Every tool as an MCP client sees it (issue 20): a title, the four annotation
+// Every tool as an MCP client sees it: a title, the four annotation
 // hints, an output schema, and schemas every client can read (no type lists,
 // no empty schemas). Listed through the SDK client, so a new tool cannot skip
 // the rules.

@@ -8,7 +8,7 @@ import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
 import { grantedStore, TenancyError } from '../../src/accounts/tenancy.js';
 import { MEMOIR_CHAT, MEMOIR_JOURNAL } from '../../src/memoir/records.js';
 
-// Heirs' access to a memoir (issue 19): a plan linked to the memoir, shares
+// Heirs' access to a memoir: a plan linked to the memoir, shares
 // claimed by heirs with their codes, opened by the plan's deadman.triggered
 // event after the waiting period, read-only, expiring, revocable. On the
 // embedded store and on PostgreSQL.

@@ -1,4 +1,4 @@
-/** Engine selection (SVC_DATABASE_URL, SVC_REDIS_URL) and what instances share through the store (issue 16). */
+/** Engine selection (SVC_DATABASE_URL, SVC_REDIS_URL) and what instances share through the store. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';

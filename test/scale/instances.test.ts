@@ -1,5 +1,5 @@
 /**
- * Three `svc serve` processes on one PostgreSQL schema and one Redis prefix (issue 16): shared rate limits, key
+ * Three `svc serve` processes on one PostgreSQL schema and one Redis prefix: shared rate limits, key
  * revocation seen by every instance, /health, a dropped database connection mid-request, and Redis going down and
  * coming back.
  *

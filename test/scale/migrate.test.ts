@@ -1,4 +1,4 @@
-/** `svc migrate` and `svc serve` against PostgreSQL schema versions (issue 16). */
+/** `svc migrate` and `svc serve` against PostgreSQL schema versions. */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';

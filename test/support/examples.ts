@@ -235,7 +235,7 @@ export const EXAMPLES: Record<string, Example> = {
   list_legal_templates: { input: () => ({ jurisdiction: 'us-ca' }), errorCode: 'NOT_IMPLEMENTED' },
   sign_legal_document: { input: () => ({ id: 'doc_1' }), errorCode: 'NOT_IMPLEMENTED' },
   get_doc: { input: () => ({ slug: 'authentication' }) },
-  // Memoir (issue 19): REST-only routes run with a session; media ids need an upload (multipart, test/memoir/media.test.ts), so they show the 404.
+  // Memoir: REST-only routes run with a session; media ids need an upload (multipart, test/memoir/media.test.ts), so they show the 404.
   get_memoir_setup: { input: () => ({}), session: true },
   set_memoir_setup: { input: () => ({ agentName: 'Grandpa Antonio' }), session: true },
   get_memoir_agent: { input: () => ({}), session: true },

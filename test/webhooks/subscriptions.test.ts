@@ -207,7 +207,7 @@ describe('webhook subscriptions', () => {
     expect(ds[0]).toMatchObject({ state: 'cancelled', reason: 'subscription deleted' });
   });
 
-  it('serves the whole catalogue of spec 6.1, marking what is emitted', () => {
+  it('serves the whole event catalogue, marking what is emitted', () => {
     const out = EventTypesOutput.parse(listEventTypes());
     const names = out.types.map((t) => t.type);
     for (const n of ['contract.generated', 'contract.compiled', 'contract.deployed', 'contract.verified', 'contract.error', 'vault.created', 'vault.updated', 'vault.deleted', 'vault.accessed',

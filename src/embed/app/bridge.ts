@@ -1,5 +1,5 @@
 /**
- * The wizard's calls as an MCP App (issue 20, SEP-1865): `tools/call` through
+ * The wizard's calls as an MCP App (SEP-1865): `tools/call` through
  * the host's bridge, which forwards them to svc over the user's existing MCP
  * connection. The page holds no key or token; the host's session decides what
  * may be called, and svc checks it like any other call.

@@ -1,5 +1,5 @@
 /**
- * SvcWizard (spec 4.4, issue 17): puts the contract wizard in an iframe inside
+ * SvcWizard: puts the contract wizard in an iframe inside
  * `container`, sizes it to the wizard's content, and relays the wizard's
  * events. Messages are taken only from that iframe's window and the svc
  * origin, and sent only to that origin. Budget: 5 kB gzipped.

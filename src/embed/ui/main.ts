@@ -1,5 +1,5 @@
 /**
- * The embeddable contract wizard (issue 17, spec 4.4): Preact, no JSX (the
+ * The embeddable contract wizard: Preact, no JSX (the
  * project's tsconfig has none), bundled by scripts/build-wizard.mjs.
  */
 import { h, render } from 'preact';

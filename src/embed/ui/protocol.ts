@@ -1,5 +1,5 @@
 /**
- * The wizard's side of the postMessage protocol (spec 6.4, issue 17): messages
+ * The wizard's side of the postMessage protocol: messages
  * go to the exact parent origin only; incoming ones are taken only from
  * window.parent, from that origin, with a payload that validates.
  */

@@ -14,7 +14,7 @@ import { EMBED_SESSIONS, EMBED_SESSION_INDEXES } from './embed/store.js';
 import { MEMOIR_INDEXES } from './memoir/records.js';
 import { GRANTS, GRANT_INDEXES } from './accounts/grants.js';
 import { HEIR_PLAN_INDEXES } from './memoir/heirs.js';
-import { bootstrapOperator, migrateOwners } from './accounts/accounts.js';
+import { bootstrapOperator, migrateOwners } from './keys/provision.js';
 import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
 import { SESSIONS, SESSION_INDEXES, SessionAuthority, USERS, USER_INDEXES } from './accounts/sessions.js';
 import { tenantCollections } from './accounts/tenancy.js';

@@ -1,4 +1,4 @@
-import type { Scope, Tier } from '../keys/scopes.js';
+import type { Scope, Tier } from './scopes.js';
 
 /**
  * Who is calling, resolved once per request by the shared wrapper from an API

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { validateWhitelist } from '../keys/ip.js';
+import { validateWhitelist } from './ip.js';
 import { parseCatalogue, type Catalogue } from '../credits/catalogue.js';
 
 /** Everything the service can be configured with. Flags win over environment, environment over defaults. */

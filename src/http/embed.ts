@@ -10,7 +10,7 @@ import { accountProblem } from '../accounts/accounts.js';
 import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
 import type { Services } from '../tools/define.js';
 import { admit, admitAnonymous, countAdmitted, unavailableError, type CallInfo } from '../tools/invoke.js';
-import { parseOrigin } from '../embed/origins.js';
+import { parseOrigin } from '../keys/origins.js';
 import { wizardAssets, type Asset, type AssetName } from '../embed/assets.js';
 import { authenticateEmbedToken, embedKeyProblem } from '../embed/auth.js';
 import { checkCallback, requireEmbedSecret } from '../embed/callback.js';

@@ -1,4 +1,4 @@
-import type { Tier } from './scopes.js';
+import type { Tier } from '../accounts/scopes.js';
 
 /** Fixed window length of every rate limit (spec section 8). */
 export const RATE_WINDOW_MS = 15 * 60 * 1000;

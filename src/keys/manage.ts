@@ -3,12 +3,12 @@ import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { recordEvent } from '../events/events.js';
 import type { Store } from '../store/port.js';
-import { validateWhitelist, whitelistWithin } from './ip.js';
-import { MAX_ALLOWED_ORIGINS, normalizeAllowedOrigins } from '../embed/origins.js';
+import { validateWhitelist, whitelistWithin } from '../core/ip.js';
+import { MAX_ALLOWED_ORIGINS, normalizeAllowedOrigins } from './origins.js';
 import { revokeSessionsOutside } from '../embed/store.js';
 import { ACCOUNTS, TIER_RANK, type AccountRecord } from '../accounts/records.js';
 import { API_KEYS, buildKey, type ApiKeyRecord, type Principal } from './keys.js';
-import { hasScope, SCOPES, TIERS, type Scope, type Tier } from './scopes.js';
+import { hasScope, SCOPES, TIERS, type Scope, type Tier } from '../accounts/scopes.js';
 import { BUCKETS, RATE_LIMITS, type KeyRateLimit } from './limits.js';
 
 // Key management (spec 4.1, DECISIONS.md "API keys"): a key sees and manages only

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { CSRF_HEADER, SESSION_COOKIE } from '../accounts/sessions.js';
-import type { CallInfo } from '../tools/invoke.js';
+import type { CallInfo } from '../access/call.js';
 import { conflictingKeys, presentedKey } from './credentials.js';
 
 /**

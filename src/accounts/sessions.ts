@@ -1,5 +1,5 @@
 /**
- * Users and their sessions (DECISIONS.md "Memoir", issue 13).
+ * Users and their sessions.
  *
  * - Passwords: argon2id with OWASP's parameters (19 MiB, 2 passes, 1 lane),
  *   through @node-rs/argon2. An unknown email is verified against a dummy hash,

@@ -27,7 +27,7 @@ export interface ApiKeyRecord {
   tier: Tier;
   scopes: Scope[];
   ipWhitelist: string[];
-  /** Origins that may embed the wizard with this key (issue 17); missing on keys made before it existed. */
+  /** Origins that may embed the wizard with this key; missing on keys made before it existed. */
   allowedOrigins?: string[];
   /**
    * The key's own rate limits per bucket, below its account's (src/keys/limits.ts); missing or null: none, the key

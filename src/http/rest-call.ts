@@ -4,7 +4,7 @@ import type { CallInfo } from '../access/call.js';
 import { conflictingKeys, presentedKey } from './credentials.js';
 
 /**
- * What a REST request presents to the shared admission (src/tools/invoke.ts): its key, session cookie and CSRF
+ * What a REST request presents to the shared admission (src/access/): its key, session cookie and CSRF
  * header. Two different keys in one request are refused here (400), before anything is counted.
  */
 export function restCall(req: FastifyRequest): CallInfo {

@@ -19,7 +19,8 @@ const NOBODY: Principal = Object.freeze({ kind: 'key', ownerId: '', tier: 'publi
 
 /**
  * Admits one call of an operation and returns its principal, or throws the ApiError that refuses it (401, 403,
- * 429; a 503 when an engine cannot be reached is the caller's to make, see src/access/unavailable.ts).
+ * 429, 503). An unreachable store or limiter may also surface as its own error; the caller maps it to the 503
+ * with unavailableError (src/access/unavailable.ts), as invokeTool does.
  */
 export async function admitCall(rule: AccessRule, services: AccessServices, call: CallInfo): Promise<Principal> {
   const bucket: Bucket = rule.bucket === 'default' ? 'all' : rule.bucket;

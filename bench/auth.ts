@@ -18,7 +18,7 @@ import { systemClock } from '../src/core/clock.js';
 import { loadConfig } from '../src/core/config.js';
 import { createLogger } from '../src/core/log.js';
 import { buildApp } from '../src/http/app.js';
-import { createKey } from '../src/keys/keys.js';
+import { createKey } from '../src/keys/provision.js';
 import { MemoryRateLimiter } from '../src/keys/limiter.js';
 import { ARGON2_OPTIONS } from '../src/accounts/sessions.js';
 import { TOOLS } from '../src/tools/index.js';

@@ -13,9 +13,9 @@ import { systemClock } from '../src/core/clock.js';
 import { loadConfig } from '../src/core/config.js';
 import { createLogger } from '../src/core/log.js';
 import { buildApp } from '../src/http/app.js';
-import { createKey } from '../src/keys/keys.js';
+import { createKey } from '../src/keys/provision.js';
 import { RATE_LIMITS } from '../src/keys/limits.js';
-import type { Tier } from '../src/keys/scopes.js';
+import type { Tier } from '../src/accounts/scopes.js';
 import { TOOLS } from '../src/tools/index.js';
 import { isMain } from './util.js';
 

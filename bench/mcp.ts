@@ -16,7 +16,7 @@ import { systemClock } from '../src/core/clock.js';
 import { loadConfig } from '../src/core/config.js';
 import { createLogger } from '../src/core/log.js';
 import { buildApp } from '../src/http/app.js';
-import { createKey } from '../src/keys/keys.js';
+import { createKey } from '../src/keys/provision.js';
 import { createMcpServer } from '../src/mcp/server.js';
 import { TOOLS } from '../src/tools/index.js';
 import { fmt, isMain, percentile } from './util.js';

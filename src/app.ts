@@ -14,7 +14,7 @@ import { EMBED_SESSIONS, EMBED_SESSION_INDEXES } from './embed/store.js';
 import { MEMOIR_INDEXES } from './memoir/records.js';
 import { GRANTS, GRANT_INDEXES } from './accounts/grants.js';
 import { HEIR_PLAN_INDEXES } from './memoir/heirs.js';
-import { bootstrapOperator, migrateOwners } from './accounts/accounts.js';
+import { bootstrapOperator, migrateOwners } from './keys/provision.js';
 import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
 import { SESSIONS, SESSION_INDEXES, SessionAuthority, USERS, USER_INDEXES } from './accounts/sessions.js';
 import { tenantCollections } from './accounts/tenancy.js';
@@ -25,6 +25,7 @@ import { defaultJurisdictions } from './law/jurisdictions.js';
 import { TOOLS } from './tools/index.js';
 import { CREDIT_INDEXES } from './credits/records.js';
 import { settleReloads } from './credits/autoreload.js';
+import { catalogueOf } from './credits/catalogue.js';
 import { openLowdbStore, type Store } from './store/index.js';
 import type { Services } from './tools/define.js';
 
@@ -129,6 +130,8 @@ export function loadConfiguredMasterKey(config: Config, log: Logger): Promise<Lo
 export async function openServices(config: Config, opts: OpenOptions = {}): Promise<Services> {
   const log = opts.log ?? createLogger(config.logLevel);
   const clock = opts.clock ?? systemClock;
+  // A bad SVC_CREDITS_CATALOGUE stops the service here, before anything is opened.
+  catalogueOf(config);
   // Before the store: with PostgreSQL and no configured key, refuse before connecting.
   const masterKey = await loadConfiguredMasterKey(config, log);
   const store = await openStore(config);

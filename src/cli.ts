@@ -9,7 +9,7 @@ import type { AccountView } from './accounts/accounts.js';
 import type { AccountRecord } from './accounts/records.js';
 import type { Principal } from './accounts/principal.js';
 import type { ApiKeyView } from './keys/manage.js';
-import { isScope, TIERS, type Scope, type Tier } from './keys/scopes.js';
+import { isScope, TIERS, type Scope, type Tier } from './accounts/scopes.js';
 import { StoreCorruptError, StoreLockedError } from './store/port.js';
 import { installProcessGuard, type ProcessGuard } from './core/process-guard.js';
 import type { Services } from './tools/define.js';
@@ -255,7 +255,7 @@ async function keys(args: string[]): Promise<void> {
     const name = (values.name as string | undefined)?.trim();
     if (!name) throw new UsageError('--name is required');
     const account = (values.account ?? values.owner) as string | undefined;
-    const [{ createKey }, { accountExists, callApi }] = await Promise.all([import('./keys/keys.js'), import('./admin.js')]);
+    const [{ createKey }, { accountExists, callApi }] = await Promise.all([import('./keys/provision.js'), import('./admin.js')]);
     await adminRun(
       values,
       async (services, operator) => {
@@ -325,7 +325,7 @@ async function accounts(args: string[]): Promise<void> {
       ...(values.scopes ? { keyScopes: parseScopes(values.scopes as string) } : {}),
     };
     const [{ createAccount, CreateAccountInput }, { zodDetails }, { callApi }] = await Promise.all([
-      import('./accounts/accounts.js'),
+      import('./keys/provision.js'),
       import('./tools/invoke.js'),
       import('./admin.js'),
     ]);

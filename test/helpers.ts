@@ -7,12 +7,13 @@ import { loadConfig, type Config } from '../src/core/config.js';
 import { createLogger, type Logger } from '../src/core/log.js';
 import type { Clock } from '../src/core/clock.js';
 import { buildApp } from '../src/http/app.js';
-import { createKey, type NewKey } from '../src/keys/keys.js';
+import type { NewKey } from '../src/keys/keys.js';
+import { createKey } from '../src/keys/provision.js';
 import type { AnyTool, Services } from '../src/tools/define.js';
 import { TOOLS } from '../src/tools/index.js';
 import { systemClock } from '../src/core/clock.js';
 import { ACCOUNTS, newAccount, type AccountKind } from '../src/accounts/records.js';
-import type { Tier } from '../src/keys/scopes.js';
+import type { Tier } from '../src/accounts/scopes.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 export const SVC_BIN = path.join(REPO_ROOT, 'bin', 'svc.js');

@@ -8,7 +8,7 @@ import { closeServices, openServices } from '../src/app.js';
 import { systemClock } from '../src/core/clock.js';
 import { loadConfig } from '../src/core/config.js';
 import { createLogger } from '../src/core/log.js';
-import { createKey } from '../src/keys/keys.js';
+import { createKey } from '../src/keys/provision.js';
 import { REPO_ROOT, SVC_BIN, startTestServer, tmpDir, type TestServer } from './helpers.js';
 
 // Every MCP client configuration in the README is parsed and what it

@@ -6,7 +6,7 @@
  * collections it covers and what it permits. It is bound to the receiving
  * account (the grantee) by a claim code the grantor hands over out of band:
  * only the code's SHA-256 is stored. It is open between `opensAt` and
- * `expiresAt`, unless revoked. The shared wrapper (src/tools/invoke.ts) opens a
+ * `expiresAt`, unless revoked. The shared wrapper (src/access/share.ts) opens a
  * grant for tools that declare one, and the handler then gets a read-only view
  * of the grantor's covered collections (src/accounts/tenancy.ts grantedStore).
  *

@@ -1,4 +1,4 @@
-import type { Scope, Tier } from '../keys/scopes.js';
+import type { Scope, Tier } from './scopes.js';
 
 /**
  * Who is calling, resolved once per request by the shared wrapper from an API
@@ -17,7 +17,7 @@ export interface Principal {
   keyId: string;
   /** The user of a session; undefined for keys. */
   userId?: string | undefined;
-  /** Limits a key passes on to the keys it creates (DECISIONS "API keys", issue 13). */
+  /** Limits a key passes on to the keys it creates: no later expiry, no wider IP whitelist (src/keys/manage.ts). */
   expiresAt: string | null;
   ipWhitelist: string[];
   /** The embed session of an `embed` principal (its token's record). */

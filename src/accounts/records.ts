@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
-import type { Tier } from '../keys/scopes.js';
+import type { Tier } from './scopes.js';
 import { declareTenantCollection } from './tenancy.js';
 
 /** Accounts, the unit of tenancy; an account record belongs to itself. */

@@ -1,5 +1,5 @@
 /**
- * Users and their sessions (DECISIONS.md "Memoir", issue 13).
+ * Users and their sessions.
  *
  * - Passwords: argon2id with OWASP's parameters (19 MiB, 2 passes, 1 lane),
  *   through @node-rs/argon2. An unknown email is verified against a dummy hash,
@@ -30,8 +30,8 @@ import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Store, Tx } from '../store/port.js';
 import { recordEvent } from '../events/events.js';
-import type { Scope } from '../keys/scopes.js';
-import type { RateLimiter } from '../keys/limiter.js';
+import type { Scope } from './scopes.js';
+import type { RateLimiter } from '../core/limiter-port.js';
 import { accountProblem, AccountSchema, accountView, newAccount, type AccountRecord } from './accounts.js';
 import { passwordWeakness } from './password-strength.js';
 import { ACCOUNTS } from './records.js';

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { validateWhitelist } from '../keys/ip.js';
-import { parseCatalogue, type Catalogue } from '../credits/catalogue.js';
+import { validateWhitelist } from './ip.js';
 
 /** Everything the service can be configured with. Flags win over environment, environment over defaults. */
 export interface Config {
@@ -65,8 +64,11 @@ export interface Config {
    * figure on the account (SVC_STORAGE_QUOTA_BYTES; default 1 GiB).
    */
   storageQuotaBytes?: number;
-  /** Credit packs, action prices and auto-reload policy (SVC_CREDITS_CATALOGUE: JSON over the defaults). */
-  credits: Catalogue;
+  /**
+   * SVC_CREDITS_CATALOGUE as given: JSON over the default credit packs, action prices and auto-reload policy, or
+   * undefined for the defaults. The credits module parses and checks it (catalogueOf in src/credits/catalogue.ts).
+   */
+  creditsCatalogue: string | undefined;
   /** Stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_BASE) and allowed checkout return hosts. */
   payments: PaymentsConfig;
 }
@@ -164,17 +166,9 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
       video: env.SVC_MEMOIR_MAX_VIDEO ? parsePositiveInt(env.SVC_MEMOIR_MAX_VIDEO, 'SVC_MEMOIR_MAX_VIDEO') : 500 * 1024 * 1024,
     },
     storageQuotaBytes: env.SVC_STORAGE_QUOTA_BYTES ? parseBytes(env.SVC_STORAGE_QUOTA_BYTES, 'SVC_STORAGE_QUOTA_BYTES') : 1024 ** 3,
-    credits: creditsCatalogue(env),
+    creditsCatalogue: env.SVC_CREDITS_CATALOGUE,
     payments: paymentsConfig(env),
   };
-}
-
-function creditsCatalogue(env: NodeJS.ProcessEnv): Catalogue {
-  try {
-    return parseCatalogue(env.SVC_CREDITS_CATALOGUE);
-  } catch (err) {
-    throw new ConfigError((err as Error).message);
-  }
 }
 
 function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {

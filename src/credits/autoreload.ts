@@ -20,7 +20,7 @@ import { ApiError } from '../core/errors.js';
 import { ulid } from '../core/ids.js';
 import type { Logger } from '../core/log.js';
 import type { Store, Tx } from '../store/port.js';
-import { findPack, type Catalogue } from './catalogue.js';
+import { catalogueOf, findPack, type Catalogue } from './catalogue.js';
 import { inAccount, loadWalletInTx, saveWalletInTx } from './ledger.js';
 import { completePaymentInTx, emitInTx } from './payments.js';
 import { CREDIT_RELOADS, monthOf, type ReloadRecord, type WalletRecord } from './records.js';
@@ -214,7 +214,7 @@ export async function recordReloadOutcome(deps: Omit<CreditDeps, 'log'>, account
       // Nothing was charged: the month's reservation is released.
       if (ar.month === monthOf(new Date(reload.createdAt))) ar.monthSpend = Math.max(0, ar.monthSpend - reload.amount);
       ar.consecutiveFailures += 1;
-      const max = deps.config.credits.autoReload.maxConsecutiveFailures;
+      const max = catalogueOf(deps.config).autoReload.maxConsecutiveFailures;
       const disabled = ar.enabled && ar.consecutiveFailures >= max;
       if (disabled) {
         ar.enabled = false;
@@ -263,10 +263,10 @@ export const AutoReloadInput = z
   .describe('Automatic reload settings.');
 
 export async function setAutoReload(deps: Omit<CreditDeps, 'log'>, accountId: string, input: z.output<typeof AutoReloadInput>): Promise<WalletRecord> {
-  const pack = findPack(deps.config.credits, input.packType);
+  const pack = findPack(catalogueOf(deps.config), input.packType);
   if (!pack) {
     throw ApiError.validation('Unknown pack.', [
-      { field: 'packType', reason: `no pack "${input.packType}"; choose one of ${deps.config.credits.packs.map((p) => p.type).join(', ')}` },
+      { field: 'packType', reason: `no pack "${input.packType}"; choose one of ${catalogueOf(deps.config).packs.map((p) => p.type).join(', ')}` },
     ]);
   }
   if (input.enabled && input.thresholds.length === 0) {

@@ -1,9 +1,10 @@
 /**
  * What credits cost and what they buy: the packs sold through checkout and the
- * price list of paid actions (spec 4.7). Defaults live here; an operator
+ * price list of paid actions. Defaults live here; an operator
  * replaces any part with JSON in SVC_CREDITS_CATALOGUE, validated at start.
  */
 import { z } from 'zod';
+import { ConfigError, type Config } from '../core/config.js';
 
 /** Paid actions and the unit each one is priced in. */
 export const PAID_ACTIONS = ['chat_message', 'media_inference', 'voice', 'avatar'] as const;
@@ -126,6 +127,28 @@ export function parseCatalogue(raw: string | undefined): Catalogue {
     throw new Error(`SVC_CREDITS_CATALOGUE is invalid: ${problems}`);
   }
   return parsed.data;
+}
+
+/** Catalogues parsed so far, by their SVC_CREDITS_CATALOGUE text (a service has one; tests a few). */
+const parsedCatalogues = new Map<string, Catalogue>();
+
+/**
+ * The catalogue a configuration names: SVC_CREDITS_CATALOGUE over the defaults, parsed once per value. Throws a
+ * ConfigError on an invalid value; the service calls it when it opens, so a bad catalogue stops it at start.
+ */
+export function catalogueOf(config: Pick<Config, 'creditsCatalogue'>): Catalogue {
+  const raw = config.creditsCatalogue;
+  if (raw === undefined) return DEFAULT_CATALOGUE;
+  let catalogue = parsedCatalogues.get(raw);
+  if (catalogue === undefined) {
+    try {
+      catalogue = parseCatalogue(raw);
+    } catch (err) {
+      throw new ConfigError((err as Error).message);
+    }
+    parsedCatalogues.set(raw, catalogue);
+  }
+  return catalogue;
 }
 
 export function findPack(catalogue: Catalogue, type: string): Pack | undefined {

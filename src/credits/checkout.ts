@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { ulid } from '../core/ids.js';
-import { findPack } from './catalogue.js';
+import { catalogueOf, findPack } from './catalogue.js';
 import type { CreditDeps } from './autoreload.js';
 import { inAccount } from './ledger.js';
 import { emitInTx } from './payments.js';
@@ -57,8 +57,8 @@ function returnUrlProblem(field: string, raw: string, allowedHosts: readonly str
 
 export async function purchase(deps: CreditDeps, accountId: string, input: z.output<typeof PurchaseInput>): Promise<z.infer<typeof PurchaseOutput>> {
   const details: ErrorDetail[] = [];
-  const pack = findPack(deps.config.credits, input.packType);
-  if (!pack) details.push({ field: 'packType', reason: `no pack "${input.packType}"; choose one of ${deps.config.credits.packs.map((p) => p.type).join(', ')}` });
+  const pack = findPack(catalogueOf(deps.config), input.packType);
+  if (!pack) details.push({ field: 'packType', reason: `no pack "${input.packType}"; choose one of ${catalogueOf(deps.config).packs.map((p) => p.type).join(', ')}` });
   for (const [field, raw] of [['successUrl', input.successUrl], ['cancelUrl', input.cancelUrl]] as const) {
     const problem = returnUrlProblem(field, raw, deps.config.payments.returnHosts);
     if (problem) details.push(problem);

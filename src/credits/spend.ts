@@ -3,7 +3,7 @@
  * refunded by a new ledger entry (the debit itself is never edited).
  */
 import { ulid } from '../core/ids.js';
-import { actionCost, type PaidAction } from './catalogue.js';
+import { actionCost, catalogueOf, type PaidAction } from './catalogue.js';
 import { afterDebitInTx, startReload, type CreditDeps, type ReloadTicket } from './autoreload.js';
 import { appendInTx, entryForKeyInTx, inAccount, insufficientCredits, loadWalletInTx, MAX_ENTRY_CREDITS, saveWalletInTx } from './ledger.js';
 import type { EntryReference, LedgerEntry } from './records.js';
@@ -44,7 +44,7 @@ export async function debitCredits(deps: CreditDeps, accountId: string, req: Deb
       { kind: 'debit', amount: -req.credits, idempotencyKey: req.idempotencyKey, reference: req.reference, action: req.action },
       now,
     );
-    ticket = await afterDebitInTx(tx, wallet, before, deps.config.credits, now);
+    ticket = await afterDebitInTx(tx, wallet, before, catalogueOf(deps.config), now);
     await saveWalletInTx(tx, wallet, now);
     return { entry, replayed: false, balance: wallet.balance };
   });
@@ -74,7 +74,7 @@ export async function refundDebit(deps: CreditDeps, debit: LedgerEntry, reason: 
  * is thrown on). `ref` names what is paid for (a chat message, a media item).
  */
 export async function withCredits<T>(ctx: CreditContext, action: PaidAction, units: number, ref: EntryReference, fn: () => Promise<T>): Promise<T> {
-  const credits = actionCost(ctx.config.credits, action, units);
+  const credits = actionCost(catalogueOf(ctx.config), action, units);
   if (credits === 0) return fn();
   const { entry } = await debitCredits(ctx, ctx.principal.ownerId, {
     credits,

@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { Principal } from '../accounts/principal.js';
 import { API_KEYS, type ApiKeyRecord } from '../keys/keys.js';
-import { hasScope } from '../keys/scopes.js';
+import { hasScope } from '../accounts/scopes.js';
 import type { Store } from '../store/port.js';
 import { findEmbedSession, sessionExpired, type EmbedSessionRecord } from './store.js';
 

@@ -14,7 +14,7 @@ import { API_KEYS } from '../keys/keys.js';
 import type { Store } from '../store/port.js';
 import { resolveCheckedUrl } from '../webhooks/guard.js';
 import type { CallbackTarget } from '../webhooks/targets.js';
-import { parseOrigin } from './origins.js';
+import { parseOrigin } from '../keys/origins.js';
 import { EMBED_SECRETS, hasEmbedSecret } from './secrets.js';
 import { EMBED_SESSIONS, type EmbedSessionRecord } from './store.js';
 

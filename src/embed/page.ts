@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { ErrorDetail } from '../core/errors.js';
 import { BLOCKCHAINS } from '../contracts/plan.js';
 import { TEMPLATE_TYPES } from '../contracts/templates.js';
-import { parseOrigin } from './origins.js';
+import { parseOrigin } from '../keys/origins.js';
 
 /** The wizard's steps, in order. `generate` and `result` are always shown. */
 export const STEP_IDS = ['chain', 'template', 'beneficiaries', 'switch', 'review', 'generate', 'result'] as const;

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { CSRF_HEADER, SESSION_COOKIE } from '../accounts/sessions.js';
-import type { CallInfo } from '../tools/invoke.js';
+import type { CallInfo } from '../access/call.js';
 import { conflictingKeys, presentedKey } from './credentials.js';
 
 /**
- * What a REST request presents to the shared admission (src/tools/invoke.ts): its key, session cookie and CSRF
+ * What a REST request presents to the shared admission (src/access/): its key, session cookie and CSRF
  * header. Two different keys in one request are refused here (400), before anything is counted.
  */
 export function restCall(req: FastifyRequest): CallInfo {

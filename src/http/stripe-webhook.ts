@@ -19,7 +19,7 @@ import { errorEnvelope, makeMeta } from '../core/envelope.js';
 import { handleStripeEvent } from '../credits/stripe-events.js';
 import { PaymentProviderError, verifyStripeEvent } from '../credits/stripe.js';
 import type { Services } from '../tools/define.js';
-import { unavailableError } from '../tools/invoke.js';
+import { unavailableError } from '../access/unavailable.js';
 
 export const STRIPE_WEBHOOK_PATH = '/api/v1/payments/stripe/webhook';
 

@@ -3,11 +3,10 @@ import type { Store } from '../store/port.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import type { Scope, Tier } from './scopes.js';
+import type { Scope, Tier } from '../accounts/scopes.js';
 import type { KeyRateLimit } from './limits.js';
 import type { Principal } from '../accounts/principal.js';
 import { declareTenantCollection } from '../accounts/tenancy.js';
-import { ACCOUNTS, newAccount } from '../accounts/records.js';
 
 export const API_KEYS = 'api_keys';
 /** Indexed fields of the api_keys collection. */
@@ -28,7 +27,7 @@ export interface ApiKeyRecord {
   tier: Tier;
   scopes: Scope[];
   ipWhitelist: string[];
-  /** Origins that may embed the wizard with this key (issue 17); missing on keys made before it existed. */
+  /** Origins that may embed the wizard with this key; missing on keys made before it existed. */
   allowedOrigins?: string[];
   /**
    * The key's own rate limits per bucket, below its account's (src/keys/limits.ts); missing or null: none, the key
@@ -64,7 +63,7 @@ export interface NewKey {
   ownerId: string;
   ipWhitelist?: string[] | undefined;
   expiresAt?: string | null | undefined;
-  /** Normalized origins allowed to embed the wizard (src/embed/origins.ts). */
+  /** Normalized origins allowed to embed the wizard (src/keys/origins.ts). */
   allowedOrigins?: string[] | undefined;
   /** The key's own rate limits (lower than its account's); none when omitted. */
   rateLimit?: KeyRateLimit | null | undefined;
@@ -90,30 +89,6 @@ export function buildKey(input: NewKey, clock: Clock): { record: ApiKeyRecord; k
     revokedAt: null,
   };
   return { record, key };
-}
-
-/**
- * Stores a new key (command line, tests, benches). Without `ownerId` the key
- * gets an account of its own, of the key's tier.
- */
-export async function createKey(
-  store: Store,
-  input: Omit<NewKey, 'ownerId'> & { ownerId?: string | undefined },
-  clock: Clock,
-): Promise<{ record: ApiKeyRecord; key: string }> {
-  return store.transact(async (tx) => {
-    let ownerId = input.ownerId;
-    if (ownerId === undefined) {
-      const account = newAccount({ name: input.name, tier: input.tier, kind: 'customer' }, clock);
-      await tx.put(ACCOUNTS, account);
-      ownerId = account.id;
-    } else if (!(await tx.get(ACCOUNTS, ownerId))) {
-      throw new ApiError('NOT_FOUND', `Account ${ownerId} not found`);
-    }
-    const built = buildKey({ ...input, ownerId }, clock);
-    await tx.put(API_KEYS, built.record);
-    return built;
-  });
 }
 
 // Module-level rather than a closure in authenticate: under tsx every local

@@ -1,13 +1,13 @@
 /**
- * The in-process fixed-window rate limiter (the port is ./limiter-port.ts). It
+ * The in-process fixed-window rate limiter (the port is src/core/limiter-port.ts). It
  * is exact within one process; when several instances run, a shared
  * implementation (Redis) replaces it behind the same interface.
  */
 import { RATE_WINDOW_MS } from './limits.js';
-import type { RateLimiter, RateState } from './limiter-port.js';
+import type { RateLimiter, RateState } from '../core/limiter-port.js';
 
-export { LimiterUnavailableError } from './limiter-port.js';
-export type { RateLimiter, RateState } from './limiter-port.js';
+export { LimiterUnavailableError } from '../core/limiter-port.js';
+export type { RateLimiter, RateState } from '../core/limiter-port.js';
 
 interface Window {
   start: number;

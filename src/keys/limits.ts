@@ -1,6 +1,6 @@
-import type { Tier } from './scopes.js';
+import type { Tier } from '../accounts/scopes.js';
 
-/** Fixed window length of every rate limit (spec section 8). */
+/** Fixed window length of every rate limit. */
 export const RATE_WINDOW_MS = 15 * 60 * 1000;
 
 /** The three buckets: every request, contract generation, AI chat. */
@@ -9,7 +9,7 @@ export type Bucket = 'all' | 'generation' | 'chat';
 export const BUCKETS: readonly Bucket[] = ['all', 'generation', 'chat'];
 
 /**
- * Requests per 15-minute window and bucket (spec section 8), per account: every key and every user session of an
+ * Requests per 15-minute window and bucket, per account: every key and every user session of an
  * account count against one budget of the account's tier. A key never gets more than its own tier's figures either
  * (a public key of a partner account: at most the public figures, within the account's budget).
  */

@@ -2,17 +2,16 @@ import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { recordEvent } from '../events/events.js';
-import type { Store } from '../store/port.js';
-import { validateWhitelist, whitelistWithin } from './ip.js';
-import { MAX_ALLOWED_ORIGINS, normalizeAllowedOrigins } from '../embed/origins.js';
-import { revokeSessionsOutside } from '../embed/store.js';
+import type { Store, Tx } from '../store/port.js';
+import { validateWhitelist, whitelistWithin } from '../core/ip.js';
+import { MAX_ALLOWED_ORIGINS, normalizeAllowedOrigins } from './origins.js';
 import { ACCOUNTS, TIER_RANK, type AccountRecord } from '../accounts/records.js';
 import { API_KEYS, buildKey, type ApiKeyRecord, type Principal } from './keys.js';
-import { hasScope, SCOPES, TIERS, type Scope, type Tier } from './scopes.js';
+import { hasScope, SCOPES, TIERS, type Scope, type Tier } from '../accounts/scopes.js';
 import { BUCKETS, RATE_LIMITS, type KeyRateLimit } from './limits.js';
 
-// Key management (spec 4.1, DECISIONS.md "API keys"): a key sees and manages only
-// its owner's keys, and can never create or widen a key beyond itself.
+// Key management: a key sees and manages only its owner's keys, and can never
+// create or widen a key beyond itself.
 
 
 /** "a partner key", "an internal key". */
@@ -127,7 +126,7 @@ interface KeyFields {
 }
 
 /**
- * The limits a key passes on (issue 13): a key's expiry is no later than its
+ * The limits a key passes on: a key's expiry is no later than its
  * creator's, its whitelist lies within its creator's, its scopes are a subset.
  * The same rules bound a PATCH, so a key cannot lengthen its own expiry, remove
  * it, or widen its own whitelist.
@@ -271,7 +270,19 @@ export async function getApiKey(deps: KeyDeps, caller: Principal, id: string): P
   return keyView(await ownKey(deps.store, caller, id));
 }
 
-export async function updateApiKey(deps: KeyDeps, caller: Principal, input: z.infer<typeof UpdateApiKeyInput>): Promise<ApiKeyView> {
+/**
+ * What must happen, in the same transaction, when a key's allowed origins change: the embed tokens made by the key
+ * for an origin it no longer allows are revoked (src/embed/store.ts, revokeSessionsOutside). Passed in by the caller
+ * because embedding sits above keys.
+ */
+export type OriginsChanged = (tx: Tx, before: ApiKeyRecord, remaining: readonly string[], now: Date) => Promise<unknown>;
+
+export async function updateApiKey(
+  deps: KeyDeps,
+  caller: Principal,
+  input: z.infer<typeof UpdateApiKeyInput>,
+  originsChanged: OriginsChanged,
+): Promise<ApiKeyView> {
   const current = await ownKey(deps.store, caller, input.id);
   assertManageable(caller, current);
   if (current.revokedAt) throw ApiError.validation('A revoked key cannot be changed.', [{ field: 'id', reason: 'the key is revoked' }]);
@@ -297,7 +308,7 @@ export async function updateApiKey(deps: KeyDeps, caller: Principal, input: z.in
     };
     await tx.put(API_KEYS, next);
     // Embed tokens a removed origin could use die with the change, for good (re-adding the origin does not revive them).
-    if (allowedOrigins !== undefined) await revokeSessionsOutside(tx, fresh, allowedOrigins, deps.clock.now());
+    if (allowedOrigins !== undefined) await originsChanged(tx, fresh, allowedOrigins, deps.clock.now());
     return keyView(next);
   });
 }

@@ -1,5 +1,5 @@
 /**
- * The Redis implementation of the limiter port (./limiter-port.ts), shared by several instances.
+ * The Redis implementation of the limiter port (src/core/limiter-port.ts), shared by several instances.
  *
  * Same semantics as the in-process MemoryRateLimiter (./limiter.ts): a fixed window of `windowMs` per key, aligned
  * on multiples of the window (so every instance agrees on it), `remaining` never negative, a refused hit counts
@@ -24,7 +24,7 @@
 import { createHash } from 'node:crypto';
 import { createClient, ErrorReply, type RedisClientType } from 'redis';
 import { RATE_WINDOW_MS } from './limits.js';
-import { LimiterUnavailableError, type RateLimiter, type RateState } from './limiter-port.js';
+import { LimiterUnavailableError, type RateLimiter, type RateState } from '../core/limiter-port.js';
 
 export interface RedisRateLimiterOptions {
   /** redis://[user:password@]host:port[/db] */

@@ -26,7 +26,10 @@ import { newId } from '../core/ids.js';
 import type { AnyTool, Services } from '../tools/define.js';
 import type { Principal } from '../accounts/principal.js';
 import { ZodError } from 'zod';
-import { admit, invokeTool, mayCall, requireAccess, zodDetails, type CallInfo } from '../tools/invoke.js';
+import type { CallInfo } from '../access/call.js';
+import { admit } from '../access/key.js';
+import { mayCall, requireAccess } from '../access/permissions.js';
+import { invokeTool, zodDetails } from '../tools/invoke.js';
 import { toolSchemas } from '../tools/schema.js';
 import { MCP_INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './info.js';
 

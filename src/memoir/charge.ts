@@ -8,7 +8,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
-import { actionCost, type PaidAction } from '../credits/catalogue.js';
+import { actionCost, catalogueOf, type PaidAction } from '../credits/catalogue.js';
 import { withCredits } from '../credits/spend.js';
 import type { Store } from '../store/port.js';
 
@@ -33,7 +33,7 @@ export interface ChargeContext {
 /** What `units` of an action cost now (whole units: started minutes or seconds count in full). */
 export function priceOf(config: Config, action: PaidAction, units: number): { units: number; credits: number } {
   const whole = Math.max(1, Math.ceil(units));
-  return { units: whole, credits: actionCost(config.credits, action, whole) };
+  return { units: whole, credits: actionCost(catalogueOf(config), action, whole) };
 }
 
 /** Runs `work` as a paid action: debited first, refunded if it throws. */

@@ -10,7 +10,7 @@ import type { ContractEngine } from '../contracts/engine.js';
 import type { DocsIndex } from '../docs/search.js';
 import type { JurisdictionIndex } from '../law/jurisdictions.js';
 import type { RateLimiter } from '../keys/limiter.js';
-import type { Scope, Tier } from '../keys/scopes.js';
+import type { Scope, Tier } from '../accounts/scopes.js';
 import type { Store } from '../store/port.js';
 import type { GrantDesk, GrantedAccess, GrantPermission } from '../accounts/grants.js';
 import { bounded } from './bounds.js';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ipAllowed, normalizeIp, validateWhitelist } from '../../src/keys/ip.js';
+import { ipAllowed, normalizeIp, validateWhitelist } from '../../src/core/ip.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 
 describe('IP whitelist matching', () => {

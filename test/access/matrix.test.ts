@@ -8,7 +8,7 @@ import { ACCOUNTS, newAccount } from '../../src/accounts/records.js';
 import { registerUser, sessionHeaders } from '../support/session.js';
 import { SESSION_SCOPES } from '../../src/accounts/sessions.js';
 import { API_KEYS, hashKey, type ApiKeyRecord } from '../../src/keys/keys.js';
-import { hasScope, SCOPES, type Scope, type Tier } from '../../src/keys/scopes.js';
+import { hasScope, SCOPES, type Scope, type Tier } from '../../src/accounts/scopes.js';
 import { RATE_WINDOW_MS } from '../../src/keys/limits.js';
 import type { AnyTool } from '../../src/tools/define.js';
 import { createWebhook } from '../../src/webhooks/index.js';

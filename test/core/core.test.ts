@@ -9,7 +9,7 @@ import { redactUrl } from '../../src/core/log.js';
 import { CursorCodec, paginateCursor, paginateOffset } from '../../src/core/pagination.js';
 import { coerceQuery } from '../../src/http/query.js';
 import { presentedKey } from '../../src/http/credentials.js';
-import { hasScope } from '../../src/keys/scopes.js';
+import { hasScope } from '../../src/accounts/scopes.js';
 
 describe('errors', () => {
   it('has every error code, with its HTTP status', () => {

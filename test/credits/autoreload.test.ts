@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { settleReloads } from '../../src/credits/autoreload.js';
 import { debitCredits } from '../../src/credits/spend.js';
 import { sessionHeaders, type TestSession } from '../support/session.js';
+import { catalogueOf } from '../../src/credits/catalogue.js';
 import { startCreditsHarness, type CreditsHarness } from './harness.js';
 
 // Automatic reloads against the Stripe stand-in (off-session PaymentIntents with the card saved at checkout).
@@ -135,7 +136,7 @@ describe('automatic reload', () => {
     await spend(user.accountId, 1);
     await settleReloads();
     expect(reloadCalls(user.accountId)).toHaveLength(first.length); // still in flight: nothing new
-    h.clock.advance(h.server.services.config.credits.autoReload.staleAfterSeconds * 1000);
+    h.clock.advance(catalogueOf(h.server.services.config).autoReload.staleAfterSeconds * 1000);
     await spend(user.accountId, 1);
     await settleReloads();
     const all = reloadCalls(user.accountId);

@@ -5,6 +5,7 @@ import { DELIVERIES, type DeliveryRecord } from '../../src/events/events.js';
 import { createWebhook } from '../../src/webhooks/index.js';
 import { STANDIN_SECRET_KEY } from '../support/stripe-standin.js';
 import { sessionHeaders } from '../support/session.js';
+import { catalogueOf } from '../../src/credits/catalogue.js';
 import { startCreditsHarness, type CreditsHarness } from './harness.js';
 
 // Checkout fulfilment through POST /api/v1/payments/stripe/webhook, over real HTTP, with events signed by the SDK's helper.
@@ -14,7 +15,7 @@ const STARTER = 100;
 
 beforeAll(async () => {
   h = await startCreditsHarness();
-  expect(h.server.services.config.credits.packs.find((p) => p.type === 'starter')!.credits).toBe(STARTER);
+  expect(catalogueOf(h.server.services.config).packs.find((p) => p.type === 'starter')!.credits).toBe(STARTER);
 });
 afterAll(async () => {
   await h?.close();
@@ -117,7 +118,7 @@ describe('checkout fulfilment', () => {
   it('partial refunds reverse in proportion, each refunded amount once', async () => {
     const user = await h.user();
     const { paymentIntentId } = await h.buyAndPay(user);
-    const price = h.server.services.config.credits.packs[0]!.price;
+    const price = catalogueOf(h.server.services.config).packs[0]!.price;
     const half = h.standin.refund(paymentIntentId, price / 2);
     const rest = h.standin.refund(paymentIntentId);
     // The later (cumulative) refund first, then the earlier one: nothing is reversed twice.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type PaymentsConfig } from '../../src/core/config.js';
 import { ApiError } from '../../src/core/errors.js';
-import { actionCost, DEFAULT_CATALOGUE, findPack, parseCatalogue, priceList } from '../../src/credits/catalogue.js';
+import { actionCost, catalogueOf, DEFAULT_CATALOGUE, findPack, parseCatalogue, priceList } from '../../src/credits/catalogue.js';
 import { paymentsGateway, requireGateway, verifyStripeEvent } from '../../src/credits/stripe.js';
 import { STANDIN_SECRET_KEY, STANDIN_WEBHOOK_SECRET, startStripeStandin, type StripeStandin } from '../support/stripe-standin.js';
 
@@ -28,10 +28,13 @@ describe('catalogue', () => {
 
   it('is overridden by SVC_CREDITS_CATALOGUE, merged over the defaults and validated at start', () => {
     const config = loadConfig({}, { SVC_CREDITS_CATALOGUE: JSON.stringify({ prices: { chat_message: 3 }, packs: [{ type: 'mini', name: 'Mini', credits: 10, price: 99, currency: 'eur' }] }) });
-    expect(config.credits.packs.map((p) => p.type)).toEqual(['mini']);
-    expect(config.credits.prices).toEqual({ ...DEFAULT_CATALOGUE.prices, chat_message: 3 });
-    expect(() => loadConfig({}, { SVC_CREDITS_CATALOGUE: '{not json' })).toThrow(ConfigError);
-    expect(() => loadConfig({}, { SVC_CREDITS_CATALOGUE: JSON.stringify({ packs: [{ type: 'x', name: 'X', credits: -1, price: 1, currency: 'usd' }] }) })).toThrow(/packs\.0\.credits/);
+    expect(catalogueOf(config).packs.map((p) => p.type)).toEqual(['mini']);
+    expect(catalogueOf(config).prices).toEqual({ ...DEFAULT_CATALOGUE.prices, chat_message: 3 });
+    expect(catalogueOf(loadConfig({}, {}))).toBe(DEFAULT_CATALOGUE);
+    expect(() => catalogueOf(loadConfig({}, { SVC_CREDITS_CATALOGUE: '{not json' }))).toThrow(ConfigError);
+    expect(() => catalogueOf(loadConfig({}, { SVC_CREDITS_CATALOGUE: JSON.stringify({ packs: [{ type: 'x', name: 'X', credits: -1, price: 1, currency: 'usd' }] }) }))).toThrow(
+      /packs\.0\.credits/,
+    );
     expect(() => parseCatalogue(JSON.stringify({ packs: [starter, starter] }))).toThrow(/unique/);
     expect(() => parseCatalogue(JSON.stringify({ prices: { teleport: 1 } }))).toThrow(/teleport/);
   });

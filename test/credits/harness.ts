@@ -44,7 +44,7 @@ export async function startCreditsHarness(
     opts.payments === false
       ? { stripeSecretKey: undefined, stripeWebhookSecret: undefined, stripeApiBase: undefined, returnHosts: [] }
       : { stripeSecretKey: opts.secretKey ?? STANDIN_SECRET_KEY, stripeWebhookSecret: STANDIN_WEBHOOK_SECRET, stripeApiBase: standin.url, returnHosts: [] };
-  const server = await startTestServer({ clock, config: { payments, credits: { ...DEFAULT_CATALOGUE, ...opts.catalogue }, ...opts.config }, ...(opts.log ? { log: opts.log } : {}) });
+  const server = await startTestServer({ clock, config: { payments, creditsCatalogue: JSON.stringify({ ...DEFAULT_CATALOGUE, ...opts.catalogue }), ...opts.config }, ...(opts.log ? { log: opts.log } : {}) });
   const webhookUrl = server.url + STRIPE_WEBHOOK_PATH;
   const h: CreditsHarness = {
     server,

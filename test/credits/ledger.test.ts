@@ -5,6 +5,7 @@ import type { CreditDeps } from '../../src/credits/autoreload.js';
 import { addEntry, grantCredits } from '../../src/credits/ledger.js';
 import { debitCredits, refundDebit, withCredits } from '../../src/credits/spend.js';
 import { accountStore } from '../../src/accounts/tenancy.js';
+import { catalogueOf } from '../../src/credits/catalogue.js';
 import { startCreditsHarness, type CreditsHarness } from './harness.js';
 
 // The ledger on the embedded store, through the domain functions.
@@ -88,7 +89,7 @@ describe('credit ledger', () => {
     const account = await h.server.account();
     await grant(account, 10);
     const ctx = { ...deps, store: accountStore(deps.store, account), principal: { ownerId: account } };
-    const price = h.server.services.config.credits.prices.voice;
+    const price = catalogueOf(h.server.services.config).prices.voice;
     await expect(withCredits(ctx, 'voice', 3, { type: 'voice_clip', id: 'v1' }, async () => Promise.reject(new Error('synthesis failed')))).rejects.toThrow('synthesis failed');
     const afterFailure = await h.entries(account);
     expect(afterFailure.map((e) => [e.kind, e.amount])).toEqual([

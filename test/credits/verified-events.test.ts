@@ -11,6 +11,7 @@ import { StoreUnavailableError } from '../../src/store/port.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 import { sessionHeaders, type TestSession } from '../support/session.js';
 import { STANDIN_SECRET_KEY } from '../support/stripe-standin.js';
+import { catalogueOf } from '../../src/credits/catalogue.js';
 import { startCreditsHarness, type CreditsHarness } from './harness.js';
 
 // A signed Stripe event is acted on only for a checkout session or PaymentIntent this service created: its purchase
@@ -43,7 +44,7 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
   });
 
   const store = () => h.server.services.store;
-  const price = () => h.server.services.config.credits.packs.find((p) => p.type === 'starter')!.price;
+  const price = () => catalogueOf(h.server.services.config).packs.find((p) => p.type === 'starter')!.price;
 
   /** Delivers an event and expects 200 with `ignored`; returns the note. */
   async function expectIgnored(event: Stripe.Event): Promise<string> {

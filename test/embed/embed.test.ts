@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/core/log.js';
-import { parseOrigin } from '../../src/embed/origins.js';
+import { parseOrigin } from '../../src/keys/origins.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
 import { bundleWizard, SDK_BUDGET_GZIP_BYTES } from '../../scripts/build-wizard.mjs';
 import { embedToken, partnerKey } from './support.js';

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RateLimiter } from '../../src/keys/limiter-port.js';
+import type { RateLimiter } from '../../src/core/limiter-port.js';
 
 export type OpenLimiter = (opts: { windowMs: number }) => Promise<{ limiter: RateLimiter; cleanup(): Promise<void> }>;
 

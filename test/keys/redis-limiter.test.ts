@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimiter } from '../../src/keys/limiter.js';
-import { LimiterUnavailableError, type RateState } from '../../src/keys/limiter-port.js';
+import { LimiterUnavailableError, type RateState } from '../../src/core/limiter-port.js';
 import { RedisRateLimiter } from '../../src/keys/redis-limiter.js';
 import { freePort, startOwnRedis, testRedisUrl, type OwnEngine } from '../support/engines.js';
 

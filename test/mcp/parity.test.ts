@@ -6,7 +6,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { loadConfig } from '../../src/core/config.js';
 import { ERROR_STATUS } from '../../src/core/errors.js';
 import { createLogger } from '../../src/core/log.js';
-import { createKey } from '../../src/keys/keys.js';
+import { createKey } from '../../src/keys/provision.js';
 import { findTool } from '../../src/tools/index.js';
 import { TEST_TOOLS } from '../fixtures/tools.js';
 import { startTestServer, tmpDir, type TestServer } from '../helpers.js';

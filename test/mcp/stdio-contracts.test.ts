@@ -4,7 +4,7 @@ import { closeServices, openServices } from '../../src/app.js';
 import { systemClock } from '../../src/core/clock.js';
 import { loadConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/log.js';
-import { createKey } from '../../src/keys/keys.js';
+import { createKey } from '../../src/keys/provision.js';
 import { tmpDir } from '../helpers.js';
 import { mcpOutcome, stdioClient } from '../mcp-clients.js';
 

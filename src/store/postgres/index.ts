@@ -25,7 +25,7 @@
  * with StoreConflictError. A lost connection (refused, dropped, server shut down, pg_terminate_backend, a session
  * ended by the server's idle-in-transaction or statement timeout) rejects with StoreUnavailableError; the server rolls
  * back what the transaction wrote. Both are transient: the service answers them 503 SERVICE_UNAVAILABLE with
- * Retry-After (src/tools/invoke.ts unavailableError), never 500. If the connection is lost during COMMIT itself the outcome is unknown, as with any networked
+ * Retry-After (src/access/unavailable.ts), never 500. If the connection is lost during COMMIT itself the outcome is unknown, as with any networked
  * database.
  *
  * Known differences from the lowdb store: PostgreSQL's jsonb does not keep the key order of a record (records come

@@ -1,7 +1,7 @@
 import type { Store } from '../../store/port.js';
 import type { ToolContext } from '../define.js';
 import type { AccountDeps } from '../../accounts/accounts.js';
-import type { Tier } from '../../keys/scopes.js';
+import type { Tier } from '../../accounts/scopes.js';
 
 /** Account management is the operator's: internal keys (scope `users`, which `all` includes). */
 export const OPERATOR_TIERS: readonly Tier[] = ['internal'];

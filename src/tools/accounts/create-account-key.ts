@@ -1,4 +1,4 @@
-import { createAccountKey, CreateAccountKeyInput, CreatedKeyOutput } from '../../accounts/accounts.js';
+import { createAccountKey, CreateAccountKeyInput, CreatedKeyOutput } from '../../keys/provision.js';
 import { defineTool } from '../define.js';
 import { accountDeps, OPERATOR_TOOL } from './common.js';
 

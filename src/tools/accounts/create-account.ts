@@ -1,4 +1,4 @@
-import { createAccount, CreateAccountInput, CreateAccountOutput } from '../../accounts/accounts.js';
+import { createAccount, CreateAccountInput, CreateAccountOutput } from '../../keys/provision.js';
 import { defineTool } from '../define.js';
 import { accountDeps, OPERATOR_TOOL } from './common.js';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cataloguePageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
+import { catalogueOf } from '../../credits/catalogue.js';
 import { paymentsGateway } from '../../credits/stripe.js';
 import { packsView, PacksOutput } from '../../credits/views.js';
 import { defineTool } from '../define.js';
@@ -18,7 +19,7 @@ export const listCreditPacksTool = defineTool({
   output: PacksOutput.extend({ pagination: OffsetPageMetaSchema }).describe('Credit packs (of this page) and the whole price list.'),
   rest: creditRoute('GET', 'packs', { metaFields: ['pagination'] }),
   handler: (input, ctx) => {
-    const view = packsView(ctx.config.credits, paymentsGateway(ctx.config.payments) !== undefined);
+    const view = packsView(catalogueOf(ctx.config), paymentsGateway(ctx.config.payments) !== undefined);
     const page = paginateOffset(view.packs, input.page, input.limit);
     return { ...view, packs: page.items, pagination: page.pagination };
   },

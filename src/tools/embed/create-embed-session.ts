@@ -3,7 +3,7 @@ import { ApiError } from '../../core/errors.js';
 import { API_KEYS, type ApiKeyRecord } from '../../keys/keys.js';
 import { EMBED_TIERS } from '../../embed/auth.js';
 import { checkCallback, requireEmbedSecret } from '../../embed/callback.js';
-import { parseOrigin } from '../../embed/origins.js';
+import { parseOrigin } from '../../keys/origins.js';
 import { createEmbedSession } from '../../embed/store.js';
 import { defineTool } from '../define.js';
 

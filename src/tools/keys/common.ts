@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Tier } from '../../keys/scopes.js';
+import type { Tier } from '../../accounts/scopes.js';
 
 /** Key management needs a partner or internal key (public keys: 403 TIER_NOT_ALLOWED). */
 export const KEY_MANAGER_TIERS: readonly Tier[] = ['partner', 'internal'];

@@ -1,3 +1,4 @@
+import { revokeSessionsOutside } from '../../embed/store.js';
 import { ApiKeySchema, updateApiKey, UpdateApiKeyInput } from '../../keys/manage.js';
 import { defineTool } from '../define.js';
 import { KEY_MANAGER_TIERS } from './common.js';
@@ -19,5 +20,6 @@ export const updateApiKeyTool = defineTool({
   input: UpdateApiKeyInput,
   output: ApiKeySchema,
   rest: { method: 'PATCH', path: '/api-keys/:id', shape: 'data' },
-  handler: (input, ctx) => updateApiKey(ctx, ctx.principal, input),
+  // Embed tokens a removed origin could use die with the change.
+  handler: (input, ctx) => updateApiKey(ctx, ctx.principal, input, revokeSessionsOutside),
 });

@@ -1,4 +1,4 @@
-import type { Tier } from '../../keys/scopes.js';
+import type { Tier } from '../../accounts/scopes.js';
 import type { WebhookDeps } from '../../webhooks/index.js';
 import type { ToolContext } from '../define.js';
 

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import type { ErrorDetail } from '../core/errors.js';
+import type { ErrorDetail } from './errors.js';
 
 /**
  * IP whitelists: single addresses and CIDR ranges, IPv4 and IPv6, matched with

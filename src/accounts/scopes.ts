@@ -1,4 +1,4 @@
-/** Scopes of spec section 5. `X` includes `X:read`; `all` includes everything and is for internal keys only. */
+/** Scopes a key or session may hold. `X` includes `X:read`; `all` includes everything and is for internal keys only. */
 export const SCOPES = [
   'contracts',
   'contracts:read',

@@ -1,7 +1,7 @@
 import type { ErrorDetail } from '../core/errors.js';
 
 /**
- * Allowed origins of a key (issue 17): the sites that may frame the wizard.
+ * Allowed origins of a key: the sites that may frame the wizard.
  * Each entry is exactly `scheme://host[:port]`, as a browser writes
  * `location.origin`: no path, query, fragment, user or wildcard. HTTPS for
  * every host; plain HTTP only for loopback hosts (local development).

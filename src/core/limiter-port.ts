@@ -1,6 +1,6 @@
 /**
- * The limiter port (asynchronous). The in-process MemoryRateLimiter (./limiter.ts) is the embedded default; a
- * Redis implementation (./redis-limiter.ts) is shared by several instances.
+ * The limiter port (asynchronous). The in-process MemoryRateLimiter (src/keys/limiter.ts) is the embedded default; a
+ * Redis implementation (src/keys/redis-limiter.ts) is shared by several instances.
  */
 /** The state of one counter after a hit. */
 export interface RateState {

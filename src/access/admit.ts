@@ -1,0 +1,41 @@
+/**
+ * Admission of one operation call, the same for every transport: who is calling (API key, user session or embed
+ * token; src/access/principal.ts), whether their account and address may call, whether their rate budget allows
+ * one more request, and whether they hold the tier and scope the operation needs.
+ */
+import { ApiError } from '../core/errors.js';
+import type { Principal } from '../accounts/principal.js';
+import type { Bucket } from '../keys/limits.js';
+import { countBucket } from './budget.js';
+import type { CallInfo } from './call.js';
+import { admitAnonymous } from './counters.js';
+import { requireAccess } from './permissions.js';
+import { admitPrincipal } from './principal.js';
+import { KEY_ONLY, type AccessRule } from './rule.js';
+import type { AccessServices } from './services.js';
+
+/** The principal of a sign-up or sign-in call, before anyone is known: it owns nothing and may do nothing. */
+const NOBODY: Principal = Object.freeze({ kind: 'key', ownerId: '', tier: 'public', scopes: [], keyId: '', expiresAt: null, ipWhitelist: [] }) as Principal;
+
+/**
+ * Admits one call of an operation and returns its principal, or throws the ApiError that refuses it (401, 403,
+ * 429, 503). An unreachable store or limiter may also surface as its own error; the caller maps it to the 503
+ * with unavailableError (src/access/unavailable.ts), as invokeTool does.
+ */
+export async function admitCall(rule: AccessRule, services: AccessServices, call: CallInfo): Promise<Principal> {
+  const bucket: Bucket = rule.bucket === 'default' ? 'all' : rule.bucket;
+  if (rule.auth === 'none') {
+    await admitAnonymous(services, call);
+    return NOBODY;
+  }
+  if (call.admitted) {
+    const principal = call.admitted;
+    if (!(rule.principals ?? KEY_ONLY).includes(principal.kind)) throw new ApiError('UNAUTHORIZED', 'This operation needs a user session.');
+    requireAccess(principal, rule.scope, rule.tiers);
+    if (bucket !== 'all') await countBucket(services, principal, bucket);
+    return principal;
+  }
+  const principal = await admitPrincipal(services, call, bucket, rule.principals);
+  requireAccess(principal, rule.scope, rule.tiers);
+  return principal;
+}

@@ -1,0 +1,132 @@
+/**
+ * Rate budgets: what a principal's requests count against. Every key, embed token and user session of an account
+ * shares one budget per bucket at the account tier's figures; a key with limits lower than that also has counters
+ * of its own (src/keys/limits.ts, keyLimitsWithin). A request counts in all of its counters or in none.
+ */
+import type { ApiError } from '../core/errors.js';
+import type { RateState } from '../core/limiter-port.js';
+import type { Principal } from '../accounts/principal.js';
+import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
+import type { Tier } from '../accounts/scopes.js';
+import { API_KEYS, type ApiKeyRecord } from '../keys/keys.js';
+import { keyLimitsWithin, RATE_LIMITS, type Bucket, type KeyRateLimit } from '../keys/limits.js';
+import type { CallInfo } from './call.js';
+import { hitLimits, rateLimited } from './counters.js';
+import type { AccessServices } from './services.js';
+import { unavailableError } from './unavailable.js';
+
+/** The figures a principal counts against: its account's tier and, for a key limited below it, the key's own. */
+export interface Budget {
+  accountTier: Tier;
+  keyLimits: KeyRateLimit | undefined;
+}
+
+/**
+ * Budgets of the principals admission made, so a later count for the same principal (a JSON-RPC batch, a tool's
+ * own bucket after /mcp admitted the POST) needs no store read. Principals live for one request or one MCP session.
+ */
+const budgets = new WeakMap<Principal, Budget>();
+
+/** Keeps the budget admission found for a principal. */
+export function rememberBudget(principal: Principal, budget: Budget): Budget {
+  budgets.set(principal, budget);
+  return budget;
+}
+
+/** The budget of a key (or of an embed token made by it) in its account. */
+export function keyBudget(record: { tier: Tier; rateLimit?: KeyRateLimit | null | undefined }, account: AccountRecord | undefined): Budget {
+  const accountTier = account?.tier ?? record.tier;
+  return { accountTier, keyLimits: keyLimitsWithin(record.tier, record.rateLimit, accountTier) };
+}
+
+/** A principal's budget: as admission found it, else read from the store (a principal admitted elsewhere). */
+async function budgetOf(services: AccessServices, principal: Principal): Promise<Budget> {
+  const known = budgets.get(principal);
+  if (known) return known;
+  // A session's principal carries its account's tier; it has no limits of its own.
+  if (principal.kind === 'session') return rememberBudget(principal, { accountTier: principal.tier, keyLimits: undefined });
+  const [record, account] = await Promise.all([
+    services.store.get<ApiKeyRecord>(API_KEYS, principal.keyId),
+    services.store.get<AccountRecord>(ACCOUNTS, principal.ownerId),
+  ]);
+  return rememberBudget(principal, keyBudget(record ?? { tier: principal.tier }, account));
+}
+
+/** One counter a request counts in. */
+interface Counter {
+  key: string;
+  limit: number;
+  bucket: Bucket;
+  /** The key's own counter (else the account's). */
+  own: boolean;
+}
+
+/** The counters of a principal's buckets: the account's, then the key's own where it has a lower limit. */
+function countersOf(principal: Principal, budget: Budget, buckets: readonly Bucket[]): Counter[] {
+  const out: Counter[] = [];
+  for (const bucket of buckets) {
+    out.push({ key: `acct:${principal.ownerId}:${bucket}`, limit: RATE_LIMITS[budget.accountTier][bucket], bucket, own: false });
+    const own = principal.kind === 'session' ? undefined : budget.keyLimits?.[bucket];
+    if (own !== undefined) out.push({ key: `key:${principal.keyId}:${bucket}`, limit: own, bucket, own: true });
+  }
+  return out;
+}
+
+/** Only the all-requests bucket. */
+export const ALL_ONLY: readonly Bucket[] = ['all'];
+
+/** The result of counting one request in a principal's budget. */
+export interface BudgetHit {
+  /** For the X-RateLimit-* headers: of the first bucket counted, the counter that applied (full, or closest to its limit). */
+  rate: RateState;
+  /** The 429 to answer when the request was refused (nothing was counted then). */
+  refused: ApiError | undefined;
+}
+
+/** Counts one request in the given buckets of a principal's budget, all or nothing. */
+export async function hitBudget(services: AccessServices, principal: Principal, buckets: readonly Bucket[]): Promise<BudgetHit> {
+  const budget = await budgetOf(services, principal);
+  const counters = countersOf(principal, budget, buckets);
+  const states = await hitLimits(services, counters, services.clock.now());
+  let shown = 0;
+  for (let i = 1; i < counters.length; i++) {
+    if (counters[i]!.bucket === buckets[0] && states[i]!.remaining < states[shown]!.remaining) shown = i;
+  }
+  if (states[0]!.allowed) return { rate: states[shown]!, refused: undefined };
+  // All or nothing: nothing was counted, and the full counters are those with nothing left.
+  const full = Math.max(0, states.findIndex((s) => s.remaining === 0));
+  const c = counters[full]!;
+  const refused = c.own
+    ? rateLimited("API key's own", c.bucket, states[full]!, ' (within its account\'s budget)')
+    : rateLimited(`${budget.accountTier} tier`, c.bucket, states[full]!, ', shared by all the keys and sessions of the account');
+  return { rate: states[shown]!, refused };
+}
+
+/**
+ * Counts one request in the principal's all-requests bucket and, for tools with
+ * their own bucket, in that one too: all or nothing. Sets call.rate; throws 429
+ * naming the bucket that is full.
+ */
+export async function countPrincipal(services: AccessServices, principal: Principal, call: Pick<CallInfo, 'rate'>, bucket: Bucket): Promise<void> {
+  const hit = await hitBudget(services, principal, bucket === 'all' ? ALL_ONLY : [...ALL_ONLY, bucket]);
+  call.rate = hit.rate;
+  if (hit.refused) throw hit.refused;
+}
+
+/**
+ * Counts one more request in the all-requests bucket of a principal admitted already (a JSON-RPC batch, an embed
+ * page load): the state for the headers, and the 429 naming the full limit when it was refused (nothing counted).
+ */
+export async function countAdmitted(services: AccessServices, principal: Principal): Promise<BudgetHit> {
+  try {
+    return await hitBudget(services, principal, ALL_ONLY);
+  } catch (err) {
+    throw unavailableError(err, services.clock.now()) ?? err;
+  }
+}
+
+/** Counts one call in a tool's own bucket (generation, chat) for a principal already counted in the all-requests bucket. */
+export async function countBucket(services: AccessServices, principal: Principal, bucket: Bucket): Promise<void> {
+  const hit = await hitBudget(services, principal, [bucket]);
+  if (hit.refused) throw hit.refused;
+}

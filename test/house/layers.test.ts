@@ -58,7 +58,8 @@ describe('layer rules on a planted tree', () => {
       // a domain importing the HTTP framework
       'src/credits/g.ts': "import fastify from 'fastify';\nexport const g = fastify;\n",
       // the same imports where the layers allow them: no violation expected
-      'src/tools/h.ts': "import { a } from '../core/a.js';\nimport { f } from '../memoir/f.js';\nexport const h = a + f;\n",
+      'src/tools/h.ts':
+        "import { a } from '../core/a.js';\nimport { f } from '../memoir/f.js';\nexport const h = a + f;\n",
       'src/http/i.ts': "import fastify from 'fastify';\nexport const i = fastify;\n",
       'src/contracts/j.ts': "import { c } from '../law/c.js';\nexport const j = c;\n",
     };

@@ -37,30 +37,25 @@ const LAYERS = [
 
 // Allowed domain-to-domain imports: from a domain folder to the named files of another.
 const SIBLINGS = {
-  // accounts creates an account together with its first key, and its records carry a key's scopes and tier.
-  accounts: ['keys/(keys|manage|scopes|limiter)'],
+  // accounts is the lowest domain of the pair: it imports no other domain, and keys builds on it.
+  accounts: [],
   // the guardian/heir contract engine applies the inheritance-law checks and templates.
   contracts: ['law/[^/]+', 'law/faraid/[^/]+'],
-  // credits bill accounts and store their ledger in the account's tenancy.
+  // credits bill accounts and keep their ledger in the account's tenancy.
   credits: ['accounts/(records|tenancy)'],
-  // the embeddable wizard authenticates with keys, posts callbacks through the webhook guard and signs them,
-  // and renders plans from contract templates.
+  // the embeddable wizard authenticates with keys and their origins, posts callbacks through the webhook guard and
+  // signs them, and renders plans from the law templates.
   embed: [
-    'accounts/(principal|tenancy)',
+    'accounts/(principal|scopes|tenancy)',
     'contracts/plan',
     'law/templates',
-    'keys/(keys|scopes|origins)',
+    'keys/(keys|origins)',
     'webhooks/(guard|targets|secrets|signature)',
   ],
-  // keys belong to an account (its tenancy, records and principal) and revoke embed sessions on origin changes.
-  keys: ['accounts/(principal|records|tenancy)', 'embed/store'],
+  // a key belongs to an account: keys creates an account with its first key, and reads its scopes, tier and status.
+  keys: ['accounts/(accounts|principal|records|scopes|tenancy)'],
   // memoirs are shared through grants, charged in credits, checked against heirs, photos fetched via the guard.
-  memoir: [
-    'accounts/(grants|quota|tenancy)',
-    'contracts/(plan|validate)',
-    'credits/(catalogue|spend)',
-    'webhooks/guard',
-  ],
+  memoir: ['accounts/(grants|quota|tenancy)', 'contracts/(plan|validate)', 'credits/(catalogue|spend)', 'webhooks/guard'],
 };
 
 const LAYER_RULES = LAYERS.slice(0, -1).map((layer, i) => ({

@@ -21,10 +21,13 @@ describe('README', () => {
     expect(stale).not.toBe(readme);
   });
 
-  it('gives the two quick-start commands, and .ci/run runs the test command', () => {
+  it('gives the two quick-start commands, and .ci/run installs, runs the lint gate, then the tests', () => {
     expect(readme).toMatch(/npm ci && npm start/);
     expect(readme).toMatch(/npm ci && npm test/);
-    const ci = readFileSync(path.join(REPO_ROOT, '.ci', 'run'), 'utf8');
-    expect(ci).toMatch(/npm ci && npm test/);
+    const ci = readFileSync(path.join(REPO_ROOT, '.ci', 'run'), 'utf8').split('\n');
+    const at = (command: string) => ci.indexOf(command);
+    expect(at('npm ci')).toBeGreaterThan(-1);
+    expect(at('npm run lint')).toBeGreaterThan(at('npm ci'));
+    expect(at('npm test')).toBeGreaterThan(at('npm run lint'));
   });
 });

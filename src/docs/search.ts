@@ -3,7 +3,6 @@ import path from 'node:path';
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import { eng as STOP_WORDS } from 'stopword';
-import type { AnyTool } from '../tools/define.js';
 
 /**
  * The service's own documentation: the Markdown files of docs-index/ plus one
@@ -85,8 +84,23 @@ function splitSections(slug: string, markdown: string): { title: string; section
   return { title, sections };
 }
 
+/**
+ * What a tool page shows of a tool definition (tools/define.ts). Stated here, structurally, so that the docs index
+ * does not import the tool layer above it; every registered tool satisfies it.
+ */
+export interface DocumentedTool {
+  name: string;
+  title: string;
+  description: string;
+  scope: string | null;
+  tiers?: readonly string[] | undefined;
+  bucket: string;
+  annotations: { readOnlyHint?: boolean | undefined };
+  rest: { method: string; path: string };
+}
+
 /** One generated page per tool, so the reference can never drift from the registry. */
-function toolPage(tool: AnyTool): string {
+function toolPage(tool: DocumentedTool): string {
   const access = `${tool.scope === null ? 'any valid key' : `the \`${tool.scope}\` scope`}${tool.tiers ? `, ${tool.tiers.join(' or ')} tier` : ''}`;
   return [
     '# Tool reference',
@@ -134,7 +148,7 @@ export class DocsIndex {
     this.#search.addAll([...this.#sections.values()]);
   }
 
-  static load(tools: readonly AnyTool[], dir: string = DEFAULT_DOCS_DIR): DocsIndex {
+  static load(tools: readonly DocumentedTool[], dir: string = DEFAULT_DOCS_DIR): DocsIndex {
     const files = readdirSync(dir)
       .filter((f) => f.endsWith('.md'))
       .sort()

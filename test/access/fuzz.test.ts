@@ -85,7 +85,7 @@ function numberArb(s: Schema, integer: boolean): fc.Arbitrary<number> {
 }
 
 /** An arbitrary producing values the schema accepts (as far as JSON Schema can say). */
-export function arbitraryFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
+function arbitraryFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
   const s = schema;
   if (Array.isArray(s.anyOf)) return fc.oneof(...s.anyOf.map((x: Schema) => arbitraryFor(x, depth + 1)));
   if (Array.isArray(s.oneOf)) return fc.oneof(...s.oneOf.map((x: Schema) => arbitraryFor(x, depth + 1)));

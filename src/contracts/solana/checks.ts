@@ -164,7 +164,7 @@ function programChecks(p: ParsedProgram): { checks: Check[]; usable: boolean } {
           f !== sg &&
           f.constraints.some(
             (c) =>
-              (c.key === 'has_one' && c.value?.split('@')[0]!.trim() === sg.name) ||
+              (c.key === 'has_one' && c.value?.split('@')[0]?.trim() === sg.name) ||
               ((c.key === 'constraint' || c.key === 'seeds') && c.value !== undefined && keyRef.test(c.value)),
           ),
       );
@@ -369,7 +369,7 @@ function idlChecks(p: ParsedProgram, idl: Record<string, unknown>): Check[] {
     const argNames = new Set(ix.args.map((a) => a.name));
     const src = s.fields.map((f) => {
       const item = sourceIdlAccount(f, s.fields, argNames);
-      const relations = s.fields.filter((o) => o.constraints.some((c) => c.key === 'has_one' && c.value?.split('@')[0]!.trim() === f.name)).map((o) => o.name);
+      const relations = s.fields.filter((o) => o.constraints.some((c) => c.key === 'has_one' && c.value?.split('@')[0]?.trim() === f.name)).map((o) => o.name);
       if (relations.length > 0) item.relations = relations;
       return item;
     });

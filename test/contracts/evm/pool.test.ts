@@ -58,8 +58,8 @@ describe('SolcPool', () => {
     expect(local.details?.[0]?.line).toBe(3);
     const remote = await rejection(pool.compile(`${HEADER}import "https://example.com/x.sol";\ncontract A {}\n`));
     expect(remote.details?.[0]?.reason).toMatch(/not allowed/);
-    const escape = await rejection(pool.compile(`${HEADER}import "@openzeppelin/contracts/../../solc/package.json";\ncontract A {}\n`));
-    expect(escape.details?.[0]?.reason).toMatch(/outside|not allowed/);
+    const escaped = await rejection(pool.compile(`${HEADER}import "@openzeppelin/contracts/../../solc/package.json";\ncontract A {}\n`));
+    expect(escaped.details?.[0]?.reason).toMatch(/outside|not allowed/);
     const missing = await rejection(pool.compile(`${HEADER}import "@openzeppelin/contracts/NoSuchFile.sol";\ncontract A {}\n`));
     expect(missing.details?.[0]?.reason).toMatch(/does not exist/);
   });

@@ -1,2 +1,2 @@
 export * from './port.js';
-export { openLowdbStore } from './lowdb.js';
+export { openLowdbStore } from './lowdb/index.js';

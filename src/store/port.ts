@@ -60,6 +60,59 @@ export interface StoreOptions {
   indexes?: Record<string, string[]>;
 }
 
+// ---------------------------------------------------------------------------
+// Claims: an outbox several instances work on
+// ---------------------------------------------------------------------------
+
+/** Selection of records to claim (see ClaimableStore). */
+export interface ClaimQuery {
+  /** An indexed field and the value it must equal, e.g. state = 'pending'. */
+  field: string;
+  value: IndexValue;
+  /**
+   * A numeric field (e.g. nextAttemptAt, leaseUntil) that must be <= dueBefore. A record whose dueField is null or
+   * missing counts as due; one whose dueField is not a number does not.
+   */
+  dueField?: string;
+  dueBefore?: number;
+  /** At most this many records, the oldest (insertion order) first. */
+  limit: number;
+}
+
+/**
+ * Claiming records of an outbox with row locks, for several instances working on one queue: each record is handed
+ * to one claimer at a time, and a claimer skips records another one holds instead of waiting (on PostgreSQL,
+ * `FOR UPDATE SKIP LOCKED`). Present on stores that can do it (the PostgreSQL adapter; the lowdb one serves a single
+ * process and needs no claims); see isClaimable.
+ *
+ * On PostgreSQL, claim transactions run at READ COMMITTED, not SERIALIZABLE: the row locks give the exclusion, and
+ * at SERIALIZABLE concurrent claimers, whose predicate reads overlap by design, would keep failing each other with
+ * serialization conflicts. Their writes are to the claimed rows (locked) and whatever fn writes.
+ */
+export interface ClaimableStore extends Store {
+  /**
+   * Locks up to `limit` matching records nobody else holds, merges `set` into each (shallow) and commits; resolves
+   * with the updated records, in insertion order.
+   */
+  claim<T extends Doc>(collection: string, query: ClaimQuery & { set: Partial<T> }): Promise<T[]>;
+  /**
+   * Locks up to `limit` matching records nobody else holds and runs `fn` with them and a Tx of the same transaction
+   * (fn decides what to write, e.g. the dispatcher's per-delivery checks); commits when fn resolves. The records
+   * stay locked until then. fn may run again on a deadlock (retried like transact), so it has the same rules.
+   */
+  claimWith<T extends Doc, R>(
+    collection: string,
+    query: ClaimQuery,
+    fn: (tx: Tx, claimed: T[]) => Promise<R>,
+  ): Promise<R>;
+}
+
+/** Whether the store can claim (duck-typed, so a caller needs no adapter to ask). */
+export function isClaimable(store: Store): store is ClaimableStore {
+  const s = store as Partial<ClaimableStore>;
+  return typeof s.claimWith === 'function' && typeof s.claim === 'function';
+}
+
 /** The store's engine cannot be reached (connection refused, dropped mid-transaction): callers answer 503. */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';

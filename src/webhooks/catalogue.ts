@@ -1,5 +1,5 @@
 /**
- * Every event name of spec 6.1, with its group. `emitted` says whether some
+ * Every webhook event name, with its group. `emitted` says whether some
  * operation of this service sends it today; the others are accepted in
  * subscriptions so that a subscriber can register ahead of time.
  */

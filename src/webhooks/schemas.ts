@@ -1,4 +1,4 @@
-/** Zod schemas of the webhook tools' inputs and outputs (spec 2.8, 4.3, 6; DECISIONS.md Webhooks). */
+/** Zod schemas of the webhook tools' inputs and outputs (docs/decisions.md, Webhooks). */
 import { z } from 'zod';
 import { CursorPageMetaSchema, cursorPageInput } from '../core/pagination.js';
 

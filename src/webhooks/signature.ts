@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (DECISIONS.md, Webhooks; spec section 5).
+ * Webhook signatures (docs/decisions.md, Webhooks).
  *
  *   X-Webhook-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>...]
  *

@@ -1,5 +1,5 @@
 /**
- * Webhook subscriptions (spec 4.3): create, list, update, delete, rotate the
+ * Webhook subscriptions: create, list, update, delete, rotate the
  * secret, send a test, read the event log. Every function takes the caller's
  * owner id; another owner's subscription answers NOT_FOUND.
  */

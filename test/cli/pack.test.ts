@@ -46,7 +46,7 @@ afterAll(async () => {
 
 describe('npm pack', () => {
   it('holds the compiled program, its run-time assets and data, and no tests or TypeScript sources', () => {
-    for (const f of ['bin/svc.js', 'dist/cli.js', 'dist/mcp/server.js', 'dist/store/writer-worker.mjs', 'dist/contracts/evm/solc-worker.mjs', 'README.md', 'LICENSE', 'package.json']) {
+    for (const f of ['bin/svc.js', 'dist/cli.js', 'dist/mcp/server.js', 'dist/store/lowdb/writer-worker.mjs', 'dist/contracts/evm/solc-worker.mjs', 'README.md', 'LICENSE', 'package.json']) {
       expect(files, f).toContain(f);
     }
     expect(files.some((f) => f.startsWith('jurisdictions/') && f.endsWith('.json'))).toBe(true);

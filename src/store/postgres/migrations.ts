@@ -6,7 +6,7 @@
  * once. Migrations only add: none drops a table, a column or data. A database whose newest migration is one this
  * code does not know (written by a newer svc) is refused with SchemaTooNewError rather than used.
  *
- * The collection tables themselves (one per collection, see ./index.ts) are not migrations: they are created, with
+ * The collection tables themselves (one per collection, see ./tables.ts) are not migrations: they are created, with
  * the expression indexes of their declared fields, by an idempotent step the first time a collection is used, and
  * recorded in `svc_collections` / `svc_indexes`, which migration 1 creates.
  */

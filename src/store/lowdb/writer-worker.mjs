@@ -1,4 +1,4 @@
-// Writer thread of the lowdb store (see lowdb.ts, FileWriter): it holds the
+// Writer thread of the lowdb store (see file.ts, FileWriter): it holds the
 // serialized image of every record and rewrites the data file durably on the
 // store's request, so the main thread only sends what changed since the last
 // write and never spends time on the whole file. Plain JavaScript so it loads

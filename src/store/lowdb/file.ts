@@ -1,0 +1,368 @@
+/**
+ * The data file of the lowdb store: reading and decoding svc.json, and writing it durably.
+ *
+ * The file is written by a worker thread (writer-worker.mjs) that keeps
+ * the serialized form of every record: the main thread sends it only the records
+ * that changed since the last write, and the whole-file work (joining the
+ * records, the system calls, waiting on fsync) never runs on the thread that
+ * serves requests. A write is atomic: temp file, fsync, rename over the data file, fsync of the directory.
+ */
+import { chmod, mkdir, open, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Adapter } from 'lowdb';
+import { StoreCorruptError, type Doc } from '../port.js';
+import { errCode, errMessage, isPlainObject, type Entry, type SvcData } from './records.js';
+
+export const DATA_FILE = 'svc.json';
+export const TMP_PREFIX = `${DATA_FILE}.tmp-`;
+/** The data directory and the files in it are the owner's alone: they hold key hashes and webhook secrets. */
+export const DIR_MODE = 0o700;
+export const FILE_MODE = 0o600;
+const FORMAT = 'svc-store';
+const VERSION = 1;
+const WRITER_URL = new URL('./writer-worker.mjs', import.meta.url);
+
+export interface Waiter {
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * lowdb adapter for svc.json, hand-written on purpose: lowdb's stock TextFile /
+ * JSONFile adapters write through steno, which writes a temp file and renames it
+ * without fsyncing either the file or the directory, so an acknowledged write
+ * can vanish (or leave an empty file) after a power loss or kernel crash. This
+ * one fsyncs the temp file before the rename and the directory after it (in
+ * the writer thread, see FileWriter).
+ *
+ * It converts between the file and the in-memory model (Maps that keep id
+ * insertion order).
+ */
+export class DurableJsonAdapter implements Adapter<SvcData> {
+  readonly file: string;
+  readonly writer: FileWriter;
+
+  constructor(dir: string) {
+    this.file = path.join(dir, DATA_FILE);
+    this.writer = new FileWriter(dir, this.file);
+  }
+
+  async read(): Promise<SvcData | null> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (err) {
+      if (errCode(err) === 'ENOENT') return null;
+      throw corrupt(this.file, `it cannot be read (${errMessage(err)})`);
+    }
+    return decode(this.file, text);
+  }
+
+  write(data: SvcData): Promise<void> {
+    // Called synchronously by the store's startWrite: the changes handed over
+    // are exactly those applied before the write started (group commit).
+    return this.writer.write(data);
+  }
+}
+
+/**
+ * The main-thread side of the writer thread. The thread starts at the first
+ * write with the whole image as it is in memory then; after that, it gets only
+ * the changes recorded since the previous write. If it dies (it should not),
+ * the write in flight is rejected and the next write starts a new thread with
+ * the whole image again, so nothing in memory is lost.
+ */
+export class FileWriter {
+  private worker: Worker | undefined;
+  /**
+   * Changes since the last write, in order, as three parallel lists: the
+   * collection, the id, and the record's JSON text (null: deleted). Plain lists
+   * of the strings the store already has cross to the thread faster than
+   * anything built from them.
+   */
+  private cols: string[] = [];
+  private ids: string[] = [];
+  private jsons: Array<string | null> = [];
+  /**
+   * collection -> id -> where in the lists the record's last change is, while
+   * it is a set: a later set of the same record replaces the text there (same
+   * position in the file, only the newer text crosses). A deletion ends this:
+   * a set after it must append.
+   */
+  private lastSet = new Map<string, Map<string, number>>();
+  private pending: Waiter | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly file: string,
+  ) {}
+
+  record(collection: string, id: string, json: string | null): void {
+    if (!this.worker) return; // the next write sends everything anyway
+    let sets = this.lastSet.get(collection);
+    if (json === null) {
+      sets?.delete(id);
+    } else {
+      const at = sets?.get(id);
+      if (at !== undefined) {
+        this.jsons[at] = json;
+        return;
+      }
+      if (!sets) this.lastSet.set(collection, (sets = new Map()));
+      sets.set(id, this.ids.length);
+    }
+    this.cols.push(collection);
+    this.ids.push(id);
+    this.jsons.push(json);
+  }
+
+  write(data: SvcData): Promise<void> {
+    let worker = this.worker;
+    if (!worker) worker = this.start(data);
+    const message = { type: 'write', cols: this.cols, ids: this.ids, jsons: this.jsons };
+    this.clearOps();
+    return new Promise<void>((resolve, reject) => {
+      this.pending = { resolve, reject };
+      worker.ref(); // keeps the process alive until the write is durable
+      worker.postMessage(message);
+    });
+  }
+
+  /** Stops the thread (no write may be in flight). */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker) await worker.terminate();
+  }
+
+  private clearOps(): void {
+    this.cols = [];
+    this.ids = [];
+    this.jsons = [];
+    this.lastSet.clear();
+  }
+
+  private start(data: SvcData): Worker {
+    const worker = new Worker(WRITER_URL, {
+      workerData: { dir: this.dir, file: this.file, tmp: path.join(this.dir, `${TMP_PREFIX}${process.pid}`), format: FORMAT, version: VERSION },
+    });
+    worker.unref();
+    worker.on('message', (answer: { ok: boolean; error?: { message: string; code?: string } }) => {
+      worker.unref();
+      const pending = this.pending;
+      this.pending = undefined;
+      if (answer.ok) pending?.resolve();
+      else pending?.reject(Object.assign(new Error(answer.error?.message ?? 'write failed'), { code: answer.error?.code }));
+    });
+    worker.on('error', (err) => this.lost(worker, err));
+    worker.on('exit', (code) => this.lost(worker, new Error(`the store writer thread exited (code ${code})`)));
+    worker.postMessage({ type: 'load', ...snapshot(data) });
+    this.worker = worker;
+    this.clearOps(); // the image just sent already holds them
+    return worker;
+  }
+
+  private lost(worker: Worker, err: unknown): void {
+    if (this.worker !== worker) return; // stopped, or already replaced
+    this.worker = undefined;
+    this.clearOps();
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.reject(new Error(`the store writer thread failed (${errMessage(err)}); the change is kept in memory and written by the next write`));
+  }
+}
+
+/** Every collection in file order (empty ones too) and every record as a change, for a new writer thread. */
+function snapshot(data: SvcData): { names: string[]; cols: string[]; ids: string[]; jsons: string[] } {
+  const names: string[] = [];
+  const cols: string[] = [];
+  const ids: string[] = [];
+  const jsons: string[] = [];
+  for (const [name, entries] of data.collections) {
+    names.push(name);
+    for (const [id, entry] of entries) {
+      cols.push(name);
+      ids.push(id);
+      // The copy is the JSON round trip of what was put, so this is the same text
+      // (committed entries no longer hold theirs: see takeJson).
+      jsons.push(JSON.stringify(entry.doc));
+    }
+  }
+  return { names, cols, ids, jsons };
+}
+
+function decode(file: string, text: string): SvcData {
+  if (text.length === 0) throw corrupt(file, 'the file is empty');
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (err) {
+    throw corrupt(file, `it is not valid JSON (${errMessage(err)})`);
+  }
+  if (!isPlainObject(root) || root.format !== FORMAT) {
+    throw corrupt(file, `it is not an svc data file (expected "format": "${FORMAT}")`);
+  }
+  if (root.version !== VERSION) {
+    throw corrupt(file, `it has unsupported version ${JSON.stringify(root.version)} (expected ${VERSION})`);
+  }
+  const collections = root.collections;
+  if (!isPlainObject(collections)) throw corrupt(file, '"collections" is not an object');
+
+  // JSON.parse puts integer-like keys ("7", "42") first in numeric order. Only
+  // when such ids exist, recover the order they have in the file.
+  let fileOrder: Map<string, string[]> | undefined;
+  const data: SvcData = { collections: new Map(), nextSeq: 0 };
+  for (const name of Object.keys(collections)) {
+    const docs = collections[name];
+    if (!isPlainObject(docs)) throw corrupt(file, `collection ${JSON.stringify(name)} is not an object`);
+    let ids = Object.keys(docs);
+    if (ids.some(isArrayIndex)) {
+      fileOrder ??= scanIdOrder(text);
+      const ordered = fileOrder.get(name);
+      if (ordered && ordered.length === ids.length) ids = ordered;
+    }
+    const entries = new Map<string, Entry>();
+    for (const id of ids) {
+      const doc = docs[id];
+      if (!isPlainObject(doc) || doc.id !== id) {
+        throw corrupt(file, `record ${JSON.stringify(id)} of collection ${JSON.stringify(name)} is not an object with a matching "id"`);
+      }
+      entries.set(id, { doc: doc as Doc, json: undefined, seq: data.nextSeq++ });
+    }
+    data.collections.set(name, entries);
+  }
+  return data;
+}
+
+/**
+ * Lists the ids of every collection in the order they appear in the text, which
+ * must be valid JSON of the svc-store shape (decode has checked that already).
+ */
+function scanIdOrder(text: string): Map<string, string[]> {
+  let i = 0;
+  const ws = (): void => {
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
+      else return;
+    }
+  };
+  const skipString = (): void => {
+    i++; // opening quote
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5c) i += 2; // backslash escape
+      else {
+        i++;
+        if (c === 0x22) return;
+      }
+    }
+  };
+  const readString = (): string => {
+    const start = i;
+    skipString();
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  const skipValue = (): void => {
+    const c = text[i];
+    if (c === '"') return skipString();
+    if (c === '{' || c === '[') {
+      let depth = 0;
+      while (i < text.length) {
+        const ch = text[i];
+        if (ch === '"') {
+          skipString();
+          continue;
+        }
+        i++;
+        if (ch === '{' || ch === '[') depth++;
+        else if ((ch === '}' || ch === ']') && --depth === 0) return;
+      }
+      return;
+    }
+    while (i < text.length && !',}] \t\n\r'.includes(text[i] as string)) i++;
+  };
+  /** At an object: calls onValue(key) with i at the start of each value; onValue must consume it. */
+  const eachMember = (onValue: (key: string) => void): void => {
+    ws();
+    i++; // {
+    ws();
+    if (text[i] === '}') {
+      i++;
+      return;
+    }
+    for (;;) {
+      ws();
+      const key = readString();
+      ws();
+      i++; // :
+      ws();
+      onValue(key);
+      ws();
+      if (text[i++] !== ',') return; // '}'
+    }
+  };
+
+  const order = new Map<string, string[]>();
+  eachMember((key) => {
+    if (key !== 'collections') return skipValue();
+    eachMember((name) => {
+      const seen = new Set<string>();
+      eachMember((id) => {
+        seen.add(id); // a duplicate keeps its first position, as in JSON.parse
+        skipValue();
+      });
+      order.set(name, [...seen]);
+    });
+  });
+  return order;
+}
+
+/** Takes group and other permissions off an existing file or directory (a no-op when it has none or is missing). */
+export async function restrict(p: string, mode: number): Promise<void> {
+  try {
+    if (((await stat(p)).mode & 0o077) !== 0) await chmod(p, mode);
+  } catch (err) {
+    if (errCode(err) !== 'ENOENT') throw err;
+  }
+}
+
+/**
+ * mkdir -p (directories created 0700), then fsyncs the parents of the
+ * directories it created so they survive a crash. An existing data directory
+ * open to group or others is narrowed to 0700.
+ */
+export async function ensureDir(dir: string): Promise<void> {
+  const firstCreated = await mkdir(dir, { recursive: true, mode: DIR_MODE });
+  if (firstCreated === undefined) {
+    await restrict(dir, DIR_MODE);
+    return;
+  }
+  const parents: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    parents.push(path.dirname(d));
+    if (d === firstCreated || path.dirname(d) === d) break;
+  }
+  for (const parent of parents) await syncDir(parent);
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+function corrupt(file: string, reason: string): StoreCorruptError {
+  return new StoreCorruptError(
+    `data file ${file} is unreadable: ${reason}. The file was left untouched. ` +
+      `Restore it from a backup, or move it away to start with an empty store.`,
+  );
+}
+
+function isArrayIndex(key: string): boolean {
+  return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
+}

@@ -1,0 +1,188 @@
+/**
+ * Claiming webhook deliveries: the store transactions that hand a delivery to one dispatcher under a lease, and
+ * those that take it back (a restart, an expired lease, a claim that was never sent).
+ *
+ * A claimed delivery is `delivering`, with `leaseOwner` (the dispatcher's id), `leaseUntil` (unix ms) and a new
+ * attempt whose `finishedAt` is null. Every function here that takes a Tx has no effect outside it: a transaction may
+ * run more than once.
+ */
+import type { Keyring } from '../core/keyring.js';
+import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord } from '../events/events.js';
+import type { ClaimableStore, Tx } from '../store/port.js';
+import type { WebhookRecord } from './subscriptions.js';
+import { deliveryTarget } from './targets.js';
+
+/** A claimed delivery, ready to send. */
+export interface Job {
+  id: string;
+  webhook: WebhookRecord;
+  event: EventRecord;
+  attempt: number;
+  /** When this dispatcher's lease on the delivery ends (unix ms). */
+  leaseUntil: number;
+}
+
+/** The attempts that count towards the limit (an attempt interrupted by a crash does not). */
+export function countedAttempts(d: DeliveryRecord): number {
+  return d.attempts.filter((a) => !a.interrupted).length;
+}
+
+/** A delivery whose sender went away: its unfinished attempt is marked interrupted, and it is due again now. */
+export function interrupt(d: DeliveryRecord, now: Date): void {
+  const last = d.attempts[d.attempts.length - 1];
+  if (last && last.finishedAt === null) {
+    last.finishedAt = now.toISOString();
+    last.error = 'interrupted: the server stopped before the outcome was known';
+    last.interrupted = true;
+  }
+  d.state = 'pending';
+  d.nextAttemptAt = now.getTime();
+  d.leaseOwner = null;
+  d.leaseUntil = null;
+}
+
+/** What a claim needs to know about the dispatcher making it. */
+export interface ClaimContext {
+  /** The dispatcher's id, written as the lease owner. */
+  owner: string;
+  now: Date;
+  leaseMs: number;
+  /** Opens the sealed signing secrets of subscriptions and callback targets. */
+  keyring: Keyring;
+  /** Write back a signing secret whose grace has ended (not under a row-lock claim: see prepareClaim). */
+  persistSecrets: boolean;
+  /** Leave a delivery pending when its subscription already has this many claimed (shared store). */
+  cap?: number | undefined;
+  /** How many deliveries of a subscription this dispatcher holds already. */
+  held(webhookId: string): number;
+}
+
+/**
+ * The claim of pending deliveries, whichever way they were selected: cancels those whose subscription or event is
+ * gone or inactive, and marks the others `delivering` under the dispatcher's lease with a new attempt. `cap`
+ * (shared store) leaves a delivery untouched, still pending, when its subscription already has that many claimed.
+ */
+export async function prepareClaim(tx: Tx, records: DeliveryRecord[], ctx: ClaimContext): Promise<Job[]> {
+  const nowMs = ctx.now.getTime();
+  const nowIso = ctx.now.toISOString();
+  const targets = new Map<string, Awaited<ReturnType<typeof deliveryTarget>>>();
+  const taken = new Map<string, number>();
+  const jobs: Job[] = [];
+  for (const d of records) {
+    const id = d.id;
+    if (ctx.cap !== undefined) {
+      const n = ctx.held(d.webhookId) + (taken.get(d.webhookId) ?? 0);
+      if (n >= ctx.cap) continue;
+    }
+    // A subscription, or a callback target the delivery carries (src/webhooks/targets.ts). Read for signing: an ended
+    // grace is erased, but not written under a row-lock claim (READ COMMITTED could overwrite a concurrent change to
+    // the subscription); the periodic eraseExpiredSecrets does it there.
+    if (!targets.has(d.webhookId)) {
+      targets.set(d.webhookId, await deliveryTarget(tx, d, nowMs, { persistSecrets: ctx.persistSecrets, keyring: ctx.keyring }));
+    }
+    const target = targets.get(d.webhookId)!;
+    const webhook = 'webhook' in target ? target.webhook : undefined;
+    const event = await tx.get<EventRecord>(EVENTS, d.eventId);
+    const cancel = 'cancel' in target ? target.cancel : !event ? 'event no longer stored' : null;
+    if (cancel || !webhook || !event) {
+      d.state = 'cancelled';
+      d.reason = cancel ?? 'cancelled';
+      d.completedAt = nowIso;
+      d.nextAttemptAt = null;
+      await tx.put(DELIVERIES, d);
+      continue;
+    }
+    const attempt = countedAttempts(d) + 1;
+    d.attempts.push({ attempt, at: nowIso, finishedAt: null, statusCode: null, latencyMs: null, error: null });
+    d.state = 'delivering';
+    d.nextAttemptAt = null;
+    d.leaseOwner = ctx.owner;
+    d.leaseUntil = nowMs + ctx.leaseMs;
+    await tx.put(DELIVERIES, d);
+    taken.set(d.webhookId, (taken.get(d.webhookId) ?? 0) + 1);
+    jobs.push({ id, webhook, event, attempt, leaseUntil: d.leaseUntil });
+  }
+  return jobs;
+}
+
+/** Records locked by one claim on a shared store. */
+export const CLAIM_BATCH = 100;
+
+/**
+ * Shared store: claims up to `limit` pending deliveries due at `dueBefore` that no other instance holds, oldest first.
+ * `seen` is how many the claim locked (some may be left pending by the per-subscription cap, or cancelled).
+ */
+export function claimDue(
+  store: ClaimableStore,
+  limit: number,
+  dueBefore: number,
+  context: () => ClaimContext,
+): Promise<{ jobs: Job[]; seen: number }> {
+  const query = { field: 'state', value: 'pending', dueField: 'nextAttemptAt', dueBefore, limit };
+  return store.claimWith<DeliveryRecord, { jobs: Job[]; seen: number }>(DELIVERIES, query, async (tx, records) => ({
+    jobs: await prepareClaim(tx, records, context()),
+    seen: records.length,
+  }));
+}
+
+/** Claims the given deliveries (single-process store), skipping any that are no longer pending. */
+export async function claimByIds(tx: Tx, ids: string[], ctx: ClaimContext): Promise<Job[]> {
+  const pending: DeliveryRecord[] = [];
+  for (const id of ids) {
+    const d = await tx.get<DeliveryRecord>(DELIVERIES, id);
+    if (d && d.state === 'pending') pending.push(d);
+  }
+  return prepareClaim(tx, pending, ctx);
+}
+
+/**
+ * At start: deliveries left `delivering` by an earlier process go back to pending, their attempt interrupted. On an
+ * exclusive store every foreign lease belongs to a dead process; otherwise a lease is respected until it expires.
+ * Resolves with how many were taken back.
+ */
+export async function recoverInterrupted(tx: Tx, owner: string, now: Date, exclusive: boolean): Promise<number> {
+  const nowMs = now.getTime();
+  let n = 0;
+  for (const d of await tx.findBy<DeliveryRecord>(DELIVERIES, 'state', 'delivering')) {
+    if (d.leaseOwner === owner) continue;
+    if (!exclusive && d.leaseUntil !== null && d.leaseUntil > nowMs) continue;
+    interrupt(d, now);
+    await tx.put(DELIVERIES, d);
+    n++;
+  }
+  return n;
+}
+
+/**
+ * Shared store: deliveries whose lease has expired (their instance died or stalled) go back to pending, their attempt
+ * interrupted; `stillOurs` keeps those of this dispatcher whose outcome is on the way. Resolves with how many.
+ */
+export function takeOverExpired(store: ClaimableStore, nowMs: number, stillOurs: (d: DeliveryRecord) => boolean): Promise<number> {
+  const now = new Date(nowMs);
+  const query = { field: 'state', value: 'delivering', dueField: 'leaseUntil', dueBefore: nowMs, limit: 500 };
+  return store.claimWith<DeliveryRecord, number>(DELIVERIES, query, async (tx, records) => {
+    let n = 0;
+    for (const d of records) {
+      if (stillOurs(d)) continue;
+      interrupt(d, now);
+      await tx.put(DELIVERIES, d);
+      n++;
+    }
+    return n;
+  });
+}
+
+/** Claimed jobs that were not sent go back to pending (due now), their unsent attempt removed. */
+export async function giveBack(tx: Tx, jobs: Job[], owner: string, nowMs: number): Promise<void> {
+  for (const job of jobs) {
+    const d = await tx.get<DeliveryRecord>(DELIVERIES, job.id);
+    if (!d || d.state !== 'delivering' || d.leaseOwner !== owner) continue;
+    const last = d.attempts[d.attempts.length - 1];
+    if (last && last.finishedAt === null) d.attempts.pop();
+    d.state = 'pending';
+    d.nextAttemptAt = nowMs;
+    d.leaseOwner = null;
+    d.leaseUntil = null;
+    await tx.put(DELIVERIES, d);
+  }
+}

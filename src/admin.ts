@@ -9,7 +9,7 @@
  * Either way the same domain rules apply, and a user never has to stop the
  * service to add a customer.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Principal } from './accounts/principal.js';
 import { ACCOUNTS, type AccountRecord } from './accounts/records.js';
@@ -19,9 +19,15 @@ import type { Clock } from './core/clock.js';
 
 export const SERVER_FILE = 'svc.server.json';
 
-/** Records where a running server listens, for the command line (removed on shutdown). */
+/**
+ * Records where a running server listens, for the command line (removed on shutdown). Written beside and renamed
+ * into place, so a reader never sees a half-written file.
+ */
 export async function writeServerFile(dataDir: string, url: string): Promise<void> {
-  await writeFile(path.join(dataDir, SERVER_FILE), JSON.stringify({ url, pid: process.pid }) + '\n', { mode: 0o600 });
+  const target = path.join(dataDir, SERVER_FILE);
+  const partial = `${target}.${process.pid}.tmp`;
+  await writeFile(partial, JSON.stringify({ url, pid: process.pid }) + '\n', { mode: 0o600 });
+  await rename(partial, target);
 }
 
 export async function removeServerFile(dataDir: string): Promise<void> {

@@ -183,6 +183,25 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
+/** Annotations of a tool that only reads. */
+export const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Annotations of a tool that adds or changes something; calling it again does it again. */
+export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+/** Annotations of a tool that sets something to a given state: calling it again changes nothing more. */
+export const WRITE_IDEMPOTENT: ToolAnnotations = { ...WRITE, idempotentHint: true };
+/** Annotations of a tool that deletes or revokes a record: gone for good, and gone once. */
+export const DELETE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+/** Annotations of a tool that replaces something that cannot be had back, anew each call (a new secret). */
+export const DESTRUCTIVE: ToolAnnotations = { ...WRITE, destructiveHint: true };
+/** Annotations of a tool that reaches beyond the service (a delivery to an outside URL, a fetched image). */
+export const OUTBOUND: ToolAnnotations = { ...WRITE, openWorldHint: true };
+
+/** A route only a signed-in user reaches: a session (and its CSRF token on writes), REST only, not an MCP tool. */
+export const SESSION_ONLY = { scope: null, principals: ['session'], mcp: false, bucket: 'default' } as const;
+
+/** An operator tool: internal keys only, working across accounts (it receives ctx.system). */
+export const OPERATOR_TOOL = { tiers: ['internal'], crossAccount: true, bucket: 'default' } as const;
+
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   /** snake_case name, used as the MCP tool name and the OpenAPI operationId. */
   name: string;

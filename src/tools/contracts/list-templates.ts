@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cataloguePageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { TEMPLATES, TEMPLATE_TYPES } from '../../contracts/templates.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 
 export const TemplateSchema = z
   .object({
@@ -23,7 +23,7 @@ export const listTemplates = defineTool({
   // The contract wizard's token may call it too (src/embed/).
   principals: ['key', 'embed'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: z.strictObject({ ...cataloguePageInput }).describe('Paging (every template by default).'),
   output: z
     .object({ templates: z.array(TemplateSchema).describe('The supported templates (of this page).'), pagination: OffsetPageMetaSchema })

@@ -2,9 +2,9 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { bookMarkdown, bookPdfStream, EXPORT_FORMATS, memoirBook } from '../../memoir/export.js';
 import type { Store } from '../../store/port.js';
-import { defineTool, type FileAnswer, type OpenApiFragment, type RestDocs, type ToolContext } from '../define.js';
+import { defineTool, type FileAnswer, type OpenApiFragment, READ, type RestDocs, SESSION_ONLY, type ToolContext } from '../define.js';
 import { ShareId } from './heirs.js';
-import { memoirPath, READ, SESSION_ONLY } from './schemas.js';
+import { memoirPath } from './schemas.js';
 import { granted } from './shared.js';
 
 /**
@@ -57,6 +57,7 @@ export const exportMemoirTool = defineTool({
     'The memoir as a book: journal entries grouped by theme and questionnaire answers by category, each with its date, and the photos ' +
     '(Markdown lists them by media id; the PDF embeds them, scaled down, and draws every script with bundled Noto fonts). ' +
     'Answered as a file download (Content-Disposition: attachment); the PDF is streamed. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   annotations: READ,
   input: z.strictObject({ format: z.enum(EXPORT_FORMATS).default('md').describe('"md" (Markdown) or "pdf".') }).describe('The format.'),
@@ -93,6 +94,7 @@ export const exportSharedMemoirTool = defineTool({
   description:
     'The memoir of a share you hold, as a book (the same as export_memoir gives its owner), while the share is open: 404 for a share you do not hold, ' +
     '403 SHARE_NOT_AVAILABLE while it is not open. Answered as a file download; the PDF is streamed. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   grant: 'read',
   annotations: READ,

@@ -29,8 +29,8 @@ import {
 import type { MediaRecord } from '../../memoir/records.js';
 import { medianPitch, pcm16k } from '../../memoir/voice.js';
 import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
-import { defineTool, type ReceivedForm, type Services } from '../define.js';
-import { ChargeSchema, memoirPath, READ, SESSION_ONLY, WRITE } from './schemas.js';
+import { defineTool, DELETE, READ, type ReceivedForm, type Services, SESSION_ONLY, WRITE } from '../define.js';
+import { ChargeSchema, memoirPath } from './schemas.js';
 
 const KindSchema = z.enum(['photo', 'audio', 'video']).describe('The kind, decided by the file\'s content.');
 
@@ -156,6 +156,7 @@ export const uploadMemoirMediaTool = defineTool({
     'and optionally `durationMinutes`. Size limits per kind, and at most 100 megapixels for a photo (413 past them). The account\'s storage quota is ' +
     'checked before anything is stored: 413 QUOTA_EXCEEDED with used, limit and needed bytes (the request\'s length counts). A broken form is 400, ' +
     'another Content-Type 415. Needs the X-CSRF-Token header. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   annotations: WRITE,
   input: z
@@ -247,6 +248,7 @@ export const listMemoirMediaTool = defineTool({
   description:
     "The account's uploaded photos, audio and video, newest first, and its storage quota: used, reserved (uploads in progress), limit and available bytes " +
     '(in `meta.storage` over REST). Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   annotations: READ,
   input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
@@ -265,8 +267,9 @@ export const deleteMemoirMediaTool = defineTool({
   example: { id: 'med_01JD0000000000000000000000' },
   title: 'Delete a media item',
   description: 'Deletes a media item: its file and its record. Unknown id: 404. Needs the X-CSRF-Token header. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: DELETE,
   input: z.strictObject({ id: MediaId }).describe('The item.'),
   output: z.object({ id: z.string().describe('The deleted id.'), deleted: z.literal(true).describe('Always true.') }).describe('Deleted.'),
   rest: { method: 'DELETE', shape: 'data', ...memoirPath('/media/:id') },
@@ -282,6 +285,7 @@ export const getMemoirMediaInferenceTool = defineTool({
     '(ffprobe): duration, codecs, and a speech transcript (pocketsphinx). Costs credits per started minute of media (photos: one); the charge is shown. ' +
     'The result is kept with the media item: asking again (with the same includeGps, for a photo) answers from it for 0 credits, with cached=true; ' +
     'a failed inference is refunded and keeps nothing; deleting the item deletes it. Unknown id: 404. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   cancellable: true,
   annotations: READ,

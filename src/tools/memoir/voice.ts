@@ -6,9 +6,9 @@ import { checkImagePixels, getMedia, mediaFile } from '../../memoir/media.js';
 import { MEMOIR_MEDIA, type MediaRecord } from '../../memoir/records.js';
 import { BASE_VOICE, baseVoicePitch, MAX_AVATAR_SECONDS, MAX_SYNTH_CHARS, pitchFactor, renderAvatar, speakable, synthesize } from '../../memoir/voice.js';
 import type { Store } from '../../store/port.js';
-import { defineTool, type FileAnswer, type OpenApiFragment } from '../define.js';
+import { defineTool, type FileAnswer, type OpenApiFragment, OUTBOUND, READ, SESSION_ONLY, WRITE } from '../define.js';
 import { readFile } from 'node:fs/promises';
-import { ChargeSchema, memoirPath, READ, SESSION_ONLY, WRITE } from './schemas.js';
+import { ChargeSchema, memoirPath } from './schemas.js';
 
 /** The person's voice samples: audio and video with measured speech. */
 async function voiceProfile(store: Store, ownerId: string) {
@@ -34,6 +34,7 @@ export const getVoiceStatusTool = defineTool({
   description:
     "The person's voice samples (uploaded audio and video with speech), their minutes and measured median pitch, and the matched voice style that " +
     'synthesis uses: a base voice moved toward their pitch. It is a matched voice style, not a copy of their voice. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   annotations: READ,
   input: z.strictObject({}).describe('No input.'),
@@ -99,6 +100,7 @@ export const synthesizeVoiceTool = defineTool({
   description:
     'Synthesises speech (festival, ' + BASE_VOICE + ') in the matched voice style and answers with the audio: WAV, or Ogg Opus when Accept asks for audio/ogg or audio/opus. ' +
     'Credits per started second of audio. Needs the X-CSRF-Token header. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   cancellable: true,
   annotations: WRITE,
@@ -163,9 +165,10 @@ export const generateAvatarTool = defineTool({
     'Renders an MP4 (H.264 + AAC) of a photo speaking `text` in the matched voice style, with motion driven by the speech, exactly durationSeconds long (at most ' +
     `${MAX_AVATAR_SECONDS}). photoUrl is an uploaded photo's media id (med_...) or an HTTPS URL (fetched through the address guard, at most 10 MB). ` +
     'Credits per second of video. Needs the X-CSRF-Token header. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   cancellable: true,
-  annotations: { ...WRITE, openWorldHint: true },
+  annotations: OUTBOUND,
   input: z
     .strictObject({
       photoUrl: z.string().min(1).max(2048).describe('An uploaded photo\'s media id (med_...) or an HTTPS URL of an image.'),

@@ -94,7 +94,7 @@ export const ALL_TIERS: readonly Tier[] = ['public', 'partner', 'internal'];
 /**
  * How the output appears in REST:
  * - `data`: `{success, data: <output>, meta}`
- * - `top-level`: `{success, ...<output>, meta}` (spec 2.1 exceptions)
+ * - `top-level`: `{success, ...<output>, meta}` (the contract routes: templates, generate, compile, estimate-gas)
  * - `list`: the output is `{items, pagination}`; REST answers `{success, data: items, meta: {pagination}}`
  */
 export type RestShape = 'data' | 'top-level' | 'list';

@@ -200,7 +200,7 @@ const OWN_INPUTS: Record<string, Example> = {
   generate_legal_document: { input: () => ({ jurisdiction: 'us-ca' }), errorCode: 'NOT_IMPLEMENTED' },
   list_legal_templates: { input: () => ({ jurisdiction: 'us-ca' }), errorCode: 'NOT_IMPLEMENTED' },
   sign_legal_document: { input: () => ({ id: 'doc_1' }), errorCode: 'NOT_IMPLEMENTED' },
-  // Memoir (issue 19): REST-only routes run with a session; media ids need an upload (multipart, test/memoir/media.test.ts), so they show the 404.
+  // Memoir: REST-only routes run with a session; media ids need an upload (multipart, test/memoir/media.test.ts), so they show the 404.
   create_journal_entry: { input: () => ({ content: 'My mother baked bread every Sunday in Lisbon.', mood: 'nostalgic' }), volatile: ['entry', 'character'] },
   answer_questionnaire: { input: () => ({ category: 'childhood', answers: [{ questionId: 'childhood.home', answer: 'A white house by the river.' }] }), volatile: ['questions'] },
   memoir_chat: { input: () => ({ message: 'What was your childhood home like?' }), volatile: ['message', 'reply'] },

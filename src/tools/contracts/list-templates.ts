@@ -28,7 +28,7 @@ export const listTemplates = defineTool({
   output: z
     .object({ templates: z.array(TemplateSchema).describe('The supported templates (of this page).'), pagination: OffsetPageMetaSchema })
     .describe('The templates.'),
-  // Top level (spec 2.1); the pagination goes to meta.
+  // At the top level beside `success`, as the catalogue has always been answered; the pagination goes to meta.
   rest: { method: 'GET', path: '/contracts/templates', shape: 'top-level', metaFields: ['pagination'] },
   // The output check hands callers a fresh copy, so the constants are returned as they are.
   handler: (input) => {

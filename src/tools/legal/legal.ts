@@ -3,7 +3,7 @@ import { ApiError } from '../../core/errors.js';
 import { offsetPageInput } from '../../core/pagination.js';
 import { defineTool, OUTBOUND, READ, WRITE } from '../define.js';
 
-// Legal documents are planned for v1.1 (spec 4.8). The routes exist, authenticate
+// Legal documents are planned for v1.1. The routes exist, authenticate
 // like every other, and answer 501 NOT_IMPLEMENTED until they are built.
 
 const notYet = (what: string) => (): never => {

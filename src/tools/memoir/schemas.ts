@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MEMOIR_LIMITS } from '../../memoir/records.js';
 
-/** Memoir routes live under /svcloom: /api/v1/svcloom/... and the legacy /api/svcloom/... (docs/decisions.md). */
+/** Memoir routes live under /svcloom: /api/v1/svcloom/... and the legacy /api/svcloom/.... */
 export const memoirPath = (path: string) => ({ path: `/svcloom${path}`, aliases: [`/api/svcloom${path}`] });
 
 export const Mention = z

@@ -1,81 +1,20 @@
-// Bundles the embeddable wizard (Preact) and the SvcWizard SDK with esbuild into
-// dist/embed/, prints their sizes and fails when the SDK is over its budget
-// (5 kB gzipped). `npm run build:wizard`; `prepare` runs it on `npm ci`.
-// The same build makes the wizard as an MCP App: app.js (the wizard
-// with the @modelcontextprotocol/ext-apps bridge instead of REST) inlined with
-// the CSS into one document, app.html, served as the resource ui://svc/wizard.
-// The server imports `bundleWizard` to build in memory when dist/embed is missing.
+// Writes the embeddable wizard, the SvcWizard SDK and the wizard as an MCP App
+// (src/embed/bundle.mjs builds them) to dist/embed/, prints their sizes and fails
+// when the SDK or the MCP App document is over its budget (the SDK: 5 kB
+// gzipped). `npm run build:wizard`; `prepare` runs it on `npm ci`.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { bundleWizard } from '../src/embed/bundle.mjs';
+
+export { appDocument, bundleWizard, ENTRIES } from '../src/embed/bundle.mjs';
 
 export const SDK_BUDGET_GZIP_BYTES = 5 * 1024;
 /** The MCP App document (wizard, Preact, the ext-apps App class and the MCP protocol code with zod it brings). */
 export const APP_BUDGET_GZIP_BYTES = 128 * 1024;
 
-/** Output file → entry point, relative to the repository root. */
-export const ENTRIES = {
-  'sdk.js': 'src/embed/sdk/sdk.ts',
-  'wizard.js': 'src/embed/ui/main.ts',
-  'wizard.css': 'src/embed/ui/wizard.css',
-  'app.js': 'src/embed/app/main.ts',
-};
-
-/**
- * zod (brought by ext-apps) re-exports its ~40 message locales through the `z`
- * namespace the bridge imports, so the bundler keeps them all: about 40 kB
- * gzipped nobody uses (the English messages are imported on their own). The
- * locale index is replaced by an empty module in the app bundle.
- */
-const noZodLocales = {
-  name: 'no-zod-locales',
-  setup(build) {
-    build.onResolve({ filter: /locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'svc-empty' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'svc-empty' }, () => ({ contents: 'export {}', loader: 'js' }));
-  },
-};
-
-/** The MCP App document: one self-contained HTML file (hosts render it in a sandboxed frame, with no other request). */
-export function appDocument(js, css) {
-  const text = (b) => Buffer.from(b).toString('utf8');
-  // Inline code must not close its element early.
-  const script = text(js).replace(/<\/(script)/gi, '<\\/$1');
-  const style = text(css).replace(/<\/(style)/gi, '<\\/$1');
-  return Buffer.from(
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-      `<title>Inheritance contract wizard</title><style>${style}</style></head>` +
-      `<body><main id="svc-wizard" class="svc-wizard"><p>Loading the contract wizard…</p></main><script>${script}</script></body></html>`,
-  );
-}
-
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = path.join(ROOT, 'dist', 'embed');
-
-/** Builds every file in memory: `{ name: { contents, gzipBytes } }`. */
-export async function bundleWizard(root = ROOT) {
-  const esbuild = await import('esbuild');
-  const files = {};
-  for (const [name, entry] of Object.entries(ENTRIES)) {
-    const result = await esbuild.build({
-      entryPoints: [path.join(root, entry)],
-      bundle: true,
-      minify: true,
-      write: false,
-      legalComments: 'none',
-      logLevel: 'silent',
-      target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
-      ...(name.endsWith('.js') ? { format: 'iife', platform: 'browser' } : {}),
-      ...(name === 'app.js' ? { plugins: [noZodLocales] } : {}),
-      outfile: path.join(root, 'dist', 'embed', name),
-    });
-    const contents = result.outputFiles[0].contents;
-    files[name] = { contents, gzipBytes: gzipSync(contents, { level: 9 }).length };
-  }
-  const html = appDocument(files['app.js'].contents, files['wizard.css'].contents);
-  files['app.html'] = { contents: html, gzipBytes: gzipSync(html, { level: 9 }).length };
-  return files;
-}
 
 async function main() {
   const files = await bundleWizard();

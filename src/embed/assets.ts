@@ -9,7 +9,6 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ApiError } from '../core/errors.js';
 
 export const ASSET_NAMES = ['sdk.js', 'wizard.js', 'wizard.css', 'app.html'] as const;
@@ -55,7 +54,7 @@ async function fromDist(root: string): Promise<Record<AssetName, Uint8Array> | u
   const dist = path.join(root, 'dist', 'embed');
   try {
     const dirs = await Promise.all(['ui', 'sdk', 'app'].map((d) => newestSource(path.join(root, 'src', 'embed', d))));
-    const script = await stat(path.join(root, 'scripts', 'build-wizard.mjs')).then((s) => s.mtimeMs, () => 0);
+    const script = await stat(path.join(root, 'src', 'embed', 'bundle.mjs')).then((s) => s.mtimeMs, () => 0);
     const sources = Math.max(script, ...dirs);
     const out: Partial<Record<AssetName, Uint8Array>> = {};
     for (const name of ASSET_NAMES) {
@@ -70,9 +69,8 @@ async function fromDist(root: string): Promise<Record<AssetName, Uint8Array> | u
 }
 
 async function fromSource(root: string): Promise<Record<AssetName, Uint8Array>> {
-  const script = path.join(root, 'scripts', 'build-wizard.mjs');
-  const mod = (await import(pathToFileURL(script).href)) as typeof import('../../scripts/build-wizard.mjs');
-  const files = await mod.bundleWizard(root);
+  const { bundleWizard } = await import('./bundle.mjs');
+  const files = await bundleWizard(root);
   return Object.fromEntries(ASSET_NAMES.map((n) => [n, files[n]!.contents])) as Record<AssetName, Uint8Array>;
 }
 

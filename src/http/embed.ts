@@ -1,5 +1,5 @@
 /**
- * The embed routes that are pages and files rather than API calls (issue 17):
+ * The embed routes that are pages and files rather than API calls:
  * the wizard page (GET /api/v1/embed/wizard and /api/embed/wizard, one
  * handler) and its static files, among them the SvcWizard SDK. The API call
  * of the feature, POST /api/v1/embed/sessions, is a tool (create_embed_session).

@@ -12,7 +12,6 @@ import { bounded } from '../tools/bounds.js';
 import { CharacterSchema, ChargeSchema, ChatMessageSchema, JournalEntrySchema, Mention } from '../tools/memoir/schemas.js';
 import { MediaSchema } from '../tools/memoir/media.js';
 import { ErrorEnvelopeSchema, MetaSchema } from './envelope-schemas.js';
-import { memoirBinaryPaths } from './openapi-memoir.js';
 
 // Finishes the OpenAPI document that @fastify/swagger builds from the routes'
 // zod schemas, so that code generators and API testers take it as it is:
@@ -281,11 +280,56 @@ function exampleFor(op: Json, tool: AnyTool | undefined): { path: Json; query: J
   return op.requestBody ? { path, query: {}, body: rest } : { path, query: rest, body: undefined };
 }
 
+/** Error statuses documented for a route with a declared document, besides its tool's `extraStatuses`. */
+const DECLARED_ERROR_STATUSES = [400, 401, 403, 413, 429, 500, 503];
+
+/** Errors answered in the envelope whose description says more than the shared response can (402 names the charge). */
+const OWN_ERROR_DESCRIPTIONS: Record<number, string> = {
+  402: 'Not enough credits (INSUFFICIENT_CREDITS, with required and available in error.details); nothing is charged.',
+};
+
+/**
+ * The operations of tools whose REST mapping declares its document (`rest.docs`: a multipart body, a file answer),
+ * by path, in tool order. Only the /api/v1 path is listed, not the aliases, as for every route.
+ */
+function declaredPaths(tools: readonly AnyTool[]): Record<string, Json> {
+  const paths: Record<string, Json> = {};
+  for (const tool of tools) {
+    const docs = tool.rest.docs;
+    if (!docs) continue;
+    const errors: Json = {};
+    for (const status of [...DECLARED_ERROR_STATUSES, ...(tool.rest.extraStatuses ?? [])]) {
+      const description = OWN_ERROR_DESCRIPTIONS[status] ?? ERROR_RESPONSES[String(status)]?.description ?? 'Error.';
+      errors[String(status)] = { description, content: { 'application/json': { schema: schemaRef('ErrorEnvelope') } } };
+    }
+    const accepts = tool.principals ?? ['key'];
+    const security = [
+      ...(accepts.includes('key') ? [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }] : []),
+      ...(accepts.includes('session') ? [{ sessionCookie: [] }] : []),
+    ];
+    const path = `/api/v1${tool.rest.path}`.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+    paths[path] = {
+      ...paths[path],
+      [tool.rest.method.toLowerCase()]: {
+        operationId: tool.name,
+        summary: tool.title,
+        description: tool.description,
+        tags: [tool.domain],
+        security,
+        ...(docs.parameters ? { parameters: structuredClone(docs.parameters) } : {}),
+        ...(docs.requestBody ? { requestBody: structuredClone(docs.requestBody) } : {}),
+        responses: { [String(tool.rest.status ?? 200)]: structuredClone(docs.success), ...errors },
+      },
+    };
+  }
+  return paths;
+}
+
 /** Finishes the generated document (see the top of this file). Returns it, changed in place. */
 export function finishOpenApiDocument(doc: Json, tools: readonly AnyTool[]): Json {
   const toolsByName = new Map(tools.map((t) => [t.name, t]));
-  // The memoir's multipart and binary routes, which swagger cannot see (src/http/openapi-memoir.ts).
-  doc.paths = { ...(doc.paths ?? {}), ...memoirBinaryPaths() };
+  // Routes whose body or answer is not JSON, which swagger cannot see: from their tools' declared documents.
+  doc.paths = { ...(doc.paths ?? {}), ...declaredPaths(tools) };
   integerFormats(doc.paths);
   for (const server of (doc.servers ?? []) as Json[]) server['x-internal'] ??= false;
 

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
@@ -93,7 +94,7 @@ export const ALL_TIERS: readonly Tier[] = ['public', 'partner', 'internal'];
 /**
  * How the output appears in REST:
  * - `data`: `{success, data: <output>, meta}`
- * - `top-level`: `{success, ...<output>, meta}` (spec 2.1 exceptions)
+ * - `top-level`: `{success, ...<output>, meta}` (the contract routes: templates, generate, compile, estimate-gas)
  * - `list`: the output is `{items, pagination}`; REST answers `{success, data: items, meta: {pagination}}`
  */
 export type RestShape = 'data' | 'top-level' | 'list';
@@ -116,6 +117,58 @@ export interface RestMapping {
    * once, a catalogue's `pagination`, the storage usage beside a media list).
    */
   metaFields?: string[];
+  /** The body is a multipart/form-data upload read by this, not JSON. */
+  multipart?: MultipartBody;
+  /** Input fields the route takes from request headers (e.g. an audio format from Accept), over any sent in the body. */
+  fromHeaders?(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, unknown>;
+  /** The answer is a file (bytes or a stream) made from the output, not the JSON envelope. */
+  file?(output: Record<string, unknown>): FileAnswer;
+  /**
+   * The OpenAPI parts a multipart body or a file answer needs, which the zod schemas cannot give: its parameters,
+   * request body and success response as they appear in the document. The error responses are added from
+   * `extraStatuses` as for every route.
+   */
+  docs?: RestDocs;
+}
+
+/** A JSON fragment of the OpenAPI document. */
+export type OpenApiFragment = Record<string, any>;
+
+export interface RestDocs {
+  parameters?: OpenApiFragment[];
+  requestBody?: OpenApiFragment;
+  /** The success response, at the route's status. */
+  success: OpenApiFragment;
+}
+
+/** One part of a multipart form, as the transport reads it. */
+export type FormPart =
+  | { type: 'file'; fieldname: string; filename: string; file: Readable }
+  | { type: 'field'; fieldname: string; value: string };
+
+/** A multipart form being received: its parts in order, and the request's declared length (none when chunked). */
+export interface ReceivedForm {
+  parts: AsyncIterable<FormPart>;
+  declaredLength: number | undefined;
+}
+
+/** How a multipart body becomes the tool's input. */
+export interface MultipartBody {
+  /** Parser limits: the largest file, and how many files, fields and parts a form may hold, and a field's size. */
+  limits(config: Config): { fileSize: number; files: number; fields: number; fieldSize: number; parts: number };
+  /**
+   * Reads the form into the tool's input, once the caller is admitted. What reading holds (a staged file, reserved
+   * room) is given back by `settle(false)` when the tool then fails, and kept by `settle(true)`; reading that fails
+   * gives it back itself.
+   */
+  read(form: ReceivedForm, services: Services, principal: Principal): Promise<{ input: Record<string, unknown>; settle(done: boolean): Promise<void> }>;
+}
+
+/** A file answer: its media type, headers and body (bytes, or a stream produced as it is read). */
+export interface FileAnswer {
+  contentType: string;
+  headers: Record<string, string | number>;
+  body: Buffer | Readable;
 }
 
 /** MCP tool annotations, every hint stated (clients assume the worst for a missing one). */
@@ -129,6 +182,25 @@ export interface ToolAnnotations {
   /** Whether it reaches beyond the service (webhook deliveries to outside URLs). */
   openWorldHint: boolean;
 }
+
+/** Annotations of a tool that only reads. */
+export const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Annotations of a tool that adds or changes something; calling it again does it again. */
+export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+/** Annotations of a tool that sets something to a given state: calling it again changes nothing more. */
+export const WRITE_IDEMPOTENT: ToolAnnotations = { ...WRITE, idempotentHint: true };
+/** Annotations of a tool that deletes or revokes a record: gone for good, and gone once. */
+export const DELETE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+/** Annotations of a tool that replaces something that cannot be had back, anew each call (a new secret). */
+export const DESTRUCTIVE: ToolAnnotations = { ...WRITE, destructiveHint: true };
+/** Annotations of a tool that reaches beyond the service (a delivery to an outside URL, a fetched image). */
+export const OUTBOUND: ToolAnnotations = { ...WRITE, openWorldHint: true };
+
+/** A route only a signed-in user reaches: a session (and its CSRF token on writes), REST only, not an MCP tool. */
+export const SESSION_ONLY = { scope: null, principals: ['session'], mcp: false, bucket: 'default' } as const;
+
+/** An operator tool: internal keys only, working across accounts (it receives ctx.system). */
+export const OPERATOR_TOOL = { tiers: ['internal'], crossAccount: true, bucket: 'default' } as const;
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   /** snake_case name, used as the MCP tool name and the OpenAPI operationId. */

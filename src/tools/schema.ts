@@ -24,7 +24,7 @@ const LIST = ['anyOf', 'oneOf', 'allOf'];
 const MAP = ['properties', 'patternProperties', 'definitions', '$defs'];
 
 /**
- * Rewrites a JSON Schema into the subset every MCP client handles (issue 20:
+ * Rewrites a JSON Schema into the subset every MCP client handles (the
  * MCP Inspector flagged both forms): a type list such as
  * `{"type": ["string", "null"]}` becomes an `anyOf` of single types (the
  * annotations stay on the outer schema), and an empty schema (from

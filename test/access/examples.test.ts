@@ -41,6 +41,12 @@ describe('every tool has a working example', () => {
         return;
       }
       expect(res.statusCode, res.body.slice(0, 500)).toBe(tool.rest.status ?? 200);
+      if (tool.rest.file) {
+        // A file answer: its own media type, not the JSON envelope.
+        expect(res.headers['content-type']).not.toMatch(/json/);
+        expect(res.rawPayload.length).toBeGreaterThan(0);
+        return;
+      }
       if (tool.mcp === false) {
         // REST only: no MCP counterpart to compare with; the body must be a success envelope.
         expect(res.json().success).toBe(true);

@@ -137,6 +137,7 @@ const FIXTURES: Record<string, Fixture> = {
   list_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
   delete_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
   get_memoir_media_inference: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
+  export_shared_memoir: { kind: 'elsewhere', where: 'test/memoir/heirs.test.ts' },
   // Heirs' access: A's own plan and shares (owner side), and a share A holds of another memoir (heir side).
   list_memoir_plans: { kind: 'list', ids: () => [aIds.plan] },
   update_memoir_plan: { kind: 'id', field: 'planId', id: () => aIds.plan },

@@ -5,7 +5,7 @@ import { registerUser, sessionHeaders, type TestSession } from '../support/sessi
 import { grant, multipartBody, requireProgram } from './support.js';
 import { resolveRef, type Json } from '../support/openapi.js';
 
-// The memoir's multipart and binary routes (src/http/memoir-upload.ts) are in
+// The memoir's multipart and binary routes (declared by their tools' REST mappings) are in
 // the OpenAPI document, and what the server really answers there (status,
 // Content-Type, headers) is what the document declares.
 

@@ -1,7 +1,7 @@
 /**
  * The contract wizard as an MCP App (MCP Apps extension, SEP-1865):
  * the same Preact wizard as the embeddable page (src/embed/ui/), built by
- * scripts/build-wizard.mjs into one HTML document served as the resource
+ * src/embed/bundle.mjs into one HTML document served as the resource
  * `ui://svc/wizard` (src/resources/apps.ts), which the host renders when
  * open_contract_wizard is called. Its svc calls go through the host
  * (BridgeApi); the tool's input (chain, owner, beneficiaries) prefills it;

@@ -1,6 +1,6 @@
 /**
  * The embeddable contract wizard: Preact, no JSX (the
- * project's tsconfig has none), bundled by scripts/build-wizard.mjs.
+ * project's tsconfig has none), bundled by src/embed/bundle.mjs.
  */
 import { h, render } from 'preact';
 import { RestApi } from './api.js';

@@ -1,6 +1,6 @@
 import { createAccountKey, CreateAccountKeyInput, CreatedKeyOutput } from '../../keys/provision.js';
-import { defineTool } from '../define.js';
-import { accountDeps, OPERATOR_TOOL } from './common.js';
+import { defineTool, OPERATOR_TOOL, WRITE } from '../define.js';
+import { accountDeps } from './common.js';
 
 export const createAccountKeyTool = defineTool({
   name: 'create_account_key',
@@ -9,9 +9,10 @@ export const createAccountKeyTool = defineTool({
   description:
     'Creates an API key inside another account (for example a replacement key for a customer), at most of the account\'s tier and with scopes the calling key holds. ' +
     'The value is returned once, in `key`. Operator only (internal key, scope users).',
+  domain: 'accounts',
   ...OPERATOR_TOOL,
   scope: 'users',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: WRITE,
   input: CreateAccountKeyInput,
   output: CreatedKeyOutput,
   rest: { method: 'POST', path: '/accounts/:id/keys', shape: 'data', status: 201 },

@@ -1,6 +1,6 @@
 import { createAccount, CreateAccountInput, CreateAccountOutput } from '../../keys/provision.js';
-import { defineTool } from '../define.js';
-import { accountDeps, OPERATOR_TOOL } from './common.js';
+import { defineTool, OPERATOR_TOOL, WRITE } from '../define.js';
+import { accountDeps } from './common.js';
 
 export const createAccountTool = defineTool({
   name: 'create_account',
@@ -9,9 +9,10 @@ export const createAccountTool = defineTool({
   description:
     'Creates a separate account for a customer or partner (tier partner or public) and its first API key. The key value is returned once, in `key`. ' +
     'Nothing one account does reaches another: its keys, webhooks and events are its own. Operator only (internal key, scope users).',
+  domain: 'accounts',
   ...OPERATOR_TOOL,
   scope: 'users',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: WRITE,
   input: CreateAccountInput,
   output: CreateAccountOutput,
   rest: { method: 'POST', path: '/accounts', shape: 'data', status: 201 },

@@ -1,15 +1,16 @@
 import { AccountIdInput, AccountSchema, getAccount } from '../../accounts/accounts.js';
-import { defineTool } from '../define.js';
-import { accountDeps, OPERATOR_TOOL } from './common.js';
+import { defineTool, OPERATOR_TOOL, READ } from '../define.js';
+import { accountDeps } from './common.js';
 
 export const getAccountTool = defineTool({
   name: 'get_account',
   example: { id: 'acct_01M89NZVSK4RA0343PNJQFCVBH' },
   title: 'Show an account',
   description: 'Shows one account: name, tier, kind, status. Operator only (internal key, scope users:read).',
+  domain: 'accounts',
   ...OPERATOR_TOOL,
   scope: 'users:read',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: AccountIdInput,
   output: AccountSchema,
   rest: { method: 'GET', path: '/accounts/:id', shape: 'data' },

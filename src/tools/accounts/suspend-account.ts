@@ -1,6 +1,6 @@
 import { AccountIdInput, AccountSchema, updateAccount } from '../../accounts/accounts.js';
-import { defineTool } from '../define.js';
-import { accountDeps, OPERATOR_TOOL } from './common.js';
+import { defineTool, DELETE, OPERATOR_TOOL } from '../define.js';
+import { accountDeps } from './common.js';
 
 export const suspendAccountTool = defineTool({
   name: 'suspend_account',
@@ -9,9 +9,10 @@ export const suspendAccountTool = defineTool({
   description:
     'Suspends an account (nothing is deleted): its keys and sessions are refused with ACCOUNT_SUSPENDED until update_account sets status active. ' +
     'Operator only (internal key, scope users).',
+  domain: 'accounts',
   ...OPERATOR_TOOL,
   scope: 'users',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: DELETE,
   input: AccountIdInput,
   output: AccountSchema,
   rest: { method: 'DELETE', path: '/accounts/:id', shape: 'data' },

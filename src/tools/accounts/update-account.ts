@@ -1,6 +1,6 @@
 import { AccountSchema, updateAccount, UpdateAccountInput } from '../../accounts/accounts.js';
-import { defineTool } from '../define.js';
-import { accountDeps, OPERATOR_TOOL } from './common.js';
+import { defineTool, OPERATOR_TOOL, WRITE_IDEMPOTENT } from '../define.js';
+import { accountDeps } from './common.js';
 
 export const updateAccountTool = defineTool({
   name: 'update_account',
@@ -9,9 +9,10 @@ export const updateAccountTool = defineTool({
   description:
     'Changes an account\'s name or email, or its status: `suspended` refuses every key and session of the account at once (ACCOUNT_SUSPENDED), ' +
     '`active` restores them. Nothing is deleted. The operator account cannot be suspended. Operator only (internal key, scope users).',
+  domain: 'accounts',
   ...OPERATOR_TOOL,
   scope: 'users',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: WRITE_IDEMPOTENT,
   input: UpdateAccountInput,
   output: AccountSchema,
   rest: { method: 'PATCH', path: '/accounts/:id', shape: 'data' },

@@ -1,5 +1,5 @@
 import { ChangePasswordInput, SessionOutput } from '../../accounts/sessions.js';
-import { defineTool } from '../define.js';
+import { defineTool, SESSION_ONLY, WRITE } from '../define.js';
 
 export const changePasswordTool = defineTool({
   name: 'change_password',
@@ -10,11 +10,8 @@ export const changePasswordTool = defineTool({
     'and a new CSRF token. A weak new password answers 400 VALIDATION_ERROR saying why; a wrong current password counts as a failed sign-in (429 past the limit). ' +
     'Needs the X-CSRF-Token header. REST only.',
   domain: 'auth',
-  scope: null,
-  principals: ['session'],
-  mcp: false,
-  bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  ...SESSION_ONLY,
+  annotations: WRITE,
   input: ChangePasswordInput,
   output: SessionOutput,
   rest: { method: 'POST', path: '/auth/password', shape: 'data', aliases: ['/api/auth/password'] },

@@ -1,5 +1,5 @@
 import { EmptyInput, SessionOutput } from '../../accounts/sessions.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ, SESSION_ONLY } from '../define.js';
 
 export const getSessionTool = defineTool({
   name: 'get_session',
@@ -7,11 +7,8 @@ export const getSessionTool = defineTool({
   title: 'Show the session',
   description: 'The signed-in user, their account, the session\'s expiry and its CSRF token; 401 UNAUTHORIZED without a valid session. REST only.',
   domain: 'auth',
-  scope: null,
-  principals: ['session'],
-  mcp: false,
-  bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ...SESSION_ONLY,
+  annotations: READ,
   input: EmptyInput,
   output: SessionOutput,
   rest: { method: 'GET', path: '/auth/session', shape: 'data', aliases: ['/api/auth/session'] },

@@ -1,5 +1,5 @@
 import { LoginInput, SessionOutput } from '../../accounts/sessions.js';
-import { defineTool } from '../define.js';
+import { defineTool, WRITE } from '../define.js';
 
 export const loginTool = defineTool({
   name: 'login',
@@ -14,7 +14,7 @@ export const loginTool = defineTool({
   auth: 'none',
   mcp: false,
   bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: WRITE,
   input: LoginInput,
   output: SessionOutput,
   rest: { method: 'POST', path: '/auth/login', shape: 'data', aliases: ['/api/auth/login'] },

@@ -1,5 +1,5 @@
 import { EmptyInput, LogoutOutput } from '../../accounts/sessions.js';
-import { defineTool } from '../define.js';
+import { defineTool, SESSION_ONLY, WRITE_IDEMPOTENT } from '../define.js';
 
 export const logoutTool = defineTool({
   name: 'logout',
@@ -7,11 +7,8 @@ export const logoutTool = defineTool({
   title: 'Sign out',
   description: 'Ends the session at once (its cookie is refused from now on, before its expiry) and clears the cookie. Needs the X-CSRF-Token header. REST only.',
   domain: 'auth',
-  scope: null,
-  principals: ['session'],
-  mcp: false,
-  bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ...SESSION_ONLY,
+  annotations: WRITE_IDEMPOTENT,
   input: EmptyInput,
   output: LogoutOutput,
   rest: { method: 'POST', path: '/auth/logout', shape: 'data', aliases: ['/api/auth/logout'] },

@@ -1,5 +1,5 @@
 import { RegisterInput, SessionOutput } from '../../accounts/sessions.js';
-import { defineTool } from '../define.js';
+import { defineTool, WRITE } from '../define.js';
 
 export const registerTool = defineTool({
   name: 'register',
@@ -14,7 +14,7 @@ export const registerTool = defineTool({
   auth: 'none',
   mcp: false,
   bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: WRITE,
   input: RegisterInput,
   output: SessionOutput,
   rest: { method: 'POST', path: '/auth/register', shape: 'data', status: 201, extraStatuses: [409], aliases: ['/api/auth/register'] },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { compileContract as compileSolidity } from '../../contracts/evm/index.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 
 const MessageSchema = z
   .object({
@@ -21,7 +21,7 @@ export const compileContract = defineTool({
   domain: 'contracts',
   scope: 'contracts',
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: z
     .strictObject({
       sourceCode: z.string().min(1).max(500_000).describe('Solidity source (at most 500 kB).'),

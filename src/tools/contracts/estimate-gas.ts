@@ -1,5 +1,5 @@
 import { estimateCosts, EstimateInput, EstimateOutput } from '../../contracts/engine.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 
 export const estimateGas = defineTool({
   name: 'estimate_gas',
@@ -14,7 +14,7 @@ export const estimateGas = defineTool({
   // The contract wizard's token may call it too (src/embed/).
   principals: ['key', 'embed'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: EstimateInput,
   output: EstimateOutput,
   rest: { method: 'POST', path: '/contracts/estimate-gas', shape: 'top-level', extraStatuses: [503] },

@@ -1,6 +1,6 @@
 import { generateContract, GenerateInput, GenerateOutput, type EngineDeps } from '../../contracts/engine.js';
 import { queueWizardCallback } from '../../embed/callback.js';
-import { defineTool } from '../define.js';
+import { defineTool, WRITE_IDEMPOTENT } from '../define.js';
 
 export const generateContractTool = defineTool({
   name: 'generate_contract',
@@ -25,7 +25,7 @@ export const generateContractTool = defineTool({
   // The contract wizard's token may call it too (src/embed/).
   principals: ['key', 'embed'],
   bucket: 'generation',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: WRITE_IDEMPOTENT,
   input: GenerateInput,
   output: GenerateOutput,
   rest: { method: 'POST', path: '/contracts/generate', shape: 'top-level', extraStatuses: [503] },

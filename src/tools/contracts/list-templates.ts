@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cataloguePageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { TEMPLATES, TEMPLATE_TYPES } from '../../contracts/templates.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 
 export const TemplateSchema = z
   .object({
@@ -23,12 +23,12 @@ export const listTemplates = defineTool({
   // The contract wizard's token may call it too (src/embed/).
   principals: ['key', 'embed'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: z.strictObject({ ...cataloguePageInput }).describe('Paging (every template by default).'),
   output: z
     .object({ templates: z.array(TemplateSchema).describe('The supported templates (of this page).'), pagination: OffsetPageMetaSchema })
     .describe('The templates.'),
-  // Top level (spec 2.1); the pagination goes to meta.
+  // At the top level beside `success`, as the catalogue has always been answered; the pagination goes to meta.
   rest: { method: 'GET', path: '/contracts/templates', shape: 'top-level', metaFields: ['pagination'] },
   // The output check hands callers a fresh copy, so the constants are returned as they are.
   handler: (input) => {

@@ -1,5 +1,5 @@
 import { GenerateInput, ValidatePlanOutput, validateForGeneration } from '../../contracts/engine.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 
 export const validatePlanTool = defineTool({
   name: 'validate_plan',
@@ -22,7 +22,7 @@ export const validatePlanTool = defineTool({
   // The contract wizard's token may call it too (src/embed/).
   principals: ['key', 'embed'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: GenerateInput,
   output: ValidatePlanOutput,
   rest: { method: 'POST', path: '/contracts/validate', shape: 'data' },

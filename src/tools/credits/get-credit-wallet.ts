@@ -1,7 +1,7 @@
 import { storageUsage, StorageUsageSchema } from '../../accounts/quota.js';
 import { EmptyInput, getWallet, WalletOutput } from '../../credits/views.js';
-import { defineTool } from '../define.js';
-import { creditRoute, SESSION_CREDIT_TOOL } from './common.js';
+import { defineTool, READ, SESSION_ONLY } from '../define.js';
+import { creditRoute } from './common.js';
 
 export const getCreditWalletTool = defineTool({
   name: 'get_credit_wallet',
@@ -10,8 +10,9 @@ export const getCreditWalletTool = defineTool({
   description:
     "The account's credit balance (the sum of its ledger, never negative), lifetime totals, auto-reload settings and state, and the storage it uses " +
     '(bytes used, reserved by uploads in progress, its limit and what is left). Session; REST only.',
-  ...SESSION_CREDIT_TOOL,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  domain: 'credits',
+  ...SESSION_ONLY,
+  annotations: READ,
   input: EmptyInput,
   output: WalletOutput.extend({ storage: StorageUsageSchema }).describe('The wallet, and the storage the account uses.'),
   rest: creditRoute('GET', 'wallet'),

@@ -1,6 +1,6 @@
 import { grantCredits, GrantCreditsInput, GrantCreditsOutput } from '../../credits/ledger.js';
-import { defineTool } from '../define.js';
-import { accountDeps, OPERATOR_TOOL } from '../accounts/common.js';
+import { defineTool, OPERATOR_TOOL, WRITE } from '../define.js';
+import { accountDeps } from '../accounts/common.js';
 
 export const grantCreditsTool = defineTool({
   name: 'grant_credits',
@@ -12,7 +12,7 @@ export const grantCreditsTool = defineTool({
   ...OPERATOR_TOOL,
   domain: 'credits',
   scope: 'users',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: WRITE,
   input: GrantCreditsInput,
   output: GrantCreditsOutput,
   rest: { method: 'POST', path: '/accounts/:id/credits', shape: 'data', status: 201, extraStatuses: [402] },

@@ -1,6 +1,6 @@
 import { creditHistory, ListCreditHistoryInput, ListCreditHistoryOutput } from '../../credits/ledger.js';
-import { defineTool } from '../define.js';
-import { creditRoute, SESSION_CREDIT_TOOL } from './common.js';
+import { defineTool, READ, SESSION_ONLY } from '../define.js';
+import { creditRoute } from './common.js';
 
 export const listCreditHistoryTool = defineTool({
   name: 'list_credit_history',
@@ -9,8 +9,9 @@ export const listCreditHistoryTool = defineTool({
   description:
     "The account's ledger, newest first, cursor-paged (continue with nextCursor until hasMore is false): purchases, grants, debits, " +
     'refunds of failed actions and reversals of refunded payments, each with its reference and the balance after it. Session; REST only.',
-  ...SESSION_CREDIT_TOOL,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  domain: 'credits',
+  ...SESSION_ONLY,
+  annotations: READ,
   input: ListCreditHistoryInput,
   output: ListCreditHistoryOutput,
   rest: creditRoute('GET', 'history', { shape: 'list' }),

@@ -3,8 +3,8 @@ import { cataloguePageInput, OffsetPageMetaSchema, paginateOffset } from '../../
 import { catalogueOf } from '../../credits/catalogue.js';
 import { paymentsGateway } from '../../credits/stripe.js';
 import { packsView, PacksOutput } from '../../credits/views.js';
-import { defineTool } from '../define.js';
-import { creditRoute, SESSION_CREDIT_TOOL } from './common.js';
+import { defineTool, READ, SESSION_ONLY } from '../define.js';
+import { creditRoute } from './common.js';
 
 export const listCreditPacksTool = defineTool({
   name: 'list_credit_packs',
@@ -13,8 +13,9 @@ export const listCreditPacksTool = defineTool({
   description:
     'The credit packs on sale (credits, price in minor units, currency) and what each paid action costs in credits (chat message, ' +
     'media inference per minute, voice per second, avatar per second), so a user knows the cost before spending. Session; REST only.',
-  ...SESSION_CREDIT_TOOL,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  domain: 'credits',
+  ...SESSION_ONLY,
+  annotations: READ,
   input: z.strictObject({ ...cataloguePageInput }).describe('Paging of the packs (all of them by default).'),
   output: PacksOutput.extend({ pagination: OffsetPageMetaSchema }).describe('Credit packs (of this page) and the whole price list.'),
   rest: creditRoute('GET', 'packs', { metaFields: ['pagination'] }),

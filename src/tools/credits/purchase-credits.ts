@@ -1,6 +1,6 @@
 import { purchase, PurchaseInput, PurchaseOutput } from '../../credits/checkout.js';
-import { defineTool } from '../define.js';
-import { creditDeps, creditRoute, SESSION_CREDIT_TOOL } from './common.js';
+import { defineTool, OUTBOUND, SESSION_ONLY } from '../define.js';
+import { creditDeps, creditRoute } from './common.js';
 
 export const purchaseCreditsTool = defineTool({
   name: 'purchase_credits',
@@ -10,8 +10,9 @@ export const purchaseCreditsTool = defineTool({
     'Creates a Stripe Checkout session for a pack and returns its URL; the credits are added once Stripe reports the payment complete ' +
     '(exactly once, whatever the number of notifications). The card is saved for automatic reloads. Return URLs must be HTTPS. ' +
     '503 PAYMENTS_NOT_CONFIGURED when this server has no Stripe key. Session and X-CSRF-Token; REST only.',
-  ...SESSION_CREDIT_TOOL,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  domain: 'credits',
+  ...SESSION_ONLY,
+  annotations: OUTBOUND,
   input: PurchaseInput,
   output: PurchaseOutput,
   rest: creditRoute('POST', 'purchase', { status: 201, extraStatuses: [503] }),

@@ -1,7 +1,7 @@
 import { AutoReloadInput, setAutoReload } from '../../credits/autoreload.js';
 import { walletView, WalletOutput } from '../../credits/views.js';
-import { defineTool } from '../define.js';
-import { creditDeps, creditRoute, SESSION_CREDIT_TOOL } from './common.js';
+import { defineTool, SESSION_ONLY, WRITE_IDEMPOTENT } from '../define.js';
+import { creditDeps, creditRoute } from './common.js';
 
 export const setCreditAutoReloadTool = defineTool({
   name: 'set_credit_auto_reload',
@@ -11,8 +11,9 @@ export const setCreditAutoReloadTool = defineTool({
     'When a debit leaves the balance below the highest threshold, one pack is charged to the card saved at checkout: one reload at a time, ' +
     'a cooldown between attempts, never more than maxMonthlySpend (minor units) a month. Three failed reloads in a row turn it off ' +
     '(a payment.failed event says why). Crossing any threshold sends a credits.low_balance event. Returns the wallet. Session and X-CSRF-Token; REST only.',
-  ...SESSION_CREDIT_TOOL,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  domain: 'credits',
+  ...SESSION_ONLY,
+  annotations: WRITE_IDEMPOTENT,
   input: AutoReloadInput,
   output: WalletOutput,
   rest: creditRoute('PUT', 'auto-reload'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 
 export const getDoc = defineTool({
   name: 'get_doc',
@@ -10,7 +10,7 @@ export const getDoc = defineTool({
   domain: 'docs',
   scope: 'contracts:read',
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: z.strictObject({ slug: z.string().min(1).max(100).describe('Page identifier, e.g. "authentication".') }).describe('Which page.'),
   output: z
     .object({

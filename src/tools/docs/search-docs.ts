@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 
 export const SearchHitSchema = z
   .object({
@@ -23,7 +23,7 @@ export const searchDocs = defineTool({
   domain: 'docs',
   scope: 'contracts:read',
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: z
     .strictObject({
       q: z.string().trim().min(1).max(200).describe('The question or keywords, e.g. "how do I rotate a key".'),

@@ -5,7 +5,7 @@ import { EMBED_TIERS } from '../../embed/auth.js';
 import { checkCallback, requireEmbedSecret } from '../../embed/callback.js';
 import { parseOrigin } from '../../keys/origins.js';
 import { createEmbedSession } from '../../embed/store.js';
-import { defineTool } from '../define.js';
+import { defineTool, WRITE } from '../define.js';
 
 export const EMBED_TOKEN_TTL_DEFAULT = 900;
 export const EMBED_TOKEN_TTL_MAX = 3600;
@@ -24,7 +24,7 @@ export const createEmbedSessionTool = defineTool({
   tiers: EMBED_TIERS,
   mcp: false,
   bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: WRITE,
   input: z
     .strictObject({
       origin: z.string().min(1).max(200).describe("The embedding page's origin (scheme://host[:port]); must be one of the key's allowedOrigins."),

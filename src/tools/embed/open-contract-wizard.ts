@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MCP_APP_MIME_TYPE, WIZARD_APP_URI } from '../../resources/apps.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 
 /** The MCP Apps tool-to-document link (SEP-1865), and its older flat key that hosts of the first drafts read. */
 const UI_META = { ui: { resourceUri: WIZARD_APP_URI }, 'ui/resourceUri': WIZARD_APP_URI };
@@ -38,7 +38,7 @@ export const openContractWizardTool = defineTool({
   domain: 'embed',
   scope: 'contracts',
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   meta: UI_META,
   input: Prefill,
   output: z

@@ -3,7 +3,7 @@ import { ApiError } from '../../core/errors.js';
 import { API_KEYS, type ApiKeyRecord } from '../../keys/keys.js';
 import { EMBED_TIERS } from '../../embed/auth.js';
 import { EMBED_SECRET_WARNING, MAX_GRACE_SECONDS, rotateEmbedSecret } from '../../embed/secrets.js';
-import { defineTool } from '../define.js';
+import { defineTool, DESTRUCTIVE } from '../define.js';
 
 export const rotateEmbedSecretTool = defineTool({
   name: 'rotate_embed_secret',
@@ -18,7 +18,7 @@ export const rotateEmbedSecretTool = defineTool({
   tiers: EMBED_TIERS,
   mcp: false,
   bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: DESTRUCTIVE,
   input: z
     .strictObject({
       graceSeconds: z

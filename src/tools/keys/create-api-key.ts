@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiKeySchema, createApiKey, CreateApiKeyInput } from '../../keys/manage.js';
-import { defineTool } from '../define.js';
+import { defineTool, WRITE } from '../define.js';
 import { KEY_MANAGER_TIERS } from './common.js';
 
 export const createApiKeyTool = defineTool({
@@ -16,7 +16,7 @@ export const createApiKeyTool = defineTool({
   tiers: KEY_MANAGER_TIERS,
   principals: ['key', 'session'],
   bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: WRITE,
   input: CreateApiKeyInput,
   output: ApiKeySchema.extend({ key: z.string().describe('The key value. Shown only this once: store it now.') }).describe('The new key.'),
   rest: { method: 'POST', path: '/api-keys', shape: 'data', status: 201 },

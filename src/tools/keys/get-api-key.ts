@@ -1,5 +1,5 @@
 import { ApiKeySchema, getApiKey } from '../../keys/manage.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 import { KEY_MANAGER_TIERS, KeyIdInput } from './common.js';
 
 export const getApiKeyTool = defineTool({
@@ -12,7 +12,7 @@ export const getApiKeyTool = defineTool({
   tiers: KEY_MANAGER_TIERS,
   principals: ['key', 'session'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: KeyIdInput,
   output: ApiKeySchema,
   rest: { method: 'GET', path: '/api-keys/:id', shape: 'data' },

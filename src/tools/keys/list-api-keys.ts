@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { ApiKeySchema, listApiKeys } from '../../keys/manage.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 import { KEY_MANAGER_TIERS } from './common.js';
 
 export const listApiKeysTool = defineTool({
@@ -14,7 +14,7 @@ export const listApiKeysTool = defineTool({
   tiers: KEY_MANAGER_TIERS,
   principals: ['key', 'session'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
   output: z
     .object({ items: z.array(ApiKeySchema).describe('Keys on this page.'), pagination: OffsetPageMetaSchema })

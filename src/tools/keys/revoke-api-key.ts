@@ -1,5 +1,5 @@
 import { ApiKeySchema, revokeApiKey } from '../../keys/manage.js';
-import { defineTool } from '../define.js';
+import { defineTool, DELETE } from '../define.js';
 import { KEY_MANAGER_TIERS, KeyIdInput } from './common.js';
 
 export const revokeApiKeyTool = defineTool({
@@ -14,7 +14,7 @@ export const revokeApiKeyTool = defineTool({
   tiers: KEY_MANAGER_TIERS,
   principals: ['key', 'session'],
   bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: DELETE,
   input: KeyIdInput,
   output: ApiKeySchema,
   rest: { method: 'DELETE', path: '/api-keys/:id', shape: 'data' },

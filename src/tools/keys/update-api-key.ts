@@ -1,6 +1,6 @@
 import { revokeSessionsOutside } from '../../embed/store.js';
 import { ApiKeySchema, updateApiKey, UpdateApiKeyInput } from '../../keys/manage.js';
-import { defineTool } from '../define.js';
+import { defineTool, WRITE_IDEMPOTENT } from '../define.js';
 import { KEY_MANAGER_TIERS } from './common.js';
 
 export const updateApiKeyTool = defineTool({
@@ -16,7 +16,7 @@ export const updateApiKeyTool = defineTool({
   tiers: KEY_MANAGER_TIERS,
   principals: ['key', 'session'],
   bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: WRITE_IDEMPOTENT,
   input: UpdateApiKeyInput,
   output: ApiKeySchema,
   rest: { method: 'PATCH', path: '/api-keys/:id', shape: 'data' },

@@ -1,5 +1,5 @@
 import { calculateFaraid, FaraidInputSchema, FaraidResultSchema } from '../../law/faraid/index.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 
 export const calculateInheritance = defineTool({
   name: 'calculate_inheritance',
@@ -14,7 +14,7 @@ export const calculateInheritance = defineTool({
   domain: 'inheritance',
   scope: 'contracts:read',
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: FaraidInputSchema,
   output: FaraidResultSchema,
   rest: { method: 'POST', path: '/inheritance/calculate', shape: 'data' },

@@ -1,5 +1,5 @@
 import { checkPlan, CheckPlanInput, CheckPlanOutput } from '../../law/check-plan.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 
 export const checkPlanTool = defineTool({
   name: 'check_plan',
@@ -22,7 +22,7 @@ export const checkPlanTool = defineTool({
   // The contract wizard's token may call it too (src/embed/).
   principals: ['key', 'embed'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: CheckPlanInput,
   output: CheckPlanOutput,
   rest: { method: 'POST', path: '/inheritance/check', shape: 'data' },

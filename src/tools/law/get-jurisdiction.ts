@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JurisdictionSchema } from '../../law/jurisdictions.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 
 export const getJurisdiction = defineTool({
   name: 'get_jurisdiction',
@@ -13,7 +13,7 @@ export const getJurisdiction = defineTool({
   domain: 'inheritance',
   scope: 'contracts:read',
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: z.strictObject({ id: z.string().trim().min(1).max(100).describe('Jurisdiction id or name.') }).describe('Which jurisdiction.'),
   output: JurisdictionSchema,
   rest: { method: 'GET', path: '/jurisdictions/:id', shape: 'data', aliases: ['/api/jurisdictions/:id'] },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { JurisdictionSummarySchema, LEGAL_SYSTEMS, REGIONS, summarizeJurisdiction } from '../../law/jurisdictions.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 
 export const listJurisdictions = defineTool({
   name: 'list_jurisdictions',
@@ -15,7 +15,7 @@ export const listJurisdictions = defineTool({
   // The contract wizard's token may call it too (src/embed/).
   principals: ['key', 'embed'],
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: z
     .strictObject({
       region: z.enum(REGIONS).optional().describe('Only this world region.'),

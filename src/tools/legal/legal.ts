@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
 import { offsetPageInput } from '../../core/pagination.js';
-import { defineTool } from '../define.js';
+import { defineTool, OUTBOUND, READ, WRITE } from '../define.js';
 
-// Legal documents are planned for v1.1 (spec 4.8). The routes exist, authenticate
+// Legal documents are planned for v1.1. The routes exist, authenticate
 // like every other, and answer 501 NOT_IMPLEMENTED until they are built.
 
 const notYet = (what: string) => (): never => {
@@ -26,7 +26,7 @@ export const generateLegalDocumentTool = defineTool({
   example: { jurisdiction: 'us-ca' },
   title: 'Generate a legal document (v1.1)',
   description: 'Planned for v1.1: generates a will or related document for a jurisdiction. Answers 501 NOT_IMPLEMENTED until then. REST only.',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: WRITE,
   input: z
     .object({
       jurisdiction: z.string().max(64).optional().describe('Jurisdiction id (planned).'),
@@ -43,7 +43,7 @@ export const listLegalTemplatesTool = defineTool({
   example: { jurisdiction: 'us-ca' },
   title: 'List legal document templates (v1.1)',
   description: 'Planned for v1.1: lists document templates by jurisdiction. Answers 501 NOT_IMPLEMENTED until then. REST only.',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: z.object({ jurisdiction: z.string().max(64).optional().describe('Jurisdiction id (planned).'), ...offsetPageInput }).describe('Planned filter and paging.'),
   rest: { method: 'GET', path: '/legal/templates', shape: 'data', extraStatuses: [501] },
   handler: notYet('The legal template list'),
@@ -55,7 +55,7 @@ export const signLegalDocumentTool = defineTool({
   example: { id: 'doc_01M89NZVSK4RA0343PNJQFCVBJ' },
   title: 'Start an e-signature (v1.1)',
   description: 'Planned for v1.1: starts an e-signature flow for a generated document. Answers 501 NOT_IMPLEMENTED until then. REST only.',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: OUTBOUND,
   input: z.object({ id: z.string().min(1).max(64).describe('Document id (planned).') }).describe('Which document.'),
   rest: { method: 'POST', path: '/legal/documents/:id/sign', shape: 'data', extraStatuses: [501] },
   handler: notYet('Electronic signing'),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { agentStatus, characterOf, dailyPrompt, getSetup, insights } from '../../memoir/memoir.js';
 import { userKeyOf } from '../../memoir/records.js';
-import { defineTool } from '../define.js';
-import { CharacterSchema, memoirPath, Mention, ModeSchema, READ, SESSION_ONLY } from './schemas.js';
+import { defineTool, READ, SESSION_ONLY } from '../define.js';
+import { CharacterSchema, memoirPath, Mention, ModeSchema } from './schemas.js';
 
 const Empty = z.strictObject({}).describe('No input.');
 
@@ -13,6 +13,7 @@ export const getMemoirAgentTool = defineTool({
   description:
     'The agent\'s name, whether a language model is configured (`mode: "demo"` when not: answers then come from the person\'s own entries by retrieval) ' +
     'and the character profile. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   annotations: READ,
   input: Empty,
@@ -47,6 +48,7 @@ export const getMemoirAgentStatusTool = defineTool({
   example: {},
   title: 'Memoir progress',
   description: 'Journal count, questionnaire completion per category and overall, media and chat counts. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   annotations: READ,
   input: Empty,
@@ -72,6 +74,7 @@ export const getMemoirPromptTool = defineTool({
   description:
     "A journaling prompt chosen for this user and day (UTC): the same all day, favouring the least covered topics, skipping questions already answered, " +
     'and not repeated within four weeks. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   annotations: READ,
   input: Empty,

@@ -5,8 +5,8 @@ import { chat, chatHistory, chatModelFor, prepareChat } from '../../memoir/agent
 import { withCharge } from '../../memoir/charge.js';
 import { MEMOIR_LIMITS, userKeyOf } from '../../memoir/records.js';
 import type { Store } from '../../store/port.js';
-import { defineTool, type ToolContext } from '../define.js';
-import { ChargeSchema, ChatMessageSchema, memoirPath, ModeSchema, READ, WRITE } from './schemas.js';
+import { defineTool, READ, type ToolContext, WRITE } from '../define.js';
+import { ChargeSchema, ChatMessageSchema, memoirPath, ModeSchema } from './schemas.js';
 
 export const memoirChatTool = defineTool({
   name: 'memoir_chat',

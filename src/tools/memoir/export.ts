@@ -2,15 +2,53 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { bookMarkdown, bookPdfStream, EXPORT_FORMATS, memoirBook } from '../../memoir/export.js';
 import type { Store } from '../../store/port.js';
-import { defineTool, type ToolContext } from '../define.js';
+import { defineTool, type FileAnswer, type OpenApiFragment, READ, type RestDocs, SESSION_ONLY, type ToolContext } from '../define.js';
 import { ShareId } from './heirs.js';
-import { memoirPath, READ, SESSION_ONLY } from './schemas.js';
+import { memoirPath } from './schemas.js';
 import { granted } from './shared.js';
 
 /**
- * Served by src/http/memoir-upload.ts as a file (text/markdown or application/pdf, as an attachment); not in TOOLS:
- * the PDF comes back as a stream that the route sends as the body (it is drawn as the client reads it).
+ * The book as a file download. The PDF is a stream drawn as it is sent: any refusal comes before, in the envelope; a
+ * failure while drawing destroys the stream and so cuts the download short (never a complete-looking broken file), and
+ * a client going away destroys it too, which stops the drawing.
  */
+function bookFile(output: Record<string, unknown>): FileAnswer {
+  const out = output as { contentBase64?: string; stream?: Readable; contentType: string; fileName: string };
+  return {
+    contentType: out.contentType,
+    headers: { 'Content-Disposition': `attachment; filename="${out.fileName}"`, 'Cache-Control': 'no-store' },
+    body: out.stream ?? Buffer.from(out.contentBase64 ?? '', 'base64'),
+  };
+}
+
+/** The OpenAPI parts of a book download: the format parameter (after `parameters`) and the file answer. */
+function bookDocs(parameters: OpenApiFragment[], description: string): RestDocs {
+  return {
+    parameters: [
+      ...parameters,
+      {
+        in: 'query',
+        name: 'format',
+        required: false,
+        description: '"md" (Markdown, the default) or "pdf".',
+        schema: { type: 'string', enum: ['md', 'pdf'], default: 'md' },
+        example: 'md',
+      },
+    ],
+    success: {
+      description,
+      headers: {
+        'Content-Disposition': { description: 'attachment; filename="memoir-<YYYY-MM-DD>.md" (or .pdf).', schema: { type: 'string', maxLength: 100 } },
+        'Cache-Control': { description: 'no-store: the book holds personal data.', schema: { type: 'string', enum: ['no-store'] } },
+      },
+      content: {
+        'text/markdown; charset=utf-8': { schema: { type: 'string', description: 'Markdown: entries by theme, answers by category, photos by media id.' } },
+        'application/pdf': { schema: { type: 'string', format: 'binary', description: 'PDF: the same, with the photos embedded (scaled down).' } },
+      },
+    },
+  };
+}
+
 export const exportMemoirTool = defineTool({
   name: 'export_memoir',
   example: { format: 'md' },
@@ -19,6 +57,7 @@ export const exportMemoirTool = defineTool({
     'The memoir as a book: journal entries grouped by theme and questionnaire answers by category, each with its date, and the photos ' +
     '(Markdown lists them by media id; the PDF embeds them, scaled down, and draws every script with bundled Noto fonts). ' +
     'Answered as a file download (Content-Disposition: attachment); the PDF is streamed. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   annotations: READ,
   input: z.strictObject({ format: z.enum(EXPORT_FORMATS).default('md').describe('"md" (Markdown) or "pdf".') }).describe('The format.'),
@@ -33,7 +72,7 @@ export const exportMemoirTool = defineTool({
       fileName: z.string().describe('A file name for it.'),
     })
     .describe('The book.'),
-  rest: { method: 'GET', shape: 'data', ...memoirPath('/export') },
+  rest: { method: 'GET', shape: 'data', ...memoirPath('/export'), file: bookFile, docs: bookDocs([], 'The book, as a file download.') },
   handler: (input, ctx) => bookAnswer(ctx.store, ctx.principal.ownerId, input.format, ctx),
 });
 
@@ -55,6 +94,7 @@ export const exportSharedMemoirTool = defineTool({
   description:
     'The memoir of a share you hold, as a book (the same as export_memoir gives its owner), while the share is open: 404 for a share you do not hold, ' +
     '403 SHARE_NOT_AVAILABLE while it is not open. Answered as a file download; the PDF is streamed. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   grant: 'read',
   annotations: READ,
@@ -65,6 +105,25 @@ export const exportSharedMemoirTool = defineTool({
     })
     .describe('The share and format.'),
   output: exportMemoirTool.output,
-  rest: { method: 'GET', shape: 'data', ...memoirPath('/shared/:shareId/export') },
+  rest: {
+    method: 'GET',
+    shape: 'data',
+    ...memoirPath('/shared/:shareId/export'),
+    extraStatuses: [404],
+    file: bookFile,
+    docs: bookDocs(
+      [
+        {
+          in: 'path',
+          name: 'shareId',
+          required: true,
+          description: 'A share you hold (shr_...), open now.',
+          schema: { type: 'string', pattern: '^shr_[0-9A-HJKMNP-TV-Z]{26}$', minLength: 30, maxLength: 30 },
+          example: 'shr_01JD000000000000000000000B',
+        },
+      ],
+      'The shared memoir as a book, as a file download.',
+    ),
+  },
   handler: (input, ctx) => bookAnswer(granted(ctx).store, granted(ctx).grantorId, input.format, ctx),
 });

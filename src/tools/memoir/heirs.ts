@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { PlanSchema } from '../../contracts/plan.js';
 import { HEIR_DEFAULTS, HEIR_LIMITS, linkPlan, listPlans, ownerShares, reissueShareCode, reportDeadmanEvent, revokeShare, unlinkPlan, updatePlan } from '../../memoir/heirs.js';
 import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
-import { defineTool } from '../define.js';
-import { memoirPath, READ, WRITE } from './schemas.js';
+import { defineTool, DELETE, DESTRUCTIVE, READ, WRITE, WRITE_IDEMPOTENT } from '../define.js';
+import { memoirPath } from './schemas.js';
 
 const OWNER = { domain: 'memoir', scope: 'chat', principals: ['session', 'key'], bucket: 'default' } as const;
 const MEMOIR_SCOPE_NOTE = 'Needs scope `chat` for keys (the memoir is the agent\'s material; sessions have it).';
@@ -164,7 +164,7 @@ export const updateMemoirPlanTool = defineTool({
   name: 'update_memoir_plan',
   title: "Change a linked plan's heirs' access",
   description: `Changes the label or heirs' access of a linked plan. Its shares follow at once: enabling access after the switch fired schedules them; disabling closes them again (revoked shares stay revoked). ${MEMOIR_SCOPE_NOTE}`,
-  annotations: { ...WRITE, idempotentHint: true },
+  annotations: WRITE_IDEMPOTENT,
   example: { planId: 'mhp_01JD000000000000000000000A', heirAccess: { enabled: true } },
   input: z
     .strictObject({
@@ -183,7 +183,7 @@ export const unlinkMemoirPlanTool = defineTool({
   name: 'unlink_memoir_plan',
   title: 'Unlink a plan from the memoir',
   description: `Unlinks a plan and withdraws its shares (their holders lose access at once; the codes stop working). ${MEMOIR_SCOPE_NOTE}`,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: DELETE,
   example: { planId: 'mhp_01JD000000000000000000000A' },
   input: z.strictObject({ planId: PlanId }).describe('The plan.'),
   output: z
@@ -244,7 +244,7 @@ export const revokeMemoirShareTool = defineTool({
   name: 'revoke_memoir_share',
   title: 'Withdraw a share',
   description: `Withdraws a share for good: its holder loses access at once and its code stops working. ${MEMOIR_SCOPE_NOTE}`,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: DELETE,
   example: { shareId: 'shr_01JD000000000000000000000B' },
   input: z.strictObject({ shareId: ShareId }).describe('The share.'),
   output: OwnerShareSchema,
@@ -257,7 +257,7 @@ export const reissueMemoirShareCodeTool = defineTool({
   name: 'reissue_memoir_share_code',
   title: 'Give a share a new claim code',
   description: `Replaces a share's claim code (a lost or leaked code): the old code stops working and whoever claimed the share loses it. The new code is in this answer only. ${MEMOIR_SCOPE_NOTE}`,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: DESTRUCTIVE,
   example: { shareId: 'shr_01JD000000000000000000000B' },
   input: z.strictObject({ shareId: ShareId }).describe('The share.'),
   output: z

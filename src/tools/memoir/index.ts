@@ -2,9 +2,10 @@ import type { AnyTool } from '../define.js';
 import { getMemoirAgentStatusTool, getMemoirAgentTool, getMemoirCharacterTool, getMemoirInsightsTool, getMemoirPromptTool } from './agent.js';
 import { listMemoirChatTool, memoirChatTool } from './chat.js';
 import { answerQuestionnaireTool, createJournalEntryTool, getQuestionnaireTool, listJournalEntriesTool } from './journal.js';
-import { deleteMemoirMediaTool, getMemoirMediaInferenceTool, listMemoirMediaTool } from './media.js';
+import { exportMemoirTool, exportSharedMemoirTool } from './export.js';
+import { deleteMemoirMediaTool, getMemoirMediaInferenceTool, listMemoirMediaTool, uploadMemoirMediaTool } from './media.js';
 import { getMemoirSetupTool, setMemoirSetupTool } from './setup.js';
-import { getVoiceStatusTool } from './voice.js';
+import { generateAvatarTool, getVoiceStatusTool, synthesizeVoiceTool } from './voice.js';
 import {
   linkMemoirPlanTool,
   listMemoirPlansTool,
@@ -26,7 +27,7 @@ import {
   sharedMemoirChatTool,
 } from './shared.js';
 
-/** The memoir's tools (spec 4.6), in listing order. POST /media/upload, /voice/synthesize, /avatar/generate and GET /export are the non-JSON routes of src/http/memoir-upload.ts (their tools run through invokeTool there). */
+/** The memoir's tools, in listing order; the last five take a multipart upload or answer with a file. */
 export const MEMOIR_TOOLS: readonly AnyTool[] = [
   getMemoirSetupTool,
   setMemoirSetupTool,
@@ -62,4 +63,9 @@ export const MEMOIR_TOOLS: readonly AnyTool[] = [
   getSharedMemoirInsightsTool,
   sharedMemoirChatTool,
   listSharedMemoirChatTool,
+  uploadMemoirMediaTool,
+  synthesizeVoiceTool,
+  generateAvatarTool,
+  exportMemoirTool,
+  exportSharedMemoirTool,
 ];

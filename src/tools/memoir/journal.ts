@@ -3,8 +3,8 @@ import { offsetPageInput, OffsetPageMetaSchema } from '../../core/pagination.js'
 import { chatModelFor, refineCharacter } from '../../memoir/agent.js';
 import { addJournalEntry, answerQuestionnaire, getQuestionnaire, listJournal, publicEntry, readProfile } from '../../memoir/memoir.js';
 import { MEMOIR_LIMITS, userKeyOf } from '../../memoir/records.js';
-import { defineTool, type ToolContext } from '../define.js';
-import { CharacterSchema, JournalEntrySchema, memoirPath, ModeSchema, READ, WRITE } from './schemas.js';
+import { defineTool, READ, type ToolContext, WRITE, WRITE_IDEMPOTENT } from '../define.js';
+import { CharacterSchema, JournalEntrySchema, memoirPath, ModeSchema } from './schemas.js';
 
 /** With a model configured, lets it refine the character from new text; a failing model changes nothing and fails nothing. */
 async function refine(ctx: ToolContext, text: string): Promise<void> {
@@ -116,7 +116,7 @@ export const answerQuestionnaireTool = defineTool({
   scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',
-  annotations: { ...WRITE, idempotentHint: true },
+  annotations: WRITE_IDEMPOTENT,
   input: z
     .strictObject({
       category: CategoryParam,

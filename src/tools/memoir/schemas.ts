@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import { MEMOIR_LIMITS } from '../../memoir/records.js';
-import type { ToolAnnotations } from '../define.js';
 
-/** Memoir routes live under /svcloom (DECISIONS "Mounting"): /api/v1/svcloom/... and the legacy /api/svcloom/... */
+/** Memoir routes live under /svcloom: /api/v1/svcloom/... and the legacy /api/svcloom/.... */
 export const memoirPath = (path: string) => ({ path: `/svcloom${path}`, aliases: [`/api/svcloom${path}`] });
-
-/** The memoir routes that only a signed-in user reaches (REST with a session and CSRF; not MCP tools). */
-export const SESSION_ONLY = { domain: 'memoir', scope: null, principals: ['session'], mcp: false, bucket: 'default' } as const;
-
-export const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
 export const Mention = z
   .object({ name: z.string().describe('The name, place, trait or phrase.'), count: z.number().int().describe('How often it occurs.') })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getSetup, setSetup } from '../../memoir/memoir.js';
-import { defineTool } from '../define.js';
-import { AgentNameInput, memoirPath, READ, SESSION_ONLY, WRITE } from './schemas.js';
+import { defineTool, READ, SESSION_ONLY, WRITE_IDEMPOTENT } from '../define.js';
+import { AgentNameInput, memoirPath } from './schemas.js';
 
 const SetupOutput = z
   .object({
@@ -16,6 +16,7 @@ export const getMemoirSetupTool = defineTool({
   example: {},
   title: 'Memoir setup status',
   description: "Whether the signed-in user's memoir agent has been set up, and its name. Session (REST) only.",
+  domain: 'memoir',
   ...SESSION_ONLY,
   annotations: READ,
   input: z.strictObject({}).describe('No input.'),
@@ -29,8 +30,9 @@ export const setMemoirSetupTool = defineTool({
   example: { agentName: 'Grandpa Antonio' },
   title: 'Name the memoir agent',
   description: 'Sets or changes the name the memoir agent goes by. Needs the X-CSRF-Token header. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
-  annotations: { ...WRITE, idempotentHint: true },
+  annotations: WRITE_IDEMPOTENT,
   input: z.strictObject({ agentName: AgentNameInput }).describe('The name.'),
   output: SetupOutput,
   rest: { method: 'POST', shape: 'data', ...memoirPath('/setup') },

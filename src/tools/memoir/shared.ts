@@ -13,12 +13,12 @@ import { heirShareView } from '../../memoir/heirs.js';
 import { characterOf, getQuestionnaire, insights, listJournal } from '../../memoir/memoir.js';
 import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, MEMOIR_LIMITS, MEMOIR_MEDIA, userKeyOf, type AnswerRecord } from '../../memoir/records.js';
 import { cursorPageInput, offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
-import { defineTool, type ToolContext } from '../define.js';
+import { defineTool, READ, type ToolContext, WRITE, WRITE_IDEMPOTENT } from '../define.js';
 import { getMemoirInsightsTool } from './agent.js';
 import { answerChat, listMemoirChatTool, memoirChatTool } from './chat.js';
 import { ShareId, ShareState } from './heirs.js';
 import { getQuestionnaireTool, listJournalEntriesTool } from './journal.js';
-import { CharacterSchema, memoirPath, READ, WRITE } from './schemas.js';
+import { CharacterSchema, memoirPath } from './schemas.js';
 
 const HEIR = { domain: 'memoir', scope: 'chat', principals: ['session', 'key'], bucket: 'default' } as const;
 const NOTE = "Needs an open share claimed by your account (404 unknown share, 403 SHARE_NOT_AVAILABLE while it is not open); keys need scope `chat`.";
@@ -48,7 +48,7 @@ export const claimMemoirShareTool = defineTool({
   title: 'Claim a memoir share',
   description:
     "Claims the share of a memoir whose code its owner gave you, for your account. A share bound to an email can only be claimed by a signed-in user with that email. It can be read once the owner's dead man's switch has fired and the share opened. Keys need scope `chat`.",
-  annotations: { ...WRITE, idempotentHint: true },
+  annotations: WRITE_IDEMPOTENT,
   example: { code: 'shc_' + 'A'.repeat(43) },
   input: z.strictObject({ code: z.string().min(1).max(200).describe('The claim code (shc_...).') }).describe('The code.'),
   output: HeldShareSchema,

@@ -6,9 +6,9 @@ import { checkImagePixels, getMedia, mediaFile } from '../../memoir/media.js';
 import { MEMOIR_MEDIA, type MediaRecord } from '../../memoir/records.js';
 import { BASE_VOICE, baseVoicePitch, MAX_AVATAR_SECONDS, MAX_SYNTH_CHARS, pitchFactor, renderAvatar, speakable, synthesize } from '../../memoir/voice.js';
 import type { Store } from '../../store/port.js';
-import { defineTool } from '../define.js';
+import { defineTool, type FileAnswer, type OpenApiFragment, OUTBOUND, READ, SESSION_ONLY, WRITE } from '../define.js';
 import { readFile } from 'node:fs/promises';
-import { ChargeSchema, memoirPath, READ, SESSION_ONLY, WRITE } from './schemas.js';
+import { ChargeSchema, memoirPath } from './schemas.js';
 
 /** The person's voice samples: audio and video with measured speech. */
 async function voiceProfile(store: Store, ownerId: string) {
@@ -34,6 +34,7 @@ export const getVoiceStatusTool = defineTool({
   description:
     "The person's voice samples (uploaded audio and video with speech), their minutes and measured median pitch, and the matched voice style that " +
     'synthesis uses: a base voice moved toward their pitch. It is a matched voice style, not a copy of their voice. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
   annotations: READ,
   input: z.strictObject({}).describe('No input.'),
@@ -55,16 +56,53 @@ export const getVoiceStatusTool = defineTool({
   },
 });
 
+/** Headers the audio and video answers carry, as the OpenAPI document declares them. */
+const MEDIA_HEADERS: OpenApiFragment = {
+  'X-Memoir-Voice-Style': { description: '"matched" (base voice moved toward the person\'s measured pitch) or "base" (no usable samples).', schema: { type: 'string', enum: ['matched', 'base'] } },
+  'X-Memoir-Pitch-Factor': { description: 'Pitch applied relative to the base voice (1: unchanged).', schema: { type: 'number', minimum: 0.75, maximum: 1.33 } },
+  'X-Credits-Charged': { description: 'Credits charged for this answer.', schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 1_000_000 } },
+  'X-Media-Duration': { description: 'Length of the audio or video, seconds.', schema: { type: 'number', minimum: 0, maximum: 86_400 } },
+};
+
+/** The text to synthesise, as the OpenAPI document declares it. */
+const SPOKEN_TEXT: OpenApiFragment = { type: 'string', minLength: 1, maxLength: MAX_SYNTH_CHARS, description: `Text to speak, 1 to ${MAX_SYNTH_CHARS} characters.` };
+
+const binary = (description: string): OpenApiFragment => ({ type: 'string', format: 'binary', description });
+
+/** The audio or video bytes of a speech or avatar output, with the voice and charge in headers. */
+function mediaAnswer(output: Record<string, unknown>): FileAnswer {
+  const out = output as { audioBase64?: string; videoBase64?: string; contentType?: string; durationSeconds: number; voice: { style: string; pitchFactor: number }; charge: { credits: number } };
+  return {
+    contentType: out.contentType ?? 'video/mp4',
+    headers: {
+      'X-Memoir-Voice-Style': out.voice.style,
+      'X-Memoir-Pitch-Factor': out.voice.pitchFactor,
+      'X-Credits-Charged': out.charge.credits,
+      'X-Media-Duration': String(out.durationSeconds),
+    },
+    body: Buffer.from(String(out.audioBase64 ?? out.videoBase64), 'base64'),
+  };
+}
+
+/** WAV unless the client asks for Ogg Opus. */
+function audioFormat(accept: string | string[] | undefined): 'wav' | 'opus' {
+  const text = Array.isArray(accept) ? accept.join(',') : accept;
+  return text && /audio\/(ogg|opus)/i.test(text) && !/audio\/(wav|wave|x-wav)/i.test(text) ? 'opus' : 'wav';
+}
+
 const SpeechText = z.string().min(1).max(MAX_SYNTH_CHARS).describe(`Text to speak, 1 to ${MAX_SYNTH_CHARS} characters.`);
 
-/** Served by src/http/memoir-upload.ts as audio bytes (WAV or Ogg Opus by Accept); not in TOOLS. */
+/** Answers with the audio bytes (WAV, or Ogg Opus when Accept asks for it). */
 export const synthesizeVoiceTool = defineTool({
   name: 'synthesize_memoir_voice',
+  example: { text: 'I planted the apple tree the year your mother was born.' },
   title: 'Speak text in the matched voice style',
   description:
     'Synthesises speech (festival, ' + BASE_VOICE + ') in the matched voice style and answers with the audio: WAV, or Ogg Opus when Accept asks for audio/ogg or audio/opus. ' +
     'Credits per started second of audio. Needs the X-CSRF-Token header. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
+  cancellable: true,
   annotations: WRITE,
   input: z.strictObject({ text: SpeechText, format: z.enum(['wav', 'opus']).default('wav').describe('Audio format (from the Accept header).') }).describe('The text.'),
   output: z
@@ -76,7 +114,29 @@ export const synthesizeVoiceTool = defineTool({
       charge: ChargeSchema,
     })
     .describe('Speech.'),
-  rest: { method: 'POST', shape: 'data', ...memoirPath('/voice/synthesize'), extraStatuses: [402] },
+  rest: {
+    method: 'POST',
+    shape: 'data',
+    ...memoirPath('/voice/synthesize'),
+    extraStatuses: [402],
+    fromHeaders: (headers) => ({ format: audioFormat(headers.accept) }),
+    file: mediaAnswer,
+    docs: {
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { type: 'object', properties: { text: SPOKEN_TEXT }, required: ['text'], additionalProperties: false, description: 'The text.' },
+          },
+        },
+      },
+      success: {
+        description: 'The speech, in the matched voice style: WAV by default, Ogg Opus when Accept asks for audio/ogg (or audio/opus).',
+        headers: MEDIA_HEADERS,
+        content: { 'audio/wav': { schema: binary('WAV (PCM).') }, 'audio/ogg': { schema: binary('Ogg Opus.') } },
+      },
+    },
+  },
   handler: async (input, ctx) => {
     const text = speakable(input.text);
     if (!text) throw ApiError.validation('Nothing to say', [{ field: 'text', reason: 'must contain visible text' }]);
@@ -96,16 +156,19 @@ export const synthesizeVoiceTool = defineTool({
   },
 });
 
-/** Served by src/http/memoir-upload.ts as video/mp4 bytes; not in TOOLS. */
+/** Answers with the video/mp4 bytes. */
 export const generateAvatarTool = defineTool({
   name: 'generate_memoir_avatar',
+  example: { photoUrl: 'med_01JD0000000000000000000000', text: 'Hello, my dears.', style: 'stylized', durationSeconds: 5 },
   title: 'Avatar video',
   description:
     'Renders an MP4 (H.264 + AAC) of a photo speaking `text` in the matched voice style, with motion driven by the speech, exactly durationSeconds long (at most ' +
     `${MAX_AVATAR_SECONDS}). photoUrl is an uploaded photo's media id (med_...) or an HTTPS URL (fetched through the address guard, at most 10 MB). ` +
     'Credits per second of video. Needs the X-CSRF-Token header. Session (REST) only.',
+  domain: 'memoir',
   ...SESSION_ONLY,
-  annotations: { ...WRITE, openWorldHint: true },
+  cancellable: true,
+  annotations: OUTBOUND,
   input: z
     .strictObject({
       photoUrl: z.string().min(1).max(2048).describe('An uploaded photo\'s media id (med_...) or an HTTPS URL of an image.'),
@@ -122,7 +185,35 @@ export const generateAvatarTool = defineTool({
       charge: ChargeSchema,
     })
     .describe('Avatar.'),
-  rest: { method: 'POST', shape: 'data', ...memoirPath('/avatar/generate'), extraStatuses: [402, 415] },
+  rest: {
+    method: 'POST',
+    shape: 'data',
+    ...memoirPath('/avatar/generate'),
+    extraStatuses: [402, 404, 415],
+    file: mediaAnswer,
+    docs: {
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: {
+                photoUrl: { type: 'string', minLength: 1, maxLength: 2048, description: "An uploaded photo's media id (med_...) or an HTTPS URL of an image." },
+                text: SPOKEN_TEXT,
+                style: { type: 'string', enum: ['stylized', 'natural'], default: 'stylized', description: '"stylized" (richer colours, vignette) or "natural".' },
+                durationSeconds: { type: 'number', minimum: 1, maximum: MAX_AVATAR_SECONDS, description: `Video length, 1 to ${MAX_AVATAR_SECONDS} seconds.` },
+              },
+              required: ['photoUrl', 'text', 'durationSeconds'],
+              additionalProperties: false,
+              description: 'The avatar.',
+            },
+          },
+        },
+      },
+      success: { description: 'The MP4 (H.264 + AAC).', headers: MEDIA_HEADERS, content: { 'video/mp4': { schema: binary('The video.') } } },
+    },
+  },
   handler: async (input, ctx) => {
     const text = speakable(input.text);
     if (!text) throw ApiError.validation('Nothing to say', [{ field: 'text', reason: 'must contain visible text' }]);

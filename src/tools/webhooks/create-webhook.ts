@@ -1,5 +1,5 @@
 import { createWebhook, CreateWebhookInput, CreateWebhookOutput } from '../../webhooks/index.js';
-import { defineTool } from '../define.js';
+import { defineTool, OUTBOUND } from '../define.js';
 import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const createWebhookTool = defineTool({
@@ -14,7 +14,7 @@ export const createWebhookTool = defineTool({
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
   bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: OUTBOUND,
   input: CreateWebhookInput.strict(),
   output: CreateWebhookOutput,
   // `accounts: "*"` (every account's events) is for operators only: checked by the shared wrapper (403).

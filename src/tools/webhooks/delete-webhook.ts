@@ -1,5 +1,5 @@
 import { deleteWebhook, DeleteWebhookOutput, WebhookIdInput } from '../../webhooks/index.js';
-import { defineTool } from '../define.js';
+import { defineTool, DELETE } from '../define.js';
 import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const deleteWebhookTool = defineTool({
@@ -11,7 +11,7 @@ export const deleteWebhookTool = defineTool({
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
   bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: DELETE,
   input: WebhookIdInput.strict(),
   output: DeleteWebhookOutput,
   rest: { method: 'DELETE', path: '/webhooks/subscriptions/:id', shape: 'data' },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cataloguePageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { EventTypesOutput, listEventTypes } from '../../webhooks/index.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 import { WEBHOOK_TIERS } from './common.js';
 
 export const listEventTypesTool = defineTool({
@@ -13,7 +13,7 @@ export const listEventTypesTool = defineTool({
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: z.strictObject({ ...cataloguePageInput }).describe('Paging (the whole catalogue by default).'),
   output: EventTypesOutput.extend({ pagination: OffsetPageMetaSchema }).describe('A page of the event catalogue.'),
   rest: { method: 'GET', path: '/webhooks/event-types', shape: 'data', metaFields: ['pagination'] },

@@ -1,5 +1,5 @@
 import { listWebhookEvents, ListWebhookEventsInput, ListWebhookEventsOutput } from '../../webhooks/index.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const listWebhookEventsTool = defineTool({
@@ -13,7 +13,7 @@ export const listWebhookEventsTool = defineTool({
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: ListWebhookEventsInput.strict(),
   output: ListWebhookEventsOutput,
   rest: { method: 'GET', path: '/webhooks/events', shape: 'list' },

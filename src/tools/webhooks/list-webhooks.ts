@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { listWebhooks, ListWebhooksOutput } from '../../webhooks/index.js';
-import { defineTool } from '../define.js';
+import { defineTool, READ } from '../define.js';
 import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const listWebhooksTool = defineTool({
@@ -13,7 +13,7 @@ export const listWebhooksTool = defineTool({
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
   bucket: 'default',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ,
   input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
   output: ListWebhooksOutput.extend({ pagination: OffsetPageMetaSchema }).describe('A page of subscriptions.'),
   rest: { method: 'GET', path: '/webhooks/subscriptions', shape: 'list' },

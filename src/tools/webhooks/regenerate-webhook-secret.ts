@@ -1,5 +1,5 @@
 import { regenerateSecret, RegenerateSecretInput, RegenerateSecretOutput } from '../../webhooks/index.js';
-import { defineTool } from '../define.js';
+import { defineTool, DESTRUCTIVE } from '../define.js';
 import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const regenerateWebhookSecretTool = defineTool({
@@ -13,7 +13,7 @@ export const regenerateWebhookSecretTool = defineTool({
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
   bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: DESTRUCTIVE,
   input: RegenerateSecretInput.strict(),
   output: RegenerateSecretOutput,
   rest: { method: 'POST', path: '/webhooks/subscriptions/:id/regenerate-secret', shape: 'data', dataField: 'webhook', metaFields: ['secret', 'warning'] },

@@ -1,5 +1,5 @@
 import { testWebhook, TestWebhookOutput, WebhookIdInput } from '../../webhooks/index.js';
-import { defineTool } from '../define.js';
+import { defineTool, OUTBOUND } from '../define.js';
 import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const testWebhookTool = defineTool({
@@ -13,7 +13,7 @@ export const testWebhookTool = defineTool({
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
   bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: OUTBOUND,
   input: WebhookIdInput.strict(),
   output: TestWebhookOutput,
   rest: { method: 'POST', path: '/webhooks/subscriptions/:id/test', shape: 'data' },

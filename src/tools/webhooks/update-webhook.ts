@@ -1,5 +1,5 @@
 import { updateWebhook, UpdateWebhookInput, WebhookSchema } from '../../webhooks/index.js';
-import { defineTool } from '../define.js';
+import { defineTool, WRITE_IDEMPOTENT } from '../define.js';
 import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const updateWebhookTool = defineTool({
@@ -11,7 +11,7 @@ export const updateWebhookTool = defineTool({
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
   bucket: 'default',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: WRITE_IDEMPOTENT,
   input: UpdateWebhookInput.strict(),
   output: WebhookSchema,
   rest: { method: 'PATCH', path: '/webhooks/subscriptions/:id', shape: 'data' },

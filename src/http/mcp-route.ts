@@ -1,0 +1,121 @@
+/**
+ * MCP over HTTP at /mcp. The browser origin and the Host are checked against DNS rebinding (MCP transport
+ * specification), and every JSON-RPC request in the POST is authenticated, rate-limited and counted like a REST call,
+ * with the same X-RateLimit-* headers, before the SDK sees any of it.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../core/errors.js';
+import { handleMcpPost } from '../mcp/http.js';
+import { RPC_UNAUTHORIZED } from '../mcp/server.js';
+import type { AnyTool, Services } from '../tools/define.js';
+import { countAdmitted } from '../access/budget.js';
+import type { CallInfo } from '../access/call.js';
+import { admit } from '../access/key.js';
+import { conflictingKeys, presentedKey } from './credentials.js';
+import { retryAfterSeconds } from './errors.js';
+import { rateHeaders } from './rate-headers.js';
+
+/** Host names that resolve to this machine only. */
+export function isLoopbackName(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/** Whether a Host header names this machine's loopback (with or without a port). */
+function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const m = /^(\[[^\]]+\]|[^:]+)(?::\d+)?$/.exec(host.trim());
+  return m !== null && isLoopbackName(m[1]!);
+}
+
+/**
+ * Whether a browser Origin is this server's own loopback origin: http(s) on 127.0.0.1, ::1 or localhost, at the port
+ * the request came in on. A page served by this server itself (the docs, the wizard) may then call /mcp without being
+ * listed in SVC_ALLOWED_ORIGINS. DNS rebinding cannot forge it: a rebound page keeps its own origin (the attacker's
+ * host name), and another local program listens on another port.
+ */
+function sameLoopbackOrigin(origin: string, localPort: number | undefined): boolean {
+  if (localPort === undefined) return false;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin) return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (host !== '127.0.0.1' && host !== '::1' && host !== 'localhost') return false;
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  return port === localPort;
+}
+
+export interface McpRouteOptions {
+  services: Services;
+  tools: readonly AnyTool[];
+  /** True once the server is closing: answers then ask the client to close the connection. */
+  closing(): boolean;
+}
+
+export async function mcpRoutes(app: FastifyInstance, { services, tools, closing }: McpRouteOptions): Promise<void> {
+  const loopbackBound = isLoopbackName(services.config.host);
+  app.post('/mcp', { schema: { hide: true } }, async (req, reply) => {
+    const refuse = (status: number, err: ApiError, extra: Record<string, string | number> = {}) => {
+      const first = Array.isArray(req.body) ? req.body[0] : req.body;
+      const id = first && typeof first === 'object' && 'id' in first ? (first as { id: unknown }).id : null;
+      reply.status(status).headers({ 'content-type': 'application/json; charset=utf-8', ...extra });
+      return reply.send({ jsonrpc: '2.0', id: id ?? null, error: { code: RPC_UNAUTHORIZED, message: err.message, data: err.toBody() } });
+    };
+    const origin = req.headers.origin;
+    if (origin !== undefined && !services.config.allowedOrigins.includes(origin) && !sameLoopbackOrigin(origin, req.socket.localPort)) {
+      return refuse(403, new ApiError('ORIGIN_NOT_ALLOWED', `Origin ${origin.slice(0, 200)} may not call this MCP endpoint (configure SVC_ALLOWED_ORIGINS).`));
+    }
+    if (loopbackBound && !isLoopbackHost(req.headers.host)) {
+      return refuse(403, new ApiError('ORIGIN_NOT_ALLOWED', 'This MCP endpoint is bound to loopback and answers only loopback host names (DNS rebinding guard).'));
+    }
+    const conflict = conflictingKeys(req.headers, req.query);
+    if (conflict) return refuse(400, conflict);
+    const apiKey = presentedKey(req.headers, req.query);
+    const call: CallInfo = { apiKey, requestId: String(req.id), transport: 'mcp-http', clientIp: req.ip, rate: undefined };
+    let principal;
+    try {
+      principal = (await admit(services, call)).principal;
+      // A batch counts once per request it carries, like that many REST calls.
+      const extra = Array.isArray(req.body) ? req.body.filter((m) => m && typeof m === 'object' && 'method' in m).length - 1 : 0;
+      for (let i = 0; i < extra; i++) {
+        const hit = await countAdmitted(services, principal);
+        call.rate = hit.rate;
+        if (hit.refused) throw hit.refused;
+      }
+    } catch (err) {
+      const apiErr = err instanceof ApiError ? err : ApiError.internal();
+      const headers: Record<string, string | number> = {};
+      if (call.rate) Object.assign(headers, rateHeaders(call.rate));
+      if (apiErr.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="svc", error="invalid_token"';
+      const retry = retryAfterSeconds(apiErr, services);
+      if (retry !== undefined) headers['Retry-After'] = retry;
+      return refuse(apiErr.status, apiErr, headers);
+    }
+    reply.hijack();
+    // Hijacked replies skip onSend hooks: the headers set so far are copied by hand.
+    reply.raw.setHeader('X-Request-Id', String(req.id));
+    for (const [name, value] of Object.entries(rateHeaders(call.rate!))) reply.raw.setHeader(name, value);
+    if (closing()) reply.raw.setHeader('Connection', 'close');
+    try {
+      await handleMcpPost(req.raw, reply.raw, req.body, tools, services, apiKey, req.ip, principal);
+    } catch (err) {
+      req.log.error({ err, requestId: req.id }, 'MCP request failed');
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' });
+        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+      }
+    }
+  });
+
+  const methodNotAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .status(405)
+      .header('Allow', 'POST')
+      .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; use POST.' }, id: null });
+  app.get('/mcp', { schema: { hide: true } }, methodNotAllowed);
+  app.delete('/mcp', { schema: { hide: true } }, methodNotAllowed);
+}

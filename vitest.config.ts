@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  *
  * 2. "process": files that start other programs (`svc` processes, which load the TypeScript sources through tsx,
  *    chromium, Spectral, redocly, pdftotext) but need nothing exclusive. Two at a time: each mostly waits on its
- *    children, and none of them measures time or polls against a short deadline.
+ *    children, none of them measures time, and their waits for deliveries allow 15 s or more.
  *
  * 3. "serial": one file at a time, because each needs something to itself:
  *    - test/cli/pack.test.ts runs `npm pack`, whose `prepare` deletes and rebuilds dist/ (dist/embed is what the

@@ -4,6 +4,7 @@
 //   node scripts/test-times.mjs            both runs, the unit project first
 //   node scripts/test-times.mjs unit       the unit project only
 //   node scripts/test-times.mjs suite      the whole suite only
+//   node scripts/test-times.mjs unit test/law    further arguments go to vitest (e.g. a sample of files)
 //
 // The exit code is the first failing run's (the durations are printed either way). The figures depend on the
 // machine and on what else runs on it: compare them on an otherwise idle machine of the same kind.
@@ -15,8 +16,9 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const which = process.argv[2] ?? 'both';
+const extra = process.argv.slice(3);
 if (!['both', 'unit', 'suite'].includes(which)) {
-  process.stderr.write('usage: node scripts/test-times.mjs [both|unit|suite]\n');
+  process.stderr.write('usage: node scripts/test-times.mjs [both|unit|suite] [vitest arguments...]\n');
   process.exit(2);
 }
 
@@ -31,7 +33,7 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'svc-test-times-'));
 function run({ key, args }) {
   const report = path.join(tmp, `${key}.json`);
   const started = performance.now();
-  const child = spawn(process.execPath, [vitest, ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+  const child = spawn(process.execPath, [vitest, ...args, ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
     cwd: root,
     stdio: 'inherit',
   });
@@ -63,7 +65,7 @@ const lines = [
 for (const r of results) {
   const files = r.json?.testResults?.length ?? '?';
   const tests = r.json?.numTotalTests ?? '?';
-  lines.push(`  ${r.label.padEnd(18)} ${minutes(r.seconds).padStart(12)}  (${files} files, ${tests} tests, ${r.code === 0 ? 'passed' : `FAILED, exit ${r.code}`})`);
+  lines.push(`  ${`${r.label}${extra.length ? ` -- ${extra.join(" ")}` : ""}`.padEnd(18)} ${minutes(r.seconds).padStart(12)}  (${files} files, ${tests} tests, ${r.code === 0 ? 'passed' : `FAILED, exit ${r.code}`})`);
 }
 for (const r of results) {
   const slowest = (r.json?.testResults ?? [])

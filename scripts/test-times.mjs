@@ -65,7 +65,7 @@ const lines = [
 for (const r of results) {
   const files = r.json?.testResults?.length ?? '?';
   const tests = r.json?.numTotalTests ?? '?';
-  lines.push(`  ${`${r.label}${extra.length ? ` -- ${extra.join(" ")}` : ""}`.padEnd(18)} ${minutes(r.seconds).padStart(12)}  (${files} files, ${tests} tests, ${r.code === 0 ? 'passed' : `FAILED, exit ${r.code}`})`);
+  lines.push(`  ${`${r.label}${extra.length ? ` -- ${extra.join(' ')}` : ''}`.padEnd(18)} ${minutes(r.seconds).padStart(12)}  (${files} files, ${tests} tests, ${r.code === 0 ? 'passed' : `FAILED, exit ${r.code}`})`);
 }
 for (const r of results) {
   const slowest = (r.json?.testResults ?? [])

@@ -1,33 +1,49 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Test files that start other programs or engines: `svc` processes (each loads the TypeScript sources through tsx),
- * PostgreSQL/Redis (the machine's servers or throwaway ones), chromium, festival/ffmpeg/pocketsphinx, redocly.
- * They run one at a time, after the other files:
- *   - test/cli/pack.test.ts runs `npm pack`, whose `prepare` deletes and rebuilds dist/ (dist/embed is what the wizard
- *     assets are read from when it is newer than its sources): nothing else may run beside it;
- *   - the PostgreSQL files open up to ~40 connections each (three `svc serve` instances with pools of 10), and the
- *     machine's server allows 100, shared with whatever else runs there;
- *   - openapi-spectral runs Spectral (a process of its own) on the whole document;
- *   - the rest start several processes each, with little CPU to spare on two cores when another file runs beside them.
- * Everything else runs in two worker processes at once ("unit" below).
+ * Three groups, one after the other (`sequence.groupOrder`):
+ *
+ * 1. "unit": everything not listed below, two files at a time (one per core).
+ *
+ * 2. "process": files that start other programs (`svc` processes, which load the TypeScript sources through tsx,
+ *    chromium, Spectral, redocly, pdftotext) but need nothing exclusive. Two at a time: each mostly waits on its
+ *    children, none of them measures time, and their waits for deliveries allow 15 s or more.
+ *
+ * 3. "serial": one file at a time, because each needs something to itself:
+ *    - test/cli/pack.test.ts runs `npm pack`, whose `prepare` deletes and rebuilds dist/ (dist/embed is what the
+ *      wizard assets are read from when it is newer than its sources): nothing else may run beside it;
+ *    - the PostgreSQL files open up to ~40 connections each (three `svc serve` instances with pools of 10), and the
+ *      machine's server allows 100, shared with whatever else runs there;
+ *    - the Redis files share the machine's Redis (the budget test reads its memory use);
+ *    - durability kills `svc` twenty times within a test's time limit, and the MCP proxy test polls pool counters
+ *      for a bounded number of rounds: both are kept off a machine busy with another file.
+ *
+ * The test time limits are generous, not tight: the first contract generation in a fresh worker starts solc and
+ * the TON sandbox, and with two files running at once on two cores (or a loaded machine) such a test can take
+ * 20-30 s. A hang still fails.
  */
-const HEAVY = [
-  'test/cli/**/*.test.ts',
-  'test/credits/cli.test.ts',
-  'test/readme-mcp.test.ts',
-  'test/mcp/stdio-contracts.test.ts',
-  'test/mcp/proxy.test.ts',
-  'test/mcp/parity.test.ts',
-  'test/e2e/**/*.test.ts',
-  'test/scale/**/*.test.ts',
+const SERIAL = [
+  'test/cli/pack.test.ts',
   'test/store/pg*.test.ts',
   'test/store/durability.test.ts',
   'test/credits/ledger-postgres.test.ts',
+  'test/scale/{config,instances,migrate}.test.ts',
+  'test/memoir/{media,voice,avatar-fetch}.test.ts',
   'test/keys/redis-*.test.ts',
+  'test/mcp/proxy.test.ts',
+];
+
+const PROCESS = [
+  'test/cli/{cli,accounts-quota,lazy-load}.test.ts',
+  'test/credits/cli.test.ts',
+  'test/readme-mcp.test.ts',
+  'test/mcp/stdio-contracts.test.ts',
+  'test/mcp/parity.test.ts',
+  'test/e2e/**/*.test.ts',
+  'test/scale/{outbox,redelivery}.test.ts',
   'test/webhooks/crash.test.ts',
   'test/embed/*browser.test.ts',
-  'test/memoir/{media,voice,export,avatar-fetch}.test.ts',
+  'test/memoir/export.test.ts',
   'test/http/openapi-lint.test.ts',
   'test/http/openapi-spectral.test.ts',
 ];
@@ -35,8 +51,6 @@ const HEAVY = [
 export default defineConfig({
   test: {
     // `include` is set per project below (with `extends: true` a list here would be added to each project's list).
-    // Generous, not tight: the first contract generation in a fresh worker loads solc and the TON sandbox, and with two
-    // files running at once on two cores (or a loaded machine) such a test can take 20-30 s. A hang still fails.
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -48,7 +62,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: HEAVY,
+          exclude: [...SERIAL, ...PROCESS],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
@@ -56,10 +70,19 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'heavy',
-          include: HEAVY,
-          maxWorkers: 1,
+          name: 'process',
+          include: PROCESS,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'serial',
+          include: SERIAL,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -146,7 +146,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
     if (opts.bootstrap) {
       const created = await bootstrapOperator(store, clock);
       if (created) {
-        // Printed once, on stderr, by design (DECISIONS.md): only the hash is stored.
+        // Printed once, on stderr, by design (docs/decisions.md, API keys): only the hash is stored.
         process.stderr.write(
           `\nCreated the first API key (internal tier, scope "all"). It is shown only this once; store it safely:\n\n  ${created.key}\n\n` +
             `Use it as "Authorization: Bearer <key>" or as SVC_API_KEY for \`svc mcp\`. Make more with \`svc keys create\`.\n\n`,

@@ -21,9 +21,7 @@
  *   every non-GET request authenticated by the cookie must carry it.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import ipaddr from 'ipaddr.js';
-import { jwtVerify, SignJWT, errors as joseErrors } from 'jose';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
@@ -69,7 +67,12 @@ export const LOGIN_FAILURES_PER_ADDRESS = 30;
 /** Checks a password against its stored hash (a seam: tests count the checks). */
 export type PasswordVerifier = (hash: string, password: string) => Promise<boolean>;
 
-const argonVerifier: PasswordVerifier = (hash, password) => argonVerify(hash, password).catch(() => false);
+/** Argon2 and jose load with the first password or session token, not with the service. */
+const argonHash = async (password: string, options: typeof ARGON2_OPTIONS): Promise<string> => (await import('@node-rs/argon2')).hash(password, options);
+const argonVerifier: PasswordVerifier = async (hash, password) => {
+  const { verify } = await import('@node-rs/argon2');
+  return verify(hash, password).catch(() => false);
+};
 
 /** The counter key of a client address: IPv4 as it is (IPv4-mapped IPv6 included), IPv6 by its /64 network. */
 export function addressGroup(clientIp: string | undefined): string {
@@ -222,6 +225,7 @@ export class SessionAuthority {
   }
 
   async #sign(session: SessionRecord): Promise<string> {
+    const { SignJWT } = await import('jose');
     return new SignJWT({ sid: session.id, acct: session.ownerId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer('svc')
@@ -399,6 +403,7 @@ export class SessionAuthority {
     const nowMs = this.clock.now().getTime();
     const known = this.#verified.get(token);
     if (known && known.expMs > nowMs) return known.claims;
+    const { jwtVerify, errors: joseErrors } = await import('jose');
     let payload;
     try {
       ({ payload } = await jwtVerify(token, this.#key, { issuer: 'svc', algorithms: ['HS256'], currentDate: this.clock.now() }));

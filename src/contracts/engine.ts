@@ -11,7 +11,7 @@ import { MADHHABS, type Madhhab } from '../law/faraid/index.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/port.js';
 import { taskModule, WorkerPool, type LimitKind, type WorkerPoolOptions } from '../core/worker-pool.js';
-import { estimateEvmGas, generateEvm, SolcPool, type SolcPoolOptions } from './evm/index.js';
+import { SolcPool, type SolcPoolOptions } from './evm/pool.js';
 import type { EvmGasEstimate, EvmMeasureInput } from './evm/gas.js';
 import type { EvmScenarioInput } from './evm/generate.js';
 import type { ScenarioResult } from './evm/scenario.js';
@@ -252,6 +252,8 @@ async function build(plan: Plan, deps: EngineDeps): Promise<Omit<GenerateOutput,
   const { engine, signal } = deps;
   switch (plan.blockchain) {
     case 'evm': {
+      // Loaded on first use: viem, @ethereumjs and the Solidity model are not needed until a contract is built.
+      const { generateEvm } = await import('./evm/generate.js');
       const g = await generateEvm(plan, {
         pool: engine.pool,
         signal,
@@ -421,6 +423,7 @@ export async function estimateCosts(input: z.infer<typeof EstimateInput>, deps: 
 async function estimateFor(input: z.infer<typeof EstimateInput>, deps: { engine: ContractEngine; signal?: AbortSignal | undefined }): Promise<EstimateOutput> {
   switch (input.blockchain) {
     case 'evm': {
+      const { estimateEvmGas } = await import('./evm/gas.js');
       const e = await estimateEvmGas(
         { ...(input.contractCode !== undefined ? { contractCode: input.contractCode } : {}), ...(input.beneficiaries !== undefined ? { beneficiaries: input.beneficiaries } : {}) },
         {

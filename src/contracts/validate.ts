@@ -1,12 +1,12 @@
 import { Address } from '@ton/core';
-import { getAddress, isAddress } from 'viem';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
+import { checksumAddress } from './evm/checksum.js';
 import { DEFAULT_SWITCH_INTERVAL_DAYS, type AssetType, type Blockchain, type Plan } from './plan.js';
 import { isSolanaZeroAddress, solanaAddressProblem } from './solana/address.js';
 import { isValidTonAddress } from './ton/address.js';
 
 /**
- * Validation of a plan before any contract is built (DECISIONS.md, Contracts):
+ * Validation of a plan before any contract is built (docs/decisions.md, Contracts):
  * addresses valid for the chain (EIP-55 checksum when mixed case, base58 32-byte
  * Solana keys, TON raw or user-friendly with CRC16), percentages with at most two
  * decimals summing to exactly 100, no duplicates, no zero address, the owner not
@@ -29,7 +29,7 @@ export function addressProblem(chain: Blockchain, address: string): string | und
     case 'evm': {
       if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return 'not an EVM address (0x followed by 40 hexadecimal digits)';
       const mixed = address.slice(2) !== address.slice(2).toLowerCase() && address.slice(2) !== address.slice(2).toUpperCase();
-      if (mixed && !isAddress(address, { strict: true })) return `EIP-55 checksum mismatch (did you mean ${getAddress(address)}?)`;
+      if (mixed && checksumAddress(address) !== address) return `EIP-55 checksum mismatch (did you mean ${checksumAddress(address)}?)`;
       return undefined;
     }
     case 'solana':

@@ -5,10 +5,22 @@
  * Every call that creates something carries an idempotency key, so a retry
  * (by the SDK, or by us after a crash) never creates a second payment.
  */
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import { ApiError } from '../core/errors.js';
 import type { PaymentsConfig } from '../core/config.js';
 import type { Pack } from './catalogue.js';
+
+let sdk: typeof Stripe | undefined;
+
+/**
+ * The Stripe SDK, loaded on first use: a server without payments never loads it. Loaded with `require` because
+ * verifying a webhook signature is synchronous.
+ */
+function stripeSdk(): typeof Stripe {
+  sdk ??= createRequire(import.meta.url)('stripe') as typeof Stripe;
+  return sdk;
+}
 
 /**
  * Metadata this service puts on checkout sessions and PaymentIntents. Only a
@@ -80,10 +92,10 @@ export function verifyStripeEvent(config: PaymentsConfig, rawBody: Buffer, signa
   if (!secret) throw new ApiError('PAYMENTS_NOT_CONFIGURED', 'Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET).');
   if (!signature) throw ApiError.validation('Missing Stripe-Signature header.', [{ field: 'Stripe-Signature', reason: 'required' }]);
   try {
-    return Stripe.webhooks.constructEvent(rawBody, signature, secret, Stripe.webhooks.DEFAULT_TOLERANCE, undefined, nowMs);
+    return stripeSdk().webhooks.constructEvent(rawBody, signature, secret, stripeSdk().webhooks.DEFAULT_TOLERANCE, undefined, nowMs);
   } catch (err) {
     // The SDK says whether the signature did not match or the timestamp is outside the tolerance.
-    const reason = err instanceof Stripe.errors.StripeSignatureVerificationError ? err.message : 'unreadable payload';
+    const reason = err instanceof stripeSdk().errors.StripeSignatureVerificationError ? err.message : 'unreadable payload';
     throw ApiError.validation('The Stripe-Signature header does not verify this body.', [{ field: 'Stripe-Signature', reason: reason.slice(0, 200) }]);
   }
 }
@@ -94,7 +106,7 @@ export class PaymentProviderError extends Error {
 }
 
 function providerError(err: unknown): PaymentProviderError {
-  if (err instanceof Stripe.errors.StripeError) return new PaymentProviderError(`${err.rawType ?? err.type}${err.code ? `/${err.code}` : ''} (${err.statusCode ?? 'no status'}): ${err.message.slice(0, 200)}`);
+  if (err instanceof stripeSdk().errors.StripeError) return new PaymentProviderError(`${err.rawType ?? err.type}${err.code ? `/${err.code}` : ''} (${err.statusCode ?? 'no status'}): ${err.message.slice(0, 200)}`);
   return new PaymentProviderError(err instanceof Error ? err.message.slice(0, 200) : 'unknown error');
 }
 
@@ -103,7 +115,7 @@ class StripeGateway implements PaymentsGateway {
 
   constructor(secretKey: string, apiBase: string | undefined) {
     const base = apiBase ? new URL(apiBase) : undefined;
-    this.#stripe = new Stripe(secretKey, {
+    this.#stripe = new (stripeSdk())(secretKey, {
       maxNetworkRetries: 2,
       timeout: 20_000,
       telemetry: false,
@@ -170,11 +182,11 @@ class StripeGateway implements PaymentsGateway {
       if (pi.status === 'processing') return { status: 'unknown', reason: 'the payment is still processing' };
       return { status: 'failed', paymentIntentId: pi.id, code: pi.status, reason: `the payment needs attention (${pi.status})` };
     } catch (err) {
-      if (err instanceof Stripe.errors.StripeCardError) {
+      if (err instanceof stripeSdk().errors.StripeCardError) {
         const raw = err.raw as { payment_intent?: { id?: string } } | undefined;
         return { status: 'failed', paymentIntentId: raw?.payment_intent?.id, code: err.code ?? 'card_error', reason: err.message };
       }
-      if (err instanceof Stripe.errors.StripeInvalidRequestError) {
+      if (err instanceof stripeSdk().errors.StripeInvalidRequestError) {
         return { status: 'failed', paymentIntentId: undefined, code: err.code ?? 'invalid_request', reason: err.message };
       }
       return { status: 'unknown', reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown error' };
@@ -186,7 +198,7 @@ class StripeGateway implements PaymentsGateway {
     try {
       pi = await this.#stripe.paymentIntents.retrieve(id);
     } catch (err) {
-      if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing') return undefined;
+      if (err instanceof stripeSdk().errors.StripeInvalidRequestError && err.code === 'resource_missing') return undefined;
       throw providerError(err);
     }
     const ref = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? undefined));

@@ -1,13 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import { eng as STOP_WORDS } from 'stopword';
 
 /**
  * The service's own documentation: the Markdown files of docs-index/ plus one
  * generated page per tool, split into sections at headings and indexed with
- * MiniSearch (BM25 ranking, prefix and fuzzy matching) once, at start.
+ * MiniSearch (BM25 ranking, prefix and fuzzy matching) once, at the first
+ * search (the pages themselves are read at start).
  */
 
 export interface DocSection {
@@ -124,11 +126,22 @@ function processTerm(term: string): string | null {
 
 export class DocsIndex {
   readonly pages = new Map<string, DocPage>();
-  readonly #search: MiniSearch<DocSection>;
+  #index: MiniSearch<DocSection> | undefined;
   readonly #sections = new Map<string, DocSection>();
 
   constructor(files: Array<{ slug: string; markdown: string }>) {
-    this.#search = new MiniSearch<DocSection>({
+    for (const f of files) {
+      const { title, sections } = splitSections(f.slug, f.markdown);
+      this.pages.set(f.slug, { slug: f.slug, title, markdown: f.markdown, sections });
+      for (const s of sections) this.#sections.set(s.id, s);
+    }
+  }
+
+  /** The search index, built on first use (MiniSearch is loaded then, synchronously: `search` is synchronous). */
+  get #search(): MiniSearch<DocSection> {
+    if (this.#index) return this.#index;
+    const MiniSearchClass = createRequire(import.meta.url)('minisearch') as typeof MiniSearch;
+    const index = new MiniSearchClass<DocSection>({
       fields: ['docTitle', 'heading', 'text'],
       storeFields: ['id'],
       processTerm,
@@ -140,12 +153,9 @@ export class DocsIndex {
         combineWith: 'OR',
       },
     });
-    for (const f of files) {
-      const { title, sections } = splitSections(f.slug, f.markdown);
-      this.pages.set(f.slug, { slug: f.slug, title, markdown: f.markdown, sections });
-      for (const s of sections) this.#sections.set(s.id, s);
-    }
-    this.#search.addAll([...this.#sections.values()]);
+    index.addAll([...this.#sections.values()]);
+    this.#index = index;
+    return index;
   }
 
   static load(tools: readonly DocumentedTool[], dir: string = DEFAULT_DOCS_DIR): DocsIndex {

@@ -10,11 +10,11 @@
  * - otherwise demo mode (`mode: "demo"`): the answer is the person's own
  *   sentences that match the question, deterministically.
  */
-import MiniSearch from 'minisearch';
+import { createRequire } from 'node:module';
+import type MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
-import { ChatOpenAI } from '@langchain/openai';
+import type { BaseMessage } from '@langchain/core/messages';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { paginateCursor, type CursorCodec } from '../core/pagination.js';
@@ -34,11 +34,18 @@ export type AgentMode = 'demo' | 'model';
 
 const models = new WeakMap<LlmConfig, BaseChatModel>();
 
-/** The configured chat model (one client per configuration), or undefined in demo mode. */
-export function chatModelFor(llm: LlmConfig | undefined): BaseChatModel | undefined {
+/**
+ * The configured chat model (one client per configuration), or undefined in demo mode. langchain is loaded with the
+ * first model, never in demo mode.
+ */
+export async function chatModelFor(llm: LlmConfig | undefined): Promise<BaseChatModel | undefined> {
   if (!llm) return undefined;
   let model = models.get(llm);
   if (!model) {
+    const { ChatOpenAI } = await import('@langchain/openai');
+    // (another caller may have made it meanwhile)
+    model = models.get(llm);
+    if (model) return model;
     model = new ChatOpenAI({
       model: llm.model,
       apiKey: llm.apiKey,
@@ -74,7 +81,9 @@ export function retrieve(entries: readonly JournalEntry[], answers: readonly Ans
     ...answersInOrder(answers).map((x) => ({ id: `qa:${x.questionId}`, kind: 'answer' as const, text: x.answer })),
   ];
   if (docs.length === 0) return [];
-  const index = new MiniSearch<{ id: string; kind: 'journal' | 'answer'; text: string }>({
+  // MiniSearch is loaded with the first retrieval (synchronously: this function is).
+  const MiniSearchClass = createRequire(import.meta.url)('minisearch') as typeof MiniSearch;
+  const index = new MiniSearchClass<{ id: string; kind: 'journal' | 'answer'; text: string }>({
     fields: ['text'],
     storeFields: ['kind', 'text'],
     processTerm: term,
@@ -113,7 +122,8 @@ function characterSummary(name: string, c: CharacterModel): string {
   ].join('\n');
 }
 
-export function groundedMessages(name: string, character: CharacterModel, passages: readonly Passage[], question: string): BaseMessage[] {
+export async function groundedMessages(name: string, character: CharacterModel, passages: readonly Passage[], question: string): Promise<BaseMessage[]> {
+  const { HumanMessage, SystemMessage } = await import('@langchain/core/messages');
   const sources = passages.map((p) => `[${p.id}] ${p.text}`).join('\n\n');
   return [
     new SystemMessage(
@@ -181,7 +191,7 @@ export async function chat(
     const name = profile?.agentName ?? DEFAULT_AGENT_NAME;
     const character = profile?.character;
     try {
-      content = await askModel(deps.model, groundedMessages(name, character ?? emptyCharacter(), passages, question), deps.signal);
+      content = await askModel(deps.model, await groundedMessages(name, character ?? emptyCharacter(), passages, question), deps.signal);
     } catch (err) {
       // The provider's message may carry its address: only a plain statement goes out.
       throw Object.assign(new ApiError('SERVICE_UNAVAILABLE', 'The language model did not answer; nothing was stored. Try again shortly.'), { cause: err });
@@ -250,6 +260,7 @@ const cleanLabels = (v: unknown): string[] =>
  * unreadable model answer changes nothing.
  */
 export async function refineCharacter(deps: { store: Store; clock: Clock; model: BaseChatModel }, ownerId: string, text: string): Promise<{ traits: string[]; values: string[] } | undefined> {
+  const { HumanMessage, SystemMessage } = await import('@langchain/core/messages');
   const answer = await askModel(deps.model, [
     new SystemMessage('Read this memoir entry. Reply with JSON only: {"traits": [up to 5 single-word personality traits], "values": [up to 5 values the writer holds]}.'),
     new HumanMessage(text.slice(0, 8000)),

@@ -7,12 +7,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import PDFDocument from 'pdfkit';
-import sharp from 'sharp';
 import type { Store } from '../store/port.js';
 import { DEFAULT_AGENT_NAME, readProfile } from './memoir.js';
 import { MAX_IMAGE_PIXELS, mediaFile } from './media.js';
-import { textWriter, type TextWriter } from './pdf-text.js';
+import type { TextWriter } from './pdf-text.js';
 import { CATEGORIES } from './questions.js';
 import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, MEMOIR_MEDIA, type AnswerRecord, type JournalEntry, type MediaRecord } from './records.js';
 import { themesOf } from './text.js';
@@ -115,11 +113,15 @@ export function bookMarkdown(book: MemoirBook): string {
   return out.join('\n');
 }
 
+/** sharp, loaded with the first PDF rather than with the service (as are pdfkit and the fonts). */
+const loadSharp = async () => (await import('sharp')).default;
+
 /** Longest side of an embedded photo, pixels (keeps the PDF small). */
 const PHOTO_MAX_PX = 800;
 
 /** A photo as a small JPEG for the PDF, or null when it cannot be read (it is then only listed). */
 async function photoForPdf(file: string): Promise<Buffer | null> {
+  const sharp = await loadSharp();
   try {
     return await sharp(await readFile(file), { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS })
       .rotate()
@@ -151,7 +153,8 @@ class ReaderGone extends Error {}
  * held in memory a little at a time rather than whole.
  */
 export async function bookPdfStream(book: MemoirBook, opts: { compress?: boolean } = {}): Promise<Readable> {
-  const doc = new PDFDocument({ size: 'A4', margin: 56, compress: opts.compress ?? true, info: { Title: book.title, Creator: 'svc memoir export' } });
+  const [{ default: PdfDocument }, { textWriter }] = await Promise.all([import('pdfkit'), import('./pdf-text.js')]);
+  const doc = new PdfDocument({ size: 'A4', margin: 56, compress: opts.compress ?? true, info: { Title: book.title, Creator: 'svc memoir export' } });
   let wake: (() => void) | null = null;
   const out = new Readable({
     // Called when the reader wants more (the buffer is below the high-water mark) and when it is destroyed.
@@ -228,7 +231,7 @@ async function drawBook(doc: PDFKit.PDFDocument, book: MemoirBook, writeText: Te
     for (const p of book.photos) {
       const image = await photoForPdf(p.file);
       if (image) {
-        const meta = await sharp(image).metadata();
+        const meta = await (await loadSharp())(image).metadata();
         const scale = Math.min(1, width / (meta.width ?? width), 300 / (meta.height ?? 300));
         const height = (meta.height ?? 300) * scale;
         if (doc.y + height + 40 > doc.page.height - doc.page.margins.bottom) doc.addPage();

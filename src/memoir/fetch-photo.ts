@@ -5,8 +5,6 @@
  * connection goes only to the addresses checked. Size and time capped; the
  * content must be an image by its bytes.
  */
-import { Agent, buildConnector, request } from 'undici';
-import { fileTypeFromBuffer } from 'file-type';
 import { ApiError } from '../core/errors.js';
 import { pinnedLookup, resolveCheckedHost, resolveCheckedUrl } from '../webhooks/guard.js';
 
@@ -21,6 +19,8 @@ export async function fetchPhoto(url: string, opts: { allow?: string | undefined
     if (err instanceof ApiError) throw ApiError.validation('The photo URL is not allowed', [{ field: 'photoUrl', reason: err.details?.[0]?.reason ?? err.message }]);
     throw err;
   }
+  // Loaded with the first fetch, not with the service.
+  const [{ Agent, buildConnector, request }, { fileTypeFromBuffer }] = await Promise.all([import('undici'), import('file-type')]);
   const agent = new Agent({
     connections: 1,
     connect: (options, callback) => {

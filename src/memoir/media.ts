@@ -11,7 +11,6 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileTypeFromBuffer } from 'file-type';
 import { settleReservation } from '../accounts/quota.js';
 import { ApiError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
@@ -131,6 +130,7 @@ export async function stageUpload(dataDir: string, source: AsyncIterable<Buffer>
     headBytes += next.value.length;
   }
   const first = Buffer.concat(head);
+  const { fileTypeFromBuffer } = await import('file-type');
   const type = await fileTypeFromBuffer(first);
   const kind = type ? kindOf(type.mime) : undefined;
   if (!type || !kind) {

@@ -6,7 +6,7 @@
  * structs and enums, and declare_id!.
  */
 import { createRequire } from 'node:module';
-import { Language, Parser, type Node } from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
 import { ApiError } from '../../core/errors.js';
 
 /** Longest Rust source read from a client (the generated programs are about 33 kB). */
@@ -134,6 +134,7 @@ let parserPromise: Promise<Parser> | undefined;
 export function rustParser(): Promise<Parser> {
   parserPromise ??= (async () => {
     const require = createRequire(import.meta.url);
+    const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init();
     const language = await Language.load(require.resolve('tree-sitter-rust/tree-sitter-rust.wasm'));
     const parser = new Parser();

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { compileFunc as funcCompile } from '@ton-community/func-js';
-import { Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
 import { ApiError, type ErrorDetail } from '../../core/errors.js';
 
 export interface CompiledFunc {
@@ -149,6 +148,8 @@ function currentListeners(): Map<string, Set<Listener>> {
 
 async function compileNow(source: string): Promise<CompiledFunc> {
   assertFuncShape(source);
+  // Loaded on first compile (before the listener snapshot, as when it was loaded with this module).
+  const [{ compileFunc: funcCompile }, { Cell }] = await Promise.all([import('@ton-community/func-js'), import('@ton/core')]);
   let r;
   const listeners = currentListeners();
   try {

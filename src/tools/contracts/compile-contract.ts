@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { compileContract as compileSolidity } from '../../contracts/evm/index.js';
+import { compileContract as compileSolidity } from '../../contracts/evm/compile.js';
 import { defineTool, READ } from '../define.js';
 
 const MessageSchema = z

@@ -53,7 +53,7 @@ export const memoirChatTool = defineTool({
 export async function answerChat(ctx: ToolContext, memoir: Store, memoirOwner: string, userKey: string, rawMessage: string) {
   const message = rawMessage.trim();
   if (!message) throw ApiError.validation('Invalid message', [{ field: 'message', reason: 'must not be only spaces' }]);
-  const model = chatModelFor(ctx.config.llm);
+  const model = await chatModelFor(ctx.config.llm);
   const prepared = await prepareChat(memoir, memoirOwner, message);
   const run = () => chat({ store: ctx.store, clock: ctx.clock, model, signal: ctx.signal }, ctx.principal.ownerId, userKey, message, prepared);
   if (prepared.passages.length === 0) return { ...(await run()), charge: { action: 'chat_message' as const, units: 0, credits: 0 } };

@@ -8,7 +8,7 @@ import { CharacterSchema, JournalEntrySchema, memoirPath, ModeSchema } from './s
 
 /** With a model configured, lets it refine the character from new text; a failing model changes nothing and fails nothing. */
 async function refine(ctx: ToolContext, text: string): Promise<void> {
-  const model = chatModelFor(ctx.config.llm);
+  const model = await chatModelFor(ctx.config.llm);
   if (!model) return;
   try {
     await refineCharacter({ store: ctx.store, clock: ctx.clock, model }, ctx.principal.ownerId, text);

@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SVC_BIN, tmpDir } from '../helpers.js';
+import { cleanEnv, startServe, type Served } from '../support/cli.js';
+
+// `svc serve` and `svc mcp` start without the heavy libraries: each is loaded by the tool (or domain step) that
+// needs it. A loader probe (test/support/load-probe.mjs) lists every module the process loads.
+
+const PROBE = pathToFileURL(path.join(import.meta.dirname, '..', 'support', 'load-probe.mjs')).href;
+
+/** Libraries no start may load, as they appear in a module's path. */
+const HEAVY = [
+  'solc',
+  '@ton/sandbox',
+  '@ton-community/func-js',
+  'langchain',
+  '@langchain/core',
+  '@langchain/openai',
+  'openai',
+  'viem',
+  '@ethereumjs/vm',
+  '@ethereumjs/evm',
+  'pg',
+  'redis',
+  'sharp',
+  'pdfkit',
+  'fontkit',
+  'stripe',
+  '@node-rs/argon2',
+  '@zxcvbn-ts/core',
+  'minisearch',
+  'web-tree-sitter',
+];
+
+/** The heavy libraries among the modules the probe recorded. */
+function heavyLoaded(probe: string): string[] {
+  const found = new Set<string>();
+  for (const line of probe.split('\n')) {
+    const file = line.startsWith('file:') ? decodeURIComponent(new URL(line).pathname) : line;
+    for (const name of HEAVY) if (file.includes(`/node_modules/${name}/`)) found.add(name);
+  }
+  return [...found].sort();
+}
+
+const probeEnv = (file: string) => ({
+  SVC_LOAD_PROBE: file,
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${PROBE}`.trim(),
+  SVC_LOG_LEVEL: 'info',
+});
+
+describe('svc serve', () => {
+  let dir: Awaited<ReturnType<typeof tmpDir>>;
+  let served: Served;
+  let probeFile: string;
+  beforeAll(async () => {
+    dir = await tmpDir();
+    probeFile = path.join(dir.dir, 'serve-modules.txt');
+    served = await startServe(path.join(dir.dir, 'data'), probeEnv(probeFile));
+  });
+  afterAll(async () => {
+    if (served) {
+      served.child.kill('SIGTERM');
+      await served.exited;
+    }
+    await dir?.cleanup();
+  });
+
+  it('listens and answers without loading any heavy library', async () => {
+    expect((await fetch(`${served.url}/health`)).status).toBe(200);
+    const probe = await readFile(probeFile, 'utf8');
+    // The probe saw the service's own modules (it works), and none of the heavy ones.
+    expect(probe).toContain('/src/http/app.ts');
+    expect(heavyLoaded(probe)).toEqual([]);
+  });
+
+  it('loads a library when a tool needs it: search_docs loads MiniSearch', async () => {
+    const key = /store it safely:\s+(\S+)/.exec(served.stderr())?.[1];
+    expect(key).toBeTruthy();
+    const res = await fetch(`${served.url}/api/v1/docs/search?q=webhook`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect(heavyLoaded(await readFile(probeFile, 'utf8'))).toEqual(['minisearch']);
+  });
+});
+
+describe('svc mcp (stdio)', () => {
+  it('answers initialize and tools/list without loading any heavy library', async () => {
+    const dir = await tmpDir();
+    const probeFile = path.join(dir.dir, 'mcp-modules.txt');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [SVC_BIN, 'mcp', '--data-dir', path.join(dir.dir, 'data')],
+      env: cleanEnv({ ...probeEnv(probeFile), SVC_LOG_LEVEL: 'warn' }),
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'lazy-load-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      // Answered once the tools and the store have loaded (without a key, with the key error).
+      await expect(client.listTools()).rejects.toThrow(/No API key supplied/);
+      const probe = await readFile(probeFile, 'utf8');
+      expect(probe).toContain('/src/tools/index.ts');
+      expect(heavyLoaded(probe)).toEqual([]);
+    } finally {
+      await client.close();
+      await dir.cleanup();
+    }
+  });
+});

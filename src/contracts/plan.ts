@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TEMPLATE_TYPES } from './templates.js';
+import { TEMPLATE_TYPES } from '../law/templates.js';
 
 /**
  * The inheritance plan a contract is generated from (spec 4.2, 2.3, 2.4 and

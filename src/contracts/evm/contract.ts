@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../guardians.js';
-import type { TemplateType } from '../templates.js';
+import type { TemplateType } from '../../law/templates.js';
 import { shapeKey, type EvmShape } from './shape.js';
 import {
   printSource,

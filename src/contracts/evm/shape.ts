@@ -1,5 +1,5 @@
 import type { Plan } from '../plan.js';
-import { TEMPLATE_TYPES, type TemplateType } from '../templates.js';
+import { TEMPLATE_TYPES, type TemplateType } from '../../law/templates.js';
 
 /**
  * The shape of a generated EVM contract: template and feature set. One shape

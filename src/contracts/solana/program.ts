@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../guardians.js';
-import type { TemplateType } from '../templates.js';
+import type { TemplateType } from '../../law/templates.js';
 import {
   T,
   borshSize,

@@ -6,7 +6,7 @@ import { isSolanaZeroAddress, solanaAddressProblem } from './solana/address.js';
 import { isValidTonAddress } from './ton/address.js';
 
 /**
- * Validation of a plan before any contract is built (DECISIONS.md, Contracts):
+ * Validation of a plan before any contract is built (docs/decisions.md, Contracts):
  * addresses valid for the chain (EIP-55 checksum when mixed case, base58 32-byte
  * Solana keys, TON raw or user-friendly with CRC16), percentages with at most two
  * decimals summing to exactly 100, no duplicates, no zero address, the owner not
@@ -76,8 +76,9 @@ export interface PlanNote {
 
 /**
  * Applies the plan defaults that change what the contract does, on every chain:
- * without `deadMansSwitch`, the default switch of spec section 8 (enabled, 365
- * days, no grace period). Returns the plan to build and a note for each default.
+ * without `deadMansSwitch`, the default switch (enabled, every
+ * DEFAULT_SWITCH_INTERVAL_DAYS, no grace period). Returns the plan to build and
+ * a note for each default.
  */
 export function withPlanDefaults<P extends Plan>(plan: P): { plan: P; notes: PlanNote[] } {
   if (plan.deadMansSwitch !== undefined) return { plan, notes: [] };

@@ -19,7 +19,7 @@ export interface EvmShape {
 
 export function shapeOf(plan: Plan): EvmShape {
   const dms = plan.deadMansSwitch;
-  // Without deadMansSwitch the default switch applies (365 days, spec section 8); only `enabled: false` turns it off.
+  // Without deadMansSwitch the default switch applies (365 days, as withPlanDefaults in validate.ts applies it); only `enabled: false` turns it off.
   const sw = dms === undefined || dms.enabled !== false;
   const assets = plan.assets ?? [];
   return {

@@ -23,7 +23,7 @@ class UnboundedLimiter extends MemoryRateLimiter {
     return super.hitAllNow(entries, now);
   }
 }
-import { TEMPLATES } from '../src/contracts/templates.js';
+import { TEMPLATES } from '../src/law/templates.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -17,7 +17,7 @@ import {
 } from '../src/contracts/solana/index.js';
 import { printProgram } from '../src/contracts/solana/model.js';
 import type { Plan } from '../src/contracts/plan.js';
-import { TEMPLATE_TYPES } from '../src/contracts/templates.js';
+import { TEMPLATE_TYPES } from '../src/law/templates.js';
 import { fmt, isMain } from './util.js';
 
 const SHAPES: SolanaShape[] = TEMPLATE_TYPES.flatMap((template) =>

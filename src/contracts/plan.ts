@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { TEMPLATE_TYPES } from './templates.js';
+import { TEMPLATE_TYPES } from '../law/templates.js';
 
 /**
- * The inheritance plan a contract is generated from (spec 4.2, 2.3, 2.4 and
- * DECISIONS.md). Chain generators receive a plan that has already passed
+ * The inheritance plan a contract is generated from: beneficiaries and shares,
+ * the dead man's switch, guardians and assets (rules in docs/decisions.md,
+ * Contracts). Chain generators receive a plan that has already passed
  * `validatePlan` (addresses valid for the chain, shares summing to 100).
  */
 
@@ -33,7 +34,7 @@ export const BeneficiarySchema = z
   .describe('One beneficiary (spec 2.3).');
 export type Beneficiary = z.infer<typeof BeneficiarySchema>;
 
-/** Spec section 8: the default check-in interval of the dead man's switch. */
+/** The default check-in interval of the dead man's switch, for a plan that sets none. */
 export const DEFAULT_SWITCH_INTERVAL_DAYS = 365;
 
 export const DeadMansSwitchSchema = z

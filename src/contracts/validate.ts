@@ -76,8 +76,9 @@ export interface PlanNote {
 
 /**
  * Applies the plan defaults that change what the contract does, on every chain:
- * without `deadMansSwitch`, the default switch of spec section 8 (enabled, 365
- * days, no grace period). Returns the plan to build and a note for each default.
+ * without `deadMansSwitch`, the default switch (enabled, every
+ * DEFAULT_SWITCH_INTERVAL_DAYS, no grace period). Returns the plan to build and
+ * a note for each default.
  */
 export function withPlanDefaults<P extends Plan>(plan: P): { plan: P; notes: PlanNote[] } {
   if (plan.deadMansSwitch !== undefined) return { plan, notes: [] };

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { ErrorDetail } from '../core/errors.js';
 import { BLOCKCHAINS } from '../contracts/plan.js';
-import { TEMPLATE_TYPES } from '../contracts/templates.js';
+import { TEMPLATE_TYPES } from '../law/templates.js';
 import { parseOrigin } from '../keys/origins.js';
 
 /** The wizard's steps, in order. `generate` and `result` are always shown. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TEMPLATE_TYPES, type TemplateType } from '../contracts/templates.js';
+import { TEMPLATE_TYPES, type TemplateType } from './templates.js';
 import { HEIR_KEYS, MADHHABS, spouseRaddSetting, type Madhhab } from './faraid/index.js';
 import { FindingSchema, type Finding, type PlanBeneficiary } from './findings.js';
 import { checkJurisdictionPlan } from './heirship.js';

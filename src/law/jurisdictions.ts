@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
-import { TEMPLATE_TYPES } from '../contracts/templates.js';
+import { TEMPLATE_TYPES } from './templates.js';
 import { SourceSchema } from './findings.js';
 
 /**

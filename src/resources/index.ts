@@ -1,5 +1,5 @@
 import { ApiError } from '../core/errors.js';
-import { TEMPLATES } from '../contracts/templates.js';
+import { TEMPLATES } from '../law/templates.js';
 import type { Services } from '../tools/define.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Plan } from '../plan.js';
-import { TEMPLATE_TYPES, type TemplateType } from '../templates.js';
+import { TEMPLATE_TYPES, type TemplateType } from '../../law/templates.js';
 
 /**
  * The shape of a generated EVM contract: template and feature set. One shape
@@ -19,7 +19,7 @@ export interface EvmShape {
 
 export function shapeOf(plan: Plan): EvmShape {
   const dms = plan.deadMansSwitch;
-  // Without deadMansSwitch the default switch applies (365 days, spec section 8); only `enabled: false` turns it off.
+  // Without deadMansSwitch the default switch applies (365 days, as withPlanDefaults in validate.ts applies it); only `enabled: false` turns it off.
   const sw = dms === undefined || dms.enabled !== false;
   const assets = plan.assets ?? [];
   return {

@@ -3,7 +3,7 @@ import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { Blockchain, internal } from '@ton/sandbox';
 import { ApiError } from '../../core/errors.js';
 import type { Plan } from '../plan.js';
-import { TEMPLATE_TYPES } from '../templates.js';
+import { TEMPLATE_TYPES } from '../../law/templates.js';
 import { analyseTon } from './analysis.js';
 import { compileFuncCached, type CompiledFunc } from './compile.js';
 import { tonContractSource, OP } from './contract.js';

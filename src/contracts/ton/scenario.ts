@@ -42,52 +42,115 @@ function derived(label: string): Address {
   return new Address(0, createHash('sha256').update(`svc-ton-scenario:${label}`).digest());
 }
 
+/** The state one scenario run shares between its steps. */
+interface Run {
+  shape: TonShape;
+  plan: TonPlanData;
+  h: TonHarness;
+  address: Address;
+  steps: string[];
+  fees: Record<string, bigint>;
+  transactions: number;
+  n: number;
+  owner: Address;
+  stranger: Address;
+  /** The beneficiaries' addresses. */
+  b: Address[];
+  /** The beneficiary without an account at first, whose first payout bounces (-1: none). */
+  bounceIndex: number;
+  /** The jetton masters (a minimal TEP-74/89 double) at the plan's master addresses, and their code. */
+  masters: Address[];
+  jcode: Cell | null;
+  /** Jettons credited to the contract so far, per jetton. */
+  jettonReceived: bigint[];
+  check: (step: string, ok: boolean, why: string) => void;
+  expectOk: (step: string, r: SentOp, feeName?: string) => void;
+  expectRefused: (step: string, r: SentOp, code: number) => void;
+  mint: (step: string, j: number, amount: bigint) => Promise<void>;
+}
+
 export async function runTonScenario(shape: TonShape, code: Cell, plan: TonPlanData): Promise<ScenarioReport> {
+  const run = await startRun(shape, code, plan);
+  await deployAndDeposit(run);
+  await refuseUnauthorised(run);
+  await ownerOperations(run);
+  // 5. cancellation, on a snapshot
+  const beforeCancel = run.h.blockchain.snapshot();
+  await cancel(run);
+  if (shape.guardians && shape.deadMansSwitch && plan.guardians) {
+    // guardians may release early, before the deadline
+    await run.h.blockchain.loadFrom(beforeCancel);
+    await approveAll(plan, run.h, run.expectOk, run.expectRefused, run.check);
+  }
+  await run.h.blockchain.loadFrom(beforeCancel);
+  await releasePath(run);
+  // 7. a late deposit is shared too
+  run.expectOk('late deposit', await run.h.op(run.stranger, OP.deposit, toNano('5')));
+  await bouncedPayout(run);
+  await jettonClaims(run);
+  await finalClaims(run);
+  return { fees: run.fees, steps: run.steps, transactions: run.transactions, address: run.address };
+}
+
+/** The sandbox with the contract's code and data, the accounts the scenario uses and the jetton doubles; nothing deployed yet. */
+async function startRun(shape: TonShape, code: Cell, plan: TonPlanData): Promise<Run> {
   const data = buildInitialData(plan);
   const address = tonAddressFor(code, data);
   const h = await TonHarness.create(code, data, address, SCENARIO_T0);
-  const steps: string[] = [];
-  const fees: Record<string, bigint> = {};
-  let transactions = 0;
-  const n = plan.beneficiaries.length;
   const owner = plan.owner;
-  const stranger = derived('stranger');
   const b = plan.beneficiaries.map((x) => x.address);
-
-  const check = (step: string, ok: boolean, why: string) => {
-    if (!ok) throw new ScenarioError(step, why);
-  };
-  const expectOk = (step: string, r: SentOp, feeName?: string) => {
-    transactions += r.result.transactions.length;
-    check(step, r.success, `expected success, exit code ${r.exitCode}`);
-    if (feeName && fees[feeName] === undefined) fees[feeName] = r.tx.totalFees.coins;
-    steps.push(step);
-  };
-  const expectRefused = (step: string, r: SentOp, code: number) => {
-    transactions += r.result.transactions.length;
-    check(step, !r.success && r.exitCode === code, `expected refusal with exit code ${code}, got ${r.success ? 'success' : r.exitCode}`);
-    steps.push(step);
-  };
-
   // One beneficiary starts without an account, so that its first payout bounces;
   // it must not also be the owner or a guardian (those accounts exist).
   const others = [owner, ...(plan.guardians?.addresses ?? [])];
   const bounceIndex = b.findIndex((x) => !others.some((o) => o.equals(x)));
   for (const a of [...others, ...b.filter((_, i) => i !== bounceIndex)]) await h.installSink(a);
-
-  // jetton masters (a minimal TEP-74/89 double) at the plan's master addresses
   const masters = shape.jettons ? (plan.jettons ?? []) : [];
   const minter = derived('minter');
   const jcode = masters.length > 0 ? await jettonDoubleCode() : null;
   for (const mst of masters) await h.installContract(mst, jcode!, jettonMasterData(minter, jcode!), toNano('10'));
-  const mint = async (step: string, j: number, amount: bigint) => {
-    const r = await h.blockchain.sendMessage(internal({ from: minter, to: masters[j]!, value: toNano('0.3'), body: jettonMintBody(address, amount, toNano('0.01')) }));
-    transactions += r.transactions.length;
-    check(step, r.transactions.every((t) => computeExit(t).success), 'the jetton transfer failed');
-    steps.push(step);
+  const run: Run = {
+    shape,
+    plan,
+    h,
+    address,
+    steps: [],
+    fees: {},
+    transactions: 0,
+    n: plan.beneficiaries.length,
+    owner,
+    stranger: derived('stranger'),
+    b,
+    bounceIndex,
+    masters,
+    jcode,
+    jettonReceived: masters.map(() => 0n),
+    check: (step, ok, why) => {
+      if (!ok) throw new ScenarioError(step, why);
+    },
+    expectOk: (step, r, feeName) => {
+      run.transactions += r.result.transactions.length;
+      run.check(step, r.success, `expected success, exit code ${r.exitCode}`);
+      if (feeName && run.fees[feeName] === undefined) run.fees[feeName] = r.tx.totalFees.coins;
+      run.steps.push(step);
+    },
+    expectRefused: (step, r, code) => {
+      run.transactions += r.result.transactions.length;
+      run.check(step, !r.success && r.exitCode === code, `expected refusal with exit code ${code}, got ${r.success ? 'success' : r.exitCode}`);
+      run.steps.push(step);
+    },
+    mint: async (step, j, amount) => {
+      const r = await h.blockchain.sendMessage(internal({ from: minter, to: masters[j]!, value: toNano('0.3'), body: jettonMintBody(address, amount, toNano('0.01')) }));
+      run.transactions += r.transactions.length;
+      run.check(step, r.transactions.every((t) => computeExit(t).success), 'the jetton transfer failed');
+      run.steps.push(step);
+    },
   };
+  return run;
+}
 
-  // 1. deployment
+/** 1-2. Deployment, then deposits from anyone (and, with jettons, their discovery and deposits). */
+async function deployAndDeposit(run: Run): Promise<void> {
+  const { shape, plan, h, address, n, owner, stranger, b, masters, jcode, jettonReceived, check, expectOk, expectRefused, mint } = run;
   expectOk('deploy', await h.deploy(owner, toNano('1')), 'deployment');
   check('deploy', (await h.owner()).equals(owner), 'get_owner differs from the plan');
   check('deploy', (await h.state()) === STATE.active, 'state is not active');
@@ -103,7 +166,6 @@ export async function runTonScenario(shape: TonShape, code: Cell, plan: TonPlanD
   // 2. deposits from anyone
   expectOk('deposit', await h.op(stranger, OP.deposit, toNano('100')), 'deposit');
 
-  const jettonReceived = masters.map(() => 0n);
   if (masters.length > 0) {
     const js = await h.jettons();
     check('jetton discovery', js.every((x, j) => x.wallet !== null && x.wallet.equals(jettonWalletAddress(jcode!, address, masters[j]!))), 'jetton wallets were not discovered');
@@ -113,13 +175,16 @@ export async function runTonScenario(shape: TonShape, code: Cell, plan: TonPlanD
     }
     check('jetton deposit', (await h.jettons()).every((x, j) => x.received === jettonReceived[j]), 'jetton deposits were not credited');
     const fake = await h.op(stranger, OP.transferNotification, GAS, (x) => x.storeCoins(10n ** 15n).storeAddress(stranger).storeBit(0));
-    transactions += fake.result.transactions.length;
+    run.transactions += fake.result.transactions.length;
     check('forged jetton notification ignored', (await h.jettons()).every((x, j) => x.received === jettonReceived[j]), 'a forged notification was credited');
-    steps.push('forged jetton notification ignored');
+    run.steps.push('forged jetton notification ignored');
     expectRefused('jetton claim before release refused', await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(0, 8)), ERR.notReleased);
   }
+}
 
-  // 3. unauthorised operations are refused
+/** 3. Unauthorised operations are refused. */
+async function refuseUnauthorised(run: Run): Promise<void> {
+  const { shape, plan, h, owner, stranger, b, expectRefused } = run;
   expectRefused('stranger checkIn refused', await h.op(stranger, OP.checkIn, GAS), ERR.notOwner);
   expectRefused('stranger update refused', await h.sendRaw(stranger, GAS, updateBody(plan.beneficiaries)), ERR.notOwner);
   expectRefused('stranger withdraw refused', await h.op(stranger, OP.withdraw, GAS, (x) => x.storeCoins(1n)), ERR.notOwner);
@@ -134,8 +199,11 @@ export async function runTonScenario(shape: TonShape, code: Cell, plan: TonPlanD
   if (shape.gracePeriod && plan.guardians) {
     expectRefused('veto before deadline refused', await h.op(plan.guardians.addresses[0]!, OP.veto, GAS, (x) => x.storeUint(0, 8)), ERR.notInGrace);
   }
+}
 
-  // 4. owner operations before the deadline
+/** 4. Owner operations before the deadline. */
+async function ownerOperations(run: Run): Promise<void> {
+  const { shape, plan, h, owner, check, expectOk, expectRefused } = run;
   const bad = plan.beneficiaries.map((x, i) => ({ ...x, shareBps: i === 0 ? x.shareBps - 1 : x.shareBps }));
   expectRefused('update with shares not summing to 10000 refused', await h.sendRaw(owner, GAS, updateBody(bad)), ERR.badShares);
   expectOk('owner update', await h.sendRaw(owner, GAS, updateBody(plan.beneficiaries)), 'update');
@@ -147,31 +215,28 @@ export async function runTonScenario(shape: TonShape, code: Cell, plan: TonPlanD
   expectOk('owner checkIn', await h.op(owner, OP.checkIn, GAS), 'checkIn');
   check('owner checkIn', (await h.lastCheckIn()) === SCENARIO_T0 + 1000, 'check-in did not reset the clock');
   if (shape.deadMansSwitch) check('owner checkIn', (await h.deadline()) === SCENARIO_T0 + 1000 + plan.intervalSeconds, 'deadline did not move');
+}
 
-  // 5. cancellation, on a snapshot
-  const beforeCancel = h.blockchain.snapshot();
-  {
-    const ob = await h.balanceOf(owner);
-    const held = await h.balance();
-    expectOk('owner cancel', await h.op(owner, OP.cancel, GAS), 'cancel');
-    check('owner cancel', (await h.state()) === STATE.cancelled, 'state is not cancelled');
-    const kept = masters.length > 0 ? (await h.reserve()).now : 0n;
-    check('owner cancel', (await h.balanceOf(owner)) - ob >= held - kept - toNano('0.01') - JETTON_MESSAGE_VALUE * BigInt(masters.length), 'the owner did not get the balance back');
-    for (let j = 0; j < masters.length; j++) {
-      const got = await h.jettonBalance(jettonWalletAddress(jcode!, owner, masters[j]!));
-      check('owner cancel', got === jettonReceived[j], `the owner got ${got} of jetton ${j} back, expected ${jettonReceived[j]}`);
-    }
-    expectRefused('deposit after cancel refused', await h.op(stranger, OP.deposit, toNano('1')), ERR.notActive);
-    expectRefused('claim after cancel refused', await h.op(b[1 % n]!, OP.claim, GAS, (x) => x.storeUint(1 % n, 8)), ERR.notReleased);
+/** 5. The owner's cancel returns everything (run on a snapshot). */
+async function cancel(run: Run): Promise<void> {
+  const { h, n, owner, stranger, b, masters, jcode, jettonReceived, check, expectOk, expectRefused } = run;
+  const ob = await h.balanceOf(owner);
+  const held = await h.balance();
+  expectOk('owner cancel', await h.op(owner, OP.cancel, GAS), 'cancel');
+  check('owner cancel', (await h.state()) === STATE.cancelled, 'state is not cancelled');
+  const kept = masters.length > 0 ? (await h.reserve()).now : 0n;
+  check('owner cancel', (await h.balanceOf(owner)) - ob >= held - kept - toNano('0.01') - JETTON_MESSAGE_VALUE * BigInt(masters.length), 'the owner did not get the balance back');
+  for (let j = 0; j < masters.length; j++) {
+    const got = await h.jettonBalance(jettonWalletAddress(jcode!, owner, masters[j]!));
+    check('owner cancel', got === jettonReceived[j], `the owner got ${got} of jetton ${j} back, expected ${jettonReceived[j]}`);
   }
-  if (shape.guardians && shape.deadMansSwitch && plan.guardians) {
-    // guardians may release early, before the deadline
-    await h.blockchain.loadFrom(beforeCancel);
-    await approveAll(plan, h, expectOk, expectRefused, check);
-  }
-  await h.blockchain.loadFrom(beforeCancel);
+  expectRefused('deposit after cancel refused', await h.op(stranger, OP.deposit, toNano('1')), ERR.notActive);
+  expectRefused('claim after cancel refused', await h.op(b[1 % n]!, OP.claim, GAS, (x) => x.storeUint(1 % n, 8)), ERR.notReleased);
+}
 
-  // 6. the release path of this shape
+/** 6. The release path of this shape. */
+async function releasePath(run: Run): Promise<void> {
+  const { shape, plan, h, owner, b, check, expectOk, expectRefused } = run;
   if (shape.deadMansSwitch) {
     const deadline = await h.deadline();
     h.now = deadline - 1;
@@ -209,11 +274,11 @@ export async function runTonScenario(shape: TonShape, code: Cell, plan: TonPlanD
     check('owner release', (await h.state()) === STATE.released, 'not released');
     expectRefused('owner cancel after release refused', await h.op(owner, OP.cancel, GAS), ERR.notActive);
   }
+}
 
-  // 7. a late deposit is shared too
-  expectOk('late deposit', await h.op(stranger, OP.deposit, toNano('5')));
-
-  // 8. a payout that bounces is credited back (that beneficiary has no account yet)
+/** 8. A payout that bounces is credited back (that beneficiary has no account yet). */
+async function bouncedPayout(run: Run): Promise<void> {
+  const { h, b, bounceIndex, check, expectOk } = run;
   if (bounceIndex >= 0) {
     const k = bounceIndex;
     const r = await h.op(b[k]!, OP.claim, GAS, (x) => x.storeUint(k, 8));
@@ -224,8 +289,11 @@ export async function runTonScenario(shape: TonShape, code: Cell, plan: TonPlanD
     check('bounce', sk.claimed === 0n && (await h.totals()).claimedTotal === 0n, 'the bounced payout was not credited back');
     await h.installSink(b[k]!);
   }
+}
 
-  // 9. jettons: a late transfer, then every beneficiary's exact share of each jetton
+/** 9. Jettons: a late transfer, then every beneficiary's exact share of each jetton. */
+async function jettonClaims(run: Run): Promise<void> {
+  const { plan, h, n, b, masters, jcode, jettonReceived, check, expectOk, expectRefused, mint } = run;
   if (masters.length > 0) {
     for (let j = 0; j < masters.length; j++) {
       await mint(`late jetton ${j} deposit`, j, 333_333n);
@@ -243,8 +311,11 @@ export async function runTonScenario(shape: TonShape, code: Cell, plan: TonPlanD
     expectRefused('second jetton claim refused', await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(0, 8)), ERR.nothingToClaim);
     expectRefused('claim of an unknown jetton refused', await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(masters.length, 8)), ERR.unknownJetton);
   }
+}
 
-  // 10. every beneficiary claims an exact amount (tracked here, compared with the get-methods at the end)
+/** 10. Every beneficiary claims an exact amount (tracked here, compared with the get-methods at the end). */
+async function finalClaims(run: Run): Promise<void> {
+  const { plan, h, n, b, check, expectOk, expectRefused } = run;
   const claimed = plan.beneficiaries.map(() => 0n);
   let claimedTotal = 0n;
   // the clock stands still from here on, so the rent reserve held back does too
@@ -273,8 +344,8 @@ export async function runTonScenario(shape: TonShape, code: Cell, plan: TonPlanD
   check('final', end.claimedTotal === claimedTotal, 'claims do not add up');
   check('final', end.available <= BigInt(n), `undistributed remainder ${end.available} exceeds rounding`);
   check('final', (await h.balance()) >= reserve && (await h.reserve()).now === reserve, 'the storage reserve was spent');
-  return { fees, steps, transactions, address };
 }
+
 
 async function approveAll(
   plan: TonPlanData,

@@ -2,7 +2,7 @@ import { ApiError, type ErrorDetail } from '../../core/errors.js';
 import { Address } from '@ton/core';
 import type { Plan } from '../plan.js';
 import { isValidTonAddress } from './address.js';
-import { TEMPLATE_TYPES, type TemplateType } from '../templates.js';
+import { TEMPLATE_TYPES, type TemplateType } from '../../law/templates.js';
 
 /**
  * What decides the TON contract's code (its "shape"). Everything else in a

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cataloguePageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
-import { TEMPLATES, TEMPLATE_TYPES } from '../../contracts/templates.js';
+import { TEMPLATES, TEMPLATE_TYPES } from '../../law/templates.js';
 import { defineTool, READ } from '../define.js';
 
 export const TemplateSchema = z

@@ -5,7 +5,7 @@ import type { SolcCompileOutput, SolcPool } from '../../../src/contracts/evm/poo
 import { constructorArgs, type ConstructorInputs } from '../../../src/contracts/evm/scenario.js';
 import { allShapes, shapeKey, type EvmShape } from '../../../src/contracts/evm/shape.js';
 import { EvmSandbox, type TxResult } from '../../../src/contracts/evm/vm.js';
-import type { TemplateType } from '../../../src/contracts/templates.js';
+import type { TemplateType } from '../../../src/law/templates.js';
 import { address, compileFixtures, testSolcPool, unevenShares, type Fixtures } from './fixtures.js';
 
 const DAY = 86_400n;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 import type { Plan } from '../../../src/contracts/plan.js';
-import type { TemplateType } from '../../../src/contracts/templates.js';
+import type { TemplateType } from '../../../src/law/templates.js';
 
 /** A deterministic valid Solana address (base58 of 32 bytes) for a label. */
 export function addr(label: string): string {

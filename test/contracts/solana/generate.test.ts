@@ -1,7 +1,7 @@
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/core/errors.js';
-import { TEMPLATE_TYPES } from '../../../src/contracts/templates.js';
+import { TEMPLATE_TYPES } from '../../../src/law/templates.js';
 import { checkAnchorProgram, generateSolana, programForShape, rustParser, type SolanaGenerated } from '../../../src/contracts/solana/index.js';
 import { addr, FEATURE_SETS, featureLabel, makePlan, type FeatureSet } from './fixtures.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Address } from '@ton/core';
 import type { Plan } from '../../../src/contracts/plan.js';
-import type { TemplateType } from '../../../src/contracts/templates.js';
+import type { TemplateType } from '../../../src/law/templates.js';
 
 /** A deterministic address for a label (no account exists there until a test installs one). */
 export function addr(label: string, workchain = 0): Address {

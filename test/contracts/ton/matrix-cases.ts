@@ -1,6 +1,6 @@
 import { Address, Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import type { TemplateType } from '../../../src/contracts/templates.js';
+import type { TemplateType } from '../../../src/law/templates.js';
 import { buildInitialData, tonAddressFor } from '../../../src/contracts/ton/data.js';
 import { generateTon, shapeOf, tonPlanDataFor } from '../../../src/contracts/ton/index.js';
 import { makePlan, type PlanOptions } from './helpers.js';

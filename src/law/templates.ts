@@ -1,4 +1,4 @@
-/** The inheritance templates of spec 2.2: legal systems a plan can follow, not labels. */
+/** The inheritance templates: legal systems a plan can follow, not labels. Each is checked by src/law. */
 export const TEMPLATE_TYPES = ['common-law', 'civil-law', 'islamic-mirth', 'islamic-wasiyyah', 'custom'] as const;
 export type TemplateType = (typeof TEMPLATE_TYPES)[number];
 

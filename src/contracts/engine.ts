@@ -147,7 +147,7 @@ export const GenerateInput = PlanSchema.extend({
   madhhab: z.enum(MADHHABS).optional().describe("School of Islamic law for the fara'id checks of the Islamic templates."),
 })
   .strict()
-  .describe('Plan of the contract to generate (spec 4.2).');
+  .describe('Plan of the contract to generate.');
 export type GenerateInput = z.infer<typeof GenerateInput>;
 
 export const GenerateOutput = z
@@ -190,7 +190,7 @@ export const GenerateOutput = z
       })
       .describe('Security and plan analysis.'),
   })
-  .describe('A generated inheritance contract (spec 2.5).');
+  .describe('A generated inheritance contract.');
 export type GenerateOutput = z.infer<typeof GenerateOutput>;
 
 export interface EngineDeps {
@@ -361,7 +361,7 @@ export async function generateContract(input: GenerateInput, ownerId: string, de
 
 export const EstimateInput = z
   .strictObject({
-    blockchain: z.enum(['evm', 'solana', 'ton']).describe('Chain family (ton is an addition to spec 4.2).'),
+    blockchain: z.enum(['evm', 'solana', 'ton']).describe('Chain family: evm, solana or ton.'),
     contractCode: z
       .string()
       .max(MAX_CONTRACT_CODE.evm, { error: `too long: at most ${MAX_CONTRACT_CODE.solana} characters for solana, ${MAX_CONTRACT_CODE.ton} for ton, ${MAX_CONTRACT_CODE.evm} for evm` })
@@ -396,7 +396,7 @@ export const EstimateOutput = z
         update: z.string().describe('Cost of updating the beneficiaries.'),
         currency: z.string().describe('ETH, SOL or TON.'),
       })
-      .describe('Estimate (spec 2.6), from measured or computed figures.'),
+      .describe('Estimate, from measured or computed figures.'),
     method: z.string().describe('How the figures were obtained (no network is asked).'),
     gasPriceGwei: z.number().optional().describe('evm: the gas price used.'),
     figures: z.record(z.string(), z.unknown().describe('A figure.')).describe('The raw figures behind the estimate.'),

@@ -31,7 +31,7 @@ export const BeneficiarySchema = z
       .describe('Relationship to the owner (spouse, son, daughter, father, mother, brother, sister, friend, charity...); required for Islamic templates.'),
     email: z.string().trim().email().max(254).optional().describe('Email for notifications (kept off-chain).'),
   })
-  .describe('One beneficiary (spec 2.3).');
+  .describe('One beneficiary.');
 export type Beneficiary = z.infer<typeof BeneficiarySchema>;
 
 /** The default check-in interval of the dead man's switch, for a plan that sets none. */
@@ -58,7 +58,7 @@ export const DeadMansSwitchSchema = z
       .default(0)
       .describe('Extra days after the deadline during which guardians can veto a wrong trigger and the owner can still check in.'),
   })
-  .describe("Dead man's switch (spec 2.4) with an optional grace period.");
+  .describe("Dead man's switch with an optional grace period.");
 export type DeadMansSwitch = z.infer<typeof DeadMansSwitchSchema>;
 
 export const GuardiansSchema = z

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../core/errors.js';
 
 /**
- * The API key a request presents, from spec section 5's three places:
+ * The API key a request presents, from three places:
  * `Authorization: Bearer`, `X-API-Key`, and the `api_key` query parameter.
  * An Authorization header with another scheme (Basic, ...) does not hide a key
  * sent in X-API-Key; alone, it is passed on as-is so it fails as an invalid key.

@@ -22,7 +22,7 @@ export const ErrorEnvelopeSchema = bounded(
       success: z.literal(false).describe('Always false on error.'),
       error: z
         .object({
-          code: z.enum(ERROR_CODES).describe('Machine-readable error code (spec section 7).'),
+          code: z.enum(ERROR_CODES).describe('Machine-readable error code (docs-index/errors.md lists them).'),
           message: z.string().describe('What went wrong, for a person.'),
           details: z
             .array(

@@ -24,7 +24,7 @@ export const ApiKeySchema = z
     id: z.string().describe('Key id, `key_<id>`.'),
     name: z.string().describe('Name given at creation.'),
     tier: z.enum(TIERS).describe('Tier: public, partner or internal.'),
-    scopes: z.array(z.enum(SCOPES).describe('A scope.')).describe('Scopes granted (spec section 5).'),
+    scopes: z.array(z.enum(SCOPES).describe('A scope.')).describe('Scopes granted.'),
     ipWhitelist: z.array(z.string().describe('An address or CIDR range.')).describe('Addresses allowed to use the key; empty means any.'),
     allowedOrigins: z
       .array(z.string().describe('An origin, scheme://host[:port].'))

@@ -81,7 +81,7 @@ function percentageFindings(beneficiaries: PlanBeneficiary[]): Finding[] {
         severity: 'error',
         rule: 'plan.percentage-precision',
         message: `${b.name}'s percentage has more than two decimals.`,
-        source: { title: 'svc: shares are basis points on chain (DECISIONS.md)' },
+        source: { title: 'svc: shares are basis points on chain (docs/decisions.md, Contracts)' },
         beneficiaryIndex: i,
       });
     }
@@ -92,7 +92,7 @@ function percentageFindings(beneficiaries: PlanBeneficiary[]): Finding[] {
       severity: 'error',
       rule: 'plan.percentages-sum',
       message: `The percentages sum to ${(totalBp / 100).toFixed(2)}, not 100.`,
-      source: { title: 'svc API spec 4.2, rule 1' },
+      source: { title: 'svc: shares must total exactly 100%' },
       expected: '100',
     });
   }

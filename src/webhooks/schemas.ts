@@ -182,7 +182,7 @@ export const ListWebhooksOutput = z.object({ items: z.array(WebhookSchema).descr
 export const EventTypeSchema = z
   .object({
     type: z.string().describe('Event name.'),
-    group: z.string().describe('Group of spec 6.1 (contract, vault, verification, payment, deadman, account, test).'),
+    group: z.string().describe('Group of the event (contract, vault, verification, payment, deadman, account, test).'),
     description: z.string().describe('What the event means.'),
     emitted: z.boolean().describe('Whether an operation of this service emits it today (others can be subscribed to ahead of time).'),
   })

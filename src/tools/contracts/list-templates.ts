@@ -9,7 +9,7 @@ export const TemplateSchema = z
     name: z.string().describe('Human-readable name.'),
     description: z.string().describe('When to use the template and what the service checks for it.'),
   })
-  .describe('An inheritance template (spec 2.2).');
+  .describe('An inheritance template.');
 
 export const listTemplates = defineTool({
   name: 'list_templates',

@@ -207,7 +207,7 @@ export const reportDeadmanEventTool = defineTool({
   input: z
     .strictObject({
       planId: PlanId,
-      type: z.enum(['deadman.warning', 'deadman.triggered', 'deadman.reset']).describe('The event (spec 6.1).'),
+      type: z.enum(['deadman.warning', 'deadman.triggered', 'deadman.reset']).describe('The event.'),
       transactionHash: z.string().trim().regex(/^[A-Za-z0-9_:+/=-]{1,128}$/).optional().describe('The transaction that fired or reset the switch, if on chain.'),
       network: z.string().trim().regex(/^[a-z0-9-]{1,40}$/).optional().describe('The network it happened on.'),
       blockNumber: z.number().int().min(0).optional().describe('The block it happened in.'),

@@ -8,7 +8,7 @@ export const listEventTypesTool = defineTool({
   name: 'list_webhook_event_types',
   example: {},
   title: 'List event types',
-  description: 'The catalogue of event names of spec 6.1 that a subscription can receive, marking those no operation emits yet.',
+  description: 'The catalogue of event names that a subscription can receive, marking those no operation emits yet.',
   domain: 'webhooks',
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,

@@ -55,7 +55,12 @@ const SIBLINGS = {
   // a key belongs to an account: keys creates an account with its first key, and reads its scopes, tier and status.
   keys: ['accounts/(accounts|principal|records|scopes|tenancy)'],
   // memoirs are shared through grants, charged in credits, checked against heirs, photos fetched via the guard.
-  memoir: ['accounts/(grants|quota|tenancy)', 'contracts/(plan|validate)', 'credits/(catalogue|spend)', 'webhooks/guard'],
+  memoir: [
+    'accounts/(grants|quota|tenancy)',
+    'contracts/(plan|validate)',
+    'credits/(catalogue|spend)',
+    'webhooks/guard',
+  ],
 };
 
 const LAYER_RULES = LAYERS.slice(0, -1).map((layer, i) => ({

@@ -58,7 +58,8 @@ async function throughput(ms: number, fn: () => Promise<unknown>): Promise<numbe
 
 async function load(url: string, headers: Record<string, string>): Promise<number> {
   const result = await autocannon({ url, headers, connections: 32, duration: DURATION_S });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -74,16 +75,32 @@ export async function benchAuth(): Promise<void> {
 
   const password = 'a benchmark passphrase';
   const email = `bench.${Date.now()}@example.com`;
-  const reg = await fetch(`${base}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-  const cookie = reg.headers.getSetCookie().find((c) => c.startsWith('svc_session='))!.split(';')[0]!;
+  const reg = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const cookie = reg.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('svc_session='))!
+    .split(';')[0]!;
   // The key lives in the same account as the session, so both requests list the same keys (partner tier:
   // key management needs it; a session may manage its own account's keys).
   const accountId = ((await reg.json()) as { data: { account: { id: string } } }).data.account.id;
-  const { key } = await createKey(services.store, { name: 'bench', tier: 'partner', scopes: ['contracts'], ownerId: accountId }, systemClock);
+  const { key } = await createKey(
+    services.store,
+    { name: 'bench', tier: 'partner', scopes: ['contracts'], ownerId: accountId },
+    systemClock,
+  );
 
   // 1. Login throughput against bare argon2id verification.
   const stored = await hash(password, ARGON2_OPTIONS);
-  const login = () => fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) }).then((r) => r.arrayBuffer());
+  const login = () =>
+    fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    }).then((r) => r.arrayBuffer());
   await throughput(500, () => verify(stored, password));
   await throughput(500, login);
   const bare: number[] = [];
@@ -109,11 +126,17 @@ export async function benchAuth(): Promise<void> {
 
   const keyRps = median(keyRuns);
   const sessionRps = median(sessionRuns);
-  console.log(`\nAuth: sign-in and session costs (${CONCURRENCY} concurrent logins; autocannon 32 connections; ${ROUNDS} alternating rounds, medians)`);
+  console.log(
+    `\nAuth: sign-in and session costs (${CONCURRENCY} concurrent logins; autocannon 32 connections; ${ROUNDS} alternating rounds, medians)`,
+  );
   console.log(`  argon2id verify (m=19 MiB, t=2, p=1)   ${fmt(median(bare), 1)} /s`);
-  console.log(`  POST /api/auth/login                   ${fmt(median(logins), 1)} /s   ratio ${fmt(median(logins) / median(bare))} of bare argon2id`);
+  console.log(
+    `  POST /api/auth/login                   ${fmt(median(logins), 1)} /s   ratio ${fmt(median(logins) / median(bare))} of bare argon2id`,
+  );
   console.log(`  GET /api/v1/api-keys with a key        ${fmt(keyRps, 0)} req/s`);
-  console.log(`  GET /api/v1/api-keys with a session    ${fmt(sessionRps, 0)} req/s   ratio ${fmt(sessionRps / keyRps)}; added ${fmt((1 / sessionRps - 1 / keyRps) * 1e6, 1)} µs per request (on one connection's share of the CPU)`);
+  console.log(
+    `  GET /api/v1/api-keys with a session    ${fmt(sessionRps, 0)} req/s   ratio ${fmt(sessionRps / keyRps)}; added ${fmt((1 / sessionRps - 1 / keyRps) * 1e6, 1)} µs per request (on one connection's share of the CPU)`,
+  );
 }
 
 if (isMain(import.meta.url)) await benchAuth();

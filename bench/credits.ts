@@ -32,7 +32,12 @@ interface Figures {
   p99: number;
 }
 
-async function timed(label: string, writers: number, perWriter: number, op: (w: number, i: number) => Promise<unknown>): Promise<Figures> {
+async function timed(
+  label: string,
+  writers: number,
+  perWriter: number,
+  op: (w: number, i: number) => Promise<unknown>,
+): Promise<Figures> {
   const latencies: number[] = [];
   const t0 = performance.now();
   await Promise.all(
@@ -58,7 +63,12 @@ export async function benchCredits(): Promise<void> {
     const deps = { store, clock: systemClock, config, log: createLogger('silent') };
     const accounts = Array.from({ length: WRITERS }, (_, w) => `acct_bench${String(w).padStart(4, '0')}`);
     for (const a of accounts) {
-      await addEntry(store, systemClock, a, { kind: 'grant', amount: 1_000_000, idempotencyKey: 'bench:seed', reference: { type: 'operator', id: 'bench' } });
+      await addEntry(store, systemClock, a, {
+        kind: 'grant',
+        amount: 1_000_000,
+        idempotencyKey: 'bench:seed',
+        reference: { type: 'operator', id: 'bench' },
+      });
     }
     const rows: Figures[] = [];
     rows.push(
@@ -68,30 +78,61 @@ export async function benchCredits(): Promise<void> {
     );
     rows.push(
       await timed('debit, 1 account, one after another', 1, SEQUENTIAL, (_w, i) =>
-        debitCredits(deps, accounts[0]!, { credits: 1, idempotencyKey: `seq:${i}`, reference: { type: 'bench', id: String(i) }, action: 'chat_message' }),
+        debitCredits(deps, accounts[0]!, {
+          credits: 1,
+          idempotencyKey: `seq:${i}`,
+          reference: { type: 'bench', id: String(i) },
+          action: 'chat_message',
+        }),
       ),
     );
     rows.push(
       await timed('debit, 50 accounts concurrently', WRITERS, PER_WRITER, (w, i) =>
-        debitCredits(deps, accounts[w]!, { credits: 1, idempotencyKey: `par:${i}`, reference: { type: 'bench', id: String(i) }, action: 'chat_message' }),
+        debitCredits(deps, accounts[w]!, {
+          credits: 1,
+          idempotencyKey: `par:${i}`,
+          reference: { type: 'bench', id: String(i) },
+          action: 'chat_message',
+        }),
       ),
     );
     rows.push(
       await timed('debit, 1 account, 50 concurrent callers', WRITERS, PER_WRITER, (w, i) =>
-        debitCredits(deps, accounts[1]!, { credits: 1, idempotencyKey: `hot:${w}:${i}`, reference: { type: 'bench', id: `${w}.${i}` }, action: 'chat_message' }),
+        debitCredits(deps, accounts[1]!, {
+          credits: 1,
+          idempotencyKey: `hot:${w}:${i}`,
+          reference: { type: 'bench', id: `${w}.${i}` },
+          action: 'chat_message',
+        }),
       ),
     );
     const base = rows[0]!.perSecond;
     console.log('\n== credits: debits per second on the embedded store (lowdb), each durable before it resolves ==');
-    console.log('case'.padEnd(44) + 'ops'.padStart(7) + 'ops/s'.padStart(10) + 'p50 ms'.padStart(9) + 'p99 ms'.padStart(9) + '  vs baseline');
+    console.log(
+      'case'.padEnd(44) +
+        'ops'.padStart(7) +
+        'ops/s'.padStart(10) +
+        'p50 ms'.padStart(9) +
+        'p99 ms'.padStart(9) +
+        '  vs baseline',
+    );
     for (const r of rows) {
-      console.log(r.label.padEnd(44) + String(r.ops).padStart(7) + fmt(r.perSecond, 0).padStart(10) + fmt(r.p50).padStart(9) + fmt(r.p99).padStart(9) + `  ${fmt(r.perSecond / base)}x`);
+      console.log(
+        r.label.padEnd(44) +
+          String(r.ops).padStart(7) +
+          fmt(r.perSecond, 0).padStart(10) +
+          fmt(r.p50).padStart(9) +
+          fmt(r.p99).padStart(9) +
+          `  ${fmt(r.perSecond / base)}x`,
+      );
     }
     // The wallet must still equal its ledger after all that.
     for (const a of accounts.slice(0, 2)) {
       const wallet = await store.get<WalletRecord>(CREDIT_WALLETS, a);
       const sum = await ledgerSum(store, a);
-      console.log(`check ${a}: balance ${wallet?.balance} = ledger sum ${sum}: ${wallet?.balance === sum ? 'ok' : 'MISMATCH'}`);
+      console.log(
+        `check ${a}: balance ${wallet?.balance} = ledger sum ${sum}: ${wallet?.balance === sum ? 'ok' : 'MISMATCH'}`,
+      );
     }
   } finally {
     await store.close();

@@ -47,7 +47,13 @@ function summary(samples: number[]): string {
 
 async function benchPostgresStore(url: string, pipeline: boolean): Promise<void> {
   const schema = randomSchema('svc_bench');
-  const store = (await openPostgresStore({ url, schema, indexes: { contracts: ['ownerId', 'status'], deliveries: ['state'] }, pipeline, poolSize: Number(process.env.SVC_BENCH_PG_POOL ?? 10) })) as ClaimableStore & {
+  const store = (await openPostgresStore({
+    url,
+    schema,
+    indexes: { contracts: ['ownerId', 'status'], deliveries: ['state'] },
+    pipeline,
+    poolSize: Number(process.env.SVC_BENCH_PG_POOL ?? 10),
+  })) as ClaimableStore & {
     stats: { retries: number };
   };
   try {
@@ -66,14 +72,20 @@ async function benchPostgresStore(url: string, pipeline: boolean): Promise<void>
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: WRITERS }, async (_, w) => {
-        for (let i = 0; i < PUTS_PER_WRITER; i++) many.push(await timed(() => store.put('contracts', contract(2 * RECORDS + w * PUTS_PER_WRITER + i))));
+        for (let i = 0; i < PUTS_PER_WRITER; i++)
+          many.push(await timed(() => store.put('contracts', contract(2 * RECORDS + w * PUTS_PER_WRITER + i))));
       }),
     );
     const wall = performance.now() - t0;
-    console.log(`    put, ${WRITERS} writers:          ${summary(many)}, ${fmt((WRITERS * PUTS_PER_WRITER) / (wall / 1000), 0)} puts/s`);
+    console.log(
+      `    put, ${WRITERS} writers:          ${summary(many)}, ${fmt((WRITERS * PUTS_PER_WRITER) / (wall / 1000), 0)} puts/s`,
+    );
 
     const reads: number[] = [];
-    for (let i = 0; i < 300; i++) reads.push(await timed(() => store.findBy('contracts', 'ownerId', `usr_${(i % 5000).toString(36).padStart(6, '0')}`)));
+    for (let i = 0; i < 300; i++)
+      reads.push(
+        await timed(() => store.findBy('contracts', 'ownerId', `usr_${(i % 5000).toString(36).padStart(6, '0')}`)),
+      );
     console.log(`    findBy (2-3 rows):        ${summary(reads)}`);
 
     await store.put('counters', { id: 'c', n: 0 });
@@ -99,13 +111,16 @@ async function benchPostgresStore(url: string, pipeline: boolean): Promise<void>
       }),
     );
     const final = (await store.get<{ id: string; n: number }>('counters', 'c'))!.n;
-    console.log(`    one hot counter, 20 tx in flight: ${summary(rmw)}, ${store.stats.retries - retries} retries, ${gaveUp} gave up, counter ${final} (= 200 - gave up)`);
+    console.log(
+      `    one hot counter, 20 tx in flight: ${summary(rmw)}, ${store.stats.retries - retries} retries, ${gaveUp} gave up, counter ${final} (= 200 - gave up)`,
+    );
 
     if (pipeline) {
       const N = 5000;
       for (let i = 0; i < N; i += 500) {
         await store.transact(async (tx) => {
-          for (let n = i; n < i + 500; n++) await tx.put('deliveries', { id: `d${n}`, state: 'pending', nextAttemptAt: 0 });
+          for (let n = i; n < i + 500; n++)
+            await tx.put('deliveries', { id: `d${n}`, state: 'pending', nextAttemptAt: 0 });
         });
       }
       const seen = new Set<string>();
@@ -114,14 +129,23 @@ async function benchPostgresStore(url: string, pipeline: boolean): Promise<void>
       await Promise.all(
         [1, 2, 3].map(async (w) => {
           for (;;) {
-            const got = await store.claim('deliveries', { field: 'state', value: 'pending', dueField: 'nextAttemptAt', dueBefore: 1, limit: 50, set: { state: 'delivering', owner: w } });
+            const got = await store.claim('deliveries', {
+              field: 'state',
+              value: 'pending',
+              dueField: 'nextAttemptAt',
+              dueBefore: 1,
+              limit: 50,
+              set: { state: 'delivering', owner: w },
+            });
             if (got.length === 0) return;
-            for (const d of got) (seen.has(d.id) ? dup++ : seen.add(d.id));
+            for (const d of got) seen.has(d.id) ? dup++ : seen.add(d.id);
           }
         }),
       );
       const ms = performance.now() - t1;
-      console.log(`    claim drain, 3 claimers x 50: ${N} rows in ${fmt(ms, 0)} ms (${fmt(N / (ms / 1000), 0)} rows/s), ${seen.size} distinct, ${dup} duplicates`);
+      console.log(
+        `    claim drain, 3 claimers x 50: ${N} rows in ${fmt(ms, 0)} ms (${fmt(N / (ms / 1000), 0)} rows/s), ${seen.size} distinct, ${dup} duplicates`,
+      );
     }
   } finally {
     await store.close();
@@ -146,12 +170,36 @@ async function hitsPerSecond(hit: (i: number) => Promise<unknown>, inFlight: num
 export async function benchLimiters(url: string): Promise<void> {
   const mem = new MemoryRateLimiter();
   const now = new Date();
-  const memRate = await hitsPerSecond(async (i) => mem.hitAll([{ key: `k${i % 1000}`, limit: 1e9 }, { key: `b${i % 1000}`, limit: 1e9 }], now), 100, 2000);
+  const memRate = await hitsPerSecond(
+    async (i) =>
+      mem.hitAll(
+        [
+          { key: `k${i % 1000}`, limit: 1e9 },
+          { key: `b${i % 1000}`, limit: 1e9 },
+        ],
+        now,
+      ),
+    100,
+    2000,
+  );
   const redis = new RedisRateLimiter({ url, prefix: `svc-bench:${randomBytes(4).toString('hex')}:` });
   await redis.ready();
   try {
-    const redisRate = await hitsPerSecond((i) => redis.hitAll([{ key: `k${i % 1000}`, limit: 1e9 }, { key: `b${i % 1000}`, limit: 1e9 }], now), 100, 3000);
-    console.log(`  hitAll (2 counters), 100 in flight: in-process ${fmt(memRate, 0)}/s, Redis ${fmt(redisRate, 0)}/s (ratio ${fmt(memRate / redisRate, 1)})`);
+    const redisRate = await hitsPerSecond(
+      (i) =>
+        redis.hitAll(
+          [
+            { key: `k${i % 1000}`, limit: 1e9 },
+            { key: `b${i % 1000}`, limit: 1e9 },
+          ],
+          now,
+        ),
+      100,
+      3000,
+    );
+    console.log(
+      `  hitAll (2 counters), 100 in flight: in-process ${fmt(memRate, 0)}/s, Redis ${fmt(redisRate, 0)}/s (ratio ${fmt(memRate / redisRate, 1)})`,
+    );
   } finally {
     await redis.close();
   }

@@ -18,7 +18,9 @@ import type { Plan } from '../src/contracts/plan.js';
 const addr = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
 
 function planFor(shape: EvmShape, beneficiaries = 3): Plan {
-  const pct = Array.from({ length: beneficiaries }, (_, i) => (i === 0 ? 100 - Math.floor(100 / beneficiaries) * (beneficiaries - 1) : Math.floor(100 / beneficiaries)));
+  const pct = Array.from({ length: beneficiaries }, (_, i) =>
+    i === 0 ? 100 - Math.floor(100 / beneficiaries) * (beneficiaries - 1) : Math.floor(100 / beneficiaries),
+  );
   const plan: Plan = {
     blockchain: 'evm',
     ownerAddress: addr(0xa11ce),
@@ -26,8 +28,13 @@ function planFor(shape: EvmShape, beneficiaries = 3): Plan {
     beneficiaries: pct.map((percentage, i) => ({ name: `B${i}`, address: addr(0xb0000 + i), percentage })),
   };
   // Without deadMansSwitch the default switch applies: a shape without one says enabled: false.
-  plan.deadMansSwitch = { enabled: shape.deadMansSwitch, intervalDays: 365, gracePeriodDays: shape.gracePeriod ? 30 : 0 };
-  if (shape.guardians) plan.guardians = { addresses: [addr(0x9000 + 1), addr(0x9000 + 2), addr(0x9000 + 3)], threshold: 2 };
+  plan.deadMansSwitch = {
+    enabled: shape.deadMansSwitch,
+    intervalDays: 365,
+    gracePeriodDays: shape.gracePeriod ? 30 : 0,
+  };
+  if (shape.guardians)
+    plan.guardians = { addresses: [addr(0x9000 + 1), addr(0x9000 + 2), addr(0x9000 + 3)], threshold: 2 };
   const assets: NonNullable<Plan['assets']> = [];
   if (shape.erc20) assets.push({ type: 'erc20', address: addr(0x70001) });
   if (shape.erc721) assets.push({ type: 'erc721', address: addr(0x72001), tokenId: '1', beneficiary: addr(0xb0000) });
@@ -55,7 +62,12 @@ export async function benchEvm(): Promise<void> {
     const pool = new SolcPool();
     await warmUpEvm(pool);
     // Let V8 finish tiering up solc's WebAssembly in every worker before measuring.
-    await Promise.all(shapes.filter((s) => s.template === 'islamic-mirth').slice(0, 6).map((s) => pool.compile(contractSource(s))));
+    await Promise.all(
+      shapes
+        .filter((s) => s.template === 'islamic-mirth')
+        .slice(0, 6)
+        .map((s) => pool.compile(contractSource(s))),
+    );
     const common = shapes.filter((s) => s.template === 'common-law');
     const picks = [
       ...common.filter((s) => !s.erc20 && !s.erc721),
@@ -84,10 +96,14 @@ export async function benchEvm(): Promise<void> {
         b = await timeBare();
       }
       ratios.push(g / b);
-      rows.push(`  ${shapeKey(shape).padEnd(40)} bare compile ${ms(b).padStart(10)}   generate ${ms(g).padStart(10)}   ratio ${(g / b).toFixed(2)}`);
+      rows.push(
+        `  ${shapeKey(shape).padEnd(40)} bare compile ${ms(b).padStart(10)}   generate ${ms(g).padStart(10)}   ratio ${(g / b).toFixed(2)}`,
+      );
     }
     await pool.close();
-    console.log('1. Generate for a shape not yet compiled vs bare solc compile of the same source (target ratio ≤ 1.15)');
+    console.log(
+      '1. Generate for a shape not yet compiled vs bare solc compile of the same source (target ratio ≤ 1.15)',
+    );
     console.log(rows.join('\n'));
     console.log(`   median ratio ${median(ratios).toFixed(2)} over ${ratios.length} shapes (order alternated)`);
   }
@@ -95,9 +111,14 @@ export async function benchEvm(): Promise<void> {
   // 2. Cache hit: generate for a compiled shape, VM scenario included.
   {
     const pool = new SolcPool();
-    const shape = shapes.find((s) => s.template === 'custom' && s.deadMansSwitch && !s.gracePeriod && !s.guardians && !s.erc20 && !s.erc721)!;
+    const shape = shapes.find(
+      (s) => s.template === 'custom' && s.deadMansSwitch && !s.gracePeriod && !s.guardians && !s.erc20 && !s.erc721,
+    )!;
     const full = shapes.find((s) => s.template === 'custom' && s.gracePeriod && s.guardians && s.erc20 && s.erc721)!;
-    for (const [label, s] of [['custom.switch, 3 beneficiaries', shape], ['all features, 3 beneficiaries', full]] as const) {
+    for (const [label, s] of [
+      ['custom.switch, 3 beneficiaries', shape],
+      ['all features, 3 beneficiaries', full],
+    ] as const) {
       const plan = planFor(s);
       const tFirst = performance.now();
       await generateEvm(plan, { pool });
@@ -109,7 +130,9 @@ export async function benchEvm(): Promise<void> {
         await generateEvm(plan, { pool });
         times.push(performance.now() - t);
       }
-      console.log(`2. Generate, shape already compiled (${label}): p50 ${ms(median(times))}, p90 ${ms(pct(times, 90))} (target p50 < 15 ms); first (uncompiled) ${ms(first)}, ratio first/p50 ${(first / median(times)).toFixed(0)}x`);
+      console.log(
+        `2. Generate, shape already compiled (${label}): p50 ${ms(median(times))}, p90 ${ms(pct(times, 90))} (target p50 < 15 ms); first (uncompiled) ${ms(first)}, ratio first/p50 ${(first / median(times)).toFixed(0)}x`,
+      );
     }
     await pool.close();
   }
@@ -132,8 +155,12 @@ export async function benchEvm(): Promise<void> {
     const one = await run(1);
     const many = await run(availableParallelism());
     console.log(`3. 20 concurrent generates of distinct shapes (${availableParallelism()} cores)`);
-    console.log(`   one worker:        ${ms(one.wall)}  ${(20000 / one.wall).toFixed(2)} generates/s  event-loop delay p99 ${ms(one.p99)} max ${ms(one.max)}`);
-    console.log(`   ${availableParallelism()} workers (pool): ${ms(many.wall)}  ${(20000 / many.wall).toFixed(2)} generates/s  event-loop delay p99 ${ms(many.p99)} max ${ms(many.max)} (target p99 < 20 ms)`);
+    console.log(
+      `   one worker:        ${ms(one.wall)}  ${(20000 / one.wall).toFixed(2)} generates/s  event-loop delay p99 ${ms(one.p99)} max ${ms(one.max)}`,
+    );
+    console.log(
+      `   ${availableParallelism()} workers (pool): ${ms(many.wall)}  ${(20000 / many.wall).toFixed(2)} generates/s  event-loop delay p99 ${ms(many.p99)} max ${ms(many.max)} (target p99 < 20 ms)`,
+    );
     console.log(`   throughput ratio pool/one worker: ${(one.wall / many.wall).toFixed(2)}x`);
   }
 }

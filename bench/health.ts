@@ -71,12 +71,56 @@ export async function benchHealth(): Promise<void> {
   const idle = await probe(2000);
 
   const pathological: Array<[string, () => Promise<Response>]> = [
-    ['solana estimate_gas, "#[]" x 333,000', () => fetch(`${base}/api/v1/contracts/estimate-gas`, { method: 'POST', headers: auth, body: JSON.stringify({ blockchain: 'solana', contractCode: '#[]'.repeat(333_000) }) })],
-    ['solana estimate_gas, Vec< nested 20,000 deep', () => fetch(`${base}/api/v1/contracts/estimate-gas`, { method: 'POST', headers: auth, body: JSON.stringify({ blockchain: 'solana', contractCode: `pub struct A { x: ${'Vec<'.repeat(20_000)}u8${'>'.repeat(20_000)} }` }) })],
-    ['ton estimate_gas, FunC ( nested 5,000 deep', () => fetch(`${base}/api/v1/contracts/estimate-gas`, { method: 'POST', headers: auth, body: JSON.stringify({ blockchain: 'ton', contractCode: `int f() { return ${'('.repeat(5_000)}1${')'.repeat(5_000)}; }` }) })],
-    ['ton estimate_gas, a 400 kB FunC source', () => fetch(`${base}/api/v1/contracts/estimate-gas`, { method: 'POST', headers: auth, body: JSON.stringify({ blockchain: 'ton', contractCode: ';; padding\n'.repeat(40_000) }) })],
-    ['get_jurisdiction, a 60 kB id', () => fetch(`${base}/api/v1/jurisdictions/${'x'.repeat(60_000)}`, { headers: auth })],
-    ['get_jurisdiction, a 250-character near-miss', () => fetch(`${base}/api/v1/jurisdictions/${'californi'.repeat(27)}a`, { headers: auth })],
+    [
+      'solana estimate_gas, "#[]" x 333,000',
+      () =>
+        fetch(`${base}/api/v1/contracts/estimate-gas`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ blockchain: 'solana', contractCode: '#[]'.repeat(333_000) }),
+        }),
+    ],
+    [
+      'solana estimate_gas, Vec< nested 20,000 deep',
+      () =>
+        fetch(`${base}/api/v1/contracts/estimate-gas`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({
+            blockchain: 'solana',
+            contractCode: `pub struct A { x: ${'Vec<'.repeat(20_000)}u8${'>'.repeat(20_000)} }`,
+          }),
+        }),
+    ],
+    [
+      'ton estimate_gas, FunC ( nested 5,000 deep',
+      () =>
+        fetch(`${base}/api/v1/contracts/estimate-gas`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({
+            blockchain: 'ton',
+            contractCode: `int f() { return ${'('.repeat(5_000)}1${')'.repeat(5_000)}; }`,
+          }),
+        }),
+    ],
+    [
+      'ton estimate_gas, a 400 kB FunC source',
+      () =>
+        fetch(`${base}/api/v1/contracts/estimate-gas`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ blockchain: 'ton', contractCode: ';; padding\n'.repeat(40_000) }),
+        }),
+    ],
+    [
+      'get_jurisdiction, a 60 kB id',
+      () => fetch(`${base}/api/v1/jurisdictions/${'x'.repeat(60_000)}`, { headers: auth }),
+    ],
+    [
+      'get_jurisdiction, a 250-character near-miss',
+      () => fetch(`${base}/api/v1/jurisdictions/${'californi'.repeat(27)}a`, { headers: auth }),
+    ],
   ];
 
   let load = true;
@@ -87,7 +131,13 @@ export async function benchHealth(): Promise<void> {
   })();
   const started = performance.now();
   const generates = (['evm', 'ton', 'solana'] as const).flatMap((chain) =>
-    Array.from({ length: 20 }, (_, i) => fetch(`${base}/api/v1/contracts/generate`, { method: 'POST', headers: auth, body: JSON.stringify(plan(chain, i)) }).then((r) => r.status)),
+    Array.from({ length: 20 }, (_, i) =>
+      fetch(`${base}/api/v1/contracts/generate`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify(plan(chain, i)),
+      }).then((r) => r.status),
+    ),
   );
   const patho = pathological.map(async ([name, run]) => {
     const t = performance.now();
@@ -102,7 +152,10 @@ export async function benchHealth(): Promise<void> {
 
   const engine = services.contracts;
   const pools = (['ton', 'evm', 'solana'] as const)
-    .map((n) => `${n} ${engine[n].stats.workersStarted} started, ${engine[n].stats.completed} jobs, ${engine[n].stats.timeouts} timeouts, ${engine[n].stats.busy} busy`)
+    .map(
+      (n) =>
+        `${n} ${engine[n].stats.workersStarted} started, ${engine[n].stats.completed} jobs, ${engine[n].stats.timeouts} timeouts, ${engine[n].stats.busy} busy`,
+    )
     .join('; ');
   const solcWorkers = engine.pool.size;
   await app.close();
@@ -110,12 +163,21 @@ export async function benchHealth(): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 
   const ok = statuses.filter((s) => s === 200).length;
-  console.log(`\nEvent loop under load: /health while 60 generates (20 per chain) and the pathological inputs run at once`);
-  console.log(`  /health idle        p50 ${fmt(percentile(idle, 50))} ms  p99 ${fmt(percentile(idle, 99))} ms  (${idle.length} probes)`);
-  console.log(`  /health under load  p50 ${fmt(percentile(busy, 50))} ms  p99 ${fmt(percentile(busy, 99))} ms  max ${fmt(busy.at(-1) ?? NaN)} ms  (${busy.length} probes; goal p99 < 50 ms)`);
-  console.log(`  generates: ${ok}/${statuses.length} answered 200 in ${fmt(loadMs / 1000, 1)} s (others: ${[...new Set(statuses.filter((s) => s !== 200))].join(', ') || 'none'})`);
+  console.log(
+    `\nEvent loop under load: /health while 60 generates (20 per chain) and the pathological inputs run at once`,
+  );
+  console.log(
+    `  /health idle        p50 ${fmt(percentile(idle, 50))} ms  p99 ${fmt(percentile(idle, 99))} ms  (${idle.length} probes)`,
+  );
+  console.log(
+    `  /health under load  p50 ${fmt(percentile(busy, 50))} ms  p99 ${fmt(percentile(busy, 99))} ms  max ${fmt(busy.at(-1) ?? NaN)} ms  (${busy.length} probes; goal p99 < 50 ms)`,
+  );
+  console.log(
+    `  generates: ${ok}/${statuses.length} answered 200 in ${fmt(loadMs / 1000, 1)} s (others: ${[...new Set(statuses.filter((s) => s !== 200))].join(', ') || 'none'})`,
+  );
   console.log(`  worker pools: solc ${solcWorkers} workers; ${pools}`);
-  for (const a of answers) console.log(`  ${a.name.padEnd(46)} ${a.status} ${a.code}  ${fmt(a.ms, 0)} ms (goal < 1000 ms, an enveloped 4xx)`);
+  for (const a of answers)
+    console.log(`  ${a.name.padEnd(46)} ${a.status} ${a.code}  ${fmt(a.ms, 0)} ms (goal < 1000 ms, an enveloped 4xx)`);
 }
 
 if (isMain(import.meta.url)) await benchHealth();

@@ -66,7 +66,13 @@ export async function benchMcp(): Promise<void> {
   const services = await openServices(loadConfig({ 'data-dir': dir }, {}), { log: createLogger('warn') });
   const { key } = await createKey(services.store, { name: 'bench', tier: 'internal', scopes: ['all'] }, systemClock);
 
-  const memServer = createMcpServer({ tools: TOOLS, services, apiKey: key, transport: 'mcp-http', clientIp: '127.0.0.1' });
+  const memServer = createMcpServer({
+    tools: TOOLS,
+    services,
+    apiKey: key,
+    transport: 'mcp-http',
+    clientIp: '127.0.0.1',
+  });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await memServer.connect(a);
   const mem = new Client({ name: 'bench', version: '1' });
@@ -79,7 +85,9 @@ export async function benchMcp(): Promise<void> {
   const url = new URL(`http://127.0.0.1:${(app.server.address() as { port: number }).port}/mcp`);
   const restoreWarnings = quietFetchSignalWarnings();
   const http = new Client({ name: 'bench', version: '1' });
-  await http.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await http.connect(
+    new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+  );
   const httpR = await rtt(http);
   await http.close();
   restoreWarnings();
@@ -92,7 +100,11 @@ export async function benchMcp(): Promise<void> {
   const stdio = new Client({ name: 'bench', version: '1' });
   const env = { ...(process.env as Record<string, string>), SVC_API_KEY: stdioKey, SVC_LOG_LEVEL: 'warn' };
   await stdio.connect(
-    new StdioClientTransport({ command: process.execPath, args: [path.resolve(import.meta.dirname, '../bin/svc.js'), 'mcp', '--data-dir', stdioDir], env }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [path.resolve(import.meta.dirname, '../bin/svc.js'), 'mcp', '--data-dir', stdioDir],
+      env,
+    }),
   );
   const stdioR = await rtt(stdio);
   await stdio.close();
@@ -101,8 +113,12 @@ export async function benchMcp(): Promise<void> {
 
   console.log(`\nMCP: one tools/call round trip (list_templates), ${CALLS} sequential calls`);
   console.log(`  in-memory transport  p50 ${fmt(memR.p50, 3)} ms   p99 ${fmt(memR.p99, 3)} ms`);
-  console.log(`  stdio (svc mcp)      p50 ${fmt(stdioR.p50, 3)} ms   p99 ${fmt(stdioR.p99, 3)} ms   p50 ratio ${fmt(stdioR.p50 / memR.p50)}  (target p50 < 1 ms)`);
-  console.log(`  Streamable HTTP      p50 ${fmt(httpR.p50, 3)} ms   p99 ${fmt(httpR.p99, 3)} ms   p50 ratio ${fmt(httpR.p50 / memR.p50)}`);
+  console.log(
+    `  stdio (svc mcp)      p50 ${fmt(stdioR.p50, 3)} ms   p99 ${fmt(stdioR.p99, 3)} ms   p50 ratio ${fmt(stdioR.p50 / memR.p50)}  (target p50 < 1 ms)`,
+  );
+  console.log(
+    `  Streamable HTTP      p50 ${fmt(httpR.p50, 3)} ms   p99 ${fmt(httpR.p99, 3)} ms   p50 ratio ${fmt(httpR.p50 / memR.p50)}`,
+  );
 }
 
 if (isMain(import.meta.url)) await benchMcp();

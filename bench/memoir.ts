@@ -38,18 +38,47 @@ function storyEntries(n: number): string[] {
   let seed = 20_260_101;
   const rnd = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
-  const syllables = ['ka', 'lo', 'mi', 'ren', 'sa', 'tor', 'vel', 'an', 'dir', 'po', 'shu', 'ne', 'gra', 'fel', 'bo', 'ist'];
+  const syllables = [
+    'ka',
+    'lo',
+    'mi',
+    'ren',
+    'sa',
+    'tor',
+    'vel',
+    'an',
+    'dir',
+    'po',
+    'shu',
+    'ne',
+    'gra',
+    'fel',
+    'bo',
+    'ist',
+  ];
   const vocabulary = Array.from({ length: 3000 }, () => pick(syllables) + pick(syllables) + pick(syllables));
   const names = ['Maria', 'Tomas', 'Ingrid', 'Aoife', 'Jonas', 'Lena', 'Pedro', 'Ruth', 'Samir', 'Yuki'];
   const places = ['Lisbon', 'Porto', 'Dublin', 'Oslo', 'New York', 'Cape Town', 'Galway', 'Bergen'];
   const kin = ['my mother', 'my father', 'my brother', 'my late wife', 'my daughter', 'my best friend'];
-  const verbs = ['remember', 'worked hard', 'laughed', 'prayed', 'travelled', 'cooked dinner', 'helped', 'saved money', 'learned'];
+  const verbs = [
+    'remember',
+    'worked hard',
+    'laughed',
+    'prayed',
+    'travelled',
+    'cooked dinner',
+    'helped',
+    'saved money',
+    'learned',
+  ];
   const phrase = () => Array.from({ length: 4 + Math.floor(rnd() * 6) }, () => pick(vocabulary)).join(' ');
   const sentence = (): string => {
     const r = rnd();
-    if (r < 0.25) return `${pick(['Then', 'Later', 'Once', 'That year'])} ${pick(kin)} and I ${pick(verbs)} in ${pick(places)}, ${phrase()}.`;
+    if (r < 0.25)
+      return `${pick(['Then', 'Later', 'Once', 'That year'])} ${pick(kin)} and I ${pick(verbs)} in ${pick(places)}, ${phrase()}.`;
     if (r < 0.5) return `I still ${pick(verbs)} with ${pick(names)} when ${phrase()}${pick(['.', '!', '?'])}`;
-    if (r < 0.75) return `We moved to ${pick(places)} when ${pick(names)} was ${Math.floor(rnd() * 60)} and ${phrase()}.`;
+    if (r < 0.75)
+      return `We moved to ${pick(places)} when ${pick(names)} was ${Math.floor(rnd() * 60)} and ${phrase()}.`;
     return `${pick(names)} said ${phrase()} was ${pick(['kind', 'honest', 'free', 'healthy', 'patient', 'funny'])}.`;
   };
   return Array.from({ length: n }, () => Array.from({ length: 6 }, sentence).join(' '));
@@ -78,7 +107,15 @@ async function characterOn(label: string, raw: Store): Promise<void> {
     await store.transact(async (tx) => {
       for (let j = i; j < Math.min(i + 200, ENTRIES - 2); j++) {
         const now = clock.now();
-        const entry: JournalEntry = { id: memoirId('jrn', now.getTime()), ownerId, authorKey: 'bench', content: texts[j]!, mood: null, promptUsed: null, createdAt: now.toISOString() };
+        const entry: JournalEntry = {
+          id: memoirId('jrn', now.getTime()),
+          ownerId,
+          authorKey: 'bench',
+          content: texts[j]!,
+          mood: null,
+          promptUsed: null,
+          createdAt: now.toISOString(),
+        };
         await tx.put(MEMOIR_JOURNAL, entry);
       }
     });
@@ -140,15 +177,31 @@ function perCall(fn: () => unknown, minMs = 300): number {
 }
 
 export async function benchTextGuard(): Promise<void> {
-  console.log('\n== tool input text check (NUL, lone surrogates) on large valid inputs, against parsing and validating them ==');
+  console.log(
+    '\n== tool input text check (NUL, lone surrogates) on large valid inputs, against parsing and validating them ==',
+  );
   const story = storyEntries(200).join(' ');
   const inputs: Array<[string, { safeParse(v: unknown): unknown }, unknown]> = [
-    ['journal entry, 20,000 ASCII characters', createJournalEntryTool.input, { content: story.slice(0, 20_000), mood: 'happy' }],
-    ['journal entry, 20,000 characters with accents and emoji', createJournalEntryTool.input, { content: `Zürich café 😀 ${story}`.slice(0, 20_000), mood: 'happy' }],
+    [
+      'journal entry, 20,000 ASCII characters',
+      createJournalEntryTool.input,
+      { content: story.slice(0, 20_000), mood: 'happy' },
+    ],
+    [
+      'journal entry, 20,000 characters with accents and emoji',
+      createJournalEntryTool.input,
+      { content: `Zürich café 😀 ${story}`.slice(0, 20_000), mood: 'happy' },
+    ],
     [
       '50 answers of ~5,000 characters with accents and emoji',
       answerQuestionnaireTool.input,
-      { category: 'family', answers: Array.from({ length: 50 }, (_, i) => ({ questionId: `family.q${i}`, answer: `Zürich 😀 ${story.slice(i * 100, i * 100 + 4980)}` })) },
+      {
+        category: 'family',
+        answers: Array.from({ length: 50 }, (_, i) => ({
+          questionId: `family.q${i}`,
+          answer: `Zürich 😀 ${story.slice(i * 100, i * 100 + 4980)}`,
+        })),
+      },
     ],
   ];
   for (const [label, schema, input] of inputs) {
@@ -183,20 +236,32 @@ async function benchVoice(): Promise<void> {
   let t = performance.now();
   const base = await speechSeconds(TEXT);
   const baseMs = performance.now() - t;
-  console.log(`festival alone (baseline): ${fmt(base)} s of speech in ${fmt(baseMs, 0)} ms = ${fmt(baseMs / base, 1)} ms per second of audio`);
-  for (const [label, factor, format] of [['WAV, base voice', 1, 'wav'], ['WAV, matched style (pitch x0.85)', 0.85, 'wav'], ['Ogg Opus, matched style', 0.85, 'opus']] as const) {
+  console.log(
+    `festival alone (baseline): ${fmt(base)} s of speech in ${fmt(baseMs, 0)} ms = ${fmt(baseMs / base, 1)} ms per second of audio`,
+  );
+  for (const [label, factor, format] of [
+    ['WAV, base voice', 1, 'wav'],
+    ['WAV, matched style (pitch x0.85)', 0.85, 'wav'],
+    ['Ogg Opus, matched style', 0.85, 'opus'],
+  ] as const) {
     t = performance.now();
     const s = await synthesize(TEXT, { factor, format });
     const ms = performance.now() - t;
-    console.log(`synthesis ${label}: ${fmt(s.durationSeconds)} s in ${fmt(ms, 0)} ms = ${fmt(ms / s.durationSeconds, 1)} ms per second of audio`);
+    console.log(
+      `synthesis ${label}: ${fmt(s.durationSeconds)} s in ${fmt(ms, 0)} ms = ${fmt(ms / s.durationSeconds, 1)} ms per second of audio`,
+    );
   }
-  const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#aa5533' } }).jpeg().toBuffer();
+  const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#aa5533' } })
+    .jpeg()
+    .toBuffer();
   const speech = await synthesize(TEXT, { factor: 1, format: 'wav' });
   for (const seconds of [5, 15]) {
     t = performance.now();
     const mp4 = await renderAvatar(photo, speech.audio, { seconds, style: 'stylized' });
     const ms = performance.now() - t;
-    console.log(`avatar ${seconds} s (480x480, 25 fps): ${fmt(ms, 0)} ms = ${fmt(ms / seconds, 1)} ms per second of video, ${fmt(mp4.length / 1024, 0)} KiB`);
+    console.log(
+      `avatar ${seconds} s (480x480, 25 fps): ${fmt(ms, 0)} ms = ${fmt(ms / seconds, 1)} ms per second of video, ${fmt(mp4.length / 1024, 0)} KiB`,
+    );
   }
 }
 

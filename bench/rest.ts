@@ -40,7 +40,8 @@ const CONNECTIONS = 32;
 
 async function load(url: string, headers: Record<string, string>): Promise<number> {
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S, pipelining: 1 });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -55,7 +56,11 @@ export async function benchRest(): Promise<void> {
   const svcUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1/contracts/templates`;
 
   const bare = Fastify();
-  const body = { success: true, templates: TEMPLATES, meta: { requestId: 'req_x', timestamp: new Date().toISOString() } };
+  const body = {
+    success: true,
+    templates: TEMPLATES,
+    meta: { requestId: 'req_x', timestamp: new Date().toISOString() },
+  };
   bare.get('/api/v1/contracts/templates', async () => body);
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/api/v1/contracts/templates`;
@@ -82,7 +87,9 @@ export async function benchRest(): Promise<void> {
   await bare.close();
 
   // The same with the default info-level request logs.
-  const services2 = await openServices(loadConfig({ 'data-dir': dir }, {}), { log: createLogger('info', pino.destination('/dev/null')) });
+  const services2 = await openServices(loadConfig({ 'data-dir': dir }, {}), {
+    log: createLogger('info', pino.destination('/dev/null')),
+  });
   services2.limiter = new UnboundedLimiter();
   const app2 = await buildApp(services2, TOOLS);
   await app2.listen({ port: 0, host: '127.0.0.1' });
@@ -92,9 +99,16 @@ export async function benchRest(): Promise<void> {
   await closeServices(services2);
   await rm(dir, { recursive: true, force: true });
 
-  console.log('\nREST: GET /api/v1/contracts/templates (autocannon in this process, %d connections, %d rounds of alternating %d s runs, medians)', CONNECTIONS, ROUNDS, DURATION_S);
+  console.log(
+    '\nREST: GET /api/v1/contracts/templates (autocannon in this process, %d connections, %d rounds of alternating %d s runs, medians)',
+    CONNECTIONS,
+    ROUNDS,
+    DURATION_S,
+  );
   console.log(`  bare Fastify route         ${fmt(bareRps, 0)} req/s`);
-  console.log(`  svc (auth, limits, checks) ${fmt(svcRps, 0)} req/s   ratio ${fmt(ratio)}  (target >= 0.60; per round: ${ratios.map((r) => fmt(r)).join(', ')})`);
+  console.log(
+    `  svc (auth, limits, checks) ${fmt(svcRps, 0)} req/s   ratio ${fmt(ratio)}  (target >= 0.60; per round: ${ratios.map((r) => fmt(r)).join(', ')})`,
+  );
   console.log(`  svc with info request logs ${fmt(svcInfoRps, 0)} req/s   ratio ${fmt(svcInfoRps / bareRps)}`);
 }
 

@@ -33,7 +33,13 @@ const WRITERS = 50;
 const PUTS_PER_WRITER = 20;
 
 function record(n: number): Doc {
-  return { id: `rec_${n.toString(36).padStart(8, '0')}`, ownerId: `own_${n % 5000}`, status: ['a', 'b', 'c'][n % 3], title: `Estate plan ${n}`, cents: n * 7919 };
+  return {
+    id: `rec_${n.toString(36).padStart(8, '0')}`,
+    ownerId: `own_${n % 5000}`,
+    status: ['a', 'b', 'c'][n % 3],
+    title: `Estate plan ${n}`,
+    cents: n * 7919,
+  };
 }
 
 /** p50 of acknowledged puts by 50 concurrent writers into a store holding 10k records. */
@@ -88,22 +94,47 @@ async function benchStores(dbUrl: string, admin: pg.Client): Promise<void> {
 async function restLoad(cluster: Cluster, instances: Instance[]): Promise<{ rps: number; non2xx: number }> {
   const keys = await Promise.all(
     instances.map(async (_, i) => {
-      const made = await call(cluster.instances[0]!.url, cluster.key, 'POST', '/api/v1/api-keys', { name: `bench-${Date.now()}-${i}`, tier: 'internal', scopes: ['all'] });
-      if (made.status !== 201) throw new Error(`could not make a bench key: ${made.status} ${JSON.stringify(made.json)}`);
+      const made = await call(cluster.instances[0]!.url, cluster.key, 'POST', '/api/v1/api-keys', {
+        name: `bench-${Date.now()}-${i}`,
+        tier: 'internal',
+        scopes: ['all'],
+      });
+      if (made.status !== 201)
+        throw new Error(`could not make a bench key: ${made.status} ${JSON.stringify(made.json)}`);
       return made.json.data.key as string;
     }),
   );
   const results = await Promise.all(
     instances.map((inst, i) =>
-      autocannon({ url: `${inst.url}/api/v1/contracts/templates`, headers: { authorization: `Bearer ${keys[i]}` }, connections: 16, duration: 3, pipelining: 1 }),
+      autocannon({
+        url: `${inst.url}/api/v1/contracts/templates`,
+        headers: { authorization: `Bearer ${keys[i]}` },
+        connections: 16,
+        duration: 3,
+        pipelining: 1,
+      }),
     ),
   );
-  return { rps: results.reduce((s, r) => s + r.requests.average, 0), non2xx: results.reduce((s, r) => s + r.non2xx + r.errors, 0) };
+  return {
+    rps: results.reduce((s, r) => s + r.requests.average, 0),
+    non2xx: results.reduce((s, r) => s + r.non2xx + r.errors, 0),
+  };
 }
 
 /** Writes `n` due deliveries of new events straight into the shared store and times until all arrived. */
-async function drain(cluster: Cluster, received: Set<string>, webhookId: string, ownerId: string, n: number): Promise<number> {
-  const store = await openPostgresStore({ url: cluster.databaseUrl, schema: cluster.schema, indexes: STORE_INDEXES, poolSize: 2 });
+async function drain(
+  cluster: Cluster,
+  received: Set<string>,
+  webhookId: string,
+  ownerId: string,
+  n: number,
+): Promise<number> {
+  const store = await openPostgresStore({
+    url: cluster.databaseUrl,
+    schema: cluster.schema,
+    indexes: STORE_INDEXES,
+    poolSize: 2,
+  });
   const ids: string[] = [];
   try {
     const now = Date.now();
@@ -113,7 +144,15 @@ async function drain(cluster: Cluster, received: Set<string>, webhookId: string,
         ids.length = 0;
         for (let k = 0; k < n; k++) {
           const createdAt = new Date(now).toISOString();
-          const event: EventRecord = { id: `evt_bench_${now}_${k}`, type: 'api_key.created', ownerId, created: Math.floor(now / 1000), createdAt, apiVersion: 'v1', data: { k } };
+          const event: EventRecord = {
+            id: `evt_bench_${now}_${k}`,
+            type: 'api_key.created',
+            ownerId,
+            created: Math.floor(now / 1000),
+            createdAt,
+            apiVersion: 'v1',
+            data: { k },
+          };
           await tx.put(EVENTS, event);
           await tx.put(DELIVERIES, newDelivery(event, webhookId, now, createdAt));
           ids.push(event.id);
@@ -126,7 +165,8 @@ async function drain(cluster: Cluster, received: Set<string>, webhookId: string,
   const t0 = performance.now();
   const deadline = t0 + 120_000;
   while (!ids.every((id) => received.has(id))) {
-    if (performance.now() > deadline) throw new Error(`outbox drain: ${ids.filter((id) => !received.has(id)).length} of ${n} not delivered in 120 s`);
+    if (performance.now() > deadline)
+      throw new Error(`outbox drain: ${ids.filter((id) => !received.has(id)).length} of ${n} not delivered in 120 s`);
     await new Promise((r) => setTimeout(r, 20));
   }
   return n / ((performance.now() - t0) / 1000);
@@ -149,10 +189,20 @@ async function benchInstances(): Promise<void> {
   const cluster = await startCluster(1, { SVC_WEBHOOK_ALLOW: '127.0.0.1', NODE_EXTRA_CA_CERTS: caFile });
   try {
     const first = cluster.instances[0]!;
-    const sub = await call(first.url, cluster.key, 'POST', '/api/v1/webhooks/subscriptions', { url: receiver.url('/hook'), name: 'bench', events: ['api_key.created'] });
+    const sub = await call(first.url, cluster.key, 'POST', '/api/v1/webhooks/subscriptions', {
+      url: receiver.url('/hook'),
+      name: 'bench',
+      events: ['api_key.created'],
+    });
     if (sub.status !== 201) throw new Error(`subscription: ${sub.status}`);
     const webhookId = sub.json.data.id as string;
-    const ownerId = sub.json.data.ownerId ?? (await cluster.admin.query(`SELECT doc->>'ownerId' AS o FROM "${cluster.schema}".c_webhooks WHERE id = $1`, [webhookId])).rows[0].o;
+    const ownerId =
+      sub.json.data.ownerId ??
+      (
+        await cluster.admin.query(`SELECT doc->>'ownerId' AS o FROM "${cluster.schema}".c_webhooks WHERE id = $1`, [
+          webhookId,
+        ])
+      ).rows[0].o;
 
     await restLoad(cluster, [first]); // warm-up
     const one = await restLoad(cluster, [first]);
@@ -169,7 +219,9 @@ async function benchInstances(): Promise<void> {
       `  REST GET /contracts/templates (PostgreSQL + Redis): 1 instance ${fmt(one.rps, 0)} req/s, 3 instances ${fmt(three.rps, 0)} req/s ` +
         `(ratio ${fmt(three.rps / one.rps, 2)}; non-2xx ${one.non2xx + three.non2xx}; ${os.cpus().length} cores)`,
     );
-    console.log(`  outbox drain, 2000 deliveries: 1 instance ${fmt(drainOne, 0)}/s, 3 instances ${fmt(drainThree, 0)}/s (ratio ${fmt(drainThree / drainOne, 2)})`);
+    console.log(
+      `  outbox drain, 2000 deliveries: 1 instance ${fmt(drainOne, 0)}/s, 3 instances ${fmt(drainThree, 0)}/s (ratio ${fmt(drainThree / drainOne, 2)})`,
+    );
   } finally {
     await cluster.close();
     await receiver.close();

@@ -21,11 +21,20 @@ import { TEMPLATE_TYPES } from '../src/law/templates.js';
 import { fmt, isMain } from './util.js';
 
 const SHAPES: SolanaShape[] = TEMPLATE_TYPES.flatMap((template) =>
-  [0, 1, 2, 3, 4, 5, 6, 7].map((i) => ({ template, deadMansSwitch: (i & 1) !== 0, multiSig: (i & 2) !== 0, splTokens: (i & 4) !== 0 })),
+  [0, 1, 2, 3, 4, 5, 6, 7].map((i) => ({
+    template,
+    deadMansSwitch: (i & 1) !== 0,
+    multiSig: (i & 2) !== 0,
+    splTokens: (i & 4) !== 0,
+  })),
 );
 
 const KEY = 'So11111111111111111111111111111111111111112';
-const KEYS = ['9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB'];
+const KEYS = [
+  '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+  'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+  'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB',
+];
 
 function planFor(s: SolanaShape): Plan {
   return {
@@ -75,13 +84,17 @@ export async function benchSolana(): Promise<void> {
   const warm = await perOp(10 * SHAPES.length, () => generateSolana(planFor(SHAPES[k++ % SHAPES.length]!)));
   const est = await perOp(200, () => estimateSolana({ contractCode: sources[SHAPES.length - 1], beneficiaries: 10 }));
   const lines = sources.map((s) => s.split('\n').length);
-  console.log(`solana: ${SHAPES.length} shapes, ${Math.min(...lines)}-${Math.max(...lines)} lines of Rust; ${SOLANA_FEATURES.length} features`);
+  console.log(
+    `solana: ${SHAPES.length} shapes, ${Math.min(...lines)}-${Math.max(...lines)} lines of Rust; ${SOLANA_FEATURES.length} features`,
+  );
   console.log(`  parser init (once)            ${fmt(init)} ms`);
   console.log(`  baseline: model + print       ${fmt(print, 3)} ms/program`);
   console.log(`  tree-sitter parse             ${fmt(parse, 3)} ms  (${fmt(parse / print, 1)}x baseline)`);
   console.log(`  checkAnchorProgram (+IDL)     ${fmt(check, 3)} ms  (${fmt(check / print, 1)}x baseline)`);
   console.log(`  generateSolana, cold shape    ${fmt(cold, 3)} ms  (${fmt(cold / print, 1)}x baseline)`);
-  console.log(`  generateSolana, cached shape  ${fmt(warm, 3)} ms  (${fmt(warm / print, 1)}x baseline, ${fmt(cold / warm, 1)}x faster than cold)`);
+  console.log(
+    `  generateSolana, cached shape  ${fmt(warm, 3)} ms  (${fmt(warm / print, 1)}x baseline, ${fmt(cold / warm, 1)}x faster than cold)`,
+  );
   console.log(`  estimateSolana (from source)  ${fmt(est, 3)} ms  (${fmt(est / print, 1)}x baseline)`);
 }
 

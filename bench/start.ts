@@ -35,7 +35,10 @@ const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' 
 function timeStart(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ initialize: number; toolsList: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [BIN, 'mcp', '--data-dir', dataDir], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [BIN, 'mcp', '--data-dir', dataDir], {
+      env,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     let out = '';
     let initialize: number | undefined;
     child.stdout.setEncoding('utf8');
@@ -96,8 +99,12 @@ export async function benchStart(runs = 10): Promise<void> {
     const mode = existsSync(path.join(ROOT, 'dist', 'cli.js')) ? 'compiled dist/' : 'tsx (no dist/: run npm run build)';
     console.log(`\nstart: \`svc mcp\` spawn → answers, ${runs} runs, ${mode}`);
     console.log(`  node -e ''            p50 ${fmt(b.p50, 0)} ms  p90 ${fmt(b.p90, 0)} ms`);
-    console.log(`  initialize answered   p50 ${fmt(s.p50, 0)} ms  p90 ${fmt(s.p90, 0)} ms  (${fmt(s.p50 / b.p50, 2)}× bare node at p50; goal < 300 ms)`);
-    console.log(`  first tools/list      p50 ${fmt(l.p50, 0)} ms  p90 ${fmt(l.p90, 0)} ms  (tools, store and engines loaded)`);
+    console.log(
+      `  initialize answered   p50 ${fmt(s.p50, 0)} ms  p90 ${fmt(s.p90, 0)} ms  (${fmt(s.p50 / b.p50, 2)}× bare node at p50; goal < 300 ms)`,
+    );
+    console.log(
+      `  first tools/list      p50 ${fmt(l.p50, 0)} ms  p90 ${fmt(l.p90, 0)} ms  (tools, store and engines loaded)`,
+    );
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -123,7 +123,17 @@ export async function benchStore(): Promise<void> {
   const rows: Row[] = [];
   for (const records of SIZES) rows.push(await benchSize(records));
 
-  const header = ['records', 'rec size', 'file size', 'open', 'p50 ack', 'p99 ack', 'max ack', 'file writes', 'puts/write'];
+  const header = [
+    'records',
+    'rec size',
+    'file size',
+    'open',
+    'p50 ack',
+    'p99 ack',
+    'max ack',
+    'file writes',
+    'puts/write',
+  ];
   const lines = rows.map((r) => [
     r.records.toLocaleString('en-US'),
     `${r.recordBytes} B`,
@@ -133,7 +143,7 @@ export async function benchStore(): Promise<void> {
     `${r.p99.toFixed(1)} ms`,
     `${r.max.toFixed(1)} ms`,
     String(r.writes),
-    (WRITERS * PUTS_PER_WRITER / r.writes).toFixed(1),
+    ((WRITERS * PUTS_PER_WRITER) / r.writes).toFixed(1),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   const fmt = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');

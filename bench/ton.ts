@@ -11,7 +11,13 @@
 import { performance } from 'node:perf_hooks';
 import { compileFunc as bareCompile } from '@ton-community/func-js';
 import type { Plan } from '../src/contracts/plan.js';
-import { allTonShapes, estimateTonFees, generateTon, tonContractSource, type TonShape } from '../src/contracts/ton/index.js';
+import {
+  allTonShapes,
+  estimateTonFees,
+  generateTon,
+  tonContractSource,
+  type TonShape,
+} from '../src/contracts/ton/index.js';
 import { fmt, isMain, percentile } from './util.js';
 
 const BASELINE_RUNS = 7;
@@ -34,7 +40,8 @@ function planFor(shape: TonShape, n: number, seed = 0): Plan {
       percentage: (i === 0 ? 10000 - base * (n - 1) : base) / 100,
     })),
   };
-  if (shape.deadMansSwitch) plan.deadMansSwitch = { enabled: true, intervalDays: 365, gracePeriodDays: shape.gracePeriod ? 30 : 0 };
+  if (shape.deadMansSwitch)
+    plan.deadMansSwitch = { enabled: true, intervalDays: 365, gracePeriodDays: shape.gracePeriod ? 30 : 0 };
   if (shape.guardians) plan.guardians = { addresses: [rawAddress(50), rawAddress(51), rawAddress(52)], threshold: 2 };
   return plan;
 }
@@ -94,7 +101,8 @@ export async function benchTon(): Promise<void> {
   // storage rent of the reference shape (figures, not timings)
   const rent = (await estimateTonFees({ contractCode: source })).storageRent;
 
-  const line = (label: string, ms: number) => `  ${label.padEnd(58)} ${fmt(ms, 1).padStart(8)} ms   x${fmt(ms / bareP50)} of bare compile`;
+  const line = (label: string, ms: number) =>
+    `  ${label.padEnd(58)} ${fmt(ms, 1).padStart(8)} ms   x${fmt(ms / bareP50)} of bare compile`;
   process.stdout.write(
     [
       'TON generate (compile + sandbox scenario) vs bare func-js compile of the same source',

@@ -41,7 +41,13 @@ const TARGET_RATIO = 0.5;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 
 function body(n: number): string {
-  return JSON.stringify({ id: `evt_${n}`, type: 'contract.generated', created: 1_700_000_000, apiVersion: 'v1', data: { contractId: `ctr_${n}`, chain: 'evm', beneficiaries: 3 } });
+  return JSON.stringify({
+    id: `evt_${n}`,
+    type: 'contract.generated',
+    created: 1_700_000_000,
+    apiVersion: 'v1',
+    data: { contractId: `ctr_${n}`, chain: 'evm', beneficiaries: 3 },
+  });
 }
 
 async function loop(n: number, one: (i: number) => Promise<void>): Promise<number> {
@@ -71,12 +77,20 @@ export async function benchWebhooks(): Promise<void> {
   const receiver = await startReceiver(tls, () => 200, { record: false });
   const url = receiver.url('/hook');
   const origin = `https://127.0.0.1:${receiver.port}`;
-  console.log(`\nwebhooks: ${CONCURRENCY} concurrent deliveries to a local HTTPS receiver (same process), ${os.cpus().length} cores`);
+  console.log(
+    `\nwebhooks: ${CONCURRENCY} concurrent deliveries to a local HTTPS receiver (same process), ${os.cpus().length} cores`,
+  );
 
   // Baseline 1: bare undici (the same package the dispatcher sends with).
   const agent = new Agent({ connect: { ca: tls.cert }, connections: CONCURRENCY });
   const undiciPost = async (i: number) => {
-    const r = await agent.request({ origin, path: '/hook', method: 'POST', headers: { 'content-type': 'application/json' }, body: body(i) });
+    const r = await agent.request({
+      origin,
+      path: '/hook',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body(i),
+    });
     await r.body.dump();
     if (r.statusCode !== 200) throw new Error(`status ${r.statusCode}`);
   };
@@ -86,10 +100,18 @@ export async function benchWebhooks(): Promise<void> {
   const httpsPost = (i: number) =>
     new Promise<void>((resolve, reject) => {
       const b = body(i);
-      const req = https.request(url, { method: 'POST', agent: httpsAgent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(b) } }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      });
+      const req = https.request(
+        url,
+        {
+          method: 'POST',
+          agent: httpsAgent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(b) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
       req.on('error', reject);
       req.end(b);
     });
@@ -129,7 +151,16 @@ export async function benchWebhooks(): Promise<void> {
         const first = produced;
         produced += k;
         await store.transact(async (tx) => {
-          for (let i = 0; i < k; i++) await recordEvent(tx, { type: 'contract.generated', ownerId: 'own_bench', data: { contractId: `ctr_${first + i}`, chain: 'evm', beneficiaries: 3 } }, systemClock);
+          for (let i = 0; i < k; i++)
+            await recordEvent(
+              tx,
+              {
+                type: 'contract.generated',
+                ownerId: 'own_bench',
+                data: { contractId: `ctr_${first + i}`, chain: 'evm', beneficiaries: 3 },
+              },
+              systemClock,
+            );
         });
       } else {
         await new Promise((r) => setTimeout(r, 2));
@@ -163,7 +194,11 @@ export async function benchWebhooks(): Promise<void> {
   const longRate = await deliver(total, (delivered) => {
     if (delivered - lastDelivered < step) return;
     const now = performance.now();
-    samples.push({ delivered, rss: process.memoryUsage().rss, rate: (delivered - lastDelivered) / ((now - lastMark) / 1000) });
+    samples.push({
+      delivered,
+      rss: process.memoryUsage().rss,
+      rate: (delivered - lastDelivered) / ((now - lastMark) / 1000),
+    });
     lastMark = now;
     lastDelivered = delivered;
   });
@@ -180,15 +215,22 @@ export async function benchWebhooks(): Promise<void> {
   console.log(`  bare undici POST loop     ${fmt(median(rates.undici))}  (${list(rates.undici)})`);
   console.log(`  bare node:https POST loop ${fmt(median(rates.https))}  (${list(rates.https)})`);
   console.log(`  signed durable deliveries ${fmt(ours)}  (${list(rates.ours)})`);
-  console.log(`  ratio vs undici: ${median(ratios).toFixed(2)} (target >= ${TARGET_RATIO}; median of the per-round ratios ${ratios.map((x) => x.toFixed(2)).join(', ')})`);
+  console.log(
+    `  ratio vs undici: ${median(ratios).toFixed(2)} (target >= ${TARGET_RATIO}; median of the per-round ratios ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
+  );
   console.log(`  ratio vs https:  ${(ours / median(rates.https)).toFixed(2)}`);
-  console.log(`  ${total} deliveries: ${fmt(longRate)} (attempts ${stats.attempts}, failed ${stats.failed}, events pruned ${stats.pruned}); resident memory:`);
-  for (const s of samples) console.log(`    ${String(s.delivered).padStart(7)} delivered  rss ${mb(s.rss).padStart(7)}  ${fmt(s.rate)}`);
+  console.log(
+    `  ${total} deliveries: ${fmt(longRate)} (attempts ${stats.attempts}, failed ${stats.failed}, events pruned ${stats.pruned}); resident memory:`,
+  );
+  for (const s of samples)
+    console.log(`    ${String(s.delivered).padStart(7)} delivered  rss ${mb(s.rss).padStart(7)}  ${fmt(s.rate)}`);
   if (samples.length >= 2) {
     const first = samples[0]!.rss;
     const max = Math.max(...samples.map((s) => s.rss));
     const last = samples[samples.length - 1]!.rss;
-    console.log(`  rss first ${mb(first)}, max ${mb(max)}, last ${mb(last)} (growth ${(((last - first) / first) * 100).toFixed(0)}%)`);
+    console.log(
+      `  rss first ${mb(first)}, max ${mb(max)}, last ${mb(last)} (growth ${(((last - first) / first) * 100).toFixed(0)}%)`,
+    );
   }
 }
 

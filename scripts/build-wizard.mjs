@@ -21,7 +21,9 @@ async function main() {
   await mkdir(OUT_DIR, { recursive: true });
   for (const [name, file] of Object.entries(files)) {
     await writeFile(path.join(OUT_DIR, name), file.contents);
-    process.stdout.write(`dist/embed/${name.padEnd(11)} ${String(file.contents.length).padStart(7)} bytes, ${String(file.gzipBytes).padStart(6)} gzipped\n`);
+    process.stdout.write(
+      `dist/embed/${name.padEnd(11)} ${String(file.contents.length).padStart(7)} bytes, ${String(file.gzipBytes).padStart(6)} gzipped\n`,
+    );
   }
   const sdk = files['sdk.js'].gzipBytes;
   if (sdk > SDK_BUDGET_GZIP_BYTES) {
@@ -31,7 +33,9 @@ async function main() {
   process.stdout.write(`SDK budget: ${sdk} of ${SDK_BUDGET_GZIP_BYTES} bytes gzipped\n`);
   const app = files['app.html'].gzipBytes;
   if (app > APP_BUDGET_GZIP_BYTES) {
-    process.stderr.write(`MCP App document is ${app} bytes gzipped, over its budget of ${APP_BUDGET_GZIP_BYTES} bytes\n`);
+    process.stderr.write(
+      `MCP App document is ${app} bytes gzipped, over its budget of ${APP_BUDGET_GZIP_BYTES} bytes\n`,
+    );
     process.exit(1);
   }
   process.stdout.write(`MCP App budget: ${app} of ${APP_BUDGET_GZIP_BYTES} bytes gzipped\n`);

@@ -33,10 +33,14 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'svc-test-times-'));
 function run({ key, args }) {
   const report = path.join(tmp, `${key}.json`);
   const started = performance.now();
-  const child = spawn(process.execPath, [vitest, ...args, ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const child = spawn(
+    process.execPath,
+    [vitest, ...args, ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code, signal) => {
@@ -65,7 +69,9 @@ const lines = [
 for (const r of results) {
   const files = r.json?.testResults?.length ?? '?';
   const tests = r.json?.numTotalTests ?? '?';
-  lines.push(`  ${`${r.label}${extra.length ? ` -- ${extra.join(' ')}` : ''}`.padEnd(18)} ${minutes(r.seconds).padStart(12)}  (${files} files, ${tests} tests, ${r.code === 0 ? 'passed' : `FAILED, exit ${r.code}`})`);
+  lines.push(
+    `  ${`${r.label}${extra.length ? ` -- ${extra.join(' ')}` : ''}`.padEnd(18)} ${minutes(r.seconds).padStart(12)}  (${files} files, ${tests} tests, ${r.code === 0 ? 'passed' : `FAILED, exit ${r.code}`})`,
+  );
 }
 for (const r of results) {
   const slowest = (r.json?.testResults ?? [])

@@ -48,7 +48,15 @@ export async function runningServerUrl(dataDir: string, flag: string | undefined
 /** The operator, as the command line acts when it holds the store itself. */
 export async function operatorPrincipal(store: Store, clock: Clock): Promise<Principal> {
   const operator = await store.transact((tx) => operatorAccount(tx, clock));
-  return { kind: 'key', ownerId: operator.id, tier: 'internal', scopes: ['all'], keyId: 'cli', expiresAt: null, ipWhitelist: [] };
+  return {
+    kind: 'key',
+    ownerId: operator.id,
+    tier: 'internal',
+    scopes: ['all'],
+    keyId: 'cli',
+    expiresAt: null,
+    ipWhitelist: [],
+  };
 }
 
 export async function accountExists(store: Store, id: string): Promise<AccountRecord | undefined> {
@@ -71,7 +79,10 @@ export async function callApi(
   try {
     res = await fetch(base + route, {
       method,
-      headers: { authorization: `Bearer ${apiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       signal: AbortSignal.timeout(30_000),
     });
@@ -79,7 +90,12 @@ export async function callApi(
     throw new ApiCallError(`cannot reach the running server at ${base}: ${(err as Error).message}`);
   }
   const json = (await res.json().catch(() => undefined)) as
-    | { success: boolean; data?: unknown; meta?: Record<string, unknown>; error?: { code: string; message: string; details?: Array<{ field: string; reason: string }> } }
+    | {
+        success: boolean;
+        data?: unknown;
+        meta?: Record<string, unknown>;
+        error?: { code: string; message: string; details?: Array<{ field: string; reason: string }> };
+      }
     | undefined;
   if (!json) throw new ApiCallError(`the server at ${base} answered ${res.status} without a JSON body`);
   if (!json.success) {
@@ -98,6 +114,7 @@ export async function migrateDatabase(url: string, schema: string | undefined): 
   const { migrate, LATEST_VERSION } = await import('./store/postgres/index.js');
   const name = schema ?? 'public';
   const result = await migrate(url, name);
-  if (result.applied.length === 0) return `Schema "${name}" is up to date (migration ${result.version} of ${LATEST_VERSION}); nothing to apply.\n`;
+  if (result.applied.length === 0)
+    return `Schema "${name}" is up to date (migration ${result.version} of ${LATEST_VERSION}); nothing to apply.\n`;
   return `Applied migration${result.applied.length > 1 ? 's' : ''} ${result.applied.join(', ')} to schema "${name}"; it is now at migration ${result.version}.\n`;
 }

@@ -114,14 +114,21 @@ export async function openLimiter(config: Config, log: Logger): Promise<RateLimi
     },
   });
   // A short wait so a healthy Redis is ready for the first requests; not fatal (the limiter recovers by itself).
-  await limiter.ready(2000).catch(() => log.warn('Redis is not reachable at start: requests that need a rate limit answer 503 until it is'));
+  await limiter
+    .ready(2000)
+    .catch(() => log.warn('Redis is not reachable at start: requests that need a rate limit answer 503 until it is'));
   return limiter;
 }
 
 /** The master key the configuration names (src/core/keyring.ts); the embedded setup creates one on first start. */
 export function loadConfiguredMasterKey(config: Config, log: Logger): Promise<LoadedMasterKey> {
   return loadMasterKey(
-    { value: config.masterKey?.value, file: config.masterKey?.file, dataDir: config.dataDir, shared: config.databaseUrl !== undefined },
+    {
+      value: config.masterKey?.value,
+      file: config.masterKey?.file,
+      dataDir: config.dataDir,
+      shared: config.databaseUrl !== undefined,
+    },
     (message) => log.warn(message),
   );
 }
@@ -139,10 +146,16 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
   try {
     // Refuses a key other than the data's; seals plaintext secrets left by an earlier version.
     const { keyring, migrated: sealed } = await attachKeyring(store, masterKey, clock.now());
-    if (sealed > 0) log.info({ records: sealed }, 'sealed the plaintext secrets stored by an earlier version under the master key');
+    if (sealed > 0)
+      log.info({ records: sealed }, 'sealed the plaintext secrets stored by an earlier version under the master key');
     const secrets = await serverSecrets(store);
-    const migrated = await migrateOwners(store, clock, [...tenantCollections().entries()].filter(([, f]) => f === 'ownerId').map(([c]) => c));
-    if (migrated > 0) log.info({ records: migrated }, 'gave every record an account (data from before accounts existed)');
+    const migrated = await migrateOwners(
+      store,
+      clock,
+      [...tenantCollections().entries()].filter(([, f]) => f === 'ownerId').map(([c]) => c),
+    );
+    if (migrated > 0)
+      log.info({ records: migrated }, 'gave every record an account (data from before accounts existed)');
     if (opts.bootstrap) {
       const created = await bootstrapOperator(store, clock);
       if (created) {

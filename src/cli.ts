@@ -91,7 +91,12 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`svc: ${err.message}\n`);
       return 1;
     }
-    if (err instanceof UsageError || err instanceof ConfigError || err instanceof StoreLockedError || err instanceof StoreCorruptError) {
+    if (
+      err instanceof UsageError ||
+      err instanceof ConfigError ||
+      err instanceof StoreLockedError ||
+      err instanceof StoreCorruptError
+    ) {
       process.stderr.write(`svc: ${err.message}\n`);
       return 2;
     }
@@ -114,4 +119,3 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
-

@@ -18,7 +18,15 @@ import { rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfiguredMasterKey, openStore } from './app.js';
 import type { Config } from './core/config.js';
-import { DEFAULT_KEY_FILE, MasterKeyError, NEXT_KEY_SUFFIX, generateMasterKey, keyIdOf, readKeyFileIfAny, writeKeyFile } from './core/keyring.js';
+import {
+  DEFAULT_KEY_FILE,
+  MasterKeyError,
+  NEXT_KEY_SUFFIX,
+  generateMasterKey,
+  keyIdOf,
+  readKeyFileIfAny,
+  writeKeyFile,
+} from './core/keyring.js';
 import type { Logger } from './core/log.js';
 import { StoreLockedError, type Store } from './store/port.js';
 import { attachKeyring, rotateStoreKey } from './store/master-key.js';
@@ -28,21 +36,29 @@ export class RotationError extends Error {
   override name = 'RotationError';
 }
 
-export async function rotateMasterKey(config: Config, opts: { newKeyFile?: string | undefined; log: Logger; now?: () => Date }): Promise<string> {
+export async function rotateMasterKey(
+  config: Config,
+  opts: { newKeyFile?: string | undefined; log: Logger; now?: () => Date },
+): Promise<string> {
   const now = opts.now ?? (() => new Date());
   if (!config.masterKey && !existsSync(path.join(config.dataDir, DEFAULT_KEY_FILE)) && !config.databaseUrl) {
-    throw new RotationError(`no master key yet in ${config.dataDir} (it is created at the first start): nothing to rotate`);
+    throw new RotationError(
+      `no master key yet in ${config.dataDir} (it is created at the first start): nothing to rotate`,
+    );
   }
   const loaded = await loadConfiguredMasterKey(config, opts.log);
   const target = opts.newKeyFile !== undefined ? path.resolve(opts.newKeyFile) : undefined;
   if (target === undefined && loaded.file === undefined) {
-    throw new RotationError('the master key comes from SVC_MASTER_KEY: pass --new-key-file PATH (the new key is written there, or read from it when it exists)');
+    throw new RotationError(
+      'the master key comes from SVC_MASTER_KEY: pass --new-key-file PATH (the new key is written there, or read from it when it exists)',
+    );
   }
   let store: Store;
   try {
     store = await openStore(config);
   } catch (err) {
-    if (err instanceof StoreLockedError) throw new RotationError(`${err.message}; stop the service before rotating the master key`);
+    if (err instanceof StoreLockedError)
+      throw new RotationError(`${err.message}; stop the service before rotating the master key`);
     throw err;
   }
   let oldId: string;

@@ -16,7 +16,13 @@ let client: Client;
 
 beforeAll(async () => {
   server = await startTestServer({ listen: false });
-  const mcp = createMcpServer({ tools: TOOLS, services: server.services, apiKey: server.adminKey, transport: 'mcp-http', clientIp: '127.0.0.1' });
+  const mcp = createMcpServer({
+    tools: TOOLS,
+    services: server.services,
+    apiKey: server.adminKey,
+    transport: 'mcp-http',
+    clientIp: '127.0.0.1',
+  });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await mcp.connect(a);
   client = new Client({ name: 'snapshot', version: '1.0.0' });
@@ -63,7 +69,9 @@ describe('tool registry', () => {
       expect(tool.name).toMatch(/^[a-z][a-z0-9_]*$/);
       // A scope, or an explicit null (any valid key) restricted by tiers, or no key at all (sign-up, sign-in, session routes).
       const keyless = tool.auth === 'none' || !(tool.principals ?? ['key']).includes('key');
-      expect(tool.scope !== null ? tool.scope.length > 0 : keyless || (tool.tiers?.length ?? 0) > 0, tool.name).toBe(true);
+      expect(tool.scope !== null ? tool.scope.length > 0 : keyless || (tool.tiers?.length ?? 0) > 0, tool.name).toBe(
+        true,
+      );
       expect(tool.description.length).toBeGreaterThan(20);
       expect(names.has(tool.name)).toBe(false);
       names.add(tool.name);
@@ -131,7 +139,12 @@ describe('OpenAPI document', () => {
       expect(found!.op.operationId).toBe(tool.name);
       expect(found!.op.tags).toEqual([tool.domain]);
     }
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKeyHeader', 'apiKeyQuery', 'bearerAuth', 'sessionCookie']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      'apiKeyHeader',
+      'apiKeyQuery',
+      'bearerAuth',
+      'sessionCookie',
+    ]);
     expect(doc.components.securitySchemes.sessionCookie).toMatchObject({ in: 'cookie', name: 'svc_session' });
     expect(doc.components.securitySchemes.apiKeyQuery).toMatchObject({ in: 'query', name: 'api_key' });
     expect(doc.components.securitySchemes.apiKeyHeader).toMatchObject({ in: 'header', name: 'X-API-Key' });
@@ -148,7 +161,8 @@ describe('OpenAPI document', () => {
           const types = Object.keys(content);
           expect(types.length > 0, `${method} ${path} ${status}`).toBe(true);
           for (const type of types) {
-            if (type.includes('json')) expect(type, `${method} ${path} ${status}`).toBe('application/json; charset=utf-8');
+            if (type.includes('json'))
+              expect(type, `${method} ${path} ${status}`).toBe('application/json; charset=utf-8');
             const schema = content[type]!.schema;
             expect(schema && Object.keys(schema).length > 0, `${method} ${path} ${status} ${type}`).toBe(true);
           }

@@ -49,7 +49,10 @@ export async function startTestServer(
   const { dir, cleanup } = await tmpDir();
   const config = { ...loadConfig({ 'data-dir': dir }, {}), ...opts.config };
   if (config.databaseUrl && !config.masterKey) config.masterKey = { value: TEST_MASTER_KEY };
-  const services = await openServices(config, { log: opts.log ?? createLogger('silent'), ...(opts.clock ? { clock: opts.clock } : {}) });
+  const services = await openServices(config, {
+    log: opts.log ?? createLogger('silent'),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });
   const app = await buildApp(services, opts.tools ?? TOOLS);
   let url = '';
   if (opts.listen !== false) {
@@ -60,10 +63,19 @@ export async function startTestServer(
     await app.ready();
   }
   const key = async (input: Partial<NewKey>) =>
-    (await createKey(services.store, { name: 'test', tier: 'internal', scopes: ['all'], ...input }, opts.clock ?? systemClock)).key;
+    (
+      await createKey(
+        services.store,
+        { name: 'test', tier: 'internal', scopes: ['all'], ...input },
+        opts.clock ?? systemClock,
+      )
+    ).key;
   const adminKey = await key({});
   const account = async (input: { tier?: Tier; name?: string; kind?: AccountKind } = {}) => {
-    const record = newAccount({ name: input.name ?? 'test account', tier: input.tier ?? 'partner', kind: input.kind ?? 'customer' }, opts.clock ?? systemClock);
+    const record = newAccount(
+      { name: input.name ?? 'test account', tier: input.tier ?? 'partner', kind: input.kind ?? 'customer' },
+      opts.clock ?? systemClock,
+    );
     await services.store.put(ACCOUNTS, record);
     return record.id;
   };

@@ -9,7 +9,12 @@ export async function stdioClient(dataDir: string, apiKey?: string): Promise<Cli
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'SVC_API_KEY') env[k] = v;
   if (apiKey !== undefined) env.SVC_API_KEY = apiKey;
   env.SVC_LOG_LEVEL = 'warn';
-  const transport = new StdioClientTransport({ command: process.execPath, args: [SVC_BIN, 'mcp', '--data-dir', dataDir], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SVC_BIN, 'mcp', '--data-dir', dataDir],
+    env,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'svc-test', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -36,11 +41,13 @@ export async function mcpOutcome(client: Client, name: string, args: Record<stri
   const text = JSON.parse(content[0]!.text) as Record<string, unknown>;
   if (result.isError) {
     const { meta, ...rest } = text as { meta: { requestId: string; timestamp: string } };
-    if (typeof meta?.requestId !== 'string' || typeof meta?.timestamp !== 'string') throw new Error('error envelope without meta');
+    if (typeof meta?.requestId !== 'string' || typeof meta?.timestamp !== 'string')
+      throw new Error('error envelope without meta');
     return { ok: false, body: rest };
   }
   // The text content and the structured content carry the same output.
-  if (JSON.stringify(text) !== JSON.stringify(result.structuredContent)) throw new Error('text and structuredContent differ');
+  if (JSON.stringify(text) !== JSON.stringify(result.structuredContent))
+    throw new Error('text and structuredContent differ');
   return { ok: true, body: result.structuredContent };
 }
 
@@ -55,18 +62,32 @@ export function restOutcome(
   if (!success) return { ok: false, body: { success, ...rest } };
   if (status >= 400) throw new Error(`success body with status ${status}`);
   // Output fields the route carries in meta (a secret shown once, a catalogue's pagination).
-  const extra = Object.fromEntries((fields.metaFields ?? []).filter((f) => meta[f] !== undefined).map((f) => [f, meta[f]]));
+  const extra = Object.fromEntries(
+    (fields.metaFields ?? []).filter((f) => meta[f] !== undefined).map((f) => [f, meta[f]]),
+  );
   if (shape === 'top-level') return { ok: true, body: { ...rest, ...extra } };
-  if (shape === 'list') return { ok: true, body: meta.pagination ? { items: rest.data, pagination: meta.pagination } : { items: rest.data } };
+  if (shape === 'list')
+    return {
+      ok: true,
+      body: meta.pagination ? { items: rest.data, pagination: meta.pagination } : { items: rest.data },
+    };
   if (fields.dataField) return { ok: true, body: { [fields.dataField]: rest.data, ...extra } };
-  return { ok: true, body: fields.metaFields?.length ? { ...(rest.data as Record<string, unknown>), ...extra } : rest.data };
+  return {
+    ok: true,
+    body: fields.metaFields?.length ? { ...(rest.data as Record<string, unknown>), ...extra } : rest.data,
+  };
 }
 
 /**
  * One tools/call over POST /mcp without the SDK (stateless: no initialize needed),
  * so a refusal at the HTTP level (401, 403, 429) is seen as the error it carries.
  */
-export async function mcpHttpCall(baseUrl: string, apiKey: string | undefined, name: string, args: Record<string, unknown>): Promise<Outcome & { status: number; headers: Headers }> {
+export async function mcpHttpCall(
+  baseUrl: string,
+  apiKey: string | undefined,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Outcome & { status: number; headers: Headers }> {
   const res = await fetch(new URL('/mcp', baseUrl), {
     method: 'POST',
     headers: {
@@ -76,8 +97,12 @@ export async function mcpHttpCall(baseUrl: string, apiKey: string | undefined, n
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
-  const json = (await res.json()) as { result?: { isError?: boolean; content: Array<{ text: string }>; structuredContent?: unknown }; error?: { data?: unknown } };
-  if (json.error) return { ok: false, body: { success: false, error: json.error.data }, status: res.status, headers: res.headers };
+  const json = (await res.json()) as {
+    result?: { isError?: boolean; content: Array<{ text: string }>; structuredContent?: unknown };
+    error?: { data?: unknown };
+  };
+  if (json.error)
+    return { ok: false, body: { success: false, error: json.error.data }, status: res.status, headers: res.headers };
   const text = JSON.parse(json.result!.content[0]!.text) as Record<string, unknown>;
   if (json.result!.isError) {
     const { meta: _meta, ...rest } = text;

@@ -37,11 +37,19 @@ function snippets(): Snippet[] {
 }
 
 /** What a snippet tells the client to start: a command (stdio) or a URL with headers (HTTP). */
-type Launch = { kind: 'stdio'; command: string; args: string[]; env: Record<string, string> } | { kind: 'http'; url: string; headers: Record<string, string> };
+type Launch =
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string> }
+  | { kind: 'http'; url: string; headers: Record<string, string> };
 
 function fromJson(text: string): Launch {
   const doc = JSON.parse(text) as { mcpServers?: Record<string, unknown>; servers?: Record<string, unknown> };
-  const entry = (doc.mcpServers ?? doc.servers)?.svc as { command?: string; args?: string[]; env?: Record<string, string>; url?: string; headers?: Record<string, string> };
+  const entry = (doc.mcpServers ?? doc.servers)?.svc as {
+    command?: string;
+    args?: string[];
+    env?: Record<string, string>;
+    url?: string;
+    headers?: Record<string, string>;
+  };
   expect(entry, 'a server named svc').toBeTruthy();
   if (entry.url) return { kind: 'http', url: entry.url, headers: entry.headers ?? {} };
   return { kind: 'stdio', command: entry.command!, args: entry.args ?? [], env: entry.env ?? {} };
@@ -89,7 +97,8 @@ beforeAll(async () => {
   local = await tmpDir();
   const services = await openServices(loadConfig({ 'data-dir': local.dir }, {}), { log: createLogger('silent') });
   try {
-    localKey = (await createKey(services.store, { name: 'readme', tier: 'internal', scopes: ['all'] }, systemClock)).key;
+    localKey = (await createKey(services.store, { name: 'readme', tier: 'internal', scopes: ['all'] }, systemClock))
+      .key;
   } finally {
     await closeServices(services);
   }
@@ -101,7 +110,12 @@ afterAll(async () => {
 
 async function connect(launch: Launch, mode: string): Promise<Client> {
   const key = mode === 'remote' ? server.adminKey : localKey;
-  const fill = (s: string) => s.replaceAll(KEY, key).replaceAll('${input:svc-key}', key).replaceAll(DATA_DIR, local.dir).replaceAll(REMOTE, `${server.url}/mcp`);
+  const fill = (s: string) =>
+    s
+      .replaceAll(KEY, key)
+      .replaceAll('${input:svc-key}', key)
+      .replaceAll(DATA_DIR, local.dir)
+      .replaceAll(REMOTE, `${server.url}/mcp`);
   const client = new Client({ name: 'readme-test', version: '1.0.0' });
   if (launch.kind === 'http') {
     const headers = Object.fromEntries(Object.entries(launch.headers).map(([k, v]) => [k, fill(v)]));
@@ -111,10 +125,18 @@ async function connect(launch: Launch, mode: string): Promise<Client> {
   // The installed `svc` command is this checkout's bin/svc.js.
   expect(launch.command).toBe('svc');
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
   for (const [k, v] of Object.entries(launch.env)) env[k] = fill(v);
   env.SVC_LOG_LEVEL = 'warn';
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SVC_BIN, ...launch.args.map(fill)], env, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [SVC_BIN, ...launch.args.map(fill)],
+      env,
+      stderr: 'pipe',
+    }),
+  );
   return client;
 }
 
@@ -123,7 +145,9 @@ describe('README MCP configurations', () => {
 
   it('has a local and a remote configuration for Claude Desktop, Cursor, VS Code and Claude Code', () => {
     const pairs = all.map((s) => `${s.client}/${s.mode}`).sort();
-    const expected = ['claude-code', 'claude-desktop', 'cursor', 'vscode'].flatMap((c) => [`${c}/local`, `${c}/remote`]).sort();
+    const expected = ['claude-code', 'claude-desktop', 'cursor', 'vscode']
+      .flatMap((c) => [`${c}/local`, `${c}/remote`])
+      .sort();
     expect(pairs).toEqual(expected);
   });
 

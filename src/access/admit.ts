@@ -15,7 +15,15 @@ import { KEY_ONLY, type AccessRule } from './rule.js';
 import type { AccessServices } from './services.js';
 
 /** The principal of a sign-up or sign-in call, before anyone is known: it owns nothing and may do nothing. */
-const NOBODY: Principal = Object.freeze({ kind: 'key', ownerId: '', tier: 'public', scopes: [], keyId: '', expiresAt: null, ipWhitelist: [] }) as Principal;
+const NOBODY: Principal = Object.freeze({
+  kind: 'key',
+  ownerId: '',
+  tier: 'public',
+  scopes: [],
+  keyId: '',
+  expiresAt: null,
+  ipWhitelist: [],
+}) as Principal;
 
 /**
  * Admits one call of an operation and returns its principal, or throws the ApiError that refuses it (401, 403,
@@ -30,7 +38,8 @@ export async function admitCall(rule: AccessRule, services: AccessServices, call
   }
   if (call.admitted) {
     const principal = call.admitted;
-    if (!(rule.principals ?? KEY_ONLY).includes(principal.kind)) throw new ApiError('UNAUTHORIZED', 'This operation needs a user session.');
+    if (!(rule.principals ?? KEY_ONLY).includes(principal.kind))
+      throw new ApiError('UNAUTHORIZED', 'This operation needs a user session.');
     requireAccess(principal, rule.scope, rule.tiers);
     if (bucket !== 'all') await countBucket(services, principal, bucket);
     return principal;

@@ -34,7 +34,10 @@ export function rememberBudget(principal: Principal, budget: Budget): Budget {
 }
 
 /** The budget of a key (or of an embed token made by it) in its account. */
-export function keyBudget(record: { tier: Tier; rateLimit?: KeyRateLimit | null | undefined }, account: AccountRecord | undefined): Budget {
+export function keyBudget(
+  record: { tier: Tier; rateLimit?: KeyRateLimit | null | undefined },
+  account: AccountRecord | undefined,
+): Budget {
   const accountTier = account?.tier ?? record.tier;
   return { accountTier, keyLimits: keyLimitsWithin(record.tier, record.rateLimit, accountTier) };
 }
@@ -44,7 +47,8 @@ async function budgetOf(services: AccessServices, principal: Principal): Promise
   const known = budgets.get(principal);
   if (known) return known;
   // A session's principal carries its account's tier; it has no limits of its own.
-  if (principal.kind === 'session') return rememberBudget(principal, { accountTier: principal.tier, keyLimits: undefined });
+  if (principal.kind === 'session')
+    return rememberBudget(principal, { accountTier: principal.tier, keyLimits: undefined });
   const [record, account] = await Promise.all([
     services.store.get<ApiKeyRecord>(API_KEYS, principal.keyId),
     services.store.get<AccountRecord>(ACCOUNTS, principal.ownerId),
@@ -65,7 +69,12 @@ interface Counter {
 function countersOf(principal: Principal, budget: Budget, buckets: readonly Bucket[]): Counter[] {
   const out: Counter[] = [];
   for (const bucket of buckets) {
-    out.push({ key: `acct:${principal.ownerId}:${bucket}`, limit: RATE_LIMITS[budget.accountTier][bucket], bucket, own: false });
+    out.push({
+      key: `acct:${principal.ownerId}:${bucket}`,
+      limit: RATE_LIMITS[budget.accountTier][bucket],
+      bucket,
+      own: false,
+    });
     const own = principal.kind === 'session' ? undefined : budget.keyLimits?.[bucket];
     if (own !== undefined) out.push({ key: `key:${principal.keyId}:${bucket}`, limit: own, bucket, own: true });
   }
@@ -84,7 +93,11 @@ export interface BudgetHit {
 }
 
 /** Counts one request in the given buckets of a principal's budget, all or nothing. */
-export async function hitBudget(services: AccessServices, principal: Principal, buckets: readonly Bucket[]): Promise<BudgetHit> {
+export async function hitBudget(
+  services: AccessServices,
+  principal: Principal,
+  buckets: readonly Bucket[],
+): Promise<BudgetHit> {
   const budget = await budgetOf(services, principal);
   const counters = countersOf(principal, budget, buckets);
   const states = await hitLimits(services, counters, services.clock.now());
@@ -94,11 +107,19 @@ export async function hitBudget(services: AccessServices, principal: Principal, 
   }
   if (states[0]!.allowed) return { rate: states[shown]!, refused: undefined };
   // All or nothing: nothing was counted, and the full counters are those with nothing left.
-  const full = Math.max(0, states.findIndex((s) => s.remaining === 0));
+  const full = Math.max(
+    0,
+    states.findIndex((s) => s.remaining === 0),
+  );
   const c = counters[full]!;
   const refused = c.own
-    ? rateLimited("API key's own", c.bucket, states[full]!, ' (within its account\'s budget)')
-    : rateLimited(`${budget.accountTier} tier`, c.bucket, states[full]!, ', shared by all the keys and sessions of the account');
+    ? rateLimited("API key's own", c.bucket, states[full]!, " (within its account's budget)")
+    : rateLimited(
+        `${budget.accountTier} tier`,
+        c.bucket,
+        states[full]!,
+        ', shared by all the keys and sessions of the account',
+      );
   return { rate: states[shown]!, refused };
 }
 
@@ -107,7 +128,12 @@ export async function hitBudget(services: AccessServices, principal: Principal, 
  * their own bucket, in that one too: all or nothing. Sets call.rate; throws 429
  * naming the bucket that is full.
  */
-export async function countPrincipal(services: AccessServices, principal: Principal, call: Pick<CallInfo, 'rate'>, bucket: Bucket): Promise<void> {
+export async function countPrincipal(
+  services: AccessServices,
+  principal: Principal,
+  call: Pick<CallInfo, 'rate'>,
+  bucket: Bucket,
+): Promise<void> {
   const hit = await hitBudget(services, principal, bucket === 'all' ? ALL_ONLY : [...ALL_ONLY, bucket]);
   call.rate = hit.rate;
   if (hit.refused) throw hit.refused;

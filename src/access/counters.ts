@@ -9,7 +9,11 @@ import { ANONYMOUS_LIMIT, RATE_WINDOW_MS, type Bucket } from '../keys/limits.js'
 import type { CallInfo } from './call.js';
 import type { AccessServices } from './services.js';
 
-const BUCKET_NAMES: Record<Bucket, string> = { all: 'all requests', generation: 'contract generation', chat: 'AI chat' };
+const BUCKET_NAMES: Record<Bucket, string> = {
+  all: 'all requests',
+  generation: 'contract generation',
+  chat: 'AI chat',
+};
 
 /** The 429: `who` names whose limit it is ("public tier", "API key's own"), `whole` what it covers. */
 export function rateLimited(who: string, bucket: Bucket, state: RateState, whole = ''): ApiError {
@@ -31,7 +35,11 @@ const openOutages = new WeakSet<object>();
  * request through uncounted (a warning once per outage). Every count of a
  * request goes through here.
  */
-export function hitLimits(services: AccessServices, entries: Array<{ key: string; limit: number }>, now: Date): Promise<RateState[]> {
+export function hitLimits(
+  services: AccessServices,
+  entries: Array<{ key: string; limit: number }>,
+  now: Date,
+): Promise<RateState[]> {
   const states = services.limiter.hitAll(entries, now);
   // Failing closed, an unreachable limiter's error goes up as it is (admission and the tool runner make it a 503).
   if (!services.config.rateLimitFailOpen) return states;
@@ -74,7 +82,10 @@ export function countAddress(services: AccessServices, clientIp: string | undefi
 }
 
 /** Counts a request that has no valid key against its address; throws 429 when the guard is exhausted. */
-export async function admitAnonymous(services: AccessServices, call: Pick<CallInfo, 'clientIp' | 'rate'>): Promise<RateState> {
+export async function admitAnonymous(
+  services: AccessServices,
+  call: Pick<CallInfo, 'clientIp' | 'rate'>,
+): Promise<RateState> {
   const state = await countAddress(services, call.clientIp);
   call.rate = state;
   if (!state.allowed) throw rateLimited('unauthenticated (per address)', 'all', state);

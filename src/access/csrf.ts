@@ -6,7 +6,11 @@ import type { CallInfo } from './call.js';
  * A request authenticated by the session cookie changes nothing without the CSRF token bound to its session:
  * every method but GET and HEAD must carry it in the X-CSRF-Token header.
  */
-export function requireCsrf(sessions: SessionAuthority, call: Pick<CallInfo, 'method' | 'csrfToken'>, sessionId: string): void {
+export function requireCsrf(
+  sessions: SessionAuthority,
+  call: Pick<CallInfo, 'method' | 'csrfToken'>,
+  sessionId: string,
+): void {
   if (call.method === 'GET' || call.method === 'HEAD' || sessions.csrfValid(sessionId, call.csrfToken)) return;
   throw new ApiError(
     'CSRF_FAILED',

@@ -34,7 +34,10 @@ export async function admitEmbed(
   }
   await countPrincipal(services, principal, call, bucket);
   if (!accepts.includes('embed')) {
-    throw new ApiError('INSUFFICIENT_SCOPE', "An embed token is accepted only by the contract wizard's own operations; use an API key for this one.");
+    throw new ApiError(
+      'INSUFFICIENT_SCOPE',
+      "An embed token is accepted only by the contract wizard's own operations; use an API key for this one.",
+    );
   }
   return principal;
 }

@@ -16,5 +16,5 @@ export async function requireAllowedAddress(
 ): Promise<void> {
   if (ipAllowed(record.ipWhitelist, call.clientIp)) return;
   await admitAnonymous(services, call);
-  throw new ApiError('IP_NOT_ALLOWED', 'This API key may not be used from this address (see the key\'s ipWhitelist).');
+  throw new ApiError('IP_NOT_ALLOWED', "This API key may not be used from this address (see the key's ipWhitelist).");
 }

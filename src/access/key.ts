@@ -14,7 +14,11 @@ import type { AccessServices } from './services.js';
 import { unavailableError } from './unavailable.js';
 
 /** The account of a key, counting the refusal against the client's address when the account refuses. */
-async function keyAccount(services: AccessServices, call: Pick<CallInfo, 'clientIp' | 'rate'>, ownerId: string): Promise<AccountRecord> {
+async function keyAccount(
+  services: AccessServices,
+  call: Pick<CallInfo, 'clientIp' | 'rate'>,
+  ownerId: string,
+): Promise<AccountRecord> {
   try {
     return await activeAccount(services, ownerId);
   } catch (err) {
@@ -62,10 +66,18 @@ export async function admit(
  * all-requests bucket of its key's budget, or of its address when it has no valid key.
  * Never refuses: the request is answered with its own error anyway.
  */
-export async function countRequest(services: AccessServices, call: Pick<CallInfo, 'apiKey' | 'clientIp'>): Promise<RateState> {
-  const auth = call.apiKey ? await authenticate(services.store, call.apiKey, services.clock).catch(() => undefined) : undefined;
+export async function countRequest(
+  services: AccessServices,
+  call: Pick<CallInfo, 'apiKey' | 'clientIp'>,
+): Promise<RateState> {
+  const auth = call.apiKey
+    ? await authenticate(services.store, call.apiKey, services.clock).catch(() => undefined)
+    : undefined;
   if (auth && ipAllowed(auth.record.ipWhitelist, call.clientIp)) {
-    rememberBudget(auth.principal, keyBudget(auth.record, await services.store.get<AccountRecord>(ACCOUNTS, auth.record.ownerId)));
+    rememberBudget(
+      auth.principal,
+      keyBudget(auth.record, await services.store.get<AccountRecord>(ACCOUNTS, auth.record.ownerId)),
+    );
     return (await hitBudget(services, auth.principal, ALL_ONLY)).rate;
   }
   return countAddress(services, call.clientIp);

@@ -8,7 +8,10 @@ function accessProblem(principal: Principal, scope: Scope | null, tiers?: readon
   // An embed token was admitted only because the tool accepts it: that acceptance is its grant.
   if (principal.kind === 'embed') return undefined;
   if (tiers && !tiers.includes(principal.tier) && principal.kind === 'key') {
-    return new ApiError('TIER_NOT_ALLOWED', `This operation needs a ${tiers.join(' or ')} tier key; this key is ${principal.tier}.`);
+    return new ApiError(
+      'TIER_NOT_ALLOWED',
+      `This operation needs a ${tiers.join(' or ')} tier key; this key is ${principal.tier}.`,
+    );
   }
   if (scope !== null && !hasScope(principal.scopes, scope)) {
     const who = principal.kind === 'key' ? 'this API key does' : 'a user session does';
@@ -26,9 +29,13 @@ export function requireAccess(principal: Principal, scope: Scope | null, tiers?:
 /** Throws unless the principal is an operator: an internal-tier API key with scope `all`. */
 export function requireOperator(principal: Principal): void {
   if (principal.kind !== 'key' || principal.tier !== 'internal') {
-    throw new ApiError('TIER_NOT_ALLOWED', 'Only an operator (an internal-tier key with scope "all") may ask for every account.');
+    throw new ApiError(
+      'TIER_NOT_ALLOWED',
+      'Only an operator (an internal-tier key with scope "all") may ask for every account.',
+    );
   }
-  if (!principal.scopes.includes('all')) throw new ApiError('INSUFFICIENT_SCOPE', 'Asking for every account needs the "all" scope.');
+  if (!principal.scopes.includes('all'))
+    throw new ApiError('INSUFFICIENT_SCOPE', 'Asking for every account needs the "all" scope.');
 }
 
 /** Whether a principal passes an operation's credential kind, tier and scope requirements (used to filter tools/list too). */

@@ -26,9 +26,16 @@ export async function admitPrincipal(
   if (!hasKey && call.sessionToken) return admitSession(services, call, call.sessionToken, bucket, accepts);
   if (!hasKey && !accepts.includes('key')) {
     await admitAnonymous(services, call);
-    throw new ApiError('UNAUTHORIZED', 'Sign in first: this operation needs a user session (the svc_session cookie from POST /api/auth/login).');
+    throw new ApiError(
+      'UNAUTHORIZED',
+      'Sign in first: this operation needs a user session (the svc_session cookie from POST /api/auth/login).',
+    );
   }
   const { principal } = await admit(services, call, bucket);
-  if (!accepts.includes('key')) throw new ApiError('UNAUTHORIZED', 'This operation needs a user session, not an API key: sign in with POST /api/auth/login.');
+  if (!accepts.includes('key'))
+    throw new ApiError(
+      'UNAUTHORIZED',
+      'This operation needs a user session, not an API key: sign in with POST /api/auth/login.',
+    );
   return principal;
 }

@@ -31,7 +31,10 @@ export async function admitSession(
   await countPrincipal(services, active.principal, call, bucket);
   requireCsrf(services.sessions, call, active.session.id);
   if (!accepts.includes('session')) {
-    throw new ApiError('API_KEY_MISSING', 'This operation needs an API key (Authorization: Bearer <key>); a user session cannot call it.');
+    throw new ApiError(
+      'API_KEY_MISSING',
+      'This operation needs an API key (Authorization: Bearer <key>); a user session cannot call it.',
+    );
   }
   if (active.renewed) call.cookie = active.renewed;
   return active.principal;

@@ -20,7 +20,12 @@ export function unavailableError(err: unknown, now: Date): ApiError | undefined 
       new Date(now.getTime() + UNAVAILABLE_RETRY_SECONDS * 1000).toISOString(),
     );
   }
-  const part = err instanceof StoreUnavailableError ? 'database' : err instanceof LimiterUnavailableError ? 'rate limiter' : undefined;
+  const part =
+    err instanceof StoreUnavailableError
+      ? 'database'
+      : err instanceof LimiterUnavailableError
+        ? 'rate limiter'
+        : undefined;
   if (part === undefined) return undefined;
   return new ApiError(
     'SERVICE_UNAVAILABLE',

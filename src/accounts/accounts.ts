@@ -14,19 +14,45 @@ import { ApiError } from '../core/errors.js';
 import type { Store, Tx } from '../store/port.js';
 import { TIERS } from './scopes.js';
 import type { Principal } from './principal.js';
-import { newAccount, ACCOUNTS, ACCOUNT_INDEXES, ACCOUNT_KINDS, ACCOUNT_STATUSES, TIER_RANK, type AccountKind, type AccountRecord, type AccountStatus } from './records.js';
+import {
+  newAccount,
+  ACCOUNTS,
+  ACCOUNT_INDEXES,
+  ACCOUNT_KINDS,
+  ACCOUNT_STATUSES,
+  TIER_RANK,
+  type AccountKind,
+  type AccountRecord,
+  type AccountStatus,
+} from './records.js';
 import { offsetPageInput, paginateOffset } from '../core/pagination.js';
 
-export { newAccount, ACCOUNTS, ACCOUNT_INDEXES, ACCOUNT_STATUSES, ACCOUNT_KINDS, TIER_RANK, type AccountRecord, type AccountStatus, type AccountKind };
+export {
+  newAccount,
+  ACCOUNTS,
+  ACCOUNT_INDEXES,
+  ACCOUNT_STATUSES,
+  ACCOUNT_KINDS,
+  TIER_RANK,
+  type AccountRecord,
+  type AccountStatus,
+  type AccountKind,
+};
 
 export const AccountSchema = z
   .object({
     id: z.string().describe('Account id, `acct_<id>`.'),
     name: z.string().describe('Display name of the account.'),
-    tier: z.enum(TIERS).describe('Highest tier the account\'s keys may have.'),
-    kind: z.enum(ACCOUNT_KINDS).describe('operator (runs the service), customer (made by the operator) or personal (made by a user registering).'),
+    tier: z.enum(TIERS).describe("Highest tier the account's keys may have."),
+    kind: z
+      .enum(ACCOUNT_KINDS)
+      .describe(
+        'operator (runs the service), customer (made by the operator) or personal (made by a user registering).',
+      ),
     email: z.string().nullable().describe('Contact email, or null.'),
-    status: z.enum(ACCOUNT_STATUSES).describe('active, or suspended: its keys and sessions are refused with ACCOUNT_SUSPENDED until re-activated.'),
+    status: z
+      .enum(ACCOUNT_STATUSES)
+      .describe('active, or suspended: its keys and sessions are refused with ACCOUNT_SUSPENDED until re-activated.'),
     createdAt: z.string().describe('Creation time, ISO 8601.'),
     updatedAt: z.string().describe('Last change, ISO 8601.'),
     suspendedAt: z.string().nullable().describe('When the account was suspended, or null.'),
@@ -34,13 +60,21 @@ export const AccountSchema = z
       .number()
       .int()
       .nullable()
-      .describe("Bytes the account may store (media, later vault files), set by the operator; null: the server's default (SVC_STORAGE_QUOTA_BYTES, 1 GiB)."),
+      .describe(
+        "Bytes the account may store (media, later vault files), set by the operator; null: the server's default (SVC_STORAGE_QUOTA_BYTES, 1 GiB).",
+      ),
   })
   .describe('An account: the owner of keys, webhooks, events, users and every other record.');
 export type AccountView = z.infer<typeof AccountSchema>;
 
 export const accountIdField = z.string().min(1).max(64).describe('Account id, `acct_<id>`.');
-export const emailField = z.string().trim().toLowerCase().max(254).pipe(z.email({ error: 'not a valid email address' })).describe('Contact email.');
+export const emailField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email({ error: 'not a valid email address' }))
+  .describe('Contact email.');
 
 export const ListAccountsInput = z
   .strictObject({
@@ -55,7 +89,10 @@ export const UpdateAccountInput = z
   .strictObject({
     id: accountIdField,
     name: z.string().trim().min(1).max(100).optional().describe('New display name.'),
-    status: z.enum(ACCOUNT_STATUSES).optional().describe('`suspended` refuses every key and session of the account; `active` restores them.'),
+    status: z
+      .enum(ACCOUNT_STATUSES)
+      .optional()
+      .describe('`suspended` refuses every key and session of the account; `active` restores them.'),
     email: emailField.nullable().optional().describe('New contact email, or null to remove it.'),
     storageQuotaBytes: z
       .number()
@@ -64,7 +101,9 @@ export const UpdateAccountInput = z
       .max(Number.MAX_SAFE_INTEGER)
       .nullable()
       .optional()
-      .describe("Bytes the account may store (0: nothing more may be uploaded); null returns it to the server's default. Stored files are never deleted by a lower quota."),
+      .describe(
+        "Bytes the account may store (0: nothing more may be uploaded); null returns it to the server's default. Stored files are never deleted by a lower quota.",
+      ),
   })
   .describe('Changes to an account.');
 
@@ -96,7 +135,10 @@ export async function operatorAccount(tx: Tx, clock: Clock): Promise<AccountReco
 export function accountProblem(account: AccountRecord | undefined): ApiError | undefined {
   if (!account) return new ApiError('API_KEY_INVALID', 'The credentials belong to no account.');
   if (account.status === 'suspended') {
-    return new ApiError('ACCOUNT_SUSPENDED', 'This account is suspended: its keys and sessions are refused until the operator re-activates it.');
+    return new ApiError(
+      'ACCOUNT_SUSPENDED',
+      'This account is suspended: its keys and sessions are refused until the operator re-activates it.',
+    );
   }
   return undefined;
 }
@@ -116,7 +158,9 @@ export async function findAccount(deps: AccountDeps, id: string): Promise<Accoun
 }
 
 export async function listAccounts(deps: AccountDeps, input: z.infer<typeof ListAccountsInput>) {
-  const all = (await deps.system.all<AccountRecord>(ACCOUNTS)).filter((a) => !input.status || a.status === input.status);
+  const all = (await deps.system.all<AccountRecord>(ACCOUNTS)).filter(
+    (a) => !input.status || a.status === input.status,
+  );
   return paginateOffset(all.map(accountView), input.page, input.limit);
 }
 
@@ -124,14 +168,18 @@ export async function getAccount(deps: AccountDeps, id: string): Promise<Account
   return accountView(await findAccount(deps, id));
 }
 
-export async function updateAccount(deps: AccountDeps, caller: Principal, input: z.infer<typeof UpdateAccountInput>): Promise<AccountView> {
+export async function updateAccount(
+  deps: AccountDeps,
+  caller: Principal,
+  input: z.infer<typeof UpdateAccountInput>,
+): Promise<AccountView> {
   await findAccount(deps, input.id);
   return deps.system.transact(async (tx) => {
     const fresh = await tx.get<AccountRecord>(ACCOUNTS, input.id);
     if (!fresh) throw ApiError.notFound(`Account ${input.id}`);
     if (input.status === 'suspended' && (fresh.kind === 'operator' || fresh.id === caller.ownerId)) {
       throw ApiError.validation('The operator account cannot be suspended: it would lock the operator out.', [
-        { field: 'status', reason: 'the operator account (or the caller\'s own account) cannot be suspended' },
+        { field: 'status', reason: "the operator account (or the caller's own account) cannot be suspended" },
       ]);
     }
     const now = deps.clock.now().toISOString();

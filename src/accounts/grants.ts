@@ -87,7 +87,10 @@ export function newClaimCode(): { code: string; hash: string } {
   return { code, hash: hashClaimCode(code) };
 }
 
-function notAvailable(reason: 'pending' | 'waiting' | 'expired' | 'revoked' | 'email' | 'permission', message: string): ApiError {
+function notAvailable(
+  reason: 'pending' | 'waiting' | 'expired' | 'revoked' | 'email' | 'permission',
+  message: string,
+): ApiError {
   return new ApiError('SHARE_NOT_AVAILABLE', message, [{ field: reason === 'email' ? 'code' : 'shareId', reason }]);
 }
 
@@ -95,19 +98,38 @@ function notAvailable(reason: 'pending' | 'waiting' | 'expired' | 'revoked' | 'e
  * Binds the grant whose claim code this is to the claiming account. Idempotent for
  * the account that holds it already; a grant held by another account stays theirs.
  */
-export async function claimGrant(store: Store, code: string, claimant: { accountId: string; email: string | null }, nowIso: string): Promise<GrantRecord> {
+export async function claimGrant(
+  store: Store,
+  code: string,
+  claimant: { accountId: string; email: string | null },
+  nowIso: string,
+): Promise<GrantRecord> {
   if (!CODE_PATTERN.test(code)) {
-    throw ApiError.validation('Invalid share code', [{ field: 'code', reason: 'a share code looks like shc_ followed by 43 letters, digits, - or _' }]);
+    throw ApiError.validation('Invalid share code', [
+      { field: 'code', reason: 'a share code looks like shc_ followed by 43 letters, digits, - or _' },
+    ]);
   }
   const hash = hashClaimCode(code);
   return store.transact(async (tx) => {
     const [grant] = await tx.findBy<GrantRecord>(GRANTS, 'claimHash', hash);
-    if (!grant || grant.revokedAt) throw new ApiError('NOT_FOUND', 'No share matches this code: it may have been replaced or withdrawn by its owner.');
-    if (grant.ownerId === claimant.accountId) throw new ApiError('CONFLICT', 'This share was given by your own account: it is for the heir it names.');
+    if (!grant || grant.revokedAt)
+      throw new ApiError(
+        'NOT_FOUND',
+        'No share matches this code: it may have been replaced or withdrawn by its owner.',
+      );
+    if (grant.ownerId === claimant.accountId)
+      throw new ApiError('CONFLICT', 'This share was given by your own account: it is for the heir it names.');
     if (grant.granteeId === claimant.accountId) return grant;
-    if (grant.granteeId !== null) throw new ApiError('CONFLICT', 'This share has been claimed by another account already. Ask its owner for a new code.');
+    if (grant.granteeId !== null)
+      throw new ApiError(
+        'CONFLICT',
+        'This share has been claimed by another account already. Ask its owner for a new code.',
+      );
     if (grant.claimEmail !== null && grant.claimEmail !== claimant.email?.toLowerCase()) {
-      throw notAvailable('email', 'This share is for a user with another email address: sign in as that user to claim it.');
+      throw notAvailable(
+        'email',
+        'This share is for a user with another email address: sign in as that user to claim it.',
+      );
     }
     const claimed: GrantRecord = { ...grant, granteeId: claimant.accountId, claimedAt: nowIso, updatedAt: nowIso };
     await tx.put(GRANTS, claimed);
@@ -135,15 +157,27 @@ export interface GrantedAccess {
  * with this id (another account's grant does not exist for it), 403
  * SHARE_NOT_AVAILABLE when it is not open now or does not permit the use.
  */
-export async function openGrant(store: Store, grantId: string, granteeId: string, permission: GrantPermission, now: Date): Promise<GrantedAccess> {
+export async function openGrant(
+  store: Store,
+  grantId: string,
+  granteeId: string,
+  permission: GrantPermission,
+  now: Date,
+): Promise<GrantedAccess> {
   const grant = await store.get<GrantRecord>(GRANTS, grantId);
-  if (!grant || grant.granteeId !== granteeId) throw new ApiError('NOT_FOUND', 'You hold no share with this id (claim it first with its code).');
+  if (!grant || grant.granteeId !== granteeId)
+    throw new ApiError('NOT_FOUND', 'You hold no share with this id (claim it first with its code).');
   const state = grantState(grant, now);
   if (state === 'revoked') throw notAvailable('revoked', 'Its owner has withdrawn this share.');
-  if (state === 'pending') throw notAvailable('pending', 'This share is not open: it opens when the owner’s dead man’s switch fires.');
+  if (state === 'pending')
+    throw notAvailable('pending', 'This share is not open: it opens when the owner’s dead man’s switch fires.');
   if (state === 'waiting') throw notAvailable('waiting', `This share opens at ${grant.opensAt}.`);
   if (state === 'expired') throw notAvailable('expired', `This share expired at ${grant.expiresAt}.`);
-  if (!grant.permissions.includes(permission)) throw notAvailable('permission', `This share does not permit ${permission === 'chat' ? 'talking with the agent' : 'reading'}.`);
+  if (!grant.permissions.includes(permission))
+    throw notAvailable(
+      'permission',
+      `This share does not permit ${permission === 'chat' ? 'talking with the agent' : 'reading'}.`,
+    );
   return { grant, grantorId: grant.ownerId, store: grantedStore(store, grant.ownerId, grant.collections) };
 }
 

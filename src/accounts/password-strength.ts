@@ -29,7 +29,11 @@ let estimator: Promise<ZxcvbnFactory> | undefined;
 function loadEstimator(): Promise<ZxcvbnFactory> {
   if (!estimator) {
     const loading = (async () => {
-      const [core, common, en] = await Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common'), import('@zxcvbn-ts/language-en')]);
+      const [core, common, en] = await Promise.all([
+        import('@zxcvbn-ts/core'),
+        import('@zxcvbn-ts/language-common'),
+        import('@zxcvbn-ts/language-en'),
+      ]);
       return new core.ZxcvbnFactory({
         dictionary: { ...common.dictionary, ...en.dictionary },
         graphs: common.adjacencyGraphs,
@@ -59,7 +63,10 @@ function personalWords(email: string, name: string | null | undefined): string[]
  * Why a password is too weak to set, in words for the user, or undefined when it is strong enough.
  * `email` is the user's email address (normalised), `name` their display name if any.
  */
-export async function passwordWeakness(password: string, user: { email: string; name?: string | null | undefined }): Promise<string | undefined> {
+export async function passwordWeakness(
+  password: string,
+  user: { email: string; name?: string | null | undefined },
+): Promise<string | undefined> {
   const lower = password.trim().toLowerCase();
   const email = user.email.toLowerCase();
   const local = email.split('@')[0] ?? '';
@@ -70,6 +77,9 @@ export async function passwordWeakness(password: string, user: { email: string; 
   const result = zxcvbn.check(password, personalWords(user.email, user.name));
   if (result.score >= MIN_SCORE) return undefined;
   const warning = result.feedback.warning ?? 'It follows a pattern that is quick to guess.';
-  const hints = result.feedback.suggestions.length > 0 ? ` ${result.feedback.suggestions.join(' ')}` : ' Use a longer passphrase of several uncommon words.';
+  const hints =
+    result.feedback.suggestions.length > 0
+      ? ` ${result.feedback.suggestions.join(' ')}`
+      : ' Use a longer passphrase of several uncommon words.';
   return `too easy to guess. ${warning}${hints}`;
 }

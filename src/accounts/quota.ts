@@ -59,7 +59,10 @@ export const StorageUsageSchema = z
   .object({
     used: z.number().int().describe('Bytes the account stores, uploads in progress included.'),
     reserved: z.number().int().describe('The part of `used` held by uploads in progress (usually 0).'),
-    limit: z.number().int().describe("Bytes the account may store: its own quota set by the operator, else the server's default."),
+    limit: z
+      .number()
+      .int()
+      .describe("Bytes the account may store: its own quota set by the operator, else the server's default."),
     available: z.number().int().describe('Bytes left: limit - used, never below 0.'),
   })
   .describe("The account's storage: media files now, vault files later. Deleting an item frees its bytes at once.");
@@ -75,7 +78,9 @@ export interface QuotaOptions {
 /** The limit of one account: its own figure, if the operator set one, else the server's default. */
 export function accountLimit(account: AccountRecord | undefined, defaultLimit: number | undefined): number {
   const own = account?.storageQuotaBytes;
-  return typeof own === 'number' && Number.isSafeInteger(own) && own >= 0 ? own : (defaultLimit ?? DEFAULT_STORAGE_QUOTA_BYTES);
+  return typeof own === 'number' && Number.isSafeInteger(own) && own >= 0
+    ? own
+    : (defaultLimit ?? DEFAULT_STORAGE_QUOTA_BYTES);
 }
 
 function live(record: UsageRecord | undefined, now: Date): Record<string, Reservation> {
@@ -111,7 +116,11 @@ async function read(tx: Tx, accountId: string, opts: QuotaOptions) {
   const reserved = sum(Object.values(reservations).map((r) => r.bytes));
   const used = (await storedBytes(tx, accountId)) + reserved;
   const limit = accountLimit(account, opts.defaultLimit);
-  return { record, reservations, usage: { used, reserved, limit, available: Math.max(0, limit - used) } satisfies StorageUsage };
+  return {
+    record,
+    reservations,
+    usage: { used, reserved, limit, available: Math.max(0, limit - used) } satisfies StorageUsage,
+  };
 }
 
 /** The account's usage now. `store` is the account's view (or the raw store). */
@@ -124,12 +133,17 @@ export function quotaExceeded(usage: Pick<StorageUsage, 'used' | 'limit'>, neede
   return new ApiError(
     'QUOTA_EXCEEDED',
     `This account may store ${usage.limit} bytes and uses ${usage.used}; ${needed} more do not fit. Delete something to free room, or ask the operator for a larger quota.`,
-    [{ field: 'file', reason: 'over the account\'s storage quota', used: usage.used, limit: usage.limit, needed }],
+    [{ field: 'file', reason: "over the account's storage quota", used: usage.used, limit: usage.limit, needed }],
   );
 }
 
 function write(tx: Tx, accountId: string, reservations: Record<string, Reservation>, now: Date): Promise<void> {
-  return tx.put<UsageRecord>(STORAGE_USAGE, { id: accountId, ownerId: accountId, reservations, updatedAt: now.toISOString() });
+  return tx.put<UsageRecord>(STORAGE_USAGE, {
+    id: accountId,
+    ownerId: accountId,
+    reservations,
+    updatedAt: now.toISOString(),
+  });
 }
 
 /**
@@ -157,7 +171,13 @@ export async function reserveStorage(
 }
 
 /** Lowers a reservation to what the upload turned out to need (frees the rest for other uploads at once). */
-export async function shrinkReservation(store: Store, accountId: string, id: string, bytes: number, opts: QuotaOptions): Promise<void> {
+export async function shrinkReservation(
+  store: Store,
+  accountId: string,
+  id: string,
+  bytes: number,
+  opts: QuotaOptions,
+): Promise<void> {
   await store.transact(async (tx) => {
     const { reservations } = await read(tx, accountId, opts);
     const current = reservations[id];
@@ -183,13 +203,20 @@ export async function releaseStorage(store: Store, accountId: string, id: string
  * there is room for `bytes` instead, and refuses with QUOTA_EXCEEDED if not.
  * Call it before putting the record.
  */
-export async function settleReservation(tx: Tx, accountId: string, id: string, bytes: number, opts: QuotaOptions): Promise<void> {
+export async function settleReservation(
+  tx: Tx,
+  accountId: string,
+  id: string,
+  bytes: number,
+  opts: QuotaOptions,
+): Promise<void> {
   const { record, reservations, usage } = await read(tx, accountId, opts);
   const held = reservations[id];
   if (held) {
     // Usage after the settlement: the reservation gives way to the record; a record larger than it was reserved for
     // is checked for the difference.
-    if (bytes > held.bytes && usage.used - held.bytes + bytes > usage.limit) throw quotaExceeded({ used: usage.used - held.bytes, limit: usage.limit }, bytes);
+    if (bytes > held.bytes && usage.used - held.bytes + bytes > usage.limit)
+      throw quotaExceeded({ used: usage.used - held.bytes, limit: usage.limit }, bytes);
     const { [id]: _settled, ...rest } = reservations;
     await write(tx, accountId, rest, opts.now);
     return;

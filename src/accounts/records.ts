@@ -8,7 +8,6 @@ export const ACCOUNTS = 'accounts';
 declareTenantCollection(ACCOUNTS, 'id');
 export const ACCOUNT_INDEXES = ['kind'];
 
-
 export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 /** operator: the one that runs the service; customer: made by the operator; personal: made by a user registering. */
@@ -32,8 +31,10 @@ export interface AccountRecord {
 
 export const TIER_RANK: Record<Tier, number> = { public: 0, partner: 1, internal: 2 };
 
-
-export function newAccount(input: { name: string; tier: Tier; kind: AccountKind; email?: string | null | undefined }, clock: Clock): AccountRecord {
+export function newAccount(
+  input: { name: string; tier: Tier; kind: AccountKind; email?: string | null | undefined },
+  clock: Clock,
+): AccountRecord {
   const now = clock.now().toISOString();
   return {
     id: newId('account'),
@@ -47,4 +48,3 @@ export function newAccount(input: { name: string; tier: Tier; kind: AccountKind;
     suspendedAt: null,
   };
 }
-

@@ -68,7 +68,8 @@ export const LOGIN_FAILURES_PER_ADDRESS = 30;
 export type PasswordVerifier = (hash: string, password: string) => Promise<boolean>;
 
 /** Argon2 and jose load with the first password or session token, not with the service. */
-const argonHash = async (password: string, options: typeof ARGON2_OPTIONS): Promise<string> => (await import('@node-rs/argon2')).hash(password, options);
+const argonHash = async (password: string, options: typeof ARGON2_OPTIONS): Promise<string> =>
+  (await import('@node-rs/argon2')).hash(password, options);
 const argonVerifier: PasswordVerifier = async (hash, password) => {
   const { verify } = await import('@node-rs/argon2');
   return verify(hash, password).catch(() => false);
@@ -79,7 +80,10 @@ export function addressGroup(clientIp: string | undefined): string {
   if (!clientIp || !ipaddr.isValid(clientIp.replace(/%.*$/, ''))) return 'unknown';
   const parsed = ipaddr.process(clientIp.replace(/%.*$/, ''));
   if (parsed.kind() === 'ipv4') return parsed.toString();
-  return `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  return `${(parsed as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(':')}::/64`;
 }
 
 interface AttemptCounter {
@@ -124,16 +128,25 @@ const passwordField = z
   .string()
   .min(PASSWORD_MIN, { error: `at least ${PASSWORD_MIN} characters` })
   .max(PASSWORD_MAX, { error: `at most ${PASSWORD_MAX} characters` })
-  .describe(`Password, ${PASSWORD_MIN} to ${PASSWORD_MAX} characters. Never stored or logged: only its argon2id hash is kept.`);
+  .describe(
+    `Password, ${PASSWORD_MIN} to ${PASSWORD_MAX} characters. Never stored or logged: only its argon2id hash is kept.`,
+  );
 
 export const RegisterInput = z
-  .strictObject({ email: emailField, password: passwordField, name: z.string().trim().min(1).max(100).optional().describe('Display name.') })
+  .strictObject({
+    email: emailField,
+    password: passwordField,
+    name: z.string().trim().min(1).max(100).optional().describe('Display name.'),
+  })
   .describe('A new user and their personal account.');
 export const LoginInput = z
   .strictObject({ email: emailField, password: z.string().min(1).max(PASSWORD_MAX).describe('The password.') })
   .describe('Credentials.');
 export const ChangePasswordInput = z
-  .strictObject({ currentPassword: z.string().min(1).max(PASSWORD_MAX).describe('The password in use now.'), newPassword: passwordField })
+  .strictObject({
+    currentPassword: z.string().min(1).max(PASSWORD_MAX).describe('The password in use now.'),
+    newPassword: passwordField,
+  })
   .describe('A new password. Every session of the user ends; this one is replaced by a new session.');
 export const EmptyInput = z.strictObject({}).describe('No input.');
 
@@ -142,7 +155,7 @@ export const UserSchema = z
     id: z.string().describe('User id, `usr_<id>`.'),
     email: z.string().describe('Normalised email.'),
     name: z.string().nullable().describe('Display name, or null.'),
-    accountId: z.string().describe('The user\'s personal account.'),
+    accountId: z.string().describe("The user's personal account."),
     createdAt: z.string().describe('Registration time, ISO 8601.'),
   })
   .describe('A user (never the password or its hash).');
@@ -151,11 +164,15 @@ export const SessionOutput = z
   .object({
     user: UserSchema,
     account: AccountSchema,
-    csrfToken: z.string().describe('Send as the X-CSRF-Token header with every non-GET request made with the session cookie.'),
+    csrfToken: z
+      .string()
+      .describe('Send as the X-CSRF-Token header with every non-GET request made with the session cookie.'),
     expiresAt: z.string().describe('When the session ends unless used (it is renewed by use), ISO 8601.'),
   })
   .describe('The signed-in user, their account and the CSRF token of the session.');
-export const LogoutOutput = z.object({ loggedOut: z.literal(true).describe('The session is revoked; its cookie is refused from now on.') }).describe('Logout.');
+export const LogoutOutput = z
+  .object({ loggedOut: z.literal(true).describe('The session is revoked; its cookie is refused from now on.') })
+  .describe('Logout.');
 
 export type UserView = z.infer<typeof UserSchema>;
 
@@ -185,7 +202,8 @@ export interface ActiveSession {
 /** Verified tokens remembered (oldest dropped first). */
 const VERIFIED_CACHE = 10_000;
 
-const unauthorized = (message = 'Sign in first: this operation needs a user session (the svc_session cookie).') => new ApiError('UNAUTHORIZED', message);
+const unauthorized = (message = 'Sign in first: this operation needs a user session (the svc_session cookie).') =>
+  new ApiError('UNAUTHORIZED', message);
 const WRONG_CREDENTIALS = 'The email or password is wrong.';
 
 export class SessionAuthority {
@@ -252,7 +270,12 @@ export class SessionAuthority {
 
   async #answer(session: SessionRecord, user: UserRecord, account: AccountRecord) {
     return {
-      output: { user: userView(user), account: accountView(account), csrfToken: this.csrfToken(session.id), expiresAt: new Date(session.expiresAt).toISOString() },
+      output: {
+        user: userView(user),
+        account: accountView(account),
+        csrfToken: this.csrfToken(session.id),
+        expiresAt: new Date(session.expiresAt).toISOString(),
+      },
       token: await this.#sign(session),
       expiresAt: new Date(session.expiresAt),
     };
@@ -264,9 +287,14 @@ export class SessionAuthority {
     const now = this.clock.now().toISOString();
     const { session, user, account } = await this.store.transact(async (tx) => {
       if ((await tx.findBy(USERS, 'email', input.email)).length > 0) {
-        throw new ApiError('CONFLICT', 'An account with this email already exists. Sign in instead.', [{ field: 'email', reason: 'already registered' }]);
+        throw new ApiError('CONFLICT', 'An account with this email already exists. Sign in instead.', [
+          { field: 'email', reason: 'already registered' },
+        ]);
       }
-      const account = newAccount({ name: input.name ?? input.email, tier: 'public', kind: 'personal', email: input.email }, this.clock);
+      const account = newAccount(
+        { name: input.name ?? input.email, tier: 'public', kind: 'personal', email: input.email },
+        this.clock,
+      );
       await tx.put(ACCOUNTS, account);
       const user: UserRecord = {
         id: newId('user'),
@@ -279,7 +307,11 @@ export class SessionAuthority {
         passwordChangedAt: now,
       };
       await tx.put(USERS, user);
-      await recordEvent(tx, { type: 'user.created', ownerId: account.id, data: { id: user.id, accountId: account.id } }, this.clock);
+      await recordEvent(
+        tx,
+        { type: 'user.created', ownerId: account.id, data: { id: user.id, accountId: account.id } },
+        this.clock,
+      );
       return { session: await this.#newSession(tx, user), user, account };
     });
     return this.#answer(session, user, account);
@@ -297,9 +329,17 @@ export class SessionAuthority {
     const emailId = createHash('sha256').update(email).digest('base64url');
     const address = addressGroup(clientIp);
     return [
-      { key: `login:email-ip:${emailId}:${address}`, limit: LOGIN_FAILURES_PER_EMAIL_AND_ADDRESS, what: 'this email from this address' },
+      {
+        key: `login:email-ip:${emailId}:${address}`,
+        limit: LOGIN_FAILURES_PER_EMAIL_AND_ADDRESS,
+        what: 'this email from this address',
+      },
       { key: `login:ip:${address}`, limit: LOGIN_FAILURES_PER_ADDRESS, what: 'this address' },
-      { key: `login:email:${emailId}`, limit: LOGIN_FAILURES_PER_EMAIL, what: 'this email from all addresses together' },
+      {
+        key: `login:email:${emailId}`,
+        limit: LOGIN_FAILURES_PER_EMAIL,
+        what: 'this email from all addresses together',
+      },
     ];
   }
 
@@ -313,10 +353,18 @@ export class SessionAuthority {
     const states = await this.limiter.hitAll(counters, now);
     if (!states[0]!.allowed) {
       // Nothing was counted; name the counter that is full.
-      const full = Math.max(0, states.findIndex((s) => s.remaining === 0));
+      const full = Math.max(
+        0,
+        states.findIndex((s) => s.remaining === 0),
+      );
       const { limit, what } = counters[full]!;
       const resetAt = states[full]!.resetAt.toISOString();
-      throw new ApiError('RATE_LIMIT_EXCEEDED', `Too many failed password attempts for ${what}: at most ${limit} per 15 minutes. Retry after ${resetAt}.`, undefined, resetAt);
+      throw new ApiError(
+        'RATE_LIMIT_EXCEEDED',
+        `Too many failed password attempts for ${what}: at most ${limit} per 15 minutes. Retry after ${resetAt}.`,
+        undefined,
+        resetAt,
+      );
     }
     let ok = false;
     let checked = false;
@@ -353,10 +401,12 @@ export class SessionAuthority {
   async authenticate(token: string): Promise<ActiveSession> {
     if (token.length > 4096) throw unauthorized('The session cookie is not valid; sign in again.');
     const claims = await this.#verify(token);
-    if (typeof claims.sid !== 'string' || typeof claims.sub !== 'string') throw unauthorized('The session cookie is not valid; sign in again.');
+    if (typeof claims.sid !== 'string' || typeof claims.sub !== 'string')
+      throw unauthorized('The session cookie is not valid; sign in again.');
     const session = await this.store.get<SessionRecord>(SESSIONS, claims.sid);
     const now = this.clock.now().getTime();
-    if (!session || session.userId !== claims.sub || session.revokedAt) throw unauthorized('The session has ended; sign in again.');
+    if (!session || session.userId !== claims.sub || session.revokedAt)
+      throw unauthorized('The session has ended; sign in again.');
     if (session.expiresAt <= now) throw unauthorized('The session has expired; sign in again.');
     const user = await this.store.get<UserRecord>(USERS, session.userId);
     if (!user) throw unauthorized('The session has ended; sign in again.');
@@ -406,10 +456,16 @@ export class SessionAuthority {
     const { jwtVerify, errors: joseErrors } = await import('jose');
     let payload;
     try {
-      ({ payload } = await jwtVerify(token, this.#key, { issuer: 'svc', algorithms: ['HS256'], currentDate: this.clock.now() }));
+      ({ payload } = await jwtVerify(token, this.#key, {
+        issuer: 'svc',
+        algorithms: ['HS256'],
+        currentDate: this.clock.now(),
+      }));
     } catch (err) {
       const expired = err instanceof joseErrors.JWTExpired;
-      throw unauthorized(expired ? 'The session has expired; sign in again.' : 'The session cookie is not valid; sign in again.');
+      throw unauthorized(
+        expired ? 'The session has expired; sign in again.' : 'The session cookie is not valid; sign in again.',
+      );
     }
     const claims = { sid: payload.sid, sub: payload.sub };
     if (this.#verified.size >= VERIFIED_CACHE) this.#verified.delete(this.#verified.keys().next().value!);
@@ -439,8 +495,14 @@ export class SessionAuthority {
     await this.#requireStrong(input.newPassword, 'newPassword', user.email, user.name);
     // A wrong current password counts like a failed sign-in (a stolen session must not become a guessing oracle).
     const counters = this.#attemptCounters(user.email, clientIp);
-    if (!(await this.#guardedCheck(counters, this.clock.now(), () => this.verifyPassword(user.passwordHash, input.currentPassword)))) {
-      throw ApiError.validation('The current password is wrong.', [{ field: 'currentPassword', reason: 'does not match' }]);
+    if (
+      !(await this.#guardedCheck(counters, this.clock.now(), () =>
+        this.verifyPassword(user.passwordHash, input.currentPassword),
+      ))
+    ) {
+      throw ApiError.validation('The current password is wrong.', [
+        { field: 'currentPassword', reason: 'does not match' },
+      ]);
     }
     const passwordHash = await argonHash(input.newPassword, ARGON2_OPTIONS);
     const nowIso = this.clock.now().toISOString();
@@ -452,7 +514,11 @@ export class SessionAuthority {
       for (const s of await tx.findBy<SessionRecord>(SESSIONS, 'userId', user.id)) {
         if (!s.revokedAt) await tx.put(SESSIONS, { ...s, revokedAt: nowIso });
       }
-      await recordEvent(tx, { type: 'user.updated', ownerId: fresh.ownerId, data: { id: fresh.id, changed: ['password'] } }, this.clock);
+      await recordEvent(
+        tx,
+        { type: 'user.updated', ownerId: fresh.ownerId, data: { id: fresh.id, changed: ['password'] } },
+        this.clock,
+      );
       return { session: await this.#newSession(tx, updated), fresh: updated };
     });
     const account = await this.store.get<AccountRecord>(ACCOUNTS, fresh.ownerId);

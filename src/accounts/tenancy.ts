@@ -22,7 +22,8 @@ const TENANT_FIELD = new Map<string, string>();
 /** Declares that every record of `collection` belongs to the account named in `field`. */
 export function declareTenantCollection(collection: string, field = 'ownerId'): void {
   const known = TENANT_FIELD.get(collection);
-  if (known !== undefined && known !== field) throw new Error(`collection ${collection} is already declared with field ${known}`);
+  if (known !== undefined && known !== field)
+    throw new Error(`collection ${collection} is already declared with field ${known}`);
   TENANT_FIELD.set(collection, field);
 }
 
@@ -30,7 +31,9 @@ export function declareTenantCollection(collection: string, field = 'ownerId'): 
 export function tenantField(collection: string): string {
   const field = TENANT_FIELD.get(collection);
   if (field === undefined) {
-    throw new Error(`collection ${JSON.stringify(collection)} is not declared as account data (see src/accounts/tenancy.ts); refusing access`);
+    throw new Error(
+      `collection ${JSON.stringify(collection)} is not declared as account data (see src/accounts/tenancy.ts); refusing access`,
+    );
   }
   return field;
 }
@@ -83,9 +86,11 @@ class AccountTx implements Tx {
 
   async put<T extends Doc>(collection: string, doc: T): Promise<void> {
     const field = tenantField(collection);
-    if (doc[field] !== this.accountId) throw new TenancyError(`refusing to write a ${collection} record of another account`);
+    if (doc[field] !== this.accountId)
+      throw new TenancyError(`refusing to write a ${collection} record of another account`);
     const existing = await this.tx.get(collection, doc.id);
-    if (existing && !owns(existing, field, this.accountId)) throw new TenancyError(`refusing to overwrite a ${collection} record of another account`);
+    if (existing && !owns(existing, field, this.accountId))
+      throw new TenancyError(`refusing to overwrite a ${collection} record of another account`);
     await this.tx.put(collection, doc);
   }
 
@@ -179,7 +184,8 @@ class GrantedTx implements Tx {
   }
 
   private covered(collection: string): void {
-    if (!this.collections.has(collection)) throw new TenancyError(`this grant does not cover the ${collection} collection`);
+    if (!this.collections.has(collection))
+      throw new TenancyError(`this grant does not cover the ${collection} collection`);
   }
 
   get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
@@ -228,7 +234,8 @@ class GrantedStore implements Store {
   }
 
   private covered(collection: string): void {
-    if (!this.collections.has(collection)) throw new TenancyError(`this grant does not cover the ${collection} collection`);
+    if (!this.collections.has(collection))
+      throw new TenancyError(`this grant does not cover the ${collection} collection`);
   }
 
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {

@@ -6,7 +6,13 @@ import { ADMIN_OPTIONS, adminRun, allPages, parse, parseScopes, print, UsageErro
 export async function accounts(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'create') {
-    const { values } = parse(rest, { ...ADMIN_OPTIONS, name: { type: 'string' }, tier: { type: 'string' }, email: { type: 'string' }, scopes: { type: 'string' } });
+    const { values } = parse(rest, {
+      ...ADMIN_OPTIONS,
+      name: { type: 'string' },
+      tier: { type: 'string' },
+      email: { type: 'string' },
+      scopes: { type: 'string' },
+    });
     const name = (values.name as string | undefined)?.trim();
     if (!name) throw new UsageError('--name is required');
     const tier = values.tier as string | undefined;
@@ -33,19 +39,30 @@ export async function accounts(args: string[]): Promise<void> {
       values,
       async (services, operator) => {
         const parsed = CreateAccountInput.safeParse(input);
-        if (!parsed.success) throw new UsageError(zodDetails(parsed.error).map((d) => `${d.field}: ${d.reason}`).join('; '));
+        if (!parsed.success)
+          throw new UsageError(
+            zodDetails(parsed.error)
+              .map((d) => `${d.field}: ${d.reason}`)
+              .join('; '),
+          );
         done(await createAccount({ system: services.store, clock: systemClock }, operator, parsed.data));
       },
-      async (url, apiKey) => done((await callApi(url, apiKey, 'POST', '/api/v1/accounts', input)).data as Parameters<typeof done>[0]),
+      async (url, apiKey) =>
+        done((await callApi(url, apiKey, 'POST', '/api/v1/accounts', input)).data as Parameters<typeof done>[0]),
     );
     return;
   }
   if (sub === 'list') {
     const { values } = parse(rest, ADMIN_OPTIONS);
-    const [{ accountView }, { ACCOUNTS }] = await Promise.all([import('../accounts/accounts.js'), import('../accounts/records.js')]);
+    const [{ accountView }, { ACCOUNTS }] = await Promise.all([
+      import('../accounts/accounts.js'),
+      import('../accounts/records.js'),
+    ]);
     const show = (list: AccountView[]) => {
       if (values.json) process.stdout.write(JSON.stringify(list) + '\n');
-      else for (const a of list) process.stdout.write(`${a.id}  ${a.kind.padEnd(8)}  ${a.tier.padEnd(8)}  ${a.status.padEnd(9)}  ${a.name}\n`);
+      else
+        for (const a of list)
+          process.stdout.write(`${a.id}  ${a.kind.padEnd(8)}  ${a.tier.padEnd(8)}  ${a.status.padEnd(9)}  ${a.name}\n`);
     };
     await adminRun(
       values,
@@ -63,16 +80,26 @@ export async function accounts(args: string[]): Promise<void> {
       throw new UsageError('--bytes must be a whole number of bytes, or "default" for the server\'s default');
     }
     const input = { id: account, storageQuotaBytes: bytes === 'default' ? null : Number(bytes) };
-    const [{ updateAccount, UpdateAccountInput }, { zodDetails }, { ApiCallError, callApi }, { ApiError }] = await Promise.all([
-      import('../accounts/accounts.js'),
-      import('../tools/invoke.js'),
-      import('../admin.js'),
-      import('../core/errors.js'),
-    ]);
+    const [{ updateAccount, UpdateAccountInput }, { zodDetails }, { ApiCallError, callApi }, { ApiError }] =
+      await Promise.all([
+        import('../accounts/accounts.js'),
+        import('../tools/invoke.js'),
+        import('../admin.js'),
+        import('../core/errors.js'),
+      ]);
     const parsed = UpdateAccountInput.safeParse(input);
-    if (!parsed.success) throw new UsageError(zodDetails(parsed.error).map((d) => `--${d.field === 'id' ? 'account' : 'bytes'}: ${d.reason}`).join('; '));
+    if (!parsed.success)
+      throw new UsageError(
+        zodDetails(parsed.error)
+          .map((d) => `--${d.field === 'id' ? 'account' : 'bytes'}: ${d.reason}`)
+          .join('; '),
+      );
     const done = (out: AccountView) =>
-      print(values, out, `Account ${out.id} may store ${out.storageQuotaBytes === null ? "the server's default number of" : out.storageQuotaBytes} bytes.\n`);
+      print(
+        values,
+        out,
+        `Account ${out.id} may store ${out.storageQuotaBytes === null ? "the server's default number of" : out.storageQuotaBytes} bytes.\n`,
+      );
     await adminRun(
       values,
       async (services, operator) => {
@@ -84,9 +111,19 @@ export async function accounts(args: string[]): Promise<void> {
         }
       },
       async (url, apiKey) =>
-        done((await callApi(url, apiKey, 'PATCH', `/api/v1/accounts/${encodeURIComponent(account)}`, { storageQuotaBytes: input.storageQuotaBytes })).data as AccountView),
+        done(
+          (
+            await callApi(url, apiKey, 'PATCH', `/api/v1/accounts/${encodeURIComponent(account)}`, {
+              storageQuotaBytes: input.storageQuotaBytes,
+            })
+          ).data as AccountView,
+        ),
     );
     return;
   }
-  throw new UsageError(sub ? `unknown accounts command "${sub}" (use create, list or set-quota)` : 'accounts needs a command: create, list or set-quota');
+  throw new UsageError(
+    sub
+      ? `unknown accounts command "${sub}" (use create, list or set-quota)`
+      : 'accounts needs a command: create, list or set-quota',
+  );
 }

@@ -4,7 +4,10 @@ import type { ApiKeyView } from '../keys/manage.js';
 import { TIERS, type Tier } from '../accounts/scopes.js';
 import { ADMIN_OPTIONS, adminRun, allPages, parse, parseScopes, print, UsageError } from './shared.js';
 
-function keyText(k: { id: string; name: string; tier: string; scopes: string[]; ownerId: string }, key: string): string {
+function keyText(
+  k: { id: string; name: string; tier: string; scopes: string[]; ownerId: string },
+  key: string,
+): string {
   return `Created ${k.tier} key ${k.id} (${k.name}), scopes ${k.scopes.join(',')}, account ${k.ownerId}.\nThe key is shown only this once:\n${key}\n`;
 }
 
@@ -20,20 +23,34 @@ export async function keys(args: string[]): Promise<void> {
       owner: { type: 'string' },
     });
     const tier = values.tier as string | undefined;
-    if (!tier || !(TIERS as readonly string[]).includes(tier)) throw new UsageError(`--tier must be one of ${TIERS.join(', ')}`);
+    if (!tier || !(TIERS as readonly string[]).includes(tier))
+      throw new UsageError(`--tier must be one of ${TIERS.join(', ')}`);
     const scopes = parseScopes(values.scopes as string | undefined);
-    if (scopes.includes('all') && tier !== 'internal') throw new UsageError('the "all" scope is for internal keys only');
+    if (scopes.includes('all') && tier !== 'internal')
+      throw new UsageError('the "all" scope is for internal keys only');
     const name = (values.name as string | undefined)?.trim();
     if (!name) throw new UsageError('--name is required');
     const account = (values.account ?? values.owner) as string | undefined;
-    const [{ createKey }, { accountExists, callApi }] = await Promise.all([import('../keys/provision.js'), import('../admin.js')]);
+    const [{ createKey }, { accountExists, callApi }] = await Promise.all([
+      import('../keys/provision.js'),
+      import('../admin.js'),
+    ]);
     await adminRun(
       values,
       async (services, operator) => {
         const ownerId = account ?? operator.ownerId;
-        if (!(await accountExists(services.store, ownerId))) throw new UsageError(`no account ${ownerId} (see svc accounts list)`);
-        const { record, key } = await createKey(services.store, { name, tier: tier as Tier, scopes, ownerId }, systemClock);
-        print(values, { id: record.id, key, name, tier, scopes: record.scopes, ownerId: record.ownerId }, keyText(record, key));
+        if (!(await accountExists(services.store, ownerId)))
+          throw new UsageError(`no account ${ownerId} (see svc accounts list)`);
+        const { record, key } = await createKey(
+          services.store,
+          { name, tier: tier as Tier, scopes, ownerId },
+          systemClock,
+        );
+        print(
+          values,
+          { id: record.id, key, name, tier, scopes: record.scopes, ownerId: record.ownerId },
+          keyText(record, key),
+        );
       },
       async (url, apiKey) => {
         const body = { name, tier, scopes };
@@ -41,7 +58,11 @@ export async function keys(args: string[]): Promise<void> {
           ? await callApi(url, apiKey, 'POST', `/api/v1/accounts/${encodeURIComponent(account)}/keys`, body)
           : await callApi(url, apiKey, 'POST', '/api/v1/api-keys', body);
         const k = data as { id: string; key: string; name: string; tier: string; scopes: string[]; ownerId: string };
-        print(values, { id: k.id, key: k.key, name: k.name, tier: k.tier, scopes: k.scopes, ownerId: k.ownerId }, keyText(k, k.key));
+        print(
+          values,
+          { id: k.id, key: k.key, name: k.name, tier: k.tier, scopes: k.scopes, ownerId: k.ownerId },
+          keyText(k, k.key),
+        );
       },
     );
     return;
@@ -54,8 +75,14 @@ export async function keys(args: string[]): Promise<void> {
       else if (shown.length === 0) process.stdout.write('No API keys.\n');
       else {
         for (const r of shown) {
-          const state = r.revokedAt ? 'revoked' : r.expiresAt && Date.parse(r.expiresAt) <= Date.now() ? 'expired' : 'active';
-          process.stdout.write(`${r.id}  ${r.displayPrefix}…  ${r.tier.padEnd(8)}  ${state.padEnd(7)}  ${r.ownerId}  ${r.scopes.join(',')}  ${r.name}\n`);
+          const state = r.revokedAt
+            ? 'revoked'
+            : r.expiresAt && Date.parse(r.expiresAt) <= Date.now()
+              ? 'expired'
+              : 'active';
+          process.stdout.write(
+            `${r.id}  ${r.displayPrefix}…  ${r.tier.padEnd(8)}  ${state.padEnd(7)}  ${r.ownerId}  ${r.scopes.join(',')}  ${r.name}\n`,
+          );
         }
       }
     };
@@ -66,5 +93,7 @@ export async function keys(args: string[]): Promise<void> {
     );
     return;
   }
-  throw new UsageError(sub ? `unknown keys command "${sub}" (use create or list)` : 'keys needs a command: create or list');
+  throw new UsageError(
+    sub ? `unknown keys command "${sub}" (use create or list)` : 'keys needs a command: create or list',
+  );
 }

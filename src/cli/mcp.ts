@@ -3,20 +3,29 @@ import { installProcessGuard, type ProcessGuard } from '../core/process-guard.js
 import { parse, UsageError, waitForSignal } from './shared.js';
 
 export async function mcp(args: string[]): Promise<number> {
-  const { values } = parse(args, { 'api-key': { type: 'string' }, url: { type: 'string' }, 'api-key-file': { type: 'string' } });
+  const { values } = parse(args, {
+    'api-key': { type: 'string' },
+    url: { type: 'string' },
+    'api-key-file': { type: 'string' },
+  });
   // Standard output carries the MCP protocol: anything a library prints with console goes to stderr instead.
   for (const level of ['log', 'info', 'debug', 'trace'] as const) console[level] = console.error.bind(console);
   if (values.url !== undefined) {
     const { proxyStdio, ProxyError } = await import('../mcp/proxy.js');
     try {
-      await proxyStdio({ url: values.url as string, apiKey: values['api-key'] as string | undefined, apiKeyFile: values['api-key-file'] as string | undefined });
+      await proxyStdio({
+        url: values.url as string,
+        apiKey: values['api-key'] as string | undefined,
+        apiKeyFile: values['api-key-file'] as string | undefined,
+      });
     } catch (err) {
       if (err instanceof ProxyError) throw new UsageError(err.message);
       throw err;
     }
     return 0;
   }
-  if (values['api-key-file'] !== undefined) throw new UsageError('--api-key-file goes with --url (a remote server); locally use --api-key or SVC_API_KEY');
+  if (values['api-key-file'] !== undefined)
+    throw new UsageError('--api-key-file goes with --url (a remote server); locally use --api-key or SVC_API_KEY');
   const config = loadConfig(values as ConfigFlags);
   const signal = waitForSignal();
   // Reads stdin and answers `initialize` while the SDK and the rest load.
@@ -25,12 +34,19 @@ export async function mcp(args: string[]): Promise<number> {
   const { serveStdio } = await import('../mcp/stdio.js');
   let guard: ProcessGuard | undefined;
   // `initialize` is answered first; the tools, the store and their libraries load right after.
-  const serving = await serveStdio(async () => {
-    const [{ openServices, startDispatcher, closeServices }, { TOOLS }] = await Promise.all([import('../app.js'), import('../tools/index.js')]);
-    const services = await openServices(config, { bootstrap: true });
-    guard = installProcessGuard(services.log);
-    return { services, tools: TOOLS, dispatcher: startDispatcher(services), closeServices };
-  }, config.apiKey, early);
+  const serving = await serveStdio(
+    async () => {
+      const [{ openServices, startDispatcher, closeServices }, { TOOLS }] = await Promise.all([
+        import('../app.js'),
+        import('../tools/index.js'),
+      ]);
+      const services = await openServices(config, { bootstrap: true });
+      guard = installProcessGuard(services.log);
+      return { services, tools: TOOLS, dispatcher: startDispatcher(services), closeServices };
+    },
+    config.apiKey,
+    early,
+  );
   let loaded: Awaited<typeof serving.loaded>;
   try {
     // A store that cannot be opened ends the server with its error (exit code 2).

@@ -4,7 +4,10 @@ import { CommandError, parse, UsageError } from './shared.js';
 export async function migrateCommand(args: string[]): Promise<void> {
   const { values } = parse(args, {});
   const config = loadConfig(values as ConfigFlags);
-  if (!config.databaseUrl) throw new UsageError('svc migrate needs SVC_DATABASE_URL (postgres://...): the embedded store has no migrations to run');
+  if (!config.databaseUrl)
+    throw new UsageError(
+      'svc migrate needs SVC_DATABASE_URL (postgres://...): the embedded store has no migrations to run',
+    );
   const { migrateDatabase } = await import('../admin.js');
   let report: string;
   try {

@@ -4,11 +4,20 @@ import { parse, waitForSignal } from './shared.js';
 
 /** Serves until a signal (exit code 0) or an uncaught exception (exit code 1, after the same clean stop). */
 export async function serve(args: string[]): Promise<number> {
-  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'trust-proxy': { type: 'string' } });
+  const { values } = parse(args, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'trust-proxy': { type: 'string' },
+  });
   const config = loadConfig(values as ConfigFlags);
   // Listen for signals before anything starts, so an early SIGTERM still shuts down cleanly.
   const signal = waitForSignal();
-  const [{ closeServices, openServices, startDispatcher }, { buildApp }, { TOOLS }, { removeServerFile, writeServerFile }] = await Promise.all([
+  const [
+    { closeServices, openServices, startDispatcher },
+    { buildApp },
+    { TOOLS },
+    { removeServerFile, writeServerFile },
+  ] = await Promise.all([
     import('../app.js'),
     import('../http/app.js'),
     import('../tools/index.js'),
@@ -30,7 +39,10 @@ export async function serve(args: string[]): Promise<number> {
   const serverFile = !config.databaseUrl;
   if (serverFile && address && typeof address === 'object') {
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    await writeServerFile(config.dataDir, `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`);
+    await writeServerFile(
+      config.dataDir,
+      `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`,
+    );
   }
   const dispatcher = startDispatcher(services);
   const sig = await Promise.race([signal, guard.fatal]);

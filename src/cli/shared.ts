@@ -24,7 +24,12 @@ export type OptionSpec = Record<string, { type: 'string' | 'boolean' }>;
 /** Parses options strictly; the values are strings or booleans, checked by the caller. */
 export function parse(args: string[], options: OptionSpec): { values: Record<string, string | boolean | undefined> } {
   try {
-    const { values } = parseArgs({ args, options: { ...options, ...SHARED_OPTIONS }, strict: true, allowPositionals: false });
+    const { values } = parseArgs({
+      args,
+      options: { ...options, ...SHARED_OPTIONS },
+      strict: true,
+      allowPositionals: false,
+    });
     return { values: values as Record<string, string | boolean | undefined> };
   } catch (err) {
     throw new UsageError((err as Error).message.split('\n')[0]);
@@ -45,13 +50,20 @@ export function waitForSignal(): Promise<string> {
 
 export function parseScopes(raw: string | undefined): Scope[] {
   if (!raw) throw new UsageError('--scopes is required, e.g. --scopes contracts,webhooks');
-  const scopes = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = scopes.filter((s) => !isScope(s));
   if (bad.length || scopes.length === 0) throw new UsageError(`unknown scope(s): ${bad.join(', ') || '(none given)'}`);
   return scopes as Scope[];
 }
 
-export const ADMIN_OPTIONS = { url: { type: 'string' }, 'api-key': { type: 'string' }, json: { type: 'boolean' } } as const;
+export const ADMIN_OPTIONS = {
+  url: { type: 'string' },
+  'api-key': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
 
 /**
  * Runs an administrative command on the store when the data directory is free,
@@ -63,21 +75,21 @@ export async function adminRun(
   online: (url: string, apiKey: string) => Promise<void>,
 ): Promise<void> {
   const config = loadConfig(values as ConfigFlags);
-  const [{ openServices, closeServices }, { createLogger }, { operatorPrincipal, runningServerUrl }] = await Promise.all([
-    import('../app.js'),
-    import('../core/log.js'),
-    import('../admin.js'),
-  ]);
+  const [{ openServices, closeServices }, { createLogger }, { operatorPrincipal, runningServerUrl }] =
+    await Promise.all([import('../app.js'), import('../core/log.js'), import('../admin.js')]);
   let services: Services;
   try {
     services = await openServices(config, { log: createLogger('warn') });
   } catch (err) {
     if (!(err instanceof StoreLockedError)) throw err;
     const url = await runningServerUrl(config.dataDir, values.url as string | undefined);
-    if (!url) throw new UsageError(`${err.message}; pass --url with the running server's address to act through its API`);
+    if (!url)
+      throw new UsageError(`${err.message}; pass --url with the running server's address to act through its API`);
     const apiKey = config.apiKey;
     if (!apiKey) {
-      throw new UsageError(`the service is running on ${config.dataDir}; set SVC_API_KEY (or --api-key) to an internal key to act through its API at ${url}`);
+      throw new UsageError(
+        `the service is running on ${config.dataDir}; set SVC_API_KEY (or --api-key) to an internal key to act through its API at ${url}`,
+      );
     }
     await online(url, apiKey);
     return;

@@ -127,9 +127,10 @@ function overloaded(what: string) {
 /** A step on client source stopped by its limit: the source is too complex (400, not worth retrying). */
 function tooComplex(what: string) {
   return (kind: LimitKind, limit: string) =>
-    ApiError.validation(`Input too complex: ${what} ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped`, [
-      { field: 'contractCode', reason: `${kind} limit of ${limit} exceeded` },
-    ]);
+    ApiError.validation(
+      `Input too complex: ${what} ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped`,
+      [{ field: 'contractCode', reason: `${kind} limit of ${limit} exceeded` }],
+    );
 }
 
 export const WarningSchema = z
@@ -143,8 +144,13 @@ export const WarningSchema = z
 export const GenerateInput = PlanSchema.extend({
   jurisdiction: jurisdictionName()
     .optional()
-    .describe('Optional jurisdiction id or name: its law is checked too (errors refuse the plan; warnings appear in analysis).'),
-  madhhab: z.enum(MADHHABS).optional().describe("School of Islamic law for the fara'id checks of the Islamic templates."),
+    .describe(
+      'Optional jurisdiction id or name: its law is checked too (errors refuse the plan; warnings appear in analysis).',
+    ),
+  madhhab: z
+    .enum(MADHHABS)
+    .optional()
+    .describe("School of Islamic law for the fara'id checks of the Islamic templates."),
 })
   .strict()
   .describe('Plan of the contract to generate.');
@@ -158,23 +164,38 @@ export const GenerateOutput = z
         blockchain: z.enum(['evm', 'solana', 'ton']).describe('Chain family.'),
         network: z.string().describe('Network the figures refer to.'),
         template: z.string().describe('Inheritance template applied.'),
-        distribution: z.record(z.string(), z.number().describe('Percentage.')).describe('Beneficiary address → percentage.'),
-        features: z.array(z.string().describe('A feature.')).describe('Features of the contract, e.g. deadMansSwitch, multiSig.'),
+        distribution: z
+          .record(z.string(), z.number().describe('Percentage.'))
+          .describe('Beneficiary address → percentage.'),
+        features: z
+          .array(z.string().describe('A feature.'))
+          .describe('Features of the contract, e.g. deadMansSwitch, multiSig.'),
         estimatedGas: z.string().describe('Measured (evm, ton) or computed (solana) costs, naming the method.'),
-        verified: z.array(z.string().describe('A check.')).describe('What was verified before the contract was returned.'),
+        verified: z
+          .array(z.string().describe('A check.'))
+          .describe('What was verified before the contract was returned.'),
       })
       .describe('About the contract.'),
     compiled: z
       .object({
         abi: z.array(z.unknown().describe('ABI entry.')).optional().describe('evm: the ABI.'),
         bytecode: z.string().optional().describe('evm: creation bytecode, 0x-prefixed.'),
-        deployData: z.string().optional().describe('evm: bytecode plus the ABI-encoded constructor arguments for this plan, ready to send.'),
+        deployData: z
+          .string()
+          .optional()
+          .describe('evm: bytecode plus the ABI-encoded constructor arguments for this plan, ready to send.'),
         codeBoc: z.string().optional().describe('ton: the code cell as base64 BOC.'),
         codeHash: z.string().optional().describe('ton: hash of the code cell, hex.'),
         address: z.string().optional().describe('ton: the contract address for this plan (workchain 0).'),
-        deployScript: z.string().optional().describe('ton: TypeScript (@ton/core) building the initial data and computing the address.'),
+        deployScript: z
+          .string()
+          .optional()
+          .describe('ton: TypeScript (@ton/core) building the initial data and computing the address.'),
         buildRequired: z.string().optional().describe('solana: the build the user must run ("anchor build").'),
-        commands: z.array(z.string().describe('A shell command.')).optional().describe('solana: exact commands to build and deploy.'),
+        commands: z
+          .array(z.string().describe('A shell command.'))
+          .optional()
+          .describe('solana: exact commands to build and deploy.'),
         note: z.string().optional().describe('solana: what was and was not checked here.'),
         idl: z.record(z.string(), z.unknown()).optional().describe('solana: the Anchor IDL.'),
         clientSnippet: z.string().optional().describe('solana: TypeScript calling initialize with this plan.'),
@@ -215,7 +236,11 @@ const LAW_SEVERITY = { error: 'high', warning: 'medium', info: 'info' } as const
 
 /** The template's (and optional jurisdiction's) law: errors refuse the plan, the rest become analysis warnings. */
 function lawWarnings(input: GenerateInput, jurisdictions: JurisdictionIndex): z.infer<typeof WarningSchema>[] {
-  const beneficiaries = input.beneficiaries.map((b) => ({ name: b.name, percentage: b.percentage, relationship: b.relationship }));
+  const beneficiaries = input.beneficiaries.map((b) => ({
+    name: b.name,
+    percentage: b.percentage,
+    relationship: b.relationship,
+  }));
   const madhhab = input.madhhab as Madhhab | undefined;
   const findings = input.jurisdiction
     ? checkPlan(jurisdictions, {
@@ -238,14 +263,25 @@ function lawWarnings(input: GenerateInput, jurisdictions: JurisdictionIndex): z.
       })),
     );
   }
-  return findings.map((f) => ({ id: f.rule, severity: LAW_SEVERITY[f.severity], message: `${f.message} (${f.source.title})` }));
+  return findings.map((f) => ({
+    id: f.rule,
+    severity: LAW_SEVERITY[f.severity],
+    message: `${f.message} (${f.source.title})`,
+  }));
 }
 
 function distribution(plan: Plan): Record<string, number> {
   return Object.fromEntries(plan.beneficiaries.map((b) => [b.address, b.percentage]));
 }
 
-async function build(plan: Plan, deps: EngineDeps): Promise<Omit<GenerateOutput, 'contractInfo'> & { info: Omit<GenerateOutput['contractInfo'], 'blockchain' | 'template' | 'distribution'> }> {
+async function build(
+  plan: Plan,
+  deps: EngineDeps,
+): Promise<
+  Omit<GenerateOutput, 'contractInfo'> & {
+    info: Omit<GenerateOutput['contractInfo'], 'blockchain' | 'template' | 'distribution'>;
+  }
+> {
   const stage = (value: unknown) => {
     if (value === 'compile' || value === 'execute' || value === 'measure') deps.onStage?.(value);
   };
@@ -258,7 +294,11 @@ async function build(plan: Plan, deps: EngineDeps): Promise<Omit<GenerateOutput,
         pool: engine.pool,
         signal,
         onStage: stage,
-        execute: (s: EvmScenarioInput) => engine.evm.run<ScenarioResult>('scenario', s, { signal, onLimit: overloaded('The execution check of the EVM contract') }),
+        execute: (s: EvmScenarioInput) =>
+          engine.evm.run<ScenarioResult>('scenario', s, {
+            signal,
+            onLimit: overloaded('The execution check of the EVM contract'),
+          }),
       });
       return {
         contractCode: g.contractCode,
@@ -268,16 +308,29 @@ async function build(plan: Plan, deps: EngineDeps): Promise<Omit<GenerateOutput,
       };
     }
     case 'ton': {
-      const g = await engine.ton.run<TonGenerated>('generate', plan, { signal, onProgress: stage, onLimit: overloaded('The TON compile and sandbox run') });
+      const g = await engine.ton.run<TonGenerated>('generate', plan, {
+        signal,
+        onProgress: stage,
+        onLimit: overloaded('The TON compile and sandbox run'),
+      });
       return {
         contractCode: g.contractCode,
-        info: { network: g.network, features: g.features, estimatedGas: g.estimatedGas, verified: ['compiled with func-js', 'deployed and run through the full scenario in @ton/sandbox'] },
+        info: {
+          network: g.network,
+          features: g.features,
+          estimatedGas: g.estimatedGas,
+          verified: ['compiled with func-js', 'deployed and run through the full scenario in @ton/sandbox'],
+        },
         compiled: { codeBoc: g.codeBoc, codeHash: g.codeHash, address: g.address, deployScript: g.deployScript },
         analysis: g.analysis,
       };
     }
     case 'solana': {
-      const g = await engine.solana.run<SolanaGenerated>('generate', plan, { signal, onProgress: stage, onLimit: overloaded('The Solana program checks') });
+      const g = await engine.solana.run<SolanaGenerated>('generate', plan, {
+        signal,
+        onProgress: stage,
+        onLimit: overloaded('The Solana program checks'),
+      });
       return {
         contractCode: g.contractCode,
         info: {
@@ -303,13 +356,20 @@ async function build(plan: Plan, deps: EngineDeps): Promise<Omit<GenerateOutput,
 
 export const ValidatePlanOutput = z
   .object({
-    valid: z.literal(true).describe('Always true: a plan with problems is answered with VALIDATION_ERROR and one detail per problem.'),
-    warnings: z.array(WarningSchema).describe('Law findings and defaults that generate_contract would report in its analysis.'),
+    valid: z
+      .literal(true)
+      .describe('Always true: a plan with problems is answered with VALIDATION_ERROR and one detail per problem.'),
+    warnings: z
+      .array(WarningSchema)
+      .describe('Law findings and defaults that generate_contract would report in its analysis.'),
   })
   .describe('The plan passes every check generate_contract makes before building.');
 
 /** Every check generate_contract makes before building (plan rules, template and jurisdiction law), without building. */
-export function validateForGeneration(input: GenerateInput, jurisdictions: JurisdictionIndex): z.input<typeof ValidatePlanOutput> {
+export function validateForGeneration(
+  input: GenerateInput,
+  jurisdictions: JurisdictionIndex,
+): z.input<typeof ValidatePlanOutput> {
   const { plan, notes } = withPlanDefaults<GenerateInput>(input);
   validatePlan(plan);
   const law = lawWarnings(input, jurisdictions);
@@ -317,7 +377,11 @@ export function validateForGeneration(input: GenerateInput, jurisdictions: Juris
 }
 
 /** Generates a contract for `input` on behalf of `ownerId`, recording contract.* events. */
-export async function generateContract(input: GenerateInput, ownerId: string, deps: EngineDeps): Promise<GenerateOutput> {
+export async function generateContract(
+  input: GenerateInput,
+  ownerId: string,
+  deps: EngineDeps,
+): Promise<GenerateOutput> {
   deps.onStage?.('validate');
   const { plan, notes } = withPlanDefaults<GenerateInput>(input);
   validatePlan(plan);
@@ -330,17 +394,39 @@ export async function generateContract(input: GenerateInput, ownerId: string, de
     const apiErr = err instanceof ApiError ? err : ApiError.internal();
     if (!(err instanceof ApiError)) deps.log.error({ err, blockchain: plan.blockchain }, 'contract generation failed');
     await deps.store.transact((tx) =>
-      recordEvent(tx, { type: 'contract.error', ownerId, data: { blockchain: plan.blockchain, template: plan.inheritanceTemplate, code: apiErr.code, message: apiErr.message } }, deps.clock),
+      recordEvent(
+        tx,
+        {
+          type: 'contract.error',
+          ownerId,
+          data: {
+            blockchain: plan.blockchain,
+            template: plan.inheritanceTemplate,
+            code: apiErr.code,
+            message: apiErr.message,
+          },
+        },
+        deps.clock,
+      ),
     );
     throw apiErr;
   }
   const output: GenerateOutput = {
     contractCode: built.contractCode,
-    contractInfo: { blockchain: plan.blockchain, template: plan.inheritanceTemplate, distribution: distribution(plan), ...built.info },
+    contractInfo: {
+      blockchain: plan.blockchain,
+      template: plan.inheritanceTemplate,
+      distribution: distribution(plan),
+      ...built.info,
+    },
     compiled: built.compiled,
     analysis: {
       ...built.analysis,
-      warnings: [...law, ...notes.map(({ id, severity, message }) => ({ id, severity, message })), ...built.analysis.warnings],
+      warnings: [
+        ...law,
+        ...notes.map(({ id, severity, message }) => ({ id, severity, message })),
+        ...built.analysis.warnings,
+      ],
       suggestions: [...notes.map((n) => n.suggestion), ...built.analysis.suggestions],
     },
   };
@@ -364,25 +450,38 @@ export const EstimateInput = z
     blockchain: z.enum(['evm', 'solana', 'ton']).describe('Chain family: evm, solana or ton.'),
     contractCode: z
       .string()
-      .max(MAX_CONTRACT_CODE.evm, { error: `too long: at most ${MAX_CONTRACT_CODE.solana} characters for solana, ${MAX_CONTRACT_CODE.ton} for ton, ${MAX_CONTRACT_CODE.evm} for evm` })
+      .max(MAX_CONTRACT_CODE.evm, {
+        error: `too long: at most ${MAX_CONTRACT_CODE.solana} characters for solana, ${MAX_CONTRACT_CODE.ton} for ton, ${MAX_CONTRACT_CODE.evm} for evm`,
+      })
       .optional()
       .describe(
         `Source to measure; the default contract is measured when omitted. At most ${MAX_CONTRACT_CODE.evm} characters for evm, ${MAX_CONTRACT_CODE.ton} for ton, ${MAX_CONTRACT_CODE.solana} for solana.`,
       ),
-    gasPriceGwei: z.number().positive().max(100_000).optional().describe('evm: gas price for the cost in ETH (default stated in the answer).'),
+    gasPriceGwei: z
+      .number()
+      .positive()
+      .max(100_000)
+      .optional()
+      .describe('evm: gas price for the cost in ETH (default stated in the answer).'),
     beneficiaries: z
       .number()
       .int()
       .min(1)
       .max(50)
       .optional()
-      .describe('Number of beneficiaries: solana, for account sizes; evm, the sample list the contract is deployed, claimed and updated with (default 3; a fixed-size beneficiary array in the constructor takes its own length).'),
+      .describe(
+        'Number of beneficiaries: solana, for account sizes; evm, the sample list the contract is deployed, claimed and updated with (default 3; a fixed-size beneficiary array in the constructor takes its own length).',
+      ),
   })
   .superRefine((v, ctx) => {
     const max = MAX_CONTRACT_CODE[v.blockchain];
     // (beyond the largest limit, the field's own check has said so)
     if (v.contractCode !== undefined && v.contractCode.length > max && v.contractCode.length <= MAX_CONTRACT_CODE.evm) {
-      ctx.addIssue({ code: 'custom', path: ['contractCode'], message: `at most ${max} characters for ${v.blockchain} (got ${v.contractCode.length})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['contractCode'],
+        message: `at most ${max} characters for ${v.blockchain} (got ${v.contractCode.length})`,
+      });
     }
   })
   .describe('What to estimate.');
@@ -404,32 +503,56 @@ export const EstimateOutput = z
   .describe('A cost estimate.');
 export type EstimateOutput = z.infer<typeof EstimateOutput>;
 
-export async function estimateCosts(input: z.infer<typeof EstimateInput>, deps: { engine: ContractEngine; signal?: AbortSignal | undefined }): Promise<EstimateOutput> {
+export async function estimateCosts(
+  input: z.infer<typeof EstimateInput>,
+  deps: { engine: ContractEngine; signal?: AbortSignal | undefined },
+): Promise<EstimateOutput> {
   const max = MAX_CONTRACT_CODE[input.blockchain];
   if (input.contractCode !== undefined && input.contractCode.length > max) {
-    throw ApiError.validation('Contract code too large', [{ field: 'contractCode', reason: `at most ${max} characters for ${input.blockchain} (got ${input.contractCode.length})` }]);
+    throw ApiError.validation('Contract code too large', [
+      {
+        field: 'contractCode',
+        reason: `at most ${max} characters for ${input.blockchain} (got ${input.contractCode.length})`,
+      },
+    ]);
   }
   try {
     return await estimateFor(input, deps);
   } catch (err) {
     // The compilers name the source `sourceCode`; here the input field is `contractCode`.
     if (err instanceof ApiError && err.details?.some((d) => d.field === 'sourceCode')) {
-      throw new ApiError(err.code, err.message, err.details.map((d) => (d.field === 'sourceCode' ? { ...d, field: 'contractCode' } : d)), err.retryAfter);
+      throw new ApiError(
+        err.code,
+        err.message,
+        err.details.map((d) => (d.field === 'sourceCode' ? { ...d, field: 'contractCode' } : d)),
+        err.retryAfter,
+      );
     }
     throw err;
   }
 }
 
-async function estimateFor(input: z.infer<typeof EstimateInput>, deps: { engine: ContractEngine; signal?: AbortSignal | undefined }): Promise<EstimateOutput> {
+async function estimateFor(
+  input: z.infer<typeof EstimateInput>,
+  deps: { engine: ContractEngine; signal?: AbortSignal | undefined },
+): Promise<EstimateOutput> {
   switch (input.blockchain) {
     case 'evm': {
       const { estimateEvmGas } = await import('./evm/gas.js');
       const e = await estimateEvmGas(
-        { ...(input.contractCode !== undefined ? { contractCode: input.contractCode } : {}), ...(input.beneficiaries !== undefined ? { beneficiaries: input.beneficiaries } : {}) },
+        {
+          ...(input.contractCode !== undefined ? { contractCode: input.contractCode } : {}),
+          ...(input.beneficiaries !== undefined ? { beneficiaries: input.beneficiaries } : {}),
+        },
         {
           pool: deps.engine.pool,
           signal: deps.signal,
-          measure: (m: EvmMeasureInput) => deps.engine.evm.run<EvmGasEstimate>('measure', m, { signal: deps.signal, timeoutMs: Math.min(deps.engine.evm.timeoutMs, 15_000), onLimit: m.custom ? tooComplex('Executing the contract') : overloaded('Executing the default contract') }),
+          measure: (m: EvmMeasureInput) =>
+            deps.engine.evm.run<EvmGasEstimate>('measure', m, {
+              signal: deps.signal,
+              timeoutMs: Math.min(deps.engine.evm.timeoutMs, 15_000),
+              onLimit: m.custom ? tooComplex('Executing the contract') : overloaded('Executing the default contract'),
+            }),
           ...(input.gasPriceGwei !== undefined ? { gasPriceGwei: input.gasPriceGwei } : {}),
         },
       );
@@ -443,11 +566,17 @@ async function estimateFor(input: z.infer<typeof EstimateInput>, deps: { engine:
     case 'ton': {
       // Length and nesting are checked here, before the job is queued: a refusal never waits for a worker.
       if (input.contractCode !== undefined) assertFuncShape(input.contractCode);
-      const e = await deps.engine.ton.run<Awaited<ReturnType<typeof estimateTonFees>>>('estimate', input.contractCode !== undefined ? { contractCode: input.contractCode } : {}, {
-        signal: deps.signal,
-        timeoutMs: Math.min(deps.engine.ton.timeoutMs, 15_000),
-        onLimit: input.contractCode?.trim() ? tooComplex('Compiling and running the FunC code') : overloaded('Running the reference contract'),
-      });
+      const e = await deps.engine.ton.run<Awaited<ReturnType<typeof estimateTonFees>>>(
+        'estimate',
+        input.contractCode !== undefined ? { contractCode: input.contractCode } : {},
+        {
+          signal: deps.signal,
+          timeoutMs: Math.min(deps.engine.ton.timeoutMs, 15_000),
+          onLimit: input.contractCode?.trim()
+            ? tooComplex('Compiling and running the FunC code')
+            : overloaded('Running the reference contract'),
+        },
+      );
       const { deployment, claim, update, currency, method, ...rest } = e as typeof e & Record<string, unknown>;
       return { estimate: { deployment, claim, update, currency }, method, figures: rest };
     }
@@ -459,9 +588,17 @@ async function estimateFor(input: z.infer<typeof EstimateInput>, deps: { engine:
           ...(input.contractCode !== undefined ? { contractCode: input.contractCode } : {}),
           ...(input.beneficiaries !== undefined ? { beneficiaries: input.beneficiaries } : {}),
         },
-        { signal: deps.signal, timeoutMs: Math.min(deps.engine.solana.timeoutMs, 5_000), onLimit: tooComplex('Reading the Rust source') },
+        {
+          signal: deps.signal,
+          timeoutMs: Math.min(deps.engine.solana.timeoutMs, 5_000),
+          onLimit: tooComplex('Reading the Rust source'),
+        },
       );
-      return { estimate: { deployment: e.deployment, claim: e.claim, update: e.update, currency: e.currency }, method: e.method, figures: { items: e.items } };
+      return {
+        estimate: { deployment: e.deployment, claim: e.claim, update: e.update, currency: e.currency },
+        method: e.method,
+        figures: { items: e.items },
+      };
     }
   }
 }

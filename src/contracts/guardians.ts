@@ -16,7 +16,9 @@ export function guardianRulesText(guardians: number, threshold: number, veto: bo
   return (
     `${threshold} of ${guardians} guardians can propose an early release; it takes effect only after ${GUARDIAN_WAIT_DAYS} days in which the owner ` +
     'shows no sign of life (a check-in or any other owner action cancels it), so guardians cannot overrule a living owner. ' +
-    (blockers > 1 ? `${blockers} guardians refusing to confirm prevent an early release; ` : 'One guardian refusing to confirm prevents an early release; ') +
+    (blockers > 1
+      ? `${blockers} guardians refusing to confirm prevent an early release; `
+      : 'One guardian refusing to confirm prevents an early release; ') +
     (veto
       ? `${threshold} guardians can veto a trigger during the grace period, at most ${MAX_VETOES} times after the owner's last sign of life; then the release proceeds.`
       : 'there is no veto (no grace period).')

@@ -28,7 +28,9 @@ export const BeneficiarySchema = z
       .trim()
       .max(60)
       .optional()
-      .describe('Relationship to the owner (spouse, son, daughter, father, mother, brother, sister, friend, charity...); required for Islamic templates.'),
+      .describe(
+        'Relationship to the owner (spouse, son, daughter, father, mother, brother, sister, friend, charity...); required for Islamic templates.',
+      ),
     email: z.string().trim().email().max(254).optional().describe('Email for notifications (kept off-chain).'),
   })
   .describe('One beneficiary.');
@@ -42,7 +44,9 @@ export const DeadMansSwitchSchema = z
     enabled: z
       .boolean()
       .default(true)
-      .describe('Whether inactivity of the owner releases the estate (default true). false is allowed only with guardians, who can then release it.'),
+      .describe(
+        'Whether inactivity of the owner releases the estate (default true). false is allowed only with guardians, who can then release it.',
+      ),
     intervalDays: z
       .number()
       .int()
@@ -56,26 +60,49 @@ export const DeadMansSwitchSchema = z
       .min(0)
       .max(365)
       .default(0)
-      .describe('Extra days after the deadline during which guardians can veto a wrong trigger and the owner can still check in.'),
+      .describe(
+        'Extra days after the deadline during which guardians can veto a wrong trigger and the owner can still check in.',
+      ),
   })
   .describe("Dead man's switch with an optional grace period.");
 export type DeadMansSwitch = z.infer<typeof DeadMansSwitchSchema>;
 
 export const GuardiansSchema = z
   .object({
-    addresses: z.array(z.string().trim().min(1).max(100).describe('Guardian address.')).min(1).max(10).describe('Guardian addresses.'),
+    addresses: z
+      .array(z.string().trim().min(1).max(100).describe('Guardian address.'))
+      .min(1)
+      .max(10)
+      .describe('Guardian addresses.'),
     threshold: z.number().int().min(1).max(10).describe('How many guardians must confirm (m of n).'),
   })
-  .describe('Guardians (the multiSig feature): m of n may confirm early release or veto a wrong trigger during the grace period.');
+  .describe(
+    'Guardians (the multiSig feature): m of n may confirm early release or veto a wrong trigger during the grace period.',
+  );
 export type Guardians = z.infer<typeof GuardiansSchema>;
 
 export const AssetSchema = z
   .object({
     type: z.enum(ASSET_TYPES).describe('Kind of asset held by the contract.'),
-    address: z.string().trim().min(1).max(100).optional().describe('Token contract / mint / jetton master address; required for every type but native.'),
-    tokenId: z.string().regex(/^\d{1,78}$/).optional().describe('Token id of an ERC-721 item (decimal).'),
+    address: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Token contract / mint / jetton master address; required for every type but native.'),
+    tokenId: z
+      .string()
+      .regex(/^\d{1,78}$/)
+      .optional()
+      .describe('Token id of an ERC-721 item (decimal).'),
     symbol: z.string().trim().max(20).optional().describe('Ticker symbol, for display.'),
-    beneficiary: z.string().trim().max(100).optional().describe('For an erc721 item: the beneficiary address that receives it.'),
+    beneficiary: z
+      .string()
+      .trim()
+      .max(100)
+      .optional()
+      .describe('For an erc721 item: the beneficiary address that receives it.'),
   })
   .describe('An asset the contract distributes.');
 export type Asset = z.infer<typeof AssetSchema>;
@@ -84,8 +111,15 @@ export const PlanSchema = z
   .object({
     blockchain: z.enum(BLOCKCHAINS).describe('Target chain family.'),
     ownerAddress: z.string().trim().min(1).max(100).describe('Address of the estate owner.'),
-    beneficiaries: z.array(BeneficiarySchema).min(1).max(50).describe('Beneficiaries, 1 to 50, percentages summing to 100.'),
-    inheritanceTemplate: z.enum(TEMPLATE_TYPES).default('custom').describe('Inheritance template (see list_templates).'),
+    beneficiaries: z
+      .array(BeneficiarySchema)
+      .min(1)
+      .max(50)
+      .describe('Beneficiaries, 1 to 50, percentages summing to 100.'),
+    inheritanceTemplate: z
+      .enum(TEMPLATE_TYPES)
+      .default('custom')
+      .describe('Inheritance template (see list_templates).'),
     deadMansSwitch: DeadMansSwitchSchema.optional().describe(
       "Dead man's switch settings. When omitted, the default switch applies (enabled, 365 days, no grace period) and the answer says so; without a switch the estate could never be released after the owner's death. enabled: false requires guardians.",
     ),

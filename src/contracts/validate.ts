@@ -28,14 +28,18 @@ export function addressProblem(chain: Blockchain, address: string): string | und
   switch (chain) {
     case 'evm': {
       if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return 'not an EVM address (0x followed by 40 hexadecimal digits)';
-      const mixed = address.slice(2) !== address.slice(2).toLowerCase() && address.slice(2) !== address.slice(2).toUpperCase();
-      if (mixed && checksumAddress(address) !== address) return `EIP-55 checksum mismatch (did you mean ${checksumAddress(address)}?)`;
+      const mixed =
+        address.slice(2) !== address.slice(2).toLowerCase() && address.slice(2) !== address.slice(2).toUpperCase();
+      if (mixed && checksumAddress(address) !== address)
+        return `EIP-55 checksum mismatch (did you mean ${checksumAddress(address)}?)`;
       return undefined;
     }
     case 'solana':
       return solanaAddressProblem(address, { rejectZero: false });
     case 'ton':
-      return isValidTonAddress(address) ? undefined : 'not a TON address (raw 0:<64 hex> or the 48-character user-friendly form with a valid CRC16)';
+      return isValidTonAddress(address)
+        ? undefined
+        : 'not a TON address (raw 0:<64 hex> or the 48-character user-friendly form with a valid CRC16)';
   }
 }
 
@@ -83,7 +87,10 @@ export interface PlanNote {
 export function withPlanDefaults<P extends Plan>(plan: P): { plan: P; notes: PlanNote[] } {
   if (plan.deadMansSwitch !== undefined) return { plan, notes: [] };
   return {
-    plan: { ...plan, deadMansSwitch: { enabled: true, intervalDays: DEFAULT_SWITCH_INTERVAL_DAYS, gracePeriodDays: 0 } },
+    plan: {
+      ...plan,
+      deadMansSwitch: { enabled: true, intervalDays: DEFAULT_SWITCH_INTERVAL_DAYS, gracePeriodDays: 0 },
+    },
     notes: [
       {
         id: 'default-dead-mans-switch',
@@ -110,7 +117,8 @@ export function planProblems(plan: Plan): ErrorDetail[] {
   }
   const ownerProblem = addressProblem(chain, plan.ownerAddress);
   if (ownerProblem) details.push({ field: 'ownerAddress', reason: ownerProblem });
-  else if (isZero(chain, plan.ownerAddress)) details.push({ field: 'ownerAddress', reason: 'the zero address cannot own a contract' });
+  else if (isZero(chain, plan.ownerAddress))
+    details.push({ field: 'ownerAddress', reason: 'the zero address cannot own a contract' });
   const owner = canonicalAddress(chain, plan.ownerAddress);
 
   const seen = new Map<string, number>();
@@ -119,20 +127,27 @@ export function planProblems(plan: Plan): ErrorDetail[] {
     const field = `beneficiaries.${i}`;
     const problem = addressProblem(chain, b.address);
     if (problem) details.push({ field: `${field}.address`, reason: problem });
-    else if (isZero(chain, b.address)) details.push({ field: `${field}.address`, reason: 'the zero address cannot receive a share' });
+    else if (isZero(chain, b.address))
+      details.push({ field: `${field}.address`, reason: 'the zero address cannot receive a share' });
     else {
       const key = canonicalAddress(chain, b.address);
-      if (key === owner) details.push({ field: `${field}.address`, reason: "the owner's own address cannot be a beneficiary" });
+      if (key === owner)
+        details.push({ field: `${field}.address`, reason: "the owner's own address cannot be a beneficiary" });
       const first = seen.get(key);
-      if (first !== undefined) details.push({ field: `${field}.address`, reason: `same address as beneficiaries.${first}` });
+      if (first !== undefined)
+        details.push({ field: `${field}.address`, reason: `same address as beneficiaries.${first}` });
       else seen.set(key, i);
     }
     const bp = b.percentage * 100;
-    if (Math.abs(bp - Math.round(bp)) > 1e-6) details.push({ field: `${field}.percentage`, reason: 'at most two decimals' });
+    if (Math.abs(bp - Math.round(bp)) > 1e-6)
+      details.push({ field: `${field}.percentage`, reason: 'at most two decimals' });
     totalBp += Math.round(bp);
   });
   if (totalBp !== 10000) {
-    details.push({ field: 'beneficiaries', reason: `percentages must sum to exactly 100; they sum to ${(totalBp / 100).toFixed(2)}` });
+    details.push({
+      field: 'beneficiaries',
+      reason: `percentages must sum to exactly 100; they sum to ${(totalBp / 100).toFixed(2)}`,
+    });
   }
 
   if (plan.guardians) {
@@ -142,13 +157,20 @@ export function planProblems(plan: Plan): ErrorDetail[] {
       const problem = addressProblem(chain, a);
       if (problem) return details.push({ field: `guardians.addresses.${i}`, reason: problem });
       const key = canonicalAddress(chain, a);
-      if (key === owner) details.push({ field: `guardians.addresses.${i}`, reason: 'the owner cannot be a guardian of their own estate' });
+      if (key === owner)
+        details.push({
+          field: `guardians.addresses.${i}`,
+          reason: 'the owner cannot be a guardian of their own estate',
+        });
       else if (seenG.has(key)) details.push({ field: `guardians.addresses.${i}`, reason: 'duplicate guardian' });
       seenG.add(key);
       return undefined;
     });
     if (g.threshold > g.addresses.length) {
-      details.push({ field: 'guardians.threshold', reason: `cannot exceed the number of guardians (${g.addresses.length})` });
+      details.push({
+        field: 'guardians.threshold',
+        reason: `cannot exceed the number of guardians (${g.addresses.length})`,
+      });
     }
   }
 
@@ -159,7 +181,10 @@ export function planProblems(plan: Plan): ErrorDetail[] {
   (plan.assets ?? []).forEach((a, i) => {
     const field = `assets.${i}`;
     if (!allowed.includes(a.type)) {
-      details.push({ field: `${field}.type`, reason: `${a.type} assets do not exist on ${chain}; use one of ${allowed.join(', ')}` });
+      details.push({
+        field: `${field}.type`,
+        reason: `${a.type} assets do not exist on ${chain}; use one of ${allowed.join(', ')}`,
+      });
       return;
     }
     if (a.type === 'native') return;
@@ -171,14 +196,23 @@ export function planProblems(plan: Plan): ErrorDetail[] {
         const key = canonicalAddress(chain, a.address);
         const other = kinds.get(key);
         if (other && other.type !== a.type) {
-          details.push({ field: `${field}.address`, reason: `the same contract is listed as ${other.type} in assets.${other.index}; one address is one kind of token` });
+          details.push({
+            field: `${field}.address`,
+            reason: `the same contract is listed as ${other.type} in assets.${other.index}; one address is one kind of token`,
+          });
         } else if (!other) kinds.set(key, { type: a.type, index: i });
       }
     }
     if (a.type === 'erc721') {
-      if (a.tokenId === undefined) details.push({ field: `${field}.tokenId`, reason: 'an erc721 item needs its tokenId' });
-      else if (BigInt(a.tokenId) > UINT256_MAX) details.push({ field: `${field}.tokenId`, reason: 'larger than the largest uint256 token id' });
-      if (!a.beneficiary) details.push({ field: `${field}.beneficiary`, reason: 'an erc721 item names the beneficiary address that receives it' });
+      if (a.tokenId === undefined)
+        details.push({ field: `${field}.tokenId`, reason: 'an erc721 item needs its tokenId' });
+      else if (BigInt(a.tokenId) > UINT256_MAX)
+        details.push({ field: `${field}.tokenId`, reason: 'larger than the largest uint256 token id' });
+      if (!a.beneficiary)
+        details.push({
+          field: `${field}.beneficiary`,
+          reason: 'an erc721 item names the beneficiary address that receives it',
+        });
       else if (!beneficiaryKeys.has(canonicalAddress(chain, a.beneficiary))) {
         details.push({ field: `${field}.beneficiary`, reason: 'must be the address of one of the beneficiaries' });
       }
@@ -186,7 +220,11 @@ export function planProblems(plan: Plan): ErrorDetail[] {
         // Token ids are numbers: "7" and "007" name the same token.
         const nftKey = `${canonicalAddress(chain, a.address)}#${BigInt(a.tokenId).toString()}`;
         const first = nfts.get(nftKey);
-        if (first !== undefined) details.push({ field: `${field}.tokenId`, reason: `the same NFT as assets.${first} (token ids are compared as numbers)` });
+        if (first !== undefined)
+          details.push({
+            field: `${field}.tokenId`,
+            reason: `the same NFT as assets.${first} (token ids are compared as numbers)`,
+          });
         else nfts.set(nftKey, i);
       }
     }

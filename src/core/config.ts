@@ -102,18 +102,21 @@ export class ConfigError extends Error {
 
 function parsePort(raw: string, source: string): number {
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n > 65535) throw new ConfigError(`${source} must be a port number from 0 to 65535, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || n > 65535)
+    throw new ConfigError(`${source} must be a port number from 0 to 65535, got "${raw}"`);
   return n;
 }
 
 function parsePositiveInt(raw: string, source: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new ConfigError(`${source} must be a positive whole number, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    throw new ConfigError(`${source} must be a positive whole number, got "${raw}"`);
   return Number(raw);
 }
 
 /** A number of bytes: a whole number, 0 allowed (nothing may be stored), at most 2^53 - 1. */
 function parseBytes(raw: string, source: string): number {
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new ConfigError(`${source} must be a whole number of bytes, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)))
+    throw new ConfigError(`${source} must be a whole number of bytes, got "${raw}"`);
   return Number(raw);
 }
 
@@ -137,10 +140,15 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
   if (trust) {
     if (/^\d+$/.test(trust[0])) trustProxy = Number(trust[0]);
     else {
-      trustProxy = trust[0].split(',').map((s) => s.trim()).filter(Boolean);
+      trustProxy = trust[0]
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const bad = validateWhitelist(trustProxy, trust[1]);
       if (bad.length || trustProxy.length === 0) {
-        throw new ConfigError(`${trust[1]} must be a hop count or comma-separated proxy addresses/CIDR ranges, got "${trust[0]}"`);
+        throw new ConfigError(
+          `${trust[1]} must be a hop count or comma-separated proxy addresses/CIDR ranges, got "${trust[0]}"`,
+        );
       }
     }
   }
@@ -161,11 +169,19 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     ...webhookTiming(env),
     llm: llmConfig(env),
     memoirUploadLimits: {
-      photo: env.SVC_MEMOIR_MAX_PHOTO ? parsePositiveInt(env.SVC_MEMOIR_MAX_PHOTO, 'SVC_MEMOIR_MAX_PHOTO') : 20 * 1024 * 1024,
-      audio: env.SVC_MEMOIR_MAX_AUDIO ? parsePositiveInt(env.SVC_MEMOIR_MAX_AUDIO, 'SVC_MEMOIR_MAX_AUDIO') : 100 * 1024 * 1024,
-      video: env.SVC_MEMOIR_MAX_VIDEO ? parsePositiveInt(env.SVC_MEMOIR_MAX_VIDEO, 'SVC_MEMOIR_MAX_VIDEO') : 500 * 1024 * 1024,
+      photo: env.SVC_MEMOIR_MAX_PHOTO
+        ? parsePositiveInt(env.SVC_MEMOIR_MAX_PHOTO, 'SVC_MEMOIR_MAX_PHOTO')
+        : 20 * 1024 * 1024,
+      audio: env.SVC_MEMOIR_MAX_AUDIO
+        ? parsePositiveInt(env.SVC_MEMOIR_MAX_AUDIO, 'SVC_MEMOIR_MAX_AUDIO')
+        : 100 * 1024 * 1024,
+      video: env.SVC_MEMOIR_MAX_VIDEO
+        ? parsePositiveInt(env.SVC_MEMOIR_MAX_VIDEO, 'SVC_MEMOIR_MAX_VIDEO')
+        : 500 * 1024 * 1024,
     },
-    storageQuotaBytes: env.SVC_STORAGE_QUOTA_BYTES ? parseBytes(env.SVC_STORAGE_QUOTA_BYTES, 'SVC_STORAGE_QUOTA_BYTES') : 1024 ** 3,
+    storageQuotaBytes: env.SVC_STORAGE_QUOTA_BYTES
+      ? parseBytes(env.SVC_STORAGE_QUOTA_BYTES, 'SVC_STORAGE_QUOTA_BYTES')
+      : 1024 ** 3,
     creditsCatalogue: env.SVC_CREDITS_CATALOGUE,
     payments: paymentsConfig(env),
   };
@@ -181,14 +197,19 @@ function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
       url = undefined;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search) {
-      throw new ConfigError(`SVC_STRIPE_API_BASE must be scheme://host[:port] such as http://127.0.0.1:12111, got "${base}"`);
+      throw new ConfigError(
+        `SVC_STRIPE_API_BASE must be scheme://host[:port] such as http://127.0.0.1:12111, got "${base}"`,
+      );
     }
   }
   return {
     stripeSecretKey: env.STRIPE_SECRET_KEY?.trim() || undefined,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || undefined,
     stripeApiBase: base,
-    returnHosts: (env.SVC_PAYMENT_RETURN_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    returnHosts: (env.SVC_PAYMENT_RETURN_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
   };
 }
 
@@ -196,37 +217,52 @@ function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
 function masterKeyConfig(env: NodeJS.ProcessEnv): Config['masterKey'] {
   const value = env.SVC_MASTER_KEY?.trim() || undefined;
   const file = env.SVC_MASTER_KEY_FILE?.trim() || undefined;
-  if (value !== undefined && file !== undefined) throw new ConfigError('set SVC_MASTER_KEY or SVC_MASTER_KEY_FILE, not both');
+  if (value !== undefined && file !== undefined)
+    throw new ConfigError('set SVC_MASTER_KEY or SVC_MASTER_KEY_FILE, not both');
   return value !== undefined || file !== undefined ? { value, file } : undefined;
 }
 
-function engines(env: NodeJS.ProcessEnv): Pick<Config, 'databaseUrl' | 'databaseSchema' | 'redisUrl' | 'redisPrefix' | 'masterKey'> {
+function engines(
+  env: NodeJS.ProcessEnv,
+): Pick<Config, 'databaseUrl' | 'databaseSchema' | 'redisUrl' | 'redisPrefix' | 'masterKey'> {
   const databaseUrl = env.SVC_DATABASE_URL?.trim() || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/./i.test(databaseUrl)) {
     throw new ConfigError('SVC_DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:port/database');
   }
   const databaseSchema = env.SVC_DATABASE_SCHEMA?.trim() || undefined;
   if (databaseSchema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(databaseSchema)) {
-    throw new ConfigError(`SVC_DATABASE_SCHEMA must be a schema name (letters, digits, _; at most 63), got "${databaseSchema}"`);
+    throw new ConfigError(
+      `SVC_DATABASE_SCHEMA must be a schema name (letters, digits, _; at most 63), got "${databaseSchema}"`,
+    );
   }
-  if (databaseSchema !== undefined && databaseUrl === undefined) throw new ConfigError('SVC_DATABASE_SCHEMA needs SVC_DATABASE_URL');
+  if (databaseSchema !== undefined && databaseUrl === undefined)
+    throw new ConfigError('SVC_DATABASE_SCHEMA needs SVC_DATABASE_URL');
   const redisUrl = env.SVC_REDIS_URL?.trim() || undefined;
   if (redisUrl !== undefined && !/^rediss?:\/\/./i.test(redisUrl)) {
-    throw new ConfigError('SVC_REDIS_URL must be a Redis URL, redis://[user:password@]host:port[/db] (or rediss:// for TLS)');
+    throw new ConfigError(
+      'SVC_REDIS_URL must be a Redis URL, redis://[user:password@]host:port[/db] (or rediss:// for TLS)',
+    );
   }
   const redisPrefix = env.SVC_REDIS_PREFIX || undefined;
   if (redisPrefix !== undefined && (redisPrefix.length > 100 || /\s/.test(redisPrefix))) {
     throw new ConfigError('SVC_REDIS_PREFIX must be at most 100 characters without spaces');
   }
-  if (redisPrefix !== undefined && redisUrl === undefined) throw new ConfigError('SVC_REDIS_PREFIX needs SVC_REDIS_URL');
+  if (redisPrefix !== undefined && redisUrl === undefined)
+    throw new ConfigError('SVC_REDIS_PREFIX needs SVC_REDIS_URL');
   return { databaseUrl, databaseSchema, redisUrl, redisPrefix, masterKey: masterKeyConfig(env) };
 }
 
 function webhookTiming(env: NodeJS.ProcessEnv): Pick<Config, 'webhookTimeoutMs' | 'webhookLeaseMs'> {
-  const timeout = env.SVC_WEBHOOK_TIMEOUT_MS ? parsePositiveInt(env.SVC_WEBHOOK_TIMEOUT_MS, 'SVC_WEBHOOK_TIMEOUT_MS') : undefined;
-  const lease = env.SVC_WEBHOOK_LEASE_MS ? parsePositiveInt(env.SVC_WEBHOOK_LEASE_MS, 'SVC_WEBHOOK_LEASE_MS') : undefined;
+  const timeout = env.SVC_WEBHOOK_TIMEOUT_MS
+    ? parsePositiveInt(env.SVC_WEBHOOK_TIMEOUT_MS, 'SVC_WEBHOOK_TIMEOUT_MS')
+    : undefined;
+  const lease = env.SVC_WEBHOOK_LEASE_MS
+    ? parsePositiveInt(env.SVC_WEBHOOK_LEASE_MS, 'SVC_WEBHOOK_LEASE_MS')
+    : undefined;
   if (lease !== undefined && lease < (timeout ?? 30_000) + 1000) {
-    throw new ConfigError(`SVC_WEBHOOK_LEASE_MS (${lease}) must be at least the delivery timeout (${timeout ?? 30_000} ms) plus 1000`);
+    throw new ConfigError(
+      `SVC_WEBHOOK_LEASE_MS (${lease}) must be at least the delivery timeout (${timeout ?? 30_000} ms) plus 1000`,
+    );
   }
   return { webhookTimeoutMs: timeout, webhookLeaseMs: lease };
 }
@@ -240,7 +276,8 @@ function llmConfig(env: NodeJS.ProcessEnv): Config['llm'] {
   } catch {
     throw new ConfigError(`SVC_LLM_BASE_URL must be a URL such as http://127.0.0.1:8080/v1, got "${baseUrl}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('SVC_LLM_BASE_URL must be an http or https URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError('SVC_LLM_BASE_URL must be an http or https URL');
   return { baseUrl, apiKey: env.SVC_LLM_API_KEY || 'not-needed', model: env.SVC_LLM_MODEL || 'gpt-4o-mini' };
 }
 
@@ -252,15 +289,21 @@ function flag(raw: string | undefined, source: string): boolean {
 
 function sessionConfig(env: NodeJS.ProcessEnv): Config['sessions'] {
   const ttlSeconds = env.SVC_SESSION_TTL ? parsePositiveInt(env.SVC_SESSION_TTL, 'SVC_SESSION_TTL') : 7 * 24 * 3600;
-  const maxSeconds = env.SVC_SESSION_MAX_AGE ? parsePositiveInt(env.SVC_SESSION_MAX_AGE, 'SVC_SESSION_MAX_AGE') : 30 * 24 * 3600;
-  if (maxSeconds < ttlSeconds) throw new ConfigError(`SVC_SESSION_MAX_AGE (${maxSeconds}) must be at least SVC_SESSION_TTL (${ttlSeconds})`);
+  const maxSeconds = env.SVC_SESSION_MAX_AGE
+    ? parsePositiveInt(env.SVC_SESSION_MAX_AGE, 'SVC_SESSION_MAX_AGE')
+    : 30 * 24 * 3600;
+  if (maxSeconds < ttlSeconds)
+    throw new ConfigError(`SVC_SESSION_MAX_AGE (${maxSeconds}) must be at least SVC_SESSION_TTL (${ttlSeconds})`);
   return { ttlSeconds, maxSeconds };
 }
 
 function allowedOrigins(env: NodeJS.ProcessEnv): string[] {
   const raw = env.SVC_ALLOWED_ORIGINS?.trim();
   if (!raw) return [];
-  const list = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const origin of list) {
     let url: URL;
     try {
@@ -269,7 +312,9 @@ function allowedOrigins(env: NodeJS.ProcessEnv): string[] {
       throw new ConfigError(`SVC_ALLOWED_ORIGINS: "${origin}" is not an origin such as https://app.example.com`);
     }
     if (url.origin !== origin || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-      throw new ConfigError(`SVC_ALLOWED_ORIGINS: "${origin}" must be exactly scheme://host[:port], e.g. ${url.origin}`);
+      throw new ConfigError(
+        `SVC_ALLOWED_ORIGINS: "${origin}" must be exactly scheme://host[:port], e.g. ${url.origin}`,
+      );
     }
   }
   return list;

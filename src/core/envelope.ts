@@ -21,7 +21,11 @@ export interface ErrorEnvelope {
   meta: EnvelopeMeta;
 }
 
-export function makeMeta(requestId: string, now: Date, extra?: Omit<Partial<EnvelopeMeta>, 'requestId' | 'timestamp'>): EnvelopeMeta {
+export function makeMeta(
+  requestId: string,
+  now: Date,
+  extra?: Omit<Partial<EnvelopeMeta>, 'requestId' | 'timestamp'>,
+): EnvelopeMeta {
   return { requestId, timestamp: now.toISOString(), ...extra };
 }
 

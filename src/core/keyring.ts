@@ -91,7 +91,10 @@ export class Keyring {
     const nonce = randomBytes(NONCE_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.#current, nonce, { authTagLength: TAG_BYTES });
     cipher.setAAD(Buffer.from(aad, 'utf8'));
-    const body = Buffer.concat([cipher.update(typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext), cipher.final()]);
+    const body = Buffer.concat([
+      cipher.update(typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext),
+      cipher.final(),
+    ]);
     return `${SEALED_PREFIX}${this.keyId}.${Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64url')}`;
   }
 
@@ -238,7 +241,9 @@ const BASE64_KEY = /^[A-Za-z0-9+/]{43}=$/;
 export function parseMasterKey(text: string, origin: string): Buffer {
   const t = text.trim();
   if (!BASE64_KEY.test(t)) {
-    throw new MasterKeyError(`${origin} must hold a master key: 32 random bytes in base64 (44 characters), e.g. from \`openssl rand -base64 32\``);
+    throw new MasterKeyError(
+      `${origin} must hold a master key: 32 random bytes in base64 (44 characters), e.g. from \`openssl rand -base64 32\``,
+    );
   }
   return Buffer.from(t, 'base64');
 }
@@ -248,7 +253,9 @@ async function readKeyFile(file: string, origin: string): Promise<Buffer> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new MasterKeyError(`cannot read the master key file ${file} (${origin}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new MasterKeyError(
+      `cannot read the master key file ${file} (${origin}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   return parseMasterKey(text, `the master key file ${file}`);
 }
@@ -275,12 +282,27 @@ let warnedCreated = false;
  * The configured master key (see the module comment). `warn` receives the one-time notice that the embedded setup
  * created a key file in the data directory.
  */
-export async function loadMasterKey(src: MasterKeySource, warn: (message: string) => void = (m) => process.stderr.write(m + '\n')): Promise<LoadedMasterKey> {
-  if (src.value !== undefined && src.file !== undefined) throw new MasterKeyError('set SVC_MASTER_KEY or SVC_MASTER_KEY_FILE, not both');
-  if (src.value !== undefined) return { key: parseMasterKey(src.value, 'SVC_MASTER_KEY'), file: undefined, origin: 'SVC_MASTER_KEY', created: false };
+export async function loadMasterKey(
+  src: MasterKeySource,
+  warn: (message: string) => void = (m) => process.stderr.write(m + '\n'),
+): Promise<LoadedMasterKey> {
+  if (src.value !== undefined && src.file !== undefined)
+    throw new MasterKeyError('set SVC_MASTER_KEY or SVC_MASTER_KEY_FILE, not both');
+  if (src.value !== undefined)
+    return {
+      key: parseMasterKey(src.value, 'SVC_MASTER_KEY'),
+      file: undefined,
+      origin: 'SVC_MASTER_KEY',
+      created: false,
+    };
   if (src.file !== undefined) {
     const file = path.resolve(src.file);
-    return { key: await readKeyFile(file, 'SVC_MASTER_KEY_FILE'), file, origin: `SVC_MASTER_KEY_FILE (${file})`, created: false };
+    return {
+      key: await readKeyFile(file, 'SVC_MASTER_KEY_FILE'),
+      file,
+      origin: `SVC_MASTER_KEY_FILE (${file})`,
+      created: false,
+    };
   }
   if (src.shared) {
     throw new MasterKeyError(
@@ -296,8 +318,16 @@ export async function loadMasterKey(src: MasterKeySource, warn: (message: string
     await writeKeyFile(file, key);
   } catch (err) {
     // Another process created it meanwhile: use that one.
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return { key: await readKeyFile(file, 'data directory'), file, origin: `the data directory's key file (${file})`, created: false };
-    throw new MasterKeyError(`cannot create the master key file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+      return {
+        key: await readKeyFile(file, 'data directory'),
+        file,
+        origin: `the data directory's key file (${file})`,
+        created: false,
+      };
+    throw new MasterKeyError(
+      `cannot create the master key file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   if (!warnedCreated) {
     warnedCreated = true;

@@ -6,7 +6,10 @@ export type { Logger };
  * The service's logger. Always stderr: stdout belongs to the MCP stdio
  * protocol. Credentials are redacted wherever they could appear.
  */
-export function createLogger(level: string = 'info', destination: pino.DestinationStream = pino.destination({ fd: 2, sync: true })): Logger {
+export function createLogger(
+  level: string = 'info',
+  destination: pino.DestinationStream = pino.destination({ fd: 2, sync: true }),
+): Logger {
   return pino(
     {
       level,

@@ -34,13 +34,18 @@ export const cataloguePageInput = {
 
 /** Input fields of a cursor-paginated list. */
 export const cursorPageInput = {
-  cursor: z.string().min(1).max(512).optional().describe('Opaque cursor from a previous page\'s `nextCursor`; omit for the first page.'),
+  cursor: z
+    .string()
+    .min(1)
+    .max(512)
+    .optional()
+    .describe("Opaque cursor from a previous page's `nextCursor`; omit for the first page."),
   limit: offsetPageInput.limit,
 };
 
 export const OffsetPageMetaSchema = z
   .object({
-    page: z.number().int().describe('This page\'s number, starting at 1.'),
+    page: z.number().int().describe("This page's number, starting at 1."),
     limit: z.number().int().describe('Items per page.'),
     total: z.number().int().describe('Items in the whole list.'),
     pages: z.number().int().describe('Number of pages.'),
@@ -59,7 +64,11 @@ export const CursorPageMetaSchema = z
   .describe('Cursor pagination metadata.');
 export type CursorPageMeta = z.infer<typeof CursorPageMetaSchema>;
 
-export function paginateOffset<T>(items: readonly T[], page: number, limit: number): { items: T[]; pagination: OffsetPageMeta } {
+export function paginateOffset<T>(
+  items: readonly T[],
+  page: number,
+  limit: number,
+): { items: T[]; pagination: OffsetPageMeta } {
   const total = items.length;
   const pages = Math.max(1, Math.ceil(total / limit));
   const start = (page - 1) * limit;
@@ -93,7 +102,10 @@ export class CursorCodec {
 
   /** The position stored in `cursor`; VALIDATION_ERROR when forged, damaged or from another list. */
   decode(scope: string, cursor: string): string {
-    const bad = () => ApiError.validation('Invalid cursor', [{ field: 'cursor', reason: 'not a cursor issued for this list; start again without a cursor' }]);
+    const bad = () =>
+      ApiError.validation('Invalid cursor', [
+        { field: 'cursor', reason: 'not a cursor issued for this list; start again without a cursor' },
+      ]);
     const [payload, mac, ...rest] = cursor.split('.');
     if (!payload || !mac || rest.length > 0) throw bad();
     const given = Buffer.from(mac, 'base64url');
@@ -119,7 +131,14 @@ export class CursorCodec {
  */
 export function paginateCursor<T>(
   items: readonly T[],
-  opts: { codec: CursorCodec; scope: string; keyOf: (item: T) => string; order: 'asc' | 'desc'; cursor?: string | undefined; limit: number },
+  opts: {
+    codec: CursorCodec;
+    scope: string;
+    keyOf: (item: T) => string;
+    order: 'asc' | 'desc';
+    cursor?: string | undefined;
+    limit: number;
+  },
 ): { items: T[]; pagination: CursorPageMeta } {
   let rest: readonly T[] = items;
   if (opts.cursor) {

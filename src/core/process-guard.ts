@@ -50,14 +50,21 @@ export function installProcessGuard(log: Logger): ProcessGuard {
     rejections++;
     const requestId = requestIdOf(reason);
     log.error(
-      { err: reason instanceof Error ? reason : { message: String(reason) }, ...(requestId ? { requestId } : {}), event: 'unhandledRejection' },
+      {
+        err: reason instanceof Error ? reason : { message: String(reason) },
+        ...(requestId ? { requestId } : {}),
+        event: 'unhandledRejection',
+      },
       'a promise was rejected and nobody handled it: logged, the service keeps serving (this is a bug: please report it)',
     );
   };
   const onException = (err: Error) => {
     const requestId = requestIdOf(err);
     if (stopping) {
-      log.fatal({ err, ...(requestId ? { requestId } : {}), event: 'uncaughtException' }, 'a second uncaught exception while stopping: exiting now');
+      log.fatal(
+        { err, ...(requestId ? { requestId } : {}), event: 'uncaughtException' },
+        'a second uncaught exception while stopping: exiting now',
+      );
       process.exit(1);
     }
     stopping = true;

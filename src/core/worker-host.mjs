@@ -18,7 +18,11 @@ function errorBody(err) {
   if (err && typeof err === 'object' && typeof err.code === 'string' && err.name === 'ApiError') {
     return { api: true, code: err.code, message: err.message, details: err.details, retryAfter: err.retryAfter };
   }
-  return { api: false, name: err && err.name ? String(err.name) : 'Error', message: String(err && err.message ? err.message : err) };
+  return {
+    api: false,
+    name: err && err.name ? String(err.name) : 'Error',
+    message: String(err && err.message ? err.message : err),
+  };
 }
 
 let tasks;
@@ -33,7 +37,12 @@ try {
 parentPort.on('message', async (msg) => {
   const fn = tasks && Object.hasOwn(tasks, msg.task) ? tasks[msg.task] : undefined;
   if (!fn) {
-    parentPort.postMessage({ type: 'result', id: msg.id, ok: false, error: { api: false, name: 'Error', message: `unknown task ${msg.task}` } });
+    parentPort.postMessage({
+      type: 'result',
+      id: msg.id,
+      ok: false,
+      error: { api: false, name: 'Error', message: `unknown task ${msg.task}` },
+    });
     return;
   }
   try {

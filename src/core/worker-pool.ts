@@ -190,7 +190,12 @@ export class WorkerPool {
 
   private spawn(): Slot {
     // stdout of the process may be a protocol (MCP over stdio): whatever a worker prints goes to stderr.
-    const worker = new Worker(HOST_URL, { workerData: { module: this.module.href }, resourceLimits: this.resourceLimits, stdout: true, stderr: false });
+    const worker = new Worker(HOST_URL, {
+      workerData: { module: this.module.href },
+      resourceLimits: this.resourceLimits,
+      stdout: true,
+      stderr: false,
+    });
     worker.stdout.pipe(process.stderr, { end: false });
     this.stats.workersStarted++;
     const slot: Slot = { worker, state: 'starting' };
@@ -320,13 +325,19 @@ export class WorkerPool {
     this.stats.busy++;
     const waitMs = Math.ceil((this.queue.length + 1) / this.size) * this.averageMs;
     const seconds = Math.min(60, Math.max(1, Math.ceil(waitMs / 1000)));
-    return new ApiError('SERVICE_BUSY', `${message}; retry in about ${seconds} s`, undefined, new Date(Date.now() + seconds * 1000).toISOString());
+    return new ApiError(
+      'SERVICE_BUSY',
+      `${message}; retry in about ${seconds} s`,
+      undefined,
+      new Date(Date.now() + seconds * 1000).toISOString(),
+    );
   }
 
   private defaultLimit(kind: LimitKind, limit: string): Error {
-    return ApiError.validation(`Input too complex: ${this.name} ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped`, [
-      { field: '', reason: `${kind} limit of ${limit} exceeded` },
-    ]);
+    return ApiError.validation(
+      `Input too complex: ${this.name} ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped`,
+      [{ field: '', reason: `${kind} limit of ${limit} exceeded` }],
+    );
   }
 
   /** Runs `task` with `args` in a worker. */
@@ -355,7 +366,10 @@ export class WorkerPool {
           const at = this.queue.indexOf(job);
           if (at < 0) return;
           this.queue.splice(at, 1);
-          this.settle(job, this.busy(`${this.name} is busy: this ${this.noun[0]} waited ${this.maxWaitMs} ms for a worker`));
+          this.settle(
+            job,
+            this.busy(`${this.name} is busy: this ${this.noun[0]} waited ${this.maxWaitMs} ms for a worker`),
+          );
         }, this.maxWaitMs);
         job.waitTimer.unref();
       }

@@ -49,19 +49,25 @@ export interface ReloadTicket {
   reloadId: string;
 }
 
-function reserveInTx(wallet: WalletRecord, catalogue: Catalogue, now: Date): { decision: ReloadDecision; reload?: ReloadRecord; ticket?: ReloadTicket } {
+function reserveInTx(
+  wallet: WalletRecord,
+  catalogue: Catalogue,
+  now: Date,
+): { decision: ReloadDecision; reload?: ReloadRecord; ticket?: ReloadTicket } {
   const ar = wallet.autoReload;
   if (!ar.enabled || ar.thresholds.length === 0) return { decision: 'off' };
   if (wallet.balance >= Math.max(...ar.thresholds)) return { decision: 'above_threshold' };
   const policy = catalogue.autoReload;
   if (ar.inFlight) {
-    if (now.getTime() - Date.parse(ar.inFlight.since) < policy.staleAfterSeconds * 1000) return { decision: 'in_flight' };
+    if (now.getTime() - Date.parse(ar.inFlight.since) < policy.staleAfterSeconds * 1000)
+      return { decision: 'in_flight' };
     // The process that started it stopped before recording the outcome: charge again with the same idempotency key.
     ar.inFlight = { reloadId: ar.inFlight.reloadId, since: now.toISOString() };
     return { decision: 'resumed', ticket: { reloadId: ar.inFlight.reloadId } };
   }
   if (!wallet.stripeCustomerId || !wallet.paymentMethodId) return { decision: 'no_payment_method' };
-  if (ar.lastAttemptAt && now.getTime() - Date.parse(ar.lastAttemptAt) < policy.cooldownSeconds * 1000) return { decision: 'cooldown' };
+  if (ar.lastAttemptAt && now.getTime() - Date.parse(ar.lastAttemptAt) < policy.cooldownSeconds * 1000)
+    return { decision: 'cooldown' };
   const pack = ar.packType ? findPack(catalogue, ar.packType) : undefined;
   if (!pack) {
     ar.enabled = false;
@@ -101,7 +107,13 @@ function reserveInTx(wallet: WalletRecord, catalogue: Catalogue, now: Date): { d
  * reserves a reload when one is due. The caller saves the wallet and, after
  * the commit, starts the returned reload with `startReload`.
  */
-export async function afterDebitInTx(tx: Tx, wallet: WalletRecord, before: number, catalogue: Catalogue, now: Date): Promise<ReloadTicket | undefined> {
+export async function afterDebitInTx(
+  tx: Tx,
+  wallet: WalletRecord,
+  before: number,
+  catalogue: Catalogue,
+  now: Date,
+): Promise<ReloadTicket | undefined> {
   const { decision, reload, ticket } = reserveInTx(wallet, catalogue, now);
   if (reload) {
     await tx.put(CREDIT_RELOADS, reload);
@@ -109,7 +121,14 @@ export async function afterDebitInTx(tx: Tx, wallet: WalletRecord, before: numbe
       tx,
       wallet.ownerId,
       'payment.initiated',
-      { kind: 'auto_reload', reloadId: reload.id, packType: reload.packType, credits: reload.credits, amount: reload.amount, currency: reload.currency },
+      {
+        kind: 'auto_reload',
+        reloadId: reload.id,
+        packType: reload.packType,
+        credits: reload.credits,
+        amount: reload.amount,
+        currency: reload.currency,
+      },
       now,
     );
   }
@@ -117,7 +136,13 @@ export async function afterDebitInTx(tx: Tx, wallet: WalletRecord, before: numbe
   const notices = ar.thresholds.length ? ar.thresholds : [catalogue.lowBalanceThreshold];
   const crossed = notices.filter((t) => before >= t && wallet.balance < t);
   if (crossed.length) {
-    await emitInTx(tx, wallet.ownerId, 'credits.low_balance', { balance: wallet.balance, threshold: Math.max(...crossed), autoReload: decision }, now);
+    await emitInTx(
+      tx,
+      wallet.ownerId,
+      'credits.low_balance',
+      { balance: wallet.balance, threshold: Math.max(...crossed), autoReload: decision },
+      now,
+    );
   }
   return ticket;
 }
@@ -129,7 +154,10 @@ const running = new Set<Promise<void>>();
 /** Charges a reserved reload in the background; `settleReloads` waits for every one started. */
 export function startReload(deps: CreditDeps, accountId: string, ticket: ReloadTicket): void {
   const run = runReload(deps, accountId, ticket.reloadId).catch((err: unknown) =>
-    deps.log.error({ err, accountId, reloadId: ticket.reloadId }, 'automatic reload failed unexpectedly; it resumes after the stale timeout'),
+    deps.log.error(
+      { err, accountId, reloadId: ticket.reloadId },
+      'automatic reload failed unexpectedly; it resumes after the stale timeout',
+    ),
   );
   running.add(run);
   void run.finally(() => running.delete(run));
@@ -141,15 +169,37 @@ export async function settleReloads(): Promise<void> {
 }
 
 async function runReload(deps: CreditDeps, accountId: string, reloadId: string): Promise<void> {
-  const reload = await inAccount(deps.store, accountId, async (tx) => tx.get<ReloadRecord>(CREDIT_RELOADS, reloadId), { readOnly: true });
+  const reload = await inAccount(deps.store, accountId, async (tx) => tx.get<ReloadRecord>(CREDIT_RELOADS, reloadId), {
+    readOnly: true,
+  });
   if (!reload || reload.status !== 'pending') return;
   const gateway = paymentsGateway(deps.config.payments);
-  const pack = { type: reload.packType, name: reload.packType, credits: reload.credits, price: reload.amount, currency: reload.currency };
+  const pack = {
+    type: reload.packType,
+    name: reload.packType,
+    credits: reload.credits,
+    price: reload.amount,
+    currency: reload.currency,
+  };
   const outcome: ChargeOutcome = gateway
-    ? await gateway.chargeOffSession({ accountId, reloadId, pack, customerId: reload.customerId, paymentMethodId: reload.paymentMethodId })
-    : { status: 'failed', paymentIntentId: undefined, code: 'payments_not_configured', reason: 'payments are not configured on this server' };
+    ? await gateway.chargeOffSession({
+        accountId,
+        reloadId,
+        pack,
+        customerId: reload.customerId,
+        paymentMethodId: reload.paymentMethodId,
+      })
+    : {
+        status: 'failed',
+        paymentIntentId: undefined,
+        code: 'payments_not_configured',
+        reason: 'payments are not configured on this server',
+      };
   if (outcome.status === 'unknown') {
-    deps.log.warn({ accountId, reloadId, reason: outcome.reason }, 'automatic reload outcome unknown; it resumes after the stale timeout or settles by webhook');
+    deps.log.warn(
+      { accountId, reloadId, reason: outcome.reason },
+      'automatic reload outcome unknown; it resumes after the stale timeout or settles by webhook',
+    );
   }
   await recordReloadOutcome(deps, accountId, reloadId, outcome);
 }
@@ -160,7 +210,12 @@ async function runReload(deps: CreditDeps, accountId: string, reloadId: string):
  * auto-reload off after too many in a row. A reload already settled is left
  * alone; an unknown outcome leaves it in flight.
  */
-export async function recordReloadOutcome(deps: Omit<CreditDeps, 'log'>, accountId: string, reloadId: string, outcome: ChargeOutcome): Promise<void> {
+export async function recordReloadOutcome(
+  deps: Omit<CreditDeps, 'log'>,
+  accountId: string,
+  reloadId: string,
+  outcome: ChargeOutcome,
+): Promise<void> {
   if (outcome.status === 'unknown') return;
   await inAccount(deps.store, accountId, async (tx) => {
     const now = deps.clock.now();
@@ -246,35 +301,57 @@ export async function recordReloadOutcome(deps: Omit<CreditDeps, 'log'>, account
 
 export const AutoReloadInput = z
   .object({
-    enabled: z.boolean().describe('Turn automatic reloads on or off. Turning it on again also clears a failure count that turned it off.'),
+    enabled: z
+      .boolean()
+      .describe(
+        'Turn automatic reloads on or off. Turning it on again also clears a failure count that turned it off.',
+      ),
     packType: z.string().min(1).max(40).describe('The pack charged on each reload (see GET /packs).'),
     thresholds: z
       .array(z.number().int().min(0).max(100_000_000).describe('A balance, in credits.'))
       .max(10)
-      .describe('Balances in credits. A debit that crosses one sends a credits.low_balance event; a balance below the highest one starts a reload.'),
+      .describe(
+        'Balances in credits. A debit that crosses one sends a credits.low_balance event; a balance below the highest one starts a reload.',
+      ),
     maxMonthlySpend: z
       .number()
       .int()
       .min(0)
       .max(100_000_000)
-      .describe('Most that automatic reloads may charge per calendar month (UTC), in the pack currency\'s minor units (cents).'),
+      .describe(
+        "Most that automatic reloads may charge per calendar month (UTC), in the pack currency's minor units (cents).",
+      ),
   })
   .strict()
   .describe('Automatic reload settings.');
 
-export async function setAutoReload(deps: Omit<CreditDeps, 'log'>, accountId: string, input: z.output<typeof AutoReloadInput>): Promise<WalletRecord> {
+export async function setAutoReload(
+  deps: Omit<CreditDeps, 'log'>,
+  accountId: string,
+  input: z.output<typeof AutoReloadInput>,
+): Promise<WalletRecord> {
   const pack = findPack(catalogueOf(deps.config), input.packType);
   if (!pack) {
     throw ApiError.validation('Unknown pack.', [
-      { field: 'packType', reason: `no pack "${input.packType}"; choose one of ${catalogueOf(deps.config).packs.map((p) => p.type).join(', ')}` },
+      {
+        field: 'packType',
+        reason: `no pack "${input.packType}"; choose one of ${catalogueOf(deps.config)
+          .packs.map((p) => p.type)
+          .join(', ')}`,
+      },
     ]);
   }
   if (input.enabled && input.thresholds.length === 0) {
-    throw ApiError.validation('Automatic reloads need at least one threshold.', [{ field: 'thresholds', reason: 'give at least one balance below which to reload' }]);
+    throw ApiError.validation('Automatic reloads need at least one threshold.', [
+      { field: 'thresholds', reason: 'give at least one balance below which to reload' },
+    ]);
   }
   if (input.enabled && input.maxMonthlySpend < pack.price) {
     throw ApiError.validation('The monthly cap is below the price of one pack: no reload could ever run.', [
-      { field: 'maxMonthlySpend', reason: `must be at least ${pack.price} (${pack.currency}, minor units) for the "${pack.type}" pack` },
+      {
+        field: 'maxMonthlySpend',
+        reason: `must be at least ${pack.price} (${pack.currency}, minor units) for the "${pack.type}" pack`,
+      },
     ]);
   }
   return inAccount(deps.store, accountId, async (tx) => {

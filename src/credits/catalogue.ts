@@ -34,7 +34,12 @@ export const PackSchema = z
     type: packType,
     name: z.string().min(1).max(80).describe('Name shown to the user.'),
     credits: z.number().int().positive().max(10_000_000).describe('Credits the pack adds to the wallet.'),
-    price: z.number().int().positive().max(100_000_000).describe('Price in the currency\'s minor units (cents for USD).'),
+    price: z
+      .number()
+      .int()
+      .positive()
+      .max(100_000_000)
+      .describe("Price in the currency's minor units (cents for USD)."),
     currency: z
       .string()
       .regex(/^[a-z]{3}$/)
@@ -47,7 +52,10 @@ export type Pack = z.infer<typeof PackSchema>;
 export const ActionPricesSchema = z
   .object(
     Object.fromEntries(
-      PAID_ACTIONS.map((a) => [a, z.number().int().min(0).max(1_000_000).describe(`Credits per ${ACTION_UNITS[a]}: ${ACTION_DESCRIPTIONS[a]}`)]),
+      PAID_ACTIONS.map((a) => [
+        a,
+        z.number().int().min(0).max(1_000_000).describe(`Credits per ${ACTION_UNITS[a]}: ${ACTION_DESCRIPTIONS[a]}`),
+      ]),
     ) as Record<PaidAction, z.ZodNumber>,
   )
   .strict()
@@ -56,14 +64,26 @@ export type ActionPrices = z.infer<typeof ActionPricesSchema>;
 
 export const AutoReloadPolicySchema = z
   .object({
-    cooldownSeconds: z.number().int().min(0).max(86_400).describe('Least time between two automatic reload attempts of one account.'),
-    maxConsecutiveFailures: z.number().int().min(1).max(20).describe('Failed reloads in a row after which auto-reload turns itself off.'),
+    cooldownSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(86_400)
+      .describe('Least time between two automatic reload attempts of one account.'),
+    maxConsecutiveFailures: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .describe('Failed reloads in a row after which auto-reload turns itself off.'),
     staleAfterSeconds: z
       .number()
       .int()
       .min(60)
       .max(86_400)
-      .describe('A reload still marked in flight after this long (the process stopped mid-charge) is resumed with the same idempotency key.'),
+      .describe(
+        'A reload still marked in flight after this long (the process stopped mid-charge) is resumed with the same idempotency key.',
+      ),
   })
   .strict()
   .describe('Operator policy for automatic reloads.');
@@ -76,13 +96,17 @@ export const CatalogueSchema = z
       .min(1)
       .max(20)
       .describe('Packs offered, smallest first.')
-      .refine((packs) => new Set(packs.map((p) => p.type)).size === packs.length, { message: 'pack types must be unique' }),
+      .refine((packs) => new Set(packs.map((p) => p.type)).size === packs.length, {
+        message: 'pack types must be unique',
+      }),
     prices: ActionPricesSchema,
     lowBalanceThreshold: z
       .number()
       .int()
       .min(0)
-      .describe('Balance under which a credits.low_balance event is sent, for accounts that set no auto-reload thresholds.'),
+      .describe(
+        'Balance under which a credits.low_balance event is sent, for accounts that set no auto-reload thresholds.',
+      ),
     autoReload: AutoReloadPolicySchema,
   })
   .strict()
@@ -113,7 +137,8 @@ export function parseCatalogue(raw: string | undefined): Catalogue {
   } catch {
     throw new Error('SVC_CREDITS_CATALOGUE is not valid JSON');
   }
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new Error('SVC_CREDITS_CATALOGUE must be a JSON object');
+  if (!json || typeof json !== 'object' || Array.isArray(json))
+    throw new Error('SVC_CREDITS_CATALOGUE must be a JSON object');
   const given = json as Record<string, unknown>;
   const merged = {
     ...DEFAULT_CATALOGUE,
@@ -162,6 +187,13 @@ export function actionCost(catalogue: Catalogue, action: PaidAction, units: numb
 }
 
 /** The price list as GET /packs shows it. */
-export function priceList(catalogue: Catalogue): Array<{ action: PaidAction; credits: number; unit: string; description: string }> {
-  return PAID_ACTIONS.map((action) => ({ action, credits: catalogue.prices[action], unit: ACTION_UNITS[action], description: ACTION_DESCRIPTIONS[action] }));
+export function priceList(
+  catalogue: Catalogue,
+): Array<{ action: PaidAction; credits: number; unit: string; description: string }> {
+  return PAID_ACTIONS.map((action) => ({
+    action,
+    credits: catalogue.prices[action],
+    unit: ACTION_UNITS[action],
+    description: ACTION_DESCRIPTIONS[action],
+  }));
 }

@@ -22,8 +22,18 @@ import { PaymentProviderError, requireGateway, type CheckoutCreated } from './st
 export const PurchaseInput = z
   .object({
     packType: z.string().min(1).max(40).describe('The pack to buy (see GET /packs), e.g. starter.'),
-    successUrl: z.string().min(1).max(2048).describe('Where checkout sends the buyer after paying; HTTPS (or a host the operator allows). May contain {CHECKOUT_SESSION_ID}.'),
-    cancelUrl: z.string().min(1).max(2048).describe('Where checkout sends the buyer who cancels; HTTPS (or a host the operator allows).'),
+    successUrl: z
+      .string()
+      .min(1)
+      .max(2048)
+      .describe(
+        'Where checkout sends the buyer after paying; HTTPS (or a host the operator allows). May contain {CHECKOUT_SESSION_ID}.',
+      ),
+    cancelUrl: z
+      .string()
+      .min(1)
+      .max(2048)
+      .describe('Where checkout sends the buyer who cancels; HTTPS (or a host the operator allows).'),
   })
   .strict()
   .describe('A pack to buy and where to return.');
@@ -33,7 +43,7 @@ export const PurchaseOutput = z
     checkoutSessionId: z.string().describe('The Stripe checkout session id (cs_...).'),
     url: z.string().describe('Send the buyer here to pay.'),
     expiresAt: z.string().describe('When the checkout session expires unpaid, ISO 8601.'),
-    purchaseId: z.string().describe('This service\'s id of the purchase (pur_...).'),
+    purchaseId: z.string().describe("This service's id of the purchase (pur_...)."),
     packType: z.string().describe('The pack bought.'),
     credits: z.number().int().describe('Credits added once the payment completes.'),
     amount: z.number().int().describe('Price in minor units.'),
@@ -51,15 +61,29 @@ function returnUrlProblem(field: string, raw: string, allowedHosts: readonly str
   }
   if (url.username || url.password) return { field, reason: 'must not contain credentials' };
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && allowedHosts.includes(url.hostname.toLowerCase().replace(/^\[|\]$/g, ''))) return undefined;
+  if (url.protocol === 'http:' && allowedHosts.includes(url.hostname.toLowerCase().replace(/^\[|\]$/g, '')))
+    return undefined;
   return { field, reason: 'must be an https:// URL' };
 }
 
-export async function purchase(deps: CreditDeps, accountId: string, input: z.output<typeof PurchaseInput>): Promise<z.infer<typeof PurchaseOutput>> {
+export async function purchase(
+  deps: CreditDeps,
+  accountId: string,
+  input: z.output<typeof PurchaseInput>,
+): Promise<z.infer<typeof PurchaseOutput>> {
   const details: ErrorDetail[] = [];
   const pack = findPack(catalogueOf(deps.config), input.packType);
-  if (!pack) details.push({ field: 'packType', reason: `no pack "${input.packType}"; choose one of ${catalogueOf(deps.config).packs.map((p) => p.type).join(', ')}` });
-  for (const [field, raw] of [['successUrl', input.successUrl], ['cancelUrl', input.cancelUrl]] as const) {
+  if (!pack)
+    details.push({
+      field: 'packType',
+      reason: `no pack "${input.packType}"; choose one of ${catalogueOf(deps.config)
+        .packs.map((p) => p.type)
+        .join(', ')}`,
+    });
+  for (const [field, raw] of [
+    ['successUrl', input.successUrl],
+    ['cancelUrl', input.cancelUrl],
+  ] as const) {
     const problem = returnUrlProblem(field, raw, deps.config.payments.returnHosts);
     if (problem) details.push(problem);
   }
@@ -80,7 +104,10 @@ export async function purchase(deps: CreditDeps, accountId: string, input: z.out
   } catch (err) {
     if (!(err instanceof PaymentProviderError)) throw err;
     deps.log.warn({ accountId, purchaseId, reason: err.message }, 'checkout session could not be created');
-    throw new ApiError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached or refused the request; try again shortly.');
+    throw new ApiError(
+      'SERVICE_UNAVAILABLE',
+      'The payment provider could not be reached or refused the request; try again shortly.',
+    );
   }
   const expiresAt = new Date(session.expiresAt * 1000).toISOString();
   await inAccount(deps.store, accountId, async (tx) => {
@@ -107,9 +134,26 @@ export async function purchase(deps: CreditDeps, accountId: string, input: z.out
       tx,
       accountId,
       'payment.initiated',
-      { kind: 'checkout', checkoutSessionId: session.id, purchaseId, packType: pack.type, credits: pack.credits, amount: pack.price, currency: pack.currency },
+      {
+        kind: 'checkout',
+        checkoutSessionId: session.id,
+        purchaseId,
+        packType: pack.type,
+        credits: pack.credits,
+        amount: pack.price,
+        currency: pack.currency,
+      },
       now,
     );
   });
-  return { checkoutSessionId: session.id, url: session.url, expiresAt, purchaseId, packType: pack.type, credits: pack.credits, amount: pack.price, currency: pack.currency };
+  return {
+    checkoutSessionId: session.id,
+    url: session.url,
+    expiresAt,
+    purchaseId,
+    packType: pack.type,
+    credits: pack.credits,
+    amount: pack.price,
+    currency: pack.currency,
+  };
 }

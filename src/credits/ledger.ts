@@ -10,7 +10,13 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import { cursorPageInput, CursorPageMetaSchema, paginateCursor, type CursorCodec, type CursorPageMeta } from '../core/pagination.js';
+import {
+  cursorPageInput,
+  CursorPageMetaSchema,
+  paginateCursor,
+  type CursorCodec,
+  type CursorPageMeta,
+} from '../core/pagination.js';
 import { accountTx } from '../accounts/tenancy.js';
 import { ACCOUNTS } from '../accounts/records.js';
 import type { Store, Tx } from '../store/port.js';
@@ -42,9 +48,11 @@ export interface NewEntry {
 
 /** 402 INSUFFICIENT_CREDITS with `required` and `available`. */
 export function insufficientCredits(required: number, available: number): ApiError {
-  return new ApiError('INSUFFICIENT_CREDITS', `This needs ${required} credits and the wallet holds ${available}. Buy a pack (POST /api/svcloom/credits/purchase) and try again.`, [
-    { field: 'credits', reason: `${required} required, ${available} available`, required, available },
-  ]);
+  return new ApiError(
+    'INSUFFICIENT_CREDITS',
+    `This needs ${required} credits and the wallet holds ${available}. Buy a pack (POST /api/svcloom/credits/purchase) and try again.`,
+    [{ field: 'credits', reason: `${required} required, ${available} available`, required, available }],
+  );
 }
 
 /** The account's wallet as stored, or a new empty one (written by saveWalletInTx). */
@@ -68,10 +76,16 @@ export async function entryForKeyInTx(tx: Tx, accountId: string, key: string): P
  * first entry and changes nothing; a move below zero throws
  * INSUFFICIENT_CREDITS and changes nothing.
  */
-export async function appendInTx(tx: Tx, wallet: WalletRecord, input: NewEntry, now: Date): Promise<{ entry: LedgerEntry; replayed: boolean }> {
+export async function appendInTx(
+  tx: Tx,
+  wallet: WalletRecord,
+  input: NewEntry,
+  now: Date,
+): Promise<{ entry: LedgerEntry; replayed: boolean }> {
   const existing = await entryForKeyInTx(tx, wallet.ownerId, input.idempotencyKey);
   if (existing) return { entry: existing, replayed: true };
-  if (!Number.isSafeInteger(input.amount) || Math.abs(input.amount) > MAX_ENTRY_CREDITS) throw new Error(`entry amount must be a whole number of credits, got ${input.amount}`);
+  if (!Number.isSafeInteger(input.amount) || Math.abs(input.amount) > MAX_ENTRY_CREDITS)
+    throw new Error(`entry amount must be a whole number of credits, got ${input.amount}`);
   if (wallet.balance + input.amount < 0) throw insufficientCredits(-input.amount, wallet.balance);
   wallet.seq += 1;
   wallet.balance += input.amount;
@@ -112,12 +126,22 @@ export async function appendInTx(tx: Tx, wallet: WalletRecord, input: NewEntry, 
 }
 
 /** Runs `fn` in one transaction of `store`, seen through `accountId` whatever store it is (raw or an account view). */
-export function inAccount<R>(store: Store, accountId: string, fn: (tx: Tx) => Promise<R>, opts?: { readOnly?: boolean }): Promise<R> {
+export function inAccount<R>(
+  store: Store,
+  accountId: string,
+  fn: (tx: Tx) => Promise<R>,
+  opts?: { readOnly?: boolean },
+): Promise<R> {
   return store.transact((tx) => fn(accountTx(tx, accountId)), opts);
 }
 
 /** Adds credits (purchase, grant, refund) or, for a grant, takes them away (a negative operator adjustment). */
-export async function addEntry(store: Store, clock: Clock, accountId: string, input: NewEntry): Promise<{ entry: LedgerEntry; replayed: boolean; balance: number }> {
+export async function addEntry(
+  store: Store,
+  clock: Clock,
+  accountId: string,
+  input: NewEntry,
+): Promise<{ entry: LedgerEntry; replayed: boolean; balance: number }> {
   return inAccount(store, accountId, async (tx) => {
     const now = clock.now();
     const wallet = await loadWalletInTx(tx, accountId, now);
@@ -145,28 +169,40 @@ export const GrantCreditsInput = z
       .min(1)
       .max(200)
       .optional()
-      .describe('Repeat-safe key: a second call with the same key returns the first entry and grants nothing more. Default: a new key per call.'),
+      .describe(
+        'Repeat-safe key: a second call with the same key returns the first entry and grants nothing more. Default: a new key per call.',
+      ),
   })
   .strict()
-  .describe('A grant or adjustment of an account\'s credits.');
+  .describe("A grant or adjustment of an account's credits.");
 
 export const LedgerEntrySchema = z
   .object({
     id: z.string().describe('Entry id (cre_...).'),
-    seq: z.number().int().describe('Position in the account\'s ledger, from 1.'),
+    seq: z.number().int().describe("Position in the account's ledger, from 1."),
     kind: z.enum(ENTRY_KINDS).describe('purchase, grant, debit, refund or reversal.'),
     amount: z.number().int().describe('Signed credits: positive adds, negative takes away.'),
     balanceAfter: z.number().int().describe('Balance right after this entry.'),
     idempotencyKey: z.string().describe('The key that makes this entry unique in the account.'),
     reference: z
       .object({
-        type: z.string().describe('What the entry is about: checkout_session, auto_reload, payment, operator, or the paid action\'s record type.'),
+        type: z
+          .string()
+          .describe(
+            "What the entry is about: checkout_session, auto_reload, payment, operator, or the paid action's record type.",
+          ),
         id: z.string().describe('Id of that record.'),
       })
       .describe('What the entry refers to.'),
-    action: z.string().nullable().describe('Paid action of a debit or refund (chat_message, media_inference, voice, avatar).'),
+    action: z
+      .string()
+      .nullable()
+      .describe('Paid action of a debit or refund (chat_message, media_inference, voice, avatar).'),
     reason: z.string().nullable().describe('Why (grants).'),
-    shortfall: z.number().int().describe('Reversals: credits that could not be taken back because they were spent already.'),
+    shortfall: z
+      .number()
+      .int()
+      .describe('Reversals: credits that could not be taken back because they were spent already.'),
     createdAt: z.string().describe('When, ISO 8601.'),
   })
   .describe('One ledger entry.');
@@ -174,10 +210,12 @@ export const LedgerEntrySchema = z
 export const GrantCreditsOutput = z
   .object({
     entry: LedgerEntrySchema,
-    balance: z.number().int().describe('The account\'s balance after the grant.'),
-    replayed: z.boolean().describe('True when the idempotency key had been used: the first entry is returned, nothing new was granted.'),
+    balance: z.number().int().describe("The account's balance after the grant."),
+    replayed: z
+      .boolean()
+      .describe('True when the idempotency key had been used: the first entry is returned, nothing new was granted.'),
   })
-  .describe('The grant\'s ledger entry and the new balance.');
+  .describe("The grant's ledger entry and the new balance.");
 
 export function entryView(e: LedgerEntry): z.infer<typeof LedgerEntrySchema> {
   return {
@@ -216,7 +254,10 @@ export async function grantCredits(
 
 // ---- History ----
 
-export const ListCreditHistoryInput = z.object({ ...cursorPageInput }).strict().describe('Which page of the ledger.');
+export const ListCreditHistoryInput = z
+  .object({ ...cursorPageInput })
+  .strict()
+  .describe('Which page of the ledger.');
 
 export const ListCreditHistoryOutput = z
   .object({
@@ -235,7 +276,14 @@ export async function creditHistory(
 ): Promise<{ items: Array<z.infer<typeof LedgerEntrySchema>>; pagination: CursorPageMeta }> {
   const entries = await store.findBy<LedgerEntry>(CREDIT_ENTRIES, 'ownerId', accountId);
   entries.sort((a, b) => b.seq - a.seq);
-  const page = paginateCursor(entries, { codec: cursors, scope: `credit-history:${accountId}`, keyOf: seqKey, order: 'desc', cursor: opts.cursor, limit: opts.limit });
+  const page = paginateCursor(entries, {
+    codec: cursors,
+    scope: `credit-history:${accountId}`,
+    keyOf: seqKey,
+    order: 'desc',
+    cursor: opts.cursor,
+    limit: opts.limit,
+  });
   return { items: page.items.map(entryView), pagination: page.pagination };
 }
 

@@ -17,7 +17,13 @@ import { CREDIT_PAYMENTS, type PaymentRecord, type WalletRecord } from './record
 export const fixedClock = (now: Date): Clock => ({ now: () => now });
 
 /** Emits a payment.* or credits.* event in the transaction (the outbox: delivered to the account's webhooks). */
-export async function emitInTx(tx: Tx, ownerId: string, type: string, data: Record<string, unknown>, now: Date): Promise<void> {
+export async function emitInTx(
+  tx: Tx,
+  ownerId: string,
+  type: string,
+  data: Record<string, unknown>,
+  now: Date,
+): Promise<void> {
   await recordEvent(tx, { type, ownerId, data }, fixedClock(now));
 }
 
@@ -28,12 +34,20 @@ export async function emitInTx(tx: Tx, ownerId: string, type: string, data: Reco
 export async function completePaymentInTx(
   tx: Tx,
   wallet: WalletRecord,
-  payment: Pick<PaymentRecord, 'id' | 'ownerId' | 'source' | 'purchaseId' | 'checkoutSessionId' | 'credits' | 'amount' | 'currency'>,
+  payment: Pick<
+    PaymentRecord,
+    'id' | 'ownerId' | 'source' | 'purchaseId' | 'checkoutSessionId' | 'credits' | 'amount' | 'currency'
+  >,
   ledgerKey: string,
   reference: { type: string; id: string },
   now: Date,
 ): Promise<{ credited: boolean }> {
-  const { replayed } = await appendInTx(tx, wallet, { kind: 'purchase', amount: payment.credits, idempotencyKey: ledgerKey, reference }, now);
+  const { replayed } = await appendInTx(
+    tx,
+    wallet,
+    { kind: 'purchase', amount: payment.credits, idempotencyKey: ledgerKey, reference },
+    now,
+  );
   const existing = await tx.get<PaymentRecord>(CREDIT_PAYMENTS, payment.id);
   if (existing?.status === 'completed') return { credited: !replayed };
   const record: PaymentRecord = {
@@ -57,10 +71,19 @@ export async function completePaymentInTx(
  * difference is recorded as shortfall (on the entry, the payment and the
  * wallet), never a negative balance. The caller saves the payment record.
  */
-export async function applyRefundInTx(tx: Tx, wallet: WalletRecord, payment: PaymentRecord, refundedAmount: number, now: Date): Promise<void> {
+export async function applyRefundInTx(
+  tx: Tx,
+  wallet: WalletRecord,
+  payment: PaymentRecord,
+  refundedAmount: number,
+  now: Date,
+): Promise<void> {
   payment.refundedAmount = Math.max(payment.refundedAmount, Math.min(refundedAmount, payment.amount));
   if (payment.status !== 'completed' || payment.refundedAmount === 0) return;
-  const target = payment.refundedAmount >= payment.amount ? payment.credits : Math.floor((payment.credits * payment.refundedAmount) / payment.amount);
+  const target =
+    payment.refundedAmount >= payment.amount
+      ? payment.credits
+      : Math.floor((payment.credits * payment.refundedAmount) / payment.amount);
   const due = target - payment.reversedCredits;
   if (due <= 0) return;
   const taken = Math.min(due, wallet.balance);

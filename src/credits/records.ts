@@ -25,7 +25,15 @@ export const CREDIT_PAYMENTS = 'credit_payments';
 export const CREDIT_RELOADS = 'credit_reloads';
 export const CREDIT_STRIPE_EVENTS = 'credit_stripe_events';
 
-for (const c of [CREDIT_ENTRIES, CREDIT_WALLETS, CREDIT_CHECKOUTS, CREDIT_PAYMENTS, CREDIT_RELOADS, CREDIT_STRIPE_EVENTS]) declareTenantCollection(c);
+for (const c of [
+  CREDIT_ENTRIES,
+  CREDIT_WALLETS,
+  CREDIT_CHECKOUTS,
+  CREDIT_PAYMENTS,
+  CREDIT_RELOADS,
+  CREDIT_STRIPE_EVENTS,
+])
+  declareTenantCollection(c);
 
 /** Indexed fields (each account's ledger is read by owner; a PaymentIntent finds its checkout by purchase id). */
 export const CREDIT_INDEXES: Record<string, string[]> = {

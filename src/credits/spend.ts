@@ -5,7 +5,15 @@
 import { ulid } from '../core/ids.js';
 import { actionCost, catalogueOf, type PaidAction } from './catalogue.js';
 import { afterDebitInTx, startReload, type CreditDeps, type ReloadTicket } from './autoreload.js';
-import { appendInTx, entryForKeyInTx, inAccount, insufficientCredits, loadWalletInTx, MAX_ENTRY_CREDITS, saveWalletInTx } from './ledger.js';
+import {
+  appendInTx,
+  entryForKeyInTx,
+  inAccount,
+  insufficientCredits,
+  loadWalletInTx,
+  MAX_ENTRY_CREDITS,
+  saveWalletInTx,
+} from './ledger.js';
 import type { EntryReference, LedgerEntry } from './records.js';
 
 /** What spending needs from a tool's context (a ToolContext has all of it). */
@@ -27,8 +35,13 @@ export interface DebitRequest {
  * nothing. In the same transaction it sends low-balance notices and reserves
  * an automatic reload when one is due; the reload is charged afterwards.
  */
-export async function debitCredits(deps: CreditDeps, accountId: string, req: DebitRequest): Promise<{ entry: LedgerEntry; replayed: boolean; balance: number }> {
-  if (!Number.isSafeInteger(req.credits) || req.credits < 1 || req.credits > MAX_ENTRY_CREDITS) throw new Error(`a debit takes 1 to ${MAX_ENTRY_CREDITS} credits, got ${req.credits}`);
+export async function debitCredits(
+  deps: CreditDeps,
+  accountId: string,
+  req: DebitRequest,
+): Promise<{ entry: LedgerEntry; replayed: boolean; balance: number }> {
+  if (!Number.isSafeInteger(req.credits) || req.credits < 1 || req.credits > MAX_ENTRY_CREDITS)
+    throw new Error(`a debit takes 1 to ${MAX_ENTRY_CREDITS} credits, got ${req.credits}`);
   let ticket: ReloadTicket | undefined;
   const result = await inAccount(deps.store, accountId, async (tx) => {
     ticket = undefined; // the store may run this function more than once
@@ -41,7 +54,13 @@ export async function debitCredits(deps: CreditDeps, accountId: string, req: Deb
     const { entry } = await appendInTx(
       tx,
       wallet,
-      { kind: 'debit', amount: -req.credits, idempotencyKey: req.idempotencyKey, reference: req.reference, action: req.action },
+      {
+        kind: 'debit',
+        amount: -req.credits,
+        idempotencyKey: req.idempotencyKey,
+        reference: req.reference,
+        action: req.action,
+      },
       now,
     );
     ticket = await afterDebitInTx(tx, wallet, before, catalogueOf(deps.config), now);
@@ -60,7 +79,14 @@ export async function refundDebit(deps: CreditDeps, debit: LedgerEntry, reason: 
     const { entry, replayed } = await appendInTx(
       tx,
       wallet,
-      { kind: 'refund', amount: -debit.amount, idempotencyKey: `refund:${debit.id}`, reference: debit.reference, action: debit.action, reason: reason.slice(0, 300) },
+      {
+        kind: 'refund',
+        amount: -debit.amount,
+        idempotencyKey: `refund:${debit.id}`,
+        reference: debit.reference,
+        action: debit.action,
+        reason: reason.slice(0, 300),
+      },
       now,
     );
     if (!replayed) await saveWalletInTx(tx, wallet, now);
@@ -73,7 +99,13 @@ export async function refundDebit(deps: CreditDeps, debit: LedgerEntry, reason: 
  * runs `fn`, and refunds the debit with a new entry if `fn` throws (the error
  * is thrown on). `ref` names what is paid for (a chat message, a media item).
  */
-export async function withCredits<T>(ctx: CreditContext, action: PaidAction, units: number, ref: EntryReference, fn: () => Promise<T>): Promise<T> {
+export async function withCredits<T>(
+  ctx: CreditContext,
+  action: PaidAction,
+  units: number,
+  ref: EntryReference,
+  fn: () => Promise<T>,
+): Promise<T> {
   const credits = actionCost(catalogueOf(ctx.config), action, units);
   if (credits === 0) return fn();
   const { entry } = await debitCredits(ctx, ctx.principal.ownerId, {
@@ -89,7 +121,10 @@ export async function withCredits<T>(ctx: CreditContext, action: PaidAction, uni
       await refundDebit(ctx, entry, `${action} failed`);
     } catch (refundErr) {
       // The debit stays on the ledger; the operator can see it and grant it back.
-      ctx.log.error({ err: refundErr, accountId: entry.ownerId, entryId: entry.id }, 'could not refund a failed paid action');
+      ctx.log.error(
+        { err: refundErr, accountId: entry.ownerId, entryId: entry.id },
+        'could not refund a failed paid action',
+      );
     }
     throw err;
   }

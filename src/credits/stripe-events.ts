@@ -68,10 +68,16 @@ const StripeId = z
   .regex(/^[A-Za-z0-9_]{1,255}$/)
   .describe('A Stripe object id, e.g. cs_..., pi_..., ch_..., evt_....');
 const Ref = z
-  .union([StripeId, z.object({ id: StripeId.describe('The id of the expanded object.') }).describe('An expanded Stripe object.')])
+  .union([
+    StripeId,
+    z.object({ id: StripeId.describe('The id of the expanded object.') }).describe('An expanded Stripe object.'),
+  ])
   .nullish()
   .describe('A Stripe object id, or the object expanded.');
-const Metadata = z.record(z.string().describe('Metadata key.'), z.string().describe('Metadata value.')).nullish().describe('Key-value metadata of the object.');
+const Metadata = z
+  .record(z.string().describe('Metadata key.'), z.string().describe('Metadata value.'))
+  .nullish()
+  .describe('Key-value metadata of the object.');
 const Amount = z.number().nullish().describe('An amount in minor units.');
 const Currency = z.string().nullish().describe('ISO 4217 currency, lowercase.');
 
@@ -195,38 +201,68 @@ function notOurs(what: string, metadata: Record<string, string> | null | undefin
 }
 
 /** The metadata, where present, must say what the record says. */
-function metadataConflict(metadata: Record<string, string> | null | undefined, p: Pick<Purchase, 'ownerId' | 'purchaseId' | 'credits'>): string | undefined {
+function metadataConflict(
+  metadata: Record<string, string> | null | undefined,
+  p: Pick<Purchase, 'ownerId' | 'purchaseId' | 'credits'>,
+): string | undefined {
   const m = metadata ?? {};
-  if (m.svcAccountId !== undefined && m.svcAccountId !== p.ownerId) return 'its metadata names another account than the purchase record';
-  if (m.svcPurchaseId !== undefined && m.svcPurchaseId !== p.purchaseId) return 'its metadata names another purchase than the record';
-  if (m.svcCredits !== undefined && m.svcCredits !== String(p.credits)) return 'its metadata names other credits than the purchase record';
+  if (m.svcAccountId !== undefined && m.svcAccountId !== p.ownerId)
+    return 'its metadata names another account than the purchase record';
+  if (m.svcPurchaseId !== undefined && m.svcPurchaseId !== p.purchaseId)
+    return 'its metadata names another purchase than the record';
+  if (m.svcCredits !== undefined && m.svcCredits !== String(p.credits))
+    return 'its metadata names other credits than the purchase record';
   return undefined;
 }
 
 /** The amount and currency must be the record's (the record's amount is a pack price: always positive). */
-function moneyConflict(what: string, amount: number | null | undefined, currency: string | null | undefined, p: Pick<Purchase, 'amount' | 'currency'>): string | undefined {
-  if (amount === null || amount === undefined || !Number.isSafeInteger(amount) || amount <= 0) return `${what} amount ${amount ?? 'missing'} is not a positive whole amount`;
+function moneyConflict(
+  what: string,
+  amount: number | null | undefined,
+  currency: string | null | undefined,
+  p: Pick<Purchase, 'amount' | 'currency'>,
+): string | undefined {
+  if (amount === null || amount === undefined || !Number.isSafeInteger(amount) || amount <= 0)
+    return `${what} amount ${amount ?? 'missing'} is not a positive whole amount`;
   if (amount !== p.amount) return `${what} amount ${amount} differs from the recorded ${p.amount}`;
-  if (!currency || currency.toLowerCase() !== p.currency.toLowerCase()) return `${what} currency ${currency ?? 'missing'} differs from the recorded ${p.currency}`;
+  if (!currency || currency.toLowerCase() !== p.currency.toLowerCase())
+    return `${what} currency ${currency ?? 'missing'} differs from the recorded ${p.currency}`;
   return undefined;
 }
 
 function sessionConflict(session: SessionObject, record: CheckoutRecord): string | undefined {
   if (session.mode !== 'payment') return `mode ${session.mode ?? 'missing'} is not a one-time payment`;
-  return metadataConflict(session.metadata, fromCheckout(record)) ?? moneyConflict('the session', session.amount_total, session.currency, record);
+  return (
+    metadataConflict(session.metadata, fromCheckout(record)) ??
+    moneyConflict('the session', session.amount_total, session.currency, record)
+  );
 }
 
 /** A payment record under this PaymentIntent id that is not this purchase's: the event names someone else's payment. */
 function paymentClash(payment: PaymentRecord | undefined, p: Purchase): boolean {
   if (!payment) return false;
   if (payment.ownerId !== p.ownerId || payment.purchaseId !== p.purchaseId) return true;
-  return p.checkoutSessionId !== null && payment.checkoutSessionId !== null && payment.checkoutSessionId !== p.checkoutSessionId;
+  return (
+    p.checkoutSessionId !== null &&
+    payment.checkoutSessionId !== null &&
+    payment.checkoutSessionId !== p.checkoutSessionId
+  );
 }
 
 /** Whether the Stripe event was applied already; otherwise marks it (in the same transaction as its effects). */
-async function firstDelivery(tx: Tx, accountId: string, event: { id: string; type: string }, now: Date): Promise<boolean> {
+async function firstDelivery(
+  tx: Tx,
+  accountId: string,
+  event: { id: string; type: string },
+  now: Date,
+): Promise<boolean> {
   if (await tx.get(CREDIT_STRIPE_EVENTS, event.id)) return false;
-  const record: StripeEventRecord = { id: event.id, ownerId: accountId, type: event.type, processedAt: now.toISOString() };
+  const record: StripeEventRecord = {
+    id: event.id,
+    ownerId: accountId,
+    type: event.type,
+    processedAt: now.toISOString(),
+  };
   await tx.put(CREDIT_STRIPE_EVENTS, record);
   return true;
 }
@@ -261,7 +297,10 @@ export async function handleStripeEvent(deps: CreditDeps, verified: Stripe.Event
  * The checkout session of a signed event and the purchase record this service wrote for it, or the answer to give
  * when there is none (malformed, not ours, or disagreeing with the record).
  */
-async function ourSession(deps: CreditDeps, object: unknown): Promise<{ session: SessionObject; record: CheckoutRecord } | HandledEvent> {
+async function ourSession(
+  deps: CreditDeps,
+  object: unknown,
+): Promise<{ session: SessionObject; record: CheckoutRecord } | HandledEvent> {
   const session = parse(SessionObject, object);
   if (!session) return refused('malformed checkout session');
   const record = await deps.store.get<CheckoutRecord>(CREDIT_CHECKOUTS, session.id);
@@ -284,7 +323,10 @@ async function sessionPaid(deps: CreditDeps, event: Event, object: unknown): Pro
   const accountId = record.ownerId;
   const purchase = fromCheckout(record);
   const paymentIntentId = refId(session.payment_intent);
-  if (paymentIntentId && paymentClash(await deps.store.get<PaymentRecord>(CREDIT_PAYMENTS, paymentIntentId), purchase)) {
+  if (
+    paymentIntentId &&
+    paymentClash(await deps.store.get<PaymentRecord>(CREDIT_PAYMENTS, paymentIntentId), purchase)
+  ) {
     return refused(`checkout session ${session.id}: its PaymentIntent ${paymentIntentId} belongs to another purchase`);
   }
   // The saved card, for automatic reloads (best effort: crediting does not wait on it).
@@ -331,7 +373,12 @@ async function sessionPaid(deps: CreditDeps, event: Event, object: unknown): Pro
         now,
       );
     } else {
-      await appendInTx(tx, wallet, { kind: 'purchase', amount: checkout.credits, idempotencyKey: ledgerKey, reference }, now);
+      await appendInTx(
+        tx,
+        wallet,
+        { kind: 'purchase', amount: checkout.credits, idempotencyKey: ledgerKey, reference },
+        now,
+      );
     }
     await emitInTx(
       tx,
@@ -360,7 +407,8 @@ async function sessionFailed(deps: CreditDeps, event: Event, object: unknown): P
   const found = await ourSession(deps, object);
   if ('handled' in found) return found;
   const { session, record } = found;
-  if (session.payment_status === 'paid') return refused(`checkout session ${session.id} is reported failed or expired but paid`);
+  if (session.payment_status === 'paid')
+    return refused(`checkout session ${session.id} is reported failed or expired but paid`);
   const status = event.type === 'checkout.session.expired' ? 'expired' : 'failed';
   const accountId = record.ownerId;
   return inAccount(deps.store, accountId, async (tx) => {
@@ -378,7 +426,12 @@ async function sessionFailed(deps: CreditDeps, event: Event, object: unknown): P
       tx,
       accountId,
       'payment.failed',
-      { kind: 'checkout', checkoutSessionId: session.id, purchaseId: checkout.purchaseId, reason: status === 'expired' ? 'checkout_expired' : 'payment_failed' },
+      {
+        kind: 'checkout',
+        checkoutSessionId: session.id,
+        purchaseId: checkout.purchaseId,
+        reason: status === 'expired' ? 'checkout_expired' : 'payment_failed',
+      },
       now,
     );
     return applied(`checkout session ${status}`);
@@ -390,8 +443,14 @@ async function chargeRefunded(deps: CreditDeps, event: Event, object: unknown): 
   if (!charge) return refused('malformed charge');
   const paymentIntentId = refId(charge.payment_intent);
   if (!paymentIntentId) return ignored(`charge ${charge.id} has no PaymentIntent: not a payment of this service`);
-  if (!Number.isSafeInteger(charge.amount_refunded) || charge.amount_refunded < 0 || charge.amount_refunded > charge.amount) {
-    return refused(`charge ${charge.id}: refunded amount ${charge.amount_refunded} is not between 0 and ${charge.amount}`);
+  if (
+    !Number.isSafeInteger(charge.amount_refunded) ||
+    charge.amount_refunded < 0 ||
+    charge.amount_refunded > charge.amount
+  ) {
+    return refused(
+      `charge ${charge.id}: refunded amount ${charge.amount_refunded} is not between 0 and ${charge.amount}`,
+    );
   }
   const known = await deps.store.get<PaymentRecord>(CREDIT_PAYMENTS, paymentIntentId);
   let purchase: Purchase;
@@ -407,7 +466,9 @@ async function chargeRefunded(deps: CreditDeps, event: Event, object: unknown): 
       checkoutSessionId: known.checkoutSessionId,
       customerId: null,
     };
-    const conflict = metadataConflict(charge.metadata, purchase) ?? moneyConflict('the charge', charge.amount, charge.currency, purchase);
+    const conflict =
+      metadataConflict(charge.metadata, purchase) ??
+      moneyConflict('the charge', charge.amount, charge.currency, purchase);
     if (conflict) return refused(`refund of PaymentIntent ${paymentIntentId}: ${conflict}`);
   } else {
     // A refund delivered before the payment's completion: Stripe's own copy of the PaymentIntent says which purchase it
@@ -424,15 +485,20 @@ async function chargeRefunded(deps: CreditDeps, event: Event, object: unknown): 
       metadataConflict(charge.metadata, purchase) ??
       moneyConflict('the PaymentIntent', pi.amount, pi.currency, purchase) ??
       moneyConflict('the charge', charge.amount, charge.currency, purchase) ??
-      (purchase.paymentIntentId !== null && purchase.paymentIntentId !== paymentIntentId ? 'the purchase was paid by another PaymentIntent' : undefined) ??
-      (purchase.customerId !== null && pi.customerId !== purchase.customerId ? 'the PaymentIntent charged another customer' : undefined);
+      (purchase.paymentIntentId !== null && purchase.paymentIntentId !== paymentIntentId
+        ? 'the purchase was paid by another PaymentIntent'
+        : undefined) ??
+      (purchase.customerId !== null && pi.customerId !== purchase.customerId
+        ? 'the PaymentIntent charged another customer'
+        : undefined);
     if (conflict) return refused(`refund of PaymentIntent ${paymentIntentId}: ${conflict}`);
   }
   const owner = purchase.ownerId;
   return inAccount(deps.store, owner, async (tx) => {
     const now = deps.clock.now();
     const payment = await tx.get<PaymentRecord>(CREDIT_PAYMENTS, paymentIntentId);
-    if (known && !payment) return refused(`refund of PaymentIntent ${paymentIntentId}: its payment record changed account`);
+    if (known && !payment)
+      return refused(`refund of PaymentIntent ${paymentIntentId}: its payment record changed account`);
     if (!(await firstDelivery(tx, owner, event, now))) return ignored('event already applied');
     if (!payment) {
       // Kept until the completion arrives (completePaymentInTx applies it then).
@@ -472,11 +538,16 @@ async function paymentIntentUpdate(deps: CreditDeps, event: Event, object: unkno
   const conflict =
     metadataConflict(pi.metadata, purchase) ??
     moneyConflict('the PaymentIntent', pi.amount, pi.currency, purchase) ??
-    (purchase.paymentIntentId !== null && purchase.paymentIntentId !== pi.id ? 'the purchase was settled by another PaymentIntent' : undefined) ??
-    (purchase.customerId !== null && customer !== purchase.customerId ? 'it charged another customer than the reload record' : undefined);
+    (purchase.paymentIntentId !== null && purchase.paymentIntentId !== pi.id
+      ? 'the purchase was settled by another PaymentIntent'
+      : undefined) ??
+    (purchase.customerId !== null && customer !== purchase.customerId
+      ? 'it charged another customer than the reload record'
+      : undefined);
   if (conflict) return refused(`PaymentIntent ${pi.id}: ${conflict}`);
   const succeeded = event.type === 'payment_intent.succeeded';
-  if (succeeded && pi.status !== 'succeeded') return refused(`PaymentIntent ${pi.id} is reported succeeded with status ${pi.status ?? 'missing'}`);
+  if (succeeded && pi.status !== 'succeeded')
+    return refused(`PaymentIntent ${pi.id} is reported succeeded with status ${pi.status ?? 'missing'}`);
   const accountId = purchase.ownerId;
   if (purchase.kind === 'reload') {
     // An automatic reload: settles it if the charge call did not (its outcome was unknown).
@@ -492,7 +563,12 @@ async function paymentIntentUpdate(deps: CreditDeps, event: Event, object: unkno
       purchase.purchaseId,
       succeeded
         ? { status: 'succeeded', paymentIntentId: pi.id }
-        : { status: 'failed', paymentIntentId: pi.id, code: error?.code ?? 'payment_failed', reason: error?.message ?? 'the payment failed' },
+        : {
+            status: 'failed',
+            paymentIntentId: pi.id,
+            code: error?.code ?? 'payment_failed',
+            reason: error?.message ?? 'the payment failed',
+          },
     );
     return applied(`reload ${purchase.purchaseId} settled`);
   }
@@ -517,4 +593,3 @@ async function paymentIntentUpdate(deps: CreditDeps, event: Event, object: unkno
     return applied('payment failure recorded');
   });
 }
-

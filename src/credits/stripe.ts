@@ -87,16 +87,36 @@ export interface PaymentsGateway {
 
 /** Verifies a webhook delivery (exact bytes and header) and returns the event; throws on a bad or stale signature. */
 /** `nowMs`: the service clock (Unix ms), against which the signature's age is checked (default tolerance: 5 minutes). */
-export function verifyStripeEvent(config: PaymentsConfig, rawBody: Buffer, signature: string | undefined, nowMs: number): Stripe.Event {
+export function verifyStripeEvent(
+  config: PaymentsConfig,
+  rawBody: Buffer,
+  signature: string | undefined,
+  nowMs: number,
+): Stripe.Event {
   const secret = config.stripeWebhookSecret;
-  if (!secret) throw new ApiError('PAYMENTS_NOT_CONFIGURED', 'Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET).');
-  if (!signature) throw ApiError.validation('Missing Stripe-Signature header.', [{ field: 'Stripe-Signature', reason: 'required' }]);
+  if (!secret)
+    throw new ApiError(
+      'PAYMENTS_NOT_CONFIGURED',
+      'Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET).',
+    );
+  if (!signature)
+    throw ApiError.validation('Missing Stripe-Signature header.', [{ field: 'Stripe-Signature', reason: 'required' }]);
   try {
-    return stripeSdk().webhooks.constructEvent(rawBody, signature, secret, stripeSdk().webhooks.DEFAULT_TOLERANCE, undefined, nowMs);
+    return stripeSdk().webhooks.constructEvent(
+      rawBody,
+      signature,
+      secret,
+      stripeSdk().webhooks.DEFAULT_TOLERANCE,
+      undefined,
+      nowMs,
+    );
   } catch (err) {
     // The SDK says whether the signature did not match or the timestamp is outside the tolerance.
-    const reason = err instanceof stripeSdk().errors.StripeSignatureVerificationError ? err.message : 'unreadable payload';
-    throw ApiError.validation('The Stripe-Signature header does not verify this body.', [{ field: 'Stripe-Signature', reason: reason.slice(0, 200) }]);
+    const reason =
+      err instanceof stripeSdk().errors.StripeSignatureVerificationError ? err.message : 'unreadable payload';
+    throw ApiError.validation('The Stripe-Signature header does not verify this body.', [
+      { field: 'Stripe-Signature', reason: reason.slice(0, 200) },
+    ]);
   }
 }
 
@@ -106,7 +126,10 @@ export class PaymentProviderError extends Error {
 }
 
 function providerError(err: unknown): PaymentProviderError {
-  if (err instanceof stripeSdk().errors.StripeError) return new PaymentProviderError(`${err.rawType ?? err.type}${err.code ? `/${err.code}` : ''} (${err.statusCode ?? 'no status'}): ${err.message.slice(0, 200)}`);
+  if (err instanceof stripeSdk().errors.StripeError)
+    return new PaymentProviderError(
+      `${err.rawType ?? err.type}${err.code ? `/${err.code}` : ''} (${err.statusCode ?? 'no status'}): ${err.message.slice(0, 200)}`,
+    );
   return new PaymentProviderError(err instanceof Error ? err.message.slice(0, 200) : 'unknown error');
 }
 
@@ -180,14 +203,29 @@ class StripeGateway implements PaymentsGateway {
       );
       if (pi.status === 'succeeded') return { status: 'succeeded', paymentIntentId: pi.id };
       if (pi.status === 'processing') return { status: 'unknown', reason: 'the payment is still processing' };
-      return { status: 'failed', paymentIntentId: pi.id, code: pi.status, reason: `the payment needs attention (${pi.status})` };
+      return {
+        status: 'failed',
+        paymentIntentId: pi.id,
+        code: pi.status,
+        reason: `the payment needs attention (${pi.status})`,
+      };
     } catch (err) {
       if (err instanceof stripeSdk().errors.StripeCardError) {
         const raw = err.raw as { payment_intent?: { id?: string } } | undefined;
-        return { status: 'failed', paymentIntentId: raw?.payment_intent?.id, code: err.code ?? 'card_error', reason: err.message };
+        return {
+          status: 'failed',
+          paymentIntentId: raw?.payment_intent?.id,
+          code: err.code ?? 'card_error',
+          reason: err.message,
+        };
       }
       if (err instanceof stripeSdk().errors.StripeInvalidRequestError) {
-        return { status: 'failed', paymentIntentId: undefined, code: err.code ?? 'invalid_request', reason: err.message };
+        return {
+          status: 'failed',
+          paymentIntentId: undefined,
+          code: err.code ?? 'invalid_request',
+          reason: err.message,
+        };
       }
       return { status: 'unknown', reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown error' };
     }
@@ -198,7 +236,8 @@ class StripeGateway implements PaymentsGateway {
     try {
       pi = await this.#stripe.paymentIntents.retrieve(id);
     } catch (err) {
-      if (err instanceof stripeSdk().errors.StripeInvalidRequestError && err.code === 'resource_missing') return undefined;
+      if (err instanceof stripeSdk().errors.StripeInvalidRequestError && err.code === 'resource_missing')
+        return undefined;
       throw providerError(err);
     }
     const ref = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? undefined));
@@ -215,7 +254,12 @@ class StripeGateway implements PaymentsGateway {
 }
 
 export function svcMetadata(accountId: string, purchaseId: string, pack: Pack): SvcMetadata {
-  return { svcAccountId: accountId, svcPurchaseId: purchaseId, svcPackType: pack.type, svcCredits: String(pack.credits) };
+  return {
+    svcAccountId: accountId,
+    svcPurchaseId: purchaseId,
+    svcPackType: pack.type,
+    svcCredits: String(pack.credits),
+  };
 }
 
 const gateways = new WeakMap<PaymentsConfig, PaymentsGateway | null>();
@@ -234,7 +278,10 @@ export function paymentsGateway(config: PaymentsConfig): PaymentsGateway | undef
 export function requireGateway(config: PaymentsConfig): PaymentsGateway {
   const gateway = paymentsGateway(config);
   if (!gateway) {
-    throw new ApiError('PAYMENTS_NOT_CONFIGURED', 'Payments are not configured on this server (STRIPE_SECRET_KEY); credits can still be granted by an operator.');
+    throw new ApiError(
+      'PAYMENTS_NOT_CONFIGURED',
+      'Payments are not configured on this server (STRIPE_SECRET_KEY); credits can still be granted by an operator.',
+    );
   }
   return gateway;
 }

@@ -23,21 +23,33 @@ export const PacksOutput = z
       )
       .describe('What paid actions cost, in credits.'),
     pricesByAction: ActionPricesSchema,
-    paymentsEnabled: z.boolean().describe('Whether packs can be bought on this server (Stripe configured); grants work either way.'),
+    paymentsEnabled: z
+      .boolean()
+      .describe('Whether packs can be bought on this server (Stripe configured); grants work either way.'),
   })
   .describe('Credit packs and the price list.');
 
 export function packsView(catalogue: Catalogue, paymentsEnabled: boolean): z.infer<typeof PacksOutput> {
-  return { packs: catalogue.packs.map((p) => ({ ...p })), prices: priceList(catalogue), pricesByAction: { ...catalogue.prices }, paymentsEnabled };
+  return {
+    packs: catalogue.packs.map((p) => ({ ...p })),
+    prices: priceList(catalogue),
+    pricesByAction: { ...catalogue.prices },
+    paymentsEnabled,
+  };
 }
 
 export const AutoReloadView = z
   .object({
     enabled: z.boolean().describe('Whether automatic reloads are on.'),
     packType: z.string().nullable().describe('Pack charged on each reload.'),
-    thresholds: z.array(z.number().int()).describe('Balances (credits) that trigger notices; a balance below the highest starts a reload.'),
+    thresholds: z
+      .array(z.number().int())
+      .describe('Balances (credits) that trigger notices; a balance below the highest starts a reload.'),
     maxMonthlySpend: z.number().int().describe('Monthly cap on automatic reload charges, minor units.'),
-    spentThisMonth: z.number().int().describe('Charged or reserved by automatic reloads this month (UTC), minor units.'),
+    spentThisMonth: z
+      .number()
+      .int()
+      .describe('Charged or reserved by automatic reloads this month (UTC), minor units.'),
     reloadInFlight: z.boolean().describe('Whether a reload is being charged right now.'),
     lastAttemptAt: z.string().nullable().describe('When the last reload started, ISO 8601.'),
     consecutiveFailures: z.number().int().describe('Failed reloads in a row.'),
@@ -59,7 +71,10 @@ export const WalletOutput = z
         reversed: z.number().int().describe('Credits taken back for refunded payments.'),
       })
       .describe('Lifetime totals per kind of entry.'),
-    shortfall: z.number().int().describe('Credits refunded payments could not take back because they were already spent.'),
+    shortfall: z
+      .number()
+      .int()
+      .describe('Credits refunded payments could not take back because they were already spent.'),
     entries: z.number().int().describe('Number of ledger entries (GET /history lists them).'),
     autoReload: AutoReloadView,
     updatedAt: z.string().nullable().describe('Last change, ISO 8601 (null for a wallet never used).'),

@@ -187,7 +187,10 @@ export class DocsIndex {
 
 /** About 240 characters of the section around the first matched term, on one line. */
 function snippet(text: string, terms: string[]): string {
-  const flat = text.replace(/```[\s\S]*?```/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const lower = flat.toLowerCase();
   let at = -1;
   for (const t of terms) {

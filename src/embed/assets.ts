@@ -54,7 +54,10 @@ async function fromDist(root: string): Promise<Record<AssetName, Uint8Array> | u
   const dist = path.join(root, 'dist', 'embed');
   try {
     const dirs = await Promise.all(['ui', 'sdk', 'app'].map((d) => newestSource(path.join(root, 'src', 'embed', d))));
-    const script = await stat(path.join(root, 'src', 'embed', 'bundle.mjs')).then((s) => s.mtimeMs, () => 0);
+    const script = await stat(path.join(root, 'src', 'embed', 'bundle.mjs')).then(
+      (s) => s.mtimeMs,
+      () => 0,
+    );
     const sources = Math.max(script, ...dirs);
     const out: Partial<Record<AssetName, Uint8Array>> = {};
     for (const name of ASSET_NAMES) {

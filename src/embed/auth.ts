@@ -15,9 +15,13 @@ export const EMBED_TIERS = ['partner', 'internal'] as const;
 /** Why a key cannot serve the wizard (tier, scope), or undefined. Allowed origins are checked by the caller, which explains them. */
 export function embedKeyProblem(key: Pick<ApiKeyRecord, 'tier' | 'scopes'>): ApiError | undefined {
   if (!(EMBED_TIERS as readonly string[]).includes(key.tier)) {
-    return new ApiError('TIER_NOT_ALLOWED', `The embeddable wizard needs a partner or internal key; this key is ${key.tier}.`);
+    return new ApiError(
+      'TIER_NOT_ALLOWED',
+      `The embeddable wizard needs a partner or internal key; this key is ${key.tier}.`,
+    );
   }
-  if (!hasScope(key.scopes, 'embed')) return new ApiError('INSUFFICIENT_SCOPE', 'The embeddable wizard needs a key with the "embed" scope.');
+  if (!hasScope(key.scopes, 'embed'))
+    return new ApiError('INSUFFICIENT_SCOPE', 'The embeddable wizard needs a key with the "embed" scope.');
   return undefined;
 }
 
@@ -53,7 +57,12 @@ export interface EmbedAuth {
  * because its origin left the key's list, or its key revoked or expired) or the key's tier/scope error. `allowExpired` is for
  * the page, which explains an expired token to its parent instead of failing.
  */
-export async function authenticateEmbedToken(store: Store, token: string, clock: Clock, opts: { allowExpired?: boolean } = {}): Promise<EmbedAuth & { expired: boolean }> {
+export async function authenticateEmbedToken(
+  store: Store,
+  token: string,
+  clock: Clock,
+  opts: { allowExpired?: boolean } = {},
+): Promise<EmbedAuth & { expired: boolean }> {
   const session = await findEmbedSession(store, token);
   if (!session) throw new ApiError('API_KEY_INVALID', 'The embed token is invalid.');
   if (session.revokedAt) {
@@ -64,7 +73,10 @@ export async function authenticateEmbedToken(store: Store, token: string, clock:
   }
   const expired = sessionExpired(session, clock);
   if (expired && !opts.allowExpired) {
-    throw new ApiError('API_KEY_INVALID', 'The embed token has expired: the embedding site must ask for a new one (POST /api/v1/embed/sessions).');
+    throw new ApiError(
+      'API_KEY_INVALID',
+      'The embed token has expired: the embedding site must ask for a new one (POST /api/v1/embed/sessions).',
+    );
   }
   const key = await store.get<ApiKeyRecord>(API_KEYS, session.keyId);
   if (!key || key.revokedAt || (key.expiresAt && Date.parse(key.expiresAt) <= clock.now().getTime())) {

@@ -30,7 +30,9 @@ export const ENTRIES = {
 const noZodLocales = {
   name: 'no-zod-locales',
   setup(build) {
-    build.onResolve({ filter: /locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'svc-empty' } : undefined));
+    build.onResolve({ filter: /locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'svc-empty' } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'svc-empty' }, () => ({ contents: 'export {}', loader: 'js' }));
   },
 };
@@ -72,4 +74,3 @@ export async function bundleWizard(root = DEFAULT_ROOT) {
   files['app.html'] = { contents: html, gzipBytes: gzipSync(html, { level: 9 }).length };
   return files;
 }
-

@@ -9,7 +9,14 @@ import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Principal } from '../accounts/principal.js';
-import { DELIVERIES, EVENTS, newDelivery, notifyOutbox, type DeliveryRecord, type EventRecord } from '../events/events.js';
+import {
+  DELIVERIES,
+  EVENTS,
+  newDelivery,
+  notifyOutbox,
+  type DeliveryRecord,
+  type EventRecord,
+} from '../events/events.js';
 import { API_KEYS } from '../keys/keys.js';
 import type { Store } from '../store/port.js';
 import { resolveCheckedUrl } from '../webhooks/guard.js';
@@ -19,7 +26,11 @@ import { EMBED_SECRETS, hasEmbedSecret } from './secrets.js';
 import { EMBED_SESSIONS, type EmbedSessionRecord } from './store.js';
 
 /** The callback URL, normalized, or throws VALIDATION_ERROR naming `field`. */
-export async function checkCallback(raw: string, allowedOrigins: readonly string[], opts: { allow?: string | undefined; field?: string } = {}): Promise<string> {
+export async function checkCallback(
+  raw: string,
+  allowedOrigins: readonly string[],
+  opts: { allow?: string | undefined; field?: string } = {},
+): Promise<string> {
   const field = opts.field ?? 'callback';
   const refuse = (reason: string) => ApiError.validation('The callback URL is not allowed.', [{ field, reason }]);
   let url: URL;
@@ -45,8 +56,12 @@ export async function checkCallback(raw: string, allowedOrigins: readonly string
 /** Throws VALIDATION_ERROR when the key has no embed secret yet: a callback must be signed. */
 export async function requireEmbedSecret(store: Store, keyId: string, field = 'callback'): Promise<void> {
   if (await hasEmbedSecret(store, keyId)) return;
-  throw ApiError.validation('A callback needs the key\'s embed secret, which signs it; the key has none yet.', [
-    { field, reason: 'make the secret first: POST /api/v1/embed/secret (rotate_embed_secret) with this key, and keep the secret to verify callbacks' },
+  throw ApiError.validation("A callback needs the key's embed secret, which signs it; the key has none yet.", [
+    {
+      field,
+      reason:
+        'make the secret first: POST /api/v1/embed/secret (rotate_embed_secret) with this key, and keep the secret to verify callbacks',
+    },
   ]);
 }
 
@@ -66,7 +81,12 @@ export interface WizardResult {
  * signed with the key's embed secret, with the webhook retries. `store` is the
  * caller's account view. Returns the delivery's id, or null without a callback.
  */
-export async function queueWizardCallback(store: Store, principal: Principal, result: WizardResult, clock: Clock): Promise<string | null> {
+export async function queueWizardCallback(
+  store: Store,
+  principal: Principal,
+  result: WizardResult,
+  clock: Clock,
+): Promise<string | null> {
   if (principal.kind !== 'embed' || !principal.embedSessionId) return null;
   const session = await store.get<EmbedSessionRecord>(EMBED_SESSIONS, principal.embedSessionId);
   if (!session?.callback) return null;
@@ -78,7 +98,13 @@ export async function queueWizardCallback(store: Store, principal: Principal, re
     created: Math.floor(now.getTime() / 1000),
     createdAt: now.toISOString(),
     apiVersion: 'v1',
-    data: { sessionId: session.id, origin: session.origin, contractCode: result.contractCode, compiled: result.compiled, contractInfo: result.contractInfo },
+    data: {
+      sessionId: session.id,
+      origin: session.origin,
+      contractCode: result.contractCode,
+      compiled: result.compiled,
+      contractInfo: result.contractInfo,
+    },
   };
   const target: CallbackTarget = {
     url: session.callback,
@@ -87,7 +113,10 @@ export async function queueWizardCallback(store: Store, principal: Principal, re
     // Re-checked at every attempt: the key is still there and still allows the callback's origin.
     allowedBy: { collection: API_KEYS, id: session.keyId, field: 'allowedOrigins' },
   };
-  const delivery: DeliveryRecord = { ...newDelivery(event, session.id, now.getTime(), event.createdAt), callback: target };
+  const delivery: DeliveryRecord = {
+    ...newDelivery(event, session.id, now.getTime(), event.createdAt),
+    callback: target,
+  };
   await store.transact(async (tx) => {
     await tx.put(EVENTS, event);
     await tx.put(DELIVERIES, delivery);

@@ -39,7 +39,12 @@ const httpsUrl = (what: string) =>
 /** The wizard's query parameters. */
 export const WizardQuery = z
   .strictObject({
-    key: z.string().min(1).max(200).optional().describe('Partner or internal API key (spec-compatible; prefer `token`).'),
+    key: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Partner or internal API key (spec-compatible; prefer `token`).'),
     token: z.string().min(1).max(200).optional().describe('Embed token from POST /api/v1/embed/sessions.'),
     theme: z.enum(THEMES).default('auto').describe('light, dark or auto (follows prefers-color-scheme).'),
     blockchain: z.enum(BLOCKCHAINS).optional().describe('Preselected chain.'),
@@ -58,7 +63,11 @@ export const WizardQuery = z
     hideHeader: bool.default(false),
     hideFooter: bool.default(false),
     callback: z.string().max(2048).optional().describe('HTTPS URL the result is POSTed to (on an allowed origin).'),
-    origin: z.string().max(200).optional().describe("The embedding page's origin (the SDK sends it): frames and messages are limited to it."),
+    origin: z
+      .string()
+      .max(200)
+      .optional()
+      .describe("The embedding page's origin (the SDK sends it): frames and messages are limited to it."),
   })
   .describe('Wizard query parameters.');
 export type WizardQuery = z.output<typeof WizardQuery>;
@@ -86,7 +95,13 @@ export function parseWizardQuery(raw: Record<string, unknown>): { query: WizardQ
     return {
       details: parsed.error.issues.flatMap((i) =>
         i.code === 'unrecognized_keys'
-          ? i.keys.map((k) => ({ field: k, reason: k === 'api_key' ? 'unknown parameter: the wizard takes `token` (recommended) or `key`' : 'unknown parameter' }))
+          ? i.keys.map((k) => ({
+              field: k,
+              reason:
+                k === 'api_key'
+                  ? 'unknown parameter: the wizard takes `token` (recommended) or `key`'
+                  : 'unknown parameter',
+            }))
           : [{ field: i.path.join('.'), reason: i.message }],
       ),
     };
@@ -105,14 +120,28 @@ export function wizardOptions(query: WizardQuery): { options: WizardOptions } | 
   const details: ErrorDetail[] = [];
   let steps: StepId[] = [...STEP_IDS];
   if (query.steps !== undefined) {
-    const asked = query.steps.split(',').map((s) => s.trim()).filter(Boolean);
+    const asked = query.steps
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const unknown = asked.filter((s) => !(STEP_IDS as readonly string[]).includes(s));
-    if (asked.length === 0) details.push({ field: 'steps', reason: `list at least one step of ${STEP_IDS.join(', ')}` });
-    if (unknown.length) details.push({ field: 'steps', reason: `unknown step(s) ${unknown.join(', ')}; the steps are ${STEP_IDS.join(', ')}` });
+    if (asked.length === 0)
+      details.push({ field: 'steps', reason: `list at least one step of ${STEP_IDS.join(', ')}` });
+    if (unknown.length)
+      details.push({
+        field: 'steps',
+        reason: `unknown step(s) ${unknown.join(', ')}; the steps are ${STEP_IDS.join(', ')}`,
+      });
     if (new Set(asked).size !== asked.length) details.push({ field: 'steps', reason: 'a step is listed twice' });
     steps = STEP_IDS.filter((s) => asked.includes(s) || REQUIRED_STEPS.includes(s));
-    if (!steps.includes('chain') && !query.blockchain) details.push({ field: 'steps', reason: 'the chain step is skipped, so blockchain must preselect the chain' });
-    if (!steps.includes('beneficiaries')) details.push({ field: 'steps', reason: 'the beneficiaries step cannot be skipped (owner and beneficiaries are needed; setData can prefill them)' });
+    if (!steps.includes('chain') && !query.blockchain)
+      details.push({ field: 'steps', reason: 'the chain step is skipped, so blockchain must preselect the chain' });
+    if (!steps.includes('beneficiaries'))
+      details.push({
+        field: 'steps',
+        reason:
+          'the beneficiaries step cannot be skipped (owner and beneficiaries are needed; setData can prefill them)',
+      });
   }
   if (details.length) return { details };
   return {
@@ -160,7 +189,10 @@ function escapeHtml(text: string): string {
 
 /** JSON safe inside a <script> element: no `<`, `>`, `&` or line separators left to end it early. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**

@@ -62,7 +62,11 @@ export function isEmbedToken(presented: string | undefined): presented is string
 const secretHash = (secret: string) => hash('sha256', secret, 'hex');
 
 /** Stores a new session and returns it with its token (shown once); erases the key's long-expired sessions on the way. */
-export async function createEmbedSession(store: Store, input: NewEmbedSession, clock: Clock): Promise<{ token: string; record: EmbedSessionRecord }> {
+export async function createEmbedSession(
+  store: Store,
+  input: NewEmbedSession,
+  clock: Clock,
+): Promise<{ token: string; record: EmbedSessionRecord }> {
   const now = clock.now();
   const id = `emb_${ulid(now.getTime())}`;
   const secret = randomBytes(32).toString('base64url');

@@ -41,7 +41,8 @@ export function conflictingKeys(headers: IncomingHttpHeaders, query: unknown): A
   const found = keysIn(headers, query);
   const values = new Set([found.bearer, found.header, found.query].filter((v) => v !== undefined));
   if (values.size <= 1) return undefined;
-  return ApiError.validation('The request carries two different API keys; send exactly one (Authorization: Bearer, X-API-Key or api_key).', [
-    { field: '', reason: 'conflicting API keys' },
-  ]);
+  return ApiError.validation(
+    'The request carries two different API keys; send exactly one (Authorization: Bearer, X-API-Key or api_key).',
+    [{ field: '', reason: 'conflicting API keys' }],
+  );
 }

@@ -29,15 +29,30 @@ export const docsPlugin = fp(
         servers: [{ url: services.config.publicUrl ?? '/' }],
         components: {
           securitySchemes: {
-            bearerAuth: { type: 'http', scheme: 'bearer', description: 'Recommended: `Authorization: Bearer <API_KEY>`.' },
+            bearerAuth: {
+              type: 'http',
+              scheme: 'bearer',
+              description: 'Recommended: `Authorization: Bearer <API_KEY>`.',
+            },
             sessionCookie: {
               type: 'apiKey',
               in: 'cookie',
               name: SESSION_COOKIE,
-              description: 'A user session (POST /api/auth/login). Every non-GET request made with it also needs the X-CSRF-Token header.',
+              description:
+                'A user session (POST /api/auth/login). Every non-GET request made with it also needs the X-CSRF-Token header.',
             },
-            apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The key in the X-API-Key header.' },
-            apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'Not recommended: query strings end up in logs.' },
+            apiKeyHeader: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'X-API-Key',
+              description: 'The key in the X-API-Key header.',
+            },
+            apiKeyQuery: {
+              type: 'apiKey',
+              in: 'query',
+              name: 'api_key',
+              description: 'Not recommended: query strings end up in logs.',
+            },
           },
         },
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }],
@@ -45,7 +60,8 @@ export const docsPlugin = fp(
       },
       transform: jsonSchemaTransform,
       // Components, examples, headers and media types (src/http/openapi.ts); built once and cached.
-      transformObject: (document) => ('openapiObject' in document ? finishOpenApiDocument(document.openapiObject, tools) : document.swaggerObject),
+      transformObject: (document) =>
+        'openapiObject' in document ? finishOpenApiDocument(document.openapiObject, tools) : document.swaggerObject,
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });
     app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

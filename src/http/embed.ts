@@ -18,7 +18,15 @@ import { parseOrigin } from '../keys/origins.js';
 import { wizardAssets, type Asset, type AssetName } from '../embed/assets.js';
 import { authenticateEmbedToken, embedKeyProblem } from '../embed/auth.js';
 import { checkCallback, requireEmbedSecret } from '../embed/callback.js';
-import { parseWizardQuery, renderWizardPage, WIZARD_VERSION, wizardCsp, wizardOptions, type WizardConfig, type WizardOptions } from '../embed/page.js';
+import {
+  parseWizardQuery,
+  renderWizardPage,
+  WIZARD_VERSION,
+  wizardCsp,
+  wizardOptions,
+  type WizardConfig,
+  type WizardOptions,
+} from '../embed/page.js';
 import { createEmbedSession } from '../embed/store.js';
 import { EMBED_TOKEN_TTL_DEFAULT } from '../tools/embed/create-embed-session.js';
 
@@ -33,12 +41,25 @@ interface PageAnswer {
   retryAfter?: string | undefined;
 }
 
-function errorPage(code: string, message: string, frameAncestors: string[] = [], details?: ErrorDetail[], retryAfter?: string): PageAnswer {
+function errorPage(
+  code: string,
+  message: string,
+  frameAncestors: string[] = [],
+  details?: ErrorDetail[],
+  retryAfter?: string,
+): PageAnswer {
   const status = STATUS_OF[code] ?? (code in ERROR_STATUS ? ERROR_STATUS[code as keyof typeof ERROR_STATUS] : 400);
   return {
     status,
     frameAncestors,
-    config: { version: WIZARD_VERSION, apiBase: '/api/v1', token: null, origins: frameAncestors, options: null, error: { code, message, details } },
+    config: {
+      version: WIZARD_VERSION,
+      apiBase: '/api/v1',
+      token: null,
+      origins: frameAncestors,
+      options: null,
+      error: { code, message, details },
+    },
     retryAfter,
   };
 }
@@ -55,7 +76,10 @@ function failedPage(services: Services, call: CallInfo, err: unknown, frameAnces
   if (err instanceof ApiError) return fromApiError(err, frameAncestors);
   const unavailable = unavailableError(err, services.clock.now());
   if (unavailable) {
-    services.log.warn({ requestId: call.requestId, err: (err as Error | undefined)?.name }, 'wizard page refused: an engine cannot be reached');
+    services.log.warn(
+      { requestId: call.requestId, err: (err as Error | undefined)?.name },
+      'wizard page refused: an engine cannot be reached',
+    );
     return fromApiError(unavailable, frameAncestors);
   }
   services.log.error({ err, requestId: call.requestId }, 'wizard page failed');
@@ -101,7 +125,13 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
       claimed,
     );
   }
-  if (key !== undefined && token !== undefined) return errorPage('VALIDATION_ERROR', 'Give either `token` or `key`, not both.', [], [{ field: 'key', reason: 'conflicts with token' }]);
+  if (key !== undefined && token !== undefined)
+    return errorPage(
+      'VALIDATION_ERROR',
+      'Give either `token` or `key`, not both.',
+      [],
+      [{ field: 'key', reason: 'conflicts with token' }],
+    );
 
   // Who is asking, and which origins may frame the answer.
   let origins: string[];
@@ -141,18 +171,32 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
     return failedPage(services, call, err, identified ? [] : claimed);
   }
   if (origins.length === 0) return errorPage('EMBED_NOT_CONFIGURED', NOT_CONFIGURED);
-  if (!query) return errorPage('VALIDATION_ERROR', 'The wizard was given parameters it cannot use.', origins, 'details' in parsed ? parsed.details : undefined);
+  if (!query)
+    return errorPage(
+      'VALIDATION_ERROR',
+      'The wizard was given parameters it cannot use.',
+      origins,
+      'details' in parsed ? parsed.details : undefined,
+    );
   if (query.origin !== undefined) {
     if (!origins.includes(query.origin)) {
-      return errorPage('ORIGIN_NOT_ALLOWED', `The origin ${query.origin} is not among the origins allowed to embed the wizard with this ${token ? 'token' : 'key'}.`);
+      return errorPage(
+        'ORIGIN_NOT_ALLOWED',
+        `The origin ${query.origin} is not among the origins allowed to embed the wizard with this ${token ? 'token' : 'key'}.`,
+      );
     }
     origins = [query.origin];
   }
   const opts = wizardOptions(query);
-  if ('details' in opts) return errorPage('VALIDATION_ERROR', 'The wizard was given parameters it cannot use.', origins, opts.details);
+  if ('details' in opts)
+    return errorPage('VALIDATION_ERROR', 'The wizard was given parameters it cannot use.', origins, opts.details);
   const options: WizardOptions = opts.options;
   if (session?.expired) {
-    return errorPage('API_KEY_INVALID', 'The embed token has expired: the embedding site must ask for a new one (POST /api/v1/embed/sessions).', origins);
+    return errorPage(
+      'API_KEY_INVALID',
+      'The embed token has expired: the embedding site must ask for a new one (POST /api/v1/embed/sessions).',
+      origins,
+    );
   }
   let pageToken: string;
   if (session) {
@@ -165,11 +209,20 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
   } else {
     // A `?key=` page: the key stays out of the page; the page gets a token of its own.
     try {
-      const callback = query.callback === undefined ? null : await checkCallback(query.callback, origins, { allow: services.config.webhookAllow });
+      const callback =
+        query.callback === undefined
+          ? null
+          : await checkCallback(query.callback, origins, { allow: services.config.webhookAllow });
       if (callback !== null) await requireEmbedSecret(services.store, keyInfo!.keyId);
       const made = await createEmbedSession(
         services.store,
-        { ownerId: keyInfo!.ownerId, keyId: keyInfo!.keyId, origin: query.origin ?? null, callback, ttlSeconds: EMBED_TOKEN_TTL_DEFAULT },
+        {
+          ownerId: keyInfo!.ownerId,
+          keyId: keyInfo!.keyId,
+          origin: query.origin ?? null,
+          callback,
+          ttlSeconds: EMBED_TOKEN_TTL_DEFAULT,
+        },
         services.clock,
       );
       pageToken = made.token;
@@ -177,7 +230,11 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
       return failedPage(services, call, err, origins);
     }
   }
-  return { status: 200, frameAncestors: origins, config: { version: WIZARD_VERSION, apiBase: '/api/v1', token: pageToken, origins, options, error: null } };
+  return {
+    status: 200,
+    frameAncestors: origins,
+    config: { version: WIZARD_VERSION, apiBase: '/api/v1', token: pageToken, origins, options, error: null },
+  };
 }
 
 function sendAsset(req: FastifyRequest, reply: FastifyReply, asset: Asset, cacheControl: string): FastifyReply {
@@ -190,7 +247,13 @@ function sendAsset(req: FastifyRequest, reply: FastifyReply, asset: Asset, cache
 /** Registers the wizard page and its files. */
 export function registerEmbedRoutes(app: FastifyInstance, services: Services): void {
   const page = async (req: FastifyRequest, reply: FastifyReply) => {
-    const call: CallInfo = { apiKey: undefined, requestId: String(req.id), transport: 'rest', clientIp: req.ip, rate: undefined };
+    const call: CallInfo = {
+      apiKey: undefined,
+      requestId: String(req.id),
+      transport: 'rest',
+      clientIp: req.ip,
+      rate: undefined,
+    };
     let answer: PageAnswer;
     try {
       answer = await wizardPage(services, req, call);
@@ -199,10 +262,16 @@ export function registerEmbedRoutes(app: FastifyInstance, services: Services): v
       answer = failedPage(services, call, err);
     }
     if (call.rate) {
-      reply.header('X-RateLimit-Limit', call.rate.limit).header('X-RateLimit-Remaining', call.rate.remaining).header('X-RateLimit-Reset', call.rate.resetAt.toISOString());
+      reply
+        .header('X-RateLimit-Limit', call.rate.limit)
+        .header('X-RateLimit-Remaining', call.rate.remaining)
+        .header('X-RateLimit-Reset', call.rate.resetAt.toISOString());
     }
     if (answer.retryAfter && (answer.status === 429 || answer.status === 503)) {
-      reply.header('Retry-After', Math.max(1, Math.ceil((Date.parse(answer.retryAfter) - services.clock.now().getTime()) / 1000)));
+      reply.header(
+        'Retry-After',
+        Math.max(1, Math.ceil((Date.parse(answer.retryAfter) - services.clock.now().getTime()) / 1000)),
+      );
     }
     let assets;
     try {
@@ -225,14 +294,25 @@ export function registerEmbedRoutes(app: FastifyInstance, services: Services): v
   app.get('/api/v1/embed/wizard', hidden, page);
   app.get('/api/embed/wizard', hidden, page);
 
-  const file = (name: AssetName, cacheControl: (req: FastifyRequest) => string) => async (req: FastifyRequest, reply: FastifyReply) => {
-    const assets = await wizardAssets();
-    return sendAsset(req, reply, assets[name], cacheControl(req));
-  };
+  const file =
+    (name: AssetName, cacheControl: (req: FastifyRequest) => string) =>
+    async (req: FastifyRequest, reply: FastifyReply) => {
+      const assets = await wizardAssets();
+      return sendAsset(req, reply, assets[name], cacheControl(req));
+    };
   // Versioned URLs (?v=<hash>, as the page links them) never change; the SDK's URL is stable, so it is revalidated often.
-  const versioned = (req: FastifyRequest) => ((req.query as Record<string, unknown>).v ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
-  app.get('/api/v1/embed/sdk.js', hidden, file('sdk.js', () => 'public, max-age=300, stale-while-revalidate=86400'));
-  app.get('/api/embed/sdk.js', hidden, file('sdk.js', () => 'public, max-age=300, stale-while-revalidate=86400'));
+  const versioned = (req: FastifyRequest) =>
+    (req.query as Record<string, unknown>).v ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
+  app.get(
+    '/api/v1/embed/sdk.js',
+    hidden,
+    file('sdk.js', () => 'public, max-age=300, stale-while-revalidate=86400'),
+  );
+  app.get(
+    '/api/embed/sdk.js',
+    hidden,
+    file('sdk.js', () => 'public, max-age=300, stale-while-revalidate=86400'),
+  );
   app.get('/api/v1/embed/wizard.js', hidden, file('wizard.js', versioned));
   app.get('/api/v1/embed/wizard.css', hidden, file('wizard.css', versioned));
 }

@@ -32,10 +32,17 @@ export const ErrorEnvelopeSchema = bounded(
                   reason: z.string().describe('Why the field was refused.'),
                   line: z.number().int().optional().describe('Source line (compiler errors), 1-based.'),
                   column: z.number().int().optional().describe('Source column (compiler errors), 1-based.'),
-                  expected: z.string().optional().describe('The value that would be accepted, where one can be computed.'),
+                  expected: z
+                    .string()
+                    .optional()
+                    .describe('The value that would be accepted, where one can be computed.'),
                   required: z.number().int().optional().describe('INSUFFICIENT_CREDITS: credits the operation needs.'),
                   available: z.number().int().optional().describe('INSUFFICIENT_CREDITS: credits the wallet holds.'),
-                  used: z.number().int().optional().describe('QUOTA_EXCEEDED: bytes the account stores now, uploads in progress included.'),
+                  used: z
+                    .number()
+                    .int()
+                    .optional()
+                    .describe('QUOTA_EXCEEDED: bytes the account stores now, uploads in progress included.'),
                   limit: z.number().int().optional().describe('QUOTA_EXCEEDED: bytes the account may store.'),
                   needed: z.number().int().optional().describe('QUOTA_EXCEEDED: bytes the refused upload asked for.'),
                 })
@@ -67,7 +74,9 @@ export function successSchema(tool: AnyTool): z.ZodType {
     case 'top-level': {
       const { metaFields = [] } = tool.rest;
       const shape = tool.output.shape as Record<string, z.ZodType>;
-      const meta = metaFields.length ? MetaSchema.extend(Object.fromEntries(metaFields.map((f) => [f, shape[f]!]))) : MetaSchema;
+      const meta = metaFields.length
+        ? MetaSchema.extend(Object.fromEntries(metaFields.map((f) => [f, shape[f]!])))
+        : MetaSchema;
       const top = metaFields.length ? withoutFields(tool.output, metaFields) : tool.output;
       return top.extend({ success, meta }).describe(tool.output.description ?? tool.title);
     }
@@ -75,15 +84,24 @@ export function successSchema(tool: AnyTool): z.ZodType {
       const shape = tool.output.shape as Record<string, z.ZodType>;
       if (!shape.items) throw new Error(`${tool.name}: a list tool's output needs an "items" field`);
       const extra = Object.fromEntries((tool.rest.metaFields ?? []).map((f) => [f, shape[f]!]));
-      const meta = shape.pagination || Object.keys(extra).length ? MetaSchema.extend({ ...(shape.pagination ? { pagination: shape.pagination } : {}), ...extra }) : MetaSchema;
+      const meta =
+        shape.pagination || Object.keys(extra).length
+          ? MetaSchema.extend({ ...(shape.pagination ? { pagination: shape.pagination } : {}), ...extra })
+          : MetaSchema;
       return z.object({ success, data: shape.items, meta }).describe(`Envelope with a list of results.`);
     }
     case 'data': {
       const shape = tool.output.shape as Record<string, z.ZodType>;
       const { dataField, metaFields = [] } = tool.rest;
-      const data = dataField ? shape[dataField] : metaFields.length ? withoutFields(tool.output, metaFields) : tool.output;
+      const data = dataField
+        ? shape[dataField]
+        : metaFields.length
+          ? withoutFields(tool.output, metaFields)
+          : tool.output;
       if (!data) throw new Error(`${tool.name}: output has no field "${dataField}"`);
-      const meta = metaFields.length ? MetaSchema.extend(Object.fromEntries(metaFields.map((f) => [f, shape[f]!]))) : MetaSchema;
+      const meta = metaFields.length
+        ? MetaSchema.extend(Object.fromEntries(metaFields.map((f) => [f, shape[f]!])))
+        : MetaSchema;
       return z.object({ success, data, meta }).describe('Success envelope.');
     }
   }

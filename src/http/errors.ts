@@ -5,7 +5,13 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { errorEnvelope, makeMeta } from '../core/envelope.js';
 import { ApiError } from '../core/errors.js';
@@ -16,7 +22,11 @@ import { unavailableError } from '../access/unavailable.js';
 
 /** Seconds until a 429 (rate limit) or 503 (SERVICE_BUSY, SERVICE_UNAVAILABLE) may be retried, for Retry-After; undefined for other errors. */
 export function retryAfterSeconds(err: ApiError, services: Services): number | undefined {
-  if ((err.code !== 'RATE_LIMIT_EXCEEDED' && err.code !== 'SERVICE_BUSY' && err.code !== 'SERVICE_UNAVAILABLE') || !err.retryAfter) return undefined;
+  if (
+    (err.code !== 'RATE_LIMIT_EXCEEDED' && err.code !== 'SERVICE_BUSY' && err.code !== 'SERVICE_UNAVAILABLE') ||
+    !err.retryAfter
+  )
+    return undefined;
   return Math.max(1, Math.ceil((Date.parse(err.retryAfter) - services.clock.now().getTime()) / 1000));
 }
 
@@ -71,19 +81,24 @@ export function frameworkError(err: FastifyError): ApiError {
   const status = err.statusCode ?? 500;
   if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than this service accepts.');
   if (status === 415) {
-    return ApiError.validation('Unsupported Content-Type: send the body as JSON with "Content-Type: application/json".', [
-      { field: '', reason: 'unsupported content type' },
-    ]);
+    return ApiError.validation(
+      'Unsupported Content-Type: send the body as JSON with "Content-Type: application/json".',
+      [{ field: '', reason: 'unsupported content type' }],
+    );
   }
   if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
     return ApiError.validation('The body is empty but Content-Type says JSON; send a JSON object or omit the header.', [
       { field: '', reason: 'empty JSON body' },
     ]);
   }
-  if (status === 400 && (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || /JSON/i.test(err.message))) {
+  if (
+    status === 400 &&
+    (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || /JSON/i.test(err.message))
+  ) {
     return ApiError.validation('The body is not valid JSON.', [{ field: '', reason: 'malformed JSON' }]);
   }
-  if (status >= 400 && status < 500) return ApiError.validation('The request could not be read.', [{ field: '', reason: err.code ?? 'bad request' }]);
+  if (status >= 400 && status < 500)
+    return ApiError.validation('The request could not be read.', [{ field: '', reason: err.code ?? 'bad request' }]);
   return ApiError.internal();
 }
 
@@ -115,7 +130,9 @@ export function earlyErrorHandlers(services: Services) {
     frameworkErrors: (err: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
       const apiErr =
         err.code === 'FST_ERR_BAD_URL'
-          ? ApiError.validation('The URL is not valid (bad percent-encoding).', [{ field: '', reason: 'malformed URL' }])
+          ? ApiError.validation('The URL is not valid (bad percent-encoding).', [
+              { field: '', reason: 'malformed URL' },
+            ])
           : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
             ? ApiError.validation('A path segment is too long.', [{ field: '', reason: 'path parameter too long' }])
             : frameworkError(err);
@@ -125,15 +142,24 @@ export function earlyErrorHandlers(services: Services) {
 }
 
 /** The error and not-found handlers, for every route of the server. */
-export const errorsPlugin = fp(async (app: FastifyInstance, { services }: { services: Services }) => {
-  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    // A route outside the tool wrapper (session, upload, embed) whose store or limiter failed transiently: 503, not 500.
-    const apiErr = err instanceof ApiError ? err : (unavailableError(err, services.clock.now()) ?? frameworkError(err));
-    if (apiErr.code === 'INTERNAL_ERROR') req.log.error({ err, requestId: req.id, url: redactUrl(req.url) }, 'request failed');
-    return sendError(reply, apiErr, services);
-  });
+export const errorsPlugin = fp(
+  async (app: FastifyInstance, { services }: { services: Services }) => {
+    app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      // A route outside the tool wrapper (session, upload, embed) whose store or limiter failed transiently: 503, not 500.
+      const apiErr =
+        err instanceof ApiError ? err : (unavailableError(err, services.clock.now()) ?? frameworkError(err));
+      if (apiErr.code === 'INTERNAL_ERROR')
+        req.log.error({ err, requestId: req.id, url: redactUrl(req.url) }, 'request failed');
+      return sendError(reply, apiErr, services);
+    });
 
-  app.setNotFoundHandler((req, reply) => {
-    return sendError(reply, new ApiError('NOT_FOUND', `No route ${req.method} ${redactUrl(req.url).split('?')[0]}`), services);
-  });
-}, { name: 'svc-errors' });
+    app.setNotFoundHandler((req, reply) => {
+      return sendError(
+        reply,
+        new ApiError('NOT_FOUND', `No route ${req.method} ${redactUrl(req.url).split('?')[0]}`),
+        services,
+      );
+    });
+  },
+  { name: 'svc-errors' },
+);

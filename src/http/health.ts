@@ -22,7 +22,10 @@ const HealthEnvelope = z
         uptimeSeconds: z.number().int().min(0).describe('Seconds since start.'),
         store: z
           .object({
-            engine: z.string().max(32).describe('lowdb (embedded, one process) or postgres (shared by several instances).'),
+            engine: z
+              .string()
+              .max(32)
+              .describe('lowdb (embedded, one process) or postgres (shared by several instances).'),
             status: z.enum(['ok', 'unavailable']).describe('Whether the store reaches its engine now.'),
           })
           .describe('The store.'),
@@ -42,12 +45,26 @@ const HealthEnvelope = z
 export async function healthRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   app.get(
     '/health',
-    { schema: { operationId: 'health', summary: 'Liveness check', tags: ['system'], security: [], response: { 200: HealthEnvelope } } },
+    {
+      schema: {
+        operationId: 'health',
+        summary: 'Liveness check',
+        tags: ['system'],
+        security: [],
+        response: { 200: HealthEnvelope },
+      },
+    },
     async (req) => {
       const health = await checkHealth(services.store, services.limiter);
       return {
         success: true as const,
-        data: { status: health.status, version: SERVICE_VERSION, uptimeSeconds: Math.round(process.uptime()), store: health.store, limiter: health.limiter },
+        data: {
+          status: health.status,
+          version: SERVICE_VERSION,
+          uptimeSeconds: Math.round(process.uptime()),
+          store: health.store,
+          limiter: health.limiter,
+        },
         meta: makeMeta(String(req.id), services.clock.now()),
       };
     },

@@ -63,24 +63,52 @@ export async function mcpRoutes(app: FastifyInstance, { services, tools, closing
       const first = Array.isArray(req.body) ? req.body[0] : req.body;
       const id = first && typeof first === 'object' && 'id' in first ? (first as { id: unknown }).id : null;
       reply.status(status).headers({ 'content-type': 'application/json; charset=utf-8', ...extra });
-      return reply.send({ jsonrpc: '2.0', id: id ?? null, error: { code: RPC_UNAUTHORIZED, message: err.message, data: err.toBody() } });
+      return reply.send({
+        jsonrpc: '2.0',
+        id: id ?? null,
+        error: { code: RPC_UNAUTHORIZED, message: err.message, data: err.toBody() },
+      });
     };
     const origin = req.headers.origin;
-    if (origin !== undefined && !services.config.allowedOrigins.includes(origin) && !sameLoopbackOrigin(origin, req.socket.localPort)) {
-      return refuse(403, new ApiError('ORIGIN_NOT_ALLOWED', `Origin ${origin.slice(0, 200)} may not call this MCP endpoint (configure SVC_ALLOWED_ORIGINS).`));
+    if (
+      origin !== undefined &&
+      !services.config.allowedOrigins.includes(origin) &&
+      !sameLoopbackOrigin(origin, req.socket.localPort)
+    ) {
+      return refuse(
+        403,
+        new ApiError(
+          'ORIGIN_NOT_ALLOWED',
+          `Origin ${origin.slice(0, 200)} may not call this MCP endpoint (configure SVC_ALLOWED_ORIGINS).`,
+        ),
+      );
     }
     if (loopbackBound && !isLoopbackHost(req.headers.host)) {
-      return refuse(403, new ApiError('ORIGIN_NOT_ALLOWED', 'This MCP endpoint is bound to loopback and answers only loopback host names (DNS rebinding guard).'));
+      return refuse(
+        403,
+        new ApiError(
+          'ORIGIN_NOT_ALLOWED',
+          'This MCP endpoint is bound to loopback and answers only loopback host names (DNS rebinding guard).',
+        ),
+      );
     }
     const conflict = conflictingKeys(req.headers, req.query);
     if (conflict) return refuse(400, conflict);
     const apiKey = presentedKey(req.headers, req.query);
-    const call: CallInfo = { apiKey, requestId: String(req.id), transport: 'mcp-http', clientIp: req.ip, rate: undefined };
+    const call: CallInfo = {
+      apiKey,
+      requestId: String(req.id),
+      transport: 'mcp-http',
+      clientIp: req.ip,
+      rate: undefined,
+    };
     let principal;
     try {
       principal = (await admit(services, call)).principal;
       // A batch counts once per request it carries, like that many REST calls.
-      const extra = Array.isArray(req.body) ? req.body.filter((m) => m && typeof m === 'object' && 'method' in m).length - 1 : 0;
+      const extra = Array.isArray(req.body)
+        ? req.body.filter((m) => m && typeof m === 'object' && 'method' in m).length - 1
+        : 0;
       for (let i = 0; i < extra; i++) {
         const hit = await countAdmitted(services, principal);
         call.rate = hit.rate;
@@ -115,7 +143,11 @@ export async function mcpRoutes(app: FastifyInstance, { services, tools, closing
     reply
       .status(405)
       .header('Allow', 'POST')
-      .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; use POST.' }, id: null });
+      .send({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; use POST.' },
+        id: null,
+      });
   app.get('/mcp', { schema: { hide: true } }, methodNotAllowed);
   app.delete('/mcp', { schema: { hide: true } }, methodNotAllowed);
 }

@@ -9,7 +9,13 @@ import { ApiKeySchema } from '../keys/manage.js';
 import { WebhookSchema } from '../webhooks/schemas.js';
 import type { AnyTool } from '../tools/define.js';
 import { bounded } from '../tools/bounds.js';
-import { CharacterSchema, ChargeSchema, ChatMessageSchema, JournalEntrySchema, Mention } from '../tools/memoir/schemas.js';
+import {
+  CharacterSchema,
+  ChargeSchema,
+  ChatMessageSchema,
+  JournalEntrySchema,
+  Mention,
+} from '../tools/memoir/schemas.js';
 import { MediaSchema } from '../tools/memoir/media.js';
 import { ErrorEnvelopeSchema, MetaSchema } from './envelope-schemas.js';
 
@@ -34,23 +40,23 @@ export const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
  */
 const NAMED_SCHEMAS: Array<[string, z.ZodType]> = (
   [
-  ['ErrorEnvelope', ErrorEnvelopeSchema],
-  ['Meta', MetaSchema],
-  ['OffsetPagination', OffsetPageMetaSchema],
-  ['CursorPagination', CursorPageMetaSchema],
-  ['ApiKey', ApiKeySchema],
-  ['Webhook', WebhookSchema],
-  ['Account', AccountSchema],
-  ['User', UserSchema],
-  ['Session', SessionOutput],
-  ['JurisdictionSummary', JurisdictionSummarySchema],
-  ['Source', SourceSchema],
-  ['MemoirCharacter', CharacterSchema],
-  ['MemoirMention', Mention],
-  ['JournalEntry', JournalEntrySchema],
-  ['MemoirChatMessage', ChatMessageSchema],
-  ['MemoirCharge', ChargeSchema],
-  ['MemoirMedia', MediaSchema],
+    ['ErrorEnvelope', ErrorEnvelopeSchema],
+    ['Meta', MetaSchema],
+    ['OffsetPagination', OffsetPageMetaSchema],
+    ['CursorPagination', CursorPageMetaSchema],
+    ['ApiKey', ApiKeySchema],
+    ['Webhook', WebhookSchema],
+    ['Account', AccountSchema],
+    ['User', UserSchema],
+    ['Session', SessionOutput],
+    ['JurisdictionSummary', JurisdictionSummarySchema],
+    ['Source', SourceSchema],
+    ['MemoirCharacter', CharacterSchema],
+    ['MemoirMention', Mention],
+    ['JournalEntry', JournalEntrySchema],
+    ['MemoirChatMessage', ChatMessageSchema],
+    ['MemoirCharge', ChargeSchema],
+    ['MemoirMedia', MediaSchema],
   ] as Array<[string, z.ZodType]>
 ).map(([name, schema]) => [name, bounded(schema, 'output')]);
 
@@ -66,9 +72,16 @@ const DESCRIBED_NAMES: Record<string, string> = {
 
 /** One entry of components.responses per error status the API documents. */
 const ERROR_RESPONSES: Record<string, { name: string; description: string; retryAfter?: boolean }> = {
-  '400': { name: 'BadRequest', description: 'The input was refused (VALIDATION_ERROR, with the offending fields in error.details).' },
+  '400': {
+    name: 'BadRequest',
+    description: 'The input was refused (VALIDATION_ERROR, with the offending fields in error.details).',
+  },
   '401': { name: 'Unauthorized', description: 'No valid credential (API_KEY_MISSING, API_KEY_INVALID, UNAUTHORIZED).' },
-  '403': { name: 'Forbidden', description: 'The credential may not do this (INSUFFICIENT_SCOPE, TIER_NOT_ALLOWED, IP_NOT_ALLOWED, CSRF_FAILED, ...).' },
+  '403': {
+    name: 'Forbidden',
+    description:
+      'The credential may not do this (INSUFFICIENT_SCOPE, TIER_NOT_ALLOWED, IP_NOT_ALLOWED, CSRF_FAILED, ...).',
+  },
   '404': { name: 'NotFound', description: 'No such record for this caller (NOT_FOUND).' },
   '409': { name: 'Conflict', description: 'The record already exists (CONFLICT).' },
   '413': {
@@ -79,9 +92,14 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string; retry
   },
   '415': {
     name: 'UnsupportedMediaType',
-    description: 'An upload that is not multipart/form-data, or whose file is not a photo, audio or video, judged by its content (UNSUPPORTED_MEDIA_TYPE).',
+    description:
+      'An upload that is not multipart/form-data, or whose file is not a photo, audio or video, judged by its content (UNSUPPORTED_MEDIA_TYPE).',
   },
-  '429': { name: 'TooManyRequests', description: 'A rate limit is reached (RATE_LIMIT_EXCEEDED); retry after Retry-After seconds.', retryAfter: true },
+  '429': {
+    name: 'TooManyRequests',
+    description: 'A rate limit is reached (RATE_LIMIT_EXCEEDED); retry after Retry-After seconds.',
+    retryAfter: true,
+  },
   '500': { name: 'InternalError', description: 'An unexpected failure (INTERNAL_ERROR).' },
   '501': { name: 'NotImplemented', description: 'Planned for a later API version (NOT_IMPLEMENTED).' },
   '503': {
@@ -148,10 +166,15 @@ function integerFormats(node: unknown): void {
   if (node === null || typeof node !== 'object') return;
   const obj = node as Json;
   if (obj.type === 'integer' && obj.format === undefined) {
-    const fits = typeof obj.minimum === 'number' && typeof obj.maximum === 'number' && obj.minimum >= INT32_MIN && obj.maximum <= INT32_MAX;
+    const fits =
+      typeof obj.minimum === 'number' &&
+      typeof obj.maximum === 'number' &&
+      obj.minimum >= INT32_MIN &&
+      obj.maximum <= INT32_MAX;
     obj.format = fits ? 'int32' : 'int64';
   }
-  for (const [key, value] of Object.entries(obj)) if (key !== 'example' && key !== 'examples' && key !== 'enum' && key !== 'default') integerFormats(value);
+  for (const [key, value] of Object.entries(obj))
+    if (key !== 'example' && key !== 'examples' && key !== 'enum' && key !== 'default') integerFormats(value);
 }
 
 /** JSON text with sorted keys, so equal schemas give equal text. */
@@ -212,7 +235,8 @@ function refsIn(node: unknown, into: Set<string>): Set<string> {
   if (Array.isArray(node)) for (const item of node) refsIn(item, into);
   else if (node !== null && typeof node === 'object') {
     for (const [key, value] of Object.entries(node as Json)) {
-      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) into.add(value.slice(21));
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/'))
+        into.add(value.slice(21));
       else refsIn(value, into);
     }
   }
@@ -222,7 +246,8 @@ function refsIn(node: unknown, into: Set<string>): Set<string> {
 /** A name for a shared schema that has none: envelopes and list metadata by what they hold, others by their description. */
 function nameOf(schema: Json): string {
   const props = (schema.properties ?? {}) as Json;
-  const ref = (p: unknown) => ((p as Json | undefined)?.$ref as string | undefined)?.replace('#/components/schemas/', '');
+  const ref = (p: unknown) =>
+    ((p as Json | undefined)?.$ref as string | undefined)?.replace('#/components/schemas/', '');
   const data = ref(props.data);
   if (data && props.success) return `${data}Envelope`;
   const pagination = ref(props.pagination);
@@ -347,7 +372,9 @@ export function finishOpenApiDocument(doc: Json, tools: readonly AnyTool[]): Jso
     }
   }
   for (const name of Object.keys(schemas)) schemas[name] = liftSchemas(schemas[name], byIdentity, name);
-  const operations = Object.values(doc.paths as Record<string, Record<string, Json>>).flatMap((methods) => Object.values(methods));
+  const operations = Object.values(doc.paths as Record<string, Record<string, Json>>).flatMap((methods) =>
+    Object.values(methods),
+  );
   for (const op of operations) liftSchemas(op, byIdentity);
   // Then whatever else several operations share (innermost first, so envelopes are named after their data).
   for (let round = 0; round < 5; round++) {
@@ -412,7 +439,10 @@ export function finishOpenApiDocument(doc: Json, tools: readonly AnyTool[]): Jso
           response.content = { [JSON_MEDIA_TYPE]: { schema: liftSchemas(schema, byIdentity) } };
         }
         // Headers an operation declares itself (the memoir's binary answers) come after the common ones.
-        response.headers = { ...(api ? rateHeaders : { [HEADERS.RequestId!.name]: headerRef('RequestId') }), ...(response.headers ?? {}) };
+        response.headers = {
+          ...(api ? rateHeaders : { [HEADERS.RequestId!.name]: headerRef('RequestId') }),
+          ...(response.headers ?? {}),
+        };
         if (COOKIE_OPERATIONS.has(op.operationId)) response.headers[HEADERS.SetCookie!.name] = headerRef('SetCookie');
       }
     }

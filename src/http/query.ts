@@ -10,7 +10,8 @@ function baseType(schema: z.ZodType): string {
   let s: z.ZodType | undefined = schema;
   for (let i = 0; i < 10 && s; i++) {
     const def: Def = (s as unknown as { _zod: { def: Def } })._zod.def;
-    if (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault') s = def.innerType;
+    if (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault')
+      s = def.innerType;
     else if (def.type === 'pipe') s = def.in;
     else return def.type;
   }

@@ -11,7 +11,11 @@ function resetText(resetAt: Date): string {
 
 /** The X-RateLimit-* headers of a bucket's state. */
 export function rateHeaders(state: RateState): Record<string, string | number> {
-  return { 'X-RateLimit-Limit': state.limit, 'X-RateLimit-Remaining': state.remaining, 'X-RateLimit-Reset': resetText(state.resetAt) };
+  return {
+    'X-RateLimit-Limit': state.limit,
+    'X-RateLimit-Remaining': state.remaining,
+    'X-RateLimit-Reset': resetText(state.resetAt),
+  };
 }
 
 export function setRateHeaders(reply: FastifyReply, state: RateState): void {

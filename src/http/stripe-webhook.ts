@@ -29,7 +29,9 @@ const WEBHOOK_BODY_LIMIT = 512 * 1024;
 export async function registerStripeWebhook(app: FastifyInstance, services: Services): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) =>
+      done(null, body),
+    );
 
     const fail = (reply: FastifyReply, err: ApiError) =>
       reply
@@ -42,7 +44,12 @@ export async function registerStripeWebhook(app: FastifyInstance, services: Serv
       const header = req.headers['stripe-signature'];
       let event;
       try {
-        event = verifyStripeEvent(services.config.payments, raw, typeof header === 'string' ? header : undefined, services.clock.now().getTime());
+        event = verifyStripeEvent(
+          services.config.payments,
+          raw,
+          typeof header === 'string' ? header : undefined,
+          services.clock.now().getTime(),
+        );
       } catch (err) {
         if (err instanceof ApiError) {
           services.log.warn({ requestId: req.id, code: err.code, remoteAddress: req.ip }, 'Stripe webhook refused');
@@ -51,22 +58,47 @@ export async function registerStripeWebhook(app: FastifyInstance, services: Serv
         throw err;
       }
       try {
-        const result = await handleStripeEvent({ store: services.store, clock: services.clock, config: services.config, log: services.log }, event);
-        const fields = { requestId: req.id, stripeEvent: event.id, type: event.type, handled: result.handled, note: result.note };
+        const result = await handleStripeEvent(
+          { store: services.store, clock: services.clock, config: services.config, log: services.log },
+          event,
+        );
+        const fields = {
+          requestId: req.id,
+          stripeEvent: event.id,
+          type: event.type,
+          handled: result.handled,
+          note: result.note,
+        };
         if (result.handled) services.log.info(fields, 'Stripe webhook applied');
-        else if (result.suspicious) services.log.warn(fields, 'Stripe webhook ignored: it does not match what this service sold');
+        else if (result.suspicious)
+          services.log.warn(fields, 'Stripe webhook ignored: it does not match what this service sold');
         else services.log.info(fields, 'Stripe webhook ignored');
         return reply.status(200).send({
           success: true,
-          data: { received: true, eventId: event.id, type: event.type, handled: result.handled, ignored: !result.handled, note: result.note },
+          data: {
+            received: true,
+            eventId: event.id,
+            type: event.type,
+            handled: result.handled,
+            ignored: !result.handled,
+            note: result.note,
+          },
           meta: makeMeta(String(req.id), services.clock.now()),
         });
       } catch (err) {
-        services.log.error({ err, requestId: req.id, stripeEvent: event.id, type: event.type }, 'Stripe webhook could not be applied; Stripe will deliver it again');
+        services.log.error(
+          { err, requestId: req.id, stripeEvent: event.id, type: event.type },
+          'Stripe webhook could not be applied; Stripe will deliver it again',
+        );
         const now = services.clock.now();
         const unavailable =
           unavailableError(err, now) ??
-          (err instanceof PaymentProviderError ? new ApiError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached; the event will be applied when Stripe delivers it again.') : undefined);
+          (err instanceof PaymentProviderError
+            ? new ApiError(
+                'SERVICE_UNAVAILABLE',
+                'The payment provider could not be reached; the event will be applied when Stripe delivers it again.',
+              )
+            : undefined);
         return fail(reply, unavailable ?? ApiError.internal());
       }
     });

@@ -42,7 +42,8 @@ function pathParams(path: string): string[] {
 function routeSchema(tool: AnyTool) {
   if (tool.rest.docs) return { hide: true };
   const params = pathParams(tool.rest.path);
-  const mask = Object.fromEntries(params.map((p) => [p, true as const])) as Record<string, true> & Record<number, never>;
+  const mask = Object.fromEntries(params.map((p) => [p, true as const])) as Record<string, true> &
+    Record<number, never>;
   const rest = params.length ? tool.input.omit(mask) : tool.input;
   const response: Record<number, z.ZodType> = { [tool.rest.status ?? 200]: successSchema(tool) };
   for (const s of [...ERROR_STATUSES, ...(tool.rest.extraStatuses ?? [])]) response[s] = ErrorEnvelopeSchema;
@@ -103,7 +104,10 @@ function checkMultipart(req: FastifyRequest): void {
   const [type = '', ...params] = header.split(';');
   if (!req.isMultipart() || type.trim().toLowerCase() !== 'multipart/form-data') {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data with a "file" field.', [
-      { field: '', reason: `Content-Type ${JSON.stringify(type.trim().slice(0, 100) || '(none)')} is not multipart/form-data` },
+      {
+        field: '',
+        reason: `Content-Type ${JSON.stringify(type.trim().slice(0, 100) || '(none)')} is not multipart/form-data`,
+      },
     ]);
   }
   const boundary = params
@@ -112,9 +116,10 @@ function checkMultipart(req: FastifyRequest): void {
     ?.slice('boundary='.length)
     .replace(/^"(.*)"$/, '$1');
   if (!boundary || !/^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/.test(boundary)) {
-    throw ApiError.validation('The multipart/form-data Content-Type needs a boundary parameter of 1 to 70 characters.', [
-      { field: '', reason: boundary ? 'invalid multipart boundary' : 'no multipart boundary' },
-    ]);
+    throw ApiError.validation(
+      'The multipart/form-data Content-Type needs a boundary parameter of 1 to 70 characters.',
+      [{ field: '', reason: boundary ? 'invalid multipart boundary' : 'no multipart boundary' }],
+    );
   }
 }
 
@@ -134,15 +139,22 @@ function multipartProblem(err: unknown): unknown {
   const e = err as { code?: unknown; message?: unknown } | undefined;
   const code = typeof e?.code === 'string' ? e.code : '';
   const message = typeof e?.message === 'string' ? e.message : '';
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', 'The file is larger than an upload may be.', [{ field: 'file', reason: 'too large' }]);
-  if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
-    return ApiError.validation('The form has more parts than an upload takes: exactly one file, in "file", and at most the durationMinutes field.', [
-      { field: '', reason: code === 'FST_FILES_LIMIT' ? 'more than one file' : 'too many fields' },
+  if (code === 'FST_REQ_FILE_TOO_LARGE')
+    return new ApiError('PAYLOAD_TOO_LARGE', 'The file is larger than an upload may be.', [
+      { field: 'file', reason: 'too large' },
     ]);
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
+    return ApiError.validation(
+      'The form has more parts than an upload takes: exactly one file, in "file", and at most the durationMinutes field.',
+      [{ field: '', reason: code === 'FST_FILES_LIMIT' ? 'more than one file' : 'too many fields' }],
+    );
   }
-  if (code.startsWith('FST_')) return ApiError.validation('The multipart body could not be read.', [{ field: '', reason: code }]);
+  if (code.startsWith('FST_'))
+    return ApiError.validation('The multipart body could not be read.', [{ field: '', reason: code }]);
   if (/multipart|boundary|terminated early/i.test(message)) {
-    return ApiError.validation('The multipart body is truncated or malformed.', [{ field: '', reason: 'malformed or truncated multipart/form-data' }]);
+    return ApiError.validation('The multipart body is truncated or malformed.', [
+      { field: '', reason: 'malformed or truncated multipart/form-data' },
+    ]);
   }
   return err;
 }
@@ -150,7 +162,8 @@ function multipartProblem(err: unknown): unknown {
 /** The form's parts as the tool's reader takes them. */
 async function* formParts(req: FastifyRequest): AsyncGenerator<FormPart> {
   for await (const part of req.parts()) {
-    if (part.type === 'file') yield { type: 'file', fieldname: part.fieldname, filename: part.filename, file: part.file };
+    if (part.type === 'file')
+      yield { type: 'file', fieldname: part.fieldname, filename: part.filename, file: part.file };
     else yield { type: 'field', fieldname: part.fieldname, value: String(part.value) };
   }
 }
@@ -182,7 +195,9 @@ function envelope(tool: AnyTool, output: Record<string, unknown>, meta: ReturnTy
     }
     case 'list': {
       const { items, pagination } = output as { items: unknown[]; pagination: Record<string, unknown> };
-      const extra = Object.fromEntries((tool.rest.metaFields ?? []).filter((f) => output[f] !== undefined).map((f) => [f, output[f]]));
+      const extra = Object.fromEntries(
+        (tool.rest.metaFields ?? []).filter((f) => output[f] !== undefined).map((f) => [f, output[f]]),
+      );
       return { success: true, data: items, meta: { ...meta, pagination, ...extra } };
     }
     case 'data': {
@@ -203,7 +218,12 @@ function envelope(tool: AnyTool, output: Record<string, unknown>, meta: ReturnTy
 function toolHandler(services: Services, tool: AnyTool) {
   const params = pathParams(tool.rest.path);
   const { multipart: form, file, fromHeaders } = tool.rest;
-  const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: (services.config.publicUrl ?? '').startsWith('https://') };
+  const cookieOptions = {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: (services.config.publicUrl ?? '').startsWith('https://'),
+  };
   return async (req: FastifyRequest, reply: FastifyReply) => {
     let call: CallInfo | undefined;
     let settle: ((done: boolean) => Promise<void>) | undefined;
@@ -225,7 +245,12 @@ function toolHandler(services: Services, tool: AnyTool) {
         const controller = new AbortController();
         call.signal = controller.signal;
         reply.raw.on('close', () => {
-          if (!reply.raw.writableFinished) controller.abort(ApiError.validation('The client closed the connection before the answer.', [{ field: '', reason: 'cancelled' }]));
+          if (!reply.raw.writableFinished)
+            controller.abort(
+              ApiError.validation('The client closed the connection before the answer.', [
+                { field: '', reason: 'cancelled' },
+              ]),
+            );
         });
       }
       output = await invokeTool(tool, input, services, call);
@@ -235,7 +260,8 @@ function toolHandler(services: Services, tool: AnyTool) {
       // On success and on refusal alike: the error handler's reply carries them too.
       if (call?.rate) setRateHeaders(reply, call.rate);
       if (call?.cookie === 'clear') reply.clearCookie(SESSION_COOKIE, cookieOptions);
-      else if (call?.cookie) reply.setCookie(SESSION_COOKIE, call.cookie.token, { ...cookieOptions, expires: call.cookie.expiresAt });
+      else if (call?.cookie)
+        reply.setCookie(SESSION_COOKIE, call.cookie.token, { ...cookieOptions, expires: call.cookie.expiresAt });
     }
     reply.status(tool.rest.status ?? 200);
     if (file) {
@@ -250,11 +276,15 @@ function toolHandler(services: Services, tool: AnyTool) {
 function addRoute(app: FastifyInstance, services: Services, tool: AnyTool): void {
   const handler = toolHandler(services, tool);
   app.route({ method: tool.rest.method, url: API_PREFIX + tool.rest.path, schema: routeSchema(tool), handler });
-  for (const alias of tool.rest.aliases ?? []) app.route({ method: tool.rest.method, url: alias, schema: { hide: true }, handler });
+  for (const alias of tool.rest.aliases ?? [])
+    app.route({ method: tool.rest.method, url: alias, schema: { hide: true }, handler });
 }
 
 /** The routes of every tool. Multipart parsing is registered for upload routes only: the others keep refusing it. */
-export async function toolRoutes(app: FastifyInstance, { services, tools }: { services: Services; tools: readonly AnyTool[] }): Promise<void> {
+export async function toolRoutes(
+  app: FastifyInstance,
+  { services, tools }: { services: Services; tools: readonly AnyTool[] },
+): Promise<void> {
   for (const tool of tools) {
     const form = tool.rest.multipart;
     if (!form) {

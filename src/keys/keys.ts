@@ -110,7 +110,11 @@ export function keyPrincipal(record: ApiKeyRecord): Principal {
 }
 
 /** Resolves a presented key to its principal, or throws API_KEY_MISSING / API_KEY_INVALID. */
-export async function authenticate(store: Store, presented: string | undefined, clock: Clock): Promise<{ principal: Principal; record: ApiKeyRecord }> {
+export async function authenticate(
+  store: Store,
+  presented: string | undefined,
+  clock: Clock,
+): Promise<{ principal: Principal; record: ApiKeyRecord }> {
   if (presented === undefined || presented === '') {
     throw new ApiError(
       'API_KEY_MISSING',

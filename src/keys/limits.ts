@@ -30,7 +30,11 @@ export type KeyRateLimit = Partial<Record<Bucket, number>>;
  * its tier's figure, kept only where that is below the account's figure (elsewhere the account's budget is the
  * whole limit, and no counter of the key's own is needed). Undefined when the key has none.
  */
-export function keyLimitsWithin(keyTier: Tier, own: KeyRateLimit | null | undefined, accountTier: Tier): KeyRateLimit | undefined {
+export function keyLimitsWithin(
+  keyTier: Tier,
+  own: KeyRateLimit | null | undefined,
+  accountTier: Tier,
+): KeyRateLimit | undefined {
   let out: KeyRateLimit | undefined;
   for (const b of BUCKETS) {
     const mine = Math.min(RATE_LIMITS[keyTier][b], own?.[b] ?? Infinity);

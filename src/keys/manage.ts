@@ -13,7 +13,6 @@ import { BUCKETS, RATE_LIMITS, type KeyRateLimit } from './limits.js';
 // Key management: a key sees and manages only its owner's keys, and can never
 // create or widen a key beyond itself.
 
-
 /** "a partner key", "an internal key". */
 function aKey(tier: Tier): string {
   return `${tier === 'internal' ? 'an' : 'a'} ${tier} key`;
@@ -25,7 +24,9 @@ export const ApiKeySchema = z
     name: z.string().describe('Name given at creation.'),
     tier: z.enum(TIERS).describe('Tier: public, partner or internal.'),
     scopes: z.array(z.enum(SCOPES).describe('A scope.')).describe('Scopes granted.'),
-    ipWhitelist: z.array(z.string().describe('An address or CIDR range.')).describe('Addresses allowed to use the key; empty means any.'),
+    ipWhitelist: z
+      .array(z.string().describe('An address or CIDR range.'))
+      .describe('Addresses allowed to use the key; empty means any.'),
     allowedOrigins: z
       .array(z.string().describe('An origin, scheme://host[:port].'))
       .describe('Origins whose pages may embed the contract wizard with this key; empty means none.'),
@@ -36,7 +37,9 @@ export const ApiKeySchema = z
         chat: z.number().int().optional().describe('AI chat messages per 15-minute window.'),
       })
       .nullable()
-      .describe("The key's own rate limits, below its account's shared budget; null when it has none (the account's budget applies)."),
+      .describe(
+        "The key's own rate limits, below its account's shared budget; null when it has none (the account's budget applies).",
+      ),
     displayPrefix: z.string().describe('The first characters of the key, to recognise it.'),
     ownerId: z.string().describe('Account the key belongs to.'),
     createdAt: z.string().describe('Creation time, ISO 8601.'),
@@ -59,10 +62,18 @@ const whitelistField = z
 const originsField = z
   .array(z.string().max(200).describe('An exact origin, scheme://host[:port] (https; http only for localhost).'))
   .max(MAX_ALLOWED_ORIGINS)
-  .describe(`Origins whose pages may embed the contract wizard with this key (at most ${MAX_ALLOWED_ORIGINS}, no wildcards); needs a partner or internal key with the embed scope to be of use.`);
+  .describe(
+    `Origins whose pages may embed the contract wizard with this key (at most ${MAX_ALLOWED_ORIGINS}, no wildcards); needs a partner or internal key with the embed scope to be of use.`,
+  );
 /** Highest figure a key's own limit may name: the internal tier's (a key's tier caps it further, checked in checkRateLimit). */
 const limitFigure = (bucket: 'all' | 'generation' | 'chat', what: string) =>
-  z.number().int().min(1).max(RATE_LIMITS.internal[bucket]).optional().describe(`${what} per 15-minute window, at most the key's tier figure.`);
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(RATE_LIMITS.internal[bucket])
+    .optional()
+    .describe(`${what} per 15-minute window, at most the key's tier figure.`);
 const rateLimitField = z
   .strictObject({
     all: limitFigure('all', 'All requests'),
@@ -82,7 +93,12 @@ export const CreateApiKeyInput = z
     ipWhitelist: whitelistField.optional(),
     allowedOrigins: originsField.optional(),
     rateLimit: rateLimitField.optional(),
-    tier: z.enum(TIERS).optional().describe("Tier of the new key; defaults to the calling key's tier. Partner keys may create partner or public keys."),
+    tier: z
+      .enum(TIERS)
+      .optional()
+      .describe(
+        "Tier of the new key; defaults to the calling key's tier. Partner keys may create partner or public keys.",
+      ),
     expiresAt: expiresField.optional(),
   })
   .describe('A new API key.');
@@ -94,8 +110,14 @@ export const UpdateApiKeyInput = z
     scopes: scopesField.optional(),
     ipWhitelist: whitelistField.optional(),
     allowedOrigins: originsField.optional(),
-    expiresAt: expiresField.nullable().optional().describe('New expiry time (ISO 8601, in the future), or null to remove it.'),
-    rateLimit: rateLimitField.nullable().optional().describe("New own rate limits (replacing the old ones), or null to remove them."),
+    expiresAt: expiresField
+      .nullable()
+      .optional()
+      .describe('New expiry time (ISO 8601, in the future), or null to remove it.'),
+    rateLimit: rateLimitField
+      .nullable()
+      .optional()
+      .describe('New own rate limits (replacing the old ones), or null to remove them.'),
   })
   .describe('Changes to a key.');
 
@@ -109,10 +131,21 @@ export interface KeyDeps {
   clock: Clock;
 }
 
-function checkScopesGrantable(caller: Principal, scopes: readonly Scope[], tier: Tier, details: ErrorDetail[], field = 'scopes'): void {
+function checkScopesGrantable(
+  caller: Principal,
+  scopes: readonly Scope[],
+  tier: Tier,
+  details: ErrorDetail[],
+  field = 'scopes',
+): void {
   scopes.forEach((s, i) => {
-    if (s === 'all' && tier !== 'internal') details.push({ field: `${field}.${i}`, reason: 'the "all" scope exists only on internal keys' });
-    else if (!hasScope(caller.scopes, s)) details.push({ field: `${field}.${i}`, reason: `${caller.kind === 'key' ? 'the calling key' : 'a user session'} does not hold "${s}", so it cannot grant it` });
+    if (s === 'all' && tier !== 'internal')
+      details.push({ field: `${field}.${i}`, reason: 'the "all" scope exists only on internal keys' });
+    else if (!hasScope(caller.scopes, s))
+      details.push({
+        field: `${field}.${i}`,
+        reason: `${caller.kind === 'key' ? 'the calling key' : 'a user session'} does not hold "${s}", so it cannot grant it`,
+      });
   });
 }
 
@@ -141,30 +174,57 @@ function checkLimits(
   const expiresField = fields.expiresAt ?? 'expiresAt';
   const whitelistField = fields.ipWhitelist ?? 'ipWhitelist';
   if (input.ipWhitelist) details.push(...validateWhitelist(input.ipWhitelist, whitelistField));
-  if (input.expiresAt && Date.parse(input.expiresAt) <= now.getTime()) details.push({ field: expiresField, reason: 'must be in the future' });
+  if (input.expiresAt && Date.parse(input.expiresAt) <= now.getTime())
+    details.push({ field: expiresField, reason: 'must be in the future' });
   if (caller.expiresAt && input.expiresAt !== undefined) {
-    if (input.expiresAt === null) details.push({ field: expiresField, reason: `cannot be removed: the calling key expires at ${caller.expiresAt}` });
+    if (input.expiresAt === null)
+      details.push({
+        field: expiresField,
+        reason: `cannot be removed: the calling key expires at ${caller.expiresAt}`,
+      });
     else if (Date.parse(input.expiresAt) > Date.parse(caller.expiresAt)) {
-      details.push({ field: expiresField, reason: `must be no later than the calling key's expiry (${caller.expiresAt})` });
+      details.push({
+        field: expiresField,
+        reason: `must be no later than the calling key's expiry (${caller.expiresAt})`,
+      });
     }
   }
-  if (!fields.crossAccount && input.ipWhitelist && !whitelistWithin(input.ipWhitelist, caller.ipWhitelist) && details.every((d) => !d.field.startsWith(whitelistField))) {
-    details.push({ field: whitelistField, reason: `must lie within the calling key's whitelist (${caller.ipWhitelist.join(', ')})` });
+  if (
+    !fields.crossAccount &&
+    input.ipWhitelist &&
+    !whitelistWithin(input.ipWhitelist, caller.ipWhitelist) &&
+    details.every((d) => !d.field.startsWith(whitelistField))
+  ) {
+    details.push({
+      field: whitelistField,
+      reason: `must lie within the calling key's whitelist (${caller.ipWhitelist.join(', ')})`,
+    });
   }
 }
 
 /** Every rule a new key must pass; problems are pushed to `details`. */
 export function checkNewKey(
   caller: Principal,
-  key: { tier: Tier; scopes: readonly Scope[]; expiresAt?: string | undefined; ipWhitelist?: string[] | undefined; accountTier: Tier },
+  key: {
+    tier: Tier;
+    scopes: readonly Scope[];
+    expiresAt?: string | undefined;
+    ipWhitelist?: string[] | undefined;
+    accountTier: Tier;
+  },
   now: Date,
   details: ErrorDetail[],
   fields: KeyFields = {},
 ): void {
-  if (caller.kind === 'session' && key.tier !== 'public') details.push({ field: 'tier', reason: 'a user session can create public keys only' });
-  else if (TIER_RANK[key.tier] > TIER_RANK[caller.tier]) details.push({ field: 'tier', reason: `${aKey(caller.tier)} cannot create ${aKey(key.tier)}` });
+  if (caller.kind === 'session' && key.tier !== 'public')
+    details.push({ field: 'tier', reason: 'a user session can create public keys only' });
+  else if (TIER_RANK[key.tier] > TIER_RANK[caller.tier])
+    details.push({ field: 'tier', reason: `${aKey(caller.tier)} cannot create ${aKey(key.tier)}` });
   else if (TIER_RANK[key.tier] > TIER_RANK[key.accountTier]) {
-    details.push({ field: 'tier', reason: `the account is ${key.accountTier} tier, which caps its keys at ${key.accountTier}` });
+    details.push({
+      field: 'tier',
+      reason: `the account is ${key.accountTier} tier, which caps its keys at ${key.accountTier}`,
+    });
   }
   checkScopesGrantable(caller, key.scopes, key.tier, details, fields.scopes);
   checkLimits(caller, key, now, details, fields);
@@ -175,12 +235,20 @@ export function checkNewKey(
  * calling key has limits of its own, none higher than the caller's nor missing where the caller has one, so a
  * limited key cannot make or leave a key with a larger share of the account's budget than its own.
  */
-function checkRateLimit(limits: KeyRateLimit | undefined, tier: Tier, callerLimits: KeyRateLimit | undefined, details: ErrorDetail[]): void {
+function checkRateLimit(
+  limits: KeyRateLimit | undefined,
+  tier: Tier,
+  callerLimits: KeyRateLimit | undefined,
+  details: ErrorDetail[],
+): void {
   for (const b of BUCKETS) {
     const mine = limits?.[b];
     const theirs = callerLimits?.[b];
     if (mine !== undefined && mine > RATE_LIMITS[tier][b]) {
-      details.push({ field: `rateLimit.${b}`, reason: `at most ${RATE_LIMITS[tier][b]} (the ${tier} tier's figure); a key's own limit can only lower it` });
+      details.push({
+        field: `rateLimit.${b}`,
+        reason: `at most ${RATE_LIMITS[tier][b]} (the ${tier} tier's figure); a key's own limit can only lower it`,
+      });
     } else if (theirs !== undefined && (mine === undefined || mine > theirs)) {
       details.push({ field: `rateLimit.${b}`, reason: `must be at most ${theirs}, the calling key's own limit` });
     }
@@ -204,11 +272,17 @@ function compactLimits(limits: KeyRateLimit | null | undefined): KeyRateLimit | 
 /** The caller may not act on a key with more rights than itself. */
 function assertManageable(caller: Principal, target: ApiKeyRecord): void {
   if (TIER_RANK[target.tier] > TIER_RANK[caller.tier]) {
-    throw new ApiError('TIER_NOT_ALLOWED', `${aKey(caller.tier).replace(/^a/, 'A')} cannot manage ${aKey(target.tier)}.`);
+    throw new ApiError(
+      'TIER_NOT_ALLOWED',
+      `${aKey(caller.tier).replace(/^a/, 'A')} cannot manage ${aKey(target.tier)}.`,
+    );
   }
   const missing = target.scopes.filter((s) => !hasScope(caller.scopes, s));
   if (missing.length) {
-    throw new ApiError('INSUFFICIENT_SCOPE', `This key cannot manage a key holding scopes it lacks: ${missing.join(', ')}.`);
+    throw new ApiError(
+      'INSUFFICIENT_SCOPE',
+      `This key cannot manage a key holding scopes it lacks: ${missing.join(', ')}.`,
+    );
   }
 }
 
@@ -229,7 +303,18 @@ export async function createApiKey(
   const account = await deps.store.get<AccountRecord>(ACCOUNTS, caller.ownerId);
   if (!account) throw ApiError.notFound(`Account ${caller.ownerId}`);
   const details: ErrorDetail[] = [];
-  checkNewKey(caller, { tier, scopes: input.scopes, expiresAt: input.expiresAt, ipWhitelist: input.ipWhitelist, accountTier: account.tier }, deps.clock.now(), details);
+  checkNewKey(
+    caller,
+    {
+      tier,
+      scopes: input.scopes,
+      expiresAt: input.expiresAt,
+      ipWhitelist: input.ipWhitelist,
+      accountTier: account.tier,
+    },
+    deps.clock.now(),
+    details,
+  );
   const allowedOrigins = normalizeAllowedOrigins(input.allowedOrigins ?? [], 'allowedOrigins', details);
   // Omitted buckets inherit the caller's own limits, like the expiry and the whitelist.
   const callerLimits = await callerRateLimit(deps.store, caller);
@@ -254,7 +339,11 @@ export async function createApiKey(
     await tx.put(API_KEYS, record);
     await recordEvent(
       tx,
-      { type: 'api_key.created', ownerId: caller.ownerId, data: { id: record.id, name: record.name, tier, scopes: record.scopes, createdBy: caller.keyId } },
+      {
+        type: 'api_key.created',
+        ownerId: caller.ownerId,
+        data: { id: record.id, name: record.name, tier, scopes: record.scopes, createdBy: caller.keyId },
+      },
       deps.clock,
     );
   });
@@ -275,7 +364,12 @@ export async function getApiKey(deps: KeyDeps, caller: Principal, id: string): P
  * for an origin it no longer allows are revoked (src/embed/store.ts, revokeSessionsOutside). Passed in by the caller
  * because embedding sits above keys.
  */
-export type OriginsChanged = (tx: Tx, before: ApiKeyRecord, remaining: readonly string[], now: Date) => Promise<unknown>;
+export type OriginsChanged = (
+  tx: Tx,
+  before: ApiKeyRecord,
+  remaining: readonly string[],
+  now: Date,
+) => Promise<unknown>;
 
 export async function updateApiKey(
   deps: KeyDeps,
@@ -285,18 +379,22 @@ export async function updateApiKey(
 ): Promise<ApiKeyView> {
   const current = await ownKey(deps.store, caller, input.id);
   assertManageable(caller, current);
-  if (current.revokedAt) throw ApiError.validation('A revoked key cannot be changed.', [{ field: 'id', reason: 'the key is revoked' }]);
+  if (current.revokedAt)
+    throw ApiError.validation('A revoked key cannot be changed.', [{ field: 'id', reason: 'the key is revoked' }]);
   const details: ErrorDetail[] = [];
   if (input.scopes) checkScopesGrantable(caller, input.scopes, current.tier, details);
   checkLimits(caller, input, deps.clock.now(), details, {});
-  const allowedOrigins = input.allowedOrigins && normalizeAllowedOrigins(input.allowedOrigins, 'allowedOrigins', details);
-  const rateLimit = input.rateLimit === undefined ? undefined : compactLimits(input.rateLimit) ?? null;
-  if (input.rateLimit !== undefined) checkRateLimit(rateLimit ?? undefined, current.tier, await callerRateLimit(deps.store, caller), details);
+  const allowedOrigins =
+    input.allowedOrigins && normalizeAllowedOrigins(input.allowedOrigins, 'allowedOrigins', details);
+  const rateLimit = input.rateLimit === undefined ? undefined : (compactLimits(input.rateLimit) ?? null);
+  if (input.rateLimit !== undefined)
+    checkRateLimit(rateLimit ?? undefined, current.tier, await callerRateLimit(deps.store, caller), details);
   if (details.length) throw ApiError.validation('The key cannot be changed as requested.', details);
   return deps.store.transact(async (tx) => {
     const fresh = await tx.get<ApiKeyRecord>(API_KEYS, input.id);
     if (!fresh || fresh.ownerId !== caller.ownerId) throw ApiError.notFound(`API key ${input.id}`);
-    if (fresh.revokedAt) throw ApiError.validation('A revoked key cannot be changed.', [{ field: 'id', reason: 'the key is revoked' }]);
+    if (fresh.revokedAt)
+      throw ApiError.validation('A revoked key cannot be changed.', [{ field: 'id', reason: 'the key is revoked' }]);
     const next: ApiKeyRecord = {
       ...fresh,
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -322,7 +420,11 @@ export async function revokeApiKey(deps: KeyDeps, caller: Principal, id: string)
     if (fresh.revokedAt) return keyView(fresh);
     const next = { ...fresh, revokedAt: deps.clock.now().toISOString() };
     await tx.put(API_KEYS, next);
-    await recordEvent(tx, { type: 'api_key.revoked', ownerId: caller.ownerId, data: { id, name: fresh.name, revokedBy: caller.keyId } }, deps.clock);
+    await recordEvent(
+      tx,
+      { type: 'api_key.revoked', ownerId: caller.ownerId, data: { id, name: fresh.name, revokedBy: caller.keyId } },
+      deps.clock,
+    );
     return keyView(next);
   });
 }

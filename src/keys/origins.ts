@@ -17,7 +17,8 @@ function isLoopbackHostname(host: string): boolean {
 /** The normalized origin (lower-case host, default port dropped), or why the text is not one. */
 export function parseOrigin(raw: string): { origin: string } | { reason: string } {
   const text = raw.trim();
-  if (text === '' || text.length > 200) return { reason: 'must be an origin such as https://app.example.com (1 to 200 characters)' };
+  if (text === '' || text.length > 200)
+    return { reason: 'must be an origin such as https://app.example.com (1 to 200 characters)' };
   if (text.includes('*')) return { reason: 'wildcards are not allowed: list each origin exactly' };
   let url: URL;
   try {
@@ -25,8 +26,10 @@ export function parseOrigin(raw: string): { origin: string } | { reason: string 
   } catch {
     return { reason: 'not an origin: write scheme://host[:port], e.g. https://app.example.com' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { reason: 'the scheme must be https (or http for localhost)' };
-  if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) return { reason: 'must use https (plain http is allowed for localhost and 127.0.0.1 only)' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { reason: 'the scheme must be https (or http for localhost)' };
+  if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname))
+    return { reason: 'must use https (plain http is allowed for localhost and 127.0.0.1 only)' };
   if (url.username || url.password) return { reason: 'must not contain a user name or password' };
   // `new URL` adds a `/` path to a bare origin; anything more is a path, query or fragment.
   const bare = text.replace(/\/$/, '');

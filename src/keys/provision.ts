@@ -41,8 +41,13 @@ export const CreateAccountInput = z
       .min(1)
       .max(SCOPES.length)
       .optional()
-      .describe('Scopes of the first key (default: contracts, webhooks, embed, chat for partner; contracts, chat for public).'),
-    keyExpiresAt: z.iso.datetime({ offset: true }).optional().describe('Expiry of the first key, ISO 8601 (no later than the calling key\'s).'),
+      .describe(
+        'Scopes of the first key (default: contracts, webhooks, embed, chat for partner; contracts, chat for public).',
+      ),
+    keyExpiresAt: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe("Expiry of the first key, ISO 8601 (no later than the calling key's)."),
     keyIpWhitelist: z
       .array(z.string().max(64).describe('An IPv4/IPv6 address or CIDR range.'))
       .max(100)
@@ -55,7 +60,7 @@ export const CreateAccountOutput = z
   .object({
     account: AccountSchema,
     apiKey: ApiKeySchema,
-    key: z.string().describe('The first key\'s value, shown this once. Only its hash is stored.'),
+    key: z.string().describe("The first key's value, shown this once. Only its hash is stored."),
   })
   .describe('The account, its first key record and the key value (shown once).');
 
@@ -63,9 +68,19 @@ export const CreateAccountKeyInput = z
   .strictObject({
     id: accountIdField,
     name: z.string().trim().min(1).max(100).describe('A name to recognise the key by.'),
-    tier: z.enum(TIERS).optional().describe('Tier of the key; at most the account\'s tier (default: the account\'s tier).'),
-    scopes: z.array(z.enum(SCOPES).describe('A scope.')).min(1).max(SCOPES.length).describe('Scopes to grant; each must be held by the calling key.'),
-    expiresAt: z.iso.datetime({ offset: true }).optional().describe('Expiry time, ISO 8601 (no later than the calling key\'s).'),
+    tier: z
+      .enum(TIERS)
+      .optional()
+      .describe("Tier of the key; at most the account's tier (default: the account's tier)."),
+    scopes: z
+      .array(z.enum(SCOPES).describe('A scope.'))
+      .min(1)
+      .max(SCOPES.length)
+      .describe('Scopes to grant; each must be held by the calling key.'),
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe("Expiry time, ISO 8601 (no later than the calling key's)."),
     ipWhitelist: z
       .array(z.string().max(64).describe('An IPv4/IPv6 address or CIDR range.'))
       .max(100)
@@ -74,16 +89,19 @@ export const CreateAccountKeyInput = z
   })
   .describe('A new API key inside another account (operator only).');
 
-export const CreatedKeyOutput = ApiKeySchema.extend({ key: z.string().describe('The key value, shown this once.') }).describe(
-  'The new key record and its value (shown once).',
-);
+export const CreatedKeyOutput = ApiKeySchema.extend({
+  key: z.string().describe('The key value, shown this once.'),
+}).describe('The new key record and its value (shown once).');
 
 /**
  * On first start with no operator key, creates the operator account (if missing) and one
  * internal key with scope `all`, and returns its value so the caller can print
  * it once.
  */
-export async function bootstrapOperator(store: Store, clock: Clock): Promise<{ record: ApiKeyRecord; key: string } | undefined> {
+export async function bootstrapOperator(
+  store: Store,
+  clock: Clock,
+): Promise<{ record: ApiKeyRecord; key: string } | undefined> {
   return store.transact(async (tx) => {
     const operator = await operatorAccount(tx, clock);
     // The operator's first key; customer accounts' keys (say, made offline with `svc accounts create`) do not count.
@@ -116,7 +134,10 @@ export async function migrateOwners(store: Store, clock: Clock, collections: rea
     for (const [old, info] of owners) {
       const kind: AccountKind = !hasOperator && info.internalAll ? 'operator' : 'customer';
       if (kind === 'operator') hasOperator = true;
-      const account = newAccount({ name: kind === 'operator' ? 'operator' : `migrated ${old}`, tier: info.tier, kind }, clock);
+      const account = newAccount(
+        { name: kind === 'operator' ? 'operator' : `migrated ${old}`, tier: info.tier, kind },
+        clock,
+      );
       await tx.put(ACCOUNTS, account);
       mapping.set(old, account.id);
     }
@@ -162,7 +183,11 @@ export async function createKey(
 async function keyCreated(tx: Tx, record: ApiKeyRecord, clock: Clock): Promise<void> {
   await recordEvent(
     tx,
-    { type: 'api_key.created', ownerId: record.ownerId, data: { id: record.id, name: record.name, tier: record.tier, scopes: record.scopes, createdBy: 'operator' } },
+    {
+      type: 'api_key.created',
+      ownerId: record.ownerId,
+      data: { id: record.id, name: record.name, tier: record.tier, scopes: record.scopes, createdBy: 'operator' },
+    },
     clock,
   );
 }
@@ -175,16 +200,29 @@ export async function createAccount(
   const tier = input.tier;
   const scopes = input.keyScopes ?? DEFAULT_FIRST_KEY_SCOPES[tier];
   const details: ErrorDetail[] = [];
-  checkNewKey(caller, { tier, scopes, expiresAt: input.keyExpiresAt, ipWhitelist: input.keyIpWhitelist, accountTier: tier }, deps.clock.now(), details, {
-    scopes: 'keyScopes',
-    expiresAt: 'keyExpiresAt',
-    ipWhitelist: 'keyIpWhitelist',
-    crossAccount: true,
-  });
+  checkNewKey(
+    caller,
+    { tier, scopes, expiresAt: input.keyExpiresAt, ipWhitelist: input.keyIpWhitelist, accountTier: tier },
+    deps.clock.now(),
+    details,
+    {
+      scopes: 'keyScopes',
+      expiresAt: 'keyExpiresAt',
+      ipWhitelist: 'keyIpWhitelist',
+      crossAccount: true,
+    },
+  );
   if (details.length) throw ApiError.validation('The account cannot be created as requested.', details);
   const account = newAccount({ name: input.name, tier, kind: 'customer', email: input.email }, deps.clock);
   const { record, key } = buildKey(
-    { name: input.keyName ?? 'primary', tier, scopes, ownerId: account.id, ipWhitelist: input.keyIpWhitelist, expiresAt: input.keyExpiresAt ?? caller.expiresAt },
+    {
+      name: input.keyName ?? 'primary',
+      tier,
+      scopes,
+      ownerId: account.id,
+      ipWhitelist: input.keyIpWhitelist,
+      expiresAt: input.keyExpiresAt ?? caller.expiresAt,
+    },
     deps.clock,
   );
   await deps.system.transact(async (tx) => {
@@ -195,16 +233,39 @@ export async function createAccount(
   return { account: accountView(account), apiKey: keyView(record), key };
 }
 
-export async function createAccountKey(deps: AccountDeps, caller: Principal, input: z.infer<typeof CreateAccountKeyInput>): Promise<ApiKeyView & { key: string }> {
+export async function createAccountKey(
+  deps: AccountDeps,
+  caller: Principal,
+  input: z.infer<typeof CreateAccountKeyInput>,
+): Promise<ApiKeyView & { key: string }> {
   const account = await findAccount(deps, input.id);
   const tier = input.tier ?? account.tier;
   const details: ErrorDetail[] = [];
-  checkNewKey(caller, { tier, scopes: input.scopes, expiresAt: input.expiresAt, ipWhitelist: input.ipWhitelist, accountTier: account.tier }, deps.clock.now(), details, {
-    crossAccount: true,
-  });
+  checkNewKey(
+    caller,
+    {
+      tier,
+      scopes: input.scopes,
+      expiresAt: input.expiresAt,
+      ipWhitelist: input.ipWhitelist,
+      accountTier: account.tier,
+    },
+    deps.clock.now(),
+    details,
+    {
+      crossAccount: true,
+    },
+  );
   if (details.length) throw ApiError.validation('The key cannot be created as requested.', details);
   const { record, key } = buildKey(
-    { name: input.name, tier, scopes: input.scopes, ownerId: account.id, ipWhitelist: input.ipWhitelist, expiresAt: input.expiresAt ?? caller.expiresAt },
+    {
+      name: input.name,
+      tier,
+      scopes: input.scopes,
+      ownerId: account.id,
+      ipWhitelist: input.ipWhitelist,
+      expiresAt: input.expiresAt ?? caller.expiresAt,
+    },
     deps.clock,
   );
   await deps.system.transact(async (tx) => {

@@ -108,11 +108,13 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #connecting: Array<Promise<unknown>> = [];
 
   constructor(opts: RedisRateLimiterOptions) {
-    if (typeof opts.url !== 'string' || opts.url.length === 0) throw new TypeError('RedisRateLimiter: url must be a non-empty string');
+    if (typeof opts.url !== 'string' || opts.url.length === 0)
+      throw new TypeError('RedisRateLimiter: url must be a non-empty string');
     this.#url = opts.url;
     this.#prefix = opts.prefix ?? 'svc:rate:';
     this.#windowMs = opts.windowMs ?? RATE_WINDOW_MS;
-    if (!Number.isInteger(this.#windowMs) || this.#windowMs <= 0) throw new TypeError('RedisRateLimiter: windowMs must be a positive integer');
+    if (!Number.isInteger(this.#windowMs) || this.#windowMs <= 0)
+      throw new TypeError('RedisRateLimiter: windowMs must be a positive integer');
     this.#timeoutMs = opts.commandTimeoutMs ?? 1000;
     this.#connectTimeoutMs = opts.connectTimeoutMs ?? 1000;
     this.#maxDelayMs = opts.maxReconnectDelayMs ?? 2000;
@@ -161,7 +163,8 @@ export class RedisRateLimiter implements RateLimiter {
     const deadline = Date.now() + timeoutMs;
     while (!this.#client.isReady) {
       if (this.#closed) throw new LimiterUnavailableError('the Redis rate limiter is closed');
-      if (Date.now() >= deadline) throw new LimiterUnavailableError(`Redis is not reachable (no connection within ${timeoutMs} ms)`);
+      if (Date.now() >= deadline)
+        throw new LimiterUnavailableError(`Redis is not reachable (no connection within ${timeoutMs} ms)`);
       await new Promise((r) => setTimeout(r, 20));
     }
   }
@@ -183,7 +186,12 @@ export class RedisRateLimiter implements RateLimiter {
     const start = this.#windowStart(t);
     const reply = await this.#command(['GET', this.#keyName(start, key)]);
     const count = reply === null ? 0 : Number(reply);
-    return { limit, remaining: Math.max(0, limit - count), resetAt: new Date(start + this.#windowMs), allowed: count < limit };
+    return {
+      limit,
+      remaining: Math.max(0, limit - count),
+      resetAt: new Date(start + this.#windowMs),
+      allowed: count < limit,
+    };
   }
 
   async hitAll(entries: Array<{ key: string; limit: number }>, now: Date): Promise<RateState[]> {
@@ -192,17 +200,29 @@ export class RedisRateLimiter implements RateLimiter {
     const start = this.#windowStart(t);
     const end = start + this.#windowMs;
     const keys = entries.map((e) => this.#keyName(start, e.key));
-    const args = [String(end - t + EXPIRY_GRACE_MS), ...entries.map((e) => (Number.isFinite(e.limit) ? String(e.limit) : '1e300'))];
+    const args = [
+      String(end - t + EXPIRY_GRACE_MS),
+      ...entries.map((e) => (Number.isFinite(e.limit) ? String(e.limit) : '1e300')),
+    ];
     const reply = (await this.#script(HIT, keys, args)) as number[];
     const allowed = reply[entries.length] === 1;
     const resetAt = new Date(end);
-    return entries.map((e, i) => ({ limit: e.limit, remaining: Math.max(0, e.limit - Number(reply[i])), resetAt, allowed }));
+    return entries.map((e, i) => ({
+      limit: e.limit,
+      remaining: Math.max(0, e.limit - Number(reply[i])),
+      resetAt,
+      allowed,
+    }));
   }
 
   async refund(entries: Array<{ key: string }>, now: Date): Promise<void> {
     if (entries.length === 0) return;
     const start = this.#windowStart(now.getTime());
-    await this.#script(REFUND, entries.map((e) => this.#keyName(start, e.key)), []);
+    await this.#script(
+      REFUND,
+      entries.map((e) => this.#keyName(start, e.key)),
+      [],
+    );
   }
 
   async #script(script: Script, keys: string[], args: string[]): Promise<unknown> {

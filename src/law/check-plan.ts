@@ -14,7 +14,12 @@ import { JurisdictionSummarySchema, summarizeJurisdiction, type JurisdictionInde
 
 export const CheckPlanInput = z
   .strictObject({
-    jurisdiction: z.string().trim().min(1).max(100).describe('Jurisdiction id or name (e.g. "fr", "us-ca", "California").'),
+    jurisdiction: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .describe('Jurisdiction id or name (e.g. "fr", "us-ca", "California").'),
     template: z.enum(TEMPLATE_TYPES).describe('Inheritance template of the plan.'),
     beneficiaries: z
       .array(
@@ -22,7 +27,14 @@ export const CheckPlanInput = z
           .strictObject({
             name: z.string().trim().min(1).max(200).describe('Name of the beneficiary.'),
             percentage: z.number().gt(0).max(100).describe('Share in percent, up to two decimals.'),
-            relationship: z.string().trim().max(60).optional().describe('Relationship to the owner (spouse, son, daughter, father, mother, brother, sister, friend, charity...).'),
+            relationship: z
+              .string()
+              .trim()
+              .max(60)
+              .optional()
+              .describe(
+                'Relationship to the owner (spouse, son, daughter, father, mother, brother, sister, friend, charity...).',
+              ),
           })
           .describe('A beneficiary.'),
       )
@@ -30,17 +42,25 @@ export const CheckPlanInput = z
       .max(50)
       .describe('Beneficiaries of the plan.'),
     madhhab: z.enum(MADHHABS).optional().describe("School of Islamic law for the fara'id checks."),
-    maritalPropertyRegime: z.enum(['community', 'separate']).optional().describe('The owner\'s matrimonial property regime, if known.'),
-    heirsConsent: z.boolean().optional().describe('Whether the heirs consent to bequests above one third or to an heir (wasiyyah).'),
+    maritalPropertyRegime: z
+      .enum(['community', 'separate'])
+      .optional()
+      .describe("The owner's matrimonial property regime, if known."),
+    heirsConsent: z
+      .boolean()
+      .optional()
+      .describe('Whether the heirs consent to bequests above one third or to an heir (wasiyyah).'),
     otherHeirs: z
       .partialRecord(z.enum(HEIR_KEYS), z.number().int().min(0).max(20).describe('How many.'))
       .optional()
-      .describe("Surviving relatives who are not beneficiaries but change fara'id shares (e.g. brothers), by heir key; give only the kinds that survive (a missing kind counts as none)."),
+      .describe(
+        "Surviving relatives who are not beneficiaries but change fara'id shares (e.g. brothers), by heir key; give only the kinds that survive (a missing kind counts as none).",
+      ),
     spouseRadd: z
       .boolean()
       .optional()
       .describe(
-        "Islamic templates, a husband or wife as the only heir: true, the spouse takes everything by radd; false, the fixed share and the rest to the public treasury (a beneficiary with relationship \"public treasury\"). Default: the jurisdiction's recorded practice, else true.",
+        'Islamic templates, a husband or wife as the only heir: true, the spouse takes everything by radd; false, the fixed share and the rest to the public treasury (a beneficiary with relationship "public treasury"). Default: the jurisdiction\'s recorded practice, else true.',
       ),
   })
   .describe('A plan to check.');
@@ -66,7 +86,9 @@ export const CheckPlanOutput = z
     spouseRadd: z
       .boolean()
       .optional()
-      .describe('Islamic templates: the spouse-radd setting applied (request, else the jurisdiction\'s practice, else true); a finding states it when a spouse is the only heir.'),
+      .describe(
+        "Islamic templates: the spouse-radd setting applied (request, else the jurisdiction's practice, else true); a finding states it when a spouse is the only heir.",
+      ),
   })
   .describe('The result of a plan check.');
 export type CheckPlanOutput = z.infer<typeof CheckPlanOutput>;
@@ -102,7 +124,15 @@ function percentageFindings(beneficiaries: PlanBeneficiary[]): Finding[] {
 export function checkPlan(index: JurisdictionIndex, input: CheckPlanInput): CheckPlanOutput {
   const jurisdiction = index.resolve(input.jurisdiction);
   const beneficiaries: PlanBeneficiary[] = input.beneficiaries;
-  const findings = [...percentageFindings(beneficiaries), ...checkJurisdictionPlan(jurisdiction, input.template, beneficiaries, input.maritalPropertyRegime ? { maritalPropertyRegime: input.maritalPropertyRegime } : {})];
+  const findings = [
+    ...percentageFindings(beneficiaries),
+    ...checkJurisdictionPlan(
+      jurisdiction,
+      input.template,
+      beneficiaries,
+      input.maritalPropertyRegime ? { maritalPropertyRegime: input.maritalPropertyRegime } : {},
+    ),
+  ];
   let expected: CheckPlanOutput['expected'] = [];
   let spouseRadd: boolean | undefined;
   if (input.template === 'islamic-mirth' || input.template === 'islamic-wasiyyah') {

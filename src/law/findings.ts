@@ -14,12 +14,25 @@ export const FindingSchema = z
   .object({
     severity: z
       .enum(['error', 'warning', 'info'])
-      .describe('error: the plan violates a rule (a contract for an Islamic template is refused); warning: likely challengeable; info: worth knowing.'),
-    rule: z.string().describe('Stable identifier of the rule, e.g. "forced-heirship.reserve", "faraid.share-mismatch", "wasiyyah.over-one-third".'),
+      .describe(
+        'error: the plan violates a rule (a contract for an Islamic template is refused); warning: likely challengeable; info: worth knowing.',
+      ),
+    rule: z
+      .string()
+      .describe(
+        'Stable identifier of the rule, e.g. "forced-heirship.reserve", "faraid.share-mismatch", "wasiyyah.over-one-third".',
+      ),
     message: z.string().describe('What is wrong and what to do, for a person.'),
     source: SourceSchema.describe('Where the rule comes from.'),
-    beneficiaryIndex: z.number().int().optional().describe('Index in the beneficiaries array the finding concerns, when it concerns one.'),
-    expected: z.string().optional().describe('The value the rule expects (e.g. a percentage), where one can be computed.'),
+    beneficiaryIndex: z
+      .number()
+      .int()
+      .optional()
+      .describe('Index in the beneficiaries array the finding concerns, when it concerns one.'),
+    expected: z
+      .string()
+      .optional()
+      .describe('The value the rule expects (e.g. a percentage), where one can be computed.'),
   })
   .describe('A finding of a plan check.');
 export type Finding = z.infer<typeof FindingSchema>;

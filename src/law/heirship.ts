@@ -16,14 +16,57 @@ import type { HeirGroup, Jurisdiction, ReserveScenario, ReserveShare } from './j
 export type RelationshipClass = 'spouse' | 'child' | 'grandchild' | 'parent' | 'sibling' | 'other';
 
 const WORDS: Record<Exclude<RelationshipClass, 'other'>, readonly string[]> = {
-  spouse: ['spouse', 'husband', 'wife', 'partner', 'civil partner', 'registered partner', 'domestic partner', 'life partner', 'widow', 'widower'],
-  child: ['child', 'son', 'daughter', 'adopted child', 'adopted son', 'adopted daughter', 'children', 'sons', 'daughters'],
-  grandchild: ['grandchild', 'grandson', 'granddaughter', 'grandchildren', 'grandsons', 'granddaughters', 'grand child', 'grand son', 'grand daughter'],
+  spouse: [
+    'spouse',
+    'husband',
+    'wife',
+    'partner',
+    'civil partner',
+    'registered partner',
+    'domestic partner',
+    'life partner',
+    'widow',
+    'widower',
+  ],
+  child: [
+    'child',
+    'son',
+    'daughter',
+    'adopted child',
+    'adopted son',
+    'adopted daughter',
+    'children',
+    'sons',
+    'daughters',
+  ],
+  grandchild: [
+    'grandchild',
+    'grandson',
+    'granddaughter',
+    'grandchildren',
+    'grandsons',
+    'granddaughters',
+    'grand child',
+    'grand son',
+    'grand daughter',
+  ],
   parent: ['parent', 'father', 'mother', 'parents', 'mom', 'dad', 'mum'],
-  sibling: ['sibling', 'brother', 'sister', 'siblings', 'brothers', 'sisters', 'half brother', 'half sister', 'half-brother', 'half-sister'],
+  sibling: [
+    'sibling',
+    'brother',
+    'sister',
+    'siblings',
+    'brothers',
+    'sisters',
+    'half brother',
+    'half sister',
+    'half-brother',
+    'half-sister',
+  ],
 };
 const LOOKUP = new Map<string, RelationshipClass>();
-for (const [cls, words] of Object.entries(WORDS) as [RelationshipClass, readonly string[]][]) for (const w of words) LOOKUP.set(w, cls);
+for (const [cls, words] of Object.entries(WORDS) as [RelationshipClass, readonly string[]][])
+  for (const w of words) LOOKUP.set(w, cls);
 
 /**
  * The class of a relationship word, case-insensitively: spouse/husband/wife/partner,
@@ -56,7 +99,11 @@ export function fractionValue(f: string): number {
 
 const EPS = 0.01; // percentages carry two decimals: a shortfall of one hundredth is rounding
 const pct = (n: number): string => `${Math.round(n * 100) / 100}%`;
-const GROUP_WORDS: Record<HeirGroup, string> = { descendants: 'the children (descendants)', spouse: 'the spouse', parents: 'the parents' };
+const GROUP_WORDS: Record<HeirGroup, string> = {
+  descendants: 'the children (descendants)',
+  spouse: 'the spouse',
+  parents: 'the parents',
+};
 const groupsText = (gs: readonly HeirGroup[]): string => gs.map((g) => GROUP_WORDS[g]).join(' and ');
 
 interface Family {
@@ -101,7 +148,9 @@ function mainSource(j: Jurisdiction): Source {
 /** The regime the checks assume: the caller's, else community for 'default' and 'deferred' jurisdictions. */
 function regimeOf(j: Jurisdiction, given: 'community' | 'separate' | undefined): 'community' | 'separate' {
   if (given) return given;
-  return j.maritalProperty.communityProperty === 'default' || j.maritalProperty.communityProperty === 'deferred' ? 'community' : 'separate';
+  return j.maritalProperty.communityProperty === 'default' || j.maritalProperty.communityProperty === 'deferred'
+    ? 'community'
+    : 'separate';
 }
 
 function checkTemplate(j: Jurisdiction, template: string, out: Finding[]): void {
@@ -120,16 +169,24 @@ function checkTemplate(j: Jurisdiction, template: string, out: Finding[]): void 
   out.push({ severity: 'info', rule: 'template.mismatch', message, source: mainSource(j) });
 }
 
-function checkReserve(j: Jurisdiction, r: ReserveShare, f: Family, beneficiaries: readonly PlanBeneficiary[], out: Finding[]): void {
+function checkReserve(
+  j: Jurisdiction,
+  r: ReserveShare,
+  f: Family,
+  beneficiaries: readonly PlanBeneficiary[],
+  out: Finding[],
+): void {
   const fh = j.forcedHeirship;
   const severity = fh.onlyIf ? 'info' : 'warning';
   const condition = fh.onlyIf ? ` This applies only if ${fh.onlyIf}.` : '';
   const basis = fh.basis === 'movable-estate' ? 'of the movable estate (crypto-assets are movable)' : 'of the estate';
   const note = r.note ? ` ${r.note}` : '';
-  const members = beneficiaries.map((_, i) => i).filter((i) => {
-    const g = groupOf(f.cls[i]!);
-    return g !== undefined && r.heirs.includes(g);
-  });
+  const members = beneficiaries
+    .map((_, i) => i)
+    .filter((i) => {
+      const g = groupOf(f.cls[i]!);
+      return g !== undefined && r.heirs.includes(g);
+    });
   const given = members.reduce((s, i) => s + beneficiaries[i]!.percentage, 0);
   const required = fractionValue(r.fraction) * 100;
   if (given < required - EPS) {
@@ -155,8 +212,7 @@ function checkReserve(j: Jurisdiction, r: ReserveShare, f: Family, beneficiaries
       out.push({
         severity,
         rule: 'forced-heirship.reserve',
-        message:
-          `In ${j.name}, each of the ${f.children} children named is entitled to at least ${pct(each)} ${basis} as a reserved share; "${b.name}" receives ${pct(b.percentage)}.${condition}`,
+        message: `In ${j.name}, each of the ${f.children} children named is entitled to at least ${pct(each)} ${basis} as a reserved share; "${b.name}" receives ${pct(b.percentage)}.${condition}`,
         source: mainSource(j),
         beneficiaryIndex: i,
         expected: `at least ${pct(each)}`,
@@ -165,7 +221,13 @@ function checkReserve(j: Jurisdiction, r: ReserveShare, f: Family, beneficiaries
   }
 }
 
-function checkForcedHeirship(j: Jurisdiction, f: Family, regime: 'community' | 'separate', beneficiaries: readonly PlanBeneficiary[], out: Finding[]): void {
+function checkForcedHeirship(
+  j: Jurisdiction,
+  f: Family,
+  regime: 'community' | 'separate',
+  beneficiaries: readonly PlanBeneficiary[],
+  out: Finding[],
+): void {
   const fh = j.forcedHeirship;
   if (!fh.exists) return;
   if (fh.scenarios.length === 0) {
@@ -186,7 +248,11 @@ function checkForcedHeirship(j: Jurisdiction, f: Family, regime: 'community' | '
   const unnamed = fh.reservedHeirs.filter((g) => {
     if (named.has(g)) return false;
     const withG: Family =
-      g === 'spouse' ? { ...f, spouse: true } : g === 'parents' ? { ...f, parents: true } : { ...f, children: 1, descendants: 1 };
+      g === 'spouse'
+        ? { ...f, spouse: true }
+        : g === 'parents'
+          ? { ...f, parents: true }
+          : { ...f, children: 1, descendants: 1 };
     const s = fh.scenarios.find((x) => matches(x, withG, regime));
     return s !== undefined && s.reserves.some((r) => r.heirs.includes(g));
   });
@@ -202,7 +268,12 @@ function checkForcedHeirship(j: Jurisdiction, f: Family, regime: 'community' | '
   }
 }
 
-function checkElectiveShare(j: Jurisdiction, f: Family, beneficiaries: readonly PlanBeneficiary[], out: Finding[]): void {
+function checkElectiveShare(
+  j: Jurisdiction,
+  f: Family,
+  beneficiaries: readonly PlanBeneficiary[],
+  out: Finding[],
+): void {
   const es = j.spouseRights.electiveShare;
   if (!es) return;
   const source: Source = { title: es.statute, ...(mainSource(j).url ? { url: mainSource(j).url } : {}) };
@@ -257,7 +328,12 @@ function checkElectiveShare(j: Jurisdiction, f: Family, beneficiaries: readonly 
   }
 }
 
-function checkMaritalProperty(j: Jurisdiction, f: Family, given: 'community' | 'separate' | undefined, out: Finding[]): void {
+function checkMaritalProperty(
+  j: Jurisdiction,
+  f: Family,
+  given: 'community' | 'separate' | undefined,
+  out: Finding[],
+): void {
   if (given === 'separate') return;
   const mp = j.maritalProperty;
   const source = mainSource(j);
@@ -292,7 +368,13 @@ function checkMaritalProperty(j: Jurisdiction, f: Family, given: 'community' | '
   }
 }
 
-function checkIslamicLaw(j: Jurisdiction, template: string, f: Family, beneficiaries: readonly PlanBeneficiary[], out: Finding[]): void {
+function checkIslamicLaw(
+  j: Jurisdiction,
+  template: string,
+  f: Family,
+  beneficiaries: readonly PlanBeneficiary[],
+  out: Finding[],
+): void {
   const ia = j.islamicLaw;
   if (ia.applies === 'none' || template.startsWith('islamic')) return;
   const severity = ia.applies === 'all' ? 'warning' : 'info';

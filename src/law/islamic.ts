@@ -35,8 +35,26 @@ const HEIR_TERMS: Record<HeirKey, string[]> = {
   wife: ['wife', 'zawja', 'zawjah', 'zauja'],
   son: ['son', 'ibn'],
   daughter: ['daughter', 'bint'],
-  sonsSon: ['sons son', 'son of son', 'son of a son', 'son of the son', 'paternal grandson', 'grandson through son', 'grandson sons son', 'ibn al ibn'],
-  sonsDaughter: ['sons daughter', 'daughter of son', 'daughter of a son', 'daughter of the son', 'paternal granddaughter', 'granddaughter through son', 'granddaughter sons daughter', 'bint al ibn'],
+  sonsSon: [
+    'sons son',
+    'son of son',
+    'son of a son',
+    'son of the son',
+    'paternal grandson',
+    'grandson through son',
+    'grandson sons son',
+    'ibn al ibn',
+  ],
+  sonsDaughter: [
+    'sons daughter',
+    'daughter of son',
+    'daughter of a son',
+    'daughter of the son',
+    'paternal granddaughter',
+    'granddaughter through son',
+    'granddaughter sons daughter',
+    'bint al ibn',
+  ],
   father: ['father', 'ab', 'abu', 'dad'],
   mother: ['mother', 'umm', 'mom', 'mum'],
   paternalGrandfather: ['paternal grandfather', 'grandfather paternal', 'fathers father', 'father of father', 'jadd'],
@@ -44,16 +62,79 @@ const HEIR_TERMS: Record<HeirKey, string[]> = {
   maternalGrandmother: ['maternal grandmother', 'grandmother maternal', 'mothers mother', 'mother of mother'],
   fullBrother: ['full brother', 'brother full', 'germane brother', 'full blood brother', 'akh shaqiq'],
   fullSister: ['full sister', 'sister full', 'germane sister', 'full blood sister', 'ukht shaqiqa'],
-  paternalHalfBrother: ['paternal half brother', 'half brother paternal', 'consanguine brother', 'paternal brother', 'half brother same father', 'brother same father'],
-  paternalHalfSister: ['paternal half sister', 'half sister paternal', 'consanguine sister', 'paternal sister', 'half sister same father', 'sister same father'],
-  maternalHalfBrother: ['maternal half brother', 'half brother maternal', 'uterine brother', 'maternal brother', 'half brother same mother', 'brother same mother'],
-  maternalHalfSister: ['maternal half sister', 'half sister maternal', 'uterine sister', 'maternal sister', 'half sister same mother', 'sister same mother'],
-  fullBrothersSon: ['full brothers son', 'son of full brother', 'nephew full brothers son', 'nephew brothers son', 'brothers son', 'son of brother'],
-  paternalHalfBrothersSon: ['paternal half brothers son', 'son of paternal half brother', 'consanguine brothers son', 'nephew paternal half brothers son'],
-  fullPaternalUncle: ['full paternal uncle', 'paternal uncle', 'uncle paternal', 'fathers brother', 'fathers full brother', 'brother of father'],
-  paternalHalfPaternalUncle: ['paternal half paternal uncle', 'paternal half uncle', 'fathers paternal half brother', 'fathers consanguine brother'],
-  fullPaternalUnclesSon: ['full paternal uncles son', 'paternal uncles son', 'paternal cousin', 'fathers brothers son', 'son of paternal uncle', 'uncles son'],
-  paternalHalfPaternalUnclesSon: ['paternal half paternal uncles son', 'paternal half uncles son', 'fathers paternal half brothers son'],
+  paternalHalfBrother: [
+    'paternal half brother',
+    'half brother paternal',
+    'consanguine brother',
+    'paternal brother',
+    'half brother same father',
+    'brother same father',
+  ],
+  paternalHalfSister: [
+    'paternal half sister',
+    'half sister paternal',
+    'consanguine sister',
+    'paternal sister',
+    'half sister same father',
+    'sister same father',
+  ],
+  maternalHalfBrother: [
+    'maternal half brother',
+    'half brother maternal',
+    'uterine brother',
+    'maternal brother',
+    'half brother same mother',
+    'brother same mother',
+  ],
+  maternalHalfSister: [
+    'maternal half sister',
+    'half sister maternal',
+    'uterine sister',
+    'maternal sister',
+    'half sister same mother',
+    'sister same mother',
+  ],
+  fullBrothersSon: [
+    'full brothers son',
+    'son of full brother',
+    'nephew full brothers son',
+    'nephew brothers son',
+    'brothers son',
+    'son of brother',
+  ],
+  paternalHalfBrothersSon: [
+    'paternal half brothers son',
+    'son of paternal half brother',
+    'consanguine brothers son',
+    'nephew paternal half brothers son',
+  ],
+  fullPaternalUncle: [
+    'full paternal uncle',
+    'paternal uncle',
+    'uncle paternal',
+    'fathers brother',
+    'fathers full brother',
+    'brother of father',
+  ],
+  paternalHalfPaternalUncle: [
+    'paternal half paternal uncle',
+    'paternal half uncle',
+    'fathers paternal half brother',
+    'fathers consanguine brother',
+  ],
+  fullPaternalUnclesSon: [
+    'full paternal uncles son',
+    'paternal uncles son',
+    'paternal cousin',
+    'fathers brothers son',
+    'son of paternal uncle',
+    'uncles son',
+  ],
+  paternalHalfPaternalUnclesSon: [
+    'paternal half paternal uncles son',
+    'paternal half uncles son',
+    'fathers paternal half brothers son',
+  ],
 };
 
 /**
@@ -61,14 +142,32 @@ const HEIR_TERMS: Record<HeirKey, string[]> = {
  * ambiguous and the check reports the assumption as an info finding.
  */
 const ASSUMED_TERMS: Record<string, { heir: HeirKey; note: string }> = {
-  grandson: { heir: 'sonsSon', note: "a daughter's son is not an heir (dhawu al-arham); write \"daughter's son\" for him" },
-  granddaughter: { heir: 'sonsDaughter', note: "a daughter's daughter is not an heir; write \"daughter's daughter\" for her" },
-  grandfather: { heir: 'paternalGrandfather', note: "the mother's father is not an heir; write \"maternal grandfather\" for him" },
+  grandson: {
+    heir: 'sonsSon',
+    note: 'a daughter\'s son is not an heir (dhawu al-arham); write "daughter\'s son" for him',
+  },
+  granddaughter: {
+    heir: 'sonsDaughter',
+    note: 'a daughter\'s daughter is not an heir; write "daughter\'s daughter" for her',
+  },
+  grandfather: {
+    heir: 'paternalGrandfather',
+    note: 'the mother\'s father is not an heir; write "maternal grandfather" for him',
+  },
   brother: { heir: 'fullBrother', note: 'write "paternal half-brother" or "maternal half-brother" for a half-brother' },
   sister: { heir: 'fullSister', note: 'write "paternal half-sister" or "maternal half-sister" for a half-sister' },
-  nephew: { heir: 'fullBrothersSon', note: "a sister's son is not an heir; write \"paternal half-brother's son\" or \"sister's son\" where that is meant" },
-  uncle: { heir: 'fullPaternalUncle', note: 'a maternal uncle is not an heir; write "maternal uncle" or "paternal half paternal uncle" where that is meant' },
-  cousin: { heir: 'fullPaternalUnclesSon', note: "only the son of a paternal uncle is an heir; write \"maternal cousin\" or \"paternal uncle's daughter\" otherwise" },
+  nephew: {
+    heir: 'fullBrothersSon',
+    note: 'a sister\'s son is not an heir; write "paternal half-brother\'s son" or "sister\'s son" where that is meant',
+  },
+  uncle: {
+    heir: 'fullPaternalUncle',
+    note: 'a maternal uncle is not an heir; write "maternal uncle" or "paternal half paternal uncle" where that is meant',
+  },
+  cousin: {
+    heir: 'fullPaternalUnclesSon',
+    note: 'only the son of a paternal uncle is an heir; write "maternal cousin" or "paternal uncle\'s daughter" otherwise',
+  },
 };
 
 /** Words that cannot be mapped without more detail, with the heirs they may mean. */
@@ -87,22 +186,110 @@ const AMBIGUOUS_TERMS: Record<string, HeirKey[]> = {
 
 /** Relatives and others who are not heirs by fara'id (they may receive a wasiyyah). */
 const NON_HEIR_TERMS = new Set([
-  'friend', 'charity', 'mosque', 'masjid', 'waqf', 'foundation', 'trust', 'organisation', 'organization', 'school', 'neighbour', 'neighbor',
-  'colleague', 'employee', 'student', 'teacher', 'caretaker', 'carer', 'other', 'none', 'non heir', 'nonheir', 'partner', 'fiance', 'fiancee',
-  'ex wife', 'ex husband', 'former wife', 'former husband', 'divorced wife', 'divorced husband', 'godson', 'goddaughter', 'godchild',
-  'stepson', 'stepdaughter', 'step son', 'step daughter', 'stepchild', 'step child', 'stepfather', 'step father', 'stepmother', 'step mother',
-  'stepbrother', 'step brother', 'stepsister', 'step sister',
-  'adopted son', 'adopted daughter', 'adopted child', 'foster son', 'foster daughter', 'foster child', 'foster brother', 'foster sister',
-  'milk brother', 'milk sister',
-  'daughters son', 'daughters daughter', 'son of daughter', 'daughter of daughter', 'maternal grandson', 'maternal granddaughter',
-  'sons sons wife', 'sons wife', 'daughters husband', 'son in law', 'daughter in law', 'father in law', 'mother in law', 'brother in law', 'sister in law',
-  'niece', 'sisters son', 'sisters daughter', 'brothers daughter', 'aunt', 'paternal aunt', 'maternal aunt', 'maternal uncle', 'mothers brother',
-  'maternal grandfather', 'mothers father', 'grandfather maternal', 'maternal cousin', 'paternal uncles daughter', 'female cousin',
-  'maternal half brothers son', 'uterine brothers son',
+  'friend',
+  'charity',
+  'mosque',
+  'masjid',
+  'waqf',
+  'foundation',
+  'trust',
+  'organisation',
+  'organization',
+  'school',
+  'neighbour',
+  'neighbor',
+  'colleague',
+  'employee',
+  'student',
+  'teacher',
+  'caretaker',
+  'carer',
+  'other',
+  'none',
+  'non heir',
+  'nonheir',
+  'partner',
+  'fiance',
+  'fiancee',
+  'ex wife',
+  'ex husband',
+  'former wife',
+  'former husband',
+  'divorced wife',
+  'divorced husband',
+  'godson',
+  'goddaughter',
+  'godchild',
+  'stepson',
+  'stepdaughter',
+  'step son',
+  'step daughter',
+  'stepchild',
+  'step child',
+  'stepfather',
+  'step father',
+  'stepmother',
+  'step mother',
+  'stepbrother',
+  'step brother',
+  'stepsister',
+  'step sister',
+  'adopted son',
+  'adopted daughter',
+  'adopted child',
+  'foster son',
+  'foster daughter',
+  'foster child',
+  'foster brother',
+  'foster sister',
+  'milk brother',
+  'milk sister',
+  'daughters son',
+  'daughters daughter',
+  'son of daughter',
+  'daughter of daughter',
+  'maternal grandson',
+  'maternal granddaughter',
+  'sons sons wife',
+  'sons wife',
+  'daughters husband',
+  'son in law',
+  'daughter in law',
+  'father in law',
+  'mother in law',
+  'brother in law',
+  'sister in law',
+  'niece',
+  'sisters son',
+  'sisters daughter',
+  'brothers daughter',
+  'aunt',
+  'paternal aunt',
+  'maternal aunt',
+  'maternal uncle',
+  'mothers brother',
+  'maternal grandfather',
+  'mothers father',
+  'grandfather maternal',
+  'maternal cousin',
+  'paternal uncles daughter',
+  'female cousin',
+  'maternal half brothers son',
+  'uterine brothers son',
 ]);
 
 /** The public treasury (bayt al-mal), which takes what a spouse who is the only heir does not (spouseRadd false). */
-const TREASURY_TERMS = new Set(['public treasury', 'treasury', 'state treasury', 'bayt al mal', 'baytulmal', 'bait al mal', 'baitulmal', 'bait ul mal', 'baitul mal']);
+const TREASURY_TERMS = new Set([
+  'public treasury',
+  'treasury',
+  'state treasury',
+  'bayt al mal',
+  'baytulmal',
+  'bait al mal',
+  'baitulmal',
+  'bait ul mal',
+  'baitul mal',
+]);
 
 const TERM_TO_HEIR = new Map<string, HeirKey>();
 for (const k of HEIR_KEYS) for (const t of HEIR_TERMS[k]) TERM_TO_HEIR.set(t, k);
@@ -146,10 +333,24 @@ export function relationshipToHeir(relationship: string): HeirKey | undefined {
 // --- Plan checks ---------------------------------------------------------------------
 
 export const ISLAMIC_SOURCES = {
-  shares: { title: "Qur'an 4:11-12 and 4:176 (the shares); Al-Sirajiyyah (Sirajuddin al-Sajawandi), chapters on the sharers and residuaries", url: 'https://quran.com/4/11-12' },
-  exclusion: { title: 'Al-Sirajiyyah, chapter on exclusion (hajb); Ibn Qudama, al-Mughni, Kitab al-Fara\'id', url: 'https://quran.com/4/11-12' },
-  oneThird: { title: "Hadith of Sa'd ibn Abi Waqqas: \"One third, and one third is a lot\" (Sahih al-Bukhari 2742; Sahih Muslim 1628)", url: 'https://sunnah.com/bukhari:2742' },
-  noBequestToHeir: { title: 'Hadith: "There is no bequest to an heir" (Sunan Abi Dawud 2870; Jami\' at-Tirmidhi 2120)', url: 'https://sunnah.com/abudawud:2870' },
+  shares: {
+    title:
+      "Qur'an 4:11-12 and 4:176 (the shares); Al-Sirajiyyah (Sirajuddin al-Sajawandi), chapters on the sharers and residuaries",
+    url: 'https://quran.com/4/11-12',
+  },
+  exclusion: {
+    title: "Al-Sirajiyyah, chapter on exclusion (hajb); Ibn Qudama, al-Mughni, Kitab al-Fara'id",
+    url: 'https://quran.com/4/11-12',
+  },
+  oneThird: {
+    title:
+      'Hadith of Sa\'d ibn Abi Waqqas: "One third, and one third is a lot" (Sahih al-Bukhari 2742; Sahih Muslim 1628)',
+    url: 'https://sunnah.com/bukhari:2742',
+  },
+  noBequestToHeir: {
+    title: 'Hadith: "There is no bequest to an heir" (Sunan Abi Dawud 2870; Jami\' at-Tirmidhi 2120)',
+    url: 'https://sunnah.com/abudawud:2870',
+  },
   vocabulary: { title: "svc fara'id engine: relationship vocabulary (docs-index/faraid.md)" },
   treasury: {
     title:
@@ -258,7 +459,9 @@ export function checkIslamicPlan(
     findings.push({
       severity: mirth ? 'error' : 'warning',
       rule: 'faraid.no-heirs',
-      message: mirth ? "No beneficiary is an heir by fara'id; a mirath plan divides the estate among heirs." : "No beneficiary is an heir by fara'id; the whole plan is bequests.",
+      message: mirth
+        ? "No beneficiary is an heir by fara'id; a mirath plan divides the estate among heirs."
+        : "No beneficiary is an heir by fara'id; the whole plan is bequests.",
       source: ISLAMIC_SOURCES.shares,
     });
   } else {
@@ -270,7 +473,14 @@ export function checkIslamicPlan(
     }
     const problems: string[] = [];
     if (counts.husband && counts.wife) problems.push('a husband and a wife cannot both be heirs of one person');
-    for (const k of ['husband', 'father', 'mother', 'paternalGrandfather', 'paternalGrandmother', 'maternalGrandmother'] as const)
+    for (const k of [
+      'husband',
+      'father',
+      'mother',
+      'paternalGrandfather',
+      'paternalGrandmother',
+      'maternalGrandmother',
+    ] as const)
       if ((counts[k] ?? 0) > 1) problems.push(`there can be only one ${HEIR_LABELS[k]}`);
     if ((counts.wife ?? 0) > 4) problems.push('there can be at most four wives');
     if (problems.length > 0)
@@ -295,7 +505,8 @@ export function checkIslamicPlan(
     classes.forEach((cl, i) => {
       const excludedHeir = cl.kind === 'heir' && excludedBy.has(cl.heir);
       const treasuryLegatee = cl.kind === 'treasury' && !engine?.treasury;
-      if (cl.kind === 'non-heir' || cl.kind === 'unknown' || cl.kind === 'missing' || excludedHeir || treasuryLegatee) legacyBp += toBp(beneficiaries[i]!.percentage);
+      if (cl.kind === 'non-heir' || cl.kind === 'unknown' || cl.kind === 'missing' || excludedHeir || treasuryLegatee)
+        legacyBp += toBp(beneficiaries[i]!.percentage);
       if (excludedHeir && cl.kind === 'heir') {
         const x = excludedBy.get(cl.heir)!;
         findings.push({
@@ -334,7 +545,8 @@ export function checkIslamicPlan(
     // Listed persons of a type first (in plan order), then unlisted ones (index -1).
     for (const s of e.shares) {
       const idx = heirIdx.get(s.heir) ?? [];
-      for (let j = 0; j < s.count; j++) persons.push({ index: idx[j] ?? -1, heir: s.heir, share: s.share.div(s.count) });
+      for (let j = 0; j < s.count; j++)
+        persons.push({ index: idx[j] ?? -1, heir: s.heir, share: s.share.div(s.count) });
     }
     // The public treasury's part (a spouse as the only heir, no radd to the spouse) is rounded last, like in calculateFaraid.
     const treasuryAt = e.treasury ? persons.length : -1;
@@ -350,7 +562,9 @@ export function checkIslamicPlan(
         message:
           `The ${HEIR_LABELS[spouse]} is the only heir and, with no radd to a spouse (${opts.spouseRaddSource ?? 'spouseRadd false'}), keeps the fixed share; ` +
           `${pct(exp)}% goes to the public treasury (bayt al-mal)` +
-          (holders.length === 0 ? ': add a beneficiary with the relationship "public treasury", or apply radd to the spouse (spouseRadd true).' : '.'),
+          (holders.length === 0
+            ? ': add a beneficiary with the relationship "public treasury", or apply radd to the spouse (spouseRadd true).'
+            : '.'),
         source: ISLAMIC_SOURCES.treasury,
         expected: pct(exp),
       });
@@ -440,7 +654,8 @@ export function checkIslamicPlan(
         findings.push({
           severity: 'error',
           rule: 'faraid.non-heir',
-          message: 'The public treasury takes a part only when a husband or wife is the only heir and no radd to the spouse applies; here it takes nothing.',
+          message:
+            'The public treasury takes a part only when a husband or wife is the only heir and no radd to the spouse applies; here it takes nothing.',
           source: ISLAMIC_SOURCES.treasury,
           beneficiaryIndex: i,
           expected: '0.00',

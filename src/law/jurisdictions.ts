@@ -30,7 +30,9 @@ export const HEIR_GROUPS = ['descendants', 'spouse', 'parents'] as const;
 export type HeirGroup = (typeof HEIR_GROUPS)[number];
 export const HeirGroupSchema = z
   .enum(HEIR_GROUPS)
-  .describe('A class of relatives: descendants (children, and grandchildren representing a predeceased child), spouse (or registered partner), parents.');
+  .describe(
+    'A class of relatives: descendants (children, and grandchildren representing a predeceased child), spouse (or registered partner), parents.',
+  );
 
 export const REGIONS = ['north-america', 'europe', 'oceania', 'asia', 'middle-east', 'africa'] as const;
 export const LEGAL_SYSTEMS = ['common-law', 'civil-law', 'mixed', 'islamic', 'supranational'] as const;
@@ -42,7 +44,10 @@ export const ReserveShareSchema = z
     perHead: FractionSchema.optional().describe(
       'Part of the estate (within `fraction`) that is divided equally per head among the heirs of the group, giving each a personal minimum; omitted when the law does not fix an equal split.',
     ),
-    note: z.string().optional().describe('How this reserve works (e.g. a monetary claim rather than a share of the property).'),
+    note: z
+      .string()
+      .optional()
+      .describe('How this reserve works (e.g. a monetary claim rather than a share of the property).'),
   })
   .strict()
   .describe('One reserved portion.');
@@ -52,17 +57,39 @@ export const ReserveScenarioSchema = z
   .object({
     when: z
       .object({
-        spouse: z.boolean().optional().describe('true: applies only when a spouse is among the named heirs; false: only when none is; omitted: either.'),
-        descendantsMin: z.number().int().min(0).optional().describe('Applies only when at least this many descendants (counted per child) are named.'),
-        descendantsMax: z.number().int().min(0).optional().describe('Applies only when at most this many descendants are named.'),
-        parents: z.boolean().optional().describe('true: applies only when a parent is named; false: only when none is; omitted: either.'),
+        spouse: z
+          .boolean()
+          .optional()
+          .describe(
+            'true: applies only when a spouse is among the named heirs; false: only when none is; omitted: either.',
+          ),
+        descendantsMin: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe('Applies only when at least this many descendants (counted per child) are named.'),
+        descendantsMax: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe('Applies only when at most this many descendants are named.'),
+        parents: z
+          .boolean()
+          .optional()
+          .describe('true: applies only when a parent is named; false: only when none is; omitted: either.'),
         regime: z
           .enum(['community', 'separate'])
           .optional()
-          .describe('Applies only under this marital property regime (the jurisdiction default when the caller gives none).'),
+          .describe(
+            'Applies only under this marital property regime (the jurisdiction default when the caller gives none).',
+          ),
       })
       .strict()
-      .describe('The family situation, as named in the plan, in which this scenario applies. The first matching scenario is used.'),
+      .describe(
+        'The family situation, as named in the plan, in which this scenario applies. The first matching scenario is used.',
+      ),
     reserves: z.array(ReserveShareSchema).describe('The reserved portions in that situation.'),
   })
   .strict()
@@ -74,31 +101,47 @@ export const JurisdictionSchema = z
     id: z
       .string()
       .regex(/^[a-z]{2}(-[a-z]{2,4})?$/, 'lowercase ISO 3166 code, e.g. "fr", "us-ca", "gb-eng"')
-      .describe('Identifier: ISO 3166-1 alpha-2 for countries ("fr"), ISO 3166-2 style for subdivisions ("us-ca", "gb-eng"), "eu" for the EU Succession Regulation, "ae-difc"/"ae-adgm" for the financial free zones.'),
+      .describe(
+        'Identifier: ISO 3166-1 alpha-2 for countries ("fr"), ISO 3166-2 style for subdivisions ("us-ca", "gb-eng"), "eu" for the EU Succession Regulation, "ae-difc"/"ae-adgm" for the financial free zones.',
+      ),
     name: z.string().min(1).describe('English name.'),
-    aliases: z.array(z.string().min(1).describe('An alias.')).describe('Other names and codes that resolve to this jurisdiction (case-insensitive).'),
-    kind: z.enum(['country', 'subdivision', 'special-zone', 'supranational']).describe('What sort of jurisdiction this is.'),
+    aliases: z
+      .array(z.string().min(1).describe('An alias.'))
+      .describe('Other names and codes that resolve to this jurisdiction (case-insensitive).'),
+    kind: z
+      .enum(['country', 'subdivision', 'special-zone', 'supranational'])
+      .describe('What sort of jurisdiction this is.'),
     parent: z.string().nullable().describe('Id of the enclosing jurisdiction (e.g. "us" for a state), or null.'),
     instruments: z
       .array(z.string().describe('Jurisdiction id of the instrument.'))
-      .describe('Supranational instruments in force here, as jurisdiction ids (e.g. ["eu"] where the EU Succession Regulation applies).'),
+      .describe(
+        'Supranational instruments in force here, as jurisdiction ids (e.g. ["eu"] where the EU Succession Regulation applies).',
+      ),
     region: z.enum(REGIONS).describe('World region, for filtering.'),
     legalSystem: z.enum(LEGAL_SYSTEMS).describe('Legal tradition governing succession.'),
     legalSystemNote: z.string().describe('One or two sentences on the legal tradition.'),
     forcedHeirship: z
       .object({
-        exists: z.boolean().describe('Whether some heirs are entitled to a part of the estate a will cannot take away.'),
-        reservedHeirs: z.array(HeirGroupSchema).describe('Classes of heirs with a reserve (those the checks understand).'),
+        exists: z
+          .boolean()
+          .describe('Whether some heirs are entitled to a part of the estate a will cannot take away.'),
+        reservedHeirs: z
+          .array(HeirGroupSchema)
+          .describe('Classes of heirs with a reserve (those the checks understand).'),
         basis: z
           .enum(['whole-estate', 'movable-estate'])
           .describe('What the reserve is computed on: the whole estate, or movable property only (Scotland).'),
         onlyIf: z
           .string()
           .optional()
-          .describe('A condition the plan cannot show (e.g. the child is under 24 or disabled); findings then become info.'),
+          .describe(
+            'A condition the plan cannot show (e.g. the child is under 24 or disabled); findings then become info.',
+          ),
         scenarios: z
           .array(ReserveScenarioSchema)
-          .describe('Machine-readable reserves by family situation; empty when the reserve is not machine-checked (see summary).'),
+          .describe(
+            'Machine-readable reserves by family situation; empty when the reserve is not machine-checked (see summary).',
+          ),
         summary: z.string().describe('The rules in plain words.'),
       })
       .strict()
@@ -111,21 +154,25 @@ export const JurisdictionSchema = z
               .array(
                 z
                   .object({
-                    when: z.enum(['always', 'descendants', 'no-descendants']).describe('Which family situation the fraction applies to.'),
+                    when: z
+                      .enum(['always', 'descendants', 'no-descendants'])
+                      .describe('Which family situation the fraction applies to.'),
                     fraction: FractionSchema.describe('The fraction the spouse may elect to take.'),
                   })
                   .strict()
                   .describe('A flat elective-share fraction.'),
               )
               .describe('Flat fractions, where the statute fixes one; empty when it depends on other facts.'),
-            maxFraction: FractionSchema.optional().describe('The most the spouse can elect (e.g. by length of marriage), where there is no flat fraction.'),
+            maxFraction: FractionSchema.optional().describe(
+              'The most the spouse can elect (e.g. by length of marriage), where there is no flat fraction.',
+            ),
             basis: z.string().describe('What the share is computed on (e.g. "augmented estate").'),
             statute: z.string().describe('The statute granting it.'),
           })
           .strict()
           .nullable()
-          .describe('A surviving spouse\'s right to elect a share against the will, or null.'),
-        summary: z.string().describe('A surviving spouse\'s rights in plain words.'),
+          .describe("A surviving spouse's right to elect a share against the will, or null."),
+        summary: z.string().describe("A surviving spouse's rights in plain words."),
       })
       .strict()
       .describe('Rights of a surviving spouse.'),
@@ -145,12 +192,14 @@ export const JurisdictionSchema = z
     islamicLaw: z
       .object({
         applies: z.enum(['none', 'muslims', 'all']).describe('To whose estates Islamic inheritance law applies.'),
-        bequestLimit: FractionSchema.optional().describe('Most of the estate that may be bequeathed by will where Islamic law applies (usually 1/3).'),
+        bequestLimit: FractionSchema.optional().describe(
+          'Most of the estate that may be bequeathed by will where Islamic law applies (usually 1/3).',
+        ),
         spouseRadd: z
           .boolean()
           .optional()
           .describe(
-            "A husband or wife as the only heir: true when the law here returns the surplus to the spouse by radd (the whole estate), false when the spouse keeps the fixed share and the rest goes to the public treasury (bayt al-mal). Omitted when not recorded; calculations then return it to the spouse.",
+            'A husband or wife as the only heir: true when the law here returns the surplus to the spouse by radd (the whole estate), false when the spouse keeps the fixed share and the rest goes to the public treasury (bayt al-mal). Omitted when not recorded; calculations then return it to the spouse.',
           ),
         summary: z.string().describe('Where and to whom Islamic law applies.'),
       })
@@ -158,10 +207,26 @@ export const JurisdictionSchema = z
       .describe('Islamic inheritance law.'),
     willFormalities: z
       .object({
-        witnesses: z.number().int().min(0).nullable().describe('Witnesses needed for an ordinary witnessed will; null when not stated.'),
-        holographic: z.boolean().nullable().describe('Whether a will handwritten and signed by the testator is valid without witnesses; null when not stated.'),
-        notarial: z.boolean().nullable().describe('Whether a will made before a notary (public will) is available; null when not stated.'),
-        electronic: z.boolean().nullable().describe('Whether wills may be made or signed electronically; null when not stated.'),
+        witnesses: z
+          .number()
+          .int()
+          .min(0)
+          .nullable()
+          .describe('Witnesses needed for an ordinary witnessed will; null when not stated.'),
+        holographic: z
+          .boolean()
+          .nullable()
+          .describe(
+            'Whether a will handwritten and signed by the testator is valid without witnesses; null when not stated.',
+          ),
+        notarial: z
+          .boolean()
+          .nullable()
+          .describe('Whether a will made before a notary (public will) is available; null when not stated.'),
+        electronic: z
+          .boolean()
+          .nullable()
+          .describe('Whether wills may be made or signed electronically; null when not stated.'),
         summary: z.string().describe('The formalities in plain words.'),
       })
       .strict()
@@ -170,7 +235,9 @@ export const JurisdictionSchema = z
       .object({
         rufadaa: z
           .enum(['adopted', 'not-adopted', 'unknown', 'not-applicable'])
-          .describe('US states: whether the Revised Uniform Fiduciary Access to Digital Assets Act is enacted; not-applicable elsewhere; unknown when not verified.'),
+          .describe(
+            'US states: whether the Revised Uniform Fiduciary Access to Digital Assets Act is enacted; not-applicable elsewhere; unknown when not verified.',
+          ),
         law: z.string().nullable().describe('The statute on fiduciary access to digital assets, or null.'),
         summary: z.string().describe('Digital-asset law in plain words.'),
       })
@@ -178,17 +245,25 @@ export const JurisdictionSchema = z
       .describe('Digital-asset law.'),
     tax: z
       .object({
-        kind: z.enum(['estate', 'inheritance', 'estate-and-inheritance', 'none', 'varies']).describe('Headline death tax.'),
+        kind: z
+          .enum(['estate', 'inheritance', 'estate-and-inheritance', 'none', 'varies'])
+          .describe('Headline death tax.'),
         summary: z.string().describe('Headline estate or inheritance tax, in short.'),
       })
       .strict()
       .describe('Estate or inheritance tax.'),
-    recommendedTemplates: z.array(z.enum(TEMPLATE_TYPES)).min(1).describe('Inheritance templates that fit this jurisdiction.'),
+    recommendedTemplates: z
+      .array(z.enum(TEMPLATE_TYPES))
+      .min(1)
+      .describe('Inheritance templates that fit this jurisdiction.'),
     sources: z.array(SourceSchema).min(1).describe('Statutes and official texts the data rests on.'),
-    lastReviewed: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('Date the record was last reviewed (YYYY-MM-DD).'),
+    lastReviewed: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .describe('Date the record was last reviewed (YYYY-MM-DD).'),
   })
   .strict()
-  .describe('One jurisdiction\'s inheritance law, in short.');
+  .describe("One jurisdiction's inheritance law, in short.");
 export type Jurisdiction = z.infer<typeof JurisdictionSchema>;
 
 export const JurisdictionSummarySchema = z
@@ -218,19 +293,115 @@ export function summarizeJurisdiction(j: Jurisdiction): JurisdictionSummary {
 
 /** The jurisdictions the spec plans legal documents for, plus the large Islamic-law jurisdictions. */
 export const US_STATES = [
-  'al', 'ak', 'az', 'ar', 'ca', 'co', 'ct', 'de', 'dc', 'fl', 'ga', 'hi', 'id', 'il', 'in', 'ia', 'ks', 'ky', 'la', 'me', 'md', 'ma', 'mi',
-  'mn', 'ms', 'mo', 'mt', 'ne', 'nv', 'nh', 'nj', 'nm', 'ny', 'nc', 'nd', 'oh', 'ok', 'or', 'pa', 'ri', 'sc', 'sd', 'tn', 'tx', 'ut', 'vt',
-  'va', 'wa', 'wv', 'wi', 'wy',
+  'al',
+  'ak',
+  'az',
+  'ar',
+  'ca',
+  'co',
+  'ct',
+  'de',
+  'dc',
+  'fl',
+  'ga',
+  'hi',
+  'id',
+  'il',
+  'in',
+  'ia',
+  'ks',
+  'ky',
+  'la',
+  'me',
+  'md',
+  'ma',
+  'mi',
+  'mn',
+  'ms',
+  'mo',
+  'mt',
+  'ne',
+  'nv',
+  'nh',
+  'nj',
+  'nm',
+  'ny',
+  'nc',
+  'nd',
+  'oh',
+  'ok',
+  'or',
+  'pa',
+  'ri',
+  'sc',
+  'sd',
+  'tn',
+  'tx',
+  'ut',
+  'vt',
+  'va',
+  'wa',
+  'wv',
+  'wi',
+  'wy',
 ].map((s) => `us-${s}`);
 export const EU_MEMBERS = [
-  'at', 'be', 'bg', 'hr', 'cy', 'cz', 'dk', 'ee', 'fi', 'fr', 'de', 'gr', 'hu', 'ie', 'it', 'lv', 'lt', 'lu', 'mt', 'nl', 'pl', 'pt', 'ro',
-  'sk', 'si', 'es', 'se',
+  'at',
+  'be',
+  'bg',
+  'hr',
+  'cy',
+  'cz',
+  'dk',
+  'ee',
+  'fi',
+  'fr',
+  'de',
+  'gr',
+  'hu',
+  'ie',
+  'it',
+  'lv',
+  'lt',
+  'lu',
+  'mt',
+  'nl',
+  'pl',
+  'pt',
+  'ro',
+  'sk',
+  'si',
+  'es',
+  'se',
 ];
-export const CA_PROVINCES = ['ab', 'bc', 'mb', 'nb', 'nl', 'ns', 'nt', 'nu', 'on', 'pe', 'qc', 'sk', 'yt'].map((s) => `ca-${s}`);
+export const CA_PROVINCES = ['ab', 'bc', 'mb', 'nb', 'nl', 'ns', 'nt', 'nu', 'on', 'pe', 'qc', 'sk', 'yt'].map(
+  (s) => `ca-${s}`,
+);
 export const AU_STATES = ['nsw', 'vic', 'qld', 'wa', 'sa', 'tas', 'act', 'nt'].map((s) => `au-${s}`);
 export const PLANNED_JURISDICTION_IDS: readonly string[] = [
-  'us', ...US_STATES, 'gb', 'gb-eng', 'gb-sct', 'gb-nir', 'eu', ...EU_MEMBERS, 'ca', ...CA_PROVINCES, 'au', ...AU_STATES, 'sg', 'ae', 'ae-difc',
-  'ae-adgm', 'sa', 'eg', 'my', 'id', 'pk', 'ir', 'ma',
+  'us',
+  ...US_STATES,
+  'gb',
+  'gb-eng',
+  'gb-sct',
+  'gb-nir',
+  'eu',
+  ...EU_MEMBERS,
+  'ca',
+  ...CA_PROVINCES,
+  'au',
+  ...AU_STATES,
+  'sg',
+  'ae',
+  'ae-difc',
+  'ae-adgm',
+  'sa',
+  'eg',
+  'my',
+  'id',
+  'pk',
+  'ir',
+  'ma',
 ];
 
 // ---------------------------------------------------------------- index
@@ -310,7 +481,10 @@ class Index implements JurisdictionIndex {
         if (other && other.id !== j.id) {
           throw new Error(`jurisdictions: alias "${k}" of ${j.id} is already used by ${other.id}`);
         }
-        if (k.length > MAX_LOOKUP_LENGTH) throw new Error(`jurisdictions: key "${k.slice(0, 40)}…" of ${j.id} is longer than ${MAX_LOOKUP_LENGTH} characters`);
+        if (k.length > MAX_LOOKUP_LENGTH)
+          throw new Error(
+            `jurisdictions: key "${k.slice(0, 40)}…" of ${j.id} is longer than ${MAX_LOOKUP_LENGTH} characters`,
+          );
         this.#byKey.set(k, j);
       }
     }
@@ -357,7 +531,8 @@ class Index implements JurisdictionIndex {
     if (found) return found;
     const close = this.suggest(idOrAlias);
     const details: ErrorDetail[] = close.map((j) => ({ field: 'id', reason: `did you mean ${j.id} (${j.name})?` }));
-    if (details.length === 0) details.push({ field: 'id', reason: 'no jurisdiction with this id, name or alias; see list_jurisdictions' });
+    if (details.length === 0)
+      details.push({ field: 'id', reason: 'no jurisdiction with this id, name or alias; see list_jurisdictions' });
     throw new ApiError('NOT_FOUND', `Jurisdiction "${idOrAlias.slice(0, 80)}" not found`, details);
   }
 
@@ -407,12 +582,14 @@ export function loadJurisdictions(dir: string = DEFAULT_JURISDICTIONS_DIR): Juri
       problems.push(...parsed.error.issues.slice(0, 5).map((i) => formatIssue(file, i)));
       continue;
     }
-    if (`${parsed.data.id}.json` !== file) problems.push(`${file}: field "id": "${parsed.data.id}" does not match the file name`);
+    if (`${parsed.data.id}.json` !== file)
+      problems.push(`${file}: field "id": "${parsed.data.id}" does not match the file name`);
     records.push(parsed.data);
   }
   const ids = new Set(records.map((r) => r.id));
   for (const r of records) {
-    if (r.parent !== null && !ids.has(r.parent)) problems.push(`${r.id}.json: field "parent": unknown jurisdiction "${r.parent}"`);
+    if (r.parent !== null && !ids.has(r.parent))
+      problems.push(`${r.id}.json: field "parent": unknown jurisdiction "${r.parent}"`);
     for (const [i, inst] of r.instruments.entries()) {
       if (!ids.has(inst)) problems.push(`${r.id}.json: field "instruments.${i}": unknown jurisdiction "${inst}"`);
     }

@@ -14,7 +14,7 @@ export const TEMPLATES: readonly InheritanceTemplate[] = [
     name: 'Common law (freedom of testation)',
     description:
       'For owners under English-derived law (England and Wales, most US states, Canada outside Quebec, Australia, Singapore). ' +
-      'You choose the beneficiaries and their percentages freely; the plan is checked against a surviving spouse\'s elective share ' +
+      "You choose the beneficiaries and their percentages freely; the plan is checked against a surviving spouse's elective share " +
       'or family-provision claims where the jurisdiction grants them.',
   },
   {
@@ -27,18 +27,18 @@ export const TEMPLATES: readonly InheritanceTemplate[] = [
   },
   {
     type: 'islamic-mirth',
-    name: 'Islamic inheritance (mirath / fara\'id)',
+    name: "Islamic inheritance (mirath / fara'id)",
     description:
-      'Shares fixed by the Qur\'anic rules of fara\'id. Give each beneficiary\'s relationship (husband, wife, son, daughter, ' +
-      'father, mother, brother, sister...) and the percentages must match the computed shares, including \'awl and radd; ' +
+      "Shares fixed by the Qur'anic rules of fara'id. Give each beneficiary's relationship (husband, wife, son, daughter, " +
+      "father, mother, brother, sister...) and the percentages must match the computed shares, including 'awl and radd; " +
       'calculate them first with the inheritance calculator.',
   },
   {
     type: 'islamic-wasiyyah',
     name: 'Islamic bequest (wasiyyah)',
     description:
-      'A bequest of at most one third of the net estate to people who are not Qur\'anic heirs (or to charity), with the rest ' +
-      'passing by fara\'id. Bequests above one third, or to an heir, are valid only with the other heirs\' consent and are flagged.',
+      "A bequest of at most one third of the net estate to people who are not Qur'anic heirs (or to charity), with the rest " +
+      "passing by fara'id. Bequests above one third, or to an heir, are valid only with the other heirs' consent and are flagged.",
   },
   {
     type: 'custom',

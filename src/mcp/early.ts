@@ -52,18 +52,34 @@ export class EarlyStdioTransport implements Transport {
 
   /** Answers a well-formed `initialize` arriving first; anything else waits for the Server. */
   private answerEarly(line: string): void {
-    let msg: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { protocolVersion?: unknown; capabilities?: unknown; clientInfo?: { name?: unknown; version?: unknown } } };
+    let msg: {
+      jsonrpc?: unknown;
+      id?: unknown;
+      method?: unknown;
+      params?: {
+        protocolVersion?: unknown;
+        capabilities?: unknown;
+        clientInfo?: { name?: unknown; version?: unknown };
+      };
+    };
     try {
       msg = JSON.parse(line);
     } catch {
       return;
     }
     const p = msg?.params;
-    if (msg?.jsonrpc !== '2.0' || msg.method !== 'initialize' || (typeof msg.id !== 'string' && typeof msg.id !== 'number')) return;
+    if (
+      msg?.jsonrpc !== '2.0' ||
+      msg.method !== 'initialize' ||
+      (typeof msg.id !== 'string' && typeof msg.id !== 'number')
+    )
+      return;
     if (typeof p?.protocolVersion !== 'string' || typeof p.capabilities !== 'object' || p.capabilities === null) return;
     if (typeof p.clientInfo?.name !== 'string' || typeof p.clientInfo.version !== 'string') return;
     this.answered = msg.id;
-    this.output.write(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: initializeResult(p.protocolVersion) }) + '\n');
+    this.output.write(
+      JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: initializeResult(p.protocolVersion) }) + '\n',
+    );
   }
 
   private deliver(line: string): void {

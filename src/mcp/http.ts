@@ -21,7 +21,10 @@ export async function handleMcpPost(
   const server = createMcpServer({ tools, services, apiKey, transport: 'mcp-http', clientIp, admitted });
   // One JSON answer, unless a request asked for progress: then an SSE stream,
   // which carries its notifications/progress before the result.
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(body) });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: !wantsProgress(body),
+  });
   res.on('close', () => {
     // Closing must not reject unhandled (that would reach the process-level handler): a failure is only logged.
     const failed = (err: unknown) => services.log.warn({ err }, 'closing a stateless MCP request failed');

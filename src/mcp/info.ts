@@ -5,7 +5,7 @@ import { SERVICE_NAME, SERVICE_VERSION } from '../version.js';
 
 export const MCP_INSTRUCTIONS = [
   'svc plans inheritance: it generates inheritance smart contracts for EVM (Solidity, compiled), Solana (Anchor) and TON (FunC)',
-  'from an owner, beneficiaries with percentage shares (summing to 100), an inheritance template and an optional dead man\'s switch,',
+  "from an owner, beneficiaries with percentage shares (summing to 100), an inheritance template and an optional dead man's switch,",
   'and checks plans against the inheritance law of a jurisdiction.',
   'Start with list_templates to pick a template. Every tool answers with structured content;',
   'an error result carries the JSON envelope {success:false, error:{code, message, details}} — fix the fields named in details and call again.',
@@ -28,6 +28,12 @@ export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '202
 
 /** The `initialize` result for a client asking for `requested`, as the SDK's Server builds it. */
 export function initializeResult(requested: unknown): Record<string, unknown> {
-  const protocolVersion = typeof requested === 'string' && PROTOCOL_VERSIONS.includes(requested) ? requested : PROTOCOL_VERSIONS[0];
-  return { protocolVersion, capabilities: SERVER_CAPABILITIES, serverInfo: SERVER_INFO, instructions: MCP_INSTRUCTIONS };
+  const protocolVersion =
+    typeof requested === 'string' && PROTOCOL_VERSIONS.includes(requested) ? requested : PROTOCOL_VERSIONS[0];
+  return {
+    protocolVersion,
+    capabilities: SERVER_CAPABILITIES,
+    serverInfo: SERVER_INFO,
+    instructions: MCP_INSTRUCTIONS,
+  };
 }

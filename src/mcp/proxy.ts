@@ -35,11 +35,16 @@ export function remoteUrl(raw: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new ProxyError(`--url ${JSON.stringify(raw)} is not a URL; give the remote MCP endpoint, e.g. https://svc.example.com/mcp`);
+    throw new ProxyError(
+      `--url ${JSON.stringify(raw)} is not a URL; give the remote MCP endpoint, e.g. https://svc.example.com/mcp`,
+    );
   }
   if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:' && LOOPBACK.test(url.hostname)) return url;
-  if (url.protocol === 'http:') throw new ProxyError(`--url must use https (plain http is allowed only to this machine, e.g. http://127.0.0.1:3000/mcp): ${url.host}`);
+  if (url.protocol === 'http:')
+    throw new ProxyError(
+      `--url must use https (plain http is allowed only to this machine, e.g. http://127.0.0.1:3000/mcp): ${url.host}`,
+    );
   throw new ProxyError(`--url must be an https:// (or loopback http://) MCP endpoint, not ${url.protocol}`);
 }
 
@@ -50,7 +55,9 @@ async function resolveKey(opts: ProxyOptions): Promise<string> {
     try {
       text = await readFile(opts.apiKeyFile, 'utf8');
     } catch (err) {
-      throw new ProxyError(`cannot read --api-key-file ${opts.apiKeyFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new ProxyError(
+        `cannot read --api-key-file ${opts.apiKeyFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
     const key = text.trim();
     if (!key) throw new ProxyError(`--api-key-file ${opts.apiKeyFile} is empty`);
@@ -68,7 +75,8 @@ function rpcErrorOf(text: string): { code: number; message: string; data?: unkno
   try {
     const body = JSON.parse(text.slice(start)) as { error?: { code?: unknown; message?: unknown; data?: unknown } };
     const e = body.error;
-    if (e && typeof e.code === 'number' && typeof e.message === 'string') return { code: e.code, message: e.message, data: e.data };
+    if (e && typeof e.code === 'number' && typeof e.message === 'string')
+      return { code: e.code, message: e.message, data: e.data };
   } catch {
     // not JSON
   }
@@ -85,12 +93,20 @@ async function preflight(url: URL, key: string): Promise<void> {
   try {
     res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${key}`,
+      },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 0,
         method: 'initialize',
-        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'svc-mcp-proxy', version: '1' } },
+        params: {
+          protocolVersion: LATEST_PROTOCOL_VERSION,
+          capabilities: {},
+          clientInfo: { name: 'svc-mcp-proxy', version: '1' },
+        },
       }),
       signal: AbortSignal.timeout(30_000),
     });
@@ -102,11 +118,15 @@ async function preflight(url: URL, key: string): Promise<void> {
   const session = res.headers.get('mcp-session-id');
   if (session) {
     // A stateful server opened a session for the check: end it.
-    await fetch(url, { method: 'DELETE', headers: { authorization: `Bearer ${key}`, 'mcp-session-id': session } }).catch(() => undefined);
+    await fetch(url, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${key}`, 'mcp-session-id': session },
+    }).catch(() => undefined);
   }
   if (res.ok) return;
   const message = rpcErrorOf(text)?.message ?? (text.slice(0, 200) || res.statusText);
-  if (res.status === 401 || res.status === 403) throw new ProxyError(`${url.href} refused the API key (HTTP ${res.status}): ${message}`);
+  if (res.status === 401 || res.status === 403)
+    throw new ProxyError(`${url.href} refused the API key (HTTP ${res.status}): ${message}`);
   throw new ProxyError(`${url.href} did not accept an MCP initialize (HTTP ${res.status}): ${message}`);
 }
 
@@ -137,7 +157,10 @@ export async function proxyStdio(opts: ProxyOptions): Promise<void> {
     return fetch(input, { ...init, signal });
   };
 
-  const remote = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${key}` } }, fetch: trackingFetch });
+  const remote = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+    fetch: trackingFetch,
+  });
   const local = new StdioServerTransport();
   const initializeIds = new Set<RequestId>();
   const cancelled = new Set<RequestId>();
@@ -179,7 +202,10 @@ export async function proxyStdio(opts: ProxyOptions): Promise<void> {
       void answer({
         jsonrpc: '2.0',
         id: requestId,
-        error: rpc ?? { code: -32603, message: `svc proxy: the request to ${url.host} failed: ${(err as Error).message}` },
+        error: rpc ?? {
+          code: -32603,
+          message: `svc proxy: the request to ${url.host} failed: ${(err as Error).message}`,
+        },
       });
     });
   };

@@ -89,15 +89,25 @@ function prepare(opts: McpServerOptions): Ready {
  */
 function progressSender(
   token: string | number | undefined,
-  send: (n: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>,
+  send: (n: {
+    method: 'notifications/progress';
+    params: { progressToken: string | number; progress: number; total?: number; message?: string };
+  }) => Promise<void>,
   log: Services['log'],
 ): ((stage: string, done?: number, total?: number) => void) | undefined {
   if (token === undefined) return undefined;
   let last = 0;
   return (stage, done, total) => {
     last = done !== undefined && done > last ? done : last + 1;
-    const params = { progressToken: token, progress: last, message: stage, ...(total !== undefined && total >= last ? { total } : {}) };
-    send({ method: 'notifications/progress', params }).catch((err: unknown) => log.debug({ err }, 'could not send a progress notification'));
+    const params = {
+      progressToken: token,
+      progress: last,
+      message: stage,
+      ...(total !== undefined && total >= last ? { total } : {}),
+    };
+    send({ method: 'notifications/progress', params }).catch((err: unknown) =>
+      log.debug({ err }, 'could not send a progress notification'),
+    );
   };
 }
 
@@ -178,8 +188,20 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
     const opts = await authorize();
-    const apps = APP_RESOURCES.map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, _meta: r.meta }));
-    return { resources: [...apps, ...RESOURCE_TEMPLATES.flatMap((r) => r.list(opts.services).map((e) => ({ ...e, mimeType: r.mimeType })))] };
+    const apps = APP_RESOURCES.map((r) => ({
+      uri: r.uri,
+      name: r.name,
+      title: r.title,
+      description: r.description,
+      mimeType: r.mimeType,
+      _meta: r.meta,
+    }));
+    return {
+      resources: [
+        ...apps,
+        ...RESOURCE_TEMPLATES.flatMap((r) => r.list(opts.services).map((e) => ({ ...e, mimeType: r.mimeType }))),
+      ],
+    };
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const opts = await authorize();
@@ -194,9 +216,14 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
     const found = matchResource(request.params.uri);
     if (!found) throw rpcError(-32002, `Resource not found: ${request.params.uri}`);
     try {
-      return { contents: [{ uri: request.params.uri, mimeType: found.def.mimeType, text: found.def.read(opts.services, found.value) }] };
+      return {
+        contents: [
+          { uri: request.params.uri, mimeType: found.def.mimeType, text: found.def.read(opts.services, found.value) },
+        ],
+      };
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'NOT_FOUND') throw rpcError(-32002, `Resource not found: ${request.params.uri}`, err.toBody());
+      if (err instanceof ApiError && err.code === 'NOT_FOUND')
+        throw rpcError(-32002, `Resource not found: ${request.params.uri}`, err.toBody());
       throw protocolError(err, opts.services);
     }
   });
@@ -218,7 +245,12 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
     if (!prompt) throw rpcError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"`);
     return {
       description: prompt.description,
-      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.render(request.params.arguments ?? {}) } }],
+      messages: [
+        {
+          role: 'user' as const,
+          content: { type: 'text' as const, text: prompt.render(request.params.arguments ?? {}) },
+        },
+      ],
     };
   });
   server.setRequestHandler(CompleteRequestSchema, async (request) => {
@@ -244,16 +276,25 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
  * map it does not expose; this file is the only one that touches the SDK).
  */
 function paramsErrorsAsInvalidParams(server: Server): void {
-  const handlers = (server as unknown as { _requestHandlers: Map<string, (req: unknown, extra: unknown) => Promise<unknown>> })._requestHandlers;
+  const handlers = (
+    server as unknown as { _requestHandlers: Map<string, (req: unknown, extra: unknown) => Promise<unknown>> }
+  )._requestHandlers;
   for (const [method, handler] of handlers) {
     handlers.set(method, async (req, extra) => {
       try {
         return await handler(req, extra);
       } catch (err) {
         // The SDK may bring its own copy of zod: recognised by shape, not by class.
-        if (err instanceof ZodError || (err instanceof Error && /ZodError/.test(err.name) && Array.isArray((err as ZodError).issues))) {
+        if (
+          err instanceof ZodError ||
+          (err instanceof Error && /ZodError/.test(err.name) && Array.isArray((err as ZodError).issues))
+        ) {
           const details = zodDetails(err as ZodError).map((d) => ({ ...d, field: d.field.replace(/^params\./, '') }));
-          throw rpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${details.map((d) => `${d.field || '(request)'}: ${d.reason}`).join('; ')}`, { details });
+          throw rpcError(
+            ErrorCode.InvalidParams,
+            `Invalid params for ${method}: ${details.map((d) => `${d.field || '(request)'}: ${d.reason}`).join('; ')}`,
+            { details },
+          );
         }
         throw err;
       }
@@ -273,6 +314,11 @@ export const RPC_UNAUTHORIZED = -32001;
 function protocolError(err: unknown, services: Services): Error {
   const apiErr = err instanceof ApiError ? err : ApiError.internal();
   if (!(err instanceof ApiError)) services.log.error({ err }, 'MCP request failed');
-  const code = apiErr.status === 401 || apiErr.status === 403 || apiErr.status === 429 ? RPC_UNAUTHORIZED : apiErr.status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidRequest;
+  const code =
+    apiErr.status === 401 || apiErr.status === 403 || apiErr.status === 429
+      ? RPC_UNAUTHORIZED
+      : apiErr.status >= 500
+        ? ErrorCode.InternalError
+        : ErrorCode.InvalidRequest;
   return rpcError(code, apiErr.message, apiErr.toBody());
 }

@@ -28,7 +28,15 @@ export async function serveStdio<T extends { tools: readonly AnyTool[]; services
 ): Promise<StdioServing<T>> {
   let start!: () => void;
   const loaded = new Promise<void>((resolve) => (start = resolve)).then(load);
-  const server = createMcpServer(loaded.then(({ tools, services }) => ({ tools, services, apiKey, transport: 'mcp-stdio' as const, clientIp: '127.0.0.1' })));
+  const server = createMcpServer(
+    loaded.then(({ tools, services }) => ({
+      tools,
+      services,
+      apiKey,
+      transport: 'mcp-stdio' as const,
+      clientIp: '127.0.0.1',
+    })),
+  );
   const timer = setTimeout(start, LOAD_ANYWAY_MS);
   server.oninitialized = () => {
     clearTimeout(timer);

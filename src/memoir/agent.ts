@@ -21,7 +21,16 @@ import { paginateCursor, type CursorCodec } from '../core/pagination.js';
 import type { Store } from '../store/port.js';
 import { answersInOrder, emptyCharacter, type CharacterModel } from './character.js';
 import { DEFAULT_AGENT_NAME, profileId, readProfile, type ProfileRecord } from './memoir.js';
-import { MEMOIR_ANSWERS, MEMOIR_CHAT, MEMOIR_JOURNAL, MEMOIR_PROFILES, memoirId, type AnswerRecord, type ChatMessageRecord, type JournalEntry } from './records.js';
+import {
+  MEMOIR_ANSWERS,
+  MEMOIR_CHAT,
+  MEMOIR_JOURNAL,
+  MEMOIR_PROFILES,
+  memoirId,
+  type AnswerRecord,
+  type ChatMessageRecord,
+  type JournalEntry,
+} from './records.js';
 import { isStopword, sentences, words } from './text.js';
 
 export interface LlmConfig {
@@ -75,7 +84,12 @@ const term = (t: string): string | null => {
 };
 
 /** The passages relevant to a question, best first (at most `limit`). */
-export function retrieve(entries: readonly JournalEntry[], answers: readonly AnswerRecord[], question: string, limit = 3): Passage[] {
+export function retrieve(
+  entries: readonly JournalEntry[],
+  answers: readonly AnswerRecord[],
+  question: string,
+  limit = 3,
+): Passage[] {
   const docs = [
     ...entries.map((e) => ({ id: e.id, kind: 'journal' as const, text: e.content })),
     ...answersInOrder(answers).map((x) => ({ id: `qa:${x.questionId}`, kind: 'answer' as const, text: x.answer })),
@@ -92,10 +106,20 @@ export function retrieve(entries: readonly JournalEntry[], answers: readonly Ans
   return index
     .search(question, { combineWith: 'OR' })
     .slice(0, limit)
-    .map((r) => ({ id: String(r.id), kind: r.kind as Passage['kind'], text: String(r.text), score: Math.round(r.score * 1000) / 1000 }));
+    .map((r) => ({
+      id: String(r.id),
+      kind: r.kind as Passage['kind'],
+      text: String(r.text),
+      score: Math.round(r.score * 1000) / 1000,
+    }));
 }
 
-const questionStems = (q: string) => new Set(words(q).map(term).filter((t): t is string => t !== null));
+const questionStems = (q: string) =>
+  new Set(
+    words(q)
+      .map(term)
+      .filter((t): t is string => t !== null),
+  );
 
 /** Demo mode: the person's own sentences that match the question (or each passage's first sentence). */
 export function demoAnswer(passages: readonly Passage[], question: string): string {
@@ -112,7 +136,11 @@ export function demoAnswer(passages: readonly Passage[], question: string): stri
 export const DONT_KNOW = "I don't know. I haven't written anything about that, and I won't guess.";
 
 function characterSummary(name: string, c: CharacterModel): string {
-  const list = (xs: Array<{ name: string }>) => xs.slice(0, 5).map((x) => x.name).join(', ') || 'not known yet';
+  const list = (xs: Array<{ name: string }>) =>
+    xs
+      .slice(0, 5)
+      .map((x) => x.name)
+      .join(', ') || 'not known yet';
   return [
     `Name: ${name}.`,
     `Traits: ${[...c.traits.map((t) => t.name), ...c.modelTraits].slice(0, 6).join(', ') || 'not known yet'}.`,
@@ -122,7 +150,12 @@ function characterSummary(name: string, c: CharacterModel): string {
   ].join('\n');
 }
 
-export async function groundedMessages(name: string, character: CharacterModel, passages: readonly Passage[], question: string): Promise<BaseMessage[]> {
+export async function groundedMessages(
+  name: string,
+  character: CharacterModel,
+  passages: readonly Passage[],
+  question: string,
+): Promise<BaseMessage[]> {
   const { HumanMessage, SystemMessage } = await import('@langchain/core/messages');
   const sources = passages.map((p) => `[${p.id}] ${p.text}`).join('\n\n');
   return [
@@ -137,7 +170,8 @@ export async function groundedMessages(name: string, character: CharacterModel, 
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((c) => (typeof c === 'string' ? c : typeof c?.text === 'string' ? c.text : '')).join('');
+  if (Array.isArray(content))
+    return content.map((c) => (typeof c === 'string' ? c : typeof c?.text === 'string' ? c.text : '')).join('');
   return '';
 }
 
@@ -191,17 +225,36 @@ export async function chat(
     const name = profile?.agentName ?? DEFAULT_AGENT_NAME;
     const character = profile?.character;
     try {
-      content = await askModel(deps.model, await groundedMessages(name, character ?? emptyCharacter(), passages, question), deps.signal);
+      content = await askModel(
+        deps.model,
+        await groundedMessages(name, character ?? emptyCharacter(), passages, question),
+        deps.signal,
+      );
     } catch (err) {
       // The provider's message may carry its address: only a plain statement goes out.
-      throw Object.assign(new ApiError('SERVICE_UNAVAILABLE', 'The language model did not answer; nothing was stored. Try again shortly.'), { cause: err });
+      throw Object.assign(
+        new ApiError(
+          'SERVICE_UNAVAILABLE',
+          'The language model did not answer; nothing was stored. Try again shortly.',
+        ),
+        { cause: err },
+      );
     }
     const named = passages.filter((p) => content.includes(p.id));
     cited = named.length ? named : passages;
     if (!content) content = DONT_KNOW;
   }
   const now = deps.clock.now();
-  const mine: ChatMessageRecord = { id: memoirId('msg', now.getTime()), ownerId, userKey, role: 'user', content: question, citations: [], mode, createdAt: now.toISOString() };
+  const mine: ChatMessageRecord = {
+    id: memoirId('msg', now.getTime()),
+    ownerId,
+    userKey,
+    role: 'user',
+    content: question,
+    citations: [],
+    mode,
+    createdAt: now.toISOString(),
+  };
   const reply: ChatMessageRecord = {
     id: memoirId('msg', now.getTime()),
     ownerId,
@@ -225,10 +278,26 @@ export async function chat(
   };
 }
 
-export async function chatHistory(store: Store, codec: CursorCodec, ownerId: string, userKey: string, cursor: string | undefined, limit: number) {
-  const all = (await store.findBy<ChatMessageRecord>(MEMOIR_CHAT, 'ownerId', ownerId)).filter((m) => m.userKey === userKey);
+export async function chatHistory(
+  store: Store,
+  codec: CursorCodec,
+  ownerId: string,
+  userKey: string,
+  cursor: string | undefined,
+  limit: number,
+) {
+  const all = (await store.findBy<ChatMessageRecord>(MEMOIR_CHAT, 'ownerId', ownerId)).filter(
+    (m) => m.userKey === userKey,
+  );
   const sorted = [...all].sort((a, b) => (a.id < b.id ? 1 : -1));
-  const page = paginateCursor(sorted, { codec, scope: `memoir-chat:${ownerId}:${userKey}`, keyOf: (m) => m.id, order: 'desc', cursor, limit });
+  const page = paginateCursor(sorted, {
+    codec,
+    scope: `memoir-chat:${ownerId}:${userKey}`,
+    keyOf: (m) => m.id,
+    order: 'desc',
+    cursor,
+    limit,
+  });
   return { items: page.items.map(publicMessage), pagination: page.pagination };
 }
 
@@ -249,7 +318,12 @@ const cleanLabels = (v: unknown): string[] =>
   Array.isArray(v)
     ? v
         .filter((x): x is string => typeof x === 'string')
-        .map((x) => x.toLowerCase().replace(/[^\p{L} -]/gu, '').trim())
+        .map((x) =>
+          x
+            .toLowerCase()
+            .replace(/[^\p{L} -]/gu, '')
+            .trim(),
+        )
         .filter((x) => x.length > 1 && x.length <= 30)
         .slice(0, 8)
     : [];
@@ -259,10 +333,16 @@ const cleanLabels = (v: unknown): string[] =>
  * to the character model (kept apart from the extracted ones). A failing or
  * unreadable model answer changes nothing.
  */
-export async function refineCharacter(deps: { store: Store; clock: Clock; model: BaseChatModel }, ownerId: string, text: string): Promise<{ traits: string[]; values: string[] } | undefined> {
+export async function refineCharacter(
+  deps: { store: Store; clock: Clock; model: BaseChatModel },
+  ownerId: string,
+  text: string,
+): Promise<{ traits: string[]; values: string[] } | undefined> {
   const { HumanMessage, SystemMessage } = await import('@langchain/core/messages');
   const answer = await askModel(deps.model, [
-    new SystemMessage('Read this memoir entry. Reply with JSON only: {"traits": [up to 5 single-word personality traits], "values": [up to 5 values the writer holds]}.'),
+    new SystemMessage(
+      'Read this memoir entry. Reply with JSON only: {"traits": [up to 5 single-word personality traits], "values": [up to 5 values the writer holds]}.',
+    ),
     new HumanMessage(text.slice(0, 8000)),
   ]);
   const parsed = jsonIn(answer);
@@ -276,7 +356,11 @@ export async function refineCharacter(deps: { store: Store; clock: Clock; model:
     const merge = (a: string[], b: string[]) => [...new Set([...a, ...b])].slice(-12);
     await tx.put(MEMOIR_PROFILES, {
       ...p,
-      character: { ...p.character, modelTraits: merge(p.character.modelTraits, traits), modelValues: merge(p.character.modelValues, values) },
+      character: {
+        ...p.character,
+        modelTraits: merge(p.character.modelTraits, traits),
+        modelValues: merge(p.character.modelValues, values),
+      },
       updatedAt: now,
     });
   });

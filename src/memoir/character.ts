@@ -67,9 +67,20 @@ export interface GivenAnswer {
  * object keys sorted by length, lowdb in insertion order, and what the agent cites or shows must not depend on it.
  */
 export function answersInOrder(records: readonly AnswerRecord[]): GivenAnswer[] {
-  const out = records.flatMap((r) => Object.entries(r.answers).map(([questionId, x]) => ({ category: r.category, questionId, answer: x.answer, answeredAt: x.answeredAt })));
+  const out = records.flatMap((r) =>
+    Object.entries(r.answers).map(([questionId, x]) => ({
+      category: r.category,
+      questionId,
+      answer: x.answer,
+      answeredAt: x.answeredAt,
+    })),
+  );
   const rank = (id: string) => QUESTION_ORDER.get(id) ?? Number.MAX_SAFE_INTEGER;
-  return out.sort((a, b) => rank(a.questionId) - rank(b.questionId) || (a.questionId < b.questionId ? -1 : a.questionId > b.questionId ? 1 : 0));
+  return out.sort(
+    (a, b) =>
+      rank(a.questionId) - rank(b.questionId) ||
+      (a.questionId < b.questionId ? -1 : a.questionId > b.questionId ? 1 : 0),
+  );
 }
 
 export function texts(entries: readonly JournalEntry[], answers: readonly AnswerRecord[]): string[] {
@@ -94,7 +105,10 @@ export function buildCharacter(
     style: styleOf(all),
     modelTraits: previous?.modelTraits ?? [],
     modelValues: previous?.modelValues ?? [],
-    sources: { journalEntries: entries.length, answers: answers.reduce((n, a) => n + Object.keys(a.answers).length, 0) },
+    sources: {
+      journalEntries: entries.length,
+      answers: answers.reduce((n, a) => n + Object.keys(a.answers).length, 0),
+    },
     updatedAt: now,
   };
 }
@@ -200,7 +214,10 @@ class OnceSet {
   }
 
   #line(i: number): string {
-    return this.#text.slice(this.#starts[i]!, i + 1 < this.#starts.length ? this.#starts[i + 1]! - 1 : this.#text.length);
+    return this.#text.slice(
+      this.#starts[i]!,
+      i + 1 < this.#starts.length ? this.#starts[i + 1]! - 1 : this.#text.length,
+    );
   }
 
   /** The first line not before `p` (the line count when every line is). */
@@ -252,7 +269,13 @@ class OnceSet {
     const pieces: string[] = [];
     let next = 0; // the first base line not copied yet
     const copyUpTo = (line: number) => {
-      if (line > next) pieces.push(this.#text.slice(this.#starts[next]!, line < this.#starts.length ? this.#starts[line]! - 1 : this.#text.length));
+      if (line > next)
+        pieces.push(
+          this.#text.slice(
+            this.#starts[next]!,
+            line < this.#starts.length ? this.#starts[line]! - 1 : this.#text.length,
+          ),
+        );
       next = Math.max(next, line);
     };
     for (const e of edits) {
@@ -422,25 +445,59 @@ export class CharacterTally {
  * lore, topics, adjectives, style {all, chat, post}, messageExamples (groups of
  * {name, content: {text}}), postExamples, plugins.
  */
-export function elizaCharacter(name: string, model: CharacterModel, entries: readonly JournalEntry[], answers: readonly AnswerRecord[]) {
+export function elizaCharacter(
+  name: string,
+  model: CharacterModel,
+  entries: readonly JournalEntry[],
+  answers: readonly AnswerRecord[],
+) {
   const adjectives = [...new Set([...model.traits.map((t) => t.name), ...model.modelTraits])];
   const bio: string[] = [];
   if (adjectives.length) bio.push(`${name} is ${adjectives.slice(0, 3).join(', ')}.`);
-  if (model.values.length) bio.push(`${name} cares about ${model.values.slice(0, 3).map((v) => v.name).join(', ')}.`);
-  if (model.people.length) bio.push(`${name} often speaks of ${model.people.slice(0, 3).map((p) => p.name).join(', ')}.`);
-  if (model.places.length) bio.push(`${name} has ties to ${model.places.slice(0, 3).map((p) => p.name).join(', ')}.`);
+  if (model.values.length)
+    bio.push(
+      `${name} cares about ${model.values
+        .slice(0, 3)
+        .map((v) => v.name)
+        .join(', ')}.`,
+    );
+  if (model.people.length)
+    bio.push(
+      `${name} often speaks of ${model.people
+        .slice(0, 3)
+        .map((p) => p.name)
+        .join(', ')}.`,
+    );
+  if (model.places.length)
+    bio.push(
+      `${name} has ties to ${model.places
+        .slice(0, 3)
+        .map((p) => p.name)
+        .join(', ')}.`,
+    );
   if (bio.length === 0) bio.push(`${name} has only begun to write their memoir.`);
   // Lore: the first sentence of each of the latest entries, in their own words.
   const lore = entries
     .slice(-10)
     .map((e) => sentences(e.content)[0])
     .filter((s): s is string => !!s);
-  const messageExamples = answersInOrder(answers).slice(0, 5).map((a) => [
-    { name: '{{user1}}', content: { text: `Tell me about ${a.questionId.replace(/^[^.]+\./, '').replace(/-/g, ' ')}.` } },
-    { name, content: { text: a.answer.slice(0, 400) } },
-  ]);
+  const messageExamples = answersInOrder(answers)
+    .slice(0, 5)
+    .map((a) => [
+      {
+        name: '{{user1}}',
+        content: { text: `Tell me about ${a.questionId.replace(/^[^.]+\./, '').replace(/-/g, ' ')}.` },
+      },
+      { name, content: { text: a.answer.slice(0, 400) } },
+    ]);
   const chat = [...model.style.descriptors];
-  if (model.recurringPhrases.length) chat.push(`uses phrases such as "${model.recurringPhrases.slice(0, 3).map((p) => p.name).join('", "')}"`);
+  if (model.recurringPhrases.length)
+    chat.push(
+      `uses phrases such as "${model.recurringPhrases
+        .slice(0, 3)
+        .map((p) => p.name)
+        .join('", "')}"`,
+    );
   return {
     name,
     bio,

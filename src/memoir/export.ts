@@ -12,7 +12,14 @@ import { DEFAULT_AGENT_NAME, readProfile } from './memoir.js';
 import { MAX_IMAGE_PIXELS, mediaFile } from './media.js';
 import type { TextWriter } from './pdf-text.js';
 import { CATEGORIES } from './questions.js';
-import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, MEMOIR_MEDIA, type AnswerRecord, type JournalEntry, type MediaRecord } from './records.js';
+import {
+  MEMOIR_ANSWERS,
+  MEMOIR_JOURNAL,
+  MEMOIR_MEDIA,
+  type AnswerRecord,
+  type JournalEntry,
+  type MediaRecord,
+} from './records.js';
 import { themesOf } from './text.js';
 
 export const EXPORT_FORMATS = ['md', 'pdf'] as const;
@@ -24,8 +31,15 @@ export const OTHER_THEME = 'other';
 export interface MemoirBook {
   title: string;
   generatedAt: string;
-  themes: Array<{ theme: string; entries: Array<{ id: string; date: string; mood: string | null; prompt: string | null; content: string }> }>;
-  categories: Array<{ id: string; title: string; answers: Array<{ questionId: string; question: string; answer: string; date: string }> }>;
+  themes: Array<{
+    theme: string;
+    entries: Array<{ id: string; date: string; mood: string | null; prompt: string | null; content: string }>;
+  }>;
+  categories: Array<{
+    id: string;
+    title: string;
+    answers: Array<{ questionId: string; question: string; answer: string; date: string }>;
+  }>;
   photos: Array<{ id: string; date: string; mime: string; name: string | null; file: string }>;
   otherMedia: Array<{ id: string; kind: string; date: string; seconds: number | null; name: string | null }>;
 }
@@ -68,10 +82,22 @@ export async function memoirBook(store: Store, ownerId: string, dataDir: string,
     categories,
     photos: sortedMedia
       .filter((m) => m.kind === 'photo')
-      .map((m) => ({ id: m.id, date: m.createdAt.slice(0, 10), mime: m.mime, name: m.originalName, file: mediaFile(dataDir, m) })),
+      .map((m) => ({
+        id: m.id,
+        date: m.createdAt.slice(0, 10),
+        mime: m.mime,
+        name: m.originalName,
+        file: mediaFile(dataDir, m),
+      })),
     otherMedia: sortedMedia
       .filter((m) => m.kind !== 'photo')
-      .map((m) => ({ id: m.id, kind: m.kind, date: m.createdAt.slice(0, 10), seconds: m.durationSeconds ?? null, name: m.originalName })),
+      .map((m) => ({
+        id: m.id,
+        kind: m.kind,
+        date: m.createdAt.slice(0, 10),
+        seconds: m.durationSeconds ?? null,
+        name: m.originalName,
+      })),
   };
 }
 
@@ -84,14 +110,20 @@ export function bookMarkdown(book: MemoirBook): string {
       .split(/\r?\n/)
       .map((line) => `> ${line.replace(/[\\`*_[\]<>#]/g, (c) => `\\${c}`)}`)
       .join('\n');
-  const out: string[] = [`# ${book.title.replace(/[\r\n#]/g, ' ')}`, '', `_A memoir, exported ${book.generatedAt.slice(0, 10)}._`, ''];
+  const out: string[] = [
+    `# ${book.title.replace(/[\r\n#]/g, ' ')}`,
+    '',
+    `_A memoir, exported ${book.generatedAt.slice(0, 10)}._`,
+    '',
+  ];
   out.push('## Journal', '');
   if (!book.themes.length) out.push('_No journal entries yet._', '');
   for (const t of book.themes) {
     out.push(`### ${title(t.theme)}`, '');
     for (const e of t.entries) {
       out.push(`#### ${e.date}${e.mood ? ` (${e.mood.replace(/[\r\n#]/g, ' ')})` : ''} · ${e.id}`, '');
-      if (e.prompt) out.push(`_Prompt:_ ${e.prompt.replace(/[\r\n]/g, ' ').replace(/[\\`*_[\]<>#]/g, (c) => `\\${c}`)}`, '');
+      if (e.prompt)
+        out.push(`_Prompt:_ ${e.prompt.replace(/[\r\n]/g, ' ').replace(/[\\`*_[\]<>#]/g, (c) => `\\${c}`)}`, '');
       out.push(quote(e.content), '');
     }
   }
@@ -107,7 +139,8 @@ export function bookMarkdown(book: MemoirBook): string {
   if (book.photos.length) out.push('');
   if (book.otherMedia.length) {
     out.push('## Recordings', '');
-    for (const m of book.otherMedia) out.push(`- ${m.id} (${m.kind}, ${m.date}${m.seconds !== null ? `, ${Math.round(m.seconds)} s` : ''})`);
+    for (const m of book.otherMedia)
+      out.push(`- ${m.id} (${m.kind}, ${m.date}${m.seconds !== null ? `, ${Math.round(m.seconds)} s` : ''})`);
     out.push('');
   }
   return out.join('\n');
@@ -154,7 +187,12 @@ class ReaderGone extends Error {}
  */
 export async function bookPdfStream(book: MemoirBook, opts: { compress?: boolean } = {}): Promise<Readable> {
   const [{ default: PdfDocument }, { textWriter }] = await Promise.all([import('pdfkit'), import('./pdf-text.js')]);
-  const doc = new PdfDocument({ size: 'A4', margin: 56, compress: opts.compress ?? true, info: { Title: book.title, Creator: 'svc memoir export' } });
+  const doc = new PdfDocument({
+    size: 'A4',
+    margin: 56,
+    compress: opts.compress ?? true,
+    info: { Title: book.title, Creator: 'svc memoir export' },
+  });
   let wake: (() => void) | null = null;
   const out = new Readable({
     // Called when the reader wants more (the buffer is below the high-water mark) and when it is destroyed.
@@ -169,7 +207,8 @@ export async function bookPdfStream(book: MemoirBook, opts: { compress?: boolean
   // What waits to be read: in our stream, and in pdfkit's own until its 'data' events start (they begin on a later tick).
   const waiting = () => out.readableLength + (doc as unknown as Readable).readableLength;
   const caughtUp = async () => {
-    while (waiting() >= out.readableHighWaterMark && !out.destroyed) await new Promise<void>((resolve) => (wake = resolve));
+    while (waiting() >= out.readableHighWaterMark && !out.destroyed)
+      await new Promise<void>((resolve) => (wake = resolve));
     wake = null;
     if (out.destroyed) throw new ReaderGone();
   };
@@ -192,11 +231,18 @@ export async function bookPdf(book: MemoirBook, opts: { compress?: boolean } = {
   return Buffer.concat(chunks);
 }
 
-async function drawBook(doc: PDFKit.PDFDocument, book: MemoirBook, writeText: TextWriter, caughtUp: () => Promise<void>): Promise<void> {
+async function drawBook(
+  doc: PDFKit.PDFDocument,
+  book: MemoirBook,
+  writeText: TextWriter,
+  caughtUp: () => Promise<void>,
+): Promise<void> {
   // The person's words (title, entries, answers) take their direction from their first letter; the book's own lines are left to right.
-  const h = (text: string, size: number, direction: 'auto' | 'ltr' = 'ltr') => writeText(text, { style: 'bold', size, after: 0.4, direction });
+  const h = (text: string, size: number, direction: 'auto' | 'ltr' = 'ltr') =>
+    writeText(text, { style: 'bold', size, after: 0.4, direction });
   const body = (text: string) => writeText(text, { size: 11, after: 0.6 });
-  const small = (text: string) => writeText(text, { style: 'italic', size: 9, color: '#555555', after: 0.2, direction: 'ltr' });
+  const small = (text: string) =>
+    writeText(text, { style: 'italic', size: 9, color: '#555555', after: 0.2, direction: 'ltr' });
 
   h(book.title, 24, 'auto');
   small(`A memoir, exported ${book.generatedAt.slice(0, 10)}.`);
@@ -246,6 +292,7 @@ async function drawBook(doc: PDFKit.PDFDocument, book: MemoirBook, writeText: Te
   if (book.otherMedia.length) {
     doc.addPage();
     h('Recordings', 18);
-    for (const m of book.otherMedia) small(`${m.id} · ${m.kind} · ${m.date}${m.seconds !== null ? ` · ${Math.round(m.seconds)} s` : ''}`);
+    for (const m of book.otherMedia)
+      small(`${m.id} · ${m.kind} · ${m.date}${m.seconds !== null ? ` · ${Math.round(m.seconds)} s` : ''}`);
   }
 }

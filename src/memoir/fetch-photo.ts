@@ -10,31 +10,50 @@ import { pinnedLookup, resolveCheckedHost, resolveCheckedUrl } from '../webhooks
 
 export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
 
-export async function fetchPhoto(url: string, opts: { allow?: string | undefined; signal?: AbortSignal | undefined; ca?: string | undefined } = {}): Promise<Buffer> {
+export async function fetchPhoto(
+  url: string,
+  opts: { allow?: string | undefined; signal?: AbortSignal | undefined; ca?: string | undefined } = {},
+): Promise<Buffer> {
   const guard = { allow: opts.allow };
   let checked;
   try {
     checked = await resolveCheckedUrl(url, guard);
   } catch (err) {
-    if (err instanceof ApiError) throw ApiError.validation('The photo URL is not allowed', [{ field: 'photoUrl', reason: err.details?.[0]?.reason ?? err.message }]);
+    if (err instanceof ApiError)
+      throw ApiError.validation('The photo URL is not allowed', [
+        { field: 'photoUrl', reason: err.details?.[0]?.reason ?? err.message },
+      ]);
     throw err;
   }
   // Loaded with the first fetch, not with the service.
-  const [{ Agent, buildConnector, request }, { fileTypeFromBuffer }] = await Promise.all([import('undici'), import('file-type')]);
+  const [{ Agent, buildConnector, request }, { fileTypeFromBuffer }] = await Promise.all([
+    import('undici'),
+    import('file-type'),
+  ]);
   const agent = new Agent({
     connections: 1,
     connect: (options, callback) => {
       resolveCheckedHost(options.hostname, guard).then(
-        (addresses) => buildConnector({ lookup: pinnedLookup(addresses), ...(opts.ca ? { ca: opts.ca } : {}) })(options, callback),
+        (addresses) =>
+          buildConnector({ lookup: pinnedLookup(addresses), ...(opts.ca ? { ca: opts.ca } : {}) })(options, callback),
         (err: Error) => callback(err, null),
       );
     },
   });
   try {
-    const res = await request(checked.url, { dispatcher: agent, method: 'GET', maxRedirections: 0, headersTimeout: 10_000, bodyTimeout: 20_000, signal: opts.signal } as Parameters<typeof request>[1]);
+    const res = await request(checked.url, {
+      dispatcher: agent,
+      method: 'GET',
+      maxRedirections: 0,
+      headersTimeout: 10_000,
+      bodyTimeout: 20_000,
+      signal: opts.signal,
+    } as Parameters<typeof request>[1]);
     if (res.statusCode !== 200) {
       await res.body.dump();
-      throw ApiError.validation('The photo could not be fetched', [{ field: 'photoUrl', reason: `the server answered ${res.statusCode}` }]);
+      throw ApiError.validation('The photo could not be fetched', [
+        { field: 'photoUrl', reason: `the server answered ${res.statusCode}` },
+      ]);
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -42,13 +61,18 @@ export async function fetchPhoto(url: string, opts: { allow?: string | undefined
       size += (chunk as Buffer).length;
       if (size > MAX_PHOTO_BYTES) {
         res.body.destroy();
-        throw new ApiError('PAYLOAD_TOO_LARGE', `The photo is larger than ${MAX_PHOTO_BYTES} bytes.`, [{ field: 'photoUrl', reason: 'too large' }]);
+        throw new ApiError('PAYLOAD_TOO_LARGE', `The photo is larger than ${MAX_PHOTO_BYTES} bytes.`, [
+          { field: 'photoUrl', reason: 'too large' },
+        ]);
       }
       chunks.push(chunk as Buffer);
     }
     const photo = Buffer.concat(chunks);
     const type = await fileTypeFromBuffer(photo);
-    if (!type?.mime.startsWith('image/')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The photo URL does not point to an image.', [{ field: 'photoUrl', reason: 'not an image' }]);
+    if (!type?.mime.startsWith('image/'))
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The photo URL does not point to an image.', [
+        { field: 'photoUrl', reason: 'not an image' },
+      ]);
     return photo;
   } catch (err) {
     if (err instanceof ApiError) throw err;

@@ -17,7 +17,14 @@ import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { ulid } from '../core/ids.js';
 import type { Store, Tx } from '../store/port.js';
 import { declareTenantCollection } from '../accounts/tenancy.js';
-import { GRANTS, grantState, newClaimCode, type GrantPermission, type GrantRecord, type GrantState } from '../accounts/grants.js';
+import {
+  GRANTS,
+  grantState,
+  newClaimCode,
+  type GrantPermission,
+  type GrantRecord,
+  type GrantState,
+} from '../accounts/grants.js';
 import { recordEvent } from '../events/events.js';
 import { canonicalAddress, planProblems, withPlanDefaults } from '../contracts/validate.js';
 import type { Plan } from '../contracts/plan.js';
@@ -91,7 +98,9 @@ const plusDays = (iso: string, days: number) => new Date(Date.parse(iso) + days 
 function cleanLabel(raw: string | undefined, fallback: string): string {
   const label = (raw ?? fallback).normalize('NFC').replace(/\s+/g, ' ').trim();
   if (!label || /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(label)) {
-    throw ApiError.validation('Invalid label', [{ field: 'label', reason: 'must be visible text without control characters' }]);
+    throw ApiError.validation('Invalid label', [
+      { field: 'label', reason: 'must be visible text without control characters' },
+    ]);
   }
   return label;
 }
@@ -119,7 +128,15 @@ export function ownerShareView(g: GrantRecord, now: Date) {
 
 /** A share as its holder sees it: nothing of the owner's account but the memoir's title. */
 export function heirShareView(g: GrantRecord, now: Date) {
-  return { shareId: g.id, title: g.title, state: grantState(g, now), permissions: g.permissions, claimedAt: g.claimedAt, opensAt: g.opensAt, expiresAt: g.expiresAt };
+  return {
+    shareId: g.id,
+    title: g.title,
+    state: grantState(g, now),
+    permissions: g.permissions,
+    claimedAt: g.claimedAt,
+    opensAt: g.opensAt,
+    expiresAt: g.expiresAt,
+  };
 }
 
 export function planView(p: HeirPlanRecord) {
@@ -147,7 +164,9 @@ async function planIn(tx: Pick<Tx, 'get'>, id: string): Promise<HeirPlanRecord> 
 }
 
 async function sharesOf(tx: Pick<Tx, 'findBy'>, ownerId: string, planId: string): Promise<GrantRecord[]> {
-  return (await tx.findBy<GrantRecord>(GRANTS, 'sourceId', planId)).filter((g) => g.ownerId === ownerId && g.kind === 'memoir');
+  return (await tx.findBy<GrantRecord>(GRANTS, 'sourceId', planId)).filter(
+    (g) => g.ownerId === ownerId && g.kind === 'memoir',
+  );
 }
 
 /** What heirs may do with a share of a plan with this access. */
@@ -172,8 +191,13 @@ async function syncShares(tx: Tx, plan: HeirPlanRecord, nowIso: string): Promise
   for (const g of await sharesOf(tx, plan.ownerId, plan.id)) {
     if (g.revokedAt) continue;
     if (opening) open += 1;
-    const times = !opening ? { opensAt: null, expiresAt: null } : g.opensAt ? { opensAt: g.opensAt, expiresAt: g.expiresAt } : schedule(plan.heirAccess, plan.triggeredAt!, nowIso);
-    if (times.opensAt === g.opensAt && times.expiresAt === g.expiresAt && permissions.join() === g.permissions.join()) continue;
+    const times = !opening
+      ? { opensAt: null, expiresAt: null }
+      : g.opensAt
+        ? { opensAt: g.opensAt, expiresAt: g.expiresAt }
+        : schedule(plan.heirAccess, plan.triggeredAt!, nowIso);
+    if (times.opensAt === g.opensAt && times.expiresAt === g.expiresAt && permissions.join() === g.permissions.join())
+      continue;
     await tx.put(GRANTS, { ...g, ...times, permissions, updatedAt: nowIso });
   }
   return open;
@@ -184,18 +208,24 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
   const { plan } = withPlanDefaults(input.plan);
   const details: ErrorDetail[] = planProblems(plan).map((d) => ({ ...d, field: `plan.${d.field}` }));
   if (plan.deadMansSwitch?.enabled === false) {
-    details.push({ field: 'plan.deadMansSwitch.enabled', reason: "a plan without a dead man's switch never fires, so it could never open the memoir to heirs" });
+    details.push({
+      field: 'plan.deadMansSwitch.enabled',
+      reason: "a plan without a dead man's switch never fires, so it could never open the memoir to heirs",
+    });
   }
   const byAddress = new Map(plan.beneficiaries.map((b) => [canonicalAddress(plan.blockchain, b.address), b]));
   const chosen = new Set<string>();
   (input.heirs ?? []).forEach((a, i) => {
     const key = canonicalAddress(plan.blockchain, a);
-    if (!byAddress.has(key)) details.push({ field: `heirs.${i}`, reason: 'not the address of a beneficiary of this plan' });
+    if (!byAddress.has(key))
+      details.push({ field: `heirs.${i}`, reason: 'not the address of a beneficiary of this plan' });
     else if (chosen.has(key)) details.push({ field: `heirs.${i}`, reason: 'named twice' });
     chosen.add(key);
   });
   if (details.length) throw ApiError.validation('The plan cannot be linked', details);
-  const heirs = input.heirs ? plan.beneficiaries.filter((b) => chosen.has(canonicalAddress(plan.blockchain, b.address))) : plan.beneficiaries;
+  const heirs = input.heirs
+    ? plan.beneficiaries.filter((b) => chosen.has(canonicalAddress(plan.blockchain, b.address)))
+    : plan.beneficiaries;
   const access: HeirAccess = {
     enabled: input.heirAccess?.enabled ?? false,
     openAfterDays: input.heirAccess?.openAfterDays ?? HEIR_DEFAULTS.openAfterDays,
@@ -217,7 +247,13 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
     contractAddress: input.contractAddress ?? null,
     intervalDays: plan.deadMansSwitch?.intervalDays ?? 365,
     heirAccess: access,
-    heirs: codes.map(({ b, shareId }) => ({ shareId, name: b.name, address: b.address, relationship: b.relationship ?? null, emailBound: b.email !== undefined })),
+    heirs: codes.map(({ b, shareId }) => ({
+      shareId,
+      name: b.name,
+      address: b.address,
+      relationship: b.relationship ?? null,
+      emailBound: b.email !== undefined,
+    })),
     state: 'armed',
     triggeredAt: null,
     triggerEventId: null,
@@ -227,7 +263,10 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
   };
   await store.transact(async (tx) => {
     if ((await tx.findBy(MEMOIR_HEIR_PLANS, 'ownerId', ownerId)).length >= HEIR_LIMITS.plansPerAccount) {
-      throw new ApiError('CONFLICT', `An account links at most ${HEIR_LIMITS.plansPerAccount} plans; unlink one first.`);
+      throw new ApiError(
+        'CONFLICT',
+        `An account links at most ${HEIR_LIMITS.plansPerAccount} plans; unlink one first.`,
+      );
     }
     await tx.put(MEMOIR_HEIR_PLANS, record);
     for (const { b, shareId, hash } of codes) {
@@ -253,7 +292,10 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
       await tx.put(GRANTS, grant);
     }
   });
-  return { plan: planView(record), codes: codes.map(({ b, shareId, code }) => ({ shareId, heir: b.name, address: b.address, code })) };
+  return {
+    plan: planView(record),
+    codes: codes.map(({ b, shareId, code }) => ({ shareId, heir: b.name, address: b.address, code })),
+  };
 }
 
 export async function listPlans(store: Store, ownerId: string) {
@@ -262,14 +304,23 @@ export async function listPlans(store: Store, ownerId: string) {
 }
 
 /** Changes heirs' access of a plan; its shares follow at once (opened, or closed again, when the switch has fired). */
-export async function updatePlan(store: Store, ownerId: string, planId: string, patch: { label?: string | undefined; heirAccess?: Partial<HeirAccess> | undefined }, clock: Clock) {
+export async function updatePlan(
+  store: Store,
+  ownerId: string,
+  planId: string,
+  patch: { label?: string | undefined; heirAccess?: Partial<HeirAccess> | undefined },
+  clock: Clock,
+) {
   const nowIso = clock.now().toISOString();
   return store.transact(async (tx) => {
     const plan = await planIn(tx, planId);
     const next: HeirPlanRecord = {
       ...plan,
       label: patch.label === undefined ? plan.label : cleanLabel(patch.label, plan.label),
-      heirAccess: { ...plan.heirAccess, ...Object.fromEntries(Object.entries(patch.heirAccess ?? {}).filter(([, v]) => v !== undefined)) },
+      heirAccess: {
+        ...plan.heirAccess,
+        ...Object.fromEntries(Object.entries(patch.heirAccess ?? {}).filter(([, v]) => v !== undefined)),
+      },
       updatedAt: nowIso,
     };
     await tx.put(MEMOIR_HEIR_PLANS, next);
@@ -307,14 +358,25 @@ export interface DeadmanReport {
  * (again: the first event is answered); `deadman.reset` after a trigger cancels
  * it while no share has opened, and is refused once one has.
  */
-export async function reportDeadmanEvent(store: Store, ownerId: string, planId: string, report: DeadmanReport, clock: Clock) {
+export async function reportDeadmanEvent(
+  store: Store,
+  ownerId: string,
+  planId: string,
+  report: DeadmanReport,
+  clock: Clock,
+) {
   const now = clock.now();
   const nowIso = now.toISOString();
   return store.transact(async (tx) => {
     const plan = await planIn(tx, planId);
     const shares = await sharesOf(tx, ownerId, planId);
     if (report.type === 'deadman.triggered' && plan.state === 'triggered') {
-      return { eventId: plan.triggerEventId!, recorded: false, plan: planView(plan), sharesScheduled: shares.filter((g) => g.opensAt && !g.revokedAt).length };
+      return {
+        eventId: plan.triggerEventId!,
+        recorded: false,
+        plan: planView(plan),
+        sharesScheduled: shares.filter((g) => g.opensAt && !g.revokedAt).length,
+      };
     }
     let next: HeirPlanRecord = { ...plan, updatedAt: nowIso };
     let cancelled = 0;
@@ -324,7 +386,10 @@ export async function reportDeadmanEvent(store: Store, ownerId: string, planId: 
     if (report.type === 'deadman.reset' && plan.state === 'triggered') {
       const opened = shares.filter((g) => !g.revokedAt && g.opensAt && g.opensAt <= nowIso);
       if (opened.length) {
-        throw new ApiError('CONFLICT', `The switch fired and shares opened at ${opened[0]!.opensAt}: a check-in cannot close them. Withdraw them with revoke_memoir_share.`);
+        throw new ApiError(
+          'CONFLICT',
+          `The switch fired and shares opened at ${opened[0]!.opensAt}: a check-in cannot close them. Withdraw them with revoke_memoir_share.`,
+        );
       }
       cancelled = shares.filter((g) => !g.revokedAt && g.opensAt).length;
       next = { ...next, state: 'armed', triggeredAt: null, triggerEventId: null };
@@ -346,15 +411,27 @@ export async function reportDeadmanEvent(store: Store, ownerId: string, planId: 
     next = { ...next, lastEvent: { type: report.type, eventId: event.id, at: nowIso } };
     if (report.type === 'deadman.triggered') next.triggerEventId = event.id;
     await tx.put(MEMOIR_HEIR_PLANS, next);
-    return { eventId: event.id, recorded: true, plan: planView(next), sharesScheduled: report.type === 'deadman.triggered' ? scheduled : 0 };
+    return {
+      eventId: event.id,
+      recorded: true,
+      plan: planView(next),
+      sharesScheduled: report.type === 'deadman.triggered' ? scheduled : 0,
+    };
   });
 }
 
 /** The owner's shares, newest first (optionally of one plan). */
 export async function ownerShares(store: Store, ownerId: string, now: Date, planId?: string) {
   if (planId && !(await store.get(MEMOIR_HEIR_PLANS, planId))) throw notFound();
-  const all = planId ? await sharesOf(store, ownerId, planId) : await store.findBy<GrantRecord>(GRANTS, 'ownerId', ownerId);
-  return { items: all.filter((g) => g.kind === 'memoir').sort((a, b) => (a.id < b.id ? 1 : -1)).map((g) => ownerShareView(g, now)) };
+  const all = planId
+    ? await sharesOf(store, ownerId, planId)
+    : await store.findBy<GrantRecord>(GRANTS, 'ownerId', ownerId);
+  return {
+    items: all
+      .filter((g) => g.kind === 'memoir')
+      .sort((a, b) => (a.id < b.id ? 1 : -1))
+      .map((g) => ownerShareView(g, now)),
+  };
 }
 
 async function shareIn(tx: Pick<Tx, 'get'>, shareId: string): Promise<GrantRecord> {

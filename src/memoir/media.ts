@@ -19,7 +19,11 @@ import { run, toolProblem } from './exec.js';
 import { MEMOIR_MEDIA, memoirId, type MediaKind, type MediaRecord } from './records.js';
 
 export type UploadLimits = { photo: number; audio: number; video: number };
-export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { photo: 20 * 1024 * 1024, audio: 100 * 1024 * 1024, video: 500 * 1024 * 1024 };
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
+  photo: 20 * 1024 * 1024,
+  audio: 100 * 1024 * 1024,
+  video: 500 * 1024 * 1024,
+};
 
 /** Where an account's media live. The account id is from the principal (acct_ + ULID), never from input. */
 export function mediaDir(dataDir: string, ownerId: string): string {
@@ -73,9 +77,11 @@ export async function checkImagePixels(input: string | Buffer, field = 'file'): 
   }
   const pixels = (meta.width ?? 0) * (meta.height ?? 0);
   if (pixels > MAX_IMAGE_PIXELS) {
-    throw new ApiError('PAYLOAD_TOO_LARGE', `This image declares ${meta.width} x ${meta.height} pixels; a photo may have at most ${MAX_IMAGE_PIXELS} pixels.`, [
-      { field, reason: `more than ${MAX_IMAGE_PIXELS} pixels` },
-    ]);
+    throw new ApiError(
+      'PAYLOAD_TOO_LARGE',
+      `This image declares ${meta.width} x ${meta.height} pixels; a photo may have at most ${MAX_IMAGE_PIXELS} pixels.`,
+      [{ field, reason: `more than ${MAX_IMAGE_PIXELS} pixels` }],
+    );
   }
 }
 
@@ -109,7 +115,12 @@ export interface StageOptions {
  * photo declaring more than MAX_IMAGE_PIXELS (413). The staging file is removed
  * on refusal.
  */
-export async function stageUpload(dataDir: string, source: AsyncIterable<Buffer> & Readable, limits: UploadLimits, opts: StageOptions = {}): Promise<Staged> {
+export async function stageUpload(
+  dataDir: string,
+  source: AsyncIterable<Buffer> & Readable,
+  limits: UploadLimits,
+  opts: StageOptions = {},
+): Promise<Staged> {
   const dir = stagingDir(dataDir);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const stagingId = opts.stagingId ?? newStagingId();
@@ -135,14 +146,18 @@ export async function stageUpload(dataDir: string, source: AsyncIterable<Buffer>
   const kind = type ? kindOf(type.mime) : undefined;
   if (!type || !kind) {
     source.resume();
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Only photos, audio and video are accepted; this file's content is ${type ? type.mime : 'not a recognised media format'} (the name and Content-Type are not trusted).`, [
-      { field: 'file', reason: 'not a photo, audio or video file' },
-    ]);
+    throw new ApiError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Only photos, audio and video are accepted; this file's content is ${type ? type.mime : 'not a recognised media format'} (the name and Content-Type are not trusted).`,
+      [{ field: 'file', reason: 'not a photo, audio or video file' }],
+    );
   }
   const limit = limits[kind];
   let size = 0;
   const tooLarge = () =>
-    new ApiError('PAYLOAD_TOO_LARGE', `A ${kind} upload may be at most ${limit} bytes.`, [{ field: 'file', reason: `larger than ${limit} bytes` }]);
+    new ApiError('PAYLOAD_TOO_LARGE', `A ${kind} upload may be at most ${limit} bytes.`, [
+      { field: 'file', reason: `larger than ${limit} bytes` },
+    ]);
   const count = (chunk: Buffer) => {
     size += chunk.length;
     if (size > limit) throw tooLarge();
@@ -181,9 +196,15 @@ export async function commitUpload(
   deps: { store: Store; clock: Clock; dataDir: string; defaultQuota?: number | undefined },
   ownerId: string,
   staged: Staged,
-  info: { originalName: string | null; durationMinutes: number | null; durationSeconds: number | null; medianPitchHz: number | null },
+  info: {
+    originalName: string | null;
+    durationMinutes: number | null;
+    durationSeconds: number | null;
+    medianPitchHz: number | null;
+  },
 ): Promise<MediaRecord> {
-  if (!/^[0-9a-f]{32}$/.test(staged.stagingId)) throw ApiError.validation('Invalid upload', [{ field: 'stagingId', reason: 'unknown upload' }]);
+  if (!/^[0-9a-f]{32}$/.test(staged.stagingId))
+    throw ApiError.validation('Invalid upload', [{ field: 'stagingId', reason: 'unknown upload' }]);
   const now = deps.clock.now();
   const id = memoirId('med', now.getTime());
   const dir = mediaDir(deps.dataDir, ownerId);
@@ -221,7 +242,16 @@ export async function discardStaged(dataDir: string, stagingId: string): Promise
 }
 
 export function publicMedia(m: MediaRecord) {
-  return { id: m.id, kind: m.kind, mime: m.mime, size: m.size, originalName: m.originalName, durationMinutes: m.durationMinutes, durationSeconds: m.durationSeconds ?? null, createdAt: m.createdAt };
+  return {
+    id: m.id,
+    kind: m.kind,
+    mime: m.mime,
+    size: m.size,
+    originalName: m.originalName,
+    durationMinutes: m.durationMinutes,
+    durationSeconds: m.durationSeconds ?? null,
+    createdAt: m.createdAt,
+  };
 }
 
 export async function listMedia(store: Store, ownerId: string) {
@@ -291,9 +321,20 @@ function localStamp(d: Date): string {
 export async function transcribe(file: string, signal?: AbortSignal): Promise<string> {
   const tmp = `${file}.${randomBytes(6).toString('hex')}.16k.wav`;
   try {
-    await run('ffmpeg', ['-v', 'error', '-nostdin', '-y', '-i', file, '-vn', '-ar', '16000', '-ac', '1', '-f', 'wav', tmp], { signal });
-    const { stdout } = await run('pocketsphinx_continuous', ['-infile', tmp, '-logfn', '/dev/null'], { signal, timeoutMs: 600_000 });
-    return stdout.split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
+    await run(
+      'ffmpeg',
+      ['-v', 'error', '-nostdin', '-y', '-i', file, '-vn', '-ar', '16000', '-ac', '1', '-f', 'wav', tmp],
+      { signal },
+    );
+    const { stdout } = await run('pocketsphinx_continuous', ['-infile', tmp, '-logfn', '/dev/null'], {
+      signal,
+      timeoutMs: 600_000,
+    });
+    return stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .join(' ');
   } catch (err) {
     return toolProblem(err);
   } finally {
@@ -303,12 +344,23 @@ export async function transcribe(file: string, signal?: AbortSignal): Promise<st
 
 interface Probe {
   format?: { duration?: string; format_name?: string };
-  streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; sample_rate?: string; channels?: number }>;
+  streams?: Array<{
+    codec_type?: string;
+    codec_name?: string;
+    width?: number;
+    height?: number;
+    sample_rate?: string;
+    channels?: number;
+  }>;
 }
 
 export async function probe(file: string, signal?: AbortSignal): Promise<Probe> {
   try {
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], { signal });
+    const { stdout } = await run(
+      'ffprobe',
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+      { signal },
+    );
     return JSON.parse(stdout) as Probe;
   } catch (err) {
     return toolProblem(err);
@@ -326,7 +378,11 @@ export async function measureSeconds(m: MediaRecord, file: string, signal?: Abor
   return Number((await probe(file, signal)).format?.duration ?? 0) || 0;
 }
 
-export async function infer(m: MediaRecord, file: string, opts: { includeGps: boolean; signal?: AbortSignal | undefined }): Promise<Inference> {
+export async function infer(
+  m: MediaRecord,
+  file: string,
+  opts: { includeGps: boolean; signal?: AbortSignal | undefined },
+): Promise<Inference> {
   const out = blank(m);
   if (m.kind === 'photo') {
     const sharp = (await import('sharp')).default;
@@ -335,7 +391,9 @@ export async function infer(m: MediaRecord, file: string, opts: { includeGps: bo
     out.height = meta.height ?? null;
     out.format = meta.format ?? null;
     const exifr = (await import('exifr')).default;
-    const exif = (await exifr.parse(file, { gps: true, tiff: true, exif: true }).catch(() => undefined)) as Record<string, unknown> | undefined;
+    const exif = (await exifr.parse(file, { gps: true, tiff: true, exif: true }).catch(() => undefined)) as
+      | Record<string, unknown>
+      | undefined;
     const taken = exif?.DateTimeOriginal ?? exif?.CreateDate ?? exif?.ModifyDate;
     // EXIF times carry no zone: exifr reads them as local time, so they are given back as written, without an offset.
     out.takenAt = taken instanceof Date && !Number.isNaN(taken.getTime()) ? localStamp(taken) : null;
@@ -391,7 +449,12 @@ export function cachedInference(m: MediaRecord, key: 'gps' | 'plain'): Inference
  * checks the record is still there: a media item deleted while its inference
  * ran is not brought back. Resolves whether it was stored.
  */
-export async function storeInference(store: Store, id: string, key: 'gps' | 'plain', inference: Inference): Promise<boolean> {
+export async function storeInference(
+  store: Store,
+  id: string,
+  key: 'gps' | 'plain',
+  inference: Inference,
+): Promise<boolean> {
   return store.transact(async (tx) => {
     const current = await tx.get<MediaRecord>(MEMOIR_MEDIA, id);
     if (!current) return false;

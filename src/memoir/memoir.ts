@@ -7,7 +7,13 @@ import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { paginateOffset } from '../core/pagination.js';
 import type { Store, Tx } from '../store/port.js';
-import { CharacterTally, elizaCharacter, emptyCharacter, type CharacterCountsRecord, type CharacterModel } from './character.js';
+import {
+  CharacterTally,
+  elizaCharacter,
+  emptyCharacter,
+  type CharacterCountsRecord,
+  type CharacterModel,
+} from './character.js';
 import { allQuestions, CATEGORIES, categoryOf } from './questions.js';
 import {
   MEMOIR_ANSWERS,
@@ -58,7 +64,9 @@ export async function getSetup(store: Store, ownerId: string) {
 export function cleanName(raw: string): string {
   const name = raw.normalize('NFC').replace(/\s+/g, ' ').trim();
   if (!name || /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(name)) {
-    throw ApiError.validation('Invalid agent name', [{ field: 'agentName', reason: 'must be visible text without control characters' }]);
+    throw ApiError.validation('Invalid agent name', [
+      { field: 'agentName', reason: 'must be visible text without control characters' },
+    ]);
   }
   return name;
 }
@@ -97,7 +105,10 @@ async function saveCharacter(tx: Tx, ownerId: string, tally: CharacterTally, now
   const profile: ProfileRecord = existing
     ? { ...existing, character, updatedAt: now }
     : { id: profileId(ownerId), ownerId, agentName: null, setupAt: null, character, updatedAt: now };
-  await Promise.all([tx.put(MEMOIR_CHARACTER, tally.toRecord(characterCountsId(ownerId), ownerId, now)), tx.put(MEMOIR_PROFILES, profile)]);
+  await Promise.all([
+    tx.put(MEMOIR_CHARACTER, tally.toRecord(characterCountsId(ownerId), ownerId, now)),
+    tx.put(MEMOIR_PROFILES, profile),
+  ]);
   return character;
 }
 
@@ -117,12 +128,28 @@ export interface JournalInput {
 }
 
 export function publicEntry(e: JournalEntry) {
-  return { id: e.id, content: e.content, mood: e.mood, promptUsed: e.promptUsed, themes: themesOf(e.content), createdAt: e.createdAt };
+  return {
+    id: e.id,
+    content: e.content,
+    mood: e.mood,
+    promptUsed: e.promptUsed,
+    themes: themesOf(e.content),
+    createdAt: e.createdAt,
+  };
 }
 
-export async function addJournalEntry(store: Store, ownerId: string, authorKey: string, input: JournalInput, clock: Clock) {
+export async function addJournalEntry(
+  store: Store,
+  ownerId: string,
+  authorKey: string,
+  input: JournalInput,
+  clock: Clock,
+) {
   const content = input.content.trim();
-  if (!content) throw ApiError.validation('Invalid journal entry', [{ field: 'content', reason: 'must not be empty or only spaces' }]);
+  if (!content)
+    throw ApiError.validation('Invalid journal entry', [
+      { field: 'content', reason: 'must not be empty or only spaces' },
+    ]);
   const now = clock.now();
   const entry: JournalEntry = {
     id: memoirId('jrn', now.getTime()),
@@ -137,7 +164,9 @@ export async function addJournalEntry(store: Store, ownerId: string, authorKey: 
     const [ids, stored] = await Promise.all([tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId), storedTally(tx, ownerId)]);
     const count = ids.length;
     if (count >= MEMOIR_LIMITS.journalEntriesPerAccount) {
-      throw ApiError.validation('Journal is full', [{ field: 'content', reason: `an account holds at most ${MEMOIR_LIMITS.journalEntriesPerAccount} entries` }]);
+      throw ApiError.validation('Journal is full', [
+        { field: 'content', reason: `an account holds at most ${MEMOIR_LIMITS.journalEntriesPerAccount} entries` },
+      ]);
     }
     await tx.put(MEMOIR_JOURNAL, entry);
     // The stored counts, when they count exactly the entries there were, take the new entry alone; otherwise (none
@@ -161,7 +190,13 @@ export async function listJournal(store: Store, ownerId: string, page: number, l
 function completionOf(category: string, record: AnswerRecord | undefined) {
   const c = categoryOf(category);
   const answered = c.questions.filter((q) => record?.answers[q.id]).length;
-  return { category: c.id, title: c.title, answered, total: c.questions.length, completion: Math.round((answered / c.questions.length) * 100) / 100 };
+  return {
+    category: c.id,
+    title: c.title,
+    answered,
+    total: c.questions.length,
+    completion: Math.round((answered / c.questions.length) * 100) / 100,
+  };
 }
 
 export async function getQuestionnaire(store: Store, ownerId: string, category: string) {
@@ -169,19 +204,33 @@ export async function getQuestionnaire(store: Store, ownerId: string, category: 
   const record = await store.get<AnswerRecord>(MEMOIR_ANSWERS, answersId(ownerId, c.id));
   return {
     ...completionOf(c.id, record),
-    questions: c.questions.map((q) => ({ id: q.id, text: q.text, answer: record?.answers[q.id]?.answer ?? null, answeredAt: record?.answers[q.id]?.answeredAt ?? null })),
+    questions: c.questions.map((q) => ({
+      id: q.id,
+      text: q.text,
+      answer: record?.answers[q.id]?.answer ?? null,
+      answeredAt: record?.answers[q.id]?.answeredAt ?? null,
+    })),
   };
 }
 
-export async function answerQuestionnaire(store: Store, ownerId: string, category: string, answers: Array<{ questionId: string; answer: string }>, clock: Clock) {
+export async function answerQuestionnaire(
+  store: Store,
+  ownerId: string,
+  category: string,
+  answers: Array<{ questionId: string; answer: string }>,
+  clock: Clock,
+) {
   const c = categoryOf(category);
   const known = new Set(c.questions.map((q) => q.id));
   const details: ErrorDetail[] = [];
   const seen = new Set<string>();
   answers.forEach((a, i) => {
-    if (!known.has(a.questionId)) details.push({ field: `answers.${i}.questionId`, reason: `unknown question id for category ${c.id}` });
-    else if (seen.has(a.questionId)) details.push({ field: `answers.${i}.questionId`, reason: 'answered twice in one request' });
-    else if (!a.answer.trim()) details.push({ field: `answers.${i}.answer`, reason: 'must not be empty or only spaces' });
+    if (!known.has(a.questionId))
+      details.push({ field: `answers.${i}.questionId`, reason: `unknown question id for category ${c.id}` });
+    else if (seen.has(a.questionId))
+      details.push({ field: `answers.${i}.questionId`, reason: 'answered twice in one request' });
+    else if (!a.answer.trim())
+      details.push({ field: `answers.${i}.answer`, reason: 'must not be empty or only spaces' });
     seen.add(a.questionId);
   });
   if (details.length) throw ApiError.validation(`Invalid answers for the ${c.id} questionnaire`, details);
@@ -197,7 +246,10 @@ export async function answerQuestionnaire(store: Store, ownerId: string, categor
       : { id: answersId(ownerId, c.id), ownerId, category: c.id, answers: {}, updatedAt: now };
     // The stored counts are used when they count exactly the entries there are and this category's answers; an
     // answer given again takes the earlier one's counts back first. Anything out of step: everything is counted again.
-    let tally = stored && stored.journalEntries === ids.length && stored.answeredIn(c.id) === Object.keys(record.answers).length ? stored : undefined;
+    let tally =
+      stored && stored.journalEntries === ids.length && stored.answeredIn(c.id) === Object.keys(record.answers).length
+        ? stored
+        : undefined;
     for (const a of answers) {
       const text = a.answer.trim();
       const before = record.answers[a.questionId];
@@ -237,7 +289,8 @@ export async function agentStatus(store: Store, ownerId: string) {
 export const PROMPT_REPEAT_DAYS = 28;
 
 const dayOf = (d: Date) => d.toISOString().slice(0, 10);
-const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+const daysBetween = (a: string, b: string) =>
+  Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 
 /**
  * Today's prompt for this user: chosen once per user and UTC day and kept, so
@@ -258,7 +311,12 @@ export async function dailyPrompt(store: Store, ownerId: string, userKey: string
       tx.findBy<PromptRecord>(MEMOIR_PROMPTS, 'ownerId', ownerId),
     ]);
     const recent = new Set(
-      shown.filter((p) => p.userKey === userKey && daysBetween(p.date, date) < PROMPT_REPEAT_DAYS && daysBetween(p.date, date) >= 0).map((p) => p.promptId),
+      shown
+        .filter(
+          (p) =>
+            p.userKey === userKey && daysBetween(p.date, date) < PROMPT_REPEAT_DAYS && daysBetween(p.date, date) >= 0,
+        )
+        .map((p) => p.promptId),
     );
     const answered = new Set(answers.flatMap((a) => Object.keys(a.answers)));
     const journalThemes = new Map(themesIn(entries.map((e) => e.content)).map((t) => [t.name, t.count]));
@@ -268,7 +326,10 @@ export async function dailyPrompt(store: Store, ownerId: string, userKey: string
     if (pool.length === 0) pool = questions;
     const coverage = (category: string) => {
       const c = categoryOf(category);
-      return c.questions.filter((q) => answered.has(q.id)).length / c.questions.length + Math.min(1, (journalThemes.get(category) ?? 0) / 10);
+      return (
+        c.questions.filter((q) => answered.has(q.id)).length / c.questions.length +
+        Math.min(1, (journalThemes.get(category) ?? 0) / 10)
+      );
     };
     const seed = `${userKey}|${date}`;
     pool.sort(
@@ -302,7 +363,10 @@ export async function insights(store: Store, ownerId: string) {
     store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
   ]);
   const sorted = [...entries].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const allTexts = [...sorted.map((e) => e.content), ...answers.flatMap((a) => Object.values(a.answers).map((x) => x.answer))];
+  const allTexts = [
+    ...sorted.map((e) => e.content),
+    ...answers.flatMap((a) => Object.values(a.answers).map((x) => x.answer)),
+  ];
   const byDay = new Map<string, JournalEntry[]>();
   for (const e of sorted) {
     const d = e.createdAt.slice(0, 10);
@@ -342,5 +406,10 @@ export async function characterOf(store: Store, ownerId: string, format: 'json' 
   const name = profile?.agentName ?? DEFAULT_AGENT_NAME;
   const character = profile?.character ?? emptyCharacter();
   const sorted = [...entries].sort((a, b) => (a.id < b.id ? -1 : 1));
-  return { format, agentName: name, character, eliza: format === 'eliza' ? elizaCharacter(name, character, sorted, answers) : null };
+  return {
+    format,
+    agentName: name,
+    character,
+    eliza: format === 'eliza' ? elizaCharacter(name, character, sorted, answers) : null,
+  };
 }

@@ -35,7 +35,16 @@ import { decompress } from 'wawoff2';
 export type TextStyle = 'regular' | 'bold' | 'italic';
 
 /** The Noto Sans subsets used, in the order they are tried. */
-const NOTO_SANS_SUBSETS = ['latin', 'latin-ext', 'vietnamese', 'greek', 'greek-ext', 'cyrillic', 'cyrillic-ext', 'devanagari'] as const;
+const NOTO_SANS_SUBSETS = [
+  'latin',
+  'latin-ext',
+  'vietnamese',
+  'greek',
+  'greek-ext',
+  'cyrillic',
+  'cyrillic-ext',
+  'devanagari',
+] as const;
 
 /** Font files of a style, most common first. Arabic and Hebrew have no italic: their regular is used. */
 function fontFiles(style: TextStyle): string[] {
@@ -76,7 +85,11 @@ function shape(face: Face, word: string): Shaped {
   let s = face.shaped.get(word);
   if (!s) {
     const run = face.font.layout(word, []);
-    s = { width: run.advanceWidth, rtl: run.direction === 'rtl', glyphs: run.glyphs.map((g) => [g.id, String.fromCodePoint(...g.codePoints)]) };
+    s = {
+      width: run.advanceWidth,
+      rtl: run.direction === 'rtl',
+      glyphs: run.glyphs.map((g) => [g.id, String.fromCodePoint(...g.codePoints)]),
+    };
     if (face.shaped.size >= SHAPED_CACHE_SIZE) face.shaped.clear();
     face.shaped.set(word, s);
   }
@@ -113,7 +126,13 @@ export function facesOf(style: TextStyle): Promise<Face[]> {
         const created = fontkit.create(ttf);
         if (!('layout' in created)) throw new Error(`${file} is a font collection, not a font`);
         const font = withExactGlyphText(created);
-        out.push({ key: `${style}:${file.slice(file.lastIndexOf('/') + 1, -'.woff2'.length)}`, font, ttf, copies: [], shaped: new Map() });
+        out.push({
+          key: `${style}:${file.slice(file.lastIndexOf('/') + 1, -'.woff2'.length)}`,
+          font,
+          ttf,
+          copies: [],
+          shaped: new Map(),
+        });
       }
       return out;
     })();
@@ -123,7 +142,9 @@ export function facesOf(style: TextStyle): Promise<Face[]> {
   return faces;
 }
 
-const bidiFactory = (typeof bidiModule === 'function' ? bidiModule : (bidiModule as { default: () => Bidi }).default) as () => Bidi;
+const bidiFactory = (
+  typeof bidiModule === 'function' ? bidiModule : (bidiModule as { default: () => Bidi }).default
+) as () => Bidi;
 const bidi = bidiFactory();
 const LETTER = /\p{L}/u;
 
@@ -153,12 +174,14 @@ function assignFaces(text: string, faces: Face[]): Uint8Array {
 
 /** Control characters other than line breaks are dropped, tabs become spaces, and text is NFC (precomposed letters are the ones fonts map). */
 function clean(text: string): string {
-  return text
-    .normalize('NFC')
-    .replace(/\r\n?/g, '\n')
-    .replace(/\t/g, ' ')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '');
+  return (
+    text
+      .normalize('NFC')
+      .replace(/\r\n?/g, '\n')
+      .replace(/\t/g, ' ')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '')
+  );
 }
 
 export interface TextOptions {
@@ -274,7 +297,10 @@ class Paragraph {
    * read right to left (punctuation), or a word fontkit would reverse that must
    * not be (Arabic-Indic digits in a number), is reversed here first.
    */
-  pieces(start: number, end: number): Array<{ face: Face; words: Array<{ text: string; width: number; draw: boolean; word?: string }>; width: number }> {
+  pieces(
+    start: number,
+    end: number,
+  ): Array<{ face: Face; words: Array<{ text: string; width: number; draw: boolean; word?: string }>; width: number }> {
     let last = end;
     while (last > start && /\s/.test(this.text[last - 1]!)) last--;
     if (last === start) return [];
@@ -298,7 +324,12 @@ class Paragraph {
       if (rtl) parts.reverse();
       const words = parts.map((t) => {
         const draw = !/^\s/.test(t);
-        return { text: draw && shape(face, t).rtl !== rtl ? reversed(t, rtl) : t, width: shape(face, t).width * this.scale(face), draw, word: t };
+        return {
+          text: draw && shape(face, t).rtl !== rtl ? reversed(t, rtl) : t,
+          width: shape(face, t).width * this.scale(face),
+          draw,
+          word: t,
+        };
       });
       return { face, words, width };
     });
@@ -341,7 +372,12 @@ function withExactGlyphText(font: fontkit.Font): fontkit.Font {
   const getGlyph = font.getGlyph.bind(font);
   const exact = (id: number, codePoints?: number[]) => {
     const glyph = getGlyph(id, codePoints);
-    if (!glyph || !codePoints || (glyph.codePoints.length === codePoints.length && glyph.codePoints.every((c, i) => c === codePoints[i]))) return glyph;
+    if (
+      !glyph ||
+      !codePoints ||
+      (glyph.codePoints.length === codePoints.length && glyph.codePoints.every((c, i) => c === codePoints[i]))
+    )
+      return glyph;
     return Object.create(glyph, { codePoints: { value: codePoints } }) as fontkit.Glyph;
   };
   Object.defineProperty(font, 'getGlyph', { value: exact });
@@ -373,7 +409,9 @@ function draw(doc: PDFKit.PDFDocument, face: Face, text: string, x: number, y: n
     keys.add(key);
   }
   // No `features`: pdfkit then shapes word by word with the font's defaults, as shape() does, and caches each word.
-  doc.font(key).text(text, x, y, { lineBreak: false, baseline: 'alphabetic', textWidth: width } as PDFKit.Mixins.TextOptions);
+  doc
+    .font(key)
+    .text(text, x, y, { lineBreak: false, baseline: 'alphabetic', textWidth: width } as PDFKit.Mixins.TextOptions);
 }
 
 /** Ascent and descent of a face at a size, points (descent negative). */
@@ -402,7 +440,10 @@ export async function visualWords(
           piece.words.flatMap((w) => {
             if (!w.draw) return [];
             // A left-to-right piece is drawn in one go: its words, in order.
-            if (w.word === undefined) return tokens(w.text).filter((t) => /\S/.test(t)).map((t) => ({ word: t, drawn: t }));
+            if (w.word === undefined)
+              return tokens(w.text)
+                .filter((t) => /\S/.test(t))
+                .map((t) => ({ word: t, drawn: t }));
             return [{ word: w.word, drawn: w.text }];
           }),
         ),

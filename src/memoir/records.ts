@@ -19,7 +19,15 @@ export const MEMOIR_MEDIA = 'memoir_media';
 /** One per account: the counts the character model is computed from (src/memoir/character.ts). Id: `mchr_<accountId>`. */
 export const MEMOIR_CHARACTER = 'memoir_character';
 
-const COLLECTIONS = [MEMOIR_PROFILES, MEMOIR_JOURNAL, MEMOIR_ANSWERS, MEMOIR_PROMPTS, MEMOIR_CHAT, MEMOIR_MEDIA, MEMOIR_CHARACTER];
+const COLLECTIONS = [
+  MEMOIR_PROFILES,
+  MEMOIR_JOURNAL,
+  MEMOIR_ANSWERS,
+  MEMOIR_PROMPTS,
+  MEMOIR_CHAT,
+  MEMOIR_MEDIA,
+  MEMOIR_CHARACTER,
+];
 for (const c of COLLECTIONS) declareTenantCollection(c);
 /** Media files count against the account's storage quota (src/accounts/quota.ts), by the size of each record. */
 declareStoredBytes(MEMOIR_MEDIA, 'size');

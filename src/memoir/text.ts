@@ -8,7 +8,28 @@
 import { eng } from 'stopword';
 
 const STOP = new Set<string>(eng);
-for (const w of ['im', 'ive', 'id', 'dont', 'didnt', 'cant', 'wont', 'isnt', 'wasnt', 'its', 'thats', 'also', 'really', 'just', 'would', 'could', 'one', 'get', 'got']) STOP.add(w);
+for (const w of [
+  'im',
+  'ive',
+  'id',
+  'dont',
+  'didnt',
+  'cant',
+  'wont',
+  'isnt',
+  'wasnt',
+  'its',
+  'thats',
+  'also',
+  'really',
+  'just',
+  'would',
+  'could',
+  'one',
+  'get',
+  'got',
+])
+  STOP.add(w);
 
 export function isStopword(word: string): boolean {
   return STOP.has(word.toLowerCase());
@@ -39,11 +60,37 @@ const NOT_NAMES = new Set(
 );
 
 const KIN = [
-  'mother', 'father', 'mom', 'mum', 'dad', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'granny', 'wife', 'husband', 'son', 'daughter',
-  'brother', 'sister', 'uncle', 'aunt', 'cousin', 'grandson', 'granddaughter', 'partner', 'friend', 'teacher',
+  'mother',
+  'father',
+  'mom',
+  'mum',
+  'dad',
+  'grandmother',
+  'grandfather',
+  'grandma',
+  'grandpa',
+  'granny',
+  'wife',
+  'husband',
+  'son',
+  'daughter',
+  'brother',
+  'sister',
+  'uncle',
+  'aunt',
+  'cousin',
+  'grandson',
+  'granddaughter',
+  'partner',
+  'friend',
+  'teacher',
 ];
-const KIN_RE = new RegExp(`\\bmy (?:(?:late|dear|best|older|younger|little|big|eldest) )?(${KIN.join('|')})s?\\b`, 'gi');
-const PLACE_PREP = /\b(?:in|at|from|to|near|visited|visit|moved to|lived in|born in)\s+((?:[A-Z][\p{L}]+)(?:\s+[A-Z][\p{L}]+){0,2})/gu;
+const KIN_RE = new RegExp(
+  `\\bmy (?:(?:late|dear|best|older|younger|little|big|eldest) )?(${KIN.join('|')})s?\\b`,
+  'gi',
+);
+const PLACE_PREP =
+  /\b(?:in|at|from|to|near|visited|visit|moved to|lived in|born in)\s+((?:[A-Z][\p{L}]+)(?:\s+[A-Z][\p{L}]+){0,2})/gu;
 const CAPITALISED = /\b([A-Z][\p{Ll}]+(?:\s+[A-Z][\p{Ll}]+)?)/gmu;
 
 export interface Mention {
@@ -89,7 +136,12 @@ export function peopleIn(text: string): string[] {
     const before = text.slice(Math.max(0, m.index! - 2), m.index!);
     const sentenceStart = m.index === 0 || /[.!?"“]\s*$/.test(before);
     // ...unless it is named with "and I" ("Maria and I married") or appears capitalised mid-sentence elsewhere.
-    if (sentenceStart && !/^\s+and (?:I|me)\b/.test(text.slice(m.index! + name.length)) && !midSentence(text, name, m.index!)) continue;
+    if (
+      sentenceStart &&
+      !/^\s+and (?:I|me)\b/.test(text.slice(m.index! + name.length)) &&
+      !midSentence(text, name, m.index!)
+    )
+      continue;
     out.push(name);
   }
   return out;
@@ -150,7 +202,21 @@ const VALUES: Record<string, string[]> = {
 
 /** Theme → words, for insights and topics. */
 const THEMES: Record<string, string[]> = {
-  family: ['mother', 'father', 'mom', 'dad', 'family', 'children', 'son', 'daughter', 'brother', 'sister', 'wife', 'husband', 'grandchildren'],
+  family: [
+    'mother',
+    'father',
+    'mom',
+    'dad',
+    'family',
+    'children',
+    'son',
+    'daughter',
+    'brother',
+    'sister',
+    'wife',
+    'husband',
+    'grandchildren',
+  ],
   work: ['work', 'job', 'career', 'office', 'boss', 'business', 'farm', 'factory', 'colleagues'],
   childhood: ['childhood', 'child', 'kid', 'school', 'played', 'young', 'boy', 'girl'],
   faith: ['faith', 'god', 'pray', 'church', 'mosque', 'temple', 'believe'],
@@ -188,9 +254,12 @@ function lexiconCounts(lexicon: Record<string, string[]>, texts: readonly string
   return counts;
 }
 
-export const traitsIn = (texts: readonly string[], limit: number = RANK_LIMITS.traits) => ranked(lexiconCounts(TRAITS, texts), limit);
-export const valuesIn = (texts: readonly string[], limit: number = RANK_LIMITS.values) => ranked(lexiconCounts(VALUES, texts), limit);
-export const themesIn = (texts: readonly string[], limit: number = RANK_LIMITS.themes) => ranked(lexiconCounts(THEMES, texts), limit);
+export const traitsIn = (texts: readonly string[], limit: number = RANK_LIMITS.traits) =>
+  ranked(lexiconCounts(TRAITS, texts), limit);
+export const valuesIn = (texts: readonly string[], limit: number = RANK_LIMITS.values) =>
+  ranked(lexiconCounts(VALUES, texts), limit);
+export const themesIn = (texts: readonly string[], limit: number = RANK_LIMITS.themes) =>
+  ranked(lexiconCounts(THEMES, texts), limit);
 /** The themes one text touches, ordered by weight. */
 export const themesOf = (text: string) => themesIn([text]).map((t) => t.name);
 
@@ -202,7 +271,7 @@ export function phrasesOf(text: string): Set<string> {
     for (let n = 2; n <= 4; n++) {
       for (let i = 0; i + n <= w.length; i++) {
         const gram = w.slice(i, i + n);
-        if (gram.every((g) => STOP.has(g)) || STOP.has(gram[0]!) && STOP.has(gram[n - 1]!)) continue;
+        if (gram.every((g) => STOP.has(g)) || (STOP.has(gram[0]!) && STOP.has(gram[n - 1]!))) continue;
         found.add(gram.join(' '));
       }
     }
@@ -267,7 +336,13 @@ export interface StyleCounts {
   firstPerson: number;
 }
 
-export const emptyStyleCounts = (): StyleCounts => ({ sentences: 0, words: 0, exclamations: 0, questions: 0, firstPerson: 0 });
+export const emptyStyleCounts = (): StyleCounts => ({
+  sentences: 0,
+  words: 0,
+  exclamations: 0,
+  questions: 0,
+  firstPerson: 0,
+});
 
 const FIRST_PERSON = new Set(['i', 'me', 'my', 'we', 'our']);
 
@@ -317,7 +392,13 @@ export function styleFrom(sums: StyleCounts, freq: ReadonlyMap<string, number>):
   const first = sums.firstPerson / Math.max(1, sums.words);
   const descriptors: string[] = [];
   if (sums.sentences > 0) {
-    descriptors.push(average < 10 ? 'short, plain sentences' : average > 22 ? 'long, flowing sentences' : 'sentences of moderate length');
+    descriptors.push(
+      average < 10
+        ? 'short, plain sentences'
+        : average > 22
+          ? 'long, flowing sentences'
+          : 'sentences of moderate length',
+    );
     if (exclaim > 0.15) descriptors.push('exclamatory and warm');
     if (question > 0.1) descriptors.push('asks questions');
     if (first > 0.06) descriptors.push('speaks from personal experience');
@@ -328,7 +409,9 @@ export function styleFrom(sums: StyleCounts, freq: ReadonlyMap<string, number>):
     exclamationRate: round(exclaim),
     questionRate: round(question),
     firstPersonRate: round(first),
-    favouriteWords: ranked(freq, 10).filter((m) => m.count >= 2).map((m) => m.name),
+    favouriteWords: ranked(freq, 10)
+      .filter((m) => m.count >= 2)
+      .map((m) => m.name),
     descriptors,
   };
 }
@@ -372,8 +455,26 @@ export function textCounts(text: string): TextCounts {
 
 /** How a mood word reads on a scale from -1 (low) to 1 (high); unknown moods are neutral. */
 const MOOD_SCORES: Record<string, number> = {
-  happy: 1, joyful: 1, grateful: 0.9, excited: 0.9, proud: 0.8, hopeful: 0.7, content: 0.6, calm: 0.5, peaceful: 0.5, nostalgic: 0.2,
-  neutral: 0, reflective: 0.1, tired: -0.3, bored: -0.3, worried: -0.6, anxious: -0.7, lonely: -0.7, sad: -0.8, angry: -0.8, grieving: -0.9,
+  happy: 1,
+  joyful: 1,
+  grateful: 0.9,
+  excited: 0.9,
+  proud: 0.8,
+  hopeful: 0.7,
+  content: 0.6,
+  calm: 0.5,
+  peaceful: 0.5,
+  nostalgic: 0.2,
+  neutral: 0,
+  reflective: 0.1,
+  tired: -0.3,
+  bored: -0.3,
+  worried: -0.6,
+  anxious: -0.7,
+  lonely: -0.7,
+  sad: -0.8,
+  angry: -0.8,
+  grieving: -0.9,
 };
 
 export function moodScore(mood: string | null): number | null {

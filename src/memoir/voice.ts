@@ -21,7 +21,28 @@ export async function pcm16k(file: string, maxSeconds = 60, signal?: AbortSignal
   const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-pcm-'));
   const out = path.join(dir, 'a.raw');
   try {
-    await run('ffmpeg', ['-v', 'error', '-nostdin', '-y', '-i', file, '-vn', '-t', String(maxSeconds), '-ac', '1', '-ar', '16000', '-f', 's16le', out], { signal });
+    await run(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        '-nostdin',
+        '-y',
+        '-i',
+        file,
+        '-vn',
+        '-t',
+        String(maxSeconds),
+        '-ac',
+        '1',
+        '-ar',
+        '16000',
+        '-f',
+        's16le',
+        out,
+      ],
+      { signal },
+    );
     const buf = await readFile(out);
     return new Int16Array(buf.buffer, buf.byteOffset, Math.floor(buf.length / 2));
   } catch (err) {
@@ -106,7 +127,10 @@ export function baseVoicePitch(): Promise<number | null> {
 
 /** Cleans text for speech: control characters out, whitespace folded. */
 export function speakable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export interface Speech {
@@ -125,7 +149,9 @@ export function pitchFactor(target: number | null, base: number | null): number 
 }
 
 async function durationOf(file: string, signal?: AbortSignal): Promise<number> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], { signal });
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], {
+    signal,
+  });
   return Number(stdout.trim()) || 0;
 }
 
@@ -133,20 +159,48 @@ async function durationOf(file: string, signal?: AbortSignal): Promise<number> {
  * Synthesises `text`, moved to `factor` of the base pitch (tempo kept), as WAV
  * or Ogg Opus. Returns the bytes and the duration.
  */
-export async function synthesize(text: string, opts: { factor: number; format: 'wav' | 'opus'; signal?: AbortSignal | undefined }): Promise<Speech> {
+export async function synthesize(
+  text: string,
+  opts: { factor: number; format: 'wav' | 'opus'; signal?: AbortSignal | undefined },
+): Promise<Speech> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-voice-'));
   try {
     const raw = path.join(dir, 'raw.wav');
     await festival(text, raw, opts.signal);
     const out = path.join(dir, opts.format === 'wav' ? 'out.wav' : 'out.ogg');
-    const filters = opts.factor === 1 ? ['anull'] : [`asetrate=48000*${opts.factor}`, 'aresample=48000', `atempo=${(1 / opts.factor).toFixed(4)}`];
+    const filters =
+      opts.factor === 1
+        ? ['anull']
+        : [`asetrate=48000*${opts.factor}`, 'aresample=48000', `atempo=${(1 / opts.factor).toFixed(4)}`];
     const codec = opts.format === 'wav' ? ['-c:a', 'pcm_s16le'] : ['-c:a', 'libopus', '-b:a', '32k'];
     try {
-      await run('ffmpeg', ['-v', 'error', '-nostdin', '-y', '-i', raw, '-af', `aresample=48000,${filters.join(',')}`, '-ac', '1', ...codec, out], { signal: opts.signal });
+      await run(
+        'ffmpeg',
+        [
+          '-v',
+          'error',
+          '-nostdin',
+          '-y',
+          '-i',
+          raw,
+          '-af',
+          `aresample=48000,${filters.join(',')}`,
+          '-ac',
+          '1',
+          ...codec,
+          out,
+        ],
+        { signal: opts.signal },
+      );
     } catch (err) {
       toolProblem(err);
     }
-    return { audio: await readFile(out), contentType: opts.format === 'wav' ? 'audio/wav' : 'audio/ogg', durationSeconds: await durationOf(out, opts.signal), pitchFactor: opts.factor };
+    return {
+      audio: await readFile(out),
+      contentType: opts.format === 'wav' ? 'audio/wav' : 'audio/ogg',
+      durationSeconds: await durationOf(out, opts.signal),
+      pitchFactor: opts.factor,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -168,7 +222,11 @@ export async function speechSeconds(text: string, signal?: AbortSignal): Promise
  * Renders the avatar: the photo, slowly zooming, with the speech and a waveform
  * of it, exactly `seconds` long (speech cut or followed by silence), H.264 + AAC.
  */
-export async function renderAvatar(photo: Buffer, speech: Buffer, opts: { seconds: number; style: 'stylized' | 'natural'; signal?: AbortSignal | undefined }): Promise<Buffer> {
+export async function renderAvatar(
+  photo: Buffer,
+  speech: Buffer,
+  opts: { seconds: number; style: 'stylized' | 'natural'; signal?: AbortSignal | undefined },
+): Promise<Buffer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-avatar-'));
   try {
     const img = path.join(dir, `photo-${randomBytes(4).toString('hex')}`);
@@ -188,8 +246,41 @@ export async function renderAvatar(photo: Buffer, speech: Buffer, opts: { second
     try {
       await run(
         'ffmpeg',
-        ['-v', 'error', '-nostdin', '-y', '-loop', '1', '-framerate', String(fps), '-i', img, '-i', wav, '-filter_complex', graph, '-map', '[v]', '-map', '[a]',
-          '-t', String(opts.seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '96k', '-movflags', '+faststart', out],
+        [
+          '-v',
+          'error',
+          '-nostdin',
+          '-y',
+          '-loop',
+          '1',
+          '-framerate',
+          String(fps),
+          '-i',
+          img,
+          '-i',
+          wav,
+          '-filter_complex',
+          graph,
+          '-map',
+          '[v]',
+          '-map',
+          '[a]',
+          '-t',
+          String(opts.seconds),
+          '-c:v',
+          'libx264',
+          '-preset',
+          'veryfast',
+          '-pix_fmt',
+          'yuv420p',
+          '-c:a',
+          'aac',
+          '-b:a',
+          '96k',
+          '-movflags',
+          '+faststart',
+          out,
+        ],
         { signal: opts.signal, timeoutMs: 300_000 },
       );
     } catch (err) {

@@ -31,7 +31,9 @@ export const WIZARD_APP: AppResourceDef = {
     'findings and measured gas, then the generated contract. It calls svc through the host, with your own MCP connection.',
   mimeType: MCP_APP_MIME_TYPE,
   // Self-contained (inline script and style): it needs no network origin; the copy buttons use the clipboard.
-  meta: { ui: { prefersBorder: true, csp: { connectDomains: [], resourceDomains: [] }, permissions: { clipboardWrite: {} } } },
+  meta: {
+    ui: { prefersBorder: true, csp: { connectDomains: [], resourceDomains: [] }, permissions: { clipboardWrite: {} } },
+  },
   read: async () => (await wizardAssets())['app.html'].body.toString('utf8'),
 };
 

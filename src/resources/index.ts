@@ -33,12 +33,22 @@ const templatesResource: ResourceTemplateDef = {
   variable: 'type',
   name: 'template',
   title: 'Inheritance template',
-  description: 'One inheritance template (common-law, civil-law, islamic-mirth, islamic-wasiyyah, custom): what it means and what is checked.',
+  description:
+    'One inheritance template (common-law, civil-law, islamic-mirth, islamic-wasiyyah, custom): what it means and what is checked.',
   mimeType: 'application/json',
-  list: () => TEMPLATES.map((t) => ({ uri: `svc://templates/${t.type}`, name: t.type, title: t.name, description: t.description })),
+  list: () =>
+    TEMPLATES.map((t) => ({
+      uri: `svc://templates/${t.type}`,
+      name: t.type,
+      title: t.name,
+      description: t.description,
+    })),
   read: (_s, value) => {
     const t = TEMPLATES.find((x) => x.type === value);
-    if (!t) throw new ApiError('NOT_FOUND', `No template "${value}"`, [{ field: 'type', reason: `one of ${TEMPLATES.map((x) => x.type).join(', ')}` }]);
+    if (!t)
+      throw new ApiError('NOT_FOUND', `No template "${value}"`, [
+        { field: 'type', reason: `one of ${TEMPLATES.map((x) => x.type).join(', ')}` },
+      ]);
     return JSON.stringify(t, null, 2);
   },
 };
@@ -53,7 +63,10 @@ const docsResource: ResourceTemplateDef = {
   list: (s) => [...s.docs.pages.values()].map((p) => ({ uri: `svc://docs/${p.slug}`, name: p.slug, title: p.title })),
   read: (s, value) => {
     const page = s.docs.pages.get(value);
-    if (!page) throw new ApiError('NOT_FOUND', `No documentation page "${value}"`, [{ field: 'slug', reason: 'see resources/list' }]);
+    if (!page)
+      throw new ApiError('NOT_FOUND', `No documentation page "${value}"`, [
+        { field: 'slug', reason: 'see resources/list' },
+      ]);
     return page.markdown;
   },
 };
@@ -63,14 +76,19 @@ const jurisdictionsResource: ResourceTemplateDef = {
   variable: 'id',
   name: 'jurisdiction',
   title: 'Jurisdiction',
-  description: 'Inheritance law of one jurisdiction (forced heirship, spouse rights, community property, Islamic law, formalities, tax, sources).',
+  description:
+    'Inheritance law of one jurisdiction (forced heirship, spouse rights, community property, Islamic law, formalities, tax, sources).',
   mimeType: 'application/json',
   list: (s) => s.jurisdictions.all().map((j) => ({ uri: `svc://jurisdictions/${j.id}`, name: j.id, title: j.name })),
   read: (s, value) => JSON.stringify(s.jurisdictions.resolve(value), null, 2),
 };
 
 /** Every resource template, in listing order. */
-export const RESOURCE_TEMPLATES: readonly ResourceTemplateDef[] = [jurisdictionsResource, templatesResource, docsResource];
+export const RESOURCE_TEMPLATES: readonly ResourceTemplateDef[] = [
+  jurisdictionsResource,
+  templatesResource,
+  docsResource,
+];
 
 /** The template and variable value a URI names, or undefined. */
 export function matchResource(uri: string): { def: ResourceTemplateDef; value: string } | undefined {
@@ -149,7 +167,7 @@ export const PLAN_INHERITANCE: PromptDef = {
       '1. Jurisdiction: where I live or am domiciled. Look it up with get_jurisdiction (list_jurisdictions to browse) and tell me in two sentences what its law means for my plan (forced heirship, spouse rights, community property, where Islamic law applies).',
       '2. Template: suggest one with list_templates and explain why (common-law, civil-law, islamic-mirth, islamic-wasiyyah or custom).',
       '3. Heirs and beneficiaries: their names, wallet addresses and relationship to me. For islamic-mirth compute the shares with calculate_inheritance and use its per-person percentages; otherwise ask for percentages (two decimals at most, summing to exactly 100).',
-      "4. Check the plan with check_plan for the jurisdiction and template; explain every finding and fix the errors before going on.",
+      '4. Check the plan with check_plan for the jurisdiction and template; explain every finding and fix the errors before going on.',
       '5. Chain: evm, solana or ton, and my owner address on it. Ask whether tokens or NFTs should be included (assets).',
       "6. Dead man's switch: whether inactivity should release the estate, the check-in interval in days (365 by default), an optional grace period, and optional guardians (m of n) who can confirm or veto.",
       '7. Estimate the costs with estimate_gas, then generate the contract with generate_contract. Show me the contract info, the measured gas or fees, and every analysis warning, and tell me how to deploy and how to check in.',

@@ -35,7 +35,12 @@ interface KeyringRecord {
 }
 
 function keyringRecord(keyring: Keyring, now: Date): KeyringRecord {
-  return { id: KEYRING_ID, keyId: keyring.keyId, check: keyring.seal(CHECK_TEXT, recordAad(SYSTEM, KEYRING_ID)), updatedAt: now.toISOString() };
+  return {
+    id: KEYRING_ID,
+    keyId: keyring.keyId,
+    check: keyring.seal(CHECK_TEXT, recordAad(SYSTEM, KEYRING_ID)),
+    updatedAt: now.toISOString(),
+  };
 }
 
 /** The id of the key the store's secrets are sealed under; undefined before the first start with a key. */
@@ -47,7 +52,8 @@ async function resealTx(tx: Tx, keyring: Keyring, origin: string): Promise<numbe
   try {
     return await resealAll(tx, keyring);
   } catch (err) {
-    if (err instanceof SealError) throw new MasterKeyError(`a stored secret does not open with the master key from ${origin}: ${err.message}`);
+    if (err instanceof SealError)
+      throw new MasterKeyError(`a stored secret does not open with the master key from ${origin}: ${err.message}`);
     throw err;
   }
 }
@@ -58,7 +64,11 @@ async function resealTx(tx: Tx, keyring: Keyring, origin: string): Promise<numbe
  * start; returns how many records it sealed). A rotation interrupted after its database commit (the new key still in
  * `<key file>.next`) is completed here.
  */
-export async function attachKeyring(store: Store, loaded: LoadedMasterKey, now: Date): Promise<{ keyring: Keyring; key: Buffer; migrated: number }> {
+export async function attachKeyring(
+  store: Store,
+  loaded: LoadedMasterKey,
+  now: Date,
+): Promise<{ keyring: Keyring; key: Buffer; migrated: number }> {
   let key = loaded.key;
   const stored = await storedKeyId(store);
   if (stored !== undefined && stored !== keyIdOf(key)) {
@@ -77,11 +87,14 @@ export async function attachKeyring(store: Store, loaded: LoadedMasterKey, now: 
   const migrated = await store.transact(async (tx) => {
     const record = await tx.get<KeyringRecord>(SYSTEM, KEYRING_ID);
     if (record) {
-      if (record.keyId !== keyring.keyId) throw new MasterKeyError(`the data's master key changed while starting (key id ${record.keyId}); start again`);
+      if (record.keyId !== keyring.keyId)
+        throw new MasterKeyError(`the data's master key changed while starting (key id ${record.keyId}); start again`);
       try {
         keyring.open(record.check, recordAad(SYSTEM, KEYRING_ID));
       } catch {
-        throw new MasterKeyError(`the master key from ${loaded.origin} does not open this data's key check; start with the right key`);
+        throw new MasterKeyError(
+          `the master key from ${loaded.origin} does not open this data's key check; start with the right key`,
+        );
       }
     } else {
       await tx.put(SYSTEM, keyringRecord(keyring, now));
@@ -101,7 +114,9 @@ export async function rotateStoreKey(store: Store, oldKey: Buffer, newKey: Buffe
   return store.transact(async (tx) => {
     const record = await tx.get<KeyringRecord>(SYSTEM, KEYRING_ID);
     if (record && record.keyId !== keyIdOf(oldKey)) {
-      throw new MasterKeyError(`the current master key (key id ${keyIdOf(oldKey)}) is not the one this data's secrets are sealed with (${record.keyId})`);
+      throw new MasterKeyError(
+        `the current master key (key id ${keyIdOf(oldKey)}) is not the one this data's secrets are sealed with (${record.keyId})`,
+      );
     }
     const n = await resealTx(tx, fresh, 'the old or the new key');
     await tx.put(SYSTEM, keyringRecord(fresh, now));

@@ -107,7 +107,9 @@ function bound(schema: Schema, direction: Direction): z.ZodType {
     case 'tuple': {
       const items = (def.items as z.ZodType[]).map(sub);
       const rest = def.rest ? sub(def.rest) : def.rest;
-      return items.some((s, i) => s !== (def.items as z.ZodType[])[i]) || rest !== def.rest ? rebuilt(schema, { items, rest }) : schema;
+      return items.some((s, i) => s !== (def.items as z.ZodType[])[i]) || rest !== def.rest
+        ? rebuilt(schema, { items, rest })
+        : schema;
     }
     case 'record': {
       const keyType = sub(def.keyType);

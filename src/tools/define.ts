@@ -161,7 +161,11 @@ export interface MultipartBody {
    * room) is given back by `settle(false)` when the tool then fails, and kept by `settle(true)`; reading that fails
    * gives it back itself.
    */
-  read(form: ReceivedForm, services: Services, principal: Principal): Promise<{ input: Record<string, unknown>; settle(done: boolean): Promise<void> }>;
+  read(
+    form: ReceivedForm,
+    services: Services,
+    principal: Principal,
+  ): Promise<{ input: Record<string, unknown>; settle(done: boolean): Promise<void> }>;
 }
 
 /** A file answer: its media type, headers and body (bytes, or a stream produced as it is read). */
@@ -184,13 +188,28 @@ export interface ToolAnnotations {
 }
 
 /** Annotations of a tool that only reads. */
-export const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const READ: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 /** Annotations of a tool that adds or changes something; calling it again does it again. */
-export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+export const WRITE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 /** Annotations of a tool that sets something to a given state: calling it again changes nothing more. */
 export const WRITE_IDEMPOTENT: ToolAnnotations = { ...WRITE, idempotentHint: true };
 /** Annotations of a tool that deletes or revokes a record: gone for good, and gone once. */
-export const DELETE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+export const DELETE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 /** Annotations of a tool that replaces something that cannot be had back, anew each call (a new secret). */
 export const DESTRUCTIVE: ToolAnnotations = { ...WRITE, destructiveHint: true };
 /** Annotations of a tool that reaches beyond the service (a delivery to an outside URL, a fetched image). */
@@ -259,6 +278,8 @@ export type AnyTool = ToolDefinition<z.ZodObject, z.ZodObject>;
  * Declares a tool: the registry and the adapters do the rest. Its input and output schemas get size bounds on every
  * string, array and number that has none of its own (./bounds.ts), so validation and the OpenAPI document agree.
  */
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  def: ToolDefinition<I, O>,
+): ToolDefinition<I, O> {
   return { ...def, input: bounded(def.input, 'input'), output: bounded(def.output, 'output') };
 }

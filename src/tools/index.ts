@@ -103,8 +103,10 @@ export const MCP_TOOLS: readonly AnyTool[] = TOOLS.filter((t) => t.mcp !== false
 
 // A tool working across accounts must be the operator's alone.
 for (const t of TOOLS) {
-  if (t.crossAccount && (t.tiers?.length !== 1 || t.tiers[0] !== 'internal')) throw new Error(`${t.name}: crossAccount tools must be internal-tier only`);
-  if (t.grant && !('shareId' in t.input.shape)) throw new Error(`${t.name}: tools acting through a share must take its shareId`);
+  if (t.crossAccount && (t.tiers?.length !== 1 || t.tiers[0] !== 'internal'))
+    throw new Error(`${t.name}: crossAccount tools must be internal-tier only`);
+  if (t.grant && !('shareId' in t.input.shape))
+    throw new Error(`${t.name}: tools acting through a share must take its shareId`);
 }
 
 export function findTool(name: string): AnyTool | undefined {

@@ -79,7 +79,13 @@ function toolContext(services: Services, tool: AnyTool, principal: Principal, ca
 }
 
 /** Runs the handler: operator-only inputs checked, a share opened when the tool acts through one. */
-async function run(tool: AnyTool, input: Record<string, unknown>, services: Services, principal: Principal, call: CallInfo): Promise<unknown> {
+async function run(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  services: Services,
+  principal: Principal,
+  call: CallInfo,
+): Promise<unknown> {
   if (tool.operatorInput?.(input)) requireOperator(principal);
   const ctx = toolContext(services, tool, principal, call);
   if (tool.grant) ctx.granted = await openShare(services, tool.grant, input as { shareId: string }, principal);
@@ -90,7 +96,10 @@ async function run(tool: AnyTool, input: Record<string, unknown>, services: Serv
 function shape(tool: AnyTool, result: unknown, services: Services, call: CallInfo): Record<string, unknown> {
   const checked = tool.output.safeParse(result);
   if (!checked.success) {
-    services.log.error({ tool: tool.name, requestId: call.requestId, issues: checked.error.issues.length }, 'tool output does not match its schema');
+    services.log.error(
+      { tool: tool.name, requestId: call.requestId, issues: checked.error.issues.length },
+      'tool output does not match its schema',
+    );
     throw ApiError.internal();
   }
   return checked.data as Record<string, unknown>;
@@ -101,7 +110,12 @@ function shape(tool: AnyTool, result: unknown, services: Services, call: CallInf
  * first, so an unauthenticated or over-limit caller learns nothing about the input; then validation, the handler,
  * the output check, and error mapping. Resolves with the tool's output or rejects with an ApiError.
  */
-export async function invokeTool(tool: AnyTool, rawInput: unknown, services: Services, call: CallInfo): Promise<Record<string, unknown>> {
+export async function invokeTool(
+  tool: AnyTool,
+  rawInput: unknown,
+  services: Services,
+  call: CallInfo,
+): Promise<Record<string, unknown>> {
   try {
     const principal = await admitCall(tool, services, call);
     const input = validate(tool, rawInput);
@@ -111,7 +125,10 @@ export async function invokeTool(tool: AnyTool, rawInput: unknown, services: Ser
     const unavailable = unavailableError(err, services.clock.now());
     if (unavailable) {
       // The error's name only: an engine's message may carry its address.
-      services.log.warn({ tool: tool.name, requestId: call.requestId, err: (err as Error).name }, 'tool call refused: an engine cannot be reached');
+      services.log.warn(
+        { tool: tool.name, requestId: call.requestId, err: (err as Error).name },
+        'tool call refused: an engine cannot be reached',
+      );
       throw unavailable;
     }
     services.log.error({ err, tool: tool.name, requestId: call.requestId }, 'tool failed');

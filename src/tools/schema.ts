@@ -13,13 +13,33 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSch
 }
 
 /** Keywords that annotate a schema rather than constrain it. */
-const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples', '$schema', '$id', 'deprecated', 'readOnly', 'writeOnly']);
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'default',
+  'examples',
+  '$schema',
+  '$id',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+]);
 
 /** Any JSON value, spelled out (an empty schema `{}` means the same, but clients and validators disagree on it). */
 const ANY_JSON: JsonSchema[] = ['string', 'number', 'boolean', 'object', 'array', 'null'].map((type) => ({ type }));
 
 /** Keywords whose value is one schema, a list of schemas, or a map of schemas. */
-const ONE = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'additionalItems'];
+const ONE = [
+  'items',
+  'additionalProperties',
+  'not',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'additionalItems',
+];
 const LIST = ['anyOf', 'oneOf', 'allOf'];
 const MAP = ['properties', 'patternProperties', 'definitions', '$defs'];
 
@@ -35,9 +55,11 @@ const MAP = ['properties', 'patternProperties', 'definitions', '$defs'];
 export function portable(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(schema)) {
-    if (ONE.includes(k) && v && typeof v === 'object') out[k] = Array.isArray(v) ? v.map(sub) : portable(v as JsonSchema);
+    if (ONE.includes(k) && v && typeof v === 'object')
+      out[k] = Array.isArray(v) ? v.map(sub) : portable(v as JsonSchema);
     else if (LIST.includes(k) && Array.isArray(v)) out[k] = v.map(sub);
-    else if (MAP.includes(k) && v && typeof v === 'object') out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, sub(s)]));
+    else if (MAP.includes(k) && v && typeof v === 'object')
+      out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, sub(s)]));
     else out[k] = v;
   }
   const keys = Object.keys(out);

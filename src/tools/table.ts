@@ -11,7 +11,11 @@ export function renderToolTable(tools: readonly AnyTool[]): string {
         ? 'none'
         : (t.scope === null ? 'any' : `\`${t.scope}\``) +
           (t.tiers ? ` (${t.tiers.join(', ')} keys)` : '') +
-          ((t.principals ?? ['key']).includes('session') ? ((t.principals ?? []).includes('key') ? ' or a session' : ' (session)') : '');
+          ((t.principals ?? ['key']).includes('session')
+            ? (t.principals ?? []).includes('key')
+              ? ' or a session'
+              : ' (session)'
+            : '');
     const cells = [
       t.mcp === false ? `\`${t.name}\` (REST only)` : `\`${t.name}\``,
       `\`${t.rest.method} /api/v1${t.rest.path}\``,
@@ -21,7 +25,13 @@ export function renderToolTable(tools: readonly AnyTool[]): string {
     ];
     return `| ${cells.join(' | ')} |`;
   });
-  return [TABLE_START, '| MCP tool | REST route | Scope (tiers) or session | Read-only | What it does |', '|---|---|---|---|---|', ...rows, TABLE_END].join('\n');
+  return [
+    TABLE_START,
+    '| MCP tool | REST route | Scope (tiers) or session | Read-only | What it does |',
+    '|---|---|---|---|---|',
+    ...rows,
+    TABLE_END,
+  ].join('\n');
 }
 
 /** Replaces the generated section of a README text. */

@@ -24,7 +24,8 @@ export function unstorableReason(s: string): string | undefined {
 }
 
 /** A key shown in a field path: its unstorable characters replaced by U+FFFD, so the error itself is clean text. */
-const printable = (key: string): string => key.replace(/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+const printable = (key: string): string =>
+  key.replace(/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 
 interface Frame {
   value: unknown;
@@ -98,6 +99,9 @@ export function unstorableText(input: unknown, max = MAX_TEXT_DETAILS): ErrorDet
 export function refuseUnstorableText(toolName: string, input: unknown): void {
   const details = unstorableText(input);
   if (details.length > 0) {
-    throw ApiError.validation(`Invalid input for ${toolName}: text with characters that cannot be stored (NUL or an unpaired surrogate)`, details);
+    throw ApiError.validation(
+      `Invalid input for ${toolName}: text with characters that cannot be stored (NUL or an unpaired surrogate)`,
+      details,
+    );
   }
 }

@@ -13,12 +13,21 @@ export interface EventType {
 /** Subscribes to every event type. */
 export const WILDCARD = '*';
 
-const t = (type: string, group: string, description: string, emitted = false): EventType => ({ type, group, description, emitted });
+const t = (type: string, group: string, description: string, emitted = false): EventType => ({
+  type,
+  group,
+  description,
+  emitted,
+});
 
 export const EVENT_CATALOGUE: EventType[] = [
   t('contract.generated', 'contract', 'An inheritance contract was generated.', true),
   t('contract.compiled', 'contract', 'Contract source was compiled to ABI and bytecode.', true),
-  t('contract.deployed', 'contract', 'A contract was deployed on chain (data: contractAddress, transactionHash, network, blockNumber, deployer).'),
+  t(
+    'contract.deployed',
+    'contract',
+    'A contract was deployed on chain (data: contractAddress, transactionHash, network, blockNumber, deployer).',
+  ),
   t('contract.verified', 'contract', 'A deployed contract was verified on a block explorer.'),
   t('contract.error', 'contract', 'Generating or compiling a contract failed.', true),
   t('vault.created', 'vault', 'A vault was created.'),
@@ -29,11 +38,36 @@ export const EVENT_CATALOGUE: EventType[] = [
   t('verification.complete', 'verification', 'A verification completed successfully.'),
   t('verification.failed', 'verification', 'A verification failed.'),
   t('verification.expired', 'verification', 'A verification expired before completion.'),
-  t('payment.initiated', 'payment', 'A credit purchase started: a checkout session or an automatic reload (data: kind, packType, credits, amount, currency).', true),
-  t('payment.completed', 'payment', 'A payment completed and its credits were added (data: kind, credits, amount, currency, balance).', true),
-  t('payment.failed', 'payment', 'A payment failed or a checkout expired (data: kind, reason; automatic reloads: consecutiveFailures, autoReloadDisabled).', true),
-  t('payment.refunded', 'payment', 'A payment was refunded and its credits reversed (data: refundedAmount, creditsReversed, shortfall).', true),
-  t('credits.low_balance', 'credits', 'A debit took the credit balance below a threshold (data: balance, threshold, autoReload).', true),
+  t(
+    'payment.initiated',
+    'payment',
+    'A credit purchase started: a checkout session or an automatic reload (data: kind, packType, credits, amount, currency).',
+    true,
+  ),
+  t(
+    'payment.completed',
+    'payment',
+    'A payment completed and its credits were added (data: kind, credits, amount, currency, balance).',
+    true,
+  ),
+  t(
+    'payment.failed',
+    'payment',
+    'A payment failed or a checkout expired (data: kind, reason; automatic reloads: consecutiveFailures, autoReloadDisabled).',
+    true,
+  ),
+  t(
+    'payment.refunded',
+    'payment',
+    'A payment was refunded and its credits reversed (data: refundedAmount, creditsReversed, shortfall).',
+    true,
+  ),
+  t(
+    'credits.low_balance',
+    'credits',
+    'A debit took the credit balance below a threshold (data: balance, threshold, autoReload).',
+    true,
+  ),
   t('deadman.warning', 'deadman', "A dead man's switch deadline is approaching."),
   t('deadman.triggered', 'deadman', "A dead man's switch fired and the inheritance was distributed."),
   t('deadman.reset', 'deadman', "The owner checked in and the dead man's switch was reset."),

@@ -78,7 +78,10 @@ export async function prepareClaim(tx: Tx, records: DeliveryRecord[], ctx: Claim
     // grace is erased, but not written under a row-lock claim (READ COMMITTED could overwrite a concurrent change to
     // the subscription); the periodic eraseExpiredSecrets does it there.
     if (!targets.has(d.webhookId)) {
-      targets.set(d.webhookId, await deliveryTarget(tx, d, nowMs, { persistSecrets: ctx.persistSecrets, keyring: ctx.keyring }));
+      targets.set(
+        d.webhookId,
+        await deliveryTarget(tx, d, nowMs, { persistSecrets: ctx.persistSecrets, keyring: ctx.keyring }),
+      );
     }
     const target = targets.get(d.webhookId)!;
     const webhook = 'webhook' in target ? target.webhook : undefined;
@@ -157,7 +160,11 @@ export async function recoverInterrupted(tx: Tx, owner: string, now: Date, exclu
  * Shared store: deliveries whose lease has expired (their instance died or stalled) go back to pending, their attempt
  * interrupted; `stillOurs` keeps those of this dispatcher whose outcome is on the way. Resolves with how many.
  */
-export function takeOverExpired(store: ClaimableStore, nowMs: number, stillOurs: (d: DeliveryRecord) => boolean): Promise<number> {
+export function takeOverExpired(
+  store: ClaimableStore,
+  nowMs: number,
+  stillOurs: (d: DeliveryRecord) => boolean,
+): Promise<number> {
   const now = new Date(nowMs);
   const query = { field: 'state', value: 'delivering', dueField: 'leaseUntil', dueBefore: nowMs, limit: 500 };
   return store.claimWith<DeliveryRecord, number>(DELIVERIES, query, async (tx, records) => {

@@ -94,7 +94,16 @@ export interface DispatcherStats {
 export type ResolvedOptions = Required<
   Pick<
     DispatcherOptions,
-    'timeoutMs' | 'maxConcurrent' | 'perSubscription' | 'claimAhead' | 'jitterMs' | 'leaseMs' | 'exclusive' | 'retentionMs' | 'pruneEveryMs' | 'pollMs'
+    | 'timeoutMs'
+    | 'maxConcurrent'
+    | 'perSubscription'
+    | 'claimAhead'
+    | 'jitterMs'
+    | 'leaseMs'
+    | 'exclusive'
+    | 'retentionMs'
+    | 'pruneEveryMs'
+    | 'pollMs'
   >
 >;
 

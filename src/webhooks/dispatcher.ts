@@ -40,8 +40,24 @@ import type { Keyring } from '../core/keyring.js';
 import type { Logger } from '../core/log.js';
 import { DELIVERIES, onOutboxWrite, type DeliveryRecord, type QueuedDelivery } from '../events/events.js';
 import { isClaimable, type ClaimableStore, type Store } from '../store/port.js';
-import { CLAIM_BATCH, claimByIds, claimDue, giveBack, recoverInterrupted, takeOverExpired, type ClaimContext, type Job } from './claim.js';
-import { realScheduler, resolveOptions, type DispatcherOptions, type DispatcherStats, type ResolvedOptions, type Scheduler } from './dispatcher-options.js';
+import {
+  CLAIM_BATCH,
+  claimByIds,
+  claimDue,
+  giveBack,
+  recoverInterrupted,
+  takeOverExpired,
+  type ClaimContext,
+  type Job,
+} from './claim.js';
+import {
+  realScheduler,
+  resolveOptions,
+  type DispatcherOptions,
+  type DispatcherStats,
+  type ResolvedOptions,
+  type Scheduler,
+} from './dispatcher-options.js';
 import { DeliveryQueue, SendSlots } from './queue.js';
 import { DISABLE_AFTER_FAILURES, pruneEvents, recordOutcomes, type Outcome, type Retry } from './recorder.js';
 import { WebhookClient } from './send.js';
@@ -49,7 +65,13 @@ import { eraseExpiredSecrets } from './secrets.js';
 import { buildRequest } from './subscriptions.js';
 
 export { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './recorder.js';
-export { DEFAULT_CLAIM_AHEAD, realScheduler, type DispatcherOptions, type DispatcherStats, type Scheduler } from './dispatcher-options.js';
+export {
+  DEFAULT_CLAIM_AHEAD,
+  realScheduler,
+  type DispatcherOptions,
+  type DispatcherStats,
+  type Scheduler,
+} from './dispatcher-options.js';
 
 export class Dispatcher {
   readonly id = `dsp_${randomBytes(8).toString('hex')}`;
@@ -82,7 +104,14 @@ export class Dispatcher {
   #unsubscribe: (() => void) | undefined;
   #lastPrune = -Infinity;
   #idleWaiters: Array<() => void> = [];
-  readonly #stats: Omit<DispatcherStats, 'inflight' | 'queued' | 'sending'> = { attempts: 0, succeeded: 0, failed: 0, retried: 0, recovered: 0, pruned: 0 };
+  readonly #stats: Omit<DispatcherStats, 'inflight' | 'queued' | 'sending'> = {
+    attempts: 0,
+    succeeded: 0,
+    failed: 0,
+    retried: 0,
+    recovered: 0,
+    pruned: 0,
+  };
 
   constructor(opts: DispatcherOptions) {
     this.#store = opts.store;
@@ -93,7 +122,12 @@ export class Dispatcher {
     this.#scheduler = opts.scheduler ?? realScheduler;
     this.#opts = resolveOptions(opts, this.#shared !== undefined);
     this.#slots = new SendSlots(this.#opts.maxConcurrent, this.#opts.perSubscription);
-    this.#client = new WebhookClient({ ca: opts.ca, allow: opts.allow, resolve: opts.resolve, connections: this.#opts.maxConcurrent });
+    this.#client = new WebhookClient({
+      ca: opts.ca,
+      allow: opts.allow,
+      resolve: opts.resolve,
+      connections: this.#opts.maxConcurrent,
+    });
   }
 
   /** Starts delivering: recovers interrupted deliveries, queues pending ones, then follows new events. */
@@ -103,7 +137,11 @@ export class Dispatcher {
     if (this.#shared) {
       // Deliveries written by this process: claim at once rather than at the next poll.
       this.#unsubscribe = onOutboxWrite(() => this.#wake());
-      this.#track(eraseExpiredSecrets(this.#store, this.#clock.now().getTime()).catch((err: unknown) => this.#log?.error({ err: String(err) }, 'erasing expired webhook secrets failed')));
+      this.#track(
+        eraseExpiredSecrets(this.#store, this.#clock.now().getTime()).catch((err: unknown) =>
+          this.#log?.error({ err: String(err) }, 'erasing expired webhook secrets failed'),
+        ),
+      );
       this.#wake();
       this.#schedulePoll();
       return;
@@ -114,7 +152,9 @@ export class Dispatcher {
       this.#recover()
         .then(() => this.#queuePending())
         .then(() => eraseExpiredSecrets(this.#store, this.#clock.now().getTime()))
-        .catch((err: unknown) => this.#log?.error({ err: String(err) }, 'webhook dispatcher could not recover or queue pending deliveries')),
+        .catch((err: unknown) =>
+          this.#log?.error({ err: String(err) }, 'webhook dispatcher could not recover or queue pending deliveries'),
+        ),
     );
   }
 
@@ -135,7 +175,10 @@ export class Dispatcher {
     const deadline = Date.now() + this.#opts.timeoutMs + 5_000;
     while (this.#busy > 0 || this.#books.heldCount > 0 || this.#outcomes.length > 0 || this.#flushing) {
       if (Date.now() > deadline) {
-        this.#log?.warn({ inflight: this.#books.heldCount }, 'webhook dispatcher stopped with deliveries unconfirmed; they are sent again at the next start');
+        this.#log?.warn(
+          { inflight: this.#books.heldCount },
+          'webhook dispatcher stopped with deliveries unconfirmed; they are sent again at the next start',
+        );
         await this.#client.destroy();
         return;
       }
@@ -188,7 +231,12 @@ export class Dispatcher {
   }
 
   #checkIdle(): void {
-    const stoppedDone = this.#stopped && this.#busy === 0 && this.#books.heldCount === 0 && this.#outcomes.length === 0 && !this.#flushing;
+    const stoppedDone =
+      this.#stopped &&
+      this.#busy === 0 &&
+      this.#books.heldCount === 0 &&
+      this.#outcomes.length === 0 &&
+      !this.#flushing;
     if (!stoppedDone && !this.#isIdle()) return;
     const waiters = this.#idleWaiters;
     this.#idleWaiters = [];
@@ -260,12 +308,15 @@ export class Dispatcher {
     if (this.#timer !== undefined && this.#timerDue <= due) return;
     if (this.#timer !== undefined) this.#scheduler.clearTimeout(this.#timer);
     this.#timerDue = due;
-    this.#timer = this.#scheduler.setTimeout(() => {
-      this.#timer = undefined;
-      this.#timerDue = Infinity;
-      this.#pump();
-      this.#checkIdle();
-    }, Math.max(0, due - now));
+    this.#timer = this.#scheduler.setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#timerDue = Infinity;
+        this.#pump();
+        this.#checkIdle();
+      },
+      Math.max(0, due - now),
+    );
   }
 
   // --- shared store: claims with row locks ----------------------------------------
@@ -322,7 +373,9 @@ export class Dispatcher {
       const free = this.#opts.maxConcurrent - this.#books.heldCount;
       if (free <= 0) return;
       const limit = Math.min(free, CLAIM_BATCH);
-      const { jobs, seen } = await claimDue(store, limit, this.#clock.now().getTime(), () => this.#claimContext(false, cap));
+      const { jobs, seen } = await claimDue(store, limit, this.#clock.now().getTime(), () =>
+        this.#claimContext(false, cap),
+      );
       for (const job of jobs) {
         this.#books.hold(job.id, job.webhook.id);
         this.#slots.push(job);
@@ -342,7 +395,10 @@ export class Dispatcher {
     const taken = await takeOverExpired(store, nowMs, (d) => d.leaseOwner === this.id && this.#books.isHeld(d.id));
     if (taken === 0) return;
     this.#stats.recovered += taken;
-    this.#log?.warn({ recovered: taken }, 'webhook deliveries whose lease expired (an instance stopped mid-delivery) will be sent again');
+    this.#log?.warn(
+      { recovered: taken },
+      'webhook deliveries whose lease expired (an instance stopped mid-delivery) will be sent again',
+    );
   }
 
   // --- claim, send, record -----------------------------------------------------
@@ -376,7 +432,8 @@ export class Dispatcher {
     // Too late to finish within the lease (the process stalled since the claim): another instance may take it over
     // meanwhile. Not sent here; given back to pending at once (its unsent attempt removed), so it is not counted as
     // an interrupted attempt nor held until the lease expires.
-    const isLate = (job: Job): boolean => this.#shared !== undefined && job.leaseUntil < this.#clock.now().getTime() + this.#opts.timeoutMs;
+    const isLate = (job: Job): boolean =>
+      this.#shared !== undefined && job.leaseUntil < this.#clock.now().getTime() + this.#opts.timeoutMs;
     const { send, late } = this.#slots.take(isLate);
     for (const job of send) this.#track(this.#send(job));
     if (late.length > 0) this.#track(this.#giveBack(late).then(() => this.#pump()));
@@ -397,7 +454,10 @@ export class Dispatcher {
     try {
       await this.#store.transact((tx) => giveBack(tx, jobs, this.id, nowMs));
     } catch (err) {
-      this.#log?.error({ err: String(err) }, 'returning unsent webhook deliveries failed; they are re-sent after a restart');
+      this.#log?.error(
+        { err: String(err) },
+        'returning unsent webhook deliveries failed; they are re-sent after a restart',
+      );
     }
     for (const job of jobs) this.#books.release(job.id);
   }
@@ -447,14 +507,19 @@ export class Dispatcher {
     if (outcomes.length === 0) return;
     let retries: Retry[] = [];
     try {
-      const recorded = await this.#store.transact((tx) => recordOutcomes(tx, outcomes, this.id, this.#clock.now(), this.#opts.jitterMs));
+      const recorded = await this.#store.transact((tx) =>
+        recordOutcomes(tx, outcomes, this.id, this.#clock.now(), this.#opts.jitterMs),
+      );
       retries = recorded.retries;
       // Counted once the outcomes are stored (a transaction may run more than once).
       this.#stats.succeeded += recorded.succeeded;
       this.#stats.failed += recorded.failed;
       this.#stats.retried += retries.length;
       for (const webhookId of recorded.disabled) {
-        this.#log?.warn({ webhookId }, `webhook subscription disabled after ${DISABLE_AFTER_FAILURES} consecutive failed deliveries`);
+        this.#log?.warn(
+          { webhookId },
+          `webhook subscription disabled after ${DISABLE_AFTER_FAILURES} consecutive failed deliveries`,
+        );
       }
     } catch (err) {
       // The lowdb store keeps the change in memory and retries the write with the next one.
@@ -486,10 +551,16 @@ export class Dispatcher {
     const now = this.#clock.now().getTime();
     if (now - this.#lastPrune < this.#opts.pruneEveryMs) return;
     this.#lastPrune = now;
-    this.#track(eraseExpiredSecrets(this.#store, now).catch((err: unknown) => this.#log?.error({ err: String(err) }, 'erasing expired webhook secrets failed')));
+    this.#track(
+      eraseExpiredSecrets(this.#store, now).catch((err: unknown) =>
+        this.#log?.error({ err: String(err) }, 'erasing expired webhook secrets failed'),
+      ),
+    );
     if (this.#opts.retentionMs <= 0) return;
     this.#track(
-      this.prune().catch((err: unknown) => this.#log?.error({ err: String(err) }, 'pruning the webhook event log failed')),
+      this.prune().catch((err: unknown) =>
+        this.#log?.error({ err: String(err) }, 'pruning the webhook event log failed'),
+      ),
     );
   }
 

@@ -61,7 +61,10 @@ const V6_BLOCKED: Array<[string, number, string]> = [
   ['ff00::', 8, 'multicast'],
 ];
 
-function buildList(entries: Array<[string, number, string]>, family: 'ipv4' | 'ipv6'): Array<{ list: net.BlockList; reason: string }> {
+function buildList(
+  entries: Array<[string, number, string]>,
+  family: 'ipv4' | 'ipv6',
+): Array<{ list: net.BlockList; reason: string }> {
   return entries.map(([addr, prefix, reason]) => {
     const list = new net.BlockList();
     list.addSubnet(addr, prefix, family);
@@ -153,7 +156,8 @@ export function parseAllowList(spec: string | undefined): AllowList {
     if (fam) {
       const max = fam === 4 ? 32 : 128;
       const prefix = slash >= 0 ? Number(entry.slice(slash + 1)) : max;
-      if (!Number.isInteger(prefix) || prefix < 0 || prefix > max) throw new Error(`SVC_WEBHOOK_ALLOW: bad prefix in "${raw.trim()}"`);
+      if (!Number.isInteger(prefix) || prefix < 0 || prefix > max)
+        throw new Error(`SVC_WEBHOOK_ALLOW: bad prefix in "${raw.trim()}"`);
       ranges.addSubnet(addr, prefix, fam === 4 ? 'ipv4' : 'ipv6');
     } else if (slash < 0 && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/.test(entry)) {
       hosts.add(entry.replace(/\.$/, ''));
@@ -212,7 +216,10 @@ export async function resolveCheckedUrl(raw: string, opts: CheckUrlOptions = {})
   const checked = await checkFresh(raw, opts);
   if (net.isIP(checked.host)) {
     if (literalCache.size >= LITERAL_CACHE_SIZE) literalCache.clear();
-    literalCache.set(raw, { spec, checked: Object.freeze({ ...checked, addresses: Object.freeze([...checked.addresses]) }) });
+    literalCache.set(raw, {
+      spec,
+      checked: Object.freeze({ ...checked, addresses: Object.freeze([...checked.addresses]) }),
+    });
   }
   return checked;
 }
@@ -243,7 +250,9 @@ async function checkFresh(raw: string, opts: CheckUrlOptions): Promise<CheckedUr
   // Credentials in the URL would be stored, shown in listings and sent in the clear to every proxy and log on the way;
   // the URL is never repeated in this answer, so the password goes nowhere.
   if (url.username !== '' || url.password !== '') {
-    throw refuse('must not contain a user name or password (user:pass@host); deliveries are authenticated by their signature (X-Webhook-Signature)');
+    throw refuse(
+      'must not contain a user name or password (user:pass@host); deliveries are authenticated by their signature (X-Webhook-Signature)',
+    );
   }
   const host = normalHost(url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname);
   return { url, origin: url.origin, path: url.pathname + url.search, host, addresses: await checkHost(host, opts) };
@@ -273,7 +282,8 @@ async function checkHost(host: string, opts: CheckUrlOptions): Promise<string[]>
   if (net.isIP(host)) {
     addresses = [host];
   } else {
-    if (!hostAllowed && (host === 'localhost' || host.endsWith('.localhost'))) throw refuse('host "localhost" is a loopback name');
+    if (!hostAllowed && (host === 'localhost' || host.endsWith('.localhost')))
+      throw refuse('host "localhost" is a loopback name');
     try {
       addresses = await (opts.resolve ?? systemResolver)(host);
     } catch {
@@ -286,7 +296,10 @@ async function checkHost(host: string, opts: CheckUrlOptions): Promise<string[]>
       if (net.isIP(address) === 0) throw refuse(`host resolved to "${address}", which is not an IP address`);
       if (allowedAddress(allow, address)) continue;
       const reason = blockedReason(address);
-      if (reason) throw refuse(net.isIP(host) ? `${address} is a ${reason}` : `host "${host}" resolves to ${address}, a ${reason}`);
+      if (reason)
+        throw refuse(
+          net.isIP(host) ? `${address} is a ${reason}` : `host "${host}" resolves to ${address}, a ${reason}`,
+        );
     }
   }
   return addresses;
@@ -297,7 +310,11 @@ export async function checkUrl(url: string, opts: CheckUrlOptions = {}): Promise
   await resolveCheckedUrl(url, opts);
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Array<{ address: string; family: number }>, family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | Array<{ address: string; family: number }>,
+  family?: number,
+) => void;
 
 /**
  * A `lookup` for net/tls/https that answers with the addresses already checked,
@@ -305,7 +322,11 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Arra
  */
 export function pinnedLookup(addresses: string[]) {
   const entries = addresses.map((address) => ({ address, family: net.isIP(address) }));
-  return (_host: string, options: { all?: boolean; family?: number | string } | number | LookupCallback, cb?: LookupCallback): void => {
+  return (
+    _host: string,
+    options: { all?: boolean; family?: number | string } | number | LookupCallback,
+    cb?: LookupCallback,
+  ): void => {
     const callback = (typeof options === 'function' ? options : cb) as LookupCallback;
     const opts = typeof options === 'object' && options !== null ? options : {};
     const fam = opts.family === 'IPv4' ? 4 : opts.family === 'IPv6' ? 6 : Number(opts.family ?? 0);

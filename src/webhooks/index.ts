@@ -70,5 +70,13 @@ export {
   verifyWebhookSignature,
   type VerifyOptions,
 } from './signature.js';
-export { blockedReason, checkUrl, parseAllowList, resolveCheckedUrl, systemResolver, type CheckUrlOptions, type Resolver } from './guard.js';
+export {
+  blockedReason,
+  checkUrl,
+  parseAllowList,
+  resolveCheckedUrl,
+  systemResolver,
+  type CheckUrlOptions,
+  type Resolver,
+} from './guard.js';
 export { DEFAULT_TIMEOUT_MS } from './send.js';

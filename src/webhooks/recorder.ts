@@ -47,7 +47,13 @@ export interface Recorded {
  * pending again with the next retry time (plus up to `jitterMs`), and updates the subscriptions' counters. A delivery
  * whose lease `owner` lost meanwhile is left alone.
  */
-export async function recordOutcomes(tx: Tx, outcomes: Outcome[], owner: string, now: Date, jitterMs: number): Promise<Recorded> {
+export async function recordOutcomes(
+  tx: Tx,
+  outcomes: Outcome[],
+  owner: string,
+  now: Date,
+  jitterMs: number,
+): Promise<Recorded> {
   const nowIso = now.toISOString();
   const webhooks = new Map<string, WebhookRecord | undefined>();
   const recorded: Recorded = { retries: [], succeeded: 0, failed: 0, disabled: [] };
@@ -77,7 +83,14 @@ export async function recordOutcomes(tx: Tx, outcomes: Outcome[], owner: string,
 }
 
 /** The delivery's next state after an attempt, and its subscription's failure counters. */
-function settle(d: DeliveryRecord, w: WebhookRecord | undefined, ok: boolean, now: Date, jitterMs: number, recorded: Recorded): void {
+function settle(
+  d: DeliveryRecord,
+  w: WebhookRecord | undefined,
+  ok: boolean,
+  now: Date,
+  jitterMs: number,
+  recorded: Recorded,
+): void {
   const nowIso = now.toISOString();
   const counted = countedAttempts(d);
   if (ok) {

@@ -2,19 +2,30 @@
 import { z } from 'zod';
 import { CursorPageMetaSchema, cursorPageInput } from '../core/pagination.js';
 
-const webhookId = z.string().regex(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/).describe('Subscription id, `wh_<id>`.');
-const eventName = z.string().min(1).max(100).describe('An event name from the catalogue (GET /webhooks/event-types), or `*` for every event.');
+const webhookId = z
+  .string()
+  .regex(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/)
+  .describe('Subscription id, `wh_<id>`.');
+const eventName = z
+  .string()
+  .min(1)
+  .max(100)
+  .describe('An event name from the catalogue (GET /webhooks/event-types), or `*` for every event.');
 const url = z
   .string()
   .min(1)
   .max(2048)
-  .describe('HTTPS address that receives the deliveries, without credentials (no user:pass@). Its host must resolve to public addresses only.');
+  .describe(
+    'HTTPS address that receives the deliveries, without credentials (no user:pass@). Its host must resolve to public addresses only.',
+  );
 const name = z.string().min(1).max(200).describe('A label for the subscription.');
 const events = z.array(eventName).min(1).max(100).describe('Event names to receive, or `["*"]` for all (shape A).');
 
 export const WebhookStatusSchema = z
   .enum(['active', 'paused', 'disabled'])
-  .describe('`active` receives deliveries; `paused` was requested by the client; `disabled` after 50 consecutive failed deliveries.');
+  .describe(
+    '`active` receives deliveries; `paused` was requested by the client; `disabled` after 50 consecutive failed deliveries.',
+  );
 
 export const WebhookSchema = z
   .object({
@@ -23,15 +34,24 @@ export const WebhookSchema = z
     accounts: z
       .literal('*')
       .optional()
-      .describe('`*`: an operator subscription receiving the events of every account (each payload names its `accountId`); absent: this account only.'),
+      .describe(
+        '`*`: an operator subscription receiving the events of every account (each payload names its `accountId`); absent: this account only.',
+      ),
     url: url,
     name: z.string().describe('The subscription label.'),
     events: z.array(z.string().describe('Event name or `*`.')).describe('Event names this subscription receives.'),
     status: WebhookStatusSchema,
     failures: z.number().int().describe('Deliveries that failed after all attempts, in total.'),
-    consecutiveFailures: z.number().int().describe('Failed deliveries since the last success; 50 disables the subscription.'),
+    consecutiveFailures: z
+      .number()
+      .int()
+      .describe('Failed deliveries since the last success; 50 disables the subscription.'),
     lastDeliveryAttempt: z.string().nullable().describe('When the last delivery attempt started (ISO 8601), or null.'),
-    lastDeliveryStatus: z.number().int().nullable().describe('HTTP status of the last attempt, or null when none arrived.'),
+    lastDeliveryStatus: z
+      .number()
+      .int()
+      .nullable()
+      .describe('HTTP status of the last attempt, or null when none arrived.'),
     createdAt: z.string().describe('Creation time (ISO 8601).'),
     updatedAt: z.string().describe('Last change of the subscription settings (ISO 8601).'),
   })
@@ -56,16 +76,21 @@ export const CreateWebhookInput = z
       .optional()
       .describe(
         'Operators only (an internal key with scope `all`; others get 403): `*` receives the matching events of every account, ' +
-          'each payload naming its `accountId`. Omit for this account\'s events only.',
+          "each payload naming its `accountId`. Omit for this account's events only.",
       ),
   })
-  .describe('Shape A (`url`, `name`, `events`) or shape B (`event`, `url`, `secret?`, `status?`); give `events` or `event`, not both.');
+  .describe(
+    'Shape A (`url`, `name`, `events`) or shape B (`event`, `url`, `secret?`, `status?`); give `events` or `event`, not both.',
+  );
 export type CreateWebhookInput = z.infer<typeof CreateWebhookInput>;
 
 export const CreateWebhookOutput = z
   .object({
     webhook: WebhookSchema,
-    secret: z.string().optional().describe('The generated signing secret, shown this once (absent when the caller supplied it).'),
+    secret: z
+      .string()
+      .optional()
+      .describe('The generated signing secret, shown this once (absent when the caller supplied it).'),
     warning: z.string().optional().describe('Reminder that the secret is not shown again.'),
   })
   .describe('The new subscription, and its secret when generated.');
@@ -79,7 +104,10 @@ export const UpdateWebhookInput = z
     name: name.optional(),
     events: events.optional(),
     event: eventName.optional().describe('A single event name (shape B); replaces `events` with `[event]`.'),
-    status: z.enum(['active', 'paused']).optional().describe('`paused` stops deliveries; `active` resumes them and re-enables a disabled subscription.'),
+    status: z
+      .enum(['active', 'paused'])
+      .optional()
+      .describe('`paused` stops deliveries; `active` resumes them and re-enables a disabled subscription.'),
   })
   .describe('Fields to change; omitted fields stay as they are.');
 export type UpdateWebhookInput = z.infer<typeof UpdateWebhookInput>;
@@ -93,7 +121,9 @@ export const RegenerateSecretInput = z
       .min(0)
       .max(7 * 24 * 3600)
       .optional()
-      .describe('How long the old secret keeps signing too (a second `v1` value), in seconds; default 0 (replaced at once).'),
+      .describe(
+        'How long the old secret keeps signing too (a second `v1` value), in seconds; default 0 (replaced at once).',
+      ),
   })
   .describe('Which subscription gets a new secret.');
 
@@ -115,7 +145,11 @@ export const WebhookPayloadSchema = z
     type: z.string().describe('Event name.'),
     created: z.number().int().describe('Event time, unix seconds.'),
     apiVersion: z.literal('v1').describe('API version of the payload.'),
-    accountId: z.string().describe('The account the event belongs to (the subscriber\'s own, or any account for an operator subscription with `accounts: "*"`).'),
+    accountId: z
+      .string()
+      .describe(
+        'The account the event belongs to (the subscriber\'s own, or any account for an operator subscription with `accounts: "*"`).',
+      ),
     data: z.record(z.string(), z.unknown()).describe('Event data.'),
     event: z.string().describe('Event name again (shape B).'),
     timestamp: z.string().describe('Event time, ISO 8601 (shape B).'),
@@ -143,7 +177,10 @@ export const DeliveryAttemptSchema = z
     statusCode: z.number().int().nullable().describe('HTTP status received, or null.'),
     latencyMs: z.number().nullable().describe('Milliseconds until the answer or the failure.'),
     error: z.string().nullable().describe('Why the attempt failed, or null.'),
-    interrupted: z.boolean().optional().describe('True when the server stopped before the outcome was known; such an attempt is sent again.'),
+    interrupted: z
+      .boolean()
+      .optional()
+      .describe('True when the server stopped before the outcome was known; such an attempt is sent again.'),
   })
   .describe('One attempt of a delivery.');
 
@@ -167,24 +204,30 @@ export const WebhookEventSchema = z
     createdAt: z.string().describe('ISO 8601.'),
     apiVersion: z.literal('v1').describe('API version.'),
     data: z.record(z.string(), z.unknown()).describe('Event data.'),
-    deliveries: z.array(DeliverySchema).describe('Deliveries of this event to the caller\'s subscriptions.'),
+    deliveries: z.array(DeliverySchema).describe("Deliveries of this event to the caller's subscriptions."),
   })
-  .describe('An event of the caller\'s account with its deliveries.');
+  .describe("An event of the caller's account with its deliveries.");
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
 
-export const ListWebhookEventsInput = z.object({ ...cursorPageInput }).describe('Cursor paging over the event log, newest first.');
+export const ListWebhookEventsInput = z
+  .object({ ...cursorPageInput })
+  .describe('Cursor paging over the event log, newest first.');
 export const ListWebhookEventsOutput = z
   .object({ items: z.array(WebhookEventSchema).describe('Events, newest first.'), pagination: CursorPageMetaSchema })
-  .describe('One page of the caller\'s event log.');
+  .describe("One page of the caller's event log.");
 
-export const ListWebhooksOutput = z.object({ items: z.array(WebhookSchema).describe('The caller\'s subscriptions, oldest first.') }).describe('Subscriptions.');
+export const ListWebhooksOutput = z
+  .object({ items: z.array(WebhookSchema).describe("The caller's subscriptions, oldest first.") })
+  .describe('Subscriptions.');
 
 export const EventTypeSchema = z
   .object({
     type: z.string().describe('Event name.'),
     group: z.string().describe('Group of the event (contract, vault, verification, payment, deadman, account, test).'),
     description: z.string().describe('What the event means.'),
-    emitted: z.boolean().describe('Whether an operation of this service emits it today (others can be subscribed to ahead of time).'),
+    emitted: z
+      .boolean()
+      .describe('Whether an operation of this service emits it today (others can be subscribed to ahead of time).'),
   })
   .describe('One catalogue entry.');
 export const EventTypesOutput = z

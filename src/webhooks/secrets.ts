@@ -59,7 +59,11 @@ export function openSecrets(keyring: Keyring, collection: string, r: SigningSecr
 
 /** Whether the record still holds a predecessor secret whose grace has ended at `nowMs`. */
 export function hasExpiredSecret(r: SigningSecrets, nowMs: number): boolean {
-  return r.previousSecret !== null && r.previousSecret !== undefined && (r.previousSecretExpiresAt === null || r.previousSecretExpiresAt <= nowMs);
+  return (
+    r.previousSecret !== null &&
+    r.previousSecret !== undefined &&
+    (r.previousSecretExpiresAt === null || r.previousSecretExpiresAt <= nowMs)
+  );
 }
 
 /** Erases an expired predecessor secret from the record, in place; true when it changed the record. */
@@ -82,7 +86,11 @@ export async function sweepSecretsTx(tx: Tx, nowMs: number): Promise<{ erased: n
       if (dropExpiredSecret(r, nowMs)) {
         await tx.put(collection, r); // scan hands out copies: changing one changes nothing until put
         erased++;
-      } else if (r.previousSecret && r.previousSecretExpiresAt !== null && (nextExpiry === null || r.previousSecretExpiresAt < nextExpiry)) {
+      } else if (
+        r.previousSecret &&
+        r.previousSecretExpiresAt !== null &&
+        (nextExpiry === null || r.previousSecretExpiresAt < nextExpiry)
+      ) {
         nextExpiry = r.previousSecretExpiresAt;
       }
     }
@@ -130,7 +138,13 @@ export class SecretSweeper {
   #running: Promise<void> | undefined;
   #stopped = false;
 
-  constructor(opts: { store: Store; clock: Clock; log?: Logger | undefined; scheduler?: SweepScheduler | undefined; everyMs?: number | undefined }) {
+  constructor(opts: {
+    store: Store;
+    clock: Clock;
+    log?: Logger | undefined;
+    scheduler?: SweepScheduler | undefined;
+    everyMs?: number | undefined;
+  }) {
     this.#store = opts.store;
     this.#clock = opts.clock;
     this.#log = opts.log;

@@ -15,7 +15,14 @@ import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { ApiError } from '../core/errors.js';
-import { knownCheckedUrl, pinnedLookup, resolveCheckedHost, resolveCheckedUrl, type CheckUrlOptions, type Resolver } from './guard.js';
+import {
+  knownCheckedUrl,
+  pinnedLookup,
+  resolveCheckedHost,
+  resolveCheckedUrl,
+  type CheckUrlOptions,
+  type Resolver,
+} from './guard.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Response bodies are read (to keep the connection reusable) up to this size, then the connection is dropped. */
@@ -82,7 +89,11 @@ export class WebhookClient {
         // Connect time: resolve the host and check every address, then connect
         // only to those addresses (an IP literal host is checked as such).
         resolveCheckedHost(options.hostname, guard).then(
-          (addresses) => buildConnector({ lookup: pinnedLookup(addresses), ...(context ? { secureContext: context } : {}) })(options, callback),
+          (addresses) =>
+            buildConnector({ lookup: pinnedLookup(addresses), ...(context ? { secureContext: context } : {}) })(
+              options,
+              callback,
+            ),
           (err: Error) => callback(err, null),
         );
       },
@@ -195,7 +206,8 @@ class Attempt implements Dispatcher.DispatchHandler {
   #finishWithStatus(): void {
     const status = this.#status;
     if (status !== null && status >= 200 && status < 300) this.#finish(status, null);
-    else if (status !== null && status >= 300 && status < 400) this.#finish(status, `redirect (HTTP ${status}) not followed`);
+    else if (status !== null && status >= 300 && status < 400)
+      this.#finish(status, `redirect (HTTP ${status}) not followed`);
     else this.#finish(status, `HTTP ${status}`);
   }
 
@@ -216,6 +228,8 @@ function describe(err: unknown): string {
   if (err instanceof ApiError) return `address refused: ${err.details?.[0]?.reason ?? err.message}`;
   const e = err as NodeJS.ErrnoException & { cause?: unknown };
   if (e?.cause instanceof ApiError) return describe(e.cause);
-  const text = e?.code ? `${e.code}${e.message && !e.message.includes(e.code) ? `: ${e.message}` : ''}` : String(e?.message ?? err);
+  const text = e?.code
+    ? `${e.code}${e.message && !e.message.includes(e.code) ? `: ${e.message}` : ''}`
+    : String(e?.message ?? err);
   return text.slice(0, 300);
 }

@@ -88,7 +88,12 @@ export interface VerifyOptions {
  * Timestamps more than `toleranceSeconds` away from now (past or future) fail;
  * every `v1` value is compared in constant time and any match passes.
  */
-export function verifyWebhookSignature(rawBody: string | Buffer, header: string, secret: string, opts: VerifyOptions = {}): boolean {
+export function verifyWebhookSignature(
+  rawBody: string | Buffer,
+  header: string,
+  secret: string,
+  opts: VerifyOptions = {},
+): boolean {
   const parsed = parseSignatureHeader(header);
   if (!parsed || typeof secret !== 'string' || secret.length === 0) return false;
   const tolerance = opts.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;

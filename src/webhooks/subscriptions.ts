@@ -9,12 +9,27 @@ import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Logger } from '../core/log.js';
 import { paginateCursor, type CursorCodec, type CursorPageMeta } from '../core/pagination.js';
-import { DELIVERIES, EVENTS, EVENT_INDEXES, WEBHOOKS, newDelivery, type DeliveryRecord, type EventRecord } from '../events/events.js';
+import {
+  DELIVERIES,
+  EVENTS,
+  EVENT_INDEXES,
+  WEBHOOKS,
+  newDelivery,
+  type DeliveryRecord,
+  type EventRecord,
+} from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
 import { EVENT_CATALOGUE, EVENT_TYPES, WILDCARD, type EventType } from './catalogue.js';
 import { resolveCheckedUrl, type Resolver } from './guard.js';
 import { dropExpiredSecret, openSecrets, sealSecret } from './secrets.js';
-import type { CreateWebhookInput, TestWebhookResult, UpdateWebhookInput, Webhook, WebhookEvent, WebhookPayload } from './schemas.js';
+import type {
+  CreateWebhookInput,
+  TestWebhookResult,
+  UpdateWebhookInput,
+  Webhook,
+  WebhookEvent,
+  WebhookPayload,
+} from './schemas.js';
 import { DEFAULT_TIMEOUT_MS, WebhookClient } from './send.js';
 import { generateSecret, signWithSecrets } from './signature.js';
 
@@ -27,7 +42,8 @@ export const WEBHOOK_INDEXES: Record<string, string[]> = {
   [EVENTS]: EVENT_INDEXES,
 };
 
-export const SECRET_WARNING = 'Store this secret now: it is shown only once. It verifies the X-Webhook-Signature header of every delivery.';
+export const SECRET_WARNING =
+  'Store this secret now: it is shown only once. It verifies the X-Webhook-Signature header of every delivery.';
 export const MAX_WEBHOOKS_PER_OWNER = 100;
 export const USER_AGENT = 'svc-webhooks/1';
 
@@ -100,7 +116,8 @@ export function toWebhook(r: WebhookRecord): Webhook {
 /** Secrets that currently sign deliveries, newest first (of a record whose secrets were opened: openSecrets). */
 export function activeSecrets(r: WebhookRecord, nowMs: number): string[] {
   const out = [r.secret];
-  if (r.previousSecret && r.previousSecretExpiresAt !== null && r.previousSecretExpiresAt > nowMs) out.push(r.previousSecret);
+  if (r.previousSecret && r.previousSecretExpiresAt !== null && r.previousSecretExpiresAt > nowMs)
+    out.push(r.previousSecret);
   return out;
 }
 
@@ -120,7 +137,12 @@ export function buildPayload(event: EventRecord, webhookId: string): WebhookPayl
 }
 
 /** Body and headers of one attempt; the signature covers exactly `body`. */
-export function buildRequest(event: EventRecord, webhook: WebhookRecord, attempt: number, nowMs: number): { body: string; headers: Record<string, string> } {
+export function buildRequest(
+  event: EventRecord,
+  webhook: WebhookRecord,
+  attempt: number,
+  nowMs: number,
+): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify(buildPayload(event, webhook.id));
   const t = Math.floor(nowMs / 1000);
   return {
@@ -141,7 +163,10 @@ function checkEvents(list: readonly string[], field: string): string[] {
   const details: ErrorDetail[] = [];
   list.forEach((name, i) => {
     if (name !== WILDCARD && !EVENT_TYPES.has(name)) {
-      details.push({ field: field === 'event' ? 'event' : `${field}[${i}]`, reason: `unknown event "${name}"; see GET /webhooks/event-types` });
+      details.push({
+        field: field === 'event' ? 'event' : `${field}[${i}]`,
+        reason: `unknown event "${name}"; see GET /webhooks/event-types`,
+      });
     }
   });
   if (details.length > 0) throw ApiError.validation('Unknown event name', details);
@@ -151,7 +176,9 @@ function checkEvents(list: readonly string[], field: string): string[] {
 
 function pickEvents(input: { events?: string[] | undefined; event?: string | undefined }): string[] | undefined {
   if (input.events !== undefined && input.event !== undefined) {
-    throw ApiError.validation('Give either events (shape A) or event (shape B), not both', [{ field: 'event', reason: 'cannot be combined with events' }]);
+    throw ApiError.validation('Give either events (shape A) or event (shape B), not both', [
+      { field: 'event', reason: 'cannot be combined with events' },
+    ]);
   }
   if (input.event !== undefined) return checkEvents([input.event], 'event');
   if (input.events !== undefined) return checkEvents(input.events, 'events');
@@ -176,7 +203,10 @@ export async function createWebhook(
   input: CreateWebhookInput,
 ): Promise<{ webhook: Webhook; secret?: string; warning?: string }> {
   const events = pickEvents(input);
-  if (!events) throw ApiError.validation('Name the events to receive', [{ field: 'events', reason: 'required (or `event` for a single one)' }]);
+  if (!events)
+    throw ApiError.validation('Name the events to receive', [
+      { field: 'events', reason: 'required (or `event` for a single one)' },
+    ]);
   const checked = await resolveCheckedUrl(input.url, { allow: deps.allow, resolve: deps.resolve });
   const now = deps.clock.now().toISOString();
   const generated = input.secret === undefined;
@@ -204,7 +234,9 @@ export async function createWebhook(
   await deps.store.transact(async (tx) => {
     const count = (await tx.findBy(WEBHOOKS, 'ownerId', ownerId)).length;
     if (count >= MAX_WEBHOOKS_PER_OWNER) {
-      throw ApiError.validation('Too many webhook subscriptions', [{ field: '', reason: `at most ${MAX_WEBHOOKS_PER_OWNER} per account; delete one first` }]);
+      throw ApiError.validation('Too many webhook subscriptions', [
+        { field: '', reason: `at most ${MAX_WEBHOOKS_PER_OWNER} per account; delete one first` },
+      ]);
     }
     await tx.put(WEBHOOKS, record);
   });
@@ -221,7 +253,12 @@ export async function getWebhook(deps: WebhookDeps, ownerId: string, id: string)
   return toWebhook(await owned(deps, ownerId, id));
 }
 
-export async function updateWebhook(deps: WebhookDeps, ownerId: string, id: string, patch: Omit<UpdateWebhookInput, 'id'>): Promise<Webhook> {
+export async function updateWebhook(
+  deps: WebhookDeps,
+  ownerId: string,
+  id: string,
+  patch: Omit<UpdateWebhookInput, 'id'>,
+): Promise<Webhook> {
   await owned(deps, ownerId, id);
   const events = pickEvents(patch);
   if (patch.url !== undefined) await resolveCheckedUrl(patch.url, { allow: deps.allow, resolve: deps.resolve });
@@ -257,7 +294,11 @@ async function cancelPending(tx: Tx, webhookId: string, reason: string, at: stri
   }
 }
 
-export async function deleteWebhook(deps: WebhookDeps, ownerId: string, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteWebhook(
+  deps: WebhookDeps,
+  ownerId: string,
+  id: string,
+): Promise<{ id: string; deleted: true }> {
   await deps.store.transact(async (tx) => {
     await ownedTx(tx, ownerId, id);
     await tx.delete(WEBHOOKS, id);
@@ -306,7 +347,12 @@ export async function testWebhook(deps: WebhookDeps, ownerId: string, id: string
     apiVersion: 'v1',
     data: { message: 'This is a test delivery from svc.', webhookId: id },
   };
-  const { body, headers } = buildRequest(event, { ...webhook, ...openSecrets(deps.keyring, WEBHOOKS, webhook) }, 1, now.getTime());
+  const { body, headers } = buildRequest(
+    event,
+    { ...webhook, ...openSecrets(deps.keyring, WEBHOOKS, webhook) },
+    1,
+    now.getTime(),
+  );
   // A client of its own for this one delivery (its options are this call's), closed after.
   const client = new WebhookClient({ ca: deps.ca, allow: deps.allow, resolve: deps.resolve, connections: 1 });
   let result;
@@ -320,7 +366,16 @@ export async function testWebhook(deps: WebhookDeps, ownerId: string, id: string
   delivery.state = result.ok ? 'succeeded' : 'failed';
   delivery.nextAttemptAt = null;
   delivery.completedAt = done;
-  delivery.attempts = [{ attempt: 1, at: now.toISOString(), finishedAt: done, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error }];
+  delivery.attempts = [
+    {
+      attempt: 1,
+      at: now.toISOString(),
+      finishedAt: done,
+      statusCode: result.statusCode,
+      latencyMs: result.latencyMs,
+      error: result.error,
+    },
+  ];
   await deps.store.transact(async (tx) => {
     await tx.put(EVENTS, event);
     await tx.put(DELIVERIES, delivery);
@@ -348,7 +403,8 @@ function toWebhookEvent(e: EventRecord, deliveries: DeliveryRecord[]): WebhookEv
         id: d.id,
         webhookId: d.webhookId,
         status: d.state,
-        nextAttemptAt: d.state === 'pending' && d.nextAttemptAt !== null ? new Date(d.nextAttemptAt).toISOString() : null,
+        nextAttemptAt:
+          d.state === 'pending' && d.nextAttemptAt !== null ? new Date(d.nextAttemptAt).toISOString() : null,
         attempts: d.attempts.map((a) => ({ ...a })),
         completedAt: d.completedAt,
       };
@@ -379,7 +435,9 @@ export async function listWebhookEvents(
   });
   const items: WebhookEvent[] = [];
   for (const e of page.items) {
-    const deliveries = (await deps.store.findBy<DeliveryRecord>(DELIVERIES, 'eventId', e.id)).filter((d) => d.ownerId === ownerId);
+    const deliveries = (await deps.store.findBy<DeliveryRecord>(DELIVERIES, 'eventId', e.id)).filter(
+      (d) => d.ownerId === ownerId,
+    );
     items.push(toWebhookEvent(e, deliveries));
   }
   return { items, pagination: page.pagination };

@@ -36,7 +36,8 @@ export interface CallbackTarget {
 /** The callback target a delivery carries, if any. */
 export function callbackTarget(d: DeliveryRecord): CallbackTarget | undefined {
   const t = d.callback as Partial<CallbackTarget> | undefined;
-  if (!t || typeof t.url !== 'string' || typeof t.secretCollection !== 'string' || typeof t.secretId !== 'string') return undefined;
+  if (!t || typeof t.url !== 'string' || typeof t.secretCollection !== 'string' || typeof t.secretId !== 'string')
+    return undefined;
   return { url: t.url, secretCollection: t.secretCollection, secretId: t.secretId, allowedBy: t.allowedBy };
 }
 
@@ -68,9 +69,13 @@ export async function deliveryTarget(
     const owner = await tx.get<{ [field: string]: unknown; id: string }>(collection, id);
     if (!owner || owner.revokedAt) return { cancel: 'callback no longer allowed: its key is revoked or deleted' };
     const list = owner[field];
-    if (!Array.isArray(list) || !list.includes(new URL(callback.url).origin)) return { cancel: "callback no longer allowed: its origin left the key's allowed origins" };
+    if (!Array.isArray(list) || !list.includes(new URL(callback.url).origin))
+      return { cancel: "callback no longer allowed: its origin left the key's allowed origins" };
   }
-  const secrets = await tx.get<SigningSecrets & { [field: string]: unknown; id: string }>(callback.secretCollection, callback.secretId);
+  const secrets = await tx.get<SigningSecrets & { [field: string]: unknown; id: string }>(
+    callback.secretCollection,
+    callback.secretId,
+  );
   if (!secrets) return { cancel: 'signing secret deleted' };
   if (dropExpiredSecret(secrets, nowMs) && opts.persistSecrets) await tx.put(callback.secretCollection, secrets);
   const open = openSecrets(opts.keyring, callback.secretCollection, secrets);

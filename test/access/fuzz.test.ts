@@ -39,7 +39,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await server?.close();
-  const lines = Object.entries(stats).map(([t, s]) => `${t}: ${s.runs} runs (${s.valid} schema-valid, ${s.mutated} invalid), ${s.rest} REST, ${s.mcp} MCP`);
+  const lines = Object.entries(stats).map(
+    ([t, s]) => `${t}: ${s.runs} runs (${s.valid} schema-valid, ${s.mutated} invalid), ${s.rest} REST, ${s.mcp} MCP`,
+  );
   if (lines.length) process.stderr.write(`fuzz per-tool counts (seed ${SEED}):\n  ${lines.join('\n  ')}\n`);
 });
 
@@ -93,7 +95,8 @@ function arbitraryFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
   const types: string[] = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
   if (types.length > 1) return fc.oneof(...types.map((t) => arbitraryFor({ ...s, type: t }, depth)));
-  const nullable = s.nullable === true ? (a: fc.Arbitrary<unknown>) => fc.option(a, { nil: null }) : (a: fc.Arbitrary<unknown>) => a;
+  const nullable =
+    s.nullable === true ? (a: fc.Arbitrary<unknown>) => fc.option(a, { nil: null }) : (a: fc.Arbitrary<unknown>) => a;
   switch (types[0] ?? (s.properties ? 'object' : undefined)) {
     case 'string':
       return nullable(stringArb(s));
@@ -118,7 +121,9 @@ function arbitraryFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
       ) as fc.Arbitrary<Record<string, unknown>>;
       const extra = s.additionalProperties;
       if (extra && typeof extra === 'object') {
-        const keys = s.propertyNames ? (arbitraryFor(s.propertyNames, depth + 1) as fc.Arbitrary<string>) : fc.string({ unit: KEY_CHARS, minLength: 1, maxLength: 12 });
+        const keys = s.propertyNames
+          ? (arbitraryFor(s.propertyNames, depth + 1) as fc.Arbitrary<string>)
+          : fc.string({ unit: KEY_CHARS, minLength: 1, maxLength: 12 });
         const dict = fc.dictionary(keys, arbitraryFor(extra, depth + 1), { maxKeys: 4 });
         return nullable(fc.tuple(record, dict).map(([r, d]) => ({ ...d, ...r })));
       }
@@ -133,9 +138,54 @@ function arbitraryFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
 // ---------------------------------------------------------------------------
 // Mutations of a (valid-shaped) input.
 
-const NAN_LIKE = ['NaN', 'Infinity', '-Infinity', '-0', '1e999', '0x10', ' 1 ', '', 'null', 'undefined', 'true', '[]', '{}', '1,5', '٣'];
-const ODD_NUMBERS = [-1, -0, 0, 0.5, -1e308, 1e308, 2 ** 53 + 2, -(2 ** 53) - 2, 2 ** 31, -(2 ** 31), 1e21, Number.MIN_VALUE, Number.EPSILON];
-const UNICODE_ODD = ['\ud800', '\udfff', 'a\u0000b', '\u202eevil', '\u200b\u200c\u200d\ufeff', 'e\u0301\u0301\u0301', '😀'.repeat(30), '\uffff', '𝔘𝔫𝔦', 'İı', '\r\n\t', '%00%ZZ', '../../etc/passwd', '<script>x</script>'];
+const NAN_LIKE = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  '1e999',
+  '0x10',
+  ' 1 ',
+  '',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '1,5',
+  '٣',
+];
+const ODD_NUMBERS = [
+  -1,
+  -0,
+  0,
+  0.5,
+  -1e308,
+  1e308,
+  2 ** 53 + 2,
+  -(2 ** 53) - 2,
+  2 ** 31,
+  -(2 ** 31),
+  1e21,
+  Number.MIN_VALUE,
+  Number.EPSILON,
+];
+const UNICODE_ODD = [
+  '\ud800',
+  '\udfff',
+  'a\u0000b',
+  '\u202eevil',
+  '\u200b\u200c\u200d\ufeff',
+  'e\u0301\u0301\u0301',
+  '😀'.repeat(30),
+  '\uffff',
+  '𝔘𝔫𝔦',
+  'İı',
+  '\r\n\t',
+  '%00%ZZ',
+  '../../etc/passwd',
+  '<script>x</script>',
+];
 const ODD_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', ' ', '$where', 'a.b', '0'];
 
 function otherTypeValue(): fc.Arbitrary<unknown> {
@@ -166,7 +216,11 @@ function clone<T>(v: T): T {
 }
 
 /** Every path (to an object key or array slot) in a value, down to a small depth. */
-function paths(value: unknown, prefix: Array<string | number> = [], out: Array<Array<string | number>> = []): Array<Array<string | number>> {
+function paths(
+  value: unknown,
+  prefix: Array<string | number> = [],
+  out: Array<Array<string | number>> = [],
+): Array<Array<string | number>> {
   if (prefix.length > 4 || value === null || typeof value !== 'object') return out;
   const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
   for (const [k, v] of entries) {
@@ -212,20 +266,45 @@ function mutate(base: Record<string, unknown>, schema: Schema): fc.Arbitrary<Gen
     fc.tuple(field, value).map(([p, v]): Generated => ({ how: `${how} at ${p.join('.')}`, input: setAt(base, p, v) }));
   const options: Array<fc.Arbitrary<Generated>> = [
     replace('value of another type', otherTypeValue()),
-    replace('huge string', fc.tuple(fc.integer({ min: 10_000, max: 200_000 }), fc.constantFrom('x', 'é', '😀', '\u0000')).map(([n, c]) => c.repeat(Math.ceil(n / c.length)))),
-    replace('deep nesting', fc.tuple(fc.integer({ min: 20, max: 1500 }), fc.boolean()).map(([n, a]) => deep(n, a))),
+    replace(
+      'huge string',
+      fc
+        .tuple(fc.integer({ min: 10_000, max: 200_000 }), fc.constantFrom('x', 'é', '😀', '\u0000'))
+        .map(([n, c]) => c.repeat(Math.ceil(n / c.length))),
+    ),
+    replace(
+      'deep nesting',
+      fc.tuple(fc.integer({ min: 20, max: 1500 }), fc.boolean()).map(([n, a]) => deep(n, a)),
+    ),
     replace('NaN-like string', fc.constantFrom(...NAN_LIKE)),
     replace('odd number', fc.constantFrom(...ODD_NUMBERS)),
     replace('unicode oddity', fc.oneof(fc.constantFrom(...UNICODE_ODD), fc.string({ unit: 'binary', maxLength: 30 }))),
-    fc.tuple(fc.oneof(fc.constantFrom(...ODD_KEYS), fc.string({ unit: KEY_CHARS, minLength: 1, maxLength: 12 })), otherTypeValue()).map(([k, v]): Generated => {
-      const copy = clone(base);
-      setOwn(copy, k, k === '__proto__' || k === 'constructor' ? { polluted: true, prototype: { polluted: true } } : v);
-      return { how: `unknown field ${JSON.stringify(k)}`, input: copy };
-    }),
-    fc.constantFrom<unknown>(null, [], [base], 'text', 42, true, deep(2000, false)).map((whole): Generated => ({ how: 'whole input not an object', input: whole })),
+    fc
+      .tuple(
+        fc.oneof(fc.constantFrom(...ODD_KEYS), fc.string({ unit: KEY_CHARS, minLength: 1, maxLength: 12 })),
+        otherTypeValue(),
+      )
+      .map(([k, v]): Generated => {
+        const copy = clone(base);
+        setOwn(
+          copy,
+          k,
+          k === '__proto__' || k === 'constructor' ? { polluted: true, prototype: { polluted: true } } : v,
+        );
+        return { how: `unknown field ${JSON.stringify(k)}`, input: copy };
+      }),
+    fc
+      .constantFrom<unknown>(null, [], [base], 'text', 42, true, deep(2000, false))
+      .map((whole): Generated => ({ how: 'whole input not an object', input: whole })),
   ];
-  if (required.length) options.push(fc.constantFrom(...required).map((k): Generated => ({ how: `required ${k} dropped`, input: deleteAt(base, [k]) })));
-  if (all.length) options.push(field.map((p): Generated => ({ how: `${p.join('.')} dropped`, input: deleteAt(base, p) })));
+  if (required.length)
+    options.push(
+      fc
+        .constantFrom(...required)
+        .map((k): Generated => ({ how: `required ${k} dropped`, input: deleteAt(base, [k]) })),
+    );
+  if (all.length)
+    options.push(field.map((p): Generated => ({ how: `${p.join('.')} dropped`, input: deleteAt(base, p) })));
   return fc.oneof(...options);
 }
 
@@ -279,9 +358,15 @@ async function viaRest(tool: AnyTool, input: unknown, srv: TestServer = server):
   const headers = await credentials(tool, srv);
   const req = isObject(input) ? restRequest(tool, input) : { ...restRequest(tool, {}), payload: input as never };
   const res = await srv.app.inject({ ...req, headers, remoteAddress: '127.0.0.1' });
-  const allowed5xx = (res.statusCode === 501 && (tool.rest.extraStatuses ?? []).includes(501)) || res.statusCode === 503;
+  const allowed5xx =
+    (res.statusCode === 501 && (tool.rest.extraStatuses ?? []).includes(501)) || res.statusCode === 503;
   // A file answer (the memoir's book): its own media type at the success status, not the envelope.
-  if (tool.rest.file && res.statusCode === (tool.rest.status ?? 200) && !/json/i.test(String(res.headers['content-type']))) return undefined;
+  if (
+    tool.rest.file &&
+    res.statusCode === (tool.rest.status ?? 200) &&
+    !/json/i.test(String(res.headers['content-type']))
+  )
+    return undefined;
   let body: any;
   try {
     body = res.json();
@@ -300,9 +385,11 @@ async function viaRest(tool: AnyTool, input: unknown, srv: TestServer = server):
     if (tool.name === 'logout' || tool.name === 'change_password') session = undefined;
     return undefined;
   }
-  if (!KNOWN_CODES.has(code) || code === 'INTERNAL_ERROR') return `REST ${res.statusCode}: error code ${code} not a known one`;
+  if (!KNOWN_CODES.has(code) || code === 'INTERNAL_ERROR')
+    return `REST ${res.statusCode}: error code ${code} not a known one`;
   if (typeof body.error.message !== 'string') return `REST ${res.statusCode}: error without message`;
-  if (body.meta?.requestId !== res.headers['x-request-id']) return `REST ${res.statusCode}: meta.requestId ${body.meta?.requestId} ≠ x-request-id ${res.headers['x-request-id']}`;
+  if (body.meta?.requestId !== res.headers['x-request-id'])
+    return `REST ${res.statusCode}: meta.requestId ${body.meta?.requestId} ≠ x-request-id ${res.headers['x-request-id']}`;
   if (code === 'UNAUTHORIZED' && !tool.principals?.includes('key')) session = undefined;
   return undefined;
 }
@@ -327,11 +414,21 @@ async function viaMcp(tool: AnyTool, input: unknown, cl: Client = client): Promi
     }
     const status = e.code ?? 0;
     const code = envelope?.error?.code;
-    if (status >= 400 && status < 500 && envelope?.success === false && KNOWN_CODES.has(code) && typeof envelope.meta?.requestId === 'string') return undefined;
+    if (
+      status >= 400 &&
+      status < 500 &&
+      envelope?.success === false &&
+      KNOWN_CODES.has(code) &&
+      typeof envelope.meta?.requestId === 'string'
+    )
+      return undefined;
     return `MCP threw ${e.code ?? ''} ${message.slice(0, 300)}`;
   }
   const content = result.content as Array<{ type: string; text?: string }>;
-  if (!result.isError) return result.structuredContent && typeof result.structuredContent === 'object' ? undefined : 'MCP success without structuredContent';
+  if (!result.isError)
+    return result.structuredContent && typeof result.structuredContent === 'object'
+      ? undefined
+      : 'MCP success without structuredContent';
   let envelope: any;
   try {
     envelope = JSON.parse(content?.[0]?.text ?? '');
@@ -339,7 +436,8 @@ async function viaMcp(tool: AnyTool, input: unknown, cl: Client = client): Promi
     return `MCP isError whose text is not JSON: ${String(content?.[0]?.text).slice(0, 200)}`;
   }
   const code = envelope?.error?.code;
-  if (envelope?.success !== false || !KNOWN_CODES.has(code) || code === 'INTERNAL_ERROR') return `MCP error envelope with ${code}: ${JSON.stringify(envelope).slice(0, 300)}`;
+  if (envelope?.success !== false || !KNOWN_CODES.has(code) || code === 'INTERNAL_ERROR')
+    return `MCP error envelope with ${code}: ${JSON.stringify(envelope).slice(0, 300)}`;
   if (typeof envelope.meta?.requestId !== 'string') return 'MCP error envelope without meta.requestId';
   return undefined;
 }
@@ -349,7 +447,10 @@ function summarise(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return value.length > 80 ? `${value.slice(0, 20)}…(${value.length} chars)` : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth > 6) return '…(deeper)';
-  if (Array.isArray(value)) return value.length > 10 ? [...value.slice(0, 10).map((v) => summarise(v, depth + 1)), `…(${value.length} items)`] : value.map((v) => summarise(v, depth + 1));
+  if (Array.isArray(value))
+    return value.length > 10
+      ? [...value.slice(0, 10).map((v) => summarise(v, depth + 1)), `…(${value.length} items)`]
+      : value.map((v) => summarise(v, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, summarise(v, depth + 1)]));
 }
 
@@ -470,19 +571,38 @@ describe('fuzz: every tool past the rate limit, over REST and MCP', () => {
     const account = await server.account({ tier: 'public', name: 'fuzz past the limit' });
     limitedKey = await server.key({ tier: 'public', scopes: ['contracts'], ownerId: account });
     limitedSession = await registerUser(server.app);
-    await spend('public key', () => server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: { authorization: `Bearer ${limitedKey}` } }));
-    await spend('user session', () => server.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: sessionHeaders(limitedSession) }));
-    await spend('client address', () => server.app.inject({ method: 'GET', url: '/api/v1/embed/wizard', remoteAddress: SPENT_ADDRESS }));
+    await spend('public key', () =>
+      server.app.inject({
+        method: 'GET',
+        url: '/api/v1/contracts/templates',
+        headers: { authorization: `Bearer ${limitedKey}` },
+      }),
+    );
+    await spend('user session', () =>
+      server.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: sessionHeaders(limitedSession) }),
+    );
+    await spend('client address', () =>
+      server.app.inject({ method: 'GET', url: '/api/v1/embed/wizard', remoteAddress: SPENT_ADDRESS }),
+    );
   }, 120_000);
 
   afterAll(() => {
-    process.stderr.write(`past the limit: reached after ${Object.entries(spent).map(([k, n]) => `${k} ${n}`).join(', ')} requests; ${PAST_LIMIT_RUNS} inputs per tool and transport\n`);
+    process.stderr.write(
+      `past the limit: reached after ${Object.entries(spent)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')} requests; ${PAST_LIMIT_RUNS} inputs per tool and transport\n`,
+    );
   });
 
   /** Credentials and address of the spent caller a tool is called as. */
   function spentCaller(tool: AnyTool): { headers: Record<string, string>; remoteAddress: string; mcp: boolean } {
     if (tool.auth === 'none') return { headers: {}, remoteAddress: SPENT_ADDRESS, mcp: false };
-    if ((tool.principals ?? ['key']).includes('key')) return { headers: { authorization: `Bearer ${limitedKey}` }, remoteAddress: '127.0.0.1', mcp: tool.mcp !== false };
+    if ((tool.principals ?? ['key']).includes('key'))
+      return {
+        headers: { authorization: `Bearer ${limitedKey}` },
+        remoteAddress: '127.0.0.1',
+        mcp: tool.mcp !== false,
+      };
     return { headers: sessionHeaders(limitedSession), remoteAddress: '127.0.0.1', mcp: false };
   }
 
@@ -492,10 +612,22 @@ describe('fuzz: every tool past the rate limit, over REST and MCP', () => {
    * sent as JSON) or not an object, input fields in a POST's query string, a body over the limit. Cheap
    * refusals, never a 5xx.
    */
-  const UNREADABLE = new Set(['malformed URL', 'unsupported content type', 'empty JSON body', 'path parameter too long', 'malformed JSON', 'expected a JSON object', 'unknown query parameter (send input fields in the JSON body)']);
+  const UNREADABLE = new Set([
+    'malformed URL',
+    'unsupported content type',
+    'empty JSON body',
+    'path parameter too long',
+    'malformed JSON',
+    'expected a JSON object',
+    'unknown query parameter (send input fields in the JSON body)',
+  ]);
 
   /** undefined when the answer is the limit's 429 (or an unreadable request's refusal), else what is wrong. */
-  function judgePastLimit(transport: string, res: { statusCode: number; headers: Record<string, unknown>; body: string }, counts: { limited: number; unreadable: number }): string | undefined {
+  function judgePastLimit(
+    transport: string,
+    res: { statusCode: number; headers: Record<string, unknown>; body: string },
+    counts: { limited: number; unreadable: number },
+  ): string | undefined {
     let body: any;
     try {
       body = JSON.parse(res.body);
@@ -507,12 +639,16 @@ describe('fuzz: every tool past the rate limit, over REST and MCP', () => {
     const code = error?.code;
     if (res.statusCode === 429 && code === 'RATE_LIMIT_EXCEEDED') {
       if (!(Number(res.headers['retry-after']) > 0)) return `${transport} 429 without Retry-After`;
-      if (res.headers['x-ratelimit-remaining'] !== '0') return `${transport} 429 with X-RateLimit-Remaining ${String(res.headers['x-ratelimit-remaining'])}`;
+      if (res.headers['x-ratelimit-remaining'] !== '0')
+        return `${transport} 429 with X-RateLimit-Remaining ${String(res.headers['x-ratelimit-remaining'])}`;
       counts.limited++;
       return undefined;
     }
     const reason = error?.details?.[0]?.reason;
-    if ((res.statusCode === 400 && code === 'VALIDATION_ERROR' && UNREADABLE.has(reason)) || (res.statusCode === 413 && code === 'PAYLOAD_TOO_LARGE')) {
+    if (
+      (res.statusCode === 400 && code === 'VALIDATION_ERROR' && UNREADABLE.has(reason)) ||
+      (res.statusCode === 413 && code === 'PAYLOAD_TOO_LARGE')
+    ) {
       counts.unreadable++;
       return undefined;
     }
@@ -537,8 +673,17 @@ describe('fuzz: every tool past the rate limit, over REST and MCP', () => {
         const rpc = await server.app.inject({
           method: 'POST',
           url: '/mcp',
-          headers: { authorization: `Bearer ${limitedKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool.name, arguments: input } }),
+          headers: {
+            authorization: `Bearer ${limitedKey}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          payload: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: tool.name, arguments: input },
+          }),
         });
         mcp++;
         const mcpProblem = judgePastLimit('MCP', rpc, counts);

@@ -61,7 +61,10 @@ beforeAll(async () => {
           : undefined,
         body: op.requestBody?.content?.['application/json']?.schema,
         responses: Object.fromEntries(
-          Object.entries(op.responses as Record<string, any>).map(([status, r]) => [status, jsonMedia(r.content)?.schema ?? {}]),
+          Object.entries(op.responses as Record<string, any>).map(([status, r]) => [
+            status,
+            jsonMedia(r.content)?.schema ?? {},
+          ]),
         ),
       });
     }
@@ -113,7 +116,7 @@ function enc(text: string): string {
 
 function queryString(obj: Record<string, unknown>): string {
   const parts = Object.entries(obj).map(([k, v]) => {
-    const text = typeof v === 'string' ? v : JSON.stringify(v) ?? '';
+    const text = typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
     return `${enc(k)}=${enc(text.slice(0, 4000))}`;
   });
   return parts.length ? `?${parts.join('&')}` : '';
@@ -141,27 +144,61 @@ function casesFor(op: Operation, example: Record<string, unknown> | undefined): 
 
   // Field-by-field variants of the body or the query.
   if (hasBody) {
-    for (const v of objectVariants(op.body ?? { type: 'object', properties: {} }, validBody as Record<string, unknown> | undefined)) {
-      cases.push({ label: v.label, url: validPath, payload: JSON.stringify(v.value), contentType: 'application/json', field: v.field });
+    for (const v of objectVariants(
+      op.body ?? { type: 'object', properties: {} },
+      validBody as Record<string, unknown> | undefined,
+    )) {
+      cases.push({
+        label: v.label,
+        url: validPath,
+        payload: JSON.stringify(v.value),
+        contentType: 'application/json',
+        field: v.field,
+      });
     }
-    for (const raw of RAW_BODIES) cases.push({ label: raw.label, url: validPath, payload: raw.body, ...(raw.contentType ? { contentType: raw.contentType } : {}) });
+    for (const raw of RAW_BODIES)
+      cases.push({
+        label: raw.label,
+        url: validPath,
+        payload: raw.body,
+        ...(raw.contentType ? { contentType: raw.contentType } : {}),
+      });
   }
   const querySchema = op.query ?? { type: 'object', properties: {} };
   for (const v of objectVariants(querySchema, hasBody ? undefined : validQuery)) {
     if (v.value === null || typeof v.value !== 'object' || Array.isArray(v.value)) continue;
-    cases.push({ label: `query ${v.label}`, url: validPath + queryString(v.value as Record<string, unknown>), field: v.field, ...(hasBody ? { payload: JSON.stringify(validBody ?? {}), contentType: 'application/json' } : {}) });
+    cases.push({
+      label: `query ${v.label}`,
+      url: validPath + queryString(v.value as Record<string, unknown>),
+      field: v.field,
+      ...(hasBody ? { payload: JSON.stringify(validBody ?? {}), contentType: 'application/json' } : {}),
+    });
   }
-  for (const q of QUERY_VALUES) cases.push({ label: `query ${q}`, url: `${validPath}?${q}`, ...(hasBody ? { payload: JSON.stringify(validBody ?? {}), contentType: 'application/json' } : {}) });
+  for (const q of QUERY_VALUES)
+    cases.push({
+      label: `query ${q}`,
+      url: `${validPath}?${q}`,
+      ...(hasBody ? { payload: JSON.stringify(validBody ?? {}), contentType: 'application/json' } : {}),
+    });
   // Path parameters.
   for (const name of op.pathParams) {
-    for (const value of PATH_VALUES) cases.push({ label: `path ${name}=${value.slice(0, 20)}`, url: fill(op.path, op.pathParams, { [name]: value }), ...(hasBody ? { payload: JSON.stringify(validBody ?? {}), contentType: 'application/json' } : {}) });
+    for (const value of PATH_VALUES)
+      cases.push({
+        label: `path ${name}=${value.slice(0, 20)}`,
+        url: fill(op.path, op.pathParams, { [name]: value }),
+        ...(hasBody ? { payload: JSON.stringify(validBody ?? {}), contentType: 'application/json' } : {}),
+      });
   }
   // Unknown query parameters carrying odd values, until there are at least 100 invalid cases.
   const odd = ['', '\u0000', '\u202e', '%', '😀', '<x>', 'x'.repeat(2000), '-1', 'null', '[]', '{}', 'true'];
   let n = 0;
   while (cases.filter((c) => !c.valid).length < 110) {
     const name = ['foo', 'page2', 'api_keyx', 'Limit', 'CURSOR', '__proto__', 'constructor'][n % 7]!;
-    cases.push({ label: `unknown query ${name}`, url: `${validPath}?${encodeURIComponent(name)}=${encodeURIComponent(odd[n % odd.length]!)}`, field: name });
+    cases.push({
+      label: `unknown query ${name}`,
+      url: `${validPath}?${encodeURIComponent(name)}=${encodeURIComponent(odd[n % odd.length]!)}`,
+      field: name,
+    });
     n++;
   }
   return cases;
@@ -185,7 +222,12 @@ describe('bad-input harness over every operation of the OpenAPI document', () =>
       for (const c of cases) {
         const headers: Record<string, string> = { ...auth };
         if (c.contentType) headers['content-type'] = c.contentType;
-        const res = await server.app.inject({ method: op.method as 'GET', url: c.url, headers, ...(c.payload !== undefined ? { payload: c.payload } : {}) });
+        const res = await server.app.inject({
+          method: op.method as 'GET',
+          url: c.url,
+          headers,
+          ...(c.payload !== undefined ? { payload: c.payload } : {}),
+        });
         const where = `${op.id} [${c.label}] → ${res.statusCode}`;
         // 501 is the documented answer of the planned (v1.1) legal routes.
         if (res.statusCode >= 500 && !(res.statusCode === 501 && op.responses['501'])) {
@@ -197,7 +239,8 @@ describe('bad-input harness over every operation of the OpenAPI document', () =>
           continue;
         }
         const body = res.json();
-        if (typeof body.meta?.requestId !== 'string' || body.meta.requestId !== res.headers['x-request-id']) failures.push(`${where}: no meta.requestId`);
+        if (typeof body.meta?.requestId !== 'string' || body.meta.requestId !== res.headers['x-request-id'])
+          failures.push(`${where}: no meta.requestId`);
         if (res.statusCode >= 400) {
           if (body.success !== false || !ERROR_CODES.includes(body.error?.code)) {
             failures.push(`${where}: not an error envelope: ${res.body.slice(0, 200)}`);
@@ -206,20 +249,26 @@ describe('bad-input harness over every operation of the OpenAPI document', () =>
           if (body.error.code === 'VALIDATION_ERROR') {
             const details = body.error.details as Array<{ field: string; reason: string }> | undefined;
             if (!details?.length) failures.push(`${where}: VALIDATION_ERROR without details`);
-            else if (c.field && !details.some((d) => d.field === c.field || d.field.startsWith(`${c.field}.`) || d.field === '')) {
+            else if (
+              c.field &&
+              !details.some((d) => d.field === c.field || d.field.startsWith(`${c.field}.`) || d.field === '')
+            ) {
               failures.push(`${where}: details ${JSON.stringify(details).slice(0, 200)} do not name ${c.field}`);
             }
           }
         } else {
           const schema = op.responses[String(res.statusCode)];
           if (!schema) failures.push(`${where}: undocumented status`);
-          else if (!ajv.validate(schema, body)) failures.push(`${where}: body does not match its schema: ${ajv.errorsText()}`);
+          else if (!ajv.validate(schema, body))
+            failures.push(`${where}: body does not match its schema: ${ajv.errorsText()}`);
         }
       }
     }
     console.log('bad-input harness, cases per operation:', counts);
     // One line per distinct problem (labels vary, the problem repeats).
-    const distinct = [...new Set(failures.map((f) => f.replace(/req_[0-9A-Z]+/g, 'req_…').replace(/"timestamp":"[^"]+"/g, '')))];
+    const distinct = [
+      ...new Set(failures.map((f) => f.replace(/req_[0-9A-Z]+/g, 'req_…').replace(/"timestamp":"[^"]+"/g, ''))),
+    ];
     expect(distinct.slice(0, 30)).toEqual([]);
   }, 300_000);
 

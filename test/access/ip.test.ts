@@ -59,7 +59,11 @@ describe('IP whitelist on requests', () => {
     const s = await server();
     const key = await s.key({ tier: 'partner', scopes: ['contracts'], ipWhitelist: ['10.0.0.0/8', '2001:db8::/32'] });
     const req = (remoteAddress: string, xff?: string) =>
-      s.app.inject({ url: '/api/v1/contracts/templates', remoteAddress, headers: { authorization: `Bearer ${key}`, ...(xff ? { 'x-forwarded-for': xff } : {}) } });
+      s.app.inject({
+        url: '/api/v1/contracts/templates',
+        remoteAddress,
+        headers: { authorization: `Bearer ${key}`, ...(xff ? { 'x-forwarded-for': xff } : {}) },
+      });
     expect((await req('10.1.2.3')).statusCode).toBe(200);
     expect((await req('::ffff:10.1.2.3')).statusCode).toBe(200);
     expect((await req('2001:db8::7')).statusCode).toBe(200);
@@ -74,7 +78,11 @@ describe('IP whitelist on requests', () => {
     const s = await server(['192.0.2.1']);
     const key = await s.key({ tier: 'partner', scopes: ['contracts'], ipWhitelist: ['10.0.0.0/8'] });
     const req = (remoteAddress: string, xff: string) =>
-      s.app.inject({ url: '/api/v1/contracts/templates', remoteAddress, headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': xff } });
+      s.app.inject({
+        url: '/api/v1/contracts/templates',
+        remoteAddress,
+        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': xff },
+      });
     expect((await req('192.0.2.1', '10.1.2.3')).statusCode).toBe(200);
     // Not from the proxy: the header is ignored.
     expect((await req('192.0.2.99', '10.1.2.3')).statusCode).toBe(403);
@@ -88,6 +96,10 @@ describe('IP whitelist on requests', () => {
     const key = await s.key({ tier: 'partner', scopes: ['contracts'], ipWhitelist: ['10.0.0.0/8'] });
     const { mcpHttpCall } = await import('../mcp-clients.js');
     // Refused before the MCP server sees the request, like every credential problem on /mcp.
-    expect(await mcpHttpCall(s.url, key, 'list_templates', {})).toMatchObject({ ok: false, status: 403, body: { error: { code: 'IP_NOT_ALLOWED' } } });
+    expect(await mcpHttpCall(s.url, key, 'list_templates', {})).toMatchObject({
+      ok: false,
+      status: 403,
+      body: { error: { code: 'IP_NOT_ALLOWED' } },
+    });
   });
 });

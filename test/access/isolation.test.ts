@@ -23,10 +23,25 @@ let user: TestSession;
 /** A second registered user, for the session-only lists. */
 let user2: TestSession;
 /** Ids of records that belong to account A (credits: to the first user's account). */
-const aIds = { key: '', webhook: '', events: [] as string[], credits: [] as string[], journal: '', chat: [] as string[], plan: '', planShares: [] as string[], heldShare: '' };
+const aIds = {
+  key: '',
+  webhook: '',
+  events: [] as string[],
+  credits: [] as string[],
+  journal: '',
+  chat: [] as string[],
+  plan: '',
+  planShares: [] as string[],
+  heldShare: '',
+};
 
-
-async function rest(key: string | undefined, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
+async function rest(
+  key: string | undefined,
+  method: string,
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await server.app.inject({
     method: method as 'GET',
     url,
@@ -48,18 +63,31 @@ beforeAll(async () => {
   b = await customer('Partner B');
   user = await registerUser(server.app);
   user2 = await registerUser(server.app);
-  const grant = await rest(server.adminKey, 'POST', `/api/v1/accounts/${user.accountId}/credits`, { amount: 5, reason: 'isolation' });
+  const grant = await rest(server.adminKey, 'POST', `/api/v1/accounts/${user.accountId}/credits`, {
+    amount: 5,
+    reason: 'isolation',
+  });
   expect(grant.status).toBe(201);
   aIds.credits = [grant.body.data.entry.id];
   // Account A's records: a key, a webhook, and the events they caused.
-  const key = await rest(a.key, 'POST', '/api/v1/api-keys', { name: 'A client', scopes: ['contracts'], tier: 'public' });
+  const key = await rest(a.key, 'POST', '/api/v1/api-keys', {
+    name: 'A client',
+    scopes: ['contracts'],
+    tier: 'public',
+  });
   expect(key.status).toBe(201);
   aIds.key = key.body.data.id;
-  const hook = await rest(a.key, 'POST', '/api/v1/webhooks/subscriptions', { url: 'https://127.0.0.1:9/a', name: 'A hook', events: ['*'] });
+  const hook = await rest(a.key, 'POST', '/api/v1/webhooks/subscriptions', {
+    url: 'https://127.0.0.1:9/a',
+    name: 'A hook',
+    events: ['*'],
+  });
   expect(hook.status).toBe(201);
   aIds.webhook = hook.body.data.id;
   await rest(a.key, 'POST', '/api/v1/api-keys', { name: 'A second', scopes: ['contracts'], tier: 'public' });
-  const entry = await rest(a.key, 'POST', '/api/v1/svcloom/journal', { content: 'A private memory of account A, about the orchard.' });
+  const entry = await rest(a.key, 'POST', '/api/v1/svcloom/journal', {
+    content: 'A private memory of account A, about the orchard.',
+  });
   expect(entry.status).toBe(201);
   aIds.journal = entry.body.data.entry.id;
   // Nothing matches: the agent says it does not know (free), and the exchange is still A's history.
@@ -72,7 +100,12 @@ beforeAll(async () => {
   aIds.plan = plan.body.data.plan.id;
   aIds.planShares = plan.body.data.codes.map((c: { shareId: string }) => c.shareId);
   const grantor = await registerUser(server.app);
-  await server.app.inject({ method: 'POST', url: '/api/v1/svcloom/journal', headers: sessionHeaders(grantor), payload: { content: 'The orchard behind the house had twelve apple trees.' } });
+  await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/svcloom/journal',
+    headers: sessionHeaders(grantor),
+    payload: { content: 'The orchard behind the house had twelve apple trees.' },
+  });
   const given = await server.app.inject({
     method: 'POST',
     url: '/api/v1/svcloom/heirs/plans',
@@ -149,9 +182,19 @@ const FIXTURES: Record<string, Fixture> = {
   list_held_memoir_shares: { kind: 'list', ids: () => [aIds.heldShare] },
   get_shared_memoir: { kind: 'id', field: 'shareId', id: () => aIds.heldShare },
   list_shared_memoir_journal: { kind: 'id', field: 'shareId', id: () => aIds.heldShare },
-  get_shared_memoir_questionnaire: { kind: 'id', field: 'shareId', id: () => aIds.heldShare, args: { category: 'family' } },
+  get_shared_memoir_questionnaire: {
+    kind: 'id',
+    field: 'shareId',
+    id: () => aIds.heldShare,
+    args: { category: 'family' },
+  },
   get_shared_memoir_insights: { kind: 'id', field: 'shareId', id: () => aIds.heldShare },
-  shared_memoir_chat: { kind: 'id', field: 'shareId', id: () => aIds.heldShare, args: { message: 'Tell me about the orchard' } },
+  shared_memoir_chat: {
+    kind: 'id',
+    field: 'shareId',
+    id: () => aIds.heldShare,
+    args: { message: 'Tell me about the orchard' },
+  },
   list_shared_memoir_chat: { kind: 'id', field: 'shareId', id: () => aIds.heldShare },
 };
 
@@ -167,22 +210,30 @@ function idsIn(items: unknown): string[] {
   return (items as Array<{ id?: string; shareId?: string }>).map((i) => i.id ?? i.shareId ?? '');
 }
 
-describe('isolation matrix: a second account never reaches the first account\'s records', () => {
+describe("isolation matrix: a second account never reaches the first account's records", () => {
   it('has a case for every tool that takes an id or lists records', () => {
     const needing = TOOLS.filter((t) => takesId(t) || listsRecords(t)).map((t) => t.name);
     expect(needing.filter((n) => !FIXTURES[n])).toEqual([]);
     expect(needing.length).toBeGreaterThanOrEqual(15);
   });
 
-  for (const tool of TOOLS.filter((t) => FIXTURES[t.name] && FIXTURES[t.name]!.kind !== 'shared' && FIXTURES[t.name]!.kind !== 'elsewhere')) {
+  for (const tool of TOOLS.filter(
+    (t) => FIXTURES[t.name] && FIXTURES[t.name]!.kind !== 'shared' && FIXTURES[t.name]!.kind !== 'elsewhere',
+  )) {
     const fixture = FIXTURES[tool.name]!;
     it(`${tool.name} (${fixture.kind})`, async () => {
       if (fixture.kind === 'id') {
         const args = input(tool, { ...fixture.args, [fixture.field ?? 'id']: fixture.id() });
-        const viaRest = await server.app.inject({ ...restRequest(tool, args), headers: { authorization: `Bearer ${b.key}` } });
+        const viaRest = await server.app.inject({
+          ...restRequest(tool, args),
+          headers: { authorization: `Bearer ${b.key}` },
+        });
         expect(viaRest.json().error?.code).toBe('NOT_FOUND');
         const client = await httpClient(server.url, b.key);
-        expect(await mcpOutcome(client, tool.name, args)).toMatchObject({ ok: false, body: { error: { code: 'NOT_FOUND' } } });
+        expect(await mcpOutcome(client, tool.name, args)).toMatchObject({
+          ok: false,
+          body: { error: { code: 'NOT_FOUND' } },
+        });
         await client.close();
         if ((tool.principals ?? ['key']).includes('session')) {
           const viaSession = await server.app.inject({ ...restRequest(tool, args), headers: sessionHeaders(user) });
@@ -190,16 +241,25 @@ describe('isolation matrix: a second account never reaches the first account\'s 
         }
         // A still reaches its own record (so the 404 above is isolation, not a broken tool).
         if (tool.rest.method === 'GET') {
-          const own = await server.app.inject({ ...restRequest(tool, args), headers: { authorization: `Bearer ${a.key}` } });
+          const own = await server.app.inject({
+            ...restRequest(tool, args),
+            headers: { authorization: `Bearer ${a.key}` },
+          });
           expect(own.statusCode).toBe(200);
         }
       } else if (fixture.kind === 'list') {
         const args = input(tool, 'limit' in (tool.input.shape as Record<string, unknown>) ? { limit: 100 } : {});
         delete args.cursor;
         delete args.page;
-        const own = await server.app.inject({ ...restRequest(tool, args), headers: { authorization: `Bearer ${a.key}` } });
+        const own = await server.app.inject({
+          ...restRequest(tool, args),
+          headers: { authorization: `Bearer ${a.key}` },
+        });
         expect(idsIn(own.json().data)).toEqual(expect.arrayContaining(fixture.ids()));
-        const other = await server.app.inject({ ...restRequest(tool, args), headers: { authorization: `Bearer ${b.key}` } });
+        const other = await server.app.inject({
+          ...restRequest(tool, args),
+          headers: { authorization: `Bearer ${b.key}` },
+        });
         expect(other.statusCode).toBe(200);
         expect(idsIn(other.json().data).filter((id) => fixture.ids().includes(id))).toEqual([]);
         const client = await httpClient(server.url, b.key);
@@ -219,25 +279,38 @@ describe('isolation matrix: a second account never reaches the first account\'s 
         const other = await server.app.inject({ ...restRequest(tool, args), headers: sessionHeaders(user2) });
         expect(other.statusCode).toBe(200);
         expect(idsIn(other.json().data).filter((id) => fixture.ids().includes(id))).toEqual([]);
-        const keyed = await server.app.inject({ ...restRequest(tool, args), headers: { authorization: `Bearer ${b.key}` } });
+        const keyed = await server.app.inject({
+          ...restRequest(tool, args),
+          headers: { authorization: `Bearer ${b.key}` },
+        });
         expect(keyed.statusCode).toBe(401);
       } else {
         // The operator's tools refuse every other account's key and every session.
         const args = input(tool, takesId(tool) ? { id: a.accountId } : {});
-        const viaRest = await server.app.inject({ ...restRequest(tool, args), headers: { authorization: `Bearer ${b.key}` } });
+        const viaRest = await server.app.inject({
+          ...restRequest(tool, args),
+          headers: { authorization: `Bearer ${b.key}` },
+        });
         expect(viaRest.json().error?.code).toBe('TIER_NOT_ALLOWED');
         const viaSession = await server.app.inject({ ...restRequest(tool, args), headers: sessionHeaders(user) });
         expect(viaSession.json().error?.code).toBe('API_KEY_MISSING');
         const client = await httpClient(server.url, b.key);
         expect((await client.listTools()).tools.map((t) => t.name)).not.toContain(tool.name);
-        expect(await mcpOutcome(client, tool.name, args)).toMatchObject({ ok: false, body: { error: { code: 'TIER_NOT_ALLOWED' } } });
+        expect(await mcpOutcome(client, tool.name, args)).toMatchObject({
+          ok: false,
+          body: { error: { code: 'TIER_NOT_ALLOWED' } },
+        });
         await client.close();
       }
     });
   }
 
   it("a partner key's new keys stay in its own account, and the operator's keys are out of its reach", async () => {
-    const made = await rest(b.key, 'POST', '/api/v1/api-keys', { name: 'B child', scopes: ['contracts'], tier: 'partner' });
+    const made = await rest(b.key, 'POST', '/api/v1/api-keys', {
+      name: 'B child',
+      scopes: ['contracts'],
+      tier: 'partner',
+    });
     expect(made.body.data.ownerId).toBe(b.accountId);
     const adminKeys = await rest(server.adminKey, 'GET', '/api/v1/api-keys?limit=100');
     const adminKeyId = adminKeys.body.data[0].id as string;

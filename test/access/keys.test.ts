@@ -12,7 +12,12 @@ let partner: string;
 beforeAll(async () => {
   server = await startTestServer({ clock });
   OWNER = await server.account({ tier: 'internal' });
-  partner = await server.key({ tier: 'partner', scopes: ['contracts', 'webhooks', 'embed'], ownerId: OWNER, name: 'partner' });
+  partner = await server.key({
+    tier: 'partner',
+    scopes: ['contracts', 'webhooks', 'embed'],
+    ownerId: OWNER,
+    name: 'partner',
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -30,11 +35,22 @@ async function call(method: string, url: string, key: string | undefined, payloa
 
 describe('creating keys', () => {
   it('a partner key creates a public key for its account; the value is shown once', async () => {
-    const res = await call('POST', '/api/v1/api-keys', partner, { name: 'client A', scopes: ['contracts:read'], tier: 'public' });
+    const res = await call('POST', '/api/v1/api-keys', partner, {
+      name: 'client A',
+      scopes: ['contracts:read'],
+      tier: 'public',
+    });
     expect(res.status).toBe(201);
     const data = res.body.data;
     expect(data.key).toMatch(/^svc_pk_[A-Za-z0-9_-]{43}$/);
-    expect(data).toMatchObject({ name: 'client A', tier: 'public', scopes: ['contracts:read'], ownerId: OWNER, revokedAt: null, expiresAt: null });
+    expect(data).toMatchObject({
+      name: 'client A',
+      tier: 'public',
+      scopes: ['contracts:read'],
+      ownerId: OWNER,
+      revokedAt: null,
+      expiresAt: null,
+    });
     expect(data.displayPrefix).toBe(data.key.slice(0, 11));
     expect(data).not.toHaveProperty('keyHash');
     // Stored: only the hash.
@@ -48,7 +64,7 @@ describe('creating keys', () => {
     expect((await call('GET', '/api/v1/contracts/templates', data.key)).status).toBe(200);
   });
 
-  it('defaults to the caller\'s tier and uses each tier\'s prefix', async () => {
+  it("defaults to the caller's tier and uses each tier's prefix", async () => {
     const own = await call('POST', '/api/v1/api-keys', partner, { name: 'p2', scopes: ['contracts'] });
     expect(own.body.data.tier).toBe('partner');
     expect(own.body.data.key).toMatch(/^svc_pt_/);
@@ -57,7 +73,11 @@ describe('creating keys', () => {
   });
 
   it('never creates a key beyond the caller: tier, scopes, all', async () => {
-    const res = await call('POST', '/api/v1/api-keys', partner, { name: 'x', scopes: ['contracts', 'chat', 'all'], tier: 'internal' });
+    const res = await call('POST', '/api/v1/api-keys', partner, {
+      name: 'x',
+      scopes: ['contracts', 'chat', 'all'],
+      tier: 'internal',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(res.body.error.details).toEqual([
@@ -65,10 +85,18 @@ describe('creating keys', () => {
       { field: 'scopes.1', reason: 'the calling key does not hold "chat", so it cannot grant it' },
       expect.objectContaining({ field: 'scopes.2' }),
     ]);
-    const allOnPartner = await call('POST', '/api/v1/api-keys', server.adminKey, { name: 'x', scopes: ['all'], tier: 'partner' });
-    expect(allOnPartner.body.error.details).toEqual([{ field: 'scopes.0', reason: 'the "all" scope exists only on internal keys' }]);
+    const allOnPartner = await call('POST', '/api/v1/api-keys', server.adminKey, {
+      name: 'x',
+      scopes: ['all'],
+      tier: 'partner',
+    });
+    expect(allOnPartner.body.error.details).toEqual([
+      { field: 'scopes.0', reason: 'the "all" scope exists only on internal keys' },
+    ]);
     // X includes X:read, so a contracts key may grant contracts:read.
-    expect((await call('POST', '/api/v1/api-keys', partner, { name: 'r', scopes: ['contracts:read'] })).status).toBe(201);
+    expect((await call('POST', '/api/v1/api-keys', partner, { name: 'r', scopes: ['contracts:read'] })).status).toBe(
+      201,
+    );
   });
 
   it('public keys cannot manage keys', async () => {
@@ -111,8 +139,16 @@ describe('managing keys', () => {
     const all = await call('GET', '/api/v1/api-keys?limit=100', partner);
     expect(all.body.data.every((k: { ownerId: string }) => k.ownerId === OWNER)).toBe(true);
     // The admin key belongs to another owner.
-    const [adminRecord] = await server.services.store.findBy<ApiKeyRecord>(API_KEYS, 'keyHash', hashKey(server.adminKey));
-    for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'stolen' }], ['DELETE', undefined]] as const) {
+    const [adminRecord] = await server.services.store.findBy<ApiKeyRecord>(
+      API_KEYS,
+      'keyHash',
+      hashKey(server.adminKey),
+    );
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'stolen' }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await call(method, `/api/v1/api-keys/${adminRecord!.id}`, partner, body);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
@@ -121,23 +157,37 @@ describe('managing keys', () => {
   });
 
   it('updates name, scopes, whitelist and expiry, never beyond the caller', async () => {
-    const created = (await call('POST', '/api/v1/api-keys', partner, { name: 'u', scopes: ['contracts:read'] })).body.data;
+    const created = (await call('POST', '/api/v1/api-keys', partner, { name: 'u', scopes: ['contracts:read'] })).body
+      .data;
     const expiresAt = new Date(clock.ms + 86_400_000).toISOString();
-    const res = await call('PATCH', `/api/v1/api-keys/${created.id}`, partner, { name: 'renamed', scopes: ['contracts', 'embed'], ipWhitelist: ['127.0.0.1'], expiresAt });
+    const res = await call('PATCH', `/api/v1/api-keys/${created.id}`, partner, {
+      name: 'renamed',
+      scopes: ['contracts', 'embed'],
+      ipWhitelist: ['127.0.0.1'],
+      expiresAt,
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name: 'renamed', scopes: ['contracts', 'embed'], ipWhitelist: ['127.0.0.1'], expiresAt });
+    expect(res.body.data).toMatchObject({
+      name: 'renamed',
+      scopes: ['contracts', 'embed'],
+      ipWhitelist: ['127.0.0.1'],
+      expiresAt,
+    });
     const widen = await call('PATCH', `/api/v1/api-keys/${created.id}`, partner, { scopes: ['chat'] });
     expect(widen.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'scopes.0' }] });
     // A partner key cannot touch an internal key of the same owner.
     const internal = await server.key({ tier: 'internal', scopes: ['all'], ownerId: OWNER });
     const [rec] = await server.services.store.findBy<ApiKeyRecord>(API_KEYS, 'keyHash', hashKey(internal));
-    expect((await call('PATCH', `/api/v1/api-keys/${rec!.id}`, partner, { name: 'x' })).body.error.code).toBe('TIER_NOT_ALLOWED');
+    expect((await call('PATCH', `/api/v1/api-keys/${rec!.id}`, partner, { name: 'x' })).body.error.code).toBe(
+      'TIER_NOT_ALLOWED',
+    );
     expect((await call('DELETE', `/api/v1/api-keys/${rec!.id}`, partner)).body.error.code).toBe('TIER_NOT_ALLOWED');
   });
 
   it('expires keys at expiresAt', async () => {
     const expiresAt = new Date(clock.ms + 60_000).toISOString();
-    const created = (await call('POST', '/api/v1/api-keys', partner, { name: 'e', scopes: ['contracts'], expiresAt })).body.data;
+    const created = (await call('POST', '/api/v1/api-keys', partner, { name: 'e', scopes: ['contracts'], expiresAt }))
+      .body.data;
     expect((await call('GET', '/api/v1/contracts/templates', created.key)).status).toBe(200);
     clock.advance(60_000);
     const res = await call('GET', '/api/v1/contracts/templates', created.key);
@@ -159,7 +209,9 @@ describe('managing keys', () => {
     clock.advance(31_000);
     await call('GET', '/api/v1/contracts/templates', created.key);
     await server.services.store.flush();
-    expect((await server.services.store.get<ApiKeyRecord>(API_KEYS, created.id))!.lastUsedAt).toBe(clock.now().toISOString());
+    expect((await server.services.store.get<ApiKeyRecord>(API_KEYS, created.id))!.lastUsedAt).toBe(
+      clock.now().toISOString(),
+    );
   });
 });
 
@@ -183,14 +235,20 @@ describe('rotation, end to end', () => {
     const events = await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', OWNER);
     const ofOld = events.filter((e) => e.data.id === old.id);
     expect(ofOld.map((e) => e.type)).toEqual(['api_key.created', 'api_key.revoked']);
-    expect(ofOld[1]!.data).toMatchObject({ revokedBy: (await server.services.store.findBy<ApiKeyRecord>(API_KEYS, 'keyHash', hashKey(fresh.key)))[0]!.id });
+    expect(ofOld[1]!.data).toMatchObject({
+      revokedBy: (await server.services.store.findBy<ApiKeyRecord>(API_KEYS, 'keyHash', hashKey(fresh.key)))[0]!.id,
+    });
     expect(JSON.stringify(events)).not.toContain(old.key);
     expect(JSON.stringify(events)).not.toContain(fresh.key);
   });
 
   it('works the same over MCP', async () => {
     const client = await httpClient(server.url, partner);
-    const created = await mcpOutcome(client, 'create_api_key', { name: 'via mcp', scopes: ['contracts:read'], tier: 'public' });
+    const created = await mcpOutcome(client, 'create_api_key', {
+      name: 'via mcp',
+      scopes: ['contracts:read'],
+      tier: 'public',
+    });
     expect(created.ok).toBe(true);
     const { id, key } = created.body as { id: string; key: string };
     const revoked = await mcpOutcome(client, 'revoke_api_key', { id });

@@ -26,14 +26,22 @@ function importedFolders(file: string): string[] {
 }
 
 function violations(dir: string, forbidden: readonly string[]): string[] {
-  return sourceFiles(dir).flatMap((file) => importedFolders(file).filter((f) => forbidden.includes(f)).map((f) => `${file} -> ${f}`));
+  return sourceFiles(dir).flatMap((file) =>
+    importedFolders(file)
+      .filter((f) => forbidden.includes(f))
+      .map((f) => `${file} -> ${f}`),
+  );
 }
 
 const ABOVE_DOMAINS = ['access', 'tools', 'http', 'mcp', 'app', 'cli', 'admin'];
 
 describe('layers around admission', () => {
   it('core imports nothing outside core', () => {
-    const outside = sourceFiles('src/core').flatMap((file) => importedFolders(file).filter((f) => f !== 'core').map((f) => `${file} -> ${f}`));
+    const outside = sourceFiles('src/core').flatMap((file) =>
+      importedFolders(file)
+        .filter((f) => f !== 'core')
+        .map((f) => `${file} -> ${f}`),
+    );
     expect(outside).toEqual([]);
   });
 
@@ -47,6 +55,8 @@ describe('layers around admission', () => {
   });
 
   it('sees imports at all (the check itself works)', () => {
-    expect(importedFolders('src/access/key.ts')).toEqual(expect.arrayContaining(['core', 'accounts', 'keys', 'access']));
+    expect(importedFolders('src/access/key.ts')).toEqual(
+      expect.arrayContaining(['core', 'accounts', 'keys', 'access']),
+    );
   });
 });

@@ -31,7 +31,17 @@ describe('the in-process limiter', () => {
     expect(await lim.hit('a', 2, new Date(6000))).toMatchObject({ allowed: true, remaining: 1 });
     // b is full, so neither a nor b is counted.
     await lim.hit('b', 1, new Date(6000));
-    expect((await lim.hitAll([{ key: 'a', limit: 2 }, { key: 'b', limit: 1 }], new Date(6000))).map((s) => s.allowed)).toEqual([false, false]);
+    expect(
+      (
+        await lim.hitAll(
+          [
+            { key: 'a', limit: 2 },
+            { key: 'b', limit: 1 },
+          ],
+          new Date(6000),
+        )
+      ).map((s) => s.allowed),
+    ).toEqual([false, false]);
     expect((await lim.peek('a', 2, new Date(6000))).remaining).toBe(1);
   });
 });
@@ -66,7 +76,8 @@ describe('rate limits per key', () => {
 
   it('contract generation has its own, smaller bucket with its own message', async () => {
     const key = await server.key({ tier: 'public', scopes: ['contracts'] });
-    const post = () => server.app.inject({ method: 'POST', url: '/api/v1/test/generate', headers: { authorization: `Bearer ${key}` } });
+    const post = () =>
+      server.app.inject({ method: 'POST', url: '/api/v1/test/generate', headers: { authorization: `Bearer ${key}` } });
     for (let i = 0; i < RATE_LIMITS.public.generation; i++) expect((await post()).statusCode).toBe(200);
     const res = await post();
     expect(res.statusCode).toBe(429);
@@ -97,7 +108,8 @@ describe('requests without a valid key are limited per address', () => {
   it('guesses from one address hit 429, other addresses and valid keys are unaffected', async () => {
     clock.advance(RATE_WINDOW_MS);
     const wrong = 'svc_pk_' + 'A'.repeat(43);
-    for (let i = 0; i < 100; i++) expect((await get('/api/v1/contracts/templates', wrong, '203.0.113.9')).statusCode).toBe(401);
+    for (let i = 0; i < 100; i++)
+      expect((await get('/api/v1/contracts/templates', wrong, '203.0.113.9')).statusCode).toBe(401);
     const blocked = await get('/api/v1/contracts/templates', wrong, '203.0.113.9');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().error.message).toMatch(/unauthenticated/);

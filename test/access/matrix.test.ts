@@ -34,7 +34,15 @@ const AUTH_CODES = new Set([
   'IP_NOT_ALLOWED',
   'RATE_LIMIT_EXCEEDED',
 ]);
-type Expected = 'API_KEY_MISSING' | 'API_KEY_INVALID' | 'UNAUTHORIZED' | 'CSRF_FAILED' | 'TIER_NOT_ALLOWED' | 'INSUFFICIENT_SCOPE' | 'IP_NOT_ALLOWED' | 'PASS';
+type Expected =
+  | 'API_KEY_MISSING'
+  | 'API_KEY_INVALID'
+  | 'UNAUTHORIZED'
+  | 'CSRF_FAILED'
+  | 'TIER_NOT_ALLOWED'
+  | 'INSUFFICIENT_SCOPE'
+  | 'IP_NOT_ALLOWED'
+  | 'PASS';
 
 const clock = new FakeClock();
 const logLines: string[] = [];
@@ -50,9 +58,18 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function makeKey(opts: { tier: Tier; scopes: Scope[]; ipWhitelist?: string[]; ownerId?: string; expiresAt?: string }): Promise<string> {
+async function makeKey(opts: {
+  tier: Tier;
+  scopes: Scope[];
+  ipWhitelist?: string[];
+  ownerId?: string;
+  expiresAt?: string;
+}): Promise<string> {
   if (opts.ownerId && !(await server.services.store.get(ACCOUNTS, opts.ownerId))) {
-    await server.services.store.put(ACCOUNTS, { ...newAccount({ name: 'other', tier: 'internal', kind: 'customer' }, clock), id: opts.ownerId });
+    await server.services.store.put(ACCOUNTS, {
+      ...newAccount({ name: 'other', tier: 'internal', kind: 'customer' }, clock),
+      id: opts.ownerId,
+    });
   }
   const key = await server.key({ name: 'matrix', ...opts });
   createdKeys.push(key);
@@ -75,20 +92,29 @@ interface Caller {
   expected: (tool: AnyTool) => Expected;
 }
 
-const tierPasses = (tool: AnyTool, tier: Tier): Expected => (tool.tiers && !tool.tiers.includes(tier) ? 'TIER_NOT_ALLOWED' : 'PASS');
-const bestTier = (tool: AnyTool): Tier => (tool.tiers?.includes('partner') ?? true ? 'partner' : 'internal');
+const tierPasses = (tool: AnyTool, tier: Tier): Expected =>
+  tool.tiers && !tool.tiers.includes(tier) ? 'TIER_NOT_ALLOWED' : 'PASS';
+const bestTier = (tool: AnyTool): Tier => ((tool.tiers?.includes('partner') ?? true) ? 'partner' : 'internal');
 
 /** What a caller with a valid key gets from a tool that takes no key (PASS) or only a session (UNAUTHORIZED). */
 function keyKind(tool: AnyTool, keyed: Expected): Expected {
   if (tool.auth === 'none') return 'PASS';
-  if (!(tool.principals ?? ['key']).includes('key')) return keyed === 'PASS' || keyed === 'TIER_NOT_ALLOWED' || keyed === 'INSUFFICIENT_SCOPE' ? 'UNAUTHORIZED' : keyed;
+  if (!(tool.principals ?? ['key']).includes('key'))
+    return keyed === 'PASS' || keyed === 'TIER_NOT_ALLOWED' || keyed === 'INSUFFICIENT_SCOPE' ? 'UNAUTHORIZED' : keyed;
   return keyed;
 }
 
 function callers(tool: AnyTool): Caller[] {
   return baseCallers(tool).map((c) => ({
     ...c,
-    expected: (tl: AnyTool) => (c.name === 'no key' ? (tl.auth === 'none' ? 'PASS' : (tl.principals ?? ['key']).includes('key') ? 'API_KEY_MISSING' : 'UNAUTHORIZED') : keyKind(tl, c.expected(tl))),
+    expected: (tl: AnyTool) =>
+      c.name === 'no key'
+        ? tl.auth === 'none'
+          ? 'PASS'
+          : (tl.principals ?? ['key']).includes('key')
+            ? 'API_KEY_MISSING'
+            : 'UNAUTHORIZED'
+        : keyKind(tl, c.expected(tl)),
   }));
 }
 
@@ -121,8 +147,16 @@ function baseCallers(tool: AnyTool): Caller[] {
       key: () => makeKey({ tier, scopes: scopeMissing(tool) }),
       expected: (tl: AnyTool) => (tl.scope === null ? 'PASS' : 'INSUFFICIENT_SCOPE'),
     },
-    { name: 'IP inside whitelist', key: () => makeKey({ tier, scopes: scopePresent(tool, tier), ipWhitelist: ['127.0.0.1', '::1'] }), expected: () => 'PASS' },
-    { name: 'IP outside whitelist', key: () => makeKey({ tier, scopes: scopePresent(tool, tier), ipWhitelist: ['10.0.0.0/8'] }), expected: () => 'IP_NOT_ALLOWED' },
+    {
+      name: 'IP inside whitelist',
+      key: () => makeKey({ tier, scopes: scopePresent(tool, tier), ipWhitelist: ['127.0.0.1', '::1'] }),
+      expected: () => 'PASS',
+    },
+    {
+      name: 'IP outside whitelist',
+      key: () => makeKey({ tier, scopes: scopePresent(tool, tier), ipWhitelist: ['10.0.0.0/8'] }),
+      expected: () => 'IP_NOT_ALLOWED',
+    },
   ];
 }
 
@@ -140,8 +174,16 @@ async function viaRest(tool: AnyTool, input: Record<string, unknown>, key: strin
 }
 
 /** The envelope of a REST answer; a file answer (not JSON) at the success status stands for a success. */
-function answer(tool: AnyTool, res: { statusCode: number; headers: Record<string, unknown>; json(): any }): { success: boolean; error?: { code: string } } {
-  if (tool.rest.file && res.statusCode === (tool.rest.status ?? 200) && !/json/i.test(String(res.headers['content-type']))) return { success: true };
+function answer(
+  tool: AnyTool,
+  res: { statusCode: number; headers: Record<string, unknown>; json(): any },
+): { success: boolean; error?: { code: string } } {
+  if (
+    tool.rest.file &&
+    res.statusCode === (tool.rest.status ?? 200) &&
+    !/json/i.test(String(res.headers['content-type']))
+  )
+    return { success: true };
   return res.json();
 }
 
@@ -170,7 +212,11 @@ describe('access matrix: every operation × every kind of caller, over REST and 
           }
           const mcp = await mcpHttpCall(server.url, key, tool.name, input);
           const viaMcp = mcp.ok ? 'PASS' : outcome(mcp.body as { success: boolean; error: { code: string } });
-          expect({ caller: caller.name, rest, mcp: viaMcp }).toEqual({ caller: caller.name, rest: expected, mcp: expected });
+          expect({ caller: caller.name, rest, mcp: viaMcp }).toEqual({
+            caller: caller.name,
+            rest: expected,
+            mcp: expected,
+          });
           // Every JSON-RPC request needs a valid key: a refused credential is refused at the HTTP level too.
           if (expected === 'API_KEY_MISSING' || expected === 'API_KEY_INVALID') {
             expect(mcp.status).toBe(401);
@@ -213,7 +259,11 @@ describe('access matrix: every operation × a user session, with and without the
         else if (mutating && !csrf) expected = 'CSRF_FAILED';
         else if (!accepts.includes('session')) expected = 'API_KEY_MISSING';
         else expected = tool.scope === null || hasScope(SESSION_SCOPES, tool.scope) ? 'PASS' : 'INSUFFICIENT_SCOPE';
-        const res = await server.app.inject({ ...restRequest(tool, input), remoteAddress: '127.0.0.1', headers: sessionHeaders(session, { csrf }) });
+        const res = await server.app.inject({
+          ...restRequest(tool, input),
+          remoteAddress: '127.0.0.1',
+          headers: sessionHeaders(session, { csrf }),
+        });
         expect({ csrf, outcome: outcome(answer(tool, res)) }).toEqual({ csrf, outcome: expected });
       }
     });
@@ -247,8 +297,18 @@ const OTHER_OWNER_FIXTURES: Record<string, (() => Promise<string>) | null> = {
 };
 
 async function otherOwnersWebhookId(): Promise<string> {
-  const deps = { store: server.services.store, clock, keyring: server.services.keyring, cursors: server.services.cursors, allow: '127.0.0.1' };
-  const { webhook } = await createWebhook(deps, 'own_OTHER0000000000000000000000', { url: 'https://127.0.0.1:9/x', name: 'other', events: ['*'] });
+  const deps = {
+    store: server.services.store,
+    clock,
+    keyring: server.services.keyring,
+    cursors: server.services.cursors,
+    allow: '127.0.0.1',
+  };
+  const { webhook } = await createWebhook(deps, 'own_OTHER0000000000000000000000', {
+    url: 'https://127.0.0.1:9/x',
+    name: 'other',
+    events: ['*'],
+  });
   return webhook.id;
 }
 
@@ -273,7 +333,10 @@ describe("another owner's ids answer 404", () => {
       const rest = await viaRest(tool, input, key);
       expect(rest.error?.code).toBe('NOT_FOUND');
       const client = await httpClient(server.url, key);
-      expect(await mcpOutcome(client, tool.name, input)).toMatchObject({ ok: false, body: { error: { code: 'NOT_FOUND' } } });
+      expect(await mcpOutcome(client, tool.name, input)).toMatchObject({
+        ok: false,
+        body: { error: { code: 'NOT_FOUND' } },
+      });
       await client.close();
     });
   }

@@ -44,7 +44,8 @@ async function serverWith(failOpen: boolean): Promise<{ server: TestServer; limi
   return { server, limiter };
 }
 
-const listKeys = (server: TestServer) => server.app.inject({ url: '/api/v1/api-keys', headers: { authorization: `Bearer ${server.adminKey}` } });
+const listKeys = (server: TestServer) =>
+  server.app.inject({ url: '/api/v1/api-keys', headers: { authorization: `Bearer ${server.adminKey}` } });
 
 describe('the rate limiter cannot be reached (fail closed, the default)', () => {
   let server: TestServer;
@@ -64,7 +65,10 @@ describe('the rate limiter cannot be reached (fail closed, the default)', () => 
     limiter.down = true;
     const res = await listKeys(server);
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/rate limiter cannot be reached/) } });
+    expect(res.json()).toMatchObject({
+      success: false,
+      error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/rate limiter cannot be reached/) },
+    });
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(res.body).not.toContain('hunter2');
 
@@ -96,7 +100,9 @@ describe('the rate limiter cannot be reached, SVC_RATE_LIMIT_FAIL_OPEN=1', () =>
 
   it('lets requests through uncounted, warns once per outage without the engine message, and counts again afterwards', async () => {
     expect(loadConfig({}, { SVC_RATE_LIMIT_FAIL_OPEN: '1' }).rateLimitFailOpen).toBe(true);
-    expect(() => loadConfig({}, { SVC_RATE_LIMIT_FAIL_OPEN: 'yes please' })).toThrow(/SVC_RATE_LIMIT_FAIL_OPEN must be 1 or 0/);
+    expect(() => loadConfig({}, { SVC_RATE_LIMIT_FAIL_OPEN: 'yes please' })).toThrow(
+      /SVC_RATE_LIMIT_FAIL_OPEN must be 1 or 0/,
+    );
     lines.length = 0;
     const outageWarnings = () => lines.filter((l) => l.includes('letting requests through uncounted')).length;
 
@@ -127,7 +133,8 @@ describe('the store cannot be reached', () => {
 
   it('answers 503 SERVICE_UNAVAILABLE, whether the key check or the tool meets it, and writes nothing', async () => {
     const store = server.services.store as Store & Record<string, unknown>;
-    const unreachable = () => Promise.reject(new StoreUnavailableError(`connection to postgres://svc:${SECRET}@db terminated`));
+    const unreachable = () =>
+      Promise.reject(new StoreUnavailableError(`connection to postgres://svc:${SECRET}@db terminated`));
     const keysBefore = (await listKeys(server)).json().data.length;
 
     // The tool's transaction fails (admission, which only reads, works).

@@ -30,17 +30,30 @@ class Browser {
   csrf: string | undefined;
   lastSetCookie: string[] = [];
 
-  async request(method: string, route: string, body?: unknown, opts: { csrf?: string | false; headers?: Record<string, string> } = {}) {
+  async request(
+    method: string,
+    route: string,
+    body?: unknown,
+    opts: { csrf?: string | false; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...opts.headers };
     if (this.cookie) headers.cookie = this.cookie;
     const csrf = opts.csrf === false ? undefined : (opts.csrf ?? this.csrf);
     if (csrf) headers['x-csrf-token'] = csrf;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(server.url + route, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const res = await fetch(server.url + route, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
     this.lastSetCookie = res.headers.getSetCookie();
     const set = sessionCookie(this.lastSetCookie);
     if (set !== undefined) this.cookie = set === 'svc_session=' ? undefined : set;
-    const json = (await res.json()) as { success: boolean; data?: any; error?: { code: string; message: string; details?: Array<{ field: string; reason: string }> } };
+    const json = (await res.json()) as {
+      success: boolean;
+      data?: any;
+      error?: { code: string; message: string; details?: Array<{ field: string; reason: string }> };
+    };
     if (json.success && json.data?.csrfToken) this.csrf = json.data.csrfToken;
     return { status: res.status, json, headers: res.headers };
   }
@@ -50,7 +63,11 @@ describe('user sessions over real HTTP', () => {
   it('register, CSRF on a POST, logout revokes, the old cookie is refused afterwards', async () => {
     const browser = new Browser();
     const email = uniqueEmail('flow');
-    const reg = await browser.request('POST', '/api/auth/register', { email: `  ${email.toUpperCase()} `, password: PASSWORD, name: 'Flow' });
+    const reg = await browser.request('POST', '/api/auth/register', {
+      email: `  ${email.toUpperCase()} `,
+      password: PASSWORD,
+      name: 'Flow',
+    });
     expect(reg.status).toBe(201);
     expect(reg.json.data.user).toMatchObject({ email, name: 'Flow' });
     expect(reg.json.data.account).toMatchObject({ tier: 'public', kind: 'personal', status: 'active' });
@@ -68,10 +85,20 @@ describe('user sessions over real HTTP', () => {
     expect(session.json.data.csrfToken).toBe(reg.json.data.csrfToken);
 
     // A POST with the cookie but without the token: 403, nothing created.
-    const refused = await browser.request('POST', '/api/v1/api-keys', { name: 'from the browser', scopes: ['contracts'] }, { csrf: false });
+    const refused = await browser.request(
+      'POST',
+      '/api/v1/api-keys',
+      { name: 'from the browser', scopes: ['contracts'] },
+      { csrf: false },
+    );
     expect(refused.status).toBe(403);
     expect(refused.json.error!.code).toBe('CSRF_FAILED');
-    const wrong = await browser.request('POST', '/api/v1/api-keys', { name: 'from the browser', scopes: ['contracts'] }, { csrf: 'x'.repeat(43) });
+    const wrong = await browser.request(
+      'POST',
+      '/api/v1/api-keys',
+      { name: 'from the browser', scopes: ['contracts'] },
+      { csrf: 'x'.repeat(43) },
+    );
     expect(wrong.json.error!.code).toBe('CSRF_FAILED');
     expect((await browser.request('GET', '/api/v1/api-keys')).json.data).toEqual([]);
 
@@ -80,14 +107,24 @@ describe('user sessions over real HTTP', () => {
     expect(made.status).toBe(201);
     expect(made.json.data).toMatchObject({ tier: 'public', ownerId: reg.json.data.account.id });
     // A session cannot make a partner key, nor grant a scope it lacks.
-    const partner = await browser.request('POST', '/api/v1/api-keys', { name: 'x', scopes: ['contracts'], tier: 'partner' });
-    expect(partner.json.error!.details).toEqual([{ field: 'tier', reason: 'a user session can create public keys only' }]);
+    const partner = await browser.request('POST', '/api/v1/api-keys', {
+      name: 'x',
+      scopes: ['contracts'],
+      tier: 'partner',
+    });
+    expect(partner.json.error!.details).toEqual([
+      { field: 'tier', reason: 'a user session can create public keys only' },
+    ]);
     const webhooks = await browser.request('POST', '/api/v1/api-keys', { name: 'x', scopes: ['webhooks'] });
-    expect(webhooks.json.error!.details).toEqual([{ field: 'scopes.0', reason: 'a user session does not hold "webhooks", so it cannot grant it' }]);
+    expect(webhooks.json.error!.details).toEqual([
+      { field: 'scopes.0', reason: 'a user session does not hold "webhooks", so it cannot grant it' },
+    ]);
 
     // Logout needs the token too, then the cookie is cleared and refused.
     const oldCookie = browser.cookie!;
-    expect((await browser.request('POST', '/api/auth/logout', {}, { csrf: false })).json.error!.code).toBe('CSRF_FAILED');
+    expect((await browser.request('POST', '/api/auth/logout', {}, { csrf: false })).json.error!.code).toBe(
+      'CSRF_FAILED',
+    );
     const out = await browser.request('POST', '/api/auth/logout', {});
     expect(out.json.data).toEqual({ loggedOut: true });
     expect(browser.lastSetCookie.some((c) => /^svc_session=;/.test(c))).toBe(true);
@@ -121,14 +158,25 @@ describe('user sessions over real HTTP', () => {
     await first.request('POST', '/api/auth/register', { email, password: PASSWORD });
     await second.request('POST', '/api/auth/login', { email, password: PASSWORD });
     expect((await second.request('GET', '/api/auth/session')).status).toBe(200);
-    const bad = await first.request('POST', '/api/auth/password', { currentPassword: 'not the password', newPassword: 'another long passphrase' });
-    expect(bad.json.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'currentPassword', reason: 'does not match' }] });
-    const changed = await first.request('POST', '/api/auth/password', { currentPassword: PASSWORD, newPassword: 'another long passphrase' });
+    const bad = await first.request('POST', '/api/auth/password', {
+      currentPassword: 'not the password',
+      newPassword: 'another long passphrase',
+    });
+    expect(bad.json.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'currentPassword', reason: 'does not match' }],
+    });
+    const changed = await first.request('POST', '/api/auth/password', {
+      currentPassword: PASSWORD,
+      newPassword: 'another long passphrase',
+    });
     expect(changed.status).toBe(200);
     expect((await second.request('GET', '/api/auth/session')).status).toBe(401);
     expect((await first.request('GET', '/api/auth/session')).status).toBe(200);
     expect((await new Browser().request('POST', '/api/auth/login', { email, password: PASSWORD })).status).toBe(401);
-    expect((await new Browser().request('POST', '/api/auth/login', { email, password: 'another long passphrase' })).status).toBe(200);
+    expect(
+      (await new Browser().request('POST', '/api/auth/login', { email, password: 'another long passphrase' })).status,
+    ).toBe(200);
     const events = await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', changed.json.data.account.id);
     expect(events.map((e) => e.type)).toContain('user.updated');
   });
@@ -139,8 +187,12 @@ describe('user sessions over real HTTP', () => {
     const token = browser.cookie!.slice('svc_session='.length);
     const [h, p, sig] = token.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
-    const tamperedPayload = Buffer.from(JSON.stringify({ ...claims, sub: 'usr_01AAAAAAAAAAAAAAAAAAAAAAAA' })).toString('base64url');
-    const foreign = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('not the server secret at all, 32+ bytes'));
+    const tamperedPayload = Buffer.from(JSON.stringify({ ...claims, sub: 'usr_01AAAAAAAAAAAAAAAAAAAAAAAA' })).toString(
+      'base64url',
+    );
+    const foreign = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('not the server secret at all, 32+ bytes'));
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${p}.`;
     for (const bad of [`${h}.${tamperedPayload}.${sig}`, foreign, none, 'garbage', 'a.b.c', 'x'.repeat(5000)]) {
       const res = await fetch(`${server.url}/api/auth/session`, { headers: { cookie: `svc_session=${bad}` } });
@@ -183,7 +235,10 @@ describe('user sessions over real HTTP', () => {
     }
     const email = uniqueEmail('dup');
     expect((await new Browser().request('POST', '/api/auth/register', { email, password: PASSWORD })).status).toBe(201);
-    const dup = await new Browser().request('POST', '/api/auth/register', { email: email.toUpperCase(), password: PASSWORD });
+    const dup = await new Browser().request('POST', '/api/auth/register', {
+      email: email.toUpperCase(),
+      password: PASSWORD,
+    });
     expect(dup.status).toBe(409);
     expect(dup.json.error!.code).toBe('CONFLICT');
     const huge = await fetch(`${server.url}/api/auth/register`, {
@@ -199,21 +254,34 @@ describe('user sessions over real HTTP', () => {
     const email = uniqueEmail('brute');
     await new Browser().request('POST', '/api/auth/register', { email, password: PASSWORD });
     clock.advance(15 * 60 * 1000);
-    const unknown = await new Browser().request('POST', '/api/auth/login', { email: uniqueEmail('nobody'), password: PASSWORD });
+    const unknown = await new Browser().request('POST', '/api/auth/login', {
+      email: uniqueEmail('nobody'),
+      password: PASSWORD,
+    });
     const wrong = await new Browser().request('POST', '/api/auth/login', { email, password: 'not the password!' });
     expect(unknown.status).toBe(401);
     expect(wrong.status).toBe(401);
     expect(unknown.json.error).toEqual(wrong.json.error);
     // 10 failures per email from one address per window; the 11th attempt is refused even with the right password
     // (other addresses, and the per-email ceiling across them, are in signin-limits.test.ts).
-    for (let i = 0; i < 9; i++) expect((await new Browser().request('POST', '/api/auth/login', { email, password: `wrong ${i} password` })).status).toBe(401);
+    for (let i = 0; i < 9; i++)
+      expect(
+        (await new Browser().request('POST', '/api/auth/login', { email, password: `wrong ${i} password` })).status,
+      ).toBe(401);
     const limited = await new Browser().request('POST', '/api/auth/login', { email, password: PASSWORD });
     expect(limited.status).toBe(429);
     expect(limited.json.error!.code).toBe('RATE_LIMIT_EXCEEDED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     // Per address: other emails from the same address are limited once 30 failures are reached.
-    for (let i = 0; i < 20; i++) await new Browser().request('POST', '/api/auth/login', { email: uniqueEmail('spray'), password: 'wrong password!' });
-    const sprayed = await new Browser().request('POST', '/api/auth/login', { email: uniqueEmail('spray'), password: 'wrong password!' });
+    for (let i = 0; i < 20; i++)
+      await new Browser().request('POST', '/api/auth/login', {
+        email: uniqueEmail('spray'),
+        password: 'wrong password!',
+      });
+    const sprayed = await new Browser().request('POST', '/api/auth/login', {
+      email: uniqueEmail('spray'),
+      password: 'wrong password!',
+    });
     expect(sprayed.status).toBe(429);
     expect(sprayed.json.error!.message).toMatch(/failed password attempts for this address:/);
     // A new window lets the owner in.
@@ -224,7 +292,11 @@ describe('user sessions over real HTTP', () => {
   it('an API key needs no CSRF token, and a key request carrying a stale cookie still works', async () => {
     const res = await fetch(`${server.url}/api/v1/api-keys`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${server.adminKey}`, 'content-type': 'application/json', cookie: 'svc_session=stale' },
+      headers: {
+        authorization: `Bearer ${server.adminKey}`,
+        'content-type': 'application/json',
+        cookie: 'svc_session=stale',
+      },
       body: JSON.stringify({ name: 'no csrf needed', scopes: ['contracts'] }),
     });
     expect(res.status).toBe(201);

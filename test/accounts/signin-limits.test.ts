@@ -25,7 +25,11 @@ const WINDOW_MS = 15 * 60 * 1000;
 
 interface Answer {
   status: number;
-  body: { success: boolean; data?: any; error?: { code: string; message: string; details?: Array<{ field: string; reason: string }> } };
+  body: {
+    success: boolean;
+    data?: any;
+    error?: { code: string; message: string; details?: Array<{ field: string; reason: string }> };
+  };
   headers: Record<string, unknown>;
 }
 
@@ -38,15 +42,30 @@ function freshAddress(): string {
 
 /** A server whose session authority counts its password checks. */
 async function openServer(engine: 'in process' | 'Redis', clock: FakeClock) {
-  const config = engine === 'Redis' ? { redisUrl: await testRedisUrl(), redisPrefix: `svc-signin-test:${randomBytes(6).toString('hex')}:` } : {};
+  const config =
+    engine === 'Redis'
+      ? { redisUrl: await testRedisUrl(), redisPrefix: `svc-signin-test:${randomBytes(6).toString('hex')}:` }
+      : {};
   const server = await startTestServer({ listen: false, clock, config });
   const counter = { checks: 0 };
   const { store, limiter } = server.services;
-  server.services.sessions = new SessionAuthority(store, clock, limiter, randomBytes(32).toString('base64url'), server.services.config.sessions, async (hash, password) => {
-    counter.checks++;
-    return argonVerify(hash, password).catch(() => false);
-  });
-  const call = async (url: string, payload: unknown, remoteAddress: string, headers: Record<string, string> = {}): Promise<Answer> => {
+  server.services.sessions = new SessionAuthority(
+    store,
+    clock,
+    limiter,
+    randomBytes(32).toString('base64url'),
+    server.services.config.sessions,
+    async (hash, password) => {
+      counter.checks++;
+      return argonVerify(hash, password).catch(() => false);
+    },
+  );
+  const call = async (
+    url: string,
+    payload: unknown,
+    remoteAddress: string,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> => {
     const res = await server.app.inject({ method: 'POST', url, payload: payload as object, remoteAddress, headers });
     return { status: res.statusCode, body: res.json(), headers: res.headers };
   };
@@ -55,11 +74,16 @@ async function openServer(engine: 'in process' | 'Redis', clock: FakeClock) {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res;
   };
-  const login = (email: string, password: string, address: string) => call('/api/auth/login', { email, password }, address);
+  const login = (email: string, password: string, address: string) =>
+    call('/api/auth/login', { email, password }, address);
   return { server, counter, call, register, login };
 }
 
-const statuses = (answers: Answer[]) => answers.map((a) => a.status).sort().join(',');
+const statuses = (answers: Answer[]) =>
+  answers
+    .map((a) => a.status)
+    .sort()
+    .join(',');
 const count = (answers: Answer[], status: number) => answers.filter((a) => a.status === status).length;
 
 for (const engine of ['in process', 'Redis'] as const) {
@@ -79,7 +103,9 @@ for (const engine of ['in process', 'Redis'] as const) {
       await t.register(email);
       const attacker = freshAddress();
       const before = t.counter.checks;
-      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => t.login(email, `wrong guess number ${i}`, attacker)));
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => t.login(email, `wrong guess number ${i}`, attacker)),
+      );
       expect(count(answers, 401)).toBe(10);
       expect(count(answers, 429)).toBe(30);
       expect(t.counter.checks - before).toBe(LOGIN_FAILURES_PER_EMAIL_AND_ADDRESS);
@@ -110,10 +136,13 @@ for (const engine of ['in process', 'Redis'] as const) {
       await t.register(email);
       const net = `2001:db8:${(addressCounter++ % 0xffff).toString(16)}:1`;
       const answers = [];
-      for (let i = 1; i <= 11; i++) answers.push(await t.login(email, `wrong guess number ${i}`, `${net}::${i.toString(16)}`));
+      for (let i = 1; i <= 11; i++)
+        answers.push(await t.login(email, `wrong guess number ${i}`, `${net}::${i.toString(16)}`));
       expect(statuses(answers)).toBe(`${'401,'.repeat(10)}429`);
       expect((await t.login(email, PASSWORD, `${net}:ffff:ffff:ffff:ffff`)).status).toBe(429);
-      expect((await t.login(email, PASSWORD, `2001:db8:${(addressCounter++ % 0xffff).toString(16)}:2::1`)).status).toBe(200);
+      expect((await t.login(email, PASSWORD, `2001:db8:${(addressCounter++ % 0xffff).toString(16)}:2::1`)).status).toBe(
+        200,
+      );
     });
 
     it('a right password gives its attempt back: sign-ins that succeed never use up the limit', async () => {
@@ -139,7 +168,9 @@ for (const engine of ['in process', 'Redis'] as const) {
       const perAddress = LOGIN_FAILURES_PER_EMAIL_AND_ADDRESS;
       const addresses = Array.from({ length: LOGIN_FAILURES_PER_EMAIL / perAddress }, () => freshAddress());
       const answers = await Promise.all(
-        addresses.flatMap((address) => Array.from({ length: perAddress }, (_, i) => t.login(email, `guess ${i} from ${address}`, address))),
+        addresses.flatMap((address) =>
+          Array.from({ length: perAddress }, (_, i) => t.login(email, `guess ${i} from ${address}`, address)),
+        ),
       );
       expect(count(answers, 401)).toBe(LOGIN_FAILURES_PER_EMAIL);
       expect(t.counter.checks - before).toBe(LOGIN_FAILURES_PER_EMAIL);
@@ -160,7 +191,8 @@ for (const engine of ['in process', 'Redis'] as const) {
     it('per address, every email together: 30 failures', async () => {
       const address = freshAddress();
       const answers = [];
-      for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS; i++) answers.push(await t.login(uniqueEmail('spray'), 'a wrong password', address));
+      for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS; i++)
+        answers.push(await t.login(uniqueEmail('spray'), 'a wrong password', address));
       expect(count(answers, 401)).toBe(LOGIN_FAILURES_PER_ADDRESS);
       const refused = await t.login(uniqueEmail('spray'), 'a wrong password', address);
       expect(refused.status).toBe(429);
@@ -173,12 +205,16 @@ for (const engine of ['in process', 'Redis'] as const) {
       const cookie = sessionCookie(reg.headers['set-cookie'] as string[])!;
       const headers = { cookie, 'x-csrf-token': reg.body.data.csrfToken as string };
       const address = freshAddress();
-      const change = (currentPassword: string) => t.call('/api/auth/password', { currentPassword, newPassword: 'an even longer passphrase' }, address, headers);
+      const change = (currentPassword: string) =>
+        t.call('/api/auth/password', { currentPassword, newPassword: 'an even longer passphrase' }, address, headers);
       const before = t.counter.checks;
       const answers = await Promise.all(Array.from({ length: 14 }, (_, i) => change(`not my password ${i}`)));
       expect(count(answers, 400)).toBe(10);
       expect(count(answers, 429)).toBe(4);
-      expect(answers.find((a) => a.status === 400)!.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'currentPassword', reason: 'does not match' }] });
+      expect(answers.find((a) => a.status === 400)!.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'currentPassword', reason: 'does not match' }],
+      });
       expect(t.counter.checks - before).toBe(10);
       // The same counters as sign-in: the right current password, and a sign-in, from that address are refused now.
       expect((await change(PASSWORD)).status).toBe(429);
@@ -190,15 +226,35 @@ for (const engine of ['in process', 'Redis'] as const) {
       const reg2 = await t.register(other);
       const from = freshAddress();
       for (let i = 0; i < 10; i++) expect((await t.login(other, `wrong guess number ${i}`, from)).status).toBe(401);
-      const headers2 = { cookie: sessionCookie(reg2.headers['set-cookie'] as string[])!, 'x-csrf-token': reg2.body.data.csrfToken as string };
-      expect((await t.call('/api/auth/password', { currentPassword: PASSWORD, newPassword: 'an even longer passphrase' }, from, headers2)).status).toBe(429);
+      const headers2 = {
+        cookie: sessionCookie(reg2.headers['set-cookie'] as string[])!,
+        'x-csrf-token': reg2.body.data.csrfToken as string,
+      };
+      expect(
+        (
+          await t.call(
+            '/api/auth/password',
+            { currentPassword: PASSWORD, newPassword: 'an even longer passphrase' },
+            from,
+            headers2,
+          )
+        ).status,
+      ).toBe(429);
       // A right current password gives its attempt back.
       const third = uniqueEmail('change3');
       const reg3 = await t.register(third);
-      const headers3 = { cookie: sessionCookie(reg3.headers['set-cookie'] as string[])!, 'x-csrf-token': reg3.body.data.csrfToken as string };
+      const headers3 = {
+        cookie: sessionCookie(reg3.headers['set-cookie'] as string[])!,
+        'x-csrf-token': reg3.body.data.csrfToken as string,
+      };
       const at = freshAddress();
       for (let i = 0; i < 9; i++) expect((await t.login(third, `wrong guess number ${i}`, at)).status).toBe(401);
-      const changed = await t.call('/api/auth/password', { currentPassword: PASSWORD, newPassword: 'an even longer passphrase' }, at, headers3);
+      const changed = await t.call(
+        '/api/auth/password',
+        { currentPassword: PASSWORD, newPassword: 'an even longer passphrase' },
+        at,
+        headers3,
+      );
       expect(changed.status).toBe(200);
       expect((await t.login(third, 'an even longer passphrase', at)).status).toBe(200);
     });
@@ -211,7 +267,11 @@ describe('sign-in when the limiter cannot be reached', () => {
     const server = await startTestServer({ listen: false, clock, config: { rateLimitFailOpen: true } });
     try {
       const { store } = server.services;
-      const reg = await server.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: uniqueEmail('down'), password: PASSWORD } });
+      const reg = await server.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { email: uniqueEmail('down'), password: PASSWORD },
+      });
       expect(reg.statusCode).toBe(201);
       const email = reg.json().data.user.email as string;
       class DownLimiter extends MemoryRateLimiter {
@@ -220,11 +280,23 @@ describe('sign-in when the limiter cannot be reached', () => {
         }
       }
       let checks = 0;
-      server.services.sessions = new SessionAuthority(store, clock, new DownLimiter(), randomBytes(32).toString('base64url'), server.services.config.sessions, async () => {
-        checks++;
-        return true;
+      server.services.sessions = new SessionAuthority(
+        store,
+        clock,
+        new DownLimiter(),
+        randomBytes(32).toString('base64url'),
+        server.services.config.sessions,
+        async () => {
+          checks++;
+          return true;
+        },
+      );
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password: PASSWORD },
+        remoteAddress: freshAddress(),
       });
-      const res = await server.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: PASSWORD }, remoteAddress: freshAddress() });
       expect(res.statusCode).toBe(503);
       expect(res.json().error.code).toBe('SERVICE_UNAVAILABLE');
       expect(checks).toBe(0);
@@ -265,7 +337,11 @@ describe('password strength', () => {
     }
     expect((await t.server.services.store.all(USERS)).length).toBe(users);
     // The user's own name is no password either.
-    const named = await t.call('/api/auth/register', { email: uniqueEmail('named'), password: 'Wilhelmina Oppenheimer', name: 'Wilhelmina Oppenheimer' }, freshAddress());
+    const named = await t.call(
+      '/api/auth/register',
+      { email: uniqueEmail('named'), password: 'Wilhelmina Oppenheimer', name: 'Wilhelmina Oppenheimer' },
+      freshAddress(),
+    );
     expect(named.status).toBe(400);
     expect(named.body.error!.details![0]!.field).toBe('password');
     // A strong one is accepted.
@@ -278,15 +354,31 @@ describe('password strength', () => {
   it('refuses a weak new password on a password change, keeping the old one', async () => {
     const email = uniqueEmail('weak-change');
     const reg = await t.register(email);
-    const headers = { cookie: sessionCookie(reg.headers['set-cookie'] as string[])!, 'x-csrf-token': reg.body.data.csrfToken as string };
+    const headers = {
+      cookie: sessionCookie(reg.headers['set-cookie'] as string[])!,
+      'x-csrf-token': reg.body.data.csrfToken as string,
+    };
     const address = freshAddress();
     for (const weak of ['password12', '1234567890', 'aaaaaaaaaa', 'qwertyuiop', email]) {
-      const res = await t.call('/api/auth/password', { currentPassword: PASSWORD, newPassword: weak }, address, headers);
+      const res = await t.call(
+        '/api/auth/password',
+        { currentPassword: PASSWORD, newPassword: weak },
+        address,
+        headers,
+      );
       expect(res.status, weak).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'newPassword', reason: expect.stringMatching(/too easy to guess|email address/) }] });
+      expect(res.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'newPassword', reason: expect.stringMatching(/too easy to guess|email address/) }],
+      });
     }
     expect((await t.login(email, PASSWORD, freshAddress())).status).toBe(200);
-    const strong = await t.call('/api/auth/password', { currentPassword: PASSWORD, newPassword: 'violet lantern under quiet harbour' }, address, headers);
+    const strong = await t.call(
+      '/api/auth/password',
+      { currentPassword: PASSWORD, newPassword: 'violet lantern under quiet harbour' },
+      address,
+      headers,
+    );
     expect(strong.status).toBe(200);
     expect((await t.login(email, 'violet lantern under quiet harbour', freshAddress())).status).toBe(200);
   });
@@ -294,10 +386,18 @@ describe('password strength', () => {
   it('judges a long password by its first 64 characters', async () => {
     const email = uniqueEmail('long');
     // Weak at the start, however it continues: refused.
-    const weakStart = await t.call('/api/auth/register', { email, password: 'password'.repeat(8) + randomBytes(48).toString('base64') }, freshAddress());
+    const weakStart = await t.call(
+      '/api/auth/register',
+      { email, password: 'password'.repeat(8) + randomBytes(48).toString('base64') },
+      freshAddress(),
+    );
     expect(weakStart.status).toBe(400);
     // 256 random characters (the maximum): accepted.
-    const strong = await t.call('/api/auth/register', { email, password: randomBytes(192).toString('base64') }, freshAddress());
+    const strong = await t.call(
+      '/api/auth/register',
+      { email, password: randomBytes(192).toString('base64') },
+      freshAddress(),
+    );
     expect(strong.status).toBe(201);
   });
 });

@@ -17,15 +17,38 @@ afterAll(async () => {
 describe('svc accounts set-quota', () => {
   it("sets an account's quota, takes it back to the default, and refuses bad figures with one line", async () => {
     const dir = path.join(data.dir, 'q');
-    const created = await runSvc(['accounts', 'create', '--name', 'Quota Ltd', '--tier', 'partner', '--json', '--data-dir', dir]);
+    const created = await runSvc([
+      'accounts',
+      'create',
+      '--name',
+      'Quota Ltd',
+      '--tier',
+      'partner',
+      '--json',
+      '--data-dir',
+      dir,
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const id = (JSON.parse(created.stdout) as { account: { id: string; storageQuotaBytes: number | null } }).account.id;
 
-    const set = await runSvc(['accounts', 'set-quota', '--account', id, '--bytes', '5000000', '--json', '--data-dir', dir]);
+    const set = await runSvc([
+      'accounts',
+      'set-quota',
+      '--account',
+      id,
+      '--bytes',
+      '5000000',
+      '--json',
+      '--data-dir',
+      dir,
+    ]);
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toMatchObject({ id, storageQuotaBytes: 5_000_000 });
     const listed = await runSvc(['accounts', 'list', '--json', '--data-dir', dir]);
-    expect((JSON.parse(listed.stdout) as Array<{ id: string; storageQuotaBytes: number | null }>).find((a) => a.id === id)?.storageQuotaBytes).toBe(5_000_000);
+    expect(
+      (JSON.parse(listed.stdout) as Array<{ id: string; storageQuotaBytes: number | null }>).find((a) => a.id === id)
+        ?.storageQuotaBytes,
+    ).toBe(5_000_000);
 
     const reset = await runSvc(['accounts', 'set-quota', '--account', id, '--bytes', 'default', '--data-dir', dir]);
     expect(reset.code, reset.stderr).toBe(0);
@@ -38,7 +61,16 @@ describe('svc accounts set-quota', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/--bytes/);
     }
-    const missing = await runSvc(['accounts', 'set-quota', '--account', 'acct_nobody', '--bytes', '1', '--data-dir', dir]);
+    const missing = await runSvc([
+      'accounts',
+      'set-quota',
+      '--account',
+      'acct_nobody',
+      '--bytes',
+      '1',
+      '--data-dir',
+      dir,
+    ]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/NOT_FOUND/);
   }, 240_000);

@@ -28,9 +28,15 @@ describe('svc command line', () => {
     [[], /no command given/],
     [['serve', '--bogus'], /Unknown option '--bogus'/],
     [['serve', '--port', 'abc'], /--port must be a port number/],
-    [['keys', 'create', '--tier', 'gold', '--scopes', 'chat', '--name', 'x'], /--tier must be one of public, partner, internal/],
+    [
+      ['keys', 'create', '--tier', 'gold', '--scopes', 'chat', '--name', 'x'],
+      /--tier must be one of public, partner, internal/,
+    ],
     [['keys', 'create', '--tier', 'public', '--scopes', 'chat,flying', '--name', 'x'], /unknown scope\(s\): flying/],
-    [['keys', 'create', '--tier', 'partner', '--scopes', 'all', '--name', 'x'], /"all" scope is for internal keys only/],
+    [
+      ['keys', 'create', '--tier', 'partner', '--scopes', 'all', '--name', 'x'],
+      /"all" scope is for internal keys only/,
+    ],
     [['keys', 'create', '--tier', 'public', '--scopes', 'chat'], /--name is required/],
     [['keys', 'rotate'], /unknown keys command "rotate"/],
   ])('refuses %j with one clear line and a non-zero exit', async (args, message) => {
@@ -43,7 +49,19 @@ describe('svc command line', () => {
 
   it('creates a key that works over REST, MCP HTTP and MCP stdio; a wrong key fails on each', async () => {
     const dir = path.join(data.dir, 'flow');
-    const created = await runSvc(['keys', 'create', '--tier', 'partner', '--scopes', 'contracts', '--name', 'ci', '--json', '--data-dir', dir]);
+    const created = await runSvc([
+      'keys',
+      'create',
+      '--tier',
+      'partner',
+      '--scopes',
+      'contracts',
+      '--name',
+      'ci',
+      '--json',
+      '--data-dir',
+      dir,
+    ]);
     expect(created.code).toBe(0);
     const out = JSON.parse(created.stdout) as { id: string; key: string };
     expect(out.id).toMatch(/^key_/);
@@ -53,7 +71,13 @@ describe('svc command line', () => {
     const listed = await runSvc(['keys', 'list', '--json', '--data-dir', dir]);
     const keys = JSON.parse(listed.stdout) as Array<Record<string, unknown>>;
     expect(keys).toHaveLength(1);
-    expect(keys[0]).toMatchObject({ id: out.id, name: 'ci', tier: 'partner', scopes: ['contracts'], displayPrefix: out.key.slice(0, 11) });
+    expect(keys[0]).toMatchObject({
+      id: out.id,
+      name: 'ci',
+      tier: 'partner',
+      scopes: ['contracts'],
+      displayPrefix: out.key.slice(0, 11),
+    });
     expect(listed.stdout).not.toContain(out.key);
     expect(keys[0]).not.toHaveProperty('keyHash');
 
@@ -62,9 +86,13 @@ describe('svc command line', () => {
     try {
       // A key exists already, so no bootstrap key is printed.
       expect(serve.stderr()).not.toMatch(/svc_sk_/);
-      const ok = await fetch(`${serve.url}/api/v1/contracts/templates`, { headers: { authorization: `Bearer ${out.key}` } });
+      const ok = await fetch(`${serve.url}/api/v1/contracts/templates`, {
+        headers: { authorization: `Bearer ${out.key}` },
+      });
       expect(ok.status).toBe(200);
-      const bad = await fetch(`${serve.url}/api/v1/contracts/templates`, { headers: { authorization: `Bearer ${wrong}` } });
+      const bad = await fetch(`${serve.url}/api/v1/contracts/templates`, {
+        headers: { authorization: `Bearer ${wrong}` },
+      });
       expect(bad.status).toBe(401);
       expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('API_KEY_INVALID');
 
@@ -72,7 +100,11 @@ describe('svc command line', () => {
       expect((await mcpOutcome(good, 'list_templates', {})).ok).toBe(true);
       await good.close();
       // A wrong key is refused on every JSON-RPC request, at the HTTP level.
-      expect(await mcpHttpCall(serve.url, wrong, 'list_templates', {})).toMatchObject({ ok: false, status: 401, body: { error: { code: 'API_KEY_INVALID' } } });
+      expect(await mcpHttpCall(serve.url, wrong, 'list_templates', {})).toMatchObject({
+        ok: false,
+        status: 401,
+        body: { error: { code: 'API_KEY_INVALID' } },
+      });
       await expect(httpClient(serve.url, wrong)).rejects.toThrow(/invalid/i);
 
       // A second process on the same data directory is refused at once.
@@ -90,9 +122,12 @@ describe('svc command line', () => {
     expect((await mcpOutcome(stdio, 'list_templates', {})).ok).toBe(true);
     await stdio.close();
     const stdioBad = await stdioClient(dir, wrong);
-    expect(await mcpOutcome(stdioBad, 'list_templates', {})).toMatchObject({ ok: false, body: { error: { code: 'API_KEY_INVALID' } } });
+    expect(await mcpOutcome(stdioBad, 'list_templates', {})).toMatchObject({
+      ok: false,
+      body: { error: { code: 'API_KEY_INVALID' } },
+    });
     await stdioBad.close();
-   }, 120_000); // seven processes start in turn (each loads TypeScript through tsx)
+  }, 120_000); // seven processes start in turn (each loads TypeScript through tsx)
 
   it('creates and prints one internal key on first start only', async () => {
     const dir = path.join(data.dir, 'first');
@@ -101,7 +136,10 @@ describe('svc command line', () => {
     expect(await first.exited).toBe(0);
     const printed = first.stderr().match(/svc_sk_[A-Za-z0-9_-]{43}/g) ?? [];
     expect(printed).toHaveLength(1);
-    const listed = JSON.parse((await runSvc(['keys', 'list', '--json', '--data-dir', dir])).stdout) as Array<{ tier: string; scopes: string[] }>;
+    const listed = JSON.parse((await runSvc(['keys', 'list', '--json', '--data-dir', dir])).stdout) as Array<{
+      tier: string;
+      scopes: string[];
+    }>;
     expect(listed).toEqual([expect.objectContaining({ tier: 'internal', scopes: ['all'] })]);
 
     const second = await startServe(dir);
@@ -117,7 +155,17 @@ describe('svc command line', () => {
 
   it('creates and lists accounts with the service stopped and while it runs (through its API with SVC_API_KEY)', async () => {
     const dir = path.join(data.dir, 'accounts');
-    const offline = await runSvc(['accounts', 'create', '--name', 'Offline Ltd', '--tier', 'partner', '--json', '--data-dir', dir]);
+    const offline = await runSvc([
+      'accounts',
+      'create',
+      '--name',
+      'Offline Ltd',
+      '--tier',
+      'partner',
+      '--json',
+      '--data-dir',
+      dir,
+    ]);
     expect(offline.code, offline.stderr).toBe(0);
     const first = JSON.parse(offline.stdout) as { account: { id: string; tier: string }; key: string };
     expect(first.account).toMatchObject({ tier: 'partner', kind: 'customer' });
@@ -131,25 +179,65 @@ describe('svc command line', () => {
       const noKey = await runSvc(['accounts', 'create', '--name', 'Online Ltd', '--tier', 'public', '--data-dir', dir]);
       expect(noKey.code).not.toBe(0);
       expect(noKey.stderr).toMatch(/set SVC_API_KEY/);
-      const online = await runSvc(['accounts', 'create', '--name', 'Online Ltd', '--tier', 'public', '--json', '--data-dir', dir], { SVC_API_KEY: admin });
+      const online = await runSvc(
+        ['accounts', 'create', '--name', 'Online Ltd', '--tier', 'public', '--json', '--data-dir', dir],
+        { SVC_API_KEY: admin },
+      );
       expect(online.code, online.stderr).toBe(0);
       const second = JSON.parse(online.stdout) as { account: { id: string }; key: string };
       // The new account's key works on the running server at once.
-      const res = await fetch(`${serve.url}/api/v1/contracts/templates`, { headers: { authorization: `Bearer ${second.key}` } });
+      const res = await fetch(`${serve.url}/api/v1/contracts/templates`, {
+        headers: { authorization: `Bearer ${second.key}` },
+      });
       expect(res.status).toBe(200);
-      const listed = JSON.parse((await runSvc(['accounts', 'list', '--json', '--data-dir', dir], { SVC_API_KEY: admin })).stdout) as Array<{ id: string; kind: string }>;
+      const listed = JSON.parse(
+        (await runSvc(['accounts', 'list', '--json', '--data-dir', dir], { SVC_API_KEY: admin })).stdout,
+      ) as Array<{ id: string; kind: string }>;
       expect(listed.map((a) => a.id)).toEqual(expect.arrayContaining([first.account.id, second.account.id]));
       expect(listed.filter((a) => a.kind === 'operator')).toHaveLength(1);
       // A key inside another account, through the API.
-      const key = await runSvc(['keys', 'create', '--tier', 'public', '--scopes', 'contracts', '--name', 'extra', '--account', second.account.id, '--json', '--data-dir', dir], {
-        SVC_API_KEY: admin,
-      });
+      const key = await runSvc(
+        [
+          'keys',
+          'create',
+          '--tier',
+          'public',
+          '--scopes',
+          'contracts',
+          '--name',
+          'extra',
+          '--account',
+          second.account.id,
+          '--json',
+          '--data-dir',
+          dir,
+        ],
+        {
+          SVC_API_KEY: admin,
+        },
+      );
       expect(key.code, key.stderr).toBe(0);
       expect(JSON.parse(key.stdout)).toMatchObject({ ownerId: second.account.id, tier: 'public' });
       // Errors from the server come back as one line.
-      const bad = await runSvc(['keys', 'create', '--tier', 'partner', '--scopes', 'contracts', '--name', 'x', '--account', second.account.id, '--data-dir', dir], {
-        SVC_API_KEY: admin,
-      });
+      const bad = await runSvc(
+        [
+          'keys',
+          'create',
+          '--tier',
+          'partner',
+          '--scopes',
+          'contracts',
+          '--name',
+          'x',
+          '--account',
+          second.account.id,
+          '--data-dir',
+          dir,
+        ],
+        {
+          SVC_API_KEY: admin,
+        },
+      );
       expect(bad.code).toBe(1);
       expect(bad.stderr).toMatch(/^svc: VALIDATION_ERROR: .*caps its keys at public/);
     } finally {

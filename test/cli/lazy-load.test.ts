@@ -80,7 +80,9 @@ describe('svc serve', () => {
   it('loads a library when a tool needs it: search_docs loads MiniSearch', async () => {
     const key = /store it safely:\s+(\S+)/.exec(served.stderr())?.[1];
     expect(key).toBeTruthy();
-    const res = await fetch(`${served.url}/api/v1/docs/search?q=webhook`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${served.url}/api/v1/docs/search?q=webhook`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(res.status).toBe(200);
     expect(heavyLoaded(await readFile(probeFile, 'utf8'))).toEqual(['minisearch']);
   });

@@ -27,12 +27,20 @@ function installedEnv(extra: Record<string, string> = {}): Record<string, string
 
 beforeAll(async () => {
   tmp = await tmpDir('svc-pack-');
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp.dir], { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 });
-  const packed = (JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>)[0]!;
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp.dir], {
+    cwd: REPO_ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const packed = (
+    JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>
+  )[0]!;
   files = packed.files.map((f) => f.path);
   installDir = path.join(tmp.dir, 'app');
   await mkdir(installDir);
-  await writeFile(path.join(installDir, 'package.json'), JSON.stringify({ name: 'svc-pack-test', version: '1.0.0', private: true }));
+  await writeFile(
+    path.join(installDir, 'package.json'),
+    JSON.stringify({ name: 'svc-pack-test', version: '1.0.0', private: true }),
+  );
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(tmp.dir, packed.filename)], {
     cwd: installDir,
     env: installedEnv(),
@@ -46,23 +54,54 @@ afterAll(async () => {
 
 describe('npm pack', () => {
   it('holds the compiled program, its run-time assets and data, and no tests or TypeScript sources', () => {
-    for (const f of ['bin/svc.js', 'dist/cli.js', 'dist/mcp/server.js', 'dist/store/lowdb/writer-worker.mjs', 'dist/contracts/evm/solc-worker.mjs', 'README.md', 'LICENSE', 'package.json']) {
+    for (const f of [
+      'bin/svc.js',
+      'dist/cli.js',
+      'dist/mcp/server.js',
+      'dist/store/lowdb/writer-worker.mjs',
+      'dist/contracts/evm/solc-worker.mjs',
+      'README.md',
+      'LICENSE',
+      'package.json',
+    ]) {
       expect(files, f).toContain(f);
     }
     expect(files.some((f) => f.startsWith('jurisdictions/') && f.endsWith('.json'))).toBe(true);
     expect(files.some((f) => f.startsWith('docs-index/'))).toBe(true);
-    expect(files.filter((f) => f.startsWith('test/') || f.startsWith('src/') || f.startsWith('bench/') || f.endsWith('.ts'))).toEqual([]);
-    const pkg = JSON.parse(readFileSync(path.join(installDir, 'node_modules', 'svc', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(
+      files.filter((f) => f.startsWith('test/') || f.startsWith('src/') || f.startsWith('bench/') || f.endsWith('.ts')),
+    ).toEqual([]);
+    const pkg = JSON.parse(readFileSync(path.join(installDir, 'node_modules', 'svc', 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
     expect(existsSync(path.join(installDir, 'node_modules', 'tsx'))).toBe(false);
   });
 
   it('installed: `npx svc mcp` answers tools/list and generates a contract (solc worker from dist/)', async () => {
     const dataDir = path.join(tmp.dir, 'mcp-data');
-    const { stdout } = await run('npx', ['--no', 'svc', 'keys', 'create', '--tier', 'internal', '--scopes', 'all', '--name', 'pack', '--json', '--data-dir', dataDir], {
-      cwd: installDir,
-      env: installedEnv(),
-    });
+    const { stdout } = await run(
+      'npx',
+      [
+        '--no',
+        'svc',
+        'keys',
+        'create',
+        '--tier',
+        'internal',
+        '--scopes',
+        'all',
+        '--name',
+        'pack',
+        '--json',
+        '--data-dir',
+        dataDir,
+      ],
+      {
+        cwd: installDir,
+        env: installedEnv(),
+      },
+    );
     const { key } = JSON.parse(stdout) as { key: string };
     const transport = new StdioClientTransport({
       command: 'npx',
@@ -86,11 +125,19 @@ describe('npm pack', () => {
 
   it('installed: `npx svc serve` answers /health', async () => {
     const dataDir = path.join(tmp.dir, 'serve-data');
-    const child = spawn('npx', ['--no', 'svc', 'serve', '--port', '0', '--data-dir', dataDir], { cwd: installDir, env: installedEnv(), stdio: 'ignore', detached: true });
+    const child = spawn('npx', ['--no', 'svc', 'serve', '--port', '0', '--data-dir', dataDir], {
+      cwd: installDir,
+      env: installedEnv(),
+      stdio: 'ignore',
+      detached: true,
+    });
     try {
       let url: string | undefined;
       for (let i = 0; i < 600 && !url; i++) {
-        url = await readFile(path.join(dataDir, 'svc.server.json'), 'utf8').then((t) => (JSON.parse(t) as { url: string }).url, () => undefined);
+        url = await readFile(path.join(dataDir, 'svc.server.json'), 'utf8').then(
+          (t) => (JSON.parse(t) as { url: string }).url,
+          () => undefined,
+        );
         if (!url) await new Promise((r) => setTimeout(r, 100));
       }
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -20,7 +20,12 @@ const EVM = {
 };
 
 async function generate(payload: object) {
-  const res = await server.app.inject({ method: 'POST', url: '/api/v1/contracts/generate', headers: { authorization: `Bearer ${server.adminKey}` }, payload });
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/contracts/generate',
+    headers: { authorization: `Bearer ${server.adminKey}` },
+    payload,
+  });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -59,11 +64,15 @@ describe('generate_contract', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
-    const expected = Object.fromEntries(res.body.error.details.filter((d: { expected?: string }) => d.expected).map((d: { field: string; expected: string }) => [d.field, d.expected]));
+    const expected = Object.fromEntries(
+      res.body.error.details
+        .filter((d: { expected?: string }) => d.expected)
+        .map((d: { field: string; expected: string }) => [d.field, d.expected]),
+    );
     expect(expected).toEqual({ 'beneficiaries.0.percentage': '12.50', 'beneficiaries.1.percentage': '87.50' });
   });
 
-  it('accepts the fara\'id shares and applies a jurisdiction\'s law as warnings', async () => {
+  it("accepts the fara'id shares and applies a jurisdiction's law as warnings", async () => {
     const ok = await generate({
       blockchain: 'evm',
       ownerAddress: EVM.owner,
@@ -89,9 +98,16 @@ describe('generate_contract', () => {
   });
 
   it('validates the plan first, one detail per problem, and records events', async () => {
-    const bad = await generate({ blockchain: 'evm', ownerAddress: EVM.owner, beneficiaries: [{ name: 'A', address: EVM.owner, percentage: 90 }] });
+    const bad = await generate({
+      blockchain: 'evm',
+      ownerAddress: EVM.owner,
+      beneficiaries: [{ name: 'A', address: EVM.owner, percentage: 90 }],
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual(['beneficiaries.0.address', 'beneficiaries']);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual([
+      'beneficiaries.0.address',
+      'beneficiaries',
+    ]);
     const events = await server.services.store.all<EventRecord>(EVENTS);
     const types = events.map((e) => e.type);
     expect(types).toContain('contract.generated');
@@ -130,7 +146,9 @@ describe('estimate_gas', () => {
     expect(body.figures).toMatchObject({ beneficiaries: 8 });
     expect(body.figures.updateGrow).toBeGreaterThan(body.figures.update);
     expect(body.figures.updateShrink).toBeLessThan(body.figures.update);
-    expect(body.estimate.update).toMatch(/\(8 beneficiaries replaced by 8 new\); to 16 beneficiaries: .*; to 4 beneficiaries: /);
+    expect(body.estimate.update).toMatch(
+      /\(8 beneficiaries replaced by 8 new\); to 16 beneficiaries: .*; to 4 beneficiaries: /,
+    );
     expect(body.method).toMatch(/8 beneficiaries \(as given\)/);
   }, 120_000);
 
@@ -139,7 +157,10 @@ describe('estimate_gas', () => {
       method: 'POST',
       url: '/api/v1/contracts/estimate-gas',
       headers: { authorization: `Bearer ${server.adminKey}` },
-      payload: { blockchain: 'evm', contractCode: 'pragma solidity ^0.8.0;\ncontract A {\n  function f() public { uint x = ; }\n}\n' },
+      payload: {
+        blockchain: 'evm',
+        contractCode: 'pragma solidity ^0.8.0;\ncontract A {\n  function f() public { uint x = ; }\n}\n',
+      },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.details[0]).toMatchObject({ field: 'contractCode', line: 3 });

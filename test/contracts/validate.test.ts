@@ -55,8 +55,12 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
   });
 
   it("refuses the owner's own address as beneficiary, whatever its case", () => {
-    const p = plan({ beneficiaries: [{ name: 'a', address: OWNER.toUpperCase().replace('0X', '0x'), percentage: 100 }] });
-    expect(planProblems(p)).toEqual([{ field: 'beneficiaries.0.address', reason: "the owner's own address cannot be a beneficiary" }]);
+    const p = plan({
+      beneficiaries: [{ name: 'a', address: OWNER.toUpperCase().replace('0X', '0x'), percentage: 100 }],
+    });
+    expect(planProblems(p)).toEqual([
+      { field: 'beneficiaries.0.address', reason: "the owner's own address cannot be a beneficiary" },
+    ]);
   });
 
   it('checks guardians and assets for the chain', () => {
@@ -106,9 +110,19 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
 
   describe('a way to release the estate (issue #15), on every chain', () => {
     const tonPlan = (over: Partial<Plan> = {}) =>
-      plan({ blockchain: 'ton', ownerAddress: '0:' + 'b'.repeat(64), beneficiaries: [{ name: 'a', address: '0:' + 'a'.repeat(64), percentage: 100 }], ...over });
+      plan({
+        blockchain: 'ton',
+        ownerAddress: '0:' + 'b'.repeat(64),
+        beneficiaries: [{ name: 'a', address: '0:' + 'a'.repeat(64), percentage: 100 }],
+        ...over,
+      });
     const solPlan = (over: Partial<Plan> = {}) =>
-      plan({ blockchain: 'solana', ownerAddress: '7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs', beneficiaries: [{ name: 'a', address: 'So11111111111111111111111111111111111111112', percentage: 100 }], ...over });
+      plan({
+        blockchain: 'solana',
+        ownerAddress: '7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs',
+        beneficiaries: [{ name: 'a', address: 'So11111111111111111111111111111111111111112', percentage: 100 }],
+        ...over,
+      });
 
     it('without deadMansSwitch the default switch (365 days) applies, and a note says so', () => {
       for (const p of [plan(), tonPlan(), solPlan()]) {
@@ -123,10 +137,12 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
       const given = plan({ deadMansSwitch: { enabled: true, intervalDays: 30, gracePeriodDays: 0 } });
       expect(withPlanDefaults(given)).toEqual({ plan: given, notes: [] });
       // A switch object without `enabled` is a switch.
-      expect(plan({ deadMansSwitch: { intervalDays: 30 } as Plan['deadMansSwitch'] }).deadMansSwitch?.enabled).toBe(true);
+      expect(plan({ deadMansSwitch: { intervalDays: 30 } as Plan['deadMansSwitch'] }).deadMansSwitch?.enabled).toBe(
+        true,
+      );
     });
 
-    it("an explicit enabled: false without guardians is a VALIDATION_ERROR that says why, on evm, solana and ton", () => {
+    it('an explicit enabled: false without guardians is a VALIDATION_ERROR that says why, on evm, solana and ton', () => {
       const off = { deadMansSwitch: { enabled: false, intervalDays: 365, gracePeriodDays: 0 } };
       for (const p of [plan(off), tonPlan(off), solPlan(off)]) {
         const err = (() => {
@@ -139,10 +155,23 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
         })();
         expect(err, p.blockchain).toBeInstanceOf(ApiError);
         expect((err as ApiError).code).toBe('VALIDATION_ERROR');
-        expect((err as ApiError).details).toEqual([{ field: 'deadMansSwitch.enabled', reason: expect.stringMatching(/no guardians.*locked forever.*add guardians/s) }]);
+        expect((err as ApiError).details).toEqual([
+          {
+            field: 'deadMansSwitch.enabled',
+            reason: expect.stringMatching(/no guardians.*locked forever.*add guardians/s),
+          },
+        ]);
       }
       // With guardians, they can release it: allowed.
-      expect(planProblems(plan({ ...off, guardians: { addresses: [A], threshold: 1 }, beneficiaries: [{ name: 'b', address: B, percentage: 100 }] }))).toEqual([]);
+      expect(
+        planProblems(
+          plan({
+            ...off,
+            guardians: { addresses: [A], threshold: 1 },
+            beneficiaries: [{ name: 'b', address: B, percentage: 100 }],
+          }),
+        ),
+      ).toEqual([]);
     });
   });
 
@@ -156,11 +185,19 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
           { type: 'erc721', address: NFT, tokenId: '70', beneficiary: B },
         ],
       });
-      expect(planProblems(p)).toEqual([{ field: 'assets.1.tokenId', reason: 'the same NFT as assets.0 (token ids are compared as numbers)' }]);
+      expect(planProblems(p)).toEqual([
+        { field: 'assets.1.tokenId', reason: 'the same NFT as assets.0 (token ids are compared as numbers)' },
+      ]);
     });
 
     it('one address listed as erc20 and as erc721 is refused, naming the field', () => {
-      const p = plan({ assets: [{ type: 'erc721', address: NFT, tokenId: '1', beneficiary: A }, { type: 'erc20', address: NFT }, { type: 'erc20', address: NFT }] });
+      const p = plan({
+        assets: [
+          { type: 'erc721', address: NFT, tokenId: '1', beneficiary: A },
+          { type: 'erc20', address: NFT },
+          { type: 'erc20', address: NFT },
+        ],
+      });
       const details = planProblems(p);
       expect(details.map((d) => d.field)).toEqual(['assets.1.address', 'assets.2.address']);
       expect(details[0]!.reason).toMatch(/listed as erc721 in assets\.0/);
@@ -168,7 +205,9 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
 
     it('a token id beyond uint256 is refused', () => {
       const p = plan({ assets: [{ type: 'erc721', address: NFT, tokenId: '9'.repeat(78), beneficiary: A }] });
-      expect(planProblems(p)).toEqual([{ field: 'assets.0.tokenId', reason: 'larger than the largest uint256 token id' }]);
+      expect(planProblems(p)).toEqual([
+        { field: 'assets.0.tokenId', reason: 'larger than the largest uint256 token id' },
+      ]);
     });
   });
 });

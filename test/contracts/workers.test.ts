@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContractEngine, generateContract, type GenerateInput, type GenerateStage } from '../../src/contracts/engine.js';
+import {
+  ContractEngine,
+  generateContract,
+  type GenerateInput,
+  type GenerateStage,
+} from '../../src/contracts/engine.js';
 import { ApiError } from '../../src/core/errors.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { ticker, until } from '../support/loop.js';
@@ -34,7 +39,6 @@ const SOLANA_PLAN = {
   ],
 };
 
-
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({});
@@ -52,15 +56,33 @@ async function useEngine(engine: ContractEngine): Promise<ContractEngine> {
 }
 
 async function post(url: string, payload: object) {
-  const res = await server.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${server.adminKey}` }, payload });
-  return { status: res.statusCode, headers: res.headers, body: res.json() as { error?: { code: string; message: string; details?: Array<{ field: string; reason: string }> } } };
+  const res = await server.app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${server.adminKey}` },
+    payload,
+  });
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    body: res.json() as {
+      error?: { code: string; message: string; details?: Array<{ field: string; reason: string }> };
+    },
+  };
 }
 
 const estimate = (payload: object) => post('/api/v1/contracts/estimate-gas', payload);
 const generate = (payload: object) => post('/api/v1/contracts/generate', payload);
 
 function deps(engine: ContractEngine, extra: { signal?: AbortSignal; onStage?: (s: GenerateStage) => void } = {}) {
-  return { engine, store: server.services.store, clock: server.services.clock, log: server.services.log, jurisdictions: server.services.jurisdictions, ...extra };
+  return {
+    engine,
+    store: server.services.store,
+    clock: server.services.clock,
+    log: server.services.log,
+    jurisdictions: server.services.jurisdictions,
+    ...extra,
+  };
 }
 
 describe('pathological input is refused before any parsing, enveloped', () => {
@@ -77,7 +99,10 @@ describe('pathological input is refused before any parsing, enveloped', () => {
 
   it('solana: Vec< nested 20,000 deep is a 400 "nested too deeply" with its position', async () => {
     const engine = await useEngine(new ContractEngine());
-    const res = await estimate({ blockchain: 'solana', contractCode: `pub struct A { x: ${'Vec<'.repeat(20_000)}u8${'>'.repeat(20_000)} }` });
+    const res = await estimate({
+      blockchain: 'solana',
+      contractCode: `pub struct A { x: ${'Vec<'.repeat(20_000)}u8${'>'.repeat(20_000)} }`,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'Rust source nested too deeply' });
     expect(res.body.error?.details?.[0]).toMatchObject({ field: 'contractCode', line: 1 });
@@ -86,16 +111,22 @@ describe('pathological input is refused before any parsing, enveloped', () => {
 
   it('ton: a FunC source over 200,000 characters, or nested too deeply, is a 400 before the compiler sees it', async () => {
     const engine = await useEngine(new ContractEngine());
-    const huge = await estimate({ blockchain: 'ton', contractCode: `() recv_internal() impure {\n${';; padding\n'.repeat(25_000)}}\n` });
+    const huge = await estimate({
+      blockchain: 'ton',
+      contractCode: `() recv_internal() impure {\n${';; padding\n'.repeat(25_000)}}\n`,
+    });
     expect(huge.status).toBe(400);
     expect(JSON.stringify(huge.body.error?.details)).toMatch(/at most 200000 characters for ton/);
-    const deep = await estimate({ blockchain: 'ton', contractCode: `int f() { return ${'('.repeat(5_000)}1${')'.repeat(5_000)}; }` });
+    const deep = await estimate({
+      blockchain: 'ton',
+      contractCode: `int f() { return ${'('.repeat(5_000)}1${')'.repeat(5_000)}; }`,
+    });
     expect(deep.status).toBe(400);
     expect(deep.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'FunC source nested too deeply' });
     expect(engine.ton.workers).toBe(0);
   });
 
-  it('evm: the estimate_gas cap is the compiler\'s (512 KiB), not 2,000,000', async () => {
+  it("evm: the estimate_gas cap is the compiler's (512 KiB), not 2,000,000", async () => {
     await useEngine(new ContractEngine());
     const res = await estimate({ blockchain: 'evm', contractCode: '// x\n'.repeat(110_000) });
     expect(res.status).toBe(400);
@@ -122,7 +153,10 @@ describe('jobs over their limits are stopped without holding the event loop', ()
     const engine = await useEngine(new ContractEngine({ ton: { timeoutMs: 30 } }));
     const res = await estimate({ blockchain: 'ton', contractCode: '() recv_internal() impure { }\n' });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^Input too complex: Compiling and running the FunC code took longer than 30 ms/) });
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringMatching(/^Input too complex: Compiling and running the FunC code took longer than 30 ms/),
+    });
     expect(res.body.error?.details?.[0]?.field).toBe('contractCode');
     expect(engine.ton.workers).toBe(0);
   }, 60_000);
@@ -135,7 +169,8 @@ describe('jobs over their limits are stopped without holding the event loop', ()
     expect(gen.status).toBe(503);
     expect(gen.body.error?.message).toMatch(/execution check of the EVM contract took longer than 20 ms/);
     // client code whose constructor spins until the gas cap: stopped, and the caller's code is named as the cause
-    const spin = '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Spin {\n    uint256 public n;\n    constructor() { while (true) { n++; } }\n}\n';
+    const spin =
+      '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Spin {\n    uint256 public n;\n    constructor() { while (true) { n++; } }\n}\n';
     const est = await estimate({ blockchain: 'evm', contractCode: spin });
     expect(est.status).toBe(400);
     expect(est.body.error?.message).toMatch(/^Input too complex: Executing the contract took longer than 20 ms/);
@@ -166,7 +201,11 @@ describe('abort', () => {
     const a = new AbortController();
     const b = new AbortController();
     const stages: GenerateStage[] = [];
-    const running = generateContract(tonPlan(94) as GenerateInput, 'acct_test', deps(engine, { signal: a.signal, onStage: (s) => stages.push(s) }));
+    const running = generateContract(
+      tonPlan(94) as GenerateInput,
+      'acct_test',
+      deps(engine, { signal: a.signal, onStage: (s) => stages.push(s) }),
+    );
     running.catch(() => undefined);
     const queued = generateContract(tonPlan(95) as GenerateInput, 'acct_test', deps(engine, { signal: b.signal }));
     queued.catch(() => undefined);
@@ -197,7 +236,14 @@ describe('onStage', () => {
     // a plan refused by its law stops after 'law'
     const stages: GenerateStage[] = [];
     const refused = generateContract(
-      { ...EVM_PLAN, inheritanceTemplate: 'islamic-mirth', beneficiaries: [{ name: 'W', address: EVM_PLAN.beneficiaries[0]!.address, percentage: 50, relationship: 'wife' }, { name: 'S', address: EVM_PLAN.beneficiaries[1]!.address, percentage: 50, relationship: 'son' }] } as GenerateInput,
+      {
+        ...EVM_PLAN,
+        inheritanceTemplate: 'islamic-mirth',
+        beneficiaries: [
+          { name: 'W', address: EVM_PLAN.beneficiaries[0]!.address, percentage: 50, relationship: 'wife' },
+          { name: 'S', address: EVM_PLAN.beneficiaries[1]!.address, percentage: 50, relationship: 'son' },
+        ],
+      } as GenerateInput,
       'acct_test',
       deps(engine, { onStage: (s) => stages.push(s) }),
     );

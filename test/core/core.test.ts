@@ -44,7 +44,11 @@ describe('errors', () => {
   it('serialises only what a client should see', () => {
     const e = new ApiError('RATE_LIMIT_EXCEEDED', 'slow down', [], '2026-01-01T00:00:00.000Z');
     expect(e.status).toBe(429);
-    expect(e.toBody()).toEqual({ code: 'RATE_LIMIT_EXCEEDED', message: 'slow down', retryAfter: '2026-01-01T00:00:00.000Z' });
+    expect(e.toBody()).toEqual({
+      code: 'RATE_LIMIT_EXCEEDED',
+      message: 'slow down',
+      retryAfter: '2026-01-01T00:00:00.000Z',
+    });
     expect(toApiError(new Error('boom /etc/passwd')).toBody()).toEqual(ApiError.internal().toBody());
   });
 });
@@ -82,10 +86,27 @@ describe('ids', () => {
 describe('offset pagination', () => {
   const items = Array.from({ length: 45 }, (_, i) => i);
   it('computes the pagination metadata', () => {
-    expect(paginateOffset(items, 1, 20).pagination).toEqual({ page: 1, limit: 20, total: 45, pages: 3, hasNext: true, hasPrev: false });
+    expect(paginateOffset(items, 1, 20).pagination).toEqual({
+      page: 1,
+      limit: 20,
+      total: 45,
+      pages: 3,
+      hasNext: true,
+      hasPrev: false,
+    });
     expect(paginateOffset(items, 3, 20).items).toEqual([40, 41, 42, 43, 44]);
-    expect(paginateOffset(items, 4, 20)).toEqual({ items: [], pagination: { page: 4, limit: 20, total: 45, pages: 3, hasNext: false, hasPrev: true } });
-    expect(paginateOffset([], 1, 20).pagination).toEqual({ page: 1, limit: 20, total: 0, pages: 1, hasNext: false, hasPrev: false });
+    expect(paginateOffset(items, 4, 20)).toEqual({
+      items: [],
+      pagination: { page: 4, limit: 20, total: 45, pages: 3, hasNext: false, hasPrev: true },
+    });
+    expect(paginateOffset([], 1, 20).pagination).toEqual({
+      page: 1,
+      limit: 20,
+      total: 0,
+      pages: 1,
+      hasNext: false,
+      hasPrev: false,
+    });
   });
 });
 
@@ -141,11 +162,16 @@ describe('configuration', () => {
   it('takes flags over environment over defaults', () => {
     expect(loadConfig({}, {})).toMatchObject({ host: '127.0.0.1', port: 3000, logLevel: 'info', bodyLimit: 1048576 });
     expect(loadConfig({}, { SVC_PORT: '4000', SVC_API_KEY: 'k' })).toMatchObject({ port: 4000, apiKey: 'k' });
-    expect(loadConfig({ port: '5000', 'api-key': 'f' }, { SVC_PORT: '4000', SVC_API_KEY: 'k' })).toMatchObject({ port: 5000, apiKey: 'f' });
+    expect(loadConfig({ port: '5000', 'api-key': 'f' }, { SVC_PORT: '4000', SVC_API_KEY: 'k' })).toMatchObject({
+      port: 5000,
+      apiKey: 'f',
+    });
     expect(loadConfig({ 'data-dir': 'x/y' }, {}).dataDir).toMatch(/\/x\/y$/);
   });
   it('names the bad setting', () => {
-    expect(() => loadConfig({ port: '70000' }, {})).toThrow(new ConfigError('--port must be a port number from 0 to 65535, got "70000"'));
+    expect(() => loadConfig({ port: '70000' }, {})).toThrow(
+      new ConfigError('--port must be a port number from 0 to 65535, got "70000"'),
+    );
     expect(() => loadConfig({}, { SVC_PORT: 'x' })).toThrow(/SVC_PORT/);
     expect(() => loadConfig({}, { SVC_LOG_LEVEL: 'loud' })).toThrow(/SVC_LOG_LEVEL must be one of/);
     expect(() => loadConfig({}, { SVC_BODY_LIMIT: '-1' })).toThrow(/SVC_BODY_LIMIT/);
@@ -187,13 +213,28 @@ describe('transport helpers', () => {
   });
 
   it('leaves other parameters alone, including ones that only contain the word', () => {
-    expect(redactUrl('/x?my_api_key_hint=abc&api_keys=1&q=api_key')).toBe('/x?my_api_key_hint=abc&api_keys=1&q=api_key');
-    expect(redactUrl('/x?token=t1&access_token=t2&password=p')).toBe('/x?token=[redacted]&access_token=[redacted]&password=[redacted]');
+    expect(redactUrl('/x?my_api_key_hint=abc&api_keys=1&q=api_key')).toBe(
+      '/x?my_api_key_hint=abc&api_keys=1&q=api_key',
+    );
+    expect(redactUrl('/x?token=t1&access_token=t2&password=p')).toBe(
+      '/x?token=[redacted]&access_token=[redacted]&password=[redacted]',
+    );
   });
 
   it('coerces query strings to the declared types only', () => {
-    const shape = { page: z.number().int().default(1), flag: z.boolean().optional(), tags: z.array(z.string()).optional(), q: z.string() };
-    expect(coerceQuery(shape, { page: '2', flag: 'true', tags: 'a,b', q: '42', other: 'x' })).toEqual({ page: 2, flag: true, tags: ['a', 'b'], q: '42', other: 'x' });
+    const shape = {
+      page: z.number().int().default(1),
+      flag: z.boolean().optional(),
+      tags: z.array(z.string()).optional(),
+      q: z.string(),
+    };
+    expect(coerceQuery(shape, { page: '2', flag: 'true', tags: 'a,b', q: '42', other: 'x' })).toEqual({
+      page: 2,
+      flag: true,
+      tags: ['a', 'b'],
+      q: '42',
+      other: 'x',
+    });
     expect(coerceQuery(shape, { page: 'two', flag: 'yes' })).toEqual({ page: 'two', flag: 'yes' });
   });
 

@@ -39,7 +39,7 @@ describe('Keyring: AES-256-GCM seal and open', () => {
     expect(k.openString(b, 'webhooks/w1')).toBe('whsec_abc');
   });
 
-  it('refuses another record\'s AAD, a changed byte, and another key', () => {
+  it("refuses another record's AAD, a changed byte, and another key", () => {
     const a = k.seal('whsec_abc', 'webhooks/w1');
     expect(() => k.open(a, 'webhooks/w2')).toThrow(SealError);
     const i = a.length - 5;
@@ -88,10 +88,14 @@ describe('loadMasterKey', () => {
     await writeFile(file, b64 + '\n');
     expect((await loadMasterKey({ file, dataDir: dir, shared: true })).key.equals(key)).toBe(true);
     const short = Buffer.alloc(16, 1).toString('base64');
-    await expect(loadMasterKey({ value: short, dataDir: dir, shared: false })).rejects.toThrow(/32 random bytes in base64/);
+    await expect(loadMasterKey({ value: short, dataDir: dir, shared: false })).rejects.toThrow(
+      /32 random bytes in base64/,
+    );
     const message = await loadMasterKey({ value: short, dataDir: dir, shared: false }).catch((e: Error) => e.message);
     expect(message).not.toContain(short);
-    await expect(loadMasterKey({ file: path.join(dir, 'missing'), dataDir: dir, shared: false })).rejects.toThrow(/cannot read the master key file/);
+    await expect(loadMasterKey({ file: path.join(dir, 'missing'), dataDir: dir, shared: false })).rejects.toThrow(
+      /cannot read the master key file/,
+    );
     await expect(loadMasterKey({ value: b64, file, dataDir: dir, shared: false })).rejects.toThrow(/not both/);
     expect(() => parseMasterKey('not base64 at all', 'X')).toThrow(MasterKeyError);
     expect(new MasterKeyError('x')).toBeInstanceOf(ConfigError); // the CLI prints it in one line, exit code 2
@@ -99,10 +103,12 @@ describe('loadMasterKey', () => {
 
   it('with PostgreSQL, refuses to start without a configured key instead of making one per instance', async () => {
     const dir = await tmp();
-    await expect(loadMasterKey({ dataDir: dir, shared: true })).rejects.toThrow(/every instance must use the same master key: set SVC_MASTER_KEY/);
+    await expect(loadMasterKey({ dataDir: dir, shared: true })).rejects.toThrow(
+      /every instance must use the same master key: set SVC_MASTER_KEY/,
+    );
   });
 
-  it('the embedded setup creates the data directory\'s key file once (0600), warns once, and reuses it', async () => {
+  it("the embedded setup creates the data directory's key file once (0600), warns once, and reuses it", async () => {
     const dir = path.join(await tmp(), 'data');
     const warnings: string[] = [];
     const first = await loadMasterKey({ dataDir: dir, shared: false }, (m) => warnings.push(m));

@@ -23,7 +23,6 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-
 describe('WorkerPool', () => {
   it('starts no worker before the first job, runs tasks with structured-cloneable results and keeps the worker warm', async () => {
     const p = pool();
@@ -38,7 +37,11 @@ describe('WorkerPool', () => {
     const p = pool();
     const e = await rejection(p.run('refuse', null));
     expect(e).toBeInstanceOf(ApiError);
-    expect(e).toMatchObject({ code: 'VALIDATION_ERROR', message: 'refused in the worker', details: [{ field: 'x', reason: 'because' }] });
+    expect(e).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'refused in the worker',
+      details: [{ field: 'x', reason: 'because' }],
+    });
     const plain = (await rejection(p.run('fail', null))) as Error;
     expect(plain).not.toBeInstanceOf(ApiError);
     expect(plain.message).toBe('plain failure');
@@ -52,7 +55,10 @@ describe('WorkerPool', () => {
     const e = await rejection(p.run('spin', null, { timeoutMs: 300 }));
     const ticks = t.stop();
     expect(e).toBeInstanceOf(ApiError);
-    expect(e).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^Input too complex: The test task took longer than 300 ms/) });
+    expect(e).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringMatching(/^Input too complex: The test task took longer than 300 ms/),
+    });
     // The loop turned many times while the job ran in its thread.
     expect(ticks).toBeGreaterThan(10);
     expect(p.stats.timeouts).toBe(1);
@@ -61,16 +67,24 @@ describe('WorkerPool', () => {
     expect(p.stats.workersStarted).toBe(2);
   });
 
-  it('uses the caller\'s error for a limit (e.g. SERVICE_BUSY for a generation)', async () => {
+  it("uses the caller's error for a limit (e.g. SERVICE_BUSY for a generation)", async () => {
     const p = pool();
-    const e = await rejection(p.run('spin', null, { timeoutMs: 50, onLimit: (kind, limit) => new ApiError('SERVICE_BUSY', `${kind} ${limit}`) }));
+    const e = await rejection(
+      p.run('spin', null, {
+        timeoutMs: 50,
+        onLimit: (kind, limit) => new ApiError('SERVICE_BUSY', `${kind} ${limit}`),
+      }),
+    );
     expect(e).toMatchObject({ code: 'SERVICE_BUSY', message: 'time 50 ms' });
   });
 
   it('a job over its memory limit stops with the limit error, not a crash of the process', async () => {
     const p = pool({ resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 } });
     const e = await rejection(p.run('hog', null));
-    expect(e).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/needed more than 32 MB of memory/) });
+    expect(e).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringMatching(/needed more than 32 MB of memory/),
+    });
     expect(p.stats.memoryLimits).toBe(1);
     expect(p.workers).toBe(0);
     expect(await p.run('echo', 1)).toMatchObject({ echoed: 1 });

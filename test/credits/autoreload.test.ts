@@ -21,14 +21,30 @@ afterAll(async () => {
   await h?.close();
 });
 
-const deps = () => ({ store: h.server.services.store, clock: h.clock, config: h.server.services.config, log: h.server.services.log });
+const deps = () => ({
+  store: h.server.services.store,
+  clock: h.clock,
+  config: h.server.services.config,
+  log: h.server.services.log,
+});
 let keys = 0;
 const spend = (accountId: string, credits: number) =>
-  debitCredits(deps(), accountId, { credits, idempotencyKey: `k${++keys}`, reference: { type: 'chat_message', id: `m${keys}` }, action: 'chat_message' });
-const reloadCalls = (accountId: string) => h.standin.calls('POST /v1/payment_intents').filter((r) => r.body.metadata?.svcAccountId === accountId);
+  debitCredits(deps(), accountId, {
+    credits,
+    idempotencyKey: `k${++keys}`,
+    reference: { type: 'chat_message', id: `m${keys}` },
+    action: 'chat_message',
+  });
+const reloadCalls = (accountId: string) =>
+  h.standin.calls('POST /v1/payment_intents').filter((r) => r.body.metadata?.svcAccountId === accountId);
 
 async function setAutoReload(user: TestSession, body: Record<string, unknown>) {
-  const res = await h.server.app.inject({ method: 'PUT', url: '/api/v1/svcloom/credits/auto-reload', headers: sessionHeaders(user), payload: body });
+  const res = await h.server.app.inject({
+    method: 'PUT',
+    url: '/api/v1/svcloom/credits/auto-reload',
+    headers: sessionHeaders(user),
+    payload: body,
+  });
   if (res.statusCode !== 200) throw new Error(`auto-reload answered ${res.statusCode}: ${res.body}`);
   return res.json().data;
 }
@@ -37,7 +53,13 @@ async function setAutoReload(user: TestSession, body: Record<string, unknown>) {
 async function reloadingUser(settings: { thresholds?: number[]; maxMonthlySpend?: number } = {}): Promise<TestSession> {
   const user = await h.user();
   await h.buyAndPay(user);
-  await setAutoReload(user, { enabled: true, packType: 'starter', thresholds: [20], maxMonthlySpend: 5000, ...settings });
+  await setAutoReload(user, {
+    enabled: true,
+    packType: 'starter',
+    thresholds: [20],
+    maxMonthlySpend: 5000,
+    ...settings,
+  });
   return user;
 }
 
@@ -54,7 +76,9 @@ describe('automatic reload', () => {
     expect(reloads[0]).toMatchObject({ kind: 'purchase', amount: 100 });
     const initiated = await h.events(user.accountId, 'payment.initiated');
     expect(initiated.filter((e) => e.data.kind === 'auto_reload')).toHaveLength(1);
-    const completed = (await h.events(user.accountId, 'payment.completed')).filter((e) => e.data.kind === 'auto_reload');
+    const completed = (await h.events(user.accountId, 'payment.completed')).filter(
+      (e) => e.data.kind === 'auto_reload',
+    );
     expect(completed).toHaveLength(1);
     const low = await h.events(user.accountId, 'credits.low_balance');
     expect(low).toHaveLength(1);
@@ -63,7 +87,7 @@ describe('automatic reload', () => {
     expect(wallet!.autoReload).toMatchObject({ inFlight: null, consecutiveFailures: 0, monthSpend: 500 });
   });
 
-  it('the monthly cap holds: no reload once the month\'s spend would pass it, and it resets next month', async () => {
+  it("the monthly cap holds: no reload once the month's spend would pass it, and it resets next month", async () => {
     const user = await reloadingUser({ maxMonthlySpend: 1000 });
     await spend(user.accountId, 85); // 15
     await settleReloads();
@@ -78,7 +102,11 @@ describe('automatic reload', () => {
     expect(await h.checkBalance(user.accountId)).toBe(15);
     const lastNotice = (await h.events(user.accountId, 'credits.low_balance')).at(-1)!;
     expect(lastNotice.data.autoReload).toBe('monthly_cap_reached');
-    const wallet = await h.server.app.inject({ method: 'GET', url: '/api/svcloom/credits/wallet', headers: sessionHeaders(user) });
+    const wallet = await h.server.app.inject({
+      method: 'GET',
+      url: '/api/svcloom/credits/wallet',
+      headers: sessionHeaders(user),
+    });
     expect(wallet.json().data.autoReload).toMatchObject({ spentThisMonth: 1000, maxMonthlySpend: 1000, enabled: true });
     // Next month the cap starts again.
     const now = new Date(h.clock.ms);
@@ -117,7 +145,12 @@ describe('automatic reload', () => {
     expect(reloadCalls(user.accountId)).toHaveLength(3);
     expect(await h.checkBalance(user.accountId)).toBe(36);
     // Turning it on again clears the failures.
-    const view = await setAutoReload(user, { enabled: true, packType: 'starter', thresholds: [50], maxMonthlySpend: 5000 });
+    const view = await setAutoReload(user, {
+      enabled: true,
+      packType: 'starter',
+      thresholds: [50],
+      maxMonthlySpend: 5000,
+    });
     expect(view.autoReload).toMatchObject({ enabled: true, consecutiveFailures: 0, disabledReason: null });
   });
 
@@ -151,7 +184,9 @@ describe('automatic reload', () => {
     h.standin.chargeOutcome = 'server_error';
     await spend(user.accountId, 90);
     await settleReloads();
-    const piId = [...h.standin.paymentIntents.values()].filter((p) => p.metadata?.svcAccountId === user.accountId && p.metadata?.svcPurchaseId?.startsWith('rld_')).at(-1)!.id;
+    const piId = [...h.standin.paymentIntents.values()]
+      .filter((p) => p.metadata?.svcAccountId === user.accountId && p.metadata?.svcPurchaseId?.startsWith('rld_'))
+      .at(-1)!.id;
     const pi = { ...h.standin.paymentIntents.get(piId)!, status: 'succeeded' };
     const event = h.standin.event('payment_intent.succeeded', pi);
     await h.deliver(event);
@@ -168,7 +203,12 @@ describe('automatic reload', () => {
       headers: { authorization: `Bearer ${h.server.adminKey}` },
       payload: { amount: 30, reason: 'trial' },
     });
-    const view = await setAutoReload(user, { enabled: true, packType: 'starter', thresholds: [20], maxMonthlySpend: 1000 });
+    const view = await setAutoReload(user, {
+      enabled: true,
+      packType: 'starter',
+      thresholds: [20],
+      maxMonthlySpend: 1000,
+    });
     expect(view.autoReload.paymentMethodSaved).toBe(false);
     await spend(user.accountId, 15);
     await settleReloads();

@@ -19,7 +19,10 @@ describe('svc credits grant', () => {
       [['credits'], /credits needs a command: grant/],
       [['credits', 'give'], /unknown credits command "give"/],
       [['credits', 'grant', '--amount', '5', '--reason', 'x'], /--account is required/],
-      [['credits', 'grant', '--account', 'acct_x', '--amount', 'lots', '--reason', 'x'], /--amount must be a whole number/],
+      [
+        ['credits', 'grant', '--account', 'acct_x', '--amount', 'lots', '--reason', 'x'],
+        /--amount must be a whole number/,
+      ],
       [['credits', 'grant', '--account', 'acct_x', '--amount', '5'], /--reason/],
     ] as const) {
       const r = await runSvc([...args, '--data-dir', data.dir]);
@@ -31,15 +34,67 @@ describe('svc credits grant', () => {
 
   it('grants offline and through a running server; every grant is a ledger entry', async () => {
     const dir = path.join(data.dir, 'grants');
-    const created = await runSvc(['accounts', 'create', '--name', 'Credit Ltd', '--tier', 'partner', '--json', '--data-dir', dir]);
+    const created = await runSvc([
+      'accounts',
+      'create',
+      '--name',
+      'Credit Ltd',
+      '--tier',
+      'partner',
+      '--json',
+      '--data-dir',
+      dir,
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const account = (JSON.parse(created.stdout) as { account: { id: string } }).account.id;
-    const offline = await runSvc(['credits', 'grant', '--account', account, '--amount', '120', '--reason', 'launch offer', '--idempotency-key', 'launch', '--json', '--data-dir', dir]);
+    const offline = await runSvc([
+      'credits',
+      'grant',
+      '--account',
+      account,
+      '--amount',
+      '120',
+      '--reason',
+      'launch offer',
+      '--idempotency-key',
+      'launch',
+      '--json',
+      '--data-dir',
+      dir,
+    ]);
     expect(offline.code, offline.stderr).toBe(0);
-    expect(JSON.parse(offline.stdout)).toMatchObject({ balance: 120, replayed: false, entry: { kind: 'grant', amount: 120, reason: 'launch offer' } });
-    const replay = await runSvc(['credits', 'grant', '--account', account, '--amount', '120', '--reason', 'launch offer', '--idempotency-key', 'launch', '--data-dir', dir]);
+    expect(JSON.parse(offline.stdout)).toMatchObject({
+      balance: 120,
+      replayed: false,
+      entry: { kind: 'grant', amount: 120, reason: 'launch offer' },
+    });
+    const replay = await runSvc([
+      'credits',
+      'grant',
+      '--account',
+      account,
+      '--amount',
+      '120',
+      '--reason',
+      'launch offer',
+      '--idempotency-key',
+      'launch',
+      '--data-dir',
+      dir,
+    ]);
     expect(replay.stdout).toMatch(/Already granted.*Balance of .*: 120/);
-    const missing = await runSvc(['credits', 'grant', '--account', 'acct_nobody', '--amount', '1', '--reason', 'x', '--data-dir', dir]);
+    const missing = await runSvc([
+      'credits',
+      'grant',
+      '--account',
+      'acct_nobody',
+      '--amount',
+      '1',
+      '--reason',
+      'x',
+      '--data-dir',
+      dir,
+    ]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^svc: NOT_FOUND/);
 
@@ -47,10 +102,30 @@ describe('svc credits grant', () => {
     try {
       const admin = (serve.stderr().match(/svc_sk_[A-Za-z0-9_-]{43}/) ?? [])[0]!;
       expect(admin).toBeTruthy();
-      const online = await runSvc(['credits', 'grant', '--account', account, '--amount=-20', '--reason', 'correction', '--json', '--data-dir', dir], { SVC_API_KEY: admin });
+      const online = await runSvc(
+        [
+          'credits',
+          'grant',
+          '--account',
+          account,
+          '--amount=-20',
+          '--reason',
+          'correction',
+          '--json',
+          '--data-dir',
+          dir,
+        ],
+        { SVC_API_KEY: admin },
+      );
       expect(online.code, online.stderr).toBe(0);
-      expect(JSON.parse(online.stdout)).toMatchObject({ balance: 100, entry: { kind: 'grant', amount: -20, reason: 'correction' } });
-      const overdraft = await runSvc(['credits', 'grant', '--account', account, '--amount=-1000', '--reason', 'too much', '--data-dir', dir], { SVC_API_KEY: admin });
+      expect(JSON.parse(online.stdout)).toMatchObject({
+        balance: 100,
+        entry: { kind: 'grant', amount: -20, reason: 'correction' },
+      });
+      const overdraft = await runSvc(
+        ['credits', 'grant', '--account', account, '--amount=-1000', '--reason', 'too much', '--data-dir', dir],
+        { SVC_API_KEY: admin },
+      );
       expect(overdraft.code).toBe(1);
       expect(overdraft.stderr).toMatch(/^svc: INSUFFICIENT_CREDITS/);
     } finally {

@@ -33,24 +33,43 @@ describe('checkout fulfilment', () => {
     const user = await h.user();
     // The account's webhook subscribers get the payment events through the outbox.
     const { webhook } = await createWebhook(
-      { store: h.server.services.store, clock: h.clock, keyring: h.server.services.keyring, cursors: h.server.services.cursors, allow: '127.0.0.1' },
+      {
+        store: h.server.services.store,
+        clock: h.clock,
+        keyring: h.server.services.keyring,
+        cursors: h.server.services.cursors,
+        allow: '127.0.0.1',
+      },
       user.accountId,
       { url: 'https://127.0.0.1:9/payments', name: 'payments', events: ['payment.initiated', 'payment.completed'] },
     );
     const bought = await h.buy(user);
     expect(bought.url).toContain(bought.checkoutSessionId);
     const record = await h.server.services.store.get<CheckoutRecord>(CREDIT_CHECKOUTS, bought.checkoutSessionId);
-    expect(record).toMatchObject({ ownerId: user.accountId, status: 'open', packType: 'starter', credits: STARTER, purchaseId: bought.purchaseId });
+    expect(record).toMatchObject({
+      ownerId: user.accountId,
+      status: 'open',
+      packType: 'starter',
+      credits: STARTER,
+      purchaseId: bought.purchaseId,
+    });
     expect(await h.events(user.accountId, 'payment.initiated')).toHaveLength(1);
     const completed = h.standin.completeCheckout(bought.checkoutSessionId);
     const res = await h.deliver(completed);
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ success: true, data: { received: true, handled: true, eventId: completed.id } });
     const wallet = await h.wallet(user.accountId);
-    expect(wallet).toMatchObject({ balance: STARTER, stripeCustomerId: h.standin.sessions.get(bought.checkoutSessionId)!.customer });
+    expect(wallet).toMatchObject({
+      balance: STARTER,
+      stripeCustomerId: h.standin.sessions.get(bought.checkoutSessionId)!.customer,
+    });
     expect(wallet!.paymentMethodId).toMatch(/^pm_/);
     const [event] = await h.events(user.accountId, 'payment.completed');
-    expect(event!.data).toMatchObject({ checkoutSessionId: bought.checkoutSessionId, credits: STARTER, balance: STARTER });
+    expect(event!.data).toMatchObject({
+      checkoutSessionId: bought.checkoutSessionId,
+      credits: STARTER,
+      balance: STARTER,
+    });
     const queued = await h.server.services.store.findBy<DeliveryRecord>(DELIVERIES, 'webhookId', webhook.id);
     expect(queued.map((d) => d.type).sort()).toEqual(['payment.completed', 'payment.initiated']);
     // A second purchase reuses the Stripe customer, so saved cards stay together.
@@ -83,7 +102,8 @@ describe('checkout fulfilment', () => {
     const refunded = h.standin.refund(h.standin.sessions.get(checkoutSessionId)!.payment_intent);
     expect((await h.deliver(refunded)).status).toBe(200);
     expect(await h.checkBalance(user.accountId)).toBe(0);
-    for (const e of [completed, refunded, completed, refunded, completed]) expect((await h.deliver(e)).status).toBe(200);
+    for (const e of [completed, refunded, completed, refunded, completed])
+      expect((await h.deliver(e)).status).toBe(200);
     const entries = await h.entries(user.accountId);
     expect(entries.map((e) => [e.kind, e.amount])).toEqual([
       ['purchase', STARTER],
@@ -138,16 +158,23 @@ describe('checkout fulfilment', () => {
     const expired = h.standin.expireCheckout(checkoutSessionId);
     await h.deliver(expired);
     await h.deliver(expired);
-    expect(await h.server.services.store.get<CheckoutRecord>(CREDIT_CHECKOUTS, checkoutSessionId)).toMatchObject({ status: 'expired' });
+    expect(await h.server.services.store.get<CheckoutRecord>(CREDIT_CHECKOUTS, checkoutSessionId)).toMatchObject({
+      status: 'expired',
+    });
     const failed = await h.events(user.accountId, 'payment.failed');
     expect(failed).toHaveLength(1);
     expect(failed[0]!.data).toMatchObject({ checkoutSessionId, reason: 'checkout_expired' });
     expect(await h.checkBalance(user.accountId)).toBe(0);
 
     const other = await h.buyAndPay(user);
-    const late = h.standin.event('checkout.session.expired', { ...(other.completed.data.object as any), status: 'expired' });
+    const late = h.standin.event('checkout.session.expired', {
+      ...(other.completed.data.object as any),
+      status: 'expired',
+    });
     expect((await h.deliver(late)).json.data.handled).toBe(false);
-    expect(await h.server.services.store.get<CheckoutRecord>(CREDIT_CHECKOUTS, other.checkoutSessionId)).toMatchObject({ status: 'completed' });
+    expect(await h.server.services.store.get<CheckoutRecord>(CREDIT_CHECKOUTS, other.checkoutSessionId)).toMatchObject({
+      status: 'completed',
+    });
     expect(await h.checkBalance(user.accountId)).toBe(STARTER);
   });
 
@@ -171,11 +198,21 @@ describe('checkout fulfilment', () => {
       await h.deliver(completed, { timestamp: Math.floor(h.clock.ms / 1000) - 3600 }),
       await h.deliver(completed, { signature: null }),
       await h.deliver(completed, { signature: 'v1=deadbeef' }),
-      await h.deliver(completed, { body: body.replace(`"amount_total":${completed.data.object && (completed.data.object as any).amount_total}`, '"amount_total":1'), signature: h.standin.sign(body, { timestamp: Math.floor(h.clock.ms / 1000) }) }),
+      await h.deliver(completed, {
+        body: body.replace(
+          `"amount_total":${completed.data.object && (completed.data.object as any).amount_total}`,
+          '"amount_total":1',
+        ),
+        signature: h.standin.sign(body, { timestamp: Math.floor(h.clock.ms / 1000) }),
+      }),
     ];
     for (const res of cases) {
       expect(res.status).toBe(400);
-      expect(res.json).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' }, meta: { requestId: expect.any(String) } });
+      expect(res.json).toMatchObject({
+        success: false,
+        error: { code: 'VALIDATION_ERROR' },
+        meta: { requestId: expect.any(String) },
+      });
     }
     expect(await h.entries(user.accountId)).toEqual([]);
     expect(await h.events(user.accountId, 'payment.completed')).toEqual([]);
@@ -187,7 +224,13 @@ describe('checkout fulfilment', () => {
   it('ignores events it does not use and sessions of no account here, with a 200', async () => {
     const other = h.standin.event('customer.created', { id: 'cus_x', object: 'customer' });
     expect((await h.deliver(other)).json).toMatchObject({ success: true, data: { handled: false } });
-    const foreign = h.standin.event('checkout.session.completed', { id: 'cs_test_foreign', object: 'checkout.session', mode: 'payment', payment_status: 'paid', metadata: {} });
+    const foreign = h.standin.event('checkout.session.completed', {
+      id: 'cs_test_foreign',
+      object: 'checkout.session',
+      mode: 'payment',
+      payment_status: 'paid',
+      metadata: {},
+    });
     expect((await h.deliver(foreign)).json).toMatchObject({ success: true, data: { handled: false } });
   });
 });
@@ -214,7 +257,11 @@ describe('without Stripe configured', () => {
     const hook = await bare.deliver(bare.standin.event('checkout.session.completed', {}));
     expect(hook.status).toBe(503);
     expect(hook.json.error.code).toBe('PAYMENTS_NOT_CONFIGURED');
-    const packs = await bare.server.app.inject({ method: 'GET', url: '/api/svcloom/credits/packs', headers: sessionHeaders(user) });
+    const packs = await bare.server.app.inject({
+      method: 'GET',
+      url: '/api/svcloom/credits/packs',
+      headers: sessionHeaders(user),
+    });
     expect(packs.json().data.paymentsEnabled).toBe(false);
     const grant = await bare.server.app.inject({
       method: 'POST',

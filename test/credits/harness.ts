@@ -13,7 +13,12 @@ import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { STRIPE_WEBHOOK_PATH } from '../../src/http/stripe-webhook.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
-import { STANDIN_SECRET_KEY, STANDIN_WEBHOOK_SECRET, startStripeStandin, type StripeStandin } from '../support/stripe-standin.js';
+import {
+  STANDIN_SECRET_KEY,
+  STANDIN_WEBHOOK_SECRET,
+  startStripeStandin,
+  type StripeStandin,
+} from '../support/stripe-standin.js';
 
 export interface CreditsHarness {
   server: TestServer;
@@ -22,11 +27,20 @@ export interface CreditsHarness {
   webhookUrl: string;
   user(): Promise<TestSession>;
   /** POST /api/v1/svcloom/credits/purchase as the user; resolves with the envelope's data (throws on an error status). */
-  buy(session: TestSession, packType?: string): Promise<{ checkoutSessionId: string; purchaseId: string; credits: number; url: string }>;
+  buy(
+    session: TestSession,
+    packType?: string,
+  ): Promise<{ checkoutSessionId: string; purchaseId: string; credits: number; url: string }>;
   /** Buys a pack and has Stripe complete it (delivered once): the account holds the pack's credits and a saved card. */
-  buyAndPay(session: TestSession, packType?: string): Promise<{ checkoutSessionId: string; paymentIntentId: string; completed: Stripe.Event }>;
+  buyAndPay(
+    session: TestSession,
+    packType?: string,
+  ): Promise<{ checkoutSessionId: string; paymentIntentId: string; completed: Stripe.Event }>;
   /** Delivers a Stripe event to the webhook endpoint, signed at the service clock's time. */
-  deliver(event: Stripe.Event, opts?: { secret?: string; timestamp?: number; signature?: string | null; body?: string }): Promise<{ status: number; json: any }>;
+  deliver(
+    event: Stripe.Event,
+    opts?: { secret?: string; timestamp?: number; signature?: string | null; body?: string },
+  ): Promise<{ status: number; json: any }>;
   wallet(accountId: string): Promise<WalletRecord | undefined>;
   entries(accountId: string): Promise<LedgerEntry[]>;
   events(accountId: string, type?: string): Promise<EventRecord[]>;
@@ -36,15 +50,30 @@ export interface CreditsHarness {
 }
 
 export async function startCreditsHarness(
-  opts: { payments?: boolean; catalogue?: Partial<Catalogue>; config?: Partial<Config>; log?: Logger; secretKey?: string } = {},
+  opts: {
+    payments?: boolean;
+    catalogue?: Partial<Catalogue>;
+    config?: Partial<Config>;
+    log?: Logger;
+    secretKey?: string;
+  } = {},
 ): Promise<CreditsHarness> {
   const standin = await startStripeStandin();
   const clock = new FakeClock(Date.now());
   const payments =
     opts.payments === false
       ? { stripeSecretKey: undefined, stripeWebhookSecret: undefined, stripeApiBase: undefined, returnHosts: [] }
-      : { stripeSecretKey: opts.secretKey ?? STANDIN_SECRET_KEY, stripeWebhookSecret: STANDIN_WEBHOOK_SECRET, stripeApiBase: standin.url, returnHosts: [] };
-  const server = await startTestServer({ clock, config: { payments, creditsCatalogue: JSON.stringify({ ...DEFAULT_CATALOGUE, ...opts.catalogue }), ...opts.config }, ...(opts.log ? { log: opts.log } : {}) });
+      : {
+          stripeSecretKey: opts.secretKey ?? STANDIN_SECRET_KEY,
+          stripeWebhookSecret: STANDIN_WEBHOOK_SECRET,
+          stripeApiBase: standin.url,
+          returnHosts: [],
+        };
+  const server = await startTestServer({
+    clock,
+    config: { payments, creditsCatalogue: JSON.stringify({ ...DEFAULT_CATALOGUE, ...opts.catalogue }), ...opts.config },
+    ...(opts.log ? { log: opts.log } : {}),
+  });
   const webhookUrl = server.url + STRIPE_WEBHOOK_PATH;
   const h: CreditsHarness = {
     server,
@@ -57,7 +86,11 @@ export async function startCreditsHarness(
         method: 'POST',
         url: '/api/v1/svcloom/credits/purchase',
         headers: sessionHeaders(session),
-        payload: { packType, successUrl: 'https://app.example/ok?cs={CHECKOUT_SESSION_ID}', cancelUrl: 'https://app.example/cancel' },
+        payload: {
+          packType,
+          successUrl: 'https://app.example/ok?cs={CHECKOUT_SESSION_ID}',
+          cancelUrl: 'https://app.example/cancel',
+        },
       });
       if (res.statusCode !== 201) throw new Error(`purchase answered ${res.statusCode}: ${res.body}`);
       return res.json().data;
@@ -82,7 +115,8 @@ export async function startCreditsHarness(
     async checkBalance(accountId) {
       const wallet = await h.wallet(accountId);
       const sum = await ledgerSum(server.services.store, accountId);
-      if ((wallet?.balance ?? 0) !== sum) throw new Error(`wallet balance ${wallet?.balance} differs from the ledger sum ${sum}`);
+      if ((wallet?.balance ?? 0) !== sum)
+        throw new Error(`wallet balance ${wallet?.balance} differs from the ledger sum ${sum}`);
       if (sum < 0) throw new Error(`negative balance ${sum}`);
       return sum;
     },

@@ -35,12 +35,22 @@ afterAll(async () => {
 });
 
 const debit = (accountId: string, credits: number, key: string) =>
-  debitCredits(deps(), accountId, { credits, idempotencyKey: key, reference: { type: 'chat_message', id: key }, action: 'chat_message' });
+  debitCredits(deps(), accountId, {
+    credits,
+    idempotencyKey: key,
+    reference: { type: 'chat_message', id: key },
+    action: 'chat_message',
+  });
 
 describe('credit ledger on PostgreSQL', () => {
   it('100 concurrent debits of 1 against a balance of 50: exactly 50 succeed, the balance ends at 0', async () => {
     const account = 'acct_pg_concurrent';
-    await addEntry(store, systemClock, account, { kind: 'grant', amount: 50, idempotencyKey: 'seed', reference: { type: 'operator', id: 't' } });
+    await addEntry(store, systemClock, account, {
+      kind: 'grant',
+      amount: 50,
+      idempotencyKey: 'seed',
+      reference: { type: 'operator', id: 't' },
+    });
     const outcomes = await Promise.allSettled(Array.from({ length: 100 }, (_, i) => debit(account, 1, `d${i}`)));
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(50);
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
@@ -51,7 +61,12 @@ describe('credit ledger on PostgreSQL', () => {
 
   it('20 concurrent debits crossing the threshold reserve exactly one reload', async () => {
     const account = 'acct_pg_reload';
-    await addEntry(store, systemClock, account, { kind: 'grant', amount: 100, idempotencyKey: 'seed', reference: { type: 'operator', id: 't' } });
+    await addEntry(store, systemClock, account, {
+      kind: 'grant',
+      amount: 100,
+      idempotencyKey: 'seed',
+      reference: { type: 'operator', id: 't' },
+    });
     await inAccount(store, account, async (tx) => {
       const now = new Date();
       const wallet = await loadWalletInTx(tx, account, now);

@@ -15,16 +15,32 @@ let deps: CreditDeps;
 
 beforeAll(async () => {
   h = await startCreditsHarness();
-  deps = { store: h.server.services.store, clock: h.clock, config: h.server.services.config, log: h.server.services.log };
+  deps = {
+    store: h.server.services.store,
+    clock: h.clock,
+    config: h.server.services.config,
+    log: h.server.services.log,
+  };
 });
 afterAll(async () => {
   await h?.close();
 });
 
 const grant = (accountId: string, amount: number, key = `g:${Math.random()}`) =>
-  addEntry(deps.store, h.clock, accountId, { kind: 'grant', amount, idempotencyKey: key, reference: { type: 'operator', id: 'test' }, reason: 'test' });
+  addEntry(deps.store, h.clock, accountId, {
+    kind: 'grant',
+    amount,
+    idempotencyKey: key,
+    reference: { type: 'operator', id: 'test' },
+    reason: 'test',
+  });
 const debit = (accountId: string, credits: number, key: string) =>
-  debitCredits(deps, accountId, { credits, idempotencyKey: key, reference: { type: 'chat_message', id: key }, action: 'chat_message' });
+  debitCredits(deps, accountId, {
+    credits,
+    idempotencyKey: key,
+    reference: { type: 'chat_message', id: key },
+    action: 'chat_message',
+  });
 
 async function code(p: Promise<unknown>): Promise<string> {
   try {
@@ -66,7 +82,11 @@ describe('credit ledger', () => {
   it('a repeated idempotency key returns the first entry and never writes a second one', async () => {
     const account = await h.server.account();
     await grant(account, 10);
-    const [a, b, c] = await Promise.all([debit(account, 3, 'same'), debit(account, 3, 'same'), debit(account, 3, 'same')]);
+    const [a, b, c] = await Promise.all([
+      debit(account, 3, 'same'),
+      debit(account, 3, 'same'),
+      debit(account, 3, 'same'),
+    ]);
     expect(new Set([a.entry.id, b.entry.id, c.entry.id]).size).toBe(1);
     expect([a, b, c].filter((r) => !r.replayed)).toHaveLength(1);
     expect(await h.checkBalance(account)).toBe(7);
@@ -80,7 +100,10 @@ describe('credit ledger', () => {
     const account = await h.server.account();
     await grant(account, 4);
     const before = await h.entries(account);
-    await expect(debit(account, 5, 'big')).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS', details: [{ required: 5, available: 4 }] });
+    await expect(debit(account, 5, 'big')).rejects.toMatchObject({
+      code: 'INSUFFICIENT_CREDITS',
+      details: [{ required: 5, available: 4 }],
+    });
     expect(await h.entries(account)).toEqual(before);
     expect(await h.checkBalance(account)).toBe(4);
   });
@@ -90,7 +113,11 @@ describe('credit ledger', () => {
     await grant(account, 10);
     const ctx = { ...deps, store: accountStore(deps.store, account), principal: { ownerId: account } };
     const price = catalogueOf(h.server.services.config).prices.voice;
-    await expect(withCredits(ctx, 'voice', 3, { type: 'voice_clip', id: 'v1' }, async () => Promise.reject(new Error('synthesis failed')))).rejects.toThrow('synthesis failed');
+    await expect(
+      withCredits(ctx, 'voice', 3, { type: 'voice_clip', id: 'v1' }, async () =>
+        Promise.reject(new Error('synthesis failed')),
+      ),
+    ).rejects.toThrow('synthesis failed');
     const afterFailure = await h.entries(account);
     expect(afterFailure.map((e) => [e.kind, e.amount])).toEqual([
       ['grant', 10],
@@ -102,7 +129,9 @@ describe('credit ledger', () => {
     expect(await h.checkBalance(account)).toBe(10 - 3 * price);
     // Not enough credits: the action does not run at all.
     let ran = false;
-    await expect(withCredits(ctx, 'voice', 1000, { type: 'voice_clip', id: 'v3' }, async () => (ran = true))).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
+    await expect(
+      withCredits(ctx, 'voice', 1000, { type: 'voice_clip', id: 'v3' }, async () => (ran = true)),
+    ).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
     expect(ran).toBe(false);
   });
 
@@ -117,28 +146,60 @@ describe('credit ledger', () => {
 
   it('an operator grant needs an existing account and cannot take the balance below zero', async () => {
     const account = await h.server.account();
-    await expect(grantCredits(deps.store, h.clock, { id: 'acct_nobody', amount: 5, reason: 'x' }, 'key_test')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    const g = await grantCredits(deps.store, h.clock, { id: account, amount: 5, reason: 'welcome', idempotencyKey: 'welcome' }, 'key_test');
-    expect(g).toMatchObject({ balance: 5, replayed: false, entry: { kind: 'grant', amount: 5, reason: 'welcome', reference: { type: 'operator', id: 'key_test' } } });
-    expect((await grantCredits(deps.store, h.clock, { id: account, amount: 5, reason: 'welcome', idempotencyKey: 'welcome' }, 'key_test')).replayed).toBe(true);
-    await expect(grantCredits(deps.store, h.clock, { id: account, amount: -6, reason: 'too much' }, 'key_test')).rejects.toMatchObject({
+    await expect(
+      grantCredits(deps.store, h.clock, { id: 'acct_nobody', amount: 5, reason: 'x' }, 'key_test'),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const g = await grantCredits(
+      deps.store,
+      h.clock,
+      { id: account, amount: 5, reason: 'welcome', idempotencyKey: 'welcome' },
+      'key_test',
+    );
+    expect(g).toMatchObject({
+      balance: 5,
+      replayed: false,
+      entry: { kind: 'grant', amount: 5, reason: 'welcome', reference: { type: 'operator', id: 'key_test' } },
+    });
+    expect(
+      (
+        await grantCredits(
+          deps.store,
+          h.clock,
+          { id: account, amount: 5, reason: 'welcome', idempotencyKey: 'welcome' },
+          'key_test',
+        )
+      ).replayed,
+    ).toBe(true);
+    await expect(
+      grantCredits(deps.store, h.clock, { id: account, amount: -6, reason: 'too much' }, 'key_test'),
+    ).rejects.toMatchObject({
       code: 'INSUFFICIENT_CREDITS',
       details: [{ required: 6, available: 5 }],
     });
-    expect((await grantCredits(deps.store, h.clock, { id: account, amount: -5, reason: 'clawback' }, 'key_test')).balance).toBe(0);
+    expect(
+      (await grantCredits(deps.store, h.clock, { id: account, amount: -5, reason: 'clawback' }, 'key_test')).balance,
+    ).toBe(0);
     expect(await h.checkBalance(account)).toBe(0);
   });
 
   it('the wallet balance always equals the sum of the ledger, and is never negative (random concurrent operations)', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(fc.record({ op: fc.constant('grant' as const), n: fc.integer({ min: 1, max: 20 }) }), fc.record({ op: fc.constant('debit' as const), n: fc.integer({ min: 1, max: 15 }) })), {
-          minLength: 1,
-          maxLength: 25,
-        }),
+        fc.array(
+          fc.oneof(
+            fc.record({ op: fc.constant('grant' as const), n: fc.integer({ min: 1, max: 20 }) }),
+            fc.record({ op: fc.constant('debit' as const), n: fc.integer({ min: 1, max: 15 }) }),
+          ),
+          {
+            minLength: 1,
+            maxLength: 25,
+          },
+        ),
         async (ops) => {
           const account = await h.server.account();
-          await Promise.allSettled(ops.map((o, i) => (o.op === 'grant' ? grant(account, o.n, `p${i}`) : debit(account, o.n, `p${i}`))));
+          await Promise.allSettled(
+            ops.map((o, i) => (o.op === 'grant' ? grant(account, o.n, `p${i}`) : debit(account, o.n, `p${i}`))),
+          );
           const balance = await h.checkBalance(account);
           expect(balance).toBeGreaterThanOrEqual(0);
         },

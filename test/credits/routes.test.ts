@@ -15,7 +15,11 @@ afterAll(async () => {
   await h?.close();
 });
 
-const GOOD_PURCHASE = { packType: 'starter', successUrl: 'https://app.example/ok', cancelUrl: 'https://app.example/no' };
+const GOOD_PURCHASE = {
+  packType: 'starter',
+  successUrl: 'https://app.example/ok',
+  cancelUrl: 'https://app.example/no',
+};
 const GOOD_RELOAD = { enabled: true, packType: 'starter', thresholds: [10], maxMonthlySpend: 1000 };
 const ROUTES = [
   { method: 'GET' as const, sub: 'packs' },
@@ -27,7 +31,12 @@ const ROUTES = [
 const MOUNTS = ['/api/svcloom/credits', '/api/v1/svcloom/credits'];
 
 function call(method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<string, string>, payload?: unknown) {
-  return h.server.app.inject({ method, url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  return h.server.app.inject({
+    method,
+    url,
+    headers,
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
 }
 
 describe('credit routes', () => {
@@ -36,9 +45,18 @@ describe('credit routes', () => {
       it(`${r.method} ${mount}/${r.sub}: 401 without a session, 2xx with one`, async () => {
         const anon = await call(r.method, `${mount}/${r.sub}`, {}, r.body);
         expect(anon.statusCode).toBe(401);
-        expect(anon.json()).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' }, meta: { requestId: anon.headers['x-request-id'] } });
+        expect(anon.json()).toMatchObject({
+          success: false,
+          error: { code: 'UNAUTHORIZED' },
+          meta: { requestId: anon.headers['x-request-id'] },
+        });
         // An API key is not a user session.
-        const keyed = await call(r.method, `${mount}/${r.sub}`, { authorization: `Bearer ${h.server.adminKey}` }, r.body);
+        const keyed = await call(
+          r.method,
+          `${mount}/${r.sub}`,
+          { authorization: `Bearer ${h.server.adminKey}` },
+          r.body,
+        );
         expect(keyed.statusCode).toBe(401);
         const ok = await call(r.method, `${mount}/${r.sub}`, sessionHeaders(user), r.body);
         expect(ok.statusCode, ok.body).toBe(r.sub === 'purchase' ? 201 : 200);
@@ -51,7 +69,12 @@ describe('credit routes', () => {
         const res = await call(r.method, `${mount}/${r.sub}`, sessionHeaders(user, { csrf: false }), r.body);
         expect(res.statusCode).toBe(403);
         expect(res.json()).toMatchObject({ success: false, error: { code: 'CSRF_FAILED' } });
-        const wrong = await call(r.method, `${mount}/${r.sub}`, { ...sessionHeaders(user), 'x-csrf-token': 'not-the-token' }, r.body);
+        const wrong = await call(
+          r.method,
+          `${mount}/${r.sub}`,
+          { ...sessionHeaders(user), 'x-csrf-token': 'not-the-token' },
+          r.body,
+        );
         expect(wrong.statusCode).toBe(403);
         expect(h.standin.calls('POST /v1/checkout/sessions').length).toBe(sessionsBefore);
       });
@@ -66,14 +89,17 @@ describe('credit routes', () => {
     ['URL with credentials', { ...GOOD_PURCHASE, successUrl: 'https://u:p@app.example/ok' }, 'successUrl'],
     ['missing packType', { successUrl: GOOD_PURCHASE.successUrl, cancelUrl: GOOD_PURCHASE.cancelUrl }, 'packType'],
     ['unknown field', { ...GOOD_PURCHASE, credits: 1000000 }, 'credits'],
-  ])('POST /purchase refuses a bad body (%s): 400 naming the field, no checkout created', async (_name, body, field) => {
-    const before = h.standin.calls('POST /v1/checkout/sessions').length;
-    const res = await call('POST', '/api/svcloom/credits/purchase', sessionHeaders(user), body);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
-    expect(res.json().error.details.map((d: { field: string }) => d.field)).toContain(field);
-    expect(h.standin.calls('POST /v1/checkout/sessions').length).toBe(before);
-  });
+  ])(
+    'POST /purchase refuses a bad body (%s): 400 naming the field, no checkout created',
+    async (_name, body, field) => {
+      const before = h.standin.calls('POST /v1/checkout/sessions').length;
+      const res = await call('POST', '/api/svcloom/credits/purchase', sessionHeaders(user), body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+      expect(res.json().error.details.map((d: { field: string }) => d.field)).toContain(field);
+      expect(h.standin.calls('POST /v1/checkout/sessions').length).toBe(before);
+    },
+  );
 
   it.each([
     ['negative threshold', { ...GOOD_RELOAD, thresholds: [-5] }, 'thresholds.0'],
@@ -84,41 +110,67 @@ describe('credit routes', () => {
     ['enabled without thresholds', { ...GOOD_RELOAD, thresholds: [] }, 'thresholds'],
     ['enabled not a boolean', { ...GOOD_RELOAD, enabled: 'yes' }, 'enabled'],
     ['missing fields', { enabled: true }, 'packType'],
-  ])('PUT /auto-reload refuses a bad body (%s): 400 naming the field, settings unchanged', async (_name, body, field) => {
-    const before = await h.wallet(user.accountId);
-    const res = await call('PUT', '/api/v1/svcloom/credits/auto-reload', sessionHeaders(user), body);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
-    expect(res.json().error.details.map((d: { field: string }) => d.field)).toContain(field);
-    expect((await h.wallet(user.accountId))?.autoReload).toEqual(before?.autoReload);
-  });
+  ])(
+    'PUT /auto-reload refuses a bad body (%s): 400 naming the field, settings unchanged',
+    async (_name, body, field) => {
+      const before = await h.wallet(user.accountId);
+      const res = await call('PUT', '/api/v1/svcloom/credits/auto-reload', sessionHeaders(user), body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+      expect(res.json().error.details.map((d: { field: string }) => d.field)).toContain(field);
+      expect((await h.wallet(user.accountId))?.autoReload).toEqual(before?.autoReload);
+    },
+  );
 
   it('GET /packs shows the packs and what every paid action costs', async () => {
     const res = await call('GET', '/api/svcloom/credits/packs', sessionHeaders(user));
     const data = res.json().data;
     expect(data.packs[0]).toMatchObject({ type: 'starter', credits: 100, price: 500, currency: 'usd' });
-    expect(data.prices.map((p: { action: string }) => p.action)).toEqual(['chat_message', 'media_inference', 'voice', 'avatar']);
+    expect(data.prices.map((p: { action: string }) => p.action)).toEqual([
+      'chat_message',
+      'media_inference',
+      'voice',
+      'avatar',
+    ]);
     expect(data.paymentsEnabled).toBe(true);
   });
 
-  it('GET /wallet and GET /history show the account\'s own ledger, cursor-paged, newest first', async () => {
+  it("GET /wallet and GET /history show the account's own ledger, cursor-paged, newest first", async () => {
     const other = await h.user();
     for (let i = 1; i <= 25; i++) {
-      const g = await call('POST', `/api/v1/accounts/${other.accountId}/credits`, { authorization: `Bearer ${h.server.adminKey}` }, { amount: i, reason: `grant ${i}` });
+      const g = await call(
+        'POST',
+        `/api/v1/accounts/${other.accountId}/credits`,
+        { authorization: `Bearer ${h.server.adminKey}` },
+        { amount: i, reason: `grant ${i}` },
+      );
       expect(g.statusCode).toBe(201);
     }
     const wallet = await call('GET', '/api/svcloom/credits/wallet', sessionHeaders(other));
-    expect(wallet.json().data).toMatchObject({ accountId: other.accountId, balance: 325, entries: 25, totals: { granted: 325 } });
+    expect(wallet.json().data).toMatchObject({
+      accountId: other.accountId,
+      balance: 325,
+      entries: 25,
+      totals: { granted: 325 },
+    });
     const first = await call('GET', '/api/svcloom/credits/history?limit=20', sessionHeaders(other));
     const page1 = first.json();
     expect(page1.data).toHaveLength(20);
     expect(page1.data[0]).toMatchObject({ seq: 25, kind: 'grant', amount: 25, balanceAfter: 325, reason: 'grant 25' });
     expect(page1.meta.pagination).toMatchObject({ hasMore: true });
-    const second = await call('GET', `/api/svcloom/credits/history?limit=20&cursor=${encodeURIComponent(page1.meta.pagination.nextCursor)}`, sessionHeaders(other));
+    const second = await call(
+      'GET',
+      `/api/svcloom/credits/history?limit=20&cursor=${encodeURIComponent(page1.meta.pagination.nextCursor)}`,
+      sessionHeaders(other),
+    );
     expect(second.json().data.map((e: { seq: number }) => e.seq)).toEqual([5, 4, 3, 2, 1]);
     expect(second.json().meta.pagination).toMatchObject({ hasMore: false, nextCursor: null });
     // Another account's cursor is refused; another user sees none of these entries.
-    const foreign = await call('GET', `/api/svcloom/credits/history?cursor=${encodeURIComponent(page1.meta.pagination.nextCursor)}`, sessionHeaders(user));
+    const foreign = await call(
+      'GET',
+      `/api/svcloom/credits/history?cursor=${encodeURIComponent(page1.meta.pagination.nextCursor)}`,
+      sessionHeaders(user),
+    );
     expect(foreign.statusCode).toBe(400);
     const theirs = new Set([...page1.data, ...second.json().data].map((e: { id: string }) => e.id));
     expect(theirs.size).toBe(25);
@@ -135,21 +187,37 @@ describe('grant_credits (internal key)', () => {
     const admin = { authorization: `Bearer ${h.server.adminKey}` };
     const first = await call('POST', url, admin, { amount: 40, reason: 'support ticket 12', idempotencyKey: 't12' });
     expect(first.statusCode).toBe(201);
-    expect(first.json().data).toMatchObject({ balance: 40, replayed: false, entry: { kind: 'grant', amount: 40, reason: 'support ticket 12' } });
+    expect(first.json().data).toMatchObject({
+      balance: 40,
+      replayed: false,
+      entry: { kind: 'grant', amount: 40, reason: 'support ticket 12' },
+    });
     const again = await call('POST', url, admin, { amount: 40, reason: 'support ticket 12', idempotencyKey: 't12' });
     expect(again.json().data).toMatchObject({ balance: 40, replayed: true, entry: { id: first.json().data.entry.id } });
     const partnerKey = await h.server.key({ tier: 'partner', scopes: ['users'], ownerId: await h.server.account() });
-    expect((await call('POST', url, { authorization: `Bearer ${partnerKey}` }, { amount: 1, reason: 'x' })).statusCode).toBe(403);
+    expect(
+      (await call('POST', url, { authorization: `Bearer ${partnerKey}` }, { amount: 1, reason: 'x' })).statusCode,
+    ).toBe(403);
     expect((await call('POST', url, sessionHeaders(target), { amount: 1, reason: 'x' })).statusCode).toBe(401);
-    expect((await call('POST', '/api/v1/accounts/acct_missing/credits', admin, { amount: 1, reason: 'x' })).statusCode).toBe(404);
-    for (const bad of [{ amount: 0, reason: 'x' }, { amount: 1.5, reason: 'x' }, { amount: 5 }, { amount: 5, reason: '   ' }]) {
+    expect(
+      (await call('POST', '/api/v1/accounts/acct_missing/credits', admin, { amount: 1, reason: 'x' })).statusCode,
+    ).toBe(404);
+    for (const bad of [
+      { amount: 0, reason: 'x' },
+      { amount: 1.5, reason: 'x' },
+      { amount: 5 },
+      { amount: 5, reason: '   ' },
+    ]) {
       const res = await call('POST', url, admin, bad);
       expect(res.statusCode).toBe(400);
       expect(res.json().error.code).toBe('VALIDATION_ERROR');
     }
     const overdraft = await call('POST', url, admin, { amount: -41, reason: 'clawback' });
     expect(overdraft.statusCode).toBe(402);
-    expect(overdraft.json()).toMatchObject({ success: false, error: { code: 'INSUFFICIENT_CREDITS', details: [{ required: 41, available: 40 }] } });
+    expect(overdraft.json()).toMatchObject({
+      success: false,
+      error: { code: 'INSUFFICIENT_CREDITS', details: [{ required: 41, available: 40 }] },
+    });
     expect(await h.checkBalance(target.accountId)).toBe(40);
   });
 });

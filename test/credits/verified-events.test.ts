@@ -4,7 +4,14 @@ import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/core/log.js';
 import { settleReloads } from '../../src/credits/autoreload.js';
-import { CREDIT_CHECKOUTS, CREDIT_PAYMENTS, CREDIT_RELOADS, CREDIT_STRIPE_EVENTS, type CheckoutRecord, type ReloadRecord } from '../../src/credits/records.js';
+import {
+  CREDIT_CHECKOUTS,
+  CREDIT_PAYMENTS,
+  CREDIT_RELOADS,
+  CREDIT_STRIPE_EVENTS,
+  type CheckoutRecord,
+  type ReloadRecord,
+} from '../../src/credits/records.js';
 import { debitCredits } from '../../src/credits/spend.js';
 import { PaymentProviderError, paymentsGateway } from '../../src/credits/stripe.js';
 import { StoreUnavailableError } from '../../src/store/port.js';
@@ -50,7 +57,10 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
   async function expectIgnored(event: Stripe.Event): Promise<string> {
     const res = await h.deliver(event);
     expect(res.status, JSON.stringify(res.json)).toBe(200);
-    expect(res.json).toMatchObject({ success: true, data: { received: true, eventId: event.id, handled: false, ignored: true, note: expect.any(String) } });
+    expect(res.json).toMatchObject({
+      success: true,
+      data: { received: true, eventId: event.id, handled: false, ignored: true, note: expect.any(String) },
+    });
     return res.json.data.note;
   }
 
@@ -72,10 +82,20 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
   /** A checkout session created at Stripe (the stand-in) by someone else than this service, with this service's metadata. */
   async function foreignSession(metadata: Record<string, string>, amount = 50): Promise<string> {
     const base = new URL(h.standin.url);
-    const stripe = new Stripe(STANDIN_SECRET_KEY, { host: base.hostname, port: Number(base.port), protocol: 'http', maxNetworkRetries: 0 });
+    const stripe = new Stripe(STANDIN_SECRET_KEY, {
+      host: base.hostname,
+      port: Number(base.port),
+      protocol: 'http',
+      maxNetworkRetries: 0,
+    });
     const session = await stripe.checkout.sessions.create({
       mode: 'payment',
-      line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: amount, product_data: { name: 'not sold by svc' } } }],
+      line_items: [
+        {
+          quantity: 1,
+          price_data: { currency: 'usd', unit_amount: amount, product_data: { name: 'not sold by svc' } },
+        },
+      ],
       success_url: 'https://elsewhere.example/ok',
       cancel_url: 'https://elsewhere.example/no',
       metadata,
@@ -95,24 +115,48 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
       amount_total: 50,
       currency: 'usd',
       payment_intent: null,
-      metadata: { svcAccountId: user.accountId, svcPurchaseId: 'pur_forged', svcPackType: 'starter', svcCredits: '1000000' },
+      metadata: {
+        svcAccountId: user.accountId,
+        svcPurchaseId: 'pur_forged',
+        svcPackType: 'starter',
+        svcCredits: '1000000',
+      },
     };
-    expect(await expectIgnored(h.standin.event('checkout.session.completed', forged))).toMatch(/not created by this service/);
+    expect(await expectIgnored(h.standin.event('checkout.session.completed', forged))).toMatch(
+      /not created by this service/,
+    );
     // The free variant: no payment required, amount 0.
-    await expectIgnored(h.standin.event('checkout.session.completed', { ...forged, payment_status: 'no_payment_required', amount_total: 0 }));
+    await expectIgnored(
+      h.standin.event('checkout.session.completed', {
+        ...forged,
+        payment_status: 'no_payment_required',
+        amount_total: 0,
+      }),
+    );
     await expectIgnored(h.standin.event('checkout.session.async_payment_succeeded', forged));
-    await expectIgnored(h.standin.event('checkout.session.async_payment_failed', { ...forged, payment_status: 'unpaid' }));
-    await expectIgnored(h.standin.event('checkout.session.expired', { ...forged, status: 'expired', payment_status: 'unpaid' }));
+    await expectIgnored(
+      h.standin.event('checkout.session.async_payment_failed', { ...forged, payment_status: 'unpaid' }),
+    );
+    await expectIgnored(
+      h.standin.event('checkout.session.expired', { ...forged, status: 'expired', payment_status: 'unpaid' }),
+    );
     expect(await store().get(CREDIT_CHECKOUTS, forged.id)).toBeUndefined();
     await expectUntouched(user.accountId);
     expect(await h.events(user.accountId, 'payment.failed')).toEqual([]);
     // The reason is in the log, at warning level.
-    expect(logs.some((l) => l.includes('"level":40') && l.includes(forged.id) && l.includes('not created by this service'))).toBe(true);
+    expect(
+      logs.some((l) => l.includes('"level":40') && l.includes(forged.id) && l.includes('not created by this service')),
+    ).toBe(true);
   });
 
   it('a session paid at Stripe but not created by this service (its own metadata) credits nothing, nor does its refund', async () => {
     const user = await h.user();
-    const metadata = { svcAccountId: user.accountId, svcPurchaseId: 'pur_not_ours', svcPackType: 'starter', svcCredits: '1000000' };
+    const metadata = {
+      svcAccountId: user.accountId,
+      svcPurchaseId: 'pur_not_ours',
+      svcPackType: 'starter',
+      svcCredits: '1000000',
+    };
     const sessionId = await foreignSession(metadata);
     const completed = h.standin.completeCheckout(sessionId);
     await expectIgnored(completed);
@@ -121,7 +165,9 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     await expectIgnored(h.standin.refund(pi));
     // A PaymentIntent Stripe never heard of.
     const refund = h.standin.refund(pi);
-    await expectIgnored(h.standin.event('charge.refunded', { ...(refund.data.object as Obj), payment_intent: 'pi_never_existed' }));
+    await expectIgnored(
+      h.standin.event('charge.refunded', { ...(refund.data.object as Obj), payment_intent: 'pi_never_existed' }),
+    );
     await expectUntouched(user.accountId);
   });
 
@@ -157,7 +203,10 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     expect(notes.filter((n) => /amount|currency/.test(n)).length).toBeGreaterThanOrEqual(12);
     await expectUntouched(a.accountId);
     await expectUntouched(b.accountId);
-    expect(await store().get<CheckoutRecord>(CREDIT_CHECKOUTS, bought.checkoutSessionId)).toMatchObject({ ownerId: a.accountId, status: 'open' });
+    expect(await store().get<CheckoutRecord>(CREDIT_CHECKOUTS, bought.checkoutSessionId)).toMatchObject({
+      ownerId: a.accountId,
+      status: 'open',
+    });
 
     // The genuine event, delivered twice at once, again later, and re-sent under a new event id: credited once.
     await Promise.all([h.deliver(completed), h.deliver(completed)]);
@@ -168,7 +217,12 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     expect(await h.checkBalance(a.accountId)).toBe(STARTER);
     await expectUntouched(b.accountId);
     // A late variant naming the other account, once the session is credited: still ignored, not a 500.
-    await expectIgnored(h.standin.event('checkout.session.completed', { ...real, metadata: { ...real.metadata, svcAccountId: b.accountId } }));
+    await expectIgnored(
+      h.standin.event('checkout.session.completed', {
+        ...real,
+        metadata: { ...real.metadata, svcAccountId: b.accountId },
+      }),
+    );
     await expectUntouched(b.accountId);
   });
 
@@ -179,13 +233,27 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     const paid = h.standin.completeCheckout(bought.checkoutSessionId).data.object as Obj;
     // The session completes before the bank transfer clears: nothing to credit yet.
     await expectIgnored(h.standin.event('checkout.session.completed', { ...paid, payment_status: 'unpaid' }));
-    await expectIgnored(h.standin.event('checkout.session.async_payment_succeeded', { ...paid, payment_status: 'unpaid' }));
-    await expectIgnored(h.standin.event('checkout.session.async_payment_succeeded', { ...paid, amount_total: paid.amount_total - 1 }));
-    await expectIgnored(h.standin.event('checkout.session.async_payment_failed', { ...paid, payment_status: 'unpaid', metadata: { ...paid.metadata, svcAccountId: b.accountId } }));
-    await expectIgnored(h.standin.event('checkout.session.async_payment_failed', { ...paid, payment_status: 'unpaid', currency: 'jpy' }));
+    await expectIgnored(
+      h.standin.event('checkout.session.async_payment_succeeded', { ...paid, payment_status: 'unpaid' }),
+    );
+    await expectIgnored(
+      h.standin.event('checkout.session.async_payment_succeeded', { ...paid, amount_total: paid.amount_total - 1 }),
+    );
+    await expectIgnored(
+      h.standin.event('checkout.session.async_payment_failed', {
+        ...paid,
+        payment_status: 'unpaid',
+        metadata: { ...paid.metadata, svcAccountId: b.accountId },
+      }),
+    );
+    await expectIgnored(
+      h.standin.event('checkout.session.async_payment_failed', { ...paid, payment_status: 'unpaid', currency: 'jpy' }),
+    );
     expect(await h.events(a.accountId, 'payment.failed')).toEqual([]);
     expect(await h.events(b.accountId, 'payment.failed')).toEqual([]);
-    expect(await store().get<CheckoutRecord>(CREDIT_CHECKOUTS, bought.checkoutSessionId)).toMatchObject({ status: 'open' });
+    expect(await store().get<CheckoutRecord>(CREDIT_CHECKOUTS, bought.checkoutSessionId)).toMatchObject({
+      status: 'open',
+    });
     await expectUntouched(a.accountId);
 
     const succeeded = h.standin.event('checkout.session.async_payment_succeeded', paid);
@@ -202,7 +270,9 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     const failed = h.standin.event('checkout.session.async_payment_failed', { ...session, payment_status: 'unpaid' });
     await expectApplied(failed);
     await expectIgnored(failed);
-    expect(await store().get<CheckoutRecord>(CREDIT_CHECKOUTS, second.checkoutSessionId)).toMatchObject({ status: 'failed' });
+    expect(await store().get<CheckoutRecord>(CREDIT_CHECKOUTS, second.checkoutSessionId)).toMatchObject({
+      status: 'failed',
+    });
     expect(await h.events(a.accountId, 'payment.failed')).toHaveLength(1);
     expect(await h.checkBalance(a.accountId)).toBe(STARTER);
   });
@@ -238,11 +308,29 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     const b = await h.user();
     // b's genuine, still open purchase; someone pays a session of their own at Stripe whose metadata points at it for a.
     const bBought = await h.buy(b);
-    const cross = await foreignSession({ svcAccountId: a.accountId, svcPurchaseId: bBought.purchaseId, svcPackType: 'starter', svcCredits: String(STARTER) }, price());
+    const cross = await foreignSession(
+      {
+        svcAccountId: a.accountId,
+        svcPurchaseId: bBought.purchaseId,
+        svcPackType: 'starter',
+        svcCredits: String(STARTER),
+      },
+      price(),
+    );
     h.standin.completeCheckout(cross);
-    expect(await expectIgnored(h.standin.refund(h.standin.sessions.get(cross)!.payment_intent))).toMatch(/another account/);
+    expect(await expectIgnored(h.standin.refund(h.standin.sessions.get(cross)!.payment_intent))).toMatch(
+      /another account/,
+    );
     // ...or at a purchase of a different price.
-    const cheap = await foreignSession({ svcAccountId: b.accountId, svcPurchaseId: bBought.purchaseId, svcPackType: 'starter', svcCredits: String(STARTER) }, 1);
+    const cheap = await foreignSession(
+      {
+        svcAccountId: b.accountId,
+        svcPurchaseId: bBought.purchaseId,
+        svcPackType: 'starter',
+        svcCredits: String(STARTER),
+      },
+      1,
+    );
     h.standin.completeCheckout(cheap);
     expect(await expectIgnored(h.standin.refund(h.standin.sessions.get(cheap)!.payment_intent))).toMatch(/amount/);
     await expectUntouched(a.accountId);
@@ -266,7 +354,9 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     const down = await h.deliver(refund);
     expect(down.status).toBe(503);
     expect(down.json).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE' } });
-    expect(await store().get(CREDIT_PAYMENTS, h.standin.sessions.get(bought.checkoutSessionId)!.payment_intent)).toBeUndefined();
+    expect(
+      await store().get(CREDIT_PAYMENTS, h.standin.sessions.get(bought.checkoutSessionId)!.payment_intent),
+    ).toBeUndefined();
     vi.restoreAllMocks();
     await expectApplied(refund);
     await expectApplied(completed);
@@ -286,7 +376,12 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     expect(res.statusCode).toBe(200);
     h.standin.chargeOutcome = 'server_error';
     const deps = { store: store(), clock: h.clock, config: h.server.services.config, log: h.server.services.log };
-    await debitCredits(deps, a.accountId, { credits: 90, idempotencyKey: 'spend-90', reference: { type: 'chat_message', id: 'm90' }, action: 'chat_message' });
+    await debitCredits(deps, a.accountId, {
+      credits: 90,
+      idempotencyKey: 'spend-90',
+      reference: { type: 'chat_message', id: 'm90' },
+      action: 'chat_message',
+    });
     await settleReloads();
     const [reload] = await store().findBy<ReloadRecord>(CREDIT_RELOADS, 'ownerId', a.accountId);
     expect(reload).toMatchObject({ status: 'pending' });
@@ -303,7 +398,12 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     ]) {
       await expectIgnored(h.standin.event('payment_intent.succeeded', object));
     }
-    await expectIgnored(h.standin.event('payment_intent.payment_failed', { ...pi, metadata: { ...pi.metadata, svcAccountId: b.accountId } }));
+    await expectIgnored(
+      h.standin.event('payment_intent.payment_failed', {
+        ...pi,
+        metadata: { ...pi.metadata, svcAccountId: b.accountId },
+      }),
+    );
     await expectIgnored(h.standin.event('payment_intent.payment_failed', { ...pi, amount: 1 }));
     expect(await store().get<ReloadRecord>(CREDIT_RELOADS, reload!.id)).toMatchObject({ status: 'pending' });
     expect(await h.checkBalance(a.accountId)).toBe(10);
@@ -312,7 +412,10 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     const event = h.standin.event('payment_intent.succeeded', good);
     await expectApplied(event);
     await expectIgnored(event);
-    expect(await store().get<ReloadRecord>(CREDIT_RELOADS, reload!.id)).toMatchObject({ status: 'succeeded', paymentIntentId: pi.id });
+    expect(await store().get<ReloadRecord>(CREDIT_RELOADS, reload!.id)).toMatchObject({
+      status: 'succeeded',
+      paymentIntentId: pi.id,
+    });
     expect(await h.checkBalance(a.accountId)).toBe(10 + STARTER);
   });
 

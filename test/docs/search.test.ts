@@ -25,7 +25,11 @@ const QUESTIONS: Array<[string, string, string?]> = [
   ['body too large 413', 'errors|limits'],
   ['revoke a key', 'tool-revoke-api-key'],
   ['X-CSRF-Token header for the session cookie', 'accounts', 'CSRF tokens'],
-  ['create a separate account for a customer', 'accounts|tool-create-account', 'Creating a customer account|Create a customer account'],
+  [
+    'create a separate account for a customer',
+    'accounts|tool-create-account',
+    'Creating a customer account|Create a customer account',
+  ],
   ['suspend a customer account', 'accounts|tool-suspend-account', 'Suspending an account|Suspend an account'],
   ['list my api keys', 'tool-list-api-keys'],
   ['which scopes exist', 'authentication', 'Scopes'],
@@ -47,7 +51,8 @@ describe('search_docs ranking', () => {
   });
 
   it('indexes every docs-index page and one page per tool', () => {
-    for (const slug of ['authentication', 'limits', 'errors', 'pagination', 'quick-start', 'templates']) expect(docs.pages.has(slug)).toBe(true);
+    for (const slug of ['authentication', 'limits', 'errors', 'pagination', 'quick-start', 'templates'])
+      expect(docs.pages.has(slug)).toBe(true);
     for (const tool of TOOLS) expect(docs.pages.has(`tool-${tool.name.replace(/_/g, '-')}`)).toBe(true);
   });
 

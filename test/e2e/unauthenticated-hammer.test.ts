@@ -41,14 +41,23 @@ interface Answer {
 }
 
 /** One HTTP request from a given local (loopback) address; a fresh connection each time, like separate clients. */
-function request(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; from: string }): Promise<Answer> {
+function request(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; from: string },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: opts.method ?? 'GET', headers: opts.headers, localAddress: opts.from, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method: opts.method ?? 'GET', headers: opts.headers, localAddress: opts.from, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -73,23 +82,108 @@ interface Route {
 
 const json = { 'content-type': 'application/json' };
 const mcpHeaders = { ...json, accept: 'application/json, text/event-stream' };
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hammer', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hammer', version: '1' } },
+});
 const TAMPERED = `svc_et_emb_01J00000000000000000000000.${'A'.repeat(43)}`;
 
 const ROUTES: Route[] = [
-  { name: 'wizard page without credentials', method: 'GET', path: '/api/v1/embed/wizard', before: [401], limited: true },
-  { name: 'wizard page (old path) without credentials', method: 'GET', path: '/api/embed/wizard', before: [401], limited: true },
-  { name: 'wizard page, garbage token', method: 'GET', path: '/api/v1/embed/wizard?token=garbage', before: [401], limited: true },
-  { name: 'wizard page, well-formed unknown token', method: 'GET', path: `/api/v1/embed/wizard?token=${TAMPERED}&origin=https%3A%2F%2Fpartner.example`, before: [401], limited: true },
-  { name: 'wizard page, unknown key', method: 'GET', path: '/api/v1/embed/wizard?key=svc_pt_nope', before: [401], limited: true },
+  {
+    name: 'wizard page without credentials',
+    method: 'GET',
+    path: '/api/v1/embed/wizard',
+    before: [401],
+    limited: true,
+  },
+  {
+    name: 'wizard page (old path) without credentials',
+    method: 'GET',
+    path: '/api/embed/wizard',
+    before: [401],
+    limited: true,
+  },
+  {
+    name: 'wizard page, garbage token',
+    method: 'GET',
+    path: '/api/v1/embed/wizard?token=garbage',
+    before: [401],
+    limited: true,
+  },
+  {
+    name: 'wizard page, well-formed unknown token',
+    method: 'GET',
+    path: `/api/v1/embed/wizard?token=${TAMPERED}&origin=https%3A%2F%2Fpartner.example`,
+    before: [401],
+    limited: true,
+  },
+  {
+    name: 'wizard page, unknown key',
+    method: 'GET',
+    path: '/api/v1/embed/wizard?key=svc_pt_nope',
+    before: [401],
+    limited: true,
+  },
   // A public, cached static file: counted, never refused.
   { name: 'SDK', method: 'GET', path: '/api/v1/embed/sdk.js', before: [200], limited: false },
-  { name: 'login, wrong password', method: 'POST', path: '/api/v1/auth/login', headers: json, body: JSON.stringify({ email: 'nobody@example.com', password: 'wrong password 1234' }), before: [401], limited: true, stricter: true },
-  { name: 'login (old path), unreadable body', method: 'POST', path: '/api/auth/login', headers: json, body: '{"email":', before: [400], limited: false },
-  { name: 'register, bad input', method: 'POST', path: '/api/v1/auth/register', headers: json, body: JSON.stringify({ email: 'not an email', password: 'x' }), before: [400], limited: true, stricter: true },
-  { name: '/mcp without a key', method: 'POST', path: '/mcp', headers: mcpHeaders, body: INITIALIZE, before: [401], limited: true },
-  { name: '/mcp with a garbage key', method: 'POST', path: '/mcp', headers: { ...mcpHeaders, authorization: 'Bearer garbage' }, body: INITIALIZE, before: [401], limited: true },
-  { name: 'Stripe webhook, unsigned', method: 'POST', path: '/api/v1/payments/stripe/webhook', headers: json, body: JSON.stringify({ id: 'evt_1', type: 'checkout.session.completed' }), before: [400], limited: false },
+  {
+    name: 'login, wrong password',
+    method: 'POST',
+    path: '/api/v1/auth/login',
+    headers: json,
+    body: JSON.stringify({ email: 'nobody@example.com', password: 'wrong password 1234' }),
+    before: [401],
+    limited: true,
+    stricter: true,
+  },
+  {
+    name: 'login (old path), unreadable body',
+    method: 'POST',
+    path: '/api/auth/login',
+    headers: json,
+    body: '{"email":',
+    before: [400],
+    limited: false,
+  },
+  {
+    name: 'register, bad input',
+    method: 'POST',
+    path: '/api/v1/auth/register',
+    headers: json,
+    body: JSON.stringify({ email: 'not an email', password: 'x' }),
+    before: [400],
+    limited: true,
+    stricter: true,
+  },
+  {
+    name: '/mcp without a key',
+    method: 'POST',
+    path: '/mcp',
+    headers: mcpHeaders,
+    body: INITIALIZE,
+    before: [401],
+    limited: true,
+  },
+  {
+    name: '/mcp with a garbage key',
+    method: 'POST',
+    path: '/mcp',
+    headers: { ...mcpHeaders, authorization: 'Bearer garbage' },
+    body: INITIALIZE,
+    before: [401],
+    limited: true,
+  },
+  {
+    name: 'Stripe webhook, unsigned',
+    method: 'POST',
+    path: '/api/v1/payments/stripe/webhook',
+    headers: json,
+    body: JSON.stringify({ id: 'evt_1', type: 'checkout.session.completed' }),
+    before: [400],
+    limited: false,
+  },
   { name: 'unknown route', method: 'GET', path: '/api/v1/no-such-route', before: [404], limited: false },
 ];
 
@@ -99,7 +193,9 @@ async function hammer(route: Route, from: string): Promise<Answer[]> {
   const worker = async () => {
     while (next < OVER) {
       next++;
-      answers.push(await request(serve.url + route.path, { method: route.method, headers: route.headers, body: route.body, from }));
+      answers.push(
+        await request(serve.url + route.path, { method: route.method, headers: route.headers, body: route.body, from }),
+      );
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -110,7 +206,9 @@ async function hammer(route: Route, from: string): Promise<Answer[]> {
 function codeOf(a: Answer): string | undefined {
   const page = /<script type="application\/json" id="svc-wizard-config">(.*?)<\/script>/.exec(a.body);
   try {
-    const body = JSON.parse(page ? page[1]! : a.body) as { error?: { code?: string | number; data?: { code?: string } } };
+    const body = JSON.parse(page ? page[1]! : a.body) as {
+      error?: { code?: string | number; data?: { code?: string } };
+    };
     // A JSON-RPC error (/mcp) has a numeric code and the envelope's error in its data.
     return typeof body.error?.code === 'string' ? body.error.code : body.error?.data?.code;
   } catch {
@@ -121,13 +219,20 @@ function codeOf(a: Answer): string | undefined {
 describe('a real svc serve, every unauthenticated route hammered past its limit', () => {
   it('lives, answers 429 where the route is limited, and never a 5xx', async () => {
     // All routes at once, each from its own address (127.0.0.10, .11, ...).
-    const results = await Promise.all(ROUTES.map((route, i) => hammer(route, `127.0.0.${10 + i}`).then((answers) => ({ route, answers }))));
+    const results = await Promise.all(
+      ROUTES.map((route, i) => hammer(route, `127.0.0.${10 + i}`).then((answers) => ({ route, answers }))),
+    );
     const summary: string[] = [];
     for (const { route, answers } of results) {
       const statuses = answers.map((a) => a.status);
-      const counts = Object.entries(statuses.reduce<Record<number, number>>((m, s) => ((m[s] = (m[s] ?? 0) + 1), m), {}));
+      const counts = Object.entries(
+        statuses.reduce<Record<number, number>>((m, s) => ((m[s] = (m[s] ?? 0) + 1), m), {}),
+      );
       summary.push(`${route.name}: ${counts.map(([s, n]) => `${n}×${s}`).join(', ')}`);
-      expect(statuses.filter((s) => s >= 500), route.name).toEqual([]);
+      expect(
+        statuses.filter((s) => s >= 500),
+        route.name,
+      ).toEqual([]);
       expect(answers).toHaveLength(OVER);
       if (route.limited) {
         // Exactly the budget gets the route's own answer; everything after it is the limit's 429.
@@ -145,7 +250,9 @@ describe('a real svc serve, every unauthenticated route hammered past its limit'
         expect(new Set(statuses), route.name).toEqual(new Set(route.before));
       }
     }
-    process.stderr.write(`hammer (${OVER} requests per route, ${CONCURRENCY} at a time, per-address limit ${ANONYMOUS_LIMIT}):\n  ${summary.join('\n  ')}\n`);
+    process.stderr.write(
+      `hammer (${OVER} requests per route, ${CONCURRENCY} at a time, per-address limit ${ANONYMOUS_LIMIT}):\n  ${summary.join('\n  ')}\n`,
+    );
 
     // Still alive and serving, with nothing escaped to the process-level handlers.
     expect(serve.child.exitCode).toBeNull();
@@ -191,8 +298,18 @@ setTimeout(() => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(stdout).toBe('alive after rejection: 1\nclean stop asked: uncaughtException\nstill stopping cleanly\n');
     expect(code).toBe(1);
-    const lines = stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines[0]).toMatchObject({ event: 'unhandledRejection', requestId: 'req_hammer1', err: expect.objectContaining({ message: 'nobody awaited me' }) });
-    expect(lines[1]).toMatchObject({ event: 'uncaughtException', err: expect.objectContaining({ message: 'thrown from a timer' }) });
+    const lines = stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({
+      event: 'unhandledRejection',
+      requestId: 'req_hammer1',
+      err: expect.objectContaining({ message: 'nobody awaited me' }),
+    });
+    expect(lines[1]).toMatchObject({
+      event: 'uncaughtException',
+      err: expect.objectContaining({ message: 'thrown from a timer' }),
+    });
   }, 60_000);
 });

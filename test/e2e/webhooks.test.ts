@@ -24,9 +24,14 @@ beforeAll(async () => {
   writeFileSync(caFile, tls.cert);
   receiver = await startReceiver(tls);
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
   Object.assign(env, { SVC_WEBHOOK_ALLOW: '127.0.0.1', NODE_EXTRA_CA_CERTS: caFile, SVC_LOG_LEVEL: 'warn' });
-  child = spawn(process.execPath, [SVC_BIN, 'serve', '--port', '0', '--data-dir', path.join(data.dir, 'data'), '--log-level', 'info'], { env });
+  child = spawn(
+    process.execPath,
+    [SVC_BIN, 'serve', '--port', '0', '--data-dir', path.join(data.dir, 'data'), '--log-level', 'info'],
+    { env },
+  );
   let stderr = '';
   await new Promise<void>((resolve, reject) => {
     child.stderr.on('data', (d) => {
@@ -68,19 +73,31 @@ async function waitFor(pred: () => boolean, ms = 15_000): Promise<void> {
 
 describe('webhooks end to end', () => {
   it('delivers signed events of real operations, and the test endpoint really delivers', async () => {
-    const created = await api('POST', '/api/v1/webhooks/subscriptions', { url: receiver.url('/hook'), name: 'e2e', events: ['api_key.created', 'contract.generated'] });
+    const created = await api('POST', '/api/v1/webhooks/subscriptions', {
+      url: receiver.url('/hook'),
+      name: 'e2e',
+      events: ['api_key.created', 'contract.generated'],
+    });
     expect(created.status).toBe(201);
     const secret: string = created.json.meta.secret;
     expect(secret).toMatch(/^whsec_/);
     expect(created.json.meta.warning).toBeTruthy();
-    expect(created.json.data).toMatchObject({ url: receiver.url('/hook'), status: 'active', events: ['api_key.created', 'contract.generated'] });
+    expect(created.json.data).toMatchObject({
+      url: receiver.url('/hook'),
+      status: 'active',
+      events: ['api_key.created', 'contract.generated'],
+    });
     expect(created.json.data.id).toBe(created.json.data._id);
 
     const test = await api('POST', `/api/v1/webhooks/subscriptions/${created.json.data.id}/test`);
     expect(test.json.data).toMatchObject({ delivered: true, statusCode: 200, payload: { type: 'test.webhook' } });
     expect(test.json.data.responseTime).toBeGreaterThanOrEqual(0);
 
-    const newKey = await api('POST', '/api/v1/api-keys', { name: 'for a client', scopes: ['contracts:read'], tier: 'public' });
+    const newKey = await api('POST', '/api/v1/api-keys', {
+      name: 'for a client',
+      scopes: ['contracts:read'],
+      tier: 'public',
+    });
     expect(newKey.status).toBe(201);
     await api('POST', '/api/v1/contracts/generate', {
       blockchain: 'solana',

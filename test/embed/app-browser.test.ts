@@ -52,7 +52,11 @@ async function startHostSite(): Promise<void> {
           const v = req.headers[h];
           if (typeof v === 'string') headers[h] = v;
         }
-        const answer = await fetch(`${server.url}/mcp`, { method: req.method, headers, ...(body.length ? { body } : {}) });
+        const answer = await fetch(`${server.url}/mcp`, {
+          method: req.method,
+          headers,
+          ...(body.length ? { body } : {}),
+        });
         const out: Record<string, string> = {};
         for (const h of ['content-type', 'mcp-session-id']) {
           const v = answer.headers.get(h);
@@ -64,10 +68,12 @@ async function startHostSite(): Promise<void> {
       return;
     }
     const args = url.searchParams.get('args') ?? '{}';
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Assistant</title></head><body><h1>Assistant</h1>` +
-        `<script>window.toolArgs = ${args.replace(/</g, '\\u003c')};</script><script src="/host.js"></script></body></html>`,
-    );
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Assistant</title></head><body><h1>Assistant</h1>` +
+          `<script>window.toolArgs = ${args.replace(/</g, '\\u003c')};</script><script src="/host.js"></script></body></html>`,
+      );
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -114,7 +120,9 @@ async function hostEvent(page: Page, name: string, timeout = 30_000): Promise<Re
 }
 
 async function waitStep(frame: Frame, n: number): Promise<void> {
-  await frame.waitForFunction((k) => document.querySelector('h2')?.textContent?.startsWith(`Step ${k} `), n, { timeout: 30_000 });
+  await frame.waitForFunction((k) => document.querySelector('h2')?.textContent?.startsWith(`Step ${k} `), n, {
+    timeout: 30_000,
+  });
 }
 
 async function next(frame: Frame, n: number): Promise<void> {
@@ -142,14 +150,18 @@ describe('open_contract_wizard as an MCP App', () => {
     expect(resource).toMatchObject({ mimeType: 'text/html;profile=mcp-app', meta: { ui: { prefersBorder: true } } });
     expect(resource.bytes as number).toBeGreaterThan(10_000);
     expect(await hostEvent(page, 'initialized')).toMatchObject({ name: 'svc contract wizard' });
-    const result = (await hostEvent(page, 'result')) as { structuredContent: { resourceUri: string; prefill: unknown } };
+    const result = (await hostEvent(page, 'result')) as {
+      structuredContent: { resourceUri: string; prefill: unknown };
+    };
     expect(result.structuredContent).toMatchObject({ resourceUri: WIZARD_APP_URI, prefill: TOOL_ARGS });
 
     const frame = (await (await page.waitForSelector('iframe')).contentFrame())!;
     await waitStep(frame, 1);
     // The host's theme (dark) applies; the chain comes from the tool input.
     expect(await frame.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-    await frame.waitForFunction(() => (document.getElementById('chain-evm') as HTMLInputElement | null)?.checked === true);
+    await frame.waitForFunction(
+      () => (document.getElementById('chain-evm') as HTMLInputElement | null)?.checked === true,
+    );
     // Templates came through the host: list_templates.
     await next(frame, 2);
     await frame.waitForSelector('#template-common-law');
@@ -174,11 +186,19 @@ describe('open_contract_wizard as an MCP App', () => {
     expect(await frame.textContent('section[aria-label="Bytecode"] code')).toMatch(/^(0x)?[0-9a-f]{100,}/);
 
     // The model hears about the result.
-    const context = (await hostEvent(page, 'context')) as { structuredContent: { contractInfo: { blockchain: string } } };
+    const context = (await hostEvent(page, 'context')) as {
+      structuredContent: { contractInfo: { blockchain: string } };
+    };
     expect(context.structuredContent.contractInfo.blockchain).toBe('evm');
 
     // Every call went through the host's MCP connection; the key never reached the browser.
-    for (const call of ['tools/call:list_templates', 'tools/call:list_jurisdictions', 'tools/call:validate_plan', 'tools/call:estimate_gas', 'tools/call:generate_contract']) {
+    for (const call of [
+      'tools/call:list_templates',
+      'tools/call:list_jurisdictions',
+      'tools/call:validate_plan',
+      'tools/call:estimate_gas',
+      'tools/call:generate_contract',
+    ]) {
       expect(proxied).toContain(call);
     }
     expect(await page.content()).not.toContain(key);

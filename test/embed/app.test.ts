@@ -33,9 +33,17 @@ describe('open_contract_wizard and ui://svc/wizard', () => {
 
   it('the resource is listed and read as a self-contained text/html;profile=mcp-app document', async () => {
     const { resources } = await client.listResources();
-    expect(resources.find((r) => r.uri === WIZARD_APP_URI)).toMatchObject({ mimeType: MCP_APP_MIME_TYPE, name: 'contract-wizard' });
+    expect(resources.find((r) => r.uri === WIZARD_APP_URI)).toMatchObject({
+      mimeType: MCP_APP_MIME_TYPE,
+      name: 'contract-wizard',
+    });
     const read = await client.readResource({ uri: WIZARD_APP_URI });
-    const content = read.contents[0] as { uri: string; mimeType: string; text: string; _meta: { ui: { csp: unknown } } };
+    const content = read.contents[0] as {
+      uri: string;
+      mimeType: string;
+      text: string;
+      _meta: { ui: { csp: unknown } };
+    };
     expect(content).toMatchObject({ uri: WIZARD_APP_URI, mimeType: 'text/html;profile=mcp-app' });
     expect(content._meta.ui.csp).toEqual({ connectDomains: [], resourceDomains: [] });
     const html = content.text;
@@ -58,10 +66,16 @@ describe('open_contract_wizard and ui://svc/wizard', () => {
     expect(out).toMatchObject({ resourceUri: WIZARD_APP_URI, mimeType: MCP_APP_MIME_TYPE, prefill: args });
     expect(out.message).toMatch(/prefilled with chain ton, 1 beneficiary/);
     expect(out.message).toMatch(/generate_contract/);
-    const bad = await client.callTool({ name: 'open_contract_wizard', arguments: { beneficiaries: [{ name: 'A', address: 'x', percentage: 150 }] } });
+    const bad = await client.callTool({
+      name: 'open_contract_wizard',
+      arguments: { beneficiaries: [{ name: 'A', address: 'x', percentage: 150 }] },
+    });
     expect(bad.isError).toBe(true);
     const envelope = JSON.parse((bad.content as Array<{ text: string }>)[0]!.text);
-    expect(envelope.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: 'beneficiaries.0.percentage' })] });
+    expect(envelope.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [expect.objectContaining({ field: 'beneficiaries.0.percentage' })],
+    });
   });
 
   it('the resource needs a key that may read contracts', async () => {

@@ -40,7 +40,11 @@ type Events = Array<[string, Record<string, unknown>]>;
 const events = (page: Page): Promise<Events> => page.evaluate(() => (window as unknown as { events: Events }).events);
 
 async function waitEvent(page: Page, name: string, count = 1, timeout = 60_000): Promise<Record<string, unknown>> {
-  await page.waitForFunction(([n, c]) => (window as unknown as { events: Events }).events.filter((e) => e[0] === n).length >= (c as number), [name, count] as const, { timeout });
+  await page.waitForFunction(
+    ([n, c]) => (window as unknown as { events: Events }).events.filter((e) => e[0] === n).length >= (c as number),
+    [name, count] as const,
+    { timeout },
+  );
   return (await events(page)).filter((e) => e[0] === name)[count - 1]![1];
 }
 
@@ -67,17 +71,34 @@ async function stepHeading(frame: Frame): Promise<string> {
 }
 
 async function waitStep(frame: Frame, n: number): Promise<void> {
-  await frame.waitForFunction((k) => document.querySelector('h2')?.textContent?.startsWith(`Step ${k} `), n, { timeout: 30_000 });
+  await frame.waitForFunction((k) => document.querySelector('h2')?.textContent?.startsWith(`Step ${k} `), n, {
+    timeout: 30_000,
+  });
 }
 
 /** axe-core in the wizard's frame: serious and critical violations only. */
 async function axeViolations(frame: Frame): Promise<string[]> {
   if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(AXE);
   const result = await frame.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).join(', ') }));
+    const r = await (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            o: object,
+          ) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(' ')).join(', '),
+    }));
   });
-  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.targets}`);
+  return result
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.targets}`);
 }
 
 const OWNER = '0x27b1fdb04752bbc536007a920d24acb045561c26';
@@ -113,8 +134,14 @@ describe('the wizard embedded through the SDK on another origin', () => {
     await waitStep(frame, 3);
 
     // Step 3: setData prefills owner and beneficiaries.
-    await page.evaluate((d) => (window as unknown as { wizard: { setData: (x: unknown) => void } }).wizard.setData(d), PREFILL);
-    await frame.waitForFunction((o) => (document.getElementById('f-ownerAddress') as HTMLInputElement | null)?.value === o, OWNER);
+    await page.evaluate(
+      (d) => (window as unknown as { wizard: { setData: (x: unknown) => void } }).wizard.setData(d),
+      PREFILL,
+    );
+    await frame.waitForFunction(
+      (o) => (document.getElementById('f-ownerAddress') as HTMLInputElement | null)?.value === o,
+      OWNER,
+    );
     expect(await frame.inputValue('#f-beneficiaries-1-name')).toBe('Bob');
     expect(await frame.inputValue('#f-beneficiaries-0-percentage')).toBe('60');
     a11y.beneficiaries = await axeViolations(frame);
@@ -151,7 +178,11 @@ describe('the wizard embedded through the SDK on another origin', () => {
     await tabTo(page, frame, 'button.svc-primary');
     expect(await frame.evaluate(() => document.activeElement?.textContent)).toBe('Generate contract');
     await page.keyboard.press('Enter');
-    const complete = (await waitEvent(page, 'complete', 1, 120_000)) as { contractCode: string; compiled: { abi: unknown[]; bytecode: string }; contractInfo: { blockchain: string } };
+    const complete = (await waitEvent(page, 'complete', 1, 120_000)) as {
+      contractCode: string;
+      compiled: { abi: unknown[]; bytecode: string };
+      contractInfo: { blockchain: string };
+    };
     expect(complete.contractCode).toMatch(/pragma solidity/);
     expect(complete.compiled.bytecode).toMatch(/^0x[0-9a-f]+$/);
     expect(complete.compiled.abi.length).toBeGreaterThan(0);
@@ -170,7 +201,9 @@ describe('the wizard embedded through the SDK on another origin', () => {
     const resizes = all.filter((e) => e[0] === 'resize').map((e) => e[1].height as number);
     expect(resizes.length).toBeGreaterThan(0);
     // The SDK sized the frame to the wizard's last reported height.
-    const frameHeight = await page.evaluate(() => document.querySelector('#wizard iframe')!.getBoundingClientRect().height);
+    const frameHeight = await page.evaluate(
+      () => document.querySelector('#wizard iframe')!.getBoundingClientRect().height,
+    );
     expect(Math.abs(frameHeight - resizes[resizes.length - 1]!)).toBeLessThanOrEqual(1);
     expect(all.filter((e) => e[0] === 'error')).toEqual([]);
     expect(a11y).toEqual(Object.fromEntries(Object.keys(a11y).map((k) => [k, []])));
@@ -180,9 +213,13 @@ describe('the wizard embedded through the SDK on another origin', () => {
   it("setTheme('dark') switches the theme (screenshot kept in test-artifacts/); the container's --svc-* variables reach the wizard", async () => {
     const { page, frame } = await openHost({ theme: 'light' });
     await waitEvent(page, 'ready');
-    await frame.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue('--svc-primary').trim() === '#6d28d9');
+    await frame.waitForFunction(
+      () => getComputedStyle(document.documentElement).getPropertyValue('--svc-primary').trim() === '#6d28d9',
+    );
     expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
-    await page.evaluate(() => (window as unknown as { wizard: { setTheme: (t: string) => void } }).wizard.setTheme('dark'));
+    await page.evaluate(() =>
+      (window as unknown as { wizard: { setTheme: (t: string) => void } }).wizard.setTheme('dark'),
+    );
     await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
     expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(17, 24, 39)');
     expect(await axeViolations(frame)).toEqual([]);
@@ -212,14 +249,36 @@ describe('the wizard embedded through the SDK on another origin', () => {
     await page.evaluate((svc) => {
       const w = document.querySelector<HTMLIFrameElement>('#wizard iframe')!.contentWindow!;
       w.postMessage({ type: 'svc:wizard:setData', payload: { ownerAddress: 42 } }, svc);
-      w.postMessage({ type: 'svc:wizard:setData', payload: { ownerAddress: '0xBAD', beneficiaries: [{ name: 'x', address: 'y', percentage: 500 }] } }, svc);
+      w.postMessage(
+        {
+          type: 'svc:wizard:setData',
+          payload: { ownerAddress: '0xBAD', beneficiaries: [{ name: 'x', address: 'y', percentage: 500 }] },
+        },
+        svc,
+      );
       w.postMessage({ type: 'svc:wizard:setData', payload: { ownerAddress: '0xBAD', extra: true } }, svc);
-      w.postMessage({ type: 'svc:wizard:setTheme', payload: { theme: 'dark', variables: { primary: 'url(https://evil.example/x)' } } }, svc);
+      w.postMessage(
+        {
+          type: 'svc:wizard:setTheme',
+          payload: { theme: 'dark', variables: { primary: 'url(https://evil.example/x)' } },
+        },
+        svc,
+      );
       w.postMessage('svc:wizard:reset', svc);
       // Then a valid one: once it shows, every message before it was handled.
-      w.postMessage({ type: 'svc:wizard:setData', payload: { beneficiaries: [{ name: 'Carol', address: '0x8617e340b3d01fa5f11f306f4090fd50e238070d', percentage: 100 }] } }, svc);
+      w.postMessage(
+        {
+          type: 'svc:wizard:setData',
+          payload: {
+            beneficiaries: [{ name: 'Carol', address: '0x8617e340b3d01fa5f11f306f4090fd50e238070d', percentage: 100 }],
+          },
+        },
+        svc,
+      );
     }, server.url);
-    await frame.waitForFunction(() => (document.getElementById('f-beneficiaries-0-name') as HTMLInputElement | null)?.value === 'Carol');
+    await frame.waitForFunction(
+      () => (document.getElementById('f-beneficiaries-0-name') as HTMLInputElement | null)?.value === 'Carol',
+    );
     expect(await frame.inputValue('#f-ownerAddress')).toBe('');
     expect(await frame.evaluate(() => document.documentElement.dataset.theme)).toBe('auto');
     await page.close();
@@ -250,10 +309,16 @@ describe('the wizard embedded through the SDK on another origin', () => {
     const good = await embedToken(server, key, host.origin);
     for (const token of ['garbage', `${good.slice(0, -4)}AAAA`]) {
       const { page, frame } = await openHost({}, token);
-      expect(await waitEvent(page, 'error'), token).toEqual({ code: 'API_KEY_INVALID', message: 'The embed token is invalid.' });
+      expect(await waitEvent(page, 'error'), token).toEqual({
+        code: 'API_KEY_INVALID',
+        message: 'The embed token is invalid.',
+      });
       expect(await frame.textContent('main'), token).toMatch(/API_KEY_INVALID.*invalid/);
       // The error page only: no wizard, no ready event.
-      expect((await events(page)).some((e) => e[0] === 'ready'), token).toBe(false);
+      expect(
+        (await events(page)).some((e) => e[0] === 'ready'),
+        token,
+      ).toBe(false);
       await page.close();
     }
   }, 60_000);
@@ -262,11 +327,19 @@ describe('the wizard embedded through the SDK on another origin', () => {
     const { key: own, id } = await partnerKey(server, [host.origin]);
     const token = await embedToken(server, own, host.origin);
     const patch = (allowedOrigins: string[]) =>
-      server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${id}`, headers: { authorization: `Bearer ${own}` }, payload: { allowedOrigins } });
+      server.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/api-keys/${id}`,
+        headers: { authorization: `Bearer ${own}` },
+        payload: { allowedOrigins },
+      });
     expect((await patch([stranger.origin])).statusCode).toBe(200);
     expect((await patch([host.origin])).statusCode).toBe(200);
     const { page, frame } = await openHost({}, token);
-    expect(await waitEvent(page, 'error')).toEqual({ code: 'API_KEY_INVALID', message: expect.stringMatching(/revoked.*origin was removed/) });
+    expect(await waitEvent(page, 'error')).toEqual({
+      code: 'API_KEY_INVALID',
+      message: expect.stringMatching(/revoked.*origin was removed/),
+    });
     expect(await frame.textContent('main')).toMatch(/revoked/);
     await page.close();
   }, 60_000);
@@ -278,13 +351,19 @@ describe('the wizard embedded through the SDK on another origin', () => {
     await waitStep(frame, 1);
     clock.advance(61_000);
     // Typing makes the wizard check the plan with the API, which refuses the token now.
-    await page.evaluate((d) => (window as unknown as { wizard: { setData: (x: unknown) => void } }).wizard.setData(d), PREFILL);
+    await page.evaluate(
+      (d) => (window as unknown as { wizard: { setData: (x: unknown) => void } }).wizard.setData(d),
+      PREFILL,
+    );
     const error = await waitEvent(page, 'error');
     expect(error).toEqual({ code: 'API_KEY_INVALID', message: expect.stringMatching(/expired/) });
     await page.close();
 
     const again = await openHost({}, token);
-    expect(await waitEvent(again.page, 'error')).toEqual({ code: 'API_KEY_INVALID', message: expect.stringMatching(/expired/) });
+    expect(await waitEvent(again.page, 'error')).toEqual({
+      code: 'API_KEY_INVALID',
+      message: expect.stringMatching(/expired/),
+    });
     expect(await again.frame.textContent('main')).toMatch(/expired/);
     await again.page.close();
   }, 60_000);

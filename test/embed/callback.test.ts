@@ -41,7 +41,16 @@ afterAll(async () => {
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
 function dispatcher(allow: string): Dispatcher {
-  const d = new Dispatcher({ store: server.services.store, clock: time.clock, keyring: server.services.keyring, scheduler: time, ca: tls.cert, allow, jitterMs: 0, timeoutMs: 2000 });
+  const d = new Dispatcher({
+    store: server.services.store,
+    clock: time.clock,
+    keyring: server.services.keyring,
+    scheduler: time,
+    ca: tls.cert,
+    allow,
+    jitterMs: 0,
+    timeoutMs: 2000,
+  });
   dispatchers.push(d);
   d.start();
   return d;
@@ -63,17 +72,32 @@ async function setup(): Promise<{ key: string; id: string; origin: string }> {
 }
 
 async function rotate(key: string, graceSeconds = 0): Promise<string> {
-  const res = await server.app.inject({ method: 'POST', url: '/api/v1/embed/secret', headers: auth(key), payload: { graceSeconds } });
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/embed/secret',
+    headers: auth(key),
+    payload: { graceSeconds },
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().meta.secret;
 }
 
 async function session(key: string, origin: string, callback: string) {
-  return server.app.inject({ method: 'POST', url: '/api/v1/embed/sessions', headers: auth(key), payload: { origin, callback } });
+  return server.app.inject({
+    method: 'POST',
+    url: '/api/v1/embed/sessions',
+    headers: auth(key),
+    payload: { origin, callback },
+  });
 }
 
 async function generate(token: string) {
-  const res = await server.app.inject({ method: 'POST', url: '/api/v1/contracts/generate', headers: auth(token), payload: PLAN });
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/contracts/generate',
+    headers: auth(token),
+    payload: PLAN,
+  });
   expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
   return res.json();
 }
@@ -86,8 +110,16 @@ describe.skipIf(!hasOpenssl())('the wizard callback', () => {
     const { key, id, origin } = await setup();
     const refused = await session(key, origin, `${origin}/no-secret`);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().error.details[0]).toMatchObject({ field: 'callback', reason: expect.stringContaining('/api/v1/embed/secret') });
-    const made = await server.app.inject({ method: 'POST', url: '/api/v1/embed/secret', headers: auth(key), payload: {} });
+    expect(refused.json().error.details[0]).toMatchObject({
+      field: 'callback',
+      reason: expect.stringContaining('/api/v1/embed/secret'),
+    });
+    const made = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/embed/secret',
+      headers: auth(key),
+      payload: {},
+    });
     expect(made.json().meta.secret).toMatch(/^whsec_/);
     expect(made.json().data).toMatchObject({ keyId: id, rotated: false, previousSecretExpiresAt: null });
     expect(made.json().data.secret).toBeUndefined();
@@ -108,22 +140,39 @@ describe.skipIf(!hasOpenssl())('the wizard callback', () => {
     const got = mine('/result');
     expect(got).toHaveLength(1);
     const r = got[0]!;
-    expect(verifyWebhookSignature(r.body, String(r.headers['x-webhook-signature']), secret, { now: nowSeconds() })).toBe(true);
-    expect(verifyWebhookSignature(r.body, String(r.headers['x-webhook-signature']), 'whsec_other', { now: nowSeconds() })).toBe(false);
+    expect(
+      verifyWebhookSignature(r.body, String(r.headers['x-webhook-signature']), secret, { now: nowSeconds() }),
+    ).toBe(true);
+    expect(
+      verifyWebhookSignature(r.body, String(r.headers['x-webhook-signature']), 'whsec_other', { now: nowSeconds() }),
+    ).toBe(false);
     expect(r.headers['x-webhook-event']).toBe(WIZARD_COMPLETED);
     const payload = JSON.parse(r.body);
-    expect(payload).toMatchObject({ type: WIZARD_COMPLETED, apiVersion: 'v1', data: { origin, contractCode: out.contractCode, contractInfo: { blockchain: 'evm' } } });
+    expect(payload).toMatchObject({
+      type: WIZARD_COMPLETED,
+      apiVersion: 'v1',
+      data: { origin, contractCode: out.contractCode, contractInfo: { blockchain: 'evm' } },
+    });
     expect(payload.data.compiled.bytecode).toBe(out.compiled.bytecode);
     // A key's API call without a session, or a session without callback, queues nothing.
     await generate(key);
-    const plain = await server.app.inject({ method: 'POST', url: '/api/v1/embed/sessions', headers: auth(key), payload: { origin } });
+    const plain = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/embed/sessions',
+      headers: auth(key),
+      payload: { origin },
+    });
     await generate(plain.json().data.token);
     await settle(d);
     expect(mine('/result')).toHaveLength(1);
     // The outbox holds one event and one succeeded delivery for it.
-    const events = (await server.services.store.all<EventRecord>(EVENTS)).filter((e) => e.type === WIZARD_COMPLETED && (e.data as { origin?: string }).origin === origin);
+    const events = (await server.services.store.all<EventRecord>(EVENTS)).filter(
+      (e) => e.type === WIZARD_COMPLETED && (e.data as { origin?: string }).origin === origin,
+    );
     expect(events).toHaveLength(1);
-    const delivery = (await server.services.store.all<DeliveryRecord>(DELIVERIES)).find((x) => x.eventId === events[0]!.id);
+    const delivery = (await server.services.store.all<DeliveryRecord>(DELIVERIES)).find(
+      (x) => x.eventId === events[0]!.id,
+    );
     expect(delivery).toMatchObject({ state: 'succeeded', webhookId: expect.stringMatching(/^emb_/) });
   }, 60_000);
 
@@ -147,7 +196,9 @@ describe.skipIf(!hasOpenssl())('the wizard callback', () => {
       expect(verifyWebhookSignature(r.body, header, oldSecret, { now: nowSeconds() })).toBe(true);
       expect(verifyWebhookSignature(r.body, header, newSecret, { now: nowSeconds() })).toBe(true);
     }
-    const deliveries = (await server.services.store.all<DeliveryRecord>(DELIVERIES)).filter((x) => (x.callback as { url?: string } | undefined)?.url === `${origin}/flaky`);
+    const deliveries = (await server.services.store.all<DeliveryRecord>(DELIVERIES)).filter(
+      (x) => (x.callback as { url?: string } | undefined)?.url === `${origin}/flaky`,
+    );
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ state: 'succeeded' });
     expect(deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
@@ -164,7 +215,9 @@ describe.skipIf(!hasOpenssl())('the wizard callback', () => {
     const strict = dispatcher('');
     await settle(strict);
     expect(mine('/refused')).toHaveLength(0);
-    const deliveries = (await server.services.store.all<DeliveryRecord>(DELIVERIES)).filter((x) => (x.callback as { url?: string } | undefined)?.url === `${origin}/refused`);
+    const deliveries = (await server.services.store.all<DeliveryRecord>(DELIVERIES)).filter(
+      (x) => (x.callback as { url?: string } | undefined)?.url === `${origin}/refused`,
+    );
     expect(deliveries[0]).toMatchObject({ state: 'failed' });
     expect(deliveries[0]!.attempts).toHaveLength(5);
     for (const a of deliveries[0]!.attempts) expect(a.error).toMatch(/address refused/);
@@ -176,14 +229,25 @@ describe.skipIf(!hasOpenssl())('the wizard callback', () => {
     await rotate(key);
     const moved = await session(key, origin, `${origin}/moved`);
     await generate(moved.json().data.token);
-    await server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${id}`, headers: auth(key), payload: { allowedOrigins: ['https://other.example'] } });
+    await server.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/api-keys/${id}`,
+      headers: auth(key),
+      payload: { allowedOrigins: ['https://other.example'] },
+    });
     await settle(dispatcher('127.0.0.1'));
     expect(mine('/moved')).toHaveLength(0);
     const all = () => server.services.store.all<DeliveryRecord>(DELIVERIES);
-    const of = async (p: string) => (await all()).find((x) => (x.callback as { url?: string } | undefined)?.url === `${origin}${p}`)!;
+    const of = async (p: string) =>
+      (await all()).find((x) => (x.callback as { url?: string } | undefined)?.url === `${origin}${p}`)!;
     expect(await of('/moved')).toMatchObject({ state: 'cancelled', reason: expect.stringMatching(/origin left/) });
 
-    await server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${id}`, headers: auth(key), payload: { allowedOrigins: [origin] } });
+    await server.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/api-keys/${id}`,
+      headers: auth(key),
+      payload: { allowedOrigins: [origin] },
+    });
     for (const d of dispatchers.splice(0)) await d.stop();
     // Made after the origin is back: the tokens made before its removal died with it, for good.
     const revoked = await session(key, origin, `${origin}/revoked`);
@@ -200,9 +264,13 @@ describe.skipIf(!hasOpenssl())('the wizard callback', () => {
     const http = await session(key, origin, `${origin.replace('https:', 'http:')}/x`);
     expect(http.json().error.details[0]).toMatchObject({ field: 'callback', reason: expect.stringMatching(/https/) });
     const foreign = await session(key, origin, 'https://elsewhere.example/x');
-    expect(foreign.json().error.details[0]).toMatchObject({ field: 'callback', reason: expect.stringMatching(/allowed origins/) });
-    await expect(checkCallback(`${origin}/x`, [origin], { allow: '' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(foreign.json().error.details[0]).toMatchObject({
+      field: 'callback',
+      reason: expect.stringMatching(/allowed origins/),
+    });
+    await expect(checkCallback(`${origin}/x`, [origin], { allow: '' })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
     await expect(checkCallback(`${origin}/x`, [origin], { allow: '127.0.0.1' })).resolves.toBe(`${origin}/x`);
   });
 });
-

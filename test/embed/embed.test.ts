@@ -17,7 +17,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-const directives = (res: { headers: Record<string, unknown> }) => String(res.headers['content-security-policy']).split('; ');
+const directives = (res: { headers: Record<string, unknown> }) =>
+  String(res.headers['content-security-policy']).split('; ');
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 const PLAN = {
   blockchain: 'evm',
@@ -32,7 +33,16 @@ describe('allowedOrigins on API keys', () => {
   it('parses exact origins only', () => {
     expect(parseOrigin('https://App.Example.com:443/')).toEqual({ origin: 'https://app.example.com' });
     expect(parseOrigin('http://127.0.0.1:8080')).toEqual({ origin: 'http://127.0.0.1:8080' });
-    for (const bad of ['https://a.example/path', 'https://a.example?x=1', 'https://*.example', 'http://a.example', 'ftp://a.example', 'a.example', 'https://u:p@a.example', 'https://a.example#f']) {
+    for (const bad of [
+      'https://a.example/path',
+      'https://a.example?x=1',
+      'https://*.example',
+      'http://a.example',
+      'ftp://a.example',
+      'a.example',
+      'https://u:p@a.example',
+      'https://a.example#f',
+    ]) {
       expect(parseOrigin(bad), bad).toHaveProperty('reason');
     }
   });
@@ -42,23 +52,50 @@ describe('allowedOrigins on API keys', () => {
       method: 'POST',
       url: '/api/v1/api-keys',
       headers: auth(server.adminKey),
-      payload: { name: 'embed', scopes: ['embed'], tier: 'partner', allowedOrigins: ['https://Partner.example/', 'https://partner.example', 'http://localhost:3000'] },
+      payload: {
+        name: 'embed',
+        scopes: ['embed'],
+        tier: 'partner',
+        allowedOrigins: ['https://Partner.example/', 'https://partner.example', 'http://localhost:3000'],
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().data.id;
     expect(created.json().data.allowedOrigins).toEqual(['https://partner.example', 'http://localhost:3000']);
 
-    const bad = await server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${id}`, headers: auth(server.adminKey), payload: { allowedOrigins: ['https://ok.example', 'https://x.example/app', 'http://plain.example'] } });
+    const bad = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/api-keys/${id}`,
+      headers: auth(server.adminKey),
+      payload: { allowedOrigins: ['https://ok.example', 'https://x.example/app', 'http://plain.example'] },
+    });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.details.map((d: { field: string }) => d.field)).toEqual(['allowedOrigins.1', 'allowedOrigins.2']);
+    expect(bad.json().error.details.map((d: { field: string }) => d.field)).toEqual([
+      'allowedOrigins.1',
+      'allowedOrigins.2',
+    ]);
     // Nothing was changed by the refused PATCH.
-    const got = await server.app.inject({ method: 'GET', url: `/api/v1/api-keys/${id}`, headers: auth(server.adminKey) });
+    const got = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/api-keys/${id}`,
+      headers: auth(server.adminKey),
+    });
     expect(got.json().data.allowedOrigins).toEqual(['https://partner.example', 'http://localhost:3000']);
 
-    const tooMany = await server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${id}`, headers: auth(server.adminKey), payload: { allowedOrigins: Array.from({ length: 21 }, (_, i) => `https://s${i}.example`) } });
+    const tooMany = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/api-keys/${id}`,
+      headers: auth(server.adminKey),
+      payload: { allowedOrigins: Array.from({ length: 21 }, (_, i) => `https://s${i}.example`) },
+    });
     expect(tooMany.statusCode).toBe(400);
 
-    const cleared = await server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${id}`, headers: auth(server.adminKey), payload: { allowedOrigins: [] } });
+    const cleared = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/api-keys/${id}`,
+      headers: auth(server.adminKey),
+      payload: { allowedOrigins: [] },
+    });
     expect(cleared.json().data.allowedOrigins).toEqual([]);
   });
 });
@@ -69,14 +106,22 @@ describe('embed tokens (POST /api/v1/embed/sessions)', () => {
     const noScope = await server.key({ tier: 'partner', scopes: ['contracts'], allowedOrigins: [SITE] });
     const noOrigins = await server.key({ tier: 'partner', scopes: ['embed'] });
     const { key } = await partnerKey(server, [SITE]);
-    const post = (k: string, payload: object) => server.app.inject({ method: 'POST', url: '/api/v1/embed/sessions', headers: auth(k), payload });
+    const post = (k: string, payload: object) =>
+      server.app.inject({ method: 'POST', url: '/api/v1/embed/sessions', headers: auth(k), payload });
     expect((await post(publicKey, { origin: SITE })).json().error.code).toBe('TIER_NOT_ALLOWED');
     expect((await post(noScope, { origin: SITE })).json().error.code).toBe('INSUFFICIENT_SCOPE');
     const none = await post(noOrigins, { origin: SITE });
     expect(none.statusCode).toBe(400);
-    expect(none.json().error.details[0]).toMatchObject({ field: 'origin', reason: expect.stringMatching(/allowedOrigins/) });
-    expect((await post(key, { origin: 'https://other.example' })).json().error.details[0]).toMatchObject({ field: 'origin' });
-    expect((await post(key, { origin: SITE, ttlSeconds: 99999 })).json().error.details[0]).toMatchObject({ field: 'ttlSeconds' });
+    expect(none.json().error.details[0]).toMatchObject({
+      field: 'origin',
+      reason: expect.stringMatching(/allowedOrigins/),
+    });
+    expect((await post(key, { origin: 'https://other.example' })).json().error.details[0]).toMatchObject({
+      field: 'origin',
+    });
+    expect((await post(key, { origin: SITE, ttlSeconds: 99999 })).json().error.details[0]).toMatchObject({
+      field: 'ttlSeconds',
+    });
     const ok = await post(key, { origin: 'https://PARTNER.example' });
     expect(ok.statusCode, ok.body).toBe(201);
     expect(ok.json().data).toMatchObject({ token: expect.stringMatching(/^svc_et_/), origin: SITE });
@@ -85,16 +130,37 @@ describe('embed tokens (POST /api/v1/embed/sessions)', () => {
   it("is accepted only by the wizard's calls, counts against its key, and stops at expiry or when the key is revoked", async () => {
     const { key, id } = await partnerKey(server, [SITE]);
     const token = await embedToken(server, key, SITE, 120);
-    const ok = await server.app.inject({ method: 'POST', url: '/api/v1/contracts/validate', headers: auth(token), payload: PLAN });
+    const ok = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/contracts/validate',
+      headers: auth(token),
+      payload: PLAN,
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(Number(ok.headers['x-ratelimit-limit'])).toBe(1000);
     // Wrong shares: the same details as generate_contract.
-    const bad = await server.app.inject({ method: 'POST', url: '/api/v1/contracts/validate', headers: auth(token), payload: { ...PLAN, beneficiaries: [PLAN.beneficiaries[0]] } });
+    const bad = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/contracts/validate',
+      headers: auth(token),
+      payload: { ...PLAN, beneficiaries: [PLAN.beneficiaries[0]] },
+    });
     expect(bad.json().error.details).toEqual([expect.objectContaining({ field: 'beneficiaries' })]);
-    expect((await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(token) })).statusCode).toBe(200);
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(token) })).statusCode,
+    ).toBe(200);
     // Not key management, not webhooks, not another embed token.
-    for (const [method, url] of [['GET', '/api/v1/api-keys'], ['GET', '/api/v1/webhooks/subscriptions'], ['POST', '/api/v1/embed/sessions']] as const) {
-      const res = await server.app.inject({ method, url, headers: auth(token), ...(method === 'POST' ? { payload: { origin: SITE } } : {}) });
+    for (const [method, url] of [
+      ['GET', '/api/v1/api-keys'],
+      ['GET', '/api/v1/webhooks/subscriptions'],
+      ['POST', '/api/v1/embed/sessions'],
+    ] as const) {
+      const res = await server.app.inject({
+        method,
+        url,
+        headers: auth(token),
+        ...(method === 'POST' ? { payload: { origin: SITE } } : {}),
+      });
       expect(res.json().error.code, url).toBe('INSUFFICIENT_SCOPE');
     }
     // Not over MCP.
@@ -105,15 +171,27 @@ describe('embed tokens (POST /api/v1/embed/sessions)', () => {
     });
     expect(mcp.status).toBe(401);
     clock.advance(121_000);
-    const expired = await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(token) });
+    const expired = await server.app.inject({
+      method: 'GET',
+      url: '/api/v1/contracts/templates',
+      headers: auth(token),
+    });
     expect(expired.statusCode).toBe(401);
     expect(expired.json().error.message).toMatch(/expired/);
 
     const fresh = await embedToken(server, key, SITE);
     await server.app.inject({ method: 'DELETE', url: `/api/v1/api-keys/${id}`, headers: auth(key) });
-    const revoked = await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(fresh) });
+    const revoked = await server.app.inject({
+      method: 'GET',
+      url: '/api/v1/contracts/templates',
+      headers: auth(fresh),
+    });
     expect(revoked.json().error.code).toBe('API_KEY_INVALID');
-    const forged = await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(`${fresh.slice(0, -4)}AAAA`) });
+    const forged = await server.app.inject({
+      method: 'GET',
+      url: '/api/v1/contracts/templates',
+      headers: auth(`${fresh.slice(0, -4)}AAAA`),
+    });
     expect(forged.json().error.code).toBe('API_KEY_INVALID');
   });
 });
@@ -158,7 +236,8 @@ describe('the wizard page (GET /api/v1/embed/wizard, /api/embed/wizard)', () => 
     expect((await page('')).statusCode).toBe(401);
     expect((await page('key=svc_pt_nope')).statusCode).toBe(401);
     expect((await page('token=svc_et_nope')).statusCode).toBe(401);
-    for (const q of ['', 'key=svc_pt_nope']) expect((await page(q)).headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    for (const q of ['', 'key=svc_pt_nope'])
+      expect((await page(q)).headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
   it('validates every query parameter with a clear error page, framable by the allowed origins', async () => {
@@ -185,12 +264,14 @@ describe('the wizard page (GET /api/v1/embed/wizard, /api/embed/wizard)', () => 
       expect(res.headers['content-security-policy'], q).toContain(`frame-ancestors ${SITE}`);
       expect(res.body).not.toContain(key);
     }
-    const fine = await page(`key=${key}&steps=beneficiaries,review&blockchain=ton&primaryColor=2563eb&hideFooter=true&logo=${encodeURIComponent('https://partner.example/logo.png')}`);
+    const fine = await page(
+      `key=${key}&steps=beneficiaries,review&blockchain=ton&primaryColor=2563eb&hideFooter=true&logo=${encodeURIComponent('https://partner.example/logo.png')}`,
+    );
     expect(fine.statusCode, fine.body).toBe(200);
     expect(fine.body).toContain('"steps":["beneficiaries","review","generate","result"]');
   });
 
-  it('with ?token=: framed only by the token\'s origin; an expired token still explains itself to that origin', async () => {
+  it("with ?token=: framed only by the token's origin; an expired token still explains itself to that origin", async () => {
     const { key } = await partnerKey(server, [SITE, 'https://second.example']);
     const token = await embedToken(server, key, SITE, 60);
     const res = await page(`token=${token}`);
@@ -214,14 +295,19 @@ describe('the wizard page (GET /api/v1/embed/wizard, /api/embed/wizard)', () => 
     const start = remaining(first);
     expect(start).toBeGreaterThan(10);
     // One counter: the key's API calls, its ?key= pages and its tokens' pages.
-    expect(remaining(await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(key) }))).toBe(start - 1);
+    expect(
+      remaining(await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(key) })),
+    ).toBe(start - 1);
     expect(remaining(await page(`key=${key}`))).toBe(start - 2);
     expect(remaining(await page(`token=${token}`))).toBe(start - 3);
-    expect(remaining(await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(token) }))).toBe(start - 4);
+    expect(
+      remaining(await server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(token) })),
+    ).toBe(start - 4);
     // Use up the rest of the budget (the key's account's: src/tools/invoke.ts counts it as acct:<account>:all).
     const limit = Number(first.headers['x-ratelimit-limit']);
     const ownerId = (await server.services.store.get<{ id: string; ownerId: string }>('api_keys', id))!.ownerId;
-    for (let i = 0; i < start - 4; i++) await server.services.limiter.hitAll([{ key: `acct:${ownerId}:all`, limit }], clock.now());
+    for (let i = 0; i < start - 4; i++)
+      await server.services.limiter.hitAll([{ key: `acct:${ownerId}:all`, limit }], clock.now());
     const limited = await page(`token=${token}`);
     expect(limited.statusCode).toBe(429);
     expect(limited.body).toMatch(/"code":"RATE_LIMIT_EXCEEDED"/);
@@ -233,8 +319,12 @@ describe('the wizard page (GET /api/v1/embed/wizard, /api/embed/wizard)', () => 
   });
 
   it('keeps key and token values out of the request log', () => {
-    expect(redactUrl('/api/v1/embed/wizard?key=svc_pt_secret&theme=dark')).toBe('/api/v1/embed/wizard?key=[redacted]&theme=dark');
-    expect(redactUrl('/api/embed/wizard?theme=dark&token=svc_et_x.y')).toBe('/api/embed/wizard?theme=dark&token=[redacted]');
+    expect(redactUrl('/api/v1/embed/wizard?key=svc_pt_secret&theme=dark')).toBe(
+      '/api/v1/embed/wizard?key=[redacted]&theme=dark',
+    );
+    expect(redactUrl('/api/embed/wizard?theme=dark&token=svc_et_x.y')).toBe(
+      '/api/embed/wizard?theme=dark&token=[redacted]',
+    );
   });
 });
 
@@ -254,7 +344,11 @@ describe('the SDK and the wizard files', () => {
     expect(res.headers['cache-control']).toMatch(/max-age=\d+/);
     expect(res.body.split('\n').length).toBeLessThan(5);
     const etag = String(res.headers.etag);
-    const again = await server.app.inject({ method: 'GET', url: '/api/v1/embed/sdk.js', headers: { 'if-none-match': etag } });
+    const again = await server.app.inject({
+      method: 'GET',
+      url: '/api/v1/embed/sdk.js',
+      headers: { 'if-none-match': etag },
+    });
     expect(again.statusCode).toBe(304);
     const css = await server.app.inject({ method: 'GET', url: '/api/v1/embed/wizard.css?v=1' });
     expect(css.headers['cache-control']).toContain('immutable');

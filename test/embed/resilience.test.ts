@@ -36,14 +36,20 @@ afterEach(async () => {
   expect(rejections.map(String)).toEqual([]);
 });
 
-const page = (query: string, remoteAddress: string) => server.app.inject({ method: 'GET', url: `/api/v1/embed/wizard?${query}`, remoteAddress });
+const page = (query: string, remoteAddress: string) =>
+  server.app.inject({ method: 'GET', url: `/api/v1/embed/wizard?${query}`, remoteAddress });
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 const frameAncestors = (res: { headers: Record<string, unknown> }) =>
   String(res.headers['content-security-policy'])
     .split('; ')
     .find((d) => d.startsWith('frame-ancestors'));
 /** The `error` of the page's configuration block. */
-const pageError = (body: string) => (JSON.parse(/<script type="application\/json" id="svc-wizard-config">(.*?)<\/script>/.exec(body)![1]!) as { error: { code: string; message: string } | null }).error;
+const pageError = (body: string) =>
+  (
+    JSON.parse(/<script type="application\/json" id="svc-wizard-config">(.*?)<\/script>/.exec(body)![1]!) as {
+      error: { code: string; message: string } | null;
+    }
+  ).error;
 
 describe('the wizard page past the per-address limit', () => {
   for (const [name, query] of [
@@ -89,7 +95,11 @@ describe('a page whose credential names no key tells the parent it claims', () =
       expect(res.body).toContain(`"origins":["${SITE}"]`);
     }
     // Without a (well-formed) claimed origin, nobody may frame it, as before.
-    for (const query of ['token=garbage', 'token=garbage&origin=javascript%3Aalert(1)', 'token=garbage&origin=https%3A%2F%2Fa.example%2Fpath']) {
+    for (const query of [
+      'token=garbage',
+      'token=garbage&origin=javascript%3Aalert(1)',
+      'token=garbage&origin=https%3A%2F%2Fa.example%2Fpath',
+    ]) {
       const res = await page(query, from);
       expect(frameAncestors(res), query).toBe("frame-ancestors 'none'");
       expect(res.headers['x-frame-options'], query).toBe('DENY');
@@ -107,8 +117,14 @@ describe('a page whose credential names no key tells the parent it claims', () =
 
 describe('an embed token dies for good when its origin leaves the key', () => {
   const patch = (key: string, id: string, allowedOrigins: string[]) =>
-    server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${id}`, headers: auth(key), payload: { allowedOrigins } });
-  const templates = (token: string) => server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(token) });
+    server.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/api-keys/${id}`,
+      headers: auth(key),
+      payload: { allowedOrigins },
+    });
+  const templates = (token: string) =>
+    server.app.inject({ method: 'GET', url: '/api/v1/contracts/templates', headers: auth(token) });
 
   it('removing the origin revokes its tokens; adding it back does not revive them; other origins keep theirs', async () => {
     const { key, id } = await partnerKey(server, [SITE, OTHER]);
@@ -119,7 +135,10 @@ describe('an embed token dies for good when its origin leaves the key', () => {
     expect((await patch(key, id, [OTHER])).statusCode).toBe(200);
     const gone = await templates(onSite);
     expect(gone.statusCode).toBe(401);
-    expect(gone.json().error).toMatchObject({ code: 'API_KEY_INVALID', message: expect.stringMatching(/revoked.*origin was removed/) });
+    expect(gone.json().error).toMatchObject({
+      code: 'API_KEY_INVALID',
+      message: expect.stringMatching(/revoked.*origin was removed/),
+    });
     expect((await templates(onOther)).statusCode).toBe(200);
 
     // Back on the list: the old token stays dead, on the API and on the page (which explains why, to its claimed origin).

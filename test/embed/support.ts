@@ -18,20 +18,37 @@ export const CHROMIUM_FLAGS = [
 /** Fails (never skips) when Debian's chromium is missing. */
 export function requireChromium(): void {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Debian's chromium at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\` (never \`npx playwright install\`).`);
+    throw new Error(
+      `The browser tests need Debian's chromium at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\` (never \`npx playwright install\`).`,
+    );
   }
 }
 
 /** A partner key (scope embed and contracts) whose allowed origins are given; returns its value and id. */
-export async function partnerKey(server: TestServer, allowedOrigins: string[], scopes: Array<'embed' | 'contracts'> = ['embed', 'contracts']): Promise<{ key: string; id: string }> {
+export async function partnerKey(
+  server: TestServer,
+  allowedOrigins: string[],
+  scopes: Array<'embed' | 'contracts'> = ['embed', 'contracts'],
+): Promise<{ key: string; id: string }> {
   const key = await server.key({ tier: 'partner', scopes, allowedOrigins });
-  const res = await server.app.inject({ method: 'GET', url: '/api/v1/api-keys?limit=100', headers: { authorization: `Bearer ${key}` } });
-  const id = (res.json().data as Array<{ id: string; displayPrefix: string }>).find((r) => key.startsWith(r.displayPrefix))!.id;
+  const res = await server.app.inject({
+    method: 'GET',
+    url: '/api/v1/api-keys?limit=100',
+    headers: { authorization: `Bearer ${key}` },
+  });
+  const id = (res.json().data as Array<{ id: string; displayPrefix: string }>).find((r) =>
+    key.startsWith(r.displayPrefix),
+  )!.id;
   return { key, id };
 }
 
 export async function embedToken(server: TestServer, key: string, origin: string, ttlSeconds = 900): Promise<string> {
-  const res = await server.app.inject({ method: 'POST', url: '/api/v1/embed/sessions', headers: { authorization: `Bearer ${key}` }, payload: { origin, ttlSeconds } });
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/embed/sessions',
+    headers: { authorization: `Bearer ${key}` },
+    payload: { origin, ttlSeconds },
+  });
   if (res.statusCode !== 201) throw new Error(`create_embed_session failed: ${res.body}`);
   return res.json().data.token;
 }

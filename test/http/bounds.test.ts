@@ -20,7 +20,10 @@ function unbounded(schema: unknown, at = '', out: string[] = []): string[] {
   const s = schema as Json;
   // z.unknown() as MCP clients get it (src/tools/schema.ts portable): any JSON value, spelled out type by type. It
   // validates nothing, so it states no size either (webhook event data, measured figures).
-  const anyJson = Array.isArray(s.anyOf) && s.anyOf.length === 6 && s.anyOf.every((x: Json) => Object.keys(x).length === 1 && typeof x.type === 'string');
+  const anyJson =
+    Array.isArray(s.anyOf) &&
+    s.anyOf.length === 6 &&
+    s.anyOf.every((x: Json) => Object.keys(x).length === 1 && typeof x.type === 'string');
   if (anyJson) return out;
   const bounded = (max: string) => s[max] !== undefined || s.enum !== undefined || s.const !== undefined;
   if (s.type === 'string' && !bounded('maxLength') && s.format !== 'binary') out.push(`${at} (string)`);
@@ -51,7 +54,10 @@ describe('size bounds', () => {
   it('are on every string, array and number of every tool input and output schema', () => {
     const gaps = TOOLS.flatMap((tool) => {
       const { input, output } = toolSchemas(tool);
-      return [...unbounded(input).map((p) => `${tool.name} input ${p}`), ...unbounded(output).map((p) => `${tool.name} output ${p}`)];
+      return [
+        ...unbounded(input).map((p) => `${tool.name} input ${p}`),
+        ...unbounded(output).map((p) => `${tool.name} output ${p}`),
+      ];
     });
     expect(gaps).toEqual([]);
   });
@@ -59,18 +65,25 @@ describe('size bounds', () => {
   it('are stated for every JSON schema of the OpenAPI document', async () => {
     const doc = (await server.app.inject({ url: '/api/v1/openapi.json' })).json() as Json;
     const gaps: string[] = unbounded(doc.components.schemas, 'components.schemas');
-    for (const [name, header] of Object.entries(doc.components.headers as Json)) unbounded(header.schema, `components.headers.${name}`, gaps);
+    for (const [name, header] of Object.entries(doc.components.headers as Json))
+      unbounded(header.schema, `components.headers.${name}`, gaps);
     for (const [p, methods] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
       for (const [method, op] of Object.entries(methods)) {
         const where = `${method.toUpperCase()} ${p}`;
-        for (const param of (op.parameters ?? []) as Json[]) unbounded(param.schema, `${where} parameter ${param.name}`, gaps);
-        const bodies = [op.requestBody?.content, ...Object.values((op.responses ?? {}) as Record<string, Json>).map((r) => r.content)];
+        for (const param of (op.parameters ?? []) as Json[])
+          unbounded(param.schema, `${where} parameter ${param.name}`, gaps);
+        const bodies = [
+          op.requestBody?.content,
+          ...Object.values((op.responses ?? {}) as Record<string, Json>).map((r) => r.content),
+        ];
         for (const content of bodies) {
           // JSON bodies; file bodies (audio, video, PDF, Markdown books) are sized by Content-Length (see .spectral.yaml).
-          for (const [type, media] of Object.entries((content ?? {}) as Record<string, Json>)) if (/json|form-data/.test(type)) unbounded(media.schema, `${where} ${type}`, gaps);
+          for (const [type, media] of Object.entries((content ?? {}) as Record<string, Json>))
+            if (/json|form-data/.test(type)) unbounded(media.schema, `${where} ${type}`, gaps);
         }
         for (const r of Object.values((op.responses ?? {}) as Record<string, Json>)) {
-          for (const [name, h] of Object.entries((r.headers ?? {}) as Json)) if (h.schema) unbounded(h.schema, `${where} header ${name}`, gaps);
+          for (const [name, h] of Object.entries((r.headers ?? {}) as Json))
+            if (h.schema) unbounded(h.schema, `${where} header ${name}`, gaps);
         }
       }
     }
@@ -98,17 +111,32 @@ describe('size bounds', () => {
     expect(json.description).toBe('Thing.');
     expect(json.properties.name).toMatchObject({ maxLength: 40, description: 'A name.' });
     expect(json.properties.note).toMatchObject({ maxLength: DEFAULT_BOUNDS.input.string, description: 'A note.' });
-    expect(json.properties.tags).toMatchObject({ maxItems: DEFAULT_BOUNDS.input.array, description: 'Tags.', items: { maxLength: DEFAULT_BOUNDS.input.string } });
+    expect(json.properties.tags).toMatchObject({
+      maxItems: DEFAULT_BOUNDS.input.array,
+      description: 'Tags.',
+      items: { maxLength: DEFAULT_BOUNDS.input.string },
+    });
     expect(json.properties.amount).toMatchObject({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
-    expect(json.properties.count).toMatchObject({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+    expect(json.properties.count).toMatchObject({
+      minimum: -Number.MAX_SAFE_INTEGER,
+      maximum: Number.MAX_SAFE_INTEGER,
+    });
     expect(json.additionalProperties).toBe(false);
     const b = bounded(schema, 'input');
-    expect(b.safeParse({ name: 'a', note: 'forbidden', amount: 1, count: 1 }).error?.issues[0]?.message).toBe('forbidden note');
+    expect(b.safeParse({ name: 'a', note: 'forbidden', amount: 1, count: 1 }).error?.issues[0]?.message).toBe(
+      'forbidden note',
+    );
     expect(b.safeParse({ name: 'a', note: 'n', amount: 1, count: 1, extra: 1 }).success).toBe(false);
-    expect(b.safeParse({ name: 'a', note: 'x'.repeat(DEFAULT_BOUNDS.input.string), amount: 1, count: 1 }).success).toBe(true);
-    expect(b.safeParse({ name: 'a', note: 'x'.repeat(DEFAULT_BOUNDS.input.string + 1), amount: 1, count: 1 }).success).toBe(false);
+    expect(b.safeParse({ name: 'a', note: 'x'.repeat(DEFAULT_BOUNDS.input.string), amount: 1, count: 1 }).success).toBe(
+      true,
+    );
+    expect(
+      b.safeParse({ name: 'a', note: 'x'.repeat(DEFAULT_BOUNDS.input.string + 1), amount: 1, count: 1 }).success,
+    ).toBe(false);
     // Output schemas get the larger output defaults.
-    expect((toJsonSchema(bounded(schema, 'output'), 'output') as Json).properties.note.maxLength).toBe(DEFAULT_BOUNDS.output.string);
+    expect((toJsonSchema(bounded(schema, 'output'), 'output') as Json).properties.note.maxLength).toBe(
+      DEFAULT_BOUNDS.output.string,
+    );
   });
 
   it('refuse an over-long string or an out-of-range number where no field limit applies with 400 VALIDATION_ERROR', async () => {

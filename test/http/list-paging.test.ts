@@ -20,10 +20,19 @@ let offset = 0;
 const clock = { now: () => new Date(Date.now() + offset) };
 
 /** The list tools, by the rule. */
-const LIST_TOOLS = TOOLS.filter((t) => t.name.startsWith('list_') || t.rest.shape === 'list' || 'pagination' in (t.output.shape as Record<string, unknown>));
+const LIST_TOOLS = TOOLS.filter(
+  (t) =>
+    t.name.startsWith('list_') ||
+    t.rest.shape === 'list' ||
+    'pagination' in (t.output.shape as Record<string, unknown>),
+);
 
 /** Catalogues answer in their spec's shape (top level or data); the array that is paged, by tool. */
-const CATALOGUE_FIELD: Record<string, string> = { list_templates: 'templates', list_webhook_event_types: 'types', list_credit_packs: 'packs' };
+const CATALOGUE_FIELD: Record<string, string> = {
+  list_templates: 'templates',
+  list_webhook_event_types: 'types',
+  list_credit_packs: 'packs',
+};
 
 /** Planned for v1.1: answers 501 whatever the paging, which must still be valid input. */
 const NOT_IMPLEMENTED = new Set(['list_legal_templates']);
@@ -47,7 +56,12 @@ function callerOf(tool: AnyTool): Who {
 }
 
 async function rest(method: string, url: string, headers: Record<string, string>, payload?: unknown) {
-  const res = await server.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const res = await server.app.inject({
+    method: method as 'GET',
+    url,
+    headers,
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -55,9 +69,18 @@ beforeAll(async () => {
   server = await startTestServer({ clock, config: { webhookAllow: '127.0.0.1' } });
   const admin = { authorization: `Bearer ${server.adminKey}` };
   // The operator's account: two more keys (and so two api_key.created events), two webhook subscriptions.
-  for (const name of ['one', 'two']) expect((await rest('POST', '/api/v1/api-keys', admin, { name, scopes: ['contracts:read'] })).status).toBe(201);
+  for (const name of ['one', 'two'])
+    expect((await rest('POST', '/api/v1/api-keys', admin, { name, scopes: ['contracts:read'] })).status).toBe(201);
   for (const name of ['a', 'b']) {
-    expect((await rest('POST', '/api/v1/webhooks/subscriptions', admin, { url: `https://127.0.0.1:9/${name}`, name, events: ['contract.deployed'] })).status).toBe(201);
+    expect(
+      (
+        await rest('POST', '/api/v1/webhooks/subscriptions', admin, {
+          url: `https://127.0.0.1:9/${name}`,
+          name,
+          events: ['contract.deployed'],
+        })
+      ).status,
+    ).toBe(201);
   }
 
   // A memoir with two journal entries, two photos, two chat messages, two linked plans (four shares), two ledger entries.
@@ -73,9 +96,18 @@ beforeAll(async () => {
     expect((await rest('POST', '/api/v1/svcloom/journal', o, { content })).status).toBe(201);
   }
   for (const colour of ['red', 'blue']) {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: colour } }).png().toBuffer();
-    const { body, contentType } = multipartBody([{ name: 'file', filename: `${colour}.png`, contentType: 'image/png', data: png }]);
-    const up = await server.app.inject({ method: 'POST', url: '/api/v1/svcloom/media/upload', headers: { ...o, 'content-type': contentType }, payload: body });
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: colour } })
+      .png()
+      .toBuffer();
+    const { body, contentType } = multipartBody([
+      { name: 'file', filename: `${colour}.png`, contentType: 'image/png', data: png },
+    ]);
+    const up = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/svcloom/media/upload',
+      headers: { ...o, 'content-type': contentType },
+      payload: body,
+    });
     expect(up.statusCode, up.body).toBe(201);
   }
   for (const message of ['What was your childhood home like?', 'Tell me about the bread.']) {
@@ -103,19 +135,28 @@ beforeAll(async () => {
     codes.push(linked.body.data.codes.find((c: { heir: string }) => c.heir === 'Ana').code);
   }
   // The heir claims a share of each plan; both switches fire; a day later the shares are open.
-  for (const code of codes) expect((await rest('POST', '/api/v1/svcloom/shared/claim', sessionHeaders(heir), { code })).status).toBe(200);
+  for (const code of codes)
+    expect((await rest('POST', '/api/v1/svcloom/shared/claim', sessionHeaders(heir), { code })).status).toBe(200);
   for (const planId of planIds) {
-    const fired = await rest('POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, o, { type: 'deadman.triggered', transactionHash: '0x' + 'ab'.repeat(32), network: 'sepolia' });
+    const fired = await rest('POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, o, {
+      type: 'deadman.triggered',
+      transactionHash: '0x' + 'ab'.repeat(32),
+      network: 'sepolia',
+    });
     expect(fired.status).toBe(200);
   }
   offset = DAY + 60_000;
   shareId = (await rest('GET', '/api/v1/svcloom/shared', sessionHeaders(heir))).body.data[0].shareId;
   for (const message of ['Hello grandma', 'Tell me about Porto']) {
-    expect((await rest('POST', `/api/v1/svcloom/shared/${shareId}/chat`, sessionHeaders(heir), { message })).status).toBe(200);
+    expect(
+      (await rest('POST', `/api/v1/svcloom/shared/${shareId}/chat`, sessionHeaders(heir), { message })).status,
+    ).toBe(200);
   }
   // Keys of the two users' accounts, for MCP.
   ownerKey = (await rest('POST', '/api/v1/api-keys', o, { name: 'mcp', scopes: ['contracts', 'chat'] })).body.data.key;
-  heirKey = (await rest('POST', '/api/v1/api-keys', sessionHeaders(heir), { name: 'mcp', scopes: ['contracts', 'chat'] })).body.data.key;
+  heirKey = (
+    await rest('POST', '/api/v1/api-keys', sessionHeaders(heir), { name: 'mcp', scopes: ['contracts', 'chat'] })
+  ).body.data.key;
   // A conversation is its caller's (a key's is not its user's session's): two messages through each key as well.
   for (const message of ['Where did you live?', 'What did you cook?']) {
     expect((await mcpHttpCall(server.url, ownerKey, 'memoir_chat', { message })).ok).toBe(true);
@@ -138,7 +179,10 @@ function url(tool: AnyTool, query: Record<string, string | number>): string {
 }
 
 /** The page's items and pagination, from a REST envelope. */
-function restPage(tool: AnyTool, body: Record<string, unknown>): { items: unknown[]; pagination: Record<string, unknown> } {
+function restPage(
+  tool: AnyTool,
+  body: Record<string, unknown>,
+): { items: unknown[]; pagination: Record<string, unknown> } {
   const meta = body.meta as { pagination: Record<string, unknown> };
   const field = CATALOGUE_FIELD[tool.name];
   if (!field) return { items: body.data as unknown[], pagination: meta.pagination };
@@ -148,20 +192,39 @@ function restPage(tool: AnyTool, body: Record<string, unknown>): { items: unknow
 }
 
 /** The page's items and pagination, from an MCP tool result. */
-function mcpPage(tool: AnyTool, body: Record<string, unknown>): { items: unknown[]; pagination: Record<string, unknown> } {
-  return { items: body[CATALOGUE_FIELD[tool.name] ?? 'items'] as unknown[], pagination: body.pagination as Record<string, unknown> };
+function mcpPage(
+  tool: AnyTool,
+  body: Record<string, unknown>,
+): { items: unknown[]; pagination: Record<string, unknown> } {
+  return {
+    items: body[CATALOGUE_FIELD[tool.name] ?? 'items'] as unknown[],
+    pagination: body.pagination as Record<string, unknown>,
+  };
 }
 
 describe('every list tool takes paging', () => {
   it('the rule finds the list tools, and each takes limit with page or cursor', () => {
     const names = LIST_TOOLS.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['list_webhooks', 'list_webhook_events', 'list_api_keys', 'list_templates', 'list_memoir_media', 'list_memoir_shares']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'list_webhooks',
+        'list_webhook_events',
+        'list_api_keys',
+        'list_templates',
+        'list_memoir_media',
+        'list_memoir_shares',
+      ]),
+    );
     for (const tool of LIST_TOOLS) {
       const shape = inputShape(tool);
       expect(Object.keys(shape), tool.name).toContain('limit');
       expect('page' in shape || 'cursor' in shape, `${tool.name} takes page or cursor`).toBe(true);
       expect(tool.rest.method, tool.name).toBe('GET');
-      if (tool.rest.shape !== 'list') expect(CATALOGUE_FIELD[tool.name] ?? (NOT_IMPLEMENTED.has(tool.name) ? 'planned' : undefined), `${tool.name}: shape ${tool.rest.shape}`).toBeDefined();
+      if (tool.rest.shape !== 'list')
+        expect(
+          CATALOGUE_FIELD[tool.name] ?? (NOT_IMPLEMENTED.has(tool.name) ? 'planned' : undefined),
+          `${tool.name}: shape ${tool.rest.shape}`,
+        ).toBeDefined();
     }
   });
 
@@ -169,7 +232,12 @@ describe('every list tool takes paging', () => {
     it('over REST: bounded limit, and meta.pagination right across two pages', async () => {
       offset += RATE_WINDOW_MS; // a fresh window: the users' accounts are public tier
       const who = callerOf(tool).rest;
-      const bads: Array<Record<string, string | number>> = [{ limit: 101 }, { limit: 0 }, { limit: 'x' }, ...(cursorPaged(tool) ? [] : [{ page: 0 }])];
+      const bads: Array<Record<string, string | number>> = [
+        { limit: 101 },
+        { limit: 0 },
+        { limit: 'x' },
+        ...(cursorPaged(tool) ? [] : [{ page: 0 }]),
+      ];
       for (const bad of bads) {
         const res = await rest('GET', url(tool, bad), who);
         expect(res.status, `${tool.name} ${JSON.stringify(bad)}`).toBe(400);
@@ -196,11 +264,22 @@ describe('every list tool takes paging', () => {
       if (cursorPaged(tool)) {
         expect(p1.pagination).toEqual({ cursor: null, nextCursor: expect.any(String), hasMore: true });
         second = await rest('GET', url(tool, { limit: 1, cursor: String(p1.pagination.nextCursor) }), who);
-        expect(restPage(tool, second.body).pagination).toEqual({ cursor: p1.pagination.nextCursor, nextCursor: all.length > 2 ? expect.any(String) : null, hasMore: all.length > 2 });
+        expect(restPage(tool, second.body).pagination).toEqual({
+          cursor: p1.pagination.nextCursor,
+          nextCursor: all.length > 2 ? expect.any(String) : null,
+          hasMore: all.length > 2,
+        });
       } else {
         expect(p1.pagination).toEqual({ page: 1, limit: 1, total, pages: total, hasNext: true, hasPrev: false });
         second = await rest('GET', url(tool, { page: 2, limit: 1 }), who);
-        expect(restPage(tool, second.body).pagination).toEqual({ page: 2, limit: 1, total, pages: total, hasNext: total > 2, hasPrev: true });
+        expect(restPage(tool, second.body).pagination).toEqual({
+          page: 2,
+          limit: 1,
+          total,
+          pages: total,
+          hasNext: total > 2,
+          hasPrev: true,
+        });
       }
       expect(second.status).toBe(200);
       expect(restPage(tool, second.body).items).toEqual([all[1]]);
@@ -213,20 +292,27 @@ describe('every list tool takes paging', () => {
         const key = callerOf(tool).key;
         const base = tool.rest.path.includes(':shareId') ? { shareId } : {};
         const tooMany = await mcpHttpCall(server.url, key, tool.name, { ...base, limit: 101 });
-        expect(tooMany).toMatchObject({ ok: false, body: { error: { code: 'VALIDATION_ERROR', details: [{ field: 'limit' }] } } });
+        expect(tooMany).toMatchObject({
+          ok: false,
+          body: { error: { code: 'VALIDATION_ERROR', details: [{ field: 'limit' }] } },
+        });
         if (NOT_IMPLEMENTED.has(tool.name)) return;
         const first = await mcpHttpCall(server.url, key, tool.name, { ...base, limit: 1 });
         expect(first.ok, JSON.stringify(first.body)).toBe(true);
         const p1 = mcpPage(tool, first.body as Record<string, unknown>);
         expect(p1.items).toHaveLength(1);
         const next = cursorPaged(tool) ? { cursor: p1.pagination.nextCursor } : { page: 2 };
-        expect(p1.pagination).toMatchObject(cursorPaged(tool) ? { cursor: null, hasMore: true } : { page: 1, limit: 1, hasNext: true, hasPrev: false });
+        expect(p1.pagination).toMatchObject(
+          cursorPaged(tool) ? { cursor: null, hasMore: true } : { page: 1, limit: 1, hasNext: true, hasPrev: false },
+        );
         const second = await mcpHttpCall(server.url, key, tool.name, { ...base, limit: 1, ...next });
         expect(second.ok).toBe(true);
         const p2 = mcpPage(tool, second.body as Record<string, unknown>);
         expect(p2.items).toHaveLength(1);
         expect(p2.items).not.toEqual(p1.items);
-        expect(p2.pagination).toMatchObject(cursorPaged(tool) ? { cursor: p1.pagination.nextCursor } : { page: 2, hasPrev: true });
+        expect(p2.pagination).toMatchObject(
+          cursorPaged(tool) ? { cursor: p1.pagination.nextCursor } : { page: 2, hasPrev: true },
+        );
       });
     }
   });

@@ -41,7 +41,14 @@ describe('/mcp and the Origin header', () => {
   });
 
   it('refuses other origins: another port, another host, a path or "null"', async () => {
-    for (const origin of [`http://127.0.0.1:${port + 1}`, `http://127.0.0.1`, 'https://evil.example', `http://evil.example:${port}`, `http://127.0.0.1:${port}/x`, 'null']) {
+    for (const origin of [
+      `http://127.0.0.1:${port + 1}`,
+      `http://127.0.0.1`,
+      'https://evil.example',
+      `http://evil.example:${port}`,
+      `http://127.0.0.1:${port}/x`,
+      'null',
+    ]) {
       const res = await list(origin);
       expect(res.status, origin).toBe(403);
       expect(res.json.error.data.code).toBe('ORIGIN_NOT_ALLOWED');

@@ -21,7 +21,9 @@ import { resolveRef, type Json } from '../support/openapi.js';
 vi.mock('node:dns', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:dns')>();
   const lookup = (async (host: string, options: unknown) =>
-    host === 'hooks.example.com' ? [{ address: '93.184.215.14', family: 4 }] : real.promises.lookup(host, options as never)) as typeof real.promises.lookup;
+    host === 'hooks.example.com'
+      ? [{ address: '93.184.215.14', family: 4 }]
+      : real.promises.lookup(host, options as never)) as typeof real.promises.lookup;
   const promises = { ...real.promises, lookup };
   return { ...real, promises, default: { ...real, promises } };
 });
@@ -51,7 +53,10 @@ function deref(node: unknown): any {
   const obj = node as Json;
   if (typeof obj.$ref === 'string') return deref(resolve(obj));
   const out: Json = Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, deref(v)]));
-  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof out[flag] !== 'boolean') continue;
     if (out[flag]) out[flag] = out[bound];
     else delete out[flag];
@@ -78,9 +83,13 @@ function exampleRequest({ path: p, op }: Op): { url: string; body: unknown } {
   const query: string[] = [];
   for (const param of (op.parameters ?? []) as Json[]) {
     if (param.in === 'path') url = url.replace(`{${param.name}}`, encodeURIComponent(String(param.example)));
-    if (param.in === 'query' && param.example !== undefined) query.push(`${encodeURIComponent(param.name)}=${encodeURIComponent(String(param.example))}`);
+    if (param.in === 'query' && param.example !== undefined)
+      query.push(`${encodeURIComponent(param.name)}=${encodeURIComponent(String(param.example))}`);
   }
-  return { url: url + (query.length ? `?${query.join('&')}` : ''), body: op.requestBody?.content?.['application/json']?.example };
+  return {
+    url: url + (query.length ? `?${query.join('&')}` : ''),
+    body: op.requestBody?.content?.['application/json']?.example,
+  };
 }
 
 describe('Redocly lint', () => {
@@ -90,15 +99,22 @@ describe('Redocly lint', () => {
       const file = path.join(dir, 'openapi.json');
       await writeFile(file, JSON.stringify(doc));
       const cli = path.join(REPO_ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-      const { stdout } = await run(process.execPath, [cli, 'lint', '--config', path.join(REPO_ROOT, 'redocly.yaml'), '--format=json', file], {
-        cwd: dir,
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-        timeout: 120_000,
-        maxBuffer: 16 * 1024 * 1024,
-      }).catch((err: { stdout?: string; stderr?: string }) => {
+      const { stdout } = await run(
+        process.execPath,
+        [cli, 'lint', '--config', path.join(REPO_ROOT, 'redocly.yaml'), '--format=json', file],
+        {
+          cwd: dir,
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+          timeout: 120_000,
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      ).catch((err: { stdout?: string; stderr?: string }) => {
         throw new Error(`redocly lint failed:\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
       });
-      const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> };
+      const report = JSON.parse(stdout) as {
+        totals: { errors: number; warnings: number };
+        problems: Array<{ ruleId: string; message: string }>;
+      };
       expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
       expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
     } finally {
@@ -109,7 +125,10 @@ describe('Redocly lint', () => {
   it('declares 4xx answers on every /api operation (the rule redocly.yaml turns off only for /health)', () => {
     for (const { path: p, method, op } of operations()) {
       if (!p.startsWith('/api/')) continue;
-      expect(Object.keys(op.responses).some((s) => s.startsWith('4')), `${method} ${p}`).toBe(true);
+      expect(
+        Object.keys(op.responses).some((s) => s.startsWith('4')),
+        `${method} ${p}`,
+      ).toBe(true);
     }
   });
 });
@@ -125,15 +144,28 @@ describe('Swagger UI', () => {
 describe('components', () => {
   it('names the shared schemas and refers to them', () => {
     const names = Object.keys(doc.components.schemas);
-    for (const name of ['ErrorEnvelope', 'Meta', 'OffsetPagination', 'CursorPagination', 'ApiKey', 'Webhook', 'Account']) expect(names).toContain(name);
-    const text = JSON.stringify({ paths: doc.paths, components: { ...doc.components, schemas: undefined } }) + JSON.stringify(doc.components.schemas);
+    for (const name of [
+      'ErrorEnvelope',
+      'Meta',
+      'OffsetPagination',
+      'CursorPagination',
+      'ApiKey',
+      'Webhook',
+      'Account',
+    ])
+      expect(names).toContain(name);
+    const text =
+      JSON.stringify({ paths: doc.paths, components: { ...doc.components, schemas: undefined } }) +
+      JSON.stringify(doc.components.schemas);
     for (const name of ['Meta', 'OffsetPagination', 'CursorPagination', 'ApiKey', 'Webhook', 'Account']) {
       expect(text.includes(`"#/components/schemas/${name}"`), `${name} is referenced`).toBe(true);
     }
     // The error envelope lives in one place: components.responses refer to it, operations to them.
     expect(JSON.stringify(doc.paths).includes('Always false on error.')).toBe(false);
     for (const r of Object.values(doc.components.responses as Record<string, Json>)) {
-      expect(Object.values(r.content as Record<string, Json>)[0]!.schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+      expect(Object.values(r.content as Record<string, Json>)[0]!.schema).toEqual({
+        $ref: '#/components/schemas/ErrorEnvelope',
+      });
     }
   });
 
@@ -151,7 +183,9 @@ describe('components', () => {
       for (const [k, v] of Object.entries(obj)) if (k !== 'example') walk(v, op);
     };
     for (const { op } of operations()) walk(op, op.operationId);
-    const shared = [...seen.entries()].filter(([, ops]) => ops.size > 1).map(([k, ops]) => `${[...ops].join(',')}: ${k.slice(0, 120)}`);
+    const shared = [...seen.entries()]
+      .filter(([, ops]) => ops.size > 1)
+      .map(([k, ops]) => `${[...ops].join(',')}: ${k.slice(0, 120)}`);
     expect(shared).toEqual([]);
   });
 
@@ -179,7 +213,8 @@ describe('examples', () => {
       const params = (found.op.parameters ?? []) as Json[];
       for (const p of params) {
         if (p.in === 'path' || p.required) expect(p.example, `${tool.name} ${p.in} ${p.name}`).toBeDefined();
-        if (p.example !== undefined && p.in !== 'path') expect(ajv.validate(deref(p.schema), p.example), `${tool.name} ${p.name}: ${ajv.errorsText()}`).toBe(true);
+        if (p.example !== undefined && p.in !== 'path')
+          expect(ajv.validate(deref(p.schema), p.example), `${tool.name} ${p.name}: ${ajv.errorsText()}`).toBe(true);
       }
       const media = found.op.requestBody?.content?.['application/json'];
       if (media) {
@@ -192,9 +227,15 @@ describe('examples', () => {
   it('answers each example without VALIDATION_ERROR, with the declared status, Content-Type and headers', async () => {
     const auth = { authorization: `Bearer ${server.adminKey}` };
     // create_embed_session's example needs its origin among the key's allowedOrigins.
-    const keys = (await server.app.inject({ method: 'GET', url: '/api/v1/api-keys?limit=100', headers: auth })).json().data as Array<{ id: string; displayPrefix: string }>;
+    const keys = (await server.app.inject({ method: 'GET', url: '/api/v1/api-keys?limit=100', headers: auth })).json()
+      .data as Array<{ id: string; displayPrefix: string }>;
     const admin = keys.find((k) => server.adminKey.startsWith(k.displayPrefix))!;
-    await server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${admin.id}`, headers: auth, payload: { allowedOrigins: ['https://partner.example'] } });
+    await server.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/api-keys/${admin.id}`,
+      headers: auth,
+      payload: { allowedOrigins: ['https://partner.example'] },
+    });
     // create_webhook last, and its subscription removed at once: no event is delivered to the example host.
     const ops = operations()
       .filter((o) => o.path.startsWith('/api/'))
@@ -221,7 +262,11 @@ describe('examples', () => {
         expect(res.headers[header.toLowerCase()], `${id} ${res.statusCode} ${header}`).toBeDefined();
       }
       if (id === 'create_webhook' && res.statusCode === 201) {
-        const del = await server.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/subscriptions/${json.data.id}`, headers: auth });
+        const del = await server.app.inject({
+          method: 'DELETE',
+          url: `/api/v1/webhooks/subscriptions/${json.data.id}`,
+          headers: auth,
+        });
         expect(del.statusCode).toBe(200);
       }
       if ((id === 'register' || id === 'login') && res.statusCode < 300) {
@@ -253,7 +298,12 @@ describe('examples', () => {
 
 describe('declared headers', () => {
   it('sends Retry-After with 503 SERVICE_BUSY, as the document declares', async () => {
-    const busy = new ApiError('SERVICE_BUSY', 'All compiler workers are busy', undefined, new Date(Date.now() + 30_000).toISOString());
+    const busy = new ApiError(
+      'SERVICE_BUSY',
+      'All compiler workers are busy',
+      undefined,
+      new Date(Date.now() + 30_000).toISOString(),
+    );
     const spy = vi.spyOn(SolcPool.prototype, 'compile').mockRejectedValueOnce(busy);
     try {
       const compile = operations().find((o) => o.op.operationId === 'compile_contract')!;
@@ -267,7 +317,9 @@ describe('declared headers', () => {
       expect(res.json().error.code).toBe('SERVICE_BUSY');
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       const declared = resolve(compile.op.responses['503']);
-      expect(Object.keys(declared.headers)).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-Request-Id']));
+      expect(Object.keys(declared.headers)).toEqual(
+        expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-Request-Id']),
+      );
       expect(Object.keys(declared.content)).toContain(res.headers['content-type']);
     } finally {
       spy.mockRestore();

@@ -40,10 +40,24 @@ describe('OpenAPI document and the OWASP API security ruleset', () => {
     await writeFile(file, res.body);
     const bin = path.join(REPO_ROOT, 'node_modules', '.bin', 'spectral');
     // spectral exits 1 when it finds errors (or warnings, with the default fail severity); the JSON output decides here.
-    const out = await run(bin, ['lint', file, '--ruleset', path.join(REPO_ROOT, '.spectral.yaml'), '--format', 'json', '--quiet', '--fail-severity', 'error'], {
-      cwd: REPO_ROOT,
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '' }));
+    const out = await run(
+      bin,
+      [
+        'lint',
+        file,
+        '--ruleset',
+        path.join(REPO_ROOT, '.spectral.yaml'),
+        '--format',
+        'json',
+        '--quiet',
+        '--fail-severity',
+        'error',
+      ],
+      {
+        cwd: REPO_ROOT,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '' }));
     let findings: Finding[];
     try {
       findings = JSON.parse(out.stdout) as Finding[];

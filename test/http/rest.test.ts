@@ -15,7 +15,11 @@ afterAll(async () => {
 
 const auth = () => ({ authorization: `Bearer ${server.adminKey}` });
 
-function expectEnvelope(res: { statusCode: number; headers: Record<string, unknown>; json(): any }, status: number, code?: string) {
+function expectEnvelope(
+  res: { statusCode: number; headers: Record<string, unknown>; json(): any },
+  status: number,
+  code?: string,
+) {
   expect(res.statusCode).toBe(status);
   expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
   const body = res.json();
@@ -46,16 +50,28 @@ describe('REST envelope', () => {
 
   it('refuses missing, unknown and non-Bearer credentials', async () => {
     expectEnvelope(await server.app.inject({ url: '/api/v1/contracts/templates' }), 401, 'API_KEY_MISSING');
-    expectEnvelope(await server.app.inject({ url: '/api/v1/contracts/templates', headers: { 'x-api-key': 'svc_pk_nope' } }), 401, 'API_KEY_INVALID');
     expectEnvelope(
-      await server.app.inject({ url: '/api/v1/contracts/templates', headers: { authorization: `Basic ${server.adminKey}` } }),
+      await server.app.inject({ url: '/api/v1/contracts/templates', headers: { 'x-api-key': 'svc_pk_nope' } }),
+      401,
+      'API_KEY_INVALID',
+    );
+    expectEnvelope(
+      await server.app.inject({
+        url: '/api/v1/contracts/templates',
+        headers: { authorization: `Basic ${server.adminKey}` },
+      }),
       401,
       'API_KEY_INVALID',
     );
   });
 
   it('puts data-shaped outputs under data, with the route status and path params', async () => {
-    const res = await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/abc', headers: auth(), payload: { count: 2, flag: true } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/test/echo/abc',
+      headers: auth(),
+      payload: { count: 2, flag: true },
+    });
     const body = expectEnvelope(res, 201);
     expect(body.data).toMatchObject({ id: 'abc', count: 2, flag: true });
   });
@@ -67,33 +83,72 @@ describe('REST envelope', () => {
     expect(body.meta.pagination).toEqual({ page: 3, limit: 20, total: 45, pages: 3, hasNext: false, hasPrev: true });
     const defaults = expectEnvelope(await server.app.inject({ url: '/api/v1/test/items', headers: auth() }), 200);
     expect(defaults.meta.pagination).toMatchObject({ page: 1, limit: 20, hasNext: true, hasPrev: false });
-    const tooMany = expectEnvelope(await server.app.inject({ url: '/api/v1/test/items?limit=101', headers: auth() }), 400, 'VALIDATION_ERROR');
+    const tooMany = expectEnvelope(
+      await server.app.inject({ url: '/api/v1/test/items?limit=101', headers: auth() }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect(tooMany.error.details).toEqual([expect.objectContaining({ field: 'limit' })]);
-    const notNumber = expectEnvelope(await server.app.inject({ url: '/api/v1/test/items?page=two', headers: auth() }), 400, 'VALIDATION_ERROR');
+    const notNumber = expectEnvelope(
+      await server.app.inject({ url: '/api/v1/test/items?page=two', headers: auth() }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect(notNumber.error.details[0].field).toBe('page');
   });
 
   it('names every bad field', async () => {
-    const res = await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/a', headers: auth(), payload: { count: 'x', extra: 1 } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/test/echo/a',
+      headers: auth(),
+      payload: { count: 'x', extra: 1 },
+    });
     const body = expectEnvelope(res, 400, 'VALIDATION_ERROR');
     expect(body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['count', 'extra', 'id']);
   });
 
   it('wraps unknown routes, malformed JSON, wrong content types and non-object bodies', async () => {
     expectEnvelope(await server.app.inject({ url: '/api/v1/nowhere', headers: auth() }), 404, 'NOT_FOUND');
-    expectEnvelope(await server.app.inject({ method: 'DELETE', url: '/api/v1/contracts/templates', headers: auth() }), 404, 'NOT_FOUND');
+    expectEnvelope(
+      await server.app.inject({ method: 'DELETE', url: '/api/v1/contracts/templates', headers: auth() }),
+      404,
+      'NOT_FOUND',
+    );
     expectEnvelope(await server.app.inject({ url: '/elsewhere' }), 404, 'NOT_FOUND');
     const json = { ...auth(), 'content-type': 'application/json' };
-    expectEnvelope(await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: json, payload: '{"count": 1,' }), 400, 'VALIDATION_ERROR');
-    expectEnvelope(await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: json, payload: '' }), 400, 'VALIDATION_ERROR');
-    expectEnvelope(await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: json, payload: '[1,2]' }), 400, 'VALIDATION_ERROR');
     expectEnvelope(
-      await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: { ...auth(), 'content-type': 'text/plain' }, payload: 'count=1' }),
+      await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: json, payload: '{"count": 1,' }),
       400,
       'VALIDATION_ERROR',
     );
     expectEnvelope(
-      await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: { ...auth(), 'content-type': 'application/xml' }, payload: '<a/>' }),
+      await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: json, payload: '' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectEnvelope(
+      await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: json, payload: '[1,2]' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectEnvelope(
+      await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/test/echo/ab',
+        headers: { ...auth(), 'content-type': 'text/plain' },
+        payload: 'count=1',
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectEnvelope(
+      await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/test/echo/ab',
+        headers: { ...auth(), 'content-type': 'application/xml' },
+        payload: '<a/>',
+      }),
       400,
       'VALIDATION_ERROR',
     );
@@ -117,9 +172,15 @@ describe('REST envelope', () => {
   });
 
   it('echoes a well-formed X-Request-Id and replaces a malformed one', async () => {
-    const mine = await server.app.inject({ url: '/api/v1/contracts/templates', headers: { ...auth(), 'x-request-id': 'client-123' } });
+    const mine = await server.app.inject({
+      url: '/api/v1/contracts/templates',
+      headers: { ...auth(), 'x-request-id': 'client-123' },
+    });
     expect(mine.json().meta.requestId).toBe('client-123');
-    const bad = await server.app.inject({ url: '/api/v1/contracts/templates', headers: { ...auth(), 'x-request-id': 'has spaces and <tags>' } });
+    const bad = await server.app.inject({
+      url: '/api/v1/contracts/templates',
+      headers: { ...auth(), 'x-request-id': 'has spaces and <tags>' },
+    });
     expect(bad.json().meta.requestId).toMatch(/^req_/);
   });
 
@@ -147,12 +208,25 @@ describe('request log', () => {
     const sink = new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) });
     const logged = await startTestServer({ tools: TEST_TOOLS, log: createLogger('info', sink), listen: false });
     try {
-      const ok = await logged.app.inject({ url: '/api/v1/contracts/templates', headers: { authorization: `Bearer ${logged.adminKey}` } });
+      const ok = await logged.app.inject({
+        url: '/api/v1/contracts/templates',
+        headers: { authorization: `Bearer ${logged.adminKey}` },
+      });
       const missing = await logged.app.inject({ url: `/api/v1/nowhere?api_key=${logged.adminKey}&x=1` });
       const entries = lines.map((l) => JSON.parse(l)).filter((e) => e.msg !== 'incoming request');
       expect(entries.map((e) => e.msg)).toEqual(['request', 'request']);
-      expect(entries[0]).toMatchObject({ level: 30, requestId: ok.headers['x-request-id'], method: 'GET', url: '/api/v1/contracts/templates', status: 200 });
-      expect(entries[1]).toMatchObject({ requestId: missing.headers['x-request-id'], url: '/api/v1/nowhere?api_key=[redacted]&x=1', status: 404 });
+      expect(entries[0]).toMatchObject({
+        level: 30,
+        requestId: ok.headers['x-request-id'],
+        method: 'GET',
+        url: '/api/v1/contracts/templates',
+        status: 200,
+      });
+      expect(entries[1]).toMatchObject({
+        requestId: missing.headers['x-request-id'],
+        url: '/api/v1/nowhere?api_key=[redacted]&x=1',
+        status: 404,
+      });
       expect(entries[0].ms).toBeGreaterThanOrEqual(0);
       expect(lines.join('')).not.toContain(logged.adminKey);
       expect(lines.some((l) => l.includes('incoming request') || l.includes('not found'))).toBe(false);
@@ -160,9 +234,16 @@ describe('request log', () => {
       await logged.close();
     }
     const quiet: string[] = [];
-    const warnOnly = await startTestServer({ tools: TEST_TOOLS, log: createLogger('warn', new Writable({ write: (c, _e, cb) => (quiet.push(String(c)), cb()) })), listen: false });
+    const warnOnly = await startTestServer({
+      tools: TEST_TOOLS,
+      log: createLogger('warn', new Writable({ write: (c, _e, cb) => (quiet.push(String(c)), cb()) })),
+      listen: false,
+    });
     try {
-      await warnOnly.app.inject({ url: '/api/v1/contracts/templates', headers: { authorization: `Bearer ${warnOnly.adminKey}` } });
+      await warnOnly.app.inject({
+        url: '/api/v1/contracts/templates',
+        headers: { authorization: `Bearer ${warnOnly.adminKey}` },
+      });
       expect(quiet).toEqual([]);
     } finally {
       await warnOnly.close();
@@ -174,7 +255,10 @@ describe('graceful shutdown', () => {
   it('lets an in-flight request finish before closing', async () => {
     const s = await startTestServer({ tools: TEST_TOOLS });
     const started = slowCallStarted();
-    const pending = fetch(`${s.url}/api/v1/test/slow`, { method: 'POST', headers: { authorization: `Bearer ${s.adminKey}` } });
+    const pending = fetch(`${s.url}/api/v1/test/slow`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.adminKey}` },
+    });
     // Close while the handler is running.
     await started;
     const closing = s.close();
@@ -205,7 +289,9 @@ describe('protocol-level failures', () => {
           socket.on('end', () => resolve(out));
           socket.on('error', reject);
         });
-      const big = await raw(`GET /api/v1/contracts/templates HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`);
+      const big = await raw(
+        `GET /api/v1/contracts/templates HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`,
+      );
       expect(big).toMatch(/^HTTP\/1\.1 431 /);
       const [head, body] = big.split('\r\n\r\n') as [string, string];
       const json = JSON.parse(body);
@@ -213,7 +299,10 @@ describe('protocol-level failures', () => {
       expect(head).toContain(`X-Request-Id: ${json.meta.requestId}`);
       const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
       expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
-      expect(JSON.parse(garbage.split('\r\n\r\n')[1]!)).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+      expect(JSON.parse(garbage.split('\r\n\r\n')[1]!)).toMatchObject({
+        success: false,
+        error: { code: 'VALIDATION_ERROR' },
+      });
     } finally {
       await s.close();
     }

@@ -23,7 +23,9 @@ export function describeAccountBudget(name: string, config: () => Promise<Partia
 
     beforeAll(async () => {
       server = await startTestServer({ tools: TEST_TOOLS, clock, config: await config() });
-      expect(server.services.limiter.constructor.name).toBe(name.includes('Redis') ? 'RedisRateLimiter' : 'MemoryRateLimiter');
+      expect(server.services.limiter.constructor.name).toBe(
+        name.includes('Redis') ? 'RedisRateLimiter' : 'MemoryRateLimiter',
+      );
     });
     afterAll(async () => {
       await server?.close();
@@ -37,7 +39,10 @@ export function describeAccountBudget(name: string, config: () => Promise<Partia
 
     it('two keys of one account share one budget, REST and MCP alike; another account is not affected', async () => {
       const owner = await server.account({ tier: 'public' });
-      const [a, b] = [await server.key({ tier: 'public', scopes: ['contracts'], ownerId: owner }), await server.key({ tier: 'public', scopes: ['contracts'], ownerId: owner })];
+      const [a, b] = [
+        await server.key({ tier: 'public', scopes: ['contracts'], ownerId: owner }),
+        await server.key({ tier: 'public', scopes: ['contracts'], ownerId: owner }),
+      ];
       const limit = RATE_LIMITS.public.all;
 
       for (let i = 0; i < 3; i++) {
@@ -62,8 +67,14 @@ export function describeAccountBudget(name: string, config: () => Promise<Partia
         const refused = await templates(key);
         expect(refused.statusCode).toBe(429);
         expect(remaining(refused)).toBe(0);
-        expect(refused.json().error.message).toMatch(/public tier limit for all requests is 100 requests per 15 minutes, shared by all the keys and sessions of the account/);
-        expect(await mcp(key)).toMatchObject({ ok: false, status: 429, body: { error: { code: 'RATE_LIMIT_EXCEEDED' } } });
+        expect(refused.json().error.message).toMatch(
+          /public tier limit for all requests is 100 requests per 15 minutes, shared by all the keys and sessions of the account/,
+        );
+        expect(await mcp(key)).toMatchObject({
+          ok: false,
+          status: 429,
+          body: { error: { code: 'RATE_LIMIT_EXCEEDED' } },
+        });
       }
       // A new key of the same account adds no budget.
       const c = await server.key({ tier: 'public', scopes: ['contracts'], ownerId: owner });
@@ -81,11 +92,20 @@ export function describeAccountBudget(name: string, config: () => Promise<Partia
       expect(remaining(await templates(b))).toBe(limit - 1);
     });
 
-    it('the generation bucket is the account\'s too', async () => {
+    it("the generation bucket is the account's too", async () => {
       const owner = await server.account({ tier: 'public' });
-      const keys = [await server.key({ tier: 'public', scopes: ['contracts'], ownerId: owner }), await server.key({ tier: 'public', scopes: ['contracts'], ownerId: owner })];
-      const generate = (key: string) => server.app.inject({ method: 'POST', url: '/api/v1/test/generate', headers: { authorization: `Bearer ${key}` } });
-      for (let i = 0; i < RATE_LIMITS.public.generation; i++) expect((await generate(keys[i % 2]!)).statusCode).toBe(200);
+      const keys = [
+        await server.key({ tier: 'public', scopes: ['contracts'], ownerId: owner }),
+        await server.key({ tier: 'public', scopes: ['contracts'], ownerId: owner }),
+      ];
+      const generate = (key: string) =>
+        server.app.inject({
+          method: 'POST',
+          url: '/api/v1/test/generate',
+          headers: { authorization: `Bearer ${key}` },
+        });
+      for (let i = 0; i < RATE_LIMITS.public.generation; i++)
+        expect((await generate(keys[i % 2]!)).statusCode).toBe(200);
       for (const key of keys) {
         const refused = await generate(key);
         expect(refused.statusCode).toBe(429);
@@ -123,7 +143,11 @@ export function describeAccountBudget(name: string, config: () => Promise<Partia
       expect(refused.statusCode).toBe(429);
       expect(refused.headers['x-ratelimit-limit']).toBe('3');
       expect(refused.json().error.message).toMatch(/API key's own limit for all requests is 3 requests per 15 minutes/);
-      expect(await mcp(low)).toMatchObject({ ok: false, status: 429, body: { error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.stringMatching(/API key's own limit/) } } });
+      expect(await mcp(low)).toMatchObject({
+        ok: false,
+        status: 429,
+        body: { error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.stringMatching(/API key's own limit/) } },
+      });
 
       // The account counted the creation and the limited key's three requests, not its refused ones.
       const mainRes = await templates(main);
@@ -133,7 +157,12 @@ export function describeAccountBudget(name: string, config: () => Promise<Partia
 
       // Raising it (PATCH) gives the key two more; null removes it and the account budget is the key's limit again.
       const patch = (body: Record<string, unknown>, key = main) =>
-        server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${made.json().data.id}`, headers: { authorization: `Bearer ${key}` }, payload: body });
+        server.app.inject({
+          method: 'PATCH',
+          url: `/api/v1/api-keys/${made.json().data.id}`,
+          headers: { authorization: `Bearer ${key}` },
+          payload: body,
+        });
       expect((await patch({ rateLimit: { all: 5 } })).json().data.rateLimit).toEqual({ all: 5 });
       expect(remaining(await templates(low))).toBe(1);
       expect(remaining(await templates(low))).toBe(0);
@@ -149,15 +178,25 @@ export function describeAccountBudget(name: string, config: () => Promise<Partia
       const owner = await server.account({ tier: 'partner' });
       const main = await server.key({ tier: 'partner', scopes: ['contracts'], ownerId: owner });
       const post = (key: string, body: Record<string, unknown>) =>
-        server.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: { authorization: `Bearer ${key}` }, payload: { name: 'k', scopes: ['contracts'], ...body } });
+        server.app.inject({
+          method: 'POST',
+          url: '/api/v1/api-keys',
+          headers: { authorization: `Bearer ${key}` },
+          payload: { name: 'k', scopes: ['contracts'], ...body },
+        });
       const tooHigh = await post(main, { rateLimit: { all: RATE_LIMITS.partner.all + 1 } });
       expect(tooHigh.statusCode).toBe(400);
-      expect(tooHigh.json().error.details).toEqual([{ field: 'rateLimit.all', reason: expect.stringMatching(/at most 1000/) }]);
+      expect(tooHigh.json().error.details).toEqual([
+        { field: 'rateLimit.all', reason: expect.stringMatching(/at most 1000/) },
+      ]);
       expect((await post(main, { rateLimit: { all: 0 } })).statusCode).toBe(400);
       expect((await post(main, { rateLimit: { all: 1.5 } })).statusCode).toBe(400);
       expect((await post(main, { rateLimit: { minute: 5 } })).statusCode).toBe(400);
 
-      const lowMade = (await post(main, { rateLimit: { all: 50, chat: 2 } })).json().data as { key: string; id: string };
+      const lowMade = (await post(main, { rateLimit: { all: 50, chat: 2 } })).json().data as {
+        key: string;
+        id: string;
+      };
       const low = lowMade.key;
       // Omitted: inherited from the limited caller; higher: refused; the caller's buckets cannot be left out.
       const child = await post(low, { tier: 'public' });
@@ -166,11 +205,21 @@ export function describeAccountBudget(name: string, config: () => Promise<Partia
       expect((await post(low, { rateLimit: { all: 10 } })).json().data.rateLimit).toEqual({ all: 10, chat: 2 });
       const wider = await post(low, { rateLimit: { all: 60 } });
       expect(wider.statusCode).toBe(400);
-      expect(wider.json().error.details).toEqual([{ field: 'rateLimit.all', reason: 'must be at most 50, the calling key\'s own limit' }]);
+      expect(wider.json().error.details).toEqual([
+        { field: 'rateLimit.all', reason: "must be at most 50, the calling key's own limit" },
+      ]);
       // Nor can it lift its own limits.
-      const lift = await server.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${lowMade.id}`, headers: { authorization: `Bearer ${low}` }, payload: { rateLimit: null } });
+      const lift = await server.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/api-keys/${lowMade.id}`,
+        headers: { authorization: `Bearer ${low}` },
+        payload: { rateLimit: null },
+      });
       expect(lift.statusCode).toBe(400);
-      expect(lift.json().error.details.map((d: { field: string }) => d.field)).toEqual(['rateLimit.all', 'rateLimit.chat']);
+      expect(lift.json().error.details.map((d: { field: string }) => d.field)).toEqual([
+        'rateLimit.all',
+        'rateLimit.chat',
+      ]);
     });
 
     it('a public key of a partner account is held to the public figures within the account budget', async () => {
@@ -191,7 +240,12 @@ export function describeAccountBudget(name: string, config: () => Promise<Partia
       const listed = await viaSession();
       expect(listed.statusCode).toBe(200);
       expect(remaining(listed)).toBe(limit - 1);
-      const made = await server.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: sessionHeaders(user), payload: { name: 'mine', scopes: ['contracts'] } });
+      const made = await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/api-keys',
+        headers: sessionHeaders(user),
+        payload: { name: 'mine', scopes: ['contracts'] },
+      });
       expect(made.statusCode).toBe(201);
       expect(remaining(made)).toBe(limit - 2);
       const key = made.json().data.key as string;
@@ -203,11 +257,19 @@ export function describeAccountBudget(name: string, config: () => Promise<Partia
       for (let used = 5; used < limit; used++) expect((await templates(key)).statusCode).toBe(200);
       const refused = await viaSession();
       expect(refused.statusCode).toBe(429);
-      expect(refused.json().error.message).toMatch(/public tier limit for all requests is 100 requests per 15 minutes, shared by all the keys and sessions/);
+      expect(refused.json().error.message).toMatch(
+        /public tier limit for all requests is 100 requests per 15 minutes, shared by all the keys and sessions/,
+      );
       // A second sign-in of the same user shares it as well.
-      const again = await server.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password } });
+      const again = await server.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.email, password: user.password },
+      });
       expect(again.statusCode).toBe(200);
-      const cookie = String(([] as string[]).concat(again.headers['set-cookie'] ?? []).find((c) => c.startsWith('svc_session='))).split(';')[0]!;
+      const cookie = String(
+        ([] as string[]).concat(again.headers['set-cookie'] ?? []).find((c) => c.startsWith('svc_session=')),
+      ).split(';')[0]!;
       expect((await server.app.inject({ url: '/api/v1/api-keys', headers: { cookie } })).statusCode).toBe(429);
     });
   });

@@ -70,7 +70,12 @@ export function describeLimiterContract(name: string, open: OpenLimiter): void {
 
     it('peek reports the state without counting', async () => {
       const k = key('peek');
-      expect(await limiter.peek(k, 2, at(10))).toEqual({ limit: 2, remaining: 2, resetAt: new Date(start + WINDOW_MS), allowed: true });
+      expect(await limiter.peek(k, 2, at(10))).toEqual({
+        limit: 2,
+        remaining: 2,
+        resetAt: new Date(start + WINDOW_MS),
+        allowed: true,
+      });
       for (let i = 0; i < 5; i++) await limiter.peek(k, 2, at(10 + i));
       expect(await limiter.hit(k, 2, at(20))).toMatchObject({ allowed: true, remaining: 1 });
       expect(await limiter.peek(k, 2, at(21))).toMatchObject({ allowed: true, remaining: 1 });
@@ -81,7 +86,13 @@ export function describeLimiterContract(name: string, open: OpenLimiter): void {
 
     it('hitAll counts every counter when all have room, and answers their states in order', async () => {
       const [a, b] = [key('a'), key('b')];
-      const states = await limiter.hitAll([{ key: a, limit: 5 }, { key: b, limit: 2 }], at(30));
+      const states = await limiter.hitAll(
+        [
+          { key: a, limit: 5 },
+          { key: b, limit: 2 },
+        ],
+        at(30),
+      );
       expect(states).toEqual([
         { limit: 5, remaining: 4, resetAt: new Date(start + WINDOW_MS), allowed: true },
         { limit: 2, remaining: 1, resetAt: new Date(start + WINDOW_MS), allowed: true },
@@ -93,7 +104,13 @@ export function describeLimiterContract(name: string, open: OpenLimiter): void {
     it('hitAll is all or nothing: when one counter is full, none is counted', async () => {
       const [a, b] = [key('a'), key('b')];
       await limiter.hit(b, 1, at(40));
-      const states = await limiter.hitAll([{ key: a, limit: 5 }, { key: b, limit: 1 }], at(41));
+      const states = await limiter.hitAll(
+        [
+          { key: a, limit: 5 },
+          { key: b, limit: 1 },
+        ],
+        at(41),
+      );
       expect(states.map((s) => s.allowed)).toEqual([false, false]);
       expect(states.map((s) => s.remaining)).toEqual([5, 0]);
       expect((await limiter.peek(a, 5, at(42))).remaining).toBe(5);
@@ -112,7 +129,13 @@ export function describeLimiterContract(name: string, open: OpenLimiter): void {
     it('never lets concurrent all-or-nothing hits on shared counters exceed either limit', async () => {
       const [shared, x, y] = [key('shared'), key('x'), key('y')];
       const calls = Array.from({ length: 60 }, (_, i) =>
-        limiter.hitAll([{ key: shared, limit: 30 }, { key: i % 2 ? x : y, limit: 10 }], at(300 + (i % 5))),
+        limiter.hitAll(
+          [
+            { key: shared, limit: 30 },
+            { key: i % 2 ? x : y, limit: 10 },
+          ],
+          at(300 + (i % 5)),
+        ),
       );
       const states = await Promise.all(calls);
       const allowed = states.filter((s) => s[0]!.allowed);
@@ -125,7 +148,13 @@ export function describeLimiterContract(name: string, open: OpenLimiter): void {
 
     it('refund takes one hit back from each counter, never below zero, and only in the window it names', async () => {
       const [a, b, never] = [key('refund-a'), key('refund-b'), key('refund-never')];
-      await limiter.hitAll([{ key: a, limit: 3 }, { key: b, limit: 3 }], at(500));
+      await limiter.hitAll(
+        [
+          { key: a, limit: 3 },
+          { key: b, limit: 3 },
+        ],
+        at(500),
+      );
       await limiter.hit(a, 3, at(501));
       await limiter.refund([{ key: a }, { key: b }], at(502));
       expect((await limiter.peek(a, 3, at(503))).remaining).toBe(2);
@@ -133,7 +162,17 @@ export function describeLimiterContract(name: string, open: OpenLimiter): void {
       // b is at zero: another refund leaves it there (no credit beyond the limit); an unknown counter stays empty.
       await limiter.refund([{ key: b }, { key: never }], at(504));
       expect((await limiter.peek(b, 3, at(505))).remaining).toBe(3);
-      expect((await limiter.hitAll([{ key: b, limit: 3 }, { key: never, limit: 1 }], at(506))).map((s) => s.remaining)).toEqual([2, 0]);
+      expect(
+        (
+          await limiter.hitAll(
+            [
+              { key: b, limit: 3 },
+              { key: never, limit: 1 },
+            ],
+            at(506),
+          )
+        ).map((s) => s.remaining),
+      ).toEqual([2, 0]);
       // A refund dated in the next window does not touch this window's counter, nor create one in the next.
       await limiter.refund([{ key: a }], at(WINDOW_MS + 1));
       expect((await limiter.peek(a, 3, at(507))).remaining).toBe(2);

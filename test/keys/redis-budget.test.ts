@@ -3,4 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { testRedisUrl } from '../support/engines.js';
 import { describeAccountBudget } from './budget-contract.js';
 
-describeAccountBudget('Redis (RedisRateLimiter)', async () => ({ redisUrl: await testRedisUrl(), redisPrefix: `svc-budget:${randomBytes(6).toString('hex')}:` }));
+describeAccountBudget('Redis (RedisRateLimiter)', async () => ({
+  redisUrl: await testRedisUrl(),
+  redisPrefix: `svc-budget:${randomBytes(6).toString('hex')}:`,
+}));

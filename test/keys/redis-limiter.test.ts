@@ -14,7 +14,10 @@ let url: string;
 const limiters: RedisRateLimiter[] = [];
 const engines: OwnEngine[] = [];
 
-function limiter(opts: Partial<ConstructorParameters<typeof RedisRateLimiter>[0]> = {}, prefix = `svc-test:${randomBytes(6).toString('hex')}:`): RedisRateLimiter {
+function limiter(
+  opts: Partial<ConstructorParameters<typeof RedisRateLimiter>[0]> = {},
+  prefix = `svc-test:${randomBytes(6).toString('hex')}:`,
+): RedisRateLimiter {
   const l = new RedisRateLimiter({ url, prefix, windowMs: WINDOW, ...opts });
   limiters.push(l);
   return l;
@@ -48,8 +51,18 @@ describe('RedisRateLimiter: window semantics', () => {
       expect(s.resetAt.getTime()).toBe(T0 + WINDOW);
     }
     // peek does not count
-    expect(await l.peek('k', 3, at(2000))).toEqual({ limit: 3, remaining: 0, resetAt: new Date(T0 + WINDOW), allowed: false });
-    expect(await l.peek('other', 3, at(2000))).toEqual({ limit: 3, remaining: 3, resetAt: new Date(T0 + WINDOW), allowed: true });
+    expect(await l.peek('k', 3, at(2000))).toEqual({
+      limit: 3,
+      remaining: 0,
+      resetAt: new Date(T0 + WINDOW),
+      allowed: false,
+    });
+    expect(await l.peek('other', 3, at(2000))).toEqual({
+      limit: 3,
+      remaining: 3,
+      resetAt: new Date(T0 + WINDOW),
+      allowed: true,
+    });
     // the last millisecond of the window still belongs to it; the next one starts afresh
     expect((await l.hit('k', 3, at(WINDOW - 1))).allowed).toBe(false);
     const next = await l.hit('k', 3, at(WINDOW));
@@ -124,8 +137,14 @@ describe('RedisRateLimiter: window semantics', () => {
         // A refund dated now or up to a window back (then it may name an ended window).
         const when = at(Math.max(0, t - rand(WINDOW)));
         await Promise.all([l.refund(entries, when), mem.refund(entries, when)]);
-      } else if (op === 0) expect(await l.hit(entries[0]!.key, entries[0]!.limit, now)).toEqual(await mem.hit(entries[0]!.key, entries[0]!.limit, now));
-      else if (op === 1) expect(await l.peek(entries[0]!.key, entries[0]!.limit, now)).toEqual(await mem.peek(entries[0]!.key, entries[0]!.limit, now));
+      } else if (op === 0)
+        expect(await l.hit(entries[0]!.key, entries[0]!.limit, now)).toEqual(
+          await mem.hit(entries[0]!.key, entries[0]!.limit, now),
+        );
+      else if (op === 1)
+        expect(await l.peek(entries[0]!.key, entries[0]!.limit, now)).toEqual(
+          await mem.peek(entries[0]!.key, entries[0]!.limit, now),
+        );
       else expect(await l.hitAll(entries, now)).toEqual(await mem.hitAll(entries, now));
     }
   });
@@ -134,7 +153,13 @@ describe('RedisRateLimiter: window semantics', () => {
     const prefix = `svc-test:${randomBytes(6).toString('hex')}:`;
     const l = limiter({}, prefix);
     await l.ready();
-    await l.hitAll([{ key: 'a', limit: 3 }, { key: 'b', limit: 3 }], at(0));
+    await l.hitAll(
+      [
+        { key: 'a', limit: 3 },
+        { key: 'b', limit: 3 },
+      ],
+      at(0),
+    );
     await l.refund([{ key: 'a' }], at(1));
     const raw = createClient({ url });
     raw.on('error', () => undefined);
@@ -159,7 +184,17 @@ describe('RedisRateLimiter: window semantics', () => {
     const a = limiter({}, prefix);
     const b = limiter({}, prefix);
     await Promise.all([a.ready(), b.ready()]);
-    const states = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).hitAll([{ key: 'shared', limit: 100 }, { key: `bucket`, limit: 1000 }], at(i))));
+    const states = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        (i % 2 ? a : b).hitAll(
+          [
+            { key: 'shared', limit: 100 },
+            { key: `bucket`, limit: 1000 },
+          ],
+          at(i),
+        ),
+      ),
+    );
     expect(states.filter((s) => s[0]!.allowed)).toHaveLength(100);
     expect((await a.peek('shared', 100, at(500))).remaining).toBe(0);
     expect((await b.peek('bucket', 1000, at(500))).remaining).toBe(900); // refused hits counted nothing
@@ -204,7 +239,12 @@ describe('RedisRateLimiter: Redis unavailable', () => {
     engines.push(second);
     await l.ready(10_000);
     // A new server: empty counters and no script cache (NOSCRIPT, loaded again).
-    expect(await l.hit('k', 2, at(2))).toEqual({ limit: 2, remaining: 1, resetAt: new Date(T0 + WINDOW), allowed: true });
+    expect(await l.hit('k', 2, at(2))).toEqual({
+      limit: 2,
+      remaining: 1,
+      resetAt: new Date(T0 + WINDOW),
+      allowed: true,
+    });
     expect((await l.hit('k', 2, at(3))).allowed).toBe(true);
     expect((await l.hit('k', 2, at(4))).allowed).toBe(false);
   }, 30_000);

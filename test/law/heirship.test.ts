@@ -6,7 +6,11 @@ import { loadJurisdictions, type Jurisdiction } from '../../src/law/jurisdiction
 
 const index = loadJurisdictions();
 const J = (id: string): Jurisdiction => index.resolve(id);
-const b = (relationship: string | undefined, percentage: number, name = relationship ?? 'someone'): PlanBeneficiary => ({ name, percentage, relationship });
+const b = (
+  relationship: string | undefined,
+  percentage: number,
+  name = relationship ?? 'someone',
+): PlanBeneficiary => ({ name, percentage, relationship });
 const rules = (fs: Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
 const reserve = (fs: Finding[]): Finding[] => rules(fs, 'forced-heirship.reserve');
 
@@ -37,7 +41,7 @@ describe.concurrent('relationship words', () => {
 });
 
 describe.concurrent('forced heirship', () => {
-  it('France: the children\'s reserve grows with their number (1/2, 2/3, 3/4) and each child has an equal part', () => {
+  it("France: the children's reserve grows with their number (1/2, 2/3, 3/4) and each child has an equal part", () => {
     const one = checkJurisdictionPlan(J('fr'), 'civil-law', [b('son', 40), b('friend', 60)]);
     expect(reserve(one)).toHaveLength(1);
     expect(reserve(one)[0]).toMatchObject({ severity: 'warning', expected: 'at least 50%', beneficiaryIndex: 0 });
@@ -46,18 +50,36 @@ describe.concurrent('forced heirship', () => {
 
     const three = [b('son', 25, 'A'), b('daughter', 25, 'B'), b('son', 25, 'C'), b('friend', 25)];
     expect(reserve(checkJurisdictionPlan(J('fr'), 'civil-law', three))).toEqual([]);
-    const short = checkJurisdictionPlan(J('fr'), 'civil-law', [b('son', 20, 'A'), b('daughter', 20, 'B'), b('son', 20, 'C'), b('friend', 40)]);
-    expect(reserve(short).map((f) => f.expected)).toEqual(['at least 75%', 'at least 25%', 'at least 25%', 'at least 25%']);
-    expect(reserve(short).slice(1).map((f) => f.beneficiaryIndex)).toEqual([0, 1, 2]);
+    const short = checkJurisdictionPlan(J('fr'), 'civil-law', [
+      b('son', 20, 'A'),
+      b('daughter', 20, 'B'),
+      b('son', 20, 'C'),
+      b('friend', 40),
+    ]);
+    expect(reserve(short).map((f) => f.expected)).toEqual([
+      'at least 75%',
+      'at least 25%',
+      'at least 25%',
+      'at least 25%',
+    ]);
+    expect(
+      reserve(short)
+        .slice(1)
+        .map((f) => f.beneficiaryIndex),
+    ).toEqual([0, 1, 2]);
 
     // Two children with 2/3 together but unequally: the one below 1/3 is flagged, alone.
-    const unequal = reserve(checkJurisdictionPlan(J('fr'), 'civil-law', [b('son', 50), b('daughter', 20), b('friend', 30)]));
+    const unequal = reserve(
+      checkJurisdictionPlan(J('fr'), 'civil-law', [b('son', 50), b('daughter', 20), b('friend', 30)]),
+    );
     expect(unequal).toEqual([expect.objectContaining({ beneficiaryIndex: 1, expected: 'at least 33.33%' })]);
   });
 
   it('France: without descendants the spouse has a reserve of one quarter', () => {
     const fs = checkJurisdictionPlan(J('fr'), 'civil-law', [b('wife', 20), b('friend', 80)]);
-    expect(reserve(fs)).toEqual([expect.objectContaining({ severity: 'warning', expected: 'at least 25%', beneficiaryIndex: 0 })]);
+    expect(reserve(fs)).toEqual([
+      expect.objectContaining({ severity: 'warning', expected: 'at least 25%', beneficiaryIndex: 0 }),
+    ]);
     expect(reserve(checkJurisdictionPlan(J('fr'), 'civil-law', [b('wife', 25), b('friend', 75)]))).toEqual([]);
     // With children, the spouse has no reserve.
     expect(reserve(checkJurisdictionPlan(J('fr'), 'civil-law', [b('wife', 5), b('son', 95)]))).toEqual([]);
@@ -65,60 +87,120 @@ describe.concurrent('forced heirship', () => {
 
   it('Germany: the Pflichtteil is half of the statutory share, which depends on the spouse and the property regime', () => {
     // Children only: statutory share is everything, Pflichtteil 1/2.
-    expect(reserve(checkJurisdictionPlan(J('de'), 'civil-law', [b('son', 40), b('friend', 60)]))[0]).toMatchObject({ expected: 'at least 50%' });
+    expect(reserve(checkJurisdictionPlan(J('de'), 'civil-law', [b('son', 40), b('friend', 60)]))[0]).toMatchObject({
+      expected: 'at least 50%',
+    });
     // Spouse + child, community of accrued gains (default): spouse 1/4, child 1/4.
-    expect(reserve(checkJurisdictionPlan(J('de'), 'civil-law', [b('wife', 25), b('son', 25), b('friend', 50)]))).toEqual([]);
+    expect(
+      reserve(checkJurisdictionPlan(J('de'), 'civil-law', [b('wife', 25), b('son', 25), b('friend', 50)])),
+    ).toEqual([]);
     const low = reserve(checkJurisdictionPlan(J('de'), 'civil-law', [b('wife', 20), b('son', 25), b('friend', 55)]));
     expect(low).toEqual([expect.objectContaining({ beneficiaryIndex: 0, expected: 'at least 25%' })]);
     // Separation of property with two children: spouse 1/6, children 1/3 together.
-    const sep = checkJurisdictionPlan(J('de'), 'civil-law', [b('husband', 16.67), b('son', 16.67), b('daughter', 16.66), b('friend', 50)], {
-      maritalPropertyRegime: 'separate',
-    });
+    const sep = checkJurisdictionPlan(
+      J('de'),
+      'civil-law',
+      [b('husband', 16.67), b('son', 16.67), b('daughter', 16.66), b('friend', 50)],
+      {
+        maritalPropertyRegime: 'separate',
+      },
+    );
     expect(reserve(sep)).toEqual([]);
     const sepLow = reserve(
-      checkJurisdictionPlan(J('de'), 'civil-law', [b('husband', 10), b('son', 20), b('daughter', 20), b('friend', 50)], { maritalPropertyRegime: 'separate' }),
+      checkJurisdictionPlan(
+        J('de'),
+        'civil-law',
+        [b('husband', 10), b('son', 20), b('daughter', 20), b('friend', 50)],
+        { maritalPropertyRegime: 'separate' },
+      ),
     );
     expect(sepLow.map((f) => f.expected)).toEqual(['at least 16.67%']);
     // Parents without descendants or spouse.
-    expect(reserve(checkJurisdictionPlan(J('de'), 'civil-law', [b('mother', 10), b('friend', 90)]))[0]).toMatchObject({ expected: 'at least 25%' });
+    expect(reserve(checkJurisdictionPlan(J('de'), 'civil-law', [b('mother', 10), b('friend', 90)]))[0]).toMatchObject({
+      expected: 'at least 25%',
+    });
   });
 
   it('Spain: two thirds to descendants, of which only one third must be equal (the mejora is free among them)', () => {
     const fs = reserve(checkJurisdictionPlan(J('es'), 'civil-law', [b('son', 20), b('daughter', 20), b('friend', 60)]));
     expect(fs).toEqual([expect.objectContaining({ expected: 'at least 66.67%' })]);
     // 60/10: the collective two thirds is met; the daughter is below her 1/6 of the strict legitime.
-    const mejora = reserve(checkJurisdictionPlan(J('es'), 'civil-law', [b('son', 60), b('daughter', 10), b('friend', 30)]));
+    const mejora = reserve(
+      checkJurisdictionPlan(J('es'), 'civil-law', [b('son', 60), b('daughter', 10), b('friend', 30)]),
+    );
     expect(mejora).toEqual([expect.objectContaining({ beneficiaryIndex: 1, expected: 'at least 16.67%' })]);
-    expect(reserve(checkJurisdictionPlan(J('es'), 'civil-law', [b('son', 50), b('daughter', 17), b('friend', 33)]))).toEqual([]);
+    expect(
+      reserve(checkJurisdictionPlan(J('es'), 'civil-law', [b('son', 50), b('daughter', 17), b('friend', 33)])),
+    ).toEqual([]);
     // Parents: one half, one third beside a spouse.
-    expect(reserve(checkJurisdictionPlan(J('es'), 'civil-law', [b('father', 40), b('friend', 60)]))[0]?.expected).toBe('at least 50%');
-    expect(reserve(checkJurisdictionPlan(J('es'), 'civil-law', [b('father', 40), b('wife', 10), b('friend', 50)]))).toEqual([]);
+    expect(reserve(checkJurisdictionPlan(J('es'), 'civil-law', [b('father', 40), b('friend', 60)]))[0]?.expected).toBe(
+      'at least 50%',
+    );
+    expect(
+      reserve(checkJurisdictionPlan(J('es'), 'civil-law', [b('father', 40), b('wife', 10), b('friend', 50)])),
+    ).toEqual([]);
   });
 
   it('Italy: the spouse and children share reserves that depend on each other', () => {
     const one = reserve(checkJurisdictionPlan(J('it'), 'civil-law', [b('wife', 30), b('son', 40), b('friend', 30)]));
     expect(one).toEqual([expect.objectContaining({ beneficiaryIndex: 0, expected: 'at least 33.33%' })]);
-    expect(reserve(checkJurisdictionPlan(J('it'), 'civil-law', [b('wife', 25), b('son', 25), b('daughter', 25), b('friend', 25)]))).toEqual([]);
-    expect(reserve(checkJurisdictionPlan(J('it'), 'civil-law', [b('husband', 40), b('friend', 60)]))[0]?.expected).toBe('at least 50%');
-    expect(reserve(checkJurisdictionPlan(J('it'), 'civil-law', [b('son', 30), b('daughter', 30), b('friend', 40)]))[0]?.expected).toBe('at least 66.67%');
-    expect(reserve(checkJurisdictionPlan(J('it'), 'civil-law', [b('mother', 20), b('friend', 80)]))[0]?.expected).toBe('at least 33.33%');
+    expect(
+      reserve(
+        checkJurisdictionPlan(J('it'), 'civil-law', [b('wife', 25), b('son', 25), b('daughter', 25), b('friend', 25)]),
+      ),
+    ).toEqual([]);
+    expect(reserve(checkJurisdictionPlan(J('it'), 'civil-law', [b('husband', 40), b('friend', 60)]))[0]?.expected).toBe(
+      'at least 50%',
+    );
+    expect(
+      reserve(checkJurisdictionPlan(J('it'), 'civil-law', [b('son', 30), b('daughter', 30), b('friend', 40)]))[0]
+        ?.expected,
+    ).toBe('at least 66.67%');
+    expect(reserve(checkJurisdictionPlan(J('it'), 'civil-law', [b('mother', 20), b('friend', 80)]))[0]?.expected).toBe(
+      'at least 33.33%',
+    );
   });
 
   it('Belgium: the children share one half whatever their number', () => {
-    const fs = reserve(checkJurisdictionPlan(J('be'), 'civil-law', [b('son', 10), b('daughter', 10), b('son', 10), b('friend', 70)]));
-    expect(fs.map((f) => f.expected)).toEqual(['at least 50%', 'at least 16.67%', 'at least 16.67%', 'at least 16.67%']);
+    const fs = reserve(
+      checkJurisdictionPlan(J('be'), 'civil-law', [b('son', 10), b('daughter', 10), b('son', 10), b('friend', 70)]),
+    );
+    expect(fs.map((f) => f.expected)).toEqual([
+      'at least 50%',
+      'at least 16.67%',
+      'at least 16.67%',
+      'at least 16.67%',
+    ]);
     expect(reserve(checkJurisdictionPlan(J('be'), 'civil-law', [b('son', 50), b('friend', 50)]))).toEqual([]);
-    expect(reserve(checkJurisdictionPlan(J('be'), 'civil-law', [b('son', 17), b('daughter', 17), b('son', 17), b('friend', 49)]))).toEqual([]);
+    expect(
+      reserve(
+        checkJurisdictionPlan(J('be'), 'civil-law', [b('son', 17), b('daughter', 17), b('son', 17), b('friend', 49)]),
+      ),
+    ).toEqual([]);
   });
 
   it('Scotland: legal rights cover the movable estate, where crypto-assets belong', () => {
-    const fs = reserve(checkJurisdictionPlan(J('gb-sct'), 'common-law', [b('wife', 10), b('son', 10), b('daughter', 10), b('friend', 70)]));
-    expect(fs.map((f) => f.expected)).toEqual(['at least 33.33%', 'at least 33.33%', 'at least 16.67%', 'at least 16.67%']);
+    const fs = reserve(
+      checkJurisdictionPlan(J('gb-sct'), 'common-law', [
+        b('wife', 10),
+        b('son', 10),
+        b('daughter', 10),
+        b('friend', 70),
+      ]),
+    );
+    expect(fs.map((f) => f.expected)).toEqual([
+      'at least 33.33%',
+      'at least 33.33%',
+      'at least 16.67%',
+      'at least 16.67%',
+    ]);
     expect(fs[0]?.message).toMatch(/movable/);
   });
 
   it('Louisiana: forced heirship only for young or disabled children, so findings are info', () => {
-    const fs = reserve(checkJurisdictionPlan(J('us-la'), 'civil-law', [b('son', 10), b('daughter', 10), b('friend', 80)]));
+    const fs = reserve(
+      checkJurisdictionPlan(J('us-la'), 'civil-law', [b('son', 10), b('daughter', 10), b('friend', 80)]),
+    );
     expect(fs).toEqual([expect.objectContaining({ severity: 'info', expected: 'at least 50%' })]);
     expect(fs[0]?.message).toMatch(/23 or younger/);
   });
@@ -130,7 +212,12 @@ describe.concurrent('forced heirship', () => {
     expect(unnamed[0]?.message).toMatch(/children.*spouse.*parents/);
     expect(reserve(fs)).toEqual([]);
     // France with two children named: the spouse would have no reserve, so no reminder.
-    expect(rules(checkJurisdictionPlan(J('fr'), 'civil-law', [b('son', 50), b('daughter', 50)]), 'forced-heirship.unnamed-heirs')).toEqual([]);
+    expect(
+      rules(
+        checkJurisdictionPlan(J('fr'), 'civil-law', [b('son', 50), b('daughter', 50)]),
+        'forced-heirship.unnamed-heirs',
+      ),
+    ).toEqual([]);
     const nl = checkJurisdictionPlan(J('nl'), 'civil-law', [b('son', 10), b('friend', 90)]);
     expect(rules(nl, 'forced-heirship.not-computed')).toHaveLength(1);
     expect(reserve(nl)).toEqual([]);
@@ -143,9 +230,14 @@ describe.concurrent('forced heirship', () => {
         const each = Math.ceil((reserveFraction * 100 * 100) / n) / 100;
         const childTotal = Math.min(100, each * n + (slack / 100) * (100 - each * n));
         const perChild = Math.floor((childTotal / n) * 100) / 100;
-        const plan = [...Array.from({ length: n }, (_, i) => b('child', perChild, `c${i}`)), b('friend', Math.round((100 - perChild * n) * 100) / 100)];
+        const plan = [
+          ...Array.from({ length: n }, (_, i) => b('child', perChild, `c${i}`)),
+          b('friend', Math.round((100 - perChild * n) * 100) / 100),
+        ];
         expect(reserve(checkJurisdictionPlan(J('fr'), 'civil-law', plan))).toEqual([]);
-        const cut = plan.map((x, i) => (i === 0 ? { ...x, percentage: Math.max(0, Math.round((each - 0.02) * 100) / 100) } : x));
+        const cut = plan.map((x, i) =>
+          i === 0 ? { ...x, percentage: Math.max(0, Math.round((each - 0.02) * 100) / 100) } : x,
+        );
         expect(reserve(checkJurisdictionPlan(J('fr'), 'civil-law', cut)).length).toBeGreaterThan(0);
       }),
       { numRuns: 200 },
@@ -162,22 +254,43 @@ describe.concurrent('spouse rights and marital property', () => {
     const community = checkJurisdictionPlan(J('us-ca'), 'common-law', plan, { maritalPropertyRegime: 'community' });
     expect(community.map((f) => [f.rule, f.severity])).toEqual([['spouse.community-property', 'warning']]);
     expect(checkJurisdictionPlan(J('us-ca'), 'common-law', plan, { maritalPropertyRegime: 'separate' })).toEqual([]);
-    expect(rules(checkJurisdictionPlan(J('us-tx'), 'common-law', [b('friend', 100)]), 'spouse.community-property')[0]?.message).toMatch(/^If you are married/);
+    expect(
+      rules(checkJurisdictionPlan(J('us-tx'), 'common-law', [b('friend', 100)]), 'spouse.community-property')[0]
+        ?.message,
+    ).toMatch(/^If you are married/);
   });
 
   it('elective share states: warning below a flat fraction, info when it depends on the marriage, reminder when no spouse is named', () => {
     const ny = checkJurisdictionPlan(J('us-ny'), 'common-law', [b('wife', 10), b('friend', 90)]);
     expect(rules(ny, 'spouse.elective-share')).toEqual([
-      expect.objectContaining({ severity: 'warning', beneficiaryIndex: 0, expected: 'at least 33.33%', source: expect.objectContaining({ title: 'EPTL § 5-1.1-A' }) }),
+      expect.objectContaining({
+        severity: 'warning',
+        beneficiaryIndex: 0,
+        expected: 'at least 33.33%',
+        source: expect.objectContaining({ title: 'EPTL § 5-1.1-A' }),
+      }),
     ]);
-    expect(rules(checkJurisdictionPlan(J('us-ny'), 'common-law', [b('wife', 40), b('friend', 60)]), 'spouse.elective-share')).toEqual([]);
+    expect(
+      rules(checkJurisdictionPlan(J('us-ny'), 'common-law', [b('wife', 40), b('friend', 60)]), 'spouse.elective-share'),
+    ).toEqual([]);
     // Illinois: 1/3 with descendants, 1/2 without.
-    expect(rules(checkJurisdictionPlan(J('us-il'), 'common-law', [b('husband', 40), b('friend', 60)]), 'spouse.elective-share')[0]?.expected).toBe('at least 50%');
-    expect(rules(checkJurisdictionPlan(J('us-il'), 'common-law', [b('husband', 40), b('son', 60)]), 'spouse.elective-share')).toEqual([]);
+    expect(
+      rules(
+        checkJurisdictionPlan(J('us-il'), 'common-law', [b('husband', 40), b('friend', 60)]),
+        'spouse.elective-share',
+      )[0]?.expected,
+    ).toBe('at least 50%');
+    expect(
+      rules(checkJurisdictionPlan(J('us-il'), 'common-law', [b('husband', 40), b('son', 60)]), 'spouse.elective-share'),
+    ).toEqual([]);
     // Colorado (UPC): up to one half by length of marriage.
-    expect(rules(checkJurisdictionPlan(J('us-co'), 'common-law', [b('wife', 10), b('son', 90)]), 'spouse.elective-share')[0]).toMatchObject({ severity: 'info', expected: 'up to 50%' });
+    expect(
+      rules(checkJurisdictionPlan(J('us-co'), 'common-law', [b('wife', 10), b('son', 90)]), 'spouse.elective-share')[0],
+    ).toMatchObject({ severity: 'info', expected: 'up to 50%' });
     // No spouse named: a reminder.
-    expect(rules(checkJurisdictionPlan(J('us-pa'), 'common-law', [b('son', 100)]), 'spouse.elective-share')[0]).toMatchObject({ severity: 'info' });
+    expect(
+      rules(checkJurisdictionPlan(J('us-pa'), 'common-law', [b('son', 100)]), 'spouse.elective-share')[0],
+    ).toMatchObject({ severity: 'info' });
     // Florida: 30% elective share, and opt-in community property trusts.
     const fl = checkJurisdictionPlan(J('us-fl'), 'common-law', [b('wife', 10), b('friend', 90)]);
     expect(fl.map((f) => [f.rule, f.severity])).toEqual([
@@ -188,7 +301,12 @@ describe.concurrent('spouse rights and marital property', () => {
   });
 
   it('a common-law jurisdiction (England and Wales) raises nothing, whatever the split', () => {
-    for (const plan of [[b('friend', 100)], [b('son', 1), b('charity', 99)], [b('wife', 5), b('daughter', 5), b('friend', 90)], [b(undefined, 100)]]) {
+    for (const plan of [
+      [b('friend', 100)],
+      [b('son', 1), b('charity', 99)],
+      [b('wife', 5), b('daughter', 5), b('friend', 90)],
+      [b(undefined, 100)],
+    ]) {
       expect(checkJurisdictionPlan(J('gb-eng'), 'common-law', plan)).toEqual([]);
       expect(checkJurisdictionPlan(J('gb-eng'), 'custom', plan)).toEqual([]);
     }
@@ -203,12 +321,17 @@ describe.concurrent('spouse rights and marital property', () => {
 
 describe.concurrent('templates and Islamic law', () => {
   it('notes a common-law template in a forced-heirship country and a civil-law template in a common-law one', () => {
-    const fr = rules(checkJurisdictionPlan(J('fr'), 'common-law', [b('son', 50), b('friend', 50)]), 'template.mismatch');
+    const fr = rules(
+      checkJurisdictionPlan(J('fr'), 'common-law', [b('son', 50), b('friend', 50)]),
+      'template.mismatch',
+    );
     expect(fr).toEqual([expect.objectContaining({ severity: 'info' })]);
     expect(fr[0]?.message).toMatch(/forced heirship/);
     const eng = checkJurisdictionPlan(J('gb-eng'), 'civil-law', [b('friend', 100)]);
     expect(eng).toEqual([expect.objectContaining({ severity: 'info', rule: 'template.mismatch' })]);
-    expect(rules(checkJurisdictionPlan(J('gb-eng'), 'islamic-mirth', [b('son', 100)]), 'template.mismatch')[0]?.message).toMatch(/no legal force/);
+    expect(
+      rules(checkJurisdictionPlan(J('gb-eng'), 'islamic-mirth', [b('son', 100)]), 'template.mismatch')[0]?.message,
+    ).toMatch(/no legal force/);
     expect(rules(checkJurisdictionPlan(J('fr'), 'custom', [b('son', 100)]), 'template.mismatch')).toEqual([]);
   });
 
@@ -217,14 +340,22 @@ describe.concurrent('templates and Islamic law', () => {
     expect(rules(sa, 'islamic-law.applies')[0]?.severity).toBe('warning');
     expect(rules(sa, 'template.mismatch')[0]?.message).toMatch(/islamic-mirth, islamic-wasiyyah/);
     expect(rules(sa, 'template.mismatch')[0]?.message).not.toMatch(/civil-law template/);
-    expect(rules(sa, 'islamic-law.bequest-limit')).toEqual([expect.objectContaining({ severity: 'warning', beneficiaryIndex: 0, expected: 'at most 33.33%' })]);
-    expect(rules(checkJurisdictionPlan(J('sa'), 'common-law', [b('friend', 30), b('son', 70)]), 'islamic-law.bequest-limit')).toEqual([]);
+    expect(rules(sa, 'islamic-law.bequest-limit')).toEqual([
+      expect.objectContaining({ severity: 'warning', beneficiaryIndex: 0, expected: 'at most 33.33%' }),
+    ]);
+    expect(
+      rules(checkJurisdictionPlan(J('sa'), 'common-law', [b('friend', 30), b('son', 70)]), 'islamic-law.bequest-limit'),
+    ).toEqual([]);
     const my = checkJurisdictionPlan(J('my'), 'custom', [b('friend', 100)]);
     expect(rules(my, 'islamic-law.applies')[0]?.severity).toBe('info');
     expect(rules(my, 'islamic-law.bequest-limit')[0]?.severity).toBe('info');
     // An Islamic template is left to the fara'id checks.
-    expect(checkJurisdictionPlan(J('sa'), 'islamic-mirth', [b('son', 100)]).filter((f) => f.rule.startsWith('islamic-law'))).toEqual([]);
-    expect(rules(checkJurisdictionPlan(J('us-ca'), 'common-law', [b('friend', 100)]), 'islamic-law.applies')).toEqual([]);
+    expect(
+      checkJurisdictionPlan(J('sa'), 'islamic-mirth', [b('son', 100)]).filter((f) => f.rule.startsWith('islamic-law')),
+    ).toEqual([]);
+    expect(rules(checkJurisdictionPlan(J('us-ca'), 'common-law', [b('friend', 100)]), 'islamic-law.applies')).toEqual(
+      [],
+    );
   });
 
   it('says when relationships are missing where they matter', () => {

@@ -3,9 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
 import { FindingSchema, type PlanBeneficiary } from '../../src/law/findings.js';
 import { calculateFaraid, HEIR_KEYS, HEIR_LABELS, MADHHABS, type HeirKey } from '../../src/law/faraid/index.js';
-import { assertIslamicPlan, checkIslamicPlan, classifyRelationship, relationshipToHeir } from '../../src/law/islamic.js';
+import {
+  assertIslamicPlan,
+  checkIslamicPlan,
+  classifyRelationship,
+  relationshipToHeir,
+} from '../../src/law/islamic.js';
 
-const b = (relationship: string | undefined, percentage: number, name = 'x'): PlanBeneficiary => ({ name, percentage, relationship });
+const b = (relationship: string | undefined, percentage: number, name = 'x'): PlanBeneficiary => ({
+  name,
+  percentage,
+  relationship,
+});
 const rules = (r: ReturnType<typeof checkIslamicPlan>, severity?: string): string[] =>
   r.findings.filter((f) => !severity || f.severity === severity).map((f) => f.rule);
 
@@ -47,14 +56,27 @@ describe('relationshipToHeir', () => {
       expect(relationshipToHeir(rel)).toBeUndefined();
       expect(classifyRelationship(rel).kind).toBe('ambiguous');
     }
-    for (const rel of ['friend', 'Charity', "daughter's son", 'maternal uncle', 'stepson', 'adopted son', 'niece', "sister's son"]) {
+    for (const rel of [
+      'friend',
+      'Charity',
+      "daughter's son",
+      'maternal uncle',
+      'stepson',
+      'adopted son',
+      'niece',
+      "sister's son",
+    ]) {
       expect(relationshipToHeir(rel)).toBeUndefined();
       expect(classifyRelationship(rel).kind).toBe('non-heir');
     }
     expect(classifyRelationship('best buddy').kind).toBe('unknown');
     expect(classifyRelationship('  ').kind).toBe('missing');
     expect(classifyRelationship(undefined).kind).toBe('missing');
-    expect(classifyRelationship('nephew')).toMatchObject({ kind: 'heir', heir: 'fullBrothersSon', assumed: expect.any(String) });
+    expect(classifyRelationship('nephew')).toMatchObject({
+      kind: 'heir',
+      heir: 'fullBrothersSon',
+      assumed: expect.any(String),
+    });
   });
 });
 
@@ -71,7 +93,7 @@ describe.concurrent('checkIslamicPlan: islamic-mirth', () => {
     for (const f of r.findings) expect(FindingSchema.safeParse(f).success).toBe(true);
   });
 
-  it('flags shares that differ from fara\'id, and generate_contract gets the expected ones in details', () => {
+  it("flags shares that differ from fara'id, and generate_contract gets the expected ones in details", () => {
     const plan = [b('wife', 20), b('son', 50), b('daughter', 30)];
     const r = checkIslamicPlan('islamic-mirth', plan);
     const mismatches = r.findings.filter((f) => f.rule === 'faraid.share-mismatch');
@@ -98,13 +120,24 @@ describe.concurrent('checkIslamicPlan: islamic-mirth', () => {
   it('gives the leftover basis point to the first listed person of a type', () => {
     const ok = checkIslamicPlan('islamic-mirth', [b('daughter', 33.34), b('daughter', 33.33), b('daughter', 33.33)]);
     expect(rules(ok, 'error')).toEqual([]);
-    const swapped = checkIslamicPlan('islamic-mirth', [b('daughter', 33.33), b('daughter', 33.34), b('daughter', 33.33)]);
+    const swapped = checkIslamicPlan('islamic-mirth', [
+      b('daughter', 33.33),
+      b('daughter', 33.34),
+      b('daughter', 33.33),
+    ]);
     expect(swapped.findings.filter((f) => f.severity === 'error').map((f) => f.beneficiaryIndex)).toEqual([0, 1]);
     expect(calculateFaraid({ heirs: { daughter: 3 } }).shares[0]!.perPersonBasisPoints).toEqual([3334, 3333, 3333]);
   });
 
   it('flags non-heirs, unmapped, ambiguous and excluded relationships', () => {
-    const r = checkIslamicPlan('islamic-mirth', [b('son', 60), b('friend', 10), b('full brother', 10), b('best buddy', 10), b('spouse', 5), b(undefined, 5)]);
+    const r = checkIslamicPlan('islamic-mirth', [
+      b('son', 60),
+      b('friend', 10),
+      b('full brother', 10),
+      b('best buddy', 10),
+      b('spouse', 5),
+      b(undefined, 5),
+    ]);
     const errs = r.findings.filter((f) => f.severity === 'error').map((f) => [f.rule, f.beneficiaryIndex]);
     expect(errs).toEqual(
       expect.arrayContaining([
@@ -125,9 +158,16 @@ describe.concurrent('checkIslamicPlan: islamic-mirth', () => {
   });
 
   it('flags impossible heir sets and plans without heirs', () => {
-    expect(rules(checkIslamicPlan('islamic-mirth', [b('husband', 50), b('wife', 50)]), 'error')).toContain('faraid.invalid-heirs');
-    expect(rules(checkIslamicPlan('islamic-mirth', [b('father', 50), b('father', 50)]), 'error')).toContain('faraid.invalid-heirs');
-    expect(rules(checkIslamicPlan('islamic-mirth', [b('friend', 100)]), 'error')).toEqual(['faraid.non-heir', 'faraid.no-heirs']);
+    expect(rules(checkIslamicPlan('islamic-mirth', [b('husband', 50), b('wife', 50)]), 'error')).toContain(
+      'faraid.invalid-heirs',
+    );
+    expect(rules(checkIslamicPlan('islamic-mirth', [b('father', 50), b('father', 50)]), 'error')).toContain(
+      'faraid.invalid-heirs',
+    );
+    expect(rules(checkIslamicPlan('islamic-mirth', [b('friend', 100)]), 'error')).toEqual([
+      'faraid.non-heir',
+      'faraid.no-heirs',
+    ]);
   });
 
   it('reports an assumed reading of an ambiguous word as info', () => {
@@ -138,7 +178,10 @@ describe.concurrent('checkIslamicPlan: islamic-mirth', () => {
 
   it('counts relatives outside the plan: excluded brothers reduce the mother; an unlisted sharer is an error', () => {
     const plan = [b('father', 83.33), b('mother', 16.67)];
-    expect(rules(checkIslamicPlan('islamic-mirth', plan), 'error')).toEqual(['faraid.share-mismatch', 'faraid.share-mismatch']);
+    expect(rules(checkIslamicPlan('islamic-mirth', plan), 'error')).toEqual([
+      'faraid.share-mismatch',
+      'faraid.share-mismatch',
+    ]);
     expect(rules(checkIslamicPlan('islamic-mirth', plan, { otherHeirs: { fullBrother: 2 } }), 'error')).toEqual([]);
     const missing = checkIslamicPlan('islamic-mirth', [b('son', 100)], { otherHeirs: { wife: 1 } });
     expect(missing.findings.filter((f) => f.severity === 'error').map((f) => [f.rule, f.expected])).toEqual([
@@ -164,10 +207,23 @@ describe.concurrent('checkIslamicPlan: islamic-mirth', () => {
         fc.constantFrom(...MADHHABS),
         (ks, cs, madhhab) => {
           const heirs: Partial<Record<HeirKey, number>> = {};
-          ks.forEach((k, i) => (heirs[k] = ['husband', 'father', 'mother', 'paternalGrandfather', 'paternalGrandmother', 'maternalGrandmother'].includes(k) ? 1 : cs[i]!));
+          ks.forEach(
+            (k, i) =>
+              (heirs[k] = [
+                'husband',
+                'father',
+                'mother',
+                'paternalGrandfather',
+                'paternalGrandmother',
+                'maternalGrandmother',
+              ].includes(k)
+                ? 1
+                : cs[i]!),
+          );
           const res = calculateFaraid({ heirs, madhhab });
           const plan: PlanBeneficiary[] = [];
-          for (const s of res.shares) for (const bp of s.perPersonBasisPoints) plan.push(b(HEIR_LABELS[s.heir], bp / 100));
+          for (const s of res.shares)
+            for (const bp of s.perPersonBasisPoints) plan.push(b(HEIR_LABELS[s.heir], bp / 100));
           // Excluded relatives are not beneficiaries, but they still count (e.g. brothers reduce the mother).
           const otherHeirs = Object.fromEntries(res.excluded.map((x) => [x.heir, heirs[x.heir]!]));
           const r = checkIslamicPlan('islamic-mirth', plan, { madhhab, otherHeirs });
@@ -185,7 +241,7 @@ describe.concurrent('checkIslamicPlan: islamic-mirth', () => {
 });
 
 describe.concurrent('checkIslamicPlan: islamic-wasiyyah', () => {
-  it('accepts a bequest within one third with the rest by fara\'id', () => {
+  it("accepts a bequest within one third with the rest by fara'id", () => {
     const r = checkIslamicPlan('islamic-wasiyyah', [b('friend', 30), b('wife', 8.75), b('son', 61.25)]);
     expect(rules(r, 'error')).toEqual([]);
     expect(rules(r, 'warning')).toEqual([]);
@@ -193,17 +249,26 @@ describe.concurrent('checkIslamicPlan: islamic-wasiyyah', () => {
   });
 
   it('flags bequests above one third (valid only with consent)', () => {
-    expect(rules(checkIslamicPlan('islamic-wasiyyah', [b('charity', 33.33), b('son', 66.67)]))).not.toContain('wasiyyah.over-one-third');
+    expect(rules(checkIslamicPlan('islamic-wasiyyah', [b('charity', 33.33), b('son', 66.67)]))).not.toContain(
+      'wasiyyah.over-one-third',
+    );
     const r = checkIslamicPlan('islamic-wasiyyah', [b('charity', 33.34), b('son', 66.66)]);
-    expect(r.findings.find((f) => f.rule === 'wasiyyah.over-one-third')).toMatchObject({ severity: 'warning', expected: '33.33' });
-    const c = checkIslamicPlan('islamic-wasiyyah', [b('friend', 40), b('wife', 7.5), b('son', 52.5)], { heirsConsent: true });
+    expect(r.findings.find((f) => f.rule === 'wasiyyah.over-one-third')).toMatchObject({
+      severity: 'warning',
+      expected: '33.33',
+    });
+    const c = checkIslamicPlan('islamic-wasiyyah', [b('friend', 40), b('wife', 7.5), b('son', 52.5)], {
+      heirsConsent: true,
+    });
     expect(c.findings.find((f) => f.rule === 'wasiyyah.over-one-third')!.severity).toBe('info');
     expect(rules(c, 'error')).toEqual([]);
   });
 
   it('flags a bequest to an heir and the heir it is taken from', () => {
     const r = checkIslamicPlan('islamic-wasiyyah', [b('friend', 20), b('wife', 15), b('son', 65)]);
-    expect(r.findings.filter((f) => f.severity !== 'info').map((f) => [f.rule, f.severity, f.beneficiaryIndex, f.expected])).toEqual([
+    expect(
+      r.findings.filter((f) => f.severity !== 'info').map((f) => [f.rule, f.severity, f.beneficiaryIndex, f.expected]),
+    ).toEqual([
       ['wasiyyah.bequest-to-heir', 'warning', 1, '10.00'],
       ['faraid.share-mismatch', 'error', 2, '70.00'],
     ]);
@@ -212,7 +277,9 @@ describe.concurrent('checkIslamicPlan: islamic-wasiyyah', () => {
   it('treats an excluded heir and an unknown relationship as legatees', () => {
     const r = checkIslamicPlan('islamic-wasiyyah', [b('son', 80), b('brother', 10), b('my old teacher friend', 10)]);
     expect(rules(r, 'error')).toEqual([]);
-    expect(rules(r)).toEqual(expect.arrayContaining(['wasiyyah.excluded-heir-legatee', 'islamic.unmapped-relationship']));
+    expect(rules(r)).toEqual(
+      expect.arrayContaining(['wasiyyah.excluded-heir-legatee', 'islamic.unmapped-relationship']),
+    );
     expect(r.expected).toEqual([{ beneficiaryIndex: 0, heir: 'son', expectedPercentage: '80.00' }]);
   });
 

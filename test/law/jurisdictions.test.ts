@@ -53,7 +53,23 @@ describe.concurrent('jurisdiction data', () => {
     expect(AU_STATES).toHaveLength(8);
     const missing = PLANNED_JURISDICTION_IDS.filter((id) => index.get(id)?.id !== id);
     expect(missing).toEqual([]);
-    for (const id of ['gb-eng', 'gb-sct', 'gb-nir', 'eu', 'sg', 'ae', 'ae-difc', 'ae-adgm', 'sa', 'eg', 'my', 'id', 'pk', 'ir', 'ma']) {
+    for (const id of [
+      'gb-eng',
+      'gb-sct',
+      'gb-nir',
+      'eu',
+      'sg',
+      'ae',
+      'ae-difc',
+      'ae-adgm',
+      'sa',
+      'eg',
+      'my',
+      'id',
+      'pk',
+      'ir',
+      'ma',
+    ]) {
       expect(byId(id).id).toBe(id);
     }
   });
@@ -62,7 +78,9 @@ describe.concurrent('jurisdiction data', () => {
     const files = readdirSync(DEFAULT_JURISDICTIONS_DIR).filter((f) => f.endsWith('.json'));
     expect(files.length).toBe(index.all().length);
     for (const f of files) {
-      const parsed = JurisdictionSchema.safeParse(JSON.parse(readFileSync(path.join(DEFAULT_JURISDICTIONS_DIR, f), 'utf8')));
+      const parsed = JurisdictionSchema.safeParse(
+        JSON.parse(readFileSync(path.join(DEFAULT_JURISDICTIONS_DIR, f), 'utf8')),
+      );
       expect(parsed.success, `${f}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues[0])}`).toBe(true);
       if (parsed.success) {
         expect(`${parsed.data.id}.json`).toBe(f);
@@ -103,22 +121,38 @@ describe.concurrent('jurisdiction data', () => {
     for (const id of ['gb-eng', 'gb-sct', 'gb-nir']) expect(byId(id).parent).toBe('gb');
     for (const id of ['ae-difc', 'ae-adgm']) expect(byId(id).parent).toBe('ae');
     for (const id of EU_MEMBERS) expect(byId(id).instruments).toEqual(id === 'dk' || id === 'ie' ? [] : ['eu']);
-    for (const j of index.all()) if (j.kind === 'subdivision' || j.kind === 'special-zone') expect(j.parent, j.id).not.toBeNull();
+    for (const j of index.all())
+      if (j.kind === 'subdivision' || j.kind === 'special-zone') expect(j.parent, j.id).not.toBeNull();
   });
 
   it('records community property as the law has it: nine community states, five opt-in states', () => {
-    const community = index.all().filter((j) => j.parent === 'us' && j.maritalProperty.communityProperty === 'default').map((j) => j.id);
+    const community = index
+      .all()
+      .filter((j) => j.parent === 'us' && j.maritalProperty.communityProperty === 'default')
+      .map((j) => j.id);
     expect(community.sort()).toEqual(['us-az', 'us-ca', 'us-id', 'us-la', 'us-nm', 'us-nv', 'us-tx', 'us-wa', 'us-wi']);
-    const optIn = index.all().filter((j) => j.maritalProperty.communityProperty === 'opt-in').map((j) => j.id);
+    const optIn = index
+      .all()
+      .filter((j) => j.maritalProperty.communityProperty === 'opt-in')
+      .map((j) => j.id);
     expect(optIn.sort()).toEqual(['us-ak', 'us-fl', 'us-ky', 'us-sd', 'us-tn']);
     // No elective share in community property states; Georgia has none either.
-    for (const id of [...community.filter((id) => id !== 'us-wi'), 'us-ga']) expect(byId(id).spouseRights.electiveShare, id).toBeNull();
+    for (const id of [...community.filter((id) => id !== 'us-wi'), 'us-ga'])
+      expect(byId(id).spouseRights.electiveShare, id).toBeNull();
     expect(byId('us-ny').spouseRights.electiveShare?.fractions).toEqual([{ when: 'always', fraction: '1/3' }]);
   });
 
   it('has machine-readable reserves for France, Germany, Spain, Italy and Belgium, and none for England', () => {
-    expect(byId('fr').forcedHeirship.scenarios.map((s) => s.reserves[0]?.fraction)).toEqual(['1/2', '2/3', '3/4', '1/4']);
-    expect(byId('be').forcedHeirship.scenarios[0]?.reserves[0]).toMatchObject({ heirs: ['descendants'], fraction: '1/2' });
+    expect(byId('fr').forcedHeirship.scenarios.map((s) => s.reserves[0]?.fraction)).toEqual([
+      '1/2',
+      '2/3',
+      '3/4',
+      '1/4',
+    ]);
+    expect(byId('be').forcedHeirship.scenarios[0]?.reserves[0]).toMatchObject({
+      heirs: ['descendants'],
+      fraction: '1/2',
+    });
     for (const id of ['de', 'es', 'it']) expect(byId(id).forcedHeirship.scenarios.length, id).toBeGreaterThan(0);
     expect(byId('gb-eng').forcedHeirship).toMatchObject({ exists: false, scenarios: [] });
     expect(byId('gb-sct').forcedHeirship.basis).toBe('movable-estate');
@@ -217,7 +251,9 @@ describe.concurrent('lookup', () => {
     expect(close('Frnace')[0]).toContain('fr (France)');
     expect(close('Germny')[0]).toContain('de (Germany)');
     expect(close('gb-en')[0]).toContain('gb-eng');
-    expect(close('xyzzy-nowhere-land')).toEqual(['no jurisdiction with this id, name or alias; see list_jurisdictions']);
+    expect(close('xyzzy-nowhere-land')).toEqual([
+      'no jurisdiction with this id, name or alias; see list_jurisdictions',
+    ]);
     expect(index.get('xyzzy')).toBeUndefined();
   });
 
@@ -250,13 +286,21 @@ describe.concurrent('lookup', () => {
       forcedHeirship: false,
       communityProperty: true,
     });
-    expect(summarizeJurisdiction(byId('fr'))).toMatchObject({ forcedHeirship: true, communityProperty: true, parent: null });
+    expect(summarizeJurisdiction(byId('fr'))).toMatchObject({
+      forcedHeirship: true,
+      communityProperty: true,
+      parent: null,
+    });
     expect(summarizeJurisdiction(byId('gb-eng'))).toMatchObject({ forcedHeirship: false, communityProperty: false });
   });
 
   it('keeps one default index', () => {
     expect(defaultJurisdictions()).toBe(defaultJurisdictions());
-    expect(defaultJurisdictions().all().map((j) => j.id)).toEqual(index.all().map((j) => j.id));
+    expect(
+      defaultJurisdictions()
+        .all()
+        .map((j) => j.id),
+    ).toEqual(index.all().map((j) => j.id));
   });
 
   it('normalises keys and measures edit distance', () => {
@@ -271,17 +315,33 @@ describe.concurrent('lookup', () => {
 
 describe.concurrent('loading invalid data', () => {
   it('names the file and the field of a schema error', () => {
-    const bad = { ...raw('fr'), forcedHeirship: { ...(raw('fr').forcedHeirship as object), scenarios: [{ when: {}, reserves: [{ heirs: ['descendants'], fraction: '3/2' }] }] } };
+    const bad = {
+      ...raw('fr'),
+      forcedHeirship: {
+        ...(raw('fr').forcedHeirship as object),
+        scenarios: [{ when: {}, reserves: [{ heirs: ['descendants'], fraction: '3/2' }] }],
+      },
+    };
     const dir = fixtureDir({ 'fr.json': bad });
-    expect(() => loadJurisdictions(dir)).toThrow(/fr\.json: field "forcedHeirship\.scenarios\.0\.reserves\.0\.fraction"/);
+    expect(() => loadJurisdictions(dir)).toThrow(
+      /fr\.json: field "forcedHeirship\.scenarios\.0\.reserves\.0\.fraction"/,
+    );
   });
 
   it('refuses unparsable JSON, a file named after another id, an unknown parent and duplicate aliases', () => {
     expect(() => loadJurisdictions(fixtureDir({ 'fr.json': '{ not json' }))).toThrow(/fr\.json: not valid JSON/);
-    expect(() => loadJurisdictions(fixtureDir({ 'de.json': raw('fr') }))).toThrow(/de\.json: field "id": "fr" does not match the file name/);
-    expect(() => loadJurisdictions(fixtureDir({ 'us-ca.json': raw('us-ca') }))).toThrow(/us-ca\.json: field "parent": unknown jurisdiction "us"/);
+    expect(() => loadJurisdictions(fixtureDir({ 'de.json': raw('fr') }))).toThrow(
+      /de\.json: field "id": "fr" does not match the file name/,
+    );
+    expect(() => loadJurisdictions(fixtureDir({ 'us-ca.json': raw('us-ca') }))).toThrow(
+      /us-ca\.json: field "parent": unknown jurisdiction "us"/,
+    );
     const clash = { ...raw('de'), aliases: ['France'] };
-    expect(() => loadJurisdictions(fixtureDir({ 'fr.json': { ...raw('fr'), instruments: [] }, 'de.json': { ...clash, instruments: [] } }))).toThrow(/alias "france"/);
+    expect(() =>
+      loadJurisdictions(
+        fixtureDir({ 'fr.json': { ...raw('fr'), instruments: [] }, 'de.json': { ...clash, instruments: [] } }),
+      ),
+    ).toThrow(/alias "france"/);
     expect(() => loadJurisdictions(fixtureDir({ 'readme.txt': 'x' }))).toThrow(/no \.json files/);
   });
 
@@ -327,6 +387,7 @@ describe('lookup of oversized input', () => {
   });
 
   it('loads no key longer than the lookup limit', () => {
-    for (const j of index.all()) for (const k of [j.id, j.name, ...j.aliases]) expect(normalizeKey(k).length, k).toBeLessThanOrEqual(100);
+    for (const j of index.all())
+      for (const k of [j.id, j.name, ...j.aliases]) expect(normalizeKey(k).length, k).toBeLessThanOrEqual(100);
   });
 });

@@ -27,7 +27,10 @@ describe('jurisdiction tools over REST', () => {
   });
 
   it('lists with filters and pagination, at /api/jurisdictions too', async () => {
-    const res = await server.app.inject({ url: '/api/jurisdictions?region=europe&forcedHeirship=true&limit=100', headers: auth() });
+    const res = await server.app.inject({
+      url: '/api/jurisdictions?region=europe&forcedHeirship=true&limit=100',
+      headers: auth(),
+    });
     expect(res.statusCode).toBe(200);
     const ids = res.json().data.map((j: { id: string }) => j.id);
     expect(ids).toEqual(expect.arrayContaining(['fr', 'de', 'es', 'it', 'be']));
@@ -37,9 +40,10 @@ describe('jurisdiction tools over REST', () => {
 });
 
 describe('check_plan', () => {
-  const check = (payload: object) => server.app.inject({ method: 'POST', url: '/api/v1/inheritance/check', headers: auth(), payload });
+  const check = (payload: object) =>
+    server.app.inject({ method: 'POST', url: '/api/v1/inheritance/check', headers: auth(), payload });
 
-  it('flags a French plan that cuts into the children\'s reserve', async () => {
+  it("flags a French plan that cuts into the children's reserve", async () => {
     const res = await check({
       jurisdiction: 'France',
       template: 'common-law',
@@ -58,7 +62,13 @@ describe('check_plan', () => {
   });
 
   it('raises nothing for a free English will', async () => {
-    const data = (await check({ jurisdiction: 'gb-eng', template: 'common-law', beneficiaries: [{ name: 'A', percentage: 100, relationship: 'friend' }] })).json().data;
+    const data = (
+      await check({
+        jurisdiction: 'gb-eng',
+        template: 'common-law',
+        beneficiaries: [{ name: 'A', percentage: 100, relationship: 'friend' }],
+      })
+    ).json().data;
     expect(data.findings.filter((f: { severity: string }) => f.severity !== 'info')).toEqual([]);
     expect(data.ok).toBe(true);
   });
@@ -82,7 +92,16 @@ describe('check_plan', () => {
   });
 
   it('flags percentages that do not sum to 100', async () => {
-    const data = (await check({ jurisdiction: 'us-ny', template: 'custom', beneficiaries: [{ name: 'A', percentage: 60 }, { name: 'B', percentage: 30 }] })).json().data;
+    const data = (
+      await check({
+        jurisdiction: 'us-ny',
+        template: 'custom',
+        beneficiaries: [
+          { name: 'A', percentage: 60 },
+          { name: 'B', percentage: 30 },
+        ],
+      })
+    ).json().data;
     expect(data.findings[0]).toMatchObject({ severity: 'error', rule: 'plan.percentages-sum' });
   });
 

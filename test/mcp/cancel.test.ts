@@ -17,7 +17,13 @@ afterAll(async () => {
 
 describe('MCP cancellation', () => {
   it('a cancelled compile_contract call stops its compile and frees the worker', async () => {
-    const mcp = createMcpServer({ tools: TOOLS, services: server.services, apiKey: server.adminKey, transport: 'mcp-stdio', clientIp: '127.0.0.1' });
+    const mcp = createMcpServer({
+      tools: TOOLS,
+      services: server.services,
+      apiKey: server.adminKey,
+      transport: 'mcp-stdio',
+      clientIp: '127.0.0.1',
+    });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await mcp.connect(a);
     const client = new Client({ name: 'cancel-test', version: '1.0.0' });
@@ -27,14 +33,21 @@ describe('MCP cancellation', () => {
       const before = pool.stats.aborted;
       const source = `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Cancelled${Date.now()} { function f() external pure returns (uint256) { return 7; } }\n`;
       const controller = new AbortController();
-      const call = client.callTool({ name: 'compile_contract', arguments: { blockchain: 'evm', sourceCode: source } }, undefined, { signal: controller.signal });
+      const call = client.callTool(
+        { name: 'compile_contract', arguments: { blockchain: 'evm', sourceCode: source } },
+        undefined,
+        { signal: controller.signal },
+      );
       await new Promise((r) => setTimeout(r, 50));
       controller.abort('changed my mind');
       await expect(call).rejects.toThrow();
       for (let i = 0; i < 200 && pool.stats.aborted === before; i++) await new Promise((r) => setTimeout(r, 50));
       expect(pool.stats.aborted).toBe(before + 1);
       // The same call, not cancelled, still works.
-      const again = await client.callTool({ name: 'compile_contract', arguments: { blockchain: 'evm', sourceCode: source } });
+      const again = await client.callTool({
+        name: 'compile_contract',
+        arguments: { blockchain: 'evm', sourceCode: source },
+      });
       expect(again.isError).toBeFalsy();
     } finally {
       await client.close();

@@ -1,6 +1,11 @@
 import { PassThrough } from 'node:stream';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  JSONRPCMessageSchema,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EarlyStdioTransport } from '../../src/mcp/early.js';
 import { PROTOCOL_VERSIONS } from '../../src/mcp/info.js';
@@ -26,7 +31,13 @@ const initialize = (version: string) => ({
   params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'early-test', version: '1' } },
 });
 
-const options = () => ({ tools: TOOLS, services: server.services, apiKey: server.adminKey, transport: 'mcp-stdio' as const, clientIp: '127.0.0.1' });
+const options = () => ({
+  tools: TOOLS,
+  services: server.services,
+  apiKey: server.adminKey,
+  transport: 'mcp-stdio' as const,
+  clientIp: '127.0.0.1',
+});
 
 /** What the SDK's Server itself answers to an initialize. */
 async function sdkAnswer(version: string): Promise<JSONRPCMessage> {

@@ -27,12 +27,19 @@ async function rpc(body: unknown, headers: Record<string, string> = {}) {
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
 }
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
 const list = (id = 2) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
 
 describe('MCP over HTTP: authenticated on every call', () => {
   it('refuses initialize and tools/list without a valid key: 401 with WWW-Authenticate: Bearer', async () => {
-    for (const headers of [{}, { authorization: 'Bearer svc_pk_wrongwrongwrongwrongwrongwrongwrongwrongwro' }] as Array<Record<string, string>>) {
+    for (const headers of [{}, { authorization: 'Bearer svc_pk_wrongwrongwrongwrongwrongwrongwrongwrongwro' }] as Array<
+      Record<string, string>
+    >) {
       for (const body of [initialize, list()]) {
         const res = await rpc(body, headers);
         expect(res.status).toBe(401);
@@ -44,7 +51,9 @@ describe('MCP over HTTP: authenticated on every call', () => {
       }
     }
     // The SDK client notices at connect time (mcp-remote connected with a wrong key without noticing before).
-    await expect(httpClient(server.url, 'svc_pk_wrongwrongwrongwrongwrongwrongwrongwrongwro')).rejects.toThrow(/invalid/i);
+    await expect(httpClient(server.url, 'svc_pk_wrongwrongwrongwrongwrongwrongwrongwrongwro')).rejects.toThrow(
+      /invalid/i,
+    );
   });
 
   it('counts tools/list, resources and prompts like REST calls and labels every answer with X-RateLimit-*', async () => {
@@ -104,11 +113,17 @@ describe('MCP over HTTP: authenticated on every call', () => {
 
   it('answers malformed tool arguments with -32602 naming the field, without a doubled prefix', async () => {
     const auth = { authorization: `Bearer ${server.adminKey}` };
-    const res = await rpc({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_jurisdiction', arguments: 'fr' } }, auth);
+    const res = await rpc(
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_jurisdiction', arguments: 'fr' } },
+      auth,
+    );
     expect(res.json.error.code).toBe(-32602);
     expect(res.json.error.message).toMatch(/^Invalid params for tools\/call: arguments: /);
     expect(res.json.error.data.details[0].field).toBe('arguments');
-    const missing = await rpc({ jsonrpc: '2.0', id: 8, method: 'resources/read', params: { uri: 'svc://jurisdictions/zz' } }, auth);
+    const missing = await rpc(
+      { jsonrpc: '2.0', id: 8, method: 'resources/read', params: { uri: 'svc://jurisdictions/zz' } },
+      auth,
+    );
     expect(missing.json.error.code).toBe(-32002);
     expect(missing.json.error.message).toBe('Resource not found: svc://jurisdictions/zz');
   });
@@ -129,6 +144,12 @@ describe('credentials in one request', () => {
     expect(((await rest.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
     expect((await rpc(list(), headers)).status).toBe(400);
     // The same key twice is fine.
-    expect((await fetch(`${server.url}/api/v1/contracts/templates`, { headers: { authorization: `Bearer ${other}`, 'x-api-key': other } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${server.url}/api/v1/contracts/templates`, {
+          headers: { authorization: `Bearer ${other}`, 'x-api-key': other },
+        })
+      ).status,
+    ).toBe(200);
   });
 });

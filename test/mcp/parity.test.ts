@@ -29,10 +29,38 @@ interface Case {
 }
 
 const realCases: Case[] = [
-  { name: 'success', cred: 'admin', tool: 'list_templates', args: {}, rest: { method: 'GET', path: '/api/v1/contracts/templates' }, expect: { ok: true } },
-  { name: 'missing key', cred: 'none', tool: 'list_templates', args: {}, rest: { method: 'GET', path: '/api/v1/contracts/templates' }, expect: { ok: false, code: 'API_KEY_MISSING' } },
-  { name: 'wrong key', cred: 'wrong', tool: 'list_templates', args: {}, rest: { method: 'GET', path: '/api/v1/contracts/templates' }, expect: { ok: false, code: 'API_KEY_INVALID' } },
-  { name: 'scope', cred: 'chatOnly', tool: 'list_templates', args: {}, rest: { method: 'GET', path: '/api/v1/contracts/templates' }, expect: { ok: false, code: 'INSUFFICIENT_SCOPE' } },
+  {
+    name: 'success',
+    cred: 'admin',
+    tool: 'list_templates',
+    args: {},
+    rest: { method: 'GET', path: '/api/v1/contracts/templates' },
+    expect: { ok: true },
+  },
+  {
+    name: 'missing key',
+    cred: 'none',
+    tool: 'list_templates',
+    args: {},
+    rest: { method: 'GET', path: '/api/v1/contracts/templates' },
+    expect: { ok: false, code: 'API_KEY_MISSING' },
+  },
+  {
+    name: 'wrong key',
+    cred: 'wrong',
+    tool: 'list_templates',
+    args: {},
+    rest: { method: 'GET', path: '/api/v1/contracts/templates' },
+    expect: { ok: false, code: 'API_KEY_INVALID' },
+  },
+  {
+    name: 'scope',
+    cred: 'chatOnly',
+    tool: 'list_templates',
+    args: {},
+    rest: { method: 'GET', path: '/api/v1/contracts/templates' },
+    expect: { ok: false, code: 'INSUFFICIENT_SCOPE' },
+  },
   {
     name: 'validation',
     cred: 'admin',
@@ -61,8 +89,22 @@ const testCases: Case[] = [
     rest: { method: 'POST', path: '/api/v1/test/echo/ab', body: { count: 0 } },
     expect: { ok: false, code: 'VALIDATION_ERROR' },
   },
-  { name: 'not found', cred: 'admin', tool: 'test_missing', args: { id: 'x1' }, rest: { method: 'GET', path: '/api/v1/test/missing/x1' }, expect: { ok: false, code: 'NOT_FOUND' } },
-  { name: 'internal', cred: 'admin', tool: 'test_fail', args: {}, rest: { method: 'GET', path: '/api/v1/test/fail' }, expect: { ok: false, code: 'INTERNAL_ERROR' } },
+  {
+    name: 'not found',
+    cred: 'admin',
+    tool: 'test_missing',
+    args: { id: 'x1' },
+    rest: { method: 'GET', path: '/api/v1/test/missing/x1' },
+    expect: { ok: false, code: 'NOT_FOUND' },
+  },
+  {
+    name: 'internal',
+    cred: 'admin',
+    tool: 'test_fail',
+    args: {},
+    rest: { method: 'GET', path: '/api/v1/test/fail' },
+    expect: { ok: false, code: 'INTERNAL_ERROR' },
+  },
   {
     name: 'list shape',
     cred: 'admin',
@@ -97,7 +139,12 @@ beforeAll(async () => {
     copies.push(dir);
     return dir;
   };
-  keys = { admin: server.adminKey, chatOnly: await server.key({ tier: 'public', scopes: ['chat'] }), none: undefined, wrong: WRONG_KEY };
+  keys = {
+    admin: server.adminKey,
+    chatOnly: await server.key({ tier: 'public', scopes: ['chat'] }),
+    none: undefined,
+    wrong: WRONG_KEY,
+  };
   const stdioCred: Record<Cred, string | undefined> = { ...stdioKeys, none: undefined, wrong: WRONG_KEY };
   await Promise.all(
     (['admin', 'chatOnly', 'none', 'wrong'] as Cred[]).map(async (c) => {
@@ -115,15 +162,26 @@ afterAll(async () => {
   await Promise.all(copies.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function viaRest(c: Case): Promise<{ status: number; outcome: Outcome; headers: Headers; json: Record<string, unknown> }> {
+async function viaRest(
+  c: Case,
+): Promise<{ status: number; outcome: Outcome; headers: Headers; json: Record<string, unknown> }> {
   const headers: Record<string, string> = {};
   const key = keys[c.cred];
   if (key) headers.authorization = `Bearer ${key}`;
   if (c.rest.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(server.url + c.rest.path, { method: c.rest.method, headers, body: c.rest.body === undefined ? undefined : JSON.stringify(c.rest.body) });
+  const res = await fetch(server.url + c.rest.path, {
+    method: c.rest.method,
+    headers,
+    body: c.rest.body === undefined ? undefined : JSON.stringify(c.rest.body),
+  });
   const json = (await res.json()) as Record<string, unknown>;
   const tool = TEST_TOOLS.find((t) => t.name === c.tool)!;
-  return { status: res.status, outcome: restOutcome(res.status, json, tool.rest.shape, tool.rest), headers: res.headers, json };
+  return {
+    status: res.status,
+    outcome: restOutcome(res.status, json, tool.rest.shape, tool.rest),
+    headers: res.headers,
+    json,
+  };
 }
 
 /** A tools/call over MCP HTTP with a credential: through the SDK client, or raw when the client could not connect. */
@@ -198,6 +256,9 @@ describe('the same call over MCP stdio, MCP HTTP and REST', () => {
 
   it('an unknown tool over MCP is a NOT_FOUND error result', async () => {
     const out = await mcpOutcome(stdioClients.get('admin')!, 'no_such_tool', {});
-    expect(out).toEqual({ ok: false, body: { success: false, error: { code: 'NOT_FOUND', message: 'Unknown tool "no_such_tool"' } } });
+    expect(out).toEqual({
+      ok: false,
+      body: { success: false, error: { code: 'NOT_FOUND', message: 'Unknown tool "no_such_tool"' } },
+    });
   });
 });

@@ -29,7 +29,13 @@ function expectStages(seen: Progress[]): void {
 
 describe('MCP progress', () => {
   it('stdio-style connection: generate_contract sends its stages for a progress token, and nothing without one', async () => {
-    const mcp = createMcpServer({ tools: TOOLS, services: server.services, apiKey: server.adminKey, transport: 'mcp-stdio', clientIp: '127.0.0.1' });
+    const mcp = createMcpServer({
+      tools: TOOLS,
+      services: server.services,
+      apiKey: server.adminKey,
+      transport: 'mcp-stdio',
+      clientIp: '127.0.0.1',
+    });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await mcp.connect(a);
     const client = new Client({ name: 'progress-test', version: '1.0.0' });
@@ -38,7 +44,11 @@ describe('MCP progress', () => {
     await client.connect(b);
     try {
       const seen: Progress[] = [];
-      const result = await client.callTool({ name: 'generate_contract', arguments: generateContractTool.example! }, undefined, { onprogress: (p) => seen.push(p) });
+      const result = await client.callTool(
+        { name: 'generate_contract', arguments: generateContractTool.example! },
+        undefined,
+        { onprogress: (p) => seen.push(p) },
+      );
       expect(result.isError).toBeFalsy();
       expectStages(seen);
       const plain = await client.callTool({ name: 'generate_contract', arguments: generateContractTool.example! });
@@ -54,7 +64,11 @@ describe('MCP progress', () => {
     const client = await httpClient(server.url, server.adminKey);
     try {
       const seen: Progress[] = [];
-      const result = await client.callTool({ name: 'generate_contract', arguments: generateContractTool.example! }, undefined, { onprogress: (p) => seen.push(p) });
+      const result = await client.callTool(
+        { name: 'generate_contract', arguments: generateContractTool.example! },
+        undefined,
+        { onprogress: (p) => seen.push(p) },
+      );
       expect(result.isError).toBeFalsy();
       expectStages(seen);
     } finally {

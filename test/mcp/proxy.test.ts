@@ -24,18 +24,27 @@ afterAll(async () => {
 
 function envWith(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
   return { ...env, ...extra };
 }
 
 async function proxyClient(args: string[], env: Record<string, string>): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [SVC_BIN, 'mcp', ...args], env: envWith(env), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SVC_BIN, 'mcp', ...args],
+    env: envWith(env),
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'proxy-test', version: '1.0.0' });
   await client.connect(transport);
   return client;
 }
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
+function run(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [SVC_BIN, ...args], { env: envWith(env) });
     let stderr = '';
@@ -71,7 +80,11 @@ describe('svc mcp --url (remote proxy)', () => {
       expect(prompts.length).toBeGreaterThan(0);
 
       const seen: Progress[] = [];
-      const generated = await client.callTool({ name: 'generate_contract', arguments: generateContractTool.example! }, undefined, { onprogress: (p) => seen.push(p) });
+      const generated = await client.callTool(
+        { name: 'generate_contract', arguments: generateContractTool.example! },
+        undefined,
+        { onprogress: (p) => seen.push(p) },
+      );
       expect(generated.isError).toBeFalsy();
       expect(seen[0]?.message).toBe('validate');
 
@@ -79,11 +92,18 @@ describe('svc mcp --url (remote proxy)', () => {
       const pool = server.services.contracts.pool;
       const before = pool.stats.aborted;
       // Enough functions that the compile is still running when the cancellation arrives.
-      const fns = Array.from({ length: 400 }, (_, i) => `function f${i}(uint256 a) external pure returns (uint256) { return a * ${i + 1} + ${i}; }`).join('\n');
+      const fns = Array.from(
+        { length: 400 },
+        (_, i) => `function f${i}(uint256 a) external pure returns (uint256) { return a * ${i + 1} + ${i}; }`,
+      ).join('\n');
       const source = `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract ProxyCancelled${Date.now()} {\n${fns}\n}\n`;
       const misses = pool.stats.misses;
       const controller = new AbortController();
-      const call = client.callTool({ name: 'compile_contract', arguments: { blockchain: 'evm', sourceCode: source } }, undefined, { signal: controller.signal });
+      const call = client.callTool(
+        { name: 'compile_contract', arguments: { blockchain: 'evm', sourceCode: source } },
+        undefined,
+        { signal: controller.signal },
+      );
       // Cancel once the compile has started on the server.
       for (let i = 0; i < 400 && pool.stats.misses === misses; i++) await new Promise((r) => setTimeout(r, 10));
       controller.abort('changed my mind');
@@ -91,7 +111,10 @@ describe('svc mcp --url (remote proxy)', () => {
       for (let i = 0; i < 200 && pool.stats.aborted === before; i++) await new Promise((r) => setTimeout(r, 50));
       expect(pool.stats.aborted).toBe(before + 1);
       // The proxy goes on serving.
-      const again = await client.callTool({ name: 'compile_contract', arguments: { blockchain: 'evm', sourceCode: source } });
+      const again = await client.callTool({
+        name: 'compile_contract',
+        arguments: { blockchain: 'evm', sourceCode: source },
+      });
       expect(again.isError).toBeFalsy();
     } finally {
       await client.close();

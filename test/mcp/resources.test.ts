@@ -17,7 +17,11 @@ afterAll(async () => {
 describe('MCP resources', () => {
   it('offers the three resource templates', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(['svc://jurisdictions/{id}', 'svc://templates/{type}', 'svc://docs/{slug}']);
+    expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual([
+      'svc://jurisdictions/{id}',
+      'svc://templates/{type}',
+      'svc://docs/{slug}',
+    ]);
   });
 
   it('lists concrete resources of each kind', async () => {
@@ -46,10 +50,18 @@ describe('MCP resources', () => {
   });
 
   it('completes resource arguments', async () => {
-    const res = await client.complete({ ref: { type: 'ref/resource', uri: 'svc://jurisdictions/{id}' }, argument: { name: 'id', value: 'us-n' } });
-    expect(res.completion.values).toEqual(expect.arrayContaining(['us-nc', 'us-nd', 'us-ne', 'us-nh', 'us-nj', 'us-nm', 'us-nv', 'us-ny']));
+    const res = await client.complete({
+      ref: { type: 'ref/resource', uri: 'svc://jurisdictions/{id}' },
+      argument: { name: 'id', value: 'us-n' },
+    });
+    expect(res.completion.values).toEqual(
+      expect.arrayContaining(['us-nc', 'us-nd', 'us-ne', 'us-nh', 'us-nj', 'us-nm', 'us-nv', 'us-ny']),
+    );
     expect(res.completion.values.every((v) => v.startsWith('us-n'))).toBe(true);
-    const t = await client.complete({ ref: { type: 'ref/resource', uri: 'svc://templates/{type}' }, argument: { name: 'type', value: 'isl' } });
+    const t = await client.complete({
+      ref: { type: 'ref/resource', uri: 'svc://templates/{type}' },
+      argument: { name: 'type', value: 'isl' },
+    });
     expect(t.completion.values).toEqual(['islamic-mirth', 'islamic-wasiyyah']);
   });
 
@@ -57,7 +69,10 @@ describe('MCP resources', () => {
     // Without a key the client cannot even connect: every JSON-RPC request needs one.
     await expect(httpClient(server.url, undefined)).rejects.toThrow(/No API key supplied/);
     const chatOnly = await httpClient(server.url, await server.key({ tier: 'public', scopes: ['chat'] }));
-    await expect(chatOnly.readResource({ uri: 'svc://docs/limits' })).rejects.toMatchObject({ code: -32001, data: { code: 'INSUFFICIENT_SCOPE' } });
+    await expect(chatOnly.readResource({ uri: 'svc://docs/limits' })).rejects.toMatchObject({
+      code: -32001,
+      data: { code: 'INSUFFICIENT_SCOPE' },
+    });
     await chatOnly.close();
   });
 });
@@ -66,17 +81,34 @@ describe('MCP prompts', () => {
   it('offers plan_inheritance, which walks through the plan and ends with generate_contract', async () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['plan_inheritance']);
-    const p = await client.getPrompt({ name: 'plan_inheritance', arguments: { jurisdiction: 'fr', blockchain: 'evm' } });
+    const p = await client.getPrompt({
+      name: 'plan_inheritance',
+      arguments: { jurisdiction: 'fr', blockchain: 'evm' },
+    });
     const text = (p.messages[0]!.content as { text: string }).text;
     expect(text).toContain('Jurisdiction: fr');
-    for (const tool of ['get_jurisdiction', 'list_templates', 'calculate_inheritance', 'check_plan', 'estimate_gas', 'generate_contract']) expect(text).toContain(tool);
+    for (const tool of [
+      'get_jurisdiction',
+      'list_templates',
+      'calculate_inheritance',
+      'check_plan',
+      'estimate_gas',
+      'generate_contract',
+    ])
+      expect(text).toContain(tool);
     expect(text.indexOf('generate_contract')).toBeGreaterThan(text.indexOf('check_plan'));
   });
 
   it('completes prompt arguments', async () => {
-    const res = await client.complete({ ref: { type: 'ref/prompt', name: 'plan_inheritance' }, argument: { name: 'blockchain', value: 's' } });
+    const res = await client.complete({
+      ref: { type: 'ref/prompt', name: 'plan_inheritance' },
+      argument: { name: 'blockchain', value: 's' },
+    });
     expect(res.completion.values).toEqual(['solana']);
-    const j = await client.complete({ ref: { type: 'ref/prompt', name: 'plan_inheritance' }, argument: { name: 'jurisdiction', value: 'gb-' } });
+    const j = await client.complete({
+      ref: { type: 'ref/prompt', name: 'plan_inheritance' },
+      argument: { name: 'jurisdiction', value: 'gb-' },
+    });
     expect(j.completion.values.sort()).toEqual(['gb-eng', 'gb-nir', 'gb-sct']);
   });
 });

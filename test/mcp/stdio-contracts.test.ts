@@ -43,7 +43,10 @@ describe('contract tools over stdio', () => {
       deadMansSwitch: { enabled: true },
     });
     expect(ton.ok).toBe(true);
-    const broken = await mcpOutcome(client, 'estimate_gas', { blockchain: 'ton', contractCode: '() recv_internal() { oops }' });
+    const broken = await mcpOutcome(client, 'estimate_gas', {
+      blockchain: 'ton',
+      contractCode: '() recv_internal() { oops }',
+    });
     expect(broken).toMatchObject({ ok: false, body: { error: { code: 'VALIDATION_ERROR' } } });
     // The connection still answers after all of it.
     expect((await client.listTools()).tools.length).toBeGreaterThan(20);

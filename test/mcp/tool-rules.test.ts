@@ -19,7 +19,13 @@ let tools: Tool[];
 
 beforeAll(async () => {
   server = await startTestServer({ listen: false });
-  const mcp = createMcpServer({ tools: TOOLS, services: server.services, apiKey: server.adminKey, transport: 'mcp-stdio', clientIp: '127.0.0.1' });
+  const mcp = createMcpServer({
+    tools: TOOLS,
+    services: server.services,
+    apiKey: server.adminKey,
+    transport: 'mcp-stdio',
+    clientIp: '127.0.0.1',
+  });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await mcp.connect(a);
   client = new Client({ name: 'tool-rules', version: '1.0.0' });
@@ -38,12 +44,16 @@ function portabilityProblems(schema: unknown, at = '$'): string[] {
   const s = schema as Record<string, unknown>;
   const out: string[] = [];
   if (Array.isArray(s.type)) out.push(`${at}: type list ${JSON.stringify(s.type)}`);
-  const meaningful = Object.keys(s).filter((k) => !['description', 'title', 'default', 'examples', '$schema'].includes(k));
+  const meaningful = Object.keys(s).filter(
+    (k) => !['description', 'title', 'default', 'examples', '$schema'].includes(k),
+  );
   if (meaningful.length === 0) out.push(`${at}: empty schema`);
-  for (const key of ['items', 'additionalProperties', 'not', 'anyOf', 'oneOf', 'allOf']) if (s[key] !== undefined && typeof s[key] === 'object') out.push(...portabilityProblems(s[key], `${at}.${key}`));
+  for (const key of ['items', 'additionalProperties', 'not', 'anyOf', 'oneOf', 'allOf'])
+    if (s[key] !== undefined && typeof s[key] === 'object') out.push(...portabilityProblems(s[key], `${at}.${key}`));
   for (const key of ['properties', 'patternProperties', 'definitions', '$defs']) {
     const map = s[key] as Record<string, unknown> | undefined;
-    if (map && typeof map === 'object') for (const [name, sub] of Object.entries(map)) out.push(...portabilityProblems(sub, `${at}.${key}.${name}`));
+    if (map && typeof map === 'object')
+      for (const [name, sub] of Object.entries(map)) out.push(...portabilityProblems(sub, `${at}.${key}.${name}`));
   }
   return out;
 }
@@ -58,14 +68,16 @@ describe('MCP tool rules', () => {
       const def = TOOLS.find((d) => d.name === t.name)!;
       expect(t.title, t.name).toMatch(/\S/);
       const a = t.annotations ?? {};
-      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) expect(typeof a[hint], `${t.name} ${hint}`).toBe('boolean');
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+        expect(typeof a[hint], `${t.name} ${hint}`).toBe('boolean');
       if (a.readOnlyHint) {
         expect(a.destructiveHint, `${t.name}: read-only yet destructive`).toBe(false);
         expect(a.idempotentHint, `${t.name}: read-only yet not idempotent`).toBe(true);
       }
       if (def.rest.method === 'GET') expect(a.readOnlyHint, `${t.name} is a GET`).toBe(true);
       if (def.rest.method === 'DELETE') expect(a.destructiveHint, `${t.name} is a DELETE`).toBe(true);
-      if (def.rest.method === 'PUT' || def.rest.method === 'DELETE') expect(a.idempotentHint, `${t.name} is a ${def.rest.method}`).toBe(true);
+      if (def.rest.method === 'PUT' || def.rest.method === 'DELETE')
+        expect(a.idempotentHint, `${t.name} is a ${def.rest.method}`).toBe(true);
     }
   });
 
@@ -98,7 +110,10 @@ describe('MCP tool rules', () => {
     );
     expect(portabilityProblems(schema)).toEqual([]);
     const props = schema.properties as Record<string, Record<string, unknown>>;
-    expect(props.a).toEqual({ description: 'A nullable string.', anyOf: [{ type: 'string', minLength: 2 }, { type: 'null' }] });
+    expect(props.a).toEqual({
+      description: 'A nullable string.',
+      anyOf: [{ type: 'string', minLength: 2 }, { type: 'null' }],
+    });
     const validate = new Ajv({ strict: false }).compile(schema);
     expect(validate({ a: null, b: { x: [1] }, c: { k: 'v', n: null } })).toBe(true);
     expect(validate({ a: 'ok', b: 3, c: {} })).toBe(true);

@@ -1,9 +1,27 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountStore } from '../../src/accounts/tenancy.js';
-import { buildCharacter, CHARACTER_COUNTS_VERSION, CharacterTally, type CharacterCountsRecord, type StoredCounts } from '../../src/memoir/character.js';
-import { addJournalEntry, answerQuestionnaire, characterCountsId, characterOf, rebuildCharacter } from '../../src/memoir/memoir.js';
-import { MEMOIR_ANSWERS, MEMOIR_CHARACTER, MEMOIR_JOURNAL, type AnswerRecord, type JournalEntry } from '../../src/memoir/records.js';
+import {
+  buildCharacter,
+  CHARACTER_COUNTS_VERSION,
+  CharacterTally,
+  type CharacterCountsRecord,
+  type StoredCounts,
+} from '../../src/memoir/character.js';
+import {
+  addJournalEntry,
+  answerQuestionnaire,
+  characterCountsId,
+  characterOf,
+  rebuildCharacter,
+} from '../../src/memoir/memoir.js';
+import {
+  MEMOIR_ANSWERS,
+  MEMOIR_CHARACTER,
+  MEMOIR_JOURNAL,
+  type AnswerRecord,
+  type JournalEntry,
+} from '../../src/memoir/records.js';
 import type { Store, Tx } from '../../src/store/port.js';
 import { FakeClock } from '../helpers.js';
 import { MEMOIR_ENGINES, openEngineStore, type MemoirEngine } from './support.js';
@@ -32,11 +50,28 @@ const FRAGMENTS = [
   '😀 café in Zürich',
   '\n',
 ];
-const WORDS = ['bread', 'sea', 'the', 'and', 'I', 'my', 'Lisbon', 'family', 'remember', 'smell', 'work', 'home', 'love'];
+const WORDS = [
+  'bread',
+  'sea',
+  'the',
+  'and',
+  'I',
+  'my',
+  'Lisbon',
+  'family',
+  'remember',
+  'smell',
+  'work',
+  'home',
+  'love',
+];
 const SEPARATORS = [' ', '. ', '! ', '? ', '\n', ', '];
 
 const textArb = fc
-  .array(fc.tuple(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.constantFrom(...WORDS)), fc.constantFrom(...SEPARATORS)), { minLength: 1, maxLength: 6 })
+  .array(fc.tuple(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.constantFrom(...WORDS)), fc.constantFrom(...SEPARATORS)), {
+    minLength: 1,
+    maxLength: 6,
+  })
   .map((parts) => parts.map(([p, s]) => p + s).join(''))
   .filter((t) => t.trim().length > 0);
 
@@ -46,7 +81,9 @@ const QUESTIONS: Record<string, string[]> = {
   values: ['values.honesty', 'values.money'],
 };
 
-type Op = { kind: 'entry'; text: string } | { kind: 'answers'; category: string; answers: Array<{ questionId: string; answer: string }> };
+type Op =
+  | { kind: 'entry'; text: string }
+  | { kind: 'answers'; category: string; answers: Array<{ questionId: string; answer: string }> };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: textArb.map((text): Op => ({ kind: 'entry', text })) },
@@ -70,7 +107,9 @@ function comparable(r: CharacterCountsRecord) {
     journalEntries: r.journalEntries,
     // The order of the categories matters (the model's topics keep it).
     answered: r.answered,
-    ...Object.fromEntries((['traits', 'values', 'themes', 'people', 'places', 'recurring', 'words'] as const).map((k) => [k, table(r[k])])),
+    ...Object.fromEntries(
+      (['traits', 'values', 'themes', 'people', 'places', 'recurring', 'words'] as const).map((k) => [k, table(r[k])]),
+    ),
     once: r.once,
     style: r.style,
   };
@@ -97,7 +136,9 @@ function counting(store: Store): { store: Store; reads: { journal: number; answe
     });
   return {
     reads,
-    store: bound(store, { transact: (fn: (tx: Tx) => Promise<unknown>, opts?: object) => store.transact((tx) => fn(countTx(tx)), opts) }),
+    store: bound(store, {
+      transact: (fn: (tx: Tx) => Promise<unknown>, opts?: object) => store.transact((tx) => fn(countTx(tx)), opts),
+    }),
   };
 }
 
@@ -150,14 +191,35 @@ describe.each(MEMOIR_ENGINES)('incremental character model, %s store', (engine: 
     await addJournalEntry(store, ownerId, 'usr', { content: 'My mother baked bread in Lisbon.' }, clock);
     // The first write finds no counts and counts everything (one full read each).
     expect(reads).toEqual({ journal: 1, answers: 1 });
-    for (let i = 0; i < 5; i++) await addJournalEntry(store, ownerId, 'usr', { content: `Day ${i}: I remember the smell of the bread in Lisbon.` }, clock);
-    await answerQuestionnaire(store, ownerId, 'family', [{ questionId: 'family.parents', answer: 'My mother baked bread.' }], clock);
-    await answerQuestionnaire(store, ownerId, 'family', [{ questionId: 'family.parents', answer: 'My father fixed boats in Porto.' }], clock);
+    for (let i = 0; i < 5; i++)
+      await addJournalEntry(
+        store,
+        ownerId,
+        'usr',
+        { content: `Day ${i}: I remember the smell of the bread in Lisbon.` },
+        clock,
+      );
+    await answerQuestionnaire(
+      store,
+      ownerId,
+      'family',
+      [{ questionId: 'family.parents', answer: 'My mother baked bread.' }],
+      clock,
+    );
+    await answerQuestionnaire(
+      store,
+      ownerId,
+      'family',
+      [{ questionId: 'family.parents', answer: 'My father fixed boats in Porto.' }],
+      clock,
+    );
     expect(reads).toEqual({ journal: 1, answers: 1 });
     const { character } = await characterOf(store, ownerId, 'json');
     expect(character.sources).toEqual({ journalEntries: 6, answers: 1 });
     expect(character.places.map((p) => p.name)).toEqual(['Lisbon', 'Porto']);
-    expect(character.recurringPhrases.map((p) => p.name)).toEqual(expect.arrayContaining(['bread in lisbon', 'i remember the smell']));
+    expect(character.recurringPhrases.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['bread in lisbon', 'i remember the smell']),
+    );
     await check(store, ownerId);
   });
 
@@ -166,14 +228,22 @@ describe.each(MEMOIR_ENGINES)('incremental character model, %s store', (engine: 
     const ownerId = nextAccount();
     const { store: raw, reads } = counting(opened.store);
     const store = accountStore(raw, ownerId);
-    for (const content of ['We sailed to Oslo with Ingrid.', 'Ingrid laughed at the sea.', 'I remember Oslo in winter.']) {
+    for (const content of [
+      'We sailed to Oslo with Ingrid.',
+      'Ingrid laughed at the sea.',
+      'I remember Oslo in winter.',
+    ]) {
       await addJournalEntry(store, ownerId, 'usr', { content }, clock);
     }
     const id = characterCountsId(ownerId);
     const stored = (await store.get<CharacterCountsRecord>(MEMOIR_CHARACTER, id))!;
 
     // An older version, with counts that are wrong for this one: thrown away.
-    await store.put(MEMOIR_CHARACTER, { ...stored, version: CHARACTER_COUNTS_VERSION - 1, people: { names: ['Nobody'], counts: [99] } });
+    await store.put(MEMOIR_CHARACTER, {
+      ...stored,
+      version: CHARACTER_COUNTS_VERSION - 1,
+      people: { names: ['Nobody'], counts: [99] },
+    });
     reads.journal = 0;
     await addJournalEntry(store, ownerId, 'usr', { content: 'Ingrid moved to Bergen.' }, clock);
     expect(reads.journal).toBe(1);
@@ -198,11 +268,26 @@ describe.each(MEMOIR_ENGINES)('incremental character model, %s store', (engine: 
     await check(store, ownerId);
 
     // An answer changed elsewhere: taking its counts back fails, so everything is counted again.
-    await answerQuestionnaire(store, ownerId, 'values', [{ questionId: 'values.honesty', answer: 'Honesty above all.' }], clock);
+    await answerQuestionnaire(
+      store,
+      ownerId,
+      'values',
+      [{ questionId: 'values.honesty', answer: 'Honesty above all.' }],
+      clock,
+    );
     const answers = (await store.get<AnswerRecord>(MEMOIR_ANSWERS, `mqa_${ownerId}_values`))!;
-    await store.put(MEMOIR_ANSWERS, { ...answers, answers: { 'values.honesty': { answer: 'Something never counted: Zanzibar.', answeredAt: answers.updatedAt } } });
+    await store.put(MEMOIR_ANSWERS, {
+      ...answers,
+      answers: { 'values.honesty': { answer: 'Something never counted: Zanzibar.', answeredAt: answers.updatedAt } },
+    });
     reads.answers = 0;
-    await answerQuestionnaire(store, ownerId, 'values', [{ questionId: 'values.honesty', answer: 'Honesty, and kindness.' }], clock);
+    await answerQuestionnaire(
+      store,
+      ownerId,
+      'values',
+      [{ questionId: 'values.honesty', answer: 'Honesty, and kindness.' }],
+      clock,
+    );
     expect(reads.answers).toBe(1);
     await check(store, ownerId);
 

@@ -26,7 +26,15 @@ import { loadConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/log.js';
 import { addEntry, ledgerSum } from '../../src/credits/ledger.js';
 import { withCharge } from '../../src/memoir/charge.js';
-import { commitUpload, DEFAULT_UPLOAD_LIMITS, deleteMedia, getMedia, listMedia, mediaFile, stageUpload } from '../../src/memoir/media.js';
+import {
+  commitUpload,
+  DEFAULT_UPLOAD_LIMITS,
+  deleteMedia,
+  getMedia,
+  listMedia,
+  mediaFile,
+  stageUpload,
+} from '../../src/memoir/media.js';
 import { FakeClock } from '../helpers.js';
 import { MEMOIR_ENGINES, openEngineStore, type MemoirEngine } from './support.js';
 
@@ -47,8 +55,14 @@ async function code(p: Promise<unknown>): Promise<string> {
 }
 
 const STORY = [
-  { content: 'My mother baked bread every Sunday in our kitchen in Lisbon. I still remember the smell of the bread.', mood: 'nostalgic' },
-  { content: 'I worked hard at the shipyard for thirty years. Hard work never frightened me, and I am grateful for it.', mood: 'proud' },
+  {
+    content: 'My mother baked bread every Sunday in our kitchen in Lisbon. I still remember the smell of the bread.',
+    mood: 'nostalgic',
+  },
+  {
+    content: 'I worked hard at the shipyard for thirty years. Hard work never frightened me, and I am grateful for it.',
+    mood: 'proud',
+  },
   { content: 'Maria and I married in 1968 in Porto. I still remember the smell of the sea that day.', mood: 'happy' },
   { content: 'When my brother Tomas died I felt lost for a long time. Faith carried me through.', mood: 'sad' },
 ];
@@ -84,7 +98,7 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
   });
 
   describe('journal', () => {
-    it('lists the account\'s own entries newest first, and refuses empty content', async () => {
+    it("lists the account's own entries newest first, and refuses empty content", async () => {
       const list = await listJournal(a, A, 1, 10);
       expect(list.items.map((e) => e.content)).toEqual(STORY.map((s) => s.content).reverse());
       expect(list.pagination.total).toBe(4);
@@ -99,11 +113,30 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
     it('404 for an unknown category, 400 for unknown question ids, completion per category', async () => {
       expect(await code(getQuestionnaire(a, A, 'astrology'))).toBe('NOT_FOUND');
       expect(await code(answerQuestionnaire(a, A, 'astrology', [], clock))).toBe('NOT_FOUND');
-      expect(await code(answerQuestionnaire(a, A, 'childhood', [{ questionId: 'work.first-job', answer: 'x' }], clock))).toBe('VALIDATION_ERROR');
       expect(
-        await code(answerQuestionnaire(a, A, 'childhood', [{ questionId: 'childhood.home', answer: 'a' }, { questionId: 'childhood.home', answer: 'b' }], clock)),
+        await code(answerQuestionnaire(a, A, 'childhood', [{ questionId: 'work.first-job', answer: 'x' }], clock)),
       ).toBe('VALIDATION_ERROR');
-      const q = await answerQuestionnaire(a, A, 'childhood', [{ questionId: 'childhood.home', answer: 'A small white house near the river in Lisbon, with a fig tree.' }], clock);
+      expect(
+        await code(
+          answerQuestionnaire(
+            a,
+            A,
+            'childhood',
+            [
+              { questionId: 'childhood.home', answer: 'a' },
+              { questionId: 'childhood.home', answer: 'b' },
+            ],
+            clock,
+          ),
+        ),
+      ).toBe('VALIDATION_ERROR');
+      const q = await answerQuestionnaire(
+        a,
+        A,
+        'childhood',
+        [{ questionId: 'childhood.home', answer: 'A small white house near the river in Lisbon, with a fig tree.' }],
+        clock,
+      );
       const total = CATEGORIES.find((c) => c.id === 'childhood')!.questions.length;
       expect(q).toMatchObject({ category: 'childhood', answered: 1, total });
       expect(q.questions.find((x) => x.id === 'childhood.home')!.answer).toMatch(/fig tree/);
@@ -148,13 +181,21 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
   describe('character and insights', () => {
     it('extracts people, places, traits, values and recurring phrases, updated on each entry', async () => {
       const before = (await characterOf(a, A, 'json')).character;
-      expect(before.people.map((p) => p.name)).toEqual(expect.arrayContaining(['my mother', 'Maria', 'Tomas', 'my brother']));
+      expect(before.people.map((p) => p.name)).toEqual(
+        expect.arrayContaining(['my mother', 'Maria', 'Tomas', 'my brother']),
+      );
       expect(before.places.map((p) => p.name)).toEqual(expect.arrayContaining(['Lisbon', 'Porto']));
       expect(before.people.map((p) => p.name)).not.toContain('Lisbon');
       expect(before.traits.map((t) => t.name)).toEqual(expect.arrayContaining(['grateful', 'hardworking']));
       expect(before.values.map((t) => t.name)).toEqual(expect.arrayContaining(['hard work', 'faith']));
       expect(before.recurringPhrases.map((p) => p.name)).toContain('remember the smell of');
-      await addJournalEntry(a, A, 'usr_a', { content: 'Today I phoned Ingrid, my oldest friend, and we laughed about the old days.', mood: 'happy' }, clock);
+      await addJournalEntry(
+        a,
+        A,
+        'usr_a',
+        { content: 'Today I phoned Ingrid, my oldest friend, and we laughed about the old days.', mood: 'happy' },
+        clock,
+      );
       const after = (await characterOf(a, A, 'json')).character;
       expect(after.people.map((p) => p.name)).toContain('Ingrid');
       expect(after.sources.journalEntries).toBe(before.sources.journalEntries + 1);
@@ -163,17 +204,29 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
     it('exports an ElizaOS character file', async () => {
       await setSetup(a, A, 'Grandpa Antonio', clock);
       const { eliza } = await characterOf(a, A, 'eliza');
-      expect(eliza).toMatchObject({ name: 'Grandpa Antonio', style: { all: expect.any(Array), chat: expect.any(Array), post: [] } });
-      for (const field of ['bio', 'lore', 'topics', 'adjectives', 'messageExamples']) expect(Array.isArray((eliza as Record<string, unknown>)[field])).toBe(true);
+      expect(eliza).toMatchObject({
+        name: 'Grandpa Antonio',
+        style: { all: expect.any(Array), chat: expect.any(Array), post: [] },
+      });
+      for (const field of ['bio', 'lore', 'topics', 'adjectives', 'messageExamples'])
+        expect(Array.isArray((eliza as Record<string, unknown>)[field])).toBe(true);
       expect(eliza!.lore[0]).toMatch(/My mother baked bread/);
-      expect(eliza!.messageExamples[0]![1]).toEqual({ name: 'Grandpa Antonio', content: { text: expect.stringMatching(/fig tree/) } });
+      expect(eliza!.messageExamples[0]![1]).toEqual({
+        name: 'Grandpa Antonio',
+        content: { text: expect.stringMatching(/fig tree/) },
+      });
       expect(eliza!.adjectives).toContain('grateful');
     });
 
     it('insights: themes, mood over time, most-mentioned people', async () => {
       const i = await insights(a, A);
       expect(i.themes.map((t) => t.name)).toEqual(expect.arrayContaining(['family', 'work', 'loss']));
-      expect(i.moodOverTime.slice(0, 4).map((m) => Object.keys(m.moods)[0])).toEqual(['nostalgic', 'proud', 'happy', 'sad']);
+      expect(i.moodOverTime.slice(0, 4).map((m) => Object.keys(m.moods)[0])).toEqual([
+        'nostalgic',
+        'proud',
+        'happy',
+        'sad',
+      ]);
       expect(i.moodOverTime[3]!.averageScore).toBeLessThan(0);
       expect(i.moodOverTime[1]!.averageScore).toBeGreaterThan(0);
       expect(i.people[0]!.count).toBeGreaterThanOrEqual(1);
@@ -184,10 +237,15 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
     it('moods named like object properties are ordinary moods', async () => {
       const one = await fresh();
       const s = accountStore(one.store, A);
-      for (const mood of ['__proto__', 'constructor', 'toString', '__proto__']) await addJournalEntry(s, A, 'u', { content: 'x', mood }, clock);
+      for (const mood of ['__proto__', 'constructor', 'toString', '__proto__'])
+        await addJournalEntry(s, A, 'u', { content: 'x', mood }, clock);
       const i = await insights(s, A);
       expect(Object.getPrototypeOf(i.moodCounts)).toBe(Object.prototype);
-      expect(Object.entries(i.moodCounts)).toEqual([['__proto__', 2], ['constructor', 1], ['tostring', 1]]);
+      expect(Object.entries(i.moodCounts)).toEqual([
+        ['__proto__', 2],
+        ['constructor', 1],
+        ['tostring', 1],
+      ]);
       expect(i.moodOverTime.every((d) => d.averageScore === 0)).toBe(true);
       await one.close();
     });
@@ -219,14 +277,17 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       // The model was never asked.
       expect(model.i).toBe(0);
       // Another account's entries are not retrieved either.
-      expect((await chat({ store: b, clock, model: undefined }, B, 'usr_b', 'Who baked bread?')).reply.content).toBe(DONT_KNOW);
+      expect((await chat({ store: b, clock, model: undefined }, B, 'usr_b', 'Who baked bread?')).reply.content).toBe(
+        DONT_KNOW,
+      );
     });
 
     it('with a model: grounded prompt, cited ids kept only when they were retrieved', async () => {
-      const passages = retrieve((await a.findBy(
-        'memoir_journal', 'ownerId', A)) as never, [], 'shipyard work');
+      const passages = retrieve((await a.findBy('memoir_journal', 'ownerId', A)) as never, [], 'shipyard work');
       const id = passages[0]!.id;
-      const model = new FakeListChatModel({ responses: [`I spent thirty years at the shipyard [${id}], and I met Elvis there [jrn_INVENTED].`] });
+      const model = new FakeListChatModel({
+        responses: [`I spent thirty years at the shipyard [${id}], and I met Elvis there [jrn_INVENTED].`],
+      });
       const r = await chat({ store: a, clock, model }, A, 'usr_a', 'Tell me about the shipyard work');
       expect(r.mode).toBe('model');
       expect(r.reply.citations).toEqual([id]);
@@ -242,12 +303,19 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       expect(new Set(all.map((m) => m.id)).size).toBe(all.length);
       expect(all.map((m) => m.id)).toEqual([...all.map((m) => m.id)].sort().reverse());
       expect((await chatHistory(a, codec, A, 'usr_other', undefined, 10)).items).toEqual([]);
-      expect(await code(chatHistory(a, codec, A, 'usr_other', page1.pagination.nextCursor!, 10))).toBe('VALIDATION_ERROR');
+      expect(await code(chatHistory(a, codec, A, 'usr_other', page1.pagination.nextCursor!, 10))).toBe(
+        'VALIDATION_ERROR',
+      );
     });
 
     it('refines the character with the model when configured, ignoring unreadable answers', async () => {
-      const model = new FakeListChatModel({ responses: ['Sure! {"traits": ["Stubborn", "loyal"], "values": ["loyalty"]}', 'no json here'] });
-      expect(await refineCharacter({ store: a, clock, model }, A, 'I never gave up on my friends.')).toEqual({ traits: ['stubborn', 'loyal'], values: ['loyalty'] });
+      const model = new FakeListChatModel({
+        responses: ['Sure! {"traits": ["Stubborn", "loyal"], "values": ["loyalty"]}', 'no json here'],
+      });
+      expect(await refineCharacter({ store: a, clock, model }, A, 'I never gave up on my friends.')).toEqual({
+        traits: ['stubborn', 'loyal'],
+        values: ['loyalty'],
+      });
       expect(await refineCharacter({ store: a, clock, model }, A, 'More.')).toBeUndefined();
       const c = (await characterOf(a, A, 'json')).character;
       expect(c.modelTraits).toEqual(['stubborn', 'loyal']);
@@ -260,12 +328,24 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       const one = await fresh();
       const s = accountStore(one.store, A);
       await setSetup(s, A, 'Rosa', clock);
-      await answerQuestionnaire(s, A, 'family', [
-        { questionId: 'family.children', answer: 'Three children, and each one surprised me.' },
-        { questionId: 'family.grandparents', answer: 'My grandparents kept goats in the hills.' },
-        { questionId: 'family.parents', answer: 'My parents ran a small bakery.' },
-      ], clock);
-      await answerQuestionnaire(s, A, 'childhood', [{ questionId: 'childhood.games', answer: 'We played marbles in the dust.' }], clock);
+      await answerQuestionnaire(
+        s,
+        A,
+        'family',
+        [
+          { questionId: 'family.children', answer: 'Three children, and each one surprised me.' },
+          { questionId: 'family.grandparents', answer: 'My grandparents kept goats in the hills.' },
+          { questionId: 'family.parents', answer: 'My parents ran a small bakery.' },
+        ],
+        clock,
+      );
+      await answerQuestionnaire(
+        s,
+        A,
+        'childhood',
+        [{ questionId: 'childhood.games', answer: 'We played marbles in the dust.' }],
+        clock,
+      );
       const { eliza } = await characterOf(s, A, 'eliza');
       // The questionnaire's order, as in the exported book: childhood before family, parents before grandparents.
       expect(eliza!.messageExamples.map((m) => m[1]!.content.text)).toEqual([
@@ -275,10 +355,16 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
         'Three children, and each one surprised me.',
       ]);
       // Two answers scoring the same: the one earlier in the questionnaire is cited first, on every engine.
-      await answerQuestionnaire(s, A, 'values', [
-        { questionId: 'values.money', answer: 'Harbour lanterns glowed.' },
-        { questionId: 'values.honesty', answer: 'Harbour lanterns glowed.' },
-      ], clock);
+      await answerQuestionnaire(
+        s,
+        A,
+        'values',
+        [
+          { questionId: 'values.money', answer: 'Harbour lanterns glowed.' },
+          { questionId: 'values.honesty', answer: 'Harbour lanterns glowed.' },
+        ],
+        clock,
+      );
       const r = await chat({ store: s, clock, model: undefined }, A, 'usr_a', 'Tell me about the harbour lanterns');
       expect(r.reply.citations).toEqual(['qa:values.honesty', 'qa:values.money']);
       await one.close();
@@ -288,11 +374,18 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       const one = await fresh();
       const s = accountStore(one.store, A);
       const other = accountStore(one.store, B);
-      const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#336699' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#336699' } })
+        .png()
+        .toBuffer();
       const commit = async (name: string) => {
         const staged = await stageUpload(one.dataDir, Readable.from([png]), DEFAULT_UPLOAD_LIMITS);
         clock.advance(1000);
-        return commitUpload({ store: s, clock, dataDir: one.dataDir }, A, staged, { originalName: name, durationMinutes: null, durationSeconds: null, medianPitchHz: null });
+        return commitUpload({ store: s, clock, dataDir: one.dataDir }, A, staged, {
+          originalName: name,
+          durationMinutes: null,
+          durationSeconds: null,
+          medianPitchHz: null,
+        });
       };
       const first = await commit('first.png');
       const second = await commit('second.png');
@@ -314,11 +407,24 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
     it('a chat charged through the memoir: debited, refunded when the work fails, 402 with nothing run when short', async () => {
       const one = await fresh();
       const s = accountStore(one.store, A);
-      const ctx = { store: s, clock, config: loadConfig({}, {}), log: createLogger('silent'), principal: { ownerId: A } };
-      await addEntry(one.store, clock, A, { kind: 'grant', amount: 2, idempotencyKey: 'seed', reference: { type: 'operator', id: 'test' } });
+      const ctx = {
+        store: s,
+        clock,
+        config: loadConfig({}, {}),
+        log: createLogger('silent'),
+        principal: { ownerId: A },
+      };
+      await addEntry(one.store, clock, A, {
+        kind: 'grant',
+        amount: 2,
+        idempotencyKey: 'seed',
+        reference: { type: 'operator', id: 'test' },
+      });
       await addJournalEntry(s, A, 'usr_a', { content: 'We kept bees behind the barn.' }, clock);
       const prepared = await prepareChat(s, A, 'Tell me about the bees');
-      const paid = await withCharge(ctx, 'chat_message', 1, { type: 'chat_message', id: 'req_1' }, () => chat({ store: s, clock, model: undefined }, A, 'usr_a', 'Tell me about the bees', prepared));
+      const paid = await withCharge(ctx, 'chat_message', 1, { type: 'chat_message', id: 'req_1' }, () =>
+        chat({ store: s, clock, model: undefined }, A, 'usr_a', 'Tell me about the bees', prepared),
+      );
       expect(paid.charge).toEqual({ action: 'chat_message', units: 1, credits: 1 });
       expect(paid.result.grounded).toBe(true);
       expect(await ledgerSum(one.store, A)).toBe(1);
@@ -330,24 +436,47 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       await withCharge(ctx, 'chat_message', 1, { type: 'chat_message', id: 'req_3' }, async () => 'ok');
       let ran = false;
       const short = withCharge(ctx, 'chat_message', 1, { type: 'chat_message', id: 'req_4' }, async () => (ran = true));
-      const err = await short.then(() => undefined, (e: unknown) => e);
+      const err = await short.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ApiError);
-      expect(err).toMatchObject({ code: 'INSUFFICIENT_CREDITS', details: [expect.objectContaining({ required: 1, available: 0 })] });
+      expect(err).toMatchObject({
+        code: 'INSUFFICIENT_CREDITS',
+        details: [expect.objectContaining({ required: 1, available: 0 })],
+      });
       expect(ran).toBe(false);
       expect(await ledgerSum(one.store, A)).toBe(0);
       // One exchange (two messages) was stored: the failed and refused ones left nothing in the history.
-      expect((await chatHistory(s, new CursorCodec('memoir-test-secret-0123456789'), A, 'usr_a', undefined, 10)).items).toHaveLength(2);
+      expect(
+        (await chatHistory(s, new CursorCodec('memoir-test-secret-0123456789'), A, 'usr_a', undefined, 10)).items,
+      ).toHaveLength(2);
       await one.close();
     });
 
     it('concurrent writes to one memoir all land, and the character counts every one of them', async () => {
       const one = await fresh();
       const s = accountStore(one.store, A);
-      const texts = Array.from({ length: 8 }, (_, i) => `Day ${i}: I walked with my sister Clara to the harbour in Galway and we laughed.`);
+      const texts = Array.from(
+        { length: 8 },
+        (_, i) => `Day ${i}: I walked with my sister Clara to the harbour in Galway and we laughed.`,
+      );
       await Promise.all([
         ...texts.map((content) => addJournalEntry(s, A, 'usr_a', { content }, clock)),
-        answerQuestionnaire(s, A, 'family', [{ questionId: 'family.parents', answer: 'My father fixed boats.' }], clock),
-        answerQuestionnaire(s, A, 'family', [{ questionId: 'family.siblings', answer: 'My only sister is Clara.' }], clock),
+        answerQuestionnaire(
+          s,
+          A,
+          'family',
+          [{ questionId: 'family.parents', answer: 'My father fixed boats.' }],
+          clock,
+        ),
+        answerQuestionnaire(
+          s,
+          A,
+          'family',
+          [{ questionId: 'family.siblings', answer: 'My only sister is Clara.' }],
+          clock,
+        ),
       ]);
       expect((await listJournal(s, A, 1, 100)).pagination.total).toBe(8);
       expect((await getQuestionnaire(s, A, 'family')).answered).toBe(2);

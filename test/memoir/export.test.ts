@@ -56,10 +56,25 @@ beforeAll(async () => {
   other = await registerUser(server.app);
   expect((await post(user, '/api/svcloom/setup', { agentName: 'Grandma Ilse' })).statusCode).toBe(200);
   expect((await post(user, '/api/svcloom/journal', { content: ENTRY, mood: 'happy' })).statusCode).toBe(201);
-  expect((await post(user, '/api/svcloom/questionnaire/family', { answers: [{ questionId: 'family.parents', answer: ANSWER }] })).statusCode).toBe(200);
-  const png = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#3366aa' } }).png().toBuffer();
-  const { body, contentType } = multipartBody([{ name: 'file', filename: 'garden.png', contentType: 'image/png', data: png }]);
-  const up = await server.app.inject({ method: 'POST', url: '/api/svcloom/media/upload', headers: { ...sessionHeaders(user), 'content-type': contentType }, payload: body });
+  expect(
+    (
+      await post(user, '/api/svcloom/questionnaire/family', {
+        answers: [{ questionId: 'family.parents', answer: ANSWER }],
+      })
+    ).statusCode,
+  ).toBe(200);
+  const png = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#3366aa' } })
+    .png()
+    .toBuffer();
+  const { body, contentType } = multipartBody([
+    { name: 'file', filename: 'garden.png', contentType: 'image/png', data: png },
+  ]);
+  const up = await server.app.inject({
+    method: 'POST',
+    url: '/api/svcloom/media/upload',
+    headers: { ...sessionHeaders(user), 'content-type': contentType },
+    payload: body,
+  });
   expect(up.statusCode).toBe(201);
   photoId = up.json().data.id;
   expect((await post(other, '/api/svcloom/journal', { content: SECRET })).statusCode).toBe(201);
@@ -132,7 +147,10 @@ describe('memoir export', () => {
     // around it; a reader may also give Arabic presentation forms (U+FB50-U+FEFF),
     // which NFKC folds back to the letters. So: NFKC, marks dropped, spaces collapsed.
     const raw = await pdfText(res.rawPayload, 'intl.pdf');
-    const text = raw.normalize('NFKC').replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').replace(/\s+/g, ' ');
+    const text = raw
+      .normalize('NFKC')
+      .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+      .replace(/\s+/g, ' ');
     for (const entry of [POLISH, GREEK, CYRILLIC]) expect(text).toContain(entry);
     // Each right-to-left word in reading order (a reversed one would read ةمطاف).
     for (const word of [...HEBREW.split(' '), ...ARABIC.split(' ')]) expect(text).toContain(word);
@@ -146,11 +164,13 @@ describe('memoir export', () => {
     expect(res.rawPayload.length).toBeLessThan(120_000);
   });
 
-  it('pdf: Arabic is shaped (joined letter forms from the font\'s OpenType tables, not isolated letters)', async () => {
+  it("pdf: Arabic is shaped (joined letter forms from the font's OpenType tables, not isolated letters)", async () => {
     const book: MemoirBook = {
       title: 'Shaping',
       generatedAt: '2026-01-01T00:00:00.000Z',
-      themes: [{ theme: 'family', entries: [{ id: 'jrn_1', date: '2026-01-01', mood: null, prompt: null, content: ARABIC }] }],
+      themes: [
+        { theme: 'family', entries: [{ id: 'jrn_1', date: '2026-01-01', mood: null, prompt: null, content: ARABIC }] },
+      ],
       categories: [],
       photos: [],
       otherMedia: [],
@@ -167,7 +187,10 @@ describe('memoir export', () => {
     const drawn = new Set(Array.from({ length: subset.numGlyphs }, (_, i) => subset.getGlyph(i).path.toSVG()));
     // What shaping gives for فاطمة with the same font: every one of those glyphs is in the PDF ...
     const arabic = (await facesOf('regular')).find((f) => f.key.includes('arabic'))!.font;
-    const shaped = arabic.layout('فاطمة').glyphs.map((g) => g.path.toSVG()).filter(Boolean);
+    const shaped = arabic
+      .layout('فاطمة')
+      .glyphs.map((g) => g.path.toSVG())
+      .filter(Boolean);
     expect(shaped.length).toBeGreaterThan(0);
     for (const path of shaped) expect(drawn.has(path)).toBe(true);
     // ... and the isolated forms of its joining letters, which unshaped text would show, are not.
@@ -186,8 +209,21 @@ describe('memoir export', () => {
     expect(res.headers['transfer-encoding']).toBe('chunked');
     expect((await get(user, '/api/v1/svcloom/export?format=md')).headers['content-length']).toBeDefined();
     // The domain stream: a book of 400 entries is megabytes of PDF; unread, only about a high-water mark of it is drawn.
-    const entries = Array.from({ length: 400 }, (_, i) => ({ id: `jrn_${i}`, date: '2026-01-01', mood: null, prompt: null, content: `Entry ${i}. ${ENTRY}. `.repeat(20) }));
-    const book: MemoirBook = { title: 'Long', generatedAt: '2026-01-01T00:00:00.000Z', themes: [{ theme: 'family', entries }], categories: [], photos: [], otherMedia: [] };
+    const entries = Array.from({ length: 400 }, (_, i) => ({
+      id: `jrn_${i}`,
+      date: '2026-01-01',
+      mood: null,
+      prompt: null,
+      content: `Entry ${i}. ${ENTRY}. `.repeat(20),
+    }));
+    const book: MemoirBook = {
+      title: 'Long',
+      generatedAt: '2026-01-01T00:00:00.000Z',
+      themes: [{ theme: 'family', entries }],
+      categories: [],
+      photos: [],
+      otherMedia: [],
+    };
     const stream = await bookPdfStream(book, { compress: false });
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     const waiting = stream.readableLength;
@@ -213,7 +249,11 @@ describe('memoir export', () => {
   });
 
   it('400 for a bad format or an unknown parameter, 401 without a session, all enveloped', async () => {
-    for (const url of ['/api/v1/svcloom/export?format=docx', '/api/v1/svcloom/export?format=md&format=pdf', '/api/v1/svcloom/export?style=fancy']) {
+    for (const url of [
+      '/api/v1/svcloom/export?format=docx',
+      '/api/v1/svcloom/export?format=md&format=pdf',
+      '/api/v1/svcloom/export?style=fancy',
+    ]) {
       const res = await get(user, url);
       expect({ url, status: res.statusCode }).toEqual({ url, status: 400 });
       expect(res.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });

@@ -26,7 +26,13 @@ let anaEmail: string;
 
 const EVM = (n: number) => `0x${String(n).repeat(40).slice(0, 40)}`;
 
-async function call(session: TestSession | undefined, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
+async function call(
+  session: TestSession | undefined,
+  method: string,
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await server.app.inject({
     method: method as 'GET',
     url,
@@ -72,9 +78,14 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
 
   it('links a plan: one share per named heir, codes shown once and never stored', async () => {
     await call(owner, 'POST', '/api/v1/svcloom/setup', { agentName: 'Grandma Rose' });
-    const made = await call(owner, 'POST', '/api/v1/svcloom/journal', { content: 'My mother baked bread every Sunday in our kitchen in Lisbon.', mood: 'nostalgic' });
+    const made = await call(owner, 'POST', '/api/v1/svcloom/journal', {
+      content: 'My mother baked bread every Sunday in our kitchen in Lisbon.',
+      mood: 'nostalgic',
+    });
     entryId = made.body.data.entry.id;
-    await call(owner, 'POST', '/api/v1/svcloom/questionnaire/family', { answers: [{ questionId: 'family.parents', answer: 'My father fixed clocks in Porto.' }] });
+    await call(owner, 'POST', '/api/v1/svcloom/questionnaire/family', {
+      answers: [{ questionId: 'family.parents', answer: 'My father fixed clocks in Porto.' }],
+    });
 
     // A plan with a bad address, or without a switch, or naming a stranger as heir, is refused and stores nothing.
     const bad = await call(owner, 'POST', '/api/v1/svcloom/heirs/plans', {
@@ -82,7 +93,9 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
       heirs: [EVM(9)],
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual(expect.arrayContaining(['plan.deadMansSwitch.enabled', 'heirs.0']));
+    expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual(
+      expect.arrayContaining(['plan.deadMansSwitch.enabled', 'heirs.0']),
+    );
     expect((await call(owner, 'GET', '/api/v1/svcloom/heirs/plans')).body.data).toEqual([]);
 
     const res = await call(owner, 'POST', '/api/v1/svcloom/heirs/plans', {
@@ -93,12 +106,19 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     });
     expect(res.status).toBe(201);
     planId = res.body.data.plan.id;
-    expect(res.body.data.plan).toMatchObject({ label: 'Family estate', state: 'armed', intervalDays: 180, heirAccess: { enabled: true, openAfterDays: 1, accessDays: 3, allowChat: true } });
+    expect(res.body.data.plan).toMatchObject({
+      label: 'Family estate',
+      state: 'armed',
+      intervalDays: 180,
+      heirAccess: { enabled: true, openAfterDays: 1, accessDays: 3, allowChat: true },
+    });
     expect(res.body.data.plan.heirs.map((h: { name: string; emailBound: boolean }) => [h.name, h.emailBound])).toEqual([
       ['Ana', true],
       ['Rui', false],
     ]);
-    codes = Object.fromEntries(res.body.data.codes.map((c: { heir: string; shareId: string; code: string }) => [c.heir, c]));
+    codes = Object.fromEntries(
+      res.body.data.codes.map((c: { heir: string; shareId: string; code: string }) => [c.heir, c]),
+    );
     expect(codes.Ana!.code).toMatch(/^shc_[A-Za-z0-9_-]{43}$/);
     // The codes appear nowhere else: not in the plan list, not in the shares, not in the store.
     const listed = await call(owner, 'GET', '/api/v1/svcloom/heirs/plans');
@@ -108,7 +128,9 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
       expect(text).not.toContain(codes.Ana!.code);
       expect(text).not.toContain(codes.Rui!.code);
     }
-    expect(shares.body.data.map((s: { heir: string; state: string; claimed: boolean }) => [s.heir, s.state, s.claimed])).toEqual(
+    expect(
+      shares.body.data.map((s: { heir: string; state: string; claimed: boolean }) => [s.heir, s.state, s.claimed]),
+    ).toEqual(
       expect.arrayContaining([
         ['Ana', 'pending', false],
         ['Rui', 'pending', false],
@@ -118,39 +140,75 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
 
   it('claims: the email-bound share only by that user, each share by one account, never by its owner', async () => {
     const wrongUser = await call(stranger, 'POST', '/api/v1/svcloom/shared/claim', { code: codes.Ana!.code });
-    expect({ status: wrongUser.status, code: wrongUser.body.error.code }).toEqual({ status: 403, code: 'SHARE_NOT_AVAILABLE' });
-    expect((await call(owner, 'POST', '/api/v1/svcloom/shared/claim', { code: codes.Rui!.code })).body.error.code).toBe('CONFLICT');
-    expect((await call(ana, 'POST', '/api/v1/svcloom/shared/claim', { code: 'shc_' + 'x'.repeat(43) })).status).toBe(404);
+    expect({ status: wrongUser.status, code: wrongUser.body.error.code }).toEqual({
+      status: 403,
+      code: 'SHARE_NOT_AVAILABLE',
+    });
+    expect((await call(owner, 'POST', '/api/v1/svcloom/shared/claim', { code: codes.Rui!.code })).body.error.code).toBe(
+      'CONFLICT',
+    );
+    expect((await call(ana, 'POST', '/api/v1/svcloom/shared/claim', { code: 'shc_' + 'x'.repeat(43) })).status).toBe(
+      404,
+    );
     expect((await call(ana, 'POST', '/api/v1/svcloom/shared/claim', { code: 'not a code' })).status).toBe(400);
 
     const claimed = await call(ana, 'POST', '/api/v1/svcloom/shared/claim', { code: codes.Ana!.code });
     expect(claimed.status).toBe(200);
-    expect(claimed.body.data).toMatchObject({ shareId: codes.Ana!.shareId, title: 'Grandma Rose', state: 'pending', permissions: ['read', 'chat'] });
+    expect(claimed.body.data).toMatchObject({
+      shareId: codes.Ana!.shareId,
+      title: 'Grandma Rose',
+      state: 'pending',
+      permissions: ['read', 'chat'],
+    });
     // Again by the same account: the same share; by another: taken.
     expect((await call(ana, 'POST', '/api/v1/svcloom/shared/claim', { code: codes.Ana!.code })).status).toBe(200);
-    expect((await call(rui, 'POST', '/api/v1/svcloom/shared/claim', { code: codes.Ana!.code })).body.error.code).toBe('CONFLICT');
+    expect((await call(rui, 'POST', '/api/v1/svcloom/shared/claim', { code: codes.Ana!.code })).body.error.code).toBe(
+      'CONFLICT',
+    );
     expect((await call(rui, 'POST', '/api/v1/svcloom/shared/claim', { code: codes.Rui!.code })).status).toBe(200);
-    expect((await call(ana, 'GET', '/api/v1/svcloom/shared')).body.data.map((s: { shareId: string }) => s.shareId)).toEqual([codes.Ana!.shareId]);
+    expect(
+      (await call(ana, 'GET', '/api/v1/svcloom/shared')).body.data.map((s: { shareId: string }) => s.shareId),
+    ).toEqual([codes.Ana!.shareId]);
   });
 
   it('nothing opens before the switch fires; unknown or foreign shares are 404', async () => {
     const early = await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}`);
-    const earlyBook = await server.app.inject({ method: 'GET', url: `/api/v1/svcloom/shared/${codes.Ana!.shareId}/export`, headers: { cookie: ana.cookie } });
-    expect({ status: earlyBook.statusCode, code: earlyBook.json().error.code }).toEqual({ status: 403, code: 'SHARE_NOT_AVAILABLE' });
-    expect({ status: early.status, code: early.body.error.code, reason: early.body.error.details[0].reason }).toEqual({ status: 403, code: 'SHARE_NOT_AVAILABLE', reason: 'pending' });
+    const earlyBook = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/svcloom/shared/${codes.Ana!.shareId}/export`,
+      headers: { cookie: ana.cookie },
+    });
+    expect({ status: earlyBook.statusCode, code: earlyBook.json().error.code }).toEqual({
+      status: 403,
+      code: 'SHARE_NOT_AVAILABLE',
+    });
+    expect({ status: early.status, code: early.body.error.code, reason: early.body.error.details[0].reason }).toEqual({
+      status: 403,
+      code: 'SHARE_NOT_AVAILABLE',
+      reason: 'pending',
+    });
     // Rui's share, asked for by Ana (or by a stranger): it does not exist for them.
     expect((await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Rui!.shareId}/journal`)).status).toBe(404);
     expect((await call(stranger, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}`)).status).toBe(404);
     expect((await call(undefined, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}`)).status).toBe(401);
     // Only the plan's own account can report its switch events.
-    expect((await call(stranger, 'POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, { type: 'deadman.triggered' })).status).toBe(404);
+    expect(
+      (await call(stranger, 'POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, { type: 'deadman.triggered' }))
+        .status,
+    ).toBe(404);
   });
 
   it('deadman.triggered schedules the shares; a check-in within the waiting period cancels; the event reaches the event log without personal data', async () => {
-    const fired = await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, { type: 'deadman.triggered', transactionHash: '0x' + 'ab'.repeat(32), network: 'sepolia' });
+    const fired = await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, {
+      type: 'deadman.triggered',
+      transactionHash: '0x' + 'ab'.repeat(32),
+      network: 'sepolia',
+    });
     expect(fired.status).toBe(200);
     expect(fired.body.data).toMatchObject({ recorded: true, sharesScheduled: 2, plan: { state: 'triggered' } });
-    const again = await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, { type: 'deadman.triggered' });
+    const again = await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, {
+      type: 'deadman.triggered',
+    });
     expect(again.body.data).toMatchObject({ recorded: false, eventId: fired.body.data.eventId });
     const waiting = await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}`);
     expect(waiting.body.error.details[0].reason).toBe('waiting');
@@ -159,45 +217,85 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     expect(reset.body.data).toMatchObject({ recorded: true, plan: { state: 'armed', triggeredAt: null } });
     expect((await call(ana, 'GET', '/api/v1/svcloom/shared')).body.data[0].state).toBe('pending');
 
-    const events = (await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', owner.accountId)).filter((e) => e.type.startsWith('deadman.'));
+    const events = (await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', owner.accountId)).filter((e) =>
+      e.type.startsWith('deadman.'),
+    );
     expect(events.map((e) => e.type)).toEqual(['deadman.triggered', 'deadman.reset']);
     expect(events[0]!.data).toMatchObject({ planId, memoirSharesScheduled: 2, network: 'sepolia' });
     expect(events[1]!.data).toMatchObject({ memoirSharesCancelled: 2 });
     const text = JSON.stringify(events);
     for (const personal of ['Ana', 'Rui', anaEmail]) expect(text).not.toContain(personal);
 
-    expect((await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, { type: 'deadman.triggered' })).body.data.recorded).toBe(true);
+    expect(
+      (await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, { type: 'deadman.triggered' })).body
+        .data.recorded,
+    ).toBe(true);
   });
 
   it('once open, an heir reads the memoir and talks with its agent, read-only, paying for it and keeping the conversation', async () => {
     offset = 1 * DAY + 60_000;
     const opened = await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}`);
     expect(opened.status).toBe(200);
-    expect(opened.body.data).toMatchObject({ agentName: 'Grandma Rose', journalEntries: 1, answeredQuestions: 1, media: 0, share: { state: 'open' } });
+    expect(opened.body.data).toMatchObject({
+      agentName: 'Grandma Rose',
+      journalEntries: 1,
+      answeredQuestions: 1,
+      media: 0,
+      share: { state: 'open' },
+    });
     const journal = await call(ana, 'GET', `/api/svcloom/shared/${codes.Ana!.shareId}/journal`);
     expect(journal.body.data.map((e: { id: string }) => e.id)).toEqual([entryId]);
     const answers = await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}/questionnaire/family`);
-    expect(answers.body.data.questions.find((q: { id: string }) => q.id === 'family.parents').answer).toContain('Porto');
-    expect((await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}/questionnaire/astrology`)).status).toBe(404);
+    expect(answers.body.data.questions.find((q: { id: string }) => q.id === 'family.parents').answer).toContain(
+      'Porto',
+    );
+    expect(
+      (await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}/questionnaire/astrology`)).status,
+    ).toBe(404);
     const insights = await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}/insights`);
     expect(insights.body.data.places.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['Lisbon']));
 
     // The book, as its owner would download it (GET: no CSRF token needed).
-    const book = await server.app.inject({ method: 'GET', url: `/api/v1/svcloom/shared/${codes.Ana!.shareId}/export?format=md`, headers: { cookie: ana.cookie } });
+    const book = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/svcloom/shared/${codes.Ana!.shareId}/export?format=md`,
+      headers: { cookie: ana.cookie },
+    });
     expect(book.statusCode).toBe(200);
     expect(book.headers['content-disposition']).toMatch(/^attachment; filename="memoir-\d{4}-\d{2}-\d{2}\.md"$/);
     expect(book.body).toContain('My mother baked bread every Sunday');
     expect(book.body).toContain('Grandma Rose');
-    const pdf = await server.app.inject({ method: 'GET', url: `/api/svcloom/shared/${codes.Ana!.shareId}/export?format=pdf`, headers: { cookie: ana.cookie } });
+    const pdf = await server.app.inject({
+      method: 'GET',
+      url: `/api/svcloom/shared/${codes.Ana!.shareId}/export?format=pdf`,
+      headers: { cookie: ana.cookie },
+    });
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     // A query cannot name another share than the path does.
-    const sneaky = await server.app.inject({ method: 'GET', url: `/api/v1/svcloom/shared/${codes.Rui!.shareId}/export?shareId=${codes.Ana!.shareId}`, headers: { cookie: ana.cookie } });
+    const sneaky = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/svcloom/shared/${codes.Rui!.shareId}/export?shareId=${codes.Ana!.shareId}`,
+      headers: { cookie: ana.cookie },
+    });
     expect(sneaky.statusCode).toBe(404);
-    expect((await server.app.inject({ method: 'GET', url: `/api/v1/svcloom/shared/${codes.Ana!.shareId}/export`, headers: { cookie: stranger.cookie } })).statusCode).toBe(404);
-    expect((await server.app.inject({ method: 'GET', url: `/api/v1/svcloom/shared/${codes.Ana!.shareId}/export` })).statusCode).toBe(401);
+    expect(
+      (
+        await server.app.inject({
+          method: 'GET',
+          url: `/api/v1/svcloom/shared/${codes.Ana!.shareId}/export`,
+          headers: { cookie: stranger.cookie },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await server.app.inject({ method: 'GET', url: `/api/v1/svcloom/shared/${codes.Ana!.shareId}/export` }))
+        .statusCode,
+    ).toBe(401);
     const ownerWalletBefore = (await call(owner, 'GET', '/api/svcloom/credits/wallet')).body.data.balance;
-    const chat = await call(ana, 'POST', `/api/v1/svcloom/shared/${codes.Ana!.shareId}/chat`, { message: 'Tell me about the bread on Sundays' });
+    const chat = await call(ana, 'POST', `/api/v1/svcloom/shared/${codes.Ana!.shareId}/chat`, {
+      message: 'Tell me about the bread on Sundays',
+    });
     expect(chat.status).toBe(200);
     expect(chat.body.data).toMatchObject({ grounded: true, mode: 'demo', charge: { credits: 1 } });
     expect(chat.body.data.reply.citations).toEqual([entryId]);
@@ -210,7 +308,9 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     expect((await call(ana, 'GET', '/api/v1/svcloom/chat/history')).body.data).toEqual([]);
     // Nothing of the owner's memoir is written by an heir, and the heir's own memoir stays theirs.
     expect((await call(ana, 'GET', '/api/v1/svcloom/journal')).body.data).toEqual([]);
-    expect((await call(ana, 'POST', `/api/v1/svcloom/shared/${codes.Ana!.shareId}/journal`, { content: 'x' })).status).toBe(404);
+    expect(
+      (await call(ana, 'POST', `/api/v1/svcloom/shared/${codes.Ana!.shareId}/journal`, { content: 'x' })).status,
+    ).toBe(404);
     expect(await server.services.store.findBy(MEMOIR_JOURNAL, 'ownerId', owner.accountId)).toHaveLength(1);
   });
 
@@ -219,8 +319,13 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     expect({ status: late.status, code: late.body.error.code }).toEqual({ status: 409, code: 'CONFLICT' });
 
     await call(owner, 'PATCH', `/api/v1/svcloom/heirs/plans/${planId}`, { heirAccess: { allowChat: false } });
-    const noChat = await call(ana, 'POST', `/api/v1/svcloom/shared/${codes.Ana!.shareId}/chat`, { message: 'Tell me about the bread' });
-    expect({ status: noChat.status, reason: noChat.body.error.details[0].reason }).toEqual({ status: 403, reason: 'permission' });
+    const noChat = await call(ana, 'POST', `/api/v1/svcloom/shared/${codes.Ana!.shareId}/chat`, {
+      message: 'Tell me about the bread',
+    });
+    expect({ status: noChat.status, reason: noChat.body.error.details[0].reason }).toEqual({
+      status: 403,
+      reason: 'permission',
+    });
     expect((await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}`)).status).toBe(200);
 
     // A new code for Rui's share: Rui loses it until he claims again with the new code.
@@ -228,13 +333,18 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     expect(reissued.body.data.share.claimed).toBe(false);
     expect((await call(rui, 'GET', `/api/v1/svcloom/shared/${codes.Rui!.shareId}`)).status).toBe(404);
     expect((await call(rui, 'POST', '/api/v1/svcloom/shared/claim', { code: codes.Rui!.code })).status).toBe(404);
-    expect((await call(rui, 'POST', '/api/v1/svcloom/shared/claim', { code: reissued.body.data.code })).status).toBe(200);
+    expect((await call(rui, 'POST', '/api/v1/svcloom/shared/claim', { code: reissued.body.data.code })).status).toBe(
+      200,
+    );
     expect((await call(rui, 'GET', `/api/v1/svcloom/shared/${codes.Rui!.shareId}`)).status).toBe(200);
 
     const revoked = await call(owner, 'DELETE', `/api/v1/svcloom/heirs/shares/${codes.Ana!.shareId}`);
     expect(revoked.body.data).toMatchObject({ state: 'revoked' });
     const gone = await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}`);
-    expect({ status: gone.status, reason: gone.body.error.details[0].reason }).toEqual({ status: 403, reason: 'revoked' });
+    expect({ status: gone.status, reason: gone.body.error.details[0].reason }).toEqual({
+      status: 403,
+      reason: 'revoked',
+    });
     // An heir cannot manage the owner's shares: they do not exist in the heir's account.
     expect((await call(rui, 'DELETE', `/api/v1/svcloom/heirs/shares/${codes.Rui!.shareId}`)).status).toBe(404);
   });
@@ -242,29 +352,50 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
   it('shares expire after accessDays; unlinking the plan withdraws them', async () => {
     offset = 5 * DAY;
     const expired = await call(rui, 'GET', `/api/v1/svcloom/shared/${codes.Rui!.shareId}`);
-    expect({ status: expired.status, reason: expired.body.error.details[0].reason }).toEqual({ status: 403, reason: 'expired' });
+    expect({ status: expired.status, reason: expired.body.error.details[0].reason }).toEqual({
+      status: 403,
+      reason: 'expired',
+    });
     offset = 1 * DAY + 120_000;
     const unlinked = await call(owner, 'DELETE', `/api/v1/svcloom/heirs/plans/${planId}`);
     expect(unlinked.body.data).toEqual({ deleted: true, sharesRevoked: 1 });
-    expect((await call(rui, 'GET', `/api/v1/svcloom/shared/${codes.Rui!.shareId}`)).body.error.details[0].reason).toBe('revoked');
+    expect((await call(rui, 'GET', `/api/v1/svcloom/shared/${codes.Rui!.shareId}`)).body.error.details[0].reason).toBe(
+      'revoked',
+    );
     expect((await call(owner, 'GET', '/api/v1/svcloom/heirs/plans')).body.data).toEqual([]);
     offset = 0;
   });
 
   it('heirs use the same tools with an API key of their account (scope chat)', async () => {
-    const res = await call(owner, 'POST', '/api/v1/svcloom/heirs/plans', { plan: plan(), heirs: [EVM(3)], heirAccess: { enabled: true, openAfterDays: 0 } });
+    const res = await call(owner, 'POST', '/api/v1/svcloom/heirs/plans', {
+      plan: plan(),
+      heirs: [EVM(3)],
+      heirAccess: { enabled: true, openAfterDays: 0 },
+    });
     const code = res.body.data.codes[0].code as string;
     const key = await server.key({ ownerId: rui.accountId, tier: 'public', scopes: ['chat'] });
     const auth = { authorization: `Bearer ${key}` };
     const claimed = await call(undefined, 'POST', '/api/v1/svcloom/shared/claim', { code }, auth);
     expect(claimed.status).toBe(200);
-    await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${res.body.data.plan.id}/events`, { type: 'deadman.triggered' });
-    const read = await call(undefined, 'GET', `/api/v1/svcloom/shared/${claimed.body.data.shareId}/journal`, undefined, auth);
+    await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${res.body.data.plan.id}/events`, {
+      type: 'deadman.triggered',
+    });
+    const read = await call(
+      undefined,
+      'GET',
+      `/api/v1/svcloom/shared/${claimed.body.data.shareId}/journal`,
+      undefined,
+      auth,
+    );
     expect(read.body.data.map((e: { id: string }) => e.id)).toEqual([entryId]);
     const noScope = await server.key({ ownerId: rui.accountId, tier: 'public', scopes: ['contracts'] });
-    expect((await call(undefined, 'GET', `/api/v1/svcloom/shared/${claimed.body.data.shareId}`, undefined, { authorization: `Bearer ${noScope}` })).body.error.code).toBe(
-      'INSUFFICIENT_SCOPE',
-    );
+    expect(
+      (
+        await call(undefined, 'GET', `/api/v1/svcloom/shared/${claimed.body.data.shareId}`, undefined, {
+          authorization: `Bearer ${noScope}`,
+        })
+      ).body.error.code,
+    ).toBe('INSUFFICIENT_SCOPE');
   });
 
   it('is read-only and limited to the collections its grant covers', async () => {
@@ -275,7 +406,9 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     expect(await view.findBy(MEMOIR_JOURNAL, 'ownerId', ana.accountId)).toEqual([]);
     await expect(view.get(MEMOIR_CHAT, 'x')).rejects.toThrow(TenancyError);
     await expect(view.put(MEMOIR_JOURNAL, { id: 'jrn_x', ownerId: owner.accountId })).rejects.toThrow(TenancyError);
-    await expect(view.transact((tx) => tx.put(MEMOIR_JOURNAL, { id: 'jrn_x', ownerId: owner.accountId }))).rejects.toThrow(TenancyError);
+    await expect(
+      view.transact((tx) => tx.put(MEMOIR_JOURNAL, { id: 'jrn_x', ownerId: owner.accountId })),
+    ).rejects.toThrow(TenancyError);
     expect(await server.services.store.get(MEMOIR_JOURNAL, 'jrn_x')).toBeUndefined();
   });
 });

@@ -56,18 +56,35 @@ describe('OpenAPI: memoir upload, voice and avatar', () => {
     expect(Object.keys(voice.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '402', '403', '413']));
 
     const avatar = doc.paths['/api/v1/svcloom/avatar/generate'].post;
-    expect(avatar.requestBody.content['application/json'].schema.required).toEqual(['photoUrl', 'text', 'durationSeconds']);
+    expect(avatar.requestBody.content['application/json'].schema.required).toEqual([
+      'photoUrl',
+      'text',
+      'durationSeconds',
+    ]);
     expect(Object.keys(avatar.responses['200'].content)).toEqual(['video/mp4']);
-    expect(Object.keys(avatar.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '402', '403', '404', '413', '415']));
-    expect(resolve(avatar.responses['415']).content['application/json; charset=utf-8'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+    expect(Object.keys(avatar.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '402', '403', '404', '413', '415']),
+    );
+    expect(resolve(avatar.responses['415']).content['application/json; charset=utf-8'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorEnvelope',
+    });
   });
 
   it('answers upload 201, 415, 401 and 403 as declared', async () => {
     const url = '/api/v1/svcloom/media/upload';
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#884422' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#884422' } })
+      .png()
+      .toBuffer();
     const send = (data: Buffer, csrf = true, session = true) => {
-      const { body, contentType } = multipartBody([{ name: 'file', filename: 'x.png', contentType: 'image/png', data }]);
-      return server.app.inject({ method: 'POST', url, headers: { ...(session ? sessionHeaders(user, { csrf }) : {}), 'content-type': contentType }, payload: body });
+      const { body, contentType } = multipartBody([
+        { name: 'file', filename: 'x.png', contentType: 'image/png', data },
+      ]);
+      return server.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...(session ? sessionHeaders(user, { csrf }) : {}), 'content-type': contentType },
+        payload: body,
+      });
     };
     const ok = await send(png);
     expect(ok.statusCode).toBe(201);
@@ -86,7 +103,12 @@ describe('OpenAPI: memoir upload, voice and avatar', () => {
   it('answers speech as declared: 402 without credits, then audio/wav and audio/ogg with the declared headers', async () => {
     const url = '/api/v1/svcloom/voice/synthesize';
     const post = (accept?: string) =>
-      server.app.inject({ method: 'POST', url, headers: { ...sessionHeaders(user), ...(accept ? { accept } : {}) }, payload: { text: 'hello there' } });
+      server.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...sessionHeaders(user), ...(accept ? { accept } : {}) },
+        payload: { text: 'hello there' },
+      });
     const poor = await post();
     expect(poor.statusCode).toBe(402);
     conforms(url, poor);
@@ -122,7 +144,11 @@ describe('OpenAPI: memoir upload, voice and avatar', () => {
     expect(op.operationId).toBe('export_memoir');
     expect(op.parameters[0]).toMatchObject({ in: 'query', name: 'format', schema: { enum: ['md', 'pdf'] } });
     for (const format of ['md', 'pdf']) {
-      const res = await server.app.inject({ method: 'GET', url: `${url}?format=${format}`, headers: sessionHeaders(user, { csrf: false }) });
+      const res = await server.app.inject({
+        method: 'GET',
+        url: `${url}?format=${format}`,
+        headers: sessionHeaders(user, { csrf: false }),
+      });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-disposition']).toContain(`.${format}"`);
       conforms(url, res, 'get');

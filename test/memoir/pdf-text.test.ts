@@ -8,7 +8,9 @@ import { facesOf, visualWords } from '../../src/memoir/pdf-text.js';
 
 const WIDE = 10_000;
 const words = async (text: string, opts: { width?: number; direction?: 'auto' | 'ltr' } = {}) =>
-  (await visualWords(text, { width: opts.width ?? WIDE, direction: opts.direction ?? 'auto' })).map((line) => line.map((w) => w.word));
+  (await visualWords(text, { width: opts.width ?? WIDE, direction: opts.direction ?? 'auto' })).map((line) =>
+    line.map((w) => w.word),
+  );
 
 describe('memoir PDF text layout', () => {
   it('an Arabic paragraph reads right to left, with a number inside it left to right', async () => {
@@ -19,11 +21,15 @@ describe('memoir PDF text layout', () => {
   it('an Arabic name inside an English sentence stays in its place', async () => {
     expect(await words('My grandmother فاطمة baked bread')).toEqual([['My', 'grandmother', 'فاطمة', 'baked', 'bread']]);
     // Two Arabic words inside English keep their own right-to-left order.
-    expect(await words('Heirs: ورثة فاطمة, all of them')).toEqual([['Heirs:', 'فاطمة', 'ورثة', ',', 'all', 'of', 'them']]);
+    expect(await words('Heirs: ورثة فاطمة, all of them')).toEqual([
+      ['Heirs:', 'فاطمة', 'ورثة', ',', 'all', 'of', 'them'],
+    ]);
   });
 
-  it('the book\'s own left-to-right lines keep their order around a right-to-left word', async () => {
-    expect(await words('2024-01-01 · سعيد · jrn_1', { direction: 'ltr' })).toEqual([['2024-01-01', '·', 'سعيد', '·', 'jrn_1']]);
+  it("the book's own left-to-right lines keep their order around a right-to-left word", async () => {
+    expect(await words('2024-01-01 · سعيد · jrn_1', { direction: 'ltr' })).toEqual([
+      ['2024-01-01', '·', 'سعيد', '·', 'jrn_1'],
+    ]);
     // Left to the text, the same line would start right to left (its first letter is Arabic).
     expect(await words('سعيد · jrn_1')).toEqual([['jrn_1', '·', 'سعيد']]);
   });

@@ -14,7 +14,9 @@ let user: TestSession;
 
 beforeAll(async () => {
   standin = await startOpenAiStandin();
-  server = await startTestServer({ config: { llm: { baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'standin-1' } } });
+  server = await startTestServer({
+    config: { llm: { baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'standin-1' } },
+  });
   user = await registerUser(server.app);
   await grant(server, user.accountId, 10);
 });
@@ -23,11 +25,17 @@ afterAll(async () => {
   await standin?.close();
 });
 
-const post = (url: string, payload: object) => server.app.inject({ method: 'POST', url, headers: sessionHeaders(user), payload });
+const post = (url: string, payload: object) =>
+  server.app.inject({ method: 'POST', url, headers: sessionHeaders(user), payload });
 
 describe('ChatOpenAI against the stand-in', () => {
   it('plain and streamed completions, each with its own id', async () => {
-    const model = new ChatOpenAI({ model: 'standin-1', apiKey: 'sk-x', configuration: { baseURL: standin.baseUrl }, maxRetries: 0 });
+    const model = new ChatOpenAI({
+      model: 'standin-1',
+      apiKey: 'sk-x',
+      configuration: { baseURL: standin.baseUrl },
+      maxRetries: 0,
+    });
     standin.reply('Hello there.', 'Streamed words arrive one by one.');
     const plain = await model.invoke([new HumanMessage('hi')]);
     expect(plain.content).toBe('Hello there.');
@@ -48,10 +56,15 @@ describe('the memoir agent with a configured model', () => {
   it('answers through the model from retrieved entries, citing only real ids, in mode "model"', async () => {
     // Character refinement asks the model on each entry: give it JSON.
     standin.reply('{"traits": ["devoted"], "values": ["family"]}');
-    const made = await post('/api/svcloom/journal', { content: 'Every summer we drove to the lake at Annecy with the children and swam until dark.' });
+    const made = await post('/api/svcloom/journal', {
+      content: 'Every summer we drove to the lake at Annecy with the children and swam until dark.',
+    });
     expect(made.statusCode).toBe(201);
     const id = made.json().data.entry.id as string;
-    expect(made.json().data).toMatchObject({ mode: 'model', character: { modelTraits: ['devoted'], modelValues: ['family'] } });
+    expect(made.json().data).toMatchObject({
+      mode: 'model',
+      character: { modelTraits: ['devoted'], modelValues: ['family'] },
+    });
     standin.answerWith((req) => {
       const system = req.messages[0]!.content;
       const cited = /\[(jrn_[0-9A-Z]+)\]/.exec(system)?.[1] ?? 'none';
@@ -73,13 +86,19 @@ describe('the memoir agent with a configured model', () => {
     const none = (await post('/api/svcloom/chat', { message: 'What is your opinion of blockchain?' })).json().data;
     expect(none).toMatchObject({ mode: 'model', grounded: false, reply: { citations: [] } });
     expect(standin.requests.length).toBe(n);
-    expect((await server.app.inject({ url: '/api/svcloom/agent', headers: sessionHeaders(user) })).json().data).toMatchObject({ mode: 'model', model: 'standin-1' });
+    expect(
+      (await server.app.inject({ url: '/api/svcloom/agent', headers: sessionHeaders(user) })).json().data,
+    ).toMatchObject({ mode: 'model', model: 'standin-1' });
   });
 
   it('a failing provider is a clean error and stores no half exchange', async () => {
-    const history = async () => (await server.app.inject({ url: '/api/svcloom/chat/history?limit=100', headers: sessionHeaders(user) })).json().data.length;
+    const history = async () =>
+      (await server.app.inject({ url: '/api/svcloom/chat/history?limit=100', headers: sessionHeaders(user) })).json()
+        .data.length;
     const before = await history();
-    const wallet = async () => (await server.app.inject({ url: '/api/svcloom/credits/wallet', headers: sessionHeaders(user) })).json().data.balance;
+    const wallet = async () =>
+      (await server.app.inject({ url: '/api/svcloom/credits/wallet', headers: sessionHeaders(user) })).json().data
+        .balance;
     const balance = await wallet();
     standin.failNext(500, 5);
     const res = await post('/api/svcloom/chat', { message: 'Tell me about the lake at Annecy' });

@@ -16,7 +16,10 @@ import { MEMOIR_ENGINES, multipartBody, startEngineServer, type MemoirEngine } f
 const LIMIT = 20_000;
 
 /** A PNG of random pixels (it does not compress): about 3 * side^2 bytes. */
-const noisePng = (side: number) => sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+const noisePng = (side: number) =>
+  sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
 
 describe.each(MEMOIR_ENGINES)('storage quota, %s store', (engine: MemoirEngine) => {
   let server: TestServer;
@@ -28,7 +31,8 @@ describe.each(MEMOIR_ENGINES)('storage quota, %s store', (engine: MemoirEngine) 
     await server?.close();
   });
 
-  const form = (data: Buffer, filename = 'p.png') => multipartBody([{ name: 'file', filename, contentType: 'image/png', data }]);
+  const form = (data: Buffer, filename = 'p.png') =>
+    multipartBody([{ name: 'file', filename, contentType: 'image/png', data }]);
   const send = async (session: TestSession, body: { body: Buffer; contentType: string }) => {
     const res = await server.app.inject({
       method: 'POST',
@@ -38,9 +42,12 @@ describe.each(MEMOIR_ENGINES)('storage quota, %s store', (engine: MemoirEngine) 
     });
     return { status: res.statusCode, body: res.json() };
   };
-  const media = async (session: TestSession) => (await server.app.inject({ url: '/api/v1/svcloom/media', headers: sessionHeaders(session) })).json();
-  const wallet = async (session: TestSession) => (await server.app.inject({ url: '/api/v1/svcloom/credits/wallet', headers: sessionHeaders(session) })).json();
-  const staging = async () => readdir(path.join(server.dataDir, 'memoir-media', '.staging')).catch(() => [] as string[]);
+  const media = async (session: TestSession) =>
+    (await server.app.inject({ url: '/api/v1/svcloom/media', headers: sessionHeaders(session) })).json();
+  const wallet = async (session: TestSession) =>
+    (await server.app.inject({ url: '/api/v1/svcloom/credits/wallet', headers: sessionHeaders(session) })).json();
+  const staging = async () =>
+    readdir(path.join(server.dataDir, 'memoir-media', '.staging')).catch(() => [] as string[]);
 
   it('refuses an upload past the quota with 413 QUOTA_EXCEEDED (used, limit, needed), storing nothing; a delete frees room at once', async () => {
     const user = await registerUser(server.app);
@@ -48,20 +55,37 @@ describe.each(MEMOIR_ENGINES)('storage quota, %s store', (engine: MemoirEngine) 
     const up = await send(user, form(first));
     expect(up.status).toBe(201);
     expect(up.body.data.size).toBe(first.length);
-    expect((await media(user)).meta.storage).toEqual({ used: first.length, reserved: 0, limit: LIMIT, available: LIMIT - first.length });
+    expect((await media(user)).meta.storage).toEqual({
+      used: first.length,
+      reserved: 0,
+      limit: LIMIT,
+      available: LIMIT - first.length,
+    });
 
     const second = form(await noisePng(60));
     const refused = await send(user, second);
     expect(refused.status).toBe(413);
-    expect(refused.body).toMatchObject({ success: false, error: { code: 'QUOTA_EXCEEDED' }, meta: { requestId: expect.any(String) } });
+    expect(refused.body).toMatchObject({
+      success: false,
+      error: { code: 'QUOTA_EXCEEDED' },
+      meta: { requestId: expect.any(String) },
+    });
     // needed: the request's length (its bound on the file), refused before a byte of the file was staged.
-    expect(refused.body.error.details[0]).toMatchObject({ used: first.length, limit: LIMIT, needed: second.body.length });
+    expect(refused.body.error.details[0]).toMatchObject({
+      used: first.length,
+      limit: LIMIT,
+      needed: second.body.length,
+    });
     expect(await staging()).toEqual([]);
     const listed = await media(user);
     expect(listed.data.map((m: { id: string }) => m.id)).toEqual([up.body.data.id]);
     expect(listed.meta.storage.used).toBe(first.length);
 
-    const del = await server.app.inject({ method: 'DELETE', url: `/api/v1/svcloom/media/${up.body.data.id}`, headers: sessionHeaders(user) });
+    const del = await server.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/svcloom/media/${up.body.data.id}`,
+      headers: sessionHeaders(user),
+    });
     expect(del.statusCode).toBe(200);
     expect((await media(user)).meta.storage).toMatchObject({ used: 0, reserved: 0, available: LIMIT });
     const again = await send(user, second);
@@ -91,14 +115,26 @@ describe.each(MEMOIR_ENGINES)('storage quota, %s store', (engine: MemoirEngine) 
     const stored = accepted.reduce((sum, r) => sum + (r.body.data.size as number), 0);
     expect(stored).toBeLessThanOrEqual(LIMIT);
     // Every reservation was settled or released: what is used is exactly what is stored.
-    expect((await media(user)).meta.storage).toEqual({ used: stored, reserved: 0, limit: LIMIT, available: LIMIT - stored });
+    expect((await media(user)).meta.storage).toEqual({
+      used: stored,
+      reserved: 0,
+      limit: LIMIT,
+      available: LIMIT - stored,
+    });
     expect((await media(user)).data).toHaveLength(accepted.length);
   });
 
   it('a failed upload gives its reservation back: refused content, a truncated body', async () => {
     const user = await registerUser(server.app);
     const big = 18_000;
-    const junk = multipartBody([{ name: 'file', filename: 'notes.png', contentType: 'image/png', data: Buffer.from('not a picture at all. '.repeat(big / 22)) }]);
+    const junk = multipartBody([
+      {
+        name: 'file',
+        filename: 'notes.png',
+        contentType: 'image/png',
+        data: Buffer.from('not a picture at all. '.repeat(big / 22)),
+      },
+    ]);
     expect((await send(user, junk)).status).toBe(415);
     const png = await noisePng(75); // ~16.9 kB: fits only if the refused upload's room came back
     const ok = form(png);
@@ -150,9 +186,17 @@ describe.each(MEMOIR_ENGINES)('storage quota, %s store', (engine: MemoirEngine) 
       expect(res.statusCode, String(bad)).toBe(400);
       expect(res.json().error.code).toBe('VALIDATION_ERROR');
     }
-    expect((await server.app.inject({ url: `/api/v1/accounts/${user.accountId}`, headers: admin })).json().data.storageQuotaBytes).toBeNull();
+    expect(
+      (await server.app.inject({ url: `/api/v1/accounts/${user.accountId}`, headers: admin })).json().data
+        .storageQuotaBytes,
+    ).toBeNull();
     // A session is not the operator.
-    const self = await server.app.inject({ method: 'PATCH', url: `/api/v1/accounts/${user.accountId}`, headers: sessionHeaders(user), payload: { storageQuotaBytes: 10 ** 9 } });
+    const self = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/accounts/${user.accountId}`,
+      headers: sessionHeaders(user),
+      payload: { storageQuotaBytes: 10 ** 9 },
+    });
     expect(self.statusCode).toBeGreaterThanOrEqual(400);
     expect(self.statusCode).toBeLessThan(500);
     expect((await media(user)).meta.storage.limit).toBe(LIMIT);
@@ -166,7 +210,11 @@ describe.each(MEMOIR_ENGINES)('storage quota, %s store', (engine: MemoirEngine) 
         url: '/api/v1/svcloom/media/upload',
         headers: { ...sessionHeaders(user), 'content-type': body.contentType, 'transfer-encoding': 'chunked' },
         // Small pieces: the file arrives as a stream whose length nobody declared.
-        payload: Readable.from(Array.from({ length: Math.ceil(body.body.length / 1024) }, (_, i) => body.body.subarray(i * 1024, (i + 1) * 1024))),
+        payload: Readable.from(
+          Array.from({ length: Math.ceil(body.body.length / 1024) }, (_, i) =>
+            body.body.subarray(i * 1024, (i + 1) * 1024),
+          ),
+        ),
       });
     const first = await noisePng(60); // ~10.8 kB: fits
     const up = await chunked(form(first));
@@ -204,7 +252,9 @@ describe('SVC_STORAGE_QUOTA_BYTES', () => {
     expect(loadConfig({}, { SVC_STORAGE_QUOTA_BYTES: '5000' }).storageQuotaBytes).toBe(5000);
     expect(loadConfig({}, { SVC_STORAGE_QUOTA_BYTES: '0' }).storageQuotaBytes).toBe(0);
     for (const bad of ['-1', '1.5', '1GB', '99999999999999999999']) {
-      expect(() => loadConfig({}, { SVC_STORAGE_QUOTA_BYTES: bad }), bad).toThrow(/SVC_STORAGE_QUOTA_BYTES must be a whole number of bytes/);
+      expect(() => loadConfig({}, { SVC_STORAGE_QUOTA_BYTES: bad }), bad).toThrow(
+        /SVC_STORAGE_QUOTA_BYTES must be a whole number of bytes/,
+      );
     }
   });
 });

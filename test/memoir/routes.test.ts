@@ -21,7 +21,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function call(session: TestSession | undefined, method: string, url: string, payload?: unknown, opts: { csrf?: boolean } = {}) {
+async function call(
+  session: TestSession | undefined,
+  method: string,
+  url: string,
+  payload?: unknown,
+  opts: { csrf?: boolean } = {},
+) {
   const res = await server.app.inject({
     method: method as 'GET',
     url,
@@ -34,9 +40,25 @@ async function call(session: TestSession | undefined, method: string, url: strin
 describe('memoir routes (session)', () => {
   it('serves every route at /api/v1/svcloom and /api/svcloom', async () => {
     for (const base of ['/api/v1/svcloom', '/api/svcloom']) {
-      for (const p of ['/setup', '/agent', '/agent/status', '/prompt', '/journal', '/questionnaire/family', '/insights', '/character', '/media', '/chat/history']) {
+      for (const p of [
+        '/setup',
+        '/agent',
+        '/agent/status',
+        '/prompt',
+        '/journal',
+        '/questionnaire/family',
+        '/insights',
+        '/character',
+        '/media',
+        '/chat/history',
+      ]) {
         const res = await call(user, 'GET', base + p);
-        expect({ p, base, status: res.status, success: res.body.success }).toEqual({ p, base, status: 200, success: true });
+        expect({ p, base, status: res.status, success: res.body.success }).toEqual({
+          p,
+          base,
+          status: 200,
+          success: true,
+        });
       }
     }
   });
@@ -62,33 +84,60 @@ describe('memoir routes (session)', () => {
       ['DELETE', '/api/svcloom/media/med_01JD0000000000000000000000'],
     ] as const) {
       const res = await call(user, method, url, payload, { csrf: false });
-      expect({ url, status: res.status, code: res.body.error?.code }).toEqual({ url, status: 403, code: 'CSRF_FAILED' });
+      expect({ url, status: res.status, code: res.body.error?.code }).toEqual({
+        url,
+        status: 403,
+        code: 'CSRF_FAILED',
+      });
     }
     expect((await call(user, 'GET', '/api/svcloom/journal')).body.data).toEqual([]);
   });
 
   it('404 for an unknown category or media item, 400 for an unknown question id', async () => {
     expect((await call(user, 'GET', '/api/svcloom/questionnaire/astrology')).status).toBe(404);
-    expect((await call(user, 'POST', '/api/svcloom/questionnaire/astrology', { answers: [{ questionId: 'x', answer: 'y' }] })).body.error.code).toBe('NOT_FOUND');
-    const bad = await call(user, 'POST', '/api/svcloom/questionnaire/family', { answers: [{ questionId: 'family.nope', answer: 'y' }] });
+    expect(
+      (
+        await call(user, 'POST', '/api/svcloom/questionnaire/astrology', {
+          answers: [{ questionId: 'x', answer: 'y' }],
+        })
+      ).body.error.code,
+    ).toBe('NOT_FOUND');
+    const bad = await call(user, 'POST', '/api/svcloom/questionnaire/family', {
+      answers: [{ questionId: 'family.nope', answer: 'y' }],
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].field).toBe('answers.0.questionId');
-    expect((await call(user, 'GET', '/api/svcloom/media/med_01JD0000000000000000000000/inference')).body.error.code).toBe('NOT_FOUND');
+    expect(
+      (await call(user, 'GET', '/api/svcloom/media/med_01JD0000000000000000000000/inference')).body.error.code,
+    ).toBe('NOT_FOUND');
     expect((await call(user, 'DELETE', '/api/v1/svcloom/media/med_01JD0000000000000000000000')).status).toBe(404);
   });
 
   it('journal, questionnaire, status, character, insights and a grounded demo chat', async () => {
-    expect((await call(user, 'POST', '/api/svcloom/setup', { agentName: 'Grandma Rose' })).body.data).toMatchObject({ configured: true, agentName: 'Grandma Rose' });
+    expect((await call(user, 'POST', '/api/svcloom/setup', { agentName: 'Grandma Rose' })).body.data).toMatchObject({
+      configured: true,
+      agentName: 'Grandma Rose',
+    });
     const prompt = (await call(user, 'GET', '/api/svcloom/prompt')).body.data;
-    const made = await call(user, 'POST', '/api/svcloom/journal', { content: 'I grew up on a farm near Dublin with my sister Aoife. We fed the hens every morning.', mood: 'Happy', promptUsed: prompt.text });
+    const made = await call(user, 'POST', '/api/svcloom/journal', {
+      content: 'I grew up on a farm near Dublin with my sister Aoife. We fed the hens every morning.',
+      mood: 'Happy',
+      promptUsed: prompt.text,
+    });
     expect(made.status).toBe(201);
     const entryId = made.body.data.entry.id as string;
     expect(made.body.data).toMatchObject({ mode: 'demo', entry: { mood: 'happy', promptUsed: prompt.text } });
-    expect(made.body.data.character.people.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['my sister', 'Aoife']));
-    await call(user, 'POST', '/api/svcloom/questionnaire/family', { answers: [{ questionId: 'family.parents', answer: 'My father was a quiet man who loved the hens.' }] });
+    expect(made.body.data.character.people.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['my sister', 'Aoife']),
+    );
+    await call(user, 'POST', '/api/svcloom/questionnaire/family', {
+      answers: [{ questionId: 'family.parents', answer: 'My father was a quiet man who loved the hens.' }],
+    });
     const status = (await call(user, 'GET', '/api/svcloom/agent/status')).body.data;
     expect(status).toMatchObject({ journalCount: 1, answeredQuestions: 1 });
-    expect(status.questionnaire.find((q: { category: string }) => q.category === 'family')).toMatchObject({ answered: 1 });
+    expect(status.questionnaire.find((q: { category: string }) => q.category === 'family')).toMatchObject({
+      answered: 1,
+    });
     const agent = (await call(user, 'GET', '/api/svcloom/agent')).body.data;
     expect(agent).toMatchObject({ agentName: 'Grandma Rose', mode: 'demo', model: null });
     const eliza = (await call(user, 'GET', '/api/svcloom/character?format=eliza')).body.data.eliza;
@@ -107,7 +156,10 @@ describe('memoir routes (session)', () => {
     expect(history.body.meta.pagination.hasMore).toBe(true);
     // The other user's memoir is empty: nothing crosses accounts.
     expect((await call(other, 'GET', '/api/svcloom/journal')).body.data).toEqual([]);
-    expect((await call(other, 'POST', '/api/svcloom/chat', { message: 'Tell me about the hens on the farm' })).body.data.grounded).toBe(false);
+    expect(
+      (await call(other, 'POST', '/api/svcloom/chat', { message: 'Tell me about the hens on the farm' })).body.data
+        .grounded,
+    ).toBe(false);
     expect((await call(other, 'GET', '/api/svcloom/insights')).body.data.totals.journalEntries).toBe(0);
   });
 
@@ -127,24 +179,33 @@ describe('memoir routes (session)', () => {
   it('chat counts in the AI-chat bucket (public tier: 5 per window)', async () => {
     const s = await registerUser(server.app);
     const codes: number[] = [];
-    for (let i = 0; i < 6; i++) codes.push((await call(s, 'POST', '/api/svcloom/chat', { message: 'hello there' })).status);
+    for (let i = 0; i < 6; i++)
+      codes.push((await call(s, 'POST', '/api/svcloom/chat', { message: 'hello there' })).status);
     expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
     expect((await call(s, 'GET', '/api/svcloom/journal')).status).toBe(200);
   });
 });
 
-describe('memoir MCP tools act on the key\'s account', () => {
+describe("memoir MCP tools act on the key's account", () => {
   it('journal and chat over MCP with a key holding scope chat', async () => {
     const accountId = await server.account({ tier: 'partner' });
     const key = await server.key({ tier: 'partner', scopes: ['contracts'], ownerId: accountId });
     const chatKey = await server.key({ tier: 'partner', scopes: ['chat'], ownerId: accountId });
     await grant(server, accountId, 5);
     const client = await httpClient(server.url, key);
-    expect(await mcpOutcome(client, 'memoir_chat', { message: 'Oslo' })).toMatchObject({ ok: false, body: { error: { code: 'INSUFFICIENT_SCOPE' } } });
-    expect(await mcpOutcome(client, 'create_journal_entry', { content: 'x' })).toMatchObject({ ok: false, body: { error: { code: 'INSUFFICIENT_SCOPE' } } });
+    expect(await mcpOutcome(client, 'memoir_chat', { message: 'Oslo' })).toMatchObject({
+      ok: false,
+      body: { error: { code: 'INSUFFICIENT_SCOPE' } },
+    });
+    expect(await mcpOutcome(client, 'create_journal_entry', { content: 'x' })).toMatchObject({
+      ok: false,
+      body: { error: { code: 'INSUFFICIENT_SCOPE' } },
+    });
     await client.close();
     const chatClient = await httpClient(server.url, chatKey);
-    const made = await mcpOutcome(chatClient, 'create_journal_entry', { content: 'I sailed to Oslo in 1972 on a cargo ship.' });
+    const made = await mcpOutcome(chatClient, 'create_journal_entry', {
+      content: 'I sailed to Oslo in 1972 on a cargo ship.',
+    });
     expect(made.ok).toBe(true);
     const id = (made.body as { entry: { id: string } }).entry.id;
     const answer = await mcpOutcome(chatClient, 'memoir_chat', { message: 'When did you sail to Oslo?' });
@@ -162,7 +223,8 @@ describe('memoir MCP tools act on the key\'s account', () => {
     await pc.close();
     expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'RATE_LIMIT_EXCEEDED']);
     // The session user's account does not see it.
-    expect((await call(user, 'GET', '/api/svcloom/journal')).body.data.map((e: { id: string }) => e.id)).not.toContain(id);
+    expect((await call(user, 'GET', '/api/svcloom/journal')).body.data.map((e: { id: string }) => e.id)).not.toContain(
+      id,
+    );
   });
 });
-

@@ -9,15 +9,23 @@ import { startTestServer, tmpDir, type TestServer } from '../helpers.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 
 /** A multipart/form-data body by hand: fields and one file. */
-export function multipartBody(parts: Array<{ name: string; value: string } | { name: string; filename: string; contentType: string; data: Buffer }>): { body: Buffer; contentType: string } {
+export function multipartBody(
+  parts: Array<{ name: string; value: string } | { name: string; filename: string; contentType: string; data: Buffer }>,
+): { body: Buffer; contentType: string } {
   const boundary = `----svc${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const p of parts) {
     if ('data' in p) {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.contentType}\r\n\r\n`));
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.contentType}\r\n\r\n`,
+        ),
+      );
       chunks.push(p.data, Buffer.from('\r\n'));
     } else {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
+      chunks.push(
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`),
+      );
     }
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
@@ -37,10 +45,17 @@ export async function requireProgram(cmd: string, pkg: string): Promise<void> {
 
 /** Word error rate: word-level edit distance over the reference length. */
 export function wordErrorRate(reference: string, hypothesis: string): number {
-  const norm = (s: string) => s.toLowerCase().replace(/[^a-z' ]/g, ' ').split(/\s+/).filter(Boolean);
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z' ]/g, ' ')
+      .split(/\s+/)
+      .filter(Boolean);
   const r = norm(reference);
   const h = norm(hypothesis);
-  const d = Array.from({ length: r.length + 1 }, (_, i) => Array.from({ length: h.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: r.length + 1 }, (_, i) =>
+    Array.from({ length: h.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= r.length; i++) {
     for (let j = 1; j <= h.length; j++) {
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (r[i - 1] === h[j - 1] ? 0 : 1));
@@ -50,7 +65,11 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
 }
 
 /** Gives an account credits (an operator grant), as the tests' wallet top-up. */
-export async function grant(server: { services: { store: Store; clock: import('../../src/core/clock.js').Clock } }, accountId: string, amount: number): Promise<void> {
+export async function grant(
+  server: { services: { store: Store; clock: import('../../src/core/clock.js').Clock } },
+  accountId: string,
+  amount: number,
+): Promise<void> {
   const { addEntry } = await import('../../src/credits/ledger.js');
   await addEntry(server.services.store, server.services.clock, accountId, {
     kind: 'grant',
@@ -70,7 +89,9 @@ export type MemoirEngine = (typeof MEMOIR_ENGINES)[number];
  * too): lowdb in a temp directory, or PostgreSQL in a schema of its own (test/support/engines.ts: never a silent skip;
  * no PostgreSQL is a failing test). `close` releases it and removes the directory or drops the schema.
  */
-export async function openEngineStore(engine: MemoirEngine): Promise<{ store: Store; dataDir: string; close(): Promise<void> }> {
+export async function openEngineStore(
+  engine: MemoirEngine,
+): Promise<{ store: Store; dataDir: string; close(): Promise<void> }> {
   const t = await tmpDir('svc-memoir-');
   if (engine === 'lowdb') {
     const store = await openLowdbStore({ dataDir: t.dir, indexes: STORE_INDEXES });
@@ -94,11 +115,17 @@ export async function openEngineStore(engine: MemoirEngine): Promise<{ store: St
  * A test server (test/helpers.ts startTestServer) whose store is `engine`: lowdb in its data directory, or PostgreSQL
  * in a schema of its own, dropped by `close`.
  */
-export async function startEngineServer(engine: MemoirEngine, opts: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+export async function startEngineServer(
+  engine: MemoirEngine,
+  opts: Parameters<typeof startTestServer>[0] = {},
+): Promise<TestServer> {
   if (engine === 'lowdb') return startTestServer(opts);
   const url = await testDatabaseUrl();
   const schema = randomSchema('svc_memoir_srv');
-  const server = await startTestServer({ ...opts, config: { ...opts.config, databaseUrl: url, databaseSchema: schema } });
+  const server = await startTestServer({
+    ...opts,
+    config: { ...opts.config, databaseUrl: url, databaseSchema: schema },
+  });
   const close = server.close;
   return {
     ...server,

@@ -44,15 +44,32 @@ async function transcript(bytes: Buffer, name: string): Promise<string> {
 async function probe(bytes: Buffer, name: string) {
   const file = path.join(work.dir, name);
   await writeFile(file, bytes);
-  const { stdout } = await exec('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
-  return JSON.parse(stdout) as { format: { duration: string }; streams: Array<{ codec_type: string; codec_name: string }> };
+  const { stdout } = await exec('ffprobe', [
+    '-v',
+    'error',
+    '-print_format',
+    'json',
+    '-show_format',
+    '-show_streams',
+    file,
+  ]);
+  return JSON.parse(stdout) as {
+    format: { duration: string };
+    streams: Array<{ codec_type: string; codec_name: string }>;
+  };
 }
 
 describe('voice', () => {
   it('401 without a session, 403 without CSRF, 402 without credits (nothing delivered)', async () => {
-    const anon = await server.app.inject({ method: 'POST', url: '/api/svcloom/voice/synthesize', payload: { text: 'hello' } });
+    const anon = await server.app.inject({
+      method: 'POST',
+      url: '/api/svcloom/voice/synthesize',
+      payload: { text: 'hello' },
+    });
     expect(anon.statusCode).toBe(401);
-    expect((await post(user, '/api/svcloom/voice/synthesize', { text: 'hello' }, {}, false)).json().error.code).toBe('CSRF_FAILED');
+    expect((await post(user, '/api/svcloom/voice/synthesize', { text: 'hello' }, {}, false)).json().error.code).toBe(
+      'CSRF_FAILED',
+    );
     const poor = await post(user, '/api/svcloom/voice/synthesize', { text: 'hello there' });
     expect(poor.statusCode).toBe(402);
     expect(poor.json()).toMatchObject({ success: false, error: { code: 'INSUFFICIENT_CREDITS' } });
@@ -76,15 +93,43 @@ describe('voice', () => {
     expect((await probe(opus.rawPayload, 'o.ogg')).streams[0]!.codec_name).toBe('opus');
   }, 60_000);
 
-  it('with the person\'s recordings: a matched voice style, the pitch moved toward theirs', async () => {
+  it("with the person's recordings: a matched voice style, the pitch moved toward theirs", async () => {
     // A low voice sample: festival speech moved down, as if from a recording.
     await writeFile(path.join(work.dir, 's.txt'), 'I remember the orchard and the long summers of my childhood.');
-    await exec('text2wave', ['-eval', '(voice_cmu_us_slt_arctic_hts)', path.join(work.dir, 's.txt'), '-o', path.join(work.dir, 's.wav')]);
-    await exec('ffmpeg', ['-v', 'error', '-y', '-i', path.join(work.dir, 's.wav'), '-af', 'asetrate=16000*0.8,aresample=16000', path.join(work.dir, 'low.wav')]);
-    const { body, contentType } = multipartBody([{ name: 'file', filename: 'me.wav', contentType: 'audio/wav', data: await readFile(path.join(work.dir, 'low.wav')) }]);
-    const up = await server.app.inject({ method: 'POST', url: '/api/svcloom/media/upload', headers: { ...sessionHeaders(user), 'content-type': contentType }, payload: body });
+    await exec('text2wave', [
+      '-eval',
+      '(voice_cmu_us_slt_arctic_hts)',
+      path.join(work.dir, 's.txt'),
+      '-o',
+      path.join(work.dir, 's.wav'),
+    ]);
+    await exec('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      path.join(work.dir, 's.wav'),
+      '-af',
+      'asetrate=16000*0.8,aresample=16000',
+      path.join(work.dir, 'low.wav'),
+    ]);
+    const { body, contentType } = multipartBody([
+      {
+        name: 'file',
+        filename: 'me.wav',
+        contentType: 'audio/wav',
+        data: await readFile(path.join(work.dir, 'low.wav')),
+      },
+    ]);
+    const up = await server.app.inject({
+      method: 'POST',
+      url: '/api/svcloom/media/upload',
+      headers: { ...sessionHeaders(user), 'content-type': contentType },
+      payload: body,
+    });
     expect(up.statusCode).toBe(201);
-    const status = (await server.app.inject({ url: '/api/svcloom/voice/status', headers: sessionHeaders(user) })).json().data;
+    const status = (await server.app.inject({ url: '/api/svcloom/voice/status', headers: sessionHeaders(user) })).json()
+      .data;
     expect(status).toMatchObject({ samples: 1, voice: { style: 'matched', baseVoice: 'cmu_us_slt_arctic_hts' } });
     expect(status.medianPitchHz).toBeLessThan(status.basePitchHz);
     expect(status.voice.pitchFactor).toBeLessThan(0.95);
@@ -96,11 +141,25 @@ describe('voice', () => {
 
 describe('avatar', () => {
   it('renders an MP4 (H.264 + AAC) of the requested duration from an uploaded photo', async () => {
-    const photo = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#aa5533' } }).jpeg().toBuffer();
-    const { body, contentType } = multipartBody([{ name: 'file', filename: 'me.jpg', contentType: 'image/jpeg', data: photo }]);
-    const up = await server.app.inject({ method: 'POST', url: '/api/svcloom/media/upload', headers: { ...sessionHeaders(user), 'content-type': contentType }, payload: body });
+    const photo = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#aa5533' } })
+      .jpeg()
+      .toBuffer();
+    const { body, contentType } = multipartBody([
+      { name: 'file', filename: 'me.jpg', contentType: 'image/jpeg', data: photo },
+    ]);
+    const up = await server.app.inject({
+      method: 'POST',
+      url: '/api/svcloom/media/upload',
+      headers: { ...sessionHeaders(user), 'content-type': contentType },
+      payload: body,
+    });
     const photoId = up.json().data.id as string;
-    const res = await post(user, '/api/svcloom/avatar/generate', { photoUrl: photoId, text: SENTENCE, style: 'stylized', durationSeconds: 6 });
+    const res = await post(user, '/api/svcloom/avatar/generate', {
+      photoUrl: photoId,
+      text: SENTENCE,
+      style: 'stylized',
+      durationSeconds: 6,
+    });
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
     expect(res.headers['content-type']).toBe('video/mp4');
     expect(Number(res.headers['x-credits-charged'])).toBe(6 * 2);
@@ -110,12 +169,31 @@ describe('avatar', () => {
   }, 120_000);
 
   it('refuses durations over 60 s, non-photos, unknown ids and private URLs', async () => {
-    expect((await post(user, '/api/svcloom/avatar/generate', { photoUrl: 'med_x', text: 'hi', durationSeconds: 61 })).json().error.code).toBe('VALIDATION_ERROR');
-    expect((await post(user, '/api/svcloom/avatar/generate', { photoUrl: 'med_01JD0000000000000000000000', text: 'hi', durationSeconds: 2 })).statusCode).toBe(404);
-    const priv = await post(user, '/api/svcloom/avatar/generate', { photoUrl: 'https://127.0.0.1/me.jpg', text: 'hi', durationSeconds: 2 });
+    expect(
+      (await post(user, '/api/svcloom/avatar/generate', { photoUrl: 'med_x', text: 'hi', durationSeconds: 61 })).json()
+        .error.code,
+    ).toBe('VALIDATION_ERROR');
+    expect(
+      (
+        await post(user, '/api/svcloom/avatar/generate', {
+          photoUrl: 'med_01JD0000000000000000000000',
+          text: 'hi',
+          durationSeconds: 2,
+        })
+      ).statusCode,
+    ).toBe(404);
+    const priv = await post(user, '/api/svcloom/avatar/generate', {
+      photoUrl: 'https://127.0.0.1/me.jpg',
+      text: 'hi',
+      durationSeconds: 2,
+    });
     expect(priv.statusCode).toBe(400);
     expect(priv.json().error.details[0].field).toBe('photoUrl');
-    const http = await post(user, '/api/svcloom/avatar/generate', { photoUrl: 'http://example.com/me.jpg', text: 'hi', durationSeconds: 2 });
+    const http = await post(user, '/api/svcloom/avatar/generate', {
+      photoUrl: 'http://example.com/me.jpg',
+      text: 'hi',
+      durationSeconds: 2,
+    });
     expect(http.statusCode).toBe(400);
   });
 });

@@ -22,7 +22,11 @@ afterAll(async () => {
 });
 
 async function publicKey(name: string): Promise<{ id: string; key: string }> {
-  const created = await call(cluster.instances[0]!.url, cluster.key, 'POST', '/api/v1/api-keys', { name, tier: 'public', scopes: ['contracts:read'] });
+  const created = await call(cluster.instances[0]!.url, cluster.key, 'POST', '/api/v1/api-keys', {
+    name,
+    tier: 'public',
+    scopes: ['contracts:read'],
+  });
   expect(created.status).toBe(201);
   return { id: created.json.data.id, key: created.json.data.key };
 }
@@ -32,7 +36,11 @@ describe('three instances on one PostgreSQL and one Redis', () => {
     for (const i of cluster.instances) {
       const health = await call(i.url, undefined, 'GET', '/health');
       expect(health.status).toBe(200);
-      expect(health.json.data).toMatchObject({ status: 'ok', store: { engine: 'postgres', status: 'ok' }, limiter: { engine: 'redis', status: 'ok' } });
+      expect(health.json.data).toMatchObject({
+        status: 'ok',
+        store: { engine: 'postgres', status: 'ok' },
+        limiter: { engine: 'redis', status: 'ok' },
+      });
     }
   });
 
@@ -43,7 +51,9 @@ describe('three instances on one PostgreSQL and one Redis', () => {
     for (let round = 0; round < 13; round++) {
       answers.push(
         ...(await Promise.all(
-          Array.from({ length: 10 }, (_, j) => call(cluster.instances[(round * 10 + j) % 3]!.url, key, 'GET', '/api/v1/jurisdictions')),
+          Array.from({ length: 10 }, (_, j) =>
+            call(cluster.instances[(round * 10 + j) % 3]!.url, key, 'GET', '/api/v1/jurisdictions'),
+          ),
         )),
       );
     }
@@ -71,7 +81,10 @@ describe('three instances on one PostgreSQL and one Redis', () => {
     const revoked = await call(a!.url, cluster.key, 'DELETE', `/api/v1/api-keys/${id}`);
     expect(revoked.status).toBe(200);
     for (const other of [b!, c!]) {
-      const refused = await eventually(async () => (await call(other.url, key, 'GET', '/api/v1/jurisdictions')).status === 401, 1000);
+      const refused = await eventually(
+        async () => (await call(other.url, key, 'GET', '/api/v1/jurisdictions')).status === 401,
+        1000,
+      );
       expect(refused).toBe(true);
     }
     const last = await call(c!.url, key, 'GET', '/api/v1/jurisdictions');
@@ -90,12 +103,17 @@ describe('three instances on one PostgreSQL and one Redis', () => {
       // Meanwhile, cut this instance's connections (only this instance's: its own application_name).
       const cuts = (async () => {
         for (let i = 0; i < 10; i++) {
-          await cluster.admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [target.appName]);
+          await cluster.admin.query(
+            'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+            [target.appName],
+          );
           await new Promise((r) => setTimeout(r, 3));
         }
       })();
       const answers = await Promise.all(requests).catch((err: unknown) => {
-        throw new Error(`a request failed (${String(err)}); the instance ${target.child.exitCode === null ? 'runs' : `exited ${target.child.exitCode}`}: ${target.stderr().slice(-3000)}`);
+        throw new Error(
+          `a request failed (${String(err)}); the instance ${target.child.exitCode === null ? 'runs' : `exited ${target.child.exitCode}`}: ${target.stderr().slice(-3000)}`,
+        );
       });
       await cuts;
       for (const a of answers) {
@@ -112,14 +130,24 @@ describe('three instances on one PostgreSQL and one Redis', () => {
     expect(unavailable).toBeGreaterThan(0);
     expect([...statuses].every((s) => s === 201 || s === 503)).toBe(true);
     // No partial write: every account of the burst has its first key, and no key lacks its account.
-    const accounts = await cluster.admin.query(`SELECT id FROM "${cluster.schema}".c_accounts WHERE doc->>'name' LIKE $1`, [`${tag}-%`]);
+    const accounts = await cluster.admin.query(
+      `SELECT id FROM "${cluster.schema}".c_accounts WHERE doc->>'name' LIKE $1`,
+      [`${tag}-%`],
+    );
     const keys = await cluster.admin.query(`SELECT doc->>'ownerId' AS owner FROM "${cluster.schema}".c_api_keys`);
     const owners = new Set(keys.rows.map((r) => r.owner as string));
     for (const row of accounts.rows) expect(owners.has(row.id as string)).toBe(true);
-    const accountIds = new Set((await cluster.admin.query(`SELECT id FROM "${cluster.schema}".c_accounts`)).rows.map((r) => r.id as string));
+    const accountIds = new Set(
+      (await cluster.admin.query(`SELECT id FROM "${cluster.schema}".c_accounts`)).rows.map((r) => r.id as string),
+    );
     for (const owner of owners) expect(accountIds.has(owner)).toBe(true);
     // And the instance serves again by itself.
-    expect(await eventually(async () => (await call(target.url, cluster.key, 'GET', '/api/v1/api-keys')).status === 200, 5000)).toBe(true);
+    expect(
+      await eventually(
+        async () => (await call(target.url, cluster.key, 'GET', '/api/v1/api-keys')).status === 200,
+        5000,
+      ),
+    ).toBe(true);
   });
 
   it('answer 503 while Redis is down, report degraded, and resume by themselves when it is back', async () => {
@@ -137,12 +165,25 @@ describe('three instances on one PostgreSQL and one Redis', () => {
       expect(down.json.error.message).toMatch(/rate limiter/);
       const health = await call(d.url, undefined, 'GET', '/health');
       expect(health.status).toBe(200);
-      expect(health.json.data).toMatchObject({ status: 'degraded', store: { status: 'ok' }, limiter: { engine: 'redis', status: 'unavailable' } });
+      expect(health.json.data).toMatchObject({
+        status: 'degraded',
+        store: { status: 'ok' },
+        limiter: { engine: 'redis', status: 'unavailable' },
+      });
       // The process is still up, and the other instances (their own Redis) are unaffected.
       expect((await call(cluster.instances[0]!.url, key, 'GET', '/api/v1/jurisdictions')).status).toBe(200);
       engine = await startOwnRedis({ port });
-      expect(await eventually(async () => (await call(d.url, key, 'GET', '/api/v1/jurisdictions')).status === 200, 15_000, 200)).toBe(true);
-      expect((await call(d.url, undefined, 'GET', '/health')).json.data).toMatchObject({ status: 'ok', limiter: { status: 'ok' } });
+      expect(
+        await eventually(
+          async () => (await call(d.url, key, 'GET', '/api/v1/jurisdictions')).status === 200,
+          15_000,
+          200,
+        ),
+      ).toBe(true);
+      expect((await call(d.url, undefined, 'GET', '/health')).json.data).toMatchObject({
+        status: 'ok',
+        limiter: { status: 'ok' },
+      });
       expect(d.child.exitCode).toBeNull();
     } finally {
       await engine.stop();

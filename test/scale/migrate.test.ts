@@ -12,9 +12,13 @@ let admin: pg.Client;
 let data: Awaited<ReturnType<typeof tmpDir>>;
 const schemas: string[] = [];
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const clean: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) clean[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) clean[k] = v;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SVC_BIN, ...args], { env: { ...clean, SVC_DEV: '1', ...env } });
     let stdout = '';
@@ -46,7 +50,9 @@ describe('svc migrate', () => {
     const env = { SVC_DATABASE_URL: url, SVC_DATABASE_SCHEMA: schema };
     const first = await run(['migrate'], env);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(new RegExp(`Applied migrations? 1.* to schema "${schema}"; it is now at migration ${LATEST_VERSION}`));
+    expect(first.stdout).toMatch(
+      new RegExp(`Applied migrations? 1.* to schema "${schema}"; it is now at migration ${LATEST_VERSION}`),
+    );
     const again = await run(['migrate'], env);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/is up to date .*nothing to apply/);
@@ -59,7 +65,9 @@ describe('svc migrate', () => {
     schemas.push(schema);
     const env = { SVC_DATABASE_URL: url, SVC_DATABASE_SCHEMA: schema, SVC_MASTER_KEY: TEST_MASTER_KEY };
     expect((await run(['migrate'], env)).code).toBe(0);
-    await admin.query(`INSERT INTO "${schema}".svc_migrations (version, name) VALUES ($1, 'from the future')`, [LATEST_VERSION + 1]);
+    await admin.query(`INSERT INTO "${schema}".svc_migrations (version, name) VALUES ($1, 'from the future')`, [
+      LATEST_VERSION + 1,
+    ]);
     const migrate = await run(['migrate'], env);
     expect(migrate.code).not.toBe(0);
     expect(migrate.stderr).toMatch(/newer than this svc knows/);

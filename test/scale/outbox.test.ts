@@ -30,7 +30,11 @@ afterAll(async () => {
 describe('outbox with three instances', () => {
   it('delivers 1,000 events at least once while an instance is SIGKILLed; duplicates only for deliveries in flight at the kill', async () => {
     const [a, b, c] = cluster.instances;
-    const sub = await call(a!.url, cluster.key, 'POST', '/api/v1/webhooks/subscriptions', { url: receiver.url('/hook'), name: 'scale', events: ['api_key.created'] });
+    const sub = await call(a!.url, cluster.key, 'POST', '/api/v1/webhooks/subscriptions', {
+      url: receiver.url('/hook'),
+      name: 'scale',
+      events: ['api_key.created'],
+    });
     expect(sub.status).toBe(201);
     let made = 0;
     let killed = false;
@@ -41,8 +45,13 @@ describe('outbox with three instances', () => {
       while (made < EVENTS) {
         const n = made++;
         const list = targets();
-        const res = await call(list[n % list.length]!.url, cluster.key, 'POST', '/api/v1/api-keys', { name: `outbox-${n}`, tier: 'public', scopes: ['contracts:read'] }).catch(() => undefined);
-        if (res && res.status !== 201) refused.push({ status: res.status, code: res.json?.error?.code, retryAfter: res.headers.get('retry-after') });
+        const res = await call(list[n % list.length]!.url, cluster.key, 'POST', '/api/v1/api-keys', {
+          name: `outbox-${n}`,
+          tier: 'public',
+          scopes: ['contracts:read'],
+        }).catch(() => undefined);
+        if (res && res.status !== 201)
+          refused.push({ status: res.status, code: res.json?.error?.code, retryAfter: res.headers.get('retry-after') });
         if (!res || res.status !== 201) made--; // the killed instance's unanswered request, or a 503: try again
         if (!killed && made >= EVENTS * 0.4) {
           killed = true;
@@ -59,7 +68,9 @@ describe('outbox with three instances', () => {
     }
 
     const events = async () =>
-      (await cluster.admin.query(`SELECT id FROM "${cluster.schema}".c_events WHERE doc->>'type' = 'api_key.created'`)).rows.map((r) => r.id as string);
+      (
+        await cluster.admin.query(`SELECT id FROM "${cluster.schema}".c_events WHERE doc->>'type' = 'api_key.created'`)
+      ).rows.map((r) => r.id as string);
     const all = await events();
     expect(all.length).toBeGreaterThanOrEqual(EVENTS);
     const delivered = await eventually(() => all.every((id) => received.has(id)), 60_000, 200);
@@ -67,7 +78,11 @@ describe('outbox with three instances', () => {
 
     // Every delivery record ends succeeded (the last outcomes are written just after the receiver answered).
     const states = async () =>
-      (await cluster.admin.query(`SELECT doc->>'state' AS state, count(*)::int AS n FROM "${cluster.schema}".c_deliveries GROUP BY 1`)).rows;
+      (
+        await cluster.admin.query(
+          `SELECT doc->>'state' AS state, count(*)::int AS n FROM "${cluster.schema}".c_deliveries GROUP BY 1`,
+        )
+      ).rows;
     await eventually(async () => (await states()).length === 1, 20_000, 200);
     expect(await states()).toEqual([{ state: 'succeeded', n: all.length }]);
 
@@ -75,15 +90,24 @@ describe('outbox with three instances', () => {
     // not end in a recorded success: interrupted (in flight at the kill, or its lease ran out on a loaded machine) or
     // timed out (the receiver answered too late).
     const rows = (
-      await cluster.admin.query(`SELECT doc->>'eventId' AS event, doc->'attempts' AS attempts FROM "${cluster.schema}".c_deliveries`)
-    ).rows as Array<{ event: string; attempts: Array<{ interrupted?: boolean; error: string | null; statusCode: number | null }> }>;
+      await cluster.admin.query(
+        `SELECT doc->>'eventId' AS event, doc->'attempts' AS attempts FROM "${cluster.schema}".c_deliveries`,
+      )
+    ).rows as Array<{
+      event: string;
+      attempts: Array<{ interrupted?: boolean; error: string | null; statusCode: number | null }>;
+    }>;
     const byEvent = new Map(rows.map((r) => [r.event, r.attempts]));
     const interrupted = new Set(rows.filter((r) => r.attempts.some((a) => a.interrupted)).map((r) => r.event));
     const duplicates = [...received].filter(([, n]) => n > 1).map(([id]) => id);
     for (const [id, n] of received) {
       const attempts = byEvent.get(id)!;
       expect(n).toBeLessThanOrEqual(attempts.length);
-      if (n > 1) expect(attempts.some((a) => a.interrupted || a.error !== null), `${id}: ${JSON.stringify(attempts)}`).toBe(true);
+      if (n > 1)
+        expect(
+          attempts.some((a) => a.interrupted || a.error !== null),
+          `${id}: ${JSON.stringify(attempts)}`,
+        ).toBe(true);
     }
     console.error(
       `outbox: ${all.length} events, ${duplicates.length} delivered more than once, ${interrupted.size} deliveries interrupted (in flight at the kill), ` +

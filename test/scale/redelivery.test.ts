@@ -41,7 +41,11 @@ afterAll(async () => {
 describe('webhook deliveries when an instance is SIGKILLed', () => {
   it('are re-sent only when they were in flight at the kill', async () => {
     const [a, b] = cluster.instances;
-    const sub = await call(a!.url, cluster.key, 'POST', '/api/v1/webhooks/subscriptions', { url: receiver.url('/hook'), name: 'redeliver', events: ['api_key.created'] });
+    const sub = await call(a!.url, cluster.key, 'POST', '/api/v1/webhooks/subscriptions', {
+      url: receiver.url('/hook'),
+      name: 'redeliver',
+      events: ['api_key.created'],
+    });
     expect(sub.status).toBe(201);
     // The backlog, written through the instance that stays up; both instances claim from it.
     const statuses: number[] = [];
@@ -50,7 +54,11 @@ describe('webhook deliveries when an instance is SIGKILLed', () => {
       Array.from({ length: 8 }, async () => {
         while (next < EVENTS) {
           const n = next++;
-          const res = await call(a!.url, cluster.key, 'POST', '/api/v1/api-keys', { name: `redeliver-${n}`, tier: 'public', scopes: ['contracts:read'] });
+          const res = await call(a!.url, cluster.key, 'POST', '/api/v1/api-keys', {
+            name: `redeliver-${n}`,
+            tier: 'public',
+            scopes: ['contracts:read'],
+          });
           statuses.push(res.status);
         }
       }),
@@ -64,18 +72,28 @@ describe('webhook deliveries when an instance is SIGKILLed', () => {
     await creating;
     expect(statuses.filter((s) => s !== 201)).toEqual([]);
 
-    const events = (await cluster.admin.query(`SELECT id FROM "${cluster.schema}".c_events WHERE doc->>'type' = 'api_key.created'`)).rows.map((r) => r.id as string);
+    const events = (
+      await cluster.admin.query(`SELECT id FROM "${cluster.schema}".c_events WHERE doc->>'type' = 'api_key.created'`)
+    ).rows.map((r) => r.id as string);
     expect(events).toHaveLength(EVENTS);
     const delivered = await eventually(() => events.every((id) => received.has(id)), 90_000, 200);
     expect(delivered, `${events.filter((id) => !received.has(id)).length} events never arrived`).toBe(true);
     const states = async () =>
-      (await cluster.admin.query(`SELECT doc->>'state' AS state, count(*)::int AS n FROM "${cluster.schema}".c_deliveries GROUP BY 1`)).rows;
+      (
+        await cluster.admin.query(
+          `SELECT doc->>'state' AS state, count(*)::int AS n FROM "${cluster.schema}".c_deliveries GROUP BY 1`,
+        )
+      ).rows;
     await eventually(async () => (await states()).length === 1, 20_000, 200);
     expect(await states()).toEqual([{ state: 'succeeded', n: EVENTS }]);
     // The backlog was real: much of it was still to be sent when the instance died.
     expect(EVENTS - atKill).toBeGreaterThan(4 * SLOTS_PER_SUBSCRIPTION);
 
-    const rows = (await cluster.admin.query(`SELECT doc->>'eventId' AS event, doc->'attempts' AS attempts FROM "${cluster.schema}".c_deliveries`)).rows as Array<{
+    const rows = (
+      await cluster.admin.query(
+        `SELECT doc->>'eventId' AS event, doc->'attempts' AS attempts FROM "${cluster.schema}".c_deliveries`,
+      )
+    ).rows as Array<{
       event: string;
       attempts: Array<{ interrupted?: boolean; error: string | null }>;
     }>;
@@ -89,7 +107,9 @@ describe('webhook deliveries when an instance is SIGKILLed', () => {
       `redelivery: ${EVENTS} events, ${atKill} requests before the kill, ${interrupted.length} deliveries taken over (interrupted), ` +
         `${duplicates.length} received twice, ${neverArrivedBefore.length} taken over before their request arrived`,
     );
-    console.error(`redelivery: arrivals of the taken-over deliveries, ms from the kill: ${interrupted.map(since).join(' ')}`);
+    console.error(
+      `redelivery: arrivals of the taken-over deliveries, ms from the kill: ${interrupted.map(since).join(' ')}`,
+    );
     // Re-sent only when the lease expired while the delivery was in flight: the instance that died had at most its
     // send slots' worth under lease (the previous code claimed 8 times as many ahead, and the survivor re-sent them all).
     expect(neverArrivedBefore.length).toBeLessThanOrEqual(SLOTS_PER_SUBSCRIPTION);

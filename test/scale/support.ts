@@ -39,7 +39,8 @@ export interface Cluster {
 
 function cleanEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
   return { ...env, SVC_DEV: '1', ...extra };
 }
 
@@ -129,10 +130,19 @@ export interface Answer {
   json: any;
 }
 
-export async function call(base: string, key: string | undefined, method: string, route: string, body?: unknown): Promise<Answer> {
+export async function call(
+  base: string,
+  key: string | undefined,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<Answer> {
   const res = await fetch(base + route, {
     method,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -168,7 +178,9 @@ export async function startWebhookCluster(
   const tls = makeCert();
   const caFile = path.join(certs.dir, 'ca.pem');
   writeFileSync(caFile, tls.cert);
-  const receiver = await startReceiver(tls, (req) => onEvent((JSON.parse(req.body) as { id: string }).id), { record: false });
+  const receiver = await startReceiver(tls, (req) => onEvent((JSON.parse(req.body) as { id: string }).id), {
+    record: false,
+  });
   const cluster = await startCluster(n, {
     SVC_WEBHOOK_ALLOW: '127.0.0.1',
     NODE_EXTRA_CA_CERTS: caFile,

@@ -97,7 +97,11 @@ export function describeStoreContract(name: string, open: OpenStore): void {
       it('stores the JSON form of what was put: undefined fields are dropped, dates become strings', async () => {
         const when = new Date('2030-01-02T03:04:05.678Z');
         await store.put('plain', { id: 'j', gone: undefined, when, list: [1, undefined, 3] } as unknown as Doc);
-        expect(await store.get('plain', 'j')).toEqual({ id: 'j', when: '2030-01-02T03:04:05.678Z', list: [1, null, 3] });
+        expect(await store.get('plain', 'j')).toEqual({
+          id: 'j',
+          when: '2030-01-02T03:04:05.678Z',
+          list: [1, null, 3],
+        });
       });
 
       it('hands out copies: changing a record put or read changes nothing stored', async () => {
@@ -117,7 +121,12 @@ export function describeStoreContract(name: string, open: OpenStore): void {
 
     describe('indexes', () => {
       it('finds by indexed fields in insertion order, and follows updates and deletions', async () => {
-        for (const [id, group] of [['i1', 'red'], ['i2', 'blue'], ['i3', 'red'], ['i4', 'red']] as const) {
+        for (const [id, group] of [
+          ['i1', 'red'],
+          ['i2', 'blue'],
+          ['i3', 'red'],
+          ['i4', 'red'],
+        ] as const) {
           await store.put<Item>('items', { id, group });
         }
         expect(ids(await store.findBy('items', 'group', 'red'))).toEqual(['i1', 'i3', 'i4']);
@@ -168,7 +177,12 @@ export function describeStoreContract(name: string, open: OpenStore): void {
             found: ids(await tx.findBy('items', 'group', 'even')),
           };
         });
-        expect(seen).toEqual({ before: ['u1', 'u3'], after: ['u5'], even: ['u0', 'u1', 'u2'], found: ['u0', 'u1', 'u2'] });
+        expect(seen).toEqual({
+          before: ['u1', 'u3'],
+          after: ['u5'],
+          even: ['u0', 'u1', 'u2'],
+          found: ['u0', 'u1', 'u2'],
+        });
         expect((await store.findBy('items', 'group', 'odd')).map((d) => d.id)).toEqual(['u5']);
       });
     });
@@ -239,7 +253,12 @@ export function describeStoreContract(name: string, open: OpenStore): void {
           await tx.put('plain', { id: 'a', v: 2 });
           await tx.put('plain', { id: 'b', v: 3 });
           const deleted = await tx.delete('plain', 'a');
-          return { deleted, a: await tx.get('plain', 'a'), b: await tx.get('plain', 'b'), all: ids(await tx.all('plain')) };
+          return {
+            deleted,
+            a: await tx.get('plain', 'a'),
+            b: await tx.get('plain', 'b'),
+            all: ids(await tx.all('plain')),
+          };
         });
         expect(seen).toEqual({ deleted: true, a: undefined, b: { id: 'b', v: 3 }, all: ['b'] });
       });
@@ -303,7 +322,8 @@ export function describeStoreContract(name: string, open: OpenStore): void {
           await tx.put('accounts', { id: 'a', owner: 'o', balance: 100 });
           await tx.put('accounts', { id: 'b', owner: 'o', balance: 100 });
         });
-        const balance = async (tx: Tx, id: string) => ((await tx.get<Doc & { balance: number }>('accounts', id))!).balance;
+        const balance = async (tx: Tx, id: string) =>
+          (await tx.get<Doc & { balance: number }>('accounts', id))!.balance;
         const transfer = (from: string, to: string, amount: number) =>
           store.transact(async (tx) => {
             const f = await balance(tx, from);
@@ -312,11 +332,14 @@ export function describeStoreContract(name: string, open: OpenStore): void {
             await tx.put('accounts', { id: to, owner: 'o', balance: t + amount });
           });
         const total = () =>
-          store.transact(async (tx) => {
-            let sum = 0;
-            for (const d of await tx.findBy<Doc & { balance: number }>('accounts', 'owner', 'o')) sum += d.balance;
-            return sum;
-          }, { readOnly: true });
+          store.transact(
+            async (tx) => {
+              let sum = 0;
+              for (const d of await tx.findBy<Doc & { balance: number }>('accounts', 'owner', 'o')) sum += d.balance;
+              return sum;
+            },
+            { readOnly: true },
+          );
         const work: Array<Promise<unknown>> = [];
         const totals: Array<Promise<number>> = [];
         for (let i = 0; i < 20; i++) {
@@ -333,14 +356,20 @@ export function describeStoreContract(name: string, open: OpenStore): void {
 
       it('runs readOnly transactions: they read committed data and refuse writes', async () => {
         await store.put<Item>('items', { id: 'r', group: 'g' });
-        const read = await store.transact(async (tx) => ({ r: await tx.get('items', 'r'), g: ids(await tx.findBy('items', 'group', 'g')) }), {
-          readOnly: true,
-        });
+        const read = await store.transact(
+          async (tx) => ({ r: await tx.get('items', 'r'), g: ids(await tx.findBy('items', 'group', 'g')) }),
+          {
+            readOnly: true,
+          },
+        );
         expect(read).toEqual({ r: { id: 'r', group: 'g' }, g: ['r'] });
         await expect(
-          store.transact(async (tx) => {
-            await tx.put('items', { id: 'w', group: 'g' });
-          }, { readOnly: true }),
+          store.transact(
+            async (tx) => {
+              await tx.put('items', { id: 'w', group: 'g' });
+            },
+            { readOnly: true },
+          ),
         ).rejects.toThrow();
         expect(await store.get('items', 'w')).toBeUndefined();
       });

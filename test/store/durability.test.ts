@@ -4,13 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from '
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  openLowdbStore,
-  StoreCorruptError,
-  StoreLockedError,
-  type Doc,
-  type Store,
-} from '../../src/store/index.js';
+import { openLowdbStore, StoreCorruptError, StoreLockedError, type Doc, type Store } from '../../src/store/index.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const writerScript = 'test/store/fixtures/writer.ts';
@@ -123,7 +117,9 @@ describe('durability: SIGKILL during writes', () => {
 });
 
 describe('durability: locking across processes', () => {
-  it('refuses a second process while the directory is open, and admits it after close', { timeout: 20_000 }, async () => {
+  it('refuses a second process while the directory is open, and admits it after close', {
+    timeout: 20_000,
+  }, async () => {
     const store = await open();
     await store.put('records', { id: 'r1' });
 
@@ -199,7 +195,10 @@ describe('durability: corrupt data file', () => {
     ['collections as an array', () => '{"format":"svc-store","version":1,"collections":[]}'],
     ['an unknown version', () => '{"format":"svc-store","version":99,"collections":{}}'],
     ['a collection that is not an object', () => '{"format":"svc-store","version":1,"collections":{"records":5}}'],
-    ['a record whose id does not match', () => '{"format":"svc-store","version":1,"collections":{"records":{"a":{"id":"b"}}}}'],
+    [
+      'a record whose id does not match',
+      () => '{"format":"svc-store","version":1,"collections":{"records":{"a":{"id":"b"}}}}',
+    ],
   ];
 
   it.each(cases)('refuses %s and leaves the file byte-for-byte untouched', async (_name, make) => {

@@ -39,7 +39,14 @@ beforeAll(async () => {
   schema = randomSchema('svc_faults');
   server = await startTestServer({ listen: false, config: { databaseUrl: url, databaseSchema: schema } });
   original = server.services.store;
-  strict = await openPostgresStore({ url, schema, indexes: STORE_INDEXES, maxAttempts: 1, applicationName: appName, poolSize: 4 });
+  strict = await openPostgresStore({
+    url,
+    schema,
+    indexes: STORE_INDEXES,
+    maxAttempts: 1,
+    applicationName: appName,
+    poolSize: 4,
+  });
   server.services.store = strict;
   holder = await client();
   watcher = await client();
@@ -80,7 +87,10 @@ async function lockRow(id: string): Promise<void> {
 /** The pid of this test's store backend waiting for a lock, once there is one. */
 async function waitingBackend(): Promise<number> {
   for (let i = 0; i < 400; i++) {
-    const res = await watcher.query(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [appName]);
+    const res = await watcher.query(
+      `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+      [appName],
+    );
     if (res.rows.length > 0) return res.rows[0].pid as number;
     await new Promise((r) => setTimeout(r, 25));
   }

@@ -41,7 +41,13 @@ afterAll(async () => {
 
 describe('a stalled PostgreSQL', () => {
   it('fails statements with StoreUnavailableError after the query timeout, writes nothing, and recovers', async () => {
-    const store = await openPostgresStore({ url: own.url, indexes: { items: [] }, queryTimeoutMs: 1000, queueTimeoutMs: 2000, connectTimeoutMs: 1000 });
+    const store = await openPostgresStore({
+      url: own.url,
+      indexes: { items: [] },
+      queryTimeoutMs: 1000,
+      queueTimeoutMs: 2000,
+      connectTimeoutMs: 1000,
+    });
     try {
       await store.put('items', { id: 'before', n: 1 });
       signalAll('SIGSTOP');
@@ -62,7 +68,10 @@ describe('a stalled PostgreSQL', () => {
       // Answers again by itself, and nothing of the failed transaction was written.
       let back = false;
       for (let i = 0; i < 50 && !back; i++) {
-        back = await store.get('items', 'before').then(() => true, () => false);
+        back = await store.get('items', 'before').then(
+          () => true,
+          () => false,
+        );
         if (!back) await new Promise((r) => setTimeout(r, 100));
       }
       expect(back).toBe(true);

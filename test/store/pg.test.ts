@@ -21,7 +21,9 @@ const schemas: string[] = [];
 const stores: Store[] = [];
 
 /** A store in a schema of its own (dropped after the file). */
-async function freshStore(extra: Partial<Parameters<typeof openPostgresStore>[0]> = {}): Promise<ClaimableStore & { stats: { retries: number } }> {
+async function freshStore(
+  extra: Partial<Parameters<typeof openPostgresStore>[0]> = {},
+): Promise<ClaimableStore & { stats: { retries: number } }> {
   const schema = extra.schema ?? randomSchema();
   if (!schemas.includes(schema)) schemas.push(schema);
   const store = await openPostgresStore({ url, schema, indexes: INDEXES, ...extra });
@@ -69,11 +71,15 @@ describe('migrations', () => {
     const store = await freshStore();
     const schema = schemas[schemas.length - 1]!;
     await store.put('users', { id: 'keep', email: 'k@x' });
-    await admin.query(`INSERT INTO "${schema}".svc_migrations (version, name) VALUES ($1, 'from the future')`, [LATEST_VERSION + 1]);
+    await admin.query(`INSERT INTO "${schema}".svc_migrations (version, name) VALUES ($1, 'from the future')`, [
+      LATEST_VERSION + 1,
+    ]);
     await expect(openPostgresStore({ url, schema, indexes: INDEXES })).rejects.toThrow(SchemaTooNewError);
     await expect(openPostgresStore({ url, schema, indexes: INDEXES })).rejects.toThrow(/newer than this svc knows/);
     await expect(migrate(url, schema)).rejects.toThrow(SchemaTooNewError);
-    const rows = await admin.query(`SELECT count(*)::int AS n FROM "${schema}".svc_migrations WHERE version = $1`, [LATEST_VERSION + 1]);
+    const rows = await admin.query(`SELECT count(*)::int AS n FROM "${schema}".svc_migrations WHERE version = $1`, [
+      LATEST_VERSION + 1,
+    ]);
     expect(rows.rows[0].n).toBe(1);
     expect(await store.get('users', 'keep')).toEqual({ id: 'keep', email: 'k@x' });
   });
@@ -126,11 +132,21 @@ describe('records', () => {
   });
 
   it('refuses text jsonb cannot hold with an UnstorableTextError naming the record and the field, in a transaction too', async () => {
-    const caught = async (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+    const caught = async (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     const nul = await caught(store.put('misc', { id: 'u1', meta: { tags: ['ok', 'x\u0000'] } }));
     expect(nul).toBeInstanceOf(UnstorableTextError);
     expect(nul).not.toBeInstanceOf(TypeError);
-    expect(nul).toMatchObject({ name: 'UnstorableTextError', collection: 'misc', id: 'u1', field: 'meta.tags.1', problem: 'nul' });
+    expect(nul).toMatchObject({
+      name: 'UnstorableTextError',
+      collection: 'misc',
+      id: 'u1',
+      field: 'meta.tags.1',
+      problem: 'nul',
+    });
     expect((nul as Error).message).not.toContain('x\u0000');
     const lone = await caught(store.put('misc', { id: 'u2', ok: '😀', deep: [{ text: 'x\udc00' }] }));
     expect(lone).toMatchObject({ name: 'UnstorableTextError', id: 'u2', field: 'deep.0.text', problem: 'surrogate' });
@@ -147,8 +163,16 @@ describe('records', () => {
     for (const id of ['u1', 'u2', 'u3', 'u4', 'u5']) expect(await store.get('misc', id)).toBeUndefined();
     // A claim whose `set` holds such text: refused the same way, the claimed record unchanged.
     await store.put('deliveries', { id: 'd1', state: 'pending' });
-    const claim = await caught(store.claim('deliveries', { field: 'state', value: 'pending', limit: 1, set: { note: 'a\u0000' } }));
-    expect(claim).toMatchObject({ name: 'UnstorableTextError', collection: 'deliveries', id: undefined, field: 'note', problem: 'nul' });
+    const claim = await caught(
+      store.claim('deliveries', { field: 'state', value: 'pending', limit: 1, set: { note: 'a\u0000' } }),
+    );
+    expect(claim).toMatchObject({
+      name: 'UnstorableTextError',
+      collection: 'deliveries',
+      id: undefined,
+      field: 'note',
+      problem: 'nul',
+    });
     expect(await store.get('deliveries', 'd1')).toEqual({ id: 'd1', state: 'pending' });
   });
 
@@ -161,30 +185,36 @@ describe('records', () => {
     expect((await store.all('ordered')).map((d) => d.id)).toEqual(['a', 'b', 'c']);
   });
 
-  it('scan pages through many records in order and sees its own transaction\'s writes', async () => {
+  it("scan pages through many records in order and sees its own transaction's writes", async () => {
     const ids = Array.from({ length: 450 }, (_, i) => `r${String(i).padStart(3, '0')}`);
     await store.transact(async (tx) => {
       for (const id of ids) await tx.put('big', { id, v: 0 });
     });
-    const seen = await store.transact(async (tx) => {
-      await tx.put('big', { id: 'r300', v: 'changed' });
-      await tx.delete('big', 'r301');
-      await tx.put('big', { id: 'zz-new', v: 1 });
-      const out: Doc[] = [];
-      for await (const d of tx.scan('big')) out.push(d);
-      return out;
-    }, { readOnly: false });
+    const seen = await store.transact(
+      async (tx) => {
+        await tx.put('big', { id: 'r300', v: 'changed' });
+        await tx.delete('big', 'r301');
+        await tx.put('big', { id: 'zz-new', v: 1 });
+        const out: Doc[] = [];
+        for await (const d of tx.scan('big')) out.push(d);
+        return out;
+      },
+      { readOnly: false },
+    );
     expect(seen.map((d) => d.id)).toEqual([...ids.filter((id) => id !== 'r301'), 'zz-new']);
     expect(seen.find((d) => d.id === 'r300')?.v).toBe('changed');
     // Stopping early: only what was read.
-    const firstTwo = await store.transact(async (tx) => {
-      const out: string[] = [];
-      for await (const d of tx.scan('big')) {
-        out.push(d.id);
-        if (out.length === 2) break;
-      }
-      return out;
-    }, { readOnly: true });
+    const firstTwo = await store.transact(
+      async (tx) => {
+        const out: string[] = [];
+        for await (const d of tx.scan('big')) {
+          out.push(d.id);
+          if (out.length === 2) break;
+        }
+        return out;
+      },
+      { readOnly: true },
+    );
     expect(firstTwo).toEqual(['r000', 'r001']);
   });
 
@@ -217,7 +247,9 @@ describe('records', () => {
     await client.connect();
     try {
       await client.query('SET enable_seqscan = off');
-      const plan = await client.query(`EXPLAIN SELECT doc FROM "${schema}"."${tableNameFor('users')}" WHERE doc -> 'email' = '"x@x"'::jsonb ORDER BY seq`);
+      const plan = await client.query(
+        `EXPLAIN SELECT doc FROM "${schema}"."${tableNameFor('users')}" WHERE doc -> 'email' = '"x@x"'::jsonb ORDER BY seq`,
+      );
       const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(text).toMatch(/Index|Bitmap/);
       expect(text).toContain(`${tableNameFor('users')}_i_`);
@@ -233,7 +265,9 @@ describe('records', () => {
     await expect(before.findBy('people', 'city', 'Lyon')).rejects.toThrow(/not indexed/);
     const after = await freshStore({ schema, indexes: { people: ['email', 'city'] } });
     expect(await after.findBy('people', 'city', 'Lyon')).toEqual([{ id: 'p1', email: 'e@x', city: 'Lyon' }]);
-    const rows = await admin.query(`SELECT field FROM "${schema}".svc_indexes WHERE collection = 'people' ORDER BY field`);
+    const rows = await admin.query(
+      `SELECT field FROM "${schema}".svc_indexes WHERE collection = 'people' ORDER BY field`,
+    );
     expect(rows.rows.map((r) => r.field)).toEqual(['city', 'email']);
   });
 
@@ -317,7 +351,9 @@ describe('transactions', () => {
   });
 
   it('read-only transactions refuse writes', async () => {
-    await expect(store.transact((tx) => tx.put('users', { id: 'ro' }), { readOnly: true })).rejects.toThrow(/read-only/);
+    await expect(store.transact((tx) => tx.put('users', { id: 'ro' }), { readOnly: true })).rejects.toThrow(
+      /read-only/,
+    );
     expect(await store.get('users', 'ro')).toBeUndefined();
   });
 
@@ -350,7 +386,9 @@ describe('transactions', () => {
     await new Promise((r) => setTimeout(r, 100));
     let ok: unknown;
     for (let i = 0; i < 3 && ok === undefined; i++) {
-      ok = await s.get('users', 'before').catch((err: unknown) => (err instanceof StoreUnavailableError ? undefined : Promise.reject(err)));
+      ok = await s
+        .get('users', 'before')
+        .catch((err: unknown) => (err instanceof StoreUnavailableError ? undefined : Promise.reject(err)));
     }
     expect(ok).toEqual({ id: 'before', email: 'b@x' });
     await s.put('users', { id: 'after', email: 'a@x' });
@@ -360,9 +398,13 @@ describe('transactions', () => {
   it('a database that cannot be reached rejects with StoreUnavailableError', async () => {
     const port = await freePort();
     const started = Date.now();
-    await expect(openPostgresStore({ url: `postgres://postgres@127.0.0.1:${port}/test`, schema: randomSchema(), connectTimeoutMs: 1000 })).rejects.toThrow(
-      StoreUnavailableError,
-    );
+    await expect(
+      openPostgresStore({
+        url: `postgres://postgres@127.0.0.1:${port}/test`,
+        schema: randomSchema(),
+        connectTimeoutMs: 1000,
+      }),
+    ).rejects.toThrow(StoreUnavailableError);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
@@ -380,9 +422,16 @@ describe('claim (FOR UPDATE SKIP LOCKED)', () => {
 
   it('concurrent claimers never get the same record, and together get every due one', async () => {
     await store.transact(async (tx) => {
-      for (let i = 0; i < 300; i++) await tx.put<Delivery>('deliveries', { id: `d${i}`, state: 'pending', nextAttemptAt: i % 10 === 0 ? null : 1000 });
-      for (let i = 0; i < 20; i++) await tx.put<Delivery>('deliveries', { id: `later${i}`, state: 'pending', nextAttemptAt: 5000 });
-      for (let i = 0; i < 20; i++) await tx.put<Delivery>('deliveries', { id: `done${i}`, state: 'succeeded', nextAttemptAt: null });
+      for (let i = 0; i < 300; i++)
+        await tx.put<Delivery>('deliveries', {
+          id: `d${i}`,
+          state: 'pending',
+          nextAttemptAt: i % 10 === 0 ? null : 1000,
+        });
+      for (let i = 0; i < 20; i++)
+        await tx.put<Delivery>('deliveries', { id: `later${i}`, state: 'pending', nextAttemptAt: 5000 });
+      for (let i = 0; i < 20; i++)
+        await tx.put<Delivery>('deliveries', { id: `done${i}`, state: 'succeeded', nextAttemptAt: null });
     });
     const claimer = async (owner: string): Promise<string[]> => {
       const got: string[] = [];
@@ -416,15 +465,25 @@ describe('claim (FOR UPDATE SKIP LOCKED)', () => {
 
   it('a claimer skips the records another holds instead of waiting for them', async () => {
     await store.transact(async (tx) => {
-      for (let i = 0; i < 6; i++) await tx.put<Delivery>('deliveries', { id: `s${i}`, state: 'queued', nextAttemptAt: 0 });
+      for (let i = 0; i < 6; i++)
+        await tx.put<Delivery>('deliveries', { id: `s${i}`, state: 'queued', nextAttemptAt: 0 });
     });
     let second: Delivery[] = [];
-    const first = await store.claimWith<Delivery, string[]>('deliveries', { field: 'state', value: 'queued', limit: 3 }, async (tx, claimed) => {
-      // While these three are locked, another claimer gets the other three at once.
-      second = await store.claim<Delivery>('deliveries', { field: 'state', value: 'queued', limit: 10, set: { state: 'taken-by-2' } });
-      for (const d of claimed) await tx.put('deliveries', { ...d, state: 'taken-by-1' });
-      return claimed.map((d) => d.id);
-    });
+    const first = await store.claimWith<Delivery, string[]>(
+      'deliveries',
+      { field: 'state', value: 'queued', limit: 3 },
+      async (tx, claimed) => {
+        // While these three are locked, another claimer gets the other three at once.
+        second = await store.claim<Delivery>('deliveries', {
+          field: 'state',
+          value: 'queued',
+          limit: 10,
+          set: { state: 'taken-by-2' },
+        });
+        for (const d of claimed) await tx.put('deliveries', { ...d, state: 'taken-by-1' });
+        return claimed.map((d) => d.id);
+      },
+    );
     expect(first).toEqual(['s0', 's1', 's2']);
     expect(second.map((d) => d.id)).toEqual(['s3', 's4', 's5']);
     expect((await store.findBy('deliveries', 'state', 'taken-by-1')).map((d) => d.id)).toEqual(['s0', 's1', 's2']);
@@ -438,7 +497,12 @@ describe('claim (FOR UPDATE SKIP LOCKED)', () => {
         throw new Error('send failed');
       }),
     ).rejects.toThrow('send failed');
-    const again = await store.claim<Delivery>('deliveries', { field: 'state', value: 'xq', limit: 5, set: { state: 'ok' } });
+    const again = await store.claim<Delivery>('deliveries', {
+      field: 'state',
+      value: 'xq',
+      limit: 5,
+      set: { state: 'ok' },
+    });
     expect(again.map((d) => d.id)).toEqual(['x1']);
   });
 });

@@ -22,7 +22,11 @@ function writes(store: Store): number {
   return (store as unknown as { stats: { writes: number } }).stats.writes;
 }
 
-async function readDataFile(): Promise<{ format: string; version: number; collections: Record<string, Record<string, Doc>> }> {
+async function readDataFile(): Promise<{
+  format: string;
+  version: number;
+  collections: Record<string, Record<string, Doc>>;
+}> {
   return JSON.parse(await readFile(path.join(dir, 'svc.json'), 'utf8'));
 }
 
@@ -75,7 +79,9 @@ describe('lowdb store: CRUD', () => {
   it('validates records on put', async () => {
     const store = await open();
     await expect(store.put('users', { id: '' } as Doc)).rejects.toThrow(TypeError);
-    await expect(store.put('users', { name: 'no id' } as unknown as Doc)).rejects.toThrow(/id must be a non-empty string/);
+    await expect(store.put('users', { name: 'no id' } as unknown as Doc)).rejects.toThrow(
+      /id must be a non-empty string/,
+    );
     await expect(store.put('users', { id: 42 } as unknown as Doc)).rejects.toThrow(TypeError);
     await expect(store.put('users', null as unknown as Doc)).rejects.toThrow(TypeError);
     const cyclic: Doc = { id: 'c' };
@@ -256,10 +262,13 @@ describe('lowdb store: transactions', () => {
     const store = await open();
     await store.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
     await expect(
-      store.transact(async (tx) => {
-        expect(await tx.get('users', 'u1')).toMatchObject({ name: 'Ann' });
-        await tx.put('users', { id: 'u2', email: 'b@x', name: 'Bob' });
-      }, { readOnly: true }),
+      store.transact(
+        async (tx) => {
+          expect(await tx.get('users', 'u1')).toMatchObject({ name: 'Ann' });
+          await tx.put('users', { id: 'u2', email: 'b@x', name: 'Bob' });
+        },
+        { readOnly: true },
+      ),
     ).rejects.toThrow(/read-only transaction cannot write/);
     expect(await store.count('users')).toBe(1);
   });
@@ -269,7 +278,8 @@ describe('lowdb store: idsBy', () => {
   it("lists matching ids, with the transaction's own changes, and refuses an unindexed field", async () => {
     const store = await open();
     await store.transact(async (tx) => {
-      for (let i = 0; i < 4; i++) await tx.put('users', { id: `u${i}`, email: i % 2 ? 'odd@x' : 'even@x', name: `n${i}` });
+      for (let i = 0; i < 4; i++)
+        await tx.put('users', { id: `u${i}`, email: i % 2 ? 'odd@x' : 'even@x', name: `n${i}` });
     });
     const seen = await store.transact(async (tx) => {
       const before = (await tx.idsBy('users', 'email', 'odd@x')).sort();
@@ -378,9 +388,16 @@ describe('lowdb store: isolation', () => {
       fc.date({ noInvalidDate: true }),
     );
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 6 }), tie('node'), { maxKeys: 4 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(fc.string({ maxLength: 6 }), tie('node'), { maxKeys: 4 }),
+      ),
     })).node;
-    const record = fc.dictionary(fc.constantFrom('a', 'b', 'toJSON', '__proto__', 'constructor', 'x y'), value, { maxKeys: 4 });
+    const record = fc.dictionary(fc.constantFrom('a', 'b', 'toJSON', '__proto__', 'constructor', 'x y'), value, {
+      maxKeys: 4,
+    });
     const docs: Doc[] = fc.sample(record, { numRuns: 300, seed: 42 }).map((fields, i) => ({ ...fields, id: `r${i}` }));
     // Own "__proto__" keys, as JSON.parse makes them, and a toJSON method.
     docs.push({ id: 'proto', ...JSON.parse('{"__proto__":{"x":1}}') });

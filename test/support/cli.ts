@@ -47,7 +47,9 @@ export interface Served {
 /** Starts `svc serve` on a free port and resolves with its URL once it listens. */
 export function startServe(dataDir: string, env: Record<string, string> = {}): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, 'serve', '--port', '0', '--data-dir', dataDir], { env: cleanEnv(env) });
+    const child = spawn(process.execPath, [SVC_BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
+      env: cleanEnv(env),
+    });
     let stderr = '';
     const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
     child.stderr.on('data', (d) => {

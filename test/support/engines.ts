@@ -174,7 +174,13 @@ function track(child: ChildProcess, dir: string): () => Promise<void> {
     }));
 }
 
-async function waitFor(what: string, child: ChildProcess, output: () => string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+async function waitFor(
+  what: string,
+  child: ChildProcess,
+  output: () => string,
+  check: () => Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -213,21 +219,39 @@ export async function startOwnPostgres(): Promise<OwnEngine> {
   if (process.getuid?.() === 0) {
     const uid = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
     const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-    if (uid.status !== 0 || gid.status !== 0) throw new Error('running as root and there is no postgres user to run PostgreSQL as');
+    if (uid.status !== 0 || gid.status !== 0)
+      throw new Error('running as root and there is no postgres user to run PostgreSQL as');
     ids = { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
     chownSync(dir, ids.uid, ids.gid);
   }
-  const init = spawnSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
-    encoding: 'utf8',
-    cwd: dir,
-    ...ids,
-  });
+  const init = spawnSync(
+    path.join(bin, 'initdb'),
+    ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
+    {
+      encoding: 'utf8',
+      cwd: dir,
+      ...ids,
+    },
+  );
   if (init.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed: ${String(init.stderr || init.error?.message).slice(-800)}`);
   }
   const port = await freePort();
-  const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=200'];
+  const args = [
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'fsync=off',
+    '-c',
+    'max_connections=200',
+  ];
   const child = spawn(path.join(bin, 'postgres'), args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir, ...ids });
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
@@ -235,7 +259,12 @@ export async function startOwnPostgres(): Promise<OwnEngine> {
   const stop = track(child, dir);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   try {
-    await waitFor('postgres', child, () => output, () => postgresAnswers(url));
+    await waitFor(
+      'postgres',
+      child,
+      () => output,
+      () => postgresAnswers(url),
+    );
   } catch (err) {
     await stop();
     throw err;
@@ -247,9 +276,13 @@ export async function startOwnPostgres(): Promise<OwnEngine> {
 export async function startOwnRedis(opts: { port?: number } = {}): Promise<OwnEngine> {
   const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
@@ -257,7 +290,15 @@ export async function startOwnRedis(opts: { port?: number } = {}): Promise<OwnEn
   spawnError.catch(() => undefined);
   const stop = track(child, dir);
   try {
-    await Promise.race([spawnError, waitFor('redis-server', child, () => output, () => redisAnswers(port))]);
+    await Promise.race([
+      spawnError,
+      waitFor(
+        'redis-server',
+        child,
+        () => output,
+        () => redisAnswers(port),
+      ),
+    ]);
   } catch (err) {
     await stop();
     throw err;

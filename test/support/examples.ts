@@ -71,8 +71,18 @@ export const HEIRS_PLAN = {
 };
 
 /** Links a plan for the caller (key or session headers); its id and the heirs' shares and codes. */
-async function linkHeirsPlan(server: TestServer, headers: Record<string, string>, heirAccess: Record<string, unknown> = {}) {
-  const link = () => server.app.inject({ method: 'POST', url: '/api/v1/svcloom/heirs/plans', headers, payload: { plan: HEIRS_PLAN, heirAccess } });
+async function linkHeirsPlan(
+  server: TestServer,
+  headers: Record<string, string>,
+  heirAccess: Record<string, unknown> = {},
+) {
+  const link = () =>
+    server.app.inject({
+      method: 'POST',
+      url: '/api/v1/svcloom/heirs/plans',
+      headers,
+      payload: { plan: HEIRS_PLAN, heirAccess },
+    });
   let res = await link();
   if (res.statusCode === 409) {
     // The account links at most 20 plans (the harness links many): make room by unlinking the oldest.
@@ -124,7 +134,12 @@ function heldShare(server: TestServer, ownerKey: string): Promise<string> {
   if (!made) {
     made = (async () => {
       const headers = await grantorKey(server, ownerKey);
-      await server.app.inject({ method: 'POST', url: '/api/v1/svcloom/journal', headers, payload: { content: 'My childhood home had a fig tree by the door.' } });
+      await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/svcloom/journal',
+        headers,
+        payload: { content: 'My childhood home had a fig tree by the door.' },
+      });
       await server.app.inject({
         method: 'POST',
         url: '/api/v1/svcloom/questionnaire/childhood',
@@ -132,9 +147,19 @@ function heldShare(server: TestServer, ownerKey: string): Promise<string> {
         payload: { answers: [{ questionId: 'childhood.home', answer: 'A white house with a fig tree.' }] },
       });
       const { planId, codes } = await linkHeirsPlan(server, headers, { enabled: true, openAfterDays: 0 });
-      const claim = await server.app.inject({ method: 'POST', url: '/api/v1/svcloom/shared/claim', headers: { authorization: `Bearer ${ownerKey}` }, payload: { code: codes[0]!.code } });
+      const claim = await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/svcloom/shared/claim',
+        headers: { authorization: `Bearer ${ownerKey}` },
+        payload: { code: codes[0]!.code },
+      });
       if (claim.statusCode !== 200) throw new Error(`claim_memoir_share failed: ${claim.body}`);
-      const fired = await server.app.inject({ method: 'POST', url: `/api/v1/svcloom/heirs/plans/${planId}/events`, headers, payload: { type: 'deadman.triggered' } });
+      const fired = await server.app.inject({
+        method: 'POST',
+        url: `/api/v1/svcloom/heirs/plans/${planId}/events`,
+        headers,
+        payload: { type: 'deadman.triggered' },
+      });
       if (fired.statusCode !== 200) throw new Error(`report_deadman_event failed: ${fired.body}`);
       return codes[0]!.shareId;
     })();
@@ -143,31 +168,76 @@ function heldShare(server: TestServer, ownerKey: string): Promise<string> {
   return made;
 }
 
-const PLAN_VOLATILE = ['id', 'plan', 'codes', 'heirs', 'createdAt', 'updatedAt', 'eventId', 'share', 'shareId', 'claimedAt', 'lastEvent', 'triggeredAt'];
+const PLAN_VOLATILE = [
+  'id',
+  'plan',
+  'codes',
+  'heirs',
+  'createdAt',
+  'updatedAt',
+  'eventId',
+  'share',
+  'shareId',
+  'claimedAt',
+  'lastEvent',
+  'triggeredAt',
+];
 
 /** Inputs for the tools whose own `example` will not do here (records made per run, documented errors). */
 const OWN_INPUTS: Record<string, Example> = {
   // A JSON body is refused: the upload is a multipart form (test/memoir/upload-shapes.test.ts sends real ones).
   upload_memoir_media: { input: () => ({}), session: true, errorCode: 'UNSUPPORTED_MEDIA_TYPE' },
   // A new user's wallet is empty: the documented answer is 402, nothing synthesised is delivered.
-  synthesize_memoir_voice: { input: () => ({ text: 'I planted the apple tree the year your mother was born.' }), session: true, errorCode: 'INSUFFICIENT_CREDITS' },
+  synthesize_memoir_voice: {
+    input: () => ({ text: 'I planted the apple tree the year your mother was born.' }),
+    session: true,
+    errorCode: 'INSUFFICIENT_CREDITS',
+  },
   // The example's photo and share ids are placeholders nobody holds.
-  generate_memoir_avatar: { input: () => ({ photoUrl: 'med_01JD0000000000000000000000', text: 'Hello, my dears.', durationSeconds: 5 }), session: true, errorCode: 'NOT_FOUND' },
-  export_shared_memoir: { input: () => ({ shareId: 'shr_01JD000000000000000000000B', format: 'md' }), session: true, errorCode: 'NOT_FOUND' },
-  create_webhook: { input: () => ({ url: 'https://127.0.0.1:9/hooks', name: 'example', events: ['contract.generated', 'api_key.created'] }), volatile: WEBHOOK_VOLATILE },
+  generate_memoir_avatar: {
+    input: () => ({ photoUrl: 'med_01JD0000000000000000000000', text: 'Hello, my dears.', durationSeconds: 5 }),
+    session: true,
+    errorCode: 'NOT_FOUND',
+  },
+  export_shared_memoir: {
+    input: () => ({ shareId: 'shr_01JD000000000000000000000B', format: 'md' }),
+    session: true,
+    errorCode: 'NOT_FOUND',
+  },
+  create_webhook: {
+    input: () => ({
+      url: 'https://127.0.0.1:9/hooks',
+      name: 'example',
+      events: ['contract.generated', 'api_key.created'],
+    }),
+    volatile: WEBHOOK_VOLATILE,
+  },
   list_webhooks: { input: () => ({}), volatile: ['items'] },
-  update_webhook: { input: async (s, k) => ({ id: await ownWebhookId(s, k), events: ['*'], status: 'paused' }), volatile: WEBHOOK_VOLATILE },
+  update_webhook: {
+    input: async (s, k) => ({ id: await ownWebhookId(s, k), events: ['*'], status: 'paused' }),
+    volatile: WEBHOOK_VOLATILE,
+  },
   delete_webhook: { input: async (s, k) => ({ id: await ownWebhookId(s, k) }), volatile: WEBHOOK_VOLATILE },
   regenerate_webhook_secret: { input: async (s, k) => ({ id: await ownWebhookId(s, k) }), volatile: WEBHOOK_VOLATILE },
-  test_webhook: { input: async (s, k) => ({ id: await ownWebhookId(s, k) }), volatile: WEBHOOK_VOLATILE.concat(['error']) },
+  test_webhook: {
+    input: async (s, k) => ({ id: await ownWebhookId(s, k) }),
+    volatile: WEBHOOK_VOLATILE.concat(['error']),
+  },
   list_webhook_events: { input: () => ({ limit: 5 }), volatile: ['items', 'pagination'] },
   create_embed_session: {
     // The key needs an allowed origin first.
     input: async (s, k) => {
       const headers = { authorization: `Bearer ${k}` };
       const list = await s.app.inject({ method: 'GET', url: '/api/v1/api-keys?limit=100', headers });
-      const own = (list.json().data as Array<{ id: string; displayPrefix: string }>).find((r) => k.startsWith(r.displayPrefix))!;
-      await s.app.inject({ method: 'PATCH', url: `/api/v1/api-keys/${own.id}`, headers, payload: { allowedOrigins: ['https://partner.example'] } });
+      const own = (list.json().data as Array<{ id: string; displayPrefix: string }>).find((r) =>
+        k.startsWith(r.displayPrefix),
+      )!;
+      await s.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/api-keys/${own.id}`,
+        headers,
+        payload: { allowedOrigins: ['https://partner.example'] },
+      });
       return { origin: 'https://partner.example', ttlSeconds: 600 };
     },
     volatile: ['token', 'expiresAt', 'wizardPath'],
@@ -177,63 +247,151 @@ const OWN_INPUTS: Record<string, Example> = {
     volatile: ['secret'],
   },
   open_contract_wizard: {
-    input: () => ({ blockchain: 'evm', beneficiaries: [{ name: 'A', address: '0x52908400098527886E0F7030069857D2E4169EE7', percentage: 100 }] }),
+    input: () => ({
+      blockchain: 'evm',
+      beneficiaries: [{ name: 'A', address: '0x52908400098527886E0F7030069857D2E4169EE7', percentage: 100 }],
+    }),
   },
   create_api_key: {
     input: () => ({ name: 'example', scopes: ['contracts:read'], tier: 'public' }),
     volatile: ['id', 'key', 'displayPrefix', 'createdAt'],
   },
   list_api_keys: { input: () => ({ page: 1, limit: 100 }), volatile: ['items', 'pagination'] },
-  get_api_key: { input: async (s, k) => ({ id: await ownKeyId(s, k) }), volatile: ['id', 'displayPrefix', 'createdAt'] },
-  update_api_key: { input: async (s, k) => ({ id: await ownKeyId(s, k), name: 'renamed', ipWhitelist: ['127.0.0.1'] }), volatile: ['id', 'displayPrefix', 'createdAt'] },
-  revoke_api_key: { input: async (s, k) => ({ id: await ownKeyId(s, k) }), volatile: ['id', 'displayPrefix', 'createdAt', 'revokedAt'] },
-  create_account: { input: () => ({ name: 'Acme Estates', tier: 'partner', email: 'ops@acme.example' }), volatile: ACCOUNT_VOLATILE },
+  get_api_key: {
+    input: async (s, k) => ({ id: await ownKeyId(s, k) }),
+    volatile: ['id', 'displayPrefix', 'createdAt'],
+  },
+  update_api_key: {
+    input: async (s, k) => ({ id: await ownKeyId(s, k), name: 'renamed', ipWhitelist: ['127.0.0.1'] }),
+    volatile: ['id', 'displayPrefix', 'createdAt'],
+  },
+  revoke_api_key: {
+    input: async (s, k) => ({ id: await ownKeyId(s, k) }),
+    volatile: ['id', 'displayPrefix', 'createdAt', 'revokedAt'],
+  },
+  create_account: {
+    input: () => ({ name: 'Acme Estates', tier: 'partner', email: 'ops@acme.example' }),
+    volatile: ACCOUNT_VOLATILE,
+  },
   list_accounts: { input: () => ({ page: 1, limit: 5 }), volatile: ['items', 'pagination'] },
   get_account: { input: async (s, k) => ({ id: await newAccountId(s, k) }), volatile: ACCOUNT_VOLATILE },
-  update_account: { input: async (s, k) => ({ id: await newAccountId(s, k), name: 'Renamed Ltd' }), volatile: ACCOUNT_VOLATILE },
+  update_account: {
+    input: async (s, k) => ({ id: await newAccountId(s, k), name: 'Renamed Ltd' }),
+    volatile: ACCOUNT_VOLATILE,
+  },
   suspend_account: { input: async (s, k) => ({ id: await newAccountId(s, k) }), volatile: ACCOUNT_VOLATILE },
-  create_account_key: { input: async (s, k) => ({ id: await newAccountId(s, k), name: 'replacement', scopes: ['contracts'] }), volatile: ACCOUNT_VOLATILE.concat(['ownerId']) },
-  register: { input: () => ({ email: uniqueEmail('example'), password: PASSWORD, name: 'Example User' }), volatile: SESSION_VOLATILE },
-  login: { input: async (s) => ({ email: (await registerUser(s.app, { password: PASSWORD })).email, password: PASSWORD }), volatile: SESSION_VOLATILE },
+  create_account_key: {
+    input: async (s, k) => ({ id: await newAccountId(s, k), name: 'replacement', scopes: ['contracts'] }),
+    volatile: ACCOUNT_VOLATILE.concat(['ownerId']),
+  },
+  register: {
+    input: () => ({ email: uniqueEmail('example'), password: PASSWORD, name: 'Example User' }),
+    volatile: SESSION_VOLATILE,
+  },
+  login: {
+    input: async (s) => ({ email: (await registerUser(s.app, { password: PASSWORD })).email, password: PASSWORD }),
+    volatile: SESSION_VOLATILE,
+  },
   get_session: { input: () => ({}), session: true, volatile: SESSION_VOLATILE },
-  change_password: { input: () => ({ currentPassword: PASSWORD, newPassword: 'an even longer passphrase' }), session: true, volatile: SESSION_VOLATILE },
+  change_password: {
+    input: () => ({ currentPassword: PASSWORD, newPassword: 'an even longer passphrase' }),
+    session: true,
+    volatile: SESSION_VOLATILE,
+  },
   generate_legal_document: { input: () => ({ jurisdiction: 'us-ca' }), errorCode: 'NOT_IMPLEMENTED' },
   list_legal_templates: { input: () => ({ jurisdiction: 'us-ca' }), errorCode: 'NOT_IMPLEMENTED' },
   sign_legal_document: { input: () => ({ id: 'doc_1' }), errorCode: 'NOT_IMPLEMENTED' },
   // Memoir: REST-only routes run with a session; media ids need an upload (multipart, test/memoir/media.test.ts), so they show the 404.
-  create_journal_entry: { input: () => ({ content: 'My mother baked bread every Sunday in Lisbon.', mood: 'nostalgic' }), volatile: ['entry', 'character'] },
-  answer_questionnaire: { input: () => ({ category: 'childhood', answers: [{ questionId: 'childhood.home', answer: 'A white house by the river.' }] }), volatile: ['questions'] },
+  create_journal_entry: {
+    input: () => ({ content: 'My mother baked bread every Sunday in Lisbon.', mood: 'nostalgic' }),
+    volatile: ['entry', 'character'],
+  },
+  answer_questionnaire: {
+    input: () => ({
+      category: 'childhood',
+      answers: [{ questionId: 'childhood.home', answer: 'A white house by the river.' }],
+    }),
+    volatile: ['questions'],
+  },
   memoir_chat: { input: () => ({ message: 'What was your childhood home like?' }), volatile: ['message', 'reply'] },
   list_memoir_media: { input: () => ({}), session: true },
-  delete_memoir_media: { input: () => ({ id: 'med_01JD0000000000000000000000' }), session: true, errorCode: 'NOT_FOUND' },
-  get_memoir_media_inference: { input: () => ({ id: 'med_01JD0000000000000000000000' }), session: true, errorCode: 'NOT_FOUND' },
+  delete_memoir_media: {
+    input: () => ({ id: 'med_01JD0000000000000000000000' }),
+    session: true,
+    errorCode: 'NOT_FOUND',
+  },
+  get_memoir_media_inference: {
+    input: () => ({ id: 'med_01JD0000000000000000000000' }),
+    session: true,
+    errorCode: 'NOT_FOUND',
+  },
   // Heirs' access: the owner's side on the key's own plans, the heir's side on a share the key's account holds.
   link_memoir_plan: { input: () => ({ plan: HEIRS_PLAN, heirAccess: { enabled: true } }), volatile: PLAN_VOLATILE },
   list_memoir_plans: { input: () => ({}) },
-  update_memoir_plan: { input: async (server, key) => ({ planId: (await ownHeirsPlan(server, key)).planId, heirAccess: { accessDays: 30 } }), volatile: PLAN_VOLATILE },
-  unlink_memoir_plan: { input: async (server, key) => ({ planId: (await linkHeirsPlan(server, { authorization: `Bearer ${key}` })).planId }) },
-  report_deadman_event: { input: async (server, key) => ({ planId: (await ownHeirsPlan(server, key)).planId, type: 'deadman.warning' }), volatile: PLAN_VOLATILE },
+  update_memoir_plan: {
+    input: async (server, key) => ({
+      planId: (await ownHeirsPlan(server, key)).planId,
+      heirAccess: { accessDays: 30 },
+    }),
+    volatile: PLAN_VOLATILE,
+  },
+  unlink_memoir_plan: {
+    input: async (server, key) => ({
+      planId: (await linkHeirsPlan(server, { authorization: `Bearer ${key}` })).planId,
+    }),
+  },
+  report_deadman_event: {
+    input: async (server, key) => ({ planId: (await ownHeirsPlan(server, key)).planId, type: 'deadman.warning' }),
+    volatile: PLAN_VOLATILE,
+  },
   list_memoir_shares: { input: () => ({}) },
-  revoke_memoir_share: { input: async (server, key) => ({ shareId: (await ownHeirsPlan(server, key)).codes[0]!.shareId }), volatile: ['shareId', 'planId', 'revokedAt', 'claimedAt'] },
-  reissue_memoir_share_code: { input: async (server, key) => ({ shareId: (await ownHeirsPlan(server, key)).codes[1]!.shareId }), volatile: ['share', 'code'] },
-  claim_memoir_share: { input: async (server, key) => ({ code: await freshShareCode(server, key) }), volatile: ['shareId', 'claimedAt'] },
+  revoke_memoir_share: {
+    input: async (server, key) => ({ shareId: (await ownHeirsPlan(server, key)).codes[0]!.shareId }),
+    volatile: ['shareId', 'planId', 'revokedAt', 'claimedAt'],
+  },
+  reissue_memoir_share_code: {
+    input: async (server, key) => ({ shareId: (await ownHeirsPlan(server, key)).codes[1]!.shareId }),
+    volatile: ['share', 'code'],
+  },
+  claim_memoir_share: {
+    input: async (server, key) => ({ code: await freshShareCode(server, key) }),
+    volatile: ['shareId', 'claimedAt'],
+  },
   list_held_memoir_shares: { input: () => ({}) },
   get_shared_memoir: { input: async (server, key) => ({ shareId: await heldShare(server, key) }) },
   list_shared_memoir_journal: { input: async (server, key) => ({ shareId: await heldShare(server, key), limit: 20 }) },
-  get_shared_memoir_questionnaire: { input: async (server, key) => ({ shareId: await heldShare(server, key), category: 'childhood' }) },
+  get_shared_memoir_questionnaire: {
+    input: async (server, key) => ({ shareId: await heldShare(server, key), category: 'childhood' }),
+  },
   get_shared_memoir_insights: { input: async (server, key) => ({ shareId: await heldShare(server, key) }) },
-  shared_memoir_chat: { input: async (server, key) => ({ shareId: await heldShare(server, key), message: 'What do you think of quantum computing?' }), volatile: ['message', 'reply'] },
+  shared_memoir_chat: {
+    input: async (server, key) => ({
+      shareId: await heldShare(server, key),
+      message: 'What do you think of quantum computing?',
+    }),
+    volatile: ['message', 'reply'],
+  },
   list_shared_memoir_chat: { input: async (server, key) => ({ shareId: await heldShare(server, key), limit: 20 }) },
   // The example server has no Stripe key: the documented answer is 503 PAYMENTS_NOT_CONFIGURED.
-  purchase_credits: { input: () => ({ packType: 'starter', successUrl: 'https://app.example/ok', cancelUrl: 'https://app.example/no' }), session: true, errorCode: 'PAYMENTS_NOT_CONFIGURED' },
-  grant_credits: { input: async (s, k) => ({ id: await newAccountId(s, k), amount: 100, reason: 'example grant' }), volatile: ['entry'] },
+  purchase_credits: {
+    input: () => ({ packType: 'starter', successUrl: 'https://app.example/ok', cancelUrl: 'https://app.example/no' }),
+    session: true,
+    errorCode: 'PAYMENTS_NOT_CONFIGURED',
+  },
+  grant_credits: {
+    input: async (s, k) => ({ id: await newAccountId(s, k), amount: 100, reason: 'example grant' }),
+    volatile: ['entry'],
+  },
 };
 
 /** A tool's own example, as the OpenAPI document shows it; session-only tools run with a session. */
 function ownExample(tool: AnyTool): Example | undefined {
   const example = tool.example;
   if (!example) return undefined;
-  return { input: () => structuredClone(example), ...((tool.principals ?? ['key']).includes('key') ? {} : { session: true }) };
+  return {
+    input: () => structuredClone(example),
+    ...((tool.principals ?? ['key']).includes('key') ? {} : { session: true }),
+  };
 }
 
 /** A known-good input for every tool: its entry in OWN_INPUTS, else its own example. */

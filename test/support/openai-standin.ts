@@ -45,20 +45,31 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
   let n = 0;
   const server: Server = createServer(async (req, res) => {
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
       return;
     }
-    const body = (await readJson(req)) as { model: string; stream?: boolean; messages: Array<{ role: string; content: unknown }> };
+    const body = (await readJson(req)) as {
+      model: string;
+      stream?: boolean;
+      messages: Array<{ role: string; content: unknown }>;
+    };
     const r: StandinRequest = {
       model: body.model,
       stream: body.stream === true,
-      messages: body.messages.map((m) => ({ role: m.role, content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) })),
+      messages: body.messages.map((m) => ({
+        role: m.role,
+        content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content),
+      })),
       authorization: req.headers.authorization,
     };
     requests.push(r);
     const status = failures.shift();
     if (status !== undefined) {
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'stand-in failure', type: 'server_error' } }));
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'stand-in failure', type: 'server_error' } }));
       return;
     }
     const text = queue.shift() ?? fallback(r);
@@ -73,14 +84,20 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
           created,
           model: r.model,
           choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 10, completion_tokens: text.split(/\s+/).length, total_tokens: 10 + text.split(/\s+/).length },
+          usage: {
+            prompt_tokens: 10,
+            completion_tokens: text.split(/\s+/).length,
+            total_tokens: 10 + text.split(/\s+/).length,
+          },
         }),
       );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const send = (delta: Record<string, unknown>, finish: string | null) =>
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: r.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: r.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+      );
     send({ role: 'assistant', content: '' }, null);
     // Word by word, as a real server streams tokens.
     for (const piece of text.match(/\S+\s*/g) ?? []) send({ content: piece }, null);

@@ -4,12 +4,16 @@ import type { AnyTool } from '../../src/tools/define.js';
 function encodePathValue(text: string): string {
   let out = '';
   // The string iterator keeps surrogate pairs together and yields a lone surrogate on its own.
-  for (const ch of text) out += ch.length === 1 && ch >= '\ud800' && ch <= '\udfff' ? '%ED%A0%80' : encodeURIComponent(ch);
+  for (const ch of text)
+    out += ch.length === 1 && ch >= '\ud800' && ch <= '\udfff' ? '%ED%A0%80' : encodeURIComponent(ch);
   return out;
 }
 
 /** The REST request (method, URL, body) that carries a tool input, per the tool's REST mapping. */
-export function restRequest(tool: AnyTool, input: Record<string, unknown>): { method: AnyTool['rest']['method']; url: string; payload?: Record<string, unknown> } {
+export function restRequest(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+): { method: AnyTool['rest']['method']; url: string; payload?: Record<string, unknown> } {
   let url = '/api/v1' + tool.rest.path;
   const rest = { ...input };
   for (const m of tool.rest.path.matchAll(/:([A-Za-z_]+)/g)) {
@@ -17,6 +21,7 @@ export function restRequest(tool: AnyTool, input: Record<string, unknown>): { me
     delete rest[m[1]!];
   }
   const query = tool.rest.method === 'GET' || tool.rest.method === 'DELETE';
-  if (query && Object.keys(rest).length) url += '?' + new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)])).toString();
+  if (query && Object.keys(rest).length)
+    url += '?' + new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)])).toString();
   return { method: tool.rest.method, url, ...(query ? {} : { payload: rest }) };
 }

@@ -73,7 +73,21 @@ const ODD_STRINGS = [
   'x'.repeat(5000),
 ];
 
-const WRONG_VALUES: unknown[] = [null, 0, -1, 1.5, -1e308, 2 ** 53 + 2, true, false, 'text', [], {}, [1, 'a'], { nested: { deeper: true } }];
+const WRONG_VALUES: unknown[] = [
+  null,
+  0,
+  -1,
+  1.5,
+  -1e308,
+  2 ** 53 + 2,
+  true,
+  false,
+  'text',
+  [],
+  {},
+  [1, 'a'],
+  { nested: { deeper: true } },
+];
 
 function deep(levels: number): unknown {
   let v: unknown = 'bottom';
@@ -101,15 +115,32 @@ export function objectVariants(schema: Schema, known?: Record<string, unknown>):
     const t = typeOf(prop);
     for (const wrong of WRONG_VALUES) {
       const wrongType = Array.isArray(wrong) ? 'array' : wrong === null ? 'null' : typeof wrong;
-      const same = wrongType === t || (t === 'integer' && wrongType === 'number' && Number.isInteger(wrong)) || (wrongType === 'number' && t === 'number');
+      const same =
+        wrongType === t ||
+        (t === 'integer' && wrongType === 'number' && Number.isInteger(wrong)) ||
+        (wrongType === 'number' && t === 'number');
       if (!same) out.push({ label: `${name}: ${JSON.stringify(wrong)}`, field: name, value: withField(name, wrong) });
     }
-    if (t === 'string') for (const odd of ODD_STRINGS) out.push({ label: `${name}: odd string ${JSON.stringify(odd.slice(0, 12))}`, field: name, value: withField(name, odd) });
+    if (t === 'string')
+      for (const odd of ODD_STRINGS)
+        out.push({
+          label: `${name}: odd string ${JSON.stringify(odd.slice(0, 12))}`,
+          field: name,
+          value: withField(name, odd),
+        });
     if (t === 'number' || t === 'integer') {
-      for (const n of [-1, 0, -0, 1e21, -1e21, 0.000001, 2 ** 31, -(2 ** 31), 1.5]) out.push({ label: `${name}: ${n}`, field: name, value: withField(name, n) });
+      for (const n of [-1, 0, -0, 1e21, -1e21, 0.000001, 2 ** 31, -(2 ** 31), 1.5])
+        out.push({ label: `${name}: ${n}`, field: name, value: withField(name, n) });
     }
     if (t === 'array') {
-      out.push({ label: `${name}: huge array`, field: name, value: withField(name, Array.from({ length: 100_000 }, (_, i) => i)) });
+      out.push({
+        label: `${name}: huge array`,
+        field: name,
+        value: withField(
+          name,
+          Array.from({ length: 100_000 }, (_, i) => i),
+        ),
+      });
       out.push({ label: `${name}: array of odd strings`, field: name, value: withField(name, ODD_STRINGS) });
       out.push({ label: `${name}: array of nulls`, field: name, value: withField(name, [null, null]) });
     }
@@ -120,9 +151,18 @@ export function objectVariants(schema: Schema, known?: Record<string, unknown>):
     }
   }
   out.push({ label: 'extra field', field: 'unexpectedField', value: { ...base, unexpectedField: 1 } });
-  out.push({ label: 'constructor field', field: 'constructor', value: { ...base, constructor: { prototype: { polluted: true } } } });
-  out.push({ label: 'many extra fields', field: '', value: { ...base, ...Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${i}`, i])) } });
-  for (const whole of [null, [], 'string', 42, true, deep(3000)]) out.push({ label: `whole body ${JSON.stringify(whole)?.slice(0, 20)}`, field: '', value: whole });
+  out.push({
+    label: 'constructor field',
+    field: 'constructor',
+    value: { ...base, constructor: { prototype: { polluted: true } } },
+  });
+  out.push({
+    label: 'many extra fields',
+    field: '',
+    value: { ...base, ...Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${i}`, i])) },
+  });
+  for (const whole of [null, [], 'string', 42, true, deep(3000)])
+    out.push({ label: `whole body ${JSON.stringify(whole)?.slice(0, 20)}`, field: '', value: whole });
   return out;
 }
 
@@ -140,15 +180,47 @@ export const RAW_BODIES: Array<{ label: string; contentType: string | undefined;
   { label: 'empty JSON body', contentType: 'application/json', body: '' },
   { label: 'text/plain', contentType: 'text/plain', body: '{}' },
   { label: 'form encoded', contentType: 'application/x-www-form-urlencoded', body: 'a=1&b=2' },
-  { label: 'multipart', contentType: 'multipart/form-data; boundary=x', body: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--' },
+  {
+    label: 'multipart',
+    contentType: 'multipart/form-data; boundary=x',
+    body: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--',
+  },
   { label: 'xml', contentType: 'application/xml', body: '<a>1</a>' },
   { label: 'json with charset latin1', contentType: 'application/json; charset=latin1', body: '{}' },
   { label: 'no content type', contentType: undefined, body: '{"a": 1}' },
-  { label: 'over the body limit', contentType: 'application/json', body: JSON.stringify({ blob: 'x'.repeat(1024 * 1024 + 10) }) },
+  {
+    label: 'over the body limit',
+    contentType: 'application/json',
+    body: JSON.stringify({ blob: 'x'.repeat(1024 * 1024 + 10) }),
+  },
 ];
 
 /** Odd values for path parameters (already URL-encoded where needed). */
-export const PATH_VALUES = ['..%2F..%2Fetc%2Fpasswd', '%00', '%ZZ', 'x'.repeat(3000), '%F0%9F%98%80', 'key_00000000000000000000000000', '-1', 'null', '%20', '%2F'];
+export const PATH_VALUES = [
+  '..%2F..%2Fetc%2Fpasswd',
+  '%00',
+  '%ZZ',
+  'x'.repeat(3000),
+  '%F0%9F%98%80',
+  'key_00000000000000000000000000',
+  '-1',
+  'null',
+  '%20',
+  '%2F',
+];
 
 /** Odd query strings. */
-export const QUERY_VALUES = ['page=-1', 'page=0', 'limit=0', 'limit=101', 'limit=1e3', 'page=NaN', 'page=1&page=2', 'limit=abc', 'page=99999999999999999999', 'cursor=%00', 'x=1', 'page[]=1'];
+export const QUERY_VALUES = [
+  'page=-1',
+  'page=0',
+  'limit=0',
+  'limit=101',
+  'limit=1e3',
+  'page=NaN',
+  'page=1&page=2',
+  'limit=abc',
+  'page=99999999999999999999',
+  'cursor=%00',
+  'x=1',
+  'page[]=1',
+];

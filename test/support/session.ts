@@ -27,15 +27,29 @@ export function sessionCookie(setCookie: string | string[] | undefined): string 
 }
 
 /** Registers a new user over REST (in-process) and returns their session. */
-export async function registerUser(app: FastifyInstance, opts: { email?: string; password?: string; name?: string } = {}): Promise<TestSession> {
+export async function registerUser(
+  app: FastifyInstance,
+  opts: { email?: string; password?: string; name?: string } = {},
+): Promise<TestSession> {
   const email = opts.email ?? uniqueEmail();
   const password = opts.password ?? 'correct horse battery staple';
-  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email, password, ...(opts.name ? { name: opts.name } : {}) } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: { email, password, ...(opts.name ? { name: opts.name } : {}) },
+  });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   const body = res.json();
   const cookie = sessionCookie(res.headers['set-cookie']);
   if (!cookie) throw new Error('register set no session cookie');
-  return { email, password, userId: body.data.user.id, accountId: body.data.account.id, cookie, csrf: body.data.csrfToken };
+  return {
+    email,
+    password,
+    userId: body.data.user.id,
+    accountId: body.data.account.id,
+    cookie,
+    csrf: body.data.csrfToken,
+  };
 }
 
 /** Headers of a request made with a session (and its CSRF token unless `csrf: false`). */

@@ -47,7 +47,12 @@ class StripeHttpError extends Error {
 const invalid = (message: string, param?: string, code = 'parameter_missing') =>
   new StripeHttpError(400, { type: 'invalid_request_error', code, message, ...(param ? { param } : {}) });
 const missing = (what: string, given: string) =>
-  new StripeHttpError(404, { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${given}'`, param: 'id' });
+  new StripeHttpError(404, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    message: `No such ${what}: '${given}'`,
+    param: 'id',
+  });
 
 export class StripeStandin {
   readonly requests: RecordedRequest[] = [];
@@ -64,7 +69,10 @@ export class StripeStandin {
   /** http://127.0.0.1:PORT once started. */
   url = '';
 
-  constructor(readonly secretKey = STANDIN_SECRET_KEY, readonly webhookSecret = STANDIN_WEBHOOK_SECRET) {}
+  constructor(
+    readonly secretKey = STANDIN_SECRET_KEY,
+    readonly webhookSecret = STANDIN_WEBHOOK_SECRET,
+  ) {}
 
   async start(): Promise<this> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
@@ -84,7 +92,9 @@ export class StripeStandin {
   /** Requests to one path pattern (e.g. `POST /v1/payment_intents`). */
   calls(methodAndPath: string): RecordedRequest[] {
     const [method, path] = methodAndPath.split(' ');
-    return this.requests.filter((r) => r.method === method && (path!.endsWith('*') ? r.path.startsWith(path!.slice(0, -1)) : r.path === path));
+    return this.requests.filter(
+      (r) => r.method === method && (path!.endsWith('*') ? r.path.startsWith(path!.slice(0, -1)) : r.path === path),
+    );
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -94,10 +104,20 @@ export class StripeStandin {
     const url = new URL(req.url ?? '/', 'http://standin');
     const body = (req.method === 'GET' ? qs.parse(url.search.slice(1)) : qs.parse(raw)) as Obj;
     const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
-    this.requests.push({ method: req.method ?? '', path: url.pathname, body, idempotencyKey, stripeVersion: req.headers['stripe-version'] as string | undefined });
+    this.requests.push({
+      method: req.method ?? '',
+      path: url.pathname,
+      body,
+      idempotencyKey,
+      stripeVersion: req.headers['stripe-version'] as string | undefined,
+    });
     if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
     const send = (status: number, payload: Obj) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req'), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) });
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        'request-id': id('req'),
+        ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+      });
       res.end(JSON.stringify(payload));
     };
     if (req.headers.authorization !== `Bearer ${this.secretKey}`) {
@@ -140,7 +160,10 @@ export class StripeStandin {
       if (method === 'GET' && b) return this.paymentIntents.get(b) ?? this.fail(missing('payment_intent', b));
     }
     if (a === 'charges' && method === 'GET' && b) return this.charges.get(b) ?? this.fail(missing('charge', b));
-    throw new StripeHttpError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
+    throw new StripeHttpError(404, {
+      type: 'invalid_request_error',
+      message: `Unrecognized request URL (${method}: ${path}).`,
+    });
   }
 
   private fail(err: StripeHttpError): never {
@@ -148,14 +171,23 @@ export class StripeStandin {
   }
 
   private createCustomer(body: Obj): Obj {
-    const customer = { id: id('cus'), object: 'customer', created: nowSeconds(), email: body.email ?? null, metadata: body.metadata ?? {}, livemode: false };
+    const customer = {
+      id: id('cus'),
+      object: 'customer',
+      created: nowSeconds(),
+      email: body.email ?? null,
+      metadata: body.metadata ?? {},
+      livemode: false,
+    };
     this.customers.set(customer.id, customer);
     return customer;
   }
 
   private createSession(body: Obj): Obj {
-    if (body.mode !== 'payment') throw invalid('This stand-in only supports mode=payment.', 'mode', 'parameter_invalid_string');
-    for (const field of ['success_url', 'cancel_url'] as const) if (!body[field]) throw invalid(`Missing required param: ${field}.`, field);
+    if (body.mode !== 'payment')
+      throw invalid('This stand-in only supports mode=payment.', 'mode', 'parameter_invalid_string');
+    for (const field of ['success_url', 'cancel_url'] as const)
+      if (!body[field]) throw invalid(`Missing required param: ${field}.`, field);
     const items = body.line_items as Obj[] | undefined;
     if (!Array.isArray(items) || items.length === 0) throw invalid('Missing required param: line_items.', 'line_items');
     let amount = 0;
@@ -163,9 +195,22 @@ export class StripeStandin {
     for (const item of items) {
       const unit = Number(item.price_data?.unit_amount);
       const quantity = Number(item.quantity ?? 1);
-      if (!Number.isInteger(unit) || unit <= 0) throw invalid('line_items[0][price_data][unit_amount] must be a positive integer.', 'line_items[0][price_data][unit_amount]', 'parameter_invalid_integer');
-      if (!item.price_data?.currency) throw invalid('Missing required param: line_items[0][price_data][currency].', 'line_items[0][price_data][currency]');
-      if (!item.price_data?.product_data?.name) throw invalid('Missing required param: line_items[0][price_data][product_data][name].', 'line_items[0][price_data][product_data][name]');
+      if (!Number.isInteger(unit) || unit <= 0)
+        throw invalid(
+          'line_items[0][price_data][unit_amount] must be a positive integer.',
+          'line_items[0][price_data][unit_amount]',
+          'parameter_invalid_integer',
+        );
+      if (!item.price_data?.currency)
+        throw invalid(
+          'Missing required param: line_items[0][price_data][currency].',
+          'line_items[0][price_data][currency]',
+        );
+      if (!item.price_data?.product_data?.name)
+        throw invalid(
+          'Missing required param: line_items[0][price_data][product_data][name].',
+          'line_items[0][price_data][product_data][name]',
+        );
       amount += unit * quantity;
       currency = item.price_data.currency;
     }
@@ -206,7 +251,12 @@ export class StripeStandin {
   private expireSession(sessionId: string): Obj {
     const session = this.sessions.get(sessionId);
     if (!session) throw missing('checkout.session', sessionId);
-    if (session.status !== 'open') throw invalid(`Only Checkout Sessions with a status of 'open' can be expired.`, undefined, 'checkout_session_not_open');
+    if (session.status !== 'open')
+      throw invalid(
+        `Only Checkout Sessions with a status of 'open' can be expired.`,
+        undefined,
+        'checkout_session_not_open',
+      );
     session.status = 'expired';
     session.url = null;
     return this.publicSession(session);
@@ -245,11 +295,19 @@ export class StripeStandin {
       case 'decline':
       case 'authentication_required': {
         const code = this.chargeOutcome === 'decline' ? 'card_declined' : 'authentication_required';
-        const message = code === 'card_declined' ? 'Your card was declined.' : 'This payment requires authentication by the customer.';
+        const message =
+          code === 'card_declined'
+            ? 'Your card was declined.'
+            : 'This payment requires authentication by the customer.';
         const charge = this.newCharge(pi, 'failed');
         pi.status = code === 'card_declined' ? 'requires_payment_method' : 'requires_action';
         pi.latest_charge = charge.id;
-        pi.last_payment_error = { type: 'card_error', code, decline_code: code === 'card_declined' ? 'generic_decline' : undefined, message };
+        pi.last_payment_error = {
+          type: 'card_error',
+          code,
+          decline_code: code === 'card_declined' ? 'generic_decline' : undefined,
+          message,
+        };
         throw new StripeHttpError(402, {
           type: 'card_error',
           code,
@@ -368,7 +426,11 @@ export class StripeStandin {
 
   /** The Stripe-Signature header for a payload, by the SDK's own test helper. */
   sign(payload: string, opts: { timestamp?: number; secret?: string } = {}): string {
-    return Stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? this.webhookSecret, ...(opts.timestamp !== undefined ? { timestamp: opts.timestamp } : {}) });
+    return Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: opts.secret ?? this.webhookSecret,
+      ...(opts.timestamp !== undefined ? { timestamp: opts.timestamp } : {}),
+    });
   }
 
   /**
@@ -381,7 +443,10 @@ export class StripeStandin {
     opts: { timestamp?: number; secret?: string; signature?: string | null; body?: string } = {},
   ): Promise<{ status: number; json: any }> {
     const payload = opts.body ?? JSON.stringify(event, null, 2);
-    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json; charset=utf-8',
+      'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+    };
     const signature = opts.signature === undefined ? this.sign(payload, opts) : opts.signature;
     if (signature !== null) headers['stripe-signature'] = signature;
     const res = await fetch(endpoint, { method: 'POST', headers, body: payload });

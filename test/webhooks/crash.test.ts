@@ -22,8 +22,13 @@ const KILL_AFTER = 300;
 // The child's maxConcurrent is 32 and claims run 8 ahead (default): at most 256 deliveries are claimed and unconfirmed.
 const MAX_IN_FLIGHT = 256;
 
-function startChild(dataDir: string, caFile: string): { child: ChildProcess; ready: Promise<void>; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, caFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+function startChild(
+  dataDir: string,
+  caFile: string,
+): { child: ChildProcess; ready: Promise<void>; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, caFile], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
@@ -76,7 +81,16 @@ describe.skipIf(!hasOpenssl())('webhook delivery survives SIGKILL', () => {
       for (let b = 0; b < EVENTS / 100; b++) {
         const ids = await store.transact(async (tx) => {
           const out: string[] = [];
-          for (let i = 0; i < 100; i++) out.push((await recordEvent(tx, { type: 'contract.generated', ownerId: 'own_crash', data: { n: b * 100 + i } }, systemClock)).id);
+          for (let i = 0; i < 100; i++)
+            out.push(
+              (
+                await recordEvent(
+                  tx,
+                  { type: 'contract.generated', ownerId: 'own_crash', data: { n: b * 100 + i } },
+                  systemClock,
+                )
+              ).id,
+            );
           return out;
         });
         expected.push(...ids);

@@ -11,7 +11,17 @@ import {
   type DispatcherOptions,
   type WebhookDeps,
 } from '../../src/webhooks/index.js';
-import { FakeTime, deps as makeDeps, hasOpenssl, makeCert, startReceiver, tempStore, testKeyring, type Handler, type Tls } from './helpers.js';
+import {
+  FakeTime,
+  deps as makeDeps,
+  hasOpenssl,
+  makeCert,
+  startReceiver,
+  tempStore,
+  testKeyring,
+  type Handler,
+  type Tls,
+} from './helpers.js';
 
 const OWNER = 'own_disp';
 
@@ -42,7 +52,17 @@ async function rig(handler: Handler, opts: Partial<DispatcherOptions> = {}): Pro
   const time = new FakeTime();
   const receiver = await startReceiver(tls, handler);
   const d = makeDeps(store, time.clock, { ca: tls.cert });
-  const dispatcher = new Dispatcher({ store, clock: time.clock, keyring: testKeyring, scheduler: time, ca: tls.cert, allow: '127.0.0.1', jitterMs: 0, timeoutMs: 2000, ...opts });
+  const dispatcher = new Dispatcher({
+    store,
+    clock: time.clock,
+    keyring: testKeyring,
+    scheduler: time,
+    ca: tls.cert,
+    allow: '127.0.0.1',
+    jitterMs: 0,
+    timeoutMs: 2000,
+    ...opts,
+  });
   open.push(async () => {
     await dispatcher.stop();
     await receiver.close();
@@ -54,7 +74,8 @@ async function rig(handler: Handler, opts: Partial<DispatcherOptions> = {}): Pro
     d,
     receiver,
     dispatcher,
-    emit: async (type = 'contract.generated', data = {}) => (await store.transact(async (tx) => recordEvent(tx, { type, ownerId: OWNER, data }, time.clock))).id,
+    emit: async (type = 'contract.generated', data = {}) =>
+      (await store.transact(async (tx) => recordEvent(tx, { type, ownerId: OWNER, data }, time.clock))).id,
     async settle() {
       for (;;) {
         await dispatcher.idle();
@@ -88,7 +109,10 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
 
   it('retries a 500 four times and succeeds on the fifth attempt, at 0, 1, 2, 4, 8 s', async () => {
     const r = await rig((_req, n) => (n <= 4 ? 500 : 200));
-    const { webhook, secret } = await createWebhook(r.d, OWNER, { url: r.receiver.url(), events: ['contract.generated'] });
+    const { webhook, secret } = await createWebhook(r.d, OWNER, {
+      url: r.receiver.url(),
+      events: ['contract.generated'],
+    });
     r.dispatcher.start();
     const eventId = await r.emit('contract.generated', { contract: 'ctr_1' });
     await r.settle();
@@ -107,7 +131,9 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
       expect(req.headers['x-webhook-event']).toBe('contract.generated');
       const t = Number(req.headers['x-webhook-timestamp']);
       expect(t).toBe(Math.floor(starts[i]! / 1000));
-      expect(verifyWebhookSignature(req.body, String(req.headers['x-webhook-signature']), secret!, { now: t })).toBe(true);
+      expect(verifyWebhookSignature(req.body, String(req.headers['x-webhook-signature']), secret!, { now: t })).toBe(
+        true,
+      );
       expect(JSON.parse(req.body)).toEqual({
         id: eventId,
         type: 'contract.generated',
@@ -121,7 +147,13 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
       });
     });
     const w = await getWebhook(r.d, OWNER, webhook.id);
-    expect(w).toMatchObject({ status: 'active', failures: 0, consecutiveFailures: 0, lastDeliveryStatus: 200, lastDeliveryAttempt: delivery!.attempts[4]!.at });
+    expect(w).toMatchObject({
+      status: 'active',
+      failures: 0,
+      consecutiveFailures: 0,
+      lastDeliveryStatus: 200,
+      lastDeliveryAttempt: delivery!.attempts[4]!.at,
+    });
     // The event log shows the attempts
     const log = await listWebhookEvents(r.d, OWNER, { limit: 10 });
     expect(log.items[0]!.deliveries[0]!.attempts).toHaveLength(5);
@@ -129,7 +161,15 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
   });
 
   it('marks a delivery failed after five failed attempts; redirects and timeouts are failures', async () => {
-    const r = await rig((req) => (req.path === '/redirect' ? { status: 302, headers: { location: '/elsewhere' } } : req.path === '/slow' ? 'hang' : 500), { timeoutMs: 300 });
+    const r = await rig(
+      (req) =>
+        req.path === '/redirect'
+          ? { status: 302, headers: { location: '/elsewhere' } }
+          : req.path === '/slow'
+            ? 'hang'
+            : 500,
+      { timeoutMs: 300 },
+    );
     const a = await createWebhook(r.d, OWNER, { url: r.receiver.url('/redirect'), events: ['contract.generated'] });
     const b = await createWebhook(r.d, OWNER, { url: r.receiver.url('/slow'), events: ['contract.compiled'] });
     const c = await createWebhook(r.d, OWNER, { url: r.receiver.url('/err'), events: ['contract.error'] });
@@ -144,16 +184,26 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
       expect(of(id).state).toBe('failed');
       expect(of(id).attempts).toHaveLength(5);
     }
-    expect(of(a.webhook.id).attempts.every((x) => x.statusCode === 302 && /redirect.*not followed/.test(x.error!))).toBe(true);
+    expect(
+      of(a.webhook.id).attempts.every((x) => x.statusCode === 302 && /redirect.*not followed/.test(x.error!)),
+    ).toBe(true);
     expect(of(b.webhook.id).attempts.every((x) => x.statusCode === null && /timeout/.test(x.error!))).toBe(true);
     expect(r.receiver.received.filter((x) => x.path === '/elsewhere')).toHaveLength(0);
     expect(r.receiver.received.filter((x) => x.path === '/redirect')).toHaveLength(5);
-    expect(await getWebhook(r.d, OWNER, a.webhook.id)).toMatchObject({ status: 'active', failures: 1, consecutiveFailures: 1, lastDeliveryStatus: 302 });
+    expect(await getWebhook(r.d, OWNER, a.webhook.id)).toMatchObject({
+      status: 'active',
+      failures: 1,
+      consecutiveFailures: 1,
+      lastDeliveryStatus: 302,
+    });
     expect(await getWebhook(r.d, OWNER, b.webhook.id)).toMatchObject({ failures: 1, lastDeliveryStatus: null });
   });
 
   it('disables a subscription at the 50th consecutive failed delivery, not the 49th; a success resets the count', async () => {
-    const r = await rig((req) => (JSON.parse(req.body).data.ok ? 200 : 500), { maxConcurrent: 32, perSubscription: 32 });
+    const r = await rig((req) => (JSON.parse(req.body).data.ok ? 200 : 500), {
+      maxConcurrent: 32,
+      perSubscription: 32,
+    });
     const { webhook } = await createWebhook(r.d, OWNER, { url: r.receiver.url(), events: ['*'] });
     r.dispatcher.start();
     const fail = async (n: number) => {
@@ -161,14 +211,30 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
       await r.settle();
     };
     await fail(30);
-    expect(await getWebhook(r.d, OWNER, webhook.id)).toMatchObject({ status: 'active', consecutiveFailures: 30, failures: 30 });
+    expect(await getWebhook(r.d, OWNER, webhook.id)).toMatchObject({
+      status: 'active',
+      consecutiveFailures: 30,
+      failures: 30,
+    });
     await r.emit('vault.updated', { ok: true });
     await r.settle();
-    expect(await getWebhook(r.d, OWNER, webhook.id)).toMatchObject({ status: 'active', consecutiveFailures: 0, failures: 30 });
+    expect(await getWebhook(r.d, OWNER, webhook.id)).toMatchObject({
+      status: 'active',
+      consecutiveFailures: 0,
+      failures: 30,
+    });
     await fail(49);
-    expect(await getWebhook(r.d, OWNER, webhook.id)).toMatchObject({ status: 'active', consecutiveFailures: 49, failures: 79 });
+    expect(await getWebhook(r.d, OWNER, webhook.id)).toMatchObject({
+      status: 'active',
+      consecutiveFailures: 49,
+      failures: 79,
+    });
     await fail(1);
-    expect(await getWebhook(r.d, OWNER, webhook.id)).toMatchObject({ status: 'disabled', consecutiveFailures: 50, failures: 80 });
+    expect(await getWebhook(r.d, OWNER, webhook.id)).toMatchObject({
+      status: 'disabled',
+      consecutiveFailures: 50,
+      failures: 80,
+    });
     // Disabled: nothing more is queued or sent
     const before = r.receiver.received.length;
     await r.emit('vault.updated', { ok: true });
@@ -224,7 +290,14 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
     await r.settle();
     // Delivered over TLS to the name (SNI receiver.test), connected to the checked loopback address (allowed)
     expect(r.receiver.received).toHaveLength(1);
-    expect(verifyWebhookSignature(r.receiver.received[0]!.body, String(r.receiver.received[0]!.headers['x-webhook-signature']), secret!, { now: Math.floor(r.time.now / 1000) })).toBe(true);
+    expect(
+      verifyWebhookSignature(
+        r.receiver.received[0]!.body,
+        String(r.receiver.received[0]!.headers['x-webhook-signature']),
+        secret!,
+        { now: Math.floor(r.time.now / 1000) },
+      ),
+    ).toBe(true);
     // Now the name also resolves to a private address: refused before connecting, recorded as failures
     answer = ['127.0.0.1', '10.0.0.7'];
     await r.emit();
@@ -257,7 +330,8 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
       // Wait until the fast subscription has everything (the receiver has seen the
       // tenth request and the dispatcher its response) while the slow one holds its two slots.
       const fast = () => r.receiver.received.filter((x) => x.path === '/fast').length;
-      for (let i = 0; i < 200 && (fast() < 10 || r.dispatcher.stats().sending > 2); i++) await new Promise((res) => setTimeout(res, 20));
+      for (let i = 0; i < 200 && (fast() < 10 || r.dispatcher.stats().sending > 2); i++)
+        await new Promise((res) => setTimeout(res, 20));
       expect(fast()).toBe(10);
       expect(slowSeen.length).toBe(2);
       expect(r.dispatcher.stats().sending).toBe(2);
@@ -279,7 +353,16 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
         state: 'delivering',
         leaseOwner: 'dsp_dead',
         leaseUntil: r.time.now + 3_600_000,
-        attempts: [{ attempt: 1, at: new Date(r.time.now).toISOString(), finishedAt: null, statusCode: null, latencyMs: null, error: null }],
+        attempts: [
+          {
+            attempt: 1,
+            at: new Date(r.time.now).toISOString(),
+            finishedAt: null,
+            statusCode: null,
+            latencyMs: null,
+            error: null,
+          },
+        ],
       });
     });
     r.dispatcher.start();
@@ -296,7 +379,11 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
   });
 
   it('stop() lets requests on the wire finish and returns claimed, unsent deliveries to pending', async () => {
-    const r = await rig(() => ({ status: 200, delayMs: 1000 }), { maxConcurrent: 1, perSubscription: 1, claimAhead: 4 });
+    const r = await rig(() => ({ status: 200, delayMs: 1000 }), {
+      maxConcurrent: 1,
+      perSubscription: 1,
+      claimAhead: 4,
+    });
     await createWebhook(r.d, OWNER, { url: r.receiver.url(), events: ['*'] });
     for (let i = 0; i < 4; i++) await r.emit();
     r.dispatcher.start();

@@ -80,7 +80,19 @@ const REFUSED: Array<[string, RegExp]> = [
   ['[4000::1]', /outside global unicast/],
 ];
 
-const ACCEPTED = ['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '192.169.0.1', '[2606:4700:4700::1111]', '[2a00:1450:4001::200e]', '[64:ff9b::808:808]', '[2002:808:808::1]', '[::ffff:8.8.8.8]'];
+const ACCEPTED = [
+  '8.8.8.8',
+  '1.1.1.1',
+  '93.184.216.34',
+  '172.32.0.1',
+  '100.128.0.1',
+  '192.169.0.1',
+  '[2606:4700:4700::1111]',
+  '[2a00:1450:4001::200e]',
+  '[64:ff9b::808:808]',
+  '[2002:808:808::1]',
+  '[::ffff:8.8.8.8]',
+];
 
 describe.concurrent('address guard', () => {
   it(`refuses ${REFUSED.length} non-public addresses and spellings`, async () => {
@@ -92,7 +104,8 @@ describe.concurrent('address guard', () => {
   });
 
   it('accepts public addresses, including public IPv4 inside NAT64, 6to4 and mapped forms', async () => {
-    for (const host of ACCEPTED) await expect(checkUrl(`https://${host}/hook`, { allow: '', resolve: noDns }), host).resolves.toBeUndefined();
+    for (const host of ACCEPTED)
+      await expect(checkUrl(`https://${host}/hook`, { allow: '', resolve: noDns }), host).resolves.toBeUndefined();
   });
 
   it('classifies bare addresses', () => {
@@ -111,13 +124,22 @@ describe.concurrent('address guard', () => {
 
   it('resolves host names and refuses when any resolved address is not public', async () => {
     const resolver = async (host: string) =>
-      ({ 'good.example': ['93.184.216.34', '2606:2800:220:1::1'], 'evil.example': ['93.184.216.34', '10.0.0.5'], 'meta.example': ['169.254.169.254'], 'v6.example': ['::1'] })[host] ?? [];
+      ({
+        'good.example': ['93.184.216.34', '2606:2800:220:1::1'],
+        'evil.example': ['93.184.216.34', '10.0.0.5'],
+        'meta.example': ['169.254.169.254'],
+        'v6.example': ['::1'],
+      })[host] ?? [];
     await expect(checkUrl('https://good.example/x', { allow: '', resolve: resolver })).resolves.toBeUndefined();
-    expect(await refused('https://evil.example/x', { resolve: resolver })).toMatch(/evil\.example.*10\.0\.0\.5.*private/);
+    expect(await refused('https://evil.example/x', { resolve: resolver })).toMatch(
+      /evil\.example.*10\.0\.0\.5.*private/,
+    );
     expect(await refused('https://meta.example/x', { resolve: resolver })).toMatch(/link-local/);
     expect(await refused('https://v6.example/x', { resolve: resolver })).toMatch(/::1/);
     expect(await refused('https://nothing.example/x', { resolve: resolver })).toMatch(/no addresses/);
-    expect(await refused('https://fail.example/x', { resolve: async () => Promise.reject(new Error('ENOTFOUND')) })).toMatch(/could not be resolved/);
+    expect(
+      await refused('https://fail.example/x', { resolve: async () => Promise.reject(new Error('ENOTFOUND')) }),
+    ).toMatch(/could not be resolved/);
     expect(await refused('https://localhost/x', { resolve: resolver })).toMatch(/localhost/);
     expect(await refused('https://a.localhost./x', { resolve: resolver })).toMatch(/localhost/);
   });
@@ -128,8 +150,12 @@ describe.concurrent('address guard', () => {
     expect(await refused('https://127.0.0.2/x', { allow: '127.0.0.1' })).toMatch(/loopback/);
     await expect(checkUrl('https://127.0.0.2/x', { allow: '127.0.0.0/8', resolve: noDns })).resolves.toBeUndefined();
     await expect(checkUrl('https://[::1]/x', { allow: '::1', resolve: noDns })).resolves.toBeUndefined();
-    await expect(checkUrl('https://internal.corp/x', { allow: 'internal.corp', resolve: resolver })).resolves.toBeUndefined();
-    await expect(checkUrl('https://other.corp/x', { allow: '10.0.0.0/8, internal.corp', resolve: resolver })).resolves.toBeUndefined();
+    await expect(
+      checkUrl('https://internal.corp/x', { allow: 'internal.corp', resolve: resolver }),
+    ).resolves.toBeUndefined();
+    await expect(
+      checkUrl('https://other.corp/x', { allow: '10.0.0.0/8, internal.corp', resolve: resolver }),
+    ).resolves.toBeUndefined();
     expect(await refused('https://other.corp/x', { allow: 'internal.corp', resolve: resolver })).toMatch(/private/);
     // Still HTTPS only
     expect(await refused('http://127.0.0.1/x', { allow: '127.0.0.1' })).toMatch(/https/);
@@ -167,7 +193,10 @@ describe.concurrent('address guard', () => {
   });
 
   it('returns the checked addresses to pin the connection', async () => {
-    const r = await resolveCheckedUrl('https://Good.Example./p?q=1', { allow: '', resolve: async () => ['93.184.216.34'] });
+    const r = await resolveCheckedUrl('https://Good.Example./p?q=1', {
+      allow: '',
+      resolve: async () => ['93.184.216.34'],
+    });
     expect(r.host).toBe('good.example');
     expect(r.addresses).toEqual(['93.184.216.34']);
   });

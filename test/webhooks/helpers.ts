@@ -34,8 +34,25 @@ export function makeCert(): Tls {
     const cert = path.join(dir, 'cert.pem');
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=svc-test-receiver',
-        '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:receiver.test'],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '2',
+        '-subj',
+        '/CN=svc-test-receiver',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:receiver.test',
+      ],
       { stdio: 'ignore' },
     );
     return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
@@ -50,7 +67,10 @@ export interface Received {
   path: string;
 }
 
-export type Handler = (req: Received, count: number) => number | { status: number; delayMs?: number; headers?: Record<string, string>; body?: string } | 'hang';
+export type Handler = (
+  req: Received,
+  count: number,
+) => number | { status: number; delayMs?: number; headers?: Record<string, string>; body?: string } | 'hang';
 
 /** A local HTTPS receiver recording every request; `handler` chooses the answer. */
 export async function startReceiver(tls: Tls, handler: Handler = () => 200, opts: { record?: boolean } = {}) {
@@ -158,12 +178,28 @@ export async function tempStore(): Promise<{ store: Store; dir: string; cleanup:
 export const testKeyring = new Keyring(Buffer.alloc(32, 0x5a));
 
 /** A stored record's signing secrets opened with the test keyring (the stored fields are sealed). */
-export async function openedSecrets(store: Store, id: string, collection = 'webhooks'): Promise<{ secret: string; previousSecret: string | null; previousSecretExpiresAt: number | null }> {
-  const r = await store.get<{ id: string; secret: string; previousSecret: string | null; previousSecretExpiresAt: number | null }>(collection, id);
+export async function openedSecrets(
+  store: Store,
+  id: string,
+  collection = 'webhooks',
+): Promise<{ secret: string; previousSecret: string | null; previousSecretExpiresAt: number | null }> {
+  const r = await store.get<{
+    id: string;
+    secret: string;
+    previousSecret: string | null;
+    previousSecretExpiresAt: number | null;
+  }>(collection, id);
   if (!r) throw new Error(`no ${collection} record ${id}`);
   return openSecrets(testKeyring, collection, r);
 }
 
 export function deps(store: Store, clock: { now(): Date }, extra: Partial<WebhookDeps> = {}): WebhookDeps {
-  return { store, clock, keyring: testKeyring, cursors: new CursorCodec('test-cursor-secret-0123456789'), allow: '127.0.0.1', ...extra };
+  return {
+    store,
+    clock,
+    keyring: testKeyring,
+    cursors: new CursorCodec('test-cursor-secret-0123456789'),
+    allow: '127.0.0.1',
+    ...extra,
+  };
 }

@@ -26,12 +26,33 @@ describe('plaintext secrets of an earlier version', () => {
     // The data file as an earlier version left it: no key file, secrets in plaintext.
     const old = await openLowdbStore({ dataDir: dir, indexes: STORE_INDEXES });
     const webhook = {
-      id: 'whk_old', _id: 'whk_old', ownerId: 'own_old', url: 'https://hooks.example.com/x', name: 'old', events: ['*'], status: 'active',
-      secret: 'whsec_plain_current_0123456789', previousSecret: 'whsec_plain_previous_0123456789', previousSecretExpiresAt: Date.now() + 3_600_000,
-      failures: 0, consecutiveFailures: 0, lastDeliveryAttempt: null, lastDeliveryStatus: null, createdAt: '', updatedAt: '',
+      id: 'whk_old',
+      _id: 'whk_old',
+      ownerId: 'own_old',
+      url: 'https://hooks.example.com/x',
+      name: 'old',
+      events: ['*'],
+      status: 'active',
+      secret: 'whsec_plain_current_0123456789',
+      previousSecret: 'whsec_plain_previous_0123456789',
+      previousSecretExpiresAt: Date.now() + 3_600_000,
+      failures: 0,
+      consecutiveFailures: 0,
+      lastDeliveryAttempt: null,
+      lastDeliveryStatus: null,
+      createdAt: '',
+      updatedAt: '',
     };
     await old.put('webhooks', webhook);
-    await old.put('embed_secrets', { id: 'key_old', ownerId: 'own_old', secret: 'whsec_plain_embed_0123456789', previousSecret: null, previousSecretExpiresAt: null, createdAt: '', updatedAt: '' });
+    await old.put('embed_secrets', {
+      id: 'key_old',
+      ownerId: 'own_old',
+      secret: 'whsec_plain_embed_0123456789',
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      createdAt: '',
+      updatedAt: '',
+    });
     await old.close();
     expect(await readFile(path.join(dir, 'svc.json'), 'utf8')).toContain('whsec_plain_current_0123456789');
 
@@ -39,16 +60,31 @@ describe('plaintext secrets of an earlier version', () => {
     try {
       await services.store.flush();
       const file = await readFile(path.join(dir, 'svc.json'), 'utf8');
-      for (const s of ['whsec_plain_current_0123456789', 'whsec_plain_previous_0123456789', 'whsec_plain_embed_0123456789']) expect(file).not.toContain(s);
+      for (const s of [
+        'whsec_plain_current_0123456789',
+        'whsec_plain_previous_0123456789',
+        'whsec_plain_embed_0123456789',
+      ])
+        expect(file).not.toContain(s);
       const stored = (await services.store.get<WebhookRecord>('webhooks', 'whk_old'))!;
       expect(stored.secret).toMatch(/^svcenc1\./);
       const opened = openSecrets(services.keyring, 'webhooks', stored);
       expect(opened).toMatchObject({ secret: webhook.secret, previousSecret: webhook.previousSecret });
       const embed = (await services.store.get<{ id: string; secret: string }>('embed_secrets', 'key_old'))!;
-      expect(services.keyring.openString(embed.secret, recordAad('embed_secrets', 'key_old'))).toBe('whsec_plain_embed_0123456789');
+      expect(services.keyring.openString(embed.secret, recordAad('embed_secrets', 'key_old'))).toBe(
+        'whsec_plain_embed_0123456789',
+      );
       // Signing uses the opened secrets: both verify.
       const now = Date.now();
-      const event = { id: 'evt_1', type: 'contract.generated', ownerId: 'own_old', created: Math.floor(now / 1000), createdAt: new Date(now).toISOString(), apiVersion: 'v1' as const, data: {} };
+      const event = {
+        id: 'evt_1',
+        type: 'contract.generated',
+        ownerId: 'own_old',
+        created: Math.floor(now / 1000),
+        createdAt: new Date(now).toISOString(),
+        apiVersion: 'v1' as const,
+        data: {},
+      };
       const { body, headers } = buildRequest(event, { ...stored, ...opened }, 1, now);
       expect(verifyWebhookSignature(body, headers['x-webhook-signature']!, webhook.secret)).toBe(true);
       expect(verifyWebhookSignature(body, headers['x-webhook-signature']!, webhook.previousSecret)).toBe(true);

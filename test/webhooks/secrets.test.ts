@@ -1,9 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/events/events.js';
 import type { Store } from '../../src/store/index.js';
-import { Dispatcher, createWebhook, regenerateSecret, updateWebhook, verifyWebhookSignature, type WebhookRecord } from '../../src/webhooks/index.js';
+import {
+  Dispatcher,
+  createWebhook,
+  regenerateSecret,
+  updateWebhook,
+  verifyWebhookSignature,
+  type WebhookRecord,
+} from '../../src/webhooks/index.js';
 import { dropExpiredSecret, eraseExpiredSecrets } from '../../src/webhooks/secrets.js';
-import { FakeTime, deps as makeDeps, hasOpenssl, makeCert, openedSecrets, startReceiver, tempStore, testKeyring } from './helpers.js';
+import {
+  FakeTime,
+  deps as makeDeps,
+  hasOpenssl,
+  makeCert,
+  openedSecrets,
+  startReceiver,
+  tempStore,
+  testKeyring,
+} from './helpers.js';
 
 const OWNER = 'own_rotate';
 const publicResolver = async () => ['93.184.216.34'];
@@ -24,7 +40,10 @@ async function rotated(store: Store, time: FakeTime, url = 'https://hooks.exampl
   const d = makeDeps(store, time.clock, { resolve });
   const created = await createWebhook(d, OWNER, { url, events: ['*'] });
   const g = await regenerateSecret(d, OWNER, created.webhook.id, { graceSeconds: 3600 });
-  expect(await openedSecrets(store, created.webhook.id)).toMatchObject({ secret: g.secret, previousSecret: created.secret });
+  expect(await openedSecrets(store, created.webhook.id)).toMatchObject({
+    secret: g.secret,
+    previousSecret: created.secret,
+  });
   return { d, id: created.webhook.id, old: created.secret!, fresh: g.secret };
 }
 
@@ -68,33 +87,54 @@ describe('an expired predecessor secret is erased from the stored record', () =>
     const { store, time } = await setup();
     const { id } = await rotated(store, time);
     time.advance(3_600_000);
-    const dispatcher = new Dispatcher({ store, clock: time.clock, keyring: testKeyring, scheduler: time, allow: '127.0.0.1', jitterMs: 0 });
+    const dispatcher = new Dispatcher({
+      store,
+      clock: time.clock,
+      keyring: testKeyring,
+      scheduler: time,
+      allow: '127.0.0.1',
+      jitterMs: 0,
+    });
     open.push(() => dispatcher.stop());
     dispatcher.start();
     await dispatcher.idle();
     expect((await store.get<WebhookRecord>('webhooks', id))!.previousSecret).toBeNull();
   });
 
-  it.skipIf(!hasOpenssl())('when a delivery reads the record for signing: signed with the new secret only', async () => {
-    const { store, time } = await setup();
-    const tls = makeCert();
-    const receiver = await startReceiver(tls, () => 200, { record: true });
-    open.push(() => receiver.close());
-    const { d, id, old, fresh } = await rotated(store, time, receiver.url(), async () => ['127.0.0.1']);
-    const dispatcher = new Dispatcher({ store, clock: time.clock, keyring: testKeyring, scheduler: time, ca: tls.cert, allow: '127.0.0.1', jitterMs: 0, timeoutMs: 2000 });
-    open.push(() => dispatcher.stop());
-    dispatcher.start();
-    await dispatcher.idle();
-    time.advance(3_600_000);
-    // The start-up sweep ran before the grace ended; this delivery's claim is the first to see it over.
-    expect((await openedSecrets(store, id)).previousSecret).toBe(old);
-    await store.transact(async (tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: {} }, d.clock));
-    for (let i = 0; i < 50 && receiver.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    await dispatcher.idle();
-    expect((await store.get<WebhookRecord>('webhooks', id))!.previousSecret).toBeNull();
-    const got = receiver.received[0]!;
-    const header = got.headers['x-webhook-signature'] as string;
-    expect(verifyWebhookSignature(got.body, header, fresh, { now: Math.floor(time.now / 1000) })).toBe(true);
-    expect(verifyWebhookSignature(got.body, header, old, { now: Math.floor(time.now / 1000) })).toBe(false);
-  });
+  it.skipIf(!hasOpenssl())(
+    'when a delivery reads the record for signing: signed with the new secret only',
+    async () => {
+      const { store, time } = await setup();
+      const tls = makeCert();
+      const receiver = await startReceiver(tls, () => 200, { record: true });
+      open.push(() => receiver.close());
+      const { d, id, old, fresh } = await rotated(store, time, receiver.url(), async () => ['127.0.0.1']);
+      const dispatcher = new Dispatcher({
+        store,
+        clock: time.clock,
+        keyring: testKeyring,
+        scheduler: time,
+        ca: tls.cert,
+        allow: '127.0.0.1',
+        jitterMs: 0,
+        timeoutMs: 2000,
+      });
+      open.push(() => dispatcher.stop());
+      dispatcher.start();
+      await dispatcher.idle();
+      time.advance(3_600_000);
+      // The start-up sweep ran before the grace ended; this delivery's claim is the first to see it over.
+      expect((await openedSecrets(store, id)).previousSecret).toBe(old);
+      await store.transact(async (tx) =>
+        recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: {} }, d.clock),
+      );
+      for (let i = 0; i < 50 && receiver.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await dispatcher.idle();
+      expect((await store.get<WebhookRecord>('webhooks', id))!.previousSecret).toBeNull();
+      const got = receiver.received[0]!;
+      const header = got.headers['x-webhook-signature'] as string;
+      expect(verifyWebhookSignature(got.body, header, fresh, { now: Math.floor(time.now / 1000) })).toBe(true);
+      expect(verifyWebhookSignature(got.body, header, old, { now: Math.floor(time.now / 1000) })).toBe(false);
+    },
+  );
 });

@@ -25,7 +25,12 @@ run('WebhookClient (one attempt over guarded keep-alive connections)', () => {
     try {
       const c = client();
       for (let i = 0; i < 5; i++) {
-        const r = await c.send(receiver.url(`/h?n=${i}`), `{"n":${i}}`, { 'content-type': 'application/json', 'x-webhook-id': `evt_${i}` }, 5000);
+        const r = await c.send(
+          receiver.url(`/h?n=${i}`),
+          `{"n":${i}}`,
+          { 'content-type': 'application/json', 'x-webhook-id': `evt_${i}` },
+          5000,
+        );
         expect(r).toMatchObject({ ok: true, statusCode: 200, error: null });
         expect(r.latencyMs).toBeGreaterThanOrEqual(0);
       }
@@ -42,11 +47,21 @@ run('WebhookClient (one attempt over guarded keep-alive connections)', () => {
 
   it('judges by the status: a large 2xx body is a success, a 4xx with a body a failure', async () => {
     const big = 'x'.repeat(200 * 1024);
-    const receiver = await startReceiver(tls, (req) => (req.path === '/big' ? { status: 200, body: big } : { status: 410, body: 'gone' }));
+    const receiver = await startReceiver(tls, (req) =>
+      req.path === '/big' ? { status: 200, body: big } : { status: 410, body: 'gone' },
+    );
     try {
       const c = client();
-      expect(await c.send(receiver.url('/big'), '{}', {}, 5000)).toMatchObject({ ok: true, statusCode: 200, error: null });
-      expect(await c.send(receiver.url('/gone'), '{}', {}, 5000)).toMatchObject({ ok: false, statusCode: 410, error: 'HTTP 410' });
+      expect(await c.send(receiver.url('/big'), '{}', {}, 5000)).toMatchObject({
+        ok: true,
+        statusCode: 200,
+        error: null,
+      });
+      expect(await c.send(receiver.url('/gone'), '{}', {}, 5000)).toMatchObject({
+        ok: false,
+        statusCode: 410,
+        error: 'HTTP 410',
+      });
     } finally {
       await receiver.close();
     }
@@ -72,7 +87,11 @@ run('WebhookClient (one attempt over guarded keep-alive connections)', () => {
 
   it('refuses a non-HTTPS URL and reports an unreachable receiver, without throwing', async () => {
     const c = client();
-    expect(await c.send('http://127.0.0.1:9/x', '{}', {}, 1000)).toMatchObject({ ok: false, statusCode: null, error: expect.stringMatching(/address refused.*https/) });
+    expect(await c.send('http://127.0.0.1:9/x', '{}', {}, 1000)).toMatchObject({
+      ok: false,
+      statusCode: null,
+      error: expect.stringMatching(/address refused.*https/),
+    });
     const receiver = await startReceiver(tls);
     const url = receiver.url('/gone');
     await receiver.close();

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { generateSecret, parseSignatureHeader, signPayload, signWithSecrets, verifyWebhookSignature } from '../../src/webhooks/index.js';
+import {
+  generateSecret,
+  parseSignatureHeader,
+  signPayload,
+  signWithSecrets,
+  verifyWebhookSignature,
+} from '../../src/webhooks/index.js';
 
 // Vectors computed independently with `printf '<t>.<body>' | openssl dgst -sha256 -hmac <secret>`.
 const VECTORS = [
@@ -9,8 +15,18 @@ const VECTORS = [
     body: '{"id":"evt_1","type":"test.webhook"}',
     hex: '71c359aef14dcb7b201b73416becb471eb7bfa890a207f3bf02342d28f4bead9',
   },
-  { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', t: 1700000000, body: '', hex: 'cba1e6bca7337490cde16bc4e0003251c7f5bb8e661e3d8e25d141a92c2ec991' },
-  { secret: 'shape-b-secret-0123456789', t: 1712345678, body: '{"emoji":"é☃"}', hex: '4ff2421dbaa6108bf48565fad92d56ddc00d4e5405b7be8cb4ff264681bbc8b0' },
+  {
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    t: 1700000000,
+    body: '',
+    hex: 'cba1e6bca7337490cde16bc4e0003251c7f5bb8e661e3d8e25d141a92c2ec991',
+  },
+  {
+    secret: 'shape-b-secret-0123456789',
+    t: 1712345678,
+    body: '{"emoji":"é☃"}',
+    hex: '4ff2421dbaa6108bf48565fad92d56ddc00d4e5405b7be8cb4ff264681bbc8b0',
+  },
 ];
 
 describe.concurrent('webhook signatures', () => {
@@ -19,7 +35,9 @@ describe.concurrent('webhook signatures', () => {
       expect(signPayload(v.body, v.secret, v.t)).toBe(`t=${v.t},v1=${v.hex}`);
       expect(signPayload(Buffer.from(v.body, 'utf8'), v.secret, v.t)).toBe(`t=${v.t},v1=${v.hex}`);
       expect(verifyWebhookSignature(v.body, `t=${v.t},v1=${v.hex}`, v.secret, { now: v.t })).toBe(true);
-      expect(verifyWebhookSignature(Buffer.from(v.body, 'utf8'), `t=${v.t},v1=${v.hex}`, v.secret, { now: v.t })).toBe(true);
+      expect(verifyWebhookSignature(Buffer.from(v.body, 'utf8'), `t=${v.t},v1=${v.hex}`, v.secret, { now: v.t })).toBe(
+        true,
+      );
     }
   });
 
@@ -54,7 +72,9 @@ describe.concurrent('webhook signatures', () => {
       expect(verifyWebhookSignature(body, signPayload(body, secret, t), secret, { now }), `offset ${offset}`).toBe(ok);
     }
     // A custom tolerance
-    expect(verifyWebhookSignature(body, signPayload(body, secret, now - 20), secret, { now, toleranceSeconds: 10 })).toBe(false);
+    expect(
+      verifyWebhookSignature(body, signPayload(body, secret, now - 20), secret, { now, toleranceSeconds: 10 }),
+    ).toBe(false);
   });
 
   it('rejects malformed headers', () => {
@@ -77,7 +97,8 @@ describe.concurrent('webhook signatures', () => {
       `${good},=x`,
       'x'.repeat(5000),
     ];
-    for (const header of bad) expect(verifyWebhookSignature(v.body, header, v.secret, { now: v.t }), header.slice(0, 40)).toBe(false);
+    for (const header of bad)
+      expect(verifyWebhookSignature(v.body, header, v.secret, { now: v.t }), header.slice(0, 40)).toBe(false);
     expect(verifyWebhookSignature(v.body, good, '', { now: v.t })).toBe(false);
     expect(parseSignatureHeader(`t=${v.t},v1=a,v1=b`)).toEqual({ t: v.t, v1: ['a', 'b'] });
   });

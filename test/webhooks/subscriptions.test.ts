@@ -21,7 +21,15 @@ import {
   verifyWebhookSignature,
   type WebhookDeps,
 } from '../../src/webhooks/index.js';
-import { deps as makeDeps, hasOpenssl, makeCert, openedSecrets, startReceiver, tempStore, type Tls } from './helpers.js';
+import {
+  deps as makeDeps,
+  hasOpenssl,
+  makeCert,
+  openedSecrets,
+  startReceiver,
+  tempStore,
+  type Tls,
+} from './helpers.js';
 import { z } from 'zod';
 
 const OWNER = 'own_alice';
@@ -53,7 +61,8 @@ function undescribed(schema: z.ZodType, path = ''): string[] {
       }
     }
     if (n.items) walk(n.items, `${at}[]`);
-    for (const key of ['anyOf', 'oneOf', 'allOf'] as const) if (Array.isArray(n[key])) (n[key] as unknown[]).forEach((c) => walk(c, at));
+    for (const key of ['anyOf', 'oneOf', 'allOf'] as const)
+      if (Array.isArray(n[key])) (n[key] as unknown[]).forEach((c) => walk(c, at));
   };
   walk(json, path);
   return out;
@@ -86,10 +95,21 @@ describe('webhook subscriptions', () => {
   });
 
   it('creates with shape A: generated secret returned once with a warning', async () => {
-    const r = await createWebhook(d, OWNER, { url: 'https://hooks.example.com/a', name: 'A', events: ['contract.generated', 'contract.generated'] });
+    const r = await createWebhook(d, OWNER, {
+      url: 'https://hooks.example.com/a',
+      name: 'A',
+      events: ['contract.generated', 'contract.generated'],
+    });
     expect(r.secret).toMatch(/^whsec_/);
     expect(r.warning).toMatch(/once/);
-    expect(r.webhook).toMatchObject({ url: 'https://hooks.example.com/a', name: 'A', events: ['contract.generated'], status: 'active', failures: 0, consecutiveFailures: 0 });
+    expect(r.webhook).toMatchObject({
+      url: 'https://hooks.example.com/a',
+      name: 'A',
+      events: ['contract.generated'],
+      status: 'active',
+      failures: 0,
+      consecutiveFailures: 0,
+    });
     expect(r.webhook._id).toBe(r.webhook.id);
     expect(r.webhook.id).toMatch(/^wh_/);
     expect(WebhookSchema.parse(r.webhook)).toEqual(r.webhook);
@@ -98,17 +118,30 @@ describe('webhook subscriptions', () => {
   });
 
   it('creates with shape B: supplied secret, single event, paused', async () => {
-    const r = await createWebhook(d, OWNER, { url: 'https://hooks.example.com/b', event: 'api_key.created', secret: 'my-own-secret-123456', status: 'paused' });
+    const r = await createWebhook(d, OWNER, {
+      url: 'https://hooks.example.com/b',
+      event: 'api_key.created',
+      secret: 'my-own-secret-123456',
+      status: 'paused',
+    });
     expect(r.secret).toBeUndefined();
     expect(r.warning).toBeUndefined();
     expect(r.webhook).toMatchObject({ events: ['api_key.created'], status: 'paused', name: 'hooks.example.com' });
   });
 
   it('refuses bad input with VALIDATION_ERROR details', async () => {
-    expect(await code(createWebhook(d, OWNER, { url: 'https://hooks.example.com/', events: ['nope.event'] }))).toBe('VALIDATION_ERROR');
-    expect(await code(createWebhook(d, OWNER, { url: 'https://hooks.example.com/', events: ['*'], event: 'contract.generated' }))).toBe('VALIDATION_ERROR');
+    expect(await code(createWebhook(d, OWNER, { url: 'https://hooks.example.com/', events: ['nope.event'] }))).toBe(
+      'VALIDATION_ERROR',
+    );
+    expect(
+      await code(
+        createWebhook(d, OWNER, { url: 'https://hooks.example.com/', events: ['*'], event: 'contract.generated' }),
+      ),
+    ).toBe('VALIDATION_ERROR');
     expect(await code(createWebhook(d, OWNER, { url: 'https://hooks.example.com/' }))).toBe('VALIDATION_ERROR');
-    expect(await code(createWebhook(d, OWNER, { url: 'http://hooks.example.com/', events: ['*'] }))).toBe('VALIDATION_ERROR');
+    expect(await code(createWebhook(d, OWNER, { url: 'http://hooks.example.com/', events: ['*'] }))).toBe(
+      'VALIDATION_ERROR',
+    );
     expect(await code(createWebhook(d, OWNER, { url: 'https://10.0.0.1/', events: ['*'] }))).toBe('VALIDATION_ERROR');
     // A host name that resolves to a private address
     const priv = { ...d, resolve: async () => ['192.168.0.10'] };
@@ -116,7 +149,10 @@ describe('webhook subscriptions', () => {
       await createWebhook(priv, OWNER, { url: 'https://sneaky.example/', events: ['*'] });
       throw new Error('accepted');
     } catch (err) {
-      expect((err as ApiError).details?.[0]).toMatchObject({ field: 'url', reason: expect.stringMatching(/192\.168\.0\.10.*private/) });
+      expect((err as ApiError).details?.[0]).toMatchObject({
+        field: 'url',
+        reason: expect.stringMatching(/192\.168\.0\.10.*private/),
+      });
     }
     try {
       await createWebhook(d, OWNER, { url: 'https://hooks.example.com/', events: ['contract.generated', 'bad.one'] });
@@ -138,8 +174,15 @@ describe('webhook subscriptions', () => {
   });
 
   it('updates events, url, name and status; re-enabling resets the failure count', async () => {
-    const { webhook } = await createWebhook(d, OWNER, { url: 'https://hooks.example.com/u', events: ['contract.generated'] });
-    const u1 = await updateWebhook(d, OWNER, webhook.id, { events: ['contract.compiled', '*'], name: 'renamed', url: 'https://hooks.example.com/u2' });
+    const { webhook } = await createWebhook(d, OWNER, {
+      url: 'https://hooks.example.com/u',
+      events: ['contract.generated'],
+    });
+    const u1 = await updateWebhook(d, OWNER, webhook.id, {
+      events: ['contract.compiled', '*'],
+      name: 'renamed',
+      url: 'https://hooks.example.com/u2',
+    });
     expect(u1).toMatchObject({ events: ['*'], name: 'renamed', url: 'https://hooks.example.com/u2' });
     expect(await code(updateWebhook(d, OWNER, webhook.id, { url: 'https://127.0.0.2/' }))).toBe('VALIDATION_ERROR');
     // Simulate a disabled subscription with failures
@@ -150,7 +193,9 @@ describe('webhook subscriptions', () => {
     expect((await updateWebhook(d, OWNER, webhook.id, { status: 'paused' })).status).toBe('paused');
     const back = await updateWebhook(d, OWNER, webhook.id, { status: 'active' });
     expect(back).toMatchObject({ status: 'active', consecutiveFailures: 0 });
-    expect((await updateWebhook(d, OWNER, webhook.id, { event: 'api_key.revoked' })).events).toEqual(['api_key.revoked']);
+    expect((await updateWebhook(d, OWNER, webhook.id, { event: 'api_key.revoked' })).events).toEqual([
+      'api_key.revoked',
+    ]);
   });
 
   it('fans out events to the owner’s active, matching subscriptions in the same write', async () => {
@@ -158,12 +203,24 @@ describe('webhook subscriptions', () => {
     try {
       const dd = makeDeps(s, { now: () => new Date() }, { resolve: publicResolver });
       const all = await createWebhook(dd, OWNER, { url: 'https://hooks.example.com/1', events: ['*'] });
-      const one = await createWebhook(dd, OWNER, { url: 'https://hooks.example.com/2', events: ['contract.generated'] });
-      const paused = await createWebhook(dd, OWNER, { url: 'https://hooks.example.com/3', events: ['*'], status: 'paused' });
+      const one = await createWebhook(dd, OWNER, {
+        url: 'https://hooks.example.com/2',
+        events: ['contract.generated'],
+      });
+      const paused = await createWebhook(dd, OWNER, {
+        url: 'https://hooks.example.com/3',
+        events: ['*'],
+        status: 'paused',
+      });
       const other = await createWebhook(dd, OTHER, { url: 'https://hooks.example.com/4', events: ['*'] });
-      const e1 = await s.transact(async (tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: { n: 1 } }, dd.clock));
-      const e2 = await s.transact(async (tx) => recordEvent(tx, { type: 'api_key.created', ownerId: OWNER, data: {} }, dd.clock));
-      const byEvent = async (id: string) => (await s.findBy<DeliveryRecord>(DELIVERIES, 'eventId', id)).map((x) => x.webhookId).sort();
+      const e1 = await s.transact(async (tx) =>
+        recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: { n: 1 } }, dd.clock),
+      );
+      const e2 = await s.transact(async (tx) =>
+        recordEvent(tx, { type: 'api_key.created', ownerId: OWNER, data: {} }, dd.clock),
+      );
+      const byEvent = async (id: string) =>
+        (await s.findBy<DeliveryRecord>(DELIVERIES, 'eventId', id)).map((x) => x.webhookId).sort();
       expect(await byEvent(e1.id)).toEqual([all.webhook.id, one.webhook.id].sort());
       expect(await byEvent(e2.id)).toEqual([all.webhook.id]);
       const ds = await s.all<DeliveryRecord>(DELIVERIES);
@@ -198,11 +255,18 @@ describe('webhook subscriptions', () => {
   });
 
   it('deletes a subscription and cancels its pending deliveries', async () => {
-    const { webhook } = await createWebhook(d, OWNER, { url: 'https://hooks.example.com/del', events: ['vault.created'] });
-    const e = await store.transact(async (tx) => recordEvent(tx, { type: 'vault.created', ownerId: OWNER, data: {} }, d.clock));
+    const { webhook } = await createWebhook(d, OWNER, {
+      url: 'https://hooks.example.com/del',
+      events: ['vault.created'],
+    });
+    const e = await store.transact(async (tx) =>
+      recordEvent(tx, { type: 'vault.created', ownerId: OWNER, data: {} }, d.clock),
+    );
     expect(await deleteWebhook(d, OWNER, webhook.id)).toEqual({ id: webhook.id, deleted: true });
     expect(await code(getWebhook(d, OWNER, webhook.id))).toBe('NOT_FOUND');
-    const ds = (await store.findBy<DeliveryRecord>(DELIVERIES, 'eventId', e.id)).filter((x) => x.webhookId === webhook.id);
+    const ds = (await store.findBy<DeliveryRecord>(DELIVERIES, 'eventId', e.id)).filter(
+      (x) => x.webhookId === webhook.id,
+    );
     expect(ds).toHaveLength(1);
     expect(ds[0]).toMatchObject({ state: 'cancelled', reason: 'subscription deleted' });
   });
@@ -210,28 +274,72 @@ describe('webhook subscriptions', () => {
   it('serves the whole event catalogue, marking what is emitted', () => {
     const out = EventTypesOutput.parse(listEventTypes());
     const names = out.types.map((t) => t.type);
-    for (const n of ['contract.generated', 'contract.compiled', 'contract.deployed', 'contract.verified', 'contract.error', 'vault.created', 'vault.updated', 'vault.deleted', 'vault.accessed',
-      'verification.started', 'verification.complete', 'verification.failed', 'verification.expired', 'payment.initiated', 'payment.completed', 'payment.failed', 'payment.refunded',
-      'deadman.warning', 'deadman.triggered', 'deadman.reset', 'test.webhook', 'user.created', 'user.updated', 'api_key.created', 'api_key.revoked']) {
+    for (const n of [
+      'contract.generated',
+      'contract.compiled',
+      'contract.deployed',
+      'contract.verified',
+      'contract.error',
+      'vault.created',
+      'vault.updated',
+      'vault.deleted',
+      'vault.accessed',
+      'verification.started',
+      'verification.complete',
+      'verification.failed',
+      'verification.expired',
+      'payment.initiated',
+      'payment.completed',
+      'payment.failed',
+      'payment.refunded',
+      'deadman.warning',
+      'deadman.triggered',
+      'deadman.reset',
+      'test.webhook',
+      'user.created',
+      'user.updated',
+      'api_key.created',
+      'api_key.revoked',
+    ]) {
       expect(names).toContain(n);
     }
     expect(names).toHaveLength(new Set(names).size);
-    const emitted = EVENT_CATALOGUE.filter((t) => t.emitted).map((t) => t.type).sort();
+    const emitted = EVENT_CATALOGUE.filter((t) => t.emitted)
+      .map((t) => t.type)
+      .sort();
     expect(emitted).toEqual([
-      'api_key.created', 'api_key.revoked', 'contract.compiled', 'contract.error', 'contract.generated', 'credits.low_balance',
-      'payment.completed', 'payment.failed', 'payment.initiated', 'payment.refunded', 'test.webhook', 'user.created', 'user.updated',
+      'api_key.created',
+      'api_key.revoked',
+      'contract.compiled',
+      'contract.error',
+      'contract.generated',
+      'credits.low_balance',
+      'payment.completed',
+      'payment.failed',
+      'payment.initiated',
+      'payment.refunded',
+      'test.webhook',
+      'user.created',
+      'user.updated',
     ]);
     expect(out.wildcard).toBe('*');
   });
 
   it.skipIf(!hasOpenssl())('test_webhook makes a real signed delivery and records it in the event log', async () => {
     const secretDeps = { ...d, ca: tls.cert, resolve: undefined };
-    const { webhook, secret } = await createWebhook(secretDeps, OWNER, { url: receiver.url('/test-hook'), events: ['contract.generated'] });
+    const { webhook, secret } = await createWebhook(secretDeps, OWNER, {
+      url: receiver.url('/test-hook'),
+      events: ['contract.generated'],
+    });
     answer = 200;
     const before = receiver.received.length;
     const r = await testWebhook(secretDeps, OWNER, webhook.id);
     expect(TestWebhookOutput.parse(r)).toEqual(r);
-    expect(r).toMatchObject({ delivered: true, statusCode: 200, payload: { type: 'test.webhook', event: 'test.webhook', apiVersion: 'v1', webhookId: webhook.id } });
+    expect(r).toMatchObject({
+      delivered: true,
+      statusCode: 200,
+      payload: { type: 'test.webhook', event: 'test.webhook', apiVersion: 'v1', webhookId: webhook.id },
+    });
     expect(r.responseTime).toBeGreaterThanOrEqual(0);
     const got = receiver.received[before]!;
     expect(got.path).toBe('/test-hook');
@@ -245,10 +353,18 @@ describe('webhook subscriptions', () => {
     expect(bad).toMatchObject({ delivered: false, statusCode: 503, error: 'HTTP 503' });
     const log = await listWebhookEvents(d, OWNER, { limit: 5 });
     const entry = log.items.find((e) => e.id === bad.payload.id);
-    expect(entry?.deliveries[0]).toMatchObject({ webhookId: webhook.id, status: 'failed', attempts: [{ attempt: 1, statusCode: 503 }] });
+    expect(entry?.deliveries[0]).toMatchObject({
+      webhookId: webhook.id,
+      status: 'failed',
+      attempts: [{ attempt: 1, statusCode: 503 }],
+    });
     // An address refused at connect time is a recorded failure, not an exception
     const refused = await testWebhook({ ...secretDeps, allow: '' }, OWNER, webhook.id);
-    expect(refused).toMatchObject({ delivered: false, statusCode: null, error: expect.stringMatching(/address refused.*loopback/) });
+    expect(refused).toMatchObject({
+      delivered: false,
+      statusCode: null,
+      error: expect.stringMatching(/address refused.*loopback/),
+    });
   });
 
   it('pages the event log newest first, stable while new events arrive, scoped to the owner', async () => {
@@ -256,8 +372,15 @@ describe('webhook subscriptions', () => {
     try {
       const dd = makeDeps(s, { now: () => new Date() });
       const first: EventRecord[] = [];
-      for (let i = 0; i < 25; i++) first.push(await s.transact(async (tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: { i } }, dd.clock)));
-      await s.transact(async (tx) => recordEvent(tx, { type: 'contract.generated', ownerId: OTHER, data: {} }, dd.clock));
+      for (let i = 0; i < 25; i++)
+        first.push(
+          await s.transact(async (tx) =>
+            recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: { i } }, dd.clock),
+          ),
+        );
+      await s.transact(async (tx) =>
+        recordEvent(tx, { type: 'contract.generated', ownerId: OTHER, data: {} }, dd.clock),
+      );
       const seen: string[] = [];
       let page = await listWebhookEvents(dd, OWNER, { limit: 10 });
       expect(ListWebhookEventsOutput.parse(page)).toEqual(page);
@@ -266,7 +389,10 @@ describe('webhook subscriptions', () => {
       let added = 0;
       while (page.pagination.nextCursor) {
         // New events arrive between pages
-        for (let k = 0; k < 3; k++, added++) await s.transact(async (tx) => recordEvent(tx, { type: 'contract.compiled', ownerId: OWNER, data: { added } }, dd.clock));
+        for (let k = 0; k < 3; k++, added++)
+          await s.transact(async (tx) =>
+            recordEvent(tx, { type: 'contract.compiled', ownerId: OWNER, data: { added } }, dd.clock),
+          );
         const cursor = page.pagination.nextCursor;
         expect(await code(listWebhookEvents(dd, OTHER, { cursor, limit: 10 }))).toBe('VALIDATION_ERROR');
         page = await listWebhookEvents(dd, OWNER, { cursor, limit: 10 });

@@ -25,14 +25,20 @@ function expectRefused(res: { statusCode: number; body: string; json(): any }): 
   expect(res.statusCode).toBe(400);
   const error = res.json().error;
   expect(error.code).toBe('VALIDATION_ERROR');
-  expect(error.details).toEqual([{ field: 'url', reason: expect.stringMatching(/must not contain a user name or password/) }]);
+  expect(error.details).toEqual([
+    { field: 'url', reason: expect.stringMatching(/must not contain a user name or password/) },
+  ]);
   expect(res.body).not.toContain(PASSWORD);
   expect(res.body).not.toContain('alice:');
 }
 
 describe('webhook URLs with userinfo', () => {
   it('the guard refuses user:pass@, user@ and :pass@ without repeating the URL', async () => {
-    for (const url of [`https://alice:${PASSWORD}@hooks.example.com/x`, 'https://alice@hooks.example.com/x', `https://:${PASSWORD}@hooks.example.com/x`]) {
+    for (const url of [
+      `https://alice:${PASSWORD}@hooks.example.com/x`,
+      'https://alice@hooks.example.com/x',
+      `https://:${PASSWORD}@hooks.example.com/x`,
+    ]) {
       const err = await checkUrl(url, { resolve: publicResolver }).then(
         () => undefined,
         (e: unknown) => e as { code: string; message: string; details: Array<{ reason: string }> },

@@ -50,8 +50,11 @@ const isLowLevelCall = (n: AstNode): boolean => {
   if (n.nodeType !== 'FunctionCall') return false;
   let e = n.expression;
   if (e?.nodeType === 'FunctionCallOptions') e = e.expression;
-  return e?.nodeType === 'MemberAccess' && (e.memberName === 'call' || e.memberName === 'send' || e.memberName === 'transfer') &&
-    (e.expression?.typeDescriptions?.typeString ?? '').startsWith('address');
+  return (
+    e?.nodeType === 'MemberAccess' &&
+    (e.memberName === 'call' || e.memberName === 'send' || e.memberName === 'transfer') &&
+    (e.expression?.typeDescriptions?.typeString ?? '').startsWith('address')
+  );
 };
 
 const isExternalCall = (n: AstNode): boolean => {
@@ -77,20 +80,32 @@ export function analyzeAst(ast: unknown): Finding[] {
   const fnById = new Map<number, AstNode>();
   const modById = new Map<number, AstNode>();
   walk(root, (n, parent) => {
-    if (n.nodeType === 'PragmaDirective' && n.literals?.[0] === 'solidity' && n.literals.some((l) => l.includes('^') || l.includes('>') || l.includes('<'))) {
+    if (
+      n.nodeType === 'PragmaDirective' &&
+      n.literals?.[0] === 'solidity' &&
+      n.literals.some((l) => l.includes('^') || l.includes('>') || l.includes('<'))
+    ) {
       add('floating-pragma', 'low', 'The pragma allows several compiler versions; pin one.');
     }
     if (n.nodeType === 'FunctionDefinition' && n.id !== undefined) fnById.set(n.id, n);
     if (n.nodeType === 'ModifierDefinition' && n.id !== undefined) modById.set(n.id, n);
-    if (n.nodeType === 'MemberAccess' && n.memberName === 'origin' && n.expression?.nodeType === 'Identifier' && n.expression.name === 'tx') {
+    if (
+      n.nodeType === 'MemberAccess' &&
+      n.memberName === 'origin' &&
+      n.expression?.nodeType === 'Identifier' &&
+      n.expression.name === 'tx'
+    ) {
       add('tx-origin', 'high', 'tx.origin is used; authorization by tx.origin can be phished.');
     }
-    if (n.nodeType === 'Identifier' && (n.name === 'selfdestruct' || n.name === 'suicide')) add('selfdestruct', 'high', 'selfdestruct is used.');
-    if (n.nodeType === 'MemberAccess' && n.memberName === 'delegatecall') add('delegatecall', 'high', 'delegatecall is used; the callee runs with this contract\'s storage.');
+    if (n.nodeType === 'Identifier' && (n.name === 'selfdestruct' || n.name === 'suicide'))
+      add('selfdestruct', 'high', 'selfdestruct is used.');
+    if (n.nodeType === 'MemberAccess' && n.memberName === 'delegatecall')
+      add('delegatecall', 'high', "delegatecall is used; the callee runs with this contract's storage.");
     if (isLowLevelCall(n) && parent?.nodeType === 'ExpressionStatement') {
       add('unchecked-call', 'high', 'The result of a low-level call is ignored.');
     }
-    if (n.nodeType === 'WhileStatement' || n.nodeType === 'DoWhileStatement') add('unbounded-loop', 'medium', 'A while-loop has no fixed bound.');
+    if (n.nodeType === 'WhileStatement' || n.nodeType === 'DoWhileStatement')
+      add('unbounded-loop', 'medium', 'A while-loop has no fixed bound.');
   });
 
   // Per function: reachable internal functions and modifiers, external calls, events.
@@ -100,8 +115,17 @@ export function analyzeAst(ast: unknown): Finding[] {
     walk(n, (x) => {
       if (isExternalCall(x)) f.calls = true;
       if (x.nodeType === 'EmitStatement') f.emits = true;
-      if (x.nodeType === 'Assignment' || (x.nodeType === 'UnaryOperation' && (x['operator'] === '++' || x['operator'] === '--' || x['operator'] === 'delete'))) f.writes = true;
-      if (x.nodeType === 'FunctionCall' && x.expression?.nodeType === 'Identifier' && x.expression.referencedDeclaration !== undefined) {
+      if (
+        x.nodeType === 'Assignment' ||
+        (x.nodeType === 'UnaryOperation' &&
+          (x['operator'] === '++' || x['operator'] === '--' || x['operator'] === 'delete'))
+      )
+        f.writes = true;
+      if (
+        x.nodeType === 'FunctionCall' &&
+        x.expression?.nodeType === 'Identifier' &&
+        x.expression.referencedDeclaration !== undefined
+      ) {
         f.refs.push(x.expression.referencedDeclaration);
       }
       if (x.nodeType === 'ModifierInvocation') {
@@ -137,8 +161,10 @@ export function analyzeAst(ast: unknown): Finding[] {
     if (!mutating) continue;
     const r = reach(id);
     const guarded = (n.modifiers ?? []).some((m) => /nonReentrant/i.test(m.modifierName?.name ?? ''));
-    if (r.calls && !guarded) add('reentrancy', 'medium', `Function ${n.name || n.kind} makes external calls without a reentrancy guard.`);
-    if (!r.emits && !isReceiveOrFallback && facts.get(id)?.writes) add('missing-event', 'low', `Function ${n.name} changes state without emitting an event.`);
+    if (r.calls && !guarded)
+      add('reentrancy', 'medium', `Function ${n.name || n.kind} makes external calls without a reentrancy guard.`);
+    if (!r.emits && !isReceiveOrFallback && facts.get(id)?.writes)
+      add('missing-event', 'low', `Function ${n.name} changes state without emitting an event.`);
   }
   return findings;
 }
@@ -146,7 +172,13 @@ export function analyzeAst(ast: unknown): Finding[] {
 const PRECOMPILE_MAX = 0x100n;
 
 /** Warnings and suggestions that depend on the plan and on the executed results. */
-export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorInputs, runtimeSize: number, gas: Record<string, number>): { warnings: Finding[]; suggestions: string[] } {
+export function planFindings(
+  _plan: Plan,
+  shape: EvmShape,
+  inputs: ConstructorInputs,
+  runtimeSize: number,
+  gas: Record<string, number>,
+): { warnings: Finding[]; suggestions: string[] } {
   const warnings: Finding[] = [];
   const suggestions: string[] = [];
   const lower = (a: string) => a.toLowerCase();
@@ -159,34 +191,78 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
         ? `No dead man's switch: the estate is released only by the owner (release()) or by ${inputs.threshold} of ${inputs.guardians.length} guardians (confirmRelease()).`
         : "No dead man's switch: the estate is released only when the owner calls release(); if the owner dies first, the funds stay locked.",
     });
-    suggestions.push(shape.guardians ? "Consider enabling the dead man's switch as a fallback to the guardians." : "Enable the dead man's switch or add guardians, so the estate can be released after the owner's death.");
+    suggestions.push(
+      shape.guardians
+        ? "Consider enabling the dead man's switch as a fallback to the guardians."
+        : "Enable the dead man's switch or add guardians, so the estate can be released after the owner's death.",
+    );
   } else {
     const days = inputs.intervalDays;
-    if (days < 30) warnings.push({ id: 'short-interval', severity: 'medium', message: `The check-in interval is ${days} day(s): a missed check-in (travel, illness) releases the estate early.` });
-    else if (days < 90) warnings.push({ id: 'short-interval', severity: 'low', message: `The check-in interval is ${days} days; make sure check-ins fit your routine.` });
-    if (days > 730) warnings.push({ id: 'long-interval', severity: 'low', message: `The check-in interval is ${days} days: beneficiaries wait that long after the last check-in.` });
-    if (!shape.gracePeriod) suggestions.push('Add a grace period so a late check-in (or guardians\' veto) can still stop a wrong trigger.');
+    if (days < 30)
+      warnings.push({
+        id: 'short-interval',
+        severity: 'medium',
+        message: `The check-in interval is ${days} day(s): a missed check-in (travel, illness) releases the estate early.`,
+      });
+    else if (days < 90)
+      warnings.push({
+        id: 'short-interval',
+        severity: 'low',
+        message: `The check-in interval is ${days} days; make sure check-ins fit your routine.`,
+      });
+    if (days > 730)
+      warnings.push({
+        id: 'long-interval',
+        severity: 'low',
+        message: `The check-in interval is ${days} days: beneficiaries wait that long after the last check-in.`,
+      });
+    if (!shape.gracePeriod)
+      suggestions.push("Add a grace period so a late check-in (or guardians' veto) can still stop a wrong trigger.");
     suggestions.push(
       `Check in before ${days} days pass (checkIn(), about ${gas['checkIn'] ?? 0} gas); every other owner action (a deposit from the owner's address, updateBeneficiaries, withdraw, rescueToken, rescueNft${shape.erc721 ? ', assignNft' : ''}) is proof of life too and moves the deadline.`,
     );
   }
   if (n === 1) {
-    warnings.push({ id: 'single-beneficiary', severity: 'low', message: 'One beneficiary receives everything; if the key of that address is lost, the estate has no other recipient (an address that cannot receive ETH can still claim with claimTo()).' });
-    suggestions.push('Consider a second beneficiary or updating the plan if the beneficiary loses access to the address.');
+    warnings.push({
+      id: 'single-beneficiary',
+      severity: 'low',
+      message:
+        'One beneficiary receives everything; if the key of that address is lost, the estate has no other recipient (an address that cannot receive ETH can still claim with claimTo()).',
+    });
+    suggestions.push(
+      'Consider a second beneficiary or updating the plan if the beneficiary loses access to the address.',
+    );
   }
   if (shape.guardians) {
     const g = inputs.guardians.length;
     warnings.push(...guardianFindings(g, inputs.threshold, shape.gracePeriod));
-    suggestions.push(`Tell your guardians that confirmRelease() only starts a ${GUARDIAN_WAIT_DAYS}-day wait, and that any action of yours (checkIn(), a deposit, an update) cancels it.`);
+    suggestions.push(
+      `Tell your guardians that confirmRelease() only starts a ${GUARDIAN_WAIT_DAYS}-day wait, and that any action of yours (checkIn(), a deposit, an update) cancels it.`,
+    );
     const both = inputs.guardians.filter((x) => inputs.beneficiaries.some((b) => lower(b) === lower(x)));
-    if (both.length > 0) warnings.push({ id: 'guardian-is-beneficiary', severity: 'medium', message: `${both.length} guardian(s) are also beneficiaries and could vote to release funds to themselves.` });
+    if (both.length > 0)
+      warnings.push({
+        id: 'guardian-is-beneficiary',
+        severity: 'medium',
+        message: `${both.length} guardian(s) are also beneficiaries and could vote to release funds to themselves.`,
+      });
   } else if (shape.deadMansSwitch) {
     suggestions.push('Guardians (multiSig) could veto a wrong trigger or confirm an early release.');
   }
   const known = new Set([...inputs.tokens, ...inputs.nfts.map((x) => x.token)].map(lower));
   inputs.beneficiaries.forEach((b, i) => {
-    if (known.has(lower(b))) warnings.push({ id: 'beneficiary-is-contract', severity: 'high', message: `Beneficiary ${i + 1} is a token contract listed in the plan; it cannot claim.` });
-    else if (BigInt(b) < PRECOMPILE_MAX) warnings.push({ id: 'beneficiary-is-contract', severity: 'high', message: `Beneficiary ${i + 1} is a precompile or system address; it cannot claim.` });
+    if (known.has(lower(b)))
+      warnings.push({
+        id: 'beneficiary-is-contract',
+        severity: 'high',
+        message: `Beneficiary ${i + 1} is a token contract listed in the plan; it cannot claim.`,
+      });
+    else if (BigInt(b) < PRECOMPILE_MAX)
+      warnings.push({
+        id: 'beneficiary-is-contract',
+        severity: 'high',
+        message: `Beneficiary ${i + 1} is a precompile or system address; it cannot claim.`,
+      });
   });
   suggestions.push(
     `Beneficiaries claim from their own address (pull payments); a beneficiary that is a contract (multisig, smart wallet) must be able to call the contract. If it cannot receive ETH${shape.erc721 ? ' or NFTs' : ''}, it calls claimTo(recipient)${shape.erc721 ? ' (claimNftTo(index, recipient) for an NFT)' : ''} to have its share sent to another address${shape.erc20 ? '; a beneficiary a token refuses (a blocklisting token such as USDC) takes its share of that token with claimTokenTo(token, recipient)' : ''}. Code at an address cannot be checked offline.`,
@@ -201,7 +277,11 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
   );
   for (const [i, nft] of inputs.nfts.entries()) {
     if (!inputs.beneficiaries.some((b) => lower(b) === lower(nft.recipient))) {
-      warnings.push({ id: 'nft-recipient-not-beneficiary', severity: 'info', message: `NFT ${i + 1} goes to an address that has no share of the ETH.` });
+      warnings.push({
+        id: 'nft-recipient-not-beneficiary',
+        severity: 'info',
+        message: `NFT ${i + 1} goes to an address that has no share of the ETH.`,
+      });
     }
   }
   if (shape.erc20) {
@@ -209,12 +289,22 @@ export function planFindings(_plan: Plan, shape: EvmShape, inputs: ConstructorIn
       id: 'token-behaviour',
       severity: 'info',
       message:
-        'Token claims pay from the balance the contract actually holds. When it rises or falls after a first claim (a rebasing token, a fee the token charges the contract, a late deposit), the gain or loss is shared only by the beneficiaries who have not claimed yet, in proportion to their shares; once everyone has claimed, what is left or arrives later is shared by all shares again. A token that charges the sender a fee on top of the amount cannot send the whole balance: the last claimant receives the largest amount the balance allows (fees up to half the amount) and the rest is shared again, so claims do not revert for that. Fees the token charges on the way to the beneficiary are the token\'s own. Claims of standard ERC-20 tokens are exact to the unit (a few units of rounding dust may stay until more arrives).',
+        "Token claims pay from the balance the contract actually holds. When it rises or falls after a first claim (a rebasing token, a fee the token charges the contract, a late deposit), the gain or loss is shared only by the beneficiaries who have not claimed yet, in proportion to their shares; once everyone has claimed, what is left or arrives later is shared by all shares again. A token that charges the sender a fee on top of the amount cannot send the whole balance: the last claimant receives the largest amount the balance allows (fees up to half the amount) and the rest is shared again, so claims do not revert for that. Fees the token charges on the way to the beneficiary are the token's own. Claims of standard ERC-20 tokens are exact to the unit (a few units of rounding dust may stay until more arrives).",
     });
-    suggestions.push('Send the listed tokens to the contract address; a token that is not listed is not shared (the owner takes it back with rescueToken(token)).');
+    suggestions.push(
+      'Send the listed tokens to the contract address; a token that is not listed is not shared (the owner takes it back with rescueToken(token)).',
+    );
   }
-  if (shape.erc721) suggestions.push('Deposit each listed NFT with safeTransferFrom to the contract address before it is needed; NFTs that are not listed are refused.');
-  if (runtimeSize > 24_576) warnings.push({ id: 'code-size', severity: 'high', message: `Runtime code is ${runtimeSize} bytes, above the 24,576-byte limit of EIP-170.` });
+  if (shape.erc721)
+    suggestions.push(
+      'Deposit each listed NFT with safeTransferFrom to the contract address before it is needed; NFTs that are not listed are refused.',
+    );
+  if (runtimeSize > 24_576)
+    warnings.push({
+      id: 'code-size',
+      severity: 'high',
+      message: `Runtime code is ${runtimeSize} bytes, above the 24,576-byte limit of EIP-170.`,
+    });
   return { warnings, suggestions };
 }
 
@@ -226,8 +316,24 @@ export function securityScore(findings: Finding[]): number {
 
 /** Every guardian threshold explained (not only 1 of n), with the warnings for the extremes. */
 export function guardianFindings(g: number, threshold: number, veto: boolean): Finding[] {
-  const out: Finding[] = [{ id: 'guardian-threshold', severity: threshold === 1 && g > 1 ? 'medium' : 'info', message: guardianRulesText(g, threshold, veto) }];
-  if (threshold === 1 && g > 1) out.push({ id: 'single-guardian-release', severity: 'medium', message: `Any one of ${g} guardians can propose an early release (the owner has ${GUARDIAN_WAIT_DAYS} days to cancel it).` });
-  if (threshold === g && g > 1) out.push({ id: 'unanimous-guardians', severity: 'low', message: `All ${g} guardians must agree; one lost guardian key blocks guardian actions.` });
+  const out: Finding[] = [
+    {
+      id: 'guardian-threshold',
+      severity: threshold === 1 && g > 1 ? 'medium' : 'info',
+      message: guardianRulesText(g, threshold, veto),
+    },
+  ];
+  if (threshold === 1 && g > 1)
+    out.push({
+      id: 'single-guardian-release',
+      severity: 'medium',
+      message: `Any one of ${g} guardians can propose an early release (the owner has ${GUARDIAN_WAIT_DAYS} days to cancel it).`,
+    });
+  if (threshold === g && g > 1)
+    out.push({
+      id: 'unanimous-guardians',
+      severity: 'low',
+      message: `All ${g} guardians must agree; one lost guardian key blocks guardian actions.`,
+    });
   return out;
 }

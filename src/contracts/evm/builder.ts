@@ -23,7 +23,17 @@ export const EVM_LAYOUT = {
   structs: ['nfts'],
   constants: ['core', 'switch', 'guardians', 'tokens', 'nfts'],
   /** Immutables first, then the status flags, then the accounting. */
-  state: ['core.immutable', 'switch.immutable', 'guardians.immutable', 'core.flags', 'switch.flags', 'core', 'guardians', 'tokens', 'nfts'],
+  state: [
+    'core.immutable',
+    'switch.immutable',
+    'guardians.immutable',
+    'core.flags',
+    'switch.flags',
+    'core',
+    'guardians',
+    'tokens',
+    'nfts',
+  ],
   errors: ['core', 'tokens', 'rescue', 'switch', 'guardians', 'nfts'],
   events: ['core', 'cancel', 'rescue', 'switch', 'guardians', 'tokens', 'nfts'],
   modifiers: ['core', 'guardians'],
@@ -80,7 +90,11 @@ export class EvmContractBuilder extends Sections<typeof EVM_LAYOUT, EvmItems> {
   /** How cancel() returns each kind of listed asset, before the ETH. */
   readonly cancelReturns: Stmt[] = [];
   /** checkIn(): its notice, the other owner actions that prove life, and notes for its dev comment. */
-  readonly checkIn = { notice: 'Owner proves being alive; recorded for the record.', actions: ['deposit', 'update', 'withdrawal', 'rescue'], notes: [] as string[] };
+  readonly checkIn = {
+    notice: 'Owner proves being alive; recorded for the record.',
+    actions: ['deposit', 'update', 'withdrawal', 'rescue'],
+    notes: [] as string[],
+  };
   /** The first sentence of the contract's dev comment: how the estate is released. */
   releaseDoc = '';
 
@@ -117,17 +131,40 @@ export function priv(name: string, params: SolParam[], opts: FnOpts, body: Stmt[
 }
 
 /** A view function without parameters that returns one value. */
-export const getter = (name: string, natspec: NatSpec, type: string, expr: string, vis?: FunctionDef['visibility']): FunctionDef =>
+export const getter = (
+  name: string,
+  natspec: NatSpec,
+  type: string,
+  expr: string,
+  vis?: FunctionDef['visibility'],
+): FunctionDef =>
   fn(name, natspec, [], { ...(vis ? { vis } : {}), mut: 'view', returns: [p(type)] }, [`return ${expr}`]);
 
 export const ifThen = (cond: string, ...body: Stmt[]): Stmt => ({ head: `if (${cond})`, body });
 export const loop = (n: string, ...body: Stmt[]): Stmt => ({ head: `for (uint256 i; i < ${n}; ++i)`, body });
 
 /** A constant state variable. */
-export const constant = (type: string, name: string, value: string, doc: string): StateVariable => ({ type, name, visibility: 'public', mutability: 'constant', value, doc });
+export const constant = (type: string, name: string, value: string, doc: string): StateVariable => ({
+  type,
+  name,
+  visibility: 'public',
+  mutability: 'constant',
+  value,
+  doc,
+});
 
 /** A private state variable. */
-export const variable = (type: string, name: string, doc?: string): StateVariable => ({ type, name, visibility: 'private', ...(doc ? { doc } : {}) });
+export const variable = (type: string, name: string, doc?: string): StateVariable => ({
+  type,
+  name,
+  visibility: 'private',
+  ...(doc ? { doc } : {}),
+});
 
 /** A private immutable. */
-export const immutable = (type: string, name: string): StateVariable => ({ type, name, visibility: 'private', mutability: 'immutable' });
+export const immutable = (type: string, name: string): StateVariable => ({
+  type,
+  name,
+  visibility: 'private',
+  mutability: 'immutable',
+});

@@ -21,5 +21,10 @@ export async function compileContract(
     ...(input.contractName ? { contractName: input.contractName } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
-  return { success: true, contractName: out.contractName, compiled: { abi: out.abi, bytecode: out.bytecode }, warnings: out.warnings };
+  return {
+    success: true,
+    contractName: out.contractName,
+    compiled: { abi: out.abi, bytecode: out.bytecode },
+    warnings: out.warnings,
+  };
 }

@@ -19,7 +19,8 @@ export { MAX_NFTS } from './features/nfts.js';
 export { GUARDIAN_WAIT_DAYS, MAX_VETOES };
 
 /** The installed solc version: generated sources pin exactly this compiler. */
-export const SOLC_VERSION: string = (createRequire(import.meta.url)('solc/package.json') as { version: string }).version;
+export const SOLC_VERSION: string = (createRequire(import.meta.url)('solc/package.json') as { version: string })
+  .version;
 
 const CONTRACT_NAMES: Record<TemplateType, string> = {
   'common-law': 'CommonLawInheritance',
@@ -31,9 +32,11 @@ const CONTRACT_NAMES: Record<TemplateType, string> = {
 
 const TEMPLATE_NOTES: Record<TemplateType, string> = {
   'common-law': 'Shares follow a common-law plan (freedom of testation), checked off-chain before deployment.',
-  'civil-law': 'Shares follow a civil-law plan that respects the reserved portions, checked off-chain before deployment.',
+  'civil-law':
+    'Shares follow a civil-law plan that respects the reserved portions, checked off-chain before deployment.',
   'islamic-mirth': "Shares follow the fara'id shares computed off-chain before deployment.",
-  'islamic-wasiyyah': "Shares follow a wasiyyah of at most one third plus fara'id shares, checked off-chain before deployment.",
+  'islamic-wasiyyah':
+    "Shares follow a wasiyyah of at most one third plus fara'id shares, checked off-chain before deployment.",
   custom: 'Shares follow a custom split chosen by the owner.',
 };
 
@@ -67,7 +70,10 @@ export function buildContractModel(s: EvmShape): SourceUnit {
       natspec: {
         title: `${name}: inheritance contract (${shapeKey(s)})`,
         notice: TEMPLATE_NOTES[s.template],
-        dev: [b.releaseDoc, 'Pull payments, accounting by total received; bounded loops; authorization by msg.sender only.'].join(' '),
+        dev: [
+          b.releaseDoc,
+          'Pull payments, accounting by total received; bounded loops; authorization by msg.sender only.',
+        ].join(' '),
       },
       structs: b.list('structs'),
       constants: b.list('constants'),

@@ -10,7 +10,14 @@ import { EvmSandbox, VM_HARDFORK } from './vm.js';
 export const DEFAULT_GAS_PRICE_GWEI = 20;
 
 /** The contract measured when no `contractCode` is given: custom template, dead man's switch of 365 days, ETH only. */
-export const DEFAULT_GAS_SHAPE: EvmShape = { template: 'custom', deadMansSwitch: true, gracePeriod: false, guardians: false, erc20: false, erc721: false };
+export const DEFAULT_GAS_SHAPE: EvmShape = {
+  template: 'custom',
+  deadMansSwitch: true,
+  gracePeriod: false,
+  guardians: false,
+  erc20: false,
+  erc721: false,
+};
 
 export interface EvmGasEstimate {
   deployment: string;
@@ -26,11 +33,15 @@ const SAMPLE_OWNER = '0x1000000000000000000000000000000000000001' as Hex;
 /** Beneficiaries assumed when neither the constructor nor the caller gives their number. */
 export const DEFAULT_SAMPLE_BENEFICIARIES = 3;
 /** `count` sample beneficiaries, from `base` upwards (0x2000…0002, 0x2000…0003, …). */
-const sampleList = (base: bigint, count: number): Hex[] => Array.from({ length: count }, (_, i) => `0x${(base + BigInt(i)).toString(16).padStart(40, '0')}` as Hex);
+const sampleList = (base: bigint, count: number): Hex[] =>
+  Array.from({ length: count }, (_, i) => `0x${(base + BigInt(i)).toString(16).padStart(40, '0')}` as Hex);
 const SAMPLE_BASE = 0x2000000000000000000000000000000000000002n;
 /** The beneficiaries an update installs: new addresses, so the measured update writes cold, empty slots as a real one does. */
 const SAMPLE_NEW_BASE = 0x2100000000000000000000000000000000000012n;
-const SAMPLE_GUARDIANS = ['0x3000000000000000000000000000000000000005', '0x3000000000000000000000000000000000000006'] as Hex[];
+const SAMPLE_GUARDIANS = [
+  '0x3000000000000000000000000000000000000005',
+  '0x3000000000000000000000000000000000000006',
+] as Hex[];
 const SAMPLE_OTHER = '0x4000000000000000000000000000000000000007' as Hex;
 const DAY = 86_400n;
 
@@ -42,7 +53,13 @@ const fixedLength = (t: string, elem: RegExp): number | undefined => {
   const m = /^(.+)\[(\d+)\]$/.exec(t);
   if (!m || !elem.test(m[1]!)) return undefined;
   const k = Number(m[2]);
-  if (k > MAX_FIXED_LENGTH) throw ApiError.validation('Cannot pick sample constructor arguments for this contract', [{ field: 'contractCode', reason: `constructor parameter of type ${t}: at most ${MAX_FIXED_LENGTH} elements are filled` }]);
+  if (k > MAX_FIXED_LENGTH)
+    throw ApiError.validation('Cannot pick sample constructor arguments for this contract', [
+      {
+        field: 'contractCode',
+        reason: `constructor parameter of type ${t}: at most ${MAX_FIXED_LENGTH} elements are filled`,
+      },
+    ]);
   return k;
 };
 
@@ -80,13 +97,15 @@ export function sampleArgs(inputs: readonly AbiParameter[], count = DEFAULT_SAMP
       return sampleList(SAMPLE_BASE, count);
     }
     const fixedAddr = fixedLength(t, /^address$/);
-    if (fixedAddr !== undefined) return sampleList(isBeneficiaryList(name) ? SAMPLE_BASE : 0x4100000000000000000000000000000000000001n, fixedAddr);
+    if (fixedAddr !== undefined)
+      return sampleList(isBeneficiaryList(name) ? SAMPLE_BASE : 0x4100000000000000000000000000000000000001n, fixedAddr);
     const fixedUint = fixedLength(t, /^uint\d*$/);
     if (fixedUint !== undefined) {
       const bits = Number(t.replace(/^uint/, '').replace(/\[.*$/, '') || 256);
       return evenShares(fixedUint).map((v) => (bits <= 48 ? v : BigInt(v)));
     }
-    if (/^uint\d*\[\]$/.test(t)) return /nft|id/.test(name) ? [] : t === 'uint256[]' ? evenShares(count).map(BigInt) : evenShares(count);
+    if (/^uint\d*\[\]$/.test(t))
+      return /nft|id/.test(name) ? [] : t === 'uint256[]' ? evenShares(count).map(BigInt) : evenShares(count);
     if (/^u?int\d*$/.test(t)) {
       const bits = Number(t.replace(/^u?int/, '') || 256);
       const v = /grace/.test(name) ? 30 : /interval|day/.test(name) ? 365 : /threshold|quorum/.test(name) ? 1 : 0;
@@ -97,7 +116,9 @@ export function sampleArgs(inputs: readonly AbiParameter[], count = DEFAULT_SAMP
     if (t === 'bytes') return '0x';
     if (/^bytes\d+$/.test(t)) return `0x${'00'.repeat(Number(t.slice(5)))}`;
     if (t.endsWith('[]')) return [];
-    throw ApiError.validation('Cannot pick sample constructor arguments for this contract', [{ field: 'contractCode', reason: `constructor parameter ${p.name || '?'} of type ${t}` }]);
+    throw ApiError.validation('Cannot pick sample constructor arguments for this contract', [
+      { field: 'contractCode', reason: `constructor parameter ${p.name || '?'} of type ${t}` },
+    ]);
   });
 }
 
@@ -106,21 +127,37 @@ export function sampleArgs(inputs: readonly AbiParameter[], count = DEFAULT_SAMP
  * (one wei), or with a fraction of a wei, is a VALIDATION_ERROR naming the field.
  */
 export function gasPriceWei(gasPriceGwei: number): bigint {
-  if (!(gasPriceGwei > 0) || !Number.isFinite(gasPriceGwei)) throw ApiError.validation('Gas price must be positive', [{ field: 'gasPriceGwei', reason: 'must be > 0' }]);
-  if (gasPriceGwei > 1e9) throw ApiError.validation('Gas price is too high', [{ field: 'gasPriceGwei', reason: 'at most 1,000,000,000 gwei' }]);
+  if (!(gasPriceGwei > 0) || !Number.isFinite(gasPriceGwei))
+    throw ApiError.validation('Gas price must be positive', [{ field: 'gasPriceGwei', reason: 'must be > 0' }]);
+  if (gasPriceGwei > 1e9)
+    throw ApiError.validation('Gas price is too high', [
+      { field: 'gasPriceGwei', reason: 'at most 1,000,000,000 gwei' },
+    ]);
   const fixed = gasPriceGwei.toFixed(9);
   const wei = parseGwei(fixed);
   if (wei === 0n) {
-    throw ApiError.validation('Gas price is below one wei', [{ field: 'gasPriceGwei', reason: `${gasPriceGwei} gwei is below 1e-9 gwei (one wei), the smallest gas price` }]);
+    throw ApiError.validation('Gas price is below one wei', [
+      { field: 'gasPriceGwei', reason: `${gasPriceGwei} gwei is below 1e-9 gwei (one wei), the smallest gas price` },
+    ]);
   }
   if (Math.abs(Number(fixed) - gasPriceGwei) > gasPriceGwei * 1e-12) {
-    throw ApiError.validation('Gas price has a fraction of a wei', [{ field: 'gasPriceGwei', reason: `${gasPriceGwei} gwei is not a whole number of wei; use at most 9 decimals (1e-9 gwei is one wei)` }]);
+    throw ApiError.validation('Gas price has a fraction of a wei', [
+      {
+        field: 'gasPriceGwei',
+        reason: `${gasPriceGwei} gwei is not a whole number of wei; use at most 9 decimals (1e-9 gwei is one wei)`,
+      },
+    ]);
   }
   return wei;
 }
 
 const has = (abi: Abi, name: string, inputs?: string[]) =>
-  abi.some((x) => x.type === 'function' && x.name === name && (inputs === undefined || (x.inputs.length === inputs.length && x.inputs.every((p, i) => p.type === inputs[i]))));
+  abi.some(
+    (x) =>
+      x.type === 'function' &&
+      x.name === name &&
+      (inputs === undefined || (x.inputs.length === inputs.length && x.inputs.every((p, i) => p.type === inputs[i]))),
+  );
 
 /** What the gas measurement needs: the compiled contract and how to describe it (structured-cloneable, for a worker thread). */
 export interface EvmMeasureInput {
@@ -143,13 +180,20 @@ export interface EvmMeasureInput {
  */
 export async function estimateEvmGas(
   input: { contractCode?: string; beneficiaries?: number },
-  deps: { pool: SolcPool; gasPriceGwei?: number; signal?: AbortSignal | undefined; measure?: (m: EvmMeasureInput) => Promise<EvmGasEstimate> },
+  deps: {
+    pool: SolcPool;
+    gasPriceGwei?: number;
+    signal?: AbortSignal | undefined;
+    measure?: (m: EvmMeasureInput) => Promise<EvmGasEstimate>;
+  },
 ): Promise<EvmGasEstimate> {
   const gasPriceGwei = deps.gasPriceGwei ?? DEFAULT_GAS_PRICE_GWEI;
   gasPriceWei(gasPriceGwei);
   const n = input.beneficiaries;
   if (n !== undefined && !(Number.isInteger(n) && n >= 1 && n <= MAX_BENEFICIARIES)) {
-    throw ApiError.validation('Invalid number of beneficiaries', [{ field: 'beneficiaries', reason: `a whole number from 1 to ${MAX_BENEFICIARIES}` }]);
+    throw ApiError.validation('Invalid number of beneficiaries', [
+      { field: 'beneficiaries', reason: `a whole number from 1 to ${MAX_BENEFICIARIES}` },
+    ]);
   }
   const custom = input.contractCode !== undefined && input.contractCode.trim() !== '';
   const source = custom ? input.contractCode! : contractSource(DEFAULT_GAS_SHAPE);
@@ -157,7 +201,13 @@ export async function estimateEvmGas(
     ...(custom ? {} : { contractName: contractName(DEFAULT_GAS_SHAPE) }),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
-  const m: EvmMeasureInput = { abi: compiled.abi, bytecode: compiled.bytecode, custom, gasPriceGwei, ...(n !== undefined ? { beneficiaries: n } : {}) };
+  const m: EvmMeasureInput = {
+    abi: compiled.abi,
+    bytecode: compiled.bytecode,
+    custom,
+    gasPriceGwei,
+    ...(n !== undefined ? { beneficiaries: n } : {}),
+  };
   return deps.measure ? deps.measure(m) : measureEvmGas(m);
 }
 
@@ -168,7 +218,13 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
   const abi = compiled.abi as Abi;
   const ctor = abi.find((x) => x.type === 'constructor');
   const ctorInputs = ctor && 'inputs' in ctor ? ctor.inputs : [];
-  const figures: Record<string, number | null> = { deployment: null, claim: null, update: null, updateGrow: null, updateShrink: null };
+  const figures: Record<string, number | null> = {
+    deployment: null,
+    claim: null,
+    update: null,
+    updateGrow: null,
+    updateShrink: null,
+  };
   const notes: Record<string, string> = {};
   const noteAll = (why: string) => {
     for (const k of Object.keys(figures)) notes[k] = why;
@@ -181,14 +237,20 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
     // the same refusal is reported by sampleArgs below
   }
   const n = fixed ?? compiled.beneficiaries ?? DEFAULT_SAMPLE_BENEFICIARIES;
-  const countFrom = fixed !== undefined ? 'fixed by the constructor' : compiled.beneficiaries !== undefined ? 'as given' : 'assumed; pass beneficiaries to measure another number';
+  const countFrom =
+    fixed !== undefined
+      ? 'fixed by the constructor'
+      : compiled.beneficiaries !== undefined
+        ? 'as given'
+        : 'assumed; pass beneficiaries to measure another number';
   figures['beneficiaries'] = n;
   const beneficiaries = sampleList(SAMPLE_BASE, n);
   const shares = evenShares(n);
   try {
     deployData = encodeDeployData({ abi, bytecode: compiled.bytecode, args: sampleArgs(ctorInputs, n) });
   } catch (e) {
-    const reason = e instanceof ApiError ? (e.details?.[0]?.reason ?? e.message) : 'constructor arguments could not be encoded';
+    const reason =
+      e instanceof ApiError ? (e.details?.[0]?.reason ?? e.message) : 'constructor arguments could not be encoded';
     noteAll(`no sample constructor arguments: ${reason}`);
   }
   const plural = (k: number) => `${k} ${k === 1 ? 'beneficiary' : 'beneficiaries'}`;
@@ -207,15 +269,23 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
     if (has(abi, 'updateBeneficiaries', ['address[]', 'uint16[]'])) {
       // Each update installs addresses never seen (cold, empty slots, as a real update), from the deployed list;
       // the deployed list is set again after each one (not measured).
-      const updates: Array<[string, number]> = [['update', n], ['updateGrow', grow], ['updateShrink', shrink]];
+      const updates: Array<[string, number]> = [
+        ['update', n],
+        ['updateGrow', grow],
+        ['updateShrink', shrink],
+      ];
       for (const [key, m] of updates) {
         if (key !== 'update' && m === n) {
-          notes[key] = key === 'updateGrow' ? `${plural(n)} is the most the contract holds` : 'one beneficiary cannot shrink';
+          notes[key] =
+            key === 'updateGrow' ? `${plural(n)} is the most the contract holds` : 'one beneficiary cannot shrink';
           continue;
         }
         // Later than the last owner action, as a real update comes: its proof of life changes the stored time.
         vm.warp(60n);
-        const r = await vm.tx(SAMPLE_OWNER, c, abi, 'updateBeneficiaries', [sampleList(SAMPLE_NEW_BASE, m), evenShares(m)]);
+        const r = await vm.tx(SAMPLE_OWNER, c, abi, 'updateBeneficiaries', [
+          sampleList(SAMPLE_NEW_BASE, m),
+          evenShares(m),
+        ]);
         if (!r.ok) {
           notes[key] = `updateBeneficiaries to ${m} reverted (${r.revert ?? r.error})`;
           continue;
@@ -225,7 +295,8 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
         if (!back.ok) break;
       }
     } else {
-      for (const k of ['update', 'updateGrow', 'updateShrink']) notes[k] = 'the contract has no updateBeneficiaries(address[],uint16[])';
+      for (const k of ['update', 'updateGrow', 'updateShrink'])
+        notes[k] = 'the contract has no updateBeneficiaries(address[],uint16[])';
     }
     const claimants = beneficiaries;
     if (has(abi, 'claim', [])) {
@@ -258,7 +329,9 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
           ...(figures['updateGrow'] !== null ? [`to ${plural(grow)}: ${gasText('updateGrow')}`] : []),
           ...(figures['updateShrink'] !== null ? [`to ${plural(shrink)}: ${gasText('updateShrink')}`] : []),
         ].join('; ');
-  const what = custom ? 'the given contract' : `the default contract (${contractName(DEFAULT_GAS_SHAPE)}: custom template, dead man's switch of 365 days, ETH only)`;
+  const what = custom
+    ? 'the given contract'
+    : `the default contract (${contractName(DEFAULT_GAS_SHAPE)}: custom template, dead man's switch of 365 days, ETH only)`;
   return {
     deployment: gasText('deployment'),
     claim: gasText('claim'),

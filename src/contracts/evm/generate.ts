@@ -5,7 +5,17 @@ import { analyzeAst, planFindings, securityScore, type Finding } from './analysi
 import { contractName, contractSource } from './contract.js';
 import { MOCK_ERC20_SOURCE, REAL_ERC721_SOURCE } from './mocks.js';
 import type { SolcCompileOutput, SolcPool } from './pool.js';
-import { constructorArgs, growCount, planInputs, shrinkCount, runGenerationScenario, type Compiled, type ConstructorInputs, type Mocks, type ScenarioResult } from './scenario.js';
+import {
+  constructorArgs,
+  growCount,
+  planInputs,
+  shrinkCount,
+  runGenerationScenario,
+  type Compiled,
+  type ConstructorInputs,
+  type Mocks,
+  type ScenarioResult,
+} from './scenario.js';
 import type { EvmShape } from './shape.js';
 import { shapeFeatures, shapeOf } from './shape.js';
 import { VM_HARDFORK } from './vm.js';
@@ -45,7 +55,10 @@ function findingsOf(compiled: SolcCompileOutput): Finding[] {
 
 /** Compiles the tokens used by the execution check (cached by the pool): a minimal ERC-20, OpenZeppelin's ERC-721. */
 async function loadMocks(pool: SolcPool, erc20: boolean, erc721: boolean): Promise<Mocks> {
-  const [a, b] = await Promise.all([erc20 ? pool.compile(MOCK_ERC20_SOURCE) : undefined, erc721 ? pool.compile(REAL_ERC721_SOURCE) : undefined]);
+  const [a, b] = await Promise.all([
+    erc20 ? pool.compile(MOCK_ERC20_SOURCE) : undefined,
+    erc721 ? pool.compile(REAL_ERC721_SOURCE) : undefined,
+  ]);
   const m: Mocks = {};
   if (a) Object.assign(m, { erc20Runtime: a.deployedBytecode, erc20Abi: a.abi as Abi });
   if (b) Object.assign(m, { erc721Runtime: b.deployedBytecode, erc721Abi: b.abi as Abi });
@@ -60,9 +73,17 @@ export async function warmUpEvm(pool: SolcPool): Promise<void> {
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 export function describeGas(gas: Record<string, number>, beneficiaries: number): string {
-  const parts = [`deployment ${fmt(gas['deployment'] ?? 0)} gas`, `claim ${fmt(gas['claim'] ?? 0)} gas (highest of ${beneficiaries} beneficiaries)`, `update ${fmt(gas['update'] ?? 0)} gas (${beneficiaries} new addresses)`];
-  if (gas['updateGrow']) parts.push(`update to ${growCount(beneficiaries)} beneficiaries ${fmt(gas['updateGrow'])} gas`);
-  if (gas['updateShrink']) parts.push(`update to ${shrinkCount(beneficiaries)} ${shrinkCount(beneficiaries) === 1 ? 'beneficiary' : 'beneficiaries'} ${fmt(gas['updateShrink'])} gas`);
+  const parts = [
+    `deployment ${fmt(gas['deployment'] ?? 0)} gas`,
+    `claim ${fmt(gas['claim'] ?? 0)} gas (highest of ${beneficiaries} beneficiaries)`,
+    `update ${fmt(gas['update'] ?? 0)} gas (${beneficiaries} new addresses)`,
+  ];
+  if (gas['updateGrow'])
+    parts.push(`update to ${growCount(beneficiaries)} beneficiaries ${fmt(gas['updateGrow'])} gas`);
+  if (gas['updateShrink'])
+    parts.push(
+      `update to ${shrinkCount(beneficiaries)} ${shrinkCount(beneficiaries) === 1 ? 'beneficiary' : 'beneficiaries'} ${fmt(gas['updateShrink'])} gas`,
+    );
   parts.push(`check-in ${fmt(gas['checkIn'] ?? 0)} gas`);
   if (gas['claimToken']) parts.push(`token claim ${fmt(gas['claimToken'])} gas`);
   if (gas['claimNft']) parts.push(`NFT claim ${fmt(gas['claimNft'])} gas`);
@@ -98,7 +119,8 @@ export function runEvmScenario(s: EvmScenarioInput): Promise<ScenarioResult> {
 }
 
 export async function generateEvm(plan: Plan, deps: EvmGenerateDeps): Promise<EvmGenerated> {
-  if (plan.blockchain !== 'evm') throw ApiError.validation('Not an EVM plan', [{ field: 'blockchain', reason: 'expected evm' }]);
+  if (plan.blockchain !== 'evm')
+    throw ApiError.validation('Not an EVM plan', [{ field: 'blockchain', reason: 'expected evm' }]);
   const shape = shapeOf(plan);
   const inputs = planInputs(plan);
   const source = contractSource(shape);
@@ -106,20 +128,35 @@ export async function generateEvm(plan: Plan, deps: EvmGenerateDeps): Promise<Ev
   deps.onStage?.('compile');
   const mocksP = shape.erc20 || shape.erc721 ? loadMocks(deps.pool, shape.erc20, shape.erc721) : Promise.resolve({});
   mocksP.catch(() => undefined);
-  const compiled = await deps.pool.compile(source, { contractName: name, ast: true, ...(deps.signal ? { signal: deps.signal } : {}) });
+  const compiled = await deps.pool.compile(source, {
+    contractName: name,
+    ast: true,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
   if (compiled.warnings.length > 0) {
-    throw new ApiError('INTERNAL_ERROR', `The generated contract compiled with ${compiled.warnings.length} warning(s); warnings are errors for generated contracts.`);
+    throw new ApiError(
+      'INTERNAL_ERROR',
+      `The generated contract compiled with ${compiled.warnings.length} warning(s); warnings are errors for generated contracts.`,
+    );
   }
   const abi = compiled.abi as Abi;
   let deployData: Hex;
   try {
     deployData = encodeDeployData({ abi, bytecode: compiled.bytecode, args: constructorArgs(shape, inputs) });
   } catch (e) {
-    throw ApiError.validation('The plan cannot be encoded as constructor arguments', [{ field: '', reason: e instanceof Error ? e.message.split('\n')[0]! : String(e) }]);
+    throw ApiError.validation('The plan cannot be encoded as constructor arguments', [
+      { field: '', reason: e instanceof Error ? e.message.split('\n')[0]! : String(e) },
+    ]);
   }
   const mocks = await mocksP;
   deps.onStage?.('execute');
-  const scenario: EvmScenarioInput = { compiled: { abi, bytecode: compiled.bytecode }, shape, inputs, deployData, mocks };
+  const scenario: EvmScenarioInput = {
+    compiled: { abi, bytecode: compiled.bytecode },
+    shape,
+    inputs,
+    deployData,
+    mocks,
+  };
   const run = await (deps.execute ? deps.execute(scenario) : runEvmScenario(scenario));
   deps.onStage?.('measure');
   const runtimeSize = ((compiled.deployedBytecode?.length ?? 2) - 2) / 2;

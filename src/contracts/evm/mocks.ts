@@ -164,4 +164,3 @@ contract MockRebasingERC20 {
     }
 }
 `;
-

@@ -102,7 +102,14 @@ export class SolcPool {
   private readonly inflight = new Map<string, Inflight>();
   private cachedBytes = 0;
   /** Counters, for tests and benchmarks. */
-  readonly stats: { hits: number; misses: number; readonly timeouts: number; readonly workersStarted: number; readonly busy: number; readonly aborted: number };
+  readonly stats: {
+    hits: number;
+    misses: number;
+    readonly timeouts: number;
+    readonly workersStarted: number;
+    readonly busy: number;
+    readonly aborted: number;
+  };
 
   constructor(opts: SolcPoolOptions = {}) {
     this.size = Math.max(1, opts.size ?? availableParallelism());
@@ -155,7 +162,11 @@ export class SolcPool {
    */
   async warmUp(sources: string[] = []): Promise<void> {
     await this.ready();
-    const tiny = Array.from({ length: this.size }, (_, i) => `// SPDX-License-Identifier: MIT\npragma solidity >=0.8.0;\ncontract WarmUp${i} {\n    uint256 public x;\n    function set(uint256 v) external { x = v; }\n}\n`);
+    const tiny = Array.from(
+      { length: this.size },
+      (_, i) =>
+        `// SPDX-License-Identifier: MIT\npragma solidity >=0.8.0;\ncontract WarmUp${i} {\n    uint256 public x;\n    function set(uint256 v) external { x = v; }\n}\n`,
+    );
     await Promise.all([...tiny, ...sources].map((s) => this.compile(s).catch(() => undefined)));
   }
 
@@ -165,16 +176,20 @@ export class SolcPool {
   }
 
   /** Queues a compile; `cancel` takes it out of the queue or stops its worker (no-op once it has finished). */
-  private run(msg: Record<string, unknown>, timeoutMs: number): { promise: Promise<RawResult>; cancel: (reason: unknown) => void } {
+  private run(
+    msg: Record<string, unknown>,
+    timeoutMs: number,
+  ): { promise: Promise<RawResult>; cancel: (reason: unknown) => void } {
     const ac = new AbortController();
     const promise = this.workers
       .run<string>('compile', msg, {
         timeoutMs,
         signal: ac.signal,
         onLimit: (kind, limit) =>
-          ApiError.validation(`Compilation ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped`, [
-            { field: 'sourceCode', reason: `compile ${kind} limit of ${limit} exceeded` },
-          ]),
+          ApiError.validation(
+            `Compilation ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped`,
+            [{ field: 'sourceCode', reason: `compile ${kind} limit of ${limit} exceeded` }],
+          ),
       })
       .then((text) => JSON.parse(text) as RawResult);
     return { promise, cancel: (reason) => ac.abort(reason) };
@@ -215,7 +230,9 @@ export class SolcPool {
   compile(source: string, opts: CompileOptions = {}): Promise<SolcCompileOutput> {
     if (opts.signal?.aborted) return Promise.reject(opts.signal.reason);
     if (typeof source !== 'string' || source.trim().length === 0) {
-      return Promise.reject(ApiError.validation('Source code is empty', [{ field: 'sourceCode', reason: 'empty source' }]));
+      return Promise.reject(
+        ApiError.validation('Source code is empty', [{ field: 'sourceCode', reason: 'empty source' }]),
+      );
     }
     const bytes = Buffer.byteLength(source, 'utf8');
     if (bytes > this.maxSourceBytes) {
@@ -243,7 +260,10 @@ export class SolcPool {
       return this.follow(pending, opts.signal);
     }
     this.stats.misses++;
-    const job = this.run({ source, settings: COMPILER_SETTINGS, contractName: opts.contractName, wantAst: opts.ast === true }, opts.timeoutMs ?? this.timeoutMs);
+    const job = this.run(
+      { source, settings: COMPILER_SETTINGS, contractName: opts.contractName, wantAst: opts.ast === true },
+      opts.timeoutMs ?? this.timeoutMs,
+    );
     const promise = job.promise
       .then((raw) => {
         const value = toOutput(raw);
@@ -294,7 +314,9 @@ function toOutput(raw: RawResult): SolcCompileOutput {
     return c;
   });
   if (raw.crashed) {
-    throw ApiError.validation('The compiler could not process this source', [{ field: 'sourceCode', reason: raw.crashed }]);
+    throw ApiError.validation('The compiler could not process this source', [
+      { field: 'sourceCode', reason: raw.crashed },
+    ]);
   }
   if (!raw.ok) {
     if (raw.notFound) {
@@ -303,13 +325,18 @@ function toOutput(raw: RawResult): SolcCompileOutput {
       ]);
     }
     if (raw.noContract) {
-      throw ApiError.validation('The source defines no deployable contract', [{ field: 'sourceCode', reason: 'no non-abstract contract with bytecode' }]);
+      throw ApiError.validation('The source defines no deployable contract', [
+        { field: 'sourceCode', reason: 'no non-abstract contract with bytecode' },
+      ]);
     }
     const errors = messages.filter((m) => m.severity === 'error');
     throw ApiError.validation(
       `Compilation failed with ${errors.length} error${errors.length === 1 ? '' : 's'}`,
       errors.map((m) => {
-        const d: { field: string; reason: string; line?: number; column?: number } = { field: 'sourceCode', reason: m.message };
+        const d: { field: string; reason: string; line?: number; column?: number } = {
+          field: 'sourceCode',
+          reason: m.message,
+        };
         if (m.line !== undefined) d.line = m.line;
         if (m.column !== undefined) d.column = m.column;
         return d;

@@ -29,17 +29,24 @@ export function toBasisPoints(percentage: number): number {
 /** The constructor inputs a plan gives. */
 export function planInputs(plan: Plan): ConstructorInputs {
   const shares = plan.beneficiaries.map((b) => toBasisPoints(b.percentage));
-  const tiny = shares.flatMap((s, i) => (s <= 0 ? [{ field: `beneficiaries.${i}.percentage`, reason: 'below 0.01 (one basis point)' }] : []));
+  const tiny = shares.flatMap((s, i) =>
+    s <= 0 ? [{ field: `beneficiaries.${i}.percentage`, reason: 'below 0.01 (one basis point)' }] : [],
+  );
   if (tiny.length > 0) throw ApiError.validation('Every share must be at least 0.01%', tiny);
   const sum = shares.reduce((a, b) => a + b, 0);
   if (sum !== 10_000) {
-    throw ApiError.validation('Beneficiary percentages must sum to exactly 100', [{ field: 'beneficiaries', reason: `sum is ${sum / 100}`, expected: '100' }]);
+    throw ApiError.validation('Beneficiary percentages must sum to exactly 100', [
+      { field: 'beneficiaries', reason: `sum is ${sum / 100}`, expected: '100' },
+    ]);
   }
   const assets = plan.assets ?? [];
   const tokens: Hex[] = [];
   for (const a of assets) {
     if (a.type !== 'erc20') continue;
-    if (!a.address) throw ApiError.validation('An erc20 asset needs its token address', [{ field: 'assets', reason: 'erc20 asset without address' }]);
+    if (!a.address)
+      throw ApiError.validation('An erc20 asset needs its token address', [
+        { field: 'assets', reason: 'erc20 asset without address' },
+      ]);
     const t = addr(a.address);
     if (!tokens.includes(t)) tokens.push(t);
   }
@@ -51,30 +58,52 @@ export function planInputs(plan: Plan): ConstructorInputs {
     if (a.tokenId === undefined) problems.push('tokenId');
     if (!a.beneficiary) problems.push('beneficiary');
     if (problems.length > 0) {
-      throw ApiError.validation('An erc721 asset needs its contract address, token id and receiving beneficiary', problems.map((f) => ({ field: `assets.${i}.${f}`, reason: 'required for erc721' })));
+      throw ApiError.validation(
+        'An erc721 asset needs its contract address, token id and receiving beneficiary',
+        problems.map((f) => ({ field: `assets.${i}.${f}`, reason: 'required for erc721' })),
+      );
     }
     const nft = { token: addr(a.address!), tokenId: BigInt(a.tokenId!), recipient: addr(a.beneficiary!) };
     const first = nfts.findIndex((x) => x.token === nft.token && x.tokenId === nft.tokenId);
-    if (first >= 0) throw ApiError.validation('The same NFT is listed twice', [{ field: `assets.${i}.tokenId`, reason: `the same NFT as the erc721 item ${first + 1} (token ids are compared as numbers)` }]);
-    if (tokens.includes(nft.token)) throw ApiError.validation('One address is listed as erc20 and erc721', [{ field: `assets.${i}.address`, reason: 'also listed as an erc20 token' }]);
+    if (first >= 0)
+      throw ApiError.validation('The same NFT is listed twice', [
+        {
+          field: `assets.${i}.tokenId`,
+          reason: `the same NFT as the erc721 item ${first + 1} (token ids are compared as numbers)`,
+        },
+      ]);
+    if (tokens.includes(nft.token))
+      throw ApiError.validation('One address is listed as erc20 and erc721', [
+        { field: `assets.${i}.address`, reason: 'also listed as an erc20 token' },
+      ]);
     nfts.push(nft);
   });
   const owner = addr(plan.ownerAddress);
   const beneficiaries = plan.beneficiaries.map((b) => addr(b.address));
-  const dupes = beneficiaries.flatMap((b, i) => (beneficiaries.indexOf(b) !== i ? [{ field: `beneficiaries.${i}.address`, reason: 'duplicate beneficiary address' }] : []));
+  const dupes = beneficiaries.flatMap((b, i) =>
+    beneficiaries.indexOf(b) !== i
+      ? [{ field: `beneficiaries.${i}.address`, reason: 'duplicate beneficiary address' }]
+      : [],
+  );
   if (dupes.length > 0) throw ApiError.validation('Duplicate beneficiary addresses', dupes);
   const contracts = new Set([...tokens, ...nfts.map((n) => n.token)]);
-  const clash = beneficiaries.flatMap((b, i) => (contracts.has(b) ? [{ field: `beneficiaries.${i}.address`, reason: 'is a token contract listed in assets; it could never claim' }] : []));
+  const clash = beneficiaries.flatMap((b, i) =>
+    contracts.has(b)
+      ? [{ field: `beneficiaries.${i}.address`, reason: 'is a token contract listed in assets; it could never claim' }]
+      : [],
+  );
   if (clash.length > 0) throw ApiError.validation('A beneficiary is a listed token contract', clash);
   const guardians = (plan.guardians?.addresses ?? []).map(addr);
   if (plan.guardians) {
     const problems: Array<{ field: string; reason: string }> = [];
     guardians.forEach((g, i) => {
       if (g === owner) problems.push({ field: `guardians.addresses.${i}`, reason: 'the owner cannot be a guardian' });
-      if (guardians.indexOf(g) !== i) problems.push({ field: `guardians.addresses.${i}`, reason: 'duplicate guardian' });
+      if (guardians.indexOf(g) !== i)
+        problems.push({ field: `guardians.addresses.${i}`, reason: 'duplicate guardian' });
       if (BigInt(g) === 0n) problems.push({ field: `guardians.addresses.${i}`, reason: 'zero address' });
     });
-    if (plan.guardians.threshold > guardians.length) problems.push({ field: 'guardians.threshold', reason: `greater than the ${guardians.length} guardian(s)` });
+    if (plan.guardians.threshold > guardians.length)
+      problems.push({ field: 'guardians.threshold', reason: `greater than the ${guardians.length} guardian(s)` });
     if (problems.length > 0) throw ApiError.validation('Invalid guardians', problems);
   }
   return {
@@ -97,7 +126,12 @@ export function constructorArgs(shape: EvmShape, i: ConstructorInputs): unknown[
   if (shape.gracePeriod) args.push(BigInt(i.graceDays));
   if (shape.guardians) args.push(i.guardians, BigInt(i.threshold));
   if (shape.erc20) args.push(i.tokens);
-  if (shape.erc721) args.push(i.nfts.map((n) => n.token), i.nfts.map((n) => n.tokenId), i.nfts.map((n) => n.recipient));
+  if (shape.erc721)
+    args.push(
+      i.nfts.map((n) => n.token),
+      i.nfts.map((n) => n.tokenId),
+      i.nfts.map((n) => n.recipient),
+    );
   return args;
 }
 
@@ -169,26 +203,47 @@ function expectOk(r: TxResult, what: string): TxResult {
  * double claim paying nothing. Any deviation throws: the contract is not
  * returned unverified.
  */
-export async function runGenerationScenario(compiled: Compiled, shape: EvmShape, inputs: ConstructorInputs, deployData: Hex, mocks: Mocks): Promise<ScenarioResult> {
+export async function runGenerationScenario(
+  compiled: Compiled,
+  shape: EvmShape,
+  inputs: ConstructorInputs,
+  deployData: Hex,
+  mocks: Mocks,
+): Promise<ScenarioResult> {
   try {
     return await scenario(compiled, shape, inputs, deployData, mocks);
   } catch (e) {
     if (e instanceof CheckFailed) {
-      throw new ApiError('INTERNAL_ERROR', `The generated contract failed its execution check: ${e.message}. No unverified contract is returned.`);
+      throw new ApiError(
+        'INTERNAL_ERROR',
+        `The generated contract failed its execution check: ${e.message}. No unverified contract is returned.`,
+      );
     }
     throw e;
   }
 }
 
-async function scenario(compiled: Compiled, shape: EvmShape, inputs: ConstructorInputs, deployData: Hex, mocks: Mocks): Promise<ScenarioResult> {
+async function scenario(
+  compiled: Compiled,
+  shape: EvmShape,
+  inputs: ConstructorInputs,
+  deployData: Hex,
+  mocks: Mocks,
+): Promise<ScenarioResult> {
   const vm = await EvmSandbox.create();
   const abi = compiled.abi;
   const gas: Record<string, number> = {};
   const checks: string[] = [];
   const { owner, beneficiaries, shares } = inputs;
   // Two addresses that play no role in the plan: a funder and a stranger.
-  const taken = new Set([owner, ...beneficiaries, ...inputs.guardians, ...inputs.tokens, ...inputs.nfts.map((n) => n.token)].map((a) => a.toLowerCase()));
-  const free = Array.from({ length: 40 }, (_, i) => `0x${(0xf0de50 + i).toString(16).padStart(40, '0')}` as Hex).filter((a) => !taken.has(a));
+  const taken = new Set(
+    [owner, ...beneficiaries, ...inputs.guardians, ...inputs.tokens, ...inputs.nfts.map((n) => n.token)].map((a) =>
+      a.toLowerCase(),
+    ),
+  );
+  const free = Array.from({ length: 40 }, (_, i) => `0x${(0xf0de50 + i).toString(16).padStart(40, '0')}` as Hex).filter(
+    (a) => !taken.has(a),
+  );
   const funder = free[0]!;
   const stranger = free[1]!;
 
@@ -199,7 +254,8 @@ async function scenario(compiled: Compiled, shape: EvmShape, inputs: Constructor
   }
   if (shape.erc721) {
     expect(mocks.erc721Runtime && mocks.erc721Abi, 'ERC-721 test token available');
-    for (const n of inputs.nfts) if ((await vm.codeSize(n.token)) === 0) await vm.putCode(n.token, mocks.erc721Runtime!);
+    for (const n of inputs.nfts)
+      if ((await vm.codeSize(n.token)) === 0) await vm.putCode(n.token, mocks.erc721Runtime!);
   }
 
   const dep = expectOk(await vm.send(owner, undefined, deployData, 0n, abi), 'deployment');
@@ -210,8 +266,10 @@ async function scenario(compiled: Compiled, shape: EvmShape, inputs: Constructor
 
   gas['deposit'] = expectOk(await vm.send(funder, c, '0x', ETH, abi), 'deposit').gasUsed;
   const tokenAmount = 1_000_000n * ETH + 7n;
-  for (const t of inputs.tokens) expectOk(await vm.tx(funder, t, mocks.erc20Abi!, 'mint', [c, tokenAmount]), 'token funding');
-  for (const n of inputs.nfts) expectOk(await vm.tx(funder, n.token, mocks.erc721Abi!, 'mint', [c, n.tokenId]), 'NFT funding');
+  for (const t of inputs.tokens)
+    expectOk(await vm.tx(funder, t, mocks.erc20Abi!, 'mint', [c, tokenAmount]), 'token funding');
+  for (const n of inputs.nfts)
+    expectOk(await vm.tx(funder, n.token, mocks.erc721Abi!, 'mint', [c, n.tokenId]), 'NFT funding');
 
   const notOwner = await vm.tx(stranger, c, abi, 'checkIn');
   expect(!notOwner.ok && notOwner.revert === 'NotOwner', 'a check-in by someone else reverts');
@@ -219,7 +277,10 @@ async function scenario(compiled: Compiled, shape: EvmShape, inputs: Constructor
   gas['checkIn'] = expectOk(await vm.tx(owner, c, abi, 'checkIn'), 'check-in').gasUsed;
   if (shape.deadMansSwitch) {
     const d = await vm.read<bigint>(c, abi, 'deadline');
-    expect(d === vm.timestamp + BigInt(inputs.intervalDays) * DAY, 'a check-in moves the deadline to now plus the interval');
+    expect(
+      d === vm.timestamp + BigInt(inputs.intervalDays) * DAY,
+      'a check-in moves the deadline to now plus the interval',
+    );
   }
   checks.push('check-in by the owner only');
 
@@ -229,19 +290,31 @@ async function scenario(compiled: Compiled, shape: EvmShape, inputs: Constructor
   // life changes the stored time rather than rewriting the same value.
   const fresh = freshAddresses(beneficiaries.length, taken);
   vm.warp(60n);
-  gas['update'] = expectOk(await vm.tx(owner, c, abi, 'updateBeneficiaries', [fresh, shares]), 'update before the deadline').gasUsed;
+  gas['update'] = expectOk(
+    await vm.tx(owner, c, abi, 'updateBeneficiaries', [fresh, shares]),
+    'update before the deadline',
+  ).gasUsed;
   expectOk(await vm.tx(owner, c, abi, 'updateBeneficiaries', [beneficiaries, shares]), 'update back to the plan');
   // An update that changes the list's length costs differently (each added entry writes two empty slots, each
   // dropped one clears two): doubling and halving the list are measured as well, each from the plan's list.
   const n = beneficiaries.length;
-  for (const [key, m] of [['updateGrow', growCount(n)], ['updateShrink', shrinkCount(n)]] as const) {
+  for (const [key, m] of [
+    ['updateGrow', growCount(n)],
+    ['updateShrink', shrinkCount(n)],
+  ] as const) {
     if (m === n) continue;
     vm.warp(60n);
-    gas[key] = expectOk(await vm.tx(owner, c, abi, 'updateBeneficiaries', [freshAddresses(m, taken), evenShares(m)]), `update to ${m} beneficiaries`).gasUsed;
+    gas[key] = expectOk(
+      await vm.tx(owner, c, abi, 'updateBeneficiaries', [freshAddresses(m, taken), evenShares(m)]),
+      `update to ${m} beneficiaries`,
+    ).gasUsed;
     expectOk(await vm.tx(owner, c, abi, 'updateBeneficiaries', [beneficiaries, shares]), 'update back to the plan');
   }
   const [listed, listedShares] = await vm.read<[Hex[], bigint[]]>(c, abi, 'beneficiaries');
-  expect(listed.length === beneficiaries.length && listedShares.every((s, i) => Number(s) === shares[i]), 'beneficiaries read back as set');
+  expect(
+    listed.length === beneficiaries.length && listedShares.every((s, i) => Number(s) === shares[i]),
+    'beneficiaries read back as set',
+  );
   checks.push('update before the deadline');
 
   const early = await vm.tx(beneficiaries[0]!, c, abi, 'claim');
@@ -273,7 +346,10 @@ async function scenario(compiled: Compiled, shape: EvmShape, inputs: Constructor
   for (const b of beneficiaries) await claimOnce(b);
   const total = ETH + lateDeposit;
   beneficiaries.forEach((b, i) => {
-    expect(received.get(b) === (total * BigInt(shares[i]!)) / 10_000n, `beneficiary ${i + 1} receives exactly its share`);
+    expect(
+      received.get(b) === (total * BigInt(shares[i]!)) / 10_000n,
+      `beneficiary ${i + 1} receives exactly its share`,
+    );
   });
   const dust = await vm.balanceOf(c);
   expect(dust < BigInt(beneficiaries.length) + 1n, 'at most one wei per beneficiary stays unclaimed');
@@ -289,7 +365,10 @@ async function scenario(compiled: Compiled, shape: EvmShape, inputs: Constructor
       const r = expectOk(await vm.tx(b, c, abi, 'claimToken', [t]), 'token claim');
       gas['claimToken'] = Math.max(gas['claimToken'] ?? 0, r.gasUsed);
       const bal = await vm.read<bigint>(t, mocks.erc20Abi!, 'balanceOf', [b]);
-      expect(bal === (tokenAmount * BigInt(shares[i]!)) / 10_000n, `beneficiary ${i + 1} receives exactly its token share`);
+      expect(
+        bal === (tokenAmount * BigInt(shares[i]!)) / 10_000n,
+        `beneficiary ${i + 1} receives exactly its token share`,
+      );
     }
   }
   if (inputs.tokens.length > 0) checks.push('exact ERC-20 payouts per share');

@@ -60,7 +60,15 @@ export function allShapes(): EvmShape[] {
 
 /** Names listed in `contractInfo.features`. */
 export function shapeFeatures(s: EvmShape): string[] {
-  const f = ['nativeShares', 'pullPayments', 'updateBeneficiaries', 'ownerWithdrawal', 'cancel', 'reentrancyGuard', 'checkIn'];
+  const f = [
+    'nativeShares',
+    'pullPayments',
+    'updateBeneficiaries',
+    'ownerWithdrawal',
+    'cancel',
+    'reentrancyGuard',
+    'checkIn',
+  ];
   if (s.deadMansSwitch) f.push('deadMansSwitch');
   else f.push('ownerRelease');
   if (s.gracePeriod) f.push('gracePeriod');

@@ -84,7 +84,9 @@ function compile(msg) {
     chosen = Object.hasOwn(contracts, contractName) ? contractName : undefined;
     if (!chosen) return { ok: false, notFound: contractName, available: Object.keys(contracts), messages };
   } else {
-    const deployable = defs.filter((d) => d.contractKind === 'contract' && !d.abstract && contracts[d.name]?.evm?.bytecode?.object);
+    const deployable = defs.filter(
+      (d) => d.contractKind === 'contract' && !d.abstract && contracts[d.name]?.evm?.bytecode?.object,
+    );
     chosen = deployable.length > 0 ? deployable[deployable.length - 1].name : undefined;
     if (!chosen) return { ok: false, noContract: true, available: Object.keys(contracts), messages };
   }

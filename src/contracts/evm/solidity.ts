@@ -158,8 +158,7 @@ function stmts(indent: string, body: Stmt[]): string[] {
 }
 
 function signature(f: FunctionDef): string {
-  const head =
-    f.kind === 'constructor' ? 'constructor' : f.kind === 'receive' ? 'receive' : `function ${f.name ?? ''}`;
+  const head = f.kind === 'constructor' ? 'constructor' : f.kind === 'receive' ? 'receive' : `function ${f.name ?? ''}`;
   const parts = [`${head}(${params(f.params)})`];
   if (f.kind !== 'constructor') parts.push(f.visibility);
   if (f.mutability) parts.push(f.mutability);
@@ -170,7 +169,8 @@ function signature(f: FunctionDef): string {
 
 /** Checks the rules every generated contract follows; throws on a violation (a generator bug). */
 export function checkModel(unit: SourceUnit): void {
-  if (!/^\d+\.\d+\.\d+$/.test(unit.solidityVersion)) throw new Error(`pragma must be pinned, got ${unit.solidityVersion}`);
+  if (!/^\d+\.\d+\.\d+$/.test(unit.solidityVersion))
+    throw new Error(`pragma must be pinned, got ${unit.solidityVersion}`);
   const c = unit.contract;
   const names = new Set<string>();
   for (const f of c.functions) {
@@ -231,11 +231,18 @@ export function printSource(unit: SourceUnit): string {
       `${IND}}`,
     ]);
   }
-  const vars = (vs: StateVariable[]) => vs.flatMap((v) => [...(v.doc ? [`${IND}/// @notice ${v.doc}`] : []), `${IND}${stateVar(v)}`]);
+  const vars = (vs: StateVariable[]) =>
+    vs.flatMap((v) => [...(v.doc ? [`${IND}/// @notice ${v.doc}`] : []), `${IND}${stateVar(v)}`]);
   section(body, vars(c.constants));
   section(body, vars(c.state));
-  section(body, c.errors.flatMap((e) => [`${IND}/// @notice ${e.doc}`, `${IND}error ${e.name}(${params(e.params)});`]));
-  section(body, c.events.flatMap((e) => [`${IND}/// @notice ${e.doc}`, `${IND}event ${e.name}(${params(e.params)});`]));
+  section(
+    body,
+    c.errors.flatMap((e) => [`${IND}/// @notice ${e.doc}`, `${IND}error ${e.name}(${params(e.params)});`]),
+  );
+  section(
+    body,
+    c.events.flatMap((e) => [`${IND}/// @notice ${e.doc}`, `${IND}event ${e.name}(${params(e.params)});`]),
+  );
   for (const m of c.modifiers) {
     section(body, [
       `${IND}/// @notice ${m.doc}`,

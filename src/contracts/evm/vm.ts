@@ -129,7 +129,11 @@ export class EvmSandbox {
     const refund = ex.exceptionError ? 0n : minBig(ex.gasRefund ?? 0n, used / 5n);
     const gasUsed = maxBig(used - refund, intrinsic.floor);
     const returnData = bytesToHex(ex.returnValue) as Hex;
-    const events = (ex.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address) as Hex, topics: topics.map((t) => bytesToHex(t) as Hex), data: bytesToHex(data) as Hex }));
+    const events = (ex.logs ?? []).map(([address, topics, data]) => ({
+      address: bytesToHex(address) as Hex,
+      topics: topics.map((t) => bytesToHex(t) as Hex),
+      data: bytesToHex(data) as Hex,
+    }));
     const out: TxResult = { ok: !ex.exceptionError, gasUsed: Number(gasUsed), returnData, logs: events.length, events };
     if (ex.exceptionError) {
       out.error = ex.exceptionError.error;
@@ -157,9 +161,18 @@ export class EvmSandbox {
     const evm = this.evm;
     await evm.journal.checkpoint();
     try {
-      const res = await evm.runCall({ to: createAddressFromString(to), data: hexToBytes(data), block: this.block(), gasLimit: TX_GAS_LIMIT, isStatic: true });
-      if (res.execResult.exceptionError) throw new Error(`read ${functionName} reverted: ${res.execResult.exceptionError.error}`);
-      return decodeFunctionResult({ abi, functionName, data: bytesToHex(res.execResult.returnValue) } as Parameters<typeof decodeFunctionResult>[0]) as T;
+      const res = await evm.runCall({
+        to: createAddressFromString(to),
+        data: hexToBytes(data),
+        block: this.block(),
+        gasLimit: TX_GAS_LIMIT,
+        isStatic: true,
+      });
+      if (res.execResult.exceptionError)
+        throw new Error(`read ${functionName} reverted: ${res.execResult.exceptionError.error}`);
+      return decodeFunctionResult({ abi, functionName, data: bytesToHex(res.execResult.returnValue) } as Parameters<
+        typeof decodeFunctionResult
+      >[0]) as T;
     } finally {
       await evm.journal.revert();
       evm.journal.cleanJournal();

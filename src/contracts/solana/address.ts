@@ -23,7 +23,8 @@ export function solanaAddressProblem(addr: string, opts: { rejectZero?: boolean 
   if (addr.length > 100) return `is ${addr.length} characters long; a Solana address has 32 to 44`;
   const bytes = bs58.decode(addr);
   if (bytes.length !== 32) return `decodes to ${bytes.length} bytes; a Solana address is a 32-byte key`;
-  if ((opts.rejectZero ?? true) && bytes.every((b) => b === 0)) return 'is the all-zero key (the system program), which cannot hold or claim funds';
+  if ((opts.rejectZero ?? true) && bytes.every((b) => b === 0))
+    return 'is the all-zero key (the system program), which cannot hold or claim funds';
   return undefined;
 }
 

@@ -1,5 +1,18 @@
 import { Sections } from '../slots.js';
-import { T, type AccountField, type AccountsStruct, type Block, type ConstItem, type Constraint, type EnumItem, type Field, type FnItem, type ImplItem, type Instruction, type StructItem } from './model.js';
+import {
+  T,
+  type AccountField,
+  type AccountsStruct,
+  type Block,
+  type ConstItem,
+  type Constraint,
+  type EnumItem,
+  type Field,
+  type FnItem,
+  type ImplItem,
+  type Instruction,
+  type StructItem,
+} from './model.js';
 import type { SolanaShape } from './shape.js';
 
 export const ERR = 'InheritanceError';
@@ -16,7 +29,15 @@ export const SOLANA_LAYOUT = {
   uses: ['core', 'tokens'],
   consts: ['core', 'switch', 'guardians'],
   /** Instructions in program order: set-up, release, the plan's updates, withdrawal and claims, then tokens. */
-  instructions: ['core.setup', 'switch', 'guardians.release', 'core.beneficiaries', 'guardians.update', 'core', 'tokens'],
+  instructions: [
+    'core.setup',
+    'switch',
+    'guardians.release',
+    'core.beneficiaries',
+    'guardians.update',
+    'core',
+    'tokens',
+  ],
   helpers: ['core', 'guardians'],
   state: ['core', 'tokens'],
   /** Methods of the Vault account: size and look-ups, the deadline, then when claims and the owner's window are open. */
@@ -66,7 +87,13 @@ export class SolanaProgramBuilder extends Sections<typeof SOLANA_LAYOUT, SolanaI
   /** What any owner action resets (Vault::prove_life), with the doc phrases; empty when nothing needs a sign of life. */
   readonly proofOfLife = { docs: [] as string[], body: [] as Block, usesNow: false };
   /** Vault::claims_open: the doc's first phrase, the guardians' prelude and condition, and the switch's condition after the grace period. */
-  readonly claimsOpen = { doc: 'Released by the owner', docs: [] as string[], prelude: [] as Block, early: undefined as string | undefined, afterGrace: undefined as string | undefined };
+  readonly claimsOpen = {
+    doc: 'Released by the owner',
+    docs: [] as string[],
+    prelude: [] as Block,
+    early: undefined as string | undefined,
+    afterGrace: undefined as string | undefined,
+  };
   /** Vault::owner_window_open: conditions beside an active vault, and the doc phrases that explain them. */
   readonly ownerWindowOpen = { conds: [] as string[], docs: [] as string[] };
   /** Lines of the program header explaining how the estate is released. */
@@ -110,7 +137,12 @@ export const ownerSigner = (doc = 'The vault owner; must sign.'): AccountField =
   constraints: [{ k: 'mut' }],
 });
 
-export const systemProgram: AccountField = { name: 'system_program', doc: [], type: { kind: 'program', of: 'System' }, constraints: [] };
+export const systemProgram: AccountField = {
+  name: 'system_program',
+  doc: [],
+  type: { kind: 'program', of: 'System' },
+  constraints: [],
+};
 
 /** The vault seen by its owner: PDA of the owner's key, bound to the signer by has_one. */
 export function ownerVault(mut: boolean, extra: Constraint[] = []): AccountField {
@@ -120,7 +152,14 @@ export function ownerVault(mut: boolean, extra: Constraint[] = []): AccountField
     type: { kind: 'account', of: 'Vault' },
     constraints: [
       ...(mut ? [{ k: 'mut' } as const] : []),
-      { k: 'seeds', seeds: [{ kind: 'const', value: 'vault' }, { kind: 'key', account: 'owner' }], bump: 'vault.bump' },
+      {
+        k: 'seeds',
+        seeds: [
+          { kind: 'const', value: 'vault' },
+          { kind: 'key', account: 'owner' },
+        ],
+        bump: 'vault.bump',
+      },
       { k: 'has_one', target: 'owner', error: E('NotOwner') },
       ...extra,
     ],
@@ -137,7 +176,10 @@ export function publicVault(mut: boolean, extra: Constraint[] = []): AccountFiel
       ...(mut ? [{ k: 'mut' } as const] : []),
       {
         k: 'seeds',
-        seeds: [{ kind: 'const', value: 'vault' }, { kind: 'field', account: 'vault', field: 'owner', accountType: 'Vault' }],
+        seeds: [
+          { kind: 'const', value: 'vault' },
+          { kind: 'field', account: 'vault', field: 'owner', accountType: 'Vault' },
+        ],
         bump: 'vault.bump',
       },
       ...extra,
@@ -145,7 +187,11 @@ export function publicVault(mut: boolean, extra: Constraint[] = []): AccountFiel
   };
 }
 
-export const beneficiaryBound = { k: 'constraint', expr: 'vault.beneficiary_index(&beneficiary.key()).is_some()', error: E('NotBeneficiary') } as const;
+export const beneficiaryBound = {
+  k: 'constraint',
+  expr: 'vault.beneficiary_index(&beneficiary.key()).is_some()',
+  error: E('NotBeneficiary'),
+} as const;
 
 /** An `#[event]` struct; every event names its vault first. */
 export const ev = (name: string, doc: string, fields: StructItem['fields']): StructItem => ({
@@ -156,4 +202,5 @@ export const ev = (name: string, doc: string, fields: StructItem['fields']): Str
 });
 
 /** Error variants from [name, message] pairs. */
-export const errors = (...list: Array<[string, string]>): Array<{ name: string; msg: string }> => list.map(([name, msg]) => ({ name, msg }));
+export const errors = (...list: Array<[string, string]>): Array<{ name: string; msg: string }> =>
+  list.map(([name, msg]) => ({ name, msg }));

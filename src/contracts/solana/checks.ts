@@ -7,7 +7,16 @@
  * that the IDL matches the source (events included).
  */
 import bs58 from 'bs58';
-import { ataPda, bytesOf, discriminator, PROGRAM_ADDRESSES, type IdlAccountItem, type IdlPda, type IdlSeed, type IdlType } from './idl.js';
+import {
+  ataPda,
+  bytesOf,
+  discriminator,
+  PROGRAM_ADDRESSES,
+  type IdlAccountItem,
+  type IdlPda,
+  type IdlSeed,
+  type IdlType,
+} from './idl.js';
 import { parseAnchorProgram, splitTopLevel, type ParsedField, type ParsedProgram } from './parser.js';
 
 export interface Check {
@@ -17,7 +26,16 @@ export interface Check {
 }
 
 /** Account wrappers whose owner and type Anchor verifies on deserialisation. */
-const CHECKED_WRAPPERS = new Set(['Signer', 'Account', 'Program', 'Sysvar', 'InterfaceAccount', 'Interface', 'AccountLoader', 'SystemAccount']);
+const CHECKED_WRAPPERS = new Set([
+  'Signer',
+  'Account',
+  'Program',
+  'Sysvar',
+  'InterfaceAccount',
+  'Interface',
+  'AccountLoader',
+  'SystemAccount',
+]);
 const UNCHECKED_WRAPPERS = new Set(['UncheckedAccount', 'AccountInfo']);
 /** Signers that may be anyone: they only pay. */
 const FREE_SIGNERS = new Set(['payer', 'depositor', 'caller', 'fee_payer']);
@@ -38,7 +56,8 @@ function result(name: string, problems: string[], ok?: string): Check {
 export function idlTypeOfText(text: string): IdlType {
   const t = text.replace(/\s+/g, '');
   const generic = /^(Vec|Option)<(.*)>$/.exec(t);
-  if (generic) return generic[1] === 'Vec' ? { vec: idlTypeOfText(generic[2]!) } : { option: idlTypeOfText(generic[2]!) };
+  if (generic)
+    return generic[1] === 'Vec' ? { vec: idlTypeOfText(generic[2]!) } : { option: idlTypeOfText(generic[2]!) };
   if (t === 'Pubkey') return 'pubkey';
   if (t === 'String') return 'string';
   if (/^(u8|u16|u32|u64|u128|i8|i16|i32|i64|i128|bool|f32|f64)$/.test(t)) return t;
@@ -59,7 +78,10 @@ function sourceSeeds(f: ParsedField, fields: ParsedField[], args: Set<string>): 
     const field = /^([A-Za-z_]\w*)\.([A-Za-z_]\w*)\.as_ref\(\)$/.exec(s);
     if (field) {
       const acc = fields.find((x) => x.name === field[1]);
-      if (acc) return acc.inner ? { kind: 'account', path: `${field[1]}.${field[2]}`, account: acc.inner } : { kind: 'account', path: `${field[1]}.${field[2]}` };
+      if (acc)
+        return acc.inner
+          ? { kind: 'account', path: `${field[1]}.${field[2]}`, account: acc.inner }
+          : { kind: 'account', path: `${field[1]}.${field[2]}` };
     }
     const arg = /^([A-Za-z_]\w*)(?:\.as_ref\(\)|\.to_le_bytes\(\)\.as_ref\(\))$/.exec(s);
     if (arg && args.has(arg[1]!)) return { kind: 'arg', path: arg[1]! };
@@ -86,7 +108,11 @@ function sourceIdlAccount(f: ParsedField, fields: ParsedField[], args: Set<strin
 const canon = (x: unknown): string =>
   JSON.stringify(x, (_k, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, val]) => val !== undefined).sort(([a], [b]) => a.localeCompare(b)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>)
+            .filter(([, val]) => val !== undefined)
+            .sort(([a], [b]) => a.localeCompare(b)),
+        )
       : v,
   );
 
@@ -96,7 +122,10 @@ function programChecks(p: ParsedProgram): { checks: Check[]; usable: boolean } {
   checks.push(
     result(
       'rust-syntax',
-      syntax.map((e) => `${e.kind === 'missing' ? `missing ${e.text}` : `syntax error near "${e.text.replace(/\s+/g, ' ')}"`} at line ${e.line}, column ${e.column}`),
+      syntax.map(
+        (e) =>
+          `${e.kind === 'missing' ? `missing ${e.text}` : `syntax error near "${e.text.replace(/\s+/g, ' ')}"`} at line ${e.line}, column ${e.column}`,
+      ),
       'parsed by tree-sitter-rust without error nodes',
     ),
   );
@@ -105,7 +134,13 @@ function programChecks(p: ParsedProgram): { checks: Check[]; usable: boolean } {
   const modProblems: string[] = [];
   if (mods.length !== 1) modProblems.push(`expected exactly one #[program] module, found ${mods.length}`);
   else if (mods[0]!.instructions.length === 0) modProblems.push('the #[program] module has no public instruction');
-  checks.push(result('program-module', modProblems, mods[0] ? `module ${mods[0].name} with ${mods[0].instructions.length} instructions` : undefined));
+  checks.push(
+    result(
+      'program-module',
+      modProblems,
+      mods[0] ? `module ${mods[0].name} with ${mods[0].instructions.length} instructions` : undefined,
+    ),
+  );
 
   const idProblems: string[] = [];
   if (p.declareIds.length !== 1) idProblems.push(`expected one declare_id!, found ${p.declareIds.length}`);
@@ -125,11 +160,18 @@ function programChecks(p: ParsedProgram): { checks: Check[]; usable: boolean } {
   const accProblems: string[] = [];
   for (const ix of instructions) {
     if (!ix.context) accProblems.push(`instruction ${ix.name} (line ${ix.line}) takes no Context<...>`);
-    else if (!structs.has(ix.context)) accProblems.push(`instruction ${ix.name} (line ${ix.line}) uses Context<${ix.context}> but no #[derive(Accounts)] struct ${ix.context} exists`);
+    else if (!structs.has(ix.context))
+      accProblems.push(
+        `instruction ${ix.name} (line ${ix.line}) uses Context<${ix.context}> but no #[derive(Accounts)] struct ${ix.context} exists`,
+      );
   }
-  checks.push(result('accounts-structs', accProblems, `${instructions.length} instructions, each with its accounts struct`));
+  checks.push(
+    result('accounts-structs', accProblems, `${instructions.length} instructions, each with its accounts struct`),
+  );
 
-  const used = [...new Set(instructions.map((i) => i.context).filter((c): c is string => !!c))].map((c) => structs.get(c)).filter((s) => !!s);
+  const used = [...new Set(instructions.map((i) => i.context).filter((c): c is string => !!c))]
+    .map((c) => structs.get(c))
+    .filter((s) => !!s);
   const stateTypes = new Set(p.dataStructs.filter((d) => d.attrs.includes('account')).map((d) => d.name));
 
   const typeProblems: string[] = [];
@@ -140,16 +182,19 @@ function programChecks(p: ParsedProgram): { checks: Check[]; usable: boolean } {
     for (const f of s.fields) {
       const where = `${s.name}.${f.name} (line ${f.line})`;
       if (UNCHECKED_WRAPPERS.has(f.wrapper)) {
-        if (!f.docs.some((d) => d.trim().startsWith('CHECK:'))) typeProblems.push(`${where} is ${f.wrapper} without a /// CHECK: comment`);
+        if (!f.docs.some((d) => d.trim().startsWith('CHECK:')))
+          typeProblems.push(`${where} is ${f.wrapper} without a /// CHECK: comment`);
       } else if (!CHECKED_WRAPPERS.has(f.wrapper)) typeProblems.push(`${where} has unchecked type ${f.typeText}`);
 
       if (isWritable(f) && f.wrapper !== 'Signer') {
         // A plain `init` of a keypair account is safe (Anchor makes it sign); `init_if_needed` needs seeds or a token authority.
         const bound = BINDING_KEYS.some((k) => has(f, k)) || has(f, 'init');
-        if (!bound) mutProblems.push(`${where} is mutable without seeds, has_one, address, constraint or token authority`);
+        if (!bound)
+          mutProblems.push(`${where} is mutable without seeds, has_one, address, constraint or token authority`);
       }
       if (f.wrapper === 'Account' && f.inner && stateTypes.has(f.inner)) {
-        if (!has(f, 'seeds') || !has(f, 'bump')) pdaProblems.push(`${where} holds program state ${f.inner} without seeds and bump`);
+        if (!has(f, 'seeds') || !has(f, 'bump'))
+          pdaProblems.push(`${where} holds program state ${f.inner} without seeds and bump`);
       }
     }
   }
@@ -168,7 +213,8 @@ function programChecks(p: ParsedProgram): { checks: Check[]; usable: boolean } {
               ((c.key === 'constraint' || c.key === 'seeds') && c.value !== undefined && keyRef.test(c.value)),
           ),
       );
-      if (!bound) signerProblems.push(`${s.name}.${sg.name} signs but no has_one, seeds or constraint ties it to the vault`);
+      if (!bound)
+        signerProblems.push(`${s.name}.${sg.name} signs but no has_one, seeds or constraint ties it to the vault`);
     }
   }
   checks.push(result('account-types', typeProblems));
@@ -179,7 +225,20 @@ function programChecks(p: ParsedProgram): { checks: Check[]; usable: boolean } {
   return { checks, usable: mods.length === 1 };
 }
 
-const PRIMITIVE_SIZES: Record<string, number> = { u8: 1, i8: 1, bool: 1, u16: 2, i16: 2, u32: 4, i32: 4, u64: 8, i64: 8, u128: 16, i128: 16, Pubkey: 32 };
+const PRIMITIVE_SIZES: Record<string, number> = {
+  u8: 1,
+  i8: 1,
+  bool: 1,
+  u16: 2,
+  i16: 2,
+  u32: 4,
+  i32: 4,
+  u64: 8,
+  i64: 8,
+  u128: 16,
+  i128: 16,
+  Pubkey: 32,
+};
 
 /**
  * Account sizes: every `init` of program state declares a `space`, and the
@@ -216,8 +275,12 @@ function spaceCheck(p: ParsedProgram, stateTypes: Set<string>): Check {
       if (c.name !== 'LEN' && c.name !== 'BASE_LEN') continue;
       const declared = Number(c.value.replace(/_/g, ''));
       const actual = sizeOf(target);
-      if (actual === undefined) problems.push(`${target}::${c.name} (line ${c.line}): the size of ${target} cannot be computed`);
-      else if (declared !== actual) problems.push(`${target}::${c.name} is ${c.value} (line ${c.line}) but ${target} serialises to ${actual} bytes`);
+      if (actual === undefined)
+        problems.push(`${target}::${c.name} (line ${c.line}): the size of ${target} cannot be computed`);
+      else if (declared !== actual)
+        problems.push(
+          `${target}::${c.name} is ${c.value} (line ${c.line}) but ${target} serialises to ${actual} bytes`,
+        );
       else compared++;
     }
   }
@@ -309,13 +372,20 @@ function eventCheck(source: string, p: ParsedProgram): Check {
       const s = ix.context ? structs.get(ix.context) : undefined;
       const writable = s?.fields.filter((f) => f.wrapper !== 'Signer' && isWritable(f)).map((f) => f.name) ?? [];
       const names = emitsIn(functionBodyCode(source, ix.line) ?? '');
-      for (const n of names) if (!events.has(n)) problems.push(`instruction ${ix.name} (line ${ix.line}) emits ${n}, which is not a declared #[event] struct`);
+      for (const n of names)
+        if (!events.has(n))
+          problems.push(`instruction ${ix.name} (line ${ix.line}) emits ${n}, which is not a declared #[event] struct`);
       if (writable.length === 0) continue;
       changing++;
-      if (names.length === 0) problems.push(`instruction ${ix.name} (line ${ix.line}) changes ${writable.join(', ')} but emits no event`);
+      if (names.length === 0)
+        problems.push(`instruction ${ix.name} (line ${ix.line}) changes ${writable.join(', ')} but emits no event`);
     }
   }
-  return result('state-changes-emit-events', problems, `${changing} state-changing instructions, each emitting a declared event`);
+  return result(
+    'state-changes-emit-events',
+    problems,
+    `${changing} state-changing instructions, each emitting a declared event`,
+  );
 }
 
 /**
@@ -326,7 +396,8 @@ function eventCheck(source: string, p: ParsedProgram): Check {
  */
 function proofOfLifeCheck(source: string, p: ParsedProgram): Check {
   const name = 'owner-actions-prove-life';
-  if (!/\b(last_check_in|release_approvals)\b/.test(source)) return { name, passed: true, detail: 'no deadline and no guardians: nothing to move' };
+  if (!/\b(last_check_in|release_approvals)\b/.test(source))
+    return { name, passed: true, detail: 'no deadline and no guardians: nothing to move' };
   const problems: string[] = [];
   const structs = new Map(p.accountsStructs.map((s) => [s.name, s]));
   let owned = 0;
@@ -341,8 +412,14 @@ function proofOfLifeCheck(source: string, p: ParsedProgram): Check {
       const body = functionBodyCode(source, ix.line) ?? '';
       if (/VaultStatus::Released\s*;/.test(body)) continue;
       owned++;
-      if (!isWritable(vault)) problems.push(`instruction ${ix.name} (line ${ix.line}) may be signed by the owner but cannot write the vault, so it cannot move the deadline`);
-      else if (!/\.prove_life\s*\(/.test(body)) problems.push(`instruction ${ix.name} (line ${ix.line}) may be signed by the owner but does not call prove_life`);
+      if (!isWritable(vault))
+        problems.push(
+          `instruction ${ix.name} (line ${ix.line}) may be signed by the owner but cannot write the vault, so it cannot move the deadline`,
+        );
+      else if (!/\.prove_life\s*\(/.test(body))
+        problems.push(
+          `instruction ${ix.name} (line ${ix.line}) may be signed by the owner but does not call prove_life`,
+        );
     }
   }
   return result(name, problems, `${owned} instructions the owner may sign, each proof of life`);
@@ -363,13 +440,17 @@ function idlChecks(p: ParsedProgram, idl: Record<string, unknown>): Check[] {
     const entry = ixs.find((i) => i.name === ix.name);
     const s = ix.context ? structs.get(ix.context) : undefined;
     if (!entry || !s) continue;
-    if (canon(entry.discriminator) !== canon(discriminator('global', ix.name))) ixProblems.push(`${ix.name}: wrong discriminator`);
+    if (canon(entry.discriminator) !== canon(discriminator('global', ix.name)))
+      ixProblems.push(`${ix.name}: wrong discriminator`);
     const args = ix.args.map((a) => ({ name: a.name, type: idlTypeOfText(a.typeText) }));
-    if (canon(entry.args) !== canon(args)) ixProblems.push(`${ix.name}: arguments differ (source ${canon(args)}, IDL ${canon(entry.args)})`);
+    if (canon(entry.args) !== canon(args))
+      ixProblems.push(`${ix.name}: arguments differ (source ${canon(args)}, IDL ${canon(entry.args)})`);
     const argNames = new Set(ix.args.map((a) => a.name));
     const src = s.fields.map((f) => {
       const item = sourceIdlAccount(f, s.fields, argNames);
-      const relations = s.fields.filter((o) => o.constraints.some((c) => c.key === 'has_one' && c.value?.split('@')[0]?.trim() === f.name)).map((o) => o.name);
+      const relations = s.fields
+        .filter((o) => o.constraints.some((c) => c.key === 'has_one' && c.value?.split('@')[0]?.trim() === f.name))
+        .map((o) => o.name);
       if (relations.length > 0) item.relations = relations;
       return item;
     });
@@ -385,40 +466,49 @@ function idlChecks(p: ParsedProgram, idl: Record<string, unknown>): Check[] {
     const a2 = idlAccounts.map((a) => canon(strip(a)));
     if (a1.join('|') !== a2.join('|')) {
       const i = a1.findIndex((x, k) => x !== a2[k]);
-      ixProblems.push(`${ix.name}: accounts differ at #${i < 0 ? a1.length : i} (source ${a1[i] ?? 'none'}, IDL ${a2[i] ?? 'none'})`);
+      ixProblems.push(
+        `${ix.name}: accounts differ at #${i < 0 ? a1.length : i} (source ${a1[i] ?? 'none'}, IDL ${a2[i] ?? 'none'})`,
+      );
     }
     for (const a of src) {
       const other = idlAccounts.find((x) => x.name === a.name);
       const mine = a.pda ? canon(a.pda) : undefined;
       const theirs = other?.pda ? canon(other.pda) : undefined;
       if (mine) pdas++;
-      if (mine !== theirs) seedProblems.push(`${ix.name}.${a.name}: PDA seeds differ (source ${mine ?? 'none'}, IDL ${theirs ?? 'none'})`);
+      if (mine !== theirs)
+        seedProblems.push(`${ix.name}.${a.name}: PDA seeds differ (source ${mine ?? 'none'}, IDL ${theirs ?? 'none'})`);
     }
   }
 
   const typeProblems: string[] = [];
   const idlAccountsList = (Array.isArray(idl.accounts) ? idl.accounts : []) as Array<Record<string, unknown>>;
-  const idlTypes = (Array.isArray(idl.types) ? idl.types : []) as Array<{ name?: string; type?: { kind?: string; fields?: unknown[]; variants?: unknown[] } }>;
+  const idlTypes = (Array.isArray(idl.types) ? idl.types : []) as Array<{
+    name?: string;
+    type?: { kind?: string; fields?: unknown[]; variants?: unknown[] };
+  }>;
   for (const d of p.dataStructs) {
     const isState = d.attrs.includes('account');
     const isEvent = d.attrs.includes('event');
     if (isState) {
       const acc = idlAccountsList.find((a) => a.name === d.name);
       if (!acc) typeProblems.push(`account ${d.name} is missing from the IDL accounts`);
-      else if (canon(acc.discriminator) !== canon(discriminator('account', d.name))) typeProblems.push(`account ${d.name}: wrong discriminator`);
+      else if (canon(acc.discriminator) !== canon(discriminator('account', d.name)))
+        typeProblems.push(`account ${d.name}: wrong discriminator`);
     }
     const derives = d.attrs.some((a) => a.startsWith('derive(') && a.includes('AnchorSerialize'));
     if (!isState && !isEvent && !derives) continue;
     const t = idlTypes.find((x) => x.name === d.name);
     const fields = d.fields.map((f) => ({ name: f.name, type: idlTypeOfText(f.typeText) }));
     if (!t) typeProblems.push(`type ${d.name} is missing from the IDL types`);
-    else if (canon(t.type?.fields) !== canon(fields)) typeProblems.push(`type ${d.name}: fields differ from the source`);
+    else if (canon(t.type?.fields) !== canon(fields))
+      typeProblems.push(`type ${d.name}: fields differ from the source`);
   }
   for (const e of p.enums) {
     if (!e.attrs.includes('derive')) continue;
     const t = idlTypes.find((x) => x.name === e.name);
     if (!t) typeProblems.push(`enum ${e.name} is missing from the IDL types`);
-    else if (canon(t.type?.variants) !== canon(e.variants.map((name) => ({ name })))) typeProblems.push(`enum ${e.name}: variants differ`);
+    else if (canon(t.type?.variants) !== canon(e.variants.map((name) => ({ name }))))
+      typeProblems.push(`enum ${e.name}: variants differ`);
   }
   const eventProblems: string[] = [];
   const idlEvents = (Array.isArray(idl.events) ? idl.events : []) as Array<Record<string, unknown>>;
@@ -426,17 +516,29 @@ function idlChecks(p: ParsedProgram, idl: Record<string, unknown>): Check[] {
   for (const n of srcEvents) {
     const e = idlEvents.find((x) => x.name === n);
     if (!e) eventProblems.push(`event ${n} is missing from the IDL events`);
-    else if (canon(e.discriminator) !== canon(discriminator('event', n))) eventProblems.push(`event ${n}: wrong discriminator`);
+    else if (canon(e.discriminator) !== canon(discriminator('event', n)))
+      eventProblems.push(`event ${n}: wrong discriminator`);
   }
-  for (const e of idlEvents) if (!srcEvents.includes(String(e.name))) eventProblems.push(`IDL event ${String(e.name)} is not an #[event] struct of the program`);
+  for (const e of idlEvents)
+    if (!srcEvents.includes(String(e.name)))
+      eventProblems.push(`IDL event ${String(e.name)} is not an #[event] struct of the program`);
   const address = typeof idl.address === 'string' ? idl.address : undefined;
-  if (address !== undefined && p.declareIds.length === 1 && p.declareIds[0] !== address) typeProblems.push(`IDL address ${address} differs from declare_id!`);
+  if (address !== undefined && p.declareIds.length === 1 && p.declareIds[0] !== address)
+    typeProblems.push(`IDL address ${address} differs from declare_id!`);
 
   return [
-    result('idl-instructions', ixProblems, `${instructions.length} instructions match the IDL (names, discriminators, arguments, accounts, flags)`),
+    result(
+      'idl-instructions',
+      ixProblems,
+      `${instructions.length} instructions match the IDL (names, discriminators, arguments, accounts, flags)`,
+    ),
     result('idl-pda-seeds', seedProblems, `${pdas} PDA accounts with the same seeds in source and IDL`),
     result('idl-types', typeProblems),
-    result('idl-events', eventProblems, `${srcEvents.length} events in the IDL events and types, with their discriminators`),
+    result(
+      'idl-events',
+      eventProblems,
+      `${srcEvents.length} events in the IDL events and types, with their discriminators`,
+    ),
   ];
 }
 
@@ -447,14 +549,25 @@ export async function checkAnchorProgram(source: string, idl?: Record<string, un
   try {
     parsed = await parseAnchorProgram(source);
   } catch (err) {
-    return [{ name: 'rust-syntax', passed: false, detail: `the Rust parser failed: ${err instanceof Error ? err.message : String(err)}` }];
+    return [
+      {
+        name: 'rust-syntax',
+        passed: false,
+        detail: `the Rust parser failed: ${err instanceof Error ? err.message : String(err)}`,
+      },
+    ];
   }
   const { checks, usable } = programChecks(parsed);
   checks.push(eventCheck(source, parsed));
   checks.push(proofOfLifeCheck(source, parsed));
   if (idl) {
     if (usable) checks.push(...idlChecks(parsed, idl));
-    else checks.push({ name: 'idl-instructions', passed: false, detail: 'the program module could not be read, so the IDL cannot be compared' });
+    else
+      checks.push({
+        name: 'idl-instructions',
+        passed: false,
+        detail: 'the program module could not be read, so the IDL cannot be compared',
+      });
   }
   return checks;
 }

@@ -34,7 +34,9 @@ export function rentExemptLamports(dataLen: number): number {
 
 export function lamportsToSol(lamports: number): string {
   const whole = Math.floor(lamports / LAMPORTS_PER_SOL);
-  const frac = String(lamports % LAMPORTS_PER_SOL).padStart(9, '0').replace(/0+$/, '');
+  const frac = String(lamports % LAMPORTS_PER_SOL)
+    .padStart(9, '0')
+    .replace(/0+$/, '');
   return frac ? `${whole}.${frac}` : String(whole);
 }
 
@@ -76,7 +78,9 @@ function typeOfText(text: string): RustType {
     wrappers.push(kind);
     t = t.slice(kind === 'vec' ? 4 : 7, -1);
   }
-  let type: RustType = PRIMITIVES.has(t) ? { kind: 'prim', name: t as 'u8' } : { kind: 'defined', name: t.split('::').pop()! };
+  let type: RustType = PRIMITIVES.has(t)
+    ? { kind: 'prim', name: t as 'u8' }
+    : { kind: 'defined', name: t.split('::').pop()! };
   for (let k = wrappers.length - 1; k >= 0; k--) type = { kind: wrappers[k]!, of: type };
   return type;
 }
@@ -153,7 +157,11 @@ function nextComma(tokens: Token[], from: number, to: number): number {
   return to;
 }
 
-const joined = (tokens: Token[], from: number, to: number): string => tokens.slice(from, to).map((t) => t.text).join('');
+const joined = (tokens: Token[], from: number, to: number): string =>
+  tokens
+    .slice(from, to)
+    .map((t) => t.text)
+    .join('');
 
 const layoutCache = new Map<string, Layouts>();
 
@@ -197,7 +205,16 @@ function readLayouts(source: string): Layouts {
       continue;
     }
     if (t === 'anchor_spl' && text(k + 1) === ':' && text(k + 2) === ':') spl = true;
-    if (t === 'pub' && text(k + 1) === 'fn' && isWord(tokens[k + 2]) && text(k + 3) === '(' && text(k + 4) === 'ctx' && text(k + 5) === ':' && text(k + 6) === 'Context' && text(k + 7) === '<') {
+    if (
+      t === 'pub' &&
+      text(k + 1) === 'fn' &&
+      isWord(tokens[k + 2]) &&
+      text(k + 3) === '(' &&
+      text(k + 4) === 'ctx' &&
+      text(k + 5) === ':' &&
+      text(k + 6) === 'Context' &&
+      text(k + 7) === '<'
+    ) {
       instructions.push(text(k + 2)!);
     }
     if (t === 'pub' && (text(k + 1) === 'struct' || text(k + 1) === 'enum') && isWord(tokens[k + 2])) {
@@ -250,7 +267,9 @@ const MAX_TYPE_LOOKUPS = 20_000;
 
 let defaultSource: string | undefined;
 function defaultProgram(): string {
-  defaultSource ??= printProgram(buildProgramModel({ template: 'custom', deadMansSwitch: true, multiSig: false, splTokens: false }));
+  defaultSource ??= printProgram(
+    buildProgramModel({ template: 'custom', deadMansSwitch: true, multiSig: false, splTokens: false }),
+  );
   return defaultSource;
 }
 
@@ -276,34 +295,60 @@ function assumedComputeUnits(ix: string, beneficiaries: number): number | undefi
   return table[ix];
 }
 
-export function estimateSolana(input: { contractCode?: string; beneficiaries?: number; guardians?: number }): SolanaEstimate {
-  const code = typeof input.contractCode === 'string' && input.contractCode.trim().length > 0 ? input.contractCode : undefined;
+export function estimateSolana(input: {
+  contractCode?: string;
+  beneficiaries?: number;
+  guardians?: number;
+}): SolanaEstimate {
+  const code =
+    typeof input.contractCode === 'string' && input.contractCode.trim().length > 0 ? input.contractCode : undefined;
   // Length and nesting are checked in one linear pass before anything reads the code.
   if (code !== undefined) assertRustShape(code, 'contractCode');
   const given = code !== undefined ? layoutsOf(code) : undefined;
   // Code without any #[account] struct (not an Anchor program) cannot give sizes: the default program is used and the method says so.
   const fromCode = !!given && given.state.length > 0;
   const layouts = fromCode ? given! : layoutsOf(defaultProgram());
-  const countGiven = typeof input.beneficiaries === 'number' && Number.isInteger(input.beneficiaries) && input.beneficiaries >= 1;
+  const countGiven =
+    typeof input.beneficiaries === 'number' && Number.isInteger(input.beneficiaries) && input.beneficiaries >= 1;
   const beneficiaries = countGiven ? Math.min(input.beneficiaries!, 50) : 2;
   const byName = new Map<string, StructItem | EnumItem>();
   for (const x of [...layouts.types, ...layouts.state]) if (!byName.has(x.name)) byName.set(x.name, x);
   let lookups = 0;
   const lookup = (n: string) => {
     if (++lookups > MAX_TYPE_LOOKUPS) {
-      throw ApiError.validation('The program\'s account types are too large to size', [
-        { field: 'contractCode', reason: `sizing its #[account] structs needs more than ${MAX_TYPE_LOOKUPS} type look-ups (types nested or repeated too often)` },
+      throw ApiError.validation("The program's account types are too large to size", [
+        {
+          field: 'contractCode',
+          reason: `sizing its #[account] structs needs more than ${MAX_TYPE_LOOKUPS} type look-ups (types nested or repeated too often)`,
+        },
       ]);
     }
     return byName.get(n);
   };
   const items: EstimateItem[] = [];
-  const push = (name: string, lamports: number, basis: 'computed' | 'assumed', formula?: string, computeUnits?: number) =>
-    items.push({ name, lamports, sol: lamportsToSol(lamports), basis, ...(formula ? { formula } : {}), ...(computeUnits !== undefined ? { computeUnits } : {}) });
+  const push = (
+    name: string,
+    lamports: number,
+    basis: 'computed' | 'assumed',
+    formula?: string,
+    computeUnits?: number,
+  ) =>
+    items.push({
+      name,
+      lamports,
+      sol: lamportsToSol(lamports),
+      basis,
+      ...(formula ? { formula } : {}),
+      ...(computeUnits !== undefined ? { computeUnits } : {}),
+    });
 
   const sizeOf = (s: StructItem, b: number, g: number): number | undefined => {
     try {
-      const size = 8 + borshSize({ kind: 'defined', name: s.name }, lookup, (f) => (f === 'beneficiaries' ? b : f === 'guardians' ? g : 0));
+      const size =
+        8 +
+        borshSize({ kind: 'defined', name: s.name }, lookup, (f) =>
+          f === 'beneficiaries' ? b : f === 'guardians' ? g : 0,
+        );
       return Number.isSafeInteger(size) ? size : undefined;
     } catch (err) {
       if (err instanceof ApiError) throw err;
@@ -313,7 +358,8 @@ export function estimateSolana(input: { contractCode?: string; beneficiaries?: n
 
   const vault = layouts.state.find((s) => s.fields.some((f) => f.name === 'beneficiaries')) ?? layouts.state[0];
   const hasGuardians = !!vault?.fields.some((f) => f.name === 'guardians');
-  const guardiansGiven = typeof input.guardians === 'number' && Number.isInteger(input.guardians) && input.guardians >= 1;
+  const guardiansGiven =
+    typeof input.guardians === 'number' && Number.isInteger(input.guardians) && input.guardians >= 1;
   const guardians = hasGuardians ? (guardiansGiven ? Math.min(input.guardians!, 10) : 3) : 0;
   let vaultRent = 0;
   let perBeneficiary = 0;
@@ -327,7 +373,12 @@ export function estimateSolana(input: { contractCode?: string; beneficiaries?: n
         `${beneficiaries} beneficiar${beneficiaries === 1 ? 'y' : 'ies'}${countGiven ? '' : ' assumed'}` +
         (hasGuardians ? `, ${guardians} guardian${guardians === 1 ? '' : 's'}${guardiansGiven ? '' : ' assumed'}` : '');
       const exact = countGiven && (!hasGuardians || guardiansGiven);
-      push(`${s.name} account rent (${size} bytes, ${note})`, rent, exact ? 'computed' : 'assumed', `(128 + ${size}) × 3480 × 2`);
+      push(
+        `${s.name} account rent (${size} bytes, ${note})`,
+        rent,
+        exact ? 'computed' : 'assumed',
+        `(128 + ${size}) × 3480 × 2`,
+      );
       const one = sizeOf(s, beneficiaries + 1, guardians);
       if (one !== undefined) perBeneficiary = (one - size) * LAMPORTS_PER_BYTE_YEAR * EXEMPTION_THRESHOLD_YEARS;
     } else {
@@ -335,29 +386,69 @@ export function estimateSolana(input: { contractCode?: string; beneficiaries?: n
     }
   }
   const ataRent = rentExemptLamports(TOKEN_ACCOUNT_LEN);
-  if (layouts.spl) push(`Associated token account rent (${TOKEN_ACCOUNT_LEN} bytes, per holder and mint)`, ataRent, 'computed', `(128 + ${TOKEN_ACCOUNT_LEN}) × 3480 × 2`);
-  if (perBeneficiary > 0) push(`Rent per added beneficiary (${perBeneficiary / 6960} bytes)`, perBeneficiary, 'computed', `${perBeneficiary / 6960} × 3480 × 2`);
+  if (layouts.spl)
+    push(
+      `Associated token account rent (${TOKEN_ACCOUNT_LEN} bytes, per holder and mint)`,
+      ataRent,
+      'computed',
+      `(128 + ${TOKEN_ACCOUNT_LEN}) × 3480 × 2`,
+    );
+  if (perBeneficiary > 0)
+    push(
+      `Rent per added beneficiary (${perBeneficiary / 6960} bytes)`,
+      perBeneficiary,
+      'computed',
+      `${perBeneficiary / 6960} × 3480 × 2`,
+    );
 
   const programRent = rentExemptLamports(PROGRAM_ACCOUNT_LEN);
-  push(`Program account rent (${PROGRAM_ACCOUNT_LEN} bytes)`, programRent, 'computed', `(128 + ${PROGRAM_ACCOUNT_LEN}) × 3480 × 2`);
+  push(
+    `Program account rent (${PROGRAM_ACCOUNT_LEN} bytes)`,
+    programRent,
+    'computed',
+    `(128 + ${PROGRAM_ACCOUNT_LEN}) × 3480 × 2`,
+  );
   const binary = (layouts.spl ? 300_000 : 200_000) + (hasGuardians ? 20_000 : 0);
   const programDataRent = rentExemptLamports(PROGRAM_DATA_HEADER_LEN + binary);
-  push(`Program data account rent (${binary.toLocaleString('en-US')}-byte binary assumed + ${PROGRAM_DATA_HEADER_LEN}-byte header)`, programDataRent, 'assumed', `(128 + ${PROGRAM_DATA_HEADER_LEN} + ${binary}) × 3480 × 2`);
+  push(
+    `Program data account rent (${binary.toLocaleString('en-US')}-byte binary assumed + ${PROGRAM_DATA_HEADER_LEN}-byte header)`,
+    programDataRent,
+    'assumed',
+    `(128 + ${PROGRAM_DATA_HEADER_LEN} + ${binary}) × 3480 × 2`,
+  );
   const writes = Math.ceil(binary / 1000) + 3;
   const deployFees = writes * LAMPORTS_PER_SIGNATURE;
-  push(`Deployment transaction fees (≈ ${writes} transactions of ~1,000 bytes each)`, deployFees, 'assumed', `${writes} × 5000`);
-  push('Signature fee (per transaction with one signer)', LAMPORTS_PER_SIGNATURE, 'computed', '1 signature × 5000 lamports');
+  push(
+    `Deployment transaction fees (≈ ${writes} transactions of ~1,000 bytes each)`,
+    deployFees,
+    'assumed',
+    `${writes} × 5000`,
+  );
+  push(
+    'Signature fee (per transaction with one signer)',
+    LAMPORTS_PER_SIGNATURE,
+    'computed',
+    '1 signature × 5000 lamports',
+  );
 
   for (const ix of layouts.instructions) {
     const cu = assumedComputeUnits(ix, beneficiaries);
     if (cu === undefined) continue;
-    push(`Compute units: ${ix} (≈ ${cu.toLocaleString('en-US')} CU; no priority fee)`, 0, 'assumed', 'CU × 0 micro-lamports per CU', cu);
+    push(
+      `Compute units: ${ix} (≈ ${cu.toLocaleString('en-US')} CU; no priority fee)`,
+      0,
+      'assumed',
+      'CU × 0 micro-lamports per CU',
+      cu,
+    );
   }
 
   const claimCu = assumedComputeUnits('claim_sol', beneficiaries)!;
   const tokenClaimRent = layouts.spl
     ? ataRent +
-      layouts.state.filter((s) => s !== vault).reduce((n, s) => n + rentExemptLamports(sizeOf(s, beneficiaries, guardians) ?? 0), 0)
+      layouts.state
+        .filter((s) => s !== vault)
+        .reduce((n, s) => n + rentExemptLamports(sizeOf(s, beneficiaries, guardians) ?? 0), 0)
     : 0;
   const deployment =
     `≈ ${lamportsToSol(programRent + programDataRent + deployFees + vaultRent + LAMPORTS_PER_SIGNATURE)} SOL: ` +
@@ -365,8 +456,14 @@ export function estimateSolana(input: { contractCode?: string; beneficiaries?: n
     `vault rent ${lamportsToSol(vaultRent)} SOL (computed) + ${LAMPORTS_PER_SIGNATURE} lamports fee`;
   const claim =
     `${LAMPORTS_PER_SIGNATURE} lamports (one signature) + ≈ ${claimCu.toLocaleString('en-US')} CU for claim_sol` +
-    (layouts.spl ? `; claim_token ≈ ${assumedComputeUnits('claim_token', beneficiaries)!.toLocaleString('en-US')} CU and up to ${lamportsToSol(tokenClaimRent)} SOL rent on a beneficiary's first claim of a mint` : '');
-  const update = `${LAMPORTS_PER_SIGNATURE} lamports (one signature)` + (perBeneficiary ? ` + ${perBeneficiary.toLocaleString('en-US')} lamports rent per added beneficiary (the vault only grows; its rent returns to the owner on cancel)` : '');
+    (layouts.spl
+      ? `; claim_token ≈ ${assumedComputeUnits('claim_token', beneficiaries)!.toLocaleString('en-US')} CU and up to ${lamportsToSol(tokenClaimRent)} SOL rent on a beneficiary's first claim of a mint`
+      : '');
+  const update =
+    `${LAMPORTS_PER_SIGNATURE} lamports (one signature)` +
+    (perBeneficiary
+      ? ` + ${perBeneficiary.toLocaleString('en-US')} lamports rent per added beneficiary (the vault only grows; its rent returns to the owner on cancel)`
+      : '');
   return {
     items,
     deployment,
@@ -375,7 +472,9 @@ export function estimateSolana(input: { contractCode?: string; beneficiaries?: n
     currency: 'SOL',
     method:
       `Rent-exempt deposits computed from account byte sizes${
-        fromCode ? ' read from the given program' : `${given ? ' (the given code has no #[account] struct)' : ''} of the default program (dead man's switch, SOL only)`
+        fromCode
+          ? ' read from the given program'
+          : `${given ? ' (the given code has no #[account] struct)' : ''} of the default program (dead man's switch, SOL only)`
       } ` +
       'with (128 + bytes) × 3480 lamports/byte-year × 2 years; fee 5000 lamports per signature. Compute units and the program binary size are assumptions: ' +
       'no Solana toolchain runs here, so nothing was executed.',

@@ -18,7 +18,10 @@ export const PROGRAM_ADDRESSES: Record<string, string> = {
 };
 
 export type IdlType = string | { vec: IdlType } | { option: IdlType } | { defined: { name: string } };
-export type IdlSeed = { kind: 'const'; value: number[] } | { kind: 'account'; path: string; account?: string } | { kind: 'arg'; path: string };
+export type IdlSeed =
+  | { kind: 'const'; value: number[] }
+  | { kind: 'account'; path: string; account?: string }
+  | { kind: 'arg'; path: string };
 export interface IdlPda {
   seeds: IdlSeed[];
   program?: { kind: 'const'; value: number[] };
@@ -84,7 +87,8 @@ export function ataPda(authority: string, mint: string): IdlPda {
 
 function idlAccount(f: AccountField): IdlAccountItem {
   const item: IdlAccountItem = { name: f.name };
-  if (f.constraints.some((c) => c.k === 'mut' || c.k === 'init' || c.k === 'realloc' || c.k === 'close')) item.writable = true;
+  if (f.constraints.some((c) => c.k === 'mut' || c.k === 'init' || c.k === 'realloc' || c.k === 'close'))
+    item.writable = true;
   if (f.type.kind === 'signer') item.signer = true;
   if (f.type.kind === 'program') item.address = PROGRAM_ADDRESSES[f.type.of];
   for (const c of f.constraints) {
@@ -96,7 +100,10 @@ function idlAccount(f: AccountField): IdlAccountItem {
 
 function idlTypeDef(t: StructItem | EnumItem): Record<string, unknown> {
   if ('variants' in t) return { name: t.name, type: { kind: 'enum', variants: t.variants.map((name) => ({ name })) } };
-  return { name: t.name, type: { kind: 'struct', fields: t.fields.map((f) => ({ name: f.name, type: idlType(f.type) })) } };
+  return {
+    name: t.name,
+    type: { kind: 'struct', fields: t.fields.map((f) => ({ name: f.name, type: idlType(f.type) })) },
+  };
 }
 
 export function buildIdl(m: ProgramModel, description: string): Record<string, unknown> {
@@ -109,7 +116,9 @@ export function buildIdl(m: ProgramModel, description: string): Record<string, u
       discriminator: discriminator('global', ix.name),
       accounts: acc.fields.map((f) => {
         const item = idlAccount(f);
-        const relations = acc.fields.filter((o) => o.constraints.some((c) => c.k === 'has_one' && c.target === f.name)).map((o) => o.name);
+        const relations = acc.fields
+          .filter((o) => o.constraints.some((c) => c.k === 'has_one' && c.target === f.name))
+          .map((o) => o.name);
         if (relations.length > 0) item.relations = relations;
         return item;
       }),

@@ -18,7 +18,15 @@ import { anchorToml, buildInstructions, cargoToml, clientSnippet } from './works
 export { checkAnchorProgram } from './checks.js';
 export { estimateSolana, rentExemptLamports, lamportsToSol } from './estimate.js';
 export { isValidSolanaAddress, isSolanaZeroAddress, solanaAddressProblem, SOLANA_ZERO_ADDRESS } from './address.js';
-export { buildProgramModel, accountSizes, shapeFeatures, placeholderProgramId, SOLANA_FEATURES, type SolanaShape, type SolanaFeature } from './program.js';
+export {
+  buildProgramModel,
+  accountSizes,
+  shapeFeatures,
+  placeholderProgramId,
+  SOLANA_FEATURES,
+  type SolanaShape,
+  type SolanaFeature,
+} from './program.js';
 export { rustParser } from './parser.js';
 export type { Check } from './checks.js';
 export type { EstimateItem, SolanaEstimate } from './estimate.js';
@@ -74,7 +82,10 @@ export function programForShape(shape: SolanaShape): Promise<ShapeOutput> {
     out = (async () => {
       const model = buildProgramModel(shape);
       const source = printProgram(model);
-      const idl = buildIdl(model, `svc inheritance vault (${shape.template}; ${shapeFeatures(shape).join(', ') || 'no optional features'})`);
+      const idl = buildIdl(
+        model,
+        `svc inheritance vault (${shape.template}; ${shapeFeatures(shape).join(', ') || 'no optional features'})`,
+      );
       const checks = await checkAnchorProgram(source, idl);
       return { source, idl, checks };
     })();
@@ -96,7 +107,8 @@ function planChecks(plan: Plan, shape: SolanaShape): Check[] {
   const sum = bps.reduce((a, b) => a + b, 0);
   if (sum !== 10_000) problems.push(`shares sum to ${sum} basis points, not 10000`);
   if (bps.some((b) => b <= 0 || b > 10_000)) problems.push('every share must be 1 to 10000 basis points');
-  if (plan.beneficiaries.length < 1 || plan.beneficiaries.length > 50) problems.push('1 to 50 beneficiaries are allowed');
+  if (plan.beneficiaries.length < 1 || plan.beneficiaries.length > 50)
+    problems.push('1 to 50 beneficiaries are allowed');
   const addrs = [plan.ownerAddress, ...plan.beneficiaries.map((b) => b.address), ...(plan.guardians?.addresses ?? [])];
   for (const a of addrs) {
     const p = solanaAddressProblem(a);
@@ -104,12 +116,17 @@ function planChecks(plan: Plan, shape: SolanaShape): Check[] {
   }
   if (shape.multiSig && plan.guardians) {
     const g = plan.guardians;
-    if (g.threshold < 1 || g.threshold > g.addresses.length) problems.push(`guardian threshold ${g.threshold} is not between 1 and ${g.addresses.length}`);
+    if (g.threshold < 1 || g.threshold > g.addresses.length)
+      problems.push(`guardian threshold ${g.threshold} is not between 1 and ${g.addresses.length}`);
   }
   return [
     problems.length
       ? { name: 'initialize-arguments', passed: false, detail: problems.join('; ') }
-      : { name: 'initialize-arguments', passed: true, detail: `${bps.length} shares summing to 10000 bps; all addresses are base58 32-byte keys` },
+      : {
+          name: 'initialize-arguments',
+          passed: true,
+          detail: `${bps.length} shares summing to 10000 bps; all addresses are base58 32-byte keys`,
+        },
   ];
 }
 
@@ -118,7 +135,8 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
     {
       id: 'solana-not-compiled',
       severity: 'info',
-      message: 'The program was parsed and checked structurally but not compiled: run `anchor build` (see buildInstructions).',
+      message:
+        'The program was parsed and checked structurally but not compiled: run `anchor build` (see buildInstructions).',
     },
     {
       id: 'solana-placeholder-program-id',
@@ -137,30 +155,56 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
       severity: shape.multiSig ? 'low' : 'medium',
       message: shape.multiSig
         ? `No dead man's switch: claims open when the owner calls \`release\`, or ${GUARDIAN_WAIT_DAYS} days after the guardians confirm (m of n) if the owner stays silent.`
-        : 'No dead man\'s switch: claims open only when the owner (or an executor holding the owner key) calls `release`.',
+        : "No dead man's switch: claims open only when the owner (or an executor holding the owner key) calls `release`.",
     });
-    suggestions.push('Enable the dead man\'s switch so the estate is released even if nobody holds the owner key.');
+    suggestions.push("Enable the dead man's switch so the estate is released even if nobody holds the owner key.");
   } else {
     if ((sw?.gracePeriodDays ?? 0) === 0) {
-      warnings.push({ id: 'no-grace-period', severity: 'low', message: 'Grace period of 0 days: a trigger after a missed check-in opens the claims at once.' });
+      warnings.push({
+        id: 'no-grace-period',
+        severity: 'low',
+        message: 'Grace period of 0 days: a trigger after a missed check-in opens the claims at once.',
+      });
       suggestions.push('Set a grace period (for example 30 days) so a missed check-in can be corrected.');
     }
     if ((sw?.intervalDays ?? 365) < 30) {
-      warnings.push({ id: 'short-interval', severity: 'low', message: `Check-in interval of ${sw?.intervalDays} days: a short absence could release the estate.` });
+      warnings.push({
+        id: 'short-interval',
+        severity: 'low',
+        message: `Check-in interval of ${sw?.intervalDays} days: a short absence could release the estate.`,
+      });
     }
   }
   if (shape.multiSig && plan.guardians) {
     const { threshold, addresses } = plan.guardians;
-    warnings.push({ id: 'guardian-threshold', severity: threshold === 1 && addresses.length > 1 ? 'medium' : 'info', message: guardianRulesText(addresses.length, threshold, shape.deadMansSwitch) });
-    suggestions.push('Tell your guardians that `confirm_release` only starts a waiting period, and that any instruction you sign (a check-in, a deposit) cancels it.');
+    warnings.push({
+      id: 'guardian-threshold',
+      severity: threshold === 1 && addresses.length > 1 ? 'medium' : 'info',
+      message: guardianRulesText(addresses.length, threshold, shape.deadMansSwitch),
+    });
+    suggestions.push(
+      'Tell your guardians that `confirm_release` only starts a waiting period, and that any instruction you sign (a check-in, a deposit) cancels it.',
+    );
     if (threshold === 1 && addresses.length > 1) {
-      warnings.push({ id: 'guardian-threshold-one', severity: 'medium', message: `Any one of ${addresses.length} guardians can propose an early release (the owner has ${GUARDIAN_WAIT_DAYS} days to cancel it).` });
+      warnings.push({
+        id: 'guardian-threshold-one',
+        severity: 'medium',
+        message: `Any one of ${addresses.length} guardians can propose an early release (the owner has ${GUARDIAN_WAIT_DAYS} days to cancel it).`,
+      });
     }
     if (threshold === addresses.length && addresses.length > 1) {
-      warnings.push({ id: 'guardian-threshold-all', severity: 'low', message: 'Every guardian must confirm: one lost guardian key blocks early release and vetoes.' });
+      warnings.push({
+        id: 'guardian-threshold-all',
+        severity: 'low',
+        message: 'Every guardian must confirm: one lost guardian key blocks early release and vetoes.',
+      });
     }
     if (addresses.includes(plan.ownerAddress)) {
-      warnings.push({ id: 'owner-is-guardian', severity: 'high', message: 'The owner is listed as a guardian; `initialize` rejects this.' });
+      warnings.push({
+        id: 'owner-is-guardian',
+        severity: 'high',
+        message: 'The owner is listed as a guardian; `initialize` rejects this.',
+      });
     }
   }
   const foreign = (plan.assets ?? []).filter((a) => a.type !== 'native' && a.type !== 'spl');
@@ -172,7 +216,11 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
     });
   }
   if (shape.splTokens) {
-    warnings.push({ id: 'spl-token-program', severity: 'info', message: 'Token claims use the SPL Token program; Token-2022 mints are not supported by this program.' });
+    warnings.push({
+      id: 'spl-token-program',
+      severity: 'info',
+      message: 'Token claims use the SPL Token program; Token-2022 mints are not supported by this program.',
+    });
     warnings.push({
       id: 'spl-cancel-withdraw-first',
       severity: 'low',
@@ -194,7 +242,8 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
   warnings.push({
     id: 'rounding-dust',
     severity: 'info',
-    message: 'Shares are rounded down per claim; up to one lamport (or token unit) per beneficiary can stay in the vault.',
+    message:
+      'Shares are rounded down per claim; up to one lamport (or token unit) per beneficiary can stay in the vault.',
   });
   const penalty = { high: 25, medium: 10, low: 4, info: 0 } as const;
   const securityScore = Math.max(0, 95 - warnings.reduce((n, w) => n + penalty[w.severity], 0));
@@ -202,7 +251,10 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
 }
 
 /** Generates and checks the Solana program for a validated plan; throws INTERNAL_ERROR if any of its own checks fails. */
-export async function generateSolana(plan: Plan, onStage?: (stage: 'compile' | 'measure') => void): Promise<SolanaGenerated> {
+export async function generateSolana(
+  plan: Plan,
+  onStage?: (stage: 'compile' | 'measure') => void,
+): Promise<SolanaGenerated> {
   const shape = solanaShape(plan);
   onStage?.('compile');
   const { source, idl, checks: programChecks } = await programForShape(shape);
@@ -216,7 +268,11 @@ export async function generateSolana(plan: Plan, onStage?: (stage: 'compile' | '
     );
   }
   onStage?.('measure');
-  const estimate = estimateSolana({ contractCode: source, beneficiaries: plan.beneficiaries.length, guardians: plan.guardians?.addresses.length ?? 0 });
+  const estimate = estimateSolana({
+    contractCode: source,
+    beneficiaries: plan.beneficiaries.length,
+    guardians: plan.guardians?.addresses.length ?? 0,
+  });
   const estimatedGas =
     `Deploy and initialise ${estimate.deployment}. Claim: ${estimate.claim}. ` +
     'Rent computed from account sizes; program size and compute units assumed (not run: no Solana toolchain here).';

@@ -180,7 +180,17 @@ export function seedExpr(s: Seed): string {
 
 /** The `#[account(...)]` arguments of a field, in the order Anchor documents them. */
 export function constraintArgs(cs: Constraint[]): string[] {
-  const order: Constraint['k'][] = ['init', 'mut', 'seeds', 'has_one', 'constraint', 'associated_token', 'token', 'realloc', 'close'];
+  const order: Constraint['k'][] = [
+    'init',
+    'mut',
+    'seeds',
+    'has_one',
+    'constraint',
+    'associated_token',
+    'token',
+    'realloc',
+    'close',
+  ];
   const sorted = [...cs].sort((a, b) => order.indexOf(a.k) - order.indexOf(b.k));
   const out: string[] = [];
   for (const c of sorted) {

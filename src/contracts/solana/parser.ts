@@ -30,7 +30,9 @@ export function assertRustShape(
   const maxLength = limits.maxLength ?? MAX_RUST_SOURCE;
   const maxNesting = limits.maxNesting ?? MAX_RUST_NESTING;
   if (source.length > maxLength) {
-    throw ApiError.validation('Rust source too large', [{ field, reason: `at most ${maxLength} characters (got ${source.length})` }]);
+    throw ApiError.validation('Rust source too large', [
+      { field, reason: `at most ${maxLength} characters (got ${source.length})` },
+    ]);
   }
   let brackets = 0;
   let angles = 0;
@@ -230,7 +232,10 @@ export function splitTopLevel(text: string, angles = false): string[] {
 
 /** `#[name(args)]` → { name, args } (args without the parentheses). */
 export function attributeParts(text: string): { name: string; args: string } {
-  const inner = text.replace(/^#!?\[/, '').replace(/\]$/, '').trim();
+  const inner = text
+    .replace(/^#!?\[/, '')
+    .replace(/\]$/, '')
+    .trim();
   const open = inner.indexOf('(');
   if (open < 0) return { name: inner.trim(), args: '' };
   return { name: inner.slice(0, open).trim(), args: inner.slice(open + 1, inner.lastIndexOf(')')).trim() };
@@ -323,7 +328,12 @@ function parseInstruction(fn: Node): ParsedInstruction {
       context = parts[0]?.replace(/<.*$/, '');
     } else args.push({ name, typeText: typeText.replace(/\s+/g, '') });
   }
-  return { name: fn.childForFieldName('name')?.text ?? '', ...(context ? { context } : {}), args, line: fn.startPosition.row + 1 };
+  return {
+    name: fn.childForFieldName('name')?.text ?? '',
+    ...(context ? { context } : {}),
+    args,
+    line: fn.startPosition.row + 1,
+  };
 }
 
 /** Parses an Anchor program; source that is too long or nested too deeply is refused first (ApiError VALIDATION_ERROR). */
@@ -358,7 +368,11 @@ export async function parseAnchorProgram(source: string): Promise<ParsedProgram>
           if (!fn.namedChildren.some((c) => c?.type === 'visibility_modifier')) continue;
           instructions.push(parseInstruction(fn));
         }
-        result.programModules.push({ name: node.childForFieldName('name')?.text ?? '', instructions, line: node.startPosition.row + 1 });
+        result.programModules.push({
+          name: node.childForFieldName('name')?.text ?? '',
+          instructions,
+          line: node.startPosition.row + 1,
+        });
       } else if (node.type === 'struct_item') {
         const name = node.childForFieldName('name')?.text ?? '';
         const body = node.childForFieldName('body');
@@ -382,14 +396,27 @@ export async function parseAnchorProgram(source: string): Promise<ParsedProgram>
             });
           }
           const ia = attrNames.find((a) => a.name === 'instruction');
-          result.accountsStructs.push({ name, ...(ia ? { instructionAttr: ia.args } : {}), fields, line: node.startPosition.row + 1 });
+          result.accountsStructs.push({
+            name,
+            ...(ia ? { instructionAttr: ia.args } : {}),
+            fields,
+            line: node.startPosition.row + 1,
+          });
         } else {
           const fields: Array<{ name: string; typeText: string }> = [];
           for (const { node: f } of body ? itemsWithAttrs(body) : []) {
             if (f.type !== 'field_declaration') continue;
-            fields.push({ name: f.childForFieldName('name')?.text ?? '', typeText: (f.childForFieldName('type')?.text ?? '').replace(/\s+/g, '') });
+            fields.push({
+              name: f.childForFieldName('name')?.text ?? '',
+              typeText: (f.childForFieldName('type')?.text ?? '').replace(/\s+/g, ''),
+            });
           }
-          result.dataStructs.push({ name, attrs: attrNames.map((a) => a.name + (a.args ? `(${a.args})` : '')), fields, line: node.startPosition.row + 1 });
+          result.dataStructs.push({
+            name,
+            attrs: attrNames.map((a) => a.name + (a.args ? `(${a.args})` : '')),
+            fields,
+            line: node.startPosition.row + 1,
+          });
         }
       } else if (node.type === 'impl_item' && !node.childForFieldName('trait')) {
         const target = node.childForFieldName('type')?.text ?? '';
@@ -397,13 +424,23 @@ export async function parseAnchorProgram(source: string): Promise<ParsedProgram>
         const consts = result.implConsts.get(target) ?? [];
         for (const c of body?.namedChildren ?? []) {
           if (c?.type !== 'const_item') continue;
-          consts.push({ name: c.childForFieldName('name')?.text ?? '', value: c.childForFieldName('value')?.text ?? '', line: c.startPosition.row + 1 });
+          consts.push({
+            name: c.childForFieldName('name')?.text ?? '',
+            value: c.childForFieldName('value')?.text ?? '',
+            line: c.startPosition.row + 1,
+          });
         }
         result.implConsts.set(target, consts);
       } else if (node.type === 'enum_item') {
         const body = node.childForFieldName('body');
-        const variants = (body?.namedChildren ?? []).filter((c) => c?.type === 'enum_variant').map((c) => c!.childForFieldName('name')?.text ?? '');
-        result.enums.push({ name: node.childForFieldName('name')?.text ?? '', attrs: attrNames.map((a) => a.name), variants });
+        const variants = (body?.namedChildren ?? [])
+          .filter((c) => c?.type === 'enum_variant')
+          .map((c) => c!.childForFieldName('name')?.text ?? '');
+        result.enums.push({
+          name: node.childForFieldName('name')?.text ?? '',
+          attrs: attrNames.map((a) => a.name),
+          variants,
+        });
       }
     }
     return result;

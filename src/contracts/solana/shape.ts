@@ -23,6 +23,8 @@ export function shapeFeatures(s: SolanaShape): SolanaFeature[] {
  * with the id of the keypair `anchor build` creates.
  */
 export function placeholderProgramId(s: SolanaShape): string {
-  const digest = createHash('sha256').update(`svc-inheritance/${s.template}/${shapeFeatures(s).join('+')}`).digest();
+  const digest = createHash('sha256')
+    .update(`svc-inheritance/${s.template}/${shapeFeatures(s).join('+')}`)
+    .digest();
   return bs58.encode(digest);
 }

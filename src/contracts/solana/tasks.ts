@@ -9,6 +9,7 @@ import { estimateSolana, generateSolana, type SolanaGenerated } from './index.js
 type Progress = { progress: (value: unknown) => void };
 
 export const tasks = {
-  generate: (plan: Plan, { progress }: Progress): Promise<SolanaGenerated> => generateSolana(plan, (stage) => progress(stage)),
+  generate: (plan: Plan, { progress }: Progress): Promise<SolanaGenerated> =>
+    generateSolana(plan, (stage) => progress(stage)),
   estimate: (input: { contractCode?: string; beneficiaries?: number }) => estimateSolana(input),
 };

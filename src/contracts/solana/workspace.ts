@@ -29,7 +29,9 @@ function tomlValue(v: TomlValue): string {
 export function printToml(sections: TomlSection[]): string {
   return (
     sections
-      .map((s) => [...(s.name ? [`[${s.name}]`] : []), ...s.entries.map(([k, v]) => `${k} = ${tomlValue(v)}`)].join('\n'))
+      .map((s) =>
+        [...(s.name ? [`[${s.name}]`] : []), ...s.entries.map(([k, v]) => `${k} = ${tomlValue(v)}`)].join('\n'),
+      )
       .join('\n\n') + '\n'
   );
 }
@@ -46,7 +48,13 @@ export function cargoToml(shape: SolanaShape): string {
         ['license', 'MIT'],
       ],
     },
-    { name: 'lib', entries: [['crate-type', ['cdylib', 'lib']], ['name', CRATE_NAME]] },
+    {
+      name: 'lib',
+      entries: [
+        ['crate-type', ['cdylib', 'lib']],
+        ['name', CRATE_NAME],
+      ],
+    },
     {
       name: 'features',
       entries: [
@@ -70,11 +78,29 @@ export function cargoToml(shape: SolanaShape): string {
 
 export function anchorToml(programId: string): string {
   return printToml([
-    { name: 'toolchain', entries: [['anchor_version', ANCHOR_VERSION], ['solana_version', SOLANA_CLI_VERSION]] },
-    { name: 'features', entries: [['resolution', true], ['skip-lint', false]] },
+    {
+      name: 'toolchain',
+      entries: [
+        ['anchor_version', ANCHOR_VERSION],
+        ['solana_version', SOLANA_CLI_VERSION],
+      ],
+    },
+    {
+      name: 'features',
+      entries: [
+        ['resolution', true],
+        ['skip-lint', false],
+      ],
+    },
     { name: 'programs.localnet', entries: [[CRATE_NAME, programId]] },
     { name: 'programs.devnet', entries: [[CRATE_NAME, programId]] },
-    { name: 'provider', entries: [['cluster', 'devnet'], ['wallet', '~/.config/solana/id.json']] },
+    {
+      name: 'provider',
+      entries: [
+        ['cluster', 'devnet'],
+        ['wallet', '~/.config/solana/id.json'],
+      ],
+    },
     { name: 'scripts', entries: [['test', 'npx ts-mocha -p ./tsconfig.json -t 1000000 tests/**/*.ts']] },
   ]);
 }
@@ -122,14 +148,22 @@ export function clientSnippet(plan: Plan, shape: SolanaShape): string {
     '',
     'const args = {',
     '  beneficiaries: [',
-    ...plan.beneficiaries.map((b, i) => `    { wallet: new PublicKey(${q(b.address)}), shareBps: ${bps[i]} }, // ${b.percentage}%`),
+    ...plan.beneficiaries.map(
+      (b, i) => `    { wallet: new PublicKey(${q(b.address)}), shareBps: ${bps[i]} }, // ${b.percentage}%`,
+    ),
     '  ],',
   ];
   if (shape.deadMansSwitch) {
-    lines.push(`  intervalDays: ${plan.deadMansSwitch?.intervalDays ?? 365},`, `  gracePeriodDays: ${plan.deadMansSwitch?.gracePeriodDays ?? 0},`);
+    lines.push(
+      `  intervalDays: ${plan.deadMansSwitch?.intervalDays ?? 365},`,
+      `  gracePeriodDays: ${plan.deadMansSwitch?.gracePeriodDays ?? 0},`,
+    );
   }
   if (shape.multiSig && plan.guardians) {
-    lines.push(`  guardians: [${plan.guardians.addresses.map((a) => `new PublicKey(${q(a)})`).join(', ')}],`, `  threshold: ${plan.guardians.threshold},`);
+    lines.push(
+      `  guardians: [${plan.guardians.addresses.map((a) => `new PublicKey(${q(a)})`).join(', ')}],`,
+      `  threshold: ${plan.guardians.threshold},`,
+    );
   }
   lines.push(
     '};',
@@ -143,24 +177,41 @@ export function clientSnippet(plan: Plan, shape: SolanaShape): string {
     const mints = (plan.assets ?? []).filter((a) => a.type === 'spl' && a.address).map((a) => a.address!);
     lines.push(
       '',
-      '// SPL tokens of the plan: deposit into the vault\'s associated token account.',
+      "// SPL tokens of the plan: deposit into the vault's associated token account.",
       `const mints = [${mints.map((m) => `new PublicKey(${q(m)})`).join(', ')}];`,
       'for (const mint of mints) {',
-      "  const depositorTokenAccount = anchor.utils.token.associatedAddress({ mint, owner });",
-      '  const amount = new anchor.BN(1); // in the mint\'s base units',
+      '  const depositorTokenAccount = anchor.utils.token.associatedAddress({ mint, owner });',
+      "  const amount = new anchor.BN(1); // in the mint's base units",
       '  await program.methods.depositToken(amount).accountsPartial({ depositor: owner, vault, mint, depositorTokenAccount }).rpc();',
       '}',
     );
   }
   lines.push('');
   if (shape.deadMansSwitch) {
-    lines.push('// Check in before the deadline (owner):', '// await program.methods.checkIn().accountsPartial({ owner, vault }).rpc();');
-    lines.push('// After the deadline anyone may trigger:', '// await program.methods.trigger().accountsPartial({ caller: provider.wallet.publicKey, vault }).rpc();');
+    lines.push(
+      '// Check in before the deadline (owner):',
+      '// await program.methods.checkIn().accountsPartial({ owner, vault }).rpc();',
+    );
+    lines.push(
+      '// After the deadline anyone may trigger:',
+      '// await program.methods.trigger().accountsPartial({ caller: provider.wallet.publicKey, vault }).rpc();',
+    );
   } else {
-    lines.push('// No dead man\'s switch: the owner (or an executor with the owner key) opens the claims:', '// await program.methods.release().accountsPartial({ owner, vault }).rpc();');
+    lines.push(
+      "// No dead man's switch: the owner (or an executor with the owner key) opens the claims:",
+      '// await program.methods.release().accountsPartial({ owner, vault }).rpc();',
+    );
   }
-  if (shape.multiSig) lines.push(`// Guardians confirm the owner's absence (m of n); the claims open ${GUARDIAN_WAIT_DAYS} days later unless the owner acts first:`, '// await program.methods.confirmRelease().accountsPartial({ guardian, vault }).rpc();');
-  lines.push('// Each beneficiary then claims, signing with its own wallet:', '// await program.methods.claimSol().accountsPartial({ beneficiary, vault }).rpc();');
-  if (shape.splTokens) lines.push('// await program.methods.claimToken().accountsPartial({ beneficiary, vault, mint }).rpc();');
+  if (shape.multiSig)
+    lines.push(
+      `// Guardians confirm the owner's absence (m of n); the claims open ${GUARDIAN_WAIT_DAYS} days later unless the owner acts first:`,
+      '// await program.methods.confirmRelease().accountsPartial({ guardian, vault }).rpc();',
+    );
+  lines.push(
+    '// Each beneficiary then claims, signing with its own wallet:',
+    '// await program.methods.claimSol().accountsPartial({ beneficiary, vault }).rpc();',
+  );
+  if (shape.splTokens)
+    lines.push('// await program.methods.claimToken().accountsPartial({ beneficiary, vault, mint }).rpc();');
   return lines.join('\n') + '\n';
 }

@@ -30,54 +30,126 @@ export function analyseTon(shape: TonShape, plan: TonPlanData, rent: TonRentFigu
     if (suggestion) suggestions.push(suggestion);
   };
   if (!shape.deadMansSwitch && !shape.guardians) {
-    w('ton-owner-only-release', 'high', 'Without a dead man\'s switch or guardians only the owner can release the estate; if the owner cannot act, the funds stay locked.',
-      'Enable the dead man\'s switch or appoint guardians so the estate can be released without the owner.');
+    w(
+      'ton-owner-only-release',
+      'high',
+      "Without a dead man's switch or guardians only the owner can release the estate; if the owner cannot act, the funds stay locked.",
+      "Enable the dead man's switch or appoint guardians so the estate can be released without the owner.",
+    );
   }
   if (shape.deadMansSwitch && !shape.gracePeriod) {
-    w('ton-no-grace', 'medium', 'No grace period: one missed check-in releases the estate at the deadline.',
-      'Add a grace period during which the owner can still check in (and guardians can veto).');
+    w(
+      'ton-no-grace',
+      'medium',
+      'No grace period: one missed check-in releases the estate at the deadline.',
+      'Add a grace period during which the owner can still check in (and guardians can veto).',
+    );
   }
   if (shape.deadMansSwitch && plan.intervalSeconds < 30 * 86_400) {
-    w('ton-short-interval', 'medium', 'The check-in interval is shorter than 30 days; a holiday could trigger the release.', 'Use an interval of at least 30 days.');
+    w(
+      'ton-short-interval',
+      'medium',
+      'The check-in interval is shorter than 30 days; a holiday could trigger the release.',
+      'Use an interval of at least 30 days.',
+    );
   }
   if (shape.deadMansSwitch && !shape.guardians) {
-    w('ton-no-guardians', 'low', 'No guardians can veto a wrong trigger of the switch.', 'Consider two or three guardians with a majority threshold.');
+    w(
+      'ton-no-guardians',
+      'low',
+      'No guardians can veto a wrong trigger of the switch.',
+      'Consider two or three guardians with a majority threshold.',
+    );
   }
   if (plan.guardians) {
     const { threshold, addresses } = plan.guardians;
-    w('ton-guardian-threshold', threshold === 1 && addresses.length > 1 ? 'medium' : 'info', guardianRulesText(addresses.length, threshold, shape.gracePeriod),
-      'Tell your guardians that their confirmation only starts a waiting period, and that any message you send the contract (a check-in, a deposit) cancels it.');
+    w(
+      'ton-guardian-threshold',
+      threshold === 1 && addresses.length > 1 ? 'medium' : 'info',
+      guardianRulesText(addresses.length, threshold, shape.gracePeriod),
+      'Tell your guardians that their confirmation only starts a waiting period, and that any message you send the contract (a check-in, a deposit) cancels it.',
+    );
     if (threshold === 1 && addresses.length > 1) {
-      w('ton-single-guardian-release', 'medium', `A single guardian can propose an early release (you have ${GUARDIAN_WAIT_DAYS} days to cancel it).`, 'Raise the guardian threshold to a majority.');
+      w(
+        'ton-single-guardian-release',
+        'medium',
+        `A single guardian can propose an early release (you have ${GUARDIAN_WAIT_DAYS} days to cancel it).`,
+        'Raise the guardian threshold to a majority.',
+      );
     }
     if (threshold === addresses.length && addresses.length > 1) {
-      w('ton-unanimous-guardians', 'low', 'Every guardian must act: one lost guardian wallet blocks early release and vetoes.', 'Use a threshold below the number of guardians.');
+      w(
+        'ton-unanimous-guardians',
+        'low',
+        'Every guardian must act: one lost guardian wallet blocks early release and vetoes.',
+        'Use a threshold below the number of guardians.',
+      );
     }
     if (shape.guardians && !shape.gracePeriod) {
-      w('ton-guardians-no-veto', 'info', 'Guardians can confirm an early release; vetoes need a grace period, which this plan does not have.');
+      w(
+        'ton-guardians-no-veto',
+        'info',
+        'Guardians can confirm an early release; vetoes need a grace period, which this plan does not have.',
+      );
     }
   }
   if (shape.jettons) {
-    w('ton-jetton-notifications', 'medium', 'Only jetton transfers that notify the contract (forward_ton_amount > 0) are counted; jettons sent without a notification sit in its wallet undistributed.',
-      'Always send jettons to the contract with a forward TON amount (for example 0.01 TON).');
-    w('ton-jetton-discovery', 'info', `The contract learns its jetton wallets from the masters (TEP-89) at deployment, paid from the deployment value; a master without TEP-89 support cannot be used. Anyone may retry with \`discover\`, but the caller pays: the message must carry ${PER_JETTON_MESSAGE} TON per wallet still unknown, the estate balance is never spent, and what is left is returned.`);
-    w('ton-jetton-claims', 'info', 'Each jetton is claimed with its own message carrying about 0.1 TON for the jetton transfer; a claim whose transfer bounces stays claimable.');
-    w('ton-jetton-cancel-bounce', 'info', `On cancel the jettons go back to the owner; the rent reserve stays in the contract. If a jetton wallet refuses the return, the jettons are recorded as held again and the owner retries with \`return_jettons\`, attaching ${PER_JETTON_MESSAGE} TON per jetton.`);
+    w(
+      'ton-jetton-notifications',
+      'medium',
+      'Only jetton transfers that notify the contract (forward_ton_amount > 0) are counted; jettons sent without a notification sit in its wallet undistributed.',
+      'Always send jettons to the contract with a forward TON amount (for example 0.01 TON).',
+    );
+    w(
+      'ton-jetton-discovery',
+      'info',
+      `The contract learns its jetton wallets from the masters (TEP-89) at deployment, paid from the deployment value; a master without TEP-89 support cannot be used. Anyone may retry with \`discover\`, but the caller pays: the message must carry ${PER_JETTON_MESSAGE} TON per wallet still unknown, the estate balance is never spent, and what is left is returned.`,
+    );
+    w(
+      'ton-jetton-claims',
+      'info',
+      'Each jetton is claimed with its own message carrying about 0.1 TON for the jetton transfer; a claim whose transfer bounces stays claimable.',
+    );
+    w(
+      'ton-jetton-cancel-bounce',
+      'info',
+      `On cancel the jettons go back to the owner; the rent reserve stays in the contract. If a jetton wallet refuses the return, the jettons are recorded as held again and the owner retries with \`return_jettons\`, attaching ${PER_JETTON_MESSAGE} TON per jetton.`,
+    );
   }
   const years = rent.reserveLastsDays / 365;
-  w('ton-storage-reserve', 'info',
+  w(
+    'ton-storage-reserve',
+    'info',
     `Storage rent is about ${fromNano(rent.perYear)} TON per year (${fromNano(rent.overInterval)} TON over the interval and grace period). ` +
       `A reserve of ${fromNano(rent.reserve)} TON is kept out of the estate at each check-in and pays the rent from then on, ` +
       `through the deadline, the grace period and a year of claims (alone it lasts about ${years >= 10 ? Math.round(years) : years.toFixed(1)} years); ` +
       'the heirs share the balance less what is left of the reserve, and rounding dust (at most one nanoton per beneficiary) also remains.',
-    `Send at least ${fromNano(rent.reserve + 1_000_000_000n)} TON with the deployment (the reserve is never distributed); while you check in, rent comes out of the balance like any account's.`);
-  w('ton-cancel', 'info', shape.jettons
-    ? 'The owner may cancel before the deadline: every jetton and the TON above the rent reserve go back to the owner, the reserve stays in the contract, and deposits are refused from then on.'
-    : 'The owner may cancel before the deadline: the whole balance, rent reserve included, goes back to the owner, and deposits are refused (they bounce) from then on.');
-  w('ton-bounceable-payouts', 'info', 'Payouts are bounceable: a payout to a wallet that cannot receive it comes back and stays claimable.');
-  w('ton-claim-index', 'info', 'A beneficiary claims from its own wallet with its index in the plan (0-based); the deployment script lists the order.');
-  w('ton-onchain-update-checks', 'info', 'An owner update checks on chain that shares sum to 10000 and addresses are standard; duplicate addresses are only checked by the service.');
+    `Send at least ${fromNano(rent.reserve + 1_000_000_000n)} TON with the deployment (the reserve is never distributed); while you check in, rent comes out of the balance like any account's.`,
+  );
+  w(
+    'ton-cancel',
+    'info',
+    shape.jettons
+      ? 'The owner may cancel before the deadline: every jetton and the TON above the rent reserve go back to the owner, the reserve stays in the contract, and deposits are refused from then on.'
+      : 'The owner may cancel before the deadline: the whole balance, rent reserve included, goes back to the owner, and deposits are refused (they bounce) from then on.',
+  );
+  w(
+    'ton-bounceable-payouts',
+    'info',
+    'Payouts are bounceable: a payout to a wallet that cannot receive it comes back and stays claimable.',
+  );
+  w(
+    'ton-claim-index',
+    'info',
+    'A beneficiary claims from its own wallet with its index in the plan (0-based); the deployment script lists the order.',
+  );
+  w(
+    'ton-onchain-update-checks',
+    'info',
+    'An owner update checks on chain that shares sum to 10000 and addresses are standard; duplicate addresses are only checked by the service.',
+  );
   const score = Math.max(0, 100 - warnings.reduce((a, x) => a + PENALTY[x.severity], 0));
-  if (suggestions.length === 0) suggestions.push('Check in well before each deadline and keep the deployment script with your estate documents.');
+  if (suggestions.length === 0)
+    suggestions.push('Check in well before each deadline and keep the deployment script with your estate documents.');
   return { securityScore: score, warnings, suggestions };
 }

@@ -25,7 +25,9 @@ const MAX_DETAILS = 50;
  */
 export function assertFuncShape(source: string, field = 'contractCode'): void {
   if (source.length > MAX_FUNC_SOURCE) {
-    throw ApiError.validation('FunC source too large', [{ field, reason: `at most ${MAX_FUNC_SOURCE} characters (got ${source.length})` }]);
+    throw ApiError.validation('FunC source too large', [
+      { field, reason: `at most ${MAX_FUNC_SOURCE} characters (got ${source.length})` },
+    ]);
   }
   let depth = 0;
   let comment = 0;
@@ -55,7 +57,9 @@ export function assertFuncShape(source: string, field = 'contractCode'): void {
       i = end;
     } else if (c === 40 || c === 91 || c === 123) {
       if (++depth > MAX_FUNC_NESTING) {
-        throw ApiError.validation('FunC source nested too deeply', [{ field, reason: `brackets nested deeper than ${MAX_FUNC_NESTING} levels (at offset ${i})` }]);
+        throw ApiError.validation('FunC source nested too deeply', [
+          { field, reason: `brackets nested deeper than ${MAX_FUNC_NESTING} levels (at offset ${i})` },
+        ]);
       }
     } else if ((c === 41 || c === 93 || c === 125) && depth > 0) {
       depth--;
@@ -112,7 +116,13 @@ export function parseFuncErrors(message: string): ErrorDetail[] {
     from = end;
   }
   if (details.length === 0) {
-    details.push({ field: 'contractCode', reason: message.replace(/^FunC compilation error:\s*/, '').trim().slice(0, 500) });
+    details.push({
+      field: 'contractCode',
+      reason: message
+        .replace(/^FunC compilation error:\s*/, '')
+        .trim()
+        .slice(0, 500),
+    });
   }
   return details;
 }
@@ -149,13 +159,18 @@ function currentListeners(): Map<string, Set<Listener>> {
 async function compileNow(source: string): Promise<CompiledFunc> {
   assertFuncShape(source);
   // Loaded on first compile (before the listener snapshot, as when it was loaded with this module).
-  const [{ compileFunc: funcCompile }, { Cell }] = await Promise.all([import('@ton-community/func-js'), import('@ton/core')]);
+  const [{ compileFunc: funcCompile }, { Cell }] = await Promise.all([
+    import('@ton-community/func-js'),
+    import('@ton/core'),
+  ]);
   let r;
   const listeners = currentListeners();
   try {
     r = await funcCompile({ targets: [FILE], sources: { [FILE]: source } });
   } catch (e) {
-    throw ApiError.validation('FunC compilation failed', [{ field: 'contractCode', reason: e instanceof Error ? e.message.slice(0, 500) : 'compiler failure' }]);
+    throw ApiError.validation('FunC compilation failed', [
+      { field: 'contractCode', reason: e instanceof Error ? e.message.slice(0, 500) : 'compiler failure' },
+    ]);
   } finally {
     dropEmscriptenListeners(listeners);
   }

@@ -1,12 +1,36 @@
 import { emptyModule, printModule, type FuncModule } from './func-model.js';
-import { addCoreConstants, addCoreHandlers, addCoreHelpers, addGetters, addOwnerWindow, addReceive, addStorage, addTemplateConstant } from './features/core.js';
-import { addGuardianConstants, addGuardianGetters, addGuardianHandlers, addGuardianState, addGuardianStore, addGuardianVotes } from './features/guardians.js';
+import {
+  addCoreConstants,
+  addCoreHandlers,
+  addCoreHelpers,
+  addGetters,
+  addOwnerWindow,
+  addReceive,
+  addStorage,
+  addTemplateConstant,
+} from './features/core.js';
+import {
+  addGuardianConstants,
+  addGuardianGetters,
+  addGuardianHandlers,
+  addGuardianState,
+  addGuardianStore,
+  addGuardianVotes,
+} from './features/guardians.js';
 import { addJettonConstants, addJettonGetters, addJettonHelpers } from './features/jettons.js';
 import { addTiming } from './features/switch.js';
 import type { TonShape } from './shape.js';
 import { STDLIB, stdlibFor } from './stdlib.js';
 
-export { OP, ERR, STATE, JETTON_MESSAGE_VALUE, JETTON_FEE_MARGIN, CLAIM_WINDOW_SECONDS, RETURN_QUERY_BASE } from './codes.js';
+export {
+  OP,
+  ERR,
+  STATE,
+  JETTON_MESSAGE_VALUE,
+  JETTON_FEE_MARGIN,
+  CLAIM_WINDOW_SECONDS,
+  RETURN_QUERY_BASE,
+} from './codes.js';
 
 // The TON inheritance contract, built as a FuncModule for one shape; features/core.ts describes its storage.
 
@@ -14,7 +38,9 @@ export { OP, ERR, STATE, JETTON_MESSAGE_VALUE, JETTON_FEE_MARGIN, CLAIM_WINDOW_S
 function usedPrimitives(m: FuncModule): FuncModule['asm'] {
   const body = printModule({ ...m, asm: [] });
   const used = Object.entries(STDLIB)
-    .filter(([, decl]) => new RegExp(`(^|[^\\w?])${decl.name.replace(/^~/, '').replace(/[?]/g, '\\?')}\\(`, 'm').test(body))
+    .filter(([, decl]) =>
+      new RegExp(`(^|[^\\w?])${decl.name.replace(/^~/, '').replace(/[?]/g, '\\?')}\\(`, 'm').test(body),
+    )
     .map(([k]) => k);
   return stdlibFor(used);
 }
@@ -37,8 +63,8 @@ export function buildTonContract(shape: TonShape): FuncModule {
     'Storage rent: a reserve set per plan (data) is kept out of the estate; rent after the last check-in is paid from it.',
     ...(shape.jettons
       ? [
-          'Jettons: wallets found through the masters (TEP-89); transfers credited from our wallets\' notifications; claimed per jetton.',
-          'A jetton claim or return that bounces is restored; discover and return_jettons are paid by the caller\'s message value.',
+          "Jettons: wallets found through the masters (TEP-89); transfers credited from our wallets' notifications; claimed per jetton.",
+          "A jetton claim or return that bounces is restored; discover and return_jettons are paid by the caller's message value.",
         ]
       : []),
   ]);

@@ -40,15 +40,23 @@ export function tonPlanData(plan: Plan, rent: TonRent): TonPlanData {
   const on = dms?.enabled === true;
   const data: TonPlanData = {
     owner: Address.parse(plan.ownerAddress),
-    beneficiaries: plan.beneficiaries.map((b) => ({ address: Address.parse(b.address), shareBps: Math.round(b.percentage * 100) })),
+    beneficiaries: plan.beneficiaries.map((b) => ({
+      address: Address.parse(b.address),
+      shareBps: Math.round(b.percentage * 100),
+    })),
     intervalSeconds: on ? (dms?.intervalDays ?? 365) * DAY : 0,
     graceSeconds: on ? (dms?.gracePeriodDays ?? 0) * DAY : 0,
     rent,
   };
-  const jettons = (plan.assets ?? []).filter((a) => a.type === 'jetton' && a.address).map((a) => Address.parse(a.address!));
+  const jettons = (plan.assets ?? [])
+    .filter((a) => a.type === 'jetton' && a.address)
+    .map((a) => Address.parse(a.address!));
   if (jettons.length > 0) data.jettons = jettons;
   if (plan.guardians) {
-    data.guardians = { addresses: plan.guardians.addresses.map((a) => Address.parse(a)), threshold: plan.guardians.threshold };
+    data.guardians = {
+      addresses: plan.guardians.addresses.map((a) => Address.parse(a)),
+      threshold: plan.guardians.threshold,
+    };
   }
   return data;
 }
@@ -64,7 +72,12 @@ export const BeneficiaryValue: DictionaryValue<{ address: Address; shareBps: num
 };
 
 /** Dictionary value of one jetton: master, the contract's jetton wallet (none until discovered), received, claimed. */
-export const JettonValue: DictionaryValue<{ master: Address; wallet: Address | null; received: bigint; claimed: bigint }> = {
+export const JettonValue: DictionaryValue<{
+  master: Address;
+  wallet: Address | null;
+  received: bigint;
+  claimed: bigint;
+}> = {
   serialize(src, b) {
     b.storeAddress(src.master).storeAddress(src.wallet).storeCoins(src.received).storeCoins(src.claimed);
   },
@@ -155,14 +168,27 @@ export function worstCaseData(d: TonPlanData, count = d.beneficiaries.length): C
   if (d.guardians) {
     const g = Dictionary.empty(Dictionary.Keys.Uint(8), AddressValue);
     d.guardians.addresses.forEach((a, i) => g.set(i, a));
-    guardians = beginCell().storeUint(d.guardians.threshold, 8).storeUint(d.guardians.addresses.length, 8).storeUint(0xffff, 16).storeUint(0xffff, 16).storeUint(0xffff_ffff_ffffn, 64).storeUint(0xff, 8).storeDict(g).endCell();
+    guardians = beginCell()
+      .storeUint(d.guardians.threshold, 8)
+      .storeUint(d.guardians.addresses.length, 8)
+      .storeUint(0xffff, 16)
+      .storeUint(0xffff, 16)
+      .storeUint(0xffff_ffff_ffffn, 64)
+      .storeUint(0xff, 8)
+      .storeDict(g)
+      .endCell();
   }
   let jettons: Cell | null = null;
   if (d.jettons && d.jettons.length > 0) {
     const entries = Dictionary.empty(Dictionary.Keys.Uint(8), JettonValue);
     const claims = Dictionary.empty(Dictionary.Keys.Uint(16), Dictionary.Values.BigVarUint(4));
     d.jettons.forEach((m, j) => {
-      entries.set(j, { master: m, wallet: distinctAddress(2, j), received: MAX_COINS - BigInt(j), claimed: MAX_COINS - BigInt(j) - 1000n });
+      entries.set(j, {
+        master: m,
+        wallet: distinctAddress(2, j),
+        received: MAX_COINS - BigInt(j),
+        claimed: MAX_COINS - BigInt(j) - 1000n,
+      });
       for (let i = 0; i < count; i++) claims.set((i << 8) | j, MAX_COINS - BigInt((i << 8) | j));
     });
     jettons = beginCell().storeUint(d.jettons.length, 8).storeDict(entries).storeDict(claims).endCell();

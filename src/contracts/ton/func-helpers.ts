@@ -14,7 +14,19 @@ export const fn = (
   specifiers: FuncFunction['specifiers'],
   body: Stmt[],
   doc?: string,
-): FuncFunction => ({ name, returnType, params: params.map(([type, n]) => ({ type, name: n })), specifiers, body, ...(doc ? { doc } : {}) });
+): FuncFunction => ({
+  name,
+  returnType,
+  params: params.map(([type, n]) => ({ type, name: n })),
+  specifiers,
+  body,
+  ...(doc ? { doc } : {}),
+});
 
 /** An `if` statement, with an optional `else`. */
-export const iff = (cond: string, then: Stmt[], els?: Stmt[]): Stmt => ({ kind: 'if', cond, then, ...(els ? { else: els } : {}) });
+export const iff = (cond: string, then: Stmt[], els?: Stmt[]): Stmt => ({
+  kind: 'if',
+  cond,
+  then,
+  ...(els ? { else: els } : {}),
+});

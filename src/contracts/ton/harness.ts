@@ -1,4 +1,10 @@
-import { Blockchain, createShardAccount, internal, type BlockchainTransaction, type SendMessageResult } from '@ton/sandbox';
+import {
+  Blockchain,
+  createShardAccount,
+  internal,
+  type BlockchainTransaction,
+  type SendMessageResult,
+} from '@ton/sandbox';
 import { Address, beginCell, Cell, fromNano, TupleReader, type Builder } from '@ton/core';
 import { OP } from './contract.js';
 
@@ -70,7 +76,10 @@ export class TonHarness {
 
   /** Makes `addr` an existing account that accepts everything (so payouts to it do not bounce). */
   async installSink(addr: Address, balance = 0n): Promise<void> {
-    await this.blockchain.setShardAccount(addr, createShardAccount({ address: addr, code: EMPTY_CODE, data: new Cell(), balance }));
+    await this.blockchain.setShardAccount(
+      addr,
+      createShardAccount({ address: addr, code: EMPTY_CODE, data: new Cell(), balance }),
+    );
   }
 
   /** Installs a contract account with the given code and data. */
@@ -95,14 +104,23 @@ export class TonHarness {
   }
 
   private findTx(result: SendMessageResult): BlockchainTransaction {
-    const tx = result.transactions.find((t) => t.inMessage?.info.dest instanceof Address && t.inMessage.info.dest.equals(this.address));
+    const tx = result.transactions.find(
+      (t) => t.inMessage?.info.dest instanceof Address && t.inMessage.info.dest.equals(this.address),
+    );
     if (!tx) throw new Error('the contract did not receive the message');
     return tx;
   }
 
   async sendRaw(from: Address, value: bigint, body: Cell, init = false): Promise<SentOp> {
     const result = await this.blockchain.sendMessage(
-      internal({ from, to: this.address, value, body, bounce: true, ...(init ? { stateInit: { code: this.code, data: this.data } } : {}) }),
+      internal({
+        from,
+        to: this.address,
+        value,
+        body,
+        bounce: true,
+        ...(init ? { stateInit: { code: this.code, data: this.data } } : {}),
+      }),
     );
     const tx = this.findTx(result);
     const { success, exitCode } = computeExit(tx);
@@ -121,7 +139,8 @@ export class TonHarness {
 
   private async get(method: string, args: Parameters<Blockchain['runGetMethod']>[2] = []): Promise<TupleReader> {
     const r = await this.blockchain.runGetMethod(this.address, method, args);
-    if (r.exitCode !== 0 && r.exitCode !== 1) throw new Error(`get-method ${method} failed with exit code ${r.exitCode}`);
+    if (r.exitCode !== 0 && r.exitCode !== 1)
+      throw new Error(`get-method ${method} failed with exit code ${r.exitCode}`);
     return r.stackReader;
   }
 
@@ -153,12 +172,32 @@ export class TonHarness {
   /** The rent reserve held back now, the reserve set at each check-in, the rent rate per 65536 s, its rise per added beneficiary, and the beneficiaries it covers. */
   async reserve(): Promise<{ now: bigint; base: bigint; rate: bigint; step: bigint; count: number }> {
     const r = await this.get('get_reserve');
-    return { now: r.readBigNumber(), base: r.readBigNumber(), rate: r.readBigNumber(), step: r.readBigNumber(), count: r.readNumber() };
+    return {
+      now: r.readBigNumber(),
+      base: r.readBigNumber(),
+      rate: r.readBigNumber(),
+      step: r.readBigNumber(),
+      count: r.readNumber(),
+    };
   }
   /** Threshold, count, vote masks, when the guardians' early release takes effect (0 none), vetoes left. */
-  async guardians(): Promise<{ threshold: number; count: number; approvals: number; vetoes: number; releaseAt: number; vetoesLeft: number }> {
+  async guardians(): Promise<{
+    threshold: number;
+    count: number;
+    approvals: number;
+    vetoes: number;
+    releaseAt: number;
+    vetoesLeft: number;
+  }> {
     const r = await this.get('get_guardians');
-    return { threshold: r.readNumber(), count: r.readNumber(), approvals: r.readNumber(), vetoes: r.readNumber(), releaseAt: r.readNumber(), vetoesLeft: r.readNumber() };
+    return {
+      threshold: r.readNumber(),
+      count: r.readNumber(),
+      approvals: r.readNumber(),
+      vetoes: r.readNumber(),
+      releaseAt: r.readNumber(),
+      vetoesLeft: r.readNumber(),
+    };
   }
   async beneficiary(index: number): Promise<Beneficiary> {
     const r = await this.get('get_beneficiary', [{ type: 'int', value: BigInt(index) }]);
@@ -169,7 +208,12 @@ export class TonHarness {
     const out = [];
     while (list.remaining > 0) {
       const t = list.readTuple();
-      out.push({ master: t.readAddress(), wallet: t.readAddressOpt(), received: t.readBigNumber(), claimed: t.readBigNumber() });
+      out.push({
+        master: t.readAddress(),
+        wallet: t.readAddressOpt(),
+        received: t.readBigNumber(),
+        claimed: t.readBigNumber(),
+      });
     }
     return out;
   }

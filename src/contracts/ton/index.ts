@@ -17,7 +17,15 @@ import { ton } from './harness.js';
 import { isValidTonAddress } from './address.js';
 
 export { isValidTonAddress };
-export { TON_MAX_BENEFICIARIES, TON_MAX_GUARDIANS, TON_MAX_JETTONS, shapeOf, shapeKey, featuresOf, type TonShape } from './shape.js';
+export {
+  TON_MAX_BENEFICIARIES,
+  TON_MAX_GUARDIANS,
+  TON_MAX_JETTONS,
+  shapeOf,
+  shapeKey,
+  featuresOf,
+  type TonShape,
+} from './shape.js';
 export { tonContractSource, OP as TON_OP, ERR as TON_ERR, STATE as TON_STATE } from './contract.js';
 
 export interface TonGenerated {
@@ -39,13 +47,18 @@ export interface TonGenerated {
 }
 
 export const TON_NETWORK = 'ton-mainnet';
-const METHOD = 'measured in @ton/sandbox: total fees of the contract transaction (storage, compute and forwarding), in TON';
+const METHOD =
+  'measured in @ton/sandbox: total fees of the contract transaction (storage, compute and forwarding), in TON';
 
 /** Every shape the generator can produce (templates x switch/grace x guardians x jettons). */
 export function allTonShapes(): TonShape[] {
   const out: TonShape[] = [];
   for (const template of TEMPLATE_TYPES) {
-    for (const [deadMansSwitch, gracePeriod] of [[false, false], [true, false], [true, true]] as const) {
+    for (const [deadMansSwitch, gracePeriod] of [
+      [false, false],
+      [true, false],
+      [true, true],
+    ] as const) {
       for (const guardians of [false, true]) {
         for (const jettons of [false, true]) out.push({ template, deadMansSwitch, gracePeriod, guardians, jettons });
       }
@@ -122,7 +135,10 @@ async function verify(shape: TonShape, code: Cell, data: TonPlanData): Promise<S
     return report;
   } catch (e) {
     if (e instanceof ScenarioError) {
-      throw new ApiError('INTERNAL_ERROR', `The generated TON contract failed its sandbox verification at step "${e.step}"; no contract was returned.`);
+      throw new ApiError(
+        'INTERNAL_ERROR',
+        `The generated TON contract failed its sandbox verification at step "${e.step}"; no contract was returned.`,
+      );
     }
     throw e;
   }
@@ -137,7 +153,10 @@ async function parsePlanData(plan: Plan, code: Cell): Promise<TonPlanData> {
   if (bad.length > 0) {
     throw ApiError.validation(
       'Invalid TON address in the plan',
-      bad.map((x) => ({ field: x.field, reason: 'not a TON address (raw 0:<64 hex> or 48-character user-friendly form with a valid checksum)' })),
+      bad.map((x) => ({
+        field: x.field,
+        reason: 'not a TON address (raw 0:<64 hex> or 48-character user-friendly form with a valid checksum)',
+      })),
     );
   }
   const rent = await rentReserveFor(code, tonPlanData(plan, { reserve: 0n, rate: 0n }));
@@ -155,7 +174,10 @@ export async function tonPlanDataFor(plan: Plan): Promise<TonPlanData> {
  * contract for a validated plan. Throws ApiError; never returns a contract
  * that did not pass the whole scenario.
  */
-export async function generateTon(plan: Plan, onStage?: (stage: 'compile' | 'execute' | 'measure') => void): Promise<TonGenerated> {
+export async function generateTon(
+  plan: Plan,
+  onStage?: (stage: 'compile' | 'execute' | 'measure') => void,
+): Promise<TonGenerated> {
   checkTonPlan(plan);
   const shape = shapeOf(plan);
   onStage?.('compile');
@@ -201,13 +223,21 @@ export async function sampleTonPlanData(shape: TonShape): Promise<TonPlanData> {
     ],
     intervalSeconds: shape.deadMansSwitch ? 365 * 86_400 : 0,
     graceSeconds: shape.gracePeriod ? 30 * 86_400 : 0,
-    ...(shape.guardians ? { guardians: { addresses: [sampleAddress('g0'), sampleAddress('g1'), sampleAddress('g2')], threshold: 2 } } : {}),
+    ...(shape.guardians
+      ? { guardians: { addresses: [sampleAddress('g0'), sampleAddress('g1'), sampleAddress('g2')], threshold: 2 } }
+      : {}),
     ...(shape.jettons ? { jettons: [sampleAddress('jetton0')] } : {}),
   };
   return { ...data, rent: await rentReserveFor(compiled.code, data) };
 }
 
-const REFERENCE_SHAPE: TonShape = { template: 'custom', deadMansSwitch: true, gracePeriod: false, guardians: false, jettons: false };
+const REFERENCE_SHAPE: TonShape = {
+  template: 'custom',
+  deadMansSwitch: true,
+  gracePeriod: false,
+  guardians: false,
+  jettons: false,
+};
 interface ShapeFees {
   fees: Record<string, bigint>;
   rent: TonRentFigures;
@@ -243,7 +273,14 @@ async function measureForeignDeployment(code: Cell): Promise<bigint> {
   const data = new Cell();
   const to = tonAddressFor(code, data);
   const r = await bc.sendMessage(
-    internal({ from: sampleAddress('deployer'), to, value: toNano('1'), bounce: false, stateInit: { code, data }, body: beginCell().storeUint(OP.deposit, 32).storeUint(0, 64).endCell() }),
+    internal({
+      from: sampleAddress('deployer'),
+      to,
+      value: toNano('1'),
+      bounce: false,
+      stateInit: { code, data },
+      body: beginCell().storeUint(OP.deposit, 32).storeUint(0, 64).endCell(),
+    }),
   );
   const tx = r.transactions.find((t) => t.inMessage?.info.dest instanceof Address && t.inMessage.info.dest.equals(to));
   return tx ? tx.totalFees.coins : 0n;
@@ -279,7 +316,10 @@ export async function estimateTonFees(input: { contractCode?: string }): Promise
       };
     }
     const compiled = await compileFuncCached(src);
-    const [deployment, ref] = await Promise.all([measureForeignDeployment(compiled.code), feesForShape(REFERENCE_SHAPE)]);
+    const [deployment, ref] = await Promise.all([
+      measureForeignDeployment(compiled.code),
+      feesForShape(REFERENCE_SHAPE),
+    ]);
     return {
       deployment: ton(deployment),
       claim: ton(ref.fees.claim!),

@@ -149,7 +149,13 @@ export function jettonMasterData(admin: Address, code: Cell): Cell {
 }
 
 export function jettonMintBody(to: Address, amount: bigint, forwardTon: bigint): Cell {
-  return beginCell().storeUint(21, 32).storeUint(0, 64).storeAddress(to).storeCoins(amount).storeCoins(forwardTon).endCell();
+  return beginCell()
+    .storeUint(21, 32)
+    .storeUint(0, 64)
+    .storeAddress(to)
+    .storeCoins(amount)
+    .storeCoins(forwardTon)
+    .endCell();
 }
 
 /** The double's wallet address for `owner` (same layout as wallet_data / wallet_init above). */
@@ -158,7 +164,14 @@ export function jettonWalletAddress(code: Cell, owner: Address, master: Address)
 }
 
 export function jettonWalletData(balance: bigint, owner: Address, master: Address, code: Cell, refusing = false): Cell {
-  return beginCell().storeUint(0, 1).storeCoins(balance).storeAddress(owner).storeAddress(master).storeRef(code).storeBit(refusing).endCell();
+  return beginCell()
+    .storeUint(0, 1)
+    .storeCoins(balance)
+    .storeAddress(owner)
+    .storeAddress(master)
+    .storeRef(code)
+    .storeBit(refusing)
+    .endCell();
 }
 
 /** Body that makes a double's wallet refuse (true) or accept again (false) its owner's transfers. */

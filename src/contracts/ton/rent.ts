@@ -38,11 +38,20 @@ let prices: Promise<StoragePrices> | undefined;
 export function basechainStoragePrices(): Promise<StoragePrices> {
   prices ??= (async () => {
     const bc = await Blockchain.create({ config: 'slim' });
-    const p18 = (loadConfig(bc.config) as unknown as Record<number, { anon0: { values(): Iterable<{ utime_since: number; bit_price_ps: bigint; _cell_price_ps: bigint }> } }>)[18];
+    const p18 = (
+      loadConfig(bc.config) as unknown as Record<
+        number,
+        { anon0: { values(): Iterable<{ utime_since: number; bit_price_ps: bigint; _cell_price_ps: bigint }> } }
+      >
+    )[18];
     const entries = [...p18!.anon0.values()].sort((a, b) => a.utime_since - b.utime_since);
     const last = entries[entries.length - 1];
     if (!last) throw new Error('the sandbox configuration has no storage prices');
-    return { bitPricePs: BigInt(last.bit_price_ps), cellPricePs: BigInt(last._cell_price_ps), source: '@ton/sandbox configuration, parameter 18 (basechain storage prices)' };
+    return {
+      bitPricePs: BigInt(last.bit_price_ps),
+      cellPricePs: BigInt(last._cell_price_ps),
+      source: '@ton/sandbox configuration, parameter 18 (basechain storage prices)',
+    };
   })();
   prices.catch(() => {
     prices = undefined;
@@ -77,7 +86,11 @@ const ACCOUNT_OVERHEAD = { cells: 1, bits: 1023 };
  * Worst-case storage of the contract for this plan: code, the largest data it can hold with `count` beneficiaries
  * (default: those its reserve is reckoned for), and the account cell.
  */
-export function worstCaseStorage(code: Cell, plan: TonPlanData, count = plan.rent.count ?? plan.beneficiaries.length): { cells: number; bits: number } {
+export function worstCaseStorage(
+  code: Cell,
+  plan: TonPlanData,
+  count = plan.rent.count ?? plan.beneficiaries.length,
+): { cells: number; bits: number } {
   const s = cellStats([code, worstCaseData(plan, count)]);
   return { cells: s.cells + ACCOUNT_OVERHEAD.cells, bits: s.bits + ACCOUNT_OVERHEAD.bits };
 }
@@ -156,7 +169,8 @@ export async function rentFigures(code: Cell, plan: TonPlanData): Promise<TonRen
     perYear: rentFor(plan.rent.rate, YEAR),
     overInterval: rentFor(plan.rent.rate, plan.intervalSeconds + plan.graceSeconds),
     reserve: plan.rent.reserve,
-    reserveLastsDays: plan.rent.rate === 0n ? Infinity : Number((plan.rent.reserve * 65536n) / plan.rent.rate / BigInt(DAY)),
+    reserveLastsDays:
+      plan.rent.rate === 0n ? Infinity : Number((plan.rent.reserve * 65536n) / plan.rent.rate / BigInt(DAY)),
     cells: size.cells,
     bits: size.bits,
     prices: p,

@@ -20,7 +20,10 @@ import { internal } from '@ton/sandbox';
 
 export class ScenarioError extends Error {
   override name = 'ScenarioError';
-  constructor(readonly step: string, message: string) {
+  constructor(
+    readonly step: string,
+    message: string,
+  ) {
     super(`${step}: ${message}`);
   }
 }
@@ -135,13 +138,28 @@ async function startRun(shape: TonShape, code: Cell, plan: TonPlanData): Promise
     },
     expectRefused: (step, r, code) => {
       run.transactions += r.result.transactions.length;
-      run.check(step, !r.success && r.exitCode === code, `expected refusal with exit code ${code}, got ${r.success ? 'success' : r.exitCode}`);
+      run.check(
+        step,
+        !r.success && r.exitCode === code,
+        `expected refusal with exit code ${code}, got ${r.success ? 'success' : r.exitCode}`,
+      );
       run.steps.push(step);
     },
     mint: async (step, j, amount) => {
-      const r = await h.blockchain.sendMessage(internal({ from: minter, to: masters[j]!, value: toNano('0.3'), body: jettonMintBody(address, amount, toNano('0.01')) }));
+      const r = await h.blockchain.sendMessage(
+        internal({
+          from: minter,
+          to: masters[j]!,
+          value: toNano('0.3'),
+          body: jettonMintBody(address, amount, toNano('0.01')),
+        }),
+      );
       run.transactions += r.transactions.length;
-      run.check(step, r.transactions.every((t) => computeExit(t).success), 'the jetton transfer failed');
+      run.check(
+        step,
+        r.transactions.every((t) => computeExit(t).success),
+        'the jetton transfer failed',
+      );
       run.steps.push(step);
     },
   };
@@ -150,16 +168,39 @@ async function startRun(shape: TonShape, code: Cell, plan: TonPlanData): Promise
 
 /** 1-2. Deployment, then deposits from anyone (and, with jettons, their discovery and deposits). */
 async function deployAndDeposit(run: Run): Promise<void> {
-  const { shape, plan, h, address, n, owner, stranger, b, masters, jcode, jettonReceived, check, expectOk, expectRefused, mint } = run;
+  const {
+    shape,
+    plan,
+    h,
+    address,
+    n,
+    owner,
+    stranger,
+    b,
+    masters,
+    jcode,
+    jettonReceived,
+    check,
+    expectOk,
+    expectRefused,
+    mint,
+  } = run;
   expectOk('deploy', await h.deploy(owner, toNano('1')), 'deployment');
   check('deploy', (await h.owner()).equals(owner), 'get_owner differs from the plan');
   check('deploy', (await h.state()) === STATE.active, 'state is not active');
   check('deploy', (await h.lastCheckIn()) === SCENARIO_T0, 'the clock did not start at deployment');
-  check('deploy', (await h.deadline()) === (shape.deadMansSwitch ? SCENARIO_T0 + plan.intervalSeconds : 0), 'wrong deadline');
+  check(
+    'deploy',
+    (await h.deadline()) === (shape.deadMansSwitch ? SCENARIO_T0 + plan.intervalSeconds : 0),
+    'wrong deadline',
+  );
   const onChain = await h.shares();
   check(
     'deploy',
-    onChain.length === n && onChain.every((s, i) => s.address.equals(b[i]!) && s.shareBps === plan.beneficiaries[i]!.shareBps && s.claimed === 0n),
+    onChain.length === n &&
+      onChain.every(
+        (s, i) => s.address.equals(b[i]!) && s.shareBps === plan.beneficiaries[i]!.shareBps && s.claimed === 0n,
+      ),
     'get_shares differs from the plan',
   );
 
@@ -168,17 +209,38 @@ async function deployAndDeposit(run: Run): Promise<void> {
 
   if (masters.length > 0) {
     const js = await h.jettons();
-    check('jetton discovery', js.every((x, j) => x.wallet !== null && x.wallet.equals(jettonWalletAddress(jcode!, address, masters[j]!))), 'jetton wallets were not discovered');
+    check(
+      'jetton discovery',
+      js.every((x, j) => x.wallet !== null && x.wallet.equals(jettonWalletAddress(jcode!, address, masters[j]!))),
+      'jetton wallets were not discovered',
+    );
     for (let j = 0; j < masters.length; j++) {
       jettonReceived[j] = 1_000_000_000n * BigInt(j + 1) + 7n;
       await mint(`jetton ${j} deposit`, j, jettonReceived[j]!);
     }
-    check('jetton deposit', (await h.jettons()).every((x, j) => x.received === jettonReceived[j]), 'jetton deposits were not credited');
-    const fake = await h.op(stranger, OP.transferNotification, GAS, (x) => x.storeCoins(10n ** 15n).storeAddress(stranger).storeBit(0));
+    check(
+      'jetton deposit',
+      (await h.jettons()).every((x, j) => x.received === jettonReceived[j]),
+      'jetton deposits were not credited',
+    );
+    const fake = await h.op(stranger, OP.transferNotification, GAS, (x) =>
+      x
+        .storeCoins(10n ** 15n)
+        .storeAddress(stranger)
+        .storeBit(0),
+    );
     run.transactions += fake.result.transactions.length;
-    check('forged jetton notification ignored', (await h.jettons()).every((x, j) => x.received === jettonReceived[j]), 'a forged notification was credited');
+    check(
+      'forged jetton notification ignored',
+      (await h.jettons()).every((x, j) => x.received === jettonReceived[j]),
+      'a forged notification was credited',
+    );
     run.steps.push('forged jetton notification ignored');
-    expectRefused('jetton claim before release refused', await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(0, 8)), ERR.notReleased);
+    expectRefused(
+      'jetton claim before release refused',
+      await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(0, 8)),
+      ERR.notReleased,
+    );
   }
 }
 
@@ -186,18 +248,42 @@ async function deployAndDeposit(run: Run): Promise<void> {
 async function refuseUnauthorised(run: Run): Promise<void> {
   const { shape, plan, h, owner, stranger, b, expectRefused } = run;
   expectRefused('stranger checkIn refused', await h.op(stranger, OP.checkIn, GAS), ERR.notOwner);
-  expectRefused('stranger update refused', await h.sendRaw(stranger, GAS, updateBody(plan.beneficiaries)), ERR.notOwner);
-  expectRefused('stranger withdraw refused', await h.op(stranger, OP.withdraw, GAS, (x) => x.storeCoins(1n)), ERR.notOwner);
+  expectRefused(
+    'stranger update refused',
+    await h.sendRaw(stranger, GAS, updateBody(plan.beneficiaries)),
+    ERR.notOwner,
+  );
+  expectRefused(
+    'stranger withdraw refused',
+    await h.op(stranger, OP.withdraw, GAS, (x) => x.storeCoins(1n)),
+    ERR.notOwner,
+  );
   expectRefused('stranger cancel refused', await h.op(stranger, OP.cancel, GAS), ERR.notOwner);
   expectRefused('stranger release refused', await h.op(stranger, OP.release, GAS), ERR.notOwner);
-  expectRefused('stranger claim refused', await h.op(stranger, OP.claim, GAS, (x) => x.storeUint(0, 8)), ERR.notBeneficiary);
-  expectRefused('claim before release refused', await h.op(b[0]!, OP.claim, GAS, (x) => x.storeUint(0, 8)), ERR.notReleased);
+  expectRefused(
+    'stranger claim refused',
+    await h.op(stranger, OP.claim, GAS, (x) => x.storeUint(0, 8)),
+    ERR.notBeneficiary,
+  );
+  expectRefused(
+    'claim before release refused',
+    await h.op(b[0]!, OP.claim, GAS, (x) => x.storeUint(0, 8)),
+    ERR.notReleased,
+  );
   expectRefused('unknown op refused', await h.op(owner, 0x0badc0de, GAS), ERR.unknownOp);
   if (shape.guardians) {
-    expectRefused('stranger approve refused', await h.op(stranger, OP.approve, GAS, (x) => x.storeUint(0, 8)), ERR.notGuardian);
+    expectRefused(
+      'stranger approve refused',
+      await h.op(stranger, OP.approve, GAS, (x) => x.storeUint(0, 8)),
+      ERR.notGuardian,
+    );
   }
   if (shape.gracePeriod && plan.guardians) {
-    expectRefused('veto before deadline refused', await h.op(plan.guardians.addresses[0]!, OP.veto, GAS, (x) => x.storeUint(0, 8)), ERR.notInGrace);
+    expectRefused(
+      'veto before deadline refused',
+      await h.op(plan.guardians.addresses[0]!, OP.veto, GAS, (x) => x.storeUint(0, 8)),
+      ERR.notInGrace,
+    );
   }
 }
 
@@ -205,16 +291,29 @@ async function refuseUnauthorised(run: Run): Promise<void> {
 async function ownerOperations(run: Run): Promise<void> {
   const { shape, plan, h, owner, check, expectOk, expectRefused } = run;
   const bad = plan.beneficiaries.map((x, i) => ({ ...x, shareBps: i === 0 ? x.shareBps - 1 : x.shareBps }));
-  expectRefused('update with shares not summing to 10000 refused', await h.sendRaw(owner, GAS, updateBody(bad)), ERR.badShares);
+  expectRefused(
+    'update with shares not summing to 10000 refused',
+    await h.sendRaw(owner, GAS, updateBody(bad)),
+    ERR.badShares,
+  );
   expectOk('owner update', await h.sendRaw(owner, GAS, updateBody(plan.beneficiaries)), 'update');
   const ownerBefore = await h.balanceOf(owner);
   expectOk('owner withdraw', await h.op(owner, OP.withdraw, GAS, (x) => x.storeCoins(toNano('1'))), 'withdraw');
-  check('owner withdraw', (await h.balanceOf(owner)) - ownerBefore >= toNano('1'), 'the owner did not receive the withdrawal');
-  expectRefused('withdraw beyond the estate refused', await h.op(owner, OP.withdraw, GAS, (x) => x.storeCoins(toNano('1000'))), ERR.insufficientFunds);
+  check(
+    'owner withdraw',
+    (await h.balanceOf(owner)) - ownerBefore >= toNano('1'),
+    'the owner did not receive the withdrawal',
+  );
+  expectRefused(
+    'withdraw beyond the estate refused',
+    await h.op(owner, OP.withdraw, GAS, (x) => x.storeCoins(toNano('1000'))),
+    ERR.insufficientFunds,
+  );
   h.now = SCENARIO_T0 + 1000;
   expectOk('owner checkIn', await h.op(owner, OP.checkIn, GAS), 'checkIn');
   check('owner checkIn', (await h.lastCheckIn()) === SCENARIO_T0 + 1000, 'check-in did not reset the clock');
-  if (shape.deadMansSwitch) check('owner checkIn', (await h.deadline()) === SCENARIO_T0 + 1000 + plan.intervalSeconds, 'deadline did not move');
+  if (shape.deadMansSwitch)
+    check('owner checkIn', (await h.deadline()) === SCENARIO_T0 + 1000 + plan.intervalSeconds, 'deadline did not move');
 }
 
 /** 5. The owner's cancel returns everything (run on a snapshot). */
@@ -225,13 +324,25 @@ async function cancel(run: Run): Promise<void> {
   expectOk('owner cancel', await h.op(owner, OP.cancel, GAS), 'cancel');
   check('owner cancel', (await h.state()) === STATE.cancelled, 'state is not cancelled');
   const kept = masters.length > 0 ? (await h.reserve()).now : 0n;
-  check('owner cancel', (await h.balanceOf(owner)) - ob >= held - kept - toNano('0.01') - JETTON_MESSAGE_VALUE * BigInt(masters.length), 'the owner did not get the balance back');
+  check(
+    'owner cancel',
+    (await h.balanceOf(owner)) - ob >= held - kept - toNano('0.01') - JETTON_MESSAGE_VALUE * BigInt(masters.length),
+    'the owner did not get the balance back',
+  );
   for (let j = 0; j < masters.length; j++) {
     const got = await h.jettonBalance(jettonWalletAddress(jcode!, owner, masters[j]!));
-    check('owner cancel', got === jettonReceived[j], `the owner got ${got} of jetton ${j} back, expected ${jettonReceived[j]}`);
+    check(
+      'owner cancel',
+      got === jettonReceived[j],
+      `the owner got ${got} of jetton ${j} back, expected ${jettonReceived[j]}`,
+    );
   }
   expectRefused('deposit after cancel refused', await h.op(stranger, OP.deposit, toNano('1')), ERR.notActive);
-  expectRefused('claim after cancel refused', await h.op(b[1 % n]!, OP.claim, GAS, (x) => x.storeUint(1 % n, 8)), ERR.notReleased);
+  expectRefused(
+    'claim after cancel refused',
+    await h.op(b[1 % n]!, OP.claim, GAS, (x) => x.storeUint(1 % n, 8)),
+    ERR.notReleased,
+  );
 }
 
 /** 6. The release path of this shape. */
@@ -240,24 +351,44 @@ async function releasePath(run: Run): Promise<void> {
   if (shape.deadMansSwitch) {
     const deadline = await h.deadline();
     h.now = deadline - 1;
-    expectRefused('claim just before the deadline refused', await h.op(b[0]!, OP.claim, GAS, (x) => x.storeUint(0, 8)), ERR.notReleased);
+    expectRefused(
+      'claim just before the deadline refused',
+      await h.op(b[0]!, OP.claim, GAS, (x) => x.storeUint(0, 8)),
+      ERR.notReleased,
+    );
     if (shape.gracePeriod) {
       h.now = deadline + 1;
       check('grace period', (await h.state()) === STATE.active, 'released during the grace period');
-      expectRefused('claim during the grace period refused', await h.op(b[0]!, OP.claim, GAS, (x) => x.storeUint(0, 8)), ERR.notReleased);
-      expectRefused('update after the deadline refused', await h.sendRaw(owner, GAS, updateBody(plan.beneficiaries)), ERR.deadlinePassed);
+      expectRefused(
+        'claim during the grace period refused',
+        await h.op(b[0]!, OP.claim, GAS, (x) => x.storeUint(0, 8)),
+        ERR.notReleased,
+      );
+      expectRefused(
+        'update after the deadline refused',
+        await h.sendRaw(owner, GAS, updateBody(plan.beneficiaries)),
+        ERR.deadlinePassed,
+      );
       if (plan.guardians) {
         const g = plan.guardians;
         for (let i = 0; i < g.threshold; i++) {
           expectOk(`guardian ${i} veto`, await h.op(g.addresses[i]!, OP.veto, GAS, (x) => x.storeUint(i, 8)), 'veto');
           if (i === 0 && g.threshold > 1) {
-            expectRefused('double veto refused', await h.op(g.addresses[0]!, OP.veto, GAS, (x) => x.storeUint(0, 8)), ERR.alreadyVoted);
+            expectRefused(
+              'double veto refused',
+              await h.op(g.addresses[0]!, OP.veto, GAS, (x) => x.storeUint(0, 8)),
+              ERR.alreadyVoted,
+            );
           }
         }
         check('guardians veto', (await h.lastCheckIn()) === h.now, 'the veto did not restart the clock');
       } else {
         expectOk('owner checkIn during grace', await h.op(owner, OP.checkIn, GAS));
-        check('owner checkIn during grace', (await h.lastCheckIn()) === h.now, 'check-in during grace did not restart the clock');
+        check(
+          'owner checkIn during grace',
+          (await h.lastCheckIn()) === h.now,
+          'check-in during grace did not restart the clock',
+        );
       }
       h.now = (await h.releaseTime()) - 1;
       check('grace period', (await h.state()) === STATE.active, 'released before the grace period ended');
@@ -283,10 +414,16 @@ async function bouncedPayout(run: Run): Promise<void> {
     const k = bounceIndex;
     const r = await h.op(b[k]!, OP.claim, GAS, (x) => x.storeUint(k, 8));
     expectOk('claim whose payout bounces', r);
-    const bounced = r.result.transactions.find((t) => t !== r.tx && t.inMessage?.info.type === 'internal' && t.inMessage.info.bounced);
+    const bounced = r.result.transactions.find(
+      (t) => t !== r.tx && t.inMessage?.info.type === 'internal' && t.inMessage.info.bounced,
+    );
     check('bounce', bounced !== undefined && computeExit(bounced).success, 'the bounced payout was not processed');
     const sk = await h.beneficiary(k);
-    check('bounce', sk.claimed === 0n && (await h.totals()).claimedTotal === 0n, 'the bounced payout was not credited back');
+    check(
+      'bounce',
+      sk.claimed === 0n && (await h.totals()).claimedTotal === 0n,
+      'the bounced payout was not credited back',
+    );
     await h.installSink(b[k]!);
   }
 }
@@ -308,8 +445,16 @@ async function jettonClaims(run: Run): Promise<void> {
         check(step, got === due, `received ${got} jettons, expected ${due}`);
       }
     }
-    expectRefused('second jetton claim refused', await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(0, 8)), ERR.nothingToClaim);
-    expectRefused('claim of an unknown jetton refused', await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(masters.length, 8)), ERR.unknownJetton);
+    expectRefused(
+      'second jetton claim refused',
+      await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(0, 8)),
+      ERR.nothingToClaim,
+    );
+    expectRefused(
+      'claim of an unknown jetton refused',
+      await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(masters.length, 8)),
+      ERR.unknownJetton,
+    );
   }
 }
 
@@ -335,17 +480,32 @@ async function finalClaims(run: Run): Promise<void> {
     const gasLeft = GAS - computeExit(r.tx).gasFees - actionFwdFees(r.tx);
     const out = r.tx.outMessages.get(0);
     const sent = out && out.info.type === 'internal' && out.info.dest.equals(b[i]!) ? out.info.value.coins : -1n;
-    check(step, sent === expected + gasLeft, `payout ${sent} is not the share ${expected} plus the unused gas ${gasLeft}`);
+    check(
+      step,
+      sent === expected + gasLeft,
+      `payout ${sent} is not the share ${expected} plus the unused gas ${gasLeft}`,
+    );
   }
-  expectRefused('second claim with nothing left refused', await h.op(b[0]!, OP.claim, GAS, (x) => x.storeUint(0, 8)), ERR.nothingToClaim);
+  expectRefused(
+    'second claim with nothing left refused',
+    await h.op(b[0]!, OP.claim, GAS, (x) => x.storeUint(0, 8)),
+    ERR.nothingToClaim,
+  );
   const end = await h.totals();
   const finalShares = await h.shares();
-  check('final', finalShares.every((s, i) => s.claimed === claimed[i]), 'get_shares does not show the amounts paid');
+  check(
+    'final',
+    finalShares.every((s, i) => s.claimed === claimed[i]),
+    'get_shares does not show the amounts paid',
+  );
   check('final', end.claimedTotal === claimedTotal, 'claims do not add up');
   check('final', end.available <= BigInt(n), `undistributed remainder ${end.available} exceeds rounding`);
-  check('final', (await h.balance()) >= reserve && (await h.reserve()).now === reserve, 'the storage reserve was spent');
+  check(
+    'final',
+    (await h.balance()) >= reserve && (await h.reserve()).now === reserve,
+    'the storage reserve was spent',
+  );
 }
-
 
 async function approveAll(
   plan: TonPlanData,
@@ -357,15 +517,31 @@ async function approveAll(
   const g = plan.guardians!;
   for (let i = 0; i < g.threshold; i++) {
     check('guardians approve', (await h.state()) === STATE.active, `released after only ${i} approvals`);
-    expectOk(`guardian ${i} approve`, await h.op(g.addresses[i]!, OP.approve, GAS, (x) => x.storeUint(i, 8)), 'approve');
+    expectOk(
+      `guardian ${i} approve`,
+      await h.op(g.addresses[i]!, OP.approve, GAS, (x) => x.storeUint(i, 8)),
+      'approve',
+    );
     if (i === 0 && g.threshold > 1) {
-      expectRefused('double approve refused', await h.op(g.addresses[0]!, OP.approve, GAS, (x) => x.storeUint(0, 8)), ERR.alreadyVoted);
+      expectRefused(
+        'double approve refused',
+        await h.op(g.addresses[0]!, OP.approve, GAS, (x) => x.storeUint(0, 8)),
+        ERR.alreadyVoted,
+      );
     }
   }
   // The quorum proposes; the release waits for the owner's silence.
-  check('guardians approve', (await h.state()) === STATE.active, "released at the quorum, without waiting for the owner's silence");
+  check(
+    'guardians approve',
+    (await h.state()) === STATE.active,
+    "released at the quorum, without waiting for the owner's silence",
+  );
   const { releaseAt } = await h.guardians();
-  check('guardians approve', releaseAt === h.now + GUARDIAN_WAIT_DAYS * 86_400, 'the early release does not wait for the owner');
+  check(
+    'guardians approve',
+    releaseAt === h.now + GUARDIAN_WAIT_DAYS * 86_400,
+    'the early release does not wait for the owner',
+  );
   h.now = releaseAt;
   check('guardians approve', (await h.state()) === STATE.released, "not released after the owner's silence");
 }

@@ -62,7 +62,10 @@ export function featuresOf(s: TonShape): string[] {
 export function checkTonPlan(plan: Plan): void {
   const details: ErrorDetail[] = [];
   if (plan.beneficiaries.length > TON_MAX_BENEFICIARIES) {
-    details.push({ field: 'beneficiaries', reason: `the TON contract holds at most ${TON_MAX_BENEFICIARIES} beneficiaries` });
+    details.push({
+      field: 'beneficiaries',
+      reason: `the TON contract holds at most ${TON_MAX_BENEFICIARIES} beneficiaries`,
+    });
   }
   (plan.assets ?? []).forEach((a, i) => {
     if (a.type === 'native') return;
@@ -78,7 +81,10 @@ export function checkTonPlan(plan: Plan): void {
   if (jettons.length > TON_MAX_JETTONS) {
     details.push({ field: 'assets', reason: `the TON contract holds at most ${TON_MAX_JETTONS} jettons` });
   }
-  const masters = jettons.map((a) => a.address ?? '').filter((a) => isValidTonAddress(a)).map((a) => Address.parse(a).toRawString());
+  const masters = jettons
+    .map((a) => a.address ?? '')
+    .filter((a) => isValidTonAddress(a))
+    .map((a) => Address.parse(a).toRawString());
   if (new Set(masters).size !== masters.length) {
     details.push({ field: 'assets', reason: 'the same jetton master is listed twice' });
   }

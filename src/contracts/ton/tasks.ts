@@ -9,7 +9,8 @@ import { estimateTonFees, generateTon, type TonGenerated } from './index.js';
 type Progress = { progress: (value: unknown) => void };
 
 export const tasks = {
-  generate: (plan: Plan, { progress }: Progress): Promise<TonGenerated> => generateTon(plan, (stage) => progress(stage)),
+  generate: (plan: Plan, { progress }: Progress): Promise<TonGenerated> =>
+    generateTon(plan, (stage) => progress(stage)),
   estimate: (input: { contractCode?: string }) => estimateTonFees(input),
 };
 

@@ -23,7 +23,10 @@ export class BridgeApi implements WizardApi {
     } catch (err) {
       // The host refused or could not forward the call (no connection, not allowed).
       const message = err instanceof Error ? err.message : String(err);
-      return { ok: false, error: { status: 0, code: 'HOST_ERROR', message: `The assistant could not call svc: ${message}`, details: [] } };
+      return {
+        ok: false,
+        error: { status: 0, code: 'HOST_ERROR', message: `The assistant could not call svc: ${message}`, details: [] },
+      };
     }
     const text = result.content?.find((c) => c.type === 'text')?.text;
     if (result.isError) {
@@ -31,14 +34,20 @@ export class BridgeApi implements WizardApi {
       try {
         return { ok: false, error: problemOf(0, (JSON.parse(text ?? '') as { error?: unknown }).error) };
       } catch {
-        return { ok: false, error: { status: 0, code: 'INTERNAL_ERROR', message: text ?? 'The call failed.', details: [] } };
+        return {
+          ok: false,
+          error: { status: 0, code: 'INTERNAL_ERROR', message: text ?? 'The call failed.', details: [] },
+        };
       }
     }
     if (result.structuredContent) return { ok: true, data: result.structuredContent as T };
     try {
       return { ok: true, data: JSON.parse(text ?? '') as T };
     } catch {
-      return { ok: false, error: { status: 0, code: 'INTERNAL_ERROR', message: 'The answer had no structured content.', details: [] } };
+      return {
+        ok: false,
+        error: { status: 0, code: 'INTERNAL_ERROR', message: 'The answer had no structured content.', details: [] },
+      };
     }
   }
 }

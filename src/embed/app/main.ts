@@ -30,7 +30,9 @@ class HostChannel implements WizardChannel {
       const text =
         `The user generated an inheritance contract with the svc wizard: ${String(info.blockchain ?? '')} ${String(info.template ?? '')} ` +
         `(contract info: ${JSON.stringify(info)}). The source code, ABI and bytecode are shown in the wizard.`;
-      this.app.updateModelContext({ content: [{ type: 'text', text }], structuredContent: { contractInfo: info } }).catch(() => undefined);
+      this.app
+        .updateModelContext({ content: [{ type: 'text', text }], structuredContent: { contractInfo: info } })
+        .catch(() => undefined);
     } else if (type === 'svc:wizard:error') {
       this.app.sendLog({ level: 'warning', logger: 'svc-wizard', data: payload }).catch(() => undefined);
     }
@@ -60,7 +62,9 @@ async function start(): Promise<void> {
   // Handlers first: the host may send the tool's input right after the handshake.
   app.ontoolinput = (params) => {
     const args = (params.arguments ?? {}) as Record<string, unknown>;
-    const payload = Object.fromEntries(['blockchain', 'ownerAddress', 'beneficiaries'].filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));
+    const payload = Object.fromEntries(
+      ['blockchain', 'ownerAddress', 'beneficiaries'].filter((k) => args[k] !== undefined).map((k) => [k, args[k]]),
+    );
     const message = parseIncoming({ type: 'svc:wizard:setData', payload });
     if (message) channel.deliver(message);
   };
@@ -80,7 +84,12 @@ async function start(): Promise<void> {
     apiBase: '',
     token: null,
     origins: [],
-    options: { theme, steps: ['chain', 'template', 'beneficiaries', 'switch', 'review', 'generate', 'result'], hideHeader: false, hideFooter: true },
+    options: {
+      theme,
+      steps: ['chain', 'template', 'beneficiaries', 'switch', 'review', 'generate', 'result'],
+      hideHeader: false,
+      hideFooter: true,
+    },
     error: null,
   };
   root.textContent = '';

@@ -31,7 +31,12 @@ interface Options {
 const script = document.currentScript as HTMLScriptElement | null;
 const scriptOrigin = script?.src ? new URL(script.src).origin : location.origin;
 const PREFIX = 'svc:wizard:';
-const VARS = { primary: '--svc-primary', background: '--svc-background', text: '--svc-text', borderRadius: '--svc-border-radius' };
+const VARS = {
+  primary: '--svc-primary',
+  background: '--svc-background',
+  text: '--svc-text',
+  borderRadius: '--svc-border-radius',
+};
 
 class SvcWizard {
   private frame: HTMLIFrameElement;
@@ -42,7 +47,8 @@ class SvcWizard {
   private theme: string;
 
   constructor(private opts: Options) {
-    const container = typeof opts.container === 'string' ? document.querySelector<HTMLElement>(opts.container) : opts.container;
+    const container =
+      typeof opts.container === 'string' ? document.querySelector<HTMLElement>(opts.container) : opts.container;
     if (!container) throw new Error('SvcWizard: container not found');
     if (!opts.token === !opts.apiKey) throw new Error('SvcWizard: give either token (recommended) or apiKey');
     const base = new URL(opts.baseUrl || scriptOrigin);
@@ -74,7 +80,14 @@ class SvcWizard {
 
   private receive(e: MessageEvent): void {
     const d = e.data;
-    if (e.source !== this.frame.contentWindow || e.origin !== this.origin || !d || typeof d.type !== 'string' || d.type.indexOf(PREFIX) !== 0) return;
+    if (
+      e.source !== this.frame.contentWindow ||
+      e.origin !== this.origin ||
+      !d ||
+      typeof d.type !== 'string' ||
+      d.type.indexOf(PREFIX) !== 0
+    )
+      return;
     const p = d.payload || {};
     const o = this.opts;
     switch (d.type.slice(PREFIX.length)) {
@@ -85,7 +98,8 @@ class SvcWizard {
         o.onReady?.(p);
         break;
       case 'resize':
-        if (typeof p.height === 'number' && p.height > 0) this.frame.style.height = `${Math.min(Math.ceil(p.height), 20000)}px`;
+        if (typeof p.height === 'number' && p.height > 0)
+          this.frame.style.height = `${Math.min(Math.ceil(p.height), 20000)}px`;
         break;
       case 'step':
         o.onStep?.(p);
@@ -114,7 +128,10 @@ class SvcWizard {
       this.queue.push([type, payload]);
       return;
     }
-    this.frame.contentWindow?.postMessage(payload === undefined ? { type: PREFIX + type } : { type: PREFIX + type, payload }, this.origin);
+    this.frame.contentWindow?.postMessage(
+      payload === undefined ? { type: PREFIX + type } : { type: PREFIX + type, payload },
+      this.origin,
+    );
   }
 
   /** Prefills the owner and beneficiaries: `{ownerAddress, beneficiaries: [{name, address, percentage, relationship?}]}`. */

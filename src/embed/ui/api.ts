@@ -16,7 +16,13 @@ export interface ApiProblem {
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiProblem };
 
 /** The tools the wizard uses. */
-export type WizardTool = 'list_templates' | 'list_jurisdictions' | 'validate_plan' | 'check_plan' | 'estimate_gas' | 'generate_contract';
+export type WizardTool =
+  | 'list_templates'
+  | 'list_jurisdictions'
+  | 'validate_plan'
+  | 'check_plan'
+  | 'estimate_gas'
+  | 'generate_contract';
 
 export interface WizardApi {
   tool<T>(name: WizardTool, input: Record<string, unknown>): Promise<ApiResult<T>>;
@@ -32,12 +38,22 @@ const ROUTES: Record<WizardTool, { method: 'GET' | 'POST'; path: string; shape: 
   generate_contract: { method: 'POST', path: '/contracts/generate', shape: 'top-level' },
 };
 
-export const NETWORK_ERROR: ApiProblem = { status: 0, code: 'NETWORK_ERROR', message: 'The service could not be reached. Check the connection and try again.', details: [] };
+export const NETWORK_ERROR: ApiProblem = {
+  status: 0,
+  code: 'NETWORK_ERROR',
+  message: 'The service could not be reached. Check the connection and try again.',
+  details: [],
+};
 
 /** An error envelope's `error`, as an ApiProblem. */
 export function problemOf(status: number, error: unknown): ApiProblem {
   const err = (error ?? {}) as Partial<ApiProblem>;
-  return { status, code: err.code ?? 'INTERNAL_ERROR', message: err.message ?? 'Request failed.', details: err.details ?? [] };
+  return {
+    status,
+    code: err.code ?? 'INTERNAL_ERROR',
+    message: err.message ?? 'Request failed.',
+    details: err.details ?? [],
+  };
 }
 
 export class RestApi implements WizardApi {
@@ -48,12 +64,18 @@ export class RestApi implements WizardApi {
 
   async tool<T>(name: WizardTool, input: Record<string, unknown>): Promise<ApiResult<T>> {
     const route = ROUTES[name];
-    const query = route.method === 'GET' ? new URLSearchParams(Object.entries(input).map(([k, v]) => [k, String(v)])).toString() : '';
+    const query =
+      route.method === 'GET'
+        ? new URLSearchParams(Object.entries(input).map(([k, v]) => [k, String(v)])).toString()
+        : '';
     let res: Response;
     try {
       res = await fetch(this.base + route.path + (query ? `?${query}` : ''), {
         method: route.method,
-        headers: { authorization: `Bearer ${this.token}`, ...(route.method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(route.method === 'POST' ? { 'content-type': 'application/json' } : {}),
+        },
         ...(route.method === 'POST' ? { body: JSON.stringify(input) } : {}),
         credentials: 'omit',
       });
@@ -64,11 +86,24 @@ export class RestApi implements WizardApi {
     try {
       json = (await res.json()) as Record<string, unknown>;
     } catch {
-      return { ok: false, error: { status: res.status, code: 'INTERNAL_ERROR', message: `Unexpected answer (HTTP ${res.status}).`, details: [] } };
+      return {
+        ok: false,
+        error: {
+          status: res.status,
+          code: 'INTERNAL_ERROR',
+          message: `Unexpected answer (HTTP ${res.status}).`,
+          details: [],
+        },
+      };
     }
     if (json.success !== true) return { ok: false, error: problemOf(res.status, json.error) };
     const { success: _s, meta, ...rest } = json as { success: true; meta?: { pagination?: unknown }; data?: unknown };
-    const data = route.shape === 'top-level' ? rest : route.shape === 'data' ? rest.data : { items: rest.data, pagination: meta?.pagination };
+    const data =
+      route.shape === 'top-level'
+        ? rest
+        : route.shape === 'data'
+          ? rest.data
+          : { items: rest.data, pagination: meta?.pagination };
     return { ok: true, data: data as T };
   }
 }

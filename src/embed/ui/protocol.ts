@@ -25,7 +25,10 @@ export interface ThemeMessage {
   variables?: Partial<Record<'primary' | 'background' | 'text' | 'borderRadius', string>>;
 }
 
-export type Incoming = { type: 'svc:wizard:setData'; payload: Prefill } | { type: 'svc:wizard:setTheme'; payload: ThemeMessage } | { type: 'svc:wizard:reset' };
+export type Incoming =
+  | { type: 'svc:wizard:setData'; payload: Prefill }
+  | { type: 'svc:wizard:setTheme'; payload: ThemeMessage }
+  | { type: 'svc:wizard:reset' };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const shortString = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
@@ -52,9 +55,15 @@ function prefill(p: unknown): Prefill | undefined {
     for (const b of p.beneficiaries) {
       if (!isObject(b) || !onlyKeys(b, ['name', 'address', 'percentage', 'relationship', 'email'])) return undefined;
       if (!shortString(b.name, 200) || !shortString(b.address, 100)) return undefined;
-      if (typeof b.percentage !== 'number' || !Number.isFinite(b.percentage) || b.percentage < 0 || b.percentage > 100) return undefined;
+      if (typeof b.percentage !== 'number' || !Number.isFinite(b.percentage) || b.percentage < 0 || b.percentage > 100)
+        return undefined;
       if (b.relationship !== undefined && !shortString(b.relationship, 60)) return undefined;
-      list.push({ name: b.name, address: b.address, percentage: b.percentage, ...(b.relationship !== undefined ? { relationship: b.relationship } : {}) });
+      list.push({
+        name: b.name,
+        address: b.address,
+        percentage: b.percentage,
+        ...(b.relationship !== undefined ? { relationship: b.relationship } : {}),
+      });
     }
     out.beneficiaries = list;
   }
@@ -66,11 +75,13 @@ function themeMessage(p: unknown): ThemeMessage | undefined {
   if (p.theme !== 'light' && p.theme !== 'dark' && p.theme !== 'auto') return undefined;
   const out: ThemeMessage = { theme: p.theme };
   if (p.variables !== undefined) {
-    if (!isObject(p.variables) || !onlyKeys(p.variables, ['primary', 'background', 'text', 'borderRadius'])) return undefined;
+    if (!isObject(p.variables) || !onlyKeys(p.variables, ['primary', 'background', 'text', 'borderRadius']))
+      return undefined;
     const vars: ThemeMessage['variables'] = {};
     for (const [name, value] of Object.entries(p.variables)) {
       if (value === '' || value === undefined) continue;
-      if (typeof value !== 'string' || !(name === 'borderRadius' ? CSS_LENGTH : CSS_COLOR).test(value.trim())) return undefined;
+      if (typeof value !== 'string' || !(name === 'borderRadius' ? CSS_LENGTH : CSS_COLOR).test(value.trim()))
+        return undefined;
       vars[name as keyof typeof vars] = value.trim();
     }
     out.variables = vars;
@@ -91,7 +102,9 @@ export function parseIncoming(data: unknown): Incoming | undefined {
       return payload ? { type: data.type, payload } : undefined;
     }
     case 'svc:wizard:reset':
-      return data.payload === undefined || (isObject(data.payload) && Object.keys(data.payload).length === 0) ? { type: data.type } : undefined;
+      return data.payload === undefined || (isObject(data.payload) && Object.keys(data.payload).length === 0)
+        ? { type: data.type }
+        : undefined;
     default:
       return undefined;
   }

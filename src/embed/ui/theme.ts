@@ -11,7 +11,11 @@ export function setVariable(name: string, value: string): void {
   const rgb = (getComputedStyle(probe).color.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
   probe.remove();
   if (rgb.length < 3) return;
-  const [r, g, b] = rgb.map((c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
+  const [r, g, b] = rgb.map((c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [
+    number,
+    number,
+    number,
+  ];
   const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
   root.style.setProperty('--svc-on-primary', (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05) ? '#000000' : '#ffffff');
 }

@@ -99,7 +99,11 @@ function planOf(form: Form): Record<string, unknown> {
       ...(b.relationship.trim() ? { relationship: b.relationship.trim() } : {}),
     })),
     inheritanceTemplate: form.template,
-    deadMansSwitch: { enabled: form.switchEnabled, intervalDays: num(form.intervalDays), gracePeriodDays: num(form.gracePeriodDays) },
+    deadMansSwitch: {
+      enabled: form.switchEnabled,
+      intervalDays: num(form.intervalDays),
+      gracePeriodDays: num(form.gracePeriodDays),
+    },
     ...(guardians.length ? { guardians: { addresses: guardians, threshold: num(form.threshold) } } : {}),
     ...(form.jurisdiction ? { jurisdiction: form.jurisdiction } : {}),
   };
@@ -167,7 +171,15 @@ function Input(p: InputProps) {
   );
 }
 
-function Radios(p: { legend: string; name: string; value: string; options: Array<{ id: string; label: string; hint?: string }>; onChange: (v: string) => void; field: string; errors: Errors }) {
+function Radios(p: {
+  legend: string;
+  name: string;
+  value: string;
+  options: Array<{ id: string; label: string; hint?: string }>;
+  onChange: (v: string) => void;
+  field: string;
+  errors: Errors;
+}) {
   return h(
     'fieldset',
     { class: 'svc-radios', 'aria-describedby': p.errors[p.field] ? errorId(p.field) : undefined },
@@ -176,8 +188,20 @@ function Radios(p: { legend: string; name: string; value: string; options: Array
       h(
         'div',
         { class: 'svc-radio', key: o.id },
-        h('input', { type: 'radio', id: `${p.name}-${o.id}`, name: p.name, value: o.id, checked: p.value === o.id, onChange: () => p.onChange(o.id) }),
-        h('label', { for: `${p.name}-${o.id}` }, o.label, o.hint ? h('span', { class: 'svc-hint' }, ` ${o.hint}`) : null),
+        h('input', {
+          type: 'radio',
+          id: `${p.name}-${o.id}`,
+          name: p.name,
+          value: o.id,
+          checked: p.value === o.id,
+          onChange: () => p.onChange(o.id),
+        }),
+        h(
+          'label',
+          { for: `${p.name}-${o.id}` },
+          o.label,
+          o.hint ? h('span', { class: 'svc-hint' }, ` ${o.hint}`) : null,
+        ),
       ),
     ),
     h(FieldError, { field: p.field, errors: p.errors }),
@@ -200,7 +224,12 @@ function Copyable(p: { label: string; text: string; filename: string; type: stri
     'section',
     { class: 'svc-output', 'aria-label': p.label },
     h('h3', null, p.label),
-    h('div', { class: 'svc-actions' }, h('button', { type: 'button', onClick: copy }, `Copy ${p.label.toLowerCase()}`), h('a', { class: 'svc-button', href: url, download: p.filename }, `Download ${p.filename}`)),
+    h(
+      'div',
+      { class: 'svc-actions' },
+      h('button', { type: 'button', onClick: copy }, `Copy ${p.label.toLowerCase()}`),
+      h('a', { class: 'svc-button', href: url, download: p.filename }, `Download ${p.filename}`),
+    ),
     h('p', { class: 'svc-status', role: 'status' }, status),
     h('pre', { tabIndex: 0, 'aria-label': p.label }, h('code', null, p.text)),
   );
@@ -231,7 +260,11 @@ export function Wizard(props: {
   const [alert, setAlert] = useState('');
   const [templates, setTemplates] = useState<Array<{ type: string; name: string; description: string }>>([]);
   const [jurisdictions, setJurisdictions] = useState<Array<{ id: string; name: string }>>([]);
-  const [review, setReview] = useState<{ warnings: Array<{ severity: string; message: string }>; findings: Array<{ severity: string; message: string }>; gas: Record<string, string> | null } | null>(null);
+  const [review, setReview] = useState<{
+    warnings: Array<{ severity: string; message: string }>;
+    findings: Array<{ severity: string; message: string }>;
+    gas: Record<string, string> | null;
+  } | null>(null);
   const [result, setResult] = useState<Result | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
@@ -241,16 +274,22 @@ export function Wizard(props: {
 
   /** Tells the parent about an API problem it should know of (credentials, limits, failures), not field mistakes. */
   const report = (problem: ApiProblem) => {
-    if (problem.code !== 'VALIDATION_ERROR') props.channel.post('svc:wizard:error', { code: problem.code, message: problem.message });
+    if (problem.code !== 'VALIDATION_ERROR')
+      props.channel.post('svc:wizard:error', { code: problem.code, message: problem.message });
   };
 
   useEffect(() => {
     props.channel.post('svc:wizard:ready', { version: props.config.version });
-    void api.tool<{ templates: typeof templates }>('list_templates', {}).then((r) => (r.ok ? setTemplates(r.data.templates) : report(r.error)));
+    void api
+      .tool<{ templates: typeof templates }>('list_templates', {})
+      .then((r) => (r.ok ? setTemplates(r.data.templates) : report(r.error)));
     void (async () => {
       const all: Array<{ id: string; name: string }> = [];
       for (let page = 1; page <= 10; page++) {
-        const r = await api.tool<{ items: Array<{ id: string; name: string }>; pagination: { hasNext: boolean } }>('list_jurisdictions', { limit: 100, page });
+        const r = await api.tool<{ items: Array<{ id: string; name: string }>; pagination: { hasNext: boolean } }>(
+          'list_jurisdictions',
+          { limit: 100, page },
+        );
         if (!r.ok) return report(r.error);
         all.push(...r.data.items);
         if (!r.data.pagination.hasNext) break;
@@ -279,7 +318,12 @@ export function Wizard(props: {
     else if (message.type === 'svc:wizard:setTheme') {
       props.applyTheme(message.payload.theme);
       const vars = message.payload.variables ?? {};
-      const names = { primary: '--svc-primary', background: '--svc-background', text: '--svc-text', borderRadius: '--svc-border-radius' } as const;
+      const names = {
+        primary: '--svc-primary',
+        background: '--svc-background',
+        text: '--svc-text',
+        borderRadius: '--svc-border-radius',
+      } as const;
       for (const [k, v] of Object.entries(vars)) if (v) props.setVariable(names[k as keyof typeof names], v);
     } else {
       setForm(initialForm(options));
@@ -298,7 +342,16 @@ export function Wizard(props: {
       ...(p.blockchain !== undefined ? { blockchain: p.blockchain } : {}),
       ...(p.ownerAddress !== undefined ? { ownerAddress: p.ownerAddress } : {}),
       ...(p.beneficiaries !== undefined
-        ? { beneficiaries: p.beneficiaries.length ? p.beneficiaries.map((b) => ({ name: b.name, address: b.address, percentage: String(b.percentage), relationship: b.relationship ?? '' })) : [emptyRow()] }
+        ? {
+            beneficiaries: p.beneficiaries.length
+              ? p.beneficiaries.map((b) => ({
+                  name: b.name,
+                  address: b.address,
+                  percentage: String(b.percentage),
+                  relationship: b.relationship ?? '',
+                }))
+              : [emptyRow()],
+          }
         : {}),
     }));
   }
@@ -330,7 +383,11 @@ export function Wizard(props: {
         ? api.tool<{ findings: Array<{ severity: string; message: string }> }>('check_plan', {
             jurisdiction: formRef.current.jurisdiction,
             template: formRef.current.template,
-            beneficiaries: formRef.current.beneficiaries.map((b) => ({ name: b.name, percentage: num(b.percentage), ...(b.relationship.trim() ? { relationship: b.relationship.trim() } : {}) })),
+            beneficiaries: formRef.current.beneficiaries.map((b) => ({
+              name: b.name,
+              percentage: num(b.percentage),
+              ...(b.relationship.trim() ? { relationship: b.relationship.trim() } : {}),
+            })),
           })
         : Promise.resolve(undefined),
       api.tool<{ estimate: Record<string, string> }>('estimate_gas', {
@@ -362,7 +419,11 @@ export function Wizard(props: {
       setAlert(r.error.message);
       return;
     }
-    const out: Result = { contractCode: r.data.contractCode, compiled: r.data.compiled, contractInfo: r.data.contractInfo };
+    const out: Result = {
+      contractCode: r.data.contractCode,
+      compiled: r.data.compiled,
+      contractInfo: r.data.contractInfo,
+    };
     setResult(out);
     props.channel.post('svc:wizard:complete', out);
     setIndex(steps.indexOf('result'));
@@ -393,14 +454,25 @@ export function Wizard(props: {
   }
 
   const set = (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch }));
-  const setRow = (i: number, patch: Partial<Row>) => setForm((f) => ({ ...f, beneficiaries: f.beneficiaries.map((b, j) => (j === i ? { ...b, ...patch } : b)) }));
+  const setRow = (i: number, patch: Partial<Row>) =>
+    setForm((f) => ({ ...f, beneficiaries: f.beneficiaries.map((b, j) => (j === i ? { ...b, ...patch } : b)) }));
   // Before the user asks to go on, only errors of fields that hold something are shown.
-  const visible: Errors = showAll ? errors : Object.fromEntries(Object.entries(errors).filter(([f]) => fieldHasValue(form, f)));
+  const visible: Errors = showAll
+    ? errors
+    : Object.fromEntries(Object.entries(errors).filter(([f]) => fieldHasValue(form, f)));
 
   let body: ComponentChildren;
   switch (step) {
     case 'chain':
-      body = h(Radios, { legend: 'Which blockchain is the contract for?', name: 'chain', value: form.blockchain, options: CHAINS.map((c) => ({ id: c.id, label: c.label })), onChange: (v) => set({ blockchain: v }), field: 'blockchain', errors: visible });
+      body = h(Radios, {
+        legend: 'Which blockchain is the contract for?',
+        name: 'chain',
+        value: form.blockchain,
+        options: CHAINS.map((c) => ({ id: c.id, label: c.label })),
+        onChange: (v) => set({ blockchain: v }),
+        field: 'blockchain',
+        errors: visible,
+      });
       break;
     case 'template':
       body = [
@@ -408,7 +480,9 @@ export function Wizard(props: {
           legend: 'Inheritance template',
           name: 'template',
           value: form.template,
-          options: (templates.length ? templates : [{ type: form.template, name: form.template, description: '' }]).map((t) => ({ id: t.type, label: t.name, hint: t.description })),
+          options: (templates.length ? templates : [{ type: form.template, name: form.template, description: '' }]).map(
+            (t) => ({ id: t.type, label: t.name, hint: t.description }),
+          ),
           onChange: (v) => set({ template: v }),
           field: 'inheritanceTemplate',
           errors: visible,
@@ -417,10 +491,19 @@ export function Wizard(props: {
           'div',
           { class: 'svc-field' },
           h('label', { for: 'f-jurisdiction' }, 'Jurisdiction (optional)'),
-          h('p', { id: 'f-jurisdiction-hint', class: 'svc-hint' }, "The plan is checked against this jurisdiction's inheritance law in the review."),
+          h(
+            'p',
+            { id: 'f-jurisdiction-hint', class: 'svc-hint' },
+            "The plan is checked against this jurisdiction's inheritance law in the review.",
+          ),
           h(
             'select',
-            { id: 'f-jurisdiction', value: form.jurisdiction, 'aria-describedby': 'f-jurisdiction-hint', onChange: (e: Event) => set({ jurisdiction: (e.currentTarget as HTMLSelectElement).value }) },
+            {
+              id: 'f-jurisdiction',
+              value: form.jurisdiction,
+              'aria-describedby': 'f-jurisdiction-hint',
+              onChange: (e: Event) => set({ jurisdiction: (e.currentTarget as HTMLSelectElement).value }),
+            },
             h('option', { value: '' }, 'None'),
             jurisdictions.map((j) => h('option', { value: j.id, key: j.id }, j.name)),
           ),
@@ -431,23 +514,73 @@ export function Wizard(props: {
     case 'beneficiaries': {
       const total = form.beneficiaries.reduce((s, b) => s + (Number(b.percentage) || 0), 0);
       body = [
-        h(Input, { field: 'ownerAddress', label: 'Owner wallet address', value: form.ownerAddress, errors: visible, onInput: (v) => set({ ownerAddress: v }) }),
+        h(Input, {
+          field: 'ownerAddress',
+          label: 'Owner wallet address',
+          value: form.ownerAddress,
+          errors: visible,
+          onInput: (v) => set({ ownerAddress: v }),
+        }),
         form.beneficiaries.map((b, i) =>
           h(
             'fieldset',
             { class: 'svc-row', key: i, id: `${fieldId(`beneficiaries.${i}`)}-group`, tabIndex: -1 },
             h('legend', null, `Beneficiary ${i + 1}`),
-            h(Input, { field: `beneficiaries.${i}.name`, label: 'Name', value: b.name, errors: visible, onInput: (v) => setRow(i, { name: v }) }),
-            h(Input, { field: `beneficiaries.${i}.address`, label: 'Wallet address', value: b.address, errors: visible, onInput: (v) => setRow(i, { address: v }) }),
-            h(Input, { field: `beneficiaries.${i}.percentage`, label: 'Share (%)', value: b.percentage, errors: visible, inputmode: 'decimal', onInput: (v) => setRow(i, { percentage: v }) }),
-            h(Input, { field: `beneficiaries.${i}.relationship`, label: 'Relationship (optional)', hint: 'Needed for the Islamic templates, e.g. son, daughter, spouse.', value: b.relationship, errors: visible, onInput: (v) => setRow(i, { relationship: v }) }),
+            h(Input, {
+              field: `beneficiaries.${i}.name`,
+              label: 'Name',
+              value: b.name,
+              errors: visible,
+              onInput: (v) => setRow(i, { name: v }),
+            }),
+            h(Input, {
+              field: `beneficiaries.${i}.address`,
+              label: 'Wallet address',
+              value: b.address,
+              errors: visible,
+              onInput: (v) => setRow(i, { address: v }),
+            }),
+            h(Input, {
+              field: `beneficiaries.${i}.percentage`,
+              label: 'Share (%)',
+              value: b.percentage,
+              errors: visible,
+              inputmode: 'decimal',
+              onInput: (v) => setRow(i, { percentage: v }),
+            }),
+            h(Input, {
+              field: `beneficiaries.${i}.relationship`,
+              label: 'Relationship (optional)',
+              hint: 'Needed for the Islamic templates, e.g. son, daughter, spouse.',
+              value: b.relationship,
+              errors: visible,
+              onInput: (v) => setRow(i, { relationship: v }),
+            }),
             h(FieldError, { field: `beneficiaries.${i}`, errors: visible }),
             form.beneficiaries.length > 1
-              ? h('button', { type: 'button', class: 'svc-secondary', onClick: () => set({ beneficiaries: form.beneficiaries.filter((_, j) => j !== i) }) }, `Remove beneficiary ${i + 1}`)
+              ? h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'svc-secondary',
+                    onClick: () => set({ beneficiaries: form.beneficiaries.filter((_, j) => j !== i) }),
+                  },
+                  `Remove beneficiary ${i + 1}`,
+                )
               : null,
           ),
         ),
-        form.beneficiaries.length < 50 ? h('button', { type: 'button', class: 'svc-secondary', onClick: () => set({ beneficiaries: [...form.beneficiaries, emptyRow()] }) }, 'Add a beneficiary') : null,
+        form.beneficiaries.length < 50
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'svc-secondary',
+                onClick: () => set({ beneficiaries: [...form.beneficiaries, emptyRow()] }),
+              },
+              'Add a beneficiary',
+            )
+          : null,
         h('p', { class: 'svc-total', role: 'status' }, `Total: ${Math.round(total * 100) / 100}% of 100%`),
         h(FieldError, { field: 'beneficiaries', errors: errors.beneficiaries && total > 0 ? errors : visible }),
       ];
@@ -455,18 +588,59 @@ export function Wizard(props: {
     }
     case 'switch':
       body = [
-        h('div', { class: 'svc-check' }, h('input', { type: 'checkbox', id: 'f-deadMansSwitch-enabled', checked: form.switchEnabled, 'aria-describedby': visible['deadMansSwitch.enabled'] ? errorId('deadMansSwitch.enabled') : undefined, onChange: (e: Event) => set({ switchEnabled: (e.currentTarget as HTMLInputElement).checked }) }), h('label', { for: 'f-deadMansSwitch-enabled' }, "Enable the dead man's switch")),
+        h(
+          'div',
+          { class: 'svc-check' },
+          h('input', {
+            type: 'checkbox',
+            id: 'f-deadMansSwitch-enabled',
+            checked: form.switchEnabled,
+            'aria-describedby': visible['deadMansSwitch.enabled'] ? errorId('deadMansSwitch.enabled') : undefined,
+            onChange: (e: Event) => set({ switchEnabled: (e.currentTarget as HTMLInputElement).checked }),
+          }),
+          h('label', { for: 'f-deadMansSwitch-enabled' }, "Enable the dead man's switch"),
+        ),
         h(FieldError, { field: 'deadMansSwitch.enabled', errors: visible }),
-        h(Input, { field: 'deadMansSwitch.intervalDays', label: 'Check-in interval (days)', hint: 'If the owner does not check in for this long, the estate can be released.', value: form.intervalDays, inputmode: 'numeric', errors: visible, onInput: (v) => set({ intervalDays: v }) }),
-        h(Input, { field: 'deadMansSwitch.gracePeriodDays', label: 'Grace period (days)', value: form.gracePeriodDays, inputmode: 'numeric', errors: visible, onInput: (v) => set({ gracePeriodDays: v }) }),
+        h(Input, {
+          field: 'deadMansSwitch.intervalDays',
+          label: 'Check-in interval (days)',
+          hint: 'If the owner does not check in for this long, the estate can be released.',
+          value: form.intervalDays,
+          inputmode: 'numeric',
+          errors: visible,
+          onInput: (v) => set({ intervalDays: v }),
+        }),
+        h(Input, {
+          field: 'deadMansSwitch.gracePeriodDays',
+          label: 'Grace period (days)',
+          value: form.gracePeriodDays,
+          inputmode: 'numeric',
+          errors: visible,
+          onInput: (v) => set({ gracePeriodDays: v }),
+        }),
         h(
           'div',
           { class: 'svc-field' },
           h('label', { for: fieldId('guardians.addresses') }, 'Guardian addresses (optional, one per line)'),
-          h('textarea', { id: fieldId('guardians.addresses'), rows: 3, value: form.guardians, spellcheck: false, 'aria-invalid': visible['guardians.addresses'] ? 'true' : undefined, 'aria-describedby': visible['guardians.addresses'] ? errorId('guardians.addresses') : undefined, onInput: (e: Event) => set({ guardians: (e.currentTarget as HTMLTextAreaElement).value }) }),
+          h('textarea', {
+            id: fieldId('guardians.addresses'),
+            rows: 3,
+            value: form.guardians,
+            spellcheck: false,
+            'aria-invalid': visible['guardians.addresses'] ? 'true' : undefined,
+            'aria-describedby': visible['guardians.addresses'] ? errorId('guardians.addresses') : undefined,
+            onInput: (e: Event) => set({ guardians: (e.currentTarget as HTMLTextAreaElement).value }),
+          }),
           h(FieldError, { field: 'guardians.addresses', errors: visible }),
         ),
-        h(Input, { field: 'guardians.threshold', label: 'Guardians needed to confirm', value: form.threshold, inputmode: 'numeric', errors: visible, onInput: (v) => set({ threshold: v }) }),
+        h(Input, {
+          field: 'guardians.threshold',
+          label: 'Guardians needed to confirm',
+          value: form.threshold,
+          inputmode: 'numeric',
+          errors: visible,
+          onInput: (v) => set({ threshold: v }),
+        }),
       ];
       break;
     case 'review':
@@ -474,37 +648,102 @@ export function Wizard(props: {
         ? [
             h('h3', null, 'Findings'),
             review.findings.length + review.warnings.length
-              ? h('ul', { class: 'svc-findings' }, [...review.findings, ...review.warnings].map((f, i) => h('li', { key: i, class: `svc-sev-${f.severity}` }, h('strong', null, `${f.severity}: `), f.message)))
+              ? h(
+                  'ul',
+                  { class: 'svc-findings' },
+                  [...review.findings, ...review.warnings].map((f, i) =>
+                    h(
+                      'li',
+                      { key: i, class: `svc-sev-${f.severity}` },
+                      h('strong', null, `${f.severity}: `),
+                      f.message,
+                    ),
+                  ),
+                )
               : h('p', null, 'No findings.'),
             h('h3', null, 'Measured costs'),
             review.gas
-              ? h('dl', { class: 'svc-gas' }, ['deployment', 'claim', 'update'].map((k) => [h('dt', { key: `t${k}` }, k), h('dd', { key: `d${k}` }, review.gas![k] ?? '')]))
+              ? h(
+                  'dl',
+                  { class: 'svc-gas' },
+                  ['deployment', 'claim', 'update'].map((k) => [
+                    h('dt', { key: `t${k}` }, k),
+                    h('dd', { key: `d${k}` }, review.gas![k] ?? ''),
+                  ]),
+                )
               : h('p', null, 'The cost estimate is not available.'),
           ]
         : null;
       break;
     case 'generate':
       body = [
-        h('p', null, `Generate the ${form.blockchain.toUpperCase()} contract for ${form.beneficiaries.length} beneficiar${form.beneficiaries.length === 1 ? 'y' : 'ies'}. It is compiled and tested before it is shown.`),
+        h(
+          'p',
+          null,
+          `Generate the ${form.blockchain.toUpperCase()} contract for ${form.beneficiaries.length} beneficiar${form.beneficiaries.length === 1 ? 'y' : 'ies'}. It is compiled and tested before it is shown.`,
+        ),
         Object.keys(errors).length
           ? h(
               'ul',
               { class: 'svc-problems' },
               Object.entries(errors).map(([f, reason]) =>
-                h('li', { key: f }, `${f || 'plan'}: ${reason} `, steps.includes(stepOfField(f)) && stepOfField(f) !== 'generate' ? h('button', { type: 'button', class: 'svc-link', onClick: () => setIndex(steps.indexOf(stepOfField(f))) }, `Go to ${STEP_TITLES[stepOfField(f)]}`) : null),
+                h(
+                  'li',
+                  { key: f },
+                  `${f || 'plan'}: ${reason} `,
+                  steps.includes(stepOfField(f)) && stepOfField(f) !== 'generate'
+                    ? h(
+                        'button',
+                        { type: 'button', class: 'svc-link', onClick: () => setIndex(steps.indexOf(stepOfField(f))) },
+                        `Go to ${STEP_TITLES[stepOfField(f)]}`,
+                      )
+                    : null,
+                ),
               ),
             )
           : null,
-        h('button', { type: 'button', class: 'svc-primary', disabled: Boolean(busy), onClick: () => void generate() }, 'Generate contract'),
+        h(
+          'button',
+          { type: 'button', class: 'svc-primary', disabled: Boolean(busy), onClick: () => void generate() },
+          'Generate contract',
+        ),
       ];
       break;
     case 'result':
       body = result
         ? [
-            h(Copyable, { label: 'Source code', text: result.contractCode, filename: result.contractInfo.blockchain === 'evm' ? 'Inheritance.sol' : result.contractInfo.blockchain === 'ton' ? 'inheritance.fc' : 'lib.rs', type: 'text/plain' }),
-            result.compiled.abi ? h(Copyable, { label: 'ABI', text: JSON.stringify(result.compiled.abi, null, 2), filename: 'Inheritance.abi.json', type: 'application/json' }) : null,
-            result.compiled.bytecode ? h(Copyable, { label: 'Bytecode', text: result.compiled.bytecode, filename: 'Inheritance.bin', type: 'text/plain' }) : null,
-            h('button', { type: 'button', class: 'svc-secondary', onClick: () => onMessage({ type: 'svc:wizard:reset' }) }, 'Start over'),
+            h(Copyable, {
+              label: 'Source code',
+              text: result.contractCode,
+              filename:
+                result.contractInfo.blockchain === 'evm'
+                  ? 'Inheritance.sol'
+                  : result.contractInfo.blockchain === 'ton'
+                    ? 'inheritance.fc'
+                    : 'lib.rs',
+              type: 'text/plain',
+            }),
+            result.compiled.abi
+              ? h(Copyable, {
+                  label: 'ABI',
+                  text: JSON.stringify(result.compiled.abi, null, 2),
+                  filename: 'Inheritance.abi.json',
+                  type: 'application/json',
+                })
+              : null,
+            result.compiled.bytecode
+              ? h(Copyable, {
+                  label: 'Bytecode',
+                  text: result.compiled.bytecode,
+                  filename: 'Inheritance.bin',
+                  type: 'text/plain',
+                })
+              : null,
+            h(
+              'button',
+              { type: 'button', class: 'svc-secondary', onClick: () => onMessage({ type: 'svc:wizard:reset' }) },
+              'Start over',
+            ),
           ]
         : h('p', null, 'Generate the contract first.');
       break;
@@ -516,24 +755,68 @@ export function Wizard(props: {
     { class: 'svc-shell' },
     options.hideHeader
       ? null
-      : h('header', { class: 'svc-header' }, options.logo ? h('img', { src: options.logo, alt: '', class: 'svc-logo' }) : null, h('p', { class: 'svc-title' }, 'Inheritance contract wizard')),
-    h('nav', { 'aria-label': 'Wizard steps' }, h('ol', { class: 'svc-steps' }, steps.map((s, i) => h('li', { key: s, 'aria-current': i === index ? 'step' : undefined, class: i < index ? 'svc-done' : undefined }, STEP_TITLES[s])))),
+      : h(
+          'header',
+          { class: 'svc-header' },
+          options.logo ? h('img', { src: options.logo, alt: '', class: 'svc-logo' }) : null,
+          h('p', { class: 'svc-title' }, 'Inheritance contract wizard'),
+        ),
+    h(
+      'nav',
+      { 'aria-label': 'Wizard steps' },
+      h(
+        'ol',
+        { class: 'svc-steps' },
+        steps.map((s, i) =>
+          h(
+            'li',
+            { key: s, 'aria-current': i === index ? 'step' : undefined, class: i < index ? 'svc-done' : undefined },
+            STEP_TITLES[s],
+          ),
+        ),
+      ),
+    ),
     h(
       'section',
       { class: 'svc-step', 'aria-labelledby': 'svc-step-title' },
-      h('h2', { id: 'svc-step-title', tabIndex: -1, ref: heading }, `Step ${index + 1} of ${steps.length}: ${STEP_TITLES[step]}`),
+      h(
+        'h2',
+        { id: 'svc-step-title', tabIndex: -1, ref: heading },
+        `Step ${index + 1} of ${steps.length}: ${STEP_TITLES[step]}`,
+      ),
       alert ? h('p', { class: 'svc-alert', role: 'alert' }, alert) : null,
       h('p', { class: 'svc-status', role: 'status', 'aria-live': 'polite' }, busy),
       body,
-      stepFields(step).length && step !== 'beneficiaries' && step !== 'switch' && step !== 'generate' && step !== 'template' && step !== 'chain'
-        ? h('ul', { class: 'svc-problems' }, stepFields(step).map((f) => h('li', { key: f }, `${f}: ${errors[f]}`)))
+      stepFields(step).length &&
+        step !== 'beneficiaries' &&
+        step !== 'switch' &&
+        step !== 'generate' &&
+        step !== 'template' &&
+        step !== 'chain'
+        ? h(
+            'ul',
+            { class: 'svc-problems' },
+            stepFields(step).map((f) => h('li', { key: f }, `${f}: ${errors[f]}`)),
+          )
         : null,
     ),
     h(
       'div',
       { class: 'svc-nav' },
-      index > 0 && step !== 'result' ? h('button', { type: 'button', class: 'svc-secondary', disabled: Boolean(busy), onClick: () => setIndex(index - 1) }, 'Back') : null,
-      hasNext ? h('button', { type: 'button', class: 'svc-primary', disabled: Boolean(busy), onClick: () => void next() }, 'Next') : null,
+      index > 0 && step !== 'result'
+        ? h(
+            'button',
+            { type: 'button', class: 'svc-secondary', disabled: Boolean(busy), onClick: () => setIndex(index - 1) },
+            'Back',
+          )
+        : null,
+      hasNext
+        ? h(
+            'button',
+            { type: 'button', class: 'svc-primary', disabled: Boolean(busy), onClick: () => void next() },
+            'Next',
+          )
+        : null,
     ),
     options.hideFooter ? null : h('footer', { class: 'svc-footer' }, 'Powered by svc'),
   );

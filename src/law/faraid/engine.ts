@@ -112,13 +112,19 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
   tryExclude('sonsDaughter', [['son', 'a son excludes the grandchildren through any son.']]);
   if (c('daughter') >= 2 && !active('sonsSon'))
     tryExclude('sonsDaughter', [
-      ['daughter', "two or more daughters take the whole two-thirds of daughters, leaving nothing for a son's daughter who has no son's son to make her a residuary."],
+      [
+        'daughter',
+        "two or more daughters take the whole two-thirds of daughters, leaving nothing for a son's daughter who has no son's son to make her a residuary.",
+      ],
     ]);
   tryExclude('paternalGrandfather', [['father', 'the father excludes the grandfather, who inherits through him.']]);
   tryExclude('maternalGrandmother', [['mother', 'the mother excludes every grandmother.']]);
   tryExclude('paternalGrandmother', [
     ['mother', 'the mother excludes every grandmother.'],
-    madhhab !== 'hanbali' && ['father', 'the father excludes his own mother (majority view; the Hanbali school lets her inherit with him).'],
+    madhhab !== 'hanbali' && [
+      'father',
+      'the father excludes his own mother (majority view; the Hanbali school lets her inherit with him).',
+    ],
   ]);
 
   const maleDesc = any('son', 'sonsSon');
@@ -129,7 +135,10 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
     ['son', 'a male descendant excludes all brothers and sisters.'],
     ['sonsSon', 'a male descendant excludes all brothers and sisters.'],
     ['father', 'the father excludes all brothers and sisters.'],
-    hanafi && ['paternalGrandfather', 'in the Hanafi school (Abu Hanifa) the grandfather stands in the place of the father and excludes brothers and sisters.'],
+    hanafi && [
+      'paternalGrandfather',
+      'in the Hanafi school (Abu Hanifa) the grandfather stands in the place of the father and excludes brothers and sisters.',
+    ],
   ];
   tryExclude('fullBrother', siblingRules());
   tryExclude('fullSister', siblingRules());
@@ -142,13 +151,19 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
     ...siblingRules(),
     // With the grandfather (Zayd), paternal half-siblings are first counted against him (mu'adda).
     !zaydMode && ['fullBrother', 'a full brother excludes paternal half-siblings.'],
-    fsWithOthers && ['fullSister', "a full sister made residuary by the deceased's daughters ranks as a full brother and excludes paternal half-siblings."],
+    fsWithOthers && [
+      'fullSister',
+      "a full sister made residuary by the deceased's daughters ranks as a full brother and excludes paternal half-siblings.",
+    ],
   ];
   tryExclude('paternalHalfBrother', phRules());
   tryExclude('paternalHalfSister', phRules());
   if (!zaydMode && c('fullSister') >= 2 && active('fullSister') && !active('paternalHalfBrother'))
     tryExclude('paternalHalfSister', [
-      ['fullSister', 'two or more full sisters take the whole two-thirds of sisters, leaving nothing for a paternal half-sister who has no paternal half-brother to make her a residuary.'],
+      [
+        'fullSister',
+        'two or more full sisters take the whole two-thirds of sisters, leaving nothing for a paternal half-sister who has no paternal half-brother to make her a residuary.',
+      ],
     ]);
   const phsWithOthers =
     active('paternalHalfSister') && !active('paternalHalfBrother') && !active('fullSister') && femaleDesc && !zaydMode;
@@ -181,7 +196,10 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
     ['fullBrother', nearerMale],
     fsWithOthers && ['fullSister', 'a full sister made residuary by daughters ranks as a full brother.'],
     ['paternalHalfBrother', nearerMale],
-    phsWithOthers && ['paternalHalfSister', 'a paternal half-sister made residuary by daughters ranks as a paternal half-brother.'],
+    phsWithOthers && [
+      'paternalHalfSister',
+      'a paternal half-sister made residuary by daughters ranks as a paternal half-brother.',
+    ],
   ];
   for (const k of chain) {
     tryExclude(k, nearer);
@@ -192,15 +210,25 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
   const fard = new Map<HeirKey, Fraction>();
   const setFard = (k: HeirKey, f: Fraction, why: string): void => {
     fard.set(k, f);
-    steps.push({ kind: 'fixed-share', detail: `The ${L[k]}${c(k) > 1 ? ` (${c(k)}, together)` : ''} take${c(k) > 1 ? '' : 's'} ${f}: ${why}` });
+    steps.push({
+      kind: 'fixed-share',
+      detail: `The ${L[k]}${c(k) > 1 ? ` (${c(k)}, together)` : ''} take${c(k) > 1 ? '' : 's'} ${f}: ${why}`,
+    });
   };
 
-  if (active('husband')) setFard('husband', anyDesc ? F(1, 4) : HALF, anyDesc ? 'a descendant is present.' : 'no descendant.');
-  if (active('wife')) setFard('wife', anyDesc ? F(1, 8) : F(1, 4), anyDesc ? 'a descendant is present.' : 'no descendant.');
+  if (active('husband'))
+    setFard('husband', anyDesc ? F(1, 4) : HALF, anyDesc ? 'a descendant is present.' : 'no descendant.');
+  if (active('wife'))
+    setFard('wife', anyDesc ? F(1, 8) : F(1, 4), anyDesc ? 'a descendant is present.' : 'no descendant.');
   const spouse: HeirKey | undefined = active('husband') ? 'husband' : active('wife') ? 'wife' : undefined;
 
   const siblingCount =
-    c('fullBrother') + c('fullSister') + c('paternalHalfBrother') + c('paternalHalfSister') + c('maternalHalfBrother') + c('maternalHalfSister');
+    c('fullBrother') +
+    c('fullSister') +
+    c('paternalHalfBrother') +
+    c('paternalHalfSister') +
+    c('maternalHalfBrother') +
+    c('maternalHalfSister');
 
   if (active('mother')) {
     if (anyDesc) setFard('mother', SIXTH, 'a descendant is present.');
@@ -211,7 +239,8 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
       specialCases.push('umariyyatan');
       steps.push({
         kind: 'special-case',
-        detail: "'Umariyyatan (the two cases decided by 'Umar): with a spouse and the father, the mother takes one third of what is left after the spouse's share, not one third of the whole, so that the father keeps twice her share.",
+        detail:
+          "'Umariyyatan (the two cases decided by 'Umar): with a spouse and the father, the mother takes one third of what is left after the spouse's share, not one third of the whole, so that the father keeps twice her share.",
       });
       setFard('mother', f, "one third of the remainder after the spouse ('Umariyyatan).");
     } else setFard('mother', THIRD, 'no descendant and fewer than two brothers or sisters.');
@@ -219,14 +248,27 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
 
   const grandmothers = (['paternalGrandmother', 'maternalGrandmother'] as const).filter(active);
   for (const g of grandmothers)
-    setFard(g, SIXTH.div(grandmothers.length), grandmothers.length > 1 ? 'the grandmothers share one sixth equally.' : 'a grandmother takes one sixth.');
+    setFard(
+      g,
+      SIXTH.div(grandmothers.length),
+      grandmothers.length > 1 ? 'the grandmothers share one sixth equally.' : 'a grandmother takes one sixth.',
+    );
 
   if (active('daughter') && !active('son'))
-    setFard('daughter', c('daughter') === 1 ? HALF : TWO_THIRDS, c('daughter') === 1 ? 'a single daughter without a son.' : 'two or more daughters without a son.');
+    setFard(
+      'daughter',
+      c('daughter') === 1 ? HALF : TWO_THIRDS,
+      c('daughter') === 1 ? 'a single daughter without a son.' : 'two or more daughters without a son.',
+    );
   if (active('sonsDaughter') && !active('sonsSon')) {
     if (c('daughter') === 0)
-      setFard('sonsDaughter', c('sonsDaughter') === 1 ? HALF : TWO_THIRDS, "sons' daughters take the daughters' place when there is no daughter.");
-    else if (c('daughter') === 1) setFard('sonsDaughter', SIXTH, "one sixth, completing the two-thirds with the single daughter's half.");
+      setFard(
+        'sonsDaughter',
+        c('sonsDaughter') === 1 ? HALF : TWO_THIRDS,
+        "sons' daughters take the daughters' place when there is no daughter.",
+      );
+    else if (c('daughter') === 1)
+      setFard('sonsDaughter', SIXTH, "one sixth, completing the two-thirds with the single daughter's half.");
   }
 
   const fatherLike = (k: 'father' | 'paternalGrandfather'): void => {
@@ -242,12 +284,24 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
 
   if (!zaydSiblings()) {
     if (active('fullSister') && !active('fullBrother') && !fsWithOthers)
-      setFard('fullSister', c('fullSister') === 1 ? HALF : TWO_THIRDS, c('fullSister') === 1 ? 'a single full sister.' : 'two or more full sisters.');
+      setFard(
+        'fullSister',
+        c('fullSister') === 1 ? HALF : TWO_THIRDS,
+        c('fullSister') === 1 ? 'a single full sister.' : 'two or more full sisters.',
+      );
     if (active('paternalHalfSister') && !active('paternalHalfBrother') && !phsWithOthers) {
       if (!active('fullSister'))
-        setFard('paternalHalfSister', c('paternalHalfSister') === 1 ? HALF : TWO_THIRDS, 'paternal half-sisters take the full sisters\' place when there is none.');
+        setFard(
+          'paternalHalfSister',
+          c('paternalHalfSister') === 1 ? HALF : TWO_THIRDS,
+          "paternal half-sisters take the full sisters' place when there is none.",
+        );
       else if (c('fullSister') === 1 && fard.has('fullSister'))
-        setFard('paternalHalfSister', SIXTH, "one sixth, completing the two-thirds with the single full sister's half.");
+        setFard(
+          'paternalHalfSister',
+          SIXTH,
+          "one sixth, completing the two-thirds with the single full sister's half.",
+        );
     }
   }
   const uterine = (['maternalHalfBrother', 'maternalHalfSister'] as const).filter(active);
@@ -255,19 +309,61 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
   if (uterineCount > 0) {
     const pool = uterineCount === 1 ? SIXTH : THIRD;
     for (const k of uterine)
-      setFard(k, pool.mul(F(c(k), uterineCount)), uterineCount === 1 ? 'a single maternal half-sibling.' : 'maternal half-siblings share one third equally, male and female alike.');
+      setFard(
+        k,
+        pool.mul(F(c(k), uterineCount)),
+        uterineCount === 1
+          ? 'a single maternal half-sibling.'
+          : 'maternal half-siblings share one third equally, male and female alike.',
+      );
   }
 
   // --- Residuaries ('asaba) ----------------------------------------------------
   const classes: Array<[boolean, Residuary[], string]> = [
-    [active('son'), [{ heir: 'son', weight: 2 }, { heir: 'daughter', weight: 1 }], 'sons (with daughters, a male taking twice a female)'],
-    [active('sonsSon'), [{ heir: 'sonsSon', weight: 2 }, { heir: 'sonsDaughter', weight: 1 }], "sons' sons (with sons' daughters, a male taking twice a female)"],
+    [
+      active('son'),
+      [
+        { heir: 'son', weight: 2 },
+        { heir: 'daughter', weight: 1 },
+      ],
+      'sons (with daughters, a male taking twice a female)',
+    ],
+    [
+      active('sonsSon'),
+      [
+        { heir: 'sonsSon', weight: 2 },
+        { heir: 'sonsDaughter', weight: 1 },
+      ],
+      "sons' sons (with sons' daughters, a male taking twice a female)",
+    ],
     [active('father') && !maleDesc, [{ heir: 'father', weight: 1 }], 'the father'],
-    [active('paternalGrandfather') && !maleDesc && !zaydSiblings(), [{ heir: 'paternalGrandfather', weight: 1 }], 'the paternal grandfather'],
-    [active('fullBrother'), [{ heir: 'fullBrother', weight: 2 }, { heir: 'fullSister', weight: 1 }], 'full brothers (with full sisters, a male taking twice a female)'],
+    [
+      active('paternalGrandfather') && !maleDesc && !zaydSiblings(),
+      [{ heir: 'paternalGrandfather', weight: 1 }],
+      'the paternal grandfather',
+    ],
+    [
+      active('fullBrother'),
+      [
+        { heir: 'fullBrother', weight: 2 },
+        { heir: 'fullSister', weight: 1 },
+      ],
+      'full brothers (with full sisters, a male taking twice a female)',
+    ],
     [fsWithOthers, [{ heir: 'fullSister', weight: 1 }], "full sisters, made residuary by the deceased's daughters"],
-    [active('paternalHalfBrother'), [{ heir: 'paternalHalfBrother', weight: 2 }, { heir: 'paternalHalfSister', weight: 1 }], 'paternal half-brothers (with paternal half-sisters, a male taking twice a female)'],
-    [phsWithOthers, [{ heir: 'paternalHalfSister', weight: 1 }], "paternal half-sisters, made residuary by the deceased's daughters"],
+    [
+      active('paternalHalfBrother'),
+      [
+        { heir: 'paternalHalfBrother', weight: 2 },
+        { heir: 'paternalHalfSister', weight: 1 },
+      ],
+      'paternal half-brothers (with paternal half-sisters, a male taking twice a female)',
+    ],
+    [
+      phsWithOthers,
+      [{ heir: 'paternalHalfSister', weight: 1 }],
+      "paternal half-sisters, made residuary by the deceased's daughters",
+    ],
     ...chain.map((k): [boolean, Residuary[], string] => [active(k), [{ heir: k, weight: 1 }], `the ${L[k]}`]),
   ];
   let residuaries: Residuary[] = [];
@@ -329,7 +425,9 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
     const others = [...fixed.keys()].filter((k) => k !== 'husband' && k !== 'wife');
     if (others.length === 0) {
       const k = [...fixed.keys()][0]!;
-      const source = opts.spouseRaddSource ? ` Setting spouseRadd: ${spouseRadd} (${opts.spouseRaddSource}).` : ` Setting spouseRadd: ${spouseRadd}.`;
+      const source = opts.spouseRaddSource
+        ? ` Setting spouseRadd: ${spouseRadd} (${opts.spouseRaddSource}).`
+        : ` Setting spouseRadd: ${spouseRadd}.`;
       if (spouseRadd) {
         result.set(k, Fraction.ONE);
         steps.push({
@@ -360,7 +458,13 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
   const sisterCount = c('fullSister') + c('paternalHalfSister');
   const brotherCount = c('fullBrother') + c('paternalHalfBrother');
   const isAkdariyya =
-    zaydMode && active('husband') && active('mother') && !anyDesc && brotherCount === 0 && sisterCount === 1 && any('fullSister', 'paternalHalfSister');
+    zaydMode &&
+    active('husband') &&
+    active('mother') &&
+    !anyDesc &&
+    brotherCount === 0 &&
+    sisterCount === 1 &&
+    any('fullSister', 'paternalHalfSister');
 
   if (isAkdariyya) {
     const sister: HeirKey = active('fullSister') ? 'fullSister' : 'paternalHalfSister';
@@ -418,7 +522,7 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
     specialCases.push('grandfather-with-siblings');
     steps.push({
       kind: 'special-case',
-      detail: `Grandfather with brothers and sisters (doctrine of Zayd ibn Thabit, followed by the ${madhhab} school): the grandfather takes the best of sharing with them as a brother (muqasama)${fard.size > 0 ? ', one third of the remainder after the fixed shares, or one sixth of the whole' : ' or one third of the whole'}.${hasFull && hasHalf ? ' The paternal half-siblings are counted against him (mu\'adda) and then yield to the full siblings.' : ''}`,
+      detail: `Grandfather with brothers and sisters (doctrine of Zayd ibn Thabit, followed by the ${madhhab} school): the grandfather takes the best of sharing with them as a brother (muqasama)${fard.size > 0 ? ', one third of the remainder after the fixed shares, or one sixth of the whole' : ' or one third of the whole'}.${hasFull && hasHalf ? " The paternal half-siblings are counted against him (mu'adda) and then yield to the full siblings." : ''}`,
     });
     const fixedTotal = Fraction.sum(fard.values());
     const rem = Fraction.ONE.sub(fixedTotal);
@@ -466,7 +570,10 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
       if (active('fullBrother')) {
         split(full, pool);
         for (const k of half) result.set(k, Fraction.ZERO);
-        steps.push({ kind: 'residuary', detail: `The brothers' and sisters' ${pool} goes to the full siblings; the paternal half-siblings, counted against the grandfather, take nothing.` });
+        steps.push({
+          kind: 'residuary',
+          detail: `The brothers' and sisters' ${pool} goes to the full siblings; the paternal half-siblings, counted against the grandfather, take nothing.`,
+        });
       } else {
         const cap = c('fullSister') === 1 ? HALF : TWO_THIRDS;
         const take = Fraction.min(pool, cap);
@@ -479,7 +586,10 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
       }
     } else {
       split(sibs, pool);
-      steps.push({ kind: 'residuary', detail: `The brothers and sisters share ${pool}, a male taking twice a female.` });
+      steps.push({
+        kind: 'residuary',
+        detail: `The brothers and sisters share ${pool}, a male taking twice a female.`,
+      });
     }
   }
 
@@ -494,11 +604,15 @@ export function computeShares(input: HeirCounts, madhhab: Madhhab, opts: EngineO
   }
   // Invariant: every heir present and not excluded is listed (with zero when nothing is left for him).
   for (const k of HEIR_KEYS)
-    if (c(k) > 0 && !excluded.has(k) && !result.has(k)) throw new Error(`fara'id invariant broken: no share decided for ${k}`);
+    if (c(k) > 0 && !excluded.has(k) && !result.has(k))
+      throw new Error(`fara'id invariant broken: no share decided for ${k}`);
   if (treasury) correctedBase = lcm(correctedBase, treasury.den);
   const total = Fraction.sum([...shares.map((s) => s.share), ...(treasury ? [treasury] : [])]);
   if (!total.eq(Fraction.ONE)) throw new Error(`fara'id invariant broken: shares sum to ${total}`);
-  steps.push({ kind: 'correction', detail: `Every person's share as a fraction of ${correctedBase} (corrected base, tashih).` });
+  steps.push({
+    kind: 'correction',
+    detail: `Every person's share as a fraction of ${correctedBase} (corrected base, tashih).`,
+  });
 
   return {
     shares,

@@ -10,13 +10,20 @@ import { DEFAULT_MADHHAB, HEIR_KEYS, HEIR_LABELS, MADHHABS, MAX_COUNT, type Heir
 export { HEIR_KEYS, MADHHABS, DEFAULT_MADHHAB, HEIR_LABELS, MAX_COUNT, type HeirKey, type Madhhab } from './heirs.js';
 export { Fraction } from './fraction.js';
 export { apportion } from './apportion.js';
-export { computeShares, type EngineOptions, type EngineResult, type Step, type StepKind, type Exclusion } from './engine.js';
+export {
+  computeShares,
+  type EngineOptions,
+  type EngineResult,
+  type Step,
+  type StepKind,
+  type Exclusion,
+} from './engine.js';
 
 // --- Input ---------------------------------------------------------------------
 
 const HEIR_DESCRIPTIONS: Record<HeirKey, string> = {
   husband: 'Husband of the deceased (0 or 1).',
-  wife: 'Wives of the deceased (0 to 4); they share the wives\' portion equally.',
+  wife: "Wives of the deceased (0 to 4); they share the wives' portion equally.",
   son: 'Sons.',
   daughter: 'Daughters.',
   sonsSon: "Sons' sons (grandsons through a son).",
@@ -32,16 +39,25 @@ const HEIR_DESCRIPTIONS: Record<HeirKey, string> = {
   paternalHalfSister: 'Paternal half-sisters (same father only; consanguine).',
   maternalHalfBrother: 'Maternal half-brothers (same mother only; uterine).',
   maternalHalfSister: 'Maternal half-sisters (same mother only; uterine).',
-  fullBrothersSon: "Sons of full brothers.",
+  fullBrothersSon: 'Sons of full brothers.',
   paternalHalfBrothersSon: 'Sons of paternal half-brothers.',
   fullPaternalUncle: "Full paternal uncles (the father's full brothers).",
   paternalHalfPaternalUncle: "Paternal half paternal uncles (the father's paternal half-brothers).",
-  fullPaternalUnclesSon: "Sons of full paternal uncles (cousins).",
+  fullPaternalUnclesSon: 'Sons of full paternal uncles (cousins).',
   paternalHalfPaternalUnclesSon: 'Sons of paternal half paternal uncles.',
 };
 
 const heirShape = Object.fromEntries(
-  HEIR_KEYS.map((k) => [k, z.number().int().min(0).max(MAX_COUNT[k]).optional().describe(`${HEIR_DESCRIPTIONS[k]} Count, 0 to ${MAX_COUNT[k]}.`)]),
+  HEIR_KEYS.map((k) => [
+    k,
+    z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_COUNT[k])
+      .optional()
+      .describe(`${HEIR_DESCRIPTIONS[k]} Count, 0 to ${MAX_COUNT[k]}.`),
+  ]),
 ) as Record<HeirKey, z.ZodOptional<z.ZodNumber>>;
 
 export const HeirsSchema = z
@@ -51,8 +67,15 @@ export const HeirsSchema = z
 const DECIMAL_RE = /^\d{1,24}(\.\d{1,18})?$/;
 export const AmountSchema = z
   .union([
-    z.string().regex(DECIMAL_RE, 'a non-negative decimal such as "125000.50"').describe('Decimal string, up to 18 decimals (exact).'),
-    z.number().nonnegative().finite().describe('Number; converted through its shortest decimal form. Prefer strings for exactness.'),
+    z
+      .string()
+      .regex(DECIMAL_RE, 'a non-negative decimal such as "125000.50"')
+      .describe('Decimal string, up to 18 decimals (exact).'),
+    z
+      .number()
+      .nonnegative()
+      .finite()
+      .describe('Number; converted through its shortest decimal form. Prefer strings for exactness.'),
   ])
   .describe('A non-negative amount in any one currency unit: a decimal string ("125000.50", recommended) or a number.');
 
@@ -62,7 +85,9 @@ export const BequestSchema = z
     heir: z
       .enum(HEIR_KEYS)
       .optional()
-      .describe('When the legatee is also a relative of one of the heir types of this estate: that type. If that type inherits, the bequest is one to an heir.'),
+      .describe(
+        'When the legatee is also a relative of one of the heir types of this estate: that type. If that type inherits, the bequest is one to an heir.',
+      ),
   })
   .strict()
   .describe('One bequest.');
@@ -73,10 +98,20 @@ export const EstateInputSchema = z
     funeral: AmountSchema.optional().describe('Funeral and burial costs, paid first.'),
     debts: AmountSchema.optional().describe('Debts, paid second.'),
     bequests: z
-      .union([AmountSchema, z.array(BequestSchema).max(50).describe('Bequests one by one, so that a bequest to an heir can be recognised.')])
+      .union([
+        AmountSchema,
+        z.array(BequestSchema).max(50).describe('Bequests one by one, so that a bequest to an heir can be recognised.'),
+      ])
       .optional()
-      .describe('Bequests (wasiyyah), paid third: one total amount (to non-heirs) or a list. At most one third of what is left after funeral costs and debts, and nothing to an inheriting heir, unless the heirs consent.'),
-    heirsConsent: z.boolean().optional().describe('Whether the heirs consent to bequests above one third and to bequests to heirs (default false: bequests are cut to one third, those to heirs are void).'),
+      .describe(
+        'Bequests (wasiyyah), paid third: one total amount (to non-heirs) or a list. At most one third of what is left after funeral costs and debts, and nothing to an inheriting heir, unless the heirs consent.',
+      ),
+    heirsConsent: z
+      .boolean()
+      .optional()
+      .describe(
+        'Whether the heirs consent to bequests above one third and to bequests to heirs (default false: bequests are cut to one third, those to heirs are void).',
+      ),
   })
   .strict()
   .describe('Estate amounts; when given, every share also gets an amount.');
@@ -84,7 +119,10 @@ export const EstateInputSchema = z
 export const FaraidInputSchema = z
   .object({
     heirs: HeirsSchema,
-    madhhab: z.enum(MADHHABS).optional().describe(`School of law where the schools differ (default ${DEFAULT_MADHHAB}).`),
+    madhhab: z
+      .enum(MADHHABS)
+      .optional()
+      .describe(`School of law where the schools differ (default ${DEFAULT_MADHHAB}).`),
     spouseRadd: z
       .boolean()
       .optional()
@@ -109,24 +147,42 @@ export const ShareSchema = z
   .object({
     heir: z.enum(HEIR_KEYS).describe('Heir type.'),
     count: z.number().int().describe('Number of persons of this type.'),
-    fraction: z.string().regex(FRACTION_RE).describe('Exact share of the whole group of the estate to be divided, in lowest terms ("1/8").'),
+    fraction: z
+      .string()
+      .regex(FRACTION_RE)
+      .describe('Exact share of the whole group of the estate to be divided, in lowest terms ("1/8").'),
     perPersonFraction: z.string().regex(FRACTION_RE).describe('Exact share of each person of the group.'),
-    percentage: z.string().describe('Share of the group in percent with two decimals, equal to basisPoints / 100; the percentages sum to exactly 100.00.'),
+    percentage: z
+      .string()
+      .describe(
+        'Share of the group in percent with two decimals, equal to basisPoints / 100; the percentages sum to exactly 100.00.',
+      ),
     basisPoints: z
       .number()
       .int()
-      .describe("Share of the group in basis points (1/10000); all groups, with the treasury's part when there is one, sum to exactly 10000. Sum of perPersonBasisPoints."),
+      .describe(
+        "Share of the group in basis points (1/10000); all groups, with the treasury's part when there is one, sum to exactly 10000. Sum of perPersonBasisPoints.",
+      ),
     perPersonBasisPoints: z
       .array(z.number().int().describe('Basis points of one person.'))
-      .describe('Basis points of each person of the group, in order; they differ by at most 1 when rounding gives the leftover point to the first persons.'),
+      .describe(
+        'Basis points of each person of the group, in order; they differ by at most 1 when rounding gives the leftover point to the first persons.',
+      ),
     amount: z.string().optional().describe('Amount of the group, as a decimal string (when an estate was given).'),
-    perPersonAmounts: z.array(z.string().describe('Amount of one person.')).optional().describe('Amount of each person, in order (when an estate was given).'),
+    perPersonAmounts: z
+      .array(z.string().describe('Amount of one person.'))
+      .optional()
+      .describe('Amount of each person, in order (when an estate was given).'),
   })
   .describe('Share of one heir type.');
 
 export const FaraidResultSchema = z
   .object({
-    shares: z.array(ShareSchema).describe('Inheriting heir types in a fixed order (husband, wife, son, ...); a type whose share is exhausted is listed with 0/1.'),
+    shares: z
+      .array(ShareSchema)
+      .describe(
+        'Inheriting heir types in a fixed order (husband, wife, son, ...); a type whose share is exhausted is listed with 0/1.',
+      ),
     excluded: z
       .array(
         z
@@ -143,7 +199,19 @@ export const FaraidResultSchema = z
         z
           .object({
             kind: z
-              .enum(['madhhab', 'exclusion', 'fixed-share', 'residuary', 'special-case', 'base', 'awl', 'radd', 'correction', 'estate', 'rounding'])
+              .enum([
+                'madhhab',
+                'exclusion',
+                'fixed-share',
+                'residuary',
+                'special-case',
+                'base',
+                'awl',
+                'radd',
+                'correction',
+                'estate',
+                'rounding',
+              ])
               .describe('What the step does.'),
             detail: z.string().describe('The step, in words.'),
           })
@@ -153,12 +221,14 @@ export const FaraidResultSchema = z
     madhhab: z.enum(MADHHABS).describe('School applied.'),
     base: z.string().describe("Base of the problem (asl al-mas'ala) before any 'awl."),
     awlBase: z.string().optional().describe("Base after 'awl, when the fixed shares exceeded the whole."),
-    correctedBase: z.string().describe('Lowest common denominator of every person\'s share (tashih).'),
+    correctedBase: z.string().describe("Lowest common denominator of every person's share (tashih)."),
     awl: z.boolean().describe("Whether 'awl (proportional reduction) applied."),
     radd: z.boolean().describe('Whether radd (return of a surplus) applied.'),
     spouseRadd: z
       .boolean()
-      .describe('The setting applied for a husband or wife as the only heir: true, radd to the spouse; false, the surplus to the public treasury. A step states it when the case arises.'),
+      .describe(
+        'The setting applied for a husband or wife as the only heir: true, radd to the spouse; false, the surplus to the public treasury. A step states it when the case arises.',
+      ),
     treasury: z
       .object({
         recipient: z.literal('publicTreasury').describe('The public treasury (bayt al-mal).'),
@@ -168,19 +238,31 @@ export const FaraidResultSchema = z
         amount: z.string().optional().describe('Amount (when an estate was given).'),
       })
       .optional()
-      .describe('What goes to the public treasury (bayt al-mal): only with a spouse as the only heir and spouseRadd false.'),
-    specialCases: z.array(z.string().describe('Name of a special case.')).describe("Special cases recognised: umariyyatan, mushtaraka, akdariyya, grandfather-with-siblings."),
+      .describe(
+        'What goes to the public treasury (bayt al-mal): only with a spouse as the only heir and spouseRadd false.',
+      ),
+    specialCases: z
+      .array(z.string().describe('Name of a special case.'))
+      .describe('Special cases recognised: umariyyatan, mushtaraka, akdariyya, grandfather-with-siblings.'),
     estate: z
       .object({
         total: z.string().describe('Gross estate.'),
         funeral: z.string().describe('Funeral costs paid.'),
         debts: z.string().describe('Debts paid.'),
         netEstate: z.string().describe('Estate after funeral costs and debts.'),
-        oneThird: z.string().describe('One third of the net estate (rounded down to the amount scale), the bequest limit.'),
+        oneThird: z
+          .string()
+          .describe('One third of the net estate (rounded down to the amount scale), the bequest limit.'),
         bequestsRequested: z.string().describe('Bequests asked for.'),
         bequestsAllowed: z.string().describe('Bequests paid.'),
-        bequestsReduced: z.boolean().describe('Whether bequests were cut to the limit (over one third without consent, or over the net estate).'),
-        bequestsOverOneThird: z.boolean().describe('Whether the valid bequests asked for exceed one third of the net estate (valid only with the heirs\' consent).'),
+        bequestsReduced: z
+          .boolean()
+          .describe('Whether bequests were cut to the limit (over one third without consent, or over the net estate).'),
+        bequestsOverOneThird: z
+          .boolean()
+          .describe(
+            "Whether the valid bequests asked for exceed one third of the net estate (valid only with the heirs' consent).",
+          ),
         bequests: z
           .array(
             z
@@ -190,13 +272,17 @@ export const FaraidResultSchema = z
                 heir: z.enum(HEIR_KEYS).optional().describe('Heir type of the legatee, when given.'),
                 status: z
                   .enum(['paid', 'reduced', 'void-bequest-to-heir'])
-                  .describe('paid in full; reduced pro rata to the one-third limit (or to the net estate); void because it is to an inheriting heir without the other heirs\' consent.'),
+                  .describe(
+                    "paid in full; reduced pro rata to the one-third limit (or to the net estate); void because it is to an inheriting heir without the other heirs' consent.",
+                  ),
               })
               .describe('Outcome of one bequest.'),
           )
           .describe('Each bequest, in the order given (one entry for a single total amount).'),
         heirsConsent: z.boolean().describe('Whether the heirs consented to bequests above one third.'),
-        distributable: z.string().describe('What the heirs divide: net estate minus bequests paid; the share amounts sum to it exactly.'),
+        distributable: z
+          .string()
+          .describe('What the heirs divide: net estate minus bequests paid; the share amounts sum to it exactly.'),
         scale: z.number().int().describe('Decimals of the amounts (at least 2; more when an input had more).'),
       })
       .optional()
@@ -219,7 +305,10 @@ interface Decimal {
 function parseAmount(v: string | number, field: string): Decimal {
   const text = typeof v === 'number' ? String(v) : v;
   const m = DECIMAL_RE.exec(text);
-  if (!m) throw ApiError.validation('Invalid amount', [{ field, reason: 'must be a non-negative decimal with at most 24 integer digits and 18 decimals' }]);
+  if (!m)
+    throw ApiError.validation('Invalid amount', [
+      { field, reason: 'must be a non-negative decimal with at most 24 integer digits and 18 decimals' },
+    ]);
   const [int, frac = ''] = text.split('.') as [string, string?];
   return { units: BigInt(int + frac), scale: frac.length };
 }
@@ -249,8 +338,9 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
     details.push({ field: 'heirs.husband', reason: 'a husband and a wife cannot both survive the same deceased' });
     details.push({ field: 'heirs.wife', reason: 'a husband and a wife cannot both survive the same deceased' });
   }
-  if (!HEIR_KEYS.some((k) => (heirs[k] ?? 0) > 0)) details.push({ field: 'heirs', reason: 'at least one heir is required' });
-  if (details.length > 0) throw ApiError.validation("Impossible set of heirs", details);
+  if (!HEIR_KEYS.some((k) => (heirs[k] ?? 0) > 0))
+    details.push({ field: 'heirs', reason: 'at least one heir is required' });
+  if (details.length > 0) throw ApiError.validation('Impossible set of heirs', details);
 
   const engine = computeShares(heirs, madhhab, { spouseRadd: spouse.value, spouseRaddSource: spouse.source });
   const steps: Step[] = [...engine.steps];
@@ -277,7 +367,10 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
   let scale = 2;
   if (estate) {
     const rawBequests: Array<{ amount: Decimal; heir?: HeirKey }> = Array.isArray(estate.bequests)
-      ? estate.bequests.map((q, i) => ({ amount: parseAmount(q.amount, `estate.bequests.${i}.amount`), ...(q.heir ? { heir: q.heir } : {}) }))
+      ? estate.bequests.map((q, i) => ({
+          amount: parseAmount(q.amount, `estate.bequests.${i}.amount`),
+          ...(q.heir ? { heir: q.heir } : {}),
+        }))
       : [{ amount: parseAmount(estate.bequests ?? '0', 'estate.bequests') }];
     const raw = {
       total: parseAmount(estate.total, 'estate.total'),
@@ -294,7 +387,10 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
         { field: 'estate.debts', reason: 'funeral costs and debts exceed the total; nothing is left to divide' },
       ]);
     const f = (u: bigint): string => formatUnits(u, scale);
-    steps.push({ kind: 'estate', detail: `Estate ${f(total)}: funeral costs ${f(funeral)} and debts ${f(debts)} are paid first, leaving ${f(net)}.` });
+    steps.push({
+      kind: 'estate',
+      detail: `Estate ${f(total)}: funeral costs ${f(funeral)} and debts ${f(debts)} are paid first, leaving ${f(net)}.`,
+    });
     const oneThird = net / 3n;
     const consent = estate.heirsConsent ?? false;
     const inheriting = new Set(engine.shares.filter((s) => s.share.num > 0n).map((s) => s.heir));
@@ -329,7 +425,10 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
             ? `Bequests of ${f(valid)} exceed ${consent ? 'the net estate' : `one third of it (${f(oneThird)}) and the heirs have not consented`}; ${f(allowed)} is paid, each bequest reduced in proportion.`
             : `Bequests of ${f(valid)} are paid${valid > oneThird ? " (above one third, with the heirs' consent)" : ' (within one third)'}.`,
       });
-    steps.push({ kind: 'estate', detail: `The heirs divide ${f(distributable)}; amounts are rounded to ${scale} decimals by the same largest-remainder rule as basis points.` });
+    steps.push({
+      kind: 'estate',
+      detail: `The heirs divide ${f(distributable)}; amounts are rounded to ${scale} decimals by the same largest-remainder rule as basis points.`,
+    });
     amounts = apportion(
       persons.map((p) => p.share),
       distributable,
@@ -348,7 +447,11 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
         requested: f(q.units),
         paid: f(paid[i]!),
         ...(q.heir ? { heir: q.heir } : {}),
-        status: q.voidToHeir ? ('void-bequest-to-heir' as const) : paid[i]! < q.units ? ('reduced' as const) : ('paid' as const),
+        status: q.voidToHeir
+          ? ('void-bequest-to-heir' as const)
+          : paid[i]! < q.units
+            ? ('reduced' as const)
+            : ('paid' as const),
       })),
       heirsConsent: consent,
       distributable: f(distributable),

@@ -145,7 +145,13 @@ export class FileWriter {
 
   private start(data: SvcData): Worker {
     const worker = new Worker(WRITER_URL, {
-      workerData: { dir: this.dir, file: this.file, tmp: path.join(this.dir, `${TMP_PREFIX}${process.pid}`), format: FORMAT, version: VERSION },
+      workerData: {
+        dir: this.dir,
+        file: this.file,
+        tmp: path.join(this.dir, `${TMP_PREFIX}${process.pid}`),
+        format: FORMAT,
+        version: VERSION,
+      },
     });
     worker.unref();
     worker.on('message', (answer: { ok: boolean; error?: { message: string; code?: string } }) => {
@@ -153,7 +159,10 @@ export class FileWriter {
       const pending = this.pending;
       this.pending = undefined;
       if (answer.ok) pending?.resolve();
-      else pending?.reject(Object.assign(new Error(answer.error?.message ?? 'write failed'), { code: answer.error?.code }));
+      else
+        pending?.reject(
+          Object.assign(new Error(answer.error?.message ?? 'write failed'), { code: answer.error?.code }),
+        );
     });
     worker.on('error', (err) => this.lost(worker, err));
     worker.on('exit', (code) => this.lost(worker, new Error(`the store writer thread exited (code ${code})`)));
@@ -169,7 +178,11 @@ export class FileWriter {
     this.clearOps();
     const pending = this.pending;
     this.pending = undefined;
-    pending?.reject(new Error(`the store writer thread failed (${errMessage(err)}); the change is kept in memory and written by the next write`));
+    pending?.reject(
+      new Error(
+        `the store writer thread failed (${errMessage(err)}); the change is kept in memory and written by the next write`,
+      ),
+    );
   }
 }
 
@@ -226,7 +239,10 @@ function decode(file: string, text: string): SvcData {
     for (const id of ids) {
       const doc = docs[id];
       if (!isPlainObject(doc) || doc.id !== id) {
-        throw corrupt(file, `record ${JSON.stringify(id)} of collection ${JSON.stringify(name)} is not an object with a matching "id"`);
+        throw corrupt(
+          file,
+          `record ${JSON.stringify(id)} of collection ${JSON.stringify(name)} is not an object with a matching "id"`,
+        );
       }
       entries.set(id, { doc: doc as Doc, json: undefined, seq: data.nextSeq++ });
     }
@@ -252,7 +268,8 @@ function scanIdOrder(text: string): Map<string, string[]> {
     i++; // opening quote
     while (i < text.length) {
       const c = text.charCodeAt(i);
-      if (c === 0x5c) i += 2; // backslash escape
+      if (c === 0x5c)
+        i += 2; // backslash escape
       else {
         i++;
         if (c === 0x22) return;

@@ -42,7 +42,8 @@ export function cloneJson<T>(value: T): T {
   for (const key in value as Record<string, unknown>) {
     const copy = cloneJson((value as Record<string, unknown>)[key]);
     // An own "__proto__" field (JSON.parse makes those) must stay a field, not become the prototype.
-    if (key === '__proto__') Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
     else out[key] = copy;
   }
   return out as T;
@@ -76,7 +77,9 @@ export function copyDoc(collection: string, doc: unknown): { id: string; doc: Do
   let copy = plainCopy(doc);
   if (copy === NOT_PLAIN) copy = JSON.parse(json) as unknown;
   if (!isPlainObject(copy) || copy.id !== id) {
-    throw new TypeError(`put(${JSON.stringify(collection)}, ${JSON.stringify(id)}): the record does not serialize to a JSON object with the same id`);
+    throw new TypeError(
+      `put(${JSON.stringify(collection)}, ${JSON.stringify(id)}): the record does not serialize to a JSON object with the same id`,
+    );
   }
   return { id, doc: copy as Doc, json };
 }

@@ -184,6 +184,7 @@ export class TxImpl implements Tx {
 
   private checkWrite(collection: string): void {
     this.check(collection);
-    if (this.readOnly) throw new Error('transact(fn, { readOnly: true }): a read-only transaction cannot write; nothing was written');
+    if (this.readOnly)
+      throw new Error('transact(fn, { readOnly: true }): a read-only transaction cannot write; nothing was written');
   }
 }

@@ -18,7 +18,8 @@ export function lockClaimableSql(table: string, expr: string, q: ClaimQuery): St
   const values: unknown[] = [indexValueJson(q.value)];
   let due = '';
   if (q.dueField !== undefined) {
-    if (typeof q.dueBefore !== 'number' || !Number.isFinite(q.dueBefore)) throw new TypeError('claim: dueBefore must be a finite number when dueField is given');
+    if (typeof q.dueBefore !== 'number' || !Number.isFinite(q.dueBefore))
+      throw new TypeError('claim: dueBefore must be a finite number when dueField is given');
     const d = `doc -> ${quoteLiteral(q.dueField)}`;
     values.push(q.dueBefore);
     due = ` AND CASE WHEN ${d} IS NULL OR jsonb_typeof(${d}) = 'null' THEN true WHEN jsonb_typeof(${d}) = 'number' THEN (${d})::numeric <= $2::numeric ELSE false END`;
@@ -39,7 +40,10 @@ export function mergeJson(collection: string, set: Record<string, unknown>): str
 
 /** Merges the JSON object `json` into the given records of table `table`, answering the updated records. */
 export function mergeSql(table: string, ids: string[], json: string): Statement {
-  return { text: `UPDATE ${table} SET doc = doc || $1::jsonb WHERE id = ANY($2::text[]) RETURNING doc`, values: [json, ids] };
+  return {
+    text: `UPDATE ${table} SET doc = doc || $1::jsonb WHERE id = ANY($2::text[]) RETURNING doc`,
+    values: [json, ids],
+  };
 }
 
 /** The updated records in the order of `ids` (a record no longer there is left out). */

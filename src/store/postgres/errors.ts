@@ -4,8 +4,19 @@
  */
 import { StoreUnavailableError } from '../port.js';
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
-const CONNECTION_MESSAGES = /Query read timeout|^timeout expired$|Connection terminated due to connection timeout|Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed and is not queryable|Connection closed|not queryable/i;
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
+const CONNECTION_MESSAGES =
+  /Query read timeout|^timeout expired$|Connection terminated due to connection timeout|Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed and is not queryable|Connection closed|not queryable/i;
 
 export function errCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -21,7 +32,8 @@ export function isConnectionError(err: unknown): boolean {
     // 25P03: the server ended the session (idle_in_transaction_session_timeout); 57014: a statement cancelled by the
     // server's statement_timeout or by an operator (pg_cancel_backend); 55P03: lock_timeout. None says anything about
     // the request: the same request may succeed a moment later.
-    if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
+    if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300')
+      return true;
     if (code === '25P03' || code === '57014' || code === '55P03') return true;
     if (CONNECTION_CODES.has(code)) return true;
   }

@@ -74,10 +74,16 @@ function normalizeIndexes(indexes: StoreOptions['indexes']): Record<string, stri
  * applying missing migrations unless `migrate: false`), and creates the tables of the collections named in
  * `indexes`. A database that cannot be reached rejects with StoreUnavailableError.
  */
-export async function openPostgresStore(opts: PostgresStoreOptions): Promise<ClaimableStore & { readonly stats: PostgresStore['stats']; readonly engine: 'postgres'; ping(): Promise<void> }> {
-  if (typeof opts.url !== 'string' || opts.url.length === 0) throw new TypeError('openPostgresStore: url must be a non-empty string');
+export async function openPostgresStore(
+  opts: PostgresStoreOptions,
+): Promise<
+  ClaimableStore & { readonly stats: PostgresStore['stats']; readonly engine: 'postgres'; ping(): Promise<void> }
+> {
+  if (typeof opts.url !== 'string' || opts.url.length === 0)
+    throw new TypeError('openPostgresStore: url must be a non-empty string');
   const schema = opts.schema ?? 'public';
-  if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63) throw new TypeError('openPostgresStore: schema must be a name of 1 to 63 characters');
+  if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63)
+    throw new TypeError('openPostgresStore: schema must be a name of 1 to 63 characters');
   const indexes = normalizeIndexes(opts.indexes);
   const { pool, ddl } = createPools(opts);
   const store = new PostgresStore(pool, ddl, new Tables(ddl, schema, indexes), schema, opts.maxAttempts ?? 20);
@@ -89,7 +95,9 @@ export async function openPostgresStore(opts: PostgresStoreOptions): Promise<Cla
       const version = await schemaVersion(client, schema);
       if (checkVersion(schema, version)) {
         if (opts.migrate === false) {
-          throw new Error(`schema ${JSON.stringify(schema)} is at migration ${version}, behind this svc: run \`svc migrate\` first`);
+          throw new Error(
+            `schema ${JSON.stringify(schema)} is at migration ${version}, behind this svc: run \`svc migrate\` first`,
+          );
         }
         await migrateWith(client, schema);
       }

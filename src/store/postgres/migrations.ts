@@ -67,7 +67,9 @@ export async function schemaVersion(client: pg.ClientBase, schema: string): Prom
     `SELECT to_regclass(${quoteLiteral(`${quoteIdent(schema)}.svc_migrations`)}) IS NOT NULL AS ok`,
   );
   if (!exists.rows[0]?.ok) return 0;
-  const res = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${quoteIdent(schema)}.svc_migrations`);
+  const res = await client.query<{ v: number | null }>(
+    `SELECT max(version) AS v FROM ${quoteIdent(schema)}.svc_migrations`,
+  );
   return res.rows[0]?.v ?? 0;
 }
 
@@ -127,7 +129,11 @@ export async function migrateWith(client: pg.ClientBase, schema: string): Promis
  * is newer than this code.
  */
 export async function migrate(url: string, schema = 'public'): Promise<MigrateResult> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 'svc migrate' });
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: 10_000,
+    application_name: 'svc migrate',
+  });
   client.on('error', () => undefined); // a dropped connection surfaces as the failing query's error
   await client.connect();
   try {

@@ -13,7 +13,11 @@ export function createPools(opts: PostgresStoreOptions): { pool: pg.Pool; ddl: p
   // So the pool's setting is the queue wait, and the clients it makes get the connect timeout of their own.
   class TimedClient extends pg.Client {
     constructor(config?: string | pg.ClientConfig) {
-      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs, query_timeout: queryTimeoutMs });
+      super({
+        ...(typeof config === 'string' ? { connectionString: config } : config),
+        connectionTimeoutMillis: connectTimeoutMs,
+        query_timeout: queryTimeoutMs,
+      });
       // A connection the server terminates can emit 'error' more than once, also while the pool is discarding it and
       // nobody listens (pg-pool's query() listens once; a released broken client has no listener): without a listener
       // of its own, that second event would crash the process. Errors still reach the queries and listeners that wait

@@ -25,7 +25,10 @@ function shortHash(text: string): string {
 /** The table of a collection: c_<name> when the name is a plain lower-case identifier, else sanitised + hash. */
 export function tableNameFor(collection: string): string {
   if (CLEAN_NAME.test(collection)) return `c_${collection}`;
-  const cleaned = collection.toLowerCase().replace(/[^a-z0-9_]+/g, '_').slice(0, 32);
+  const cleaned = collection
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .slice(0, 32);
   return `c_${cleaned}_${shortHash(collection)}`;
 }
 
@@ -52,7 +55,10 @@ export class UnstorableTextError extends Error {
     readonly problem: 'nul' | 'surrogate',
   ) {
     const what = problem === 'nul' ? 'a NUL character (U+0000)' : 'an unpaired UTF-16 surrogate';
-    const where = id === undefined ? `claim(${JSON.stringify(collection)}) set` : `put(${JSON.stringify(collection)}, ${JSON.stringify(id)})`;
+    const where =
+      id === undefined
+        ? `claim(${JSON.stringify(collection)}) set`
+        : `put(${JSON.stringify(collection)}, ${JSON.stringify(id)})`;
     super(`${where}: field ${JSON.stringify(field)} holds ${what}, which PostgreSQL cannot store; nothing was written`);
   }
 }
@@ -60,7 +66,8 @@ export class UnstorableTextError extends Error {
 /** String.prototype.isWellFormed (ES2024, Node 20), not in this project's ES2022 library typings. */
 const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
-const problemOf = (s: string): 'nul' | 'surrogate' | undefined => (s.includes('\u0000') ? 'nul' : isWellFormed(s) ? undefined : 'surrogate');
+const problemOf = (s: string): 'nul' | 'surrogate' | undefined =>
+  s.includes('\u0000') ? 'nul' : isWellFormed(s) ? undefined : 'surrogate';
 
 /** Where the first unstorable string (or key) of a value is, walking it as JSON.stringify would (no recursion). */
 function locateUnstorable(value: unknown): { field: string; problem: 'nul' | 'surrogate' } | undefined {
@@ -110,14 +117,21 @@ export function encodeDoc(collection: string, doc: unknown): { id: string; json:
   const json = JSON.stringify(doc);
   const back = json === undefined ? undefined : (JSON.parse(json) as unknown);
   if (typeof back !== 'object' || back === null || Array.isArray(back) || (back as { id?: unknown }).id !== id) {
-    throw new TypeError(`put(${JSON.stringify(collection)}, ${JSON.stringify(id)}): the record does not serialize to a JSON object with the same id`);
+    throw new TypeError(
+      `put(${JSON.stringify(collection)}, ${JSON.stringify(id)}): the record does not serialize to a JSON object with the same id`,
+    );
   }
   if (json.includes('\\u') && UNSTORABLE_ESCAPE.test(json)) throw unstorableError(collection, id, doc);
   return { id, json };
 }
 
 export function indexValueJson(value: IndexValue): string {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
+  if (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  ) {
     return JSON.stringify(value);
   }
   throw new TypeError(`findBy: the value must be a string, a finite number, a boolean or null (got ${typeof value})`);

@@ -75,7 +75,9 @@ export class PostgresStore implements ClaimableStore {
   async findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]> {
     const t = await this.#tableOrUnavailable(collection);
     const expr = this.#tables.indexExpr(t, collection, field);
-    const res = await this.#query<{ doc: T }>(`SELECT doc FROM ${t.q} WHERE ${expr} = $1::jsonb ORDER BY seq`, [indexValueJson(value)]);
+    const res = await this.#query<{ doc: T }>(`SELECT doc FROM ${t.q} WHERE ${expr} = $1::jsonb ORDER BY seq`, [
+      indexValueJson(value),
+    ]);
     return res.rows.map((r) => r.doc);
   }
 
@@ -103,7 +105,9 @@ export class PostgresStore implements ClaimableStore {
   // --- transactions -----------------------------------------------------------
 
   transact<R>(fn: (tx: Tx) => Promise<R>, opts?: TransactOptions): Promise<R> {
-    const begin = opts?.readOnly ? 'BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY' : 'BEGIN ISOLATION LEVEL SERIALIZABLE';
+    const begin = opts?.readOnly
+      ? 'BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY'
+      : 'BEGIN ISOLATION LEVEL SERIALIZABLE';
     return this.#run('SERIALIZABLE', begin, opts?.readOnly ?? false, fn);
   }
 
@@ -117,7 +121,11 @@ export class PostgresStore implements ClaimableStore {
     );
   }
 
-  claimWith<T extends Doc, R>(collection: string, query: ClaimQuery, fn: (tx: Tx, claimed: T[]) => Promise<R>): Promise<R> {
+  claimWith<T extends Doc, R>(
+    collection: string,
+    query: ClaimQuery,
+    fn: (tx: Tx, claimed: T[]) => Promise<R>,
+  ): Promise<R> {
     return this.#run('READ COMMITTED', 'BEGIN ISOLATION LEVEL READ COMMITTED', false, async (tx) => {
       const claimed = await (tx as PgTx).lockClaimable<T>(collection, query);
       return fn(tx, claimed);

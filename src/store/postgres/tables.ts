@@ -42,7 +42,9 @@ export class Tables {
   indexExpr(t: Table, collection: string, field: string): string {
     const expr = t.fields.get(field);
     if (expr === undefined) {
-      throw new Error(`findBy: field ${JSON.stringify(field)} of collection ${JSON.stringify(collection)} is not indexed (declare it in StoreOptions.indexes)`);
+      throw new Error(
+        `findBy: field ${JSON.stringify(field)} of collection ${JSON.stringify(collection)} is not indexed (declare it in StoreOptions.indexes)`,
+      );
     }
     return expr;
   }
@@ -72,28 +74,42 @@ async function ensureTable(
       [collection],
     );
     const row = known.rows[0];
-    if (row && fields.every((f) => row.fields?.includes(f))) return { ...result, q: `${s}.${quoteIdent(row.table_name)}` };
+    if (row && fields.every((f) => row.fields?.includes(f)))
+      return { ...result, q: `${s}.${quoteIdent(row.table_name)}` };
 
     await client.query('BEGIN');
     try {
       await client.query(ddlLockSql(schema));
-      const existing = await client.query<{ table_name: string }>(`SELECT table_name FROM ${s}.svc_collections WHERE name = $1`, [collection]);
+      const existing = await client.query<{ table_name: string }>(
+        `SELECT table_name FROM ${s}.svc_collections WHERE name = $1`,
+        [collection],
+      );
       let name = existing.rows[0]?.table_name;
       if (name === undefined) {
         name = table;
         const tq = `${s}.${quoteIdent(name)}`;
-        await client.query(`CREATE TABLE IF NOT EXISTS ${tq} (id text PRIMARY KEY, seq bigserial NOT NULL, doc jsonb NOT NULL)`);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${tq} (id text PRIMARY KEY, seq bigserial NOT NULL, doc jsonb NOT NULL)`,
+        );
         await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${quoteIdent(`${name}_seq`)} ON ${tq} (seq)`);
         await client.query(`INSERT INTO ${s}.svc_collections (name, table_name) VALUES ($1, $2)`, [collection, name]);
       }
       const tq = `${s}.${quoteIdent(name)}`;
-      const have = await client.query<{ field: string }>(`SELECT field FROM ${s}.svc_indexes WHERE collection = $1`, [collection]);
+      const have = await client.query<{ field: string }>(`SELECT field FROM ${s}.svc_indexes WHERE collection = $1`, [
+        collection,
+      ]);
       const present = new Set(have.rows.map((r) => r.field));
       for (const field of fields) {
         if (present.has(field)) continue;
         const index = indexNameFor(name, field);
-        await client.query(`CREATE INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${tq} ((doc -> ${quoteLiteral(field)}))`);
-        await client.query(`INSERT INTO ${s}.svc_indexes (collection, field, index_name) VALUES ($1, $2, $3)`, [collection, field, index]);
+        await client.query(
+          `CREATE INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${tq} ((doc -> ${quoteLiteral(field)}))`,
+        );
+        await client.query(`INSERT INTO ${s}.svc_indexes (collection, field, index_name) VALUES ($1, $2, $3)`, [
+          collection,
+          field,
+          index,
+        ]);
       }
       await client.query('COMMIT');
       return { ...result, q: tq };

@@ -47,7 +47,8 @@ export class PgTx implements Tx {
   }
 
   private async run<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
-    if (this.finished) this.fail(new Error('transaction already finished: use the Tx only inside the transact callback'));
+    if (this.finished)
+      this.fail(new Error('transaction already finished: use the Tx only inside the transact callback'));
     const lost = this.broken();
     if (lost !== undefined) this.fail(unavailable(lost));
     try {
@@ -59,7 +60,8 @@ export class PgTx implements Tx {
   }
 
   private async table(collection: string): Promise<Table> {
-    if (this.finished) this.fail(new Error('transaction already finished: use the Tx only inside the transact callback'));
+    if (this.finished)
+      this.fail(new Error('transaction already finished: use the Tx only inside the transact callback'));
     try {
       return await this.tables.table(collection);
     } catch (err) {
@@ -69,7 +71,10 @@ export class PgTx implements Tx {
   }
 
   private writable(): void {
-    if (this.readOnly) this.fail(new Error('this transaction is read-only (transact with readOnly: true): put and delete are not allowed'));
+    if (this.readOnly)
+      this.fail(
+        new Error('this transaction is read-only (transact with readOnly: true): put and delete are not allowed'),
+      );
   }
 
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
@@ -81,14 +86,18 @@ export class PgTx implements Tx {
   async findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]> {
     const t = await this.table(collection);
     const expr = this.tables.indexExpr(t, collection, field);
-    const res = await this.run<{ doc: T }>(`SELECT doc FROM ${t.q} WHERE ${expr} = $1::jsonb ORDER BY seq`, [indexValueJson(value)]);
+    const res = await this.run<{ doc: T }>(`SELECT doc FROM ${t.q} WHERE ${expr} = $1::jsonb ORDER BY seq`, [
+      indexValueJson(value),
+    ]);
     return res.rows.map((r) => r.doc);
   }
 
   async idsBy(collection: string, field: string, value: IndexValue): Promise<string[]> {
     const t = await this.table(collection);
     const expr = this.tables.indexExpr(t, collection, field);
-    const res = await this.run<{ id: string }>(`SELECT id FROM ${t.q} WHERE ${expr} = $1::jsonb`, [indexValueJson(value)]);
+    const res = await this.run<{ id: string }>(`SELECT id FROM ${t.q} WHERE ${expr} = $1::jsonb`, [
+      indexValueJson(value),
+    ]);
     return res.rows.map((r) => r.id);
   }
 
@@ -102,7 +111,10 @@ export class PgTx implements Tx {
     const t = await this.table(collection);
     let after = '0';
     for (;;) {
-      const res = await this.run<{ seq: string; doc: T }>(`SELECT seq, doc FROM ${t.q} WHERE seq > $1 ORDER BY seq LIMIT ${SCAN_PAGE}`, [after]);
+      const res = await this.run<{ seq: string; doc: T }>(
+        `SELECT seq, doc FROM ${t.q} WHERE seq > $1 ORDER BY seq LIMIT ${SCAN_PAGE}`,
+        [after],
+      );
       for (const row of res.rows) yield row.doc;
       if (res.rows.length < SCAN_PAGE) return;
       after = res.rows[res.rows.length - 1]!.seq;
@@ -124,7 +136,10 @@ export class PgTx implements Tx {
     checkCollectionName(collection);
     const { id, json } = encodeDoc(collection, doc);
     const t = await this.table(collection);
-    await this.run(`INSERT INTO ${t.q} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`, [id, json]);
+    await this.run(
+      `INSERT INTO ${t.q} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`,
+      [id, json],
+    );
   }
 
   delete(collection: string, id: string): Promise<boolean> {

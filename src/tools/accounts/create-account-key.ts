@@ -7,7 +7,7 @@ export const createAccountKeyTool = defineTool({
   example: { id: 'acct_01M89NZVSK4RA0343PNJQFCVBH', name: 'replacement', scopes: ['contracts'] },
   title: 'Create a key inside an account',
   description:
-    'Creates an API key inside another account (for example a replacement key for a customer), at most of the account\'s tier and with scopes the calling key holds. ' +
+    "Creates an API key inside another account (for example a replacement key for a customer), at most of the account's tier and with scopes the calling key holds. " +
     'The value is returned once, in `key`. Operator only (internal key, scope users).',
   domain: 'accounts',
   ...OPERATOR_TOOL,

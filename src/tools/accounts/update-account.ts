@@ -7,7 +7,7 @@ export const updateAccountTool = defineTool({
   example: { id: 'acct_01M89NZVSK4RA0343PNJQFCVBH', name: 'Renamed Ltd' },
   title: 'Change or suspend an account',
   description:
-    'Changes an account\'s name or email, or its status: `suspended` refuses every key and session of the account at once (ACCOUNT_SUSPENDED), ' +
+    "Changes an account's name or email, or its status: `suspended` refuses every key and session of the account at once (ACCOUNT_SUSPENDED), " +
     '`active` restores them. Nothing is deleted. The operator account cannot be suspended. Operator only (internal key, scope users).',
   domain: 'accounts',
   ...OPERATOR_TOOL,

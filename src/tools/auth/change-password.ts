@@ -6,7 +6,7 @@ export const changePasswordTool = defineTool({
   example: { currentPassword: 'correct horse battery staple', newPassword: 'an even longer passphrase' },
   title: 'Change the password',
   description:
-    'Changes the signed-in user\'s password after checking the current one. Every session of the user ends at once; this request gets a new session cookie ' +
+    "Changes the signed-in user's password after checking the current one. Every session of the user ends at once; this request gets a new session cookie " +
     'and a new CSRF token. A weak new password answers 400 VALIDATION_ERROR saying why; a wrong current password counts as a failed sign-in (429 past the limit). ' +
     'Needs the X-CSRF-Token header. REST only.',
   domain: 'auth',

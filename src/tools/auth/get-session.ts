@@ -5,7 +5,8 @@ export const getSessionTool = defineTool({
   name: 'get_session',
   example: {},
   title: 'Show the session',
-  description: 'The signed-in user, their account, the session\'s expiry and its CSRF token; 401 UNAUTHORIZED without a valid session. REST only.',
+  description:
+    "The signed-in user, their account, the session's expiry and its CSRF token; 401 UNAUTHORIZED without a valid session. REST only.",
   domain: 'auth',
   ...SESSION_ONLY,
   annotations: READ,

@@ -5,7 +5,8 @@ export const logoutTool = defineTool({
   name: 'logout',
   example: {},
   title: 'Sign out',
-  description: 'Ends the session at once (its cookie is refused from now on, before its expiry) and clears the cookie. Needs the X-CSRF-Token header. REST only.',
+  description:
+    'Ends the session at once (its cookie is refused from now on, before its expiry) and clears the cookie. Needs the X-CSRF-Token header. REST only.',
   domain: 'auth',
   ...SESSION_ONLY,
   annotations: WRITE_IDEMPOTENT,

@@ -17,7 +17,14 @@ export const registerTool = defineTool({
   annotations: WRITE,
   input: RegisterInput,
   output: SessionOutput,
-  rest: { method: 'POST', path: '/auth/register', shape: 'data', status: 201, extraStatuses: [409], aliases: ['/api/auth/register'] },
+  rest: {
+    method: 'POST',
+    path: '/auth/register',
+    shape: 'data',
+    status: 201,
+    extraStatuses: [409],
+    aliases: ['/api/auth/register'],
+  },
   handler: async (input, ctx) => {
     const { output, token, expiresAt } = await ctx.sessions.register(input);
     ctx.session.set(token, expiresAt);

@@ -13,7 +13,11 @@ const MessageSchema = z
 
 export const compileContract = defineTool({
   name: 'compile_contract',
-  example: { blockchain: 'evm', sourceCode: '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Hello { function hi() external pure returns (uint256) { return 42; } }\n' },
+  example: {
+    blockchain: 'evm',
+    sourceCode:
+      '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Hello { function hi() external pure returns (uint256) { return 42; } }\n',
+  },
   title: 'Compile Solidity',
   description:
     'Compiles Solidity (solc 0.8, optimizer on) to ABI and bytecode. Only @openzeppelin/contracts imports resolve. Compile errors answer ' +
@@ -26,7 +30,11 @@ export const compileContract = defineTool({
     .strictObject({
       sourceCode: z.string().min(1).max(500_000).describe('Solidity source (at most 500 kB).'),
       blockchain: z.literal('evm').describe('Must be "evm".'),
-      contractName: z.string().max(100).optional().describe('Which contract to return when the source has several (default: the last one).'),
+      contractName: z
+        .string()
+        .max(100)
+        .optional()
+        .describe('Which contract to return when the source has several (default: the last one).'),
     })
     .describe('Source to compile.'),
   output: z

@@ -15,7 +15,7 @@ export const generateContractTool = defineTool({
   },
   title: 'Generate an inheritance contract',
   description:
-    "Generates an inheritance smart contract for evm (Solidity), solana (Anchor) or ton (FunC) from an owner, beneficiaries with percentages " +
+    'Generates an inheritance smart contract for evm (Solidity), solana (Anchor) or ton (FunC) from an owner, beneficiaries with percentages ' +
     "summing to 100, a template and an optional dead man's switch, guardians and assets. The plan is validated and checked against its " +
     "template's law (islamic-mirth shares must equal the fara'id result). EVM contracts are compiled and executed in an in-process EVM, TON " +
     'contracts compiled and run in the TON sandbox, Solana programs parsed and structurally checked, before anything is returned; gas and ' +

@@ -26,7 +26,10 @@ export const listTemplates = defineTool({
   annotations: READ,
   input: z.strictObject({ ...cataloguePageInput }).describe('Paging (every template by default).'),
   output: z
-    .object({ templates: z.array(TemplateSchema).describe('The supported templates (of this page).'), pagination: OffsetPageMetaSchema })
+    .object({
+      templates: z.array(TemplateSchema).describe('The supported templates (of this page).'),
+      pagination: OffsetPageMetaSchema,
+    })
     .describe('The templates.'),
   // At the top level beside `success`, as the catalogue has always been answered; the pagination goes to meta.
   rest: { method: 'GET', path: '/contracts/templates', shape: 'top-level', metaFields: ['pagination'] },

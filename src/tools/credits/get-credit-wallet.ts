@@ -14,10 +14,15 @@ export const getCreditWalletTool = defineTool({
   ...SESSION_ONLY,
   annotations: READ,
   input: EmptyInput,
-  output: WalletOutput.extend({ storage: StorageUsageSchema }).describe('The wallet, and the storage the account uses.'),
+  output: WalletOutput.extend({ storage: StorageUsageSchema }).describe(
+    'The wallet, and the storage the account uses.',
+  ),
   rest: creditRoute('GET', 'wallet'),
   handler: async (_input, ctx) => ({
     ...(await getWallet(ctx.store, ctx.principal.ownerId, ctx.clock.now())),
-    storage: await storageUsage(ctx.store, ctx.principal.ownerId, { defaultLimit: ctx.config.storageQuotaBytes, now: ctx.clock.now() }),
+    storage: await storageUsage(ctx.store, ctx.principal.ownerId, {
+      defaultLimit: ctx.config.storageQuotaBytes,
+      now: ctx.clock.now(),
+    }),
   }),
 });

@@ -7,7 +7,7 @@ export const grantCreditsTool = defineTool({
   example: { id: 'acct_01JD0000000000000000000000', amount: 100, reason: 'goodwill after an outage' },
   title: 'Grant or adjust credits',
   description:
-    "Adds credits to an account (or takes them away with a negative amount, never below zero: 402 INSUFFICIENT_CREDITS) with a reason; " +
+    'Adds credits to an account (or takes them away with a negative amount, never below zero: 402 INSUFFICIENT_CREDITS) with a reason; ' +
     'every grant is a ledger entry. Works without Stripe. idempotencyKey makes a retry safe. Operator only (internal key, scope users).',
   ...OPERATOR_TOOL,
   domain: 'credits',

@@ -17,7 +17,9 @@ export const listCreditPacksTool = defineTool({
   ...SESSION_ONLY,
   annotations: READ,
   input: z.strictObject({ ...cataloguePageInput }).describe('Paging of the packs (all of them by default).'),
-  output: PacksOutput.extend({ pagination: OffsetPageMetaSchema }).describe('Credit packs (of this page) and the whole price list.'),
+  output: PacksOutput.extend({ pagination: OffsetPageMetaSchema }).describe(
+    'Credit packs (of this page) and the whole price list.',
+  ),
   rest: creditRoute('GET', 'packs', { metaFields: ['pagination'] }),
   handler: (input, ctx) => {
     const view = packsView(catalogueOf(ctx.config), paymentsGateway(ctx.config.payments) !== undefined);

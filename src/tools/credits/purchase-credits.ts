@@ -4,7 +4,11 @@ import { creditDeps, creditRoute } from './common.js';
 
 export const purchaseCreditsTool = defineTool({
   name: 'purchase_credits',
-  example: { packType: 'starter', successUrl: 'https://app.example.com/credits/done?session={CHECKOUT_SESSION_ID}', cancelUrl: 'https://app.example.com/credits' },
+  example: {
+    packType: 'starter',
+    successUrl: 'https://app.example.com/credits/done?session={CHECKOUT_SESSION_ID}',
+    cancelUrl: 'https://app.example.com/credits',
+  },
   title: 'Buy a credit pack',
   description:
     'Creates a Stripe Checkout session for a pack and returns its URL; the credits are added once Stripe reports the payment complete ' +

@@ -17,5 +17,6 @@ export const setCreditAutoReloadTool = defineTool({
   input: AutoReloadInput,
   output: WalletOutput,
   rest: creditRoute('PUT', 'auto-reload'),
-  handler: async (input, ctx) => walletView(await setAutoReload(creditDeps(ctx), ctx.principal.ownerId, input), ctx.clock.now()),
+  handler: async (input, ctx) =>
+    walletView(await setAutoReload(creditDeps(ctx), ctx.principal.ownerId, input), ctx.clock.now()),
 });

@@ -19,7 +19,7 @@ export const searchDocs = defineTool({
   title: 'Search the documentation',
   description:
     "Searches svc's own documentation (quick start, authentication, every tool, errors, limits, pagination, webhooks, templates, " +
-    'jurisdictions, fara\'id) and returns the best sections first, with a snippet and a link.',
+    "jurisdictions, fara'id) and returns the best sections first, with a snippet and a link.",
   domain: 'docs',
   scope: 'contracts:read',
   bucket: 'default',
@@ -30,7 +30,9 @@ export const searchDocs = defineTool({
       limit: z.number().int().min(1).max(20).default(5).describe('How many sections to return, 1 to 20.'),
     })
     .describe('A search.'),
-  output: z.object({ results: z.array(SearchHitSchema).describe('Matching sections, best first.') }).describe('Search results.'),
+  output: z
+    .object({ results: z.array(SearchHitSchema).describe('Matching sections, best first.') })
+    .describe('Search results.'),
   rest: { method: 'GET', path: '/docs/search', shape: 'data' },
   handler: (input, ctx) => ({ results: ctx.docs.search(input.q, input.limit) }),
 });

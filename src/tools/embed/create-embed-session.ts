@@ -17,8 +17,8 @@ export const createEmbedSessionTool = defineTool({
   description:
     "Called by the embedding site's server with its partner or internal key (scope embed): returns a short-lived token bound to one of " +
     "the key's allowedOrigins, to hand to the browser (`new SvcWizard({ token })`). The token opens the wizard framed by that origin only " +
-    'and is accepted only by the wizard\'s own calls (templates, jurisdictions, validation, law checks, gas, generation), counted against ' +
-    'the key\'s limits. Prefer it to putting the key in the page: a key in a URL leaks through history, Referer and logs.',
+    "and is accepted only by the wizard's own calls (templates, jurisdictions, validation, law checks, gas, generation), counted against " +
+    "the key's limits. Prefer it to putting the key in the page: a key in a URL leaks through history, Referer and logs.",
   domain: 'embed',
   scope: 'embed',
   tiers: EMBED_TIERS,
@@ -27,14 +27,20 @@ export const createEmbedSessionTool = defineTool({
   annotations: WRITE,
   input: z
     .strictObject({
-      origin: z.string().min(1).max(200).describe("The embedding page's origin (scheme://host[:port]); must be one of the key's allowedOrigins."),
+      origin: z
+        .string()
+        .min(1)
+        .max(200)
+        .describe("The embedding page's origin (scheme://host[:port]); must be one of the key's allowedOrigins."),
       ttlSeconds: z
         .number()
         .int()
         .min(60)
         .max(EMBED_TOKEN_TTL_MAX)
         .default(EMBED_TOKEN_TTL_DEFAULT)
-        .describe(`How long the token is valid, seconds (60 to ${EMBED_TOKEN_TTL_MAX}, default ${EMBED_TOKEN_TTL_DEFAULT}).`),
+        .describe(
+          `How long the token is valid, seconds (60 to ${EMBED_TOKEN_TTL_MAX}, default ${EMBED_TOKEN_TTL_DEFAULT}).`,
+        ),
       callback: z
         .string()
         .max(2048)
@@ -59,21 +65,36 @@ export const createEmbedSessionTool = defineTool({
     const allowed = key.allowedOrigins ?? [];
     if (allowed.length === 0) {
       throw ApiError.validation('This key has no allowed origins, so no page may embed the wizard with it.', [
-        { field: 'origin', reason: 'set the key\'s allowedOrigins first (PATCH /api/v1/api-keys/:id {"allowedOrigins": ["https://your.site"]})' },
+        {
+          field: 'origin',
+          reason:
+            'set the key\'s allowedOrigins first (PATCH /api/v1/api-keys/:id {"allowedOrigins": ["https://your.site"]})',
+        },
       ]);
     }
     const parsed = parseOrigin(input.origin);
-    if ('reason' in parsed) throw ApiError.validation('The origin is not valid.', [{ field: 'origin', reason: parsed.reason }]);
+    if ('reason' in parsed)
+      throw ApiError.validation('The origin is not valid.', [{ field: 'origin', reason: parsed.reason }]);
     if (!allowed.includes(parsed.origin)) {
-      throw ApiError.validation('The origin is not one of the key\'s allowed origins.', [{ field: 'origin', reason: `must be one of: ${allowed.join(', ')}` }]);
+      throw ApiError.validation("The origin is not one of the key's allowed origins.", [
+        { field: 'origin', reason: `must be one of: ${allowed.join(', ')}` },
+      ]);
     }
-    const callback = input.callback === undefined ? null : await checkCallback(input.callback, allowed, { allow: ctx.config.webhookAllow });
+    const callback =
+      input.callback === undefined
+        ? null
+        : await checkCallback(input.callback, allowed, { allow: ctx.config.webhookAllow });
     if (callback !== null) await requireEmbedSecret(ctx.store, key.id);
     const { token, record } = await createEmbedSession(
       ctx.store,
       { ownerId: key.ownerId, keyId: key.id, origin: parsed.origin, callback, ttlSeconds: input.ttlSeconds },
       ctx.clock,
     );
-    return { token, origin: parsed.origin, expiresAt: record.expiresAt, wizardPath: `/api/v1/embed/wizard?token=${encodeURIComponent(token)}` };
+    return {
+      token,
+      origin: parsed.origin,
+      expiresAt: record.expiresAt,
+      wizardPath: `/api/v1/embed/wizard?token=${encodeURIComponent(token)}`,
+    };
   },
 });

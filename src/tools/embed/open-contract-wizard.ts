@@ -15,8 +15,17 @@ const Prefill = z
           .strictObject({
             name: z.string().min(1).max(200).describe('Name of the beneficiary.'),
             address: z.string().min(1).max(100).describe('Wallet address of the beneficiary.'),
-            percentage: z.number().min(0).max(100).describe('Share in percent (all shares must sum to 100 when generating).'),
-            relationship: z.string().min(1).max(60).optional().describe('Relationship to the owner (needed by the Islamic templates), e.g. son.'),
+            percentage: z
+              .number()
+              .min(0)
+              .max(100)
+              .describe('Share in percent (all shares must sum to 100 when generating).'),
+            relationship: z
+              .string()
+              .min(1)
+              .max(60)
+              .optional()
+              .describe('Relationship to the owner (needed by the Islamic templates), e.g. son.'),
           })
           .describe('One beneficiary to prefill.'),
       )
@@ -32,7 +41,7 @@ export const openContractWizardTool = defineTool({
   title: 'Open the contract wizard',
   description:
     "Shows svc's inheritance contract wizard to the user, as an interactive app inside the conversation in hosts that support MCP Apps " +
-    '(resource ui://svc/wizard): chain, template and jurisdiction, owner and beneficiaries, dead man\'s switch and guardians, review with law ' +
+    "(resource ui://svc/wizard): chain, template and jurisdiction, owner and beneficiaries, dead man's switch and guardians, review with law " +
     'findings and measured gas, then generation. The wizard calls generate_contract and the checks through this same MCP connection. Pass ' +
     'what is already known to prefill it. Hosts without MCP Apps get a text answer saying how to do the same with the other tools.',
   domain: 'embed',
@@ -54,7 +63,9 @@ export const openContractWizardTool = defineTool({
     const known = [
       input.blockchain ? `chain ${input.blockchain}` : '',
       input.ownerAddress ? 'the owner address' : '',
-      input.beneficiaries?.length ? `${input.beneficiaries.length} beneficiar${input.beneficiaries.length === 1 ? 'y' : 'ies'}` : '',
+      input.beneficiaries?.length
+        ? `${input.beneficiaries.length} beneficiar${input.beneficiaries.length === 1 ? 'y' : 'ies'}`
+        : '',
     ].filter(Boolean);
     const message =
       `The contract wizard is open${known.length ? `, prefilled with ${known.join(', ')}` : ''}: the user completes it in the app shown in the ` +

@@ -27,7 +27,9 @@ export const rotateEmbedSecretTool = defineTool({
         .min(0)
         .max(MAX_GRACE_SECONDS)
         .default(0)
-        .describe(`How long the previous secret keeps signing, seconds (0 to ${MAX_GRACE_SECONDS}, default 0: it stops at once).`),
+        .describe(
+          `How long the previous secret keeps signing, seconds (0 to ${MAX_GRACE_SECONDS}, default 0: it stops at once).`,
+        ),
     })
     .describe('The rotation.'),
   output: z
@@ -36,23 +38,43 @@ export const rotateEmbedSecretTool = defineTool({
         .object({
           keyId: z.string().describe('The key whose embed secret this is.'),
           rotated: z.boolean().describe('True when an earlier secret was replaced, false when this is the first.'),
-          previousSecretExpiresAt: z.string().nullable().describe('Until when the previous secret still signs (ISO 8601), or null.'),
+          previousSecretExpiresAt: z
+            .string()
+            .nullable()
+            .describe('Until when the previous secret still signs (ISO 8601), or null.'),
         })
-        .describe('About the secret (over REST, the envelope\'s data).'),
-      secret: z.string().describe('The new embed secret (whsec_...). Store it now: it is shown only this once (over REST in meta.secret).'),
+        .describe("About the secret (over REST, the envelope's data)."),
+      secret: z
+        .string()
+        .describe(
+          'The new embed secret (whsec_...). Store it now: it is shown only this once (over REST in meta.secret).',
+        ),
       warning: z.string().describe('A reminder that the secret is shown only once.'),
     })
     .describe("The key's new embed secret."),
-  rest: { method: 'POST', path: '/embed/secret', shape: 'data', dataField: 'embedSecret', metaFields: ['secret', 'warning'] },
+  rest: {
+    method: 'POST',
+    path: '/embed/secret',
+    shape: 'data',
+    dataField: 'embedSecret',
+    metaFields: ['secret', 'warning'],
+  },
   handler: async (input, ctx) => {
     const key = await ctx.store.get<ApiKeyRecord>(API_KEYS, ctx.principal.keyId);
     if (!key) throw new ApiError('API_KEY_INVALID', 'The API key is invalid, revoked or expired.');
-    const { secret, record, rotated } = await rotateEmbedSecret(ctx.store, key, input.graceSeconds, ctx.clock, ctx.keyring);
+    const { secret, record, rotated } = await rotateEmbedSecret(
+      ctx.store,
+      key,
+      input.graceSeconds,
+      ctx.clock,
+      ctx.keyring,
+    );
     return {
       embedSecret: {
         keyId: key.id,
         rotated,
-        previousSecretExpiresAt: record.previousSecretExpiresAt === null ? null : new Date(record.previousSecretExpiresAt).toISOString(),
+        previousSecretExpiresAt:
+          record.previousSecretExpiresAt === null ? null : new Date(record.previousSecretExpiresAt).toISOString(),
       },
       secret,
       warning: EMBED_SECRET_WARNING,

@@ -18,7 +18,9 @@ export const createApiKeyTool = defineTool({
   bucket: 'default',
   annotations: WRITE,
   input: CreateApiKeyInput,
-  output: ApiKeySchema.extend({ key: z.string().describe('The key value. Shown only this once: store it now.') }).describe('The new key.'),
+  output: ApiKeySchema.extend({
+    key: z.string().describe('The key value. Shown only this once: store it now.'),
+  }).describe('The new key.'),
   rest: { method: 'POST', path: '/api-keys', shape: 'data', status: 201 },
   handler: (input, ctx) => createApiKey(ctx, ctx.principal, input),
 });

@@ -3,11 +3,14 @@ import { defineTool, READ } from '../define.js';
 
 export const calculateInheritance = defineTool({
   name: 'calculate_inheritance',
-  example: { heirs: { wife: 1, son: 2, daughter: 1, mother: 1 }, estate: { total: '120000', debts: '20000', bequests: '10000' } },
+  example: {
+    heirs: { wife: 1, son: 2, daughter: 1, mother: 1 },
+    estate: { total: '120000', debts: '20000', bequests: '10000' },
+  },
   title: "Calculate Islamic inheritance shares (fara'id)",
   description:
     "Computes the fara'id shares of each heir with exact fractions: fixed shares, residuaries, exclusion (hajb), 'awl, radd and the " +
-    "classical special cases, in the chosen school (madhhab). With an estate, applies funeral costs, debts and bequests (at most one third " +
+    'classical special cases, in the chosen school (madhhab). With an estate, applies funeral costs, debts and bequests (at most one third ' +
     'unless the heirs consent) first. Shares come as fractions, percentages and basis points summing to exactly 10000, with the steps taken. ' +
     'A spouse as the only heir takes everything by radd, or only the fixed share with the rest to the public treasury (spouseRadd; the ' +
     "jurisdiction's practice by default). Use the per-person percentages as beneficiary shares for the islamic-mirth template.",

@@ -7,14 +7,16 @@ export const getJurisdiction = defineTool({
   example: { id: 'California' },
   title: 'Get a jurisdiction',
   description:
-    "Inheritance law of one jurisdiction: legal system, forced heirship and reserves, spouse rights, community property, intestacy, where " +
+    'Inheritance law of one jurisdiction: legal system, forced heirship and reserves, spouse rights, community property, intestacy, where ' +
     'Islamic law applies, will formalities, digital-asset law, estate or inheritance tax, recommended templates and sources. Accepts an id ' +
     'or a name in any case ("us-ca", "US-CA", "California"); an unknown one answers NOT_FOUND with close matches.',
   domain: 'inheritance',
   scope: 'contracts:read',
   bucket: 'default',
   annotations: READ,
-  input: z.strictObject({ id: z.string().trim().min(1).max(100).describe('Jurisdiction id or name.') }).describe('Which jurisdiction.'),
+  input: z
+    .strictObject({ id: z.string().trim().min(1).max(100).describe('Jurisdiction id or name.') })
+    .describe('Which jurisdiction.'),
   output: JurisdictionSchema,
   rest: { method: 'GET', path: '/jurisdictions/:id', shape: 'data', aliases: ['/api/jurisdictions/:id'] },
   handler: (input, ctx) => ctx.jurisdictions.resolve(input.id),

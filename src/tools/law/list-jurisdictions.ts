@@ -20,17 +20,25 @@ export const listJurisdictions = defineTool({
     .strictObject({
       region: z.enum(REGIONS).optional().describe('Only this world region.'),
       legalSystem: z.enum(LEGAL_SYSTEMS).optional().describe('Only this legal tradition.'),
-      forcedHeirship: z.boolean().optional().describe('Only jurisdictions with (true) or without (false) forced heirship.'),
+      forcedHeirship: z
+        .boolean()
+        .optional()
+        .describe('Only jurisdictions with (true) or without (false) forced heirship.'),
       ...offsetPageInput,
     })
     .describe('Filters and paging.'),
   output: z
-    .object({ items: z.array(JurisdictionSummarySchema).describe('Jurisdictions on this page, by id.'), pagination: OffsetPageMetaSchema })
+    .object({
+      items: z.array(JurisdictionSummarySchema).describe('Jurisdictions on this page, by id.'),
+      pagination: OffsetPageMetaSchema,
+    })
     .describe('A page of jurisdictions.'),
   rest: { method: 'GET', path: '/jurisdictions', shape: 'list', aliases: ['/api/jurisdictions'] },
   handler: (input, ctx) =>
     paginateOffset(
-      ctx.jurisdictions.list({ region: input.region, legalSystem: input.legalSystem, forcedHeirship: input.forcedHeirship }).map(summarizeJurisdiction),
+      ctx.jurisdictions
+        .list({ region: input.region, legalSystem: input.legalSystem, forcedHeirship: input.forcedHeirship })
+        .map(summarizeJurisdiction),
       input.page,
       input.limit,
     ),

@@ -10,7 +10,9 @@ const notYet = (what: string) => (): never => {
   throw new ApiError('NOT_IMPLEMENTED', `${what} is planned for API version v1.1 and not available yet.`);
 };
 
-const Planned = z.object({ planned: z.literal('v1.1').describe('The version that will bring this operation.') }).describe('Not available before v1.1.');
+const Planned = z
+  .object({ planned: z.literal('v1.1').describe('The version that will bring this operation.') })
+  .describe('Not available before v1.1.');
 
 const common = {
   domain: 'legal',
@@ -25,7 +27,8 @@ export const generateLegalDocumentTool = defineTool({
   name: 'generate_legal_document',
   example: { jurisdiction: 'us-ca' },
   title: 'Generate a legal document (v1.1)',
-  description: 'Planned for v1.1: generates a will or related document for a jurisdiction. Answers 501 NOT_IMPLEMENTED until then. REST only.',
+  description:
+    'Planned for v1.1: generates a will or related document for a jurisdiction. Answers 501 NOT_IMPLEMENTED until then. REST only.',
   annotations: WRITE,
   input: z
     .object({
@@ -42,9 +45,12 @@ export const listLegalTemplatesTool = defineTool({
   name: 'list_legal_templates',
   example: { jurisdiction: 'us-ca' },
   title: 'List legal document templates (v1.1)',
-  description: 'Planned for v1.1: lists document templates by jurisdiction. Answers 501 NOT_IMPLEMENTED until then. REST only.',
+  description:
+    'Planned for v1.1: lists document templates by jurisdiction. Answers 501 NOT_IMPLEMENTED until then. REST only.',
   annotations: READ,
-  input: z.object({ jurisdiction: z.string().max(64).optional().describe('Jurisdiction id (planned).'), ...offsetPageInput }).describe('Planned filter and paging.'),
+  input: z
+    .object({ jurisdiction: z.string().max(64).optional().describe('Jurisdiction id (planned).'), ...offsetPageInput })
+    .describe('Planned filter and paging.'),
   rest: { method: 'GET', path: '/legal/templates', shape: 'data', extraStatuses: [501] },
   handler: notYet('The legal template list'),
 });
@@ -54,7 +60,8 @@ export const signLegalDocumentTool = defineTool({
   name: 'sign_legal_document',
   example: { id: 'doc_01M89NZVSK4RA0343PNJQFCVBJ' },
   title: 'Start an e-signature (v1.1)',
-  description: 'Planned for v1.1: starts an e-signature flow for a generated document. Answers 501 NOT_IMPLEMENTED until then. REST only.',
+  description:
+    'Planned for v1.1: starts an e-signature flow for a generated document. Answers 501 NOT_IMPLEMENTED until then. REST only.',
   annotations: OUTBOUND,
   input: z.object({ id: z.string().min(1).max(64).describe('Document id (planned).') }).describe('Which document.'),
   rest: { method: 'POST', path: '/legal/documents/:id/sign', shape: 'data', extraStatuses: [501] },

@@ -28,8 +28,17 @@ export const getMemoirAgentTool = defineTool({
     .describe('The agent.'),
   rest: { method: 'GET', shape: 'data', ...memoirPath('/agent') },
   handler: async (_input, ctx) => {
-    const [setup, c] = await Promise.all([getSetup(ctx.store, ctx.principal.ownerId), characterOf(ctx.store, ctx.principal.ownerId, 'json')]);
-    return { agentName: c.agentName, configured: setup.configured, mode: (ctx.config.llm ? 'model' : 'demo') as 'model' | 'demo', model: ctx.config.llm?.model ?? null, character: c.character };
+    const [setup, c] = await Promise.all([
+      getSetup(ctx.store, ctx.principal.ownerId),
+      characterOf(ctx.store, ctx.principal.ownerId, 'json'),
+    ]);
+    return {
+      agentName: c.agentName,
+      configured: setup.configured,
+      mode: (ctx.config.llm ? 'model' : 'demo') as 'model' | 'demo',
+      model: ctx.config.llm?.model ?? null,
+      character: c.character,
+    };
   },
 });
 
@@ -47,7 +56,8 @@ export const getMemoirAgentStatusTool = defineTool({
   name: 'get_memoir_agent_status',
   example: {},
   title: 'Memoir progress',
-  description: 'Journal count, questionnaire completion per category and overall, media and chat counts. Session (REST) only.',
+  description:
+    'Journal count, questionnaire completion per category and overall, media and chat counts. Session (REST) only.',
   domain: 'memoir',
   ...SESSION_ONLY,
   annotations: READ,
@@ -72,7 +82,7 @@ export const getMemoirPromptTool = defineTool({
   example: {},
   title: "Today's journaling prompt",
   description:
-    "A journaling prompt chosen for this user and day (UTC): the same all day, favouring the least covered topics, skipping questions already answered, " +
+    'A journaling prompt chosen for this user and day (UTC): the same all day, favouring the least covered topics, skipping questions already answered, ' +
     'and not repeated within four weeks. Session (REST) only.',
   domain: 'memoir',
   ...SESSION_ONLY,
@@ -94,7 +104,8 @@ export const getMemoirInsightsTool = defineTool({
   name: 'get_memoir_insights',
   example: {},
   title: 'Memoir insights',
-  description: "Themes, mood over time, most-mentioned people and places, computed from the account's journal and questionnaire answers.",
+  description:
+    "Themes, mood over time, most-mentioned people and places, computed from the account's journal and questionnaire answers.",
   domain: 'memoir',
   // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
   scope: 'chat',
@@ -111,8 +122,13 @@ export const getMemoirInsightsTool = defineTool({
             .object({
               date: z.string().describe('Day (YYYY-MM-DD).'),
               entries: z.number().int().describe('Entries written that day.'),
-              moods: z.record(z.string(), z.number().int().describe('Count.')).describe('Moods given that day, with counts.'),
-              averageScore: z.number().nullable().describe('Mean mood score from -1 (low) to 1 (high), null when no mood was given.'),
+              moods: z
+                .record(z.string(), z.number().int().describe('Count.'))
+                .describe('Moods given that day, with counts.'),
+              averageScore: z
+                .number()
+                .nullable()
+                .describe('Mean mood score from -1 (low) to 1 (high), null when no mood was given.'),
             })
             .describe('One day.'),
         )
@@ -135,7 +151,10 @@ export const getMemoirInsightsTool = defineTool({
 });
 
 const ElizaMessage = z
-  .object({ name: z.string().describe('Speaker.'), content: z.object({ text: z.string().describe('Text.') }).describe('Message content.') })
+  .object({
+    name: z.string().describe('Speaker.'),
+    content: z.object({ text: z.string().describe('Text.') }).describe('Message content.'),
+  })
   .describe('One message of an example.');
 
 export const getMemoirCharacterTool = defineTool({
@@ -151,7 +170,11 @@ export const getMemoirCharacterTool = defineTool({
   principals: ['session', 'key'],
   bucket: 'default',
   annotations: READ,
-  input: z.strictObject({ format: z.enum(['json', 'eliza']).default('json').describe('"eliza" adds an ElizaOS character file.') }).describe('Format.'),
+  input: z
+    .strictObject({
+      format: z.enum(['json', 'eliza']).default('json').describe('"eliza" adds an ElizaOS character file.'),
+    })
+    .describe('Format.'),
   output: z
     .object({
       format: z.enum(['json', 'eliza']).describe('The format asked for.'),
@@ -161,7 +184,9 @@ export const getMemoirCharacterTool = defineTool({
         .object({
           name: z.string().describe('Character name.'),
           bio: z.array(z.string().describe('A line.')).describe('Biography lines.'),
-          lore: z.array(z.string().describe('A line.')).describe('Lore: first sentences of recent entries, in their words.'),
+          lore: z
+            .array(z.string().describe('A line.'))
+            .describe('Lore: first sentences of recent entries, in their words.'),
           topics: z.array(z.string().describe('A topic.')).describe('Topics.'),
           adjectives: z.array(z.string().describe('An adjective.')).describe('Adjectives.'),
           style: z
@@ -171,7 +196,9 @@ export const getMemoirCharacterTool = defineTool({
               post: z.array(z.string().describe('A rule.')).describe('Style for posts.'),
             })
             .describe('Style rules.'),
-          messageExamples: z.array(z.array(ElizaMessage).describe('One example exchange.')).describe('Example exchanges from questionnaire answers.'),
+          messageExamples: z
+            .array(z.array(ElizaMessage).describe('One example exchange.'))
+            .describe('Example exchanges from questionnaire answers.'),
           postExamples: z.array(z.string().describe('A post.')).describe('Example posts (none).'),
           plugins: z.array(z.string().describe('A plugin.')).describe('Plugins (none).'),
         })

@@ -20,7 +20,15 @@ export const memoirChatTool = defineTool({
   principals: ['session', 'key'],
   bucket: 'chat',
   annotations: WRITE,
-  input: z.strictObject({ message: z.string().min(1).max(MEMOIR_LIMITS.chatMessage).describe(`The question, 1 to ${MEMOIR_LIMITS.chatMessage} characters.`) }).describe('The message.'),
+  input: z
+    .strictObject({
+      message: z
+        .string()
+        .min(1)
+        .max(MEMOIR_LIMITS.chatMessage)
+        .describe(`The question, 1 to ${MEMOIR_LIMITS.chatMessage} characters.`),
+    })
+    .describe('The message.'),
   output: z
     .object({
       mode: ModeSchema,
@@ -37,7 +45,9 @@ export const memoirChatTool = defineTool({
             .describe('A cited source.'),
         )
         .describe('The sources the answer used.'),
-      grounded: z.boolean().describe('Whether the answer rests on at least one entry (false: the agent said it does not know).'),
+      grounded: z
+        .boolean()
+        .describe('Whether the answer rests on at least one entry (false: the agent said it does not know).'),
       charge: ChargeSchema,
     })
     .describe('The exchange.'),
@@ -50,13 +60,27 @@ export const memoirChatTool = defineTool({
  * and the exchange is kept in the caller's own account under `userKey`, paid from the caller's credits. A "don't know"
  * (nothing relevant written) asks no model and is free.
  */
-export async function answerChat(ctx: ToolContext, memoir: Store, memoirOwner: string, userKey: string, rawMessage: string) {
+export async function answerChat(
+  ctx: ToolContext,
+  memoir: Store,
+  memoirOwner: string,
+  userKey: string,
+  rawMessage: string,
+) {
   const message = rawMessage.trim();
   if (!message) throw ApiError.validation('Invalid message', [{ field: 'message', reason: 'must not be only spaces' }]);
   const model = await chatModelFor(ctx.config.llm);
   const prepared = await prepareChat(memoir, memoirOwner, message);
-  const run = () => chat({ store: ctx.store, clock: ctx.clock, model, signal: ctx.signal }, ctx.principal.ownerId, userKey, message, prepared);
-  if (prepared.passages.length === 0) return { ...(await run()), charge: { action: 'chat_message' as const, units: 0, credits: 0 } };
+  const run = () =>
+    chat(
+      { store: ctx.store, clock: ctx.clock, model, signal: ctx.signal },
+      ctx.principal.ownerId,
+      userKey,
+      message,
+      prepared,
+    );
+  if (prepared.passages.length === 0)
+    return { ...(await run()), charge: { action: 'chat_message' as const, units: 0, credits: 0 } };
   const { result, charge } = await withCharge(ctx, 'chat_message', 1, { type: 'chat_message', id: ctx.requestId }, run);
   return { ...result, charge };
 }
@@ -65,14 +89,18 @@ export const listMemoirChatTool = defineTool({
   name: 'list_memoir_chat',
   example: { limit: 20 },
   title: 'Chat history',
-  description: "This user's chat with the memoir agent, newest first, cursor-paged (continue with nextCursor until hasMore is false). Needs scope `chat`.",
+  description:
+    "This user's chat with the memoir agent, newest first, cursor-paged (continue with nextCursor until hasMore is false). Needs scope `chat`.",
   domain: 'memoir',
   scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',
   annotations: READ,
   input: z.strictObject({ ...cursorPageInput }).describe('Paging.'),
-  output: z.object({ items: z.array(ChatMessageSchema).describe('This page.'), pagination: CursorPageMetaSchema }).describe('Messages.'),
+  output: z
+    .object({ items: z.array(ChatMessageSchema).describe('This page.'), pagination: CursorPageMetaSchema })
+    .describe('Messages.'),
   rest: { method: 'GET', shape: 'list', ...memoirPath('/chat/history') },
-  handler: (input, ctx) => chatHistory(ctx.store, ctx.cursors, ctx.principal.ownerId, userKeyOf(ctx.principal), input.cursor, input.limit),
+  handler: (input, ctx) =>
+    chatHistory(ctx.store, ctx.cursors, ctx.principal.ownerId, userKeyOf(ctx.principal), input.cursor, input.limit),
 });

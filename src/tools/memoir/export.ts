@@ -2,7 +2,15 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { bookMarkdown, bookPdfStream, EXPORT_FORMATS, memoirBook } from '../../memoir/export.js';
 import type { Store } from '../../store/port.js';
-import { defineTool, type FileAnswer, type OpenApiFragment, READ, type RestDocs, SESSION_ONLY, type ToolContext } from '../define.js';
+import {
+  defineTool,
+  type FileAnswer,
+  type OpenApiFragment,
+  READ,
+  type RestDocs,
+  SESSION_ONLY,
+  type ToolContext,
+} from '../define.js';
 import { ShareId } from './heirs.js';
 import { memoirPath } from './schemas.js';
 import { granted } from './shared.js';
@@ -38,12 +46,29 @@ function bookDocs(parameters: OpenApiFragment[], description: string): RestDocs 
     success: {
       description,
       headers: {
-        'Content-Disposition': { description: 'attachment; filename="memoir-<YYYY-MM-DD>.md" (or .pdf).', schema: { type: 'string', maxLength: 100 } },
-        'Cache-Control': { description: 'no-store: the book holds personal data.', schema: { type: 'string', enum: ['no-store'] } },
+        'Content-Disposition': {
+          description: 'attachment; filename="memoir-<YYYY-MM-DD>.md" (or .pdf).',
+          schema: { type: 'string', maxLength: 100 },
+        },
+        'Cache-Control': {
+          description: 'no-store: the book holds personal data.',
+          schema: { type: 'string', enum: ['no-store'] },
+        },
       },
       content: {
-        'text/markdown; charset=utf-8': { schema: { type: 'string', description: 'Markdown: entries by theme, answers by category, photos by media id.' } },
-        'application/pdf': { schema: { type: 'string', format: 'binary', description: 'PDF: the same, with the photos embedded (scaled down).' } },
+        'text/markdown; charset=utf-8': {
+          schema: {
+            type: 'string',
+            description: 'Markdown: entries by theme, answers by category, photos by media id.',
+          },
+        },
+        'application/pdf': {
+          schema: {
+            type: 'string',
+            format: 'binary',
+            description: 'PDF: the same, with the photos embedded (scaled down).',
+          },
+        },
       },
     },
   };
@@ -60,19 +85,29 @@ export const exportMemoirTool = defineTool({
   domain: 'memoir',
   ...SESSION_ONLY,
   annotations: READ,
-  input: z.strictObject({ format: z.enum(EXPORT_FORMATS).default('md').describe('"md" (Markdown) or "pdf".') }).describe('The format.'),
+  input: z
+    .strictObject({ format: z.enum(EXPORT_FORMATS).default('md').describe('"md" (Markdown) or "pdf".') })
+    .describe('The format.'),
   output: z
     .object({
       contentBase64: z.string().optional().describe('The Markdown file (format "md").'),
       stream: z
         .custom<Readable>((v) => v instanceof Readable, 'a readable stream')
         .optional()
-        .describe('The PDF (format "pdf"), produced as it is read: the route sends it as the body; it is never serialised.'),
+        .describe(
+          'The PDF (format "pdf"), produced as it is read: the route sends it as the body; it is never serialised.',
+        ),
       contentType: z.enum(['text/markdown; charset=utf-8', 'application/pdf']).describe('Its media type.'),
       fileName: z.string().describe('A file name for it.'),
     })
     .describe('The book.'),
-  rest: { method: 'GET', shape: 'data', ...memoirPath('/export'), file: bookFile, docs: bookDocs([], 'The book, as a file download.') },
+  rest: {
+    method: 'GET',
+    shape: 'data',
+    ...memoirPath('/export'),
+    file: bookFile,
+    docs: bookDocs([], 'The book, as a file download.'),
+  },
   handler: (input, ctx) => bookAnswer(ctx.store, ctx.principal.ownerId, input.format, ctx),
 });
 
@@ -81,9 +116,17 @@ async function bookAnswer(store: Store, ownerId: string, format: (typeof EXPORT_
   const book = await memoirBook(store, ownerId, ctx.config.dataDir, ctx.clock.now());
   const date = book.generatedAt.slice(0, 10);
   if (format === 'pdf') {
-    return { stream: await bookPdfStream(book), contentType: 'application/pdf' as const, fileName: `memoir-${date}.pdf` };
+    return {
+      stream: await bookPdfStream(book),
+      contentType: 'application/pdf' as const,
+      fileName: `memoir-${date}.pdf`,
+    };
   }
-  return { contentBase64: Buffer.from(bookMarkdown(book), 'utf8').toString('base64'), contentType: 'text/markdown; charset=utf-8' as const, fileName: `memoir-${date}.md` };
+  return {
+    contentBase64: Buffer.from(bookMarkdown(book), 'utf8').toString('base64'),
+    contentType: 'text/markdown; charset=utf-8' as const,
+    fileName: `memoir-${date}.md`,
+  };
 }
 
 /** The same book of a memoir whose share the signed-in user holds (heirs' access), while the share is open. */

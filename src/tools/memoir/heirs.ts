@@ -4,21 +4,45 @@
  */
 import { z } from 'zod';
 import { PlanSchema } from '../../contracts/plan.js';
-import { HEIR_DEFAULTS, HEIR_LIMITS, linkPlan, listPlans, ownerShares, reissueShareCode, reportDeadmanEvent, revokeShare, unlinkPlan, updatePlan } from '../../memoir/heirs.js';
+import {
+  HEIR_DEFAULTS,
+  HEIR_LIMITS,
+  linkPlan,
+  listPlans,
+  ownerShares,
+  reissueShareCode,
+  reportDeadmanEvent,
+  revokeShare,
+  unlinkPlan,
+  updatePlan,
+} from '../../memoir/heirs.js';
 import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { defineTool, DELETE, DESTRUCTIVE, READ, WRITE, WRITE_IDEMPOTENT } from '../define.js';
 import { memoirPath } from './schemas.js';
 
 const OWNER = { domain: 'memoir', scope: 'chat', principals: ['session', 'key'], bucket: 'default' } as const;
-const MEMOIR_SCOPE_NOTE = 'Needs scope `chat` for keys (the memoir is the agent\'s material; sessions have it).';
+const MEMOIR_SCOPE_NOTE = "Needs scope `chat` for keys (the memoir is the agent's material; sessions have it).";
 
-const PlanId = z.string().regex(/^mhp_[0-9A-HJKMNP-TV-Z]{26}$/).describe('Linked plan id (mhp_...).');
-const ShareId = z.string().regex(/^shr_[0-9A-HJKMNP-TV-Z]{26}$/).describe('Share id (shr_...).');
+const PlanId = z
+  .string()
+  .regex(/^mhp_[0-9A-HJKMNP-TV-Z]{26}$/)
+  .describe('Linked plan id (mhp_...).');
+const ShareId = z
+  .string()
+  .regex(/^shr_[0-9A-HJKMNP-TV-Z]{26}$/)
+  .describe('Share id (shr_...).');
 
 const HeirAccessSchema = z
   .object({
     enabled: z.boolean().describe('Whether the shares open when the switch fires (off unless set).'),
-    openAfterDays: z.number().int().min(0).max(365).describe('Days between the switch firing and the shares opening; a check-in (deadman.reset) within them cancels.'),
+    openAfterDays: z
+      .number()
+      .int()
+      .min(0)
+      .max(365)
+      .describe(
+        'Days between the switch firing and the shares opening; a check-in (deadman.reset) within them cancels.',
+      ),
     accessDays: z.number().int().min(1).max(3650).describe('Days the shares stay open once open.'),
     allowChat: z.boolean().describe('Whether heirs may talk with the agent, besides reading the memoir.'),
   })
@@ -31,12 +55,14 @@ const HeirAccessPatch = z
     accessDays: HeirAccessSchema.shape.accessDays.optional(),
     allowChat: HeirAccessSchema.shape.allowChat.optional(),
   })
-  .describe(`Heirs' access; defaults: enabled false, openAfterDays ${HEIR_DEFAULTS.openAfterDays}, accessDays ${HEIR_DEFAULTS.accessDays}, allowChat true.`);
+  .describe(
+    `Heirs' access; defaults: enabled false, openAfterDays ${HEIR_DEFAULTS.openAfterDays}, accessDays ${HEIR_DEFAULTS.accessDays}, allowChat true.`,
+  );
 
 const PlanViewSchema = z
   .object({
     id: PlanId,
-    label: z.string().describe('The owner\'s name for the plan.'),
+    label: z.string().describe("The owner's name for the plan."),
     blockchain: z.string().describe('Chain family of the plan.'),
     ownerAddress: z.string().describe("The estate owner's address."),
     contractAddress: z.string().nullable().describe('Address of the deployed contract, when given.'),
@@ -55,7 +81,9 @@ const PlanViewSchema = z
           .describe('An heir with a share.'),
       )
       .describe('The heirs given a share.'),
-    state: z.enum(['armed', 'triggered']).describe('"triggered" once a deadman.triggered event was reported (and not cancelled by a check-in).'),
+    state: z
+      .enum(['armed', 'triggered'])
+      .describe('"triggered" once a deadman.triggered event was reported (and not cancelled by a check-in).'),
     triggeredAt: z.string().nullable().describe('When the switch fired (ISO 8601), or null.'),
     lastEvent: z
       .object({
@@ -70,7 +98,9 @@ const PlanViewSchema = z
   })
   .describe('A plan linked to the memoir.');
 
-const ShareState = z.enum(['pending', 'waiting', 'open', 'expired', 'revoked']).describe('pending: the switch has not fired (or access is off); waiting: opens at opensAt; open; expired; revoked.');
+const ShareState = z
+  .enum(['pending', 'waiting', 'open', 'expired', 'revoked'])
+  .describe('pending: the switch has not fired (or access is off); waiting: opens at opensAt; open; expired; revoked.');
 
 const OwnerShareSchema = z
   .object({
@@ -95,7 +125,7 @@ export const linkMemoirPlanTool = defineTool({
   description:
     "Links an inheritance plan with a dead man's switch to the memoir and gives each heir (every beneficiary, or those named in `heirs`) a share with a claim code. " +
     'The codes are in this answer only: hand each to its heir (a share bound to a beneficiary email can only be claimed by a user with that email). ' +
-    'Heirs\' access is off unless `heirAccess.enabled`; when the plan\'s deadman.triggered event is reported, the shares open after `openAfterDays` for `accessDays`. ' +
+    "Heirs' access is off unless `heirAccess.enabled`; when the plan's deadman.triggered event is reported, the shares open after `openAfterDays` for `accessDays`. " +
     MEMOIR_SCOPE_NOTE,
   annotations: WRITE,
   example: {
@@ -104,7 +134,12 @@ export const linkMemoirPlanTool = defineTool({
       blockchain: 'evm',
       ownerAddress: '0x1111111111111111111111111111111111111111',
       beneficiaries: [
-        { name: 'Ana', address: '0x2222222222222222222222222222222222222222', percentage: 60, relationship: 'daughter' },
+        {
+          name: 'Ana',
+          address: '0x2222222222222222222222222222222222222222',
+          percentage: 60,
+          relationship: 'daughter',
+        },
         { name: 'Rui', address: '0x3333333333333333333333333333333333333333', percentage: 40, relationship: 'son' },
       ],
       deadMansSwitch: { enabled: true, intervalDays: 365 },
@@ -113,9 +148,20 @@ export const linkMemoirPlanTool = defineTool({
   },
   input: z
     .strictObject({
-      label: z.string().min(1).max(HEIR_LIMITS.label).optional().describe(`Your name for the plan, up to ${HEIR_LIMITS.label} characters.`),
+      label: z
+        .string()
+        .min(1)
+        .max(HEIR_LIMITS.label)
+        .optional()
+        .describe(`Your name for the plan, up to ${HEIR_LIMITS.label} characters.`),
       plan: PlanSchema,
-      contractAddress: z.string().trim().min(1).max(128).optional().describe('Address of the deployed contract, if deployed.'),
+      contractAddress: z
+        .string()
+        .trim()
+        .min(1)
+        .max(128)
+        .optional()
+        .describe('Address of the deployed contract, if deployed.'),
       heirAccess: HeirAccessPatch.optional(),
       heirs: z
         .array(z.string().trim().min(1).max(100).describe('A beneficiary address.'))
@@ -124,7 +170,7 @@ export const linkMemoirPlanTool = defineTool({
         .optional()
         .describe('Addresses of the beneficiaries to give a share (default: all of them).'),
     })
-    .describe('The plan and heirs\' access.'),
+    .describe("The plan and heirs' access."),
   output: z
     .object({
       plan: PlanViewSchema,
@@ -154,9 +200,12 @@ export const listMemoirPlansTool = defineTool({
   annotations: READ,
   example: { page: 1, limit: 20 },
   input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
-  output: z.object({ items: z.array(PlanViewSchema).describe('The plans on this page.'), pagination: OffsetPageMetaSchema }).describe('A page of linked plans.'),
+  output: z
+    .object({ items: z.array(PlanViewSchema).describe('The plans on this page.'), pagination: OffsetPageMetaSchema })
+    .describe('A page of linked plans.'),
   rest: { method: 'GET', shape: 'list', ...memoirPath('/heirs/plans') },
-  handler: async (input, ctx) => paginateOffset((await listPlans(ctx.store, ctx.principal.ownerId)).items, input.page, input.limit),
+  handler: async (input, ctx) =>
+    paginateOffset((await listPlans(ctx.store, ctx.principal.ownerId)).items, input.page, input.limit),
 });
 
 export const updateMemoirPlanTool = defineTool({
@@ -187,7 +236,10 @@ export const unlinkMemoirPlanTool = defineTool({
   example: { planId: 'mhp_01JD000000000000000000000A' },
   input: z.strictObject({ planId: PlanId }).describe('The plan.'),
   output: z
-    .object({ deleted: z.boolean().describe('Always true.'), sharesRevoked: z.number().int().describe('Shares withdrawn.') })
+    .object({
+      deleted: z.boolean().describe('Always true.'),
+      sharesRevoked: z.number().int().describe('Shares withdrawn.'),
+    })
     .describe('What was removed.'),
   rest: { method: 'DELETE', shape: 'data', ...memoirPath('/heirs/plans/:planId') },
   handler: (input, ctx) => unlinkPlan(ctx.store, ctx.principal.ownerId, input.planId, ctx.clock),
@@ -200,23 +252,40 @@ export const reportDeadmanEventTool = defineTool({
   title: "Report a linked plan's dead man's switch event",
   description:
     "Records a dead man's switch event of a linked plan, as the account's chain watcher or the owner sees it, and sends it to the account's webhooks. " +
-    '`deadman.triggered` fires the plan (reporting it again answers the first event, recorded: false) and schedules the heirs\' shares when access is on; ' +
-    "`deadman.reset` (a check-in) cancels a trigger while no share has opened (409 once one has); `deadman.warning` is recorded (409 after a trigger). Needs scope `contracts` for keys.",
+    "`deadman.triggered` fires the plan (reporting it again answers the first event, recorded: false) and schedules the heirs' shares when access is on; " +
+    '`deadman.reset` (a check-in) cancels a trigger while no share has opened (409 once one has); `deadman.warning` is recorded (409 after a trigger). Needs scope `contracts` for keys.',
   annotations: WRITE,
-  example: { planId: 'mhp_01JD000000000000000000000A', type: 'deadman.triggered', transactionHash: '0x' + 'ab'.repeat(32), network: 'sepolia' },
+  example: {
+    planId: 'mhp_01JD000000000000000000000A',
+    type: 'deadman.triggered',
+    transactionHash: '0x' + 'ab'.repeat(32),
+    network: 'sepolia',
+  },
   input: z
     .strictObject({
       planId: PlanId,
       type: z.enum(['deadman.warning', 'deadman.triggered', 'deadman.reset']).describe('The event.'),
-      transactionHash: z.string().trim().regex(/^[A-Za-z0-9_:+/=-]{1,128}$/).optional().describe('The transaction that fired or reset the switch, if on chain.'),
-      network: z.string().trim().regex(/^[a-z0-9-]{1,40}$/).optional().describe('The network it happened on.'),
+      transactionHash: z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9_:+/=-]{1,128}$/)
+        .optional()
+        .describe('The transaction that fired or reset the switch, if on chain.'),
+      network: z
+        .string()
+        .trim()
+        .regex(/^[a-z0-9-]{1,40}$/)
+        .optional()
+        .describe('The network it happened on.'),
       blockNumber: z.number().int().min(0).optional().describe('The block it happened in.'),
     })
     .describe('The event.'),
   output: z
     .object({
       eventId: z.string().describe('The event id (evt_...).'),
-      recorded: z.boolean().describe('false when the switch had fired already: the first deadman.triggered event is answered.'),
+      recorded: z
+        .boolean()
+        .describe('false when the switch had fired already: the first deadman.triggered event is answered.'),
       sharesScheduled: z.number().int().describe("Heirs' shares scheduled to open (deadman.triggered with access on)."),
       plan: PlanViewSchema,
     })
@@ -233,10 +302,16 @@ export const listMemoirSharesTool = defineTool({
   annotations: READ,
   example: { planId: 'mhp_01JD000000000000000000000A', page: 1, limit: 20 },
   input: z.strictObject({ planId: PlanId.optional(), ...offsetPageInput }).describe('Filter and paging.'),
-  output: z.object({ items: z.array(OwnerShareSchema).describe('The shares on this page.'), pagination: OffsetPageMetaSchema }).describe('A page of shares.'),
+  output: z
+    .object({ items: z.array(OwnerShareSchema).describe('The shares on this page.'), pagination: OffsetPageMetaSchema })
+    .describe('A page of shares.'),
   rest: { method: 'GET', shape: 'list', ...memoirPath('/heirs/shares') },
   handler: async (input, ctx) =>
-    paginateOffset((await ownerShares(ctx.store, ctx.principal.ownerId, ctx.clock.now(), input.planId)).items, input.page, input.limit),
+    paginateOffset(
+      (await ownerShares(ctx.store, ctx.principal.ownerId, ctx.clock.now(), input.planId)).items,
+      input.page,
+      input.limit,
+    ),
 });
 
 export const revokeMemoirShareTool = defineTool({
@@ -261,7 +336,10 @@ export const reissueMemoirShareCodeTool = defineTool({
   example: { shareId: 'shr_01JD000000000000000000000B' },
   input: z.strictObject({ shareId: ShareId }).describe('The share.'),
   output: z
-    .object({ share: OwnerShareSchema, code: z.string().describe('The new claim code (shc_...): shown once, never stored.') })
+    .object({
+      share: OwnerShareSchema,
+      code: z.string().describe('The new claim code (shc_...): shown once, never stored.'),
+    })
     .describe('The share and its new code.'),
   rest: { method: 'POST', shape: 'data', ...memoirPath('/heirs/shares/:shareId/code'), extraStatuses: [409] },
   handler: (input, ctx) => reissueShareCode(ctx.store, input.shareId, ctx.clock),

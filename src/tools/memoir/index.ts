@@ -1,9 +1,25 @@
 import type { AnyTool } from '../define.js';
-import { getMemoirAgentStatusTool, getMemoirAgentTool, getMemoirCharacterTool, getMemoirInsightsTool, getMemoirPromptTool } from './agent.js';
+import {
+  getMemoirAgentStatusTool,
+  getMemoirAgentTool,
+  getMemoirCharacterTool,
+  getMemoirInsightsTool,
+  getMemoirPromptTool,
+} from './agent.js';
 import { listMemoirChatTool, memoirChatTool } from './chat.js';
-import { answerQuestionnaireTool, createJournalEntryTool, getQuestionnaireTool, listJournalEntriesTool } from './journal.js';
+import {
+  answerQuestionnaireTool,
+  createJournalEntryTool,
+  getQuestionnaireTool,
+  listJournalEntriesTool,
+} from './journal.js';
 import { exportMemoirTool, exportSharedMemoirTool } from './export.js';
-import { deleteMemoirMediaTool, getMemoirMediaInferenceTool, listMemoirMediaTool, uploadMemoirMediaTool } from './media.js';
+import {
+  deleteMemoirMediaTool,
+  getMemoirMediaInferenceTool,
+  listMemoirMediaTool,
+  uploadMemoirMediaTool,
+} from './media.js';
 import { getMemoirSetupTool, setMemoirSetupTool } from './setup.js';
 import { generateAvatarTool, getVoiceStatusTool, synthesizeVoiceTool } from './voice.js';
 import {

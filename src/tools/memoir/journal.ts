@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { offsetPageInput, OffsetPageMetaSchema } from '../../core/pagination.js';
 import { chatModelFor, refineCharacter } from '../../memoir/agent.js';
-import { addJournalEntry, answerQuestionnaire, getQuestionnaire, listJournal, publicEntry, readProfile } from '../../memoir/memoir.js';
+import {
+  addJournalEntry,
+  answerQuestionnaire,
+  getQuestionnaire,
+  listJournal,
+  publicEntry,
+  readProfile,
+} from '../../memoir/memoir.js';
 import { MEMOIR_LIMITS, userKeyOf } from '../../memoir/records.js';
 import { defineTool, READ, type ToolContext, WRITE, WRITE_IDEMPOTENT } from '../define.js';
 import { CharacterSchema, JournalEntrySchema, memoirPath, ModeSchema } from './schemas.js';
@@ -14,13 +21,20 @@ async function refine(ctx: ToolContext, text: string): Promise<void> {
     await refineCharacter({ store: ctx.store, clock: ctx.clock, model }, ctx.principal.ownerId, text);
   } catch (err) {
     // The error's name only: a provider's message may echo the text.
-    ctx.log.warn({ requestId: ctx.requestId, err: (err as Error).name }, 'memoir: the language model could not refine the character');
+    ctx.log.warn(
+      { requestId: ctx.requestId, err: (err as Error).name },
+      'memoir: the language model could not refine the character',
+    );
   }
 }
 
 export const createJournalEntryTool = defineTool({
   name: 'create_journal_entry',
-  example: { content: 'My mother baked bread every Sunday in our kitchen in Lisbon.', mood: 'nostalgic', promptUsed: 'Describe the home you grew up in.' },
+  example: {
+    content: 'My mother baked bread every Sunday in our kitchen in Lisbon.',
+    mood: 'nostalgic',
+    promptUsed: 'Describe the home you grew up in.',
+  },
   title: 'Write a journal entry',
   description:
     "Adds an entry to the account's memoir journal and updates the character model (by deterministic extraction, and by the language model when one is configured).",
@@ -32,18 +46,44 @@ export const createJournalEntryTool = defineTool({
   annotations: WRITE,
   input: z
     .strictObject({
-      content: z.string().min(1).max(MEMOIR_LIMITS.journalContent).describe(`What to write down, 1 to ${MEMOIR_LIMITS.journalContent} characters.`),
-      mood: z.string().min(1).max(MEMOIR_LIMITS.mood).optional().describe('How the writer feels, one word such as happy, grateful, sad.'),
-      promptUsed: z.string().min(1).max(MEMOIR_LIMITS.promptUsed).optional().describe('The prompt this entry answers (e.g. from GET /prompt).'),
+      content: z
+        .string()
+        .min(1)
+        .max(MEMOIR_LIMITS.journalContent)
+        .describe(`What to write down, 1 to ${MEMOIR_LIMITS.journalContent} characters.`),
+      mood: z
+        .string()
+        .min(1)
+        .max(MEMOIR_LIMITS.mood)
+        .optional()
+        .describe('How the writer feels, one word such as happy, grateful, sad.'),
+      promptUsed: z
+        .string()
+        .min(1)
+        .max(MEMOIR_LIMITS.promptUsed)
+        .optional()
+        .describe('The prompt this entry answers (e.g. from GET /prompt).'),
     })
     .describe('The entry.'),
-  output: z.object({ entry: JournalEntrySchema, mode: ModeSchema, character: CharacterSchema }).describe('The entry and the updated character model.'),
+  output: z
+    .object({ entry: JournalEntrySchema, mode: ModeSchema, character: CharacterSchema })
+    .describe('The entry and the updated character model.'),
   rest: { method: 'POST', shape: 'data', status: 201, ...memoirPath('/journal') },
   handler: async (input, ctx) => {
-    const { entry } = await addJournalEntry(ctx.store, ctx.principal.ownerId, userKeyOf(ctx.principal), input, ctx.clock);
+    const { entry } = await addJournalEntry(
+      ctx.store,
+      ctx.principal.ownerId,
+      userKeyOf(ctx.principal),
+      input,
+      ctx.clock,
+    );
     await refine(ctx, entry.content);
     const profile = await readProfile(ctx.store, ctx.principal.ownerId);
-    return { entry: publicEntry(entry), mode: (ctx.config.llm ? 'model' : 'demo') as 'model' | 'demo', character: profile!.character };
+    return {
+      entry: publicEntry(entry),
+      mode: (ctx.config.llm ? 'model' : 'demo') as 'model' | 'demo',
+      character: profile!.character,
+    };
   },
 });
 
@@ -59,12 +99,18 @@ export const listJournalEntriesTool = defineTool({
   bucket: 'default',
   annotations: READ,
   input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
-  output: z.object({ items: z.array(JournalEntrySchema).describe('This page.'), pagination: OffsetPageMetaSchema }).describe('Entries.'),
+  output: z
+    .object({ items: z.array(JournalEntrySchema).describe('This page.'), pagination: OffsetPageMetaSchema })
+    .describe('Entries.'),
   rest: { method: 'GET', shape: 'list', ...memoirPath('/journal') },
   handler: (input, ctx) => listJournal(ctx.store, ctx.principal.ownerId, input.page, input.limit),
 });
 
-const CategoryParam = z.string().min(1).max(60).describe('Questionnaire category: childhood, family, work, values, faith, advice, legacy, places, love.');
+const CategoryParam = z
+  .string()
+  .min(1)
+  .max(60)
+  .describe('Questionnaire category: childhood, family, work, values, faith, advice, legacy, places, love.');
 
 const QuestionnaireOutput = z
   .object({
@@ -92,7 +138,8 @@ export const getQuestionnaireTool = defineTool({
   name: 'get_questionnaire',
   example: { category: 'childhood' },
   title: 'Get a questionnaire',
-  description: 'The questions of a category with the answers given so far (an unanswered questionnaire starts empty). Unknown category: 404.',
+  description:
+    'The questions of a category with the answers given so far (an unanswered questionnaire starts empty). Unknown category: 404.',
   domain: 'memoir',
   // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
   scope: 'chat',
@@ -107,7 +154,10 @@ export const getQuestionnaireTool = defineTool({
 
 export const answerQuestionnaireTool = defineTool({
   name: 'answer_questionnaire',
-  example: { category: 'childhood', answers: [{ questionId: 'childhood.home', answer: 'A small white house near the river, with a fig tree.' }] },
+  example: {
+    category: 'childhood',
+    answers: [{ questionId: 'childhood.home', answer: 'A small white house near the river, with a fig tree.' }],
+  },
   title: 'Answer questions',
   description:
     'Saves answers in a category (an answer given again replaces the earlier one) and updates the character model. Unknown category: 404; unknown question id: 400.',
@@ -125,7 +175,11 @@ export const answerQuestionnaireTool = defineTool({
           z
             .strictObject({
               questionId: z.string().min(1).max(100).describe('The question id, from GET /questionnaire/:category.'),
-              answer: z.string().min(1).max(MEMOIR_LIMITS.answer).describe(`The answer, 1 to ${MEMOIR_LIMITS.answer} characters.`),
+              answer: z
+                .string()
+                .min(1)
+                .max(MEMOIR_LIMITS.answer)
+                .describe(`The answer, 1 to ${MEMOIR_LIMITS.answer} characters.`),
             })
             .describe('One answer.'),
         )

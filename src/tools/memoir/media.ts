@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { quotaExceeded, releaseStorage, reserveStorage, shrinkReservation, storageUsage, StorageUsageSchema } from '../../accounts/quota.js';
+import {
+  quotaExceeded,
+  releaseStorage,
+  reserveStorage,
+  shrinkReservation,
+  storageUsage,
+  StorageUsageSchema,
+} from '../../accounts/quota.js';
 import type { Principal } from '../../accounts/principal.js';
 import { accountStore } from '../../accounts/tenancy.js';
 import { ApiError } from '../../core/errors.js';
@@ -32,7 +39,7 @@ import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../cor
 import { defineTool, DELETE, READ, type ReceivedForm, type Services, SESSION_ONLY, WRITE } from '../define.js';
 import { ChargeSchema, memoirPath } from './schemas.js';
 
-const KindSchema = z.enum(['photo', 'audio', 'video']).describe('The kind, decided by the file\'s content.');
+const KindSchema = z.enum(['photo', 'audio', 'video']).describe("The kind, decided by the file's content.");
 
 export const MediaSchema = z
   .object({
@@ -93,7 +100,9 @@ async function readUpload(form: ReceivedForm, services: Services, principal: Pri
       if (part.type === 'file') {
         if (part.fieldname !== 'file' || staged) {
           part.file.resume();
-          throw ApiError.validation('Exactly one file, in the field "file".', [{ field: part.fieldname, reason: 'unexpected file field' }]);
+          throw ApiError.validation('Exactly one file, in the field "file".', [
+            { field: part.fieldname, reason: 'unexpected file field' },
+          ]);
         }
         try {
           originalName = uploadFileName(part.filename);
@@ -101,7 +110,10 @@ async function readUpload(form: ReceivedForm, services: Services, principal: Pri
           part.file.resume();
           throw err;
         }
-        staged = await stageUpload(services.config.dataDir, part.file, limits, { stagingId, cap: { bytes: room, refuse: (size) => quotaExceeded(before, size) } });
+        staged = await stageUpload(services.config.dataDir, part.file, limits, {
+          stagingId,
+          cap: { bytes: room, refuse: (size) => quotaExceeded(before, size) },
+        });
       } else {
         fields.set(part.fieldname, part.value);
       }
@@ -110,13 +122,19 @@ async function readUpload(form: ReceivedForm, services: Services, principal: Pri
     // The room the file did not take is free for other uploads at once.
     if (staged.size < room) await shrinkReservation(store, principal.ownerId, stagingId, staged.size, quota);
     const unknown = [...fields.keys()].filter((f) => f !== 'durationMinutes');
-    if (unknown.length) throw ApiError.validation('Unknown form fields.', unknown.map((field) => ({ field, reason: 'unknown field' })));
+    if (unknown.length)
+      throw ApiError.validation(
+        'Unknown form fields.',
+        unknown.map((field) => ({ field, reason: 'unknown field' })),
+      );
     let durationMinutes: number | null = null;
     const declaredMinutes = fields.get('durationMinutes');
     if (declaredMinutes !== undefined) {
       durationMinutes = Number(declaredMinutes);
       if (!/^\d+(\.\d+)?$/.test(declaredMinutes.trim()) || durationMinutes > 24 * 60) {
-        throw ApiError.validation('Invalid durationMinutes.', [{ field: 'durationMinutes', reason: 'a number of minutes from 0 to 1440' }]);
+        throw ApiError.validation('Invalid durationMinutes.', [
+          { field: 'durationMinutes', reason: 'a number of minutes from 0 to 1440' },
+        ]);
       }
     }
     const input = { ...staged, originalName, durationMinutes };
@@ -153,21 +171,32 @@ export const uploadMemoirMediaTool = defineTool({
   title: 'Upload a photo, audio or video',
   description:
     'multipart/form-data with `file` (a photo, audio or video, recognised by its content: a lying name or Content-Type changes nothing; anything else is 415) ' +
-    'and optionally `durationMinutes`. Size limits per kind, and at most 100 megapixels for a photo (413 past them). The account\'s storage quota is ' +
-    'checked before anything is stored: 413 QUOTA_EXCEEDED with used, limit and needed bytes (the request\'s length counts). A broken form is 400, ' +
+    "and optionally `durationMinutes`. Size limits per kind, and at most 100 megapixels for a photo (413 past them). The account's storage quota is " +
+    "checked before anything is stored: 413 QUOTA_EXCEEDED with used, limit and needed bytes (the request's length counts). A broken form is 400, " +
     'another Content-Type 415. Needs the X-CSRF-Token header. Session (REST) only.',
   domain: 'memoir',
   ...SESSION_ONLY,
   annotations: WRITE,
   input: z
     .strictObject({
-      stagingId: z.string().regex(/^[0-9a-f]{32}$/).describe('The staged upload.'),
+      stagingId: z
+        .string()
+        .regex(/^[0-9a-f]{32}$/)
+        .describe('The staged upload.'),
       kind: KindSchema,
       mime: z.string().max(100).describe('Detected MIME type.'),
-      ext: z.string().regex(/^[a-z0-9]{1,10}$/).describe('Detected extension.'),
+      ext: z
+        .string()
+        .regex(/^[a-z0-9]{1,10}$/)
+        .describe('Detected extension.'),
       size: z.number().int().min(1).describe('Bytes.'),
       originalName: z.string().max(255).nullable().describe('Client file name.'),
-      durationMinutes: z.number().min(0).max(24 * 60).nullable().describe('Declared duration, minutes.'),
+      durationMinutes: z
+        .number()
+        .min(0)
+        .max(24 * 60)
+        .nullable()
+        .describe('Declared duration, minutes.'),
     })
     .describe('A staged upload.'),
   output: MediaSchema,
@@ -181,7 +210,13 @@ export const uploadMemoirMediaTool = defineTool({
       // The client's file name is kept as sent (preservePath), so that a name holding a path is refused, not cut short.
       limits: (config) => {
         const limits = config.memoirUploadLimits ?? DEFAULT_UPLOAD_LIMITS;
-        return { fileSize: Math.max(limits.photo, limits.audio, limits.video), files: 1, fields: 4, fieldSize: 1024, parts: 6 };
+        return {
+          fileSize: Math.max(limits.photo, limits.audio, limits.video),
+          files: 1,
+          fields: 4,
+          fieldSize: 1024,
+          parts: 6,
+        };
       },
       read: readUpload,
     },
@@ -193,8 +228,18 @@ export const uploadMemoirMediaTool = defineTool({
             schema: {
               type: 'object',
               properties: {
-                file: { type: 'string', format: 'binary', description: 'The photo, audio or video (one file). Its type is decided by its bytes, not by its name or Content-Type.' },
-                durationMinutes: { type: 'number', minimum: 0, maximum: 1440, description: 'The duration the client declares, minutes (optional).' },
+                file: {
+                  type: 'string',
+                  format: 'binary',
+                  description:
+                    'The photo, audio or video (one file). Its type is decided by its bytes, not by its name or Content-Type.',
+                },
+                durationMinutes: {
+                  type: 'number',
+                  minimum: 0,
+                  maximum: 1440,
+                  description: 'The duration the client declares, minutes (optional).',
+                },
               },
               required: ['file'],
               additionalProperties: false,
@@ -228,15 +273,29 @@ export const uploadMemoirMediaTool = defineTool({
   },
   handler: async (input, ctx) => {
     const staged = path.join(stagingDir(ctx.config.dataDir), input.stagingId);
-    const seconds = input.kind === 'photo' ? null : await measureSeconds({ kind: input.kind } as MediaRecord, staged, ctx.signal).catch(() => null);
+    const seconds =
+      input.kind === 'photo'
+        ? null
+        : await measureSeconds({ kind: input.kind } as MediaRecord, staged, ctx.signal).catch(() => null);
     // The speaker's pitch, for the matched voice style (the first 30 s are enough).
-    const pitch = input.kind === 'photo' ? null : await pcm16k(staged, 30, ctx.signal).then((s) => medianPitch(s), () => null);
-    const record = await commitUpload({ store: ctx.store, clock: ctx.clock, dataDir: ctx.config.dataDir, defaultQuota: ctx.config.storageQuotaBytes }, ctx.principal.ownerId, input, {
-      originalName: input.originalName,
-      durationMinutes: input.durationMinutes,
-      durationSeconds: seconds,
-      medianPitchHz: pitch,
-    });
+    const pitch =
+      input.kind === 'photo'
+        ? null
+        : await pcm16k(staged, 30, ctx.signal).then(
+            (s) => medianPitch(s),
+            () => null,
+          );
+    const record = await commitUpload(
+      { store: ctx.store, clock: ctx.clock, dataDir: ctx.config.dataDir, defaultQuota: ctx.config.storageQuotaBytes },
+      ctx.principal.ownerId,
+      input,
+      {
+        originalName: input.originalName,
+        durationMinutes: input.durationMinutes,
+        durationSeconds: seconds,
+        medianPitchHz: pitch,
+      },
+    );
     return publicMedia(record);
   },
 });
@@ -253,12 +312,19 @@ export const listMemoirMediaTool = defineTool({
   annotations: READ,
   input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
   output: z
-    .object({ items: z.array(MediaSchema).describe('The media on this page.'), pagination: OffsetPageMetaSchema, storage: StorageUsageSchema })
-    .describe('A page of media, with the account\'s storage usage.'),
+    .object({
+      items: z.array(MediaSchema).describe('The media on this page.'),
+      pagination: OffsetPageMetaSchema,
+      storage: StorageUsageSchema,
+    })
+    .describe("A page of media, with the account's storage usage."),
   rest: { method: 'GET', shape: 'list', ...memoirPath('/media'), metaFields: ['storage'] },
   handler: async (input, ctx) => ({
     ...paginateOffset(await listMedia(ctx.store, ctx.principal.ownerId), input.page, input.limit),
-    storage: await storageUsage(ctx.store, ctx.principal.ownerId, { defaultLimit: ctx.config.storageQuotaBytes, now: ctx.clock.now() }),
+    storage: await storageUsage(ctx.store, ctx.principal.ownerId, {
+      defaultLimit: ctx.config.storageQuotaBytes,
+      now: ctx.clock.now(),
+    }),
   }),
 });
 
@@ -266,12 +332,15 @@ export const deleteMemoirMediaTool = defineTool({
   name: 'delete_memoir_media',
   example: { id: 'med_01JD0000000000000000000000' },
   title: 'Delete a media item',
-  description: 'Deletes a media item: its file and its record. Unknown id: 404. Needs the X-CSRF-Token header. Session (REST) only.',
+  description:
+    'Deletes a media item: its file and its record. Unknown id: 404. Needs the X-CSRF-Token header. Session (REST) only.',
   domain: 'memoir',
   ...SESSION_ONLY,
   annotations: DELETE,
   input: z.strictObject({ id: MediaId }).describe('The item.'),
-  output: z.object({ id: z.string().describe('The deleted id.'), deleted: z.literal(true).describe('Always true.') }).describe('Deleted.'),
+  output: z
+    .object({ id: z.string().describe('The deleted id.'), deleted: z.literal(true).describe('Always true.') })
+    .describe('Deleted.'),
   rest: { method: 'DELETE', shape: 'data', ...memoirPath('/media/:id') },
   handler: (input, ctx) => deleteMedia({ store: ctx.store, dataDir: ctx.config.dataDir }, input.id),
 });
@@ -290,7 +359,10 @@ export const getMemoirMediaInferenceTool = defineTool({
   cancellable: true,
   annotations: READ,
   input: z
-    .strictObject({ id: MediaId, includeGps: z.boolean().default(false).describe('Include where a photo was taken (kept private unless asked).') })
+    .strictObject({
+      id: MediaId,
+      includeGps: z.boolean().default(false).describe('Include where a photo was taken (kept private unless asked).'),
+    })
     .describe('The item.'),
   output: z
     .object({
@@ -307,7 +379,9 @@ export const getMemoirMediaInferenceTool = defineTool({
             .object({ latitude: z.number().describe('Degrees.'), longitude: z.number().describe('Degrees.') })
             .nullable()
             .describe('Where a photo was taken: only with includeGps=true.'),
-          gpsAvailable: z.boolean().describe('Whether the photo carries a location (shown even when the location itself is withheld).'),
+          gpsAvailable: z
+            .boolean()
+            .describe('Whether the photo carries a location (shown even when the location itself is withheld).'),
           durationSeconds: z.number().nullable().describe('Length of audio or video, seconds.'),
           codec: z.string().nullable().describe('Codec (audio, video).'),
           sampleRate: z.number().nullable().describe('Audio sample rate, Hz.'),
@@ -317,7 +391,11 @@ export const getMemoirMediaInferenceTool = defineTool({
         })
         .describe('The inference.'),
       charge: ChargeSchema,
-      cached: z.boolean().describe('True when this is the result of an earlier paid call, kept with the media item (charged 0 credits this time).'),
+      cached: z
+        .boolean()
+        .describe(
+          'True when this is the result of an earlier paid call, kept with the media item (charged 0 credits this time).',
+        ),
     })
     .describe('Inference.'),
   rest: { method: 'GET', shape: 'data', ...memoirPath('/media/:id/inference'), extraStatuses: [402] },
@@ -325,19 +403,30 @@ export const getMemoirMediaInferenceTool = defineTool({
     const m = await getMedia(ctx.store, input.id);
     const key = inferenceKey(m, input.includeGps);
     const kept = cachedInference(m, key);
-    if (kept) return { media: publicMedia(m), inference: kept, charge: { action: 'media_inference' as const, units: 0, credits: 0 }, cached: true };
+    if (kept)
+      return {
+        media: publicMedia(m),
+        inference: kept,
+        charge: { action: 'media_inference' as const, units: 0, credits: 0 },
+        cached: true,
+      };
     const file = mediaFile(ctx.config.dataDir, m);
     // A photo declaring too many pixels (kept from before uploads were checked) is refused before anything is charged.
     if (m.kind === 'photo') await checkImagePixels(file, 'id');
     const seconds = m.durationSeconds ?? (await measureSeconds(m, file, ctx.signal));
     const minutes = m.kind === 'photo' ? 1 : Math.max(1, Math.ceil(seconds / 60));
     // Stored inside the paid work: if it cannot be stored, the call fails and is refunded like a failed inference.
-    const { result, charge } = await withCharge(ctx, 'media_inference', minutes, { type: 'media_item', id: m.id }, async () => {
-      const inference = await infer(m, file, { includeGps: input.includeGps, signal: ctx.signal });
-      await storeInference(ctx.store, m.id, key, inference);
-      return inference;
-    });
+    const { result, charge } = await withCharge(
+      ctx,
+      'media_inference',
+      minutes,
+      { type: 'media_item', id: m.id },
+      async () => {
+        const inference = await infer(m, file, { includeGps: input.includeGps, signal: ctx.signal });
+        await storeInference(ctx.store, m.id, key, inference);
+        return inference;
+      },
+    );
     return { media: publicMedia(m), inference: result, charge, cached: false };
   },
 });
-

@@ -5,7 +5,10 @@ import { MEMOIR_LIMITS } from '../../memoir/records.js';
 export const memoirPath = (path: string) => ({ path: `/svcloom${path}`, aliases: [`/api/svcloom${path}`] });
 
 export const Mention = z
-  .object({ name: z.string().describe('The name, place, trait or phrase.'), count: z.number().int().describe('How often it occurs.') })
+  .object({
+    name: z.string().describe('The name, place, trait or phrase.'),
+    count: z.number().int().describe('How often it occurs.'),
+  })
   .describe('Something mentioned, with its count.');
 
 export const CharacterSchema = z
@@ -15,7 +18,9 @@ export const CharacterSchema = z
     people: z.array(Mention).describe('People mentioned most (kin such as "my mother", and names).'),
     places: z.array(Mention).describe('Places mentioned most.'),
     recurringPhrases: z.array(Mention).describe('Phrases of 2 to 4 words found in at least two texts.'),
-    topics: z.array(z.string().describe('A topic.')).describe('Themes written about and questionnaire categories answered.'),
+    topics: z
+      .array(z.string().describe('A topic.'))
+      .describe('Themes written about and questionnaire categories answered.'),
     style: z
       .object({
         averageSentenceWords: z.number().describe('Mean words per sentence.'),
@@ -26,8 +31,12 @@ export const CharacterSchema = z
         descriptors: z.array(z.string().describe('A descriptor.')).describe('The style in words.'),
       })
       .describe('How the person writes.'),
-    modelTraits: z.array(z.string().describe('A trait.')).describe('Traits added by the language model (empty in demo mode).'),
-    modelValues: z.array(z.string().describe('A value.')).describe('Values added by the language model (empty in demo mode).'),
+    modelTraits: z
+      .array(z.string().describe('A trait.'))
+      .describe('Traits added by the language model (empty in demo mode).'),
+    modelValues: z
+      .array(z.string().describe('A value.'))
+      .describe('Values added by the language model (empty in demo mode).'),
     sources: z
       .object({
         journalEntries: z.number().int().describe('Journal entries read.'),
@@ -38,7 +47,11 @@ export const CharacterSchema = z
   })
   .describe('The character model.');
 
-export const ModeSchema = z.enum(['demo', 'model']).describe('"demo": no language model configured, answers come from retrieval alone; "model": a configured model answered.');
+export const ModeSchema = z
+  .enum(['demo', 'model'])
+  .describe(
+    '"demo": no language model configured, answers come from retrieval alone; "model": a configured model answered.',
+  );
 
 export const JournalEntrySchema = z
   .object({
@@ -53,8 +66,13 @@ export const JournalEntrySchema = z
 
 export const ChargeSchema = z
   .object({
-    action: z.enum(['chat_message', 'media_inference', 'voice', 'avatar']).describe('The paid action (see GET /api/svcloom/credits/packs for prices).'),
-    units: z.number().int().describe('Units charged: messages, started minutes of media, started seconds of audio or video.'),
+    action: z
+      .enum(['chat_message', 'media_inference', 'voice', 'avatar'])
+      .describe('The paid action (see GET /api/svcloom/credits/packs for prices).'),
+    units: z
+      .number()
+      .int()
+      .describe('Units charged: messages, started minutes of media, started seconds of audio or video.'),
     credits: z.number().int().describe('Credits taken from the wallet (0 when nothing was charged).'),
   })
   .describe('The charge for this call.');
@@ -64,10 +82,16 @@ export const ChatMessageSchema = z
     id: z.string().describe('Message id (msg_...).'),
     role: z.enum(['user', 'agent']).describe('Who wrote it.'),
     content: z.string().describe('The text.'),
-    citations: z.array(z.string().describe('A cited id.')).describe('Ids of the journal entries (jrn_...) or answers (qa:<questionId>) the answer used.'),
+    citations: z
+      .array(z.string().describe('A cited id.'))
+      .describe('Ids of the journal entries (jrn_...) or answers (qa:<questionId>) the answer used.'),
     mode: ModeSchema,
     createdAt: z.string().describe('When (ISO 8601).'),
   })
   .describe('A chat message.');
 
-export const AgentNameInput = z.string().min(1).max(MEMOIR_LIMITS.agentName).describe(`The agent's name, 1 to ${MEMOIR_LIMITS.agentName} characters.`);
+export const AgentNameInput = z
+  .string()
+  .min(1)
+  .max(MEMOIR_LIMITS.agentName)
+  .describe(`The agent's name, 1 to ${MEMOIR_LIMITS.agentName} characters.`);

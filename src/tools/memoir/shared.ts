@@ -11,7 +11,14 @@ import type { GrantedAccess } from '../../accounts/grants.js';
 import { chatHistory } from '../../memoir/agent.js';
 import { heirShareView } from '../../memoir/heirs.js';
 import { characterOf, getQuestionnaire, insights, listJournal } from '../../memoir/memoir.js';
-import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, MEMOIR_LIMITS, MEMOIR_MEDIA, userKeyOf, type AnswerRecord } from '../../memoir/records.js';
+import {
+  MEMOIR_ANSWERS,
+  MEMOIR_JOURNAL,
+  MEMOIR_LIMITS,
+  MEMOIR_MEDIA,
+  userKeyOf,
+  type AnswerRecord,
+} from '../../memoir/records.js';
 import { cursorPageInput, offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { defineTool, READ, type ToolContext, WRITE, WRITE_IDEMPOTENT } from '../define.js';
 import { getMemoirInsightsTool } from './agent.js';
@@ -21,7 +28,8 @@ import { getQuestionnaireTool, listJournalEntriesTool } from './journal.js';
 import { CharacterSchema, memoirPath } from './schemas.js';
 
 const HEIR = { domain: 'memoir', scope: 'chat', principals: ['session', 'key'], bucket: 'default' } as const;
-const NOTE = "Needs an open share claimed by your account (404 unknown share, 403 SHARE_NOT_AVAILABLE while it is not open); keys need scope `chat`.";
+const NOTE =
+  'Needs an open share claimed by your account (404 unknown share, 403 SHARE_NOT_AVAILABLE while it is not open); keys need scope `chat`.';
 const EXAMPLE_SHARE = 'shr_01JD000000000000000000000B';
 
 /** The share the wrapper opened (always set for tools declaring `grant`). */
@@ -50,7 +58,9 @@ export const claimMemoirShareTool = defineTool({
     "Claims the share of a memoir whose code its owner gave you, for your account. A share bound to an email can only be claimed by a signed-in user with that email. It can be read once the owner's dead man's switch has fired and the share opened. Keys need scope `chat`.",
   annotations: WRITE_IDEMPOTENT,
   example: { code: 'shc_' + 'A'.repeat(43) },
-  input: z.strictObject({ code: z.string().min(1).max(200).describe('The claim code (shc_...).') }).describe('The code.'),
+  input: z
+    .strictObject({ code: z.string().min(1).max(200).describe('The claim code (shc_...).') })
+    .describe('The code.'),
   output: HeldShareSchema,
   rest: { method: 'POST', shape: 'data', ...memoirPath('/shared/claim'), extraStatuses: [409] },
   handler: async (input, ctx) => {
@@ -68,11 +78,17 @@ export const listHeldMemoirSharesTool = defineTool({
   annotations: READ,
   example: { page: 1, limit: 20 },
   input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
-  output: z.object({ items: z.array(HeldShareSchema).describe('The shares on this page.'), pagination: OffsetPageMetaSchema }).describe('A page of shares held.'),
+  output: z
+    .object({ items: z.array(HeldShareSchema).describe('The shares on this page.'), pagination: OffsetPageMetaSchema })
+    .describe('A page of shares held.'),
   rest: { method: 'GET', shape: 'list', ...memoirPath('/shared') },
   handler: async (input, ctx) => {
     const now = ctx.clock.now();
-    return paginateOffset((await ctx.grants.held()).map((g) => heirShareView(g, now)), input.page, input.limit);
+    return paginateOffset(
+      (await ctx.grants.held()).map((g) => heirShareView(g, now)),
+      input.page,
+      input.limit,
+    );
   },
 });
 
@@ -137,7 +153,9 @@ export const getSharedMemoirQuestionnaireTool = defineTool({
   description: `The questions of a category with the answers the memoir's owner gave. Unknown category: 404. ${NOTE}`,
   annotations: READ,
   example: { shareId: EXAMPLE_SHARE, category: 'childhood' },
-  input: z.strictObject({ shareId: ShareId, category: getQuestionnaireTool.input.shape.category }).describe('The share and category.'),
+  input: z
+    .strictObject({ shareId: ShareId, category: getQuestionnaireTool.input.shape.category })
+    .describe('The share and category.'),
   output: getQuestionnaireTool.output,
   rest: { method: 'GET', shape: 'data', ...memoirPath('/shared/:shareId/questionnaire/:category') },
   handler: (input, ctx) => getQuestionnaire(granted(ctx).store, granted(ctx).grantorId, input.category),
@@ -173,12 +191,20 @@ export const sharedMemoirChatTool = defineTool({
   annotations: WRITE,
   example: { shareId: EXAMPLE_SHARE, message: 'What did you love about your childhood home?' },
   input: z
-    .strictObject({ shareId: ShareId, message: z.string().min(1).max(MEMOIR_LIMITS.chatMessage).describe(`The question, 1 to ${MEMOIR_LIMITS.chatMessage} characters.`) })
+    .strictObject({
+      shareId: ShareId,
+      message: z
+        .string()
+        .min(1)
+        .max(MEMOIR_LIMITS.chatMessage)
+        .describe(`The question, 1 to ${MEMOIR_LIMITS.chatMessage} characters.`),
+    })
     .describe('The share and message.'),
   output: memoirChatTool.output,
   rest: { method: 'POST', shape: 'data', ...memoirPath('/shared/:shareId/chat'), extraStatuses: [402] },
   // Read from the owner's memoir; the exchange is the heir's, kept and paid in the heir's own account.
-  handler: (input, ctx) => answerChat(ctx, granted(ctx).store, granted(ctx).grantorId, sharedChatKey(ctx, input.shareId), input.message),
+  handler: (input, ctx) =>
+    answerChat(ctx, granted(ctx).store, granted(ctx).grantorId, sharedChatKey(ctx, input.shareId), input.message),
 });
 
 export const listSharedMemoirChatTool = defineTool({
@@ -192,5 +218,13 @@ export const listSharedMemoirChatTool = defineTool({
   input: z.strictObject({ shareId: ShareId, ...cursorPageInput }).describe('The share and paging.'),
   output: listMemoirChatTool.output,
   rest: { method: 'GET', shape: 'list', ...memoirPath('/shared/:shareId/chat/history') },
-  handler: (input, ctx) => chatHistory(ctx.store, ctx.cursors, ctx.principal.ownerId, sharedChatKey(ctx, input.shareId), input.cursor, input.limit),
+  handler: (input, ctx) =>
+    chatHistory(
+      ctx.store,
+      ctx.cursors,
+      ctx.principal.ownerId,
+      sharedChatKey(ctx, input.shareId),
+      input.cursor,
+      input.limit,
+    ),
 });

@@ -4,7 +4,16 @@ import { fetchPhoto } from '../../memoir/fetch-photo.js';
 import { withCharge } from '../../memoir/charge.js';
 import { checkImagePixels, getMedia, mediaFile } from '../../memoir/media.js';
 import { MEMOIR_MEDIA, type MediaRecord } from '../../memoir/records.js';
-import { BASE_VOICE, baseVoicePitch, MAX_AVATAR_SECONDS, MAX_SYNTH_CHARS, pitchFactor, renderAvatar, speakable, synthesize } from '../../memoir/voice.js';
+import {
+  BASE_VOICE,
+  baseVoicePitch,
+  MAX_AVATAR_SECONDS,
+  MAX_SYNTH_CHARS,
+  pitchFactor,
+  renderAvatar,
+  speakable,
+  synthesize,
+} from '../../memoir/voice.js';
 import type { Store } from '../../store/port.js';
 import { defineTool, type FileAnswer, type OpenApiFragment, OUTBOUND, READ, SESSION_ONLY, WRITE } from '../define.js';
 import { readFile } from 'node:fs/promises';
@@ -13,7 +22,10 @@ import { ChargeSchema, memoirPath } from './schemas.js';
 /** The person's voice samples: audio and video with measured speech. */
 async function voiceProfile(store: Store, ownerId: string) {
   const media = (await store.findBy<MediaRecord>(MEMOIR_MEDIA, 'ownerId', ownerId)).filter((m) => m.kind !== 'photo');
-  const pitches = media.map((m) => m.medianPitchHz).filter((p): p is number => typeof p === 'number').sort((a, b) => a - b);
+  const pitches = media
+    .map((m) => m.medianPitchHz)
+    .filter((p): p is number => typeof p === 'number')
+    .sort((a, b) => a - b);
   const seconds = media.reduce((n, m) => n + (m.durationSeconds ?? 0), 0);
   const median = pitches.length ? pitches[Math.floor(pitches.length / 2)]! : null;
   return { samples: media.length, minutes: Math.round((seconds / 60) * 100) / 100, medianPitchHz: median };
@@ -21,7 +33,9 @@ async function voiceProfile(store: Store, ownerId: string) {
 
 const VoiceStyle = z
   .object({
-    style: z.enum(['matched', 'base']).describe('"matched": the base voice moved toward the person\'s measured pitch; "base": no usable samples yet.'),
+    style: z
+      .enum(['matched', 'base'])
+      .describe('"matched": the base voice moved toward the person\'s measured pitch; "base": no usable samples yet.'),
     baseVoice: z.string().describe('The festival voice used.'),
     pitchFactor: z.number().describe('Pitch applied relative to the base voice (1: unchanged; bounded 0.75 to 1.33).'),
   })
@@ -42,7 +56,7 @@ export const getVoiceStatusTool = defineTool({
     .object({
       samples: z.number().int().describe('Audio and video items.'),
       minutes: z.number().describe('Their total length, minutes.'),
-      medianPitchHz: z.number().nullable().describe('Median pitch of the person\'s speech, Hz (null without samples).'),
+      medianPitchHz: z.number().nullable().describe("Median pitch of the person's speech, Hz (null without samples)."),
       basePitchHz: z.number().nullable().describe('Median pitch of the base voice, Hz.'),
       voice: VoiceStyle,
     })
@@ -52,26 +66,58 @@ export const getVoiceStatusTool = defineTool({
     const profile = await voiceProfile(ctx.store, ctx.principal.ownerId);
     const base = profile.medianPitchHz ? await baseVoicePitch().catch(() => null) : null;
     const factor = pitchFactor(profile.medianPitchHz, base);
-    return { ...profile, basePitchHz: base, voice: { style: profile.medianPitchHz && base ? ('matched' as const) : ('base' as const), baseVoice: BASE_VOICE, pitchFactor: factor } };
+    return {
+      ...profile,
+      basePitchHz: base,
+      voice: {
+        style: profile.medianPitchHz && base ? ('matched' as const) : ('base' as const),
+        baseVoice: BASE_VOICE,
+        pitchFactor: factor,
+      },
+    };
   },
 });
 
 /** Headers the audio and video answers carry, as the OpenAPI document declares them. */
 const MEDIA_HEADERS: OpenApiFragment = {
-  'X-Memoir-Voice-Style': { description: '"matched" (base voice moved toward the person\'s measured pitch) or "base" (no usable samples).', schema: { type: 'string', enum: ['matched', 'base'] } },
-  'X-Memoir-Pitch-Factor': { description: 'Pitch applied relative to the base voice (1: unchanged).', schema: { type: 'number', minimum: 0.75, maximum: 1.33 } },
-  'X-Credits-Charged': { description: 'Credits charged for this answer.', schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 1_000_000 } },
-  'X-Media-Duration': { description: 'Length of the audio or video, seconds.', schema: { type: 'number', minimum: 0, maximum: 86_400 } },
+  'X-Memoir-Voice-Style': {
+    description: '"matched" (base voice moved toward the person\'s measured pitch) or "base" (no usable samples).',
+    schema: { type: 'string', enum: ['matched', 'base'] },
+  },
+  'X-Memoir-Pitch-Factor': {
+    description: 'Pitch applied relative to the base voice (1: unchanged).',
+    schema: { type: 'number', minimum: 0.75, maximum: 1.33 },
+  },
+  'X-Credits-Charged': {
+    description: 'Credits charged for this answer.',
+    schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 1_000_000 },
+  },
+  'X-Media-Duration': {
+    description: 'Length of the audio or video, seconds.',
+    schema: { type: 'number', minimum: 0, maximum: 86_400 },
+  },
 };
 
 /** The text to synthesise, as the OpenAPI document declares it. */
-const SPOKEN_TEXT: OpenApiFragment = { type: 'string', minLength: 1, maxLength: MAX_SYNTH_CHARS, description: `Text to speak, 1 to ${MAX_SYNTH_CHARS} characters.` };
+const SPOKEN_TEXT: OpenApiFragment = {
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_SYNTH_CHARS,
+  description: `Text to speak, 1 to ${MAX_SYNTH_CHARS} characters.`,
+};
 
 const binary = (description: string): OpenApiFragment => ({ type: 'string', format: 'binary', description });
 
 /** The audio or video bytes of a speech or avatar output, with the voice and charge in headers. */
 function mediaAnswer(output: Record<string, unknown>): FileAnswer {
-  const out = output as { audioBase64?: string; videoBase64?: string; contentType?: string; durationSeconds: number; voice: { style: string; pitchFactor: number }; charge: { credits: number } };
+  const out = output as {
+    audioBase64?: string;
+    videoBase64?: string;
+    contentType?: string;
+    durationSeconds: number;
+    voice: { style: string; pitchFactor: number };
+    charge: { credits: number };
+  };
   return {
     contentType: out.contentType ?? 'video/mp4',
     headers: {
@@ -90,7 +136,11 @@ function audioFormat(accept: string | string[] | undefined): 'wav' | 'opus' {
   return text && /audio\/(ogg|opus)/i.test(text) && !/audio\/(wav|wave|x-wav)/i.test(text) ? 'opus' : 'wav';
 }
 
-const SpeechText = z.string().min(1).max(MAX_SYNTH_CHARS).describe(`Text to speak, 1 to ${MAX_SYNTH_CHARS} characters.`);
+const SpeechText = z
+  .string()
+  .min(1)
+  .max(MAX_SYNTH_CHARS)
+  .describe(`Text to speak, 1 to ${MAX_SYNTH_CHARS} characters.`);
 
 /** Answers with the audio bytes (WAV, or Ogg Opus when Accept asks for it). */
 export const synthesizeVoiceTool = defineTool({
@@ -98,13 +148,20 @@ export const synthesizeVoiceTool = defineTool({
   example: { text: 'I planted the apple tree the year your mother was born.' },
   title: 'Speak text in the matched voice style',
   description:
-    'Synthesises speech (festival, ' + BASE_VOICE + ') in the matched voice style and answers with the audio: WAV, or Ogg Opus when Accept asks for audio/ogg or audio/opus. ' +
+    'Synthesises speech (festival, ' +
+    BASE_VOICE +
+    ') in the matched voice style and answers with the audio: WAV, or Ogg Opus when Accept asks for audio/ogg or audio/opus. ' +
     'Credits per started second of audio. Needs the X-CSRF-Token header. Session (REST) only.',
   domain: 'memoir',
   ...SESSION_ONLY,
   cancellable: true,
   annotations: WRITE,
-  input: z.strictObject({ text: SpeechText, format: z.enum(['wav', 'opus']).default('wav').describe('Audio format (from the Accept header).') }).describe('The text.'),
+  input: z
+    .strictObject({
+      text: SpeechText,
+      format: z.enum(['wav', 'opus']).default('wav').describe('Audio format (from the Accept header).'),
+    })
+    .describe('The text.'),
   output: z
     .object({
       audioBase64: z.string().describe('The audio.'),
@@ -126,12 +183,19 @@ export const synthesizeVoiceTool = defineTool({
         required: true,
         content: {
           'application/json': {
-            schema: { type: 'object', properties: { text: SPOKEN_TEXT }, required: ['text'], additionalProperties: false, description: 'The text.' },
+            schema: {
+              type: 'object',
+              properties: { text: SPOKEN_TEXT },
+              required: ['text'],
+              additionalProperties: false,
+              description: 'The text.',
+            },
           },
         },
       },
       success: {
-        description: 'The speech, in the matched voice style: WAV by default, Ogg Opus when Accept asks for audio/ogg (or audio/opus).',
+        description:
+          'The speech, in the matched voice style: WAV by default, Ogg Opus when Accept asks for audio/ogg (or audio/opus).',
         headers: MEDIA_HEADERS,
         content: { 'audio/wav': { schema: binary('WAV (PCM).') }, 'audio/ogg': { schema: binary('Ogg Opus.') } },
       },
@@ -145,12 +209,22 @@ export const synthesizeVoiceTool = defineTool({
     const factor = pitchFactor(profile.medianPitchHz, base);
     // Synthesised first (about 1 s per 50 s of audio) so the charge is the real length; delivered only once paid.
     const speech = await synthesize(text, { factor, format: input.format, signal: ctx.signal });
-    const { charge } = await withCharge(ctx, 'voice', speech.durationSeconds, { type: 'voice', id: ctx.requestId }, async () => undefined);
+    const { charge } = await withCharge(
+      ctx,
+      'voice',
+      speech.durationSeconds,
+      { type: 'voice', id: ctx.requestId },
+      async () => undefined,
+    );
     return {
       audioBase64: speech.audio.toString('base64'),
       contentType: speech.contentType,
       durationSeconds: Math.round(speech.durationSeconds * 1000) / 1000,
-      voice: { style: factor !== 1 ? ('matched' as const) : ('base' as const), baseVoice: BASE_VOICE, pitchFactor: factor },
+      voice: {
+        style: factor !== 1 ? ('matched' as const) : ('base' as const),
+        baseVoice: BASE_VOICE,
+        pitchFactor: factor,
+      },
       charge,
     };
   },
@@ -159,7 +233,12 @@ export const synthesizeVoiceTool = defineTool({
 /** Answers with the video/mp4 bytes. */
 export const generateAvatarTool = defineTool({
   name: 'generate_memoir_avatar',
-  example: { photoUrl: 'med_01JD0000000000000000000000', text: 'Hello, my dears.', style: 'stylized', durationSeconds: 5 },
+  example: {
+    photoUrl: 'med_01JD0000000000000000000000',
+    text: 'Hello, my dears.',
+    style: 'stylized',
+    durationSeconds: 5,
+  },
   title: 'Avatar video',
   description:
     'Renders an MP4 (H.264 + AAC) of a photo speaking `text` in the matched voice style, with motion driven by the speech, exactly durationSeconds long (at most ' +
@@ -171,10 +250,21 @@ export const generateAvatarTool = defineTool({
   annotations: OUTBOUND,
   input: z
     .strictObject({
-      photoUrl: z.string().min(1).max(2048).describe('An uploaded photo\'s media id (med_...) or an HTTPS URL of an image.'),
+      photoUrl: z
+        .string()
+        .min(1)
+        .max(2048)
+        .describe("An uploaded photo's media id (med_...) or an HTTPS URL of an image."),
       text: SpeechText,
-      style: z.enum(['stylized', 'natural']).default('stylized').describe('"stylized" (richer colours, vignette) or "natural".'),
-      durationSeconds: z.number().min(1).max(MAX_AVATAR_SECONDS).describe(`Video length, 1 to ${MAX_AVATAR_SECONDS} seconds.`),
+      style: z
+        .enum(['stylized', 'natural'])
+        .default('stylized')
+        .describe('"stylized" (richer colours, vignette) or "natural".'),
+      durationSeconds: z
+        .number()
+        .min(1)
+        .max(MAX_AVATAR_SECONDS)
+        .describe(`Video length, 1 to ${MAX_AVATAR_SECONDS} seconds.`),
     })
     .describe('The avatar.'),
   output: z
@@ -199,10 +289,25 @@ export const generateAvatarTool = defineTool({
             schema: {
               type: 'object',
               properties: {
-                photoUrl: { type: 'string', minLength: 1, maxLength: 2048, description: "An uploaded photo's media id (med_...) or an HTTPS URL of an image." },
+                photoUrl: {
+                  type: 'string',
+                  minLength: 1,
+                  maxLength: 2048,
+                  description: "An uploaded photo's media id (med_...) or an HTTPS URL of an image.",
+                },
                 text: SPOKEN_TEXT,
-                style: { type: 'string', enum: ['stylized', 'natural'], default: 'stylized', description: '"stylized" (richer colours, vignette) or "natural".' },
-                durationSeconds: { type: 'number', minimum: 1, maximum: MAX_AVATAR_SECONDS, description: `Video length, 1 to ${MAX_AVATAR_SECONDS} seconds.` },
+                style: {
+                  type: 'string',
+                  enum: ['stylized', 'natural'],
+                  default: 'stylized',
+                  description: '"stylized" (richer colours, vignette) or "natural".',
+                },
+                durationSeconds: {
+                  type: 'number',
+                  minimum: 1,
+                  maximum: MAX_AVATAR_SECONDS,
+                  description: `Video length, 1 to ${MAX_AVATAR_SECONDS} seconds.`,
+                },
               },
               required: ['photoUrl', 'text', 'durationSeconds'],
               additionalProperties: false,
@@ -211,7 +316,11 @@ export const generateAvatarTool = defineTool({
           },
         },
       },
-      success: { description: 'The MP4 (H.264 + AAC).', headers: MEDIA_HEADERS, content: { 'video/mp4': { schema: binary('The video.') } } },
+      success: {
+        description: 'The MP4 (H.264 + AAC).',
+        headers: MEDIA_HEADERS,
+        content: { 'video/mp4': { schema: binary('The video.') } },
+      },
     },
   },
   handler: async (input, ctx) => {
@@ -220,7 +329,10 @@ export const generateAvatarTool = defineTool({
     let photo: Buffer;
     if (/^med_/.test(input.photoUrl)) {
       const m = await getMedia(ctx.store, input.photoUrl);
-      if (m.kind !== 'photo') throw ApiError.validation('Not a photo', [{ field: 'photoUrl', reason: `media item ${m.id} is ${m.kind}, not a photo` }]);
+      if (m.kind !== 'photo')
+        throw ApiError.validation('Not a photo', [
+          { field: 'photoUrl', reason: `media item ${m.id} is ${m.kind}, not a photo` },
+        ]);
       photo = await readFile(mediaFile(ctx.config.dataDir, m));
     } else {
       photo = await fetchPhoto(input.photoUrl, { allow: ctx.config.webhookAllow, signal: ctx.signal });
@@ -231,14 +343,28 @@ export const generateAvatarTool = defineTool({
     const base = profile.medianPitchHz ? await baseVoicePitch() : null;
     const factor = pitchFactor(profile.medianPitchHz, base);
     const seconds = Math.ceil(input.durationSeconds);
-    const { result, charge } = await withCharge(ctx, 'avatar', seconds, { type: 'avatar', id: ctx.requestId }, async () => {
-      const speech = await synthesize(text, { factor, format: 'wav', signal: ctx.signal });
-      return renderAvatar(photo, speech.audio, { seconds: input.durationSeconds, style: input.style, signal: ctx.signal });
-    });
+    const { result, charge } = await withCharge(
+      ctx,
+      'avatar',
+      seconds,
+      { type: 'avatar', id: ctx.requestId },
+      async () => {
+        const speech = await synthesize(text, { factor, format: 'wav', signal: ctx.signal });
+        return renderAvatar(photo, speech.audio, {
+          seconds: input.durationSeconds,
+          style: input.style,
+          signal: ctx.signal,
+        });
+      },
+    );
     return {
       videoBase64: result.toString('base64'),
       durationSeconds: input.durationSeconds,
-      voice: { style: factor !== 1 ? ('matched' as const) : ('base' as const), baseVoice: BASE_VOICE, pitchFactor: factor },
+      voice: {
+        style: factor !== 1 ? ('matched' as const) : ('base' as const),
+        baseVoice: BASE_VOICE,
+        pitchFactor: factor,
+      },
       charge,
     };
   },

@@ -6,5 +6,12 @@ import type { ToolContext } from '../define.js';
 export const WEBHOOK_TIERS: readonly Tier[] = ['partner', 'internal'];
 
 export function webhookDeps(ctx: ToolContext): WebhookDeps {
-  return { store: ctx.store, clock: ctx.clock, keyring: ctx.keyring, cursors: ctx.cursors, log: ctx.log, allow: ctx.config.webhookAllow };
+  return {
+    store: ctx.store,
+    clock: ctx.clock,
+    keyring: ctx.keyring,
+    cursors: ctx.cursors,
+    log: ctx.log,
+    allow: ctx.config.webhookAllow,
+  };
 }

@@ -4,7 +4,11 @@ import { WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const createWebhookTool = defineTool({
   name: 'create_webhook',
-  example: { url: 'https://hooks.example.com/svc', name: 'contract events', events: ['contract.generated', 'api_key.created'] },
+  example: {
+    url: 'https://hooks.example.com/svc',
+    name: 'contract events',
+    events: ['contract.generated', 'api_key.created'],
+  },
   title: 'Subscribe to events with a webhook',
   description:
     'Creates a webhook subscription: signed HTTPS POSTs for the chosen events (or `*` for all), retried 5 times (0, 1, 2, 4, 8 s) and ' +
@@ -19,6 +23,13 @@ export const createWebhookTool = defineTool({
   output: CreateWebhookOutput,
   // `accounts: "*"` (every account's events) is for operators only: checked by the shared wrapper (403).
   operatorInput: (input) => input.accounts === '*',
-  rest: { method: 'POST', path: '/webhooks/subscriptions', shape: 'data', status: 201, dataField: 'webhook', metaFields: ['secret', 'warning'] },
+  rest: {
+    method: 'POST',
+    path: '/webhooks/subscriptions',
+    shape: 'data',
+    status: 201,
+    dataField: 'webhook',
+    metaFields: ['secret', 'warning'],
+  },
   handler: (input, ctx) => createWebhook(webhookDeps(ctx), ctx.principal.ownerId, input),
 });

@@ -8,7 +8,8 @@ export const listWebhooksTool = defineTool({
   name: 'list_webhooks',
   example: { page: 1, limit: 20 },
   title: 'List webhook subscriptions',
-  description: "Lists the account's webhook subscriptions with their status and delivery counters (never their secrets), oldest first, paged.",
+  description:
+    "Lists the account's webhook subscriptions with their status and delivery counters (never their secrets), oldest first, paged.",
   domain: 'webhooks',
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
@@ -17,5 +18,6 @@ export const listWebhooksTool = defineTool({
   input: z.strictObject({ ...offsetPageInput }).describe('Paging.'),
   output: ListWebhooksOutput.extend({ pagination: OffsetPageMetaSchema }).describe('A page of subscriptions.'),
   rest: { method: 'GET', path: '/webhooks/subscriptions', shape: 'list' },
-  handler: async (input, ctx) => paginateOffset(await listWebhooks(webhookDeps(ctx), ctx.principal.ownerId), input.page, input.limit),
+  handler: async (input, ctx) =>
+    paginateOffset(await listWebhooks(webhookDeps(ctx), ctx.principal.ownerId), input.page, input.limit),
 });

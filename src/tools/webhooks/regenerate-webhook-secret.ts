@@ -16,7 +16,13 @@ export const regenerateWebhookSecretTool = defineTool({
   annotations: DESTRUCTIVE,
   input: RegenerateSecretInput.strict(),
   output: RegenerateSecretOutput,
-  rest: { method: 'POST', path: '/webhooks/subscriptions/:id/regenerate-secret', shape: 'data', dataField: 'webhook', metaFields: ['secret', 'warning'] },
+  rest: {
+    method: 'POST',
+    path: '/webhooks/subscriptions/:id/regenerate-secret',
+    shape: 'data',
+    dataField: 'webhook',
+    metaFields: ['secret', 'warning'],
+  },
   handler: ({ id, graceSeconds }, ctx) =>
     regenerateSecret(webhookDeps(ctx), ctx.principal.ownerId, id, graceSeconds !== undefined ? { graceSeconds } : {}),
 });

@@ -6,7 +6,8 @@ export const updateWebhookTool = defineTool({
   name: 'update_webhook',
   example: { id: 'wh_01M89NZVSK4RA0343PNJQFCVBG', events: ['*'], status: 'paused' },
   title: 'Update a webhook subscription',
-  description: 'Changes the events, URL, name or status of a subscription. `status: active` resumes a paused one and re-enables a disabled one.',
+  description:
+    'Changes the events, URL, name or status of a subscription. `status: active` resumes a paused one and re-enables a disabled one.',
   domain: 'webhooks',
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,

@@ -29,13 +29,18 @@ const base = {
 };
 
 async function post(url: string, payload: object) {
-  const res = await server.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${server.adminKey}` }, payload });
+  const res = await server.app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${server.adminKey}` },
+    payload,
+  });
   return { status: res.statusCode, body: res.json() };
 }
 const generate = (payload: object) => post('/api/v1/contracts/generate', payload);
 
-describe("generate_contract: a way to release the estate and plan assets (issue #15)", () => {
-  it("without deadMansSwitch the default switch of 365 days is built, and the answer says so", async () => {
+describe('generate_contract: a way to release the estate and plan assets (issue #15)', () => {
+  it('without deadMansSwitch the default switch of 365 days is built, and the answer says so', async () => {
     const res = await generate(base);
     expect(res.status, JSON.stringify(res.body).slice(0, 400)).toBe(200);
     expect(res.body.contractInfo.features).toContain('deadMansSwitch');
@@ -51,10 +56,17 @@ describe("generate_contract: a way to release the estate and plan assets (issue 
     const res = await generate(off);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
-    expect(res.body.error.details).toEqual([{ field: 'deadMansSwitch.enabled', reason: expect.stringMatching(/locked forever/) }]);
-    const guarded = await generate({ ...off, guardians: { addresses: ['0x5555555555555555555555555555555555555555'], threshold: 1 } });
+    expect(res.body.error.details).toEqual([
+      { field: 'deadMansSwitch.enabled', reason: expect.stringMatching(/locked forever/) },
+    ]);
+    const guarded = await generate({
+      ...off,
+      guardians: { addresses: ['0x5555555555555555555555555555555555555555'], threshold: 1 },
+    });
     expect(guarded.status, JSON.stringify(guarded.body).slice(0, 400)).toBe(200);
-    expect(guarded.body.contractInfo.features).toEqual(expect.arrayContaining(['ownerRelease', 'guardianEarlyRelease']));
+    expect(guarded.body.contractInfo.features).toEqual(
+      expect.arrayContaining(['ownerRelease', 'guardianEarlyRelease']),
+    );
   }, 120_000);
 
   it('tokenId "7" and "007" are one NFT; one address as erc20 and erc721 is refused: 400 naming the fields, never 500', async () => {
@@ -67,11 +79,21 @@ describe("generate_contract: a way to release the estate and plan assets (issue 
     });
     expect(dup.status).toBe(400);
     expect(dup.body.error.code).toBe('VALIDATION_ERROR');
-    expect(dup.body.error.details).toEqual([{ field: 'assets.1.tokenId', reason: expect.stringMatching(/same NFT as assets\.0/) }]);
-    const twoKinds = await generate({ ...base, assets: [{ type: 'erc20', address: NFT }, { type: 'erc721', address: NFT, tokenId: '1', beneficiary: A }] });
+    expect(dup.body.error.details).toEqual([
+      { field: 'assets.1.tokenId', reason: expect.stringMatching(/same NFT as assets\.0/) },
+    ]);
+    const twoKinds = await generate({
+      ...base,
+      assets: [
+        { type: 'erc20', address: NFT },
+        { type: 'erc721', address: NFT, tokenId: '1', beneficiary: A },
+      ],
+    });
     expect(twoKinds.status).toBe(400);
     expect(twoKinds.body.error.code).toBe('VALIDATION_ERROR');
-    expect(twoKinds.body.error.details).toEqual([{ field: 'assets.1.address', reason: expect.stringMatching(/listed as erc20 in assets\.0/) }]);
+    expect(twoKinds.body.error.details).toEqual([
+      { field: 'assets.1.address', reason: expect.stringMatching(/listed as erc20 in assets\.0/) },
+    ]);
   });
 });
 
@@ -83,6 +105,9 @@ describe('estimate_gas: tiny gas prices (issue #15)', () => {
     const bad = await post('/api/v1/contracts/estimate-gas', { blockchain: 'evm', gasPriceGwei: 1e-10 });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
-    expect(bad.body.error.details[0]).toMatchObject({ field: 'gasPriceGwei', reason: expect.stringMatching(/one wei/) });
+    expect(bad.body.error.details[0]).toMatchObject({
+      field: 'gasPriceGwei',
+      reason: expect.stringMatching(/one wei/),
+    });
   }, 120_000);
 });

@@ -7,8 +7,22 @@ import type { EvmShape } from '../../../src/contracts/evm/shape.js';
 import { EvmSandbox } from '../../../src/contracts/evm/vm.js';
 import { address, compileFixtures, testSolcPool, type Fixtures } from './fixtures.js';
 
-const FULL: EvmShape = { template: 'custom', deadMansSwitch: true, gracePeriod: true, guardians: true, erc20: true, erc721: true };
-const NO_SWITCH_GUARDIANS: EvmShape = { template: 'custom', deadMansSwitch: false, gracePeriod: false, guardians: true, erc20: false, erc721: false };
+const FULL: EvmShape = {
+  template: 'custom',
+  deadMansSwitch: true,
+  gracePeriod: true,
+  guardians: true,
+  erc20: true,
+  erc721: true,
+};
+const NO_SWITCH_GUARDIANS: EvmShape = {
+  template: 'custom',
+  deadMansSwitch: false,
+  gracePeriod: false,
+  guardians: true,
+  erc20: false,
+  erc721: false,
+};
 const ETH = 10n ** 18n;
 const DAY = 86_400n;
 
@@ -67,12 +81,18 @@ describe.concurrent('generated contract behaviour beyond the matrix', () => {
       [{ shares: [4000, 5999] }, 'InvalidShares'],
       [{ shares: [0, 10_000] }, 'InvalidShares'],
       [{ beneficiaries: [bens[0]!, bens[0]!] }, 'DuplicateAddress'],
-      [{ beneficiaries: Array.from({ length: 51 }, (_, i) => address(0xbe, i + 1)), shares: Array.from({ length: 51 }, (_, i) => (i === 0 ? 10_000 - 50 * 196 : 196)) }, 'InvalidCount'],
+      [
+        {
+          beneficiaries: Array.from({ length: 51 }, (_, i) => address(0xbe, i + 1)),
+          shares: Array.from({ length: 51 }, (_, i) => (i === 0 ? 10_000 - 50 * 196 : 196)),
+        },
+        'InvalidCount',
+      ],
       [{ shares: [10_000] }, 'LengthMismatch'],
       [{ intervalDays: 0 }, 'InvalidInterval'],
       [{ intervalDays: 3651 }, 'InvalidInterval'],
       [{ threshold: 3 }, 'InvalidThreshold'],
-      [{ guardians: [owner] , threshold: 1 }, 'DuplicateAddress'],
+      [{ guardians: [owner], threshold: 1 }, 'DuplicateAddress'],
       [{ owner: '0x0000000000000000000000000000000000000000' }, 'ZeroAddress'],
     ];
     for (const [over, error] of cases) {
@@ -97,7 +117,9 @@ describe.concurrent('generated contract behaviour beyond the matrix', () => {
     expect(r.logs).toBeGreaterThanOrEqual(2);
     expect((await vm.balanceOf(owner)) - before).toBe(2n * ETH);
     expect(await vm.read<bigint>(address(0x70, 1), fx.erc20.abi, 'balanceOf', [owner])).toBe(500n);
-    expect((await vm.read<Hex>(address(0x72, 1), fx.erc721.abi, 'ownerOf', [1n])).toLowerCase()).toBe(owner.toLowerCase());
+    expect((await vm.read<Hex>(address(0x72, 1), fx.erc721.abi, 'ownerOf', [1n])).toLowerCase()).toBe(
+      owner.toLowerCase(),
+    );
     expect(await vm.read<boolean>(c, abi, 'cancelled')).toBe(true);
     expect((await vm.send(stranger, c, '0x', 1n, abi)).revert).toBe('ContractCancelled');
     expect((await vm.tx(owner, c, abi, 'checkIn')).revert).toBe('ContractCancelled');

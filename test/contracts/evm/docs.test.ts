@@ -9,13 +9,25 @@ const QUESTIONS: Array<[string, string]> = [
   ['I sent an NFT to the contract by mistake, how do I get it back', 'Tokens sent by mistake are refused or rescued'],
   ['rescue an ERC-20 token that is not listed', 'Tokens sent by mistake are refused or rescued'],
   ['cancel fails because a token is paused', 'Cancel returns each asset on its own, and failures can be retried'],
-  ['retry returning a blocklisted token after cancel', 'Cancel returns each asset on its own, and failures can be retried'],
-  ['does a deposit or an update reset the dead man switch timer', 'Proof of life: every owner action resets the switch timer'],
-  ['beneficiary is a multisig contract that cannot receive ETH', 'claimTo: beneficiaries that cannot receive ETH, NFTs or a token'],
+  [
+    'retry returning a blocklisted token after cancel',
+    'Cancel returns each asset on its own, and failures can be retried',
+  ],
+  [
+    'does a deposit or an update reset the dead man switch timer',
+    'Proof of life: every owner action resets the switch timer',
+  ],
+  [
+    'beneficiary is a multisig contract that cannot receive ETH',
+    'claimTo: beneficiaries that cannot receive ETH, NFTs or a token',
+  ],
   ['rebasing token balance fell, claims revert', 'Fee-on-transfer and rebasing tokens: claims pay from what is held'],
   ["what happens if I omit the dead man's switch", "The default dead man's switch"],
   ['tokens airdropped to the contract after the deadline', 'Airdrops after the deadline are shared, not locked'],
-  ['a beneficiary claimed early, who gets the rebase gain', 'Fee-on-transfer and rebasing tokens: claims pay from what is held'],
+  [
+    'a beneficiary claimed early, who gets the rebase gain',
+    'Fee-on-transfer and rebasing tokens: claims pay from what is held',
+  ],
 ];
 
 describe('contract safety docs', () => {
@@ -27,7 +39,19 @@ describe('contract safety docs', () => {
 
   it('names the functions the contracts really have', () => {
     const text = docs.pages.get('contract-safety')!.markdown;
-    for (const name of ['rescueToken(token)', 'rescueNft(token, tokenId)', 'claimTo(recipient)', 'claimNftTo(index, recipient)', 'ReturnFailed', 'UnlistedNft', 'ListedAsset', 'withdraw(amount)', 'claimToken(token)', 'claimTokenTo(token, recipient)', 'NftCollection']) {
+    for (const name of [
+      'rescueToken(token)',
+      'rescueNft(token, tokenId)',
+      'claimTo(recipient)',
+      'claimNftTo(index, recipient)',
+      'ReturnFailed',
+      'UnlistedNft',
+      'ListedAsset',
+      'withdraw(amount)',
+      'claimToken(token)',
+      'claimTokenTo(token, recipient)',
+      'NftCollection',
+    ]) {
       expect(text).toContain(name);
     }
   });

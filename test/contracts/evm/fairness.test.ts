@@ -15,8 +15,22 @@ import { address, compileFixtures, testSolcPool, type Fixtures, type Runtime } f
  * by their shares instead of being locked forever.
  */
 
-const FULL: EvmShape = { template: 'custom', deadMansSwitch: true, gracePeriod: true, guardians: true, erc20: true, erc721: true };
-const ETH_ONLY: EvmShape = { template: 'custom', deadMansSwitch: true, gracePeriod: false, guardians: false, erc20: false, erc721: false };
+const FULL: EvmShape = {
+  template: 'custom',
+  deadMansSwitch: true,
+  gracePeriod: true,
+  guardians: true,
+  erc20: true,
+  erc721: true,
+};
+const ETH_ONLY: EvmShape = {
+  template: 'custom',
+  deadMansSwitch: true,
+  gracePeriod: false,
+  guardians: false,
+  erc20: false,
+  erc721: false,
+};
 const DAY = 86_400n;
 
 /**
@@ -183,7 +197,10 @@ describe.concurrent('token claims are fair and nothing stays locked', () => {
     expect(await vm.read<bigint>(c, abi, 'claimableToken', [T1, bens[0]!])).toBe((left * 3334n) / 10_000n);
   });
 
-  for (const [name, shape] of [['a plan with tokens and NFTs', FULL], ['an ETH-only plan', ETH_ONLY]] as const) {
+  for (const [name, shape] of [
+    ['a plan with tokens and NFTs', FULL],
+    ['an ETH-only plan', ETH_ONLY],
+  ] as const) {
     it(`${name}: an ERC-20 airdropped after the deadline is claimed by the heirs by their shares`, async () => {
       const { vm, abi, c, release } = await released(shape, inputs(), fx.erc20);
       const bal = (a: Hex) => vm.read<bigint>(AIRDROP, fx.erc20.abi, 'balanceOf', [a]);

@@ -63,7 +63,9 @@ export interface Fixtures {
 }
 
 export async function compileFixtures(pool: SolcPool): Promise<Fixtures> {
-  const [a, b, c, d] = await Promise.all([MOCK_ERC20_SOURCE, MOCK_ERC721_SOURCE, REJECTER_SOURCE, ATTACKER_SOURCE].map((s) => pool.compile(s)));
+  const [a, b, c, d] = await Promise.all(
+    [MOCK_ERC20_SOURCE, MOCK_ERC721_SOURCE, REJECTER_SOURCE, ATTACKER_SOURCE].map((s) => pool.compile(s)),
+  );
   const r = (x: typeof a): Runtime => ({ abi: x!.abi as Abi, runtime: x!.deployedBytecode! });
   return { erc20: r(a), erc721: r(b), rejecter: r(c), attacker: r(d) };
 }

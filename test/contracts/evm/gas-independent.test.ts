@@ -1,7 +1,13 @@
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createBlock } from '@ethereumjs/block';
 import { createLegacyTx } from '@ethereumjs/tx';
-import { createAccount, createAddressFromPrivateKey, createAddressFromString, hexToBytes, bytesToHex } from '@ethereumjs/util';
+import {
+  createAccount,
+  createAddressFromPrivateKey,
+  createAddressFromString,
+  hexToBytes,
+  bytesToHex,
+} from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { decodeFunctionResult, encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,9 +26,12 @@ import { testSolcPool } from './fixtures.js';
 const DAY = 86_400n;
 const key = (i: number) => hexToBytes(`0x${(0x1000 + i).toString(16).padStart(64, '0')}`);
 const addressOf = (k: Uint8Array) => createAddressFromPrivateKey(k).toString() as Hex;
-const fresh = (base: number, count: number) => Array.from({ length: count }, (_, i) => `0x${(base + i).toString(16).padStart(40, '0')}` as Hex);
-const evenShares = (m: number) => Array.from({ length: m }, (_, i) => (i === 0 ? 10_000 - Math.floor(10_000 / m) * (m - 1) : Math.floor(10_000 / m)));
-const within = (figure: number | undefined | null, reference: number, pct = 5) => typeof figure === 'number' && Math.abs(figure - reference) / reference <= pct / 100;
+const fresh = (base: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `0x${(base + i).toString(16).padStart(40, '0')}` as Hex);
+const evenShares = (m: number) =>
+  Array.from({ length: m }, (_, i) => (i === 0 ? 10_000 - Math.floor(10_000 / m) * (m - 1) : Math.floor(10_000 / m)));
+const within = (figure: number | undefined | null, reference: number, pct = 5) =>
+  typeof figure === 'number' && Math.abs(figure - reference) / reference <= pct / 100;
 
 /** A chain of signed transactions: every call is a legacy transaction signed with the sender's key. */
 class Chain {
@@ -48,22 +57,44 @@ class Chain {
   async send(k: Uint8Array, to: Hex | undefined, data: Hex, value = 0n): Promise<{ gas: number; created?: Hex }> {
     const from = addressOf(k).toLowerCase();
     const nonce = this.nonces.get(from) ?? 0n;
-    const tx = createLegacyTx({ nonce, gasLimit: 16_000_000n, gasPrice: 0n, value, ...(to ? { to } : {}), data: hexToBytes(data) }, { common: this.common }).sign(k);
-    const block = createBlock({ header: { timestamp: this.timestamp, number: this.number++, gasLimit: 60_000_000n, baseFeePerGas: 0n } }, { common: this.common });
+    const tx = createLegacyTx(
+      { nonce, gasLimit: 16_000_000n, gasPrice: 0n, value, ...(to ? { to } : {}), data: hexToBytes(data) },
+      { common: this.common },
+    ).sign(k);
+    const block = createBlock(
+      { header: { timestamp: this.timestamp, number: this.number++, gasLimit: 60_000_000n, baseFeePerGas: 0n } },
+      { common: this.common },
+    );
     const r = await runTx(this.vm, { tx, block, skipBlockGasLimitValidation: true });
     this.nonces.set(from, nonce + 1n);
     if (r.execResult.exceptionError) throw new Error(`transaction reverted: ${r.execResult.exceptionError.error}`);
-    return { gas: Number(r.totalGasSpent), ...(r.createdAddress ? { created: r.createdAddress.toString() as Hex } : {}) };
+    return {
+      gas: Number(r.totalGasSpent),
+      ...(r.createdAddress ? { created: r.createdAddress.toString() as Hex } : {}),
+    };
   }
 
   call(k: Uint8Array, to: Hex, abi: Abi, functionName: string, args: unknown[] = []) {
-    return this.send(k, to, encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0]));
+    return this.send(
+      k,
+      to,
+      encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0]),
+    );
   }
 
   async read<T>(to: Hex, abi: Abi, functionName: string, args: unknown[] = []): Promise<T> {
-    const block = createBlock({ header: { timestamp: this.timestamp, number: this.number, gasLimit: 60_000_000n, baseFeePerGas: 0n } }, { common: this.common });
-    const res = await this.vm.evm.runCall({ to: createAddressFromString(to), data: hexToBytes(encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])), block });
-    return decodeFunctionResult({ abi, functionName, data: bytesToHex(res.execResult.returnValue) } as Parameters<typeof decodeFunctionResult>[0]) as T;
+    const block = createBlock(
+      { header: { timestamp: this.timestamp, number: this.number, gasLimit: 60_000_000n, baseFeePerGas: 0n } },
+      { common: this.common },
+    );
+    const res = await this.vm.evm.runCall({
+      to: createAddressFromString(to),
+      data: hexToBytes(encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])),
+      block,
+    });
+    return decodeFunctionResult({ abi, functionName, data: bytesToHex(res.execResult.returnValue) } as Parameters<
+      typeof decodeFunctionResult
+    >[0]) as T;
   }
 }
 
@@ -102,7 +133,12 @@ describe('gas figures against signed transactions on a separate chain', () => {
     const nftAbi = nft.abi as Abi;
     // The NFT contract deployed with its constructor, by a signed transaction.
     const token = (await chain.send(minterKey, undefined, nft.bytecode)).created!;
-    const g = await generateEvm(plan([recipient, '0x00000000000000000000000000000000000b0b02'], { assets: [{ type: 'erc721', address: token, tokenId: '7', beneficiary: recipient }] }), { pool });
+    const g = await generateEvm(
+      plan([recipient, '0x00000000000000000000000000000000000b0b02'], {
+        assets: [{ type: 'erc721', address: token, tokenId: '7', beneficiary: recipient }],
+      }),
+      { pool },
+    );
     const c = (await chain.send(ownerKey, undefined, g.deployData)).created!;
     await chain.call(minterKey, token, nftAbi, 'mint', [c, 7n]);
     chain.timestamp += 366n * DAY;
@@ -137,7 +173,10 @@ describe('gas figures against signed transactions on a separate chain', () => {
         expect(within(g.gas[k], r.gas), `${n} → ${m}: figure ${g.gas[k]} vs signed ${r.gas}`).toBe(true);
         if (m !== n) {
           // The same-length figure does not describe it (the reason these figures exist).
-          expect(within(g.gas['update'], r.gas, 10), `${n} → ${m}: same-length figure ${g.gas['update']} vs ${r.gas}`).toBe(false);
+          expect(
+            within(g.gas['update'], r.gas, 10),
+            `${n} → ${m}: same-length figure ${g.gas['update']} vs ${r.gas}`,
+          ).toBe(false);
         }
       }
       expect(g.estimatedGas).toMatch(/update to \d+ benefici/);
@@ -154,7 +193,11 @@ describe('gas figures against signed transactions on a separate chain', () => {
     const abi = compiled.abi as Abi;
     const keys = Array.from({ length: n }, (_, i) => key(100 + i));
     const heirs = keys.map(addressOf);
-    const deployData = encodeDeployData({ abi, bytecode: compiled.bytecode, args: [owner, heirs, evenShares(n), 365n] });
+    const deployData = encodeDeployData({
+      abi,
+      bytecode: compiled.bytecode,
+      args: [owner, heirs, evenShares(n), 365n],
+    });
 
     const deployChain = async () => {
       const chain = await Chain.create();
@@ -163,13 +206,22 @@ describe('gas figures against signed transactions on a separate chain', () => {
       return { chain, c: d.created!, deployment: d.gas };
     };
     const first = await deployChain();
-    expect(within(est.figures['deployment'], first.deployment), `deployment ${est.figures['deployment']} vs ${first.deployment}`).toBe(true);
+    expect(
+      within(est.figures['deployment'], first.deployment),
+      `deployment ${est.figures['deployment']} vs ${first.deployment}`,
+    ).toBe(true);
 
-    for (const [k, m] of [['update', n], ['updateGrow', 2 * n], ['updateShrink', n / 2]] as const) {
+    for (const [k, m] of [
+      ['update', n],
+      ['updateGrow', 2 * n],
+      ['updateShrink', n / 2],
+    ] as const) {
       const { chain, c } = await deployChain();
       chain.timestamp += DAY;
       const r = await chain.call(ownerKey, c, abi, 'updateBeneficiaries', [fresh(0xcafe0000, m), evenShares(m)]);
-      expect(within(est.figures[k], r.gas), `${k} (${n} → ${m}): figure ${est.figures[k]} vs signed ${r.gas}`).toBe(true);
+      expect(within(est.figures[k], r.gas), `${k} (${n} → ${m}): figure ${est.figures[k]} vs signed ${r.gas}`).toBe(
+        true,
+      );
     }
 
     const { chain, c } = first;

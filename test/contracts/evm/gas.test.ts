@@ -17,7 +17,9 @@ describe('gas figures', () => {
   let defaultCompiled: SolcCompileOutput;
   beforeAll(async () => {
     pool = testSolcPool({ size: 2 });
-    defaultCompiled = await pool.compile(contractSource(DEFAULT_GAS_SHAPE), { contractName: contractName(DEFAULT_GAS_SHAPE) });
+    defaultCompiled = await pool.compile(contractSource(DEFAULT_GAS_SHAPE), {
+      contractName: contractName(DEFAULT_GAS_SHAPE),
+    });
   });
   afterAll(async () => {
     await pool.close();
@@ -32,7 +34,11 @@ describe('gas figures', () => {
     const args = sampleArgs(ctor && 'inputs' in ctor ? ctor.inputs : []);
     args[0] = from;
     const deployData = encodeDeployData({ abi, bytecode: defaultCompiled.bytecode, args });
-    const update = encodeFunctionData({ abi, functionName: 'updateBeneficiaries', args: [[`0x${'ab'.repeat(20)}`], [10_000]] });
+    const update = encodeFunctionData({
+      abi,
+      functionName: 'updateBeneficiaries',
+      args: [[`0x${'ab'.repeat(20)}`], [10_000]],
+    });
 
     // Path 1: the sandbox, as used for every figure.
     const sb = await EvmSandbox.create();
@@ -44,9 +50,15 @@ describe('gas figures', () => {
     const sb2 = await EvmSandbox.create();
     const vm = await createVM({ common: sb2.common, evm: sb2.evm, stateManager: sb2.evm.stateManager });
     await sb2.setBalance(from, 10n ** 18n);
-    const block = createBlock({ header: { timestamp: sb2.timestamp, number: 1n, gasLimit: 60_000_000n, baseFeePerGas: 0n } }, { common: sb2.common });
+    const block = createBlock(
+      { header: { timestamp: sb2.timestamp, number: 1n, gasLimit: 60_000_000n, baseFeePerGas: 0n } },
+      { common: sb2.common },
+    );
     const send = async (nonce: bigint, to: Hex | undefined, data: Hex) => {
-      const tx = createLegacyTx({ nonce, gasLimit: 10_000_000n, gasPrice: 0n, to, data: hexToBytes(data) }, { common: sb2.common }).sign(key);
+      const tx = createLegacyTx(
+        { nonce, gasLimit: 10_000_000n, gasPrice: 0n, to, data: hexToBytes(data) },
+        { common: sb2.common },
+      ).sign(key);
       return runTx(vm, { tx, block });
     };
     const d2 = await send(0n, undefined, deployData);
@@ -68,7 +80,8 @@ describe('gas figures', () => {
       expect(g).toBeGreaterThan(21_000);
       const text = `${g!.toLocaleString('en-US')} gas ≈ ${formatEther(BigInt(g!) * parseGwei('20'))} ETH at 20 gwei`;
       // The update names the same-length figure first, then growing and shrinking the list.
-      if (k === 'update') expect(est[k].startsWith(`${text} (3 beneficiaries replaced by 3 new); to 6 beneficiaries: `)).toBe(true);
+      if (k === 'update')
+        expect(est[k].startsWith(`${text} (3 beneficiaries replaced by 3 new); to 6 beneficiaries: `)).toBe(true);
       else expect(est[k]).toBe(text);
     }
     expect(est.figures['deployment']).toBeGreaterThan(est.figures['claim']!);
@@ -101,8 +114,17 @@ describe('gas figures', () => {
   it('a constructor it cannot fill or that reverts: nothing measured, with the reason', async () => {
     const tuple = `// SPDX-License-Identifier: MIT\npragma solidity ${SOLC_VERSION};\ncontract T {\n    struct P { uint256 a; }\n    uint256 public a;\n    constructor(P memory p) { a = p.a; }\n}\n`;
     const est = await estimateEvmGas({ contractCode: tuple }, { pool });
-    expect(est.figures).toEqual({ deployment: null, claim: null, update: null, updateGrow: null, updateShrink: null, beneficiaries: 3 });
-    expect(est.deployment).toMatch(/^not measured: no sample constructor arguments: constructor parameter p of type tuple/);
+    expect(est.figures).toEqual({
+      deployment: null,
+      claim: null,
+      update: null,
+      updateGrow: null,
+      updateShrink: null,
+      beneficiaries: 3,
+    });
+    expect(est.deployment).toMatch(
+      /^not measured: no sample constructor arguments: constructor parameter p of type tuple/,
+    );
     const reverting = `// SPDX-License-Identifier: MIT\npragma solidity ${SOLC_VERSION};\ncontract R {\n    constructor() { revert("no"); }\n}\n`;
     const est2 = await estimateEvmGas({ contractCode: reverting }, { pool });
     expect(est2.deployment).toMatch(/^not measured: deployment reverted/);
@@ -122,7 +144,9 @@ describe('gas figures', () => {
     expect(gasPriceWei(20)).toBe(20_000_000_000n);
     expect(gasPriceWei(0.1 + 0.2)).toBe(300_000_000n);
     const est = await estimateEvmGas({}, { pool, gasPriceGwei: 1e-7 });
-    expect(est.deployment).toBe(`${est.figures['deployment']!.toLocaleString('en-US')} gas ≈ ${formatEther(BigInt(est.figures['deployment']!) * 100n)} ETH at 1e-7 gwei`);
+    expect(est.deployment).toBe(
+      `${est.figures['deployment']!.toLocaleString('en-US')} gas ≈ ${formatEther(BigInt(est.figures['deployment']!) * 100n)} ETH at 1e-7 gwei`,
+    );
     for (const bad of [1e-10, 5e-10, 1.5e-9, 1e-300]) {
       const err = await estimateEvmGas({}, { pool, gasPriceGwei: bad }).catch((e: unknown) => e);
       expect(err, String(bad)).toBeInstanceOf(ApiError);
@@ -133,9 +157,19 @@ describe('gas figures', () => {
   });
 
   /** Sends an update with addresses never seen before, as a real update does, on a freshly deployed contract. */
-  async function independentUpdate(abi: Abi, deployData: Hex, from: Hex, count: number): Promise<{ fresh: number; same: number }> {
-    const fresh = Array.from({ length: count }, (_, i) => `0x${(0xabcdef00 + i).toString(16).padStart(40, '0')}` as Hex);
-    const shares = Array.from({ length: count }, (_, i) => (i === 0 ? 10_000 - Math.floor(10_000 / count) * (count - 1) : Math.floor(10_000 / count)));
+  async function independentUpdate(
+    abi: Abi,
+    deployData: Hex,
+    from: Hex,
+    count: number,
+  ): Promise<{ fresh: number; same: number }> {
+    const fresh = Array.from(
+      { length: count },
+      (_, i) => `0x${(0xabcdef00 + i).toString(16).padStart(40, '0')}` as Hex,
+    );
+    const shares = Array.from({ length: count }, (_, i) =>
+      i === 0 ? 10_000 - Math.floor(10_000 / count) * (count - 1) : Math.floor(10_000 / count),
+    );
     const sb = await EvmSandbox.create();
     const dep = await sb.send(from, undefined, deployData, 0n, abi);
     expect(dep.ok).toBe(true);
@@ -150,7 +184,8 @@ describe('gas figures', () => {
     return { fresh: r.gasUsed, same: same.gasUsed };
   }
 
-  const within = (figure: number, reference: number, pct: number) => Math.abs(figure - reference) / reference <= pct / 100;
+  const within = (figure: number, reference: number, pct: number) =>
+    Math.abs(figure - reference) / reference <= pct / 100;
 
   it('the update figure of generate is within 5% of an update with fresh addresses sent independently', async () => {
     const OWNER = '0x1111111111111111111111111111111111111111' as Hex;
@@ -159,12 +194,19 @@ describe('gas figures', () => {
         blockchain: 'evm' as const,
         ownerAddress: OWNER,
         inheritanceTemplate: 'custom' as const,
-        beneficiaries: Array.from({ length: n }, (_, i) => ({ name: `B${i}`, address: `0x${(0xbe0000 + i).toString(16).padStart(40, '0')}`, percentage: i === 0 ? 100 - Math.floor(100 / n) * (n - 1) : Math.floor(100 / n) })),
+        beneficiaries: Array.from({ length: n }, (_, i) => ({
+          name: `B${i}`,
+          address: `0x${(0xbe0000 + i).toString(16).padStart(40, '0')}`,
+          percentage: i === 0 ? 100 - Math.floor(100 / n) * (n - 1) : Math.floor(100 / n),
+        })),
         deadMansSwitch: { enabled: true, intervalDays: 365, gracePeriodDays: 0 },
       };
       const g = await generateEvm(plan, { pool });
       const measured = await independentUpdate(g.abi as Abi, g.deployData, OWNER, n);
-      expect(within(g.gas['update']!, measured.fresh, 5), `${n} beneficiaries: figure ${g.gas['update']} vs independent ${measured.fresh}`).toBe(true);
+      expect(
+        within(g.gas['update']!, measured.fresh, 5),
+        `${n} beneficiaries: figure ${g.gas['update']} vs independent ${measured.fresh}`,
+      ).toBe(true);
       // The old way of measuring (same addresses) is far off: it is not what the figure reports.
       expect(measured.same).toBeLessThan(measured.fresh * 0.8);
     }
@@ -174,9 +216,16 @@ describe('gas figures', () => {
     const est = await estimateEvmGas({}, { pool });
     const abi = defaultCompiled.abi as Abi;
     const ctor = abi.find((x) => x.type === 'constructor');
-    const deployData = encodeDeployData({ abi, bytecode: defaultCompiled.bytecode, args: sampleArgs(ctor && 'inputs' in ctor ? ctor.inputs : []) });
+    const deployData = encodeDeployData({
+      abi,
+      bytecode: defaultCompiled.bytecode,
+      args: sampleArgs(ctor && 'inputs' in ctor ? ctor.inputs : []),
+    });
     const measured = await independentUpdate(abi, deployData, '0x1000000000000000000000000000000000000001', 3);
-    expect(within(est.figures['update']!, measured.fresh, 5), `figure ${est.figures['update']} vs independent ${measured.fresh}`).toBe(true);
+    expect(
+      within(est.figures['update']!, measured.fresh, 5),
+      `figure ${est.figures['update']} vs independent ${measured.fresh}`,
+    ).toBe(true);
     expect(est.method).toMatch(/new addresses/);
   });
 });

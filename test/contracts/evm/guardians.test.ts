@@ -15,8 +15,22 @@ import { address, testSolcPool } from './fixtures.js';
  * cancels it; a quorum's vetoes postpone a release at most MAX_VETOES times after the owner's last sign of life.
  */
 
-const GUARDED: EvmShape = { template: 'custom', deadMansSwitch: true, gracePeriod: true, guardians: true, erc20: false, erc721: false };
-const NO_SWITCH: EvmShape = { template: 'custom', deadMansSwitch: false, gracePeriod: false, guardians: true, erc20: false, erc721: false };
+const GUARDED: EvmShape = {
+  template: 'custom',
+  deadMansSwitch: true,
+  gracePeriod: true,
+  guardians: true,
+  erc20: false,
+  erc721: false,
+};
+const NO_SWITCH: EvmShape = {
+  template: 'custom',
+  deadMansSwitch: false,
+  gracePeriod: false,
+  guardians: true,
+  erc20: false,
+  erc721: false,
+};
 const ETH = 10n ** 18n;
 const DAY = 86_400n;
 const WAIT = BigInt(GUARDIAN_WAIT_DAYS) * DAY;
@@ -139,7 +153,7 @@ describe.concurrent('EVM guardians cannot overrule a living owner', () => {
     expect(await vm.read<bigint>(c, abi, 'vetoesLeft')).toBe(BigInt(MAX_VETOES));
   });
 
-  it('without a switch the guardians also wait for the owner\'s silence; a withdrawal cancels their release', async () => {
+  it("without a switch the guardians also wait for the owner's silence; a withdrawal cancels their release", async () => {
     const { vm, abi, c } = await deploy(NO_SWITCH);
     ok(await vm.tx(guardians[0]!, c, abi, 'confirmRelease'), 'confirm');
     ok(await vm.tx(guardians[1]!, c, abi, 'confirmRelease'), 'confirm');

@@ -29,7 +29,12 @@ const due = (total: bigint, share: number) => (total * BigInt(share)) / 10_000n;
  * is a contract that rejects ETH (n ≥ 2), beneficiary 1 a contract that
  * re-enters claim() from its receive() (n ≥ 10).
  */
-export async function fullScenario(shape: EvmShape, compiled: SolcCompileOutput, fx: Fixtures, n: number): Promise<void> {
+export async function fullScenario(
+  shape: EvmShape,
+  compiled: SolcCompileOutput,
+  fx: Fixtures,
+  n: number,
+): Promise<void> {
   const vm = await EvmSandbox.create();
   const abi = compiled.abi as Abi;
   const owner = address(0x0a, 1);
@@ -77,7 +82,10 @@ export async function fullScenario(shape: EvmShape, compiled: SolcCompileOutput,
   if (rejecter) await vm.putCode(rejecter, fx.rejecter.runtime);
   if (attacker) await vm.putCode(attacker, fx.attacker.runtime);
   const shares = unevenShares(n).reverse();
-  reverts(await vm.tx(owner, c, abi, 'updateBeneficiaries', [final, shares.map((s, i) => (i === 0 ? s + 1 : s))]), 'InvalidShares');
+  reverts(
+    await vm.tx(owner, c, abi, 'updateBeneficiaries', [final, shares.map((s, i) => (i === 0 ? s + 1 : s))]),
+    'InvalidShares',
+  );
   ok(await vm.tx(owner, c, abi, 'updateBeneficiaries', [final, shares]), 'update');
   expect(await vm.read<bigint>(c, abi, 'shareOf', [initial[0]!])).toBe(0n);
   for (const [i, b] of final.entries()) expect(await vm.read<bigint>(c, abi, 'shareOf', [b])).toBe(BigInt(shares[i]!));
@@ -97,8 +105,12 @@ export async function fullScenario(shape: EvmShape, compiled: SolcCompileOutput,
   // Funding: ETH (deploy value + deposit), tokens, NFTs.
   ok(await vm.send(funder, c, '0x', 2n * ETH + 12_345n, abi), 'deposit');
   const tokenAmounts = [1_000_000n * ETH + 99n, 12_345_678n];
-  if (shape.erc20) for (const [i, t] of inputs.tokens.entries()) ok(await vm.tx(funder, t, fx.erc20.abi, 'mint', [c, tokenAmounts[i]!]), 'mint');
-  if (shape.erc721) for (const nft of inputs.nfts) ok(await vm.tx(funder, nft.token, fx.erc721.abi, 'mint', [c, nft.tokenId]), 'mint NFT');
+  if (shape.erc20)
+    for (const [i, t] of inputs.tokens.entries())
+      ok(await vm.tx(funder, t, fx.erc20.abi, 'mint', [c, tokenAmounts[i]!]), 'mint');
+  if (shape.erc721)
+    for (const nft of inputs.nfts)
+      ok(await vm.tx(funder, nft.token, fx.erc721.abi, 'mint', [c, nft.tokenId]), 'mint NFT');
 
   // Release.
   if (shape.guardians) {
@@ -133,7 +145,7 @@ export async function fullScenario(shape: EvmShape, compiled: SolcCompileOutput,
     }
     vm.timestamp = (await vm.read<bigint>(c, abi, 'deadline')) - 1n;
     reverts(await vm.tx(final[n - 1]!, c, abi, 'claim'), 'NotReleased');
-    vm.timestamp = (await vm.read<bigint>(c, abi, 'releaseTime'));
+    vm.timestamp = await vm.read<bigint>(c, abi, 'releaseTime');
   } else {
     reverts(await vm.tx(stranger, c, abi, 'release'), 'NotOwner');
     ok(await vm.tx(owner, c, abi, 'release'), 'release');
@@ -148,7 +160,8 @@ export async function fullScenario(shape: EvmShape, compiled: SolcCompileOutput,
   const paid = new Map<Hex, bigint>();
   const claim = async (b: Hex) => {
     const before = await vm.balanceOf(b);
-    const r = b === attacker ? await vm.tx(stranger, b, fx.attacker.abi, 'attack', [c]) : await vm.tx(b, c, abi, 'claim');
+    const r =
+      b === attacker ? await vm.tx(stranger, b, fx.attacker.abi, 'attack', [c]) : await vm.tx(b, c, abi, 'claim');
     paid.set(b, (paid.get(b) ?? 0n) + (await vm.balanceOf(b)) - before);
     return r;
   };
@@ -214,12 +227,16 @@ export async function fullScenario(shape: EvmShape, compiled: SolcCompileOutput,
   reverts(await vm.tx(owner, c, abi, 'rescueToken', [unlisted]), 'AlreadyReleased');
   const airdropBefore = await vm.read<bigint>(unlisted, fx.erc20.abi, 'balanceOf', [last]);
   ok(await vm.tx(last, c, abi, 'claimToken', [unlisted]), 'airdrop claim');
-  expect((await vm.read<bigint>(unlisted, fx.erc20.abi, 'balanceOf', [last])) - airdropBefore).toBe(due(1_000_000n, shares[n - 1]!));
+  expect((await vm.read<bigint>(unlisted, fx.erc20.abi, 'balanceOf', [last])) - airdropBefore).toBe(
+    due(1_000_000n, shares[n - 1]!),
+  );
   if (shape.erc721) {
     if (n > 1) reverts(await vm.tx(final[0]!, c, abi, 'claimNft', [0n]), 'NotNftRecipient');
     for (const [i, nft] of inputs.nfts.entries()) {
       ok(await vm.tx(last, c, abi, 'claimNft', [BigInt(i)]), 'NFT claim');
-      expect((await vm.read<Hex>(nft.token, fx.erc721.abi, 'ownerOf', [nft.tokenId])).toLowerCase()).toBe(last.toLowerCase());
+      expect((await vm.read<Hex>(nft.token, fx.erc721.abi, 'ownerOf', [nft.tokenId])).toLowerCase()).toBe(
+        last.toLowerCase(),
+      );
     }
     reverts(await vm.tx(last, c, abi, 'claimNft', [0n]), 'NothingToClaim');
   }

@@ -46,7 +46,9 @@ describe('SolcPool', () => {
     expect(err.details?.[0]?.reason).toMatch(/Expected primary expression/);
     const undeclared = `${HEADER}contract Broken {\n    function f() external pure returns (uint256) {\n        return y;\n    }\n}\n`;
     const err2 = await rejection(pool.compile(undeclared));
-    expect(err2.details).toEqual([expect.objectContaining({ line: 5, column: 16, reason: expect.stringMatching(/Undeclared identifier/) })]);
+    expect(err2.details).toEqual([
+      expect.objectContaining({ line: 5, column: 16, reason: expect.stringMatching(/Undeclared identifier/) }),
+    ]);
   });
 
   it('resolves @openzeppelin/contracts imports and nothing else', async () => {
@@ -58,9 +60,13 @@ describe('SolcPool', () => {
     expect(local.details?.[0]?.line).toBe(3);
     const remote = await rejection(pool.compile(`${HEADER}import "https://example.com/x.sol";\ncontract A {}\n`));
     expect(remote.details?.[0]?.reason).toMatch(/not allowed/);
-    const escaped = await rejection(pool.compile(`${HEADER}import "@openzeppelin/contracts/../../solc/package.json";\ncontract A {}\n`));
+    const escaped = await rejection(
+      pool.compile(`${HEADER}import "@openzeppelin/contracts/../../solc/package.json";\ncontract A {}\n`),
+    );
     expect(escaped.details?.[0]?.reason).toMatch(/outside|not allowed/);
-    const missing = await rejection(pool.compile(`${HEADER}import "@openzeppelin/contracts/NoSuchFile.sol";\ncontract A {}\n`));
+    const missing = await rejection(
+      pool.compile(`${HEADER}import "@openzeppelin/contracts/NoSuchFile.sol";\ncontract A {}\n`),
+    );
     expect(missing.details?.[0]?.reason).toMatch(/does not exist/);
   });
 
@@ -111,7 +117,8 @@ describe('SolcPool', () => {
   });
 
   it('bounds the cache memory (LRU)', async () => {
-    const src = (i: number) => `${HEADER}contract C${i} { uint256 public v${i}; function set(uint256 x) external { v${i} = x; } }\n`;
+    const src = (i: number) =>
+      `${HEADER}contract C${i} { uint256 public v${i}; function set(uint256 x) external { v${i} = x; } }\n`;
     const probe = new SolcPool({ size: 1 });
     await probe.compile(src(0));
     const entry = probe.cacheSize;
@@ -149,7 +156,9 @@ describe('SolcPool', () => {
 
   it('the worker loads from plain node with the tsx loader, as bin/svc.js runs', async () => {
     const fixture = new URL('./load-from-node.fixture.mjs', import.meta.url).pathname;
-    const { stdout } = await promisify(execFile)(process.execPath, [fixture, `${HEADER}contract FromCli {}\n`], { timeout: 60_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, [fixture, `${HEADER}contract FromCli {}\n`], {
+      timeout: 60_000,
+    });
     expect(stdout).toBe('FromCli');
   });
 });
@@ -159,12 +168,19 @@ describe('compileContract', () => {
     const { compileContract } = await import('../../../src/contracts/evm/compile.js');
     const pool = new SolcPool({ size: 1 });
     try {
-      const res = await compileContract({ sourceCode: `${HEADER}contract W {\n    function f() external pure returns (uint256) { uint256 unused; return 1; }\n}\n` }, { pool });
+      const res = await compileContract(
+        {
+          sourceCode: `${HEADER}contract W {\n    function f() external pure returns (uint256) { uint256 unused; return 1; }\n}\n`,
+        },
+        { pool },
+      );
       expect(res.success).toBe(true);
       expect(res.compiled.bytecode).toMatch(/^0x[0-9a-f]+$/);
       expect(res.compiled.abi).toHaveLength(1);
       expect(res.warnings).toEqual([expect.objectContaining({ severity: 'warning', line: 4 })]);
-      await expect(compileContract({ sourceCode: `${HEADER}contract W { function }` }, { pool })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+      await expect(compileContract({ sourceCode: `${HEADER}contract W { function }` }, { pool })).rejects.toMatchObject(
+        { code: 'VALIDATION_ERROR' },
+      );
     } finally {
       await pool.close();
     }
@@ -254,7 +270,9 @@ describe('SolcPool queue limits and cancellation', () => {
       expect(pool.stats.misses).toBe(misses + 1);
       // A signal aborted before submission never queues anything.
       const before = pool.stats.misses;
-      await expect(pool.compile(tiny('ANever'), { signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow('already');
+      await expect(pool.compile(tiny('ANever'), { signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow(
+        'already',
+      );
       expect(pool.stats.misses).toBe(before);
     } finally {
       await pool.close();

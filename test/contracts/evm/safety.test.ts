@@ -15,8 +15,22 @@ import { address, compileFixtures, testSolcPool, type Fixtures, type Runtime } f
  * the balance falls, and every owner action as proof of life.
  */
 
-const FULL: EvmShape = { template: 'custom', deadMansSwitch: true, gracePeriod: true, guardians: true, erc20: true, erc721: true };
-const ETH_ONLY: EvmShape = { template: 'custom', deadMansSwitch: true, gracePeriod: false, guardians: false, erc20: false, erc721: false };
+const FULL: EvmShape = {
+  template: 'custom',
+  deadMansSwitch: true,
+  gracePeriod: true,
+  guardians: true,
+  erc20: true,
+  erc721: true,
+};
+const ETH_ONLY: EvmShape = {
+  template: 'custom',
+  deadMansSwitch: true,
+  gracePeriod: false,
+  guardians: false,
+  erc20: false,
+  erc721: false,
+};
 const ETH = 10n ** 18n;
 const DAY = 86_400n;
 
@@ -76,7 +90,11 @@ describe.concurrent('generated contracts never lock an estate', () => {
   });
 
   /** Deploys a shape; token doubles at T1 and T2 (ERC-20 unless given), NFT and OTHER_NFT (ERC-721), OTHER_TOKEN (ERC-20). */
-  async function deploy(shape: EvmShape, inp: ConstructorInputs, opts: { value?: bigint; t1?: Runtime; t2?: Runtime } = {}) {
+  async function deploy(
+    shape: EvmShape,
+    inp: ConstructorInputs,
+    opts: { value?: bigint; t1?: Runtime; t2?: Runtime } = {},
+  ) {
     const vm = await EvmSandbox.create();
     const out = compiled.get(shape)!;
     const abi = out.abi as Abi;
@@ -90,13 +108,14 @@ describe.concurrent('generated contracts never lock an estate', () => {
     return { vm, abi, c: r.createdAddress as Hex };
   }
 
-  const events = (abi: Abi, r: TxResult) => r.events.flatMap((e) => {
-    try {
-      return [decodeEventLog({ abi, topics: e.topics as [Hex, ...Hex[]], data: e.data })];
-    } catch {
-      return [];
-    }
-  });
+  const events = (abi: Abi, r: TxResult) =>
+    r.events.flatMap((e) => {
+      try {
+        return [decodeEventLog({ abi, topics: e.topics as [Hex, ...Hex[]], data: e.data })];
+      } catch {
+        return [];
+      }
+    });
 
   it('an NFT not in the plan is refused by safeTransferFrom; one sent with transferFrom is rescued by the owner', async () => {
     const { vm, abi, c } = await deploy(FULL, inputs());
@@ -124,8 +143,13 @@ describe.concurrent('generated contracts never lock an estate', () => {
     // A contract that lists no NFT refuses every safeTransferFrom and still rescues one sent with transferFrom.
     const plain = await deploy(ETH_ONLY, inputs());
     ok(await plain.vm.tx(stranger, NFT, fx.erc721.abi, 'mint', [stranger, 5n]), 'mint');
-    expect((await plain.vm.tx(stranger, NFT, fx.erc721.abi, 'safeTransferFrom', [stranger, plain.c, 5n])).ok).toBe(false);
-    ok(await plain.vm.tx(stranger, NFT, fx.erc721.abi, 'transferFrom', [stranger, plain.c, 5n]), 'transferFrom by mistake');
+    expect((await plain.vm.tx(stranger, NFT, fx.erc721.abi, 'safeTransferFrom', [stranger, plain.c, 5n])).ok).toBe(
+      false,
+    );
+    ok(
+      await plain.vm.tx(stranger, NFT, fx.erc721.abi, 'transferFrom', [stranger, plain.c, 5n]),
+      'transferFrom by mistake',
+    );
     ok(await plain.vm.tx(owner, plain.c, plain.abi, 'rescueNft', [NFT, 5n]), 'rescue NFT');
     expect((await plain.vm.read<Hex>(NFT, fx.erc721.abi, 'ownerOf', [5n])).toLowerCase()).toBe(owner.toLowerCase());
   });
@@ -196,7 +220,11 @@ describe.concurrent('generated contracts never lock an estate', () => {
     ok(await vm.tx(stranger, T2, pausable.abi, 'mint', [c, 20n]), 'mint');
     ok(await vm.tx(stranger, T2, pausable.abi, 'setBlocked', [owner, true]), 'blocklist the owner');
     const r = ok(await vm.tx(owner, c, abi, 'cancel'), 'cancel');
-    expect(events(abi, r).filter((e) => e.eventName === 'ReturnFailed').map((e) => (e.args as unknown as { asset: Hex }).asset)).toEqual([T2]);
+    expect(
+      events(abi, r)
+        .filter((e) => e.eventName === 'ReturnFailed')
+        .map((e) => (e.args as unknown as { asset: Hex }).asset),
+    ).toEqual([T2]);
     expect(await vm.read<bigint>(T1, fx.erc20.abi, 'balanceOf', [owner])).toBe(10n);
     ok(await vm.tx(stranger, T2, pausable.abi, 'setBlocked', [owner, false]), 'lifted');
     ok(await vm.tx(owner, c, abi, 'rescueToken', [T2]), 'retry');
@@ -210,7 +238,9 @@ describe.concurrent('generated contracts never lock an estate', () => {
     vm.warp(36n * DAY);
     expect((await vm.tx(bens[0]!, c, abi, 'claimToken', [T1])).revert).toBe('TokenTransferFailed');
     const other = address(0xee, 7);
-    expect((await vm.tx(bens[0]!, c, abi, 'claimTokenTo', [T1, '0x0000000000000000000000000000000000000000'])).revert).toBe('ZeroAddress');
+    expect(
+      (await vm.tx(bens[0]!, c, abi, 'claimTokenTo', [T1, '0x0000000000000000000000000000000000000000'])).revert,
+    ).toBe('ZeroAddress');
     ok(await vm.tx(bens[0]!, c, abi, 'claimTokenTo', [T1, other]), 'claimTokenTo');
     expect(await vm.read<bigint>(T1, pausable.abi, 'balanceOf', [other])).toBe(3_334n);
     // the share is paid once, whichever way
@@ -224,7 +254,11 @@ describe.concurrent('generated contracts never lock an estate', () => {
   it('a contract beneficiary that cannot receive ETH or NFTs claims to another address with claimTo / claimNftTo', async () => {
     const wallet = address(0xcc, 1); // a contract beneficiary that rejects ETH and has no NFT hook
     const eoa = address(0xee, 1);
-    const inp = inputs({ beneficiaries: [wallet, bens[1]!], shares: [6000, 4000], nfts: [{ token: NFT, tokenId: 1n, recipient: wallet }] });
+    const inp = inputs({
+      beneficiaries: [wallet, bens[1]!],
+      shares: [6000, 4000],
+      nfts: [{ token: NFT, tokenId: 1n, recipient: wallet }],
+    });
     const { vm, abi, c } = await deploy(FULL, inp, { value: 10n * ETH });
     await vm.putCode(wallet, fx.rejecter.runtime);
     ok(await vm.tx(stranger, NFT, fx.erc721.abi, 'mint', [c, 1n]), 'mint NFT');
@@ -232,7 +266,9 @@ describe.concurrent('generated contracts never lock an estate', () => {
     vm.warp(36n * DAY);
 
     expect((await vm.tx(wallet, c, abi, 'claim')).revert).toBe('TransferFailed');
-    expect((await vm.tx(wallet, c, abi, 'claimTo', ['0x0000000000000000000000000000000000000000'])).revert).toBe('ZeroAddress');
+    expect((await vm.tx(wallet, c, abi, 'claimTo', ['0x0000000000000000000000000000000000000000'])).revert).toBe(
+      'ZeroAddress',
+    );
     // Only a beneficiary's own due can be sent: a stranger has nothing to send.
     expect((await vm.tx(stranger, c, abi, 'claimTo', [stranger])).revert).toBe('NothingToClaim');
     ok(await vm.tx(wallet, c, abi, 'claimTo', [eoa]), 'claimTo');
@@ -264,7 +300,8 @@ describe.concurrent('generated contracts never lock an estate', () => {
     const held = await bal(c);
     // The recorded dues (33.33% of the original total each) are now more than the contract holds.
     expect(held < 2n * ((minted * 3333n) / 10_000n)).toBe(true);
-    const close = (a: bigint, b: bigint, units = 2n) => expect(a - b <= units && b - a <= units, `${a} ≈ ${b}`).toBe(true);
+    const close = (a: bigint, b: bigint, units = 2n) =>
+      expect(a - b <= units && b - a <= units, `${a} ≈ ${b}`).toBe(true);
     close(await vm.read<bigint>(c, abi, 'claimableToken', [T1, bens[1]!]), held / 2n);
 
     ok(await vm.tx(bens[1]!, c, abi, 'claimToken', [T1]), 'second claim');
@@ -291,16 +328,29 @@ describe.concurrent('generated contracts never lock an estate', () => {
     const interval = 30n * DAY;
     const actions: Array<[string, () => Promise<TxResult>]> = [
       ['deposit', () => vm.send(owner, c, '0x', 1n, abi)],
-      ['updateBeneficiaries', () => vm.tx(owner, c, abi, 'updateBeneficiaries', [[bens[1]!, bens[0]!], [5000, 5000]])],
+      [
+        'updateBeneficiaries',
+        () =>
+          vm.tx(owner, c, abi, 'updateBeneficiaries', [
+            [bens[1]!, bens[0]!],
+            [5000, 5000],
+          ]),
+      ],
       ['withdraw', () => vm.tx(owner, c, abi, 'withdraw', [1n])],
-      ['rescueToken', async () => {
-        await vm.tx(stranger, OTHER_TOKEN, fx.erc20.abi, 'mint', [c, 5n]);
-        return vm.tx(owner, c, abi, 'rescueToken', [OTHER_TOKEN]);
-      }],
-      ['rescueNft', async () => {
-        await vm.tx(stranger, OTHER_NFT, fx.erc721.abi, 'mint', [c, 9n]);
-        return vm.tx(owner, c, abi, 'rescueNft', [OTHER_NFT, 9n]);
-      }],
+      [
+        'rescueToken',
+        async () => {
+          await vm.tx(stranger, OTHER_TOKEN, fx.erc20.abi, 'mint', [c, 5n]);
+          return vm.tx(owner, c, abi, 'rescueToken', [OTHER_TOKEN]);
+        },
+      ],
+      [
+        'rescueNft',
+        async () => {
+          await vm.tx(stranger, OTHER_NFT, fx.erc721.abi, 'mint', [c, 9n]);
+          return vm.tx(owner, c, abi, 'rescueNft', [OTHER_NFT, 9n]);
+        },
+      ],
       ['assignNft', () => vm.tx(owner, c, abi, 'assignNft', [0n, bens[1]!])],
     ];
     for (const [name, act] of actions) {

@@ -42,7 +42,10 @@ describe('generated Solidity source', () => {
         }
       });
       // Every loop iterates over a bounded list.
-      for (const line of lines.filter((l) => /\bfor \(/.test(l))) expect(line).toMatch(/i < (n|previous|guardianCount|nftCount_|tokens_\.length|_tokens\.length|_nfts\.length); \+\+i\)/);
+      for (const line of lines.filter((l) => /\bfor \(/.test(l)))
+        expect(line).toMatch(
+          /i < (n|previous|guardianCount|nftCount_|tokens_\.length|_tokens\.length|_nfts\.length); \+\+i\)/,
+        );
     }
   });
 
@@ -65,17 +68,31 @@ describe('generated Solidity source', () => {
   it('derives the shape from template and features only', () => {
     // Without deadMansSwitch the default switch applies; only an explicit enabled: false has none.
     expect(shapeKey(shapeOf(basePlan))).toBe('civil-law.switch');
-    expect(shapeKey(shapeOf({ ...basePlan, deadMansSwitch: { enabled: false, intervalDays: 365, gracePeriodDays: 0 } }))).toBe('civil-law.no-switch');
+    expect(
+      shapeKey(shapeOf({ ...basePlan, deadMansSwitch: { enabled: false, intervalDays: 365, gracePeriodDays: 0 } })),
+    ).toBe('civil-law.no-switch');
     const full: Plan = {
       ...basePlan,
       deadMansSwitch: { enabled: true, intervalDays: 30, gracePeriodDays: 7 },
       guardians: { addresses: ['0x7777777777777777777777777777777777777777'], threshold: 1 },
-      assets: [{ type: 'erc20', address: '0x8888888888888888888888888888888888888888' }, { type: 'erc721', address: '0x8888888888888888888888888888888888888889', tokenId: '1', beneficiary: '0x2222222222222222222222222222222222222222' }],
+      assets: [
+        { type: 'erc20', address: '0x8888888888888888888888888888888888888888' },
+        {
+          type: 'erc721',
+          address: '0x8888888888888888888888888888888888888889',
+          tokenId: '1',
+          beneficiary: '0x2222222222222222222222222222222222222222',
+        },
+      ],
     };
     expect(shapeKey(shapeOf(full))).toBe('civil-law.switch-grace.guardians.erc20.erc721');
-    expect(shapeFeatures(shapeOf(full))).toEqual(expect.arrayContaining(['deadMansSwitch', 'gracePeriod', 'multiSig', 'guardianVeto', 'erc20', 'erc721']));
+    expect(shapeFeatures(shapeOf(full))).toEqual(
+      expect.arrayContaining(['deadMansSwitch', 'gracePeriod', 'multiSig', 'guardianVeto', 'erc20', 'erc721']),
+    );
     // Grace days without the switch do not make a grace shape.
-    expect(shapeOf({ ...basePlan, deadMansSwitch: { enabled: false, intervalDays: 365, gracePeriodDays: 10 } }).gracePeriod).toBe(false);
+    expect(
+      shapeOf({ ...basePlan, deadMansSwitch: { enabled: false, intervalDays: 365, gracePeriodDays: 10 } }).gracePeriod,
+    ).toBe(false);
   });
 
   it('converts percentages to basis points exactly', () => {

@@ -19,7 +19,8 @@ beforeAll(async () => {
 type Checks = Awaited<ReturnType<typeof checkAnchorProgram>>;
 const failed = (checks: Checks): string[] => checks.filter((c) => !c.passed).map((c) => c.name);
 const detail = (checks: Checks, name: string): string => checks.find((c) => c.name === name)?.detail ?? '';
-const cloneIdl = (): Record<string, unknown> & { instructions: Array<Record<string, any>> } => structuredClone(idl) as never;
+const cloneIdl = (): Record<string, unknown> & { instructions: Array<Record<string, any>> } =>
+  structuredClone(idl) as never;
 
 /** The text of `pub struct <name><'info> { ... }` with its attributes, in the good source. */
 function accountsStructText(name: string): string {
@@ -93,41 +94,51 @@ pub struct CounterSet {
 `;
 
 describe.concurrent('every state change emits an event', () => {
-  it.each(FEATURE_SETS.map((f) => [featureLabel(f), f] as const))('%s: every state-changing instruction emits a declared event listed in the IDL', async (_label, f) => {
-    const out = await programForShape({ template: 'custom', ...f });
-    const checks = await checkAnchorProgram(out.source, out.idl);
-    expect(failed(checks)).toEqual([]);
-    const ixs = (out.idl.instructions as Array<{ name: string; accounts: Array<{ writable?: boolean; signer?: boolean }> }>).filter((i) =>
-      i.accounts.some((a) => a.writable && !a.signer),
-    );
-    expect(detail(checks, 'state-changes-emit-events')).toBe(`${ixs.length} state-changing instructions, each emitting a declared event`);
-    const events = (out.idl.events as Array<{ name: string }>).map((e) => e.name);
-    const types = (out.idl.types as Array<{ name: string }>).map((t) => t.name);
-    for (const e of ['Deposited', 'Withdrawn', 'Claimed', 'VaultCancelled']) {
-      expect(events).toContain(e);
-      expect(types).toContain(e);
-    }
-    if (f.multiSig) expect(events).toContain('ReleaseApproved');
-    if (f.multiSig && f.deadMansSwitch) expect(events).toContain('VetoCast');
-    // the advice lists exactly the events of the program
-    const g = await generateSolana(makePlan('custom', f, 2));
-    const advice = g.analysis.warnings.find((w) => w.id === 'solana-events')?.message ?? '';
-    const listed = /emits an Anchor event \(([^)]*)\)/.exec(advice)?.[1]?.split(', ') ?? [];
-    expect([...listed].sort()).toEqual([...events].sort());
-    // every instruction body that the IDL lists as changing state has an emit! in the source
-    for (const ix of ixs) {
-      const start = out.source.indexOf(`pub fn ${ix.name}(`);
-      const end = out.source.indexOf('\n    }\n', start);
-      expect(out.source.slice(start, end), ix.name).toMatch(/emit!\(/);
-    }
-  });
+  it.each(FEATURE_SETS.map((f) => [featureLabel(f), f] as const))(
+    '%s: every state-changing instruction emits a declared event listed in the IDL',
+    async (_label, f) => {
+      const out = await programForShape({ template: 'custom', ...f });
+      const checks = await checkAnchorProgram(out.source, out.idl);
+      expect(failed(checks)).toEqual([]);
+      const ixs = (
+        out.idl.instructions as Array<{ name: string; accounts: Array<{ writable?: boolean; signer?: boolean }> }>
+      ).filter((i) => i.accounts.some((a) => a.writable && !a.signer));
+      expect(detail(checks, 'state-changes-emit-events')).toBe(
+        `${ixs.length} state-changing instructions, each emitting a declared event`,
+      );
+      const events = (out.idl.events as Array<{ name: string }>).map((e) => e.name);
+      const types = (out.idl.types as Array<{ name: string }>).map((t) => t.name);
+      for (const e of ['Deposited', 'Withdrawn', 'Claimed', 'VaultCancelled']) {
+        expect(events).toContain(e);
+        expect(types).toContain(e);
+      }
+      if (f.multiSig) expect(events).toContain('ReleaseApproved');
+      if (f.multiSig && f.deadMansSwitch) expect(events).toContain('VetoCast');
+      // the advice lists exactly the events of the program
+      const g = await generateSolana(makePlan('custom', f, 2));
+      const advice = g.analysis.warnings.find((w) => w.id === 'solana-events')?.message ?? '';
+      const listed = /emits an Anchor event \(([^)]*)\)/.exec(advice)?.[1]?.split(', ') ?? [];
+      expect([...listed].sort()).toEqual([...events].sort());
+      // every instruction body that the IDL lists as changing state has an emit! in the source
+      for (const ix of ixs) {
+        const start = out.source.indexOf(`pub fn ${ix.name}(`);
+        const end = out.source.indexOf('\n    }\n', start);
+        expect(out.source.slice(start, end), ix.name).toMatch(/emit!\(/);
+      }
+    },
+  );
 });
 
 describe.concurrent('broken variants are detected', () => {
   it('a third-party style program passes, and breaking it is caught', async () => {
     expect(failed(await checkAnchorProgram(COUNTER))).toEqual([]);
-    const unbound = COUNTER.replace(', has_one = authority)]', ')]').replace(', seeds = [b"counter", authority.key().as_ref()], bump)]\n    pub counter: Account<\'info, Counter>,\n    pub authority', ')]\n    pub counter: Account<\'info, Counter>,\n    pub authority');
-    const checks = await checkAnchorProgram(unbound.replace('#[account(mut, seeds = [b"counter", authority.key().as_ref()], bump)]', '#[account(mut)]'));
+    const unbound = COUNTER.replace(', has_one = authority)]', ')]').replace(
+      ', seeds = [b"counter", authority.key().as_ref()], bump)]\n    pub counter: Account<\'info, Counter>,\n    pub authority',
+      ")]\n    pub counter: Account<'info, Counter>,\n    pub authority",
+    );
+    const checks = await checkAnchorProgram(
+      unbound.replace('#[account(mut, seeds = [b"counter", authority.key().as_ref()], bump)]', '#[account(mut)]'),
+    );
     expect(failed(checks)).toEqual(['mutable-accounts-checked', 'signer-checks', 'pda-state-accounts']);
   });
 
@@ -146,11 +157,18 @@ describe.concurrent('broken variants are detected', () => {
     expect(broken).not.toBe(source);
     const checks = await checkAnchorProgram(broken, idl);
     expect(failed(checks)).toEqual(['state-changes-emit-events']);
-    expect(detail(checks, 'state-changes-emit-events')).toMatch(/instruction deposit_sol \(line \d+\) changes vault but emits no event; instruction withdraw_sol \(line \d+\) changes vault but emits no event/);
+    expect(detail(checks, 'state-changes-emit-events')).toMatch(
+      /instruction deposit_sol \(line \d+\) changes vault but emits no event; instruction withdraw_sol \(line \d+\) changes vault but emits no event/,
+    );
     // an emit! in a comment or a string is not an event
-    const commented = source.replace(/(\n\s*)(emit!\(Deposited \{[^\n]*mint: None[^\n]*\);)/, '$1// $2$1msg!("emit!(Deposited {{ }})");');
+    const commented = source.replace(
+      /(\n\s*)(emit!\(Deposited \{[^\n]*mint: None[^\n]*\);)/,
+      '$1// $2$1msg!("emit!(Deposited {{ }})");',
+    );
     expect(commented).not.toBe(source);
-    expect(detail(await checkAnchorProgram(commented, idl), 'state-changes-emit-events')).toMatch(/^instruction deposit_sol \(line \d+\) changes vault but emits no event$/);
+    expect(detail(await checkAnchorProgram(commented, idl), 'state-changes-emit-events')).toMatch(
+      /^instruction deposit_sol \(line \d+\) changes vault but emits no event$/,
+    );
     // the COUNTER program without its events fails the same check
     const quiet = COUNTER.replace(/\n\s*emit!\(CounterSet[^\n]*;/g, '');
     expect(failed(await checkAnchorProgram(quiet))).toEqual(['state-changes-emit-events']);
@@ -161,7 +179,9 @@ describe.concurrent('broken variants are detected', () => {
     expect(undeclared).not.toBe(source);
     const checks = await checkAnchorProgram(undeclared, idl);
     expect(failed(checks)).toEqual(['state-changes-emit-events', 'idl-events']);
-    expect(detail(checks, 'state-changes-emit-events')).toMatch(/emits Deposited, which is not a declared #\[event\] struct/);
+    expect(detail(checks, 'state-changes-emit-events')).toMatch(
+      /emits Deposited, which is not a declared #\[event\] struct/,
+    );
 
     const missing = cloneIdl() as Record<string, any>;
     missing.events = missing.events.filter((e: { name: string }) => e.name !== 'Withdrawn');
@@ -178,11 +198,16 @@ describe.concurrent('broken variants are detected', () => {
     const broken = source.replace(accountsStructText('Cancel'), '');
     const checks = await checkAnchorProgram(broken, idl);
     expect(failed(checks)).toEqual(['accounts-structs']);
-    expect(detail(checks, 'accounts-structs')).toMatch(/instruction cancel .* Context<Cancel> but no #\[derive\(Accounts\)\] struct Cancel/);
+    expect(detail(checks, 'accounts-structs')).toMatch(
+      /instruction cancel .* Context<Cancel> but no #\[derive\(Accounts\)\] struct Cancel/,
+    );
   });
 
   it('an instruction without a Context', async () => {
-    const broken = source.replace('pub fn cancel(ctx: Context<Cancel>) -> Result<()> {', 'pub fn cancel() -> Result<()> {');
+    const broken = source.replace(
+      'pub fn cancel(ctx: Context<Cancel>) -> Result<()> {',
+      'pub fn cancel() -> Result<()> {',
+    );
     expect(broken).not.toBe(source);
     const checks = await checkAnchorProgram(broken);
     expect(failed(checks)).toContain('accounts-structs');
@@ -190,10 +215,16 @@ describe.concurrent('broken variants are detected', () => {
   });
 
   it('a mutable token account without a constraint', async () => {
-    const broken = editStruct('DepositToken', '#[account(mut, token::mint = mint, token::authority = depositor)]', '#[account(mut)]');
+    const broken = editStruct(
+      'DepositToken',
+      '#[account(mut, token::mint = mint, token::authority = depositor)]',
+      '#[account(mut)]',
+    );
     const checks = await checkAnchorProgram(broken, idl);
     expect(failed(checks)).toEqual(['mutable-accounts-checked']);
-    expect(detail(checks, 'mutable-accounts-checked')).toMatch(/DepositToken\.depositor_token_account .* is mutable without/);
+    expect(detail(checks, 'mutable-accounts-checked')).toMatch(
+      /DepositToken\.depositor_token_account .* is mutable without/,
+    );
   });
 
   it('a mutable vault without seeds or has_one', async () => {
@@ -201,13 +232,19 @@ describe.concurrent('broken variants are detected', () => {
     const attr = /#\[account\(\n(?:.*\n)*?\s*\)\]\n(\s*)pub vault/.exec(text)!;
     const broken = source.replace(text, text.replace(attr[0], `#[account(mut)]\n${attr[1]}pub vault`));
     const checks = await checkAnchorProgram(broken, idl);
-    expect(failed(checks)).toEqual(expect.arrayContaining(['mutable-accounts-checked', 'signer-checks', 'pda-state-accounts', 'idl-pda-seeds']));
+    expect(failed(checks)).toEqual(
+      expect.arrayContaining(['mutable-accounts-checked', 'signer-checks', 'pda-state-accounts', 'idl-pda-seeds']),
+    );
     expect(detail(checks, 'signer-checks')).toMatch(/WithdrawSol\.owner signs but no has_one/);
     expect(detail(checks, 'pda-state-accounts')).toMatch(/WithdrawSol\.vault .* without seeds and bump/);
   });
 
   it('a guardian signer that nothing ties to the vault', async () => {
-    const broken = editStruct('ConfirmRelease', '        constraint = vault.guardian_index(&guardian.key()).is_some() @ InheritanceError::NotGuardian,\n', '');
+    const broken = editStruct(
+      'ConfirmRelease',
+      '        constraint = vault.guardian_index(&guardian.key()).is_some() @ InheritanceError::NotGuardian,\n',
+      '',
+    );
     const checks = await checkAnchorProgram(broken, idl);
     expect(failed(checks)).toEqual(['signer-checks']);
     expect(detail(checks, 'signer-checks')).toMatch(/ConfirmRelease\.guardian signs/);
@@ -221,15 +258,27 @@ describe.concurrent('broken variants are detected', () => {
   });
 
   it('an unchecked account without a CHECK comment', async () => {
-    const broken = editStruct('Trigger', "pub caller: Signer<'info>,", "pub caller: Signer<'info>,\n    pub extra: UncheckedAccount<'info>,");
+    const broken = editStruct(
+      'Trigger',
+      "pub caller: Signer<'info>,",
+      "pub caller: Signer<'info>,\n    pub extra: UncheckedAccount<'info>,",
+    );
     const checks = await checkAnchorProgram(broken);
     expect(failed(checks)).toEqual(['account-types']);
-    const documented = editStruct('Trigger', "pub caller: Signer<'info>,", "pub caller: Signer<'info>,\n    /// CHECK: only logged\n    pub extra: UncheckedAccount<'info>,");
+    const documented = editStruct(
+      'Trigger',
+      "pub caller: Signer<'info>,",
+      "pub caller: Signer<'info>,\n    /// CHECK: only logged\n    pub extra: UncheckedAccount<'info>,",
+    );
     expect(failed(await checkAnchorProgram(documented))).toEqual([]);
   });
 
   it('a seed in the source that differs from the IDL', async () => {
-    const broken = editStruct('ClaimSol', 'seeds = [b"vault", vault.owner.as_ref()]', 'seeds = [b"vaults", vault.owner.as_ref()]');
+    const broken = editStruct(
+      'ClaimSol',
+      'seeds = [b"vault", vault.owner.as_ref()]',
+      'seeds = [b"vaults", vault.owner.as_ref()]',
+    );
     const checks = await checkAnchorProgram(broken, idl);
     expect(failed(checks)).toEqual(['idl-pda-seeds']);
     expect(detail(checks, 'idl-pda-seeds')).toMatch(/^claim_sol\.vault: PDA seeds differ/);
@@ -245,7 +294,9 @@ describe.concurrent('broken variants are detected', () => {
     expect(detail(checks, 'idl-pda-seeds')).toMatch(/claim_token\.claim_record/);
 
     const swapped = cloneIdl();
-    const seeds = swapped.instructions.find((i) => i.name === 'claim_token')!.accounts.find((a: { name: string }) => a.name === 'ledger').pda.seeds;
+    const seeds = swapped.instructions
+      .find((i) => i.name === 'claim_token')!
+      .accounts.find((a: { name: string }) => a.name === 'ledger').pda.seeds;
     [seeds[1], seeds[2]] = [seeds[2], seeds[1]];
     expect(failed(await checkAnchorProgram(source, swapped))).toEqual(['idl-pda-seeds']);
   });
@@ -264,7 +315,9 @@ describe.concurrent('broken variants are detected', () => {
   it('an IDL missing an instruction, with a wrong argument type or wrong flags', async () => {
     const missing = cloneIdl();
     missing.instructions = missing.instructions.filter((i) => i.name !== 'veto');
-    expect(detail(await checkAnchorProgram(source, missing), 'idl-instructions')).toMatch(/instruction veto is missing from the IDL/);
+    expect(detail(await checkAnchorProgram(source, missing), 'idl-instructions')).toMatch(
+      /instruction veto is missing from the IDL/,
+    );
 
     const argType = cloneIdl();
     argType.instructions.find((i) => i.name === 'withdraw_sol')!.args[0].type = 'u32';
@@ -274,11 +327,15 @@ describe.concurrent('broken variants are detected', () => {
 
     const flags = cloneIdl();
     delete flags.instructions.find((i) => i.name === 'claim_sol')!.accounts[1].writable;
-    expect(detail(await checkAnchorProgram(source, flags), 'idl-instructions')).toMatch(/claim_sol: accounts differ at #1/);
+    expect(detail(await checkAnchorProgram(source, flags), 'idl-instructions')).toMatch(
+      /claim_sol: accounts differ at #1/,
+    );
 
     const disc = cloneIdl();
     disc.instructions[0]!.discriminator = [0, 0, 0, 0, 0, 0, 0, 0];
-    expect(detail(await checkAnchorProgram(source, disc), 'idl-instructions')).toMatch(/initialize: wrong discriminator/);
+    expect(detail(await checkAnchorProgram(source, disc), 'idl-instructions')).toMatch(
+      /initialize: wrong discriminator/,
+    );
   });
 
   it('an IDL whose account type differs from the source struct', async () => {
@@ -291,12 +348,18 @@ describe.concurrent('broken variants are detected', () => {
   });
 
   it('a size constant that disagrees with its struct, and an init without space', async () => {
-    const wrong = source.replace(/pub const BASE_LEN: usize = (\d+);/, (_m, n: string) => `pub const BASE_LEN: usize = ${Number(n) - 2};`);
+    const wrong = source.replace(
+      /pub const BASE_LEN: usize = (\d+);/,
+      (_m, n: string) => `pub const BASE_LEN: usize = ${Number(n) - 2};`,
+    );
     const checks = await checkAnchorProgram(wrong, idl);
     expect(failed(checks)).toEqual(['account-space']);
     expect(detail(checks, 'account-space')).toMatch(/Vault::BASE_LEN is \d+ .* but Vault serialises to \d+ bytes/);
 
-    const grown = source.replace('pub total_claimed_lamports: u64,', 'pub total_claimed_lamports: u64,\n    pub extra: u32,');
+    const grown = source.replace(
+      'pub total_claimed_lamports: u64,',
+      'pub total_claimed_lamports: u64,\n    pub extra: u32,',
+    );
     expect(detail(await checkAnchorProgram(grown), 'account-space')).toMatch(/Vault::BASE_LEN/);
 
     const noSpace = editStruct('ClaimToken', '        space = 8 + TokenLedger::LEN,\n', '');
@@ -307,10 +370,14 @@ describe.concurrent('broken variants are detected', () => {
 
   it('an IDL without the has_one relation', async () => {
     const bad = cloneIdl();
-    const owner = bad.instructions.find((i) => i.name === 'check_in')!.accounts.find((a: { name: string }) => a.name === 'owner');
+    const owner = bad.instructions
+      .find((i) => i.name === 'check_in')!
+      .accounts.find((a: { name: string }) => a.name === 'owner');
     expect(owner.relations).toEqual(['vault']);
     delete owner.relations;
-    expect(detail(await checkAnchorProgram(source, bad), 'idl-instructions')).toMatch(/check_in: accounts differ at #0/);
+    expect(detail(await checkAnchorProgram(source, bad), 'idl-instructions')).toMatch(
+      /check_in: accounts differ at #0/,
+    );
   });
 
   it('an invalid declare_id!', async () => {

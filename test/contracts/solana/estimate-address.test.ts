@@ -22,7 +22,12 @@ describe('rent', () => {
     expect(rentExemptLamports(36)).toBe(1_141_440); // upgradeable program account
   });
   it('is (128 + len) × 6960 for any size', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 10 * 1024 * 1024 }), (len) => rentExemptLamports(len) === (128 + len) * 6960));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10 * 1024 * 1024 }),
+        (len) => rentExemptLamports(len) === (128 + len) * 6960,
+      ),
+    );
   });
   it('rejects impossible sizes', () => {
     expect(() => rentExemptLamports(-1)).toThrow(RangeError);
@@ -49,14 +54,31 @@ describe('estimateSolana', () => {
     expect(vault).toMatchObject({ lamports: rentExemptLamports(sizes.Vault!), basis: 'computed' });
     expect(vault.name).toContain(`${sizes.Vault} bytes`);
     expect(vault.sol).toBe(lamportsToSol(vault.lamports));
-    expect(e.items.find((i) => i.name.startsWith('TokenLedger'))).toMatchObject({ lamports: rentExemptLamports(sizes.TokenLedger!), basis: 'computed' });
-    expect(e.items.find((i) => i.name.startsWith('ClaimRecord'))).toMatchObject({ lamports: rentExemptLamports(sizes.ClaimRecord!), basis: 'computed' });
-    expect(e.items.find((i) => i.name.startsWith('Associated token account'))).toMatchObject({ lamports: 2_039_280, basis: 'computed' });
-    expect(e.items.find((i) => i.name.startsWith('Rent per added beneficiary'))).toMatchObject({ lamports: 42 * 6960, basis: 'computed' });
-    expect(e.items.find((i) => i.name.startsWith('Signature fee'))).toMatchObject({ lamports: 5000, basis: 'computed' });
+    expect(e.items.find((i) => i.name.startsWith('TokenLedger'))).toMatchObject({
+      lamports: rentExemptLamports(sizes.TokenLedger!),
+      basis: 'computed',
+    });
+    expect(e.items.find((i) => i.name.startsWith('ClaimRecord'))).toMatchObject({
+      lamports: rentExemptLamports(sizes.ClaimRecord!),
+      basis: 'computed',
+    });
+    expect(e.items.find((i) => i.name.startsWith('Associated token account'))).toMatchObject({
+      lamports: 2_039_280,
+      basis: 'computed',
+    });
+    expect(e.items.find((i) => i.name.startsWith('Rent per added beneficiary'))).toMatchObject({
+      lamports: 42 * 6960,
+      basis: 'computed',
+    });
+    expect(e.items.find((i) => i.name.startsWith('Signature fee'))).toMatchObject({
+      lamports: 5000,
+      basis: 'computed',
+    });
     expect(e.items.find((i) => i.name.startsWith('Program data account'))?.basis).toBe('assumed');
     const cu = e.items.filter((i) => i.computeUnits !== undefined);
-    expect(cu.map((i) => i.name.split(' ')[2])).toEqual(expect.arrayContaining(['initialize', 'claim_sol', 'claim_token', 'veto']));
+    expect(cu.map((i) => i.name.split(' ')[2])).toEqual(
+      expect.arrayContaining(['initialize', 'claim_sol', 'claim_token', 'veto']),
+    );
     expect(cu.every((i) => i.basis === 'assumed')).toBe(true);
     expect(e.currency).toBe('SOL');
     expect(e.deployment).toContain(lamportsToSol(vault.lamports));
@@ -85,7 +107,10 @@ describe('estimateSolana', () => {
   it('falls back to the default program for code that is not an Anchor program', () => {
     const e = estimateSolana({ contractCode: 'pragma solidity ^0.8.0; contract A {}', beneficiaries: 3 });
     expect(e.method).toMatch(/has no #\[account\] struct/);
-    expect(e.items[0]).toMatchObject({ basis: 'computed', lamports: estimateSolana({ beneficiaries: 3 }).items[0]!.lamports });
+    expect(e.items[0]).toMatchObject({
+      basis: 'computed',
+      lamports: estimateSolana({ beneficiaries: 3 }).items[0]!.lamports,
+    });
   });
 
   it('marks figures it had to assume', () => {
@@ -101,7 +126,9 @@ describe('estimateSolana', () => {
 
 describe('Solana addresses', () => {
   it('accepts base58 32-byte keys', () => {
-    fc.assert(fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (bytes) => isValidSolanaAddress(bs58.encode(bytes))));
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (bytes) => isValidSolanaAddress(bs58.encode(bytes))),
+    );
     expect(isValidSolanaAddress('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA')).toBe(true);
   });
 
@@ -118,7 +145,9 @@ describe('Solana addresses', () => {
     const good = bs58.encode(randomBytes(32));
     const bad = good.slice(0, 5) + '0' + good.slice(6);
     expect(isValidSolanaAddress(bad)).toBe(false);
-    expect(solanaAddressProblem(bad)).toBe('contains "0" at position 6, which is not a base58 character (base58 excludes 0, O, I and l)');
+    expect(solanaAddressProblem(bad)).toBe(
+      'contains "0" at position 6, which is not a base58 character (base58 excludes 0, O, I and l)',
+    );
     expect(solanaAddressProblem('0x' + 'ab'.repeat(20))).toMatch(/"0" at position 1/);
     expect(solanaAddressProblem('')).toBe('is empty');
     expect(solanaAddressProblem(` ${good}`)).toMatch(/whitespace/);

@@ -37,10 +37,17 @@ export function makePlan(template: TemplateType, f: FeatureSet, n: number, extra
     blockchain: 'solana',
     ownerAddress: addr('owner'),
     inheritanceTemplate: template,
-    beneficiaries: pct.map((percentage, i) => ({ name: `Heir ${i + 1}`, address: addr(`heir-${i}`), percentage, relationship: 'son' })),
+    beneficiaries: pct.map((percentage, i) => ({
+      name: `Heir ${i + 1}`,
+      address: addr(`heir-${i}`),
+      percentage,
+      relationship: 'son',
+    })),
     ...(f.deadMansSwitch ? { deadMansSwitch: { enabled: true, intervalDays: 180, gracePeriodDays: 30 } } : {}),
     ...(f.multiSig ? { guardians: { addresses: [addr('g1'), addr('g2'), addr('g3')], threshold: 2 } } : {}),
-    ...(f.splTokens ? { assets: [{ type: 'native' }, { type: 'spl', address: addr('mint-usdc'), symbol: 'USDC' }] } : {}),
+    ...(f.splTokens
+      ? { assets: [{ type: 'native' }, { type: 'spl', address: addr('mint-usdc'), symbol: 'USDC' }] }
+      : {}),
     ...extra,
   } as Plan;
 }

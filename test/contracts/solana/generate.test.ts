@@ -2,7 +2,13 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/core/errors.js';
 import { TEMPLATE_TYPES } from '../../../src/law/templates.js';
-import { checkAnchorProgram, generateSolana, programForShape, rustParser, type SolanaGenerated } from '../../../src/contracts/solana/index.js';
+import {
+  checkAnchorProgram,
+  generateSolana,
+  programForShape,
+  rustParser,
+  type SolanaGenerated,
+} from '../../../src/contracts/solana/index.js';
 import { addr, FEATURE_SETS, featureLabel, makePlan, type FeatureSet } from './fixtures.js';
 
 const COUNTS = [1, 2, 10, 50];
@@ -43,7 +49,10 @@ function expectedInstructions(f: FeatureSet): string[] {
 
 /** Syntax diagnostics of a TypeScript snippet. */
 function tsSyntaxErrors(code: string): string[] {
-  const out = ts.transpileModule(code, { reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+  const out = ts.transpileModule(code, {
+    reportDiagnostics: true,
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
   return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
 
@@ -62,13 +71,17 @@ describe.concurrent('every template × feature set × beneficiary count', () => 
           for (const c of g.checks) expect(c, `${c.name}: ${c.detail}`).toMatchObject({ passed: true });
 
           // The IDL lists exactly the instructions of the source, and those the features call for.
-          const fromSource = [...g.contractCode.matchAll(/pub fn (\w+)\(ctx: Context<(\w+)>/g)].map((m) => m[1]!).sort();
+          const fromSource = [...g.contractCode.matchAll(/pub fn (\w+)\(ctx: Context<(\w+)>/g)]
+            .map((m) => m[1]!)
+            .sort();
           const fromIdl = (g.idl.instructions as Array<{ name: string }>).map((i) => i.name).sort();
           expect(fromIdl).toEqual(fromSource);
           expect(fromSource).toEqual(expectedInstructions(f));
 
           expect(g.features).toEqual(
-            [f.deadMansSwitch && 'deadMansSwitch', f.multiSig && 'multiSig', f.splTokens && 'splTokens'].filter(Boolean),
+            [f.deadMansSwitch && 'deadMansSwitch', f.multiSig && 'multiSig', f.splTokens && 'splTokens'].filter(
+              Boolean,
+            ),
           );
           expect(g.contractCode).toContain(`pub const TEMPLATE: &str = "${template}";`);
           // Per-plan values live in the initialize arguments, never in the program.
@@ -77,7 +90,9 @@ describe.concurrent('every template × feature set × beneficiary count', () => 
 
           // The client snippet carries the plan's values and is valid TypeScript.
           for (const b of plan.beneficiaries) {
-            expect(g.clientSnippet).toContain(`new PublicKey('${b.address}'), shareBps: ${Math.round(b.percentage * 100)} }`);
+            expect(g.clientSnippet).toContain(
+              `new PublicKey('${b.address}'), shareBps: ${Math.round(b.percentage * 100)} }`,
+            );
           }
           const bpsSum = [...g.clientSnippet.matchAll(/shareBps: (\d+)/g)].reduce((s, m) => s + Number(m[1]), 0);
           expect(bpsSum).toBe(10_000);
@@ -159,7 +174,9 @@ describe('generateSolana', () => {
       }),
     );
     const ids = risky.analysis.warnings.map((w) => w.id);
-    expect(ids).toEqual(expect.arrayContaining(['no-grace-period', 'short-interval', 'guardian-threshold-one', 'unsupported-assets']));
+    expect(ids).toEqual(
+      expect.arrayContaining(['no-grace-period', 'short-interval', 'guardian-threshold-one', 'unsupported-assets']),
+    );
     expect(risky.analysis.securityScore).toBeLessThan(safer.analysis.securityScore);
   });
 
@@ -197,11 +214,23 @@ describe('snapshots of the sources', () => {
     });
   }
   it('IDL (all features)', async () => {
-    const { idl } = await programForShape({ template: 'islamic-mirth', deadMansSwitch: true, multiSig: true, splTokens: true });
-    await expect(JSON.stringify(idl, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/idl.switch-multisig-spl.json');
+    const { idl } = await programForShape({
+      template: 'islamic-mirth',
+      deadMansSwitch: true,
+      multiSig: true,
+      splTokens: true,
+    });
+    await expect(JSON.stringify(idl, null, 2) + '\n').toMatchFileSnapshot(
+      './__snapshots__/idl.switch-multisig-spl.json',
+    );
   });
   it('checkAnchorProgram without an IDL runs only the source checks', async () => {
-    const { source } = await programForShape({ template: 'custom', deadMansSwitch: true, multiSig: false, splTokens: false });
+    const { source } = await programForShape({
+      template: 'custom',
+      deadMansSwitch: true,
+      multiSig: false,
+      splTokens: false,
+    });
     const checks = await checkAnchorProgram(source);
     expect(checks.map((c) => c.name)).toEqual(EXPECTED_CHECKS.slice(0, 11));
     expect(checks.every((c) => c.passed)).toBe(true);

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/core/errors.js';
 import { estimateSolana } from '../../../src/contracts/solana/index.js';
-import { assertRustShape, MAX_RUST_NESTING, MAX_RUST_SOURCE, parseAnchorProgram } from '../../../src/contracts/solana/parser.js';
+import {
+  assertRustShape,
+  MAX_RUST_NESTING,
+  MAX_RUST_SOURCE,
+  parseAnchorProgram,
+} from '../../../src/contracts/solana/parser.js';
 import { startTestServer, type TestServer } from '../../helpers.js';
 
 // Inputs that used to stall the process (quadratic regular expressions) or answer 500 (stack overflow).
@@ -23,14 +28,17 @@ const estimate = (contractCode: string) =>
     payload: { blockchain: 'solana', contractCode },
   });
 
-const nestedVec = (depth: number) => `#[account]\npub struct V {\n    pub beneficiaries: ${'Vec<'.repeat(depth)}u8${'>'.repeat(depth)},\n}\n`;
+const nestedVec = (depth: number) =>
+  `#[account]\npub struct V {\n    pub beneficiaries: ${'Vec<'.repeat(depth)}u8${'>'.repeat(depth)},\n}\n`;
 
 function expectValidation(res: Awaited<ReturnType<typeof estimate>>, reason: RegExp): void {
   expect(res.statusCode).toBe(400);
   const body = res.json();
   expect(body.success).toBe(false);
   expect(body.error.code).toBe('VALIDATION_ERROR');
-  expect(body.error.details).toEqual([expect.objectContaining({ field: 'contractCode', reason: expect.stringMatching(reason) })]);
+  expect(body.error.details).toEqual([
+    expect.objectContaining({ field: 'contractCode', reason: expect.stringMatching(reason) }),
+  ]);
 }
 
 describe('estimate_gas (solana) on hostile source', () => {
@@ -62,7 +70,11 @@ describe('estimate_gas (solana) on hostile source', () => {
   });
 
   it('still estimates long but shallow input (attributes, closing braces, whitespace) under the cap', async () => {
-    for (const code of ['#[]'.repeat(60_000), '}'.repeat(150_000), `#[account]\npub struct A { pub owner: Pubkey${' '.repeat(150_000)}, }`]) {
+    for (const code of [
+      '#[]'.repeat(60_000),
+      '}'.repeat(150_000),
+      `#[account]\npub struct A { pub owner: Pubkey${' '.repeat(150_000)}, }`,
+    ]) {
       const res = await estimate(code);
       expect(res.statusCode).toBe(200);
       expect(res.json().success).toBe(true);
@@ -74,7 +86,10 @@ describe('the Rust shape check', () => {
   it('accepts nesting up to the limit and counts generics, not comparisons or arrows', () => {
     expect(() => assertRustShape(nestedVec(MAX_RUST_NESTING))).not.toThrow();
     expect(() => assertRustShape(nestedVec(MAX_RUST_NESTING + 1))).toThrow(ApiError);
-    const statements = Array.from({ length: 200 }, (_, i) => `let x${i} = a<b; let y${i} = f() -> c; if a <= b {}`).join('\n');
+    const statements = Array.from(
+      { length: 200 },
+      (_, i) => `let x${i} = a<b; let y${i} = f() -> c; if a <= b {}`,
+    ).join('\n');
     expect(() => assertRustShape(statements)).not.toThrow();
   });
 

@@ -25,19 +25,33 @@ describe.concurrent('Solana: every owner instruction is proof of life', () => {
       const { source } = await programForShape({ template: 'custom', ...fs });
       const checks = await checkAnchorProgram(source);
       expect(check(checks, 'owner-actions-prove-life')).toMatchObject({ passed: true });
-      const owned = ['update_beneficiaries', 'withdraw_sol', 'deposit_sol', ...(fs.deadMansSwitch ? ['check_in'] : []), ...(fs.multiSig ? ['update_guardians'] : []), ...(fs.splTokens ? ['withdraw_token', 'deposit_token'] : [])];
+      const owned = [
+        'update_beneficiaries',
+        'withdraw_sol',
+        'deposit_sol',
+        ...(fs.deadMansSwitch ? ['check_in'] : []),
+        ...(fs.multiSig ? ['update_guardians'] : []),
+        ...(fs.splTokens ? ['withdraw_token', 'deposit_token'] : []),
+      ];
       for (const ix of owned) expect(fnBody(source, ix), ix).toMatch(/\.prove_life\(now\)/);
       const prove = fnBody(source, 'prove_life');
       if (fs.deadMansSwitch) expect(prove).toMatch(/self\.last_check_in = now;/);
       if (fs.multiSig) expect(prove).toMatch(/self\.early_release_at = 0;/);
       if (fs.multiSig && fs.deadMansSwitch) expect(prove).toMatch(/self\.vetoes_used = 0;/);
       // A deposit is proof of life only when the owner signs it.
-      expect(fnBody(source, 'deposit_sol')).toMatch(/if ctx\.accounts\.depositor\.key\(\) == ctx\.accounts\.vault\.owner/);
+      expect(fnBody(source, 'deposit_sol')).toMatch(
+        /if ctx\.accounts\.depositor\.key\(\) == ctx\.accounts\.vault\.owner/,
+      );
     });
   }
 
   it('the check fails when an owner instruction does not move the deadline (as before this change)', async () => {
-    const { source } = await programForShape({ template: 'custom', deadMansSwitch: true, multiSig: true, splTokens: true });
+    const { source } = await programForShape({
+      template: 'custom',
+      deadMansSwitch: true,
+      multiSig: true,
+      splTokens: true,
+    });
     const update = fnBody(source, 'update_beneficiaries');
     const broken = source.replace(update, update.replace(/\n\s*vault\.prove_life\(now\);/, ''));
     expect(broken).not.toBe(source);
@@ -45,15 +59,22 @@ describe.concurrent('Solana: every owner instruction is proof of life', () => {
     expect(c?.passed).toBe(false);
     expect(c?.detail).toMatch(/update_beneficiaries .* does not call prove_life/);
     // A withdrawal whose vault is read-only cannot move the deadline either.
-    const ro = source.replace(/pub struct WithdrawToken<'info> \{([\s\S]*?)#\[account\(\s*mut,/, (m) => m.replace(/mut,/, ''));
+    const ro = source.replace(/pub struct WithdrawToken<'info> \{([\s\S]*?)#\[account\(\s*mut,/, (m) =>
+      m.replace(/mut,/, ''),
+    );
     expect(ro).not.toBe(source);
     expect(check(await checkAnchorProgram(ro), 'owner-actions-prove-life')?.passed).toBe(false);
   });
 });
 
 describe.concurrent('Solana guardians cannot overrule a living owner', () => {
-  it("confirm_release proposes a release GUARDIAN_WAIT later; claims_open needs it due; vetoes are bounded", async () => {
-    const { source } = await programForShape({ template: 'custom', deadMansSwitch: true, multiSig: true, splTokens: false });
+  it('confirm_release proposes a release GUARDIAN_WAIT later; claims_open needs it due; vetoes are bounded', async () => {
+    const { source } = await programForShape({
+      template: 'custom',
+      deadMansSwitch: true,
+      multiSig: true,
+      splTokens: false,
+    });
     expect(source).toContain(`pub const GUARDIAN_WAIT_SECONDS: i64 = ${GUARDIAN_WAIT_DAYS * 86_400};`);
     expect(source).toContain(`pub const MAX_VETOES: u8 = ${MAX_VETOES};`);
     const confirm = fnBody(source, 'confirm_release');

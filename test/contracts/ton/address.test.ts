@@ -24,7 +24,13 @@ describe('isValidTonAddress', () => {
   });
 
   it('accepts user-friendly forms (bounceable, non-bounceable, testnet, url-safe and standard base64)', () => {
-    for (const opts of [{}, { bounceable: false }, { testOnly: true }, { urlSafe: false }, { urlSafe: true, bounceable: false }]) {
+    for (const opts of [
+      {},
+      { bounceable: false },
+      { testOnly: true },
+      { urlSafe: false },
+      { urlSafe: true, bounceable: false },
+    ]) {
       const s = a.toString(opts);
       expect(s).toHaveLength(48);
       expect(isValidTonAddress(s)).toBe(true);

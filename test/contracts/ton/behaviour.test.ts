@@ -3,8 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { rentReserveFor } from '../../../src/contracts/ton/rent.js';
 import { buildInitialData, tonAddressFor, updateBody, type TonPlanData } from '../../../src/contracts/ton/data.js';
 import { computeExit, TonHarness, type SentOp } from '../../../src/contracts/ton/harness.js';
-import { buildTonShape, TON_ERR as ERR, TON_OP as OP, TON_STATE as STATE, type TonShape } from '../../../src/contracts/ton/index.js';
-import { jettonDoubleCode, jettonMasterData, jettonMintBody, jettonWalletAddress, jettonWalletData } from '../../../src/contracts/ton/jetton-double.js';
+import {
+  buildTonShape,
+  TON_ERR as ERR,
+  TON_OP as OP,
+  TON_STATE as STATE,
+  type TonShape,
+} from '../../../src/contracts/ton/index.js';
+import {
+  jettonDoubleCode,
+  jettonMasterData,
+  jettonMintBody,
+  jettonWalletAddress,
+  jettonWalletData,
+} from '../../../src/contracts/ton/jetton-double.js';
 import { internal } from '@ton/sandbox';
 import { addr } from './helpers.js';
 
@@ -51,7 +63,8 @@ async function deployed(
   return { h, data };
 }
 
-const claim = (h: TonHarness, from: Address, index: number, value = GAS) => h.op(from, OP.claim, value, (x) => x.storeUint(index, 8));
+const claim = (h: TonHarness, from: Address, index: number, value = GAS) =>
+  h.op(from, OP.claim, value, (x) => x.storeUint(index, 8));
 const payoutValue = (r: SentOp, to: Address): bigint => {
   for (const m of r.tx.outMessages.values()) {
     if (m.info.type === 'internal' && m.info.dest.equals(to)) return m.info.value.coins;
@@ -99,7 +112,11 @@ describe.concurrent('TON contract behaviour', () => {
       ['beneficiary checkIn', () => h.op(b[0]!, OP.checkIn, GAS), ERR.notOwner],
       ['guardian cancel', () => h.op(g[0]!, OP.cancel, GAS), ERR.notOwner],
       ['beneficiary withdraw', () => h.op(b[1]!, OP.withdraw, GAS, (x) => x.storeCoins(1n)), ERR.notOwner],
-      ['stranger update', () => h.sendRaw(stranger, GAS, updateBody([{ address: stranger, shareBps: 10000 }])), ERR.notOwner],
+      [
+        'stranger update',
+        () => h.sendRaw(stranger, GAS, updateBody([{ address: stranger, shareBps: 10000 }])),
+        ERR.notOwner,
+      ],
       ['guardian release', () => h.op(g[1]!, OP.release, GAS), ERR.notOwner],
       ['owner claims as beneficiary 0', () => claim(h, owner, 0), ERR.notBeneficiary],
       ['beneficiary 1 claims index 0', () => claim(h, b[1]!, 0), ERR.notBeneficiary],
@@ -137,7 +154,9 @@ describe.concurrent('TON contract behaviour', () => {
     const again = await claim(h, b[0]!, 0);
     expect(again.success).toBe(true);
     expect((await h.beneficiary(0)).claimed).toBeGreaterThanOrEqual(before);
-    expect(again.result.transactions.some((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.bounced)).toBe(false);
+    expect(
+      again.result.transactions.some((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.bounced),
+    ).toBe(false);
   });
 
   it('releases at the deadline, which each check-in moves', async () => {
@@ -154,7 +173,9 @@ describe.concurrent('TON contract behaviour', () => {
     expect(await h.state()).toBe(STATE.released);
     expect((await h.op(owner, OP.checkIn, GAS)).exitCode).toBe(ERR.deadlinePassed);
     expect((await h.op(owner, OP.withdraw, GAS, (x) => x.storeCoins(1n))).exitCode).toBe(ERR.deadlinePassed);
-    expect((await h.sendRaw(owner, GAS, updateBody([{ address: owner, shareBps: 10000 }]))).exitCode).toBe(ERR.deadlinePassed);
+    expect((await h.sendRaw(owner, GAS, updateBody([{ address: owner, shareBps: 10000 }]))).exitCode).toBe(
+      ERR.deadlinePassed,
+    );
     const r = await claim(h, b[2]!, 2);
     expect(r.success).toBe(true);
     expect((await h.beneficiary(2)).claimed).toBeGreaterThan(toNano('0.5'));
@@ -175,7 +196,14 @@ describe.concurrent('TON contract behaviour', () => {
 
   it('lets m of n guardians release early, and m of n veto a wrong trigger during the grace period', async () => {
     const { h } = await deployed(shape({ deadMansSwitch: true, gracePeriod: true, guardians: true }));
-    expect(await h.guardians()).toEqual({ threshold: 2, count: 3, approvals: 0, vetoes: 0, releaseAt: 0, vetoesLeft: 2 });
+    expect(await h.guardians()).toEqual({
+      threshold: 2,
+      count: 3,
+      approvals: 0,
+      vetoes: 0,
+      releaseAt: 0,
+      vetoesLeft: 2,
+    });
     // veto outside the grace period is refused
     expect((await h.op(g[0]!, OP.veto, GAS, (x) => x.storeUint(0, 8))).exitCode).toBe(ERR.notInGrace);
     h.now = T0 + 31 * DAY;
@@ -217,9 +245,18 @@ describe.concurrent('TON contract behaviour', () => {
     ];
     const bad: Array<[string, Cell]> = [
       ['sum 9999', updateBody([{ address: addr('n0'), shareBps: 9999 }])],
-      ['zero share', updateBody([{ address: addr('n0'), shareBps: 0 }, { address: addr('n1'), shareBps: 10000 }])],
+      [
+        'zero share',
+        updateBody([
+          { address: addr('n0'), shareBps: 0 },
+          { address: addr('n1'), shareBps: 10000 },
+        ]),
+      ],
       ['empty', updateBody([])],
-      ['51 beneficiaries', updateBody(Array.from({ length: 51 }, (_, i) => ({ address: addr(`x${i}`), shareBps: i === 0 ? 5000 : 100 })))],
+      [
+        '51 beneficiaries',
+        updateBody(Array.from({ length: 51 }, (_, i) => ({ address: addr(`x${i}`), shareBps: i === 0 ? 5000 : 100 }))),
+      ],
     ];
     for (const [label, body] of bad) {
       const r = await h.sendRaw(owner, GAS, body);
@@ -227,7 +264,9 @@ describe.concurrent('TON contract behaviour', () => {
     }
     expect((await h.sendRaw(owner, GAS, updateBody(fresh))).success).toBe(true);
     const shares = await h.shares();
-    expect(shares.map((s) => [s.address.toRawString(), s.shareBps])).toEqual(fresh.map((s) => [s.address.toRawString(), s.shareBps]));
+    expect(shares.map((s) => [s.address.toRawString(), s.shareBps])).toEqual(
+      fresh.map((s) => [s.address.toRawString(), s.shareBps]),
+    );
     await h.op(stranger, OP.deposit, toNano('4'));
     h.now = T0 + 31 * DAY;
     expect((await claim(h, b[0]!, 0)).exitCode).toBe(ERR.notBeneficiary); // replaced
@@ -245,7 +284,9 @@ describe.concurrent('TON contract behaviour', () => {
     expect(w.success).toBe(true);
     expect(payoutValue(w, owner)).toBe(toNano('2') + gasLeft(w));
     expect((await h.balanceOf(owner)) - ob).toBeGreaterThan(toNano('2'));
-    expect((await h.op(owner, OP.withdraw, GAS, (x) => x.storeCoins(toNano('5')))).exitCode).toBe(ERR.insufficientFunds);
+    expect((await h.op(owner, OP.withdraw, GAS, (x) => x.storeCoins(toNano('5')))).exitCode).toBe(
+      ERR.insufficientFunds,
+    );
     const held = await h.balance();
     const c = await h.op(owner, OP.cancel, GAS);
     expect(c.success).toBe(true);
@@ -254,7 +295,9 @@ describe.concurrent('TON contract behaviour', () => {
     expect(await h.state()).toBe(STATE.cancelled);
     const d = await h.op(stranger, OP.deposit, toNano('1'));
     expect(d.exitCode).toBe(ERR.notActive);
-    expect(d.result.transactions.some((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.bounced)).toBe(true);
+    expect(d.result.transactions.some((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.bounced)).toBe(
+      true,
+    );
     h.now = T0 + 100 * DAY;
     expect((await claim(h, b[0]!, 0)).exitCode).toBe(ERR.notReleased);
     expect(await h.state()).toBe(STATE.cancelled);
@@ -264,9 +307,13 @@ describe.concurrent('TON contract behaviour', () => {
     const jcode = await jettonDoubleCode();
     const master = addr('jetton-master');
     const minter = addr('minter');
-    const { h } = await deployed(shape({ jettons: true }), { jettons: [master] }, {
-      beforeDeploy: (x) => x.installContract(master, jcode, jettonMasterData(minter, jcode), toNano('5')),
-    });
+    const { h } = await deployed(
+      shape({ jettons: true }),
+      { jettons: [master] },
+      {
+        beforeDeploy: (x) => x.installContract(master, jcode, jettonMasterData(minter, jcode), toNano('5')),
+      },
+    );
     const ourWallet = jettonWalletAddress(jcode, h.address, master);
     const [j0] = await h.jettons();
     expect(j0!.master.equals(master)).toBe(true);
@@ -276,54 +323,93 @@ describe.concurrent('TON contract behaviour', () => {
     expect(forgedWallet.exitCode).toBe(ERR.unknownJetton);
 
     const mint = (amount: bigint) =>
-      h.blockchain.sendMessage(internal({ from: minter, to: master, value: toNano('0.3'), body: jettonMintBody(h.address, amount, toNano('0.01')) }));
+      h.blockchain.sendMessage(
+        internal({
+          from: minter,
+          to: master,
+          value: toNano('0.3'),
+          body: jettonMintBody(h.address, amount, toNano('0.01')),
+        }),
+      );
     await mint(1_000_001n);
     expect((await h.jettons())[0]!.received).toBe(1_000_001n);
     expect(await h.jettonBalance(ourWallet)).toBe(1_000_001n);
     // a notification from anyone but our wallet is not credited
-    await h.op(stranger, OP.transferNotification, GAS, (x) => x.storeCoins(10n ** 12n).storeAddress(stranger).storeBit(0));
+    await h.op(stranger, OP.transferNotification, GAS, (x) =>
+      x
+        .storeCoins(10n ** 12n)
+        .storeAddress(stranger)
+        .storeBit(0),
+    );
     expect((await h.jettons())[0]!.received).toBe(1_000_001n);
     // a jetton transfer without a notification (no forward TON) is not counted
-    await h.blockchain.sendMessage(internal({ from: minter, to: master, value: toNano('0.3'), body: jettonMintBody(h.address, 500n, 0n) }));
+    await h.blockchain.sendMessage(
+      internal({ from: minter, to: master, value: toNano('0.3'), body: jettonMintBody(h.address, 500n, 0n) }),
+    );
     expect((await h.jettons())[0]!.received).toBe(1_000_001n);
     expect(await h.jettonBalance(ourWallet)).toBe(1_000_501n);
 
-    expect((await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(0, 8))).exitCode).toBe(ERR.notReleased);
+    expect((await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(0, 8))).exitCode).toBe(
+      ERR.notReleased,
+    );
     await h.op(owner, OP.release, GAS);
 
     // our wallet refuses (its balance is taken away in the sandbox): the transfer bounces and stays claimable
     await h.installContract(ourWallet, jcode, jettonWalletData(0n, h.address, master, jcode), toNano('1'));
     const refused = await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(0, 8));
     expect(refused.success).toBe(true);
-    expect(refused.result.transactions.some((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.bounced)).toBe(true);
+    expect(
+      refused.result.transactions.some((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.bounced),
+    ).toBe(true);
     expect(await h.jettonClaimed(0, 0)).toBe(0n);
     expect((await h.jettons())[0]!.claimed).toBe(0n);
     await h.installContract(ourWallet, jcode, jettonWalletData(1_000_501n, h.address, master, jcode), toNano('1'));
 
     await mint(2_000n); // late deposit, shared too
     const total = 1_002_001n;
-    for (const [i, bps] of [[0, 5000n], [1, 3000n], [2, 2000n]] as const) {
+    for (const [i, bps] of [
+      [0, 5000n],
+      [1, 3000n],
+      [2, 2000n],
+    ] as const) {
       const r = await h.op(b[i]!, OP.claimJetton, GAS, (x) => x.storeUint(i, 8).storeUint(0, 8));
       expect(r.success).toBe(true);
       expect(await h.jettonClaimed(i, 0)).toBe((total * bps) / 10000n);
       expect(await h.jettonBalance(jettonWalletAddress(jcode, b[i]!, master))).toBe((total * bps) / 10000n);
     }
-    expect((await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(0, 8))).exitCode).toBe(ERR.nothingToClaim);
-    expect((await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(1, 8))).exitCode).toBe(ERR.unknownJetton);
-    expect((await h.op(stranger, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(0, 8))).exitCode).toBe(ERR.notBeneficiary);
+    expect((await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(0, 8))).exitCode).toBe(
+      ERR.nothingToClaim,
+    );
+    expect((await h.op(b[0]!, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(1, 8))).exitCode).toBe(
+      ERR.unknownJetton,
+    );
+    expect((await h.op(stranger, OP.claimJetton, GAS, (x) => x.storeUint(0, 8).storeUint(0, 8))).exitCode).toBe(
+      ERR.notBeneficiary,
+    );
   });
 
   it('returns the jettons to the owner on cancel', async () => {
     const jcode = await jettonDoubleCode();
     const masters = [addr('jm-a'), addr('jm-b')];
     const minter = addr('minter');
-    const { h } = await deployed(shape({ deadMansSwitch: true, jettons: true }), { jettons: masters }, {
-      beforeDeploy: async (x) => {
-        for (const m of masters) await x.installContract(m, jcode, jettonMasterData(minter, jcode), toNano('5'));
+    const { h } = await deployed(
+      shape({ deadMansSwitch: true, jettons: true }),
+      { jettons: masters },
+      {
+        beforeDeploy: async (x) => {
+          for (const m of masters) await x.installContract(m, jcode, jettonMasterData(minter, jcode), toNano('5'));
+        },
       },
-    });
+    );
     for (const [j, m] of masters.entries()) {
-      await h.blockchain.sendMessage(internal({ from: minter, to: m, value: toNano('0.3'), body: jettonMintBody(h.address, 700n + BigInt(j), toNano('0.01')) }));
+      await h.blockchain.sendMessage(
+        internal({
+          from: minter,
+          to: m,
+          value: toNano('0.3'),
+          body: jettonMintBody(h.address, 700n + BigInt(j), toNano('0.01')),
+        }),
+      );
     }
     expect((await h.op(owner, OP.cancel, GAS)).success).toBe(true);
     for (const [j, m] of masters.entries()) {

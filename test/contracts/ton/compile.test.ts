@@ -2,9 +2,21 @@ import { Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/core/errors.js';
 import { assertFuncShape, compileFuncUncached, parseFuncErrors } from '../../../src/contracts/ton/compile.js';
-import { allTonShapes, buildTonShape, compileFunc, shapeKey, tonContractSource } from '../../../src/contracts/ton/index.js';
+import {
+  allTonShapes,
+  buildTonShape,
+  compileFunc,
+  shapeKey,
+  tonContractSource,
+} from '../../../src/contracts/ton/index.js';
 
-const REFERENCE = tonContractSource({ template: 'custom', deadMansSwitch: true, gracePeriod: true, guardians: true, jettons: true });
+const REFERENCE = tonContractSource({
+  template: 'custom',
+  deadMansSwitch: true,
+  gracePeriod: true,
+  guardians: true,
+  jettons: true,
+});
 
 async function compileError(source: string): Promise<ApiError> {
   try {
@@ -42,7 +54,11 @@ describe('compileFunc', () => {
   });
 
   it('a syntax error is located too', async () => {
-    const src = ['() recv_internal(int balance, int value, cell msg, slice body) impure {', '    int x = 1 +;', '}'].join('\n');
+    const src = [
+      '() recv_internal(int balance, int value, cell msg, slice body) impure {',
+      '    int x = 1 +;',
+      '}',
+    ].join('\n');
     const err = await compileError(src);
     expect(err.details![0]).toMatchObject({ field: 'contractCode', line: 2 });
     expect(err.details![0]!.column).toBeGreaterThan(1);
@@ -58,7 +74,9 @@ describe('compileFunc', () => {
   });
 
   it('parses compiler messages into located details', () => {
-    const d = parseFuncErrors('FunC compilation error: contract.fc:12:7: error: undefined function `x`\n  x();\n      ^');
+    const d = parseFuncErrors(
+      'FunC compilation error: contract.fc:12:7: error: undefined function `x`\n  x();\n      ^',
+    );
     expect(d).toEqual([{ field: 'contractCode', reason: 'undefined function `x`', line: 12, column: 7 }]);
     expect(parseFuncErrors('something odd')[0]).toEqual({ field: 'contractCode', reason: 'something odd' });
   });
@@ -80,8 +98,14 @@ describe('compileFunc', () => {
   });
 
   it('measures FunC nesting before compiling, skipping comments (which nest) and strings', () => {
-    expect(() => assertFuncShape(`{- ${'('.repeat(1_000)} {- -} ${'['.repeat(1_000)} -}\n;; ${'{'.repeat(1_000)}\nslice s = "${'('.repeat(1_000)}";\nint f() { return ((1)); }`)).not.toThrow();
-    expect(() => assertFuncShape(`int f() { return ${'('.repeat(200)}1${')'.repeat(200)}; }`)).toThrow(/nested too deeply/);
+    expect(() =>
+      assertFuncShape(
+        `{- ${'('.repeat(1_000)} {- -} ${'['.repeat(1_000)} -}\n;; ${'{'.repeat(1_000)}\nslice s = "${'('.repeat(1_000)}";\nint f() { return ((1)); }`,
+      ),
+    ).not.toThrow();
+    expect(() => assertFuncShape(`int f() { return ${'('.repeat(200)}1${')'.repeat(200)}; }`)).toThrow(
+      /nested too deeply/,
+    );
     expect(() => assertFuncShape(';; x\n'.repeat(50_000))).toThrow(/too large/);
   });
 
@@ -91,7 +115,9 @@ describe('compileFunc', () => {
     expect(names).toHaveLength(1);
     expect(names[0]!.reason.length).toBeLessThanOrEqual(500);
     expect(parseFuncErrors('x.fc:'.repeat(100_000))).toHaveLength(1);
-    const many = parseFuncErrors(Array.from({ length: 500 }, (_, i) => `contract.fc:${i + 1}:1: error: e${i}`).join('\n'));
+    const many = parseFuncErrors(
+      Array.from({ length: 500 }, (_, i) => `contract.fc:${i + 1}:1: error: e${i}`).join('\n'),
+    );
     expect(many).toHaveLength(50);
     expect(many[49]).toMatchObject({ line: 50, reason: 'e49' });
   });

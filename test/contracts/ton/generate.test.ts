@@ -7,7 +7,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/core/errors.js';
 import { compileFuncUncached } from '../../../src/contracts/ton/compile.js';
 import { buildInitialData, tonPlanData } from '../../../src/contracts/ton/data.js';
-import { estimateTonFees, generateTon, sampleTonPlanData, tonContractSource, tonPlanDataFor, type TonShape } from '../../../src/contracts/ton/index.js';
+import {
+  estimateTonFees,
+  generateTon,
+  sampleTonPlanData,
+  tonContractSource,
+  tonPlanDataFor,
+  type TonShape,
+} from '../../../src/contracts/ton/index.js';
 import { runTonScenario, ScenarioError } from '../../../src/contracts/ton/scenario.js';
 import { addr, makePlan } from './helpers.js';
 
@@ -28,7 +35,12 @@ async function rejection(p: Promise<unknown>): Promise<ApiError> {
 
 describe('generateTon', () => {
   it('returns a deployment script that, run on its own, computes the same address and StateInit', async () => {
-    const plan = makePlan({ n: 3, dms: { intervalDays: 365, gracePeriodDays: 14 }, guardians: { n: 3, threshold: 2 }, jettons: 2 });
+    const plan = makePlan({
+      n: 3,
+      dms: { intervalDays: 365, gracePeriodDays: 14 },
+      guardians: { n: 3, threshold: 2 },
+      jettons: 2,
+    });
     const r = await generateTon(plan);
     expect(r.features).toContain('jettons');
     // no personal data of the beneficiaries in what goes on chain or into the script
@@ -82,12 +94,16 @@ describe('generateTon', () => {
     plan.beneficiaries[0]!.percentage = 33.33;
     plan.beneficiaries[1]!.percentage = 33.33;
     plan.beneficiaries[2]!.percentage = 33.34;
-    expect(tonPlanData(plan, { reserve: 0n, rate: 0n }).beneficiaries.map((x) => x.shareBps)).toEqual([3333, 3333, 3334]);
+    expect(tonPlanData(plan, { reserve: 0n, rate: 0n }).beneficiaries.map((x) => x.shareBps)).toEqual([
+      3333, 3333, 3334,
+    ]);
   });
 
   it('reports analysis warnings that depend on the plan', async () => {
     const bare = await generateTon(makePlan({ n: 2 }));
-    const safe = await generateTon(makePlan({ n: 2, dms: { intervalDays: 365, gracePeriodDays: 30 }, guardians: { n: 3, threshold: 2 } }));
+    const safe = await generateTon(
+      makePlan({ n: 2, dms: { intervalDays: 365, gracePeriodDays: 30 }, guardians: { n: 3, threshold: 2 } }),
+    );
     expect(bare.analysis.warnings.map((w) => w.id)).toContain('ton-owner-only-release');
     expect(safe.analysis.warnings.map((w) => w.id)).not.toContain('ton-owner-only-release');
     expect(safe.analysis.securityScore).toBeGreaterThan(bare.analysis.securityScore);
@@ -96,7 +112,13 @@ describe('generateTon', () => {
 });
 
 describe('the verification scenario catches a defective contract', () => {
-  const shape: TonShape = { template: 'custom', deadMansSwitch: true, gracePeriod: false, guardians: false, jettons: false };
+  const shape: TonShape = {
+    template: 'custom',
+    deadMansSwitch: true,
+    gracePeriod: false,
+    guardians: false,
+    jettons: false,
+  };
   const source = tonContractSource(shape);
 
   async function failsAt(mutated: string): Promise<string> {
@@ -112,7 +134,9 @@ describe('the verification scenario catches a defective contract', () => {
   }
 
   it('an owner check that lets anyone through', async () => {
-    expect(await failsAt(source.replace('throw_unless(err::not_owner, equal_slices(sender, ctx_owner));', ''))).toBe('stranger checkIn refused');
+    expect(await failsAt(source.replace('throw_unless(err::not_owner, equal_slices(sender, ctx_owner));', ''))).toBe(
+      'stranger checkIn refused',
+    );
   });
 
   it('a payout of twice the share', async () => {
@@ -124,7 +148,9 @@ describe('the verification scenario catches a defective contract', () => {
   });
 
   it('a deadline that ignores check-ins', async () => {
-    expect(await failsAt(source.replace('return ctx_last + ctx_interval;', 'return ctx_interval;'))).toMatch(/deploy|checkIn/);
+    expect(await failsAt(source.replace('return ctx_last + ctx_interval;', 'return ctx_interval;'))).toMatch(
+      /deploy|checkIn/,
+    );
   });
 });
 
@@ -156,7 +182,13 @@ describe('estimateTonFees', () => {
   });
 
   it('measures the shape of generated source', async () => {
-    const big: TonShape = { template: 'civil-law', deadMansSwitch: true, gracePeriod: true, guardians: true, jettons: true };
+    const big: TonShape = {
+      template: 'civil-law',
+      deadMansSwitch: true,
+      gracePeriod: true,
+      guardians: true,
+      jettons: true,
+    };
     const e = await estimateTonFees({ contractCode: tonContractSource(big) });
     expect(e.method).toContain('civil-law');
     expect(Number(e.claim)).toBeGreaterThan(0);

@@ -34,14 +34,24 @@ export function makePlan(o: PlanOptions): Plan {
     blockchain: 'ton',
     ownerAddress: fmt(addr('owner')),
     inheritanceTemplate: o.template ?? 'custom',
-    beneficiaries: unevenShares(o.n).map((bps, i) => ({ name: `Heir ${i}`, address: fmt(addr(`b${i}`)), percentage: bps / 100 })),
+    beneficiaries: unevenShares(o.n).map((bps, i) => ({
+      name: `Heir ${i}`,
+      address: fmt(addr(`b${i}`)),
+      percentage: bps / 100,
+    })),
   };
   if (o.dms) plan.deadMansSwitch = { enabled: true, ...o.dms };
   if (o.jettons) {
-    plan.assets = [{ type: 'native' }, ...Array.from({ length: o.jettons }, (_, j) => ({ type: 'jetton' as const, address: fmt(addr(`jetton${j}`)) }))];
+    plan.assets = [
+      { type: 'native' },
+      ...Array.from({ length: o.jettons }, (_, j) => ({ type: 'jetton' as const, address: fmt(addr(`jetton${j}`)) })),
+    ];
   }
   if (o.guardians) {
-    plan.guardians = { addresses: Array.from({ length: o.guardians.n }, (_, i) => fmt(addr(`g${i}`))), threshold: o.guardians.threshold };
+    plan.guardians = {
+      addresses: Array.from({ length: o.guardians.n }, (_, i) => fmt(addr(`g${i}`))),
+      threshold: o.guardians.threshold,
+    };
   }
   return plan;
 }

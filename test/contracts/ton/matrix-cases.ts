@@ -9,12 +9,37 @@ import { makePlan, type PlanOptions } from './helpers.js';
 // shape and runs the whole sandbox scenario (exact payouts, refusals, bounce,
 // time past the deadline) before it returns; a failure there throws.
 
-const FEATURES: Array<{ label: string; opts: Omit<PlanOptions, 'n' | 'template'>; expect: string[]; absent: string[] }> = [
+const FEATURES: Array<{
+  label: string;
+  opts: Omit<PlanOptions, 'n' | 'template'>;
+  expect: string[];
+  absent: string[];
+}> = [
   { label: 'owner release', opts: {}, expect: ['ownerRelease'], absent: ['deadMansSwitch', 'gracePeriod', 'multiSig'] },
-  { label: 'guardians, no switch', opts: { guardians: { n: 3, threshold: 2 } }, expect: ['multiSig', 'ownerRelease'], absent: ['deadMansSwitch'] },
-  { label: 'switch', opts: { dms: { intervalDays: 180, gracePeriodDays: 0 } }, expect: ['deadMansSwitch'], absent: ['gracePeriod', 'multiSig', 'ownerRelease'] },
-  { label: 'switch + grace', opts: { dms: { intervalDays: 365, gracePeriodDays: 30 } }, expect: ['deadMansSwitch', 'gracePeriod'], absent: ['multiSig'] },
-  { label: 'switch + guardians', opts: { dms: { intervalDays: 90, gracePeriodDays: 0 }, guardians: { n: 2, threshold: 1 } }, expect: ['deadMansSwitch', 'multiSig'], absent: ['gracePeriod'] },
+  {
+    label: 'guardians, no switch',
+    opts: { guardians: { n: 3, threshold: 2 } },
+    expect: ['multiSig', 'ownerRelease'],
+    absent: ['deadMansSwitch'],
+  },
+  {
+    label: 'switch',
+    opts: { dms: { intervalDays: 180, gracePeriodDays: 0 } },
+    expect: ['deadMansSwitch'],
+    absent: ['gracePeriod', 'multiSig', 'ownerRelease'],
+  },
+  {
+    label: 'switch + grace',
+    opts: { dms: { intervalDays: 365, gracePeriodDays: 30 } },
+    expect: ['deadMansSwitch', 'gracePeriod'],
+    absent: ['multiSig'],
+  },
+  {
+    label: 'switch + guardians',
+    opts: { dms: { intervalDays: 90, gracePeriodDays: 0 }, guardians: { n: 2, threshold: 1 } },
+    expect: ['deadMansSwitch', 'multiSig'],
+    absent: ['gracePeriod'],
+  },
   {
     label: 'switch + grace + guardians',
     opts: { dms: { intervalDays: 30, gracePeriodDays: 7 }, guardians: { n: 5, threshold: 3 } },
@@ -37,7 +62,9 @@ export function tonMatrix(templates: readonly TemplateType[]): void {
     it.each(cases)('%s, %i beneficiaries: compiles and passes the sandbox scenario', async (_label, n, f) => {
       const plan = makePlan({ n, template, ...f.opts, friendly: n % 2 === 0 });
       const r = await generateTon(plan);
-      expect(r.features).toEqual(expect.arrayContaining(['checkIn', 'claims', 'bounceHandling', 'ownerUpdate', 'ownerCancel', ...f.expect]));
+      expect(r.features).toEqual(
+        expect.arrayContaining(['checkIn', 'claims', 'bounceHandling', 'ownerUpdate', 'ownerCancel', ...f.expect]),
+      );
       for (const a of f.absent) expect(r.features).not.toContain(a);
       const code = Cell.fromBase64(r.codeBoc);
       expect(code.hash().toString('hex')).toBe(r.codeHash);

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../../../src/contracts/guardians.js';
 import { buildInitialData, tonAddressFor, updateBody, type TonPlanData } from '../../../src/contracts/ton/data.js';
 import { TonHarness } from '../../../src/contracts/ton/harness.js';
-import { buildTonShape, TON_ERR as ERR, TON_OP as OP, TON_STATE as STATE, type TonShape } from '../../../src/contracts/ton/index.js';
+import {
+  buildTonShape,
+  TON_ERR as ERR,
+  TON_OP as OP,
+  TON_STATE as STATE,
+  type TonShape,
+} from '../../../src/contracts/ton/index.js';
 import { rentReserveFor } from '../../../src/contracts/ton/rent.js';
 import { addr } from './helpers.js';
 
@@ -88,7 +94,18 @@ describe.concurrent('TON: the clock starts with the owner', () => {
 
 describe.concurrent('TON: every owner action is proof of life', () => {
   for (const [label, act] of [
-    ['an update', (h: TonHarness) => h.sendRaw(owner, GAS, updateBody([{ address: b[0]!, shareBps: 5000 }, { address: b[1]!, shareBps: 5000 }]))],
+    [
+      'an update',
+      (h: TonHarness) =>
+        h.sendRaw(
+          owner,
+          GAS,
+          updateBody([
+            { address: b[0]!, shareBps: 5000 },
+            { address: b[1]!, shareBps: 5000 },
+          ]),
+        ),
+    ],
     ['a withdrawal', (h: TonHarness) => h.op(owner, OP.withdraw, GAS, (x) => x.storeCoins(toNano('1')))],
     ['a deposit', (h: TonHarness) => h.op(owner, OP.deposit, toNano('1'))],
     ['a plain transfer', (h: TonHarness) => h.sendRaw(owner, toNano('1'), beginCell().endCell())],

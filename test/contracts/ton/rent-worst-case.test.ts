@@ -1,9 +1,28 @@
 import { Address, Dictionary, toNano, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { buildInitialData, tonAddressFor, updateBody, worstCaseData, type TonPlanData } from '../../../src/contracts/ton/data.js';
+import {
+  buildInitialData,
+  tonAddressFor,
+  updateBody,
+  worstCaseData,
+  type TonPlanData,
+} from '../../../src/contracts/ton/data.js';
 import { TonHarness } from '../../../src/contracts/ton/harness.js';
-import { buildTonShape, TON_ERR as ERR, TON_OP as OP, TON_STATE as STATE, type TonShape } from '../../../src/contracts/ton/index.js';
-import { cellStats, CLAIM_WINDOW_SECONDS, grownRent, rentFor, rentReserveFor, worstCaseStorage } from '../../../src/contracts/ton/rent.js';
+import {
+  buildTonShape,
+  TON_ERR as ERR,
+  TON_OP as OP,
+  TON_STATE as STATE,
+  type TonShape,
+} from '../../../src/contracts/ton/index.js';
+import {
+  cellStats,
+  CLAIM_WINDOW_SECONDS,
+  grownRent,
+  rentFor,
+  rentReserveFor,
+  worstCaseStorage,
+} from '../../../src/contracts/ton/rent.js';
 import { TON_MAX_BENEFICIARIES } from '../../../src/contracts/ton/shape.js';
 import { addr, unevenShares } from './helpers.js';
 
@@ -41,7 +60,11 @@ async function deployed(s: TonShape, intervalSeconds: number, graceSeconds: numb
 
 async function account(h: TonHarness) {
   const c = await h.blockchain.getContract(h.address);
-  return { status: c.accountState?.type, cells: Number(c.account.account!.storageStats.used.cells), bits: Number(c.account.account!.storageStats.used.bits) };
+  return {
+    status: c.accountState?.type,
+    cells: Number(c.account.account!.storageStats.used.cells),
+    bits: Number(c.account.account!.storageStats.used.bits),
+  };
 }
 
 describe('TON rent is reckoned for the largest reachable state', () => {
@@ -50,7 +73,10 @@ describe('TON rent is reckoned for the largest reachable state', () => {
     const jettons = [addr('m0'), addr('m1'), addr('m2')];
     const plan: TonPlanData = {
       owner,
-      beneficiaries: Array.from({ length: TON_MAX_BENEFICIARIES }, (_, i) => ({ address: addr(`n${i}`), shareBps: 200 })),
+      beneficiaries: Array.from({ length: TON_MAX_BENEFICIARIES }, (_, i) => ({
+        address: addr(`n${i}`),
+        shareBps: 200,
+      })),
       intervalSeconds: 30 * DAY,
       graceSeconds: 0,
       jettons,
@@ -67,7 +93,9 @@ describe('TON rent is reckoned for the largest reachable state', () => {
     const size = worstCaseStorage(compiled.code, plan);
     const data = cellStats([worst]);
     // a HashmapE of k leaves has at least k cells; the data alone holds the 150 claims, 50 beneficiaries and 3 jettons
-    expect(data.cells).toBeGreaterThanOrEqual(TON_MAX_BENEFICIARIES * jettons.length + TON_MAX_BENEFICIARIES + jettons.length);
+    expect(data.cells).toBeGreaterThanOrEqual(
+      TON_MAX_BENEFICIARIES * jettons.length + TON_MAX_BENEFICIARIES + jettons.length,
+    );
     expect(size.cells).toBeGreaterThan(data.cells);
   });
 
@@ -126,7 +154,7 @@ describe('TON rent is reckoned for the largest reachable state', () => {
       const late = await h.op(stranger, 0x0badc0de, GAS); // any message: its storage phase collects the year's rent
       expect(late.exitCode).toBe(ERR.unknownOp);
       const d = late.tx.description;
-      expect(d.type === 'generic' ? d.storagePhase?.storageFeesDue ?? 0n : -1n).toBe(0n);
+      expect(d.type === 'generic' ? (d.storagePhase?.storageFeesDue ?? 0n) : -1n).toBe(0n);
       expect((await account(h)).status).toBe('active');
       expect(await h.balance()).toBeGreaterThan(0n);
       expect(Address.isAddress(h.address)).toBe(true);

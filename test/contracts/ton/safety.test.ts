@@ -4,9 +4,28 @@ import { describe, expect, it } from 'vitest';
 import { JETTON_FEE_MARGIN, JETTON_MESSAGE_VALUE } from '../../../src/contracts/ton/contract.js';
 import { buildInitialData, tonAddressFor, type TonPlanData } from '../../../src/contracts/ton/data.js';
 import { computeExit, storageFee, TonHarness } from '../../../src/contracts/ton/harness.js';
-import { buildTonShape, generateTon, TON_ERR as ERR, TON_OP as OP, TON_STATE as STATE, type TonShape } from '../../../src/contracts/ton/index.js';
-import { jettonDoubleCode, jettonMasterData, jettonMintBody, jettonSetRefusingBody, jettonWalletAddress } from '../../../src/contracts/ton/jetton-double.js';
-import { CLAIM_WINDOW_SECONDS, rentFor, rentReserveFor, reserveAt, worstCaseStorage } from '../../../src/contracts/ton/rent.js';
+import {
+  buildTonShape,
+  generateTon,
+  TON_ERR as ERR,
+  TON_OP as OP,
+  TON_STATE as STATE,
+  type TonShape,
+} from '../../../src/contracts/ton/index.js';
+import {
+  jettonDoubleCode,
+  jettonMasterData,
+  jettonMintBody,
+  jettonSetRefusingBody,
+  jettonWalletAddress,
+} from '../../../src/contracts/ton/jetton-double.js';
+import {
+  CLAIM_WINDOW_SECONDS,
+  rentFor,
+  rentReserveFor,
+  reserveAt,
+  worstCaseStorage,
+} from '../../../src/contracts/ton/rent.js';
 import { addr, makePlan } from './helpers.js';
 
 // The ways an estate could get stuck for good, executed in the sandbox:
@@ -25,7 +44,11 @@ function shape(p: Partial<TonShape>): TonShape {
   return { template: 'custom', deadMansSwitch: true, gracePeriod: true, guardians: false, jettons: false, ...p };
 }
 
-async function deployed(s: TonShape, plan: Partial<Omit<TonPlanData, 'rent'>>, beforeDeploy?: (h: TonHarness) => Promise<void>) {
+async function deployed(
+  s: TonShape,
+  plan: Partial<Omit<TonPlanData, 'rent'>>,
+  beforeDeploy?: (h: TonHarness) => Promise<void>,
+) {
   const { compiled } = await buildTonShape(s);
   const base: Omit<TonPlanData, 'rent'> = {
     owner,
@@ -57,8 +80,16 @@ describe.concurrent('TON storage rent is paid by the reserve, never by the estat
       const interval = years * 365 * DAY;
       const { h, data, code } = await deployed(shape({}), { intervalSeconds: interval });
       // the reserve covers the rent over the interval, the grace period and a claim window, with a margin
-      expect(data.rent.reserve).toBeGreaterThanOrEqual(rentFor(data.rent.rate, interval + 30 * DAY + CLAIM_WINDOW_SECONDS));
-      expect(await h.reserve()).toEqual({ now: data.rent.reserve, base: data.rent.reserve, rate: data.rent.rate, step: data.rent.step, count: data.rent.count });
+      expect(data.rent.reserve).toBeGreaterThanOrEqual(
+        rentFor(data.rent.rate, interval + 30 * DAY + CLAIM_WINDOW_SECONDS),
+      );
+      expect(await h.reserve()).toEqual({
+        now: data.rent.reserve,
+        base: data.rent.reserve,
+        rate: data.rent.rate,
+        step: data.rent.step,
+        count: data.rent.count,
+      });
       // the worst-case size behind the rate is not below what the network charges for
       const { storage } = await accountOf(h);
       const worst = worstCaseStorage(code, data);
@@ -81,7 +112,7 @@ describe.concurrent('TON storage rent is paid by the reserve, never by the estat
       const rent = storageFee(d.tx);
       expect(rent).toBeGreaterThan(0n);
       const desc = d.tx.description;
-      expect(desc.type === 'generic' ? desc.storagePhase?.storageFeesDue ?? 0n : -1n).toBe(0n);
+      expect(desc.type === 'generic' ? (desc.storagePhase?.storageFeesDue ?? 0n) : -1n).toBe(0n);
       expect(desc.type === 'generic' ? desc.storagePhase?.statusChange : undefined).toBe('unchanged');
       expect((await accountOf(h)).status).toBe('active');
 
@@ -109,7 +140,7 @@ describe.concurrent('TON storage rent is paid by the reserve, never by the estat
     });
   }
 
-  it('a check-in restores the reserve from the balance; rent before it is the owner\'s', async () => {
+  it("a check-in restores the reserve from the balance; rent before it is the owner's", async () => {
     const { h, data } = await deployed(shape({ gracePeriod: false }), { graceSeconds: 0 });
     await h.op(stranger, OP.deposit, toNano('5'));
     h.now = T0 + 200 * DAY;
@@ -121,7 +152,9 @@ describe.concurrent('TON storage rent is paid by the reserve, never by the estat
 
   it('reports the rent per year and over the interval with the generated contract', async () => {
     const r = await generateTon(makePlan({ n: 2, dms: { intervalDays: 365, gracePeriodDays: 30 } }));
-    expect(r.estimatedGas).toMatch(/storage rent \d+\.\d+ TON per year, \d+\.\d+ TON over the interval and grace period, paid from a \d+\.\d+ TON reserve/);
+    expect(r.estimatedGas).toMatch(
+      /storage rent \d+\.\d+ TON per year, \d+\.\d+ TON over the interval and grace period, paid from a \d+\.\d+ TON reserve/,
+    );
     const w = r.analysis.warnings.find((x) => x.id === 'ton-storage-reserve');
     expect(w?.message).toMatch(/about \d+\.\d+ TON per year/);
     expect(w?.message).not.toContain('0.05 TON stays');
@@ -135,17 +168,31 @@ describe.concurrent('TON jettons: bounced returns and paid discovery', () => {
   it('restores a jetton return that bounces on cancel, and the owner retries it', async () => {
     const jcode = await jettonDoubleCode();
     const master = addr('jm-bounce');
-    const { h } = await deployed(shape({ jettons: true }), { jettons: [master] }, (x) => x.installContract(master, jcode, jettonMasterData(minter, jcode), toNano('5')));
+    const { h } = await deployed(shape({ jettons: true }), { jettons: [master] }, (x) =>
+      x.installContract(master, jcode, jettonMasterData(minter, jcode), toNano('5')),
+    );
     const ourWallet = jettonWalletAddress(jcode, h.address, master);
     const ownerWallet = jettonWalletAddress(jcode, owner, master);
-    await h.blockchain.sendMessage(internal({ from: minter, to: master, value: toNano('0.3'), body: jettonMintBody(h.address, 4_321n, toNano('0.01')) }));
+    await h.blockchain.sendMessage(
+      internal({
+        from: minter,
+        to: master,
+        value: toNano('0.3'),
+        body: jettonMintBody(h.address, 4_321n, toNano('0.01')),
+      }),
+    );
     expect((await h.jettons())[0]!.received).toBe(4_321n);
 
     // our wallet refuses the next transfer: the return to the owner bounces
-    await h.blockchain.sendMessage(internal({ from: stranger, to: ourWallet, value: toNano('0.05'), body: jettonSetRefusingBody(true) }));
+    await h.blockchain.sendMessage(
+      internal({ from: stranger, to: ourWallet, value: toNano('0.05'), body: jettonSetRefusingBody(true) }),
+    );
     const c = await h.op(owner, OP.cancel, GAS);
     expect(c.success).toBe(true);
-    const bounce = c.result.transactions.find((t) => t.inMessage?.info.type === 'internal' && t.inMessage.info.bounced && t.inMessage.info.dest.equals(h.address));
+    const bounce = c.result.transactions.find(
+      (t) =>
+        t.inMessage?.info.type === 'internal' && t.inMessage.info.bounced && t.inMessage.info.dest.equals(h.address),
+    );
     expect(bounce).toBeDefined();
     expect(computeExit(bounce!).success).toBe(true);
     expect(await h.state()).toBe(STATE.cancelled);
@@ -159,13 +206,19 @@ describe.concurrent('TON jettons: bounced returns and paid discovery', () => {
     expect((await h.op(stranger, OP.returnJettons, GAS)).exitCode).toBe(ERR.notOwner);
     const poor = await h.op(owner, OP.returnJettons, JETTON_MESSAGE_VALUE);
     expect(poor.exitCode).toBe(ERR.insufficientFunds);
-    await h.blockchain.sendMessage(internal({ from: stranger, to: ourWallet, value: toNano('0.05'), body: jettonSetRefusingBody(false) }));
+    await h.blockchain.sendMessage(
+      internal({ from: stranger, to: ourWallet, value: toNano('0.05'), body: jettonSetRefusingBody(false) }),
+    );
     const before = await h.balance();
     const retry = await h.op(owner, OP.returnJettons, toNano('0.2'));
     expect(retry.success).toBe(true);
     // the transfer forwards what the owner attached (less the fee margin), not a fixed amount
-    const forwarded = [...retry.tx.outMessages.values()].find((m) => m.info.type === 'internal' && m.info.dest.equals(ourWallet));
-    expect(forwarded?.info.type === 'internal' ? forwarded.info.value.coins : -1n).toBe(toNano('0.2') - JETTON_FEE_MARGIN);
+    const forwarded = [...retry.tx.outMessages.values()].find(
+      (m) => m.info.type === 'internal' && m.info.dest.equals(ourWallet),
+    );
+    expect(forwarded?.info.type === 'internal' ? forwarded.info.value.coins : -1n).toBe(
+      toNano('0.2') - JETTON_FEE_MARGIN,
+    );
     expect(await h.jettonBalance(ownerWallet)).toBe(4_321n);
     expect(await h.jettonBalance(ourWallet)).toBe(0n);
     const [after] = await h.jettons();
@@ -174,7 +227,7 @@ describe.concurrent('TON jettons: bounced returns and paid discovery', () => {
     expect((await h.op(owner, OP.returnJettons, toNano('0.2'))).exitCode).toBe(ERR.nothingToClaim);
   });
 
-  it('lets a stranger retry wallet discovery only with its own money, never the estate\'s', async () => {
+  it("lets a stranger retry wallet discovery only with its own money, never the estate's", async () => {
     const jcode = await jettonDoubleCode();
     const masters = [addr('jm-late-a'), addr('jm-late-b')];
     // the masters do not exist at deployment: discovery fails then
@@ -199,7 +252,9 @@ describe.concurrent('TON jettons: bounced returns and paid discovery', () => {
     const afterDiscovery = await h.balance();
     expect(afterDiscovery).toBeGreaterThanOrEqual(estate); // the masters' answers bring back what is left of their value
     const js = await h.jettons();
-    expect(js.every((x, k) => x.wallet !== null && x.wallet.equals(jettonWalletAddress(jcode, h.address, masters[k]!)))).toBe(true);
+    expect(
+      js.every((x, k) => x.wallet !== null && x.wallet.equals(jettonWalletAddress(jcode, h.address, masters[k]!))),
+    ).toBe(true);
     const spent = value - ((await h.balanceOf(stranger)) - sb);
     expect(spent).toBeGreaterThan(2n * JETTON_MESSAGE_VALUE);
     expect(spent).toBeLessThan(2n * (JETTON_MESSAGE_VALUE + JETTON_FEE_MARGIN));
@@ -222,7 +277,8 @@ describe('the advice matches the contract', () => {
     expect(byId.get('ton-jetton-discovery')).toContain(`${perJetton} TON per wallet`);
     expect(byId.get('ton-jetton-cancel-bounce')).toContain(`${perJetton} TON per jetton`);
     expect(byId.get('ton-cancel')).toMatch(/reserve stays/);
-    for (const op of ['op::discover', 'op::return_jettons', 'caller_pays', 'get_reserve']) expect(r.contractCode).toContain(op);
+    for (const op of ['op::discover', 'op::return_jettons', 'caller_pays', 'get_reserve'])
+      expect(r.contractCode).toContain(op);
     const plain = await generateTon(makePlan({ n: 2, dms: { intervalDays: 365, gracePeriodDays: 0 } }));
     expect(plain.analysis.warnings.find((w) => w.id === 'ton-cancel')?.message).toMatch(/rent reserve included/);
     expect(plain.analysis.warnings.map((w) => w.id)).not.toContain('ton-jetton-discovery');

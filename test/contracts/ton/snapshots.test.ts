@@ -29,13 +29,34 @@ describe('TON contract sources', () => {
   });
 
   it('is printed from the model, deterministically, with shape-specific handlers', () => {
-    const full: TonShape = { template: 'custom', deadMansSwitch: true, gracePeriod: true, guardians: true, jettons: true };
-    const bare: TonShape = { template: 'custom', deadMansSwitch: false, gracePeriod: false, guardians: false, jettons: false };
+    const full: TonShape = {
+      template: 'custom',
+      deadMansSwitch: true,
+      gracePeriod: true,
+      guardians: true,
+      jettons: true,
+    };
+    const bare: TonShape = {
+      template: 'custom',
+      deadMansSwitch: false,
+      gracePeriod: false,
+      guardians: false,
+      jettons: false,
+    };
     expect(printModule(buildTonContract(full))).toBe(tonContractSource(full));
     const fullNames = buildTonContract(full).functions.map((f) => f.name);
     const bareNames = buildTonContract(bare).functions.map((f) => f.name);
     expect(fullNames).toEqual(
-      expect.arrayContaining(['on_veto', 'on_approve', 'get_guardians', 'deadline', 'release_time', 'on_claim_jetton', 'discover_wallets', 'get_jettons']),
+      expect.arrayContaining([
+        'on_veto',
+        'on_approve',
+        'get_guardians',
+        'deadline',
+        'release_time',
+        'on_claim_jetton',
+        'discover_wallets',
+        'get_jettons',
+      ]),
     );
     expect(bareNames).not.toContain('on_claim_jetton');
     expect(bareNames).not.toContain('on_veto');

@@ -60,5 +60,5 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  w.hostError = String(err instanceof Error ? err.stack ?? err.message : err);
+  w.hostError = String(err instanceof Error ? (err.stack ?? err.message) : err);
 });

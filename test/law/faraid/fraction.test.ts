@@ -25,7 +25,9 @@ describe('Fraction', () => {
   });
 
   it('obeys field laws on random values', () => {
-    const fr = fc.tuple(fc.bigInt({ min: -1000n, max: 1000n }), fc.bigInt({ min: 1n, max: 1000n })).map(([n, d]) => Fraction.of(n, d));
+    const fr = fc
+      .tuple(fc.bigInt({ min: -1000n, max: 1000n }), fc.bigInt({ min: 1n, max: 1000n }))
+      .map(([n, d]) => Fraction.of(n, d));
     fc.assert(
       fc.property(fr, fr, fr, (a, b, c) => {
         expect(a.add(b).eq(b.add(a))).toBe(true);
@@ -45,18 +47,22 @@ describe('apportion (largest remainder)', () => {
     expect(apportion([Fraction.of(1, 6), Fraction.of(5, 6)], 10000n)).toEqual([1667n, 8333n]);
     expect(apportion([Fraction.ONE], 0n)).toEqual([0n]);
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 30 }), fc.bigInt({ min: 0n, max: 10n ** 9n }), (ws, units) => {
-        const total = ws.reduce((a, b) => a + b, 0);
-        if (total === 0) return;
-        const shares = ws.map((w) => Fraction.of(w, total));
-        const out = apportion(shares, units);
-        expect(out.reduce((a, b) => a + b, 0n)).toBe(units);
-        out.forEach((u, i) => {
-          const d = Fraction.of(u).sub(shares[i]!.mul(units));
-          expect(d.gt(Fraction.of(-1)) && d.lt(Fraction.ONE)).toBe(true);
-          if (shares[i]!.isZero()) expect(u).toBe(0n);
-        });
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 30 }),
+        fc.bigInt({ min: 0n, max: 10n ** 9n }),
+        (ws, units) => {
+          const total = ws.reduce((a, b) => a + b, 0);
+          if (total === 0) return;
+          const shares = ws.map((w) => Fraction.of(w, total));
+          const out = apportion(shares, units);
+          expect(out.reduce((a, b) => a + b, 0n)).toBe(units);
+          out.forEach((u, i) => {
+            const d = Fraction.of(u).sub(shares[i]!.mul(units));
+            expect(d.gt(Fraction.of(-1)) && d.lt(Fraction.ONE)).toBe(true);
+            if (shares[i]!.isZero()) expect(u).toBe(0n);
+          });
+        },
+      ),
       { numRuns: 300, seed: 5 },
     );
   });

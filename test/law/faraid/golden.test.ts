@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { calculateFaraid, FaraidResultSchema, Fraction, HEIR_LABELS, MADHHABS, type HeirKey } from '../../../src/law/faraid/index.js';
+import {
+  calculateFaraid,
+  FaraidResultSchema,
+  Fraction,
+  HEIR_LABELS,
+  MADHHABS,
+  type HeirKey,
+} from '../../../src/law/faraid/index.js';
 import { GOLDEN } from './golden.js';
 
 describe("fara'id golden cases", () => {
@@ -30,7 +37,13 @@ describe("fara'id golden cases", () => {
       if (c.radd) expect(r.steps.some((s) => s.kind === 'radd')).toBe(true);
       if (c.special) expect(r.specialCases).toContain(c.special);
       for (const [heir, by] of Object.entries(c.excluded ?? {}) as Array<[HeirKey, HeirKey]>)
-        expect(r.steps.some((s) => s.kind === 'exclusion' && s.detail.startsWith(`The ${HEIR_LABELS[heir]} is excluded by the ${HEIR_LABELS[by]}:`))).toBe(true);
+        expect(
+          r.steps.some(
+            (s) =>
+              s.kind === 'exclusion' &&
+              s.detail.startsWith(`The ${HEIR_LABELS[heir]} is excluded by the ${HEIR_LABELS[by]}:`),
+          ),
+        ).toBe(true);
     });
   });
 });

@@ -18,8 +18,15 @@ type Heirs = Partial<Record<HeirKey, number>>;
 
 const countArb = (k: HeirKey): fc.Arbitrary<number> =>
   MAX_COUNT[k] <= 5
-    ? fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.integer({ min: 1, max: MAX_COUNT[k] }), weight: 1 })
-    : fc.oneof({ arbitrary: fc.constant(0), weight: 4 }, { arbitrary: fc.integer({ min: 1, max: Math.min(MAX_COUNT[k], 5) }), weight: 2 }, { arbitrary: fc.integer({ min: 6, max: MAX_COUNT[k] }), weight: 1 });
+    ? fc.oneof(
+        { arbitrary: fc.constant(0), weight: 2 },
+        { arbitrary: fc.integer({ min: 1, max: MAX_COUNT[k] }), weight: 1 },
+      )
+    : fc.oneof(
+        { arbitrary: fc.constant(0), weight: 4 },
+        { arbitrary: fc.integer({ min: 1, max: Math.min(MAX_COUNT[k], 5) }), weight: 2 },
+        { arbitrary: fc.integer({ min: 6, max: MAX_COUNT[k] }), weight: 1 },
+      );
 
 const denseArb: fc.Arbitrary<Heirs> = fc
   .record(Object.fromEntries(HEIR_KEYS.map((k) => [k, countArb(k)])) as Record<HeirKey, fc.Arbitrary<number>>)
@@ -34,7 +41,9 @@ const denseArb: fc.Arbitrary<Heirs> = fc
 /** A few heir types at a time, so that distant heirs and the special cases come up often. */
 const sparseArb: fc.Arbitrary<Heirs> = fc
   .uniqueArray(fc.constantFrom(...HEIR_KEYS), { minLength: 1, maxLength: 6 })
-  .chain((keys) => fc.tuple(...keys.map((k) => fc.integer({ min: 1, max: Math.min(MAX_COUNT[k], 4) }))).map((cs) => ({ keys, cs })))
+  .chain((keys) =>
+    fc.tuple(...keys.map((k) => fc.integer({ min: 1, max: Math.min(MAX_COUNT[k], 4) }))).map((cs) => ({ keys, cs })),
+  )
   .map(({ keys, cs }) => {
     const out: Heirs = {};
     keys.forEach((k, i) => (out[k] = cs[i]!));
@@ -107,7 +116,8 @@ describe("fara'id properties", () => {
         const grandfather = !!heirs.paternalGrandfather && !heirs.father;
         const grandmotherWithFather = !!heirs.paternalGrandmother && !!heirs.father && !heirs.mother;
         const noDifference = !grandfather && !grandmotherWithFather;
-        const mushtaraka = (heirs.fullBrother ?? 0) > 0 && (heirs.maternalHalfBrother ?? 0) + (heirs.maternalHalfSister ?? 0) >= 2;
+        const mushtaraka =
+          (heirs.fullBrother ?? 0) > 0 && (heirs.maternalHalfBrother ?? 0) + (heirs.maternalHalfSister ?? 0) >= 2;
         const results = MADHHABS.map((m) => calculateFaraid({ heirs, madhhab: m }));
         expect(calculateFaraid({ heirs, madhhab: 'shafii' })).toEqual(results[2]);
         if (noDifference && !mushtaraka) {
@@ -120,32 +130,43 @@ describe("fara'id properties", () => {
   });
 
   it('estate order: funeral, debts, bequests capped at one third, amounts summing to what is left', () => {
-    const amount = fc.bigInt({ min: 0n, max: 10n ** 12n }).map((u) => `${u / 100n}.${String(u % 100n).padStart(2, '0')}`);
+    const amount = fc
+      .bigInt({ min: 0n, max: 10n ** 12n })
+      .map((u) => `${u / 100n}.${String(u % 100n).padStart(2, '0')}`);
     fc.assert(
-      fc.property(heirsArb, madhhabArb, amount, amount, amount, amount, fc.boolean(), (heirs, madhhab, total, funeral, debts, bequests, consent) => {
-        const cents = (s: string): bigint => BigInt(s.replace('.', ''));
-        const net = cents(total) - cents(funeral) - cents(debts);
-        const input = { heirs, madhhab, estate: { total, funeral, debts, bequests, heirsConsent: consent } };
-        if (net < 0n) {
-          expect(() => calculateFaraid(input)).toThrow(ApiError);
-          return;
-        }
-        const r = calculateFaraid(input);
-        const e = r.estate!;
-        expect(cents(e.netEstate)).toBe(net);
-        const allowed = cents(e.bequestsAllowed);
-        expect(allowed).toBeLessThanOrEqual(cents(bequests));
-        expect(allowed * 3n).toBeLessThanOrEqual(consent ? 3n * net : net);
-        if (!consent) expect(allowed).toBe(cents(bequests) < net / 3n ? cents(bequests) : net / 3n);
-        expect(cents(e.distributable)).toBe(net - allowed);
-        let sum = 0n;
-        for (const s of r.shares) {
-          const per = s.perPersonAmounts!.map(cents);
-          expect(per.reduce((a, b) => a + b, 0n)).toBe(cents(s.amount!));
-          sum += cents(s.amount!);
-        }
-        expect(sum).toBe(net - allowed);
-      }),
+      fc.property(
+        heirsArb,
+        madhhabArb,
+        amount,
+        amount,
+        amount,
+        amount,
+        fc.boolean(),
+        (heirs, madhhab, total, funeral, debts, bequests, consent) => {
+          const cents = (s: string): bigint => BigInt(s.replace('.', ''));
+          const net = cents(total) - cents(funeral) - cents(debts);
+          const input = { heirs, madhhab, estate: { total, funeral, debts, bequests, heirsConsent: consent } };
+          if (net < 0n) {
+            expect(() => calculateFaraid(input)).toThrow(ApiError);
+            return;
+          }
+          const r = calculateFaraid(input);
+          const e = r.estate!;
+          expect(cents(e.netEstate)).toBe(net);
+          const allowed = cents(e.bequestsAllowed);
+          expect(allowed).toBeLessThanOrEqual(cents(bequests));
+          expect(allowed * 3n).toBeLessThanOrEqual(consent ? 3n * net : net);
+          if (!consent) expect(allowed).toBe(cents(bequests) < net / 3n ? cents(bequests) : net / 3n);
+          expect(cents(e.distributable)).toBe(net - allowed);
+          let sum = 0n;
+          for (const s of r.shares) {
+            const per = s.perPersonAmounts!.map(cents);
+            expect(per.reduce((a, b) => a + b, 0n)).toBe(cents(s.amount!));
+            sum += cents(s.amount!);
+          }
+          expect(sum).toBe(net - allowed);
+        },
+      ),
       { ...runs, numRuns: 200 },
     );
   });
@@ -192,21 +213,36 @@ describe("fara'id input validation", () => {
   it('pays bequests above one third only with consent', () => {
     const base = { heirs: { son: 1 }, estate: { total: '900', funeral: '50', debts: '250', bequests: '400' } } as const;
     const r1 = calculateFaraid(base);
-    expect(r1.estate).toMatchObject({ netEstate: '600.00', oneThird: '200.00', bequestsAllowed: '200.00', bequestsReduced: true, distributable: '400.00' });
+    expect(r1.estate).toMatchObject({
+      netEstate: '600.00',
+      oneThird: '200.00',
+      bequestsAllowed: '200.00',
+      bequestsReduced: true,
+      distributable: '400.00',
+    });
     const r2 = calculateFaraid({ ...base, estate: { ...base.estate, heirsConsent: true } });
     expect(r2.estate).toMatchObject({ bequestsAllowed: '400.00', bequestsReduced: false, distributable: '200.00' });
     expect(r2.shares[0]!.amount).toBe('200.00');
   });
 
   it('voids a bequest to an inheriting heir without consent and reduces the rest pro rata', () => {
-    const bequests = [{ amount: '100' }, { amount: '200', heir: 'son' as const }, { amount: '300', heir: 'fullBrother' as const }];
+    const bequests = [
+      { amount: '100' },
+      { amount: '200', heir: 'son' as const },
+      { amount: '300', heir: 'fullBrother' as const },
+    ];
     const r = calculateFaraid({ heirs: { wife: 1, son: 1 }, estate: { total: '900', bequests } });
     expect(r.estate!.bequests).toEqual([
       { requested: '100.00', paid: '75.00', status: 'reduced' },
       { requested: '200.00', paid: '0.00', heir: 'son', status: 'void-bequest-to-heir' },
       { requested: '300.00', paid: '225.00', heir: 'fullBrother', status: 'reduced' },
     ]);
-    expect(r.estate).toMatchObject({ bequestsRequested: '600.00', bequestsAllowed: '300.00', bequestsOverOneThird: true, distributable: '600.00' });
+    expect(r.estate).toMatchObject({
+      bequestsRequested: '600.00',
+      bequestsAllowed: '300.00',
+      bequestsOverOneThird: true,
+      distributable: '600.00',
+    });
     expect(r.steps.some((st) => st.kind === 'estate' && st.detail.includes('no bequest to an heir'))).toBe(true);
     const c = calculateFaraid({ heirs: { wife: 1, son: 1 }, estate: { total: '900', bequests, heirsConsent: true } });
     expect(c.estate!.bequests.map((q) => [q.paid, q.status])).toEqual([
@@ -217,13 +253,21 @@ describe("fara'id input validation", () => {
     expect(c.estate!.distributable).toBe('300.00');
     expect(c.shares.map((sh) => sh.amount)).toEqual(['37.50', '262.50']);
     // A brother excluded by the son is no heir: the bequest to him stands.
-    const x = calculateFaraid({ heirs: { son: 1, fullBrother: 1 }, estate: { total: '900', bequests: [{ amount: '100', heir: 'fullBrother' }] } });
+    const x = calculateFaraid({
+      heirs: { son: 1, fullBrother: 1 },
+      estate: { total: '900', bequests: [{ amount: '100', heir: 'fullBrother' }] },
+    });
     expect(x.estate!.bequests[0]).toMatchObject({ paid: '100.00', status: 'paid' });
   });
 
   it('every input and output field is described', () => {
     const walk = (schema: unknown, path: string, out: string[]): void => {
-      const json = schema as { description?: string; properties?: Record<string, unknown>; items?: unknown; anyOf?: unknown[] };
+      const json = schema as {
+        description?: string;
+        properties?: Record<string, unknown>;
+        items?: unknown;
+        anyOf?: unknown[];
+      };
       if (json.properties)
         for (const [k, v] of Object.entries(json.properties)) {
           if (!(v as { description?: string }).description) out.push(`${path}.${k}`);

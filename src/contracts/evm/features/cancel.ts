@@ -9,7 +9,11 @@ export function addCancel(b: EvmContractBuilder): void {
   b.add(
     'events',
     'cancel',
-    { name: 'Cancelled', params: [], doc: 'The owner cancelled the contract; every asset is returned to the owner one by one.' },
+    {
+      name: 'Cancelled',
+      params: [],
+      doc: 'The owner cancelled the contract; every asset is returned to the owner one by one.',
+    },
     {
       name: 'ReturnFailed',
       params: [{ type: 'address', name: 'asset', indexed: true }, p('uint256', 'amountOrTokenId')],
@@ -32,11 +36,11 @@ export function addCancel(b: EvmContractBuilder): void {
         'emit Cancelled()',
         ...b.cancelReturns,
         'uint256 amount = address(this).balance',
-        ifThen(
-          'amount > 0',
-          '(bool ok, ) = payable(_owner).call{value: amount}("")',
-          { head: 'if (ok)', body: ['emit Withdrawn(_owner, amount)'], else: ['emit ReturnFailed(address(0), amount)'] },
-        ),
+        ifThen('amount > 0', '(bool ok, ) = payable(_owner).call{value: amount}("")', {
+          head: 'if (ok)',
+          body: ['emit Withdrawn(_owner, amount)'],
+          else: ['emit ReturnFailed(address(0), amount)'],
+        }),
       ],
     ),
   );

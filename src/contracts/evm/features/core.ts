@@ -1,5 +1,16 @@
 import type { FunctionDef, Stmt } from '../solidity.js';
-import { constant, fn, getter, ifThen, immutable, loop, p, priv, variable, type EvmContractBuilder } from '../builder.js';
+import {
+  constant,
+  fn,
+  getter,
+  ifThen,
+  immutable,
+  loop,
+  p,
+  priv,
+  variable,
+  type EvmContractBuilder,
+} from '../builder.js';
 
 export const MAX_BENEFICIARIES = 50;
 
@@ -12,8 +23,21 @@ export const MAX_BENEFICIARIES = 50;
 export function addCore(b: EvmContractBuilder): void {
   addDeclarations(b);
   addModifiers(b);
-  b.add('functions', 'core.views', getter('owner', { notice: 'The owner of the estate.', returns: ['The owner address.'] }, 'address', '_owner'));
-  b.add('functions', 'core.views', getter('lastCheckIn', { notice: 'Time of the last check-in (or of deployment).', returns: ['Unix time in seconds.'] }, 'uint256', '_lastCheckIn'));
+  b.add(
+    'functions',
+    'core.views',
+    getter('owner', { notice: 'The owner of the estate.', returns: ['The owner address.'] }, 'address', '_owner'),
+  );
+  b.add(
+    'functions',
+    'core.views',
+    getter(
+      'lastCheckIn',
+      { notice: 'Time of the last check-in (or of deployment).', returns: ['Unix time in seconds.'] },
+      'uint256',
+      '_lastCheckIn',
+    ),
+  );
   b.add('functions', 'core.status', ...statusViews(b));
   b.add('functions', 'core.owner', ...ownerActions(b));
   b.add('functions', 'core.claims', ...claims());
@@ -22,7 +46,11 @@ export function addCore(b: EvmContractBuilder): void {
     params: [],
     visibility: 'external',
     mutability: 'payable',
-    body: [ifThen('_cancelled', 'revert ContractCancelled()'), ifThen('msg.sender == _owner && !isReleased()', '_proveLife()'), 'emit Deposited(msg.sender, msg.value)'],
+    body: [
+      ifThen('_cancelled', 'revert ContractCancelled()'),
+      ifThen('msg.sender == _owner && !isReleased()', '_proveLife()'),
+      'emit Deposited(msg.sender, msg.value)',
+    ],
     natspec: { notice: "Deposits ETH into the estate; the owner's deposit is proof of life." },
   });
   b.add('functions', 'core.internals', ...internals(b));
@@ -32,7 +60,12 @@ export function addCore(b: EvmContractBuilder): void {
 export function constructorOf(b: EvmContractBuilder): FunctionDef {
   return {
     kind: 'constructor',
-    params: [p('address', 'owner_'), p('address[]', 'beneficiaries_', 'memory'), p('uint16[]', 'shares_', 'memory'), ...b.ctor.params],
+    params: [
+      p('address', 'owner_'),
+      p('address[]', 'beneficiaries_', 'memory'),
+      p('uint16[]', 'shares_', 'memory'),
+      ...b.ctor.params,
+    ],
     visibility: 'public',
     mutability: 'payable',
     body: [
@@ -60,12 +93,27 @@ function addDeclarations(b: EvmContractBuilder): void {
   b.add(
     'constants',
     'core',
-    constant('uint256', 'MAX_BENEFICIARIES', String(MAX_BENEFICIARIES), 'Upper bound on beneficiaries, so every loop is bounded.'),
+    constant(
+      'uint256',
+      'MAX_BENEFICIARIES',
+      String(MAX_BENEFICIARIES),
+      'Upper bound on beneficiaries, so every loop is bounded.',
+    ),
     constant('uint256', 'TOTAL_SHARES', '10_000', 'Shares are in basis points and sum to this.'),
-    constant('string', 'TEMPLATE', JSON.stringify(b.s.template), 'Inheritance template this contract was generated from.'),
+    constant(
+      'string',
+      'TEMPLATE',
+      JSON.stringify(b.s.template),
+      'Inheritance template this contract was generated from.',
+    ),
   );
   b.add('state', 'core.immutable', immutable('address', '_owner'));
-  b.add('state', 'core.flags', { type: 'uint256', name: '_lock', visibility: 'private', value: '1' }, variable('bool', '_cancelled'));
+  b.add(
+    'state',
+    'core.flags',
+    { type: 'uint256', name: '_lock', visibility: 'private', value: '1' },
+    variable('bool', '_cancelled'),
+  );
   b.add(
     'state',
     'core',
@@ -95,31 +143,74 @@ function addDeclarations(b: EvmContractBuilder): void {
   b.add(
     'events',
     'core',
-    { name: 'CheckedIn', params: [p('uint256', 'newDeadline')], doc: 'The owner checked in or acted (proof of life), or guardians vetoed a trigger; the deadline moved.' },
-    { name: 'BeneficiariesUpdated', params: [p('address[]', 'beneficiaries'), p('uint16[]', 'shares')], doc: 'The beneficiaries and their shares were set.' },
-    { name: 'Deposited', params: [{ type: 'address', name: 'from', indexed: true }, p('uint256', 'amount')], doc: 'ETH was received.' },
-    { name: 'Claimed', params: [{ type: 'address', name: 'beneficiary', indexed: true }, p('uint256', 'amount')], doc: 'A beneficiary claimed ETH.' },
-    { name: 'Withdrawn', params: [{ type: 'address', name: 'to', indexed: true }, p('uint256', 'amount')], doc: 'The owner withdrew ETH.' },
+    {
+      name: 'CheckedIn',
+      params: [p('uint256', 'newDeadline')],
+      doc: 'The owner checked in or acted (proof of life), or guardians vetoed a trigger; the deadline moved.',
+    },
+    {
+      name: 'BeneficiariesUpdated',
+      params: [p('address[]', 'beneficiaries'), p('uint16[]', 'shares')],
+      doc: 'The beneficiaries and their shares were set.',
+    },
+    {
+      name: 'Deposited',
+      params: [{ type: 'address', name: 'from', indexed: true }, p('uint256', 'amount')],
+      doc: 'ETH was received.',
+    },
+    {
+      name: 'Claimed',
+      params: [{ type: 'address', name: 'beneficiary', indexed: true }, p('uint256', 'amount')],
+      doc: 'A beneficiary claimed ETH.',
+    },
+    {
+      name: 'Withdrawn',
+      params: [{ type: 'address', name: 'to', indexed: true }, p('uint256', 'amount')],
+      doc: 'The owner withdrew ETH.',
+    },
   );
 }
 
 function addModifiers(b: EvmContractBuilder): void {
   const deadline: Stmt[] = b.deadlineCheck ? [b.deadlineCheck] : [];
-  const ownerInControl: Stmt[] = [ifThen('_cancelled', 'revert ContractCancelled()'), ifThen('isReleased()', 'revert AlreadyReleased()'), ...deadline, '_proveLife()', '_'];
+  const ownerInControl: Stmt[] = [
+    ifThen('_cancelled', 'revert ContractCancelled()'),
+    ifThen('isReleased()', 'revert AlreadyReleased()'),
+    ...deadline,
+    '_proveLife()',
+    '_',
+  ];
   const live: Stmt[] = [ifThen('isReleased()', 'revert AlreadyReleased()'), ...deadline, '_proveLife()'];
   const notReleased = b.deadlineCheck ? `not released and ${b.ownerWindow}` : 'not released';
   b.add(
     'modifiers',
     'core',
-    { name: 'onlyOwner', params: [], body: [ifThen('msg.sender != _owner', 'revert NotOwner()'), '_'], doc: 'Restricts a function to the owner.' },
-    { name: 'nonReentrant', params: [], body: [ifThen('_lock != 1', 'revert Reentrancy()'), '_lock = 2', '_', '_lock = 1'], doc: 'Blocks re-entry into guarded functions.' },
+    {
+      name: 'onlyOwner',
+      params: [],
+      body: [ifThen('msg.sender != _owner', 'revert NotOwner()'), '_'],
+      doc: 'Restricts a function to the owner.',
+    },
+    {
+      name: 'nonReentrant',
+      params: [],
+      body: [ifThen('_lock != 1', 'revert Reentrancy()'), '_lock = 2', '_', '_lock = 1'],
+      doc: 'Blocks re-entry into guarded functions.',
+    },
     {
       name: 'ownerInControl',
       params: [],
       body: ownerInControl,
-      doc: (b.deadlineCheck ? `Not cancelled, ${notReleased}.` : 'Not cancelled and not released.') + ' The action is proof of life.',
+      doc:
+        (b.deadlineCheck ? `Not cancelled, ${notReleased}.` : 'Not cancelled and not released.') +
+        ' The action is proof of life.',
     },
-    { name: 'liveOrCancelled', params: [], body: [ifThen('!_cancelled', ...live), '_'], doc: `Cancelled, or live (${notReleased}; then the action is proof of life).` },
+    {
+      name: 'liveOrCancelled',
+      params: [],
+      body: [ifThen('!_cancelled', ...live), '_'],
+      doc: `Cancelled, or live (${notReleased}; then the action is proof of life).`,
+    },
     {
       name: 'whenReleased',
       params: [],
@@ -131,29 +222,67 @@ function addModifiers(b: EvmContractBuilder): void {
 
 function statusViews(b: EvmContractBuilder): FunctionDef[] {
   return [
-    fn('isReleased', { notice: 'Whether beneficiaries can claim now.', returns: ['True once released and unless cancelled.'] }, [], { vis: 'public', mut: 'view', returns: [p('bool')] }, [
-      ifThen('_cancelled', 'return false'),
-      `return ${b.releasedWhen.join(' || ')}`,
-    ]),
-    getter('cancelled', { notice: 'Whether the owner cancelled the contract.', returns: ['True if cancelled.'] }, 'bool', '_cancelled'),
+    fn(
+      'isReleased',
+      { notice: 'Whether beneficiaries can claim now.', returns: ['True once released and unless cancelled.'] },
+      [],
+      { vis: 'public', mut: 'view', returns: [p('bool')] },
+      [ifThen('_cancelled', 'return false'), `return ${b.releasedWhen.join(' || ')}`],
+    ),
+    getter(
+      'cancelled',
+      { notice: 'Whether the owner cancelled the contract.', returns: ['True if cancelled.'] },
+      'bool',
+      '_cancelled',
+    ),
     fn(
       'beneficiaries',
       { notice: 'The beneficiaries and their shares.', returns: ['Beneficiary addresses.', 'Shares in basis points.'] },
       [],
       { mut: 'view', returns: [p('address[]', undefined, 'memory'), p('uint256[]', undefined, 'memory')] },
-      ['uint256 n = _beneficiaries.length', 'uint256[] memory shareList = new uint256[](n)', loop('n', 'shareList[i] = _shares[_beneficiaries[i]]'), 'return (_beneficiaries, shareList)'],
+      [
+        'uint256 n = _beneficiaries.length',
+        'uint256[] memory shareList = new uint256[](n)',
+        loop('n', 'shareList[i] = _shares[_beneficiaries[i]]'),
+        'return (_beneficiaries, shareList)',
+      ],
     ),
-    fn('shareOf', { notice: 'Share of an account.', params: { account: 'The account.' }, returns: ['Basis points of the estate (0 if not a beneficiary).'] }, [p('address', 'account')], { mut: 'view', returns: [p('uint256')] }, [
-      'return _shares[account]',
-    ]),
-    fn('claimedBy', { notice: 'ETH already claimed by an account.', params: { account: 'The account.' }, returns: ['Wei claimed.'] }, [p('address', 'account')], { mut: 'view', returns: [p('uint256')] }, [
-      'return _claimed[account]',
-    ]),
-    getter('totalReceived', { notice: 'All ETH this contract has received that remains shared: balance plus claims.', returns: ['Wei.'] }, 'uint256', 'address(this).balance + _totalClaimed', 'public'),
-    fn('claimable', { notice: 'ETH an account can claim now.', params: { account: 'The account.' }, returns: ['Wei due now (0 before release).'] }, [p('address', 'account')], { mut: 'view', returns: [p('uint256')] }, [
-      ifThen('!isReleased()', 'return 0'),
-      'return _pending(account)',
-    ]),
+    fn(
+      'shareOf',
+      {
+        notice: 'Share of an account.',
+        params: { account: 'The account.' },
+        returns: ['Basis points of the estate (0 if not a beneficiary).'],
+      },
+      [p('address', 'account')],
+      { mut: 'view', returns: [p('uint256')] },
+      ['return _shares[account]'],
+    ),
+    fn(
+      'claimedBy',
+      { notice: 'ETH already claimed by an account.', params: { account: 'The account.' }, returns: ['Wei claimed.'] },
+      [p('address', 'account')],
+      { mut: 'view', returns: [p('uint256')] },
+      ['return _claimed[account]'],
+    ),
+    getter(
+      'totalReceived',
+      { notice: 'All ETH this contract has received that remains shared: balance plus claims.', returns: ['Wei.'] },
+      'uint256',
+      'address(this).balance + _totalClaimed',
+      'public',
+    ),
+    fn(
+      'claimable',
+      {
+        notice: 'ETH an account can claim now.',
+        params: { account: 'The account.' },
+        returns: ['Wei due now (0 before release).'],
+      },
+      [p('address', 'account')],
+      { mut: 'view', returns: [p('uint256')] },
+      [ifThen('!isReleased()', 'return 0'), 'return _pending(account)'],
+    ),
   ];
 }
 
@@ -162,16 +291,26 @@ function ownerActions(b: EvmContractBuilder): FunctionDef[] {
   return [
     fn(
       'checkIn',
-      { notice: b.checkIn.notice, dev: `Every other owner action (${b.checkIn.actions.join(', ')}) is proof of life too.${notes}` },
+      {
+        notice: b.checkIn.notice,
+        dev: `Every other owner action (${b.checkIn.actions.join(', ')}) is proof of life too.${notes}`,
+      },
       [],
       { mods: ['onlyOwner'] },
-      [ifThen('_cancelled', 'revert ContractCancelled()'), ifThen('isReleased()', 'revert AlreadyReleased()'), '_proveLife()'],
+      [
+        ifThen('_cancelled', 'revert ContractCancelled()'),
+        ifThen('isReleased()', 'revert AlreadyReleased()'),
+        '_proveLife()',
+      ],
     ),
     fn(
       'updateBeneficiaries',
       {
         notice: `Replaces the beneficiaries and their shares (owner only, ${b.ownerWindow}).`,
-        params: { beneficiaries_: 'New beneficiary addresses.', shares_: 'New shares in basis points, summing to TOTAL_SHARES.' },
+        params: {
+          beneficiaries_: 'New beneficiary addresses.',
+          shares_: 'New shares in basis points, summing to TOTAL_SHARES.',
+        },
       },
       [p('address[]', 'beneficiaries_', 'calldata'), p('uint16[]', 'shares_', 'calldata')],
       { mods: ['onlyOwner', 'ownerInControl'] },
@@ -182,7 +321,11 @@ function ownerActions(b: EvmContractBuilder): FunctionDef[] {
       { notice: `Owner takes ETH back ${b.ownerWindow}, or after cancel().`, params: { amount: 'Wei to withdraw.' } },
       [p('uint256', 'amount')],
       { mods: ['onlyOwner', 'liveOrCancelled', 'nonReentrant'] },
-      [ifThen('amount > address(this).balance', 'revert InsufficientBalance()'), 'emit Withdrawn(_owner, amount)', '_sendEth(_owner, amount)'],
+      [
+        ifThen('amount > address(this).balance', 'revert InsufficientBalance()'),
+        'emit Withdrawn(_owner, amount)',
+        '_sendEth(_owner, amount)',
+      ],
     ),
   ];
 }
@@ -191,14 +334,21 @@ function claims(): FunctionDef[] {
   return [
     fn(
       'claim',
-      { notice: "Sends the caller's due share of all ETH received (pull payment).", dev: 'Accounting by total received, so later deposits are shared too.' },
+      {
+        notice: "Sends the caller's due share of all ETH received (pull payment).",
+        dev: 'Accounting by total received, so later deposits are shared too.',
+      },
       [],
       { mods: ['nonReentrant', 'whenReleased'] },
       ['_claimEth(msg.sender)'],
     ),
     fn(
       'claimTo',
-      { notice: "Sends the caller's due share of ETH to another address, for a beneficiary (e.g. a contract) that cannot receive ETH itself.", params: { recipient: 'Where the ETH goes.' } },
+      {
+        notice:
+          "Sends the caller's due share of ETH to another address, for a beneficiary (e.g. a contract) that cannot receive ETH itself.",
+        params: { recipient: 'Where the ETH goes.' },
+      },
       [p('address', 'recipient')],
       { mods: ['nonReentrant', 'whenReleased'] },
       [ifThen('recipient == address(0)', 'revert ZeroAddress()'), '_claimEth(recipient)'],
@@ -244,6 +394,9 @@ function internals(b: EvmContractBuilder): FunctionDef[] {
       'uint256 paid = _claimed[account]',
       'return due > paid ? due - paid : 0',
     ]),
-    priv('_sendEth', [p('address', 'to'), p('uint256', 'amount')], {}, ['(bool ok, ) = payable(to).call{value: amount}("")', ifThen('!ok', 'revert TransferFailed(to)')]),
+    priv('_sendEth', [p('address', 'to'), p('uint256', 'amount')], {}, [
+      '(bool ok, ) = payable(to).call{value: amount}("")',
+      ifThen('!ok', 'revert TransferFailed(to)'),
+    ]),
   ];
 }

@@ -15,9 +15,24 @@ export function addGuardians(b: EvmContractBuilder): void {
     'constants',
     'guardians',
     constant('uint256', 'MAX_GUARDIANS', String(MAX_GUARDIANS), 'Upper bound on guardians.'),
-    constant('uint256', 'GUARDIAN_WAIT', `${GUARDIAN_WAIT_DAYS} days`, "How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it."),
+    constant(
+      'uint256',
+      'GUARDIAN_WAIT',
+      `${GUARDIAN_WAIT_DAYS} days`,
+      "How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.",
+    ),
   );
-  if (G) b.add('constants', 'guardians', constant('uint256', 'MAX_VETOES', String(MAX_VETOES), "Vetoes that may postpone a release after the owner's last sign of life; then the release proceeds."));
+  if (G)
+    b.add(
+      'constants',
+      'guardians',
+      constant(
+        'uint256',
+        'MAX_VETOES',
+        String(MAX_VETOES),
+        "Vetoes that may postpone a release after the owner's last sign of life; then the release proceeds.",
+      ),
+    );
   b.add('state', 'guardians.immutable', immutable('uint256', '_threshold'));
   b.add(
     'state',
@@ -27,7 +42,11 @@ export function addGuardians(b: EvmContractBuilder): void {
     variable('uint256', '_round'),
     variable('mapping(uint256 => mapping(address => bool))', '_releaseVoted'),
     variable('mapping(uint256 => uint256)', '_releaseVotes'),
-    variable('uint256', '_guardianReleaseAt', "When the guardians' confirmed early release takes effect (0: none); the owner's sign of life clears it."),
+    variable(
+      'uint256',
+      '_guardianReleaseAt',
+      "When the guardians' confirmed early release takes effect (0: none); the owner's sign of life clears it.",
+    ),
   );
   if (G) {
     b.add(
@@ -50,14 +69,30 @@ export function addGuardians(b: EvmContractBuilder): void {
       'errors',
       'guardians',
       { name: 'NotInGracePeriod', params: [], doc: 'A veto is only possible during the grace period.' },
-      { name: 'VetoLimitReached', params: [], doc: "The guardians already postponed the release MAX_VETOES times since the owner's last sign of life." },
+      {
+        name: 'VetoLimitReached',
+        params: [],
+        doc: "The guardians already postponed the release MAX_VETOES times since the owner's last sign of life.",
+      },
     );
   }
   b.add(
     'events',
     'guardians',
-    { name: 'ReleaseConfirmed', params: [{ type: 'address', name: 'guardian', indexed: true }, p('uint256', 'round'), p('uint256', 'confirmations')], doc: 'A guardian confirmed an early release.' },
-    { name: 'ReleaseProposed', params: [p('uint256', 'releaseAt')], doc: "The guardians' quorum confirmed an early release; it takes effect at releaseAt unless the owner shows a sign of life first." },
+    {
+      name: 'ReleaseConfirmed',
+      params: [
+        { type: 'address', name: 'guardian', indexed: true },
+        p('uint256', 'round'),
+        p('uint256', 'confirmations'),
+      ],
+      doc: 'A guardian confirmed an early release.',
+    },
+    {
+      name: 'ReleaseProposed',
+      params: [p('uint256', 'releaseAt')],
+      doc: "The guardians' quorum confirmed an early release; it takes effect at releaseAt unless the owner shows a sign of life first.",
+    },
   );
   if (G) {
     b.add('events', 'guardians', {
@@ -66,7 +101,12 @@ export function addGuardians(b: EvmContractBuilder): void {
       doc: 'A guardian vetoed the trigger during the grace period.',
     });
   }
-  b.add('modifiers', 'guardians', { name: 'onlyGuardian', params: [], body: [ifThen('!_isGuardian[msg.sender]', 'revert NotGuardian()'), '_'], doc: 'Restricts a function to the guardians.' });
+  b.add('modifiers', 'guardians', {
+    name: 'onlyGuardian',
+    params: [],
+    body: [ifThen('!_isGuardian[msg.sender]', 'revert NotGuardian()'), '_'],
+    doc: 'Restricts a function to the guardians.',
+  });
 
   b.ctor.params.push(p('address[]', 'guardians_', 'memory'), p('uint256', 'threshold_'));
   b.ctor.docs['guardians_'] = 'Guardian addresses (1 to MAX_GUARDIANS).';
@@ -89,7 +129,10 @@ export function addGuardians(b: EvmContractBuilder): void {
   b.releasedWhen.push('(_guardianReleaseAt != 0 && block.timestamp >= _guardianReleaseAt)');
   b.proofOfLife.push('++_round', '_guardianReleaseAt = 0');
   if (G) b.proofOfLife.push('_vetoesUsed = 0');
-  b.checkIn.notes.push("Also clears pending guardian votes and cancels the guardians' pending early release" + (G ? ', and gives the guardians their MAX_VETOES vetoes again.' : '.'));
+  b.checkIn.notes.push(
+    "Also clears pending guardian votes and cancels the guardians' pending early release" +
+      (G ? ', and gives the guardians their MAX_VETOES vetoes again.' : '.'),
+  );
 
   addConfirmRelease(b);
   if (G) addVeto(b);
@@ -99,14 +142,39 @@ function addConfirmRelease(b: EvmContractBuilder): void {
   b.add(
     'functions',
     'guardians',
-    fn('guardians', { notice: 'The guardians.', returns: ['Guardian addresses.'] }, [], { mut: 'view', returns: [p('address[]', undefined, 'memory')] }, ['return _guardians']),
-    getter('threshold', { notice: 'How many guardians must agree.', returns: ['The threshold m of m-of-n.'] }, 'uint256', '_threshold'),
-    getter('releaseConfirmations', { notice: 'Guardian confirmations of an early release in the current round.', returns: ['Count.'] }, 'uint256', '_releaseVotes[_round]'),
-    getter('guardianReleaseTime', { notice: "When the guardians' confirmed early release takes effect.", returns: ['Unix time in seconds; 0 when none is pending.'] }, 'uint256', '_guardianReleaseAt'),
+    fn(
+      'guardians',
+      { notice: 'The guardians.', returns: ['Guardian addresses.'] },
+      [],
+      { mut: 'view', returns: [p('address[]', undefined, 'memory')] },
+      ['return _guardians'],
+    ),
+    getter(
+      'threshold',
+      { notice: 'How many guardians must agree.', returns: ['The threshold m of m-of-n.'] },
+      'uint256',
+      '_threshold',
+    ),
+    getter(
+      'releaseConfirmations',
+      { notice: 'Guardian confirmations of an early release in the current round.', returns: ['Count.'] },
+      'uint256',
+      '_releaseVotes[_round]',
+    ),
+    getter(
+      'guardianReleaseTime',
+      {
+        notice: "When the guardians' confirmed early release takes effect.",
+        returns: ['Unix time in seconds; 0 when none is pending.'],
+      },
+      'uint256',
+      '_guardianReleaseAt',
+    ),
     fn(
       'confirmRelease',
       {
-        notice: "A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.",
+        notice:
+          "A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.",
         dev: 'Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.',
       },
       [],
@@ -119,7 +187,11 @@ function addConfirmRelease(b: EvmContractBuilder): void {
         '_releaseVoted[round][msg.sender] = true',
         'uint256 count = ++_releaseVotes[round]',
         'emit ReleaseConfirmed(msg.sender, round, count)',
-        ifThen('count == _threshold && _guardianReleaseAt == 0', '_guardianReleaseAt = block.timestamp + GUARDIAN_WAIT', 'emit ReleaseProposed(_guardianReleaseAt)'),
+        ifThen(
+          'count == _threshold && _guardianReleaseAt == 0',
+          '_guardianReleaseAt = block.timestamp + GUARDIAN_WAIT',
+          'emit ReleaseProposed(_guardianReleaseAt)',
+        ),
       ],
     ),
   );
@@ -129,11 +201,28 @@ function addVeto(b: EvmContractBuilder): void {
   b.add(
     'functions',
     'guardians',
-    getter('vetoes', { notice: 'Guardian vetoes in the current round.', returns: ['Count.'] }, 'uint256', '_vetoVotes[_round]'),
-    getter('vetoesLeft', { notice: "How many more times the guardians may postpone the release before the owner's next sign of life.", returns: ['Count.'] }, 'uint256', 'MAX_VETOES - _vetoesUsed'),
+    getter(
+      'vetoes',
+      { notice: 'Guardian vetoes in the current round.', returns: ['Count.'] },
+      'uint256',
+      '_vetoVotes[_round]',
+    ),
+    getter(
+      'vetoesLeft',
+      {
+        notice: "How many more times the guardians may postpone the release before the owner's next sign of life.",
+        returns: ['Count.'],
+      },
+      'uint256',
+      'MAX_VETOES - _vetoesUsed',
+    ),
     fn(
       'vetoTrigger',
-      { notice: 'During the grace period, a guardian vetoes a wrong trigger; at the threshold the deadline restarts from now.', dev: "At most MAX_VETOES times after the owner's last sign of life; then the release proceeds." },
+      {
+        notice:
+          'During the grace period, a guardian vetoes a wrong trigger; at the threshold the deadline restarts from now.',
+        dev: "At most MAX_VETOES times after the owner's last sign of life; then the release proceeds.",
+      },
       [],
       { mods: ['onlyGuardian'] },
       [
@@ -147,7 +236,13 @@ function addVeto(b: EvmContractBuilder): void {
         '_vetoVoted[round][msg.sender] = true',
         'uint256 count = ++_vetoVotes[round]',
         'emit TriggerVetoed(msg.sender, round, count)',
-        ifThen('count >= _threshold', '_lastCheckIn = block.timestamp', '++_round', '++_vetoesUsed', 'emit CheckedIn(deadline())'),
+        ifThen(
+          'count >= _threshold',
+          '_lastCheckIn = block.timestamp',
+          '++_round',
+          '++_vetoesUsed',
+          'emit CheckedIn(deadline())',
+        ),
       ],
     ),
   );

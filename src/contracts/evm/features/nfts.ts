@@ -12,11 +12,41 @@ export function addNfts(b: EvmContractBuilder): void {
   const N = b.s.erc721;
   b.add('interfaces', 'nfts', {
     name: 'IERC721Minimal',
-    doc: N ? 'The part of ERC-721 this contract uses.' : 'The part of ERC-721 this contract uses to return NFTs sent by mistake.',
+    doc: N
+      ? 'The part of ERC-721 this contract uses.'
+      : 'The part of ERC-721 this contract uses to return NFTs sent by mistake.',
     functions: [
-      ...(N ? [{ kind: 'function', name: 'ownerOf', params: [p('uint256', 'tokenId')], visibility: 'external', mutability: 'view', returns: [p('address')], body: [] } satisfies FunctionDef] : []),
-      { kind: 'function', name: 'transferFrom', params: [p('address', 'from'), p('address', 'to'), p('uint256', 'tokenId')], visibility: 'external', body: [] },
-      ...(N ? [{ kind: 'function', name: 'safeTransferFrom', params: [p('address', 'from'), p('address', 'to'), p('uint256', 'tokenId')], visibility: 'external', body: [] } satisfies FunctionDef] : []),
+      ...(N
+        ? [
+            {
+              kind: 'function',
+              name: 'ownerOf',
+              params: [p('uint256', 'tokenId')],
+              visibility: 'external',
+              mutability: 'view',
+              returns: [p('address')],
+              body: [],
+            } satisfies FunctionDef,
+          ]
+        : []),
+      {
+        kind: 'function',
+        name: 'transferFrom',
+        params: [p('address', 'from'), p('address', 'to'), p('uint256', 'tokenId')],
+        visibility: 'external',
+        body: [],
+      },
+      ...(N
+        ? [
+            {
+              kind: 'function',
+              name: 'safeTransferFrom',
+              params: [p('address', 'from'), p('address', 'to'), p('uint256', 'tokenId')],
+              visibility: 'external',
+              body: [],
+            } satisfies FunctionDef,
+          ]
+        : []),
     ],
   });
   if (N) addListedNfts(b);
@@ -30,7 +60,12 @@ function addListedNfts(b: EvmContractBuilder): void {
       {
         kind: 'function',
         name: 'onERC721Received',
-        params: [p('address', 'operator'), p('address', 'from'), p('uint256', 'tokenId'), p('bytes', 'data', 'calldata')],
+        params: [
+          p('address', 'operator'),
+          p('address', 'from'),
+          p('uint256', 'tokenId'),
+          p('bytes', 'data', 'calldata'),
+        ],
         visibility: 'external',
         returns: [p('bytes4')],
         body: [],
@@ -54,8 +89,16 @@ function addListedNfts(b: EvmContractBuilder): void {
     'nfts',
     { name: 'UnknownNft', params: [p('uint256', 'index')], doc: 'No NFT is listed at this index.' },
     { name: 'NotNftRecipient', params: [], doc: 'The NFT is assigned to another beneficiary.' },
-    { name: 'UnlistedNft', params: [p('address', 'token'), p('uint256', 'tokenId')], doc: 'This NFT is not listed in the plan (or was already claimed or returned); it is refused.' },
-    { name: 'NftCollection', params: [p('address', 'token')], doc: 'A listed NFT collection is not an ERC-20 token; its NFTs are claimed with claimNft().' },
+    {
+      name: 'UnlistedNft',
+      params: [p('address', 'token'), p('uint256', 'tokenId')],
+      doc: 'This NFT is not listed in the plan (or was already claimed or returned); it is refused.',
+    },
+    {
+      name: 'NftCollection',
+      params: [p('address', 'token')],
+      doc: 'A listed NFT collection is not an ERC-20 token; its NFTs are claimed with claimNft().',
+    },
     { name: 'DuplicateNft', params: [p('address', 'token'), p('uint256', 'tokenId')], doc: 'An NFT is listed twice.' },
   );
   b.add(
@@ -63,13 +106,28 @@ function addListedNfts(b: EvmContractBuilder): void {
     'nfts',
     {
       name: 'NftClaimed',
-      params: [{ type: 'address', name: 'token', indexed: true }, { type: 'uint256', name: 'tokenId', indexed: true }, { type: 'address', name: 'recipient', indexed: true }],
+      params: [
+        { type: 'address', name: 'token', indexed: true },
+        { type: 'uint256', name: 'tokenId', indexed: true },
+        { type: 'address', name: 'recipient', indexed: true },
+      ],
       doc: 'A beneficiary claimed an NFT.',
     },
-    { name: 'NftAssigned', params: [{ type: 'uint256', name: 'index', indexed: true }, { type: 'address', name: 'recipient', indexed: true }], doc: 'The owner assigned an NFT to another recipient.' },
+    {
+      name: 'NftAssigned',
+      params: [
+        { type: 'uint256', name: 'index', indexed: true },
+        { type: 'address', name: 'recipient', indexed: true },
+      ],
+      doc: 'The owner assigned an NFT to another recipient.',
+    },
   );
 
-  b.ctor.params.push(p('address[]', 'nftTokens_', 'memory'), p('uint256[]', 'nftIds_', 'memory'), p('address[]', 'nftRecipients_', 'memory'));
+  b.ctor.params.push(
+    p('address[]', 'nftTokens_', 'memory'),
+    p('uint256[]', 'nftIds_', 'memory'),
+    p('address[]', 'nftRecipients_', 'memory'),
+  );
   b.ctor.docs['nftTokens_'] = 'ERC-721 contract of each listed NFT.';
   b.ctor.docs['nftIds_'] = 'Token id of each listed NFT.';
   b.ctor.docs['nftRecipients_'] = 'Beneficiary that receives each listed NFT.';
@@ -89,11 +147,11 @@ function addListedNfts(b: EvmContractBuilder): void {
     loop(
       '_nfts.length',
       'NftItem storage item = _nfts[i]',
-      ifThen(
-        '!item.claimed && _holdsNft(item.token, item.tokenId)',
-        'item.claimed = true',
-        { head: 'try IERC721Minimal(item.token).transferFrom(address(this), _owner, item.tokenId)', body: [], catch: ['item.claimed = false', 'emit ReturnFailed(item.token, item.tokenId)'] },
-      ),
+      ifThen('!item.claimed && _holdsNft(item.token, item.tokenId)', 'item.claimed = true', {
+        head: 'try IERC721Minimal(item.token).transferFrom(address(this), _owner, item.tokenId)',
+        body: [],
+        catch: ['item.claimed = false', 'emit ReturnFailed(item.token, item.tokenId)'],
+      }),
     ),
   );
   b.checkIn.actions.push('NFT assignment');
@@ -103,28 +161,55 @@ function addListedNfts(b: EvmContractBuilder): void {
 
 function nftFunctions(b: EvmContractBuilder): FunctionDef[] {
   return [
-    fn('nftCount', { notice: 'Number of listed NFTs.', returns: ['Count.'] }, [], { mut: 'view', returns: [p('uint256')] }, ['return _nfts.length']),
+    fn(
+      'nftCount',
+      { notice: 'Number of listed NFTs.', returns: ['Count.'] },
+      [],
+      { mut: 'view', returns: [p('uint256')] },
+      ['return _nfts.length'],
+    ),
     fn(
       'nftAt',
-      { notice: 'A listed NFT.', params: { index: 'Position in the list.' }, returns: ['ERC-721 contract.', 'Token id.', 'Recipient.', 'Whether it was claimed (or returned on cancel).'] },
+      {
+        notice: 'A listed NFT.',
+        params: { index: 'Position in the list.' },
+        returns: ['ERC-721 contract.', 'Token id.', 'Recipient.', 'Whether it was claimed (or returned on cancel).'],
+      },
       [p('uint256', 'index')],
       { mut: 'view', returns: [p('address'), p('uint256'), p('address'), p('bool')] },
-      [ifThen('index >= _nfts.length', 'revert UnknownNft(index)'), 'NftItem storage item = _nfts[index]', 'return (item.token, item.tokenId, item.recipient, item.claimed)'],
+      [
+        ifThen('index >= _nfts.length', 'revert UnknownNft(index)'),
+        'NftItem storage item = _nfts[index]',
+        'return (item.token, item.tokenId, item.recipient, item.claimed)',
+      ],
     ),
     fn(
       'assignNft',
-      { notice: `Owner assigns a listed NFT to another recipient (${b.ownerWindow}).`, params: { index: 'Position in the list.', recipient: 'New recipient.' } },
+      {
+        notice: `Owner assigns a listed NFT to another recipient (${b.ownerWindow}).`,
+        params: { index: 'Position in the list.', recipient: 'New recipient.' },
+      },
       [p('uint256', 'index'), p('address', 'recipient')],
       { mods: ['onlyOwner', 'ownerInControl'] },
-      [ifThen('index >= _nfts.length', 'revert UnknownNft(index)'), ifThen('recipient == address(0)', 'revert ZeroAddress()'), '_nfts[index].recipient = recipient', 'emit NftAssigned(index, recipient)'],
+      [
+        ifThen('index >= _nfts.length', 'revert UnknownNft(index)'),
+        ifThen('recipient == address(0)', 'revert ZeroAddress()'),
+        '_nfts[index].recipient = recipient',
+        'emit NftAssigned(index, recipient)',
+      ],
     ),
-    fn('claimNft', { notice: 'The assigned beneficiary takes a listed NFT.', params: { index: 'Position in the list.' } }, [p('uint256', 'index')], { mods: ['nonReentrant', 'whenReleased'] }, [
-      '_claimNft(index, msg.sender)',
-    ]),
+    fn(
+      'claimNft',
+      { notice: 'The assigned beneficiary takes a listed NFT.', params: { index: 'Position in the list.' } },
+      [p('uint256', 'index')],
+      { mods: ['nonReentrant', 'whenReleased'] },
+      ['_claimNft(index, msg.sender)'],
+    ),
     fn(
       'claimNftTo',
       {
-        notice: 'The assigned beneficiary sends a listed NFT to another address, for a beneficiary (e.g. a contract) that cannot receive NFTs itself.',
+        notice:
+          'The assigned beneficiary sends a listed NFT to another address, for a beneficiary (e.g. a contract) that cannot receive NFTs itself.',
         params: { index: 'Position in the list.', recipient: 'Where the NFT goes.' },
       },
       [p('uint256', 'index'), p('address', 'recipient')],
@@ -133,7 +218,10 @@ function nftFunctions(b: EvmContractBuilder): FunctionDef[] {
     ),
     fn(
       'onERC721Received',
-      { notice: 'Accepts only the listed NFTs sent with safeTransferFrom; any other NFT is refused.', returns: ['The ERC-721 receiver selector.'] },
+      {
+        notice: 'Accepts only the listed NFTs sent with safeTransferFrom; any other NFT is refused.',
+        returns: ['The ERC-721 receiver selector.'],
+      },
       [p('address'), p('address'), p('uint256', 'tokenId'), p('bytes', undefined, 'calldata')],
       { mut: 'view', returns: [p('bytes4')] },
       [
@@ -159,7 +247,11 @@ function nftHelpers(): FunctionDef[] {
     ]),
     priv('_nftSlot', [p('address', 'token'), p('uint256', 'tokenId')], { mut: 'view', returns: [p('uint256')] }, [
       'uint256 n = _nfts.length',
-      loop('n', 'NftItem storage item = _nfts[i]', ifThen('item.token == token && item.tokenId == tokenId', 'return i + 1')),
+      loop(
+        'n',
+        'NftItem storage item = _nfts[i]',
+        ifThen('item.token == token && item.tokenId == tokenId', 'return i + 1'),
+      ),
       'return 0',
     ]),
     priv('_isNftCollection', [p('address', 'token')], { mut: 'view', returns: [p('bool')] }, [
@@ -169,7 +261,11 @@ function nftHelpers(): FunctionDef[] {
     ]),
     priv('_holdsNft', [p('address', 'token'), p('uint256', 'tokenId')], { mut: 'view', returns: [p('bool')] }, [
       ifThen('token.code.length == 0', 'return false'),
-      { head: 'try IERC721Minimal(token).ownerOf(tokenId) returns (address holder)', body: ['return holder == address(this)'], catch: ['return false'] },
+      {
+        head: 'try IERC721Minimal(token).ownerOf(tokenId) returns (address holder)',
+        body: ['return holder == address(this)'],
+        catch: ['return false'],
+      },
     ]),
   ];
 }

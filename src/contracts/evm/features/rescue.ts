@@ -9,12 +9,28 @@ import { fn, ifThen, p, type EvmContractBuilder } from '../builder.js';
 export function addRescue(b: EvmContractBuilder): void {
   const T = b.s.erc20;
   const N = b.s.erc721;
-  if (T || N) b.add('errors', 'rescue', { name: 'ListedAsset', params: [p('address', 'token')], doc: 'A listed asset stays in the plan; the owner takes it back only after cancel().' });
+  if (T || N)
+    b.add('errors', 'rescue', {
+      name: 'ListedAsset',
+      params: [p('address', 'token')],
+      doc: 'A listed asset stays in the plan; the owner takes it back only after cancel().',
+    });
   b.add(
     'events',
     'rescue',
-    { name: 'TokenRescued', params: [{ type: 'address', name: 'token', indexed: true }, p('uint256', 'amount')], doc: 'The owner took back ERC-20 tokens (unlisted, or any after cancel).' },
-    { name: 'NftRescued', params: [{ type: 'address', name: 'token', indexed: true }, { type: 'uint256', name: 'tokenId', indexed: true }], doc: 'The owner took back an NFT (unlisted, or any after cancel).' },
+    {
+      name: 'TokenRescued',
+      params: [{ type: 'address', name: 'token', indexed: true }, p('uint256', 'amount')],
+      doc: 'The owner took back ERC-20 tokens (unlisted, or any after cancel).',
+    },
+    {
+      name: 'NftRescued',
+      params: [
+        { type: 'address', name: 'token', indexed: true },
+        { type: 'uint256', name: 'tokenId', indexed: true },
+      ],
+      doc: 'The owner took back an NFT (unlisted, or any after cancel).',
+    },
   );
 
   const tokenBody: Stmt[] = [
@@ -25,7 +41,12 @@ export function addRescue(b: EvmContractBuilder): void {
     '_safeTransfer(token, _owner, amount)',
   ];
   const nftBody: Stmt[] = [
-    ...(N ? ['uint256 slot = _nftSlot(token, tokenId)', ifThen('slot != 0', ifThen('!_cancelled', 'revert ListedAsset(token)'), '_nfts[slot - 1].claimed = true')] : []),
+    ...(N
+      ? [
+          'uint256 slot = _nftSlot(token, tokenId)',
+          ifThen('slot != 0', ifThen('!_cancelled', 'revert ListedAsset(token)'), '_nfts[slot - 1].claimed = true'),
+        ]
+      : []),
     'emit NftRescued(token, tokenId)',
     'IERC721Minimal(token).transferFrom(address(this), _owner, tokenId)',
   ];
@@ -35,7 +56,11 @@ export function addRescue(b: EvmContractBuilder): void {
     fn(
       'rescueToken',
       {
-        notice: 'Owner takes back an ERC-20 token ' + (T ? 'that is not listed (sent by mistake), or any token after cancel().' : 'sent by mistake (this plan lists none).'),
+        notice:
+          'Owner takes back an ERC-20 token ' +
+          (T
+            ? 'that is not listed (sent by mistake), or any token after cancel().'
+            : 'sent by mistake (this plan lists none).'),
         dev: 'Possible while the plan is live (then proof of life) or after cancel(); the whole balance goes to the owner.',
         params: { token: 'The ERC-20 token.' },
       },
@@ -46,7 +71,11 @@ export function addRescue(b: EvmContractBuilder): void {
     fn(
       'rescueNft',
       {
-        notice: 'Owner takes back an NFT ' + (N ? 'that is not listed (sent with transferFrom by mistake), or any NFT after cancel().' : 'sent with transferFrom by mistake (this plan lists none).'),
+        notice:
+          'Owner takes back an NFT ' +
+          (N
+            ? 'that is not listed (sent with transferFrom by mistake), or any NFT after cancel().'
+            : 'sent with transferFrom by mistake (this plan lists none).'),
         dev: 'Possible while the plan is live (then proof of life) or after cancel().',
         params: { token: 'The ERC-721 contract.', tokenId: 'The token id.' },
       },

@@ -20,12 +20,19 @@ function addDeadMansSwitch(b: EvmContractBuilder): void {
     'errors',
     'switch',
     { name: 'InvalidInterval', params: [], doc: 'Interval or grace period out of range.' },
-    { name: 'DeadlinePassed', params: [], doc: 'The check-in deadline has passed; the owner can no longer change the plan.' },
+    {
+      name: 'DeadlinePassed',
+      params: [],
+      doc: 'The check-in deadline has passed; the owner can no longer change the plan.',
+    },
   );
 
   b.ctor.params.push(p('uint256', 'intervalDays_'));
   b.ctor.docs['intervalDays_'] = 'Days after the last check-in before the switch triggers.';
-  b.ctor.body.push(ifThen('intervalDays_ == 0 || intervalDays_ > MAX_INTERVAL_DAYS', 'revert InvalidInterval()'), '_interval = intervalDays_ * 1 days');
+  b.ctor.body.push(
+    ifThen('intervalDays_ == 0 || intervalDays_ > MAX_INTERVAL_DAYS', 'revert InvalidInterval()'),
+    '_interval = intervalDays_ * 1 days',
+  );
   if (G) {
     b.ctor.params.push(p('uint256', 'graceDays_'));
     b.ctor.docs['graceDays_'] = 'Days after the deadline before the estate is released.';
@@ -45,25 +52,55 @@ function addDeadMansSwitch(b: EvmContractBuilder): void {
   b.add(
     'functions',
     'switch.views',
-    getter('deadline', { notice: 'End of the check-in interval: the last check-in plus the interval.', returns: ['Unix time in seconds.'] }, 'uint256', '_lastCheckIn + _interval', 'public'),
+    getter(
+      'deadline',
+      {
+        notice: 'End of the check-in interval: the last check-in plus the interval.',
+        returns: ['Unix time in seconds.'],
+      },
+      'uint256',
+      '_lastCheckIn + _interval',
+      'public',
+    ),
     getter('intervalDays', { notice: 'The check-in interval.', returns: ['Days.'] }, 'uint256', '_interval / 1 days'),
     getter(
       'releaseTime',
-      { notice: G ? 'When the estate is released without a check-in: the deadline plus the grace period.' : 'When the estate is released without a check-in: the deadline.', returns: ['Unix time in seconds.'] },
+      {
+        notice: G
+          ? 'When the estate is released without a check-in: the deadline plus the grace period.'
+          : 'When the estate is released without a check-in: the deadline.',
+        returns: ['Unix time in seconds.'],
+      },
       'uint256',
       G ? 'deadline() + _grace' : 'deadline()',
       'public',
     ),
   );
-  if (G) b.add('functions', 'switch.views', getter('gracePeriodDays', { notice: 'The grace period after the deadline.', returns: ['Days.'] }, 'uint256', '_grace / 1 days'));
+  if (G)
+    b.add(
+      'functions',
+      'switch.views',
+      getter(
+        'gracePeriodDays',
+        { notice: 'The grace period after the deadline.', returns: ['Days.'] },
+        'uint256',
+        '_grace / 1 days',
+      ),
+    );
 }
 
 function addOwnerRelease(b: EvmContractBuilder): void {
   const byGuardians = b.s.guardians;
   b.add('state', 'switch.flags', variable('bool', '_releasedEarly'));
-  b.add('events', 'switch', { name: 'Released', params: [{ type: 'address', name: 'by', indexed: true }], doc: 'The estate was released before any deadline.' });
+  b.add('events', 'switch', {
+    name: 'Released',
+    params: [{ type: 'address', name: 'by', indexed: true }],
+    doc: 'The estate was released before any deadline.',
+  });
   b.releasedWhen.push('_releasedEarly');
-  b.releaseDoc = "No dead man's switch: released by the owner" + (byGuardians ? " or by the guardians after the owner's silence." : '.');
+  b.releaseDoc =
+    "No dead man's switch: released by the owner" +
+    (byGuardians ? " or by the guardians after the owner's silence." : '.');
   b.add(
     'functions',
     'switch.views',
@@ -71,7 +108,9 @@ function addOwnerRelease(b: EvmContractBuilder): void {
       'deadline',
       {
         notice: "There is no dead man's switch: no time-based deadline exists.",
-        dev: 'Release happens through release() by the owner' + (byGuardians ? ' or confirmRelease() by the guardians.' : '.'),
+        dev:
+          'Release happens through release() by the owner' +
+          (byGuardians ? ' or confirmRelease() by the guardians.' : '.'),
         returns: ['type(uint256).max.'],
       },
       [],
@@ -87,7 +126,12 @@ function addOwnerRelease(b: EvmContractBuilder): void {
       { notice: "Owner releases the estate to the beneficiaries now (the release path without a dead man's switch)." },
       [],
       { mods: ['onlyOwner'] },
-      [ifThen('_cancelled', 'revert ContractCancelled()'), ifThen('_releasedEarly', 'revert AlreadyReleased()'), '_releasedEarly = true', 'emit Released(msg.sender)'],
+      [
+        ifThen('_cancelled', 'revert ContractCancelled()'),
+        ifThen('_releasedEarly', 'revert AlreadyReleased()'),
+        '_releasedEarly = true',
+        'emit Released(msg.sender)',
+      ],
     ),
   );
 }

@@ -13,7 +13,12 @@ export function addCore(b: SolanaProgramBuilder): void {
   b.add(
     'consts',
     'core',
-    { name: 'TEMPLATE', type: '&str', value: `"${b.s.template}"`, doc: ['Inheritance template this program was generated for.'] },
+    {
+      name: 'TEMPLATE',
+      type: '&str',
+      value: `"${b.s.template}"`,
+      doc: ['Inheritance template this program was generated for.'],
+    },
     { name: 'MAX_BENEFICIARIES', type: 'usize', value: '50' },
     { name: 'BPS_TOTAL', type: 'u16', value: '10_000' },
   );
@@ -45,7 +50,8 @@ export function addCore(b: SolanaProgramBuilder): void {
   b.add('impls', 'core', ...impls(b));
 }
 
-const derive = (...traits: string[]): string => `#[derive(${['AnchorSerialize', 'AnchorDeserialize', ...traits].join(', ')})]`;
+const derive = (...traits: string[]): string =>
+  `#[derive(${['AnchorSerialize', 'AnchorDeserialize', ...traits].join(', ')})]`;
 
 function types(b: SolanaProgramBuilder): Array<StructItem | EnumItem> {
   return [
@@ -68,12 +74,20 @@ function types(b: SolanaProgramBuilder): Array<StructItem | EnumItem> {
         { name: 'claimed_lamports', type: T.u64 },
       ],
     },
-    { name: 'VaultStatus', doc: ['Lifecycle of the vault.'], attrs: [derive('Clone', 'Copy', 'PartialEq', 'Eq')], variants: ['Active', 'Triggered', 'Released'] },
+    {
+      name: 'VaultStatus',
+      doc: ['Lifecycle of the vault.'],
+      attrs: [derive('Clone', 'Copy', 'PartialEq', 'Eq')],
+      variants: ['Active', 'Triggered', 'Released'],
+    },
     {
       name: 'InitializeArgs',
       doc: ['Per-plan values, passed once at initialisation.'],
       attrs: [derive('Clone')],
-      fields: [{ name: 'beneficiaries', type: T.vec(T.defined('BeneficiaryShare')), doc: ['1 to 50 beneficiaries.'] }, ...b.initArgs],
+      fields: [
+        { name: 'beneficiaries', type: T.vec(T.defined('BeneficiaryShare')), doc: ['1 to 50 beneficiaries.'] },
+        ...b.initArgs,
+      ],
     },
   ];
 }
@@ -170,7 +184,10 @@ function helpers(): FnItem[] {
       pub: false,
       params: 'info: &AccountInfo',
       ret: 'Result<u64>',
-      body: ['let minimum = Rent::get()?.minimum_balance(info.data_len());', 'Ok(info.lamports().saturating_sub(minimum))'],
+      body: [
+        'let minimum = Rent::get()?.minimum_balance(info.data_len());',
+        'Ok(info.lamports().saturating_sub(minimum))',
+      ],
     },
     {
       name: 'move_lamports',
@@ -201,9 +218,19 @@ function addVaultMethods(b: SolanaProgramBuilder): void {
       pub: true,
       params: ['beneficiaries: usize', ...vectors.map((v) => `${v.name}: usize`)].join(', '),
       ret: 'usize',
-      body: ['8 + Self::BASE_LEN + beneficiaries * BeneficiaryState::LEN' + vectors.map((v) => ` + ${v.name} * ${v.size}`).join('')],
+      body: [
+        '8 + Self::BASE_LEN + beneficiaries * BeneficiaryState::LEN' +
+          vectors.map((v) => ` + ${v.name} * ${v.size}`).join(''),
+      ],
     },
-    { name: 'beneficiary_index', doc: [], pub: true, params: '&self, wallet: &Pubkey', ret: 'Option<usize>', body: ['self.beneficiaries.iter().position(|b| b.wallet == *wallet)'] },
+    {
+      name: 'beneficiary_index',
+      doc: [],
+      pub: true,
+      params: '&self, wallet: &Pubkey',
+      ret: 'Option<usize>',
+      body: ['self.beneficiaries.iter().position(|b| b.wallet == *wallet)'],
+    },
   );
   const open = b.claimsOpen;
   const usesNow = open.early !== undefined || open.afterGrace !== undefined;
@@ -254,10 +281,21 @@ function impls(b: SolanaProgramBuilder): ImplItem[] {
   const types = b.list('types');
   const state = b.list('state');
   const lookup = (n: string) => [...types, ...state].find((x) => x.name === n);
-  const len = (name: string): ImplItem => ({ target: name, consts: [{ name: 'LEN', type: 'usize', value: String(borshSize(T.defined(name), lookup)) }], fns: [] });
+  const len = (name: string): ImplItem => ({
+    target: name,
+    consts: [{ name: 'LEN', type: 'usize', value: String(borshSize(T.defined(name), lookup)) }],
+    fns: [],
+  });
   const vault: ImplItem = {
     target: 'Vault',
-    consts: [{ name: 'BASE_LEN', type: 'usize', value: String(borshSize(T.defined('Vault'), lookup)), doc: ['Serialised size without the discriminator, with empty vectors.'] }],
+    consts: [
+      {
+        name: 'BASE_LEN',
+        type: 'usize',
+        value: String(borshSize(T.defined('Vault'), lookup)),
+        doc: ['Serialised size without the discriminator, with empty vectors.'],
+      },
+    ],
     fns: b.list('vaultFns'),
   };
   return [vault, len('BeneficiaryState'), ...state.filter((s) => s.name !== 'Vault').map((s) => len(s.name))];

@@ -1,7 +1,18 @@
 import { T } from '../model.js';
-import { E, beneficiaryBound, now, ownerSigner, ownerVault, publicVault, systemProgram, type InstructionPair, type SolanaProgramBuilder } from '../builder.js';
+import {
+  E,
+  beneficiaryBound,
+  now,
+  ownerSigner,
+  ownerVault,
+  publicVault,
+  systemProgram,
+  type InstructionPair,
+  type SolanaProgramBuilder,
+} from '../builder.js';
 
-const toStates = 'iter().map(|b| BeneficiaryState { wallet: b.wallet, share_bps: b.share_bps, claimed_lamports: 0 }).collect();';
+const toStates =
+  'iter().map(|b| BeneficiaryState { wallet: b.wallet, share_bps: b.share_bps, claimed_lamports: 0 }).collect();';
 
 /** The vault's own instructions: set-up, SOL deposits, the beneficiaries, withdrawal, cancel and SOL claims. */
 export function addEstateInstructions(b: SolanaProgramBuilder): void {
@@ -49,8 +60,20 @@ function initialize(b: SolanaProgramBuilder): InstructionPair {
           doc: ['The vault, a PDA of the owner; one per owner.'],
           type: { kind: 'account', of: 'Vault' },
           constraints: [
-            { k: 'init', ifNeeded: false, payer: 'owner', space: `Vault::space(${spaceArgs(b, 'args.beneficiaries.len()', 'args.')})` },
-            { k: 'seeds', seeds: [{ kind: 'const', value: 'vault' }, { kind: 'key', account: 'owner' }], bump: null },
+            {
+              k: 'init',
+              ifNeeded: false,
+              payer: 'owner',
+              space: `Vault::space(${spaceArgs(b, 'args.beneficiaries.len()', 'args.')})`,
+            },
+            {
+              k: 'seeds',
+              seeds: [
+                { kind: 'const', value: 'vault' },
+                { kind: 'key', account: 'owner' },
+              ],
+              bump: null,
+            },
           ],
         },
         systemProgram,
@@ -81,7 +104,11 @@ function depositSol(b: SolanaProgramBuilder): InstructionPair {
     accounts: {
       doc: [],
       instructionArgs: [],
-      fields: [{ name: 'depositor', doc: ['Whoever sends the SOL.'], type: { kind: 'signer' }, constraints: [{ k: 'mut' }] }, publicVault(true), systemProgram],
+      fields: [
+        { name: 'depositor', doc: ['Whoever sends the SOL.'], type: { kind: 'signer' }, constraints: [{ k: 'mut' }] },
+        publicVault(true),
+        systemProgram,
+      ],
     },
   };
 }
@@ -113,7 +140,12 @@ function updateBeneficiaries(b: SolanaProgramBuilder): InstructionPair {
       fields: [
         ownerSigner('The owner; pays or receives the rent difference.'),
         ownerVault(true, [
-          { k: 'realloc', space: `Vault::space(${spaceArgs(b, 'beneficiaries.len()', 'vault.')}).max(vault.to_account_info().data_len())`, payer: 'owner', zero: false },
+          {
+            k: 'realloc',
+            space: `Vault::space(${spaceArgs(b, 'beneficiaries.len()', 'vault.')}).max(vault.to_account_info().data_len())`,
+            payer: 'owner',
+            zero: false,
+          },
         ]),
         systemProgram,
       ],
@@ -147,12 +179,24 @@ function cancel(b: SolanaProgramBuilder): InstructionPair {
   return {
     ix: {
       name: 'cancel',
-      doc: [`The owner cancels the plan ${b.ownerWindow}: the vault closes and all its SOL returns to the owner.`, b.cancelNote],
+      doc: [
+        `The owner cancels the plan ${b.ownerWindow}: the vault closes and all its SOL returns to the owner.`,
+        b.cancelNote,
+      ],
       accounts: 'Cancel',
       args: [],
-      body: [...now, `require!(ctx.accounts.vault.owner_window_open(now), ${E('OwnerWindowClosed')});`, 'emit!(VaultCancelled { vault: ctx.accounts.vault.key() });', 'Ok(())'],
+      body: [
+        ...now,
+        `require!(ctx.accounts.vault.owner_window_open(now), ${E('OwnerWindowClosed')});`,
+        'emit!(VaultCancelled { vault: ctx.accounts.vault.key() });',
+        'Ok(())',
+      ],
     },
-    accounts: { doc: [], instructionArgs: [], fields: [ownerSigner(), ownerVault(true, [{ k: 'close', to: 'owner' }])] },
+    accounts: {
+      doc: [],
+      instructionArgs: [],
+      fields: [ownerSigner(), ownerVault(true, [{ k: 'close', to: 'owner' }])],
+    },
   };
 }
 
@@ -186,7 +230,15 @@ function claimSol(): InstructionPair {
     accounts: {
       doc: [],
       instructionArgs: [],
-      fields: [{ name: 'beneficiary', doc: ['The claiming beneficiary.'], type: { kind: 'signer' }, constraints: [{ k: 'mut' }] }, publicVault(true, [beneficiaryBound])],
+      fields: [
+        {
+          name: 'beneficiary',
+          doc: ['The claiming beneficiary.'],
+          type: { kind: 'signer' },
+          constraints: [{ k: 'mut' }],
+        },
+        publicVault(true, [beneficiaryBound]),
+      ],
     },
   };
 }

@@ -1,10 +1,30 @@
 import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../../guardians.js';
 import { T, type AccountField } from '../model.js';
-import { E, errors, ev, now, ownerSigner, ownerVault, publicVault, systemProgram, type InstructionPair, type SolanaProgramBuilder } from '../builder.js';
+import {
+  E,
+  errors,
+  ev,
+  now,
+  ownerSigner,
+  ownerVault,
+  publicVault,
+  systemProgram,
+  type InstructionPair,
+  type SolanaProgramBuilder,
+} from '../builder.js';
 
-const guardianBound = { k: 'constraint', expr: 'vault.guardian_index(&guardian.key()).is_some()', error: E('NotGuardian') } as const;
+const guardianBound = {
+  k: 'constraint',
+  expr: 'vault.guardian_index(&guardian.key()).is_some()',
+  error: E('NotGuardian'),
+} as const;
 
-const guardianSigner: AccountField = { name: 'guardian', doc: ['One of the guardians.'], type: { kind: 'signer' }, constraints: [] };
+const guardianSigner: AccountField = {
+  name: 'guardian',
+  doc: ['One of the guardians.'],
+  type: { kind: 'signer' },
+  constraints: [],
+};
 
 /**
  * Guardians (m of n): they confirm the owner's absence, which opens the
@@ -16,15 +36,26 @@ export function addGuardians(b: SolanaProgramBuilder): void {
   if (!b.s.multiSig) return;
   const sw = b.s.deadMansSwitch;
   addDeclarations(b);
-  b.initArgs.push({ name: 'guardians', type: T.vec(T.pubkey), doc: ['1 to 10 guardians.'] }, { name: 'threshold', type: T.u8, doc: ['Guardians needed to confirm (m of n).'] });
+  b.initArgs.push(
+    { name: 'guardians', type: T.vec(T.pubkey), doc: ['1 to 10 guardians.'] },
+    { name: 'threshold', type: T.u8, doc: ['Guardians needed to confirm (m of n).'] },
+  );
   b.vaultFields.push(
     { name: 'threshold', type: T.u8 },
     { name: 'release_approvals', type: T.u16, doc: ['Bit i set: guardian i confirmed release.'] },
-    { name: 'early_release_at', type: T.i64, doc: ["When the guardians' early release opens the claims (0: none); any owner action clears it."] },
+    {
+      name: 'early_release_at',
+      type: T.i64,
+      doc: ["When the guardians' early release opens the claims (0: none); any owner action clears it."],
+    },
     ...(sw
       ? [
           { name: 'veto_votes', type: T.u16, doc: ['Bit i set: guardian i vetoed the trigger.'] },
-          { name: 'vetoes_used', type: T.u8, doc: ["Vetoes that postponed the release since the owner's last sign of life."] },
+          {
+            name: 'vetoes_used',
+            type: T.u8,
+            doc: ["Vetoes that postponed the release since the owner's last sign of life."],
+          },
         ]
       : []),
     { name: 'guardians', type: T.vec(T.pubkey) },
@@ -39,8 +70,15 @@ export function addGuardians(b: SolanaProgramBuilder): void {
     ...(sw ? ['vault.veto_votes = 0;', 'vault.vetoes_used = 0;'] : []),
     'vault.guardians = args.guardians.clone();',
   );
-  b.proofOfLife.docs.push("; pending guardian votes and the guardians' early release are cleared" + (sw ? ', and the vetoes are given back' : ''));
-  b.proofOfLife.body.push('self.release_approvals = 0;', 'self.early_release_at = 0;', ...(sw ? ['self.veto_votes = 0;', 'self.vetoes_used = 0;'] : []));
+  b.proofOfLife.docs.push(
+    "; pending guardian votes and the guardians' early release are cleared" +
+      (sw ? ', and the vetoes are given back' : ''),
+  );
+  b.proofOfLife.body.push(
+    'self.release_approvals = 0;',
+    'self.early_release_at = 0;',
+    ...(sw ? ['self.veto_votes = 0;', 'self.vetoes_used = 0;'] : []),
+  );
   b.claimsOpen.docs.push(", or the guardians' early release came and the owner stayed silent until then");
   b.claimsOpen.prelude.push('let by_guardians = self.early_release_at > 0 && now >= self.early_release_at;');
   b.claimsOpen.early = 'by_guardians';
@@ -50,7 +88,14 @@ export function addGuardians(b: SolanaProgramBuilder): void {
     `Guardians confirm the owner's absence with \`confirm_release\` (m of n); the claims open ${GUARDIAN_WAIT_DAYS} days later unless the owner acts first.` +
       (sw ? ` Vetoes postpone a release at most ${MAX_VETOES} times after the owner's last sign of life.` : ''),
   );
-  b.add('vaultFns', 'guardians', { name: 'guardian_index', doc: [], pub: true, params: '&self, key: &Pubkey', ret: 'Option<usize>', body: ['self.guardians.iter().position(|g| g == key)'] });
+  b.add('vaultFns', 'guardians', {
+    name: 'guardian_index',
+    doc: [],
+    pub: true,
+    params: '&self, key: &Pubkey',
+    ret: 'Option<usize>',
+    body: ['self.guardians.iter().position(|g| g == key)'],
+  });
   b.add('helpers', 'guardians', {
     name: 'validate_guardians',
     doc: ['1 to 10 distinct guardians other than the owner, threshold 1..=n.'],
@@ -59,7 +104,10 @@ export function addGuardians(b: SolanaProgramBuilder): void {
     ret: 'Result<()>',
     body: [
       `require!(!list.is_empty() && list.len() <= MAX_GUARDIANS, ${E('InvalidGuardians')});`,
-      { head: 'for (i, g) in list.iter().enumerate()', body: [`require!(*g != Pubkey::default() && g != owner && !list[..i].contains(g), ${E('InvalidGuardians')});`] },
+      {
+        head: 'for (i, g) in list.iter().enumerate()',
+        body: [`require!(*g != Pubkey::default() && g != owner && !list[..i].contains(g), ${E('InvalidGuardians')});`],
+      },
       `require!(threshold >= 1 && usize::from(threshold) <= list.len(), ${E('InvalidThreshold')});`,
       'Ok(())',
     ],
@@ -74,9 +122,20 @@ function addDeclarations(b: SolanaProgramBuilder): void {
     'consts',
     'guardians',
     { name: 'MAX_GUARDIANS', type: 'usize', value: '10' },
-    { name: 'GUARDIAN_WAIT_SECONDS', type: 'i64', value: String(GUARDIAN_WAIT_DAYS * 86_400), doc: ["Seconds of the owner's silence before the guardians' early release opens the claims."] },
+    {
+      name: 'GUARDIAN_WAIT_SECONDS',
+      type: 'i64',
+      value: String(GUARDIAN_WAIT_DAYS * 86_400),
+      doc: ["Seconds of the owner's silence before the guardians' early release opens the claims."],
+    },
   );
-  if (sw) b.add('consts', 'guardians', { name: 'MAX_VETOES', type: 'u8', value: String(MAX_VETOES), doc: ["Vetoes that may postpone a release after the owner's last sign of life."] });
+  if (sw)
+    b.add('consts', 'guardians', {
+      name: 'MAX_VETOES',
+      type: 'u8',
+      value: String(MAX_VETOES),
+      doc: ["Vetoes that may postpone a release after the owner's last sign of life."],
+    });
   b.add(
     'errors',
     'guardians',
@@ -92,11 +151,19 @@ function addDeclarations(b: SolanaProgramBuilder): void {
       'guardians',
       ...errors(
         ['NotInGracePeriod', 'Vetoes are only possible during the grace period'],
-        ['VetoLimitReached', "The guardians already postponed the release the most times allowed since the owner's last sign of life"],
+        [
+          'VetoLimitReached',
+          "The guardians already postponed the release the most times allowed since the owner's last sign of life",
+        ],
       ),
     );
   }
-  if (sw) b.add('events', 'guardians', ev('TriggerVetoed', 'Guardians vetoed the trigger.', [{ name: 'deadline', type: T.i64 }]));
+  if (sw)
+    b.add(
+      'events',
+      'guardians',
+      ev('TriggerVetoed', 'Guardians vetoed the trigger.', [{ name: 'deadline', type: T.i64 }]),
+    );
   b.add(
     'events',
     'guardians',
@@ -105,7 +172,11 @@ function addDeclarations(b: SolanaProgramBuilder): void {
       { name: 'guardian', type: T.pubkey },
       { name: 'approvals', type: T.u16 },
     ]),
-    ev('ReleaseProposed', "The guardians' quorum proposed an early release; it opens the claims at release_at unless the owner acts first.", [{ name: 'release_at', type: T.i64 }]),
+    ev(
+      'ReleaseProposed',
+      "The guardians' quorum proposed an early release; it opens the claims at release_at unless the owner acts first.",
+      [{ name: 'release_at', type: T.i64 }],
+    ),
   );
   if (sw) {
     b.add(
@@ -139,7 +210,10 @@ function confirmRelease(): InstructionPair {
         'emit!(ReleaseApproved { vault: vault.key(), guardian, approvals: vault.release_approvals });',
         {
           head: 'if vault.release_approvals.count_ones() >= u32::from(vault.threshold) && vault.early_release_at == 0',
-          body: ['vault.early_release_at = now.saturating_add(GUARDIAN_WAIT_SECONDS);', 'emit!(ReleaseProposed { vault: vault.key(), release_at: vault.early_release_at });'],
+          body: [
+            'vault.early_release_at = now.saturating_add(GUARDIAN_WAIT_SECONDS);',
+            'emit!(ReleaseProposed { vault: vault.key(), release_at: vault.early_release_at });',
+          ],
         },
         'Ok(())',
       ],
@@ -152,7 +226,9 @@ function veto(): InstructionPair {
   return {
     ix: {
       name: 'veto',
-      doc: ["During the grace period, guardians can veto a wrong trigger; at the threshold the deadline restarts, at most MAX_VETOES times after the owner's last sign of life."],
+      doc: [
+        "During the grace period, guardians can veto a wrong trigger; at the threshold the deadline restarts, at most MAX_VETOES times after the owner's last sign of life.",
+      ],
       accounts: 'Veto',
       args: [],
       body: [
@@ -210,7 +286,14 @@ function updateGuardians(b: SolanaProgramBuilder): InstructionPair {
       instructionArgs: args,
       fields: [
         ownerSigner('The owner; pays or receives the rent difference.'),
-        ownerVault(true, [{ k: 'realloc', space: 'Vault::space(vault.beneficiaries.len(), guardians.len()).max(vault.to_account_info().data_len())', payer: 'owner', zero: false }]),
+        ownerVault(true, [
+          {
+            k: 'realloc',
+            space: 'Vault::space(vault.beneficiaries.len(), guardians.len()).max(vault.to_account_info().data_len())',
+            payer: 'owner',
+            zero: false,
+          },
+        ]),
         systemProgram,
       ],
     },

@@ -116,18 +116,26 @@ function addCheckInAndTrigger(b: SolanaProgramBuilder): void {
       accounts: {
         doc: [],
         instructionArgs: [],
-        fields: [{ name: 'caller', doc: ['Anyone; pays the fee.'], type: { kind: 'signer' }, constraints: [] }, publicVault(true)],
+        fields: [
+          { name: 'caller', doc: ['Anyone; pays the fee.'], type: { kind: 'signer' }, constraints: [] },
+          publicVault(true),
+        ],
       },
     },
   );
 }
 
 function addOwnerRelease(b: SolanaProgramBuilder): void {
-  b.releaseDoc.push("Release: this plan has no dead man's switch; the owner (or an executor holding the owner key) calls `release`.");
+  b.releaseDoc.push(
+    "Release: this plan has no dead man's switch; the owner (or an executor holding the owner key) calls `release`.",
+  );
   b.add('instructions', 'switch', {
     ix: {
       name: 'release',
-      doc: ["Without a dead man's switch the owner (or an executor holding the owner key) opens the claims" + (b.s.multiSig ? '; guardians can also do so with `confirm_release`.' : '.')],
+      doc: [
+        "Without a dead man's switch the owner (or an executor holding the owner key) opens the claims" +
+          (b.s.multiSig ? '; guardians can also do so with `confirm_release`.' : '.'),
+      ],
       accounts: 'Release',
       args: [],
       body: [

@@ -1,16 +1,44 @@
 import { T, type AccountField, type Block, type StructItem } from '../model.js';
-import { E, beneficiaryBound, now, ownerSigner, ownerVault, publicVault, systemProgram, type InstructionPair, type SolanaProgramBuilder } from '../builder.js';
+import {
+  E,
+  beneficiaryBound,
+  now,
+  ownerSigner,
+  ownerVault,
+  publicVault,
+  systemProgram,
+  type InstructionPair,
+  type SolanaProgramBuilder,
+} from '../builder.js';
 
-const tokenProgram: AccountField = { name: 'token_program', doc: [], type: { kind: 'program', of: 'Token' }, constraints: [] };
-const ataProgram: AccountField = { name: 'associated_token_program', doc: [], type: { kind: 'program', of: 'AssociatedToken' }, constraints: [] };
-const mintAccount: AccountField = { name: 'mint', doc: ['The SPL token mint.'], type: { kind: 'account', of: 'Mint', boxed: true }, constraints: [] };
+const tokenProgram: AccountField = {
+  name: 'token_program',
+  doc: [],
+  type: { kind: 'program', of: 'Token' },
+  constraints: [],
+};
+const ataProgram: AccountField = {
+  name: 'associated_token_program',
+  doc: [],
+  type: { kind: 'program', of: 'AssociatedToken' },
+  constraints: [],
+};
+const mintAccount: AccountField = {
+  name: 'mint',
+  doc: ['The SPL token mint.'],
+  type: { kind: 'account', of: 'Mint', boxed: true },
+  constraints: [],
+};
 
 function vaultTokenAccount(init: { payer: string } | null): AccountField {
   return {
     name: 'vault_token_account',
     doc: ["The vault's associated token account for this mint."],
     type: { kind: 'account', of: 'TokenAccount', boxed: true },
-    constraints: [init ? { k: 'init', ifNeeded: true, payer: init.payer } : { k: 'mut' }, { k: 'associated_token', mint: 'mint', authority: 'vault' }],
+    constraints: [
+      init ? { k: 'init', ifNeeded: true, payer: init.payer } : { k: 'mut' },
+      { k: 'associated_token', mint: 'mint', authority: 'vault' },
+    ],
   };
 }
 
@@ -44,7 +72,12 @@ const transferFromVault = (to: string, amount: string): Block => [
 export function addTokens(b: SolanaProgramBuilder): void {
   if (!b.s.splTokens) return;
   b.cancelNote = 'Withdraw tokens first with `withdraw_token`; the vault token accounts stay owned by the vault PDA.';
-  b.add('uses', 'tokens', 'anchor_spl::associated_token::AssociatedToken', 'anchor_spl::token::{self, Mint, Token, TokenAccount, TransferChecked}');
+  b.add(
+    'uses',
+    'tokens',
+    'anchor_spl::associated_token::AssociatedToken',
+    'anchor_spl::token::{self, Mint, Token, TokenAccount, TransferChecked}',
+  );
   b.add('state', 'tokens', ...records());
   b.add('instructions', 'tokens', depositToken(b), withdrawToken(b), claimToken());
 }
@@ -102,7 +135,12 @@ function depositToken(b: SolanaProgramBuilder): InstructionPair {
       doc: [],
       instructionArgs: [],
       fields: [
-        { name: 'depositor', doc: ['Whoever sends the tokens; pays for the vault token account if needed.'], type: { kind: 'signer' }, constraints: [{ k: 'mut' }] },
+        {
+          name: 'depositor',
+          doc: ['Whoever sends the tokens; pays for the vault token account if needed.'],
+          type: { kind: 'signer' },
+          constraints: [{ k: 'mut' }],
+        },
         publicVault(b.provesLife),
         mintAccount,
         {
@@ -145,7 +183,12 @@ function withdrawToken(b: SolanaProgramBuilder): InstructionPair {
         ownerVault(b.provesLife),
         mintAccount,
         vaultTokenAccount(null),
-        { name: 'owner_token_account', doc: [], type: { kind: 'account', of: 'TokenAccount', boxed: true }, constraints: [{ k: 'mut' }, { k: 'token', mint: 'mint', authority: 'owner' }] },
+        {
+          name: 'owner_token_account',
+          doc: [],
+          type: { kind: 'account', of: 'TokenAccount', boxed: true },
+          constraints: [{ k: 'mut' }, { k: 'token', mint: 'mint', authority: 'owner' }],
+        },
         tokenProgram,
       ],
     },
@@ -156,7 +199,9 @@ function claimToken(): InstructionPair {
   return {
     ix: {
       name: 'claim_token',
-      doc: ['A beneficiary claims its share of all tokens of one mint the vault has received, minus what it already claimed.'],
+      doc: [
+        'A beneficiary claims its share of all tokens of one mint the vault has received, minus what it already claimed.',
+      ],
       accounts: 'ClaimToken',
       args: [],
       body: [
@@ -168,11 +213,19 @@ function claimToken(): InstructionPair {
         `let index = ctx.accounts.vault.beneficiary_index(&beneficiary).ok_or(${E('NotBeneficiary')})?;`,
         'let share_bps = ctx.accounts.vault.beneficiaries[index].share_bps;',
         'let ledger = &mut ctx.accounts.ledger;',
-        { head: 'if ledger.vault == Pubkey::default()', body: ['ledger.vault = vault_key;', 'ledger.mint = mint_key;', 'ledger.bump = ctx.bumps.ledger;'] },
+        {
+          head: 'if ledger.vault == Pubkey::default()',
+          body: ['ledger.vault = vault_key;', 'ledger.mint = mint_key;', 'ledger.bump = ctx.bumps.ledger;'],
+        },
         'let record = &mut ctx.accounts.claim_record;',
         {
           head: 'if record.vault == Pubkey::default()',
-          body: ['record.vault = vault_key;', 'record.mint = mint_key;', 'record.beneficiary = beneficiary;', 'record.bump = ctx.bumps.claim_record;'],
+          body: [
+            'record.vault = vault_key;',
+            'record.mint = mint_key;',
+            'record.beneficiary = beneficiary;',
+            'record.bump = ctx.bumps.claim_record;',
+          ],
         },
         `let total_received = ctx.accounts.vault_token_account.amount.checked_add(ledger.total_claimed).ok_or(${E('Overflow')})?;`,
         'let due = entitlement(total_received, share_bps, record.claimed)?;',
@@ -190,7 +243,12 @@ function claimToken(): InstructionPair {
 
 function claimTokenAccounts(): AccountField[] {
   return [
-    { name: 'beneficiary', doc: ['The claiming beneficiary; pays for its records and token account if needed.'], type: { kind: 'signer' }, constraints: [{ k: 'mut' }] },
+    {
+      name: 'beneficiary',
+      doc: ['The claiming beneficiary; pays for its records and token account if needed.'],
+      type: { kind: 'signer' },
+      constraints: [{ k: 'mut' }],
+    },
     publicVault(false, [beneficiaryBound]),
     mintAccount,
     vaultTokenAccount(null),
@@ -209,7 +267,15 @@ function claimTokenAccounts(): AccountField[] {
       type: { kind: 'account', of: 'TokenLedger' },
       constraints: [
         { k: 'init', ifNeeded: true, payer: 'beneficiary', space: '8 + TokenLedger::LEN' },
-        { k: 'seeds', seeds: [{ kind: 'const', value: 'ledger' }, { kind: 'key', account: 'vault' }, { kind: 'key', account: 'mint' }], bump: null },
+        {
+          k: 'seeds',
+          seeds: [
+            { kind: 'const', value: 'ledger' },
+            { kind: 'key', account: 'vault' },
+            { kind: 'key', account: 'mint' },
+          ],
+          bump: null,
+        },
       ],
     },
     {

@@ -12,55 +12,103 @@ import type { TonShape } from '../shape.js';
  */
 
 export function addGuardianConstants(m: FuncModule): void {
-  m.consts.push({ name: 'guardian_wait', value: String(GUARDIAN_WAIT_DAYS * 86_400), comment: "seconds of the owner's silence before the guardians' early release takes effect" });
-  m.consts.push({ name: 'max_vetoes', value: String(MAX_VETOES), comment: "vetoes that may postpone a release after the owner's last sign of life" });
+  m.consts.push({
+    name: 'guardian_wait',
+    value: String(GUARDIAN_WAIT_DAYS * 86_400),
+    comment: "seconds of the owner's silence before the guardians' early release takes effect",
+  });
+  m.consts.push({
+    name: 'max_vetoes',
+    value: String(MAX_VETOES),
+    comment: "vetoes that may postpone a release after the owner's last sign of life",
+  });
 }
 
 /** Reading the Guardians cell, and whether their early release took effect. */
 export function addGuardianState(m: FuncModule): void {
   m.functions.push(
-    fn('guardian_state', '(int, int, int, int, int, int, cell)', [], ['inline'], [
-      'slice gs = ctx_guardians.begin_parse()',
-      'return (gs~load_uint(8), gs~load_uint(8), gs~load_uint(16), gs~load_uint(16), gs~load_uint(64), gs~load_uint(8), gs~load_dict())',
-    ], 'Threshold, count, approval and veto masks, when the early release takes effect (0 none), vetoes used, guardians.'),
-    fn('guardians_released?', 'int', [], ['inline'], [
-      '(_, _, _, _, int release_at, _, _) = guardian_state()',
-      'return (release_at > 0) & (now() >= release_at)',
-    ], "The guardians' quorum proposed an early release and the owner stayed silent until it took effect."),
+    fn(
+      'guardian_state',
+      '(int, int, int, int, int, int, cell)',
+      [],
+      ['inline'],
+      [
+        'slice gs = ctx_guardians.begin_parse()',
+        'return (gs~load_uint(8), gs~load_uint(8), gs~load_uint(16), gs~load_uint(16), gs~load_uint(64), gs~load_uint(8), gs~load_dict())',
+      ],
+      'Threshold, count, approval and veto masks, when the early release takes effect (0 none), vetoes used, guardians.',
+    ),
+    fn(
+      'guardians_released?',
+      'int',
+      [],
+      ['inline'],
+      ['(_, _, _, _, int release_at, _, _) = guardian_state()', 'return (release_at > 0) & (now() >= release_at)'],
+      "The guardians' quorum proposed an early release and the owner stayed silent until it took effect.",
+    ),
   );
 }
 
 /** Writing the Guardians cell. */
 export function addGuardianStore(m: FuncModule): void {
   m.functions.push(
-    fn('set_guardians', '()', [['int', 'approvals'], ['int', 'vetoes'], ['int', 'release_at'], ['int', 'postponed']], ['impure', 'inline'], [
-      '(int threshold, int count, _, _, _, _, cell gdict) = guardian_state()',
-      'ctx_guardians = begin_cell().store_uint(threshold, 8).store_uint(count, 8).store_uint(approvals, 16)' +
-        '.store_uint(vetoes, 16).store_uint(release_at, 64).store_uint(postponed, 8).store_dict(gdict).end_cell()',
-    ]),
+    fn(
+      'set_guardians',
+      '()',
+      [
+        ['int', 'approvals'],
+        ['int', 'vetoes'],
+        ['int', 'release_at'],
+        ['int', 'postponed'],
+      ],
+      ['impure', 'inline'],
+      [
+        '(int threshold, int count, _, _, _, _, cell gdict) = guardian_state()',
+        'ctx_guardians = begin_cell().store_uint(threshold, 8).store_uint(count, 8).store_uint(approvals, 16)' +
+          '.store_uint(vetoes, 16).store_uint(release_at, 64).store_uint(postponed, 8).store_dict(gdict).end_cell()',
+      ],
+    ),
   );
 }
 
 /** In prove_life: the owner is alive, so votes, a pending early release and used vetoes are cleared. */
-export const guardianProofOfLife: Stmt[] = [{ kind: 'comment', text: "The owner is alive: pending votes, the guardians' early release and used vetoes are cleared." }, 'set_guardians(0, 0, 0, 0)'];
+export const guardianProofOfLife: Stmt[] = [
+  {
+    kind: 'comment',
+    text: "The owner is alive: pending votes, the guardians' early release and used vetoes are cleared.",
+  },
+  'set_guardians(0, 0, 0, 0)',
+];
 
 /** Counting votes, and the vote bit of the guardian sending. */
 export function addGuardianVotes(m: FuncModule): void {
   m.functions.push(
-    fn('popcount', 'int', [['int', 'x']], ['inline'], [
-      'int n = 0',
-      { kind: 'while', cond: 'x', body: ['n += x & 1', 'x >>= 1'] },
-      'return n',
-    ]),
-    fn('guardian_bit', 'int', [['slice', 'sender'], ['int', 'index']], ['inline'], [
-      'slice gs = ctx_guardians.begin_parse()',
-      'gs~skip_bits(8 + 8 + 16 + 16 + 64 + 8)',
-      'cell gdict = gs~load_dict()',
-      '(slice entry, int found) = gdict.udict_get?(8, index)',
-      'throw_unless(err::not_guardian, found)',
-      'throw_unless(err::not_guardian, equal_slices(entry~load_msg_addr(), sender))',
-      'return 1 << index',
-    ], 'The vote bit of guardian `index`, after checking that the sender is that guardian.'),
+    fn(
+      'popcount',
+      'int',
+      [['int', 'x']],
+      ['inline'],
+      ['int n = 0', { kind: 'while', cond: 'x', body: ['n += x & 1', 'x >>= 1'] }, 'return n'],
+    ),
+    fn(
+      'guardian_bit',
+      'int',
+      [
+        ['slice', 'sender'],
+        ['int', 'index'],
+      ],
+      ['inline'],
+      [
+        'slice gs = ctx_guardians.begin_parse()',
+        'gs~skip_bits(8 + 8 + 16 + 16 + 64 + 8)',
+        'cell gdict = gs~load_dict()',
+        '(slice entry, int found) = gdict.udict_get?(8, index)',
+        'throw_unless(err::not_guardian, found)',
+        'throw_unless(err::not_guardian, equal_slices(entry~load_msg_addr(), sender))',
+        'return 1 << index',
+      ],
+      'The vote bit of guardian `index`, after checking that the sender is that guardian.',
+    ),
   );
 }
 
@@ -70,40 +118,69 @@ export function addGuardianHandlers(m: FuncModule, shape: TonShape): void {
     'int bit = guardian_bit(sender, body~load_uint(8))',
     '(int threshold, _, int approvals, int vetoes, int release_at, int postponed, _) = guardian_state()',
     'throw_unless(err::not_active, ctx_state == state::active)',
-    { kind: 'comment', text: "Until the owner's first message nothing runs: guardians cannot act on a clock the owner did not start." },
+    {
+      kind: 'comment',
+      text: "Until the owner's first message nothing runs: guardians cannot act on a clock the owner did not start.",
+    },
     'throw_unless(err::not_started, ctx_last > 0)',
     'throw_if(err::not_active, released?())',
   ];
   m.functions.push(
-    fn('on_approve', '()', [['slice', 'sender'], ['slice', 'body']], ['impure', 'inline'], [
-      ...vote,
-      'throw_if(err::already_voted, approvals & bit)',
-      'approvals |= bit',
-      iff('(popcount(approvals) >= threshold) & (release_at == 0)', [
-        { kind: 'comment', text: "The quorum proposes; the release waits for the owner's silence, and any owner action cancels it." },
-        'release_at = now() + guardian_wait',
-      ]),
-      'set_guardians(approvals, vetoes, release_at, postponed)',
-      'save_data()',
-    ], "Guardian confirmation of the owner's absence; m of n propose an early release that takes effect guardian_wait later unless the owner acts."),
-  );
-  if (shape.gracePeriod) {
-    m.functions.push(
-      fn('on_veto', '()', [['slice', 'sender'], ['slice', 'body']], ['impure', 'inline'], [
+    fn(
+      'on_approve',
+      '()',
+      [
+        ['slice', 'sender'],
+        ['slice', 'body'],
+      ],
+      ['impure', 'inline'],
+      [
         ...vote,
-        'throw_unless(err::not_in_grace, (now() >= deadline()) & (now() < release_time()))',
-        'throw_unless(err::veto_limit, postponed < max_vetoes)',
-        'throw_if(err::already_voted, vetoes & bit)',
-        'vetoes |= bit',
-        iff('popcount(vetoes) >= threshold', [
-          { kind: 'comment', text: "A wrong trigger: the guardians restart the clock, at most max_vetoes times after the owner's last sign of life." },
-          'ctx_last = now()',
-          'vetoes = 0',
-          'postponed += 1',
+        'throw_if(err::already_voted, approvals & bit)',
+        'approvals |= bit',
+        iff('(popcount(approvals) >= threshold) & (release_at == 0)', [
+          {
+            kind: 'comment',
+            text: "The quorum proposes; the release waits for the owner's silence, and any owner action cancels it.",
+          },
+          'release_at = now() + guardian_wait',
         ]),
         'set_guardians(approvals, vetoes, release_at, postponed)',
         'save_data()',
-      ], 'Guardian veto during the grace period; m of n restart the clock, a bounded number of times.'),
+      ],
+      "Guardian confirmation of the owner's absence; m of n propose an early release that takes effect guardian_wait later unless the owner acts.",
+    ),
+  );
+  if (shape.gracePeriod) {
+    m.functions.push(
+      fn(
+        'on_veto',
+        '()',
+        [
+          ['slice', 'sender'],
+          ['slice', 'body'],
+        ],
+        ['impure', 'inline'],
+        [
+          ...vote,
+          'throw_unless(err::not_in_grace, (now() >= deadline()) & (now() < release_time()))',
+          'throw_unless(err::veto_limit, postponed < max_vetoes)',
+          'throw_if(err::already_voted, vetoes & bit)',
+          'vetoes |= bit',
+          iff('popcount(vetoes) >= threshold', [
+            {
+              kind: 'comment',
+              text: "A wrong trigger: the guardians restart the clock, at most max_vetoes times after the owner's last sign of life.",
+            },
+            'ctx_last = now()',
+            'vetoes = 0',
+            'postponed += 1',
+          ]),
+          'set_guardians(approvals, vetoes, release_at, postponed)',
+          'save_data()',
+        ],
+        'Guardian veto during the grace period; m of n restart the clock, a bounded number of times.',
+      ),
     );
   }
 }
@@ -118,10 +195,17 @@ export function guardianReceiveOps(shape: TonShape): Stmt[] {
 
 export function addGuardianGetters(m: FuncModule): void {
   m.functions.push(
-    fn('get_guardians', '(int, int, int, int, int, int)', [], ['method_id'], [
-      'load_data()',
-      '(int threshold, int count, int approvals, int vetoes, int release_at, int postponed, _) = guardian_state()',
-      'return (threshold, count, approvals, vetoes, release_at, max_vetoes - postponed)',
-    ], "Threshold, number of guardians, approval and veto vote masks, when the guardians' early release takes effect (0 none), vetoes left."),
+    fn(
+      'get_guardians',
+      '(int, int, int, int, int, int)',
+      [],
+      ['method_id'],
+      [
+        'load_data()',
+        '(int threshold, int count, int approvals, int vetoes, int release_at, int postponed, _) = guardian_state()',
+        'return (threshold, count, approvals, vetoes, release_at, max_vetoes - postponed)',
+      ],
+      "Threshold, number of guardians, approval and veto vote masks, when the guardians' early release takes effect (0 none), vetoes left.",
+    ),
   );
 }

@@ -1,15 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three groups, one after the other (`sequence.groupOrder`):
+ * Four groups, one after the other (`sequence.groupOrder`):
  *
- * 1. "unit": everything not listed below, two files at a time (one per core).
+ * 1. "unit": everything not listed below, two files at a time (one per core). It is the quick loop while changing
+ *    code (`npm run test:unit`, a couple of minutes).
  *
- * 2. "process": files that start other programs (`svc` processes, which load the TypeScript sources through tsx,
+ * 2. "deep": the exhaustive suites, two files at a time: every contract shape of every template executed on its
+ *    chain (the EVM and TON matrices, the solc worker pool), and every tool through the access matrix, the bad-input
+ *    harness and the property-based fuzzer. They hold most of the suite's CPU time and run in `npm test`.
+ *
+ * 3. "process": files that start other programs (`svc` processes, which load the TypeScript sources through tsx,
  *    chromium, Spectral, redocly, pdftotext) but need nothing exclusive. Two at a time: each mostly waits on its
  *    children, none of them measures time, and their waits for deliveries allow 15 s or more.
  *
- * 3. "serial": one file at a time, because each needs something to itself:
+ * 4. "serial": one file at a time, because each needs something to itself:
  *    - test/cli/pack.test.ts runs `npm pack`, whose `prepare` deletes and rebuilds dist/ (dist/embed is what the
  *      wizard assets are read from when it is newer than its sources): nothing else may run beside it;
  *    - the PostgreSQL files open up to ~40 connections each (three `svc serve` instances with pools of 10), and the
@@ -31,6 +36,13 @@ const SERIAL = [
   'test/memoir/{media,voice,avatar-fetch}.test.ts',
   'test/keys/redis-*.test.ts',
   'test/mcp/proxy.test.ts',
+];
+
+const DEEP = [
+  'test/contracts/evm/matrix-*.test.ts',
+  'test/contracts/ton/matrix-*.test.ts',
+  'test/contracts/workers.test.ts',
+  'test/access/{fuzz,matrix,harness}.test.ts',
 ];
 
 const PROCESS = [
@@ -62,9 +74,18 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...SERIAL, ...PROCESS],
+          exclude: [...DEEP, ...SERIAL, ...PROCESS],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'deep',
+          include: DEEP,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -73,7 +94,7 @@ export default defineConfig({
           name: 'process',
           include: PROCESS,
           maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -82,7 +103,7 @@ export default defineConfig({
           name: 'serial',
           include: SERIAL,
           maxWorkers: 1,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -54,9 +54,10 @@ const SIBLINGS = {
   ],
   // a key belongs to an account: keys creates an account with its first key, and reads its scopes, tier and status.
   keys: ['accounts/(accounts|principal|records|scopes|tenancy)'],
-  // memoirs are shared through grants, charged in credits, checked against heirs, photos fetched via the guard.
+  // memoirs are shared through grants, charged in credits, checked against heirs, photos fetched via the guard;
+  // a sign of life of the owner (accounts/liveness) stops a verification before a memoir opens to heirs.
   memoir: [
-    'accounts/(grants|quota|tenancy)',
+    'accounts/(grants|liveness|principal|quota|tenancy)',
     'contracts/(plan|validate)',
     'credits/(catalogue|spend)',
     'webhooks/guard',

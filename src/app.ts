@@ -13,7 +13,7 @@ import { EMBED_SECRETS, EMBED_SECRET_INDEXES } from './embed/secrets.js';
 import { EMBED_SESSIONS, EMBED_SESSION_INDEXES } from './embed/store.js';
 import { MEMOIR_INDEXES } from './memoir/records.js';
 import { GRANTS, GRANT_INDEXES } from './accounts/grants.js';
-import { HEIR_PLAN_INDEXES } from './memoir/heirs.js';
+import { completeDueVerifications, HEIR_PLAN_INDEXES } from './memoir/heirs.js';
 import { bootstrapOperator, migrateOwners } from './keys/provision.js';
 import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
 import { SESSIONS, SESSION_INDEXES, SessionAuthority, USERS, USER_INDEXES } from './accounts/sessions.js';
@@ -190,6 +190,22 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
 /** The sweeper erasing rotated secrets at the end of their grace, per open Services (stopped by closeServices). */
 const sweepers = new WeakMap<Services, SecretSweeper>();
 
+/** How often the service completes the verifications whose waiting period is over (src/memoir/heirs.ts). */
+const VERIFICATION_SWEEP_MS = 60_000;
+const verificationSweeps = new WeakMap<Services, NodeJS.Timeout>();
+
+/** Completes due verifications now and then; each sends `verification.complete` once, whichever instance runs it. */
+function startVerificationSweep(services: Services): void {
+  if (verificationSweeps.has(services)) return;
+  const timer = setInterval(() => {
+    completeDueVerifications(services.store, services.clock).catch((err: Error) =>
+      services.log.warn({ err: err.name }, 'due verifications could not be completed; trying again later'),
+    );
+  }, VERIFICATION_SWEEP_MS);
+  timer.unref();
+  verificationSweeps.set(services, timer);
+}
+
 /**
  * Starts the webhook dispatcher: it delivers every pending delivery, including those left by an earlier run. With it
  * starts the sweeper that erases rotated signing secrets when their grace ends.
@@ -201,6 +217,7 @@ export function startDispatcher(services: Services): Dispatcher {
     sweepers.set(services, sweeper);
     sweeper.start();
   }
+  startVerificationSweep(services);
   const dispatcher = new Dispatcher({
     store: services.store,
     clock: services.clock,
@@ -219,6 +236,8 @@ export async function closeServices(services: Services): Promise<void> {
   await settleReloads();
   await sweepers.get(services)?.stop();
   sweepers.delete(services);
+  clearInterval(verificationSweeps.get(services));
+  verificationSweeps.delete(services);
   await services.contracts.close();
   await services.limiter.close?.();
   await services.store.close();

@@ -4,6 +4,7 @@
  * one more request, and whether they hold the tier and scope the operation needs.
  */
 import { ApiError } from '../core/errors.js';
+import { credentialOf, signOfLife } from '../accounts/liveness.js';
 import type { Principal } from '../accounts/principal.js';
 import type { Bucket } from '../keys/limits.js';
 import { countBucket } from './budget.js';
@@ -42,9 +43,23 @@ export async function admitCall(rule: AccessRule, services: AccessServices, call
       throw new ApiError('UNAUTHORIZED', 'This operation needs a user session.');
     requireAccess(principal, rule.scope, rule.tiers);
     if (bucket !== 'all') await countBucket(services, principal, bucket);
+    await showsLife(services, principal);
     return principal;
   }
   const principal = await admitPrincipal(services, call, bucket, rule.principals);
   requireAccess(principal, rule.scope, rule.tiers);
+  await showsLife(services, principal);
   return principal;
+}
+
+/** An admitted call with one of the account's keys or sessions is a sign of life of its owner (accounts/liveness). */
+async function showsLife(services: AccessServices, principal: Principal): Promise<void> {
+  const credential = credentialOf(principal);
+  if (!credential) return;
+  const kind = principal.kind === 'key' ? 'key' : 'session';
+  await signOfLife(
+    services.store,
+    { accountId: principal.ownerId, credential, kind, at: services.clock.now() },
+    services.log,
+  );
 }

@@ -20,6 +20,7 @@
  * - CSRF: the token is an HMAC of the session id under the server's secret;
  *   every non-GET request authenticated by the cookie must carry it.
  */
+import { signOfLife } from './liveness.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
@@ -394,6 +395,7 @@ export class SessionAuthority {
     const problem = accountProblem(account);
     if (problem) throw problem;
     const session = await this.store.transact((tx) => this.#newSession(tx, user!));
+    await signOfLife(this.store, { accountId: user.ownerId, credential: `user:${user.id}`, kind: 'sign-in', at: now });
     return this.#answer(session, user, account!);
   }
 

@@ -2,11 +2,17 @@
  * Heirs of a memoir: a memoir's owner links an
  * inheritance plan with a dead man's switch; each beneficiary named for heirs'
  * access gets a share (a grant, src/accounts/grants.ts) with a claim code shown
- * once, for the owner to hand over. When the plan's `deadman.triggered` event
- * arrives (reported by the account's own watcher or the owner), the shares open
- * after a waiting period (a check-in, `deadman.reset`, cancels within it) and
- * stay open for `accessDays`. Heirs' access is off by default: a plan linked
- * without `heirAccess.enabled` never opens anything.
+ * once, for the owner to hand over. Heirs' access is off by default: a plan
+ * linked without `heirAccess.enabled` never opens anything.
+ *
+ * A reported `deadman.triggered` never opens shares by itself: it starts a
+ * verification (`verification.started`, sent to the owner). The shares open
+ * only when its waiting period (`openAfterDays`, at least 7 days) ends with no
+ * sign of life of the owner: a check-in (`deadman.reset`), a sign-in, or a call
+ * with any of the account's keys or sessions other than the one that reported
+ * (src/accounts/liveness.ts). A sign of life ends it (`verification.failed`);
+ * the end of the period sends `verification.complete`. A plan followed on chain
+ * (`watched`) is opened by the chain alone: reports about it are refused.
  *
  * Everything here runs through the owner's account view of the store: the
  * plans and grants are the owner's records. What heirs read goes through
@@ -25,7 +31,8 @@ import {
   type GrantRecord,
   type GrantState,
 } from '../accounts/grants.js';
-import { recordEvent } from '../events/events.js';
+import { recordEvent, type EventRecord } from '../events/events.js';
+import { forgetSignsOfLife, onSignOfLife, type LifeSign } from '../accounts/liveness.js';
 import { canonicalAddress, planProblems, withPlanDefaults } from '../contracts/validate.js';
 import type { Plan } from '../contracts/plan.js';
 import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, MEMOIR_MEDIA, MEMOIR_PROFILES } from './records.js';
@@ -33,7 +40,7 @@ import { DEFAULT_AGENT_NAME, readProfile } from './memoir.js';
 
 export const MEMOIR_HEIR_PLANS = 'memoir_heir_plans';
 declareTenantCollection(MEMOIR_HEIR_PLANS);
-export const HEIR_PLAN_INDEXES: Record<string, string[]> = { [MEMOIR_HEIR_PLANS]: ['ownerId'] };
+export const HEIR_PLAN_INDEXES: Record<string, string[]> = { [MEMOIR_HEIR_PLANS]: ['ownerId', 'state'] };
 
 /** What an heir's share covers: the memoir itself, never the owner's chat history, prompts or anything else. */
 export const SHARED_MEMOIR_COLLECTIONS = [MEMOIR_PROFILES, MEMOIR_JOURNAL, MEMOIR_ANSWERS, MEMOIR_MEDIA];
@@ -42,9 +49,12 @@ export const HEIR_LIMITS = { plansPerAccount: 20, label: 120 } as const;
 
 export const HEIR_DEFAULTS = { openAfterDays: 7, accessDays: 365 } as const;
 
+/** The shortest waiting period between a reported trigger and the shares opening: never less, whatever is stored. */
+export const MIN_WAIT_DAYS = 7;
+
 export interface HeirAccess {
   enabled: boolean;
-  /** Days between the switch firing and the shares opening; a check-in within them cancels. */
+  /** The waiting period: days between a reported trigger and the shares opening (at least MIN_WAIT_DAYS). */
   openAfterDays: number;
   /** Days the shares stay open once open. */
   accessDays: number;
@@ -75,13 +85,29 @@ export interface HeirPlanRecord {
   intervalDays: number;
   heirAccess: HeirAccess;
   heirs: PlanHeir[];
-  /** `armed` until the switch fires, then `triggered`. */
-  state: 'armed' | 'triggered';
+  /** `armed`; `verifying` from a reported trigger until its waiting period ends; then `triggered`. */
+  state: 'armed' | 'verifying' | 'triggered';
+  /** Followed on chain by a watcher: only the chain opens its shares, reports are refused. Absent on older records. */
+  watched?: boolean;
+  /** The verification of the last reported trigger. Absent on older records. */
+  verification?: Verification | null;
   triggeredAt: string | null;
   triggerEventId: string | null;
   lastEvent: { type: PlanEventType; eventId: string; at: string } | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface Verification {
+  startedAt: string;
+  /** When the shares open if no sign of life comes first. */
+  endsAt: string;
+  /** The credential that reported the trigger (`key:<id>` or `user:<id>`): its own calls are no sign of life. */
+  reporter: string;
+  state: 'waiting' | 'failed' | 'complete';
+  /** Why it failed: `check-in`, `sign-in`, `key` or `session`. */
+  failedBy: string | null;
+  endedAt: string | null;
 }
 
 export interface LinkInput {
@@ -103,6 +129,11 @@ function cleanLabel(raw: string | undefined, fallback: string): string {
     ]);
   }
   return label;
+}
+
+/** Heirs' access as it applies: a waiting period stored shorter than the minimum (older records) counts as the minimum. */
+function effectiveAccess(access: HeirAccess): HeirAccess {
+  return access.openAfterDays >= MIN_WAIT_DAYS ? access : { ...access, openAfterDays: MIN_WAIT_DAYS };
 }
 
 function notFound(): ApiError {
@@ -147,9 +178,19 @@ export function planView(p: HeirPlanRecord) {
     ownerAddress: p.ownerAddress,
     contractAddress: p.contractAddress,
     intervalDays: p.intervalDays,
-    heirAccess: p.heirAccess,
+    heirAccess: effectiveAccess(p.heirAccess),
     heirs: p.heirs,
     state: p.state,
+    watched: p.watched === true,
+    verification: p.verification
+      ? {
+          state: p.verification.state,
+          startedAt: p.verification.startedAt,
+          endsAt: p.verification.endsAt,
+          failedBy: p.verification.failedBy,
+          endedAt: p.verification.endedAt,
+        }
+      : null,
     triggeredAt: p.triggeredAt,
     lastEvent: p.lastEvent,
     createdAt: p.createdAt,
@@ -172,9 +213,10 @@ async function sharesOf(tx: Pick<Tx, 'findBy'>, ownerId: string, planId: string)
 /** What heirs may do with a share of a plan with this access. */
 const permissionsOf = (access: HeirAccess): GrantPermission[] => (access.allowChat ? ['read', 'chat'] : ['read']);
 
-/** Opening times of a plan's shares once the switch fired at `triggeredAt` (never earlier than `now`). */
-function schedule(access: HeirAccess, triggeredAt: string, nowIso: string): { opensAt: string; expiresAt: string } {
-  const planned = plusDays(triggeredAt, access.openAfterDays);
+/** Opening times of a plan's shares: when its verification ends, or its waiting period after the trigger. */
+function schedule(plan: HeirPlanRecord, nowIso: string): { opensAt: string; expiresAt: string } {
+  const access = effectiveAccess(plan.heirAccess);
+  const planned = plan.verification?.endsAt ?? plusDays(plan.triggeredAt!, access.openAfterDays);
   const opensAt = planned > nowIso ? planned : nowIso;
   return { opensAt, expiresAt: plusDays(opensAt, access.accessDays) };
 }
@@ -186,7 +228,7 @@ function schedule(access: HeirAccess, triggeredAt: string, nowIso: string): { op
  */
 async function syncShares(tx: Tx, plan: HeirPlanRecord, nowIso: string): Promise<number> {
   const permissions = permissionsOf(plan.heirAccess);
-  const opening = plan.state === 'triggered' && plan.heirAccess.enabled;
+  const opening = (plan.state === 'triggered' || plan.state === 'verifying') && plan.heirAccess.enabled;
   let open = 0;
   for (const g of await sharesOf(tx, plan.ownerId, plan.id)) {
     if (g.revokedAt) continue;
@@ -195,7 +237,7 @@ async function syncShares(tx: Tx, plan: HeirPlanRecord, nowIso: string): Promise
       ? { opensAt: null, expiresAt: null }
       : g.opensAt
         ? { opensAt: g.opensAt, expiresAt: g.expiresAt }
-        : schedule(plan.heirAccess, plan.triggeredAt!, nowIso);
+        : schedule(plan, nowIso);
     if (times.opensAt === g.opensAt && times.expiresAt === g.expiresAt && permissions.join() === g.permissions.join())
       continue;
     await tx.put(GRANTS, { ...g, ...times, permissions, updatedAt: nowIso });
@@ -228,7 +270,8 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
     : plan.beneficiaries;
   const access: HeirAccess = {
     enabled: input.heirAccess?.enabled ?? false,
-    openAfterDays: input.heirAccess?.openAfterDays ?? HEIR_DEFAULTS.openAfterDays,
+    // The tool's schema refuses less than the minimum; a direct caller gets the minimum.
+    openAfterDays: Math.max(MIN_WAIT_DAYS, input.heirAccess?.openAfterDays ?? HEIR_DEFAULTS.openAfterDays),
     accessDays: input.heirAccess?.accessDays ?? HEIR_DEFAULTS.accessDays,
     allowChat: input.heirAccess?.allowChat ?? true,
   };
@@ -255,6 +298,8 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
       emailBound: b.email !== undefined,
     })),
     state: 'armed',
+    watched: false,
+    verification: null,
     triggeredAt: null,
     triggerEventId: null,
     lastEvent: null,
@@ -298,7 +343,9 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
   };
 }
 
-export async function listPlans(store: Store, ownerId: string) {
+export async function listPlans(store: Store, ownerId: string, clock: Clock) {
+  // What the owner reads is current: verifications whose period is over are completed first.
+  await settleDue(store, await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'ownerId', ownerId), clock);
   const plans = await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'ownerId', ownerId);
   return { items: [...plans].sort((a, b) => (a.id < b.id ? 1 : -1)).map(planView) };
 }
@@ -353,10 +400,111 @@ export interface DeadmanReport {
 }
 
 /**
- * Records a dead man's switch event of a linked plan (and queues it for the
- * account's webhooks in the same write). `deadman.triggered` fires the plan once
- * (again: the first event is answered); `deadman.reset` after a trigger cancels
- * it while no share has opened, and is refused once one has.
+ * Tells the owner about their plan's verification. Every event goes to the account's webhooks through the event log
+ * (the outbox), in the caller's transaction; further channels (email) join here.
+ */
+function notifyOwner(
+  tx: Tx,
+  ownerId: string,
+  type: 'verification.started' | 'verification.failed' | 'verification.complete',
+  data: Record<string, unknown>,
+  clock: Clock,
+): Promise<EventRecord> {
+  return recordEvent(tx, { type, ownerId, data }, clock);
+}
+
+/** Ends a plan's verification when its waiting period is over: `verification.complete`, once (a state check). */
+async function settle(tx: Tx, plan: HeirPlanRecord, clock: Clock): Promise<HeirPlanRecord> {
+  const v = plan.verification;
+  const nowIso = clock.now().toISOString();
+  if (plan.state !== 'verifying' || !v || v.state !== 'waiting' || v.endsAt > nowIso) return plan;
+  const opened = (await sharesOf(tx, plan.ownerId, plan.id)).filter((g) => !g.revokedAt && g.opensAt).length;
+  const next: HeirPlanRecord = {
+    ...plan,
+    state: 'triggered',
+    verification: { ...v, state: 'complete', endedAt: nowIso },
+    updatedAt: nowIso,
+  };
+  await notifyOwner(
+    tx,
+    plan.ownerId,
+    'verification.complete',
+    { planId: plan.id, startedAt: v.startedAt, endsAt: v.endsAt, memoirSharesOpened: opened },
+    clock,
+  );
+  await tx.put(MEMOIR_HEIR_PLANS, next);
+  return next;
+}
+
+/** Ends a waiting verification because the owner showed life: the shares close again and `verification.failed`. */
+async function failVerification(tx: Tx, plan: HeirPlanRecord, failedBy: string, clock: Clock): Promise<HeirPlanRecord> {
+  const v = plan.verification!;
+  const nowIso = clock.now().toISOString();
+  const cancelled = (await sharesOf(tx, plan.ownerId, plan.id)).filter((g) => !g.revokedAt && g.opensAt).length;
+  const next: HeirPlanRecord = {
+    ...plan,
+    state: 'armed',
+    triggeredAt: null,
+    triggerEventId: null,
+    verification: { ...v, state: 'failed', failedBy, endedAt: nowIso },
+    updatedAt: nowIso,
+  };
+  await syncShares(tx, next, nowIso);
+  await notifyOwner(
+    tx,
+    plan.ownerId,
+    'verification.failed',
+    { planId: plan.id, startedAt: v.startedAt, reason: failedBy, memoirSharesCancelled: cancelled },
+    clock,
+  );
+  await tx.put(MEMOIR_HEIR_PLANS, next);
+  return next;
+}
+
+/** Settles those of `plans` whose waiting period is over, each in its own transaction (re-read: settled once). */
+async function settleDue(store: Store, plans: HeirPlanRecord[], clock: Clock): Promise<number> {
+  const nowIso = clock.now().toISOString();
+  let settled = 0;
+  for (const { id } of plans.filter(
+    (p) => p.state === 'verifying' && p.verification?.state === 'waiting' && p.verification.endsAt <= nowIso,
+  )) {
+    await store.transact(async (tx) => {
+      const plan = await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, id);
+      if (plan && (await settle(tx, plan, clock)) !== plan) settled += 1;
+    });
+  }
+  return settled;
+}
+
+/** Settles every verification whose waiting period is over, across accounts (the service runs it periodically). */
+export async function completeDueVerifications(store: Store, clock: Clock): Promise<number> {
+  return settleDue(store, await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'verifying'), clock);
+}
+
+/** A sign of life of an owner ends their waiting verifications, unless it came from the credential that reported. */
+async function onOwnerAlive(store: Store, sign: LifeSign): Promise<void> {
+  const at = sign.at.toISOString();
+  const waiting = (await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'ownerId', sign.accountId)).filter(
+    (p) => p.state === 'verifying' && p.verification?.state === 'waiting',
+  );
+  for (const { id } of waiting) {
+    await store.transact(async (tx) => {
+      const plan = await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, id);
+      const v = plan?.verification;
+      if (!plan || plan.state !== 'verifying' || v?.state !== 'waiting' || v.reporter === sign.credential) return;
+      // Past its end the owner came too late: the verification completes instead.
+      if (v.endsAt <= at) await settle(tx, plan, { now: () => sign.at });
+      else await failVerification(tx, plan, sign.kind, { now: () => sign.at });
+    });
+  }
+}
+onSignOfLife(onOwnerAlive);
+
+/**
+ * Records a dead man's switch event of a linked plan (and queues it for the account's webhooks in the same write).
+ * `deadman.triggered` starts a verification once (again: the first event is answered); `deadman.reset`, a check-in,
+ * ends a waiting verification, or an opened trigger while no share has opened (refused once one has). A plan
+ * followed on chain refuses reports: the chain decides.
  */
 export async function reportDeadmanEvent(
   store: Store,
@@ -364,26 +512,36 @@ export async function reportDeadmanEvent(
   planId: string,
   report: DeadmanReport,
   clock: Clock,
+  reporter: string,
 ) {
-  const now = clock.now();
-  const nowIso = now.toISOString();
-  return store.transact(async (tx) => {
-    const plan = await planIn(tx, planId);
+  const result = await store.transact(async (tx) => {
+    const plan = await settle(tx, await planIn(tx, planId), clock);
+    const nowIso = clock.now().toISOString();
+    if (plan.watched) {
+      throw new ApiError(
+        'CONFLICT',
+        'This plan is watched on chain: its switch events come from the chain, not from reports.',
+      );
+    }
     const shares = await sharesOf(tx, ownerId, planId);
-    if (report.type === 'deadman.triggered' && plan.state === 'triggered') {
+    if (report.type === 'deadman.triggered' && plan.state !== 'armed') {
       return {
+        started: false,
         eventId: plan.triggerEventId!,
         recorded: false,
         plan: planView(plan),
         sharesScheduled: shares.filter((g) => g.opensAt && !g.revokedAt).length,
       };
     }
-    let next: HeirPlanRecord = { ...plan, updatedAt: nowIso };
-    let cancelled = 0;
-    if (report.type === 'deadman.warning' && plan.state === 'triggered') {
-      throw new ApiError('CONFLICT', "This plan's switch has fired already: a warning no longer applies.");
+    if (report.type === 'deadman.warning' && plan.state !== 'armed') {
+      throw new ApiError('CONFLICT', "This plan's switch was reported fired already: a warning no longer applies.");
     }
-    if (report.type === 'deadman.reset' && plan.state === 'triggered') {
+    let next: HeirPlanRecord = plan;
+    let cancelled = 0;
+    if (report.type === 'deadman.reset' && plan.state === 'verifying') {
+      cancelled = shares.filter((g) => !g.revokedAt && g.opensAt).length;
+      next = await failVerification(tx, plan, 'check-in', clock);
+    } else if (report.type === 'deadman.reset' && plan.state === 'triggered') {
       const opened = shares.filter((g) => !g.revokedAt && g.opensAt && g.opensAt <= nowIso);
       if (opened.length) {
         throw new ApiError(
@@ -392,9 +550,22 @@ export async function reportDeadmanEvent(
         );
       }
       cancelled = shares.filter((g) => !g.revokedAt && g.opensAt).length;
-      next = { ...next, state: 'armed', triggeredAt: null, triggerEventId: null };
+      next = { ...plan, state: 'armed', triggeredAt: null, triggerEventId: null };
     }
-    if (report.type === 'deadman.triggered') next = { ...next, state: 'triggered', triggeredAt: nowIso };
+    next = { ...next, updatedAt: nowIso };
+    let started: Verification | null = null;
+    if (report.type === 'deadman.triggered') {
+      const waitDays = effectiveAccess(plan.heirAccess).openAfterDays;
+      started = {
+        startedAt: nowIso,
+        endsAt: plusDays(nowIso, waitDays),
+        reporter,
+        state: 'waiting',
+        failedBy: null,
+        endedAt: null,
+      };
+      next = { ...next, state: 'verifying', triggeredAt: nowIso, verification: started };
+    }
     const scheduled = await syncShares(tx, next, nowIso);
     const data: Record<string, unknown> = {
       planId,
@@ -408,16 +579,30 @@ export async function reportDeadmanEvent(
     if (report.type === 'deadman.triggered') data.memoirSharesScheduled = scheduled;
     if (report.type === 'deadman.reset') data.memoirSharesCancelled = cancelled;
     const event = await recordEvent(tx, { type: report.type, ownerId, data }, clock);
+    if (started) {
+      await notifyOwner(
+        tx,
+        ownerId,
+        'verification.started',
+        { planId, startedAt: started.startedAt, endsAt: started.endsAt, memoirSharesScheduled: scheduled },
+        clock,
+      );
+    }
     next = { ...next, lastEvent: { type: report.type, eventId: event.id, at: nowIso } };
     if (report.type === 'deadman.triggered') next.triggerEventId = event.id;
     await tx.put(MEMOIR_HEIR_PLANS, next);
     return {
+      started: started !== null,
       eventId: event.id,
       recorded: true,
       plan: planView(next),
       sharesScheduled: report.type === 'deadman.triggered' ? scheduled : 0,
     };
   });
+  // The owner's next call is a sign of life from now on, even if one was passed on moments ago.
+  if (result.started) forgetSignsOfLife(ownerId);
+  const { started: _started, ...answer } = result;
+  return answer;
 }
 
 /** The owner's shares, newest first (optionally of one plan). */

@@ -34,9 +34,24 @@ export const EVENT_CATALOGUE: EventType[] = [
   t('vault.updated', 'vault', 'A vault was updated.'),
   t('vault.deleted', 'vault', 'A vault was deleted.'),
   t('vault.accessed', 'vault', 'A vault was accessed.'),
-  t('verification.started', 'verification', 'A verification started.'),
-  t('verification.complete', 'verification', 'A verification completed successfully.'),
-  t('verification.failed', 'verification', 'A verification failed.'),
+  t(
+    'verification.started',
+    'verification',
+    "A reported dead man's switch trigger started a waiting period before a memoir opens to heirs (data: planId, startedAt, endsAt, memoirSharesScheduled).",
+    true,
+  ),
+  t(
+    'verification.complete',
+    'verification',
+    'The waiting period ended with no sign of life of the owner: the shares open (data: planId, startedAt, endsAt, memoirSharesOpened).',
+    true,
+  ),
+  t(
+    'verification.failed',
+    'verification',
+    'A sign of life of the owner ended the waiting period: the shares stay closed (data: planId, startedAt, reason: check-in, sign-in, key or session, memoirSharesCancelled).',
+    true,
+  ),
   t('verification.expired', 'verification', 'A verification expired before completion.'),
   t(
     'payment.initiated',

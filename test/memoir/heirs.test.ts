@@ -7,11 +7,13 @@ import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
 import { grantedStore, TenancyError } from '../../src/accounts/tenancy.js';
 import { MEMOIR_CHAT, MEMOIR_JOURNAL } from '../../src/memoir/records.js';
+import { completeDueVerifications } from '../../src/memoir/heirs.js';
 
 // Heirs' access to a memoir: a plan linked to the memoir, shares
-// claimed by heirs with their codes, opened by the plan's deadman.triggered
-// event after the waiting period, read-only, expiring, revocable. On the
-// embedded store and on PostgreSQL.
+// claimed by heirs with their codes, opened only when a reported
+// deadman.triggered is followed by a waiting period with no sign of life of
+// the owner, read-only, expiring, revocable. On the embedded store and on
+// PostgreSQL.
 
 const DAY = 86_400_000;
 let offset = 0;
@@ -62,7 +64,9 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
   beforeAll(async () => {
     offset = 0;
     schema = engine === 'postgres' ? randomSchema('svc_heirs') : undefined;
-    const config = schema ? { databaseUrl: await testDatabaseUrl(), databaseSchema: schema } : {};
+    // Sessions outlive the 7-day waiting period here, so the story's people stay signed in across it.
+    const sessions = { ttlSeconds: 60 * 24 * 3600, maxSeconds: 90 * 24 * 3600 };
+    const config = schema ? { databaseUrl: await testDatabaseUrl(), databaseSchema: schema, sessions } : { sessions };
     server = await startTestServer({ clock, config });
     anaEmail = uniqueEmail('ana');
     owner = await registerUser(server.app, { name: 'Rose' });
@@ -102,7 +106,7 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
       label: 'Family estate',
       plan: plan(),
       heirs: [EVM(2), EVM(3)],
-      heirAccess: { enabled: true, openAfterDays: 1, accessDays: 3 },
+      heirAccess: { enabled: true, openAfterDays: 7, accessDays: 3 },
     });
     expect(res.status).toBe(201);
     planId = res.body.data.plan.id;
@@ -110,7 +114,9 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
       label: 'Family estate',
       state: 'armed',
       intervalDays: 180,
-      heirAccess: { enabled: true, openAfterDays: 1, accessDays: 3, allowChat: true },
+      heirAccess: { enabled: true, openAfterDays: 7, accessDays: 3, allowChat: true },
+      watched: false,
+      verification: null,
     });
     expect(res.body.data.plan.heirs.map((h: { name: string; emailBound: boolean }) => [h.name, h.emailBound])).toEqual([
       ['Ana', true],
@@ -198,14 +204,41 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     ).toBe(404);
   });
 
-  it('deadman.triggered schedules the shares; a check-in within the waiting period cancels; the event reaches the event log without personal data', async () => {
+  it('a waiting period is at least 7 days: shorter is refused, and nothing is stored', async () => {
+    for (const openAfterDays of [0, 3, 6]) {
+      const res = await call(owner, 'POST', '/api/v1/svcloom/heirs/plans', {
+        plan: plan(),
+        heirAccess: { enabled: true, openAfterDays },
+      });
+      expect({ status: res.status, field: res.body.error.details[0].field }).toEqual({
+        status: 400,
+        field: 'heirAccess.openAfterDays',
+      });
+    }
+    const patch = await call(owner, 'PATCH', `/api/v1/svcloom/heirs/plans/${planId}`, {
+      heirAccess: { openAfterDays: 1 },
+    });
+    expect(patch.status).toBe(400);
+    const plans = (await call(owner, 'GET', '/api/v1/svcloom/heirs/plans')).body.data;
+    expect(
+      plans.map((p: { id: string; heirAccess: { openAfterDays: number } }) => [p.id, p.heirAccess.openAfterDays]),
+    ).toEqual([[planId, 7]]);
+  });
+
+  it('deadman.triggered starts a verification; a check-in within the waiting period ends it; the events reach the event log without personal data', async () => {
     const fired = await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, {
       type: 'deadman.triggered',
       transactionHash: '0x' + 'ab'.repeat(32),
       network: 'sepolia',
     });
     expect(fired.status).toBe(200);
-    expect(fired.body.data).toMatchObject({ recorded: true, sharesScheduled: 2, plan: { state: 'triggered' } });
+    expect(fired.body.data).toMatchObject({
+      recorded: true,
+      sharesScheduled: 2,
+      plan: { state: 'verifying', verification: { state: 'waiting', failedBy: null } },
+    });
+    const { startedAt, endsAt } = fired.body.data.plan.verification;
+    expect(Date.parse(endsAt) - Date.parse(startedAt)).toBe(7 * DAY);
     const again = await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, {
       type: 'deadman.triggered',
     });
@@ -214,7 +247,10 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     expect(waiting.body.error.details[0].reason).toBe('waiting');
 
     const reset = await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, { type: 'deadman.reset' });
-    expect(reset.body.data).toMatchObject({ recorded: true, plan: { state: 'armed', triggeredAt: null } });
+    expect(reset.body.data).toMatchObject({
+      recorded: true,
+      plan: { state: 'armed', triggeredAt: null, verification: { state: 'failed', failedBy: 'check-in' } },
+    });
     expect((await call(ana, 'GET', '/api/v1/svcloom/shared')).body.data[0].state).toBe('pending');
 
     const events = (await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', owner.accountId)).filter((e) =>
@@ -223,7 +259,15 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     expect(events.map((e) => e.type)).toEqual(['deadman.triggered', 'deadman.reset']);
     expect(events[0]!.data).toMatchObject({ planId, memoirSharesScheduled: 2, network: 'sepolia' });
     expect(events[1]!.data).toMatchObject({ memoirSharesCancelled: 2 });
-    const text = JSON.stringify(events);
+    const verifications = (await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', owner.accountId)).filter(
+      (e) => e.type.startsWith('verification.'),
+    );
+    expect(verifications.map((e) => [e.type, e.data.reason])).toEqual([
+      ['verification.started', undefined],
+      ['verification.failed', 'check-in'],
+    ]);
+    expect(verifications[0]!.data).toMatchObject({ planId, endsAt, memoirSharesScheduled: 2 });
+    const text = JSON.stringify([...events, ...verifications]);
     for (const personal of ['Ana', 'Rui', anaEmail]) expect(text).not.toContain(personal);
 
     expect(
@@ -233,7 +277,18 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
   });
 
   it('once open, an heir reads the memoir and talks with its agent, read-only, paying for it and keeping the conversation', async () => {
-    offset = 1 * DAY + 60_000;
+    offset = 7 * DAY - 60_000;
+    const notYet = await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}`);
+    expect(notYet.body.error.details[0].reason).toBe('waiting');
+    offset = 7 * DAY + 60_000;
+    // The owner's list shows it complete (its reporter's own calls are no sign of life), and the event is sent once.
+    const [listed] = (await call(owner, 'GET', '/api/v1/svcloom/heirs/plans')).body.data;
+    expect(listed).toMatchObject({ state: 'triggered', verification: { state: 'complete' } });
+    expect(await completeDueVerifications(server.services.store, clock)).toBe(0);
+    const complete = (await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', owner.accountId)).filter(
+      (e) => e.type === 'verification.complete',
+    );
+    expect(complete.map((e) => e.data)).toEqual([expect.objectContaining({ planId, memoirSharesOpened: 2 })]);
     const opened = await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}`);
     expect(opened.status).toBe(200);
     expect(opened.body.data).toMatchObject({
@@ -350,13 +405,13 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
   });
 
   it('shares expire after accessDays; unlinking the plan withdraws them', async () => {
-    offset = 5 * DAY;
+    offset = 11 * DAY;
     const expired = await call(rui, 'GET', `/api/v1/svcloom/shared/${codes.Rui!.shareId}`);
     expect({ status: expired.status, reason: expired.body.error.details[0].reason }).toEqual({
       status: 403,
       reason: 'expired',
     });
-    offset = 1 * DAY + 120_000;
+    offset = 7 * DAY + 120_000;
     const unlinked = await call(owner, 'DELETE', `/api/v1/svcloom/heirs/plans/${planId}`);
     expect(unlinked.body.data).toEqual({ deleted: true, sharesRevoked: 1 });
     expect((await call(rui, 'GET', `/api/v1/svcloom/shared/${codes.Rui!.shareId}`)).body.error.details[0].reason).toBe(
@@ -370,7 +425,7 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     const res = await call(owner, 'POST', '/api/v1/svcloom/heirs/plans', {
       plan: plan(),
       heirs: [EVM(3)],
-      heirAccess: { enabled: true, openAfterDays: 0 },
+      heirAccess: { enabled: true },
     });
     const code = res.body.data.codes[0].code as string;
     const key = await server.key({ ownerId: rui.accountId, tier: 'public', scopes: ['chat'] });
@@ -380,6 +435,7 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${res.body.data.plan.id}/events`, {
       type: 'deadman.triggered',
     });
+    offset = 7 * DAY + 60_000;
     const read = await call(
       undefined,
       'GET',
@@ -396,6 +452,7 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
         })
       ).body.error.code,
     ).toBe('INSUFFICIENT_SCOPE');
+    offset = 0;
   });
 
   it('is read-only and limited to the collections its grant covers', async () => {

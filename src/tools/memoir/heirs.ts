@@ -2,6 +2,7 @@
  * The memoir owner's side of heirs' access (src/memoir/heirs.ts): linking plans,
  * reporting their dead man's switch events, and managing the shares.
  */
+import { credentialOf } from '../../accounts/liveness.js';
 import { z } from 'zod';
 import { PlanSchema } from '../../contracts/plan.js';
 import {
@@ -9,6 +10,7 @@ import {
   HEIR_LIMITS,
   linkPlan,
   listPlans,
+  MIN_WAIT_DAYS,
   ownerShares,
   reissueShareCode,
   reportDeadmanEvent,
@@ -38,10 +40,10 @@ const HeirAccessSchema = z
     openAfterDays: z
       .number()
       .int()
-      .min(0)
+      .min(MIN_WAIT_DAYS)
       .max(365)
       .describe(
-        'Days between the switch firing and the shares opening; a check-in (deadman.reset) within them cancels.',
+        `The waiting period, at least ${MIN_WAIT_DAYS} days: a reported trigger opens the shares only when these days pass with no sign of life of the owner (a check-in, a sign-in, or a call with another of the account's keys or sessions).`,
       ),
     accessDays: z.number().int().min(1).max(3650).describe('Days the shares stay open once open.'),
     allowChat: z.boolean().describe('Whether heirs may talk with the agent, besides reading the memoir.'),
@@ -82,8 +84,26 @@ const PlanViewSchema = z
       )
       .describe('The heirs given a share.'),
     state: z
-      .enum(['armed', 'triggered'])
-      .describe('"triggered" once a deadman.triggered event was reported (and not cancelled by a check-in).'),
+      .enum(['armed', 'verifying', 'triggered'])
+      .describe(
+        '"verifying" from a reported deadman.triggered until its waiting period ends; "triggered" once it ended with no sign of life of the owner.',
+      ),
+    watched: z
+      .boolean()
+      .describe('Whether the plan is followed on chain: then only the chain opens its shares and reports are refused.'),
+    verification: z
+      .object({
+        state: z.enum(['waiting', 'failed', 'complete']).describe('Where the verification stands.'),
+        startedAt: z.string().describe('When the trigger was reported (ISO 8601).'),
+        endsAt: z.string().describe('When the shares open if no sign of life comes first (ISO 8601).'),
+        failedBy: z
+          .string()
+          .nullable()
+          .describe('What ended it as a sign of life: check-in, sign-in, key or session; null otherwise.'),
+        endedAt: z.string().nullable().describe('When it failed or completed (ISO 8601), or null.'),
+      })
+      .nullable()
+      .describe('The verification of the last reported trigger, or null.'),
     triggeredAt: z.string().nullable().describe('When the switch fired (ISO 8601), or null.'),
     lastEvent: z
       .object({
@@ -205,7 +225,7 @@ export const listMemoirPlansTool = defineTool({
     .describe('A page of linked plans.'),
   rest: { method: 'GET', shape: 'list', ...memoirPath('/heirs/plans') },
   handler: async (input, ctx) =>
-    paginateOffset((await listPlans(ctx.store, ctx.principal.ownerId)).items, input.page, input.limit),
+    paginateOffset((await listPlans(ctx.store, ctx.principal.ownerId, ctx.clock)).items, input.page, input.limit),
 });
 
 export const updateMemoirPlanTool = defineTool({
@@ -252,8 +272,10 @@ export const reportDeadmanEventTool = defineTool({
   title: "Report a linked plan's dead man's switch event",
   description:
     "Records a dead man's switch event of a linked plan, as the account's chain watcher or the owner sees it, and sends it to the account's webhooks. " +
-    "`deadman.triggered` fires the plan (reporting it again answers the first event, recorded: false) and schedules the heirs' shares when access is on; " +
-    '`deadman.reset` (a check-in) cancels a trigger while no share has opened (409 once one has); `deadman.warning` is recorded (409 after a trigger). Needs scope `contracts` for keys.',
+    "`deadman.triggered` never opens anything by itself: it starts a verification (`verification.started` to the owner) and schedules the heirs' shares (when access is on) for the end of its waiting period, `openAfterDays` (at least 7). " +
+    "Any sign of life of the owner before then ends it (`verification.failed`) and closes the shares again: a check-in (`deadman.reset`), a sign-in, or a call with another of the account's keys or sessions than the one that reported. " +
+    'When the period passes, `verification.complete` and the shares open. Reporting a trigger again answers the first event (recorded: false). ' +
+    '`deadman.reset` after the shares opened is refused (409); `deadman.warning` is refused after a trigger (409). A plan watched on chain refuses reports (409). Needs scope `contracts` for keys.',
   annotations: WRITE,
   example: {
     planId: 'mhp_01JD000000000000000000000A',
@@ -291,7 +313,15 @@ export const reportDeadmanEventTool = defineTool({
     })
     .describe('The recorded event and the plan.'),
   rest: { method: 'POST', shape: 'data', ...memoirPath('/heirs/plans/:planId/events'), extraStatuses: [409] },
-  handler: (input, ctx) => reportDeadmanEvent(ctx.store, ctx.principal.ownerId, input.planId, input, ctx.clock),
+  handler: (input, ctx) =>
+    reportDeadmanEvent(
+      ctx.store,
+      ctx.principal.ownerId,
+      input.planId,
+      input,
+      ctx.clock,
+      credentialOf(ctx.principal) ?? `${ctx.principal.kind}:${ctx.principal.keyId}`,
+    ),
 });
 
 export const listMemoirSharesTool = defineTool({

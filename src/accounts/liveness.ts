@@ -1,0 +1,70 @@
+/**
+ * Signs of life of an account's owner: a sign-in, or any call made with one of the account's keys or sessions.
+ * Admission (src/access/admit.ts) and sign-in report them here; what must stop when the owner shows they are alive
+ * (a verification of a reported death that would open a memoir to heirs, src/memoir/heirs.ts) registers a listener.
+ *
+ * A listener runs at most once per credential every LIFE_SIGN_INTERVAL_MS in this process, so a busy key costs one
+ * store lookup per interval, not one per call. When a verification starts, `forgetSignsOfLife(accountId)` clears the
+ * account's entries here, so the owner's next call is seen at once; another instance sees it within the interval.
+ */
+import type { Logger } from '../core/log.js';
+import type { Store } from '../store/port.js';
+import type { Principal } from './principal.js';
+
+/** How a sign of life was given. */
+export type LifeSignKind = 'key' | 'session' | 'sign-in';
+
+export interface LifeSign {
+  accountId: string;
+  /** The credential that gave it: `key:<keyId>` or `user:<userId>` (every session of one user is one person). */
+  credential: string;
+  kind: LifeSignKind;
+  at: Date;
+}
+
+export type LifeSignListener = (store: Store, sign: LifeSign) => Promise<void>;
+
+export const LIFE_SIGN_INTERVAL_MS = 30_000;
+const MAX_REMEMBERED = 10_000;
+
+const listeners: LifeSignListener[] = [];
+/** `${accountId} ${credential}` -> when a sign of life of it was last passed to the listeners (ms). */
+const lastPassed = new Map<string, number>();
+
+/** Registers what to do on a sign of life (at module load, like collection declarations). */
+export function onSignOfLife(listener: LifeSignListener): void {
+  if (!listeners.includes(listener)) listeners.push(listener);
+}
+
+/** The credential a principal acts with, as a sign of life and a reporter record name it; undefined for embed tokens. */
+export function credentialOf(principal: Pick<Principal, 'kind' | 'keyId' | 'userId'>): string | undefined {
+  if (principal.kind === 'key') return `key:${principal.keyId}`;
+  if (principal.kind === 'session' && principal.userId) return `user:${principal.userId}`;
+  return undefined;
+}
+
+/** Makes the next sign of life of this account pass to the listeners at once (a verification just started). */
+export function forgetSignsOfLife(accountId: string): void {
+  for (const key of lastPassed.keys()) if (key.startsWith(`${accountId} `)) lastPassed.delete(key);
+}
+
+/**
+ * Passes a sign of life to the listeners unless the same credential gave one within the interval. With a logger, a
+ * failure is logged (without the account or credential) and the call it came with goes on; without one, it throws.
+ */
+export async function signOfLife(store: Store, sign: LifeSign, log?: Pick<Logger, 'warn'>): Promise<void> {
+  if (listeners.length === 0 || !sign.accountId) return;
+  const key = `${sign.accountId} ${sign.credential}`;
+  const now = sign.at.getTime();
+  const last = lastPassed.get(key);
+  if (last !== undefined && now - last < LIFE_SIGN_INTERVAL_MS && now >= last) return;
+  if (lastPassed.size >= MAX_REMEMBERED) lastPassed.clear();
+  lastPassed.set(key, now);
+  try {
+    for (const listener of listeners) await listener(store, sign);
+  } catch (err) {
+    lastPassed.delete(key);
+    if (!log) throw err;
+    log.warn({ err: (err as Error).name }, 'a sign of life could not be recorded');
+  }
+}

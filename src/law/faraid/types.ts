@@ -1,0 +1,62 @@
+import type { Fraction } from './fraction.js';
+import type { HeirKey } from './heirs.js';
+
+/** The types the fara'id engine takes and returns; see engine.ts for the calculation itself. */
+
+export type StepKind =
+  | 'madhhab'
+  | 'exclusion'
+  | 'fixed-share'
+  | 'residuary'
+  | 'special-case'
+  | 'base'
+  | 'awl'
+  | 'radd'
+  | 'correction'
+  | 'estate'
+  | 'rounding';
+
+export interface Step {
+  kind: StepKind;
+  detail: string;
+}
+
+export interface Exclusion {
+  heir: HeirKey;
+  by: HeirKey;
+  reason: string;
+}
+
+/** Options of the calculation beyond the school. */
+export interface EngineOptions {
+  /**
+   * A husband or wife who is the only heir: true (default) gives the spouse the
+   * surplus by radd, so the whole estate (later Hanafi fatwa, Egyptian Law 77
+   * of 1943 art. 30); false keeps the spouse to the fixed share (1/2 or 1/4)
+   * and gives the rest to the public treasury, bayt al-mal (the classical
+   * position of the four schools).
+   */
+  spouseRadd?: boolean;
+  /** Where the setting came from, for the step that states it. */
+  spouseRaddSource?: string;
+}
+
+export interface EngineResult {
+  /** Share of each inheriting heir type (the whole group), in HEIR_KEYS order; with `treasury`, sums to exactly 1. */
+  shares: Array<{ heir: HeirKey; count: number; share: Fraction }>;
+  /** What goes to the public treasury (bayt al-mal): only with a spouse as the only heir and spouseRadd false. */
+  treasury?: Fraction;
+  /** The spouse-radd setting in force (whether or not the case arose). */
+  spouseRadd: boolean;
+  excluded: Exclusion[];
+  steps: Step[];
+  specialCases: string[];
+  /** Base of the problem (asl al-mas'ala) before 'awl. */
+  base: bigint;
+  /** Base after 'awl, when 'awl applied. */
+  awlBase?: bigint;
+  /** Smallest common denominator of every person's share (tashih). */
+  correctedBase: bigint;
+  awl: boolean;
+  radd: boolean;
+}

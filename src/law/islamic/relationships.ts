@@ -1,0 +1,318 @@
+import { HEIR_KEYS, type HeirKey } from '../faraid/index.js';
+
+/**
+ * Relationship vocabulary of the Islamic plan checks: free-text relationships
+ * ("son's son", "zawja", "friend") read as fara'id heir types, non-heirs, the
+ * public treasury, or ambiguous words. See docs-index/faraid.md.
+ */
+
+/** Lower-cases, drops apostrophes and turns every other non-letter into one space: "Son's Son" -> "sons son". */
+export function normalizeRelationship(relationship: string): string {
+  return relationship
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/['’`´]/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+}
+
+const HEIR_TERMS: Record<HeirKey, string[]> = {
+  husband: ['husband', 'zawj', 'zauj'],
+  wife: ['wife', 'zawja', 'zawjah', 'zauja'],
+  son: ['son', 'ibn'],
+  daughter: ['daughter', 'bint'],
+  sonsSon: [
+    'sons son',
+    'son of son',
+    'son of a son',
+    'son of the son',
+    'paternal grandson',
+    'grandson through son',
+    'grandson sons son',
+    'ibn al ibn',
+  ],
+  sonsDaughter: [
+    'sons daughter',
+    'daughter of son',
+    'daughter of a son',
+    'daughter of the son',
+    'paternal granddaughter',
+    'granddaughter through son',
+    'granddaughter sons daughter',
+    'bint al ibn',
+  ],
+  father: ['father', 'ab', 'abu', 'dad'],
+  mother: ['mother', 'umm', 'mom', 'mum'],
+  paternalGrandfather: ['paternal grandfather', 'grandfather paternal', 'fathers father', 'father of father', 'jadd'],
+  paternalGrandmother: ['paternal grandmother', 'grandmother paternal', 'fathers mother', 'mother of father'],
+  maternalGrandmother: ['maternal grandmother', 'grandmother maternal', 'mothers mother', 'mother of mother'],
+  fullBrother: ['full brother', 'brother full', 'germane brother', 'full blood brother', 'akh shaqiq'],
+  fullSister: ['full sister', 'sister full', 'germane sister', 'full blood sister', 'ukht shaqiqa'],
+  paternalHalfBrother: [
+    'paternal half brother',
+    'half brother paternal',
+    'consanguine brother',
+    'paternal brother',
+    'half brother same father',
+    'brother same father',
+  ],
+  paternalHalfSister: [
+    'paternal half sister',
+    'half sister paternal',
+    'consanguine sister',
+    'paternal sister',
+    'half sister same father',
+    'sister same father',
+  ],
+  maternalHalfBrother: [
+    'maternal half brother',
+    'half brother maternal',
+    'uterine brother',
+    'maternal brother',
+    'half brother same mother',
+    'brother same mother',
+  ],
+  maternalHalfSister: [
+    'maternal half sister',
+    'half sister maternal',
+    'uterine sister',
+    'maternal sister',
+    'half sister same mother',
+    'sister same mother',
+  ],
+  fullBrothersSon: [
+    'full brothers son',
+    'son of full brother',
+    'nephew full brothers son',
+    'nephew brothers son',
+    'brothers son',
+    'son of brother',
+  ],
+  paternalHalfBrothersSon: [
+    'paternal half brothers son',
+    'son of paternal half brother',
+    'consanguine brothers son',
+    'nephew paternal half brothers son',
+  ],
+  fullPaternalUncle: [
+    'full paternal uncle',
+    'paternal uncle',
+    'uncle paternal',
+    'fathers brother',
+    'fathers full brother',
+    'brother of father',
+  ],
+  paternalHalfPaternalUncle: [
+    'paternal half paternal uncle',
+    'paternal half uncle',
+    'fathers paternal half brother',
+    'fathers consanguine brother',
+  ],
+  fullPaternalUnclesSon: [
+    'full paternal uncles son',
+    'paternal uncles son',
+    'paternal cousin',
+    'fathers brothers son',
+    'son of paternal uncle',
+    'uncles son',
+  ],
+  paternalHalfPaternalUnclesSon: [
+    'paternal half paternal uncles son',
+    'paternal half uncles son',
+    'fathers paternal half brothers son',
+  ],
+};
+
+/**
+ * Bare words mapped by convention to the heir they most often mean; each is
+ * ambiguous and the check reports the assumption as an info finding.
+ */
+const ASSUMED_TERMS: Record<string, { heir: HeirKey; note: string }> = {
+  grandson: {
+    heir: 'sonsSon',
+    note: 'a daughter\'s son is not an heir (dhawu al-arham); write "daughter\'s son" for him',
+  },
+  granddaughter: {
+    heir: 'sonsDaughter',
+    note: 'a daughter\'s daughter is not an heir; write "daughter\'s daughter" for her',
+  },
+  grandfather: {
+    heir: 'paternalGrandfather',
+    note: 'the mother\'s father is not an heir; write "maternal grandfather" for him',
+  },
+  brother: { heir: 'fullBrother', note: 'write "paternal half-brother" or "maternal half-brother" for a half-brother' },
+  sister: { heir: 'fullSister', note: 'write "paternal half-sister" or "maternal half-sister" for a half-sister' },
+  nephew: {
+    heir: 'fullBrothersSon',
+    note: 'a sister\'s son is not an heir; write "paternal half-brother\'s son" or "sister\'s son" where that is meant',
+  },
+  uncle: {
+    heir: 'fullPaternalUncle',
+    note: 'a maternal uncle is not an heir; write "maternal uncle" or "paternal half paternal uncle" where that is meant',
+  },
+  cousin: {
+    heir: 'fullPaternalUnclesSon',
+    note: 'only the son of a paternal uncle is an heir; write "maternal cousin" or "paternal uncle\'s daughter" otherwise',
+  },
+};
+
+/** Words that cannot be mapped without more detail, with the heirs they may mean. */
+const AMBIGUOUS_TERMS: Record<string, HeirKey[]> = {
+  spouse: ['husband', 'wife'],
+  child: ['son', 'daughter'],
+  parent: ['father', 'mother'],
+  grandchild: ['sonsSon', 'sonsDaughter'],
+  grandparent: ['paternalGrandfather', 'paternalGrandmother', 'maternalGrandmother'],
+  grandmother: ['paternalGrandmother', 'maternalGrandmother'],
+  sibling: ['fullBrother', 'fullSister'],
+  'half brother': ['paternalHalfBrother', 'maternalHalfBrother'],
+  'half sister': ['paternalHalfSister', 'maternalHalfSister'],
+  'half sibling': ['paternalHalfBrother', 'paternalHalfSister', 'maternalHalfBrother', 'maternalHalfSister'],
+};
+
+/** Relatives and others who are not heirs by fara'id (they may receive a wasiyyah). */
+const NON_HEIR_TERMS = new Set([
+  'friend',
+  'charity',
+  'mosque',
+  'masjid',
+  'waqf',
+  'foundation',
+  'trust',
+  'organisation',
+  'organization',
+  'school',
+  'neighbour',
+  'neighbor',
+  'colleague',
+  'employee',
+  'student',
+  'teacher',
+  'caretaker',
+  'carer',
+  'other',
+  'none',
+  'non heir',
+  'nonheir',
+  'partner',
+  'fiance',
+  'fiancee',
+  'ex wife',
+  'ex husband',
+  'former wife',
+  'former husband',
+  'divorced wife',
+  'divorced husband',
+  'godson',
+  'goddaughter',
+  'godchild',
+  'stepson',
+  'stepdaughter',
+  'step son',
+  'step daughter',
+  'stepchild',
+  'step child',
+  'stepfather',
+  'step father',
+  'stepmother',
+  'step mother',
+  'stepbrother',
+  'step brother',
+  'stepsister',
+  'step sister',
+  'adopted son',
+  'adopted daughter',
+  'adopted child',
+  'foster son',
+  'foster daughter',
+  'foster child',
+  'foster brother',
+  'foster sister',
+  'milk brother',
+  'milk sister',
+  'daughters son',
+  'daughters daughter',
+  'son of daughter',
+  'daughter of daughter',
+  'maternal grandson',
+  'maternal granddaughter',
+  'sons sons wife',
+  'sons wife',
+  'daughters husband',
+  'son in law',
+  'daughter in law',
+  'father in law',
+  'mother in law',
+  'brother in law',
+  'sister in law',
+  'niece',
+  'sisters son',
+  'sisters daughter',
+  'brothers daughter',
+  'aunt',
+  'paternal aunt',
+  'maternal aunt',
+  'maternal uncle',
+  'mothers brother',
+  'maternal grandfather',
+  'mothers father',
+  'grandfather maternal',
+  'maternal cousin',
+  'paternal uncles daughter',
+  'female cousin',
+  'maternal half brothers son',
+  'uterine brothers son',
+]);
+
+/** The public treasury (bayt al-mal), which takes what a spouse who is the only heir does not (spouseRadd false). */
+const TREASURY_TERMS = new Set([
+  'public treasury',
+  'treasury',
+  'state treasury',
+  'bayt al mal',
+  'baytulmal',
+  'bait al mal',
+  'baitulmal',
+  'bait ul mal',
+  'baitul mal',
+]);
+
+const TERM_TO_HEIR = new Map<string, HeirKey>();
+for (const k of HEIR_KEYS) for (const t of HEIR_TERMS[k]) TERM_TO_HEIR.set(t, k);
+
+export type RelationshipClass =
+  | { kind: 'heir'; heir: HeirKey; assumed?: string }
+  | { kind: 'non-heir' }
+  | { kind: 'treasury' }
+  | { kind: 'ambiguous'; candidates: HeirKey[] }
+  | { kind: 'unknown' }
+  | { kind: 'missing' };
+
+/** Classifies a free-text relationship (case-insensitive; spacing, hyphens and apostrophes ignored). */
+export function classifyRelationship(relationship: string | undefined): RelationshipClass {
+  if (relationship === undefined || relationship.trim() === '') return { kind: 'missing' };
+  const n = normalizeRelationship(relationship);
+  const heir = TERM_TO_HEIR.get(n);
+  if (heir) return { kind: 'heir', heir };
+  const assumed = ASSUMED_TERMS[n];
+  if (assumed) return { kind: 'heir', heir: assumed.heir, assumed: assumed.note };
+  const amb = AMBIGUOUS_TERMS[n];
+  if (amb) return { kind: 'ambiguous', candidates: amb };
+  if (NON_HEIR_TERMS.has(n)) return { kind: 'non-heir' };
+  if (TREASURY_TERMS.has(n)) return { kind: 'treasury' };
+  return { kind: 'unknown' };
+}
+
+/**
+ * Maps a relationship to an heir type, or undefined when it names no heir, is
+ * ambiguous ("spouse", "grandmother", "half-brother") or is unknown. Bare
+ * "grandson", "granddaughter", "grandfather", "brother", "sister", "nephew",
+ * "uncle" and "cousin" are read as the heir they usually mean (son's son,
+ * son's daughter, paternal grandfather, full brother, full sister, full
+ * brother's son, full paternal uncle, full paternal uncle's son).
+ */
+export function relationshipToHeir(relationship: string): HeirKey | undefined {
+  const c = classifyRelationship(relationship);
+  return c.kind === 'heir' ? c.heir : undefined;
+}

@@ -1,3 +1,4 @@
+import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyTool } from '../../src/tools/define.js';
 import { TOOLS } from '../../src/tools/index.js';
@@ -110,7 +111,7 @@ beforeAll(async () => {
     method: 'POST',
     url: '/api/v1/svcloom/heirs/plans',
     headers: sessionHeaders(grantor),
-    payload: { plan: HEIRS_PLAN, heirAccess: { enabled: true, openAfterDays: 0 } },
+    payload: { plan: HEIRS_PLAN, heirAccess: { enabled: true } },
   });
   const code = given.json().data.codes[0].code as string;
   expect((await rest(a.key, 'POST', '/api/v1/svcloom/shared/claim', { code })).status).toBe(200);
@@ -122,6 +123,9 @@ beforeAll(async () => {
   });
   expect(fired.statusCode).toBe(200);
   aIds.heldShare = given.json().data.codes[0].shareId;
+  // Open at once, as if the verification's waiting period had passed (test/memoir/verification.test.ts waits it out).
+  const held = await server.services.store.get<GrantRecord>(GRANTS, aIds.heldShare);
+  await server.services.store.put(GRANTS, { ...held!, opensAt: new Date(Date.now() - 60_000).toISOString() });
   const events = await rest(a.key, 'GET', '/api/v1/webhooks/events?limit=100');
   aIds.events = events.body.data.map((e: { id: string }) => e.id);
   expect(aIds.events.length).toBeGreaterThanOrEqual(2);

@@ -66,7 +66,11 @@ async function rest(method: string, url: string, headers: Record<string, string>
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ clock, config: { webhookAllow: '127.0.0.1' } });
+  // Sessions outlive the 7-day waiting period before the heirs' shares open.
+  server = await startTestServer({
+    clock,
+    config: { webhookAllow: '127.0.0.1', sessions: { ttlSeconds: 60 * 24 * 3600, maxSeconds: 90 * 24 * 3600 } },
+  });
   const admin = { authorization: `Bearer ${server.adminKey}` };
   // The operator's account: two more keys (and so two api_key.created events), two webhook subscriptions.
   for (const name of ['one', 'two'])
@@ -128,13 +132,13 @@ beforeAll(async () => {
         deadMansSwitch: { enabled: true, intervalDays: 180 },
       },
       heirs: [EVM(2), EVM(3)],
-      heirAccess: { enabled: true, openAfterDays: 1, accessDays: 30 },
+      heirAccess: { enabled: true, openAfterDays: 7, accessDays: 30 },
     });
     expect(linked.status).toBe(201);
     planIds.push(linked.body.data.plan.id);
     codes.push(linked.body.data.codes.find((c: { heir: string }) => c.heir === 'Ana').code);
   }
-  // The heir claims a share of each plan; both switches fire; a day later the shares are open.
+  // The heir claims a share of each plan; both switches fire; 7 days later the shares are open.
   for (const code of codes)
     expect((await rest('POST', '/api/v1/svcloom/shared/claim', sessionHeaders(heir), { code })).status).toBe(200);
   for (const planId of planIds) {
@@ -145,7 +149,7 @@ beforeAll(async () => {
     });
     expect(fired.status).toBe(200);
   }
-  offset = DAY + 60_000;
+  offset = 7 * DAY + 60_000;
   shareId = (await rest('GET', '/api/v1/svcloom/shared', sessionHeaders(heir))).body.data[0].shareId;
   for (const message of ['Hello grandma', 'Tell me about Porto']) {
     expect(

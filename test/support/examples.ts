@@ -1,4 +1,5 @@
 import type { AnyTool } from '../../src/tools/define.js';
+import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
 import { TOOLS } from '../../src/tools/index.js';
 import type { TestServer } from '../helpers.js';
 import { registerUser, uniqueEmail } from './session.js';
@@ -146,7 +147,7 @@ function heldShare(server: TestServer, ownerKey: string): Promise<string> {
         headers,
         payload: { answers: [{ questionId: 'childhood.home', answer: 'A white house with a fig tree.' }] },
       });
-      const { planId, codes } = await linkHeirsPlan(server, headers, { enabled: true, openAfterDays: 0 });
+      const { planId, codes } = await linkHeirsPlan(server, headers, { enabled: true });
       const claim = await server.app.inject({
         method: 'POST',
         url: '/api/v1/svcloom/shared/claim',
@@ -161,6 +162,11 @@ function heldShare(server: TestServer, ownerKey: string): Promise<string> {
         payload: { type: 'deadman.triggered' },
       });
       if (fired.statusCode !== 200) throw new Error(`report_deadman_event failed: ${fired.body}`);
+      // The verification's 7 days are not waited out here (test/memoir/verification.test.ts does that): the share's
+      // opening time is moved into the past in the store, as if the period had passed with no sign of life.
+      const share = await server.services.store.get<GrantRecord>(GRANTS, codes[0]!.shareId);
+      const past = new Date(Date.now() - 60_000).toISOString();
+      await server.services.store.put(GRANTS, { ...share!, opensAt: past });
       return codes[0]!.shareId;
     })();
     heldShares.set(ownerKey, made);

@@ -321,6 +321,9 @@ describe('webhook subscriptions', () => {
       'test.webhook',
       'user.created',
       'user.updated',
+      'verification.complete',
+      'verification.failed',
+      'verification.started',
     ]);
     expect(out.wildcard).toBe('*');
   });

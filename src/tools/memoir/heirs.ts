@@ -145,7 +145,7 @@ export const linkMemoirPlanTool = defineTool({
   description:
     "Links an inheritance plan with a dead man's switch to the memoir and gives each heir (every beneficiary, or those named in `heirs`) a share with a claim code. " +
     'The codes are in this answer only: hand each to its heir (a share bound to a beneficiary email can only be claimed by a user with that email). ' +
-    "Heirs' access is off unless `heirAccess.enabled`; when the plan's deadman.triggered event is reported, the shares open after `openAfterDays` for `accessDays`. " +
+    "Heirs' access is off unless `heirAccess.enabled`; when the plan's deadman.triggered event is reported, a verification starts and the shares open after its waiting period `openAfterDays` (at least 7) for `accessDays`, unless the owner shows a sign of life first. " +
     MEMOIR_SCOPE_NOTE,
   annotations: WRITE,
   example: {

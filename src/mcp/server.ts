@@ -174,6 +174,13 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
     return opts;
   };
 
+  registerResourceHandlers(server, authorize);
+  paramsErrorsAsInvalidParams(server);
+  return server;
+}
+
+/** Resources, prompt and completion handlers; `authorize` admits the caller and returns its connection's options. */
+function registerResourceHandlers(server: Server, authorize: () => Promise<McpServerOptions>): void {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => {
     await authorize();
     return {
@@ -264,8 +271,6 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
     }
     return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
   });
-  paramsErrorsAsInvalidParams(server);
-  return server;
 }
 
 /**

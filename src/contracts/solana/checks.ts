@@ -9,7 +9,7 @@
 import bs58 from 'bs58';
 import { has, isWritable, result, type Check } from './check-result.js';
 import { idlChecks } from './idl-checks.js';
-import { parseAnchorProgram, type ParsedField, type ParsedProgram } from './parser.js';
+import { parseAnchorProgram, type ParsedProgram } from './parser.js';
 
 /** Account wrappers whose owner and type Anchor verifies on deserialisation. */
 const CHECKED_WRAPPERS = new Set([

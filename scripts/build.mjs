@@ -17,7 +17,11 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);
 
-/** Every file under src/ that is not TypeScript (run-time assets). */
+/**
+ * Every file under src/ that is not TypeScript (run-time assets).
+ * @param {string} dir
+ * @returns {string[]}
+ */
 function assets(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);

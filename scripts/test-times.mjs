@@ -29,7 +29,16 @@ const RUNS = [
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'svc-test-times-'));
 
-/** Runs vitest with its usual output plus a JSON report; resolves with the exit code, seconds and the report. */
+/**
+ * The part of vitest's JSON report read here.
+ * @typedef {{ numTotalTests?: number, testResults?: Array<{ name: string, startTime: number, endTime: number }> }} Report
+ */
+
+/**
+ * Runs vitest with its usual output plus a JSON report; resolves with the exit code, seconds and the report.
+ * @param {{ key: string, args: string[] }} run
+ * @returns {Promise<{ code: number, seconds: number, json: Report | undefined }>}
+ */
 function run({ key, args }) {
   const report = path.join(tmp, `${key}.json`);
   const started = performance.now();
@@ -45,6 +54,7 @@ function run({ key, args }) {
     child.once('error', reject);
     child.once('exit', (code, signal) => {
       const seconds = (performance.now() - started) / 1000;
+      /** @type {Report | undefined} */
       let json;
       try {
         json = JSON.parse(readFileSync(report, 'utf8'));
@@ -56,6 +66,7 @@ function run({ key, args }) {
   });
 }
 
+/** @param {number} s */
 const minutes = (s) => `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, '0')} s`;
 
 const results = [];

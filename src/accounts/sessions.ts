@@ -4,7 +4,7 @@
  * - Passwords: argon2id with OWASP's parameters (19 MiB, 2 passes, 1 lane),
  *   through @node-rs/argon2. An unknown email is verified against a dummy hash,
  *   so it costs the same time as a wrong password. A new password must pass the
- *   strength estimator (./password-strength.ts).
+ *   strength estimator (./password-strength.ts). Inputs and outputs: ./session-schemas.ts.
  * - Guessing: every password check (sign-in, the current password of a password
  *   change) first takes an attempt from three counters at once, atomically, and
  *   gives it back when the password was right; so however many requests arrive
@@ -23,7 +23,7 @@
 import { signOfLife } from './liveness.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
@@ -31,8 +31,9 @@ import type { Store, Tx } from '../store/port.js';
 import { recordEvent } from '../events/events.js';
 import type { Scope } from './scopes.js';
 import type { RateLimiter } from '../core/limiter-port.js';
-import { accountProblem, AccountSchema, accountView, newAccount, type AccountRecord } from './accounts.js';
+import { accountProblem, accountView, newAccount, type AccountRecord } from './accounts.js';
 import { passwordWeakness } from './password-strength.js';
+import type { ChangePasswordInput, LoginInput, RegisterInput, UserView } from './session-schemas.js';
 import { ACCOUNTS } from './records.js';
 import type { Principal } from './principal.js';
 import { declareTenantCollection } from './tenancy.js';
@@ -52,9 +53,6 @@ export const SESSION_SCOPES: Scope[] = ['contracts', 'chat', 'payments', 'vaults
 
 /** OWASP Password Storage Cheat Sheet, argon2id: m=19 MiB, t=2, p=1. */
 export const ARGON2_OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 256;
 
 /**
  * Failed password checks allowed in one 15-minute window: for one email from one client address; for one email
@@ -117,65 +115,6 @@ export interface SessionRecord {
   maxUntil: number;
   revokedAt: string | null;
 }
-
-const emailField = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254)
-  .pipe(z.email({ error: 'not a valid email address' }))
-  .describe('Email address; compared case-insensitively.');
-const passwordField = z
-  .string()
-  .min(PASSWORD_MIN, { error: `at least ${PASSWORD_MIN} characters` })
-  .max(PASSWORD_MAX, { error: `at most ${PASSWORD_MAX} characters` })
-  .describe(
-    `Password, ${PASSWORD_MIN} to ${PASSWORD_MAX} characters. Never stored or logged: only its argon2id hash is kept.`,
-  );
-
-export const RegisterInput = z
-  .strictObject({
-    email: emailField,
-    password: passwordField,
-    name: z.string().trim().min(1).max(100).optional().describe('Display name.'),
-  })
-  .describe('A new user and their personal account.');
-export const LoginInput = z
-  .strictObject({ email: emailField, password: z.string().min(1).max(PASSWORD_MAX).describe('The password.') })
-  .describe('Credentials.');
-export const ChangePasswordInput = z
-  .strictObject({
-    currentPassword: z.string().min(1).max(PASSWORD_MAX).describe('The password in use now.'),
-    newPassword: passwordField,
-  })
-  .describe('A new password. Every session of the user ends; this one is replaced by a new session.');
-export const EmptyInput = z.strictObject({}).describe('No input.');
-
-export const UserSchema = z
-  .object({
-    id: z.string().describe('User id, `usr_<id>`.'),
-    email: z.string().describe('Normalised email.'),
-    name: z.string().nullable().describe('Display name, or null.'),
-    accountId: z.string().describe("The user's personal account."),
-    createdAt: z.string().describe('Registration time, ISO 8601.'),
-  })
-  .describe('A user (never the password or its hash).');
-
-export const SessionOutput = z
-  .object({
-    user: UserSchema,
-    account: AccountSchema,
-    csrfToken: z
-      .string()
-      .describe('Send as the X-CSRF-Token header with every non-GET request made with the session cookie.'),
-    expiresAt: z.string().describe('When the session ends unless used (it is renewed by use), ISO 8601.'),
-  })
-  .describe('The signed-in user, their account and the CSRF token of the session.');
-export const LogoutOutput = z
-  .object({ loggedOut: z.literal(true).describe('The session is revoked; its cookie is refused from now on.') })
-  .describe('Logout.');
-
-export type UserView = z.infer<typeof UserSchema>;
 
 function userView(u: UserRecord): UserView {
   return { id: u.id, email: u.email, name: u.name, accountId: u.ownerId, createdAt: u.createdAt };

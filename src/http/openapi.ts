@@ -1,7 +1,7 @@
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { AccountSchema } from '../accounts/accounts.js';
-import { SessionOutput, UserSchema } from '../accounts/sessions.js';
+import { SessionOutput, UserSchema } from '../accounts/session-schemas.js';
 import { JurisdictionSummarySchema } from '../law/jurisdictions.js';
 import { SourceSchema } from '../law/findings.js';
 import { CursorPageMetaSchema, OffsetPageMetaSchema } from '../core/pagination.js';

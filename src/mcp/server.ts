@@ -13,7 +13,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
   type Tool,
@@ -174,6 +173,13 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
     return opts;
   };
 
+  registerResourceHandlers(server, authorize);
+  paramsErrorsAsInvalidParams(server);
+  return server;
+}
+
+/** Resources, prompt and completion handlers; `authorize` admits the caller and returns its connection's options. */
+function registerResourceHandlers(server: Server, authorize: () => Promise<McpServerOptions>): void {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => {
     await authorize();
     return {
@@ -264,8 +270,6 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
     }
     return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
   });
-  paramsErrorsAsInvalidParams(server);
-  return server;
 }
 
 /**

@@ -64,15 +64,6 @@ import { WebhookClient } from './send.js';
 import { eraseExpiredSecrets } from './secrets.js';
 import { buildRequest } from './subscriptions.js';
 
-export { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './recorder.js';
-export {
-  DEFAULT_CLAIM_AHEAD,
-  realScheduler,
-  type DispatcherOptions,
-  type DispatcherStats,
-  type Scheduler,
-} from './dispatcher-options.js';
-
 export class Dispatcher {
   readonly id = `dsp_${randomBytes(8).toString('hex')}`;
   readonly #store: Store;

@@ -49,17 +49,15 @@ export {
   type WebhookDeps,
   type WebhookRecord,
 } from './subscriptions.js';
+export { Dispatcher } from './dispatcher.js';
 export {
   DEFAULT_CLAIM_AHEAD,
-  DISABLE_AFTER_FAILURES,
-  Dispatcher,
-  MAX_ATTEMPTS,
-  RETRY_DELAYS_MS,
   realScheduler,
   type DispatcherOptions,
   type DispatcherStats,
   type Scheduler,
-} from './dispatcher.js';
+} from './dispatcher-options.js';
+export { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './recorder.js';
 export {
   DEFAULT_TOLERANCE_SECONDS,
   SECRET_PREFIX,

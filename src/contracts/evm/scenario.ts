@@ -223,6 +223,84 @@ export async function runGenerationScenario(
   }
 }
 
+/** What the scenario's phases share: the sandbox, the deployed contract and what is recorded. */
+interface Run {
+  vm: EvmSandbox;
+  /** The deployed contract. */
+  c: Hex;
+  abi: Compiled['abi'];
+  gas: Record<string, number>;
+  checks: string[];
+  inputs: ConstructorInputs;
+  /** Addresses the plan uses (lower case). */
+  taken: ReadonlySet<string>;
+}
+
+/** Updates before the deadline: measured to new addresses, to a longer and a shorter list, each set back. */
+async function measureUpdates({ vm, c, abi, gas, checks, inputs, taken }: Run): Promise<void> {
+  const { owner, beneficiaries, shares } = inputs;
+  // A real update names new addresses: their share slots are cold and change from zero, the old ones are cleared.
+  // It is measured that way, then the plan's own beneficiaries are set again (not measured).
+  // Each measured update comes a minute after the last owner action, as a real one comes later: its proof of
+  // life changes the stored time rather than rewriting the same value.
+  const fresh = freshAddresses(beneficiaries.length, taken);
+  vm.warp(60n);
+  gas['update'] = expectOk(
+    await vm.tx(owner, c, abi, 'updateBeneficiaries', [fresh, shares]),
+    'update before the deadline',
+  ).gasUsed;
+  expectOk(await vm.tx(owner, c, abi, 'updateBeneficiaries', [beneficiaries, shares]), 'update back to the plan');
+  // An update that changes the list's length costs differently (each added entry writes two empty slots, each
+  // dropped one clears two): doubling and halving the list are measured as well, each from the plan's list.
+  const n = beneficiaries.length;
+  for (const [key, m] of [
+    ['updateGrow', growCount(n)],
+    ['updateShrink', shrinkCount(n)],
+  ] as const) {
+    if (m === n) continue;
+    vm.warp(60n);
+    gas[key] = expectOk(
+      await vm.tx(owner, c, abi, 'updateBeneficiaries', [freshAddresses(m, taken), evenShares(m)]),
+      `update to ${m} beneficiaries`,
+    ).gasUsed;
+    expectOk(await vm.tx(owner, c, abi, 'updateBeneficiaries', [beneficiaries, shares]), 'update back to the plan');
+  }
+  const [listed, listedShares] = await vm.read<[Hex[], bigint[]]>(c, abi, 'beneficiaries');
+  expect(
+    listed.length === beneficiaries.length && listedShares.every((s, i) => Number(s) === shares[i]),
+    'beneficiaries read back as set',
+  );
+  checks.push('update before the deadline');
+}
+
+/** Every beneficiary claims its share of each token, and each NFT its recipient. */
+async function claimTokensAndNfts(
+  { vm, c, abi, gas, checks, inputs }: Run,
+  mocks: Mocks,
+  tokenAmount: bigint,
+): Promise<void> {
+  const { beneficiaries, shares } = inputs;
+  for (const t of inputs.tokens) {
+    for (const [i, b] of beneficiaries.entries()) {
+      const r = expectOk(await vm.tx(b, c, abi, 'claimToken', [t]), 'token claim');
+      gas['claimToken'] = Math.max(gas['claimToken'] ?? 0, r.gasUsed);
+      const bal = await vm.read<bigint>(t, mocks.erc20Abi!, 'balanceOf', [b]);
+      expect(
+        bal === (tokenAmount * BigInt(shares[i]!)) / 10_000n,
+        `beneficiary ${i + 1} receives exactly its token share`,
+      );
+    }
+  }
+  if (inputs.tokens.length > 0) checks.push('exact ERC-20 payouts per share');
+  for (const [i, n] of inputs.nfts.entries()) {
+    const r = expectOk(await vm.tx(n.recipient, c, abi, 'claimNft', [BigInt(i)]), 'NFT claim');
+    gas['claimNft'] = Math.max(gas['claimNft'] ?? 0, r.gasUsed);
+    const holder = await vm.read<Hex>(n.token, mocks.erc721Abi!, 'ownerOf', [n.tokenId]);
+    expect(holder.toLowerCase() === n.recipient.toLowerCase(), `NFT ${i + 1} reaches its beneficiary`);
+  }
+  if (inputs.nfts.length > 0) checks.push('each NFT reaches its beneficiary');
+}
+
 async function scenario(
   compiled: Compiled,
   shape: EvmShape,
@@ -284,38 +362,7 @@ async function scenario(
   }
   checks.push('check-in by the owner only');
 
-  // A real update names new addresses: their share slots are cold and change from zero, the old ones are cleared.
-  // It is measured that way, then the plan's own beneficiaries are set again (not measured).
-  // Each measured update comes a minute after the last owner action, as a real one comes later: its proof of
-  // life changes the stored time rather than rewriting the same value.
-  const fresh = freshAddresses(beneficiaries.length, taken);
-  vm.warp(60n);
-  gas['update'] = expectOk(
-    await vm.tx(owner, c, abi, 'updateBeneficiaries', [fresh, shares]),
-    'update before the deadline',
-  ).gasUsed;
-  expectOk(await vm.tx(owner, c, abi, 'updateBeneficiaries', [beneficiaries, shares]), 'update back to the plan');
-  // An update that changes the list's length costs differently (each added entry writes two empty slots, each
-  // dropped one clears two): doubling and halving the list are measured as well, each from the plan's list.
-  const n = beneficiaries.length;
-  for (const [key, m] of [
-    ['updateGrow', growCount(n)],
-    ['updateShrink', shrinkCount(n)],
-  ] as const) {
-    if (m === n) continue;
-    vm.warp(60n);
-    gas[key] = expectOk(
-      await vm.tx(owner, c, abi, 'updateBeneficiaries', [freshAddresses(m, taken), evenShares(m)]),
-      `update to ${m} beneficiaries`,
-    ).gasUsed;
-    expectOk(await vm.tx(owner, c, abi, 'updateBeneficiaries', [beneficiaries, shares]), 'update back to the plan');
-  }
-  const [listed, listedShares] = await vm.read<[Hex[], bigint[]]>(c, abi, 'beneficiaries');
-  expect(
-    listed.length === beneficiaries.length && listedShares.every((s, i) => Number(s) === shares[i]),
-    'beneficiaries read back as set',
-  );
-  checks.push('update before the deadline');
+  await measureUpdates({ vm, c, abi, gas, checks, inputs, taken });
 
   const early = await vm.tx(beneficiaries[0]!, c, abi, 'claim');
   expect(!early.ok && early.revert === 'NotReleased', 'a claim before release reverts');
@@ -360,24 +407,6 @@ async function scenario(
   expect(!again.ok && (await vm.balanceOf(beneficiaries[0]!)) === before, 'a second claim pays nothing');
   checks.push('double claim pays nothing');
 
-  for (const t of inputs.tokens) {
-    for (const [i, b] of beneficiaries.entries()) {
-      const r = expectOk(await vm.tx(b, c, abi, 'claimToken', [t]), 'token claim');
-      gas['claimToken'] = Math.max(gas['claimToken'] ?? 0, r.gasUsed);
-      const bal = await vm.read<bigint>(t, mocks.erc20Abi!, 'balanceOf', [b]);
-      expect(
-        bal === (tokenAmount * BigInt(shares[i]!)) / 10_000n,
-        `beneficiary ${i + 1} receives exactly its token share`,
-      );
-    }
-  }
-  if (inputs.tokens.length > 0) checks.push('exact ERC-20 payouts per share');
-  for (const [i, n] of inputs.nfts.entries()) {
-    const r = expectOk(await vm.tx(n.recipient, c, abi, 'claimNft', [BigInt(i)]), 'NFT claim');
-    gas['claimNft'] = Math.max(gas['claimNft'] ?? 0, r.gasUsed);
-    const holder = await vm.read<Hex>(n.token, mocks.erc721Abi!, 'ownerOf', [n.tokenId]);
-    expect(holder.toLowerCase() === n.recipient.toLowerCase(), `NFT ${i + 1} reaches its beneficiary`);
-  }
-  if (inputs.nfts.length > 0) checks.push('each NFT reaches its beneficiary');
+  await claimTokensAndNfts({ vm, c, abi, gas, checks, inputs, taken }, mocks, tokenAmount);
   return { gas, checks, contractAddress: c };
 }

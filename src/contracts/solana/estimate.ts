@@ -295,6 +295,113 @@ function assumedComputeUnits(ix: string, beneficiaries: number): number | undefi
   return table[ix];
 }
 
+/** Sizes an account struct of the program (discriminator included) for given counts; undefined when it cannot be sized. */
+function accountSizer(layouts: Layouts): (s: StructItem, b: number, g: number) => number | undefined {
+  const byName = new Map<string, StructItem | EnumItem>();
+  for (const x of [...layouts.types, ...layouts.state]) if (!byName.has(x.name)) byName.set(x.name, x);
+  let lookups = 0;
+  const lookup = (n: string) => {
+    if (++lookups > MAX_TYPE_LOOKUPS) {
+      throw ApiError.validation("The program's account types are too large to size", [
+        {
+          field: 'contractCode',
+          reason: `sizing its #[account] structs needs more than ${MAX_TYPE_LOOKUPS} type look-ups (types nested or repeated too often)`,
+        },
+      ]);
+    }
+    return byName.get(n);
+  };
+
+  return (s: StructItem, b: number, g: number): number | undefined => {
+    try {
+      const size =
+        8 +
+        borshSize({ kind: 'defined', name: s.name }, lookup, (f) =>
+          f === 'beneficiaries' ? b : f === 'guardians' ? g : 0,
+        );
+      return Number.isSafeInteger(size) ? size : undefined;
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      return undefined; // an unknown or recursive type: this account cannot be sized
+    }
+  };
+}
+
+type PushItem = (
+  name: string,
+  lamports: number,
+  basis: 'computed' | 'assumed',
+  formula?: string,
+  computeUnits?: number,
+) => void;
+
+/** The estimate's item list and the function that appends to it. */
+function itemList(): { items: EstimateItem[]; push: PushItem } {
+  const items: EstimateItem[] = [];
+  const push: PushItem = (name, lamports, basis, formula, computeUnits) => {
+    items.push({
+      name,
+      lamports,
+      sol: lamportsToSol(lamports),
+      basis,
+      ...(formula ? { formula } : {}),
+      ...(computeUnits !== undefined ? { computeUnits } : {}),
+    });
+  };
+  return { items, push };
+}
+
+/** Appends the program, deployment, signature and compute-unit items; returns the amounts the summaries quote. */
+function pushProgramItems(
+  push: PushItem,
+  layouts: Layouts,
+  hasGuardians: boolean,
+  beneficiaries: number,
+): { programRent: number; programDataRent: number; deployFees: number; binary: number } {
+  const programRent = rentExemptLamports(PROGRAM_ACCOUNT_LEN);
+  push(
+    `Program account rent (${PROGRAM_ACCOUNT_LEN} bytes)`,
+    programRent,
+    'computed',
+    `(128 + ${PROGRAM_ACCOUNT_LEN}) × 3480 × 2`,
+  );
+  const binary = (layouts.spl ? 300_000 : 200_000) + (hasGuardians ? 20_000 : 0);
+  const programDataRent = rentExemptLamports(PROGRAM_DATA_HEADER_LEN + binary);
+  push(
+    `Program data account rent (${binary.toLocaleString('en-US')}-byte binary assumed + ${PROGRAM_DATA_HEADER_LEN}-byte header)`,
+    programDataRent,
+    'assumed',
+    `(128 + ${PROGRAM_DATA_HEADER_LEN} + ${binary}) × 3480 × 2`,
+  );
+  const writes = Math.ceil(binary / 1000) + 3;
+  const deployFees = writes * LAMPORTS_PER_SIGNATURE;
+  push(
+    `Deployment transaction fees (≈ ${writes} transactions of ~1,000 bytes each)`,
+    deployFees,
+    'assumed',
+    `${writes} × 5000`,
+  );
+  push(
+    'Signature fee (per transaction with one signer)',
+    LAMPORTS_PER_SIGNATURE,
+    'computed',
+    '1 signature × 5000 lamports',
+  );
+
+  for (const ix of layouts.instructions) {
+    const cu = assumedComputeUnits(ix, beneficiaries);
+    if (cu === undefined) continue;
+    push(
+      `Compute units: ${ix} (≈ ${cu.toLocaleString('en-US')} CU; no priority fee)`,
+      0,
+      'assumed',
+      'CU × 0 micro-lamports per CU',
+      cu,
+    );
+  }
+  return { programRent, programDataRent, deployFees, binary };
+}
+
 export function estimateSolana(input: {
   contractCode?: string;
   beneficiaries?: number;
@@ -311,50 +418,8 @@ export function estimateSolana(input: {
   const countGiven =
     typeof input.beneficiaries === 'number' && Number.isInteger(input.beneficiaries) && input.beneficiaries >= 1;
   const beneficiaries = countGiven ? Math.min(input.beneficiaries!, 50) : 2;
-  const byName = new Map<string, StructItem | EnumItem>();
-  for (const x of [...layouts.types, ...layouts.state]) if (!byName.has(x.name)) byName.set(x.name, x);
-  let lookups = 0;
-  const lookup = (n: string) => {
-    if (++lookups > MAX_TYPE_LOOKUPS) {
-      throw ApiError.validation("The program's account types are too large to size", [
-        {
-          field: 'contractCode',
-          reason: `sizing its #[account] structs needs more than ${MAX_TYPE_LOOKUPS} type look-ups (types nested or repeated too often)`,
-        },
-      ]);
-    }
-    return byName.get(n);
-  };
-  const items: EstimateItem[] = [];
-  const push = (
-    name: string,
-    lamports: number,
-    basis: 'computed' | 'assumed',
-    formula?: string,
-    computeUnits?: number,
-  ) =>
-    items.push({
-      name,
-      lamports,
-      sol: lamportsToSol(lamports),
-      basis,
-      ...(formula ? { formula } : {}),
-      ...(computeUnits !== undefined ? { computeUnits } : {}),
-    });
-
-  const sizeOf = (s: StructItem, b: number, g: number): number | undefined => {
-    try {
-      const size =
-        8 +
-        borshSize({ kind: 'defined', name: s.name }, lookup, (f) =>
-          f === 'beneficiaries' ? b : f === 'guardians' ? g : 0,
-        );
-      return Number.isSafeInteger(size) ? size : undefined;
-    } catch (err) {
-      if (err instanceof ApiError) throw err;
-      return undefined; // an unknown or recursive type: this account cannot be sized
-    }
-  };
+  const sizeOf = accountSizer(layouts);
+  const { items, push } = itemList();
 
   const vault = layouts.state.find((s) => s.fields.some((f) => f.name === 'beneficiaries')) ?? layouts.state[0];
   const hasGuardians = !!vault?.fields.some((f) => f.name === 'guardians');
@@ -401,47 +466,12 @@ export function estimateSolana(input: {
       `${perBeneficiary / 6960} × 3480 × 2`,
     );
 
-  const programRent = rentExemptLamports(PROGRAM_ACCOUNT_LEN);
-  push(
-    `Program account rent (${PROGRAM_ACCOUNT_LEN} bytes)`,
-    programRent,
-    'computed',
-    `(128 + ${PROGRAM_ACCOUNT_LEN}) × 3480 × 2`,
+  const { programRent, programDataRent, deployFees, binary } = pushProgramItems(
+    push,
+    layouts,
+    hasGuardians,
+    beneficiaries,
   );
-  const binary = (layouts.spl ? 300_000 : 200_000) + (hasGuardians ? 20_000 : 0);
-  const programDataRent = rentExemptLamports(PROGRAM_DATA_HEADER_LEN + binary);
-  push(
-    `Program data account rent (${binary.toLocaleString('en-US')}-byte binary assumed + ${PROGRAM_DATA_HEADER_LEN}-byte header)`,
-    programDataRent,
-    'assumed',
-    `(128 + ${PROGRAM_DATA_HEADER_LEN} + ${binary}) × 3480 × 2`,
-  );
-  const writes = Math.ceil(binary / 1000) + 3;
-  const deployFees = writes * LAMPORTS_PER_SIGNATURE;
-  push(
-    `Deployment transaction fees (≈ ${writes} transactions of ~1,000 bytes each)`,
-    deployFees,
-    'assumed',
-    `${writes} × 5000`,
-  );
-  push(
-    'Signature fee (per transaction with one signer)',
-    LAMPORTS_PER_SIGNATURE,
-    'computed',
-    '1 signature × 5000 lamports',
-  );
-
-  for (const ix of layouts.instructions) {
-    const cu = assumedComputeUnits(ix, beneficiaries);
-    if (cu === undefined) continue;
-    push(
-      `Compute units: ${ix} (≈ ${cu.toLocaleString('en-US')} CU; no priority fee)`,
-      0,
-      'assumed',
-      'CU × 0 micro-lamports per CU',
-      cu,
-    );
-  }
 
   const claimCu = assumedComputeUnits('claim_sol', beneficiaries)!;
   const tokenClaimRent = layouts.spl

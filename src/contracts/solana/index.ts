@@ -8,7 +8,8 @@ import { ApiError } from '../../core/errors.js';
 import { GUARDIAN_WAIT_DAYS, guardianRulesText } from '../guardians.js';
 import type { Plan } from '../plan.js';
 import { solanaAddressProblem } from './address.js';
-import { checkAnchorProgram, type Check } from './checks.js';
+import type { Check } from './check-result.js';
+import { checkAnchorProgram } from './checks.js';
 import { estimateSolana } from './estimate.js';
 import { buildIdl } from './idl.js';
 import { printProgram } from './model.js';
@@ -28,7 +29,7 @@ export {
   type SolanaFeature,
 } from './program.js';
 export { rustParser } from './parser.js';
-export type { Check } from './checks.js';
+export type { Check } from './check-result.js';
 export type { EstimateItem, SolanaEstimate } from './estimate.js';
 
 export const SOLANA_NETWORK = 'solana-devnet';

@@ -3,12 +3,11 @@ import {
   addCoreConstants,
   addCoreHandlers,
   addCoreHelpers,
-  addGetters,
   addOwnerWindow,
-  addReceive,
   addStorage,
   addTemplateConstant,
 } from './features/core.js';
+import { addGetters, addReceive } from './features/entry.js';
 import {
   addGuardianConstants,
   addGuardianGetters,

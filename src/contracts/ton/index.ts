@@ -10,7 +10,8 @@ import { tonContractSource, OP } from './contract.js';
 import { buildInitialData, tonAddressFor, tonPlanData, type TonPlanData } from './data.js';
 import { rentFigures, rentReserveFor, type TonRentFigures } from './rent.js';
 import { tonDeployScript } from './deploy-script.js';
-import { runTonScenario, ScenarioError, formatFees, type ScenarioReport } from './scenario.js';
+import { runTonScenario, formatFees, type ScenarioReport } from './scenario.js';
+import { ScenarioError } from './scenario-run.js';
 import { checkTonPlan, featuresOf, shapeKey, shapeOf, type TonShape } from './shape.js';
 import { ton } from './harness.js';
 

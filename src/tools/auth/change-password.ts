@@ -1,4 +1,4 @@
-import { ChangePasswordInput, SessionOutput } from '../../accounts/sessions.js';
+import { ChangePasswordInput, SessionOutput } from '../../accounts/session-schemas.js';
 import { defineTool, SESSION_ONLY, WRITE } from '../define.js';
 
 export const changePasswordTool = defineTool({

@@ -1,4 +1,4 @@
-import { EmptyInput, SessionOutput } from '../../accounts/sessions.js';
+import { EmptyInput, SessionOutput } from '../../accounts/session-schemas.js';
 import { defineTool, READ, SESSION_ONLY } from '../define.js';
 
 export const getSessionTool = defineTool({

@@ -1,4 +1,4 @@
-import { LoginInput, SessionOutput } from '../../accounts/sessions.js';
+import { LoginInput, SessionOutput } from '../../accounts/session-schemas.js';
 import { defineTool, WRITE } from '../define.js';
 
 export const loginTool = defineTool({

@@ -1,4 +1,4 @@
-import { EmptyInput, LogoutOutput } from '../../accounts/sessions.js';
+import { EmptyInput, LogoutOutput } from '../../accounts/session-schemas.js';
 import { defineTool, SESSION_ONLY, WRITE_IDEMPOTENT } from '../define.js';
 
 export const logoutTool = defineTool({

@@ -1,4 +1,4 @@
-import { RegisterInput, SessionOutput } from '../../accounts/sessions.js';
+import { RegisterInput, SessionOutput } from '../../accounts/session-schemas.js';
 import { defineTool, WRITE } from '../define.js';
 
 export const registerTool = defineTool({

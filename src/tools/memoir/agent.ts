@@ -107,7 +107,7 @@ export const getMemoirInsightsTool = defineTool({
   description:
     "Themes, mood over time, most-mentioned people and places, computed from the account's journal and questionnaire answers.",
   domain: 'memoir',
-  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  // Scope `chat`, as createJournalEntryTool in ./journal.ts explains.
   scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',
@@ -165,7 +165,7 @@ export const getMemoirCharacterTool = defineTool({
     'The full character model (traits, values, people and places, recurring phrases, style). With `format=eliza`, also an ElizaOS character file ' +
     '(name, bio, lore, topics, adjectives, style, messageExamples) in `eliza`.',
   domain: 'memoir',
-  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  // Scope `chat`, as createJournalEntryTool in ./journal.ts explains.
   scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',

@@ -39,7 +39,8 @@ export const createJournalEntryTool = defineTool({
   description:
     "Adds an entry to the account's memoir journal and updates the character model (by deterministic extraction, and by the language model when one is configured).",
   domain: 'memoir',
-  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  // There is no memoir scope: the memoir is the AI agent's material, so keys need `chat` (sessions have it). The
+  // other memoir tools follow this one.
   scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',
@@ -93,7 +94,7 @@ export const listJournalEntriesTool = defineTool({
   title: 'List journal entries',
   description: "The account's journal entries, newest first, offset-paged.",
   domain: 'memoir',
-  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  // Scope `chat`, as createJournalEntryTool above explains.
   scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',
@@ -141,7 +142,7 @@ export const getQuestionnaireTool = defineTool({
   description:
     'The questions of a category with the answers given so far (an unanswered questionnaire starts empty). Unknown category: 404.',
   domain: 'memoir',
-  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  // Scope `chat`, as createJournalEntryTool above explains.
   scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',
@@ -162,7 +163,7 @@ export const answerQuestionnaireTool = defineTool({
   description:
     'Saves answers in a category (an answer given again replaces the earlier one) and updates the character model. Unknown category: 404; unknown question id: 400.',
   domain: 'memoir',
-  // No memoir scope exists in the spec: the memoir is the AI agent's material, so keys need `chat` (sessions have it).
+  // Scope `chat`, as createJournalEntryTool above explains.
   scope: 'chat',
   principals: ['session', 'key'],
   bucket: 'default',

@@ -15,7 +15,8 @@ import {
   tonPlanDataFor,
   type TonShape,
 } from '../../../src/contracts/ton/index.js';
-import { runTonScenario, ScenarioError } from '../../../src/contracts/ton/scenario.js';
+import { runTonScenario } from '../../../src/contracts/ton/scenario.js';
+import { ScenarioError } from '../../../src/contracts/ton/scenario-run.js';
 import { addr, makePlan } from './helpers.js';
 
 const run = promisify(execFile);

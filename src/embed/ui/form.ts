@@ -1,0 +1,160 @@
+// The wizard's form state and the pure functions around it: the empty form, the
+// plan sent to the API, and how API field errors map back to steps and inputs.
+import type { ApiProblem } from './api.js';
+import type { Prefill } from './protocol.js';
+
+export interface WizardConfig {
+  version: string;
+  apiBase: string;
+  token: string | null;
+  origins: string[];
+  options: {
+    theme: 'light' | 'dark' | 'auto';
+    blockchain?: 'evm' | 'solana' | 'ton';
+    template?: string;
+    steps: StepId[];
+    logo?: string;
+    primaryColor?: string;
+    hideHeader: boolean;
+    hideFooter: boolean;
+  } | null;
+  error: { code: string; message: string } | null;
+}
+
+export type StepId = 'chain' | 'template' | 'beneficiaries' | 'switch' | 'review' | 'generate' | 'result';
+
+export interface Row {
+  name: string;
+  address: string;
+  percentage: string;
+  relationship: string;
+}
+
+export interface Form {
+  blockchain: string;
+  template: string;
+  jurisdiction: string;
+  ownerAddress: string;
+  beneficiaries: Row[];
+  switchEnabled: boolean;
+  intervalDays: string;
+  gracePeriodDays: string;
+  guardians: string;
+  threshold: string;
+}
+
+/** Field path (as the API names it) → the reason shown under the input. */
+export type Errors = Record<string, string>;
+
+export interface Result {
+  contractCode: string;
+  compiled: { abi?: unknown[]; bytecode?: string } & Record<string, unknown>;
+  contractInfo: { blockchain: string } & Record<string, unknown>;
+}
+
+export interface Finding {
+  severity: string;
+  message: string;
+}
+
+/** What the review step shows: plan warnings, law findings and the measured gas. */
+export interface Review {
+  warnings: Finding[];
+  findings: Finding[];
+  gas: Record<string, string> | null;
+}
+
+export const emptyRow = (): Row => ({ name: '', address: '', percentage: '', relationship: '' });
+
+export function initialForm(options: NonNullable<WizardConfig['options']>): Form {
+  return {
+    blockchain: options.blockchain ?? '',
+    template: options.template ?? 'custom',
+    jurisdiction: '',
+    ownerAddress: '',
+    beneficiaries: [emptyRow()],
+    switchEnabled: true,
+    intervalDays: '365',
+    gracePeriodDays: '0',
+    guardians: '',
+    threshold: '1',
+  };
+}
+
+export const num = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
+
+/** The API's plan (generate_contract / validate_plan input) from the form. */
+export function planOf(form: Form): Record<string, unknown> {
+  const guardians = form.guardians.split(/[\s,]+/).filter(Boolean);
+  return {
+    blockchain: form.blockchain,
+    ownerAddress: form.ownerAddress,
+    beneficiaries: form.beneficiaries.map((b) => ({
+      name: b.name,
+      address: b.address,
+      percentage: num(b.percentage),
+      ...(b.relationship.trim() ? { relationship: b.relationship.trim() } : {}),
+    })),
+    inheritanceTemplate: form.template,
+    deadMansSwitch: {
+      enabled: form.switchEnabled,
+      intervalDays: num(form.intervalDays),
+      gracePeriodDays: num(form.gracePeriodDays),
+    },
+    ...(guardians.length ? { guardians: { addresses: guardians, threshold: num(form.threshold) } } : {}),
+    ...(form.jurisdiction ? { jurisdiction: form.jurisdiction } : {}),
+  };
+}
+
+/** The form with the fields a host page sent (svc:wizard:setData) filled in. */
+export function withPrefill(f: Form, p: Prefill): Form {
+  return {
+    ...f,
+    ...(p.blockchain !== undefined ? { blockchain: p.blockchain } : {}),
+    ...(p.ownerAddress !== undefined ? { ownerAddress: p.ownerAddress } : {}),
+    ...(p.beneficiaries !== undefined
+      ? {
+          beneficiaries: p.beneficiaries.length
+            ? p.beneficiaries.map((b) => ({
+                name: b.name,
+                address: b.address,
+                percentage: String(b.percentage),
+                relationship: b.relationship ?? '',
+              }))
+            : [emptyRow()],
+        }
+      : {}),
+  };
+}
+
+/** Which step shows the input an API `details[].field` names. */
+export function stepOfField(field: string): StepId {
+  if (field === 'blockchain') return 'chain';
+  if (field === 'inheritanceTemplate' || field === 'jurisdiction' || field === 'madhhab') return 'template';
+  if (field === 'ownerAddress' || field.startsWith('beneficiaries')) return 'beneficiaries';
+  if (field.startsWith('deadMansSwitch') || field.startsWith('guardians')) return 'switch';
+  return 'generate';
+}
+
+export function errorsOf(problem: ApiProblem): Errors {
+  const out: Errors = {};
+  for (const d of problem.details) {
+    const field = d.field.replace(/^guardians\.addresses\.\d+$/, 'guardians.addresses');
+    out[field] = out[field] ? `${out[field]}; ${d.reason}` : d.reason;
+  }
+  return out;
+}
+
+/** Whether the input behind an error holds something (errors of empty inputs wait until the user asks to go on). */
+export function fieldHasValue(form: Form, field: string): boolean {
+  const m = /^beneficiaries\.(\d+)\.(name|address|percentage|relationship)$/.exec(field);
+  if (m) return Boolean(form.beneficiaries[Number(m[1])]?.[m[2] as keyof Row]?.trim());
+  if (field === 'ownerAddress') return form.ownerAddress.trim() !== '';
+  if (field === 'guardians.addresses') return form.guardians.trim() !== '';
+  return field !== 'beneficiaries';
+}
+
+/** The errors to show: all once the user asked to go on, before that only those of inputs that hold something. */
+export function visibleErrors(form: Form, errors: Errors, showAll: boolean): Errors {
+  return showAll ? errors : Object.fromEntries(Object.entries(errors).filter(([f]) => fieldHasValue(form, f)));
+}

@@ -1,0 +1,90 @@
+// The frame around a step: header, step list, the step's heading, alert and
+// status lines, the body, and the Back / Next buttons.
+import { h, type ComponentChildren, type RefObject } from 'preact';
+import type { Errors, StepId, WizardConfig } from './form.js';
+import { STEP_TITLES } from './messages.js';
+
+export interface ShellProps {
+  options: NonNullable<WizardConfig['options']>;
+  steps: StepId[];
+  index: number;
+  heading: RefObject<HTMLHeadingElement>;
+  alert: string;
+  busy: string;
+  body: ComponentChildren;
+  errors: Errors;
+  /** The error fields that belong to the current step. */
+  stepFields: string[];
+  back: () => void;
+  next: () => void;
+}
+
+/** Steps whose inputs show their own errors, so no list of problems is added below them. */
+const SHOWS_OWN_ERRORS: StepId[] = ['beneficiaries', 'switch', 'generate', 'template', 'chain'];
+
+function stepList(steps: StepId[], index: number) {
+  return h(
+    'nav',
+    { 'aria-label': 'Wizard steps' },
+    h(
+      'ol',
+      { class: 'svc-steps' },
+      steps.map((s, i) =>
+        h(
+          'li',
+          { key: s, 'aria-current': i === index ? 'step' : undefined, class: i < index ? 'svc-done' : undefined },
+          STEP_TITLES[s],
+        ),
+      ),
+    ),
+  );
+}
+
+export function shell(p: ShellProps) {
+  const { options, steps, index } = p;
+  const step = steps[index]!;
+  const hasNext = index < steps.length - 1 && step !== 'generate';
+  return h(
+    'div',
+    { class: 'svc-shell' },
+    options.hideHeader
+      ? null
+      : h(
+          'header',
+          { class: 'svc-header' },
+          options.logo ? h('img', { src: options.logo, alt: '', class: 'svc-logo' }) : null,
+          h('p', { class: 'svc-title' }, 'Inheritance contract wizard'),
+        ),
+    stepList(steps, index),
+    h(
+      'section',
+      { class: 'svc-step', 'aria-labelledby': 'svc-step-title' },
+      h(
+        'h2',
+        { id: 'svc-step-title', tabIndex: -1, ref: p.heading },
+        `Step ${index + 1} of ${steps.length}: ${STEP_TITLES[step]}`,
+      ),
+      p.alert ? h('p', { class: 'svc-alert', role: 'alert' }, p.alert) : null,
+      h('p', { class: 'svc-status', role: 'status', 'aria-live': 'polite' }, p.busy),
+      p.body,
+      p.stepFields.length && !SHOWS_OWN_ERRORS.includes(step)
+        ? h(
+            'ul',
+            { class: 'svc-problems' },
+            p.stepFields.map((f) => h('li', { key: f }, `${f}: ${p.errors[f]}`)),
+          )
+        : null,
+    ),
+    h(
+      'div',
+      { class: 'svc-nav' },
+      index > 0 && step !== 'result'
+        ? h('button', { type: 'button', class: 'svc-secondary', disabled: Boolean(p.busy), onClick: p.back }, 'Back')
+        : null,
+      hasNext
+        ? h('button', { type: 'button', class: 'svc-primary', disabled: Boolean(p.busy), onClick: p.next }, 'Next')
+        : null,
+    ),
+    options.hideFooter ? null : h('footer', { class: 'svc-footer' }, 'Powered by svc'),
+  );
+}

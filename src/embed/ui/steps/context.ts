@@ -1,0 +1,23 @@
+// What every step body is drawn from. Step bodies are plain functions of this
+// context (not components), so the wizard renders one vnode tree as before.
+import type { Jurisdiction, Template } from '../calls.js';
+import type { Errors, Form, Result, Review, Row, StepId } from '../form.js';
+
+export interface StepContext {
+  form: Form;
+  /** All field errors of the last check. */
+  errors: Errors;
+  /** The errors to show now (those of empty inputs wait until the user asks to go on). */
+  visible: Errors;
+  set: (patch: Partial<Form>) => void;
+  setRow: (i: number, patch: Partial<Row>) => void;
+  templates: Template[];
+  jurisdictions: Jurisdiction[];
+  review: Review | null;
+  result: Result | null;
+  busy: string;
+  steps: StepId[];
+  goTo: (index: number) => void;
+  generate: () => void;
+  startOver: () => void;
+}

@@ -1,0 +1,30 @@
+import { h, type ComponentChildren } from 'preact';
+import type { StepContext } from './context.js';
+
+export function reviewStep(c: StepContext): ComponentChildren {
+  const review = c.review;
+  if (!review) return null;
+  return [
+    h('h3', null, 'Findings'),
+    review.findings.length + review.warnings.length
+      ? h(
+          'ul',
+          { class: 'svc-findings' },
+          [...review.findings, ...review.warnings].map((f, i) =>
+            h('li', { key: i, class: `svc-sev-${f.severity}` }, h('strong', null, `${f.severity}: `), f.message),
+          ),
+        )
+      : h('p', null, 'No findings.'),
+    h('h3', null, 'Measured costs'),
+    review.gas
+      ? h(
+          'dl',
+          { class: 'svc-gas' },
+          ['deployment', 'claim', 'update'].map((k) => [
+            h('dt', { key: `t${k}` }, k),
+            h('dd', { key: `d${k}` }, review.gas![k] ?? ''),
+          ]),
+        )
+      : h('p', null, 'The cost estimate is not available.'),
+  ];
+}

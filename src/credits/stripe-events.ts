@@ -31,8 +31,8 @@
  * per refunded amount.
  */
 import type Stripe from 'stripe';
-import { z } from 'zod';
-import type { Store, Tx } from '../store/port.js';
+import type { z } from 'zod';
+import type { Tx } from '../store/port.js';
 import { recordReloadOutcome, type CreditDeps } from './autoreload.js';
 import { appendInTx, inAccount, loadWalletInTx, saveWalletInTx } from './ledger.js';
 import { applyRefundInTx, completePaymentInTx, emitInTx } from './payments.js';
@@ -46,6 +46,8 @@ import {
   type ReloadRecord,
   type StripeEventRecord,
 } from './records.js';
+import { ChargeObject, EventEnvelope, PaymentIntentObject, SessionObject, parse, refId } from './stripe-objects.js';
+import { findPurchase, fromCheckout, type Purchase } from './stripe-purchases.js';
 import { paymentsGateway } from './stripe.js';
 
 export interface HandledEvent {
@@ -61,138 +63,7 @@ const applied = (note: string): HandledEvent => ({ handled: true, note, suspicio
 const ignored = (note: string): HandledEvent => ({ handled: false, note, suspicious: false });
 const refused = (note: string): HandledEvent => ({ handled: false, note, suspicious: true });
 
-// ---- The parts of Stripe's objects read here (a signed body can still hold anything) ----
-
-const StripeId = z
-  .string()
-  .regex(/^[A-Za-z0-9_]{1,255}$/)
-  .describe('A Stripe object id, e.g. cs_..., pi_..., ch_..., evt_....');
-const Ref = z
-  .union([
-    StripeId,
-    z.object({ id: StripeId.describe('The id of the expanded object.') }).describe('An expanded Stripe object.'),
-  ])
-  .nullish()
-  .describe('A Stripe object id, or the object expanded.');
-const Metadata = z
-  .record(z.string().describe('Metadata key.'), z.string().describe('Metadata value.'))
-  .nullish()
-  .describe('Key-value metadata of the object.');
-const Amount = z.number().nullish().describe('An amount in minor units.');
-const Currency = z.string().nullish().describe('ISO 4217 currency, lowercase.');
-
-const EventEnvelope = z
-  .object({
-    id: StripeId,
-    type: z.string().min(1).max(200).describe('The event type.'),
-    data: z.object({ object: z.unknown().describe('The object the event is about.') }).describe('The event data.'),
-  })
-  .describe('A Stripe event.');
-
-const SessionObject = z
-  .object({
-    id: StripeId,
-    mode: z.string().nullish().describe('payment, setup or subscription.'),
-    payment_status: z.string().nullish().describe('paid, unpaid or no_payment_required.'),
-    amount_total: Amount,
-    currency: Currency,
-    payment_intent: Ref,
-    customer: Ref,
-    metadata: Metadata,
-  })
-  .describe('A Stripe checkout session.');
-type SessionObject = z.infer<typeof SessionObject>;
-
-const ChargeObject = z
-  .object({
-    id: StripeId,
-    amount: z.number().describe('Amount charged, minor units.'),
-    amount_refunded: z.number().describe('Amount refunded so far, minor units.'),
-    currency: z.string().describe('ISO 4217 currency, lowercase.'),
-    payment_intent: Ref,
-    metadata: Metadata,
-  })
-  .describe('A Stripe charge.');
-
-const PaymentIntentObject = z
-  .object({
-    id: StripeId,
-    amount: z.number().describe('Amount, minor units.'),
-    currency: z.string().describe('ISO 4217 currency, lowercase.'),
-    status: z.string().nullish().describe('The PaymentIntent status, e.g. succeeded.'),
-    customer: Ref,
-    metadata: Metadata,
-    last_payment_error: z
-      .object({
-        code: z.string().nullish().describe('Error code.'),
-        message: z.string().nullish().describe('Error message.'),
-      })
-      .nullish()
-      .describe('Why the last payment attempt failed.'),
-  })
-  .describe('A Stripe PaymentIntent.');
-
-function parse<T>(schema: z.ZodType<T>, value: unknown): T | undefined {
-  const result = schema.safeParse(value);
-  return result.success ? result.data : undefined;
-}
-
-const refId = (v: z.infer<typeof Ref>): string | undefined => (typeof v === 'string' ? v : (v?.id ?? undefined));
-
 // ---- Checks against the records ----
-
-/** What a purchase record says about the sale: the only source of the account and the credits. */
-interface Purchase {
-  kind: 'checkout' | 'reload';
-  ownerId: string;
-  /** `pur_...` or `rld_...`. */
-  purchaseId: string;
-  credits: number;
-  amount: number;
-  currency: string;
-  /** Known once the purchase is settled. */
-  paymentIntentId: string | null;
-  checkoutSessionId: string | null;
-  /** Reloads: the customer whose saved card is charged. */
-  customerId: string | null;
-}
-
-const fromCheckout = (r: CheckoutRecord): Purchase => ({
-  kind: 'checkout',
-  ownerId: r.ownerId,
-  purchaseId: r.purchaseId,
-  credits: r.credits,
-  amount: r.amount,
-  currency: r.currency,
-  paymentIntentId: r.paymentIntentId,
-  checkoutSessionId: r.id,
-  customerId: null,
-});
-
-const fromReload = (r: ReloadRecord): Purchase => ({
-  kind: 'reload',
-  ownerId: r.ownerId,
-  purchaseId: r.id,
-  credits: r.credits,
-  amount: r.amount,
-  currency: r.currency,
-  paymentIntentId: r.paymentIntentId,
-  checkoutSessionId: null,
-  customerId: r.customerId,
-});
-
-/** The purchase a PaymentIntent's `svcPurchaseId` points at, if this service recorded one by that id. */
-async function findPurchase(store: Store, purchaseId: string | undefined): Promise<Purchase | undefined> {
-  if (purchaseId?.startsWith('rld_')) {
-    const reload = await store.get<ReloadRecord>(CREDIT_RELOADS, purchaseId);
-    return reload ? fromReload(reload) : undefined;
-  }
-  if (purchaseId?.startsWith('pur_')) {
-    const found = await store.findBy<CheckoutRecord>(CREDIT_CHECKOUTS, 'purchaseId', purchaseId);
-    return found.length === 1 ? fromCheckout(found[0]!) : undefined;
-  }
-  return undefined;
-}
 
 /** Whether an object we do not know claims to be ours (carries this service's metadata): worth a warning. */
 function notOurs(what: string, metadata: Record<string, string> | null | undefined): HandledEvent {

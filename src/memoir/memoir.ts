@@ -7,13 +7,8 @@ import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { paginateOffset } from '../core/pagination.js';
 import type { Store, Tx } from '../store/port.js';
-import {
-  CharacterTally,
-  elizaCharacter,
-  emptyCharacter,
-  type CharacterCountsRecord,
-  type CharacterModel,
-} from './character.js';
+import { CharacterTally, emptyCharacter, type CharacterCountsRecord, type CharacterModel } from './character.js';
+import { elizaCharacter } from './character-eliza.js';
 import { allQuestions, CATEGORIES, categoryOf } from './questions.js';
 import {
   MEMOIR_ANSWERS,

@@ -247,7 +247,10 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * Default: a principal is required.
    */
   auth?: 'none';
-  /** Credentials accepted (default: API keys only). Sessions also need the CSRF header on non-GET requests. */
+  /**
+   * Credentials accepted (default: API keys only). Sessions also need the CSRF header on non-GET requests; `embed` is
+   * the contract wizard's token (src/embed/), so a tool listing it may be called from the embedded wizard too.
+   */
   principals?: readonly PrincipalKind[];
   /** False: REST only, not offered over MCP (cookie-based session routes). Default true. */
   mcp?: boolean;

@@ -5,6 +5,19 @@
  * A claimed delivery is `delivering`, with `leaseOwner` (the dispatcher's id), `leaseUntil` (unix ms) and a new
  * attempt whose `finishedAt` is null. Every function here that takes a Tx has no effect outside it: a transaction may
  * run more than once.
+ *
+ * Several instances (a store that can claim with row locks, the PostgreSQL one: `claimWith`; driven by
+ * ./dispatcher.ts): each instance claims due pending deliveries itself with `FOR UPDATE SKIP LOCKED`, so concurrent
+ * instances take disjoint batches and each delivery is sent by one of them. It claims only as many as it has free send
+ * slots (no claim-ahead: `maxConcurrent` overall, `perSubscription` per subscription), and sends each at once, so what
+ * it holds under lease is what is in flight: a claim whose lease another instance takes over after a crash was on the
+ * wire (or its outcome was about to be written), never one still waiting for a slot. It claims when a delivery is
+ * written in this process, when a retry of its own falls due, when an outcome frees a slot, and every `pollMs` (default
+ * 500 ms) for the deliveries other instances wrote. The lease of a claim (`leaseMs`) is respected by everyone until it
+ * expires; then any instance takes the delivery over (its attempt marked interrupted) and sends it again: an instance
+ * that died (SIGKILL) repeats only what it had claimed and not confirmed. A claimed job whose lease would run out
+ * before its attempt could finish is not sent (the takeover sends it). The claim path is generic: the per-record checks
+ * (prepareClaim) run on whatever records the claim returns.
  */
 import type { Keyring } from '../core/keyring.js';
 import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord } from '../events/events.js';

@@ -6,7 +6,7 @@ import * as fontkit from 'fontkit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookPdf, bookPdfStream, type MemoirBook } from '../../src/memoir/export.js';
-import { facesOf } from '../../src/memoir/pdf-text.js';
+import { facesOf } from '../../src/memoir/pdf-fonts.js';
 import { startTestServer, tmpDir, type TestServer } from '../helpers.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
 import { multipartBody, requireProgram } from './support.js';

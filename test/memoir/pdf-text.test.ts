@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { facesOf, visualWords } from '../../src/memoir/pdf-text.js';
+import { facesOf } from '../../src/memoir/pdf-fonts.js';
+import { visualWords } from '../../src/memoir/pdf-text.js';
 
 // The memoir PDF's text layout (src/memoir/pdf-text.ts): which words go where
 // on a line, left to right, by the Unicode Bidirectional Algorithm. pdftotext

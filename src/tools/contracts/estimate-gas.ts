@@ -11,7 +11,6 @@ export const estimateGas = defineTool({
     'compute units, each marked computed or assumed. Without contractCode the default contract is measured. No network is asked.',
   domain: 'contracts',
   scope: 'contracts:read',
-  // The contract wizard's token may call it too (src/embed/).
   principals: ['key', 'embed'],
   bucket: 'default',
   annotations: READ,

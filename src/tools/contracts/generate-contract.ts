@@ -22,7 +22,6 @@ export const generateContractTool = defineTool({
     'fees are measured.',
   domain: 'contracts',
   scope: 'contracts',
-  // The contract wizard's token may call it too (src/embed/).
   principals: ['key', 'embed'],
   bucket: 'generation',
   annotations: WRITE_IDEMPOTENT,

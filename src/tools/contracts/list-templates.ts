@@ -20,7 +20,6 @@ export const listTemplates = defineTool({
     'for the shares of a plan. Use the `type` as `inheritanceTemplate` when generating a contract.',
   domain: 'contracts',
   scope: 'contracts:read',
-  // The contract wizard's token may call it too (src/embed/).
   principals: ['key', 'embed'],
   bucket: 'default',
   annotations: READ,

@@ -19,7 +19,6 @@ export const validatePlanTool = defineTool({
     'The contract wizard checks shares with it as they are typed.',
   domain: 'contracts',
   scope: 'contracts:read',
-  // The contract wizard's token may call it too (src/embed/).
   principals: ['key', 'embed'],
   bucket: 'default',
   annotations: READ,

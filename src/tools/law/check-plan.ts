@@ -19,7 +19,6 @@ export const checkPlanTool = defineTool({
     'limit on bequests. Each finding has a severity, the rule and its legal source. generate_contract applies the same checks.',
   domain: 'inheritance',
   scope: 'contracts:read',
-  // The contract wizard's token may call it too (src/embed/).
   principals: ['key', 'embed'],
   bucket: 'default',
   annotations: READ,

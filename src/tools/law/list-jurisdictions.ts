@@ -12,7 +12,6 @@ export const listJurisdictions = defineTool({
     'states, Singapore, the UAE with DIFC and ADGM, and major Islamic-law countries), filtered by region, legal system or forced heirship.',
   domain: 'inheritance',
   scope: 'contracts:read',
-  // The contract wizard's token may call it too (src/embed/).
   principals: ['key', 'embed'],
   bucket: 'default',
   annotations: READ,

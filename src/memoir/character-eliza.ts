@@ -1,0 +1,78 @@
+/**
+ * The character model (./character.ts) exported as an ElizaOS character file,
+ * for the memoir export in that format.
+ */
+import { answersInOrder, type CharacterModel } from './character.js';
+import type { AnswerRecord, JournalEntry } from './records.js';
+import { sentences } from './text.js';
+
+/**
+ * An ElizaOS character file (docs.elizaos.ai, "Character Interface"): name, bio,
+ * lore, topics, adjectives, style {all, chat, post}, messageExamples (groups of
+ * {name, content: {text}}), postExamples, plugins.
+ */
+export function elizaCharacter(
+  name: string,
+  model: CharacterModel,
+  entries: readonly JournalEntry[],
+  answers: readonly AnswerRecord[],
+) {
+  const adjectives = [...new Set([...model.traits.map((t) => t.name), ...model.modelTraits])];
+  const bio: string[] = [];
+  if (adjectives.length) bio.push(`${name} is ${adjectives.slice(0, 3).join(', ')}.`);
+  if (model.values.length)
+    bio.push(
+      `${name} cares about ${model.values
+        .slice(0, 3)
+        .map((v) => v.name)
+        .join(', ')}.`,
+    );
+  if (model.people.length)
+    bio.push(
+      `${name} often speaks of ${model.people
+        .slice(0, 3)
+        .map((p) => p.name)
+        .join(', ')}.`,
+    );
+  if (model.places.length)
+    bio.push(
+      `${name} has ties to ${model.places
+        .slice(0, 3)
+        .map((p) => p.name)
+        .join(', ')}.`,
+    );
+  if (bio.length === 0) bio.push(`${name} has only begun to write their memoir.`);
+  // Lore: the first sentence of each of the latest entries, in their own words.
+  const lore = entries
+    .slice(-10)
+    .map((e) => sentences(e.content)[0])
+    .filter((s): s is string => !!s);
+  const messageExamples = answersInOrder(answers)
+    .slice(0, 5)
+    .map((a) => [
+      {
+        name: '{{user1}}',
+        content: { text: `Tell me about ${a.questionId.replace(/^[^.]+\./, '').replace(/-/g, ' ')}.` },
+      },
+      { name, content: { text: a.answer.slice(0, 400) } },
+    ]);
+  const chat = [...model.style.descriptors];
+  if (model.recurringPhrases.length)
+    chat.push(
+      `uses phrases such as "${model.recurringPhrases
+        .slice(0, 3)
+        .map((p) => p.name)
+        .join('", "')}"`,
+    );
+  return {
+    name,
+    bio,
+    lore,
+    topics: model.topics,
+    adjectives,
+    style: { all: [...model.style.descriptors, 'answers from their own memories only'], chat, post: [] as string[] },
+    messageExamples,
+    postExamples: [] as string[],
+    plugins: [] as string[],
+  };
+}

@@ -22,6 +22,7 @@ import type { TonGenerated } from './ton/index.js';
 import type { estimateTonFees } from './ton/index.js';
 import { assertFuncShape, MAX_FUNC_SOURCE } from './ton/compile.js';
 import { validatePlan, withPlanDefaults } from './validate.js';
+import { assertContractRoom, saveContract } from './stored.js';
 
 /** Options of the engine's worker pools (tests give tiny limits; the defaults suit a 2-core machine). */
 export interface ContractEngineOptions {
@@ -158,6 +159,7 @@ export type GenerateInput = z.infer<typeof GenerateInput>;
 
 export const GenerateOutput = z
   .object({
+    id: z.string().describe('Id of the stored contract (ctr_...): get_contract and list_contracts read it again.'),
     contractCode: z.string().describe('Source: Solidity (evm), Rust/Anchor lib.rs (solana) or FunC (ton).'),
     contractInfo: z
       .object({
@@ -278,7 +280,7 @@ async function build(
   plan: Plan,
   deps: EngineDeps,
 ): Promise<
-  Omit<GenerateOutput, 'contractInfo'> & {
+  Omit<GenerateOutput, 'contractInfo' | 'id'> & {
     info: Omit<GenerateOutput['contractInfo'], 'blockchain' | 'template' | 'distribution'>;
   }
 > {
@@ -387,6 +389,7 @@ export async function generateContract(
   validatePlan(plan);
   deps.onStage?.('law');
   const law = lawWarnings(input, deps.jurisdictions);
+  await assertContractRoom(deps.store, ownerId);
   let built: Awaited<ReturnType<typeof build>>;
   try {
     built = await build(plan, deps);
@@ -411,7 +414,7 @@ export async function generateContract(
     );
     throw apiErr;
   }
-  const output: GenerateOutput = {
+  const output: Omit<GenerateOutput, 'id'> = {
     contractCode: built.contractCode,
     contractInfo: {
       blockchain: plan.blockchain,
@@ -438,11 +441,25 @@ export async function generateContract(
     features: output.contractInfo.features,
     beneficiaries: plan.beneficiaries.length,
   };
-  await deps.store.transact(async (tx) => {
+  const id = await deps.store.transact(async (tx) => {
+    const stored = await saveContract(
+      tx,
+      {
+        ownerId,
+        chain: plan.blockchain,
+        plan,
+        source: output.contractCode,
+        compiled: output.compiled,
+        deployData: output.compiled.deployData,
+        advice: output.analysis,
+      },
+      deps.clock,
+    );
     if (plan.blockchain !== 'solana') await recordEvent(tx, { type: 'contract.compiled', ownerId, data }, deps.clock);
     await recordEvent(tx, { type: 'contract.generated', ownerId, data }, deps.clock);
+    return stored;
   });
-  return output;
+  return { id, ...output };
 }
 
 export const EstimateInput = z

@@ -188,7 +188,17 @@ export const GenerateOutput = z
           .describe('evm: bytecode plus the ABI-encoded constructor arguments for this plan, ready to send.'),
         codeBoc: z.string().optional().describe('ton: the code cell as base64 BOC.'),
         codeHash: z.string().optional().describe('ton: hash of the code cell, hex.'),
-        address: z.string().optional().describe('ton: the contract address for this plan (workchain 0).'),
+        dataBoc: z.string().optional().describe("ton: the initial data cell (the plan's values) as base64 BOC."),
+        stateInit: z
+          .string()
+          .optional()
+          .describe(
+            'ton: the StateInit (code and data cells) as base64 BOC: send it with the first message to deploy.',
+          ),
+        address: z
+          .string()
+          .optional()
+          .describe('ton: the address the StateInit deploys to (workchain 0), user-friendly bounceable form.'),
         deployScript: z
           .string()
           .optional()
@@ -323,7 +333,14 @@ async function build(
           estimatedGas: g.estimatedGas,
           verified: ['compiled with func-js', 'deployed and run through the full scenario in @ton/sandbox'],
         },
-        compiled: { codeBoc: g.codeBoc, codeHash: g.codeHash, address: g.address, deployScript: g.deployScript },
+        compiled: {
+          codeBoc: g.codeBoc,
+          codeHash: g.codeHash,
+          dataBoc: g.dataBoc,
+          stateInit: g.stateInitBoc,
+          address: g.address,
+          deployScript: g.deployScript,
+        },
         analysis: g.analysis,
       };
     }

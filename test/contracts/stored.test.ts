@@ -1,3 +1,4 @@
+import { decodeDeployData, getAddress, type Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACTS, MAX_CONTRACTS_PER_ACCOUNT, type ContractRecord } from '../../src/contracts/stored.js';
 import { newId } from '../../src/core/ids.js';
@@ -51,6 +52,16 @@ describe('stored contracts', () => {
     expect(c.plan.ownerAddress).toBe(PLAN.ownerAddress);
     expect(c.advice.securityScore).toBe(gen.body.analysis.securityScore);
     expect(Date.parse(c.created)).not.toBeNaN();
+    // The deployment data decodes back to the plan: owner, beneficiaries and shares in basis points.
+    const { args } = decodeDeployData({
+      abi: c.compiled.abi as Abi,
+      bytecode: c.compiled.bytecode as Hex,
+      data: c.deployData as Hex,
+    });
+    const [owner, addrs, bps] = args as readonly [string, string[], number[]];
+    expect(getAddress(owner)).toBe(getAddress(PLAN.ownerAddress));
+    expect(addrs.map((a) => getAddress(a))).toEqual(PLAN.beneficiaries.map((b) => getAddress(b.address)));
+    expect(bps.map(Number)).toEqual([6000, 4000]);
 
     const list = await call(server.adminKey, 'GET', '/contracts?limit=100');
     expect(list.status).toBe(200);

@@ -2,7 +2,9 @@ import { decodeDeployData, getAddress, type Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACTS, MAX_CONTRACTS_PER_ACCOUNT, type ContractRecord } from '../../src/contracts/stored.js';
 import { newId } from '../../src/core/ids.js';
+import pg from 'pg';
 import { startTestServer, type TestServer } from '../helpers.js';
+import { randomSchema, testDatabaseUrl } from '../support/engines.js';
 
 // Generated contracts are stored per account: the generate answer carries the id, get_contract and list_contracts
 // read them back, another account does not see them, and an account keeps a bounded number.
@@ -99,5 +101,45 @@ describe('stored contracts', () => {
     expect(gen.status).toBe(409);
     expect(gen.body.error.code).toBe('CONFLICT');
     expect(gen.body.error.message).toContain(String(MAX_CONTRACTS_PER_ACCOUNT));
+  }, 120_000);
+});
+
+describe('stored contracts on PostgreSQL', () => {
+  const schema = randomSchema('svc_ctr');
+  let pgServer: TestServer;
+  let url: string;
+  beforeAll(async () => {
+    url = await testDatabaseUrl();
+    pgServer = await startTestServer({ config: { databaseUrl: url, databaseSchema: schema } });
+  });
+  afterAll(async () => {
+    await pgServer?.close();
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  });
+
+  it('lists and reads a generated contract, and hides it from another account', async () => {
+    const headers = { authorization: `Bearer ${pgServer.adminKey}` };
+    const gen = await pgServer.app.inject({
+      method: 'POST',
+      url: '/api/v1/contracts/generate',
+      headers,
+      payload: PLAN,
+    });
+    expect(gen.statusCode, gen.body.slice(0, 300)).toBe(200);
+    const id = gen.json().id as string;
+    const got = await pgServer.app.inject({ method: 'GET', url: `/api/v1/contracts/${id}`, headers });
+    expect(got.json().data).toMatchObject({ id, chain: 'evm', deployData: gen.json().compiled.deployData });
+    const list = await pgServer.app.inject({ method: 'GET', url: '/api/v1/contracts', headers });
+    expect(list.json().data.map((c: { id: string }) => c.id)).toEqual([id]);
+    const other = await pgServer.key({ ownerId: await pgServer.account() });
+    const hidden = await pgServer.app.inject({
+      method: 'GET',
+      url: `/api/v1/contracts/${id}`,
+      headers: { authorization: `Bearer ${other}` },
+    });
+    expect(hidden.json().error.code).toBe('NOT_FOUND');
   }, 120_000);
 });

@@ -21,6 +21,7 @@ import { tenantCollections } from './accounts/tenancy.js';
 import { MemoryRateLimiter, type RateLimiter } from './keys/limiter.js';
 import { DocsIndex } from './docs/search.js';
 import { ContractEngine } from './contracts/engine.js';
+import { CONTRACT_INDEXES } from './contracts/stored.js';
 import { defaultJurisdictions } from './law/jurisdictions.js';
 import { TOOLS } from './tools/index.js';
 import { CREDIT_INDEXES } from './credits/records.js';
@@ -43,6 +44,7 @@ export const STORE_INDEXES: Record<string, string[]> = {
   [GRANTS]: GRANT_INDEXES,
   ...HEIR_PLAN_INDEXES,
   ...CREDIT_INDEXES,
+  ...CONTRACT_INDEXES,
 };
 
 const SYSTEM = 'system';

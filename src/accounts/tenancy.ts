@@ -38,6 +38,10 @@ export function tenantField(collection: string): string {
   return field;
 }
 
+// Generated contracts (src/contracts/stored.ts): declared here because the contracts domain imports no other
+// domain but the law.
+declareTenantCollection('contracts');
+
 export function tenantCollections(): ReadonlyMap<string, string> {
   return TENANT_FIELD;
 }

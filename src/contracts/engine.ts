@@ -1,13 +1,12 @@
 import os from 'node:os';
 import { z } from 'zod';
-import { jurisdictionName } from '../law/names.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { recordEvent } from '../events/events.js';
 import { checkPlan } from '../law/check-plan.js';
 import { checkIslamicPlan } from '../law/islamic.js';
 import type { JurisdictionIndex } from '../law/jurisdictions.js';
-import { MADHHABS, type Madhhab } from '../law/faraid/index.js';
+import type { Madhhab } from '../law/faraid/index.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/port.js';
 import { taskModule, WorkerPool, type LimitKind, type WorkerPoolOptions } from '../core/worker-pool.js';
@@ -15,13 +14,34 @@ import { SolcPool, type SolcPoolOptions } from './evm/pool.js';
 import type { EvmGasEstimate, EvmMeasureInput } from './evm/gas.js';
 import type { EvmScenarioInput } from './evm/generate.js';
 import type { ScenarioResult } from './evm/scenario.js';
-import { PlanSchema, type Plan } from './plan.js';
+import type { Plan } from './plan.js';
 import type { SolanaEstimate, SolanaGenerated } from './solana/index.js';
-import { assertRustShape, MAX_RUST_SOURCE } from './solana/parser.js';
+import { assertRustShape } from './solana/parser.js';
 import type { TonGenerated } from './ton/index.js';
 import type { estimateTonFees } from './ton/index.js';
-import { assertFuncShape, MAX_FUNC_SOURCE } from './ton/compile.js';
+import { assertFuncShape } from './ton/compile.js';
 import { validatePlan, withPlanDefaults } from './validate.js';
+import {
+  EstimateInput,
+  EstimateOutput,
+  GenerateInput,
+  GenerateOutput,
+  MAX_CONTRACT_CODE,
+  ValidatePlanOutput,
+  WarningSchema,
+} from './engine-schemas.js';
+
+export {
+  EstimateInput,
+  EstimateOutput,
+  GenerateInput,
+  GenerateOutput,
+  MAX_CONTRACT_CODE,
+  ValidatePlanOutput,
+  WarningSchema,
+};
+import { assertContractRoom, saveContract } from './stored.js';
+import { anchorWorkspace } from './solana/anchor-workspace.js';
 
 /** Options of the engine's worker pools (tests give tiny limits; the defaults suit a 2-core machine). */
 export interface ContractEngineOptions {
@@ -30,12 +50,6 @@ export interface ContractEngineOptions {
   evm?: Partial<Omit<WorkerPoolOptions, 'module' | 'name'>>;
   solana?: Partial<Omit<WorkerPoolOptions, 'module' | 'name'>>;
 }
-
-/**
- * Per-chain limits on client source given to estimate_gas, checked before
- * anything parses it (the compile tools have the same limits).
- */
-export const MAX_CONTRACT_CODE = { evm: 512 * 1024, solana: MAX_RUST_SOURCE, ton: MAX_FUNC_SOURCE } as const;
 
 /**
  * The contract engine: validates a plan, applies its template's law, generates
@@ -133,87 +147,6 @@ function tooComplex(what: string) {
     );
 }
 
-export const WarningSchema = z
-  .object({
-    id: z.string().describe('Stable identifier of the check that raised it.'),
-    severity: z.enum(['high', 'medium', 'low', 'info']).describe('How much it matters.'),
-    message: z.string().describe('What was found and what to do.'),
-  })
-  .describe('An analysis warning.');
-
-export const GenerateInput = PlanSchema.extend({
-  jurisdiction: jurisdictionName()
-    .optional()
-    .describe(
-      'Optional jurisdiction id or name: its law is checked too (errors refuse the plan; warnings appear in analysis).',
-    ),
-  madhhab: z
-    .enum(MADHHABS)
-    .optional()
-    .describe("School of Islamic law for the fara'id checks of the Islamic templates."),
-})
-  .strict()
-  .describe('Plan of the contract to generate.');
-export type GenerateInput = z.infer<typeof GenerateInput>;
-
-export const GenerateOutput = z
-  .object({
-    contractCode: z.string().describe('Source: Solidity (evm), Rust/Anchor lib.rs (solana) or FunC (ton).'),
-    contractInfo: z
-      .object({
-        blockchain: z.enum(['evm', 'solana', 'ton']).describe('Chain family.'),
-        network: z.string().describe('Network the figures refer to.'),
-        template: z.string().describe('Inheritance template applied.'),
-        distribution: z
-          .record(z.string(), z.number().describe('Percentage.'))
-          .describe('Beneficiary address → percentage.'),
-        features: z
-          .array(z.string().describe('A feature.'))
-          .describe('Features of the contract, e.g. deadMansSwitch, multiSig.'),
-        estimatedGas: z.string().describe('Measured (evm, ton) or computed (solana) costs, naming the method.'),
-        verified: z
-          .array(z.string().describe('A check.'))
-          .describe('What was verified before the contract was returned.'),
-      })
-      .describe('About the contract.'),
-    compiled: z
-      .object({
-        abi: z.array(z.unknown().describe('ABI entry.')).optional().describe('evm: the ABI.'),
-        bytecode: z.string().optional().describe('evm: creation bytecode, 0x-prefixed.'),
-        deployData: z
-          .string()
-          .optional()
-          .describe('evm: bytecode plus the ABI-encoded constructor arguments for this plan, ready to send.'),
-        codeBoc: z.string().optional().describe('ton: the code cell as base64 BOC.'),
-        codeHash: z.string().optional().describe('ton: hash of the code cell, hex.'),
-        address: z.string().optional().describe('ton: the contract address for this plan (workchain 0).'),
-        deployScript: z
-          .string()
-          .optional()
-          .describe('ton: TypeScript (@ton/core) building the initial data and computing the address.'),
-        buildRequired: z.string().optional().describe('solana: the build the user must run ("anchor build").'),
-        commands: z
-          .array(z.string().describe('A shell command.'))
-          .optional()
-          .describe('solana: exact commands to build and deploy.'),
-        note: z.string().optional().describe('solana: what was and was not checked here.'),
-        idl: z.record(z.string(), z.unknown()).optional().describe('solana: the Anchor IDL.'),
-        clientSnippet: z.string().optional().describe('solana: TypeScript calling initialize with this plan.'),
-        cargoToml: z.string().optional().describe('solana: Cargo.toml of the program.'),
-        anchorToml: z.string().optional().describe('solana: Anchor.toml of the workspace.'),
-      })
-      .describe('Compilation output (evm, ton) or build instructions (solana).'),
-    analysis: z
-      .object({
-        securityScore: z.number().describe('0 to 100, from real checks of the source and of its execution.'),
-        warnings: z.array(WarningSchema).describe('Findings of the analysis and of the law checks.'),
-        suggestions: z.array(z.string().describe('A suggestion.')).describe('What to consider before deploying.'),
-      })
-      .describe('Security and plan analysis.'),
-  })
-  .describe('A generated inheritance contract.');
-export type GenerateOutput = z.infer<typeof GenerateOutput>;
-
 export interface EngineDeps {
   engine: ContractEngine;
   store: Store;
@@ -278,7 +211,7 @@ async function build(
   plan: Plan,
   deps: EngineDeps,
 ): Promise<
-  Omit<GenerateOutput, 'contractInfo'> & {
+  Omit<GenerateOutput, 'contractInfo' | 'id'> & {
     info: Omit<GenerateOutput['contractInfo'], 'blockchain' | 'template' | 'distribution'>;
   }
 > {
@@ -321,7 +254,14 @@ async function build(
           estimatedGas: g.estimatedGas,
           verified: ['compiled with func-js', 'deployed and run through the full scenario in @ton/sandbox'],
         },
-        compiled: { codeBoc: g.codeBoc, codeHash: g.codeHash, address: g.address, deployScript: g.deployScript },
+        compiled: {
+          codeBoc: g.codeBoc,
+          codeHash: g.codeHash,
+          dataBoc: g.dataBoc,
+          stateInit: g.stateInitBoc,
+          address: g.address,
+          deployScript: g.deployScript,
+        },
         analysis: g.analysis,
       };
     }
@@ -347,6 +287,7 @@ async function build(
           clientSnippet: g.clientSnippet,
           cargoToml: g.cargoToml,
           anchorToml: g.anchorToml,
+          workspace: anchorWorkspace(g),
         },
         analysis: g.analysis,
       };
@@ -354,18 +295,6 @@ async function build(
   }
 }
 
-export const ValidatePlanOutput = z
-  .object({
-    valid: z
-      .literal(true)
-      .describe('Always true: a plan with problems is answered with VALIDATION_ERROR and one detail per problem.'),
-    warnings: z
-      .array(WarningSchema)
-      .describe('Law findings and defaults that generate_contract would report in its analysis.'),
-  })
-  .describe('The plan passes every check generate_contract makes before building.');
-
-/** Every check generate_contract makes before building (plan rules, template and jurisdiction law), without building. */
 export function validateForGeneration(
   input: GenerateInput,
   jurisdictions: JurisdictionIndex,
@@ -387,6 +316,7 @@ export async function generateContract(
   validatePlan(plan);
   deps.onStage?.('law');
   const law = lawWarnings(input, deps.jurisdictions);
+  await assertContractRoom(deps.store, ownerId);
   let built: Awaited<ReturnType<typeof build>>;
   try {
     built = await build(plan, deps);
@@ -411,7 +341,7 @@ export async function generateContract(
     );
     throw apiErr;
   }
-  const output: GenerateOutput = {
+  const output: Omit<GenerateOutput, 'id'> = {
     contractCode: built.contractCode,
     contractInfo: {
       blockchain: plan.blockchain,
@@ -438,70 +368,26 @@ export async function generateContract(
     features: output.contractInfo.features,
     beneficiaries: plan.beneficiaries.length,
   };
-  await deps.store.transact(async (tx) => {
+  const id = await deps.store.transact(async (tx) => {
+    const stored = await saveContract(
+      tx,
+      {
+        ownerId,
+        chain: plan.blockchain,
+        plan,
+        source: output.contractCode,
+        compiled: output.compiled,
+        deployData: output.compiled.deployData,
+        advice: output.analysis,
+      },
+      deps.clock,
+    );
     if (plan.blockchain !== 'solana') await recordEvent(tx, { type: 'contract.compiled', ownerId, data }, deps.clock);
     await recordEvent(tx, { type: 'contract.generated', ownerId, data }, deps.clock);
+    return stored;
   });
-  return output;
+  return { id, ...output };
 }
-
-export const EstimateInput = z
-  .strictObject({
-    blockchain: z.enum(['evm', 'solana', 'ton']).describe('Chain family: evm, solana or ton.'),
-    contractCode: z
-      .string()
-      .max(MAX_CONTRACT_CODE.evm, {
-        error: `too long: at most ${MAX_CONTRACT_CODE.solana} characters for solana, ${MAX_CONTRACT_CODE.ton} for ton, ${MAX_CONTRACT_CODE.evm} for evm`,
-      })
-      .optional()
-      .describe(
-        `Source to measure; the default contract is measured when omitted. At most ${MAX_CONTRACT_CODE.evm} characters for evm, ${MAX_CONTRACT_CODE.ton} for ton, ${MAX_CONTRACT_CODE.solana} for solana.`,
-      ),
-    gasPriceGwei: z
-      .number()
-      .positive()
-      .max(100_000)
-      .optional()
-      .describe('evm: gas price for the cost in ETH (default stated in the answer).'),
-    beneficiaries: z
-      .number()
-      .int()
-      .min(1)
-      .max(50)
-      .optional()
-      .describe(
-        'Number of beneficiaries: solana, for account sizes; evm, the sample list the contract is deployed, claimed and updated with (default 3; a fixed-size beneficiary array in the constructor takes its own length).',
-      ),
-  })
-  .superRefine((v, ctx) => {
-    const max = MAX_CONTRACT_CODE[v.blockchain];
-    // (beyond the largest limit, the field's own check has said so)
-    if (v.contractCode !== undefined && v.contractCode.length > max && v.contractCode.length <= MAX_CONTRACT_CODE.evm) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['contractCode'],
-        message: `at most ${max} characters for ${v.blockchain} (got ${v.contractCode.length})`,
-      });
-    }
-  })
-  .describe('What to estimate.');
-
-export const EstimateOutput = z
-  .object({
-    estimate: z
-      .object({
-        deployment: z.string().describe('Cost of deployment.'),
-        claim: z.string().describe('Cost of one beneficiary claim.'),
-        update: z.string().describe('Cost of updating the beneficiaries.'),
-        currency: z.string().describe('ETH, SOL or TON.'),
-      })
-      .describe('Estimate, from measured or computed figures.'),
-    method: z.string().describe('How the figures were obtained (no network is asked).'),
-    gasPriceGwei: z.number().optional().describe('evm: the gas price used.'),
-    figures: z.record(z.string(), z.unknown().describe('A figure.')).describe('The raw figures behind the estimate.'),
-  })
-  .describe('A cost estimate.');
-export type EstimateOutput = z.infer<typeof EstimateOutput>;
 
 export async function estimateCosts(
   input: z.infer<typeof EstimateInput>,

@@ -20,6 +20,7 @@ import { generateLegalDocumentTool, listLegalTemplatesTool, signLegalDocumentToo
 import { compileContract } from './contracts/compile-contract.js';
 import { estimateGas } from './contracts/estimate-gas.js';
 import { generateContractTool } from './contracts/generate-contract.js';
+import { getContractTool, listContractsTool } from './contracts/stored-contracts.js';
 import { listTemplates } from './contracts/list-templates.js';
 import { validatePlanTool } from './contracts/validate-plan.js';
 import { createEmbedSessionTool } from './embed/create-embed-session.js';
@@ -50,6 +51,8 @@ import { MEMOIR_TOOLS } from './memoir/index.js';
 export const TOOLS: readonly AnyTool[] = [
   listTemplates,
   generateContractTool,
+  listContractsTool,
+  getContractTool,
   compileContract,
   estimateGas,
   validatePlanTool,

@@ -2,6 +2,7 @@ import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyTool } from '../../src/tools/define.js';
 import { TOOLS } from '../../src/tools/index.js';
+import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
 import { toolSchemas } from '../../src/tools/schema.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { httpClient, mcpOutcome } from '../mcp-clients.js';
@@ -34,6 +35,7 @@ const aIds = {
   plan: '',
   planShares: [] as string[],
   heldShare: '',
+  contract: '',
 };
 
 async function rest(
@@ -126,6 +128,9 @@ beforeAll(async () => {
   // Open at once, as if the verification's waiting period had passed (test/memoir/verification.test.ts waits it out).
   const held = await server.services.store.get<GrantRecord>(GRANTS, aIds.heldShare);
   await server.services.store.put(GRANTS, { ...held!, opensAt: new Date(Date.now() - 60_000).toISOString() });
+  const contract = await rest(a.key, 'POST', '/api/v1/contracts/generate', generateContractTool.example);
+  expect(contract.status).toBe(200);
+  aIds.contract = contract.body.id;
   const events = await rest(a.key, 'GET', '/api/v1/webhooks/events?limit=100');
   aIds.events = events.body.data.map((e: { id: string }) => e.id);
   expect(aIds.events.length).toBeGreaterThanOrEqual(2);
@@ -159,6 +164,8 @@ const FIXTURES: Record<string, Fixture> = {
   list_api_keys: { kind: 'list', ids: () => [aIds.key] },
   list_webhooks: { kind: 'list', ids: () => [aIds.webhook] },
   list_webhook_events: { kind: 'list', ids: () => aIds.events },
+  list_contracts: { kind: 'list', ids: () => [aIds.contract] },
+  get_contract: { kind: 'id', id: () => aIds.contract },
   get_account: { kind: 'operator' },
   update_account: { kind: 'operator' },
   suspend_account: { kind: 'operator' },

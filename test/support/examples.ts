@@ -1,6 +1,7 @@
 import type { AnyTool } from '../../src/tools/define.js';
 import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
 import { TOOLS } from '../../src/tools/index.js';
+import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
 import type { TestServer } from '../helpers.js';
 import { registerUser, uniqueEmail } from './session.js';
 
@@ -59,6 +60,18 @@ async function ownWebhookId(server: TestServer, ownerKey: string): Promise<strin
 }
 
 const WEBHOOK_VOLATILE = ['id', '_id', 'createdAt', 'updatedAt', 'webhook', 'secret', 'payload', 'responseTime'];
+
+/** A contract generated (and so stored) for the caller's account, from the tool's own example. */
+async function ownContractId(server: TestServer, ownerKey: string): Promise<string> {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/contracts/generate',
+    headers: { authorization: `Bearer ${ownerKey}` },
+    payload: generateContractTool.example as object,
+  });
+  if (res.statusCode !== 200) throw new Error(`generate_contract failed: ${res.body}`);
+  return res.json().id;
+}
 
 /** A plan with a dead man's switch and two heirs, as heirs' access links it. */
 export const HEIRS_PLAN = {
@@ -219,6 +232,10 @@ const OWN_INPUTS: Record<string, Example> = {
     volatile: WEBHOOK_VOLATILE,
   },
   list_webhooks: { input: () => ({}), volatile: ['items'] },
+  // Each generation stores a new contract: its id differs between the REST and the MCP call.
+  generate_contract: { input: () => ({ ...(generateContractTool.example as object) }), volatile: ['id'] },
+  list_contracts: { input: () => ({}), volatile: ['items', 'pagination'] },
+  get_contract: { input: async (s, k) => ({ id: await ownContractId(s, k) }), volatile: ['id', 'created'] },
   update_webhook: {
     input: async (s, k) => ({ id: await ownWebhookId(s, k), events: ['*'], status: 'paused' }),
     volatile: WEBHOOK_VOLATILE,

@@ -10,6 +10,7 @@ import { tonContractSource, OP } from './contract.js';
 import { buildInitialData, tonAddressFor, tonPlanData, type TonPlanData } from './data.js';
 import { rentFigures, rentReserveFor, type TonRentFigures } from './rent.js';
 import { tonDeployScript } from './deploy-script.js';
+import { tonStateInit } from './state-init.js';
 import { runTonScenario, formatFees, type ScenarioReport } from './scenario.js';
 import { ScenarioError } from './scenario-run.js';
 import { checkTonPlan, featuresOf, shapeKey, shapeOf, type TonShape } from './shape.js';
@@ -36,6 +37,10 @@ export interface TonGenerated {
   deployScript: string /* TypeScript using @ton/core */;
   /** The contract address for this plan (workchain 0), user-friendly bounceable form. */
   address: string;
+  /** The initial data cell for this plan, base64 BoC. */
+  dataBoc: string;
+  /** The StateInit (code and data) to deploy, base64 BoC. */
+  stateInitBoc: string;
   features: string[];
   fees: Record<string, string> /* measured, in TON */;
   estimatedGas: string;
@@ -188,13 +193,15 @@ export async function generateTon(
   const report = await verify(shape, compiled.code, data);
   onStage?.('measure');
   const rent = await rentFigures(compiled.code, data);
-  const address = tonAddressFor(compiled.code, buildInitialData(data));
+  const init = tonStateInit(compiled.code, buildInitialData(data));
   return {
     contractCode: source,
     codeBoc: compiled.codeBoc,
     codeHash: compiled.codeHash,
     deployScript: tonDeployScript(compiled.codeBoc, data, compiled.codeHash),
-    address: address.toString({ bounceable: true }),
+    address: init.address,
+    dataBoc: init.dataBoc,
+    stateInitBoc: init.stateInitBoc,
     features: featuresOf(shape),
     fees: formatFees(report.fees),
     estimatedGas: feeSummary(report.fees, rent),

@@ -1,4 +1,5 @@
 import { generateContract, GenerateInput, GenerateOutput, type EngineDeps } from '../../contracts/engine.js';
+import { MAX_CONTRACTS_PER_ACCOUNT } from '../../contracts/stored.js';
 import { queueWizardCallback } from '../../embed/callback.js';
 import { defineTool, WRITE_IDEMPOTENT } from '../define.js';
 
@@ -19,7 +20,8 @@ export const generateContractTool = defineTool({
     "summing to 100, a template and an optional dead man's switch, guardians and assets. The plan is validated and checked against its " +
     "template's law (islamic-mirth shares must equal the fara'id result). EVM contracts are compiled and executed in an in-process EVM, TON " +
     'contracts compiled and run in the TON sandbox, Solana programs parsed and structurally checked, before anything is returned; gas and ' +
-    'fees are measured.',
+    'fees are measured. The contract is stored for the account and the answer carries its id (ctr_...), for get_contract and ' +
+    `list_contracts; an account keeps at most ${MAX_CONTRACTS_PER_ACCOUNT} contracts (one more answers 409 CONFLICT).`,
   domain: 'contracts',
   scope: 'contracts',
   principals: ['key', 'embed'],
@@ -27,7 +29,7 @@ export const generateContractTool = defineTool({
   annotations: WRITE_IDEMPOTENT,
   input: GenerateInput,
   output: GenerateOutput,
-  rest: { method: 'POST', path: '/contracts/generate', shape: 'top-level', extraStatuses: [503] },
+  rest: { method: 'POST', path: '/contracts/generate', shape: 'top-level', extraStatuses: [409, 503] },
   cancellable: true,
   handler: async (input, ctx) => {
     // Stages as progress (validate, law check, compile, execute, measure): the

@@ -126,3 +126,13 @@ export async function getStoredContract(store: Store, id: string): Promise<Store
   if (!r) throw new ApiError('NOT_FOUND', 'No generated contract with this id in your account.');
   return view(r);
 }
+
+/** Deletes one stored contract of the account (frees room under the per-account bound), or 404. */
+export async function deleteStoredContract(store: Store, id: string): Promise<{ id: string; deleted: true }> {
+  return store.transact(async (tx) => {
+    if (!(await tx.get<ContractRecord>(CONTRACTS, id)))
+      throw new ApiError('NOT_FOUND', 'No generated contract with this id in your account.');
+    await tx.delete(CONTRACTS, id);
+    return { id, deleted: true as const };
+  });
+}

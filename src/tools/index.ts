@@ -20,7 +20,7 @@ import { generateLegalDocumentTool, listLegalTemplatesTool, signLegalDocumentToo
 import { compileContract } from './contracts/compile-contract.js';
 import { estimateGas } from './contracts/estimate-gas.js';
 import { generateContractTool } from './contracts/generate-contract.js';
-import { getContractTool, listContractsTool } from './contracts/stored-contracts.js';
+import { deleteContractTool, getContractTool, listContractsTool } from './contracts/stored-contracts.js';
 import { listTemplates } from './contracts/list-templates.js';
 import { validatePlanTool } from './contracts/validate-plan.js';
 import { createEmbedSessionTool } from './embed/create-embed-session.js';
@@ -53,6 +53,7 @@ export const TOOLS: readonly AnyTool[] = [
   generateContractTool,
   listContractsTool,
   getContractTool,
+  deleteContractTool,
   compileContract,
   estimateGas,
   validatePlanTool,

@@ -27,7 +27,7 @@ const PLAN = {
   deadMansSwitch: { enabled: true, intervalDays: 180 },
 };
 
-async function call(key: string, method: 'GET' | 'POST', url: string, payload?: object) {
+async function call(key: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) {
   const res = await server.app.inject({
     method,
     url: `/api/v1${url}`,
@@ -74,6 +74,12 @@ describe('stored contracts', () => {
     const other = await server.key({ ownerId: await server.account() });
     expect((await call(other, 'GET', `/contracts/${id}`)).body.error.code).toBe('NOT_FOUND');
     expect((await call(other, 'GET', '/contracts')).body.data).toEqual([]);
+    // Another account cannot delete it either; its own account can, once.
+    expect((await call(other, 'DELETE', `/contracts/${id}`)).status).toBe(404);
+    expect((await call(server.adminKey, 'GET', `/contracts/${id}`)).status).toBe(200);
+    expect((await call(server.adminKey, 'DELETE', `/contracts/${id}`)).body.data).toEqual({ id, deleted: true });
+    expect((await call(server.adminKey, 'GET', `/contracts/${id}`)).status).toBe(404);
+    expect((await call(server.adminKey, 'DELETE', `/contracts/${id}`)).status).toBe(404);
   }, 120_000);
 
   it('refuses a generation beyond the per-account bound with 409, before compiling', async () => {
@@ -101,6 +107,10 @@ describe('stored contracts', () => {
     expect(gen.status).toBe(409);
     expect(gen.body.error.code).toBe('CONFLICT');
     expect(gen.body.error.message).toContain(String(MAX_CONTRACTS_PER_ACCOUNT));
+    // Deleting one frees room for the next.
+    const oldest = (await call(key, 'GET', '/contracts?limit=1')).body.data[0].id as string;
+    expect((await call(key, 'DELETE', `/contracts/${oldest}`)).status).toBe(200);
+    expect((await call(key, 'POST', '/contracts/generate', PLAN)).status).toBe(200);
   }, 120_000);
 });
 

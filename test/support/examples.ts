@@ -236,6 +236,7 @@ const OWN_INPUTS: Record<string, Example> = {
   generate_contract: { input: () => ({ ...(generateContractTool.example as object) }), volatile: ['id'] },
   list_contracts: { input: () => ({}), volatile: ['items', 'pagination'] },
   get_contract: { input: async (s, k) => ({ id: await ownContractId(s, k) }), volatile: ['id', 'created'] },
+  delete_contract: { input: async (s, k) => ({ id: await ownContractId(s, k) }), volatile: ['id'] },
   update_webhook: {
     input: async (s, k) => ({ id: await ownWebhookId(s, k), events: ['*'], status: 'paused' }),
     volatile: WEBHOOK_VOLATILE,

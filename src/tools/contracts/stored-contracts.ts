@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import {
+  deleteStoredContract,
   getStoredContract,
   listContracts,
   MAX_CONTRACTS_PER_ACCOUNT,
   StoredContract,
   StoredContractSummary,
 } from '../../contracts/stored.js';
-import { defineTool, READ } from '../define.js';
+import { DELETE, defineTool, READ } from '../define.js';
 
 const ContractId = z
   .string()
@@ -54,4 +55,27 @@ export const getContractTool = defineTool({
   output: StoredContract,
   rest: { method: 'GET', path: '/contracts/:id', shape: 'data' },
   handler: (input, ctx) => getStoredContract(ctx.store, input.id),
+});
+
+export const deleteContractTool = defineTool({
+  name: 'delete_contract',
+  example: { id: 'ctr_01JD0000000000000000000000' },
+  title: 'Delete a generated contract',
+  description:
+    'Deletes a contract generate_contract stored, which frees room under the per-account bound ' +
+    `(${MAX_CONTRACTS_PER_ACCOUNT}). It deletes only the service's copy, never anything deployed on chain. ` +
+    "404 NOT_FOUND for an unknown id or another account's contract.",
+  domain: 'contracts',
+  scope: 'contracts',
+  bucket: 'default',
+  annotations: DELETE,
+  input: z.strictObject({ id: ContractId }).describe('Which contract.'),
+  output: z
+    .object({
+      id: z.string().describe('The deleted contract id.'),
+      deleted: z.literal(true).describe('Always true.'),
+    })
+    .describe('What was deleted.'),
+  rest: { method: 'DELETE', path: '/contracts/:id', shape: 'data' },
+  handler: (input, ctx) => deleteStoredContract(ctx.store, input.id),
 });

@@ -22,104 +22,36 @@ import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { ulid } from '../core/ids.js';
 import type { Store, Tx } from '../store/port.js';
-import { declareTenantCollection } from '../accounts/tenancy.js';
-import {
-  GRANTS,
-  grantState,
-  newClaimCode,
-  type GrantPermission,
-  type GrantRecord,
-  type GrantState,
-} from '../accounts/grants.js';
-import { recordEvent, type EventRecord } from '../events/events.js';
-import { forgetSignsOfLife, onSignOfLife, type LifeSign } from '../accounts/liveness.js';
+import { GRANTS, newClaimCode, type GrantRecord, type GrantState } from '../accounts/grants.js';
+import { recordEvent } from '../events/events.js';
+import { forgetSignsOfLife } from '../accounts/liveness.js';
 import { canonicalAddress, planProblems, withPlanDefaults } from '../contracts/validate.js';
-import type { Plan } from '../contracts/plan.js';
-import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, MEMOIR_MEDIA, MEMOIR_PROFILES } from './records.js';
 import { DEFAULT_AGENT_NAME, readProfile } from './memoir.js';
+import {
+  effectiveAccess,
+  HEIR_DEFAULTS,
+  HEIR_LIMITS,
+  type HeirAccess,
+  type HeirPlanRecord,
+  MEMOIR_HEIR_PLANS,
+  MIN_WAIT_DAYS,
+  notFound,
+  ownerShareView,
+  type PlanEventType,
+  permissionsOf,
+  planIn,
+  planView,
+  plusDays,
+  SHARED_MEMOIR_COLLECTIONS,
+  sharesOf,
+  syncShares,
+  type LinkInput,
+  type Verification,
+} from './heir-plans.js';
+import { failVerification, notifyOwner, settle, settleDue } from './verification.js';
 
-export const MEMOIR_HEIR_PLANS = 'memoir_heir_plans';
-declareTenantCollection(MEMOIR_HEIR_PLANS);
-export const HEIR_PLAN_INDEXES: Record<string, string[]> = { [MEMOIR_HEIR_PLANS]: ['ownerId', 'state'] };
-
-/** What an heir's share covers: the memoir itself, never the owner's chat history, prompts or anything else. */
-export const SHARED_MEMOIR_COLLECTIONS = [MEMOIR_PROFILES, MEMOIR_JOURNAL, MEMOIR_ANSWERS, MEMOIR_MEDIA];
-
-export const HEIR_LIMITS = { plansPerAccount: 20, label: 120 } as const;
-
-export const HEIR_DEFAULTS = { openAfterDays: 7, accessDays: 365 } as const;
-
-/** The shortest waiting period between a reported trigger and the shares opening: never less, whatever is stored. */
-export const MIN_WAIT_DAYS = 7;
-
-export interface HeirAccess {
-  enabled: boolean;
-  /** The waiting period: days between a reported trigger and the shares opening (at least MIN_WAIT_DAYS). */
-  openAfterDays: number;
-  /** Days the shares stay open once open. */
-  accessDays: number;
-  /** Whether heirs may talk with the agent, besides reading. */
-  allowChat: boolean;
-}
-
-export interface PlanHeir {
-  shareId: string;
-  name: string;
-  address: string;
-  relationship: string | null;
-  /** Whether claiming needs a signed-in user with the beneficiary's email. */
-  emailBound: boolean;
-}
-
-export type PlanEventType = 'deadman.warning' | 'deadman.triggered' | 'deadman.reset';
-
-export interface HeirPlanRecord {
-  [field: string]: unknown;
-  /** `mhp_<ulid>`. */
-  id: string;
-  ownerId: string;
-  label: string;
-  blockchain: Plan['blockchain'];
-  ownerAddress: string;
-  contractAddress: string | null;
-  intervalDays: number;
-  heirAccess: HeirAccess;
-  heirs: PlanHeir[];
-  /** `armed`; `verifying` from a reported trigger until its waiting period ends; then `triggered`. */
-  state: 'armed' | 'verifying' | 'triggered';
-  /** Followed on chain by a watcher: only the chain opens its shares, reports are refused. Absent on older records. */
-  watched?: boolean;
-  /** The verification of the last reported trigger. Absent on older records. */
-  verification?: Verification | null;
-  triggeredAt: string | null;
-  triggerEventId: string | null;
-  lastEvent: { type: PlanEventType; eventId: string; at: string } | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Verification {
-  startedAt: string;
-  /** When the shares open if no sign of life comes first. */
-  endsAt: string;
-  /** The credential that reported the trigger (`key:<id>` or `user:<id>`): its own calls are no sign of life. */
-  reporter: string;
-  state: 'waiting' | 'failed' | 'complete';
-  /** Why it failed: `check-in`, `sign-in`, `key` or `session`. */
-  failedBy: string | null;
-  endedAt: string | null;
-}
-
-export interface LinkInput {
-  label?: string | undefined;
-  plan: Plan;
-  contractAddress?: string | undefined;
-  heirAccess?: Partial<HeirAccess> | undefined;
-  heirs?: string[] | undefined;
-}
-
-const DAY_MS = 86_400_000;
-const plusDays = (iso: string, days: number) => new Date(Date.parse(iso) + days * DAY_MS).toISOString();
+export * from './heir-plans.js';
+export { completeDueVerifications } from './verification.js';
 
 function cleanLabel(raw: string | undefined, fallback: string): string {
   const label = (raw ?? fallback).normalize('NFC').replace(/\s+/g, ' ').trim();
@@ -129,120 +61,6 @@ function cleanLabel(raw: string | undefined, fallback: string): string {
     ]);
   }
   return label;
-}
-
-/** Heirs' access as it applies: a waiting period stored shorter than the minimum (older records) counts as the minimum. */
-function effectiveAccess(access: HeirAccess): HeirAccess {
-  return access.openAfterDays >= MIN_WAIT_DAYS ? access : { ...access, openAfterDays: MIN_WAIT_DAYS };
-}
-
-function notFound(): ApiError {
-  return new ApiError('NOT_FOUND', 'No linked plan with this id in your account.');
-}
-
-/** A share as its owner sees it. */
-export function ownerShareView(g: GrantRecord, now: Date) {
-  return {
-    shareId: g.id,
-    planId: g.sourceId,
-    heir: g.label,
-    state: grantState(g, now),
-    claimed: g.granteeId !== null,
-    claimedAt: g.claimedAt,
-    emailBound: g.claimEmail !== null,
-    permissions: g.permissions,
-    opensAt: g.opensAt,
-    expiresAt: g.expiresAt,
-    revokedAt: g.revokedAt,
-  };
-}
-
-/** A share as its holder sees it: nothing of the owner's account but the memoir's title. */
-export function heirShareView(g: GrantRecord, now: Date) {
-  return {
-    shareId: g.id,
-    title: g.title,
-    state: grantState(g, now),
-    permissions: g.permissions,
-    claimedAt: g.claimedAt,
-    opensAt: g.opensAt,
-    expiresAt: g.expiresAt,
-  };
-}
-
-export function planView(p: HeirPlanRecord) {
-  return {
-    id: p.id,
-    label: p.label,
-    blockchain: p.blockchain,
-    ownerAddress: p.ownerAddress,
-    contractAddress: p.contractAddress,
-    intervalDays: p.intervalDays,
-    heirAccess: effectiveAccess(p.heirAccess),
-    heirs: p.heirs,
-    state: p.state,
-    watched: p.watched === true,
-    verification: p.verification
-      ? {
-          state: p.verification.state,
-          startedAt: p.verification.startedAt,
-          endsAt: p.verification.endsAt,
-          failedBy: p.verification.failedBy,
-          endedAt: p.verification.endedAt,
-        }
-      : null,
-    triggeredAt: p.triggeredAt,
-    lastEvent: p.lastEvent,
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
-  };
-}
-
-async function planIn(tx: Pick<Tx, 'get'>, id: string): Promise<HeirPlanRecord> {
-  const plan = await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, id);
-  if (!plan) throw notFound();
-  return plan;
-}
-
-async function sharesOf(tx: Pick<Tx, 'findBy'>, ownerId: string, planId: string): Promise<GrantRecord[]> {
-  return (await tx.findBy<GrantRecord>(GRANTS, 'sourceId', planId)).filter(
-    (g) => g.ownerId === ownerId && g.kind === 'memoir',
-  );
-}
-
-/** What heirs may do with a share of a plan with this access. */
-const permissionsOf = (access: HeirAccess): GrantPermission[] => (access.allowChat ? ['read', 'chat'] : ['read']);
-
-/** Opening times of a plan's shares: when its verification ends, or its waiting period after the trigger. */
-function schedule(plan: HeirPlanRecord, nowIso: string): { opensAt: string; expiresAt: string } {
-  const access = effectiveAccess(plan.heirAccess);
-  const planned = plan.verification?.endsAt ?? plusDays(plan.triggeredAt!, access.openAfterDays);
-  const opensAt = planned > nowIso ? planned : nowIso;
-  return { opensAt, expiresAt: plusDays(opensAt, access.accessDays) };
-}
-
-/**
- * Brings a plan's live shares in line with the plan: scheduled while the switch
- * has fired and heirs' access is on, closed again (pending) otherwise. Revoked
- * shares stay revoked; shares already open keep their times.
- */
-async function syncShares(tx: Tx, plan: HeirPlanRecord, nowIso: string): Promise<number> {
-  const permissions = permissionsOf(plan.heirAccess);
-  const opening = (plan.state === 'triggered' || plan.state === 'verifying') && plan.heirAccess.enabled;
-  let open = 0;
-  for (const g of await sharesOf(tx, plan.ownerId, plan.id)) {
-    if (g.revokedAt) continue;
-    if (opening) open += 1;
-    const times = !opening
-      ? { opensAt: null, expiresAt: null }
-      : g.opensAt
-        ? { opensAt: g.opensAt, expiresAt: g.expiresAt }
-        : schedule(plan, nowIso);
-    if (times.opensAt === g.opensAt && times.expiresAt === g.expiresAt && permissions.join() === g.permissions.join())
-      continue;
-    await tx.put(GRANTS, { ...g, ...times, permissions, updatedAt: nowIso });
-  }
-  return open;
 }
 
 /** Links a plan to the memoir and creates one share per heir; the claim codes are in the answer, once. */
@@ -398,107 +216,6 @@ export interface DeadmanReport {
   network?: string | undefined;
   blockNumber?: number | undefined;
 }
-
-/**
- * Tells the owner about their plan's verification. Every event goes to the account's webhooks through the event log
- * (the outbox), in the caller's transaction; further channels (email) join here.
- */
-function notifyOwner(
-  tx: Tx,
-  ownerId: string,
-  type: 'verification.started' | 'verification.failed' | 'verification.complete',
-  data: Record<string, unknown>,
-  clock: Clock,
-): Promise<EventRecord> {
-  return recordEvent(tx, { type, ownerId, data }, clock);
-}
-
-/** Ends a plan's verification when its waiting period is over: `verification.complete`, once (a state check). */
-async function settle(tx: Tx, plan: HeirPlanRecord, clock: Clock): Promise<HeirPlanRecord> {
-  const v = plan.verification;
-  const nowIso = clock.now().toISOString();
-  if (plan.state !== 'verifying' || !v || v.state !== 'waiting' || v.endsAt > nowIso) return plan;
-  const opened = (await sharesOf(tx, plan.ownerId, plan.id)).filter((g) => !g.revokedAt && g.opensAt).length;
-  const next: HeirPlanRecord = {
-    ...plan,
-    state: 'triggered',
-    verification: { ...v, state: 'complete', endedAt: nowIso },
-    updatedAt: nowIso,
-  };
-  await notifyOwner(
-    tx,
-    plan.ownerId,
-    'verification.complete',
-    { planId: plan.id, startedAt: v.startedAt, endsAt: v.endsAt, memoirSharesOpened: opened },
-    clock,
-  );
-  await tx.put(MEMOIR_HEIR_PLANS, next);
-  return next;
-}
-
-/** Ends a waiting verification because the owner showed life: the shares close again and `verification.failed`. */
-async function failVerification(tx: Tx, plan: HeirPlanRecord, failedBy: string, clock: Clock): Promise<HeirPlanRecord> {
-  const v = plan.verification!;
-  const nowIso = clock.now().toISOString();
-  const cancelled = (await sharesOf(tx, plan.ownerId, plan.id)).filter((g) => !g.revokedAt && g.opensAt).length;
-  const next: HeirPlanRecord = {
-    ...plan,
-    state: 'armed',
-    triggeredAt: null,
-    triggerEventId: null,
-    verification: { ...v, state: 'failed', failedBy, endedAt: nowIso },
-    updatedAt: nowIso,
-  };
-  await syncShares(tx, next, nowIso);
-  await notifyOwner(
-    tx,
-    plan.ownerId,
-    'verification.failed',
-    { planId: plan.id, startedAt: v.startedAt, reason: failedBy, memoirSharesCancelled: cancelled },
-    clock,
-  );
-  await tx.put(MEMOIR_HEIR_PLANS, next);
-  return next;
-}
-
-/** Settles those of `plans` whose waiting period is over, each in its own transaction (re-read: settled once). */
-async function settleDue(store: Store, plans: HeirPlanRecord[], clock: Clock): Promise<number> {
-  const nowIso = clock.now().toISOString();
-  let settled = 0;
-  for (const { id } of plans.filter(
-    (p) => p.state === 'verifying' && p.verification?.state === 'waiting' && p.verification.endsAt <= nowIso,
-  )) {
-    await store.transact(async (tx) => {
-      const plan = await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, id);
-      if (plan && (await settle(tx, plan, clock)) !== plan) settled += 1;
-    });
-  }
-  return settled;
-}
-
-/** Settles every verification whose waiting period is over, across accounts (the service runs it periodically). */
-export async function completeDueVerifications(store: Store, clock: Clock): Promise<number> {
-  return settleDue(store, await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'verifying'), clock);
-}
-
-/** A sign of life of an owner ends their waiting verifications, unless it came from the credential that reported. */
-async function onOwnerAlive(store: Store, sign: LifeSign): Promise<void> {
-  const at = sign.at.toISOString();
-  const waiting = (await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'ownerId', sign.accountId)).filter(
-    (p) => p.state === 'verifying' && p.verification?.state === 'waiting',
-  );
-  for (const { id } of waiting) {
-    await store.transact(async (tx) => {
-      const plan = await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, id);
-      const v = plan?.verification;
-      if (!plan || plan.state !== 'verifying' || v?.state !== 'waiting' || v.reporter === sign.credential) return;
-      // Past its end the owner came too late: the verification completes instead.
-      if (v.endsAt <= at) await settle(tx, plan, { now: () => sign.at });
-      else await failVerification(tx, plan, sign.kind, { now: () => sign.at });
-    });
-  }
-}
-onSignOfLife(onOwnerAlive);
 
 /**
  * Records a dead man's switch event of a linked plan (and queues it for the account's webhooks in the same write).

@@ -4,6 +4,7 @@
  * items, then read one item per page: page/limit (or cursor/limit for cursor-paged lists) are accepted, `limit` is
  * bounded (1 to 100, 400 VALIDATION_ERROR outside), and meta.pagination is right across two pages.
  */
+import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -85,6 +86,12 @@ beforeAll(async () => {
         })
       ).status,
     ).toBe(201);
+  }
+
+  // Two generated contracts, kept in the operator's account.
+  for (let i = 0; i < 2; i++) {
+    const gen = await rest('POST', '/api/v1/contracts/generate', admin, generateContractTool.example);
+    expect(gen.status, JSON.stringify(gen.body).slice(0, 300)).toBe(200);
   }
 
   // A memoir with two journal entries, two photos, two chat messages, two linked plans (four shares), two ledger entries.

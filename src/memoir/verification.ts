@@ -1,0 +1,116 @@
+/**
+ * The waiting period between a reported dead man's switch trigger and a memoir opening to heirs: a verification that
+ * the owner's sign of life ends (`verification.failed`) and that its end completes (`verification.complete`, once).
+ * The rules are described in src/memoir/heirs.ts.
+ */
+import type { Clock } from '../core/clock.js';
+import type { Store, Tx } from '../store/port.js';
+import { onSignOfLife, type LifeSign } from '../accounts/liveness.js';
+import { recordEvent, type EventRecord } from '../events/events.js';
+import { MEMOIR_HEIR_PLANS, sharesOf, syncShares, type HeirPlanRecord } from './heir-plans.js';
+
+/**
+ * Tells the owner about their plan's verification. Every event goes to the account's webhooks through the event log
+ * (the outbox), in the caller's transaction; further channels (email) join here.
+ */
+export function notifyOwner(
+  tx: Tx,
+  ownerId: string,
+  type: 'verification.started' | 'verification.failed' | 'verification.complete',
+  data: Record<string, unknown>,
+  clock: Clock,
+): Promise<EventRecord> {
+  return recordEvent(tx, { type, ownerId, data }, clock);
+}
+
+/** Ends a plan's verification when its waiting period is over: `verification.complete`, once (a state check). */
+export async function settle(tx: Tx, plan: HeirPlanRecord, clock: Clock): Promise<HeirPlanRecord> {
+  const v = plan.verification;
+  const nowIso = clock.now().toISOString();
+  if (plan.state !== 'verifying' || !v || v.state !== 'waiting' || v.endsAt > nowIso) return plan;
+  const opened = (await sharesOf(tx, plan.ownerId, plan.id)).filter((g) => !g.revokedAt && g.opensAt).length;
+  const next: HeirPlanRecord = {
+    ...plan,
+    state: 'triggered',
+    verification: { ...v, state: 'complete', endedAt: nowIso },
+    updatedAt: nowIso,
+  };
+  await notifyOwner(
+    tx,
+    plan.ownerId,
+    'verification.complete',
+    { planId: plan.id, startedAt: v.startedAt, endsAt: v.endsAt, memoirSharesOpened: opened },
+    clock,
+  );
+  await tx.put(MEMOIR_HEIR_PLANS, next);
+  return next;
+}
+
+/** Ends a waiting verification because the owner showed life: the shares close again and `verification.failed`. */
+export async function failVerification(
+  tx: Tx,
+  plan: HeirPlanRecord,
+  failedBy: string,
+  clock: Clock,
+): Promise<HeirPlanRecord> {
+  const v = plan.verification!;
+  const nowIso = clock.now().toISOString();
+  const cancelled = (await sharesOf(tx, plan.ownerId, plan.id)).filter((g) => !g.revokedAt && g.opensAt).length;
+  const next: HeirPlanRecord = {
+    ...plan,
+    state: 'armed',
+    triggeredAt: null,
+    triggerEventId: null,
+    verification: { ...v, state: 'failed', failedBy, endedAt: nowIso },
+    updatedAt: nowIso,
+  };
+  await syncShares(tx, next, nowIso);
+  await notifyOwner(
+    tx,
+    plan.ownerId,
+    'verification.failed',
+    { planId: plan.id, startedAt: v.startedAt, reason: failedBy, memoirSharesCancelled: cancelled },
+    clock,
+  );
+  await tx.put(MEMOIR_HEIR_PLANS, next);
+  return next;
+}
+
+/** Settles those of `plans` whose waiting period is over, each in its own transaction (re-read: settled once). */
+export async function settleDue(store: Store, plans: HeirPlanRecord[], clock: Clock): Promise<number> {
+  const nowIso = clock.now().toISOString();
+  let settled = 0;
+  for (const { id } of plans.filter(
+    (p) => p.state === 'verifying' && p.verification?.state === 'waiting' && p.verification.endsAt <= nowIso,
+  )) {
+    await store.transact(async (tx) => {
+      const plan = await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, id);
+      if (plan && (await settle(tx, plan, clock)) !== plan) settled += 1;
+    });
+  }
+  return settled;
+}
+
+/** Settles every verification whose waiting period is over, across accounts (the service runs it periodically). */
+export async function completeDueVerifications(store: Store, clock: Clock): Promise<number> {
+  return settleDue(store, await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'verifying'), clock);
+}
+
+/** A sign of life of an owner ends their waiting verifications, unless it came from the credential that reported. */
+async function onOwnerAlive(store: Store, sign: LifeSign): Promise<void> {
+  const at = sign.at.toISOString();
+  const waiting = (await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'ownerId', sign.accountId)).filter(
+    (p) => p.state === 'verifying' && p.verification?.state === 'waiting',
+  );
+  for (const { id } of waiting) {
+    await store.transact(async (tx) => {
+      const plan = await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, id);
+      const v = plan?.verification;
+      if (!plan || plan.state !== 'verifying' || v?.state !== 'waiting' || v.reporter === sign.credential) return;
+      // Past its end the owner came too late: the verification completes instead.
+      if (v.endsAt <= at) await settle(tx, plan, { now: () => sign.at });
+      else await failVerification(tx, plan, sign.kind, { now: () => sign.at });
+    });
+  }
+}
+onSignOfLife(onOwnerAlive);

@@ -1,3 +1,5 @@
+import { CONTRACTS, type ContractRecord } from '../../src/contracts/stored.js';
+import { newId } from '../../src/core/ids.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -294,7 +296,24 @@ const OTHER_OWNER_FIXTURES: Record<string, (() => Promise<string>) | null> = {
   get_api_key: otherOwnersKeyId,
   update_api_key: otherOwnersKeyId,
   revoke_api_key: otherOwnersKeyId,
+  get_contract: otherOwnersContractId,
+  delete_contract: otherOwnersContractId,
 };
+
+async function otherOwnersContractId(): Promise<string> {
+  const record: ContractRecord = {
+    id: newId('contract'),
+    ownerId: 'own_OTHER0000000000000000000000',
+    chain: 'evm',
+    plan: {} as ContractRecord['plan'],
+    source: '',
+    compiled: {},
+    advice: {},
+    created: clock.now().toISOString(),
+  };
+  await server.services.store.put(CONTRACTS, record);
+  return record.id;
+}
 
 async function otherOwnersWebhookId(): Promise<string> {
   const deps = {

@@ -6,6 +6,7 @@ import { CursorCodec } from './core/pagination.js';
 import { loadMasterKey, type LoadedMasterKey } from './core/keyring.js';
 import { attachKeyring } from './store/master-key.js';
 import { EVENTS, EVENT_INDEXES } from './events/events.js';
+import { MAIL_INDEXES } from './events/mail.js';
 import { Dispatcher, WEBHOOK_INDEXES } from './webhooks/index.js';
 import { SecretSweeper } from './webhooks/secrets.js';
 import { API_KEYS, API_KEY_INDEXES } from './keys/keys.js';
@@ -45,6 +46,7 @@ export const STORE_INDEXES: Record<string, string[]> = {
   ...HEIR_PLAN_INDEXES,
   ...CREDIT_INDEXES,
   ...CONTRACT_INDEXES,
+  ...MAIL_INDEXES,
 };
 
 const SYSTEM = 'system';

@@ -71,6 +71,30 @@ export interface Config {
   creditsCatalogue: string | undefined;
   /** Stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_BASE) and allowed checkout return hosts. */
   payments: PaymentsConfig;
+  /** The chains the service reads (deployments and the watcher); empty maps when none is configured. */
+  chains?: ChainsConfig;
+  /** Outgoing email (SVC_SMTP_URL, SVC_MAIL_FROM); without SMTP, messages are written under <data-dir>/mail/. */
+  mail?: MailConfig;
+}
+
+export interface ChainsConfig {
+  /** JSON-RPC endpoint per EVM chain id (SVC_EVM_RPC_URLS, a JSON map such as {"31337": "http://127.0.0.1:8545"}). */
+  evmRpcUrls: Record<string, string>;
+  /** HTTP APIs of the toncenter v2 kind per TON network (SVC_TON_API_MAINNET, SVC_TON_API_TESTNET). */
+  tonApis: { 'ton-mainnet'?: string; 'ton-testnet'?: string };
+  /** API key sent to the TON APIs as X-API-Key (SVC_TON_API_KEY), if any. */
+  tonApiKey?: string | undefined;
+  /** How often the watcher reads each network, ms (SVC_WATCH_POLL_MS; default 15 000). */
+  watchPollMs: number;
+  /** Blocks a change must be under before the watcher acts on it (SVC_WATCH_CONFIRMATIONS; default 2). */
+  watchConfirmations: number;
+}
+
+export interface MailConfig {
+  /** smtps://user:pass@host:465, or smtp://host:587 (STARTTLS required); unset: .eml files in <data-dir>/mail/. */
+  smtpUrl: string | undefined;
+  /** The From address (SVC_MAIL_FROM); default `svc <no-reply@localhost>`. */
+  from: string;
 }
 
 export interface PaymentsConfig {
@@ -184,7 +208,68 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
       : 1024 ** 3,
     creditsCatalogue: env.SVC_CREDITS_CATALOGUE,
     payments: paymentsConfig(env),
+    chains: chainsConfig(env),
+    mail: mailConfig(env),
   };
+}
+
+function httpUrl(raw: string, source: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new ConfigError(`${source} must be an http or https URL, got "${raw}"`);
+  return raw;
+}
+
+function chainsConfig(env: NodeJS.ProcessEnv): ChainsConfig {
+  const evmRpcUrls: Record<string, string> = {};
+  const raw = env.SVC_EVM_RPC_URLS?.trim();
+  if (raw) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new ConfigError(
+        'SVC_EVM_RPC_URLS must be a JSON map of chain id to URL, e.g. {"31337": "http://127.0.0.1:8545"}',
+      );
+    for (const [chainId, url] of Object.entries(parsed)) {
+      if (!/^[1-9]\d{0,15}$/.test(chainId)) throw new ConfigError(`SVC_EVM_RPC_URLS: "${chainId}" is not a chain id`);
+      if (typeof url !== 'string')
+        throw new ConfigError(`SVC_EVM_RPC_URLS: the URL of chain ${chainId} must be a string`);
+      evmRpcUrls[chainId] = httpUrl(url, `SVC_EVM_RPC_URLS (chain ${chainId})`);
+    }
+  }
+  const tonApis: ChainsConfig['tonApis'] = {};
+  if (env.SVC_TON_API_MAINNET?.trim())
+    tonApis['ton-mainnet'] = httpUrl(env.SVC_TON_API_MAINNET.trim(), 'SVC_TON_API_MAINNET');
+  if (env.SVC_TON_API_TESTNET?.trim())
+    tonApis['ton-testnet'] = httpUrl(env.SVC_TON_API_TESTNET.trim(), 'SVC_TON_API_TESTNET');
+  const confirmations = env.SVC_WATCH_CONFIRMATIONS?.trim();
+  if (confirmations !== undefined && confirmations !== '' && !/^\d{1,3}$/.test(confirmations))
+    throw new ConfigError(`SVC_WATCH_CONFIRMATIONS must be a whole number from 0 to 999, got "${confirmations}"`);
+  return {
+    evmRpcUrls,
+    tonApis,
+    tonApiKey: env.SVC_TON_API_KEY?.trim() || undefined,
+    watchPollMs: env.SVC_WATCH_POLL_MS ? parsePositiveInt(env.SVC_WATCH_POLL_MS, 'SVC_WATCH_POLL_MS') : 15_000,
+    watchConfirmations: confirmations ? Number(confirmations) : 2,
+  };
+}
+
+function mailConfig(env: NodeJS.ProcessEnv): MailConfig {
+  const smtpUrl = env.SVC_SMTP_URL?.trim() || undefined;
+  if (smtpUrl !== undefined && !/^smtps?:\/\/./i.test(smtpUrl))
+    throw new ConfigError('SVC_SMTP_URL must be smtps://user:pass@host:465 or smtp://host:587');
+  const from = env.SVC_MAIL_FROM?.trim() || 'svc <no-reply@localhost>';
+  if (/[\r\n]/.test(from)) throw new ConfigError('SVC_MAIL_FROM must be one line');
+  return { smtpUrl, from };
 }
 
 function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {

@@ -98,6 +98,8 @@ export const ID_PREFIXES = {
   webhook: 'wh',
   delivery: 'dlv',
   contract: 'ctr',
+  deployment: 'dep',
+  mail: 'mail',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

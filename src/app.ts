@@ -23,6 +23,7 @@ import { MemoryRateLimiter, type RateLimiter } from './keys/limiter.js';
 import { DocsIndex } from './docs/search.js';
 import { ContractEngine } from './contracts/engine.js';
 import { CONTRACT_INDEXES } from './contracts/stored.js';
+import { DEPLOYMENT_INDEXES } from './contracts/deployments.js';
 import { defaultJurisdictions } from './law/jurisdictions.js';
 import { TOOLS } from './tools/index.js';
 import { CREDIT_INDEXES } from './credits/records.js';
@@ -47,6 +48,7 @@ export const STORE_INDEXES: Record<string, string[]> = {
   ...CREDIT_INDEXES,
   ...CONTRACT_INDEXES,
   ...MAIL_INDEXES,
+  ...DEPLOYMENT_INDEXES,
 };
 
 const SYSTEM = 'system';

@@ -38,9 +38,10 @@ export function tenantField(collection: string): string {
   return field;
 }
 
-// Generated contracts (src/contracts/stored.ts): declared here because the contracts domain imports no other
-// domain but the law.
+// Generated contracts and their deployments (src/contracts/stored.ts, src/contracts/deployments.ts): declared here
+// because the contracts domain imports no other domain but the law.
 declareTenantCollection('contracts');
+declareTenantCollection('contract_deployments');
 
 export function tenantCollections(): ReadonlyMap<string, string> {
   return TENANT_FIELD;

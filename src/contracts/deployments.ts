@@ -1,0 +1,72 @@
+/**
+ * Deployments of stored contracts (`dep_...`): where an owner says a generated contract now lives on chain, what the
+ * service found when it read that chain, and (once verified) how far the watcher has followed it.
+ *
+ * The collection is account data (declared in src/accounts/tenancy.ts): handlers read it through the caller's
+ * account view. The watcher reads every verified deployment across accounts, as the system.
+ */
+
+export const DEPLOYMENTS = 'contract_deployments';
+/** Indexed fields: the account (listing), the contract (its deployments) and the state (the watcher's work list). */
+export const DEPLOYMENT_INDEXES: Record<string, string[]> = { [DEPLOYMENTS]: ['ownerId', 'contractId', 'status'] };
+
+/** An EVM chain id as a decimal string (`"31337"`), or `ton-mainnet` / `ton-testnet`. */
+export type NetworkId = string;
+
+/** One difference between what is on chain and the stored plan, named for the owner. */
+export interface DeploymentDifference {
+  /** What differs: `code`, `owner`, `beneficiaries[1].share`, `switch.intervalSeconds`, `proxy`, ... */
+  field: string;
+  /** What the plan says. */
+  expected: string;
+  /** What the chain holds. */
+  found: string;
+}
+
+/** What the watcher last read of a verified deployment's switch (the chain's own words, not the service's guess). */
+export interface SwitchSnapshot {
+  /** Block (EVM) or logical time (TON) the snapshot was read at, after confirmations. */
+  block: number;
+  /** Unix seconds of that block. */
+  blockTime: number;
+  /** Last proof of life the contract counts (unix seconds). */
+  lastCheckIn: number;
+  /** Seconds between check-ins, and the grace period after, as the contract holds them. */
+  intervalSeconds: number;
+  graceSeconds: number;
+  /** Whether the contract is claimable (released) on chain. */
+  triggered: boolean;
+  /** What each beneficiary has claimed so far, by address (decimal strings of the smallest unit). */
+  claimed: Record<string, string>;
+  /** Native balance held (decimal string of the smallest unit). */
+  balance: string;
+}
+
+export interface DeploymentRecord {
+  [field: string]: unknown;
+  /** `dep_<id>`. */
+  id: string;
+  ownerId: string;
+  contractId: string;
+  chain: 'evm' | 'ton' | 'solana';
+  network: NetworkId;
+  /** Checksummed (EVM) or user-friendly (TON) address. */
+  address: string;
+  txHash: string | null;
+  blockNumber: number | null;
+  deployer: string | null;
+  /** `verified` once code and arguments matched the plan; `unverified` with the differences otherwise. */
+  status: 'verified' | 'unverified';
+  differences: DeploymentDifference[];
+  /** The watcher's progress: the last confirmed snapshot, and the warning lead times already sent for a deadline. */
+  watch: {
+    snapshot: SwitchSnapshot | null;
+    /** Lead times (days) whose `deadman.warning` was sent for the current deadline. */
+    warned: number[];
+    /** Lead times before the deadline at which to warn (days); default [30, 7]. */
+    warnDays: number[];
+  } | null;
+  createdAt: string;
+  verifiedAt: string | null;
+  updatedAt: string;
+}

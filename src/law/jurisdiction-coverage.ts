@@ -115,4 +115,5 @@ export const PLANNED_JURISDICTION_IDS: readonly string[] = [
   'pk',
   'ir',
   'ma',
+  'tn',
 ];

@@ -138,3 +138,23 @@ describe('check_plan uses the jurisdiction school', () => {
     expect(r.expected).toEqual([expect.objectContaining({ beneficiaryIndex: 0, expectedPercentage: '100.00' })]);
   });
 });
+
+describe("check_plan in Iran (Ja'fari)", () => {
+  it('never checks Iranian shares by a Sunni school', () => {
+    const r = checkPlan(index, {
+      jurisdiction: 'ir',
+      template: 'islamic-mirth',
+      beneficiaries: [{ name: 'Mother', percentage: 100, relationship: 'mother' }],
+      otherHeirs: { fullBrother: 1 },
+    });
+    expect(r.school).toMatchObject({ madhhab: 'jafari', chosenBy: 'jurisdiction' });
+    if (isComputable('jafari')) {
+      expect(r.findings.some((f) => f.rule === 'faraid.school')).toBe(true);
+    } else {
+      const f = r.findings.find((x) => x.rule === 'faraid.school-not-computed');
+      expect(f?.severity).toBe('warning');
+      expect(f?.source.title).toContain('Civil Code of Iran');
+      expect(r.expected).toEqual([]);
+    }
+  });
+});

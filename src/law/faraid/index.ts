@@ -275,7 +275,9 @@ export function spouseRaddSetting(
   if (jurisdiction !== undefined) {
     const j = (index ?? defaultJurisdictions()).resolve(jurisdiction);
     const recorded = j.islamicLaw.spouseRadd;
-    if (recorded !== undefined) return { value: recorded, source: `the recorded practice of ${j.name}` };
+    const cited = j.islamicLaw.spouseRaddSource?.title;
+    if (recorded !== undefined)
+      return { value: recorded, source: `the recorded practice of ${j.name}${cited ? `, ${cited}` : ''}` };
     return { value: true, source: `the default; nothing is recorded for ${j.name}` };
   }
   return { value: true, source: 'the default' };

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/core/errors.js';
-import { calculateFaraid, type FaraidInput, type FaraidResult } from '../../../src/law/faraid/index.js';
+import { calculateFaraid, Fraction, type FaraidInput, type FaraidResult } from '../../../src/law/faraid/index.js';
 import { defaultJurisdictions, type Jurisdiction, type JurisdictionIndex } from '../../../src/law/jurisdictions.js';
 
 // National statutes that change the classical fara'id results, applied from the jurisdiction data:
@@ -191,5 +192,47 @@ describe("Tunisia's radd to daughters (Code of Personal Status, art. 143 bis)", 
   it('leaves the father his classical place: a daughter and the father, 1/2 each', () => {
     const r = run({ heirs: { daughter: 1, father: 1 }, jurisdiction: 'tn' });
     expect(frac(r)).toEqual({ daughter: '1/2', father: '1/2' });
+  });
+});
+
+describe('obligatory bequest: invariants over random families (Egypt)', () => {
+  const childArb = fc
+    .record({
+      sex: fc.constantFrom('male' as const, 'female' as const),
+      sons: fc.integer({ min: 0, max: 3 }),
+      daughters: fc.integer({ min: 0, max: 3 }),
+    })
+    .filter((c) => c.sons + c.daughters > 0);
+  const heirsArb = fc.record({
+    son: fc.integer({ min: 0, max: 3 }),
+    daughter: fc.integer({ min: 0, max: 3 }),
+    wife: fc.integer({ min: 0, max: 2 }),
+    mother: fc.integer({ min: 0, max: 1 }),
+    father: fc.integer({ min: 0, max: 1 }),
+    fullBrother: fc.integer({ min: 0, max: 2 }),
+  });
+
+  it('shares sum to exactly 1 and 10000 basis points; the bequests stay within one third and go to non-heirs', () => {
+    fc.assert(
+      fc.property(heirsArb, fc.array(childArb, { minLength: 1, maxLength: 4 }), (heirs, children) => {
+        // Only a daughter's children and no heir at all is refused (distant kindred are not modelled).
+        fc.pre(Object.values(heirs).some((n) => n > 0) || children.some((c) => c.sex === 'male'));
+        const r = calculateFaraid({ heirs, jurisdiction: 'eg', predeceasedChildren: children });
+        const sum = Fraction.sum(r.shares.map((s) => Fraction.parse(s.fraction)));
+        expect(sum.eq(Fraction.ONE)).toBe(true);
+        expect(totalBp(r)).toBe(10000);
+        const bequest = Fraction.sum(
+          r.shares.filter((s) => s.heir.startsWith('grandchild')).map((s) => Fraction.parse(s.fraction)),
+        );
+        expect(bequest.eq(Fraction.parse(r.obligatoryBequest!.fraction))).toBe(true);
+        expect(bequest.gt(Fraction.of(1, 3))).toBe(false);
+        // A son's children who inherit (sonsSon or sonsDaughter with a share) never also take by bequest.
+        const inheriting = r.shares.some(
+          (s) => (s.heir === 'sonsSon' || s.heir === 'sonsDaughter') && s.basisPoints > 0,
+        );
+        if (inheriting) expect(r.shares.some((s) => s.heir.includes('predeceased_son'))).toBe(false);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

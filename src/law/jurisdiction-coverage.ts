@@ -116,4 +116,5 @@ export const PLANNED_JURISDICTION_IDS: readonly string[] = [
   'ir',
   'ma',
   'tn',
+  'kw',
 ];

@@ -236,3 +236,13 @@ describe('obligatory bequest: invariants over random families (Egypt)', () => {
     );
   });
 });
+
+describe("Kuwait's obligatory bequest (Law No. 5 of 1971, art. 1)", () => {
+  it("follows the Egyptian rule under the Maliki school: a predeceased daughter's daughter beside two sons", () => {
+    // Alive, the daughter would take 1/5 beside two sons (2:2:1): within one third, paid in full; the sons share 4/5.
+    const r = run({ heirs: { son: 2 }, jurisdiction: 'kw', predeceasedChildren: [female(0, 1)] });
+    expect(frac(r)).toEqual({ son: '4/5', grandchild_daughter_of_predeceased_daughter_1: '1/5' });
+    expect(r.school).toMatchObject({ madhhab: 'maliki', chosenBy: 'jurisdiction' });
+    expect(r.obligatoryBequest?.source).toContain('Law No. 5 of 1971');
+  });
+});

@@ -125,6 +125,33 @@ function schoolSteps(sel: SchoolSelection): Step[] {
   return steps;
 }
 
+/** The engine options: the spouse-radd setting and the jurisdiction's daughters' radd statute, if any. */
+function engineOptions(data: FaraidInput, j: Jurisdiction | undefined, index?: JurisdictionIndex): EngineOptions {
+  const spouse = spouseRaddSetting(data.spouseRadd, data.jurisdiction, index);
+  const daughtersRadd = j?.islamicLaw.daughtersRadd?.source.title;
+  return { spouseRadd: spouse.value, spouseRaddSource: spouse.source, ...(daughtersRadd ? { daughtersRadd } : {}) };
+}
+
+/**
+ * Every person's share, for rounding person by person (see apportion); the
+ * treasury, when it takes a part, is the last "person" (group -1). Also the
+ * corrected base (tashih): the common denominator of every person's share.
+ */
+function personsOf(division: Division): { persons: Array<{ group: number; share: Fraction }>; correctedBase: bigint } {
+  const persons: Array<{ group: number; share: Fraction }> = [];
+  let correctedBase = 1n;
+  division.groups.forEach((s, gi) => {
+    const each = s.share.div(s.count);
+    correctedBase = lcm(correctedBase, each.den);
+    for (let i = 0; i < s.count; i++) persons.push({ group: gi, share: each });
+  });
+  if (division.treasury) {
+    persons.push({ group: -1, share: division.treasury });
+    correctedBase = lcm(correctedBase, division.treasury.den);
+  }
+  return { persons, correctedBase };
+}
+
 /**
  * Divides an estate by fara'id. Invalid input or an impossible heir set
  * (husband with wife, no heir, costs above the estate) throws
@@ -141,30 +168,11 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
   const j = resolveJurisdiction(parsed.data.jurisdiction, deps.jurisdictions);
   const sel = selectSchool(parsed.data.madhhab, j);
   const madhhab = computableSchool(sel, 'jurisdiction');
-  const spouse = spouseRaddSetting(parsed.data.spouseRadd, parsed.data.jurisdiction, deps.jurisdictions);
-  const daughtersRadd = j?.islamicLaw.daughtersRadd?.source.title;
-  const opts: EngineOptions = {
-    spouseRadd: spouse.value,
-    spouseRaddSource: spouse.source,
-    ...(daughtersRadd ? { daughtersRadd } : {}),
-  };
-
-  const division = divide(parsed.data, madhhab, opts, j);
+  const division = divide(parsed.data, madhhab, engineOptions(parsed.data, j, deps.jurisdictions), j);
   const { engine } = division;
   const steps: Step[] = [...schoolSteps(sel), ...division.steps];
 
-  // Rounding, person by person (see apportion); the treasury, when it takes a part, is the last "person" (group -1).
-  const persons: Array<{ group: number; share: Fraction }> = [];
-  let correctedBase = 1n;
-  division.groups.forEach((s, gi) => {
-    const each = s.share.div(s.count);
-    correctedBase = lcm(correctedBase, each.den);
-    for (let i = 0; i < s.count; i++) persons.push({ group: gi, share: each });
-  });
-  if (division.treasury) {
-    persons.push({ group: -1, share: division.treasury });
-    correctedBase = lcm(correctedBase, division.treasury.den);
-  }
+  const { persons, correctedBase } = personsOf(division);
   const bps = apportion(
     persons.map((p) => p.share),
     10000n,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { validateForGeneration } from '../../src/contracts/engine.js';
 import { ApiError } from '../../src/core/errors.js';
 import { checkPlan } from '../../src/law/check-plan.js';
 import { calculateFaraid, isComputable, selectSchool, type FaraidResult } from '../../src/law/faraid/index.js';
@@ -156,5 +157,43 @@ describe("check_plan in Iran (Ja'fari)", () => {
       expect(f?.source.title).toContain('Civil Code of Iran');
       expect(r.expected).toEqual([]);
     }
+  });
+});
+
+describe("the wizard's plan validation (validate_plan / generate_contract) follows the jurisdiction school", () => {
+  const owner = '0x27b1fdb04752bbc536007a920d24acb045561c26';
+  const addrs = [
+    '0x52908400098527886E0F7030069857D2E4169EE7',
+    '0x8617e340b3d01fa5f11f306f4090fd50e238070d',
+    '0xde709f2102306220921060314715629080e2fb77',
+  ];
+  const plan = (madhhab?: 'hanafi') => ({
+    blockchain: 'evm' as const,
+    ownerAddress: owner,
+    inheritanceTemplate: 'islamic-mirth' as const,
+    jurisdiction: 'my',
+    ...(madhhab ? { madhhab } : {}),
+    beneficiaries: [
+      { name: 'Grandfather', address: addrs[0]!, percentage: 33.34, relationship: 'paternal grandfather' },
+      { name: 'Brother A', address: addrs[1]!, percentage: 33.33, relationship: 'full brother' },
+      { name: 'Brother B', address: addrs[2]!, percentage: 33.33, relationship: 'full brother' },
+    ],
+  });
+
+  it("accepts the Shafi'i shares in Malaysia and says which school it checked", () => {
+    const r = validateForGeneration(plan() as Parameters<typeof validateForGeneration>[0], index);
+    expect(r.valid).toBe(true);
+    expect(r.warnings?.map((w) => w.id)).toContain('faraid.school');
+  });
+
+  it('refuses the same plan when the request asks for the Hanafi school (the grandfather excludes the brothers)', () => {
+    let err: unknown;
+    try {
+      validateForGeneration(plan('hanafi') as Parameters<typeof validateForGeneration>[0], index);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe('VALIDATION_ERROR');
   });
 });

@@ -78,6 +78,10 @@ describe('school per jurisdiction', () => {
     const sel = selectSchool(undefined, index.resolve('ir'));
     expect(sel).toMatchObject({ madhhab: 'jafari', chosenBy: 'jurisdiction' });
     expect(sel.source).toContain('Civil Code of Iran, arts. 861-949');
+    // An explicit Sunni madhhab is computed, with a note that Iranian law follows the Ja'fari school.
+    const sunni = calculateFaraid({ heirs: { mother: 1, fullBrother: 1 }, jurisdiction: 'ir', madhhab: 'shafii' });
+    expect(sunni.school).toMatchObject({ madhhab: 'shafii', chosenBy: 'caller', jurisdictionMadhhab: 'jafari' });
+    expect(sunni.school.note).toContain("Iran follows the Ja'fari school");
     const compute = () => calculateFaraid({ heirs: { mother: 1, fullBrother: 1 }, jurisdiction: 'ir' });
     if (isComputable('jafari')) {
       // With Ja'fari support in the engine: the mother (first class) excludes the brother (second class).

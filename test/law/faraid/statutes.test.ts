@@ -246,3 +246,19 @@ describe("Kuwait's obligatory bequest (Law No. 5 of 1971, art. 1)", () => {
     expect(r.obligatoryBequest?.source).toContain('Law No. 5 of 1971');
   });
 });
+
+describe("Morocco's obligatory bequest (Family Code 2004, arts. 369-372)", () => {
+  it("a predeceased daughter's son and daughter beside a son and a wife, under the Maliki school", () => {
+    // Alive, the daughter would take 7/8 x 1/3 = 7/24 beside one son (wife 1/8): within one third, paid in full and
+    // split 2:1 (art. 372): 7/36 and 7/72. The heirs divide the remaining 17/24: wife 17/192, son 119/192.
+    const r = run({ heirs: { wife: 1, son: 1 }, jurisdiction: 'ma', predeceasedChildren: [female(1, 1)] });
+    expect(frac(r)).toEqual({
+      wife: '17/192',
+      son: '119/192',
+      grandchild_son_of_predeceased_daughter_1: '7/36',
+      grandchild_daughter_of_predeceased_daughter_1: '7/72',
+    });
+    expect(r.school.madhhab).toBe('maliki');
+    expect(r.obligatoryBequest?.source).toContain('arts. 369-372');
+  });
+});

@@ -1,10 +1,25 @@
 import { z } from 'zod';
 import { TEMPLATE_TYPES, type TemplateType } from './templates.js';
-import { HEIR_KEYS, MADHHABS, spouseRaddSetting, type Madhhab } from './faraid/index.js';
+import {
+  HEIR_KEYS,
+  isComputable,
+  MADHHABS,
+  type SchoolSelection,
+  schoolLabel,
+  selectSchool,
+  spouseRaddSetting,
+  type Madhhab,
+} from './faraid/index.js';
 import { FindingSchema, type Finding, type PlanBeneficiary } from './findings.js';
 import { checkJurisdictionPlan } from './heirship.js';
 import { checkIslamicPlan } from './islamic.js';
-import { JurisdictionSummarySchema, summarizeJurisdiction, type JurisdictionIndex } from './jurisdictions.js';
+import {
+  type Jurisdiction,
+  JurisdictionSummarySchema,
+  SchoolIdSchema,
+  summarizeJurisdiction,
+  type JurisdictionIndex,
+} from './jurisdictions.js';
 
 /**
  * A plan checked against the law: the jurisdiction's forced heirship, spouse and
@@ -41,7 +56,12 @@ export const CheckPlanInput = z
       .min(1)
       .max(50)
       .describe('Beneficiaries of the plan.'),
-    madhhab: z.enum(MADHHABS).optional().describe("School of Islamic law for the fara'id checks."),
+    madhhab: z
+      .enum(MADHHABS)
+      .optional()
+      .describe(
+        "School of Islamic law for the fara'id checks; default: the jurisdiction's recorded school (a finding says which and why), else Hanafi.",
+      ),
     maritalPropertyRegime: z
       .enum(['community', 'separate'])
       .optional()
@@ -89,6 +109,16 @@ export const CheckPlanOutput = z
       .describe(
         "Islamic templates: the spouse-radd setting applied (request, else the jurisdiction's practice, else true); a finding states it when a spouse is the only heir.",
       ),
+    school: z
+      .object({
+        madhhab: SchoolIdSchema.describe("The school of the fara'id checks."),
+        chosenBy: z
+          .enum(['jurisdiction', 'caller', 'default'])
+          .describe("Who chose it: the jurisdiction's recorded school, the request's madhhab, or the default."),
+        source: z.string().describe('Why this school.'),
+      })
+      .optional()
+      .describe("Islamic templates: the school applied to the fara'id checks and why."),
   })
   .describe('The result of a plan check.');
 export type CheckPlanOutput = z.infer<typeof CheckPlanOutput>;
@@ -121,6 +151,31 @@ function percentageFindings(beneficiaries: PlanBeneficiary[]): Finding[] {
   return findings;
 }
 
+/**
+ * The finding that states the school of the fara'id checks and why; a warning
+ * when the school is one the engine cannot compute yet (the shares are then
+ * not checked rather than checked by the wrong school), or when the request
+ * overrides the jurisdiction's own school.
+ */
+function schoolFinding(sel: SchoolSelection, j: Jurisdiction): Finding {
+  const source = j.islamicLaw.school?.source ?? { title: "svc fara'id engine: default school (docs-index/faraid.md)" };
+  if (!isComputable(sel.madhhab))
+    return {
+      severity: 'warning',
+      rule: 'faraid.school-not-computed',
+      message: `The ${schoolLabel(sel.madhhab)} school applies here (${sel.source}); this calculator does not compute it yet, so the shares were not checked. Pass madhhab to check a Sunni school instead.`,
+      source,
+    };
+  return {
+    severity: sel.note ? 'warning' : 'info',
+    rule: 'faraid.school',
+    message:
+      sel.note ??
+      `Fara'id checked by the ${schoolLabel(sel.madhhab)} school, chosen by the ${sel.chosenBy}: ${sel.source}.`,
+    source,
+  };
+}
+
 export function checkPlan(index: JurisdictionIndex, input: CheckPlanInput): CheckPlanOutput {
   const jurisdiction = index.resolve(input.jurisdiction);
   const beneficiaries: PlanBeneficiary[] = input.beneficiaries;
@@ -135,18 +190,25 @@ export function checkPlan(index: JurisdictionIndex, input: CheckPlanInput): Chec
   ];
   let expected: CheckPlanOutput['expected'] = [];
   let spouseRadd: boolean | undefined;
+  let school: SchoolSelection | undefined;
   if (input.template === 'islamic-mirth' || input.template === 'islamic-wasiyyah') {
     const setting = spouseRaddSetting(input.spouseRadd, jurisdiction.id, index);
     spouseRadd = setting.value;
-    const islamic = checkIslamicPlan(input.template, beneficiaries, {
-      spouseRadd: setting.value,
-      spouseRaddSource: setting.source,
-      ...(input.madhhab ? { madhhab: input.madhhab as Madhhab } : {}),
-      ...(input.heirsConsent !== undefined ? { heirsConsent: input.heirsConsent } : {}),
-      ...(input.otherHeirs ? { otherHeirs: input.otherHeirs } : {}),
-    });
-    findings.push(...islamic.findings);
-    expected = islamic.expected;
+    school = selectSchool(input.madhhab as Madhhab | undefined, jurisdiction);
+    findings.push(schoolFinding(school, jurisdiction));
+    if (isComputable(school.madhhab)) {
+      const daughtersRadd = jurisdiction.islamicLaw.daughtersRadd?.source.title;
+      const islamic = checkIslamicPlan(input.template, beneficiaries, {
+        spouseRadd: setting.value,
+        spouseRaddSource: setting.source,
+        madhhab: school.madhhab,
+        ...(daughtersRadd ? { daughtersRadd } : {}),
+        ...(input.heirsConsent !== undefined ? { heirsConsent: input.heirsConsent } : {}),
+        ...(input.otherHeirs ? { otherHeirs: input.otherHeirs } : {}),
+      });
+      findings.push(...islamic.findings);
+      expected = islamic.expected;
+    }
   }
   findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   return {
@@ -156,5 +218,6 @@ export function checkPlan(index: JurisdictionIndex, input: CheckPlanInput): Chec
     findings,
     expected,
     ...(spouseRadd !== undefined ? { spouseRadd } : {}),
+    ...(school ? { school: { madhhab: school.madhhab, chosenBy: school.chosenBy, source: school.source } } : {}),
   };
 }

@@ -115,4 +115,6 @@ export const PLANNED_JURISDICTION_IDS: readonly string[] = [
   'pk',
   'ir',
   'ma',
+  'tn',
+  'kw',
 ];

@@ -89,6 +89,77 @@ export const ReserveScenarioSchema = z
   .describe('Reserved portions for one family situation.');
 export type ReserveScenario = z.infer<typeof ReserveScenarioSchema>;
 
+/**
+ * The schools a jurisdiction's Islamic inheritance law can follow. Ja'fari
+ * (Twelver Shia) is listed here even where the fara'id engine cannot yet
+ * compute it, so that the data can say what the law is.
+ */
+export const SCHOOL_IDS = ['hanafi', 'maliki', 'shafii', 'hanbali', 'jafari'] as const;
+export type SchoolId = (typeof SCHOOL_IDS)[number];
+
+export const SchoolIdSchema = z
+  .enum(SCHOOL_IDS)
+  .describe('A school of Islamic law: hanafi, maliki, shafii, hanbali (Sunni) or jafari (Twelver Shia).');
+
+export const IslamicSchoolSchema = z
+  .object({
+    madhhab: SchoolIdSchema.nullable().describe(
+      "The school whose rules fill what the statute leaves open, or null when the code's own rules stand apart from any one school.",
+    ),
+    basis: z.string().min(1).describe('Why this school applies here, in one or two sentences.'),
+    source: SourceSchema.describe('The statute (with article) or the recorded practice that makes it apply.'),
+    alternatives: z
+      .array(
+        z
+          .object({
+            community: z.string().min(1).describe('Who the alternative applies to (e.g. "Shia Muslims").'),
+            madhhab: SchoolIdSchema.describe('The school applied to them.'),
+            how: z
+              .string()
+              .min(1)
+              .describe('How a caller chooses it: what fact about the deceased makes the court apply this school.'),
+            source: SourceSchema.describe('Where this rule comes from.'),
+          })
+          .strict()
+          .describe('A community whose estates follow another school.'),
+      )
+      .optional()
+      .describe('Other schools applied to some communities here (e.g. Shia Muslims); pass `madhhab` to use one.'),
+  })
+  .strict()
+  .describe(
+    'The school of Islamic inheritance law the jurisdiction follows, with the source; calculations use it by default.',
+  );
+export type IslamicSchool = z.infer<typeof IslamicSchoolSchema>;
+
+export const ObligatoryBequestSchema = z
+  .object({
+    sonsChildren: z
+      .enum(['all-degrees'])
+      .describe("Children of a predeceased son, and sons' children however low, are covered."),
+    daughtersChildren: z
+      .enum(['none', 'first-degree'])
+      .describe('Children of a predeceased daughter: not covered, or only her own children (not their descendants).'),
+    cap: FractionSchema.describe('Most of the estate the obligatory bequests may take together (one third).'),
+    summary: z.string().min(1).describe('The rule in plain words.'),
+    source: SourceSchema.describe('The statute and articles.'),
+  })
+  .strict()
+  .describe(
+    'Obligatory bequest (wasiyya wajiba): the children of a child who died before the deceased take what that child would have inherited, within the cap, before the heirs.',
+  );
+export type ObligatoryBequest = z.infer<typeof ObligatoryBequestSchema>;
+
+export const DaughtersRaddSchema = z
+  .object({
+    summary: z.string().min(1).describe('The rule in plain words.'),
+    source: SourceSchema.describe('The statute and article.'),
+  })
+  .strict()
+  .describe(
+    "Daughters' radd: a daughter or a son's daughter takes the remainder by radd, excluding brothers, sisters, their sons, paternal uncles and their sons (and the public treasury).",
+  );
+
 export const JurisdictionSchema = z
   .object({
     id: z
@@ -194,6 +265,10 @@ export const JurisdictionSchema = z
           .describe(
             'A husband or wife as the only heir: true when the law here returns the surplus to the spouse by radd (the whole estate), false when the spouse keeps the fixed share and the rest goes to the public treasury (bayt al-mal). Omitted when not recorded; calculations then return it to the spouse.',
           ),
+        spouseRaddSource: SourceSchema.optional().describe('Where the spouseRadd setting comes from, when recorded.'),
+        school: IslamicSchoolSchema.optional(),
+        obligatoryBequest: ObligatoryBequestSchema.optional(),
+        daughtersRadd: DaughtersRaddSchema.optional(),
         summary: z.string().describe('Where and to whom Islamic law applies.'),
       })
       .strict()

@@ -223,7 +223,7 @@ describe.concurrent('checkIslamicPlan: islamic-mirth', () => {
           const res = calculateFaraid({ heirs, madhhab });
           const plan: PlanBeneficiary[] = [];
           for (const s of res.shares)
-            for (const bp of s.perPersonBasisPoints) plan.push(b(HEIR_LABELS[s.heir], bp / 100));
+            for (const bp of s.perPersonBasisPoints) plan.push(b(HEIR_LABELS[s.heir as HeirKey], bp / 100));
           // Excluded relatives are not beneficiaries, but they still count (e.g. brothers reduce the mother).
           const otherHeirs = Object.fromEntries(res.excluded.map((x) => [x.heir, heirs[x.heir]!]));
           const r = checkIslamicPlan('islamic-mirth', plan, { madhhab, otherHeirs });

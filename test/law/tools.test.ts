@@ -135,3 +135,33 @@ describe('check_plan', () => {
     expect(bad.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'otherHeirs.brother' }] });
   });
 });
+
+describe('calculate_inheritance with national statutes over REST', () => {
+  const calc = (payload: object) =>
+    server.app.inject({ method: 'POST', url: '/api/v1/inheritance/calculate', headers: auth(), payload });
+
+  it("applies Egypt's obligatory bequest and names the grandchildren in shares (output schema holds)", async () => {
+    const res = await calc({
+      heirs: { son: 1 },
+      jurisdiction: 'eg',
+      predeceasedChildren: [{ sex: 'male', sons: 1, daughters: 0 }],
+    });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.shares.map((s: { heir: string; fraction: string }) => [s.heir, s.fraction])).toEqual([
+      ['son', '2/3'],
+      ['grandchild_son_of_predeceased_son_1', '1/3'],
+    ]);
+    expect(data.school).toMatchObject({ madhhab: 'hanafi', chosenBy: 'jurisdiction' });
+  });
+
+  it('rejects a malformed predeceased child with a 400 naming the field', async () => {
+    const res = await calc({
+      heirs: { son: 1 },
+      jurisdiction: 'eg',
+      predeceasedChildren: [{ sex: 'male', sons: 51, daughters: 0 }],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details[0].field).toBe('predeceasedChildren.0.sons');
+  });
+});

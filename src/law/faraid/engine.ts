@@ -29,6 +29,7 @@ export function computeShares(
 ): EngineResult {
   const school = typeof madhhab === 'string' ? schoolRules(madhhab) : madhhab;
   const st = newState(input, school, opts.spouseRadd ?? true, opts.spouseRaddSource);
+  if (opts.daughtersRadd) st.daughtersRadd = opts.daughtersRadd;
   st.steps.push({ kind: 'madhhab', detail: `School applied: ${school.madhhab}.` });
 
   const kin = applyExclusions(st);

@@ -155,5 +155,35 @@ export function applyExclusions(st: EngineState): Kinship {
   const femaleDesc = anyActive(st, 'daughter', 'sonsDaughter');
   const kin: Kinship = { maleDesc, femaleDesc, anyDesc: maleDesc || femaleDesc, ...excludeSiblings(st, femaleDesc) };
   excludeDistantAgnates(st, kin);
+  if (st.daughtersRadd && kin.femaleDesc && !kin.maleDesc) daughtersRaddExclusions(st, kin);
   return kin;
+}
+
+/** The collateral agnates a daughters' radd statute puts after the daughters. */
+const COLLATERALS: readonly HeirKey[] = [
+  'fullBrother',
+  'fullSister',
+  'paternalHalfBrother',
+  'paternalHalfSister',
+  ...DISTANT_AGNATES,
+];
+
+/**
+ * A daughters' radd statute (Tunisia, art. 143 bis): a daughter or a son's
+ * daughter takes what the fixed shares leave, so the brothers, sisters,
+ * nephews, paternal uncles and cousins who would have taken it as residuaries
+ * are excluded; the sisters no longer become residuaries with the daughters
+ * and the grandfather no longer shares with siblings.
+ */
+function daughtersRaddExclusions(st: EngineState, kin: Kinship): void {
+  const why = `the daughters take the remainder by radd before the collateral agnates (${st.daughtersRadd}).`;
+  for (const k of COLLATERALS)
+    tryExclude(st, k, [
+      ['daughter', why],
+      ['sonsDaughter', why],
+    ]);
+  kin.fsWithOthers = false;
+  kin.phsWithOthers = false;
+  kin.zaydSiblings =
+    kin.zaydSiblings && anyActive(st, 'fullBrother', 'fullSister', 'paternalHalfBrother', 'paternalHalfSister');
 }

@@ -2,14 +2,37 @@ import type { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../../core/errors.js';
 import { defaultJurisdictions, type JurisdictionIndex } from '../jurisdictions.js';
 import { apportion, formatUnits } from './apportion.js';
-import { computeShares, type Step } from './engine.js';
+import type { Jurisdiction } from '../jurisdiction-schema.js';
+import { computeShares, type EngineOptions, type EngineResult, type Step } from './engine.js';
 import { settleEstate } from './estate.js';
-import type { Fraction } from './fraction.js';
-import { DEFAULT_MADHHAB, HEIR_KEYS, type Madhhab } from './heirs.js';
+import { Fraction, lcm } from './fraction.js';
+import { HEIR_KEYS, type Madhhab } from './heirs.js';
+import {
+  computableSchool,
+  resolveJurisdiction,
+  type SchoolSelection,
+  schoolLabel,
+  selectSchool,
+} from './jurisdiction-rules.js';
+import {
+  type BequestOutcome,
+  checkPredeceasedInput,
+  heirsWithGrandchildren,
+  obligatoryBequest,
+} from './obligatory-bequest.js';
 import { type FaraidInput, FaraidInputSchema, type FaraidResult } from './schema.js';
 
 export { HEIR_KEYS, MADHHABS, DEFAULT_MADHHAB, HEIR_LABELS, MAX_COUNT, type HeirKey, type Madhhab } from './heirs.js';
 export { Fraction } from './fraction.js';
+export {
+  computableSchool,
+  isComputable,
+  resolveJurisdiction,
+  type SchoolChoice,
+  type SchoolSelection,
+  schoolLabel,
+  selectSchool,
+} from './jurisdiction-rules.js';
 export { apportion } from './apportion.js';
 export {
   computeShares,
@@ -46,18 +69,43 @@ function percentString(bp: number): string {
   return `${Math.floor(bp / 100)}.${String(bp % 100).padStart(2, '0')}`;
 }
 
-/**
- * Divides an estate by fara'id. Invalid input or an impossible heir set
- * (husband with wife, no heir, costs above the estate) throws
- * ApiError('VALIDATION_ERROR') with one detail per problem.
- */
-export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: JurisdictionIndex } = {}): FaraidResult {
-  const parsed = FaraidInputSchema.safeParse(input);
-  if (!parsed.success) throw ApiError.validation("Invalid fara'id input", zodDetails(parsed.error));
-  const { heirs, estate } = parsed.data;
-  const madhhab: Madhhab = parsed.data.madhhab ?? DEFAULT_MADHHAB;
-  const spouse = spouseRaddSetting(parsed.data.spouseRadd, parsed.data.jurisdiction, deps.jurisdictions);
+/** The groups the estate is divided among: the heirs (scaled after any obligatory bequest), then the grandchildren. */
+interface Division {
+  engine: EngineResult;
+  groups: Array<{ heir: string; count: number; share: Fraction }>;
+  treasury?: Fraction;
+  steps: Step[];
+  bequest?: BequestOutcome;
+}
 
+/** Runs the engine on the heirs and applies the jurisdiction's obligatory bequest when predeceased children are given. */
+function divide(data: FaraidInput, madhhab: Madhhab, opts: EngineOptions, j: Jurisdiction | undefined): Division {
+  const children = data.predeceasedChildren ?? [];
+  const rule = j?.islamicLaw.obligatoryBequest;
+  if (children.length > 0) {
+    const b = data.estate?.bequests;
+    const bequestsGiven = Array.isArray(b) ? b.length > 0 : b !== undefined && Number(b) > 0;
+    checkPredeceasedInput(data.heirs, children, rule, data.jurisdiction, bequestsGiven);
+  }
+  const heirs = heirsWithGrandchildren(data.heirs, children);
+  checkHeirs(heirs);
+  const engine = computeShares(heirs, madhhab, opts);
+  const groups = engine.shares.map((s) => ({ heir: s.heir as string, count: s.count, share: s.share }));
+  if (children.length === 0 || !rule)
+    return { engine, groups, ...(engine.treasury ? { treasury: engine.treasury } : {}), steps: [...engine.steps] };
+  const bequest = obligatoryBequest(heirs, children, madhhab, opts, rule, engine);
+  const rest = Fraction.ONE.sub(bequest.total);
+  return {
+    engine,
+    groups: [...groups.map((g) => ({ ...g, share: g.share.mul(rest) })), ...bequest.groups],
+    ...(engine.treasury ? { treasury: engine.treasury.mul(rest) } : {}),
+    steps: [...bequest.steps, ...engine.steps],
+    bequest,
+  };
+}
+
+/** An impossible heir set (husband with wife, no heir at all): a 400 with one detail per problem. */
+function checkHeirs(heirs: FaraidInput['heirs']): void {
   const details: ErrorDetail[] = [];
   if ((heirs.husband ?? 0) > 0 && (heirs.wife ?? 0) > 0) {
     details.push({ field: 'heirs.husband', reason: 'a husband and a wife cannot both survive the same deceased' });
@@ -66,17 +114,65 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
   if (!HEIR_KEYS.some((k) => (heirs[k] ?? 0) > 0))
     details.push({ field: 'heirs', reason: 'at least one heir is required' });
   if (details.length > 0) throw ApiError.validation('Impossible set of heirs', details);
+}
 
-  const engine = computeShares(heirs, madhhab, { spouseRadd: spouse.value, spouseRaddSource: spouse.source });
-  const steps: Step[] = [...engine.steps];
+/** The step that states the school applied and why, and the note when the caller overrode the jurisdiction's school. */
+function schoolSteps(sel: SchoolSelection): Step[] {
+  const steps: Step[] = [
+    { kind: 'madhhab', detail: `School: ${schoolLabel(sel.madhhab)}, chosen by the ${sel.chosenBy}: ${sel.source}.` },
+  ];
+  if (sel.note) steps.push({ kind: 'madhhab', detail: sel.note });
+  return steps;
+}
 
-  // Rounding, person by person (see apportion); the treasury, when it takes a part, is the last "person" (group -1).
+/** The engine options: the spouse-radd setting and the jurisdiction's daughters' radd statute, if any. */
+function engineOptions(data: FaraidInput, j: Jurisdiction | undefined, index?: JurisdictionIndex): EngineOptions {
+  const spouse = spouseRaddSetting(data.spouseRadd, data.jurisdiction, index);
+  const daughtersRadd = j?.islamicLaw.daughtersRadd?.source.title;
+  return { spouseRadd: spouse.value, spouseRaddSource: spouse.source, ...(daughtersRadd ? { daughtersRadd } : {}) };
+}
+
+/**
+ * Every person's share, for rounding person by person (see apportion); the
+ * treasury, when it takes a part, is the last "person" (group -1). Also the
+ * corrected base (tashih): the common denominator of every person's share.
+ */
+function personsOf(division: Division): { persons: Array<{ group: number; share: Fraction }>; correctedBase: bigint } {
   const persons: Array<{ group: number; share: Fraction }> = [];
-  engine.shares.forEach((s, gi) => {
+  let correctedBase = 1n;
+  division.groups.forEach((s, gi) => {
     const each = s.share.div(s.count);
+    correctedBase = lcm(correctedBase, each.den);
     for (let i = 0; i < s.count; i++) persons.push({ group: gi, share: each });
   });
-  if (engine.treasury) persons.push({ group: -1, share: engine.treasury });
+  if (division.treasury) {
+    persons.push({ group: -1, share: division.treasury });
+    correctedBase = lcm(correctedBase, division.treasury.den);
+  }
+  return { persons, correctedBase };
+}
+
+/**
+ * Divides an estate by fara'id. Invalid input or an impossible heir set
+ * (husband with wife, no heir, costs above the estate) throws
+ * ApiError('VALIDATION_ERROR') with one detail per problem.
+ *
+ * The school is the request's madhhab, else the jurisdiction's recorded
+ * school, else Hanafi; the jurisdiction's statutes (daughters' radd,
+ * obligatory bequest) apply when it records them.
+ */
+export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: JurisdictionIndex } = {}): FaraidResult {
+  const parsed = FaraidInputSchema.safeParse(input);
+  if (!parsed.success) throw ApiError.validation("Invalid fara'id input", zodDetails(parsed.error));
+  const { estate } = parsed.data;
+  const j = resolveJurisdiction(parsed.data.jurisdiction, deps.jurisdictions);
+  const sel = selectSchool(parsed.data.madhhab, j);
+  const madhhab = computableSchool(sel, 'jurisdiction');
+  const division = divide(parsed.data, madhhab, engineOptions(parsed.data, j, deps.jurisdictions), j);
+  const { engine } = division;
+  const steps: Step[] = [...schoolSteps(sel), ...division.steps];
+
+  const { persons, correctedBase } = personsOf(division);
   const bps = apportion(
     persons.map((p) => p.share),
     10000n,
@@ -102,7 +198,7 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
     scale = settled.scale;
   }
 
-  const shares: FaraidResult['shares'] = engine.shares.map((s, gi) => {
+  const shares: FaraidResult['shares'] = division.groups.map((s, gi) => {
     const idx = persons.flatMap((p, i) => (p.group === gi ? [i] : []));
     const perBp = idx.map((i) => Number(bps[i]!));
     const bp = perBp.reduce((a, b) => a + b, 0);
@@ -127,30 +223,48 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
   });
 
   let treasury: FaraidResult['treasury'];
-  if (engine.treasury) {
+  if (division.treasury) {
     const at = persons.length - 1;
     const bp = Number(bps[at]!);
     treasury = {
       recipient: 'publicTreasury',
-      fraction: engine.treasury.toString(),
+      fraction: division.treasury.toString(),
       percentage: percentString(bp),
       basisPoints: bp,
       ...(amounts ? { amount: formatUnits(amounts[at]!, scale) } : {}),
     };
   }
 
+  const { bequest } = division;
   return {
     shares,
     excluded: engine.excluded,
     steps,
     madhhab,
+    school: {
+      madhhab: sel.madhhab,
+      chosenBy: sel.chosenBy,
+      source: sel.source,
+      ...(sel.jurisdictionMadhhab !== undefined ? { jurisdictionMadhhab: sel.jurisdictionMadhhab } : {}),
+      ...(sel.note ? { note: sel.note } : {}),
+    },
     base: engine.base.toString(),
     ...(engine.awlBase !== undefined ? { awlBase: engine.awlBase.toString() } : {}),
-    correctedBase: engine.correctedBase.toString(),
+    correctedBase: correctedBase.toString(),
     awl: engine.awl,
     radd: engine.radd,
     spouseRadd: engine.spouseRadd,
     ...(treasury ? { treasury } : {}),
+    ...(bequest && j?.islamicLaw.obligatoryBequest
+      ? {
+          obligatoryBequest: {
+            fraction: bequest.total.toString(),
+            uncappedFraction: bequest.uncapped.toString(),
+            capped: bequest.capped,
+            source: j.islamicLaw.obligatoryBequest.source.title,
+          },
+        }
+      : {}),
     specialCases: engine.specialCases,
     ...(estateOut ? { estate: estateOut } : {}),
   };
@@ -169,7 +283,9 @@ export function spouseRaddSetting(
   if (jurisdiction !== undefined) {
     const j = (index ?? defaultJurisdictions()).resolve(jurisdiction);
     const recorded = j.islamicLaw.spouseRadd;
-    if (recorded !== undefined) return { value: recorded, source: `the recorded practice of ${j.name}` };
+    const cited = j.islamicLaw.spouseRaddSource?.title;
+    if (recorded !== undefined)
+      return { value: recorded, source: `the recorded practice of ${j.name}${cited ? `, ${cited}` : ''}` };
     return { value: true, source: `the default; nothing is recorded for ${j.name}` };
   }
   return { value: true, source: 'the default' };

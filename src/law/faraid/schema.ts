@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SchoolIdSchema } from '../jurisdiction-schema.js';
 import { jurisdictionName } from '../names.js';
 import { DEFAULT_MADHHAB, HEIR_KEYS, MADHHABS, MAX_COUNT, type HeirKey } from './heirs.js';
 
@@ -101,13 +102,25 @@ export const EstateInputSchema = z
   .strict()
   .describe('Estate amounts; when given, every share also gets an amount.');
 
+export const PredeceasedChildSchema = z
+  .object({
+    sex: z.enum(['male', 'female']).describe('The predeceased child: a son (male) or a daughter (female).'),
+    sons: z.number().int().min(0).max(50).describe("That child's surviving sons, 0 to 50."),
+    daughters: z.number().int().min(0).max(50).describe("That child's surviving daughters, 0 to 50."),
+  })
+  .strict()
+  .refine((c) => c.sons + c.daughters > 0, { message: 'a predeceased child needs at least one surviving child' })
+  .describe('A child of the deceased who died before the deceased, with its own surviving children.');
+
 export const FaraidInputSchema = z
   .object({
     heirs: HeirsSchema,
     madhhab: z
       .enum(MADHHABS)
       .optional()
-      .describe(`School of law where the schools differ (default ${DEFAULT_MADHHAB}).`),
+      .describe(
+        `School of law where the schools differ. Wins over the jurisdiction's school (the answer then notes the difference); default: the jurisdiction's recorded school, else ${DEFAULT_MADHHAB}.`,
+      ),
     spouseRadd: z
       .boolean()
       .optional()
@@ -118,7 +131,16 @@ export const FaraidInputSchema = z
       ),
     jurisdiction: jurisdictionName()
       .optional()
-      .describe('Jurisdiction id or name whose recorded practice sets the default of spouseRadd (e.g. "eg").'),
+      .describe(
+        'Jurisdiction id or name (e.g. "eg", "my", "tn"). Its recorded school applies when madhhab is not given, its statutes apply (obligatory bequest, daughters\' radd) and its practice sets the default of spouseRadd.',
+      ),
+    predeceasedChildren: z
+      .array(PredeceasedChildSchema)
+      .max(20)
+      .optional()
+      .describe(
+        "Children of the deceased who died before the deceased, each with that child's own surviving children. Where the jurisdiction's law grants an obligatory bequest (wasiyya wajiba, e.g. Egypt), their children take the share the child would have inherited, within one third, before the heirs. A predeceased son's children are counted here only, not again under heirs; when they inherit anyway (no surviving son) they appear as sons' sons and daughters.",
+      ),
     estate: EstateInputSchema.optional(),
   })
   .strict()
@@ -128,9 +150,20 @@ export type FaraidInput = z.infer<typeof FaraidInputSchema>;
 // --- Output --------------------------------------------------------------------
 
 const FRACTION_RE = /^\d+\/\d+$/;
+const GRANDCHILD_RE = /^grandchild_(son|daughter)_of_predeceased_(son|daughter)_\d+$/;
 export const ShareSchema = z
   .object({
-    heir: z.enum(HEIR_KEYS).describe('Heir type.'),
+    heir: z
+      .union([
+        z.enum(HEIR_KEYS).describe('An heir type.'),
+        z
+          .string()
+          .regex(GRANDCHILD_RE)
+          .describe(
+            'Grandchildren taking by obligatory bequest, e.g. "grandchild_son_of_predeceased_son_1": sons or daughters of the n-th entry of predeceasedChildren.',
+          ),
+      ])
+      .describe('Heir type, or a group of grandchildren taking by obligatory bequest (names starting "grandchild").'),
     count: z.number().int().describe('Number of persons of this type.'),
     fraction: z
       .string()
@@ -194,6 +227,7 @@ export const FaraidResultSchema = z
                 'awl',
                 'radd',
                 'correction',
+                'statute',
                 'estate',
                 'rounding',
               ])
@@ -204,6 +238,40 @@ export const FaraidResultSchema = z
       )
       .describe('How the result was reached, in order.'),
     madhhab: z.enum(MADHHABS).describe('School applied.'),
+    school: z
+      .object({
+        madhhab: SchoolIdSchema.describe('The school applied.'),
+        chosenBy: z
+          .enum(['jurisdiction', 'caller', 'default'])
+          .describe(
+            "Who chose it: the jurisdiction's recorded school, the request's madhhab, or the default (Hanafi).",
+          ),
+        source: z.string().describe('Why this school: the statute or practice, or the request.'),
+        jurisdictionMadhhab: SchoolIdSchema.nullable()
+          .optional()
+          .describe(
+            "The jurisdiction's own school, when the request chose a different one (null: the code's own rules).",
+          ),
+        note: z
+          .string()
+          .optional()
+          .describe("When the request's madhhab differs from the jurisdiction's practice: the difference, in words."),
+      })
+      .describe('Which school was applied and why.'),
+    obligatoryBequest: z
+      .object({
+        fraction: z.string().regex(FRACTION_RE).describe('What the obligatory bequests take together, after the cap.'),
+        uncappedFraction: z
+          .string()
+          .regex(FRACTION_RE)
+          .describe("What they would take without the cap (the predeceased children's shares had they survived)."),
+        capped: z.boolean().describe('Whether the cap (one third) cut them.'),
+        source: z.string().describe('The statute granting the bequest.'),
+      })
+      .optional()
+      .describe(
+        'The obligatory bequest (wasiyya wajiba) to the children of predeceased children, when predeceasedChildren was given and the jurisdiction grants it.',
+      ),
     base: z.string().describe("Base of the problem (asl al-mas'ala) before any 'awl."),
     awlBase: z.string().optional().describe("Base after 'awl, when the fixed shares exceeded the whole."),
     correctedBase: z.string().describe("Lowest common denominator of every person's share (tashih)."),

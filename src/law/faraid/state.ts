@@ -43,6 +43,8 @@ export interface EngineState {
   treasury?: Fraction;
   spouseRadd: boolean;
   spouseRaddSource?: string;
+  /** Citation of a daughters' radd statute in force (see EngineOptions.daughtersRadd). */
+  daughtersRadd?: string;
 }
 
 export function newState(input: HeirCounts, school: SchoolRules, spouseRadd: boolean, source?: string): EngineState {

@@ -13,6 +13,7 @@ export type StepKind =
   | 'awl'
   | 'radd'
   | 'correction'
+  | 'statute'
   | 'estate'
   | 'rounding';
 
@@ -39,6 +40,14 @@ export interface EngineOptions {
   spouseRadd?: boolean;
   /** Where the setting came from, for the step that states it. */
   spouseRaddSource?: string;
+  /**
+   * A statute that gives a daughter or a son's daughter the remainder by radd
+   * before the collateral agnates (Tunisia, Code of Personal Status art. 143
+   * bis): its citation. Brothers, sisters, their sons, paternal uncles and
+   * their sons are then excluded by the daughters; the father and grandfather
+   * keep their classical place.
+   */
+  daughtersRadd?: string;
 }
 
 export interface EngineResult {

@@ -45,6 +45,8 @@ export interface IslamicCheckOptions {
   spouseRadd?: boolean;
   /** Where that setting came from (request, jurisdiction, default), for the finding that states it. */
   spouseRaddSource?: string;
+  /** Citation of a daughters' radd statute in force in the jurisdiction (Tunisia, art. 143 bis). */
+  daughtersRadd?: string;
 }
 
 export interface IslamicCheckResult {

@@ -100,6 +100,7 @@ export function faraidOfPlan(ck: PlanCheck): EngineResult | undefined {
   return computeShares(counts, ck.madhhab, {
     ...(opts.spouseRadd !== undefined ? { spouseRadd: opts.spouseRadd } : {}),
     ...(opts.spouseRaddSource ? { spouseRaddSource: opts.spouseRaddSource } : {}),
+    ...(opts.daughtersRadd ? { daughtersRadd: opts.daughtersRadd } : {}),
   });
 }
 

@@ -75,7 +75,7 @@ describe("fara'id properties", () => {
         const present = HEIR_KEYS.filter((k) => (heirs[k] ?? 0) > 0);
         expect([...shared, ...excluded].sort()).toEqual([...present].sort());
         for (const s of r.shares) {
-          expect(s.count).toBe(heirs[s.heir]);
+          expect(s.count).toBe(heirs[s.heir as HeirKey]);
           expect(Fraction.parse(s.perPersonFraction).mul(s.count).eq(Fraction.parse(s.fraction))).toBe(true);
         }
       }),

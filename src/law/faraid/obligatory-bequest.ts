@@ -1,0 +1,175 @@
+import { ApiError, type ErrorDetail } from '../../core/errors.js';
+import type { ObligatoryBequest } from '../jurisdiction-schema.js';
+import { computeShares } from './engine.js';
+import { Fraction } from './fraction.js';
+import type { HeirCounts, Madhhab } from './heirs.js';
+import type { EngineOptions, EngineResult, Step } from './types.js';
+
+/**
+ * The obligatory bequest (wasiyya wajiba) of the codes that enacted it
+ * (Egypt, Law No. 71 of 1946 arts. 76-79; Syria; Jordan; ...): the children of
+ * a child who died before the deceased receive what that child would have
+ * inherited had it survived, within one third of the estate in all, before
+ * the heirs divide the rest. Each predeceased child's amount is divided among
+ * its own children, a male twice a female, as in inheritance. Grandchildren
+ * who inherit anyway (a predeceased son's children when no son survives) take
+ * nothing from it, the codes requiring that they not be heirs.
+ */
+
+export interface PredeceasedChild {
+  sex: 'male' | 'female';
+  sons: number;
+  daughters: number;
+}
+
+/** One group of grandchildren taking by the obligatory bequest, with its part of the whole estate. */
+export interface BequestGroup {
+  heir: string;
+  count: number;
+  share: Fraction;
+}
+
+export interface BequestOutcome {
+  groups: BequestGroup[];
+  /** What the bequests take together, after the cap. */
+  total: Fraction;
+  /** What they would take without the cap. */
+  uncapped: Fraction;
+  capped: boolean;
+  steps: Step[];
+}
+
+/** The heirs with the predeceased sons' children counted as sons' sons and sons' daughters (who may inherit). */
+export function heirsWithGrandchildren(heirs: HeirCounts, children: readonly PredeceasedChild[]): HeirCounts {
+  const merged: HeirCounts = { ...heirs };
+  for (const c of children) {
+    if (c.sex !== 'male') continue;
+    merged.sonsSon = (merged.sonsSon ?? 0) + c.sons;
+    merged.sonsDaughter = (merged.sonsDaughter ?? 0) + c.daughters;
+  }
+  return merged;
+}
+
+/** Input checks that need the whole request: a 400 with one detail per problem. */
+export function checkPredeceasedInput(
+  heirs: HeirCounts,
+  children: readonly PredeceasedChild[],
+  rule: ObligatoryBequest | undefined,
+  jurisdiction: string | undefined,
+  bequestsGiven: boolean,
+): void {
+  const details: ErrorDetail[] = [];
+  if (!rule)
+    details.push({
+      field: 'predeceasedChildren',
+      reason: jurisdiction
+        ? `no obligatory bequest is recorded for jurisdiction "${jurisdiction}"; list the grandchildren who inherit under heirs instead`
+        : 'give the jurisdiction whose law grants the obligatory bequest (e.g. "eg"); without one, list the grandchildren who inherit under heirs',
+    });
+  if (children.some((c) => c.sex === 'male') && ((heirs.sonsSon ?? 0) > 0 || (heirs.sonsDaughter ?? 0) > 0))
+    details.push({
+      field: 'heirs.sonsSon',
+      reason:
+        "the children of a predeceased son are counted from predeceasedChildren; do not list them again as sons' sons or sons' daughters",
+    });
+  if (bequestsGiven)
+    details.push({
+      field: 'estate.bequests',
+      reason:
+        'bequests beside an obligatory bequest are not computed yet (the obligatory bequest ranks first within the same third); leave them out',
+    });
+  if (details.length > 0) throw ApiError.validation('Invalid obligatory bequest input', details);
+}
+
+const label = (c: PredeceasedChild, i: number): string =>
+  `predeceased ${c.sex === 'male' ? 'son' : 'daughter'} ${i + 1}`;
+
+/** Whether a predeceased child's children qualify: not heirs themselves, and of a degree the statute covers. */
+function eligibility(c: PredeceasedChild, rule: ObligatoryBequest, actual: EngineResult): string | true {
+  if (c.sex === 'female')
+    return rule.daughtersChildren === 'none' ? 'the statute covers only the children of a predeceased son' : true;
+  const takes = (k: 'sonsSon' | 'sonsDaughter') => actual.shares.some((s) => s.heir === k && s.share.num > 0n);
+  if ((c.sons > 0 && takes('sonsSon')) || (c.daughters > 0 && takes('sonsDaughter')))
+    return "they inherit as the deceased's sons' children, and the bequest is only for grandchildren who are not heirs";
+  return true;
+}
+
+/** Splits one child's amount among its children, a male twice a female. */
+function splitAmongChildren(c: PredeceasedChild, i: number, amount: Fraction): BequestGroup[] {
+  const parts = 2 * c.sons + c.daughters;
+  const parent = `predeceased_${c.sex === 'male' ? 'son' : 'daughter'}_${i + 1}`;
+  const out: BequestGroup[] = [];
+  if (c.sons > 0)
+    out.push({ heir: `grandchild_son_of_${parent}`, count: c.sons, share: amount.mul(Fraction.of(2 * c.sons, parts)) });
+  if (c.daughters > 0)
+    out.push({
+      heir: `grandchild_daughter_of_${parent}`,
+      count: c.daughters,
+      share: amount.mul(Fraction.of(c.daughters, parts)),
+    });
+  return out;
+}
+
+/**
+ * Computes the obligatory bequests: each qualifying predeceased child is
+ * taken to be alive (all of them at once, as the Egyptian courts compute it)
+ * and its share found by the engine; the total is cut to the cap in
+ * proportion; each amount goes to that child's children.
+ */
+export function obligatoryBequest(
+  heirs: HeirCounts,
+  children: readonly PredeceasedChild[],
+  madhhab: Madhhab,
+  opts: EngineOptions,
+  rule: ObligatoryBequest,
+  actual: EngineResult,
+): BequestOutcome {
+  const steps: Step[] = [{ kind: 'statute', detail: `Obligatory bequest (wasiyya wajiba): ${rule.source.title}.` }];
+  const eligible: number[] = [];
+  children.forEach((c, i) => {
+    const ok = eligibility(c, rule, actual);
+    if (ok === true) eligible.push(i);
+    else
+      steps.push({ kind: 'statute', detail: `The children of the ${label(c, i)} take no obligatory bequest: ${ok}.` });
+  });
+  const none = { groups: [], total: Fraction.ZERO, uncapped: Fraction.ZERO, capped: false, steps };
+  if (eligible.length === 0) return none;
+
+  const alive: HeirCounts = { ...heirs };
+  for (const i of eligible) {
+    const k = children[i]!.sex === 'male' ? 'son' : 'daughter';
+    alive[k] = (alive[k] ?? 0) + 1;
+  }
+  const hyp = computeShares(alive, madhhab, opts);
+  const perHead = (k: 'son' | 'daughter'): Fraction => {
+    const s = hyp.shares.find((x) => x.heir === k);
+    return s ? s.share.div(s.count) : Fraction.ZERO;
+  };
+  const raw = eligible.map((i) => perHead(children[i]!.sex === 'male' ? 'son' : 'daughter'));
+  const uncapped = Fraction.sum(raw);
+  const cap = Fraction.parse(rule.cap);
+  const capped = uncapped.gt(cap);
+  const factor = capped ? cap.div(uncapped) : Fraction.ONE;
+  const groups: BequestGroup[] = [];
+  eligible.forEach((i, n) => {
+    const c = children[i]!;
+    const amount = raw[n]!.mul(factor);
+    steps.push({
+      kind: 'statute',
+      detail: `Had the ${label(c, i)} survived, the share would have been ${raw[n]}; ${capped ? `cut to ${amount} by the cap, ` : ''}it goes to that child's ${c.sons} son(s) and ${c.daughters} daughter(s), a male twice a female.`,
+    });
+    groups.push(...splitAmongChildren(c, i, amount));
+  });
+  const total = uncapped.mul(factor);
+  steps.push({
+    kind: 'statute',
+    detail: capped
+      ? `The obligatory bequests (${uncapped}) exceed the cap of ${rule.cap} and are reduced in proportion to ${total}, taken before the heirs' shares.`
+      : `The obligatory bequests take ${total} of the estate (within the cap of ${rule.cap}), before the heirs' shares.`,
+  });
+  steps.push({
+    kind: 'statute',
+    detail: `The heirs divide the remaining ${Fraction.ONE.sub(total)} by their shares computed below.`,
+  });
+  return { groups, total, uncapped, capped, steps };
+}

@@ -3,6 +3,7 @@
  * context, questionnaire answers with their question, transcripts and captions already made for media, and the
  * person's name.
  */
+import { answersInOrder } from './character.js';
 import { allQuestions } from './questions.js';
 import type { AnswerRecord, JournalEntry, MediaRecord } from './records.js';
 import type { SourceDoc } from './retrieval.js';
@@ -48,16 +49,16 @@ export function memoirDocs(input: {
       text: e.content,
       context: [e.promptUsed ?? '', dateWords(e.createdAt)].join(' '),
     });
-  for (const r of input.answers)
-    for (const [questionId, x] of Object.entries(r.answers))
-      docs.push({
-        id: `qa:${questionId}`,
-        kind: 'answer',
-        text: x.answer,
-        context: QUESTIONS.get(questionId)?.text ?? '',
-        category: r.category,
-        questionId,
-      });
+  // In questionnaire order, whatever order the engine keeps: equal scores then cite the earlier question first.
+  for (const x of answersInOrder(input.answers))
+    docs.push({
+      id: `qa:${x.questionId}`,
+      kind: 'answer',
+      text: x.answer,
+      context: QUESTIONS.get(x.questionId)?.text ?? '',
+      category: x.category,
+      questionId: x.questionId,
+    });
   for (const m of input.media ?? []) docs.push(...mediaTexts(m));
   return docs;
 }

@@ -56,6 +56,8 @@ const CATEGORY_BOOST = 1.2;
 const QUESTION_BOOST = 1.5;
 /** Share of the question's specific words (by rarity) one of the top passages must cover. */
 const MIN_COVERAGE = 0.5;
+/** A passage scoring below this share of the best one is not cited: it would mix unrelated sentences in. */
+const RELATIVE_FLOOR = 0.4;
 const K1 = 1.2;
 const B = 0.75;
 
@@ -295,7 +297,7 @@ export function searchMemoir(docs: readonly SourceDoc[], question: string, limit
   const seen = new Set<string>();
   const passages: Passage[] = [];
   for (const s of scored) {
-    if (seen.has(s.unit.doc.id)) continue;
+    if (seen.has(s.unit.doc.id) || s.score < best.score * RELATIVE_FLOOR) continue;
     seen.add(s.unit.doc.id);
     passages.push({
       id: s.unit.doc.id,

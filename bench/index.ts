@@ -10,6 +10,7 @@ import { benchHealth } from './health.js';
 import { benchLimits } from './limits.js';
 import { benchMcp } from './mcp.js';
 import { benchMemoir } from './memoir.js';
+import { benchMemoirRecall } from './memoir-recall.js';
 import { benchRest } from './rest.js';
 import { benchScale } from './scale.js';
 import { benchSolana } from './solana.js';
@@ -33,6 +34,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   credits: benchCredits,
   scale: benchScale,
   memoir: benchMemoir,
+  'memoir-recall': benchMemoirRecall,
 };
 
 const wanted = process.argv.slice(2);

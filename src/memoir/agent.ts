@@ -1,9 +1,11 @@
 /**
  * The memoir agent: answers in the person's voice from their own entries.
  *
- * Retrieval first (minisearch over journal entries and questionnaire answers,
- * stemmed, stopwords dropped): with nothing relevant the agent says it does
- * not know, without asking any model, so it cannot invent. With passages:
+ * Retrieval first (src/memoir/retrieval.ts: passages from entries, answers,
+ * transcripts, captions and the name, scored on stems, WordNet relations and
+ * the question's intent, with a threshold): with nothing relevant the agent
+ * says it does not know, without asking any model, so it cannot invent. With
+ * passages:
  * - a language model configured (SVC_LLM_BASE_URL, any OpenAI-compatible
  *   server, through langchain's ChatOpenAI): it answers from the passages only,
  *   citing their ids; `mode: "model"`;
@@ -25,12 +27,16 @@ import {
   MEMOIR_ANSWERS,
   MEMOIR_CHAT,
   MEMOIR_JOURNAL,
+  MEMOIR_MEDIA,
   MEMOIR_PROFILES,
   memoirId,
   type AnswerRecord,
   type ChatMessageRecord,
   type JournalEntry,
+  type MediaRecord,
 } from './records.js';
+import { memoirDocs } from './retrieval-docs.js';
+import { searchMemoir, type Passage } from './retrieval.js';
 import { isStopword, sentences, words } from './text.js';
 
 export interface LlmConfig {
@@ -69,13 +75,7 @@ export async function chatModelFor(llm: LlmConfig | undefined): Promise<BaseChat
   return model;
 }
 
-export interface Passage {
-  /** A journal entry id (`jrn_...`) or `qa:<questionId>` for a questionnaire answer. */
-  id: string;
-  kind: 'journal' | 'answer';
-  text: string;
-  score: number;
-}
+export type { Passage } from './retrieval.js';
 
 const term = (t: string): string | null => {
   const w = t.toLowerCase().replace(/'/g, '');
@@ -83,7 +83,10 @@ const term = (t: string): string | null => {
   return stemmer(w);
 };
 
-/** The passages relevant to a question, best first (at most `limit`). */
+/**
+ * The former word-match retrieval (minisearch over whole entries and answers, any stem in common), kept as the
+ * baseline the recall bench measures the retrieval against.
+ */
 export function retrieve(
   entries: readonly JournalEntry[],
   answers: readonly AnswerRecord[],
@@ -196,12 +199,14 @@ export function publicMessage(m: ChatMessageRecord) {
 
 /** The model step of a chat, separated so it can be charged (and refunded when it fails). */
 export async function prepareChat(store: Store, ownerId: string, question: string) {
-  const [profile, entries, answers] = await Promise.all([
+  const [profile, entries, answers, media] = await Promise.all([
     readProfile(store, ownerId),
     store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
     store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
+    store.findBy<MediaRecord>(MEMOIR_MEDIA, 'ownerId', ownerId),
   ]);
-  return { profile, passages: retrieve(entries, answers, question) };
+  const docs = memoirDocs({ name: profile?.agentName ?? null, entries, answers, media });
+  return { profile, passages: searchMemoir(docs, question).passages };
 }
 
 export async function chat(

@@ -38,9 +38,19 @@ export const memoirChatTool = defineTool({
         .array(
           z
             .object({
-              id: z.string().describe('Entry id (jrn_...) or answer id (qa:<questionId>).'),
-              kind: z.enum(['journal', 'answer']).describe('What was cited.'),
-              excerpt: z.string().describe('The start of the cited text.'),
+              id: z
+                .string()
+                .describe(
+                  'Entry id (jrn_...), answer id (qa:<questionId>), media id (med_...) or "profile" for the name.',
+                ),
+              kind: z
+                .enum(['journal', 'answer', 'transcript', 'caption', 'profile'])
+                .describe(
+                  'What was cited: a journal entry, a questionnaire answer, a recording transcript, a photo caption or the profile.',
+                ),
+              excerpt: z
+                .string()
+                .describe('The retrieved passage (up to two sentences) the answer quotes from, not the whole record.'),
             })
             .describe('A cited source.'),
         )

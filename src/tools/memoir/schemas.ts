@@ -84,7 +84,9 @@ export const ChatMessageSchema = z
     content: z.string().describe('The text.'),
     citations: z
       .array(z.string().describe('A cited id.'))
-      .describe('Ids of the journal entries (jrn_...) or answers (qa:<questionId>) the answer used.'),
+      .describe(
+        'Ids of the records the answer used: journal entries (jrn_...), answers (qa:<questionId>), media (med_...) or "profile".',
+      ),
     mode: ModeSchema,
     createdAt: z.string().describe('When (ISO 8601).'),
   })

@@ -1,0 +1,137 @@
+/**
+ * What a question is about, before any word matching: "where did you grow up" shares no content word with "I was
+ * born in Leeds", but it is a childhood and places question. Each intent names the questionnaire categories (and
+ * questions) it belongs to, and topic words a memoir uses for it; the retrieval boosts passages from those
+ * categories and adds the words to the query at a lower weight than the question's own words.
+ */
+export interface Intent {
+  name: string;
+  pattern: RegExp;
+  categories: string[];
+  questions?: string[];
+  words: string[];
+}
+
+export const INTENTS: Intent[] = [
+  {
+    name: 'name',
+    pattern: /\b(your|her|his) (full |maiden |real )?name\b|\bwhat (are|were) you called\b|\bwho are you\b/i,
+    categories: ['profile'],
+    words: ['name', 'called', 'christened', 'born'],
+  },
+  {
+    name: 'childhood',
+    pattern: /\bgr[eo]w(ing)? up\b|\bgrown up\b|\braised\b|\bchild(hood)?\b|\bkid\b|\blittle girl\b|\byoung\b/i,
+    categories: ['childhood', 'places'],
+    questions: ['childhood.home', 'places.hometown'],
+    words: ['childhood', 'born', 'grew', 'house', 'street', 'terrace', 'girl', 'school', 'home'],
+  },
+  {
+    name: 'work',
+    pattern: /\bfor a living\b|\b(job|jobs|work|worked|working|career|profession|occupation|employ\w*|retire\w*)\b/i,
+    categories: ['work'],
+    words: ['work', 'job', 'nurse', 'nursing', 'ward', 'hospital', 'training', 'shift', 'sister', 'retired'],
+  },
+  {
+    name: 'spouse',
+    pattern:
+      /\b(husband|hubby|spouse|married|marry|wedding|wife|grandad|granddad|grandpa|grandfather|granda|your man)\b/i,
+    categories: ['love'],
+    questions: ['love.met', 'advice.love'],
+    words: ['husband', 'married', 'wedding', 'met', 'dance', 'courting'],
+  },
+  {
+    name: 'meeting',
+    pattern: /\b(meet|met|first saw|fall in love|fell in love|courting|courtship)\b/i,
+    categories: ['love'],
+    questions: ['love.met'],
+    words: ['met', 'dance', 'first', 'asked'],
+  },
+  {
+    name: 'family',
+    pattern: /\b(mum|mother|dad|father|parents|brother|sister|sibling|famil\w*|children|kids|son|daughter|grand\w*)\b/i,
+    categories: ['family'],
+    words: ['family', 'mother', 'father', 'children', 'sister', 'brother'],
+  },
+  {
+    name: 'travel',
+    pattern: /\b(holiday|holidays|vacation|travel\w*|trip|abroad|visit\w*|lake|seaside)\b/i,
+    categories: ['places'],
+    questions: ['places.travel'],
+    words: ['holiday', 'lake', 'trip', 'travelled', 'summer'],
+  },
+  {
+    name: 'faith',
+    pattern: /\b(faith|god|church|pray\w*|believe|belief|religio\w*)\b/i,
+    categories: ['faith'],
+    words: ['church', 'faith', 'pray', 'chapel', 'believe'],
+  },
+  {
+    name: 'advice',
+    pattern: /\b(advice|advise|lesson|wisdom|younger self)\b/i,
+    categories: ['advice', 'values'],
+    words: ['advice', 'learned', 'lesson'],
+  },
+  {
+    name: 'school',
+    pattern: /\b(school|teacher|class|lessons)\b/i,
+    categories: ['childhood'],
+    questions: ['childhood.school'],
+    words: ['school', 'teacher', 'class'],
+  },
+];
+
+/**
+ * Kinship words as an heir says them, mapped to the words the memoir's owner writes: an heir's "Grandad" is the
+ * owner's husband, "Nana" is the owner herself (so it adds nothing to search for). The map assumes the common case,
+ * an heir who is a grandchild of the owner. After "your" a kinship word is the owner's own relative
+ * ("your grandfather") and is left as it is.
+ */
+export const KINSHIP: Record<string, string[]> = {
+  grandad: ['husband'],
+  granddad: ['husband'],
+  grandpa: ['husband'],
+  grandfather: ['husband'],
+  granda: ['husband'],
+  gramps: ['husband'],
+  grandma: [],
+  granny: [],
+  gran: [],
+  nana: [],
+  nan: [],
+  grandmother: [],
+  grandmas: [],
+  auntie: ['sister'],
+  aunt: ['sister'],
+  'great-aunt': ['sister'],
+  uncle: ['brother'],
+};
+
+export function intentsOf(question: string): Intent[] {
+  return INTENTS.filter((i) => i.pattern.test(question));
+}
+
+/**
+ * Everyday British words WordNet does not tie to their standard forms, both ways where both are common.
+ */
+export const COLLOQUIAL: Record<string, string[]> = {
+  parents: ['mum', 'dad', 'mother', 'father'],
+  parent: ['mum', 'dad', 'mother', 'father'],
+  mother: ['mum'],
+  mum: ['mother'],
+  father: ['dad'],
+  dad: ['father'],
+  television: ['telly'],
+  tv: ['telly'],
+  telly: ['television'],
+  pandemic: ['lockdown'],
+  covid: ['lockdown'],
+  ill: ['fever', 'sick', 'hospital'],
+  sick: ['fever', 'ill'],
+  bathroom: ['bath', 'privy', 'tap'],
+  toilet: ['privy'],
+  games: ['played'],
+  god: ['church', 'believe'],
+  boy: ['little'],
+  touch: ['wrote', 'letters'],
+};

@@ -1,0 +1,311 @@
+/**
+ * Retrieval for the memoir agent: finds the passages (windows of two sentences, not whole entries) that answer a
+ * question, from journal entries, questionnaire answers, media transcripts and captions, and the profile.
+ *
+ * Score of a passage = BM25 over Porter stems of the question's own words
+ *   + the same for WordNet synonyms and hypernyms of those words and the intent's topic words, at lower weights
+ *   + a boost when the passage belongs to a questionnaire category the question's intent names.
+ * A question is answered only when the best passage covers enough of the question's specific words (weighted by
+ * how rare they are in the memoir) or its intent: below that the agent says it does not know, so a question nothing
+ * answers does not get a loosely related passage as its answer.
+ */
+import { stemmer } from 'stemmer';
+import { COLLOQUIAL, intentsOf, KINSHIP, type Intent } from './intents.js';
+import { relatedWords } from './lexicon.js';
+import { isStopword, sentences, words } from './text.js';
+
+export type SourceKind = 'journal' | 'answer' | 'transcript' | 'caption' | 'profile';
+
+/** A record the memoir holds, as text to search. */
+export interface SourceDoc {
+  /** The record's id, what an answer cites (jrn_..., qa:<questionId>, med_..., profile). */
+  id: string;
+  kind: SourceKind;
+  text: string;
+  /** Words that describe the record without being quoted: a questionnaire question, a date. */
+  context?: string;
+  /** The questionnaire category (answers) or "profile". */
+  category?: string;
+  questionId?: string;
+}
+
+export interface Passage {
+  id: string;
+  kind: SourceKind;
+  text: string;
+  score: number;
+}
+
+interface Unit {
+  doc: SourceDoc;
+  text: string;
+  terms: Map<string, number>;
+  context: Set<string>;
+  length: number;
+}
+
+/** Words a question uses that say nothing about its subject. */
+const GENERIC = new Set(
+  'tell say said remember like think thought feel felt know go went come came ever life time thing things lot much many kind sort way day days please us me nan nana gran granny grandma grandmother story stories talk mean why how what when where who which does doe do did become became happen happened have has had get got make made want wanted year years really'.split(
+    ' ',
+  ),
+);
+
+const WEIGHT = { own: 1, intent: 0.6, kinship: 1, related: 0.35, context: 0.5 } as const;
+const CATEGORY_BOOST = 1.2;
+const QUESTION_BOOST = 1.5;
+/** Share of the question's specific words (by rarity) one of the top passages must cover. */
+const MIN_COVERAGE = 0.5;
+/** A passage scoring below this share of the best one is not cited: it would mix unrelated sentences in. */
+const RELATIVE_FLOOR = 0.4;
+const K1 = 1.2;
+const B = 0.75;
+
+/** Irregular forms Porter stemming leaves apart from their base ("grew" and "grow"). */
+const IRREGULAR: Record<string, string> = {
+  grew: 'grow',
+  grown: 'grow',
+  met: 'meet',
+  taught: 'teach',
+  wrote: 'write',
+  written: 'write',
+  sang: 'sing',
+  sung: 'sing',
+  built: 'build',
+  ate: 'eat',
+  eaten: 'eat',
+  swam: 'swim',
+  kept: 'keep',
+  left: 'leave',
+  fought: 'fight',
+  bought: 'buy',
+  thought: 'think',
+  died: 'die',
+  children: 'child',
+  wed: 'wedding',
+  married: 'marry',
+};
+
+export const stemOf = (w: string): string => {
+  const lower = w.toLowerCase().replace(/'/g, '');
+  return stemmer(IRREGULAR[lower] ?? lower);
+};
+
+function termsOf(text: string): string[] {
+  return words(text)
+    .filter((w) => w.length > 1 && !isStopword(w))
+    .map(stemOf);
+}
+
+/** Two-sentence windows, one sentence apart; a short record is one passage. */
+function windowsOf(text: string): string[] {
+  const all = sentences(text);
+  if (all.length <= 2) return [all.join(' ')];
+  const out: string[] = [];
+  for (let i = 0; i + 1 < all.length; i++) out.push(`${all[i]} ${all[i + 1]}`);
+  return out;
+}
+
+function unitsOf(docs: readonly SourceDoc[]): Unit[] {
+  return docs.flatMap((doc) =>
+    windowsOf(doc.text).map((text) => {
+      const terms = new Map<string, number>();
+      const list = termsOf(text);
+      for (const t of list) terms.set(t, (terms.get(t) ?? 0) + 1);
+      return { doc, text, terms, context: new Set(termsOf(doc.context ?? '')), length: list.length };
+    }),
+  );
+}
+
+interface QueryTerm {
+  stem: string;
+  weight: number;
+  own: boolean;
+}
+
+/** WordNet knows base forms: try the word, then without a plural or past ending. */
+function baseForms(w: string): string[] {
+  const out = [w];
+  if (w.endsWith('ies')) out.push(`${w.slice(0, -3)}y`);
+  else if (w.endsWith('s') && !w.endsWith('ss')) out.push(w.slice(0, -1));
+  if (w.endsWith('ed')) out.push(w.slice(0, -2), w.slice(0, -1));
+  return out;
+}
+
+function related(w: string, all: string[]): string[] {
+  const phrase = all.join(' ');
+  const lemmas = /\bgr[eo]w(ing)? up\b/.test(phrase) && /^gr[eo]w/.test(w) ? ['grow_up', w] : baseForms(w);
+  for (const lemma of lemmas) {
+    const found = relatedWords(lemma);
+    if (found.length) return found.filter((x) => !x.includes('_')).slice(0, 12);
+  }
+  return [];
+}
+
+export interface Query {
+  terms: QueryTerm[];
+  intents: Intent[];
+  /** The stems of the question's specific words, for the coverage test. */
+  own: string[];
+  /** Stems of the question's words inside an intent's match ("for a living"). */
+  intentStems: Set<string>;
+  /** Per own stem, the stems that stand for it: everyday equivalents (full credit) and WordNet relations (half). */
+  alternatives: Map<string, { full: Set<string>; half: Set<string> }>;
+}
+
+/** Capitalised words at the start of a sentence or that never name a person. */
+const NOT_SPOUSE = new Set(
+  'I We He She They My Our The A His Her St Saint Mr Mrs Miss And But On In At When Marry Married January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday Saturday Sunday'.split(
+    ' ',
+  ),
+);
+const MARRIAGE = /\b(married|marry|wedding|husband|proposed|engaged)\b/i;
+
+/**
+ * The name the memoir uses for the owner's husband or wife, so an heir's "Grandad" finds "Frank": the name met
+ * most often in sentences about marrying, other than the owner's own names; none when it is not clear.
+ */
+export function spouseName(docs: readonly SourceDoc[]): string | undefined {
+  const own = new Set(words(docs.find((d) => d.kind === 'profile')?.text ?? '').map((w) => w.toLowerCase()));
+  const counts = new Map<string, number>();
+  for (const d of docs)
+    for (const s of sentences(d.text)) {
+      if (!MARRIAGE.test(s)) continue;
+      for (const m of s.matchAll(/\b[A-Z][a-z]+\b/g))
+        if (!NOT_SPOUSE.has(m[0]) && !own.has(m[0].toLowerCase()) && !/^St\s/.test(s.slice(m.index - 3)))
+          counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+    }
+  const [first, second] = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  return first && first[1] >= 2 && (!second || first[1] > second[1]) ? first[0] : undefined;
+}
+
+export function parseQuestion(question: string, spouse?: string): Query {
+  const all = words(question);
+  const terms = new Map<string, QueryTerm>();
+  const add = (w: string, weight: number, own: boolean) => {
+    if (w.length < 2 || isStopword(w) || GENERIC.has(w)) return;
+    const stem = stemOf(w);
+    const prev = terms.get(stem);
+    if (!prev || prev.weight < weight) terms.set(stem, { stem, weight, own: own || Boolean(prev?.own) });
+  };
+  all.forEach((w, i) => {
+    const kin = KINSHIP[w];
+    if (kin && all[i - 1] !== 'your') {
+      for (const k of kin) add(k === 'husband' && spouse ? spouse.toLowerCase() : k, WEIGHT.kinship, true);
+      return;
+    }
+    add(w, WEIGHT.own, true);
+  });
+  const own = [...terms.values()].filter((t) => t.own).map((t) => t.stem);
+  const alternatives = new Map<string, { full: Set<string>; half: Set<string> }>();
+  for (const w of all) {
+    if (isStopword(w) || GENERIC.has(w) || w.length < 3) continue;
+    const alt = { full: new Set<string>(), half: new Set<string>() };
+    alternatives.set(stemOf(w), alt);
+    for (const c of COLLOQUIAL[w] ?? []) {
+      add(c, WEIGHT.kinship, false);
+      alt.full.add(stemOf(c));
+    }
+    for (const r of related(w, all)) {
+      add(r, WEIGHT.related, false);
+      alt.half.add(stemOf(r));
+    }
+  }
+  const intents = intentsOf(question);
+  const intentStems = new Set<string>();
+  for (const i of intents) {
+    for (const w of i.words) add(w, WEIGHT.intent, false);
+    for (const w of words(i.pattern.exec(question)?.[0] ?? '')) intentStems.add(stemOf(w));
+  }
+  return { terms: [...terms.values()], intents, own, intentStems, alternatives };
+}
+
+function idfTable(units: readonly Unit[]): (stem: string) => number {
+  const df = new Map<string, number>();
+  for (const u of units) for (const t of u.terms.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = units.length;
+  return (stem) => Math.log(1 + (n - (df.get(stem) ?? 0) + 0.5) / ((df.get(stem) ?? 0) + 0.5));
+}
+
+function boostOf(u: Unit, intents: readonly Intent[]): number {
+  let boost = 0;
+  for (const i of intents) {
+    if (u.doc.questionId && i.questions?.includes(u.doc.questionId)) boost = Math.max(boost, QUESTION_BOOST);
+    else if (u.doc.category && i.categories.includes(u.doc.category)) boost = Math.max(boost, CATEGORY_BOOST);
+  }
+  return boost;
+}
+
+interface Scored {
+  unit: Unit;
+  score: number;
+  evidence: number;
+}
+
+function scoreUnits(units: readonly Unit[], q: Query): Scored[] {
+  const idf = idfTable(units);
+  const avg = units.reduce((s, u) => s + u.length, 0) / Math.max(1, units.length);
+  return units.map((unit) => {
+    let score = 0;
+    for (const t of q.terms) {
+      const tf = unit.terms.get(t.stem) ?? 0;
+      if (tf > 0) score += t.weight * idf(t.stem) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * unit.length) / avg)));
+      else if (unit.context.has(t.stem)) score += t.weight * WEIGHT.context * idf(t.stem);
+    }
+    const evidence = score;
+    return { unit, score: score > 0 ? score + boostOf(unit, q.intents) : 0, evidence };
+  });
+}
+
+/** Share of the question's own specific words, weighted by rarity, that the passage (or its context) holds. */
+function coverage(u: Unit, q: Query, idf: (s: string) => number): number {
+  if (q.own.length === 0) return 0;
+  // A word that only names the intent ("living" in "for a living") is covered by a passage of that intent.
+  const onTopic = boostOf(u, q.intents) > 0 || q.intents.some((i) => i.words.some((w) => u.terms.has(stemOf(w))));
+  const has = (x: string) => u.terms.has(x) || u.context.has(x);
+  let total = 0;
+  let hit = 0;
+  for (const s of q.own) {
+    total += idf(s);
+    const alt = q.alternatives.get(s);
+    if (has(s) || (onTopic && q.intentStems.has(s))) hit += idf(s);
+    else if (alt && [...alt.full].some(has)) hit += idf(s);
+    else if (alt && [...alt.half].some(has)) hit += idf(s) / 2;
+  }
+  return hit / total;
+}
+
+export interface Retrieval {
+  passages: Passage[];
+  /** The best passage's score and whether it passed the threshold (false: the agent does not know). */
+  answered: boolean;
+}
+
+/** The passages that answer `question`, best first, one per record, at most `limit`; none below the threshold. */
+export function searchMemoir(docs: readonly SourceDoc[], question: string, limit = 3): Retrieval {
+  const units = unitsOf(docs);
+  if (units.length === 0) return { passages: [], answered: false };
+  const q = parseQuestion(question, spouseName(docs));
+  const scored = scoreUnits(units, q)
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score);
+  const best = scored[0];
+  if (!best) return { passages: [], answered: false };
+  const idf = idfTable(units);
+  const answered = scored.slice(0, 3).some((s) => coverage(s.unit, q, idf) >= MIN_COVERAGE);
+  if (!answered) return { passages: [], answered: false };
+  const seen = new Set<string>();
+  const passages: Passage[] = [];
+  for (const s of scored) {
+    if (seen.has(s.unit.doc.id) || s.score < best.score * RELATIVE_FLOOR) continue;
+    seen.add(s.unit.doc.id);
+    passages.push({
+      id: s.unit.doc.id,
+      kind: s.unit.doc.kind,
+      text: s.unit.text,
+      score: Math.round(s.score * 1000) / 1000,
+    });
+    if (passages.length >= limit) break;
+  }
+  return { passages, answered: true };
+}

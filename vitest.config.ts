@@ -58,6 +58,7 @@ const PROCESS = [
   'test/memoir/export.test.ts',
   'test/http/openapi-lint.test.ts',
   'test/http/openapi-spectral.test.ts',
+  'test/contracts/package-anvil.test.ts',
 ];
 
 export default defineConfig({

@@ -21,6 +21,7 @@ import { compileContract } from './contracts/compile-contract.js';
 import { estimateGas } from './contracts/estimate-gas.js';
 import { generateContractTool } from './contracts/generate-contract.js';
 import { deleteContractTool, getContractTool, listContractsTool } from './contracts/stored-contracts.js';
+import { getContractPackageTool } from './contracts/contract-package.js';
 import { listTemplates } from './contracts/list-templates.js';
 import { validatePlanTool } from './contracts/validate-plan.js';
 import { createEmbedSessionTool } from './embed/create-embed-session.js';
@@ -53,6 +54,7 @@ export const TOOLS: readonly AnyTool[] = [
   generateContractTool,
   listContractsTool,
   getContractTool,
+  getContractPackageTool,
   deleteContractTool,
   compileContract,
   estimateGas,

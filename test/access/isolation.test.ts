@@ -166,6 +166,7 @@ const FIXTURES: Record<string, Fixture> = {
   list_webhook_events: { kind: 'list', ids: () => aIds.events },
   list_contracts: { kind: 'list', ids: () => [aIds.contract] },
   get_contract: { kind: 'id', id: () => aIds.contract },
+  get_contract_package: { kind: 'id', id: () => aIds.contract },
   delete_contract: { kind: 'id', id: () => aIds.contract },
   get_account: { kind: 'operator' },
   update_account: { kind: 'operator' },

@@ -297,6 +297,7 @@ const OTHER_OWNER_FIXTURES: Record<string, (() => Promise<string>) | null> = {
   update_api_key: otherOwnersKeyId,
   revoke_api_key: otherOwnersKeyId,
   get_contract: otherOwnersContractId,
+  get_contract_package: otherOwnersContractId,
   delete_contract: otherOwnersContractId,
 };
 

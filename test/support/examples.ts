@@ -237,6 +237,11 @@ const OWN_INPUTS: Record<string, Example> = {
   list_contracts: { input: () => ({}), volatile: ['items', 'pagination'] },
   get_contract: { input: async (s, k) => ({ id: await ownContractId(s, k) }), volatile: ['id', 'created'] },
   delete_contract: { input: async (s, k) => ({ id: await ownContractId(s, k) }), volatile: ['id'] },
+  // Each input generates its own contract: the archive and its name hold that contract's id.
+  get_contract_package: {
+    input: async (s, k) => ({ id: await ownContractId(s, k), format: 'zip' }),
+    volatile: ['contentBase64', 'fileName'],
+  },
   update_webhook: {
     input: async (s, k) => ({ id: await ownWebhookId(s, k), events: ['*'], status: 'paused' }),
     volatile: WEBHOOK_VOLATILE,

@@ -31,12 +31,19 @@ export class MailSendError extends Error {
   constructor(
     message: string,
     readonly code: number | undefined,
+    /** The SMTP command answered (MAIL FROM, RCPT TO, DATA, AUTH...), when known. */
+    readonly command?: string | undefined,
   ) {
     super(message);
   }
-  /** A 5xx reply: the server refuses the message for good. Everything else (4xx, connection, TLS) is retried. */
+  /**
+   * A 5xx reply to the message itself (sender, recipient or content): refused for good. A 5xx to the session
+   * (STARTTLS, AUTH: a server or credentials to fix) is retried like a 4xx, a connection or a TLS error, so mail
+   * queued while the configuration is wrong is sent once it is fixed, within the retry schedule.
+   */
   get permanent(): boolean {
-    return this.code !== undefined && this.code >= 500 && this.code < 600;
+    const sessionLevel = this.command !== undefined && !/^(MAIL|RCPT|DATA)/i.test(this.command);
+    return this.code !== undefined && this.code >= 500 && this.code < 600 && !sessionLevel;
   }
 }
 
@@ -100,11 +107,17 @@ class SmtpTransport implements MailTransport {
     try {
       await this.#transporter.sendMail(message(mail));
     } catch (err) {
-      const e = err as { responseCode?: unknown; response?: unknown; code?: unknown; message?: unknown };
+      const e = err as {
+        responseCode?: unknown;
+        response?: unknown;
+        code?: unknown;
+        message?: unknown;
+        command?: unknown;
+      };
       const code = typeof e.responseCode === 'number' ? e.responseCode : undefined;
       // The server's reply when there is one (it names the reason), else the error code and message; never the body.
       const text = typeof e.response === 'string' ? e.response : `${String(e.code ?? 'ERROR')}: ${String(e.message)}`;
-      throw new MailSendError(text.slice(0, 500), code);
+      throw new MailSendError(text.slice(0, 500), code, typeof e.command === 'string' ? e.command : undefined);
     }
   }
 

@@ -235,9 +235,14 @@ export class MailSender {
       // The limiter's engine is down: wait a minute rather than send unlimited mail.
       return { kind: 'delayed', until: now.getTime() + 60_000, reason: `rate limiter unavailable: ${String(err)}` };
     }
-    const over = states.find((s) => !s.allowed);
-    if (!over) return undefined;
-    const which = states[0]?.allowed === false ? 'recipient' : 'account';
+    if (states.every((s) => s.allowed)) return undefined;
+    // All or nothing: when one counter is exhausted every state says not allowed; the exhausted one has none left.
+    const i = Math.max(
+      0,
+      states.findIndex((s) => s.remaining === 0),
+    );
+    const over = states[i]!;
+    const which = i === 0 ? 'recipient' : 'account';
     const reason = `over the ${which} limit of ${over.limit} messages per window`;
     if (!job.essential) return { kind: 'suppressed', reason };
     const until = Math.max(...states.filter((s) => !s.allowed).map((s) => s.resetAt.getTime()));

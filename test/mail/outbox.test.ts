@@ -234,3 +234,36 @@ describe('unsubscribe over HTTP', () => {
     expect(await server.services.store.get('mail_preferences', 'usr_u')).toBeUndefined();
   });
 });
+
+describe('started with the service', () => {
+  it('startDispatcher starts the sender: a queued message lands in <data-dir>/mail/ without SMTP', async () => {
+    const { startDispatcher } = await import('../../src/app.js');
+    const server = await startTestServer({ listen: false });
+    open.push(server);
+    const dispatcher = startDispatcher(server.services);
+    try {
+      const q = await server.services.store.transact((tx) =>
+        enqueueMail(
+          tx,
+          {
+            ownerId: 'acc_s',
+            to: 'a@example.test',
+            template: 'verify-email',
+            locale: 'es',
+            essential: true,
+            data: { link: 'https://svc.test/v' },
+          },
+          server.services.clock,
+        ),
+      );
+      const file = path.join(server.dataDir, 'mail', `${q.id}.eml`);
+      const end = Date.now() + 10_000;
+      while (!(await stat(file).catch(() => undefined)) && Date.now() < end)
+        await new Promise((r) => setTimeout(r, 50));
+      const parsed = await simpleParser(await readFile(file));
+      expect(parsed.subject).toBe('Confirme su dirección de correo electrónico');
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+});

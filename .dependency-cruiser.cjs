@@ -67,6 +67,8 @@ const SIBLINGS = {
   ],
   // a key belongs to an account: keys creates an account with its first key, and reads its scopes, tier and status.
   keys: ['accounts/(accounts|principal|records|scopes|tenancy)'],
+  // mail preferences are account data, declared with the account views.
+  mail: ['accounts/tenancy'],
   // memoirs are shared through grants, charged in credits, checked against heirs, photos fetched via the guard;
   // a sign of life of the owner (accounts/liveness) stops a verification before a memoir opens to heirs.
   memoir: [

@@ -54,6 +54,7 @@ const PROCESS = [
   'test/e2e/**/*.test.ts',
   'test/scale/{outbox,redelivery}.test.ts',
   'test/webhooks/crash.test.ts',
+  'test/mail/crash.test.ts',
   'test/embed/*browser.test.ts',
   'test/memoir/export.test.ts',
   'test/http/openapi-lint.test.ts',

@@ -31,6 +31,7 @@ import { settleReloads } from './credits/autoreload.js';
 import { catalogueOf } from './credits/catalogue.js';
 import { openLowdbStore, type Store } from './store/index.js';
 import type { Services } from './tools/define.js';
+import { startMailSender, type MailSender } from './mail/index.js';
 
 /** Indexed fields of every collection, declared by the domains that own them. */
 export const STORE_INDEXES: Record<string, string[]> = {
@@ -234,12 +235,28 @@ export function startDispatcher(services: Services): Dispatcher {
     leaseMs: config.webhookLeaseMs,
   });
   dispatcher.start();
+  startMail(services);
   return dispatcher;
+}
+
+/** The mail sender per open Services (stopped by closeServices). */
+const mailSenders = new WeakMap<Services, Promise<MailSender | undefined>>();
+
+/** Starts sending queued mail (SMTP, or .eml files under <data-dir>/mail/); a failure to start is logged, not fatal. */
+function startMail(services: Services): void {
+  if (mailSenders.has(services)) return;
+  const started = startMailSender(services).catch((err: unknown) => {
+    services.log.error({ err: String(err) }, 'the mail sender could not start; queued mail waits for the next start');
+    return undefined;
+  });
+  mailSenders.set(services, started);
 }
 
 export async function closeServices(services: Services): Promise<void> {
   // Automatic reloads being charged record their outcome before the store closes.
   await settleReloads();
+  await (await mailSenders.get(services))?.stop();
+  mailSenders.delete(services);
   await sweepers.get(services)?.stop();
   sweepers.delete(services);
   clearInterval(verificationSweeps.get(services));

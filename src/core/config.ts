@@ -95,6 +95,11 @@ export interface MailConfig {
   smtpUrl: string | undefined;
   /** The From address (SVC_MAIL_FROM); default `svc <no-reply@localhost>`. */
   from: string;
+  /**
+   * A PEM file of certificate authorities the SMTP server's certificate must chain to (SVC_SMTP_CA_FILE), for a
+   * server with a private CA; unset: the system's trusted authorities. TLS is verified either way.
+   */
+  caFile: string | undefined;
 }
 
 export interface PaymentsConfig {
@@ -269,7 +274,8 @@ function mailConfig(env: NodeJS.ProcessEnv): MailConfig {
     throw new ConfigError('SVC_SMTP_URL must be smtps://user:pass@host:465 or smtp://host:587');
   const from = env.SVC_MAIL_FROM?.trim() || 'svc <no-reply@localhost>';
   if (/[\r\n]/.test(from)) throw new ConfigError('SVC_MAIL_FROM must be one line');
-  return { smtpUrl, from };
+  const caFile = env.SVC_SMTP_CA_FILE?.trim() || undefined;
+  return { smtpUrl, from, caFile };
 }
 
 function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {

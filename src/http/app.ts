@@ -16,6 +16,7 @@ import { healthRoutes } from './health.js';
 import { mcpRoutes } from './mcp-route.js';
 import { setRateHeaders } from './rate-headers.js';
 import { registerStripeWebhook } from './stripe-webhook.js';
+import { registerMailUnsubscribe } from './mail-unsubscribe.js';
 import { toolRoutes } from './tool-routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -85,6 +86,7 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
   // Before the routes: the document is built from them as they are added.
   await app.register(docsPlugin, { services, tools });
   await registerStripeWebhook(app, services);
+  await registerMailUnsubscribe(app, services);
   await app.register(healthRoutes, { services });
   await app.register(toolRoutes, { services, tools });
   await app.register(mcpRoutes, { services, tools, closing: () => closing });

@@ -1,0 +1,73 @@
+/**
+ * The unsubscribe link of non-essential mail: GET shows a page asking to confirm (mail scanners follow links, so a
+ * GET never changes anything), POST unsubscribes. Mail clients post the link on their own with
+ * `List-Unsubscribe=One-Click` (RFC 8058); the page's button posts the same way.
+ *
+ * No sign-in: the signed token in the link names the account, the user and the template. A malformed or forged
+ * token is a 400 in the envelope and changes nothing.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../core/errors.js';
+import { errorEnvelope, makeMeta } from '../core/envelope.js';
+import { accountStore } from '../accounts/tenancy.js';
+import { mailSecret, optOut, UNSUBSCRIBE_PATH, verifyUnsubscribe } from '../mail/index.js';
+import type { Services } from '../tools/define.js';
+
+/** The one-click body is one short form field; anything larger is not one. */
+const BODY_LIMIT = 4 * 1024;
+
+const page = (title: string, body: string) =>
+  `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>` +
+  `<body style="font-family:sans-serif;max-width:40em"><h1>${title}</h1>${body}</body></html>\n`;
+
+export async function registerMailUnsubscribe(app: FastifyInstance, services: Services): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) =>
+      done(null, body),
+    );
+
+    const claimOf = async (req: FastifyRequest, reply: FastifyReply) => {
+      const token = (req.query as { token?: unknown }).token;
+      const claim = typeof token === 'string' ? verifyUnsubscribe(await mailSecret(services.store), token) : null;
+      if (claim) return { claim, token: token as string };
+      const err = ApiError.validation('this unsubscribe link is not valid', [
+        { field: 'token', reason: 'malformed or not signed by this service' },
+      ]);
+      await reply
+        .status(err.status)
+        .type('application/json; charset=utf-8')
+        .send(errorEnvelope(err.toBody(), makeMeta(String(req.id), services.clock.now())));
+      return undefined;
+    };
+
+    scope.get(UNSUBSCRIBE_PATH, { schema: { hide: true } }, async (req, reply) => {
+      const found = await claimOf(req, reply);
+      if (!found) return reply;
+      const action = `${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(found.token)}`;
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(
+          page(
+            'Stop these messages?',
+            `<p>You will no longer receive this kind of message. Messages you need to use or protect your account are still sent.</p>` +
+              `<form method="post" action="${action.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}">` +
+              `<input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
+          ),
+        );
+    });
+
+    scope.post(UNSUBSCRIBE_PATH, { schema: { hide: true } }, async (req, reply) => {
+      const found = await claimOf(req, reply);
+      if (!found) return reply;
+      const { ownerId, userId, template } = found.claim;
+      await accountStore(services.store, ownerId).transact((tx) =>
+        optOut(tx, ownerId, userId, template, services.clock),
+      );
+      services.log.info({ requestId: req.id, template }, 'mail unsubscribe recorded');
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(page('You are unsubscribed', '<p>You will no longer receive this kind of message.</p>'));
+    });
+  });
+}

@@ -1,0 +1,336 @@
+/**
+ * The mail sender: turns queued `mail` records (src/events/mail.ts) into delivered messages, at least once.
+ *
+ * Life of a message:
+ *   pending --claim--> sending --outcome--> sent | pending (retry later) | failed | suppressed
+ *
+ * - Claim: one store transaction marks a batch of due messages `sending` with a lease (this sender's id and an
+ *   expiry) and counts the attempt. Only then is anything sent, so an attempt is never lost from the record.
+ * - Outcome: written in its own transaction, only while the record is still under this sender's lease. Sent and
+ *   failed-for-good messages lose their `data` (it may hold a single-use link).
+ * - Recovery: a message left `sending` by a process that died (SIGKILL, crash) is claimed again once its lease has
+ *   expired. That is the only way a message can be sent twice: only messages in flight at the crash can be.
+ * - Retries: an SMTP 4xx reply, a connection or TLS error is retried after 1, 5, 15, 60 and 180 minutes, then the
+ *   message is failed. A 5xx reply fails it at once. The reply is kept in `lastError` (never the body).
+ * - Preferences: non-essential mail to a user who opted out is `suppressed`, not sent.
+ * - Limits (the rate limiter port, per recipient address and per account, over the limiter's window): essential mail
+ *   over a limit waits until the window ends; non-essential mail over a limit is suppressed. The reason is recorded.
+ *
+ * The sender is woken by `onMailQueued` and scans the outbox periodically (retries, leases, messages queued by
+ * another instance). Tests drive it with `tick()` / `drain()`.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
+import type { RateLimiter, RateState } from '../core/limiter-port.js';
+import type { Logger } from '../core/log.js';
+import { MAIL, onMailQueued, type MailRecord } from '../events/mail.js';
+import type { Store, Tx } from '../store/port.js';
+import { isOptedOut, signUnsubscribe } from './preferences.js';
+import { MailRenderError, renderMail } from './templates/index.js';
+import { MailSendError, type MailTransport, type OutgoingMail } from './transport.js';
+
+/** Waits before the 2nd, 3rd... attempt; after the last one fails, the message is failed for good. */
+export const RETRY_DELAYS_MS = [1, 5, 15, 60, 180].map((m) => m * 60_000);
+
+export interface MailSenderOptions {
+  store: Store;
+  clock: Clock;
+  transport: MailTransport;
+  limiter: RateLimiter;
+  /** The From header. */
+  from: string;
+  /** Signs unsubscribe tokens. */
+  secret: string;
+  /** Absolute URL of the unsubscribe route; the token is added as `?token=`. */
+  unsubscribeUrl: string;
+  log?: Logger | undefined;
+  /** How long a claim holds a message before another sender may take it again (default 5 minutes). */
+  leaseMs?: number;
+  /** How often the outbox is scanned without a wake-up (default 30 s). */
+  scanMs?: number;
+  /** Messages on the wire at once (default 4). */
+  concurrency?: number;
+  /** Messages per recipient address in one limiter window (default 10). */
+  perRecipient?: number;
+  /** Messages per account in one limiter window (default 100). */
+  perAccount?: number;
+}
+
+type Outcome =
+  | { kind: 'sent' }
+  | { kind: 'retry' | 'failed'; error: string }
+  | { kind: 'suppressed'; reason: string }
+  | { kind: 'delayed'; until: number; reason: string };
+
+export interface MailSenderStats {
+  attempts: number;
+  sent: number;
+  failed: number;
+  retried: number;
+  suppressed: number;
+  delayed: number;
+}
+
+export class MailSender {
+  readonly id = `msn_${randomBytes(8).toString('hex')}`;
+  readonly #o: Required<Omit<MailSenderOptions, 'log'>> & { log: Logger | undefined };
+  #timer: NodeJS.Timeout | undefined;
+  #unsubscribe: (() => void) | undefined;
+  #running: Promise<number> | undefined;
+  #again = false;
+  #stopped = false;
+  readonly stats: MailSenderStats = { attempts: 0, sent: 0, failed: 0, retried: 0, suppressed: 0, delayed: 0 };
+
+  constructor(opts: MailSenderOptions) {
+    this.#o = {
+      leaseMs: 5 * 60_000,
+      scanMs: 30_000,
+      concurrency: 4,
+      perRecipient: 10,
+      perAccount: 100,
+      ...opts,
+      log: opts.log,
+    };
+  }
+
+  get transportKind(): 'smtp' | 'eml' {
+    return this.#o.transport.kind;
+  }
+
+  /** Follows new messages and scans periodically; the first scan runs at once (messages left by an earlier run). */
+  start(): void {
+    if (this.#timer) return;
+    this.#stopped = false;
+    this.#unsubscribe = onMailQueued(() => setImmediate(() => this.#wake()));
+    this.#timer = setInterval(() => this.#wake(), this.#o.scanMs);
+    this.#timer.unref();
+    this.#wake();
+  }
+
+  /** Stops taking messages and waits for the ones on the wire to be recorded. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#unsubscribe?.();
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#running?.catch(() => 0);
+    this.#o.transport.close();
+  }
+
+  /** Sends until nothing is due now; resolves with the number of messages handled. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.tick();
+      total += n;
+      if (n === 0) return total;
+    }
+  }
+
+  /** One round: claims a batch of due messages, sends them and records the outcomes. */
+  tick(): Promise<number> {
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    const run = this.#round().finally(() => {
+      this.#running = undefined;
+    });
+    this.#running = run;
+    return run;
+  }
+
+  #wake(): void {
+    if (this.#stopped) return;
+    this.tick()
+      .then((n) => {
+        if ((n > 0 || this.#again) && !this.#stopped) {
+          this.#again = false;
+          this.#wake();
+        }
+      })
+      .catch((err: unknown) => this.#o.log?.error({ err: String(err) }, 'the mail sender failed a round; retrying'));
+  }
+
+  async #round(): Promise<number> {
+    const now = this.#o.clock.now();
+    const batch = this.#o.concurrency * 4;
+    const jobs = await this.#o.store.transact((tx) => this.#claim(tx, now.getTime(), batch));
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < jobs.length && !this.#stopped) {
+        const job = jobs[next++]!;
+        const outcome = await this.#attempt(job);
+        await this.#record(job, outcome);
+      }
+    };
+    await Promise.all(Array.from({ length: this.#o.concurrency }, worker));
+    return jobs.length;
+  }
+
+  /** Marks due messages `sending` under this sender's lease; suppresses those the recipient opted out of. */
+  async #claim(tx: Tx, nowMs: number, limit: number): Promise<MailRecord[]> {
+    const pending = await tx.findBy<MailRecord>(MAIL, 'state', 'pending');
+    const stale = await tx.findBy<MailRecord>(MAIL, 'state', 'sending');
+    const due = [
+      ...stale.filter((m) => typeof m.leaseUntil !== 'number' || m.leaseUntil <= nowMs),
+      ...pending.filter((m) => m.nextAttemptAt <= nowMs),
+    ].slice(0, limit);
+    const at = new Date(nowMs).toISOString();
+    const jobs: MailRecord[] = [];
+    for (const m of due) {
+      if (!m.essential && m.userId && (await isOptedOut(tx, m.userId, m.template))) {
+        await tx.put(MAIL, { ...m, ...final('suppressed', 'the recipient opted out of this message', at) });
+        this.stats.suppressed++;
+        continue;
+      }
+      const claimed: MailRecord = {
+        ...m,
+        state: 'sending',
+        attempts: m.attempts + 1,
+        leaseOwner: this.id,
+        leaseUntil: nowMs + this.#o.leaseMs,
+        updatedAt: at,
+      };
+      await tx.put(MAIL, claimed);
+      jobs.push(claimed);
+    }
+    return jobs;
+  }
+
+  async #attempt(job: MailRecord): Promise<Outcome> {
+    const limited = await this.#checkLimits(job);
+    if (limited) return limited;
+    let mail: OutgoingMail;
+    try {
+      mail = this.#build(job);
+    } catch (err) {
+      if (err instanceof MailRenderError) return { kind: 'failed', error: `not rendered: ${err.message}` };
+      throw err;
+    }
+    this.stats.attempts++;
+    try {
+      await this.#o.transport.send(mail);
+      return { kind: 'sent' };
+    } catch (err) {
+      const e = err instanceof MailSendError ? err : new MailSendError(String(err), undefined);
+      if (e.permanent || job.attempts > RETRY_DELAYS_MS.length) return { kind: 'failed', error: e.message };
+      return { kind: 'retry', error: e.message };
+    }
+  }
+
+  /** Counts the message against the recipient's and the account's limits (all or nothing). */
+  async #checkLimits(job: MailRecord): Promise<Outcome | undefined> {
+    const now = this.#o.clock.now();
+    let states: RateState[];
+    try {
+      states = await this.#o.limiter.hitAll(
+        [
+          { key: `mail:to:${job.to.toLowerCase()}`, limit: this.#o.perRecipient },
+          { key: `mail:account:${job.ownerId}`, limit: this.#o.perAccount },
+        ],
+        now,
+      );
+    } catch (err) {
+      // The limiter's engine is down: wait a minute rather than send unlimited mail.
+      return { kind: 'delayed', until: now.getTime() + 60_000, reason: `rate limiter unavailable: ${String(err)}` };
+    }
+    if (states.every((s) => s.allowed)) return undefined;
+    // All or nothing: when one counter is exhausted every state says not allowed; the exhausted one has none left.
+    const i = Math.max(
+      0,
+      states.findIndex((s) => s.remaining === 0),
+    );
+    const over = states[i]!;
+    const which = i === 0 ? 'recipient' : 'account';
+    const reason = `over the ${which} limit of ${over.limit} messages per window`;
+    if (!job.essential) return { kind: 'suppressed', reason };
+    const until = Math.max(...states.filter((s) => !s.allowed).map((s) => s.resetAt.getTime()));
+    return { kind: 'delayed', until, reason };
+  }
+
+  #build(job: MailRecord): OutgoingMail {
+    if (!job.data) throw new MailRenderError('the message has no data left');
+    const headers: Record<string, string> = { 'Auto-Submitted': 'auto-generated' };
+    let unsubscribe: string | undefined;
+    if (!job.essential && job.userId) {
+      const token = signUnsubscribe(this.#o.secret, {
+        ownerId: job.ownerId,
+        userId: job.userId,
+        template: job.template,
+      });
+      const url = new URL(this.#o.unsubscribeUrl);
+      url.searchParams.set('token', token);
+      unsubscribe = url.toString();
+      headers['List-Unsubscribe'] = `<${unsubscribe}>`;
+      headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
+    }
+    const rendered = renderMail(job.template, job.locale, job.data, unsubscribe);
+    return {
+      id: job.id,
+      template: job.template,
+      from: this.#o.from,
+      to: { name: job.toName ?? '', address: job.to },
+      ...rendered,
+      messageId: `<${job.id}@${domainOf(this.#o.from)}>`,
+      headers,
+    };
+  }
+
+  /** Writes the outcome, only if the message is still under this sender's lease. */
+  async #record(job: MailRecord, outcome: Outcome): Promise<void> {
+    const now = this.#o.clock.now();
+    const at = now.toISOString();
+    await this.#o.store.transact(async (tx) => {
+      const cur = await tx.get<MailRecord>(MAIL, job.id);
+      if (!cur || cur.state !== 'sending' || cur.leaseOwner !== this.id) return;
+      await tx.put(MAIL, { ...cur, ...this.#fields(cur, outcome, now.getTime(), at) });
+    });
+    this.#count(outcome);
+    if (outcome.kind === 'failed')
+      this.#o.log?.warn({ mailId: job.id, template: job.template, error: outcome.error }, 'mail failed for good');
+  }
+
+  #fields(cur: MailRecord, outcome: Outcome, nowMs: number, at: string): Partial<MailRecord> {
+    const unleased = { leaseOwner: null, leaseUntil: null, updatedAt: at };
+    switch (outcome.kind) {
+      case 'sent':
+        return { ...unleased, state: 'sent', data: null, sentAt: at, lastError: null };
+      case 'failed':
+        return { ...final('failed', outcome.error, at), ...unleased };
+      case 'suppressed':
+        return { ...final('suppressed', outcome.reason, at), ...unleased, attempts: cur.attempts - 1 };
+      case 'retry': {
+        const delay = RETRY_DELAYS_MS[Math.min(cur.attempts, RETRY_DELAYS_MS.length) - 1]!;
+        return { ...unleased, state: 'pending', nextAttemptAt: nowMs + delay, lastError: outcome.error };
+      }
+      case 'delayed':
+        // Not an attempt: nothing was sent.
+        return {
+          ...unleased,
+          state: 'pending',
+          attempts: cur.attempts - 1,
+          nextAttemptAt: outcome.until,
+          lastError: `delayed: ${outcome.reason}`,
+        };
+    }
+  }
+
+  #count(outcome: Outcome): void {
+    if (outcome.kind === 'sent') this.stats.sent++;
+    else if (outcome.kind === 'failed') this.stats.failed++;
+    else if (outcome.kind === 'retry') this.stats.retried++;
+    else if (outcome.kind === 'suppressed') this.stats.suppressed++;
+    else this.stats.delayed++;
+  }
+}
+
+/** A message that will not be sent: its data (which may hold a single-use link) is dropped. */
+function final(state: 'failed' | 'suppressed', reason: string, at: string): Partial<MailRecord> {
+  return { state, data: null, lastError: reason, updatedAt: at };
+}
+
+function domainOf(from: string): string {
+  const m = /@([^>\s]+)>?\s*$/.exec(from);
+  return m?.[1] ?? 'localhost';
+}

@@ -1,0 +1,75 @@
+/** English texts. Plain and kind: some readers have just lost someone. */
+import type { LanguageFrame, TemplateTexts } from './types.js';
+
+export const EN_FRAME: LanguageFrame = {
+  footer: 'This message was sent automatically by your inheritance-planning service. Please do not reply to it.',
+  unsubscribe: 'You can stop receiving messages like this one:',
+  linkLabel: 'Link',
+};
+
+export const EN: TemplateTexts = {
+  'verify-email': (d) => ({
+    subject: 'Please confirm your email address',
+    paragraphs: [
+      'Thank you for creating an account. Please confirm that this email address is yours.',
+      'The link works once and expires in 24 hours. If you did not create an account, you can ignore this message.',
+    ],
+    action: { label: 'Confirm my email address', href: d.link },
+  }),
+  'password-reset': (d) => ({
+    subject: 'Resetting your password',
+    paragraphs: [
+      'Someone asked to reset the password of your account. If it was you, choose a new password with the link below.',
+      'The link works once and expires in 30 minutes. If you did not ask for this, you can ignore this message: your password stays the same.',
+    ],
+    action: { label: 'Choose a new password', href: d.link },
+  }),
+  'email-change-confirm': (d) => ({
+    subject: 'Please confirm your new email address',
+    paragraphs: [
+      `You asked to use ${d.newEmail} for your account. Please confirm the change with the link below.`,
+      'If you did not ask for this, you can ignore this message and nothing will change.',
+    ],
+    action: { label: 'Confirm the new address', href: d.link },
+  }),
+  'email-change-notice': (d) => ({
+    subject: 'The email address of your account was changed',
+    paragraphs: [
+      `The email address of your account is now ${d.newEmail}. Messages will go to that address from now on.`,
+      'If you did not make this change, please contact support straight away.',
+    ],
+  }),
+  'checkin-reminder': (d) => ({
+    subject: `A reminder to check in: ${d.planLabel}`,
+    paragraphs: [
+      `Your plan "${d.planLabel}" is waiting for you to check in before ${d.deadline}.`,
+      'If you do not check in by then, the plan will start to carry out your wishes. If you are well, a check-in is all that is needed.',
+    ],
+    action: d.checkInLink ? { label: 'Check in now', href: d.checkInLink } : undefined,
+  }),
+  'verification-started': (d) => ({
+    subject: `Someone reported a change for your plan: ${d.planLabel}`,
+    paragraphs: [
+      `A trigger was reported for your plan "${d.planLabel}". A waiting period has started and ends on ${d.endsAt}.`,
+      'If you are well and this report is mistaken, you can cancel it before the waiting period ends.',
+    ],
+    action: d.cancelLink ? { label: 'Cancel this report', href: d.cancelLink } : undefined,
+  }),
+  'heir-invitation': (d) => ({
+    subject: `${d.ownerName} has named you in their plan`,
+    paragraphs: [
+      `${d.ownerName} has named you as an heir in their inheritance plan. Nothing is asked of you now.`,
+      `Your personal claim code is ${d.claimCode}. Please keep it safe and do not share it with anyone.`,
+      'When the time comes, you will receive another message explaining what to do.',
+    ],
+    action: { label: 'Read about your place in the plan', href: d.claimLink },
+  }),
+  'share-opened': (d) => ({
+    subject: `A message about the plan of ${d.ownerName}`,
+    paragraphs: [
+      `We are very sorry for your loss. The plan of ${d.ownerName} has now opened, and your share is ready for you.`,
+      'There is no hurry. You can read it whenever you feel ready.',
+    ],
+    action: { label: 'Open your share', href: d.link },
+  }),
+};

@@ -1,0 +1,76 @@
+/** Textos en español. Claros y amables: algunas personas que los leen acaban de perder a alguien. */
+import type { LanguageFrame, TemplateTexts } from './types.js';
+
+export const ES_FRAME: LanguageFrame = {
+  footer:
+    'Este mensaje lo envió automáticamente su servicio de planificación de herencias. Por favor, no responda a este correo.',
+  unsubscribe: 'Puede dejar de recibir mensajes como este:',
+  linkLabel: 'Enlace',
+};
+
+export const ES: TemplateTexts = {
+  'verify-email': (d) => ({
+    subject: 'Confirme su dirección de correo electrónico',
+    paragraphs: [
+      'Gracias por crear su cuenta. Por favor, confirme que esta dirección de correo es suya.',
+      'El enlace solo puede usarse una vez y caduca en 24 horas. Si usted no creó ninguna cuenta, puede ignorar este mensaje.',
+    ],
+    action: { label: 'Confirmar mi dirección de correo', href: d.link },
+  }),
+  'password-reset': (d) => ({
+    subject: 'Restablecer su contraseña',
+    paragraphs: [
+      'Alguien pidió restablecer la contraseña de su cuenta. Si fue usted, elija una nueva contraseña con el enlace de abajo.',
+      'El enlace solo puede usarse una vez y caduca en 30 minutos. Si no lo pidió, puede ignorar este mensaje: su contraseña no cambia.',
+    ],
+    action: { label: 'Elegir una nueva contraseña', href: d.link },
+  }),
+  'email-change-confirm': (d) => ({
+    subject: 'Confirme su nueva dirección de correo',
+    paragraphs: [
+      `Pidió usar ${d.newEmail} para su cuenta. Por favor, confirme el cambio con el enlace de abajo.`,
+      'Si no lo pidió, puede ignorar este mensaje y nada cambiará.',
+    ],
+    action: { label: 'Confirmar la nueva dirección', href: d.link },
+  }),
+  'email-change-notice': (d) => ({
+    subject: 'Se cambió la dirección de correo de su cuenta',
+    paragraphs: [
+      `La dirección de correo de su cuenta ahora es ${d.newEmail}. A partir de ahora, los mensajes llegarán a esa dirección.`,
+      'Si usted no hizo este cambio, póngase en contacto con el servicio de ayuda cuanto antes.',
+    ],
+  }),
+  'checkin-reminder': (d) => ({
+    subject: `Recordatorio para confirmar que está bien: ${d.planLabel}`,
+    paragraphs: [
+      `Su plan «${d.planLabel}» espera que confirme que está bien antes del ${d.deadline}.`,
+      'Si no lo confirma a tiempo, el plan empezará a cumplir su voluntad. Si se encuentra bien, basta con confirmarlo.',
+    ],
+    action: d.checkInLink ? { label: 'Confirmar ahora', href: d.checkInLink } : undefined,
+  }),
+  'verification-started': (d) => ({
+    subject: `Se ha comunicado un aviso sobre su plan: ${d.planLabel}`,
+    paragraphs: [
+      `Alguien comunicó un aviso sobre su plan «${d.planLabel}». Ha empezado un periodo de espera que termina el ${d.endsAt}.`,
+      'Si se encuentra bien y el aviso es un error, puede cancelarlo antes de que termine el periodo de espera.',
+    ],
+    action: d.cancelLink ? { label: 'Cancelar este aviso', href: d.cancelLink } : undefined,
+  }),
+  'heir-invitation': (d) => ({
+    subject: `${d.ownerName} le ha incluido en su plan`,
+    paragraphs: [
+      `${d.ownerName} le ha nombrado heredero o heredera en su plan de herencia. Por ahora no tiene que hacer nada.`,
+      `Su código personal es ${d.claimCode}. Guárdelo en un lugar seguro y no lo comparta con nadie.`,
+      'Cuando llegue el momento, recibirá otro mensaje que le explicará qué hacer.',
+    ],
+    action: { label: 'Ver su lugar en el plan', href: d.claimLink },
+  }),
+  'share-opened': (d) => ({
+    subject: `Un mensaje sobre el plan de ${d.ownerName}`,
+    paragraphs: [
+      `Lamentamos profundamente su pérdida. El plan de ${d.ownerName} se ha abierto y su parte ya está disponible.`,
+      'No hay ninguna prisa. Puede consultarla cuando se sienta preparado o preparada.',
+    ],
+    action: { label: 'Abrir su parte', href: d.link },
+  }),
+};

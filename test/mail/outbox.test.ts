@@ -1,0 +1,269 @@
+/**
+ * The outbox without SMTP (.eml files), the rendering guard, the limits, and unsubscribe end to end over HTTP.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { afterEach, describe, expect, it } from 'vitest';
+import { enqueueMail, MAIL, type MailRecord, type MailRequest } from '../../src/events/mail.js';
+import { MemoryRateLimiter } from '../../src/keys/limiter.js';
+import { mailSecret } from '../../src/mail/index.js';
+import { verifyUnsubscribe } from '../../src/mail/preferences.js';
+import { MailSender } from '../../src/mail/sender.js';
+import { MailRenderError, renderMail } from '../../src/mail/templates/index.js';
+import { openTransportSync } from '../../src/mail/transport.js';
+import { startTestServer, type TestServer } from '../helpers.js';
+import { rig, type Rig } from './smtp-harness.js';
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close();
+});
+
+async function emlRig(extra: Parameters<typeof rig>[2] = {}): Promise<Rig> {
+  const r = await rig(undefined, undefined, extra);
+  open.push(r);
+  return r;
+}
+
+describe('without SMTP: .eml files', () => {
+  it('writes one 0600 file per message, readable by a mail parser', async () => {
+    const r = await emlRig();
+    const a = await r.queue({ template: 'verify-email', data: { link: 'https://svc.test/v?t=1' } });
+    const b = await r.queue({
+      template: 'heir-invitation',
+      locale: 'ar',
+      essential: false,
+      userId: 'usr_9',
+      data: { ownerName: 'سارة', claimCode: 'ABCD-1234', claimLink: 'https://svc.test/claim' },
+    });
+    expect(await r.sender.drain()).toBe(2);
+    const dir = path.join(r.dir, 'mail');
+    expect((await readdir(dir)).sort()).toEqual([`${a.id}.eml`, `${b.id}.eml`].sort());
+    expect((await stat(path.join(dir, `${a.id}.eml`))).mode & 0o777).toBe(0o600);
+    const parsed = await simpleParser(await readFile(path.join(dir, `${b.id}.eml`)));
+    expect(parsed.messageId).toBe(`<${b.id}@svc.test>`);
+    expect(parsed.html).toContain('dir="rtl"');
+    expect(parsed.text).toContain('ABCD-1234');
+    expect(parsed.headerLines.some((h) => h.key === 'list-unsubscribe')).toBe(true);
+    expect((await r.get(a.id)).state).toBe('sent');
+    expect((await r.get(b.id)).data).toBeNull();
+  });
+});
+
+describe('rendering', () => {
+  it('refuses data that looks like an API key, and the sender fails such a message without sending it', async () => {
+    expect(() =>
+      renderMail('share-opened', 'en', { ownerName: 'x', link: 'https://a/?k=svc_abcdefgh12345678' }),
+    ).toThrow(MailRenderError);
+    const r = await emlRig();
+    const q = await r.queue({ template: 'share-opened', data: { ownerName: 'svc_live_0123456789abcdef', link: 'x' } });
+    await r.sender.drain();
+    const rec = await r.get(q.id);
+    expect(rec.state).toBe('failed');
+    expect(rec.lastError).toMatch(/API key/);
+    expect(rec.data).toBeNull();
+    await expect(readdir(path.join(r.dir, 'mail'))).rejects.toThrow();
+  });
+
+  it('has every template in every language with a subject, text and HTML', () => {
+    const data = {
+      link: 'l',
+      newEmail: 'n@x',
+      deadline: '2026-01-01T00:00:00Z',
+      planLabel: 'p',
+      endsAt: '2026-01-02T00:00:00Z',
+      ownerName: 'o',
+      claimCode: 'c',
+      claimLink: 'cl',
+    };
+    const templates = [
+      'verify-email',
+      'password-reset',
+      'email-change-confirm',
+      'email-change-notice',
+      'checkin-reminder',
+      'verification-started',
+      'heir-invitation',
+      'share-opened',
+    ] as const;
+    const subjects = new Set<string>();
+    for (const t of templates)
+      for (const l of ['en', 'ar', 'es'] as const) {
+        const m = renderMail(t, l, data);
+        expect(m.subject.length).toBeGreaterThan(5);
+        expect(m.text.length).toBeGreaterThan(40);
+        expect(m.html).toContain(`lang="${l}"`);
+        subjects.add(m.subject);
+      }
+    expect(subjects.size).toBe(templates.length * 3);
+  });
+});
+
+describe('limits', () => {
+  it('delays the 11th essential message to one recipient, and suppresses an 11th non-essential one', async () => {
+    const r = await emlRig();
+    const ids: string[] = [];
+    for (let i = 0; i < 11; i++) ids.push((await r.queue({ template: 'verify-email', data: { link: `l${i}` } })).id);
+    await r.sender.drain();
+    const recs = await Promise.all(ids.map((id) => r.get(id)));
+    expect(recs.filter((m) => m.state === 'sent')).toHaveLength(10);
+    const delayed = recs.filter((m) => m.state === 'pending');
+    expect(delayed).toHaveLength(1);
+    expect(delayed[0]!.lastError).toMatch(/delayed: over the recipient limit/);
+    expect(delayed[0]!.attempts).toBe(0);
+    expect(delayed[0]!.nextAttemptAt).toBeGreaterThan(r.clock.now().getTime());
+
+    const other = await r.queue({ template: 'share-opened', essential: false, data: { ownerName: 'o', link: 'l' } });
+    await r.sender.drain();
+    const rec = await r.get(other.id);
+    expect(rec.state).toBe('suppressed');
+    expect(rec.lastError).toMatch(/recipient limit/);
+
+    // Once the window has passed, the delayed one goes.
+    r.clock.advance(3_600_000);
+    await r.sender.drain();
+    expect((await r.get(delayed[0]!.id)).state).toBe('sent');
+  });
+
+  it('counts per account too', async () => {
+    const r = await emlRig({ perAccount: 3 });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++)
+      ids.push((await r.queue({ template: 'verify-email', to: `p${i}@example.test`, data: { link: 'l' } })).id);
+    await r.sender.drain();
+    const last = await r.get(ids[3]!);
+    expect(last.state).toBe('pending');
+    expect(last.lastError).toMatch(/account limit/);
+  });
+});
+
+describe('unsubscribe over HTTP', () => {
+  async function setup(): Promise<{
+    server: TestServer;
+    sender: MailSender;
+    queue: (r: Partial<MailRequest>) => Promise<MailRecord>;
+  }> {
+    const server = await startTestServer({ listen: false });
+    open.push(server);
+    const { services } = server;
+    const sender = new MailSender({
+      store: services.store,
+      clock: services.clock,
+      limiter: new MemoryRateLimiter(3_600_000),
+      transport: openTransportSync({ smtpUrl: undefined, dataDir: server.dataDir }),
+      from: 'svc <no-reply@svc.test>',
+      secret: await mailSecret(services.store),
+      unsubscribeUrl: 'http://127.0.0.1/api/v1/mail/unsubscribe',
+    });
+    const queue = (req: Partial<MailRequest>) =>
+      services.store.transact((tx) =>
+        enqueueMail(
+          tx,
+          {
+            ownerId: 'acc_u',
+            to: 'owner@example.test',
+            userId: 'usr_u',
+            locale: 'en',
+            essential: false,
+            template: 'checkin-reminder',
+            data: { deadline: '2026-05-01T00:00:00Z', planLabel: 'Plan' },
+            ...req,
+          } as MailRequest,
+          services.clock,
+        ),
+      );
+    return { server, sender, queue };
+  }
+
+  it('one-click POST unsubscribes: later non-essential mail is suppressed, essential mail still goes', async () => {
+    const { server, sender, queue } = await setup();
+    const first = await queue({});
+    await sender.drain();
+    const eml = await simpleParser(await readFile(path.join(server.dataDir, 'mail', `${first.id}.eml`)));
+    const link = eml.headerLines.find((h) => h.key === 'list-unsubscribe')!.line.match(/<([^>]+)>/)![1]!;
+    const url = new URL(link);
+    const target = url.pathname + url.search;
+
+    const page = await server.app.inject({ method: 'GET', url: target });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<form method="post"');
+    // A GET changes nothing (scanners follow links).
+    const before = await queue({});
+    await sender.drain();
+    expect((await server.services.store.get<MailRecord>(MAIL, before.id))!.state).toBe('sent');
+
+    const post = await server.app.inject({
+      method: 'POST',
+      url: target,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(post.statusCode).toBe(200);
+
+    const later = await queue({});
+    const essential = await queue({
+      essential: true,
+      template: 'password-reset',
+      data: { link: 'https://svc.test/r' },
+    });
+    await sender.drain();
+    const laterRec = (await server.services.store.get<MailRecord>(MAIL, later.id))!;
+    expect(laterRec.state).toBe('suppressed');
+    expect(laterRec.lastError).toMatch(/opted out/);
+    expect(laterRec.data).toBeNull();
+    expect((await server.services.store.get<MailRecord>(MAIL, essential.id))!.state).toBe('sent');
+    await sender.stop();
+  });
+
+  it('refuses a forged or malformed token with 400 and records nothing', async () => {
+    const { server } = await setup();
+    const secret = await mailSecret(server.services.store);
+    const forged = `${Buffer.from('acc_u~usr_u~all').toString('base64url')}.${Buffer.alloc(32).toString('base64url')}`;
+    expect(verifyUnsubscribe(secret, forged)).toBeNull();
+    for (const token of [forged, 'nonsense', '']) {
+      const res = await server.app.inject({
+        method: 'POST',
+        url: `/api/v1/mail/unsubscribe?token=${encodeURIComponent(token)}`,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.code).toBe('VALIDATION_ERROR');
+    }
+    const get = await server.app.inject({ method: 'GET', url: `/api/v1/mail/unsubscribe?token=${forged}` });
+    expect(get.statusCode).toBe(400);
+    expect(await server.services.store.get('mail_preferences', 'usr_u')).toBeUndefined();
+  });
+});
+
+describe('started with the service', () => {
+  it('startDispatcher starts the sender: a queued message lands in <data-dir>/mail/ without SMTP', async () => {
+    const { startDispatcher } = await import('../../src/app.js');
+    const server = await startTestServer({ listen: false });
+    open.push(server);
+    const dispatcher = startDispatcher(server.services);
+    try {
+      const q = await server.services.store.transact((tx) =>
+        enqueueMail(
+          tx,
+          {
+            ownerId: 'acc_s',
+            to: 'a@example.test',
+            template: 'verify-email',
+            locale: 'es',
+            essential: true,
+            data: { link: 'https://svc.test/v' },
+          },
+          server.services.clock,
+        ),
+      );
+      const file = path.join(server.dataDir, 'mail', `${q.id}.eml`);
+      const end = Date.now() + 10_000;
+      while (!(await stat(file).catch(() => undefined)) && Date.now() < end)
+        await new Promise((r) => setTimeout(r, 50));
+      const parsed = await simpleParser(await readFile(file));
+      expect(parsed.subject).toBe('Confirme su dirección de correo electrónico');
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+});

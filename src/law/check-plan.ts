@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TEMPLATE_TYPES, type TemplateType } from './templates.js';
-import { HEIR_KEYS, MADHHABS, spouseRaddSetting, type Madhhab } from './faraid/index.js';
+import { HEIR_KEYS, jafariSpouseDefault, MADHHABS, spouseRaddSetting, type Madhhab } from './faraid/index.js';
 import { FindingSchema, type Finding, type PlanBeneficiary } from './findings.js';
 import { checkJurisdictionPlan } from './heirship.js';
 import { checkIslamicPlan } from './islamic.js';
@@ -136,7 +136,10 @@ export function checkPlan(index: JurisdictionIndex, input: CheckPlanInput): Chec
   let expected: CheckPlanOutput['expected'] = [];
   let spouseRadd: boolean | undefined;
   if (input.template === 'islamic-mirth' || input.template === 'islamic-wasiyyah') {
-    const setting = spouseRaddSetting(input.spouseRadd, jurisdiction.id, index);
+    // The Ja'fari school keeps the wife alone to her share unless the request or the jurisdiction says otherwise.
+    const setting = input.madhhab
+      ? jafariSpouseDefault(input.madhhab as Madhhab, spouseRaddSetting(input.spouseRadd, jurisdiction.id, index))
+      : spouseRaddSetting(input.spouseRadd, jurisdiction.id, index);
     spouseRadd = setting.value;
     const islamic = checkIslamicPlan(input.template, beneficiaries, {
       spouseRadd: setting.value,

@@ -3,6 +3,7 @@ import { Fraction, lcm } from './fraction.js';
 import { assignFixedShares } from './furud.js';
 import { grandfatherWithSiblings } from './grandfather.js';
 import { applyExclusions } from './hajb.js';
+import { jafariShares } from './jafari.js';
 import { HEIR_KEYS, type HeirCounts, type Madhhab } from './heirs.js';
 import { type SchoolRules, schoolRules } from './school.js';
 import { akdariyya, isAkdariyya, settleGeneral } from './special-cases.js';
@@ -30,6 +31,11 @@ export function computeShares(
   const school = typeof madhhab === 'string' ? schoolRules(madhhab) : madhhab;
   const st = newState(input, school, opts.spouseRadd ?? true, opts.spouseRaddSource);
   st.steps.push({ kind: 'madhhab', detail: `School applied: ${school.madhhab}.` });
+  if (school.byClasses) {
+    // The Ja'fari school has no residuaries and no 'awl: its own path, same state and result.
+    jafariShares(st);
+    return assemble(st);
+  }
 
   const kin = applyExclusions(st);
   const facts = assignFixedShares(st, kin);

@@ -56,7 +56,10 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
   if (!parsed.success) throw ApiError.validation("Invalid fara'id input", zodDetails(parsed.error));
   const { heirs, estate } = parsed.data;
   const madhhab: Madhhab = parsed.data.madhhab ?? DEFAULT_MADHHAB;
-  const spouse = spouseRaddSetting(parsed.data.spouseRadd, parsed.data.jurisdiction, deps.jurisdictions);
+  const spouse = jafariSpouseDefault(
+    madhhab,
+    spouseRaddSetting(parsed.data.spouseRadd, parsed.data.jurisdiction, deps.jurisdictions),
+  );
 
   const details: ErrorDetail[] = [];
   if ((heirs.husband ?? 0) > 0 && (heirs.wife ?? 0) > 0) {
@@ -154,6 +157,20 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
     specialCases: engine.specialCases,
     ...(estateOut ? { estate: estateOut } : {}),
   };
+}
+
+/**
+ * Ja'fari law has its own rule when nothing else decides: the husband alone
+ * takes everything, the wife alone only her quarter, the rest going to the
+ * state (Iran Civil Code arts. 949, 866). The jafari path reads the setting
+ * for the wife only, so the default becomes false there.
+ */
+export function jafariSpouseDefault(
+  madhhab: Madhhab,
+  s: { value: boolean; source: string },
+): { value: boolean; source: string } {
+  if (madhhab !== 'jafari' || !s.source.startsWith('the default')) return s;
+  return { value: false, source: "the Ja'fari rule (Iran Civil Code art. 949: the wife alone keeps only her share)" };
 }
 
 /**

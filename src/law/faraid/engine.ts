@@ -29,7 +29,8 @@ export function computeShares(
   opts: EngineOptions = {},
 ): EngineResult {
   const school = typeof madhhab === 'string' ? schoolRules(madhhab) : madhhab;
-  const st = newState(input, school, opts.spouseRadd ?? true, opts.spouseRaddSource);
+  // Unset, a spouse who is the only heir takes everything, except the Ja'fari wife, who keeps only her share (art. 949).
+  const st = newState(input, school, opts.spouseRadd ?? !school.byClasses, opts.spouseRaddSource);
   st.steps.push({ kind: 'madhhab', detail: `School applied: ${school.madhhab}.` });
   if (school.byClasses) {
     // The Ja'fari school has no residuaries and no 'awl: its own path, same state and result.

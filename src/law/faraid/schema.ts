@@ -107,14 +107,18 @@ export const FaraidInputSchema = z
     madhhab: z
       .enum(MADHHABS)
       .optional()
-      .describe(`School of law where the schools differ (default ${DEFAULT_MADHHAB}).`),
+      .describe(
+        `School of law where the schools differ (default ${DEFAULT_MADHHAB}): one of the four Sunni schools, or jafari ` +
+          "(Twelver Shia, as Iran's Civil Code arts. 861-949 codify it: classes of kin, radd instead of residuaries, no 'awl).",
+      ),
     spouseRadd: z
       .boolean()
       .optional()
       .describe(
         'A husband or wife as the only heir: true gives the spouse the whole estate by radd (later Hanafi fatwa, Egyptian law); false gives ' +
           'the fixed share (husband 1/2, wife 1/4) and the rest to the public treasury (bayt al-mal), the classical position. Default: the ' +
-          "jurisdiction's setting when `jurisdiction` is given and records one, else true.",
+          "jurisdiction's setting when `jurisdiction` is given and records one, else true (false for the jafari wife). Under jafari " +
+          'the husband alone always takes everything (Iran Civil Code art. 949) and the setting decides only for the wife.',
       ),
     jurisdiction: jurisdictionName()
       .optional()

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calculateFaraid, type FaraidInput, type FaraidResult } from '../../../src/law/faraid/index.js';
+import { calculateFaraid, computeShares, type FaraidInput, type FaraidResult } from '../../../src/law/faraid/index.js';
 import { startTestServer, type TestServer } from '../../helpers.js';
 
 // Worked cases of the Ja'fari (Twelver Shia) school as the Iranian Civil Code (arts. 861-949) codifies it. Each case
@@ -194,6 +194,12 @@ describe("Ja'fari: class 3 and the spouse alone (arts. 928-931, 938, 949)", () =
     expect(r).toMatchObject({ spouseRadd: false, treasury: { fraction: '3/4', basisPoints: 7500 } });
     expect(r.steps.some((s) => s.detail.includes('art. 949'))).toBe(true);
     expect(fractions(J({ wife: 1 }, { spouseRadd: true }))).toEqual({ wife: '1/1' });
+  });
+
+  it("the engine called directly (the plan checks) keeps the Ja'fari wife-alone rule unless told otherwise", () => {
+    expect(computeShares({ wife: 1 }, 'jafari').treasury?.toString()).toBe('3/4');
+    expect(computeShares({ wife: 1 }, 'jafari', { spouseRadd: true }).treasury).toBeUndefined();
+    expect(computeShares({ wife: 1 }, 'hanafi').treasury).toBeUndefined();
   });
 
   it('every answer sums to 10000 basis points with steps citing the Civil Code', () => {

@@ -386,7 +386,8 @@ function twoSides(
   const m = live(maternal);
   if (p.length === 0 || m.length === 0) {
     give(st, rest, p.length > 0 ? p : m);
-    if (m.length > 0) st.radd = true;
+    // A side of sharers only (maternal kin, or sisters without a brother or grandfather) takes the surplus by radd.
+    if (m.length > 0 || p.every((x) => x.weight === 1 && !x.line)) st.radd = true;
     st.steps.push({ kind: 'residuary', detail: `The ${rest} left: ${why.alone}.` });
     return;
   }

@@ -34,7 +34,10 @@ describe("Ja'fari: the classes (arts. 862, 863)", () => {
   });
 
   it('a sister excludes the paternal uncle (Mughniyya, Al-Ta\'sib: "the nearer excludes the remote")', () => {
-    expect(fractions(J({ fullSister: 1, fullPaternalUncle: 3 }))).toEqual({ fullSister: '1/1' });
+    const r = J({ fullSister: 1, fullPaternalUncle: 3 });
+    expect(fractions(r)).toEqual({ fullSister: '1/1' });
+    expect(r.radd).toBe(true);
+    expect(J({ fullBrother: 1, fullSister: 1 }).radd).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@ import { TEMPLATE_TYPES, type TemplateType } from './templates.js';
 import {
   HEIR_KEYS,
   isComputable,
+  jafariSpouseDefault,
   MADHHABS,
   type SchoolSelection,
   schoolLabel,
@@ -192,9 +193,13 @@ export function checkPlan(index: JurisdictionIndex, input: CheckPlanInput): Chec
   let spouseRadd: boolean | undefined;
   let school: SchoolSelection | undefined;
   if (input.template === 'islamic-mirth' || input.template === 'islamic-wasiyyah') {
-    const setting = spouseRaddSetting(input.spouseRadd, jurisdiction.id, index);
-    spouseRadd = setting.value;
+    // The Ja'fari school keeps the wife alone to her share unless the request or the jurisdiction says otherwise.
     school = selectSchool(input.madhhab as Madhhab | undefined, jurisdiction);
+    const setting = jafariSpouseDefault(
+      school.madhhab as Madhhab,
+      spouseRaddSetting(input.spouseRadd, jurisdiction.id, index),
+    );
+    spouseRadd = setting.value;
     findings.push(schoolFinding(school, jurisdiction));
     if (isComputable(school.madhhab)) {
       const daughtersRadd = jurisdiction.islamicLaw.daughtersRadd?.source.title;

@@ -3,6 +3,7 @@ import { Fraction, lcm } from './fraction.js';
 import { assignFixedShares } from './furud.js';
 import { grandfatherWithSiblings } from './grandfather.js';
 import { applyExclusions } from './hajb.js';
+import { jafariShares } from './jafari.js';
 import { HEIR_KEYS, type HeirCounts, type Madhhab } from './heirs.js';
 import { type SchoolRules, schoolRules } from './school.js';
 import { akdariyya, isAkdariyya, settleGeneral } from './special-cases.js';
@@ -28,9 +29,15 @@ export function computeShares(
   opts: EngineOptions = {},
 ): EngineResult {
   const school = typeof madhhab === 'string' ? schoolRules(madhhab) : madhhab;
-  const st = newState(input, school, opts.spouseRadd ?? true, opts.spouseRaddSource);
+  // Unset, a spouse who is the only heir takes everything, except the Ja'fari wife, who keeps only her share (art. 949).
+  const st = newState(input, school, opts.spouseRadd ?? !school.byClasses, opts.spouseRaddSource);
   if (opts.daughtersRadd) st.daughtersRadd = opts.daughtersRadd;
   st.steps.push({ kind: 'madhhab', detail: `School applied: ${school.madhhab}.` });
+  if (school.byClasses) {
+    // The Ja'fari school has no residuaries and no 'awl: its own path, same state and result.
+    jafariShares(st);
+    return assemble(st);
+  }
 
   const kin = applyExclusions(st);
   const facts = assignFixedShares(st, kin);

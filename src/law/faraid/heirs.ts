@@ -26,7 +26,11 @@ export const HEIR_KEYS = [
 ] as const;
 export type HeirKey = (typeof HEIR_KEYS)[number];
 
-export const MADHHABS = ['hanafi', 'maliki', 'shafii', 'hanbali'] as const;
+/**
+ * The four Sunni schools, then the Ja'fari (Twelver Shia) school, which
+ * divides by classes of kin instead of sharers and residuaries (jafari.ts).
+ */
+export const MADHHABS = ['hanafi', 'maliki', 'shafii', 'hanbali', 'jafari'] as const;
 export type Madhhab = (typeof MADHHABS)[number];
 
 /**

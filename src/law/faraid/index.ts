@@ -125,9 +125,14 @@ function schoolSteps(sel: SchoolSelection): Step[] {
   return steps;
 }
 
-/** The engine options: the spouse-radd setting and the jurisdiction's daughters' radd statute, if any. */
-function engineOptions(data: FaraidInput, j: Jurisdiction | undefined, index?: JurisdictionIndex): EngineOptions {
-  const spouse = spouseRaddSetting(data.spouseRadd, data.jurisdiction, index);
+/** The engine options: the spouse-radd setting (the Ja'fari default for a wife alone) and the jurisdiction's daughters' radd statute, if any. */
+function engineOptions(
+  data: FaraidInput,
+  madhhab: Madhhab,
+  j: Jurisdiction | undefined,
+  index?: JurisdictionIndex,
+): EngineOptions {
+  const spouse = jafariSpouseDefault(madhhab, spouseRaddSetting(data.spouseRadd, data.jurisdiction, index));
   const daughtersRadd = j?.islamicLaw.daughtersRadd?.source.title;
   return { spouseRadd: spouse.value, spouseRaddSource: spouse.source, ...(daughtersRadd ? { daughtersRadd } : {}) };
 }
@@ -168,7 +173,7 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
   const j = resolveJurisdiction(parsed.data.jurisdiction, deps.jurisdictions);
   const sel = selectSchool(parsed.data.madhhab, j);
   const madhhab = computableSchool(sel, 'jurisdiction');
-  const division = divide(parsed.data, madhhab, engineOptions(parsed.data, j, deps.jurisdictions), j);
+  const division = divide(parsed.data, madhhab, engineOptions(parsed.data, madhhab, j, deps.jurisdictions), j);
   const { engine } = division;
   const steps: Step[] = [...schoolSteps(sel), ...division.steps];
 
@@ -268,6 +273,20 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
     specialCases: engine.specialCases,
     ...(estateOut ? { estate: estateOut } : {}),
   };
+}
+
+/**
+ * Ja'fari law has its own rule when nothing else decides: the husband alone
+ * takes everything, the wife alone only her quarter, the rest going to the
+ * state (Iran Civil Code arts. 949, 866). The jafari path reads the setting
+ * for the wife only, so the default becomes false there.
+ */
+export function jafariSpouseDefault(
+  madhhab: Madhhab,
+  s: { value: boolean; source: string },
+): { value: boolean; source: string } {
+  if (madhhab !== 'jafari' || !s.source.startsWith('the default')) return s;
+  return { value: false, source: "the Ja'fari rule (Iran Civil Code art. 949: the wife alone keeps only her share)" };
 }
 
 /**

@@ -119,7 +119,7 @@ export const FaraidInputSchema = z
       .enum(MADHHABS)
       .optional()
       .describe(
-        `School of law where the schools differ. Wins over the jurisdiction's school (the answer then notes the difference); default: the jurisdiction's recorded school, else ${DEFAULT_MADHHAB}.`,
+        `School of law where the schools differ: one of the four Sunni schools, or jafari (Twelver Shia, as Iran's Civil Code arts. 861-949 codify it: classes of kin, radd instead of residuaries, no 'awl). Wins over the jurisdiction's school (the answer then notes the difference); default: the jurisdiction's recorded school, else ${DEFAULT_MADHHAB}.`,
       ),
     spouseRadd: z
       .boolean()
@@ -127,7 +127,8 @@ export const FaraidInputSchema = z
       .describe(
         'A husband or wife as the only heir: true gives the spouse the whole estate by radd (later Hanafi fatwa, Egyptian law); false gives ' +
           'the fixed share (husband 1/2, wife 1/4) and the rest to the public treasury (bayt al-mal), the classical position. Default: the ' +
-          "jurisdiction's setting when `jurisdiction` is given and records one, else true.",
+          "jurisdiction's setting when `jurisdiction` is given and records one, else true (false for the jafari wife). Under jafari " +
+          'the husband alone always takes everything (Iran Civil Code art. 949) and the setting decides only for the wife.',
       ),
     jurisdiction: jurisdictionName()
       .optional()

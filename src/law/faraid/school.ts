@@ -22,6 +22,11 @@ export interface SchoolRules {
    * third (Maliki and Shafi'i, after 'Umar); otherwise they take nothing.
    */
   mushtarakaSharing: boolean;
+  /**
+   * Heirs inherit by classes of kin (nearer class excludes the further, no
+   * ta'sib, no 'awl): the Ja'fari path in jafari.ts replaces the Sunni phases.
+   */
+  byClasses: boolean;
 }
 
 const LABELS: Record<Madhhab, string> = {
@@ -29,9 +34,10 @@ const LABELS: Record<Madhhab, string> = {
   maliki: 'Maliki',
   shafii: "Shafi'i",
   hanbali: 'Hanbali',
+  jafari: "Ja'fari",
 };
 
-/** The rules of one of the four Sunni schools. */
+/** The rules of one of the four Sunni schools, or the Ja'fari school (byClasses). */
 export function schoolRules(madhhab: Madhhab): SchoolRules {
   return {
     madhhab,
@@ -39,5 +45,6 @@ export function schoolRules(madhhab: Madhhab): SchoolRules {
     fatherExcludesPaternalGrandmother: madhhab !== 'hanbali',
     grandfatherExcludesSiblings: madhhab === 'hanafi',
     mushtarakaSharing: madhhab === 'maliki' || madhhab === 'shafii',
+    byClasses: madhhab === 'jafari',
   };
 }

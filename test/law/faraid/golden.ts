@@ -597,4 +597,21 @@ export const GOLDEN: GoldenCase[] = [
     special: 'grandfather-with-siblings',
     source: `${SIRAJIYYAH}, ch. on the grandfather (the grandfather keeps his sixth, by 'awl; the siblings fall)`,
   },
+  {
+    name: "mother excludes the full brother (Ja'fari)",
+    heirs: { mother: 1, fullBrother: 1 },
+    madhhab: 'jafari',
+    shares: { mother: '1/1' },
+    excluded: { fullBrother: 'mother' },
+    radd: true,
+    source:
+      'Iran Civil Code arts. 862, 863 (a nearer class excludes the further) and 906 (a parent alone takes the whole)',
+  },
+  {
+    name: "husband, parents and a daughter: no 'awl (Ja'fari)",
+    heirs: { husband: 1, father: 1, mother: 1, daughter: 1 },
+    madhhab: 'jafari',
+    shares: { husband: '1/4', daughter: '5/12', father: '1/6', mother: '1/6' },
+    source: "al-Saduq, al-Muqni', bab al-mawarith (the daughter takes the 5 of 12 left); Iran Civil Code art. 913",
+  },
 ];

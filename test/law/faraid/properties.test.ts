@@ -64,7 +64,9 @@ describe("fara'id properties", () => {
         expect(FaraidResultSchema.safeParse(r).success).toBe(true);
         const fr = r.shares.map((s) => Fraction.parse(s.fraction));
         for (const f of fr) expect(f.num >= 0n).toBe(true);
-        expect(Fraction.sum(fr).eq(Fraction.ONE)).toBe(true);
+        // The treasury takes a part only with a spouse as the only heir and no radd to the spouse.
+        const treasury = r.treasury ? [Fraction.parse(r.treasury.fraction)] : [];
+        expect(Fraction.sum([...fr, ...treasury]).eq(Fraction.ONE)).toBe(true);
         const shared = new Set(r.shares.map((s) => s.heir));
         const excluded = new Set(r.excluded.map((e) => e.heir));
         for (const e of r.excluded) {
@@ -87,8 +89,9 @@ describe("fara'id properties", () => {
     fc.assert(
       fc.property(heirsArb, madhhabArb, (heirs, madhhab) => {
         const r = calculateFaraid({ heirs, madhhab });
-        expect(r.shares.reduce((a, s) => a + s.basisPoints, 0)).toBe(10000);
-        let pctSum = 0;
+        const treasuryBp = r.treasury?.basisPoints ?? 0;
+        expect(r.shares.reduce((a, s) => a + s.basisPoints, 0) + treasuryBp).toBe(10000);
+        let pctSum = treasuryBp;
         for (const s of r.shares) {
           expect(s.perPersonBasisPoints).toHaveLength(s.count);
           expect(s.perPersonBasisPoints.reduce((a, b) => a + b, 0)).toBe(s.basisPoints);
@@ -118,7 +121,8 @@ describe("fara'id properties", () => {
         const noDifference = !grandfather && !grandmotherWithFather;
         const mushtaraka =
           (heirs.fullBrother ?? 0) > 0 && (heirs.maternalHalfBrother ?? 0) + (heirs.maternalHalfSister ?? 0) >= 2;
-        const results = MADHHABS.map((m) => calculateFaraid({ heirs, madhhab: m }));
+        // The four Sunni schools; the Ja'fari school divides by classes and differs almost everywhere.
+        const results = MADHHABS.filter((m) => m !== 'jafari').map((m) => calculateFaraid({ heirs, madhhab: m }));
         expect(calculateFaraid({ heirs, madhhab: 'shafii' })).toEqual(results[2]);
         if (noDifference && !mushtaraka) {
           const strip = (x: (typeof results)[number]): unknown => ({ shares: x.shares, excluded: x.excluded });

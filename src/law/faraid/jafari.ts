@@ -1,0 +1,401 @@
+import { Fraction } from './fraction.js';
+import type { HeirKey } from './heirs.js';
+import { baseOf, count, type EngineState, F, HALF, isActive, L, SIXTH, THIRD, TWO_THIRDS } from './state.js';
+
+/**
+ * The Ja'fari (Twelver Shia) division, as the Iranian Civil Code (arts.
+ * 861-949) codifies it. It shares the Sunni engine's state, fractions and
+ * result shape but not its phases, because the structure differs:
+ * - kin inherit by three classes (art. 862): (1) parents and descendants,
+ *   (2) grandparents and siblings and their children, (3) uncles and aunts
+ *   and their children; anyone of a nearer class excludes every further one
+ *   (art. 863), and within a class the nearer degree excludes the further
+ *   (arts. 887-889);
+ * - the spouse inherits with every class (art. 864), always the fixed share
+ *   (arts. 913, 927, 938 through art. 941);
+ * - there is no ta'sib: what is left after the fixed shares returns by radd to
+ *   the fixed-share kin of the class (arts. 908, 909), and there is no 'awl:
+ *   a shortfall falls on the daughters or on the father's side, never on the
+ *   spouse, the parents or the mother's side (art. 938; Mughniyya, "The Five
+ *   Schools of Islamic Law", ch. Inheritance, 'awl and ta'sib).
+ * Counts only are given, so descendants of a predeceased child and children
+ * of siblings or uncles are each taken as the line of one such relative (per
+ * stirpes, art. 911; art. 925): a step says so.
+ */
+
+const CLASS_KEYS: HeirKey[][] = [
+  ['son', 'daughter', 'sonsSon', 'sonsDaughter', 'father', 'mother'],
+  [
+    'paternalGrandfather',
+    'paternalGrandmother',
+    'maternalGrandmother',
+    'fullBrother',
+    'fullSister',
+    'paternalHalfBrother',
+    'paternalHalfSister',
+    'maternalHalfBrother',
+    'maternalHalfSister',
+    'fullBrothersSon',
+    'paternalHalfBrothersSon',
+  ],
+  ['fullPaternalUncle', 'paternalHalfPaternalUncle', 'fullPaternalUnclesSon', 'paternalHalfPaternalUnclesSon'],
+];
+
+/**
+ * A member of a group that shares one portion: its weight per head (2 male, 1
+ * female, or 1 each when equal), or `line`: the weight of the whole group when
+ * it stands in for one relative (the children of one brother).
+ */
+interface Member {
+  heir: HeirKey;
+  weight: number;
+  line?: boolean;
+}
+
+const units = (st: EngineState, m: Member): number => (m.line ? m.weight : m.weight * count(st, m.heir));
+
+function exclude(st: EngineState, heir: HeirKey, by: HeirKey, reason: string): void {
+  if (count(st, heir) === 0 || st.excluded.has(heir)) return;
+  st.excluded.set(heir, { heir, by, reason });
+  st.steps.push({ kind: 'exclusion', detail: `The ${L[heir]} ${reason}` });
+}
+
+/** Splits a portion among members by weight per head and adds it to their result. */
+function give(st: EngineState, portion: Fraction, members: Member[]): void {
+  const live = members.filter((m) => isActive(st, m.heir));
+  const total = live.reduce((a, m) => a + units(st, m), 0);
+  for (const m of live) {
+    const part = portion.mul(units(st, m)).div(total);
+    st.result.set(m.heir, (st.result.get(m.heir) ?? Fraction.ZERO).add(part));
+  }
+}
+
+const active = (st: EngineState, ks: HeirKey[]): HeirKey[] => ks.filter((k) => isActive(st, k));
+
+/** Art. 863: the first class with a living member excludes the further classes. Returns that class (0-2) or -1. */
+function applyClasses(st: EngineState): number {
+  const cls = CLASS_KEYS.findIndex((ks) => ks.some((k) => count(st, k) > 0));
+  if (cls < 0) return -1;
+  const by = CLASS_KEYS[cls]!.find((k) => count(st, k) > 0)!;
+  for (const ks of CLASS_KEYS.slice(cls + 1))
+    for (const k of ks)
+      exclude(
+        st,
+        k,
+        by,
+        `is excluded by the ${L[by]}: a relative of class ${cls + 1} is alive (Iran Civil Code arts. 862, 863).`,
+      );
+  return cls;
+}
+
+/** Within a class the nearer degree excludes the further, and full kin exclude paternal half kin (arts. 887-890, 930). */
+function applyDegrees(st: EngineState): void {
+  const first = (ks: HeirKey[]): HeirKey | undefined => ks.find((k) => count(st, k) > 0);
+  const child = first(['son', 'daughter']);
+  if (child)
+    for (const k of ['sonsSon', 'sonsDaughter'] as const)
+      exclude(
+        st,
+        k,
+        child,
+        `is excluded by the ${L[child]}: a nearer degree of descendants excludes a further (art. 889).`,
+      );
+  const full = first(['fullBrother', 'fullSister']);
+  if (full)
+    for (const k of ['paternalHalfBrother', 'paternalHalfSister', 'paternalHalfBrothersSon'] as const)
+      exclude(st, k, full, `is excluded by the ${L[full]}: full siblings exclude paternal half-siblings (art. 887).`);
+  const sib = first([
+    'fullBrother',
+    'fullSister',
+    'paternalHalfBrother',
+    'paternalHalfSister',
+    'maternalHalfBrother',
+    'maternalHalfSister',
+  ]);
+  if (sib)
+    for (const k of ['fullBrothersSon', 'paternalHalfBrothersSon'] as const)
+      exclude(
+        st,
+        k,
+        sib,
+        `is excluded by the ${L[sib]}: children of siblings inherit only without siblings (arts. 887, 925).`,
+      );
+  if (count(st, 'fullBrothersSon') > 0)
+    exclude(
+      st,
+      'paternalHalfBrothersSon',
+      'fullBrothersSon',
+      'is excluded by the line of a full brother (arts. 887, 925).',
+    );
+  const uncle = first(['fullPaternalUncle', 'paternalHalfPaternalUncle']);
+  if (count(st, 'fullPaternalUncle') > 0)
+    exclude(st, 'paternalHalfPaternalUncle', 'fullPaternalUncle', 'is excluded by the full paternal uncle (art. 930).');
+  if (uncle)
+    for (const k of ['fullPaternalUnclesSon', 'paternalHalfPaternalUnclesSon'] as const)
+      exclude(st, k, uncle, `is excluded by the ${L[uncle]}: uncles exclude cousins (art. 888).`);
+  if (count(st, 'fullPaternalUnclesSon') > 0)
+    exclude(
+      st,
+      'paternalHalfPaternalUnclesSon',
+      'fullPaternalUnclesSon',
+      'is excluded by the full cousin (arts. 888, 930).',
+    );
+}
+
+/** The spouse's fixed share, from the whole estate with every class (arts. 864, 913, 941). */
+function spouseShare(st: EngineState, descendants: boolean): Fraction {
+  const husband = count(st, 'husband') > 0;
+  if (!husband && count(st, 'wife') === 0) return Fraction.ZERO;
+  const k: HeirKey = husband ? 'husband' : 'wife';
+  const f = husband ? (descendants ? F(1, 4) : HALF) : descendants ? F(1, 8) : F(1, 4);
+  st.fard.set(k, f);
+  st.result.set(k, f);
+  st.steps.push({
+    kind: 'fixed-share',
+    detail: `The ${L[k]}${count(st, k) > 1 ? ` (${count(st, k)}, together)` : ''} take${count(st, k) > 1 ? '' : 's'} ${f} of the whole estate, with ${descendants ? 'a' : 'no'} child or descendant (Iran Civil Code arts. 864, 913, 941); the spouse never shares in radd or shortfall.`,
+  });
+  return f;
+}
+
+/**
+ * The spouse as the only heir (art. 949): the husband takes the whole, his
+ * half and the rest by radd; the wife takes her quarter and the rest is
+ * heirless property for the state (art. 866), unless the spouse-radd setting
+ * gives her the rest.
+ */
+function spouseAlone(st: EngineState, share: Fraction): void {
+  const rest = Fraction.ONE.sub(share);
+  if (count(st, 'husband') > 0 || st.spouseRadd) {
+    const k: HeirKey = count(st, 'husband') > 0 ? 'husband' : 'wife';
+    st.result.set(k, Fraction.ONE);
+    st.radd = true;
+    st.steps.push({
+      kind: 'radd',
+      detail:
+        k === 'husband'
+          ? `No other heir: the husband takes the remaining ${rest} by radd, so the whole estate (Iran Civil Code art. 949).`
+          : `No other heir: the wife takes the remaining ${rest} by radd (${st.spouseRaddSource ?? 'the spouse-radd setting'}); Iran Civil Code art. 949 gives it to the state instead.`,
+    });
+    return;
+  }
+  st.treasury = rest;
+  st.steps.push({
+    kind: 'radd',
+    detail: `No other heir: the wife keeps her ${share}; the remaining ${rest} is heirless property and goes to the state (Iran Civil Code arts. 949, 866; setting from ${st.spouseRaddSource ?? 'the default'}).`,
+  });
+}
+
+/** Entry point: divides the estate by the Ja'fari rules into st.result (and st.treasury). */
+export function jafariShares(st: EngineState): void {
+  const cls = applyClasses(st);
+  applyDegrees(st);
+  const descendants = cls === 0 && active(st, ['son', 'daughter', 'sonsSon', 'sonsDaughter']).length > 0;
+  const spouse = spouseShare(st, descendants);
+  if (cls < 0) spouseAlone(st, spouse);
+  else if (cls === 0) classOne(st, Fraction.ONE.sub(spouse));
+  else if (cls === 1) classTwo(st, Fraction.ONE.sub(spouse));
+  else classThree(st, Fraction.ONE.sub(spouse));
+  st.base = baseOf(st.fard.values());
+}
+
+/** Art. 892(b): the mother's "hajib": father alive and two brothers, a brother and two sisters, or four sisters (full or paternal). */
+function motherHasHajib(st: EngineState): boolean {
+  if (count(st, 'father') === 0) return false;
+  const b = count(st, 'fullBrother') + count(st, 'paternalHalfBrother');
+  const s = count(st, 'fullSister') + count(st, 'paternalHalfSister');
+  return b >= 2 || (b === 1 && s >= 2) || s >= 4;
+}
+
+/** Class 1: parents and descendants (arts. 906-913). `rest` is what the spouse leaves. */
+function classOne(st: EngineState, rest: Fraction): void {
+  const hajib = motherHasHajib(st);
+  if (hajib)
+    st.steps.push({
+      kind: 'exclusion',
+      detail:
+        "The father is alive and the deceased's brothers and sisters meet the hajib condition: the mother's share falls to 1/6 and she takes no part of any radd (art. 892(b), arts. 906, 908, 909).",
+    });
+  const sons = active(st, ['son']).length > 0;
+  const line = !sons && count(st, 'daughter') === 0 && active(st, ['sonsSon', 'sonsDaughter']).length > 0;
+  if (line)
+    st.steps.push({
+      kind: 'special-case',
+      detail:
+        "No child is alive: the son's children take the place of their parent, as a son would, males twice females (art. 911); counts only are given, so they are taken as the children of one son.",
+    });
+  if (sons || line) return classOneWithSon(st, rest, line);
+  if (count(st, 'daughter') > 0) return classOneDaughters(st, rest, hajib);
+  return classOneParents(st, rest, hajib);
+}
+
+function parentSixths(st: EngineState): HeirKey[] {
+  const parents = active(st, ['father', 'mother']);
+  for (const p of parents) {
+    st.fard.set(p, SIXTH);
+    st.result.set(p, SIXTH);
+    st.steps.push({ kind: 'fixed-share', detail: `The ${L[p]} takes 1/6 with a child (art. 892(a), arts. 908, 909).` });
+  }
+  return parents;
+}
+
+function classOneWithSon(st: EngineState, rest: Fraction, line: boolean): void {
+  const parents = parentSixths(st);
+  const left = rest.sub(SIXTH.mul(parents.length));
+  const members: Member[] = line
+    ? [
+        { heir: 'sonsSon', weight: 2 },
+        { heir: 'sonsDaughter', weight: 1 },
+      ]
+    : [
+        { heir: 'son', weight: 2 },
+        { heir: 'daughter', weight: 1 },
+      ];
+  give(st, left, members);
+  st.steps.push({
+    kind: 'residuary',
+    detail: `The ${left} left goes to the ${line ? "son's children" : 'children'} by kinship (qaraba), males twice females (arts. 907, 911, 913). The eldest son's hubwa (his father's personal effects) is outside these shares.`,
+  });
+}
+
+/** Daughters without a son: 1/2 or 2/3; radd to daughters and parents, or the shortfall on the daughters. */
+function classOneDaughters(st: EngineState, rest: Fraction, hajib: boolean): void {
+  const n = count(st, 'daughter');
+  const d = n > 1 ? TWO_THIRDS : HALF;
+  st.fard.set('daughter', d);
+  st.steps.push({
+    kind: 'fixed-share',
+    detail: `The daughter${n > 1 ? `s (${n}, together) take` : ' takes'} ${d} (arts. 899, 909).`,
+  });
+  const parents = parentSixths(st);
+  const given = SIXTH.mul(parents.length);
+  const left = rest.sub(given).sub(d);
+  if (left.isZero() || left.lt(Fraction.ZERO)) {
+    const got = rest.sub(given);
+    st.result.set('daughter', got);
+    if (left.lt(Fraction.ZERO))
+      st.steps.push({
+        kind: 'special-case',
+        detail: `The shares exceed the estate; there is no 'awl: the daughters bear the shortfall and take ${got}, the spouse and parents keep theirs (Mughniyya, The Five Schools, 'awl; al-Saduq, al-Muqni', husband, daughter and parents).`,
+      });
+    return;
+  }
+  const takers: Array<[HeirKey, Fraction]> = [['daughter', d], ...parents.map((p): [HeirKey, Fraction] => [p, SIXTH])];
+  const inRadd = takers.filter(([k]) => !(k === 'mother' && hajib));
+  const total = Fraction.sum(inRadd.map(([, f]) => f));
+  st.result.set('daughter', d);
+  for (const [k, f] of inRadd) st.result.set(k, st.result.get(k)!.add(left.mul(f).div(total)));
+  st.radd = true;
+  st.steps.push({
+    kind: 'radd',
+    detail: `The ${left} left returns by radd to ${inRadd.map(([k]) => `the ${L[k]}`).join(', ')} in proportion to their shares, never to the spouse${hajib ? ' nor to the mother, who has a hajib' : ''} (arts. 908, 909).`,
+  });
+}
+
+/** Parents without descendants (art. 906): the mother 1/3 (1/6 with a hajib), the father the rest; a parent alone takes all. */
+function classOneParents(st: EngineState, rest: Fraction, hajib: boolean): void {
+  const father = count(st, 'father') > 0;
+  const mother = count(st, 'mother') > 0;
+  if (mother) {
+    const m = hajib ? SIXTH : THIRD;
+    st.fard.set('mother', m);
+    st.result.set('mother', m);
+    st.steps.push({ kind: 'fixed-share', detail: `The mother takes ${m} of the whole estate (arts. 906, 913).` });
+  }
+  if (father) {
+    const left = rest.sub(st.result.get('mother') ?? Fraction.ZERO);
+    st.result.set('father', left);
+    st.steps.push({
+      kind: 'residuary',
+      detail: `The father takes the ${left} left by kinship (qaraba) (arts. 906, 913).`,
+    });
+    return;
+  }
+  const left = rest.sub(st.result.get('mother')!);
+  if (left.isZero()) return;
+  st.result.set('mother', rest);
+  st.radd = true;
+  st.steps.push({
+    kind: 'radd',
+    detail: `The mother is the only relative: the ${left} left returns to her by radd, so she takes ${rest} (art. 906: a parent alone takes the whole, after the spouse's share).`,
+  });
+}
+
+/** Class 2 (arts. 914-927). */
+function classTwo(st: EngineState, rest: Fraction): void {
+  const paternal: Member[] = siblingLine(st);
+  paternal.push({ heir: 'paternalGrandfather', weight: 2 }, { heir: 'paternalGrandmother', weight: 1 });
+  const maternal: Member[] = [
+    { heir: 'maternalHalfBrother', weight: 1 },
+    { heir: 'maternalHalfSister', weight: 1 },
+    { heir: 'maternalGrandmother', weight: 1 },
+  ];
+  twoSides(st, rest, paternal, maternal, (n, onlySibling) => (n === 1 && onlySibling ? SIXTH : THIRD), {
+    both: "the mother's side takes its share from the whole estate (1/6 for a single maternal half-sibling, else 1/3, shared equally); the father's side takes the rest, males twice females, and bears any shortfall (arts. 922-924, 927)",
+    alone: 'one side only: it takes all the spouse leaves (arts. 917-923)',
+  });
+}
+
+/** The father's side of class 2: full siblings, else paternal half-siblings, else the line of a brother (art. 925). */
+function siblingLine(st: EngineState): Member[] {
+  const nephew = active(st, ['fullBrothersSon', 'paternalHalfBrothersSon'])[0];
+  if (nephew) {
+    st.steps.push({
+      kind: 'special-case',
+      detail: `No brother or sister is alive: the ${L[nephew]}s take their father's place (art. 925); counts only are given, so they are taken as the children of one brother.`,
+    });
+    return [{ heir: nephew, weight: 2, line: true }];
+  }
+  return [
+    { heir: 'fullBrother', weight: 2 },
+    { heir: 'fullSister', weight: 1 },
+    { heir: 'paternalHalfBrother', weight: 2 },
+    { heir: 'paternalHalfSister', weight: 1 },
+  ];
+}
+
+/** Class 3: the father's side (paternal uncles, then their sons), males alike (arts. 928-931). */
+function classThree(st: EngineState, rest: Fraction): void {
+  const members: Member[] = [
+    { heir: 'fullPaternalUncle', weight: 1 },
+    { heir: 'paternalHalfPaternalUncle', weight: 1 },
+    { heir: 'fullPaternalUnclesSon', weight: 1 },
+    { heir: 'paternalHalfPaternalUnclesSon', weight: 1 },
+  ];
+  give(st, rest, members);
+  st.steps.push({
+    kind: 'residuary',
+    detail: `Class 3: the paternal uncles (or, without them, their sons) take the ${rest} left equally (arts. 928-931; cousins by the uncle they descend from, taken here as one line). Maternal uncles and aunts, who would take 1/3 beside them (art. 935), are not among the heir types this calculator accepts.`,
+  });
+}
+
+/**
+ * The two sides of class 2: the mother's side takes its fixed share from the
+ * whole, the father's side the rest (with the shortfall, art. 938's rule); a
+ * side alone takes everything the spouse leaves, by radd where it is a share.
+ */
+function twoSides(
+  st: EngineState,
+  rest: Fraction,
+  paternal: Member[],
+  maternal: Member[],
+  maternalShare: (persons: number, onlySibling: boolean) => Fraction,
+  why: { both: string; alone: string },
+): void {
+  const live = (ms: Member[]) => ms.filter((m) => isActive(st, m.heir));
+  const p = live(paternal);
+  const m = live(maternal);
+  if (p.length === 0 || m.length === 0) {
+    give(st, rest, p.length > 0 ? p : m);
+    // A side of sharers only (maternal kin, or sisters without a brother or grandfather) takes the surplus by radd.
+    if (m.length > 0 || p.every((x) => x.weight === 1 && !x.line)) st.radd = true;
+    st.steps.push({ kind: 'residuary', detail: `The ${rest} left: ${why.alone}.` });
+    return;
+  }
+  const persons = m.reduce((a, x) => a + count(st, x.heir), 0);
+  const onlySibling = !isActive(st, 'maternalGrandmother');
+  const share = maternalShare(persons, onlySibling);
+  for (const x of m) st.fard.set(x.heir, share.mul(count(st, x.heir)).div(persons));
+  give(st, share, m);
+  give(st, rest.sub(share), p);
+  st.steps.push({ kind: 'fixed-share', detail: `The mother's side takes ${share}: ${why.both}.` });
+}

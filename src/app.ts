@@ -14,6 +14,7 @@ import { EMBED_SECRETS, EMBED_SECRET_INDEXES } from './embed/secrets.js';
 import { EMBED_SESSIONS, EMBED_SESSION_INDEXES } from './embed/store.js';
 import { MEMOIR_INDEXES } from './memoir/records.js';
 import { GRANTS, GRANT_INDEXES } from './accounts/grants.js';
+import { EMAIL_TOKEN_INDEXES } from './accounts/email-tokens.js';
 import { completeDueVerifications, HEIR_PLAN_INDEXES } from './memoir/heirs.js';
 import { bootstrapOperator, migrateOwners } from './keys/provision.js';
 import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
@@ -49,6 +50,7 @@ export const STORE_INDEXES: Record<string, string[]> = {
   ...CREDIT_INDEXES,
   ...CONTRACT_INDEXES,
   ...MAIL_INDEXES,
+  ...EMAIL_TOKEN_INDEXES,
   ...DEPLOYMENT_INDEXES,
 };
 
@@ -181,7 +183,10 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
       log,
       cursors: new CursorCodec(secrets.cursorSecret),
       limiter,
-      sessions: new SessionAuthority(store, clock, limiter, secrets.sessionSecret, config.sessions),
+      sessions: new SessionAuthority(store, clock, limiter, secrets.sessionSecret, config.sessions, undefined, {
+        // Mailed links point at the public URL when one is set, else at the address the service listens on.
+        linkBase: config.publicUrl ?? `http://${config.host}:${config.port}`,
+      }),
       keyring,
       docs: DocsIndex.load(TOOLS),
       jurisdictions: defaultJurisdictions(),

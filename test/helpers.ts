@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../src/core/config.js';
 import { createLogger, type Logger } from '../src/core/log.js';
 import type { Clock } from '../src/core/clock.js';
 import { buildApp } from '../src/http/app.js';
+import { rememberStore } from './support/session.js';
 import type { NewKey } from '../src/keys/keys.js';
 import { createKey } from '../src/keys/provision.js';
 import type { AnyTool, Services } from '../src/tools/define.js';
@@ -54,6 +55,7 @@ export async function startTestServer(
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
   const app = await buildApp(services, opts.tools ?? TOOLS);
+  rememberStore(app, services.store);
   let url = '';
   if (opts.listen !== false) {
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -22,7 +22,7 @@
  */
 import { signOfLife } from './liveness.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
+import { addressGroup } from './address-group.js';
 import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
@@ -37,6 +37,10 @@ import type { ChangePasswordInput, LoginInput, RegisterInput, UserView } from '.
 import { ACCOUNTS } from './records.js';
 import type { Principal } from './principal.js';
 import { declareTenantCollection } from './tenancy.js';
+import type { MailLocale } from '../events/mail.js';
+import { EmailFlows, isEmailVerified, localeFromAcceptLanguage, queueReset, queueVerification } from './email-flows.js';
+
+export { addressGroup };
 
 export const USERS = 'users';
 export const SESSIONS = 'sessions';
@@ -66,6 +70,9 @@ export const LOGIN_FAILURES_PER_ADDRESS = 30;
 /** Checks a password against its stored hash (a seam: tests count the checks). */
 export type PasswordVerifier = (hash: string, password: string) => Promise<boolean>;
 
+/** Hashes a new password (a seam: tests count the hashes, to see that both paths of register do the same work). */
+export type PasswordHasher = (password: string) => Promise<string>;
+
 /** Argon2 and jose load with the first password or session token, not with the service. */
 const argonHash = async (password: string, options: typeof ARGON2_OPTIONS): Promise<string> =>
   (await import('@node-rs/argon2')).hash(password, options);
@@ -73,17 +80,6 @@ const argonVerifier: PasswordVerifier = async (hash, password) => {
   const { verify } = await import('@node-rs/argon2');
   return verify(hash, password).catch(() => false);
 };
-
-/** The counter key of a client address: IPv4 as it is (IPv4-mapped IPv6 included), IPv6 by its /64 network. */
-export function addressGroup(clientIp: string | undefined): string {
-  if (!clientIp || !ipaddr.isValid(clientIp.replace(/%.*$/, ''))) return 'unknown';
-  const parsed = ipaddr.process(clientIp.replace(/%.*$/, ''));
-  if (parsed.kind() === 'ipv4') return parsed.toString();
-  return `${(parsed as ipaddr.IPv6).parts
-    .slice(0, 4)
-    .map((p) => p.toString(16))
-    .join(':')}::/64`;
-}
 
 interface AttemptCounter {
   key: string;
@@ -102,6 +98,10 @@ export interface UserRecord {
   createdAt: string;
   updatedAt: string;
   passwordChangedAt: string;
+  /** Language of the mail sent to the user; missing: English. */
+  locale?: MailLocale | undefined;
+  /** False until the user opens the link mailed at registration; missing: verified (see isEmailVerified). */
+  emailVerified?: boolean | undefined;
 }
 
 export interface SessionRecord {
@@ -117,7 +117,15 @@ export interface SessionRecord {
 }
 
 function userView(u: UserRecord): UserView {
-  return { id: u.id, email: u.email, name: u.name, accountId: u.ownerId, createdAt: u.createdAt };
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    accountId: u.ownerId,
+    createdAt: u.createdAt,
+    emailVerified: isEmailVerified(u),
+    locale: u.locale ?? 'en',
+  };
 }
 
 export interface SessionConfig {
@@ -151,6 +159,9 @@ export class SessionAuthority {
   readonly #csrfKey: Buffer;
   readonly #verified = new Map<string, { claims: { sid?: unknown; sub?: unknown }; expMs: number }>();
   #dummyHash: Promise<string> | undefined;
+  readonly #hash: PasswordHasher;
+  /** Confirming addresses, resetting passwords and changing addresses by mailed links (./email-flows.ts). */
+  readonly email: EmailFlows;
 
   constructor(
     private readonly store: Store,
@@ -159,7 +170,23 @@ export class SessionAuthority {
     secret: string,
     readonly config: SessionConfig = DEFAULT_SESSION_CONFIG,
     private readonly verifyPassword: PasswordVerifier = argonVerifier,
+    options: { hashPassword?: PasswordHasher; linkBase?: string } = {},
   ) {
+    this.#hash = options.hashPassword ?? ((password) => argonHash(password, ARGON2_OPTIONS));
+    this.email = new EmailFlows(
+      store,
+      clock,
+      limiter,
+      {
+        hashPassword: (password) => this.#hash(password),
+        requireStrong: (password, field, email, name) => this.#requireStrong(password, field, email, name),
+        checkPassword: (email, clientIp, hash, password) =>
+          this.#guardedCheck(this.#attemptCounters(email, clientIp), this.clock.now(), () =>
+            this.verifyPassword(hash, password),
+          ),
+      },
+      options.linkBase ?? 'http://127.0.0.1',
+    );
     // Separate keys for signing tokens and for CSRF tokens, both derived from the one stored secret.
     this.#key = createHmac('sha256', secret).update('svc session jwt').digest();
     this.#csrfKey = createHmac('sha256', secret).update('svc csrf').digest();
@@ -221,16 +248,20 @@ export class SessionAuthority {
     };
   }
 
-  async register(input: z.infer<typeof RegisterInput>) {
+  /**
+   * Registers a user, or does nothing visible when the address is taken: both answer the same (no session; the
+   * user signs in next), both hash the password, and only the owner of the address learns anything, by mail: a new
+   * user gets the link confirming the address, an existing one a password-reset link (someone, maybe they, tried
+   * to register with it). So the answer, its timing and its cookies never tell whether an address has an account.
+   */
+  async register(input: z.infer<typeof RegisterInput>): Promise<void> {
     await this.#requireStrong(input.password, 'password', input.email, input.name);
-    const passwordHash = await argonHash(input.password, ARGON2_OPTIONS);
+    const passwordHash = await this.#hash(input.password);
     const now = this.clock.now().toISOString();
-    const { session, user, account } = await this.store.transact(async (tx) => {
-      if ((await tx.findBy(USERS, 'email', input.email)).length > 0) {
-        throw new ApiError('CONFLICT', 'An account with this email already exists. Sign in instead.', [
-          { field: 'email', reason: 'already registered' },
-        ]);
-      }
+    const locale = input.locale ?? localeFromAcceptLanguage(input.acceptLanguage);
+    await this.store.transact(async (tx) => {
+      const [existing] = await tx.findBy<UserRecord>(USERS, 'email', input.email);
+      if (existing) return queueReset(tx, existing, this.email.linkBase, this.clock);
       const account = newAccount(
         { name: input.name ?? input.email, tier: 'public', kind: 'personal', email: input.email },
         this.clock,
@@ -245,6 +276,8 @@ export class SessionAuthority {
         createdAt: now,
         updatedAt: now,
         passwordChangedAt: now,
+        locale,
+        emailVerified: false,
       };
       await tx.put(USERS, user);
       await recordEvent(
@@ -252,9 +285,8 @@ export class SessionAuthority {
         { type: 'user.created', ownerId: account.id, data: { id: user.id, accountId: account.id } },
         this.clock,
       );
-      return { session: await this.#newSession(tx, user), user, account };
+      await queueVerification(tx, user, this.email.linkBase, this.clock);
     });
-    return this.#answer(session, user, account);
   }
 
   /** Refuses a password the strength estimator finds too easy to guess: 400 naming the field and the reason. */
@@ -445,7 +477,7 @@ export class SessionAuthority {
         { field: 'currentPassword', reason: 'does not match' },
       ]);
     }
-    const passwordHash = await argonHash(input.newPassword, ARGON2_OPTIONS);
+    const passwordHash = await this.#hash(input.newPassword);
     const nowIso = this.clock.now().toISOString();
     const { session, fresh } = await this.store.transact(async (tx) => {
       const fresh = await tx.get<UserRecord>(USERS, user.id);

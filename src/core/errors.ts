@@ -13,9 +13,13 @@ export const ERROR_STATUS = {
   TIER_NOT_ALLOWED: 403,
   IP_NOT_ALLOWED: 403,
   SHARE_NOT_AVAILABLE: 403,
+  /** The signed-in user has not confirmed their address yet (claiming a share needs it). */
+  EMAIL_NOT_VERIFIED: 403,
   INSUFFICIENT_CREDITS: 402,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** A single-use link that was used already, has expired or never existed (mailed links). */
+  GONE: 410,
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
   QUOTA_EXCEEDED: 413,

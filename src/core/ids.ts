@@ -100,6 +100,7 @@ export const ID_PREFIXES = {
   contract: 'ctr',
   deployment: 'dep',
   mail: 'mail',
+  emailToken: 'emt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -84,6 +84,7 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string; retry
   },
   '404': { name: 'NotFound', description: 'No such record for this caller (NOT_FOUND).' },
   '409': { name: 'Conflict', description: 'The record already exists (CONFLICT).' },
+  '410': { name: 'Gone', description: 'A mailed single-use link was used already, has expired or is unknown (GONE).' },
   '413': {
     name: 'PayloadTooLarge',
     description:

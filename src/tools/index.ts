@@ -10,6 +10,13 @@ import { getSessionTool } from './auth/get-session.js';
 import { loginTool } from './auth/login.js';
 import { logoutTool } from './auth/logout.js';
 import { registerTool } from './auth/register.js';
+import {
+  changeEmailTool,
+  confirmEmailTool,
+  forgotPasswordTool,
+  resetPasswordTool,
+  verifyEmailTool,
+} from './auth/email-links.js';
 import { getCreditWalletTool } from './credits/get-credit-wallet.js';
 import { grantCreditsTool } from './credits/grant-credits.js';
 import { listCreditHistoryTool } from './credits/list-credit-history.js';
@@ -92,6 +99,11 @@ export const TOOLS: readonly AnyTool[] = [
   logoutTool,
   getSessionTool,
   changePasswordTool,
+  verifyEmailTool,
+  forgotPasswordTool,
+  resetPasswordTool,
+  changeEmailTool,
+  confirmEmailTool,
   listCreditPacksTool,
   getCreditWalletTool,
   purchaseCreditsTool,

@@ -97,11 +97,12 @@ beforeAll(async () => {
     if (!adminKey) await new Promise((r) => setTimeout(r, 50));
   }
   expect(adminKey).toMatch(/^svc_sk_/);
-  const reg = await api('POST', '/api/auth/register', {
-    email: uniqueEmail('avatar'),
-    password: 'correct horse battery staple',
-  });
-  expect(reg.status).toBe(201);
+  const email = uniqueEmail('avatar');
+  const registered = await api('POST', '/api/auth/register', { email, password: 'correct horse battery staple' });
+  expect(registered.status).toBe(202);
+  // Registering gives no session (its answer is the same for a taken address): the user signs in next.
+  const reg = await api('POST', '/api/auth/login', { email, password: 'correct horse battery staple' });
+  expect(reg.status).toBe(200);
   const body = (await reg.json()) as { data: { account: { id: string }; csrfToken: string } };
   const cookie = reg.headers
     .getSetCookie()

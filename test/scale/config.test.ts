@@ -92,7 +92,11 @@ describe('openServices with PostgreSQL and Redis', () => {
         limiter: { engine: 'redis', status: 'ok' },
       });
       // A session made through one instance is valid on the other: the signing secret is shared through the store.
-      const made = await one.sessions.register({ email: `a-${schema}@example.com`, password: 'correct horse battery' });
+      await one.sessions.register({ email: `a-${schema}@example.com`, password: 'correct horse battery' });
+      const made = await one.sessions.login(
+        { email: `a-${schema}@example.com`, password: 'correct horse battery' },
+        '127.0.0.1',
+      );
       const seen = await two.sessions.authenticate(made.token);
       expect(seen.user.email).toBe(`a-${schema}@example.com`);
       // So are page cursors.

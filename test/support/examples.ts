@@ -3,7 +3,10 @@ import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
 import type { TestServer } from '../helpers.js';
-import { registerUser, uniqueEmail } from './session.js';
+import { mailedLink, registerUser, sessionHeaders, uniqueEmail } from './session.js';
+
+/** The token of a mailed link. */
+const tokenOf = (link: string): string => new URL(link).searchParams.get('token') ?? '';
 
 /**
  * A known-good input for every tool: each must succeed over REST and MCP with
@@ -313,9 +316,41 @@ const OWN_INPUTS: Record<string, Example> = {
     input: async (s, k) => ({ id: await newAccountId(s, k), name: 'replacement', scopes: ['contracts'] }),
     volatile: ACCOUNT_VOLATILE.concat(['ownerId']),
   },
-  register: {
-    input: () => ({ email: uniqueEmail('example'), password: PASSWORD, name: 'Example User' }),
-    volatile: SESSION_VOLATILE,
+  register: { input: () => ({ email: uniqueEmail('example'), password: PASSWORD, name: 'Example User' }) },
+  verify_email: {
+    input: async (s) => {
+      const email = uniqueEmail('verify');
+      await registerUser(s.app, { email, password: PASSWORD, verify: false });
+      return { token: tokenOf(await mailedLink(s.app, email, 'verify-email')) };
+    },
+  },
+  forgot_password: { input: () => ({ email: uniqueEmail('forgot') }) },
+  reset_password: {
+    input: async (s) => {
+      const { email } = await registerUser(s.app, { password: PASSWORD });
+      await s.app.inject({ method: 'POST', url: '/api/auth/password/forgot', payload: { email } });
+      return {
+        token: tokenOf(await mailedLink(s.app, email, 'password-reset')),
+        newPassword: 'an even longer passphrase',
+      };
+    },
+  },
+  change_email: {
+    input: () => ({ newEmail: uniqueEmail('moved'), currentPassword: PASSWORD }),
+    session: true,
+  },
+  confirm_email_change: {
+    input: async (s) => {
+      const user = await registerUser(s.app, { password: PASSWORD });
+      const newEmail = uniqueEmail('confirmed');
+      await s.app.inject({
+        method: 'POST',
+        url: '/api/auth/email/change',
+        headers: sessionHeaders(user),
+        payload: { newEmail, currentPassword: PASSWORD },
+      });
+      return { token: tokenOf(await mailedLink(s.app, newEmail, 'email-change-confirm')) };
+    },
   },
   login: {
     input: async (s) => ({ email: (await registerUser(s.app, { password: PASSWORD })).email, password: PASSWORD }),

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { MAIL, type MailRecord } from '../../src/events/mail.js';
+import type { Store } from '../../src/store/port.js';
 
 /** A signed-in user, as a browser would hold it: the session cookie and the CSRF token. */
 export interface TestSession {
@@ -26,10 +28,15 @@ export function sessionCookie(setCookie: string | string[] | undefined): string 
   return found?.split(';')[0];
 }
 
-/** Registers a new user over REST (in-process) and returns their session. */
+/**
+ * Registers a new user over REST (in-process) and signs them in, returning their session. Registering answers 202
+ * without a session (the same answer whether or not the address was taken), so the sign-in is a second request,
+ * as in a browser. `verify` (default true) also opens the link mailed to confirm the address, as most tests want a
+ * user who may claim shares; pass false for a user who has not confirmed it yet.
+ */
 export async function registerUser(
   app: FastifyInstance,
-  opts: { email?: string; password?: string; name?: string } = {},
+  opts: { email?: string; password?: string; name?: string; verify?: boolean } = {},
 ): Promise<TestSession> {
   const email = opts.email ?? uniqueEmail();
   const password = opts.password ?? 'correct horse battery staple';
@@ -38,10 +45,22 @@ export async function registerUser(
     url: '/api/auth/register',
     payload: { email, password, ...(opts.name ? { name: opts.name } : {}) },
   });
-  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  if (res.statusCode !== 202) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  if (opts.verify !== false) {
+    const link = await mailedLink(app, email, 'verify-email');
+    const opened = await app.inject({ method: 'GET', url: new URL(link).pathname + new URL(link).search });
+    if (opened.statusCode !== 200) throw new Error(`verify failed: ${opened.statusCode} ${opened.body}`);
+  }
+  return signIn(app, email, password);
+}
+
+/** Signs an existing user in over REST (in-process) and returns their session. */
+export async function signIn(app: FastifyInstance, email: string, password: string): Promise<TestSession> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
   const body = res.json();
   const cookie = sessionCookie(res.headers['set-cookie']);
-  if (!cookie) throw new Error('register set no session cookie');
+  if (!cookie) throw new Error('login set no session cookie');
   return {
     email,
     password,
@@ -50,6 +69,31 @@ export async function registerUser(
     cookie,
     csrf: body.data.csrfToken,
   };
+}
+
+/** The store behind each test app (set by startTestServer), so helpers can read the mail it queued. */
+const STORES = new WeakMap<FastifyInstance, Store>();
+
+export function rememberStore(app: FastifyInstance, store: Store): void {
+  STORES.set(app, store);
+}
+
+/** The queued mail records sent to `to` (oldest first), optionally of one template, read from the app's store. */
+export async function mailTo(app: FastifyInstance, to: string, template?: string): Promise<MailRecord[]> {
+  const store = STORES.get(app);
+  if (!store) throw new Error('this app was not started by startTestServer: its queued mail cannot be read');
+  const all = await store.all<MailRecord>(MAIL);
+  return all
+    .filter((m) => m.to === to && (template === undefined || m.template === template))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/** The link of the newest queued mail of `template` sent to `to`. */
+export async function mailedLink(app: FastifyInstance, to: string, template: string): Promise<string> {
+  const mails = await mailTo(app, to, template);
+  const link = mails.at(-1)?.data?.link;
+  if (!link) throw new Error(`no ${template} mail with a link was queued for ${to}`);
+  return link;
 }
 
 /** Headers of a request made with a session (and its CSRF token unless `csrf: false`). */

@@ -1,4 +1,4 @@
-import { RegisterInput, SessionOutput } from '../../accounts/session-schemas.js';
+import { REGISTER_MESSAGE, RegisterInput, RegisterOutput } from '../../accounts/session-schemas.js';
 import { defineTool, WRITE } from '../define.js';
 
 export const registerTool = defineTool({
@@ -6,9 +6,11 @@ export const registerTool = defineTool({
   example: { email: 'ada@example.com', password: 'correct horse battery staple', name: 'Ada Lovelace' },
   title: 'Register a user',
   description:
-    'Creates a user (email and password) with a personal account of tier public, and signs them in: the session is an HttpOnly cookie (svc_session), ' +
-    'and `csrfToken` must be sent as X-CSRF-Token with every non-GET request made with it. A password that is easy to guess (common, a pattern, the email) ' +
-    'answers 400 VALIDATION_ERROR saying why. A registered email answers 409 CONFLICT. REST only.',
+    'Creates a user (email and password) with a personal account of tier public, and mails a link confirming the address (single use, 24 hours), ' +
+    'in the language of `locale` or of the Accept-Language header (en, ar, es). It answers 202 with no session: the user signs in with login next. ' +
+    'An address that already has an account gets the same answer and nothing is created; its owner is mailed a password-reset link instead, so the ' +
+    'answer never tells whether an address is registered. A password that is easy to guess (common, a pattern, the email) answers 400 VALIDATION_ERROR ' +
+    'saying why. Until the address is confirmed the user can sign in but cannot claim shares. REST only.',
   domain: 'auth',
   scope: null,
   auth: 'none',
@@ -16,18 +18,20 @@ export const registerTool = defineTool({
   bucket: 'default',
   annotations: WRITE,
   input: RegisterInput,
-  output: SessionOutput,
+  output: RegisterOutput,
   rest: {
     method: 'POST',
     path: '/auth/register',
     shape: 'data',
-    status: 201,
-    extraStatuses: [409],
+    status: 202,
     aliases: ['/api/auth/register'],
+    fromHeaders: (headers) => {
+      const value = headers['accept-language'];
+      return typeof value === 'string' ? { acceptLanguage: value.slice(0, 500) } : {};
+    },
   },
   handler: async (input, ctx) => {
-    const { output, token, expiresAt } = await ctx.sessions.register(input);
-    ctx.session.set(token, expiresAt);
-    return output;
+    await ctx.sessions.register(input);
+    return { accepted: true as const, message: REGISTER_MESSAGE };
   },
 });

@@ -7,6 +7,8 @@
  */
 import { z } from 'zod';
 import { USERS, type UserRecord } from '../../accounts/sessions.js';
+import { isEmailVerified } from '../../accounts/email-flows.js';
+import { ApiError } from '../../core/errors.js';
 import type { GrantedAccess } from '../../accounts/grants.js';
 import { chatHistory } from '../../memoir/agent.js';
 import { heirShareView } from '../../memoir/heirs.js';
@@ -55,7 +57,7 @@ export const claimMemoirShareTool = defineTool({
   name: 'claim_memoir_share',
   title: 'Claim a memoir share',
   description:
-    "Claims the share of a memoir whose code its owner gave you, for your account. A share bound to an email can only be claimed by a signed-in user with that email. It can be read once the owner's dead man's switch has fired and the share opened. Keys need scope `chat`.",
+    "Claims the share of a memoir whose code its owner gave you, for your account. A share bound to an email can only be claimed by a signed-in user with that email, and a signed-in user must have confirmed their address first (403 EMAIL_NOT_VERIFIED). It can be read once the owner's dead man's switch has fired and the share opened. Keys need scope `chat`.",
   annotations: WRITE_IDEMPOTENT,
   example: { code: 'shc_' + 'A'.repeat(43) },
   input: z
@@ -65,6 +67,13 @@ export const claimMemoirShareTool = defineTool({
   rest: { method: 'POST', shape: 'data', ...memoirPath('/shared/claim'), extraStatuses: [409] },
   handler: async (input, ctx) => {
     const user = ctx.principal.userId ? await ctx.store.get<UserRecord>(USERS, ctx.principal.userId) : undefined;
+    // A share is often bound to an address: claiming it before the address is confirmed would let whoever
+    // registered that address first (without reading its mail) take the share.
+    if (user && !isEmailVerified(user))
+      throw new ApiError(
+        'EMAIL_NOT_VERIFIED',
+        'Confirm your email address first: open the link mailed to it at registration, then claim the share.',
+      );
     const grant = await ctx.grants.claim(input.code.trim(), user?.email ?? null, ctx.clock.now().toISOString());
     return heirShareView(grant, ctx.clock.now());
   },

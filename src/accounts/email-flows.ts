@@ -1,0 +1,314 @@
+/**
+ * The account flows that run by email: confirming an address, resetting a forgotten password, changing the address.
+ * Each queues its message in the mail outbox (src/events/mail.ts) inside the transaction of its change, so a
+ * message is never sent for a change that was rolled back, and never lost for one that was kept.
+ *
+ * None of these answers tells a caller whether an address has an account: asking for a reset, or changing to an
+ * address that is taken, answers exactly as for a free one, and the owner of the address is the only one told.
+ */
+import { createHash } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
+import type { RateLimiter } from '../core/limiter-port.js';
+import { enqueueMail, type MailLocale } from '../events/mail.js';
+import { recordEvent } from '../events/events.js';
+import type { Store, Tx } from '../store/port.js';
+import { addressGroup } from './address-group.js';
+import { issueEmailToken, peekEmailToken, takeEmailToken } from './email-tokens.js';
+import { ACCOUNTS, type AccountRecord } from './records.js';
+
+export const MAIL_LOCALES: readonly MailLocale[] = ['en', 'ar', 'es'];
+
+/**
+ * The first of our locales the client prefers by its Accept-Language header (weights honoured, a region ignored:
+ * `es-MX` is Spanish), English when none matches.
+ */
+export function localeFromAcceptLanguage(header: string | undefined): MailLocale {
+  if (!header) return 'en';
+  const ranked = header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const weight = q ? Number(q.slice(2)) : 1;
+      return {
+        lang: tag.trim().toLowerCase().split('-')[0] ?? '',
+        weight: Number.isFinite(weight) ? weight : 0,
+        index,
+      };
+    })
+    .filter((r) => r.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  return (ranked.find((r) => MAIL_LOCALES.includes(r.lang as MailLocale))?.lang as MailLocale | undefined) ?? 'en';
+}
+
+/** The parts of a user these flows read and write (the record itself is in ./sessions.ts). */
+export interface MailUser {
+  [field: string]: unknown;
+  id: string;
+  ownerId: string;
+  email: string;
+  name: string | null;
+  locale?: MailLocale | undefined;
+  emailVerified?: boolean | undefined;
+  passwordHash: string;
+  updatedAt: string;
+}
+
+/**
+ * Whether the user has shown they read mail at their address. Users made before addresses were confirmed have no
+ * flag: they are treated as confirmed, because they registered when no confirmation existed and have used the
+ * account since; asking them now would lock them out of shares they already hold.
+ */
+export function isEmailVerified(user: { emailVerified?: unknown }): boolean {
+  return user.emailVerified !== false;
+}
+
+/** Where mailed links point: the service's public URL (SVC_PUBLIC_URL) or its own address. */
+export function mailLink(base: string, path: string, token: string): string {
+  return `${base.replace(/\/+$/, '')}${path}?token=${encodeURIComponent(token)}`;
+}
+
+export const LINK_PATHS = {
+  verify: '/api/auth/email/verify',
+  reset: '/api/auth/password/reset',
+  confirm: '/api/auth/email/confirm',
+} as const;
+
+const USERS = 'users';
+const SESSIONS = 'sessions';
+
+/** Queues the confirmation of a new user's address (the register path). */
+export async function queueVerification(tx: Tx, user: MailUser, linkBase: string, clock: Clock): Promise<void> {
+  const token = await issueEmailToken(
+    tx,
+    { ownerId: user.ownerId, userId: user.id, purpose: 'verify', email: user.email },
+    clock,
+  );
+  await enqueueMail(
+    tx,
+    {
+      ownerId: user.ownerId,
+      to: user.email,
+      toName: user.name ?? undefined,
+      template: 'verify-email',
+      locale: user.locale ?? 'en',
+      essential: true,
+      data: { link: mailLink(linkBase, LINK_PATHS.verify, token) },
+      userId: user.id,
+    },
+    clock,
+  );
+}
+
+/**
+ * Queues a password-reset link to an existing user. Used by the forgot path and when someone registers with an
+ * address that already has an account: its owner then learns of it by mail and can get back in, while the
+ * registering caller is told nothing.
+ */
+export async function queueReset(tx: Tx, user: MailUser, linkBase: string, clock: Clock): Promise<void> {
+  const token = await issueEmailToken(
+    tx,
+    { ownerId: user.ownerId, userId: user.id, purpose: 'reset', email: user.email },
+    clock,
+  );
+  await enqueueMail(
+    tx,
+    {
+      ownerId: user.ownerId,
+      to: user.email,
+      toName: user.name ?? undefined,
+      template: 'password-reset',
+      locale: user.locale ?? 'en',
+      essential: true,
+      data: { link: mailLink(linkBase, LINK_PATHS.reset, token) },
+      userId: user.id,
+    },
+    clock,
+  );
+}
+
+/** What the flows need of the session authority: password hashing, strength and the guessing counters. */
+export interface PasswordDesk {
+  hashPassword(password: string): Promise<string>;
+  requireStrong(password: string, field: string, email: string, name?: string | null): Promise<void>;
+  checkPassword(email: string, clientIp: string | undefined, hash: string, password: string): Promise<boolean>;
+}
+
+/** Reset requests counted per 15 minutes, like sign-in attempts: per email and address, and per address. */
+export const RESET_REQUESTS_PER_EMAIL_AND_ADDRESS = 5;
+export const RESET_REQUESTS_PER_ADDRESS = 30;
+
+export class EmailFlows {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly limiter: RateLimiter,
+    private readonly passwords: PasswordDesk,
+    /** Base of mailed links; set by the service from its public URL. */
+    public linkBase: string,
+  ) {}
+
+  /** Marks the address of the token's user confirmed (`user.updated`, changed: emailVerified). */
+  async verify(token: string): Promise<void> {
+    await this.store.transact(async (tx) => {
+      const used = await takeEmailToken(tx, token, 'verify', this.clock);
+      const user = await tx.get<MailUser>(USERS, used.userId);
+      // A link for an address the user has since changed confirms nothing.
+      if (!user || user.email !== used.email) throw goneUser();
+      if (user.emailVerified === false) {
+        await tx.put(USERS, { ...user, emailVerified: true, updatedAt: this.clock.now().toISOString() });
+        await recordEvent(
+          tx,
+          { type: 'user.updated', ownerId: user.ownerId, data: { id: user.id, changed: ['emailVerified'] } },
+          this.clock,
+        );
+      }
+    });
+  }
+
+  /**
+   * Mails a reset link when the address has a user; answers the same either way. Counted per client address and
+   * email like sign-in attempts (429 past the limit), so the path cannot be used to flood a mailbox.
+   */
+  async forgot(email: string, clientIp: string | undefined): Promise<void> {
+    const now = this.clock.now();
+    const emailId = createHash('sha256').update(email).digest('base64url');
+    const address = addressGroup(clientIp);
+    const counters = [
+      { key: `reset:email-ip:${emailId}:${address}`, limit: RESET_REQUESTS_PER_EMAIL_AND_ADDRESS },
+      { key: `reset:ip:${address}`, limit: RESET_REQUESTS_PER_ADDRESS },
+    ];
+    const states = await this.limiter.hitAll(counters, now);
+    if (!states[0]!.allowed) {
+      const resetAt = states
+        .map((s) => s.resetAt)
+        .sort((a, b) => b.getTime() - a.getTime())[0]!
+        .toISOString();
+      throw new ApiError(
+        'RATE_LIMIT_EXCEEDED',
+        `Too many password reset requests from this address: retry after ${resetAt}.`,
+        undefined,
+        resetAt,
+      );
+    }
+    // One transaction in both cases, so a known and an unknown address take the same path through the store.
+    await this.store.transact(async (tx) => {
+      const [user] = await tx.findBy<MailUser>(USERS, 'email', email);
+      if (user) await queueReset(tx, user, this.linkBase, this.clock);
+    });
+  }
+
+  /** Sets a new password from a reset link: every session of the user ends (`user.updated`, changed: password). */
+  async reset(token: string, newPassword: string): Promise<void> {
+    // The link is checked (not used) first, so a weak password is refused without spending the link.
+    const peeked = await peekEmailToken(this.store, token, 'reset', this.clock);
+    const user = await this.store.get<MailUser>(USERS, peeked.userId);
+    if (!user) throw goneUser();
+    await this.passwords.requireStrong(newPassword, 'newPassword', user.email, user.name);
+    const passwordHash = await this.passwords.hashPassword(newPassword);
+    const nowIso = this.clock.now().toISOString();
+    await this.store.transact(async (tx) => {
+      const used = await takeEmailToken(tx, token, 'reset', this.clock);
+      const fresh = await tx.get<MailUser>(USERS, used.userId);
+      if (!fresh) throw goneUser();
+      // Reading the link proves control of the address as well as a confirmation link would.
+      await tx.put(USERS, {
+        ...fresh,
+        passwordHash,
+        emailVerified: true,
+        updatedAt: nowIso,
+        passwordChangedAt: nowIso,
+      });
+      for (const s of await tx.findBy<{ id: string; revokedAt: string | null }>(SESSIONS, 'userId', fresh.id)) {
+        if (!s.revokedAt) await tx.put(SESSIONS, { ...s, revokedAt: nowIso });
+      }
+      await recordEvent(
+        tx,
+        { type: 'user.updated', ownerId: fresh.ownerId, data: { id: fresh.id, changed: ['password'] } },
+        this.clock,
+      );
+    });
+  }
+
+  /**
+   * Asks to move the user to `newEmail`: after the current password is checked (counted like a sign-in), a
+   * confirmation link goes to the new address. An address taken by another user gets nothing and the answer is
+   * the same, so the path cannot tell who has an account.
+   */
+  async requestChange(userId: string, newEmail: string, currentPassword: string, clientIp: string | undefined) {
+    const user = await this.store.get<MailUser>(USERS, userId);
+    if (!user) throw new ApiError('UNAUTHORIZED', 'The session has ended; sign in again.');
+    if (!(await this.passwords.checkPassword(user.email, clientIp, user.passwordHash, currentPassword)))
+      throw ApiError.validation('The current password is wrong.', [
+        { field: 'currentPassword', reason: 'does not match' },
+      ]);
+    if (newEmail === user.email)
+      throw ApiError.validation('This is already your address.', [{ field: 'newEmail', reason: 'unchanged' }]);
+    await this.store.transact(async (tx) => {
+      if ((await tx.findBy(USERS, 'email', newEmail)).length > 0) return;
+      const token = await issueEmailToken(
+        tx,
+        { ownerId: user.ownerId, userId: user.id, purpose: 'email-change', email: newEmail },
+        this.clock,
+      );
+      await enqueueMail(
+        tx,
+        {
+          ownerId: user.ownerId,
+          to: newEmail,
+          toName: user.name ?? undefined,
+          template: 'email-change-confirm',
+          locale: user.locale ?? 'en',
+          essential: true,
+          data: { link: mailLink(this.linkBase, LINK_PATHS.confirm, token), newEmail },
+          userId: user.id,
+        },
+        this.clock,
+      );
+    });
+  }
+
+  /** Switches the user to the address the link was sent to; the old address is told (`user.updated`, email). */
+  async confirmChange(token: string): Promise<void> {
+    await this.store.transact(async (tx) => {
+      const used = await takeEmailToken(tx, token, 'email-change', this.clock);
+      const user = await tx.get<MailUser>(USERS, used.userId);
+      if (!user) throw goneUser();
+      if ((await tx.findBy(USERS, 'email', used.email)).length > 0)
+        throw new ApiError('CONFLICT', 'This address has been taken since the link was sent; ask for a new change.', [
+          { field: 'token', reason: 'address taken' },
+        ]);
+      const nowIso = this.clock.now().toISOString();
+      await tx.put(USERS, { ...user, email: used.email, emailVerified: true, updatedAt: nowIso });
+      const account = await tx.get<AccountRecord>(ACCOUNTS, user.ownerId);
+      // A personal account's contact address follows its user's.
+      if (account && account.email === user.email)
+        await tx.put(ACCOUNTS, { ...account, email: used.email, updatedAt: nowIso });
+      await enqueueMail(
+        tx,
+        {
+          ownerId: user.ownerId,
+          to: user.email,
+          toName: user.name ?? undefined,
+          template: 'email-change-notice',
+          locale: user.locale ?? 'en',
+          essential: true,
+          data: { newEmail: used.email },
+          userId: user.id,
+        },
+        this.clock,
+      );
+      await recordEvent(
+        tx,
+        { type: 'user.updated', ownerId: user.ownerId, data: { id: user.id, changed: ['email'] } },
+        this.clock,
+      );
+    });
+  }
+}
+
+const goneUser = () =>
+  new ApiError('GONE', 'This link has been used already or has expired. Ask for a new one.', [
+    { field: 'token', reason: 'used, expired or unknown' },
+  ]);

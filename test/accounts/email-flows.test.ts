@@ -1,0 +1,294 @@
+import { randomBytes } from 'node:crypto';
+import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GRANTS, type GrantRecord, newClaimCode } from '../../src/accounts/grants.js';
+import { ARGON2_OPTIONS, SessionAuthority, USERS, type UserRecord } from '../../src/accounts/sessions.js';
+import { EVENTS, type EventRecord } from '../../src/events/events.js';
+import { newId } from '../../src/core/ids.js';
+import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
+import {
+  mailTo,
+  mailedLink,
+  registerUser,
+  sessionCookie,
+  sessionHeaders,
+  signIn,
+  uniqueEmail,
+} from '../support/session.js';
+
+// The mailed-link flows over HTTP with cookies: the queued mail records stand in for an inbox.
+
+const clock = new FakeClock();
+const PASSWORD = 'correct horse battery staple';
+let server: TestServer;
+const hashes = { count: 0 };
+
+beforeAll(async () => {
+  server = await startTestServer({ listen: false, clock, config: { publicUrl: 'https://svc.example' } });
+  const { store, limiter, config } = server.services;
+  // The same authority the service builds, with its password hashing counted.
+  server.services.sessions = new SessionAuthority(
+    store,
+    clock,
+    limiter,
+    randomBytes(32).toString('base64url'),
+    config.sessions,
+    (hash, password) => argonVerify(hash, password).catch(() => false),
+    {
+      hashPassword: (password) => {
+        hashes.count++;
+        return argonHash(password, ARGON2_OPTIONS);
+      },
+      linkBase: 'https://svc.example',
+    },
+  );
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function send(method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) {
+  const res = await server.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+  return { status: res.statusCode, body: res.json(), setCookie: res.headers['set-cookie'], raw: res.body };
+}
+/** The path and query of a mailed link, to open it in-process. */
+const pathOf = (link: string) => new URL(link).pathname + new URL(link).search;
+/** An answer's body without its request id, to compare two answers byte for byte. */
+const withoutIds = (raw: string) => raw.replace(/"requestId":"[^"]*"/g, '"requestId":"-"');
+const userEvents = async (accountId: string) =>
+  (await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', accountId)).filter(
+    (e) => e.type === 'user.updated',
+  );
+
+describe('confirming an address', () => {
+  it('register answers 202 without a session and mails a single-use link in the language asked', async () => {
+    const email = uniqueEmail('ar');
+    const reg = await send(
+      'POST',
+      '/api/auth/register',
+      { email, password: PASSWORD },
+      { 'accept-language': 'ar-EG,en;q=0.5' },
+    );
+    expect(reg.status).toBe(202);
+    expect(reg.body.data).toEqual({ accepted: true, message: expect.stringContaining('Check your email') });
+    expect(sessionCookie(reg.setCookie)).toBeUndefined();
+    const [mail] = await mailTo(server.app, email);
+    expect(mail).toMatchObject({ template: 'verify-email', locale: 'ar', essential: true, state: 'pending' });
+    expect(mail!.data!.link).toMatch(/^https:\/\/svc\.example\/api\/auth\/email\/verify\?token=emt_[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(mail)).not.toContain(PASSWORD);
+
+    // Signing in works before the address is confirmed.
+    const session = await signIn(server.app, email, PASSWORD);
+    const before = await send('GET', '/api/auth/session', undefined, sessionHeaders(session));
+    expect(before.body.data.user).toMatchObject({ emailVerified: false, locale: 'ar' });
+
+    const opened = await send('GET', pathOf(mail!.data!.link!));
+    expect(opened.status).toBe(200);
+    expect(
+      (await send('GET', '/api/auth/session', undefined, sessionHeaders(session))).body.data.user.emailVerified,
+    ).toBe(true);
+    const again = await send('GET', pathOf(mail!.data!.link!));
+    expect(again.status).toBe(410);
+    expect(again.body.error.code).toBe('GONE');
+    expect((await userEvents(session.accountId)).map((e) => e.data)).toEqual([
+      { id: session.userId, changed: ['emailVerified'] },
+    ]);
+    // Only the token's hash is stored.
+    const token = new URL(mail!.data!.link!).searchParams.get('token')!;
+    expect(JSON.stringify(await server.services.store.all('email_tokens'))).not.toContain(token);
+  });
+
+  it('takes Spanish from Accept-Language, an explicit locale over it, English otherwise', async () => {
+    const es = uniqueEmail('es');
+    await send(
+      'POST',
+      '/api/auth/register',
+      { email: es, password: PASSWORD },
+      { 'accept-language': 'fr;q=0.9, es-MX;q=0.8' },
+    );
+    expect((await mailTo(server.app, es))[0]!.locale).toBe('es');
+    const chosen = uniqueEmail('chosen');
+    await send(
+      'POST',
+      '/api/auth/register',
+      { email: chosen, password: PASSWORD, locale: 'ar' },
+      { 'accept-language': 'es' },
+    );
+    expect((await mailTo(server.app, chosen))[0]!.locale).toBe('ar');
+    const plain = uniqueEmail('plain');
+    await send('POST', '/api/auth/register', { email: plain, password: PASSWORD }, { 'accept-language': 'de-DE' });
+    expect((await mailTo(server.app, plain))[0]!.locale).toBe('en');
+  });
+
+  it('an expired link and an unknown token answer 410', async () => {
+    const email = uniqueEmail('late');
+    await send('POST', '/api/auth/register', { email, password: PASSWORD });
+    const link = await mailedLink(server.app, email, 'verify-email');
+    clock.ms += 24 * 3600_000 + 1;
+    expect((await send('GET', pathOf(link))).status).toBe(410);
+    expect((await send('GET', `/api/auth/email/verify?token=emt_${'A'.repeat(43)}`)).status).toBe(410);
+  });
+
+  it('register answers a taken address exactly as a free one, hashes in both, and mails only its owner', async () => {
+    const taken = await registerUser(server.app);
+    const usersBefore = (await server.services.store.all(USERS)).length;
+    const before = hashes.count;
+    const dup = await send('POST', '/api/auth/register', { email: taken.email, password: 'another long passphrase' });
+    expect(hashes.count - before).toBe(1);
+    const fresh = await send('POST', '/api/auth/register', {
+      email: uniqueEmail('fresh'),
+      password: 'another long passphrase',
+    });
+    expect(hashes.count - before).toBe(2);
+    expect(dup.status).toBe(fresh.status);
+    expect(withoutIds(dup.raw)).toBe(withoutIds(fresh.raw));
+    expect(dup.setCookie).toEqual(fresh.setCookie);
+    expect((await server.services.store.all(USERS)).length).toBe(usersBefore + 1);
+    // The owner of the taken address hears of it, with a way back in; nothing is made for the caller.
+    expect((await mailTo(server.app, taken.email)).map((m) => m.template)).toEqual(['verify-email', 'password-reset']);
+  });
+});
+
+describe('password reset', () => {
+  it('forgot answers a known and an unknown address alike, and mails only the known one', async () => {
+    const user = await registerUser(server.app);
+    const unknown = uniqueEmail('nobody');
+    const known = await send('POST', '/api/auth/password/forgot', { email: user.email });
+    const nobody = await send('POST', '/api/auth/password/forgot', { email: unknown });
+    expect(known.status).toBe(202);
+    expect(nobody.status).toBe(202);
+    expect(withoutIds(known.raw)).toBe(withoutIds(nobody.raw));
+    expect((await mailTo(server.app, user.email, 'password-reset')).length).toBe(1);
+    expect(await mailTo(server.app, unknown)).toEqual([]);
+  });
+
+  it('a reset link sets the password once, ends every session, and refuses a weak password without being spent', async () => {
+    const user = await registerUser(server.app);
+    const other = await signIn(server.app, user.email, user.password);
+    await send('POST', '/api/auth/password/forgot', { email: user.email });
+    const link = await mailedLink(server.app, user.email, 'password-reset');
+    expect(new URL(link).pathname).toBe('/api/auth/password/reset');
+    const token = new URL(link).searchParams.get('token')!;
+
+    const weak = await send('POST', '/api/auth/password/reset', { token, newPassword: 'password123' });
+    expect(weak.status).toBe(400);
+    const done = await send('POST', '/api/auth/password/reset', { token, newPassword: 'a brand new passphrase' });
+    expect(done.status).toBe(200);
+    for (const s of [user, other])
+      expect((await send('GET', '/api/auth/session', undefined, sessionHeaders(s))).status).toBe(401);
+    expect((await send('POST', '/api/auth/login', { email: user.email, password: user.password })).status).toBe(401);
+    await signIn(server.app, user.email, 'a brand new passphrase');
+    const reused = await send('POST', '/api/auth/password/reset', { token, newPassword: 'yet another passphrase' });
+    expect(reused.status).toBe(410);
+    expect((await userEvents(user.accountId)).at(-1)!.data).toEqual({ id: user.userId, changed: ['password'] });
+  });
+
+  it('a reset link expires after 30 minutes', async () => {
+    const user = await registerUser(server.app);
+    await send('POST', '/api/auth/password/forgot', { email: user.email });
+    const token = new URL(await mailedLink(server.app, user.email, 'password-reset')).searchParams.get('token')!;
+    clock.ms += 30 * 60_000 + 1;
+    expect(
+      (await send('POST', '/api/auth/password/reset', { token, newPassword: 'a brand new passphrase' })).status,
+    ).toBe(410);
+  });
+
+  it('forgot is limited per address like sign-in', async () => {
+    const email = uniqueEmail('flood');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/api/auth/password/forgot',
+        payload: { email },
+        remoteAddress: '198.51.100.77',
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
+  });
+});
+
+describe('email change', () => {
+  it('is confirmed from the new address, with a notice to the old one; a taken address gets the same answer', async () => {
+    const user = await registerUser(server.app);
+    const other = await registerUser(server.app);
+    const headers = sessionHeaders(user);
+    const wrong = await send(
+      'POST',
+      '/api/auth/email/change',
+      { newEmail: uniqueEmail('x'), currentPassword: 'not it at all' },
+      headers,
+    );
+    expect(wrong.status).toBe(400);
+
+    const taken = await send(
+      'POST',
+      '/api/auth/email/change',
+      { newEmail: other.email, currentPassword: PASSWORD },
+      headers,
+    );
+    const newEmail = uniqueEmail('moved');
+    const free = await send('POST', '/api/auth/email/change', { newEmail, currentPassword: PASSWORD }, headers);
+    expect(taken.status).toBe(202);
+    expect(withoutIds(taken.raw)).toBe(withoutIds(free.raw));
+    expect(await mailTo(server.app, other.email, 'email-change-confirm')).toEqual([]);
+
+    const link = await mailedLink(server.app, newEmail, 'email-change-confirm');
+    expect((await mailTo(server.app, newEmail))[0]!.data).toMatchObject({ newEmail });
+    expect((await send('GET', pathOf(link))).status).toBe(200);
+    expect((await send('GET', pathOf(link))).status).toBe(410);
+    const [notice] = await mailTo(server.app, user.email, 'email-change-notice');
+    expect(notice!.data).toEqual({ newEmail });
+    expect((await send('POST', '/api/auth/login', { email: user.email, password: PASSWORD })).status).toBe(401);
+    const moved = await signIn(server.app, newEmail, PASSWORD);
+    expect(moved.userId).toBe(user.userId);
+    expect((await userEvents(user.accountId)).at(-1)!.data).toEqual({ id: user.userId, changed: ['email'] });
+  });
+});
+
+describe('claiming a share needs a confirmed address', () => {
+  it('refuses an unconfirmed user with 403, then lets them claim once confirmed', async () => {
+    const owner = await server.account({ name: 'grantor' });
+    const heirEmail = uniqueEmail('heir');
+    const heir = await registerUser(server.app, { email: heirEmail, verify: false });
+    const { code, hash } = newClaimCode();
+    const now = clock.now().toISOString();
+    const grant: GrantRecord = {
+      id: `shr_${newId('user').slice(4)}`,
+      ownerId: owner,
+      kind: 'memoir',
+      collections: [],
+      permissions: ['read'],
+      title: 'Memoir',
+      label: 'Heir',
+      sourceId: null,
+      claimHash: hash,
+      claimEmail: heirEmail,
+      granteeId: null,
+      claimedAt: null,
+      opensAt: null,
+      expiresAt: null,
+      revokedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await server.services.store.put(GRANTS, grant);
+    const refused = await send('POST', '/api/v1/svcloom/shared/claim', { code }, sessionHeaders(heir));
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('EMAIL_NOT_VERIFIED');
+    expect(await server.services.store.get<GrantRecord>(GRANTS, grant.id)).toMatchObject({ granteeId: null });
+
+    expect((await send('GET', pathOf(await mailedLink(server.app, heirEmail, 'verify-email')))).status).toBe(200);
+    expect((await send('POST', '/api/v1/svcloom/shared/claim', { code }, sessionHeaders(heir))).status).toBe(200);
+  });
+
+  it('treats users made before confirmation existed as confirmed', async () => {
+    const user = await registerUser(server.app);
+    const [record] = await server.services.store.findBy<UserRecord>(USERS, 'email', user.email);
+    const { emailVerified: _, ...legacy } = record!;
+    await server.services.store.put(USERS, legacy);
+    const seen = await send('GET', '/api/auth/session', undefined, sessionHeaders(user));
+    expect(seen.body.data.user.emailVerified).toBe(true);
+  });
+});

@@ -21,6 +21,7 @@ import { compileContract } from './contracts/compile-contract.js';
 import { estimateGas } from './contracts/estimate-gas.js';
 import { generateContractTool } from './contracts/generate-contract.js';
 import { deleteContractTool, getContractTool, listContractsTool } from './contracts/stored-contracts.js';
+import { getDeploymentTool, listDeploymentsTool, registerDeploymentTool } from './contracts/deployments.js';
 import { listTemplates } from './contracts/list-templates.js';
 import { validatePlanTool } from './contracts/validate-plan.js';
 import { createEmbedSessionTool } from './embed/create-embed-session.js';
@@ -54,6 +55,9 @@ export const TOOLS: readonly AnyTool[] = [
   listContractsTool,
   getContractTool,
   deleteContractTool,
+  registerDeploymentTool,
+  listDeploymentsTool,
+  getDeploymentTool,
   compileContract,
   estimateGas,
   validatePlanTool,

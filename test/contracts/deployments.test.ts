@@ -12,7 +12,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEPLOYMENTS } from '../../src/contracts/deployments.js';
+import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
@@ -37,7 +37,14 @@ beforeAll(async () => {
   anvil = await startAnvil();
   deadUrl = `http://127.0.0.1:${await closedPort()}`;
   server = await startTestServer({
-    config: { chains: { evmRpcUrls: { '31337': anvil.url, '5': deadUrl }, tonApis: {} } },
+    config: {
+      chains: {
+        evmRpcUrls: { '31337': anvil.url, '5': deadUrl },
+        tonApis: {},
+        watchPollMs: 15_000,
+        watchConfirmations: 2,
+      },
+    },
   });
 }, 120_000);
 afterAll(async () => {
@@ -130,7 +137,7 @@ describe('register_deployment on a real EVM node', () => {
       blockNumber: d.blockNumber,
       deployer: account.address,
     });
-    const stored = await server.services.store.get<{ watch: unknown }>(DEPLOYMENTS, d.id);
+    const stored = await server.services.store.get<DeploymentRecord>(DEPLOYMENTS, d.id);
     expect(stored?.watch).toEqual({ snapshot: null, warned: [], warnDays: [30, 7] });
     // Listed and read back; the same place again is a 409 naming the first registration.
     const list = await call(server.adminKey, 'GET', `/contracts/${c.id}/deployments`);

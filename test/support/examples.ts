@@ -237,6 +237,18 @@ const OWN_INPUTS: Record<string, Example> = {
   list_contracts: { input: () => ({}), volatile: ['items', 'pagination'] },
   get_contract: { input: async (s, k) => ({ id: await ownContractId(s, k) }), volatile: ['id', 'created'] },
   delete_contract: { input: async (s, k) => ({ id: await ownContractId(s, k) }), volatile: ['id'] },
+  // Without a configured node the documented answer is the 400 naming SVC_EVM_RPC_URLS (verification itself:
+  // test/contracts/deployments.test.ts, against anvil).
+  register_deployment: {
+    input: async (s, k) => ({
+      id: await ownContractId(s, k),
+      network: 31337,
+      address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    }),
+    errorCode: 'VALIDATION_ERROR',
+  },
+  list_deployments: { input: async (s, k) => ({ id: await ownContractId(s, k) }), volatile: ['items', 'pagination'] },
+  get_deployment: { input: () => ({ id: 'dep_01JD0000000000000000000000' }), errorCode: 'NOT_FOUND' },
   update_webhook: {
     input: async (s, k) => ({ id: await ownWebhookId(s, k), events: ['*'], status: 'paused' }),
     volatile: WEBHOOK_VOLATILE,

@@ -125,7 +125,7 @@ async function argsFromViews(reader: EvmReader, c: EvmContract, address: Hex): P
       (e) =>
         e.type === 'function' && e.name === fieldName(p, i) && e.inputs.length === 0 && e.stateMutability === 'view',
     );
-    if (!view || view.type !== 'function') continue;
+    if (view?.type !== 'function') continue;
     const value = await reader.readContract(address, [view], view.name).catch((err) => {
       if (err instanceof ApiError) throw err;
       return undefined;

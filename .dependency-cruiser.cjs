@@ -53,7 +53,8 @@ const SIBLINGS = {
   // accounts is the lowest domain of the pair: it imports no other domain, and keys builds on it.
   accounts: [],
   // the guardian/heir contract engine applies the inheritance-law checks and templates.
-  contracts: ['law/[^/]+', 'law/faraid/[^/]+'],
+  // ...and reads a chain (chains/readers) to verify a registered deployment.
+  contracts: ['law/[^/]+', 'law/faraid/[^/]+', 'chains/(evm|readers)'],
   // credits bill accounts and keep their ledger in the account's tenancy.
   credits: ['accounts/(records|tenancy)'],
   // the embeddable wizard authenticates with keys and their origins, posts callbacks through the webhook guard and

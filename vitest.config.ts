@@ -59,7 +59,9 @@ const PROCESS = [
   'test/memoir/export.test.ts',
   'test/http/openapi-lint.test.ts',
   'test/http/openapi-spectral.test.ts',
+  // a real anvil node per file
   'test/contracts/package-anvil.test.ts',
+  'test/contracts/deployments*.test.ts',
 ];
 
 export default defineConfig({

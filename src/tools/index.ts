@@ -29,6 +29,7 @@ import { estimateGas } from './contracts/estimate-gas.js';
 import { generateContractTool } from './contracts/generate-contract.js';
 import { deleteContractTool, getContractTool, listContractsTool } from './contracts/stored-contracts.js';
 import { getContractPackageTool } from './contracts/contract-package.js';
+import { getDeploymentTool, listDeploymentsTool, registerDeploymentTool } from './contracts/deployments.js';
 import { listTemplates } from './contracts/list-templates.js';
 import { validatePlanTool } from './contracts/validate-plan.js';
 import { createEmbedSessionTool } from './embed/create-embed-session.js';
@@ -63,6 +64,9 @@ export const TOOLS: readonly AnyTool[] = [
   getContractTool,
   getContractPackageTool,
   deleteContractTool,
+  registerDeploymentTool,
+  listDeploymentsTool,
+  getDeploymentTool,
   compileContract,
   estimateGas,
   validatePlanTool,

@@ -26,10 +26,23 @@ export const EVENT_CATALOGUE: EventType[] = [
   t(
     'contract.deployed',
     'contract',
-    'A contract was deployed on chain (data: contractAddress, transactionHash, network, blockNumber, deployer).',
+    'A registered deployment was found on chain matching its contract (data: contractId, deploymentId, ' +
+      'contractAddress, transactionHash, network, blockNumber, deployer).',
+    true,
   ),
-  t('contract.verified', 'contract', 'A deployed contract was verified on a block explorer.'),
-  t('contract.error', 'contract', 'Generating or compiling a contract failed.', true),
+  t(
+    'contract.verified',
+    'contract',
+    "A deployment's code and constructor arguments were verified against the chain by this service (same data).",
+    true,
+  ),
+  t(
+    'contract.error',
+    'contract',
+    'Generating or compiling a contract failed, or a registered deployment differs from its contract ' +
+      '(data: contractId, deploymentId, network, contractAddress, differences).',
+    true,
+  ),
   t('vault.created', 'vault', 'A vault was created.'),
   t('vault.updated', 'vault', 'A vault was updated.'),
   t('vault.deleted', 'vault', 'A vault was deleted.'),

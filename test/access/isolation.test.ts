@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyTool } from '../../src/tools/define.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
+import { seedDeployment } from '../support/deployments.js';
 import { toolSchemas } from '../../src/tools/schema.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { httpClient, mcpOutcome } from '../mcp-clients.js';
@@ -36,6 +37,7 @@ const aIds = {
   planShares: [] as string[],
   heldShare: '',
   contract: '',
+  deployment: '',
 };
 
 async function rest(
@@ -131,6 +133,7 @@ beforeAll(async () => {
   const contract = await rest(a.key, 'POST', '/api/v1/contracts/generate', generateContractTool.example);
   expect(contract.status).toBe(200);
   aIds.contract = contract.body.id;
+  aIds.deployment = await seedDeployment(server.services.store, a.accountId, aIds.contract);
   const events = await rest(a.key, 'GET', '/api/v1/webhooks/events?limit=100');
   aIds.events = events.body.data.map((e: { id: string }) => e.id);
   expect(aIds.events.length).toBeGreaterThanOrEqual(2);
@@ -168,6 +171,13 @@ const FIXTURES: Record<string, Fixture> = {
   get_contract: { kind: 'id', id: () => aIds.contract },
   get_contract_package: { kind: 'id', id: () => aIds.contract },
   delete_contract: { kind: 'id', id: () => aIds.contract },
+  register_deployment: {
+    kind: 'id',
+    id: () => aIds.contract,
+    args: { network: 31337, address: '0x5FbDB2315678afecb367f032d93F642f64180aa3' },
+  },
+  list_deployments: { kind: 'id', id: () => aIds.contract },
+  get_deployment: { kind: 'id', id: () => aIds.deployment },
   get_account: { kind: 'operator' },
   update_account: { kind: 'operator' },
   suspend_account: { kind: 'operator' },

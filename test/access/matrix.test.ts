@@ -1,4 +1,5 @@
 import { CONTRACTS, type ContractRecord } from '../../src/contracts/stored.js';
+import { seedDeployment } from '../support/deployments.js';
 import { newId } from '../../src/core/ids.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -299,6 +300,10 @@ const OTHER_OWNER_FIXTURES: Record<string, (() => Promise<string>) | null> = {
   get_contract: otherOwnersContractId,
   get_contract_package: otherOwnersContractId,
   delete_contract: otherOwnersContractId,
+  register_deployment: otherOwnersContractId,
+  list_deployments: otherOwnersContractId,
+  get_deployment: async () =>
+    seedDeployment(server.services.store, 'own_OTHER0000000000000000000000', await otherOwnersContractId()),
 };
 
 async function otherOwnersContractId(): Promise<string> {

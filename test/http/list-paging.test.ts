@@ -4,7 +4,9 @@
  * items, then read one item per page: page/limit (or cursor/limit for cursor-paged lists) are accepted, `limit` is
  * bounded (1 to 100, 400 VALIDATION_ERROR outside), and meta.pagination is right across two pages.
  */
+import { CONTRACTS, type ContractRecord } from '../../src/contracts/stored.js';
 import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
+import { seedDeployment } from '../support/deployments.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -46,6 +48,8 @@ let heir: TestSession;
 let ownerKey: string;
 let heirKey: string;
 let shareId: string;
+/** A generated contract of the operator's, with two deployments (list_deployments). */
+let contractId: string;
 
 type Who = { rest: Record<string, string>; key: string };
 
@@ -92,7 +96,10 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     const gen = await rest('POST', '/api/v1/contracts/generate', admin, generateContractTool.example);
     expect(gen.status, JSON.stringify(gen.body).slice(0, 300)).toBe(200);
+    contractId = gen.body.id;
   }
+  const ctr = await server.services.store.get<ContractRecord>(CONTRACTS, contractId);
+  for (const n of [1, 2]) await seedDeployment(server.services.store, ctr!.ownerId, contractId, n);
 
   // A memoir with two journal entries, two photos, two chat messages, two linked plans (four shares), two ledger entries.
   const heirEmail = uniqueEmail('heir');
@@ -184,7 +191,7 @@ const cursorPaged = (tool: AnyTool) => 'cursor' in inputShape(tool);
 
 /** The REST URL of a tool with a query. */
 function url(tool: AnyTool, query: Record<string, string | number>): string {
-  const path = tool.rest.path.replace(':shareId', shareId);
+  const path = tool.rest.path.replace(':shareId', shareId).replace(':id', contractId);
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
   return `/api/v1${path}${qs ? `?${qs}` : ''}`;
 }
@@ -301,7 +308,11 @@ describe('every list tool takes paging', () => {
       it('over MCP: the same inputs and bounds', async () => {
         offset += RATE_WINDOW_MS;
         const key = callerOf(tool).key;
-        const base = tool.rest.path.includes(':shareId') ? { shareId } : {};
+        const base = tool.rest.path.includes(':shareId')
+          ? { shareId }
+          : tool.rest.path.includes(':id')
+            ? { id: contractId }
+            : {};
         const tooMany = await mcpHttpCall(server.url, key, tool.name, { ...base, limit: 101 });
         expect(tooMany).toMatchObject({
           ok: false,

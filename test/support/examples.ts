@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { CONTRACTS, type ContractRecord } from '../../src/contracts/stored.js';
+import { seedDeployment } from './deployments.js';
 import type { AnyTool } from '../../src/tools/define.js';
 import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
 import { TOOLS } from '../../src/tools/index.js';
@@ -244,6 +247,26 @@ const OWN_INPUTS: Record<string, Example> = {
   get_contract_package: {
     input: async (s, k) => ({ id: await ownContractId(s, k), format: 'zip' }),
     volatile: ['contentBase64', 'fileName'],
+  },
+  // test/access/examples.test.ts configures a stand-in node with no code anywhere: the answer is an unverified
+  // deployment (verification itself: test/contracts/deployments.test.ts, against anvil).
+  register_deployment: {
+    input: async (s, k) => ({
+      id: await ownContractId(s, k),
+      network: 31337,
+      // A place registered once per account: each call (REST, then MCP) takes a new one.
+      address: `0x${randomBytes(20).toString('hex')}`,
+    }),
+    volatile: ['id', 'contractId', 'createdAt', 'address', 'differences'],
+  },
+  list_deployments: { input: async (s, k) => ({ id: await ownContractId(s, k) }), volatile: ['items', 'pagination'] },
+  get_deployment: {
+    input: async (s, k) => {
+      const contractId = await ownContractId(s, k);
+      const c = await s.services.store.get<ContractRecord>(CONTRACTS, contractId);
+      return { id: await seedDeployment(s.services.store, c!.ownerId, contractId) };
+    },
+    volatile: ['id', 'contractId', 'createdAt', 'address'],
   },
   update_webhook: {
     input: async (s, k) => ({ id: await ownWebhookId(s, k), events: ['*'], status: 'paused' }),

@@ -1,0 +1,91 @@
+/**
+ * A small reader of an EVM chain over JSON-RPC: only what deployment verification and the watcher need. Every
+ * failure of the endpoint (refused, timed out, an error answer) becomes one 503 envelope error that never repeats
+ * the endpoint URL, since operators often put an API key in it.
+ */
+import { type Abi, createPublicClient, type Hex, http, type PublicClient } from 'viem';
+import { ApiError } from '../core/errors.js';
+
+/** How long one call may take before the endpoint counts as not answering. */
+export const CHAIN_TIMEOUT_MS = 10_000;
+
+export interface EvmTransaction {
+  hash: Hex;
+  from: Hex;
+  to: Hex | null;
+  input: Hex;
+  blockNumber: bigint | null;
+}
+
+export interface EvmReader {
+  chainId: number;
+  /** Confirms the endpoint serves the chain it is configured for (a wrong URL must not verify anything). */
+  checkChainId(): Promise<void>;
+  getCode(address: Hex): Promise<Hex>;
+  getTransaction(hash: Hex): Promise<EvmTransaction | null>;
+  getTransactionReceipt(hash: Hex): Promise<{ contractAddress: Hex | null; blockNumber: bigint } | null>;
+  getBlock(number?: bigint): Promise<{ number: bigint; timestamp: bigint }>;
+  getStorageAt(address: Hex, slot: Hex): Promise<Hex>;
+  readContract(address: Hex, abi: Abi, functionName: string): Promise<unknown>;
+  /** Runs creation data without sending it: the answer is the runtime code that data would deploy. */
+  simulateCreation(data: Hex, from: Hex | null): Promise<Hex>;
+}
+
+export function unavailable(): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', 'The chain endpoint did not answer; try again later.');
+}
+
+/** Runs one call; any transport failure becomes `unavailable()`, a "not found" answer stays null. */
+async function guarded<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    const name = (err as { name?: string }).name ?? '';
+    if (/NotFound/.test(name)) return null as T;
+    throw unavailable();
+  }
+}
+
+export function createEvmReader(url: string, chainId: number): EvmReader {
+  const client: PublicClient = createPublicClient({
+    transport: http(url, { timeout: CHAIN_TIMEOUT_MS, retryCount: 0 }),
+  });
+  return {
+    chainId,
+    checkChainId: async () => {
+      const found = await guarded(() => client.getChainId());
+      if (found !== chainId)
+        throw new ApiError(
+          'SERVICE_UNAVAILABLE',
+          `The endpoint configured for chain ${chainId} serves chain ${found}; fix SVC_EVM_RPC_URLS.`,
+        );
+    },
+    getCode: async (address) => (await guarded(() => client.getCode({ address }))) ?? '0x',
+    getTransaction: (hash) =>
+      guarded(async () => {
+        const tx = await client.getTransaction({ hash });
+        return { hash: tx.hash, from: tx.from, to: tx.to ?? null, input: tx.input, blockNumber: tx.blockNumber };
+      }),
+    getTransactionReceipt: (hash) =>
+      guarded(async () => {
+        const r = await client.getTransactionReceipt({ hash });
+        return { contractAddress: r.contractAddress ?? null, blockNumber: r.blockNumber };
+      }),
+    getBlock: (number) =>
+      guarded(async () => {
+        const b = await client.getBlock(number === undefined ? {} : { blockNumber: number });
+        return { number: b.number as bigint, timestamp: b.timestamp };
+      }),
+    getStorageAt: async (address, slot) => (await guarded(() => client.getStorageAt({ address, slot }))) ?? '0x',
+    readContract: (address, abi, functionName) => guarded(() => client.readContract({ address, abi, functionName })),
+    simulateCreation: async (data, from) =>
+      guarded(async () => {
+        const out = await client.request({
+          method: 'eth_call',
+          params: [{ data, ...(from ? { from } : {}) }, 'latest'],
+        });
+        return out as Hex;
+      }),
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * Registering, listing and reading deployments of stored contracts. The chain is read before the write (a store
+ * transaction must not wait on the network); the bounds are checked again inside the write so two concurrent
+ * registrations cannot both pass them.
+ */
+import { type Abi, getAddress, type Hex, isAddress } from 'viem';
+import { evmReaderFor, networkFamily } from '../chains/readers.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import { ApiError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { recordEvent } from '../events/events.js';
+import type { Store, Tx } from '../store/port.js';
+import { DEPLOYMENTS, type DeploymentRecord } from './deployments.js';
+import { CONTRACTS, type ContractRecord } from './stored.js';
+import { verifyEvmDeployment } from './verify-deployment.js';
+
+/** At most this many deployments per contract: more is a mistake or abuse, never a real estate plan. */
+export const MAX_DEPLOYMENTS_PER_CONTRACT = 20;
+
+export interface RegisterInput {
+  id: string;
+  network: string | number;
+  address: string;
+  txHash?: string | undefined;
+}
+
+const bad = (field: string, reason: string) => new ApiError('VALIDATION_ERROR', reason, [{ field, reason }]);
+const notFound = () => new ApiError('NOT_FOUND', 'No generated contract with this id in your account.');
+
+function normalise(input: RegisterInput, chain: ContractRecord['chain']) {
+  const network = String(input.network);
+  const family = networkFamily(network);
+  if (!family) throw bad('network', 'network is an EVM chain id (a number) or ton-mainnet / ton-testnet.');
+  if (chain === 'solana')
+    throw bad(
+      'network',
+      "Solana deployments cannot be verified by this service yet; the plan's verification uses the waiting period.",
+    );
+  if (family !== chain)
+    throw bad('network', `This contract was generated for ${chain}; network ${network} is ${family}.`);
+  let address = input.address.trim();
+  if (family === 'evm') {
+    if (!isAddress(address, { strict: false })) throw bad('address', 'address is not an EVM address (0x + 40 hex).');
+    address = getAddress(address);
+  } else if (!/^(-1|0):[0-9a-fA-F]{64}$|^[A-Za-z0-9_-]{48}$/.test(address))
+    throw bad('address', 'address is not a TON address (raw 0:<64 hex> or user-friendly, 48 characters).');
+  const txHash = input.txHash?.trim() || null;
+  if (txHash !== null && family === 'evm' && !/^0x[0-9a-fA-F]{64}$/.test(txHash))
+    throw bad('txHash', 'txHash is a transaction hash (0x + 64 hex).');
+  return { network, family, address, txHash };
+}
+
+/** Refuses a second registration of the same place, or one more than the bound. */
+async function assertRoom(
+  tx: Pick<Tx, 'findBy'>,
+  ownerId: string,
+  contractId: string,
+  network: string,
+  address: string,
+) {
+  const mine = await tx.findBy<DeploymentRecord>(DEPLOYMENTS, 'ownerId', ownerId);
+  const same = mine.find((d) => d.network === network && d.address.toLowerCase() === address.toLowerCase());
+  if (same)
+    throw new ApiError('CONFLICT', `This deployment is already registered as ${same.id}.`, [
+      { field: 'address', reason: `already registered as ${same.id}` },
+    ]);
+  if (mine.filter((d) => d.contractId === contractId).length >= MAX_DEPLOYMENTS_PER_CONTRACT)
+    throw new ApiError(
+      'CONFLICT',
+      `This contract already has ${MAX_DEPLOYMENTS_PER_CONTRACT} registered deployments, the most it may have.`,
+    );
+}
+
+async function readChain(config: Config, c: ContractRecord, network: string, address: string, txHash: string | null) {
+  if (c.chain !== 'evm') {
+    const variable = network === 'ton-mainnet' ? 'SVC_TON_API_MAINNET' : 'SVC_TON_API_TESTNET';
+    if (!config.chains?.tonApis[network as 'ton-mainnet'])
+      throw bad('network', `No TON API endpoint is configured for ${network}: the operator sets ${variable}.`);
+    throw new ApiError('NOT_IMPLEMENTED', 'TON deployments cannot be verified by this service yet.');
+  }
+  const compiled = c.compiled as { abi: Abi; bytecode: Hex };
+  const deployData = (c.deployData ?? (c.compiled as { deployData?: Hex }).deployData) as Hex | undefined;
+  if (!deployData) throw bad('id', 'This contract has no creation data to verify against; generate it again.');
+  const reader = evmReaderFor(config, network);
+  return verifyEvmDeployment(
+    reader,
+    { abi: compiled.abi, bytecode: compiled.bytecode, deployData },
+    address as Hex,
+    txHash as Hex | null,
+  );
+}
+
+export async function registerDeployment(
+  store: Store,
+  config: Config,
+  clock: Clock,
+  ownerId: string,
+  input: RegisterInput,
+): Promise<DeploymentRecord> {
+  const c = await store.get<ContractRecord>(CONTRACTS, input.id);
+  if (!c) throw notFound();
+  const { network, address, txHash } = normalise(input, c.chain);
+  await assertRoom(store, ownerId, c.id, network, address);
+  const found = await readChain(config, c, network, address, txHash);
+  const now = clock.now().toISOString();
+  const verified = found.differences.length === 0;
+  const record: DeploymentRecord = {
+    id: newId('deployment'),
+    ownerId,
+    contractId: c.id,
+    chain: c.chain,
+    network,
+    address,
+    txHash: found.txHash,
+    blockNumber: found.blockNumber,
+    deployer: found.deployer ? getAddress(found.deployer) : null,
+    status: verified ? 'verified' : 'unverified',
+    differences: found.differences,
+    watch: verified ? { snapshot: null, warned: [], warnDays: [30, 7] } : null,
+    createdAt: now,
+    verifiedAt: verified ? now : null,
+    updatedAt: now,
+  };
+  return store.transact(async (tx) => {
+    await assertRoom(tx, ownerId, c.id, network, address);
+    await tx.put(DEPLOYMENTS, record);
+    await recordOutcome(tx, record, clock);
+    return record;
+  });
+}
+
+async function recordOutcome(tx: Tx, r: DeploymentRecord, clock: Clock): Promise<void> {
+  const base = { contractId: r.contractId, deploymentId: r.id, network: r.network, contractAddress: r.address };
+  if (r.status === 'unverified') {
+    await recordEvent(
+      tx,
+      { type: 'contract.error', ownerId: r.ownerId, data: { ...base, differences: r.differences } },
+      clock,
+    );
+    return;
+  }
+  const data = { ...base, transactionHash: r.txHash, blockNumber: r.blockNumber, deployer: r.deployer };
+  await recordEvent(tx, { type: 'contract.deployed', ownerId: r.ownerId, data }, clock);
+  await recordEvent(tx, { type: 'contract.verified', ownerId: r.ownerId, data }, clock);
+}
+
+export async function listDeployments(store: Store, contractId: string): Promise<DeploymentRecord[]> {
+  if (!(await store.get<ContractRecord>(CONTRACTS, contractId))) throw notFound();
+  const all = await store.findBy<DeploymentRecord>(DEPLOYMENTS, 'contractId', contractId);
+  return all.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+export async function getDeployment(store: Store, id: string): Promise<DeploymentRecord> {
+  const r = await store.get<DeploymentRecord>(DEPLOYMENTS, id);
+  if (!r) throw new ApiError('NOT_FOUND', 'No deployment with this id in your account.');
+  return r;
+}

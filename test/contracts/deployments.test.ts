@@ -1,0 +1,246 @@
+import net from 'node:net';
+import {
+  type Abi,
+  createWalletClient,
+  decodeDeployData,
+  encodeDeployData,
+  getAddress,
+  type Hex,
+  http,
+  createPublicClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
+import { EVENTS, type EventRecord } from '../../src/events/events.js';
+import { startTestServer, type TestServer } from '../helpers.js';
+import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
+
+// A registered deployment is verified against a real node (anvil): the code at the address and the constructor
+// arguments must be the stored contract's; every tampering is named as a difference and sends contract.error.
+
+let anvil: Anvil;
+let server: TestServer;
+let deadUrl: string;
+
+async function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  deadUrl = `http://127.0.0.1:${await closedPort()}`;
+  server = await startTestServer({
+    config: {
+      chains: {
+        evmRpcUrls: { '31337': anvil.url, '5': deadUrl },
+        tonApis: {},
+        watchPollMs: 15_000,
+        watchConfirmations: 2,
+      },
+    },
+  });
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+  await anvil?.stop();
+});
+
+const PLAN = {
+  blockchain: 'evm',
+  ownerAddress: '0x27b1fdb04752bbc536007a920d24acb045561c26',
+  beneficiaries: [
+    { name: 'A', address: '0x52908400098527886E0F7030069857D2E4169EE7', percentage: 60 },
+    { name: 'B', address: '0x8617e340b3d01fa5f11f306f4090fd50e238070d', percentage: 40 },
+  ],
+  deadMansSwitch: { enabled: true, intervalDays: 180 },
+};
+
+async function call(key: string, method: 'GET' | 'POST', url: string, payload?: object) {
+  const res = await server.app.inject({
+    method,
+    url: `/api/v1${url}`,
+    headers: { authorization: `Bearer ${key}` },
+    ...(payload ? { payload } : {}),
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
+const account = privateKeyToAccount(ANVIL_KEYS[0]);
+
+async function deploy(data: Hex): Promise<{ address: Hex; txHash: Hex }> {
+  const chain = { ...foundry, rpcUrls: { default: { http: [anvil.url] } } };
+  const wallet = createWalletClient({ account, chain, transport: http(anvil.url) });
+  const pub = createPublicClient({ chain, transport: http(anvil.url) });
+  const txHash = await wallet.sendTransaction({ data, gas: 10_000_000n });
+  const receipt = await pub.waitForTransactionReceipt({ hash: txHash });
+  if (!receipt.contractAddress) throw new Error('no contract created');
+  return { address: getAddress(receipt.contractAddress), txHash };
+}
+
+async function generate(plan: object) {
+  const gen = await call(server.adminKey, 'POST', '/contracts/generate', plan);
+  expect(gen.status, JSON.stringify(gen.body).slice(0, 300)).toBe(200);
+  const c = (await call(server.adminKey, 'GET', `/contracts/${gen.body.id}`)).body.data;
+  return c as { id: string; deployData: Hex; compiled: { abi: Abi; bytecode: Hex } };
+}
+
+/** Creation data of the same code with other constructor arguments. */
+function withArgs(c: { deployData: Hex; compiled: { abi: Abi; bytecode: Hex } }, edit: (a: unknown[]) => void): Hex {
+  const { args } = decodeDeployData({ abi: c.compiled.abi, bytecode: c.compiled.bytecode, data: c.deployData });
+  const copy = structuredClone([...(args ?? [])]) as unknown[];
+  edit(copy);
+  return encodeDeployData({ abi: c.compiled.abi, bytecode: c.compiled.bytecode, args: copy });
+}
+
+async function eventsOf(deploymentId: string): Promise<EventRecord[]> {
+  const all = await server.services.store.all<EventRecord>(EVENTS);
+  return all.filter((e) => (e.data as { deploymentId?: string }).deploymentId === deploymentId);
+}
+
+describe('register_deployment on a real EVM node', () => {
+  let c: Awaited<ReturnType<typeof generate>>;
+  beforeAll(async () => {
+    c = await generate(PLAN);
+  }, 120_000);
+
+  it('verifies a faithful deployment from its creation transaction, and sends each event once', async () => {
+    const { address, txHash } = await deploy(c.deployData);
+    const res = await call(server.adminKey, 'POST', `/contracts/${c.id}/deployments`, {
+      network: 31337,
+      address,
+      txHash,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const d = res.body.data;
+    expect(d).toMatchObject({
+      status: 'verified',
+      differences: [],
+      network: '31337',
+      txHash,
+      deployer: account.address,
+    });
+    expect(d.blockNumber).toBeGreaterThan(0);
+    const events = await eventsOf(d.id);
+    expect(events.map((e) => e.type)).toEqual(['contract.deployed', 'contract.verified']);
+    expect(events[1]?.data).toMatchObject({
+      contractId: c.id,
+      contractAddress: address,
+      transactionHash: txHash,
+      network: '31337',
+      blockNumber: d.blockNumber,
+      deployer: account.address,
+    });
+    const stored = await server.services.store.get<DeploymentRecord>(DEPLOYMENTS, d.id);
+    expect(stored?.watch).toEqual({ snapshot: null, warned: [], warnDays: [30, 7] });
+    // Listed and read back; the same place again is a 409 naming the first registration.
+    const list = await call(server.adminKey, 'GET', `/contracts/${c.id}/deployments`);
+    expect(list.body.data.map((x: { id: string }) => x.id)).toContain(d.id);
+    expect((await call(server.adminKey, 'GET', `/deployments/${d.id}`)).body.data.address).toBe(address);
+    const again = await call(server.adminKey, 'POST', `/contracts/${c.id}/deployments`, { network: 31337, address });
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toContain(d.id);
+  }, 60_000);
+
+  it('verifies a faithful deployment from its public state (no transaction given)', async () => {
+    const { address } = await deploy(c.deployData);
+    const res = await call(server.adminKey, 'POST', `/contracts/${c.id}/deployments`, { network: 31337, address });
+    expect(res.body.data, JSON.stringify(res.body)).toMatchObject({
+      status: 'verified',
+      differences: [],
+      txHash: null,
+    });
+  }, 60_000);
+
+  it('names another share, from the transaction and from the public state', async () => {
+    const data = withArgs(c, (a) => {
+      a[2] = [5000n, 5000n];
+    });
+    for (const withTx of [true, false]) {
+      const { address, txHash } = await deploy(data);
+      const res = await call(server.adminKey, 'POST', `/contracts/${c.id}/deployments`, {
+        network: 31337,
+        address,
+        ...(withTx ? { txHash } : {}),
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data.status).toBe('unverified');
+      expect(res.body.data.differences).toEqual([
+        { field: 'shares[0]', expected: '6000', found: '5000' },
+        { field: 'shares[1]', expected: '4000', found: '5000' },
+      ]);
+      const events = await eventsOf(res.body.data.id);
+      expect(events.map((e) => e.type)).toEqual(['contract.error']);
+      expect(events[0]?.data).toMatchObject({ contractAddress: address, differences: res.body.data.differences });
+    }
+  }, 60_000);
+
+  it('names another beneficiary', async () => {
+    const other = '0x000000000000000000000000000000000000dEaD';
+    const { address, txHash } = await deploy(
+      withArgs(c, (a) => {
+        (a[1] as string[])[1] = other;
+      }),
+    );
+    const res = await call(server.adminKey, 'POST', `/contracts/${c.id}/deployments`, {
+      network: 31337,
+      address,
+      txHash,
+    });
+    expect(res.body.data.differences).toEqual([
+      { field: 'beneficiaries[1]', expected: '0x8617E340B3D01FA5F11F306F4090FD50E238070D', found: other },
+    ]);
+  }, 60_000);
+
+  it('names other code and a minimal proxy in front', async () => {
+    const otherPlan = await generate({
+      ...PLAN,
+      deadMansSwitch: { enabled: true, intervalDays: 90, gracePeriodDays: 30 },
+    });
+    const { address } = await deploy(otherPlan.deployData);
+    const res = await call(server.adminKey, 'POST', `/contracts/${c.id}/deployments`, { network: 31337, address });
+    expect(res.body.data.status).toBe('unverified');
+    expect(res.body.data.differences.map((d: { field: string }) => d.field)).toContain('code');
+
+    const real = await deploy(c.deployData);
+    const clone =
+      `0x3d602d80600a3d3981f3363d3d373d3d3d363d73${real.address.slice(2).toLowerCase()}5af43d82803e903d91602b57fd5bf3` as Hex;
+    const proxy = await deploy(clone);
+    const p = await call(server.adminKey, 'POST', `/contracts/${c.id}/deployments`, {
+      network: 31337,
+      address: proxy.address,
+    });
+    expect(p.body.data.differences).toHaveLength(1);
+    expect(p.body.data.differences[0].field).toBe('code');
+    expect(p.body.data.differences[0].found).toContain('EIP-1167');
+    expect((await eventsOf(p.body.data.id)).map((e) => e.type)).toEqual(['contract.error']);
+  }, 120_000);
+
+  it('refuses bad requests with clear errors and stores nothing', async () => {
+    const address = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+    const post = (key: string, body: object) => call(key, 'POST', `/contracts/${c.id}/deployments`, body);
+    const noEndpoint = await post(server.adminKey, { network: 999, address });
+    expect(noEndpoint.status).toBe(400);
+    expect(noEndpoint.body.error.message).toContain('SVC_EVM_RPC_URLS');
+    const family = await post(server.adminKey, { network: 'ton-testnet', address });
+    expect(family.status).toBe(400);
+    expect(family.body.error.message).toContain('evm');
+    expect((await post(server.adminKey, { network: 31337, address: '0x1234' })).status).toBe(400);
+    expect((await post(server.adminKey, { network: 'mars', address })).status).toBe(400);
+    const other = await server.key({ ownerId: await server.account() });
+    expect((await post(other, { network: 31337, address })).status).toBe(404);
+    expect((await call(other, 'GET', `/contracts/${c.id}/deployments`)).status).toBe(404);
+    const before = (await server.services.store.all(DEPLOYMENTS)).length;
+    const down = await post(server.adminKey, { network: 5, address });
+    expect(down.status).toBe(503);
+    expect(down.body.error.message).toContain('did not answer');
+    expect(JSON.stringify(down.body)).not.toContain(deadUrl);
+    expect((await server.services.store.all(DEPLOYMENTS)).length).toBe(before);
+  }, 60_000);
+});

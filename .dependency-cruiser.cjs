@@ -50,6 +50,8 @@ const LAYERS = [
 
 // Allowed domain-to-domain imports: from a domain folder to the named files of another.
 const SIBLINGS = {
+  // the chain watcher reads the deployment records (and their switch snapshots) it follows.
+  watch: ['contracts/deployments'],
   // accounts is the lowest domain of the pair: it imports no other domain, and keys builds on it.
   accounts: [],
   // the guardian/heir contract engine applies the inheritance-law checks and templates.

@@ -1,0 +1,63 @@
+import type { SwitchSnapshot } from '../contracts/deployments.js';
+
+/** One event the watcher should record, with the key that makes it happen only once per occurrence. */
+export interface WatchEvent {
+  type: 'deadman.warning' | 'deadman.reset' | 'deadman.triggered' | 'deadman.claimed';
+  key: string;
+  data: Record<string, unknown>;
+}
+
+const DAY = 86_400;
+
+/**
+ * The moment the contract becomes claimable: the last check-in plus the interval plus the grace period,
+ * which is how the switch contract itself counts it.
+ */
+export function deadlineOf(s: SwitchSnapshot): number {
+  return s.lastCheckIn + s.intervalSeconds + s.graceSeconds;
+}
+
+/**
+ * Pure decision: compares the previous and the new on-chain snapshot and returns the events not yet sent.
+ * `emitted` holds the keys already recorded, so a re-read of older state after a reorg sends nothing twice.
+ */
+export function decide(
+  prev: SwitchSnapshot | null,
+  next: SwitchSnapshot,
+  warnDays: number[],
+  emitted: ReadonlySet<string>,
+  now: number,
+): WatchEvent[] {
+  const out: WatchEvent[] = [];
+  const push = (e: WatchEvent) => {
+    if (!emitted.has(e.key) && !out.some((o) => o.key === e.key)) out.push(e);
+  };
+  const deadline = deadlineOf(next);
+  if (prev && next.lastCheckIn > prev.lastCheckIn) {
+    push({
+      type: 'deadman.reset',
+      key: `reset:${next.lastCheckIn}`,
+      data: { lastCheckIn: next.lastCheckIn, deadline },
+    });
+  }
+  if (next.triggered) {
+    push({ type: 'deadman.triggered', key: `triggered:${deadline}`, data: { deadline } });
+  } else {
+    // Only the nearest lead time already passed is sent, so a watcher starting late does not send a burst.
+    const due = [...warnDays].sort((a, b) => a - b).find((d) => now >= deadline - d * DAY && now < deadline);
+    if (due !== undefined) {
+      push({ type: 'deadman.warning', key: `warn:${deadline}:${due}`, data: { deadline, daysLeft: due } });
+    }
+  }
+  for (const [beneficiary, amount] of Object.entries(next.claimed)) {
+    const before = BigInt(prev?.claimed[beneficiary] ?? '0');
+    if (BigInt(amount) > before) {
+      push({
+        type: 'deadman.claimed',
+        key: `claimed:${beneficiary.toLowerCase()}:native:${amount}`,
+        data: { beneficiary, amount: (BigInt(amount) - before).toString(), asset: 'native' },
+      });
+    }
+  }
+  return out;
+}

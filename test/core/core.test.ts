@@ -27,6 +27,8 @@ describe('errors', () => {
       INSUFFICIENT_CREDITS: 402,
       NOT_FOUND: 404,
       CONFLICT: 409,
+      GONE: 410,
+      EMAIL_NOT_VERIFIED: 403,
       VALIDATION_ERROR: 400,
       PAYLOAD_TOO_LARGE: 413,
       QUOTA_EXCEEDED: 413,
@@ -38,7 +40,7 @@ describe('errors', () => {
       SERVICE_UNAVAILABLE: 503,
       PAYMENTS_NOT_CONFIGURED: 503,
     });
-    expect(ERROR_CODES).toHaveLength(23);
+    expect(ERROR_CODES).toHaveLength(25);
   });
 
   it('serialises only what a client should see', () => {

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { MAIL, type MailRecord } from '../../src/events/mail.js';
 import type { Store } from '../../src/store/port.js';
@@ -40,23 +41,42 @@ export async function registerUser(
 ): Promise<TestSession> {
   const email = opts.email ?? uniqueEmail();
   const password = opts.password ?? 'correct horse battery staple';
+  // Each new user comes from an address of its own (198.18.0.0/15, the benchmarking range), as separate people do:
+  // registering, confirming and signing in are three unauthenticated requests, and a test that registers many users
+  // must not spend one address's allowance of them.
+  const remoteAddress = `198.18.${randomInt(256)}.${1 + randomInt(254)}`;
   const res = await app.inject({
     method: 'POST',
+    remoteAddress,
     url: '/api/auth/register',
     payload: { email, password, ...(opts.name ? { name: opts.name } : {}) },
   });
   if (res.statusCode !== 202) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   if (opts.verify !== false) {
     const link = await mailedLink(app, email, 'verify-email');
-    const opened = await app.inject({ method: 'GET', url: new URL(link).pathname + new URL(link).search });
+    const opened = await app.inject({
+      method: 'GET',
+      remoteAddress,
+      url: new URL(link).pathname + new URL(link).search,
+    });
     if (opened.statusCode !== 200) throw new Error(`verify failed: ${opened.statusCode} ${opened.body}`);
   }
-  return signIn(app, email, password);
+  return signIn(app, email, password, remoteAddress);
 }
 
 /** Signs an existing user in over REST (in-process) and returns their session. */
-export async function signIn(app: FastifyInstance, email: string, password: string): Promise<TestSession> {
-  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+export async function signIn(
+  app: FastifyInstance,
+  email: string,
+  password: string,
+  remoteAddress?: string,
+): Promise<TestSession> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password },
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
   const body = res.json();
   const cookie = sessionCookie(res.headers['set-cookie']);

@@ -17,11 +17,11 @@ export function networkFamily(network: string): ChainFamily | null {
 
 export function evmReaderFor(config: Config, network: string): EvmReader {
   const url = config.chains?.evmRpcUrls[network];
-  if (!url)
-    throw new ApiError(
-      'VALIDATION_ERROR',
+  if (!url) {
+    const reason =
       `No JSON-RPC endpoint is configured for EVM chain ${network}: the operator sets SVC_EVM_RPC_URLS, ` +
-        `e.g. {"${network}": "https://..."}.`,
-    );
+      `e.g. {"${network}": "https://..."}.`;
+    throw new ApiError('VALIDATION_ERROR', reason, [{ field: 'network', reason }]);
+  }
   return createEvmReader(url, Number(network));
 }

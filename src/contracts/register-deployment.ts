@@ -45,6 +45,8 @@ function normalise(input: RegisterInput, chain: ContractRecord['chain']) {
     address = getAddress(address);
   } else if (!/^(-1|0):[0-9a-fA-F]{64}$|^[A-Za-z0-9_-]{48}$/.test(address))
     throw bad('address', 'address is not a TON address (raw 0:<64 hex> or user-friendly, 48 characters).');
+  if (input.txHash !== undefined && input.txHash.trim() === '')
+    throw bad('txHash', 'txHash, when given, is a transaction hash; leave it out to verify by public state.');
   const txHash = input.txHash?.trim() || null;
   if (txHash !== null && family === 'evm' && !/^0x[0-9a-fA-F]{64}$/.test(txHash))
     throw bad('txHash', 'txHash is a transaction hash (0x + 64 hex).');

@@ -98,20 +98,22 @@ const codeDiff = (found: string): DeploymentDifference => ({
   found,
 });
 
+/** A 400 about the given creation transaction, naming the field. */
+const txError = (reason: string) => new ApiError('VALIDATION_ERROR', reason, [{ field: 'txHash', reason }]);
+
 /** The creation transaction, checked to be one that created `address` directly. */
 async function creation(reader: EvmReader, address: Hex, txHash: Hex) {
   const tx = await reader.getTransaction(txHash);
-  if (!tx) throw new ApiError('VALIDATION_ERROR', `No transaction ${txHash} on chain ${reader.chainId}.`);
+  if (!tx) throw txError(`No transaction ${txHash} on chain ${reader.chainId}.`);
   if (tx.to !== null)
-    throw new ApiError(
-      'VALIDATION_ERROR',
+    throw txError(
       `Transaction ${txHash} calls ${tx.to}; it is not a contract creation. Deployments through a factory or ` +
         'CREATE2 cannot be verified from their transaction: register without txHash to verify by public state.',
     );
   const receipt = await reader.getTransactionReceipt(txHash);
   const created = receipt?.contractAddress ? getAddress(receipt.contractAddress) : null;
   if (created !== getAddress(address))
-    throw new ApiError('VALIDATION_ERROR', `Transaction ${txHash} created ${created ?? 'nothing'}, not ${address}.`);
+    throw txError(`Transaction ${txHash} created ${created ?? 'nothing'}, not ${address}.`);
   return tx;
 }
 

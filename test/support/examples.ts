@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { CONTRACTS, type ContractRecord } from '../../src/contracts/stored.js';
 import { seedDeployment } from './deployments.js';
 import type { AnyTool } from '../../src/tools/define.js';
@@ -351,7 +351,9 @@ const OWN_INPUTS: Record<string, Example> = {
   reset_password: {
     input: async (s) => {
       const { email } = await registerUser(s.app, { password: PASSWORD });
-      await s.app.inject({ method: 'POST', url: '/api/auth/password/forgot', payload: { email } });
+      // From an address of its own: the harness spends the default address's unauthenticated allowance.
+      const remoteAddress = `198.19.${randomInt(256)}.${1 + randomInt(254)}`;
+      await s.app.inject({ method: 'POST', url: '/api/auth/password/forgot', remoteAddress, payload: { email } });
       return {
         token: tokenOf(await mailedLink(s.app, email, 'password-reset')),
         newPassword: 'an even longer passphrase',

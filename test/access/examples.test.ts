@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/tools/index.js';
+import { chainsAt, startEmptyEvmNode } from '../support/evm-rpc-standin.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { httpClient, mcpOutcome, restOutcome } from '../mcp-clients.js';
 import { EXAMPLES } from '../support/examples.js';
@@ -11,31 +12,14 @@ import { registerUser, sessionHeaders } from '../support/session.js';
 // Every tool's known-good example succeeds over REST and over MCP, with the same output.
 
 let server: TestServer;
-let node: http.Server;
+let node: { url: string; close(): Promise<void> };
 beforeAll(async () => {
-  // A JSON-RPC stand-in for chain 31337 with no code anywhere: register_deployment's example answers (unverified,
-  // "no code at this address") without a real node; verification itself is tested against anvil.
-  node = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const { id, method } = JSON.parse(body) as { id: number; method: string };
-      const result = method === 'eth_chainId' ? '0x7a69' : method === 'eth_getCode' ? '0x' : null;
-      res.setHeader('content-type', 'application/json').end(JSON.stringify({ jsonrpc: '2.0', id, result }));
-    });
-  });
-  await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
-  const rpc = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
-  server = await startTestServer({
-    config: {
-      webhookAllow: '127.0.0.1',
-      chains: { evmRpcUrls: { '31337': rpc }, tonApis: {}, watchPollMs: 15_000, watchConfirmations: 2 },
-    },
-  });
+  node = await startEmptyEvmNode();
+  server = await startTestServer({ config: { webhookAllow: '127.0.0.1', chains: chainsAt(node.url) } });
 });
 afterAll(async () => {
   await server?.close();
-  await new Promise((resolve) => node?.close(resolve));
+  await node?.close();
 });
 
 function strip(value: unknown, volatile: string[] = []): unknown {

@@ -1,10 +1,11 @@
 /**
  * Picks the reader of a network from the operator's configuration. A network nobody configured is the caller's
- * problem to report to the operator: a 400 naming the variable to set, not a 5xx.
+ * problem to report to the operator: a 400 naming the variable to set, not a 5xx. The reader (and viem behind it) is
+ * loaded on first use, so a service that never reads a chain never loads it.
  */
 import type { Config } from '../core/config.js';
 import { ApiError } from '../core/errors.js';
-import { createEvmReader, type EvmReader } from './evm.js';
+import type { EvmReader } from './evm.js';
 
 export type ChainFamily = 'evm' | 'ton' | 'solana';
 
@@ -15,7 +16,7 @@ export function networkFamily(network: string): ChainFamily | null {
   return null;
 }
 
-export function evmReaderFor(config: Config, network: string): EvmReader {
+export async function evmReaderFor(config: Config, network: string): Promise<EvmReader> {
   const url = config.chains?.evmRpcUrls[network];
   if (!url) {
     const reason =
@@ -23,5 +24,6 @@ export function evmReaderFor(config: Config, network: string): EvmReader {
       `e.g. {"${network}": "https://..."}.`;
     throw new ApiError('VALIDATION_ERROR', reason, [{ field: 'network', reason }]);
   }
+  const { createEvmReader } = await import('./evm.js');
   return createEvmReader(url, Number(network));
 }

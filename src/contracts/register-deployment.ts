@@ -3,7 +3,7 @@
  * transaction must not wait on the network); the bounds are checked again inside the write so two concurrent
  * registrations cannot both pass them.
  */
-import { type Abi, getAddress, type Hex, isAddress } from 'viem';
+import type { Abi, Hex } from 'viem';
 import { evmReaderFor, networkFamily } from '../chains/readers.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
@@ -13,7 +13,7 @@ import { recordEvent } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
 import { DEPLOYMENTS, type DeploymentRecord } from './deployments.js';
 import { CONTRACTS, type ContractRecord } from './stored.js';
-import { verifyEvmDeployment } from './verify-deployment.js';
+import { checksumAddress } from './evm/checksum.js';
 
 /** At most this many deployments per contract: more is a mistake or abuse, never a real estate plan. */
 export const MAX_DEPLOYMENTS_PER_CONTRACT = 20;
@@ -41,8 +41,8 @@ function normalise(input: RegisterInput, chain: ContractRecord['chain']) {
     throw bad('network', `This contract was generated for ${chain}; network ${network} is ${family}.`);
   let address = input.address.trim();
   if (family === 'evm') {
-    if (!isAddress(address, { strict: false })) throw bad('address', 'address is not an EVM address (0x + 40 hex).');
-    address = getAddress(address);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw bad('address', 'address is not an EVM address (0x + 40 hex).');
+    address = checksumAddress(address);
   } else if (!/^(-1|0):[0-9a-fA-F]{64}$|^[A-Za-z0-9_-]{48}$/.test(address))
     throw bad('address', 'address is not a TON address (raw 0:<64 hex> or user-friendly, 48 characters).');
   if (input.txHash !== undefined && input.txHash.trim() === '')
@@ -84,7 +84,9 @@ async function readChain(config: Config, c: ContractRecord, network: string, add
   const compiled = c.compiled as { abi: Abi; bytecode: Hex };
   const deployData = (c.deployData ?? (c.compiled as { deployData?: Hex }).deployData) as Hex | undefined;
   if (!deployData) throw bad('id', 'This contract has no creation data to verify against; generate it again.');
-  const reader = evmReaderFor(config, network);
+  const reader = await evmReaderFor(config, network);
+  // Loaded on first use with the reader: viem stays out of a service that never verifies a deployment.
+  const { verifyEvmDeployment } = await import('./verify-deployment.js');
   return verifyEvmDeployment(
     reader,
     { abi: compiled.abi, bytecode: compiled.bytecode, deployData },
@@ -116,7 +118,7 @@ export async function registerDeployment(
     address,
     txHash: found.txHash,
     blockNumber: found.blockNumber,
-    deployer: found.deployer ? getAddress(found.deployer) : null,
+    deployer: found.deployer ? checksumAddress(found.deployer) : null,
     status: verified ? 'verified' : 'unverified',
     differences: found.differences,
     watch: verified ? { snapshot: null, warned: [], warnDays: [30, 7] } : null,

@@ -1,12 +1,10 @@
 /**
  * A stored contract as one downloadable archive: what an owner needs to deploy it and check in, per chain
- * (./evm.ts, ./ton.ts, ./solana.ts), packed reproducibly (./archive.ts).
+ * (./evm.ts, ./ton.ts, ./solana.ts), packed reproducibly (./archive.ts). Each chain's builder, with the library it
+ * needs (viem, @ton/core), is loaded when a package of that chain is first asked for, not when the service starts.
  */
 import { type PackageFormat, tarGzPackage, zipPackage } from './archive.js';
 import type { PackageContract } from './common.js';
-import { evmPackage } from './evm.js';
-import { solanaPackage } from './solana.js';
-import { tonPackage } from './ton.js';
 
 export { PACKAGE_FORMATS, type PackageFormat } from './archive.js';
 
@@ -16,23 +14,24 @@ export interface ContractPackage {
   fileName: string;
 }
 
-function files(c: PackageContract) {
+async function files(c: PackageContract) {
   switch (c.chain) {
     case 'evm':
-      return evmPackage(c);
+      return (await import('./evm.js')).evmPackage(c);
     case 'ton':
-      return tonPackage(c);
+      return (await import('./ton.js')).tonPackage(c);
     case 'solana':
-      return solanaPackage(c);
+      return (await import('./solana.js')).solanaPackage(c);
   }
 }
 
 /** The archive of one contract: a folder `svc-<chain>-<id>` holding its files, dated when it was generated. */
-export function contractPackage(c: PackageContract, format: PackageFormat): ContractPackage {
+export async function contractPackage(c: PackageContract, format: PackageFormat): Promise<ContractPackage> {
   const root = `svc-${c.chain}-${c.id}`;
   const mtime = new Date(c.created);
+  const entries = await files(c);
   if (format === 'zip') {
-    return { bytes: zipPackage(root, files(c), mtime), contentType: 'application/zip', fileName: `${root}.zip` };
+    return { bytes: zipPackage(root, entries, mtime), contentType: 'application/zip', fileName: `${root}.zip` };
   }
-  return { bytes: tarGzPackage(root, files(c), mtime), contentType: 'application/gzip', fileName: `${root}.tar.gz` };
+  return { bytes: tarGzPackage(root, entries, mtime), contentType: 'application/gzip', fileName: `${root}.tar.gz` };
 }

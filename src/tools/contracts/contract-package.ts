@@ -88,7 +88,7 @@ export const getContractPackageTool = defineTool({
   },
   handler: async (input, ctx) => {
     const c = await getStoredContract(ctx.store, input.id);
-    const p = contractPackage(c, input.format);
+    const p = await contractPackage(c, input.format);
     return { contentBase64: Buffer.from(p.bytes).toString('base64'), contentType: p.contentType, fileName: p.fileName };
   },
 });

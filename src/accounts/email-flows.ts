@@ -10,11 +10,11 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { RateLimiter } from '../core/limiter-port.js';
-import { enqueueMail, type MailLocale } from '../events/mail.js';
+import { enqueueMail, type MailLocale, type MailTemplate, type MailTemplates } from '../events/mail.js';
 import { recordEvent } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
 import { addressGroup } from './address-group.js';
-import { issueEmailToken, peekEmailToken, takeEmailToken } from './email-tokens.js';
+import { type EmailTokenPurpose, issueEmailToken, peekEmailToken, takeEmailToken } from './email-tokens.js';
 import { ACCOUNTS, type AccountRecord } from './records.js';
 
 export const MAIL_LOCALES: readonly MailLocale[] = ['en', 'ar', 'es'];
@@ -78,27 +78,48 @@ export const LINK_PATHS = {
 const USERS = 'users';
 const SESSIONS = 'sessions';
 
+/** Queues one essential message to a user, in their language, to their address unless `to` says another. */
+async function mailUser<T extends MailTemplate>(
+  tx: Tx,
+  user: MailUser,
+  template: T,
+  data: MailTemplates[T],
+  clock: Clock,
+  to: string = user.email,
+): Promise<void> {
+  const request = { ownerId: user.ownerId, to, toName: user.name ?? undefined, template, data, userId: user.id };
+  await enqueueMail(tx, { ...request, locale: user.locale ?? 'en', essential: true }, clock);
+}
+
+/** The link template of each token purpose, with the route it opens. */
+const LINK_MAIL = {
+  verify: { template: 'verify-email', path: LINK_PATHS.verify },
+  reset: { template: 'password-reset', path: LINK_PATHS.reset },
+  'email-change': { template: 'email-change-confirm', path: LINK_PATHS.confirm },
+} as const;
+
+/**
+ * Issues a single-use token of `purpose` for `email` (the user's own address unless a new one is being confirmed)
+ * and queues the message carrying its link to that address.
+ */
+async function mailLinkTo(
+  tx: Tx,
+  user: MailUser,
+  purpose: EmailTokenPurpose,
+  linkBase: string,
+  clock: Clock,
+  email: string = user.email,
+): Promise<void> {
+  const token = await issueEmailToken(tx, { ownerId: user.ownerId, userId: user.id, purpose, email }, clock);
+  const { template, path } = LINK_MAIL[purpose];
+  const link = mailLink(linkBase, path, token);
+  if (template === 'email-change-confirm') await mailUser(tx, user, template, { link, newEmail: email }, clock, email);
+  else await mailUser(tx, user, template, { link }, clock);
+}
+
 /** Queues the confirmation of a new user's address (the register path). */
-export async function queueVerification(tx: Tx, user: MailUser, linkBase: string, clock: Clock): Promise<void> {
-  const token = await issueEmailToken(
-    tx,
-    { ownerId: user.ownerId, userId: user.id, purpose: 'verify', email: user.email },
-    clock,
-  );
-  await enqueueMail(
-    tx,
-    {
-      ownerId: user.ownerId,
-      to: user.email,
-      toName: user.name ?? undefined,
-      template: 'verify-email',
-      locale: user.locale ?? 'en',
-      essential: true,
-      data: { link: mailLink(linkBase, LINK_PATHS.verify, token) },
-      userId: user.id,
-    },
-    clock,
-  );
+export function queueVerification(tx: Tx, user: MailUser, linkBase: string, clock: Clock): Promise<void> {
+  return mailLinkTo(tx, user, 'verify', linkBase, clock);
 }
 
 /**
@@ -106,26 +127,8 @@ export async function queueVerification(tx: Tx, user: MailUser, linkBase: string
  * address that already has an account: its owner then learns of it by mail and can get back in, while the
  * registering caller is told nothing.
  */
-export async function queueReset(tx: Tx, user: MailUser, linkBase: string, clock: Clock): Promise<void> {
-  const token = await issueEmailToken(
-    tx,
-    { ownerId: user.ownerId, userId: user.id, purpose: 'reset', email: user.email },
-    clock,
-  );
-  await enqueueMail(
-    tx,
-    {
-      ownerId: user.ownerId,
-      to: user.email,
-      toName: user.name ?? undefined,
-      template: 'password-reset',
-      locale: user.locale ?? 'en',
-      essential: true,
-      data: { link: mailLink(linkBase, LINK_PATHS.reset, token) },
-      userId: user.id,
-    },
-    clock,
-  );
+export function queueReset(tx: Tx, user: MailUser, linkBase: string, clock: Clock): Promise<void> {
+  return mailLinkTo(tx, user, 'reset', linkBase, clock);
 }
 
 /** What the flows need of the session authority: password hashing, strength and the guessing counters. */
@@ -247,25 +250,7 @@ export class EmailFlows {
       throw ApiError.validation('This is already your address.', [{ field: 'newEmail', reason: 'unchanged' }]);
     await this.store.transact(async (tx) => {
       if ((await tx.findBy(USERS, 'email', newEmail)).length > 0) return;
-      const token = await issueEmailToken(
-        tx,
-        { ownerId: user.ownerId, userId: user.id, purpose: 'email-change', email: newEmail },
-        this.clock,
-      );
-      await enqueueMail(
-        tx,
-        {
-          ownerId: user.ownerId,
-          to: newEmail,
-          toName: user.name ?? undefined,
-          template: 'email-change-confirm',
-          locale: user.locale ?? 'en',
-          essential: true,
-          data: { link: mailLink(this.linkBase, LINK_PATHS.confirm, token), newEmail },
-          userId: user.id,
-        },
-        this.clock,
-      );
+      await mailLinkTo(tx, user, 'email-change', this.linkBase, this.clock, newEmail);
     });
   }
 
@@ -285,20 +270,7 @@ export class EmailFlows {
       // A personal account's contact address follows its user's.
       if (account && account.email === user.email)
         await tx.put(ACCOUNTS, { ...account, email: used.email, updatedAt: nowIso });
-      await enqueueMail(
-        tx,
-        {
-          ownerId: user.ownerId,
-          to: user.email,
-          toName: user.name ?? undefined,
-          template: 'email-change-notice',
-          locale: user.locale ?? 'en',
-          essential: true,
-          data: { newEmail: used.email },
-          userId: user.id,
-        },
-        this.clock,
-      );
+      await mailUser(tx, user, 'email-change-notice', { newEmail: used.email }, this.clock);
       await recordEvent(
         tx,
         { type: 'user.updated', ownerId: user.ownerId, data: { id: user.id, changed: ['email'] } },

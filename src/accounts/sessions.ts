@@ -40,8 +40,6 @@ import { declareTenantCollection } from './tenancy.js';
 import type { MailLocale } from '../events/mail.js';
 import { EmailFlows, isEmailVerified, localeFromAcceptLanguage, queueReset, queueVerification } from './email-flows.js';
 
-export { addressGroup };
-
 export const USERS = 'users';
 export const SESSIONS = 'sessions';
 declareTenantCollection(USERS);

@@ -174,13 +174,18 @@ export async function stageUpload(
       yield next.value;
     }
   }
+  const out = createWriteStream(file, { mode: 0o600, flags: 'wx' });
+  // The file is opened asynchronously: a refusal in the first chunk can come before the open completes, so the
+  // removal below waits for the stream to close, or the open would create the file again after it.
+  const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
   try {
-    await pipeline(all(), createWriteStream(file, { mode: 0o600, flags: 'wx' }));
+    await pipeline(all(), out);
     // @fastify/multipart marks a file cut at its own limit as truncated.
     if ((source as Readable & { truncated?: boolean }).truncated) throw tooLarge();
     if (kind === 'photo') await checkImagePixels(file);
   } catch (err) {
     source.resume();
+    if (!out.closed) await closed;
     await rm(file, { force: true });
     throw err;
   }

@@ -24,8 +24,11 @@ import { registerUser, sessionHeaders, type TestSession } from '../support/sessi
 /** Fixed, so a CI failure replays locally: fast-check prints the seed and the counterexample. */
 const SEED = 0x5eed14;
 const NUM_RUNS = 300;
-/** Tools whose schema-valid inputs compile Solidity (50–500 ms each): only this many valid calls each. */
-const EXPENSIVE: Record<string, number> = { generate_contract: 10, compile_contract: 10 };
+/**
+ * Tools whose schema-valid inputs compile Solidity (50–500 ms each) or synthesize speech with festival (seconds each):
+ * only this many valid calls each; the rest of their 300 inputs are broken cheaply.
+ */
+const EXPENSIVE: Record<string, number> = { generate_contract: 10, compile_contract: 10, synthesize_memoir_voice: 5 };
 
 const clock = new FakeClock();
 let server: TestServer;

@@ -242,10 +242,19 @@ export async function fullScenario(
   }
 }
 
-/** Compiles each shape of a template once and runs the scenario for every beneficiary count. */
-export function defineMatrix(template: TemplateType): void {
-  const shapes = allShapes().filter((s) => s.template === template);
-  describe.concurrent(`EVM matrix: ${template}`, () => {
+/** The template whose every shape is compiled and run; the others are shown to differ from it only in their labels. */
+export const REFERENCE_TEMPLATE: TemplateType = 'common-law';
+
+/** The shapes of one template, or the `part`-th of `parts` slices of them (so several files share the list). */
+export function shapesOf(template: TemplateType, part = 0, parts = 1): EvmShape[] {
+  return allShapes()
+    .filter((s) => s.template === template)
+    .filter((_, i) => i % parts === part);
+}
+
+/** Compiles each of the given shapes once (one solc pool for the file) and runs the scenario for every count. */
+export function defineMatrix(label: string, shapes: EvmShape[]): void {
+  describe.concurrent(`EVM matrix: ${label}`, () => {
     let pool: SolcPool;
     let fx: Fixtures;
     const compiled = new Map<string, Promise<SolcCompileOutput>>();
@@ -260,6 +269,9 @@ export function defineMatrix(template: TemplateType): void {
     });
     afterAll(async () => {
       await pool?.close();
+    });
+    it('has shapes to run', () => {
+      expect(shapes.length).toBeGreaterThan(0);
     });
     for (const shape of shapes) {
       it(`${shapeKey(shape)}: compiles with zero warnings and passes the scenario for ${COUNTS.join(', ')} beneficiaries`, async () => {

@@ -1,3 +1,4 @@
-import { tonMatrix } from './matrix-cases.js';
+import { REFERENCE_TEMPLATE, tonMatrix } from './matrix-cases.js';
 
-tonMatrix(['common-law', 'civil-law', 'islamic-mirth']);
+// The reference template: every feature set × beneficiary count, compiled and run in the sandbox.
+tonMatrix([REFERENCE_TEMPLATE]);

@@ -1,3 +1,5 @@
-import { tonMatrix } from './matrix-cases.js';
+import { TEMPLATE_TYPES } from '../../../src/law/templates.js';
+import { REFERENCE_TEMPLATE, tonMatrix } from './matrix-cases.js';
 
-tonMatrix(['islamic-wasiyyah', 'custom']);
+// Every other template: the plainest and the richest feature sets, for 1 and 50 beneficiaries.
+tonMatrix(TEMPLATE_TYPES.filter((t) => t !== REFERENCE_TEMPLATE));

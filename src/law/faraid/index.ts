@@ -22,7 +22,16 @@ import {
 } from './obligatory-bequest.js';
 import { type FaraidInput, FaraidInputSchema, type FaraidResult } from './schema.js';
 
-export { HEIR_KEYS, MADHHABS, DEFAULT_MADHHAB, HEIR_LABELS, MAX_COUNT, type HeirKey, type Madhhab } from './heirs.js';
+export {
+  ARHAM_KEYS,
+  HEIR_KEYS,
+  MADHHABS,
+  DEFAULT_MADHHAB,
+  HEIR_LABELS,
+  MAX_COUNT,
+  type HeirKey,
+  type Madhhab,
+} from './heirs.js';
 export { Fraction } from './fraction.js';
 export {
   computableSchool,

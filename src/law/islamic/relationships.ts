@@ -122,6 +122,15 @@ const HEIR_TERMS: Record<HeirKey, string[]> = {
     'paternal half uncles son',
     'fathers paternal half brothers son',
   ],
+  // Heirs only in the Ja'fari school; the plan checks read these words as distant kindred (non-heirs), the
+  // Sunni reading, so no term maps to them here.
+  daughtersSon: [],
+  daughtersDaughter: [],
+  maternalGrandfather: [],
+  fullPaternalAunt: [],
+  paternalHalfPaternalAunt: [],
+  maternalUncle: [],
+  maternalAunt: [],
 };
 
 /**

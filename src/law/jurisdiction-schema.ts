@@ -135,8 +135,10 @@ export type IslamicSchool = z.infer<typeof IslamicSchoolSchema>;
 export const ObligatoryBequestSchema = z
   .object({
     sonsChildren: z
-      .enum(['all-degrees'])
-      .describe("Children of a predeceased son, and sons' children however low, are covered."),
+      .enum(['all-degrees', 'first-degree'])
+      .describe(
+        "Children of a predeceased son: with sons' children however low (all-degrees), or only his own children (first-degree).",
+      ),
     daughtersChildren: z
       .enum(['none', 'first-degree'])
       .describe('Children of a predeceased daughter: not covered, or only her own children (not their descendants).'),

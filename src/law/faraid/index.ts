@@ -96,7 +96,7 @@ function divide(data: FaraidInput, madhhab: Madhhab, opts: EngineOptions, j: Jur
     const bequestsGiven = Array.isArray(b) ? b.length > 0 : b !== undefined && Number(b) > 0;
     checkPredeceasedInput(data.heirs, children, rule, data.jurisdiction, bequestsGiven);
   }
-  const heirs = heirsWithGrandchildren(data.heirs, children);
+  const heirs = heirsWithGrandchildren(data.heirs, children, madhhab);
   checkHeirs(heirs);
   const engine = computeShares(heirs, madhhab, opts);
   const groups = engine.shares.map((s) => ({ heir: s.heir as string, count: s.count, share: s.share }));

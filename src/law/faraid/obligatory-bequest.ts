@@ -2,7 +2,7 @@ import { ApiError, type ErrorDetail } from '../../core/errors.js';
 import type { ObligatoryBequest } from '../jurisdiction-schema.js';
 import { computeShares } from './engine.js';
 import { Fraction } from './fraction.js';
-import type { HeirCounts, Madhhab } from './heirs.js';
+import type { HeirCounts, HeirKey, Madhhab } from './heirs.js';
 import type { EngineOptions, EngineResult, Step } from './types.js';
 
 /**
@@ -39,13 +39,26 @@ export interface BequestOutcome {
   steps: Step[];
 }
 
-/** The heirs with the predeceased sons' children counted as sons' sons and sons' daughters (who may inherit). */
-export function heirsWithGrandchildren(heirs: HeirCounts, children: readonly PredeceasedChild[]): HeirCounts {
+/**
+ * The heirs with the predeceased children's own children counted among them,
+ * where they may inherit: a son's children as sons' sons and daughters in
+ * every school, and under the Ja'fari school a daughter's children too, who
+ * take her place when no child survives.
+ */
+export function heirsWithGrandchildren(
+  heirs: HeirCounts,
+  children: readonly PredeceasedChild[],
+  madhhab?: Madhhab,
+): HeirCounts {
   const merged: HeirCounts = { ...heirs };
   for (const c of children) {
-    if (c.sex !== 'male') continue;
-    merged.sonsSon = (merged.sonsSon ?? 0) + c.sons;
-    merged.sonsDaughter = (merged.sonsDaughter ?? 0) + c.daughters;
+    if (c.sex === 'male') {
+      merged.sonsSon = (merged.sonsSon ?? 0) + c.sons;
+      merged.sonsDaughter = (merged.sonsDaughter ?? 0) + c.daughters;
+    } else if (madhhab === 'jafari') {
+      merged.daughtersSon = (merged.daughtersSon ?? 0) + c.sons;
+      merged.daughtersDaughter = (merged.daughtersDaughter ?? 0) + c.daughters;
+    }
   }
   return merged;
 }
@@ -65,6 +78,12 @@ export function checkPredeceasedInput(
       reason: jurisdiction
         ? `no obligatory bequest is recorded for jurisdiction "${jurisdiction}"; list the grandchildren who inherit under heirs instead`
         : 'give the jurisdiction whose law grants the obligatory bequest (e.g. "eg"); without one, list the grandchildren who inherit under heirs',
+    });
+  if (children.some((c) => c.sex === 'female') && ((heirs.daughtersSon ?? 0) > 0 || (heirs.daughtersDaughter ?? 0) > 0))
+    details.push({
+      field: 'heirs.daughtersSon',
+      reason:
+        "the children of a predeceased daughter are counted from predeceasedChildren; do not list them again as daughters' sons or daughters' daughters",
     });
   if (children.some((c) => c.sex === 'male') && ((heirs.sonsSon ?? 0) > 0 || (heirs.sonsDaughter ?? 0) > 0))
     details.push({
@@ -86,11 +105,13 @@ const label = (c: PredeceasedChild, i: number): string =>
 
 /** Whether a predeceased child's children qualify: not heirs themselves, and of a degree the statute covers. */
 function eligibility(c: PredeceasedChild, rule: ObligatoryBequest, actual: EngineResult): string | true {
-  if (c.sex === 'female')
-    return rule.daughtersChildren === 'none' ? 'the statute covers only the children of a predeceased son' : true;
-  const takes = (k: 'sonsSon' | 'sonsDaughter') => actual.shares.some((s) => s.heir === k && s.share.num > 0n);
-  if ((c.sons > 0 && takes('sonsSon')) || (c.daughters > 0 && takes('sonsDaughter')))
-    return "they inherit as the deceased's sons' children, and the bequest is only for grandchildren who are not heirs";
+  if (c.sex === 'female' && rule.daughtersChildren === 'none')
+    return 'the statute covers only the children of a predeceased son';
+  const takes = (k: HeirKey) => actual.shares.some((s) => s.heir === k && s.share.num > 0n);
+  const [boys, girls]: [HeirKey, HeirKey] =
+    c.sex === 'male' ? ['sonsSon', 'sonsDaughter'] : ['daughtersSon', 'daughtersDaughter'];
+  if ((c.sons > 0 && takes(boys)) || (c.daughters > 0 && takes(girls)))
+    return `they inherit as the deceased's ${c.sex === 'male' ? "sons'" : "daughters'"} children, and the bequest is only for grandchildren who are not heirs`;
   return true;
 }
 

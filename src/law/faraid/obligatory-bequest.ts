@@ -194,3 +194,67 @@ export function obligatoryBequest(
   });
   return { groups, total, uncapped, capped, steps };
 }
+
+/** The heirs' shares and the grandchildren's under representation, with the calculation they come from. */
+export interface RepresentationOutcome {
+  /** Each real heir type with its share of the whole. */
+  heirs: Array<{ heir: HeirKey; count: number; share: Fraction }>;
+  /** The grandchildren's groups, per predeceased child. */
+  groups: BequestGroup[];
+  /** What the grandchildren take together. */
+  total: Fraction;
+  /** The calculation with the predeceased children alive, whose exclusions, steps and bases the answer reports. */
+  engine: EngineResult;
+  steps: Step[];
+}
+
+/**
+ * Representation (Pakistan, Muslim Family Laws Ordinance 1961, s. 4): every
+ * predeceased child is taken to be alive (all at once) and the estate
+ * divided; each such child's share goes to its own children per stirpes, a
+ * male twice a female as in inheritance, and every other heir keeps what it
+ * has in that division. Unlike the obligatory bequest there is no cap and no
+ * condition that the grandchildren be non-heirs: they take their parent's
+ * place instead of inheriting in their own right, so they are not counted
+ * among the heirs.
+ */
+export function representation(
+  heirs: HeirCounts,
+  children: readonly PredeceasedChild[],
+  madhhab: Madhhab,
+  opts: EngineOptions,
+  rule: ObligatoryBequest,
+): RepresentationOutcome {
+  const steps: Step[] = [
+    {
+      kind: 'statute',
+      detail: `Representation: ${rule.source.title}. Each predeceased child is taken to be alive and its share goes to its own children per stirpes; the other heirs keep their shares in that division, with no cap.`,
+    },
+  ];
+  const alive: HeirCounts = { ...heirs };
+  for (const c of children) {
+    const k = c.sex === 'male' ? 'son' : 'daughter';
+    alive[k] = (alive[k] ?? 0) + 1;
+  }
+  const engine = computeShares(alive, madhhab, opts);
+  const out: RepresentationOutcome['heirs'] = [];
+  const perHead = new Map<HeirKey, Fraction>();
+  for (const s of engine.shares) {
+    const each = s.share.div(s.count);
+    perHead.set(s.heir, each);
+    const real = s.heir === 'son' || s.heir === 'daughter' ? (heirs[s.heir] ?? 0) : s.count;
+    if (real > 0) out.push({ heir: s.heir, count: real, share: each.mul(real) });
+  }
+  const groups: BequestGroup[] = [];
+  let total = Fraction.ZERO;
+  children.forEach((c, i) => {
+    const amount = perHead.get(c.sex === 'male' ? 'son' : 'daughter') ?? Fraction.ZERO;
+    total = total.add(amount);
+    steps.push({
+      kind: 'statute',
+      detail: `The ${label(c, i)} would have taken ${amount}; it goes to that child's ${c.sons} son(s) and ${c.daughters} daughter(s), a male twice a female.`,
+    });
+    groups.push(...splitAmongChildren(c, i, amount));
+  });
+  return { heirs: out, groups, total, engine, steps };
+}

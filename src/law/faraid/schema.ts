@@ -154,7 +154,7 @@ export const FaraidInputSchema = z
       .max(20)
       .optional()
       .describe(
-        "Children of the deceased who died before the deceased, each with that child's own surviving children. Where the jurisdiction's law grants an obligatory bequest (wasiyya wajiba, e.g. Egypt), their children take the share the child would have inherited, within one third, before the heirs. A predeceased son's children are counted here only, not again under heirs; when they inherit anyway (no surviving son) they appear as sons' sons and daughters.",
+        "Children of the deceased who died before the deceased, each with that child's own surviving children. Where the jurisdiction's law grants an obligatory bequest (wasiyya wajiba, e.g. Egypt), their children take the share the child would have inherited, within one third, before the heirs; where it grants representation (Pakistan), they take that share with no cap and the other heirs keep what they would have had beside the child. A predeceased child's children are counted here only, not again under heirs; when they inherit anyway (no surviving son) they appear as sons' sons and daughters (and, under jafari, daughters' sons and daughters).",
       ),
     estate: EstateInputSchema.optional(),
   })
@@ -285,7 +285,7 @@ export const FaraidResultSchema = z
       })
       .optional()
       .describe(
-        'The obligatory bequest (wasiyya wajiba) to the children of predeceased children, when predeceasedChildren was given and the jurisdiction grants it.',
+        "The obligatory bequest (wasiyya wajiba) to the children of predeceased children, when predeceasedChildren was given and the jurisdiction grants it; under representation (Pakistan) what the grandchildren take in their parents' place, never capped.",
       ),
     base: z.string().describe("Base of the problem (asl al-mas'ala) before any 'awl."),
     awlBase: z.string().optional().describe("Base after 'awl, when the fixed shares exceeded the whole."),

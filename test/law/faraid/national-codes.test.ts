@@ -137,3 +137,45 @@ describe('a spouse as the only heir, by the jurisdiction record', () => {
     expect(frac(run({ heirs: { husband: 1 }, jurisdiction: 'iq' }))).toEqual({ husband: '1/1' });
   });
 });
+
+describe("Pakistan: representation of a predeceased child's children (Muslim Family Laws Ordinance 1961, s. 4)", () => {
+  // s. 4: "the children of such son or daughter ... shall per stirpes receive a share equivalent to the share which
+  // such son or daughter, as the case may be, would have received if alive".
+
+  it("a daughter and a predeceased son's son: he takes his father's 2/3, the daughter 1/3 (classically 1/2 each)", () => {
+    const r = run({ heirs: { daughter: 1 }, jurisdiction: 'pk', predeceasedChildren: [male(1)] });
+    expect(frac(r)).toEqual({ daughter: '1/3', grandchild_son_of_predeceased_son_1: '2/3' });
+    expect(r.obligatoryBequest).toMatchObject({ fraction: '2/3', capped: false });
+    expect(r.obligatoryBequest!.source).toContain('s. 4');
+    expect(frac(run({ heirs: { daughter: 1, sonsSon: 1 }, madhhab: 'hanafi' }))).toEqual({
+      daughter: '1/2',
+      sonsSon: '1/2',
+    });
+  });
+
+  it('no cap: a son and two predeceased sons, each with a son: 1/3 to each line (Egypt would cap the two at 1/3)', () => {
+    const r = run({ heirs: { son: 1 }, jurisdiction: 'pk', predeceasedChildren: [male(1), male(1)] });
+    expect(frac(r)).toEqual({
+      son: '1/3',
+      grandchild_son_of_predeceased_son_1: '1/3',
+      grandchild_son_of_predeceased_son_2: '1/3',
+    });
+    const eg = run({ heirs: { son: 1 }, jurisdiction: 'eg', predeceasedChildren: [male(1), male(1)] });
+    expect(eg.obligatoryBequest).toMatchObject({ fraction: '1/3', capped: true });
+  });
+
+  it("a wife and a predeceased son's son and daughter beside a brother: the wife keeps 1/8 as beside a son, the line 7/8", () => {
+    const r = run({ heirs: { wife: 1, fullBrother: 1 }, jurisdiction: 'pk', predeceasedChildren: [male(1, 1)] });
+    expect(frac(r)).toEqual({
+      wife: '1/8',
+      grandchild_son_of_predeceased_son_1: '7/12',
+      grandchild_daughter_of_predeceased_son_1: '7/24',
+    });
+    expect(r.excluded.map((e) => e.heir)).toEqual(['fullBrother']);
+  });
+
+  it("a predeceased daughter's two daughters and no one else take the whole", () => {
+    const r = run({ heirs: {}, jurisdiction: 'pk', predeceasedChildren: [female(0, 2)] });
+    expect(frac(r)).toEqual({ grandchild_daughter_of_predeceased_daughter_1: '1/1' });
+  });
+});

@@ -27,9 +27,12 @@ const rules = (r: ReturnType<typeof checkIslamicPlan>, severity?: string): strin
 
 describe('relationshipToHeir', () => {
   it('maps every heir label back to its key', () => {
-    // Distant kindred are heirs only in the Ja'fari school; the plan vocabulary reads them the Sunni way, as non-heirs.
-    for (const k of HEIR_KEYS)
-      expect(relationshipToHeir(HEIR_LABELS[k])).toBe((ARHAM_KEYS as readonly HeirKey[]).includes(k) ? undefined : k);
+    // Distant kindred are heirs only in the Ja'fari school: non-heirs by default, heirs when that school applies.
+    for (const k of HEIR_KEYS) {
+      const arham = (ARHAM_KEYS as readonly HeirKey[]).includes(k);
+      expect(relationshipToHeir(HEIR_LABELS[k])).toBe(arham ? undefined : k);
+      expect(relationshipToHeir(HEIR_LABELS[k], 'jafari')).toBe(k);
+    }
   });
 
   it('understands common synonyms, case and punctuation aside', () => {

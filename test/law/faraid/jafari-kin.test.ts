@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/core/errors.js';
 import { calculateFaraid, type FaraidInput, type FaraidResult, MADHHABS } from '../../../src/law/faraid/index.js';
+import { checkIslamicPlan } from '../../../src/law/islamic.js';
 import { startTestServer, type TestServer } from '../../helpers.js';
 
 // Worked cases for the relatives who are heirs by class in the Ja'fari school but distant kindred (dhawu al-arham) in
@@ -189,6 +190,56 @@ describe('the Sunni schools: the same relatives as distant kindred', () => {
       wife: '1/8',
       daughtersSon: '7/8',
     });
+  });
+});
+
+describe('plan checks', () => {
+  const plan = (...bs: Array<[string, number]>) =>
+    bs.map(([relationship, percentage]) => ({ name: relationship, relationship, percentage }));
+  const rules = (r: ReturnType<typeof checkIslamicPlan>, severity: string) =>
+    r.findings.filter((f) => f.severity === severity).map((f) => f.rule);
+
+  it("under the Ja'fari school a maternal uncle is an heir: wife 25%, maternal uncle 75% passes", () => {
+    const r = checkIslamicPlan('islamic-mirth', plan(['wife', 25], ['maternal uncle', 75]), { madhhab: 'jafari' });
+    expect(rules(r, 'error')).toEqual([]);
+    expect(r.expected).toEqual([
+      { beneficiaryIndex: 0, heir: 'wife', expectedPercentage: '25.00' },
+      { beneficiaryIndex: 1, heir: 'maternalUncle', expectedPercentage: '75.00' },
+    ]);
+  });
+
+  it("daughter's children by line: son's daughter 66.67%, daughter's son 33.33% (Ja'fari)", () => {
+    const r = checkIslamicPlan('islamic-mirth', plan(["son's daughter", 66.67], ["daughter's son", 33.33]), {
+      madhhab: 'jafari',
+    });
+    expect(rules(r, 'error')).toEqual([]);
+  });
+
+  it('under a Sunni school the same words stay non-heirs, and "aunt" is ambiguous only under the Ja\'fari school', () => {
+    const r = checkIslamicPlan('islamic-mirth', plan(['wife', 25], ['maternal uncle', 75]), { madhhab: 'hanafi' });
+    expect(rules(r, 'error')).toContain('faraid.non-heir');
+    const aunt = checkIslamicPlan('islamic-mirth', plan(['father', 50], ['aunt', 50]), { madhhab: 'jafari' });
+    expect(rules(aunt, 'error')).toContain('islamic.ambiguous-relationship');
+  });
+
+  it('distant kindred given as other heirs where they would inherit under a Sunni school: a finding, not a failure', () => {
+    const mirth = checkIslamicPlan('islamic-mirth', plan(['wife', 100]), {
+      madhhab: 'hanafi',
+      otherHeirs: { maternalUncle: 1 },
+    });
+    expect(rules(mirth, 'error')).toEqual(['faraid.distant-kindred']);
+    expect(mirth.findings[0]!.message).toContain('dhawu al-arham');
+    const wasiyyah = checkIslamicPlan('islamic-wasiyyah', plan(['wife', 100]), {
+      madhhab: 'shafii',
+      otherHeirs: { daughtersSon: 1 },
+    });
+    expect(rules(wasiyyah, 'warning')).toContain('faraid.distant-kindred');
+    // Beside a residuary they are simply excluded and the check runs.
+    const ok = checkIslamicPlan('islamic-mirth', plan(['wife', 25], ['uncle', 75]), {
+      madhhab: 'hanafi',
+      otherHeirs: { maternalUncle: 1 },
+    });
+    expect(rules(ok, 'error')).toEqual([]);
   });
 });
 

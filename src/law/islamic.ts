@@ -38,7 +38,7 @@ export function checkIslamicPlan(
   opts: IslamicCheckOptions = {},
 ): IslamicCheckResult {
   const mirth = template === 'islamic-mirth';
-  const classes = beneficiaries.map((b) => classifyRelationship(b.relationship));
+  const classes = beneficiaries.map((b) => classifyRelationship(b.relationship, opts.madhhab ?? DEFAULT_MADHHAB));
   const heirIdx = new Map<HeirKey, number[]>();
   classes.forEach((cl, i) => {
     if (cl.kind === 'heir') heirIdx.set(cl.heir, [...(heirIdx.get(cl.heir) ?? []), i]);

@@ -117,4 +117,8 @@ export const PLANNED_JURISDICTION_IDS: readonly string[] = [
   'ma',
   'tn',
   'kw',
+  'sy',
+  'jo',
+  'dz',
+  'iq',
 ];

@@ -134,9 +134,17 @@ export type IslamicSchool = z.infer<typeof IslamicSchoolSchema>;
 
 export const ObligatoryBequestSchema = z
   .object({
+    kind: z
+      .enum(['bequest', 'representation'])
+      .optional()
+      .describe(
+        "bequest (default): a bequest to grandchildren who are not heirs, taken first within the cap, the heirs dividing the rest; representation: the grandchildren take their parent's share per stirpes as if the parent had survived, the other heirs keeping what they would then have had, with no cap and whether or not the grandchildren would inherit otherwise (Pakistan).",
+      ),
     sonsChildren: z
-      .enum(['all-degrees'])
-      .describe("Children of a predeceased son, and sons' children however low, are covered."),
+      .enum(['all-degrees', 'first-degree'])
+      .describe(
+        "Children of a predeceased son: with sons' children however low (all-degrees), or only his own children (first-degree).",
+      ),
     daughtersChildren: z
       .enum(['none', 'first-degree'])
       .describe('Children of a predeceased daughter: not covered, or only her own children (not their descendants).'),

@@ -14,7 +14,23 @@ const frac = (r: FaraidResult): Record<string, string> => Object.fromEntries(r.s
 describe('school per jurisdiction', () => {
   it('records a school with a source for every jurisdiction where Islamic inheritance law applies', () => {
     const islamic = index.all().filter((j) => j.islamicLaw.applies !== 'none');
-    expect(islamic.map((j) => j.id).sort()).toEqual(['ae', 'eg', 'id', 'ir', 'kw', 'ma', 'my', 'pk', 'sa', 'sg', 'tn']);
+    expect(islamic.map((j) => j.id).sort()).toEqual([
+      'ae',
+      'dz',
+      'eg',
+      'id',
+      'iq',
+      'ir',
+      'jo',
+      'kw',
+      'ma',
+      'my',
+      'pk',
+      'sa',
+      'sg',
+      'sy',
+      'tn',
+    ]);
     for (const j of islamic) {
       const school = j.islamicLaw.school;
       expect(school, j.id).toBeDefined();
@@ -22,6 +38,11 @@ describe('school per jurisdiction', () => {
     }
     // Shia communities: how to choose the Ja'fari school is recorded.
     expect(index.resolve('pk').islamicLaw.school?.alternatives?.[0]).toMatchObject({ madhhab: 'jafari' });
+    // Iraq: Ja'fari by default, and how to choose the Hanafi school for a Sunni deceased.
+    expect(index.resolve('iq').islamicLaw.school).toMatchObject({
+      madhhab: 'jafari',
+      alternatives: [expect.objectContaining({ madhhab: 'hanafi' })],
+    });
   });
 
   it("Malaysia, a paternal grandfather and two full brothers: Shafi'i sharing (muqasama), 1/3 each", () => {

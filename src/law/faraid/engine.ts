@@ -1,3 +1,4 @@
+import { excludeArham } from './arham.js';
 import { findResiduaries } from './asaba.js';
 import { Fraction, lcm } from './fraction.js';
 import { assignFixedShares } from './furud.js';
@@ -40,6 +41,8 @@ export function computeShares(
   }
 
   const kin = applyExclusions(st);
+  // Distant kindred take nothing beside a sharer or residuary (and are refused where they would inherit).
+  excludeArham(st);
   const facts = assignFixedShares(st, kin);
   const residuaries = findResiduaries(st, kin);
   st.base = baseOf(st.fard.values());

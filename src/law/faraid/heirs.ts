@@ -6,11 +6,14 @@ export const HEIR_KEYS = [
   'daughter',
   'sonsSon',
   'sonsDaughter',
+  'daughtersSon',
+  'daughtersDaughter',
   'father',
   'mother',
   'paternalGrandfather',
   'paternalGrandmother',
   'maternalGrandmother',
+  'maternalGrandfather',
   'fullBrother',
   'fullSister',
   'paternalHalfBrother',
@@ -21,6 +24,10 @@ export const HEIR_KEYS = [
   'paternalHalfBrothersSon',
   'fullPaternalUncle',
   'paternalHalfPaternalUncle',
+  'fullPaternalAunt',
+  'paternalHalfPaternalAunt',
+  'maternalUncle',
+  'maternalAunt',
   'fullPaternalUnclesSon',
   'paternalHalfPaternalUnclesSon',
 ] as const;
@@ -47,11 +54,14 @@ export const MAX_COUNT: Record<HeirKey, number> = {
   daughter: 100,
   sonsSon: 100,
   sonsDaughter: 100,
+  daughtersSon: 100,
+  daughtersDaughter: 100,
   father: 1,
   mother: 1,
   paternalGrandfather: 1,
   paternalGrandmother: 1,
   maternalGrandmother: 1,
+  maternalGrandfather: 1,
   fullBrother: 100,
   fullSister: 100,
   paternalHalfBrother: 100,
@@ -62,6 +72,10 @@ export const MAX_COUNT: Record<HeirKey, number> = {
   paternalHalfBrothersSon: 100,
   fullPaternalUncle: 100,
   paternalHalfPaternalUncle: 100,
+  fullPaternalAunt: 100,
+  paternalHalfPaternalAunt: 100,
+  maternalUncle: 100,
+  maternalAunt: 100,
   fullPaternalUnclesSon: 100,
   paternalHalfPaternalUnclesSon: 100,
 };
@@ -74,11 +88,14 @@ export const HEIR_LABELS: Record<HeirKey, string> = {
   daughter: 'daughter',
   sonsSon: "son's son",
   sonsDaughter: "son's daughter",
+  daughtersSon: "daughter's son",
+  daughtersDaughter: "daughter's daughter",
   father: 'father',
   mother: 'mother',
   paternalGrandfather: 'paternal grandfather',
   paternalGrandmother: 'paternal grandmother',
   maternalGrandmother: 'maternal grandmother',
+  maternalGrandfather: 'maternal grandfather',
   fullBrother: 'full brother',
   fullSister: 'full sister',
   paternalHalfBrother: 'paternal half-brother',
@@ -89,8 +106,29 @@ export const HEIR_LABELS: Record<HeirKey, string> = {
   paternalHalfBrothersSon: "paternal half-brother's son",
   fullPaternalUncle: 'full paternal uncle',
   paternalHalfPaternalUncle: 'paternal half paternal uncle',
+  fullPaternalAunt: 'full paternal aunt',
+  paternalHalfPaternalAunt: 'paternal half paternal aunt',
+  maternalUncle: 'maternal uncle',
+  maternalAunt: 'maternal aunt',
   fullPaternalUnclesSon: "full paternal uncle's son",
   paternalHalfPaternalUnclesSon: "paternal half paternal uncle's son",
 };
+
+/**
+ * Relatives who are neither sharers nor residuaries in the four Sunni schools
+ * (dhawu al-arham, distant kindred) but heirs by class in the Ja'fari school:
+ * a daughter's children, the maternal grandfather, paternal aunts, maternal
+ * uncles and maternal aunts. The Sunni phases never give them a share; see
+ * arham.ts for how they are treated there.
+ */
+export const ARHAM_KEYS = [
+  'daughtersSon',
+  'daughtersDaughter',
+  'maternalGrandfather',
+  'fullPaternalAunt',
+  'paternalHalfPaternalAunt',
+  'maternalUncle',
+  'maternalAunt',
+] as const satisfies readonly HeirKey[];
 
 export type HeirCounts = Partial<Record<HeirKey, number>>;

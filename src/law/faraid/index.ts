@@ -19,10 +19,20 @@ import {
   checkPredeceasedInput,
   heirsWithGrandchildren,
   obligatoryBequest,
+  representation,
 } from './obligatory-bequest.js';
 import { type FaraidInput, FaraidInputSchema, type FaraidResult } from './schema.js';
 
-export { HEIR_KEYS, MADHHABS, DEFAULT_MADHHAB, HEIR_LABELS, MAX_COUNT, type HeirKey, type Madhhab } from './heirs.js';
+export {
+  ARHAM_KEYS,
+  HEIR_KEYS,
+  MADHHABS,
+  DEFAULT_MADHHAB,
+  HEIR_LABELS,
+  MAX_COUNT,
+  type HeirKey,
+  type Madhhab,
+} from './heirs.js';
 export { Fraction } from './fraction.js';
 export {
   computableSchool,
@@ -87,7 +97,25 @@ function divide(data: FaraidInput, madhhab: Madhhab, opts: EngineOptions, j: Jur
     const bequestsGiven = Array.isArray(b) ? b.length > 0 : b !== undefined && Number(b) > 0;
     checkPredeceasedInput(data.heirs, children, rule, data.jurisdiction, bequestsGiven);
   }
-  const heirs = heirsWithGrandchildren(data.heirs, children);
+  if (children.length > 0 && rule?.kind === 'representation') {
+    checkHeirs(data.heirs, true);
+    const r = representation(data.heirs, children, madhhab, opts, rule);
+    const bequest: BequestOutcome = {
+      groups: r.groups,
+      total: r.total,
+      uncapped: r.total,
+      capped: false,
+      steps: r.steps,
+    };
+    return {
+      engine: r.engine,
+      groups: [...r.heirs.map((g) => ({ heir: g.heir as string, count: g.count, share: g.share })), ...r.groups],
+      ...(r.engine.treasury ? { treasury: r.engine.treasury } : {}),
+      steps: [...r.steps, ...r.engine.steps],
+      bequest,
+    };
+  }
+  const heirs = heirsWithGrandchildren(data.heirs, children, madhhab);
   checkHeirs(heirs);
   const engine = computeShares(heirs, madhhab, opts);
   const groups = engine.shares.map((s) => ({ heir: s.heir as string, count: s.count, share: s.share }));
@@ -105,13 +133,13 @@ function divide(data: FaraidInput, madhhab: Madhhab, opts: EngineOptions, j: Jur
 }
 
 /** An impossible heir set (husband with wife, no heir at all): a 400 with one detail per problem. */
-function checkHeirs(heirs: FaraidInput['heirs']): void {
+function checkHeirs(heirs: FaraidInput['heirs'], representedChildren = false): void {
   const details: ErrorDetail[] = [];
   if ((heirs.husband ?? 0) > 0 && (heirs.wife ?? 0) > 0) {
     details.push({ field: 'heirs.husband', reason: 'a husband and a wife cannot both survive the same deceased' });
     details.push({ field: 'heirs.wife', reason: 'a husband and a wife cannot both survive the same deceased' });
   }
-  if (!HEIR_KEYS.some((k) => (heirs[k] ?? 0) > 0))
+  if (!representedChildren && !HEIR_KEYS.some((k) => (heirs[k] ?? 0) > 0))
     details.push({ field: 'heirs', reason: 'at least one heir is required' });
   if (details.length > 0) throw ApiError.validation('Impossible set of heirs', details);
 }

@@ -24,11 +24,12 @@ import { baseOf, count, type EngineState, F, HALF, isActive, L, SIXTH, THIRD, TW
  */
 
 const CLASS_KEYS: HeirKey[][] = [
-  ['son', 'daughter', 'sonsSon', 'sonsDaughter', 'father', 'mother'],
+  ['son', 'daughter', 'sonsSon', 'sonsDaughter', 'daughtersSon', 'daughtersDaughter', 'father', 'mother'],
   [
     'paternalGrandfather',
     'paternalGrandmother',
     'maternalGrandmother',
+    'maternalGrandfather',
     'fullBrother',
     'fullSister',
     'paternalHalfBrother',
@@ -38,7 +39,16 @@ const CLASS_KEYS: HeirKey[][] = [
     'fullBrothersSon',
     'paternalHalfBrothersSon',
   ],
-  ['fullPaternalUncle', 'paternalHalfPaternalUncle', 'fullPaternalUnclesSon', 'paternalHalfPaternalUnclesSon'],
+  [
+    'fullPaternalUncle',
+    'paternalHalfPaternalUncle',
+    'fullPaternalAunt',
+    'paternalHalfPaternalAunt',
+    'maternalUncle',
+    'maternalAunt',
+    'fullPaternalUnclesSon',
+    'paternalHalfPaternalUnclesSon',
+  ],
 ];
 
 /**
@@ -93,7 +103,7 @@ function applyDegrees(st: EngineState): void {
   const first = (ks: HeirKey[]): HeirKey | undefined => ks.find((k) => count(st, k) > 0);
   const child = first(['son', 'daughter']);
   if (child)
-    for (const k of ['sonsSon', 'sonsDaughter'] as const)
+    for (const k of ['sonsSon', 'sonsDaughter', 'daughtersSon', 'daughtersDaughter'] as const)
       exclude(
         st,
         k,
@@ -127,12 +137,31 @@ function applyDegrees(st: EngineState): void {
       'fullBrothersSon',
       'is excluded by the line of a full brother (arts. 887, 925).',
     );
-  const uncle = first(['fullPaternalUncle', 'paternalHalfPaternalUncle']);
-  if (count(st, 'fullPaternalUncle') > 0)
-    exclude(st, 'paternalHalfPaternalUncle', 'fullPaternalUncle', 'is excluded by the full paternal uncle (art. 930).');
+  const fullPaternal = first(['fullPaternalUncle', 'fullPaternalAunt']);
+  if (fullPaternal)
+    for (const k of ['paternalHalfPaternalUncle', 'paternalHalfPaternalAunt'] as const)
+      exclude(
+        st,
+        k,
+        fullPaternal,
+        `is excluded by the ${L[fullPaternal]}: the father's full siblings exclude his paternal half-siblings (art. 930; Sistani, Islamic Laws, ruling 2775).`,
+      );
+  const uncle = first([
+    'fullPaternalUncle',
+    'paternalHalfPaternalUncle',
+    'fullPaternalAunt',
+    'paternalHalfPaternalAunt',
+    'maternalUncle',
+    'maternalAunt',
+  ]);
   if (uncle)
     for (const k of ['fullPaternalUnclesSon', 'paternalHalfPaternalUnclesSon'] as const)
-      exclude(st, k, uncle, `is excluded by the ${L[uncle]}: uncles exclude cousins (art. 888).`);
+      exclude(
+        st,
+        k,
+        uncle,
+        `is excluded by the ${L[uncle]}: uncles and aunts exclude cousins (art. 888; Sistani, Islamic Laws, ruling 2779).`,
+      );
   if (count(st, 'fullPaternalUnclesSon') > 0)
     exclude(
       st,
@@ -189,7 +218,9 @@ function spouseAlone(st: EngineState, share: Fraction): void {
 export function jafariShares(st: EngineState): void {
   const cls = applyClasses(st);
   applyDegrees(st);
-  const descendants = cls === 0 && active(st, ['son', 'daughter', 'sonsSon', 'sonsDaughter']).length > 0;
+  const descendants =
+    cls === 0 &&
+    active(st, ['son', 'daughter', 'sonsSon', 'sonsDaughter', 'daughtersSon', 'daughtersDaughter']).length > 0;
   const spouse = spouseShare(st, descendants);
   if (cls < 0) spouseAlone(st, spouse);
   else if (cls === 0) classOne(st, Fraction.ONE.sub(spouse));
@@ -206,6 +237,24 @@ function motherHasHajib(st: EngineState): boolean {
   return b >= 2 || (b === 1 && s >= 2) || s >= 4;
 }
 
+/** A group of descendants that stands in one place: the children themselves, or the line of one predeceased child. */
+interface Line {
+  /** Weight of the line against the other lines (a son's place 2, a daughter's 1). */
+  weight: number;
+  members: Member[];
+  /** How the steps name the line. */
+  label: string;
+}
+
+const SONS_LINE: Member[] = [
+  { heir: 'sonsSon', weight: 2 },
+  { heir: 'sonsDaughter', weight: 1 },
+];
+const DAUGHTERS_LINE: Member[] = [
+  { heir: 'daughtersSon', weight: 2 },
+  { heir: 'daughtersDaughter', weight: 1 },
+];
+
 /** Class 1: parents and descendants (arts. 906-913). `rest` is what the spouse leaves. */
 function classOne(st: EngineState, rest: Fraction): void {
   const hajib = motherHasHajib(st);
@@ -215,16 +264,41 @@ function classOne(st: EngineState, rest: Fraction): void {
       detail:
         "The father is alive and the deceased's brothers and sisters meet the hajib condition: the mother's share falls to 1/6 and she takes no part of any radd (art. 892(b), arts. 906, 908, 909).",
     });
-  const sons = active(st, ['son']).length > 0;
-  const line = !sons && count(st, 'daughter') === 0 && active(st, ['sonsSon', 'sonsDaughter']).length > 0;
-  if (line)
+  if (active(st, ['son']).length > 0)
+    return classOneWithSon(st, rest, [
+      {
+        weight: 1,
+        label: 'children',
+        members: [
+          { heir: 'son', weight: 2 },
+          { heir: 'daughter', weight: 1 },
+        ],
+      },
+    ]);
+  if (count(st, 'daughter') > 0)
+    return classOneDaughters(st, rest, hajib, {
+      weight: 1,
+      label: 'daughters',
+      members: [{ heir: 'daughter', weight: 1 }],
+    });
+  const sonLine = active(st, ['sonsSon', 'sonsDaughter']).length > 0;
+  const daughterLine = active(st, ['daughtersSon', 'daughtersDaughter']).length > 0;
+  if (sonLine || daughterLine) {
+    const which = [
+      sonLine ? "the son's children their father's" : '',
+      daughterLine ? "the daughter's children their mother's" : '',
+    ]
+      .filter(Boolean)
+      .join(', and ');
     st.steps.push({
       kind: 'special-case',
-      detail:
-        "No child is alive: the son's children take the place of their parent, as a son would, males twice females (art. 911); counts only are given, so they are taken as the children of one son.",
+      detail: `No child is alive: ${which} place, each line taking the share of the child it descends from, males twice females within a line (art. 911; Khomeini, Tahrir al-Wasila, inheritance, first class, matters 1-4); counts only are given, so each line is taken as the children of one child.`,
     });
-  if (sons || line) return classOneWithSon(st, rest, line);
-  if (count(st, 'daughter') > 0) return classOneDaughters(st, rest, hajib);
+  }
+  const sons: Line = { weight: 2, label: "son's children", members: SONS_LINE };
+  const daughters: Line = { weight: 1, label: "daughter's children", members: DAUGHTERS_LINE };
+  if (sonLine) return classOneWithSon(st, rest, daughterLine ? [sons, daughters] : [sons]);
+  if (daughterLine) return classOneDaughters(st, rest, hajib, daughters);
   return classOneParents(st, rest, hajib);
 }
 
@@ -238,56 +312,65 @@ function parentSixths(st: EngineState): HeirKey[] {
   return parents;
 }
 
-function classOneWithSon(st: EngineState, rest: Fraction, line: boolean): void {
+/** Splits a portion among lines by their weights, then within each line by weight per head. */
+function giveLines(st: EngineState, portion: Fraction, lines: Line[]): void {
+  const total = lines.reduce((a, l) => a + l.weight, 0);
+  for (const l of lines) give(st, portion.mul(l.weight).div(total), l.members);
+}
+
+/** A son (or a son's line): the parents take 1/6 each and the descendants the rest, a son's place twice a daughter's. */
+function classOneWithSon(st: EngineState, rest: Fraction, lines: Line[]): void {
   const parents = parentSixths(st);
   const left = rest.sub(SIXTH.mul(parents.length));
-  const members: Member[] = line
-    ? [
-        { heir: 'sonsSon', weight: 2 },
-        { heir: 'sonsDaughter', weight: 1 },
-      ]
-    : [
-        { heir: 'son', weight: 2 },
-        { heir: 'daughter', weight: 1 },
-      ];
-  give(st, left, members);
+  giveLines(st, left, lines);
   st.steps.push({
     kind: 'residuary',
-    detail: `The ${left} left goes to the ${line ? "son's children" : 'children'} by kinship (qaraba), males twice females (arts. 907, 911, 913). The eldest son's hubwa (his father's personal effects) is outside these shares.`,
+    detail: `The ${left} left goes to the ${lines.map((l) => l.label).join(' and the ')} by kinship (qaraba), ${lines.length > 1 ? "the son's line two parts and the daughter's line one, " : ''}males twice females (arts. 907, 911, 913). The eldest son's hubwa (his father's personal effects) is outside these shares.`,
   });
 }
 
-/** Daughters without a son: 1/2 or 2/3; radd to daughters and parents, or the shortfall on the daughters. */
-function classOneDaughters(st: EngineState, rest: Fraction, hajib: boolean): void {
-  const n = count(st, 'daughter');
+/**
+ * Daughters without a son (or a daughter's line alone): 1/2 or 2/3; radd to
+ * the daughters and parents, or the shortfall on the daughters. A daughter's
+ * line takes her share, 1/2, and her part of the radd, even its males
+ * (Tahrir al-Wasila, inheritance, first class, matter 2).
+ */
+function classOneDaughters(st: EngineState, rest: Fraction, hajib: boolean, line: Line): void {
+  const own = line.members[0]!.heir === 'daughter';
+  const n = own ? count(st, 'daughter') : 1;
   const d = n > 1 ? TWO_THIRDS : HALF;
-  st.fard.set('daughter', d);
+  const first = active(
+    st,
+    line.members.map((m) => m.heir),
+  )[0]!;
+  st.fard.set(first, d);
   st.steps.push({
     kind: 'fixed-share',
-    detail: `The daughter${n > 1 ? `s (${n}, together) take` : ' takes'} ${d} (arts. 899, 909).`,
+    detail: own
+      ? `The daughter${n > 1 ? `s (${n}, together) take` : ' takes'} ${d} (arts. 899, 909).`
+      : `The daughter's children take their mother's ${d} (arts. 899, 911).`,
   });
   const parents = parentSixths(st);
   const given = SIXTH.mul(parents.length);
   const left = rest.sub(given).sub(d);
   if (left.isZero() || left.lt(Fraction.ZERO)) {
     const got = rest.sub(given);
-    st.result.set('daughter', got);
+    give(st, got, line.members);
     if (left.lt(Fraction.ZERO))
       st.steps.push({
         kind: 'special-case',
-        detail: `The shares exceed the estate; there is no 'awl: the daughters bear the shortfall and take ${got}, the spouse and parents keep theirs (Mughniyya, The Five Schools, 'awl; al-Saduq, al-Muqni', husband, daughter and parents).`,
+        detail: `The shares exceed the estate; there is no 'awl: the ${line.label} bear the shortfall and take ${got}, the spouse and parents keep theirs (Mughniyya, The Five Schools, 'awl; al-Saduq, al-Muqni', husband, daughter and parents).`,
       });
     return;
   }
-  const takers: Array<[HeirKey, Fraction]> = [['daughter', d], ...parents.map((p): [HeirKey, Fraction] => [p, SIXTH])];
-  const inRadd = takers.filter(([k]) => !(k === 'mother' && hajib));
-  const total = Fraction.sum(inRadd.map(([, f]) => f));
-  st.result.set('daughter', d);
-  for (const [k, f] of inRadd) st.result.set(k, st.result.get(k)!.add(left.mul(f).div(total)));
+  const inRadd = parents.filter((p) => !(p === 'mother' && hajib));
+  const total = d.add(SIXTH.mul(inRadd.length));
+  give(st, d.add(left.mul(d).div(total)), line.members);
+  for (const p of inRadd) st.result.set(p, st.result.get(p)!.add(left.mul(SIXTH).div(total)));
   st.radd = true;
   st.steps.push({
     kind: 'radd',
-    detail: `The ${left} left returns by radd to ${inRadd.map(([k]) => `the ${L[k]}`).join(', ')} in proportion to their shares, never to the spouse${hajib ? ' nor to the mother, who has a hajib' : ''} (arts. 908, 909).`,
+    detail: `The ${left} left returns by radd to the ${[line.label, ...inRadd.map((p) => L[p])].join(', the ')} in proportion to their shares, never to the spouse${hajib ? ' nor to the mother, who has a hajib' : ''} (arts. 908, 909${own ? '' : ', 911'}).`,
   });
 }
 
@@ -328,10 +411,13 @@ function classTwo(st: EngineState, rest: Fraction): void {
     { heir: 'maternalHalfBrother', weight: 1 },
     { heir: 'maternalHalfSister', weight: 1 },
     { heir: 'maternalGrandmother', weight: 1 },
+    { heir: 'maternalGrandfather', weight: 1 },
   ];
-  twoSides(st, rest, paternal, maternal, (n, onlySibling) => (n === 1 && onlySibling ? SIXTH : THIRD), {
-    both: "the mother's side takes its share from the whole estate (1/6 for a single maternal half-sibling, else 1/3, shared equally); the father's side takes the rest, males twice females, and bears any shortfall (arts. 922-924, 927)",
+  const grandparent = isActive(st, 'maternalGrandmother') || isActive(st, 'maternalGrandfather');
+  twoSides(st, rest, paternal, maternal, (n) => (n === 1 && !grandparent ? SIXTH : THIRD), {
+    both: "the mother's side takes its share from the whole estate (1/6 for a single maternal half-sibling, else 1/3, shared equally, a maternal grandparent counting as a maternal half-sibling); the father's side takes the rest, males twice females, and bears any shortfall (arts. 922-924, 927; al-Ruhani, al-Masa'il al-Muntakhaba, matters 1287-1288)",
     alone: 'one side only: it takes all the spouse leaves (arts. 917-923)',
+    sharers: true,
   });
 }
 
@@ -353,18 +439,43 @@ function siblingLine(st: EngineState): Member[] {
   ];
 }
 
-/** Class 3: the father's side (paternal uncles, then their sons), males alike (arts. 928-931). */
+/**
+ * Class 3 (arts. 928-939): the father's side (his full or paternal half
+ * brothers and sisters, an uncle taking twice an aunt) and the mother's side
+ * (her brothers and sisters, in equal parts). With both sides, the mother's
+ * side takes 1/3 of the whole estate, one or many, and the father's side the
+ * rest, a spouse's share coming out of the father's side; a side alone takes
+ * all the spouse leaves. Without uncles and aunts, their children (the
+ * paternal uncles' sons here) take their place.
+ */
 function classThree(st: EngineState, rest: Fraction): void {
-  const members: Member[] = [
-    { heir: 'fullPaternalUncle', weight: 1 },
-    { heir: 'paternalHalfPaternalUncle', weight: 1 },
+  const cousins: Member[] = [
     { heir: 'fullPaternalUnclesSon', weight: 1 },
     { heir: 'paternalHalfPaternalUnclesSon', weight: 1 },
   ];
-  give(st, rest, members);
-  st.steps.push({
-    kind: 'residuary',
-    detail: `Class 3: the paternal uncles (or, without them, their sons) take the ${rest} left equally (arts. 928-931; cousins by the uncle they descend from, taken here as one line). Maternal uncles and aunts, who would take 1/3 beside them (art. 935), are not among the heir types this calculator accepts.`,
+  if (active(st, ['fullPaternalUnclesSon', 'paternalHalfPaternalUnclesSon']).length > 0) {
+    give(st, rest, cousins);
+    st.steps.push({
+      kind: 'residuary',
+      detail: `Class 3: no uncle or aunt is alive; the paternal uncles' sons take the ${rest} left equally (arts. 928-931; cousins by the uncle they descend from, taken here as one line).`,
+    });
+    return;
+  }
+  const paternal: Member[] = [
+    { heir: 'fullPaternalUncle', weight: 2 },
+    { heir: 'paternalHalfPaternalUncle', weight: 2 },
+    { heir: 'fullPaternalAunt', weight: 1 },
+    { heir: 'paternalHalfPaternalAunt', weight: 1 },
+  ];
+  const maternal: Member[] = [
+    { heir: 'maternalUncle', weight: 1 },
+    { heir: 'maternalAunt', weight: 1 },
+  ];
+  twoSides(st, rest, paternal, maternal, () => THIRD, {
+    both: "class 3: the mother's brothers and sisters take 1/3 of the whole estate, one or many, in equal parts; the father's brothers and sisters take the rest, an uncle twice an aunt, and bear any spouse's share (Sistani, Islamic Laws, rulings 2774, 2776, 2779; al-Muhaqqiq al-Hilli, Shara'i' al-Islam, inheritance, third class). Some jurists give a maternal uncle twice a maternal aunt and advise a settlement on the difference (Sistani, ruling 2776)",
+    alone:
+      "class 3, one side only: the father's brothers and sisters take it all, an uncle twice an aunt, or the mother's brothers and sisters in equal parts (Sistani, Islamic Laws, rulings 2774, 2776; some jurists give a maternal uncle twice a maternal aunt and advise a settlement on the difference)",
+    sharers: false,
   });
 }
 
@@ -378,22 +489,22 @@ function twoSides(
   rest: Fraction,
   paternal: Member[],
   maternal: Member[],
-  maternalShare: (persons: number, onlySibling: boolean) => Fraction,
-  why: { both: string; alone: string },
+  maternalShare: (persons: number) => Fraction,
+  why: { both: string; alone: string; sharers: boolean },
 ): void {
   const live = (ms: Member[]) => ms.filter((m) => isActive(st, m.heir));
   const p = live(paternal);
   const m = live(maternal);
   if (p.length === 0 || m.length === 0) {
     give(st, rest, p.length > 0 ? p : m);
-    // A side of sharers only (maternal kin, or sisters without a brother or grandfather) takes the surplus by radd.
-    if (m.length > 0 || p.every((x) => x.weight === 1 && !x.line)) st.radd = true;
+    // In class 2 a side of sharers only (maternal kin, or sisters without a brother or grandfather) takes the
+    // surplus by radd; the uncles and aunts of class 3 inherit by kinship, not by a share.
+    if (why.sharers && (m.length > 0 || p.every((x) => x.weight === 1 && !x.line))) st.radd = true;
     st.steps.push({ kind: 'residuary', detail: `The ${rest} left: ${why.alone}.` });
     return;
   }
   const persons = m.reduce((a, x) => a + count(st, x.heir), 0);
-  const onlySibling = !isActive(st, 'maternalGrandmother');
-  const share = maternalShare(persons, onlySibling);
+  const share = maternalShare(persons);
   for (const x of m) st.fard.set(x.heir, share.mul(count(st, x.heir)).div(persons));
   give(st, share, m);
   give(st, rest.sub(share), p);

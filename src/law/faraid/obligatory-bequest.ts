@@ -2,7 +2,7 @@ import { ApiError, type ErrorDetail } from '../../core/errors.js';
 import type { ObligatoryBequest } from '../jurisdiction-schema.js';
 import { computeShares } from './engine.js';
 import { Fraction } from './fraction.js';
-import type { HeirCounts, Madhhab } from './heirs.js';
+import type { HeirCounts, HeirKey, Madhhab } from './heirs.js';
 import type { EngineOptions, EngineResult, Step } from './types.js';
 
 /**
@@ -39,13 +39,26 @@ export interface BequestOutcome {
   steps: Step[];
 }
 
-/** The heirs with the predeceased sons' children counted as sons' sons and sons' daughters (who may inherit). */
-export function heirsWithGrandchildren(heirs: HeirCounts, children: readonly PredeceasedChild[]): HeirCounts {
+/**
+ * The heirs with the predeceased children's own children counted among them,
+ * where they may inherit: a son's children as sons' sons and daughters in
+ * every school, and under the Ja'fari school a daughter's children too, who
+ * take her place when no child survives.
+ */
+export function heirsWithGrandchildren(
+  heirs: HeirCounts,
+  children: readonly PredeceasedChild[],
+  madhhab?: Madhhab,
+): HeirCounts {
   const merged: HeirCounts = { ...heirs };
   for (const c of children) {
-    if (c.sex !== 'male') continue;
-    merged.sonsSon = (merged.sonsSon ?? 0) + c.sons;
-    merged.sonsDaughter = (merged.sonsDaughter ?? 0) + c.daughters;
+    if (c.sex === 'male') {
+      merged.sonsSon = (merged.sonsSon ?? 0) + c.sons;
+      merged.sonsDaughter = (merged.sonsDaughter ?? 0) + c.daughters;
+    } else if (madhhab === 'jafari') {
+      merged.daughtersSon = (merged.daughtersSon ?? 0) + c.sons;
+      merged.daughtersDaughter = (merged.daughtersDaughter ?? 0) + c.daughters;
+    }
   }
   return merged;
 }
@@ -65,6 +78,12 @@ export function checkPredeceasedInput(
       reason: jurisdiction
         ? `no obligatory bequest is recorded for jurisdiction "${jurisdiction}"; list the grandchildren who inherit under heirs instead`
         : 'give the jurisdiction whose law grants the obligatory bequest (e.g. "eg"); without one, list the grandchildren who inherit under heirs',
+    });
+  if (children.some((c) => c.sex === 'female') && ((heirs.daughtersSon ?? 0) > 0 || (heirs.daughtersDaughter ?? 0) > 0))
+    details.push({
+      field: 'heirs.daughtersSon',
+      reason:
+        "the children of a predeceased daughter are counted from predeceasedChildren; do not list them again as daughters' sons or daughters' daughters",
     });
   if (children.some((c) => c.sex === 'male') && ((heirs.sonsSon ?? 0) > 0 || (heirs.sonsDaughter ?? 0) > 0))
     details.push({
@@ -86,11 +105,13 @@ const label = (c: PredeceasedChild, i: number): string =>
 
 /** Whether a predeceased child's children qualify: not heirs themselves, and of a degree the statute covers. */
 function eligibility(c: PredeceasedChild, rule: ObligatoryBequest, actual: EngineResult): string | true {
-  if (c.sex === 'female')
-    return rule.daughtersChildren === 'none' ? 'the statute covers only the children of a predeceased son' : true;
-  const takes = (k: 'sonsSon' | 'sonsDaughter') => actual.shares.some((s) => s.heir === k && s.share.num > 0n);
-  if ((c.sons > 0 && takes('sonsSon')) || (c.daughters > 0 && takes('sonsDaughter')))
-    return "they inherit as the deceased's sons' children, and the bequest is only for grandchildren who are not heirs";
+  if (c.sex === 'female' && rule.daughtersChildren === 'none')
+    return 'the statute covers only the children of a predeceased son';
+  const takes = (k: HeirKey) => actual.shares.some((s) => s.heir === k && s.share.num > 0n);
+  const [boys, girls]: [HeirKey, HeirKey] =
+    c.sex === 'male' ? ['sonsSon', 'sonsDaughter'] : ['daughtersSon', 'daughtersDaughter'];
+  if ((c.sons > 0 && takes(boys)) || (c.daughters > 0 && takes(girls)))
+    return `they inherit as the deceased's ${c.sex === 'male' ? "sons'" : "daughters'"} children, and the bequest is only for grandchildren who are not heirs`;
   return true;
 }
 
@@ -172,4 +193,68 @@ export function obligatoryBequest(
     detail: `The heirs divide the remaining ${Fraction.ONE.sub(total)} by their shares computed below.`,
   });
   return { groups, total, uncapped, capped, steps };
+}
+
+/** The heirs' shares and the grandchildren's under representation, with the calculation they come from. */
+export interface RepresentationOutcome {
+  /** Each real heir type with its share of the whole. */
+  heirs: Array<{ heir: HeirKey; count: number; share: Fraction }>;
+  /** The grandchildren's groups, per predeceased child. */
+  groups: BequestGroup[];
+  /** What the grandchildren take together. */
+  total: Fraction;
+  /** The calculation with the predeceased children alive, whose exclusions, steps and bases the answer reports. */
+  engine: EngineResult;
+  steps: Step[];
+}
+
+/**
+ * Representation (Pakistan, Muslim Family Laws Ordinance 1961, s. 4): every
+ * predeceased child is taken to be alive (all at once) and the estate
+ * divided; each such child's share goes to its own children per stirpes, a
+ * male twice a female as in inheritance, and every other heir keeps what it
+ * has in that division. Unlike the obligatory bequest there is no cap and no
+ * condition that the grandchildren be non-heirs: they take their parent's
+ * place instead of inheriting in their own right, so they are not counted
+ * among the heirs.
+ */
+export function representation(
+  heirs: HeirCounts,
+  children: readonly PredeceasedChild[],
+  madhhab: Madhhab,
+  opts: EngineOptions,
+  rule: ObligatoryBequest,
+): RepresentationOutcome {
+  const steps: Step[] = [
+    {
+      kind: 'statute',
+      detail: `Representation: ${rule.source.title}. Each predeceased child is taken to be alive and its share goes to its own children per stirpes; the other heirs keep their shares in that division, with no cap.`,
+    },
+  ];
+  const alive: HeirCounts = { ...heirs };
+  for (const c of children) {
+    const k = c.sex === 'male' ? 'son' : 'daughter';
+    alive[k] = (alive[k] ?? 0) + 1;
+  }
+  const engine = computeShares(alive, madhhab, opts);
+  const out: RepresentationOutcome['heirs'] = [];
+  const perHead = new Map<HeirKey, Fraction>();
+  for (const s of engine.shares) {
+    const each = s.share.div(s.count);
+    perHead.set(s.heir, each);
+    const real = s.heir === 'son' || s.heir === 'daughter' ? (heirs[s.heir] ?? 0) : s.count;
+    if (real > 0) out.push({ heir: s.heir, count: real, share: each.mul(real) });
+  }
+  const groups: BequestGroup[] = [];
+  let total = Fraction.ZERO;
+  children.forEach((c, i) => {
+    const amount = perHead.get(c.sex === 'male' ? 'son' : 'daughter') ?? Fraction.ZERO;
+    total = total.add(amount);
+    steps.push({
+      kind: 'statute',
+      detail: `The ${label(c, i)} would have taken ${amount}; it goes to that child's ${c.sons} son(s) and ${c.daughters} daughter(s), a male twice a female.`,
+    });
+    groups.push(...splitAmongChildren(c, i, amount));
+  });
+  return { heirs: out, groups, total, engine, steps };
 }

@@ -14,11 +14,17 @@ const HEIR_DESCRIPTIONS: Record<HeirKey, string> = {
   daughter: 'Daughters.',
   sonsSon: "Sons' sons (grandsons through a son).",
   sonsDaughter: "Sons' daughters (granddaughters through a son).",
+  daughtersSon:
+    "Daughters' sons (grandsons through a daughter). Ja'fari: they take their mother's place when no child is alive (counted as the children of one daughter). Sunni schools: distant kindred, who take nothing beside a sharer or residuary; where they would inherit the calculation is refused.",
+  daughtersDaughter:
+    "Daughters' daughters (granddaughters through a daughter). Ja'fari: as daughters' sons, a male twice a female. Sunni schools: distant kindred, as daughters' sons.",
   father: 'Father (0 or 1).',
   mother: 'Mother (0 or 1).',
   paternalGrandfather: "Paternal grandfather, the father's father (0 or 1).",
   paternalGrandmother: "Paternal grandmother, the father's mother (0 or 1).",
   maternalGrandmother: "Maternal grandmother, the mother's mother (0 or 1).",
+  maternalGrandfather:
+    "Maternal grandfather, the mother's father (0 or 1). Ja'fari: second class, on the mother's side with the maternal grandmother and maternal half-siblings. Sunni schools: distant kindred (see daughtersSon).",
   fullBrother: 'Full brothers (same father and mother).',
   fullSister: 'Full sisters (same father and mother).',
   paternalHalfBrother: 'Paternal half-brothers (same father only; consanguine).',
@@ -29,6 +35,14 @@ const HEIR_DESCRIPTIONS: Record<HeirKey, string> = {
   paternalHalfBrothersSon: 'Sons of paternal half-brothers.',
   fullPaternalUncle: "Full paternal uncles (the father's full brothers).",
   paternalHalfPaternalUncle: "Paternal half paternal uncles (the father's paternal half-brothers).",
+  fullPaternalAunt:
+    "Full paternal aunts (the father's full sisters). Ja'fari: third class, on the father's side, an uncle taking twice an aunt. Sunni schools: distant kindred (see daughtersSon).",
+  paternalHalfPaternalAunt:
+    "Paternal half paternal aunts (the father's paternal half-sisters). Ja'fari: as full paternal aunts, but excluded by full paternal uncles and aunts. Sunni schools: distant kindred (see daughtersSon).",
+  maternalUncle:
+    "Maternal uncles (the mother's brothers, full or half). Ja'fari: third class, the mother's side, which takes 1/3 beside the father's side, shared equally. Sunni schools: distant kindred (see daughtersSon).",
+  maternalAunt:
+    "Maternal aunts (the mother's sisters, full or half). Ja'fari: as maternal uncles, shared equally with them. Sunni schools: distant kindred (see daughtersSon).",
   fullPaternalUnclesSon: 'Sons of full paternal uncles (cousins).',
   paternalHalfPaternalUnclesSon: 'Sons of paternal half paternal uncles.',
 };
@@ -140,7 +154,7 @@ export const FaraidInputSchema = z
       .max(20)
       .optional()
       .describe(
-        "Children of the deceased who died before the deceased, each with that child's own surviving children. Where the jurisdiction's law grants an obligatory bequest (wasiyya wajiba, e.g. Egypt), their children take the share the child would have inherited, within one third, before the heirs. A predeceased son's children are counted here only, not again under heirs; when they inherit anyway (no surviving son) they appear as sons' sons and daughters.",
+        "Children of the deceased who died before the deceased, each with that child's own surviving children. Where the jurisdiction's law grants an obligatory bequest (wasiyya wajiba, e.g. Egypt), their children take the share the child would have inherited, within one third, before the heirs; where it grants representation (Pakistan), they take that share with no cap and the other heirs keep what they would have had beside the child. A predeceased child's children are counted here only, not again under heirs; when they inherit anyway (no surviving son) they appear as sons' sons and daughters (and, under jafari, daughters' sons and daughters).",
       ),
     estate: EstateInputSchema.optional(),
   })
@@ -271,7 +285,7 @@ export const FaraidResultSchema = z
       })
       .optional()
       .describe(
-        'The obligatory bequest (wasiyya wajiba) to the children of predeceased children, when predeceasedChildren was given and the jurisdiction grants it.',
+        "The obligatory bequest (wasiyya wajiba) to the children of predeceased children, when predeceasedChildren was given and the jurisdiction grants it; under representation (Pakistan) what the grandchildren take in their parents' place, never capped.",
       ),
     base: z.string().describe("Base of the problem (asl al-mas'ala) before any 'awl."),
     awlBase: z.string().optional().describe("Base after 'awl, when the fixed shares exceeded the whole."),

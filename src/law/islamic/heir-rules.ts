@@ -1,3 +1,4 @@
+import { ApiError } from '../../core/errors.js';
 import { computeShares, type EngineResult, HEIR_KEYS, HEIR_LABELS, type HeirKey } from '../faraid/index.js';
 import { ISLAMIC_SOURCES, type PlanCheck, pct, toBp } from './common.js';
 
@@ -97,11 +98,23 @@ export function faraidOfPlan(ck: PlanCheck): EngineResult | undefined {
     });
     return undefined;
   }
-  return computeShares(counts, ck.madhhab, {
-    ...(opts.spouseRadd !== undefined ? { spouseRadd: opts.spouseRadd } : {}),
-    ...(opts.spouseRaddSource ? { spouseRaddSource: opts.spouseRaddSource } : {}),
-    ...(opts.daughtersRadd ? { daughtersRadd: opts.daughtersRadd } : {}),
-  });
+  try {
+    return computeShares(counts, ck.madhhab, {
+      ...(opts.spouseRadd !== undefined ? { spouseRadd: opts.spouseRadd } : {}),
+      ...(opts.spouseRaddSource ? { spouseRaddSource: opts.spouseRaddSource } : {}),
+      ...(opts.daughtersRadd ? { daughtersRadd: opts.daughtersRadd } : {}),
+    });
+  } catch (e) {
+    // Distant kindred who would inherit under a Sunni school: their shares are not computed (see faraid/arham.ts).
+    if (!(e instanceof ApiError) || e.code !== 'VALIDATION_ERROR') throw e;
+    findings.push({
+      severity: mirth ? 'error' : 'warning',
+      rule: 'faraid.distant-kindred',
+      message: `The shares cannot be checked: ${e.details?.[0]?.reason ?? e.message}.`,
+      source: ISLAMIC_SOURCES.shares,
+    });
+    return undefined;
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { HEIR_KEYS, type HeirKey } from '../faraid/index.js';
+import { HEIR_KEYS, type HeirKey, type Madhhab } from '../faraid/index.js';
 
 /**
  * Relationship vocabulary of the Islamic plan checks: free-text relationships
@@ -122,6 +122,14 @@ const HEIR_TERMS: Record<HeirKey, string[]> = {
     'paternal half uncles son',
     'fathers paternal half brothers son',
   ],
+  // Heirs only in the Ja'fari school: their words are in JAFARI_TERMS, read as heirs only when that school applies.
+  daughtersSon: [],
+  daughtersDaughter: [],
+  maternalGrandfather: [],
+  fullPaternalAunt: [],
+  paternalHalfPaternalAunt: [],
+  maternalUncle: [],
+  maternalAunt: [],
 };
 
 /**
@@ -131,15 +139,15 @@ const HEIR_TERMS: Record<HeirKey, string[]> = {
 const ASSUMED_TERMS: Record<string, { heir: HeirKey; note: string }> = {
   grandson: {
     heir: 'sonsSon',
-    note: 'a daughter\'s son is not an heir (dhawu al-arham); write "daughter\'s son" for him',
+    note: "a daughter's son is distant kindred (dhawu al-arham) in the Sunni schools and an heir of his own line in the Ja'fari; write \"daughter's son\" for him",
   },
   granddaughter: {
     heir: 'sonsDaughter',
-    note: 'a daughter\'s daughter is not an heir; write "daughter\'s daughter" for her',
+    note: 'a daughter\'s daughter is distant kindred in the Sunni schools; write "daughter\'s daughter" for her',
   },
   grandfather: {
     heir: 'paternalGrandfather',
-    note: 'the mother\'s father is not an heir; write "maternal grandfather" for him',
+    note: 'the mother\'s father is distant kindred in the Sunni schools; write "maternal grandfather" for him',
   },
   brother: { heir: 'fullBrother', note: 'write "paternal half-brother" or "maternal half-brother" for a half-brother' },
   sister: { heir: 'fullSister', note: 'write "paternal half-sister" or "maternal half-sister" for a half-sister' },
@@ -278,8 +286,46 @@ const TREASURY_TERMS = new Set([
   'baitul mal',
 ]);
 
+/**
+ * Relatives who are heirs of a class in the Ja'fari school and distant kindred
+ * (non-heirs here) in the Sunni schools: read as heirs only when the check
+ * applies the Ja'fari school.
+ */
+const JAFARI_TERMS: Partial<Record<HeirKey, string[]>> = {
+  daughtersSon: [
+    'daughters son',
+    'son of daughter',
+    'son of a daughter',
+    'son of the daughter',
+    'grandson through daughter',
+    'ibn al bint',
+  ],
+  daughtersDaughter: [
+    'daughters daughter',
+    'daughter of daughter',
+    'daughter of a daughter',
+    'daughter of the daughter',
+    'granddaughter through daughter',
+    'bint al bint',
+  ],
+  maternalGrandfather: ['maternal grandfather', 'mothers father', 'father of mother', 'grandfather maternal'],
+  fullPaternalAunt: ['full paternal aunt', 'paternal aunt', 'fathers sister', 'fathers full sister', 'amma'],
+  paternalHalfPaternalAunt: [
+    'paternal half paternal aunt',
+    'fathers paternal half sister',
+    'fathers consanguine sister',
+  ],
+  maternalUncle: ['maternal uncle', 'mothers brother', 'khal'],
+  maternalAunt: ['maternal aunt', 'mothers sister', 'khala'],
+};
+const JAFARI_AMBIGUOUS: Record<string, HeirKey[]> = {
+  aunt: ['fullPaternalAunt', 'maternalAunt'],
+};
+
 const TERM_TO_HEIR = new Map<string, HeirKey>();
 for (const k of HEIR_KEYS) for (const t of HEIR_TERMS[k]) TERM_TO_HEIR.set(t, k);
+const JAFARI_TERM_TO_HEIR = new Map<string, HeirKey>();
+for (const k of HEIR_KEYS) for (const t of JAFARI_TERMS[k] ?? []) JAFARI_TERM_TO_HEIR.set(t, k);
 
 export type RelationshipClass =
   | { kind: 'heir'; heir: HeirKey; assumed?: string }
@@ -289,12 +335,19 @@ export type RelationshipClass =
   | { kind: 'unknown' }
   | { kind: 'missing' };
 
-/** Classifies a free-text relationship (case-insensitive; spacing, hyphens and apostrophes ignored). */
-export function classifyRelationship(relationship: string | undefined): RelationshipClass {
+/**
+ * Classifies a free-text relationship (case-insensitive; spacing, hyphens and
+ * apostrophes ignored). Under the Ja'fari school a daughter's children, the
+ * maternal grandfather, aunts and maternal uncles are heirs; otherwise they
+ * are distant kindred, read as non-heirs.
+ */
+export function classifyRelationship(relationship: string | undefined, madhhab?: Madhhab): RelationshipClass {
   if (relationship === undefined || relationship.trim() === '') return { kind: 'missing' };
   const n = normalizeRelationship(relationship);
-  const heir = TERM_TO_HEIR.get(n);
+  const heir = TERM_TO_HEIR.get(n) ?? (madhhab === 'jafari' ? JAFARI_TERM_TO_HEIR.get(n) : undefined);
   if (heir) return { kind: 'heir', heir };
+  const jafariAmb = madhhab === 'jafari' ? JAFARI_AMBIGUOUS[n] : undefined;
+  if (jafariAmb) return { kind: 'ambiguous', candidates: jafariAmb };
   const assumed = ASSUMED_TERMS[n];
   if (assumed) return { kind: 'heir', heir: assumed.heir, assumed: assumed.note };
   const amb = AMBIGUOUS_TERMS[n];
@@ -312,7 +365,7 @@ export function classifyRelationship(relationship: string | undefined): Relation
  * son's daughter, paternal grandfather, full brother, full sister, full
  * brother's son, full paternal uncle, full paternal uncle's son).
  */
-export function relationshipToHeir(relationship: string): HeirKey | undefined {
-  const c = classifyRelationship(relationship);
+export function relationshipToHeir(relationship: string, madhhab?: Madhhab): HeirKey | undefined {
+  const c = classifyRelationship(relationship, madhhab);
   return c.kind === 'heir' ? c.heir : undefined;
 }

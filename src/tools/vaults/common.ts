@@ -63,7 +63,10 @@ export const ItemSummarySchema = z
     id: ItemId,
     vaultId: VaultId,
     kind: ItemKindSchema,
-    format: SealedFormatSchema.nullable().describe('For sealed items: their format; null otherwise.'),
+    format: z
+      .string()
+      .nullable()
+      .describe('For sealed items, their format (`age` or `openpgp`); null for text and files.'),
     title: z.string().describe('Title.'),
     fileName: z.string().nullable().describe('File name of a file or sealed item; null for text.'),
     heirs: z.array(z.string().describe('An address.')).describe('Beneficiary addresses the item is for.'),
@@ -95,9 +98,11 @@ const VaultBase = {
   name: z.string().describe('Name.'),
   planId: z.string().nullable().describe('The linked plan (mhp_...), or null.'),
   planState: z
-    .enum(['armed', 'verifying', 'triggered'])
+    .string()
     .nullable()
-    .describe("The linked plan's state, or null when none is linked (or it was unlinked from the memoir)."),
+    .describe(
+      "The linked plan's state (`armed`, `verifying` or `triggered`), or null when none is linked (or it was unlinked from the memoir).",
+    ),
   released: z
     .boolean()
     .describe("Whether the plan has released the items to their heirs (its switch's trigger is confirmed)."),

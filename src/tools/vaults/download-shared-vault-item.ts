@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { readSharedItem } from '../../vaults/vaults.js';
+import { readSharedItem, VAULT_LIMITS } from '../../vaults/vaults.js';
 import { defineTool, type FileAnswer, READ } from '../define.js';
 import { EXAMPLE_ITEM, EXAMPLE_SHARE, ItemId, ShareId } from './common.js';
 import { granted, HEIR, HEIR_NOTE } from './shared.js';
@@ -85,8 +85,36 @@ export const downloadSharedVaultItemTool = defineTool({
           },
         },
         content: {
+          'text/plain; charset=utf-8': {
+            schema: {
+              type: 'string',
+              maxLength: VAULT_LIMITS.text * 4,
+              description: 'A letter or instructions (a text item), in UTF-8.',
+            },
+          },
+          'application/pgp-encrypted': {
+            schema: {
+              type: 'string',
+              format: 'binary',
+              maxLength: VAULT_LIMITS.fileBytes,
+              description: 'A sealed OpenPGP item, exactly as its owner encrypted it (open it with gpg --decrypt).',
+            },
+          },
           'application/octet-stream': {
-            schema: { type: 'string', format: 'binary', description: 'The bytes (any media type).' },
+            schema: {
+              type: 'string',
+              format: 'binary',
+              maxLength: VAULT_LIMITS.fileBytes,
+              description: 'A sealed age item (open it with age --decrypt), or a file of that type.',
+            },
+          },
+          '*/*': {
+            schema: {
+              type: 'string',
+              format: 'binary',
+              maxLength: VAULT_LIMITS.fileBytes,
+              description: 'A file, with the media type its owner gave it.',
+            },
           },
         },
       },

@@ -13,6 +13,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateMasterKey, Keyring, sealedKeyId } from '../../src/core/keyring.js';
+import { createLogger } from '../../src/core/log.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { completeDueVerifications } from '../../src/memoir/heirs.js';
 import { rotateStoreKey } from '../../src/store/master-key.js';
@@ -53,6 +54,8 @@ const items: Record<string, string> = {};
 let shares: Record<string, { shareId: string; code: string }> = {};
 let sealedBytes: Buffer;
 let gnupgHome: string;
+/** Everything the service logged, at the most detailed level. */
+let logged = '';
 
 interface Answer {
   status: number;
@@ -114,7 +117,13 @@ describe.each(['lowdb', 'postgres'] as const)('vaults over HTTP (%s)', (engine) 
     const config = schema
       ? { databaseUrl: await testDatabaseUrl(), databaseSchema: schema, sessions, masterKey }
       : { sessions, masterKey };
-    server = await startTestServer({ clock, config });
+    logged = '';
+    const log = createLogger('trace', {
+      write: (line: string) => {
+        logged += line;
+      },
+    });
+    server = await startTestServer({ clock, config, log });
     owner = await registerUser(server.app, { name: 'Rose' });
     ana = await registerUser(server.app);
     rui = await registerUser(server.app);
@@ -375,7 +384,7 @@ describe.each(['lowdb', 'postgres'] as const)('vaults over HTTP (%s)', (engine) 
     );
   });
 
-  it('no plaintext at rest: neither in the data directory nor in the PostgreSQL rows', async () => {
+  it('no plaintext at rest: neither in the data directory, the PostgreSQL rows nor the logs', async () => {
     await server.services.store.flush();
     let dump = await filesUnder(server.dataDir);
     if (schema) {
@@ -400,6 +409,9 @@ describe.each(['lowdb', 'postgres'] as const)('vaults over HTTP (%s)', (engine) 
     }
     expect(dump).toContain(items.letterAna);
     for (const text of PLAINTEXTS) expect(dump, text).not.toContain(text);
+    // The log ran (it holds the requests) and holds nothing of the vault either.
+    expect(logged).toContain(`/api/v1/vaults/${vaultId}`);
+    for (const text of PLAINTEXTS) expect(logged, text).not.toContain(text);
     // Nor the sealed file's bytes as the owner sent them (they are encrypted once more).
     expect(dump).not.toContain(sealedBytes.toString('base64'));
   });

@@ -52,6 +52,7 @@ export const downloadSharedVaultItemTool = defineTool({
     method: 'GET',
     path: '/vaults/shared/:shareId/items/:itemId/download',
     shape: 'data',
+    extraStatuses: [404],
     file: itemFile,
     docs: {
       parameters: [

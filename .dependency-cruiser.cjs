@@ -31,6 +31,7 @@ const DOMAINS = [
   'chains',
   'watch',
   'mail',
+  'vaults',
 ];
 
 // Each layer as a path regex, bottom up.
@@ -80,6 +81,9 @@ const SIBLINGS = {
     'credits/(catalogue|spend)',
     'webhooks/guard',
   ],
+  // vaults open through the memoir's plans and their shares (grants), count files in the storage quota, and match
+  // heirs by each chain's canonical address.
+  vaults: ['accounts/(grants|quota|tenancy)', 'memoir/heir-plans', 'contracts/validate'],
 };
 
 const LAYER_RULES = LAYERS.slice(0, -1).map((layer, i) => ({

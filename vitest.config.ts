@@ -57,6 +57,8 @@ const PROCESS = [
   'test/mail/crash.test.ts',
   'test/embed/*browser.test.ts',
   'test/memoir/export.test.ts',
+  // gpg seals and opens a vault item
+  'test/vaults/vaults.test.ts',
   'test/http/openapi-lint.test.ts',
   'test/http/openapi-spectral.test.ts',
   // a real anvil node per file

@@ -16,6 +16,7 @@ import { MEMOIR_INDEXES } from './memoir/records.js';
 import { GRANTS, GRANT_INDEXES } from './accounts/grants.js';
 import { EMAIL_TOKEN_INDEXES } from './accounts/email-tokens.js';
 import { completeDueVerifications, HEIR_PLAN_INDEXES } from './memoir/heirs.js';
+import { VAULT_INDEXES } from './vaults/records.js';
 import { bootstrapOperator, migrateOwners } from './keys/provision.js';
 import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
 import { SESSIONS, SESSION_INDEXES, SessionAuthority, USERS, USER_INDEXES } from './accounts/sessions.js';
@@ -52,6 +53,7 @@ export const STORE_INDEXES: Record<string, string[]> = {
   ...MAIL_INDEXES,
   ...EMAIL_TOKEN_INDEXES,
   ...DEPLOYMENT_INDEXES,
+  ...VAULT_INDEXES,
 };
 
 const SYSTEM = 'system';

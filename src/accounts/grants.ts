@@ -10,13 +10,15 @@
  * grant for tools that declare one, and the handler then gets a read-only view
  * of the grantor's covered collections (src/accounts/tenancy.ts grantedStore).
  *
- * The three cross-account operations (claiming by code, listing what an
- * account holds, opening one) are here and nowhere else.
+ * The cross-account operations (claiming by code, listing what an account
+ * holds, opening one, and recording a use of an opened one in the grantor's
+ * account) are here and nowhere else.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '../core/errors.js';
-import type { Store } from '../store/port.js';
-import { declareTenantCollection, grantedStore } from './tenancy.js';
+import type { Doc, Store } from '../store/port.js';
+import { recordEvent } from '../events/events.js';
+import { accountStore, declareTenantCollection, grantedStore } from './tenancy.js';
 
 export const GRANTS = 'grants';
 declareTenantCollection(GRANTS);
@@ -150,6 +152,31 @@ export interface GrantedAccess {
   grantorId: string;
   /** The grantor's covered collections, read-only. */
   store: Store;
+  /**
+   * Records one use of the grant in the grantor's account, in one write: an entry in a collection declared with
+   * `declareGrantLog` (its `ownerId` is the grantor's, its `grantId` this grant's) and an event in the grantor's event
+   * log (and so their webhooks). The only write a holder's call makes in the grantor's account.
+   */
+  logUse(collection: string, entry: Doc, event: { type: string; data: Record<string, unknown> }): Promise<void>;
+}
+
+/** Collections in which a use of a grant is recorded for its grantor (an access log). */
+const GRANT_LOGS = new Set<string>();
+
+/** Declares `collection` (an account collection) as a log of grant uses, written by `GrantedAccess.logUse`. */
+export function declareGrantLog(collection: string): void {
+  GRANT_LOGS.add(collection);
+}
+
+function grantUseLogger(store: Store, grant: GrantRecord, now: Date): GrantedAccess['logUse'] {
+  return async (collection, entry, event) => {
+    if (!GRANT_LOGS.has(collection)) throw new Error(`${collection} is not declared as a log of grant uses`);
+    const record = { ...entry, ownerId: grant.ownerId, grantId: grant.id };
+    await accountStore(store, grant.ownerId).transact(async (tx) => {
+      await tx.put(collection, record);
+      await recordEvent(tx, { type: event.type, ownerId: grant.ownerId, data: event.data }, { now: () => now });
+    });
+  };
 }
 
 /**
@@ -178,7 +205,12 @@ export async function openGrant(
       'permission',
       `This share does not permit ${permission === 'chat' ? 'talking with the agent' : 'reading'}.`,
     );
-  return { grant, grantorId: grant.ownerId, store: grantedStore(store, grant.ownerId, grant.collections) };
+  return {
+    grant,
+    grantorId: grant.ownerId,
+    store: grantedStore(store, grant.ownerId, grant.collections),
+    logUse: grantUseLogger(store, grant, now),
+  };
 }
 
 /**

@@ -101,6 +101,9 @@ export const ID_PREFIXES = {
   deployment: 'dep',
   mail: 'mail',
   emailToken: 'emt',
+  vault: 'vlt',
+  vaultItem: 'vit',
+  vaultAccess: 'vac',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

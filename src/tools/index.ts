@@ -55,6 +55,7 @@ import { regenerateWebhookSecretTool } from './webhooks/regenerate-webhook-secre
 import { testWebhookTool } from './webhooks/test-webhook.js';
 import { updateWebhookTool } from './webhooks/update-webhook.js';
 import { MEMOIR_TOOLS } from './memoir/index.js';
+import { VAULT_TOOLS } from './vaults/index.js';
 
 /** Every tool the service offers, in the order they are listed. */
 export const TOOLS: readonly AnyTool[] = [
@@ -118,6 +119,7 @@ export const TOOLS: readonly AnyTool[] = [
   listLegalTemplatesTool,
   signLegalDocumentTool,
   ...MEMOIR_TOOLS,
+  ...VAULT_TOOLS,
 ];
 
 /** The tools offered over MCP (session routes are REST only). */

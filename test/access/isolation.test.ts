@@ -1,4 +1,5 @@
 import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
+import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heirs.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyTool } from '../../src/tools/define.js';
 import { TOOLS } from '../../src/tools/index.js';
@@ -38,6 +39,9 @@ const aIds = {
   heldShare: '',
   contract: '',
   deployment: '',
+  vault: '',
+  vaultItem: '',
+  sharedVaultItem: '',
 };
 
 async function rest(
@@ -57,7 +61,11 @@ async function rest(
 }
 
 async function customer(name: string) {
-  const res = await rest(server.adminKey, 'POST', '/api/v1/accounts', { name, tier: 'partner' });
+  const res = await rest(server.adminKey, 'POST', '/api/v1/accounts', {
+    name,
+    tier: 'partner',
+    keyScopes: ['contracts', 'webhooks', 'embed', 'chat', 'vaults'],
+  });
   expect(res.status).toBe(201);
   return { accountId: res.body.data.account.id as string, key: res.body.data.key as string };
 }
@@ -130,6 +138,46 @@ beforeAll(async () => {
   // Open at once, as if the verification's waiting period had passed (test/memoir/verification.test.ts waits it out).
   const held = await server.services.store.get<GrantRecord>(GRANTS, aIds.heldShare);
   await server.services.store.put(GRANTS, { ...held!, opensAt: new Date(Date.now() - 60_000).toISOString() });
+  // A's vault with an item, and a vault of the grantor linked to the plan A holds a share of, with an item for A's
+  // heir; the plan released (its verification's end moved to the past, as above).
+  const vault = await rest(a.key, 'POST', '/api/v1/vaults', { name: 'A vault' });
+  expect(vault.status).toBe(201);
+  aIds.vault = vault.body.data.id;
+  const vaultItem = await rest(a.key, 'POST', `/api/v1/vaults/${aIds.vault}/items`, {
+    title: 'A letter',
+    text: 'A private letter of account A.',
+    heirs: [HEIRS_PLAN.beneficiaries[0]!.address],
+  });
+  expect(vaultItem.status).toBe(201);
+  aIds.vaultItem = vaultItem.body.data.id;
+  const grantorPlanId = given.json().data.plan.id as string;
+  const grantorVault = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/vaults',
+    headers: sessionHeaders(grantor),
+    payload: { name: 'For the heirs' },
+  });
+  const grantorVaultId = grantorVault.json().data.id as string;
+  const shared = await server.app.inject({
+    method: 'POST',
+    url: `/api/v1/vaults/${grantorVaultId}/items`,
+    headers: sessionHeaders(grantor),
+    payload: { title: 'For Ana', text: 'The orchard is yours.', heirs: [HEIRS_PLAN.beneficiaries[0]!.address] },
+  });
+  aIds.sharedVaultItem = shared.json().data.id;
+  const linked = await server.app.inject({
+    method: 'PUT',
+    url: `/api/v1/vaults/${grantorVaultId}/plan`,
+    headers: sessionHeaders(grantor),
+    payload: { planId: grantorPlanId },
+  });
+  expect(linked.statusCode).toBe(200);
+  const grantorPlan = await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, grantorPlanId);
+  const past = new Date(Date.now() - 60_000).toISOString();
+  await server.services.store.put(MEMOIR_HEIR_PLANS, {
+    ...grantorPlan!,
+    verification: { ...grantorPlan!.verification!, endsAt: past },
+  });
   const contract = await rest(a.key, 'POST', '/api/v1/contracts/generate', generateContractTool.example);
   expect(contract.status).toBe(200);
   aIds.contract = contract.body.id;
@@ -219,6 +267,53 @@ const FIXTURES: Record<string, Fixture> = {
     args: { message: 'Tell me about the orchard' },
   },
   list_shared_memoir_chat: { kind: 'id', field: 'shareId', id: () => aIds.heldShare },
+  // Vaults: A's own vault and item (owner side), and the released item of a vault A holds a share of (heir side).
+  // create_vault answers the new vault with its (empty) list of items: nothing of another account to leak.
+  create_vault: { kind: 'elsewhere', where: 'test/vaults/vaults.test.ts' },
+  list_vaults: { kind: 'list', ids: () => [aIds.vault] },
+  get_vault: { kind: 'id', field: 'vaultId', id: () => aIds.vault },
+  delete_vault: { kind: 'id', field: 'vaultId', id: () => aIds.vault },
+  add_vault_item: {
+    kind: 'id',
+    field: 'vaultId',
+    id: () => aIds.vault,
+    args: { title: 'B was here', text: 'B was here', heirs: ['0x2222222222222222222222222222222222222222'] },
+  },
+  get_vault_item: {
+    kind: 'id',
+    field: 'vaultId',
+    id: () => aIds.vault,
+    get args() {
+      return { itemId: aIds.vaultItem };
+    },
+  },
+  update_vault_item: {
+    kind: 'id',
+    field: 'vaultId',
+    id: () => aIds.vault,
+    get args() {
+      return { itemId: aIds.vaultItem };
+    },
+  },
+  delete_vault_item: {
+    kind: 'id',
+    field: 'vaultId',
+    id: () => aIds.vault,
+    get args() {
+      return { itemId: aIds.vaultItem };
+    },
+  },
+  link_vault_plan: { kind: 'id', field: 'vaultId', id: () => aIds.vault, args: { planId: null } },
+  list_shared_vault_items: { kind: 'id', field: 'shareId', id: () => aIds.heldShare },
+  get_shared_vault_item: {
+    kind: 'id',
+    field: 'shareId',
+    id: () => aIds.heldShare,
+    get args() {
+      return { itemId: aIds.sharedVaultItem };
+    },
+  },
+  download_shared_vault_item: { kind: 'elsewhere', where: 'test/vaults/vaults.test.ts' },
 };
 
 const takesId = (t: AnyTool) => /:(id|\w+Id)\b/.test(t.rest.path);

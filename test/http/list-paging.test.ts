@@ -152,6 +152,21 @@ beforeAll(async () => {
     planIds.push(linked.body.data.plan.id);
     codes.push(linked.body.data.codes.find((c: { heir: string }) => c.heir === 'Ana').code);
   }
+  // A vault linked to each plan, with two letters for Ana; and two vaults of the operator's.
+  for (const planId of planIds) {
+    const vault = await rest('POST', '/api/v1/vaults', o, { name: 'For Ana' });
+    expect(vault.status).toBe(201);
+    for (const title of ['First letter', 'Second letter']) {
+      const item = await rest('POST', `/api/v1/vaults/${vault.body.data.id}/items`, o, {
+        title,
+        text: `${title} for Ana.`,
+        heirs: [EVM(2)],
+      });
+      expect(item.status).toBe(201);
+    }
+    expect((await rest('PUT', `/api/v1/vaults/${vault.body.data.id}/plan`, o, { planId })).status).toBe(200);
+  }
+  for (const name of ['one', 'two']) expect((await rest('POST', '/api/v1/vaults', admin, { name })).status).toBe(201);
   // The heir claims a share of each plan; both switches fire; 7 days later the shares are open.
   for (const code of codes)
     expect((await rest('POST', '/api/v1/svcloom/shared/claim', sessionHeaders(heir), { code })).status).toBe(200);
@@ -173,7 +188,10 @@ beforeAll(async () => {
   // Keys of the two users' accounts, for MCP.
   ownerKey = (await rest('POST', '/api/v1/api-keys', o, { name: 'mcp', scopes: ['contracts', 'chat'] })).body.data.key;
   heirKey = (
-    await rest('POST', '/api/v1/api-keys', sessionHeaders(heir), { name: 'mcp', scopes: ['contracts', 'chat'] })
+    await rest('POST', '/api/v1/api-keys', sessionHeaders(heir), {
+      name: 'mcp',
+      scopes: ['contracts', 'chat', 'vaults:read'],
+    })
   ).body.data.key;
   // A conversation is its caller's (a key's is not its user's session's): two messages through each key as well.
   for (const message of ['Where did you live?', 'What did you cook?']) {

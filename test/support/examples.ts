@@ -3,10 +3,13 @@ import { CONTRACTS, type ContractRecord } from '../../src/contracts/stored.js';
 import { seedDeployment } from './deployments.js';
 import type { AnyTool } from '../../src/tools/define.js';
 import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
+import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heirs.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
 import type { TestServer } from '../helpers.js';
 import { mailedLink, registerUser, sessionHeaders, uniqueEmail } from './session.js';
+
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 /** The token of a mailed link. */
 const tokenOf = (link: string): string => new URL(link).searchParams.get('token') ?? '';
@@ -136,7 +139,11 @@ async function grantorKey(server: TestServer, ownerKey: string): Promise<Record<
     method: 'POST',
     url: '/api/v1/accounts',
     headers: { authorization: `Bearer ${ownerKey}` },
-    payload: { name: 'example grantor', tier: 'partner' },
+    payload: {
+      name: 'example grantor',
+      tier: 'partner',
+      keyScopes: ['contracts', 'webhooks', 'embed', 'chat', 'vaults'],
+    },
   });
   if (res.statusCode !== 201) throw new Error(`create_account failed: ${res.body}`);
   return { authorization: `Bearer ${res.json().data.key as string}` };
@@ -192,6 +199,91 @@ function heldShare(server: TestServer, ownerKey: string): Promise<string> {
   }
   return made;
 }
+
+/** A vault of the key's own account with one letter for the example plan's first heir (fresh, or made once per key). */
+async function makeVault(server: TestServer, headers: Record<string, string>) {
+  const vault = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/vaults',
+    headers,
+    payload: { name: 'Letters' },
+  });
+  if (vault.statusCode !== 201) throw new Error(`create_vault failed: ${vault.body}`);
+  const vaultId = vault.json().data.id as string;
+  const item = await server.app.inject({
+    method: 'POST',
+    url: `/api/v1/vaults/${vaultId}/items`,
+    headers,
+    payload: {
+      title: 'To Ana',
+      text: 'Dear Ana, the deeds are in the blue folder.',
+      heirs: [HEIRS_PLAN.beneficiaries[0]!.address],
+    },
+  });
+  if (item.statusCode !== 201) throw new Error(`add_vault_item failed: ${item.body}`);
+  return { vaultId, itemId: item.json().data.id as string };
+}
+const ownVaults = new Map<string, ReturnType<typeof makeVault>>();
+function ownVault(server: TestServer, ownerKey: string): ReturnType<typeof makeVault> {
+  let made = ownVaults.get(ownerKey);
+  if (!made) {
+    made = makeVault(server, { authorization: `Bearer ${ownerKey}` });
+    ownVaults.set(ownerKey, made);
+  }
+  return made;
+}
+
+/**
+ * A share held by the key's account of another account's plan, released, with a vault linked to it holding one letter
+ * for the share's heir (made once per key).
+ */
+const heldVaults = new Map<string, Promise<{ shareId: string; itemId: string }>>();
+function heldVaultShare(server: TestServer, ownerKey: string): Promise<{ shareId: string; itemId: string }> {
+  let made = heldVaults.get(ownerKey);
+  if (!made) {
+    made = (async () => {
+      const headers = await grantorKey(server, ownerKey);
+      const { planId, codes } = await linkHeirsPlan(server, headers, { enabled: true });
+      const { vaultId, itemId } = await makeVault(server, headers);
+      const linked = await server.app.inject({
+        method: 'PUT',
+        url: `/api/v1/vaults/${vaultId}/plan`,
+        headers,
+        payload: { planId },
+      });
+      if (linked.statusCode !== 200) throw new Error(`link_vault_plan failed: ${linked.body}`);
+      const claim = await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/svcloom/shared/claim',
+        headers: { authorization: `Bearer ${ownerKey}` },
+        payload: { code: codes[0]!.code },
+      });
+      if (claim.statusCode !== 200) throw new Error(`claim_memoir_share failed: ${claim.body}`);
+      const fired = await server.app.inject({
+        method: 'POST',
+        url: `/api/v1/svcloom/heirs/plans/${planId}/events`,
+        headers,
+        payload: { type: 'deadman.triggered' },
+      });
+      if (fired.statusCode !== 200) throw new Error(`report_deadman_event failed: ${fired.body}`);
+      // As for heldShare: the waiting period is taken as passed (the share's opening and the verification's end moved
+      // into the past); test/vaults/vaults.test.ts waits it out.
+      const past = new Date(Date.now() - 60_000).toISOString();
+      const share = await server.services.store.get<GrantRecord>(GRANTS, codes[0]!.shareId);
+      await server.services.store.put(GRANTS, { ...share!, opensAt: past });
+      const plan = await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId);
+      await server.services.store.put(MEMOIR_HEIR_PLANS, {
+        ...plan!,
+        verification: { ...plan!.verification!, endsAt: past },
+      });
+      return { shareId: codes[0]!.shareId, itemId };
+    })();
+    heldVaults.set(ownerKey, made);
+  }
+  return made;
+}
+
+const VAULT_VOLATILE = ['id', 'createdAt', 'updatedAt'];
 
 const PLAN_VOLATILE = [
   'id',
@@ -461,6 +553,36 @@ const OWN_INPUTS: Record<string, Example> = {
     volatile: ['message', 'reply'],
   },
   list_shared_memoir_chat: { input: async (server, key) => ({ shareId: await heldShare(server, key), limit: 20 }) },
+  create_vault: { input: () => ({ name: 'For the children' }), volatile: VAULT_VOLATILE },
+  get_vault: { input: async (server, key) => ({ vaultId: (await ownVault(server, key)).vaultId }) },
+  delete_vault: { input: async (server, key) => ({ vaultId: (await makeVault(server, bearer(key))).vaultId }) },
+  add_vault_item: {
+    input: async (server, key) => ({
+      vaultId: (await ownVault(server, key)).vaultId,
+      title: 'To Ana',
+      text: 'Dear Ana, the deeds are in the blue folder.',
+      heirs: [HEIRS_PLAN.beneficiaries[0]!.address],
+    }),
+    volatile: VAULT_VOLATILE,
+  },
+  get_vault_item: { input: async (server, key) => ownVault(server, key) },
+  update_vault_item: {
+    input: async (server, key) => ({ ...(await ownVault(server, key)), title: 'To Ana, with love' }),
+    volatile: ['updatedAt'],
+  },
+  delete_vault_item: { input: async (server, key) => makeVault(server, bearer(key)) },
+  link_vault_plan: {
+    input: async (server, key) => ({
+      vaultId: (await ownVault(server, key)).vaultId,
+      planId: (await ownHeirsPlan(server, key)).planId,
+    }),
+    volatile: ['updatedAt'],
+  },
+  list_shared_vault_items: {
+    input: async (server, key) => ({ shareId: (await heldVaultShare(server, key)).shareId, limit: 20 }),
+  },
+  get_shared_vault_item: { input: async (server, key) => heldVaultShare(server, key) },
+  download_shared_vault_item: { input: async (server, key) => heldVaultShare(server, key) },
   // The example server has no Stripe key: the documented answer is 503 PAYMENTS_NOT_CONFIGURED.
   purchase_credits: {
     input: () => ({ packType: 'starter', successUrl: 'https://app.example/ok', cancelUrl: 'https://app.example/no' }),

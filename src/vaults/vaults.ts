@@ -1,0 +1,542 @@
+/**
+ * Vaults: letters, documents and instructions an owner leaves for their heirs, each item for the heirs it names.
+ *
+ * The owner's operations run through the owner's account view of the store. Everything the owner wrote is encrypted
+ * with the vault's data key before it is stored (src/vaults/crypto.ts); `sealed` items arrive already encrypted by
+ * the owner (with a passphrase the owner gives the heir outside svc) and svc encrypts those bytes once more, without
+ * ever reading them.
+ *
+ * Release: a vault is linked to an inheritance plan of the account (the plan linked for heirs' access to the memoir,
+ * `mhp_...`), and its items open through that plan's shares, the same grants heirs claim for the memoir. An item is
+ * readable by the holder of a share when the share is open (the wrapper checks: claimed, not revoked, not expired,
+ * past its opening time), the plan has been released (its verification completed, or the chain reported the trigger
+ * of a plan watched on chain) and the item names the share's heir. A reported trigger alone opens nothing. Before
+ * release an heir sees nothing of any vault, not even that one exists; each read is logged in the owner's account
+ * (`vault.accessed`), and the owner sees that log once the vault is released.
+ */
+import type { Clock } from '../core/clock.js';
+import { ApiError, type ErrorDetail } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { Keyring } from '../core/keyring.js';
+import type { Doc, Store, Tx } from '../store/port.js';
+import { GRANTS, type GrantedAccess, type GrantRecord } from '../accounts/grants.js';
+import { settleReservation } from '../accounts/quota.js';
+import { recordEvent } from '../events/events.js';
+import { canonicalAddress } from '../contracts/validate.js';
+import { type HeirPlanRecord, MEMOIR_HEIR_PLANS, sharesOf } from '../memoir/heir-plans.js';
+import { aad, type DataKey, newDataKey, openDataKey } from './crypto.js';
+import {
+  type ItemKind,
+  type ItemMeta,
+  type SealedFormat,
+  VAULT_ACCESS,
+  VAULT_ITEMS,
+  VAULT_LIMITS,
+  VAULTS,
+  type VaultAccessRecord,
+  type VaultItemRecord,
+  type VaultRecord,
+} from './records.js';
+
+export * from './records.js';
+
+/** What the owner's operations need: the owner's account view, the keyring, the clock and the storage quota. */
+export interface VaultDeps {
+  store: Store;
+  ownerId: string;
+  keyring: Keyring;
+  clock: Clock;
+  /** The server's default storage quota (config.storageQuotaBytes). */
+  quotaBytes?: number | undefined;
+}
+
+/** Collections a plan's shares cover once a vault is linked to it: the vaults, their items, and the plan itself. */
+export const SHARED_VAULT_COLLECTIONS = [VAULTS, VAULT_ITEMS, MEMOIR_HEIR_PLANS];
+
+const vaultNotFound = () => new ApiError('NOT_FOUND', 'No vault with this id in your account.');
+const itemNotFound = () => new ApiError('NOT_FOUND', 'No item with this id in this vault.');
+
+function cleanText(raw: string, field: string, max: number): string {
+  const text = raw.normalize('NFC').replace(/\s+/g, ' ').trim();
+  if (!text || text.length > max || /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(text))
+    throw ApiError.validation(`Invalid ${field}`, [
+      { field, reason: `visible text of 1 to ${max} characters, without control characters` },
+    ]);
+  return text;
+}
+
+function cleanFileName(raw: string, field: string): string {
+  const name = raw.normalize('NFC').trim();
+  if (!name || name.length > VAULT_LIMITS.fileName || /[\u0000-\u001f\u007f/\\"]/.test(name) || /^\.+$/.test(name))
+    throw ApiError.validation('Invalid file name', [
+      { field, reason: 'a plain file name: no path separators, quotes or control characters' },
+    ]);
+  return name;
+}
+
+const CONTENT_TYPE =
+  /^[a-z0-9][a-z0-9!#$&^_.+-]{0,62}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,62}(; ?[a-z0-9_-]+=[a-z0-9_.-]+)?$/i;
+
+function decodeBase64(raw: string, field: string): Buffer {
+  const s = raw.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0)
+    throw ApiError.validation('Invalid base64', [
+      { field, reason: 'standard base64 (A-Z, a-z, 0-9, +, /, = padding)' },
+    ]);
+  const bytes = Buffer.from(s, 'base64');
+  if (bytes.length === 0) throw ApiError.validation('Empty file', [{ field, reason: 'at least one byte' }]);
+  if (bytes.length > VAULT_LIMITS.fileBytes)
+    throw ApiError.validation('File too large', [{ field, reason: `at most ${VAULT_LIMITS.fileBytes} bytes` }]);
+  return bytes;
+}
+
+// --- heirs ------------------------------------------------------------------------------------------------------
+
+/** The heirs of an item, checked: distinct, and when the vault is linked, beneficiaries the plan gives access to. */
+function checkHeirs(heirs: readonly string[], plan: HeirPlanRecord | undefined, field = 'heirs'): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  const known = plan ? new Set(plan.heirs.map((h) => canonicalAddress(plan.blockchain, h.address))) : undefined;
+  heirs.forEach((a, i) => {
+    const key = plan ? canonicalAddress(plan.blockchain, a.trim()) : a.trim().toLowerCase();
+    if (!a.trim()) details.push({ field: `${field}.${i}`, reason: 'an address' });
+    else if (seen.has(key)) details.push({ field: `${field}.${i}`, reason: 'named twice' });
+    else if (known && !known.has(key))
+      details.push({ field: `${field}.${i}`, reason: 'not an heir of the linked plan (a beneficiary given access)' });
+    seen.add(key);
+  });
+  return details;
+}
+
+async function linkedPlan(tx: Pick<Tx, 'get'>, vault: VaultRecord): Promise<HeirPlanRecord | undefined> {
+  return vault.planId ? tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, vault.planId) : undefined;
+}
+
+/**
+ * Whether a plan has released what is linked to it: heirs' access is on and the switch's trigger is confirmed (the
+ * verification after a reported trigger completed, or its waiting period is over and nothing stopped it; a plan
+ * watched on chain reaches `triggered` from the chain). A trigger merely reported is not enough.
+ */
+export function planReleased(plan: HeirPlanRecord | undefined, now: Date): boolean {
+  if (!plan?.heirAccess.enabled) return false;
+  if (plan.state === 'triggered') return true;
+  const v = plan.verification;
+  return plan.state === 'verifying' && v?.state === 'waiting' && v.endsAt <= now.toISOString();
+}
+
+// --- views ------------------------------------------------------------------------------------------------------
+
+function openMeta(key: DataKey, item: VaultItemRecord): ItemMeta {
+  return JSON.parse(key.decrypt(item.meta, aad.itemMeta(item.vaultId, item.id)).toString('utf8')) as ItemMeta;
+}
+
+function itemSummary(key: DataKey, item: VaultItemRecord) {
+  const meta = openMeta(key, item);
+  return {
+    id: item.id,
+    vaultId: item.vaultId,
+    kind: item.kind,
+    format: item.format,
+    title: meta.title,
+    fileName: meta.fileName,
+    heirs: item.heirs,
+    contentType: item.contentType,
+    size: item.size,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}
+
+/** An item with its content: the text of a text item, the bytes (base64) of a file or sealed item. */
+function itemWithContent(key: DataKey, item: VaultItemRecord) {
+  const content = key.decrypt(item.content, aad.itemContent(item.vaultId, item.id));
+  return {
+    ...itemSummary(key, item),
+    text: item.kind === 'text' ? content.toString('utf8') : null,
+    contentBase64: item.kind === 'text' ? null : content.toString('base64'),
+  };
+}
+
+function accessView(a: VaultAccessRecord) {
+  return { itemId: a.itemId, heir: a.heir, heirAddress: a.heirAddress, shareId: a.grantId, via: a.via, at: a.at };
+}
+
+async function vaultIn(tx: Pick<Tx, 'get'>, id: string): Promise<VaultRecord> {
+  const v = await tx.get<VaultRecord>(VAULTS, id);
+  if (!v) throw vaultNotFound();
+  return v;
+}
+
+async function itemIn(tx: Pick<Tx, 'get'>, vaultId: string, itemId: string): Promise<VaultItemRecord> {
+  const item = await tx.get<VaultItemRecord>(VAULT_ITEMS, itemId);
+  if (!item || item.vaultId !== vaultId) throw itemNotFound();
+  return item;
+}
+
+async function vaultParts(deps: VaultDeps, tx: Pick<Tx, 'get' | 'findBy'>, v: VaultRecord) {
+  const key = openDataKey(deps.keyring, v.id, v.wrappedKey);
+  const items = await tx.findBy<VaultItemRecord>(VAULT_ITEMS, 'vaultId', v.id);
+  const plan = await linkedPlan(tx, v);
+  const now = deps.clock.now();
+  const released = planReleased(plan, now);
+  const base = {
+    id: v.id,
+    name: key.decrypt(v.name, aad.vaultName(v.id)).toString('utf8'),
+    planId: v.planId,
+    // A plan unlinked from the memoir since: the vault is as good as unlinked.
+    planState: plan ? plan.state : null,
+    released,
+    itemCount: items.length,
+    createdAt: v.createdAt,
+    updatedAt: v.updatedAt,
+  };
+  return { key, items, released, base };
+}
+
+async function vaultSummary(deps: VaultDeps, tx: Pick<Tx, 'get' | 'findBy'>, v: VaultRecord) {
+  return (await vaultParts(deps, tx, v)).base;
+}
+
+async function vaultView(deps: VaultDeps, tx: Pick<Tx, 'get' | 'findBy'>, v: VaultRecord) {
+  const { key, items, released, base } = await vaultParts(deps, tx, v);
+  const log = released
+    ? (await tx.findBy<VaultAccessRecord>(VAULT_ACCESS, 'vaultId', v.id))
+        .sort((a, b) => (a.id < b.id ? 1 : -1))
+        .slice(0, VAULT_LIMITS.accessLog)
+        .map(accessView)
+    : null;
+  return {
+    ...base,
+    items: [...items].sort((a, b) => (a.id < b.id ? -1 : 1)).map((i) => itemSummary(key, i)),
+    accessLog: log,
+  };
+}
+
+const event = (tx: Tx, deps: VaultDeps, type: string, data: Record<string, unknown>) =>
+  recordEvent(tx, { type, ownerId: deps.ownerId, data }, deps.clock);
+
+// --- the owner's operations -------------------------------------------------------------------------------------
+
+export async function createVault(deps: VaultDeps, input: { name: string }) {
+  const name = cleanText(input.name, 'name', VAULT_LIMITS.name);
+  const nowIso = deps.clock.now().toISOString();
+  const id = newId('vault');
+  const { key, wrapped } = newDataKey(deps.keyring, id);
+  const record: VaultRecord = {
+    id,
+    ownerId: deps.ownerId,
+    name: key.encrypt(name, aad.vaultName(id)),
+    wrappedKey: wrapped,
+    planId: null,
+    createdAt: nowIso,
+    updatedAt: nowIso,
+  };
+  return deps.store.transact(async (tx) => {
+    if ((await tx.findBy(VAULTS, 'ownerId', deps.ownerId)).length >= VAULT_LIMITS.vaultsPerAccount)
+      throw new ApiError('CONFLICT', `An account keeps at most ${VAULT_LIMITS.vaultsPerAccount} vaults.`);
+    await tx.put(VAULTS, record);
+    await event(tx, deps, 'vault.created', { vaultId: id });
+    return vaultView(deps, tx, record);
+  });
+}
+
+export async function listVaults(deps: VaultDeps) {
+  const vaults = await deps.store.findBy<VaultRecord>(VAULTS, 'ownerId', deps.ownerId);
+  const out = [];
+  for (const v of [...vaults].sort((a, b) => (a.id < b.id ? 1 : -1))) out.push(await vaultSummary(deps, deps.store, v));
+  return out;
+}
+
+export async function getVault(deps: VaultDeps, id: string) {
+  return vaultView(deps, deps.store, await vaultIn(deps.store, id));
+}
+
+export async function deleteVault(deps: VaultDeps, id: string) {
+  return deps.store.transact(async (tx) => {
+    await vaultIn(tx, id);
+    const items = await tx.findBy<VaultItemRecord>(VAULT_ITEMS, 'vaultId', id);
+    for (const i of items) await tx.delete(VAULT_ITEMS, i.id);
+    for (const a of await tx.findBy<Doc>(VAULT_ACCESS, 'vaultId', id)) await tx.delete(VAULT_ACCESS, a.id);
+    await tx.delete(VAULTS, id);
+    await event(tx, deps, 'vault.deleted', { vaultId: id, itemsDeleted: items.length });
+    return { deleted: true as const, itemsDeleted: items.length };
+  });
+}
+
+export interface NewItem {
+  title: string;
+  heirs: string[];
+  text?: string | undefined;
+  file?: { contentBase64: string; contentType: string; fileName: string } | undefined;
+  sealed?: { contentBase64: string; format: SealedFormat; fileName?: string | undefined } | undefined;
+}
+
+const SEALED_TYPES: Record<SealedFormat, { contentType: string; ext: string }> = {
+  age: { contentType: 'application/octet-stream', ext: 'age' },
+  openpgp: { contentType: 'application/pgp-encrypted', ext: 'gpg' },
+};
+
+/** The kind, content, media type and file name of a new item (exactly one of text, file, sealed). */
+function itemContent(input: NewItem): {
+  kind: ItemKind;
+  content: Buffer;
+  contentType: string;
+  fileName: string | null;
+  format: SealedFormat | null;
+} {
+  const given = (['text', 'file', 'sealed'] as const).filter((k) => input[k] !== undefined);
+  if (given.length !== 1)
+    throw ApiError.validation('An item is a text, a file or a sealed file', [
+      { field: given[1] ?? 'text', reason: 'give exactly one of text, file and sealed' },
+    ]);
+  if (input.text !== undefined) {
+    if (!input.text.trim()) throw ApiError.validation('Empty text', [{ field: 'text', reason: 'some text' }]);
+    return {
+      kind: 'text',
+      content: Buffer.from(input.text.normalize('NFC'), 'utf8'),
+      contentType: 'text/plain; charset=utf-8',
+      fileName: null,
+      format: null,
+    };
+  }
+  if (input.file) {
+    if (!CONTENT_TYPE.test(input.file.contentType))
+      throw ApiError.validation('Invalid content type', [
+        { field: 'file.contentType', reason: 'a media type such as application/pdf' },
+      ]);
+    return {
+      kind: 'file',
+      content: decodeBase64(input.file.contentBase64, 'file.contentBase64'),
+      contentType: input.file.contentType.toLowerCase(),
+      fileName: cleanFileName(input.file.fileName, 'file.fileName'),
+      format: null,
+    };
+  }
+  const sealed = input.sealed!;
+  const type = SEALED_TYPES[sealed.format];
+  return {
+    kind: 'sealed',
+    content: decodeBase64(sealed.contentBase64, 'sealed.contentBase64'),
+    contentType: type.contentType,
+    fileName: sealed.fileName !== undefined ? cleanFileName(sealed.fileName, 'sealed.fileName') : `sealed.${type.ext}`,
+    format: sealed.format,
+  };
+}
+
+export async function addItem(deps: VaultDeps, vaultId: string, input: NewItem) {
+  const title = cleanText(input.title, 'title', VAULT_LIMITS.title);
+  const c = itemContent(input);
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
+  const id = newId('vaultItem');
+  return deps.store.transact(async (tx) => {
+    const vault = await vaultIn(tx, vaultId);
+    const details = checkHeirs(input.heirs, await linkedPlan(tx, vault));
+    if (details.length) throw ApiError.validation('Invalid heirs', details);
+    if ((await tx.findBy(VAULT_ITEMS, 'vaultId', vaultId)).length >= VAULT_LIMITS.itemsPerVault)
+      throw new ApiError('CONFLICT', `A vault holds at most ${VAULT_LIMITS.itemsPerVault} items.`);
+    const key = openDataKey(deps.keyring, vault.id, vault.wrappedKey);
+    const stored = c.kind === 'text' ? 0 : c.content.length;
+    // The quota is checked in the same write as the item, so concurrent uploads cannot jointly pass it.
+    if (stored > 0) await settleReservation(tx, deps.ownerId, id, stored, { defaultLimit: deps.quotaBytes, now });
+    const record: VaultItemRecord = {
+      id,
+      ownerId: deps.ownerId,
+      vaultId,
+      kind: c.kind,
+      format: c.format,
+      heirs: input.heirs.map((h) => h.trim()),
+      meta: key.encrypt(JSON.stringify({ title, fileName: c.fileName } satisfies ItemMeta), aad.itemMeta(vaultId, id)),
+      content: key.encrypt(c.content, aad.itemContent(vaultId, id)),
+      contentType: c.contentType,
+      size: c.content.length,
+      storedBytes: stored,
+      createdAt: nowIso,
+      updatedAt: nowIso,
+    };
+    await tx.put(VAULT_ITEMS, record);
+    await tx.put(VAULTS, { ...vault, updatedAt: nowIso });
+    await event(tx, deps, 'vault.updated', { vaultId, itemId: id, change: 'item.added' });
+    return itemSummary(key, record);
+  });
+}
+
+export async function getItem(deps: VaultDeps, vaultId: string, itemId: string) {
+  const vault = await vaultIn(deps.store, vaultId);
+  const item = await itemIn(deps.store, vaultId, itemId);
+  return itemWithContent(openDataKey(deps.keyring, vault.id, vault.wrappedKey), item);
+}
+
+export async function updateItem(
+  deps: VaultDeps,
+  vaultId: string,
+  itemId: string,
+  patch: { title?: string | undefined; text?: string | undefined; heirs?: string[] | undefined },
+) {
+  const title = patch.title !== undefined ? cleanText(patch.title, 'title', VAULT_LIMITS.title) : undefined;
+  const nowIso = deps.clock.now().toISOString();
+  return deps.store.transact(async (tx) => {
+    const vault = await vaultIn(tx, vaultId);
+    const item = await itemIn(tx, vaultId, itemId);
+    if (patch.text !== undefined && item.kind !== 'text')
+      throw ApiError.validation('Only a text item has text', [
+        { field: 'text', reason: `this item is a ${item.kind} item: delete it and add a new one` },
+      ]);
+    if (patch.text !== undefined && !patch.text.trim())
+      throw ApiError.validation('Empty text', [{ field: 'text', reason: 'some text' }]);
+    if (patch.heirs !== undefined) {
+      const details = checkHeirs(patch.heirs, await linkedPlan(tx, vault));
+      if (details.length) throw ApiError.validation('Invalid heirs', details);
+    }
+    const key = openDataKey(deps.keyring, vault.id, vault.wrappedKey);
+    const meta = openMeta(key, item);
+    const next: VaultItemRecord = { ...item, updatedAt: nowIso };
+    if (title !== undefined)
+      next.meta = key.encrypt(JSON.stringify({ ...meta, title } satisfies ItemMeta), aad.itemMeta(vaultId, itemId));
+    if (patch.text !== undefined) {
+      const content = Buffer.from(patch.text.normalize('NFC'), 'utf8');
+      next.content = key.encrypt(content, aad.itemContent(vaultId, itemId));
+      next.size = content.length;
+    }
+    if (patch.heirs !== undefined) next.heirs = patch.heirs.map((h) => h.trim());
+    await tx.put(VAULT_ITEMS, next);
+    await tx.put(VAULTS, { ...vault, updatedAt: nowIso });
+    await event(tx, deps, 'vault.updated', { vaultId, itemId, change: 'item.updated' });
+    return itemSummary(key, next);
+  });
+}
+
+export async function deleteItem(deps: VaultDeps, vaultId: string, itemId: string) {
+  const nowIso = deps.clock.now().toISOString();
+  return deps.store.transact(async (tx) => {
+    const vault = await vaultIn(tx, vaultId);
+    await itemIn(tx, vaultId, itemId);
+    await tx.delete(VAULT_ITEMS, itemId);
+    await tx.put(VAULTS, { ...vault, updatedAt: nowIso });
+    await event(tx, deps, 'vault.updated', { vaultId, itemId, change: 'item.deleted' });
+    return { deleted: true as const };
+  });
+}
+
+/**
+ * Links the vault to a plan of the account (or unlinks it with null). The plan's shares then also cover the vault
+ * collections, so that heirs holding them can be shown their items once the plan releases them. Every item's heirs
+ * must be heirs of the plan.
+ */
+export async function linkVaultPlan(deps: VaultDeps, vaultId: string, planId: string | null) {
+  const nowIso = deps.clock.now().toISOString();
+  return deps.store.transact(async (tx) => {
+    const vault = await vaultIn(tx, vaultId);
+    if (planId !== null) {
+      const plan = await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId);
+      if (!plan) throw new ApiError('NOT_FOUND', 'No linked plan with this id in your account.');
+      const items = await tx.findBy<VaultItemRecord>(VAULT_ITEMS, 'vaultId', vaultId);
+      const details = items.flatMap((i) => checkHeirs(i.heirs, plan, `items.${i.id}.heirs`));
+      if (details.length) throw ApiError.validation('Some items name heirs the plan does not have', details);
+      for (const g of await sharesOf(tx, deps.ownerId, planId)) {
+        if (g.revokedAt || SHARED_VAULT_COLLECTIONS.every((c) => g.collections.includes(c))) continue;
+        const collections = [...new Set([...g.collections, ...SHARED_VAULT_COLLECTIONS])];
+        await tx.put<GrantRecord>(GRANTS, { ...g, collections, updatedAt: nowIso });
+      }
+    }
+    const next: VaultRecord = { ...vault, planId, updatedAt: nowIso };
+    await tx.put(VAULTS, next);
+    await event(tx, deps, 'vault.updated', { vaultId, planId, change: planId ? 'plan.linked' : 'plan.unlinked' });
+    return vaultView(deps, tx, next);
+  });
+}
+
+// --- the heirs' side --------------------------------------------------------------------------------------------
+
+interface HeirScope {
+  plan: HeirPlanRecord;
+  heir: { name: string; address: string };
+  vaults: VaultRecord[];
+}
+
+/**
+ * What the holder of an open share may see of vaults: nothing unless a vault is linked to the share's plan and the
+ * plan has released it; then the vaults linked to the plan and the heir the share is for.
+ */
+async function heirScope(g: GrantedAccess, now: Date): Promise<HeirScope | undefined> {
+  if (!SHARED_VAULT_COLLECTIONS.every((c) => g.grant.collections.includes(c)) || !g.grant.sourceId) return undefined;
+  const plan = await g.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, g.grant.sourceId);
+  if (!plan || !planReleased(plan, now)) return undefined;
+  const heir = plan.heirs.find((h) => h.shareId === g.grant.id);
+  if (!heir) return undefined;
+  const vaults = await g.store.findBy<VaultRecord>(VAULTS, 'planId', plan.id);
+  return { plan, heir, vaults };
+}
+
+const isFor = (scope: HeirScope, item: VaultItemRecord) => {
+  const me = canonicalAddress(scope.plan.blockchain, scope.heir.address);
+  return item.heirs.some((a) => canonicalAddress(scope.plan.blockchain, a) === me);
+};
+
+/** The items of released vaults meant for the share's heir (empty before release: nothing shows a vault exists). */
+export async function sharedItems(g: GrantedAccess, keyring: Keyring, now: Date) {
+  const scope = await heirScope(g, now);
+  if (!scope) return [];
+  const out = [];
+  for (const v of [...scope.vaults].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    const key = openDataKey(keyring, v.id, v.wrappedKey);
+    const vaultName = key.decrypt(v.name, aad.vaultName(v.id)).toString('utf8');
+    const items = (await g.store.findBy<VaultItemRecord>(VAULT_ITEMS, 'vaultId', v.id)).filter((i) => isFor(scope, i));
+    for (const i of items.sort((a, b) => (a.id < b.id ? -1 : 1)))
+      out.push({ ...itemSummary(key, i), vaultName, heirs: undefined });
+  }
+  return out.map(({ heirs: _h, ...rest }) => rest);
+}
+
+/**
+ * One item for the share's heir, with its content, and the read recorded in the owner's account (`vault.accessed`
+ * and the access log). 404 for an item that is not released to this heir, exactly as for one that does not exist.
+ */
+export async function readSharedItem(
+  g: GrantedAccess,
+  keyring: Keyring,
+  now: Date,
+  itemId: string,
+  reader: { accountId: string; via: 'read' | 'download' },
+) {
+  const scope = await heirScope(g, now);
+  const item = scope ? await g.store.get<VaultItemRecord>(VAULT_ITEMS, itemId) : undefined;
+  const vault = item ? scope!.vaults.find((v) => v.id === item.vaultId) : undefined;
+  if (!scope || !item || !vault || !isFor(scope, item))
+    throw new ApiError('NOT_FOUND', 'No item with this id is open to you.');
+  const key = openDataKey(keyring, vault.id, vault.wrappedKey);
+  const content = key.decrypt(item.content, aad.itemContent(vault.id, item.id));
+  const meta = openMeta(key, item);
+  const at = now.toISOString();
+  const access: VaultAccessRecord = {
+    id: newId('vaultAccess'),
+    ownerId: g.grantorId,
+    vaultId: vault.id,
+    itemId: item.id,
+    grantId: g.grant.id,
+    heir: scope.heir.name,
+    heirAddress: scope.heir.address,
+    readerAccountId: reader.accountId,
+    via: reader.via,
+    at,
+  };
+  // Who (the share, its heir and the reading account), which item and when; never the item's title or content.
+  await g.logUse(VAULT_ACCESS, access, {
+    type: 'vault.accessed',
+    data: {
+      vaultId: vault.id,
+      itemId: item.id,
+      planId: scope.plan.id,
+      shareId: g.grant.id,
+      readerAccountId: reader.accountId,
+      via: reader.via,
+      at,
+    },
+  });
+  const { heirs: _heirs, ...summary } = itemSummary(key, item);
+  return {
+    item: { ...summary, vaultName: key.decrypt(vault.name, aad.vaultName(vault.id)).toString('utf8') },
+    meta,
+    content,
+  };
+}

@@ -8,9 +8,13 @@
  * A question is answered only when the best passage covers enough of the question's specific words (weighted by
  * how rare they are in the memoir) or its intent: below that the agent says it does not know, so a question nothing
  * answers does not get a loosely related passage as its answer.
+ *
+ * With a provider configured, searchMemoirWithEmbeddings adds the passages' embedding similarity to the question
+ * (src/memoir/embeddings.ts) to that score.
  */
 import { stemmer } from 'stemmer';
 import { COLLOQUIAL, intentsOf, KINSHIP, type Intent } from './intents.js';
+import { cosine } from './embeddings.js';
 import { relatedWords } from './lexicon.js';
 import { isStopword, sentences, words } from './text.js';
 
@@ -281,19 +285,10 @@ export interface Retrieval {
   answered: boolean;
 }
 
-/** The passages that answer `question`, best first, one per record, at most `limit`; none below the threshold. */
-export function searchMemoir(docs: readonly SourceDoc[], question: string, limit = 3): Retrieval {
-  const units = unitsOf(docs);
-  if (units.length === 0) return { passages: [], answered: false };
-  const q = parseQuestion(question, spouseName(docs));
-  const scored = scoreUnits(units, q)
-    .filter((s) => s.score > 0)
-    .sort((a, b) => b.score - a.score);
+/** The passages of the best-scored units, one per record, none below RELATIVE_FLOOR of the best, at most `limit`. */
+function passagesOf(scored: ReadonlyArray<{ unit: Unit; score: number }>, limit: number): Passage[] {
   const best = scored[0];
-  if (!best) return { passages: [], answered: false };
-  const idf = idfTable(units);
-  const answered = scored.slice(0, 3).some((s) => coverage(s.unit, q, idf) >= MIN_COVERAGE);
-  if (!answered) return { passages: [], answered: false };
+  if (!best) return [];
   const seen = new Set<string>();
   const passages: Passage[] = [];
   for (const s of scored) {
@@ -307,5 +302,73 @@ export function searchMemoir(docs: readonly SourceDoc[], question: string, limit
     });
     if (passages.length >= limit) break;
   }
-  return { passages, answered: true };
+  return passages;
+}
+
+/** The lexical scoring of every passage, best first, and whether one of the top ones covers the question. */
+function lexical(docs: readonly SourceDoc[], question: string) {
+  const units = unitsOf(docs);
+  const q = parseQuestion(question, spouseName(docs));
+  const scored = scoreUnits(units, q).sort((a, b) => b.score - a.score);
+  const idf = idfTable(units);
+  const answered = scored.slice(0, 3).some((s) => s.score > 0 && coverage(s.unit, q, idf) >= MIN_COVERAGE);
+  return { units, scored, answered };
+}
+
+/** The passages that answer `question`, best first, one per record, at most `limit`; none below the threshold. */
+export function searchMemoir(docs: readonly SourceDoc[], question: string, limit = 3): Retrieval {
+  const { scored, answered } = lexical(docs, question);
+  if (!answered) return { passages: [], answered: false };
+  return {
+    passages: passagesOf(
+      scored.filter((s) => s.score > 0),
+      limit,
+    ),
+    answered: true,
+  };
+}
+
+/** How the lexical and the embedding scores are combined (each scaled to 0..1 first). */
+export const SEMANTIC = {
+  /** Share of the combined score that is lexical; the rest is the embedding similarity. */
+  lexicalShare: 0.6,
+  /** Cosine similarity at or below which a passage gets no semantic credit. */
+  floor: 0.2,
+  /**
+   * Cosine similarity from which a passage answers the question even when its words do not cover it (a paraphrase).
+   * High on purpose: below it, a question the lexical test finds unanswered stays unanswered.
+   */
+  answer: 0.8,
+} as const;
+
+/**
+ * searchMemoir with embeddings: every passage and the question are embedded (`embed` caches them), and a passage's
+ * score is its lexical score (scaled by the best one) combined with its cosine similarity to the question (above a
+ * floor). The question counts as answered when the lexical test says so or a passage is very close in meaning.
+ */
+export async function searchMemoirWithEmbeddings(
+  docs: readonly SourceDoc[],
+  question: string,
+  embed: (texts: readonly string[]) => Promise<number[][]>,
+  limit = 3,
+): Promise<Retrieval> {
+  const { units, scored, answered } = lexical(docs, question);
+  if (units.length === 0) return { passages: [], answered: false };
+  const vectors = await embed([question, ...units.map((u) => u.text)]);
+  const [qv, ...uv] = vectors as [number[], ...number[][]];
+  const similarity = new Map(units.map((u, i) => [u, cosine(qv, uv[i]!)]));
+  const bestLexical = scored[0]?.score ?? 0;
+  const semantic = (u: Unit) => Math.max(0, (similarity.get(u)! - SEMANTIC.floor) / (1 - SEMANTIC.floor));
+  const combined = scored
+    .map((s) => ({
+      unit: s.unit,
+      score:
+        SEMANTIC.lexicalShare * (bestLexical > 0 ? s.score / bestLexical : 0) +
+        (1 - SEMANTIC.lexicalShare) * semantic(s.unit),
+    }))
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score);
+  const close = Math.max(...similarity.values()) >= SEMANTIC.answer;
+  if (!answered && !close) return { passages: [], answered: false };
+  return { passages: passagesOf(combined, limit), answered: true };
 }

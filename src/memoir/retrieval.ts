@@ -16,6 +16,7 @@ import { stemmer } from 'stemmer';
 import { COLLOQUIAL, intentsOf, KINSHIP, type Intent } from './intents.js';
 import { cosine } from './embeddings.js';
 import { relatedWords } from './lexicon.js';
+import { namesIn } from './names.js';
 import { isStopword, sentences, words } from './text.js';
 
 export type SourceKind = 'journal' | 'answer' | 'transcript' | 'caption' | 'profile';
@@ -157,28 +158,29 @@ export interface Query {
   alternatives: Map<string, { full: Set<string>; half: Set<string> }>;
 }
 
-/** Capitalised words at the start of a sentence or that never name a person. */
-const NOT_SPOUSE = new Set(
-  'I We He She They My Our The A His Her St Saint Mr Mrs Miss And But On In At When Marry Married January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday Saturday Sunday'.split(
-    ' ',
-  ),
-);
-const MARRIAGE = /\b(married|marry|wedding|husband|proposed|engaged)\b/i;
+const MARRIAGE = /\b(married|marry|wedding|husband|wife|proposed|engaged)\b/i;
 
 /**
- * The name the memoir uses for the owner's husband or wife, so an heir's "Grandad" finds "Frank": the name met
- * most often in sentences about marrying, other than the owner's own names; none when it is not clear.
+ * The name the memoir uses for the owner's husband or wife, so an heir's "Grandad" finds "Frank": the person
+ * (src/memoir/names.ts) named most often in sentences about marrying, other than the owner's own names; none when it
+ * is not clear. A person written as the writer's husband or wife ("my husband Frank") settles it.
  */
 export function spouseName(docs: readonly SourceDoc[]): string | undefined {
-  const own = new Set(words(docs.find((d) => d.kind === 'profile')?.text ?? '').map((w) => w.toLowerCase()));
+  const own = new Set(words(docs.find((d) => d.kind === 'profile')?.text ?? ''));
   const counts = new Map<string, number>();
-  for (const d of docs)
+  for (const d of docs) {
+    if (d.kind === 'profile') continue;
+    for (const k of namesIn(d.text).kin)
+      if (k.relation === 'husband' || k.relation === 'wife') counts.set(k.name, (counts.get(k.name) ?? 0) + 2);
     for (const s of sentences(d.text)) {
       if (!MARRIAGE.test(s)) continue;
-      for (const m of s.matchAll(/\b[A-Z][a-z]+\b/g))
-        if (!NOT_SPOUSE.has(m[0]) && !own.has(m[0].toLowerCase()) && !/^St\s/.test(s.slice(m.index - 3)))
-          counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+      for (const p of namesIn(s).people) {
+        const first = p.split(' ')[0]!;
+        if (p.startsWith('my ') || p.includes(' ') || own.has(first.toLowerCase())) continue;
+        counts.set(p, (counts.get(p) ?? 0) + 1);
+      }
     }
+  }
   const [first, second] = [...counts.entries()].sort((a, b) => b[1] - a[1]);
   return first && first[1] >= 2 && (!second || first[1] > second[1]) ? first[0] : undefined;
 }

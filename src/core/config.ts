@@ -55,8 +55,11 @@ export interface Config {
    * delivery over (an instance that died). Default the timeout + 60 s; at least the timeout + 1 s.
    */
   webhookLeaseMs?: number | undefined;
-  /** The memoir agent's language model (SVC_LLM_BASE_URL, SVC_LLM_API_KEY, SVC_LLM_MODEL); undefined: demo mode. */
-  llm?: { baseUrl: string; apiKey: string; model: string } | undefined;
+  /**
+   * The memoir agent's language model (SVC_LLM_BASE_URL, SVC_LLM_API_KEY, SVC_LLM_MODEL) and the embedding model the
+   * same server is asked for (SVC_LLM_EMBEDDING_MODEL; absent: text-embedding-3-small); undefined: demo mode.
+   */
+  llm?: { baseUrl: string; apiKey: string; model: string; embeddingModel?: string | undefined } | undefined;
   /** Largest memoir upload per kind, bytes (SVC_MEMOIR_MAX_PHOTO, _AUDIO, _VIDEO). */
   memoirUploadLimits?: { photo: number; audio: number; video: number };
   /**
@@ -369,7 +372,12 @@ function llmConfig(env: NodeJS.ProcessEnv): Config['llm'] {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new ConfigError('SVC_LLM_BASE_URL must be an http or https URL');
-  return { baseUrl, apiKey: env.SVC_LLM_API_KEY || 'not-needed', model: env.SVC_LLM_MODEL || 'gpt-4o-mini' };
+  return {
+    baseUrl,
+    apiKey: env.SVC_LLM_API_KEY || 'not-needed',
+    model: env.SVC_LLM_MODEL || 'gpt-4o-mini',
+    embeddingModel: env.SVC_LLM_EMBEDDING_MODEL?.trim() || undefined,
+  };
 }
 
 function flag(raw: string | undefined, source: string): boolean {

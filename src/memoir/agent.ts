@@ -22,11 +22,10 @@ import { ApiError } from '../core/errors.js';
 import { paginateCursor, type CursorCodec } from '../core/pagination.js';
 import type { Store } from '../store/port.js';
 import { answersInOrder, emptyCharacter, type CharacterModel } from './character.js';
-import { DEFAULT_AGENT_NAME, profileId, readProfile, type ProfileRecord } from './memoir.js';
+import { type Audience, DEFAULT_AGENT_NAME, journalFor, profileId, readProfile, type ProfileRecord } from './memoir.js';
 import {
   MEMOIR_ANSWERS,
   MEMOIR_CHAT,
-  MEMOIR_JOURNAL,
   MEMOIR_MEDIA,
   MEMOIR_PROFILES,
   memoirId,
@@ -36,7 +35,8 @@ import {
   type MediaRecord,
 } from './records.js';
 import { memoirDocs } from './retrieval-docs.js';
-import { searchMemoir, type Passage } from './retrieval.js';
+import type { Embedder } from './embeddings.js';
+import { searchMemoir, searchMemoirWithEmbeddings, type Passage } from './retrieval.js';
 import { isStopword, sentences, words } from './text.js';
 
 export interface LlmConfig {
@@ -198,15 +198,25 @@ export function publicMessage(m: ChatMessageRecord) {
 }
 
 /** The model step of a chat, separated so it can be charged (and refunded when it fails). */
-export async function prepareChat(store: Store, ownerId: string, question: string) {
+export async function prepareChat(
+  store: Store,
+  ownerId: string,
+  question: string,
+  audience: Audience = 'owner',
+  embedder?: Embedder,
+) {
   const [profile, entries, answers, media] = await Promise.all([
     readProfile(store, ownerId),
-    store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
+    // An heir's question never reaches a private entry.
+    journalFor(store, ownerId, audience),
     store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
     store.findBy<MediaRecord>(MEMOIR_MEDIA, 'ownerId', ownerId),
   ]);
   const docs = memoirDocs({ name: profile?.agentName ?? null, entries, answers, media });
-  return { profile, passages: searchMemoir(docs, question).passages };
+  const found = embedder
+    ? await searchMemoirWithEmbeddings(docs, question, (texts) => embedder.embed(texts))
+    : searchMemoir(docs, question);
+  return { profile, passages: found.passages };
 }
 
 export async function chat(

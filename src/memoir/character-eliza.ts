@@ -4,7 +4,13 @@
  */
 import { answersInOrder, type CharacterModel } from './character.js';
 import type { AnswerRecord, JournalEntry } from './records.js';
-import { sentences } from './text.js';
+import { allQuestions } from './questions.js';
+import { sentences, themesOf } from './text.js';
+
+/** How many example exchanges the character file carries. */
+const MESSAGE_EXAMPLES = 5;
+const QUESTIONS = new Map(allQuestions().map((q) => [q.id, q.text]));
+const topicOf = (questionId: string) => questionId.replace(/^[^.]+\./, '').replace(/-/g, ' ');
 
 /**
  * An ElizaOS character file (docs.elizaos.ai, "Character Interface"): name, bio,
@@ -47,15 +53,24 @@ export function elizaCharacter(
     .slice(-10)
     .map((e) => sentences(e.content)[0])
     .filter((s): s is string => !!s);
-  const messageExamples = answersInOrder(answers)
-    .slice(0, 5)
-    .map((a) => [
-      {
-        name: '{{user1}}',
-        content: { text: `Tell me about ${a.questionId.replace(/^[^.]+\./, '').replace(/-/g, ' ')}.` },
-      },
-      { name, content: { text: a.answer.slice(0, 400) } },
-    ]);
+  // Example exchanges in their own words: questionnaire answers to their question, then the latest entries to the
+  // prompt they answered (or their title, or their main theme).
+  const exchange = (question: string, answer: string) => [
+    { name: '{{user1}}', content: { text: question } },
+    { name, content: { text: answer.slice(0, 400) } },
+  ];
+  const fromAnswers = answersInOrder(answers)
+    .slice(0, MESSAGE_EXAMPLES)
+    .map((a) => exchange(QUESTIONS.get(a.questionId) ?? `Tell me about ${topicOf(a.questionId)}.`, a.answer));
+  const room = MESSAGE_EXAMPLES - fromAnswers.length;
+  const fromEntries = (room > 0 ? entries.slice(-room) : []).map((e) => {
+    const theme = themesOf(e.content)[0];
+    const question =
+      e.promptUsed ??
+      (e.title ? `Tell me about "${e.title}".` : theme ? `Tell me about ${theme}.` : 'What do you remember?');
+    return exchange(question, sentences(e.content).slice(0, 2).join(' '));
+  });
+  const messageExamples = [...fromAnswers, ...fromEntries];
   const chat = [...model.style.descriptors];
   if (model.recurringPhrases.length)
     chat.push(

@@ -29,6 +29,7 @@ import {
   topPlaces,
   traitsIn,
   valuesIn,
+  withRelations,
   type Mention,
   type Style,
   type StyleCounts,
@@ -82,8 +83,20 @@ export function answersInOrder(records: readonly AnswerRecord[]): GivenAnswer[] 
   );
 }
 
+/** Whether an entry is kept for its owner alone (src/memoir/records.ts): the character model leaves it out. */
+export const isPrivate = (e: Pick<JournalEntry, 'private'>): boolean => e.private === true;
+
+/** The entries heirs may see: every entry not marked private. */
+export function sharedEntries<T extends Pick<JournalEntry, 'private'>>(entries: readonly T[]): T[] {
+  return entries.filter((e) => !isPrivate(e));
+}
+
+/**
+ * The texts the character model is read from: entries that are not private, then the answers. The model is what
+ * heirs meet (get_shared_memoir, the agent's voice), so a private entry never shapes it.
+ */
 export function texts(entries: readonly JournalEntry[], answers: readonly AnswerRecord[]): string[] {
-  return [...entries.map((e) => e.content), ...answersInOrder(answers).map((x) => x.answer)];
+  return [...sharedEntries(entries).map((e) => e.content), ...answersInOrder(answers).map((x) => x.answer)];
 }
 
 export function buildCharacter(
@@ -105,7 +118,7 @@ export function buildCharacter(
     modelTraits: previous?.modelTraits ?? [],
     modelValues: previous?.modelValues ?? [],
     sources: {
-      journalEntries: entries.length,
+      journalEntries: sharedEntries(entries).length,
       answers: answers.reduce((n, a) => n + Object.keys(a.answers).length, 0),
     },
     updatedAt: now,
@@ -120,7 +133,7 @@ export function emptyCharacter(): CharacterModel {
  * The version of the stored counts. Bump it whenever the extraction in text.ts (lexicons, names, phrases, style) or
  * the counts kept here change: stored counts of another version are rebuilt from the texts on the next write.
  */
-export const CHARACTER_COUNTS_VERSION = 1;
+export const CHARACTER_COUNTS_VERSION = 2;
 
 /** A name → count table as stored: parallel arrays (compact JSON, and no name can be mistaken for a prototype key). */
 export interface StoredCounts {
@@ -134,13 +147,18 @@ export interface CharacterCountsRecord {
   id: string;
   ownerId: string;
   version: number;
+  /** Entries counted (those not private). */
   journalEntries: number;
+  /** Private entries, not counted: with journalEntries, how many entries the counts are in step with. */
+  privateEntries: number;
   /** Questions answered per category, in the order the categories were first answered (the topics keep that order). */
   answered: StoredCounts;
   traits: StoredCounts;
   values: StoredCounts;
   themes: StoredCounts;
   people: StoredCounts;
+  /** Named kin: name, "|", the relation → how often. */
+  relations: StoredCounts;
   places: StoredCounts;
   /** Candidate phrases held by two texts or more → how many. */
   recurring: StoredCounts;
@@ -156,7 +174,7 @@ export interface CharacterCountsRecord {
   updatedAt: string;
 }
 
-const TABLES = ['traits', 'values', 'themes', 'people', 'places', 'words'] as const;
+const TABLES = ['traits', 'values', 'themes', 'people', 'relations', 'places', 'words'] as const;
 const STYLE_FIELDS = ['sentences', 'words', 'exclamations', 'questions', 'firstPerson'] as const;
 
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
@@ -294,12 +312,15 @@ class OnceSet {
  */
 export class CharacterTally {
   journalEntries = 0;
+  /** Private entries seen and not counted. */
+  privateEntries = 0;
   /** Category → questions answered, in the order categories were first answered (zeros kept: the order must hold). */
   readonly answered = new Map<string, number>();
   readonly traits = new Map<string, number>();
   readonly values = new Map<string, number>();
   readonly themes = new Map<string, number>();
   readonly people = new Map<string, number>();
+  readonly relations = new Map<string, number>();
   readonly places = new Map<string, number>();
   /** Candidate phrases held by two texts or more → how many (the ones held by one text are in #once). */
   readonly recurring = new Map<string, number>();
@@ -310,7 +331,10 @@ export class CharacterTally {
   /** The tally of these records, read in full (what the stored one is rebuilt from). */
   static of(entries: readonly JournalEntry[], answers: readonly AnswerRecord[]): CharacterTally {
     const t = new CharacterTally();
-    for (const e of entries) t.addEntry(e.content);
+    for (const e of entries) {
+      if (isPrivate(e)) t.privateEntries++;
+      else t.addEntry(e.content);
+    }
     // Categories in record order (the order they were first answered), as buildCharacter's topics.
     for (const r of answers) t.answered.set(r.category, t.answered.get(r.category) ?? 0);
     for (const a of answersInOrder(answers)) t.addAnswer(a.category, a.answer);
@@ -319,9 +343,16 @@ export class CharacterTally {
 
   /** The stored tally, or undefined when it is missing, of another version or malformed (then: rebuild). */
   static fromRecord(record: CharacterCountsRecord | undefined): CharacterTally | undefined {
-    if (!record || record.version !== CHARACTER_COUNTS_VERSION || !isCount(record.journalEntries)) return undefined;
+    if (
+      !record ||
+      record.version !== CHARACTER_COUNTS_VERSION ||
+      !isCount(record.journalEntries) ||
+      !isCount(record.privateEntries)
+    )
+      return undefined;
     const t = new CharacterTally();
     t.journalEntries = record.journalEntries;
+    t.privateEntries = record.privateEntries;
     const answered = fromStored(record.answered);
     const recurring = fromStored(record.recurring);
     const once = OnceSet.parse(record.once);
@@ -348,6 +379,34 @@ export class CharacterTally {
   addEntry(text: string): void {
     this.journalEntries++;
     this.#apply(textCounts(text), 1);
+  }
+
+  /** Whether the counts are of exactly `entries` entries in all (counted and private). */
+  inStepWith(entries: number): boolean {
+    return this.journalEntries + this.privateEntries === entries;
+  }
+
+  /** Adds an entry as written: counted, or (private) only known to exist. */
+  addStoredEntry(e: Pick<JournalEntry, 'content' | 'private'>): void {
+    if (isPrivate(e)) this.privateEntries++;
+    else this.addEntry(e.content);
+  }
+
+  /**
+   * Takes back an entry being edited or deleted, as it was stored. Returns false, changing nothing, when the tally
+   * does not hold its counts (out of step with the records): the caller then rebuilds it.
+   */
+  removeStoredEntry(e: Pick<JournalEntry, 'content' | 'private'>): boolean {
+    if (isPrivate(e)) {
+      if (this.privateEntries < 1) return false;
+      this.privateEntries--;
+      return true;
+    }
+    const counts = textCounts(e.content);
+    if (this.journalEntries < 1 || !this.#holds(counts)) return false;
+    this.journalEntries--;
+    this.#apply(counts, -1);
+    return true;
   }
 
   addAnswer(category: string, text: string): void {
@@ -401,7 +460,7 @@ export class CharacterTally {
     return {
       traits: ranked(this.traits, RANK_LIMITS.traits),
       values: ranked(this.values, RANK_LIMITS.values),
-      people: ranked(this.people, RANK_LIMITS.people),
+      people: withRelations(ranked(this.people, RANK_LIMITS.people), this.relations),
       places: ranked(this.places, RANK_LIMITS.places),
       recurringPhrases: rankPhrases(this.recurring, RANK_LIMITS.phrases),
       topics: [...new Set([...ranked(this.themes, RANK_LIMITS.themes).map((t) => t.name), ...covered])],
@@ -424,11 +483,13 @@ export class CharacterTally {
       ownerId,
       version: CHARACTER_COUNTS_VERSION,
       journalEntries: this.journalEntries,
+      privateEntries: this.privateEntries,
       answered: toStored(this.answered),
       traits: toStored(this.traits),
       values: toStored(this.values),
       themes: toStored(this.themes),
       people: toStored(this.people),
+      relations: toStored(this.relations),
       places: toStored(this.places),
       recurring: toStored(this.recurring),
       once: this.#once.toString(),

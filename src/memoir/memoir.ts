@@ -7,7 +7,13 @@ import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { paginateOffset } from '../core/pagination.js';
 import type { Store, Tx } from '../store/port.js';
-import { CharacterTally, emptyCharacter, type CharacterCountsRecord, type CharacterModel } from './character.js';
+import {
+  CharacterTally,
+  emptyCharacter,
+  sharedEntries,
+  type CharacterCountsRecord,
+  type CharacterModel,
+} from './character.js';
 import { elizaCharacter } from './character-eliza.js';
 import { allQuestions, CATEGORIES, categoryOf } from './questions.js';
 import {
@@ -120,16 +126,71 @@ export interface JournalInput {
   content: string;
   mood?: string | undefined;
   promptUsed?: string | undefined;
+  title?: string | undefined;
+  happenedAt?: string | undefined;
+  private?: boolean | undefined;
 }
+
+/** What an edit may change; null clears a field. */
+export interface JournalPatch {
+  content?: string | undefined;
+  mood?: string | null | undefined;
+  title?: string | null | undefined;
+  happenedAt?: string | null | undefined;
+  private?: boolean | undefined;
+}
+
+/** Who reads the journal: its owner sees every entry, an heir never a private one. */
+export type Audience = 'owner' | 'heir';
+
+/** `YYYY-MM-DD` (a real day), `YYYY`, or a decade `YYY0s`. */
+const HAPPENED_AT = /^(?:(\d{4})-(\d{2})-(\d{2})|\d{4}|\d{3}0s)$/;
+
+/** When a memory happened, checked: a real calendar day, a year, or a decade; else a 400 naming the field. */
+export function checkHappenedAt(raw: string): string {
+  const value = raw.trim();
+  const m = HAPPENED_AT.exec(value);
+  const dayIsReal =
+    !m?.[1] ||
+    (() => {
+      const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+      return (
+        d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])
+      );
+    })();
+  if (!m || !dayIsReal)
+    throw ApiError.validation('Invalid date of the memory', [
+      {
+        field: 'happenedAt',
+        reason: 'must be a day (YYYY-MM-DD), a year (YYYY) or a decade (e.g. 1960s)',
+      },
+    ]);
+  return value;
+}
+
+function checkContent(raw: string): string {
+  const content = raw.trim();
+  if (!content)
+    throw ApiError.validation('Invalid journal entry', [
+      { field: 'content', reason: 'must not be empty or only spaces' },
+    ]);
+  return content;
+}
+
+const cleanTitle = (raw: string | null | undefined) => raw?.replace(/\s+/g, ' ').trim() || null;
 
 export function publicEntry(e: JournalEntry) {
   return {
     id: e.id,
+    title: e.title ?? null,
     content: e.content,
     mood: e.mood,
     promptUsed: e.promptUsed,
+    happenedAt: e.happenedAt ?? null,
+    private: e.private === true,
     themes: themesOf(e.content),
     createdAt: e.createdAt,
+    updatedAt: e.updatedAt ?? null,
   };
 }
 
@@ -140,11 +201,8 @@ export async function addJournalEntry(
   input: JournalInput,
   clock: Clock,
 ) {
-  const content = input.content.trim();
-  if (!content)
-    throw ApiError.validation('Invalid journal entry', [
-      { field: 'content', reason: 'must not be empty or only spaces' },
-    ]);
+  const content = checkContent(input.content);
+  const happenedAt = input.happenedAt === undefined ? null : checkHappenedAt(input.happenedAt);
   const now = clock.now();
   const entry: JournalEntry = {
     id: memoirId('jrn', now.getTime()),
@@ -153,6 +211,9 @@ export async function addJournalEntry(
     content,
     mood: input.mood?.trim().toLowerCase() || null,
     promptUsed: input.promptUsed?.trim() || null,
+    title: cleanTitle(input.title),
+    happenedAt,
+    private: input.private === true,
     createdAt: now.toISOString(),
   };
   const character = await store.transact(async (tx) => {
@@ -165,17 +226,92 @@ export async function addJournalEntry(
     }
     await tx.put(MEMOIR_JOURNAL, entry);
     // The stored counts, when they count exactly the entries there were, take the new entry alone; otherwise (none
-    // yet, an older version, an entry removed) everything is counted again.
-    let tally = stored?.journalEntries === count ? stored : undefined;
-    if (tally) tally.addEntry(entry.content);
+    // yet, an older version, out of step) everything is counted again.
+    let tally = stored?.inStepWith(count) ? stored : undefined;
+    if (tally) tally.addStoredEntry(entry);
     else tally = await fullTally(tx, ownerId);
     return saveCharacter(tx, ownerId, tally, entry.createdAt);
   });
   return { entry, character };
 }
 
-export async function listJournal(store: Store, ownerId: string, page: number, limit: number) {
+const entryNotFound = () => new ApiError('NOT_FOUND', 'Journal entry not found');
+
+/**
+ * Edits an entry: its text, title, mood, when it happened, whether it is private. The character model follows in the
+ * same transaction: the old text's counts are taken back and the new one's added (everything is counted again when
+ * the stored counts are out of step). Unknown id, or another account's: 404.
+ */
+export async function updateJournalEntry(store: Store, ownerId: string, id: string, patch: JournalPatch, clock: Clock) {
+  const now = clock.now().toISOString();
+  return store.transact(async (tx) => {
+    const [before, ids, stored] = await Promise.all([
+      tx.get<JournalEntry>(MEMOIR_JOURNAL, id),
+      tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId),
+      storedTally(tx, ownerId),
+    ]);
+    // Whose entry it is comes first: another account's id is a 404 whatever the change asked.
+    if (!before || before.ownerId !== ownerId) throw entryNotFound();
+    const fields = (['content', 'mood', 'title', 'happenedAt', 'private'] as const).filter(
+      (f) => patch[f] !== undefined,
+    );
+    if (fields.length === 0)
+      throw ApiError.validation('Nothing to change', [
+        { field: 'content', reason: 'give at least one of content, title, mood, happenedAt, private' },
+      ]);
+    const content = patch.content === undefined ? undefined : checkContent(patch.content);
+    const happenedAt =
+      patch.happenedAt === undefined ? undefined : patch.happenedAt === null ? null : checkHappenedAt(patch.happenedAt);
+    const after: JournalEntry = {
+      ...before,
+      ...(content !== undefined ? { content } : {}),
+      ...(patch.mood !== undefined ? { mood: patch.mood?.trim().toLowerCase() || null } : {}),
+      ...(patch.title !== undefined ? { title: cleanTitle(patch.title) } : {}),
+      ...(happenedAt !== undefined ? { happenedAt } : {}),
+      ...(patch.private !== undefined ? { private: patch.private } : {}),
+      updatedAt: now,
+    };
+    await tx.put(MEMOIR_JOURNAL, after);
+    let tally = stored?.inStepWith(ids.length) && stored.removeStoredEntry(before) ? stored : undefined;
+    if (tally) tally.addStoredEntry(after);
+    else tally = await fullTally(tx, ownerId);
+    const character = await saveCharacter(tx, ownerId, tally, now);
+    return { entry: after, character };
+  });
+}
+
+/** Deletes an entry; the character model no longer counts it (same transaction). Unknown id, or another account's: 404. */
+export async function deleteJournalEntry(store: Store, ownerId: string, id: string, clock: Clock) {
+  const now = clock.now().toISOString();
+  return store.transact(async (tx) => {
+    const [before, ids, stored] = await Promise.all([
+      tx.get<JournalEntry>(MEMOIR_JOURNAL, id),
+      tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId),
+      storedTally(tx, ownerId),
+    ]);
+    if (!before || before.ownerId !== ownerId) throw entryNotFound();
+    await tx.delete(MEMOIR_JOURNAL, id);
+    const tally =
+      stored?.inStepWith(ids.length) && stored.removeStoredEntry(before) ? stored : await fullTally(tx, ownerId);
+    const character = await saveCharacter(tx, ownerId, tally, now);
+    return { id, deleted: true as const, character };
+  });
+}
+
+/** The entries `audience` may read: all for the owner, none marked private for an heir. */
+export async function journalFor(store: Store, ownerId: string, audience: Audience): Promise<JournalEntry[]> {
   const entries = await store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId);
+  return audience === 'owner' ? entries : sharedEntries(entries);
+}
+
+export async function listJournal(
+  store: Store,
+  ownerId: string,
+  page: number,
+  limit: number,
+  audience: Audience = 'owner',
+) {
+  const entries = await journalFor(store, ownerId, audience);
   // Newest first; ids are ULIDs, so they order like their creation.
   const sorted = [...entries].sort((a, b) => (a.id < b.id ? 1 : -1));
   const { items, pagination } = paginateOffset(sorted, page, limit);
@@ -352,9 +488,9 @@ function countBy(values: ReadonlyArray<string | null>): Record<string, number> {
   return Object.fromEntries(counts);
 }
 
-export async function insights(store: Store, ownerId: string) {
+export async function insights(store: Store, ownerId: string, audience: Audience = 'owner') {
   const [entries, answers] = await Promise.all([
-    store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
+    journalFor(store, ownerId, audience),
     store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
   ]);
   const sorted = [...entries].sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -395,7 +531,8 @@ export async function insights(store: Store, ownerId: string) {
 export async function characterOf(store: Store, ownerId: string, format: 'json' | 'eliza') {
   const [profile, entries, answers] = await Promise.all([
     readProfile(store, ownerId),
-    store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
+    // The character file is the agent heirs meet: built from what is not private, like the model itself.
+    journalFor(store, ownerId, 'heir'),
     store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
   ]);
   const name = profile?.agentName ?? DEFAULT_AGENT_NAME;

@@ -18,6 +18,11 @@ export const MEMOIR_CHAT = 'memoir_chat';
 export const MEMOIR_MEDIA = 'memoir_media';
 /** One per account: the counts the character model is computed from (src/memoir/character.ts). Id: `mchr_<accountId>`. */
 export const MEMOIR_CHARACTER = 'memoir_character';
+/**
+ * Embeddings of memoir passages and questions, one per model and text, kept in the account of whoever asked (an
+ * heir's cache is the heir's). Id: `memb_<accountId>_<hash of model and text>` (src/memoir/embeddings.ts).
+ */
+export const MEMOIR_EMBEDDINGS = 'memoir_embeddings';
 
 const COLLECTIONS = [
   MEMOIR_PROFILES,
@@ -27,6 +32,7 @@ const COLLECTIONS = [
   MEMOIR_CHAT,
   MEMOIR_MEDIA,
   MEMOIR_CHARACTER,
+  MEMOIR_EMBEDDINGS,
 ];
 for (const c of COLLECTIONS) declareTenantCollection(c);
 /** Media files count against the account's storage quota (src/accounts/quota.ts), by the size of each record. */
@@ -39,6 +45,7 @@ export const MEMOIR_INDEXES: Record<string, string[]> = Object.fromEntries(COLLE
 export const MEMOIR_LIMITS = {
   agentName: 80,
   journalContent: 20_000,
+  journalTitle: 200,
   mood: 40,
   promptUsed: 500,
   answer: 5_000,
@@ -58,7 +65,21 @@ export interface JournalEntry {
   content: string;
   mood: string | null;
   promptUsed: string | null;
+  /** A heading the writer gave the entry (absent or null: none). */
+  title?: string | null;
+  /**
+   * When the memory happened, as precise as the writer knows it: `YYYY-MM-DD`, `YYYY`, or a decade `YYYYs`
+   * (absent or null: not said). Read by the book to order and date entries.
+   */
+  happenedAt?: string | null;
+  /**
+   * Kept for the owner alone: never shown to heirs, never used in their chat, left out of what heirs list and of
+   * the character model they see (absent: false). Read by the book, which leaves it out of an heir's copy.
+   */
+  private?: boolean;
   createdAt: string;
+  /** When the entry was last edited (absent: never). */
+  updatedAt?: string;
 }
 
 export interface AnswerRecord {

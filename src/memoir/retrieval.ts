@@ -8,10 +8,15 @@
  * A question is answered only when the best passage covers enough of the question's specific words (weighted by
  * how rare they are in the memoir) or its intent: below that the agent says it does not know, so a question nothing
  * answers does not get a loosely related passage as its answer.
+ *
+ * With a provider configured, searchMemoirWithEmbeddings adds the passages' embedding similarity to the question
+ * (src/memoir/embeddings.ts) to that score.
  */
 import { stemmer } from 'stemmer';
 import { COLLOQUIAL, intentsOf, KINSHIP, type Intent } from './intents.js';
+import { cosine } from './embeddings.js';
 import { relatedWords } from './lexicon.js';
+import { namesIn } from './names.js';
 import { isStopword, sentences, words } from './text.js';
 
 export type SourceKind = 'journal' | 'answer' | 'transcript' | 'caption' | 'profile';
@@ -153,28 +158,29 @@ export interface Query {
   alternatives: Map<string, { full: Set<string>; half: Set<string> }>;
 }
 
-/** Capitalised words at the start of a sentence or that never name a person. */
-const NOT_SPOUSE = new Set(
-  'I We He She They My Our The A His Her St Saint Mr Mrs Miss And But On In At When Marry Married January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday Saturday Sunday'.split(
-    ' ',
-  ),
-);
-const MARRIAGE = /\b(married|marry|wedding|husband|proposed|engaged)\b/i;
+const MARRIAGE = /\b(married|marry|wedding|husband|wife|proposed|engaged)\b/i;
 
 /**
- * The name the memoir uses for the owner's husband or wife, so an heir's "Grandad" finds "Frank": the name met
- * most often in sentences about marrying, other than the owner's own names; none when it is not clear.
+ * The name the memoir uses for the owner's husband or wife, so an heir's "Grandad" finds "Frank": the person
+ * (src/memoir/names.ts) named most often in sentences about marrying, other than the owner's own names; none when it
+ * is not clear. A person written as the writer's husband or wife ("my husband Frank") settles it.
  */
 export function spouseName(docs: readonly SourceDoc[]): string | undefined {
-  const own = new Set(words(docs.find((d) => d.kind === 'profile')?.text ?? '').map((w) => w.toLowerCase()));
+  const own = new Set(words(docs.find((d) => d.kind === 'profile')?.text ?? ''));
   const counts = new Map<string, number>();
-  for (const d of docs)
+  for (const d of docs) {
+    if (d.kind === 'profile') continue;
+    for (const k of namesIn(d.text).kin)
+      if (k.relation === 'husband' || k.relation === 'wife') counts.set(k.name, (counts.get(k.name) ?? 0) + 2);
     for (const s of sentences(d.text)) {
       if (!MARRIAGE.test(s)) continue;
-      for (const m of s.matchAll(/\b[A-Z][a-z]+\b/g))
-        if (!NOT_SPOUSE.has(m[0]) && !own.has(m[0].toLowerCase()) && !/^St\s/.test(s.slice(m.index - 3)))
-          counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+      for (const p of namesIn(s).people) {
+        const first = p.split(' ')[0]!;
+        if (p.startsWith('my ') || p.includes(' ') || own.has(first.toLowerCase())) continue;
+        counts.set(p, (counts.get(p) ?? 0) + 1);
+      }
     }
+  }
   const [first, second] = [...counts.entries()].sort((a, b) => b[1] - a[1]);
   return first && first[1] >= 2 && (!second || first[1] > second[1]) ? first[0] : undefined;
 }
@@ -281,19 +287,10 @@ export interface Retrieval {
   answered: boolean;
 }
 
-/** The passages that answer `question`, best first, one per record, at most `limit`; none below the threshold. */
-export function searchMemoir(docs: readonly SourceDoc[], question: string, limit = 3): Retrieval {
-  const units = unitsOf(docs);
-  if (units.length === 0) return { passages: [], answered: false };
-  const q = parseQuestion(question, spouseName(docs));
-  const scored = scoreUnits(units, q)
-    .filter((s) => s.score > 0)
-    .sort((a, b) => b.score - a.score);
+/** The passages of the best-scored units, one per record, none below RELATIVE_FLOOR of the best, at most `limit`. */
+function passagesOf(scored: ReadonlyArray<{ unit: Unit; score: number }>, limit: number): Passage[] {
   const best = scored[0];
-  if (!best) return { passages: [], answered: false };
-  const idf = idfTable(units);
-  const answered = scored.slice(0, 3).some((s) => coverage(s.unit, q, idf) >= MIN_COVERAGE);
-  if (!answered) return { passages: [], answered: false };
+  if (!best) return [];
   const seen = new Set<string>();
   const passages: Passage[] = [];
   for (const s of scored) {
@@ -307,5 +304,73 @@ export function searchMemoir(docs: readonly SourceDoc[], question: string, limit
     });
     if (passages.length >= limit) break;
   }
-  return { passages, answered: true };
+  return passages;
+}
+
+/** The lexical scoring of every passage, best first, and whether one of the top ones covers the question. */
+function lexical(docs: readonly SourceDoc[], question: string) {
+  const units = unitsOf(docs);
+  const q = parseQuestion(question, spouseName(docs));
+  const scored = scoreUnits(units, q).sort((a, b) => b.score - a.score);
+  const idf = idfTable(units);
+  const answered = scored.slice(0, 3).some((s) => s.score > 0 && coverage(s.unit, q, idf) >= MIN_COVERAGE);
+  return { units, scored, answered };
+}
+
+/** The passages that answer `question`, best first, one per record, at most `limit`; none below the threshold. */
+export function searchMemoir(docs: readonly SourceDoc[], question: string, limit = 3): Retrieval {
+  const { scored, answered } = lexical(docs, question);
+  if (!answered) return { passages: [], answered: false };
+  return {
+    passages: passagesOf(
+      scored.filter((s) => s.score > 0),
+      limit,
+    ),
+    answered: true,
+  };
+}
+
+/** How the lexical and the embedding scores are combined (each scaled to 0..1 first). */
+export const SEMANTIC = {
+  /** Share of the combined score that is lexical; the rest is the embedding similarity. */
+  lexicalShare: 0.6,
+  /** Cosine similarity at or below which a passage gets no semantic credit. */
+  floor: 0.2,
+  /**
+   * Cosine similarity from which a passage answers the question even when its words do not cover it (a paraphrase).
+   * High on purpose: below it, a question the lexical test finds unanswered stays unanswered.
+   */
+  answer: 0.8,
+} as const;
+
+/**
+ * searchMemoir with embeddings: every passage and the question are embedded (`embed` caches them), and a passage's
+ * score is its lexical score (scaled by the best one) combined with its cosine similarity to the question (above a
+ * floor). The question counts as answered when the lexical test says so or a passage is very close in meaning.
+ */
+export async function searchMemoirWithEmbeddings(
+  docs: readonly SourceDoc[],
+  question: string,
+  embed: (texts: readonly string[]) => Promise<number[][]>,
+  limit = 3,
+): Promise<Retrieval> {
+  const { units, scored, answered } = lexical(docs, question);
+  if (units.length === 0) return { passages: [], answered: false };
+  const vectors = await embed([question, ...units.map((u) => u.text)]);
+  const [qv, ...uv] = vectors as [number[], ...number[][]];
+  const similarity = new Map(units.map((u, i) => [u, cosine(qv, uv[i]!)]));
+  const bestLexical = scored[0]?.score ?? 0;
+  const semantic = (u: Unit) => Math.max(0, (similarity.get(u)! - SEMANTIC.floor) / (1 - SEMANTIC.floor));
+  const combined = scored
+    .map((s) => ({
+      unit: s.unit,
+      score:
+        SEMANTIC.lexicalShare * (bestLexical > 0 ? s.score / bestLexical : 0) +
+        (1 - SEMANTIC.lexicalShare) * semantic(s.unit),
+    }))
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score);
+  const close = Math.max(...similarity.values()) >= SEMANTIC.answer;
+  if (!answered && !close) return { passages: [], answered: false };
+  return { passages: passagesOf(combined, limit), answered: true };
 }

@@ -1,11 +1,11 @@
 /**
- * Deterministic reading of a person's own words: names of people and places,
- * traits and values from small lexicons, recurring phrases, themes and style.
- * Hand-written on purpose: the lexicons are short and domain-specific (a life
- * story), the rules must be predictable and testable, and no NLP package in
- * the registry ships an English named-entity model that works offline.
+ * Deterministic reading of a person's own words: names of people and places
+ * (read by a language library, src/memoir/names.ts), traits and values from
+ * small lexicons, recurring phrases, themes and style. The lexicons are short
+ * and domain-specific (a life story), so the rules stay predictable and testable.
  */
 import { eng } from 'stopword';
+import { namesIn } from './names.js';
 
 const STOP = new Set<string>(eng);
 for (const w of [
@@ -51,51 +51,11 @@ export function sentences(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-const NOT_NAMES = new Set(
-  (
-    'I Im Ive Id My Me We Our The A An And But Or So If When Then This That These Those It Its He She They His Her Their There Here What Who Why How Yes No Oh Mr Mrs Ms Dr ' +
-    'Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August September October November December ' +
-    'God Lord Christmas Easter Ramadan Eid Sunday English French Spanish German Today Yesterday Tomorrow Dear'
-  ).split(' '),
-);
-
-const KIN = [
-  'mother',
-  'father',
-  'mom',
-  'mum',
-  'dad',
-  'grandmother',
-  'grandfather',
-  'grandma',
-  'grandpa',
-  'granny',
-  'wife',
-  'husband',
-  'son',
-  'daughter',
-  'brother',
-  'sister',
-  'uncle',
-  'aunt',
-  'cousin',
-  'grandson',
-  'granddaughter',
-  'partner',
-  'friend',
-  'teacher',
-];
-const KIN_RE = new RegExp(
-  `\\bmy (?:(?:late|dear|best|older|younger|little|big|eldest) )?(${KIN.join('|')})s?\\b`,
-  'gi',
-);
-const PLACE_PREP =
-  /\b(?:in|at|from|to|near|visited|visit|moved to|lived in|born in)\s+((?:[A-Z][\p{L}]+)(?:\s+[A-Z][\p{L}]+){0,2})/gu;
-const CAPITALISED = /\b([A-Z][\p{Ll}]+(?:\s+[A-Z][\p{Ll}]+)?)/gmu;
-
 export interface Mention {
   name: string;
   count: number;
+  /** For a person: how the writer is related to them, when the text says ("sister"). */
+  relation?: string;
 }
 
 function tally(map: Map<string, number>, key: string, by = 1): void {
@@ -118,40 +78,36 @@ export function ranked(map: ReadonlyMap<string, number>, limit: number): Mention
     .map(([name, count]) => ({ name, count }));
 }
 
-/** Places: capitalised words after "in", "from", "moved to"... */
+/** Places named in one text (src/memoir/names.ts), as often as they are named. */
 export function placesIn(text: string): string[] {
-  return [...text.matchAll(PLACE_PREP)].map((m) => m[1]!).filter((p) => !NOT_NAMES.has(p.split(/\s+/)[0]!));
+  return namesIn(text).places;
 }
 
-/** People: kin ("my mother") and capitalised names that are not sentence starts, places or common words. */
+/** People named in one text: names, and kin without a name as "my mother". */
 export function peopleIn(text: string): string[] {
-  const places = new Set(placesIn(text));
-  const out: string[] = [];
-  for (const m of text.matchAll(KIN_RE)) out.push(`my ${m[1]!.toLowerCase()}`);
-  for (const m of text.matchAll(CAPITALISED)) {
-    const name = m[1]!;
-    const first = name.split(/\s+/)[0]!;
-    if (NOT_NAMES.has(first) || places.has(name) || [...places].some((p) => p.startsWith(first))) continue;
-    // A word capitalised only because it starts a line or follows a quote is not a name.
-    const before = text.slice(Math.max(0, m.index! - 2), m.index!);
-    const sentenceStart = m.index === 0 || /[.!?"“]\s*$/.test(before);
-    // ...unless it is named with "and I" ("Maria and I married") or appears capitalised mid-sentence elsewhere.
-    if (
-      sentenceStart &&
-      !/^\s+and (?:I|me)\b/.test(text.slice(m.index! + name.length)) &&
-      !midSentence(text, name, m.index!)
-    )
-      continue;
-    out.push(name);
-  }
-  return out;
+  return namesIn(text).people;
 }
 
-function midSentence(text: string, name: string, except: number): boolean {
-  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
-    if (at !== except && at > 0 && !/[.!?"“]\s*$/.test(text.slice(Math.max(0, at - 2), at))) return true;
+/** Named kin of one text, counted per name and relation (key: name, "|", the relation). */
+export function relationCountsOf(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const k of namesIn(text).kin) tally(counts, `${k.name}|${k.relation}`);
+  return counts;
+}
+
+/** The ranked people with the relation each is named with most (ties: the first by name), where the texts give one. */
+export function withRelations(people: Mention[], relations: ReadonlyMap<string, number>): Mention[] {
+  const best = new Map<string, { relation: string; count: number }>();
+  for (const [key, count] of relations) {
+    const [name, relation] = key.split('|') as [string, string];
+    const had = best.get(name);
+    if (!had || count > had.count || (count === had.count && relation < had.relation))
+      best.set(name, { relation, count });
   }
-  return false;
+  return people.map((p) => {
+    const r = best.get(p.name);
+    return r ? { ...p, relation: r.relation } : p;
+  });
 }
 
 /** How many entries each ranked list of the character model keeps. */
@@ -159,8 +115,12 @@ export const RANK_LIMITS = { traits: 8, values: 8, themes: 12, people: 10, place
 
 export function topPeople(texts: readonly string[], limit: number = RANK_LIMITS.people): Mention[] {
   const map = new Map<string, number>();
-  for (const t of texts) for (const p of peopleIn(t)) tally(map, p);
-  return ranked(map, limit);
+  const relations = new Map<string, number>();
+  for (const t of texts) {
+    for (const p of peopleIn(t)) tally(map, p);
+    for (const [k, n] of relationCountsOf(t)) tally(relations, k, n);
+  }
+  return withRelations(ranked(map, limit), relations);
 }
 
 export function topPlaces(texts: readonly string[], limit: number = RANK_LIMITS.places): Mention[] {
@@ -426,6 +386,8 @@ export interface TextCounts {
   values: Map<string, number>;
   themes: Map<string, number>;
   people: Map<string, number>;
+  /** Named kin: name|relation → how often. */
+  relations: Map<string, number>;
   places: Map<string, number>;
   /** Candidate phrases, each once: recurring phrases count the texts that hold them. */
   phrases: Set<string>;
@@ -446,6 +408,7 @@ export function textCounts(text: string): TextCounts {
     values: lexiconCountsOf(VALUES, text),
     themes: lexiconCountsOf(THEMES, text),
     people: mentionCounts(peopleIn(text)),
+    relations: relationCountsOf(text),
     places: mentionCounts(placesIn(text)),
     phrases: phrasesOf(text),
     words: wordCountsOf(text),

@@ -237,6 +237,8 @@ const FIXTURES: Record<string, Fixture> = {
   list_jurisdictions: { kind: 'shared' },
   sign_legal_document: { kind: 'shared' },
   list_journal_entries: { kind: 'list', ids: () => [aIds.journal] },
+  update_journal_entry: { kind: 'id', id: () => aIds.journal, args: { title: 'Not yours' } },
+  delete_journal_entry: { kind: 'id', id: () => aIds.journal },
   list_memoir_chat: { kind: 'list', ids: () => aIds.chat },
   list_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
   delete_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },

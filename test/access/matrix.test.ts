@@ -1,3 +1,4 @@
+import { MEMOIR_JOURNAL, memoirId, type JournalEntry } from '../../src/memoir/records.js';
 import { CONTRACTS, type ContractRecord } from '../../src/contracts/stored.js';
 import { seedDeployment } from '../support/deployments.js';
 import { newId } from '../../src/core/ids.js';
@@ -304,7 +305,23 @@ const OTHER_OWNER_FIXTURES: Record<string, (() => Promise<string>) | null> = {
   list_deployments: otherOwnersContractId,
   get_deployment: async () =>
     seedDeployment(server.services.store, 'own_OTHER0000000000000000000000', await otherOwnersContractId()),
+  update_journal_entry: otherOwnersJournalId,
+  delete_journal_entry: otherOwnersJournalId,
 };
+
+async function otherOwnersJournalId(): Promise<string> {
+  const entry: JournalEntry = {
+    id: memoirId('jrn', clock.now().getTime()),
+    ownerId: 'own_OTHER0000000000000000000000',
+    authorKey: 'key:other',
+    content: 'Not yours to change.',
+    mood: null,
+    promptUsed: null,
+    createdAt: clock.now().toISOString(),
+  };
+  await server.services.store.put(MEMOIR_JOURNAL, entry);
+  return entry.id;
+}
 
 async function otherOwnersContractId(): Promise<string> {
   const record: ContractRecord = {

@@ -127,9 +127,9 @@ describe('memoir routes (session)', () => {
     expect(made.status).toBe(201);
     const entryId = made.body.data.entry.id as string;
     expect(made.body.data).toMatchObject({ mode: 'demo', entry: { mood: 'happy', promptUsed: prompt.text } });
-    expect(made.body.data.character.people.map((p: { name: string }) => p.name)).toEqual(
-      expect.arrayContaining(['my sister', 'Aoife']),
-    );
+    // "my sister Aoife" is one person, named, with the relation.
+    expect(made.body.data.character.people).toEqual([{ name: 'Aoife', count: 1, relation: 'sister' }]);
+    expect(made.body.data.character.places.map((p: { name: string }) => p.name)).toEqual(['Dublin']);
     await call(user, 'POST', '/api/svcloom/questionnaire/family', {
       answers: [{ questionId: 'family.parents', answer: 'My father was a quiet man who loved the hens.' }],
     });

@@ -82,6 +82,18 @@ async function ownContractId(server: TestServer, ownerKey: string): Promise<stri
   return res.json().id;
 }
 
+/** A journal entry the key's account writes (for the tools that edit or delete one). */
+async function ownJournalEntryId(server: TestServer, ownerKey: string): Promise<string> {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/svcloom/journal',
+    headers: { authorization: `Bearer ${ownerKey}` },
+    payload: { content: 'My mother baked bread every Sunday.' },
+  });
+  if (res.statusCode !== 201) throw new Error(`create_journal_entry failed: ${res.body}`);
+  return res.json().data.entry.id;
+}
+
 /** A plan with a dead man's switch and two heirs, as heirs' access links it. */
 export const HEIRS_PLAN = {
   blockchain: 'evm',
@@ -486,6 +498,15 @@ const OWN_INPUTS: Record<string, Example> = {
   create_journal_entry: {
     input: () => ({ content: 'My mother baked bread every Sunday in Lisbon.', mood: 'nostalgic' }),
     volatile: ['entry', 'character'],
+  },
+  // Each run edits or deletes an entry of its own, written just before.
+  update_journal_entry: {
+    input: async (s, k) => ({ id: await ownJournalEntryId(s, k), title: 'Sunday bread', happenedAt: '1940s' }),
+    volatile: ['entry', 'character'],
+  },
+  delete_journal_entry: {
+    input: async (s, k) => ({ id: await ownJournalEntryId(s, k) }),
+    volatile: ['id', 'character'],
   },
   answer_questionnaire: {
     input: () => ({

@@ -1,9 +1,12 @@
 /**
- * A local OpenAI-compatible chat completions server for tests (loopback only):
+ * A local OpenAI-compatible server for tests (loopback only):
  * POST /v1/chat/completions, plain JSON or streamed as server-sent events
  * (`stream: true`), each completion with its own id. Answers come from a
  * queue the test fills, or from a function of the request; every request is
  * recorded so tests can check what the client sent.
+ * POST /v1/embeddings answers deterministically: by default a hashed bag of
+ * the text's lower-case words (same words, same vector), or a function the
+ * test sets; as floats, or as base64 little-endian float32 when asked.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,9 +28,28 @@ export interface OpenAiStandin {
   reply(...answers: string[]): void;
   /** Computes answers from the request when the queue is empty. */
   answerWith(fn: (req: StandinRequest) => string): void;
+  /** The inputs of each /embeddings request, in order. */
+  embeddingRequests: Array<{ model: string; input: string[]; authorization: string | undefined }>;
+  /** Computes the vector of a text (default: hashedWords). */
+  embedWith(fn: (text: string) => number[]): void;
   /** Makes the next `times` requests fail with this HTTP status. */
   failNext(status: number, times?: number): void;
   close(): Promise<void>;
+}
+
+/** Dimensions of the default embedding. */
+export const STANDIN_DIMENSIONS = 64;
+
+/** The default embedding: each lower-case word adds 1 to a dimension chosen by its hash; unit length. */
+export function hashedWords(text: string): number[] {
+  const v = new Array<number>(STANDIN_DIMENSIONS).fill(0);
+  for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    let h = 2166136261;
+    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619) >>> 0;
+    v[h % STANDIN_DIMENSIONS]! += 1;
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -43,7 +65,34 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
   let fallback: (req: StandinRequest) => string = () => 'I do not know.';
   const failures: number[] = [];
   let n = 0;
+  const embeddingRequests: OpenAiStandin['embeddingRequests'] = [];
+  let embed: (text: string) => number[] = hashedWords;
   const server: Server = createServer(async (req, res) => {
+    if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
+      const body = (await readJson(req)) as { model: string; input: string | string[]; encoding_format?: string };
+      const input = Array.isArray(body.input) ? body.input : [body.input];
+      embeddingRequests.push({ model: body.model, input, authorization: req.headers.authorization });
+      const status = failures.shift();
+      if (status !== undefined) {
+        res
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'stand-in failure', type: 'server_error' } }));
+        return;
+      }
+      const vector = (t: string) => {
+        const v = embed(t);
+        return body.encoding_format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v;
+      };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          object: 'list',
+          model: body.model,
+          data: input.map((t, index) => ({ object: 'embedding', index, embedding: vector(t) })),
+          usage: { prompt_tokens: input.length, total_tokens: input.length },
+        }),
+      );
+      return;
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res
         .writeHead(404, { 'content-type': 'application/json' })
@@ -112,6 +161,8 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
     ids,
     reply: (...answers) => queue.push(...answers),
     answerWith: (fn) => (fallback = fn),
+    embeddingRequests,
+    embedWith: (fn) => (embed = fn),
     failNext: (status, times = 1) => failures.push(...Array.from({ length: times }, () => status)),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -198,7 +198,9 @@ export const getMemoirCharacterTool = defineTool({
             .describe('Style rules.'),
           messageExamples: z
             .array(z.array(ElizaMessage).describe('One example exchange.'))
-            .describe('Example exchanges from questionnaire answers.'),
+            .describe(
+              "Example exchanges in the person's own words: questionnaire answers, then the latest entries that are not private.",
+            ),
           postExamples: z.array(z.string().describe('A post.')).describe('Example posts (none).'),
           plugins: z.array(z.string().describe('A plugin.')).describe('Plugins (none).'),
         })

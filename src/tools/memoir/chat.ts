@@ -3,6 +3,8 @@ import { ApiError } from '../../core/errors.js';
 import { cursorPageInput, CursorPageMetaSchema } from '../../core/pagination.js';
 import { chat, chatHistory, chatModelFor, prepareChat } from '../../memoir/agent.js';
 import { withCharge } from '../../memoir/charge.js';
+import { cachedEmbedder } from '../../memoir/embeddings.js';
+import type { Audience } from '../../memoir/memoir.js';
 import { MEMOIR_LIMITS, userKeyOf } from '../../memoir/records.js';
 import type { Store } from '../../store/port.js';
 import { defineTool, READ, type ToolContext, WRITE } from '../define.js';
@@ -67,7 +69,8 @@ export const memoirChatTool = defineTool({
 
 /**
  * One paid exchange with a memoir's agent: the answer is drawn from the memoir in `memoir` (of account `memoirOwner`)
- * and the exchange is kept in the caller's own account under `userKey`, paid from the caller's credits. A "don't know"
+ * and the exchange is kept in the caller's own account under `userKey`, paid from the caller's credits. An heir's
+ * (`audience: 'heir'`) question is answered without the owner's private entries. A "don't know"
  * (nothing relevant written) asks no model and is free.
  */
 export async function answerChat(
@@ -76,11 +79,12 @@ export async function answerChat(
   memoirOwner: string,
   userKey: string,
   rawMessage: string,
+  audience: Audience = 'owner',
 ) {
   const message = rawMessage.trim();
   if (!message) throw ApiError.validation('Invalid message', [{ field: 'message', reason: 'must not be only spaces' }]);
   const model = await chatModelFor(ctx.config.llm);
-  const prepared = await prepareChat(memoir, memoirOwner, message);
+  const prepared = await prepareWithEmbeddings(ctx, memoir, memoirOwner, message, audience);
   const run = () =>
     chat(
       { store: ctx.store, clock: ctx.clock, model, signal: ctx.signal },
@@ -93,6 +97,33 @@ export async function answerChat(
     return { ...(await run()), charge: { action: 'chat_message' as const, units: 0, credits: 0 } };
   const { result, charge } = await withCharge(ctx, 'chat_message', 1, { type: 'chat_message', id: ctx.requestId }, run);
   return { ...result, charge };
+}
+
+/**
+ * The passages for a chat: with a provider configured, lexical and embedding scores combined, the vectors cached in
+ * the caller's own account; when the provider cannot embed, the lexical retrieval alone (logged by error name only:
+ * a provider's message may echo the text).
+ */
+async function prepareWithEmbeddings(
+  ctx: ToolContext,
+  memoir: Store,
+  memoirOwner: string,
+  message: string,
+  audience: Audience,
+) {
+  const llm = ctx.config.llm;
+  if (!llm) return prepareChat(memoir, memoirOwner, message, audience);
+  const embedder = cachedEmbedder(llm, ctx.store, ctx.principal.ownerId, () => ctx.clock.now());
+  try {
+    return await prepareChat(memoir, memoirOwner, message, audience, embedder);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    ctx.log.warn(
+      { requestId: ctx.requestId, err: (err as Error).name },
+      'memoir: embeddings failed; answering from the lexical retrieval',
+    );
+    return prepareChat(memoir, memoirOwner, message, audience);
+  }
 }
 
 export const listMemoirChatTool = defineTool({

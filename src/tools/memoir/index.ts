@@ -10,8 +10,10 @@ import { listMemoirChatTool, memoirChatTool } from './chat.js';
 import {
   answerQuestionnaireTool,
   createJournalEntryTool,
+  deleteJournalEntryTool,
   getQuestionnaireTool,
   listJournalEntriesTool,
+  updateJournalEntryTool,
 } from './journal.js';
 import { exportMemoirTool, exportSharedMemoirTool } from './export.js';
 import {
@@ -52,6 +54,8 @@ export const MEMOIR_TOOLS: readonly AnyTool[] = [
   getMemoirPromptTool,
   createJournalEntryTool,
   listJournalEntriesTool,
+  updateJournalEntryTool,
+  deleteJournalEntryTool,
   getQuestionnaireTool,
   answerQuestionnaireTool,
   memoirChatTool,

@@ -4,14 +4,24 @@ import { chatModelFor, refineCharacter } from '../../memoir/agent.js';
 import {
   addJournalEntry,
   answerQuestionnaire,
+  deleteJournalEntry,
+  updateJournalEntry,
   getQuestionnaire,
   listJournal,
   publicEntry,
   readProfile,
 } from '../../memoir/memoir.js';
 import { MEMOIR_LIMITS, userKeyOf } from '../../memoir/records.js';
-import { defineTool, READ, type ToolContext, WRITE, WRITE_IDEMPOTENT } from '../define.js';
-import { CharacterSchema, JournalEntrySchema, memoirPath, ModeSchema } from './schemas.js';
+import { DELETE, defineTool, READ, type ToolContext, WRITE, WRITE_IDEMPOTENT } from '../define.js';
+import {
+  CharacterSchema,
+  HappenedAtInput,
+  JournalEntrySchema,
+  JournalTitleInput,
+  memoirPath,
+  ModeSchema,
+  PrivateInput,
+} from './schemas.js';
 
 /** With a model configured, lets it refine the character from new text; a failing model changes nothing and fails nothing. */
 async function refine(ctx: ToolContext, text: string): Promise<void> {
@@ -37,7 +47,8 @@ export const createJournalEntryTool = defineTool({
   },
   title: 'Write a journal entry',
   description:
-    "Adds an entry to the account's memoir journal and updates the character model (by deterministic extraction, and by the language model when one is configured).",
+    "Adds an entry to the account's memoir journal and updates the character model (by deterministic extraction, and by the language model when one is configured). " +
+    'An entry may say when the memory happened (`happenedAt`: a day, a year or a decade) and be kept private (never shown to heirs, never used to answer them, left out of the character model).',
   domain: 'memoir',
   // There is no memoir scope: the memoir is the AI agent's material, so keys need `chat` (sessions have it). The
   // other memoir tools follow this one.
@@ -64,6 +75,9 @@ export const createJournalEntryTool = defineTool({
         .max(MEMOIR_LIMITS.promptUsed)
         .optional()
         .describe('The prompt this entry answers (e.g. from GET /prompt).'),
+      title: JournalTitleInput.optional(),
+      happenedAt: HappenedAtInput.optional(),
+      private: PrivateInput.optional(),
     })
     .describe('The entry.'),
   output: z
@@ -78,7 +92,8 @@ export const createJournalEntryTool = defineTool({
       input,
       ctx.clock,
     );
-    await refine(ctx, entry.content);
+    // A private entry is not shown to the model that shapes the character heirs meet.
+    if (!entry.private) await refine(ctx, entry.content);
     const profile = await readProfile(ctx.store, ctx.principal.ownerId);
     return {
       entry: publicEntry(entry),
@@ -105,6 +120,76 @@ export const listJournalEntriesTool = defineTool({
     .describe('Entries.'),
   rest: { method: 'GET', shape: 'list', ...memoirPath('/journal') },
   handler: (input, ctx) => listJournal(ctx.store, ctx.principal.ownerId, input.page, input.limit),
+});
+
+const JournalId = z.string().min(1).max(64).describe('Journal entry id (jrn_...).');
+
+export const updateJournalEntryTool = defineTool({
+  name: 'update_journal_entry',
+  example: { id: 'jrn_01JD0000000000000000000000', happenedAt: '1960s', private: true },
+  title: 'Edit a journal entry',
+  description:
+    'Changes an entry: its text, title, mood, when the memory happened (`happenedAt`: a day, a year or a decade; null clears it) or whether it is private. ' +
+    'The character model and insights follow at once. Give at least one field (else 400). Unknown id: 404.',
+  domain: 'memoir',
+  // Scope `chat`, as createJournalEntryTool above explains.
+  scope: 'chat',
+  principals: ['session', 'key'],
+  bucket: 'default',
+  annotations: WRITE_IDEMPOTENT,
+  input: z
+    .strictObject({
+      id: JournalId,
+      content: createJournalEntryTool.input.shape.content.optional(),
+      title: JournalTitleInput.nullable().optional(),
+      mood: z
+        .string()
+        .min(1)
+        .max(MEMOIR_LIMITS.mood)
+        .nullable()
+        .optional()
+        .describe('How the writer feels, one word; null clears it.'),
+      happenedAt: HappenedAtInput.nullable().optional(),
+      private: PrivateInput.optional(),
+    })
+    .describe('The entry and what to change.'),
+  output: z
+    .object({ entry: JournalEntrySchema, character: CharacterSchema })
+    .describe('The entry as now stored and the character model after the edit.'),
+  rest: { method: 'PATCH', shape: 'data', ...memoirPath('/journal/:id') },
+  handler: async (input, ctx) => {
+    const { id, ...patch } = input;
+    const { entry, character } = await updateJournalEntry(ctx.store, ctx.principal.ownerId, id, patch, ctx.clock);
+    if (patch.content !== undefined && !entry.private) await refine(ctx, entry.content);
+    return {
+      entry: publicEntry(entry),
+      character: (await readProfile(ctx.store, ctx.principal.ownerId))?.character ?? character,
+    };
+  },
+});
+
+export const deleteJournalEntryTool = defineTool({
+  name: 'delete_journal_entry',
+  example: { id: 'jrn_01JD0000000000000000000000' },
+  title: 'Delete a journal entry',
+  description:
+    'Deletes an entry for good; the character model and insights no longer count it, and heirs and the agent no longer see it. Unknown id: 404.',
+  domain: 'memoir',
+  // Scope `chat`, as createJournalEntryTool above explains.
+  scope: 'chat',
+  principals: ['session', 'key'],
+  bucket: 'default',
+  annotations: DELETE,
+  input: z.strictObject({ id: JournalId }).describe('The entry.'),
+  output: z
+    .object({
+      id: z.string().describe('The deleted id.'),
+      deleted: z.literal(true).describe('Always true.'),
+      character: CharacterSchema,
+    })
+    .describe('Deleted, with the character model after it.'),
+  rest: { method: 'DELETE', shape: 'data', ...memoirPath('/journal/:id') },
+  handler: (input, ctx) => deleteJournalEntry(ctx.store, ctx.principal.ownerId, input.id, ctx.clock),
 });
 
 const CategoryParam = z

@@ -8,6 +8,10 @@ export const Mention = z
   .object({
     name: z.string().describe('The name, place, trait or phrase.'),
     count: z.number().int().describe('How often it occurs.'),
+    relation: z
+      .string()
+      .optional()
+      .describe('For a person named as kin ("my sister Jean"): the relation to the writer, e.g. "sister".'),
   })
   .describe('Something mentioned, with its count.');
 
@@ -15,7 +19,11 @@ export const CharacterSchema = z
   .object({
     traits: z.array(Mention).describe('Personality traits shown by the writing (lexicon matches), strongest first.'),
     values: z.array(Mention).describe('Values the person holds, strongest first.'),
-    people: z.array(Mention).describe('People mentioned most (kin such as "my mother", and names).'),
+    people: z
+      .array(Mention)
+      .describe(
+        'People mentioned most: names (with their relation when written as kin) and unnamed kin such as "my mother".',
+      ),
     places: z.array(Mention).describe('Places mentioned most.'),
     recurringPhrases: z.array(Mention).describe('Phrases of 2 to 4 words found in at least two texts.'),
     topics: z
@@ -56,11 +64,24 @@ export const ModeSchema = z
 export const JournalEntrySchema = z
   .object({
     id: z.string().describe('Entry id (jrn_...).'),
+    title: z.string().nullable().describe('The heading the writer gave it, or null.'),
     content: z.string().describe('What was written.'),
     mood: z.string().nullable().describe('The mood given, lower-cased, or null.'),
     promptUsed: z.string().nullable().describe('The prompt answered, or null.'),
+    happenedAt: z
+      .string()
+      .nullable()
+      .describe(
+        'When the memory happened: a day (YYYY-MM-DD), a year (YYYY) or a decade (e.g. 1960s); null when not given.',
+      ),
+    private: z
+      .boolean()
+      .describe(
+        'Kept for the owner alone: never shown to heirs, used in their chat or in the character model they see.',
+      ),
     themes: z.array(z.string().describe('A theme.')).describe('Themes found in the entry.'),
     createdAt: z.string().describe('When it was written (ISO 8601).'),
+    updatedAt: z.string().nullable().describe('When it was last edited (ISO 8601), or null if never.'),
   })
   .describe('A journal entry.');
 
@@ -97,3 +118,23 @@ export const AgentNameInput = z
   .min(1)
   .max(MEMOIR_LIMITS.agentName)
   .describe(`The agent's name, 1 to ${MEMOIR_LIMITS.agentName} characters.`);
+
+/** When a memory happened, as the tools take it (src/memoir/memoir.ts checkHappenedAt checks the day is real). */
+export const HappenedAtInput = z
+  .string()
+  .min(4)
+  .max(10)
+  .regex(/^(?:\d{4}-\d{2}-\d{2}|\d{4}|\d{3}0s)$/, 'a day (YYYY-MM-DD), a year (YYYY) or a decade (e.g. 1960s)')
+  .describe('When the memory happened: a day (YYYY-MM-DD), a year (YYYY) or a decade (e.g. 1960s).');
+
+export const JournalTitleInput = z
+  .string()
+  .min(1)
+  .max(MEMOIR_LIMITS.journalTitle)
+  .describe(`A heading for the entry, 1 to ${MEMOIR_LIMITS.journalTitle} characters.`);
+
+export const PrivateInput = z
+  .boolean()
+  .describe(
+    'true: kept for you alone: never shown to heirs, never used to answer them, and left out of the character model.',
+  );

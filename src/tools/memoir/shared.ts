@@ -12,15 +12,8 @@ import { ApiError } from '../../core/errors.js';
 import type { GrantedAccess } from '../../accounts/grants.js';
 import { chatHistory } from '../../memoir/agent.js';
 import { heirShareView } from '../../memoir/heirs.js';
-import { characterOf, getQuestionnaire, insights, listJournal } from '../../memoir/memoir.js';
-import {
-  MEMOIR_ANSWERS,
-  MEMOIR_JOURNAL,
-  MEMOIR_LIMITS,
-  MEMOIR_MEDIA,
-  userKeyOf,
-  type AnswerRecord,
-} from '../../memoir/records.js';
+import { characterOf, getQuestionnaire, insights, journalFor, listJournal } from '../../memoir/memoir.js';
+import { MEMOIR_ANSWERS, MEMOIR_LIMITS, MEMOIR_MEDIA, userKeyOf, type AnswerRecord } from '../../memoir/records.js';
 import { cursorPageInput, offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { defineTool, READ, type ToolContext, WRITE, WRITE_IDEMPOTENT } from '../define.js';
 import { getMemoirInsightsTool } from './agent.js';
@@ -125,7 +118,7 @@ export const getSharedMemoirTool = defineTool({
     const g = granted(ctx);
     const [character, entries, answers, media] = await Promise.all([
       characterOf(g.store, g.grantorId, 'json'),
-      g.store.findBy(MEMOIR_JOURNAL, 'ownerId', g.grantorId),
+      journalFor(g.store, g.grantorId, 'heir'),
       g.store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', g.grantorId),
       g.store.findBy(MEMOIR_MEDIA, 'ownerId', g.grantorId),
     ]);
@@ -145,13 +138,13 @@ export const listSharedMemoirJournalTool = defineTool({
   grant: 'read',
   name: 'list_shared_memoir_journal',
   title: "Read a shared memoir's journal",
-  description: `The journal entries of a memoir you hold a share of, newest first, offset-paged. ${NOTE}`,
+  description: `The journal entries of a memoir you hold a share of, newest first, offset-paged; entries its owner kept private are not listed. ${NOTE}`,
   annotations: READ,
   example: { shareId: EXAMPLE_SHARE, page: 1, limit: 20 },
   input: z.strictObject({ shareId: ShareId, ...offsetPageInput }).describe('The share and paging.'),
   output: listJournalEntriesTool.output,
   rest: { method: 'GET', shape: 'list', ...memoirPath('/shared/:shareId/journal') },
-  handler: (input, ctx) => listJournal(granted(ctx).store, granted(ctx).grantorId, input.page, input.limit),
+  handler: (input, ctx) => listJournal(granted(ctx).store, granted(ctx).grantorId, input.page, input.limit, 'heir'),
 });
 
 export const getSharedMemoirQuestionnaireTool = defineTool({
@@ -181,7 +174,7 @@ export const getSharedMemoirInsightsTool = defineTool({
   input: z.strictObject({ shareId: ShareId }).describe('The share.'),
   output: getMemoirInsightsTool.output,
   rest: { method: 'GET', shape: 'data', ...memoirPath('/shared/:shareId/insights') },
-  handler: (_input, ctx) => insights(granted(ctx).store, granted(ctx).grantorId),
+  handler: (_input, ctx) => insights(granted(ctx).store, granted(ctx).grantorId, 'heir'),
 });
 
 /** The conversation of one user with a shared agent: kept in the heir's own account, apart from their own memoir's chat. */
@@ -213,7 +206,14 @@ export const sharedMemoirChatTool = defineTool({
   rest: { method: 'POST', shape: 'data', ...memoirPath('/shared/:shareId/chat'), extraStatuses: [402] },
   // Read from the owner's memoir; the exchange is the heir's, kept and paid in the heir's own account.
   handler: (input, ctx) =>
-    answerChat(ctx, granted(ctx).store, granted(ctx).grantorId, sharedChatKey(ctx, input.shareId), input.message),
+    answerChat(
+      ctx,
+      granted(ctx).store,
+      granted(ctx).grantorId,
+      sharedChatKey(ctx, input.shareId),
+      input.message,
+      'heir',
+    ),
 });
 
 export const listSharedMemoirChatTool = defineTool({

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { namesIn } from '../../src/memoir/names.js';
+
+// People and places read by the language library, measured on a fixture of memoir sentences with the names a reader
+// would pick out (test/fixtures/memoir-names.json): precision and recall are printed, and each has a floor.
+
+interface Sample {
+  text: string;
+  people: string[];
+  places: string[];
+  kin?: Record<string, string>;
+}
+const fixture = JSON.parse(readFileSync(new URL('../fixtures/memoir-names.json', import.meta.url), 'utf8')) as {
+  sentences: Sample[];
+  heldOut: Sample[];
+};
+// Both sets count: `heldOut` was written after the rules and shows how far they carry to sentences not tuned on.
+const sentences = [...fixture.sentences, ...fixture.heldOut];
+
+const FLOOR = 0.85;
+
+/** Precision and recall of found names against expected ones, counted as multisets per sentence. */
+function score(pairs: Array<{ expected: string[]; found: string[] }>) {
+  let tp = 0;
+  let found = 0;
+  let expected = 0;
+  const wrong: string[] = [];
+  for (const p of pairs) {
+    const left = [...p.expected];
+    for (const f of p.found) {
+      const i = left.indexOf(f);
+      if (i !== -1) {
+        tp++;
+        left.splice(i, 1);
+      } else wrong.push(`+${f}`);
+    }
+    wrong.push(...left.map((m) => `-${m}`));
+    found += p.found.length;
+    expected += p.expected.length;
+  }
+  return { precision: tp / Math.max(1, found), recall: tp / Math.max(1, expected), wrong };
+}
+
+const named = (people: string[]) => people.filter((p) => !p.startsWith('my '));
+
+describe('names from the language library', () => {
+  const read = sentences.map((s) => ({ s, names: namesIn(s.text) }));
+
+  it(`finds people with precision and recall of at least ${FLOOR}`, () => {
+    const r = score(read.map(({ s, names }) => ({ expected: s.people, found: named(names.people) })));
+    console.log(
+      `people: precision ${r.precision.toFixed(3)} recall ${r.recall.toFixed(3)} (${sentences.length} sentences) ${r.wrong.join(' ')}`,
+    );
+    expect(r.precision).toBeGreaterThanOrEqual(FLOOR);
+    expect(r.recall).toBeGreaterThanOrEqual(FLOOR);
+  });
+
+  it(`finds places with precision and recall of at least ${FLOOR}`, () => {
+    const r = score(read.map(({ s, names }) => ({ expected: s.places, found: names.places })));
+    console.log(`places: precision ${r.precision.toFixed(3)} recall ${r.recall.toFixed(3)} ${r.wrong.join(' ')}`);
+    expect(r.precision).toBeGreaterThanOrEqual(FLOOR);
+    expect(r.recall).toBeGreaterThanOrEqual(FLOOR);
+  });
+
+  it('gives kin their relation', () => {
+    const r = score(
+      read.map(({ s, names }) => ({
+        expected: Object.entries(s.kin ?? {}).map(([n, rel]) => `${n}:${rel}`),
+        found: names.kin.map((k) => `${k.name}:${k.relation}`),
+      })),
+    );
+    console.log(`kin: precision ${r.precision.toFixed(3)} recall ${r.recall.toFixed(3)} ${r.wrong.join(' ')}`);
+    expect(r.precision).toBeGreaterThanOrEqual(FLOOR);
+    expect(r.recall).toBeGreaterThanOrEqual(FLOOR);
+    expect(namesIn('My sister Jean wrote every fortnight.').kin).toEqual([{ name: 'Jean', relation: 'sister' }]);
+  });
+
+  it('prints the held-out sentences alone', () => {
+    const held = fixture.heldOut.map((s) => ({ s, names: namesIn(s.text) }));
+    const p = score(held.map(({ s, names }) => ({ expected: s.people, found: named(names.people) })));
+    const l = score(held.map(({ s, names }) => ({ expected: s.places, found: names.places })));
+    console.log(
+      `held out (${held.length}): people P ${p.precision.toFixed(3)} R ${p.recall.toFixed(3)}, places P ${l.precision.toFixed(3)} R ${l.recall.toFixed(3)} ${[...p.wrong, ...l.wrong].join(' ')}`,
+    );
+    expect(held.length).toBeGreaterThan(0);
+  });
+
+  it('never takes days, months, brands or streets for people', () => {
+    const people = named(
+      namesIn(
+        'On Saturdays and Fridays in May we shopped at Amazon and Woolworths on Harehills Lane, then walked to Lake Qarun.',
+      ).people,
+    );
+    expect(people).toEqual([]);
+    expect(namesIn('We walked round Roundhay Park and swam in Lake Qarun.').places).toEqual([
+      'Roundhay Park',
+      'Lake Qarun',
+    ]);
+  });
+});

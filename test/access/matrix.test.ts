@@ -304,6 +304,8 @@ const OTHER_OWNER_FIXTURES: Record<string, (() => Promise<string>) | null> = {
   list_deployments: otherOwnersContractId,
   get_deployment: async () =>
     seedDeployment(server.services.store, 'own_OTHER0000000000000000000000', await otherOwnersContractId()),
+  // Another owner's contract (the sample deployment id is nobody's); isolation.test.ts names a real deployment.
+  update_deployment_watch: otherOwnersContractId,
 };
 
 async function otherOwnersContractId(): Promise<string> {

@@ -70,6 +70,8 @@ export interface WatcherStats {
   notLeader: number;
   events: number;
   failed: number;
+  /** Polls that failed as a whole (the endpoint or the store did not answer). */
+  errors: number;
 }
 
 /** Runs `fn` over `items`, at most `limit` at a time. */
@@ -90,7 +92,7 @@ export class Watcher {
   readonly #abis = new Map<string, Abi | null>();
   #stopped = false;
   #lastError = -Infinity;
-  readonly stats: WatcherStats = { polls: 0, notLeader: 0, events: 0, failed: 0 };
+  readonly stats: WatcherStats = { polls: 0, notLeader: 0, events: 0, failed: 0, errors: 0 };
 
   constructor(opts: WatcherOptions) {
     this.#o = opts;
@@ -135,6 +137,7 @@ export class Watcher {
       if (this.#stopped) return;
       await this.pollOnce(network);
     } catch (err) {
+      this.stats.errors += 1;
       // The endpoint or the store is down: every poll fails until it is back; one line a minute is enough.
       const now = Date.now();
       if (now - this.#lastError < 60_000) return;

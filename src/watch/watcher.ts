@@ -32,6 +32,7 @@ import { deadlineOf, decide, type WatchEvent } from './decide.js';
 import { readEvmSwitch } from './evm-switch.js';
 import { acquireLease, releaseLease } from './lease.js';
 import { markWatched, openWatchedPlans } from './plans.js';
+import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
 
 /** Once-keys kept per deployment: enough for years of check-ins, warnings and claims; the oldest go first. */
 export const EMITTED_KEYS_KEPT = 200;
@@ -56,7 +57,7 @@ export interface WatcherOptions {
 export interface PollResult {
   /** The confirmed block read, or null when the chain is shorter than the confirmations. */
   block: number | null;
-  /** Deployments whose switch was read. */
+  /** Deployments whose switch was read (a read that changed nothing and sent nothing writes nothing). */
   read: number;
   /** Events recorded. */
   events: number;
@@ -72,6 +73,22 @@ export interface WatcherStats {
   failed: number;
   /** Polls that failed as a whole (the endpoint or the store did not answer). */
   errors: number;
+}
+
+/** Whether a snapshot shows the same switch as the stored one and nothing falls due: then nothing is written. */
+function quiet(d: DeploymentRecord, next: SwitchSnapshot): boolean {
+  const prev = d.watch?.snapshot;
+  if (!prev || !d.watch) return false;
+  const same =
+    prev.lastCheckIn === next.lastCheckIn &&
+    prev.intervalSeconds === next.intervalSeconds &&
+    prev.graceSeconds === next.graceSeconds &&
+    prev.triggered === next.triggered &&
+    prev.balance === next.balance &&
+    JSON.stringify(prev.claimed) === JSON.stringify(next.claimed);
+  if (!same) return false;
+  const emitted = new Set(d.watch.emitted ?? []);
+  return decide(prev, next, d.watch.warnDays ?? DEFAULT_WARN_DAYS, emitted, next.blockTime).length === 0;
 }
 
 /** Runs `fn` over `items`, at most `limit` at a time. */
@@ -172,7 +189,12 @@ export class Watcher {
         if (!abi) return;
         const snapshot = await readEvmSwitch(reader, abi, d.address as Hex, block);
         result.read += 1;
-        result.events += (await this.apply(d.id, snapshot)).length;
+        // Nothing changed on chain and nothing falls due: no write (the stored snapshot stays the last change read;
+        // the next poll reads again anyway). This keeps a quiet poll to reads and decisions, whatever the store.
+        if (quiet(d, snapshot)) return;
+        // Awaited first: `x += await y` would read x before the wait and lose the other reads' counts.
+        const recorded = await this.apply(d.id, snapshot);
+        result.events += recorded.length;
       } catch (err) {
         result.failed += 1;
         this.#o.log?.warn(
@@ -181,9 +203,32 @@ export class Watcher {
         );
       }
     });
+    await this.#watchLinkedPlans(all.filter((d) => d.network === network && d.watch !== null));
     this.stats.events += result.events;
     this.stats.failed += result.failed;
     return result;
+  }
+
+  /**
+   * Plans linked to a watched contract after its deployment was verified become watched too: one read of the plans
+   * not yet triggered per poll, and a write only for those to mark.
+   */
+  async #watchLinkedPlans(deployments: DeploymentRecord[]): Promise<void> {
+    if (deployments.length === 0) return;
+    const { store, clock } = this.#o;
+    const byPlace = new Map(deployments.map((d) => [`${d.ownerId}:${d.address.toLowerCase()}`, d]));
+    const open = [
+      ...(await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'armed')),
+      ...(await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'verifying')),
+    ];
+    const marked = new Set<string>();
+    for (const p of open) {
+      if (p.watched === true || !p.contractAddress) continue;
+      const d = byPlace.get(`${p.ownerId}:${p.contractAddress.toLowerCase()}`);
+      if (!d || marked.has(d.id)) continue;
+      marked.add(d.id);
+      await store.transact((tx) => markWatched(tx, d, clock));
+    }
   }
 
   async #abiOf(d: DeploymentRecord): Promise<Abi | null> {

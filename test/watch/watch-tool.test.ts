@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/log.js';
 import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
 import { Watcher } from '../../src/watch/watcher.js';
+import { linkPlan, MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heirs.js';
 import { systemClock } from '../../src/core/clock.js';
 import { startTestServer, type TestServer, tmpDir } from '../helpers.js';
 import { seedDeployment } from '../support/deployments.js';
@@ -30,8 +31,8 @@ beforeAll(async () => {
   ownerKey = await server.key({ ownerId: owner, tier: 'partner', scopes: ['contracts'] });
   readKey = await server.key({ ownerId: owner, tier: 'partner', scopes: ['contracts:read'] });
   strangerKey = await server.key({ ownerId: await server.account(), tier: 'partner', scopes: ['contracts'] });
-  [depId] = await seedWatched(server.services.store, chain, owner, 1, [HEIR]);
-  contractId = (await server.services.store.get<DeploymentRecord>(DEPLOYMENTS, depId!))!.contractId;
+  depId = (await seedWatched(server.services.store, chain, owner, 1, [HEIR]))[0]!;
+  contractId = (await server.services.store.get<DeploymentRecord>(DEPLOYMENTS, depId))!.contractId;
 });
 afterAll(() => server?.close());
 
@@ -105,6 +106,48 @@ describe('update_deployment_watch', () => {
     expect(await watcher.pollOnce('31337')).toMatchObject({ read: 1, events: 1 });
     const d = await server.services.store.get<DeploymentRecord>(DEPLOYMENTS, depId);
     expect(d!.watch!.warned).toEqual([7]);
+  });
+});
+
+describe('plans linked after the deployment was verified', () => {
+  it('become watched at the next poll, and then refuse reports', async () => {
+    const d = (await server.services.store.get<DeploymentRecord>(DEPLOYMENTS, depId))!;
+    const linked = await linkPlan(
+      server.services.store,
+      d.ownerId,
+      {
+        plan: {
+          blockchain: 'evm',
+          ownerAddress: '0x27b1fdb04752bbc536007a920d24acb045561c26',
+          beneficiaries: [{ name: 'A', address: HEIR, percentage: 100 }],
+          deadMansSwitch: { enabled: true, intervalDays: 60, gracePeriodDays: 0 },
+          inheritanceTemplate: 'custom',
+        },
+        contractAddress: d.address,
+      },
+      systemClock,
+    );
+    expect(linked.plan.watched).toBe(false);
+    const watcher = new Watcher({
+      store: server.services.store,
+      clock: systemClock,
+      networks: ['31337'],
+      pollMs: 1000,
+      confirmations: 2,
+      readerFor: async () => chain.reader(),
+    });
+    chain.advance(60);
+    await watcher.pollOnce('31337');
+    const plan = await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, linked.plan.id);
+    expect(plan?.watched).toBe(true);
+    const report = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/svcloom/heirs/plans/${linked.plan.id}/events`,
+      headers: { authorization: `Bearer ${ownerKey}` },
+      payload: { type: 'deadman.triggered' },
+    });
+    expect(report.statusCode).toBe(409);
+    expect(report.json().error.message).toMatch(/watched on chain/);
   });
 });
 

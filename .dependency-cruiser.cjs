@@ -51,8 +51,15 @@ const LAYERS = [
 
 // Allowed domain-to-domain imports: from a domain folder to the named files of another.
 const SIBLINGS = {
-  // the chain watcher reads the deployment records (and their switch snapshots) it follows.
-  watch: ['contracts/deployments'],
+  // the chain watcher reads the deployment records (and their switch snapshots) it follows, the stored contract's ABI,
+  // and the chain; it writes its events in the account's view, and opens the memoir plans a deployment watches
+  // through the memoir's own verification (and marks them watched when the deployment is verified).
+  watch: [
+    'contracts/(deployments|stored|register-deployment)',
+    'chains/evm',
+    'accounts/tenancy',
+    'memoir/(heir-plans|verification)',
+  ],
   // accounts is the lowest domain of the pair: it imports no other domain, and keys builds on it.
   accounts: [],
   // the guardian/heir contract engine applies the inheritance-law checks and templates.

@@ -64,6 +64,7 @@ const PROCESS = [
   // a real anvil node per file
   'test/contracts/package-anvil.test.ts',
   'test/contracts/deployments*.test.ts',
+  'test/watch/watcher-anvil.test.ts',
 ];
 
 export default defineConfig({

@@ -17,6 +17,7 @@ import { benchSolana } from './solana.js';
 import { benchStart } from './start.js';
 import { benchStore } from './store.js';
 import { benchTon } from './ton.js';
+import { benchWatch } from './watch.js';
 import { benchWebhooks } from './webhooks.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
@@ -35,6 +36,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   scale: benchScale,
   memoir: benchMemoir,
   'memoir-recall': benchMemoirRecall,
+  watch: benchWatch,
 };
 
 const wanted = process.argv.slice(2);

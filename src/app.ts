@@ -26,6 +26,9 @@ import { DocsIndex } from './docs/search.js';
 import { ContractEngine } from './contracts/engine.js';
 import { CONTRACT_INDEXES } from './contracts/stored.js';
 import { DEPLOYMENT_INDEXES } from './contracts/deployments.js';
+import { WATCH_INDEXES } from './watch/lease.js';
+import { watchPlansOnVerification } from './watch/plans.js';
+import type { Watcher } from './watch/watcher.js';
 import { defaultJurisdictions } from './law/jurisdictions.js';
 import { TOOLS } from './tools/index.js';
 import { CREDIT_INDEXES } from './credits/records.js';
@@ -54,7 +57,11 @@ export const STORE_INDEXES: Record<string, string[]> = {
   ...EMAIL_TOKEN_INDEXES,
   ...DEPLOYMENT_INDEXES,
   ...VAULT_INDEXES,
+  ...WATCH_INDEXES,
 };
+
+// A verified deployment marks the memoir plans it watches in the same write (src/watch/plans.ts).
+watchPlansOnVerification();
 
 const SYSTEM = 'system';
 
@@ -232,6 +239,7 @@ export function startDispatcher(services: Services): Dispatcher {
     sweeper.start();
   }
   startVerificationSweep(services);
+  startWatcher(services);
   const dispatcher = new Dispatcher({
     store: services.store,
     clock: services.clock,
@@ -244,6 +252,48 @@ export function startDispatcher(services: Services): Dispatcher {
   dispatcher.start();
   startMail(services);
   return dispatcher;
+}
+
+/** The chain watcher per open Services (stopped by closeServices). */
+const watchers = new WeakMap<Services, Promise<Watcher | undefined>>();
+
+/**
+ * Starts the chain watcher when the operator configured at least one EVM network (SVC_EVM_RPC_URLS); without one
+ * nothing is loaded. Loaded on first use, like the readers: viem stays out of a service that reads no chain.
+ */
+export function startWatcher(services: Services): Promise<Watcher | undefined> {
+  const existing = watchers.get(services);
+  if (existing) return existing;
+  const chains = services.config.chains;
+  const networks = Object.keys(chains?.evmRpcUrls ?? {});
+  if (!chains || networks.length === 0) return Promise.resolve(undefined);
+  const started = (async () => {
+    const [{ Watcher }, { evmReaderFor }] = await Promise.all([
+      import('./watch/watcher.js'),
+      import('./chains/readers.js'),
+    ]);
+    const readers = new Map<string, ReturnType<typeof evmReaderFor>>();
+    const watcher = new Watcher({
+      store: services.store,
+      clock: services.clock,
+      log: services.log,
+      networks,
+      pollMs: chains.watchPollMs,
+      confirmations: chains.watchConfirmations,
+      readerFor: (network) => {
+        if (!readers.has(network)) readers.set(network, evmReaderFor(services.config, network));
+        return readers.get(network)!;
+      },
+    });
+    watcher.start();
+    services.log.info({ networks }, 'the chain watcher follows the verified deployments of these networks');
+    return watcher;
+  })().catch((err: unknown) => {
+    services.log.error({ err: String(err) }, 'the chain watcher could not start');
+    return undefined;
+  });
+  watchers.set(services, started);
+  return started;
 }
 
 /** The mail sender per open Services (stopped by closeServices). */
@@ -266,6 +316,8 @@ export async function closeServices(services: Services): Promise<void> {
   mailSenders.delete(services);
   await sweepers.get(services)?.stop();
   sweepers.delete(services);
+  await (await watchers.get(services))?.stop();
+  watchers.delete(services);
   clearInterval(verificationSweeps.get(services));
   verificationSweeps.delete(services);
   await services.contracts.close();

@@ -27,6 +27,18 @@ export interface EvmReader {
   getBlock(number?: bigint): Promise<{ number: bigint; timestamp: bigint }>;
   getStorageAt(address: Hex, slot: Hex): Promise<Hex>;
   readContract(address: Hex, abi: Abi, functionName: string): Promise<unknown>;
+  /** The latest block's number. */
+  getBlockNumber(): Promise<bigint>;
+  /** A view called at a given block (the watcher reads confirmed state, not the head). */
+  readContractAt(
+    address: Hex,
+    abi: Abi,
+    functionName: string,
+    args: readonly unknown[],
+    blockNumber: bigint,
+  ): Promise<unknown>;
+  /** The native balance of an address at a given block. */
+  getBalance(address: Hex, blockNumber: bigint): Promise<bigint>;
   /** Runs creation data without sending it: the answer is the runtime code that data would deploy. */
   simulateCreation(data: Hex, from: Hex | null): Promise<Hex>;
 }
@@ -79,6 +91,10 @@ export function createEvmReader(url: string, chainId: number): EvmReader {
       }),
     getStorageAt: async (address, slot) => (await guarded(() => client.getStorageAt({ address, slot }))) ?? '0x',
     readContract: (address, abi, functionName) => guarded(() => client.readContract({ address, abi, functionName })),
+    getBlockNumber: () => guarded(() => client.getBlockNumber({ cacheTime: 0 })),
+    readContractAt: (address, abi, functionName, args, blockNumber) =>
+      guarded(() => client.readContract({ address, abi, functionName, args, blockNumber })),
+    getBalance: (address, blockNumber) => guarded(() => client.getBalance({ address, blockNumber })),
     simulateCreation: async (data, from) =>
       guarded(async () => {
         const out = await client.request({

@@ -10,6 +10,11 @@ export const DEPLOYMENTS = 'contract_deployments';
 /** Indexed fields: the account (listing), the contract (its deployments) and the state (the watcher's work list). */
 export const DEPLOYMENT_INDEXES: Record<string, string[]> = { [DEPLOYMENTS]: ['ownerId', 'contractId', 'status'] };
 
+/** Lead times (days before the deadline) at which the watcher warns, unless the owner chose others. */
+export const DEFAULT_WARN_DAYS = [30, 7];
+/** At most this many lead times per deployment, each 1..365 days. */
+export const WARN_DAYS_LIMITS = { count: 5, min: 1, max: 365 } as const;
+
 /** An EVM chain id as a decimal string (`"31337"`), or `ton-mainnet` / `ton-testnet`. */
 export type NetworkId = string;
 
@@ -65,6 +70,14 @@ export interface DeploymentRecord {
     warned: number[];
     /** Lead times before the deadline at which to warn (days); default [30, 7]. */
     warnDays: number[];
+    /**
+     * The once-keys of the events already recorded for this deployment (newest last, the oldest dropped past a
+     * bound): a re-read of the same or older chain state finds its events here and sends none again. Absent on
+     * records written before the watcher kept them.
+     */
+    emitted?: string[];
+    /** The owner paused watching: nothing is read or sent until it is resumed. Absent means not paused. */
+    paused?: boolean;
   } | null;
   createdAt: string;
   verifiedAt: string | null;

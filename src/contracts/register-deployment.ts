@@ -11,9 +11,22 @@ import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { recordEvent } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
-import { DEPLOYMENTS, type DeploymentRecord } from './deployments.js';
+import { DEFAULT_WARN_DAYS, DEPLOYMENTS, type DeploymentRecord } from './deployments.js';
 import { CONTRACTS, type ContractRecord } from './stored.js';
 import { checksumAddress } from './evm/checksum.js';
+
+/**
+ * Run inside the transaction that stores a verified deployment, with that transaction: what follows a verified
+ * deployment (the plans it watches) changes in the same write. Registered by the watcher's domain, which this one
+ * does not import.
+ */
+export type VerifiedListener = (tx: Tx, deployment: DeploymentRecord, clock: Clock) => Promise<void>;
+const verifiedListeners = new Set<VerifiedListener>();
+
+export function onVerifiedDeployment(listener: VerifiedListener): () => void {
+  verifiedListeners.add(listener);
+  return () => verifiedListeners.delete(listener);
+}
 
 /** At most this many deployments per contract: more is a mistake or abuse, never a real estate plan. */
 export const MAX_DEPLOYMENTS_PER_CONTRACT = 20;
@@ -121,7 +134,9 @@ export async function registerDeployment(
     deployer: found.deployer ? checksumAddress(found.deployer) : null,
     status: verified ? 'verified' : 'unverified',
     differences: found.differences,
-    watch: verified ? { snapshot: null, warned: [], warnDays: [30, 7] } : null,
+    watch: verified
+      ? { snapshot: null, warned: [], warnDays: [...DEFAULT_WARN_DAYS], emitted: [], paused: false }
+      : null,
     createdAt: now,
     verifiedAt: verified ? now : null,
     updatedAt: now,
@@ -130,6 +145,7 @@ export async function registerDeployment(
     await assertRoom(tx, ownerId, c.id, network, address);
     await tx.put(DEPLOYMENTS, record);
     await recordOutcome(tx, record, clock);
+    if (verified) for (const listener of verifiedListeners) await listener(tx, record, clock);
     return record;
   });
 }

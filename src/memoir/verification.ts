@@ -114,3 +114,44 @@ async function onOwnerAlive(store: Store, sign: LifeSign): Promise<void> {
   }
 }
 onSignOfLife(onOwnerAlive);
+
+/** What the chain showed when a watched plan's switch fired: where, and the event that reported it. */
+export interface ChainProof {
+  /** `chain:<network>:<contract address>`, recorded as the verification's reporter. */
+  source: string;
+  /** The `deadman.triggered` event the watcher recorded for it. */
+  eventId: string;
+}
+
+/**
+ * Opens the shares of a plan watched on chain whose switch fired on chain. The chain is the proof, so the waiting
+ * period is empty: a verification that starts and ends now, completed by `settle` like any other (it sends
+ * `verification.complete` and opens the shares). Once: a plan already triggered is left as it is.
+ */
+export async function openByChain(
+  tx: Tx,
+  plan: HeirPlanRecord,
+  proof: ChainProof,
+  clock: Clock,
+): Promise<HeirPlanRecord> {
+  if (plan.state === 'triggered') return plan;
+  const nowIso = clock.now().toISOString();
+  const fired: HeirPlanRecord = {
+    ...plan,
+    state: 'verifying',
+    triggeredAt: nowIso,
+    triggerEventId: proof.eventId,
+    lastEvent: { type: 'deadman.triggered', eventId: proof.eventId, at: nowIso },
+    verification: {
+      startedAt: nowIso,
+      endsAt: nowIso,
+      reporter: proof.source,
+      state: 'waiting',
+      failedBy: null,
+      endedAt: null,
+    },
+    updatedAt: nowIso,
+  };
+  await syncShares(tx, fired, nowIso);
+  return settle(tx, fired, clock);
+}

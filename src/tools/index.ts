@@ -30,6 +30,7 @@ import { generateContractTool } from './contracts/generate-contract.js';
 import { deleteContractTool, getContractTool, listContractsTool } from './contracts/stored-contracts.js';
 import { getContractPackageTool } from './contracts/contract-package.js';
 import { getDeploymentTool, listDeploymentsTool, registerDeploymentTool } from './contracts/deployments.js';
+import { updateDeploymentWatchTool } from './contracts/deployment-watch.js';
 import { listTemplates } from './contracts/list-templates.js';
 import { validatePlanTool } from './contracts/validate-plan.js';
 import { createEmbedSessionTool } from './embed/create-embed-session.js';
@@ -68,6 +69,7 @@ export const TOOLS: readonly AnyTool[] = [
   registerDeploymentTool,
   listDeploymentsTool,
   getDeploymentTool,
+  updateDeploymentWatchTool,
   compileContract,
   estimateGas,
   validatePlanTool,

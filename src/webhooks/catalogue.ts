@@ -96,9 +96,36 @@ export const EVENT_CATALOGUE: EventType[] = [
     'A debit took the credit balance below a threshold (data: balance, threshold, autoReload).',
     true,
   ),
-  t('deadman.warning', 'deadman', "A dead man's switch deadline is approaching."),
-  t('deadman.triggered', 'deadman', "A dead man's switch fired and the inheritance was distributed."),
-  t('deadman.reset', 'deadman', "The owner checked in and the dead man's switch was reset."),
+  t(
+    'deadman.warning',
+    'deadman',
+    "A dead man's switch deadline is approaching: sent by the chain watcher at each lead time before the deadline " +
+      '(data: deploymentId, contractId, network, contractAddress, blockNumber, blockTime, deadline, daysLeft), or ' +
+      'reported for a plan nobody watches.',
+    true,
+  ),
+  t(
+    'deadman.triggered',
+    'deadman',
+    "A dead man's switch fired: read on chain by the watcher when the contract became claimable (data: deploymentId, " +
+      'contractId, network, contractAddress, blockNumber, blockTime, deadline), or reported for a plan nobody watches.',
+    true,
+  ),
+  t(
+    'deadman.reset',
+    'deadman',
+    "The owner checked in and the dead man's switch was reset: read on chain by the watcher (data: deploymentId, " +
+      'contractId, network, contractAddress, blockNumber, blockTime, lastCheckIn, deadline), or reported.',
+    true,
+  ),
+  t(
+    'deadman.claimed',
+    'deadman',
+    'A beneficiary claimed from a released contract, read on chain by the watcher (data: deploymentId, contractId, ' +
+      'network, contractAddress, blockNumber, blockTime, beneficiary, amount: the newly claimed amount in the ' +
+      "smallest unit as a decimal string, asset: 'native').",
+    true,
+  ),
   t('user.created', 'account', 'A user registered (data: id, accountId).', true),
   t('user.updated', 'account', 'A user changed (data: id, changed: the fields, e.g. password).', true),
   t('api_key.created', 'account', 'An API key was created.', true),

@@ -226,6 +226,15 @@ const FIXTURES: Record<string, Fixture> = {
   },
   list_deployments: { kind: 'id', id: () => aIds.contract },
   get_deployment: { kind: 'id', id: () => aIds.deployment },
+  update_deployment_watch: {
+    kind: 'id',
+    field: 'deploymentId',
+    id: () => aIds.deployment,
+    // Read when the case runs: A's contract exists only once the fixtures are made.
+    get args() {
+      return { id: aIds.contract, warnDays: [7] };
+    },
+  },
   get_account: { kind: 'operator' },
   update_account: { kind: 'operator' },
   suspend_account: { kind: 'operator' },

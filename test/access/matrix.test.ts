@@ -307,6 +307,8 @@ const OTHER_OWNER_FIXTURES: Record<string, (() => Promise<string>) | null> = {
     seedDeployment(server.services.store, 'own_OTHER0000000000000000000000', await otherOwnersContractId()),
   update_journal_entry: otherOwnersJournalId,
   delete_journal_entry: otherOwnersJournalId,
+  // Another owner's contract (the sample deployment id is nobody's); isolation.test.ts names a real deployment.
+  update_deployment_watch: otherOwnersContractId,
 };
 
 async function otherOwnersJournalId(): Promise<string> {

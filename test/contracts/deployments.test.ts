@@ -138,7 +138,7 @@ describe('register_deployment on a real EVM node', () => {
       deployer: account.address,
     });
     const stored = await server.services.store.get<DeploymentRecord>(DEPLOYMENTS, d.id);
-    expect(stored?.watch).toEqual({ snapshot: null, warned: [], warnDays: [30, 7] });
+    expect(stored?.watch).toEqual({ snapshot: null, warned: [], warnDays: [30, 7], emitted: [], paused: false });
     // Listed and read back; the same place again is a 409 naming the first registration.
     const list = await call(server.adminKey, 'GET', `/contracts/${c.id}/deployments`);
     expect(list.body.data.map((x: { id: string }) => x.id)).toContain(d.id);

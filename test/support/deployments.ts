@@ -6,7 +6,13 @@ import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployme
 import { newId } from '../../src/core/ids.js';
 import type { Store } from '../../src/store/port.js';
 
-export async function seedDeployment(store: Store, ownerId: string, contractId: string, n = 1): Promise<string> {
+export async function seedDeployment(
+  store: Store,
+  ownerId: string,
+  contractId: string,
+  n = 1,
+  opts: { verified?: boolean } = {},
+): Promise<string> {
   const now = new Date().toISOString();
   const record: DeploymentRecord = {
     id: newId('deployment'),
@@ -18,11 +24,13 @@ export async function seedDeployment(store: Store, ownerId: string, contractId: 
     txHash: null,
     blockNumber: null,
     deployer: null,
-    status: 'unverified',
-    differences: [{ field: 'code', expected: "the stored contract's runtime code", found: 'no code at this address' }],
-    watch: null,
+    status: opts.verified ? 'verified' : 'unverified',
+    differences: opts.verified
+      ? []
+      : [{ field: 'code', expected: "the stored contract's runtime code", found: 'no code at this address' }],
+    watch: opts.verified ? { snapshot: null, warned: [], warnDays: [30, 7], emitted: [], paused: false } : null,
     createdAt: now,
-    verifiedAt: null,
+    verifiedAt: opts.verified ? now : null,
     updatedAt: now,
   };
   await store.put(DEPLOYMENTS, record);

@@ -372,6 +372,15 @@ const OWN_INPUTS: Record<string, Example> = {
     },
     volatile: ['id', 'contractId', 'createdAt', 'address'],
   },
+  update_deployment_watch: {
+    input: async (s, k) => {
+      const contractId = await ownContractId(s, k);
+      const c = await s.services.store.get<ContractRecord>(CONTRACTS, contractId);
+      const deploymentId = await seedDeployment(s.services.store, c!.ownerId, contractId, 1, { verified: true });
+      return { id: contractId, deploymentId, warnDays: [30, 7] };
+    },
+    volatile: ['id', 'contractId', 'createdAt', 'verifiedAt', 'address'],
+  },
   update_webhook: {
     input: async (s, k) => ({ id: await ownWebhookId(s, k), events: ['*'], status: 'paused' }),
     volatile: WEBHOOK_VOLATILE,

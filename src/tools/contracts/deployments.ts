@@ -6,6 +6,7 @@ import {
   MAX_DEPLOYMENTS_PER_CONTRACT,
   registerDeployment,
 } from '../../contracts/register-deployment.js';
+import { DEFAULT_WARN_DAYS, type DeploymentRecord } from '../../contracts/deployments.js';
 import { defineTool, OUTBOUND, READ } from '../define.js';
 
 const ContractId = z
@@ -36,10 +37,43 @@ export const Deployment = z
       .enum(['verified', 'unverified'])
       .describe('verified: code and arguments equal the stored contract; unverified: see differences.'),
     differences: z.array(Difference).describe('Every difference found; empty when verified.'),
+    watch: z
+      .object({
+        warnDays: z.array(z.number().int()).describe('Days before the deadline at which deadman.warning is sent.'),
+        paused: z.boolean().describe('Whether the owner paused watching (nothing is read or sent meanwhile).'),
+        snapshot: z
+          .object({
+            block: z.number().int().describe('The confirmed block the switch was last read at.'),
+            blockTime: z.number().int().describe('Unix seconds of that block.'),
+            lastCheckIn: z.number().int().describe('The last check-in the contract counts (unix seconds).'),
+            intervalSeconds: z.number().int().describe('The check-in interval the contract holds (seconds).'),
+            graceSeconds: z.number().int().describe('The grace period after the deadline (seconds; 0 without one).'),
+            triggered: z.boolean().describe('Whether the contract is released (claimable) on chain.'),
+            claimed: z
+              .record(z.string(), z.string())
+              .describe('What each beneficiary has claimed so far (address to decimal string of the smallest unit).'),
+            balance: z.string().describe('Native balance held (decimal string of the smallest unit).'),
+          })
+          .nullable()
+          .describe("The switch as the watcher last read it; null before the watcher's first read."),
+      })
+      .nullable()
+      .describe('What the chain watcher follows of a verified deployment; null when it is not watched (unverified).'),
     createdAt: z.string().describe('When it was registered (ISO 8601).'),
     verifiedAt: z.string().nullable().describe('When it was verified (ISO 8601); null when unverified.'),
   })
   .describe('A registered deployment and what the service found on chain.');
+
+/** A deployment as its owner sees it: the watcher's bookkeeping (once-keys) stays inside. */
+export function deploymentView(d: DeploymentRecord): z.infer<typeof Deployment> {
+  const { watch, ...rest } = d;
+  return {
+    ...(rest as Omit<z.infer<typeof Deployment>, 'watch'>),
+    watch: watch
+      ? { warnDays: watch.warnDays ?? [...DEFAULT_WARN_DAYS], paused: watch.paused ?? false, snapshot: watch.snapshot }
+      : null,
+  };
+}
 
 export const registerDeploymentTool = defineTool({
   name: 'register_deployment',
@@ -78,7 +112,8 @@ export const registerDeploymentTool = defineTool({
     .describe('Which contract, and where it was deployed.'),
   output: Deployment,
   rest: { method: 'POST', path: '/contracts/:id/deployments', shape: 'data' },
-  handler: (input, ctx) => registerDeployment(ctx.store, ctx.config, ctx.clock, ctx.principal.ownerId, input),
+  handler: async (input, ctx) =>
+    deploymentView(await registerDeployment(ctx.store, ctx.config, ctx.clock, ctx.principal.ownerId, input)),
 });
 
 export const listDeploymentsTool = defineTool({
@@ -100,7 +135,8 @@ export const listDeploymentsTool = defineTool({
     })
     .describe('A page of deployments.'),
   rest: { method: 'GET', path: '/contracts/:id/deployments', shape: 'list' },
-  handler: async (input, ctx) => paginateOffset(await listDeployments(ctx.store, input.id), input.page, input.limit),
+  handler: async (input, ctx) =>
+    paginateOffset((await listDeployments(ctx.store, input.id)).map(deploymentView), input.page, input.limit),
 });
 
 export const getDeploymentTool = defineTool({
@@ -118,5 +154,5 @@ export const getDeploymentTool = defineTool({
     .describe('Which deployment.'),
   output: Deployment,
   rest: { method: 'GET', path: '/deployments/:id', shape: 'data' },
-  handler: (input, ctx) => getDeployment(ctx.store, input.id),
+  handler: async (input, ctx) => deploymentView(await getDeployment(ctx.store, input.id)),
 });

@@ -1,0 +1,63 @@
+/**
+ * The memoir plans a verified deployment watches: the owner's linked plans whose contract address is the
+ * deployment's. Once a deployment is verified they are `watched`, so reports about them are refused and only the
+ * chain opens their shares: a `deadman.triggered` read from the chain opens them at once (the chain is the proof;
+ * see openByChain).
+ */
+import type { Clock } from '../core/clock.js';
+import type { Tx } from '../store/port.js';
+import { accountTx } from '../accounts/tenancy.js';
+import type { DeploymentRecord } from '../contracts/deployments.js';
+import { onVerifiedDeployment } from '../contracts/register-deployment.js';
+import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
+import { openByChain } from '../memoir/verification.js';
+
+const family = (blockchain: string) => (blockchain === 'ton' ? 'ton' : blockchain === 'solana' ? 'solana' : 'evm');
+
+/** The owner's plans this deployment watches (same chain family, same contract address). */
+export async function plansOf(tx: Tx, d: DeploymentRecord): Promise<HeirPlanRecord[]> {
+  const plans = await accountTx(tx, d.ownerId).findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'ownerId', d.ownerId);
+  const address = d.address.toLowerCase();
+  return plans.filter(
+    (p) =>
+      family(p.blockchain) === d.chain && p.contractAddress !== null && p.contractAddress.toLowerCase() === address,
+  );
+}
+
+/** Marks the deployment's plans watched (those linked after the deployment was verified too). Resolves with them. */
+export async function markWatched(tx: Tx, d: DeploymentRecord, clock: Clock): Promise<HeirPlanRecord[]> {
+  const own = accountTx(tx, d.ownerId);
+  const nowIso = clock.now().toISOString();
+  const out: HeirPlanRecord[] = [];
+  for (const p of await plansOf(tx, d)) {
+    if (p.watched === true) {
+      out.push(p);
+      continue;
+    }
+    const next = { ...p, watched: true, updatedAt: nowIso };
+    await own.put(MEMOIR_HEIR_PLANS, next);
+    out.push(next);
+  }
+  return out;
+}
+
+/** The switch fired on chain: every plan the deployment watches opens its shares (once). Resolves with how many. */
+export async function openWatchedPlans(tx: Tx, d: DeploymentRecord, eventId: string, clock: Clock): Promise<number> {
+  const own = accountTx(tx, d.ownerId);
+  let opened = 0;
+  for (const p of await markWatched(tx, d, clock)) {
+    const next = await openByChain(own, p, { source: `chain:${d.network}:${d.address}`, eventId }, clock);
+    if (next !== p) opened += 1;
+  }
+  return opened;
+}
+
+let registered = false;
+/** Plans become watched in the same write that stores their deployment as verified. */
+export function watchPlansOnVerification(): void {
+  if (registered) return;
+  registered = true;
+  onVerifiedDeployment(async (tx, d, clock) => {
+    await markWatched(tx, d, clock);
+  });
+}

@@ -1,0 +1,291 @@
+/**
+ * The on-chain watcher: follows every verified deployment of the configured EVM networks and turns what its dead
+ * man's switch does into events (`deadman.warning`, `deadman.reset`, `deadman.triggered`, `deadman.claimed`).
+ *
+ * Every `pollMs` per network, the leader of that network (./lease.ts) reads the block `confirmations` below the
+ * head, reads each watched deployment's switch at that block (./evm-switch.ts), and in one store transaction per
+ * deployment: decides which events the change means (./decide.ts, against the once-keys already recorded), records
+ * them in the outbox (so webhooks deliver them signed), stores the new snapshot and keys, and, when the switch
+ * fired, opens the shares of the memoir plans the deployment watches (./plans.ts). A crash before that transaction
+ * commits loses nothing (the next poll reads the same state again); after it, the keys make the next read send
+ * nothing twice. A reorg deeper than the confirmations is met the same way: the state is read again at the new
+ * confirmed block and only events whose keys are new are sent.
+ *
+ * Chain time, not the service's clock, decides warnings: a deadline is compared with the confirmed block's time.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Abi, Hex } from 'viem';
+import type { EvmReader } from '../chains/evm.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import type { Store } from '../store/port.js';
+import { accountTx } from '../accounts/tenancy.js';
+import { recordEvent } from '../events/events.js';
+import {
+  DEFAULT_WARN_DAYS,
+  DEPLOYMENTS,
+  type DeploymentRecord,
+  type SwitchSnapshot,
+} from '../contracts/deployments.js';
+import { CONTRACTS, type ContractRecord } from '../contracts/stored.js';
+import { deadlineOf, decide, type WatchEvent } from './decide.js';
+import { readEvmSwitch } from './evm-switch.js';
+import { acquireLease, releaseLease } from './lease.js';
+import { markWatched, openWatchedPlans } from './plans.js';
+import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
+
+/** Once-keys kept per deployment: enough for years of check-ins, warnings and claims; the oldest go first. */
+export const EMITTED_KEYS_KEPT = 200;
+/** Deployments read at the same time per network (each read is a handful of calls to the endpoint). */
+const READ_CONCURRENCY = 16;
+
+export interface WatcherOptions {
+  store: Store;
+  clock: Clock;
+  log?: Logger | undefined;
+  /** EVM chain ids (decimal strings) to follow. */
+  networks: string[];
+  pollMs: number;
+  confirmations: number;
+  /** The reader of a network (the configured JSON-RPC endpoint; tests and the bench give stand-ins). */
+  readerFor: (network: string) => Promise<EvmReader>;
+  /** How long a leader's lease lasts without renewal (ms); default three polls, at least 2 s. */
+  leaseMs?: number | undefined;
+}
+
+/** What one poll of one network did. */
+export interface PollResult {
+  /** The confirmed block read, or null when the chain is shorter than the confirmations. */
+  block: number | null;
+  /** Deployments whose switch was read (a read that changed nothing and sent nothing writes nothing). */
+  read: number;
+  /** Events recorded. */
+  events: number;
+  /** Deployments that could not be read or written this round (tried again next poll). */
+  failed: number;
+}
+
+export interface WatcherStats {
+  polls: number;
+  /** Polls skipped because another instance leads the network. */
+  notLeader: number;
+  events: number;
+  failed: number;
+  /** Polls that failed as a whole (the endpoint or the store did not answer). */
+  errors: number;
+}
+
+/** Whether a snapshot shows the same switch as the stored one and nothing falls due: then nothing is written. */
+function quiet(d: DeploymentRecord, next: SwitchSnapshot): boolean {
+  const prev = d.watch?.snapshot;
+  if (!prev || !d.watch) return false;
+  const same =
+    prev.lastCheckIn === next.lastCheckIn &&
+    prev.intervalSeconds === next.intervalSeconds &&
+    prev.graceSeconds === next.graceSeconds &&
+    prev.triggered === next.triggered &&
+    prev.balance === next.balance &&
+    JSON.stringify(prev.claimed) === JSON.stringify(next.claimed);
+  if (!same) return false;
+  const emitted = new Set(d.watch.emitted ?? []);
+  return decide(prev, next, d.watch.warnDays ?? DEFAULT_WARN_DAYS, emitted, next.blockTime).length === 0;
+}
+
+/** Runs `fn` over `items`, at most `limit` at a time. */
+async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+export class Watcher {
+  readonly id = `wch_${randomBytes(8).toString('hex')}`;
+  readonly #o: WatcherOptions;
+  readonly #leaseMs: number;
+  readonly #timers = new Map<string, NodeJS.Timeout>();
+  readonly #running = new Set<Promise<unknown>>();
+  readonly #abis = new Map<string, Abi | null>();
+  #stopped = false;
+  #lastError = -Infinity;
+  readonly stats: WatcherStats = { polls: 0, notLeader: 0, events: 0, failed: 0, errors: 0 };
+
+  constructor(opts: WatcherOptions) {
+    this.#o = opts;
+    this.#leaseMs = opts.leaseMs ?? Math.max(3 * opts.pollMs, 2_000);
+  }
+
+  /** Starts polling every network (the first poll at once). */
+  start(): void {
+    for (const network of this.#o.networks) this.#schedule(network, 0);
+  }
+
+  /** Stops polling: waits for the rounds under way to finish, then gives up the leases. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const t of this.#timers.values()) clearTimeout(t);
+    this.#timers.clear();
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+    for (const network of this.#o.networks) await releaseLease(this.#o.store, network, this.id).catch(() => undefined);
+  }
+
+  #schedule(network: string, delay: number): void {
+    if (this.#stopped) return;
+    const timer = setTimeout(() => {
+      this.#timers.delete(network);
+      const round = this.#round(network).finally(() => {
+        this.#running.delete(round);
+        this.#schedule(network, this.#o.pollMs);
+      });
+      this.#running.add(round);
+    }, delay);
+    timer.unref();
+    this.#timers.set(network, timer);
+  }
+
+  async #round(network: string): Promise<void> {
+    try {
+      const leader = await acquireLease(this.#o.store, network, this.id, this.#leaseMs, this.#o.clock);
+      if (!leader) {
+        this.stats.notLeader += 1;
+        return;
+      }
+      if (this.#stopped) return;
+      await this.pollOnce(network);
+    } catch (err) {
+      this.stats.errors += 1;
+      // The endpoint or the store is down: every poll fails until it is back; one line a minute is enough.
+      const now = Date.now();
+      if (now - this.#lastError < 60_000) return;
+      this.#lastError = now;
+      this.#o.log?.warn({ network, err: (err as Error).message }, 'the chain watcher could not poll; it keeps trying');
+    }
+  }
+
+  /** One poll of one network, whether or not this watcher leads it (the loop checks the lease first). */
+  async pollOnce(network: string): Promise<PollResult> {
+    const reader = await this.#o.readerFor(network);
+    const head = await reader.getBlockNumber();
+    const target = head - BigInt(this.#o.confirmations);
+    this.stats.polls += 1;
+    if (target < 0n) return { block: null, read: 0, events: 0, failed: 0 };
+    const block = await reader.getBlock(target);
+    const all = await this.#o.store.findBy<DeploymentRecord>(DEPLOYMENTS, 'status', 'verified');
+    const due = all.filter(
+      (d) =>
+        d.network === network &&
+        d.chain === 'evm' &&
+        d.watch !== null &&
+        d.watch.paused !== true &&
+        // Nothing new to read at the same block: the state there has been decided already.
+        d.watch.snapshot?.block !== Number(block.number),
+    );
+    const result: PollResult = { block: Number(block.number), read: 0, events: 0, failed: 0 };
+    await eachLimited(due, READ_CONCURRENCY, async (d) => {
+      if (this.#stopped) return;
+      try {
+        const abi = await this.#abiOf(d);
+        if (!abi) return;
+        const snapshot = await readEvmSwitch(reader, abi, d.address as Hex, block);
+        result.read += 1;
+        // Nothing changed on chain and nothing falls due: no write (the stored snapshot stays the last change read;
+        // the next poll reads again anyway). This keeps a quiet poll to reads and decisions, whatever the store.
+        if (quiet(d, snapshot)) return;
+        // Awaited first: `x += await y` would read x before the wait and lose the other reads' counts.
+        const recorded = await this.apply(d.id, snapshot);
+        result.events += recorded.length;
+      } catch (err) {
+        result.failed += 1;
+        this.#o.log?.warn(
+          { network, deploymentId: d.id, err: (err as Error).message },
+          'the chain watcher could not follow a deployment this round',
+        );
+      }
+    });
+    await this.#watchLinkedPlans(all.filter((d) => d.network === network && d.watch !== null));
+    this.stats.events += result.events;
+    this.stats.failed += result.failed;
+    return result;
+  }
+
+  /**
+   * Plans linked to a watched contract after its deployment was verified become watched too: one read of the plans
+   * not yet triggered per poll, and a write only for those to mark.
+   */
+  async #watchLinkedPlans(deployments: DeploymentRecord[]): Promise<void> {
+    if (deployments.length === 0) return;
+    const { store, clock } = this.#o;
+    const byPlace = new Map(deployments.map((d) => [`${d.ownerId}:${d.address.toLowerCase()}`, d]));
+    const open = [
+      ...(await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'armed')),
+      ...(await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'verifying')),
+    ];
+    const marked = new Set<string>();
+    for (const p of open) {
+      if (p.watched === true || !p.contractAddress) continue;
+      const d = byPlace.get(`${p.ownerId}:${p.contractAddress.toLowerCase()}`);
+      if (!d || marked.has(d.id)) continue;
+      marked.add(d.id);
+      await store.transact((tx) => markWatched(tx, d, clock));
+    }
+  }
+
+  async #abiOf(d: DeploymentRecord): Promise<Abi | null> {
+    if (!this.#abis.has(d.contractId)) {
+      const c = await this.#o.store.get<ContractRecord>(CONTRACTS, d.contractId);
+      this.#abis.set(d.contractId, ((c?.compiled as { abi?: Abi } | undefined)?.abi ?? null) as Abi | null);
+    }
+    return this.#abis.get(d.contractId) ?? null;
+  }
+
+  /**
+   * Records what a snapshot means for one deployment, in one transaction: the events not sent yet (each with its
+   * once-key), the snapshot, and, when the switch fired, the opening of the plans it watches. Resolves with the
+   * events recorded.
+   */
+  async apply(deploymentId: string, snapshot: SwitchSnapshot): Promise<WatchEvent[]> {
+    const { store, clock } = this.#o;
+    return store.transact(async (tx) => {
+      const d = await tx.get<DeploymentRecord>(DEPLOYMENTS, deploymentId);
+      if (d?.status !== 'verified' || !d.watch || d.watch.paused === true) return [];
+      const watch = d.watch;
+      const emitted = new Set(watch.emitted ?? []);
+      const warnDays = watch.warnDays ?? DEFAULT_WARN_DAYS;
+      const events = decide(watch.snapshot, snapshot, warnDays, emitted, snapshot.blockTime);
+      const own = accountTx(tx, d.ownerId);
+      const base = {
+        deploymentId: d.id,
+        contractId: d.contractId,
+        network: d.network,
+        contractAddress: d.address,
+        blockNumber: snapshot.block,
+        blockTime: snapshot.blockTime,
+      };
+      let triggered: string | null = null;
+      for (const e of events) {
+        const record = await recordEvent(
+          own,
+          { type: e.type, ownerId: d.ownerId, data: { ...base, ...e.data } },
+          clock,
+        );
+        if (e.type === 'deadman.triggered') triggered = record.id;
+        emitted.add(e.key);
+      }
+      if (triggered) await openWatchedPlans(tx, d, triggered, clock);
+      else await markWatched(tx, d, clock);
+      const deadline = deadlineOf(snapshot);
+      const keys = [...emitted].slice(-EMITTED_KEYS_KEPT);
+      const warned = keys
+        .filter((k) => k.startsWith(`warn:${deadline}:`))
+        .map((k) => Number(k.slice(`warn:${deadline}:`.length)));
+      const next: DeploymentRecord = {
+        ...d,
+        watch: { ...watch, snapshot, emitted: keys, warned, warnDays },
+        updatedAt: clock.now().toISOString(),
+      };
+      await own.put(DEPLOYMENTS, next);
+      return events;
+    });
+  }
+}

@@ -49,6 +49,8 @@ afterAll(async () => {
 
 async function send(method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) {
   const res = await server.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+  // A reset request is looked up and queued after its answer; wait for that before reading the queued mail.
+  await server.services.sessions.email.settled();
   return { status: res.statusCode, body: res.json(), setCookie: res.headers['set-cookie'], raw: res.body };
 }
 /** The path and query of a mailed link, to open it in-process. */
@@ -160,6 +162,44 @@ describe('password reset', () => {
     expect(withoutIds(known.raw)).toBe(withoutIds(nobody.raw));
     expect((await mailTo(server.app, user.email, 'password-reset')).length).toBe(1);
     expect(await mailTo(server.app, unknown)).toEqual([]);
+  });
+
+  it('forgot answers before the address is looked up: same status, body and headers, known or not', async () => {
+    const user = await registerUser(server.app);
+    const { store } = server.services;
+    const transact = store.transact.bind(store);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let held = 0;
+    // Every store transaction waits at the gate: an answer that needed the lookup could not come back.
+    store.transact = (async (fn: Parameters<typeof transact>[0]) => {
+      held++;
+      await gate;
+      return transact(fn);
+    }) as typeof store.transact;
+    try {
+      const ask = (email: string) =>
+        server.app.inject({ method: 'POST', url: '/api/auth/password/forgot', payload: { email } });
+      const known = await ask(user.email);
+      const unknown = await ask(uniqueEmail('ghost'));
+      expect(held).toBe(2);
+      expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);
+      expect(withoutIds(known.body)).toBe(withoutIds(unknown.body));
+      const shape = (h: Record<string, unknown>) =>
+        Object.fromEntries(
+          // The shared rate budget counts down by one per request, whatever the address.
+          Object.entries(h).filter(
+            ([k]) => !['date', 'x-request-id', 'content-length', 'x-ratelimit-remaining'].includes(k),
+          ),
+        );
+      expect(shape(known.headers)).toEqual(shape(unknown.headers));
+      expect(known.headers['content-length']).toBe(unknown.headers['content-length']);
+    } finally {
+      open();
+      store.transact = transact;
+    }
+    await server.services.sessions.email.settled();
+    expect((await mailTo(server.app, user.email, 'password-reset')).length).toBe(1);
   });
 
   it('a reset link sets the password once, ends every session, and refuses a weak password without being spent', async () => {

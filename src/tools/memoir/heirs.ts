@@ -103,6 +103,7 @@ const PlanViewSchema = z
         endedAt: z.string().nullable().describe('When it failed or completed (ISO 8601), or null.'),
         channels: z
           .array(z.enum(['webhook', 'email']).describe('A channel.'))
+          .max(2)
           .describe(
             "How the owner was told it started: webhook (a subscription to verification.started) and email (a message with a one-click check-in link to each of the account's confirmed addresses).",
           ),

@@ -47,7 +47,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function send(method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) {
+async function send(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, headers: Record<string, string> = {}) {
   const res = await server.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
   // A reset request is looked up and queued after its answer; wait for that before reading the queued mail.
   await server.services.sessions.email.settled();
@@ -330,5 +330,51 @@ describe('claiming a share needs a confirmed address', () => {
     await server.services.store.put(USERS, legacy);
     const seen = await send('GET', '/api/auth/session', undefined, sessionHeaders(user));
     expect(seen.body.data.user.emailVerified).toBe(true);
+  });
+});
+
+describe('update_profile', () => {
+  it('changes the name and mail language (user.updated), replaces the opt-outs, and refuses bad input whole', async () => {
+    const user = await registerUser(server.app, { name: 'Ana' });
+    const headers = sessionHeaders(user);
+    const changed = await send('PATCH', '/api/auth/me', { locale: 'es', name: 'Ana María' }, headers);
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toEqual({
+      user: expect.objectContaining({ id: user.userId, name: 'Ana María', locale: 'es', emailVerified: true }),
+      mailOptOut: [],
+    });
+    expect((await userEvents(user.accountId)).at(-1)!.data).toEqual({ id: user.userId, changed: ['name', 'locale'] });
+    // The next mail to the user is in the new language.
+    await send('POST', '/api/auth/password/forgot', { email: user.email });
+    expect((await mailTo(server.app, user.email, 'password-reset')).at(-1)!.locale).toBe('es');
+
+    const events = (await userEvents(user.accountId)).length;
+    const optOut = await send('PATCH', '/api/auth/me', { mailOptOut: ['all', 'checkin-reminder', 'all'] }, headers);
+    expect(optOut.body.data.mailOptOut).toEqual(['all', 'checkin-reminder']);
+    // The same values again change nothing and record no event.
+    expect((await send('PATCH', '/api/auth/me', { locale: 'es' }, headers)).body.data.mailOptOut).toEqual([
+      'all',
+      'checkin-reminder',
+    ]);
+    expect((await userEvents(user.accountId)).length).toBe(events);
+
+    for (const [payload, field] of [
+      [{ name: 'two\nlines' }, 'name'],
+      [{ locale: 'fr' }, 'locale'],
+      [{ mailOptOut: ['password-reset'] }, 'mailOptOut.0'],
+      [{ email: 'x@example.com' }, 'email'],
+    ] as const) {
+      const bad = await send('PATCH', '/api/auth/me', { locale: 'ar', ...payload }, headers);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
+    }
+    const session = await send('GET', '/api/auth/session', undefined, headers);
+    expect(session.body.data.user).toMatchObject({ name: 'Ana María', locale: 'es' });
+    // Without the CSRF token, or without a session, nothing changes.
+    expect((await send('PATCH', '/api/auth/me', { locale: 'ar' }, sessionHeaders(user, { csrf: false }))).status).toBe(
+      403,
+    );
+    expect((await send('PATCH', '/api/auth/me', { locale: 'ar' })).status).toBe(401);
+    expect((await send('PATCH', '/api/auth/me', { mailOptOut: [] }, headers)).body.data.mailOptOut).toEqual([]);
   });
 });

@@ -381,6 +381,19 @@ export async function reissueShareCode(store: Store, shareId: string, clock: Clo
     const { code, hash } = newClaimCode();
     const next: GrantRecord = { ...g, claimHash: hash, granteeId: null, claimedAt: null, updatedAt: nowIso };
     await tx.put(GRANTS, next);
+    // An heir with an address gets the new code by mail too, as with the first one.
+    if (g.claimEmail) {
+      const voice = await ownerVoice(tx, g.ownerId);
+      await mailHeir(
+        tx,
+        g.ownerId,
+        { email: g.claimEmail, name: g.label },
+        'heir-invitation',
+        { ownerName: voice.name, claimCode: code, claimLink: HEIR_GUIDE_PATH },
+        voice.locale,
+        clock,
+      );
+    }
     return { share: ownerShareView(next, now), code };
   });
 }

@@ -22,6 +22,12 @@ export const HEIR_GUIDE_PATH = '/docs';
 
 const USERS = 'users';
 
+/**
+ * A name as one line: the outbox refuses a recipient name with a line break (no header can be injected), and a
+ * name typed with one must not make the change that mails it fail.
+ */
+const oneLine = (name: string): string => name.replace(/\s+/g, ' ').trim();
+
 /** The account's users whose address is confirmed, oldest first. */
 export async function confirmedOwners(tx: Pick<Tx, 'findBy'>, ownerId: string): Promise<MailUser[]> {
   const users = await tx.findBy<MailUser & { createdAt?: string }>(USERS, 'ownerId', ownerId);
@@ -39,7 +45,7 @@ export async function ownerVoice(
   const first = users
     .filter((u) => u.ownerId === ownerId)
     .sort((a, b) => String(a.createdAt ?? a.id).localeCompare(String(b.createdAt ?? b.id)))[0];
-  return { name: first?.name ?? first?.email ?? 'The owner of the plan', locale: first?.locale ?? 'en' };
+  return { name: oneLine(first?.name ?? first?.email ?? 'The owner of the plan'), locale: first?.locale ?? 'en' };
 }
 
 /** A single-use check-in link for `plan`, sent to `user`, working until `expiresAt` (epoch ms). */
@@ -77,7 +83,7 @@ export async function mailOwners<T extends MailTemplate>(
       {
         ownerId: plan.ownerId,
         to: user.email,
-        toName: user.name ?? undefined,
+        toName: user.name ? oneLine(user.name) : undefined,
         template,
         locale: user.locale ?? 'en',
         essential,
@@ -101,5 +107,9 @@ export async function mailHeir<T extends 'heir-invitation' | 'share-opened'>(
   locale: MailLocale,
   clock: Clock,
 ): Promise<void> {
-  await enqueueMail(tx, { ownerId, to: heir.email, toName: heir.name, template, locale, essential: true, data }, clock);
+  await enqueueMail(
+    tx,
+    { ownerId, to: heir.email, toName: oneLine(heir.name), template, locale, essential: true, data },
+    clock,
+  );
 }

@@ -180,6 +180,23 @@ describe.each(['lowdb', 'postgres'] as const)('mail about plans (%s)', (engine) 
         .statusCode,
     ).toBe(200);
     expect((await call(heir, 'POST', '/api/v1/svcloom/shared/claim', { code: code('Ana') })).status).toBe(200);
+
+    // A new code for Luz's share is mailed to Luz alone; the old one stops working.
+    const luzShare = linked.codes.find((c) => c.heir === 'Luz')!.shareId;
+    const reissued = await call(owner, 'POST', `/api/v1/svcloom/heirs/shares/${luzShare}/code`);
+    expect(reissued.status).toBe(200);
+    const again = await delivered();
+    expect(again.map((d) => [d.record.to, d.record.template])).toEqual([[luzEmail, 'heir-invitation']]);
+    expect(again[0]!.mail.text).toContain(reissued.body.data.code);
+    expect(again[0]!.mail.text).not.toContain(code('Luz'));
+  });
+
+  it('a name typed with a line break is mailed on one line, and the plan is linked', async () => {
+    const email = uniqueEmail('eve');
+    await linkPlan([{ name: 'Eve\nSmith', n: 5, email }], 'Lines');
+    const [invite] = to(await delivered(), email, 'heir-invitation');
+    const recipient = invite!.mail.to && !Array.isArray(invite!.mail.to) ? invite!.mail.to.value[0] : undefined;
+    expect(recipient).toEqual({ name: 'Eve Smith', address: email });
   });
 
   it('a started verification is mailed with a check-in link that cancels it once, then answers 410', async () => {

@@ -81,9 +81,10 @@ const SIBLINGS = {
   // mail preferences are account data, declared with the account views.
   mail: ['accounts/tenancy'],
   // memoirs are shared through grants, charged in credits, checked against heirs, photos fetched via the guard;
-  // a sign of life of the owner (accounts/liveness) stops a verification before a memoir opens to heirs.
+  // a sign of life of the owner (accounts/liveness) stops a verification before a memoir opens to heirs;
+  // owners and heirs are mailed at confirmed addresses (accounts/email-flows) with single-use links (email-tokens).
   memoir: [
-    'accounts/(grants|liveness|principal|quota|tenancy)',
+    'accounts/(email-flows|email-tokens|grants|liveness|principal|quota|tenancy)',
     'contracts/(plan|validate)',
     'credits/(catalogue|spend)',
     'webhooks/guard',

@@ -17,6 +17,7 @@ import { GRANTS, GRANT_INDEXES } from './accounts/grants.js';
 import { EMAIL_TOKEN_INDEXES } from './accounts/email-tokens.js';
 import { completeDueVerifications, HEIR_PLAN_INDEXES } from './memoir/heirs.js';
 import { VAULT_INDEXES } from './vaults/records.js';
+import { sendDueReminders } from './memoir/reminders.js';
 import { bootstrapOperator, migrateOwners } from './keys/provision.js';
 import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
 import { SESSIONS, SESSION_INDEXES, SessionAuthority, USERS, USER_INDEXES } from './accounts/sessions.js';
@@ -195,6 +196,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
       sessions: new SessionAuthority(store, clock, limiter, secrets.sessionSecret, config.sessions, undefined, {
         // Mailed links point at the public URL when one is set, else at the address the service listens on.
         linkBase: config.publicUrl ?? `http://${config.host}:${config.port}`,
+        log,
       }),
       keyring,
       docs: DocsIndex.load(TOOLS),
@@ -215,14 +217,27 @@ const sweepers = new WeakMap<Services, SecretSweeper>();
 const VERIFICATION_SWEEP_MS = 60_000;
 const verificationSweeps = new WeakMap<Services, NodeJS.Timeout>();
 
-/** Completes due verifications now and then; each sends `verification.complete` once, whichever instance runs it. */
+/** Check-in reminders are looked for once in this many verification sweeps (every 15 minutes). */
+const REMINDER_EVERY_SWEEPS = 15;
+
+/**
+ * Completes due verifications now and then; each sends `verification.complete` once, whichever instance runs it.
+ * Every REMINDER_EVERY_SWEEPS rounds (and on the first) it also queues the check-in reminders that came due, each
+ * once per lead time and deadline (src/memoir/reminders.ts).
+ */
 function startVerificationSweep(services: Services): void {
   if (verificationSweeps.has(services)) return;
-  const timer = setInterval(() => {
+  let round = 0;
+  const sweep = (): void => {
     completeDueVerifications(services.store, services.clock).catch((err: Error) =>
       services.log.warn({ err: err.name }, 'due verifications could not be completed; trying again later'),
     );
-  }, VERIFICATION_SWEEP_MS);
+    if (round++ % REMINDER_EVERY_SWEEPS === 0)
+      sendDueReminders(services.store, services.clock).catch((err: Error) =>
+        services.log.warn({ err: err.name }, 'check-in reminders could not be queued; trying again later'),
+      );
+  };
+  const timer = setInterval(sweep, VERIFICATION_SWEEP_MS);
   timer.unref();
   verificationSweeps.set(services, timer);
 }
@@ -312,6 +327,8 @@ function startMail(services: Services): void {
 export async function closeServices(services: Services): Promise<void> {
   // Automatic reloads being charged record their outcome before the store closes.
   await settleReloads();
+  // Password reset requests already answered are queued before the store closes.
+  await services.sessions.email.settled();
   await (await mailSenders.get(services))?.stop();
   mailSenders.delete(services);
   await sweepers.get(services)?.stop();

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { RateLimiter } from '../core/limiter-port.js';
+import type { Logger } from '../core/log.js';
 import { enqueueMail, type MailLocale, type MailTemplate, type MailTemplates } from '../events/mail.js';
 import { recordEvent } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
@@ -105,7 +106,7 @@ const LINK_MAIL = {
 async function mailLinkTo(
   tx: Tx,
   user: MailUser,
-  purpose: EmailTokenPurpose,
+  purpose: Exclude<EmailTokenPurpose, 'check-in'>,
   linkBase: string,
   clock: Clock,
   email: string = user.email,
@@ -143,6 +144,9 @@ export const RESET_REQUESTS_PER_EMAIL_AND_ADDRESS = 5;
 export const RESET_REQUESTS_PER_ADDRESS = 30;
 
 export class EmailFlows {
+  /** Reset requests whose lookup and queueing run after the answer (see `forgot`). */
+  readonly #background = new Set<Promise<void>>();
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
@@ -150,7 +154,13 @@ export class EmailFlows {
     private readonly passwords: PasswordDesk,
     /** Base of mailed links; set by the service from its public URL. */
     public linkBase: string,
+    private readonly log?: Pick<Logger, 'warn'> | undefined,
   ) {}
+
+  /** Resolves when every reset request answered so far has been looked up and, for a known address, queued. */
+  async settled(): Promise<void> {
+    while (this.#background.size > 0) await Promise.all([...this.#background]);
+  }
 
   /** Marks the address of the token's user confirmed (`user.updated`, changed: emailVerified). */
   async verify(token: string): Promise<void> {
@@ -171,7 +181,7 @@ export class EmailFlows {
   }
 
   /**
-   * Mails a reset link when the address has a user; answers the same either way. Counted per client address and
+   * Mails a reset link when the address has a user; answers the same either way, before the address is looked up. Counted per client address and
    * email like sign-in attempts (429 past the limit), so the path cannot be used to flood a mailbox.
    */
   async forgot(email: string, clientIp: string | undefined): Promise<void> {
@@ -195,11 +205,18 @@ export class EmailFlows {
         resetAt,
       );
     }
-    // One transaction in both cases, so a known and an unknown address take the same path through the store.
-    await this.store.transact(async (tx) => {
-      const [user] = await tx.findBy<MailUser>(USERS, 'email', email);
-      if (user) await queueReset(tx, user, this.linkBase, this.clock);
-    });
+    // The answer goes before the address is even looked up: the lookup, and the token and message for a known
+    // address, run after it, so neither the answer nor its timing can tell a known address from an unknown one.
+    // Once counted above, a request is not refused afterwards; a failure here is logged (never the address) and the
+    // user may ask again.
+    const work = this.store
+      .transact(async (tx) => {
+        const [user] = await tx.findBy<MailUser>(USERS, 'email', email);
+        if (user) await queueReset(tx, user, this.linkBase, this.clock);
+      })
+      .catch((err: unknown) => this.log?.warn({ err: (err as Error).name }, 'a password reset could not be queued'))
+      .finally(() => this.#background.delete(work));
+    this.#background.add(work);
   }
 
   /** Sets a new password from a reset link: every session of the user ends (`user.updated`, changed: password). */

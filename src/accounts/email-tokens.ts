@@ -4,6 +4,10 @@
  * replica) holds nothing that opens a link. A token is used once: taking it marks it used in the same transaction
  * as the effect it causes. A used, expired or unknown token answers the same 410 GONE, so the answer never tells
  * a guesser whether a token ever existed.
+ *
+ * A check-in token is mailed to a plan's owner (a reminder before the deadline, a notice that a verification
+ * started): opening it is a sign of life for that plan. It names the plan as its `subject`, so one plan's new link
+ * does not spoil another plan's.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
@@ -17,7 +21,7 @@ declareTenantCollection(EMAIL_TOKENS);
 /** Looked up by hash (opening a link) and by user (a new link of a purpose replaces the older ones). */
 export const EMAIL_TOKEN_INDEXES: Record<string, string[]> = { [EMAIL_TOKENS]: ['hash', 'userId'] };
 
-export type EmailTokenPurpose = 'verify' | 'reset' | 'email-change';
+export type EmailTokenPurpose = 'verify' | 'reset' | 'email-change' | 'check-in';
 
 /**
  * How long each link works: a day to confirm an address (mail can be read late), half an hour for a password
@@ -27,6 +31,7 @@ export const TOKEN_TTL_MS: Record<EmailTokenPurpose, number> = {
   verify: 24 * 3600_000,
   reset: 30 * 60_000,
   'email-change': 24 * 3600_000,
+  'check-in': 7 * 24 * 3600_000,
 };
 
 export interface EmailTokenRecord {
@@ -39,6 +44,8 @@ export interface EmailTokenRecord {
   hash: string;
   /** The address the link was sent to; for an email change, the new address it confirms. */
   email: string;
+  /** What the token acts on besides its user (a check-in token's plan), or absent. */
+  subject?: string | undefined;
   createdAt: string;
   /** Epoch ms. */
   expiresAt: number;
@@ -50,24 +57,35 @@ const hashToken = (token: string): string => createHash('sha256').update(token).
 
 /**
  * Creates a token for `purpose` in the caller's transaction and returns it (to be put in the mailed link). Earlier
- * unused tokens of the same user and purpose stop working: only the newest link mailed works.
+ * unused tokens of the same user, purpose and subject stop working: only the newest link mailed works. `expiresAt`
+ * (epoch ms) shortens or lengthens the purpose's usual lifetime, e.g. to a deadline.
  */
 export async function issueEmailToken(
   tx: Tx,
-  input: { ownerId: string; userId: string; purpose: EmailTokenPurpose; email: string },
+  input: {
+    ownerId: string;
+    userId: string;
+    purpose: EmailTokenPurpose;
+    email: string;
+    subject?: string | undefined;
+    expiresAt?: number | undefined;
+  },
   clock: Clock,
 ): Promise<string> {
   const now = clock.now();
   for (const old of await tx.findBy<EmailTokenRecord>(EMAIL_TOKENS, 'userId', input.userId)) {
-    if (old.purpose === input.purpose && !old.usedAt) await tx.delete(EMAIL_TOKENS, old.id);
+    if (old.purpose === input.purpose && old.subject === input.subject && !old.usedAt)
+      await tx.delete(EMAIL_TOKENS, old.id);
   }
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  const { expiresAt, subject, ...rest } = input;
   const record: EmailTokenRecord = {
     id: newId('emailToken'),
-    ...input,
+    ...rest,
+    ...(subject !== undefined ? { subject } : {}),
     hash: hashToken(token),
     createdAt: now.toISOString(),
-    expiresAt: now.getTime() + TOKEN_TTL_MS[input.purpose],
+    expiresAt: expiresAt ?? now.getTime() + TOKEN_TTL_MS[input.purpose],
     usedAt: null,
   };
   await tx.put(EMAIL_TOKENS, record);

@@ -64,6 +64,8 @@ export interface GrantRecord {
   /** When it closes for good (null: while not scheduled). */
   expiresAt: string | null;
   revokedAt: string | null;
+  /** When its heir was mailed that it opened (once), if it is bound to an email. Absent otherwise. */
+  openMailedAt?: string | undefined;
   createdAt: string;
   updatedAt: string;
 }

@@ -12,11 +12,15 @@ import type { Store } from '../store/port.js';
 import type { Principal } from './principal.js';
 
 /** How a sign of life was given. */
-export type LifeSignKind = 'key' | 'session' | 'sign-in';
+/** `check-in`: the owner opened a check-in link mailed to them. */
+export type LifeSignKind = 'key' | 'session' | 'sign-in' | 'check-in';
 
 export interface LifeSign {
   accountId: string;
-  /** The credential that gave it: `key:<keyId>` or `user:<userId>` (every session of one user is one person). */
+  /**
+   * The credential that gave it: `key:<keyId>` or `user:<userId>` (every session of one user is one person), or
+   * `mail:<userId>` for a mailed check-in link (proof of reading the owner's mail, never the reporter's credential).
+   */
   credential: string;
   kind: LifeSignKind;
   at: Date;

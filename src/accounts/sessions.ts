@@ -29,6 +29,7 @@ import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Store, Tx } from '../store/port.js';
 import { recordEvent } from '../events/events.js';
+import type { Logger } from '../core/log.js';
 import type { Scope } from './scopes.js';
 import type { RateLimiter } from '../core/limiter-port.js';
 import { accountProblem, accountView, newAccount, type AccountRecord } from './accounts.js';
@@ -114,7 +115,8 @@ export interface SessionRecord {
   revokedAt: string | null;
 }
 
-function userView(u: UserRecord): UserView {
+/** A user as the API shows them (never the password hash). */
+export function userView(u: UserRecord): UserView {
   return {
     id: u.id,
     email: u.email,
@@ -168,7 +170,7 @@ export class SessionAuthority {
     secret: string,
     readonly config: SessionConfig = DEFAULT_SESSION_CONFIG,
     private readonly verifyPassword: PasswordVerifier = argonVerifier,
-    options: { hashPassword?: PasswordHasher; linkBase?: string } = {},
+    options: { hashPassword?: PasswordHasher; linkBase?: string; log?: Pick<Logger, 'warn'> } = {},
   ) {
     this.#hash = options.hashPassword ?? ((password) => argonHash(password, ARGON2_OPTIONS));
     this.email = new EmailFlows(
@@ -184,6 +186,7 @@ export class SessionAuthority {
           ),
       },
       options.linkBase ?? 'http://127.0.0.1',
+      options.log,
     );
     // Separate keys for signing tokens and for CSRF tokens, both derived from the one stored secret.
     this.#key = createHmac('sha256', secret).update('svc session jwt').digest();

@@ -137,6 +137,13 @@ async function ownersSubscriptions(tx: Tx, ownerId: string): Promise<Subscriptio
   }
 }
 
+/** Whether the account has an active webhook subscription of its own that `type` events are delivered to. */
+export async function subscribedTo(tx: Tx, ownerId: string, type: string): Promise<boolean> {
+  return (await ownersSubscriptions(tx, ownerId)).some(
+    (s) => s.status === 'active' && (s.events.includes('*') || s.events.includes(type)),
+  );
+}
+
 /** The operators' subscriptions to every account's events (`accounts: "*"`), read across accounts. */
 async function everyAccountSubscriptions(raw: Tx): Promise<SubscriptionView[]> {
   try {

@@ -32,6 +32,10 @@ export interface MailTemplates {
   'checkin-reminder': { deadline: string; planLabel: string; checkInLink?: string };
   /** At once when a trigger is reported and a waiting period starts: `endsAt`, `planLabel`, how to cancel. */
   'verification-started': { endsAt: string; planLabel: string; cancelLink?: string };
+  /** When a waiting period ends early because the owner showed a sign of life: `planLabel`. */
+  'verification-failed': { planLabel: string };
+  /** When a waiting period ends with no sign of life: `planLabel`, `sharesOpened` (a count, as text). */
+  'verification-complete': { planLabel: string; sharesOpened: string };
   /** To an heir the owner added: `ownerName`, `claimCode` (that heir's own code), `claimLink`. */
   'heir-invitation': { ownerName: string; claimCode: string; claimLink: string };
   /** To an heir when their share opens: `ownerName`, `link` to read it. */

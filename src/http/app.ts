@@ -17,6 +17,7 @@ import { mcpRoutes } from './mcp-route.js';
 import { setRateHeaders } from './rate-headers.js';
 import { registerStripeWebhook } from './stripe-webhook.js';
 import { registerMailUnsubscribe } from './mail-unsubscribe.js';
+import { registerMailCheckIn } from './mail-checkin.js';
 import { toolRoutes } from './tool-routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -87,6 +88,7 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
   await app.register(docsPlugin, { services, tools });
   await registerStripeWebhook(app, services);
   await registerMailUnsubscribe(app, services);
+  await registerMailCheckIn(app, services);
   await app.register(healthRoutes, { services });
   await app.register(toolRoutes, { services, tools });
   await app.register(mcpRoutes, { services, tools, closing: () => closing });

@@ -12,7 +12,15 @@ import type { Store } from '../store/port.js';
 import { MailSender } from './sender.js';
 import { openTransportSync } from './transport.js';
 
-export { isOptedOut, optOut, verifyUnsubscribe, MAIL_PREFERENCES } from './preferences.js';
+export {
+  isOptedOut,
+  optOut,
+  optOutsOf,
+  setOptOuts,
+  OPTIONAL_TEMPLATES,
+  verifyUnsubscribe,
+  MAIL_PREFERENCES,
+} from './preferences.js';
 export { MailSender } from './sender.js';
 
 /** The unsubscribe route, under the REST API (GET shows a confirmation page, POST unsubscribes). */
@@ -65,6 +73,7 @@ export async function startMailSender(deps: MailSenderDeps): Promise<MailSender>
     from: mail.from,
     secret: await mailSecret(deps.store),
     unsubscribeUrl: new URL(UNSUBSCRIBE_PATH, base).toString(),
+    linkBase: base,
   });
   sender.start();
   if (transport.kind === 'eml')

@@ -52,6 +52,34 @@ export async function optOut(
   });
 }
 
+/** The messages a user may turn off (every other template is essential). */
+export const OPTIONAL_TEMPLATES = ['checkin-reminder'] as const satisfies readonly MailTemplate[];
+
+/** The user's current opt-outs (empty when they never opted out of anything). */
+export async function optOutsOf(tx: Pick<Tx, 'get'>, userId: string): Promise<Array<MailTemplate | 'all'>> {
+  return (await tx.get<MailPreferences>(MAIL_PREFERENCES, userId))?.optOut ?? [];
+}
+
+/** Replaces the user's opt-outs with `list` (deduplicated); an empty list turns everything back on. */
+export async function setOptOuts(
+  tx: Tx,
+  ownerId: string,
+  userId: string,
+  list: ReadonlyArray<MailTemplate | 'all'>,
+  clock: Clock,
+): Promise<Array<MailTemplate | 'all'>> {
+  const prefs = await tx.get<MailPreferences>(MAIL_PREFERENCES, userId);
+  if (prefs && prefs.ownerId !== ownerId) throw new Error('mail preferences belong to another account');
+  const optOut = [...new Set(list)];
+  await tx.put<MailPreferences>(MAIL_PREFERENCES, {
+    id: userId,
+    ownerId,
+    optOut,
+    updatedAt: clock.now().toISOString(),
+  });
+  return optOut;
+}
+
 /** What an unsubscribe token says. */
 export interface UnsubscribeClaim {
   ownerId: string;

@@ -43,6 +43,12 @@ export interface MailSenderOptions {
   secret: string;
   /** Absolute URL of the unsubscribe route; the token is added as `?token=`. */
   unsubscribeUrl: string;
+  /**
+   * The service's public base URL. A link field of a message (`link`, `claimLink`, `checkInLink`...) queued as a path
+   * (`/api/...`) is made absolute with it, so code that queues mail outside a request need not know the public URL.
+   * Default: the origin of `unsubscribeUrl`.
+   */
+  linkBase?: string;
   log?: Logger | undefined;
   /** How long a claim holds a message before another sender may take it again (default 5 minutes). */
   leaseMs?: number;
@@ -88,6 +94,7 @@ export class MailSender {
       concurrency: 4,
       perRecipient: 10,
       perAccount: 100,
+      linkBase: new URL(opts.unsubscribeUrl).origin,
       ...opts,
       log: opts.log,
     };
@@ -265,7 +272,7 @@ export class MailSender {
       headers['List-Unsubscribe'] = `<${unsubscribe}>`;
       headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
     }
-    const rendered = renderMail(job.template, job.locale, job.data, unsubscribe);
+    const rendered = renderMail(job.template, job.locale, absoluteLinks(job.data, this.#o.linkBase), unsubscribe);
     return {
       id: job.id,
       template: job.template,
@@ -328,6 +335,17 @@ export class MailSender {
 /** A message that will not be sent: its data (which may hold a single-use link) is dropped. */
 function final(state: 'failed' | 'suppressed', reason: string, at: string): Partial<MailRecord> {
   return { state, data: null, lastError: reason, updatedAt: at };
+}
+
+/** Link fields queued as a path (one leading slash) made absolute against the service's base URL. */
+function absoluteLinks(data: Record<string, string>, base: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(data))
+    out[key] =
+      /link$/i.test(key) && typeof value === 'string' && /^\/(?!\/)/.test(value)
+        ? `${base.replace(/\/+$/, '')}${value}`
+        : value;
+  return out;
 }
 
 function domainOf(from: string): string {

@@ -44,6 +44,9 @@ export interface PlanHeir {
 
 export type PlanEventType = 'deadman.warning' | 'deadman.triggered' | 'deadman.reset';
 
+/** How the owner was told of a verification: a webhook event delivery, and/or a message to a confirmed address. */
+export type NotifyChannel = 'webhook' | 'email';
+
 export interface HeirPlanRecord {
   [field: string]: unknown;
   /** `mhp_<ulid>`. */
@@ -65,6 +68,8 @@ export interface HeirPlanRecord {
   triggeredAt: string | null;
   triggerEventId: string | null;
   lastEvent: { type: PlanEventType; eventId: string; at: string } | null;
+  /** The owner's last check-in through a mailed check-in link (ISO 8601). Absent on older records. */
+  checkedInAt?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -79,6 +84,8 @@ export interface Verification {
   /** Why it failed: `check-in`, `sign-in`, `key` or `session`. */
   failedBy: string | null;
   endedAt: string | null;
+  /** The channels the owner was told on when it started. Absent on older records. */
+  channels?: NotifyChannel[];
 }
 
 export interface LinkInput {
@@ -90,6 +97,17 @@ export interface LinkInput {
 }
 
 export const DAY_MS = 86_400_000;
+
+/**
+ * The service's own check-in deadline of a plan (epoch ms): its interval after the last check-in, which is the last
+ * reported `deadman.reset`, the last mailed check-in link opened, or else the linking. A plan followed on chain has
+ * the chain's deadline instead, which the chain watcher warns about.
+ */
+export function checkInDeadline(p: HeirPlanRecord): number {
+  const marks = [p.createdAt, p.checkedInAt ?? '', p.lastEvent?.type === 'deadman.reset' ? p.lastEvent.at : ''];
+  const last = Math.max(...marks.filter(Boolean).map((m) => Date.parse(m)));
+  return last + p.intervalDays * DAY_MS;
+}
 export const plusDays = (iso: string, days: number) => new Date(Date.parse(iso) + days * DAY_MS).toISOString();
 
 /** Heirs' access as it applies: a waiting period stored shorter than the minimum (older records) counts as the minimum. */
@@ -150,6 +168,7 @@ export function planView(p: HeirPlanRecord) {
           endsAt: p.verification.endsAt,
           failedBy: p.verification.failedBy,
           endedAt: p.verification.endedAt,
+          channels: p.verification.channels ?? [],
         }
       : null,
     triggeredAt: p.triggeredAt,

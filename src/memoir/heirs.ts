@@ -49,6 +49,7 @@ import {
   type Verification,
 } from './heir-plans.js';
 import { failVerification, notifyOwner, settle, settleDue } from './verification.js';
+import { HEIR_GUIDE_PATH, mailHeir, ownerVoice } from './owner-mail.js';
 
 export * from './heir-plans.js';
 export { completeDueVerifications } from './verification.js';
@@ -153,6 +154,20 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
         updatedAt: nowIso,
       };
       await tx.put(GRANTS, grant);
+    }
+    // Each heir with an address is mailed their own code, and only theirs.
+    const voice = await ownerVoice(tx, ownerId);
+    for (const { b, code } of codes) {
+      if (!b.email) continue;
+      await mailHeir(
+        tx,
+        ownerId,
+        { email: b.email.toLowerCase(), name: b.name },
+        'heir-invitation',
+        { ownerName: voice.name, claimCode: code, claimLink: HEIR_GUIDE_PATH },
+        voice.locale,
+        clock,
+      );
     }
   });
   return {
@@ -297,13 +312,15 @@ export async function reportDeadmanEvent(
     if (report.type === 'deadman.reset') data.memoirSharesCancelled = cancelled;
     const event = await recordEvent(tx, { type: report.type, ownerId, data }, clock);
     if (started) {
-      await notifyOwner(
+      const channels = await notifyOwner(
         tx,
-        ownerId,
+        next,
+        started,
         'verification.started',
         { planId, startedAt: started.startedAt, endsAt: started.endsAt, memoirSharesScheduled: scheduled },
         clock,
       );
+      next = { ...next, verification: { ...started, channels } };
     }
     next = { ...next, lastEvent: { type: report.type, eventId: event.id, at: nowIso } };
     if (report.type === 'deadman.triggered') next.triggerEventId = event.id;
@@ -364,6 +381,19 @@ export async function reissueShareCode(store: Store, shareId: string, clock: Clo
     const { code, hash } = newClaimCode();
     const next: GrantRecord = { ...g, claimHash: hash, granteeId: null, claimedAt: null, updatedAt: nowIso };
     await tx.put(GRANTS, next);
+    // An heir with an address gets the new code by mail too, as with the first one.
+    if (g.claimEmail) {
+      const voice = await ownerVoice(tx, g.ownerId);
+      await mailHeir(
+        tx,
+        g.ownerId,
+        { email: g.claimEmail, name: g.label },
+        'heir-invitation',
+        { ownerName: voice.name, claimCode: code, claimLink: HEIR_GUIDE_PATH },
+        voice.locale,
+        clock,
+      );
+    }
     return { share: ownerShareView(next, now), code };
   });
 }

@@ -6,21 +6,80 @@
 import type { Clock } from '../core/clock.js';
 import type { Store, Tx } from '../store/port.js';
 import { onSignOfLife, type LifeSign } from '../accounts/liveness.js';
-import { recordEvent, type EventRecord } from '../events/events.js';
-import { MEMOIR_HEIR_PLANS, sharesOf, syncShares, type HeirPlanRecord } from './heir-plans.js';
+import { recordEvent, subscribedTo } from '../events/events.js';
+import {
+  MEMOIR_HEIR_PLANS,
+  sharesOf,
+  syncShares,
+  type HeirPlanRecord,
+  type NotifyChannel,
+  type Verification,
+} from './heir-plans.js';
+import { checkInLink, HEIR_GUIDE_PATH, mailHeir, mailOwners, ownerVoice } from './owner-mail.js';
+import { GRANTS, type GrantRecord } from '../accounts/grants.js';
+
+type VerificationEvent = 'verification.started' | 'verification.failed' | 'verification.complete';
+
+/** Mails the owner's confirmed addresses about the verification; answers how many messages were queued. */
+function mailAbout(tx: Tx, plan: HeirPlanRecord, v: Verification, type: VerificationEvent, clock: Clock) {
+  const planLabel = plan.label;
+  if (type === 'verification.started') {
+    // The link cancels the report: it works until the waiting period ends, once.
+    const until = Date.parse(v.endsAt);
+    return mailOwners(
+      tx,
+      plan,
+      'verification-started',
+      true,
+      async (user) => ({ planLabel, endsAt: v.endsAt, cancelLink: await checkInLink(tx, user, plan, until, clock) }),
+      clock,
+    );
+  }
+  if (type === 'verification.failed')
+    return mailOwners(tx, plan, 'verification-failed', true, async () => ({ planLabel }), clock);
+  return sharesOf(tx, plan.ownerId, plan.id).then((shares) => {
+    const sharesOpened = String(shares.filter((g) => !g.revokedAt && g.opensAt).length);
+    return mailOwners(tx, plan, 'verification-complete', true, async () => ({ planLabel, sharesOpened }), clock);
+  });
+}
 
 /**
- * Tells the owner about their plan's verification. Every event goes to the account's webhooks through the event log
- * (the outbox), in the caller's transaction; further channels (email) join here.
+ * Tells the owner about their plan's verification on every channel the account has: the event goes to the
+ * account's webhooks through the event log (the outbox) and a message to each confirmed address, both in the
+ * caller's transaction. The event's data, and the answer, name the channels used (`webhook`, `email`).
  */
-export function notifyOwner(
+export async function notifyOwner(
   tx: Tx,
-  ownerId: string,
-  type: 'verification.started' | 'verification.failed' | 'verification.complete',
+  plan: HeirPlanRecord,
+  v: Verification,
+  type: VerificationEvent,
   data: Record<string, unknown>,
   clock: Clock,
-): Promise<EventRecord> {
-  return recordEvent(tx, { type, ownerId, data }, clock);
+): Promise<NotifyChannel[]> {
+  const channels: NotifyChannel[] = [];
+  if (await subscribedTo(tx, plan.ownerId, type)) channels.push('webhook');
+  if ((await mailAbout(tx, plan, v, type, clock)) > 0) channels.push('email');
+  await recordEvent(tx, { type, ownerId: plan.ownerId, data: { ...data, channels } }, clock);
+  return channels;
+}
+
+/** Tells each heir with an address on an open share of the plan that it opened, with where to claim it. */
+async function mailOpenedShares(tx: Tx, plan: HeirPlanRecord, nowIso: string, clock: Clock): Promise<void> {
+  const voice = await ownerVoice(tx, plan.ownerId);
+  for (const g of await sharesOf(tx, plan.ownerId, plan.id)) {
+    if (g.revokedAt || !g.opensAt || g.opensAt > nowIso || !g.claimEmail || g.openMailedAt) continue;
+    const heir = plan.heirs.find((h) => h.shareId === g.id);
+    await mailHeir(
+      tx,
+      plan.ownerId,
+      { email: g.claimEmail, name: heir?.name ?? g.label },
+      'share-opened',
+      { ownerName: voice.name, link: HEIR_GUIDE_PATH },
+      voice.locale,
+      clock,
+    );
+    await tx.put<GrantRecord>(GRANTS, { ...g, openMailedAt: nowIso });
+  }
 }
 
 /** Ends a plan's verification when its waiting period is over: `verification.complete`, once (a state check). */
@@ -37,11 +96,13 @@ export async function settle(tx: Tx, plan: HeirPlanRecord, clock: Clock): Promis
   };
   await notifyOwner(
     tx,
-    plan.ownerId,
+    plan,
+    v,
     'verification.complete',
     { planId: plan.id, startedAt: v.startedAt, endsAt: v.endsAt, memoirSharesOpened: opened },
     clock,
   );
+  await mailOpenedShares(tx, next, nowIso, clock);
   await tx.put(MEMOIR_HEIR_PLANS, next);
   return next;
 }
@@ -67,7 +128,8 @@ export async function failVerification(
   await syncShares(tx, next, nowIso);
   await notifyOwner(
     tx,
-    plan.ownerId,
+    plan,
+    v,
     'verification.failed',
     { planId: plan.id, startedAt: v.startedAt, reason: failedBy, memoirSharesCancelled: cancelled },
     clock,

@@ -7,6 +7,7 @@ import { suspendAccountTool } from './accounts/suspend-account.js';
 import { updateAccountTool } from './accounts/update-account.js';
 import { changePasswordTool } from './auth/change-password.js';
 import { getSessionTool } from './auth/get-session.js';
+import { updateProfileTool } from './auth/update-profile.js';
 import { loginTool } from './auth/login.js';
 import { logoutTool } from './auth/logout.js';
 import { registerTool } from './auth/register.js';
@@ -105,6 +106,7 @@ export const TOOLS: readonly AnyTool[] = [
   loginTool,
   logoutTool,
   getSessionTool,
+  updateProfileTool,
   changePasswordTool,
   verifyEmailTool,
   forgotPasswordTool,

@@ -47,8 +47,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function send(method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) {
+async function send(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, headers: Record<string, string> = {}) {
   const res = await server.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+  // A reset request is looked up and queued after its answer; wait for that before reading the queued mail.
+  await server.services.sessions.email.settled();
   return { status: res.statusCode, body: res.json(), setCookie: res.headers['set-cookie'], raw: res.body };
 }
 /** The path and query of a mailed link, to open it in-process. */
@@ -160,6 +162,44 @@ describe('password reset', () => {
     expect(withoutIds(known.raw)).toBe(withoutIds(nobody.raw));
     expect((await mailTo(server.app, user.email, 'password-reset')).length).toBe(1);
     expect(await mailTo(server.app, unknown)).toEqual([]);
+  });
+
+  it('forgot answers before the address is looked up: same status, body and headers, known or not', async () => {
+    const user = await registerUser(server.app);
+    const { store } = server.services;
+    const transact = store.transact.bind(store);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let held = 0;
+    // Every store transaction waits at the gate: an answer that needed the lookup could not come back.
+    store.transact = (async (fn: Parameters<typeof transact>[0]) => {
+      held++;
+      await gate;
+      return transact(fn);
+    }) as typeof store.transact;
+    try {
+      const ask = (email: string) =>
+        server.app.inject({ method: 'POST', url: '/api/auth/password/forgot', payload: { email } });
+      const known = await ask(user.email);
+      const unknown = await ask(uniqueEmail('ghost'));
+      expect(held).toBe(2);
+      expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);
+      expect(withoutIds(known.body)).toBe(withoutIds(unknown.body));
+      const shape = (h: Record<string, unknown>) =>
+        Object.fromEntries(
+          // The shared rate budget counts down by one per request, whatever the address.
+          Object.entries(h).filter(
+            ([k]) => !['date', 'x-request-id', 'content-length', 'x-ratelimit-remaining'].includes(k),
+          ),
+        );
+      expect(shape(known.headers)).toEqual(shape(unknown.headers));
+      expect(known.headers['content-length']).toBe(unknown.headers['content-length']);
+    } finally {
+      open();
+      store.transact = transact;
+    }
+    await server.services.sessions.email.settled();
+    expect((await mailTo(server.app, user.email, 'password-reset')).length).toBe(1);
   });
 
   it('a reset link sets the password once, ends every session, and refuses a weak password without being spent', async () => {
@@ -290,5 +330,51 @@ describe('claiming a share needs a confirmed address', () => {
     await server.services.store.put(USERS, legacy);
     const seen = await send('GET', '/api/auth/session', undefined, sessionHeaders(user));
     expect(seen.body.data.user.emailVerified).toBe(true);
+  });
+});
+
+describe('update_profile', () => {
+  it('changes the name and mail language (user.updated), replaces the opt-outs, and refuses bad input whole', async () => {
+    const user = await registerUser(server.app, { name: 'Ana' });
+    const headers = sessionHeaders(user);
+    const changed = await send('PATCH', '/api/auth/me', { locale: 'es', name: 'Ana María' }, headers);
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toEqual({
+      user: expect.objectContaining({ id: user.userId, name: 'Ana María', locale: 'es', emailVerified: true }),
+      mailOptOut: [],
+    });
+    expect((await userEvents(user.accountId)).at(-1)!.data).toEqual({ id: user.userId, changed: ['name', 'locale'] });
+    // The next mail to the user is in the new language.
+    await send('POST', '/api/auth/password/forgot', { email: user.email });
+    expect((await mailTo(server.app, user.email, 'password-reset')).at(-1)!.locale).toBe('es');
+
+    const events = (await userEvents(user.accountId)).length;
+    const optOut = await send('PATCH', '/api/auth/me', { mailOptOut: ['all', 'checkin-reminder', 'all'] }, headers);
+    expect(optOut.body.data.mailOptOut).toEqual(['all', 'checkin-reminder']);
+    // The same values again change nothing and record no event.
+    expect((await send('PATCH', '/api/auth/me', { locale: 'es' }, headers)).body.data.mailOptOut).toEqual([
+      'all',
+      'checkin-reminder',
+    ]);
+    expect((await userEvents(user.accountId)).length).toBe(events);
+
+    for (const [payload, field] of [
+      [{ name: 'two\nlines' }, 'name'],
+      [{ locale: 'fr' }, 'locale'],
+      [{ mailOptOut: ['password-reset'] }, 'mailOptOut.0'],
+      [{ email: 'x@example.com' }, 'email'],
+    ] as const) {
+      const bad = await send('PATCH', '/api/auth/me', { locale: 'ar', ...payload }, headers);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
+    }
+    const session = await send('GET', '/api/auth/session', undefined, headers);
+    expect(session.body.data.user).toMatchObject({ name: 'Ana María', locale: 'es' });
+    // Without the CSRF token, or without a session, nothing changes.
+    expect((await send('PATCH', '/api/auth/me', { locale: 'ar' }, sessionHeaders(user, { csrf: false }))).status).toBe(
+      403,
+    );
+    expect((await send('PATCH', '/api/auth/me', { locale: 'ar' })).status).toBe(401);
+    expect((await send('PATCH', '/api/auth/me', { mailOptOut: [] }, headers)).body.data.mailOptOut).toEqual([]);
   });
 });

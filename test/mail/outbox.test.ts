@@ -13,15 +13,15 @@ import { MailSender } from '../../src/mail/sender.js';
 import { MailRenderError, renderMail } from '../../src/mail/templates/index.js';
 import { openTransportSync } from '../../src/mail/transport.js';
 import { startTestServer, type TestServer } from '../helpers.js';
-import { rig, type Rig } from './smtp-harness.js';
+import { type Engine, rig, type Rig } from './smtp-harness.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
 
-async function emlRig(extra: Parameters<typeof rig>[2] = {}): Promise<Rig> {
-  const r = await rig(undefined, undefined, extra);
+async function emlRig(extra: Parameters<typeof rig>[2] = {}, engine: Engine = 'lowdb'): Promise<Rig> {
+  const r = await rig(undefined, undefined, extra, engine);
   open.push(r);
   return r;
 }
@@ -76,6 +76,7 @@ describe('rendering', () => {
       ownerName: 'o',
       claimCode: 'c',
       claimLink: 'cl',
+      sharesOpened: '2',
     };
     const templates = [
       'verify-email',
@@ -84,6 +85,8 @@ describe('rendering', () => {
       'email-change-notice',
       'checkin-reminder',
       'verification-started',
+      'verification-failed',
+      'verification-complete',
       'heir-invitation',
       'share-opened',
     ] as const;
@@ -100,9 +103,9 @@ describe('rendering', () => {
   });
 });
 
-describe('limits', () => {
+describe.each(['lowdb', 'postgres'] as const)('limits (%s)', (engine) => {
   it('delays the 11th essential message to one recipient, and suppresses an 11th non-essential one', async () => {
-    const r = await emlRig();
+    const r = await emlRig({}, engine);
     const ids: string[] = [];
     for (let i = 0; i < 11; i++) ids.push((await r.queue({ template: 'verify-email', data: { link: `l${i}` } })).id);
     await r.sender.drain();
@@ -127,7 +130,7 @@ describe('limits', () => {
   });
 
   it('counts per account too', async () => {
-    const r = await emlRig({ perAccount: 3 });
+    const r = await emlRig({ perAccount: 3 }, engine);
     const ids: string[] = [];
     for (let i = 0; i < 4; i++)
       ids.push((await r.queue({ template: 'verify-email', to: `p${i}@example.test`, data: { link: 'l' } })).id);

@@ -15,6 +15,8 @@ import { MemoryRateLimiter } from '../../src/keys/limiter.js';
 import { MailSender, type MailSenderOptions } from '../../src/mail/sender.js';
 import { openTransportSync } from '../../src/mail/transport.js';
 import { openLowdbStore, type Store } from '../../src/store/index.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 
 export interface TestCert {
   key: string;
@@ -118,14 +120,24 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-/** A sender over a fresh lowdb store; `smtpUrl` undefined writes .eml files under the rig's data dir. */
+export type Engine = 'lowdb' | 'postgres';
+
+/**
+ * A sender over a fresh store (lowdb in a temp dir, or PostgreSQL in a schema of its own, dropped on close);
+ * `smtpUrl` undefined writes .eml files under the rig's data dir.
+ */
 export async function rig(
   smtpUrl: string | undefined,
   ca: string | undefined,
   extra: Partial<MailSenderOptions> = {},
+  engine: Engine = 'lowdb',
 ): Promise<Rig> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-mail-'));
-  const store = await openLowdbStore({ dataDir: dir, indexes: MAIL_INDEXES });
+  const url = engine === 'postgres' ? await testDatabaseUrl() : undefined;
+  const schema = url ? randomSchema('svc_mail') : undefined;
+  const store: Store = url
+    ? await openPostgresStore({ url, schema, indexes: MAIL_INDEXES })
+    : await openLowdbStore({ dataDir: dir, indexes: MAIL_INDEXES });
   let t = Date.parse('2026-03-01T10:00:00Z');
   const clock = { now: () => new Date(t), advance: (ms: number) => void (t += ms) };
   const transport = openTransportSync({ smtpUrl, ca, dataDir: dir, timeoutMs: 5000 });
@@ -156,6 +168,7 @@ export async function rig(
     close: async () => {
       await sender.stop();
       await store.close();
+      if (url && schema) await dropSchemas(url, schema);
       rmSync(dir, { recursive: true, force: true });
     },
   };

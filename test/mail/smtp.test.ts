@@ -4,7 +4,16 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeCert, parse, rig, startSmtp, type Rig, type TestCert, type TestSmtp } from './smtp-harness.js';
+import {
+  type Engine,
+  makeCert,
+  parse,
+  rig,
+  startSmtp,
+  type Rig,
+  type TestCert,
+  type TestSmtp,
+} from './smtp-harness.js';
 
 let cert: TestCert;
 const open: Array<{ close(): Promise<void> }> = [];
@@ -23,8 +32,8 @@ async function starttls(users?: Record<string, string>, methods = ['PLAIN', 'LOG
   return s;
 }
 
-async function withRig(url: string, ca: string | undefined = cert.cert): Promise<Rig> {
-  const r = await rig(url, ca);
+async function withRig(url: string, ca: string | undefined = cert.cert, engine: Engine = 'lowdb'): Promise<Rig> {
+  const r = await rig(url, ca, {}, engine);
   open.push(r);
   return r;
 }
@@ -150,11 +159,12 @@ describe('SMTP with STARTTLS and implicit TLS', () => {
   });
 });
 
-describe('SMTP replies', () => {
+// The outbox records are the sender's whole state: the same replies on both store engines.
+describe.each(['lowdb', 'postgres'] as const)('SMTP replies (%s)', (engine) => {
   it('retries after a 451 and sends once', async () => {
     const smtp = await starttls();
     smtp.script.push(451);
-    const r = await withRig(`smtp://127.0.0.1:${smtp.port}`);
+    const r = await withRig(`smtp://127.0.0.1:${smtp.port}`, cert.cert, engine);
     const q = await r.queue({ template: 'password-reset', data: { link: 'https://svc.test/r' } });
     await r.sender.drain();
     let rec = await r.get(q.id);
@@ -176,7 +186,7 @@ describe('SMTP replies', () => {
   it('fails for good on a 550, with the reply recorded, and does not retry', async () => {
     const smtp = await starttls();
     smtp.script.push(550);
-    const r = await withRig(`smtp://127.0.0.1:${smtp.port}`);
+    const r = await withRig(`smtp://127.0.0.1:${smtp.port}`, cert.cert, engine);
     const q = await r.queue({ template: 'password-reset', data: { link: 'https://svc.test/r' } });
     await r.sender.drain();
     const rec = await r.get(q.id);
@@ -192,7 +202,7 @@ describe('SMTP replies', () => {
   it('gives up after the last backoff step when the server keeps answering 4xx', async () => {
     const smtp = await starttls();
     smtp.script.push(421, 450, 451, 452, 451, 451, 451);
-    const r = await withRig(`smtp://127.0.0.1:${smtp.port}`);
+    const r = await withRig(`smtp://127.0.0.1:${smtp.port}`, cert.cert, engine);
     const q = await r.queue({ template: 'password-reset', data: { link: 'https://svc.test/r' } });
     const waits: number[] = [];
     for (let i = 0; i < 6; i++) {

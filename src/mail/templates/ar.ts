@@ -55,6 +55,20 @@ export const AR: TemplateTexts = {
     ],
     action: d.cancelLink ? { label: 'إلغاء هذا البلاغ', href: d.cancelLink } : undefined,
   }),
+  'verification-failed': (d) => ({
+    subject: `أُلغي البلاغ بشأن خطتك: ${d.planLabel}`,
+    paragraphs: [
+      `لقد أكدت أنك بخير، فانتهت فترة الانتظار لخطتك «${d.planLabel}». لم يُفتح أي شيء.`,
+      'إذا لم تفعل ذلك بنفسك، يُرجى تسجيل الدخول ومراجعة حسابك.',
+    ],
+  }),
+  'verification-complete': (d) => ({
+    subject: `انتهت فترة الانتظار لخطتك: ${d.planLabel}`,
+    paragraphs: [
+      `انتهت فترة الانتظار لخطتك «${d.planLabel}» دون أي إشارة منك. عدد الأنصبة التي فُتحت لورثتك: ${d.sharesOpened}.`,
+      'إذا كان هذا خطأً، فسجّل الدخول فورًا: يمكنك سحب كل نصيب من حسابك.',
+    ],
+  }),
   'heir-invitation': (d) => ({
     subject: `ذكرك ${d.ownerName} في خطته`,
     paragraphs: [

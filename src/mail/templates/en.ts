@@ -55,6 +55,20 @@ export const EN: TemplateTexts = {
     ],
     action: d.cancelLink ? { label: 'Cancel this report', href: d.cancelLink } : undefined,
   }),
+  'verification-failed': (d) => ({
+    subject: `The report about your plan was cancelled: ${d.planLabel}`,
+    paragraphs: [
+      `You showed that you are well, so the waiting period of your plan "${d.planLabel}" has ended. Nothing was opened.`,
+      'If you did not do this yourself, please sign in and check your account.',
+    ],
+  }),
+  'verification-complete': (d) => ({
+    subject: `The waiting period of your plan has ended: ${d.planLabel}`,
+    paragraphs: [
+      `The waiting period of your plan "${d.planLabel}" ended without a sign from you. Shares opened for your heirs: ${d.sharesOpened}.`,
+      'If this is a mistake, sign in at once: you can withdraw each share from your account.',
+    ],
+  }),
   'heir-invitation': (d) => ({
     subject: `${d.ownerName} has named you in their plan`,
     paragraphs: [

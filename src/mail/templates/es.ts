@@ -56,6 +56,20 @@ export const ES: TemplateTexts = {
     ],
     action: d.cancelLink ? { label: 'Cancelar este aviso', href: d.cancelLink } : undefined,
   }),
+  'verification-failed': (d) => ({
+    subject: `Se ha cancelado el aviso sobre su plan: ${d.planLabel}`,
+    paragraphs: [
+      `Ha confirmado que se encuentra bien, así que el periodo de espera de su plan «${d.planLabel}» ha terminado. No se ha abierto nada.`,
+      'Si no lo hizo usted, inicie sesión y revise su cuenta.',
+    ],
+  }),
+  'verification-complete': (d) => ({
+    subject: `Ha terminado el periodo de espera de su plan: ${d.planLabel}`,
+    paragraphs: [
+      `El periodo de espera de su plan «${d.planLabel}» terminó sin ninguna señal suya. Partes abiertas para sus herederos: ${d.sharesOpened}.`,
+      'Si se trata de un error, inicie sesión cuanto antes: puede retirar cada parte desde su cuenta.',
+    ],
+  }),
   'heir-invitation': (d) => ({
     subject: `${d.ownerName} le ha incluido en su plan`,
     paragraphs: [

@@ -101,6 +101,12 @@ const PlanViewSchema = z
           .nullable()
           .describe('What ended it as a sign of life: check-in, sign-in, key or session; null otherwise.'),
         endedAt: z.string().nullable().describe('When it failed or completed (ISO 8601), or null.'),
+        channels: z
+          .array(z.enum(['webhook', 'email']).describe('A channel.'))
+          .max(2)
+          .describe(
+            "How the owner was told it started: webhook (a subscription to verification.started) and email (a message with a one-click check-in link to each of the account's confirmed addresses).",
+          ),
       })
       .nullable()
       .describe('The verification of the last reported trigger, or null.'),

@@ -1,0 +1,67 @@
+/**
+ * The owner's check-in through a link mailed to them (a reminder before the plan's deadline, or the notice that a
+ * verification started). The link's token is single use, hashed at rest and expiring (src/accounts/email-tokens.ts);
+ * it names the plan and the user it was mailed to.
+ *
+ * Opening it is a sign of life, as a sign-in is: in one transaction the token is used, the plan's check-in time moves
+ * (its next deadline with it), and a waiting verification of that plan fails (`verification.failed`, reason
+ * check-in; the shares close again). The sign of life then goes to every listener (src/accounts/liveness.ts), which
+ * ends the account's other waiting verifications as a sign-in would.
+ */
+import type { Clock } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { Store } from '../store/port.js';
+import { peekEmailToken, takeEmailToken } from '../accounts/email-tokens.js';
+import { signOfLife } from '../accounts/liveness.js';
+import { accountStore } from '../accounts/tenancy.js';
+import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from './heir-plans.js';
+import { failVerification, settle } from './verification.js';
+
+export interface CheckInResult {
+  planLabel: string;
+  /** The plan's state after the check-in: `armed` unless its waiting period had ended before (`triggered`). */
+  state: HeirPlanRecord['state'];
+}
+
+const gone = () =>
+  new ApiError('GONE', 'This link has been used already or has expired.', [
+    { field: 'token', reason: 'used, expired or unknown' },
+  ]);
+
+/** The plan a valid check-in token is for, without using it (410 GONE otherwise). */
+export async function peekCheckIn(store: Store, token: string, clock: Clock): Promise<{ planLabel: string }> {
+  const record = await peekEmailToken(store, token, 'check-in', clock);
+  const plan = record.subject
+    ? await accountStore(store, record.ownerId).get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, record.subject)
+    : undefined;
+  if (!plan) throw gone();
+  return { planLabel: plan.label };
+}
+
+/** Uses a check-in token: see the top of this file. A used, expired or unknown token, or a plan since unlinked: 410. */
+export async function checkIn(store: Store, token: string, clock: Clock, log?: Logger): Promise<CheckInResult> {
+  // Found by its hash across accounts (the token is the only credential); everything after runs in its account.
+  const found = await peekEmailToken(store, token, 'check-in', clock);
+  const own = accountStore(store, found.ownerId);
+  const result = await own.transact(async (tx) => {
+    const used = await takeEmailToken(tx, token, 'check-in', clock);
+    const plan = used.subject ? await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, used.subject) : undefined;
+    const user = await tx.get<{ id: string; email: string }>('users', used.userId);
+    // A link mailed to an address the user has since left proves nothing.
+    if (!plan || !user || user.email !== used.email) throw gone();
+    const nowIso = clock.now().toISOString();
+    let next = await settle(tx, plan, clock);
+    if (next.state === 'verifying' && next.verification?.state === 'waiting')
+      next = await failVerification(tx, next, 'check-in', clock);
+    next = { ...next, checkedInAt: nowIso, updatedAt: nowIso };
+    await tx.put(MEMOIR_HEIR_PLANS, next);
+    return { planLabel: next.label, state: next.state, userId: used.userId };
+  });
+  await signOfLife(
+    store,
+    { accountId: found.ownerId, credential: `mail:${result.userId}`, kind: 'check-in', at: clock.now() },
+    log,
+  );
+  return { planLabel: result.planLabel, state: result.state };
+}

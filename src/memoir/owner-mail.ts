@@ -1,0 +1,115 @@
+/**
+ * Mail about a linked plan: to its owner (a verification started, failed or completed; a check-in reminder) and to
+ * its heirs (an invitation with their own claim code; a share that opened). Every message is queued in the mail
+ * outbox (src/events/mail.ts) inside the transaction of the change it reports, so it is sent at least once for a
+ * change that was kept and never for one that was rolled back.
+ *
+ * The owner is mailed at the addresses of the account's users that are confirmed: an address nobody has shown to be
+ * theirs gets no notice, no reminder and no check-in link (a stranger holding it could otherwise act for the owner).
+ * Links are queued as paths; the sender makes them absolute with the service's public URL.
+ */
+import type { Clock } from '../core/clock.js';
+import type { Tx } from '../store/port.js';
+import { isEmailVerified, type MailUser } from '../accounts/email-flows.js';
+import { issueEmailToken } from '../accounts/email-tokens.js';
+import { enqueueMail, type MailLocale, type MailTemplate, type MailTemplates } from '../events/mail.js';
+import type { HeirPlanRecord } from './heir-plans.js';
+
+/** The page a mailed check-in link opens (GET asks to confirm, POST checks in). */
+export const CHECK_IN_PATH = '/api/v1/mail/check-in';
+/** Where an heir's mail points: how to register, confirm the address and claim a share with the code. */
+export const HEIR_GUIDE_PATH = '/docs';
+
+const USERS = 'users';
+
+/**
+ * A name as one line: the outbox refuses a recipient name with a line break (no header can be injected), and a
+ * name typed with one must not make the change that mails it fail.
+ */
+const oneLine = (name: string): string => name.replace(/\s+/g, ' ').trim();
+
+/** The account's users whose address is confirmed, oldest first. */
+export async function confirmedOwners(tx: Pick<Tx, 'findBy'>, ownerId: string): Promise<MailUser[]> {
+  const users = await tx.findBy<MailUser & { createdAt?: string }>(USERS, 'ownerId', ownerId);
+  return users
+    .filter((u) => u.ownerId === ownerId && isEmailVerified(u))
+    .sort((a, b) => String(a.createdAt ?? a.id).localeCompare(String(b.createdAt ?? b.id)));
+}
+
+/** How heirs' mail names the owner and which language it uses: the account's first user. */
+export async function ownerVoice(
+  tx: Pick<Tx, 'findBy'>,
+  ownerId: string,
+): Promise<{ name: string; locale: MailLocale }> {
+  const users = await tx.findBy<MailUser & { createdAt?: string }>(USERS, 'ownerId', ownerId);
+  const first = users
+    .filter((u) => u.ownerId === ownerId)
+    .sort((a, b) => String(a.createdAt ?? a.id).localeCompare(String(b.createdAt ?? b.id)))[0];
+  return { name: oneLine(first?.name ?? first?.email ?? 'The owner of the plan'), locale: first?.locale ?? 'en' };
+}
+
+/** A single-use check-in link for `plan`, sent to `user`, working until `expiresAt` (epoch ms). */
+export async function checkInLink(
+  tx: Tx,
+  user: MailUser,
+  plan: Pick<HeirPlanRecord, 'id'>,
+  expiresAt: number,
+  clock: Clock,
+): Promise<string> {
+  const token = await issueEmailToken(
+    tx,
+    { ownerId: user.ownerId, userId: user.id, purpose: 'check-in', email: user.email, subject: plan.id, expiresAt },
+    clock,
+  );
+  return `${CHECK_IN_PATH}?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * Queues `template` to every confirmed user of the plan's account, with data made per user (a check-in link is
+ * each user's own). Answers how many messages were queued.
+ */
+export async function mailOwners<T extends MailTemplate>(
+  tx: Tx,
+  plan: Pick<HeirPlanRecord, 'ownerId' | 'id'>,
+  template: T,
+  essential: boolean,
+  dataFor: (user: MailUser) => Promise<MailTemplates[T]>,
+  clock: Clock,
+): Promise<number> {
+  let queued = 0;
+  for (const user of await confirmedOwners(tx, plan.ownerId)) {
+    await enqueueMail(
+      tx,
+      {
+        ownerId: plan.ownerId,
+        to: user.email,
+        toName: user.name ? oneLine(user.name) : undefined,
+        template,
+        locale: user.locale ?? 'en',
+        essential,
+        userId: user.id,
+        data: await dataFor(user),
+      },
+      clock,
+    );
+    queued += 1;
+  }
+  return queued;
+}
+
+/** Queues a message to an heir's address (not a user of the account: no preferences, no unsubscribe link). */
+export async function mailHeir<T extends 'heir-invitation' | 'share-opened'>(
+  tx: Tx,
+  ownerId: string,
+  heir: { email: string; name: string },
+  template: T,
+  data: MailTemplates[T],
+  locale: MailLocale,
+  clock: Clock,
+): Promise<void> {
+  await enqueueMail(
+    tx,
+    { ownerId, to: heir.email, toName: oneLine(heir.name), template, locale, essential: true, data },
+    clock,
+  );
+}

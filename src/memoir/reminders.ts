@@ -1,0 +1,88 @@
+/**
+ * Reminders before a plan's check-in deadline: the owner is mailed at set lead times (30 and 7 days before, by
+ * default), once per lead time and deadline, with a single-use check-in link that works until the deadline.
+ *
+ * The deadline is the service's own (checkInDeadline: the plan's interval after its last check-in). A plan followed
+ * on chain is left to the chain watcher, whose `deadman.warning` carries the chain's deadline; a plan whose switch
+ * fired, or whose deadline has passed, gets no reminder.
+ *
+ * "Once" is a record in the store (`mail_once`), written in the same transaction as the messages: two sweeps at once,
+ * on one instance or two, send one reminder. A check-in moves the deadline, so the next reminders are for the new
+ * one. Reminders are not essential: they carry List-Unsubscribe and follow the user's preferences, and go only to
+ * confirmed addresses (src/memoir/owner-mail.ts).
+ */
+import type { Clock } from '../core/clock.js';
+import type { Store } from '../store/port.js';
+import { accountStore, declareTenantCollection } from '../accounts/tenancy.js';
+import { checkInDeadline, DAY_MS, type HeirPlanRecord, MEMOIR_HEIR_PLANS } from './heir-plans.js';
+import { checkInLink, mailOwners } from './owner-mail.js';
+
+/** Days before a deadline at which the owner is reminded, by default. */
+export const REMINDER_LEAD_DAYS: readonly number[] = [30, 7];
+
+/** Mail sent once per key: `{id: key, ownerId, planId, createdAt}`. */
+export const MAIL_ONCE = 'mail_once';
+declareTenantCollection(MAIL_ONCE);
+
+interface OnceRecord {
+  [field: string]: unknown;
+  id: string;
+  ownerId: string;
+  planId: string;
+  createdAt: string;
+}
+
+const onceKey = (planId: string, deadline: number, lead: number) => `rmd_${planId}_${deadline}_${lead}`;
+
+/** The lead times due at `now` for a deadline: those whose moment has come while the deadline has not. */
+export function dueLeads(deadline: number, now: number, leads: readonly number[]): number[] {
+  if (now >= deadline) return [];
+  return leads.filter((d) => d > 0 && now >= deadline - d * DAY_MS);
+}
+
+/**
+ * Queues the reminders due now across accounts; answers how many plans were reminded. Lead times that came due
+ * together (a plan linked with a short interval, a sweep that did not run for a while) make one message.
+ */
+export async function sendDueReminders(
+  store: Store,
+  clock: Clock,
+  leads: readonly number[] = REMINDER_LEAD_DAYS,
+): Promise<number> {
+  const now = clock.now().getTime();
+  let reminded = 0;
+  for (const candidate of await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'armed')) {
+    if (candidate.watched || dueLeads(checkInDeadline(candidate), now, leads).length === 0) continue;
+    const sent = await accountStore(store, candidate.ownerId).transact(async (tx) => {
+      // Read again in the account's transaction: a check-in may have moved the deadline meanwhile.
+      const plan = await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, candidate.id);
+      if (plan?.state !== 'armed' || plan.watched) return false;
+      const deadline = checkInDeadline(plan);
+      const fresh: string[] = [];
+      for (const lead of dueLeads(deadline, now, leads)) {
+        const key = onceKey(plan.id, deadline, lead);
+        if (!(await tx.get(MAIL_ONCE, key))) fresh.push(key);
+      }
+      if (fresh.length === 0) return false;
+      const createdAt = new Date(now).toISOString();
+      for (const id of fresh)
+        await tx.put<OnceRecord>(MAIL_ONCE, { id, ownerId: plan.ownerId, planId: plan.id, createdAt });
+      const at = new Date(deadline).toISOString();
+      await mailOwners(
+        tx,
+        plan,
+        'checkin-reminder',
+        false,
+        async (user) => ({
+          deadline: at,
+          planLabel: plan.label,
+          checkInLink: await checkInLink(tx, user, plan, deadline, clock),
+        }),
+        clock,
+      );
+      return true;
+    });
+    if (sent) reminded += 1;
+  }
+  return reminded;
+}

@@ -141,7 +141,7 @@ export const updateJournalEntryTool = defineTool({
     .strictObject({
       id: JournalId,
       content: createJournalEntryTool.input.shape.content.optional(),
-      title: JournalTitleInput.nullable().optional(),
+      title: JournalTitleInput.nullable().optional().describe('A new title for the entry; null removes it.'),
       mood: z
         .string()
         .min(1)
@@ -149,7 +149,9 @@ export const updateJournalEntryTool = defineTool({
         .nullable()
         .optional()
         .describe('How the writer feels, one word; null clears it.'),
-      happenedAt: HappenedAtInput.nullable().optional(),
+      happenedAt: HappenedAtInput.nullable()
+        .optional()
+        .describe('When the memory happened: a day (YYYY-MM-DD), a year (YYYY) or a decade (YYYYs); null clears it.'),
       private: PrivateInput.optional(),
     })
     .describe('The entry and what to change.'),

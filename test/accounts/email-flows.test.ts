@@ -47,7 +47,12 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function send(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, headers: Record<string, string> = {}) {
+async function send(
+  method: 'GET' | 'POST' | 'PATCH',
+  url: string,
+  payload?: object,
+  headers: Record<string, string> = {},
+) {
   const res = await server.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
   // A reset request is looked up and queued after its answer; wait for that before reading the queued mail.
   await server.services.sessions.email.settled();

@@ -9,7 +9,8 @@ export const errorId = (field: string) => `e-${field.replace(/[^A-Za-z0-9-]/g, '
 
 export function FieldError(props: { field: string; errors: Errors }) {
   const message = props.errors[props.field];
-  return message ? h('p', { id: errorId(props.field), class: 'svc-error', role: 'alert' }, message) : null;
+  // Not an alert of its own: with every field's error shown at once, the summary at the top is the one alert.
+  return message ? h('p', { id: errorId(props.field), class: 'svc-error' }, message) : null;
 }
 
 export interface InputProps {

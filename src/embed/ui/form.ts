@@ -1,6 +1,8 @@
 // The wizard's form state and the pure functions around it: the empty form, the
 // plan sent to the API, and how API field errors map back to steps and inputs.
+import { humanMessage, type Locale } from '../../core/messages/index.js';
 import type { ApiProblem } from './api.js';
+import { formIssues, guardianList, typedNumber } from './checks.js';
 import type { Prefill } from './protocol.js';
 
 export interface WizardConfig {
@@ -81,11 +83,12 @@ export function initialForm(options: NonNullable<WizardConfig['options']>): Form
   };
 }
 
-export const num = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
+/** A number as typed (`30,5` is 30.5); undefined when the text is not one, so the API names the field. */
+export const num = (text: string): number | undefined => typedNumber(text);
 
 /** The API's plan (generate_contract / validate_plan input) from the form. */
 export function planOf(form: Form): Record<string, unknown> {
-  const guardians = form.guardians.split(/[\s,]+/).filter(Boolean);
+  const guardians = guardianList(form.guardians);
   return {
     blockchain: form.blockchain,
     ownerAddress: form.ownerAddress,
@@ -134,6 +137,23 @@ export function stepOfField(field: string): StepId {
   if (field === 'ownerAddress' || field.startsWith('beneficiaries')) return 'beneficiaries';
   if (field.startsWith('deadMansSwitch') || field.startsWith('guardians')) return 'switch';
   return 'generate';
+}
+
+/**
+ * Fields whose problems the wizard finds by itself (./checks.ts): for them its own message, in the reader's language
+ * and up to date as they type, replaces the API's. Addresses are checked here on EVM only.
+ */
+function checkedHere(field: string, blockchain: string): boolean {
+  if (/^(beneficiaries(\.\d+\.(name|percentage))?|deadMansSwitch\.\w+|guardians\.threshold)$/.test(field)) return true;
+  return blockchain === 'evm' && /^(ownerAddress|beneficiaries\.\d+\.address|guardians\.addresses)$/.test(field);
+}
+
+/** Every field's problem at once: the wizard's own checks, and what the API found beyond them. */
+export function allErrors(form: Form, api: Errors, locale: Locale): Errors {
+  const out: Errors = {};
+  for (const [field, reason] of Object.entries(api)) if (!checkedHere(field, form.blockchain)) out[field] = reason;
+  for (const [field, issue] of Object.entries(formIssues(form))) out[field] = humanMessage(issue, locale);
+  return out;
 }
 
 export function errorsOf(problem: ApiProblem): Errors {

@@ -1,8 +1,9 @@
 // The frame around a step: header, step list, the step's heading, alert and
 // status lines, the body, and the Back / Next buttons.
 import { h, type ComponentChildren, type RefObject } from 'preact';
+import { fieldId } from './fields.js';
 import type { Errors, StepId, WizardConfig } from './form.js';
-import { STEP_TITLES } from './messages.js';
+import { fieldLabel, STEP_TITLES } from './messages.js';
 
 export interface ShellProps {
   options: NonNullable<WizardConfig['options']>;
@@ -15,6 +16,10 @@ export interface ShellProps {
   errors: Errors;
   /** The error fields that belong to the current step. */
   stepFields: string[];
+  /** The errors listed in the summary at the top (every field of the step, once the person asked to go on). */
+  summary: Errors;
+  /** Moves the focus to a field's input. */
+  focusField: (field: string) => void;
   back: () => void;
   next: () => void;
 }
@@ -34,6 +39,48 @@ function stepList(steps: StepId[], index: number) {
           'li',
           { key: s, 'aria-current': i === index ? 'step' : undefined, class: i < index ? 'svc-done' : undefined },
           STEP_TITLES[s],
+        ),
+      ),
+    ),
+  );
+}
+
+/** Every problem of the step at once, each a link to its field (the fields show theirs beside them too). */
+function errorSummary(errors: Errors, focusField: (field: string) => void) {
+  const fields = Object.keys(errors);
+  if (!fields.length) return null;
+  return h(
+    'div',
+    {
+      class: 'svc-summary',
+      id: 'svc-error-summary',
+      role: 'alert',
+      tabIndex: -1,
+      'aria-labelledby': 'svc-summary-title',
+    },
+    h(
+      'h3',
+      { id: 'svc-summary-title' },
+      fields.length === 1 ? 'There is a problem' : `There are ${fields.length} problems`,
+    ),
+    h(
+      'ul',
+      null,
+      fields.map((f) =>
+        h(
+          'li',
+          { key: f },
+          h(
+            'a',
+            {
+              href: `#${fieldId(f)}`,
+              onClick: (e: Event) => {
+                e.preventDefault();
+                focusField(f);
+              },
+            },
+            `${fieldLabel(f)}: ${errors[f]}`,
+          ),
         ),
       ),
     ),
@@ -64,6 +111,7 @@ export function shell(p: ShellProps) {
         { id: 'svc-step-title', tabIndex: -1, ref: p.heading },
         `Step ${index + 1} of ${steps.length}: ${STEP_TITLES[step]}`,
       ),
+      errorSummary(p.summary, p.focusField),
       p.alert ? h('p', { class: 'svc-alert', role: 'alert' }, p.alert) : null,
       h('p', { class: 'svc-status', role: 'status', 'aria-live': 'polite' }, p.busy),
       p.body,

@@ -7,6 +7,7 @@ import type { ApiProblem, WizardApi } from './api.js';
 import { generateContract, listJurisdictions, listTemplates, reviewPlan, validatePlan } from './calls.js';
 import { fieldId } from './fields.js';
 import {
+  allErrors,
   type Errors,
   errorsOf,
   type Form,
@@ -91,6 +92,9 @@ export function Wizard(props: WizardProps) {
   const formRef = useRef(form);
   formRef.current = form;
   const step = steps[index]!;
+  const locale = 'en';
+  /** Every field's problem: the wizard's own checks of the form as it is now, and the API's last findings. */
+  const shown = allErrors(form, errors, locale);
 
   /** Tells the parent about an API problem it should know of (credentials, limits, failures), not field mistakes. */
   const report = (problem: ApiProblem) => {
@@ -176,7 +180,7 @@ export function Wizard(props: WizardProps) {
     setIndex(steps.indexOf('result'));
   }
 
-  const stepFields = (id: StepId) => Object.keys(errors).filter((f) => stepOfField(f) === id);
+  const stepFields = (id: StepId) => Object.keys(shown).filter((f) => stepOfField(f) === id);
 
   async function next(): Promise<void> {
     setAlert('');
@@ -189,20 +193,21 @@ export function Wizard(props: WizardProps) {
       setShowAll(true);
       const found = await check();
       if (found === undefined) return;
-      const mine = Object.keys(found).filter((f) => stepOfField(f) === step);
+      const mine = Object.keys(allErrors(formRef.current, found, locale)).filter((f) => stepOfField(f) === step);
       if (mine.length) {
-        setAlert(`Please correct ${mine.length === 1 ? 'the field' : `${mine.length} fields`} marked below.`);
-        focusField(mine[0]!);
+        // The summary at the top lists every problem, each a link to its field.
+        setTimeout(() => document.getElementById('svc-error-summary')?.focus(), 0);
         return;
       }
     }
     setIndex((i) => Math.min(i + 1, steps.length - 1));
   }
 
+  const visible = visibleErrors(form, shown, showAll);
   const context: StepContext = {
     form,
-    errors,
-    visible: visibleErrors(form, errors, showAll),
+    errors: shown,
+    visible,
     set: (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch })),
     setRow: (i: number, patch: Partial<Row>) =>
       setForm((f) => ({ ...f, beneficiaries: f.beneficiaries.map((b, j) => (j === i ? { ...b, ...patch } : b)) })),
@@ -225,8 +230,10 @@ export function Wizard(props: WizardProps) {
     alert,
     busy,
     body: STEP_BODIES[step](context),
-    errors,
+    errors: shown,
     stepFields: stepFields(step),
+    summary: showAll ? Object.fromEntries(Object.entries(visible).filter(([f]) => stepOfField(f) === step)) : {},
+    focusField,
     back: () => setIndex(index - 1),
     next: () => void next(),
   });

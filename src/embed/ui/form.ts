@@ -12,6 +12,8 @@ export interface WizardConfig {
   origins: string[];
   options: {
     theme: 'light' | 'dark' | 'auto';
+    /** The language asked for (page query or SDK option); the browser's when absent. */
+    locale?: string;
     blockchain?: 'evm' | 'solana' | 'ton';
     template?: string;
     steps: StepId[];

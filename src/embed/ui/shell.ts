@@ -3,9 +3,11 @@
 import { h, type ComponentChildren, type RefObject } from 'preact';
 import { fieldId } from './fields.js';
 import type { Errors, StepId, WizardConfig } from './form.js';
-import { fieldLabel, STEP_TITLES } from './messages.js';
+import type { Texts } from './i18n/index.js';
+import { fieldLabel, stepTitle } from './messages.js';
 
 export interface ShellProps {
+  tx: Texts;
   options: NonNullable<WizardConfig['options']>;
   steps: StepId[];
   index: number;
@@ -27,10 +29,10 @@ export interface ShellProps {
 /** Steps whose inputs show their own errors, so no list of problems is added below them. */
 const SHOWS_OWN_ERRORS: StepId[] = ['beneficiaries', 'switch', 'generate', 'template', 'chain'];
 
-function stepList(steps: StepId[], index: number) {
+function stepList(tx: Texts, steps: StepId[], index: number) {
   return h(
     'nav',
-    { 'aria-label': 'Wizard steps' },
+    { 'aria-label': tx.t.stepsLabel },
     h(
       'ol',
       { class: 'svc-steps' },
@@ -38,7 +40,7 @@ function stepList(steps: StepId[], index: number) {
         h(
           'li',
           { key: s, 'aria-current': i === index ? 'step' : undefined, class: i < index ? 'svc-done' : undefined },
-          STEP_TITLES[s],
+          stepTitle(tx.t, s),
         ),
       ),
     ),
@@ -46,7 +48,7 @@ function stepList(steps: StepId[], index: number) {
 }
 
 /** Every problem of the step at once, each a link to its field (the fields show theirs beside them too). */
-function errorSummary(errors: Errors, focusField: (field: string) => void) {
+function errorSummary(tx: Texts, errors: Errors, focusField: (field: string) => void) {
   const fields = Object.keys(errors);
   if (!fields.length) return null;
   return h(
@@ -58,11 +60,7 @@ function errorSummary(errors: Errors, focusField: (field: string) => void) {
       tabIndex: -1,
       'aria-labelledby': 'svc-summary-title',
     },
-    h(
-      'h3',
-      { id: 'svc-summary-title' },
-      fields.length === 1 ? 'There is a problem' : `There are ${fields.length} problems`,
-    ),
+    h('h3', { id: 'svc-summary-title' }, fields.length === 1 ? tx.t.summaryOne : tx.t.summaryMany(tx.n(fields.length))),
     h(
       'ul',
       null,
@@ -79,7 +77,7 @@ function errorSummary(errors: Errors, focusField: (field: string) => void) {
                 focusField(f);
               },
             },
-            `${fieldLabel(f)}: ${errors[f]}`,
+            `${fieldLabel(tx.t, f)}: ${errors[f]}`,
           ),
         ),
       ),
@@ -88,7 +86,7 @@ function errorSummary(errors: Errors, focusField: (field: string) => void) {
 }
 
 export function shell(p: ShellProps) {
-  const { options, steps, index } = p;
+  const { options, steps, index, tx } = p;
   const step = steps[index]!;
   const hasNext = index < steps.length - 1 && step !== 'generate';
   return h(
@@ -100,18 +98,18 @@ export function shell(p: ShellProps) {
           'header',
           { class: 'svc-header' },
           options.logo ? h('img', { src: options.logo, alt: '', class: 'svc-logo' }) : null,
-          h('p', { class: 'svc-title' }, 'Inheritance contract wizard'),
+          h('p', { class: 'svc-title' }, tx.t.title),
         ),
-    stepList(steps, index),
+    stepList(tx, steps, index),
     h(
       'section',
       { class: 'svc-step', 'aria-labelledby': 'svc-step-title' },
       h(
         'h2',
         { id: 'svc-step-title', tabIndex: -1, ref: p.heading },
-        `Step ${index + 1} of ${steps.length}: ${STEP_TITLES[step]}`,
+        tx.t.stepHeading(tx.n(index + 1), tx.n(steps.length), stepTitle(tx.t, step)),
       ),
-      errorSummary(p.summary, p.focusField),
+      errorSummary(tx, p.summary, p.focusField),
       p.alert ? h('p', { class: 'svc-alert', role: 'alert' }, p.alert) : null,
       h('p', { class: 'svc-status', role: 'status', 'aria-live': 'polite' }, p.busy),
       p.body,
@@ -119,7 +117,7 @@ export function shell(p: ShellProps) {
         ? h(
             'ul',
             { class: 'svc-problems' },
-            p.stepFields.map((f) => h('li', { key: f }, `${f}: ${p.errors[f]}`)),
+            p.stepFields.map((f) => h('li', { key: f }, `${fieldLabel(tx.t, f)}: ${p.errors[f]}`)),
           )
         : null,
     ),
@@ -127,12 +125,12 @@ export function shell(p: ShellProps) {
       'div',
       { class: 'svc-nav' },
       index > 0 && step !== 'result'
-        ? h('button', { type: 'button', class: 'svc-secondary', disabled: Boolean(p.busy), onClick: p.back }, 'Back')
+        ? h('button', { type: 'button', class: 'svc-secondary', disabled: Boolean(p.busy), onClick: p.back }, tx.t.back)
         : null,
       hasNext
-        ? h('button', { type: 'button', class: 'svc-primary', disabled: Boolean(p.busy), onClick: p.next }, 'Next')
+        ? h('button', { type: 'button', class: 'svc-primary', disabled: Boolean(p.busy), onClick: p.next }, tx.t.next)
         : null,
     ),
-    options.hideFooter ? null : h('footer', { class: 'svc-footer' }, 'Powered by svc'),
+    options.hideFooter ? null : h('footer', { class: 'svc-footer' }, tx.t.poweredBy),
   );
 }

@@ -2,7 +2,7 @@
 // to svc, and which step body goes into the shell. Steps live in ./steps/,
 // shared inputs in ./fields.ts, form logic in ./form.ts and tool calls in ./calls.ts.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { ApiProblem, WizardApi } from './api.js';
 import { generateContract, listJurisdictions, listTemplates, reviewPlan, validatePlan } from './calls.js';
 import { fieldId } from './fields.js';
@@ -19,6 +19,7 @@ import {
   visibleErrors,
   withPrefill,
 } from './form.js';
+import { dirOf, pickLocale, texts } from './i18n/index.js';
 import type { Incoming } from './protocol.js';
 import { shell } from './shell.js';
 import { useWizardState } from './state.js';
@@ -92,7 +93,9 @@ export function Wizard(props: WizardProps) {
   const formRef = useRef(form);
   formRef.current = form;
   const step = steps[index]!;
-  const locale = 'en';
+  const locale = useMemo(() => pickLocale(options.locale, navigator.languages ?? [navigator.language]), []);
+  const tx = useMemo(() => texts(locale), [locale]);
+  const { t } = tx;
   /** Every field's problem: the wizard's own checks of the form as it is now, and the API's last findings. */
   const shown = allErrors(form, errors, locale);
 
@@ -102,7 +105,14 @@ export function Wizard(props: WizardProps) {
       props.channel.post('svc:wizard:error', { code: problem.code, message: problem.message });
   };
 
+  /** An API problem for the alert line: the network failure in the reader's words, the rest as the API says it. */
+  const messageOf = (problem: ApiProblem): string =>
+    problem.code === 'NETWORK_ERROR' ? t.networkError : problem.message;
+
   useEffect(() => {
+    // The document's language and direction follow the wizard's (the page shell set them too when it knew).
+    document.documentElement.lang = locale;
+    document.documentElement.dir = dirOf(locale);
     props.channel.post('svc:wizard:ready', { version: props.config.version });
     void listTemplates(api).then((r) => (r.ok ? setTemplates(r.data.templates) : report(r.error)));
     void listJurisdictions(api).then((r) => (r.ok ? setJurisdictions(r.data) : report(r.error)));
@@ -138,7 +148,7 @@ export function Wizard(props: WizardProps) {
     }
     if (r.error.code !== 'VALIDATION_ERROR') {
       report(r.error);
-      setAlert(r.error.message);
+      setAlert(messageOf(r.error));
       return undefined;
     }
     const found = errorsOf(r.error);
@@ -148,26 +158,26 @@ export function Wizard(props: WizardProps) {
 
   async function runReview(): Promise<void> {
     setReview(null);
-    setBusy('Checking the plan and measuring gas…');
+    setBusy(t.busyReview);
     const { review, problem } = await reviewPlan(api, formRef.current);
     setBusy('');
     if (problem) {
       setErrors(errorsOf(problem));
       report(problem);
-      setAlert(`The plan needs changes: ${problem.message}`);
+      setAlert(t.needsChanges(messageOf(problem)));
     }
     setReview(review);
   }
 
   async function generate(): Promise<void> {
     setAlert('');
-    setBusy('Generating, compiling and testing the contract…');
+    setBusy(t.busyGenerate);
     const r = await generateContract(api, formRef.current);
     setBusy('');
     if (!r.ok) {
       if (r.error.code === 'VALIDATION_ERROR') setErrors(errorsOf(r.error));
       report(r.error);
-      setAlert(r.error.message);
+      setAlert(messageOf(r.error));
       return;
     }
     const out: Result = {
@@ -185,7 +195,7 @@ export function Wizard(props: WizardProps) {
   async function next(): Promise<void> {
     setAlert('');
     if (step === 'chain' && !form.blockchain) {
-      setErrors({ blockchain: 'Choose a blockchain.' });
+      setErrors({ blockchain: t.chooseChain });
       document.getElementById('chain-evm')?.focus();
       return;
     }
@@ -205,6 +215,7 @@ export function Wizard(props: WizardProps) {
 
   const visible = visibleErrors(form, shown, showAll);
   const context: StepContext = {
+    tx,
     form,
     errors: shown,
     visible,
@@ -223,6 +234,7 @@ export function Wizard(props: WizardProps) {
   };
 
   return shell({
+    tx,
     options,
     steps,
     index,

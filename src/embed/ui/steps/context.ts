@@ -2,8 +2,11 @@
 // context (not components), so the wizard renders one vnode tree as before.
 import type { Jurisdiction, Template } from '../calls.js';
 import type { Errors, Form, Result, Review, Row, StepId } from '../form.js';
+import type { Texts } from '../i18n/index.js';
 
 export interface StepContext {
+  /** The words and number formats of the wizard's locale. */
+  tx: Texts;
   form: Form;
   /** All field errors of the last check. */
   errors: Errors;

@@ -3,28 +3,34 @@ import type { StepContext } from './context.js';
 
 export function reviewStep(c: StepContext): ComponentChildren {
   const review = c.review;
+  const { t } = c.tx;
   if (!review) return null;
   return [
-    h('h3', null, 'Findings'),
+    h('h3', null, t.findings),
     review.findings.length + review.warnings.length
       ? h(
           'ul',
           { class: 'svc-findings' },
           [...review.findings, ...review.warnings].map((f, i) =>
-            h('li', { key: i, class: `svc-sev-${f.severity}` }, h('strong', null, `${f.severity}: `), f.message),
+            h(
+              'li',
+              { key: i, class: `svc-sev-${f.severity}` },
+              h('strong', null, `${t.severity[f.severity] ?? f.severity}: `),
+              f.message,
+            ),
           ),
         )
-      : h('p', null, 'No findings.'),
-    h('h3', null, 'Measured costs'),
+      : h('p', null, t.noFindings),
+    h('h3', null, t.costs),
     review.gas
       ? h(
           'dl',
           { class: 'svc-gas' },
           ['deployment', 'claim', 'update'].map((k) => [
-            h('dt', { key: `t${k}` }, k),
+            h('dt', { key: `t${k}` }, t.costNames[k] ?? k),
             h('dd', { key: `d${k}` }, review.gas![k] ?? ''),
           ]),
         )
-      : h('p', null, 'The cost estimate is not available.'),
+      : h('p', null, t.noCosts),
   ];
 }

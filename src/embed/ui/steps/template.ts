@@ -4,13 +4,18 @@ import type { StepContext } from './context.js';
 
 export function templateStep(c: StepContext): ComponentChildren {
   const { form, set, visible } = c;
+  const { t } = c.tx;
   return [
     h(Radios, {
-      legend: 'Inheritance template',
+      legend: t.templateLegend,
       name: 'template',
       value: form.template,
       options: (c.templates.length ? c.templates : [{ type: form.template, name: form.template, description: '' }]).map(
-        (t) => ({ id: t.type, label: t.name, hint: t.description }),
+        (tp) => ({
+          id: tp.type,
+          label: t.templates[tp.type]?.[0] ?? tp.name,
+          hint: t.templates[tp.type]?.[1] ?? tp.description,
+        }),
       ),
       onChange: (v) => set({ template: v }),
       field: 'inheritanceTemplate',
@@ -19,12 +24,8 @@ export function templateStep(c: StepContext): ComponentChildren {
     h(
       'div',
       { class: 'svc-field' },
-      h('label', { for: 'f-jurisdiction' }, 'Jurisdiction (optional)'),
-      h(
-        'p',
-        { id: 'f-jurisdiction-hint', class: 'svc-hint' },
-        "The plan is checked against this jurisdiction's inheritance law in the review.",
-      ),
+      h('label', { for: 'f-jurisdiction' }, t.jurisdictionLabel),
+      h('p', { id: 'f-jurisdiction-hint', class: 'svc-hint' }, t.jurisdictionHint),
       h(
         'select',
         {
@@ -33,7 +34,7 @@ export function templateStep(c: StepContext): ComponentChildren {
           'aria-describedby': 'f-jurisdiction-hint',
           onChange: (e: Event) => set({ jurisdiction: (e.currentTarget as HTMLSelectElement).value }),
         },
-        h('option', { value: '' }, 'None'),
+        h('option', { value: '' }, t.jurisdictionNone),
         c.jurisdictions.map((j) => h('option', { value: j.id, key: j.id }, j.name)),
       ),
       h(FieldError, { field: 'jurisdiction', errors: visible }),

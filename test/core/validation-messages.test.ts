@@ -26,6 +26,7 @@ const form = (over: Partial<Form> = {}): Form => ({
   blockchain: 'evm',
   template: 'custom',
   jurisdiction: '',
+  madhhab: '',
   ownerAddress: OWNER,
   beneficiaries: [
     { name: 'Alice', address: A, percentage: '60', relationship: '' },

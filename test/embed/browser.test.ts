@@ -8,7 +8,6 @@ import {
   CHROMIUM,
   CHROMIUM_FLAGS,
   embedToken,
-  type Events,
   events,
   hostPage,
   hostSite,

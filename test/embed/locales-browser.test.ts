@@ -101,6 +101,49 @@ describe('the wizard in each language', () => {
     expect(await shell('de-DE')).toContain('<html lang="en" dir="ltr">');
   });
 
+  it("the country preselects its template and school; the fara'id calculator fills the shares", async () => {
+    const { page, frame } = await openHost({ locale: 'fr', blockchain: 'evm', steps: 'template,beneficiaries' });
+    await waitEvent(page, 'ready');
+    await frame.waitForSelector('#template-custom');
+    // Regions sit under their country, whose name is in French.
+    expect(await frame.getAttribute('#f-jurisdiction optgroup:has(option[value="ca-qc"])', 'label')).toBe('Canada');
+    expect(await frame.textContent('#f-jurisdiction option[value="eg"]')).toBe('Égypte');
+    await frame.selectOption('#f-jurisdiction', 'eg');
+    await frame.waitForFunction(() => (document.getElementById('template-islamic-mirth') as HTMLInputElement)?.checked);
+    expect(await frame.isChecked('#madhhab-hanafi')).toBe(true);
+    await frame.selectOption('#f-jurisdiction', 'fr');
+    await frame.waitForFunction(() => (document.getElementById('template-civil-law') as HTMLInputElement)?.checked);
+    await frame.selectOption('#f-jurisdiction', 'eg');
+    await frame.waitForFunction(() => (document.getElementById('template-islamic-mirth') as HTMLInputElement)?.checked);
+    await frame.click('.svc-nav button.svc-primary');
+    await waitEvent(page, 'step', 2);
+    await page.evaluate((d) => (window as unknown as { wizard: { setData: (x: unknown) => void } }).wizard.setData(d), {
+      ownerAddress: OWNER,
+      beneficiaries: [
+        { ...PREFILL.beneficiaries[0]!, percentage: 50, relationship: 'son' },
+        { ...PREFILL.beneficiaries[1]!, percentage: 50, relationship: 'daughter' },
+      ],
+    });
+    await frame.waitForFunction(
+      () =>
+        (document.getElementById('f-beneficiaries-1-relationship') as HTMLInputElement | null)?.value === 'daughter',
+    );
+    await frame.click('#svc-faraid');
+    await frame.waitForFunction(
+      () => (document.getElementById('f-beneficiaries-0-percentage') as HTMLInputElement).value !== '50',
+    );
+    // A son takes twice a daughter's share.
+    expect(await frame.inputValue('#f-beneficiaries-0-percentage')).toBe('66.67');
+    expect(await frame.inputValue('#f-beneficiaries-1-percentage')).toBe('33.33');
+    // The plan in words follows the form: the shares, the law and the country, the switch, the guardians.
+    const plan = (await frame.textContent('.svc-plan'))!;
+    expect(plan).toContain('Alice reçoit 66,67\u00a0% du patrimoine.');
+    expect(plan).toContain('Égypte');
+    expect(plan).toContain('365 jours');
+    expect(await axeViolations(frame)).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   for (const { locale, dir, next } of CASES) {
     it(`${locale}: every step axe-clean and photographed, ${dir}, errors in ${locale}`, async () => {
       const { page, frame } = await openHost({ locale });

@@ -38,6 +38,8 @@ export interface Form {
   blockchain: string;
   template: string;
   jurisdiction: string;
+  /** School of Islamic law for the Islamic templates ('' lets the jurisdiction's recorded school apply). */
+  madhhab: string;
   ownerAddress: string;
   beneficiaries: Row[];
   switchEnabled: boolean;
@@ -75,6 +77,7 @@ export function initialForm(options: NonNullable<WizardConfig['options']>): Form
     blockchain: options.blockchain ?? '',
     template: options.template ?? 'custom',
     jurisdiction: '',
+    madhhab: '',
     ownerAddress: '',
     beneficiaries: [emptyRow()],
     switchEnabled: true,
@@ -108,6 +111,7 @@ export function planOf(form: Form): Record<string, unknown> {
     },
     ...(guardians.length ? { guardians: { addresses: guardians, threshold: num(form.threshold) } } : {}),
     ...(form.jurisdiction ? { jurisdiction: form.jurisdiction } : {}),
+    ...(form.madhhab && form.template.startsWith('islamic') ? { madhhab: form.madhhab } : {}),
   };
 }
 

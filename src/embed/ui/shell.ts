@@ -15,6 +15,8 @@ export interface ShellProps {
   alert: string;
   busy: string;
   body: ComponentChildren;
+  /** The plan in words, beside the step (below it on narrow screens); none on the first and last steps. */
+  plan: ComponentChildren;
   errors: Errors;
   /** The error fields that belong to the current step. */
   stepFields: string[];
@@ -102,24 +104,29 @@ export function shell(p: ShellProps) {
         ),
     stepList(tx, steps, index),
     h(
-      'section',
-      { class: 'svc-step', 'aria-labelledby': 'svc-step-title' },
+      'div',
+      { class: 'svc-layout' },
       h(
-        'h2',
-        { id: 'svc-step-title', tabIndex: -1, ref: p.heading },
-        tx.t.stepHeading(tx.n(index + 1), tx.n(steps.length), stepTitle(tx.t, step)),
+        'section',
+        { class: 'svc-step', 'aria-labelledby': 'svc-step-title' },
+        h(
+          'h2',
+          { id: 'svc-step-title', tabIndex: -1, ref: p.heading },
+          tx.t.stepHeading(tx.n(index + 1), tx.n(steps.length), stepTitle(tx.t, step)),
+        ),
+        errorSummary(tx, p.summary, p.focusField),
+        p.alert ? h('p', { class: 'svc-alert', role: 'alert' }, p.alert) : null,
+        h('p', { class: 'svc-status', role: 'status', 'aria-live': 'polite' }, p.busy),
+        p.body,
+        p.stepFields.length && !SHOWS_OWN_ERRORS.includes(step)
+          ? h(
+              'ul',
+              { class: 'svc-problems' },
+              p.stepFields.map((f) => h('li', { key: f }, `${fieldLabel(tx.t, f)}: ${p.errors[f]}`)),
+            )
+          : null,
       ),
-      errorSummary(tx, p.summary, p.focusField),
-      p.alert ? h('p', { class: 'svc-alert', role: 'alert' }, p.alert) : null,
-      h('p', { class: 'svc-status', role: 'status', 'aria-live': 'polite' }, p.busy),
-      p.body,
-      p.stepFields.length && !SHOWS_OWN_ERRORS.includes(step)
-        ? h(
-            'ul',
-            { class: 'svc-problems' },
-            p.stepFields.map((f) => h('li', { key: f }, `${fieldLabel(tx.t, f)}: ${p.errors[f]}`)),
-          )
-        : null,
+      p.plan,
     ),
     h(
       'div',

@@ -2,9 +2,17 @@
 // to svc, and which step body goes into the shell. Steps live in ./steps/,
 // shared inputs in ./fields.ts, form logic in ./form.ts and tool calls in ./calls.ts.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ApiProblem, WizardApi } from './api.js';
-import { generateContract, listJurisdictions, listTemplates, reviewPlan, validatePlan } from './calls.js';
+import {
+  faraidShares,
+  generateContract,
+  getJurisdiction,
+  listJurisdictions,
+  listTemplates,
+  reviewPlan,
+  validatePlan,
+} from './calls.js';
 import { fieldId } from './fields.js';
 import {
   allErrors,
@@ -22,6 +30,7 @@ import {
 import { dirOf, pickLocale, texts } from './i18n/index.js';
 import type { Incoming } from './protocol.js';
 import { shell } from './shell.js';
+import { planSummary } from './summary.js';
 import { useWizardState } from './state.js';
 import { beneficiariesStep } from './steps/beneficiaries.js';
 import { chainStep } from './steps/chain.js';
@@ -89,6 +98,7 @@ export function Wizard(props: WizardProps) {
     state;
   const { templates, setTemplates, jurisdictions, setJurisdictions, review, setReview, result, setResult } = state;
   const heading = useRef<HTMLHeadingElement>(null);
+  const [faraidStatus, setFaraidStatus] = useState('');
   const firstRender = useRef(true);
   const formRef = useRef(form);
   formRef.current = form;
@@ -190,6 +200,45 @@ export function Wizard(props: WizardProps) {
     setIndex(steps.indexOf('result'));
   }
 
+  /** The jurisdiction chosen, then its law's first recommended template and its recorded school, preselected. */
+  async function chooseJurisdiction(id: string): Promise<void> {
+    setForm((f) => ({ ...f, jurisdiction: id }));
+    if (!id) return;
+    const r = await getJurisdiction(api, id);
+    if (!r.ok) {
+      report(r.error);
+      return;
+    }
+    const offered = r.data.recommendedTemplates.find((tp) => templates.some((x) => x.type === tp));
+    const template = offered ?? r.data.recommendedTemplates[0];
+    const school = r.data.islamicLaw?.school?.madhhab ?? '';
+    setForm((f) => (f.jurisdiction === id ? { ...f, ...(template ? { template } : {}), madhhab: school } : f));
+  }
+
+  async function fillFaraid(): Promise<void> {
+    setFaraidStatus('');
+    setBusy(t.busyFaraid);
+    const r = await faraidShares(api, formRef.current);
+    setBusy('');
+    if (r.ok === 'unknown') {
+      setFaraidStatus(t.faraidUnknown(r.rows.map((i) => tx.n(i + 1)).join(', ')));
+      return;
+    }
+    if (!r.ok) {
+      report(r.error);
+      setFaraidStatus(messageOf(r.error));
+      return;
+    }
+    setForm((f) => ({
+      ...f,
+      beneficiaries: f.beneficiaries.map((b, i) => {
+        const share = r.data.shares[i];
+        return share === undefined ? b : { ...b, percentage: String(share) };
+      }),
+    }));
+    setFaraidStatus(t.faraidFilled);
+  }
+
   const stepFields = (id: StepId) => Object.keys(shown).filter((f) => stepOfField(f) === id);
 
   async function next(): Promise<void> {
@@ -231,6 +280,9 @@ export function Wizard(props: WizardProps) {
     goTo: setIndex,
     generate: () => void generate(),
     startOver: () => onMessage({ type: 'svc:wizard:reset' }),
+    chooseJurisdiction: (id: string) => void chooseJurisdiction(id),
+    fillFaraid: () => void fillFaraid(),
+    faraidStatus,
   };
 
   return shell({
@@ -242,6 +294,7 @@ export function Wizard(props: WizardProps) {
     alert,
     busy,
     body: STEP_BODIES[step](context),
+    plan: step === 'chain' || step === 'result' ? null : planSummary(tx, form, jurisdictions),
     errors: shown,
     stepFields: stepFields(step),
     summary: showAll ? Object.fromEntries(Object.entries(visible).filter(([f]) => stepOfField(f) === step)) : {},

@@ -37,6 +37,31 @@ export const es: Strings = {
   jurisdictionHint:
     'La plantilla y la escuela jurídica se deducen de él; en la revisión se comprueba el plan según su ley.',
   jurisdictionNone: 'Ninguno',
+  planTitle: 'Su plan en palabras',
+  planShare: (name, pct) => `${name} recibe el ${pct} del patrimonio.`,
+  planLaw: (template, place) => (place ? `Derecho: ${template}, según ${place}.` : `Derecho: ${template}.`),
+  planSwitch: (days) => `Si no confirma durante ${days} días, el patrimonio puede entregarse a ellos.`,
+  planGrace: (days) =>
+    `Después, un periodo de gracia de ${days} días le permite confirmar, o a los guardianes detenerlo.`,
+  planNoSwitch: 'La inactividad nunca libera el patrimonio: solo los guardianes pueden.',
+  planGuardians: (m, n) =>
+    `${m} de los ${n} guardianes juntos pueden liberar el patrimonio antes, o detener una liberación errónea durante el periodo de gracia.`,
+  planNoGuardians: 'No hay guardianes.',
+  wholeCountry: (name) => `${name} (todo el país)`,
+  schoolLegend: 'Escuela de derecho islámico',
+  schoolHint: 'Preseleccionada según la ley del país cuando la indica; si no, se aplica la escuela hanafí.',
+  schools: {
+    hanafi: 'Hanafí',
+    maliki: 'Malikí',
+    shafii: 'Shafií',
+    hanbali: 'Hanbalí',
+    jafari: 'Yafarí (chií duodecimano)',
+  },
+  faraidButton: 'Rellenar las partes con la calculadora del fara’id',
+  faraidHint: 'Indique antes cada parentesco: husband, wife, son, daughter, father, mother, brother, sister.',
+  faraidFilled: 'Las partes se rellenaron con la calculadora del fara’id.',
+  faraidUnknown: (rows) => `Indique un parentesco que la calculadora conozca para el beneficiario ${rows}.`,
+  busyFaraid: 'Calculando las partes del fara’id…',
   field: {
     blockchain: 'Blockchain',
     inheritanceTemplate: 'Plantilla de herencia',
@@ -74,7 +99,14 @@ export const es: Strings = {
   costs: 'Costes medidos',
   costNames: { deployment: 'Despliegue', claim: 'Un cobro', update: 'Una actualización' },
   noCosts: 'La estimación de costes no está disponible.',
-  severity: { error: 'Problema', warning: 'Advertencia', info: 'Nota' },
+  severity: {
+    error: 'Problema',
+    high: 'Importante',
+    medium: 'Advertencia',
+    low: 'Nota',
+    warning: 'Advertencia',
+    info: 'Nota',
+  },
   generateIntro: (chain, count) =>
     `Generar el contrato ${chain} para ${count} beneficiario(s). Se compila y se prueba antes de mostrarlo.`,
   goTo: (step) => `Ir a ${step}`,

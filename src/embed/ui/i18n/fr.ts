@@ -40,6 +40,31 @@ export const fr: Strings = {
   jurisdictionHint:
     "Le modèle et l'école juridique en découlent ; le plan est vérifié selon sa loi lors de la vérification.",
   jurisdictionNone: 'Aucun',
+  planTitle: 'Votre plan en clair',
+  planShare: (name, pct) => `${name} reçoit ${pct} du patrimoine.`,
+  planLaw: (template, place) => (place ? `Droit : ${template}, selon ${place}.` : `Droit : ${template}.`),
+  planSwitch: (days) => `Si vous ne vous manifestez pas pendant ${days} jours, le patrimoine peut leur être remis.`,
+  planGrace: (days) =>
+    `Ensuite, un délai de grâce de ${days} jours vous permet de vous manifester, ou aux gardiens de l'arrêter.`,
+  planNoSwitch: "L'inactivité ne libère jamais le patrimoine : seuls les gardiens le peuvent.",
+  planGuardians: (m, n) =>
+    `${m} des ${n} gardiens ensemble peuvent libérer le patrimoine plus tôt, ou arrêter une libération à tort pendant le délai de grâce.`,
+  planNoGuardians: "Il n'y a pas de gardiens.",
+  wholeCountry: (name) => `${name} (tout le pays)`,
+  schoolLegend: 'École de droit islamique',
+  schoolHint: "Présélectionnée d'après la loi du pays quand elle en retient une ; sinon l'école hanafite s'applique.",
+  schools: {
+    hanafi: 'Hanafite',
+    maliki: 'Malékite',
+    shafii: 'Chaféite',
+    hanbali: 'Hanbalite',
+    jafari: 'Jafarite (chiite duodécimain)',
+  },
+  faraidButton: 'Remplir les parts avec le calculateur du fara’id',
+  faraidHint: "Indiquez d'abord chaque lien : husband, wife, son, daughter, father, mother, brother, sister.",
+  faraidFilled: 'Les parts ont été remplies par le calculateur du fara’id.',
+  faraidUnknown: (rows) => `Indiquez un lien connu du calculateur pour le bénéficiaire ${rows}.`,
+  busyFaraid: 'Calcul des parts du fara’id…',
   field: {
     blockchain: 'Blockchain',
     inheritanceTemplate: "Modèle d'héritage",
@@ -77,7 +102,14 @@ export const fr: Strings = {
   costs: 'Coûts mesurés',
   costNames: { deployment: 'Déploiement', claim: 'Une réclamation', update: 'Une mise à jour' },
   noCosts: "L'estimation des coûts n'est pas disponible.",
-  severity: { error: 'Problème', warning: 'Avertissement', info: 'Remarque' },
+  severity: {
+    error: 'Problème',
+    high: 'Important',
+    medium: 'Avertissement',
+    low: 'Remarque',
+    warning: 'Avertissement',
+    info: 'Remarque',
+  },
   generateIntro: (chain, count) =>
     `Générer le contrat ${chain} pour ${count} bénéficiaire(s). Il est compilé et testé avant d'être affiché.`,
   goTo: (step) => `Aller à ${step}`,

@@ -80,6 +80,26 @@ export function beneficiariesStep(c: StepContext): ComponentChildren {
           t.addBeneficiary,
         )
       : null,
+    form.template.startsWith('islamic')
+      ? h(
+          'div',
+          { class: 'svc-field' },
+          h('p', { id: 'svc-faraid-hint', class: 'svc-hint' }, t.faraidHint),
+          h(
+            'button',
+            {
+              type: 'button',
+              id: 'svc-faraid',
+              class: 'svc-secondary',
+              'aria-describedby': 'svc-faraid-hint',
+              disabled: Boolean(c.busy),
+              onClick: () => c.fillFaraid(),
+            },
+            t.faraidButton,
+          ),
+          h('p', { class: 'svc-status', role: 'status' }, c.faraidStatus),
+        )
+      : null,
     h('p', { class: 'svc-total', role: 'status' }, t.total(pct(Math.round(total * 100) / 100), pct(100))),
     h(FieldError, { field: 'beneficiaries', errors: errors.beneficiaries && total > 0 ? errors : visible }),
   ];

@@ -23,4 +23,10 @@ export interface StepContext {
   goTo: (index: number) => void;
   generate: () => void;
   startOver: () => void;
+  /** Chooses a jurisdiction, and preselects the template and school its law records. */
+  chooseJurisdiction: (id: string) => void;
+  /** Fills the shares from the fara'id calculator, by the beneficiaries' relationships. */
+  fillFaraid: () => void;
+  /** What the last fill from the calculator said. */
+  faraidStatus: string;
 }

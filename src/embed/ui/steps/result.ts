@@ -1,6 +1,7 @@
 import { h, type ComponentChildren } from 'preact';
 import { Copyable } from '../fields.js';
 import type { StepContext } from './context.js';
+import { findingsList } from './review.js';
 
 /** The source file's name for the chain the contract was made for. */
 const sourceName = (blockchain: string) =>
@@ -36,6 +37,7 @@ export function resultStep(c: StepContext): ComponentChildren {
           type: 'text/plain',
         })
       : null,
+    c.review ? findingsList(c) : null,
     h('button', { type: 'button', class: 'svc-secondary', onClick: () => c.startOver() }, t.startOver),
   ];
 }

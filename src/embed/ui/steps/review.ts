@@ -1,7 +1,8 @@
 import { h, type ComponentChildren } from 'preact';
 import type { StepContext } from './context.js';
 
-export function reviewStep(c: StepContext): ComponentChildren {
+/** Every warning and piece of advice of the plan's checks, in words (the review shows it, and the result again). */
+export function findingsList(c: StepContext): ComponentChildren {
   const review = c.review;
   const { t } = c.tx;
   if (!review) return null;
@@ -21,6 +22,15 @@ export function reviewStep(c: StepContext): ComponentChildren {
           ),
         )
       : h('p', null, t.noFindings),
+  ];
+}
+
+export function reviewStep(c: StepContext): ComponentChildren {
+  const review = c.review;
+  const { t } = c.tx;
+  if (!review) return null;
+  return [
+    findingsList(c),
     h('h3', null, t.costs),
     review.gas
       ? h(

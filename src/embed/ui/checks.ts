@@ -4,7 +4,18 @@
 // The API still checks the plan (validate_plan); what it finds that these do not
 // (a TON address, the law) is shown in its words.
 import { evmAddressIssue, type Issue, parseDecimal, percentageIssue, sumIssue } from '../../core/messages/issues.js';
-import type { Form } from './form.js';
+
+/** The parts of the wizard's form these checks read (the form in ./form.ts has them; kept here so the two files do not import each other). */
+export interface CheckedForm {
+  blockchain: string;
+  ownerAddress: string;
+  beneficiaries: ReadonlyArray<{ name: string; address: string; percentage: string }>;
+  switchEnabled: boolean;
+  intervalDays: string;
+  gracePeriodDays: string;
+  guardians: string;
+  threshold: string;
+}
 
 const EVM_ZERO = /^0x0{40}$/i;
 
@@ -23,7 +34,7 @@ function wholeNumberIssue(text: string, min: number, max: number): Issue | undef
 }
 
 /** Every problem of the form the wizard can see by itself, by field path (as the API names fields). */
-export function formIssues(form: Form): Record<string, Issue> {
+export function formIssues(form: CheckedForm): Record<string, Issue> {
   const out: Record<string, Issue> = {};
   const evm = form.blockchain === 'evm';
   const owner = form.ownerAddress.trim();

@@ -10,8 +10,11 @@ import { bundleWizard } from '../src/embed/bundle.mjs';
 export { appDocument, bundleWizard, ENTRIES } from '../src/embed/bundle.mjs';
 
 export const SDK_BUDGET_GZIP_BYTES = 5 * 1024;
-/** The MCP App document (wizard, Preact, the ext-apps App class and the MCP protocol code with zod it brings). */
-export const APP_BUDGET_GZIP_BYTES = 128 * 1024;
+/**
+ * The MCP App document (wizard, Preact, the ext-apps App class and the MCP protocol code with zod it brings), and
+ * the wizard's words in four languages (about 10 kB gzipped: one document, so every catalogue is in it).
+ */
+export const APP_BUDGET_GZIP_BYTES = 144 * 1024;
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = path.join(ROOT, 'dist', 'embed');

@@ -1,6 +1,6 @@
 import { Address } from '@ton/core';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
-import { checksumAddress } from './evm/checksum.js';
+import { evmAddressIssue, hasMoreThanTwoDecimals, humanMessage, type Issue, sumIssue } from '../core/messages/index.js';
 import { DEFAULT_SWITCH_INTERVAL_DAYS, type AssetType, type Blockchain, type Plan } from './plan.js';
 import { isSolanaZeroAddress, solanaAddressProblem } from './solana/address.js';
 import { isValidTonAddress } from './ton/address.js';
@@ -27,12 +27,8 @@ const EVM_ZERO = '0x0000000000000000000000000000000000000000';
 export function addressProblem(chain: Blockchain, address: string): string | undefined {
   switch (chain) {
     case 'evm': {
-      if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return 'not an EVM address (0x followed by 40 hexadecimal digits)';
-      const mixed =
-        address.slice(2) !== address.slice(2).toLowerCase() && address.slice(2) !== address.slice(2).toUpperCase();
-      if (mixed && checksumAddress(address) !== address)
-        return `EIP-55 checksum mismatch (did you mean ${checksumAddress(address)}?)`;
-      return undefined;
+      const issue = evmAddressIssue(address);
+      return issue ? humanMessage(issue) : undefined;
     }
     case 'solana':
       return solanaAddressProblem(address, { rejectZero: false });
@@ -104,6 +100,9 @@ export function withPlanDefaults<P extends Plan>(plan: P): { plan: P; notes: Pla
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
+/** A problem in the words people read (the same messages the wizard shows). */
+const say = (issue: Issue): string => humanMessage(issue);
+
 /** The plan's problems, one entry each (empty when the plan is valid). */
 export function planProblems(plan: Plan): ErrorDetail[] {
   const chain = plan.blockchain;
@@ -111,44 +110,35 @@ export function planProblems(plan: Plan): ErrorDetail[] {
   if (plan.deadMansSwitch?.enabled === false && !(plan.guardians && plan.guardians.addresses.length > 0)) {
     details.push({
       field: 'deadMansSwitch.enabled',
-      reason:
-        "with the dead man's switch disabled and no guardians, nobody but the owner could ever release the estate: if the owner dies first, it stays locked forever. Enable the switch (the default, 365 days) or add guardians.",
+      reason: say({ code: 'no_release' }),
     });
   }
   const ownerProblem = addressProblem(chain, plan.ownerAddress);
   if (ownerProblem) details.push({ field: 'ownerAddress', reason: ownerProblem });
   else if (isZero(chain, plan.ownerAddress))
-    details.push({ field: 'ownerAddress', reason: 'the zero address cannot own a contract' });
+    details.push({ field: 'ownerAddress', reason: say({ code: 'zero_owner' }) });
   const owner = canonicalAddress(chain, plan.ownerAddress);
 
   const seen = new Map<string, number>();
-  let totalBp = 0;
   plan.beneficiaries.forEach((b, i) => {
     const field = `beneficiaries.${i}`;
     const problem = addressProblem(chain, b.address);
     if (problem) details.push({ field: `${field}.address`, reason: problem });
     else if (isZero(chain, b.address))
-      details.push({ field: `${field}.address`, reason: 'the zero address cannot receive a share' });
+      details.push({ field: `${field}.address`, reason: say({ code: 'zero_address' }) });
     else {
       const key = canonicalAddress(chain, b.address);
-      if (key === owner)
-        details.push({ field: `${field}.address`, reason: "the owner's own address cannot be a beneficiary" });
+      if (key === owner) details.push({ field: `${field}.address`, reason: say({ code: 'owner_is_beneficiary' }) });
       const first = seen.get(key);
       if (first !== undefined)
-        details.push({ field: `${field}.address`, reason: `same address as beneficiaries.${first}` });
+        details.push({ field: `${field}.address`, reason: say({ code: 'duplicate_beneficiary', other: first }) });
       else seen.set(key, i);
     }
-    const bp = b.percentage * 100;
-    if (Math.abs(bp - Math.round(bp)) > 1e-6)
-      details.push({ field: `${field}.percentage`, reason: 'at most two decimals' });
-    totalBp += Math.round(bp);
+    if (hasMoreThanTwoDecimals(b.percentage))
+      details.push({ field: `${field}.percentage`, reason: say({ code: 'percentage_decimals' }) });
   });
-  if (totalBp !== 10000) {
-    details.push({
-      field: 'beneficiaries',
-      reason: `percentages must sum to exactly 100; they sum to ${(totalBp / 100).toFixed(2)}`,
-    });
-  }
+  const sum = sumIssue(plan.beneficiaries.map((b) => b.percentage));
+  if (sum) details.push({ field: 'beneficiaries', reason: say(sum) });
 
   if (plan.guardians) {
     const g = plan.guardians;
@@ -158,18 +148,16 @@ export function planProblems(plan: Plan): ErrorDetail[] {
       if (problem) return details.push({ field: `guardians.addresses.${i}`, reason: problem });
       const key = canonicalAddress(chain, a);
       if (key === owner)
-        details.push({
-          field: `guardians.addresses.${i}`,
-          reason: 'the owner cannot be a guardian of their own estate',
-        });
-      else if (seenG.has(key)) details.push({ field: `guardians.addresses.${i}`, reason: 'duplicate guardian' });
+        details.push({ field: `guardians.addresses.${i}`, reason: say({ code: 'guardian_is_owner' }) });
+      else if (seenG.has(key))
+        details.push({ field: `guardians.addresses.${i}`, reason: say({ code: 'guardian_duplicate' }) });
       seenG.add(key);
       return undefined;
     });
     if (g.threshold > g.addresses.length) {
       details.push({
         field: 'guardians.threshold',
-        reason: `cannot exceed the number of guardians (${g.addresses.length})`,
+        reason: say({ code: 'threshold_exceeds', count: g.addresses.length }),
       });
     }
   }

@@ -61,6 +61,9 @@ export async function bundleWizard(root = DEFAULT_ROOT) {
       minify: true,
       write: false,
       legalComments: 'none',
+      // The catalogues hold Arabic, French and Spanish text: written as UTF-8 (every file is served as such),
+      // not as \u escapes, which would triple the Arabic one.
+      charset: 'utf8',
       logLevel: 'silent',
       target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
       ...(name.endsWith('.js') ? { format: 'iife', platform: 'browser' } : {}),

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { ErrorDetail } from '../core/errors.js';
+import { type Locale, LOCALES, matchLocale, RTL_LOCALES } from '../core/messages/index.js';
 import { BLOCKCHAINS } from '../contracts/plan.js';
 import { TEMPLATE_TYPES } from '../law/templates.js';
 import { parseOrigin } from '../keys/origins.js';
@@ -47,6 +48,14 @@ export const WizardQuery = z
       .describe('Partner or internal API key (spec-compatible; prefer `token`).'),
     token: z.string().min(1).max(200).optional().describe('Embed token from POST /api/v1/embed/sessions.'),
     theme: z.enum(THEMES).default('auto').describe('light, dark or auto (follows prefers-color-scheme).'),
+    locale: z
+      .string()
+      .max(35)
+      .regex(/^[A-Za-z]{1,8}([-_][A-Za-z0-9]{1,8})*$/, 'must be a language tag such as en, ar, es-MX or fr')
+      .optional()
+      .describe(
+        `Language of the wizard, a language tag: ${LOCALES.join(', ')} are available (fr-CA means fr), any other falls back to English. Default: the browser's language (the SDK sends it).`,
+      ),
     blockchain: z.enum(BLOCKCHAINS).optional().describe('Preselected chain.'),
     template: z.enum(TEMPLATE_TYPES).optional().describe('Preselected inheritance template.'),
     steps: z
@@ -74,6 +83,8 @@ export type WizardQuery = z.output<typeof WizardQuery>;
 
 export interface WizardOptions {
   theme: Theme;
+  /** The supported locale the page is written in; undefined lets the browser's language decide. */
+  locale: Locale | undefined;
   blockchain: (typeof BLOCKCHAINS)[number] | undefined;
   template: (typeof TEMPLATE_TYPES)[number] | undefined;
   steps: StepId[];
@@ -147,6 +158,7 @@ export function wizardOptions(query: WizardQuery): { options: WizardOptions } | 
   return {
     options: {
       theme: query.theme,
+      locale: query.locale === undefined ? undefined : (matchLocale(query.locale) ?? 'en'),
       blockchain: query.blockchain,
       template: query.template,
       steps,
@@ -201,6 +213,8 @@ function scriptJson(value: unknown): string {
  * never in it: a `?key=` page carries an embed token minted for it.
  */
 export function renderWizardPage(config: WizardConfig, assets: { js: string; css: string }): string {
+  // The shell carries the wizard's language and direction (ar is right to left); the script confirms them.
+  const lang: Locale = config.options?.locale ?? 'en';
   const message = config.error
     ? `<h1>The contract wizard cannot start</h1><p><strong>${escapeHtml(config.error.code)}</strong>: ${escapeHtml(config.error.message)}</p>` +
       (config.error.details?.length
@@ -208,7 +222,7 @@ export function renderWizardPage(config: WizardConfig, assets: { js: string; css
         : '')
     : '<p>Loading the contract wizard…</p><noscript>The contract wizard needs JavaScript.</noscript>';
   return (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    `<!doctype html><html lang="${lang}" dir="${RTL_LOCALES.includes(lang) ? 'rtl' : 'ltr'}"><head><meta charset="utf-8">` +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     '<meta name="referrer" content="no-referrer">' +
     `<title>Contract wizard</title><link rel="stylesheet" href="${escapeHtml(assets.css)}"></head>` +

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
+import { humanMessage, issueFromZod } from '../core/messages/index.js';
 import type { Principal } from '../accounts/principal.js';
 import { GrantDesk } from '../accounts/grants.js';
 import { accountStore } from '../accounts/tenancy.js';
@@ -15,14 +16,18 @@ import { unavailableError } from '../access/unavailable.js';
 import type { AnyTool, Services, SessionEffects, ToolContext } from './define.js';
 import { refuseUnstorableText } from './text-guard.js';
 
-/** zod issues as `details` entries: dotted field path and a readable reason. */
+/**
+ * zod issues as `details` entries: dotted field path and a readable reason. Fields people fill in (names,
+ * addresses, shares, counts, choices) get the human message the wizard shows too; the rest keep zod's words.
+ */
 export function zodDetails(error: z.ZodError): ErrorDetail[] {
   return error.issues.flatMap((issue) => {
     const path = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((k) => ({ field: [...path, k].join('.'), reason: 'unknown field' }));
     }
-    return [{ field: path.join('.'), reason: issue.message }];
+    const human = issueFromZod(issue);
+    return [{ field: path.join('.'), reason: human ? humanMessage(human) : issue.message }];
   });
 }
 

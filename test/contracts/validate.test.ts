@@ -49,8 +49,8 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
         'beneficiaries.3.address',
         'beneficiaries',
       ]);
-      expect((err as ApiError).details![1]!.reason).toMatch(/checksum/);
-      expect((err as ApiError).details![3]!.reason).toBe('same address as beneficiaries.1');
+      expect((err as ApiError).details![1]!.reason).toMatch(/typo: did you mean 0x/);
+      expect((err as ApiError).details![3]!.reason).toBe('Beneficiary 2 already has this address.');
     }
   });
 
@@ -59,7 +59,7 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
       beneficiaries: [{ name: 'a', address: OWNER.toUpperCase().replace('0X', '0x'), percentage: 100 }],
     });
     expect(planProblems(p)).toEqual([
-      { field: 'beneficiaries.0.address', reason: "the owner's own address cannot be a beneficiary" },
+      { field: 'beneficiaries.0.address', reason: "The owner's own address cannot be a beneficiary." },
     ]);
   });
 

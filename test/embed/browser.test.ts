@@ -1,14 +1,24 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, REPO_ROOT, startTestServer, type TestServer } from '../helpers.js';
-import { CHROMIUM, CHROMIUM_FLAGS, embedToken, hostPage, hostSite, partnerKey, requireChromium } from './support.js';
+import {
+  axeViolations,
+  CHROMIUM,
+  CHROMIUM_FLAGS,
+  embedToken,
+  events,
+  hostPage,
+  hostSite,
+  partnerKey,
+  requireChromium,
+  waitEvent,
+} from './support.js';
 
 // The wizard in a real browser: a partner page on a second loopback
 // origin embeds it through the SDK; everything is done by keyboard.
 
-const AXE = readFileSync(path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts');
 
 const clock = new FakeClock(Date.now());
@@ -36,18 +46,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-type Events = Array<[string, Record<string, unknown>]>;
-const events = (page: Page): Promise<Events> => page.evaluate(() => (window as unknown as { events: Events }).events);
-
-async function waitEvent(page: Page, name: string, count = 1, timeout = 60_000): Promise<Record<string, unknown>> {
-  await page.waitForFunction(
-    ([n, c]) => (window as unknown as { events: Events }).events.filter((e) => e[0] === n).length >= (c as number),
-    [name, count] as const,
-    { timeout },
-  );
-  return (await events(page)).filter((e) => e[0] === name)[count - 1]![1];
-}
-
 async function openHost(opts: Record<string, unknown> = {}, token?: string): Promise<{ page: Page; frame: Frame }> {
   const page = await context.newPage();
   const t = token ?? (await embedToken(server, key, host.origin));
@@ -74,31 +72,6 @@ async function waitStep(frame: Frame, n: number): Promise<void> {
   await frame.waitForFunction((k) => document.querySelector('h2')?.textContent?.startsWith(`Step ${k} `), n, {
     timeout: 30_000,
   });
-}
-
-/** axe-core in the wizard's frame: serious and critical violations only. */
-async function axeViolations(frame: Frame): Promise<string[]> {
-  if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(AXE);
-  const result = await frame.evaluate(async () => {
-    const r = await (
-      window as unknown as {
-        axe: {
-          run: (
-            ctx: Document,
-            o: object,
-          ) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
-        };
-      }
-    ).axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      targets: v.nodes.map((n) => n.target.join(' ')).join(', '),
-    }));
-  });
-  return result
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.targets}`);
 }
 
 const OWNER = '0x27b1fdb04752bbc536007a920d24acb045561c26';

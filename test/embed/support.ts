@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestServer } from '../helpers.js';
+import path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { REPO_ROOT, type TestServer } from '../helpers.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = [
@@ -100,4 +102,49 @@ export function hostPage(svcUrl: string): (url: URL) => string {
   }, JSON.parse(q.get('opts') || '{}')));
 </script></body></html>`;
   };
+}
+
+export type Events = Array<[string, Record<string, unknown>]>;
+export const events = (page: Page): Promise<Events> =>
+  page.evaluate(() => (window as unknown as { events: Events }).events);
+
+export async function waitEvent(
+  page: Page,
+  name: string,
+  count = 1,
+  timeout = 60_000,
+): Promise<Record<string, unknown>> {
+  await page.waitForFunction(
+    ([n, c]) => (window as unknown as { events: Events }).events.filter((e) => e[0] === n).length >= (c as number),
+    [name, count] as const,
+    { timeout },
+  );
+  return (await events(page)).filter((e) => e[0] === name)[count - 1]![1];
+}
+
+const AXE = readFileSync(path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/** axe-core in the wizard's frame: serious and critical violations only. */
+export async function axeViolations(frame: Frame): Promise<string[]> {
+  if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(AXE);
+  const result = await frame.evaluate(async () => {
+    const r = await (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            o: object,
+          ) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(' ')).join(', '),
+    }));
+  });
+  return result
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.targets}`);
 }

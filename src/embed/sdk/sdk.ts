@@ -12,6 +12,8 @@ interface Options {
   token?: string;
   apiKey?: string;
   theme?: 'light' | 'dark' | 'auto';
+  /** Language of the wizard (en, ar, es, fr; other tags fall back to English); default the browser's. */
+  locale?: string;
   blockchain?: string;
   template?: string;
   steps?: string[] | string;
@@ -59,6 +61,7 @@ class SvcWizard {
     add(opts.token ? 'token' : 'key', opts.token || opts.apiKey);
     add('origin', location.origin);
     add('theme', this.theme);
+    add('locale', opts.locale || navigator.language);
     add('blockchain', opts.blockchain);
     add('template', opts.template);
     add('steps', Array.isArray(opts.steps) ? opts.steps.join(',') : opts.steps);

@@ -22,7 +22,9 @@ export type WizardTool =
   | 'validate_plan'
   | 'check_plan'
   | 'estimate_gas'
-  | 'generate_contract';
+  | 'generate_contract'
+  | 'get_jurisdiction'
+  | 'calculate_inheritance';
 
 export interface WizardApi {
   tool<T>(name: WizardTool, input: Record<string, unknown>): Promise<ApiResult<T>>;
@@ -36,6 +38,8 @@ const ROUTES: Record<WizardTool, { method: 'GET' | 'POST'; path: string; shape: 
   check_plan: { method: 'POST', path: '/inheritance/check', shape: 'data' },
   estimate_gas: { method: 'POST', path: '/contracts/estimate-gas', shape: 'top-level' },
   generate_contract: { method: 'POST', path: '/contracts/generate', shape: 'top-level' },
+  get_jurisdiction: { method: 'GET', path: '/jurisdictions/:id', shape: 'data' },
+  calculate_inheritance: { method: 'POST', path: '/inheritance/calculate', shape: 'data' },
 };
 
 export const NETWORK_ERROR: ApiProblem = {
@@ -64,13 +68,20 @@ export class RestApi implements WizardApi {
 
   async tool<T>(name: WizardTool, input: Record<string, unknown>): Promise<ApiResult<T>> {
     const route = ROUTES[name];
+    // A `:name` in the path takes that input; the rest of a GET's input is its query.
+    const params = { ...input };
+    const routePath = route.path.replace(/:(\w+)/g, (_, k: string) => {
+      const v = encodeURIComponent(String(params[k] ?? ''));
+      delete params[k];
+      return v;
+    });
     const query =
       route.method === 'GET'
-        ? new URLSearchParams(Object.entries(input).map(([k, v]) => [k, String(v)])).toString()
+        ? new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString()
         : '';
     let res: Response;
     try {
-      res = await fetch(this.base + route.path + (query ? `?${query}` : ''), {
+      res = await fetch(this.base + routePath + (query ? `?${query}` : ''), {
         method: route.method,
         headers: {
           authorization: `Bearer ${this.token}`,

@@ -12,6 +12,73 @@ export interface Template {
 export interface Jurisdiction {
   id: string;
   name: string;
+  /** The enclosing jurisdiction (a country for its states or provinces), or null. */
+  parent: string | null;
+}
+
+/** What the wizard reads of a jurisdiction's law: its templates (the first is the one to preselect) and its school. */
+export interface JurisdictionLaw {
+  id: string;
+  recommendedTemplates: string[];
+  islamicLaw?: { applies?: string; school?: { madhhab?: string } };
+}
+
+export function getJurisdiction(api: WizardApi, id: string): Promise<ApiResult<JurisdictionLaw>> {
+  return api.tool<JurisdictionLaw>('get_jurisdiction', { id });
+}
+
+/** The fara'id heir type a relationship names, in the words the wizard understands (English heir names). */
+const HEIR_WORDS: Record<string, string> = {
+  husband: 'husband',
+  wife: 'wife',
+  son: 'son',
+  daughter: 'daughter',
+  father: 'father',
+  mother: 'mother',
+  brother: 'fullBrother',
+  sister: 'fullSister',
+  'full brother': 'fullBrother',
+  'full sister': 'fullSister',
+  grandson: 'sonsSon',
+  granddaughter: 'sonsDaughter',
+};
+
+export const heirOf = (relationship: string): string | undefined =>
+  HEIR_WORDS[relationship.trim().toLowerCase().replace(/\s+/g, ' ')];
+
+interface FaraidShare {
+  heir: string;
+  perPersonBasisPoints: number[];
+}
+
+/**
+ * Each beneficiary's fara'id share in percent, from calculate_inheritance on the heirs the relationships name, in
+ * the jurisdiction and school chosen; `unknown` lists the rows whose relationship names no heir.
+ */
+export async function faraidShares(
+  api: WizardApi,
+  form: Form,
+): Promise<ApiResult<{ shares: Array<number | undefined> }> | { ok: 'unknown'; rows: number[] }> {
+  const heirs = form.beneficiaries.map((b) => heirOf(b.relationship));
+  const unknown = heirs.flatMap((h, i) => (h ? [] : [i]));
+  if (unknown.length) return { ok: 'unknown', rows: unknown };
+  const counts: Record<string, number> = {};
+  for (const h of heirs) counts[h!] = (counts[h!] ?? 0) + 1;
+  const r = await api.tool<{ shares: FaraidShare[] }>('calculate_inheritance', {
+    heirs: counts,
+    ...(form.madhhab ? { madhhab: form.madhhab } : {}),
+    ...(form.jurisdiction ? { jurisdiction: form.jurisdiction } : {}),
+  });
+  if (!r.ok) return r;
+  const next: Record<string, number> = {};
+  const shares = heirs.map((h) => {
+    const group = r.data.shares.find((s) => s.heir === h);
+    const i = next[h!] ?? 0;
+    next[h!] = i + 1;
+    const bp = group?.perPersonBasisPoints[i];
+    return bp === undefined ? undefined : bp / 100;
+  });
+  return { ok: true, data: { shares } };
 }
 
 export function listTemplates(api: WizardApi): Promise<ApiResult<{ templates: Template[] }>> {
@@ -48,6 +115,7 @@ export async function reviewPlan(api: WizardApi, form: Form): Promise<{ review: 
       ? api.tool<{ findings: Finding[] }>('check_plan', {
           jurisdiction: form.jurisdiction,
           template: form.template,
+          ...(form.madhhab && form.template.startsWith('islamic') ? { madhhab: form.madhhab } : {}),
           beneficiaries: form.beneficiaries.map((b) => ({
             name: b.name,
             percentage: num(b.percentage),

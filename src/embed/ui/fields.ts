@@ -3,13 +3,15 @@
 import { h } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Errors } from './form.js';
+import type { Strings } from './i18n/index.js';
 
 export const fieldId = (field: string) => `f-${field.replace(/[^A-Za-z0-9-]/g, '-')}`;
 export const errorId = (field: string) => `e-${field.replace(/[^A-Za-z0-9-]/g, '-')}`;
 
 export function FieldError(props: { field: string; errors: Errors }) {
   const message = props.errors[props.field];
-  return message ? h('p', { id: errorId(props.field), class: 'svc-error', role: 'alert' }, message) : null;
+  // Not an alert of its own: with every field's error shown at once, the summary at the top is the one alert.
+  return message ? h('p', { id: errorId(props.field), class: 'svc-error' }, message) : null;
 }
 
 export interface InputProps {
@@ -85,16 +87,16 @@ export function Radios(p: {
   );
 }
 
-export function Copyable(p: { label: string; text: string; filename: string; type: string }) {
+export function Copyable(p: { t: Strings; label: string; text: string; filename: string; type: string }) {
   const [status, setStatus] = useState('');
   const url = useMemo(() => URL.createObjectURL(new Blob([p.text], { type: p.type })), [p.text, p.type]);
   useEffect(() => () => URL.revokeObjectURL(url), [url]);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(p.text);
-      setStatus(`${p.label} copied.`);
+      setStatus(p.t.copied(p.label));
     } catch {
-      setStatus('Copying is not allowed here: select the text and copy it.');
+      setStatus(p.t.copyRefused);
     }
   };
   return h(
@@ -104,8 +106,8 @@ export function Copyable(p: { label: string; text: string; filename: string; typ
     h(
       'div',
       { class: 'svc-actions' },
-      h('button', { type: 'button', onClick: copy }, `Copy ${p.label.toLowerCase()}`),
-      h('a', { class: 'svc-button', href: url, download: p.filename }, `Download ${p.filename}`),
+      h('button', { type: 'button', onClick: copy }, p.t.copy(p.label)),
+      h('a', { class: 'svc-button', href: url, download: p.filename }, p.t.download(p.filename)),
     ),
     h('p', { class: 'svc-status', role: 'status' }, status),
     h('pre', { tabIndex: 0, 'aria-label': p.label }, h('code', null, p.text)),

@@ -1,6 +1,8 @@
 // The wizard's form state and the pure functions around it: the empty form, the
 // plan sent to the API, and how API field errors map back to steps and inputs.
+import { humanMessage, type Locale } from '../../core/messages/index.js';
 import type { ApiProblem } from './api.js';
+import { formIssues, guardianList, typedNumber } from './checks.js';
 import type { Prefill } from './protocol.js';
 
 export interface WizardConfig {
@@ -10,6 +12,8 @@ export interface WizardConfig {
   origins: string[];
   options: {
     theme: 'light' | 'dark' | 'auto';
+    /** The language asked for (page query or SDK option); the browser's when absent. */
+    locale?: string;
     blockchain?: 'evm' | 'solana' | 'ton';
     template?: string;
     steps: StepId[];
@@ -34,6 +38,8 @@ export interface Form {
   blockchain: string;
   template: string;
   jurisdiction: string;
+  /** School of Islamic law for the Islamic templates ('' lets the jurisdiction's recorded school apply). */
+  madhhab: string;
   ownerAddress: string;
   beneficiaries: Row[];
   switchEnabled: boolean;
@@ -71,6 +77,7 @@ export function initialForm(options: NonNullable<WizardConfig['options']>): Form
     blockchain: options.blockchain ?? '',
     template: options.template ?? 'custom',
     jurisdiction: '',
+    madhhab: '',
     ownerAddress: '',
     beneficiaries: [emptyRow()],
     switchEnabled: true,
@@ -81,11 +88,12 @@ export function initialForm(options: NonNullable<WizardConfig['options']>): Form
   };
 }
 
-export const num = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
+/** A number as typed (`30,5` is 30.5); undefined when the text is not one, so the API names the field. */
+export const num = (text: string): number | undefined => typedNumber(text);
 
 /** The API's plan (generate_contract / validate_plan input) from the form. */
 export function planOf(form: Form): Record<string, unknown> {
-  const guardians = form.guardians.split(/[\s,]+/).filter(Boolean);
+  const guardians = guardianList(form.guardians);
   return {
     blockchain: form.blockchain,
     ownerAddress: form.ownerAddress,
@@ -103,6 +111,7 @@ export function planOf(form: Form): Record<string, unknown> {
     },
     ...(guardians.length ? { guardians: { addresses: guardians, threshold: num(form.threshold) } } : {}),
     ...(form.jurisdiction ? { jurisdiction: form.jurisdiction } : {}),
+    ...(form.madhhab && form.template.startsWith('islamic') ? { madhhab: form.madhhab } : {}),
   };
 }
 
@@ -134,6 +143,23 @@ export function stepOfField(field: string): StepId {
   if (field === 'ownerAddress' || field.startsWith('beneficiaries')) return 'beneficiaries';
   if (field.startsWith('deadMansSwitch') || field.startsWith('guardians')) return 'switch';
   return 'generate';
+}
+
+/**
+ * Fields whose problems the wizard finds by itself (./checks.ts): for them its own message, in the reader's language
+ * and up to date as they type, replaces the API's. Addresses are checked here on EVM only.
+ */
+function checkedHere(field: string, blockchain: string): boolean {
+  if (/^(beneficiaries(\.\d+\.(name|percentage))?|deadMansSwitch\.\w+|guardians\.threshold)$/.test(field)) return true;
+  return blockchain === 'evm' && /^(ownerAddress|beneficiaries\.\d+\.address|guardians\.addresses)$/.test(field);
+}
+
+/** Every field's problem at once: the wizard's own checks, and what the API found beyond them. */
+export function allErrors(form: Form, api: Errors, locale: Locale): Errors {
+  const out: Errors = {};
+  for (const [field, reason] of Object.entries(api)) if (!checkedHere(field, form.blockchain)) out[field] = reason;
+  for (const [field, issue] of Object.entries(formIssues(form))) out[field] = humanMessage(issue, locale);
+  return out;
 }
 
 export function errorsOf(problem: ApiProblem): Errors {

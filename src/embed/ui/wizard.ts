@@ -2,11 +2,20 @@
 // to svc, and which step body goes into the shell. Steps live in ./steps/,
 // shared inputs in ./fields.ts, form logic in ./form.ts and tool calls in ./calls.ts.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ApiProblem, WizardApi } from './api.js';
-import { generateContract, listJurisdictions, listTemplates, reviewPlan, validatePlan } from './calls.js';
+import {
+  faraidShares,
+  generateContract,
+  getJurisdiction,
+  listJurisdictions,
+  listTemplates,
+  reviewPlan,
+  validatePlan,
+} from './calls.js';
 import { fieldId } from './fields.js';
 import {
+  allErrors,
   type Errors,
   errorsOf,
   type Form,
@@ -18,8 +27,10 @@ import {
   visibleErrors,
   withPrefill,
 } from './form.js';
+import { dirOf, pickLocale, texts } from './i18n/index.js';
 import type { Incoming } from './protocol.js';
 import { shell } from './shell.js';
+import { planSummary } from './summary.js';
 import { useWizardState } from './state.js';
 import { beneficiariesStep } from './steps/beneficiaries.js';
 import { chainStep } from './steps/chain.js';
@@ -87,10 +98,16 @@ export function Wizard(props: WizardProps) {
     state;
   const { templates, setTemplates, jurisdictions, setJurisdictions, review, setReview, result, setResult } = state;
   const heading = useRef<HTMLHeadingElement>(null);
+  const [faraidStatus, setFaraidStatus] = useState('');
   const firstRender = useRef(true);
   const formRef = useRef(form);
   formRef.current = form;
   const step = steps[index]!;
+  const locale = useMemo(() => pickLocale(options.locale, navigator.languages ?? [navigator.language]), []);
+  const tx = useMemo(() => texts(locale), [locale]);
+  const { t } = tx;
+  /** Every field's problem: the wizard's own checks of the form as it is now, and the API's last findings. */
+  const shown = allErrors(form, errors, locale);
 
   /** Tells the parent about an API problem it should know of (credentials, limits, failures), not field mistakes. */
   const report = (problem: ApiProblem) => {
@@ -98,7 +115,14 @@ export function Wizard(props: WizardProps) {
       props.channel.post('svc:wizard:error', { code: problem.code, message: problem.message });
   };
 
+  /** An API problem for the alert line: the network failure in the reader's words, the rest as the API says it. */
+  const messageOf = (problem: ApiProblem): string =>
+    problem.code === 'NETWORK_ERROR' ? t.networkError : problem.message;
+
   useEffect(() => {
+    // The document's language and direction follow the wizard's (the page shell set them too when it knew).
+    document.documentElement.lang = locale;
+    document.documentElement.dir = dirOf(locale);
     props.channel.post('svc:wizard:ready', { version: props.config.version });
     void listTemplates(api).then((r) => (r.ok ? setTemplates(r.data.templates) : report(r.error)));
     void listJurisdictions(api).then((r) => (r.ok ? setJurisdictions(r.data) : report(r.error)));
@@ -134,7 +158,7 @@ export function Wizard(props: WizardProps) {
     }
     if (r.error.code !== 'VALIDATION_ERROR') {
       report(r.error);
-      setAlert(r.error.message);
+      setAlert(messageOf(r.error));
       return undefined;
     }
     const found = errorsOf(r.error);
@@ -144,26 +168,26 @@ export function Wizard(props: WizardProps) {
 
   async function runReview(): Promise<void> {
     setReview(null);
-    setBusy('Checking the plan and measuring gas…');
+    setBusy(t.busyReview);
     const { review, problem } = await reviewPlan(api, formRef.current);
     setBusy('');
     if (problem) {
       setErrors(errorsOf(problem));
       report(problem);
-      setAlert(`The plan needs changes: ${problem.message}`);
+      setAlert(t.needsChanges(messageOf(problem)));
     }
     setReview(review);
   }
 
   async function generate(): Promise<void> {
     setAlert('');
-    setBusy('Generating, compiling and testing the contract…');
+    setBusy(t.busyGenerate);
     const r = await generateContract(api, formRef.current);
     setBusy('');
     if (!r.ok) {
       if (r.error.code === 'VALIDATION_ERROR') setErrors(errorsOf(r.error));
       report(r.error);
-      setAlert(r.error.message);
+      setAlert(messageOf(r.error));
       return;
     }
     const out: Result = {
@@ -176,12 +200,51 @@ export function Wizard(props: WizardProps) {
     setIndex(steps.indexOf('result'));
   }
 
-  const stepFields = (id: StepId) => Object.keys(errors).filter((f) => stepOfField(f) === id);
+  /** The jurisdiction chosen, then its law's first recommended template and its recorded school, preselected. */
+  async function chooseJurisdiction(id: string): Promise<void> {
+    setForm((f) => ({ ...f, jurisdiction: id }));
+    if (!id) return;
+    const r = await getJurisdiction(api, id);
+    if (!r.ok) {
+      report(r.error);
+      return;
+    }
+    const offered = r.data.recommendedTemplates.find((tp) => templates.some((x) => x.type === tp));
+    const template = offered ?? r.data.recommendedTemplates[0];
+    const school = r.data.islamicLaw?.school?.madhhab ?? '';
+    setForm((f) => (f.jurisdiction === id ? { ...f, ...(template ? { template } : {}), madhhab: school } : f));
+  }
+
+  async function fillFaraid(): Promise<void> {
+    setFaraidStatus('');
+    setBusy(t.busyFaraid);
+    const r = await faraidShares(api, formRef.current);
+    setBusy('');
+    if (r.ok === 'unknown') {
+      setFaraidStatus(t.faraidUnknown(r.rows.map((i) => tx.n(i + 1)).join(', ')));
+      return;
+    }
+    if (!r.ok) {
+      report(r.error);
+      setFaraidStatus(messageOf(r.error));
+      return;
+    }
+    setForm((f) => ({
+      ...f,
+      beneficiaries: f.beneficiaries.map((b, i) => {
+        const share = r.data.shares[i];
+        return share === undefined ? b : { ...b, percentage: String(share) };
+      }),
+    }));
+    setFaraidStatus(t.faraidFilled);
+  }
+
+  const stepFields = (id: StepId) => Object.keys(shown).filter((f) => stepOfField(f) === id);
 
   async function next(): Promise<void> {
     setAlert('');
     if (step === 'chain' && !form.blockchain) {
-      setErrors({ blockchain: 'Choose a blockchain.' });
+      setErrors({ blockchain: t.chooseChain });
       document.getElementById('chain-evm')?.focus();
       return;
     }
@@ -189,20 +252,22 @@ export function Wizard(props: WizardProps) {
       setShowAll(true);
       const found = await check();
       if (found === undefined) return;
-      const mine = Object.keys(found).filter((f) => stepOfField(f) === step);
+      const mine = Object.keys(allErrors(formRef.current, found, locale)).filter((f) => stepOfField(f) === step);
       if (mine.length) {
-        setAlert(`Please correct ${mine.length === 1 ? 'the field' : `${mine.length} fields`} marked below.`);
-        focusField(mine[0]!);
+        // The summary at the top lists every problem, each a link to its field.
+        setTimeout(() => document.getElementById('svc-error-summary')?.focus(), 0);
         return;
       }
     }
     setIndex((i) => Math.min(i + 1, steps.length - 1));
   }
 
+  const visible = visibleErrors(form, shown, showAll);
   const context: StepContext = {
+    tx,
     form,
-    errors,
-    visible: visibleErrors(form, errors, showAll),
+    errors: shown,
+    visible,
     set: (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch })),
     setRow: (i: number, patch: Partial<Row>) =>
       setForm((f) => ({ ...f, beneficiaries: f.beneficiaries.map((b, j) => (j === i ? { ...b, ...patch } : b)) })),
@@ -215,9 +280,13 @@ export function Wizard(props: WizardProps) {
     goTo: setIndex,
     generate: () => void generate(),
     startOver: () => onMessage({ type: 'svc:wizard:reset' }),
+    chooseJurisdiction: (id: string) => void chooseJurisdiction(id),
+    fillFaraid: () => void fillFaraid(),
+    faraidStatus,
   };
 
   return shell({
+    tx,
     options,
     steps,
     index,
@@ -225,8 +294,11 @@ export function Wizard(props: WizardProps) {
     alert,
     busy,
     body: STEP_BODIES[step](context),
-    errors,
+    plan: step === 'chain' || step === 'result' ? null : planSummary(tx, form, jurisdictions),
+    errors: shown,
     stepFields: stepFields(step),
+    summary: showAll ? Object.fromEntries(Object.entries(visible).filter(([f]) => stepOfField(f) === step)) : {},
+    focusField,
     back: () => setIndex(index - 1),
     next: () => void next(),
   });

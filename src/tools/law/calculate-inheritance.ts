@@ -19,6 +19,7 @@ export const calculateInheritance = defineTool({
     "jurisdiction's practice by default). Use the per-person percentages as beneficiary shares for the islamic-mirth template.",
   domain: 'inheritance',
   scope: 'contracts:read',
+  principals: ['key', 'embed'],
   bucket: 'default',
   annotations: READ,
   input: FaraidInputSchema,

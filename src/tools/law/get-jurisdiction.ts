@@ -12,6 +12,7 @@ export const getJurisdiction = defineTool({
     'or a name in any case ("us-ca", "US-CA", "California"); an unknown one answers NOT_FOUND with close matches.',
   domain: 'inheritance',
   scope: 'contracts:read',
+  principals: ['key', 'embed'],
   bucket: 'default',
   annotations: READ,
   input: z

@@ -36,6 +36,6 @@ describe('EIP-55 checksum', () => {
     expect(addressProblem('evm', good)).toBeUndefined();
     expect(addressProblem('evm', good.toLowerCase())).toBeUndefined();
     const bad = '0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-    expect(addressProblem('evm', bad)).toBe(`EIP-55 checksum mismatch (did you mean ${good}?)`);
+    expect(addressProblem('evm', bad)).toBe(`This address has a typo: did you mean ${good}?`);
   });
 });

@@ -1,32 +1,33 @@
 import { h, type ComponentChildren } from 'preact';
 import { FieldError, fieldId, Input } from '../fields.js';
-import { emptyRow, type Row } from '../form.js';
+import { emptyRow, num, type Row } from '../form.js';
 import type { StepContext } from './context.js';
 
 /** One beneficiary's fieldset; `i` is its place in the list. */
 function beneficiaryRow(c: StepContext, b: Row, i: number) {
   const { form, set, setRow, visible } = c;
+  const { t, n } = c.tx;
   return h(
     'fieldset',
     { class: 'svc-row', key: i, id: `${fieldId(`beneficiaries.${i}`)}-group`, tabIndex: -1 },
-    h('legend', null, `Beneficiary ${i + 1}`),
+    h('legend', null, t.beneficiary(n(i + 1))),
     h(Input, {
       field: `beneficiaries.${i}.name`,
-      label: 'Name',
+      label: t.name,
       value: b.name,
       errors: visible,
       onInput: (v) => setRow(i, { name: v }),
     }),
     h(Input, {
       field: `beneficiaries.${i}.address`,
-      label: 'Wallet address',
+      label: t.walletAddress,
       value: b.address,
       errors: visible,
       onInput: (v) => setRow(i, { address: v }),
     }),
     h(Input, {
       field: `beneficiaries.${i}.percentage`,
-      label: 'Share (%)',
+      label: t.share,
       value: b.percentage,
       errors: visible,
       inputmode: 'decimal',
@@ -34,8 +35,8 @@ function beneficiaryRow(c: StepContext, b: Row, i: number) {
     }),
     h(Input, {
       field: `beneficiaries.${i}.relationship`,
-      label: 'Relationship (optional)',
-      hint: 'Needed for the Islamic templates, e.g. son, daughter, spouse.',
+      label: t.relationship,
+      hint: t.relationshipHint,
       value: b.relationship,
       errors: visible,
       onInput: (v) => setRow(i, { relationship: v }),
@@ -49,7 +50,7 @@ function beneficiaryRow(c: StepContext, b: Row, i: number) {
             class: 'svc-secondary',
             onClick: () => set({ beneficiaries: form.beneficiaries.filter((_, j) => j !== i) }),
           },
-          `Remove beneficiary ${i + 1}`,
+          t.removeBeneficiary(n(i + 1)),
         )
       : null,
   );
@@ -57,11 +58,12 @@ function beneficiaryRow(c: StepContext, b: Row, i: number) {
 
 export function beneficiariesStep(c: StepContext): ComponentChildren {
   const { form, set, errors, visible } = c;
-  const total = form.beneficiaries.reduce((s, b) => s + (Number(b.percentage) || 0), 0);
+  const { t, pct } = c.tx;
+  const total = form.beneficiaries.reduce((s, b) => s + (num(b.percentage) ?? 0), 0);
   return [
     h(Input, {
       field: 'ownerAddress',
-      label: 'Owner wallet address',
+      label: t.ownerAddress,
       value: form.ownerAddress,
       errors: visible,
       onInput: (v) => set({ ownerAddress: v }),
@@ -75,10 +77,30 @@ export function beneficiariesStep(c: StepContext): ComponentChildren {
             class: 'svc-secondary',
             onClick: () => set({ beneficiaries: [...form.beneficiaries, emptyRow()] }),
           },
-          'Add a beneficiary',
+          t.addBeneficiary,
         )
       : null,
-    h('p', { class: 'svc-total', role: 'status' }, `Total: ${Math.round(total * 100) / 100}% of 100%`),
+    form.template.startsWith('islamic')
+      ? h(
+          'div',
+          { class: 'svc-field' },
+          h('p', { id: 'svc-faraid-hint', class: 'svc-hint' }, t.faraidHint),
+          h(
+            'button',
+            {
+              type: 'button',
+              id: 'svc-faraid',
+              class: 'svc-secondary',
+              'aria-describedby': 'svc-faraid-hint',
+              disabled: Boolean(c.busy),
+              onClick: () => c.fillFaraid(),
+            },
+            t.faraidButton,
+          ),
+          h('p', { class: 'svc-status', role: 'status' }, c.faraidStatus),
+        )
+      : null,
+    h('p', { class: 'svc-total', role: 'status' }, t.total(pct(Math.round(total * 100) / 100), pct(100))),
     h(FieldError, { field: 'beneficiaries', errors: errors.beneficiaries && total > 0 ? errors : visible }),
   ];
 }

@@ -2,8 +2,11 @@
 // context (not components), so the wizard renders one vnode tree as before.
 import type { Jurisdiction, Template } from '../calls.js';
 import type { Errors, Form, Result, Review, Row, StepId } from '../form.js';
+import type { Texts } from '../i18n/index.js';
 
 export interface StepContext {
+  /** The words and number formats of the wizard's locale. */
+  tx: Texts;
   form: Form;
   /** All field errors of the last check. */
   errors: Errors;
@@ -20,4 +23,10 @@ export interface StepContext {
   goTo: (index: number) => void;
   generate: () => void;
   startOver: () => void;
+  /** Chooses a jurisdiction, and preselects the template and school its law records. */
+  chooseJurisdiction: (id: string) => void;
+  /** Fills the shares from the fara'id calculator, by the beneficiaries' relationships. */
+  fillFaraid: () => void;
+  /** What the last fill from the calculator said. */
+  faraidStatus: string;
 }

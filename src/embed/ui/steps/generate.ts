@@ -1,16 +1,13 @@
 import { h, type ComponentChildren } from 'preact';
 import { stepOfField } from '../form.js';
-import { STEP_TITLES } from '../messages.js';
+import { fieldLabel, stepTitle } from '../messages.js';
 import type { StepContext } from './context.js';
 
 export function generateStep(c: StepContext): ComponentChildren {
   const { form, errors, steps } = c;
+  const { t, n } = c.tx;
   return [
-    h(
-      'p',
-      null,
-      `Generate the ${form.blockchain.toUpperCase()} contract for ${form.beneficiaries.length} beneficiar${form.beneficiaries.length === 1 ? 'y' : 'ies'}. It is compiled and tested before it is shown.`,
-    ),
+    h('p', null, t.generateIntro(form.blockchain.toUpperCase(), n(form.beneficiaries.length))),
     Object.keys(errors).length
       ? h(
           'ul',
@@ -19,12 +16,12 @@ export function generateStep(c: StepContext): ComponentChildren {
             h(
               'li',
               { key: f },
-              `${f || 'plan'}: ${reason} `,
+              `${fieldLabel(t, f)}: ${reason} `,
               steps.includes(stepOfField(f)) && stepOfField(f) !== 'generate'
                 ? h(
                     'button',
                     { type: 'button', class: 'svc-link', onClick: () => c.goTo(steps.indexOf(stepOfField(f))) },
-                    `Go to ${STEP_TITLES[stepOfField(f)]}`,
+                    t.goTo(stepTitle(t, stepOfField(f))),
                   )
                 : null,
             ),
@@ -34,7 +31,7 @@ export function generateStep(c: StepContext): ComponentChildren {
     h(
       'button',
       { type: 'button', class: 'svc-primary', disabled: Boolean(c.busy), onClick: () => c.generate() },
-      'Generate contract',
+      t.generateButton,
     ),
   ];
 }

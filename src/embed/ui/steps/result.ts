@@ -1,6 +1,7 @@
 import { h, type ComponentChildren } from 'preact';
 import { Copyable } from '../fields.js';
 import type { StepContext } from './context.js';
+import { findingsList } from './review.js';
 
 /** The source file's name for the chain the contract was made for. */
 const sourceName = (blockchain: string) =>
@@ -8,17 +9,20 @@ const sourceName = (blockchain: string) =>
 
 export function resultStep(c: StepContext): ComponentChildren {
   const result = c.result;
-  if (!result) return h('p', null, 'Generate the contract first.');
+  const { t } = c.tx;
+  if (!result) return h('p', null, t.generateFirst);
   return [
     h(Copyable, {
-      label: 'Source code',
+      t,
+      label: t.sourceCode,
       text: result.contractCode,
       filename: sourceName(result.contractInfo.blockchain),
       type: 'text/plain',
     }),
     result.compiled.abi
       ? h(Copyable, {
-          label: 'ABI',
+          t,
+          label: t.abi,
           text: JSON.stringify(result.compiled.abi, null, 2),
           filename: 'Inheritance.abi.json',
           type: 'application/json',
@@ -26,12 +30,14 @@ export function resultStep(c: StepContext): ComponentChildren {
       : null,
     result.compiled.bytecode
       ? h(Copyable, {
-          label: 'Bytecode',
+          t,
+          label: t.bytecode,
           text: result.compiled.bytecode,
           filename: 'Inheritance.bin',
           type: 'text/plain',
         })
       : null,
-    h('button', { type: 'button', class: 'svc-secondary', onClick: () => c.startOver() }, 'Start over'),
+    c.review ? findingsList(c) : null,
+    h('button', { type: 'button', class: 'svc-secondary', onClick: () => c.startOver() }, t.startOver),
   ];
 }

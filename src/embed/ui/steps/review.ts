@@ -1,30 +1,46 @@
 import { h, type ComponentChildren } from 'preact';
 import type { StepContext } from './context.js';
 
-export function reviewStep(c: StepContext): ComponentChildren {
+/** Every warning and piece of advice of the plan's checks, in words (the review shows it, and the result again). */
+export function findingsList(c: StepContext): ComponentChildren {
   const review = c.review;
+  const { t } = c.tx;
   if (!review) return null;
   return [
-    h('h3', null, 'Findings'),
+    h('h3', null, t.findings),
     review.findings.length + review.warnings.length
       ? h(
           'ul',
           { class: 'svc-findings' },
           [...review.findings, ...review.warnings].map((f, i) =>
-            h('li', { key: i, class: `svc-sev-${f.severity}` }, h('strong', null, `${f.severity}: `), f.message),
+            h(
+              'li',
+              { key: i, class: `svc-sev-${f.severity}` },
+              h('strong', null, `${t.severity[f.severity] ?? f.severity}: `),
+              f.message,
+            ),
           ),
         )
-      : h('p', null, 'No findings.'),
-    h('h3', null, 'Measured costs'),
+      : h('p', null, t.noFindings),
+  ];
+}
+
+export function reviewStep(c: StepContext): ComponentChildren {
+  const review = c.review;
+  const { t } = c.tx;
+  if (!review) return null;
+  return [
+    findingsList(c),
+    h('h3', null, t.costs),
     review.gas
       ? h(
           'dl',
           { class: 'svc-gas' },
           ['deployment', 'claim', 'update'].map((k) => [
-            h('dt', { key: `t${k}` }, k),
+            h('dt', { key: `t${k}` }, t.costNames[k] ?? k),
             h('dd', { key: `d${k}` }, review.gas![k] ?? ''),
           ]),
         )
-      : h('p', null, 'The cost estimate is not available.'),
+      : h('p', null, t.noCosts),
   ];
 }

@@ -4,6 +4,7 @@ import type { StepContext } from './context.js';
 
 export function switchStep(c: StepContext): ComponentChildren {
   const { form, set, visible } = c;
+  const { t } = c.tx;
   return [
     h(
       'div',
@@ -15,13 +16,13 @@ export function switchStep(c: StepContext): ComponentChildren {
         'aria-describedby': visible['deadMansSwitch.enabled'] ? errorId('deadMansSwitch.enabled') : undefined,
         onChange: (e: Event) => set({ switchEnabled: (e.currentTarget as HTMLInputElement).checked }),
       }),
-      h('label', { for: 'f-deadMansSwitch-enabled' }, "Enable the dead man's switch"),
+      h('label', { for: 'f-deadMansSwitch-enabled' }, t.enableSwitch),
     ),
     h(FieldError, { field: 'deadMansSwitch.enabled', errors: visible }),
     h(Input, {
       field: 'deadMansSwitch.intervalDays',
-      label: 'Check-in interval (days)',
-      hint: 'If the owner does not check in for this long, the estate can be released.',
+      label: t.interval,
+      hint: t.intervalHint,
       value: form.intervalDays,
       inputmode: 'numeric',
       errors: visible,
@@ -29,7 +30,7 @@ export function switchStep(c: StepContext): ComponentChildren {
     }),
     h(Input, {
       field: 'deadMansSwitch.gracePeriodDays',
-      label: 'Grace period (days)',
+      label: t.grace,
       value: form.gracePeriodDays,
       inputmode: 'numeric',
       errors: visible,
@@ -38,7 +39,7 @@ export function switchStep(c: StepContext): ComponentChildren {
     h(
       'div',
       { class: 'svc-field' },
-      h('label', { for: fieldId('guardians.addresses') }, 'Guardian addresses (optional, one per line)'),
+      h('label', { for: fieldId('guardians.addresses') }, t.guardians),
       h('textarea', {
         id: fieldId('guardians.addresses'),
         rows: 3,
@@ -52,7 +53,7 @@ export function switchStep(c: StepContext): ComponentChildren {
     ),
     h(Input, {
       field: 'guardians.threshold',
-      label: 'Guardians needed to confirm',
+      label: t.threshold,
       value: form.threshold,
       inputmode: 'numeric',
       errors: visible,

@@ -1,0 +1,27 @@
+import type { MessageCatalog } from './catalog.js';
+
+export const ar: MessageCatalog = {
+  name_required: () => 'أدخل اسمًا.',
+  address_required: () => 'أدخل عنوان محفظة.',
+  percentage_format: () => 'أدخل نسبة مئوية مثل 30 أو 30.5.',
+  percentage_positive: () => 'يجب أن تكون الحصة أكبر من 0٪.',
+  percentage_max: (_, f) => `لا يمكن أن تتجاوز الحصة ${f.percent(100)}.`,
+  percentage_decimals: () => 'استخدم منزلتين عشريتين على الأكثر، مثل 33.33.',
+  percentage_sum: (i, f) => `مجموع الحصص ${f.percent(i.total)}، ويجب أن يكون ${f.percent(100)} بالضبط.`,
+  evm_address: () => 'هذا ليس عنوان محفظة: يبدأ بـ 0x ويليه 40 رقمًا وحرفًا من a إلى f.',
+  address_checksum: (i) => `في هذا العنوان خطأ مطبعي: هل تقصد ${i.suggestion}؟`,
+  zero_address: () => 'العنوان الصفري لا يملكه أحد: لا يمكنه أن يتلقى حصة.',
+  zero_owner: () => 'العنوان الصفري لا يملكه أحد: لا يمكنه أن يملك التركة.',
+  owner_is_beneficiary: () => 'لا يمكن أن يكون عنوان المالك عنوان أحد المستفيدين.',
+  duplicate_beneficiary: (i, f) => `المستفيد ${f.number(i.other + 1)} لديه هذا العنوان من قبل.`,
+  whole_number: () => 'أدخل عددًا صحيحًا، مثل 365.',
+  number_min: (i, f) => `أدخل ${f.number(i.min)} أو أكثر.`,
+  number_max: (i, f) => `أدخل ${f.number(i.max)} أو أقل.`,
+  threshold_exceeds: (i, f) => `لا يمكن أن يتجاوز هذا عدد الأوصياء (${f.number(i.count)}).`,
+  guardian_is_owner: () => 'لا يمكن للمالك أن يكون وصيًا على تركته.',
+  guardian_duplicate: () => 'هذا الوصي مذكور مرتين.',
+  no_release: () => 'من دون المؤقت ومن دون أوصياء لن يستطيع أحد تحرير التركة بعد وفاتك. فعّل المؤقت أو أضف أوصياء.',
+  too_long: (i, f) => `النص طويل جدًا: ${f.number(i.max)} حرفًا على الأكثر.`,
+  too_many: (i, f) => `المسموح ${f.number(i.max)} على الأكثر.`,
+  choose_option: (i, f) => `اختر واحدًا من: ${f.or(i.options)}.`,
+};

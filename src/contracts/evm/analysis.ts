@@ -273,7 +273,7 @@ export function planFindings(
       : 'cancel() returns the ETH to the owner; if it cannot be sent, a ReturnFailed event reports it and the owner retries with withdraw(amount).',
   );
   suggestions.push(
-    `Tokens sent to the contract by mistake are not lost: ${shape.erc721 ? 'an NFT that is not listed is refused by safeTransferFrom' : 'NFTs sent with safeTransferFrom are refused'}; the owner takes back an ERC-20 ${shape.erc20 ? 'that is not listed ' : ''}with rescueToken(token), and an NFT ${shape.erc721 ? 'that is not listed ' : ''}sent with plain transferFrom with rescueNft(token, tokenId), while the plan is live or after cancel(). After release, any ERC-20 that reaches the contract (an airdrop, a token nobody took back) is shared by the beneficiaries: each claims its share with claimToken(token).`,
+    `Tokens sent to the contract by mistake are not lost: ${shape.erc721 ? 'an NFT that is not listed is refused by safeTransferFrom' : 'NFTs sent with safeTransferFrom are refused'}; the owner takes back an ERC-20 ${shape.erc20 ? 'that is not listed ' : ''}with rescueToken(token), and an NFT ${shape.erc721 ? 'that is not listed ' : ''}sent with plain transferFrom with rescueNft(token, tokenId), while the plan is live or after cancel(). After release, any ERC-20 that reaches the contract (an airdrop, a token nobody took back) is shared by the beneficiaries: each claims its share with claimToken(token). An NFT that is not listed and arrives after release cannot be split by shares: the heir with the largest share (unlistedNftHeir()) takes it with claimUnlistedNft(token, tokenId, recipient).`,
   );
   for (const [i, nft] of inputs.nfts.entries()) {
     if (!inputs.beneficiaries.some((b) => lower(b) === lower(nft.recipient))) {

@@ -230,6 +230,24 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
     });
     suggestions.push('Before cancelling, withdraw each token with `withdraw_token`.');
   }
+  if (shape.splTokens) {
+    warnings.push({
+      id: 'spl-any-mint',
+      severity: 'info',
+      message:
+        'After the release, `claim_token` pays each beneficiary its share of every token of any mint in the vault, listed in the plan or not (an airdrop included): each claim is its share of all the vault ever received of that mint (held now plus claimed) minus what it already claimed, so a deposit after an early claim gives the early claimant only its own share of that deposit.',
+    });
+  } else {
+    warnings.push({
+      id: 'spl-not-claimable',
+      severity: 'low',
+      message:
+        'This vault has no token instructions because the plan lists no SPL token: tokens sent to its token accounts (an airdrop included) can never be claimed by the heirs nor withdrawn.',
+    });
+    suggestions.push(
+      "If the estate may ever hold SPL tokens, list one `spl` asset: the vault then shares tokens of every mint, listed or not, by the beneficiaries' shares.",
+    );
+  }
   warnings.push({
     id: 'solana-events',
     severity: 'info',

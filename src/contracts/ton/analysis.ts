@@ -116,6 +116,17 @@ export function analyseTon(shape: TonShape, plan: TonPlanData, rent: TonRentFigu
       `On cancel the jettons go back to the owner; the rent reserve stays in the contract. If a jetton wallet refuses the return, the jettons are recorded as held again and the owner retries with \`return_jettons\`, attaching ${PER_JETTON_MESSAGE} TON per jetton.`,
     );
   }
+  w(
+    'ton-unlisted-jettons',
+    'info',
+    (shape.jettons
+      ? 'Only the jettons the plan lists are shared. '
+      : 'This plan lists no jettons, so no jetton is shared. ') +
+      "Jettons of any other kind sent to the contract (an airdrop after the deadline included) cannot be claimed by the heirs and stay in the contract's wallet for that jetton: " +
+      "on TON a contract cannot read a jetton wallet's balance, it only learns of an arrival from the notification the sender chooses to attach, and a notification from a wallet it does not know could be forged, so it has no amount it could fairly divide into shares. " +
+      'Listed jettons are shared by what each notification credited: every beneficiary receives its share of all that arrived, whenever it claims, so a deposit after an early claim gives the early claimant only its own share of that deposit.',
+    'List in the plan every jetton the estate holds or may receive.',
+  );
   const years = rent.reserveLastsDays / 365;
   w(
     'ton-storage-reserve',

@@ -41,14 +41,18 @@ contract CivilLawInheritance {
     uint256 public constant MAX_INTERVAL_DAYS = 3650;
     /// @notice Upper bound on guardians.
     uint256 public constant MAX_GUARDIANS = 10;
-    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
-    uint256 public constant GUARDIAN_WAIT = 30 days;
+    /// @notice Shortest wait the plan may set.
+    uint256 public constant MIN_GUARDIAN_WAIT = 7 days;
+    /// @notice Longest wait the plan may set.
+    uint256 public constant MAX_GUARDIAN_WAIT = 365 days;
     /// @notice Upper bound on listed ERC-721 items.
     uint256 public constant MAX_NFTS = 20;
 
     address private immutable _owner;
     uint256 private immutable _interval;
     uint256 private immutable _threshold;
+    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
+    uint256 private immutable _guardianWait;
     uint256 private _lock = 1;
     bool private _cancelled;
     uint256 private _lastCheckIn;
@@ -121,6 +125,8 @@ contract CivilLawInheritance {
     error InvalidThreshold();
     /// @notice This guardian already voted in this round.
     error AlreadyConfirmed();
+    /// @notice The guardian wait must be between MIN_GUARDIAN_WAIT and MAX_GUARDIAN_WAIT.
+    error InvalidGuardianWait();
     /// @notice No NFT is listed at this index.
     error UnknownNft(uint256 index);
     /// @notice The NFT is assigned to another beneficiary.
@@ -236,10 +242,11 @@ contract CivilLawInheritance {
     /// @param intervalDays_ Days after the last check-in before the switch triggers.
     /// @param guardians_ Guardian addresses (1 to MAX_GUARDIANS).
     /// @param threshold_ How many guardians must agree (m of n).
+    /// @param guardianWaitDays_ Days the owner has to answer the guardians' early release (MIN_GUARDIAN_WAIT to MAX_GUARDIAN_WAIT).
     /// @param nftTokens_ ERC-721 contract of each listed NFT.
     /// @param nftIds_ Token id of each listed NFT.
     /// @param nftRecipients_ Beneficiary that receives each listed NFT.
-    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, uint256 intervalDays_, address[] memory guardians_, uint256 threshold_, address[] memory nftTokens_, uint256[] memory nftIds_, address[] memory nftRecipients_) payable {
+    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, uint256 intervalDays_, address[] memory guardians_, uint256 threshold_, uint256 guardianWaitDays_, address[] memory nftTokens_, uint256[] memory nftIds_, address[] memory nftRecipients_) payable {
         if (owner_ == address(0)) {
             revert ZeroAddress();
         }
@@ -267,6 +274,10 @@ contract CivilLawInheritance {
             _guardians.push(guardian);
         }
         _threshold = threshold_;
+        if (guardianWaitDays_ < MIN_GUARDIAN_WAIT / 1 days || guardianWaitDays_ > MAX_GUARDIAN_WAIT / 1 days) {
+            revert InvalidGuardianWait();
+        }
+        _guardianWait = guardianWaitDays_ * 1 days;
         uint256 nftCount_ = nftTokens_.length;
         if (nftCount_ > MAX_NFTS) {
             revert InvalidCount();
@@ -526,6 +537,12 @@ contract CivilLawInheritance {
         return _threshold;
     }
 
+    /// @notice How long the owner has to answer the guardians' confirmed early release; any sign of life cancels it.
+    /// @return Seconds.
+    function guardianWait() external view returns (uint256) {
+        return _guardianWait;
+    }
+
     /// @notice Guardian confirmations of an early release in the current round.
     /// @return Count.
     function releaseConfirmations() external view returns (uint256) {
@@ -538,7 +555,7 @@ contract CivilLawInheritance {
         return _guardianReleaseAt;
     }
 
-    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.
+    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect guardianWait() later if the owner stays silent.
     /// @dev Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.
     function confirmRelease() external onlyGuardian {
         if (_cancelled) {
@@ -555,7 +572,7 @@ contract CivilLawInheritance {
         uint256 count = ++_releaseVotes[round];
         emit ReleaseConfirmed(msg.sender, round, count);
         if (count == _threshold && _guardianReleaseAt == 0) {
-            _guardianReleaseAt = block.timestamp + GUARDIAN_WAIT;
+            _guardianReleaseAt = block.timestamp + _guardianWait;
             emit ReleaseProposed(_guardianReleaseAt);
         }
     }

@@ -43,10 +43,12 @@ contract CommonLawInheritance {
     uint256 public constant MAX_GRACE_DAYS = 365;
     /// @notice Upper bound on guardians.
     uint256 public constant MAX_GUARDIANS = 10;
-    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
-    uint256 public constant GUARDIAN_WAIT = 30 days;
-    /// @notice Vetoes that may postpone a release after the owner's last sign of life; then the release proceeds.
-    uint256 public constant MAX_VETOES = 2;
+    /// @notice Shortest wait the plan may set.
+    uint256 public constant MIN_GUARDIAN_WAIT = 7 days;
+    /// @notice Longest wait the plan may set.
+    uint256 public constant MAX_GUARDIAN_WAIT = 365 days;
+    /// @notice Most vetoes the plan may allow.
+    uint256 public constant MAX_VETO_LIMIT = 10;
     /// @notice Upper bound on listed ERC-721 items.
     uint256 public constant MAX_NFTS = 20;
 
@@ -54,6 +56,10 @@ contract CommonLawInheritance {
     uint256 private immutable _interval;
     uint256 private immutable _grace;
     uint256 private immutable _threshold;
+    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
+    uint256 private immutable _guardianWait;
+    /// @notice Vetoes that may postpone a release after the owner's last sign of life; then the release proceeds.
+    uint256 private immutable _maxVetoes;
     uint256 private _lock = 1;
     bool private _cancelled;
     uint256 private _lastCheckIn;
@@ -130,10 +136,14 @@ contract CommonLawInheritance {
     error InvalidThreshold();
     /// @notice This guardian already voted in this round.
     error AlreadyConfirmed();
+    /// @notice The guardian wait must be between MIN_GUARDIAN_WAIT and MAX_GUARDIAN_WAIT.
+    error InvalidGuardianWait();
     /// @notice A veto is only possible during the grace period.
     error NotInGracePeriod();
-    /// @notice The guardians already postponed the release MAX_VETOES times since the owner's last sign of life.
+    /// @notice The guardians already postponed the release maxVetoes() times since the owner's last sign of life.
     error VetoLimitReached();
+    /// @notice The veto bound must be at most MAX_VETO_LIMIT.
+    error InvalidVetoLimit();
     /// @notice No NFT is listed at this index.
     error UnknownNft(uint256 index);
     /// @notice The NFT is assigned to another beneficiary.
@@ -252,10 +262,12 @@ contract CommonLawInheritance {
     /// @param graceDays_ Days after the deadline before the estate is released.
     /// @param guardians_ Guardian addresses (1 to MAX_GUARDIANS).
     /// @param threshold_ How many guardians must agree (m of n).
+    /// @param guardianWaitDays_ Days the owner has to answer the guardians' early release (MIN_GUARDIAN_WAIT to MAX_GUARDIAN_WAIT).
+    /// @param maxVetoes_ Vetoes allowed after each sign of life of the owner (0 to MAX_VETO_LIMIT).
     /// @param nftTokens_ ERC-721 contract of each listed NFT.
     /// @param nftIds_ Token id of each listed NFT.
     /// @param nftRecipients_ Beneficiary that receives each listed NFT.
-    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, uint256 intervalDays_, uint256 graceDays_, address[] memory guardians_, uint256 threshold_, address[] memory nftTokens_, uint256[] memory nftIds_, address[] memory nftRecipients_) payable {
+    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, uint256 intervalDays_, uint256 graceDays_, address[] memory guardians_, uint256 threshold_, uint256 guardianWaitDays_, uint256 maxVetoes_, address[] memory nftTokens_, uint256[] memory nftIds_, address[] memory nftRecipients_) payable {
         if (owner_ == address(0)) {
             revert ZeroAddress();
         }
@@ -287,6 +299,14 @@ contract CommonLawInheritance {
             _guardians.push(guardian);
         }
         _threshold = threshold_;
+        if (guardianWaitDays_ < MIN_GUARDIAN_WAIT / 1 days || guardianWaitDays_ > MAX_GUARDIAN_WAIT / 1 days) {
+            revert InvalidGuardianWait();
+        }
+        _guardianWait = guardianWaitDays_ * 1 days;
+        if (maxVetoes_ > MAX_VETO_LIMIT) {
+            revert InvalidVetoLimit();
+        }
+        _maxVetoes = maxVetoes_;
         uint256 nftCount_ = nftTokens_.length;
         if (nftCount_ > MAX_NFTS) {
             revert InvalidCount();
@@ -406,7 +426,7 @@ contract CommonLawInheritance {
     }
 
     /// @notice Owner proves being alive: the deadline becomes now plus the interval. Also possible during the grace period.
-    /// @dev Every other owner action (deposit, update, withdrawal, rescue, NFT assignment) is proof of life too. Also clears pending guardian votes and cancels the guardians' pending early release, and gives the guardians their MAX_VETOES vetoes again.
+    /// @dev Every other owner action (deposit, update, withdrawal, rescue, NFT assignment) is proof of life too. Also clears pending guardian votes and cancels the guardians' pending early release, and gives the guardians their maxVetoes() vetoes again.
     function checkIn() external onlyOwner {
         if (_cancelled) {
             revert ContractCancelled();
@@ -552,6 +572,12 @@ contract CommonLawInheritance {
         return _threshold;
     }
 
+    /// @notice How long the owner has to answer the guardians' confirmed early release; any sign of life cancels it.
+    /// @return Seconds.
+    function guardianWait() external view returns (uint256) {
+        return _guardianWait;
+    }
+
     /// @notice Guardian confirmations of an early release in the current round.
     /// @return Count.
     function releaseConfirmations() external view returns (uint256) {
@@ -564,7 +590,7 @@ contract CommonLawInheritance {
         return _guardianReleaseAt;
     }
 
-    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.
+    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect guardianWait() later if the owner stays silent.
     /// @dev Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.
     function confirmRelease() external onlyGuardian {
         if (_cancelled) {
@@ -581,7 +607,7 @@ contract CommonLawInheritance {
         uint256 count = ++_releaseVotes[round];
         emit ReleaseConfirmed(msg.sender, round, count);
         if (count == _threshold && _guardianReleaseAt == 0) {
-            _guardianReleaseAt = block.timestamp + GUARDIAN_WAIT;
+            _guardianReleaseAt = block.timestamp + _guardianWait;
             emit ReleaseProposed(_guardianReleaseAt);
         }
     }
@@ -592,14 +618,20 @@ contract CommonLawInheritance {
         return _vetoVotes[_round];
     }
 
+    /// @notice How many times the guardians may postpone a release after each of the owner's signs of life.
+    /// @return Count.
+    function maxVetoes() external view returns (uint256) {
+        return _maxVetoes;
+    }
+
     /// @notice How many more times the guardians may postpone the release before the owner's next sign of life.
     /// @return Count.
     function vetoesLeft() external view returns (uint256) {
-        return MAX_VETOES - _vetoesUsed;
+        return _maxVetoes - _vetoesUsed;
     }
 
     /// @notice During the grace period, a guardian vetoes a wrong trigger; at the threshold the deadline restarts from now.
-    /// @dev At most MAX_VETOES times after the owner's last sign of life; then the release proceeds.
+    /// @dev At most maxVetoes() times after the owner's last sign of life; then the release proceeds.
     function vetoTrigger() external onlyGuardian {
         if (_cancelled) {
             revert ContractCancelled();
@@ -607,7 +639,7 @@ contract CommonLawInheritance {
         if (isReleased()) {
             revert AlreadyReleased();
         }
-        if (_vetoesUsed >= MAX_VETOES) {
+        if (_vetoesUsed >= _maxVetoes) {
             revert VetoLimitReached();
         }
         uint256 start = deadline();

@@ -25,13 +25,17 @@ contract IslamicMirathInheritance {
     string public constant TEMPLATE = "islamic-mirth";
     /// @notice Upper bound on guardians.
     uint256 public constant MAX_GUARDIANS = 10;
-    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
-    uint256 public constant GUARDIAN_WAIT = 30 days;
+    /// @notice Shortest wait the plan may set.
+    uint256 public constant MIN_GUARDIAN_WAIT = 7 days;
+    /// @notice Longest wait the plan may set.
+    uint256 public constant MAX_GUARDIAN_WAIT = 365 days;
     /// @notice Upper bound on listed ERC-20 tokens.
     uint256 public constant MAX_TOKENS = 20;
 
     address private immutable _owner;
     uint256 private immutable _threshold;
+    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
+    uint256 private immutable _guardianWait;
     uint256 private _lock = 1;
     bool private _cancelled;
     bool private _releasedEarly;
@@ -102,6 +106,8 @@ contract IslamicMirathInheritance {
     error InvalidThreshold();
     /// @notice This guardian already voted in this round.
     error AlreadyConfirmed();
+    /// @notice The guardian wait must be between MIN_GUARDIAN_WAIT and MAX_GUARDIAN_WAIT.
+    error InvalidGuardianWait();
 
     /// @notice The owner checked in or acted (proof of life), or guardians vetoed a trigger; the deadline moved.
     event CheckedIn(uint256 newDeadline);
@@ -198,8 +204,9 @@ contract IslamicMirathInheritance {
     /// @param shares_ Shares in basis points, parallel to beneficiaries_, summing to TOTAL_SHARES.
     /// @param guardians_ Guardian addresses (1 to MAX_GUARDIANS).
     /// @param threshold_ How many guardians must agree (m of n).
+    /// @param guardianWaitDays_ Days the owner has to answer the guardians' early release (MIN_GUARDIAN_WAIT to MAX_GUARDIAN_WAIT).
     /// @param tokens_ ERC-20 tokens shared like ETH.
-    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, address[] memory guardians_, uint256 threshold_, address[] memory tokens_) payable {
+    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, address[] memory guardians_, uint256 threshold_, uint256 guardianWaitDays_, address[] memory tokens_) payable {
         if (owner_ == address(0)) {
             revert ZeroAddress();
         }
@@ -223,6 +230,10 @@ contract IslamicMirathInheritance {
             _guardians.push(guardian);
         }
         _threshold = threshold_;
+        if (guardianWaitDays_ < MIN_GUARDIAN_WAIT / 1 days || guardianWaitDays_ > MAX_GUARDIAN_WAIT / 1 days) {
+            revert InvalidGuardianWait();
+        }
+        _guardianWait = guardianWaitDays_ * 1 days;
         if (tokens_.length > MAX_TOKENS) {
             revert InvalidCount();
         }
@@ -472,6 +483,12 @@ contract IslamicMirathInheritance {
         return _threshold;
     }
 
+    /// @notice How long the owner has to answer the guardians' confirmed early release; any sign of life cancels it.
+    /// @return Seconds.
+    function guardianWait() external view returns (uint256) {
+        return _guardianWait;
+    }
+
     /// @notice Guardian confirmations of an early release in the current round.
     /// @return Count.
     function releaseConfirmations() external view returns (uint256) {
@@ -484,7 +501,7 @@ contract IslamicMirathInheritance {
         return _guardianReleaseAt;
     }
 
-    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.
+    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect guardianWait() later if the owner stays silent.
     /// @dev Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.
     function confirmRelease() external onlyGuardian {
         if (_cancelled) {
@@ -501,7 +518,7 @@ contract IslamicMirathInheritance {
         uint256 count = ++_releaseVotes[round];
         emit ReleaseConfirmed(msg.sender, round, count);
         if (count == _threshold && _guardianReleaseAt == 0) {
-            _guardianReleaseAt = block.timestamp + GUARDIAN_WAIT;
+            _guardianReleaseAt = block.timestamp + _guardianWait;
             emit ReleaseProposed(_guardianReleaseAt);
         }
     }

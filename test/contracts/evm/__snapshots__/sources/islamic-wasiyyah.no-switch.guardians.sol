@@ -25,11 +25,15 @@ contract IslamicWasiyyahInheritance {
     string public constant TEMPLATE = "islamic-wasiyyah";
     /// @notice Upper bound on guardians.
     uint256 public constant MAX_GUARDIANS = 10;
-    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
-    uint256 public constant GUARDIAN_WAIT = 30 days;
+    /// @notice Shortest wait the plan may set.
+    uint256 public constant MIN_GUARDIAN_WAIT = 7 days;
+    /// @notice Longest wait the plan may set.
+    uint256 public constant MAX_GUARDIAN_WAIT = 365 days;
 
     address private immutable _owner;
     uint256 private immutable _threshold;
+    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
+    uint256 private immutable _guardianWait;
     uint256 private _lock = 1;
     bool private _cancelled;
     bool private _releasedEarly;
@@ -96,6 +100,8 @@ contract IslamicWasiyyahInheritance {
     error InvalidThreshold();
     /// @notice This guardian already voted in this round.
     error AlreadyConfirmed();
+    /// @notice The guardian wait must be between MIN_GUARDIAN_WAIT and MAX_GUARDIAN_WAIT.
+    error InvalidGuardianWait();
 
     /// @notice The owner checked in or acted (proof of life), or guardians vetoed a trigger; the deadline moved.
     event CheckedIn(uint256 newDeadline);
@@ -192,7 +198,8 @@ contract IslamicWasiyyahInheritance {
     /// @param shares_ Shares in basis points, parallel to beneficiaries_, summing to TOTAL_SHARES.
     /// @param guardians_ Guardian addresses (1 to MAX_GUARDIANS).
     /// @param threshold_ How many guardians must agree (m of n).
-    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, address[] memory guardians_, uint256 threshold_) payable {
+    /// @param guardianWaitDays_ Days the owner has to answer the guardians' early release (MIN_GUARDIAN_WAIT to MAX_GUARDIAN_WAIT).
+    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, address[] memory guardians_, uint256 threshold_, uint256 guardianWaitDays_) payable {
         if (owner_ == address(0)) {
             revert ZeroAddress();
         }
@@ -216,6 +223,10 @@ contract IslamicWasiyyahInheritance {
             _guardians.push(guardian);
         }
         _threshold = threshold_;
+        if (guardianWaitDays_ < MIN_GUARDIAN_WAIT / 1 days || guardianWaitDays_ > MAX_GUARDIAN_WAIT / 1 days) {
+            revert InvalidGuardianWait();
+        }
+        _guardianWait = guardianWaitDays_ * 1 days;
         _setBeneficiaries(beneficiaries_, shares_);
         _lastCheckIn = block.timestamp;
         emit CheckedIn(type(uint256).max);
@@ -438,6 +449,12 @@ contract IslamicWasiyyahInheritance {
         return _threshold;
     }
 
+    /// @notice How long the owner has to answer the guardians' confirmed early release; any sign of life cancels it.
+    /// @return Seconds.
+    function guardianWait() external view returns (uint256) {
+        return _guardianWait;
+    }
+
     /// @notice Guardian confirmations of an early release in the current round.
     /// @return Count.
     function releaseConfirmations() external view returns (uint256) {
@@ -450,7 +467,7 @@ contract IslamicWasiyyahInheritance {
         return _guardianReleaseAt;
     }
 
-    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.
+    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect guardianWait() later if the owner stays silent.
     /// @dev Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.
     function confirmRelease() external onlyGuardian {
         if (_cancelled) {
@@ -467,7 +484,7 @@ contract IslamicWasiyyahInheritance {
         uint256 count = ++_releaseVotes[round];
         emit ReleaseConfirmed(msg.sender, round, count);
         if (count == _threshold && _guardianReleaseAt == 0) {
-            _guardianReleaseAt = block.timestamp + GUARDIAN_WAIT;
+            _guardianReleaseAt = block.timestamp + _guardianWait;
             emit ReleaseProposed(_guardianReleaseAt);
         }
     }

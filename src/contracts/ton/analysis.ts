@@ -3,7 +3,8 @@ import type { TonShape } from './shape.js';
 import { fromNano } from '@ton/core';
 import type { TonRentFigures } from './rent.js';
 import { JETTON_FEE_MARGIN, JETTON_MESSAGE_VALUE } from './contract.js';
-import { GUARDIAN_WAIT_DAYS, guardianRulesText } from '../guardians.js';
+import { guardianRulesText } from '../guardians.js';
+import { guardianMaxVetoes, guardianWaitSeconds } from './data.js';
 
 const PER_JETTON_MESSAGE = fromNano(JETTON_MESSAGE_VALUE + JETTON_FEE_MARGIN);
 
@@ -63,17 +64,21 @@ export function analyseTon(shape: TonShape, plan: TonPlanData, rent: TonRentFigu
   }
   if (plan.guardians) {
     const { threshold, addresses } = plan.guardians;
+    const timing = {
+      waitDays: guardianWaitSeconds(plan.guardians) / 86_400,
+      maxVetoes: guardianMaxVetoes(plan.guardians),
+    };
     w(
       'ton-guardian-threshold',
       threshold === 1 && addresses.length > 1 ? 'medium' : 'info',
-      guardianRulesText(addresses.length, threshold, shape.gracePeriod),
+      guardianRulesText(addresses.length, threshold, shape.gracePeriod, timing),
       'Tell your guardians that their confirmation only starts a waiting period, and that any message you send the contract (a check-in, a deposit) cancels it.',
     );
     if (threshold === 1 && addresses.length > 1) {
       w(
         'ton-single-guardian-release',
         'medium',
-        `A single guardian can propose an early release (you have ${GUARDIAN_WAIT_DAYS} days to cancel it).`,
+        `A single guardian can propose an early release (you have ${timing.waitDays} days to cancel it).`,
         'Raise the guardian threshold to a majority.',
       );
     }

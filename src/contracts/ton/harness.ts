@@ -213,6 +213,12 @@ export class TonHarness {
       vetoesLeft: r.readNumber(),
     };
   }
+  /** The plan's guardian wait (seconds) and veto bound, from get_guardian_rules. */
+  async guardianRules(): Promise<{ waitSeconds: number; maxVetoes: number }> {
+    const r = await this.get('get_guardian_rules');
+    return { waitSeconds: r.readNumber(), maxVetoes: r.readNumber() };
+  }
+
   async beneficiary(index: number): Promise<Beneficiary> {
     const r = await this.get('get_beneficiary', [{ type: 'int', value: BigInt(index) }]);
     return { address: r.readAddress(), shareBps: r.readNumber(), claimed: r.readBigNumber() };

@@ -37,12 +37,18 @@ export function stripComments(source: string): string {
   return out;
 }
 
+/** How far past its opening parenthesis a call's arguments are looked for, so that reading stays linear in the code. */
+const MAX_CALL_CHARS = 20_000;
+/** How many constructor calls, from the last, are tried. */
+const MAX_CALLS_TRIED = 32;
+
 /** The arguments of a call whose opening parenthesis is at `open`, split at top-level commas; undefined if unclosed. */
 function callArgs(code: string, open: number): string[] | undefined {
   const args: string[] = [];
   let depth = 0;
   let start = open + 1;
-  for (let i = open; i < code.length; i++) {
+  const end = Math.min(code.length, open + MAX_CALL_CHARS);
+  for (let i = open; i < end; i++) {
     const c = code[i]!;
     if (c === '"' || c === "'") {
       let j = i + 1;
@@ -78,14 +84,14 @@ export interface ConstructorCall {
 export function constructorCallIn(source: string): ConstructorCall | undefined {
   const code = stripComments(source);
   const defined = new Set([...code.matchAll(/\bcontract\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1]!));
-  let found: ConstructorCall | undefined;
-  for (const m of code.matchAll(/\bnew\s+([A-Za-z_$][\w$]*)\s*(?:\{[^}]*\}\s*)?\(/g)) {
-    const name = m[1]!;
-    if (!defined.has(name)) continue;
+  const calls = [...code.matchAll(/\bnew\s+([A-Za-z_$][\w$]*)\s*(?:\{[^{}();]{0,200}\}\s*)?\(/g)].filter((m) =>
+    defined.has(m[1]!),
+  );
+  for (const m of calls.slice(-MAX_CALLS_TRIED).reverse()) {
     const args = callArgs(code, m.index + m[0].length - 1);
-    if (args) found = { contract: name, args };
+    if (args) return { contract: m[1]!, args };
   }
-  return found;
+  return undefined;
 }
 
 const escapeDollar = (s: string) => s.replace(/[$]/g, '\\$');

@@ -54,3 +54,13 @@ contract Deploy {
     expect(stripComments('a // b\nc /* d\ne */ f "g // h"')).toBe('a     \nc     \n     f "g // h"');
   });
 });
+
+describe('reading stays bounded on hostile code', () => {
+  it('thousands of unclosed constructor calls give no count (each call is read at most a bounded length)', () => {
+    const src = `contract A {}\n${'new A('.repeat(20_000)}`;
+    expect(constructorCallIn(src)).toBeUndefined();
+    // a closed call after the hostile part is still found
+    const closed = `${src}\n;new A([address(1), address(2)]);`;
+    expect(constructorCallIn(closed)).toEqual({ contract: 'A', args: ['[address(1), address(2)]'] });
+  });
+});

@@ -1,6 +1,6 @@
 import { encodeDeployData, formatEther, parseGwei, type Abi, type AbiParameter, type Hex } from 'viem';
 import { ApiError } from '../../core/errors.js';
-import { contractName, contractSource, MAX_BENEFICIARIES } from './contract.js';
+import { contractName, contractSource, GUARDIAN_WAIT_DAYS, MAX_BENEFICIARIES, MAX_VETOES } from './contract.js';
 import type { SolcPool } from './pool.js';
 import type { EvmShape } from './shape.js';
 import { evenShares, growCount, shrinkCount } from './scenario.js';
@@ -101,6 +101,8 @@ export function sampleArgs(inputs: readonly AbiParameter[], count = DEFAULT_SAMP
     if (fixedAddr !== undefined)
       return sampleList(isBeneficiaryList(name) ? SAMPLE_BASE : 0x4100000000000000000000000000000000000001n, fixedAddr);
     const fixedUint = fixedLength(t, /^uint\d*$/);
+    // the generated contracts' guardian threshold, wait in days and veto bound (1 of n, the defaults)
+    if (fixedUint === 3 && /guardian/.test(name)) return [1n, BigInt(GUARDIAN_WAIT_DAYS), BigInt(MAX_VETOES)];
     if (fixedUint !== undefined) {
       const bits = Number(t.replace(/^uint/, '').replace(/\[.*$/, '') || 256);
       return evenShares(fixedUint).map((v) => (bits <= 48 ? v : BigInt(v)));

@@ -137,8 +137,7 @@ export function constructorArgs(shape: EvmShape, i: ConstructorInputs): unknown[
   if (shape.gracePeriod) args.push(BigInt(i.graceDays));
   if (shape.guardians) {
     const t = guardianTiming({ waitDays: i.guardianWaitDays, maxVetoes: i.maxVetoes });
-    args.push(i.guardians, BigInt(i.threshold), BigInt(t.waitDays));
-    if (shape.gracePeriod) args.push(BigInt(t.maxVetoes));
+    args.push(i.guardians, [BigInt(i.threshold), BigInt(t.waitDays), BigInt(shape.gracePeriod ? t.maxVetoes : 0)]);
   }
   if (shape.erc20) args.push(i.tokens);
   if (shape.erc721)

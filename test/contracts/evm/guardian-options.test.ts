@@ -137,8 +137,7 @@ describe.concurrent('EVM guardian wait and veto bound from the plan', () => {
     const { args } = decodeDeployData({ abi: g.abi as Abi, bytecode: g.bytecode, data: g.deployData as Hex });
     const ctor = (g.abi as Abi).find((x) => x.type === 'constructor')!;
     const names = 'inputs' in ctor ? ctor.inputs.map((p) => p.name) : [];
-    expect(args?.[names.indexOf('guardianWaitDays_')]).toBe(14n);
-    expect(args?.[names.indexOf('maxVetoes_')]).toBe(1n);
+    expect(args?.[names.indexOf('guardianRules_')]).toEqual([2n, 14n, 1n]);
     const w = g.analysis.warnings.find((x) => x.id === 'guardian-threshold');
     expect(w?.message).toContain('after 14 days');
     expect(w?.message).toContain('during the grace period, once after');

@@ -126,20 +126,18 @@ export function addGuardians(b: EvmContractBuilder): void {
     doc: 'Restricts a function to the guardians.',
   });
 
-  b.ctor.params.push(
-    p('address[]', 'guardians_', 'memory'),
-    p('uint256', 'threshold_'),
-    p('uint256', 'guardianWaitDays_'),
-    ...(G ? [p('uint256', 'maxVetoes_')] : []),
-  );
+  b.ctor.params.push(p('address[]', 'guardians_', 'memory'), p('uint256[3]', 'guardianRules_', 'memory'));
   b.ctor.docs['guardians_'] = 'Guardian addresses (1 to MAX_GUARDIANS).';
-  b.ctor.docs['threshold_'] = 'How many guardians must agree (m of n).';
-  b.ctor.docs['guardianWaitDays_'] =
-    "Days the owner has to answer the guardians' early release (MIN_GUARDIAN_WAIT to MAX_GUARDIAN_WAIT).";
-  if (G) b.ctor.docs['maxVetoes_'] = 'Vetoes allowed after each sign of life of the owner (0 to MAX_VETO_LIMIT).';
+  // One array for the three numbers, so that the largest shape's constructor still fits the EVM stack.
+  b.ctor.docs['guardianRules_'] =
+    "How many guardians must agree (m of n); the days the owner has to answer the guardians' early release (MIN_GUARDIAN_WAIT to MAX_GUARDIAN_WAIT); " +
+    (G
+      ? 'the vetoes allowed after each sign of life of the owner (0 to MAX_VETO_LIMIT).'
+      : 'a veto bound, unused: without a grace period there is no veto.');
   b.ctor.body.push(
     'uint256 guardianCount = guardians_.length',
     ifThen('guardianCount == 0 || guardianCount > MAX_GUARDIANS', 'revert InvalidCount()'),
+    'uint256 threshold_ = guardianRules_[0]',
     ifThen('threshold_ == 0 || threshold_ > guardianCount', 'revert InvalidThreshold()'),
     loop(
       'guardianCount',
@@ -151,11 +149,13 @@ export function addGuardians(b: EvmContractBuilder): void {
     ),
     '_threshold = threshold_',
     ifThen(
-      'guardianWaitDays_ < MIN_GUARDIAN_WAIT / 1 days || guardianWaitDays_ > MAX_GUARDIAN_WAIT / 1 days',
+      'guardianRules_[1] < MIN_GUARDIAN_WAIT / 1 days || guardianRules_[1] > MAX_GUARDIAN_WAIT / 1 days',
       'revert InvalidGuardianWait()',
     ),
-    '_guardianWait = guardianWaitDays_ * 1 days',
-    ...(G ? [ifThen('maxVetoes_ > MAX_VETO_LIMIT', 'revert InvalidVetoLimit()'), '_maxVetoes = maxVetoes_'] : []),
+    '_guardianWait = guardianRules_[1] * 1 days',
+    ...(G
+      ? [ifThen('guardianRules_[2] > MAX_VETO_LIMIT', 'revert InvalidVetoLimit()'), '_maxVetoes = guardianRules_[2]']
+      : []),
   );
 
   b.releasedWhen.push('(_guardianReleaseAt != 0 && block.timestamp >= _guardianReleaseAt)');

@@ -203,10 +203,9 @@ contract CommonLawInheritance {
     /// @param beneficiaries_ Beneficiary addresses (1 to MAX_BENEFICIARIES).
     /// @param shares_ Shares in basis points, parallel to beneficiaries_, summing to TOTAL_SHARES.
     /// @param guardians_ Guardian addresses (1 to MAX_GUARDIANS).
-    /// @param threshold_ How many guardians must agree (m of n).
-    /// @param guardianWaitDays_ Days the owner has to answer the guardians' early release (MIN_GUARDIAN_WAIT to MAX_GUARDIAN_WAIT).
+    /// @param guardianRules_ How many guardians must agree (m of n); the days the owner has to answer the guardians' early release (MIN_GUARDIAN_WAIT to MAX_GUARDIAN_WAIT); a veto bound, unused: without a grace period there is no veto.
     /// @param tokens_ ERC-20 tokens shared like ETH.
-    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, address[] memory guardians_, uint256 threshold_, uint256 guardianWaitDays_, address[] memory tokens_) payable {
+    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, address[] memory guardians_, uint256[3] memory guardianRules_, address[] memory tokens_) payable {
         if (owner_ == address(0)) {
             revert ZeroAddress();
         }
@@ -215,6 +214,7 @@ contract CommonLawInheritance {
         if (guardianCount == 0 || guardianCount > MAX_GUARDIANS) {
             revert InvalidCount();
         }
+        uint256 threshold_ = guardianRules_[0];
         if (threshold_ == 0 || threshold_ > guardianCount) {
             revert InvalidThreshold();
         }
@@ -230,10 +230,10 @@ contract CommonLawInheritance {
             _guardians.push(guardian);
         }
         _threshold = threshold_;
-        if (guardianWaitDays_ < MIN_GUARDIAN_WAIT / 1 days || guardianWaitDays_ > MAX_GUARDIAN_WAIT / 1 days) {
+        if (guardianRules_[1] < MIN_GUARDIAN_WAIT / 1 days || guardianRules_[1] > MAX_GUARDIAN_WAIT / 1 days) {
             revert InvalidGuardianWait();
         }
-        _guardianWait = guardianWaitDays_ * 1 days;
+        _guardianWait = guardianRules_[1] * 1 days;
         if (tokens_.length > MAX_TOKENS) {
             revert InvalidCount();
         }

@@ -234,13 +234,12 @@ contract CustomInheritance {
     /// @param beneficiaries_ Beneficiary addresses (1 to MAX_BENEFICIARIES).
     /// @param shares_ Shares in basis points, parallel to beneficiaries_, summing to TOTAL_SHARES.
     /// @param guardians_ Guardian addresses (1 to MAX_GUARDIANS).
-    /// @param threshold_ How many guardians must agree (m of n).
-    /// @param guardianWaitDays_ Days the owner has to answer the guardians' early release (MIN_GUARDIAN_WAIT to MAX_GUARDIAN_WAIT).
+    /// @param guardianRules_ How many guardians must agree (m of n); the days the owner has to answer the guardians' early release (MIN_GUARDIAN_WAIT to MAX_GUARDIAN_WAIT); a veto bound, unused: without a grace period there is no veto.
     /// @param tokens_ ERC-20 tokens shared like ETH.
     /// @param nftTokens_ ERC-721 contract of each listed NFT.
     /// @param nftIds_ Token id of each listed NFT.
     /// @param nftRecipients_ Beneficiary that receives each listed NFT.
-    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, address[] memory guardians_, uint256 threshold_, uint256 guardianWaitDays_, address[] memory tokens_, address[] memory nftTokens_, uint256[] memory nftIds_, address[] memory nftRecipients_) payable {
+    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, address[] memory guardians_, uint256[3] memory guardianRules_, address[] memory tokens_, address[] memory nftTokens_, uint256[] memory nftIds_, address[] memory nftRecipients_) payable {
         if (owner_ == address(0)) {
             revert ZeroAddress();
         }
@@ -249,6 +248,7 @@ contract CustomInheritance {
         if (guardianCount == 0 || guardianCount > MAX_GUARDIANS) {
             revert InvalidCount();
         }
+        uint256 threshold_ = guardianRules_[0];
         if (threshold_ == 0 || threshold_ > guardianCount) {
             revert InvalidThreshold();
         }
@@ -264,10 +264,10 @@ contract CustomInheritance {
             _guardians.push(guardian);
         }
         _threshold = threshold_;
-        if (guardianWaitDays_ < MIN_GUARDIAN_WAIT / 1 days || guardianWaitDays_ > MAX_GUARDIAN_WAIT / 1 days) {
+        if (guardianRules_[1] < MIN_GUARDIAN_WAIT / 1 days || guardianRules_[1] > MAX_GUARDIAN_WAIT / 1 days) {
             revert InvalidGuardianWait();
         }
-        _guardianWait = guardianWaitDays_ * 1 days;
+        _guardianWait = guardianRules_[1] * 1 days;
         if (tokens_.length > MAX_TOKENS) {
             revert InvalidCount();
         }

@@ -163,7 +163,7 @@ export const EstimateInput = z
       .max(50)
       .optional()
       .describe(
-        'Number of beneficiaries: solana, for account sizes; evm, the sample list the contract is deployed, claimed and updated with (default 3; a fixed-size beneficiary array in the constructor takes its own length).',
+        "Number of beneficiaries: solana, for account sizes; evm, the sample list the contract is deployed, claimed and updated with, when the code does not say: a fixed-size beneficiary array in the constructor takes its own length, and a constructor call in the code (a deploy script or factory calling new C(owner, heirs, ...) with an array literal or a local new address[](N)) its list's length; otherwise this number, default 3. The answer's method says which.",
       ),
   })
   .superRefine((v, ctx) => {

@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { TEMPLATE_TYPES } from '../law/templates.js';
+import {
+  GUARDIAN_WAIT_DAYS,
+  GUARDIAN_WAIT_DAYS_MAX,
+  GUARDIAN_WAIT_DAYS_MIN,
+  MAX_VETOES,
+  MAX_VETOES_LIMIT,
+} from './guardians.js';
 
 /**
  * The inheritance plan a contract is generated from: beneficiaries and shares,
@@ -75,6 +82,24 @@ export const GuardiansSchema = z
       .max(10)
       .describe('Guardian addresses.'),
     threshold: z.number().int().min(1).max(10).describe('How many guardians must confirm (m of n).'),
+    waitDays: z
+      .number()
+      .int()
+      .min(GUARDIAN_WAIT_DAYS_MIN)
+      .max(GUARDIAN_WAIT_DAYS_MAX)
+      .optional()
+      .describe(
+        `Days the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it (default ${GUARDIAN_WAIT_DAYS}; ${GUARDIAN_WAIT_DAYS_MIN} to ${GUARDIAN_WAIT_DAYS_MAX}).`,
+      ),
+    maxVetoes: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_VETOES_LIMIT)
+      .optional()
+      .describe(
+        `How many times the guardians may postpone a release by veto during the grace period after the owner's last sign of life; then the release proceeds (default ${MAX_VETOES}; 0 to ${MAX_VETOES_LIMIT}, 0 means no veto).`,
+      ),
   })
   .describe(
     'Guardians (the multiSig feature): m of n may confirm early release or veto a wrong trigger during the grace period.',

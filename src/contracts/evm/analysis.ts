@@ -1,7 +1,7 @@
 import type { Plan } from '../plan.js';
 import type { EvmShape } from './shape.js';
 import type { ConstructorInputs } from './scenario.js';
-import { GUARDIAN_WAIT_DAYS, guardianRulesText } from '../guardians.js';
+import { guardianRulesText, guardianTiming, type GuardianTiming } from '../guardians.js';
 
 export type Severity = 'low' | 'medium' | 'high' | 'info';
 
@@ -235,9 +235,10 @@ export function planFindings(
   }
   if (shape.guardians) {
     const g = inputs.guardians.length;
-    warnings.push(...guardianFindings(g, inputs.threshold, shape.gracePeriod));
+    const timing = guardianTiming({ waitDays: inputs.guardianWaitDays, maxVetoes: inputs.maxVetoes });
+    warnings.push(...guardianFindings(g, inputs.threshold, shape.gracePeriod, timing));
     suggestions.push(
-      `Tell your guardians that confirmRelease() only starts a ${GUARDIAN_WAIT_DAYS}-day wait, and that any action of yours (checkIn(), a deposit, an update) cancels it.`,
+      `Tell your guardians that confirmRelease() only starts a ${timing.waitDays}-day wait, and that any action of yours (checkIn(), a deposit, an update) cancels it.`,
     );
     const both = inputs.guardians.filter((x) => inputs.beneficiaries.some((b) => lower(b) === lower(x)));
     if (both.length > 0)
@@ -273,7 +274,7 @@ export function planFindings(
       : 'cancel() returns the ETH to the owner; if it cannot be sent, a ReturnFailed event reports it and the owner retries with withdraw(amount).',
   );
   suggestions.push(
-    `Tokens sent to the contract by mistake are not lost: ${shape.erc721 ? 'an NFT that is not listed is refused by safeTransferFrom' : 'NFTs sent with safeTransferFrom are refused'}; the owner takes back an ERC-20 ${shape.erc20 ? 'that is not listed ' : ''}with rescueToken(token), and an NFT ${shape.erc721 ? 'that is not listed ' : ''}sent with plain transferFrom with rescueNft(token, tokenId), while the plan is live or after cancel(). After release, any ERC-20 that reaches the contract (an airdrop, a token nobody took back) is shared by the beneficiaries: each claims its share with claimToken(token).`,
+    `Tokens sent to the contract by mistake are not lost: ${shape.erc721 ? 'an NFT that is not listed is refused by safeTransferFrom' : 'NFTs sent with safeTransferFrom are refused'}; the owner takes back an ERC-20 ${shape.erc20 ? 'that is not listed ' : ''}with rescueToken(token), and an NFT ${shape.erc721 ? 'that is not listed ' : ''}sent with plain transferFrom with rescueNft(token, tokenId), while the plan is live or after cancel(). After release, any ERC-20 that reaches the contract (an airdrop, a token nobody took back) is shared by the beneficiaries: each claims its share with claimToken(token). An NFT that is not listed and arrives after release cannot be split by shares: the heir with the largest share (unlistedNftHeir()) takes it with claimUnlistedNft(token, tokenId, recipient).`,
   );
   for (const [i, nft] of inputs.nfts.entries()) {
     if (!inputs.beneficiaries.some((b) => lower(b) === lower(nft.recipient))) {
@@ -315,19 +316,24 @@ export function securityScore(findings: Finding[]): number {
 }
 
 /** Every guardian threshold explained (not only 1 of n), with the warnings for the extremes. */
-export function guardianFindings(g: number, threshold: number, veto: boolean): Finding[] {
+export function guardianFindings(
+  g: number,
+  threshold: number,
+  veto: boolean,
+  timing: GuardianTiming = guardianTiming(),
+): Finding[] {
   const out: Finding[] = [
     {
       id: 'guardian-threshold',
       severity: threshold === 1 && g > 1 ? 'medium' : 'info',
-      message: guardianRulesText(g, threshold, veto),
+      message: guardianRulesText(g, threshold, veto, timing),
     },
   ];
   if (threshold === 1 && g > 1)
     out.push({
       id: 'single-guardian-release',
       severity: 'medium',
-      message: `Any one of ${g} guardians can propose an early release (the owner has ${GUARDIAN_WAIT_DAYS} days to cancel it).`,
+      message: `Any one of ${g} guardians can propose an early release (the owner has ${timing.waitDays} days to cancel it).`,
     });
   if (threshold === g && g > 1)
     out.push({

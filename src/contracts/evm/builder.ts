@@ -162,9 +162,10 @@ export const variable = (type: string, name: string, doc?: string): StateVariabl
 });
 
 /** A private immutable. */
-export const immutable = (type: string, name: string): StateVariable => ({
+export const immutable = (type: string, name: string, doc?: string): StateVariable => ({
   type,
   name,
   visibility: 'private',
   mutability: 'immutable',
+  ...(doc ? { doc } : {}),
 });

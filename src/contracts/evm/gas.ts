@@ -1,10 +1,11 @@
 import { encodeDeployData, formatEther, parseGwei, type Abi, type AbiParameter, type Hex } from 'viem';
 import { ApiError } from '../../core/errors.js';
-import { contractName, contractSource, MAX_BENEFICIARIES } from './contract.js';
+import { contractName, contractSource, GUARDIAN_WAIT_DAYS, MAX_BENEFICIARIES, MAX_VETOES } from './contract.js';
 import type { SolcPool } from './pool.js';
 import type { EvmShape } from './shape.js';
 import { evenShares, growCount, shrinkCount } from './scenario.js';
 import { EvmSandbox, VM_HARDFORK } from './vm.js';
+import { addressArrayLength, constructorCallIn } from './code-count.js';
 
 /** Gas price used when the caller gives none (configurable by the caller through `deps.gasPriceGwei`). */
 export const DEFAULT_GAS_PRICE_GWEI = 20;
@@ -100,6 +101,8 @@ export function sampleArgs(inputs: readonly AbiParameter[], count = DEFAULT_SAMP
     if (fixedAddr !== undefined)
       return sampleList(isBeneficiaryList(name) ? SAMPLE_BASE : 0x4100000000000000000000000000000000000001n, fixedAddr);
     const fixedUint = fixedLength(t, /^uint\d*$/);
+    // the generated contracts' guardian threshold, wait in days and veto bound (1 of n, the defaults)
+    if (fixedUint === 3 && /guardian/.test(name)) return [1n, BigInt(GUARDIAN_WAIT_DAYS), BigInt(MAX_VETOES)];
     if (fixedUint !== undefined) {
       const bits = Number(t.replace(/^uint/, '').replace(/\[.*$/, '') || 256);
       return evenShares(fixedUint).map((v) => (bits <= 48 ? v : BigInt(v)));
@@ -168,6 +171,24 @@ export interface EvmMeasureInput {
   gasPriceGwei: number;
   /** Beneficiaries the contract is deployed with, when the caller states it (a fixed-size constructor list takes precedence). */
   beneficiaries?: number;
+  /** Beneficiaries read from a constructor call in the code (a deploy script or factory); before `beneficiaries`. */
+  codeBeneficiaries?: { count: number; contract: string };
+}
+
+/**
+ * The beneficiary count a constructor call in the code gives (`new C(owner, heirs, ...)` with `heirs` an array
+ * literal or a local array of stated length), for the constructor `inputs` of C; undefined when the code does not say.
+ */
+export function beneficiariesInCode(
+  source: string,
+  call: { contract: string; args: string[] },
+  inputs: readonly AbiParameter[],
+): number | undefined {
+  if (call.args.length !== inputs.length) return undefined;
+  const at = inputs.findIndex((p) => p.type === 'address[]' && isBeneficiaryList((p.name ?? '').toLowerCase()));
+  if (at < 0) return undefined;
+  const k = addressArrayLength(source, call.args[at]!);
+  return k !== undefined && k >= 1 && k <= MAX_FIXED_LENGTH ? k : undefined;
 }
 
 /**
@@ -197,16 +218,22 @@ export async function estimateEvmGas(
   }
   const custom = input.contractCode !== undefined && input.contractCode.trim() !== '';
   const source = custom ? input.contractCode! : contractSource(DEFAULT_GAS_SHAPE);
+  // Code that deploys one of its own contracts (a deploy script, a factory) names the contract to measure, and may
+  // state the beneficiaries it deploys it with.
+  const call = custom ? constructorCallIn(source) : undefined;
   const compiled = await deps.pool.compile(source, {
-    ...(custom ? {} : { contractName: contractName(DEFAULT_GAS_SHAPE) }),
+    ...(custom ? (call ? { contractName: call.contract } : {}) : { contractName: contractName(DEFAULT_GAS_SHAPE) }),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
+  const ctor = (compiled.abi as Abi).find((x) => x.type === 'constructor');
+  const fromCode = call && beneficiariesInCode(source, call, ctor && 'inputs' in ctor ? ctor.inputs : []);
   const m: EvmMeasureInput = {
     abi: compiled.abi,
     bytecode: compiled.bytecode,
     custom,
     gasPriceGwei,
     ...(n !== undefined ? { beneficiaries: n } : {}),
+    ...(call && fromCode !== undefined ? { codeBeneficiaries: { count: fromCode, contract: call.contract } } : {}),
   };
   return deps.measure ? deps.measure(m) : measureEvmGas(m);
 }
@@ -236,13 +263,16 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
   } catch {
     // the same refusal is reported by sampleArgs below
   }
-  const n = fixed ?? compiled.beneficiaries ?? DEFAULT_SAMPLE_BENEFICIARIES;
+  const inCode = compiled.codeBeneficiaries;
+  const n = fixed ?? inCode?.count ?? compiled.beneficiaries ?? DEFAULT_SAMPLE_BENEFICIARIES;
   const countFrom =
     fixed !== undefined
       ? 'fixed by the constructor'
-      : compiled.beneficiaries !== undefined
-        ? 'as given'
-        : 'assumed; pass beneficiaries to measure another number';
+      : inCode !== undefined
+        ? `read from the code's call new ${inCode.contract}(...)`
+        : compiled.beneficiaries !== undefined
+          ? 'as given'
+          : 'assumed; pass beneficiaries or a constructor call in the code to measure another number';
   figures['beneficiaries'] = n;
   const beneficiaries = sampleList(SAMPLE_BASE, n);
   const shares = evenShares(n);

@@ -1,5 +1,6 @@
 import { getAddress, type Abi, type Hex } from 'viem';
 import { ApiError } from '../../core/errors.js';
+import { guardianTiming } from '../guardians.js';
 import type { Plan } from '../plan.js';
 import { MAX_BENEFICIARIES } from './contract.js';
 import type { EvmShape } from './shape.js';
@@ -15,6 +16,10 @@ export interface ConstructorInputs {
   graceDays: number;
   guardians: Hex[];
   threshold: number;
+  /** The plan's guardian wait in days (default when absent). */
+  guardianWaitDays?: number;
+  /** The plan's veto bound (default when absent). */
+  maxVetoes?: number;
   tokens: Hex[];
   nfts: Array<{ token: Hex; tokenId: bigint; recipient: Hex }>;
 }
@@ -114,6 +119,12 @@ export function planInputs(plan: Plan): ConstructorInputs {
     graceDays: plan.deadMansSwitch?.gracePeriodDays ?? 0,
     guardians,
     threshold: plan.guardians?.threshold ?? 0,
+    ...(plan.guardians
+      ? {
+          guardianWaitDays: guardianTiming(plan.guardians).waitDays,
+          maxVetoes: guardianTiming(plan.guardians).maxVetoes,
+        }
+      : {}),
     tokens,
     nfts,
   };
@@ -124,7 +135,10 @@ export function constructorArgs(shape: EvmShape, i: ConstructorInputs): unknown[
   const args: unknown[] = [i.owner, i.beneficiaries, i.shares];
   if (shape.deadMansSwitch) args.push(BigInt(i.intervalDays));
   if (shape.gracePeriod) args.push(BigInt(i.graceDays));
-  if (shape.guardians) args.push(i.guardians, BigInt(i.threshold));
+  if (shape.guardians) {
+    const t = guardianTiming({ waitDays: i.guardianWaitDays, maxVetoes: i.maxVetoes });
+    args.push(i.guardians, [BigInt(i.threshold), BigInt(t.waitDays), BigInt(shape.gracePeriod ? t.maxVetoes : 0)]);
+  }
   if (shape.erc20) args.push(i.tokens);
   if (shape.erc721)
     args.push(

@@ -38,6 +38,11 @@ function literal(type: string, value: unknown): string {
 
 /** Statements declaring one constructor argument as a local variable named `name`. */
 function declare(p: AbiParameter, name: string, value: unknown): string[] {
+  const fixed = /^(.+)\[(\d+)\]$/.exec(p.type);
+  if (fixed) {
+    const values = value as readonly unknown[];
+    return [`${p.type} memory ${name};`, ...values.map((v, i) => `${name}[${i}] = ${literal(fixed[1] as string, v)};`)];
+  }
   const array = /^(.+)\[\]$/.exec(p.type);
   if (!array) return [`${p.type} ${name} = ${literal(p.type, value)};`];
   const item = array[1] as string;

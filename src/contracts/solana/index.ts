@@ -5,7 +5,7 @@
  * checks it passed, and a cost estimate. Domain code: no transport imports.
  */
 import { ApiError } from '../../core/errors.js';
-import { GUARDIAN_WAIT_DAYS, guardianRulesText } from '../guardians.js';
+import { guardianRulesText, guardianTiming } from '../guardians.js';
 import type { Plan } from '../plan.js';
 import { solanaAddressProblem } from './address.js';
 import type { Check } from './check-result.js';
@@ -150,12 +150,13 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
     'Have the program audited before it holds significant value; keep the upgrade authority in a multisig or make the program immutable.',
   ];
   const sw = plan.deadMansSwitch;
+  const timing = guardianTiming(plan.guardians);
   if (!shape.deadMansSwitch) {
     warnings.push({
       id: 'no-dead-mans-switch',
       severity: shape.multiSig ? 'low' : 'medium',
       message: shape.multiSig
-        ? `No dead man's switch: claims open when the owner calls \`release\`, or ${GUARDIAN_WAIT_DAYS} days after the guardians confirm (m of n) if the owner stays silent.`
+        ? `No dead man's switch: claims open when the owner calls \`release\`, or ${timing.waitDays} days after the guardians confirm (m of n) if the owner stays silent.`
         : "No dead man's switch: claims open only when the owner (or an executor holding the owner key) calls `release`.",
     });
     suggestions.push("Enable the dead man's switch so the estate is released even if nobody holds the owner key.");
@@ -181,7 +182,7 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
     warnings.push({
       id: 'guardian-threshold',
       severity: threshold === 1 && addresses.length > 1 ? 'medium' : 'info',
-      message: guardianRulesText(addresses.length, threshold, shape.deadMansSwitch),
+      message: guardianRulesText(addresses.length, threshold, shape.deadMansSwitch, timing),
     });
     suggestions.push(
       'Tell your guardians that `confirm_release` only starts a waiting period, and that any instruction you sign (a check-in, a deposit) cancels it.',
@@ -190,7 +191,7 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
       warnings.push({
         id: 'guardian-threshold-one',
         severity: 'medium',
-        message: `Any one of ${addresses.length} guardians can propose an early release (the owner has ${GUARDIAN_WAIT_DAYS} days to cancel it).`,
+        message: `Any one of ${addresses.length} guardians can propose an early release (the owner has ${timing.waitDays} days to cancel it).`,
       });
     }
     if (threshold === addresses.length && addresses.length > 1) {
@@ -229,6 +230,24 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
         '`cancel` closes the vault and returns its SOL only; it does not move tokens. Withdraw every token with `withdraw_token` first: tokens left in the vault token accounts can then only be reached by initializing a vault again for the same owner (same address) and withdrawing them.',
     });
     suggestions.push('Before cancelling, withdraw each token with `withdraw_token`.');
+  }
+  if (shape.splTokens) {
+    warnings.push({
+      id: 'spl-any-mint',
+      severity: 'info',
+      message:
+        'After the release, `claim_token` pays each beneficiary its share of every token of any mint in the vault, listed in the plan or not (an airdrop included): each claim is its share of all the vault ever received of that mint (held now plus claimed) minus what it already claimed, so a deposit after an early claim gives the early claimant only its own share of that deposit.',
+    });
+  } else {
+    warnings.push({
+      id: 'spl-not-claimable',
+      severity: 'low',
+      message:
+        'This vault has no token instructions because the plan lists no SPL token: tokens sent to its token accounts (an airdrop included) can never be claimed by the heirs nor withdrawn.',
+    });
+    suggestions.push(
+      "If the estate may ever hold SPL tokens, list one `spl` asset: the vault then shares tokens of every mint, listed or not, by the beneficiaries' shares.",
+    );
   }
   warnings.push({
     id: 'solana-events',

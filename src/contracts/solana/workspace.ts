@@ -3,7 +3,7 @@
  * TOML model), the build instructions, and the TypeScript client snippet with
  * the plan's values.
  */
-import { GUARDIAN_WAIT_DAYS } from '../guardians.js';
+import { guardianTiming } from '../guardians.js';
 import type { Plan } from '../plan.js';
 import type { SolanaShape } from './program.js';
 import { CRATE_NAME } from './program.js';
@@ -163,6 +163,8 @@ export function clientSnippet(plan: Plan, shape: SolanaShape): string {
     lines.push(
       `  guardians: [${plan.guardians.addresses.map((a) => `new PublicKey(${q(a)})`).join(', ')}],`,
       `  threshold: ${plan.guardians.threshold},`,
+      `  guardianWaitDays: ${guardianTiming(plan.guardians).waitDays},`,
+      ...(shape.deadMansSwitch ? [`  maxVetoes: ${guardianTiming(plan.guardians).maxVetoes},`] : []),
     );
   }
   lines.push(
@@ -204,7 +206,7 @@ export function clientSnippet(plan: Plan, shape: SolanaShape): string {
   }
   if (shape.multiSig)
     lines.push(
-      `// Guardians confirm the owner's absence (m of n); the claims open ${GUARDIAN_WAIT_DAYS} days later unless the owner acts first:`,
+      `// Guardians confirm the owner's absence (m of n); the claims open ${guardianTiming(plan.guardians).waitDays} days later unless the owner acts first:`,
       '// await program.methods.confirmRelease().accountsPartial({ guardian, vault }).rpc();',
     );
   lines.push(

@@ -3,7 +3,8 @@ import type { TonShape } from './shape.js';
 import { fromNano } from '@ton/core';
 import type { TonRentFigures } from './rent.js';
 import { JETTON_FEE_MARGIN, JETTON_MESSAGE_VALUE } from './contract.js';
-import { GUARDIAN_WAIT_DAYS, guardianRulesText } from '../guardians.js';
+import { guardianRulesText } from '../guardians.js';
+import { guardianMaxVetoes, guardianWaitSeconds } from './data.js';
 
 const PER_JETTON_MESSAGE = fromNano(JETTON_MESSAGE_VALUE + JETTON_FEE_MARGIN);
 
@@ -63,17 +64,21 @@ export function analyseTon(shape: TonShape, plan: TonPlanData, rent: TonRentFigu
   }
   if (plan.guardians) {
     const { threshold, addresses } = plan.guardians;
+    const timing = {
+      waitDays: guardianWaitSeconds(plan.guardians) / 86_400,
+      maxVetoes: guardianMaxVetoes(plan.guardians),
+    };
     w(
       'ton-guardian-threshold',
       threshold === 1 && addresses.length > 1 ? 'medium' : 'info',
-      guardianRulesText(addresses.length, threshold, shape.gracePeriod),
+      guardianRulesText(addresses.length, threshold, shape.gracePeriod, timing),
       'Tell your guardians that their confirmation only starts a waiting period, and that any message you send the contract (a check-in, a deposit) cancels it.',
     );
     if (threshold === 1 && addresses.length > 1) {
       w(
         'ton-single-guardian-release',
         'medium',
-        `A single guardian can propose an early release (you have ${GUARDIAN_WAIT_DAYS} days to cancel it).`,
+        `A single guardian can propose an early release (you have ${timing.waitDays} days to cancel it).`,
         'Raise the guardian threshold to a majority.',
       );
     }
@@ -116,6 +121,17 @@ export function analyseTon(shape: TonShape, plan: TonPlanData, rent: TonRentFigu
       `On cancel the jettons go back to the owner; the rent reserve stays in the contract. If a jetton wallet refuses the return, the jettons are recorded as held again and the owner retries with \`return_jettons\`, attaching ${PER_JETTON_MESSAGE} TON per jetton.`,
     );
   }
+  w(
+    'ton-unlisted-jettons',
+    'info',
+    (shape.jettons
+      ? 'Only the jettons the plan lists are shared. '
+      : 'This plan lists no jettons, so no jetton is shared. ') +
+      "Jettons of any other kind sent to the contract (an airdrop after the deadline included) cannot be claimed by the heirs and stay in the contract's wallet for that jetton: " +
+      "on TON a contract cannot read a jetton wallet's balance, it only learns of an arrival from the notification the sender chooses to attach, and a notification from a wallet it does not know could be forged, so it has no amount it could fairly divide into shares. " +
+      'Listed jettons are shared by what each notification credited: every beneficiary receives its share of all that arrived, whenever it claims, so a deposit after an early claim gives the early claimant only its own share of that deposit.',
+    'List in the plan every jetton the estate holds or may receive.',
+  );
   const years = rent.reserveLastsDays / 365;
   w(
     'ton-storage-reserve',

@@ -9,7 +9,6 @@ import {
 } from './features/core.js';
 import { addGetters, addReceive } from './features/entry.js';
 import {
-  addGuardianConstants,
   addGuardianGetters,
   addGuardianHandlers,
   addGuardianState,
@@ -69,7 +68,6 @@ export function buildTonContract(shape: TonShape): FuncModule {
   ]);
   m.pragmas.push('version >=0.4.4');
   addCoreConstants(m);
-  if (shape.guardians) addGuardianConstants(m);
   if (shape.jettons) addJettonConstants(m);
   addTemplateConstant(m, shape);
   addStorage(m);

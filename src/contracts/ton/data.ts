@@ -1,4 +1,5 @@
 import { Address, beginCell, Cell, contractAddress, Dictionary, type DictionaryValue } from '@ton/core';
+import { guardianTiming } from '../guardians.js';
 import type { Plan } from '../plan.js';
 import { OP } from './contract.js';
 
@@ -10,7 +11,11 @@ export interface TonPlanData {
   intervalSeconds: number;
   /** Seconds after the deadline during which the owner can still check in and guardians can veto. */
   graceSeconds: number;
-  guardians?: { addresses: Address[]; threshold: number };
+  /**
+   * Guardians, m of n; `waitSeconds` (the owner's time to answer their early release) and `maxVetoes` (vetoes after
+   * each sign of life) default to the shared defaults when absent.
+   */
+  guardians?: { addresses: Address[]; threshold: number; waitSeconds?: number; maxVetoes?: number };
   /** Jetton master addresses, in plan order (the jetton index used by claims). */
   jettons?: Address[];
   /** The storage-rent reserve of this contract (see rent.ts). */
@@ -56,6 +61,8 @@ export function tonPlanData(plan: Plan, rent: TonRent): TonPlanData {
     data.guardians = {
       addresses: plan.guardians.addresses.map((a) => Address.parse(a)),
       threshold: plan.guardians.threshold,
+      waitSeconds: guardianTiming(plan.guardians).waitDays * DAY,
+      maxVetoes: guardianTiming(plan.guardians).maxVetoes,
     };
   }
   return data;
@@ -101,6 +108,16 @@ export function beneficiariesDict(list: Array<{ address: Address; shareBps: numb
   return d;
 }
 
+/** The guardian wait in seconds the data cell holds (the shared default when the plan data does not say). */
+export function guardianWaitSeconds(g: { waitSeconds?: number | undefined }): number {
+  return g.waitSeconds ?? guardianTiming().waitDays * DAY;
+}
+
+/** The veto bound the data cell holds (the shared default when the plan data does not say). */
+export function guardianMaxVetoes(g: { maxVetoes?: number | undefined }): number {
+  return g.maxVetoes ?? guardianTiming().maxVetoes;
+}
+
 /** The initial data cell (layout documented in contract.ts). */
 export function buildInitialData(d: TonPlanData): Cell {
   let guardians: Cell | null = null;
@@ -114,6 +131,8 @@ export function buildInitialData(d: TonPlanData): Cell {
       .storeUint(0, 16)
       .storeUint(0, 64)
       .storeUint(0, 8)
+      .storeUint(guardianWaitSeconds(d.guardians), 32)
+      .storeUint(guardianMaxVetoes(d.guardians), 8)
       .storeDict(g)
       .endCell();
   }
@@ -175,6 +194,8 @@ export function worstCaseData(d: TonPlanData, count = d.beneficiaries.length): C
       .storeUint(0xffff, 16)
       .storeUint(0xffff_ffff_ffffn, 64)
       .storeUint(0xff, 8)
+      .storeUint(guardianWaitSeconds(d.guardians), 32)
+      .storeUint(guardianMaxVetoes(d.guardians), 8)
       .storeDict(g)
       .endCell();
   }

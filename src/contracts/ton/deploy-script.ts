@@ -1,7 +1,6 @@
-import type { TonPlanData } from './data.js';
+import { guardianMaxVetoes, guardianWaitSeconds, type TonPlanData } from './data.js';
 import { fromNano } from '@ton/core';
 import { JETTON_FEE_MARGIN, JETTON_MESSAGE_VALUE, OP } from './contract.js';
-import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../guardians.js';
 
 /**
  * The TypeScript deployment script returned with a TON contract. It carries
@@ -21,11 +20,18 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
     rentStepPerBeneficiary: (plan.rent.step ?? 0n).toString(),
     rentBeneficiaries: plan.rent.count ?? plan.beneficiaries.length,
     guardians: plan.guardians
-      ? { addresses: plan.guardians.addresses.map((a) => a.toRawString()), threshold: plan.guardians.threshold }
+      ? {
+          addresses: plan.guardians.addresses.map((a) => a.toRawString()),
+          threshold: plan.guardians.threshold,
+          waitSeconds: guardianWaitSeconds(plan.guardians),
+          maxVetoes: guardianMaxVetoes(plan.guardians),
+        }
       : null,
     jettonMasters: (plan.jettons ?? []).map((a) => a.toRawString()),
   };
   const minimum = fromNano(plan.rent.reserve + 1_000_000_000n);
+  const waitDays = plan.guardians ? guardianWaitSeconds(plan.guardians) / 86_400 : 0;
+  const maxVetoes = plan.guardians ? guardianMaxVetoes(plan.guardians) : 0;
   const perJetton = fromNano(JETTON_MESSAGE_VALUE + JETTON_FEE_MARGIN);
   const lines = [
     '// Deployment script for the svc TON inheritance contract (generated).',
@@ -45,9 +51,9 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
     `//   cancel    0x${OP.cancel.toString(16)}  owner, before the deadline; returns everything to the owner`,
     `//   release   0x${OP.release.toString(16)}  owner; releases the estate now`,
     `//   approve   0x${OP.approve.toString(16)}  guardian; guardian_index:uint8 (m of n propose an early release, which takes effect`,
-    `//             ${GUARDIAN_WAIT_DAYS} days later unless the owner sends any message first)`,
+    `//             ${waitDays} days later unless the owner sends any message first)`,
     `//   veto      0x${OP.veto.toString(16)}  guardian, during the grace period; guardian_index:uint8 (m of n restart the clock,`,
-    `//             at most ${MAX_VETOES} times after the owner's last message)`,
+    `//             at most ${maxVetoes} times after the owner's last message)`,
     `//   claim     0x${OP.claim.toString(16)}  beneficiary, once released; beneficiary_index:uint8 (0-based, order of PLAN.beneficiaries)`,
     ...(plan.jettons && plan.jettons.length > 0
       ? [
@@ -90,6 +96,7 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
     '    guardians = beginCell().storeUint(PLAN.guardians.threshold, 8).storeUint(PLAN.guardians.addresses.length, 8)',
     '      .storeUint(0, 16).storeUint(0, 16) // approval and veto votes',
     '      .storeUint(0, 64).storeUint(0, 8) // early release time (none), vetoes used',
+    "      .storeUint(PLAN.guardians.waitSeconds, 32).storeUint(PLAN.guardians.maxVetoes, 8) // the plan's wait and veto bound",
     '      .storeDict(g).endCell();',
     '  }',
     '  let jettons: Cell | null = null;',

@@ -31,6 +31,9 @@ export interface Beneficiary {
 
 const EMPTY_CODE = new Cell();
 
+/** Which blockchain configuration the sandbox runs: see `TonHarness.create`. */
+export type TonHarnessConfig = 'slim' | 'mainnet';
+
 export function computeExit(tx: BlockchainTransaction): { success: boolean; exitCode: number; gasFees: bigint } {
   const d = tx.description;
   if (d.type !== 'generic' || d.computePhase.type !== 'vm') return { success: false, exitCode: -1, gasFees: 0n };
@@ -59,8 +62,19 @@ export class TonHarness {
     readonly data: Cell,
   ) {}
 
-  static async create(code: Cell, data: Cell, address: Address, now: number): Promise<TonHarness> {
-    const blockchain = await Blockchain.create({ config: 'slim' });
+  /**
+   * `config`: 'slim' (the default; fast, for behaviour) or 'mainnet', the full mainnet configuration @ton/sandbox
+   * ships (its `defaultConfig`: every parameter of a mainnet masterchain block, global id -239), for the tests that
+   * must run on the network's real prices and limits.
+   */
+  static async create(
+    code: Cell,
+    data: Cell,
+    address: Address,
+    now: number,
+    opts: { config?: TonHarnessConfig } = {},
+  ): Promise<TonHarness> {
+    const blockchain = await Blockchain.create({ config: opts.config === 'mainnet' ? 'default' : 'slim' });
     blockchain.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
     blockchain.now = now;
     return new TonHarness(blockchain, address, code, data);
@@ -199,6 +213,12 @@ export class TonHarness {
       vetoesLeft: r.readNumber(),
     };
   }
+  /** The plan's guardian wait (seconds) and veto bound, from get_guardian_rules. */
+  async guardianRules(): Promise<{ waitSeconds: number; maxVetoes: number }> {
+    const r = await this.get('get_guardian_rules');
+    return { waitSeconds: r.readNumber(), maxVetoes: r.readNumber() };
+  }
+
   async beneficiary(index: number): Promise<Beneficiary> {
     const r = await this.get('get_beneficiary', [{ type: 'int', value: BigInt(index) }]);
     return { address: r.readAddress(), shareBps: r.readNumber(), claimed: r.readBigNumber() };

@@ -1,4 +1,4 @@
-import { Blockchain, loadConfig } from '@ton/sandbox';
+import { Blockchain, defaultConfigSeqno, loadConfig } from '@ton/sandbox';
 import type { Cell } from '@ton/core';
 import { CLAIM_WINDOW_SECONDS } from './contract.js';
 import { TON_MAX_BENEFICIARIES } from './shape.js';
@@ -30,14 +30,15 @@ export interface StoragePrices {
 }
 
 /**
- * Basechain storage prices of the configuration the sandbox runs (config
- * parameter 18, the latest entry). These are the mainnet prices the sandbox
- * ships: 1 nanoton per bit and 500 per cell, per 65536 seconds.
+ * Basechain storage prices of the mainnet configuration @ton/sandbox ships
+ * (its `defaultConfig`, the whole config cell of a mainnet masterchain block;
+ * parameter 18, the latest entry): 1 nanoton per bit and 500 per cell, per
+ * 65536 seconds. No network is asked.
  */
 let prices: Promise<StoragePrices> | undefined;
 export function basechainStoragePrices(): Promise<StoragePrices> {
   prices ??= (async () => {
-    const bc = await Blockchain.create({ config: 'slim' });
+    const bc = await Blockchain.create({ config: 'default' });
     const p18 = (
       loadConfig(bc.config) as unknown as Record<
         number,
@@ -50,7 +51,7 @@ export function basechainStoragePrices(): Promise<StoragePrices> {
     return {
       bitPricePs: BigInt(last.bit_price_ps),
       cellPricePs: BigInt(last._cell_price_ps),
-      source: '@ton/sandbox configuration, parameter 18 (basechain storage prices)',
+      source: `@ton/sandbox mainnet configuration (masterchain block ${defaultConfigSeqno}), parameter 18 (basechain storage prices)`,
     };
   })();
   prices.catch(() => {

@@ -1,8 +1,7 @@
 import { toNano, type Address, type Cell } from '@ton/core';
 import { ERR, JETTON_MESSAGE_VALUE, OP, STATE } from './contract.js';
-import { updateBody, type TonPlanData } from './data.js';
+import { guardianWaitSeconds, updateBody, type TonPlanData } from './data.js';
 import { actionFwdFees, computeExit, storageFee, ton, type SentOp, type TonHarness } from './harness.js';
-import { GUARDIAN_WAIT_DAYS } from '../guardians.js';
 import type { TonShape } from './shape.js';
 import { jettonWalletAddress } from './jetton-double.js';
 import { GAS, SCENARIO_T0, startRun, type Run } from './scenario-run.js';
@@ -422,7 +421,7 @@ async function approveAll(
   const { releaseAt } = await h.guardians();
   check(
     'guardians approve',
-    releaseAt === h.now + GUARDIAN_WAIT_DAYS * 86_400,
+    releaseAt === h.now + guardianWaitSeconds(g),
     'the early release does not wait for the owner',
   );
   h.now = releaseAt;

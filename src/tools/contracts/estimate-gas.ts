@@ -7,7 +7,7 @@ export const estimateGas = defineTool({
   title: 'Estimate gas and fees',
   description:
     'Estimates the cost of deploying a contract, of one claim and of an update. evm: compiles and runs the contract in an in-process EVM ' +
-    'and prices the measured gas (deployed with `beneficiaries` sample beneficiaries, default 3; updates to as many, twice as many and half as many new ones); ton: measured in the TON sandbox; solana: rent-exempt deposits from account sizes, signature fees and ' +
+    'and prices the measured gas (deployed with as many sample beneficiaries as the code fixes or deploys it with (a fixed-size constructor list, or a constructor call in the code such as a deploy script), else `beneficiaries`, default 3, and `method` says which; updates to as many, twice as many and half as many new ones); ton: measured in the TON sandbox; solana: rent-exempt deposits from account sizes, signature fees and ' +
     'compute units, each marked computed or assumed. Without contractCode the default contract is measured. No network is asked.',
   domain: 'contracts',
   scope: 'contracts:read',

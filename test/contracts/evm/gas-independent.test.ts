@@ -17,6 +17,8 @@ import { generateEvm } from '../../../src/contracts/evm/generate.js';
 import { REAL_ERC721_SOURCE } from '../../../src/contracts/evm/mocks.js';
 import type { SolcCompileOutput, SolcPool } from '../../../src/contracts/evm/pool.js';
 import type { Plan } from '../../../src/contracts/plan.js';
+import { deployScript } from '../../../src/contracts/package/evm.js';
+import type { PackageContract } from '../../../src/contracts/package/common.js';
 import { testSolcPool } from './fixtures.js';
 
 // Every reported figure is compared with the receipt of the same operation sent as a signed
@@ -234,6 +236,66 @@ describe('gas figures against signed transactions on a separate chain', () => {
     expect(est.update).toMatch(/to 20 beneficiaries: .* gas/);
     expect(est.update).toMatch(/to 5 beneficiaries: .* gas/);
   });
+
+  for (const n of [1, 3, 10]) {
+    it(`estimate_gas(contractCode) of generated code deployed with ${n} by a script in the code reads ${n}; figures within 5% of signed transactions`, async () => {
+      const keys = Array.from({ length: n }, (_, i) => key(200 + i));
+      const heirs = keys.map(addressOf);
+      const g = await generateEvm(plan(heirs), { pool });
+      // The generated contract, with the package's deploy script for this plan in the same file (its import dropped):
+      // the script's constructor call names the contract and creates the beneficiary list with its length.
+      const script = deployScript(
+        { compiled: { bytecode: g.bytecode }, deployData: g.deployData } as unknown as PackageContract,
+        g.contractName,
+        g.abi as Abi,
+      )
+        .split('\n')
+        .filter((l) => !/^(import|pragma|\/\/ SPDX)/.test(l))
+        .join('\n');
+      expect(script).toContain(`new address[](${n})`);
+      const est = await estimateEvmGas({ contractCode: `${g.contractCode}\n${script}` }, { pool });
+      expect(est.figures['beneficiaries']).toBe(n);
+      expect(est.method).toContain(
+        `${n} ${n === 1 ? 'beneficiary' : 'beneficiaries'} (read from the code's call new ${g.contractName}(...))`,
+      );
+      // a count stated by the caller does not override what the code says
+      const stated = await estimateEvmGas({ contractCode: `${g.contractCode}\n${script}`, beneficiaries: 7 }, { pool });
+      expect(stated.figures['beneficiaries']).toBe(n);
+
+      const abi = g.abi as Abi;
+      const deployChain = async () => {
+        const chain = await Chain.create();
+        for (const k of [ownerKey, ...keys]) await chain.fund(k);
+        const d = await chain.send(ownerKey, undefined, g.deployData as Hex);
+        return { chain, c: d.created!, deployment: d.gas };
+      };
+      const first = await deployChain();
+      expect(
+        within(est.figures['deployment'], first.deployment),
+        `deployment ${est.figures['deployment']} vs ${first.deployment}`,
+      ).toBe(true);
+      const updates: Array<[string, number]> = [
+        ['update', n],
+        ['updateGrow', 2 * n],
+        ...(n > 1 ? ([['updateShrink', Math.floor(n / 2)]] as Array<[string, number]>) : []),
+      ];
+      for (const [k, m] of updates) {
+        const { chain, c } = await deployChain();
+        chain.timestamp += DAY;
+        const r = await chain.call(ownerKey, c, abi, 'updateBeneficiaries', [fresh(0xbeef0000, m), evenShares(m)]);
+        expect(within(est.figures[k], r.gas), `${k} (${n} → ${m}): figure ${est.figures[k]} vs signed ${r.gas}`).toBe(
+          true,
+        );
+      }
+      const { chain, c } = first;
+      await chain.fund(key(997));
+      await chain.send(key(997), c, '0x', 10n ** 18n);
+      chain.timestamp += 366n * DAY;
+      let max = 0;
+      for (const k of keys) max = Math.max(max, (await chain.call(k, c, abi, 'claim')).gas);
+      expect(within(est.figures['claim'], max), `claim ${est.figures['claim']} vs signed ${max}`).toBe(true);
+    });
+  }
 
   it('a fixed-size beneficiary array in the constructor sets the count; without any, 3 are assumed and said so', async () => {
     const src = `// SPDX-License-Identifier: MIT

@@ -49,7 +49,9 @@ describe('estimateSolana', () => {
     const e = estimateSolana({ contractCode: source, beneficiaries: 10, guardians: 3 });
     // Sizes from the program model (an independent path from the estimator's reading of the source).
     const sizes = accountSizes(buildProgramModel(full), 10, 3);
-    expect(sizes.Vault).toBe(8 + 112 + 10 * 42 + 3 * 32); // 112: the fixed fields, with the guardians' early_release_at (i64) and vetoes_used (u8)
+    // 121: the fixed fields, with the guardians' early_release_at (i64), vetoes_used (u8), and the plan's
+    // guardian_wait (i64) and max_vetoes (u8)
+    expect(sizes.Vault).toBe(8 + 121 + 10 * 42 + 3 * 32);
     const vault = e.items.find((i) => i.name.startsWith('Vault account rent'))!;
     expect(vault).toMatchObject({ lamports: rentExemptLamports(sizes.Vault!), basis: 'computed' });
     expect(vault.name).toContain(`${sizes.Vault} bytes`);

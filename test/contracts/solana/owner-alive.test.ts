@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../../../src/contracts/guardians.js';
+import {
+  GUARDIAN_WAIT_DAYS,
+  GUARDIAN_WAIT_DAYS_MAX,
+  GUARDIAN_WAIT_DAYS_MIN,
+  MAX_VETOES_LIMIT,
+} from '../../../src/contracts/guardians.js';
 import { checkAnchorProgram, generateSolana, programForShape } from '../../../src/contracts/solana/index.js';
 import { addr, FEATURE_SETS, featureLabel, makePlan } from './fixtures.js';
 
@@ -68,23 +73,32 @@ describe.concurrent('Solana: every owner instruction is proof of life', () => {
 });
 
 describe.concurrent('Solana guardians cannot overrule a living owner', () => {
-  it('confirm_release proposes a release GUARDIAN_WAIT later; claims_open needs it due; vetoes are bounded', async () => {
+  it("confirm_release proposes a release the plan's wait later; claims_open needs it due; vetoes are bounded", async () => {
     const { source } = await programForShape({
       template: 'custom',
       deadMansSwitch: true,
       multiSig: true,
       splTokens: false,
     });
-    expect(source).toContain(`pub const GUARDIAN_WAIT_SECONDS: i64 = ${GUARDIAN_WAIT_DAYS * 86_400};`);
-    expect(source).toContain(`pub const MAX_VETOES: u8 = ${MAX_VETOES};`);
+    // The wait and the veto bound are the plan's, set at initialization within bounds the program checks.
+    expect(source).toContain(`pub const MIN_GUARDIAN_WAIT_DAYS: u16 = ${GUARDIAN_WAIT_DAYS_MIN};`);
+    expect(source).toContain(`pub const MAX_GUARDIAN_WAIT_DAYS: u16 = ${GUARDIAN_WAIT_DAYS_MAX};`);
+    expect(source).toContain(`pub const MAX_VETO_LIMIT: u8 = ${MAX_VETOES_LIMIT};`);
+    const init = fnBody(source, 'initialize');
+    expect(init).toContain(
+      'require!(args.guardian_wait_days >= MIN_GUARDIAN_WAIT_DAYS && args.guardian_wait_days <= MAX_GUARDIAN_WAIT_DAYS, InheritanceError::InvalidGuardianWait);',
+    );
+    expect(init).toContain('require!(args.max_vetoes <= MAX_VETO_LIMIT, InheritanceError::InvalidVetoLimit);');
+    expect(init).toContain('vault.guardian_wait = i64::from(args.guardian_wait_days) * 86_400;');
+    expect(init).toContain('vault.max_vetoes = args.max_vetoes;');
     const confirm = fnBody(source, 'confirm_release');
     expect(confirm).not.toMatch(/VaultStatus::Released;/);
-    expect(confirm).toMatch(/vault\.early_release_at = now\.saturating_add\(GUARDIAN_WAIT_SECONDS\);/);
+    expect(confirm).toMatch(/vault\.early_release_at = now\.saturating_add\(vault\.guardian_wait\);/);
     const open = fnBody(source, 'claims_open');
     expect(open).toMatch(/let by_guardians = self\.early_release_at > 0 && now >= self\.early_release_at;/);
     expect(open).toMatch(/VaultStatus::Active => by_guardians,/);
     const veto = fnBody(source, 'veto');
-    expect(veto).toMatch(/require!\(vault\.vetoes_used < MAX_VETOES, InheritanceError::VetoLimitReached\);/);
+    expect(veto).toMatch(/require!\(vault\.vetoes_used < vault\.max_vetoes, InheritanceError::VetoLimitReached\);/);
     expect(veto).toMatch(/vault\.vetoes_used \+= 1;/);
     // The owner window closes once the guardians' release took effect.
     expect(fnBody(source, 'owner_window_open')).toMatch(/!self\.claims_open\(now\)/);
@@ -105,5 +119,27 @@ describe.concurrent('Solana guardians cannot overrule a living owner', () => {
       expect(w?.message).toContain(`${m} of ${n} guardians can propose an early release`);
       expect(w?.message).toContain(`${GUARDIAN_WAIT_DAYS} days`);
     }
+  });
+
+  it('a plan with a 14-day wait and one veto: the client snippet initializes the vault with them; the advice says so', async () => {
+    const guardians = { addresses: [addr('g1'), addr('g2'), addr('g3')], threshold: 2, waitDays: 14, maxVetoes: 1 };
+    const plan = makePlan('custom', { deadMansSwitch: true, multiSig: true, splTokens: false }, 2, { guardians });
+    const out = await generateSolana(plan);
+    const script = out.clientSnippet;
+    expect(script).toContain('  guardianWaitDays: 14,');
+    expect(script).toContain('  maxVetoes: 1,');
+    expect(script).toContain('the claims open 14 days later unless the owner acts first');
+    const w = out.analysis.warnings.find((x) => x.id === 'guardian-threshold');
+    expect(w?.message).toContain('after 14 days');
+    expect(w?.message).toContain('once after');
+    expect(w?.message).toContain('the wait to 14 days instead of 30 and the veto bound to 1 instead of 2');
+    // without a switch there is no veto, and no veto bound to pass
+    const noSwitch = await generateSolana(
+      makePlan('custom', { deadMansSwitch: false, multiSig: true, splTokens: false }, 2, { guardians }),
+    );
+    const s2 = noSwitch.clientSnippet;
+    expect(s2).toContain('  guardianWaitDays: 14,');
+    expect(s2).not.toContain('maxVetoes');
+    expect(noSwitch.contractCode).not.toContain('max_vetoes');
   });
 });

@@ -7,7 +7,8 @@ import {
   worstCaseData,
   type TonPlanData,
 } from '../../../src/contracts/ton/data.js';
-import { TonHarness } from '../../../src/contracts/ton/harness.js';
+import { storageFee, TonHarness, type TonHarnessConfig } from '../../../src/contracts/ton/harness.js';
+import { defaultConfigSeqno, loadConfig } from '@ton/sandbox';
 import {
   buildTonShape,
   TON_ERR as ERR,
@@ -29,7 +30,8 @@ import { addr, unevenShares } from './helpers.js';
 // Storage rent for the state the contract can really reach, executed in @ton/sandbox: the worst case is counted
 // with distinct values (identical cells are stored once), an owner update that grows the list pays the larger
 // reserve, and with only the reserve left the contract lives through the longest interval, grace period and claim
-// window with the largest state, and ends active.
+// window with the largest state, and ends active. The lifetime runs on the mainnet configuration the sandbox ships
+// (the whole config cell of a mainnet masterchain block), not the slim one the behaviour tests use.
 
 const T0 = 1_900_000_000;
 const DAY = 86_400;
@@ -42,7 +44,7 @@ function shape(p: Partial<TonShape>): TonShape {
   return { template: 'custom', deadMansSwitch: true, gracePeriod: true, guardians: false, jettons: false, ...p };
 }
 
-async function deployed(s: TonShape, intervalSeconds: number, graceSeconds: number) {
+async function deployed(s: TonShape, intervalSeconds: number, graceSeconds: number, config?: TonHarnessConfig) {
   const { compiled } = await buildTonShape(s);
   const base: Omit<TonPlanData, 'rent'> = {
     owner,
@@ -52,7 +54,13 @@ async function deployed(s: TonShape, intervalSeconds: number, graceSeconds: numb
   };
   const data: TonPlanData = { ...base, rent: await rentReserveFor(compiled.code, base) };
   const cell: Cell = buildInitialData(data);
-  const h = await TonHarness.create(compiled.code, cell, tonAddressFor(compiled.code, cell), T0);
+  const h = await TonHarness.create(
+    compiled.code,
+    cell,
+    tonAddressFor(compiled.code, cell),
+    T0,
+    config ? { config } : {},
+  );
   for (const a of [owner, stranger, ...b]) await h.installSink(a, toNano('1000'));
   expect((await h.deploy(owner, toNano('2'))).success).toBe(true);
   return { h, data, code: compiled.code };
@@ -122,7 +130,12 @@ describe('TON rent is reckoned for the largest reachable state', () => {
     ['the longest interval and grace period (3650 + 365 days)', 3650 * DAY, 365 * DAY],
   ] as const) {
     it(`${label} grown from 3 to 50 beneficiaries, with only the reserve left, stays active through the claim window`, async () => {
-      const { h, data, code } = await deployed(shape({}), interval, grace);
+      const { h, data, code } = await deployed(shape({}), interval, grace, 'mainnet');
+      // the sandbox runs the full mainnet configuration: mainnet's global id, and the parameters the slim one drops
+      const cfg = loadConfig(h.blockchain.config) as unknown as Record<number, { global_id?: number } | undefined>;
+      expect(cfg[19]?.global_id).toBe(-239);
+      for (const param of [32, 34, 44, 45]) expect(cfg[param], `config parameter ${param}`).toBeDefined();
+      expect(defaultConfigSeqno).toBeGreaterThan(0);
       const fresh = unevenShares(TON_MAX_BENEFICIARIES).map((shareBps, i) => ({ address: addr(`n${i}`), shareBps }));
       for (const x of fresh) await h.installSink(x.address);
       const grown = grownRent(data.rent, fresh.length);
@@ -155,6 +168,10 @@ describe('TON rent is reckoned for the largest reachable state', () => {
       expect(late.exitCode).toBe(ERR.unknownOp);
       const d = late.tx.description;
       expect(d.type === 'generic' ? (d.storagePhase?.storageFeesDue ?? 0n) : -1n).toBe(0n);
+      // the rent mainnet charged for the year is paid, and is not above what the reckoned rate allows for it
+      const charged = storageFee(late.tx);
+      expect(charged).toBeGreaterThan(0n);
+      expect(charged).toBeLessThanOrEqual(rentFor(grown.rate, CLAIM_WINDOW_SECONDS));
       expect((await account(h)).status).toBe('active');
       expect(await h.balance()).toBeGreaterThan(0n);
       expect(Address.isAddress(h.address)).toBe(true);

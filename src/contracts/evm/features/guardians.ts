@@ -1,12 +1,14 @@
-import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../../guardians.js';
+import { GUARDIAN_WAIT_DAYS_MAX, GUARDIAN_WAIT_DAYS_MIN, MAX_VETOES_LIMIT } from '../../guardians.js';
 import { constant, fn, getter, ifThen, immutable, loop, p, variable, type EvmContractBuilder } from '../builder.js';
 
 export const MAX_GUARDIANS = 10;
 
 /**
  * Guardians (m of n): they confirm the owner's absence, which releases the
- * estate GUARDIAN_WAIT later unless the owner shows a sign of life first; with
- * a grace period they may also veto a wrong trigger, at most MAX_VETOES times.
+ * estate guardianWait() later unless the owner shows a sign of life first; with
+ * a grace period they may also veto a wrong trigger, at most maxVetoes() times.
+ * The wait and the veto bound are the plan's, fixed at deployment within
+ * bounds the contract checks.
  */
 export function addGuardians(b: EvmContractBuilder): void {
   if (!b.s.guardians) return;
@@ -15,25 +17,35 @@ export function addGuardians(b: EvmContractBuilder): void {
     'constants',
     'guardians',
     constant('uint256', 'MAX_GUARDIANS', String(MAX_GUARDIANS), 'Upper bound on guardians.'),
-    constant(
-      'uint256',
-      'GUARDIAN_WAIT',
-      `${GUARDIAN_WAIT_DAYS} days`,
-      "How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.",
-    ),
+    constant('uint256', 'MIN_GUARDIAN_WAIT', `${GUARDIAN_WAIT_DAYS_MIN} days`, 'Shortest wait the plan may set.'),
+    constant('uint256', 'MAX_GUARDIAN_WAIT', `${GUARDIAN_WAIT_DAYS_MAX} days`, 'Longest wait the plan may set.'),
   );
   if (G)
     b.add(
       'constants',
       'guardians',
-      constant(
+      constant('uint256', 'MAX_VETO_LIMIT', String(MAX_VETOES_LIMIT), 'Most vetoes the plan may allow.'),
+    );
+  b.add(
+    'state',
+    'guardians.immutable',
+    immutable('uint256', '_threshold'),
+    immutable(
+      'uint256',
+      '_guardianWait',
+      "How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.",
+    ),
+  );
+  if (G)
+    b.add(
+      'state',
+      'guardians.immutable',
+      immutable(
         'uint256',
-        'MAX_VETOES',
-        String(MAX_VETOES),
+        '_maxVetoes',
         "Vetoes that may postpone a release after the owner's last sign of life; then the release proceeds.",
       ),
     );
-  b.add('state', 'guardians.immutable', immutable('uint256', '_threshold'));
   b.add(
     'state',
     'guardians',
@@ -63,6 +75,11 @@ export function addGuardians(b: EvmContractBuilder): void {
     { name: 'NotGuardian', params: [], doc: 'Only a guardian may call this.' },
     { name: 'InvalidThreshold', params: [], doc: 'The threshold must be between 1 and the number of guardians.' },
     { name: 'AlreadyConfirmed', params: [], doc: 'This guardian already voted in this round.' },
+    {
+      name: 'InvalidGuardianWait',
+      params: [],
+      doc: 'The guardian wait must be between MIN_GUARDIAN_WAIT and MAX_GUARDIAN_WAIT.',
+    },
   );
   if (G) {
     b.add(
@@ -72,8 +89,9 @@ export function addGuardians(b: EvmContractBuilder): void {
       {
         name: 'VetoLimitReached',
         params: [],
-        doc: "The guardians already postponed the release MAX_VETOES times since the owner's last sign of life.",
+        doc: "The guardians already postponed the release maxVetoes() times since the owner's last sign of life.",
       },
+      { name: 'InvalidVetoLimit', params: [], doc: 'The veto bound must be at most MAX_VETO_LIMIT.' },
     );
   }
   b.add(
@@ -108,12 +126,18 @@ export function addGuardians(b: EvmContractBuilder): void {
     doc: 'Restricts a function to the guardians.',
   });
 
-  b.ctor.params.push(p('address[]', 'guardians_', 'memory'), p('uint256', 'threshold_'));
+  b.ctor.params.push(p('address[]', 'guardians_', 'memory'), p('uint256[3]', 'guardianRules_', 'memory'));
   b.ctor.docs['guardians_'] = 'Guardian addresses (1 to MAX_GUARDIANS).';
-  b.ctor.docs['threshold_'] = 'How many guardians must agree (m of n).';
+  // One array for the three numbers, so that the largest shape's constructor still fits the EVM stack.
+  b.ctor.docs['guardianRules_'] =
+    "How many guardians must agree (m of n); the days the owner has to answer the guardians' early release (MIN_GUARDIAN_WAIT to MAX_GUARDIAN_WAIT); " +
+    (G
+      ? 'the vetoes allowed after each sign of life of the owner (0 to MAX_VETO_LIMIT).'
+      : 'a veto bound, unused: without a grace period there is no veto.');
   b.ctor.body.push(
     'uint256 guardianCount = guardians_.length',
     ifThen('guardianCount == 0 || guardianCount > MAX_GUARDIANS', 'revert InvalidCount()'),
+    'uint256 threshold_ = guardianRules_[0]',
     ifThen('threshold_ == 0 || threshold_ > guardianCount', 'revert InvalidThreshold()'),
     loop(
       'guardianCount',
@@ -124,6 +148,14 @@ export function addGuardians(b: EvmContractBuilder): void {
       '_guardians.push(guardian)',
     ),
     '_threshold = threshold_',
+    ifThen(
+      'guardianRules_[1] < MIN_GUARDIAN_WAIT / 1 days || guardianRules_[1] > MAX_GUARDIAN_WAIT / 1 days',
+      'revert InvalidGuardianWait()',
+    ),
+    '_guardianWait = guardianRules_[1] * 1 days',
+    ...(G
+      ? [ifThen('guardianRules_[2] > MAX_VETO_LIMIT', 'revert InvalidVetoLimit()'), '_maxVetoes = guardianRules_[2]']
+      : []),
   );
 
   b.releasedWhen.push('(_guardianReleaseAt != 0 && block.timestamp >= _guardianReleaseAt)');
@@ -131,7 +163,7 @@ export function addGuardians(b: EvmContractBuilder): void {
   if (G) b.proofOfLife.push('_vetoesUsed = 0');
   b.checkIn.notes.push(
     "Also clears pending guardian votes and cancels the guardians' pending early release" +
-      (G ? ', and gives the guardians their MAX_VETOES vetoes again.' : '.'),
+      (G ? ', and gives the guardians their maxVetoes() vetoes again.' : '.'),
   );
 
   addConfirmRelease(b);
@@ -156,6 +188,15 @@ function addConfirmRelease(b: EvmContractBuilder): void {
       '_threshold',
     ),
     getter(
+      'guardianWait',
+      {
+        notice: "How long the owner has to answer the guardians' confirmed early release; any sign of life cancels it.",
+        returns: ['Seconds.'],
+      },
+      'uint256',
+      '_guardianWait',
+    ),
+    getter(
       'releaseConfirmations',
       { notice: 'Guardian confirmations of an early release in the current round.', returns: ['Count.'] },
       'uint256',
@@ -174,7 +215,7 @@ function addConfirmRelease(b: EvmContractBuilder): void {
       'confirmRelease',
       {
         notice:
-          "A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.",
+          "A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect guardianWait() later if the owner stays silent.",
         dev: 'Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.',
       },
       [],
@@ -189,7 +230,7 @@ function addConfirmRelease(b: EvmContractBuilder): void {
         'emit ReleaseConfirmed(msg.sender, round, count)',
         ifThen(
           'count == _threshold && _guardianReleaseAt == 0',
-          '_guardianReleaseAt = block.timestamp + GUARDIAN_WAIT',
+          '_guardianReleaseAt = block.timestamp + _guardianWait',
           'emit ReleaseProposed(_guardianReleaseAt)',
         ),
       ],
@@ -208,27 +249,36 @@ function addVeto(b: EvmContractBuilder): void {
       '_vetoVotes[_round]',
     ),
     getter(
+      'maxVetoes',
+      {
+        notice: "How many times the guardians may postpone a release after each of the owner's signs of life.",
+        returns: ['Count.'],
+      },
+      'uint256',
+      '_maxVetoes',
+    ),
+    getter(
       'vetoesLeft',
       {
         notice: "How many more times the guardians may postpone the release before the owner's next sign of life.",
         returns: ['Count.'],
       },
       'uint256',
-      'MAX_VETOES - _vetoesUsed',
+      '_maxVetoes - _vetoesUsed',
     ),
     fn(
       'vetoTrigger',
       {
         notice:
           'During the grace period, a guardian vetoes a wrong trigger; at the threshold the deadline restarts from now.',
-        dev: "At most MAX_VETOES times after the owner's last sign of life; then the release proceeds.",
+        dev: "At most maxVetoes() times after the owner's last sign of life; then the release proceeds.",
       },
       [],
       { mods: ['onlyGuardian'] },
       [
         ifThen('_cancelled', 'revert ContractCancelled()'),
         ifThen('isReleased()', 'revert AlreadyReleased()'),
-        ifThen('_vetoesUsed >= MAX_VETOES', 'revert VetoLimitReached()'),
+        ifThen('_vetoesUsed >= _maxVetoes', 'revert VetoLimitReached()'),
         'uint256 start = deadline()',
         ifThen('block.timestamp < start || block.timestamp >= start + _grace', 'revert NotInGracePeriod()'),
         'uint256 round = _round',

@@ -14,21 +14,17 @@ export function addNfts(b: EvmContractBuilder): void {
     name: 'IERC721Minimal',
     doc: N
       ? 'The part of ERC-721 this contract uses.'
-      : 'The part of ERC-721 this contract uses to return NFTs sent by mistake.',
+      : 'The part of ERC-721 this contract uses to return NFTs sent by mistake, or hand them to an heir after release.',
     functions: [
-      ...(N
-        ? [
-            {
-              kind: 'function',
-              name: 'ownerOf',
-              params: [p('uint256', 'tokenId')],
-              visibility: 'external',
-              mutability: 'view',
-              returns: [p('address')],
-              body: [],
-            } satisfies FunctionDef,
-          ]
-        : []),
+      {
+        kind: 'function',
+        name: 'ownerOf',
+        params: [p('uint256', 'tokenId')],
+        visibility: 'external',
+        mutability: 'view',
+        returns: [p('address')],
+        body: [],
+      },
       {
         kind: 'function',
         name: 'transferFrom',

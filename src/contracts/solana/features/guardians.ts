@@ -1,4 +1,4 @@
-import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../../guardians.js';
+import { GUARDIAN_WAIT_DAYS_MAX, GUARDIAN_WAIT_DAYS_MIN, MAX_VETOES_LIMIT } from '../../guardians.js';
 import { T, type AccountField } from '../model.js';
 import {
   E,
@@ -28,9 +28,10 @@ const guardianSigner: AccountField = {
 
 /**
  * Guardians (m of n): they confirm the owner's absence, which opens the
- * claims GUARDIAN_WAIT_SECONDS later unless the owner acts first; with the
- * switch they may also veto a wrong trigger during the grace period, at most
- * MAX_VETOES times after the owner's last sign of life.
+ * claims the plan's wait (`guardian_wait`) later unless the owner acts first;
+ * with the switch they may also veto a wrong trigger during the grace period,
+ * at most the plan's `max_vetoes` times after the owner's last sign of life.
+ * Both are set at initialization within bounds the program checks.
  */
 export function addGuardians(b: SolanaProgramBuilder): void {
   if (!b.s.multiSig) return;
@@ -39,6 +40,14 @@ export function addGuardians(b: SolanaProgramBuilder): void {
   b.initArgs.push(
     { name: 'guardians', type: T.vec(T.pubkey), doc: ['1 to 10 guardians.'] },
     { name: 'threshold', type: T.u8, doc: ['Guardians needed to confirm (m of n).'] },
+    {
+      name: 'guardian_wait_days',
+      type: T.u16,
+      doc: ["Days of the owner's silence before the guardians' early release opens the claims (7 to 365)."],
+    },
+    ...(sw
+      ? [{ name: 'max_vetoes', type: T.u8, doc: ["Vetoes allowed after each of the owner's signs of life (0 to 10)."] }]
+      : []),
   );
   b.vaultFields.push(
     { name: 'threshold', type: T.u8 },
@@ -48,6 +57,11 @@ export function addGuardians(b: SolanaProgramBuilder): void {
       type: T.i64,
       doc: ["When the guardians' early release opens the claims (0: none); any owner action clears it."],
     },
+    {
+      name: 'guardian_wait',
+      type: T.i64,
+      doc: ["Seconds of the owner's silence before the guardians' early release opens the claims (the plan's)."],
+    },
     ...(sw
       ? [
           { name: 'veto_votes', type: T.u16, doc: ['Bit i set: guardian i vetoed the trigger.'] },
@@ -56,18 +70,28 @@ export function addGuardians(b: SolanaProgramBuilder): void {
             type: T.u8,
             doc: ["Vetoes that postponed the release since the owner's last sign of life."],
           },
+          {
+            name: 'max_vetoes',
+            type: T.u8,
+            doc: ["Vetoes allowed after each of the owner's signs of life (the plan's)."],
+          },
         ]
       : []),
     { name: 'guardians', type: T.vec(T.pubkey) },
   );
   b.vaultVectors.push({ name: 'guardians', size: 32 });
   b.init.docs.push(' and guardians');
-  b.init.checks.push('validate_guardians(&args.guardians, args.threshold, &owner)?;');
+  b.init.checks.push(
+    'validate_guardians(&args.guardians, args.threshold, &owner)?;',
+    `require!(args.guardian_wait_days >= MIN_GUARDIAN_WAIT_DAYS && args.guardian_wait_days <= MAX_GUARDIAN_WAIT_DAYS, ${E('InvalidGuardianWait')});`,
+    ...(sw ? [`require!(args.max_vetoes <= MAX_VETO_LIMIT, ${E('InvalidVetoLimit')});`] : []),
+  );
   b.init.fields.push(
     'vault.threshold = args.threshold;',
     'vault.release_approvals = 0;',
     'vault.early_release_at = 0;',
-    ...(sw ? ['vault.veto_votes = 0;', 'vault.vetoes_used = 0;'] : []),
+    'vault.guardian_wait = i64::from(args.guardian_wait_days) * 86_400;',
+    ...(sw ? ['vault.veto_votes = 0;', 'vault.vetoes_used = 0;', 'vault.max_vetoes = args.max_vetoes;'] : []),
     'vault.guardians = args.guardians.clone();',
   );
   b.proofOfLife.docs.push(
@@ -85,8 +109,10 @@ export function addGuardians(b: SolanaProgramBuilder): void {
   b.ownerWindowOpen.conds.push('!self.claims_open(now)');
   b.ownerWindowOpen.docs.push(", and no guardians' early release took effect");
   b.releaseDoc.push(
-    `Guardians confirm the owner's absence with \`confirm_release\` (m of n); the claims open ${GUARDIAN_WAIT_DAYS} days later unless the owner acts first.` +
-      (sw ? ` Vetoes postpone a release at most ${MAX_VETOES} times after the owner's last sign of life.` : ''),
+    "Guardians confirm the owner's absence with `confirm_release` (m of n); the claims open the plan's wait (`guardian_wait`) later unless the owner acts first." +
+      (sw
+        ? " Vetoes postpone a release at most the plan's `max_vetoes` times after the owner's last sign of life."
+        : ''),
   );
   b.add('vaultFns', 'guardians', {
     name: 'guardian_index',
@@ -123,18 +149,24 @@ function addDeclarations(b: SolanaProgramBuilder): void {
     'guardians',
     { name: 'MAX_GUARDIANS', type: 'usize', value: '10' },
     {
-      name: 'GUARDIAN_WAIT_SECONDS',
-      type: 'i64',
-      value: String(GUARDIAN_WAIT_DAYS * 86_400),
-      doc: ["Seconds of the owner's silence before the guardians' early release opens the claims."],
+      name: 'MIN_GUARDIAN_WAIT_DAYS',
+      type: 'u16',
+      value: String(GUARDIAN_WAIT_DAYS_MIN),
+      doc: ['Shortest guardian wait a plan may set, in days.'],
+    },
+    {
+      name: 'MAX_GUARDIAN_WAIT_DAYS',
+      type: 'u16',
+      value: String(GUARDIAN_WAIT_DAYS_MAX),
+      doc: ['Longest guardian wait a plan may set, in days.'],
     },
   );
   if (sw)
     b.add('consts', 'guardians', {
-      name: 'MAX_VETOES',
+      name: 'MAX_VETO_LIMIT',
       type: 'u8',
-      value: String(MAX_VETOES),
-      doc: ["Vetoes that may postpone a release after the owner's last sign of life."],
+      value: String(MAX_VETOES_LIMIT),
+      doc: ['Most vetoes a plan may allow after each sign of life of the owner.'],
     });
   b.add(
     'errors',
@@ -143,6 +175,7 @@ function addDeclarations(b: SolanaProgramBuilder): void {
       ['InvalidGuardians', 'Guardians must be 1 to 10 distinct keys other than the owner'],
       ['InvalidThreshold', 'The threshold must be between 1 and the number of guardians'],
       ['NotGuardian', 'The signer is not a guardian'],
+      ['InvalidGuardianWait', 'The guardian wait must be between 7 and 365 days'],
     ),
   );
   if (sw) {
@@ -155,6 +188,7 @@ function addDeclarations(b: SolanaProgramBuilder): void {
           'VetoLimitReached',
           "The guardians already postponed the release the most times allowed since the owner's last sign of life",
         ],
+        ['InvalidVetoLimit', 'The veto bound must be at most 10'],
       ),
     );
   }
@@ -196,7 +230,7 @@ function confirmRelease(): InstructionPair {
       name: 'confirm_release',
       doc: [
         "A guardian confirms the owner's absence; at the threshold an early release is proposed, which opens the claims",
-        'GUARDIAN_WAIT_SECONDS later unless the owner acts first (any owner instruction cancels it): guardians never overrule a living owner.',
+        "the plan's wait (guardian_wait) later unless the owner acts first (any owner instruction cancels it): guardians never overrule a living owner.",
       ],
       accounts: 'ConfirmRelease',
       args: [],
@@ -211,7 +245,7 @@ function confirmRelease(): InstructionPair {
         {
           head: 'if vault.release_approvals.count_ones() >= u32::from(vault.threshold) && vault.early_release_at == 0',
           body: [
-            'vault.early_release_at = now.saturating_add(GUARDIAN_WAIT_SECONDS);',
+            'vault.early_release_at = now.saturating_add(vault.guardian_wait);',
             'emit!(ReleaseProposed { vault: vault.key(), release_at: vault.early_release_at });',
           ],
         },
@@ -227,7 +261,7 @@ function veto(): InstructionPair {
     ix: {
       name: 'veto',
       doc: [
-        "During the grace period, guardians can veto a wrong trigger; at the threshold the deadline restarts, at most MAX_VETOES times after the owner's last sign of life.",
+        "During the grace period, guardians can veto a wrong trigger; at the threshold the deadline restarts, at most the plan's max_vetoes times after the owner's last sign of life.",
       ],
       accounts: 'Veto',
       args: [],
@@ -236,7 +270,7 @@ function veto(): InstructionPair {
         'let guardian = ctx.accounts.guardian.key();',
         'let vault = &mut ctx.accounts.vault;',
         `require!(vault.status == VaultStatus::Triggered && !vault.claims_open(now), ${E('NotInGracePeriod')});`,
-        `require!(vault.vetoes_used < MAX_VETOES, ${E('VetoLimitReached')});`,
+        `require!(vault.vetoes_used < vault.max_vetoes, ${E('VetoLimitReached')});`,
         `let index = vault.guardian_index(&guardian).ok_or(${E('NotGuardian')})?;`,
         'vault.veto_votes |= 1u16 << index;',
         'emit!(VetoCast { vault: vault.key(), guardian, votes: vault.veto_votes });',

@@ -32,8 +32,9 @@ export function addTemplateConstant(m: FuncModule, shape: TonShape): void {
  *   claimed_total:Coins count:uint8 beneficiaries:(HashmapE 8 Beneficiary)
  *   guardians:(Maybe ^Guardians) jettons:(Maybe ^Jettons)
  *   Beneficiary = address:MsgAddress share_bps:uint16 claimed:Coins
- *   Guardians   = threshold:uint8 count:uint8 approvals:uint16 vetoes:uint16 release_at:uint64 postponed:uint8 (HashmapE 8 MsgAddress)
- *                 ;; release_at: when the guardians' early release takes effect (0 none); postponed: vetoes since the owner's last sign of life
+ *   Guardians   = threshold:uint8 count:uint8 approvals:uint16 vetoes:uint16 release_at:uint64 postponed:uint8 wait:uint32 max_vetoes:uint8 (HashmapE 8 MsgAddress)
+ *                 ;; release_at: when the guardians' early release takes effect (0 none); postponed: vetoes since the owner's last sign of life;
+ *                 ;; wait, max_vetoes: the plan's seconds of the owner's silence before that release, and veto bound
  *   Jettons     = count:uint8 (HashmapE 8 Jetton) claims:(HashmapE 16 Coins)   ;; claims key: beneficiary << 8 | jetton
  *   Jetton      = master:MsgAddress wallet:MsgAddress received:Coins claimed:Coins   ;; wallet addr_none until discovered
  *

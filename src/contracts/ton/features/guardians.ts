@@ -1,28 +1,15 @@
-import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../../guardians.js';
 import type { FuncModule, Stmt } from '../func-model.js';
 import { fn, iff } from '../func-helpers.js';
 import type { TonShape } from '../shape.js';
 
 /*
  * Guardians (m of n, votes as bit masks): their quorum proposes an early
- * release that takes effect guardian_wait later unless the owner acts; with a
- * grace period they may veto a wrong trigger, at most max_vetoes times after
- * the owner's last sign of life. Their state lives in the Guardians cell (see
- * the storage layout in core.ts).
+ * release that takes effect `wait` seconds later unless the owner acts; with a
+ * grace period they may veto a wrong trigger, at most `max_vetoes` times after
+ * the owner's last sign of life. Both are the plan's, fixed in the data at
+ * deployment. Their state lives in the Guardians cell (see the storage layout
+ * in core.ts).
  */
-
-export function addGuardianConstants(m: FuncModule): void {
-  m.consts.push({
-    name: 'guardian_wait',
-    value: String(GUARDIAN_WAIT_DAYS * 86_400),
-    comment: "seconds of the owner's silence before the guardians' early release takes effect",
-  });
-  m.consts.push({
-    name: 'max_vetoes',
-    value: String(MAX_VETOES),
-    comment: "vetoes that may postpone a release after the owner's last sign of life",
-  });
-}
 
 /** Reading the Guardians cell, and whether their early release took effect. */
 export function addGuardianState(m: FuncModule): void {
@@ -34,9 +21,23 @@ export function addGuardianState(m: FuncModule): void {
       ['inline'],
       [
         'slice gs = ctx_guardians.begin_parse()',
-        'return (gs~load_uint(8), gs~load_uint(8), gs~load_uint(16), gs~load_uint(16), gs~load_uint(64), gs~load_uint(8), gs~load_dict())',
+        'var (threshold, count, approvals, vetoes, release_at, postponed) = (gs~load_uint(8), gs~load_uint(8), gs~load_uint(16), gs~load_uint(16), gs~load_uint(64), gs~load_uint(8))',
+        'gs~skip_bits(32 + 8)',
+        'return (threshold, count, approvals, vetoes, release_at, postponed, gs~load_dict())',
       ],
       'Threshold, count, approval and veto masks, when the early release takes effect (0 none), vetoes used, guardians.',
+    ),
+    fn(
+      'guardian_rules',
+      '(int, int)',
+      [],
+      ['inline'],
+      [
+        'slice gs = ctx_guardians.begin_parse()',
+        'gs~skip_bits(8 + 8 + 16 + 16 + 64 + 8)',
+        'return (gs~load_uint(32), gs~load_uint(8))',
+      ],
+      "The plan's wait (seconds of the owner's silence before the guardians' early release takes effect) and veto bound.",
     ),
     fn(
       'guardians_released?',
@@ -64,8 +65,10 @@ export function addGuardianStore(m: FuncModule): void {
       ['impure', 'inline'],
       [
         '(int threshold, int count, _, _, _, _, cell gdict) = guardian_state()',
+        '(int wait, int max_vetoes) = guardian_rules()',
         'ctx_guardians = begin_cell().store_uint(threshold, 8).store_uint(count, 8).store_uint(approvals, 16)' +
-          '.store_uint(vetoes, 16).store_uint(release_at, 64).store_uint(postponed, 8).store_dict(gdict).end_cell()',
+          '.store_uint(vetoes, 16).store_uint(release_at, 64).store_uint(postponed, 8)' +
+          '.store_uint(wait, 32).store_uint(max_vetoes, 8).store_dict(gdict).end_cell()',
       ],
     ),
   );
@@ -100,7 +103,7 @@ export function addGuardianVotes(m: FuncModule): void {
       ['inline'],
       [
         'slice gs = ctx_guardians.begin_parse()',
-        'gs~skip_bits(8 + 8 + 16 + 16 + 64 + 8)',
+        'gs~skip_bits(8 + 8 + 16 + 16 + 64 + 8 + 32 + 8)',
         'cell gdict = gs~load_dict()',
         '(slice entry, int found) = gdict.udict_get?(8, index)',
         'throw_unless(err::not_guardian, found)',
@@ -143,12 +146,13 @@ export function addGuardianHandlers(m: FuncModule, shape: TonShape): void {
             kind: 'comment',
             text: "The quorum proposes; the release waits for the owner's silence, and any owner action cancels it.",
           },
-          'release_at = now() + guardian_wait',
+          '(int wait, _) = guardian_rules()',
+          'release_at = now() + wait',
         ]),
         'set_guardians(approvals, vetoes, release_at, postponed)',
         'save_data()',
       ],
-      "Guardian confirmation of the owner's absence; m of n propose an early release that takes effect guardian_wait later unless the owner acts.",
+      "Guardian confirmation of the owner's absence; m of n propose an early release that takes effect the plan's wait later unless the owner acts.",
     ),
   );
   if (shape.gracePeriod) {
@@ -164,6 +168,7 @@ export function addGuardianHandlers(m: FuncModule, shape: TonShape): void {
         [
           ...vote,
           'throw_unless(err::not_in_grace, (now() >= deadline()) & (now() < release_time()))',
+          '(_, int max_vetoes) = guardian_rules()',
           'throw_unless(err::veto_limit, postponed < max_vetoes)',
           'throw_if(err::already_voted, vetoes & bit)',
           'vetoes |= bit',
@@ -203,9 +208,18 @@ export function addGuardianGetters(m: FuncModule): void {
       [
         'load_data()',
         '(int threshold, int count, int approvals, int vetoes, int release_at, int postponed, _) = guardian_state()',
+        '(_, int max_vetoes) = guardian_rules()',
         'return (threshold, count, approvals, vetoes, release_at, max_vetoes - postponed)',
       ],
       "Threshold, number of guardians, approval and veto vote masks, when the guardians' early release takes effect (0 none), vetoes left.",
+    ),
+    fn(
+      'get_guardian_rules',
+      '(int, int)',
+      [],
+      ['method_id'],
+      ['load_data()', 'return guardian_rules()'],
+      "The plan's guardian wait in seconds and its veto bound.",
     ),
   );
 }

@@ -39,8 +39,10 @@ contract CivilLawInheritance {
     string public constant TEMPLATE = "civil-law";
     /// @notice Upper bound on guardians.
     uint256 public constant MAX_GUARDIANS = 10;
-    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
-    uint256 public constant GUARDIAN_WAIT = 30 days;
+    /// @notice Shortest wait the plan may set.
+    uint256 public constant MIN_GUARDIAN_WAIT = 7 days;
+    /// @notice Longest wait the plan may set.
+    uint256 public constant MAX_GUARDIAN_WAIT = 365 days;
     /// @notice Upper bound on listed ERC-20 tokens.
     uint256 public constant MAX_TOKENS = 20;
     /// @notice Upper bound on listed ERC-721 items.
@@ -48,6 +50,8 @@ contract CivilLawInheritance {
 
     address private immutable _owner;
     uint256 private immutable _threshold;
+    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
+    uint256 private immutable _guardianWait;
     uint256 private _lock = 1;
     bool private _cancelled;
     bool private _releasedEarly;
@@ -109,12 +113,18 @@ contract CivilLawInheritance {
     error TokenTransferFailed(address token);
     /// @notice A listed asset stays in the plan; the owner takes it back only after cancel().
     error ListedAsset(address token);
+    /// @notice Only the heir with the largest share takes an unlisted NFT.
+    error NotNftHeir();
+    /// @notice The contract does not hold this NFT (or the token is not an ERC-721).
+    error NftNotHeld(address token, uint256 tokenId);
     /// @notice Only a guardian may call this.
     error NotGuardian();
     /// @notice The threshold must be between 1 and the number of guardians.
     error InvalidThreshold();
     /// @notice This guardian already voted in this round.
     error AlreadyConfirmed();
+    /// @notice The guardian wait must be between MIN_GUARDIAN_WAIT and MAX_GUARDIAN_WAIT.
+    error InvalidGuardianWait();
     /// @notice No NFT is listed at this index.
     error UnknownNft(uint256 index);
     /// @notice The NFT is assigned to another beneficiary.
@@ -144,6 +154,8 @@ contract CivilLawInheritance {
     event TokenRescued(address indexed token, uint256 amount);
     /// @notice The owner took back an NFT (unlisted, or any after cancel).
     event NftRescued(address indexed token, uint256 indexed tokenId);
+    /// @notice After release, the heir with the largest share took an NFT the plan did not list.
+    event UnlistedNftClaimed(address indexed token, uint256 indexed tokenId, address indexed recipient);
     /// @notice The estate was released before any deadline.
     event Released(address indexed by);
     /// @notice A guardian confirmed an early release.
@@ -222,12 +234,12 @@ contract CivilLawInheritance {
     /// @param beneficiaries_ Beneficiary addresses (1 to MAX_BENEFICIARIES).
     /// @param shares_ Shares in basis points, parallel to beneficiaries_, summing to TOTAL_SHARES.
     /// @param guardians_ Guardian addresses (1 to MAX_GUARDIANS).
-    /// @param threshold_ How many guardians must agree (m of n).
+    /// @param guardianRules_ How many guardians must agree (m of n); the days the owner has to answer the guardians' early release (MIN_GUARDIAN_WAIT to MAX_GUARDIAN_WAIT); a veto bound, unused: without a grace period there is no veto.
     /// @param tokens_ ERC-20 tokens shared like ETH.
     /// @param nftTokens_ ERC-721 contract of each listed NFT.
     /// @param nftIds_ Token id of each listed NFT.
     /// @param nftRecipients_ Beneficiary that receives each listed NFT.
-    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, address[] memory guardians_, uint256 threshold_, address[] memory tokens_, address[] memory nftTokens_, uint256[] memory nftIds_, address[] memory nftRecipients_) payable {
+    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, address[] memory guardians_, uint256[3] memory guardianRules_, address[] memory tokens_, address[] memory nftTokens_, uint256[] memory nftIds_, address[] memory nftRecipients_) payable {
         if (owner_ == address(0)) {
             revert ZeroAddress();
         }
@@ -236,6 +248,7 @@ contract CivilLawInheritance {
         if (guardianCount == 0 || guardianCount > MAX_GUARDIANS) {
             revert InvalidCount();
         }
+        uint256 threshold_ = guardianRules_[0];
         if (threshold_ == 0 || threshold_ > guardianCount) {
             revert InvalidThreshold();
         }
@@ -251,6 +264,10 @@ contract CivilLawInheritance {
             _guardians.push(guardian);
         }
         _threshold = threshold_;
+        if (guardianRules_[1] < MIN_GUARDIAN_WAIT / 1 days || guardianRules_[1] > MAX_GUARDIAN_WAIT / 1 days) {
+            revert InvalidGuardianWait();
+        }
+        _guardianWait = guardianRules_[1] * 1 days;
         if (tokens_.length > MAX_TOKENS) {
             revert InvalidCount();
         }
@@ -429,6 +446,45 @@ contract CivilLawInheritance {
         }
     }
 
+    /// @notice The heir who takes, after release, an NFT the plan does not list.
+    /// @dev The beneficiary with the largest share; the first listed one at a tie.
+    /// @return The heir address.
+    function unlistedNftHeir() external view returns (address) {
+        return _nftHeir();
+    }
+
+    /// @notice After release, the heir with the largest share takes an NFT the plan does not list (sent with plain transferFrom, an airdrop), so that it is not locked.
+    /// @dev An NFT cannot be split by shares. Sent with transferFrom: the recipient must be able to hold NFTs.
+    /// @param token The ERC-721 contract.
+    /// @param tokenId The token id.
+    /// @param recipient Where the NFT goes.
+    function claimUnlistedNft(address token, uint256 tokenId, address recipient) external nonReentrant whenReleased {
+        if (recipient == address(0)) {
+            revert ZeroAddress();
+        }
+        if (_nftSlot(token, tokenId) != 0) {
+            revert ListedAsset(token);
+        }
+        if (_isToken[token]) {
+            revert ListedAsset(token);
+        }
+        if (msg.sender != _nftHeir()) {
+            revert NotNftHeir();
+        }
+        if (token.code.length == 0) {
+            revert NftNotHeld(token, tokenId);
+        }
+        try IERC721Minimal(token).ownerOf(tokenId) returns (address holder) {
+            if (holder != address(this)) {
+                revert NftNotHeld(token, tokenId);
+            }
+        } catch {
+            revert NftNotHeld(token, tokenId);
+        }
+        emit UnlistedNftClaimed(token, tokenId, recipient);
+        IERC721Minimal(token).transferFrom(address(this), recipient, tokenId);
+    }
+
     /// @notice Owner takes back an ERC-20 token that is not listed (sent by mistake), or any token after cancel().
     /// @dev Possible while the plan is live (then proof of life) or after cancel(); the whole balance goes to the owner.
     /// @param token The ERC-20 token.
@@ -499,6 +555,12 @@ contract CivilLawInheritance {
         return _threshold;
     }
 
+    /// @notice How long the owner has to answer the guardians' confirmed early release; any sign of life cancels it.
+    /// @return Seconds.
+    function guardianWait() external view returns (uint256) {
+        return _guardianWait;
+    }
+
     /// @notice Guardian confirmations of an early release in the current round.
     /// @return Count.
     function releaseConfirmations() external view returns (uint256) {
@@ -511,7 +573,7 @@ contract CivilLawInheritance {
         return _guardianReleaseAt;
     }
 
-    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.
+    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect guardianWait() later if the owner stays silent.
     /// @dev Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.
     function confirmRelease() external onlyGuardian {
         if (_cancelled) {
@@ -528,7 +590,7 @@ contract CivilLawInheritance {
         uint256 count = ++_releaseVotes[round];
         emit ReleaseConfirmed(msg.sender, round, count);
         if (count == _threshold && _guardianReleaseAt == 0) {
-            _guardianReleaseAt = block.timestamp + GUARDIAN_WAIT;
+            _guardianReleaseAt = block.timestamp + _guardianWait;
             emit ReleaseProposed(_guardianReleaseAt);
         }
     }
@@ -852,5 +914,19 @@ contract CivilLawInheritance {
         } catch {
             return false;
         }
+    }
+
+    function _nftHeir() private view returns (address) {
+        uint256 n = _beneficiaries.length;
+        address heir = _beneficiaries[0];
+        uint256 best = _shares[heir];
+        for (uint256 i; i < n; ++i) {
+            address account = _beneficiaries[i];
+            if (_shares[account] > best) {
+                heir = account;
+                best = _shares[account];
+            }
+        }
+        return heir;
     }
 }

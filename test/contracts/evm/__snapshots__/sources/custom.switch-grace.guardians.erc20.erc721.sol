@@ -43,10 +43,12 @@ contract CustomInheritance {
     uint256 public constant MAX_GRACE_DAYS = 365;
     /// @notice Upper bound on guardians.
     uint256 public constant MAX_GUARDIANS = 10;
-    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
-    uint256 public constant GUARDIAN_WAIT = 30 days;
-    /// @notice Vetoes that may postpone a release after the owner's last sign of life; then the release proceeds.
-    uint256 public constant MAX_VETOES = 2;
+    /// @notice Shortest wait the plan may set.
+    uint256 public constant MIN_GUARDIAN_WAIT = 7 days;
+    /// @notice Longest wait the plan may set.
+    uint256 public constant MAX_GUARDIAN_WAIT = 365 days;
+    /// @notice Most vetoes the plan may allow.
+    uint256 public constant MAX_VETO_LIMIT = 10;
     /// @notice Upper bound on listed ERC-20 tokens.
     uint256 public constant MAX_TOKENS = 20;
     /// @notice Upper bound on listed ERC-721 items.
@@ -56,6 +58,10 @@ contract CustomInheritance {
     uint256 private immutable _interval;
     uint256 private immutable _grace;
     uint256 private immutable _threshold;
+    /// @notice How long the owner has to answer the guardians' confirmed early release with any sign of life, which cancels it.
+    uint256 private immutable _guardianWait;
+    /// @notice Vetoes that may postpone a release after the owner's last sign of life; then the release proceeds.
+    uint256 private immutable _maxVetoes;
     uint256 private _lock = 1;
     bool private _cancelled;
     uint256 private _lastCheckIn;
@@ -120,6 +126,10 @@ contract CustomInheritance {
     error TokenTransferFailed(address token);
     /// @notice A listed asset stays in the plan; the owner takes it back only after cancel().
     error ListedAsset(address token);
+    /// @notice Only the heir with the largest share takes an unlisted NFT.
+    error NotNftHeir();
+    /// @notice The contract does not hold this NFT (or the token is not an ERC-721).
+    error NftNotHeld(address token, uint256 tokenId);
     /// @notice Interval or grace period out of range.
     error InvalidInterval();
     /// @notice The check-in deadline has passed; the owner can no longer change the plan.
@@ -130,10 +140,14 @@ contract CustomInheritance {
     error InvalidThreshold();
     /// @notice This guardian already voted in this round.
     error AlreadyConfirmed();
+    /// @notice The guardian wait must be between MIN_GUARDIAN_WAIT and MAX_GUARDIAN_WAIT.
+    error InvalidGuardianWait();
     /// @notice A veto is only possible during the grace period.
     error NotInGracePeriod();
-    /// @notice The guardians already postponed the release MAX_VETOES times since the owner's last sign of life.
+    /// @notice The guardians already postponed the release maxVetoes() times since the owner's last sign of life.
     error VetoLimitReached();
+    /// @notice The veto bound must be at most MAX_VETO_LIMIT.
+    error InvalidVetoLimit();
     /// @notice No NFT is listed at this index.
     error UnknownNft(uint256 index);
     /// @notice The NFT is assigned to another beneficiary.
@@ -163,6 +177,8 @@ contract CustomInheritance {
     event TokenRescued(address indexed token, uint256 amount);
     /// @notice The owner took back an NFT (unlisted, or any after cancel).
     event NftRescued(address indexed token, uint256 indexed tokenId);
+    /// @notice After release, the heir with the largest share took an NFT the plan did not list.
+    event UnlistedNftClaimed(address indexed token, uint256 indexed tokenId, address indexed recipient);
     /// @notice A guardian confirmed an early release.
     event ReleaseConfirmed(address indexed guardian, uint256 round, uint256 confirmations);
     /// @notice The guardians' quorum confirmed an early release; it takes effect at releaseAt unless the owner shows a sign of life first.
@@ -249,12 +265,12 @@ contract CustomInheritance {
     /// @param intervalDays_ Days after the last check-in before the switch triggers.
     /// @param graceDays_ Days after the deadline before the estate is released.
     /// @param guardians_ Guardian addresses (1 to MAX_GUARDIANS).
-    /// @param threshold_ How many guardians must agree (m of n).
+    /// @param guardianRules_ How many guardians must agree (m of n); the days the owner has to answer the guardians' early release (MIN_GUARDIAN_WAIT to MAX_GUARDIAN_WAIT); the vetoes allowed after each sign of life of the owner (0 to MAX_VETO_LIMIT).
     /// @param tokens_ ERC-20 tokens shared like ETH.
     /// @param nftTokens_ ERC-721 contract of each listed NFT.
     /// @param nftIds_ Token id of each listed NFT.
     /// @param nftRecipients_ Beneficiary that receives each listed NFT.
-    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, uint256 intervalDays_, uint256 graceDays_, address[] memory guardians_, uint256 threshold_, address[] memory tokens_, address[] memory nftTokens_, uint256[] memory nftIds_, address[] memory nftRecipients_) payable {
+    constructor(address owner_, address[] memory beneficiaries_, uint16[] memory shares_, uint256 intervalDays_, uint256 graceDays_, address[] memory guardians_, uint256[3] memory guardianRules_, address[] memory tokens_, address[] memory nftTokens_, uint256[] memory nftIds_, address[] memory nftRecipients_) payable {
         if (owner_ == address(0)) {
             revert ZeroAddress();
         }
@@ -271,6 +287,7 @@ contract CustomInheritance {
         if (guardianCount == 0 || guardianCount > MAX_GUARDIANS) {
             revert InvalidCount();
         }
+        uint256 threshold_ = guardianRules_[0];
         if (threshold_ == 0 || threshold_ > guardianCount) {
             revert InvalidThreshold();
         }
@@ -286,6 +303,14 @@ contract CustomInheritance {
             _guardians.push(guardian);
         }
         _threshold = threshold_;
+        if (guardianRules_[1] < MIN_GUARDIAN_WAIT / 1 days || guardianRules_[1] > MAX_GUARDIAN_WAIT / 1 days) {
+            revert InvalidGuardianWait();
+        }
+        _guardianWait = guardianRules_[1] * 1 days;
+        if (guardianRules_[2] > MAX_VETO_LIMIT) {
+            revert InvalidVetoLimit();
+        }
+        _maxVetoes = guardianRules_[2];
         if (tokens_.length > MAX_TOKENS) {
             revert InvalidCount();
         }
@@ -419,7 +444,7 @@ contract CustomInheritance {
     }
 
     /// @notice Owner proves being alive: the deadline becomes now plus the interval. Also possible during the grace period.
-    /// @dev Every other owner action (deposit, update, withdrawal, rescue, NFT assignment) is proof of life too. Also clears pending guardian votes and cancels the guardians' pending early release, and gives the guardians their MAX_VETOES vetoes again.
+    /// @dev Every other owner action (deposit, update, withdrawal, rescue, NFT assignment) is proof of life too. Also clears pending guardian votes and cancels the guardians' pending early release, and gives the guardians their maxVetoes() vetoes again.
     function checkIn() external onlyOwner {
         if (_cancelled) {
             revert ContractCancelled();
@@ -481,6 +506,45 @@ contract CustomInheritance {
         }
     }
 
+    /// @notice The heir who takes, after release, an NFT the plan does not list.
+    /// @dev The beneficiary with the largest share; the first listed one at a tie.
+    /// @return The heir address.
+    function unlistedNftHeir() external view returns (address) {
+        return _nftHeir();
+    }
+
+    /// @notice After release, the heir with the largest share takes an NFT the plan does not list (sent with plain transferFrom, an airdrop), so that it is not locked.
+    /// @dev An NFT cannot be split by shares. Sent with transferFrom: the recipient must be able to hold NFTs.
+    /// @param token The ERC-721 contract.
+    /// @param tokenId The token id.
+    /// @param recipient Where the NFT goes.
+    function claimUnlistedNft(address token, uint256 tokenId, address recipient) external nonReentrant whenReleased {
+        if (recipient == address(0)) {
+            revert ZeroAddress();
+        }
+        if (_nftSlot(token, tokenId) != 0) {
+            revert ListedAsset(token);
+        }
+        if (_isToken[token]) {
+            revert ListedAsset(token);
+        }
+        if (msg.sender != _nftHeir()) {
+            revert NotNftHeir();
+        }
+        if (token.code.length == 0) {
+            revert NftNotHeld(token, tokenId);
+        }
+        try IERC721Minimal(token).ownerOf(tokenId) returns (address holder) {
+            if (holder != address(this)) {
+                revert NftNotHeld(token, tokenId);
+            }
+        } catch {
+            revert NftNotHeld(token, tokenId);
+        }
+        emit UnlistedNftClaimed(token, tokenId, recipient);
+        IERC721Minimal(token).transferFrom(address(this), recipient, tokenId);
+    }
+
     /// @notice Owner takes back an ERC-20 token that is not listed (sent by mistake), or any token after cancel().
     /// @dev Possible while the plan is live (then proof of life) or after cancel(); the whole balance goes to the owner.
     /// @param token The ERC-20 token.
@@ -539,6 +603,12 @@ contract CustomInheritance {
         return _threshold;
     }
 
+    /// @notice How long the owner has to answer the guardians' confirmed early release; any sign of life cancels it.
+    /// @return Seconds.
+    function guardianWait() external view returns (uint256) {
+        return _guardianWait;
+    }
+
     /// @notice Guardian confirmations of an early release in the current round.
     /// @return Count.
     function releaseConfirmations() external view returns (uint256) {
@@ -551,7 +621,7 @@ contract CustomInheritance {
         return _guardianReleaseAt;
     }
 
-    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect GUARDIAN_WAIT later if the owner stays silent.
+    /// @notice A guardian confirms the owner's absence; at the threshold an early release is proposed, which takes effect guardianWait() later if the owner stays silent.
     /// @dev Guardians never overrule a living owner: any owner action (check-in, deposit, update, withdrawal...) before then cancels it, starts a new round and clears votes.
     function confirmRelease() external onlyGuardian {
         if (_cancelled) {
@@ -568,7 +638,7 @@ contract CustomInheritance {
         uint256 count = ++_releaseVotes[round];
         emit ReleaseConfirmed(msg.sender, round, count);
         if (count == _threshold && _guardianReleaseAt == 0) {
-            _guardianReleaseAt = block.timestamp + GUARDIAN_WAIT;
+            _guardianReleaseAt = block.timestamp + _guardianWait;
             emit ReleaseProposed(_guardianReleaseAt);
         }
     }
@@ -579,14 +649,20 @@ contract CustomInheritance {
         return _vetoVotes[_round];
     }
 
+    /// @notice How many times the guardians may postpone a release after each of the owner's signs of life.
+    /// @return Count.
+    function maxVetoes() external view returns (uint256) {
+        return _maxVetoes;
+    }
+
     /// @notice How many more times the guardians may postpone the release before the owner's next sign of life.
     /// @return Count.
     function vetoesLeft() external view returns (uint256) {
-        return MAX_VETOES - _vetoesUsed;
+        return _maxVetoes - _vetoesUsed;
     }
 
     /// @notice During the grace period, a guardian vetoes a wrong trigger; at the threshold the deadline restarts from now.
-    /// @dev At most MAX_VETOES times after the owner's last sign of life; then the release proceeds.
+    /// @dev At most maxVetoes() times after the owner's last sign of life; then the release proceeds.
     function vetoTrigger() external onlyGuardian {
         if (_cancelled) {
             revert ContractCancelled();
@@ -594,7 +670,7 @@ contract CustomInheritance {
         if (isReleased()) {
             revert AlreadyReleased();
         }
-        if (_vetoesUsed >= MAX_VETOES) {
+        if (_vetoesUsed >= _maxVetoes) {
             revert VetoLimitReached();
         }
         uint256 start = deadline();
@@ -936,5 +1012,19 @@ contract CustomInheritance {
         } catch {
             return false;
         }
+    }
+
+    function _nftHeir() private view returns (address) {
+        uint256 n = _beneficiaries.length;
+        address heir = _beneficiaries[0];
+        uint256 best = _shares[heir];
+        for (uint256 i; i < n; ++i) {
+            address account = _beneficiaries[i];
+            if (_shares[account] > best) {
+                heir = account;
+                best = _shares[account];
+            }
+        }
+        return heir;
     }
 }

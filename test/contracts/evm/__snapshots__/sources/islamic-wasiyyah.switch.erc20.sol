@@ -7,8 +7,9 @@ interface IERC20Minimal {
     function transfer(address to, uint256 amount) external returns (bool);
 }
 
-/// @notice The part of ERC-721 this contract uses to return NFTs sent by mistake.
+/// @notice The part of ERC-721 this contract uses to return NFTs sent by mistake, or hand them to an heir after release.
 interface IERC721Minimal {
+    function ownerOf(uint256 tokenId) external view returns (address);
     function transferFrom(address from, address to, uint256 tokenId) external;
 }
 
@@ -81,6 +82,10 @@ contract IslamicWasiyyahInheritance {
     error TokenTransferFailed(address token);
     /// @notice A listed asset stays in the plan; the owner takes it back only after cancel().
     error ListedAsset(address token);
+    /// @notice Only the heir with the largest share takes an unlisted NFT.
+    error NotNftHeir();
+    /// @notice The contract does not hold this NFT (or the token is not an ERC-721).
+    error NftNotHeld(address token, uint256 tokenId);
     /// @notice Interval or grace period out of range.
     error InvalidInterval();
     /// @notice The check-in deadline has passed; the owner can no longer change the plan.
@@ -104,6 +109,8 @@ contract IslamicWasiyyahInheritance {
     event TokenRescued(address indexed token, uint256 amount);
     /// @notice The owner took back an NFT (unlisted, or any after cancel).
     event NftRescued(address indexed token, uint256 indexed tokenId);
+    /// @notice After release, the heir with the largest share took an NFT the plan did not list.
+    event UnlistedNftClaimed(address indexed token, uint256 indexed tokenId, address indexed recipient);
     /// @notice A beneficiary claimed ERC-20 tokens.
     event TokenClaimed(address indexed token, address indexed beneficiary, uint256 amount);
 
@@ -339,6 +346,42 @@ contract IslamicWasiyyahInheritance {
                 emit ReturnFailed(address(0), amount);
             }
         }
+    }
+
+    /// @notice The heir who takes, after release, an NFT the plan does not list.
+    /// @dev The beneficiary with the largest share; the first listed one at a tie.
+    /// @return The heir address.
+    function unlistedNftHeir() external view returns (address) {
+        return _nftHeir();
+    }
+
+    /// @notice After release, the heir with the largest share takes an NFT the plan does not list (sent with plain transferFrom, an airdrop), so that it is not locked.
+    /// @dev An NFT cannot be split by shares. Sent with transferFrom: the recipient must be able to hold NFTs.
+    /// @param token The ERC-721 contract.
+    /// @param tokenId The token id.
+    /// @param recipient Where the NFT goes.
+    function claimUnlistedNft(address token, uint256 tokenId, address recipient) external nonReentrant whenReleased {
+        if (recipient == address(0)) {
+            revert ZeroAddress();
+        }
+        if (_isToken[token]) {
+            revert ListedAsset(token);
+        }
+        if (msg.sender != _nftHeir()) {
+            revert NotNftHeir();
+        }
+        if (token.code.length == 0) {
+            revert NftNotHeld(token, tokenId);
+        }
+        try IERC721Minimal(token).ownerOf(tokenId) returns (address holder) {
+            if (holder != address(this)) {
+                revert NftNotHeld(token, tokenId);
+            }
+        } catch {
+            revert NftNotHeld(token, tokenId);
+        }
+        emit UnlistedNftClaimed(token, tokenId, recipient);
+        IERC721Minimal(token).transferFrom(address(this), recipient, tokenId);
     }
 
     /// @notice Owner takes back an ERC-20 token that is not listed (sent by mistake), or any token after cancel().
@@ -583,5 +626,19 @@ contract IslamicWasiyyahInheritance {
     function _tryTransfer(address token, address to, uint256 amount) private returns (bool) {
         (bool ok, bytes memory data) = token.call(abi.encodeCall(IERC20Minimal.transfer, (to, amount)));
         return ok && (data.length == 0 ? token.code.length != 0 : data.length == 32 && abi.decode(data, (uint256)) == 1);
+    }
+
+    function _nftHeir() private view returns (address) {
+        uint256 n = _beneficiaries.length;
+        address heir = _beneficiaries[0];
+        uint256 best = _shares[heir];
+        for (uint256 i; i < n; ++i) {
+            address account = _beneficiaries[i];
+            if (_shares[account] > best) {
+                heir = account;
+                best = _shares[account];
+            }
+        }
+        return heir;
     }
 }

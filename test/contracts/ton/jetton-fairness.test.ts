@@ -1,0 +1,116 @@
+import { toNano, type Address, type Cell } from '@ton/core';
+import { internal } from '@ton/sandbox';
+import { describe, expect, it } from 'vitest';
+import { buildInitialData, tonAddressFor, type TonPlanData } from '../../../src/contracts/ton/data.js';
+import { TonHarness } from '../../../src/contracts/ton/harness.js';
+import { analyseTon } from '../../../src/contracts/ton/analysis.js';
+import { buildTonShape, TON_OP as OP, type TonShape } from '../../../src/contracts/ton/index.js';
+import {
+  jettonDoubleCode,
+  jettonMasterData,
+  jettonMintBody,
+  jettonWalletAddress,
+} from '../../../src/contracts/ton/jetton-double.js';
+import { rentFigures, rentReserveFor } from '../../../src/contracts/ton/rent.js';
+import { addr } from './helpers.js';
+
+// Jetton shares in @ton/sandbox: a jetton balance that grows after an early claim (a deposit) gives the early
+// claimant only its own share of that deposit, never the others'; a jetton the plan does not list is not credited,
+// and the advice says why such jettons cannot be shared on TON.
+
+const T0 = 1_900_000_000;
+const GAS = toNano('0.1');
+const owner = addr('owner');
+const b = [addr('b0'), addr('b1'), addr('b2')];
+const SHARES = [7000n, 2000n, 1000n];
+
+const shape: TonShape = {
+  template: 'custom',
+  deadMansSwitch: false,
+  gracePeriod: false,
+  guardians: false,
+  jettons: true,
+};
+
+async function deployed(listed: Address, unlisted: Address, minter: Address) {
+  const jcode = await jettonDoubleCode();
+  const { compiled } = await buildTonShape(shape);
+  const base: Omit<TonPlanData, 'rent'> = {
+    owner,
+    beneficiaries: b.map((address, i) => ({ address, shareBps: Number(SHARES[i]) })),
+    intervalSeconds: 0,
+    graceSeconds: 0,
+    jettons: [listed],
+  };
+  const data: TonPlanData = { ...base, rent: await rentReserveFor(compiled.code, base) };
+  const cell: Cell = buildInitialData(data);
+  const h = await TonHarness.create(compiled.code, cell, tonAddressFor(compiled.code, cell), T0);
+  for (const a of [owner, ...b]) await h.installSink(a);
+  for (const m of [listed, unlisted]) await h.installContract(m, jcode, jettonMasterData(minter, jcode), toNano('5'));
+  expect((await h.deploy(owner, toNano('1'))).success).toBe(true);
+  const mint = (master: Address, amount: bigint) =>
+    h.blockchain.sendMessage(
+      internal({
+        from: minter,
+        to: master,
+        value: toNano('0.3'),
+        body: jettonMintBody(h.address, amount, toNano('0.01')),
+      }),
+    );
+  const claimJetton = (i: number) => h.op(b[i]!, OP.claimJetton, GAS, (x) => x.storeUint(i, 8).storeUint(0, 8));
+  const heldBy = (i: number, master = listed) => h.jettonBalance(jettonWalletAddress(jcode, b[i]!, master));
+  return { h, data, jcode, mint, claimJetton, heldBy };
+}
+
+describe.concurrent('TON jetton shares stay fair', () => {
+  it('a deposit after an early claim gives the early claimant only its own share of the deposit', async () => {
+    const listed = addr('jm-listed');
+    const { h, mint, claimJetton, heldBy } = await deployed(listed, addr('jm-other'), addr('minter'));
+    await mint(listed, 1_000_000n);
+    expect((await h.op(owner, OP.release, GAS)).success).toBe(true);
+
+    // the 70% heir claims early
+    expect((await claimJetton(0)).success).toBe(true);
+    expect(await heldBy(0)).toBe(700_000n);
+    // then the balance grows: 100,000 more arrive
+    await mint(listed, 100_000n);
+    expect((await h.jettons())[0]!.received).toBe(1_100_000n);
+
+    // the early claimant gets 70% of the new 100,000 and nothing of the others' shares
+    expect((await claimJetton(0)).success).toBe(true);
+    expect(await heldBy(0)).toBe(770_000n);
+    expect((await claimJetton(0)).success).toBe(false);
+    // the others still get their full shares of everything that arrived
+    for (const i of [1, 2]) expect((await claimJetton(i)).success).toBe(true);
+    expect(await heldBy(1)).toBe(220_000n);
+    expect(await heldBy(2)).toBe(110_000n);
+    // all received is paid, no more
+    const [j] = await h.jettons();
+    expect(j!.claimed).toBe(1_100_000n);
+    expect(await h.jettonBalance(j!.wallet!)).toBe(0n);
+  });
+
+  it('a jetton the plan does not list is not credited to anyone; the advice says why it cannot be shared', async () => {
+    const listed = addr('jm-listed');
+    const other = addr('jm-other');
+    const { h, data, jcode, mint, claimJetton, heldBy } = await deployed(listed, other, addr('minter'));
+    expect((await h.op(owner, OP.release, GAS)).success).toBe(true);
+    await mint(other, 5_000n); // an airdrop of an unlisted jetton after the release
+    const otherWallet = jettonWalletAddress(jcode, h.address, other);
+    expect(await h.jettonBalance(otherWallet)).toBe(5_000n);
+    // the contract knows only its listed jetton, and credits nothing from the other wallet's notification
+    const jettons = await h.jettons();
+    expect(jettons).toHaveLength(1);
+    expect(jettons[0]!.received).toBe(0n);
+    expect((await claimJetton(0)).success).toBe(false);
+    expect(await heldBy(0, other)).toBe(0n);
+
+    for (const s of [shape, { ...shape, jettons: false }]) {
+      const a = analyseTon(s, data, await rentFigures(h.code, data));
+      const w = a.warnings.find((x) => x.id === 'ton-unlisted-jettons');
+      expect(w?.message).toMatch(/cannot be claimed by the heirs/);
+      expect(w?.message).toMatch(/cannot read a jetton wallet's balance/);
+      expect(a.suggestions).toContain('List in the plan every jetton the estate holds or may receive.');
+    }
+  });
+});

@@ -56,7 +56,7 @@ const PROCESS = [
   'test/webhooks/crash.test.ts',
   'test/mail/crash.test.ts',
   'test/embed/*browser.test.ts',
-  'test/memoir/export.test.ts',
+  'test/memoir/{export,book}.test.ts',
   'test/http/openapi-lint.test.ts',
   'test/http/openapi-spectral.test.ts',
   // a real anvil node per file

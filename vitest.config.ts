@@ -33,7 +33,7 @@ const SERIAL = [
   'test/store/durability.test.ts',
   'test/credits/ledger-postgres.test.ts',
   'test/scale/{config,instances,migrate}.test.ts',
-  'test/memoir/{media,voice,avatar-fetch}.test.ts',
+  'test/memoir/{media,voice,avatar-fetch,heirs-media}.test.ts',
   'test/keys/redis-*.test.ts',
   'test/mcp/proxy.test.ts',
 ];

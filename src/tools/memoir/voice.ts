@@ -15,12 +15,21 @@ import {
   synthesize,
 } from '../../memoir/voice.js';
 import type { Store } from '../../store/port.js';
-import { defineTool, type FileAnswer, type OpenApiFragment, OUTBOUND, READ, SESSION_ONLY, WRITE } from '../define.js';
+import {
+  defineTool,
+  type FileAnswer,
+  type OpenApiFragment,
+  OUTBOUND,
+  READ,
+  SESSION_ONLY,
+  type ToolContext,
+  WRITE,
+} from '../define.js';
 import { readFile } from 'node:fs/promises';
 import { ChargeSchema, memoirPath } from './schemas.js';
 
 /** The person's voice samples: audio and video with measured speech. */
-async function voiceProfile(store: Store, ownerId: string) {
+export async function voiceProfile(store: Store, ownerId: string) {
   const media = (await store.findBy<MediaRecord>(MEMOIR_MEDIA, 'ownerId', ownerId)).filter((m) => m.kind !== 'photo');
   const pitches = media
     .map((m) => m.medianPitchHz)
@@ -31,7 +40,7 @@ async function voiceProfile(store: Store, ownerId: string) {
   return { samples: media.length, minutes: Math.round((seconds / 60) * 100) / 100, medianPitchHz: median };
 }
 
-const VoiceStyle = z
+export const VoiceStyle = z
   .object({
     style: z
       .enum(['matched', 'base'])
@@ -79,7 +88,7 @@ export const getVoiceStatusTool = defineTool({
 });
 
 /** Headers the audio and video answers carry, as the OpenAPI document declares them. */
-const MEDIA_HEADERS: OpenApiFragment = {
+export const MEDIA_HEADERS: OpenApiFragment = {
   'X-Memoir-Voice-Style': {
     description: '"matched" (base voice moved toward the person\'s measured pitch) or "base" (no usable samples).',
     schema: { type: 'string', enum: ['matched', 'base'] },
@@ -109,7 +118,7 @@ const SPOKEN_TEXT: OpenApiFragment = {
 const binary = (description: string): OpenApiFragment => ({ type: 'string', format: 'binary', description });
 
 /** The audio or video bytes of a speech or avatar output, with the voice and charge in headers. */
-function mediaAnswer(output: Record<string, unknown>): FileAnswer {
+export function mediaAnswer(output: Record<string, unknown>): FileAnswer {
   const out = output as {
     audioBase64?: string;
     videoBase64?: string;
@@ -131,7 +140,7 @@ function mediaAnswer(output: Record<string, unknown>): FileAnswer {
 }
 
 /** WAV unless the client asks for Ogg Opus. */
-function audioFormat(accept: string | string[] | undefined): 'wav' | 'opus' {
+export function audioFormat(accept: string | string[] | undefined): 'wav' | 'opus' {
   const text = Array.isArray(accept) ? accept.join(',') : accept;
   return text && /audio\/(ogg|opus)/i.test(text) && !/audio\/(wav|wave|x-wav)/i.test(text) ? 'opus' : 'wav';
 }
@@ -201,34 +210,45 @@ export const synthesizeVoiceTool = defineTool({
       },
     },
   },
-  handler: async (input, ctx) => {
-    const text = speakable(input.text);
-    if (!text) throw ApiError.validation('Nothing to say', [{ field: 'text', reason: 'must contain visible text' }]);
-    const profile = await voiceProfile(ctx.store, ctx.principal.ownerId);
-    const base = profile.medianPitchHz ? await baseVoicePitch() : null;
-    const factor = pitchFactor(profile.medianPitchHz, base);
-    // Synthesised first (about 1 s per 50 s of audio) so the charge is the real length; delivered only once paid.
-    const speech = await synthesize(text, { factor, format: input.format, signal: ctx.signal });
-    const { charge } = await withCharge(
-      ctx,
-      'voice',
-      speech.durationSeconds,
-      { type: 'voice', id: ctx.requestId },
-      async () => undefined,
-    );
-    return {
-      audioBase64: speech.audio.toString('base64'),
-      contentType: speech.contentType,
-      durationSeconds: Math.round(speech.durationSeconds * 1000) / 1000,
-      voice: {
-        style: factor !== 1 ? ('matched' as const) : ('base' as const),
-        baseVoice: BASE_VOICE,
-        pitchFactor: factor,
-      },
-      charge,
-    };
-  },
+  handler: (input, ctx) => speak(ctx, ctx.store, ctx.principal.ownerId, input),
 });
+
+/**
+ * Speech in the matched voice style of the memoir in `memoir` (of account `memoirOwner`), paid from the caller's
+ * credits: the owner's own call, or an heir's through an open share.
+ */
+export async function speak(
+  ctx: ToolContext,
+  memoir: Store,
+  memoirOwner: string,
+  input: { text: string; format: 'wav' | 'opus' },
+) {
+  const text = speakable(input.text);
+  if (!text) throw ApiError.validation('Nothing to say', [{ field: 'text', reason: 'must contain visible text' }]);
+  const profile = await voiceProfile(memoir, memoirOwner);
+  const base = profile.medianPitchHz ? await baseVoicePitch() : null;
+  const factor = pitchFactor(profile.medianPitchHz, base);
+  // Synthesised first (about 1 s per 50 s of audio) so the charge is the real length; delivered only once paid.
+  const speech = await synthesize(text, { factor, format: input.format, signal: ctx.signal });
+  const { charge } = await withCharge(
+    ctx,
+    'voice',
+    speech.durationSeconds,
+    { type: 'voice', id: ctx.requestId },
+    async () => undefined,
+  );
+  return {
+    audioBase64: speech.audio.toString('base64'),
+    contentType: speech.contentType,
+    durationSeconds: Math.round(speech.durationSeconds * 1000) / 1000,
+    voice: {
+      style: factor !== 1 ? ('matched' as const) : ('base' as const),
+      baseVoice: BASE_VOICE,
+      pitchFactor: factor,
+    },
+    charge,
+  };
+}
 
 /** Answers with the video/mp4 bytes. */
 export const generateAvatarTool = defineTool({

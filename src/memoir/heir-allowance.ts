@@ -27,7 +27,7 @@ export async function prepayHeirChat(
   credits: number,
 ): Promise<{ shareId: string; chatAllowance: number; credits: number }> {
   const share = await deps.store.get<GrantRecord>(GRANTS, shareId);
-  if (!share || share.kind !== 'memoir') throw ApiError.notFound(`Share ${shareId.slice(0, 60)}`);
+  if (share?.kind !== 'memoir') throw ApiError.notFound(`Share ${shareId.slice(0, 60)}`);
   if (share.revokedAt)
     throw new ApiError('CONFLICT', 'This share is withdrawn: its holder can no longer use an allowance.');
   const { entry } = await debitCredits(deps, ownerId, {

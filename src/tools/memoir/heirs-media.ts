@@ -223,8 +223,9 @@ export const synthesizeSharedMemoirVoiceTool = defineTool({
           example: EXAMPLE_SHARE,
         },
       ],
-      requestBody: synthesizeVoiceTool.rest.docs!.requestBody!,
-      success: { ...synthesizeVoiceTool.rest.docs!.success!, headers: MEDIA_HEADERS },
+      // The owner's route's body (the document keeps it once, as a component).
+      requestBody: structuredClone(synthesizeVoiceTool.rest.docs!.requestBody!),
+      success: structuredClone({ ...synthesizeVoiceTool.rest.docs!.success!, headers: MEDIA_HEADERS }),
     },
   },
   // The voice is the owner's (read through the share); the credits are the heir's.

@@ -250,7 +250,10 @@ export async function speak(
   };
 }
 
-/** Answers with the video/mp4 bytes. */
+/**
+ * An animated portrait: the photo with slow motion (a zoom) and the speech; the mouth does not move, so it is not
+ * called a talking avatar. Answers with the video/mp4 bytes.
+ */
 export const generateAvatarTool = defineTool({
   name: 'generate_memoir_avatar',
   example: {
@@ -259,9 +262,10 @@ export const generateAvatarTool = defineTool({
     style: 'stylized',
     durationSeconds: 5,
   },
-  title: 'Avatar video',
+  title: 'Animated portrait video',
   description:
-    'Renders an MP4 (H.264 + AAC) of a photo speaking `text` in the matched voice style, with motion driven by the speech, exactly durationSeconds long (at most ' +
+    'Renders an animated portrait: an MP4 (H.264 + AAC) of a photo with slow motion (a zoom) and a waveform driven by the speech, with `text` spoken in the ' +
+    'matched voice style; the mouth does not move. Exactly durationSeconds long (at most ' +
     `${MAX_AVATAR_SECONDS}). photoUrl is an uploaded photo's media id (med_...) or an HTTPS URL (fetched through the address guard, at most 10 MB). ` +
     'Credits per second of video. Needs the X-CSRF-Token header. Session (REST) only.',
   domain: 'memoir',
@@ -286,7 +290,7 @@ export const generateAvatarTool = defineTool({
         .max(MAX_AVATAR_SECONDS)
         .describe(`Video length, 1 to ${MAX_AVATAR_SECONDS} seconds.`),
     })
-    .describe('The avatar.'),
+    .describe('The animated portrait.'),
   output: z
     .object({
       videoBase64: z.string().describe('The MP4.'),
@@ -294,7 +298,7 @@ export const generateAvatarTool = defineTool({
       voice: VoiceStyle,
       charge: ChargeSchema,
     })
-    .describe('Avatar.'),
+    .describe('The animated portrait.'),
   rest: {
     method: 'POST',
     shape: 'data',
@@ -331,7 +335,7 @@ export const generateAvatarTool = defineTool({
               },
               required: ['photoUrl', 'text', 'durationSeconds'],
               additionalProperties: false,
-              description: 'The avatar.',
+              description: 'The animated portrait.',
             },
           },
         },

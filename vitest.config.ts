@@ -33,7 +33,7 @@ const SERIAL = [
   'test/store/durability.test.ts',
   'test/credits/ledger-postgres.test.ts',
   'test/scale/{config,instances,migrate}.test.ts',
-  'test/memoir/{media,voice,avatar-fetch}.test.ts',
+  'test/memoir/{media,voice,avatar-fetch,heirs-media}.test.ts',
   'test/keys/redis-*.test.ts',
   'test/mcp/proxy.test.ts',
 ];
@@ -56,7 +56,7 @@ const PROCESS = [
   'test/webhooks/crash.test.ts',
   'test/mail/crash.test.ts',
   'test/embed/*browser.test.ts',
-  'test/memoir/export.test.ts',
+  'test/memoir/{export,book}.test.ts',
   // gpg seals and opens a vault item
   'test/vaults/vaults.test.ts',
   'test/http/openapi-lint.test.ts',

@@ -86,7 +86,7 @@ export const ALL_ONLY: readonly Bucket[] = ['all'];
 
 /** The result of counting one request in a principal's budget. */
 export interface BudgetHit {
-  /** For the X-RateLimit-* headers: of the first bucket counted, the counter that applied (full, or closest to its limit). */
+  /** For the X-RateLimit-* headers: the counter that applied (the full one on a refusal, else the one closest to its limit). */
   rate: RateState;
   /** The 429 to answer when the request was refused (nothing was counted then). */
   refused: ApiError | undefined;
@@ -101,9 +101,11 @@ export async function hitBudget(
   const budget = await budgetOf(services, principal);
   const counters = countersOf(principal, budget, buckets);
   const states = await hitLimits(services, counters, services.clock.now());
+  // Headers describe the counter that applies: the one with the fewest requests left, whatever its bucket (a chat
+  // call near its chat limit shows the chat limit, not the all-requests one); on a tie, the first counted.
   let shown = 0;
   for (let i = 1; i < counters.length; i++) {
-    if (counters[i]!.bucket === buckets[0] && states[i]!.remaining < states[shown]!.remaining) shown = i;
+    if (states[i]!.remaining < states[shown]!.remaining) shown = i;
   }
   if (states[0]!.allowed) return { rate: states[shown]!, refused: undefined };
   // All or nothing: nothing was counted, and the full counters are those with nothing left.
@@ -120,7 +122,8 @@ export async function hitBudget(
         states[full]!,
         ', shared by all the keys and sessions of the account',
       );
-  return { rate: states[shown]!, refused };
+  // A refusal's headers are those of the counter that refused it.
+  return { rate: states[full]!, refused };
 }
 
 /**

@@ -66,6 +66,11 @@ export interface GrantRecord {
   revokedAt: string | null;
   /** When its heir was mailed that it opened (once), if it is bound to an email. Absent otherwise. */
   openMailedAt?: string | undefined;
+  /**
+   * Credits the grantor prepaid for the holder's use (a memoir's heirs' chat): spent before the holder's own credits.
+   * Absent: none.
+   */
+  allowance?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -160,6 +165,11 @@ export interface GrantedAccess {
    * log (and so their webhooks). The only write a holder's call makes in the grantor's account.
    */
   logUse(collection: string, entry: Doc, event: { type: string; data: Record<string, unknown> }): Promise<void>;
+  /**
+   * The credits the grantor prepaid on this grant: `take` spends some when the whole amount is left (else takes
+   * nothing and answers false); `giveBack` returns what was taken for work that then failed.
+   */
+  allowance: { take(credits: number): Promise<boolean>; giveBack(credits: number): Promise<void> };
 }
 
 /** Collections in which a use of a grant is recorded for its grantor (an access log). */
@@ -179,6 +189,18 @@ function grantUseLogger(store: Store, grant: GrantRecord, now: Date): GrantedAcc
       await recordEvent(tx, { type: event.type, ownerId: grant.ownerId, data: event.data }, { now: () => now });
     });
   };
+}
+
+/** Changes a grant's prepaid credits by `delta` in one transaction, unless that would take it below zero; answers whether it did. */
+async function moveAllowance(store: Store, grantId: string, delta: number, nowIso: string): Promise<boolean> {
+  return store.transact(async (tx) => {
+    const current = await tx.get<GrantRecord>(GRANTS, grantId);
+    if (!current) return false;
+    const next = (current.allowance ?? 0) + delta;
+    if (next < 0) return false;
+    await tx.put(GRANTS, { ...current, allowance: next, updatedAt: nowIso });
+    return true;
+  });
 }
 
 /**
@@ -207,12 +229,33 @@ export async function openGrant(
       'permission',
       `This share does not permit ${permission === 'chat' ? 'talking with the agent' : 'reading'}.`,
     );
+  const nowIso = now.toISOString();
   return {
     grant,
     grantorId: grant.ownerId,
     store: grantedStore(store, grant.ownerId, grant.collections),
     logUse: grantUseLogger(store, grant, now),
+    allowance: {
+      take: (credits) => (credits > 0 ? moveAllowance(store, grant.id, -credits, nowIso) : Promise.resolve(true)),
+      giveBack: async (credits) => {
+        if (credits > 0) await moveAllowance(store, grant.id, credits, nowIso);
+      },
+    },
   };
+}
+
+/**
+ * Adds prepaid credits to a grant of the caller's own (the grantor's account view of the store): 404 for a grant it
+ * does not own. Answers the new allowance.
+ */
+export async function addAllowance(store: Store, grantId: string, credits: number, nowIso: string): Promise<number> {
+  return store.transact(async (tx) => {
+    const current = await tx.get<GrantRecord>(GRANTS, grantId);
+    if (!current) throw ApiError.notFound(`Share ${grantId.slice(0, 60)}`);
+    const allowance = (current.allowance ?? 0) + credits;
+    await tx.put(GRANTS, { ...current, allowance, updatedAt: nowIso });
+    return allowance;
+  });
 }
 
 /**

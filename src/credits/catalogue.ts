@@ -19,10 +19,15 @@ const ACTION_UNITS: Record<PaidAction, string> = {
 
 const ACTION_DESCRIPTIONS: Record<PaidAction, string> = {
   chat_message: 'One memoir chat message answered by the agent.',
-  media_inference: 'Media inference (transcription, description), per minute of media.',
+  media_inference:
+    "Media inference, per minute of media (a photo counts as one): a photo's size, format, date and place taken; a transcript of speech in audio and video.",
   voice: 'Voice synthesis, per second of audio produced.',
-  avatar: 'Avatar video, per second of video produced.',
+  avatar: 'Animated portrait (a photo with slow motion and the speech; the mouth does not move), per second of video.',
 };
+
+/** The media inference line where a vision model is configured: it also describes what a photo shows. */
+const DESCRIBED_INFERENCE =
+  'Media inference, per minute of media (a photo counts as one): a description of what a photo shows (by the configured vision model), its size, format, date and place taken; a transcript of speech in audio and video.';
 
 const packType = z
   .string()
@@ -186,14 +191,19 @@ export function actionCost(catalogue: Catalogue, action: PaidAction, units: numb
   return Math.ceil(catalogue.prices[action] * units);
 }
 
-/** The price list as GET /packs shows it. */
+/**
+ * The price list as GET /packs shows it. A photo description is promised only where a vision model is configured
+ * (`describesPhotos`): without one, inference gives a photo's metadata alone.
+ */
 export function priceList(
   catalogue: Catalogue,
+  opts: { describesPhotos?: boolean } = {},
 ): Array<{ action: PaidAction; credits: number; unit: string; description: string }> {
   return PAID_ACTIONS.map((action) => ({
     action,
     credits: catalogue.prices[action],
     unit: ACTION_UNITS[action],
-    description: ACTION_DESCRIPTIONS[action],
+    description:
+      action === 'media_inference' && opts.describesPhotos ? DESCRIBED_INFERENCE : ACTION_DESCRIPTIONS[action],
   }));
 }

@@ -46,11 +46,18 @@ export interface NewEntry {
   shortfall?: number;
 }
 
-/** 402 INSUFFICIENT_CREDITS with `required` and `available`. */
-export function insufficientCredits(required: number, available: number): ApiError {
+/**
+ * 402 INSUFFICIENT_CREDITS with `required` and `available`. It points to the purchase route only when this server
+ * can sell credits (`purchasable`: payments are configured); otherwise credits come only from an operator's grant,
+ * and saying "buy a pack" would send the caller to a 503.
+ */
+export function insufficientCredits(required: number, available: number, purchasable = false): ApiError {
+  const next = purchasable
+    ? 'Buy a pack (POST /api/v1/svcloom/credits/purchase) and try again.'
+    : 'Credits cannot be bought on this server; ask its operator to grant some, then try again.';
   return new ApiError(
     'INSUFFICIENT_CREDITS',
-    `This needs ${required} credits and the wallet holds ${available}. Buy a pack (POST /api/svcloom/credits/purchase) and try again.`,
+    `This needs ${required} credits and the wallet holds ${available}. ${next}`,
     [{ field: 'credits', reason: `${required} required, ${available} available`, required, available }],
   );
 }

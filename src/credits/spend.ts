@@ -49,7 +49,8 @@ export async function debitCredits(
     const existing = await entryForKeyInTx(tx, accountId, req.idempotencyKey);
     const wallet = await loadWalletInTx(tx, accountId, now);
     if (existing) return { entry: existing, replayed: true, balance: wallet.balance };
-    if (wallet.balance < req.credits) throw insufficientCredits(req.credits, wallet.balance);
+    if (wallet.balance < req.credits)
+      throw insufficientCredits(req.credits, wallet.balance, !!deps.config.payments.stripeSecretKey);
     const before = wallet.balance;
     const { entry } = await appendInTx(
       tx,

@@ -29,10 +29,14 @@ export const PacksOutput = z
   })
   .describe('Credit packs and the price list.');
 
-export function packsView(catalogue: Catalogue, paymentsEnabled: boolean): z.infer<typeof PacksOutput> {
+export function packsView(
+  catalogue: Catalogue,
+  paymentsEnabled: boolean,
+  describesPhotos = false,
+): z.infer<typeof PacksOutput> {
   return {
     packs: catalogue.packs.map((p) => ({ ...p })),
-    prices: priceList(catalogue),
+    prices: priceList(catalogue, { describesPhotos }),
     pricesByAction: { ...catalogue.prices },
     paymentsEnabled,
   };

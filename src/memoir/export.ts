@@ -1,16 +1,21 @@
 /**
- * The memoir as a book: journal entries grouped
- * by theme, questionnaire answers by category, each with its date, and the
- * photos. Markdown names photos by media id; the PDF (pdfkit) embeds them,
+ * The memoir as a book, a keepsake for the person and their heirs: titled
+ * with the person's name, a contents list, then chapters by time of life (the
+ * entries dated by when they happened, by decade) and by theme (the undated
+ * entries and the questionnaire answers), photos inline with their captions
+ * and recordings with their transcripts. Nothing internal is printed: no
+ * record ids, and no upload dates (an entry is dated only by when it
+ * happened). Markdown gives the text; the PDF (pdfkit) also draws the photos,
  * scaled down by sharp. Everything is read through the caller's tenant-bound
- * store, so another account's memoir cannot appear.
+ * store (or an heir's open share), so another account's memoir cannot appear;
+ * the heirs' book leaves out entries and media the person kept private.
  */
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Store } from '../store/port.js';
-import { DEFAULT_AGENT_NAME, readProfile } from './memoir.js';
-import { MAX_IMAGE_PIXELS, mediaFile } from './media.js';
-import type { TextWriter } from './pdf-text.js';
+import { readProfile } from './memoir.js';
+import { cachedInference, MAX_IMAGE_PIXELS, mediaFile } from './media.js';
+import type { TextOptions, TextWriter } from './pdf-text.js';
 import { CATEGORIES } from './questions.js';
 import {
   MEMOIR_ANSWERS,
@@ -25,123 +30,314 @@ import { themesOf } from './text.js';
 export const EXPORT_FORMATS = ['md', 'pdf'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** Entries that match no theme of src/memoir/text.ts. */
-export const OTHER_THEME = 'other';
+/** The title of a book whose person has not been named (in the memoir settings or the account). */
+export const UNNAMED_TITLE = 'A memoir';
 
-export interface MemoirBook {
-  title: string;
-  generatedAt: string;
-  themes: Array<{
-    theme: string;
-    entries: Array<{ id: string; date: string; mood: string | null; prompt: string | null; content: string }>;
-  }>;
-  categories: Array<{
-    id: string;
-    title: string;
-    answers: Array<{ questionId: string; question: string; answer: string; date: string }>;
-  }>;
-  photos: Array<{ id: string; date: string; mime: string; name: string | null; file: string }>;
-  otherMedia: Array<{ id: string; kind: string; date: string; seconds: number | null; name: string | null }>;
+export interface BookEntry {
+  /** When it happened, as the reader sees it ("14 March 1962", "1962", "The 1960s"), or null when undated. */
+  when: string | null;
+  mood: string | null;
+  prompt: string | null;
+  content: string;
 }
 
-/** Collects the book from the owner's records: themes in order of their first entry, entries and answers oldest first. */
-export async function memoirBook(store: Store, ownerId: string, dataDir: string, now: Date): Promise<MemoirBook> {
-  const [profile, entries, answers, media] = await Promise.all([
+export interface BookPhoto {
+  caption: string;
+  /** When it was taken (from the photo's own metadata), as the reader sees it, or null. */
+  when: string | null;
+  file: string;
+}
+
+export interface BookRecording {
+  caption: string;
+  kind: 'audio' | 'video';
+  seconds: number | null;
+  transcript: string | null;
+}
+
+export interface BookChapter {
+  /** "time": a decade of the person's life; "theme": a subject. */
+  part: 'time' | 'theme';
+  title: string;
+  entries: BookEntry[];
+  answers: Array<{ question: string; answer: string }>;
+  photos: BookPhoto[];
+  recordings: BookRecording[];
+}
+
+export interface MemoirBook {
+  /** The person's name. */
+  title: string;
+  /** The years the dated memories span ("1948 to 1999"), or null. */
+  span: string | null;
+  generatedAt: string;
+  chapters: BookChapter[];
+}
+
+/** The book's chapters by theme, in order: the journal themes (src/memoir/text.ts) and questionnaire categories each gathers. */
+const THEME_CHAPTERS: Array<{ title: string; themes: string[]; categories: string[] }> = [
+  { title: 'Childhood', themes: ['childhood'], categories: ['childhood'] },
+  { title: 'Family', themes: ['family'], categories: ['family'] },
+  { title: 'Love and friendship', themes: ['love'], categories: ['love'] },
+  { title: 'Work', themes: ['work', 'money'], categories: ['work'] },
+  { title: 'Home and places', themes: ['home', 'travel', 'nature'], categories: ['places'] },
+  { title: 'Food and the table', themes: ['food'], categories: [] },
+  { title: 'Faith and meaning', themes: ['faith'], categories: ['faith'] },
+  { title: 'Hard times', themes: ['loss', 'health'], categories: [] },
+  { title: 'Values', themes: [], categories: ['values'] },
+  { title: 'Advice', themes: [], categories: ['advice'] },
+  { title: 'Legacy', themes: [], categories: ['legacy'] },
+  { title: 'More memories', themes: [], categories: [] },
+];
+const MORE_MEMORIES = THEME_CHAPTERS.length - 1;
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** A `happenedAt` (YYYY-MM-DD, YYYY or YYYYs) read: its decade, a key that sorts it, and how the reader sees it; undefined when it is none of these. */
+export function readWhen(value: unknown): { decade: number; key: string; label: string } | undefined {
+  if (typeof value !== 'string') return undefined;
+  let m = /^(\d{4})s$/.exec(value);
+  if (m) {
+    const decade = Math.floor(Number(m[1]) / 10) * 10;
+    return { decade, key: `${decade}`, label: `The ${decade}s` };
+  }
+  m = /^(\d{4})$/.exec(value);
+  if (m) return { decade: Math.floor(Number(m[1]) / 10) * 10, key: value, label: value };
+  m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (m) {
+    const month = MONTHS[Number(m[2]) - 1];
+    if (!month) return undefined;
+    return {
+      decade: Math.floor(Number(m[1]) / 10) * 10,
+      key: value,
+      label: `${Number(m[3])} ${month} ${m[1]}`,
+    };
+  }
+  return undefined;
+}
+
+/** When a photo was taken, from its EXIF date (kept with a paid inference), as a happenedAt-like day. */
+function takenDay(m: MediaRecord): string | undefined {
+  const taken = (cachedInference(m, 'plain') ?? cachedInference(m, 'gps'))?.takenAt;
+  return typeof taken === 'string' && /^\d{4}-\d{2}-\d{2}/.test(taken) ? taken.slice(0, 10) : undefined;
+}
+
+/** A caption from a file name the client gave, when it reads as words ("summer_at_the_lake.jpg": "Summer at the lake"); camera names (IMG_1234) give none. */
+export function captionFromName(name: string | null): string | null {
+  if (!name) return null;
+  const words = name
+    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+    .replace(/[_\-.]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (
+    !/\p{L}{3,}/u.test(words) ||
+    /^(img|dsc|dscn|dcim|pxl|photo|image|vid|video|audio|rec|recording|mov|wa)\s*\d/i.test(words)
+  )
+    return null;
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** What a media item's stored inference says: a photo's description, or the transcript of a recording. */
+function inferred(m: MediaRecord, field: 'description' | 'transcript'): string | null {
+  for (const key of ['plain', 'gps'] as const) {
+    const value = (cachedInference(m, key) as Record<string, unknown> | undefined)?.[field];
+    if (typeof value === 'string' && value.trim()) return value.trim();
+  }
+  return null;
+}
+
+export interface BookOptions {
+  /** A name for the title when the memoir settings give none (the account's name); ignored when it looks like an email address. */
+  fallbackName?: string | null | undefined;
+  /** The heirs' book: entries and media marked private are left out. */
+  forHeirs?: boolean;
+}
+
+/** Collects the book from the person's records. */
+export async function memoirBook(
+  store: Store,
+  ownerId: string,
+  dataDir: string,
+  now: Date,
+  opts: BookOptions = {},
+): Promise<MemoirBook> {
+  const [profile, allEntries, answers, allMedia] = await Promise.all([
     readProfile(store, ownerId),
     store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
     store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
     store.findBy<MediaRecord>(MEMOIR_MEDIA, 'ownerId', ownerId),
   ]);
-  const themes = new Map<string, MemoirBook['themes'][number]['entries']>();
-  for (const e of [...entries].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-    // Each entry once, under its strongest theme.
-    const theme = themesOf(e.content)[0] ?? OTHER_THEME;
-    const list = themes.get(theme) ?? [];
-    list.push({ id: e.id, date: e.createdAt.slice(0, 10), mood: e.mood, prompt: e.promptUsed, content: e.content });
-    themes.set(theme, list);
-  }
-  const other = themes.get(OTHER_THEME);
-  if (other) {
-    themes.delete(OTHER_THEME);
-    themes.set(OTHER_THEME, other);
+  const shown = (r: { [field: string]: unknown }) => !(opts.forHeirs && r.private === true);
+  const entries = allEntries.filter(shown).sort((a, b) => (a.id < b.id ? -1 : 1));
+  const media = allMedia.filter(shown).sort((a, b) => (a.id < b.id ? -1 : 1));
+
+  const decades = new Map<number, Array<{ key: string; entry: BookEntry }>>();
+  const decadePhotos = new Map<number, Array<{ key: string; photo: BookPhoto }>>();
+  const themed: BookChapter[] = THEME_CHAPTERS.map((c) => ({
+    part: 'theme',
+    title: c.title,
+    entries: [],
+    answers: [],
+    photos: [],
+    recordings: [],
+  }));
+  const chapterOfTheme = (text: string): number => {
+    const theme = themesOf(text)[0];
+    const i = theme ? THEME_CHAPTERS.findIndex((c) => c.themes.includes(theme)) : -1;
+    return i < 0 ? MORE_MEMORIES : i;
+  };
+  for (const e of entries) {
+    const when = readWhen(e.happenedAt);
+    const entry: BookEntry = { when: when?.label ?? null, mood: e.mood, prompt: e.promptUsed, content: e.content };
+    if (when) {
+      const list = decades.get(when.decade) ?? [];
+      list.push({ key: when.key, entry });
+      decades.set(when.decade, list);
+    } else {
+      themed[chapterOfTheme(e.content)]!.entries.push(entry);
+    }
   }
   const byCategory = new Map(answers.map((a) => [a.category, a]));
-  const categories = CATEGORIES.map((c) => ({
-    id: c.id,
-    title: c.title,
-    answers: c.questions.flatMap((q) => {
-      const a = byCategory.get(c.id)?.answers[q.id];
-      return a ? [{ questionId: q.id, question: q.text, answer: a.answer, date: a.answeredAt.slice(0, 10) }] : [];
-    }),
-  })).filter((c) => c.answers.length);
-  const sortedMedia = [...media].sort((a, b) => (a.id < b.id ? -1 : 1));
-  return {
-    title: profile?.agentName ?? DEFAULT_AGENT_NAME,
-    generatedAt: now.toISOString(),
-    themes: [...themes.entries()].map(([theme, list]) => ({ theme, entries: list })),
-    categories,
-    photos: sortedMedia
-      .filter((m) => m.kind === 'photo')
-      .map((m) => ({
-        id: m.id,
-        date: m.createdAt.slice(0, 10),
-        mime: m.mime,
-        name: m.originalName,
-        file: mediaFile(dataDir, m),
-      })),
-    otherMedia: sortedMedia
-      .filter((m) => m.kind !== 'photo')
-      .map((m) => ({
-        id: m.id,
+  THEME_CHAPTERS.forEach((c, i) => {
+    for (const id of c.categories) {
+      const category = CATEGORIES.find((k) => k.id === id);
+      for (const q of category?.questions ?? []) {
+        const a = byCategory.get(id)?.answers[q.id];
+        if (a) themed[i]!.answers.push({ question: q.text, answer: a.answer });
+      }
+    }
+  });
+  const loosePhotos: BookPhoto[] = [];
+  const recordings: BookRecording[] = [];
+  for (const m of media) {
+    if (m.kind === 'photo') {
+      const day = takenDay(m);
+      const when = readWhen(day);
+      const caption = inferred(m, 'description') ?? captionFromName(m.originalName) ?? 'A photograph';
+      const photo: BookPhoto = { caption, when: when?.label ?? null, file: mediaFile(dataDir, m) };
+      // A dated photo sits with the memories of its decade; one whose caption has a theme, in that chapter.
+      if (when) {
+        const list = decadePhotos.get(when.decade) ?? [];
+        list.push({ key: when.key, photo });
+        decadePhotos.set(when.decade, list);
+      } else {
+        const i = chapterOfTheme(caption);
+        if (i === MORE_MEMORIES) loosePhotos.push(photo);
+        else themed[i]!.photos.push(photo);
+      }
+    } else {
+      recordings.push({
+        caption: captionFromName(m.originalName) ?? (m.kind === 'audio' ? 'A recording' : 'A video'),
         kind: m.kind,
-        date: m.createdAt.slice(0, 10),
         seconds: m.durationSeconds ?? null,
-        name: m.originalName,
-      })),
+        transcript: inferred(m, 'transcript'),
+      });
+    }
+  }
+  const byKey = <T extends { key: string }>(a: T, b: T) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const years = [...new Set([...decades.keys(), ...decadePhotos.keys()])].sort((a, b) => a - b);
+  const timeChapters: BookChapter[] = years.map((decade) => ({
+    part: 'time',
+    title: `The ${decade}s`,
+    entries: (decades.get(decade) ?? []).sort(byKey).map((x) => x.entry),
+    answers: [],
+    photos: (decadePhotos.get(decade) ?? []).sort(byKey).map((x) => x.photo),
+    recordings: [],
+  }));
+  const extra: BookChapter[] = [];
+  if (loosePhotos.length)
+    extra.push({ part: 'theme', title: 'Photographs', entries: [], answers: [], photos: loosePhotos, recordings: [] });
+  if (recordings.length)
+    extra.push({ part: 'theme', title: 'In their own voice', entries: [], answers: [], photos: [], recordings });
+  const datedYears = entries
+    .map((e) => readWhen(e.happenedAt)?.key.slice(0, 4))
+    .filter((y): y is string => !!y)
+    .sort();
+  const first = datedYears[0];
+  const last = datedYears[datedYears.length - 1];
+  return {
+    title: personTitle(profile?.personName, opts.fallbackName),
+    span: first && last && first !== last ? `${first} to ${last}` : (first ?? null),
+    generatedAt: now.toISOString(),
+    chapters: [
+      ...timeChapters,
+      ...themed.filter((c) => c.entries.length || c.answers.length || c.photos.length),
+      ...extra,
+    ],
   };
 }
 
-const title = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** The person's name for the title: the memoir settings' name, else the account's name when it is not an email address. */
+function personTitle(personName: unknown, fallback: string | null | undefined): string {
+  if (typeof personName === 'string' && personName.trim()) return personName.trim();
+  if (fallback?.trim() && !fallback.includes('@')) return fallback.trim();
+  return UNNAMED_TITLE;
+}
+
+const plain = (text: string) => text.replace(/[\r\n]+/g, ' ');
+const escapeMd = (text: string) => text.replace(/[\\`*_[\]<>#|]/g, (c) => `\\${c}`);
+
+/** Minutes and seconds of a recording ("2 min 5 s"). */
+function duration(seconds: number | null): string | null {
+  if (seconds === null || !Number.isFinite(seconds)) return null;
+  const s = Math.round(seconds);
+  return s >= 60 ? `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}` : `${s} s`;
+}
+
+/** The line above an entry: when it happened and the mood, or null when it has neither. */
+function entryLine(e: BookEntry): string | null {
+  const parts = [e.when, e.mood ? `feeling ${e.mood}` : null].filter(Boolean);
+  return parts.length ? parts.join(' · ') : null;
+}
+
+const recordingLine = (r: BookRecording) =>
+  [r.kind === 'audio' ? 'Recording' : 'Video', duration(r.seconds)].filter(Boolean).join(', ');
+
+const NO_TRANSCRIPT = 'No transcript has been made of this recording yet.';
 
 /** Markdown: headings are the book's own; the person's text is quoted so it cannot add headings or links of its own kind. */
 export function bookMarkdown(book: MemoirBook): string {
   const quote = (text: string) =>
     text
       .split(/\r?\n/)
-      .map((line) => `> ${line.replace(/[\\`*_[\]<>#]/g, (c) => `\\${c}`)}`)
+      .map((line) => `> ${escapeMd(line)}`)
       .join('\n');
-  const out: string[] = [
-    `# ${book.title.replace(/[\r\n#]/g, ' ')}`,
-    '',
-    `_A memoir, exported ${book.generatedAt.slice(0, 10)}._`,
-    '',
-  ];
-  out.push('## Journal', '');
-  if (!book.themes.length) out.push('_No journal entries yet._', '');
-  for (const t of book.themes) {
-    out.push(`### ${title(t.theme)}`, '');
-    for (const e of t.entries) {
-      out.push(`#### ${e.date}${e.mood ? ` (${e.mood.replace(/[\r\n#]/g, ' ')})` : ''} · ${e.id}`, '');
-      if (e.prompt)
-        out.push(`_Prompt:_ ${e.prompt.replace(/[\r\n]/g, ' ').replace(/[\\`*_[\]<>#]/g, (c) => `\\${c}`)}`, '');
+  const out: string[] = [`# ${escapeMd(plain(book.title))}`, '', `_A memoir${book.span ? `, ${book.span}` : ''}._`, ''];
+  if (!book.chapters.length) out.push('_Nothing has been written yet._', '');
+  else {
+    out.push('## Contents', '');
+    for (const c of book.chapters) out.push(`- ${escapeMd(c.title)}`);
+    out.push('');
+  }
+  for (const c of book.chapters) {
+    out.push(`## ${escapeMd(c.title)}`, '');
+    for (const e of c.entries) {
+      const line = entryLine(e);
+      if (line) out.push(`### ${escapeMd(plain(line))}`, '');
+      if (e.prompt) out.push(`_In answer to:_ ${escapeMd(plain(e.prompt))}`, '');
       out.push(quote(e.content), '');
     }
-  }
-  out.push('## Questionnaires', '');
-  if (!book.categories.length) out.push('_No answers yet._', '');
-  for (const c of book.categories) {
-    out.push(`### ${c.title}`, '');
-    for (const a of c.answers) out.push(`**${a.question}** (${a.date}, ${a.questionId})`, '', quote(a.answer), '');
-  }
-  out.push('## Photos', '');
-  if (!book.photos.length) out.push('_No photos._', '');
-  for (const p of book.photos) out.push(`- ${p.id} (${p.mime}, ${p.date})`);
-  if (book.photos.length) out.push('');
-  if (book.otherMedia.length) {
-    out.push('## Recordings', '');
-    for (const m of book.otherMedia)
-      out.push(`- ${m.id} (${m.kind}, ${m.date}${m.seconds !== null ? `, ${Math.round(m.seconds)} s` : ''})`);
-    out.push('');
+    for (const a of c.answers) out.push(`**${escapeMd(plain(a.question))}**`, '', quote(a.answer), '');
+    for (const p of c.photos)
+      out.push(`_Photograph: ${escapeMd(plain(p.caption))}${p.when ? ` (${escapeMd(p.when)})` : ''}_`, '');
+    for (const r of c.recordings) {
+      out.push(`**${escapeMd(plain(r.caption))}** (${recordingLine(r)})`, '');
+      out.push(r.transcript ? quote(r.transcript) : `_${NO_TRANSCRIPT}_`, '');
+    }
   }
   return out.join('\n');
 }
@@ -152,7 +348,7 @@ const loadSharp = async () => (await import('sharp')).default;
 /** Longest side of an embedded photo, pixels (keeps the PDF small). */
 const PHOTO_MAX_PX = 800;
 
-/** A photo as a small JPEG for the PDF, or null when it cannot be read (it is then only listed). */
+/** A photo as a small JPEG for the PDF, or null when it cannot be read (its caption is then printed alone). */
 async function photoForPdf(file: string): Promise<Buffer | null> {
   const sharp = await loadSharp();
   try {
@@ -167,18 +363,39 @@ async function photoForPdf(file: string): Promise<Buffer | null> {
   }
 }
 
+/** A photo's size as drawn, from its header (turned upright by its EXIF orientation), or null when it cannot be read. */
+async function photoSize(file: string): Promise<{ width: number; height: number } | null> {
+  const sharp = await loadSharp();
+  try {
+    const meta = await sharp(file, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
+    if (!meta.width || !meta.height) return null;
+    const turned = (meta.orientation ?? 1) >= 5;
+    const width = turned ? meta.height : meta.width;
+    const height = turned ? meta.width : meta.height;
+    const scale = Math.min(1, PHOTO_MAX_PX / Math.max(width, height));
+    return { width: width * scale, height: height * scale };
+  } catch {
+    return null;
+  }
+}
+
 /** The reader went away: drawing stops. */
 class ReaderGone extends Error {}
 
 /**
  * The PDF as a stream, drawn as it is read. Everything that can fail for a
  * reason other than a bug happens before it is returned (the book was read by
- * memoirBook; the fonts are loaded here; an unreadable photo is listed, not
- * drawn), so a refusal is still an ordinary error; a failure while drawing
+ * memoirBook; the fonts are loaded here; an unreadable photo gets its caption
+ * alone), so a refusal is still an ordinary error; a failure while drawing
  * destroys the stream. Text is drawn with the bundled Noto fonts
  * (src/memoir/pdf-text.ts), so names and entries in Arabic, Hebrew, Greek,
  * Cyrillic, Devanagari or any Latin script come out as written. `compress` is
  * off only for tests that read the bytes.
+ *
+ * The contents list gives each chapter's page, which is known only once the
+ * book is laid out: the book is first laid out into a document whose bytes are
+ * thrown away as they come (photos are only measured, not decoded), which
+ * gives the pages; then it is drawn for real with the same layout.
  *
  * pdfkit pushes its bytes without regard for a reader, so they are passed on
  * through a stream of our own, and the drawing waits, after each entry, answer
@@ -187,12 +404,14 @@ class ReaderGone extends Error {}
  */
 export async function bookPdfStream(book: MemoirBook, opts: { compress?: boolean } = {}): Promise<Readable> {
   const [{ default: PdfDocument }, { textWriter }] = await Promise.all([import('pdfkit'), import('./pdf-text.js')]);
-  const doc = new PdfDocument({
-    size: 'A4',
-    margin: 56,
-    compress: opts.compress ?? true,
-    info: { Title: book.title, Creator: 'svc memoir export' },
-  });
+  const newDoc = () =>
+    new PdfDocument({
+      size: 'A4',
+      margin: MARGIN,
+      compress: opts.compress ?? true,
+      info: { Title: book.title, Creator: 'svc memoir export' },
+    });
+  const doc = newDoc();
   let wake: (() => void) | null = null;
   const out = new Readable({
     // Called when the reader wants more (the buffer is below the high-water mark) and when it is destroyed.
@@ -215,7 +434,20 @@ export async function bookPdfStream(book: MemoirBook, opts: { compress?: boolean
   doc.on('data', (chunk: Buffer) => out.push(chunk));
   doc.on('end', () => out.push(null));
   const writeText = await textWriter(doc);
-  void drawBook(doc, book, writeText, caughtUp).then(
+  const draft = newDoc();
+  const draftText = await textWriter(draft, { dry: true });
+  void (async () => {
+    // The layout pass: its bytes are dropped as they come, and it gives way to other work now and then.
+    draft.on('data', () => undefined);
+    const sizes = new Map<string, { width: number; height: number } | null>();
+    const layout = await drawBook(draft, book, draftText, {
+      measure: true,
+      sizes,
+      pages: [],
+      pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
+    });
+    await drawBook(doc, book, writeText, { measure: false, sizes, pages: layout, pause: caughtUp });
+  })().then(
     () => doc.end(),
     (err: unknown) => {
       if (!(err instanceof ReaderGone)) out.destroy(err as Error);
@@ -231,68 +463,191 @@ export async function bookPdf(book: MemoirBook, opts: { compress?: boolean } = {
   return Buffer.concat(chunks);
 }
 
-async function drawBook(
-  doc: PDFKit.PDFDocument,
-  book: MemoirBook,
-  writeText: TextWriter,
-  caughtUp: () => Promise<void>,
-): Promise<void> {
-  // The person's words (title, entries, answers) take their direction from their first letter; the book's own lines are left to right.
-  const h = (text: string, size: number, direction: 'auto' | 'ltr' = 'ltr') =>
-    writeText(text, { style: 'bold', size, after: 0.4, direction });
-  const body = (text: string) => writeText(text, { size: 11, after: 0.6 });
-  const small = (text: string) =>
-    writeText(text, { style: 'italic', size: 9, color: '#555555', after: 0.2, direction: 'ltr' });
+const MARGIN = 56;
+/** The tallest a photo is drawn, points; a photo may be drawn smaller (not under MIN_PHOTO) to end a page without a gap. */
+const MAX_PHOTO = 320;
+const MIN_PHOTO = 160;
+const GREY = '#555555';
 
-  h(book.title, 24, 'auto');
-  small(`A memoir, exported ${book.generatedAt.slice(0, 10)}.`);
-  doc.moveDown();
-  h('Journal', 18);
-  if (!book.themes.length) body('No journal entries yet.');
-  for (const t of book.themes) {
-    h(title(t.theme), 14);
-    for (const e of t.entries) {
-      small(`${e.date}${e.mood ? ` · ${e.mood}` : ''} · ${e.id}`);
-      if (e.prompt) small(`Prompt: ${e.prompt}`);
-      body(e.content);
-      await caughtUp();
-    }
-  }
+interface DrawPlan {
+  /** The layout pass: nothing is drawn that costs (photos are measured, not decoded), and the chapters' pages are noted. */
+  measure: boolean;
+  /** Photo sizes, by file, found by the layout pass. */
+  sizes: Map<string, { width: number; height: number } | null>;
+  /** The page each chapter starts on (from the layout pass; empty during it). */
+  pages: number[];
+  /** Awaited after each block: the layout pass gives way to other work; the drawing waits for the reader. */
+  pause: () => Promise<void>;
+}
+
+/**
+ * Lays out and draws the book: a title page; the contents; then the chapters,
+ * one after the other with no page left mostly empty (a chapter starts on a new
+ * page only when too little room is left for its heading and the start of its
+ * text; a photo that does not fit is drawn smaller when enough room is left).
+ * Pages after the title carry their number at the foot. Answers the page each
+ * chapter starts on.
+ */
+async function drawBook(doc: PDFKit.PDFDocument, book: MemoirBook, w: TextWriter, plan: DrawPlan): Promise<number[]> {
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+  const bottom = () => doc.page.height - doc.page.margins.bottom;
+  const top = doc.page.margins.top;
+  let page = 1;
+  doc.on('pageAdded', () => {
+    page += 1;
+    w.line(String(page), { size: 9, color: GREY, x: left, width, baseline: doc.page.height - 30, align: 'center' });
+  });
+  const room = () => bottom() - doc.y;
+  /** Starts a new page unless `height` fits on this one. */
+  const keep = (height: number) => {
+    if (height > room() && doc.y > top) doc.addPage();
+  };
+  const body: TextOptions = { size: 11, after: 0.6 };
+  const note: TextOptions = { style: 'italic', size: 9.5, color: GREY, after: 0.25, direction: 'ltr' };
+  // The room the first lines of a text take (its start is enough to know: a line holds fewer than 150 characters).
+  const firstLines = (text: string, opts: TextOptions, lines: number) =>
+    Math.min(w.height(text.slice(0, 150 * lines), opts), w.height('x', { ...opts, after: 0 }) * lines);
+
+  // The title page: the person's name, centred in the upper part of the page, at a size that fits one line.
+  const nameSize = Math.max(
+    14,
+    Math.min(34, (width / Math.max(1, w.widthOf(book.title, { size: 1, style: 'bold' }))) * 0.95),
+  );
+  const middle = doc.page.height * 0.38;
+  w.line(book.title, { style: 'bold', size: nameSize, x: left, width, baseline: middle, align: 'center' });
+  w.line(book.span ? `A memoir · ${book.span}` : 'A memoir', {
+    style: 'italic',
+    size: 14,
+    color: GREY,
+    x: left,
+    width,
+    baseline: middle + nameSize + 6,
+    align: 'center',
+  });
+  w.line(`Made on ${readWhen(book.generatedAt.slice(0, 10))?.label ?? book.generatedAt.slice(0, 10)}`, {
+    size: 9,
+    color: GREY,
+    x: left,
+    width,
+    baseline: bottom(),
+    align: 'center',
+  });
   doc.addPage();
-  h('Questionnaires', 18);
-  if (!book.categories.length) body('No answers yet.');
-  for (const c of book.categories) {
-    h(c.title, 14);
+
+  if (!book.chapters.length) {
+    w('Nothing has been written yet.', body);
+    return [];
+  }
+  // The contents: part headings, then each chapter with its page, linked to it.
+  w('Contents', { style: 'bold', size: 20, after: 0.6, direction: 'ltr' });
+  let part: BookChapter['part'] | null = null;
+  const partTitle = (p: BookChapter['part']) => (p === 'time' ? 'Through the years' : 'Themes');
+  book.chapters.forEach((c, i) => {
+    if (c.part !== part) {
+      part = c.part;
+      if (i) doc.y += 6;
+      w(partTitle(c.part), { style: 'bold', size: 12, after: 0.2, direction: 'ltr' });
+    }
+    const size = 11;
+    const lineTop = doc.y;
+    const pageText = String(plan.pages[i] ?? '');
+    const pageWidth = w.widthOf('0000', { size });
+    w.line(c.title, { size, x: left + 12, width: width - 12 - pageWidth, baseline: lineTop + size, align: 'left' });
+    w.line(pageText, { size, x: left + width - pageWidth, width: pageWidth, baseline: lineTop + size, align: 'right' });
+    doc.y = lineTop + size * 1.5;
+    if (!plan.measure) doc.goTo(left, lineTop, width, size * 1.4, `chapter-${i}`);
+  });
+  doc.y += 18;
+
+  const pages: number[] = [];
+  let shownPart: BookChapter['part'] | null = null;
+  for (const [i, c] of book.chapters.entries()) {
+    const heading: TextOptions = { style: 'bold', size: 20, after: 0.5, direction: 'auto' };
+    const partLine: TextOptions = { style: 'italic', size: 10, color: GREY, after: 0.2, direction: 'ltr' };
+    const firstText = c.entries[0]?.content ?? c.answers[0]?.answer ?? c.recordings[0]?.transcript ?? '';
+    const start =
+      (c.part !== shownPart ? w.height(partTitle(c.part), partLine) : 0) +
+      w.height(c.title, heading) +
+      (c.photos.length && !firstText ? MIN_PHOTO : firstLines(firstText || 'x', body, 4) + 30);
+    if (doc.y > top) doc.y += 14;
+    keep(start);
+    pages.push(page);
+    if (!plan.measure) {
+      doc.addNamedDestination(`chapter-${i}`);
+      doc.outline.addItem(c.title);
+    }
+    if (c.part !== shownPart) {
+      shownPart = c.part;
+      w(partTitle(c.part), partLine);
+    }
+    w(c.title, heading);
+    for (const e of c.entries) {
+      const line = entryLine(e);
+      const lead = (line ? w.height(line, note) : 0) + (e.prompt ? w.height(`In answer to: ${e.prompt}`, note) : 0);
+      keep(lead + firstLines(e.content, body, 3));
+      if (line) w(line, note);
+      if (e.prompt) w(`In answer to: ${e.prompt}`, note);
+      w(e.content, body);
+      await plan.pause();
+    }
     for (const a of c.answers) {
-      writeText(a.question, { style: 'bold', size: 11, direction: 'ltr' });
-      small(`${a.date} · ${a.questionId}`);
-      body(a.answer);
-      await caughtUp();
+      const q: TextOptions = { style: 'bold', size: 11, after: 0.2, direction: 'ltr' };
+      keep(w.height(a.question, q) + firstLines(a.answer, body, 3));
+      w(a.question, q);
+      w(a.answer, body);
+      await plan.pause();
+    }
+    for (const p of c.photos) {
+      await drawPhoto(doc, w, p, plan, { left, width, room, keep, note });
+      await plan.pause();
+    }
+    for (const r of c.recordings) {
+      const head: TextOptions = { style: 'bold', size: 11, after: 0.1, direction: 'auto' };
+      const text = r.transcript ?? NO_TRANSCRIPT;
+      const textOpts = r.transcript ? body : { ...note, after: 0.6 };
+      keep(w.height(r.caption, head) + w.height(recordingLine(r), note) + firstLines(text, textOpts, 3));
+      w(r.caption, head);
+      w(recordingLine(r), note);
+      w(text, textOpts);
+      await plan.pause();
     }
   }
-  if (book.photos.length) {
-    doc.addPage();
-    h('Photos', 18);
-    const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
-    for (const p of book.photos) {
-      const image = await photoForPdf(p.file);
-      if (image) {
-        const meta = await (await loadSharp())(image).metadata();
-        const scale = Math.min(1, width / (meta.width ?? width), 300 / (meta.height ?? 300));
-        const height = (meta.height ?? 300) * scale;
-        if (doc.y + height + 40 > doc.page.height - doc.page.margins.bottom) doc.addPage();
-        doc.image(image, { width: (meta.width ?? width) * scale, height });
-        doc.moveDown(0.3);
+  return pages;
+}
+
+/** A photo and its caption: full size when it fits, smaller when enough of it fits, else on the next page. */
+async function drawPhoto(
+  doc: PDFKit.PDFDocument,
+  w: TextWriter,
+  p: BookPhoto,
+  plan: DrawPlan,
+  at: { left: number; width: number; room: () => number; keep: (h: number) => void; note: TextOptions },
+): Promise<void> {
+  const caption = p.when ? `${p.caption} (${p.when})` : p.caption;
+  const captionOpts: TextOptions = { ...at.note, after: 0.8, direction: 'auto' };
+  const captionHeight = w.height(caption, captionOpts);
+  if (!plan.sizes.has(p.file)) plan.sizes.set(p.file, await photoSize(p.file));
+  const size = plan.sizes.get(p.file) ?? null;
+  if (size) {
+    const scale = Math.min(1, at.width / size.width, MAX_PHOTO / size.height);
+    let drawW = size.width * scale;
+    let drawH = size.height * scale;
+    const fits = at.room() - captionHeight - 6;
+    if (drawH > fits) {
+      // Smaller, to end this page without a gap, when it can stay a fair size; else on the next page.
+      if (fits >= Math.min(MIN_PHOTO, drawH * 0.6)) {
+        drawW *= fits / drawH;
+        drawH = fits;
+      } else {
+        doc.addPage();
       }
-      small(`${p.id} · ${p.date}${image ? '' : ' (could not be read)'}`);
-      doc.moveDown(0.6);
-      await caughtUp();
     }
+    const image = plan.measure ? null : await photoForPdf(p.file);
+    if (image) doc.image(image, at.left + (at.width - drawW) / 2, doc.y, { width: drawW, height: drawH });
+    doc.y += drawH + 6;
+  } else {
+    at.keep(captionHeight);
   }
-  if (book.otherMedia.length) {
-    doc.addPage();
-    h('Recordings', 18);
-    for (const m of book.otherMedia)
-      small(`${m.id} · ${m.kind} · ${m.date}${m.seconds !== null ? ` · ${Math.round(m.seconds)} s` : ''}`);
-  }
+  w(caption, captionOpts);
 }

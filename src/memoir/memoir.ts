@@ -37,6 +37,8 @@ export interface ProfileRecord {
   id: string;
   ownerId: string;
   agentName: string | null;
+  /** The person whose memoir it is, as their book is titled (absent until set). */
+  personName?: string | null;
   setupAt: string | null;
   character: CharacterModel;
   updatedAt: string;
@@ -59,29 +61,54 @@ export async function readProfile(store: Store, ownerId: string): Promise<Profil
 
 export async function getSetup(store: Store, ownerId: string) {
   const p = await readProfile(store, ownerId);
-  return { configured: !!p?.agentName, agentName: p?.agentName ?? null, setupAt: p?.setupAt ?? null };
+  return {
+    configured: !!p?.agentName,
+    agentName: p?.agentName ?? null,
+    personName: p?.personName ?? null,
+    setupAt: p?.setupAt ?? null,
+  };
 }
 
-export function cleanName(raw: string): string {
+export function cleanName(raw: string, field = 'agentName'): string {
   const name = raw.normalize('NFC').replace(/\s+/g, ' ').trim();
   if (!name || /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(name)) {
-    throw ApiError.validation('Invalid agent name', [
-      { field: 'agentName', reason: 'must be visible text without control characters' },
+    throw ApiError.validation(field === 'agentName' ? 'Invalid agent name' : 'Invalid name', [
+      { field, reason: 'must be visible text without control characters' },
     ]);
   }
   return name;
 }
 
-export async function setSetup(store: Store, ownerId: string, agentName: string, clock: Clock) {
+/**
+ * Names the agent, and, when given, the person whose memoir it is (their book's title; null clears it, absent keeps
+ * it).
+ */
+export async function setSetup(
+  store: Store,
+  ownerId: string,
+  agentName: string,
+  clock: Clock,
+  personName?: string | null,
+) {
   const name = cleanName(agentName);
+  const person = personName ? cleanName(personName, 'personName') : personName;
   const now = clock.now().toISOString();
   return store.transact(async (tx) => {
     const existing = await profileIn(tx, ownerId);
+    const named = person === undefined ? {} : { personName: person };
     const profile: ProfileRecord = existing
-      ? { ...existing, agentName: name, setupAt: existing.setupAt ?? now, updatedAt: now }
-      : { id: profileId(ownerId), ownerId, agentName: name, setupAt: now, character: emptyCharacter(), updatedAt: now };
+      ? { ...existing, agentName: name, ...named, setupAt: existing.setupAt ?? now, updatedAt: now }
+      : {
+          id: profileId(ownerId),
+          ownerId,
+          agentName: name,
+          ...named,
+          setupAt: now,
+          character: emptyCharacter(),
+          updatedAt: now,
+        };
     await tx.put(MEMOIR_PROFILES, profile);
-    return { configured: true, agentName: name, setupAt: profile.setupAt };
+    return { configured: true, agentName: name, personName: profile.personName ?? null, setupAt: profile.setupAt };
   });
 }
 

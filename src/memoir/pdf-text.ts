@@ -319,14 +319,89 @@ export async function visualWords(
     });
 }
 
-/** A function that writes text in a document (see writeText). */
-export type TextWriter = (text: string, opts: TextOptions) => void;
+/** Where and how to draw one line of text (see TextWriter.line). */
+export interface LineOptions {
+  style?: TextStyle;
+  /** Points. */
+  size: number;
+  color?: string;
+  /** The box the line is placed in: its left edge and width, points. */
+  x: number;
+  width: number;
+  /** The baseline, points from the top of the page. */
+  baseline: number;
+  align?: 'left' | 'right' | 'center';
+}
 
-/** A writer for a document, once the fonts are loaded (once per process). */
-export async function textWriter(doc: PDFKit.PDFDocument): Promise<TextWriter> {
+/**
+ * Writes text in a document (see writeText). `height` says how much room it
+ * would take, without drawing it (for keeping a heading with what follows it);
+ * `line` draws one line at a place of the page without moving the cursor or
+ * breaking lines or pages (page numbers, the contents' page column). `widthOf`
+ * measures one line.
+ */
+export interface TextWriter {
+  (text: string, opts: TextOptions): void;
+  height(text: string, opts: TextOptions): number;
+  line(text: string, opts: LineOptions): void;
+  widthOf(text: string, opts: { size: number; style?: TextStyle }): number;
+}
+
+/**
+ * A writer for a document, once the fonts are loaded (once per process). A `dry` writer lays text out (moving the
+ * cursor and adding pages exactly as it would) without drawing it: for a layout pass whose pages are thrown away.
+ */
+export async function textWriter(doc: PDFKit.PDFDocument, opts: { dry?: boolean } = {}): Promise<TextWriter> {
   const [regular, bold, italic] = await Promise.all([facesOf('regular'), facesOf('bold'), facesOf('italic')]);
   const faces = { regular, bold, italic };
-  return (text, opts) => writeText(doc, faces[opts.style ?? 'regular'], text, opts);
+  const dry = opts.dry ?? false;
+  const write = (text: string, o: TextOptions) => writeText(doc, faces[o.style ?? 'regular'], text, o, dry);
+  return Object.assign(write, {
+    height: (text: string, o: TextOptions) => textHeight(doc, faces[o.style ?? 'regular'], text, o),
+    line: (text: string, o: LineOptions) => {
+      if (!dry) writeLine(doc, faces[o.style ?? 'regular'], text, o);
+    },
+    widthOf: (text: string, opts: { size: number; style?: TextStyle }) => {
+      const p = new Paragraph(clean(text).replace(/\n/g, ' '), faces[opts.style ?? 'regular'], opts.size, 'ltr');
+      return p.width(0, p.text.length);
+    },
+  });
+}
+
+/** The room text takes when written across the width between the margins: its lines and the space after it, points. */
+function textHeight(doc: PDFKit.PDFDocument, faces: Face[], text: string, opts: TextOptions): number {
+  const base = metrics(faces[0]!, opts.size);
+  const lineHeight = base.ascent - base.descent;
+  const maxWidth = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+  let lines = 0;
+  for (const para of clean(text).split('\n'))
+    lines += new Paragraph(para, faces, opts.size, opts.direction ?? 'auto').lines(maxWidth).length;
+  return (lines + (opts.after ?? 0)) * lineHeight;
+}
+
+/** Draws one line (the first line of the text, cut at the box's width) and leaves the cursor where it was. */
+function writeLine(doc: PDFKit.PDFDocument, faces: Face[], text: string, opts: LineOptions): void {
+  const { x: keepX, y: keepY } = doc;
+  const p = new Paragraph(clean(text).replace(/\n/g, ' '), faces, opts.size, 'ltr');
+  const [start, end] = p.lines(opts.width)[0] ?? [0, 0];
+  const pieces = p.pieces(start, end);
+  const lineWidth = pieces.reduce((w, piece) => w + piece.width, 0);
+  let x =
+    opts.align === 'right'
+      ? opts.x + opts.width - lineWidth
+      : opts.align === 'center'
+        ? opts.x + (opts.width - lineWidth) / 2
+        : opts.x;
+  doc.fontSize(opts.size).fillColor(opts.color ?? 'black');
+  for (const piece of pieces) {
+    for (const word of piece.words) {
+      if (word.draw) draw(doc, piece.face, word.text, x, opts.baseline, word.width);
+      x += word.width;
+    }
+  }
+  doc.fillColor('black');
+  doc.x = keepX;
+  doc.y = keepY;
 }
 
 /**
@@ -334,7 +409,7 @@ export async function textWriter(doc: PDFKit.PDFDocument): Promise<TextWriter> {
  * breaking lines and pages, and leaves the cursor below it. Paragraphs are
  * separated by line breaks in the text.
  */
-function writeText(doc: PDFKit.PDFDocument, faces: Face[], text: string, opts: TextOptions): void {
+function writeText(doc: PDFKit.PDFDocument, faces: Face[], text: string, opts: TextOptions, dry = false): void {
   const { size } = opts;
   const base = metrics(faces[0]!, size);
   const left = doc.page.margins.left;
@@ -343,17 +418,25 @@ function writeText(doc: PDFKit.PDFDocument, faces: Face[], text: string, opts: T
   for (const para of clean(text).split('\n')) {
     const p = new Paragraph(para, faces, size, opts.direction ?? 'auto');
     for (const [start, end] of p.lines(maxWidth)) {
-      const pieces = p.pieces(start, end);
+      // A dry run needs only the faces of the line (for its height), not its pieces in visual order.
+      const pieces = dry ? [] : p.pieces(start, end);
+      let ink = end;
+      while (dry && ink > start && /\s/.test(p.text[ink - 1]!)) ink--;
+      const used = dry ? new Set(p.faceOf.subarray(start, ink)) : new Set(pieces.map((piece) => piece.face));
       let ascent = base.ascent;
       let descent = base.descent;
-      for (const piece of pieces) {
-        const m = metrics(piece.face, size);
+      for (const f of used) {
+        const m = metrics(typeof f === 'number' ? faces[f]! : f, size);
         ascent = Math.max(ascent, m.ascent);
         descent = Math.min(descent, m.descent);
       }
       if (y + ascent - descent > doc.page.height - doc.page.margins.bottom && y > doc.page.margins.top) {
         doc.addPage();
         y = doc.page.margins.top;
+      }
+      if (dry) {
+        y += ascent - descent;
+        continue;
       }
       const lineWidth = pieces.reduce((w, piece) => w + piece.width, 0);
       let x = p.rtl ? left + maxWidth - lineWidth : left;

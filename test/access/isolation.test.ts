@@ -253,6 +253,10 @@ const FIXTURES: Record<string, Fixture> = {
   delete_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
   get_memoir_media_inference: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
   export_shared_memoir: { kind: 'elsewhere', where: 'test/memoir/heirs.test.ts' },
+  get_shared_memoir_media_file: { kind: 'elsewhere', where: 'test/memoir/heirs-media.test.ts' },
+  synthesize_shared_memoir_voice: { kind: 'elsewhere', where: 'test/memoir/heirs-media.test.ts' },
+  list_shared_memoir_media: { kind: 'id', field: 'shareId', id: () => aIds.heldShare },
+  prepay_memoir_heir_chat: { kind: 'id', field: 'shareId', id: () => aIds.planShares[1]!, args: { credits: 1 } },
   // Heirs' access: A's own plan and shares (owner side), and a share A holds of another memoir (heir side).
   list_memoir_plans: { kind: 'list', ids: () => [aIds.plan] },
   update_memoir_plan: { kind: 'id', field: 'planId', id: () => aIds.plan },

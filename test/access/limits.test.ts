@@ -78,9 +78,18 @@ describe('rate limits per key', () => {
     const key = await server.key({ tier: 'public', scopes: ['contracts'] });
     const post = () =>
       server.app.inject({ method: 'POST', url: '/api/v1/test/generate', headers: { authorization: `Bearer ${key}` } });
-    for (let i = 0; i < RATE_LIMITS.public.generation; i++) expect((await post()).statusCode).toBe(200);
+    for (let i = 0; i < RATE_LIMITS.public.generation; i++) {
+      const ok = await post();
+      expect(ok.statusCode).toBe(200);
+      // The headers describe the bucket closest to refusing: generation (10), not all requests (100).
+      expect(ok.headers['x-ratelimit-limit']).toBe(String(RATE_LIMITS.public.generation));
+      expect(ok.headers['x-ratelimit-remaining']).toBe(String(RATE_LIMITS.public.generation - 1 - i));
+    }
     const res = await post();
     expect(res.statusCode).toBe(429);
+    // The refusal carries the limit of the bucket that refused it.
+    expect(res.headers['x-ratelimit-limit']).toBe(String(RATE_LIMITS.public.generation));
+    expect(res.headers['x-ratelimit-remaining']).toBe('0');
     expect(res.json().error.message).toMatch(/public tier limit for contract generation is 10 requests/);
     // The refused call was not counted in the all-requests bucket either.
     const other = await get('/api/v1/contracts/templates', key);

@@ -46,6 +46,14 @@ describe('catalogue', () => {
       'avatar',
     ]);
     expect(actionCost(DEFAULT_CATALOGUE, 'voice', 2.2)).toBe(Math.ceil(DEFAULT_CATALOGUE.prices.voice * 2.2));
+    // A photo description is promised only where a vision model can give one; the portrait's mouth does not move.
+    const inference = (describesPhotos: boolean) =>
+      priceList(DEFAULT_CATALOGUE, { describesPhotos }).find((p) => p.action === 'media_inference')!.description;
+    expect(inference(false)).not.toMatch(/descri/i);
+    expect(inference(true)).toMatch(/description of what a photo shows/);
+    const avatar = priceList(DEFAULT_CATALOGUE).find((p) => p.action === 'avatar')!.description;
+    expect(avatar).toMatch(/^Animated portrait/);
+    expect(avatar).not.toMatch(/talking|avatar/i);
   });
 
   it('is overridden by SVC_CREDITS_CATALOGUE, merged over the defaults and validated at start', () => {

@@ -65,6 +65,8 @@ describe('credit ledger', () => {
       expect(r.reason.code).toBe('INSUFFICIENT_CREDITS');
       expect(r.reason.status).toBe(402);
       expect(r.reason.details[0]).toMatchObject({ required: 1, available: 0 });
+      // Payments are configured here, so the refusal points to the purchase route.
+      expect(r.reason.message).toMatch(/Buy a pack \(POST \/api\/v1\/svcloom\/credits\/purchase\)/);
     }
     expect((await h.wallet(account))!.balance).toBe(0);
     expect(await h.checkBalance(account)).toBe(0);

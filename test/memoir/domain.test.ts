@@ -89,11 +89,19 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
 
   describe('setup', () => {
     it('is unconfigured until named, then keeps the name', async () => {
-      expect(await getSetup(b, B)).toEqual({ configured: false, agentName: null, setupAt: null });
+      expect(await getSetup(b, B)).toEqual({ configured: false, agentName: null, personName: null, setupAt: null });
       await setSetup(b, B, '  Grandpa   Joe ', clock);
-      expect(await getSetup(b, B)).toMatchObject({ configured: true, agentName: 'Grandpa Joe' });
+      expect(await getSetup(b, B)).toMatchObject({ configured: true, agentName: 'Grandpa Joe', personName: null });
       expect(await code(setSetup(b, B, '\u202eevil', clock))).toBe('VALIDATION_ERROR');
       expect((await getSetup(b, B)).agentName).toBe('Grandpa Joe');
+      // The person's own name (their book's title): set, kept when left out, refused when invalid, cleared by null.
+      await setSetup(b, B, 'Grandpa Joe', clock, ' Joseph  Alder ');
+      await setSetup(b, B, 'Grandpa Joe', clock);
+      expect((await getSetup(b, B)).personName).toBe('Joseph Alder');
+      expect(await code(setSetup(b, B, 'Grandpa Joe', clock, '\u202eevil'))).toBe('VALIDATION_ERROR');
+      expect((await getSetup(b, B)).personName).toBe('Joseph Alder');
+      await setSetup(b, B, 'Grandpa Joe', clock, null);
+      expect((await getSetup(b, B)).personName).toBeNull();
     });
   });
 

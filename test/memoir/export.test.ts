@@ -54,7 +54,9 @@ beforeAll(async () => {
   work = await tmpDir('svc-memoir-export-');
   user = await registerUser(server.app);
   other = await registerUser(server.app);
-  expect((await post(user, '/api/svcloom/setup', { agentName: 'Grandma Ilse' })).statusCode).toBe(200);
+  expect(
+    (await post(user, '/api/svcloom/setup', { agentName: 'Grandma Ilse', personName: 'Ilse Marie Brandt' })).statusCode,
+  ).toBe(200);
   expect((await post(user, '/api/svcloom/journal', { content: ENTRY, mood: 'happy' })).statusCode).toBe(201);
   expect(
     (
@@ -89,27 +91,31 @@ afterAll(async () => {
 });
 
 describe('memoir export', () => {
-  it('md: entries under their theme with dates, answers under their category with the question, photos by media id; as an attachment', async () => {
+  it("md: titled with the person's name, contents, entries and answers under their chapter, photo captions, no ids; as an attachment", async () => {
     const res = await get(user, '/api/v1/svcloom/export?format=md');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="memoir-\d{4}-\d{2}-\d{2}\.md"$/);
     expect(res.headers['cache-control']).toBe('no-store');
     const md = res.body;
-    expect(md).toContain('# Grandma Ilse');
-    // The entry is about family (mother, father): under that theme, dated, with its mood.
-    const family = md.indexOf('### Family\n');
+    // The person's name, not the agent's nickname.
+    expect(md).toContain('# Ilse Marie Brandt');
+    expect(md).not.toContain('Grandma Ilse');
+    expect(md).toContain('## Contents');
+    // The entry is about family (mother, father) and undated: under that chapter, with its mood, and no upload date.
+    const family = md.indexOf('## Family\n');
     const entry = md.indexOf(`> ${ENTRY}`);
-    expect(family).toBeGreaterThan(md.indexOf('## Journal'));
+    expect(family).toBeGreaterThan(md.indexOf('## Contents'));
     expect(entry).toBeGreaterThan(family);
-    expect(md.slice(family, entry)).toContain('(happy)');
-    expect(md.slice(family, entry)).toMatch(/#### \d{4}-\d{2}-\d{2}/);
-    // The answer, under Questionnaires > Family, after its question.
-    const questionnaires = md.indexOf('## Questionnaires');
+    expect(md.slice(family, entry)).toContain('feeling happy');
+    expect(md).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    // The answer, in the same chapter, after its question.
     const question = md.indexOf('**What were your parents like? What did you learn from each of them?**');
-    expect(question).toBeGreaterThan(questionnaires);
+    expect(question).toBeGreaterThan(family);
     expect(md.indexOf(`> ${ANSWER}`)).toBeGreaterThan(question);
-    expect(md.slice(md.indexOf('## Photos'))).toContain(`- ${photoId} (image/png,`);
+    // The photo by a caption made from its file name, never by its id.
+    expect(md).toContain('_Photograph: Garden_');
+    expect(md).not.toMatch(/med_|jrn_/);
     expect(md).not.toContain('Zebediah');
   });
 
@@ -127,10 +133,12 @@ describe('memoir export', () => {
     const bytes = res.rawPayload;
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = await pdfText(bytes, 'mine.pdf');
-    expect(text).toContain('Grandma Ilse');
+    expect(text).toContain('Ilse Marie Brandt');
     expect(text).toContain(ENTRY);
     expect(text).toContain(ANSWER);
-    expect(text).toContain(photoId);
+    expect(text).toContain('Garden');
+    expect(text).not.toContain(photoId);
+    expect(text).not.toMatch(/med_|jrn_/);
     expect(text).not.toContain('Zebediah');
     // One embedded image, scaled down (800 px wide at most).
     const raw = bytes.toString('latin1');
@@ -167,13 +175,18 @@ describe('memoir export', () => {
   it("pdf: Arabic is shaped (joined letter forms from the font's OpenType tables, not isolated letters)", async () => {
     const book: MemoirBook = {
       title: 'Shaping',
+      span: null,
       generatedAt: '2026-01-01T00:00:00.000Z',
-      themes: [
-        { theme: 'family', entries: [{ id: 'jrn_1', date: '2026-01-01', mood: null, prompt: null, content: ARABIC }] },
+      chapters: [
+        {
+          part: 'theme',
+          title: 'Family',
+          entries: [{ when: null, mood: null, prompt: null, content: ARABIC }],
+          answers: [],
+          photos: [],
+          recordings: [],
+        },
       ],
-      categories: [],
-      photos: [],
-      otherMedia: [],
     };
     const pdf = await bookPdf(book, { compress: false });
     // The embedded Noto Sans Arabic subset (uncompressed: compress is off), read back with fontkit.
@@ -210,21 +223,20 @@ describe('memoir export', () => {
     expect((await get(user, '/api/v1/svcloom/export?format=md')).headers['content-length']).toBeDefined();
     // The domain stream: a book of 400 entries is megabytes of PDF; unread, only about a high-water mark of it is drawn.
     const entries = Array.from({ length: 400 }, (_, i) => ({
-      id: `jrn_${i}`,
-      date: '2026-01-01',
+      when: null,
       mood: null,
       prompt: null,
       content: `Entry ${i}. ${ENTRY}. `.repeat(20),
     }));
     const book: MemoirBook = {
       title: 'Long',
+      span: null,
       generatedAt: '2026-01-01T00:00:00.000Z',
-      themes: [{ theme: 'family', entries }],
-      categories: [],
-      photos: [],
-      otherMedia: [],
+      chapters: [{ part: 'theme', title: 'Family', entries, answers: [], photos: [], recordings: [] }],
     };
     const stream = await bookPdfStream(book, { compress: false });
+    // The book is laid out first (its bytes dropped), then drawn: wait for the first bytes, then let it run on.
+    while (stream.readableLength === 0) await new Promise((r) => setTimeout(r, 5));
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     const waiting = stream.readableLength;
     expect(waiting).toBeGreaterThan(0);

@@ -170,6 +170,9 @@ describe('memoir routes (session)', () => {
     expect(res.status).toBe(402);
     expect(res.body).toMatchObject({ success: false, error: { code: 'INSUFFICIENT_CREDITS' } });
     expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'credits', required: 1, available: 0 })]);
+    // This server has no payments configured: the refusal does not send the caller to a purchase that cannot happen.
+    expect(res.body.error.message).not.toMatch(/purchase|buy a pack/i);
+    expect(res.body.error.message).toMatch(/ask its operator/);
     expect((await call(poor, 'GET', '/api/svcloom/chat/history')).body.data).toEqual([]);
     await grant(server, poor.accountId, 1);
     expect((await call(poor, 'POST', '/api/svcloom/chat', { message: 'Tell me about the bees' })).status).toBe(200);
@@ -182,6 +185,16 @@ describe('memoir routes (session)', () => {
     for (let i = 0; i < 6; i++)
       codes.push((await call(s, 'POST', '/api/svcloom/chat', { message: 'hello there' })).status);
     expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
+    // The refusal's headers describe the AI-chat bucket that refused it, not the all-requests one.
+    const refused = await server.app.inject({
+      method: 'POST',
+      url: '/api/svcloom/chat',
+      headers: sessionHeaders(s),
+      payload: { message: 'hello there' },
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['x-ratelimit-limit']).toBe('5');
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     expect((await call(s, 'GET', '/api/svcloom/journal')).status).toBe(200);
   });
 });

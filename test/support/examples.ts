@@ -333,6 +333,21 @@ const OWN_INPUTS: Record<string, Example> = {
     session: true,
     errorCode: 'NOT_FOUND',
   },
+  get_shared_memoir_media_file: {
+    input: () => ({ shareId: 'shr_01JD000000000000000000000B', id: 'med_01JD0000000000000000000000' }),
+    session: true,
+    errorCode: 'NOT_FOUND',
+  },
+  synthesize_shared_memoir_voice: {
+    input: () => ({ shareId: 'shr_01JD000000000000000000000B', text: 'Hello, my dears.' }),
+    session: true,
+    errorCode: 'NOT_FOUND',
+  },
+  // The owner's wallet is empty: the documented answer is 402, and nothing moves.
+  prepay_memoir_heir_chat: {
+    input: async (server, key) => ({ shareId: (await ownHeirsPlan(server, key)).codes[1]!.shareId, credits: 5 }),
+    errorCode: 'INSUFFICIENT_CREDITS',
+  },
   create_webhook: {
     input: () => ({
       url: 'https://127.0.0.1:9/hooks',
@@ -613,6 +628,7 @@ const OWN_INPUTS: Record<string, Example> = {
   },
   get_shared_vault_item: { input: async (server, key) => heldVaultShare(server, key) },
   download_shared_vault_item: { input: async (server, key) => heldVaultShare(server, key) },
+  list_shared_memoir_media: { input: async (server, key) => ({ shareId: await heldShare(server, key), limit: 20 }) },
   // The example server has no Stripe key: the documented answer is 503 PAYMENTS_NOT_CONFIGURED.
   purchase_credits: {
     input: () => ({ packType: 'starter', successUrl: 'https://app.example/ok', cancelUrl: 'https://app.example/no' }),

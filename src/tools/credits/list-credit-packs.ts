@@ -12,7 +12,7 @@ export const listCreditPacksTool = defineTool({
   title: 'List credit packs and prices',
   description:
     'The credit packs on sale (credits, price in minor units, currency) and what each paid action costs in credits (chat message, ' +
-    'media inference per minute, voice per second, avatar per second), so a user knows the cost before spending. Session; REST only.',
+    'media inference per minute, voice per second, animated portrait per second), so a user knows the cost before spending. Session; REST only.',
   domain: 'credits',
   ...SESSION_ONLY,
   annotations: READ,
@@ -22,7 +22,12 @@ export const listCreditPacksTool = defineTool({
   ),
   rest: creditRoute('GET', 'packs', { metaFields: ['pagination'] }),
   handler: (input, ctx) => {
-    const view = packsView(catalogueOf(ctx.config), paymentsGateway(ctx.config.payments) !== undefined);
+    // A photo description is on the price list only where a vision model (the configured LLM provider) can give one.
+    const view = packsView(
+      catalogueOf(ctx.config),
+      paymentsGateway(ctx.config.payments) !== undefined,
+      ctx.config.llm !== undefined,
+    );
     const page = paginateOffset(view.packs, input.page, input.limit);
     return { ...view, packs: page.items, pagination: page.pagination };
   },

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
 import { cursorPageInput, CursorPageMetaSchema } from '../../core/pagination.js';
 import { chat, chatHistory, chatModelFor, prepareChat } from '../../memoir/agent.js';
-import { withCharge } from '../../memoir/charge.js';
+import type { GrantedAccess } from '../../accounts/grants.js';
+import { priceOf, withCharge } from '../../memoir/charge.js';
 import { cachedEmbedder } from '../../memoir/embeddings.js';
 import type { Audience } from '../../memoir/memoir.js';
 import { MEMOIR_LIMITS, userKeyOf } from '../../memoir/records.js';
@@ -69,9 +70,10 @@ export const memoirChatTool = defineTool({
 
 /**
  * One paid exchange with a memoir's agent: the answer is drawn from the memoir in `memoir` (of account `memoirOwner`)
- * and the exchange is kept in the caller's own account under `userKey`, paid from the caller's credits. An heir's
- * (`audience: 'heir'`) question is answered without the owner's private entries. A "don't know"
- * (nothing relevant written) asks no model and is free.
+ * and the exchange is kept in the caller's own account under `userKey`, paid from `allowance` (credits the memoir's
+ * owner prepaid for heirs) while it holds the price, else from the caller's credits. An heir's (`audience: 'heir'`)
+ * question is answered without the owner's private entries. A "don't know" (nothing relevant written) asks no model
+ * and is free.
  */
 export async function answerChat(
   ctx: ToolContext,
@@ -80,6 +82,7 @@ export async function answerChat(
   userKey: string,
   rawMessage: string,
   audience: Audience = 'owner',
+  allowance?: GrantedAccess['allowance'],
 ) {
   const message = rawMessage.trim();
   if (!message) throw ApiError.validation('Invalid message', [{ field: 'message', reason: 'must not be only spaces' }]);
@@ -95,6 +98,16 @@ export async function answerChat(
     );
   if (prepared.passages.length === 0)
     return { ...(await run()), charge: { action: 'chat_message' as const, units: 0, credits: 0 } };
+  // An allowance the memoir's owner prepaid (heirs' chat) pays first, when it holds the whole price.
+  const price = priceOf(ctx.config, 'chat_message', 1);
+  if (allowance && price.credits > 0 && (await allowance.take(price.credits))) {
+    try {
+      return { ...(await run()), charge: { action: 'chat_message' as const, units: price.units, credits: 0 } };
+    } catch (err) {
+      await allowance.giveBack(price.credits);
+      throw err;
+    }
+  }
   const { result, charge } = await withCharge(ctx, 'chat_message', 1, { type: 'chat_message', id: ctx.requestId }, run);
   return { ...result, charge };
 }

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { bookMarkdown, bookPdfStream, EXPORT_FORMATS, memoirBook } from '../../memoir/export.js';
+import { ACCOUNTS, type AccountRecord } from '../../accounts/records.js';
+import { type BookOptions, bookMarkdown, bookPdfStream, EXPORT_FORMATS, memoirBook } from '../../memoir/export.js';
 import type { Store } from '../../store/port.js';
 import {
   defineTool,
@@ -59,14 +60,16 @@ function bookDocs(parameters: OpenApiFragment[], description: string): RestDocs 
         'text/markdown; charset=utf-8': {
           schema: {
             type: 'string',
-            description: 'Markdown: entries by theme, answers by category, photos by media id.',
+            description:
+              'Markdown: the contents, then chapters by time of life and by theme, with photo captions and recording transcripts.',
           },
         },
         'application/pdf': {
           schema: {
             type: 'string',
             format: 'binary',
-            description: 'PDF: the same, with the photos embedded (scaled down).',
+            description:
+              'PDF: a title page, the contents with page numbers, and the same chapters, with the photos drawn inline (scaled down).',
           },
         },
       },
@@ -79,9 +82,10 @@ export const exportMemoirTool = defineTool({
   example: { format: 'md' },
   title: 'The memoir as a book',
   description:
-    'The memoir as a book: journal entries grouped by theme and questionnaire answers by category, each with its date, and the photos ' +
-    '(Markdown lists them by media id; the PDF embeds them, scaled down, and draws every script with bundled Noto fonts). ' +
-    'Answered as a file download (Content-Disposition: attachment); the PDF is streamed. Session (REST) only.',
+    "The memoir as a book, titled with the person's name (set_memoir_setup personName, else the account's name): a title page, the contents, " +
+    'then chapters by time of life (entries dated by when they happened, by decade) and by theme (undated entries and questionnaire answers), ' +
+    'photos inline with their captions and recordings with their transcripts; no record ids and no upload dates. The PDF draws every script with ' +
+    'bundled Noto fonts. Answered as a file download (Content-Disposition: attachment); the PDF is streamed. Session (REST) only.',
   domain: 'memoir',
   ...SESSION_ONLY,
   annotations: READ,
@@ -108,12 +112,21 @@ export const exportMemoirTool = defineTool({
     file: bookFile,
     docs: bookDocs([], 'The book, as a file download.'),
   },
-  handler: (input, ctx) => bookAnswer(ctx.store, ctx.principal.ownerId, input.format, ctx),
+  handler: async (input, ctx) => {
+    const account = await ctx.store.get<AccountRecord>(ACCOUNTS, ctx.principal.ownerId);
+    return bookAnswer(ctx.store, ctx.principal.ownerId, input.format, ctx, { fallbackName: account?.name });
+  },
 });
 
 /** The book of one account's memoir in the format asked for (the PDF as a stream drawn as it is read). */
-async function bookAnswer(store: Store, ownerId: string, format: (typeof EXPORT_FORMATS)[number], ctx: ToolContext) {
-  const book = await memoirBook(store, ownerId, ctx.config.dataDir, ctx.clock.now());
+async function bookAnswer(
+  store: Store,
+  ownerId: string,
+  format: (typeof EXPORT_FORMATS)[number],
+  ctx: ToolContext,
+  opts: BookOptions,
+) {
+  const book = await memoirBook(store, ownerId, ctx.config.dataDir, ctx.clock.now(), opts);
   const date = book.generatedAt.slice(0, 10);
   if (format === 'pdf') {
     return {
@@ -135,7 +148,7 @@ export const exportSharedMemoirTool = defineTool({
   example: { shareId: 'shr_01JD000000000000000000000B', format: 'md' },
   title: 'A shared memoir as a book',
   description:
-    'The memoir of a share you hold, as a book (the same as export_memoir gives its owner), while the share is open: 404 for a share you do not hold, ' +
+    'The memoir of a share you hold, as a book (as export_memoir gives its owner, less what the owner kept private), while the share is open: 404 for a share you do not hold, ' +
     '403 SHARE_NOT_AVAILABLE while it is not open. Answered as a file download; the PDF is streamed. Session (REST) only.',
   domain: 'memoir',
   ...SESSION_ONLY,
@@ -168,5 +181,6 @@ export const exportSharedMemoirTool = defineTool({
       'The shared memoir as a book, as a file download.',
     ),
   },
-  handler: (input, ctx) => bookAnswer(granted(ctx).store, granted(ctx).grantorId, input.format, ctx),
+  handler: (input, ctx) =>
+    bookAnswer(granted(ctx).store, granted(ctx).grantorId, input.format, ctx, { forHeirs: true }),
 });

@@ -22,6 +22,12 @@ import {
   listMemoirMediaTool,
   uploadMemoirMediaTool,
 } from './media.js';
+import {
+  getSharedMemoirMediaFileTool,
+  listSharedMemoirMediaTool,
+  prepayMemoirHeirChatTool,
+  synthesizeSharedMemoirVoiceTool,
+} from './heirs-media.js';
 import { getMemoirSetupTool, setMemoirSetupTool } from './setup.js';
 import { generateAvatarTool, getVoiceStatusTool, synthesizeVoiceTool } from './voice.js';
 import {
@@ -45,7 +51,7 @@ import {
   sharedMemoirChatTool,
 } from './shared.js';
 
-/** The memoir's tools, in listing order; the last five take a multipart upload or answer with a file. */
+/** The memoir's tools, in listing order; the last seven take a multipart upload or answer with a file. */
 export const MEMOIR_TOOLS: readonly AnyTool[] = [
   getMemoirSetupTool,
   setMemoirSetupTool,
@@ -75,6 +81,7 @@ export const MEMOIR_TOOLS: readonly AnyTool[] = [
   listMemoirSharesTool,
   revokeMemoirShareTool,
   reissueMemoirShareCodeTool,
+  prepayMemoirHeirChatTool,
   claimMemoirShareTool,
   listHeldMemoirSharesTool,
   getSharedMemoirTool,
@@ -83,9 +90,12 @@ export const MEMOIR_TOOLS: readonly AnyTool[] = [
   getSharedMemoirInsightsTool,
   sharedMemoirChatTool,
   listSharedMemoirChatTool,
+  listSharedMemoirMediaTool,
   uploadMemoirMediaTool,
   synthesizeVoiceTool,
   generateAvatarTool,
   exportMemoirTool,
   exportSharedMemoirTool,
+  getSharedMemoirMediaFileTool,
+  synthesizeSharedMemoirVoiceTool,
 ];

@@ -188,7 +188,8 @@ export const sharedMemoirChatTool = defineTool({
   title: "Talk with a shared memoir's agent",
   description:
     "Asks the agent of a memoir you hold a share of. It answers in its owner's voice from their entries only, citing them, and says it does not know otherwise. " +
-    'The conversation is kept in your account; the credits are yours (one chat_message price per grounded answer, a "don\'t know" is free); counts in the AI-chat rate limit. ' +
+    'The conversation is kept in your account. A grounded answer costs one chat_message price, paid from the chat allowance the owner prepaid on your share while it lasts ' +
+    '(charge.credits is then 0), else from your credits; a "don\'t know" is free. Counts in the AI-chat rate limit. ' +
     `403 SHARE_NOT_AVAILABLE when the share does not permit chat. ${NOTE}`,
   annotations: WRITE,
   example: { shareId: EXAMPLE_SHARE, message: 'What did you love about your childhood home?' },
@@ -213,6 +214,7 @@ export const sharedMemoirChatTool = defineTool({
       sharedChatKey(ctx, input.shareId),
       input.message,
       'heir',
+      granted(ctx).allowance,
     ),
 });
 

@@ -15,12 +15,21 @@ import {
   synthesize,
 } from '../../memoir/voice.js';
 import type { Store } from '../../store/port.js';
-import { defineTool, type FileAnswer, type OpenApiFragment, OUTBOUND, READ, SESSION_ONLY, WRITE } from '../define.js';
+import {
+  defineTool,
+  type FileAnswer,
+  type OpenApiFragment,
+  OUTBOUND,
+  READ,
+  SESSION_ONLY,
+  type ToolContext,
+  WRITE,
+} from '../define.js';
 import { readFile } from 'node:fs/promises';
 import { ChargeSchema, memoirPath } from './schemas.js';
 
 /** The person's voice samples: audio and video with measured speech. */
-async function voiceProfile(store: Store, ownerId: string) {
+export async function voiceProfile(store: Store, ownerId: string) {
   const media = (await store.findBy<MediaRecord>(MEMOIR_MEDIA, 'ownerId', ownerId)).filter((m) => m.kind !== 'photo');
   const pitches = media
     .map((m) => m.medianPitchHz)
@@ -31,7 +40,7 @@ async function voiceProfile(store: Store, ownerId: string) {
   return { samples: media.length, minutes: Math.round((seconds / 60) * 100) / 100, medianPitchHz: median };
 }
 
-const VoiceStyle = z
+export const VoiceStyle = z
   .object({
     style: z
       .enum(['matched', 'base'])
@@ -79,7 +88,7 @@ export const getVoiceStatusTool = defineTool({
 });
 
 /** Headers the audio and video answers carry, as the OpenAPI document declares them. */
-const MEDIA_HEADERS: OpenApiFragment = {
+export const MEDIA_HEADERS: OpenApiFragment = {
   'X-Memoir-Voice-Style': {
     description: '"matched" (base voice moved toward the person\'s measured pitch) or "base" (no usable samples).',
     schema: { type: 'string', enum: ['matched', 'base'] },
@@ -109,7 +118,7 @@ const SPOKEN_TEXT: OpenApiFragment = {
 const binary = (description: string): OpenApiFragment => ({ type: 'string', format: 'binary', description });
 
 /** The audio or video bytes of a speech or avatar output, with the voice and charge in headers. */
-function mediaAnswer(output: Record<string, unknown>): FileAnswer {
+export function mediaAnswer(output: Record<string, unknown>): FileAnswer {
   const out = output as {
     audioBase64?: string;
     videoBase64?: string;
@@ -131,7 +140,7 @@ function mediaAnswer(output: Record<string, unknown>): FileAnswer {
 }
 
 /** WAV unless the client asks for Ogg Opus. */
-function audioFormat(accept: string | string[] | undefined): 'wav' | 'opus' {
+export function audioFormat(accept: string | string[] | undefined): 'wav' | 'opus' {
   const text = Array.isArray(accept) ? accept.join(',') : accept;
   return text && /audio\/(ogg|opus)/i.test(text) && !/audio\/(wav|wave|x-wav)/i.test(text) ? 'opus' : 'wav';
 }
@@ -201,36 +210,50 @@ export const synthesizeVoiceTool = defineTool({
       },
     },
   },
-  handler: async (input, ctx) => {
-    const text = speakable(input.text);
-    if (!text) throw ApiError.validation('Nothing to say', [{ field: 'text', reason: 'must contain visible text' }]);
-    const profile = await voiceProfile(ctx.store, ctx.principal.ownerId);
-    const base = profile.medianPitchHz ? await baseVoicePitch() : null;
-    const factor = pitchFactor(profile.medianPitchHz, base);
-    // Synthesised first (about 1 s per 50 s of audio) so the charge is the real length; delivered only once paid.
-    const speech = await synthesize(text, { factor, format: input.format, signal: ctx.signal });
-    const { charge } = await withCharge(
-      ctx,
-      'voice',
-      speech.durationSeconds,
-      { type: 'voice', id: ctx.requestId },
-      async () => undefined,
-    );
-    return {
-      audioBase64: speech.audio.toString('base64'),
-      contentType: speech.contentType,
-      durationSeconds: Math.round(speech.durationSeconds * 1000) / 1000,
-      voice: {
-        style: factor !== 1 ? ('matched' as const) : ('base' as const),
-        baseVoice: BASE_VOICE,
-        pitchFactor: factor,
-      },
-      charge,
-    };
-  },
+  handler: (input, ctx) => speak(ctx, ctx.store, ctx.principal.ownerId, input),
 });
 
-/** Answers with the video/mp4 bytes. */
+/**
+ * Speech in the matched voice style of the memoir in `memoir` (of account `memoirOwner`), paid from the caller's
+ * credits: the owner's own call, or an heir's through an open share.
+ */
+export async function speak(
+  ctx: ToolContext,
+  memoir: Store,
+  memoirOwner: string,
+  input: { text: string; format: 'wav' | 'opus' },
+) {
+  const text = speakable(input.text);
+  if (!text) throw ApiError.validation('Nothing to say', [{ field: 'text', reason: 'must contain visible text' }]);
+  const profile = await voiceProfile(memoir, memoirOwner);
+  const base = profile.medianPitchHz ? await baseVoicePitch() : null;
+  const factor = pitchFactor(profile.medianPitchHz, base);
+  // Synthesised first (about 1 s per 50 s of audio) so the charge is the real length; delivered only once paid.
+  const speech = await synthesize(text, { factor, format: input.format, signal: ctx.signal });
+  const { charge } = await withCharge(
+    ctx,
+    'voice',
+    speech.durationSeconds,
+    { type: 'voice', id: ctx.requestId },
+    async () => undefined,
+  );
+  return {
+    audioBase64: speech.audio.toString('base64'),
+    contentType: speech.contentType,
+    durationSeconds: Math.round(speech.durationSeconds * 1000) / 1000,
+    voice: {
+      style: factor !== 1 ? ('matched' as const) : ('base' as const),
+      baseVoice: BASE_VOICE,
+      pitchFactor: factor,
+    },
+    charge,
+  };
+}
+
+/**
+ * An animated portrait: the photo with slow motion (a zoom) and the speech; the mouth does not move, so it is not
+ * called a talking avatar. Answers with the video/mp4 bytes.
+ */
 export const generateAvatarTool = defineTool({
   name: 'generate_memoir_avatar',
   example: {
@@ -239,9 +262,10 @@ export const generateAvatarTool = defineTool({
     style: 'stylized',
     durationSeconds: 5,
   },
-  title: 'Avatar video',
+  title: 'Animated portrait video',
   description:
-    'Renders an MP4 (H.264 + AAC) of a photo speaking `text` in the matched voice style, with motion driven by the speech, exactly durationSeconds long (at most ' +
+    'Renders an animated portrait: an MP4 (H.264 + AAC) of a photo with slow motion (a zoom) and a waveform driven by the speech, with `text` spoken in the ' +
+    'matched voice style; the mouth does not move. Exactly durationSeconds long (at most ' +
     `${MAX_AVATAR_SECONDS}). photoUrl is an uploaded photo's media id (med_...) or an HTTPS URL (fetched through the address guard, at most 10 MB). ` +
     'Credits per second of video. Needs the X-CSRF-Token header. Session (REST) only.',
   domain: 'memoir',
@@ -266,7 +290,7 @@ export const generateAvatarTool = defineTool({
         .max(MAX_AVATAR_SECONDS)
         .describe(`Video length, 1 to ${MAX_AVATAR_SECONDS} seconds.`),
     })
-    .describe('The avatar.'),
+    .describe('The animated portrait.'),
   output: z
     .object({
       videoBase64: z.string().describe('The MP4.'),
@@ -274,7 +298,7 @@ export const generateAvatarTool = defineTool({
       voice: VoiceStyle,
       charge: ChargeSchema,
     })
-    .describe('Avatar.'),
+    .describe('The animated portrait.'),
   rest: {
     method: 'POST',
     shape: 'data',
@@ -311,7 +335,7 @@ export const generateAvatarTool = defineTool({
               },
               required: ['photoUrl', 'text', 'durationSeconds'],
               additionalProperties: false,
-              description: 'The avatar.',
+              description: 'The animated portrait.',
             },
           },
         },

@@ -1,0 +1,46 @@
+/**
+ * The heirs' chat allowance: a memoir's owner prepays credits on a share, taken
+ * from their own wallet at once, and an heir's chat through that share spends
+ * them before the heir's own credits (src/tools/memoir/chat.ts). The allowance
+ * is kept on the share (the grant record, src/accounts/grants.ts).
+ */
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/log.js';
+import { ApiError } from '../core/errors.js';
+import { ulid } from '../core/ids.js';
+import { addAllowance, GRANTS, type GrantRecord } from '../accounts/grants.js';
+import { debitCredits, refundDebit } from '../credits/spend.js';
+import type { Store } from '../store/port.js';
+
+/** The most credits one call may prepay. */
+export const MAX_PREPAID_CREDITS = 100_000;
+
+/**
+ * Moves `credits` from the owner's wallet to the allowance of one of their memoir shares (404 for a share that is
+ * not theirs, 402 when the wallet is short: nothing moves). Answers the share's allowance after it.
+ */
+export async function prepayHeirChat(
+  deps: { store: Store; clock: Clock; config: Config; log: Logger },
+  ownerId: string,
+  shareId: string,
+  credits: number,
+): Promise<{ shareId: string; chatAllowance: number; credits: number }> {
+  const share = await deps.store.get<GrantRecord>(GRANTS, shareId);
+  if (share?.kind !== 'memoir') throw ApiError.notFound(`Share ${shareId.slice(0, 60)}`);
+  if (share.revokedAt)
+    throw new ApiError('CONFLICT', 'This share is withdrawn: its holder can no longer use an allowance.');
+  const { entry } = await debitCredits(deps, ownerId, {
+    credits,
+    idempotencyKey: `heir-allowance:${shareId}:${ulid()}`,
+    reference: { type: 'memoir_share', id: shareId },
+    action: null,
+  });
+  try {
+    const chatAllowance = await addAllowance(deps.store, shareId, credits, deps.clock.now().toISOString());
+    return { shareId, chatAllowance, credits };
+  } catch (err) {
+    await refundDebit(deps, entry, 'the allowance could not be stored');
+    throw err;
+  }
+}

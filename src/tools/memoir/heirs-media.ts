@@ -8,8 +8,9 @@
  */
 import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { fileDownloadOutput } from '../file-output.js';
 import { ApiError } from '../../core/errors.js';
 import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import { captionFromName } from '../../memoir/export.js';
@@ -123,16 +124,7 @@ export const getSharedMemoirMediaFileTool = defineTool({
   grant: 'read',
   annotations: READ,
   input: z.strictObject({ shareId: ShareId, id: MediaId }).describe('The share and item.'),
-  output: z
-    .object({
-      stream: z
-        .custom<Readable>((v) => v instanceof Readable, 'a readable stream')
-        .describe('The file, read as it is sent; never serialised.'),
-      contentType: z.string().describe('Its media type.'),
-      fileName: z.string().describe('A file name for it.'),
-      size: z.number().int().describe('Bytes.'),
-    })
-    .describe('The file.'),
+  output: fileDownloadOutput('The file, read as it is sent; never serialised.'),
   rest: {
     method: 'GET',
     shape: 'data',

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
+import { fileDownloadOutput } from '../file-output.js';
 import { readSharedItem, VAULT_LIMITS } from '../../vaults/vaults.js';
 import { defineTool, type FileAnswer, READ } from '../define.js';
 import { EXAMPLE_ITEM, EXAMPLE_SHARE, ItemId, ShareId } from './common.js';
@@ -38,16 +39,7 @@ export const downloadSharedVaultItemTool = defineTool({
   annotations: READ,
   example: { shareId: EXAMPLE_SHARE, itemId: EXAMPLE_ITEM },
   input: z.strictObject({ shareId: ShareId, itemId: ItemId }).describe('The share and item.'),
-  output: z
-    .object({
-      stream: z
-        .custom<Readable>((v) => v instanceof Readable, 'a readable stream')
-        .describe('The content, sent as the body as it is read; never serialised.'),
-      contentType: z.string().describe('Its media type.'),
-      fileName: z.string().describe('A file name for it.'),
-      size: z.number().int().describe('Bytes.'),
-    })
-    .describe('The file.'),
+  output: fileDownloadOutput('The content, sent as the body as it is read; never serialised.'),
   rest: {
     method: 'GET',
     path: '/vaults/shared/:shareId/items/:itemId/download',

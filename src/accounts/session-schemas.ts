@@ -13,6 +13,14 @@ const emailField = z
   .pipe(z.email({ error: 'not a valid email address' }))
   .describe('Email address; compared case-insensitively.');
 const localeField = z.enum(['en', 'ar', 'es']).describe('A mail language: en (English), ar (Arabic), es (Spanish).');
+/** A person's display name: one line, no control characters (it is written into mail, never as a header). */
+export const displayName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[^\u0000-\u001f\u007f]*$/, { error: 'must not hold control characters or line breaks' })
+  .describe('Display name.');
 const passwordField = z
   .string()
   .min(PASSWORD_MIN, { error: `at least ${PASSWORD_MIN} characters` })
@@ -25,7 +33,7 @@ export const RegisterInput = z
   .strictObject({
     email: emailField,
     password: passwordField,
-    name: z.string().trim().min(1).max(100).optional().describe('Display name.'),
+    name: displayName.optional().describe('Display name (it goes into the greeting of the mail sent to the user).'),
     locale: localeField.optional().describe('Language of the mail sent to the user; default: from Accept-Language.'),
     acceptLanguage: z
       .string()

@@ -127,6 +127,17 @@ describe('confirming an address', () => {
     expect((await mailTo(server.app, plain))[0]!.locale).toBe('en');
   });
 
+  it('refuses a name with a line break or another control character, and creates nothing', async () => {
+    for (const name of ['Ana\r\nBcc: x@example.com', 'Ana\nLopez', 'Ana\u0007']) {
+      const email = uniqueEmail('crlf');
+      const res = await send('POST', '/api/auth/register', { email, password: PASSWORD, name });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'name' })]));
+      expect(await mailTo(server.app, email)).toEqual([]);
+      expect(await server.services.store.findBy(USERS, 'email', email)).toEqual([]);
+    }
+  });
+
   it('an expired link and an unknown token answer 410', async () => {
     const email = uniqueEmail('late');
     await send('POST', '/api/auth/register', { email, password: PASSWORD });

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
 import { USERS, userView, type UserRecord } from '../../accounts/sessions.js';
-import { UserSchema } from '../../accounts/session-schemas.js';
+import { displayName, UserSchema } from '../../accounts/session-schemas.js';
 import { recordEvent } from '../../events/events.js';
 import { OPTIONAL_TEMPLATES, optOutsOf, setOptOuts } from '../../mail/index.js';
 import { defineTool, SESSION_ONLY, WRITE_IDEMPOTENT } from '../define.js';
@@ -35,15 +35,7 @@ export const updateProfileTool = defineTool({
   annotations: WRITE_IDEMPOTENT,
   input: z
     .strictObject({
-      name: z
-        .string()
-        .trim()
-        .min(1)
-        .max(100)
-        .regex(/^[^\u0000-\u001f\u007f]*$/, { error: 'must not hold control characters or line breaks' })
-        .nullable()
-        .optional()
-        .describe('Display name; null removes it.'),
+      name: displayName.nullable().optional().describe('Display name; null removes it.'),
       locale: z.enum(['en', 'ar', 'es']).optional().describe('Language of the mail sent to you.'),
       mailOptOut: z.array(OptOut).max(4).optional().describe('Optional messages you do not want (replaces the list).'),
     })

@@ -16,6 +16,9 @@ import { unavailableError } from '../access/unavailable.js';
 import type { AnyTool, Services, SessionEffects, ToolContext } from './define.js';
 import { refuseUnstorableText } from './text-guard.js';
 
+/** The start of zod's own issue messages ("Too small: expected string to have >=1 characters", "Invalid input: ..."). */
+const ZOD_WORDING = /^(Too (big|small)|Invalid (input|option|value|string|number|type|format)|Expected |Unrecognized )/;
+
 /**
  * zod issues as `details` entries: dotted field path and a readable reason. Fields people fill in (names,
  * addresses, shares, counts, choices) get the human message the wizard shows too; the rest keep zod's words.
@@ -26,7 +29,8 @@ export function zodDetails(error: z.ZodError): ErrorDetail[] {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((k) => ({ field: [...path, k].join('.'), reason: 'unknown field' }));
     }
-    const human = issueFromZod(issue);
+    // A message the schema wrote itself (a limit per chain, say) is kept; zod's own wording is put in plain words.
+    const human = ZOD_WORDING.test(issue.message) ? issueFromZod(issue) : undefined;
     return [{ field: path.join('.'), reason: human ? humanMessage(human) : issue.message }];
   });
 }

@@ -5,6 +5,7 @@ import type { AnyTool } from '../../src/tools/define.js';
 import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heirs.js';
 import { TOOLS } from '../../src/tools/index.js';
+import { grantCredits } from '../../src/credits/ledger.js';
 import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
 import type { TestServer } from '../helpers.js';
 import { mailedLink, registerUser, sessionHeaders, uniqueEmail } from './session.js';
@@ -345,8 +346,19 @@ const OWN_INPUTS: Record<string, Example> = {
   },
   // The owner's wallet is empty: the documented answer is 402, and nothing moves.
   prepay_memoir_heir_chat: {
-    input: async (server, key) => ({ shareId: (await ownHeirsPlan(server, key)).codes[1]!.shareId, credits: 5 }),
-    errorCode: 'INSUFFICIENT_CREDITS',
+    // The owner's account is given credits first (as the operator would), so the prepayment is paid.
+    input: async (server, key) => {
+      const plan = await ownHeirsPlan(server, key);
+      const record = await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, plan.planId);
+      await grantCredits(
+        server.services.store,
+        server.services.clock,
+        { id: record!.ownerId, amount: 5, reason: 'example' },
+        'example',
+      );
+      return { shareId: plan.codes[1]!.shareId, credits: 5 };
+    },
+    volatile: ['chatAllowance', 'credits'],
   },
   create_webhook: {
     input: () => ({

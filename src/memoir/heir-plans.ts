@@ -194,6 +194,12 @@ export async function sharesOf(tx: Pick<Tx, 'findBy'>, ownerId: string, planId: 
 export const permissionsOf = (access: HeirAccess): GrantPermission[] =>
   access.allowChat ? ['read', 'chat'] : ['read'];
 
+/** Whether a plan's waiting period after a reported trigger has run out unbroken (its verification is due to complete). */
+export function waitingOver(plan: HeirPlanRecord, nowIso: string): boolean {
+  const v = plan.verification;
+  return plan.state === 'verifying' && v?.state === 'waiting' && v.endsAt <= nowIso;
+}
+
 /** Opening times of a plan's shares: when its verification ends, or its waiting period after the trigger. */
 export function schedule(plan: HeirPlanRecord, nowIso: string): { opensAt: string; expiresAt: string } {
   const access = effectiveAccess(plan.heirAccess);

@@ -14,6 +14,7 @@ import {
   type HeirPlanRecord,
   type NotifyChannel,
   type Verification,
+  waitingOver,
 } from './heir-plans.js';
 import { checkInLink, HEIR_GUIDE_PATH, mailHeir, mailOwners, ownerVoice } from './owner-mail.js';
 import { GRANTS, type GrantRecord } from '../accounts/grants.js';
@@ -86,7 +87,7 @@ async function mailOpenedShares(tx: Tx, plan: HeirPlanRecord, nowIso: string, cl
 export async function settle(tx: Tx, plan: HeirPlanRecord, clock: Clock): Promise<HeirPlanRecord> {
   const v = plan.verification;
   const nowIso = clock.now().toISOString();
-  if (plan.state !== 'verifying' || !v || v.state !== 'waiting' || v.endsAt > nowIso) return plan;
+  if (!v || !waitingOver(plan, nowIso)) return plan;
   const opened = (await sharesOf(tx, plan.ownerId, plan.id)).filter((g) => !g.revokedAt && g.opensAt).length;
   const next: HeirPlanRecord = {
     ...plan,
@@ -142,9 +143,7 @@ export async function failVerification(
 export async function settleDue(store: Store, plans: HeirPlanRecord[], clock: Clock): Promise<number> {
   const nowIso = clock.now().toISOString();
   let settled = 0;
-  for (const { id } of plans.filter(
-    (p) => p.state === 'verifying' && p.verification?.state === 'waiting' && p.verification.endsAt <= nowIso,
-  )) {
+  for (const { id } of plans.filter((p) => waitingOver(p, nowIso))) {
     await store.transact(async (tx) => {
       const plan = await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, id);
       if (plan && (await settle(tx, plan, clock)) !== plan) settled += 1;

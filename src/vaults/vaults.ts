@@ -23,7 +23,7 @@ import { GRANTS, type GrantedAccess, type GrantRecord } from '../accounts/grants
 import { settleReservation } from '../accounts/quota.js';
 import { recordEvent } from '../events/events.js';
 import { canonicalAddress } from '../contracts/validate.js';
-import { type HeirPlanRecord, MEMOIR_HEIR_PLANS, sharesOf } from '../memoir/heir-plans.js';
+import { type HeirPlanRecord, MEMOIR_HEIR_PLANS, sharesOf, waitingOver } from '../memoir/heir-plans.js';
 import { aad, type DataKey, newDataKey, openDataKey } from './crypto.js';
 import {
   type ItemKind,
@@ -119,9 +119,7 @@ async function linkedPlan(tx: Pick<Tx, 'get'>, vault: VaultRecord): Promise<Heir
  */
 export function planReleased(plan: HeirPlanRecord | undefined, now: Date): boolean {
   if (!plan?.heirAccess.enabled) return false;
-  if (plan.state === 'triggered') return true;
-  const v = plan.verification;
-  return plan.state === 'verifying' && v?.state === 'waiting' && v.endsAt <= now.toISOString();
+  return plan.state === 'triggered' || waitingOver(plan, now.toISOString());
 }
 
 // --- views ------------------------------------------------------------------------------------------------------

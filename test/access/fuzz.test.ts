@@ -124,9 +124,7 @@ function arbitraryFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
       ) as fc.Arbitrary<Record<string, unknown>>;
       const extra = s.additionalProperties;
       if (extra && typeof extra === 'object') {
-        const keys = s.propertyNames
-          ? (arbitraryFor(s.propertyNames, depth + 1) as fc.Arbitrary<string>)
-          : fc.string({ unit: KEY_CHARS, minLength: 1, maxLength: 12 });
+        const keys = s.propertyNames ? (arbitraryFor(s.propertyNames, depth + 1) as fc.Arbitrary<string>) : KEY_STRING;
         const dict = fc.dictionary(keys, arbitraryFor(extra, depth + 1), { maxKeys: 4 });
         return nullable(fc.tuple(record, dict).map(([r, d]) => ({ ...d, ...r })));
       }
@@ -191,7 +189,19 @@ const UNICODE_ODD = [
 ];
 const ODD_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', ' ', '$where', 'a.b', '0'];
 
+/**
+ * Arbitraries used by every mutation, made once: fast-check's string arbitrary over a custom character set builds a
+ * reverse mapping when it is made, which cost more than the requests when it was made per generated input.
+ */
+const KEY_STRING = fc.string({ unit: KEY_CHARS, minLength: 1, maxLength: 12 });
+const OTHER_TYPE_VALUE = makeOtherTypeValue();
+const WHOLE_DEEP = deep(2000, false);
+
 function otherTypeValue(): fc.Arbitrary<unknown> {
+  return OTHER_TYPE_VALUE;
+}
+
+function makeOtherTypeValue(): fc.Arbitrary<unknown> {
   return fc.oneof(
     fc.constant(null),
     fc.boolean(),
@@ -282,20 +292,11 @@ function mutate(base: Record<string, unknown>, schema: Schema): fc.Arbitrary<Gen
     replace('NaN-like string', fc.constantFrom(...NAN_LIKE)),
     replace('odd number', fc.constantFrom(...ODD_NUMBERS)),
     replace('unicode oddity', fc.oneof(fc.constantFrom(...UNICODE_ODD), fc.string({ unit: 'binary', maxLength: 30 }))),
-    fc
-      .tuple(
-        fc.oneof(fc.constantFrom(...ODD_KEYS), fc.string({ unit: KEY_CHARS, minLength: 1, maxLength: 12 })),
-        otherTypeValue(),
-      )
-      .map(([k, v]): Generated => {
-        const copy = clone(base);
-        setOwn(
-          copy,
-          k,
-          k === '__proto__' || k === 'constructor' ? { polluted: true, prototype: { polluted: true } } : v,
-        );
-        return { how: `unknown field ${JSON.stringify(k)}`, input: copy };
-      }),
+    fc.tuple(fc.oneof(fc.constantFrom(...ODD_KEYS), KEY_STRING), otherTypeValue()).map(([k, v]): Generated => {
+      const copy = clone(base);
+      setOwn(copy, k, k === '__proto__' || k === 'constructor' ? { polluted: true, prototype: { polluted: true } } : v);
+      return { how: `unknown field ${JSON.stringify(k)}`, input: copy };
+    }),
     fc
       .constantFrom<unknown>(null, [], [base], 'text', 42, true, deep(2000, false))
       .map((whole): Generated => ({ how: 'whole input not an object', input: whole })),

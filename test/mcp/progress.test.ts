@@ -49,7 +49,7 @@ describe('MCP progress', () => {
         undefined,
         { onprogress: (p) => seen.push(p) },
       );
-      expect(result.isError).toBeFalsy();
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
       expectStages(seen);
       const plain = await client.callTool({ name: 'generate_contract', arguments: generateContractTool.example! });
       expect(plain.isError).toBeFalsy();
@@ -69,7 +69,7 @@ describe('MCP progress', () => {
         undefined,
         { onprogress: (p) => seen.push(p) },
       );
-      expect(result.isError).toBeFalsy();
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
       expectStages(seen);
     } finally {
       await client.close();

@@ -19,6 +19,12 @@ export type Scope = (typeof SCOPES)[number];
 export const TIERS = ['public', 'partner', 'internal'] as const;
 export type Tier = (typeof TIERS)[number];
 
+/**
+ * Each tier's share of the worker pools (compiles, sandbox runs) while accounts compete for them: an account is
+ * served this many jobs for each one of a public account's.
+ */
+export const QUEUE_WEIGHT: Record<Tier, number> = { public: 1, partner: 2, internal: 4 };
+
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }

@@ -78,6 +78,11 @@ export interface Config {
   chains?: ChainsConfig;
   /** Outgoing email (SVC_SMTP_URL, SVC_MAIL_FROM); without SMTP, messages are written under <data-dir>/mail/. */
   mail?: MailConfig;
+  /**
+   * Longest a job may wait for a compiler or sandbox worker, ms (SVC_QUEUE_WAIT_MS; default 30 000). A job whose
+   * estimated wait is longer is refused at once with 503 SERVICE_BUSY and a Retry-After from the estimate.
+   */
+  queueWaitMs?: number;
 }
 
 export interface ChainsConfig {
@@ -218,6 +223,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     payments: paymentsConfig(env),
     chains: chainsConfig(env),
     mail: mailConfig(env),
+    queueWaitMs: env.SVC_QUEUE_WAIT_MS ? parsePositiveInt(env.SVC_QUEUE_WAIT_MS, 'SVC_QUEUE_WAIT_MS') : 30_000,
   };
 }
 

@@ -1,5 +1,6 @@
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ApiError, type ErrorDetail } from './errors.js';
+import { currentQueueCaller, FairQueue } from './fair-queue.js';
 
 /**
  * A small pool of worker threads running the tasks of one module, so that no
@@ -43,7 +44,11 @@ export interface WorkerPoolOptions {
   timeoutMs?: number;
   /** Jobs that may wait for a worker; one more is refused with SERVICE_BUSY. Default 100. */
   maxQueue?: number;
-  /** Longest wait for a worker, in ms; default 120 s; Infinity for none. */
+  /**
+   * Longest wait for a worker, in ms; default 30 s; Infinity for none. A job whose estimated wait (the jobs served
+   * before it, fairly across accounts, times the average job time) exceeds it is refused at once with
+   * SERVICE_BUSY; one that still waits this long is refused then.
+   */
   maxWaitMs?: number;
   /** Limits of each worker (heap sizes, stack). Default: 256 MB old generation. */
   resourceLimits?: ResourceLimits;
@@ -72,6 +77,9 @@ export interface RunOptions {
 
 interface Job {
   id: number;
+  /** The account the job is queued for, and its weight (see fair-queue.ts). */
+  account: string;
+  weight: number;
   task: string;
   args: unknown;
   timeoutMs: number;
@@ -128,7 +136,7 @@ export class WorkerPool {
   private readonly resourceLimits: ResourceLimits;
   private readonly noun: readonly [string, string];
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
+  private readonly queue = new FairQueue<Job>();
   private averageMs: number;
   private nextId = 1;
   private closed = false;
@@ -142,7 +150,7 @@ export class WorkerPool {
     this.eager = opts.eager === true;
     this.timeoutMs = opts.timeoutMs ?? 20_000;
     this.maxQueue = Math.max(0, opts.maxQueue ?? 100);
-    this.maxWaitMs = Math.max(1, opts.maxWaitMs ?? 120_000);
+    this.maxWaitMs = Math.max(1, opts.maxWaitMs ?? 30_000);
     this.resourceLimits = opts.resourceLimits ?? { maxOldGenerationSizeMb: 256 };
     this.averageMs = opts.typicalMs ?? 1_000;
     this.noun = opts.noun ?? ['job', 'jobs'];
@@ -156,7 +164,7 @@ export class WorkerPool {
 
   /** Jobs waiting for a worker. */
   get queued(): number {
-    return this.queue.length;
+    return this.queue.size;
   }
 
   /** Jobs running now. */
@@ -222,7 +230,7 @@ export class WorkerPool {
       const assigned = slot.job;
       this.drop(slot, false);
       if (assigned) this.settle(assigned, err);
-      for (const job of this.queue.splice(0)) this.settle(job, err);
+      for (const job of this.queue.drain()) this.settle(job, err);
       return;
     }
     const job = slot.job;
@@ -286,14 +294,14 @@ export class WorkerPool {
   private pump(): void {
     if (this.closed) return;
     for (const slot of this.slots) {
-      if (this.queue.length === 0) return;
+      if (this.queue.size === 0) return;
       if (slot.job) continue;
       const job = this.queue.shift()!;
       if (slot.state === 'idle') this.start(slot, job);
       else this.assign(slot, job);
     }
     // More jobs than workers: start more, up to the pool size.
-    while (this.queue.length > 0 && this.slots.length < this.size) this.assign(this.spawn(), this.queue.shift()!);
+    while (this.queue.size > 0 && this.slots.length < this.size) this.assign(this.spawn(), this.queue.shift()!);
   }
 
   /** Gives a starting worker its first job: it no longer waits in the queue, and its time limit starts with the worker. */
@@ -320,10 +328,20 @@ export class WorkerPool {
     slot.worker.postMessage({ id: job.id, task: job.task, args: job.args });
   }
 
-  /** The SERVICE_BUSY error, with a retry time from the queue length and the average job time. */
-  private busy(message: string): ApiError {
+  /**
+   * How long a job queued now by `account` would wait for a worker: the jobs served before it (fairly across
+   * accounts), plus the ones running, shared among the workers, at the average job time.
+   */
+  estimatedWaitMs(account: string, weight: number): number {
+    const free = this.slots.filter((s) => !s.job).length + (this.size - this.slots.length);
+    const ahead = this.queue.ahead(account, weight);
+    if (ahead < free) return 0;
+    return Math.ceil((ahead + 1 - free) / this.size) * this.averageMs;
+  }
+
+  /** The SERVICE_BUSY error, with a retry time from the estimated wait (or the queue length) and the average job time. */
+  private busy(message: string, waitMs = Math.ceil((this.queue.size + 1) / this.size) * this.averageMs): ApiError {
     this.stats.busy++;
-    const waitMs = Math.ceil((this.queue.length + 1) / this.size) * this.averageMs;
     const seconds = Math.min(60, Math.max(1, Math.ceil(waitMs / 1000)));
     return new ApiError(
       'SERVICE_BUSY',
@@ -346,13 +364,25 @@ export class WorkerPool {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.closed) return Promise.reject(new Error(`${this.name} pool is closed`));
     const free = this.slots.some((s) => !s.job) || this.slots.length < this.size;
-    const waiting = this.queue.length;
+    const waiting = this.queue.size;
     if (!free && waiting >= this.maxQueue) {
       return Promise.reject(this.busy(`${this.name} is busy: ${waiting} ${this.noun[1]} are waiting`));
+    }
+    const caller = currentQueueCaller();
+    const estimate = free ? 0 : this.estimatedWaitMs(caller.account, caller.weight);
+    if (estimate > this.maxWaitMs) {
+      return Promise.reject(
+        this.busy(
+          `${this.name} is busy: this ${this.noun[0]} would wait about ${Math.ceil(estimate / 1000)} s for a worker, longer than the ${Math.ceil(this.maxWaitMs / 1000)} s allowed`,
+          estimate,
+        ),
+      );
     }
     return new Promise<T>((resolve, reject) => {
       const job: Job = {
         id: this.nextId++,
+        account: caller.account,
+        weight: caller.weight,
         task,
         args,
         timeoutMs: Math.max(1, opts.timeoutMs ?? this.timeoutMs),
@@ -363,9 +393,7 @@ export class WorkerPool {
       };
       if (this.maxWaitMs <= MAX_TIMER) {
         job.waitTimer = setTimeout(() => {
-          const at = this.queue.indexOf(job);
-          if (at < 0) return;
-          this.queue.splice(at, 1);
+          if (!this.queue.remove(job)) return;
           this.settle(
             job,
             this.busy(`${this.name} is busy: this ${this.noun[0]} waited ${this.maxWaitMs} ms for a worker`),
@@ -381,7 +409,7 @@ export class WorkerPool {
         job.resolve = (v) => (off(), res(v));
         job.reject = (e) => (off(), rej(e));
       }
-      this.queue.push(job);
+      this.queue.push(job.account, job.weight, job);
       this.pump();
     });
   }
@@ -389,9 +417,7 @@ export class WorkerPool {
   /** Takes a job out of the queue, or terminates the worker running it. */
   private cancel(job: Job, reason: unknown): void {
     if (job.done) return;
-    const at = this.queue.indexOf(job);
-    if (at >= 0) {
-      this.queue.splice(at, 1);
+    if (this.queue.remove(job)) {
       this.stats.aborted++;
       this.settle(job, reason);
       return;
@@ -418,7 +444,7 @@ export class WorkerPool {
   async close(): Promise<void> {
     this.closed = true;
     const err = new Error(`${this.name} pool closed`);
-    for (const job of this.queue.splice(0)) this.settle(job, err);
+    for (const job of this.queue.drain()) this.settle(job, err);
     const slots = this.slots.splice(0);
     await Promise.all(
       slots.map(async (slot) => {

@@ -4,8 +4,10 @@
  */
 import type { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
+import { runAsQueueCaller } from '../core/fair-queue.js';
 import { humanMessage, issueFromZod } from '../core/messages/index.js';
 import type { Principal } from '../accounts/principal.js';
+import { QUEUE_WEIGHT } from '../accounts/scopes.js';
 import { GrantDesk } from '../accounts/grants.js';
 import { accountStore } from '../accounts/tenancy.js';
 import { admitCall } from '../access/admit.js';
@@ -98,7 +100,11 @@ async function run(
   if (tool.operatorInput?.(input)) requireOperator(principal);
   const ctx = toolContext(services, tool, principal, call);
   if (tool.grant) ctx.granted = await openShare(services, tool.grant, input as { shareId: string }, principal);
-  return tool.handler(input, ctx);
+  // The worker pools the handler reaches queue its jobs under the caller's account, served in turn with the others.
+  const caller = principal
+    ? { account: principal.ownerId, weight: QUEUE_WEIGHT[principal.tier] }
+    : { account: `address:${call.clientIp ?? 'unknown'}`, weight: QUEUE_WEIGHT.public };
+  return runAsQueueCaller(caller, () => tool.handler(input, ctx));
 }
 
 /** The handler's result checked against the tool's output schema; a mismatch is a server error, logged. */

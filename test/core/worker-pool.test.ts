@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
+import { runAsQueueCaller } from '../../src/core/fair-queue.js';
 import { WorkerPool, type WorkerPoolOptions } from '../../src/core/worker-pool.js';
 import { ticker, until } from '../support/loop.js';
 
@@ -110,12 +111,51 @@ describe('WorkerPool', () => {
     await expect(queued).rejects.toThrow(/closed/);
   });
 
-  it('refuses a job that waited longer than maxWaitMs for a worker', async () => {
-    const p = pool({ size: 1, maxWaitMs: 100 });
+  it('refuses a job that waited longer than maxWaitMs for a worker (its estimate was under it)', async () => {
+    const p = pool({ size: 1, maxWaitMs: 100, typicalMs: 10 });
     const running = p.run('spin', null, { timeoutMs: 60_000 });
     running.catch(() => undefined);
     const e = await rejection(p.run('echo', 'late'));
     expect(e).toMatchObject({ code: 'SERVICE_BUSY', message: expect.stringMatching(/waited 100 ms for a worker/) });
+  });
+
+  it("serves accounts in turn: B's one job runs after at most one of A's ten queued before it", async () => {
+    const p = pool({ size: 1, maxWaitMs: Infinity });
+    const finished: string[] = [];
+    const as = (account: string, label: string) =>
+      runAsQueueCaller({ account, weight: 1 }, () =>
+        p.run<string>('sleep', { ms: 30, label }).then((l) => void finished.push(l)),
+      );
+    const a = Array.from({ length: 10 }, (_, i) => as('acct_A', `a${i + 1}`));
+    await until(() => p.running === 1);
+    const b = as('acct_B', 'b');
+    await Promise.all([...a, b]);
+    // First come, first served would put b last; fairly, it follows the job running when it came.
+    expect(finished.indexOf('b')).toBeLessThanOrEqual(1);
+    expect(finished.filter((x) => x.startsWith('a'))).toEqual(Array.from({ length: 10 }, (_, i) => `a${i + 1}`));
+  });
+
+  it('refuses at once a job whose estimated wait is over the limit, with a retry time from the estimate; another account still gets in', async () => {
+    const p = pool({ size: 1, typicalMs: 1_000, maxWaitMs: 2_500 });
+    const mine = (label: string) => runAsQueueCaller({ account: 'acct_A', weight: 1 }, () => p.run('spin', label));
+    const running = mine('r');
+    running.catch(() => undefined);
+    await until(() => p.running === 1);
+    const queued = [mine('q1'), mine('q2')];
+    for (const q of queued) q.catch(() => undefined);
+    // Two of A's ahead, plus the one running, at about 1 s each: 3 s > 2.5 s.
+    const e = await rejection(mine('q3'));
+    expect(e).toMatchObject({ code: 'SERVICE_BUSY', message: expect.stringMatching(/would wait about 3 s/) });
+    const retryS = (Date.parse((e as ApiError).retryAfter!) - Date.now()) / 1000;
+    expect(retryS).toBeGreaterThan(1);
+    expect(retryS).toBeLessThanOrEqual(4);
+    expect(p.queued).toBe(2);
+    // B is served next whatever A queued: its estimate is the one running job.
+    const b = runAsQueueCaller({ account: 'acct_B', weight: 1 }, () => p.run('echo', 'b'));
+    b.catch(() => undefined);
+    expect(p.queued).toBe(3);
+    expect(p.estimatedWaitMs('acct_C', 1)).toBeLessThanOrEqual(2_000);
+    await p.close();
   });
 
   it('abort removes a queued job and terminates the worker running one (the worker count goes back down)', async () => {

@@ -117,7 +117,7 @@ export class SolcPool {
     this.timeoutMs = opts.timeoutMs ?? 20_000;
     this.maxSourceBytes = opts.maxSourceBytes ?? 512 * 1024;
     this.maxQueue = Math.max(0, opts.maxQueue ?? 100);
-    this.maxWaitMs = Math.max(1, opts.maxWaitMs ?? 120_000);
+    this.maxWaitMs = Math.max(1, opts.maxWaitMs ?? 30_000);
     this.workers = new WorkerPool({
       name: 'The compiler',
       noun: ['compile', 'compiles'],

@@ -214,15 +214,16 @@ describe('SolcPool queue limits and cancellation', () => {
 
   it('refuses a compile that waited past the wait limit with SERVICE_BUSY', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const pool = new SolcPool({ size: 1, maxWaitMs: 1_000 });
+    // Over the estimated wait (one compile of about 2 s ahead), so the compile is queued and its wait timer runs.
+    const pool = new SolcPool({ size: 1, maxWaitMs: 5_000 });
     try {
       const running = pool.compile(tiny('WRunning'));
       const waiting = rejection(pool.compile(tiny('WWaiting')));
-      vi.advanceTimersByTime(999);
+      vi.advanceTimersByTime(4_999);
       vi.advanceTimersByTime(1); // the worker is still busy with the first compile (its answer needs the event loop)
       const err = await waiting;
       expect(err.code).toBe('SERVICE_BUSY');
-      expect(err.message).toMatch(/waited 1000 ms for a worker/);
+      expect(err.message).toMatch(/waited 5000 ms for a worker/);
       expect(err.retryAfter).toMatch(/^\d{4}-\d\d-\d\dT/);
       vi.useRealTimers();
       expect((await running).contractName).toBe('WRunning');

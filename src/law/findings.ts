@@ -5,6 +5,16 @@ export const SourceSchema = z
   .object({
     title: z.string().describe('Statute, article, verse or textbook reference, e.g. "Code civil, art. 913".'),
     url: z.string().url().optional().describe('Link to the source text, where one is public.'),
+    checked: z
+      .boolean()
+      .optional()
+      .describe(
+        'Whether the article numbers in the title were checked against a published text of the law (the page at url): true, checked; false, cited from memory and not yet checked. Absent where not recorded.',
+      ),
+    checkNote: z
+      .string()
+      .optional()
+      .describe('What the check found or left open, e.g. which article numbers a published text confirms.'),
   })
   .describe('A legal source.');
 export type Source = z.infer<typeof SourceSchema>;

@@ -1,4 +1,5 @@
 import { excludeArham } from './arham.js';
+import { distributeArham } from './arham-shares.js';
 import { findResiduaries } from './asaba.js';
 import { Fraction, lcm } from './fraction.js';
 import { assignFixedShares } from './furud.js';
@@ -41,8 +42,11 @@ export function computeShares(
   }
 
   const kin = applyExclusions(st);
-  // Distant kindred take nothing beside a sharer or residuary (and are refused where they would inherit).
-  excludeArham(st);
+  // Distant kindred take nothing beside a sharer or residuary; where none survives (a spouse aside) they inherit.
+  if (excludeArham(st)) {
+    distributeArham(st);
+    return assemble(st);
+  }
   const facts = assignFixedShares(st, kin);
   const residuaries = findResiduaries(st, kin);
   st.base = baseOf(st.fard.values());

@@ -15,7 +15,7 @@ const HEIR_DESCRIPTIONS: Record<HeirKey, string> = {
   sonsSon: "Sons' sons (grandsons through a son).",
   sonsDaughter: "Sons' daughters (granddaughters through a son).",
   daughtersSon:
-    "Daughters' sons (grandsons through a daughter). Ja'fari: they take their mother's place when no child is alive (counted as the children of one daughter). Sunni schools: distant kindred, who take nothing beside a sharer or residuary; where they would inherit the calculation is refused.",
+    "Daughters' sons (grandsons through a daughter). Ja'fari: they take their mother's place when no child is alive (counted as the children of one daughter). Sunni schools: distant kindred, who take nothing beside a sharer or residuary; where they inherit, the Hanafi school divides by classes (ahl al-qaraba) and the others by tanzil (each in the place of the heir through whom related), refused with a 400 where the counts do not decide tanzil.",
   daughtersDaughter:
     "Daughters' daughters (granddaughters through a daughter). Ja'fari: as daughters' sons, a male twice a female. Sunni schools: distant kindred, as daughters' sons.",
   father: 'Father (0 or 1).',
@@ -311,7 +311,9 @@ export const FaraidResultSchema = z
       ),
     specialCases: z
       .array(z.string().describe('Name of a special case.'))
-      .describe('Special cases recognised: umariyyatan, mushtaraka, akdariyya, grandfather-with-siblings.'),
+      .describe(
+        'Special cases recognised: umariyyatan, mushtaraka, akdariyya, grandfather-with-siblings, distant-kindred (dhawu al-arham inherit).',
+      ),
     estate: z
       .object({
         total: z.string().describe('Gross estate.'),

@@ -105,7 +105,7 @@ export function faraidOfPlan(ck: PlanCheck): EngineResult | undefined {
       ...(opts.daughtersRadd ? { daughtersRadd: opts.daughtersRadd } : {}),
     });
   } catch (e) {
-    // Distant kindred who would inherit under a Sunni school: their shares are not computed (see faraid/arham.ts).
+    // Distant kindred whose tanzil shares the counts do not decide: refused by the engine (see faraid/arham-shares.ts).
     if (!(e instanceof ApiError) || e.code !== 'VALIDATION_ERROR') throw e;
     findings.push({
       severity: mirth ? 'error' : 'warning',

@@ -288,8 +288,9 @@ const TREASURY_TERMS = new Set([
 
 /**
  * Relatives who are heirs of a class in the Ja'fari school and distant kindred
- * (non-heirs here) in the Sunni schools: read as heirs only when the check
- * applies the Ja'fari school.
+ * (dhawu al-arham) in the Sunni schools: read as heirs under every school, so
+ * that the engine decides: excluded beside a sharer or residuary, inheriting
+ * by the school's method otherwise (faraid/arham-shares.ts).
  */
 const JAFARI_TERMS: Partial<Record<HeirKey, string[]>> = {
   daughtersSon: [
@@ -337,16 +338,17 @@ export type RelationshipClass =
 
 /**
  * Classifies a free-text relationship (case-insensitive; spacing, hyphens and
- * apostrophes ignored). Under the Ja'fari school a daughter's children, the
- * maternal grandfather, aunts and maternal uncles are heirs; otherwise they
- * are distant kindred, read as non-heirs.
+ * apostrophes ignored). A daughter's children, the maternal grandfather,
+ * aunts and maternal uncles are heirs under every school (heirs of a class in
+ * the Ja'fari school, distant kindred in the Sunni schools); the bare word
+ * "aunt" is ambiguous.
  */
-export function classifyRelationship(relationship: string | undefined, madhhab?: Madhhab): RelationshipClass {
+export function classifyRelationship(relationship: string | undefined, _madhhab?: Madhhab): RelationshipClass {
   if (relationship === undefined || relationship.trim() === '') return { kind: 'missing' };
   const n = normalizeRelationship(relationship);
-  const heir = TERM_TO_HEIR.get(n) ?? (madhhab === 'jafari' ? JAFARI_TERM_TO_HEIR.get(n) : undefined);
+  const heir = TERM_TO_HEIR.get(n) ?? JAFARI_TERM_TO_HEIR.get(n);
   if (heir) return { kind: 'heir', heir };
-  const jafariAmb = madhhab === 'jafari' ? JAFARI_AMBIGUOUS[n] : undefined;
+  const jafariAmb = JAFARI_AMBIGUOUS[n];
   if (jafariAmb) return { kind: 'ambiguous', candidates: jafariAmb };
   const assumed = ASSUMED_TERMS[n];
   if (assumed) return { kind: 'heir', heir: assumed.heir, assumed: assumed.note };

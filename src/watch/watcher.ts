@@ -15,7 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Abi, Hex } from 'viem';
-import type { EvmReader } from '../chains/evm.js';
+import type { EvmLog, EvmReader } from '../chains/evm.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/port.js';
@@ -29,9 +29,11 @@ import {
 } from '../contracts/deployments.js';
 import { CONTRACTS, type ContractRecord } from '../contracts/stored.js';
 import { deadlineOf, decide, type WatchEvent } from './decide.js';
+import { type AssetClaim, claimsOf, hasClaimEvents, readClaimLogs } from './evm-claims.js';
 import { readEvmSwitch } from './evm-switch.js';
 import { acquireLease, releaseLease } from './lease.js';
 import { markWatched, openWatchedPlans } from './plans.js';
+import { findAncestor, loadCursor, saveCursor } from './reorg.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
 
 /** Once-keys kept per deployment: enough for years of check-ins, warnings and claims; the oldest go first. */
@@ -63,6 +65,8 @@ export interface PollResult {
   events: number;
   /** Deployments that could not be read or written this round (tried again next poll). */
   failed: number;
+  /** The common ancestor when this poll found the chain reorganised under what was read before; else null. */
+  reorg: number | null;
 }
 
 export interface WatcherStats {
@@ -73,10 +77,12 @@ export interface WatcherStats {
   failed: number;
   /** Polls that failed as a whole (the endpoint or the store did not answer). */
   errors: number;
+  /** Reorganisations found under what was read (deeper than the confirmations). */
+  reorgs: number;
 }
 
 /** Whether a snapshot shows the same switch as the stored one and nothing falls due: then nothing is written. */
-function quiet(d: DeploymentRecord, next: SwitchSnapshot): boolean {
+function quiet(d: DeploymentRecord, next: SwitchSnapshot, claims: readonly AssetClaim[]): boolean {
   const prev = d.watch?.snapshot;
   if (!prev || !d.watch) return false;
   const same =
@@ -88,7 +94,7 @@ function quiet(d: DeploymentRecord, next: SwitchSnapshot): boolean {
     JSON.stringify(prev.claimed) === JSON.stringify(next.claimed);
   if (!same) return false;
   const emitted = new Set(d.watch.emitted ?? []);
-  return decide(prev, next, d.watch.warnDays ?? DEFAULT_WARN_DAYS, emitted, next.blockTime).length === 0;
+  return decide(prev, next, d.watch.warnDays ?? DEFAULT_WARN_DAYS, emitted, next.blockTime, claims).length === 0;
 }
 
 /** Runs `fn` over `items`, at most `limit` at a time. */
@@ -109,7 +115,7 @@ export class Watcher {
   readonly #abis = new Map<string, Abi | null>();
   #stopped = false;
   #lastError = -Infinity;
-  readonly stats: WatcherStats = { polls: 0, notLeader: 0, events: 0, failed: 0, errors: 0 };
+  readonly stats: WatcherStats = { polls: 0, notLeader: 0, events: 0, failed: 0, errors: 0, reorgs: 0 };
 
   constructor(opts: WatcherOptions) {
     this.#o = opts;
@@ -165,13 +171,34 @@ export class Watcher {
 
   /** One poll of one network, whether or not this watcher leads it (the loop checks the lease first). */
   async pollOnce(network: string): Promise<PollResult> {
+    const { store } = this.#o;
     const reader = await this.#o.readerFor(network);
     const head = await reader.getBlockNumber();
     const target = head - BigInt(this.#o.confirmations);
     this.stats.polls += 1;
-    if (target < 0n) return { block: null, read: 0, events: 0, failed: 0 };
+    if (target < 0n) return { block: null, read: 0, events: 0, failed: 0, reorg: null };
     const block = await reader.getBlock(target);
-    const all = await this.#o.store.findBy<DeploymentRecord>(DEPLOYMENTS, 'status', 'verified');
+    const at = Number(block.number);
+    // Block hashes looked up this poll (the reorg check and the rollback ask for the same few blocks).
+    const hashes = new Map<number, Promise<string>>([[at, Promise.resolve(block.hash)]]);
+    const hashAt = (n: number) => {
+      let h = hashes.get(n);
+      if (!h) {
+        h = reader.getBlock(BigInt(n)).then((b) => b.hash);
+        hashes.set(n, h);
+      }
+      return h;
+    };
+    const cursor = await loadCursor(store, network);
+    const ancestor = await findAncestor(cursor, at, hashAt);
+    if (ancestor !== null) {
+      this.stats.reorgs += 1;
+      this.#o.log?.warn(
+        { network, ancestor, read: cursor?.block },
+        'the chain reorganised below the confirmations; what was read after the common ancestor is read again',
+      );
+    }
+    const all = await store.findBy<DeploymentRecord>(DEPLOYMENTS, 'status', 'verified');
     const due = all.filter(
       (d) =>
         d.network === network &&
@@ -179,21 +206,30 @@ export class Watcher {
         d.watch !== null &&
         d.watch.paused !== true &&
         // Nothing new to read at the same block: the state there has been decided already.
-        d.watch.snapshot?.block !== Number(block.number),
+        (d.watch.snapshot?.block !== at || d.watch.snapshot.blockHash !== block.hash),
     );
-    const result: PollResult = { block: Number(block.number), read: 0, events: 0, failed: 0 };
+    // Claim events since the last block read for every deployment (since the ancestor after a reorg); a
+    // deployment read for the first time, since its creation.
+    const since = ancestor !== null ? ancestor + 1 : cursor ? cursor.block + 1 : null;
+    const result: PollResult = { block: at, read: 0, events: 0, failed: 0, reorg: ancestor };
+    const logs = await this.#claimLogs(reader, due, since, at);
     await eachLimited(due, READ_CONCURRENCY, async (d) => {
       if (this.#stopped) return;
       try {
         const abi = await this.#abiOf(d);
         if (!abi) return;
-        const snapshot = await readEvmSwitch(reader, abi, d.address as Hex, block);
+        const address = d.address as Hex;
+        const rolledBack = await this.#rollback(reader, abi, d, ancestor, hashAt);
+        const [snapshot, claims] = await Promise.all([
+          readEvmSwitch(reader, abi, address, block),
+          claimsOf(reader, abi, address, logs.get(address.toLowerCase()) ?? [], block.number),
+        ]);
         result.read += 1;
         // Nothing changed on chain and nothing falls due: no write (the stored snapshot stays the last change read;
         // the next poll reads again anyway). This keeps a quiet poll to reads and decisions, whatever the store.
-        if (quiet(d, snapshot)) return;
+        if (rolledBack === undefined && quiet(d, snapshot, claims)) return;
         // Awaited first: `x += await y` would read x before the wait and lose the other reads' counts.
-        const recorded = await this.apply(d.id, snapshot);
+        const recorded = await this.apply(d.id, snapshot, claims, rolledBack);
         result.events += recorded.length;
       } catch (err) {
         result.failed += 1;
@@ -203,10 +239,63 @@ export class Watcher {
         );
       }
     });
+    // The cursor moves only when every deployment was read: a failed one is read again from the same block.
+    const moved = cursor?.block !== at || cursor.hashes.at(-1)?.[1] !== block.hash || ancestor !== null;
+    if (result.failed === 0 && !this.#stopped && moved) await saveCursor(store, network, at, block.hash, ancestor);
     await this.#watchLinkedPlans(all.filter((d) => d.network === network && d.watch !== null));
     this.stats.events += result.events;
     this.stats.failed += result.failed;
     return result;
+  }
+
+  /** The claim logs of the due deployments up to `to`: one query for those read before, one per new deployment. */
+  async #claimLogs(
+    reader: EvmReader,
+    due: DeploymentRecord[],
+    since: number | null,
+    to: number,
+  ): Promise<Map<string, EvmLog[]>> {
+    const groups = new Map<number, Hex[]>();
+    for (const d of due) {
+      const abi = await this.#abiOf(d);
+      if (!abi || !hasClaimEvents(abi)) continue;
+      const snapshot = d.watch?.snapshot;
+      // Without a cursor (the first poll of this network), from the deployment's own last read.
+      const from = !snapshot ? (d.blockNumber ?? 0) : (since ?? snapshot.block + 1);
+      const list = groups.get(from) ?? [];
+      list.push(d.address as Hex);
+      groups.set(from, list);
+    }
+    const out = new Map<string, EvmLog[]>();
+    for (const [from, addresses] of groups)
+      for (const [address, logs] of await readClaimLogs(reader, addresses, BigInt(from), BigInt(to)))
+        out.set(address, logs);
+    return out;
+  }
+
+  /**
+   * After a reorganisation, a deployment last read past the common ancestor on the abandoned branch: its switch as
+   * it was at the ancestor (null when it cannot be read there, e.g. it did not exist yet), which the new read is
+   * compared with instead of the abandoned one. Undefined when nothing is rolled back.
+   */
+  async #rollback(
+    reader: EvmReader,
+    abi: Abi,
+    d: DeploymentRecord,
+    ancestor: number | null,
+    hashAt: (n: number) => Promise<string>,
+  ): Promise<SwitchSnapshot | null | undefined> {
+    const prev = d.watch?.snapshot;
+    if (ancestor === null || !prev || prev.block <= ancestor) return undefined;
+    if (prev.blockHash !== undefined && (await hashAt(prev.block).catch(() => null)) === prev.blockHash)
+      return undefined;
+    if (ancestor < 0) return null;
+    try {
+      const base = await reader.getBlock(BigInt(ancestor));
+      return await readEvmSwitch(reader, abi, d.address as Hex, base);
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -244,7 +333,12 @@ export class Watcher {
    * once-key), the snapshot, and, when the switch fired, the opening of the plans it watches. Resolves with the
    * events recorded.
    */
-  async apply(deploymentId: string, snapshot: SwitchSnapshot): Promise<WatchEvent[]> {
+  async apply(
+    deploymentId: string,
+    snapshot: SwitchSnapshot,
+    claims: readonly AssetClaim[] = [],
+    rolledBack?: SwitchSnapshot | null,
+  ): Promise<WatchEvent[]> {
     const { store, clock } = this.#o;
     return store.transact(async (tx) => {
       const d = await tx.get<DeploymentRecord>(DEPLOYMENTS, deploymentId);
@@ -252,7 +346,8 @@ export class Watcher {
       const watch = d.watch;
       const emitted = new Set(watch.emitted ?? []);
       const warnDays = watch.warnDays ?? DEFAULT_WARN_DAYS;
-      const events = decide(watch.snapshot, snapshot, warnDays, emitted, snapshot.blockTime);
+      const prev = rolledBack === undefined ? watch.snapshot : rolledBack;
+      const events = decide(prev, snapshot, warnDays, emitted, snapshot.blockTime, claims);
       const own = accountTx(tx, d.ownerId);
       const base = {
         deploymentId: d.id,

@@ -51,7 +51,12 @@ export interface EvmReader {
   /** The native balance of an address at a given block. */
   getBalance(address: Hex, blockNumber: bigint): Promise<bigint>;
   /** The logs of the given events emitted by `addresses` in blocks `fromBlock`..`toBlock` (both included), decoded. */
-  getLogs(addresses: readonly Hex[], events: readonly AbiEvent[], fromBlock: bigint, toBlock: bigint): Promise<EvmLog[]>;
+  getLogs(
+    addresses: readonly Hex[],
+    events: readonly AbiEvent[],
+    fromBlock: bigint,
+    toBlock: bigint,
+  ): Promise<EvmLog[]>;
   /** Runs creation data without sending it: the answer is the runtime code that data would deploy. */
   simulateCreation(data: Hex, from: Hex | null): Promise<Hex>;
 }

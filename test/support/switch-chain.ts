@@ -104,7 +104,8 @@ export class SwitchChain {
       readContract: unsupported,
       simulateCreation: unsupported,
       getBlockNumber: () => count(this.head),
-      getBlock: (n) => count({ number: n ?? this.head, timestamp: BigInt(this.time), hash: this.hashOf(n ?? this.head) }),
+      getBlock: (n) =>
+        count({ number: n ?? this.head, timestamp: BigInt(this.time), hash: this.hashOf(n ?? this.head) }),
       // The stand-in's contracts emit no events: token and NFT claims are tested on anvil.
       getLogs: () => count([]),
       getBalance: (address) => count(this.#state(address).balance),

@@ -212,6 +212,29 @@ describe.each(['lowdb', 'postgres'] as const)('token and NFT claims and reorgani
     await anvil.mine(1);
     expect(await watcher.pollOnce('31337')).toMatchObject({ events: 0, reorg: null });
 
+    // The new branch has its own check-in, earlier than the abandoned one: compared with the switch at the common
+    // ancestor (not with the abandoned read) it is a check-in, and it is reported.
+    const deep2 = await anvil.rpc<Hex>('evm_snapshot');
+    await anvil.advance(100);
+    await send(owner, { to: address, data: calldata(abi, 'checkIn') });
+    await anvil.mine(CONFIRMATIONS + 1);
+    expect(await watcher.pollOnce('31337')).toMatchObject({ events: 1, reorg: null });
+    const checkedIn3 = (await snapshotOf()).lastCheckIn;
+    expect(await anvil.rpc('evm_revert', [deep2])).toBe(true);
+    await anvil.advance(20);
+    await send(owner, { to: address, data: calldata(abi, 'checkIn') });
+    await anvil.mine(CONFIRMATIONS + 2);
+    const reorg2 = await watcher.pollOnce('31337');
+    expect(reorg2).toMatchObject({ events: 1, failed: 0 });
+    expect(reorg2.reorg).not.toBeNull();
+    const checkedIn4 = (await snapshotOf()).lastCheckIn;
+    expect(checkedIn4).toBeLessThan(checkedIn3);
+    expect((await recorded()).map((e) => [e.type, e.data.lastCheckIn])).toEqual([
+      ['deadman.reset', checkedIn1],
+      ['deadman.reset', checkedIn3],
+      ['deadman.reset', checkedIn4],
+    ]);
+
     // Past the deadline: the trigger opens the plan; each heir claims ETH, A its token share, B its NFT.
     await anvil.advance(61 * DAY);
     await anvil.mine(CONFIRMATIONS + 1);
@@ -289,6 +312,8 @@ describe.each(['lowdb', 'postgres'] as const)('token and NFT claims and reorgani
     expect(await watcher.pollOnce('31337')).toMatchObject({ events: 0, failed: 0 });
     await watcher.stop();
     expect((await recorded()).map((e) => e.type)).toEqual([
+      'deadman.reset',
+      'deadman.reset',
       'deadman.reset',
       'deadman.triggered',
       'deadman.claimed',

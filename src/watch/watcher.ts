@@ -38,6 +38,11 @@ import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js'
 
 /** Once-keys kept per deployment: enough for years of check-ins, warnings and claims; the oldest go first. */
 export const EMITTED_KEYS_KEPT = 200;
+/**
+ * Blocks of claim events read at a deployment's first read when its creation block is unknown (it was registered
+ * without its transaction): about a week of Ethereum blocks, in ten log queries.
+ */
+const FIRST_READ_BLOCKS = 50_000;
 /** Deployments read at the same time per network (each read is a handful of calls to the endpoint). */
 const READ_CONCURRENCY = 16;
 
@@ -260,8 +265,11 @@ export class Watcher {
       const abi = await this.#abiOf(d);
       if (!abi || !hasClaimEvents(abi)) continue;
       const snapshot = d.watch?.snapshot;
+      // Never before the contract's creation; when that block is unknown (registered without its transaction),
+      // a bounded window before the first read.
+      const start = d.blockNumber ?? Math.max(0, to - FIRST_READ_BLOCKS);
       // Without a cursor (the first poll of this network), from the deployment's own last read.
-      const from = !snapshot ? (d.blockNumber ?? 0) : (since ?? snapshot.block + 1);
+      const from = Math.max(start, !snapshot ? 0 : (since ?? snapshot.block + 1));
       const list = groups.get(from) ?? [];
       list.push(d.address as Hex);
       groups.set(from, list);

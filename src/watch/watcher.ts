@@ -8,8 +8,11 @@
  * them in the outbox (so webhooks deliver them signed), stores the new snapshot and keys, and, when the switch
  * fired, opens the shares of the memoir plans the deployment watches (./plans.ts). A crash before that transaction
  * commits loses nothing (the next poll reads the same state again); after it, the keys make the next read send
- * nothing twice. A reorg deeper than the confirmations is met the same way: the state is read again at the new
- * confirmed block and only events whose keys are new are sent.
+ * nothing twice. Token and NFT claims come from the contracts' events since the network's last read (./evm-claims.ts).
+ *
+ * A reorg deeper than the confirmations is found by block hash (./reorg.ts): the deployments read past the common
+ * ancestor are compared with their state at the ancestor instead of the abandoned read, claim events are read again
+ * from there, and the once-keys (what an event says, never the block it was read in) keep everything sent once.
  *
  * Chain time, not the service's clock, decides warnings: a deadline is compared with the confirmed block's time.
  */

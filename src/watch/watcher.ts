@@ -21,7 +21,7 @@ import type { Abi, Hex } from 'viem';
 import type { EvmLog, EvmReader } from '../chains/evm.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
-import type { Store } from '../store/port.js';
+import type { Store, Tx } from '../store/port.js';
 import { accountTx } from '../accounts/tenancy.js';
 import { recordEvent } from '../events/events.js';
 import {
@@ -46,6 +46,12 @@ export const EMITTED_KEYS_KEPT = 200;
  * without its transaction): about a week of Ethereum blocks, in ten log queries.
  */
 const FIRST_READ_BLOCKS = 50_000;
+/**
+ * Deployments written per store transaction: the embedded store rewrites its file per commit, so a poll that changes
+ * thousands of deployments commits a few dozen times instead of thousands; small enough that one transaction stays
+ * short on PostgreSQL.
+ */
+export const WRITE_BATCH = 64;
 /** Deployments read at the same time per network (each read is a handful of calls to the endpoint). */
 const READ_CONCURRENCY = 16;
 
@@ -61,6 +67,8 @@ export interface WatcherOptions {
   readerFor: (network: string) => Promise<EvmReader>;
   /** How long a leader's lease lasts without renewal (ms); default three polls, at least 2 s. */
   leaseMs?: number | undefined;
+  /** Deployments written per store transaction in a poll (default WRITE_BATCH; 1: one transaction each). */
+  writeBatch?: number | undefined;
 }
 
 /** What one poll of one network did. */
@@ -118,6 +126,7 @@ export class Watcher {
   readonly id = `wch_${randomBytes(8).toString('hex')}`;
   readonly #o: WatcherOptions;
   readonly #leaseMs: number;
+  readonly #writeBatch: number;
   readonly #timers = new Map<string, NodeJS.Timeout>();
   readonly #running = new Set<Promise<unknown>>();
   readonly #abis = new Map<string, Abi | null>();
@@ -128,6 +137,7 @@ export class Watcher {
   constructor(opts: WatcherOptions) {
     this.#o = opts;
     this.#leaseMs = opts.leaseMs ?? Math.max(3 * opts.pollMs, 2_000);
+    this.#writeBatch = Math.max(1, opts.writeBatch ?? WRITE_BATCH);
   }
 
   /** Starts polling every network (the first poll at once). */
@@ -221,6 +231,35 @@ export class Watcher {
     const since = ancestor !== null ? ancestor + 1 : cursor ? cursor.block + 1 : null;
     const result: PollResult = { block: at, read: 0, events: 0, failed: 0, reorg: ancestor };
     const logs = await this.#claimLogs(reader, due, since, at);
+    const failed = (deploymentId: string, err: unknown) => {
+      result.failed += 1;
+      this.#o.log?.warn(
+        { network, deploymentId, err: (err as Error).message },
+        'the chain watcher could not follow a deployment this round',
+      );
+    };
+    // The writes of the deployments that changed, several to a transaction (one store commit for many); a batch
+    // that fails is written again one deployment at a time, so one bad record holds back only itself.
+    const writes = new WriteBatcher(this.#writeBatch, async (batch) => {
+      try {
+        const recorded = await this.#o.store.transact(async (tx) => {
+          let n = 0;
+          for (const w of batch) n += (await this.#applyIn(tx, w)).length;
+          return n;
+        });
+        result.events += recorded;
+      } catch {
+        for (const w of batch) {
+          try {
+            // Awaited first: `x += await y` would read x before the wait and lose the other writes' counts.
+            const recorded = await this.apply(w.id, w.snapshot, w.claims, w.rolledBack);
+            result.events += recorded.length;
+          } catch (err) {
+            failed(w.id, err);
+          }
+        }
+      }
+    });
     await eachLimited(due, READ_CONCURRENCY, async (d) => {
       if (this.#stopped) return;
       try {
@@ -236,17 +275,12 @@ export class Watcher {
         // Nothing changed on chain and nothing falls due: no write (the stored snapshot stays the last change read;
         // the next poll reads again anyway). This keeps a quiet poll to reads and decisions, whatever the store.
         if (rolledBack === undefined && quiet(d, snapshot, claims)) return;
-        // Awaited first: `x += await y` would read x before the wait and lose the other reads' counts.
-        const recorded = await this.apply(d.id, snapshot, claims, rolledBack);
-        result.events += recorded.length;
+        writes.add({ id: d.id, snapshot, claims, rolledBack });
       } catch (err) {
-        result.failed += 1;
-        this.#o.log?.warn(
-          { network, deploymentId: d.id, err: (err as Error).message },
-          'the chain watcher could not follow a deployment this round',
-        );
+        failed(d.id, err);
       }
     });
+    await writes.drain();
     // The cursor moves only when every deployment was read: a failed one is read again from the same block.
     const moved = cursor?.block !== at || cursor.hashes.at(-1)?.[1] !== block.hash || ancestor !== null;
     if (result.failed === 0 && !this.#stopped && moved) await saveCursor(store, network, at, block.hash, ancestor);
@@ -350,9 +384,15 @@ export class Watcher {
     claims: readonly AssetClaim[] = [],
     rolledBack?: SwitchSnapshot | null,
   ): Promise<WatchEvent[]> {
-    const { store, clock } = this.#o;
-    return store.transact(async (tx) => {
-      const d = await tx.get<DeploymentRecord>(DEPLOYMENTS, deploymentId);
+    return this.#o.store.transact((tx) => this.#applyIn(tx, { id: deploymentId, snapshot, claims, rolledBack }));
+  }
+
+  /** apply() inside a transaction of the caller's (a batch writes several deployments in one). */
+  async #applyIn(tx: Tx, w: PendingWrite): Promise<WatchEvent[]> {
+    const { clock } = this.#o;
+    const { snapshot, claims, rolledBack } = w;
+    {
+      const d = await tx.get<DeploymentRecord>(DEPLOYMENTS, w.id);
       if (d?.status !== 'verified' || !d.watch || d.watch.paused === true) return [];
       const watch = d.watch;
       const emitted = new Set(watch.emitted ?? []);
@@ -392,6 +432,44 @@ export class Watcher {
       };
       await own.put(DEPLOYMENTS, next);
       return events;
-    });
+    }
+  }
+}
+
+/** One deployment's write: what apply() records. */
+interface PendingWrite {
+  id: string;
+  snapshot: SwitchSnapshot;
+  claims: readonly AssetClaim[];
+  rolledBack: SwitchSnapshot | null | undefined;
+}
+
+/**
+ * Gathers writes and hands them to `write` `size` at a time, without holding up whoever adds them (the reads go on
+ * while a batch is written); drain() writes the rest and waits for every batch.
+ */
+class WriteBatcher {
+  #pending: PendingWrite[] = [];
+  readonly #inFlight: Promise<void>[] = [];
+  constructor(
+    private readonly size: number,
+    private readonly write: (batch: PendingWrite[]) => Promise<void>,
+  ) {}
+
+  add(w: PendingWrite): void {
+    this.#pending.push(w);
+    if (this.#pending.length >= this.size) this.#flush();
+  }
+
+  async drain(): Promise<void> {
+    this.#flush();
+    await Promise.all(this.#inFlight);
+  }
+
+  #flush(): void {
+    if (this.#pending.length === 0) return;
+    const batch = this.#pending;
+    this.#pending = [];
+    this.#inFlight.push(this.write(batch));
   }
 }

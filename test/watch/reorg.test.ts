@@ -24,7 +24,10 @@ describe('the common ancestor', () => {
 
   it('is null while the chain still has the newest block read', async () => {
     const asked: number[] = [];
-    const at = async (n: number) => (asked.push(n), hash(0, n));
+    const at = async (n: number) => {
+      asked.push(n);
+      return hash(0, n);
+    };
     expect(await findAncestor(cursor([10, 12, 15]), 20, at)).toBeNull();
     // One lookup: each block commits to its parent.
     expect(asked).toEqual([15]);

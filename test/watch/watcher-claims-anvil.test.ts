@@ -235,6 +235,12 @@ describe.each(['lowdb', 'postgres'] as const)('token and NFT claims and reorgani
       ['deadman.reset', checkedIn4],
     ]);
 
+    // 31 days later, 29 are left: the 30-day warning.
+    await anvil.advance(31 * DAY);
+    await anvil.mine(CONFIRMATIONS + 1);
+    expect(await watcher.pollOnce('31337')).toMatchObject({ events: 1 });
+    expect((await recorded()).at(-1)).toMatchObject({ type: 'deadman.warning', data: { daysLeft: 30 } });
+
     // Past the deadline: the trigger opens the plan; each heir claims ETH, A its token share, B its NFT.
     await anvil.advance(61 * DAY);
     await anvil.mine(CONFIRMATIONS + 1);
@@ -315,6 +321,7 @@ describe.each(['lowdb', 'postgres'] as const)('token and NFT claims and reorgani
       'deadman.reset',
       'deadman.reset',
       'deadman.reset',
+      'deadman.warning',
       'deadman.triggered',
       'deadman.claimed',
       'deadman.claimed',

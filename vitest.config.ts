@@ -64,7 +64,8 @@ const PROCESS = [
   // a real anvil node per file
   'test/contracts/package-anvil.test.ts',
   'test/contracts/deployments*.test.ts',
-  'test/watch/watcher-anvil.test.ts',
+  // anvil, and the claims file also on PostgreSQL (one pool of the default size)
+  'test/watch/watcher-*anvil.test.ts',
 ];
 
 export default defineConfig({

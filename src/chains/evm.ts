@@ -3,7 +3,7 @@
  * failure of the endpoint (refused, timed out, an error answer) becomes one 503 envelope error that never repeats
  * the endpoint URL, since operators often put an API key in it.
  */
-import { type Abi, createPublicClient, type Hex, http, type PublicClient } from 'viem';
+import { type Abi, type AbiEvent, createPublicClient, type Hex, http, type PublicClient } from 'viem';
 import { ApiError } from '../core/errors.js';
 
 /** How long one call may take before the endpoint counts as not answering. */
@@ -17,6 +17,17 @@ export interface EvmTransaction {
   blockNumber: bigint | null;
 }
 
+/** A decoded log: which contract emitted which event, where. */
+export interface EvmLog {
+  address: Hex;
+  eventName: string;
+  args: Record<string, unknown>;
+  blockNumber: bigint;
+  blockHash: Hex;
+  transactionHash: Hex;
+  logIndex: number;
+}
+
 export interface EvmReader {
   chainId: number;
   /** Confirms the endpoint serves the chain it is configured for (a wrong URL must not verify anything). */
@@ -24,7 +35,7 @@ export interface EvmReader {
   getCode(address: Hex): Promise<Hex>;
   getTransaction(hash: Hex): Promise<EvmTransaction | null>;
   getTransactionReceipt(hash: Hex): Promise<{ contractAddress: Hex | null; blockNumber: bigint } | null>;
-  getBlock(number?: bigint): Promise<{ number: bigint; timestamp: bigint }>;
+  getBlock(number?: bigint): Promise<{ number: bigint; timestamp: bigint; hash: Hex }>;
   getStorageAt(address: Hex, slot: Hex): Promise<Hex>;
   readContract(address: Hex, abi: Abi, functionName: string): Promise<unknown>;
   /** The latest block's number. */
@@ -39,6 +50,13 @@ export interface EvmReader {
   ): Promise<unknown>;
   /** The native balance of an address at a given block. */
   getBalance(address: Hex, blockNumber: bigint): Promise<bigint>;
+  /** The logs of the given events emitted by `addresses` in blocks `fromBlock`..`toBlock` (both included), decoded. */
+  getLogs(
+    addresses: readonly Hex[],
+    events: readonly AbiEvent[],
+    fromBlock: bigint,
+    toBlock: bigint,
+  ): Promise<EvmLog[]>;
   /** Runs creation data without sending it: the answer is the runtime code that data would deploy. */
   simulateCreation(data: Hex, from: Hex | null): Promise<Hex>;
 }
@@ -87,7 +105,7 @@ export function createEvmReader(url: string, chainId: number): EvmReader {
     getBlock: (number) =>
       guarded(async () => {
         const b = await client.getBlock(number === undefined ? {} : { blockNumber: number });
-        return { number: b.number as bigint, timestamp: b.timestamp };
+        return { number: b.number as bigint, timestamp: b.timestamp, hash: b.hash as Hex };
       }),
     getStorageAt: async (address, slot) => (await guarded(() => client.getStorageAt({ address, slot }))) ?? '0x',
     readContract: (address, abi, functionName) => guarded(() => client.readContract({ address, abi, functionName })),
@@ -95,6 +113,25 @@ export function createEvmReader(url: string, chainId: number): EvmReader {
     readContractAt: (address, abi, functionName, args, blockNumber) =>
       guarded(() => client.readContract({ address, abi, functionName, args, blockNumber })),
     getBalance: (address, blockNumber) => guarded(() => client.getBalance({ address, blockNumber })),
+    getLogs: (addresses, events, fromBlock, toBlock) =>
+      guarded(async () => {
+        const logs = await client.getLogs({
+          address: [...addresses],
+          events: [...events],
+          fromBlock,
+          toBlock,
+          strict: true,
+        });
+        return logs.map((l) => ({
+          address: l.address,
+          eventName: l.eventName,
+          args: l.args as Record<string, unknown>,
+          blockNumber: l.blockNumber,
+          blockHash: l.blockHash,
+          transactionHash: l.transactionHash,
+          logIndex: l.logIndex,
+        }));
+      }),
     simulateCreation: async (data, from) =>
       guarded(async () => {
         const out = await client.request({

@@ -34,6 +34,8 @@ export interface SwitchSnapshot {
   block: number;
   /** Unix seconds of that block. */
   blockTime: number;
+  /** Hash of that block (EVM): a later read finding another block at that height knows the chain reorganised. */
+  blockHash?: string;
   /** Last proof of life the contract counts (unix seconds). */
   lastCheckIn: number;
   /** Seconds between check-ins, and the grace period after, as the contract holds them. */

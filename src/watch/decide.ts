@@ -1,4 +1,5 @@
 import type { SwitchSnapshot } from '../contracts/deployments.js';
+import type { AssetClaim } from './evm-claims.js';
 
 /** One event the watcher should record, with the key that makes it happen only once per occurrence. */
 export interface WatchEvent {
@@ -20,6 +21,7 @@ export function deadlineOf(s: SwitchSnapshot): number {
 /**
  * Pure decision: compares the previous and the new on-chain snapshot and returns the events not yet sent.
  * `emitted` holds the keys already recorded, so a re-read of older state after a reorg sends nothing twice.
+ * `claims` are the token and NFT claims read from the contract's events since the last read (each with its key).
  */
 export function decide(
   prev: SwitchSnapshot | null,
@@ -27,6 +29,7 @@ export function decide(
   warnDays: number[],
   emitted: ReadonlySet<string>,
   now: number,
+  claims: readonly AssetClaim[] = [],
 ): WatchEvent[] {
   const out: WatchEvent[] = [];
   const push = (e: WatchEvent) => {
@@ -58,6 +61,14 @@ export function decide(
         data: { beneficiary, amount: (BigInt(amount) - before).toString(), asset: 'native' },
       });
     }
+  }
+  for (const c of claims) {
+    const what = c.asset === 'erc20' ? { amount: c.amount } : { tokenId: c.tokenId, recipient: c.recipient };
+    push({
+      type: 'deadman.claimed',
+      key: c.key,
+      data: { beneficiary: c.beneficiary, asset: c.asset, token: c.token, ...what, transactionHash: c.transactionHash },
+    });
   }
   return out;
 }

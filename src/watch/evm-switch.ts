@@ -30,7 +30,7 @@ export async function readEvmSwitch(
   reader: EvmReader,
   abi: Abi,
   address: Hex,
-  block: { number: bigint; timestamp: bigint },
+  block: { number: bigint; timestamp: bigint; hash?: Hex },
 ): Promise<SwitchSnapshot> {
   const at = block.number;
   const view = async (name: string, args: readonly unknown[] = []) =>
@@ -53,6 +53,7 @@ export async function readEvmSwitch(
   return {
     block: Number(at),
     blockTime: Number(block.timestamp),
+    ...(block.hash ? { blockHash: block.hash } : {}),
     lastCheckIn: Number((lastCheckIn as bigint | undefined) ?? 0n),
     intervalSeconds: Number((intervalDays as bigint | undefined) ?? 0n) * DAY,
     graceSeconds: Number((graceDays as bigint | undefined) ?? 0n) * DAY,

@@ -8,17 +8,20 @@
  * them in the outbox (so webhooks deliver them signed), stores the new snapshot and keys, and, when the switch
  * fired, opens the shares of the memoir plans the deployment watches (./plans.ts). A crash before that transaction
  * commits loses nothing (the next poll reads the same state again); after it, the keys make the next read send
- * nothing twice. A reorg deeper than the confirmations is met the same way: the state is read again at the new
- * confirmed block and only events whose keys are new are sent.
+ * nothing twice. Token and NFT claims come from the contracts' events since the network's last read (./evm-claims.ts).
+ *
+ * A reorg deeper than the confirmations is found by block hash (./reorg.ts): the deployments read past the common
+ * ancestor are compared with their state at the ancestor instead of the abandoned read, claim events are read again
+ * from there, and the once-keys (what an event says, never the block it was read in) keep everything sent once.
  *
  * Chain time, not the service's clock, decides warnings: a deadline is compared with the confirmed block's time.
  */
 import { randomBytes } from 'node:crypto';
 import type { Abi, Hex } from 'viem';
-import type { EvmReader } from '../chains/evm.js';
+import type { EvmLog, EvmReader } from '../chains/evm.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
-import type { Store } from '../store/port.js';
+import type { Store, Tx } from '../store/port.js';
 import { accountTx } from '../accounts/tenancy.js';
 import { recordEvent } from '../events/events.js';
 import {
@@ -29,13 +32,26 @@ import {
 } from '../contracts/deployments.js';
 import { CONTRACTS, type ContractRecord } from '../contracts/stored.js';
 import { deadlineOf, decide, type WatchEvent } from './decide.js';
+import { type AssetClaim, claimsOf, hasClaimEvents, readClaimLogs } from './evm-claims.js';
 import { readEvmSwitch } from './evm-switch.js';
 import { acquireLease, releaseLease } from './lease.js';
 import { markWatched, openWatchedPlans } from './plans.js';
+import { findAncestor, loadCursor, saveCursor } from './reorg.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
 
 /** Once-keys kept per deployment: enough for years of check-ins, warnings and claims; the oldest go first. */
 export const EMITTED_KEYS_KEPT = 200;
+/**
+ * Blocks of claim events read at a deployment's first read when its creation block is unknown (it was registered
+ * without its transaction): about a week of Ethereum blocks, in ten log queries.
+ */
+const FIRST_READ_BLOCKS = 50_000;
+/**
+ * Deployments written per store transaction: the embedded store rewrites its file per commit, so a poll that changes
+ * thousands of deployments commits a few dozen times instead of thousands; small enough that one transaction stays
+ * short on PostgreSQL.
+ */
+export const WRITE_BATCH = 64;
 /** Deployments read at the same time per network (each read is a handful of calls to the endpoint). */
 const READ_CONCURRENCY = 16;
 
@@ -51,6 +67,8 @@ export interface WatcherOptions {
   readerFor: (network: string) => Promise<EvmReader>;
   /** How long a leader's lease lasts without renewal (ms); default three polls, at least 2 s. */
   leaseMs?: number | undefined;
+  /** Deployments written per store transaction in a poll (default WRITE_BATCH; 1: one transaction each). */
+  writeBatch?: number | undefined;
 }
 
 /** What one poll of one network did. */
@@ -63,6 +81,8 @@ export interface PollResult {
   events: number;
   /** Deployments that could not be read or written this round (tried again next poll). */
   failed: number;
+  /** The common ancestor when this poll found the chain reorganised under what was read before; else null. */
+  reorg: number | null;
 }
 
 export interface WatcherStats {
@@ -73,10 +93,12 @@ export interface WatcherStats {
   failed: number;
   /** Polls that failed as a whole (the endpoint or the store did not answer). */
   errors: number;
+  /** Reorganisations found under what was read (deeper than the confirmations). */
+  reorgs: number;
 }
 
 /** Whether a snapshot shows the same switch as the stored one and nothing falls due: then nothing is written. */
-function quiet(d: DeploymentRecord, next: SwitchSnapshot): boolean {
+function quiet(d: DeploymentRecord, next: SwitchSnapshot, claims: readonly AssetClaim[]): boolean {
   const prev = d.watch?.snapshot;
   if (!prev || !d.watch) return false;
   const same =
@@ -88,7 +110,7 @@ function quiet(d: DeploymentRecord, next: SwitchSnapshot): boolean {
     JSON.stringify(prev.claimed) === JSON.stringify(next.claimed);
   if (!same) return false;
   const emitted = new Set(d.watch.emitted ?? []);
-  return decide(prev, next, d.watch.warnDays ?? DEFAULT_WARN_DAYS, emitted, next.blockTime).length === 0;
+  return decide(prev, next, d.watch.warnDays ?? DEFAULT_WARN_DAYS, emitted, next.blockTime, claims).length === 0;
 }
 
 /** Runs `fn` over `items`, at most `limit` at a time. */
@@ -104,16 +126,18 @@ export class Watcher {
   readonly id = `wch_${randomBytes(8).toString('hex')}`;
   readonly #o: WatcherOptions;
   readonly #leaseMs: number;
+  readonly #writeBatch: number;
   readonly #timers = new Map<string, NodeJS.Timeout>();
   readonly #running = new Set<Promise<unknown>>();
   readonly #abis = new Map<string, Abi | null>();
   #stopped = false;
   #lastError = -Infinity;
-  readonly stats: WatcherStats = { polls: 0, notLeader: 0, events: 0, failed: 0, errors: 0 };
+  readonly stats: WatcherStats = { polls: 0, notLeader: 0, events: 0, failed: 0, errors: 0, reorgs: 0 };
 
   constructor(opts: WatcherOptions) {
     this.#o = opts;
     this.#leaseMs = opts.leaseMs ?? Math.max(3 * opts.pollMs, 2_000);
+    this.#writeBatch = Math.max(1, opts.writeBatch ?? WRITE_BATCH);
   }
 
   /** Starts polling every network (the first poll at once). */
@@ -165,13 +189,34 @@ export class Watcher {
 
   /** One poll of one network, whether or not this watcher leads it (the loop checks the lease first). */
   async pollOnce(network: string): Promise<PollResult> {
+    const { store } = this.#o;
     const reader = await this.#o.readerFor(network);
     const head = await reader.getBlockNumber();
     const target = head - BigInt(this.#o.confirmations);
     this.stats.polls += 1;
-    if (target < 0n) return { block: null, read: 0, events: 0, failed: 0 };
+    if (target < 0n) return { block: null, read: 0, events: 0, failed: 0, reorg: null };
     const block = await reader.getBlock(target);
-    const all = await this.#o.store.findBy<DeploymentRecord>(DEPLOYMENTS, 'status', 'verified');
+    const at = Number(block.number);
+    // Block hashes looked up this poll (the reorg check and the rollback ask for the same few blocks).
+    const hashes = new Map<number, Promise<string>>([[at, Promise.resolve(block.hash)]]);
+    const hashAt = (n: number) => {
+      let h = hashes.get(n);
+      if (!h) {
+        h = reader.getBlock(BigInt(n)).then((b) => b.hash);
+        hashes.set(n, h);
+      }
+      return h;
+    };
+    const cursor = await loadCursor(store, network);
+    const ancestor = await findAncestor(cursor, at, hashAt);
+    if (ancestor !== null) {
+      this.stats.reorgs += 1;
+      this.#o.log?.warn(
+        { network, ancestor, read: cursor?.block },
+        'the chain reorganised below the confirmations; what was read after the common ancestor is read again',
+      );
+    }
+    const all = await store.findBy<DeploymentRecord>(DEPLOYMENTS, 'status', 'verified');
     const due = all.filter(
       (d) =>
         d.network === network &&
@@ -179,34 +224,123 @@ export class Watcher {
         d.watch !== null &&
         d.watch.paused !== true &&
         // Nothing new to read at the same block: the state there has been decided already.
-        d.watch.snapshot?.block !== Number(block.number),
+        (d.watch.snapshot?.block !== at || d.watch.snapshot.blockHash !== block.hash),
     );
-    const result: PollResult = { block: Number(block.number), read: 0, events: 0, failed: 0 };
+    // Claim events since the last block read for every deployment (since the ancestor after a reorg); a
+    // deployment read for the first time, since its creation.
+    const since = ancestor !== null ? ancestor + 1 : cursor ? cursor.block + 1 : null;
+    const result: PollResult = { block: at, read: 0, events: 0, failed: 0, reorg: ancestor };
+    const logs = await this.#claimLogs(reader, due, since, at);
+    const failed = (deploymentId: string, err: unknown) => {
+      result.failed += 1;
+      this.#o.log?.warn(
+        { network, deploymentId, err: (err as Error).message },
+        'the chain watcher could not follow a deployment this round',
+      );
+    };
+    // The writes of the deployments that changed, several to a transaction (one store commit for many); a batch
+    // that fails is written again one deployment at a time, so one bad record holds back only itself.
+    const writes = new WriteBatcher(this.#writeBatch, async (batch) => {
+      try {
+        const recorded = await this.#o.store.transact(async (tx) => {
+          let n = 0;
+          for (const w of batch) n += (await this.#applyIn(tx, w)).length;
+          return n;
+        });
+        result.events += recorded;
+      } catch {
+        for (const w of batch) {
+          try {
+            // Awaited first: `x += await y` would read x before the wait and lose the other writes' counts.
+            const recorded = await this.apply(w.id, w.snapshot, w.claims, w.rolledBack);
+            result.events += recorded.length;
+          } catch (err) {
+            failed(w.id, err);
+          }
+        }
+      }
+    });
     await eachLimited(due, READ_CONCURRENCY, async (d) => {
       if (this.#stopped) return;
       try {
         const abi = await this.#abiOf(d);
         if (!abi) return;
-        const snapshot = await readEvmSwitch(reader, abi, d.address as Hex, block);
+        const address = d.address as Hex;
+        const rolledBack = await this.#rollback(reader, abi, d, ancestor, hashAt);
+        const [snapshot, claims] = await Promise.all([
+          readEvmSwitch(reader, abi, address, block),
+          claimsOf(reader, abi, address, logs.get(address.toLowerCase()) ?? [], block.number),
+        ]);
         result.read += 1;
         // Nothing changed on chain and nothing falls due: no write (the stored snapshot stays the last change read;
         // the next poll reads again anyway). This keeps a quiet poll to reads and decisions, whatever the store.
-        if (quiet(d, snapshot)) return;
-        // Awaited first: `x += await y` would read x before the wait and lose the other reads' counts.
-        const recorded = await this.apply(d.id, snapshot);
-        result.events += recorded.length;
+        if (rolledBack === undefined && quiet(d, snapshot, claims)) return;
+        writes.add({ id: d.id, snapshot, claims, rolledBack });
       } catch (err) {
-        result.failed += 1;
-        this.#o.log?.warn(
-          { network, deploymentId: d.id, err: (err as Error).message },
-          'the chain watcher could not follow a deployment this round',
-        );
+        failed(d.id, err);
       }
     });
+    await writes.drain();
+    // The cursor moves only when every deployment was read: a failed one is read again from the same block.
+    const moved = cursor?.block !== at || cursor.hashes.at(-1)?.[1] !== block.hash || ancestor !== null;
+    if (result.failed === 0 && !this.#stopped && moved) await saveCursor(store, network, at, block.hash, ancestor);
     await this.#watchLinkedPlans(all.filter((d) => d.network === network && d.watch !== null));
     this.stats.events += result.events;
     this.stats.failed += result.failed;
     return result;
+  }
+
+  /** The claim logs of the due deployments up to `to`: one query for those read before, one per new deployment. */
+  async #claimLogs(
+    reader: EvmReader,
+    due: DeploymentRecord[],
+    since: number | null,
+    to: number,
+  ): Promise<Map<string, EvmLog[]>> {
+    const groups = new Map<number, Hex[]>();
+    for (const d of due) {
+      const abi = await this.#abiOf(d);
+      if (!abi || !hasClaimEvents(abi)) continue;
+      const snapshot = d.watch?.snapshot;
+      // Never before the contract's creation; when that block is unknown (registered without its transaction),
+      // a bounded window before the first read.
+      const start = d.blockNumber ?? Math.max(0, to - FIRST_READ_BLOCKS);
+      // Without a cursor (the first poll of this network), from the deployment's own last read.
+      const from = Math.max(start, !snapshot ? 0 : (since ?? snapshot.block + 1));
+      const list = groups.get(from) ?? [];
+      list.push(d.address as Hex);
+      groups.set(from, list);
+    }
+    const out = new Map<string, EvmLog[]>();
+    for (const [from, addresses] of groups)
+      for (const [address, logs] of await readClaimLogs(reader, addresses, BigInt(from), BigInt(to)))
+        out.set(address, logs);
+    return out;
+  }
+
+  /**
+   * After a reorganisation, a deployment last read past the common ancestor on the abandoned branch: its switch as
+   * it was at the ancestor (null when it cannot be read there, e.g. it did not exist yet), which the new read is
+   * compared with instead of the abandoned one. Undefined when nothing is rolled back.
+   */
+  async #rollback(
+    reader: EvmReader,
+    abi: Abi,
+    d: DeploymentRecord,
+    ancestor: number | null,
+    hashAt: (n: number) => Promise<string>,
+  ): Promise<SwitchSnapshot | null | undefined> {
+    const prev = d.watch?.snapshot;
+    if (ancestor === null || !prev || prev.block <= ancestor) return undefined;
+    if (prev.blockHash !== undefined && (await hashAt(prev.block).catch(() => null)) === prev.blockHash)
+      return undefined;
+    if (ancestor < 0) return null;
+    try {
+      const base = await reader.getBlock(BigInt(ancestor));
+      return await readEvmSwitch(reader, abi, d.address as Hex, base);
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -244,15 +378,27 @@ export class Watcher {
    * once-key), the snapshot, and, when the switch fired, the opening of the plans it watches. Resolves with the
    * events recorded.
    */
-  async apply(deploymentId: string, snapshot: SwitchSnapshot): Promise<WatchEvent[]> {
-    const { store, clock } = this.#o;
-    return store.transact(async (tx) => {
-      const d = await tx.get<DeploymentRecord>(DEPLOYMENTS, deploymentId);
+  async apply(
+    deploymentId: string,
+    snapshot: SwitchSnapshot,
+    claims: readonly AssetClaim[] = [],
+    rolledBack?: SwitchSnapshot | null,
+  ): Promise<WatchEvent[]> {
+    return this.#o.store.transact((tx) => this.#applyIn(tx, { id: deploymentId, snapshot, claims, rolledBack }));
+  }
+
+  /** apply() inside a transaction of the caller's (a batch writes several deployments in one). */
+  async #applyIn(tx: Tx, w: PendingWrite): Promise<WatchEvent[]> {
+    const { clock } = this.#o;
+    const { snapshot, claims, rolledBack } = w;
+    {
+      const d = await tx.get<DeploymentRecord>(DEPLOYMENTS, w.id);
       if (d?.status !== 'verified' || !d.watch || d.watch.paused === true) return [];
       const watch = d.watch;
       const emitted = new Set(watch.emitted ?? []);
       const warnDays = watch.warnDays ?? DEFAULT_WARN_DAYS;
-      const events = decide(watch.snapshot, snapshot, warnDays, emitted, snapshot.blockTime);
+      const prev = rolledBack === undefined ? watch.snapshot : rolledBack;
+      const events = decide(prev, snapshot, warnDays, emitted, snapshot.blockTime, claims);
       const own = accountTx(tx, d.ownerId);
       const base = {
         deploymentId: d.id,
@@ -286,6 +432,44 @@ export class Watcher {
       };
       await own.put(DEPLOYMENTS, next);
       return events;
-    });
+    }
+  }
+}
+
+/** One deployment's write: what apply() records. */
+interface PendingWrite {
+  id: string;
+  snapshot: SwitchSnapshot;
+  claims: readonly AssetClaim[];
+  rolledBack: SwitchSnapshot | null | undefined;
+}
+
+/**
+ * Gathers writes and hands them to `write` `size` at a time, without holding up whoever adds them (the reads go on
+ * while a batch is written); drain() writes the rest and waits for every batch.
+ */
+class WriteBatcher {
+  #pending: PendingWrite[] = [];
+  readonly #inFlight: Promise<void>[] = [];
+  constructor(
+    private readonly size: number,
+    private readonly write: (batch: PendingWrite[]) => Promise<void>,
+  ) {}
+
+  add(w: PendingWrite): void {
+    this.#pending.push(w);
+    if (this.#pending.length >= this.size) this.#flush();
+  }
+
+  async drain(): Promise<void> {
+    this.#flush();
+    await Promise.all(this.#inFlight);
+  }
+
+  #flush(): void {
+    if (this.#pending.length === 0) return;
+    const batch = this.#pending;
+    this.#pending = [];
+    this.#inFlight.push(this.write(batch));
   }
 }

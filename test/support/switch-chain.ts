@@ -43,6 +43,8 @@ export class SwitchChain {
   readonly contracts = new Map<string, SwitchState>();
   /** Every read answered (calls of the endpoint). */
   calls = 0;
+  /** Changes every block's hash (a reorganisation of the whole chain held): see reorganise(). */
+  branch = 0;
 
   add(address: Hex, beneficiaries: Hex[], intervalDays = 60): void {
     this.contracts.set(address.toLowerCase(), {
@@ -58,6 +60,15 @@ export class SwitchChain {
   advance(seconds: number, blocks = 3): void {
     this.time += seconds;
     this.head += BigInt(blocks);
+  }
+
+  /** Another branch: every block at or below the head gets another hash (the state stays as it is). */
+  reorganise(): void {
+    this.branch += 1;
+  }
+
+  hashOf(n: bigint): Hex {
+    return `0x${this.branch.toString(16).padStart(8, '0')}${n.toString(16).padStart(56, '0')}`;
   }
 
   checkIn(address: Hex): void {
@@ -93,7 +104,10 @@ export class SwitchChain {
       readContract: unsupported,
       simulateCreation: unsupported,
       getBlockNumber: () => count(this.head),
-      getBlock: (n) => count({ number: n ?? this.head, timestamp: BigInt(this.time) }),
+      getBlock: (n) =>
+        count({ number: n ?? this.head, timestamp: BigInt(this.time), hash: this.hashOf(n ?? this.head) }),
+      // The stand-in's contracts emit no events: token and NFT claims are tested on anvil.
+      getLogs: () => count([]),
       getBalance: (address) => count(this.#state(address).balance),
       readContractAt: (address, _abi, name, args) => {
         const s = this.#state(address);

@@ -16,6 +16,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Abi, Hex } from 'viem';
 import type { EvmReader } from '../chains/evm.js';
+import type { TonNetwork, TonReader } from '../chains/ton.js';
+import { isTonNetwork } from '../chains/ton-readers.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/port.js';
@@ -51,6 +53,8 @@ export interface WatcherOptions {
   readerFor: (network: string) => Promise<EvmReader>;
   /** How long a leader's lease lasts without renewal (ms); default three polls, at least 2 s. */
   leaseMs?: number | undefined;
+  /** The reader of a TON network (`ton-mainnet`/`ton-testnet` in `networks`), read through ./ton-poll.ts. */
+  tonReaderFor?: ((network: TonNetwork) => Promise<TonReader>) | undefined;
 }
 
 /** What one poll of one network did. */
@@ -76,7 +80,7 @@ export interface WatcherStats {
 }
 
 /** Whether a snapshot shows the same switch as the stored one and nothing falls due: then nothing is written. */
-function quiet(d: DeploymentRecord, next: SwitchSnapshot): boolean {
+export function quiet(d: DeploymentRecord, next: SwitchSnapshot): boolean {
   const prev = d.watch?.snapshot;
   if (!prev || !d.watch) return false;
   const same =
@@ -165,6 +169,7 @@ export class Watcher {
 
   /** One poll of one network, whether or not this watcher leads it (the loop checks the lease first). */
   async pollOnce(network: string): Promise<PollResult> {
+    if (isTonNetwork(network)) return this.#pollTon(network);
     const reader = await this.#o.readerFor(network);
     const head = await reader.getBlockNumber();
     const target = head - BigInt(this.#o.confirmations);
@@ -204,6 +209,26 @@ export class Watcher {
       }
     });
     await this.#watchLinkedPlans(all.filter((d) => d.network === network && d.watch !== null));
+    this.stats.events += result.events;
+    this.stats.failed += result.failed;
+    return result;
+  }
+
+  /** A TON network: the same decisions and writes, the switch read through the TON API (loaded only for TON). */
+  async #pollTon(network: TonNetwork): Promise<PollResult> {
+    if (!this.#o.tonReaderFor) throw new Error(`no TON reader for ${network}`);
+    const [{ pollTonNetwork }, reader] = await Promise.all([import('./ton-poll.js'), this.#o.tonReaderFor(network)]);
+    this.stats.polls += 1;
+    const { result, watched } = await pollTonNetwork({
+      store: this.#o.store,
+      network,
+      reader,
+      apply: async (id, snapshot) => (await this.apply(id, snapshot)).length,
+      quiet,
+      stopped: () => this.#stopped,
+      log: this.#o.log,
+    });
+    await this.#watchLinkedPlans(watched);
     this.stats.events += result.events;
     this.stats.failed += result.failed;
     return result;

@@ -2,8 +2,10 @@
  * Shared by the TON deployment tests: generate a TON contract through the REST API, deploy its StateInit on the
  * sandbox behind the TON API stand-in, and send the owner's and heirs' messages the generated contract expects.
  */
-import { Address, beginCell, Cell, loadStateInit, toNano } from '@ton/core';
+import { Address, beginCell, Cell, contractAddress, loadStateInit, toNano } from '@ton/core';
 import type { SandboxContract, TreasuryContract } from '@ton/sandbox';
+import { PlanSchema } from '../../src/contracts/plan.js';
+import { buildInitialData, tonPlanData } from '../../src/contracts/ton/data.js';
 import { TON_OP } from '../../src/contracts/ton/index.js';
 import type { TestServer } from '../helpers.js';
 import type { TonApiStandin } from '../support/ton-api.js';
@@ -80,4 +82,28 @@ export async function sendOp(
   const r = await from.send({ to, value: toNano('0.1'), bounce: true, body: body.endCell() });
   api.bump();
   return r;
+}
+
+/**
+ * Deploys the generated code with the initial data of another plan (as a tampered deployment would be): no second
+ * generation (and sandbox run) is needed for a contract that differs only in its data.
+ */
+export async function deployVariant(
+  api: TonApiStandin,
+  from: SandboxContract<TreasuryContract>,
+  g: TonGeneratedAnswer,
+  plan: object,
+): Promise<Address> {
+  const code = Cell.fromBase64(g.compiled.codeBoc);
+  const data = buildInitialData(tonPlanData(PlanSchema.parse(plan), { reserve: 10n ** 8n, rate: 1000n }));
+  const to = contractAddress(0, { code, data });
+  await from.send({
+    to,
+    value: toNano('10'),
+    bounce: false,
+    init: { code, data },
+    body: beginCell().storeUint(TON_OP.deposit, 32).storeUint(0, 64).endCell(),
+  });
+  api.bump();
+  return to;
 }

@@ -6,7 +6,14 @@ import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 import { startTonApiStandin, type TonApiStandin } from '../support/ton-api.js';
-import { call, deployTon, generateTon, type TonGeneratedAnswer, tonPlan } from './ton-register-support.js';
+import {
+  call,
+  deployTon,
+  deployVariant,
+  generateTon,
+  type TonGeneratedAnswer,
+  tonPlan,
+} from './ton-register-support.js';
 
 // register_deployment on TON, read through the toncenter-kind stand-in backed by @ton/sandbox: the generated
 // StateInit deployed as it is verifies; a contract with other shares and interval, other code, or nothing at the
@@ -20,7 +27,7 @@ describe.each(['lowdb', 'postgres'] as const)('TON deployments are verified thro
   let server: TestServer;
   let schema: string | undefined;
   let planned: TonGeneratedAnswer;
-  let other: TonGeneratedAnswer;
+  let otherPlan: object;
   let owner: Awaited<ReturnType<TonApiStandin['chain']['treasury']>>;
 
   beforeAll(async () => {
@@ -47,16 +54,13 @@ describe.each(['lowdb', 'postgres'] as const)('TON deployments are verified thro
       ]),
     );
     // The same people with other shares and a shorter interval: the same code, other initial data.
-    other = await generateTon(
-      server,
-      tonPlan(
-        owner.address,
-        [
-          { address: a.address, percentage: 60 },
-          { address: b.address, percentage: 40 },
-        ],
-        { deadMansSwitch: { enabled: true, intervalDays: 30, gracePeriodDays: 7 } },
-      ),
+    otherPlan = tonPlan(
+      owner.address,
+      [
+        { address: a.address, percentage: 60 },
+        { address: b.address, percentage: 40 },
+      ],
+      { deadMansSwitch: { enabled: true, intervalDays: 30, gracePeriodDays: 7 } },
     );
   }, 180_000);
 
@@ -88,7 +92,7 @@ describe.each(['lowdb', 'postgres'] as const)('TON deployments are verified thro
   });
 
   it('names each difference of a contract with other shares and another interval, and keeps it unverified', async () => {
-    const at = await deployTon(api, owner, other);
+    const at = await deployVariant(api, owner, planned, otherPlan);
     const res = await register(planned.id, { network: 'ton-testnet', address: at.toString() });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const d = res.body.data;
@@ -165,4 +169,44 @@ describe('the TON reader', () => {
     expect(err).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(String((err as Error).message)).not.toContain('127.0.0.1');
   });
+});
+
+describe('a TON plan with guardians', () => {
+  let api: TonApiStandin;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    api = await startTonApiStandin();
+    server = await startTestServer({
+      config: {
+        chains: { evmRpcUrls: {}, tonApis: { 'ton-testnet': api.apiUrl }, watchPollMs: 60_000, watchConfirmations: 2 },
+      },
+      listen: false,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await api?.close();
+  });
+
+  it("verifies through the guardian get methods, and names another plan's guardian rules", async () => {
+    const owner = await api.chain.treasury('g-owner');
+    const heir = await api.chain.treasury('g-heir');
+    const at = (n: number) => new Address(0, Buffer.alloc(32, n));
+    const plan = (threshold: number) =>
+      tonPlan(owner.address, [{ address: heir.address, percentage: 100 }], {
+        guardians: { addresses: [at(1), at(2), at(3)].map((a) => a.toRawString()), threshold },
+      });
+    const g = await generateTon(server, plan(2));
+    const register = (address: Address) =>
+      call(server, 'POST', `/contracts/${g.id}/deployments`, { network: 'ton-testnet', address: address.toString() });
+
+    const ok = await register(await deployTon(api, owner, g));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.data).toMatchObject({ status: 'verified', differences: [] });
+
+    const bad = await register(await deployVariant(api, owner, g, plan(3)));
+    expect(bad.body.data.status).toBe('unverified');
+    expect(bad.body.data.differences).toEqual([{ field: 'guardians.threshold', expected: '2', found: '3' }]);
+  }, 120_000);
 });

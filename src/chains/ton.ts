@@ -55,20 +55,29 @@ function bocOf(v: unknown): Cell {
   return Cell.fromBase64(text);
 }
 
-/** One tonlib stack object (inside a tuple or list). */
+/** One tonlib stack object (inside a tuple or list): either a stack entry wrapping a value, or the value itself. */
 function fromTonlib(e: unknown): TupleItem {
   if (!isObject(e)) throw new Error('a stack element that is not an object');
   switch (e['@type']) {
     case 'tvm.stackEntryNumber':
-      return { type: 'int', value: BigInt(String((e.number as Json | undefined)?.number)) };
+      return fromTonlib(e.number);
+    case 'tvm.numberDecimal':
+      return { type: 'int', value: BigInt(String(e.number)) };
     case 'tvm.stackEntryCell':
-      return { type: 'cell', cell: bocOf(e.cell) };
+      return fromTonlib(e.cell);
+    case 'tvm.cell':
+      return { type: 'cell', cell: bocOf(e) };
     case 'tvm.stackEntrySlice':
-      return { type: 'slice', cell: bocOf(e.slice) };
+      return fromTonlib(e.slice);
+    case 'tvm.slice':
+      return { type: 'slice', cell: bocOf(e) };
     case 'tvm.stackEntryTuple':
-      return { type: 'tuple', items: elementsOf(e.tuple).map(fromTonlib) };
+      return fromTonlib(e.tuple);
     case 'tvm.stackEntryList':
-      return { type: 'tuple', items: elementsOf(e.list).map(fromTonlib) };
+      return fromTonlib(e.list);
+    case 'tvm.tuple':
+    case 'tvm.list':
+      return { type: 'tuple', items: elementsOf(e).map(fromTonlib) };
     case 'tvm.stackEntryUnsupported':
     case 'tvm.stackEntryNull':
       return { type: 'null' };

@@ -59,7 +59,7 @@ function normalise(input: RegisterInput, chain: ContractRecord['chain']) {
   if (family === 'evm') {
     if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw bad('address', 'address is not an EVM address (0x + 40 hex).');
     address = checksumAddress(address);
-  } else address = tonAddress(address);
+  } else address = tonAddress(address, network);
   if (family === 'ton' && input.txHash !== undefined)
     throw bad('txHash', 'A TON deployment is verified by its code and state; leave txHash out.');
   if (input.txHash !== undefined && input.txHash.trim() === '')
@@ -74,14 +74,19 @@ function normalise(input: RegisterInput, chain: ContractRecord['chain']) {
  * A TON address in one form: the user-friendly bounceable form the generator answers, so the same contract written
  * raw or friendly is one deployment (and links to the plans that name it either way).
  */
-function tonAddress(text: string): string {
+function tonAddress(text: string, network: string): string {
   const reason = 'address is not a TON address (raw 0:<64 hex> or user-friendly, 48 characters, valid checksum).';
   if (!/^(-1|0):[0-9a-fA-F]{64}$|^[A-Za-z0-9+/_-]{48}$/.test(text)) throw bad('address', reason);
+  let parsed: Address;
   try {
-    return Address.parse(text).toString({ bounceable: true });
+    parsed = Address.parse(text);
   } catch {
     throw bad('address', reason);
   }
+  // A user-friendly address says whether it is meant for testnet only: such an address on mainnet is a mix-up.
+  if (network === 'ton-mainnet' && Address.isFriendly(text) && Address.parseFriendly(text).isTestOnly)
+    throw bad('address', 'address is a testnet-only address; register it on ton-testnet.');
+  return parsed.toString({ bounceable: true });
 }
 
 /** Refuses a second registration of the same place, or one more than the bound. */

@@ -28,6 +28,7 @@ describe.each(['lowdb', 'postgres'] as const)('TON deployments are verified thro
   let schema: string | undefined;
   let planned: TonGeneratedAnswer;
   let otherPlan: object;
+  let samePlan: object;
   let owner: Awaited<ReturnType<TonApiStandin['chain']['treasury']>>;
 
   beforeAll(async () => {
@@ -46,13 +47,11 @@ describe.each(['lowdb', 'postgres'] as const)('TON deployments are verified thro
     owner = await api.chain.treasury('owner');
     const a = await api.chain.treasury('heir-a');
     const b = await api.chain.treasury('heir-b');
-    planned = await generateTon(
-      server,
-      tonPlan(owner.address, [
-        { address: a.address, percentage: 70 },
-        { address: b.address, percentage: 30 },
-      ]),
-    );
+    samePlan = tonPlan(owner.address, [
+      { address: a.address, percentage: 70 },
+      { address: b.address, percentage: 30 },
+    ]);
+    planned = await generateTon(server, samePlan);
     // The same people with other shares and a shorter interval: the same code, other initial data.
     otherPlan = tonPlan(
       owner.address,
@@ -110,6 +109,21 @@ describe.each(['lowdb', 'postgres'] as const)('TON deployments are verified thro
     expect(stored?.status).toBe('unverified');
   });
 
+  it('names the initial data when every get method matches but the address is not the generated one', async () => {
+    // The plan's own values with another rent reserve: nothing a get method shows differs.
+    const at = await deployVariant(api, owner, planned, samePlan);
+    expect(at.equals(Address.parse(planned.compiled.address))).toBe(false);
+    const res = await register(planned.id, { network: 'ton-testnet', address: at.toString() });
+    expect(res.body.data.status).toBe('unverified');
+    expect(res.body.data.differences).toEqual([
+      {
+        field: 'initialData',
+        expected: `the generated StateInit, at ${planned.compiled.address}`,
+        found: expect.stringContaining('other initial data'),
+      },
+    ]);
+  });
+
   it('refuses other code (a wallet) and an address with no contract, naming the code', async () => {
     const wallet = await api.chain.treasury('someone');
     const res = await register(planned.id, { network: 'ton-testnet', address: wallet.address.toString() });
@@ -142,6 +156,10 @@ describe.each(['lowdb', 'postgres'] as const)('TON deployments are verified thro
     const bad = await register(planned.id, { network: 'ton-testnet', address: `EQ${'A'.repeat(46)}` });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].field).toBe('address');
+    const testOnly = new Address(0, Buffer.alloc(32, 0x44)).toString({ testOnly: true });
+    const mixup = await register(planned.id, { network: 'ton-mainnet', address: testOnly });
+    expect(mixup.status).toBe(400);
+    expect(mixup.body.error.details[0]).toMatchObject({ field: 'address', reason: expect.stringContaining('testnet') });
     const evm = await register(planned.id, { network: 31337, address: `0x${'1'.repeat(40)}` });
     expect(evm.status).toBe(400);
     expect(evm.body.error.details[0].field).toBe('network');

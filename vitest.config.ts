@@ -65,6 +65,8 @@ const PROCESS = [
   'test/contracts/package-anvil.test.ts',
   'test/contracts/deployments*.test.ts',
   'test/watch/watcher-anvil.test.ts',
+  // runs the generated TON deploy script with tsx, then the watcher's loop against the sandbox-backed TON API
+  'test/watch/ton-lifecycle.test.ts',
 ];
 
 export default defineConfig({

@@ -56,7 +56,7 @@ const SIBLINGS = {
   // through the memoir's own verification (and marks them watched when the deployment is verified).
   watch: [
     'contracts/(deployments|stored|register-deployment)',
-    'chains/evm',
+    'chains/(evm|ton|ton-readers)',
     'accounts/tenancy',
     'memoir/(heir-plans|verification)',
   ],
@@ -64,7 +64,7 @@ const SIBLINGS = {
   accounts: [],
   // the guardian/heir contract engine applies the inheritance-law checks and templates.
   // ...and reads a chain (chains/readers) to verify a registered deployment.
-  contracts: ['law/[^/]+', 'law/faraid/[^/]+', 'chains/(evm|readers)'],
+  contracts: ['law/[^/]+', 'law/faraid/[^/]+', 'chains/(evm|readers|ton|ton-readers)'],
   // credits bill accounts and keep their ledger in the account's tenancy.
   credits: ['accounts/(records|tenancy)'],
   // the embeddable wizard authenticates with keys and their origins, posts callbacks through the webhook guard and

@@ -66,6 +66,8 @@ const PROCESS = [
   'test/contracts/deployments*.test.ts',
   // anvil, and the claims file also on PostgreSQL (one pool of the default size)
   'test/watch/watcher-*anvil.test.ts',
+  // runs the generated TON deploy script with tsx, then the watcher's loop against the sandbox-backed TON API
+  'test/watch/ton-lifecycle.test.ts',
 ];
 
 export default defineConfig({

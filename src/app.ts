@@ -282,21 +282,24 @@ export function startDispatcher(services: Services): Dispatcher {
 const watchers = new WeakMap<Services, Promise<Watcher | undefined>>();
 
 /**
- * Starts the chain watcher when the operator configured at least one EVM network (SVC_EVM_RPC_URLS); without one
- * nothing is loaded. Loaded on first use, like the readers: viem stays out of a service that reads no chain.
+ * Starts the chain watcher when the operator configured at least one network (SVC_EVM_RPC_URLS, SVC_TON_API_*);
+ * without one nothing is loaded. Loaded on first use, like the readers: viem stays out of a service that reads no chain.
  */
 export function startWatcher(services: Services): Promise<Watcher | undefined> {
   const existing = watchers.get(services);
   if (existing) return existing;
   const chains = services.config.chains;
-  const networks = Object.keys(chains?.evmRpcUrls ?? {});
+  // TON networks (SVC_TON_API_MAINNET / _TESTNET) are followed too; their reader is loaded only for them.
+  const networks = [...Object.keys(chains?.evmRpcUrls ?? {}), ...Object.keys(chains?.tonApis ?? {})];
   if (!chains || networks.length === 0) return Promise.resolve(undefined);
   const started = (async () => {
-    const [{ Watcher }, { evmReaderFor }] = await Promise.all([
+    const [{ Watcher }, { evmReaderFor }, { tonReaderFor }] = await Promise.all([
       import('./watch/watcher.js'),
       import('./chains/readers.js'),
+      import('./chains/ton-readers.js'),
     ]);
     const readers = new Map<string, ReturnType<typeof evmReaderFor>>();
+    const tonReaders = new Map<string, ReturnType<typeof tonReaderFor>>();
     const watcher = new Watcher({
       store: services.store,
       clock: services.clock,
@@ -307,6 +310,10 @@ export function startWatcher(services: Services): Promise<Watcher | undefined> {
       readerFor: (network) => {
         if (!readers.has(network)) readers.set(network, evmReaderFor(services.config, network));
         return readers.get(network)!;
+      },
+      tonReaderFor: (network) => {
+        if (!tonReaders.has(network)) tonReaders.set(network, tonReaderFor(services.config, network));
+        return tonReaders.get(network)!;
       },
     });
     watcher.start();

@@ -3,8 +3,11 @@
  * transaction must not wait on the network); the bounds are checked again inside the write so two concurrent
  * registrations cannot both pass them.
  */
+import { Address } from '@ton/core';
 import type { Abi, Hex } from 'viem';
 import { evmReaderFor, networkFamily } from '../chains/readers.js';
+import { tonReaderFor } from '../chains/ton-readers.js';
+import type { TonNetwork } from '../chains/ton.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { ApiError } from '../core/errors.js';
@@ -56,14 +59,34 @@ function normalise(input: RegisterInput, chain: ContractRecord['chain']) {
   if (family === 'evm') {
     if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw bad('address', 'address is not an EVM address (0x + 40 hex).');
     address = checksumAddress(address);
-  } else if (!/^(-1|0):[0-9a-fA-F]{64}$|^[A-Za-z0-9_-]{48}$/.test(address))
-    throw bad('address', 'address is not a TON address (raw 0:<64 hex> or user-friendly, 48 characters).');
+  } else address = tonAddress(address, network);
+  if (family === 'ton' && input.txHash !== undefined)
+    throw bad('txHash', 'A TON deployment is verified by its code and state; leave txHash out.');
   if (input.txHash !== undefined && input.txHash.trim() === '')
     throw bad('txHash', 'txHash, when given, is a transaction hash; leave it out to verify by public state.');
   const txHash = input.txHash?.trim() || null;
   if (txHash !== null && family === 'evm' && !/^0x[0-9a-fA-F]{64}$/.test(txHash))
     throw bad('txHash', 'txHash is a transaction hash (0x + 64 hex).');
   return { network, family, address, txHash };
+}
+
+/**
+ * A TON address in one form: the user-friendly bounceable form the generator answers, so the same contract written
+ * raw or friendly is one deployment (and links to the plans that name it either way).
+ */
+function tonAddress(text: string, network: string): string {
+  const reason = 'address is not a TON address (raw 0:<64 hex> or user-friendly, 48 characters, valid checksum).';
+  if (!/^(-1|0):[0-9a-fA-F]{64}$|^[A-Za-z0-9+/_-]{48}$/.test(text)) throw bad('address', reason);
+  let parsed: Address;
+  try {
+    parsed = Address.parse(text);
+  } catch {
+    throw bad('address', reason);
+  }
+  // A user-friendly address says whether it is meant for testnet only: such an address on mainnet is a mix-up.
+  if (network === 'ton-mainnet' && Address.isFriendly(text) && Address.parseFriendly(text).isTestOnly)
+    throw bad('address', 'address is a testnet-only address; register it on ton-testnet.');
+  return parsed.toString({ bounceable: true });
 }
 
 /** Refuses a second registration of the same place, or one more than the bound. */
@@ -88,12 +111,7 @@ async function assertRoom(
 }
 
 async function readChain(config: Config, c: ContractRecord, network: string, address: string, txHash: string | null) {
-  if (c.chain !== 'evm') {
-    const variable = network === 'ton-mainnet' ? 'SVC_TON_API_MAINNET' : 'SVC_TON_API_TESTNET';
-    if (!config.chains?.tonApis[network as 'ton-mainnet'])
-      throw bad('network', `No TON API endpoint is configured for ${network}: the operator sets ${variable}.`);
-    throw new ApiError('NOT_IMPLEMENTED', 'TON deployments cannot be verified by this service yet.');
-  }
+  if (c.chain === 'ton') return readTon(config, c, network, address);
   const compiled = c.compiled as { abi: Abi; bytecode: Hex };
   const deployData = (c.deployData ?? (c.compiled as { deployData?: Hex }).deployData) as Hex | undefined;
   if (!deployData) throw bad('id', 'This contract has no creation data to verify against; generate it again.');
@@ -105,6 +123,21 @@ async function readChain(config: Config, c: ContractRecord, network: string, add
     { abi: compiled.abi, bytecode: compiled.bytecode, deployData },
     address as Hex,
     txHash as Hex | null,
+  );
+}
+
+async function readTon(config: Config, c: ContractRecord, network: string, address: string) {
+  const compiled = c.compiled as { codeHash?: unknown; address?: unknown };
+  if (typeof compiled.codeHash !== 'string' || typeof compiled.address !== 'string')
+    throw bad('id', 'This contract has no code hash or address to verify against; generate it again.');
+  const reader = await tonReaderFor(config, network as TonNetwork);
+  // Loaded on first use: @ton/core stays out of a service that never verifies a TON deployment.
+  const { verifyTonDeployment } = await import('./verify-ton.js');
+  return verifyTonDeployment(
+    reader,
+    { codeHash: compiled.codeHash, address: compiled.address },
+    c.plan,
+    Address.parse(address),
   );
 }
 
@@ -131,7 +164,7 @@ export async function registerDeployment(
     address,
     txHash: found.txHash,
     blockNumber: found.blockNumber,
-    deployer: found.deployer ? checksumAddress(found.deployer) : null,
+    deployer: found.deployer && c.chain === 'evm' ? checksumAddress(found.deployer) : found.deployer,
     status: verified ? 'verified' : 'unverified',
     differences: found.differences,
     watch: verified

@@ -19,6 +19,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Abi, Hex } from 'viem';
 import type { EvmLog, EvmReader } from '../chains/evm.js';
+import type { TonNetwork, TonReader } from '../chains/ton.js';
+import { isTonNetwork } from '../chains/ton-readers.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { Store, Tx } from '../store/port.js';
@@ -69,6 +71,8 @@ export interface WatcherOptions {
   leaseMs?: number | undefined;
   /** Deployments written per store transaction in a poll (default WRITE_BATCH; 1: one transaction each). */
   writeBatch?: number | undefined;
+  /** The reader of a TON network (`ton-mainnet`/`ton-testnet` in `networks`), read through ./ton-poll.ts. */
+  tonReaderFor?: ((network: TonNetwork) => Promise<TonReader>) | undefined;
 }
 
 /** What one poll of one network did. */
@@ -98,7 +102,7 @@ export interface WatcherStats {
 }
 
 /** Whether a snapshot shows the same switch as the stored one and nothing falls due: then nothing is written. */
-function quiet(d: DeploymentRecord, next: SwitchSnapshot, claims: readonly AssetClaim[]): boolean {
+export function quiet(d: DeploymentRecord, next: SwitchSnapshot, claims: readonly AssetClaim[]): boolean {
   const prev = d.watch?.snapshot;
   if (!prev || !d.watch) return false;
   const same =
@@ -189,6 +193,7 @@ export class Watcher {
 
   /** One poll of one network, whether or not this watcher leads it (the loop checks the lease first). */
   async pollOnce(network: string): Promise<PollResult> {
+    if (isTonNetwork(network)) return this.#pollTon(network);
     const { store } = this.#o;
     const reader = await this.#o.readerFor(network);
     const head = await reader.getBlockNumber();
@@ -341,6 +346,27 @@ export class Watcher {
     } catch {
       return null;
     }
+  }
+
+  /** A TON network: the same decisions and writes, the switch read through the TON API (loaded only for TON). */
+  async #pollTon(network: TonNetwork): Promise<PollResult> {
+    if (!this.#o.tonReaderFor) throw new Error(`no TON reader for ${network}`);
+    const [{ pollTonNetwork }, reader] = await Promise.all([import('./ton-poll.js'), this.#o.tonReaderFor(network)]);
+    this.stats.polls += 1;
+    const { result, watched } = await pollTonNetwork({
+      store: this.#o.store,
+      network,
+      reader,
+      apply: async (id, snapshot) => (await this.apply(id, snapshot)).length,
+      quiet: (d, snapshot) => quiet(d, snapshot, []),
+      stopped: () => this.#stopped,
+      log: this.#o.log,
+    });
+    await this.#watchLinkedPlans(watched);
+    this.stats.events += result.events;
+    this.stats.failed += result.failed;
+    // TON has no reorganisations to find: a masterchain block is final once committed.
+    return { ...result, reorg: null };
   }
 
   /**

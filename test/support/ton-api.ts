@@ -5,7 +5,8 @@
  *
  * - `GET  /api/v2/getAddressInformation?address=` → balance, code and data BoCs (base64), state, last transaction id;
  * - `POST /api/v2/runGetMethod {address, method, stack}` → `{exit_code, gas_used, stack}` with toncenter's stack
- *   entries (`["num", "0x.."]`, `["cell", {bytes}]`, `["slice", {bytes}]`);
+ *   entries (`["num", "0x.."]`, `["cell", {bytes}]`, `["slice", {bytes}]`, `["tuple", {elements}]` whose elements
+ *   are tonlib objects such as `tvm.stackEntryNumber` and `tvm.stackEntrySlice`);
  * - `GET  /api/v2/getMasterchainInfo` → a seqno that grows with every message, and the emulator's time;
  * - `POST /api/v2/sendBoc {boc}` → an external message delivered to its destination.
  *
@@ -19,8 +20,10 @@ import { Address, beginCell, Cell, loadMessage, type TupleItem } from '@ton/core
 import { Blockchain } from '@ton/sandbox';
 
 export interface TonApiStandin {
-  /** Base URL to configure as SVC_TON_API_TESTNET / _MAINNET. */
+  /** The server's root URL. */
   url: string;
+  /** The API's base (`<url>/api/v2`, as toncenter's `https://toncenter.com/api/v2`): SVC_TON_API_TESTNET / _MAINNET. */
+  apiUrl: string;
   chain: Blockchain;
   /** Moves the emulator's clock forward. */
   advance(seconds: number): void;
@@ -46,9 +49,37 @@ function stackIn(entries: unknown): TupleItem[] {
   });
 }
 
+/** An element inside a tuple, in tonlib's objects, as toncenter writes it below the top level. */
+function tonlibOut(item: TupleItem): Json {
+  switch (item.type) {
+    case 'int':
+      return {
+        '@type': 'tvm.stackEntryNumber',
+        number: { '@type': 'tvm.numberDecimal', number: item.value.toString() },
+      };
+    case 'cell':
+    case 'builder':
+      return {
+        '@type': 'tvm.stackEntryCell',
+        cell: { '@type': 'tvm.cell', bytes: item.cell.toBoc().toString('base64') },
+      };
+    case 'slice':
+      return {
+        '@type': 'tvm.stackEntrySlice',
+        slice: { '@type': 'tvm.slice', bytes: item.cell.toBoc().toString('base64') },
+      };
+    case 'tuple':
+      return { '@type': 'tvm.stackEntryTuple', tuple: { '@type': 'tvm.tuple', elements: item.items.map(tonlibOut) } };
+    default:
+      return { '@type': 'tvm.stackEntryUnsupported' };
+  }
+}
+
 function stackOut(items: TupleItem[]): unknown[] {
   return items.map((item) => {
     switch (item.type) {
+      case 'tuple':
+        return ['tuple', { '@type': 'tvm.tuple', elements: item.items.map(tonlibOut) }];
       case 'int':
         return ['num', `${item.value < 0n ? '-' : ''}0x${(item.value < 0n ? -item.value : item.value).toString(16)}`];
       case 'cell':
@@ -153,6 +184,7 @@ export async function startTonApiStandin(opts: { apiKey?: string; chain?: Blockc
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    apiUrl: `http://127.0.0.1:${port}/api/v2`,
     chain,
     advance(seconds: number) {
       chain.now = (chain.now ?? Math.floor(Date.now() / 1000)) + seconds;

@@ -308,6 +308,10 @@ describe('the safety page of the docs', () => {
       ['jetton return bounced on cancel', 'Bounced jetton transfers'],
       ['who pays for jetton wallet discovery', 'Who pays for jetton-wallet discovery'],
       ['solana events emitted on deposit and withdraw', 'Solana events'],
+      [
+        'an unlisted jetton airdropped to the TON contract after the deadline',
+        'Unlisted jettons on TON: shared by the heirs through the wallet that notified',
+      ],
     ] as const) {
       const [top] = docs.search(q, 3);
       expect({ q, slug: top?.slug, heading: top?.heading }).toEqual({ q, slug: 'ton-solana-safety', heading });

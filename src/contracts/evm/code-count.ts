@@ -120,3 +120,33 @@ export function addressArrayLength(source: string, expression: string): number |
   if (fixed) return Number(fixed[1]);
   return undefined;
 }
+
+/**
+ * The NatSpec tag a generated contract carries above its `contract` line with the beneficiary count of the plan it
+ * was generated for. The contract takes its list as a constructor argument, so the code alone does not fix the
+ * count; the tag says what the plan had, so that the bare source pasted into estimate_gas is measured for that plan.
+ * With `bytecodeHash: 'none'` (see pool.ts) a comment does not change the bytecode.
+ */
+export const PLAN_COUNT_TAG = '@custom:svc-beneficiaries';
+
+/** The source with the plan's beneficiary count tagged on the NatSpec of contract `name` (unchanged if absent). */
+export function tagBeneficiaryCount(source: string, name: string, count: number): string {
+  const at = source.search(new RegExp(`^contract\\s+${escapeDollar(name)}\\b`, 'm'));
+  if (at < 0) return source;
+  return `${source.slice(0, at)}/// ${PLAN_COUNT_TAG} ${count}\n${source.slice(at)}`;
+}
+
+/** How far into the code the tag is looked for: it sits above the contract, near the top. */
+const MAX_TAG_CHARS = 20_000;
+const TAG_LINE = /^[ \t]*\/\/\/[ \t]*@custom:svc-beneficiaries[ \t]+(\d{1,4})[ \t]*$/gm;
+
+/**
+ * The beneficiary count the code's `@custom:svc-beneficiaries N` tags state, when they all state the same count
+ * from 1 to `max`; undefined otherwise (no tag, tags that disagree, or a count out of range).
+ */
+export function taggedBeneficiaryCount(source: string, max: number): number | undefined {
+  const counts = new Set([...source.slice(0, MAX_TAG_CHARS).matchAll(TAG_LINE)].map((m) => Number(m[1])));
+  if (counts.size !== 1) return undefined;
+  const [n] = [...counts];
+  return n !== undefined && n >= 1 && n <= max ? n : undefined;
+}

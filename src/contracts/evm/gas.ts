@@ -5,7 +5,7 @@ import type { SolcPool } from './pool.js';
 import type { EvmShape } from './shape.js';
 import { evenShares, growCount, shrinkCount } from './scenario.js';
 import { EvmSandbox, VM_HARDFORK } from './vm.js';
-import { addressArrayLength, constructorCallIn } from './code-count.js';
+import { addressArrayLength, constructorCallIn, PLAN_COUNT_TAG, taggedBeneficiaryCount } from './code-count.js';
 
 /** Gas price used when the caller gives none (configurable by the caller through `deps.gasPriceGwei`). */
 export const DEFAULT_GAS_PRICE_GWEI = 20;
@@ -173,6 +173,8 @@ export interface EvmMeasureInput {
   beneficiaries?: number;
   /** Beneficiaries read from a constructor call in the code (a deploy script or factory); before `beneficiaries`. */
   codeBeneficiaries?: { count: number; contract: string };
+  /** Beneficiaries of the plan the code was generated for (its `@custom:svc-beneficiaries` tag); after `beneficiaries`. */
+  taggedBeneficiaries?: number;
 }
 
 /**
@@ -227,6 +229,7 @@ export async function estimateEvmGas(
   });
   const ctor = (compiled.abi as Abi).find((x) => x.type === 'constructor');
   const fromCode = call && beneficiariesInCode(source, call, ctor && 'inputs' in ctor ? ctor.inputs : []);
+  const tagged = custom ? taggedBeneficiaryCount(source, MAX_BENEFICIARIES) : undefined;
   const m: EvmMeasureInput = {
     abi: compiled.abi,
     bytecode: compiled.bytecode,
@@ -234,6 +237,7 @@ export async function estimateEvmGas(
     gasPriceGwei,
     ...(n !== undefined ? { beneficiaries: n } : {}),
     ...(call && fromCode !== undefined ? { codeBeneficiaries: { count: fromCode, contract: call.contract } } : {}),
+    ...(tagged !== undefined ? { taggedBeneficiaries: tagged } : {}),
   };
   return deps.measure ? deps.measure(m) : measureEvmGas(m);
 }
@@ -264,7 +268,8 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
     // the same refusal is reported by sampleArgs below
   }
   const inCode = compiled.codeBeneficiaries;
-  const n = fixed ?? inCode?.count ?? compiled.beneficiaries ?? DEFAULT_SAMPLE_BENEFICIARIES;
+  const n =
+    fixed ?? inCode?.count ?? compiled.beneficiaries ?? compiled.taggedBeneficiaries ?? DEFAULT_SAMPLE_BENEFICIARIES;
   const countFrom =
     fixed !== undefined
       ? 'fixed by the constructor'
@@ -272,7 +277,9 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
         ? `read from the code's call new ${inCode.contract}(...)`
         : compiled.beneficiaries !== undefined
           ? 'as given'
-          : 'assumed; pass beneficiaries or a constructor call in the code to measure another number';
+          : compiled.taggedBeneficiaries !== undefined
+            ? `the plan's, read from the code's ${PLAN_COUNT_TAG} tag`
+            : 'assumed; pass beneficiaries or a constructor call in the code to measure another number';
   figures['beneficiaries'] = n;
   const beneficiaries = sampleList(SAMPLE_BASE, n);
   const shares = evenShares(n);

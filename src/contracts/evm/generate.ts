@@ -2,6 +2,7 @@ import { encodeDeployData, type Abi, type Hex } from 'viem';
 import { ApiError } from '../../core/errors.js';
 import type { Plan } from '../plan.js';
 import { analyzeAst, planFindings, securityScore, type Finding } from './analysis.js';
+import { tagBeneficiaryCount } from './code-count.js';
 import { contractName, contractSource } from './contract.js';
 import { MOCK_ERC20_SOURCE, REAL_ERC721_SOURCE } from './mocks.js';
 import type { SolcCompileOutput, SolcPool } from './pool.js';
@@ -164,7 +165,8 @@ export async function generateEvm(plan: Plan, deps: EvmGenerateDeps): Promise<Ev
   const warnings = [...findingsOf(compiled), ...fromPlan.warnings];
   return {
     contractName: name,
-    contractCode: source,
+    // the plan's count, for estimate_gas on the bare source (a comment: the bytecode is the same, see pool.ts)
+    contractCode: tagBeneficiaryCount(source, name, inputs.beneficiaries.length),
     abi: compiled.abi,
     bytecode: compiled.bytecode,
     deployData,

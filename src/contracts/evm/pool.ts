@@ -55,8 +55,12 @@ export interface CompileOptions {
   signal?: AbortSignal;
 }
 
-/** Compiler settings shared by every compile (part of the cache key). */
-export const COMPILER_SETTINGS = { evmVersion: 'cancun', optimizerRuns: 200 } as const;
+/**
+ * Compiler settings shared by every compile (part of the cache key). The bytecode carries no metadata hash
+ * (`bytecodeHash: 'none'`; solc still appends its version): the hash would depend on the source's file name and
+ * every comment, so the same contract compiled under another file name, or with its plan comment, would differ.
+ */
+export const COMPILER_SETTINGS = { evmVersion: 'cancun', optimizerRuns: 200, bytecodeHash: 'none' } as const;
 
 interface RawResult {
   ok: boolean;

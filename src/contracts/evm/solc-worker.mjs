@@ -54,6 +54,7 @@ function compile(msg) {
     settings: {
       optimizer: { enabled: true, runs: settings.optimizerRuns },
       evmVersion: settings.evmVersion,
+      metadata: { bytecodeHash: settings.bytecodeHash },
       outputSelection: { [MAIN]: { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'], '': ['ast'] } },
     },
   };

@@ -100,6 +100,7 @@ function foundryToml(): string {
     'optimizer = true',
     `optimizer_runs = ${COMPILER_SETTINGS.optimizerRuns}`,
     `evm_version = "${COMPILER_SETTINGS.evmVersion}"`,
+    `bytecode_hash = "${COMPILER_SETTINGS.bytecodeHash}"`,
     '',
   ].join('\n');
 }

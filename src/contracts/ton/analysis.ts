@@ -2,7 +2,7 @@ import type { TonPlanData } from './data.js';
 import type { TonShape } from './shape.js';
 import { fromNano } from '@ton/core';
 import type { TonRentFigures } from './rent.js';
-import { JETTON_FEE_MARGIN, JETTON_MESSAGE_VALUE } from './contract.js';
+import { JETTON_FEE_MARGIN, JETTON_MESSAGE_VALUE, TON_MAX_UNLISTED } from './contract.js';
 import { guardianRulesText } from '../guardians.js';
 import { guardianMaxVetoes, guardianWaitSeconds } from './data.js';
 
@@ -124,13 +124,15 @@ export function analyseTon(shape: TonShape, plan: TonPlanData, rent: TonRentFigu
   w(
     'ton-unlisted-jettons',
     'info',
-    (shape.jettons
-      ? 'Only the jettons the plan lists are shared. '
-      : 'This plan lists no jettons, so no jetton is shared. ') +
-      "Jettons of any other kind sent to the contract (an airdrop after the deadline included) cannot be claimed by the heirs and stay in the contract's wallet for that jetton: " +
-      "on TON a contract cannot read a jetton wallet's balance, it only learns of an arrival from the notification the sender chooses to attach, and a notification from a wallet it does not know could be forged, so it has no amount it could fairly divide into shares. " +
+    (shape.jettons ? 'Jettons the plan lists are shared through their own records. ' : 'This plan lists no jettons. ') +
+      'Jettons of any other kind (an airdrop after the deadline included) are shared by the heirs in their shares, as far as the contract is told of them: ' +
+      "a contract cannot read a jetton balance, so it acts on each transfer notification (forward_ton_amount > 0), and only ever answers the wallet that sent it with transfer orders for the notified amount, so a forged notification moves nothing but the forger's own tokens. " +
+      `After the release, a notification carrying ${PER_JETTON_MESSAGE} TON per beneficiary is shared at once from its own value; otherwise the wallet and amount are recorded (at most ${TON_MAX_UNLISTED} wallets at a time) and anyone may settle a record with \`shareUnlisted\` (share_unlisted), attaching ${PER_JETTON_MESSAGE} TON per beneficiary (each transfer forwards its part, the rest is returned), which sends each heir its share. ` +
+      'Before the release, or after a cancel, the owner takes a recorded jetton back the same way (one transfer, paid by the owner, and proof of life). ' +
+      "The estate's TON never pays for these transfers; a share the jetton wallet refuses comes back and is recorded again. " +
+      `Limits: a transfer without a notification, or one whose notification carries too little for its own gas, is not seen; a stranger can fill the ${TON_MAX_UNLISTED} records with notifications from contracts of its own (settling a record clears it, at the settler's cost, unless that contract refuses the orders), and while they are full a notification that cannot pay for its own sharing is refused and those jettons stay unshared in the contract's wallet; rounding dust (under one unit per heir) stays there too. ` +
       'Listed jettons are shared by what each notification credited: every beneficiary receives its share of all that arrived, whenever it claims, so a deposit after an early claim gives the early claimant only its own share of that deposit.',
-    'List in the plan every jetton the estate holds or may receive.',
+    'List in the plan every jetton the estate holds or may receive; ask senders of other jettons to attach a forward TON amount.',
   );
   const years = rent.reserveLastsDays / 365;
   w(

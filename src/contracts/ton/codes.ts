@@ -14,6 +14,7 @@ export const OP = {
   claimJetton: 0x636c6a74,
   discover: 0x64697363,
   returnJettons: 0x726a6574,
+  shareUnlisted: 0x756e6c73,
   /** TEP-74 / TEP-89 jetton messages. */
   jettonTransfer: 0x0f8a7ea5,
   transferNotification: 0x7362d09c,
@@ -37,6 +38,7 @@ export const ERR = {
   vetoLimit: 418,
   notStarted: 419,
   unknownJetton: 420,
+  unlistedFull: 421,
   unknownOp: 0xffff,
 } as const;
 
@@ -50,3 +52,7 @@ export const JETTON_FEE_MARGIN = 20_000_000n;
 export const CLAIM_WINDOW_SECONDS = 365 * 86_400;
 /** Query ids of jetton returns on cancel: RETURN_QUERY_BASE + jetton index (claims use index << 8 | jetton, below 2^16). */
 export const RETURN_QUERY_BASE = 0x10000;
+/** Query id of every transfer of an unlisted jetton (a share, or the owner's return), so that its bounce is recognised. */
+export const UNLISTED_QUERY = 0x20000;
+/** At most this many unlisted jetton wallets are recorded at once (the state, and so the rent, stays bounded). */
+export const TON_MAX_UNLISTED = 8;

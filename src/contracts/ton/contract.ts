@@ -17,6 +17,12 @@ import {
 } from './features/guardians.js';
 import { addJettonConstants, addJettonGetters, addJettonHelpers } from './features/jettons.js';
 import { addTiming } from './features/switch.js';
+import {
+  addTransferConstants,
+  addTransferHelpers,
+  addUnlistedGetters,
+  addUnlistedHelpers,
+} from './features/unlisted.js';
 import type { TonShape } from './shape.js';
 import { STDLIB, stdlibFor } from './stdlib.js';
 
@@ -28,6 +34,8 @@ export {
   JETTON_FEE_MARGIN,
   CLAIM_WINDOW_SECONDS,
   RETURN_QUERY_BASE,
+  UNLISTED_QUERY,
+  TON_MAX_UNLISTED,
 } from './codes.js';
 
 // The TON inheritance contract, built as a FuncModule for one shape; features/core.ts describes its storage.
@@ -58,6 +66,7 @@ export function buildTonContract(shape: TonShape): FuncModule {
     "Owner: check_in (resets the deadline), update beneficiaries, withdraw, cancel (before the deadline), release; the owner's first message starts the clock and every owner action moves it.",
     'Beneficiaries: claim their share of everything received (late deposits are shared too) once released.',
     'Payouts are bounceable; a bounced payout is credited back to the beneficiary.',
+    "Unlisted jettons: a notification from any other jetton wallet is answered only with transfer orders to that wallet (heirs' shares after the release, or the owner's return before it), paid by the notification or the caller; kept as a bounded record until then.",
     'Storage rent: a reserve set per plan (data) is kept out of the estate; rent after the last check-in is paid from it.',
     ...(shape.jettons
       ? [
@@ -68,6 +77,7 @@ export function buildTonContract(shape: TonShape): FuncModule {
   ]);
   m.pragmas.push('version >=0.4.4');
   addCoreConstants(m);
+  addTransferConstants(m);
   if (shape.jettons) addJettonConstants(m);
   addTemplateConstant(m, shape);
   addStorage(m);
@@ -77,12 +87,15 @@ export function buildTonContract(shape: TonShape): FuncModule {
   if (shape.guardians) addGuardianStore(m);
   addOwnerWindow(m, shape);
   if (shape.guardians) addGuardianVotes(m);
+  addTransferHelpers(m);
   if (shape.jettons) addJettonHelpers(m);
+  addUnlistedHelpers(m);
   addCoreHandlers(m, shape);
   if (shape.guardians) addGuardianHandlers(m, shape);
   addReceive(m, shape);
   addGetters(m, shape);
   if (shape.jettons) addJettonGetters(m);
+  addUnlistedGetters(m);
   if (shape.guardians) addGuardianGetters(m);
   m.asm = usedPrimitives(m);
   return m;

@@ -1,7 +1,7 @@
 import { Address, beginCell, Cell, contractAddress, Dictionary, type DictionaryValue } from '@ton/core';
 import { guardianTiming } from '../guardians.js';
 import type { Plan } from '../plan.js';
-import { OP } from './contract.js';
+import { OP, TON_MAX_UNLISTED } from './contract.js';
 
 /** Per-plan values of the TON contract, all of which go into the initial data cell. */
 export interface TonPlanData {
@@ -157,6 +157,8 @@ export function buildInitialData(d: TonPlanData): Cell {
     .storeDict(beneficiariesDict(d.beneficiaries))
     .storeMaybeRef(guardians)
     .storeMaybeRef(jettons)
+    .storeUint(0, 8)
+    .storeDict(null)
     .endCell();
 }
 
@@ -173,7 +175,8 @@ function distinctAddress(tag: number, i: number): Address {
 
 /**
  * The largest data cell this plan's contract can come to hold with `count` beneficiaries (default: the plan's):
- * the clock started, every jetton wallet known, every claim recorded, every amount at the widest Coins encoding,
+ * the clock started, every jetton wallet known, every claim recorded, every unlisted-jetton record slot taken,
+ * every amount at the widest Coins encoding,
  * and every value distinct (the network stores identical cells once, so repeated values would undercount).
  * Beneficiaries beyond the plan's are what an owner update may add. Its size bounds the rent the contract pays.
  */
@@ -214,6 +217,11 @@ export function worstCaseData(d: TonPlanData, count = d.beneficiaries.length): C
     });
     jettons = beginCell().storeUint(d.jettons.length, 8).storeDict(entries).storeDict(claims).endCell();
   }
+  // every unlisted jetton wallet the contract may record at once, each with its own amount
+  const unlisted = Dictionary.empty(Dictionary.Keys.BigUint(256), Dictionary.Values.BigVarUint(4));
+  for (let k = 0; k < TON_MAX_UNLISTED; k++) {
+    unlisted.set(BigInt(`0x${distinctAddress(3, k).hash.toString('hex')}`), MAX_COINS - BigInt(k));
+  }
   return beginCell()
     .storeAddress(d.owner)
     .storeUint(2, 8)
@@ -229,6 +237,8 @@ export function worstCaseData(d: TonPlanData, count = d.beneficiaries.length): C
     .storeDict(benefs)
     .storeMaybeRef(guardians)
     .storeMaybeRef(jettons)
+    .storeUint(TON_MAX_UNLISTED, 8)
+    .storeDict(unlisted)
     .endCell();
 }
 

@@ -55,6 +55,8 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
     `//   veto      0x${OP.veto.toString(16)}  guardian, during the grace period; guardian_index:uint8 (m of n restart the clock,`,
     `//             at most ${maxVetoes} times after the owner's last message)`,
     `//   claim     0x${OP.claim.toString(16)}  beneficiary, once released; beneficiary_index:uint8 (0-based, order of PLAN.beneficiaries)`,
+    `//   shareUnlisted 0x${OP.shareUnlisted.toString(16)}  wallet:uint256 (account id of a recorded unlisted jetton wallet, get_unlisted); after the release anyone,`,
+    `//             paying ${perJetton} TON per beneficiary, sends each heir its share; before it (or after cancel) the owner takes it back`,
     ...(plan.jettons && plan.jettons.length > 0
       ? [
           `//   claimJetton 0x${OP.claimJetton.toString(16)}  beneficiary, once released; beneficiary_index:uint8 jetton_index:uint8 (order of PLAN.jettonMasters)`,
@@ -65,7 +67,7 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
       : []),
     '// Get-methods: get_owner, get_state, get_deadline, get_release_time, get_last_check_in, get_shares,',
     '//   get_beneficiary(index), get_claimable(index), get_totals, get_reserve, get_template, get_guardians (with guardians),',
-    '//   get_jettons and get_jetton_claimed(index, jetton) (with jettons).',
+    '//   get_jettons and get_jetton_claimed(index, jetton) (with jettons), get_unlisted(wallet).',
     "import { Address, beginCell, Cell, contractAddress, Dictionary, storeStateInit, type DictionaryValue } from '@ton/core';",
     '',
     `export const CODE_BOC = ${JSON.stringify(codeBoc)};`,
@@ -120,6 +122,7 @@ export function tonDeployScript(codeBoc: string, plan: TonPlanData, codeHash: st
     '    .storeDict(benefs)',
     '    .storeMaybeRef(guardians)',
     '    .storeMaybeRef(jettons) // wallets are discovered from the masters after deployment (TEP-89)',
+    '    .storeUint(0, 8).storeDict(null) // unlisted jettons notified: none yet',
     '    .endCell();',
     '}',
     '',

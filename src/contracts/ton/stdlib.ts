@@ -86,6 +86,12 @@ export const STDLIB: Record<string, AsmDecl> = {
     params: [p('cell', 'dict'), p('int', 'key_len'), p('int', 'index'), p('builder', 'value')],
     asm: '(value index dict key_len) "DICTUSETB"',
   },
+  udict_delete: {
+    returnType: '(cell, int)',
+    name: 'udict_delete?',
+    params: [p('cell', 'dict'), p('int', 'key_len'), p('int', 'index')],
+    asm: '(index dict key_len) "DICTUDEL"',
+  },
   send_raw_message: {
     returnType: '()',
     name: 'send_raw_message',

@@ -3,7 +3,7 @@ import type { FuncModule } from '../func-model.js';
 import { fn, hex, iff, snake } from '../func-helpers.js';
 import { templateId, TON_MAX_BENEFICIARIES, type TonShape } from '../shape.js';
 import { guardianProofOfLife } from './guardians.js';
-import { jettonBounce } from './jettons.js';
+import { unlistedBounce } from './unlisted.js';
 
 /** Opcodes, error codes, states and the estate's limits. */
 export function addCoreConstants(m: FuncModule): void {
@@ -30,13 +30,15 @@ export function addTemplateConstant(m: FuncModule, shape: TonShape): void {
  *   owner:MsgAddress state:uint8 last_checkin:uint64 interval:uint32 grace:uint32
  *   reserve:uint64 rent_rate:uint64 rent_step:uint64 rent_count:uint8
  *   claimed_total:Coins count:uint8 beneficiaries:(HashmapE 8 Beneficiary)
- *   guardians:(Maybe ^Guardians) jettons:(Maybe ^Jettons)
+ *   guardians:(Maybe ^Guardians) jettons:(Maybe ^Jettons) unlisted_count:uint8 unlisted:(HashmapE 256 Coins)
  *   Beneficiary = address:MsgAddress share_bps:uint16 claimed:Coins
  *   Guardians   = threshold:uint8 count:uint8 approvals:uint16 vetoes:uint16 release_at:uint64 postponed:uint8 wait:uint32 max_vetoes:uint8 (HashmapE 8 MsgAddress)
  *                 ;; release_at: when the guardians' early release takes effect (0 none); postponed: vetoes since the owner's last sign of life;
  *                 ;; wait, max_vetoes: the plan's seconds of the owner's silence before that release, and veto bound
  *   Jettons     = count:uint8 (HashmapE 8 Jetton) claims:(HashmapE 16 Coins)   ;; claims key: beneficiary << 8 | jetton
  *   Jetton      = master:MsgAddress wallet:MsgAddress received:Coins claimed:Coins   ;; wallet addr_none until discovered
+ *   unlisted: amount notified by a basechain jetton wallet (key: its account id) that is not one of our listed
+ *             jettons' wallets, not yet shared or returned; at most max_unlisted records (see features/unlisted.ts)
  *
  * `last_checkin` = 0 until the owner's first message, which starts the clock: the StateInit is public (it follows
  * from the plan), so anyone can deploy it, but a deployment by anyone else starts nothing (no deadline runs, nothing
@@ -63,6 +65,8 @@ export function addStorage(m: FuncModule): void {
   g('cell', 'ctx_benefs');
   g('cell', 'ctx_guardians');
   g('cell', 'ctx_jettons');
+  g('int', 'ctx_unlisted_count');
+  g('cell', 'ctx_unlisted');
 
   m.functions.push(
     fn(
@@ -86,6 +90,8 @@ export function addStorage(m: FuncModule): void {
         'ctx_benefs = ds~load_dict()',
         'ctx_guardians = ds~load_dict()',
         'ctx_jettons = ds~load_dict()',
+        'ctx_unlisted_count = ds~load_uint(8)',
+        'ctx_unlisted = ds~load_dict()',
         'ds.end_parse()',
       ],
     ),
@@ -98,7 +104,8 @@ export function addStorage(m: FuncModule): void {
         'set_data(begin_cell().store_slice(ctx_owner).store_uint(ctx_state, 8).store_uint(ctx_last, 64)' +
           '.store_uint(ctx_interval, 32).store_uint(ctx_grace, 32).store_uint(ctx_reserve, 64).store_uint(ctx_rent_rate, 64)' +
           '.store_uint(ctx_rent_step, 64).store_uint(ctx_rent_count, 8).store_coins(ctx_claimed_total)' +
-          '.store_uint(ctx_count, 8).store_dict(ctx_benefs).store_dict(ctx_guardians).store_dict(ctx_jettons).end_cell())',
+          '.store_uint(ctx_count, 8).store_dict(ctx_benefs).store_dict(ctx_guardians).store_dict(ctx_jettons)' +
+          '.store_uint(ctx_unlisted_count, 8).store_dict(ctx_unlisted).end_cell())',
       ],
     ),
   );
@@ -231,7 +238,16 @@ export function addCoreHandlers(m: FuncModule, shape: TonShape): void {
             'save_data()',
           ]),
         ]),
-        ...(shape.jettons ? [jettonBounce] : []),
+        iff('op == op::jetton_transfer', [
+          {
+            kind: 'comment',
+            text: 'A jetton transfer a wallet refused: an unlisted share is recorded again, a listed one restored.',
+          },
+          'int key = body~load_uint(64)',
+          'int amount = body~load_coins()',
+          unlistedBounce,
+          ...(shape.jettons ? ['on_jetton_bounce(sender, key, amount)'] : []),
+        ]),
       ],
     ),
     fn(

@@ -4,6 +4,7 @@ import { fn, iff } from '../func-helpers.js';
 import type { TonShape } from '../shape.js';
 import { guardianReceiveOps } from './guardians.js';
 import { jettonCancel, jettonReceiveOps, returnJettonsOp } from './jettons.js';
+import { unlistedReceiveOps } from './unlisted.js';
 
 /** The owner's messages: check-in, update, withdraw, cancel, release (and, with jettons, their return after a cancel). */
 function ownerOps(shape: TonShape): Stmt[] {
@@ -89,6 +90,7 @@ export function addReceive(m: FuncModule, shape: TonShape): void {
         ]),
         'int query_id = in_msg_body~load_uint(64)',
         iff('op == op::claim', ['on_claim(sender, my_balance - msg_value, query_id, in_msg_body)', 'return ()']),
+        ...unlistedReceiveOps(shape),
         ...(shape.jettons ? jettonReceiveOps : []),
         ...ownerOps(shape),
         ...(shape.guardians ? guardianReceiveOps(shape) : []),

@@ -1,4 +1,4 @@
-import { JETTON_FEE_MARGIN, JETTON_MESSAGE_VALUE, RETURN_QUERY_BASE } from '../codes.js';
+import { RETURN_QUERY_BASE } from '../codes.js';
 import type { FuncFunction, FuncModule, Stmt } from '../func-model.js';
 import { fn, hex, iff } from '../func-helpers.js';
 
@@ -11,16 +11,6 @@ import { fn, hex, iff } from '../func-helpers.js';
  */
 
 export function addJettonConstants(m: FuncModule): void {
-  m.consts.push({
-    name: 'jetton_message_value',
-    value: JETTON_MESSAGE_VALUE.toString(),
-    comment: 'nanotons per discovery request / returned jetton',
-  });
-  m.consts.push({
-    name: 'jetton_fee_margin',
-    value: JETTON_FEE_MARGIN.toString(),
-    comment: 'nanotons per message a paid discovery / return attaches for fees',
-  });
   m.consts.push({
     name: 'return_query_base',
     value: hex(RETURN_QUERY_BASE),
@@ -97,27 +87,6 @@ function jettonState(): FuncFunction[] {
       ['inline'],
       ['(slice c, int found) = claims.udict_get?(16, key)', iff('found', ['return c~load_coins()']), 'return 0'],
     ),
-    fn(
-      'send_jetton',
-      '()',
-      [
-        ['slice', 'wallet'],
-        ['int', 'value'],
-        ['int', 'mode'],
-        ['int', 'query_id'],
-        ['int', 'amount'],
-        ['slice', 'to'],
-      ],
-      ['impure', 'inline'],
-      [
-        {
-          kind: 'comment',
-          text: 'TEP-74 transfer: amount, destination, response destination, no custom payload, no forward TON, empty forward payload.',
-        },
-        'send_value(wallet, value, mode, begin_cell().store_uint(op::jetton_transfer, 32).store_uint(query_id, 64).store_coins(amount)' +
-          '.store_slice(to).store_slice(to).store_uint(0, 1).store_coins(0).store_uint(0, 1).end_cell())',
-      ],
-    ),
   ];
 }
 
@@ -167,37 +136,6 @@ function discovery(): FuncFunction[] {
         'return n',
       ],
       'Jettons still held (to return on cancel).',
-    ),
-    fn(
-      'caller_pays',
-      '()',
-      [
-        ['int', 'balance_before'],
-        ['int', 'msg_value'],
-        ['int', 'messages'],
-      ],
-      ['impure', 'inline'],
-      [
-        {
-          kind: 'comment',
-          text: 'The estate keeps its balance: the messages that follow can only spend what the caller attached.',
-        },
-        'throw_unless(err::insufficient_funds, msg_value >= messages * (jetton_message_value + jetton_fee_margin))',
-        'raw_reserve(balance_before, 0)',
-      ],
-    ),
-    fn(
-      'refund_caller',
-      '()',
-      [['slice', 'to']],
-      ['impure', 'inline'],
-      [
-        {
-          kind: 'comment',
-          text: "What is left of the caller's value (above the reserved balance) goes back to the caller.",
-        },
-        'send_raw_message(begin_cell().store_uint(0x10, 6).store_slice(to).store_coins(0).store_uint(0, 1 + 4 + 4 + 64 + 32 + 1 + 1).end_cell(), 128 + 2)',
-      ],
     ),
     fn(
       'discover_wallets',
@@ -252,16 +190,15 @@ function discovery(): FuncFunction[] {
 function transfers(): FuncFunction[] {
   return [
     fn(
-      'on_jetton_notification',
-      '()',
+      'credit_listed?',
+      'int',
       [
         ['slice', 'sender'],
-        ['slice', 'body'],
+        ['int', 'amount'],
       ],
       ['impure', 'inline'],
       [
-        { kind: 'comment', text: 'Credited only when it comes from one of our own jetton wallets.' },
-        'int amount = body~load_coins()',
+        { kind: 'comment', text: 'Credited to a listed jetton only when it comes from one of our own wallets of it.' },
         '(int count, cell entries, cell claims) = jetton_state()',
         'int j = 0',
         {
@@ -272,12 +209,14 @@ function transfers(): FuncFunction[] {
             iff('equal_slices(wallet, sender)', [
               'set_jettons(count, entries.udict_set_builder(8, j, pack_jetton(master, wallet, received + amount, claimed)), claims)',
               'save_data()',
-              'return ()',
+              'return -1',
             ]),
             'j += 1',
           ],
         },
+        'return 0',
       ],
+      'Whether the notification came from our wallet of a listed jetton (then it is credited).',
     ),
     fn(
       'on_claim_jetton',
@@ -381,15 +320,8 @@ function transfers(): FuncFunction[] {
   ];
 }
 
-/** In on_bounce: a jetton transfer our wallet refused. */
-export const jettonBounce: Stmt = iff('op == op::jetton_transfer', [
-  'int key = body~load_uint(64)',
-  'on_jetton_bounce(sender, key, body~load_coins())',
-]);
-
-/** In recv_internal: the jetton messages (notifications, wallet answers, claims, discovery asked again). */
+/** In recv_internal: the jetton messages of listed jettons (wallet answers, claims, discovery asked again). */
 export const jettonReceiveOps: Stmt[] = [
-  iff('op == op::transfer_notification', ['on_jetton_notification(sender, in_msg_body)', 'return ()']),
   iff('op == op::take_wallet_address', ['on_take_wallet(sender, query_id, in_msg_body)', 'return ()']),
   iff('op == op::excesses', ['return ()']),
   iff('op == op::claim_jetton', ['on_claim_jetton(sender, in_msg_body)', 'return ()']),

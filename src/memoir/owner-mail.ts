@@ -12,13 +12,26 @@ import type { Clock } from '../core/clock.js';
 import type { Tx } from '../store/port.js';
 import { isEmailVerified, type MailUser } from '../accounts/email-flows.js';
 import { issueEmailToken } from '../accounts/email-tokens.js';
-import { enqueueMail, type MailLocale, type MailTemplate, type MailTemplates } from '../events/mail.js';
+import {
+  enqueueMail,
+  type MailLocale,
+  type MailRecord,
+  type MailTemplate,
+  type MailTemplates,
+} from '../events/mail.js';
 import type { HeirPlanRecord } from './heir-plans.js';
 
 /** The page a mailed check-in link opens (GET asks to confirm, POST checks in). */
 export const CHECK_IN_PATH = '/api/v1/mail/check-in';
-/** Where an heir's mail points: how to register, confirm the address and claim a share with the code. */
-export const HEIR_GUIDE_PATH = '/docs';
+/** Where an heir's mail points: a page saying how to register, confirm the address and claim a share with the code. */
+export const HEIR_GUIDE_PATH = '/heir';
+
+/** What an heir's message was about, so the page explains that message first. */
+export type HeirGuideTopic = 'invitation' | 'share-opened';
+
+/** The link an heir's message carries: the guide page in the message's language. Never a code or an address. */
+export const heirGuideLink = (about: HeirGuideTopic, locale: MailLocale): string =>
+  `${HEIR_GUIDE_PATH}?about=${about}&lang=${locale}`;
 
 const USERS = 'users';
 
@@ -98,7 +111,7 @@ export async function mailOwners<T extends MailTemplate>(
 }
 
 /** Queues a message to an heir's address (not a user of the account: no preferences, no unsubscribe link). */
-export async function mailHeir<T extends 'heir-invitation' | 'share-opened'>(
+export function mailHeir<T extends 'heir-invitation' | 'share-opened'>(
   tx: Tx,
   ownerId: string,
   heir: { email: string; name: string },
@@ -106,8 +119,8 @@ export async function mailHeir<T extends 'heir-invitation' | 'share-opened'>(
   data: MailTemplates[T],
   locale: MailLocale,
   clock: Clock,
-): Promise<void> {
-  await enqueueMail(
+): Promise<MailRecord> {
+  return enqueueMail(
     tx,
     { ownerId, to: heir.email, toName: oneLine(heir.name), template, locale, essential: true, data },
     clock,

@@ -16,7 +16,7 @@ import {
   type Verification,
   waitingOver,
 } from './heir-plans.js';
-import { checkInLink, HEIR_GUIDE_PATH, mailHeir, mailOwners, ownerVoice } from './owner-mail.js';
+import { checkInLink, heirGuideLink, mailHeir, mailOwners, ownerVoice } from './owner-mail.js';
 import { GRANTS, type GrantRecord } from '../accounts/grants.js';
 
 type VerificationEvent = 'verification.started' | 'verification.failed' | 'verification.complete';
@@ -75,7 +75,7 @@ async function mailOpenedShares(tx: Tx, plan: HeirPlanRecord, nowIso: string, cl
       plan.ownerId,
       { email: g.claimEmail, name: heir?.name ?? g.label },
       'share-opened',
-      { ownerName: voice.name, link: HEIR_GUIDE_PATH },
+      { ownerName: voice.name, link: heirGuideLink('share-opened', voice.locale) },
       voice.locale,
       clock,
     );

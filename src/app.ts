@@ -17,7 +17,7 @@ import { GRANTS, GRANT_INDEXES } from './accounts/grants.js';
 import { EMAIL_TOKEN_INDEXES } from './accounts/email-tokens.js';
 import { completeDueVerifications, HEIR_PLAN_INDEXES } from './memoir/heirs.js';
 import { VAULT_INDEXES } from './vaults/records.js';
-import { sendDueReminders } from './memoir/reminders.js';
+import { sweepReminders } from './memoir/reminders.js';
 import { bootstrapOperator, migrateOwners } from './keys/provision.js';
 import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
 import { SESSIONS, SESSION_INDEXES, SessionAuthority, USERS, USER_INDEXES } from './accounts/sessions.js';
@@ -232,7 +232,7 @@ const REMINDER_EVERY_SWEEPS = 15;
 /**
  * Completes due verifications now and then; each sends `verification.complete` once, whichever instance runs it.
  * Every REMINDER_EVERY_SWEEPS rounds (and on the first) it also queues the check-in reminders that came due, each
- * once per lead time and deadline (src/memoir/reminders.ts).
+ * once per lead time and deadline, and prunes the once-keys past their deadline (src/memoir/reminders.ts).
  */
 function startVerificationSweep(services: Services): void {
   if (verificationSweeps.has(services)) return;
@@ -242,7 +242,7 @@ function startVerificationSweep(services: Services): void {
       services.log.warn({ err: err.name }, 'due verifications could not be completed; trying again later'),
     );
     if (round++ % REMINDER_EVERY_SWEEPS === 0)
-      sendDueReminders(services.store, services.clock).catch((err: Error) =>
+      sweepReminders(services.store, services.clock).catch((err: Error) =>
         services.log.warn({ err: err.name }, 'check-in reminders could not be queued; trying again later'),
       );
   };

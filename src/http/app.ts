@@ -18,6 +18,7 @@ import { setRateHeaders } from './rate-headers.js';
 import { registerStripeWebhook } from './stripe-webhook.js';
 import { registerMailUnsubscribe } from './mail-unsubscribe.js';
 import { registerMailCheckIn } from './mail-checkin.js';
+import { registerHeirPage } from './heir-page.js';
 import { toolRoutes } from './tool-routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -89,6 +90,7 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
   await registerStripeWebhook(app, services);
   await registerMailUnsubscribe(app, services);
   await registerMailCheckIn(app, services);
+  await registerHeirPage(app, services);
   await app.register(healthRoutes, { services });
   await app.register(toolRoutes, { services, tools });
   await app.register(mcpRoutes, { services, tools, closing: () => closing });

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
 import { errorEnvelope, makeMeta } from '../core/envelope.js';
+import { CHECK_IN_TEXTS, page, pageLocale } from '../mail/pages.js';
 import { escapeHtml } from '../mail/templates/index.js';
 import { checkIn, peekCheckIn } from '../memoir/checkin.js';
 import { CHECK_IN_PATH } from '../memoir/owner-mail.js';
@@ -16,9 +17,9 @@ import type { Services } from '../tools/define.js';
 const BODY_LIMIT = 4 * 1024;
 const TOKEN = /^emt_[A-Za-z0-9_-]{43}$/;
 
-const page = (title: string, body: string) =>
-  `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>` +
-  `<body style="font-family:sans-serif;max-width:40em"><h1>${title}</h1>${body}</body></html>\n`;
+/** The page's language: the profile's of the user the link was mailed to, else the browser's. */
+const localeOf = (req: FastifyRequest, profile: string | undefined) =>
+  pageLocale(profile, typeof req.headers['accept-language'] === 'string' ? req.headers['accept-language'] : undefined);
 
 export async function registerMailCheckIn(app: FastifyInstance, services: Services): Promise<void> {
   await app.register(async (scope) => {
@@ -43,16 +44,19 @@ export async function registerMailCheckIn(app: FastifyInstance, services: Servic
     scope.get(CHECK_IN_PATH, { schema: { hide: true } }, async (req, reply) => {
       try {
         const token = tokenOf(req);
-        const { planLabel } = await peekCheckIn(services.store, token, services.clock);
+        const { planLabel, locale: profile } = await peekCheckIn(services.store, token, services.clock);
+        const locale = localeOf(req, profile);
+        const t = CHECK_IN_TEXTS[locale];
         const action = escapeHtml(`${CHECK_IN_PATH}?token=${encodeURIComponent(token)}`);
         return reply
           .type('text/html; charset=utf-8')
+          .header('content-language', locale)
           .send(
             page(
-              'Are you well?',
-              `<p>Confirm that you are well to check in for your plan “${escapeHtml(planLabel)}”. ` +
-                'A report of your death that is waiting to be confirmed is cancelled, and your next deadline starts from now.</p>' +
-                `<form method="post" action="${action}"><button type="submit">I am well: check in</button></form>`,
+              locale,
+              t.askTitle,
+              `<p>${t.ask(escapeHtml(planLabel))}</p>` +
+                `<form method="post" action="${action}"><button type="submit">${escapeHtml(t.button)}</button></form>`,
             ),
           );
       } catch (err) {
@@ -64,11 +68,13 @@ export async function registerMailCheckIn(app: FastifyInstance, services: Servic
       try {
         const done = await checkIn(services.store, tokenOf(req), services.clock, services.log);
         services.log.info({ requestId: req.id }, 'check-in by mailed link recorded');
-        const body =
-          done.state === 'triggered'
-            ? '<p>The waiting period had already ended and the shares are open. Sign in to withdraw them if this is a mistake.</p>'
-            : `<p>Thank you. Your check-in for “${escapeHtml(done.planLabel)}” is recorded.</p>`;
-        return reply.type('text/html; charset=utf-8').send(page('Checked in', body));
+        const locale = localeOf(req, done.locale);
+        const t = CHECK_IN_TEXTS[locale];
+        const body = done.state === 'triggered' ? escapeHtml(t.late) : t.done(escapeHtml(done.planLabel));
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('content-language', locale)
+          .send(page(locale, t.doneTitle, `<p>${body}</p>`));
       } catch (err) {
         return fail(req, reply, err);
       }

@@ -20,6 +20,8 @@ import { failVerification, settle } from './verification.js';
 
 export interface CheckInResult {
   planLabel: string;
+  /** The language of the user the link was mailed to, when their profile names one. */
+  locale: string | undefined;
   /** The plan's state after the check-in: `armed` unless its waiting period had ended before (`triggered`). */
   state: HeirPlanRecord['state'];
 }
@@ -29,14 +31,18 @@ const gone = () =>
     { field: 'token', reason: 'used, expired or unknown' },
   ]);
 
-/** The plan a valid check-in token is for, without using it (410 GONE otherwise). */
-export async function peekCheckIn(store: Store, token: string, clock: Clock): Promise<{ planLabel: string }> {
+/** The plan a valid check-in token is for, and its user's language, without using it (410 GONE otherwise). */
+export async function peekCheckIn(
+  store: Store,
+  token: string,
+  clock: Clock,
+): Promise<{ planLabel: string; locale: string | undefined }> {
   const record = await peekEmailToken(store, token, 'check-in', clock);
-  const plan = record.subject
-    ? await accountStore(store, record.ownerId).get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, record.subject)
-    : undefined;
+  const own = accountStore(store, record.ownerId);
+  const plan = record.subject ? await own.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, record.subject) : undefined;
   if (!plan) throw gone();
-  return { planLabel: plan.label };
+  const user = await own.get<{ id: string; locale?: string }>('users', record.userId);
+  return { planLabel: plan.label, locale: user?.locale };
 }
 
 /** Uses a check-in token: see the top of this file. A used, expired or unknown token, or a plan since unlinked: 410. */
@@ -47,7 +53,7 @@ export async function checkIn(store: Store, token: string, clock: Clock, log?: L
   const result = await own.transact(async (tx) => {
     const used = await takeEmailToken(tx, token, 'check-in', clock);
     const plan = used.subject ? await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, used.subject) : undefined;
-    const user = await tx.get<{ id: string; email: string }>('users', used.userId);
+    const user = await tx.get<{ id: string; email: string; locale?: string }>('users', used.userId);
     // A link mailed to an address the user has since left proves nothing.
     if (!plan || !user || user.email !== used.email) throw gone();
     const nowIso = clock.now().toISOString();
@@ -56,12 +62,12 @@ export async function checkIn(store: Store, token: string, clock: Clock, log?: L
       next = await failVerification(tx, next, 'check-in', clock);
     next = { ...next, checkedInAt: nowIso, updatedAt: nowIso };
     await tx.put(MEMOIR_HEIR_PLANS, next);
-    return { planLabel: next.label, state: next.state, userId: used.userId };
+    return { planLabel: next.label, state: next.state, userId: used.userId, locale: user.locale };
   });
   await signOfLife(
     store,
     { accountId: found.ownerId, credential: `mail:${result.userId}`, kind: 'check-in', at: clock.now() },
     log,
   );
-  return { planLabel: result.planLabel, state: result.state };
+  return { planLabel: result.planLabel, state: result.state, locale: result.locale };
 }

@@ -7,6 +7,7 @@ import type { Tx } from '../store/port.js';
 import { declareTenantCollection } from '../accounts/tenancy.js';
 import { GRANTS, grantState, type GrantPermission, type GrantRecord } from '../accounts/grants.js';
 import type { Plan } from '../contracts/plan.js';
+import { MAIL, type MailRecord, type MailState } from '../events/mail.js';
 import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, MEMOIR_MEDIA, MEMOIR_PROFILES } from './records.js';
 
 export const MEMOIR_HEIR_PLANS = 'memoir_heir_plans';
@@ -119,8 +120,40 @@ export function notFound(): ApiError {
   return new ApiError('NOT_FOUND', 'No linked plan with this id in your account.');
 }
 
-/** A share as its owner sees it. */
-export function ownerShareView(g: GrantRecord, now: Date) {
+/**
+ * The message that carried a share's current claim code to its heir's address: the code is mailed to an heir with an
+ * address and never shown to the owner, who sees only that it was mailed, when, and how the sending went.
+ */
+export interface CodeMailRef {
+  /** The outbox record (`mail_...`). */
+  id: string;
+  /** When it was queued (ISO 8601). */
+  at: string;
+}
+
+/** A share record with the reference to the mail that carried its current code, when it was mailed. */
+export type MailedGrant = GrantRecord & { codeMail?: CodeMailRef | undefined };
+
+/** How a share's code reaches its heir: by mail to the bound address, or from the owner's hand. */
+export const codeDelivery = (g: GrantRecord): 'email' | 'owner' => (g.claimEmail ? 'email' : 'owner');
+
+/** Where the mailing of a share's current code stands, from its outbox record (when it was not read: unknown). */
+function codeMailView(g: MailedGrant, mail: MailRecord | undefined) {
+  if (!g.codeMail) return null;
+  return {
+    queuedAt: g.codeMail.at,
+    state: (mail?.state ?? null) as MailState | null,
+    sentAt: mail ? mail.sentAt : null,
+  };
+}
+
+/** The outbox record of the mail that carried a share's code, if any (read through the owner's account view). */
+export async function codeMailOf(tx: Pick<Tx, 'get'>, g: MailedGrant): Promise<MailRecord | undefined> {
+  return g.codeMail ? tx.get<MailRecord>(MAIL, g.codeMail.id) : undefined;
+}
+
+/** A share as its owner sees it; `mail` is the outbox record of the mail that carried its code, when read. */
+export function ownerShareView(g: MailedGrant, now: Date, mail?: MailRecord) {
   return {
     shareId: g.id,
     planId: g.sourceId,
@@ -129,6 +162,8 @@ export function ownerShareView(g: GrantRecord, now: Date) {
     claimed: g.granteeId !== null,
     claimedAt: g.claimedAt,
     emailBound: g.claimEmail !== null,
+    codeDelivery: codeDelivery(g),
+    codeMail: codeMailView(g, mail),
     permissions: g.permissions,
     opensAt: g.opensAt,
     expiresAt: g.expiresAt,

@@ -28,6 +28,7 @@ import { forgetSignsOfLife } from '../accounts/liveness.js';
 import { canonicalAddress, planProblems, withPlanDefaults } from '../contracts/validate.js';
 import { DEFAULT_AGENT_NAME, readProfile } from './memoir.js';
 import {
+  codeMailOf,
   effectiveAccess,
   HEIR_DEFAULTS,
   HEIR_LIMITS,
@@ -46,10 +47,12 @@ import {
   sharesOf,
   syncShares,
   type LinkInput,
+  type MailedGrant,
   type Verification,
 } from './heir-plans.js';
 import { failVerification, notifyOwner, settle, settleDue } from './verification.js';
-import { HEIR_GUIDE_PATH, mailHeir, ownerVoice } from './owner-mail.js';
+import { heirGuideLink, mailHeir, ownerVoice } from './owner-mail.js';
+import type { MailRecord } from '../events/mail.js';
 
 export * from './heir-plans.js';
 export { completeDueVerifications } from './verification.js';
@@ -64,7 +67,11 @@ function cleanLabel(raw: string | undefined, fallback: string): string {
   return label;
 }
 
-/** Links a plan to the memoir and creates one share per heir; the claim codes are in the answer, once. */
+/**
+ * Links a plan to the memoir and creates one share per heir. An heir with an address gets their claim code by mail
+ * only (the answer says when it was queued); the code of an heir without one is in the answer, once, for the owner
+ * to hand over.
+ */
 export async function linkPlan(store: Store, ownerId: string, input: LinkInput, clock: Clock) {
   const { plan } = withPlanDefaults(input.plan);
   const details: ErrorDetail[] = planProblems(plan).map((d) => ({ ...d, field: `plan.${d.field}` }));
@@ -100,6 +107,7 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
   const title = (await readProfile(store, ownerId))?.agentName ?? DEFAULT_AGENT_NAME;
   const planId = `mhp_${ulid(now.getTime())}`;
   const codes = heirs.map((b) => ({ b, shareId: `shr_${ulid(now.getTime())}`, ...newClaimCode() }));
+  const mailedAt = new Map<string, string>();
   const record: HeirPlanRecord = {
     id: planId,
     ownerId,
@@ -133,8 +141,22 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
       );
     }
     await tx.put(MEMOIR_HEIR_PLANS, record);
-    for (const { b, shareId, hash } of codes) {
-      const grant: GrantRecord = {
+    const voice = await ownerVoice(tx, ownerId);
+    for (const { b, shareId, hash, code } of codes) {
+      const claimEmail = b.email?.toLowerCase() ?? null;
+      // An heir with an address is mailed their own code, and only theirs; the owner never sees it.
+      const mail = claimEmail
+        ? await mailHeir(
+            tx,
+            ownerId,
+            { email: claimEmail, name: b.name },
+            'heir-invitation',
+            { ownerName: voice.name, claimCode: code, claimLink: heirGuideLink('invitation', voice.locale) },
+            voice.locale,
+            clock,
+          )
+        : undefined;
+      const grant: MailedGrant = {
         id: shareId,
         ownerId,
         kind: 'memoir',
@@ -144,7 +166,7 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
         label: b.name,
         sourceId: planId,
         claimHash: hash,
-        claimEmail: b.email?.toLowerCase() ?? null,
+        claimEmail,
         granteeId: null,
         claimedAt: null,
         opensAt: null,
@@ -152,27 +174,25 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
         revokedAt: null,
         createdAt: nowIso,
         updatedAt: nowIso,
+        ...(mail ? { codeMail: { id: mail.id, at: mail.createdAt } } : {}),
       };
+      if (mail) mailedAt.set(shareId, mail.createdAt);
       await tx.put(GRANTS, grant);
-    }
-    // Each heir with an address is mailed their own code, and only theirs.
-    const voice = await ownerVoice(tx, ownerId);
-    for (const { b, code } of codes) {
-      if (!b.email) continue;
-      await mailHeir(
-        tx,
-        ownerId,
-        { email: b.email.toLowerCase(), name: b.name },
-        'heir-invitation',
-        { ownerName: voice.name, claimCode: code, claimLink: HEIR_GUIDE_PATH },
-        voice.locale,
-        clock,
-      );
     }
   });
   return {
     plan: planView(record),
-    codes: codes.map(({ b, shareId, code }) => ({ shareId, heir: b.name, address: b.address, code })),
+    codes: codes.map(({ b, shareId, code }) => {
+      const at = mailedAt.get(shareId) ?? null;
+      return {
+        shareId,
+        heir: b.name,
+        address: b.address,
+        delivery: at ? ('email' as const) : ('owner' as const),
+        code: at ? null : code,
+        mailedAt: at,
+      };
+    }),
   };
 }
 
@@ -345,12 +365,8 @@ export async function ownerShares(store: Store, ownerId: string, now: Date, plan
   const all = planId
     ? await sharesOf(store, ownerId, planId)
     : await store.findBy<GrantRecord>(GRANTS, 'ownerId', ownerId);
-  return {
-    items: all
-      .filter((g) => g.kind === 'memoir')
-      .sort((a, b) => (a.id < b.id ? 1 : -1))
-      .map((g) => ownerShareView(g, now)),
-  };
+  const items = all.filter((g) => g.kind === 'memoir').sort((a, b) => (a.id < b.id ? 1 : -1));
+  return { items: await Promise.all(items.map(async (g) => ownerShareView(g, now, await codeMailOf(store, g)))) };
 }
 
 async function shareIn(tx: Pick<Tx, 'get'>, shareId: string): Promise<GrantRecord> {
@@ -367,11 +383,14 @@ export async function revokeShare(store: Store, shareId: string, clock: Clock) {
     const g = await shareIn(tx, shareId);
     const next: GrantRecord = g.revokedAt ? g : { ...g, revokedAt: nowIso, claimHash: null, updatedAt: nowIso };
     if (next !== g) await tx.put(GRANTS, next);
-    return ownerShareView(next, now);
+    return ownerShareView(next, now, await codeMailOf(tx, next));
   });
 }
 
-/** A new claim code for a share (the old one stops working, and whoever claimed it loses it). */
+/**
+ * A new claim code for a share (the old one stops working, and whoever claimed it loses it): mailed to an heir with
+ * an address, in the answer otherwise.
+ */
 export async function reissueShareCode(store: Store, shareId: string, clock: Clock) {
   const now = clock.now();
   const nowIso = now.toISOString();
@@ -379,22 +398,29 @@ export async function reissueShareCode(store: Store, shareId: string, clock: Clo
     const g = await shareIn(tx, shareId);
     if (g.revokedAt) throw new ApiError('CONFLICT', 'This share was withdrawn; link the plan again to give a new one.');
     const { code, hash } = newClaimCode();
-    const next: GrantRecord = { ...g, claimHash: hash, granteeId: null, claimedAt: null, updatedAt: nowIso };
-    await tx.put(GRANTS, next);
-    // An heir with an address gets the new code by mail too, as with the first one.
+    let next: MailedGrant = { ...g, claimHash: hash, granteeId: null, claimedAt: null, updatedAt: nowIso };
+    let mail: MailRecord | undefined;
+    // An heir with an address gets the new code by mail only, as with the first one.
     if (g.claimEmail) {
       const voice = await ownerVoice(tx, g.ownerId);
-      await mailHeir(
+      mail = await mailHeir(
         tx,
         g.ownerId,
         { email: g.claimEmail, name: g.label },
         'heir-invitation',
-        { ownerName: voice.name, claimCode: code, claimLink: HEIR_GUIDE_PATH },
+        { ownerName: voice.name, claimCode: code, claimLink: heirGuideLink('invitation', voice.locale) },
         voice.locale,
         clock,
       );
+      next = { ...next, codeMail: { id: mail.id, at: mail.createdAt } };
     }
-    return { share: ownerShareView(next, now), code };
+    await tx.put(GRANTS, next);
+    return {
+      share: ownerShareView(next, now, mail),
+      delivery: mail ? ('email' as const) : ('owner' as const),
+      code: mail ? null : code,
+      mailedAt: mail?.createdAt ?? null,
+    };
   });
 }
 

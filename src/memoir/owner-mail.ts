@@ -9,16 +9,30 @@
  * Links are queued as paths; the sender makes them absolute with the service's public URL.
  */
 import type { Clock } from '../core/clock.js';
-import type { Tx } from '../store/port.js';
+import type { Store, Tx } from '../store/port.js';
+import { declareTenantCollection } from '../accounts/tenancy.js';
 import { isEmailVerified, type MailUser } from '../accounts/email-flows.js';
 import { issueEmailToken } from '../accounts/email-tokens.js';
-import { enqueueMail, type MailLocale, type MailTemplate, type MailTemplates } from '../events/mail.js';
+import {
+  enqueueMail,
+  type MailLocale,
+  type MailRecord,
+  type MailTemplate,
+  type MailTemplates,
+} from '../events/mail.js';
 import type { HeirPlanRecord } from './heir-plans.js';
 
 /** The page a mailed check-in link opens (GET asks to confirm, POST checks in). */
 export const CHECK_IN_PATH = '/api/v1/mail/check-in';
-/** Where an heir's mail points: how to register, confirm the address and claim a share with the code. */
-export const HEIR_GUIDE_PATH = '/docs';
+/** Where an heir's mail points: a page saying how to register, confirm the address and claim a share with the code. */
+export const HEIR_GUIDE_PATH = '/heir';
+
+/** What an heir's message was about, so the page explains that message first. */
+export type HeirGuideTopic = 'invitation' | 'share-opened';
+
+/** The link an heir's message carries: the guide page in the message's language. Never a code or an address. */
+export const heirGuideLink = (about: HeirGuideTopic, locale: MailLocale): string =>
+  `${HEIR_GUIDE_PATH}?about=${about}&lang=${locale}`;
 
 const USERS = 'users';
 
@@ -98,7 +112,7 @@ export async function mailOwners<T extends MailTemplate>(
 }
 
 /** Queues a message to an heir's address (not a user of the account: no preferences, no unsubscribe link). */
-export async function mailHeir<T extends 'heir-invitation' | 'share-opened'>(
+export function mailHeir<T extends 'heir-invitation' | 'share-opened'>(
   tx: Tx,
   ownerId: string,
   heir: { email: string; name: string },
@@ -106,10 +120,67 @@ export async function mailHeir<T extends 'heir-invitation' | 'share-opened'>(
   data: MailTemplates[T],
   locale: MailLocale,
   clock: Clock,
-): Promise<void> {
-  await enqueueMail(
+): Promise<MailRecord> {
+  return enqueueMail(
     tx,
     { ownerId, to: heir.email, toName: oneLine(heir.name), template, locale, essential: true, data },
     clock,
   );
+}
+
+/**
+ * Mail sent once per key (a reminder per plan, deadline and lead time; a share's "opened" message): a record written in
+ * the same transaction as the message, and read again inside it, so two sweeps or a watcher and a sweep at once send
+ * one message. `until` is the moment after which the key can no longer let a message through (a reminder's
+ * deadline, an open share's end); the record is pruned ONCE_MARGIN_DAYS after it.
+ */
+export const MAIL_ONCE = 'mail_once';
+declareTenantCollection(MAIL_ONCE);
+
+/** Days a once-key is kept past its `until`: reminders stop at the deadline, so this only absorbs clock skew. */
+export const ONCE_MARGIN_DAYS = 30;
+
+export interface OnceRecord {
+  [field: string]: unknown;
+  id: string;
+  ownerId: string;
+  planId: string;
+  createdAt: string;
+  /** After this (ISO 8601), the key can no longer matter. Absent on older records (read from a reminder's key). */
+  until?: string;
+}
+
+/** Takes a once-key in the caller's transaction: true the first time, false ever after (while it is kept). */
+export async function takeOnce(
+  tx: Tx,
+  key: string,
+  owner: { ownerId: string; planId: string; until: string },
+  clock: Clock,
+): Promise<boolean> {
+  if (await tx.get(MAIL_ONCE, key)) return false;
+  await tx.put<OnceRecord>(MAIL_ONCE, { id: key, ...owner, createdAt: clock.now().toISOString() });
+  return true;
+}
+
+/** When a once-key stops mattering: its `until`, or the deadline in a reminder key written before `until` existed. */
+function untilOf(r: OnceRecord): number {
+  if (r.until) return Date.parse(r.until);
+  const deadline = /^rmd_mhp_[0-9A-Z]+_(\d+)_\d+$/.exec(r.id)?.[1];
+  return deadline ? Number(deadline) : Number.POSITIVE_INFINITY;
+}
+
+/** Deletes, across accounts, the once-keys whose `until` passed more than ONCE_MARGIN_DAYS ago; answers how many. */
+export async function pruneMailOnce(store: Store, clock: Clock, batch = 200): Promise<number> {
+  const cutoff = clock.now().getTime() - ONCE_MARGIN_DAYS * 86_400_000;
+  const stale = (await store.all<OnceRecord>(MAIL_ONCE)).filter((r) => untilOf(r) < cutoff).map((r) => r.id);
+  let pruned = 0;
+  for (let i = 0; i < stale.length; i += batch) {
+    const ids = stale.slice(i, i + batch);
+    pruned += await store.transact(async (tx) => {
+      let n = 0;
+      for (const id of ids) if (await tx.delete(MAIL_ONCE, id)) n += 1;
+      return n;
+    });
+  }
+  return pruned;
 }

@@ -13,24 +13,14 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { Store } from '../store/port.js';
-import { accountStore, declareTenantCollection } from '../accounts/tenancy.js';
+import { accountStore } from '../accounts/tenancy.js';
 import { checkInDeadline, DAY_MS, type HeirPlanRecord, MEMOIR_HEIR_PLANS } from './heir-plans.js';
-import { checkInLink, mailOwners } from './owner-mail.js';
+import { checkInLink, MAIL_ONCE, mailOwners, pruneMailOnce, takeOnce } from './owner-mail.js';
 
 /** Days before a deadline at which the owner is reminded, by default. */
 export const REMINDER_LEAD_DAYS: readonly number[] = [30, 7];
 
-/** Mail sent once per key: `{id: key, ownerId, planId, createdAt}`. */
-export const MAIL_ONCE = 'mail_once';
-declareTenantCollection(MAIL_ONCE);
-
-interface OnceRecord {
-  [field: string]: unknown;
-  id: string;
-  ownerId: string;
-  planId: string;
-  createdAt: string;
-}
+export { MAIL_ONCE, ONCE_MARGIN_DAYS, pruneMailOnce } from './owner-mail.js';
 
 const onceKey = (planId: string, deadline: number, lead: number) => `rmd_${planId}_${deadline}_${lead}`;
 
@@ -64,10 +54,8 @@ export async function sendDueReminders(
         if (!(await tx.get(MAIL_ONCE, key))) fresh.push(key);
       }
       if (fresh.length === 0) return false;
-      const createdAt = new Date(now).toISOString();
-      for (const id of fresh)
-        await tx.put<OnceRecord>(MAIL_ONCE, { id, ownerId: plan.ownerId, planId: plan.id, createdAt });
       const at = new Date(deadline).toISOString();
+      for (const key of fresh) await takeOnce(tx, key, { ownerId: plan.ownerId, planId: plan.id, until: at }, clock);
       await mailOwners(
         tx,
         plan,
@@ -85,4 +73,13 @@ export async function sendDueReminders(
     if (sent) reminded += 1;
   }
   return reminded;
+}
+
+/**
+ * The periodic mail sweep: queues the reminders due now, then prunes the once-keys that can no longer matter (their
+ * deadline passed more than ONCE_MARGIN_DAYS ago), so the store does not grow with every deadline.
+ */
+export async function sweepReminders(store: Store, clock: Clock): Promise<{ reminded: number; pruned: number }> {
+  const reminded = await sendDueReminders(store, clock);
+  return { reminded, pruned: await pruneMailOnce(store, clock) };
 }

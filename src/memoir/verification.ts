@@ -16,7 +16,7 @@ import {
   type Verification,
   waitingOver,
 } from './heir-plans.js';
-import { checkInLink, HEIR_GUIDE_PATH, mailHeir, mailOwners, ownerVoice } from './owner-mail.js';
+import { checkInLink, heirGuideLink, mailHeir, mailOwners, ownerVoice, takeOnce } from './owner-mail.js';
 import { GRANTS, type GrantRecord } from '../accounts/grants.js';
 
 type VerificationEvent = 'verification.started' | 'verification.failed' | 'verification.complete';
@@ -64,18 +64,23 @@ export async function notifyOwner(
   return channels;
 }
 
-/** Tells each heir with an address on an open share of the plan that it opened, with where to claim it. */
+/**
+ * Tells each heir with an address on an open share of the plan that it opened, with where to claim it: once per share,
+ * by a once-key taken with the message (whichever path opened it: a sweep, the owner's own call, or the chain watcher).
+ */
 async function mailOpenedShares(tx: Tx, plan: HeirPlanRecord, nowIso: string, clock: Clock): Promise<void> {
   const voice = await ownerVoice(tx, plan.ownerId);
   for (const g of await sharesOf(tx, plan.ownerId, plan.id)) {
     if (g.revokedAt || !g.opensAt || g.opensAt > nowIso || !g.claimEmail || g.openMailedAt) continue;
+    const until = g.expiresAt ?? nowIso;
+    if (!(await takeOnce(tx, `opn_${g.id}`, { ownerId: plan.ownerId, planId: plan.id, until }, clock))) continue;
     const heir = plan.heirs.find((h) => h.shareId === g.id);
     await mailHeir(
       tx,
       plan.ownerId,
       { email: g.claimEmail, name: heir?.name ?? g.label },
       'share-opened',
-      { ownerName: voice.name, link: HEIR_GUIDE_PATH },
+      { ownerName: voice.name, link: heirGuideLink('share-opened', voice.locale) },
       voice.locale,
       clock,
     );

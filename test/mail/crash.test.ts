@@ -1,7 +1,7 @@
 /**
  * SIGKILL during sending: a sender process is killed while 50 messages go to an SMTP server that answers slowly; a
  * new process finishes. Every message arrives at least once, and only messages in flight at the kill (at most the
- * sender's concurrency) may arrive twice.
+ * sender's concurrency) may arrive twice. On lowdb and on PostgreSQL (where the sender claims with row locks).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync, mkdtempSync } from 'node:fs';
@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { enqueueMail, MAIL, MAIL_INDEXES, type MailRecord } from '../../src/events/mail.js';
-import { openLowdbStore } from '../../src/store/index.js';
+import { openLowdbStore, type Store } from '../../src/store/index.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 import { makeCert, parse, startSmtp } from './smtp-harness.js';
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'sender-child.ts');
@@ -44,9 +46,13 @@ const until = async (cond: () => boolean, ms: number, what: string) => {
   }
 };
 
-describe('mail survives SIGKILL', () => {
+describe.each(['lowdb', 'postgres'] as const)('mail survives SIGKILL (%s)', (engine) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-mail-crash-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const schema = engine === 'postgres' ? randomSchema('svc_mailcrash') : undefined;
+  afterAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    if (schema) await dropSchemas(await testDatabaseUrl(), schema);
+  });
 
   it('delivers every message at least once; duplicates only for those in flight', { timeout: 120_000 }, async () => {
     const cert = makeCert();
@@ -55,8 +61,13 @@ describe('mail survives SIGKILL', () => {
     const smtp = await startSmtp({ key: cert.key, cert: cert.cert });
     smtp.delayMs = 100;
     const dataDir = path.join(dir, 'data');
+    const pg = schema ? [await testDatabaseUrl(), schema] : [];
+    const open = async (): Promise<Store> =>
+      schema
+        ? openPostgresStore({ url: pg[0]!, schema, indexes: MAIL_INDEXES, poolSize: 2 })
+        : openLowdbStore({ dataDir, indexes: MAIL_INDEXES });
     try {
-      const store = await openLowdbStore({ dataDir, indexes: MAIL_INDEXES });
+      const store = await open();
       await store.transact(async (tx) => {
         for (let i = 0; i < MESSAGES; i++)
           await enqueueMail(
@@ -75,7 +86,7 @@ describe('mail survives SIGKILL', () => {
       await store.close();
       const url = `smtp://127.0.0.1:${smtp.port}`;
 
-      const first = startChild([dataDir, url, caFile]);
+      const first = startChild([dataDir, url, caFile, ...pg]);
       await first.ready;
       await until(() => smtp.received.length >= 15, 60_000, 'the first process to send some');
       first.child.kill('SIGKILL');
@@ -83,7 +94,7 @@ describe('mail survives SIGKILL', () => {
       const beforeKill = smtp.received.length;
       expect(beforeKill).toBeLessThan(MESSAGES);
 
-      const second = startChild([dataDir, url, caFile]);
+      const second = startChild([dataDir, url, caFile, ...pg]);
       await second.ready;
       const ids = async () => new Set(await Promise.all(smtp.received.map(async (r) => (await parse(r)).messageId)));
       let unique = 0;
@@ -96,11 +107,13 @@ describe('mail survives SIGKILL', () => {
 
       expect(unique).toBe(MESSAGES);
       const duplicates = smtp.received.length - MESSAGES;
-      console.log(`mail crash: ${beforeKill} received before SIGKILL, ${duplicates} duplicate(s) after restart`);
+      console.log(
+        `mail crash (${engine}): ${beforeKill} received before SIGKILL, ${duplicates} duplicate(s) after restart`,
+      );
       expect(duplicates).toBeGreaterThanOrEqual(0);
       expect(duplicates).toBeLessThanOrEqual(MAX_IN_FLIGHT);
 
-      const after = await openLowdbStore({ dataDir, indexes: MAIL_INDEXES });
+      const after = await open();
       const recs = await after.all<MailRecord>(MAIL);
       await after.close();
       expect(recs.filter((m) => m.state === 'sent')).toHaveLength(MESSAGES);

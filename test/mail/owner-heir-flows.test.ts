@@ -133,7 +133,10 @@ describe.each(['lowdb', 'postgres'] as const)('mail about plans (%s)', (engine) 
       heirAccess: { enabled: true },
     });
     expect(res.status).toBe(201);
-    return res.body.data as { plan: { id: string }; codes: Array<{ heir: string; code: string; shareId: string }> };
+    return res.body.data as {
+      plan: { id: string };
+      codes: Array<{ heir: string; code: string | null; shareId: string; delivery: string; mailedAt: string | null }>;
+    };
   }
   const planOf = async (id: string) => (await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, id))!;
   const events = async (planId: string) =>
@@ -150,22 +153,48 @@ describe.each(['lowdb', 'postgres'] as const)('mail about plans (%s)', (engine) 
       { name: 'Luz', n: 3, email: luzEmail },
       { name: 'Rui', n: 4 },
     ]);
-    const code = (heir: string) => linked.codes.find((c) => c.heir === heir)!.code;
+    const entry = (heir: string) => linked.codes.find((c) => c.heir === heir)!;
+    // The owner sees that the codes of heirs with an address were mailed, and when; only Rui's code is theirs.
+    const now = clock.now().toISOString();
+    expect(entry('Ana')).toMatchObject({ delivery: 'email', code: null, mailedAt: now });
+    expect(entry('Luz')).toMatchObject({ delivery: 'email', code: null, mailedAt: now });
+    expect(entry('Rui')).toMatchObject({ delivery: 'owner', mailedAt: null });
+    expect(entry('Rui').code).toMatch(/^shc_[A-Za-z0-9_-]{43}$/);
     const got = await delivered();
     expect(got.map((d) => d.record.template).sort()).toEqual(['heir-invitation', 'heir-invitation']);
     const [ana] = to(got, anaEmail, 'heir-invitation');
     const [luz] = to(got, luzEmail, 'heir-invitation');
+    const mailedCode = (m: ParsedMail) => /shc_[A-Za-z0-9_-]{43}/.exec(m.text ?? '')![0];
+    const codes: Record<string, string> = {
+      Ana: mailedCode(ana!.mail),
+      Luz: mailedCode(luz!.mail),
+      Rui: entry('Rui').code!,
+    };
+    const code = (heir: string) => codes[heir]!;
+    expect(new Set(Object.values(codes)).size).toBe(3);
     expect(ana!.mail.subject).toBe('Rose has named you in their plan');
-    expect(ana!.mail.text).toContain(code('Ana'));
     expect(ana!.mail.html).toContain(code('Ana'));
     // Never another heir's code.
     for (const other of [code('Luz'), code('Rui')])
       expect(`${ana!.mail.text ?? ''}${ana!.mail.html || ''}`).not.toContain(other);
-    expect(luz!.mail.text).toContain(code('Luz'));
     expect(luz!.mail.text).not.toContain(code('Ana'));
-    expect(ana!.mail.text).toContain(`${BASE}/docs`);
+    expect(ana!.mail.text).toContain(`${BASE}/heir?about=invitation&lang=en`);
     // Sent, the outbox keeps no copy of the code.
     expect(JSON.stringify(await server.services.store.all(MAIL))).not.toContain(code('Ana'));
+
+    // No owner-facing answer shows a mailed code: the shares say it was mailed, when, and that it was sent.
+    const shares = await call(owner, 'GET', `/api/v1/svcloom/heirs/shares?planId=${linked.plan.id}`);
+    const plans = await call(owner, 'GET', '/api/v1/svcloom/heirs/plans');
+    for (const text of [JSON.stringify(linked), JSON.stringify(shares.body), JSON.stringify(plans.body)]) {
+      expect(text).not.toContain(code('Ana'));
+      expect(text).not.toContain(code('Luz'));
+    }
+    const shareOf = (heir: string) => shares.body.data.find((s: { heir: string }) => s.heir === heir);
+    expect(shareOf('Ana')).toMatchObject({
+      codeDelivery: 'email',
+      codeMail: { queuedAt: now, state: 'sent', sentAt: expect.any(String) },
+    });
+    expect(shareOf('Rui')).toMatchObject({ codeDelivery: 'owner', codeMail: null });
 
     // Ana registers without confirming her address: 403; confirmed: the share is hers.
     const heir = await registerUser(server.app, { email: anaEmail, verify: false });
@@ -181,14 +210,31 @@ describe.each(['lowdb', 'postgres'] as const)('mail about plans (%s)', (engine) 
     ).toBe(200);
     expect((await call(heir, 'POST', '/api/v1/svcloom/shared/claim', { code: code('Ana') })).status).toBe(200);
 
-    // A new code for Luz's share is mailed to Luz alone; the old one stops working.
-    const luzShare = linked.codes.find((c) => c.heir === 'Luz')!.shareId;
-    const reissued = await call(owner, 'POST', `/api/v1/svcloom/heirs/shares/${luzShare}/code`);
+    // A new code for Luz's share is mailed to Luz alone, not shown to the owner; the old one stops working.
+    offset += 60_000;
+    const reissued = await call(owner, 'POST', `/api/v1/svcloom/heirs/shares/${entry('Luz').shareId}/code`);
     expect(reissued.status).toBe(200);
+    expect(reissued.body.data).toMatchObject({
+      delivery: 'email',
+      code: null,
+      mailedAt: clock.now().toISOString(),
+      share: { codeDelivery: 'email', codeMail: { queuedAt: clock.now().toISOString(), state: 'pending' } },
+    });
     const again = await delivered();
     expect(again.map((d) => [d.record.to, d.record.template])).toEqual([[luzEmail, 'heir-invitation']]);
-    expect(again[0]!.mail.text).toContain(reissued.body.data.code);
-    expect(again[0]!.mail.text).not.toContain(code('Luz'));
+    const newLuz = mailedCode(again[0]!.mail);
+    expect(newLuz).not.toBe(code('Luz'));
+    expect(JSON.stringify(reissued.body)).not.toContain(newLuz);
+    const luzUser = await registerUser(server.app, { email: luzEmail });
+    expect((await call(luzUser, 'POST', '/api/v1/svcloom/shared/claim', { code: code('Luz') })).status).toBe(404);
+    expect((await call(luzUser, 'POST', '/api/v1/svcloom/shared/claim', { code: newLuz })).status).toBe(200);
+
+    // Rui has no address: his new code is the owner's to hand over, and nothing is mailed.
+    const ruiNew = await call(owner, 'POST', `/api/v1/svcloom/heirs/shares/${entry('Rui').shareId}/code`);
+    expect(ruiNew.body.data).toMatchObject({ delivery: 'owner', mailedAt: null, share: { codeMail: null } });
+    expect(ruiNew.body.data.code).toMatch(/^shc_[A-Za-z0-9_-]{43}$/);
+    expect(ruiNew.body.data.code).not.toBe(code('Rui'));
+    expect((await delivered()).filter((d) => d.record.template === 'heir-invitation')).toEqual([]);
   });
 
   it('a name typed with a line break is mailed on one line, and the plan is linked', async () => {
@@ -278,7 +324,7 @@ describe.each(['lowdb', 'postgres'] as const)('mail about plans (%s)', (engine) 
     expect(done!.mail.text).toContain('Shares opened for your heirs: 2');
     const [opened] = to(got, heirEmail, 'share-opened');
     expect(opened!.mail.subject).toBe('A message about the plan of Rose');
-    expect(opened!.mail.text).toContain(`${BASE}/docs`);
+    expect(opened!.mail.text).toContain(`${BASE}/heir?about=share-opened&lang=en`);
     expect(got.filter((d) => d.record.template === 'share-opened')).toHaveLength(1);
     expect((await events(plan.id)).map((e) => [e.type, e.data.channels])).toEqual([
       ['verification.started', ['webhook', 'email']],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
-import { registerUser, sessionHeaders, uniqueEmail, type TestSession } from '../support/session.js';
+import { mailTo, registerUser, sessionHeaders, uniqueEmail, type TestSession } from '../support/session.js';
 import { grant } from './support.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
@@ -125,6 +125,10 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     codes = Object.fromEntries(
       res.body.data.codes.map((c: { heir: string; shareId: string; code: string }) => [c.heir, c]),
     );
+    // Ana has an address: her code is mailed to her, never shown to the owner; Rui's is the owner's to hand over.
+    expect(codes.Ana).toMatchObject({ delivery: 'email', code: null });
+    expect(codes.Rui!.code).toMatch(/^shc_[A-Za-z0-9_-]{43}$/);
+    codes.Ana!.code = (await mailTo(server.app, anaEmail, 'heir-invitation')).at(-1)!.data!.claimCode!;
     expect(codes.Ana!.code).toMatch(/^shc_[A-Za-z0-9_-]{43}$/);
     // The codes appear nowhere else: not in the plan list, not in the shares, not in the store.
     const listed = await call(owner, 'GET', '/api/v1/svcloom/heirs/plans');

@@ -128,6 +128,16 @@ const ShareState = z
   .enum(['pending', 'waiting', 'open', 'expired', 'revoked'])
   .describe('pending: the switch has not fired (or access is off); waiting: opens at opensAt; open; expired; revoked.');
 
+const CodeDelivery = z
+  .enum(['email', 'owner'])
+  .describe(
+    "How the claim code reaches the heir: email (mailed to the beneficiary's address, never shown to you) or owner (you hand it over).",
+  );
+const MailedAt = z
+  .string()
+  .nullable()
+  .describe("When the code was queued to the heir's address (ISO 8601), or null when it is yours to hand over.");
+
 const OwnerShareSchema = z
   .object({
     shareId: ShareId,
@@ -137,6 +147,18 @@ const OwnerShareSchema = z
     claimed: z.boolean().describe('Whether an account has claimed it with its code.'),
     claimedAt: z.string().nullable().describe('When it was claimed (ISO 8601), or null.'),
     emailBound: z.boolean().describe("Whether claiming needs the beneficiary's email."),
+    codeDelivery: CodeDelivery,
+    codeMail: z
+      .object({
+        queuedAt: z.string().describe('When the message with the current code was queued (ISO 8601).'),
+        state: z
+          .enum(['pending', 'sending', 'sent', 'failed', 'suppressed'])
+          .nullable()
+          .describe('Where its sending stands (failed: the mail server refused it for good); null if unknown.'),
+        sentAt: z.string().nullable().describe('When the mail server accepted it (ISO 8601), or null.'),
+      })
+      .nullable()
+      .describe("The message that carried the share's current claim code to the heir's address, or null."),
     permissions: z.array(z.enum(['read', 'chat']).describe('A permission.')).describe('What the holder may do.'),
     opensAt: z.string().nullable().describe('When it opens (ISO 8601), or null while not scheduled.'),
     expiresAt: z.string().nullable().describe('When it closes (ISO 8601), or null while not scheduled.'),
@@ -150,7 +172,8 @@ export const linkMemoirPlanTool = defineTool({
   title: 'Link an inheritance plan to the memoir',
   description:
     "Links an inheritance plan with a dead man's switch to the memoir and gives each heir (every beneficiary, or those named in `heirs`) a share with a claim code. " +
-    'The codes are in this answer only: hand each to its heir (a share bound to a beneficiary email can only be claimed by a user with that email). ' +
+    'A beneficiary with an email gets their code by mail only, bound to that address (only a user with it, confirmed, can claim): the answer says when it was mailed, not the code. ' +
+    'The codes of the others are in this answer only: hand each to its heir. ' +
     "Heirs' access is off unless `heirAccess.enabled`; when the plan's deadman.triggered event is reported, a verification starts and the shares open after its waiting period `openAfterDays` (at least 7) for `accessDays`, unless the owner shows a sign of life first. " +
     MEMOIR_SCOPE_NOTE,
   annotations: WRITE,
@@ -207,13 +230,20 @@ export const linkMemoirPlanTool = defineTool({
               shareId: ShareId,
               heir: z.string().describe("The heir's name."),
               address: z.string().describe("The heir's address."),
-              code: z.string().describe('The claim code (shc_...): shown once, never stored; hand it to the heir.'),
+              delivery: CodeDelivery,
+              code: z
+                .string()
+                .nullable()
+                .describe(
+                  'The claim code (shc_...) when it is yours to hand over: shown once, never stored. Null when it was mailed to the heir.',
+                ),
+              mailedAt: MailedAt,
             })
-            .describe('A claim code.'),
+            .describe("A share's claim code, or when it was mailed."),
         )
-        .describe('One claim code per heir.'),
+        .describe('One entry per heir.'),
     })
-    .describe('The linked plan and its claim codes.'),
+    .describe("The linked plan and its heirs' claim codes."),
   rest: { method: 'POST', shape: 'data', status: 201, ...memoirPath('/heirs/plans'), extraStatuses: [409] },
   handler: (input, ctx) => linkPlan(ctx.store, ctx.principal.ownerId, input, ctx.clock),
 });
@@ -367,16 +397,21 @@ export const reissueMemoirShareCodeTool = defineTool({
   ...OWNER,
   name: 'reissue_memoir_share_code',
   title: 'Give a share a new claim code',
-  description: `Replaces a share's claim code (a lost or leaked code): the old code stops working and whoever claimed the share loses it. The new code is in this answer only. ${MEMOIR_SCOPE_NOTE}`,
+  description: `Replaces a share's claim code (a lost or leaked code): the old code stops working and whoever claimed the share loses it. A share bound to an email gets the new code by mail only; otherwise it is in this answer only. ${MEMOIR_SCOPE_NOTE}`,
   annotations: DESTRUCTIVE,
   example: { shareId: 'shr_01JD000000000000000000000B' },
   input: z.strictObject({ shareId: ShareId }).describe('The share.'),
   output: z
     .object({
       share: OwnerShareSchema,
-      code: z.string().describe('The new claim code (shc_...): shown once, never stored.'),
+      delivery: CodeDelivery,
+      code: z
+        .string()
+        .nullable()
+        .describe('The new claim code (shc_...) when it is yours to hand over: shown once, never stored; else null.'),
+      mailedAt: MailedAt,
     })
-    .describe('The share and its new code.'),
+    .describe('The share and its new code, or when it was mailed.'),
   rest: { method: 'POST', shape: 'data', ...memoirPath('/heirs/shares/:shareId/code'), extraStatuses: [409] },
   handler: (input, ctx) => reissueShareCode(ctx.store, input.shareId, ctx.clock),
 });

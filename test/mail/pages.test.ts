@@ -1,0 +1,190 @@
+/**
+ * The pages mail links open, in the reader's language (English, Arabic right to left, Spanish, French): the owner's
+ * check-in page (the profile's language, else Accept-Language) whose POST still checks in, and the heirs' guide
+ * (GET /heir), which names no plan and no person with or without a session and takes no code.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECK_IN_TEXTS, HEIR_TEXTS, PAGE_LOCALES, pageLocale } from '../../src/mail/pages.js';
+import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heirs.js';
+import { startTestServer, type TestServer } from '../helpers.js';
+import { mailTo, registerUser, sessionHeaders, uniqueEmail, type TestSession } from '../support/session.js';
+
+const EVM = (n: number) => `0x${String(n).repeat(40).slice(0, 40)}`;
+const escaped = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+let server: TestServer;
+let owner: TestSession;
+let watcher: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ listen: false });
+  owner = await registerUser(server.app, { name: 'Rose' });
+  watcher = await server.key({ ownerId: owner.accountId, tier: 'public', scopes: ['contracts'] });
+});
+afterAll(async () => server?.close());
+
+const setProfileLocale = async (locale: string | undefined) => {
+  const user = (await server.services.store.get<Record<string, unknown> & { id: string }>('users', owner.userId))!;
+  const { locale: _old, ...rest } = user;
+  await server.services.store.put('users', locale ? { ...rest, locale } : rest);
+};
+
+/** Links a plan named `label`, reports its trigger, and answers the check-in path mailed to the owner. */
+async function checkInPath(label: string): Promise<{ path: string; planId: string }> {
+  const linked = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/svcloom/heirs/plans',
+    headers: sessionHeaders(owner),
+    payload: {
+      label,
+      plan: {
+        blockchain: 'evm',
+        ownerAddress: EVM(1),
+        beneficiaries: [{ name: 'Ana', address: EVM(2), percentage: 100 }],
+        deadMansSwitch: { enabled: true, intervalDays: 90 },
+      },
+      heirAccess: { enabled: true },
+    },
+  });
+  expect(linked.statusCode).toBe(201);
+  const planId = linked.json().data.plan.id as string;
+  const fired = await server.app.inject({
+    method: 'POST',
+    url: `/api/v1/svcloom/heirs/plans/${planId}/events`,
+    headers: { authorization: `Bearer ${watcher}` },
+    payload: { type: 'deadman.triggered' },
+  });
+  expect(fired.statusCode).toBe(200);
+  const path = (await mailTo(server.app, owner.email, 'verification-started')).at(-1)!.data!.cancelLink!;
+  expect(path).toMatch(/^\/api\/v1\/mail\/check-in\?token=/);
+  return { path, planId };
+}
+
+describe('page language', () => {
+  it('takes the preferred locale when it is ours, else the best of Accept-Language, else English', () => {
+    expect(pageLocale('ar', 'fr')).toBe('ar');
+    expect(pageLocale(undefined, 'de-DE, fr-CA;q=0.8, es;q=0.9')).toBe('es');
+    expect(pageLocale('xx', 'fr-FR;q=0.5, de')).toBe('fr');
+    expect(pageLocale(undefined, 'de, ja')).toBe('en');
+    expect(pageLocale(undefined, undefined)).toBe('en');
+  });
+});
+
+describe('the check-in page', () => {
+  it("is in the profile's language, else the browser's, and its POST checks in", async () => {
+    const { path, planId } = await checkInPath('Casa "Sol" <b>');
+    for (const locale of ['en', 'ar', 'es'] as const) {
+      await setProfileLocale(locale);
+      // The profile wins over the browser.
+      const res = await server.app.inject({ method: 'GET', url: path, headers: { 'accept-language': 'fr' } });
+      expect(res.statusCode).toBe(200);
+      const t = CHECK_IN_TEXTS[locale];
+      expect(res.body).toContain(`<html lang="${locale}" dir="${locale === 'ar' ? 'rtl' : 'ltr'}">`);
+      expect(res.body).toContain(`<title>${escaped(t.askTitle)}</title>`);
+      expect(res.body).toContain(t.ask('Casa &quot;Sol&quot; &lt;b&gt;'));
+      expect(res.body).toContain(`<button type="submit">${escaped(t.button)}</button>`);
+      expect(res.body).not.toContain('<b>');
+      expect(res.headers['content-language']).toBe(locale);
+    }
+    // A user record without a language (older accounts): the browser's, French included.
+    await setProfileLocale(undefined);
+    const fr = await server.app.inject({ method: 'GET', url: path, headers: { 'accept-language': 'fr-FR,fr;q=0.9' } });
+    expect(fr.body).toContain('<html lang="fr" dir="ltr">');
+    expect(fr.body).toContain(CHECK_IN_TEXTS.fr.ask('Casa &quot;Sol&quot; &lt;b&gt;'));
+    // Nothing changed by looking.
+    expect((await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!.state).toBe('verifying');
+
+    // The POST, in Arabic: checked in, the verification failed, the page right to left.
+    await setProfileLocale('ar');
+    const post = await server.app.inject({ method: 'POST', url: path });
+    expect(post.statusCode).toBe(200);
+    expect(post.body).toContain('<html lang="ar" dir="rtl">');
+    expect(post.body).toContain(CHECK_IN_TEXTS.ar.done('Casa &quot;Sol&quot; &lt;b&gt;'));
+    expect(await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId)).toMatchObject({
+      state: 'armed',
+      verification: { state: 'failed', failedBy: 'check-in' },
+    });
+    expect((await server.app.inject({ method: 'POST', url: path })).statusCode).toBe(410);
+    await setProfileLocale('en');
+  });
+
+  it('POST in Spanish and French (from the browser) checks in too', async () => {
+    await setProfileLocale('es');
+    const es = await checkInPath('Campo');
+    const esPost = await server.app.inject({ method: 'POST', url: es.path });
+    expect(esPost.body).toContain(`<title>${CHECK_IN_TEXTS.es.doneTitle}</title>`);
+    expect(esPost.body).toContain(CHECK_IN_TEXTS.es.done('Campo'));
+    await setProfileLocale(undefined);
+    const fr = await checkInPath('Maison');
+    const frPost = await server.app.inject({ method: 'POST', url: fr.path, headers: { 'accept-language': 'fr' } });
+    expect(frPost.body).toContain(CHECK_IN_TEXTS.fr.done('Maison'));
+    for (const { planId } of [es, fr])
+      expect((await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!.state).toBe('armed');
+    await setProfileLocale('en');
+  });
+});
+
+describe("the heirs' page", () => {
+  it('explains each message in each language, right to left in Arabic', async () => {
+    for (const locale of PAGE_LOCALES) {
+      for (const about of ['invitation', 'share-opened'] as const) {
+        const res = await server.app.inject({ method: 'GET', url: `/heir?about=${about}&lang=${locale}` });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toContain('text/html');
+        const t = HEIR_TEXTS[locale];
+        expect(res.body).toContain(`<html lang="${locale}" dir="${locale === 'ar' ? 'rtl' : 'ltr'}">`);
+        expect(res.body).toContain(escaped(t.title));
+        expect(res.body).toContain(escaped(t.about[about]));
+        for (const step of t.steps) expect(res.body).toContain(escaped(step));
+        const other = about === 'invitation' ? 'share-opened' : 'invitation';
+        expect(res.body).not.toContain(escaped(t.about[other]));
+      }
+    }
+    // Without `lang`, the browser's language; an unknown one, English.
+    const es = await server.app.inject({ method: 'GET', url: '/heir', headers: { 'accept-language': 'es-MX' } });
+    expect(es.body).toContain(escaped(HEIR_TEXTS.es.about.none));
+    const unknown = await server.app.inject({ method: 'GET', url: '/heir?lang=xx&about=%3Cscript%3E' });
+    expect(unknown.body).toContain('<html lang="en"');
+    expect(unknown.body).not.toContain('<script');
+  });
+
+  it('is the same page with or without a session: it names no plan, person or code, and takes none', async () => {
+    const heirEmail = uniqueEmail('ana');
+    const linked = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/svcloom/heirs/plans',
+      headers: sessionHeaders(owner),
+      payload: {
+        label: 'Secret estate',
+        plan: {
+          blockchain: 'evm',
+          ownerAddress: EVM(1),
+          beneficiaries: [{ name: 'Ana', address: EVM(2), percentage: 100, email: heirEmail }],
+          deadMansSwitch: { enabled: true, intervalDays: 90 },
+        },
+        heirAccess: { enabled: true },
+      },
+    });
+    expect(linked.statusCode).toBe(201);
+    const [invite] = await mailTo(server.app, heirEmail, 'heir-invitation');
+    expect(invite!.data!.claimLink).toBe('/heir?about=invitation&lang=en');
+    const code = invite!.data!.claimCode!;
+    const heir = await registerUser(server.app, { email: heirEmail });
+    const url = invite!.data!.claimLink!;
+    const anonymous = await server.app.inject({ method: 'GET', url });
+    const signedIn = await server.app.inject({ method: 'GET', url, headers: sessionHeaders(heir) });
+    const asOwner = await server.app.inject({ method: 'GET', url, headers: sessionHeaders(owner) });
+    expect(signedIn.body).toBe(anonymous.body);
+    expect(asOwner.body).toBe(anonymous.body);
+    for (const secret of ['Secret estate', 'Rose', 'Ana', heirEmail, code, EVM(2)])
+      expect(anonymous.body).not.toContain(secret);
+    // A code put in the link is neither echoed nor used: the page has no field for it.
+    const withCode = await server.app.inject({ method: 'GET', url: `${url}&code=${code}` });
+    expect(withCode.body).toBe(anonymous.body);
+    expect(anonymous.body).not.toMatch(/<form|<input/);
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/api/v1/svcloom/shared', headers: sessionHeaders(heir) })).json()
+        .data,
+    ).toEqual([]);
+  });
+});

@@ -160,6 +160,11 @@ function inferred(m: MediaRecord, field: 'description' | 'transcript'): string |
   return null;
 }
 
+/** The caption the owner wrote for a media item, if any. */
+function ownCaption(m: MediaRecord): string | null {
+  return typeof m.caption === 'string' && m.caption.trim() ? m.caption.trim() : null;
+}
+
 export interface BookOptions {
   /** A name for the title when the memoir settings give none (the account's name); ignored when it looks like an email address. */
   fallbackName?: string | null | undefined;
@@ -227,7 +232,7 @@ export async function memoirBook(
     if (m.kind === 'photo') {
       const day = takenDay(m);
       const when = readWhen(day);
-      const caption = inferred(m, 'description') ?? captionFromName(m.originalName) ?? 'A photograph';
+      const caption = ownCaption(m) ?? inferred(m, 'description') ?? captionFromName(m.originalName) ?? 'A photograph';
       const photo: BookPhoto = { caption, when: when?.label ?? null, file: mediaFile(dataDir, m) };
       // A dated photo sits with the memories of its decade; one whose caption has a theme, in that chapter.
       if (when) {
@@ -241,7 +246,7 @@ export async function memoirBook(
       }
     } else {
       recordings.push({
-        caption: captionFromName(m.originalName) ?? (m.kind === 'audio' ? 'A recording' : 'A video'),
+        caption: ownCaption(m) ?? captionFromName(m.originalName) ?? (m.kind === 'audio' ? 'A recording' : 'A video'),
         kind: m.kind,
         seconds: m.durationSeconds ?? null,
         transcript: inferred(m, 'transcript'),

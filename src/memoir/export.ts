@@ -438,9 +438,10 @@ export async function bookPdfStream(book: MemoirBook, opts: { compress?: boolean
   };
   doc.on('data', (chunk: Buffer) => out.push(chunk));
   doc.on('end', () => out.push(null));
-  const writeText = await textWriter(doc);
+  const text = bookText(book);
+  const writeText = await textWriter(doc, { text });
   const draft = newDoc();
-  const draftText = await textWriter(draft, { dry: true });
+  const draftText = await textWriter(draft, { dry: true, text });
   void (async () => {
     // The layout pass: its bytes are dropped as they come, and it gives way to other work now and then.
     draft.on('data', () => undefined);
@@ -459,6 +460,19 @@ export async function bookPdfStream(book: MemoirBook, opts: { compress?: boolean
     },
   );
   return out;
+}
+
+/** Everything the book says, for the fonts it needs. */
+function bookText(book: MemoirBook): string {
+  const parts: string[] = [book.title, book.span ?? ''];
+  for (const c of book.chapters) {
+    parts.push(c.title);
+    for (const e of c.entries) parts.push(e.when ?? '', e.mood ?? '', e.prompt ?? '', e.content);
+    for (const a of c.answers) parts.push(a.question, a.answer);
+    for (const p of c.photos) parts.push(p.caption, p.when ?? '');
+    for (const r of c.recordings) parts.push(r.caption, r.transcript ?? '');
+  }
+  return parts.join('\n');
 }
 
 /** The whole PDF in memory (tests, small books). */

@@ -212,7 +212,9 @@ export async function prepareChat(
     store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
     store.findBy<MediaRecord>(MEMOIR_MEDIA, 'ownerId', ownerId),
   ]);
-  const docs = memoirDocs({ name: profile?.agentName ?? null, entries, answers, media });
+  // Nor a private photo or recording: not its caption, its description or its transcript.
+  const shown = audience === 'owner' ? media : media.filter((m) => m.private !== true);
+  const docs = memoirDocs({ name: profile?.agentName ?? null, entries, answers, media: shown });
   const found = embedder
     ? await searchMemoirWithEmbeddings(docs, question, (texts) => embedder.embed(texts))
     : searchMemoir(docs, question);

@@ -9,7 +9,7 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import { ApiError } from '../core/errors.js';
 import { ulid } from '../core/ids.js';
-import { addAllowance, GRANTS, type GrantRecord } from '../accounts/grants.js';
+import { GRANTS, type GrantRecord } from '../accounts/grants.js';
 import { debitCredits, refundDebit } from '../credits/spend.js';
 import type { Store } from '../store/port.js';
 
@@ -37,10 +37,37 @@ export async function prepayHeirChat(
     action: null,
   });
   try {
-    const chatAllowance = await addAllowance(deps.store, shareId, credits, deps.clock.now().toISOString());
+    const chatAllowance = await addPrepaid(deps.store, shareId, credits, deps.clock.now().toISOString());
     return { shareId, chatAllowance, credits };
   } catch (err) {
     await refundDebit(deps, entry, 'the allowance could not be stored');
     throw err;
   }
+}
+
+/**
+ * A share as it counts its allowance: `allowance` is what is left (spent by the heir's chat, given back when an answer
+ * fails, src/accounts/grants.ts), and `allowancePrepaid` all the owner ever put in, so what was spent is the difference.
+ */
+type CountedGrant = GrantRecord & { allowancePrepaid?: number };
+
+/** Adds prepaid credits to one of the owner's shares, counting them in what was ever prepaid; answers what is left now. */
+async function addPrepaid(store: Store, shareId: string, credits: number, nowIso: string): Promise<number> {
+  return store.transact(async (tx) => {
+    const current = await tx.get<CountedGrant>(GRANTS, shareId);
+    if (!current) throw ApiError.notFound(`Share ${shareId.slice(0, 60)}`);
+    const allowance = (current.allowance ?? 0) + credits;
+    const before = Math.max(current.allowancePrepaid ?? 0, current.allowance ?? 0);
+    await tx.put(GRANTS, { ...current, allowance, allowancePrepaid: before + credits, updatedAt: nowIso });
+    return allowance;
+  });
+}
+
+/** What a share's heirs' chat allowance holds: prepaid in all, left, and spent by the heir's chat so far. */
+export function allowanceOf(g: GrantRecord): { prepaid: number; remaining: number; spent: number } {
+  const remaining = Math.max(0, g.allowance ?? 0);
+  // A share prepaid before the total was counted knows only what is left: nothing is reported spent from it.
+  const recorded = (g as CountedGrant).allowancePrepaid;
+  const prepaid = Math.max(typeof recorded === 'number' ? recorded : 0, remaining);
+  return { prepaid, remaining, spent: prepaid - remaining };
 }

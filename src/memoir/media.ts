@@ -253,10 +253,59 @@ export function publicMedia(m: MediaRecord) {
     mime: m.mime,
     size: m.size,
     originalName: m.originalName,
+    caption: typeof m.caption === 'string' ? m.caption : null,
+    private: m.private === true,
     durationMinutes: m.durationMinutes,
     durationSeconds: m.durationSeconds ?? null,
     createdAt: m.createdAt,
+    ...(m.updatedAt ? { updatedAt: m.updatedAt } : {}),
   };
+}
+
+/** Longest caption an owner may write, characters. */
+export const MAX_CAPTION = 500;
+
+/** What an owner may change on a media item: its caption (null removes it) and whether heirs may see it. */
+export interface MediaPatch {
+  caption?: string | null | undefined;
+  private?: boolean | undefined;
+}
+
+/**
+ * Changes a media item's caption or privacy in one transaction (404 for an item not in the caller's view). A caption
+ * is kept as one trimmed line of text; an empty one removes it. A private item is the owner's alone: heirs do not
+ * list, download, hear, read in the book or reach through the chat anything of it, its description included.
+ */
+export async function updateMedia(store: Store, clock: Clock, id: string, patch: MediaPatch): Promise<MediaRecord> {
+  if (patch.caption === undefined && patch.private === undefined)
+    throw ApiError.validation('Nothing to change: give caption or private.', [
+      { field: 'caption', reason: 'give caption, private, or both' },
+    ]);
+  let caption: string | null | undefined = patch.caption;
+  if (typeof caption === 'string') {
+    caption = caption.normalize('NFC').replace(/\s+/g, ' ').trim();
+    if (/[\u0000-\u001f\u007f]/.test(caption))
+      throw ApiError.validation('A caption may not hold control characters.', [
+        { field: 'caption', reason: 'control character' },
+      ]);
+    if (caption.length > MAX_CAPTION)
+      throw ApiError.validation(`A caption may be at most ${MAX_CAPTION} characters.`, [
+        { field: 'caption', reason: `longer than ${MAX_CAPTION} characters` },
+      ]);
+    if (!caption) caption = null;
+  }
+  return store.transact(async (tx) => {
+    const current = await tx.get<MediaRecord>(MEMOIR_MEDIA, id);
+    if (!current) throw ApiError.notFound(`Media item ${id.slice(0, 60)}`);
+    const next: MediaRecord = { ...current, updatedAt: clock.now().toISOString() };
+    if (caption !== undefined) {
+      if (caption === null) delete next.caption;
+      else next.caption = caption;
+    }
+    if (patch.private !== undefined) next.private = patch.private;
+    await tx.put(MEMOIR_MEDIA, next);
+    return next;
+  });
 }
 
 export async function listMedia(store: Store, ownerId: string) {
@@ -298,6 +347,8 @@ export interface Inference {
   channels: number | null;
   hasAudio: boolean;
   transcript: string | null;
+  /** What a photo shows, in words, from the configured vision model (null without one, and for audio and video). */
+  description: string | null;
 }
 
 const blank = (m: MediaRecord): Inference => ({
@@ -315,6 +366,7 @@ const blank = (m: MediaRecord): Inference => ({
   channels: null,
   hasAudio: false,
   transcript: null,
+  description: null,
 });
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -386,7 +438,12 @@ export async function measureSeconds(m: MediaRecord, file: string, signal?: Abor
 export async function infer(
   m: MediaRecord,
   file: string,
-  opts: { includeGps: boolean; signal?: AbortSignal | undefined },
+  opts: {
+    includeGps: boolean;
+    signal?: AbortSignal | undefined;
+    /** Describes a photo in words (a vision model); absent: no description. */
+    describe?: ((file: string) => Promise<string>) | undefined;
+  },
 ): Promise<Inference> {
   const out = blank(m);
   if (m.kind === 'photo') {
@@ -406,6 +463,7 @@ export async function infer(
     const lon = exif?.longitude;
     out.gpsAvailable = typeof lat === 'number' && typeof lon === 'number';
     if (opts.includeGps && out.gpsAvailable) out.gps = { latitude: lat as number, longitude: lon as number };
+    if (opts.describe) out.description = await opts.describe(file);
     return out;
   }
   if (m.kind === 'audio') {

@@ -1,13 +1,18 @@
 /**
  * The fonts of the memoir PDF (./pdf-text.ts says which and why): the Noto Sans
  * files of each style, unpacked once per process, and words shaped with them.
+ * The Chinese, Japanese, Korean and Thai fonts are loaded only for a text that
+ * has such characters (`extraScriptsOf`).
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import * as fontkit from 'fontkit';
 import { decompress } from 'wawoff2';
 
 export type TextStyle = 'regular' | 'bold' | 'italic';
+
+const requireFrom = createRequire(import.meta.url);
 
 /** The Noto Sans subsets used, in the order they are tried. */
 const NOTO_SANS_SUBSETS = [
@@ -21,15 +26,75 @@ const NOTO_SANS_SUBSETS = [
   'devanagari',
 ] as const;
 
-/** Font files of a style, most common first. Arabic and Hebrew have no italic: their regular is used. */
-function fontFiles(style: TextStyle): string[] {
+/**
+ * Fonts loaded only for a text that needs them (each is a large file, unpacked in a second or so): the Chinese
+ * (simplified, traditional), Japanese and Korean subsets of Noto Sans CJK, and Noto Sans Thai.
+ */
+export const EXTRA_SCRIPTS = ['sc', 'tc', 'jp', 'kr', 'thai'] as const;
+export type ExtraScript = (typeof EXTRA_SCRIPTS)[number];
+
+/** The CJK fonts, kept in assets/fonts (assets/fonts/README.md says which subsets and why), by script. */
+const CJK_FILES: Record<Exclude<ExtraScript, 'thai'>, string> = {
+  sc: 'noto-sans-sc-chinese-simplified',
+  tc: 'noto-sans-tc-chinese-traditional',
+  jp: 'noto-sans-jp-japanese',
+  kr: 'noto-sans-kr-korean',
+};
+const ASSETS = new URL('../../assets/fonts/', import.meta.url);
+
+/** A font file: where it is, and the extra script it serves (absent: one of the fonts always loaded). */
+interface FontFile {
+  path: string;
+  name: string;
+  script?: ExtraScript;
+}
+
+const packageFile = (spec: string, script?: ExtraScript): FontFile => ({
+  path: requireFrom.resolve(spec),
+  name: spec.slice(spec.lastIndexOf('/') + 1, -'.woff2'.length),
+  ...(script ? { script } : {}),
+});
+
+/**
+ * Font files of a style, most common first, then those of the extra scripts asked for. Arabic, Hebrew, Thai and
+ * the CJK fonts have no italic: their regular is used.
+ */
+function fontFiles(style: TextStyle, extras: ReadonlySet<ExtraScript>): FontFile[] {
   const weight = style === 'bold' ? 700 : 400;
   const slant = style === 'italic' ? 'italic' : 'normal';
-  return [
-    ...NOTO_SANS_SUBSETS.map((s) => `@fontsource/noto-sans/files/noto-sans-${s}-${weight}-${slant}.woff2`),
-    `@fontsource/noto-sans-arabic/files/noto-sans-arabic-arabic-${weight}-normal.woff2`,
-    `@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-${weight}-normal.woff2`,
+  const files = [
+    ...NOTO_SANS_SUBSETS.map((s) => packageFile(`@fontsource/noto-sans/files/noto-sans-${s}-${weight}-${slant}.woff2`)),
+    packageFile(`@fontsource/noto-sans-arabic/files/noto-sans-arabic-arabic-${weight}-normal.woff2`),
+    packageFile(`@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-${weight}-normal.woff2`),
   ];
+  for (const script of EXTRA_SCRIPTS) {
+    if (!extras.has(script)) continue;
+    if (script === 'thai')
+      files.push(packageFile(`@fontsource/noto-sans-thai/files/noto-sans-thai-thai-${weight}-normal.woff2`, script));
+    else {
+      const name = `${CJK_FILES[script]}-${weight}-normal`;
+      files.push({ path: fileURLToPath(new URL(`${name}.woff2`, ASSETS)), name, script });
+    }
+  }
+  return files;
+}
+
+const HAN = /\p{Script=Han}/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const HANGUL = /\p{Script=Hangul}/u;
+const THAI = /\p{Script=Thai}/u;
+
+/** The extra scripts' fonts a text needs: Chinese characters take both Chinese fonts (traditional ones may be missing from the simplified), kana the Japanese, hangul the Korean. */
+export function extraScriptsOf(text: string): Set<ExtraScript> {
+  const out = new Set<ExtraScript>();
+  if (HAN.test(text)) {
+    out.add('sc');
+    out.add('tc');
+  }
+  if (KANA.test(text)) out.add('jp');
+  if (HANGUL.test(text)) out.add('kr');
+  if (THAI.test(text)) out.add('thai');
+  return out;
 }
 
 export interface Shaped {
@@ -44,6 +109,8 @@ export interface Shaped {
 export interface Face {
   /** The name the font is registered under in a document. */
   key: string;
+  /** The extra script it serves (a CJK face is chosen for Chinese characters by the paragraph's language). */
+  script?: ExtraScript;
   font: fontkit.Font;
   /** The TrueType file, for copies of the font under other names (see slotFor). */
   ttf: Buffer;
@@ -71,9 +138,6 @@ export function shape(face: Face, word: string): Shaped {
   return s;
 }
 
-const requireFrom = createRequire(import.meta.url);
-const loaded = new Map<TextStyle, Promise<Face[]>>();
-
 let unpacking: Promise<unknown> = Promise.resolve();
 
 /** WOFF2 to TrueType, one file at a time: wawoff2 answers with a view of its WebAssembly memory, which its next call reuses, so it is copied at once. */
@@ -83,35 +147,50 @@ function unpack(woff2: Buffer): Promise<Buffer> {
   return result;
 }
 
-/**
- * The faces of a style, read once per process. The WOFF2 files are unpacked
- * to plain TrueType first (wawoff2, Google's decoder in WebAssembly): fontkit
- * reads a compressed font's glyph table anew for every glyph it embeds.
- */
-export function facesOf(style: TextStyle): Promise<Face[]> {
-  let faces = loaded.get(style);
-  if (!faces) {
-    faces = (async () => {
-      const out: Face[] = [];
-      for (const file of fontFiles(style)) {
-        const ttf = await unpack(await readFile(requireFrom.resolve(file)));
-        const created = fontkit.create(ttf);
-        if (!('layout' in created)) throw new Error(`${file} is a font collection, not a font`);
-        const font = withExactGlyphText(created);
-        out.push({
-          key: `${style}:${file.slice(file.lastIndexOf('/') + 1, -'.woff2'.length)}`,
-          font,
-          ttf,
-          copies: [],
-          shaped: new Map(),
-        });
+/** Unpacked files by path: the regular and the italic of a font without italics share one. */
+const unpacked = new Map<string, Promise<Buffer>>();
+/** Faces by style and file, read once per process. */
+const loaded = new Map<string, Promise<Face>>();
+
+function faceOf(style: TextStyle, file: FontFile): Promise<Face> {
+  const id = `${style}:${file.path}`;
+  let face = loaded.get(id);
+  if (!face) {
+    face = (async () => {
+      let ttf = unpacked.get(file.path);
+      if (!ttf) {
+        ttf = readFile(file.path).then(unpack);
+        ttf.catch(() => unpacked.delete(file.path));
+        unpacked.set(file.path, ttf);
       }
-      return out;
+      const bytes = await ttf;
+      const created = fontkit.create(bytes);
+      if (!('layout' in created)) throw new Error(`${file.name} is a font collection, not a font`);
+      return {
+        key: `${style}:${file.name}`,
+        ...(file.script ? { script: file.script } : {}),
+        font: withExactGlyphText(created),
+        ttf: bytes,
+        copies: [],
+        shaped: new Map(),
+      };
     })();
-    faces.catch(() => loaded.delete(style));
-    loaded.set(style, faces);
+    face.catch(() => loaded.delete(id));
+    loaded.set(id, face);
   }
-  return faces;
+  return face;
+}
+
+/**
+ * The faces of a style, with those of the extra scripts asked for, read once per process. The WOFF2 files are
+ * unpacked to plain TrueType first (wawoff2, Google's decoder in WebAssembly): fontkit reads a compressed font's
+ * glyph table anew for every glyph it embeds.
+ */
+export async function facesOf(style: TextStyle, extras: ReadonlySet<ExtraScript> = new Set()): Promise<Face[]> {
+  const out: Face[] = [];
+  // One at a time: unpacking is serial anyway, and a failure stops at the first file.
+  for (const file of fontFiles(style, extras)) out.push(await faceOf(style, file));
+  return out;
 }
 
 /**
@@ -123,7 +202,21 @@ export function facesOf(style: TextStyle): Promise<Face[]> {
  */
 export function withExactGlyphText(font: fontkit.Font): fontkit.Font {
   const getGlyph = font.getGlyph.bind(font);
-  const exact = (id: number, codePoints?: number[]) => {
+  // Shaping splits Thai sara am (U+0E33) and Lao am (U+0EB3) into the nikhahit mark and the vowel aa, and hands the
+  // mark the am's text while the aa gets its own: the mark stands for nikhahit, so the text reads back as nikhahit
+  // and aa, which is what the am decomposes to (NFKC folds it back).
+  const split = new Map<number, number>();
+  for (const [am, mark] of [
+    [0x0e33, 0x0e4d],
+    [0x0eb3, 0x0ecd],
+  ] as const) {
+    if (!font.hasGlyphForCodePoint(mark)) continue;
+    const id = font.glyphForCodePoint(mark).id;
+    if (id !== font.glyphForCodePoint(am).id) split.set(am, id);
+  }
+  const exact = (id: number, given?: number[]) => {
+    const codePoints =
+      given?.length === 1 && split.get(given[0]!) === id ? [given[0] === 0x0e33 ? 0x0e4d : 0x0ecd] : given;
     const glyph = getGlyph(id, codePoints);
     if (
       !glyph ||

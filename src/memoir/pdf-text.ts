@@ -1,7 +1,8 @@
 /**
  * Text of the memoir PDF in any of the scripts people write their lives in:
  * Latin (with its extensions and Vietnamese), Greek, Cyrillic, Devanagari,
- * Arabic and Hebrew, mixed freely in one sentence.
+ * Arabic, Hebrew, Chinese, Japanese, Korean and Thai, mixed freely in one
+ * sentence.
  *
  * Fonts: Noto Sans, Noto Sans Arabic and Noto Sans Hebrew, from the npm
  * packages @fontsource/noto-sans, @fontsource/noto-sans-arabic and
@@ -11,7 +12,20 @@
  * family into files by Unicode range (latin, latin-ext, greek, ...); each file
  * is a font of its own, so every piece of text is drawn with the first file
  * that has a glyph for it (fontkit `hasGlyphForCodePoint`). pdfkit embeds only
- * the glyphs used (a subset) of only the files used.
+ * the glyphs used (a subset) of only the files used. Chinese, Japanese and
+ * Korean come from subsets of Noto Sans SC, TC, JP and KR kept in assets/fonts
+ * (OFL 1.1 too; assets/fonts/README.md), and Thai from @fontsource/noto-sans-thai;
+ * these large files are loaded only for a text that has such characters. One
+ * Chinese character is drawn differently in each (the same code point has a
+ * Chinese, a Japanese and a Korean form), so the face is chosen by the
+ * paragraph: Japanese where it has kana, Korean (then traditional Chinese) where
+ * it has hangul, traditional Chinese where it has a character the simplified
+ * font lacks, else simplified Chinese.
+ *
+ * Lines break at spaces, and inside a run of Chinese, Japanese or Thai (written
+ * without spaces) between the words Intl.Segmenter finds (ICU's dictionaries),
+ * never before closing punctuation nor after opening punctuation; a word wider
+ * than the line is cut between grapheme clusters, so a mark stays on its letter.
  *
  * Shaping and direction: fontkit shapes each piece with the font's OpenType
  * tables (Arabic joining forms, marks, ligatures). Lines are broken here, and
@@ -28,7 +42,15 @@
  */
 import bidiModule, { type Bidi } from 'bidi-js';
 import * as fontkit from 'fontkit';
-import { facesOf, shape, withExactGlyphText, type Face, type TextStyle } from './pdf-fonts.js';
+import {
+  type ExtraScript,
+  extraScriptsOf,
+  facesOf,
+  shape,
+  withExactGlyphText,
+  type Face,
+  type TextStyle,
+} from './pdf-fonts.js';
 
 /** Words and runs of spaces, in logical order. */
 const tokens = (text: string) => text.match(/\s+|\S+/gu) ?? [];
@@ -48,12 +70,16 @@ const LETTER = /\p{L}/u;
  */
 function assignFaces(text: string, faces: Face[]): Uint8Array {
   const out = new Uint8Array(text.length);
+  const han = hanFaces(text, faces);
   let prev = -1;
   for (let i = 0; i < text.length; ) {
     const cp = text.codePointAt(i)!;
     const units = cp > 0xffff ? 2 : 1;
+    const char = String.fromCodePoint(cp);
     let f = -1;
-    if (prev >= 0 && !LETTER.test(String.fromCodePoint(cp)) && faces[prev]!.font.hasGlyphForCodePoint(cp)) f = prev;
+    if (prev >= 0 && !LETTER.test(char) && faces[prev]!.font.hasGlyphForCodePoint(cp)) f = prev;
+    if (f < 0 && han.length && CJK_LETTER.test(char))
+      f = han.find((h) => faces[h]!.font.hasGlyphForCodePoint(cp)) ?? -1;
     if (f < 0) f = faces.findIndex((face) => face.font.hasGlyphForCodePoint(cp));
     if (f < 0) f = Math.max(prev, 0);
     out.fill(f, i, i + units);
@@ -61,6 +87,73 @@ function assignFaces(text: string, faces: Face[]): Uint8Array {
     i += units;
   }
   return out;
+}
+
+const HAN = /\p{Script=Han}/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const HANGUL = /\p{Script=Hangul}/u;
+/** Characters every CJK font has its own form of: Chinese characters, kana, and CJK and full-width punctuation. */
+const CJK_LETTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
+
+/**
+ * The CJK faces to try for a Chinese character of this paragraph, in order (indexes into `faces`): by the language
+ * the paragraph is in, as far as its own characters tell (see the file's comment).
+ */
+function hanFaces(text: string, faces: Face[]): number[] {
+  const at = (script: ExtraScript) => faces.findIndex((f) => f.script === script);
+  if (!CJK_LETTER.test(text) || at('sc') < 0) return [];
+  let order: ExtraScript[];
+  if (KANA.test(text)) order = ['jp', 'sc', 'tc', 'kr'];
+  else if (HANGUL.test(text)) order = ['kr', 'tc', 'sc', 'jp'];
+  else {
+    // The traditional subset has no simplified-only character (们, 长, 这): a paragraph it covers whole is written
+    // in traditional characters; one with any it lacks is simplified Chinese.
+    const tc = faces[at('tc')]?.font;
+    const traditional =
+      !!tc && Array.from(text).every((c) => !HAN.test(c) || tc.hasGlyphForCodePoint(c.codePointAt(0)!));
+    order = traditional ? ['tc', 'sc', 'jp', 'kr'] : ['sc', 'tc', 'jp', 'kr'];
+  }
+  return order.map(at).filter((i) => i >= 0);
+}
+
+/** Scripts written without spaces between words: their runs are broken into words by Intl.Segmenter. */
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** Punctuation a line may not start with (closing marks, 。、 and the like) or end with (opening marks). */
+const CLOSING = /^[\p{Pe}\p{Pf}\p{Po}ー々ゝゞヽヾ]+$/u;
+const OPENING = /^[\p{Ps}\p{Pi}]+$/u;
+
+/**
+ * Where a line may break: [start, end) units of the text, each a word with the spaces after it; a run of a script
+ * written without spaces is split into its words, closing punctuation kept with the word before it and opening
+ * punctuation with the word after it.
+ */
+function breakUnits(text: string): Array<[number, number]> {
+  const units: Array<[number, number]> = [];
+  for (const m of text.matchAll(/\S+\s*|\s+/gu)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (!UNSPACED.test(m[0])) {
+      units.push([start, end]);
+      continue;
+    }
+    const ink = start + m[0].trimEnd().length;
+    const parts: Array<[number, number]> = [];
+    let glue = false;
+    for (const seg of words.segment(text.slice(start, ink))) {
+      const s = start + seg.index;
+      const e = s + seg.segment.length;
+      const last = parts[parts.length - 1];
+      if (last && (glue || CLOSING.test(seg.segment))) last[1] = e;
+      else parts.push([s, e]);
+      glue = OPENING.test(seg.segment);
+    }
+    if (parts.length) parts[parts.length - 1]![1] = end;
+    units.push(...parts);
+  }
+  return units;
 }
 
 /** Control characters other than line breaks are dropped, tabs become spaces, and text is NFC (precomposed letters are the ones fonts map). */
@@ -144,10 +237,8 @@ class Paragraph {
     const lines: Array<[number, number]> = [];
     let start = 0;
     let width = 0;
-    for (const m of this.text.matchAll(/\S+\s*|\s+/gu)) {
-      const s = m.index;
-      const e = s + m[0].length;
-      const ink = s + m[0].trimEnd().length;
+    for (const [s, e] of breakUnits(this.text)) {
+      const ink = s + this.text.slice(s, e).trimEnd().length;
       const inkWidth = this.width(s, ink);
       if (s > start && width + inkWidth > maxWidth) {
         lines.push([start, s]);
@@ -155,20 +246,20 @@ class Paragraph {
         width = 0;
       }
       if (s === start && inkWidth > maxWidth) {
-        // One word longer than the line: cut it between characters (by advance width, unshaped).
+        // One word longer than the line: cut it between grapheme clusters (by advance width, unshaped).
         let w = 0;
-        for (let i = s; i < ink; ) {
-          const cp = this.text.codePointAt(i)!;
-          const units = cp > 0xffff ? 2 : 1;
+        for (const g of graphemes.segment(this.text.slice(s, ink))) {
+          const i = s + g.index;
           const face = this.faces[this.faceOf[i]!]!;
-          const cw = face.font.glyphForCodePoint(cp).advanceWidth * this.scale(face);
+          let cw = 0;
+          for (const c of g.segment) cw += face.font.glyphForCodePoint(c.codePointAt(0)!).advanceWidth;
+          cw *= this.scale(face);
           if (i > start && w + cw > maxWidth) {
             lines.push([start, i]);
             start = i;
             w = 0;
           }
           w += cw;
-          i += units;
         }
         width = w + this.width(ink, e);
         continue;
@@ -298,7 +389,7 @@ export async function visualWords(
   text: string,
   opts: { width: number; size?: number; style?: TextStyle; direction?: 'auto' | 'ltr' },
 ): Promise<Array<Array<{ word: string; drawn: string }>>> {
-  const faces = await facesOf(opts.style ?? 'regular');
+  const faces = await facesOf(opts.style ?? 'regular', extraScriptsOf(text));
   return clean(text)
     .split('\n')
     .flatMap((para) => {
@@ -350,9 +441,17 @@ export interface TextWriter {
 /**
  * A writer for a document, once the fonts are loaded (once per process). A `dry` writer lays text out (moving the
  * cursor and adding pages exactly as it would) without drawing it: for a layout pass whose pages are thrown away.
+ * `text` is all the document will say (or a sample with every script in it): the fonts of scripts it does not use
+ * are not loaded.
  */
-export async function textWriter(doc: PDFKit.PDFDocument, opts: { dry?: boolean } = {}): Promise<TextWriter> {
-  const [regular, bold, italic] = await Promise.all([facesOf('regular'), facesOf('bold'), facesOf('italic')]);
+export async function textWriter(
+  doc: PDFKit.PDFDocument,
+  opts: { dry?: boolean; text?: string } = {},
+): Promise<TextWriter> {
+  const extras = extraScriptsOf(opts.text ?? '');
+  const regular = await facesOf('regular', extras);
+  const bold = await facesOf('bold', extras);
+  const italic = await facesOf('italic', extras);
   const faces = { regular, bold, italic };
   const dry = opts.dry ?? false;
   const write = (text: string, o: TextOptions) => writeText(doc, faces[o.style ?? 'regular'], text, o, dry);

@@ -134,7 +134,13 @@ export interface MediaRecord {
   medianPitchHz?: number | null;
   /** Inference results already paid for, by the options that change them (src/memoir/media.ts inferenceKey); they go with the record. */
   inference?: Record<string, unknown>;
+  /** The owner's own words for it (absent: none); the book and the heirs' list prefer it to a model's description. */
+  caption?: string;
+  /** Kept for the owner alone: heirs never list, download or read anything of it, nor reach it through their chat (absent: false). */
+  private?: boolean;
   createdAt: string;
+  /** When its caption or privacy last changed (absent: never). */
+  updatedAt?: string;
 }
 
 /** Who a call is, for per-user records (history, prompts). */

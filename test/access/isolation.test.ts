@@ -251,6 +251,7 @@ const FIXTURES: Record<string, Fixture> = {
   list_memoir_chat: { kind: 'list', ids: () => aIds.chat },
   list_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
   delete_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
+  update_memoir_media: { kind: 'elsewhere', where: 'test/memoir/media-privacy.test.ts' },
   get_memoir_media_inference: { kind: 'elsewhere', where: 'test/memoir/media.test.ts' },
   export_shared_memoir: { kind: 'elsewhere', where: 'test/memoir/heirs.test.ts' },
   get_shared_memoir_media_file: { kind: 'elsewhere', where: 'test/memoir/heirs-media.test.ts' },

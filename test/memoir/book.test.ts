@@ -6,9 +6,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountStore } from '../../src/accounts/tenancy.js';
 import type { Clock } from '../../src/core/clock.js';
-import { bookMarkdown, bookPdf, memoirBook, readWhen, type MemoirBook } from '../../src/memoir/export.js';
+import { bookPdf } from '../../src/memoir/book-pdf.js';
+import { bookMarkdown, memoirBook, readWhen, type MemoirBook } from '../../src/memoir/export.js';
 import { addJournalEntry, answerQuestionnaire, setSetup } from '../../src/memoir/memoir.js';
 import { mediaDir } from '../../src/memoir/media.js';
+import { extraScriptsOf, facesOf } from '../../src/memoir/pdf-fonts.js';
 import { MEMOIR_JOURNAL, MEMOIR_MEDIA, type JournalEntry, type MediaRecord } from '../../src/memoir/records.js';
 import { tmpDir } from '../helpers.js';
 import { MEMOIR_ENGINES, openEngineStore, requireProgram } from './support.js';
@@ -191,6 +193,68 @@ describe('the book as pages', () => {
         expect(onPage.slice(page === 2 ? contents.lastIndexOf(book.chapters[0]!.title) : 0)).toContain(c.title);
       }
     }
+  });
+
+  it('Chinese, Japanese, Korean and Thai are drawn, each in its own font, and read back', async () => {
+    const texts = {
+      sc: '我的奶奶在北京长大。她每年春节都包饺子，我们全家围坐在一起，一边包一边听她讲小时候的故事。',
+      tc: '我們在台灣的老家有一棵龍眼樹，每年夏天結滿了果子。',
+      jp: '祖母はよく桜の下でお茶を飲みました。夏には家族みんなで海へ行き、夕方まで泳ぎました。',
+      kr: '할머니는 부산에서 자랐습니다. 매일 아침 시장에 가셨어요.',
+      thai: 'ยายของฉันเกิดที่เชียงใหม่ และชอบทำอาหารให้หลานๆ กินทุกวันอาทิตย์',
+    };
+    const bookOf = (title: string, contents: string[]): MemoirBook => ({
+      title,
+      span: null,
+      generatedAt: '2026-11-28T12:00:00.000Z',
+      chapters: [
+        {
+          part: 'theme',
+          title: 'Family',
+          entries: contents.map((content) => ({ when: null, mood: null, prompt: null, content })),
+          answers: [],
+          photos: [],
+          recordings: [],
+        },
+      ],
+    });
+    const fontsIn = (pdf: Buffer) =>
+      new Set(
+        [...pdf.toString('latin1').matchAll(/\/FontName \/[A-Z]{6}\+(NotoSans[A-Za-z]*?)(?:Thin)?-/g)].map((m) => m[1]),
+      );
+    // Every character has a glyph in the fonts loaded for it: none is drawn as a missing-glyph box.
+    const all = Object.values(texts).join('');
+    const faces = await facesOf('regular', extraScriptsOf(all));
+    const missing = [...all].filter((c) => !faces.some((f) => f.font.hasGlyphForCodePoint(c.codePointAt(0)!)));
+    expect(missing).toEqual([]);
+
+    const pdf = await bookPdf(bookOf('王秀英', Object.values(texts)), { compress: false });
+    // pdftotext breaks the lines; Thai sara am reads back as its decomposition (NFKC of both sides).
+    const norm = (t: string) => t.normalize('NFKC').replace(/\s+/g, '');
+    const text = norm((await pdfPages(pdf, 'scripts')).join(''));
+    for (const t of Object.values(texts)) expect(text).toContain(norm(t));
+    expect(text).toContain('王秀英');
+    expect(fontsIn(pdf)).toEqual(
+      new Set(['NotoSans', 'NotoSansSC', 'NotoSansTC', 'NotoSansJP', 'NotoSansKR', 'NotoSansThai']),
+    );
+    // The page is drawn: ink on the body, as for any other book.
+    const fills = await pageFill(pdf, 'scripts');
+    expect(fills[1]).toBeGreaterThan(0.1);
+
+    // A character shared by the three has its own form in each: the paragraph's language picks the font.
+    expect(fontsIn(await bookPdf(bookOf('Ann', [texts.jp]), { compress: false }))).toEqual(
+      new Set(['NotoSans', 'NotoSansJP']),
+    );
+    // (The traditional subset has no full-width comma: the simplified font draws that one mark.)
+    const tc = fontsIn(await bookPdf(bookOf('Ann', [texts.tc]), { compress: false }));
+    expect([tc.has('NotoSansTC'), tc.has('NotoSansJP'), tc.has('NotoSansKR')]).toEqual([true, false, false]);
+    expect(fontsIn(await bookPdf(bookOf('Ann', [texts.sc]), { compress: false }))).toEqual(
+      new Set(['NotoSans', 'NotoSansSC']),
+    );
+    // A book in Latin letters alone loads and embeds none of them.
+    expect(fontsIn(await bookPdf(bookOf('Ann', ['We swam in the lake.']), { compress: false }))).toEqual(
+      new Set(['NotoSans']),
+    );
   });
 
   it('photos are drawn inline: the rendered page is dark where the photo is', async () => {

@@ -57,4 +57,32 @@ describe('memoir PDF text layout', () => {
     // An empty paragraph is a blank line.
     expect(await words('a\n\nb')).toEqual([['a'], [], ['b']]);
   });
+
+  it('breaks Chinese, Japanese and Thai (written without spaces) between words, never before a closing mark', async () => {
+    const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+    for (const text of [
+      '我的奶奶在北京长大。她每年春节都包饺子，我们全家围坐在一起，一边包一边听她讲小时候的故事。',
+      '祖母はよく桜の下でお茶を飲みました。夏には家族みんなで海へ行き、夕方まで泳ぎました。',
+      'ยายของฉันเกิดที่เชียงใหม่และชอบทำอาหารให้หลานกินทุกวันอาทิตย์',
+    ]) {
+      const lines = (await visualWords(text, { width: 90 })).map((l) => l.map((w) => w.word).join(''));
+      expect(lines.length).toBeGreaterThan(2);
+      expect(lines.join('')).toBe(text);
+      // Every line ends where a word ends (as ICU's dictionaries find words), and none starts with a closing mark.
+      const ends = new Set([...segmenter.segment(text)].map((s) => s.index + s.segment.length));
+      let at = 0;
+      for (const line of lines.slice(0, -1)) {
+        at += line.length;
+        expect({ line, atWordEnd: ends.has(at) }).toEqual({ line, atWordEnd: true });
+      }
+      for (const line of lines) expect(line).not.toMatch(/^[。、，,.!?」）]/);
+    }
+    // A word wider than the line is cut between grapheme clusters: a combining mark (q with an acute has no
+    // precomposed form) stays on its letter.
+    const marked = 'q\u0301'.repeat(80);
+    const cut = (await visualWords(marked, { width: 60 })).map((l) => l.map((w) => w.word).join(''));
+    expect(cut.length).toBeGreaterThan(1);
+    expect(cut.join('')).toBe(marked);
+    for (const line of cut) expect(line).toMatch(/^(q\u0301)+$/);
+  });
 });

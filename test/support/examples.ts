@@ -558,6 +558,11 @@ const OWN_INPUTS: Record<string, Example> = {
     session: true,
     errorCode: 'NOT_FOUND',
   },
+  update_memoir_media: {
+    input: () => ({ id: 'med_01JD0000000000000000000000', private: true }),
+    session: true,
+    errorCode: 'NOT_FOUND',
+  },
   get_memoir_media_inference: {
     input: () => ({ id: 'med_01JD0000000000000000000000' }),
     session: true,

@@ -7,14 +7,33 @@
  * POST /v1/embeddings answers deterministically: by default a hashed bag of
  * the text's lower-case words (same words, same vector), or a function the
  * test sets; as floats, or as base64 little-endian float32 when asked.
+ * A message's content may be an array of parts, as the vision API takes it:
+ * `text` parts are joined into the recorded content, and `image_url` parts are
+ * recorded as images (a data URL decoded to its bytes). An image part that is
+ * not a URL, or a data URL that is not a base64 JPEG, PNG, GIF or WebP, is
+ * answered 400 invalid_image_format, as the real API does.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+export interface StandinImage {
+  /** The role of the message that carried it. */
+  role: string;
+  /** The media type of a data URL, or null for an http(s) URL. */
+  mime: string | null;
+  /** The decoded bytes of a data URL, or null for an http(s) URL. */
+  bytes: Buffer | null;
+  /** The URL as sent, when it is not a data URL. */
+  url: string | null;
+  detail: string | null;
+}
 
 export interface StandinRequest {
   model: string;
   stream: boolean;
   messages: Array<{ role: string; content: string }>;
+  /** The image parts of the messages, in order. */
+  images: StandinImage[];
   authorization: string | undefined;
 }
 
@@ -56,6 +75,29 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+const DATA_URL = /^data:(image\/(?:jpeg|png|gif|webp));base64,([A-Za-z0-9+/]+={0,2})$/;
+
+/** An image_url part as the API takes it ({ url, detail? }), or why it is refused. */
+function readImagePart(role: string, part: unknown): StandinImage | string {
+  const { url, detail } = (part ?? {}) as { url?: unknown; detail?: unknown };
+  if (typeof url !== 'string') return 'image_url.url must be a string';
+  if (detail !== undefined && !['auto', 'low', 'high'].includes(String(detail)))
+    return 'detail must be auto, low or high';
+  const d = typeof detail === 'string' ? detail : null;
+  if (/^https?:\/\//.test(url)) return { role, mime: null, bytes: null, url, detail: d };
+  const m = DATA_URL.exec(url);
+  if (!m) return 'not a URL nor a base64 data URL of a JPEG, PNG, GIF or WebP image';
+  const bytes = Buffer.from(m[2]!, 'base64');
+  const magic: Record<string, (b: Buffer) => boolean> = {
+    'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8,
+    'image/png': (b) => b.subarray(1, 4).toString('latin1') === 'PNG',
+    'image/gif': (b) => b.subarray(0, 3).toString('latin1') === 'GIF',
+    'image/webp': (b) => b.subarray(8, 12).toString('latin1') === 'WEBP',
+  };
+  if (!magic[m[1]!]!(bytes)) return `the data is not ${m[1]}`;
+  return { role, mime: m[1]!, bytes, url: null, detail: d };
 }
 
 export async function startOpenAiStandin(): Promise<OpenAiStandin> {
@@ -104,16 +146,42 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
       stream?: boolean;
       messages: Array<{ role: string; content: unknown }>;
     };
+    const images: StandinImage[] = [];
+    let badImage: string | null = null;
+    const contentOf = (role: string, content: unknown): string => {
+      if (typeof content === 'string') return content;
+      if (!Array.isArray(content)) return JSON.stringify(content);
+      const texts: string[] = [];
+      for (const part of content as Array<Record<string, unknown>>) {
+        if (part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
+        else if (part.type === 'image_url') {
+          const image = readImagePart(role, part.image_url);
+          if (typeof image === 'string') badImage = image;
+          else images.push(image);
+        } else badImage = `unknown content part type ${String(part.type)}`;
+      }
+      return texts.join('\n');
+    };
     const r: StandinRequest = {
       model: body.model,
       stream: body.stream === true,
-      messages: body.messages.map((m) => ({
-        role: m.role,
-        content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content),
-      })),
+      messages: body.messages.map((m) => ({ role: m.role, content: contentOf(m.role, m.content) })),
+      images,
       authorization: req.headers.authorization,
     };
     requests.push(r);
+    if (badImage !== null) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: {
+            message: `Invalid image: ${badImage}.`,
+            type: 'invalid_request_error',
+            code: 'invalid_image_format',
+          },
+        }),
+      );
+      return;
+    }
     const status = failures.shift();
     if (status !== undefined) {
       res

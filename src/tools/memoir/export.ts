@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ACCOUNTS, type AccountRecord } from '../../accounts/records.js';
-import { type BookOptions, bookMarkdown, bookPdfStream, EXPORT_FORMATS, memoirBook } from '../../memoir/export.js';
+import { bookPdfStream } from '../../memoir/book-pdf.js';
+import { type BookOptions, bookMarkdown, EXPORT_FORMATS, memoirBook } from '../../memoir/export.js';
 import type { Store } from '../../store/port.js';
 import {
   defineTool,

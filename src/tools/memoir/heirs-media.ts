@@ -48,11 +48,20 @@ const SharedMediaSchema = z
     kind: z.enum(['photo', 'audio', 'video']).describe('Photo, audio recording or video.'),
     mime: z.string().describe('Its media type.'),
     size: z.number().int().describe('Bytes.'),
-    caption: z.string().nullable().describe("A description of a photo or the recording's name, when there is one."),
+    caption: z
+      .string()
+      .nullable()
+      .describe(
+        "The owner's caption; else, for a photo, its description by the vision model; else the file's name when it reads as words; else null.",
+      ),
     durationSeconds: z.number().nullable().describe('Length of audio and video, seconds (null for photos).'),
     transcript: z.string().nullable().describe('What is said in a recording, when it was transcribed; else null.'),
   })
   .describe('A photo or recording of the shared memoir.');
+
+/** The caption the owner wrote, if any. */
+const ownCaption = (m: MediaRecord): string | null =>
+  typeof m.caption === 'string' && m.caption.trim() ? m.caption.trim() : null;
 
 function sharedView(m: MediaRecord) {
   const inferred = (field: string): string | null => {
@@ -67,7 +76,7 @@ function sharedView(m: MediaRecord) {
     kind: m.kind,
     mime: m.mime,
     size: m.size,
-    caption: inferred('description') ?? captionFromName(m.originalName),
+    caption: ownCaption(m) ?? inferred('description') ?? captionFromName(m.originalName),
     durationSeconds: m.durationSeconds ?? null,
     transcript: inferred('transcript'),
   };
@@ -221,7 +230,7 @@ export const synthesizeSharedMemoirVoiceTool = defineTool({
     },
   },
   // The voice is the owner's (read through the share); the credits are the heir's.
-  handler: (input, ctx) => speak(ctx, granted(ctx).store, granted(ctx).grantorId, input),
+  handler: (input, ctx) => speak(ctx, granted(ctx).store, granted(ctx).grantorId, input, 'heir'),
 });
 
 export const prepayMemoirHeirChatTool = defineTool({

@@ -3,6 +3,8 @@
  * reporting their dead man's switch events, and managing the shares.
  */
 import { credentialOf } from '../../accounts/liveness.js';
+import { GRANTS, type GrantRecord } from '../../accounts/grants.js';
+import { allowanceOf } from '../../memoir/heir-allowance.js';
 import { z } from 'zod';
 import { PlanSchema } from '../../contracts/plan.js';
 import {
@@ -165,6 +167,17 @@ const OwnerShareSchema = z
     revokedAt: z.string().nullable().describe('When it was withdrawn (ISO 8601), or null.'),
   })
   .describe('A share of the memoir, as its owner sees it.');
+
+/** A share as list_memoir_shares shows it: with what its heir's chat allowance holds. */
+const ListedShareSchema = OwnerShareSchema.extend({
+  chatAllowance: z
+    .object({
+      prepaid: z.number().int().describe('Credits you prepaid on this share in all (prepay_memoir_heir_chat).'),
+      remaining: z.number().int().describe("Credits left for the heir's chat."),
+      spent: z.number().int().describe("Credits the heir's chat has spent of it so far."),
+    })
+    .describe("The heir's chat allowance you prepaid on this share: spent before the heir's own credits."),
+}).describe('A share of the memoir, as its owner sees it, with its chat allowance.');
 
 export const linkMemoirPlanTool = defineTool({
   ...OWNER,
@@ -364,20 +377,32 @@ export const listMemoirSharesTool = defineTool({
   ...OWNER,
   name: 'list_memoir_shares',
   title: "List the memoir's shares",
-  description: `The shares given to heirs, newest first, with their state (optionally of one plan). ${MEMOIR_SCOPE_NOTE}`,
+  description: `The shares given to heirs, newest first, with their state and the chat allowance you prepaid on each (in all, left, spent by the heir's chat), optionally of one plan. ${MEMOIR_SCOPE_NOTE}`,
   annotations: READ,
   example: { planId: 'mhp_01JD000000000000000000000A', page: 1, limit: 20 },
   input: z.strictObject({ planId: PlanId.optional(), ...offsetPageInput }).describe('Filter and paging.'),
   output: z
-    .object({ items: z.array(OwnerShareSchema).describe('The shares on this page.'), pagination: OffsetPageMetaSchema })
+    .object({
+      items: z.array(ListedShareSchema).describe('The shares on this page.'),
+      pagination: OffsetPageMetaSchema,
+    })
     .describe('A page of shares.'),
   rest: { method: 'GET', shape: 'list', ...memoirPath('/heirs/shares') },
-  handler: async (input, ctx) =>
-    paginateOffset(
+  handler: async (input, ctx) => {
+    const page = paginateOffset(
       (await ownerShares(ctx.store, ctx.principal.ownerId, ctx.clock.now(), input.planId)).items,
       input.page,
       input.limit,
-    ),
+    );
+    const grants = await Promise.all(page.items.map((s) => ctx.store.get<GrantRecord>(GRANTS, s.shareId)));
+    return {
+      ...page,
+      items: page.items.map((s, i) => ({
+        ...s,
+        chatAllowance: grants[i] ? allowanceOf(grants[i]) : { prepaid: 0, remaining: 0, spent: 0 },
+      })),
+    };
+  },
 });
 
 export const revokeMemoirShareTool = defineTool({

@@ -20,6 +20,7 @@ import {
   deleteMemoirMediaTool,
   getMemoirMediaInferenceTool,
   listMemoirMediaTool,
+  updateMemoirMediaTool,
   uploadMemoirMediaTool,
 } from './media.js';
 import {
@@ -69,6 +70,7 @@ export const MEMOIR_TOOLS: readonly AnyTool[] = [
   getMemoirInsightsTool,
   getMemoirCharacterTool,
   listMemoirMediaTool,
+  updateMemoirMediaTool,
   deleteMemoirMediaTool,
   getMemoirMediaInferenceTool,
   getVoiceStatusTool,

@@ -23,6 +23,7 @@ import {
   infer,
   inferenceKey,
   listMedia,
+  MAX_CAPTION,
   measureSeconds,
   mediaFile,
   newStagingId,
@@ -30,13 +31,24 @@ import {
   stageUpload,
   stagingDir,
   storeInference,
+  updateMedia,
   uploadFileName,
   type Staged,
 } from '../../memoir/media.js';
+import { describeHints, describePhoto } from '../../memoir/photo-description.js';
 import type { MediaRecord } from '../../memoir/records.js';
 import { medianPitch, pcm16k } from '../../memoir/voice.js';
 import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
-import { defineTool, DELETE, READ, type ReceivedForm, type Services, SESSION_ONLY, WRITE } from '../define.js';
+import {
+  defineTool,
+  DELETE,
+  READ,
+  type ReceivedForm,
+  type Services,
+  SESSION_ONLY,
+  WRITE,
+  WRITE_IDEMPOTENT,
+} from '../define.js';
 import { ChargeSchema, memoirPath } from './schemas.js';
 
 const KindSchema = z.enum(['photo', 'audio', 'video']).describe("The kind, decided by the file's content.");
@@ -48,9 +60,14 @@ export const MediaSchema = z
     mime: z.string().describe('MIME type found from the content (magic bytes).'),
     size: z.number().int().describe('Bytes.'),
     originalName: z.string().nullable().describe('The file name the client gave (shown only; never used as a path).'),
+    caption: z.string().nullable().describe("The owner's caption (update_memoir_media), or null."),
+    private: z
+      .boolean()
+      .describe('Whether it is kept from heirs: they never list, download or reach it through their chat or book.'),
     durationMinutes: z.number().nullable().describe('The duration the client declared, if any.'),
     durationSeconds: z.number().nullable().describe('Measured duration of audio and video, seconds (null for photos).'),
     createdAt: z.string().describe('When it was uploaded (ISO 8601).'),
+    updatedAt: z.string().optional().describe('When its caption or privacy last changed (ISO 8601); absent: never.'),
   })
   .describe('A media item.');
 
@@ -345,12 +362,46 @@ export const deleteMemoirMediaTool = defineTool({
   handler: (input, ctx) => deleteMedia({ store: ctx.store, dataDir: ctx.config.dataDir }, input.id),
 });
 
+export const updateMemoirMediaTool = defineTool({
+  name: 'update_memoir_media',
+  example: { id: 'med_01JD0000000000000000000000', caption: 'Jean and me at the lake, summer 1962', private: false },
+  title: 'Caption a media item or keep it private',
+  description:
+    "Changes a photo's, recording's or video's caption (null or empty removes it; at most 500 characters) or whether it is private. A private item is " +
+    "the owner's alone: heirs do not list or download it, and neither their chat nor their book uses it or its description. The caption is searched by " +
+    'the chat, captions the book, and is given to the vision model as a hint of who is in a photo. Give at least one field (else 400). Unknown id: 404. ' +
+    'Needs the X-CSRF-Token header. Session (REST) only.',
+  domain: 'memoir',
+  ...SESSION_ONLY,
+  annotations: WRITE_IDEMPOTENT,
+  input: z
+    .strictObject({
+      id: MediaId,
+      caption: z
+        .string()
+        .max(MAX_CAPTION)
+        .nullable()
+        .optional()
+        .describe(`The owner's caption, at most ${MAX_CAPTION} characters; null or empty removes it.`),
+      private: z.boolean().optional().describe('True keeps the item from heirs; false shares it with them.'),
+    })
+    .describe('The item and what to change.'),
+  output: MediaSchema,
+  rest: { method: 'PATCH', shape: 'data', ...memoirPath('/media/:id') },
+  handler: async (input, ctx) => {
+    const { id, ...patch } = input;
+    return publicMedia(await updateMedia(ctx.store, ctx.clock, id, patch));
+  },
+});
+
 export const getMemoirMediaInferenceTool = defineTool({
   name: 'get_memoir_media_inference',
   example: { id: 'med_01JD0000000000000000000000' },
   title: 'Media inference',
   description:
-    'What the service reads from a media item: photos (sharp, exifr): size, format, when taken, GPS only with includeGps=true; audio (music-metadata) and video ' +
+    'What the service reads from a media item: photos (sharp, exifr): size, format, when taken, GPS only with includeGps=true, and, where a vision model is configured, ' +
+    'a description of what the photo shows (a copy without its metadata is sent to the model; the description is searched by the chat and captions the book ' +
+    'when the owner wrote no caption); audio (music-metadata) and video ' +
     '(ffprobe): duration, codecs, and a speech transcript (pocketsphinx). Costs credits per started minute of media (photos: one); the charge is shown. ' +
     'The result is kept with the media item: asking again (with the same includeGps, for a photo) answers from it for 0 credits, with cached=true; ' +
     'a failed inference is refunded and keeps nothing; deleting the item deletes it. Unknown id: 404. Session (REST) only.',
@@ -388,6 +439,12 @@ export const getMemoirMediaInferenceTool = defineTool({
           channels: z.number().int().nullable().describe('Audio channels.'),
           hasAudio: z.boolean().describe('Whether there is sound.'),
           transcript: z.string().nullable().describe('Speech recognised in the audio (pocketsphinx, en-us), or null.'),
+          description: z
+            .string()
+            .nullable()
+            .describe(
+              'What a photo shows, in words, by the configured vision model (naming people only as the caption or the memoir names them); null without a model, and for audio and video.',
+            ),
         })
         .describe('The inference.'),
       charge: ChargeSchema,
@@ -402,11 +459,14 @@ export const getMemoirMediaInferenceTool = defineTool({
   handler: async (input, ctx) => {
     const m = await getMedia(ctx.store, input.id);
     const key = inferenceKey(m, input.includeGps);
+    const llm = ctx.config.llm;
+    const describes = m.kind === 'photo' && llm !== undefined;
     const kept = cachedInference(m, key);
-    if (kept)
+    // A photo kept without a description (read before a vision model was configured) is read again: the price promises one.
+    if (kept && !(describes && !kept.description))
       return {
         media: publicMedia(m),
-        inference: kept,
+        inference: { ...kept, description: kept.description ?? null },
         charge: { action: 'media_inference' as const, units: 0, credits: 0 },
         cached: true,
       };
@@ -422,7 +482,11 @@ export const getMemoirMediaInferenceTool = defineTool({
       minutes,
       { type: 'media_item', id: m.id },
       async () => {
-        const inference = await infer(m, file, { includeGps: input.includeGps, signal: ctx.signal });
+        const describe =
+          describes && llm
+            ? async (photo: string) => describePhoto(llm, photo, await describeHints(ctx.store, m), ctx.signal)
+            : undefined;
+        const inference = await infer(m, file, { includeGps: input.includeGps, signal: ctx.signal, describe });
         await storeInference(ctx.store, m.id, key, inference);
         return inference;
       },

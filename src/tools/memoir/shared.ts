@@ -128,7 +128,8 @@ export const getSharedMemoirTool = defineTool({
       character: character.character,
       journalEntries: entries.length,
       answeredQuestions: answers.reduce((n, a) => n + Object.keys(a.answers).length, 0),
-      media: media.length,
+      // What the owner kept private is not counted: for the heir it does not exist.
+      media: media.filter((m) => m.private !== true).length,
     };
   },
 });

@@ -28,9 +28,11 @@ import {
 import { readFile } from 'node:fs/promises';
 import { ChargeSchema, memoirPath } from './schemas.js';
 
-/** The person's voice samples: audio and video with measured speech. */
-export async function voiceProfile(store: Store, ownerId: string) {
-  const media = (await store.findBy<MediaRecord>(MEMOIR_MEDIA, 'ownerId', ownerId)).filter((m) => m.kind !== 'photo');
+/** The person's voice samples: audio and video with measured speech (for heirs, none the owner kept private). */
+export async function voiceProfile(store: Store, ownerId: string, audience: 'owner' | 'heir' = 'owner') {
+  const media = (await store.findBy<MediaRecord>(MEMOIR_MEDIA, 'ownerId', ownerId)).filter(
+    (m) => m.kind !== 'photo' && !(audience === 'heir' && m.private === true),
+  );
   const pitches = media
     .map((m) => m.medianPitchHz)
     .filter((p): p is number => typeof p === 'number')
@@ -222,10 +224,11 @@ export async function speak(
   memoir: Store,
   memoirOwner: string,
   input: { text: string; format: 'wav' | 'opus' },
+  audience: 'owner' | 'heir' = 'owner',
 ) {
   const text = speakable(input.text);
   if (!text) throw ApiError.validation('Nothing to say', [{ field: 'text', reason: 'must contain visible text' }]);
-  const profile = await voiceProfile(memoir, memoirOwner);
+  const profile = await voiceProfile(memoir, memoirOwner, audience);
   const base = profile.medianPitchHz ? await baseVoicePitch() : null;
   const factor = pitchFactor(profile.medianPitchHz, base);
   // Synthesised first (about 1 s per 50 s of audio) so the charge is the real length; delivered only once paid.

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analysisInWords } from '../../src/core/messages/advice.js';
+import { LOCALES, numberFormats } from '../../src/core/messages/index.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { embedToken, partnerKey } from './support.js';
 
@@ -28,7 +30,7 @@ let key: string;
 let token: string;
 
 const auth = (v: string) => ({ authorization: `Bearer ${v}` });
-const estimate = (credential: string, payload: unknown) =>
+const estimate = (credential: string, payload: Record<string, unknown>) =>
   server.app.inject({ method: 'POST', url: '/api/v1/contracts/estimate-gas', headers: auth(credential), payload });
 
 beforeAll(async () => {
@@ -69,6 +71,24 @@ describe('estimate_gas on a plan', () => {
     expect(gen.statusCode, gen.body).toBe(200);
     expect(body.contractCode).toBe(gen.json().contractCode);
     expect(body.figures.deployment).toBe(generatedDeployment(gen.json().contractInfo.estimatedGas));
+    // Generation's analysis in words, in every language: each warning this plan draws has its words, with the
+    // plan's own figures, and the advice says when to check in.
+    const analysis = gen.json().analysis;
+    expect(analysis.warnings.map((w: { id: string }) => w.id)).toEqual(
+      expect.arrayContaining(['guardian-threshold', 'single-guardian-release']),
+    );
+    for (const locale of LOCALES) {
+      const words = analysisInWords(analysis, locale);
+      expect(words.warnings.filter((w) => w.english)).toEqual([]);
+      expect(words.advice.length).toBeGreaterThanOrEqual(3);
+      expect(words.advice.join(' ')).toContain(numberFormats(locale).number(180));
+    }
+    expect(analysisInWords(analysis, 'fr').warnings.map((w) => w.message)).toContain(
+      'N’importe lequel de vos 2 gardiens peut lancer une libération anticipée ; vous avez alors 30 jours pour l’annuler.',
+    );
+    expect(analysisInWords(analysis, 'en').advice).toContain(
+      'Check in at least once every 180 days. Any other action of yours on the contract (a deposit, a change of the plan) counts too.',
+    );
     // A default-contract estimate is a different figure: the plan's guardians and grace period cost gas.
     const plain = (await estimate(token, { blockchain: 'evm' })).json();
     expect(plain.figures.deployment).not.toBe(body.figures.deployment);
@@ -169,4 +189,36 @@ describe('estimate_gas on a plan', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.code).toBe('ACCOUNT_SUSPENDED');
   }, 120_000);
+});
+
+describe('analysis in words', () => {
+  it('reads the figures of the English text, keeps unknown warnings in English and sorts unknown advice apart', () => {
+    const words = analysisInWords(
+      {
+        warnings: [
+          { id: 'short-interval', severity: 'medium', message: 'The check-in interval is 1,200 day(s): ...' },
+          { id: 'something-new', severity: 'info', message: 'A new finding.' },
+        ],
+        suggestions: [
+          'Check in before 90 days pass (checkIn(), about 30000 gas); ...',
+          "The default dead man's switch (365 days) was applied: ...",
+          'cancel() returns the ETH to the owner; ...',
+        ],
+      },
+      'es',
+    );
+    expect(words.warnings[0]).toMatchObject({ english: false });
+    expect(words.warnings[0]!.message).toContain('1200 días');
+    expect(words.warnings[1]).toEqual({
+      id: 'something-new',
+      severity: 'info',
+      message: 'A new finding.',
+      english: true,
+    });
+    expect(words.advice).toEqual([
+      'Dé señales de vida al menos una vez cada 90 días. Cualquier otra acción suya en el contrato (un depósito, un cambio del plan) también cuenta.',
+      'Dé señales de vida al menos una vez cada 365 días, o elija su propio intervalo.',
+    ]);
+    expect(words.technical).toEqual(['cancel() returns the ETH to the owner; ...']);
+  });
 });

@@ -2,8 +2,46 @@
  * The words of a generated contract's analysis (./advice.ts), one catalogue per locale. `n` holds the figures of the
  * service's English sentence, in order; `f` writes them in the reader's conventions.
  */
-import type { AdviceCatalog } from './advice.js';
+import type { Say } from './catalog.js';
 import type { Locale } from './index.js';
+
+/** Every suggestion the wizard has words for, and how its English text opens. */
+export const SUGGESTIONS = {
+  checkIn: /^Check in before ([\d,]+) days/,
+  defaultSwitch: /^The default dead man's switch \(([\d,]+) days\)/,
+  addGrace: /^(Add a grace period|Set a grace period)/,
+  tellGuardians: /^Tell your guardians that confirmRelease\(\) only starts a ([\d,]+)-day wait/,
+  secondBeneficiary: /^Consider a second beneficiary/,
+  considerGuardians: /^Guardians \(multiSig\) could veto/,
+  enableSwitch: /^(Enable the dead man's switch or add guardians|Enable the dead man's switch so)/,
+  fallbackSwitch: /^Consider enabling the dead man's switch as a fallback/,
+  claimOwnAddress: /^Beneficiaries claim from their own address/,
+} as const;
+export type SuggestionId = keyof typeof SUGGESTIONS;
+
+/** Warning ids with words, and the figures each reads from its English message, in order. */
+export const WARNING_IDS = [
+  'no-dead-mans-switch',
+  'short-interval',
+  'long-interval',
+  'single-beneficiary',
+  'guardian-threshold',
+  'single-guardian-release',
+  'unanimous-guardians',
+  'guardian-threshold-one',
+  'guardian-threshold-all',
+  'guardian-is-beneficiary',
+  'beneficiary-is-contract',
+  'nft-recipient-not-beneficiary',
+  'default-dead-mans-switch',
+  'code-size',
+  'token-behaviour',
+  'no-grace-period',
+] as const;
+export type WarningId = (typeof WARNING_IDS)[number];
+
+/** Every id has words in every locale (the type says so). */
+type AdviceCatalog = { warnings: Record<WarningId, Say>; suggestions: Record<SuggestionId, Say> };
 
 const en: AdviceCatalog = {
   warnings: {

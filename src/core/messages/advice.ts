@@ -4,52 +4,12 @@
  * the figures in them (days, guardians, a beneficiary's number) are read from that English text, so the words say
  * exactly what the analysis found. What has no words here stays as the service wrote it, marked as English.
  */
-import { ADVICE_WORDS } from './advice-words.js';
-import type { NumberFormats } from './catalog.js';
+import { ADVICE_WORDS, SUGGESTIONS, type SuggestionId } from './advice-words.js';
+import type { Say } from './catalog.js';
+
+export type { AdviceCatalog, Say } from './catalog.js';
+export { SUGGESTIONS, WARNING_IDS, type SuggestionId, type WarningId } from './advice-words.js';
 import { numberFormats, type Locale } from './index.js';
-
-/** A sentence built from the figures found in the English text, in their order. */
-export type Say = (n: number[], f: NumberFormats) => string;
-
-/** Every suggestion the wizard has words for, and how its English text opens. */
-export const SUGGESTIONS = {
-  checkIn: /^Check in before ([\d,]+) days/,
-  defaultSwitch: /^The default dead man's switch \(([\d,]+) days\)/,
-  addGrace: /^(Add a grace period|Set a grace period)/,
-  tellGuardians: /^Tell your guardians that confirmRelease\(\) only starts a ([\d,]+)-day wait/,
-  secondBeneficiary: /^Consider a second beneficiary/,
-  considerGuardians: /^Guardians \(multiSig\) could veto/,
-  enableSwitch: /^(Enable the dead man's switch or add guardians|Enable the dead man's switch so)/,
-  fallbackSwitch: /^Consider enabling the dead man's switch as a fallback/,
-  claimOwnAddress: /^Beneficiaries claim from their own address/,
-} as const;
-export type SuggestionId = keyof typeof SUGGESTIONS;
-
-/** Warning ids with words, and the figures each reads from its English message, in order. */
-export const WARNING_IDS = [
-  'no-dead-mans-switch',
-  'short-interval',
-  'long-interval',
-  'single-beneficiary',
-  'guardian-threshold',
-  'single-guardian-release',
-  'unanimous-guardians',
-  'guardian-threshold-one',
-  'guardian-threshold-all',
-  'guardian-is-beneficiary',
-  'beneficiary-is-contract',
-  'nft-recipient-not-beneficiary',
-  'default-dead-mans-switch',
-  'code-size',
-  'token-behaviour',
-  'no-grace-period',
-] as const;
-export type WarningId = (typeof WARNING_IDS)[number];
-
-export interface AdviceCatalog {
-  warnings: Record<WarningId, Say>;
-  suggestions: Record<SuggestionId, Say>;
-}
 
 export interface AnalysisInput {
   warnings: Array<{ id: string; severity: string; message: string }>;

@@ -165,8 +165,21 @@ export const EstimateInput = z
       .describe(
         "Number of beneficiaries: solana, for account sizes; evm, the sample list the contract is deployed, claimed and updated with, when the code does not say: a fixed-size beneficiary array in the constructor takes its own length, and a constructor call in the code (a deploy script or factory calling new C(owner, heirs, ...) with an array literal or a local new address[](N)) its list's length; otherwise this number, default 3. The answer's method says which.",
       ),
+    plan: GenerateInput.optional().describe(
+      "A plan, exactly as generate_contract takes it: the plan's own contract is built in memory and measured (on evm, deployed, updated and claimed with the plan's own constructor arguments); nothing is stored and no event is sent. Not with contractCode; blockchain must be the plan's.",
+    ),
   })
   .superRefine((v, ctx) => {
+    if (v.plan !== undefined) {
+      if (v.contractCode !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['contractCode'], message: 'give either plan or contractCode, not both' });
+      if (v.plan.blockchain !== v.blockchain)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['plan', 'blockchain'],
+          message: `the plan is for ${v.plan.blockchain}, but blockchain is ${v.blockchain}`,
+        });
+    }
     const max = MAX_CONTRACT_CODE[v.blockchain];
     // (beyond the largest limit, the field's own check has said so)
     if (v.contractCode !== undefined && v.contractCode.length > max && v.contractCode.length <= MAX_CONTRACT_CODE.evm) {
@@ -192,6 +205,10 @@ export const EstimateOutput = z
     method: z.string().describe('How the figures were obtained (no network is asked).'),
     gasPriceGwei: z.number().optional().describe('evm: the gas price used.'),
     figures: z.record(z.string(), z.unknown().describe('A figure.')).describe('The raw figures behind the estimate.'),
+    contractCode: z
+      .string()
+      .optional()
+      .describe("With plan: the plan's source that was measured, as generate_contract would return it."),
   })
   .describe('A cost estimate.');
 export type EstimateOutput = z.infer<typeof EstimateOutput>;

@@ -403,6 +403,17 @@ export async function estimateCosts(
     ]);
   }
   try {
+    if (input.plan !== undefined) {
+      const { estimatePlanCosts } = await import('./estimate-plan.js');
+      return await estimatePlanCosts(input.plan, {
+        pool: deps.engine.pool,
+        evm: deps.engine.evm,
+        signal: deps.signal,
+        gasPriceGwei: input.gasPriceGwei,
+        estimateSource: (blockchain, contractCode, beneficiaries) =>
+          estimateFor({ blockchain, contractCode, beneficiaries }, deps),
+      });
+    }
     return await estimateFor(input, deps);
   } catch (err) {
     // The compilers name the source `sourceCode`; here the input field is `contractCode`.

@@ -28,7 +28,12 @@ const NUM_RUNS = 300;
  * Tools whose schema-valid inputs compile Solidity (50–500 ms each) or synthesize speech with festival (seconds each):
  * only this many valid calls each; the rest of their 300 inputs are broken cheaply.
  */
-const EXPENSIVE: Record<string, number> = { generate_contract: 10, compile_contract: 10, synthesize_memoir_voice: 5 };
+const EXPENSIVE: Record<string, number> = {
+  generate_contract: 10,
+  compile_contract: 10,
+  estimate_gas: 10,
+  synthesize_memoir_voice: 5,
+};
 
 const clock = new FakeClock();
 let server: TestServer;

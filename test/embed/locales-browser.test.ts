@@ -137,7 +137,9 @@ describe('the wizard in each language', () => {
     expect(await frame.inputValue('#f-beneficiaries-1-percentage')).toBe('33.33');
     // The plan in words follows the form: the shares, the law and the country, the switch, the guardians.
     const plan = (await frame.textContent('.svc-plan'))!;
-    expect(plan).toContain('Alice reçoit 66,67\u00a0% du patrimoine.');
+    // (with each relationship in French)
+    expect(plan).toContain('Alice (fils) reçoit 66,67\u00a0% du patrimoine.');
+    expect(plan).toContain('Bob (fille) reçoit 33,33\u00a0% du patrimoine.');
     expect(plan).toContain('Égypte');
     expect(plan).toContain('365 jours');
     expect(await axeViolations(frame)).toEqual([]);

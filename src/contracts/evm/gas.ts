@@ -3,7 +3,9 @@ import { ApiError } from '../../core/errors.js';
 import { contractName, contractSource, GUARDIAN_WAIT_DAYS, MAX_BENEFICIARIES, MAX_VETOES } from './contract.js';
 import type { SolcPool } from './pool.js';
 import type { EvmShape } from './shape.js';
-import { evenShares, growCount, shrinkCount } from './scenario.js';
+import { constructorArgs, evenShares, growCount, planInputs, shrinkCount } from './scenario.js';
+import { shapeOf } from './shape.js';
+import type { Plan } from '../plan.js';
 import { EvmSandbox, VM_HARDFORK } from './vm.js';
 import { addressArrayLength, constructorCallIn, PLAN_COUNT_TAG, taggedBeneficiaryCount } from './code-count.js';
 
@@ -175,6 +177,16 @@ export interface EvmMeasureInput {
   codeBeneficiaries?: { count: number; contract: string };
   /** Beneficiaries of the plan the code was generated for (its `@custom:svc-beneficiaries` tag); after `beneficiaries`. */
   taggedBeneficiaries?: number;
+  /** A plan's own constructor arguments, owner and beneficiaries: deployed, updated and claimed with instead of samples. */
+  plan?: PlanDeployment;
+}
+
+/** What a plan deploys its contract with (structured-cloneable). */
+export interface PlanDeployment {
+  owner: Hex;
+  args: unknown[];
+  beneficiaries: Hex[];
+  shares: number[];
 }
 
 /**
@@ -242,6 +254,40 @@ export async function estimateEvmGas(
   return deps.measure ? deps.measure(m) : measureEvmGas(m);
 }
 
+/**
+ * Measures a plan's own contract without storing anything: the source generate_contract would return for the plan,
+ * built in memory, compiled, and deployed, updated and claimed with the plan's constructor arguments. Returns the
+ * figures and the source measured.
+ */
+export async function estimatePlanEvmGas(
+  plan: Plan,
+  deps: Omit<Parameters<typeof estimateEvmGas>[1], 'gasPriceGwei'> & { gasPriceGwei?: number | undefined },
+): Promise<EvmGasEstimate & { contractCode: string }> {
+  const gasPriceGwei = deps.gasPriceGwei ?? DEFAULT_GAS_PRICE_GWEI;
+  gasPriceWei(gasPriceGwei);
+  const shape = shapeOf(plan);
+  const inputs = planInputs(plan);
+  const source = contractSource(shape);
+  const compiled = await deps.pool.compile(source, {
+    contractName: contractName(shape),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  const m: EvmMeasureInput = {
+    abi: compiled.abi,
+    bytecode: compiled.bytecode,
+    custom: true,
+    gasPriceGwei,
+    plan: {
+      owner: inputs.owner,
+      args: constructorArgs(shape, inputs),
+      beneficiaries: inputs.beneficiaries,
+      shares: inputs.shares,
+    },
+  };
+  const e = await (deps.measure ? deps.measure(m) : measureEvmGas(m));
+  return { ...e, contractCode: source };
+}
+
 /** The execution part of `estimateEvmGas`: deploys the compiled contract in @ethereumjs/vm and measures its operations. */
 export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEstimate> {
   const { custom, gasPriceGwei } = compiled;
@@ -268,10 +314,17 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
     // the same refusal is reported by sampleArgs below
   }
   const inCode = compiled.codeBeneficiaries;
+  const plan = compiled.plan;
   const n =
-    fixed ?? inCode?.count ?? compiled.beneficiaries ?? compiled.taggedBeneficiaries ?? DEFAULT_SAMPLE_BENEFICIARIES;
-  const countFrom =
-    fixed !== undefined
+    plan?.beneficiaries.length ??
+    fixed ??
+    inCode?.count ??
+    compiled.beneficiaries ??
+    compiled.taggedBeneficiaries ??
+    DEFAULT_SAMPLE_BENEFICIARIES;
+  const countFrom = plan
+    ? "the plan's"
+    : fixed !== undefined
       ? 'fixed by the constructor'
       : inCode !== undefined
         ? `read from the code's call new ${inCode.contract}(...)`
@@ -281,10 +334,12 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
             ? `the plan's, read from the code's ${PLAN_COUNT_TAG} tag`
             : 'assumed; pass beneficiaries or a constructor call in the code to measure another number';
   figures['beneficiaries'] = n;
-  const beneficiaries = sampleList(SAMPLE_BASE, n);
-  const shares = evenShares(n);
+  const beneficiaries = plan?.beneficiaries ?? sampleList(SAMPLE_BASE, n);
+  const shares = plan?.shares ?? evenShares(n);
+  // The plan's owner deploys and updates its own contract; samples are deployed by a sample owner.
+  const owner = plan?.owner ?? SAMPLE_OWNER;
   try {
-    deployData = encodeDeployData({ abi, bytecode: compiled.bytecode, args: sampleArgs(ctorInputs, n) });
+    deployData = encodeDeployData({ abi, bytecode: compiled.bytecode, args: plan?.args ?? sampleArgs(ctorInputs, n) });
   } catch (e) {
     const reason =
       e instanceof ApiError ? (e.details?.[0]?.reason ?? e.message) : 'constructor arguments could not be encoded';
@@ -295,7 +350,7 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
   const grow = Math.max(n, growCount(n));
   const shrink = shrinkCount(n);
   const vm = await EvmSandbox.create();
-  const dep = deployData ? await vm.send(SAMPLE_OWNER, undefined, deployData, 0n, abi) : undefined;
+  const dep = deployData ? await vm.send(owner, undefined, deployData, 0n, abi) : undefined;
   if (!dep) {
     // reasons noted above
   } else if (!dep.ok) {
@@ -319,16 +374,13 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
         }
         // Later than the last owner action, as a real update comes: its proof of life changes the stored time.
         vm.warp(60n);
-        const r = await vm.tx(SAMPLE_OWNER, c, abi, 'updateBeneficiaries', [
-          sampleList(SAMPLE_NEW_BASE, m),
-          evenShares(m),
-        ]);
+        const r = await vm.tx(owner, c, abi, 'updateBeneficiaries', [sampleList(SAMPLE_NEW_BASE, m), evenShares(m)]);
         if (!r.ok) {
           notes[key] = `updateBeneficiaries to ${m} reverted (${r.revert ?? r.error})`;
           continue;
         }
         figures[key] = r.gasUsed;
-        const back = await vm.tx(SAMPLE_OWNER, c, abi, 'updateBeneficiaries', [beneficiaries, shares]);
+        const back = await vm.tx(owner, c, abi, 'updateBeneficiaries', [beneficiaries, shares]);
         if (!back.ok) break;
       }
     } else {
@@ -338,7 +390,7 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
     const claimants = beneficiaries;
     if (has(abi, 'claim', [])) {
       await vm.send(SAMPLE_OTHER, c, '0x', 10n ** 18n, abi);
-      if (has(abi, 'release', [])) await vm.tx(SAMPLE_OWNER, c, abi, 'release');
+      if (has(abi, 'release', [])) await vm.tx(owner, c, abi, 'release');
       else if (has(abi, 'releaseTime', [])) vm.timestamp = (await vm.read<bigint>(c, abi, 'releaseTime')) + 1n;
       else if (has(abi, 'deadline', [])) vm.timestamp = (await vm.read<bigint>(c, abi, 'deadline')) + 1n;
       else vm.warp(3651n * DAY);
@@ -366,9 +418,11 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
           ...(figures['updateGrow'] !== null ? [`to ${plural(grow)}: ${gasText('updateGrow')}`] : []),
           ...(figures['updateShrink'] !== null ? [`to ${plural(shrink)}: ${gasText('updateShrink')}`] : []),
         ].join('; ');
-  const what = custom
-    ? 'the given contract'
-    : `the default contract (${contractName(DEFAULT_GAS_SHAPE)}: custom template, dead man's switch of 365 days, ETH only)`;
+  const what = plan
+    ? "the plan's contract"
+    : custom
+      ? 'the given contract'
+      : `the default contract (${contractName(DEFAULT_GAS_SHAPE)}: custom template, dead man's switch of 365 days, ETH only)`;
   return {
     deployment: gasText('deployment'),
     claim: gasText('claim'),
@@ -376,7 +430,9 @@ export async function measureEvmGas(compiled: EvmMeasureInput): Promise<EvmGasEs
     currency: 'ETH',
     gasPriceGwei,
     method:
-      `Measured by executing ${what} in @ethereumjs/vm under ${VM_HARDFORK} rules, with sample arguments (owner, ${plural(n)} (${countFrom}) with even shares, 1 ETH deposited); ` +
+      (plan
+        ? `Measured by executing ${what} in @ethereumjs/vm under ${VM_HARDFORK} rules, deployed with the plan's own constructor arguments (its owner, its ${plural(n)} and shares, its switch and guardians), 1 ETH deposited; `
+        : `Measured by executing ${what} in @ethereumjs/vm under ${VM_HARDFORK} rules, with sample arguments (owner, ${plural(n)} (${countFrom}) with even shares, 1 ETH deposited); `) +
       `update replaces the ${plural(n)} with ${n} new addresses (cold, empty storage slots, as a real update), and is measured again growing the list to ${grow} and shrinking it to ${shrink}, each from the deployed list; ` +
       `gas per transaction includes intrinsic gas and capped refunds; claim is the highest of the ${plural(n)}' claims. ` +
       `Costs use a stated gas price of ${gasPriceGwei} gwei; no network was asked.`,

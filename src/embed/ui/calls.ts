@@ -123,15 +123,17 @@ export async function reviewPlan(api: WizardApi, form: Form): Promise<{ review: 
           })),
         })
       : Promise.resolve(undefined),
-    api.tool<{ estimate: Record<string, string> }>('estimate_gas', {
+    // This plan's own contract, built in memory by the service (nothing is stored until it is generated).
+    api.tool<{ estimate: Record<string, string>; contractCode?: string }>('estimate_gas', {
       blockchain: form.blockchain,
-      ...(form.blockchain === 'solana' ? { beneficiaries: form.beneficiaries.length } : {}),
+      plan: planOf(form),
     }),
   ]);
   const review: Review = {
     warnings: valid.ok ? valid.data.warnings : [],
     findings: law?.ok ? law.data.findings : [],
     gas: gas.ok ? gas.data.estimate : null,
+    code: gas.ok ? (gas.data.contractCode ?? null) : null,
   };
   return valid.ok ? { review } : { review, problem: valid.error };
 }

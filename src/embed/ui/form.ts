@@ -56,6 +56,8 @@ export interface Result {
   contractCode: string;
   compiled: { abi?: unknown[]; bytecode?: string } & Record<string, unknown>;
   contractInfo: { blockchain: string } & Record<string, unknown>;
+  /** Generation's findings and advice (the service's English; the result step puts them in the reader's words). */
+  analysis?: { warnings: Array<{ id: string; severity: string; message: string }>; suggestions: string[] };
 }
 
 export interface Finding {
@@ -68,6 +70,8 @@ export interface Review {
   warnings: Finding[];
   findings: Finding[];
   gas: Record<string, string> | null;
+  /** The plan's source, as generation will write it (the preview). */
+  code: string | null;
 }
 
 export const emptyRow = (): Row => ({ name: '', address: '', percentage: '', relationship: '' });

@@ -15,7 +15,9 @@ export function planSentences(tx: Texts, form: Form, jurisdictions: Jurisdiction
   form.beneficiaries.forEach((b, i) => {
     const share = typedNumber(b.percentage);
     if (share === undefined) return;
-    out.push(t.planShare(b.name.trim() || t.beneficiary(n(i + 1)), pct(share)));
+    const who = b.name.trim() || t.beneficiary(n(i + 1));
+    const rel = b.relationship.trim();
+    out.push(rel ? t.planShareOf(who, t.relationships[rel] ?? rel, pct(share)) : t.planShare(who, pct(share)));
   });
   let place = '';
   if (form.jurisdiction) {

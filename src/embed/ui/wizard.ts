@@ -195,7 +195,7 @@ export function Wizard(props: WizardProps) {
       compiled: r.data.compiled,
       contractInfo: r.data.contractInfo,
     };
-    setResult(out);
+    setResult({ ...out, ...(r.data.analysis ? { analysis: r.data.analysis } : {}) });
     props.channel.post('svc:wizard:complete', out);
     setIndex(steps.indexOf('result'));
   }

@@ -8,7 +8,9 @@ export const estimateGas = defineTool({
   description:
     'Estimates the cost of deploying a contract, of one claim and of an update. evm: compiles and runs the contract in an in-process EVM ' +
     'and prices the measured gas (deployed with as many sample beneficiaries as the code fixes or deploys it with (a fixed-size constructor list, or a constructor call in the code such as a deploy script), else `beneficiaries`, default 3, and `method` says which; updates to as many, twice as many and half as many new ones); ton: measured in the TON sandbox; solana: rent-exempt deposits from account sizes, signature fees and ' +
-    'compute units, each marked computed or assumed. Without contractCode the default contract is measured. No network is asked.',
+    "compute units, each marked computed or assumed. With plan (the input generate_contract takes), the plan's own contract is built in " +
+    "memory and measured, on evm with the plan's own constructor arguments, and its source is answered: nothing is stored and no event " +
+    'is sent. Without contractCode or plan the default contract is measured. No network is asked.',
   domain: 'contracts',
   scope: 'contracts:read',
   principals: ['key', 'embed'],

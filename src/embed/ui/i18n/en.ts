@@ -58,7 +58,6 @@ export const en = {
     jafari: "Ja'fari (Twelver Shia)",
   } as Record<string, string>,
   faraidButton: "Fill the shares from the fara'id calculator",
-  faraidHint: 'Give each relationship first: husband, wife, son, daughter, father, mother, brother, sister.',
   faraidFilled: "The shares were filled in from the fara'id calculator.",
   faraidUnknown: (rows: string) => `Give a relationship the calculator knows for beneficiary ${rows}.`,
   busyFaraid: "Calculating the fara'id shares…",
@@ -127,6 +126,30 @@ export const en = {
   busyGenerate: 'Generating, compiling and testing the contract…',
   needsChanges: (why: string) => `The plan needs changes: ${why}`,
   networkError: 'The service could not be reached. Check the connection and try again.',
+  costsOfPlan: "Measured on this plan's own contract: its owner, beneficiaries, shares, switch and guardians.",
+  codePreview: (language: string, lines: string) => `Preview the contract (${language}, ${lines} lines)`,
+  codePreviewHint: 'Read-only: the code that will be generated for this plan. It changes as the plan changes.',
+  analysisTitle: 'Before you use it',
+  adviceTitle: 'Advice',
+  technicalNotes: 'Technical notes (in English)',
+  relationships: {
+    husband: 'husband',
+    wife: 'wife',
+    son: 'son',
+    daughter: 'daughter',
+    father: 'father',
+    mother: 'mother',
+    brother: 'brother',
+    sister: 'sister',
+    grandson: 'grandson',
+    granddaughter: 'granddaughter',
+    friend: 'friend',
+    charity: 'charity',
+  } as Record<string, string>,
+  relationshipNone: 'Not given',
+  planShareOf: (name: string, relationship: string, pct: string) =>
+    `${name} (${relationship}) receives ${pct} of the estate.`,
+  faraidHintOf: (words: string) => `Give each relationship first: ${words}.`,
 };
 
 export type Strings = typeof en;

@@ -1,7 +1,55 @@
 import { h, type ComponentChildren } from 'preact';
-import { FieldError, fieldId, Input } from '../fields.js';
+import { errorId, FieldError, fieldId, Input } from '../fields.js';
 import { emptyRow, num, type Row } from '../form.js';
 import type { StepContext } from './context.js';
+
+/** The relationships offered, in the order shown; the value sent is the English word the API reads. */
+export const RELATIONSHIPS = [
+  'husband',
+  'wife',
+  'son',
+  'daughter',
+  'father',
+  'mother',
+  'brother',
+  'sister',
+  'grandson',
+  'granddaughter',
+  'friend',
+  'charity',
+] as const;
+
+/**
+ * A relationship in the reader's words: a choice of the known ones, and a word the host page sent that is not one of
+ * them kept as it is.
+ */
+function relationshipSelect(c: StepContext, b: Row, i: number) {
+  const { t } = c.tx;
+  const field = `beneficiaries.${i}.relationship`;
+  const id = fieldId(field);
+  const known = (RELATIONSHIPS as readonly string[]).includes(b.relationship);
+  const invalid = Boolean(c.visible[field]);
+  return h(
+    'div',
+    { class: 'svc-field' },
+    h('label', { for: id }, t.relationship),
+    h('p', { id: `${id}-hint`, class: 'svc-hint' }, t.relationshipHint),
+    h(
+      'select',
+      {
+        id,
+        value: b.relationship,
+        'aria-describedby': [`${id}-hint`, invalid ? errorId(field) : ''].filter(Boolean).join(' '),
+        'aria-invalid': invalid ? 'true' : undefined,
+        onChange: (e: Event) => c.setRow(i, { relationship: (e.currentTarget as HTMLSelectElement).value }),
+      },
+      h('option', { value: '' }, t.relationshipNone),
+      RELATIONSHIPS.map((r) => h('option', { key: r, value: r }, t.relationships[r] ?? r)),
+      !known && b.relationship ? h('option', { value: b.relationship }, b.relationship) : null,
+    ),
+    h(FieldError, { field, errors: c.visible }),
+  );
+}
 
 /** One beneficiary's fieldset; `i` is its place in the list. */
 function beneficiaryRow(c: StepContext, b: Row, i: number) {
@@ -33,14 +81,7 @@ function beneficiaryRow(c: StepContext, b: Row, i: number) {
       inputmode: 'decimal',
       onInput: (v) => setRow(i, { percentage: v }),
     }),
-    h(Input, {
-      field: `beneficiaries.${i}.relationship`,
-      label: t.relationship,
-      hint: t.relationshipHint,
-      value: b.relationship,
-      errors: visible,
-      onInput: (v) => setRow(i, { relationship: v }),
-    }),
+    relationshipSelect(c, b, i),
     h(FieldError, { field: `beneficiaries.${i}`, errors: visible }),
     form.beneficiaries.length > 1
       ? h(
@@ -84,7 +125,15 @@ export function beneficiariesStep(c: StepContext): ComponentChildren {
       ? h(
           'div',
           { class: 'svc-field' },
-          h('p', { id: 'svc-faraid-hint', class: 'svc-hint' }, t.faraidHint),
+          h(
+            'p',
+            { id: 'svc-faraid-hint', class: 'svc-hint' },
+            t.faraidHintOf(
+              RELATIONSHIPS.slice(0, 8)
+                .map((r) => t.relationships[r] ?? r)
+                .join(', '),
+            ),
+          ),
           h(
             'button',
             {

@@ -1,7 +1,58 @@
 import { h, type ComponentChildren } from 'preact';
 import { Copyable } from '../fields.js';
+import { analysisInWords } from '../../../core/messages/advice.js';
+import type { Result } from '../form.js';
 import type { StepContext } from './context.js';
 import { findingsList } from './review.js';
+
+/** Generation's warnings and advice in the reader's words; what has no words yet stays in English, marked so. */
+function analysisList(c: StepContext, analysis: NonNullable<Result['analysis']>): ComponentChildren {
+  const { t, locale } = c.tx;
+  // (the law's findings are among generation's warnings when a jurisdiction is chosen)
+  const words = analysisInWords(analysis, locale);
+  const items = words.warnings;
+  return h(
+    'section',
+    { class: 'svc-analysis', 'aria-labelledby': 'svc-analysis-title' },
+    h('h3', { id: 'svc-analysis-title' }, t.analysisTitle),
+    items.length
+      ? h(
+          'ul',
+          { class: 'svc-findings' },
+          items.map((f, i) =>
+            h(
+              'li',
+              { key: i, class: `svc-sev-${f.severity}` },
+              h('strong', null, `${t.severity[f.severity] ?? f.severity}: `),
+              f.english ? h('span', { lang: 'en' }, f.message) : f.message,
+            ),
+          ),
+        )
+      : h('p', null, t.noFindings),
+    words.advice.length
+      ? [
+          h('h3', { key: 'h' }, t.adviceTitle),
+          h(
+            'ul',
+            { key: 'l', class: 'svc-advice' },
+            words.advice.map((a, i) => h('li', { key: i }, a)),
+          ),
+        ]
+      : null,
+    words.technical.length
+      ? h(
+          'details',
+          { class: 'svc-technical' },
+          h('summary', null, t.technicalNotes),
+          h(
+            'ul',
+            { lang: 'en' },
+            words.technical.map((s, i) => h('li', { key: i }, s)),
+          ),
+        )
+      : null,
+  );
+}
 
 /** The source file's name for the chain the contract was made for. */
 const sourceName = (blockchain: string) =>
@@ -37,7 +88,7 @@ export function resultStep(c: StepContext): ComponentChildren {
           type: 'text/plain',
         })
       : null,
-    c.review ? findingsList(c) : null,
+    result.analysis ? analysisList(c, result.analysis) : c.review ? findingsList(c) : null,
     h('button', { type: 'button', class: 'svc-secondary', onClick: () => c.startOver() }, t.startOver),
   ];
 }

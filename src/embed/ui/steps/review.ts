@@ -1,4 +1,5 @@
 import { h, type ComponentChildren } from 'preact';
+import { codePreview } from './code.js';
 import type { StepContext } from './context.js';
 
 /** Every warning and piece of advice of the plan's checks, in words (the review shows it, and the result again). */
@@ -42,5 +43,7 @@ export function reviewStep(c: StepContext): ComponentChildren {
           ]),
         )
       : h('p', null, t.noCosts),
+    review.gas ? h('p', { class: 'svc-hint' }, t.costsOfPlan) : null,
+    review.code ? codePreview(c.tx, review.code, c.form.blockchain) : null,
   ];
 }

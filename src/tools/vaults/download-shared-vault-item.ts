@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { fileDownloadOutput } from '../file-output.js';
-import { readSharedItem, VAULT_LIMITS } from '../../vaults/vaults.js';
+import { readSharedItem } from '../../vaults/shared.js';
+import { VAULT_LIMITS } from '../../vaults/vaults.js';
 import { defineTool, type FileAnswer, READ } from '../define.js';
 import { EXAMPLE_ITEM, EXAMPLE_SHARE, ItemId, ShareId } from './common.js';
 import { granted, HEIR, HEIR_NOTE } from './shared.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readSharedItem } from '../../vaults/vaults.js';
+import { readSharedItem } from '../../vaults/shared.js';
 import { defineTool, READ } from '../define.js';
 import { EXAMPLE_ITEM, EXAMPLE_SHARE, ItemContentFields, ItemId, ShareId } from './common.js';
 import { granted, HEIR, HEIR_NOTE, SharedItemSchema } from './shared.js';

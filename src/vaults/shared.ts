@@ -2,6 +2,7 @@
  * The heirs' side of vaults: what the holder of an open share of a plan sees of the vaults linked to it, and each
  * read recorded in the owner's account. The rules of release are in src/vaults/vaults.ts (planReleased).
  */
+import type { Readable } from 'node:stream';
 import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Keyring } from '../core/keyring.js';
@@ -17,7 +18,8 @@ import {
   type VaultItemRecord,
   type VaultRecord,
 } from './records.js';
-import { itemSummary, openMeta, planReleased, SHARED_VAULT_COLLECTIONS } from './vaults.js';
+import { itemBody } from './files.js';
+import { contentFields, itemSummary, openMeta, planReleased, SHARED_VAULT_COLLECTIONS } from './vaults.js';
 
 interface HeirScope {
   plan: HeirPlanRecord;
@@ -59,16 +61,27 @@ export async function sharedItems(g: GrantedAccess, keyring: Keyring, now: Date)
   return out.map(({ heirs: _h, ...rest }) => rest);
 }
 
+/** Who reads, and how: `read` gives the content fields of the JSON answer, `download` a stream of the content. */
+export interface SharedReader<V extends 'read' | 'download'> {
+  accountId: string;
+  via: V;
+  /** The data directory, where uploaded files live. */
+  dataDir: string;
+}
+
+type SharedContent<V> = V extends 'read' ? { fields: Awaited<ReturnType<typeof contentFields>> } : { stream: Readable };
+
 /**
  * One item for the share's heir, with its content, and the read recorded in the owner's account (`vault.accessed`
- * and the access log). 404 for an item that is not released to this heir, exactly as for one that does not exist.
+ * and the access log) once the content has opened. 404 for an item that is not released to this heir, exactly as
+ * for one that does not exist.
  */
-export async function readSharedItem(
+export async function readSharedItem<V extends 'read' | 'download'>(
   g: GrantedAccess,
   keyring: Keyring,
   now: Date,
   itemId: string,
-  reader: { accountId: string; via: 'read' | 'download' },
+  reader: SharedReader<V>,
 ) {
   const scope = await heirScope(g, now);
   const item = scope ? await g.store.get<VaultItemRecord>(VAULT_ITEMS, itemId) : undefined;
@@ -76,7 +89,11 @@ export async function readSharedItem(
   if (!scope || !item || !vault || !isFor(scope, item))
     throw new ApiError('NOT_FOUND', 'No item with this id is open to you.');
   const key = openDataKey(keyring, vault.id, vault.wrappedKey);
-  const content = key.decrypt(item.content, aad.itemContent(vault.id, item.id));
+  const content = (
+    reader.via === 'read'
+      ? { fields: await contentFields(reader.dataDir, key, item) }
+      : { stream: await itemBody(reader.dataDir, key, item).open() }
+  ) as SharedContent<V>;
   const meta = openMeta(key, item);
   const at = now.toISOString();
   const access: VaultAccessRecord = {
@@ -108,6 +125,6 @@ export async function readSharedItem(
   return {
     item: { ...summary, vaultName: key.decrypt(vault.name, aad.vaultName(vault.id)).toString('utf8') },
     meta,
-    content,
+    ...content,
   };
 }

@@ -25,6 +25,7 @@ import { recordEvent } from '../events/events.js';
 import { canonicalAddress } from '../contracts/validate.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS, sharesOf, waitingOver } from '../memoir/heir-plans.js';
 import { aad, type DataKey, newDataKey, openDataKey } from './crypto.js';
+import { itemBody, removeItemFiles } from './files.js';
 import {
   type ItemKind,
   type ItemMeta,
@@ -48,6 +49,8 @@ export interface VaultDeps {
   clock: Clock;
   /** The server's default storage quota (config.storageQuotaBytes). */
   quotaBytes?: number | undefined;
+  /** The data directory, where uploaded files live (config.dataDir). */
+  dataDir?: string | undefined;
 }
 
 /** Collections a plan's shares cover once a vault is linked to it: the vaults, their items, and the plan itself. */
@@ -56,7 +59,7 @@ export const SHARED_VAULT_COLLECTIONS = [VAULTS, VAULT_ITEMS, MEMOIR_HEIR_PLANS]
 const vaultNotFound = () => new ApiError('NOT_FOUND', 'No vault with this id in your account.');
 const itemNotFound = () => new ApiError('NOT_FOUND', 'No item with this id in this vault.');
 
-function cleanText(raw: string, field: string, max: number): string {
+export function cleanText(raw: string, field: string, max: number): string {
   const text = raw.normalize('NFC').replace(/\s+/g, ' ').trim();
   if (!text || text.length > max || /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(text))
     throw ApiError.validation(`Invalid ${field}`, [
@@ -65,7 +68,7 @@ function cleanText(raw: string, field: string, max: number): string {
   return text;
 }
 
-function cleanFileName(raw: string, field: string): string {
+export function cleanFileName(raw: string, field: string): string {
   const name = raw.normalize('NFC').trim();
   if (!name || name.length > VAULT_LIMITS.fileName || /[\u0000-\u001f\u007f/\\"]/.test(name) || /^\.+$/.test(name))
     throw ApiError.validation('Invalid file name', [
@@ -74,7 +77,7 @@ function cleanFileName(raw: string, field: string): string {
   return name;
 }
 
-const CONTENT_TYPE =
+export const CONTENT_TYPE =
   /^[a-z0-9][a-z0-9!#$&^_.+-]{0,62}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,62}(; ?[a-z0-9_-]+=[a-z0-9_.-]+)?$/i;
 
 function decodeBase64(raw: string, field: string): Buffer {
@@ -93,7 +96,7 @@ function decodeBase64(raw: string, field: string): Buffer {
 // --- heirs ------------------------------------------------------------------------------------------------------
 
 /** The heirs of an item, checked: distinct, and when the vault is linked, beneficiaries the plan gives access to. */
-function checkHeirs(heirs: readonly string[], plan: HeirPlanRecord | undefined, field = 'heirs'): ErrorDetail[] {
+export function checkHeirs(heirs: readonly string[], plan: HeirPlanRecord | undefined, field = 'heirs'): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   const seen = new Set<string>();
   const known = plan ? new Set(plan.heirs.map((h) => canonicalAddress(plan.blockchain, h.address))) : undefined;
@@ -108,7 +111,7 @@ function checkHeirs(heirs: readonly string[], plan: HeirPlanRecord | undefined, 
   return details;
 }
 
-async function linkedPlan(tx: Pick<Tx, 'get'>, vault: VaultRecord): Promise<HeirPlanRecord | undefined> {
+export async function linkedPlan(tx: Pick<Tx, 'get'>, vault: VaultRecord): Promise<HeirPlanRecord | undefined> {
   return vault.planId ? tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, vault.planId) : undefined;
 }
 
@@ -145,11 +148,14 @@ export function itemSummary(key: DataKey, item: VaultItemRecord) {
   };
 }
 
-/** An item with its content: the text of a text item, the bytes (base64) of a file or sealed item. */
-function itemWithContent(key: DataKey, item: VaultItemRecord) {
-  const content = key.decrypt(item.content, aad.itemContent(item.vaultId, item.id));
+/**
+ * The content fields of an item in JSON: the text of a text item, the bytes (base64) of a file or sealed item, or
+ * null for an uploaded file larger than a JSON body carries (it is downloaded as a file).
+ */
+export async function contentFields(dataDir: string | undefined, key: DataKey, item: VaultItemRecord) {
+  if (item.kind !== 'text' && item.size > VAULT_LIMITS.fileBytes) return { text: null, contentBase64: null };
+  const content = await itemBody(dataDir, key, item).bytes();
   return {
-    ...itemSummary(key, item),
     text: item.kind === 'text' ? content.toString('utf8') : null,
     contentBase64: item.kind === 'text' ? null : content.toString('base64'),
   };
@@ -159,13 +165,13 @@ function accessView(a: VaultAccessRecord) {
   return { itemId: a.itemId, heir: a.heir, heirAddress: a.heirAddress, shareId: a.grantId, via: a.via, at: a.at };
 }
 
-async function vaultIn(tx: Pick<Tx, 'get'>, id: string): Promise<VaultRecord> {
+export async function vaultIn(tx: Pick<Tx, 'get'>, id: string): Promise<VaultRecord> {
   const v = await tx.get<VaultRecord>(VAULTS, id);
   if (!v) throw vaultNotFound();
   return v;
 }
 
-async function itemIn(tx: Pick<Tx, 'get'>, vaultId: string, itemId: string): Promise<VaultItemRecord> {
+export async function itemIn(tx: Pick<Tx, 'get'>, vaultId: string, itemId: string): Promise<VaultItemRecord> {
   const item = await tx.get<VaultItemRecord>(VAULT_ITEMS, itemId);
   if (!item || item.vaultId !== vaultId) throw itemNotFound();
   return item;
@@ -210,7 +216,7 @@ async function vaultView(deps: VaultDeps, tx: Pick<Tx, 'get' | 'findBy'>, v: Vau
   };
 }
 
-const event = (tx: Tx, deps: VaultDeps, type: string, data: Record<string, unknown>) =>
+export const event = (tx: Tx, deps: VaultDeps, type: string, data: Record<string, unknown>) =>
   recordEvent(tx, { type, ownerId: deps.ownerId, data }, deps.clock);
 
 // --- the owner's operations -------------------------------------------------------------------------------------
@@ -250,15 +256,18 @@ export async function getVault(deps: VaultDeps, id: string) {
 }
 
 export async function deleteVault(deps: VaultDeps, id: string) {
-  return deps.store.transact(async (tx) => {
+  const items = await deps.store.transact(async (tx) => {
     await vaultIn(tx, id);
     const items = await tx.findBy<VaultItemRecord>(VAULT_ITEMS, 'vaultId', id);
     for (const i of items) await tx.delete(VAULT_ITEMS, i.id);
     for (const a of await tx.findBy<Doc>(VAULT_ACCESS, 'vaultId', id)) await tx.delete(VAULT_ACCESS, a.id);
     await tx.delete(VAULTS, id);
     await event(tx, deps, 'vault.deleted', { vaultId: id, itemsDeleted: items.length });
-    return { deleted: true as const, itemsDeleted: items.length };
+    return items;
   });
+  // Once the records are gone: a crash before this leaves encrypted files nothing refers to, never a record without its file.
+  await removeItemFiles(deps.dataDir, items);
+  return { deleted: true as const, itemsDeleted: items.length };
 }
 
 export interface NewItem {
@@ -269,7 +278,7 @@ export interface NewItem {
   sealed?: { contentBase64: string; format: SealedFormat; fileName?: string | undefined } | undefined;
 }
 
-const SEALED_TYPES: Record<SealedFormat, { contentType: string; ext: string }> = {
+export const SEALED_TYPES: Record<SealedFormat, { contentType: string; ext: string }> = {
   age: { contentType: 'application/octet-stream', ext: 'age' },
   openpgp: { contentType: 'application/pgp-encrypted', ext: 'gpg' },
 };
@@ -346,6 +355,7 @@ export async function addItem(deps: VaultDeps, vaultId: string, input: NewItem) 
       heirs: input.heirs.map((h) => h.trim()),
       meta: key.encrypt(JSON.stringify({ title, fileName: c.fileName } satisfies ItemMeta), aad.itemMeta(vaultId, id)),
       content: key.encrypt(c.content, aad.itemContent(vaultId, id)),
+      file: null,
       contentType: c.contentType,
       size: c.content.length,
       storedBytes: stored,
@@ -362,7 +372,16 @@ export async function addItem(deps: VaultDeps, vaultId: string, input: NewItem) 
 export async function getItem(deps: VaultDeps, vaultId: string, itemId: string) {
   const vault = await vaultIn(deps.store, vaultId);
   const item = await itemIn(deps.store, vaultId, itemId);
-  return itemWithContent(openDataKey(deps.keyring, vault.id, vault.wrappedKey), item);
+  const key = openDataKey(deps.keyring, vault.id, vault.wrappedKey);
+  return { ...itemSummary(key, item), ...(await contentFields(deps.dataDir, key, item)) };
+}
+
+/** An item of the owner's vault as a file: its name, media type and a stream of its content. */
+export async function openItem(deps: VaultDeps, vaultId: string, itemId: string) {
+  const vault = await vaultIn(deps.store, vaultId);
+  const item = await itemIn(deps.store, vaultId, itemId);
+  const key = openDataKey(deps.keyring, vault.id, vault.wrappedKey);
+  return { item: itemSummary(key, item), stream: await itemBody(deps.dataDir, key, item).open() };
 }
 
 export async function updateItem(
@@ -406,14 +425,16 @@ export async function updateItem(
 
 export async function deleteItem(deps: VaultDeps, vaultId: string, itemId: string) {
   const nowIso = deps.clock.now().toISOString();
-  return deps.store.transact(async (tx) => {
+  const item = await deps.store.transact(async (tx) => {
     const vault = await vaultIn(tx, vaultId);
-    await itemIn(tx, vaultId, itemId);
+    const found = await itemIn(tx, vaultId, itemId);
     await tx.delete(VAULT_ITEMS, itemId);
     await tx.put(VAULTS, { ...vault, updatedAt: nowIso });
     await event(tx, deps, 'vault.updated', { vaultId, itemId, change: 'item.deleted' });
-    return { deleted: true as const };
+    return found;
   });
+  await removeItemFiles(deps.dataDir, [item]);
+  return { deleted: true as const };
 }
 
 /**

@@ -183,7 +183,7 @@ describe.each(['lowdb', 'postgres'] as const)('vault uploads (%s)', (engine) => 
     expect((await usage()).used).toBe(big.length + small.length);
     expect((await usage()).reserved).toBe(0);
 
-    const down = await call(readKey, 'GET', `/api/v1/vaults/${vaultId}/items/${bigId}/download`);
+    const down = await call(readKey, 'GET', `/api/v1/vaults/${vaultId}/files/${bigId}`);
     expect(down.status).toBe(200);
     expect(down.headers['content-length']).toBe(String(big.length));
     expect(down.headers['content-disposition']).toContain('deeds.pdf');
@@ -229,7 +229,7 @@ describe.each(['lowdb', 'postgres'] as const)('vault uploads (%s)', (engine) => 
     for (const who of [stranger, strangerKey]) {
       const theirs = await upload(who, vaultId, fileParts(small, 'Mine now', [ANA]));
       expect(theirs.status).toBe(404);
-      expect((await call(who, 'GET', `/api/v1/vaults/${vaultId}/items/${bigId}/download`)).status).toBe(404);
+      expect((await call(who, 'GET', `/api/v1/vaults/${vaultId}/files/${bigId}`)).status).toBe(404);
     }
     await unchanged('another account');
     const readOnly = await upload(readKey, vaultId, fileParts(small, 'Read only', [ANA]));
@@ -317,13 +317,13 @@ describe.each(['lowdb', 'postgres'] as const)('vault uploads (%s)', (engine) => 
     const bad = Buffer.from(good);
     bad[good.length >> 1]! ^= 0x40;
     await writeFile(file, bad);
-    const down = await call(owner, 'GET', `/api/v1/vaults/${vaultId}/items/${bigId}/download`);
+    const down = await call(owner, 'GET', `/api/v1/vaults/${vaultId}/files/${bigId}`);
     expect(down.status).toBe(500);
     expect(down.body.error.code).toBe('INTERNAL_ERROR');
     expect(down.raw.length).toBeLessThan(1000);
     // A file cut short, or moved onto another item, fails the same way.
     await writeFile(file, good.subarray(0, good.length - 100));
-    expect((await call(owner, 'GET', `/api/v1/vaults/${vaultId}/items/${bigId}/download`)).status).toBe(500);
+    expect((await call(owner, 'GET', `/api/v1/vaults/${vaultId}/files/${bigId}`)).status).toBe(500);
     const smallFile = path.join(server.dataDir, 'vault-files', owner.accountId, `${smallId}.svcvf`);
     const smallGood = await readFile(smallFile);
     await writeFile(
@@ -333,7 +333,7 @@ describe.each(['lowdb', 'postgres'] as const)('vault uploads (%s)', (engine) => 
     expect((await call(owner, 'GET', `/api/v1/vaults/${vaultId}/items/${smallId}`)).status).toBe(500);
     await writeFile(smallFile, smallGood);
     await writeFile(file, good);
-    const again = await call(owner, 'GET', `/api/v1/vaults/${vaultId}/items/${bigId}/download`);
+    const again = await call(owner, 'GET', `/api/v1/vaults/${vaultId}/files/${bigId}`);
     expect(sha(again.raw)).toBe(sha(big));
 
     expect((await call(owner, 'DELETE', `/api/v1/vaults/${vaultId}/items/${bigId}`)).status).toBe(200);

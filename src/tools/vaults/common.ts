@@ -1,6 +1,7 @@
 /** Schemas and helpers the vault tools share. */
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { DEFAULT_VAULT_UPLOAD_BYTES } from '../../vaults/files.js';
 import { SEALED_FORMATS, VAULT_LIMITS, type VaultDeps } from '../../vaults/vaults.js';
 import type { FileAnswer, ToolContext } from '../define.js';
 
@@ -176,6 +177,9 @@ export function itemFile(output: Record<string, unknown>): FileAnswer {
   };
 }
 
+/** The largest file a download answers, as documented: uploads up to the default SVC_VAULT_MAX_FILE. */
+const LARGEST_FILE = DEFAULT_VAULT_UPLOAD_BYTES;
+
 /** The OpenAPI success answer of the download tools: the item's bytes with the media type it was stored with. */
 export const ITEM_FILE_SUCCESS = {
   description: 'The item as a file, with the media type it was stored with.',
@@ -201,6 +205,7 @@ export const ITEM_FILE_SUCCESS = {
       schema: {
         type: 'string',
         format: 'binary',
+        maxLength: LARGEST_FILE,
         description:
           'A sealed OpenPGP item, exactly as its owner encrypted it (open it with gpg --decrypt); at most 700 KiB sent in JSON, or SVC_VAULT_MAX_FILE uploaded.',
       },
@@ -209,6 +214,7 @@ export const ITEM_FILE_SUCCESS = {
       schema: {
         type: 'string',
         format: 'binary',
+        maxLength: LARGEST_FILE,
         description: 'A sealed age item (open it with age --decrypt), or a file of that type; sizes as for every file.',
       },
     },
@@ -216,6 +222,7 @@ export const ITEM_FILE_SUCCESS = {
       schema: {
         type: 'string',
         format: 'binary',
+        maxLength: LARGEST_FILE,
         description:
           'A file, with the media type its owner gave it: at most 700 KiB sent in JSON, or SVC_VAULT_MAX_FILE (default 25 MiB) uploaded.',
       },

@@ -30,7 +30,7 @@ export const downloadVaultItemTool = defineTool({
   output: fileDownloadOutput('The content, sent as the body as it is decrypted; never serialised.'),
   rest: {
     method: 'GET',
-    path: '/vaults/:vaultId/items/:itemId/download',
+    path: '/vaults/:vaultId/files/:itemId',
     shape: 'data',
     extraStatuses: [404],
     file: itemFile,

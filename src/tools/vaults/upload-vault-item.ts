@@ -134,7 +134,9 @@ const formSchema = {
     file: {
       type: 'string',
       format: 'binary',
-      description: 'The file (one), with its file name. Encrypted as it arrives; never stored readable.',
+      maxLength: DEFAULT_VAULT_UPLOAD_BYTES,
+      description:
+        'The file (one), with its file name: at most SVC_VAULT_MAX_FILE bytes (default 25 MiB). Encrypted as it arrives; never stored readable.',
     },
     title: { type: 'string', minLength: 1, maxLength: VAULT_LIMITS.title, description: 'The title.' },
     heirs: {

@@ -57,8 +57,8 @@ const PROCESS = [
   'test/mail/crash.test.ts',
   'test/embed/*browser.test.ts',
   'test/memoir/{export,book}.test.ts',
-  // gpg seals and opens a vault item
-  'test/vaults/vaults.test.ts',
+  // gpg and age seal and open vault items; the svc program rotates the master key
+  'test/vaults/{vaults,upload,rotate-cli}.test.ts',
   'test/http/openapi-lint.test.ts',
   'test/http/openapi-spectral.test.ts',
   // a real anvil node per file

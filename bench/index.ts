@@ -17,6 +17,7 @@ import { benchSolana } from './solana.js';
 import { benchStart } from './start.js';
 import { benchStore } from './store.js';
 import { benchTon } from './ton.js';
+import { benchVaults } from './vaults.js';
 import { benchWatch } from './watch.js';
 import { benchWebhooks } from './webhooks.js';
 
@@ -37,6 +38,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   memoir: benchMemoir,
   'memoir-recall': benchMemoirRecall,
   watch: benchWatch,
+  vaults: () => benchVaults(),
 };
 
 const wanted = process.argv.slice(2);

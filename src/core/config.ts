@@ -62,6 +62,8 @@ export interface Config {
   llm?: { baseUrl: string; apiKey: string; model: string; embeddingModel?: string | undefined } | undefined;
   /** Largest memoir upload per kind, bytes (SVC_MEMOIR_MAX_PHOTO, _AUDIO, _VIDEO). */
   memoirUploadLimits?: { photo: number; audio: number; video: number };
+  /** Largest vault file uploaded as multipart/form-data, bytes (SVC_VAULT_MAX_FILE; default 25 MiB). */
+  vaultUploadBytes?: number;
   /**
    * Bytes an account may store (media; later vault files and kept exports) unless the operator set its own
    * figure on the account (SVC_STORAGE_QUOTA_BYTES; default 1 GiB).
@@ -216,6 +218,9 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
         ? parsePositiveInt(env.SVC_MEMOIR_MAX_VIDEO, 'SVC_MEMOIR_MAX_VIDEO')
         : 500 * 1024 * 1024,
     },
+    vaultUploadBytes: env.SVC_VAULT_MAX_FILE
+      ? parsePositiveInt(env.SVC_VAULT_MAX_FILE, 'SVC_VAULT_MAX_FILE')
+      : 25 * 1024 * 1024,
     storageQuotaBytes: env.SVC_STORAGE_QUOTA_BYTES
       ? parseBytes(env.SVC_STORAGE_QUOTA_BYTES, 'SVC_STORAGE_QUOTA_BYTES')
       : 1024 ** 3,

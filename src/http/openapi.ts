@@ -17,6 +17,7 @@ import {
   Mention,
 } from '../tools/memoir/schemas.js';
 import { MediaSchema } from '../tools/memoir/media.js';
+import { ItemSummarySchema } from '../tools/vaults/common.js';
 import { ErrorEnvelopeSchema, MetaSchema } from './envelope-schemas.js';
 
 // Finishes the OpenAPI document that @fastify/swagger builds from the routes'
@@ -57,6 +58,7 @@ const NAMED_SCHEMAS: Array<[string, z.ZodType]> = (
     ['MemoirChatMessage', ChatMessageSchema],
     ['MemoirCharge', ChargeSchema],
     ['MemoirMedia', MediaSchema],
+    ['VaultItem', ItemSummarySchema],
   ] as Array<[string, z.ZodType]>
 ).map(([name, schema]) => [name, bounded(schema, 'output')]);
 

@@ -12,6 +12,7 @@ import { makeMeta } from '../core/envelope.js';
 import { ApiError } from '../core/errors.js';
 import type { AnyTool, FormPart, MultipartBody, Services } from '../tools/define.js';
 import type { CallInfo } from '../access/call.js';
+import { requireAccess } from '../access/permissions.js';
 import { admitPrincipal } from '../access/principal.js';
 import { invokeTool } from '../tools/invoke.js';
 import { ErrorEnvelopeSchema, successSchema } from './envelope-schemas.js';
@@ -172,7 +173,12 @@ async function* formParts(req: FastifyRequest): AsyncGenerator<FormPart> {
 async function formInput(req: FastifyRequest, body: MultipartBody, services: Services, call: CallInfo) {
   checkMultipart(req);
   try {
-    return await body.read({ parts: formParts(req), declaredLength: contentLength(req) }, services, call.admitted!);
+    const params = { ...((req.params ?? {}) as Record<string, string>) };
+    return await body.read(
+      { parts: formParts(req), declaredLength: contentLength(req), params },
+      services,
+      call.admitted!,
+    );
   } catch (err) {
     throw multipartProblem(err);
   }
@@ -235,6 +241,8 @@ function toolHandler(services: Services, tool: AnyTool) {
         // Who is calling, before the body is read: nothing of an upload is stored for a refused request.
         call = restCall(req);
         call.admitted = await admitPrincipal(services, call, 'all', tool.principals);
+        // A key without the tool's scope is refused before its upload is read.
+        if (form) requireAccess(call.admitted, tool.scope, tool.tiers);
       }
       if (form) ({ input, settle } = await formInput(req, form, services, call!));
       else input = jsonInput(req, tool, params);

@@ -146,10 +146,14 @@ export type FormPart =
   | { type: 'file'; fieldname: string; filename: string; file: Readable }
   | { type: 'field'; fieldname: string; value: string };
 
-/** A multipart form being received: its parts in order, and the request's declared length (none when chunked). */
+/**
+ * A multipart form being received: its parts in order, the request's declared length (none when chunked), and the
+ * route's path parameters (e.g. the vault an item is uploaded to).
+ */
 export interface ReceivedForm {
   parts: AsyncIterable<FormPart>;
   declaredLength: number | undefined;
+  params: Readonly<Record<string, string>>;
 }
 
 /** How a multipart body becomes the tool's input. */

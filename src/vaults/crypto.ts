@@ -9,7 +9,7 @@
  *
  * A master-key rotation re-wraps the data keys and leaves these values as they are.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { type Keyring, recordAad } from '../core/keyring.js';
 import { VAULTS } from './records.js';
 
@@ -48,6 +48,15 @@ export class DataKey {
     decipher.setAAD(Buffer.from(aad, 'utf8'));
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
     return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
+  }
+
+  /**
+   * The key of one streamed file (src/vaults/stream.ts): HKDF-SHA256 of the data key with the file's random salt,
+   * and the value's associated data as the info, so each file has a key of its own, bound to its item.
+   */
+  fileKey(salt: Buffer, aad: string): Buffer {
+    const info = Buffer.concat([Buffer.from('svc vault file v1\0', 'utf8'), Buffer.from(aad, 'utf8')]);
+    return Buffer.from(hkdfSync('sha256', this.#key, salt, info, DATA_KEY_BYTES));
   }
 }
 

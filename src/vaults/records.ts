@@ -36,7 +36,10 @@ export const VAULT_LIMITS = {
   title: 200,
   /** Characters of a text item. */
   text: 100_000,
-  /** Bytes of a file or sealed item sent in a JSON body (base64), before encoding. */
+  /**
+   * Bytes of a file or sealed item sent in a JSON body (base64), before encoding; also the largest uploaded file
+   * whose bytes a JSON answer carries (larger ones are downloaded). Uploads are bounded by config.vaultUploadBytes.
+   */
   fileBytes: 700 * 1024,
   fileName: 255,
   heirsPerItem: 20,
@@ -86,8 +89,13 @@ export interface VaultItemRecord {
   heirs: string[];
   /** ItemMeta as JSON, encrypted with the data key. */
   meta: string;
-  /** The content (UTF-8 text or the file's bytes), encrypted with the data key. */
+  /** The content (UTF-8 text or the file's bytes), encrypted with the data key; empty when it is in `file`. */
   content: string;
+  /**
+   * An uploaded file's name under the data directory (`vault-files/<ownerId>/<file>`), encrypted in chunks with a key
+   * derived from the data key (src/vaults/stream.ts); null or absent when the content is in the record.
+   */
+  file?: string | null;
   /** Media type of the content, kept for the heir's download. */
   contentType: string;
   /** Bytes of the content before encryption. */

@@ -19,12 +19,13 @@ import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Keyring } from '../core/keyring.js';
 import type { Doc, Store, Tx } from '../store/port.js';
-import { GRANTS, type GrantedAccess, type GrantRecord } from '../accounts/grants.js';
+import { GRANTS, type GrantRecord } from '../accounts/grants.js';
 import { settleReservation } from '../accounts/quota.js';
 import { recordEvent } from '../events/events.js';
 import { canonicalAddress } from '../contracts/validate.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS, sharesOf, waitingOver } from '../memoir/heir-plans.js';
 import { aad, type DataKey, newDataKey, openDataKey } from './crypto.js';
+import { itemBody, removeItemFiles } from './files.js';
 import {
   type ItemKind,
   type ItemMeta,
@@ -48,6 +49,8 @@ export interface VaultDeps {
   clock: Clock;
   /** The server's default storage quota (config.storageQuotaBytes). */
   quotaBytes?: number | undefined;
+  /** The data directory, where uploaded files live (config.dataDir). */
+  dataDir?: string | undefined;
 }
 
 /** Collections a plan's shares cover once a vault is linked to it: the vaults, their items, and the plan itself. */
@@ -56,7 +59,7 @@ export const SHARED_VAULT_COLLECTIONS = [VAULTS, VAULT_ITEMS, MEMOIR_HEIR_PLANS]
 const vaultNotFound = () => new ApiError('NOT_FOUND', 'No vault with this id in your account.');
 const itemNotFound = () => new ApiError('NOT_FOUND', 'No item with this id in this vault.');
 
-function cleanText(raw: string, field: string, max: number): string {
+export function cleanText(raw: string, field: string, max: number): string {
   const text = raw.normalize('NFC').replace(/\s+/g, ' ').trim();
   if (!text || text.length > max || /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(text))
     throw ApiError.validation(`Invalid ${field}`, [
@@ -65,7 +68,7 @@ function cleanText(raw: string, field: string, max: number): string {
   return text;
 }
 
-function cleanFileName(raw: string, field: string): string {
+export function cleanFileName(raw: string, field: string): string {
   const name = raw.normalize('NFC').trim();
   if (!name || name.length > VAULT_LIMITS.fileName || /[\u0000-\u001f\u007f/\\"]/.test(name) || /^\.+$/.test(name))
     throw ApiError.validation('Invalid file name', [
@@ -74,7 +77,7 @@ function cleanFileName(raw: string, field: string): string {
   return name;
 }
 
-const CONTENT_TYPE =
+export const CONTENT_TYPE =
   /^[a-z0-9][a-z0-9!#$&^_.+-]{0,62}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,62}(; ?[a-z0-9_-]+=[a-z0-9_.-]+)?$/i;
 
 function decodeBase64(raw: string, field: string): Buffer {
@@ -93,7 +96,7 @@ function decodeBase64(raw: string, field: string): Buffer {
 // --- heirs ------------------------------------------------------------------------------------------------------
 
 /** The heirs of an item, checked: distinct, and when the vault is linked, beneficiaries the plan gives access to. */
-function checkHeirs(heirs: readonly string[], plan: HeirPlanRecord | undefined, field = 'heirs'): ErrorDetail[] {
+export function checkHeirs(heirs: readonly string[], plan: HeirPlanRecord | undefined, field = 'heirs'): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   const seen = new Set<string>();
   const known = plan ? new Set(plan.heirs.map((h) => canonicalAddress(plan.blockchain, h.address))) : undefined;
@@ -108,7 +111,7 @@ function checkHeirs(heirs: readonly string[], plan: HeirPlanRecord | undefined, 
   return details;
 }
 
-async function linkedPlan(tx: Pick<Tx, 'get'>, vault: VaultRecord): Promise<HeirPlanRecord | undefined> {
+export async function linkedPlan(tx: Pick<Tx, 'get'>, vault: VaultRecord): Promise<HeirPlanRecord | undefined> {
   return vault.planId ? tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, vault.planId) : undefined;
 }
 
@@ -124,11 +127,11 @@ export function planReleased(plan: HeirPlanRecord | undefined, now: Date): boole
 
 // --- views ------------------------------------------------------------------------------------------------------
 
-function openMeta(key: DataKey, item: VaultItemRecord): ItemMeta {
+export function openMeta(key: DataKey, item: VaultItemRecord): ItemMeta {
   return JSON.parse(key.decrypt(item.meta, aad.itemMeta(item.vaultId, item.id)).toString('utf8')) as ItemMeta;
 }
 
-function itemSummary(key: DataKey, item: VaultItemRecord) {
+export function itemSummary(key: DataKey, item: VaultItemRecord) {
   const meta = openMeta(key, item);
   return {
     id: item.id,
@@ -145,11 +148,14 @@ function itemSummary(key: DataKey, item: VaultItemRecord) {
   };
 }
 
-/** An item with its content: the text of a text item, the bytes (base64) of a file or sealed item. */
-function itemWithContent(key: DataKey, item: VaultItemRecord) {
-  const content = key.decrypt(item.content, aad.itemContent(item.vaultId, item.id));
+/**
+ * The content fields of an item in JSON: the text of a text item, the bytes (base64) of a file or sealed item, or
+ * null for an uploaded file larger than a JSON body carries (it is downloaded as a file).
+ */
+export async function contentFields(dataDir: string | undefined, key: DataKey, item: VaultItemRecord) {
+  if (item.kind !== 'text' && item.size > VAULT_LIMITS.fileBytes) return { text: null, contentBase64: null };
+  const content = await itemBody(dataDir, key, item).bytes();
   return {
-    ...itemSummary(key, item),
     text: item.kind === 'text' ? content.toString('utf8') : null,
     contentBase64: item.kind === 'text' ? null : content.toString('base64'),
   };
@@ -159,13 +165,13 @@ function accessView(a: VaultAccessRecord) {
   return { itemId: a.itemId, heir: a.heir, heirAddress: a.heirAddress, shareId: a.grantId, via: a.via, at: a.at };
 }
 
-async function vaultIn(tx: Pick<Tx, 'get'>, id: string): Promise<VaultRecord> {
+export async function vaultIn(tx: Pick<Tx, 'get'>, id: string): Promise<VaultRecord> {
   const v = await tx.get<VaultRecord>(VAULTS, id);
   if (!v) throw vaultNotFound();
   return v;
 }
 
-async function itemIn(tx: Pick<Tx, 'get'>, vaultId: string, itemId: string): Promise<VaultItemRecord> {
+export async function itemIn(tx: Pick<Tx, 'get'>, vaultId: string, itemId: string): Promise<VaultItemRecord> {
   const item = await tx.get<VaultItemRecord>(VAULT_ITEMS, itemId);
   if (!item || item.vaultId !== vaultId) throw itemNotFound();
   return item;
@@ -210,7 +216,7 @@ async function vaultView(deps: VaultDeps, tx: Pick<Tx, 'get' | 'findBy'>, v: Vau
   };
 }
 
-const event = (tx: Tx, deps: VaultDeps, type: string, data: Record<string, unknown>) =>
+export const event = (tx: Tx, deps: VaultDeps, type: string, data: Record<string, unknown>) =>
   recordEvent(tx, { type, ownerId: deps.ownerId, data }, deps.clock);
 
 // --- the owner's operations -------------------------------------------------------------------------------------
@@ -250,15 +256,18 @@ export async function getVault(deps: VaultDeps, id: string) {
 }
 
 export async function deleteVault(deps: VaultDeps, id: string) {
-  return deps.store.transact(async (tx) => {
+  const items = await deps.store.transact(async (tx) => {
     await vaultIn(tx, id);
     const items = await tx.findBy<VaultItemRecord>(VAULT_ITEMS, 'vaultId', id);
     for (const i of items) await tx.delete(VAULT_ITEMS, i.id);
     for (const a of await tx.findBy<Doc>(VAULT_ACCESS, 'vaultId', id)) await tx.delete(VAULT_ACCESS, a.id);
     await tx.delete(VAULTS, id);
     await event(tx, deps, 'vault.deleted', { vaultId: id, itemsDeleted: items.length });
-    return { deleted: true as const, itemsDeleted: items.length };
+    return items;
   });
+  // Once the records are gone: a crash before this leaves encrypted files nothing refers to, never a record without its file.
+  await removeItemFiles(deps.dataDir, items);
+  return { deleted: true as const, itemsDeleted: items.length };
 }
 
 export interface NewItem {
@@ -269,7 +278,7 @@ export interface NewItem {
   sealed?: { contentBase64: string; format: SealedFormat; fileName?: string | undefined } | undefined;
 }
 
-const SEALED_TYPES: Record<SealedFormat, { contentType: string; ext: string }> = {
+export const SEALED_TYPES: Record<SealedFormat, { contentType: string; ext: string }> = {
   age: { contentType: 'application/octet-stream', ext: 'age' },
   openpgp: { contentType: 'application/pgp-encrypted', ext: 'gpg' },
 };
@@ -346,6 +355,7 @@ export async function addItem(deps: VaultDeps, vaultId: string, input: NewItem) 
       heirs: input.heirs.map((h) => h.trim()),
       meta: key.encrypt(JSON.stringify({ title, fileName: c.fileName } satisfies ItemMeta), aad.itemMeta(vaultId, id)),
       content: key.encrypt(c.content, aad.itemContent(vaultId, id)),
+      file: null,
       contentType: c.contentType,
       size: c.content.length,
       storedBytes: stored,
@@ -362,7 +372,16 @@ export async function addItem(deps: VaultDeps, vaultId: string, input: NewItem) 
 export async function getItem(deps: VaultDeps, vaultId: string, itemId: string) {
   const vault = await vaultIn(deps.store, vaultId);
   const item = await itemIn(deps.store, vaultId, itemId);
-  return itemWithContent(openDataKey(deps.keyring, vault.id, vault.wrappedKey), item);
+  const key = openDataKey(deps.keyring, vault.id, vault.wrappedKey);
+  return { ...itemSummary(key, item), ...(await contentFields(deps.dataDir, key, item)) };
+}
+
+/** An item of the owner's vault as a file: its name, media type and a stream of its content. */
+export async function openItem(deps: VaultDeps, vaultId: string, itemId: string) {
+  const vault = await vaultIn(deps.store, vaultId);
+  const item = await itemIn(deps.store, vaultId, itemId);
+  const key = openDataKey(deps.keyring, vault.id, vault.wrappedKey);
+  return { item: itemSummary(key, item), stream: await itemBody(deps.dataDir, key, item).open() };
 }
 
 export async function updateItem(
@@ -406,14 +425,16 @@ export async function updateItem(
 
 export async function deleteItem(deps: VaultDeps, vaultId: string, itemId: string) {
   const nowIso = deps.clock.now().toISOString();
-  return deps.store.transact(async (tx) => {
+  const item = await deps.store.transact(async (tx) => {
     const vault = await vaultIn(tx, vaultId);
-    await itemIn(tx, vaultId, itemId);
+    const found = await itemIn(tx, vaultId, itemId);
     await tx.delete(VAULT_ITEMS, itemId);
     await tx.put(VAULTS, { ...vault, updatedAt: nowIso });
     await event(tx, deps, 'vault.updated', { vaultId, itemId, change: 'item.deleted' });
-    return { deleted: true as const };
+    return found;
   });
+  await removeItemFiles(deps.dataDir, [item]);
+  return { deleted: true as const };
 }
 
 /**
@@ -442,99 +463,4 @@ export async function linkVaultPlan(deps: VaultDeps, vaultId: string, planId: st
     await event(tx, deps, 'vault.updated', { vaultId, planId, change: planId ? 'plan.linked' : 'plan.unlinked' });
     return vaultView(deps, tx, next);
   });
-}
-
-// --- the heirs' side --------------------------------------------------------------------------------------------
-
-interface HeirScope {
-  plan: HeirPlanRecord;
-  heir: { name: string; address: string };
-  vaults: VaultRecord[];
-}
-
-/**
- * What the holder of an open share may see of vaults: nothing unless a vault is linked to the share's plan and the
- * plan has released it; then the vaults linked to the plan and the heir the share is for.
- */
-async function heirScope(g: GrantedAccess, now: Date): Promise<HeirScope | undefined> {
-  if (!SHARED_VAULT_COLLECTIONS.every((c) => g.grant.collections.includes(c)) || !g.grant.sourceId) return undefined;
-  const plan = await g.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, g.grant.sourceId);
-  if (!plan || !planReleased(plan, now)) return undefined;
-  const heir = plan.heirs.find((h) => h.shareId === g.grant.id);
-  if (!heir) return undefined;
-  const vaults = await g.store.findBy<VaultRecord>(VAULTS, 'planId', plan.id);
-  return { plan, heir, vaults };
-}
-
-const isFor = (scope: HeirScope, item: VaultItemRecord) => {
-  const me = canonicalAddress(scope.plan.blockchain, scope.heir.address);
-  return item.heirs.some((a) => canonicalAddress(scope.plan.blockchain, a) === me);
-};
-
-/** The items of released vaults meant for the share's heir (empty before release: nothing shows a vault exists). */
-export async function sharedItems(g: GrantedAccess, keyring: Keyring, now: Date) {
-  const scope = await heirScope(g, now);
-  if (!scope) return [];
-  const out = [];
-  for (const v of [...scope.vaults].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-    const key = openDataKey(keyring, v.id, v.wrappedKey);
-    const vaultName = key.decrypt(v.name, aad.vaultName(v.id)).toString('utf8');
-    const items = (await g.store.findBy<VaultItemRecord>(VAULT_ITEMS, 'vaultId', v.id)).filter((i) => isFor(scope, i));
-    for (const i of items.sort((a, b) => (a.id < b.id ? -1 : 1)))
-      out.push({ ...itemSummary(key, i), vaultName, heirs: undefined });
-  }
-  return out.map(({ heirs: _h, ...rest }) => rest);
-}
-
-/**
- * One item for the share's heir, with its content, and the read recorded in the owner's account (`vault.accessed`
- * and the access log). 404 for an item that is not released to this heir, exactly as for one that does not exist.
- */
-export async function readSharedItem(
-  g: GrantedAccess,
-  keyring: Keyring,
-  now: Date,
-  itemId: string,
-  reader: { accountId: string; via: 'read' | 'download' },
-) {
-  const scope = await heirScope(g, now);
-  const item = scope ? await g.store.get<VaultItemRecord>(VAULT_ITEMS, itemId) : undefined;
-  const vault = item ? scope!.vaults.find((v) => v.id === item.vaultId) : undefined;
-  if (!scope || !item || !vault || !isFor(scope, item))
-    throw new ApiError('NOT_FOUND', 'No item with this id is open to you.');
-  const key = openDataKey(keyring, vault.id, vault.wrappedKey);
-  const content = key.decrypt(item.content, aad.itemContent(vault.id, item.id));
-  const meta = openMeta(key, item);
-  const at = now.toISOString();
-  const access: VaultAccessRecord = {
-    id: newId('vaultAccess'),
-    ownerId: g.grantorId,
-    vaultId: vault.id,
-    itemId: item.id,
-    grantId: g.grant.id,
-    heir: scope.heir.name,
-    heirAddress: scope.heir.address,
-    readerAccountId: reader.accountId,
-    via: reader.via,
-    at,
-  };
-  // Who (the share, its heir and the reading account), which item and when; never the item's title or content.
-  await g.logUse(VAULT_ACCESS, access, {
-    type: 'vault.accessed',
-    data: {
-      vaultId: vault.id,
-      itemId: item.id,
-      planId: scope.plan.id,
-      shareId: g.grant.id,
-      readerAccountId: reader.accountId,
-      via: reader.via,
-      at,
-    },
-  });
-  const { heirs: _heirs, ...summary } = itemSummary(key, item);
-  return {
-    item: { ...summary, vaultName: key.decrypt(vault.name, aad.vaultName(vault.id)).toString('utf8') },
-    meta,
-    content,
-  };
 }

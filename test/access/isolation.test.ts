@@ -330,6 +330,9 @@ const FIXTURES: Record<string, Fixture> = {
     },
   },
   download_shared_vault_item: { kind: 'elsewhere', where: 'test/vaults/vaults.test.ts' },
+  // Multipart and file routes: another account's session and key get 404 with nothing stored (upload) or sent.
+  upload_vault_item: { kind: 'elsewhere', where: 'test/vaults/upload.test.ts' },
+  download_vault_item: { kind: 'elsewhere', where: 'test/vaults/upload.test.ts' },
 };
 
 const takesId = (t: AnyTool) => /:(id|\w+Id)\b/.test(t.rest.path);

@@ -628,6 +628,12 @@ const OWN_INPUTS: Record<string, Example> = {
     volatile: VAULT_VOLATILE,
   },
   get_vault_item: { input: async (server, key) => ownVault(server, key) },
+  download_vault_item: { input: async (server, key) => ownVault(server, key) },
+  // A JSON body is refused: the upload is a multipart form (test/vaults/upload.test.ts sends real ones).
+  upload_vault_item: {
+    input: async (server, key) => ({ vaultId: (await ownVault(server, key)).vaultId }),
+    errorCode: 'UNSUPPORTED_MEDIA_TYPE',
+  },
   update_vault_item: {
     input: async (server, key) => ({ ...(await ownVault(server, key)), title: 'To Ana, with love' }),
     volatile: ['updatedAt'],

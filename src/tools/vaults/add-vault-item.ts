@@ -25,7 +25,7 @@ export const addVaultItemTool = defineTool({
   description:
     'Adds a letter or instructions (`text`), a file of any type (`file`), or a file the owner encrypted beforehand (`sealed`: age or OpenPGP, opened by the heir ' +
     'with the passphrase the owner gives them outside svc; svc never sees its content), for the heirs named by their addresses. Give exactly one of text, file and sealed. ' +
-    `Files are at most ${VAULT_LIMITS.fileBytes} bytes and count in the account's storage quota (413 QUOTA_EXCEEDED). Everything is encrypted at rest. ` +
+    `Files are at most ${VAULT_LIMITS.fileBytes} bytes here (larger ones: upload_vault_item over REST) and count in the account's storage quota (413 QUOTA_EXCEEDED). Everything is encrypted at rest. ` +
     `Once the vault is linked, heirs must be heirs of the plan (400). At most ${VAULT_LIMITS.itemsPerVault} items (409). Sends vault.updated. Keys need scope \`vaults\`.`,
   annotations: WRITE,
   example: {

@@ -1,7 +1,9 @@
 /** Schemas and helpers the vault tools share. */
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { DEFAULT_VAULT_UPLOAD_BYTES } from '../../vaults/files.js';
 import { SEALED_FORMATS, VAULT_LIMITS, type VaultDeps } from '../../vaults/vaults.js';
-import type { ToolContext } from '../define.js';
+import type { FileAnswer, ToolContext } from '../define.js';
 
 /** The owner's tools: a session, or a key with scope `vaults` (`vaults:read` for reads). */
 export const OWNER = { domain: 'vaults', principals: ['session', 'key'], bucket: 'default' } as const;
@@ -79,7 +81,12 @@ export const ItemSummarySchema = z
 
 export const ItemContentFields = {
   text: z.string().nullable().describe('The text of a text item; null for files.'),
-  contentBase64: z.string().nullable().describe('The bytes of a file or sealed item, base64; null for text.'),
+  contentBase64: z
+    .string()
+    .nullable()
+    .describe(
+      `The bytes of a file or sealed item, base64; null for text, and for an uploaded file over ${VAULT_LIMITS.fileBytes} bytes (download it over REST).`,
+    ),
 };
 
 export const AccessEntrySchema = z
@@ -132,5 +139,93 @@ export function vaultDeps(ctx: ToolContext): VaultDeps {
     keyring: ctx.keyring,
     clock: ctx.clock,
     quotaBytes: ctx.config.storageQuotaBytes,
+    dataDir: ctx.config.dataDir,
   };
 }
+
+/** A Content-Disposition for a file name of any script: an ASCII fallback and the UTF-8 name (RFC 6266). */
+function disposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/** The output of a download tool: the stream, with the item's media type, file name and size. */
+export function downloadOf(
+  item: { contentType: string; fileName: string | null; title: string; size: number },
+  stream: Readable,
+) {
+  return {
+    stream,
+    contentType: item.contentType,
+    fileName: item.fileName ?? `${item.title.replace(/[^\p{L}\p{N} ._-]/gu, '_').slice(0, 100)}.txt`,
+    size: item.size,
+  };
+}
+
+/** The REST answer of a download tool: the item's bytes as they are decrypted, never stored or cached. */
+export function itemFile(output: Record<string, unknown>): FileAnswer {
+  const out = output as ReturnType<typeof downloadOf>;
+  return {
+    contentType: out.contentType,
+    headers: {
+      'Content-Disposition': disposition(out.fileName),
+      'Content-Length': out.size,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+    body: out.stream,
+  };
+}
+
+/** The largest file a download answers, as documented: uploads up to the default SVC_VAULT_MAX_FILE. */
+const LARGEST_FILE = DEFAULT_VAULT_UPLOAD_BYTES;
+
+/** The OpenAPI success answer of the download tools: the item's bytes with the media type it was stored with. */
+export const ITEM_FILE_SUCCESS = {
+  description: 'The item as a file, with the media type it was stored with.',
+  headers: {
+    'Content-Disposition': {
+      description: 'attachment, with the file name (ASCII fallback and UTF-8).',
+      schema: { type: 'string', maxLength: 1000 },
+    },
+    'Cache-Control': {
+      description: 'no-store: the file is personal.',
+      schema: { type: 'string', enum: ['no-store'] },
+    },
+  },
+  content: {
+    'text/plain; charset=utf-8': {
+      schema: {
+        type: 'string',
+        maxLength: VAULT_LIMITS.text * 4,
+        description: 'A letter or instructions (a text item), in UTF-8.',
+      },
+    },
+    'application/pgp-encrypted': {
+      schema: {
+        type: 'string',
+        format: 'binary',
+        maxLength: LARGEST_FILE,
+        description:
+          'A sealed OpenPGP item, exactly as its owner encrypted it (open it with gpg --decrypt); at most 700 KiB sent in JSON, or SVC_VAULT_MAX_FILE uploaded.',
+      },
+    },
+    'application/octet-stream': {
+      schema: {
+        type: 'string',
+        format: 'binary',
+        maxLength: LARGEST_FILE,
+        description: 'A sealed age item (open it with age --decrypt), or a file of that type; sizes as for every file.',
+      },
+    },
+    '*/*': {
+      schema: {
+        type: 'string',
+        format: 'binary',
+        maxLength: LARGEST_FILE,
+        description:
+          'A file, with the media type its owner gave it: at most 700 KiB sent in JSON, or SVC_VAULT_MAX_FILE (default 25 MiB) uploaded.',
+      },
+    },
+  },
+};

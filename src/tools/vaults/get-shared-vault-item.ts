@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readSharedItem } from '../../vaults/vaults.js';
+import { readSharedItem } from '../../vaults/shared.js';
 import { defineTool, READ } from '../define.js';
 import { EXAMPLE_ITEM, EXAMPLE_SHARE, ItemContentFields, ItemId, ShareId } from './common.js';
 import { granted, HEIR, HEIR_NOTE, SharedItemSchema } from './shared.js';
@@ -17,14 +17,11 @@ export const getSharedVaultItemTool = defineTool({
   output: SharedItemSchema.extend(ItemContentFields).describe('The item with its content.'),
   rest: { method: 'GET', path: '/vaults/shared/:shareId/items/:itemId', shape: 'data' },
   handler: async (input, ctx) => {
-    const { item, content } = await readSharedItem(granted(ctx), ctx.keyring, ctx.clock.now(), input.itemId, {
+    const { item, fields } = await readSharedItem(granted(ctx), ctx.keyring, ctx.clock.now(), input.itemId, {
       accountId: ctx.principal.ownerId,
       via: 'read',
+      dataDir: ctx.config.dataDir,
     });
-    return {
-      ...item,
-      text: item.kind === 'text' ? content.toString('utf8') : null,
-      contentBase64: item.kind === 'text' ? null : content.toString('base64'),
-    };
+    return { ...item, ...fields };
   },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
-import { sharedItems } from '../../vaults/vaults.js';
+import { sharedItems } from '../../vaults/shared.js';
 import { defineTool, READ } from '../define.js';
 import { EXAMPLE_SHARE, ShareId } from './common.js';
 import { granted, HEIR, HEIR_NOTE, SharedItemSchema } from './shared.js';

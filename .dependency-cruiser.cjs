@@ -58,7 +58,7 @@ const SIBLINGS = {
     'contracts/(deployments|stored|register-deployment)',
     'chains/(evm|ton|ton-readers)',
     'accounts/tenancy',
-    'memoir/(heir-plans|verification)',
+    'memoir/(heir-plans|verification|reminders)',
   ],
   // accounts is the lowest domain of the pair: it imports no other domain, and keys builds on it.
   accounts: [],

@@ -30,6 +30,11 @@ export interface MailTemplates {
   'email-change-notice': { newEmail: string };
   /** Before a switch deadline: `deadline` (ISO 8601), `planLabel`, and `checkInLink` (signed, single use) if any. */
   'checkin-reminder': { deadline: string; planLabel: string; checkInLink?: string };
+  /**
+   * Before the deadline of a contract the watcher follows: `deadline` (ISO 8601), `network`, `contractAddress`. The
+   * check-in is a transaction from the owner's wallet, so there is no link.
+   */
+  'contract-checkin-reminder': { deadline: string; network: string; contractAddress: string };
   /** At once when a trigger is reported and a waiting period starts: `endsAt`, `planLabel`, how to cancel. */
   'verification-started': { endsAt: string; planLabel: string; cancelLink?: string };
   /** When a waiting period ends early because the owner showed a sign of life: `planLabel`. */

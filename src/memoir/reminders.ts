@@ -3,7 +3,8 @@
  * default), once per lead time and deadline, with a single-use check-in link that works until the deadline.
  *
  * The deadline is the service's own (checkInDeadline: the plan's interval after its last check-in). A plan followed
- * on chain is left to the chain watcher, whose `deadman.warning` carries the chain's deadline; a plan whose switch
+ * on chain is left to the chain watcher, whose `deadman.warning` carries the chain's deadline (and is mailed by
+ * mailContractReminder below, in the watcher's transaction); a plan whose switch
  * fired, or whose deadline has passed, gets no reminder.
  *
  * "Once" is a record in the store (`mail_once`), written in the same transaction as the messages: two sweeps at once,
@@ -12,7 +13,7 @@
  * confirmed addresses (src/memoir/owner-mail.ts).
  */
 import type { Clock } from '../core/clock.js';
-import type { Store } from '../store/port.js';
+import type { Store, Tx } from '../store/port.js';
 import { accountStore } from '../accounts/tenancy.js';
 import { checkInDeadline, DAY_MS, type HeirPlanRecord, MEMOIR_HEIR_PLANS } from './heir-plans.js';
 import { checkInLink, MAIL_ONCE, mailOwners, pruneMailOnce, takeOnce } from './owner-mail.js';
@@ -82,4 +83,29 @@ export async function sendDueReminders(
 export async function sweepReminders(store: Store, clock: Clock): Promise<{ reminded: number; pruned: number }> {
   const reminded = await sendDueReminders(store, clock);
   return { reminded, pruned: await pruneMailOnce(store, clock) };
+}
+
+/**
+ * The chain watcher's warning before a contract's deadline, mailed to the owner's confirmed addresses in the same
+ * transaction as the `deadman.warning` event it goes with (so once per warning, like the event). Not essential: it
+ * follows the user's preferences. `deadline` is the chain's, in seconds.
+ */
+export function mailContractReminder(
+  tx: Tx,
+  deployment: { id: string; ownerId: string; network: string | number; address: string },
+  deadline: number,
+  clock: Clock,
+): Promise<number> {
+  return mailOwners(
+    tx,
+    { id: deployment.id, ownerId: deployment.ownerId },
+    'contract-checkin-reminder',
+    false,
+    async () => ({
+      deadline: new Date(deadline * 1000).toISOString(),
+      network: String(deployment.network),
+      contractAddress: deployment.address,
+    }),
+    clock,
+  );
 }

@@ -40,6 +40,7 @@ import { acquireLease, releaseLease } from './lease.js';
 import { markWatched, openWatchedPlans } from './plans.js';
 import { findAncestor, loadCursor, saveCursor } from './reorg.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
+import { mailContractReminder } from '../memoir/reminders.js';
 
 /** Once-keys kept per deployment: enough for years of check-ins, warnings and claims; the oldest go first. */
 export const EMITTED_KEYS_KEPT = 200;
@@ -442,6 +443,8 @@ export class Watcher {
           clock,
         );
         if (e.type === 'deadman.triggered') triggered = record.id;
+        // The owner is reminded by mail too, once per warning like the event.
+        if (e.type === 'deadman.warning') await mailContractReminder(own, d, Number(e.data['deadline']), clock);
         emitted.add(e.key);
       }
       if (triggered) await openWatchedPlans(tx, d, triggered, clock);

@@ -77,6 +77,8 @@ describe('rendering', () => {
       claimCode: 'c',
       claimLink: 'cl',
       sharesOpened: '2',
+      network: '31337',
+      contractAddress: '0x00000000000000000000000000000000000000aa',
     };
     const templates = [
       'verify-email',
@@ -84,6 +86,7 @@ describe('rendering', () => {
       'email-change-confirm',
       'email-change-notice',
       'checkin-reminder',
+      'contract-checkin-reminder',
       'verification-started',
       'verification-failed',
       'verification-complete',

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_INDEXES } from '../../src/app.js';
 import { systemClock } from '../../src/core/clock.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
+import { MAIL, type MailRecord } from '../../src/events/mail.js';
 import { openLowdbStore, type Store } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { WATCH_LEASES, type LeaseRecord } from '../../src/watch/lease.js';
@@ -53,6 +54,18 @@ describe.each(['lowdb', 'postgres'] as const)('one leader per network (%s)', (en
       };
     }
     ids = await seedWatched(stores[0]!, chain, OWNER, 3, [HEIR]);
+    // The owner's user, with a confirmed address: each warning is mailed to it too.
+    await stores[0]!.transact((tx) =>
+      tx.put('users', {
+        id: 'usr_WATCH000000000000000000000',
+        ownerId: OWNER,
+        email: 'owner@example.test',
+        name: 'Owner',
+        emailVerified: true,
+        locale: 'es',
+        createdAt: new Date().toISOString(),
+      }),
+    );
   });
   afterAll(() => cleanup());
 
@@ -118,6 +131,16 @@ describe.each(['lowdb', 'postgres'] as const)('one leader per network (%s)', (en
       'deadman.triggered': 2,
       'deadman.claimed': 1,
     });
+    // Each warning went to the owner's confirmed address once, in the owner's language, with the contract named.
+    const reminders = (await stores[0]!.findBy<MailRecord>(MAIL, 'ownerId', OWNER)).filter(
+      (m) => m.template === 'contract-checkin-reminder',
+    );
+    expect(reminders).toHaveLength(4);
+    expect(reminders.every((m) => m.to === 'owner@example.test' && m.locale === 'es')).toBe(true);
+    const warned = (await events()).filter((e) => e.type === 'deadman.warning');
+    expect(new Set(reminders.map((m) => m.data?.['contractAddress']))).toEqual(
+      new Set(warned.map((e) => e.data.contractAddress as string)),
+    );
     const keys = (await events()).map(
       (e) => `${e.type}:${e.data.deploymentId}:${e.data.deadline ?? ''}:${e.data.amount ?? ''}`,
     );
@@ -137,5 +160,10 @@ describe.each(['lowdb', 'postgres'] as const)('one leader per network (%s)', (en
     const added = (await events()).slice(before).filter((e) => fresh.includes(e.data.deploymentId as string));
     expect(added.map((e) => e.type)).toEqual(Array(4).fill('deadman.warning'));
     expect(new Set(added.map((e) => e.data.deploymentId)).size).toBe(4);
+    // Four more reminders (the first test's four, plus one per new warning), not eight: the mail goes with the event.
+    const mailed = (await stores[0]!.findBy<MailRecord>(MAIL, 'ownerId', OWNER)).filter(
+      (m) => m.template === 'contract-checkin-reminder',
+    );
+    expect(mailed).toHaveLength(4 + 4);
   });
 });

@@ -47,6 +47,13 @@ export const AR: TemplateTexts = {
     ],
     action: d.checkInLink ? { label: 'التأكيد الآن', href: d.checkInLink } : undefined,
   }),
+  'contract-checkin-reminder': (d) => ({
+    subject: 'تذكير بتأكيد حضورك في عقد الميراث',
+    paragraphs: [
+      `عقد الميراث الخاص بك ${d.contractAddress} (الشبكة ${d.network}) ينتظر أن تؤكد أنك بخير قبل ${d.deadline}.`,
+      'للتأكيد، أرسل معاملة التأكيد إلى العقد من محفظتك كما يشرح دليله. إن لم تفعل، سيتمكن ورثتك من المطالبة بالتركة بعد ذلك التاريخ.',
+    ],
+  }),
   'verification-started': (d) => ({
     subject: `وصل بلاغ بشأن خطتك: ${d.planLabel}`,
     paragraphs: [

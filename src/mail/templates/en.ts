@@ -47,6 +47,13 @@ export const EN: TemplateTexts = {
     ],
     action: d.checkInLink ? { label: 'Check in now', href: d.checkInLink } : undefined,
   }),
+  'contract-checkin-reminder': (d) => ({
+    subject: 'A reminder to check in on your inheritance contract',
+    paragraphs: [
+      `Your inheritance contract ${d.contractAddress} (network ${d.network}) expects you to check in before ${d.deadline}.`,
+      'To check in, send the check-in transaction to the contract from your own wallet, as its README explains. If you do not, your heirs will be able to claim the estate after that date.',
+    ],
+  }),
   'verification-started': (d) => ({
     subject: `Someone reported a change for your plan: ${d.planLabel}`,
     paragraphs: [

@@ -48,6 +48,13 @@ export const ES: TemplateTexts = {
     ],
     action: d.checkInLink ? { label: 'Confirmar ahora', href: d.checkInLink } : undefined,
   }),
+  'contract-checkin-reminder': (d) => ({
+    subject: 'Recordatorio para confirmar que está bien en su contrato de herencia',
+    paragraphs: [
+      `Su contrato de herencia ${d.contractAddress} (red ${d.network}) espera que confirme que está bien antes del ${d.deadline}.`,
+      'Para confirmarlo, envíe la transacción de confirmación al contrato desde su propia cartera, como explica su README. Si no lo hace, sus herederos podrán reclamar el patrimonio después de esa fecha.',
+    ],
+  }),
   'verification-started': (d) => ({
     subject: `Se ha comunicado un aviso sobre su plan: ${d.planLabel}`,
     paragraphs: [

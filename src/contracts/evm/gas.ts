@@ -7,7 +7,13 @@ import { constructorArgs, evenShares, growCount, planInputs, shrinkCount } from 
 import { shapeOf } from './shape.js';
 import type { Plan } from '../plan.js';
 import { EvmSandbox, VM_HARDFORK } from './vm.js';
-import { addressArrayLength, constructorCallIn, PLAN_COUNT_TAG, taggedBeneficiaryCount } from './code-count.js';
+import {
+  addressArrayLength,
+  constructorCallIn,
+  PLAN_COUNT_TAG,
+  tagBeneficiaryCount,
+  taggedBeneficiaryCount,
+} from './code-count.js';
 
 /** Gas price used when the caller gives none (configurable by the caller through `deps.gasPriceGwei`). */
 export const DEFAULT_GAS_PRICE_GWEI = 20;
@@ -285,7 +291,8 @@ export async function estimatePlanEvmGas(
     },
   };
   const e = await (deps.measure ? deps.measure(m) : measureEvmGas(m));
-  return { ...e, contractCode: source };
+  // The code as generation answers it: tagged with the plan's beneficiary count (the tag leaves the bytecode as is).
+  return { ...e, contractCode: tagBeneficiaryCount(source, contractName(shape), inputs.beneficiaries.length) };
 }
 
 /** The execution part of `estimateEvmGas`: deploys the compiled contract in @ethereumjs/vm and measures its operations. */

@@ -10,7 +10,7 @@ const QUESTIONS: Array<[string, string, string?]> = [
   ['how do I rotate an API key', 'authentication|tool-create-api-key', 'Rotating a key|Create an API key'],
   ['restrict a key to my office IP address', 'authentication', 'IP whitelists'],
   ['X-Forwarded-For behind a reverse proxy', 'authentication', 'IP whitelists'],
-  ['what does INSUFFICIENT_SCOPE mean', 'errors'],
+  ['what does INSUFFICIENT_SCOPE mean', 'errors|authentication'],
   ['429 too many requests retry after', 'limits|errors'],
   ['how many contract generations per 15 minutes for public tier', 'limits'],
   ['do rate limit counters survive a restart', 'limits', 'Restarts and several instances'],
@@ -22,7 +22,7 @@ const QUESTIONS: Array<[string, string, string?]> = [
   ['bequest more than one third', 'templates', 'islamic-wasiyyah — bequest of up to one third'],
   ['percentages two decimals basis points', 'templates|faraid'],
   ['request id header', 'errors', 'Request ids'],
-  ['body too large 413', 'errors|limits'],
+  ['body too large 413', 'errors|limits|vaults'],
   ['revoke a key', 'tool-revoke-api-key'],
   ['X-CSRF-Token header for the session cookie', 'accounts', 'CSRF tokens'],
   [

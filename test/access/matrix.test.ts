@@ -291,6 +291,8 @@ const OTHER_OWNER_FIXTURES: Record<string, (() => Promise<string>) | null> = {
   // Session-only (keys are refused before ids matter): another user's media id answers 404 in test/memoir/media.test.ts.
   delete_memoir_media: null,
   get_memoir_media_inference: null,
+  // Session-only: another user's media id answers 404 in test/memoir/media-privacy.test.ts.
+  update_memoir_media: null,
   // Session-only too: another account's share or media id answers 404 in test/memoir/heirs-media.test.ts.
   get_shared_memoir_media_file: null,
   update_webhook: otherOwnersWebhookId,

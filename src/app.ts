@@ -201,16 +201,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
       keyring,
       docs: DocsIndex.load(TOOLS),
       jurisdictions: defaultJurisdictions(),
-      contracts: new ContractEngine(
-        config.queueWaitMs
-          ? {
-              solc: { maxWaitMs: config.queueWaitMs },
-              ton: { maxWaitMs: config.queueWaitMs },
-              evm: { maxWaitMs: config.queueWaitMs },
-              solana: { maxWaitMs: config.queueWaitMs },
-            }
-          : {},
-      ),
+      contracts: new ContractEngine({ maxWaitMs: config.queueWaitMs }),
     };
   } catch (err) {
     await limiter?.close?.();

@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
@@ -9,8 +8,8 @@ import type { JurisdictionIndex } from '../law/jurisdictions.js';
 import type { Madhhab } from '../law/faraid/index.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/port.js';
-import { taskModule, WorkerPool, type LimitKind, type WorkerPoolOptions } from '../core/worker-pool.js';
-import { SolcPool, type SolcPoolOptions } from './evm/pool.js';
+import type { LimitKind } from '../core/worker-pool.js';
+import type { ContractEngine } from './pools.js';
 import type { EvmGasEstimate, EvmMeasureInput } from './evm/gas.js';
 import type { EvmScenarioInput } from './evm/generate.js';
 import type { ScenarioResult } from './evm/scenario.js';
@@ -43,89 +42,7 @@ export {
 import { assertContractRoom, saveContract } from './stored.js';
 import { anchorWorkspace } from './solana/anchor-workspace.js';
 
-/** Options of the engine's worker pools (tests give tiny limits; the defaults suit a 2-core machine). */
-export interface ContractEngineOptions {
-  solc?: SolcPoolOptions;
-  ton?: Partial<Omit<WorkerPoolOptions, 'module' | 'name'>>;
-  evm?: Partial<Omit<WorkerPoolOptions, 'module' | 'name'>>;
-  solana?: Partial<Omit<WorkerPoolOptions, 'module' | 'name'>>;
-}
-
-/**
- * The contract engine: validates a plan, applies its template's law, generates
- * the chain's contract (compiled and executed where the chain allows) and
- * records the events. Owns the worker pools every CPU-heavy step runs in, so
- * that no request holds the event loop: solc, the EVM executions, the TON
- * compile and sandbox, the Solana parse and checks. Pools start on first use.
- */
-export class ContractEngine {
-  #pool: SolcPool | undefined;
-  #ton: WorkerPool | undefined;
-  #evm: WorkerPool | undefined;
-  #solana: WorkerPool | undefined;
-  readonly #opts: ContractEngineOptions;
-
-  constructor(opts: ContractEngineOptions = {}) {
-    this.#opts = opts;
-  }
-
-  /** The solc pool, started on first use (one worker per core). */
-  get pool(): SolcPool {
-    this.#pool ??= new SolcPool({ size: Math.max(1, os.availableParallelism()), ...this.#opts.solc });
-    return this.#pool;
-  }
-
-  /** FunC compiles and @ton/sandbox runs. */
-  get ton(): WorkerPool {
-    this.#ton ??= new WorkerPool({
-      name: 'The TON compiler and sandbox',
-      module: taskModule('./ton/tasks.ts', import.meta.url),
-      size: 1,
-      timeoutMs: 30_000,
-      maxQueue: 100,
-      typicalMs: 300,
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
-      ...this.#opts.ton,
-    });
-    return this.#ton;
-  }
-
-  /** @ethereumjs/vm executions: the generation check and the gas measurement. */
-  get evm(): WorkerPool {
-    this.#evm ??= new WorkerPool({
-      name: 'The EVM execution',
-      module: taskModule('./evm/tasks.ts', import.meta.url),
-      size: 1,
-      timeoutMs: 30_000,
-      maxQueue: 100,
-      typicalMs: 300,
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
-      ...this.#opts.evm,
-    });
-    return this.#evm;
-  }
-
-  /** tree-sitter parses and checks of Rust (generation and estimates). */
-  get solana(): WorkerPool {
-    this.#solana ??= new WorkerPool({
-      name: 'The Rust parser',
-      module: taskModule('./solana/tasks.ts', import.meta.url),
-      size: 1,
-      timeoutMs: 20_000,
-      maxQueue: 100,
-      typicalMs: 100,
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
-      ...this.#opts.solana,
-    });
-    return this.#solana;
-  }
-
-  async close(): Promise<void> {
-    const pools = [this.#pool, this.#ton, this.#evm, this.#solana];
-    this.#pool = this.#ton = this.#evm = this.#solana = undefined;
-    await Promise.all(pools.map((p) => p?.close()));
-  }
-}
+export { ContractEngine, type ContractEngineOptions } from './pools.js';
 
 /** A generation step stopped by its limit: the plan is valid and bounded, so the machine is overloaded (503, retry). */
 function overloaded(what: string) {

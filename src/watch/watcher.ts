@@ -39,6 +39,7 @@ import { readEvmSwitch } from './evm-switch.js';
 import { acquireLease, releaseLease } from './lease.js';
 import { markWatched, openWatchedPlans } from './plans.js';
 import { findAncestor, loadCursor, saveCursor } from './reorg.js';
+import { WriteBatcher } from './write-batcher.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
 import { mailContractReminder } from '../memoir/reminders.js';
 
@@ -246,7 +247,7 @@ export class Watcher {
     };
     // The writes of the deployments that changed, several to a transaction (one store commit for many); a batch
     // that fails is written again one deployment at a time, so one bad record holds back only itself.
-    const writes = new WriteBatcher(this.#writeBatch, async (batch) => {
+    const writes = new WriteBatcher<PendingWrite>(this.#writeBatch, async (batch) => {
       try {
         const recorded = await this.#o.store.transact(async (tx) => {
           let n = 0;
@@ -471,34 +472,4 @@ interface PendingWrite {
   snapshot: SwitchSnapshot;
   claims: readonly AssetClaim[];
   rolledBack: SwitchSnapshot | null | undefined;
-}
-
-/**
- * Gathers writes and hands them to `write` `size` at a time, without holding up whoever adds them (the reads go on
- * while a batch is written); drain() writes the rest and waits for every batch.
- */
-class WriteBatcher {
-  #pending: PendingWrite[] = [];
-  readonly #inFlight: Promise<void>[] = [];
-  constructor(
-    private readonly size: number,
-    private readonly write: (batch: PendingWrite[]) => Promise<void>,
-  ) {}
-
-  add(w: PendingWrite): void {
-    this.#pending.push(w);
-    if (this.#pending.length >= this.size) this.#flush();
-  }
-
-  async drain(): Promise<void> {
-    this.#flush();
-    await Promise.all(this.#inFlight);
-  }
-
-  #flush(): void {
-    if (this.#pending.length === 0) return;
-    const batch = this.#pending;
-    this.#pending = [];
-    this.#inFlight.push(this.write(batch));
-  }
 }

@@ -199,24 +199,16 @@ const ODD_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnPr
  * reverse mapping when it is made, which cost more than the requests when it was made per generated input.
  */
 const KEY_STRING = fc.string({ unit: KEY_CHARS, minLength: 1, maxLength: 12 });
-const OTHER_TYPE_VALUE = makeOtherTypeValue();
 const WHOLE_DEEP = deep(2000, false);
-
-function otherTypeValue(): fc.Arbitrary<unknown> {
-  return OTHER_TYPE_VALUE;
-}
-
-function makeOtherTypeValue(): fc.Arbitrary<unknown> {
-  return fc.oneof(
-    fc.constant(null),
-    fc.boolean(),
-    fc.integer(),
-    fc.double({ noNaN: true, noDefaultInfinity: true }),
-    fc.string({ maxLength: 10 }),
-    fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
-    fc.dictionary(fc.string({ unit: KEY_CHARS, maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
-  );
-}
+const OTHER_TYPE_VALUE: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.string({ maxLength: 10 }),
+  fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+  fc.dictionary(fc.string({ unit: KEY_CHARS, maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+);
 
 function deep(levels: number, array: boolean): unknown {
   let v: unknown = 'bottom';
@@ -283,7 +275,7 @@ function mutate(base: Record<string, unknown>, schema: Schema): fc.Arbitrary<Gen
   const replace = (how: string, value: fc.Arbitrary<unknown>) =>
     fc.tuple(field, value).map(([p, v]): Generated => ({ how: `${how} at ${p.join('.')}`, input: setAt(base, p, v) }));
   const options: Array<fc.Arbitrary<Generated>> = [
-    replace('value of another type', otherTypeValue()),
+    replace('value of another type', OTHER_TYPE_VALUE),
     replace(
       'huge string',
       fc
@@ -297,7 +289,7 @@ function mutate(base: Record<string, unknown>, schema: Schema): fc.Arbitrary<Gen
     replace('NaN-like string', fc.constantFrom(...NAN_LIKE)),
     replace('odd number', fc.constantFrom(...ODD_NUMBERS)),
     replace('unicode oddity', fc.oneof(fc.constantFrom(...UNICODE_ODD), fc.string({ unit: 'binary', maxLength: 30 }))),
-    fc.tuple(fc.oneof(fc.constantFrom(...ODD_KEYS), KEY_STRING), otherTypeValue()).map(([k, v]): Generated => {
+    fc.tuple(fc.oneof(fc.constantFrom(...ODD_KEYS), KEY_STRING), OTHER_TYPE_VALUE).map(([k, v]): Generated => {
       const copy = clone(base);
       setOwn(copy, k, k === '__proto__' || k === 'constructor' ? { polluted: true, prototype: { polluted: true } } : v);
       return { how: `unknown field ${JSON.stringify(k)}`, input: copy };

@@ -146,7 +146,7 @@ function multipartProblem(err: unknown): unknown {
     ]);
   if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
     return ApiError.validation(
-      'The form has more parts than an upload takes: exactly one file, in "file", and at most the durationMinutes field.',
+      'The form has more parts than an upload takes: exactly one file, in "file", and at most the fields the route documents.',
       [{ field: '', reason: code === 'FST_FILES_LIMIT' ? 'more than one file' : 'too many fields' }],
     );
   }

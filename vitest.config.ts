@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Four groups, one after the other (`sequence.groupOrder`):
  *
- * 1. "unit": everything not listed below, two files at a time (one per core). It is the quick loop while changing
- *    code (`npm run test:unit`, a couple of minutes).
+ * 1. "unit": everything not listed below, two files at a time (one per core), the files of a worker sharing loaded
+ *    modules (not isolated). It is the quick loop while changing code (`npm run test:unit`, a couple of minutes).
  *
  * 2. "deep": the exhaustive suites, two files at a time: every contract shape of every template executed on its
  *    chain (the EVM and TON matrices, the solc worker pool), and every tool through the access matrix, the bad-input
@@ -15,8 +15,6 @@ import { defineConfig } from 'vitest/config';
  *    children, none of them measures time, and their waits for deliveries allow 15 s or more.
  *
  * 4. "serial": one file at a time, because each needs something to itself:
- *    - test/cli/pack.test.ts runs `npm pack`, whose `prepare` deletes and rebuilds dist/ (dist/embed is what the
- *      wizard assets are read from when it is newer than its sources): nothing else may run beside it;
  *    - the PostgreSQL files open up to ~40 connections each (three `svc serve` instances with pools of 10), and the
  *      machine's server allows 100, shared with whatever else runs there;
  *    - the Redis files share the machine's Redis (the budget test reads its memory use);
@@ -28,7 +26,6 @@ import { defineConfig } from 'vitest/config';
  * 20-30 s. A hang still fails.
  */
 const SERIAL = [
-  'test/cli/pack.test.ts',
   'test/store/pg*.test.ts',
   'test/store/durability.test.ts',
   'test/credits/ledger-postgres.test.ts',
@@ -47,6 +44,8 @@ const DEEP = [
 
 const PROCESS = [
   'test/cli/{cli,accounts-quota,lazy-load}.test.ts',
+  // builds and packs a copy of the project (its own dist/), installs the tarball and runs `npx svc`
+  'test/cli/pack.test.ts',
   'test/credits/cli.test.ts',
   'test/readme-mcp.test.ts',
   'test/mcp/stdio-contracts.test.ts',
@@ -86,6 +85,10 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [...DEEP, ...SERIAL, ...PROCESS],
           maxWorkers: 2,
+          // The files of a worker share loaded modules: each file no longer loads the whole service again (it was
+          // a third of this group's time). They start their own servers and stores, leave process.env as they
+          // found it, and a notice given once per process is tested on a fresh copy of its module.
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },

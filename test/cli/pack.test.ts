@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,6 +12,9 @@ import { REPO_ROOT, tmpDir } from '../helpers.js';
 // The installable package: `npm pack` (which builds dist/ through
 // `prepare`), installed from the tarball in an empty directory, runs as `npx svc`
 // from compiled JavaScript. Slow: it builds and installs (from the npm cache).
+// It packs a copy of the project's files (tracked, and new ones not ignored) with the project's node_modules
+// linked in, so the build it triggers writes the copy's dist/, never the one other test files read (the wizard
+// assets): it can run beside them.
 
 const run = promisify(execFile);
 let tmp: Awaited<ReturnType<typeof tmpDir>>;
@@ -25,10 +28,28 @@ function installedEnv(extra: Record<string, string> = {}): Record<string, string
   return { ...env, SVC_LOG_LEVEL: 'warn', ...extra };
 }
 
+/** A copy of the project's files (what git tracks, and new files it does not ignore) in `dir`, sharing node_modules. */
+async function copyProject(dir: string): Promise<void> {
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: REPO_ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  for (const rel of new Set(stdout.split('\0').filter(Boolean))) {
+    const from = path.join(REPO_ROOT, rel);
+    // A tracked file deleted in the working tree is not part of what would be packed.
+    if (!existsSync(from)) continue;
+    await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+    await copyFile(from, path.join(dir, rel));
+  }
+  await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+}
+
 beforeAll(async () => {
   tmp = await tmpDir('svc-pack-');
+  const project = path.join(tmp.dir, 'project');
+  await copyProject(project);
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp.dir], {
-    cwd: REPO_ROOT,
+    cwd: project,
     maxBuffer: 64 * 1024 * 1024,
   });
   const packed = (

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   Keyring,
   MasterKeyError,
@@ -111,6 +111,10 @@ describe('loadMasterKey', () => {
   it("the embedded setup creates the data directory's key file once (0600), warns once, and reuses it", async () => {
     const dir = path.join(await tmp(), 'data');
     const warnings: string[] = [];
+    // The notice is given once per process: a fresh copy of the module, so another file's key made earlier in this
+    // worker (files share modules) has not used it up.
+    vi.resetModules();
+    const { loadMasterKey } = await import('../../src/core/keyring.js');
     const first = await loadMasterKey({ dataDir: dir, shared: false }, (m) => warnings.push(m));
     expect(first.created).toBe(true);
     expect(first.file).toBe(path.join(dir, 'master.key'));

@@ -12,7 +12,11 @@ let url: string;
 let admin: pg.Client;
 
 beforeAll(async () => {
-  url = await testDatabaseUrl();
+  // Opposite-order transfers deadlock, and the server notices each deadlock only after deadlock_timeout (1 s by
+  // default) before the store retries: these connections notice after 100 ms. Same outcome, tens of seconds less.
+  const u = new URL(await testDatabaseUrl());
+  u.searchParams.set('options', '-c deadlock_timeout=100ms');
+  url = u.toString();
   admin = new pg.Client({ connectionString: url });
   admin.on('error', () => undefined);
   await admin.connect();

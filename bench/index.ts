@@ -20,6 +20,7 @@ import { benchTon } from './ton.js';
 import { benchVaults } from './vaults.js';
 import { benchWatch } from './watch.js';
 import { benchWebhooks } from './webhooks.js';
+import { benchLargePlans } from './large-plans.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   rest: benchRest,
@@ -38,6 +39,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   memoir: benchMemoir,
   'memoir-recall': benchMemoirRecall,
   watch: benchWatch,
+  large: benchLargePlans,
   vaults: () => benchVaults(),
 };
 

@@ -41,6 +41,7 @@ export {
 };
 import { assertContractRoom, saveContract } from './stored.js';
 import { anchorWorkspace } from './solana/anchor-workspace.js';
+import { planTimeLimitMs } from './time-limits.js';
 
 export { ContractEngine, type ContractEngineOptions } from './pools.js';
 
@@ -147,6 +148,7 @@ async function build(
         execute: (s: EvmScenarioInput) =>
           engine.evm.run<ScenarioResult>('scenario', s, {
             signal,
+            timeoutMs: planTimeLimitMs(engine.evm.timeoutMs, plan),
             onLimit: overloaded('The execution check of the EVM contract'),
           }),
       });
@@ -160,6 +162,7 @@ async function build(
     case 'ton': {
       const g = await engine.ton.run<TonGenerated>('generate', plan, {
         signal,
+        timeoutMs: planTimeLimitMs(engine.ton.timeoutMs, plan),
         onProgress: stage,
         onLimit: overloaded('The TON compile and sandbox run'),
       });

@@ -149,6 +149,23 @@ describe('jobs over their limits are stopped without holding the event loop', ()
     expect(engine.ton.workers).toBe(0);
   }, 60_000);
 
+  it('the limit scales with the plan: 50 beneficiaries and 10 jettons get three times the pool limit', async () => {
+    await useEngine(new ContractEngine({ ton: { timeoutMs: 30 } }));
+    const hex = (i: number) => i.toString(16).padStart(64, '0');
+    const large = {
+      ...tonPlan(92),
+      beneficiaries: Array.from({ length: 50 }, (_, i) => ({
+        name: `B${i}`,
+        address: `0:${hex(0xb00 + i)}`,
+        percentage: 2,
+      })),
+      assets: Array.from({ length: 10 }, (_, i) => ({ type: 'jetton', address: `0:${hex(0x700 + i)}` })),
+    };
+    const res = await generate(large);
+    expect(res.status).toBe(503);
+    expect(res.body.error?.message).toMatch(/TON compile and sandbox run took longer than 90 ms and was stopped/);
+  }, 60_000);
+
   it('ton: estimate of client FunC over a tiny time limit is a 400 "input too complex"', async () => {
     const engine = await useEngine(new ContractEngine({ ton: { timeoutMs: 30 } }));
     const res = await estimate({ blockchain: 'ton', contractCode: '() recv_internal() impure { }\n' });

@@ -1,3 +1,4 @@
+import './native-sha256.js';
 import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { Blockchain, internal } from '@ton/sandbox';

@@ -1,0 +1,219 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Abi, createPublicClient, createWalletClient, getAddress, type Hex, http, parseEther } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhookSignature } from '../../src/webhooks/index.js';
+import { tmpDir } from '../helpers.js';
+import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
+import { runSvc, type Served, startServe } from '../support/cli.js';
+import { hasOpenssl, makeCert, startReceiver } from '../webhooks/helpers.js';
+
+// The watcher inside `svc serve`, killed with SIGKILL (no chance to finish a poll, flush a write or stop its
+// dispatcher) at moments around each change on the chain, then started again on the same data directory. Every
+// occurrence (the 30-day warning, the owner's check-in, the trigger, the heir's claim) must become exactly one event
+// and reach the receiver as a signed webhook: none lost, none recorded twice. A delivery in flight at a kill may
+// arrive again with the same event id (webhooks are at least once; receivers deduplicate by id).
+
+const DAY = 86_400;
+const owner = privateKeyToAccount(ANVIL_KEYS[0]);
+const heirA = privateKeyToAccount(ANVIL_KEYS[1]);
+const heirB = privateKeyToAccount(ANVIL_KEYS[2]);
+
+let anvil: Anvil;
+let tmp: Awaited<ReturnType<typeof tmpDir>>;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let serve: Served | undefined;
+let env: Record<string, string>;
+let adminKey: string;
+let kills = 0;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false) {
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    const got = await probe();
+    if (got) return got;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; svc said: ${serve?.stderr().slice(-800)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function api(method: 'GET' | 'POST', url: string, payload?: object) {
+  const res = await fetch(`${serve!.url}/api/v1${url}`, {
+    method,
+    headers: { authorization: `Bearer ${adminKey}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
+    ...(payload ? { body: JSON.stringify(payload) } : {}),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** Kills `svc serve` with SIGKILL after `delayMs` (0: at once) and starts it again on the same data directory. */
+async function killAndRestart(delayMs: number): Promise<void> {
+  if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+  serve!.child.kill('SIGKILL');
+  await serve!.exited;
+  kills++;
+  serve = await startServe(tmp.dir, env);
+}
+
+const chain = () => ({ ...foundry, rpcUrls: { default: { http: [anvil.url] } } });
+const pub = () => createPublicClient({ chain: chain(), transport: http(anvil.url) });
+const wallet = (account: typeof owner) => createWalletClient({ account, chain: chain(), transport: http(anvil.url) });
+
+async function write(account: typeof owner, address: Hex, abi: Abi, functionName: string): Promise<void> {
+  const hash = await wallet(account).writeContract({ address, abi, functionName, gas: 1_000_000n, chain: chain() });
+  const receipt = await pub().waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success') throw new Error(`${functionName} failed`);
+}
+
+type Delivery = { id: string; type: string; data: Record<string, unknown>; raw: string; signature: string };
+const deliveries = (): Delivery[] =>
+  receiver.received.map((r) => {
+    const body = JSON.parse(r.body) as { id: string; type: string; data: Record<string, unknown> };
+    return { ...body, raw: r.body, signature: String(r.headers['x-webhook-signature']) };
+  });
+const delivered = (type: string) => deliveries().some((d) => d.type === type);
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  tmp = await tmpDir('svc-watch-kill-');
+  const tls = makeCert();
+  const caFile = path.join(tmp.dir, 'ca.pem');
+  writeFileSync(caFile, tls.cert);
+  receiver = await startReceiver(tls);
+  env = {
+    SVC_EVM_RPC_URLS: JSON.stringify({ '31337': anvil.url }),
+    SVC_WATCH_POLL_MS: '50',
+    SVC_WATCH_CONFIRMATIONS: '2',
+    SVC_WEBHOOK_ALLOW: '127.0.0.1',
+    SVC_WEBHOOK_TIMEOUT_MS: '5000',
+    NODE_EXTRA_CA_CERTS: caFile,
+  };
+  const created = await runSvc(
+    ['keys', 'create', '--tier', 'internal', '--scopes', 'all', '--name', 'kill-test', '--json', '--data-dir', tmp.dir],
+    env,
+  );
+  expect(created.code, created.stderr).toBe(0);
+  adminKey = (JSON.parse(created.stdout) as { key: string }).key;
+  serve = await startServe(tmp.dir, env);
+}, 120_000);
+
+afterAll(async () => {
+  if (serve && serve.child.exitCode === null) {
+    serve.child.kill('SIGKILL');
+    await serve.exited;
+  }
+  await receiver?.close();
+  await anvil?.stop();
+  await tmp?.cleanup();
+});
+
+describe.skipIf(!hasOpenssl())('the watcher killed mid-run', () => {
+  it('loses and doubles no event across SIGKILLs around every change on the chain', async () => {
+    const plan = {
+      blockchain: 'evm',
+      ownerAddress: owner.address,
+      beneficiaries: [
+        { name: 'A', address: heirA.address, percentage: 60 },
+        { name: 'B', address: heirB.address, percentage: 40 },
+      ],
+      deadMansSwitch: { enabled: true, intervalDays: 60 },
+    };
+    const gen = await api('POST', '/contracts/generate', plan);
+    expect(gen.status, JSON.stringify(gen.body).slice(0, 300)).toBe(200);
+    const c = (await api('GET', `/contracts/${gen.body.id}`)).body.data as {
+      id: string;
+      deployData: Hex;
+      compiled: { abi: Abi };
+    };
+    const hash = await wallet(owner).sendTransaction({ data: c.deployData, gas: 10_000_000n });
+    const receipt = await pub().waitForTransactionReceipt({ hash });
+    const address = getAddress(receipt.contractAddress!);
+    const fund = await wallet(owner).sendTransaction({ to: address, value: parseEther('10'), gas: 100_000n });
+    await pub().waitForTransactionReceipt({ hash: fund });
+
+    const sub = await api('POST', '/webhooks/subscriptions', {
+      url: receiver.url('/watch'),
+      name: 'watch',
+      events: ['deadman.warning', 'deadman.reset', 'deadman.triggered', 'deadman.claimed'],
+    });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(201);
+    const secret = sub.body.meta.secret as string;
+    const reg = await api('POST', `/contracts/${c.id}/deployments`, { network: 31337, address, txHash: hash });
+    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+    await anvil.mine(3);
+    // Killed while it takes its first reading.
+    await killAndRestart(30);
+
+    // 31 days on: 29 left, the 30-day warning. Killed at once, before the watcher can have read the new blocks.
+    await anvil.advance(31 * DAY);
+    await anvil.mine(2);
+    await killAndRestart(0);
+    await until('the warning', () => delivered('deadman.warning'));
+
+    // The owner checks in; killed a poll or so later, while the reset may be between the read and the write.
+    await write(owner, address, c.compiled.abi, 'checkIn');
+    await anvil.mine(2);
+    await killAndRestart(60);
+    await until('the reset', () => delivered('deadman.reset'));
+
+    // Past the new deadline: the switch fires. Killed twice in a row, the second time soon after starting.
+    await anvil.advance(61 * DAY);
+    await anvil.mine(2);
+    await killAndRestart(120);
+    await killAndRestart(250);
+    await until('the trigger', () => delivered('deadman.triggered'));
+
+    // An heir claims; killed as soon as its event is delivered (the cursor may not have moved past it yet).
+    await write(heirA, address, c.compiled.abi, 'claim');
+    await anvil.mine(2);
+    await until('the claim', () => delivered('deadman.claimed'));
+    await killAndRestart(0);
+
+    // The restarted watcher reads the same blocks again: it must find every change already recorded. A later change
+    // (the second heir's claim) shows it has read past them before the count is taken.
+    // (ANVIL_KEYS[2] is not one of anvil's funded accounts: the owner pays for the heir's gas.)
+    const gas = await wallet(owner).sendTransaction({ to: heirB.address, value: parseEther('1'), gas: 100_000n });
+    await pub().waitForTransactionReceipt({ hash: gas });
+    await write(heirB, address, c.compiled.abi, 'claim');
+    await anvil.mine(3);
+    await until('the second claim', () => deliveries().filter((d) => d.type === 'deadman.claimed').length >= 2);
+    await until(
+      'both claims as events',
+      () =>
+        new Set(
+          deliveries()
+            .filter((d) => d.type === 'deadman.claimed')
+            .map((d) => d.id),
+        ).size === 2,
+    );
+    expect(kills).toBe(6);
+
+    const byId = new Map<string, Delivery>();
+    for (const d of deliveries()) {
+      // A redelivery carries the same event: same type, same data, and it is signed like the first.
+      const first = byId.get(d.id);
+      if (first) expect(d.raw).toBe(first.raw);
+      else byId.set(d.id, d);
+      expect(verifyWebhookSignature(d.raw, d.signature, secret)).toBe(true);
+    }
+    const events = [...byId.values()];
+    expect(events.map((e) => e.type).sort()).toEqual([
+      'deadman.claimed',
+      'deadman.claimed',
+      'deadman.reset',
+      'deadman.triggered',
+      'deadman.warning',
+    ]);
+    expect(events.find((e) => e.type === 'deadman.warning')!.data).toMatchObject({ daysLeft: 30 });
+    const claims = events.filter((e) => e.type === 'deadman.claimed').map((e) => [e.data.beneficiary, e.data.amount]);
+    expect(claims.sort()).toEqual(
+      [
+        [heirA.address, parseEther('6').toString()],
+        [heirB.address, parseEther('4').toString()],
+      ].sort(),
+    );
+  }, 300_000);
+});

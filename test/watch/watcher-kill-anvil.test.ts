@@ -5,12 +5,13 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../src/webhooks/index.js';
-import { tmpDir } from '../helpers.js';
+import { TEST_MASTER_KEY, tmpDir } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
-import { runSvc, type Served, startServe } from '../support/cli.js';
+import { type Served, startServe } from '../support/cli.js';
+import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 import { hasOpenssl, makeCert, startReceiver } from '../webhooks/helpers.js';
 
-// The watcher inside `svc serve`, killed with SIGKILL (no chance to finish a poll, flush a write or stop its
+// The watcher inside `svc serve`, on each store engine, killed with SIGKILL (no chance to finish a poll, flush a write or stop its
 // dispatcher) at moments around each change on the chain, then started again on the same data directory. Every
 // occurrence (the 30-day warning, the owner's check-in, the trigger, the heir's claim) must become exactly one event
 // and reach the receiver as a signed webhook: none lost, none recorded twice. A delivery in flight at a kill may
@@ -24,93 +25,108 @@ const heirB = privateKeyToAccount(ANVIL_KEYS[2]);
 let anvil: Anvil;
 let tmp: Awaited<ReturnType<typeof tmpDir>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let serve: Served | undefined;
-let env: Record<string, string>;
-let adminKey: string;
-let kills = 0;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false) {
-  const deadline = Date.now() + 45_000;
-  for (;;) {
-    const got = await probe();
-    if (got) return got;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; svc said: ${serve?.stderr().slice(-800)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-async function api(method: 'GET' | 'POST', url: string, payload?: object) {
-  const res = await fetch(`${serve!.url}/api/v1${url}`, {
-    method,
-    headers: { authorization: `Bearer ${adminKey}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
-    ...(payload ? { body: JSON.stringify(payload) } : {}),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
-
-/** Kills `svc serve` with SIGKILL after `delayMs` (0: at once) and starts it again on the same data directory. */
-async function killAndRestart(delayMs: number): Promise<void> {
-  if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
-  serve!.child.kill('SIGKILL');
-  await serve!.exited;
-  kills++;
-  serve = await startServe(tmp.dir, env);
-}
-
-const chain = () => ({ ...foundry, rpcUrls: { default: { http: [anvil.url] } } });
-const pub = () => createPublicClient({ chain: chain(), transport: http(anvil.url) });
-const wallet = (account: typeof owner) => createWalletClient({ account, chain: chain(), transport: http(anvil.url) });
-
-async function write(account: typeof owner, address: Hex, abi: Abi, functionName: string): Promise<void> {
-  const hash = await wallet(account).writeContract({ address, abi, functionName, gas: 1_000_000n, chain: chain() });
-  const receipt = await pub().waitForTransactionReceipt({ hash });
-  if (receipt.status !== 'success') throw new Error(`${functionName} failed`);
-}
-
-type Delivery = { id: string; type: string; data: Record<string, unknown>; raw: string; signature: string };
-const deliveries = (): Delivery[] =>
-  receiver.received.map((r) => {
-    const body = JSON.parse(r.body) as { id: string; type: string; data: Record<string, unknown> };
-    return { ...body, raw: r.body, signature: String(r.headers['x-webhook-signature']) };
-  });
-const delivered = (type: string) => deliveries().some((d) => d.type === type);
+let caFile: string;
 
 beforeAll(async () => {
   anvil = await startAnvil();
   tmp = await tmpDir('svc-watch-kill-');
   const tls = makeCert();
-  const caFile = path.join(tmp.dir, 'ca.pem');
+  caFile = path.join(tmp.dir, 'ca.pem');
   writeFileSync(caFile, tls.cert);
   receiver = await startReceiver(tls);
-  env = {
-    SVC_EVM_RPC_URLS: JSON.stringify({ '31337': anvil.url }),
-    SVC_WATCH_POLL_MS: '50',
-    SVC_WATCH_CONFIRMATIONS: '2',
-    SVC_WEBHOOK_ALLOW: '127.0.0.1',
-    SVC_WEBHOOK_TIMEOUT_MS: '5000',
-    NODE_EXTRA_CA_CERTS: caFile,
-  };
-  const created = await runSvc(
-    ['keys', 'create', '--tier', 'internal', '--scopes', 'all', '--name', 'kill-test', '--json', '--data-dir', tmp.dir],
-    env,
-  );
-  expect(created.code, created.stderr).toBe(0);
-  adminKey = (JSON.parse(created.stdout) as { key: string }).key;
-  serve = await startServe(tmp.dir, env);
-}, 120_000);
+}, 60_000);
 
 afterAll(async () => {
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGKILL');
-    await serve.exited;
-  }
   await receiver?.close();
   await anvil?.stop();
   await tmp?.cleanup();
 });
 
-describe.skipIf(!hasOpenssl())('the watcher killed mid-run', () => {
+describe.skipIf(!hasOpenssl()).each(['lowdb', 'postgres'] as const)('the watcher killed mid-run (%s)', (engine) => {
+  let serve: Served | undefined;
+  let env: Record<string, string>;
+  let adminKey: string;
+  let kills = 0;
+  let schema: string | undefined;
+  let dbUrl = '';
+  const path_ = '/watch-' + engine;
+  async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false) {
+    const deadline = Date.now() + 45_000;
+    for (;;) {
+      const got = await probe();
+      if (got) return got;
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}; svc said: ${serve?.stderr().slice(-800)}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  async function api(method: 'GET' | 'POST', url: string, payload?: object) {
+    const res = await fetch(`${serve!.url}/api/v1${url}`, {
+      method,
+      headers: { authorization: `Bearer ${adminKey}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
+      ...(payload ? { body: JSON.stringify(payload) } : {}),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  }
+
+  /** Kills `svc serve` with SIGKILL after `delayMs` (0: at once) and starts it again on the same data directory. */
+  async function killAndRestart(delayMs: number): Promise<void> {
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    serve!.child.kill('SIGKILL');
+    await serve!.exited;
+    kills++;
+    serve = await startServe(path.join(tmp.dir, engine), env);
+  }
+
+  const chain = () => ({ ...foundry, rpcUrls: { default: { http: [anvil.url] } } });
+  const pub = () => createPublicClient({ chain: chain(), transport: http(anvil.url) });
+  const wallet = (account: typeof owner) => createWalletClient({ account, chain: chain(), transport: http(anvil.url) });
+
+  async function write(account: typeof owner, address: Hex, abi: Abi, functionName: string): Promise<void> {
+    const hash = await wallet(account).writeContract({ address, abi, functionName, gas: 1_000_000n, chain: chain() });
+    const receipt = await pub().waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`${functionName} failed`);
+  }
+
+  type Delivery = { id: string; type: string; data: Record<string, unknown>; raw: string; signature: string };
+  const deliveries = (): Delivery[] =>
+    receiver.received
+      .filter((r) => r.path === path_)
+      .map((r) => {
+        const body = JSON.parse(r.body) as { id: string; type: string; data: Record<string, unknown> };
+        return { ...body, raw: r.body, signature: String(r.headers['x-webhook-signature']) };
+      });
+  const delivered = (type: string) => deliveries().some((d) => d.type === type);
+
+  beforeAll(async () => {
+    env = {
+      SVC_EVM_RPC_URLS: JSON.stringify({ '31337': anvil.url }),
+      SVC_WATCH_POLL_MS: '50',
+      SVC_WATCH_CONFIRMATIONS: '2',
+      SVC_WEBHOOK_ALLOW: '127.0.0.1',
+      SVC_WEBHOOK_TIMEOUT_MS: '5000',
+      NODE_EXTRA_CA_CERTS: caFile,
+    };
+    if (engine === 'postgres') {
+      schema = randomSchema('svc_watchkill');
+      dbUrl = await testDatabaseUrl();
+      Object.assign(env, { SVC_DATABASE_URL: dbUrl, SVC_DATABASE_SCHEMA: schema, SVC_MASTER_KEY: TEST_MASTER_KEY });
+    }
+    serve = await startServe(path.join(tmp.dir, engine), env);
+    // The first start on an empty store prints the operator's first key, once.
+    adminKey = /(svc_sk_[A-Za-z0-9_-]{43})/.exec(serve.stderr())?.[1] ?? '';
+    expect(adminKey, serve.stderr().slice(-1000)).not.toBe('');
+  }, 120_000);
+
+  afterAll(async () => {
+    if (serve && serve.child.exitCode === null) {
+      serve.child.kill('SIGKILL');
+      await serve.exited;
+    }
+    if (schema) await dropSchemas(dbUrl, schema);
+  });
+
   it('loses and doubles no event across SIGKILLs around every change on the chain', async () => {
     const plan = {
       blockchain: 'evm',
@@ -135,7 +151,7 @@ describe.skipIf(!hasOpenssl())('the watcher killed mid-run', () => {
     await pub().waitForTransactionReceipt({ hash: fund });
 
     const sub = await api('POST', '/webhooks/subscriptions', {
-      url: receiver.url('/watch'),
+      url: receiver.url(path_),
       name: 'watch',
       events: ['deadman.warning', 'deadman.reset', 'deadman.triggered', 'deadman.claimed'],
     });

@@ -47,6 +47,13 @@ export interface SwitchSnapshot {
   claimed: Record<string, string>;
   /** Native balance held (decimal string of the smallest unit). */
   balance: string;
+  /**
+   * TON: the contract's listed jettons with the total its heirs claimed of each (`[]`: the contract lists none;
+   * absent: not read yet). Read every poll in one get method; the per-heir amounts below only when a total moved.
+   */
+  jettons?: Array<{ master: string; claimed: string }>;
+  /** TON: what each beneficiary has claimed of each jetton, keyed `<beneficiary> <jetton master>` (nonzero only). */
+  jettonClaimed?: Record<string, string>;
 }
 
 export interface DeploymentRecord {

@@ -62,6 +62,17 @@ export function decide(
       });
     }
   }
+  for (const [pair, amount] of Object.entries(next.jettonClaimed ?? {})) {
+    const before = BigInt(prev?.jettonClaimed?.[pair] ?? '0');
+    if (BigInt(amount) > before) {
+      const [beneficiary, token] = pair.split(' ') as [string, string];
+      push({
+        type: 'deadman.claimed',
+        key: `claimed:${beneficiary.toLowerCase()}:jetton:${token.toLowerCase()}:${amount}`,
+        data: { beneficiary, asset: 'jetton', token, amount: (BigInt(amount) - before).toString() },
+      });
+    }
+  }
   for (const c of claims) {
     const what = c.asset === 'erc20' ? { amount: c.amount } : { tokenId: c.tokenId, recipient: c.recipient };
     push({

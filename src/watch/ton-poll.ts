@@ -44,7 +44,7 @@ export async function pollTonNetwork(deps: TonPollDeps): Promise<TonPoll> {
     while (next < due.length && !deps.stopped()) {
       const d = due[next++]!;
       try {
-        const snapshot = await readTonSwitch(reader, Address.parse(d.address), seqno);
+        const snapshot = await readTonSwitch(reader, Address.parse(d.address), seqno, d.watch?.snapshot);
         result.read += 1;
         if (deps.quiet(d, snapshot)) continue;
         const recorded = await deps.apply(d.id, snapshot);

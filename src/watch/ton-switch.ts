@@ -8,11 +8,12 @@
  * is the masterchain seqno seen before the reads.
  */
 import type { Address } from '@ton/core';
-import { intOf, sharesOf, showTon, succeeded, type TonReader } from '../chains/ton.js';
+import { addressOf, intOf, sharesOf, showTon, succeeded, type TonReader } from '../chains/ton.js';
 import type { SwitchSnapshot } from '../contracts/deployments.js';
 
 /** The get methods one read calls (plus one account read); the bench and the docs count calls with it. */
 export const TON_SWITCH_METHODS = ['get_last_check_in', 'get_interval', 'get_state', 'get_shares'] as const;
+/** A contract that lists jettons adds get_jettons to every read, and get_jetton_claimed per heir when a total moved. */
 
 /** The contract's `state::released` (get_state answers it also once the deadline and grace period passed). */
 const RELEASED = 1n;
@@ -24,7 +25,57 @@ async function run(reader: TonReader, address: Address, method: string) {
   return r.stack;
 }
 
-export async function readTonSwitch(reader: TonReader, address: Address, seqno: number): Promise<SwitchSnapshot> {
+/**
+ * The jettons' claimed totals (get_jettons) and, for each jetton whose total moved since `prev`, what each heir has
+ * claimed of it (get_jetton_claimed per beneficiary index). A contract without jettons has no get_jettons: it is
+ * tried once (`prev` absent or from before jettons were read) and remembered as `[]`.
+ */
+async function readJettons(
+  reader: TonReader,
+  address: Address,
+  heirs: Array<string | null>,
+  prev: SwitchSnapshot | null | undefined,
+): Promise<Pick<SwitchSnapshot, 'jettons' | 'jettonClaimed'>> {
+  if (prev?.jettons && prev.jettons.length === 0) return { jettons: [] };
+  const r = await reader.runGetMethod(address, 'get_jettons');
+  if (!succeeded(r)) {
+    if (prev?.jettons === undefined) return { jettons: [] };
+    throw new Error(`get_jettons failed with exit code ${r.exitCode}`);
+  }
+  const list = r.stack[0]?.type === 'tuple' ? r.stack[0].items : [];
+  const jettons = list.map((entry) => {
+    const items = entry.type === 'tuple' ? entry.items : [];
+    const master = addressOf(items[0]);
+    return { master: master ? showTon(master) : '', claimed: (intOf(items[3]) ?? 0n).toString() };
+  });
+  const jettonClaimed: Record<string, string> = {};
+  for (const [j, jetton] of jettons.entries()) {
+    const before = prev?.jettons?.find((x) => x.master === jetton.master)?.claimed ?? '0';
+    if (jetton.claimed === before) {
+      for (const [k, v] of Object.entries(prev?.jettonClaimed ?? {}))
+        if (k.endsWith(` ${jetton.master}`)) jettonClaimed[k] = v;
+      continue;
+    }
+    for (const [i, heir] of heirs.entries()) {
+      if (!heir) continue;
+      const c = await reader.runGetMethod(address, 'get_jetton_claimed', [
+        { type: 'int', value: BigInt(i) },
+        { type: 'int', value: BigInt(j) },
+      ]);
+      if (!succeeded(c)) throw new Error(`get_jetton_claimed failed with exit code ${c.exitCode}`);
+      const amount = intOf(c.stack[0]) ?? 0n;
+      if (amount > 0n) jettonClaimed[`${heir} ${jetton.master}`] = amount.toString();
+    }
+  }
+  return { jettons, jettonClaimed };
+}
+
+export async function readTonSwitch(
+  reader: TonReader,
+  address: Address,
+  seqno: number,
+  prev?: SwitchSnapshot | null,
+): Promise<SwitchSnapshot> {
   const [account, last, interval, state, shares] = await Promise.all([
     reader.getAccount(address),
     run(reader, address, 'get_last_check_in'),
@@ -34,8 +85,10 @@ export async function readTonSwitch(reader: TonReader, address: Address, seqno: 
   ]);
   if (account.state !== 'active') throw new Error(`the contract account is ${account.state}`);
   const claimed: Record<string, string> = {};
+  const heirs = (sharesOf(shares) ?? []).map((s) => (s.address ? showTon(s.address) : null));
   for (const s of sharesOf(shares) ?? [])
     if (s.address && s.claimed > 0n) claimed[showTon(s.address)] = s.claimed.toString();
+  const jettons = await readJettons(reader, address, heirs, prev);
   return {
     block: seqno,
     blockTime: account.syncUtime,
@@ -45,5 +98,6 @@ export async function readTonSwitch(reader: TonReader, address: Address, seqno: 
     triggered: intOf(state[0]) === RELEASED,
     claimed,
     balance: account.balance.toString(),
+    ...jettons,
   };
 }

@@ -113,7 +113,9 @@ export function quiet(d: DeploymentRecord, next: SwitchSnapshot, claims: readonl
     prev.graceSeconds === next.graceSeconds &&
     prev.triggered === next.triggered &&
     prev.balance === next.balance &&
-    JSON.stringify(prev.claimed) === JSON.stringify(next.claimed);
+    JSON.stringify(prev.claimed) === JSON.stringify(next.claimed) &&
+    JSON.stringify(prev.jettons) === JSON.stringify(next.jettons) &&
+    JSON.stringify(prev.jettonClaimed) === JSON.stringify(next.jettonClaimed);
   if (!same) return false;
   const emitted = new Set(d.watch.emitted ?? []);
   return decide(prev, next, d.watch.warnDays ?? DEFAULT_WARN_DAYS, emitted, next.blockTime, claims).length === 0;

@@ -123,9 +123,9 @@ export const EVENT_CATALOGUE: EventType[] = [
     'deadman',
     'A beneficiary claimed from a released contract, read on chain by the watcher, once per claim (data: ' +
       'deploymentId, contractId, network, contractAddress, blockNumber, blockTime, beneficiary, asset: ' +
-      "'native', 'erc20' or 'erc721'; native and erc20: amount, the claimed amount in the smallest unit as a " +
-      'decimal string; erc20 and erc721: token, the token contract, and transactionHash; erc721: tokenId and ' +
-      'recipient, where the NFT was sent).',
+      "'native', 'erc20', 'erc721' or 'jetton'; native, erc20 and jetton: amount, the claimed amount in the " +
+      'smallest unit as a decimal string; erc20 and erc721: token, the token contract, and transactionHash; ' +
+      'jetton: token, the jetton master; erc721: tokenId and recipient, where the NFT was sent).',
     true,
   ),
   t('user.created', 'account', 'A user registered (data: id, accountId).', true),

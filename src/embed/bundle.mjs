@@ -50,6 +50,34 @@ export function appDocument(js, css) {
   );
 }
 
+/**
+ * The App class of ext-apps extends the MCP SDK's Protocol and uses a few of its message schemas; it never builds a
+ * Client. The SDK's packages do not declare themselves free of side effects, so the bundler kept everything their
+ * entry modules import: the Client, OAuth helpers, the JSON Schema validator for tool outputs (about 20 kB gzipped).
+ * Their modules only define classes, functions and schemas at load, so they are marked side-effect free here and
+ * what the App does not reach is left out.
+ */
+const SDK_PACKAGE = /[\\/]@modelcontextprotocol[\\/](client|core)[\\/]/;
+const sdkWithoutSideEffects = {
+  name: 'sdk-without-side-effects',
+  setup(build) {
+    const mark = async (args) => {
+      if (args.pluginData === 'sdk-resolved') return undefined;
+      if (!args.path.startsWith('@modelcontextprotocol/') && !SDK_PACKAGE.test(args.importer)) return undefined;
+      const r = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: 'sdk-resolved',
+      });
+      if (r.errors.length || !SDK_PACKAGE.test(r.path)) return undefined;
+      return { path: r.path, sideEffects: false };
+    };
+    build.onResolve({ filter: /^@modelcontextprotocol\/(client|core)(\/|$)/ }, mark);
+    build.onResolve({ filter: /^\.\.?\// }, mark);
+  },
+};
+
 /** Builds every file in memory: `{ name: { contents, gzipBytes } }`. */
 export async function bundleWizard(root = DEFAULT_ROOT) {
   const esbuild = await import('esbuild');
@@ -67,7 +95,7 @@ export async function bundleWizard(root = DEFAULT_ROOT) {
       logLevel: 'silent',
       target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
       ...(name.endsWith('.js') ? { format: 'iife', platform: 'browser' } : {}),
-      ...(name === 'app.js' ? { plugins: [noZodLocales] } : {}),
+      ...(name === 'app.js' ? { plugins: [noZodLocales, sdkWithoutSideEffects] } : {}),
       outfile: path.join(root, 'dist', 'embed', name),
     });
     const contents = result.outputFiles[0].contents;

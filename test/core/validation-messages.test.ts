@@ -55,9 +55,12 @@ function zod(plan: unknown): Record<string, Issue | undefined> {
 const basePlan = planOf(form());
 
 const covered = new Set<IssueCode>();
+/** Every problem an input above reached, with its real parameters, to be written in every locale. */
+const reached: Issue[] = [];
 function expectIssue(found: Record<string, Issue | undefined>, field: string, expected: Issue): void {
   expect(found[field], field).toEqual(expected);
   covered.add(expected.code);
+  reached.push(expected);
 }
 
 describe('validation problems in words', () => {
@@ -212,5 +215,33 @@ describe('validation problems in words', () => {
 
   it('every message in the mapping is reached by an input above', () => {
     expect([...covered].sort()).toEqual([...ISSUE_CODES].sort());
+  });
+
+  it('every reached problem is written in every locale, its figures by Intl', () => {
+    expect(new Set(reached.map((i) => i.code)).size).toBe(ISSUE_CODES.length);
+    for (const issue of reached) {
+      const english = humanMessage(issue, 'en');
+      for (const locale of LOCALES) {
+        const text = humanMessage(issue, locale);
+        const where = `${locale} ${JSON.stringify(issue)}`;
+        expect(text, where).toMatch(/\S/);
+        expect(text, where).not.toMatch(/undefined|NaN|\[object/);
+        if (locale !== 'en') expect(text, where).not.toBe(english);
+        // The figures of the problem appear as the locale writes them.
+        const f = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+        for (const key of ['max', 'min', 'count'] as const) {
+          const v = (issue as Record<string, unknown>)[key];
+          if (typeof v === 'number') expect(text, where).toContain(f.format(v));
+        }
+        if (issue.code === 'duplicate_beneficiary') expect(text, where).toContain(f.format(issue.other + 1));
+        if (issue.code === 'percentage_sum') {
+          expect(text, where).toContain(
+            new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(issue.total / 100),
+          );
+        }
+        if (issue.code === 'address_checksum') expect(text, where).toContain(issue.suggestion);
+        if (issue.code === 'choose_option') for (const o of issue.options) expect(text, where).toContain(o);
+      }
+    }
   });
 });

@@ -115,15 +115,25 @@ describe('review and result', () => {
     });
     expect(direct.statusCode, direct.body).toBe(200);
     const shown = await frame.$$eval('dl.svc-gas dd', (dds) => dds.map((d) => d.textContent));
-    const { estimate, contractCode } = direct.json();
-    expect(shown).toEqual([estimate.deployment, estimate.claim, estimate.update]);
+    const { estimate, contractCode, figures, gasPriceGwei } = direct.json();
+    // Written by Intl in French (narrow no-break space between thousands), not the service's English "1,726,812".
+    const fr = new Intl.NumberFormat('fr', { maximumFractionDigits: 2 });
+    const eth = (g: number) =>
+      new Intl.NumberFormat('fr', { maximumSignificantDigits: 4 }).format((g * gasPriceGwei) / 1e9);
+    expect(shown).toEqual(
+      ['deployment', 'claim', 'update'].map(
+        (k) => `${fr.format(figures[k])} gaz ≈ ${eth(figures[k])} ETH à ${fr.format(gasPriceGwei)} gwei`,
+      ),
+    );
+    expect(shown[0]).not.toBe(estimate.deployment);
+    expect(shown[0]).toMatch(/^\d{1,3}(\u202f\d{3})+ gaz/);
     const plain = await server.app.inject({
       method: 'POST',
       url: '/api/v1/contracts/estimate-gas',
       headers: { authorization: `Bearer ${key}` },
       payload: { blockchain: 'evm' },
     });
-    expect(shown[0]).not.toBe(plain.json().estimate.deployment);
+    expect(figures.deployment).not.toBe(plain.json().figures.deployment);
 
     // The code preview: the plan's source, collapsed until opened, then focusable for scrolling.
     expect(await frame.getAttribute('#svc-code-preview', 'open')).toBeNull();

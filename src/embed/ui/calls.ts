@@ -124,7 +124,12 @@ export async function reviewPlan(api: WizardApi, form: Form): Promise<{ review: 
         })
       : Promise.resolve(undefined),
     // This plan's own contract, built in memory by the service (nothing is stored until it is generated).
-    api.tool<{ estimate: Record<string, string>; contractCode?: string }>('estimate_gas', {
+    api.tool<{
+      estimate: Record<string, string>;
+      contractCode?: string;
+      figures?: Record<string, unknown>;
+      gasPriceGwei?: number;
+    }>('estimate_gas', {
       blockchain: form.blockchain,
       plan: planOf(form),
     }),
@@ -135,6 +140,12 @@ export async function reviewPlan(api: WizardApi, form: Form): Promise<{ review: 
     gas: gas.ok ? gas.data.estimate : null,
     code: gas.ok ? (gas.data.contractCode ?? null) : null,
   };
+  if (gas.ok && form.blockchain === 'evm' && typeof gas.data.gasPriceGwei === 'number' && gas.data.figures) {
+    review.gasFigures = Object.fromEntries(
+      Object.entries(gas.data.figures).map(([k, v]) => [k, typeof v === 'number' ? v : null]),
+    );
+    review.gasPriceGwei = gas.data.gasPriceGwei;
+  }
   return valid.ok ? { review } : { review, problem: valid.error };
 }
 

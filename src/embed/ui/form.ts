@@ -70,6 +70,10 @@ export interface Review {
   warnings: Finding[];
   findings: Finding[];
   gas: Record<string, string> | null;
+  /** The measured gas per operation (EVM), so the review writes the figures in the reader's conventions. */
+  gasFigures?: Record<string, number | null>;
+  /** The gas price the estimate assumes (EVM), in gwei. */
+  gasPriceGwei?: number;
   /** The plan's source, as generation will write it (the preview). */
   code: string | null;
 }

@@ -89,6 +89,7 @@ export const ar: Strings = {
   noFindings: 'لا توجد ملاحظات.',
   costs: 'التكاليف المقيسة',
   costNames: { deployment: 'النشر', claim: 'مطالبة واحدة', update: 'تحديث' },
+  gasCost: (gas, eth, gwei) => `${gas} غاز ≈ ${eth} ETH بسعر ${gwei} gwei`,
   noCosts: 'تقدير التكلفة غير متاح.',
   severity: { error: 'مشكلة', high: 'مهم', medium: 'تحذير', low: 'ملاحظة', warning: 'تحذير', info: 'ملاحظة' },
   generateIntro: (chain, count) => `إنشاء عقد ${chain} لعدد ${count} من المستفيدين. يُجمَّع ويُختبَر قبل عرضه.`,
@@ -130,4 +131,5 @@ export const ar: Strings = {
   relationshipNone: 'غير محددة',
   planShareOf: (name, relationship, pct) => `يحصل ${name} (${relationship}) على ${pct} من التركة.`,
   faraidHintOf: (words) => `حدّد صلة القرابة لكل مستفيد أولًا: ${words}.`,
+  // -- wallet deploy --
 };

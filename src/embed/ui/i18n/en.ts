@@ -100,6 +100,8 @@ export const en = {
   noFindings: 'No findings.',
   costs: 'Measured costs',
   costNames: { deployment: 'Deployment', claim: 'One claim', update: 'An update' } as Record<string, string>,
+  /** Measured gas, its price in ETH and the gas price it assumes (all written by Intl). */
+  gasCost: (gas: string, eth: string, gwei: string) => `${gas} gas ≈ ${eth} ETH at ${gwei} gwei`,
   noCosts: 'The cost estimate is not available.',
   severity: {
     error: 'Problem',
@@ -150,6 +152,7 @@ export const en = {
   planShareOf: (name: string, relationship: string, pct: string) =>
     `${name} (${relationship}) receives ${pct} of the estate.`,
   faraidHintOf: (words: string) => `Give each relationship first: ${words}.`,
+  // -- wallet deploy --
 };
 
 export type Strings = typeof en;

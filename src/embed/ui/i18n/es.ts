@@ -97,6 +97,7 @@ export const es: Strings = {
   noFindings: 'Sin observaciones.',
   costs: 'Costes medidos',
   costNames: { deployment: 'Despliegue', claim: 'Un cobro', update: 'Una actualización' },
+  gasCost: (gas, eth, gwei) => `${gas} de gas ≈ ${eth} ETH a ${gwei} gwei`,
   noCosts: 'La estimación de costes no está disponible.',
   severity: {
     error: 'Problema',
@@ -146,4 +147,5 @@ export const es: Strings = {
   relationshipNone: 'Sin indicar',
   planShareOf: (name, relationship, pct) => `${name} (${relationship}) recibe ${pct} del patrimonio.`,
   faraidHintOf: (words) => `Indique primero cada parentesco: ${words}.`,
+  // -- wallet deploy --
 };

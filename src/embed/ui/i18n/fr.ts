@@ -100,6 +100,7 @@ export const fr: Strings = {
   noFindings: 'Aucun constat.',
   costs: 'Coûts mesurés',
   costNames: { deployment: 'Déploiement', claim: 'Une réclamation', update: 'Une mise à jour' },
+  gasCost: (gas, eth, gwei) => `${gas} gaz ≈ ${eth} ETH à ${gwei} gwei`,
   noCosts: "L'estimation des coûts n'est pas disponible.",
   severity: {
     error: 'Problème',
@@ -150,4 +151,5 @@ export const fr: Strings = {
   relationshipNone: 'Non indiqué',
   planShareOf: (name, relationship, pct) => `${name} (${relationship}) reçoit ${pct} du patrimoine.`,
   faraidHintOf: (words) => `Indiquez d'abord chaque lien : ${words}.`,
+  // -- wallet deploy --
 };

@@ -26,6 +26,19 @@ export function findingsList(c: StepContext): ComponentChildren {
   ];
 }
 
+/**
+ * One measured cost as the reader writes numbers. The service's text is English ("1,726,812 gas ≈ ..."), so when the
+ * figures are known (EVM) they are written here by Intl; otherwise (not measured, TON, Solana) the text stays.
+ */
+export function costText(c: StepContext, review: NonNullable<StepContext['review']>, op: string): string {
+  const gas = review.gasFigures?.[op];
+  const gwei = review.gasPriceGwei;
+  if (typeof gas !== 'number' || gwei === undefined) return review.gas?.[op] ?? '';
+  const { n, locale } = c.tx;
+  const eth = new Intl.NumberFormat(locale, { maximumSignificantDigits: 4 }).format((gas * gwei) / 1e9);
+  return c.tx.t.gasCost(n(gas), eth, new Intl.NumberFormat(locale, { maximumFractionDigits: 9 }).format(gwei));
+}
+
 export function reviewStep(c: StepContext): ComponentChildren {
   const review = c.review;
   const { t } = c.tx;
@@ -39,7 +52,7 @@ export function reviewStep(c: StepContext): ComponentChildren {
           { class: 'svc-gas' },
           ['deployment', 'claim', 'update'].map((k) => [
             h('dt', { key: `t${k}` }, t.costNames[k] ?? k),
-            h('dd', { key: `d${k}` }, review.gas![k] ?? ''),
+            h('dd', { key: `d${k}` }, costText(c, review, k)),
           ]),
         )
       : h('p', null, t.noCosts),

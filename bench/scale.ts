@@ -12,7 +12,7 @@
  * with few cores the instances share them, so the 3-instance figures show contention as much as scaling.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -121,14 +121,50 @@ async function restLoad(cluster: Cluster, instances: Instance[]): Promise<{ rps:
   };
 }
 
-/** Writes `n` due deliveries of new events straight into the shared store and times until all arrived. */
+/** Resident memory of a process (Linux /proc), or 0 when it cannot be read. */
+function rssOf(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The dispatchers' totals, from the line each instance logs when it stops: deliveries attempted, and transactions
+ * (claims, outcome writes) run again after a conflict with another instance.
+ */
+function dispatcherTotals(instances: Instance[]): { attempts: number; conflicts: number } {
+  let attempts = 0;
+  let conflicts = 0;
+  for (const i of instances) {
+    for (const line of i.stderr().split('\n')) {
+      if (!line.includes('webhook dispatcher stopped')) continue;
+      try {
+        const entry = JSON.parse(line) as { attempts?: number; conflicts?: number };
+        attempts += entry.attempts ?? 0;
+        conflicts += entry.conflicts ?? 0;
+      } catch {
+        // not a JSON log line
+      }
+    }
+  }
+  return { attempts, conflicts };
+}
+
+/**
+ * Writes `n` due deliveries of new events straight into the shared store and times until all arrived; also samples
+ * the instances' peak resident memory meanwhile.
+ */
 async function drain(
   cluster: Cluster,
   received: Set<string>,
   webhookId: string,
   ownerId: string,
   n: number,
-): Promise<number> {
+): Promise<{ rate: number; rss: number }> {
   const store = await openPostgresStore({
     url: cluster.databaseUrl,
     schema: cluster.schema,
@@ -164,12 +200,18 @@ async function drain(
   }
   const t0 = performance.now();
   const deadline = t0 + 120_000;
+  let rss = 0;
+  let lastSample = -Infinity;
   while (!ids.every((id) => received.has(id))) {
     if (performance.now() > deadline)
       throw new Error(`outbox drain: ${ids.filter((id) => !received.has(id)).length} of ${n} not delivered in 120 s`);
+    if (performance.now() - lastSample > 200) {
+      lastSample = performance.now();
+      for (const i of cluster.instances) rss = Math.max(rss, rssOf(i.child.pid));
+    }
     await new Promise((r) => setTimeout(r, 20));
   }
-  return n / ((performance.now() - t0) / 1000);
+  return { rate: n / ((performance.now() - t0) / 1000), rss };
 }
 
 async function benchInstances(): Promise<void> {
@@ -187,6 +229,7 @@ async function benchInstances(): Promise<void> {
     { record: false },
   );
   const cluster = await startCluster(1, { SVC_WEBHOOK_ALLOW: '127.0.0.1', NODE_EXTRA_CA_CERTS: caFile });
+  let instances: Instance[] = [];
   try {
     const first = cluster.instances[0]!;
     const sub = await call(first.url, cluster.key, 'POST', '/api/v1/webhooks/subscriptions', {
@@ -220,13 +263,22 @@ async function benchInstances(): Promise<void> {
         `(ratio ${fmt(three.rps / one.rps, 2)}; non-2xx ${one.non2xx + three.non2xx}; ${os.cpus().length} cores)`,
     );
     console.log(
-      `  outbox drain, 2000 deliveries: 1 instance ${fmt(drainOne, 0)}/s, 3 instances ${fmt(drainThree, 0)}/s (ratio ${fmt(drainThree / drainOne, 2)})`,
+      `  outbox drain, 2000 deliveries: 1 instance ${fmt(drainOne.rate, 0)}/s, 3 instances ${fmt(drainThree.rate, 0)}/s ` +
+        `(ratio ${fmt(drainThree.rate / drainOne.rate, 2)}); peak RSS of an instance ${fmt(drainOne.rss / 1048576, 0)} MB ` +
+        `(1), ${fmt(drainThree.rss / 1048576, 0)} MB (3)`,
     );
+    instances = all;
   } finally {
     await cluster.close();
     await receiver.close();
     await rm(certDir, { recursive: true, force: true });
   }
+  // Read once every instance has stopped and logged its totals (both drains, and the deliveries of the REST load).
+  const { attempts, conflicts } = dispatcherTotals(instances);
+  console.log(
+    `  outbox conflicts: ${conflicts} transaction re-runs over ${attempts} delivery attempts ` +
+      `(${fmt(attempts > 0 ? conflicts / attempts : 0, 3)} per delivery, all instances, both drains)`,
+  );
 }
 
 export async function benchScale(): Promise<void> {

@@ -187,16 +187,20 @@ export async function benchWebhooks(): Promise<void> {
   httpsAgent.destroy();
 
   // Memory over `total` deliveries.
-  const samples: Array<{ delivered: number; rss: number; rate: number }> = [];
+  const samples: Array<{ delivered: number; rss: number; heap: number; inflight: number; rate: number }> = [];
   const step = Math.max(1, Math.floor(total / 10));
   let lastMark = performance.now();
   let lastDelivered = 0;
   const longRate = await deliver(total, (delivered) => {
     if (delivered - lastDelivered < step) return;
     const now = performance.now();
+    const mem = process.memoryUsage();
     samples.push({
       delivered,
-      rss: process.memoryUsage().rss,
+      rss: mem.rss,
+      // Which part of the RSS is the JS heap (records, closures) and how many deliveries the dispatcher holds.
+      heap: mem.heapUsed,
+      inflight: dispatcher.stats().inflight,
       rate: (delivered - lastDelivered) / ((now - lastMark) / 1000),
     });
     lastMark = now;
@@ -223,7 +227,10 @@ export async function benchWebhooks(): Promise<void> {
     `  ${total} deliveries: ${fmt(longRate)} (attempts ${stats.attempts}, failed ${stats.failed}, events pruned ${stats.pruned}); resident memory:`,
   );
   for (const s of samples)
-    console.log(`    ${String(s.delivered).padStart(7)} delivered  rss ${mb(s.rss).padStart(7)}  ${fmt(s.rate)}`);
+    console.log(
+      `    ${String(s.delivered).padStart(7)} delivered  rss ${mb(s.rss).padStart(7)}  heap ${mb(s.heap).padStart(7)}  ` +
+        `held ${String(s.inflight).padStart(4)}  ${fmt(s.rate)}`,
+    );
   if (samples.length >= 2) {
     const first = samples[0]!.rss;
     const max = Math.max(...samples.map((s) => s.rss));

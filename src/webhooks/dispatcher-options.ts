@@ -83,6 +83,11 @@ export interface DispatcherStats {
   retried: number;
   recovered: number;
   pruned: number;
+  /**
+   * Times a claim or outcome transaction of this dispatcher ran again because it conflicted with a concurrent one
+   * (the store retries a serialization failure or deadlock by running the transaction again).
+   */
+  conflicts: number;
   /** Requests on the wire now. */
   sending: number;
   /** Deliveries claimed and not yet confirmed (the ones a crash could repeat). */

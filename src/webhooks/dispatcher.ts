@@ -24,7 +24,7 @@
  * Time: retry schedules use the injected `clock` and `scheduler` (tests use a fake pair); the per-attempt timeout and
  * latencies use real time.
  *
- * Length: this file is about 560 lines, over the usual 500, with a reason: the claim, send and record steps share
+ * Length: this file is about 590 lines, over the usual 500, with a reason: the claim, send and record steps share
  * the same books (held deliveries, send slots, pending outcomes, timers), and every step ends by waking the next.
  * The store transactions, the books and the outcome bookkeeping already live in ./claim.ts, ./queue.ts and
  * ./recorder.ts; what remains is the loop that drives them, which reads best in one place.
@@ -97,6 +97,7 @@ export class Dispatcher {
     retried: 0,
     recovered: 0,
     pruned: 0,
+    conflicts: 0,
   };
 
   constructor(opts: DispatcherOptions) {
@@ -166,6 +167,7 @@ export class Dispatcher {
           'webhook dispatcher stopped with deliveries unconfirmed; they are sent again at the next start',
         );
         await this.#client.destroy();
+        this.#logTotals();
         return;
       }
       await new Promise<void>((resolve) => {
@@ -177,6 +179,13 @@ export class Dispatcher {
       });
     }
     await this.#client.close();
+    this.#logTotals();
+  }
+
+  /** One line at stop with the totals (no ids, no payloads): what an operator, or the scale bench, reads back. */
+  #logTotals(): void {
+    const { attempts, succeeded, failed, retried, recovered, conflicts } = this.#stats;
+    this.#log?.info({ attempts, succeeded, failed, retried, recovered, conflicts }, 'webhook dispatcher stopped');
   }
 
   /**
@@ -202,6 +211,7 @@ export class Dispatcher {
       retried: s.retried,
       recovered: s.recovered,
       pruned: s.pruned,
+      conflicts: s.conflicts,
       sending: this.#slots.sending,
       inflight: this.#books.heldCount,
       queued: this.#books.queuedCount,
@@ -359,9 +369,12 @@ export class Dispatcher {
       const free = this.#opts.maxConcurrent - this.#books.heldCount;
       if (free <= 0) return;
       const limit = Math.min(free, CLAIM_BATCH);
-      const { jobs, seen } = await claimDue(store, limit, this.#clock.now().getTime(), () =>
-        this.#claimContext(false, cap),
-      );
+      let runs = 0;
+      const { jobs, seen } = await claimDue(store, limit, this.#clock.now().getTime(), () => {
+        runs++;
+        return this.#claimContext(false, cap);
+      });
+      this.#stats.conflicts += Math.max(0, runs - 1);
       for (const job of jobs) {
         this.#books.hold(job.id, job.webhook.id);
         this.#slots.push(job);
@@ -391,8 +404,13 @@ export class Dispatcher {
 
   async #claim(ids: string[]): Promise<void> {
     let jobs: Job[];
+    let runs = 0;
     try {
-      jobs = await this.#store.transact((tx) => claimByIds(tx, ids, this.#claimContext(true)));
+      jobs = await this.#store.transact((tx) => {
+        runs++;
+        return claimByIds(tx, ids, this.#claimContext(true));
+      });
+      this.#stats.conflicts += Math.max(0, runs - 1);
     } catch (err) {
       this.#log?.error({ err: String(err) }, 'webhook claim failed; will retry');
       const later = this.#clock.now().getTime() + 1000;
@@ -492,10 +510,13 @@ export class Dispatcher {
     this.#outcomes = [];
     if (outcomes.length === 0) return;
     let retries: Retry[] = [];
+    let runs = 0;
     try {
-      const recorded = await this.#store.transact((tx) =>
-        recordOutcomes(tx, outcomes, this.id, this.#clock.now(), this.#opts.jitterMs),
-      );
+      const recorded = await this.#store.transact((tx) => {
+        runs++;
+        return recordOutcomes(tx, outcomes, this.id, this.#clock.now(), this.#opts.jitterMs);
+      });
+      this.#stats.conflicts += Math.max(0, runs - 1);
       retries = recorded.retries;
       // Counted once the outcomes are stored (a transaction may run more than once).
       this.#stats.succeeded += recorded.succeeded;
@@ -508,6 +529,7 @@ export class Dispatcher {
         );
       }
     } catch (err) {
+      this.#stats.conflicts += Math.max(0, runs - 1);
       // The lowdb store keeps the change in memory and retries the write with the next one.
       this.#log?.error({ err: String(err) }, 'writing webhook delivery outcomes failed');
       if (this.#shared && !this.#stopped) {

@@ -18,6 +18,13 @@ export const RETRY_DELAYS_MS = [0, 1000, 2000, 4000, 8000] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length;
 /** Consecutive failed deliveries that disable a subscription. */
 export const DISABLE_AFTER_FAILURES = 50;
+/**
+ * How stale the subscription's last-delivery fields may get. Every instance records outcomes in its own transactions;
+ * writing the subscription row with each batch made that one row the point every transaction conflicted on. The row
+ * is now written when its counters or status change, when the last status code changes, or when the recorded last
+ * attempt is older than this.
+ */
+export const LAST_DELIVERY_REFRESH_MS = 1000;
 /** An attempt interrupted by a crash is sent again without counting; past this many records the delivery fails. */
 const MAX_ATTEMPT_RECORDS = MAX_ATTEMPTS * 2;
 
@@ -56,6 +63,8 @@ export async function recordOutcomes(
 ): Promise<Recorded> {
   const nowIso = now.toISOString();
   const webhooks = new Map<string, WebhookRecord | undefined>();
+  /** The subscriptions this batch changes enough to write (see LAST_DELIVERY_REFRESH_MS). */
+  const dirty = new Set<string>();
   const recorded: Recorded = { retries: [], succeeded: 0, failed: 0, disabled: [] };
   for (const { job, result } of outcomes) {
     const d = await tx.get<DeliveryRecord>(DELIVERIES, job.id);
@@ -70,19 +79,32 @@ export async function recordOutcomes(
     if (!webhooks.has(d.webhookId)) webhooks.set(d.webhookId, await tx.get<WebhookRecord>(WEBHOOKS, d.webhookId));
     const w = webhooks.get(d.webhookId);
     if (w && a) {
-      w.lastDeliveryAttempt = a.at;
-      w.lastDeliveryStatus = result.statusCode;
+      const last = w.lastDeliveryAttempt === null ? -Infinity : Date.parse(w.lastDeliveryAttempt);
+      const newer = Date.parse(a.at) >= last;
+      if (
+        newer &&
+        (w.lastDeliveryStatus !== result.statusCode || Date.parse(a.at) - last >= LAST_DELIVERY_REFRESH_MS)
+      ) {
+        dirty.add(w.id);
+      }
+      if (newer) {
+        w.lastDeliveryAttempt = a.at;
+        w.lastDeliveryStatus = result.statusCode;
+      }
     }
     d.leaseOwner = null;
     d.leaseUntil = null;
-    settle(d, w, result.ok, now, jitterMs, recorded);
+    if (settle(d, w, result.ok, now, jitterMs, recorded) && w) dirty.add(w.id);
     await tx.put(DELIVERIES, d);
   }
-  for (const w of webhooks.values()) if (w) await tx.put(WEBHOOKS, w);
+  for (const w of webhooks.values()) if (w && dirty.has(w.id)) await tx.put(WEBHOOKS, w);
   return recorded;
 }
 
-/** The delivery's next state after an attempt, and its subscription's failure counters. */
+/**
+ * The delivery's next state after an attempt, and its subscription's failure counters. Answers whether the
+ * subscription's counters or status changed.
+ */
 function settle(
   d: DeliveryRecord,
   w: WebhookRecord | undefined,
@@ -90,7 +112,7 @@ function settle(
   now: Date,
   jitterMs: number,
   recorded: Recorded,
-): void {
+): boolean {
   const nowIso = now.toISOString();
   const counted = countedAttempts(d);
   if (ok) {
@@ -98,8 +120,11 @@ function settle(
     d.completedAt = nowIso;
     d.nextAttemptAt = null;
     recorded.succeeded++;
-    if (w) w.consecutiveFailures = 0;
-  } else if (counted >= MAX_ATTEMPTS || d.attempts.length >= MAX_ATTEMPT_RECORDS) {
+    if (!w || w.consecutiveFailures === 0) return false;
+    w.consecutiveFailures = 0;
+    return true;
+  }
+  if (counted >= MAX_ATTEMPTS || d.attempts.length >= MAX_ATTEMPT_RECORDS) {
     d.state = 'failed';
     d.completedAt = nowIso;
     d.nextAttemptAt = null;
@@ -113,12 +138,13 @@ function settle(
         recorded.disabled.push(w.id);
       }
     }
-  } else {
-    const jitter = jitterMs > 0 ? Math.floor(Math.random() * jitterMs) : 0;
-    d.state = 'pending';
-    d.nextAttemptAt = now.getTime() + RETRY_DELAYS_MS[counted]! + jitter;
-    recorded.retries.push({ id: d.id, webhookId: d.webhookId, due: d.nextAttemptAt });
+    return w !== undefined;
   }
+  const jitter = jitterMs > 0 ? Math.floor(Math.random() * jitterMs) : 0;
+  d.state = 'pending';
+  d.nextAttemptAt = now.getTime() + RETRY_DELAYS_MS[counted]! + jitter;
+  recorded.retries.push({ id: d.id, webhookId: d.webhookId, due: d.nextAttemptAt });
+  return false;
 }
 
 /**

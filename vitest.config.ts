@@ -98,6 +98,8 @@ export default defineConfig({
           name: 'deep',
           include: DEEP,
           maxWorkers: 2,
+          // Shared modules here too: the matrices of one chain then share its compiled shapes and started engines.
+          isolate: false,
           sequence: { groupOrder: 1 },
         },
       },

@@ -34,7 +34,7 @@ import type { Clock } from '../core/clock.js';
 import type { Keyring } from '../core/keyring.js';
 import type { Logger } from '../core/log.js';
 import { DELIVERIES, onOutboxWrite, type DeliveryRecord, type QueuedDelivery } from '../events/events.js';
-import { isClaimable, type ClaimableStore, type Store } from '../store/port.js';
+import { isClaimable, type ClaimableStore, type Store, type Tx } from '../store/port.js';
 import {
   CLAIM_BATCH,
   claimByIds,
@@ -180,6 +180,19 @@ export class Dispatcher {
     }
     await this.#client.close();
     this.#logTotals();
+  }
+
+  /** A store transaction whose reruns (the store runs it again after a conflict) are counted in the stats. */
+  async #transact<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    let runs = 0;
+    try {
+      return await this.#store.transact((tx) => {
+        runs++;
+        return fn(tx);
+      });
+    } finally {
+      this.#stats.conflicts += Math.max(0, runs - 1);
+    }
   }
 
   /** One line at stop with the totals (no ids, no payloads): what an operator, or the scale bench, reads back. */
@@ -404,13 +417,8 @@ export class Dispatcher {
 
   async #claim(ids: string[]): Promise<void> {
     let jobs: Job[];
-    let runs = 0;
     try {
-      jobs = await this.#store.transact((tx) => {
-        runs++;
-        return claimByIds(tx, ids, this.#claimContext(true));
-      });
-      this.#stats.conflicts += Math.max(0, runs - 1);
+      jobs = await this.#transact((tx) => claimByIds(tx, ids, this.#claimContext(true)));
     } catch (err) {
       this.#log?.error({ err: String(err) }, 'webhook claim failed; will retry');
       const later = this.#clock.now().getTime() + 1000;
@@ -510,13 +518,10 @@ export class Dispatcher {
     this.#outcomes = [];
     if (outcomes.length === 0) return;
     let retries: Retry[] = [];
-    let runs = 0;
     try {
-      const recorded = await this.#store.transact((tx) => {
-        runs++;
-        return recordOutcomes(tx, outcomes, this.id, this.#clock.now(), this.#opts.jitterMs);
-      });
-      this.#stats.conflicts += Math.max(0, runs - 1);
+      const recorded = await this.#transact((tx) =>
+        recordOutcomes(tx, outcomes, this.id, this.#clock.now(), this.#opts.jitterMs),
+      );
       retries = recorded.retries;
       // Counted once the outcomes are stored (a transaction may run more than once).
       this.#stats.succeeded += recorded.succeeded;
@@ -529,7 +534,6 @@ export class Dispatcher {
         );
       }
     } catch (err) {
-      this.#stats.conflicts += Math.max(0, runs - 1);
       // The lowdb store keeps the change in memory and retries the write with the next one.
       this.#log?.error({ err: String(err) }, 'writing webhook delivery outcomes failed');
       if (this.#shared && !this.#stopped) {

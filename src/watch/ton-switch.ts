@@ -11,9 +11,11 @@ import type { Address } from '@ton/core';
 import { addressOf, intOf, sharesOf, showTon, succeeded, type TonReader } from '../chains/ton.js';
 import type { SwitchSnapshot } from '../contracts/deployments.js';
 
-/** The get methods one read calls (plus one account read); the bench and the docs count calls with it. */
+/**
+ * The get methods one read calls (plus one account read); the bench and the docs count calls with it. A contract that
+ * lists jettons adds get_jettons to every read, and get_jetton_claimed per heir when a jetton's claimed total moved.
+ */
 export const TON_SWITCH_METHODS = ['get_last_check_in', 'get_interval', 'get_state', 'get_shares'] as const;
-/** A contract that lists jettons adds get_jettons to every read, and get_jetton_claimed per heir when a total moved. */
 
 /** The contract's `state::released` (get_state answers it also once the deadline and grace period passed). */
 const RELEASED = 1n;
@@ -84,10 +86,10 @@ export async function readTonSwitch(
     run(reader, address, 'get_shares'),
   ]);
   if (account.state !== 'active') throw new Error(`the contract account is ${account.state}`);
+  const list = sharesOf(shares) ?? [];
+  const heirs = list.map((s) => (s.address ? showTon(s.address) : null));
   const claimed: Record<string, string> = {};
-  const heirs = (sharesOf(shares) ?? []).map((s) => (s.address ? showTon(s.address) : null));
-  for (const s of sharesOf(shares) ?? [])
-    if (s.address && s.claimed > 0n) claimed[showTon(s.address)] = s.claimed.toString();
+  for (const [i, s] of list.entries()) if (heirs[i] && s.claimed > 0n) claimed[heirs[i]] = s.claimed.toString();
   const jettons = await readJettons(reader, address, heirs, prev);
   return {
     block: seqno,

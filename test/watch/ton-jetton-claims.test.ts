@@ -1,16 +1,12 @@
-import { type Address, type Cell, toNano } from '@ton/core';
-import { internal } from '@ton/sandbox';
+import { type Address, toNano } from '@ton/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTonReader, showTon, type TonReader } from '../../src/chains/ton.js';
 import type { SwitchSnapshot } from '../../src/contracts/deployments.js';
-import { buildInitialData, tonAddressFor, type TonPlanData } from '../../src/contracts/ton/data.js';
-import { TonHarness } from '../../src/contracts/ton/harness.js';
-import { buildTonShape, TON_OP as OP, type TonShape } from '../../src/contracts/ton/index.js';
-import { jettonDoubleCode, jettonMasterData, jettonMintBody } from '../../src/contracts/ton/jetton-double.js';
-import { rentReserveFor } from '../../src/contracts/ton/rent.js';
+import { TON_OP as OP, type TonShape } from '../../src/contracts/ton/index.js';
 import { decide } from '../../src/watch/decide.js';
 import { readTonSwitch } from '../../src/watch/ton-switch.js';
 import { addr } from '../contracts/ton/helpers.js';
+import { deployJettonPlan } from '../contracts/ton/jetton-plan.js';
 import { startTonApiStandin, type TonApiStandin } from '../support/ton-api.js';
 
 // The watcher's reading of a TON contract's jetton claims, through the toncenter-kind stand-in over the sandbox the
@@ -52,32 +48,20 @@ function counting(reader: TonReader): { reader: TonReader; methods: string[] } {
 describe('TON jetton claims as the watcher reads them', () => {
   it('one deadman.claimed per heir and jetton claim, with the master and the amount; nothing when nothing moved', async () => {
     const listed = addr('jm-listed');
-    const minter = addr('minter');
-    const jcode = await jettonDoubleCode();
-    const { compiled } = await buildTonShape(shape);
-    const base: Omit<TonPlanData, 'rent'> = {
+    const {
+      h,
+      mint: mintTo,
+      claimJetton,
+    } = await deployJettonPlan({
+      shape,
       owner,
-      beneficiaries: heirs.map((address, i) => ({ address, shareBps: i === 0 ? 7000 : 3000 })),
-      intervalSeconds: 0,
-      graceSeconds: 0,
-      jettons: [listed],
-    };
-    const data: TonPlanData = { ...base, rent: await rentReserveFor(compiled.code, base) };
-    const cell: Cell = buildInitialData(data);
-    const h = await TonHarness.create(compiled.code, cell, tonAddressFor(compiled.code, cell), T0);
-    for (const a of [owner, ...heirs]) await h.installSink(a);
-    await h.installContract(listed, jcode, jettonMasterData(minter, jcode), toNano('5'));
-    expect((await h.deploy(owner, toNano('1'))).success).toBe(true);
-    const mint = (amount: bigint) =>
-      h.blockchain.sendMessage(
-        internal({
-          from: minter,
-          to: listed,
-          value: toNano('0.3'),
-          body: jettonMintBody(h.address, amount, toNano('0.01')),
-        }),
-      );
-    const claimJetton = (i: number) => h.op(heirs[i]!, OP.claimJetton, GAS, (x) => x.storeUint(i, 8).storeUint(0, 8));
+      heirs: heirs.map((address, i) => ({ address, shareBps: i === 0 ? 7000 : 3000 })),
+      listed: [listed],
+      masters: [listed],
+      minter: addr('minter'),
+      t0: T0,
+    });
+    const mint = (amount: bigint) => mintTo(listed, amount);
     await mint(1_000_000n);
 
     api = await startTonApiStandin({ chain: h.blockchain });
@@ -131,18 +115,15 @@ describe('TON jetton claims as the watcher reads them', () => {
   }, 120_000);
 
   it('a contract that lists no jettons is asked for them once, then never', async () => {
-    const { compiled } = await buildTonShape({ ...shape, jettons: false });
-    const base: Omit<TonPlanData, 'rent'> = {
+    const { h } = await deployJettonPlan({
+      shape: { ...shape, jettons: false },
       owner,
-      beneficiaries: heirs.map((address) => ({ address, shareBps: 5000 })),
-      intervalSeconds: 0,
-      graceSeconds: 0,
-    };
-    const data: TonPlanData = { ...base, rent: await rentReserveFor(compiled.code, base) };
-    const cell = buildInitialData(data);
-    const h = await TonHarness.create(compiled.code, cell, tonAddressFor(compiled.code, cell), T0);
-    await h.installSink(owner);
-    expect((await h.deploy(owner, toNano('1'))).success).toBe(true);
+      heirs: heirs.map((address) => ({ address, shareBps: 5000 })),
+      listed: [],
+      masters: [],
+      minter: addr('minter'),
+      t0: T0,
+    });
     const standin = await startTonApiStandin({ chain: h.blockchain });
     try {
       const { reader, methods } = counting(createTonReader(standin.apiUrl, 'ton-testnet'));

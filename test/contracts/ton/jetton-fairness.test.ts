@@ -1,17 +1,9 @@
-import { toNano, type Address, type Cell } from '@ton/core';
-import { internal } from '@ton/sandbox';
+import { toNano, type Address } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { buildInitialData, tonAddressFor, type TonPlanData } from '../../../src/contracts/ton/data.js';
-import { TonHarness } from '../../../src/contracts/ton/harness.js';
-import { buildTonShape, TON_OP as OP, type TonShape } from '../../../src/contracts/ton/index.js';
-import {
-  jettonDoubleCode,
-  jettonMasterData,
-  jettonMintBody,
-  jettonWalletAddress,
-} from '../../../src/contracts/ton/jetton-double.js';
-import { rentReserveFor } from '../../../src/contracts/ton/rent.js';
+import { TON_OP as OP, type TonShape } from '../../../src/contracts/ton/index.js';
+import { jettonWalletAddress } from '../../../src/contracts/ton/jetton-double.js';
 import { addr } from './helpers.js';
+import { deployJettonPlan } from './jetton-plan.js';
 
 // Jetton shares in @ton/sandbox: a jetton balance that grows after an early claim (a deposit) gives the early
 // claimant only its own share of that deposit, never the others'; a jetton the plan does not list is never credited
@@ -31,35 +23,16 @@ const shape: TonShape = {
   jettons: true,
 };
 
-async function deployed(listed: Address, unlisted: Address, minter: Address) {
-  const jcode = await jettonDoubleCode();
-  const { compiled } = await buildTonShape(shape);
-  const base: Omit<TonPlanData, 'rent'> = {
+const deployed = (listed: Address, unlisted: Address, minter: Address) =>
+  deployJettonPlan({
+    shape,
     owner,
-    beneficiaries: b.map((address, i) => ({ address, shareBps: Number(SHARES[i]) })),
-    intervalSeconds: 0,
-    graceSeconds: 0,
-    jettons: [listed],
-  };
-  const data: TonPlanData = { ...base, rent: await rentReserveFor(compiled.code, base) };
-  const cell: Cell = buildInitialData(data);
-  const h = await TonHarness.create(compiled.code, cell, tonAddressFor(compiled.code, cell), T0);
-  for (const a of [owner, ...b]) await h.installSink(a);
-  for (const m of [listed, unlisted]) await h.installContract(m, jcode, jettonMasterData(minter, jcode), toNano('5'));
-  expect((await h.deploy(owner, toNano('1'))).success).toBe(true);
-  const mint = (master: Address, amount: bigint) =>
-    h.blockchain.sendMessage(
-      internal({
-        from: minter,
-        to: master,
-        value: toNano('0.3'),
-        body: jettonMintBody(h.address, amount, toNano('0.01')),
-      }),
-    );
-  const claimJetton = (i: number) => h.op(b[i]!, OP.claimJetton, GAS, (x) => x.storeUint(i, 8).storeUint(0, 8));
-  const heldBy = (i: number, master = listed) => h.jettonBalance(jettonWalletAddress(jcode, b[i]!, master));
-  return { h, data, jcode, mint, claimJetton, heldBy };
-}
+    heirs: b.map((address, i) => ({ address, shareBps: Number(SHARES[i]) })),
+    listed: [listed],
+    masters: [listed, unlisted],
+    minter,
+    t0: T0,
+  });
 
 describe.concurrent('TON jetton shares stay fair', () => {
   it('a deposit after an early claim gives the early claimant only its own share of the deposit', async () => {

@@ -1,6 +1,5 @@
-import { type Abi, createPublicClient, createWalletClient, getAddress, type Hex, http, parseEther } from 'viem';
+import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmReader } from '../../src/chains/evm.js';
 import { systemClock } from '../../src/core/clock.js';
@@ -12,6 +11,7 @@ import { Watcher } from '../../src/watch/watcher.js';
 import { Dispatcher, verifyWebhookSignature } from '../../src/webhooks/index.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
+import { anvilClients, deployGenerated, watchedPlan } from './anvil-plan.js';
 import { makeCert, startReceiver } from '../webhooks/helpers.js';
 
 // The watcher on a real node (anvil) whose time the test moves: a warning before the deadline, a check-in that
@@ -95,21 +95,8 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-const chain = () => ({ ...foundry, rpcUrls: { default: { http: [anvil.url] } } });
-const pub = () => createPublicClient({ chain: chain(), transport: http(anvil.url) });
-const wallet = (account: typeof owner) => createWalletClient({ account, chain: chain(), transport: http(anvil.url) });
-
-async function send(account: typeof owner, tx: { to?: Hex; data?: Hex; value?: bigint }): Promise<void> {
-  const hash = await wallet(account).sendTransaction({ ...tx, gas: 10_000_000n });
-  const receipt = await pub().waitForTransactionReceipt({ hash });
-  if (receipt.status !== 'success') throw new Error(`transaction failed: ${hash}`);
-}
-
-async function write(account: typeof owner, address: Hex, abi: Abi, functionName: string): Promise<void> {
-  const hash = await wallet(account).writeContract({ address, abi, functionName, gas: 1_000_000n, chain: chain() });
-  const receipt = await pub().waitForTransactionReceipt({ hash });
-  if (receipt.status !== 'success') throw new Error(`${functionName} failed`);
-}
+const clients = () => anvilClients(anvil.url);
+const write: ReturnType<typeof anvilClients>['write'] = (...args) => clients().write(...args);
 
 async function recorded(depId: string): Promise<EventRecord[]> {
   const all = await server.services.store.all<EventRecord>(EVENTS);
@@ -123,26 +110,8 @@ const deadmanDeliveries = () =>
 
 describe('the chain watcher on anvil', () => {
   it('sends warning, reset, trigger and claim once each, signed, across a restart', async () => {
-    const plan = {
-      blockchain: 'evm',
-      ownerAddress: owner.address,
-      beneficiaries: [
-        { name: 'A', address: heirA.address, percentage: 60 },
-        { name: 'B', address: heirB.address, percentage: 40 },
-      ],
-      deadMansSwitch: { enabled: true, intervalDays: 60 },
-    };
-    const gen = await call('POST', '/contracts/generate', plan);
-    expect(gen.status, JSON.stringify(gen.body).slice(0, 300)).toBe(200);
-    const c = (await call('GET', `/contracts/${gen.body.id}`)).body.data as {
-      id: string;
-      deployData: Hex;
-      compiled: { abi: Abi };
-    };
-    const hash = await wallet(owner).sendTransaction({ data: c.deployData, gas: 10_000_000n });
-    const receipt = await pub().waitForTransactionReceipt({ hash });
-    const address = getAddress(receipt.contractAddress!);
-    await send(owner, { to: address, value: parseEther('10') });
+    const plan = watchedPlan(owner, heirA, heirB);
+    const { c, address, hash } = await deployGenerated(call, clients(), owner, plan);
 
     const sub = await call('POST', '/webhooks/subscriptions', {
       url: receiver.url('/watch'),

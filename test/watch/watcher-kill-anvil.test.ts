@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Abi, createPublicClient, createWalletClient, getAddress, type Hex, http, parseEther } from 'viem';
+import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../src/webhooks/index.js';
 import { TEST_MASTER_KEY, tmpDir } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
+import { anvilClients, deployGenerated, watchedPlan } from './anvil-plan.js';
 import { type Served, startServe } from '../support/cli.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 import { hasOpenssl, makeCert, startReceiver } from '../webhooks/helpers.js';
@@ -79,15 +79,7 @@ describe.skipIf(!hasOpenssl()).each(['lowdb', 'postgres'] as const)('the watcher
     serve = await startServe(path.join(tmp.dir, engine), env);
   }
 
-  const chain = () => ({ ...foundry, rpcUrls: { default: { http: [anvil.url] } } });
-  const pub = () => createPublicClient({ chain: chain(), transport: http(anvil.url) });
-  const wallet = (account: typeof owner) => createWalletClient({ account, chain: chain(), transport: http(anvil.url) });
-
-  async function write(account: typeof owner, address: Hex, abi: Abi, functionName: string): Promise<void> {
-    const hash = await wallet(account).writeContract({ address, abi, functionName, gas: 1_000_000n, chain: chain() });
-    const receipt = await pub().waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new Error(`${functionName} failed`);
-  }
+  const clients = () => anvilClients(anvil.url);
 
   type Delivery = { id: string; type: string; data: Record<string, unknown>; raw: string; signature: string };
   const deliveries = (): Delivery[] =>
@@ -128,27 +120,7 @@ describe.skipIf(!hasOpenssl()).each(['lowdb', 'postgres'] as const)('the watcher
   });
 
   it('loses and doubles no event across SIGKILLs around every change on the chain', async () => {
-    const plan = {
-      blockchain: 'evm',
-      ownerAddress: owner.address,
-      beneficiaries: [
-        { name: 'A', address: heirA.address, percentage: 60 },
-        { name: 'B', address: heirB.address, percentage: 40 },
-      ],
-      deadMansSwitch: { enabled: true, intervalDays: 60 },
-    };
-    const gen = await api('POST', '/contracts/generate', plan);
-    expect(gen.status, JSON.stringify(gen.body).slice(0, 300)).toBe(200);
-    const c = (await api('GET', `/contracts/${gen.body.id}`)).body.data as {
-      id: string;
-      deployData: Hex;
-      compiled: { abi: Abi };
-    };
-    const hash = await wallet(owner).sendTransaction({ data: c.deployData, gas: 10_000_000n });
-    const receipt = await pub().waitForTransactionReceipt({ hash });
-    const address = getAddress(receipt.contractAddress!);
-    const fund = await wallet(owner).sendTransaction({ to: address, value: parseEther('10'), gas: 100_000n });
-    await pub().waitForTransactionReceipt({ hash: fund });
+    const { c, address, hash } = await deployGenerated(api, clients(), owner, watchedPlan(owner, heirA, heirB));
 
     const sub = await api('POST', '/webhooks/subscriptions', {
       url: receiver.url(path_),
@@ -170,7 +142,7 @@ describe.skipIf(!hasOpenssl()).each(['lowdb', 'postgres'] as const)('the watcher
     await until('the warning', () => delivered('deadman.warning'));
 
     // The owner checks in; killed a poll or so later, while the reset may be between the read and the write.
-    await write(owner, address, c.compiled.abi, 'checkIn');
+    await clients().write(owner, address, c.compiled.abi, 'checkIn');
     await anvil.mine(2);
     await killAndRestart(60);
     await until('the reset', () => delivered('deadman.reset'));
@@ -183,7 +155,7 @@ describe.skipIf(!hasOpenssl()).each(['lowdb', 'postgres'] as const)('the watcher
     await until('the trigger', () => delivered('deadman.triggered'));
 
     // An heir claims; killed as soon as its event is delivered (the cursor may not have moved past it yet).
-    await write(heirA, address, c.compiled.abi, 'claim');
+    await clients().write(heirA, address, c.compiled.abi, 'claim');
     await anvil.mine(2);
     await until('the claim', () => delivered('deadman.claimed'));
     await killAndRestart(0);
@@ -191,9 +163,8 @@ describe.skipIf(!hasOpenssl()).each(['lowdb', 'postgres'] as const)('the watcher
     // The restarted watcher reads the same blocks again: it must find every change already recorded. A later change
     // (the second heir's claim) shows it has read past them before the count is taken.
     // (ANVIL_KEYS[2] is not one of anvil's funded accounts: the owner pays for the heir's gas.)
-    const gas = await wallet(owner).sendTransaction({ to: heirB.address, value: parseEther('1'), gas: 100_000n });
-    await pub().waitForTransactionReceipt({ hash: gas });
-    await write(heirB, address, c.compiled.abi, 'claim');
+    await clients().send(owner, { to: heirB.address, value: parseEther('1') });
+    await clients().write(heirB, address, c.compiled.abi, 'claim');
     await anvil.mine(3);
     await until('the second claim', () => deliveries().filter((d) => d.type === 'deadman.claimed').length >= 2);
     await until(

@@ -1,0 +1,57 @@
+import { type Abi, createPublicClient, createWalletClient, getAddress, type Hex, http, parseEther } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { expect } from 'vitest';
+
+/** A REST call to the service under test: `{status, body}` of `/api/v1<url>`. */
+export type Call = (method: 'GET' | 'POST', url: string, payload?: object) => Promise<{ status: number; body: any }>;
+
+/** Signed transactions on an anvil node, each waited for and checked to succeed. */
+export function anvilClients(url: string) {
+  const chain = { ...foundry, rpcUrls: { default: { http: [url] } } };
+  const pub = createPublicClient({ chain, transport: http(url) });
+  const wallet = (account: PrivateKeyAccount) => createWalletClient({ account, chain, transport: http(url) });
+  return {
+    pub,
+    async send(account: PrivateKeyAccount, tx: { to?: Hex; data?: Hex; value?: bigint }) {
+      const hash = await wallet(account).sendTransaction({ ...tx, gas: 10_000_000n });
+      const receipt = await pub.waitForTransactionReceipt({ hash });
+      if (receipt.status !== 'success') throw new Error(`transaction failed: ${hash}`);
+      return receipt;
+    },
+    async write(account: PrivateKeyAccount, address: Hex, abi: Abi, functionName: string): Promise<void> {
+      const hash = await wallet(account).writeContract({ address, abi, functionName, gas: 1_000_000n, chain });
+      const receipt = await pub.waitForTransactionReceipt({ hash });
+      if (receipt.status !== 'success') throw new Error(`${functionName} failed`);
+    },
+  };
+}
+
+/** The watcher tests' plan: two heirs (60/40) and a 60-day switch. */
+export function watchedPlan(owner: PrivateKeyAccount, heirA: PrivateKeyAccount, heirB: PrivateKeyAccount) {
+  return {
+    blockchain: 'evm',
+    ownerAddress: owner.address,
+    beneficiaries: [
+      { name: 'A', address: heirA.address, percentage: 60 },
+      { name: 'B', address: heirB.address, percentage: 40 },
+    ],
+    deadMansSwitch: { enabled: true, intervalDays: 60 },
+  };
+}
+
+/** Generates `plan` through the service, deploys its creation data from `owner` and funds it with 10 ETH. */
+export async function deployGenerated(
+  call: Call,
+  clients: ReturnType<typeof anvilClients>,
+  owner: PrivateKeyAccount,
+  plan: object,
+): Promise<{ c: { id: string; deployData: Hex; compiled: { abi: Abi } }; address: Hex; hash: Hex }> {
+  const gen = await call('POST', '/contracts/generate', plan);
+  expect(gen.status, JSON.stringify(gen.body).slice(0, 300)).toBe(200);
+  const c = (await call('GET', `/contracts/${gen.body.id}`)).body.data;
+  const receipt = await clients.send(owner, { data: c.deployData });
+  const address = getAddress(receipt.contractAddress!);
+  await clients.send(owner, { to: address, value: parseEther('10') });
+  return { c, address, hash: receipt.transactionHash };
+}

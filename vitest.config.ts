@@ -75,7 +75,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Spawned `svc` processes run the TypeScript sources (tsx), never a dist/ left by an earlier build.
+    // Spawned `svc` processes run a build of the sources made afresh for this run (test/global-build.ts), never a
+    // dist/ left by an earlier build. SVC_DEV=1 is the fallback to the sources through tsx.
+    globalSetup: ['test/global-build.ts'],
     env: { SVC_DEV: '1' },
     projects: [
       {

@@ -2,11 +2,16 @@
 // Entry point of the `svc` command. It runs the compiled program (dist/, made by
 // `npm run build`) when present; with SVC_DEV=1, or when dist/ is missing (a
 // development checkout), it runs the TypeScript sources through tsx instead.
+// SVC_BUILD_DIR names another compiled tree to run (the test suite compiles
+// src/ afresh into .test-build/ and runs that: see test/global-build.ts).
 import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
-const compiled = new URL('../dist/cli.js', import.meta.url);
+const compiled = process.env.SVC_BUILD_DIR
+  ? pathToFileURL(`${process.env.SVC_BUILD_DIR}/cli.js`)
+  : new URL('../dist/cli.js', import.meta.url);
 let main;
-if (process.env.SVC_DEV !== '1' && existsSync(compiled)) {
+if (process.env.SVC_BUILD_DIR || (process.env.SVC_DEV !== '1' && existsSync(compiled))) {
   ({ main } = await import(compiled.href));
 } else {
   const { register } = await import('tsx/esm/api');

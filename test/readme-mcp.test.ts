@@ -10,6 +10,7 @@ import { loadConfig } from '../src/core/config.js';
 import { createLogger } from '../src/core/log.js';
 import { createKey } from '../src/keys/provision.js';
 import { REPO_ROOT, SVC_BIN, startTestServer, tmpDir, type TestServer } from './helpers.js';
+import { cleanEnv } from './support/cli.js';
 
 // Every MCP client configuration in the README is parsed and what it
 // names is started: the `svc` command (this checkout's bin/svc.js), a local data
@@ -124,9 +125,7 @@ async function connect(launch: Launch, mode: string): Promise<Client> {
   }
   // The installed `svc` command is this checkout's bin/svc.js.
   expect(launch.command).toBe('svc');
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
+  const env = cleanEnv();
   for (const [k, v] of Object.entries(launch.env)) env[k] = fill(v);
   env.SVC_LOG_LEVEL = 'warn';
   await client.connect(

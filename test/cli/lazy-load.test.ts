@@ -46,6 +46,12 @@ function heavyLoaded(probe: string): string[] {
   return [...found].sort();
 }
 
+/** A module of the program as the probe sees it: from the suite's build of src/ (SVC_BUILD_DIR), else the sources. */
+const programModule = (relative: string): string =>
+  process.env.SVC_BUILD_DIR
+    ? path.join(process.env.SVC_BUILD_DIR, `${relative}.js`)
+    : path.join(import.meta.dirname, '..', '..', 'src', `${relative}.ts`);
+
 const probeEnv = (file: string) => ({
   SVC_LOAD_PROBE: file,
   NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${PROBE}`.trim(),
@@ -73,7 +79,7 @@ describe('svc serve', () => {
     expect((await fetch(`${served.url}/health`)).status).toBe(200);
     const probe = await readFile(probeFile, 'utf8');
     // The probe saw the service's own modules (it works), and none of the heavy ones.
-    expect(probe).toContain('/src/http/app.ts');
+    expect(probe).toContain(programModule('http/app'));
     expect(heavyLoaded(probe)).toEqual([]);
   });
 
@@ -104,7 +110,7 @@ describe('svc mcp (stdio)', () => {
       // Answered once the tools and the store have loaded (without a key, with the key error).
       await expect(client.listTools()).rejects.toThrow(/No API key supplied/);
       const probe = await readFile(probeFile, 'utf8');
-      expect(probe).toContain('/src/tools/index.ts');
+      expect(probe).toContain(programModule('tools/index'));
       expect(heavyLoaded(probe)).toEqual([]);
     } finally {
       await client.close();

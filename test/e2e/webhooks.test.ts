@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../src/webhooks/index.js';
 import { SVC_BIN, tmpDir } from '../helpers.js';
+import { cleanEnv } from '../support/cli.js';
 import { makeCert, startReceiver } from '../webhooks/helpers.js';
 
 // End to end through the real `svc serve` process: operations emit events, the
@@ -23,9 +24,7 @@ beforeAll(async () => {
   const caFile = path.join(data.dir, 'ca.pem');
   writeFileSync(caFile, tls.cert);
   receiver = await startReceiver(tls);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
+  const env = cleanEnv();
   Object.assign(env, { SVC_WEBHOOK_ALLOW: '127.0.0.1', NODE_EXTRA_CA_CERTS: caFile, SVC_LOG_LEVEL: 'warn' });
   child = spawn(
     process.execPath,

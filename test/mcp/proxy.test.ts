@@ -7,6 +7,7 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
 import { SVC_BIN, startTestServer, tmpDir, type TestServer } from '../helpers.js';
+import { cleanEnv } from '../support/cli.js';
 
 // `svc mcp --url`: a stdio MCP server bridging to a remote svc over Streamable HTTP.
 
@@ -23,10 +24,7 @@ afterAll(async () => {
 });
 
 function envWith(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
-  return { ...env, ...extra };
+  return cleanEnv(extra);
 }
 
 async function proxyClient(args: string[], env: Record<string, string>): Promise<Client> {

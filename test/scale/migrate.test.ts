@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATEST_VERSION } from '../../src/store/postgres/index.js';
 import { SVC_BIN, TEST_MASTER_KEY, tmpDir } from '../helpers.js';
+import { cleanEnv } from '../support/cli.js';
 import { randomSchema, testDatabaseUrl } from '../support/engines.js';
 
 let url: string;
@@ -16,11 +17,8 @@ function run(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const clean: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) clean[k] = v;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, ...args], { env: { ...clean, SVC_DEV: '1', ...env } });
+    const child = spawn(process.execPath, [SVC_BIN, ...args], { env: cleanEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -1,6 +1,6 @@
 /**
  * Several real `svc serve` processes on one PostgreSQL schema and one Redis prefix, for the multi-instance tests.
- * Each process runs `node bin/svc.js serve` (SVC_DEV=1: the TypeScript sources) on a port of its own; each gets its
+ * Each process runs `node bin/svc.js serve` (the suite's fresh build of the sources) on a port of its own; each gets its
  * own PostgreSQL application_name, so a test can terminate exactly that instance's connections.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { SVC_BIN, TEST_MASTER_KEY, tmpDir } from '../helpers.js';
+import { cleanEnv } from '../support/cli.js';
 import { randomSchema, testDatabaseUrl, testRedisUrl } from '../support/engines.js';
 import { makeCert, startReceiver } from '../webhooks/helpers.js';
 
@@ -35,13 +36,6 @@ export interface Cluster {
   /** Starts one more instance on the same schema (env overrides). */
   start(env?: Record<string, string>): Promise<Instance>;
   close(): Promise<void>;
-}
-
-function cleanEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && (!k.startsWith('SVC_') || k === 'SVC_DEV')) env[k] = v;
-  return { ...env, SVC_DEV: '1', ...extra };
 }
 
 /** `url` with its application_name query parameter set (pg lets the URL's parameters win). */

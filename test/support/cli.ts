@@ -2,8 +2,8 @@
  * Running the `svc` program as a user would, for the tests that spawn it.
  * Every spawned process gets the test process's environment without the
  * service's own settings (SVC_*, STRIPE_*), so nothing from the developer's
- * shell leaks in; SVC_DEV stays (vitest.config.ts sets it) so the program runs
- * from the sources rather than a possibly stale dist/.
+ * shell leaks in. SVC_DEV and SVC_BUILD_DIR stay: they say which program runs (the
+ * suite's fresh build of src/, test/global-build.ts), never a possibly stale dist/.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { SVC_BIN } from '../helpers.js';
@@ -14,11 +14,14 @@ export interface Run {
   stderr: string;
 }
 
+/** The SVC_* variables that choose the program rather than configure it, kept for spawned `svc` processes. */
+const PROGRAM_VARS = new Set(['SVC_DEV', 'SVC_BUILD_DIR']);
+
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined) continue;
-    if ((k.startsWith('SVC_') && k !== 'SVC_DEV') || k.startsWith('STRIPE_')) continue;
+    if ((k.startsWith('SVC_') && !PROGRAM_VARS.has(k)) || k.startsWith('STRIPE_')) continue;
     env[k] = v;
   }
   return { ...env, ...extra };

@@ -47,14 +47,16 @@ function mother(st: EngineState, kin: Kinship, spouse: HeirKey | undefined): voi
   } else setFard(st, 'mother', THIRD, 'no descendant and fewer than two brothers or sisters.');
 }
 
+/** The grandmothers share one sixth per head (several on the father's side when the input lists their lines). */
 function grandmothers(st: EngineState): void {
   const present = (['paternalGrandmother', 'maternalGrandmother'] as const).filter((k) => isActive(st, k));
+  const heads = present.reduce((n, k) => n + count(st, k), 0);
   for (const g of present)
     setFard(
       st,
       g,
-      SIXTH.div(present.length),
-      present.length > 1 ? 'the grandmothers share one sixth equally.' : 'a grandmother takes one sixth.',
+      SIXTH.mul(count(st, g)).div(heads),
+      heads > 1 ? 'the grandmothers share one sixth equally, per head.' : 'a grandmother takes one sixth.',
     );
 }
 

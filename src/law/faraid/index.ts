@@ -6,6 +6,7 @@ import type { Jurisdiction } from '../jurisdiction-schema.js';
 import { computeShares, type EngineOptions, type EngineResult, type Step } from './engine.js';
 import { settleEstate } from './estate.js';
 import { Fraction, lcm } from './fraction.js';
+import { checkGrandmothers, resolveGrandmothers } from './grandmothers.js';
 import { HEIR_KEYS, type Madhhab } from './heirs.js';
 import {
   computableSchool,
@@ -201,9 +202,17 @@ export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: Juri
   const j = resolveJurisdiction(parsed.data.jurisdiction, deps.jurisdictions);
   const sel = selectSchool(parsed.data.madhhab, j);
   const madhhab = computableSchool(sel, 'jurisdiction');
-  const division = divide(parsed.data, madhhab, engineOptions(parsed.data, madhhab, j, deps.jurisdictions), j);
+  let data = parsed.data;
+  let grandmotherSteps: Step[] = [];
+  if (data.grandmothers?.length) {
+    checkGrandmothers(data.grandmothers, data.heirs, madhhab);
+    const resolved = resolveGrandmothers(data.grandmothers, data.heirs, madhhab);
+    data = { ...data, heirs: resolved.heirs };
+    grandmotherSteps = resolved.steps;
+  }
+  const division = divide(data, madhhab, engineOptions(data, madhhab, j, deps.jurisdictions), j);
   const { engine } = division;
-  const steps: Step[] = [...schoolSteps(sel), ...division.steps];
+  const steps: Step[] = [...schoolSteps(sel), ...grandmotherSteps, ...division.steps];
 
   const { persons, correctedBase } = personsOf(division);
   const bps = apportion(

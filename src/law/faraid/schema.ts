@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SchoolIdSchema } from '../jurisdiction-schema.js';
 import { jurisdictionName } from '../names.js';
+import { GRANDMOTHER_LINE, MAX_GRANDMOTHER_DEGREE } from './grandmothers.js';
 import { DEFAULT_MADHHAB, HEIR_KEYS, MADHHABS, MAX_COUNT, type HeirKey } from './heirs.js';
 
 /** The zod schemas of calculateFaraid's input and result (tool calculate_inheritance). */
@@ -21,8 +22,8 @@ const HEIR_DESCRIPTIONS: Record<HeirKey, string> = {
   father: 'Father (0 or 1).',
   mother: 'Mother (0 or 1).',
   paternalGrandfather: "Paternal grandfather, the father's father (0 or 1).",
-  paternalGrandmother: "Paternal grandmother, the father's mother (0 or 1).",
-  maternalGrandmother: "Maternal grandmother, the mother's mother (0 or 1).",
+  paternalGrandmother: "Paternal grandmother, the father's mother (0 or 1). Several, or farther ones: see grandmothers.",
+  maternalGrandmother: "Maternal grandmother, the mother's mother (0 or 1). Farther ones: see grandmothers.",
   maternalGrandfather:
     "Maternal grandfather, the mother's father (0 or 1). Ja'fari: second class, on the mother's side with the maternal grandmother and maternal half-siblings. Sunni schools: distant kindred (see daughtersSon).",
   fullBrother: 'Full brothers (same father and mother).',
@@ -155,6 +156,25 @@ export const FaraidInputSchema = z
       .optional()
       .describe(
         "Children of the deceased who died before the deceased, each with that child's own surviving children. Where the jurisdiction's law grants an obligatory bequest (wasiyya wajiba, e.g. Egypt), their children take the share the child would have inherited, within one third, before the heirs; where it grants representation (Pakistan), they take that share with no cap and the other heirs keep what they would have had beside the child. A predeceased child's children are counted here only, not again under heirs; when they inherit anyway (no surviving son) they appear as sons' sons and daughters (and, under jafari, daughters' sons and daughters).",
+      ),
+    grandmothers: z
+      .array(
+        z
+          .string()
+          .min(2)
+          .max(MAX_GRANDMOTHER_DEGREE)
+          .regex(
+            GRANDMOTHER_LINE,
+            'a line of f (father) and m (mother) from the deceased up, fathers first, ending with m: "fm", "mm", "ffm", "fmm"',
+          )
+          .describe(
+            'One true grandmother, by her line from the deceased upwards: f for a father, m for a mother, ending with the grandmother ("fm" father\'s mother, "mm" mother\'s mother, "ffm" father\'s father\'s mother, "fmm" father\'s mother\'s mother). No mother\'s father may be in the line (such a grandmother is distant kindred).',
+          ),
+      )
+      .max(32)
+      .optional()
+      .describe(
+        'Every surviving true grandmother, one line each, when there are several on one side or of farther degrees (great-grandmothers). Instead of heirs.paternalGrandmother and heirs.maternalGrandmother ("fm" and "mm"), not beside them. svc applies the school\'s rules: which lines inherit (all in the Hanafi and Shafi\'i schools, three in the Hanbali, two in the Maliki), the nearer excluding the farther, the paternal grandfather excluding those related through him; those who remain share one sixth per head. Under jafari, only "fm" and "mm".',
       ),
     estate: EstateInputSchema.optional(),
   })

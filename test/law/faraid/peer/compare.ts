@@ -12,6 +12,12 @@ import { calculateFaraid, type FaraidResult, type HeirKey, type Madhhab } from '
 export interface PeerCase {
   name: string;
   heirs: Partial<Record<HeirKey, number>>;
+  /**
+   * Grandmothers by their lines (calculate_inheritance's `grandmothers`), where the peer counts several on one side:
+   * three paternal grandmothers sharing one sixth are of equal degree, which on the father's side first happens with
+   * the three great-great-grandmothers ("fmmm", "ffmm", "fffm").
+   */
+  grandmothers?: string[];
   /** Expected share of the whole group of each heir type the peer checks ("0" for nothing). */
   shares: Partial<Record<HeirKey, string>>;
   madhhab?: Madhhab;
@@ -75,7 +81,12 @@ export function compareCase(suite: PeerSuite, c: PeerCase): string[] {
   const madhhab = c.madhhab ?? suite.madhhab;
   let r: FaraidResult;
   try {
-    r = calculateFaraid({ heirs: c.heirs, madhhab, ...(c.options ?? {}) });
+    r = calculateFaraid({
+      heirs: c.heirs,
+      madhhab,
+      ...(c.grandmothers ? { grandmothers: c.grandmothers } : {}),
+      ...(c.options ?? {}),
+    });
   } catch (e) {
     if (c.rejects && e instanceof ApiError) return [];
     if (e instanceof ApiError) return [`svc refuses: ${e.message}`];

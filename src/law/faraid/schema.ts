@@ -22,7 +22,8 @@ const HEIR_DESCRIPTIONS: Record<HeirKey, string> = {
   father: 'Father (0 or 1).',
   mother: 'Mother (0 or 1).',
   paternalGrandfather: "Paternal grandfather, the father's father (0 or 1).",
-  paternalGrandmother: "Paternal grandmother, the father's mother (0 or 1). Several, or farther ones: see grandmothers.",
+  paternalGrandmother:
+    "Paternal grandmother, the father's mother (0 or 1). Several, or farther ones: see grandmothers.",
   maternalGrandmother: "Maternal grandmother, the mother's mother (0 or 1). Farther ones: see grandmothers.",
   maternalGrandfather:
     "Maternal grandfather, the mother's father (0 or 1). Ja'fari: second class, on the mother's side with the maternal grandmother and maternal half-siblings. Sunni schools: distant kindred (see daughtersSon).",

@@ -18,6 +18,7 @@ import { baseOf, count, type EngineState, F, HALF, isActive, L, SIXTH, THIRD, TW
  *   maternal uncles. In that class the father's side takes two thirds and
  *   the mother's side one third when both are present; on the father's side
  *   a full paternal aunt excludes a paternal half one; on the mother's side
+ *   full ones exclude paternal half ones, who exclude maternal half ones, and
  *   a male takes twice a female.
  * - Maliki, Shafi'i, Hanbali (tanzil, the later doctrine of the first two
  *   and the Hanbali school): each relative stands in the place of the heir
@@ -30,11 +31,18 @@ import { baseOf, count, type EngineState, F, HALF, isActive, L, SIXTH, THIRD, TW
  */
 
 const CLASS1: readonly HeirKey[] = ['daughtersSon', 'daughtersDaughter'];
-const MOTHER_SIDE: readonly HeirKey[] = ['maternalUncle', 'maternalAunt'];
+/** The mother's brothers and sisters, strongest kinship first: full, then paternal half, then maternal half. */
+const MOTHER_SIDE_BY_STRENGTH: ReadonlyArray<readonly HeirKey[]> = [
+  ['maternalUncle', 'maternalAunt'],
+  ['paternalHalfMaternalUncle', 'paternalHalfMaternalAunt'],
+  ['maternalHalfMaternalUncle', 'maternalHalfMaternalAunt'],
+];
+const MOTHER_SIDE: readonly HeirKey[] = MOTHER_SIDE_BY_STRENGTH.flat();
+const UNCLES = new Set<HeirKey>(['maternalUncle', 'paternalHalfMaternalUncle', 'maternalHalfMaternalUncle']);
 const FATHER_SIDE: readonly HeirKey[] = ['fullPaternalAunt', 'paternalHalfPaternalAunt'];
 const ARHAM_ORDER: readonly HeirKey[] = [...CLASS1, 'maternalGrandfather', ...FATHER_SIDE, ...MOTHER_SIDE];
 
-const weight = (k: HeirKey): number => (k === 'daughtersSon' || k === 'maternalUncle' ? 2 : 1);
+const weight = (k: HeirKey): number => (k === 'daughtersSon' || UNCLES.has(k) ? 2 : 1);
 
 function exclude(st: EngineState, k: HeirKey, by: HeirKey, reason: string): void {
   if (!isActive(st, k)) return;
@@ -97,6 +105,16 @@ function hanafi(st: EngineState, rest: Fraction): void {
       'fullPaternalAunt',
       'on one side, the stronger kinship (full) excludes the weaker.',
     );
+  // On the mother's side too the stronger kinship excludes the weaker: full, then paternal half, then maternal half
+  // (al-Sirajiyyah, ch. on distant kindred, fourth class: "those related through both parents are preferred to those
+  // through the father, and those through the father to those through the mother").
+  const strongest = MOTHER_SIDE_BY_STRENGTH.findIndex((ks) => ks.some((k) => isActive(st, k)));
+  if (strongest >= 0) {
+    const by = MOTHER_SIDE_BY_STRENGTH[strongest]!.find((k) => isActive(st, k))!;
+    for (const ks of MOTHER_SIDE_BY_STRENGTH.slice(strongest + 1))
+      for (const k of ks)
+        exclude(st, k, by, 'on one side, the stronger kinship (full, then paternal half) excludes the weaker.');
+  }
   const father = FATHER_SIDE.some((k) => isActive(st, k));
   const mother = MOTHER_SIDE.some((k) => isActive(st, k));
   const fatherPart = father && mother ? rest.mul(TWO_THIRDS) : father ? rest : Fraction.ZERO;
@@ -107,8 +125,8 @@ function hanafi(st: EngineState, rest: Fraction): void {
     kind: 'residuary',
     detail:
       father && mother
-        ? `Aunts and uncles of both sides (fourth class): the father's side takes two thirds (${fatherPart}), the mother's side one third (${motherPart}); on the mother's side a male takes twice a female (maternal uncles and aunts taken as of the same strength of kinship).`
-        : `${father ? "The father's side" : "The mother's side"} alone takes ${rest} (fourth class of distant kindred)${mother ? ', a male twice a female (maternal uncles and aunts taken as of the same strength of kinship)' : ''}.`,
+        ? `Aunts and uncles of both sides (fourth class): the father's side takes two thirds (${fatherPart}), the mother's side one third (${motherPart}); on the mother's side a male takes twice a female, among those of the strongest kinship.`
+        : `${father ? "The father's side" : "The mother's side"} alone takes ${rest} (fourth class of distant kindred)${mother ? ', a male twice a female, among those of the strongest kinship' : ''}.`,
   });
 }
 

@@ -28,6 +28,10 @@ export const HEIR_KEYS = [
   'paternalHalfPaternalAunt',
   'maternalUncle',
   'maternalAunt',
+  'paternalHalfMaternalUncle',
+  'paternalHalfMaternalAunt',
+  'maternalHalfMaternalUncle',
+  'maternalHalfMaternalAunt',
   'fullPaternalUnclesSon',
   'paternalHalfPaternalUnclesSon',
 ] as const;
@@ -76,6 +80,10 @@ export const MAX_COUNT: Record<HeirKey, number> = {
   paternalHalfPaternalAunt: 100,
   maternalUncle: 100,
   maternalAunt: 100,
+  paternalHalfMaternalUncle: 100,
+  paternalHalfMaternalAunt: 100,
+  maternalHalfMaternalUncle: 100,
+  maternalHalfMaternalAunt: 100,
   fullPaternalUnclesSon: 100,
   paternalHalfPaternalUnclesSon: 100,
 };
@@ -110,6 +118,10 @@ export const HEIR_LABELS: Record<HeirKey, string> = {
   paternalHalfPaternalAunt: 'paternal half paternal aunt',
   maternalUncle: 'maternal uncle',
   maternalAunt: 'maternal aunt',
+  paternalHalfMaternalUncle: 'paternal half maternal uncle',
+  paternalHalfMaternalAunt: 'paternal half maternal aunt',
+  maternalHalfMaternalUncle: 'maternal half maternal uncle',
+  maternalHalfMaternalAunt: 'maternal half maternal aunt',
   fullPaternalUnclesSon: "full paternal uncle's son",
   paternalHalfPaternalUnclesSon: "paternal half paternal uncle's son",
 };
@@ -129,6 +141,10 @@ export const ARHAM_KEYS = [
   'paternalHalfPaternalAunt',
   'maternalUncle',
   'maternalAunt',
+  'paternalHalfMaternalUncle',
+  'paternalHalfMaternalAunt',
+  'maternalHalfMaternalUncle',
+  'maternalHalfMaternalAunt',
 ] as const satisfies readonly HeirKey[];
 
 export type HeirCounts = Partial<Record<HeirKey, number>>;

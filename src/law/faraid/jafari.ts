@@ -46,6 +46,10 @@ const CLASS_KEYS: HeirKey[][] = [
     'paternalHalfPaternalAunt',
     'maternalUncle',
     'maternalAunt',
+    'paternalHalfMaternalUncle',
+    'paternalHalfMaternalAunt',
+    'maternalHalfMaternalUncle',
+    'maternalHalfMaternalAunt',
     'fullPaternalUnclesSon',
     'paternalHalfPaternalUnclesSon',
   ],
@@ -146,6 +150,15 @@ function applyDegrees(st: EngineState): void {
         fullPaternal,
         `is excluded by the ${L[fullPaternal]}: the father's full siblings exclude his paternal half-siblings (art. 930; Sistani, Islamic Laws, ruling 2775).`,
       );
+  const fullMaternal = first(['maternalUncle', 'maternalAunt']);
+  if (fullMaternal)
+    for (const k of ['paternalHalfMaternalUncle', 'paternalHalfMaternalAunt'] as const)
+      exclude(
+        st,
+        k,
+        fullMaternal,
+        `is excluded by the ${L[fullMaternal]}: the mother's full siblings exclude her paternal half-siblings, as on the father's side (al-Muhaqqiq al-Hilli, Shara'i' al-Islam, inheritance, third class).`,
+      );
   const uncle = first([
     'fullPaternalUncle',
     'paternalHalfPaternalUncle',
@@ -153,6 +166,10 @@ function applyDegrees(st: EngineState): void {
     'paternalHalfPaternalAunt',
     'maternalUncle',
     'maternalAunt',
+    'paternalHalfMaternalUncle',
+    'paternalHalfMaternalAunt',
+    'maternalHalfMaternalUncle',
+    'maternalHalfMaternalAunt',
   ]);
   if (uncle)
     for (const k of ['fullPaternalUnclesSon', 'paternalHalfPaternalUnclesSon'] as const)
@@ -467,15 +484,49 @@ function classThree(st: EngineState, rest: Fraction): void {
     { heir: 'fullPaternalAunt', weight: 1 },
     { heir: 'paternalHalfPaternalAunt', weight: 1 },
   ];
-  const maternal: Member[] = [
-    { heir: 'maternalUncle', weight: 1 },
-    { heir: 'maternalAunt', weight: 1 },
-  ];
+  const maternal: Member[] = [...MATERNAL_FULL, ...MATERNAL_UTERINE];
   twoSides(st, rest, paternal, maternal, () => THIRD, {
     both: "class 3: the mother's brothers and sisters take 1/3 of the whole estate, one or many, in equal parts; the father's brothers and sisters take the rest, an uncle twice an aunt, and bear any spouse's share (Sistani, Islamic Laws, rulings 2774, 2776, 2779; al-Muhaqqiq al-Hilli, Shara'i' al-Islam, inheritance, third class). Some jurists give a maternal uncle twice a maternal aunt and advise a settlement on the difference (Sistani, ruling 2776)",
     alone:
       "class 3, one side only: the father's brothers and sisters take it all, an uncle twice an aunt, or the mother's brothers and sisters in equal parts (Sistani, Islamic Laws, rulings 2774, 2776; some jurists give a maternal uncle twice a maternal aunt and advise a settlement on the difference)",
     sharers: false,
+    giveMaternal: maternalSide,
+  });
+}
+
+/** The mother's full siblings, or her paternal half-siblings in their place: equal parts. */
+const MATERNAL_FULL: Member[] = [
+  { heir: 'maternalUncle', weight: 1 },
+  { heir: 'maternalAunt', weight: 1 },
+  { heir: 'paternalHalfMaternalUncle', weight: 1 },
+  { heir: 'paternalHalfMaternalAunt', weight: 1 },
+];
+/** The mother's maternal half-siblings. */
+const MATERNAL_UTERINE: Member[] = [
+  { heir: 'maternalHalfMaternalUncle', weight: 1 },
+  { heir: 'maternalHalfMaternalAunt', weight: 1 },
+];
+
+/**
+ * The mother's side of class 3 shares its portion as her own brothers and sisters would share her estate: beside
+ * full (or paternal half) ones, her maternal half-siblings take 1/6 of the portion for one, 1/3 for several, in equal
+ * parts, and the others the rest; alone, either kind takes it all in equal parts (al-Muhaqqiq al-Hilli, Shara'i'
+ * al-Islam, inheritance, third class; as Sistani, Islamic Laws, ruling 2775 rules the father's side).
+ */
+function maternalSide(st: EngineState, portion: Fraction): void {
+  const uterine = MATERNAL_UTERINE.filter((m) => isActive(st, m.heir));
+  const others = MATERNAL_FULL.filter((m) => isActive(st, m.heir));
+  if (uterine.length === 0 || others.length === 0) {
+    give(st, portion, uterine.length > 0 ? uterine : others);
+    return;
+  }
+  const persons = uterine.reduce((a, m) => a + count(st, m.heir), 0);
+  const part = portion.mul(persons > 1 ? THIRD : SIXTH);
+  give(st, part, uterine);
+  give(st, portion.sub(part), others);
+  st.steps.push({
+    kind: 'fixed-share',
+    detail: `On the mother's side, her maternal half-siblings take ${persons > 1 ? '1/3' : '1/6'} of its ${portion} (${part}), in equal parts, and her full or paternal half-siblings the rest (${portion.sub(part)}), as her own siblings would inherit from her (al-Muhaqqiq al-Hilli, Shara'i' al-Islam, inheritance, third class).`,
   });
 }
 
@@ -490,13 +541,15 @@ function twoSides(
   paternal: Member[],
   maternal: Member[],
   maternalShare: (persons: number) => Fraction,
-  why: { both: string; alone: string; sharers: boolean },
+  why: { both: string; alone: string; sharers: boolean; giveMaternal?: (st: EngineState, portion: Fraction) => void },
 ): void {
+  const giveSide = (portion: Fraction, members: Member[]) =>
+    members === m && why.giveMaternal ? why.giveMaternal(st, portion) : give(st, portion, members);
   const live = (ms: Member[]) => ms.filter((m) => isActive(st, m.heir));
   const p = live(paternal);
   const m = live(maternal);
   if (p.length === 0 || m.length === 0) {
-    give(st, rest, p.length > 0 ? p : m);
+    giveSide(rest, p.length > 0 ? p : m);
     // In class 2 a side of sharers only (maternal kin, or sisters without a brother or grandfather) takes the
     // surplus by radd; the uncles and aunts of class 3 inherit by kinship, not by a share.
     if (why.sharers && (m.length > 0 || p.every((x) => x.weight === 1 && !x.line))) st.radd = true;
@@ -506,7 +559,7 @@ function twoSides(
   const persons = m.reduce((a, x) => a + count(st, x.heir), 0);
   const share = maternalShare(persons);
   for (const x of m) st.fard.set(x.heir, share.mul(count(st, x.heir)).div(persons));
-  give(st, share, m);
+  giveSide(share, m);
   give(st, rest.sub(share), p);
   st.steps.push({ kind: 'fixed-share', detail: `The mother's side takes ${share}: ${why.both}.` });
 }

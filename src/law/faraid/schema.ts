@@ -42,9 +42,17 @@ const HEIR_DESCRIPTIONS: Record<HeirKey, string> = {
   paternalHalfPaternalAunt:
     "Paternal half paternal aunts (the father's paternal half-sisters). Ja'fari: as full paternal aunts, but excluded by full paternal uncles and aunts. Sunni schools: distant kindred (see daughtersSon).",
   maternalUncle:
-    "Maternal uncles (the mother's brothers, full or half). Ja'fari: third class, the mother's side, which takes 1/3 beside the father's side, shared equally. Sunni schools: distant kindred (see daughtersSon).",
+    "Full maternal uncles (the mother's full brothers; when every maternal uncle and aunt given is of one kind, half ones may be counted here too, with the same result). Ja'fari: third class, the mother's side, which takes 1/3 beside the father's side, shared equally. Sunni schools: distant kindred (see daughtersSon).",
   maternalAunt:
-    "Maternal aunts (the mother's sisters, full or half). Ja'fari: as maternal uncles, shared equally with them. Sunni schools: distant kindred (see daughtersSon).",
+    "Full maternal aunts (the mother's full sisters; as maternalUncle for half ones of one kind). Ja'fari: as maternal uncles, shared equally with them. Sunni schools: distant kindred (see daughtersSon).",
+  paternalHalfMaternalUncle:
+    "Paternal half maternal uncles (the mother's paternal half-brothers). Hanafi: excluded by full maternal uncles and aunts. Ja'fari: as full ones, whom they replace, excluded by them. Other Sunni schools: distant kindred by tanzil.",
+  paternalHalfMaternalAunt:
+    "Paternal half maternal aunts (the mother's paternal half-sisters). As paternalHalfMaternalUncle.",
+  maternalHalfMaternalUncle:
+    "Maternal half maternal uncles (the mother's maternal half-brothers). Hanafi: excluded by full and paternal half maternal uncles and aunts. Ja'fari: 1/6 of the mother's side for one, 1/3 for several, equally, beside full or paternal half ones. Other Sunni schools: distant kindred by tanzil.",
+  maternalHalfMaternalAunt:
+    "Maternal half maternal aunts (the mother's maternal half-sisters). As maternalHalfMaternalUncle.",
   fullPaternalUnclesSon: 'Sons of full paternal uncles (cousins).',
   paternalHalfPaternalUnclesSon: 'Sons of paternal half paternal uncles.',
 };

@@ -130,6 +130,10 @@ const HEIR_TERMS: Record<HeirKey, string[]> = {
   paternalHalfPaternalAunt: [],
   maternalUncle: [],
   maternalAunt: [],
+  paternalHalfMaternalUncle: [],
+  paternalHalfMaternalAunt: [],
+  maternalHalfMaternalUncle: [],
+  maternalHalfMaternalAunt: [],
 };
 
 /**
@@ -316,8 +320,24 @@ const JAFARI_TERMS: Partial<Record<HeirKey, string[]>> = {
     'fathers paternal half sister',
     'fathers consanguine sister',
   ],
-  maternalUncle: ['maternal uncle', 'mothers brother', 'khal'],
-  maternalAunt: ['maternal aunt', 'mothers sister', 'khala'],
+  maternalUncle: ['maternal uncle', 'mothers brother', 'mothers full brother', 'khal'],
+  maternalAunt: ['maternal aunt', 'mothers sister', 'mothers full sister', 'khala'],
+  paternalHalfMaternalUncle: [
+    'paternal half maternal uncle',
+    'mothers paternal half brother',
+    'mothers consanguine brother',
+  ],
+  paternalHalfMaternalAunt: [
+    'paternal half maternal aunt',
+    'mothers paternal half sister',
+    'mothers consanguine sister',
+  ],
+  maternalHalfMaternalUncle: [
+    'maternal half maternal uncle',
+    'mothers maternal half brother',
+    'mothers uterine brother',
+  ],
+  maternalHalfMaternalAunt: ['maternal half maternal aunt', 'mothers maternal half sister', 'mothers uterine sister'],
 };
 const JAFARI_AMBIGUOUS: Record<string, HeirKey[]> = {
   aunt: ['fullPaternalAunt', 'maternalAunt'],

@@ -65,7 +65,18 @@ const ARHAM: readonly HeirKey[] = ARHAM_KEYS;
  */
 const TANZIL_LINES: ReadonlyArray<{ daughter: boolean; kin: readonly HeirKey[] }> = [
   { daughter: true, kin: ['daughtersSon', 'daughtersDaughter'] },
-  { daughter: false, kin: ['maternalGrandfather', 'maternalUncle', 'maternalAunt'] },
+  {
+    daughter: false,
+    kin: [
+      'maternalGrandfather',
+      'maternalUncle',
+      'maternalAunt',
+      'paternalHalfMaternalUncle',
+      'paternalHalfMaternalAunt',
+      'maternalHalfMaternalUncle',
+      'maternalHalfMaternalAunt',
+    ],
+  },
   { daughter: false, kin: ['fullPaternalAunt', 'paternalHalfPaternalAunt'] },
 ];
 const kindredWouldInherit = (heirs: Heirs, madhhab: Madhhab): boolean =>

@@ -48,7 +48,7 @@ const DEEP = [
 ];
 
 const PROCESS = [
-  'test/cli/{cli,accounts-quota,lazy-load}.test.ts',
+  'test/cli/{cli,accounts-quota,lazy-load,warm-engines}.test.ts',
   // builds and packs a copy of the project (its own dist/), installs the tarball and runs `npx svc`
   'test/cli/pack.test.ts',
   'test/credits/cli.test.ts',
@@ -82,7 +82,9 @@ export default defineConfig({
     // Spawned `svc` processes run a build of the sources made afresh for this run (test/global-build.ts), never a
     // dist/ left by an earlier build. SVC_DEV=1 is the fallback to the sources through tsx.
     globalSetup: ['test/global-build.ts'],
-    env: { SVC_DEV: '1' },
+    // The svc processes of the tests start their engines on first use: warming every pool in each of them would
+    // cost the suite CPU it has not got (test/cli/warm-engines.test.ts checks the warm start).
+    env: { SVC_DEV: '1', SVC_WARM_ENGINES: '0' },
     projects: [
       {
         extends: true,

@@ -269,6 +269,18 @@ export function startDispatcher(services: Services): Dispatcher {
   return dispatcher;
 }
 
+/**
+ * Starts the contract engines' workers in the background (SVC_WARM_ENGINES, on by default), so that an editor's or a
+ * client's first generation finds solc and the VM loaded. Never throws; logs when they are ready.
+ */
+export function warmEngines(services: Services): void {
+  if (services.config.warmEngines === false) return;
+  void services.contracts.warm().then(
+    (ms) => services.log.info({ ms: Math.round(ms) }, 'contract engines ready'),
+    (err: unknown) => services.log.warn({ err }, 'contract engines could not be started ahead of use'),
+  );
+}
+
 /** The chain watcher per open Services (stopped by closeServices). */
 const watchers = new WeakMap<Services, Promise<Watcher | undefined>>();
 

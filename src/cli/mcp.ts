@@ -36,12 +36,14 @@ export async function mcp(args: string[]): Promise<number> {
   // `initialize` is answered first; the tools, the store and their libraries load right after.
   const serving = await serveStdio(
     async () => {
-      const [{ openServices, startDispatcher, closeServices }, { TOOLS }] = await Promise.all([
+      const [{ openServices, startDispatcher, closeServices, warmEngines }, { TOOLS }] = await Promise.all([
         import('../app.js'),
         import('../tools/index.js'),
       ]);
       const services = await openServices(config, { bootstrap: true });
       guard = installProcessGuard(services.log);
+      // The client has initialized (or a moment passed): the engines start now, before its first generation.
+      warmEngines(services);
       return { services, tools: TOOLS, dispatcher: startDispatcher(services), closeServices };
     },
     config.apiKey,

@@ -13,7 +13,7 @@ export async function serve(args: string[]): Promise<number> {
   // Listen for signals before anything starts, so an early SIGTERM still shuts down cleanly.
   const signal = waitForSignal();
   const [
-    { closeServices, openServices, startDispatcher },
+    { closeServices, openServices, startDispatcher, warmEngines },
     { buildApp },
     { TOOLS },
     { removeServerFile, writeServerFile },
@@ -45,6 +45,7 @@ export async function serve(args: string[]): Promise<number> {
     );
   }
   const dispatcher = startDispatcher(services);
+  warmEngines(services);
   const sig = await Promise.race([signal, guard.fatal]);
   services.log.info({ signal: sig }, 'shutting down: finishing in-flight requests');
   // Hold the event loop open until every step has finished: a step waiting on a

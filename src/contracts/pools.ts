@@ -25,6 +25,7 @@ export class ContractEngine {
   #evm: WorkerPool | undefined;
   #solana: WorkerPool | undefined;
   readonly #opts: ContractEngineOptions;
+  #closed = false;
 
   constructor(opts: ContractEngineOptions = {}) {
     this.#opts = opts;
@@ -88,7 +89,31 @@ export class ContractEngine {
     return this.#solana;
   }
 
+  /**
+   * Starts every pool's workers ahead of their first job, the EVM path first (its generator's modules in this thread,
+   * solc with one small compile per worker, then the VM), then the TON sandbox and the Rust parser, one after the other so that a request arriving meanwhile
+   * shares the machine with at most one of them. A pool that fails to start is left to report it on its first job.
+   * Resolves with the milliseconds it took.
+   */
+  async warm(): Promise<number> {
+    const t0 = performance.now();
+    const steps: Array<() => Promise<unknown>> = [
+      // The EVM generator and what it loads in this thread (viem, the Solidity model): most of a first build's wait.
+      () => import('./evm/generate.js'),
+      () => this.pool.warmUp(),
+      () => this.evm.warm(1),
+      () => this.ton.warm(1),
+      () => this.solana.warm(1),
+    ];
+    for (const step of steps) {
+      if (this.#closed) break;
+      await step().catch(() => undefined);
+    }
+    return performance.now() - t0;
+  }
+
   async close(): Promise<void> {
+    this.#closed = true;
     const pools = [this.#pool, this.#ton, this.#evm, this.#solana];
     this.#pool = this.#ton = this.#evm = this.#solana = undefined;
     await Promise.all(pools.map((p) => p?.close()));

@@ -33,6 +33,12 @@ export interface Config {
    */
   rateLimitFailOpen?: boolean;
   /**
+   * Start the contract engines' workers (solc and the EVM first, then TON and Solana) in the background as soon as the
+   * service is up, so that the first generation does not wait for them (SVC_WARM_ENGINES, default 1; 0 starts each
+   * pool on its first job, which saves CPU in short-lived processes such as tests).
+   */
+  warmEngines?: boolean;
+  /**
    * PostgreSQL for the store, shared by several instances (SVC_DATABASE_URL, postgres://...). Unset: the lowdb store
    * in the data directory (one process).
    */
@@ -204,6 +210,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     sessions: sessionConfig(env),
     allowedOrigins: allowedOrigins(env),
     rateLimitFailOpen: flag(env.SVC_RATE_LIMIT_FAIL_OPEN, 'SVC_RATE_LIMIT_FAIL_OPEN'),
+    warmEngines: flag(env.SVC_WARM_ENGINES ?? '1', 'SVC_WARM_ENGINES'),
     ...engines(env),
     ...webhookTiming(env),
     llm: llmConfig(env),

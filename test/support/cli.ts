@@ -3,7 +3,7 @@
  * Every spawned process gets the test process's environment without the
  * service's own settings (SVC_*, STRIPE_*), so nothing from the developer's
  * shell leaks in. SVC_DEV and SVC_BUILD_DIR stay: they say which program runs (the
- * suite's fresh build of src/, test/global-build.ts), never a possibly stale dist/.
+ * suite's fresh build of src/, test/global-build.ts), never a possibly stale dist/; so does SVC_WARM_ENGINES.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { SVC_BIN } from '../helpers.js';
@@ -14,8 +14,11 @@ export interface Run {
   stderr: string;
 }
 
-/** The SVC_* variables that choose the program rather than configure it, kept for spawned `svc` processes. */
-const PROGRAM_VARS = new Set(['SVC_DEV', 'SVC_BUILD_DIR']);
+/**
+ * The SVC_* variables the suite sets for every `svc` it starts (vitest.config.ts, test/global-build.ts), kept: which
+ * program runs, and no engine warm-up in short-lived processes.
+ */
+const PROGRAM_VARS = new Set(['SVC_DEV', 'SVC_BUILD_DIR', 'SVC_WARM_ENGINES']);
 
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};

@@ -35,10 +35,13 @@ interface ChildResult {
 }
 
 /**
- * Runs the writer fixture. With killAfterReady, SIGKILLs it that many ms after it
- * prints "ready". Resolves once the process is gone and its pipes are drained.
+ * Runs the writer fixture. With killAfterAck, SIGKILLs it that many ms after it
+ * acknowledges its first write (not after "ready": on a loaded machine the first
+ * fsync can take longer than the delay, and a run killed before any
+ * acknowledgement checks nothing). Resolves once the process is gone and its
+ * pipes are drained.
  */
-function runWriter(args: string[], killAfterReady?: number): Promise<ChildResult> {
+function runWriter(args: string[], killAfterAck?: number): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', writerScript, ...args], {
       cwd: repoRoot,
@@ -49,8 +52,8 @@ function runWriter(args: string[], killAfterReady?: number): Promise<ChildResult
     let killTimer: NodeJS.Timeout | undefined;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
-      if (killAfterReady !== undefined && !killTimer && /^ready$/m.test(stdout)) {
-        killTimer = setTimeout(() => child.kill('SIGKILL'), killAfterReady);
+      if (killAfterAck !== undefined && !killTimer && /^ack /m.test(stdout)) {
+        killTimer = setTimeout(() => child.kill('SIGKILL'), killAfterAck);
       }
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -77,7 +80,7 @@ describe('durability: SIGKILL during writes', () => {
     let runsWithAcks = 0;
 
     for (let run = 0; run < 20; run++) {
-      const child = await runWriter([dir, 'write', String(run)], randomInt(50, 401));
+      const child = await runWriter([dir, 'write', String(run)], randomInt(0, 351));
       expect(child.stdout, `writer run ${run} did not start: ${child.stderr}`).toMatch(/^ready$/m);
       expect(child.signal, `writer run ${run} ended by itself: ${child.stderr}`).toBe('SIGKILL');
 

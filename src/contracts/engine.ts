@@ -71,6 +71,8 @@ export interface EngineDeps {
   clock: Clock;
   log: Logger;
   jurisdictions: JurisdictionIndex;
+  /** The wizard session (embed token) generating it: only that session may register its deployment. */
+  embedSessionId?: string | undefined;
   /** Aborted when the caller has gone away: a queued job is dropped, a running one stopped. */
   signal?: AbortSignal | undefined;
   /**
@@ -298,6 +300,7 @@ export async function generateContract(
         source: output.contractCode,
         compiled: output.compiled,
         deployData: output.compiled.deployData,
+        ...(deps.embedSessionId ? { embedSessionId: deps.embedSessionId } : {}),
         advice: output.analysis,
       },
       deps.clock,

@@ -147,9 +147,13 @@ export async function registerDeployment(
   clock: Clock,
   ownerId: string,
   input: RegisterInput,
+  /** For a wizard's embed token: its session, which must be the one that generated the contract. */
+  embedSession?: { id: string | undefined },
 ): Promise<DeploymentRecord> {
   const c = await store.get<ContractRecord>(CONTRACTS, input.id);
   if (!c) throw notFound();
+  // An embed token reaches only the contract its own wizard session generated: the rest of the account is not there.
+  if (embedSession && (!embedSession.id || c.embedSessionId !== embedSession.id)) throw notFound();
   const { network, address, txHash } = normalise(input, c.chain);
   await assertRoom(store, ownerId, c.id, network, address);
   const found = await readChain(config, c, network, address, txHash);

@@ -29,6 +29,8 @@ export interface ContractFields {
   compiled: Record<string, unknown>;
   /** evm: creation data (bytecode + constructor arguments); absent for the other chains. */
   deployData?: string;
+  /** The wizard session (embed token) that generated it, if one did: that session may register its deployment. */
+  embedSessionId?: string;
   /** The analysis answered with the generation: score, warnings, suggestions. */
   advice: Record<string, unknown>;
 }

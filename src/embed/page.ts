@@ -71,6 +71,9 @@ export const WizardQuery = z
       .describe('Primary colour, hex without #.'),
     hideHeader: bool.default(false),
     hideFooter: bool.default(false),
+    wallet: bool
+      .default(false)
+      .describe('The host page gave the SDK a wallet (its `ethereum` option): the wizard offers to deploy with it.'),
     callback: z.string().max(2048).optional().describe('HTTPS URL the result is POSTed to (on an allowed origin).'),
     origin: z
       .string()
@@ -92,6 +95,8 @@ export interface WizardOptions {
   primaryColor: string | undefined;
   hideHeader: boolean;
   hideFooter: boolean;
+  /** The host page has a wallet for the wizard to deploy with. */
+  wallet: boolean;
 }
 
 /** Reads the raw query; repeated parameters are an error. Returns the parsed query or the problems, one per field. */
@@ -166,6 +171,7 @@ export function wizardOptions(query: WizardQuery): { options: WizardOptions } | 
       primaryColor: query.primaryColor,
       hideHeader: query.hideHeader,
       hideFooter: query.hideFooter,
+      wallet: query.wallet,
     },
   };
 }

@@ -5,6 +5,8 @@
  * origin, and sent only to that origin. Budget: 5 kB gzipped.
  */
 
+import { type Eip1193Provider, fromWizard, relayEth } from './eth-relay.js';
+
 type Handler = (payload: any) => void;
 
 interface Options {
@@ -22,6 +24,8 @@ interface Options {
   hideHeader?: boolean;
   hideFooter?: boolean;
   callback?: string;
+  /** The host page's EIP-1193 wallet: the wizard deploys with it; only deployment's methods are relayed. */
+  ethereum?: Eip1193Provider;
   /** Where svc is served; defaults to the origin this script was loaded from. */
   baseUrl?: string;
   onReady?: Handler;
@@ -69,6 +73,7 @@ class SvcWizard {
     add('primaryColor', opts.primaryColor && opts.primaryColor.replace(/^#/, ''));
     if (opts.hideHeader) add('hideHeader', true);
     if (opts.hideFooter) add('hideFooter', true);
+    if (opts.ethereum) add('wallet', 1);
     add('callback', opts.callback);
     const frame = (this.frame = document.createElement('iframe'));
     frame.src = `${this.origin}/api/v1/embed/wizard?${q}`;
@@ -84,8 +89,7 @@ class SvcWizard {
   private receive(e: MessageEvent): void {
     const d = e.data;
     if (
-      e.source !== this.frame.contentWindow ||
-      e.origin !== this.origin ||
+      !fromWizard(e, this.frame.contentWindow, this.origin) ||
       !d ||
       typeof d.type !== 'string' ||
       d.type.indexOf(PREFIX) !== 0
@@ -112,6 +116,9 @@ class SvcWizard {
         break;
       case 'error':
         o.onError?.(p);
+        break;
+      case 'eth-request':
+        void relayEth(o.ethereum, p).then((r) => r && this.send('eth-response', r));
     }
   }
 

@@ -24,7 +24,8 @@ export type WizardTool =
   | 'estimate_gas'
   | 'generate_contract'
   | 'get_jurisdiction'
-  | 'calculate_inheritance';
+  | 'calculate_inheritance'
+  | 'register_deployment';
 
 export interface WizardApi {
   tool<T>(name: WizardTool, input: Record<string, unknown>): Promise<ApiResult<T>>;
@@ -40,6 +41,7 @@ const ROUTES: Record<WizardTool, { method: 'GET' | 'POST'; path: string; shape: 
   generate_contract: { method: 'POST', path: '/contracts/generate', shape: 'top-level' },
   get_jurisdiction: { method: 'GET', path: '/jurisdictions/:id', shape: 'data' },
   calculate_inheritance: { method: 'POST', path: '/inheritance/calculate', shape: 'data' },
+  register_deployment: { method: 'POST', path: '/contracts/:id/deployments', shape: 'data' },
 };
 
 export const NETWORK_ERROR: ApiProblem = {
@@ -87,7 +89,7 @@ export class RestApi implements WizardApi {
           authorization: `Bearer ${this.token}`,
           ...(route.method === 'POST' ? { 'content-type': 'application/json' } : {}),
         },
-        ...(route.method === 'POST' ? { body: JSON.stringify(input) } : {}),
+        ...(route.method === 'POST' ? { body: JSON.stringify(params) } : {}),
         credentials: 'omit',
       });
     } catch {

@@ -21,6 +21,8 @@ export interface WizardConfig {
     primaryColor?: string;
     hideHeader: boolean;
     hideFooter: boolean;
+    /** The host page gave the SDK a wallet (EIP-1193 provider): the result offers to deploy with it. */
+    wallet?: boolean;
   } | null;
   error: { code: string; message: string } | null;
 }
@@ -53,8 +55,10 @@ export interface Form {
 export type Errors = Record<string, string>;
 
 export interface Result {
+  /** The stored contract's id (ctr_...), for registering its deployment. */
+  id?: string;
   contractCode: string;
-  compiled: { abi?: unknown[]; bytecode?: string } & Record<string, unknown>;
+  compiled: { abi?: unknown[]; bytecode?: string; deployData?: string } & Record<string, unknown>;
   contractInfo: { blockchain: string } & Record<string, unknown>;
   /** Generation's findings and advice (the service's English; the result step puts them in the reader's words). */
   analysis?: { warnings: Array<{ id: string; severity: string; message: string }>; suggestions: string[] };

@@ -28,7 +28,15 @@ export interface ThemeMessage {
 export type Incoming =
   | { type: 'svc:wizard:setData'; payload: Prefill }
   | { type: 'svc:wizard:setTheme'; payload: ThemeMessage }
-  | { type: 'svc:wizard:reset' };
+  | { type: 'svc:wizard:reset' }
+  | { type: 'svc:wizard:eth-response'; payload: EthResponse };
+
+/** The SDK's answer to an eth request: a result or the wallet's error, with the request's id. */
+export interface EthResponse {
+  id: string;
+  result?: unknown;
+  error?: { code: number; message: string };
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const shortString = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
@@ -89,6 +97,14 @@ function themeMessage(p: unknown): ThemeMessage | undefined {
   return out;
 }
 
+function ethResponse(p: unknown): EthResponse | undefined {
+  if (!isObject(p) || !onlyKeys(p, ['id', 'result', 'error']) || !shortString(p.id, 64)) return undefined;
+  if (p.error === undefined) return { id: p.id, result: p.result };
+  const e = p.error;
+  if (!isObject(e) || typeof e.code !== 'number' || !shortString(e.message, 300)) return undefined;
+  return { id: p.id, error: { code: e.code, message: e.message } };
+}
+
 /** The message, if it is one the wizard accepts; undefined for anything else. */
 export function parseIncoming(data: unknown): Incoming | undefined {
   if (!isObject(data) || typeof data.type !== 'string') return undefined;
@@ -99,6 +115,10 @@ export function parseIncoming(data: unknown): Incoming | undefined {
     }
     case 'svc:wizard:setTheme': {
       const payload = themeMessage(data.payload);
+      return payload ? { type: data.type, payload } : undefined;
+    }
+    case 'svc:wizard:eth-response': {
+      const payload = ethResponse(data.payload);
       return payload ? { type: data.type, payload } : undefined;
     }
     case 'svc:wizard:reset':

@@ -34,12 +34,13 @@ import { planSummary } from './summary.js';
 import { useWizardState } from './state.js';
 import { beneficiariesStep } from './steps/beneficiaries.js';
 import { chainStep } from './steps/chain.js';
-import type { StepContext } from './steps/context.js';
+import type { DeployState, StepContext } from './steps/context.js';
 import { generateStep } from './steps/generate.js';
 import { resultStep } from './steps/result.js';
 import { reviewStep } from './steps/review.js';
 import { switchStep } from './steps/switch.js';
 import { templateStep } from './steps/template.js';
+import { DeployError, deployWithWallet, WalletBridge } from './wallet.js';
 
 export type { WizardConfig } from './form.js';
 
@@ -100,6 +101,11 @@ export function Wizard(props: WizardProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const [faraidStatus, setFaraidStatus] = useState('');
   const firstRender = useRef(true);
+  const [deployState, setDeployState] = useState<DeployState>({ phase: 'idle' });
+  // Requests to the host's wallet go out as svc:wizard:eth-request; answers come back through onMessage.
+  const wallet = useMemo(() => new WalletBridge((type, payload) => props.channel.post(type, payload)), []);
+  /** What svc:wizard:complete said last, to say it again with the deployment. */
+  const completed = useRef<Result | null>(null);
   const formRef = useRef(form);
   formRef.current = form;
   const step = steps[index]!;
@@ -146,7 +152,11 @@ export function Wizard(props: WizardProps) {
   function onMessage(message: Incoming): void {
     if (message.type === 'svc:wizard:setData') setForm((f) => withPrefill(f, message.payload));
     else if (message.type === 'svc:wizard:setTheme') setTheme(props, message.payload);
-    else state.reset();
+    else if (message.type === 'svc:wizard:eth-response') wallet.answer(message.payload);
+    else {
+      setDeployState({ phase: 'idle' });
+      state.reset();
+    }
   }
 
   /** Validates the whole plan; returns the field errors (also shown). */
@@ -195,9 +205,32 @@ export function Wizard(props: WizardProps) {
       compiled: r.data.compiled,
       contractInfo: r.data.contractInfo,
     };
-    setResult({ ...out, ...(r.data.analysis ? { analysis: r.data.analysis } : {}) });
+    setResult({ ...out, id: r.data.id, ...(r.data.analysis ? { analysis: r.data.analysis } : {}) });
+    setDeployState({ phase: 'idle' });
+    completed.current = out;
     props.channel.post('svc:wizard:complete', out);
     setIndex(steps.indexOf('result'));
+  }
+
+  /** Deploys with the host page's wallet, registers and verifies it, then says complete again with the deployment. */
+  async function deploy(): Promise<void> {
+    const r = result;
+    if (!r?.id || !r.compiled.deployData || deployState.phase === 'working') return;
+    setDeployState({ phase: 'working', stage: 'account' });
+    try {
+      const deployment = await deployWithWallet(
+        wallet,
+        api,
+        { id: r.id, deployData: r.compiled.deployData },
+        { onStage: (stage) => setDeployState({ phase: 'working', stage }) },
+      );
+      setDeployState({ phase: 'done', deployment });
+      props.channel.post('svc:wizard:complete', { ...completed.current, deployment });
+    } catch (err) {
+      const reason = err instanceof DeployError ? err.reason : 'wallet';
+      setDeployState({ phase: 'failed', reason, detail: err instanceof Error ? err.message : String(err) });
+    }
+    setTimeout(() => document.getElementById('svc-deploy-status')?.focus(), 0);
   }
 
   /** The jurisdiction chosen, then its law's first recommended template and its recorded school, preselected. */
@@ -283,6 +316,9 @@ export function Wizard(props: WizardProps) {
     chooseJurisdiction: (id: string) => void chooseJurisdiction(id),
     fillFaraid: () => void fillFaraid(),
     faraidStatus,
+    canDeploy: options.wallet === true && result?.contractInfo.blockchain === 'evm',
+    deploy: () => void deploy(),
+    deployState,
   };
 
   return shell({

@@ -93,6 +93,8 @@ export const registerDeploymentTool = defineTool({
     'deployments per contract; 503 when the chain endpoint does not answer (nothing is stored).',
   domain: 'contracts',
   scope: 'contracts',
+  // The wizard registers the deployment it made; an embed token reaches only its own session's contract.
+  principals: ['key', 'embed'],
   bucket: 'default',
   // It reads a chain through the operator's endpoint: outside the service, and it stores a record.
   annotations: OUTBOUND,
@@ -113,7 +115,16 @@ export const registerDeploymentTool = defineTool({
   output: Deployment,
   rest: { method: 'POST', path: '/contracts/:id/deployments', shape: 'data' },
   handler: async (input, ctx) =>
-    deploymentView(await registerDeployment(ctx.store, ctx.config, ctx.clock, ctx.principal.ownerId, input)),
+    deploymentView(
+      await registerDeployment(
+        ctx.store,
+        ctx.config,
+        ctx.clock,
+        ctx.principal.ownerId,
+        input,
+        ctx.principal.kind === 'embed' ? { id: ctx.principal.embedSessionId } : undefined,
+      ),
+    ),
 });
 
 export const listDeploymentsTool = defineTool({

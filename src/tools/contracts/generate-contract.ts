@@ -49,6 +49,7 @@ export const generateContractTool = defineTool({
       log: ctx.log,
       jurisdictions: ctx.jurisdictions,
       signal: ctx.signal,
+      embedSessionId: ctx.principal.kind === 'embed' ? ctx.principal.embedSessionId : undefined,
       onStage: stage,
     };
     const output = await generateContract(input, ctx.principal.ownerId, deps);

@@ -132,4 +132,26 @@ export const ar: Strings = {
   planShareOf: (name, relationship, pct) => `يحصل ${name} (${relationship}) على ${pct} من التركة.`,
   faraidHintOf: (words) => `حدّد صلة القرابة لكل مستفيد أولًا: ${words}.`,
   // -- wallet deploy --
+  deployTitle: 'النشر بمحفظتك',
+  deployButton: 'النشر بمحفظتك',
+  deployIntro: 'ستطلب منك محفظتك الموافقة على معاملة واحدة تُنشئ العقد. لا يرى المعالج مفتاحك أبدًا.',
+  deployStage: {
+    account: 'جارٍ طلب حسابك من المحفظة…',
+    sending: 'وافق على المعاملة في محفظتك…',
+    mining: 'في انتظار إدراج المعاملة في كتلة…',
+    verifying: 'جارٍ التحقق من العقد المنشور مقارنةً بخطتك…',
+  } as Record<string, string>,
+  deployVerified: (address: string) => `تم النشر والتحقق: العقد على العنوان ${address} هو بالضبط العقد المُنشأ لخطتك.`,
+  deployUnverified: (address: string) =>
+    `تم النشر على العنوان ${address}، لكنه لا يطابق العقد المُنشأ لخطتك. لا تعتمد عليه؛ أنشئ العقد وانشره من جديد.`,
+  deployTxLabel: 'المعاملة',
+  deployFailed: {
+    rejected: 'رفضت الطلب في محفظتك. لم يُرسَل شيء.',
+    noAccount: 'لم تشارك محفظتك أي حساب. افتحها وحاول مرة أخرى.',
+    wrongChain: 'محفظتك على شبكة لا تستطيع هذه الخدمة التحقق منها. بدّل الشبكة وحاول مرة أخرى.',
+    txFailed: 'فشلت المعاملة على السلسلة، فلم يُنشأ أي عقد.',
+    timeout: 'لم تُدرج المعاملة بعد. تحقق من محفظتك، ثم سجّل النشر لاحقًا.',
+    wallet: 'تعذّر على محفظتك تنفيذ ذلك',
+    service: 'تعذّر تسجيل النشر',
+  } as Record<string, string>,
 };

@@ -153,6 +153,31 @@ export const en = {
     `${name} (${relationship}) receives ${pct} of the estate.`,
   faraidHintOf: (words: string) => `Give each relationship first: ${words}.`,
   // -- wallet deploy --
+  deployTitle: 'Deploy with your wallet',
+  deployButton: 'Deploy with your wallet',
+  deployIntro:
+    'Your wallet asks you to approve one transaction that creates the contract. The wizard never sees your key.',
+  deployStage: {
+    account: 'Asking your wallet for your account…',
+    sending: 'Approve the transaction in your wallet…',
+    mining: 'Waiting for the transaction to be included in a block…',
+    verifying: 'Checking the deployed contract against your plan…',
+  } as Record<string, string>,
+  deployVerified: (address: string) =>
+    `Deployed and verified: the contract at ${address} is exactly the one generated for your plan.`,
+  deployUnverified: (address: string) =>
+    `Deployed at ${address}, but it does not match the contract generated for your plan. Do not rely on it; generate and deploy again.`,
+  deployTxLabel: 'Transaction',
+  deployFailed: {
+    rejected: 'You declined the request in your wallet. Nothing was sent.',
+    noAccount: 'Your wallet did not share an account. Unlock it and try again.',
+    wrongChain:
+      'Your wallet is on a network this service cannot check. Switch your wallet to a supported network and try again.',
+    txFailed: 'The transaction failed on the chain, so no contract was created.',
+    timeout: 'The transaction has not been included yet. Check your wallet, then register the deployment later.',
+    wallet: 'Your wallet could not do this',
+    service: 'The deployment could not be registered',
+  } as Record<string, string>,
 };
 
 export type Strings = typeof en;

@@ -148,4 +148,28 @@ export const es: Strings = {
   planShareOf: (name, relationship, pct) => `${name} (${relationship}) recibe ${pct} del patrimonio.`,
   faraidHintOf: (words) => `Indique primero cada parentesco: ${words}.`,
   // -- wallet deploy --
+  deployTitle: 'Desplegar con su billetera',
+  deployButton: 'Desplegar con su billetera',
+  deployIntro: 'Su billetera le pedirá aprobar una transacción que crea el contrato. El asistente nunca ve su clave.',
+  deployStage: {
+    account: 'Pidiendo su cuenta a la billetera…',
+    sending: 'Apruebe la transacción en su billetera…',
+    mining: 'Esperando a que la transacción se incluya en un bloque…',
+    verifying: 'Comprobando el contrato desplegado frente a su plan…',
+  } as Record<string, string>,
+  deployVerified: (address: string) =>
+    `Desplegado y verificado: el contrato en ${address} es exactamente el generado para su plan.`,
+  deployUnverified: (address: string) =>
+    `Desplegado en ${address}, pero no coincide con el contrato generado para su plan. No confíe en él; genere y despliegue de nuevo.`,
+  deployTxLabel: 'Transacción',
+  deployFailed: {
+    rejected: 'Rechazó la solicitud en su billetera. No se envió nada.',
+    noAccount: 'Su billetera no compartió ninguna cuenta. Desbloquéela e inténtelo de nuevo.',
+    wrongChain:
+      'Su billetera está en una red que este servicio no puede comprobar. Cambie de red e inténtelo de nuevo.',
+    txFailed: 'La transacción falló en la cadena, así que no se creó ningún contrato.',
+    timeout: 'La transacción aún no se ha incluido. Revise su billetera y registre el despliegue más tarde.',
+    wallet: 'Su billetera no pudo hacerlo',
+    service: 'No se pudo registrar el despliegue',
+  } as Record<string, string>,
 };

@@ -152,4 +152,30 @@ export const fr: Strings = {
   planShareOf: (name, relationship, pct) => `${name} (${relationship}) reçoit ${pct} du patrimoine.`,
   faraidHintOf: (words) => `Indiquez d'abord chaque lien : ${words}.`,
   // -- wallet deploy --
+  deployTitle: 'Déployer avec votre portefeuille',
+  deployButton: 'Déployer avec votre portefeuille',
+  deployIntro:
+    "Votre portefeuille vous demande d'approuver une transaction qui crée le contrat. L'assistant ne voit jamais votre clé.",
+  deployStage: {
+    account: 'Demande de votre compte au portefeuille…',
+    sending: 'Approuvez la transaction dans votre portefeuille…',
+    mining: "Attente de l'inclusion de la transaction dans un bloc…",
+    verifying: 'Vérification du contrat déployé par rapport à votre plan…',
+  } as Record<string, string>,
+  deployVerified: (address: string) =>
+    `Déployé et vérifié : le contrat à l'adresse ${address} est exactement celui généré pour votre plan.`,
+  deployUnverified: (address: string) =>
+    `Déployé à l'adresse ${address}, mais il ne correspond pas au contrat généré pour votre plan. Ne vous y fiez pas ; générez et déployez à nouveau.`,
+  deployTxLabel: 'Transaction',
+  deployFailed: {
+    rejected: "Vous avez refusé la demande dans votre portefeuille. Rien n'a été envoyé.",
+    noAccount: "Votre portefeuille n'a partagé aucun compte. Déverrouillez-le et réessayez.",
+    wrongChain:
+      'Votre portefeuille est sur un réseau que ce service ne peut pas vérifier. Changez de réseau et réessayez.',
+    txFailed: "La transaction a échoué sur la chaîne ; aucun contrat n'a été créé.",
+    timeout:
+      "La transaction n'est pas encore incluse. Vérifiez votre portefeuille, puis enregistrez le déploiement plus tard.",
+    wallet: "Votre portefeuille n'a pas pu le faire",
+    service: "Le déploiement n'a pas pu être enregistré",
+  } as Record<string, string>,
 };

@@ -3,6 +3,7 @@
 import type { Jurisdiction, Template } from '../calls.js';
 import type { Errors, Form, Result, Review, Row, StepId } from '../form.js';
 import type { Texts } from '../i18n/index.js';
+import type { DeployFailure, Deployment } from '../wallet.js';
 
 export interface StepContext {
   /** The words and number formats of the wizard's locale. */
@@ -29,4 +30,15 @@ export interface StepContext {
   fillFaraid: () => void;
   /** What the last fill from the calculator said. */
   faraidStatus: string;
+  /** The host page gave a wallet: the result offers to deploy with it (EVM only). */
+  canDeploy: boolean;
+  deploy: () => void;
+  deployState: DeployState;
 }
+
+/** Where deploying with the host's wallet stands. */
+export type DeployState =
+  | { phase: 'idle' }
+  | { phase: 'working'; stage: string }
+  | { phase: 'done'; deployment: Deployment }
+  | { phase: 'failed'; reason: DeployFailure; detail: string };

@@ -58,6 +58,53 @@ function analysisList(c: StepContext, analysis: NonNullable<Result['analysis']>)
 const sourceName = (blockchain: string) =>
   blockchain === 'evm' ? 'Inheritance.sol' : blockchain === 'ton' ? 'inheritance.fc' : 'lib.rs';
 
+/** Deploying with the host page's wallet: the button, then where it stands, in words read out as they change. */
+function deploySection(c: StepContext): ComponentChildren {
+  const { t } = c.tx;
+  const s = c.deployState;
+  let status: ComponentChildren = null;
+  if (s.phase === 'working') status = t.deployStage[s.stage] ?? '';
+  else if (s.phase === 'done')
+    status = [
+      h(
+        'span',
+        { key: 'w', class: s.deployment.verified ? 'svc-ok' : 'svc-sev-critical' },
+        s.deployment.verified ? t.deployVerified(s.deployment.address) : t.deployUnverified(s.deployment.address),
+      ),
+      h('br', { key: 'b' }),
+      h('span', { key: 't' }, `${t.deployTxLabel}: `, h('code', null, s.deployment.transactionHash)),
+    ];
+  else if (s.phase === 'failed') {
+    const words = t.deployFailed[s.reason] ?? '';
+    // The wallet's or the service's own message is added where ours is only a heading for it.
+    status = s.reason === 'wallet' || s.reason === 'service' ? `${words}: ${s.detail}` : words;
+  }
+  return h(
+    'section',
+    { class: 'svc-deploy', 'aria-labelledby': 'svc-deploy-title' },
+    h('h3', { id: 'svc-deploy-title' }, t.deployTitle),
+    h('p', null, t.deployIntro),
+    s.phase === 'done'
+      ? null
+      : h(
+          'button',
+          {
+            type: 'button',
+            id: 'svc-deploy',
+            class: 'svc-primary',
+            disabled: s.phase === 'working',
+            onClick: () => c.deploy(),
+          },
+          t.deployButton,
+        ),
+    h(
+      'p',
+      { id: 'svc-deploy-status', class: 'svc-status', role: 'status', 'aria-live': 'polite', tabIndex: -1 },
+      status,
+    ),
+  );
+}
+
 export function resultStep(c: StepContext): ComponentChildren {
   const result = c.result;
   const { t } = c.tx;
@@ -88,6 +135,7 @@ export function resultStep(c: StepContext): ComponentChildren {
           type: 'text/plain',
         })
       : null,
+    c.canDeploy && result.id && result.compiled.deployData ? deploySection(c) : null,
     result.analysis ? analysisList(c, result.analysis) : c.review ? findingsList(c) : null,
     h('button', { type: 'button', class: 'svc-secondary', onClick: () => c.startOver() }, t.startOver),
   ];

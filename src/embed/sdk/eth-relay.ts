@@ -1,0 +1,50 @@
+/**
+ * The SDK's wallet relay: the wizard (in its iframe, on the svc origin) asks
+ * the host page's EIP-1193 provider for a few things by postMessage; the key
+ * stays in the host's wallet. Only the methods a contract deployment needs
+ * are relayed, and a transaction must create a contract (no `to`), so a
+ * wizard page cannot use the host's wallet to move funds elsewhere.
+ */
+
+export interface Eip1193Provider {
+  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
+}
+
+export interface EthReply {
+  id: string;
+  result?: unknown;
+  error?: { code: number; message: string };
+}
+
+export const RELAYED = ['eth_requestAccounts', 'eth_chainId', 'eth_sendTransaction', 'eth_getTransactionReceipt'];
+
+/** EIP-1193's "unsupported method" code, used for every refusal. */
+const REFUSED = 4200;
+
+const refuse = (id: string, message: string): EthReply => ({ id, error: { code: REFUSED, message } });
+
+/** True when a message event came from the wizard's own frame and origin. */
+export function fromWizard(e: { source: unknown; origin: string }, frame: unknown, origin: string): boolean {
+  return !!frame && e.source === frame && e.origin === origin;
+}
+
+/**
+ * Answers one `svc:wizard:eth-request` payload `{id, method, params}` with the
+ * provider, or refuses it; undefined when the payload has no usable id (nothing
+ * to answer to).
+ */
+export async function relayEth(provider: Eip1193Provider | undefined, p: any): Promise<EthReply | undefined> {
+  if (!p || typeof p.id !== 'string' || p.id.length > 64) return undefined;
+  const id = p.id;
+  const params = p.params === undefined ? [] : p.params;
+  if (!provider) return refuse(id, 'The host page gave no wallet.');
+  if (RELAYED.indexOf(p.method) < 0 || !Array.isArray(params)) return refuse(id, 'Method not relayed.');
+  if (p.method === 'eth_sendTransaction' && (params.length !== 1 || !params[0] || (params[0] as any).to != null))
+    return refuse(id, 'Only a contract creation transaction is relayed.');
+  try {
+    return { id, result: await provider.request({ method: p.method, params }) };
+  } catch (err: any) {
+    const code = typeof err?.code === 'number' ? err.code : -32603;
+    return { id, error: { code, message: String(err?.message || 'Wallet request failed.').slice(0, 300) } };
+  }
+}

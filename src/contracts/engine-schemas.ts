@@ -19,7 +19,17 @@ export const WarningSchema = z
   .object({
     id: z.string().describe('Stable identifier of the check that raised it.'),
     severity: z.enum(['high', 'medium', 'low', 'info']).describe('How much it matters.'),
-    message: z.string().describe('What was found and what to do.'),
+    message: z.string().describe('What was found and what to do, in English.'),
+    code: z
+      .string()
+      .optional()
+      .describe(
+        'Stable code of the sentence, for translation with params (e.g. "solana.short-interval"); absent where the warning has none yet.',
+      ),
+    params: z
+      .record(z.string(), z.union([z.number(), z.string()]).describe('A figure or short string of the message.'))
+      .optional()
+      .describe('The figures and strings of the message as data, by name (e.g. {"intervalDays": 7}).'),
   })
   .describe('An analysis warning.');
 

@@ -7,6 +7,7 @@
 import { ApiError } from '../../core/errors.js';
 import { guardianRulesText, guardianTiming } from '../guardians.js';
 import type { Plan } from '../plan.js';
+import type { SolanaTechnicalCode, SolanaWarningCode } from '../../core/messages/solana-words.js';
 import { solanaAddressProblem } from './address.js';
 import type { Check } from './check-result.js';
 import { checkAnchorProgram } from './checks.js';
@@ -38,6 +39,10 @@ export interface SolanaWarning {
   id: string;
   severity: 'low' | 'medium' | 'high' | 'info';
   message: string;
+  /** Stable code of the sentence (src/core/messages/solana-words.ts); translations read it with `params`. */
+  code: SolanaWarningCode | SolanaTechnicalCode;
+  /** The figures and strings of the message, as data. */
+  params: Record<string, number | string>;
 }
 
 export interface SolanaGenerated {
@@ -135,12 +140,16 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
   const warnings: SolanaWarning[] = [
     {
       id: 'solana-not-compiled',
+      code: 'solana.not-compiled',
+      params: {},
       severity: 'info',
       message:
         'The program was parsed and checked structurally but not compiled: run `anchor build` (see buildInstructions).',
     },
     {
       id: 'solana-placeholder-program-id',
+      code: 'solana.placeholder-program-id',
+      params: {},
       severity: 'info',
       message: 'declare_id! holds a placeholder key; `anchor keys sync` sets the real program id before deployment.',
     },
@@ -154,6 +163,9 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
   if (!shape.deadMansSwitch) {
     warnings.push({
       id: 'no-dead-mans-switch',
+      ...(shape.multiSig
+        ? { code: 'solana.owner-or-guardians-release' as const, params: { waitDays: timing.waitDays } }
+        : { code: 'solana.owner-release-only' as const, params: {} }),
       severity: shape.multiSig ? 'low' : 'medium',
       message: shape.multiSig
         ? `No dead man's switch: claims open when the owner calls \`release\`, or ${timing.waitDays} days after the guardians confirm (m of n) if the owner stays silent.`
@@ -164,6 +176,8 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
     if ((sw?.gracePeriodDays ?? 0) === 0) {
       warnings.push({
         id: 'no-grace-period',
+        code: 'solana.no-grace-period',
+        params: {},
         severity: 'low',
         message: 'Grace period of 0 days: a trigger after a missed check-in opens the claims at once.',
       });
@@ -172,6 +186,8 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
     if ((sw?.intervalDays ?? 365) < 30) {
       warnings.push({
         id: 'short-interval',
+        code: 'solana.short-interval',
+        params: { intervalDays: sw?.intervalDays ?? 0 },
         severity: 'low',
         message: `Check-in interval of ${sw?.intervalDays} days: a short absence could release the estate.`,
       });
@@ -181,6 +197,8 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
     const { threshold, addresses } = plan.guardians;
     warnings.push({
       id: 'guardian-threshold',
+      code: 'solana.guardian-rules',
+      params: { threshold, guardians: addresses.length, waitDays: timing.waitDays },
       severity: threshold === 1 && addresses.length > 1 ? 'medium' : 'info',
       message: guardianRulesText(addresses.length, threshold, shape.deadMansSwitch, timing),
     });
@@ -190,6 +208,8 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
     if (threshold === 1 && addresses.length > 1) {
       warnings.push({
         id: 'guardian-threshold-one',
+        code: 'solana.any-one-guardian',
+        params: { guardians: addresses.length, waitDays: timing.waitDays },
         severity: 'medium',
         message: `Any one of ${addresses.length} guardians can propose an early release (the owner has ${timing.waitDays} days to cancel it).`,
       });
@@ -197,6 +217,8 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
     if (threshold === addresses.length && addresses.length > 1) {
       warnings.push({
         id: 'guardian-threshold-all',
+        code: 'solana.all-guardians',
+        params: {},
         severity: 'low',
         message: 'Every guardian must confirm: one lost guardian key blocks early release and vetoes.',
       });
@@ -204,6 +226,8 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
     if (addresses.includes(plan.ownerAddress)) {
       warnings.push({
         id: 'owner-is-guardian',
+        code: 'solana.owner-is-guardian',
+        params: {},
         severity: 'high',
         message: 'The owner is listed as a guardian; `initialize` rejects this.',
       });
@@ -213,6 +237,8 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
   if (foreign.length > 0) {
     warnings.push({
       id: 'unsupported-assets',
+      code: 'solana.unsupported-assets',
+      params: { count: foreign.length, types: [...new Set(foreign.map((a) => a.type))].join(', ') },
       severity: 'medium',
       message: `${foreign.length} asset(s) of type ${[...new Set(foreign.map((a) => a.type))].join(', ')} cannot be held by a Solana program and are ignored.`,
     });
@@ -220,11 +246,15 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
   if (shape.splTokens) {
     warnings.push({
       id: 'spl-token-program',
+      code: 'solana.spl-token-program',
+      params: {},
       severity: 'info',
       message: 'Token claims use the SPL Token program; Token-2022 mints are not supported by this program.',
     });
     warnings.push({
       id: 'spl-cancel-withdraw-first',
+      code: 'solana.spl-cancel-withdraw-first',
+      params: {},
       severity: 'low',
       message:
         '`cancel` closes the vault and returns its SOL only; it does not move tokens. Withdraw every token with `withdraw_token` first: tokens left in the vault token accounts can then only be reached by initializing a vault again for the same owner (same address) and withdrawing them.',
@@ -234,6 +264,8 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
   if (shape.splTokens) {
     warnings.push({
       id: 'spl-any-mint',
+      code: 'solana.spl-any-mint',
+      params: {},
       severity: 'info',
       message:
         'After the release, `claim_token` pays each beneficiary its share of every token of any mint in the vault, listed in the plan or not (an airdrop included): each claim is its share of all the vault ever received of that mint (held now plus claimed) minus what it already claimed, so a deposit after an early claim gives the early claimant only its own share of that deposit.',
@@ -241,6 +273,8 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
   } else {
     warnings.push({
       id: 'spl-not-claimable',
+      code: 'solana.spl-not-claimable',
+      params: {},
       severity: 'low',
       message:
         'This vault has no token instructions because the plan lists no SPL token: tokens sent to its token accounts (an airdrop included) can never be claimed by the heirs nor withdrawn.',
@@ -251,6 +285,8 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
   }
   warnings.push({
     id: 'solana-events',
+    code: 'solana.events',
+    params: {},
     severity: 'info',
     message:
       'Every instruction that changes the vault emits an Anchor event (VaultInitialized, Deposited, Withdrawn, BeneficiariesUpdated, VaultReleased, Claimed, VaultCancelled' +
@@ -261,6 +297,8 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
   });
   warnings.push({
     id: 'rounding-dust',
+    code: 'solana.rounding-dust',
+    params: {},
     severity: 'info',
     message:
       'Shares are rounded down per claim; up to one lamport (or token unit) per beneficiary can stay in the vault.',

@@ -1,18 +1,20 @@
 /**
  * A generated contract's analysis (warnings and suggestions) in words a person reads, in their language. The service
- * writes its analysis in English for developers; a warning is known by its id and a suggestion by how it opens, and
- * the figures in them (days, guardians, a beneficiary's number) are read from that English text, so the words say
- * exactly what the analysis found. What has no words here stays as the service wrote it, marked as English.
+ * writes its analysis in English for developers. A warning with a `code` (Solana) is said from its `params`, the
+ * figures as data (./solana-words.ts). A warning without one (EVM) is known by its id and a suggestion by how it
+ * opens, and their figures (days, guardians, a beneficiary's number) are read from that English text. What has no words here stays as the service wrote it, marked as English.
  */
 import { ADVICE_WORDS, SUGGESTIONS, type SuggestionId } from './advice-words.js';
 import type { Say } from './catalog.js';
+import { SOLANA_WORDS, type SayParams, type WarningParams } from './solana-words.js';
 
 export type { AdviceCatalog, Say } from './catalog.js';
 export { SUGGESTIONS, WARNING_IDS, type SuggestionId, type WarningId } from './advice-words.js';
 import { numberFormats, type Locale } from './index.js';
 
 export interface AnalysisInput {
-  warnings: Array<{ id: string; severity: string; message: string }>;
+  /** A warning with a `code` is said from its `params`; one without (EVM for now) from the figures of its message. */
+  warnings: Array<{ id: string; severity: string; message: string; code?: string; params?: WarningParams }>;
   suggestions: string[];
 }
 
@@ -32,11 +34,16 @@ export const figuresOf = (text: string): number[] =>
 export function analysisInWords(analysis: AnalysisInput, locale: Locale = 'en'): AnalysisInWords {
   const words = ADVICE_WORDS[locale];
   const f = numberFormats(locale);
+  const coded = SOLANA_WORDS[locale] as Record<string, SayParams | undefined>;
   const warnings = analysis.warnings.map((w) => {
+    const english = { id: w.id, severity: w.severity, message: w.message, english: true };
+    if (w.code !== undefined) {
+      // A coded warning is never read from its English text: without words for its code it stays English.
+      const sayCode = coded[w.code];
+      return sayCode ? { ...english, message: sayCode(w.params ?? {}, f), english: false } : english;
+    }
     const say = (words.warnings as Record<string, Say | undefined>)[w.id];
-    return say
-      ? { id: w.id, severity: w.severity, message: say(figuresOf(w.message), f), english: false }
-      : { ...w, english: true };
+    return say ? { ...english, message: say(figuresOf(w.message), f), english: false } : english;
   });
   const advice: string[] = [];
   const technical: string[] = [];

@@ -61,7 +61,16 @@ export interface Result {
   compiled: { abi?: unknown[]; bytecode?: string; deployData?: string } & Record<string, unknown>;
   contractInfo: { blockchain: string } & Record<string, unknown>;
   /** Generation's findings and advice (the service's English; the result step puts them in the reader's words). */
-  analysis?: { warnings: Array<{ id: string; severity: string; message: string }>; suggestions: string[] };
+  analysis?: {
+    warnings: Array<{
+      id: string;
+      severity: string;
+      message: string;
+      code?: string;
+      params?: Record<string, number | string>;
+    }>;
+    suggestions: string[];
+  };
 }
 
 export interface Finding {

@@ -187,7 +187,15 @@ export async function benchWebhooks(): Promise<void> {
   httpsAgent.destroy();
 
   // Memory over `total` deliveries.
-  const samples: Array<{ delivered: number; rss: number; heap: number; inflight: number; rate: number }> = [];
+  const samples: Array<{
+    delivered: number;
+    rss: number;
+    heap: number;
+    external: number;
+    buffers: number;
+    inflight: number;
+    rate: number;
+  }> = [];
   const step = Math.max(1, Math.floor(total / 10));
   let lastMark = performance.now();
   let lastDelivered = 0;
@@ -200,6 +208,9 @@ export async function benchWebhooks(): Promise<void> {
       rss: mem.rss,
       // Which part of the RSS is the JS heap (records, closures) and how many deliveries the dispatcher holds.
       heap: mem.heapUsed,
+      // Outside the heap: memory of C++ objects bound to JS ones, and of it the ArrayBuffers and Buffers (sockets, bodies).
+      external: mem.external,
+      buffers: mem.arrayBuffers,
       inflight: dispatcher.stats().inflight,
       rate: (delivered - lastDelivered) / ((now - lastMark) / 1000),
     });
@@ -229,6 +240,7 @@ export async function benchWebhooks(): Promise<void> {
   for (const s of samples)
     console.log(
       `    ${String(s.delivered).padStart(7)} delivered  rss ${mb(s.rss).padStart(7)}  heap ${mb(s.heap).padStart(7)}  ` +
+        `external ${mb(s.external).padStart(7)} (buffers ${mb(s.buffers).padStart(7)})  ` +
         `held ${String(s.inflight).padStart(4)}  ${fmt(s.rate)}`,
     );
   if (samples.length >= 2) {

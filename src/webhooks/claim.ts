@@ -20,8 +20,8 @@
  * (prepareClaim) run on whatever records the claim returns.
  */
 import type { Keyring } from '../core/keyring.js';
-import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord } from '../events/events.js';
-import type { ClaimableStore, Tx } from '../store/port.js';
+import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord, type QueuedDelivery } from '../events/events.js';
+import type { ClaimableStore, Store, Tx } from '../store/port.js';
 import type { WebhookRecord } from './subscriptions.js';
 import { deliveryTarget } from './targets.js';
 
@@ -204,5 +204,32 @@ export async function giveBack(tx: Tx, jobs: Job[], owner: string, nowMs: number
     d.leaseOwner = null;
     d.leaseUntil = null;
     await tx.put(DELIVERIES, d);
+  }
+}
+
+/** How many pending records one page of the start-up scan reads. */
+export const PENDING_PAGE = 500;
+
+/**
+ * The pending deliveries, as the dispatcher's queue needs them (id, subscription, due), one page at a time: their ids
+ * first, then the records of one page per read-only transaction. Only a page of full records (with their attempt
+ * histories) is held at once, however long the outbox is; a record that left `pending` since the id scan is skipped.
+ */
+export async function* pendingPages(store: Store, page = PENDING_PAGE): AsyncGenerator<QueuedDelivery[]> {
+  const ids = await store.transact((tx) => tx.idsBy(DELIVERIES, 'state', 'pending'), { readOnly: true });
+  for (let i = 0; i < ids.length; i += page) {
+    const slice = ids.slice(i, i + page);
+    const queued = await store.transact(
+      async (tx) => {
+        const out: QueuedDelivery[] = [];
+        for (const id of slice) {
+          const d = await tx.get<DeliveryRecord>(DELIVERIES, id);
+          if (d?.state === 'pending') out.push({ id: d.id, webhookId: d.webhookId, due: d.nextAttemptAt ?? 0 });
+        }
+        return out;
+      },
+      { readOnly: true },
+    );
+    if (queued.length > 0) yield queued;
   }
 }

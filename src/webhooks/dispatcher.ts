@@ -33,13 +33,14 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import type { Keyring } from '../core/keyring.js';
 import type { Logger } from '../core/log.js';
-import { DELIVERIES, onOutboxWrite, type DeliveryRecord, type QueuedDelivery } from '../events/events.js';
+import { onOutboxWrite, type QueuedDelivery } from '../events/events.js';
 import { isClaimable, type ClaimableStore, type Store, type Tx } from '../store/port.js';
 import {
   CLAIM_BATCH,
   claimByIds,
   claimDue,
   giveBack,
+  pendingPages,
   recoverInterrupted,
   takeOverExpired,
   type ClaimContext,
@@ -288,10 +289,15 @@ export class Dispatcher {
     this.#checkIdle();
   }
 
-  /** At start: queues every pending delivery in the store (later ones are announced). */
+  /**
+   * At start: queues every pending delivery in the store (later ones are announced), read a page at a time so that
+   * a long outbox is never held in full: the queue keeps only id, subscription and due time per delivery.
+   */
   async #queuePending(): Promise<void> {
-    const pending = await this.#store.findBy<DeliveryRecord>(DELIVERIES, 'state', 'pending');
-    this.#take(pending.map((d) => ({ id: d.id, webhookId: d.webhookId, due: d.nextAttemptAt ?? 0 })));
+    for await (const page of pendingPages(this.#store)) {
+      if (this.#stopped) return;
+      this.#take(page);
+    }
   }
 
   // --- scheduling ----------------------------------------------------------

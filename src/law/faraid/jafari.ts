@@ -1,6 +1,8 @@
 import { Fraction } from './fraction.js';
 import type { HeirKey } from './heirs.js';
-import { baseOf, count, type EngineState, F, HALF, isActive, L, SIXTH, THIRD, TWO_THIRDS } from './state.js';
+import { classThree, classTwo } from './jafari-collaterals.js';
+import { active, exclude, give, type Member } from './jafari-members.js';
+import { baseOf, count, type EngineState, F, HALF, L, SIXTH, THIRD, TWO_THIRDS } from './state.js';
 
 /**
  * The Ja'fari (Twelver Shia) division, as the Iranian Civil Code (arts.
@@ -54,37 +56,6 @@ const CLASS_KEYS: HeirKey[][] = [
     'paternalHalfPaternalUnclesSon',
   ],
 ];
-
-/**
- * A member of a group that shares one portion: its weight per head (2 male, 1
- * female, or 1 each when equal), or `line`: the weight of the whole group when
- * it stands in for one relative (the children of one brother).
- */
-interface Member {
-  heir: HeirKey;
-  weight: number;
-  line?: boolean;
-}
-
-const units = (st: EngineState, m: Member): number => (m.line ? m.weight : m.weight * count(st, m.heir));
-
-function exclude(st: EngineState, heir: HeirKey, by: HeirKey, reason: string): void {
-  if (count(st, heir) === 0 || st.excluded.has(heir)) return;
-  st.excluded.set(heir, { heir, by, reason });
-  st.steps.push({ kind: 'exclusion', detail: `The ${L[heir]} ${reason}` });
-}
-
-/** Splits a portion among members by weight per head and adds it to their result. */
-function give(st: EngineState, portion: Fraction, members: Member[]): void {
-  const live = members.filter((m) => isActive(st, m.heir));
-  const total = live.reduce((a, m) => a + units(st, m), 0);
-  for (const m of live) {
-    const part = portion.mul(units(st, m)).div(total);
-    st.result.set(m.heir, (st.result.get(m.heir) ?? Fraction.ZERO).add(part));
-  }
-}
-
-const active = (st: EngineState, ks: HeirKey[]): HeirKey[] => ks.filter((k) => isActive(st, k));
 
 /** Art. 863: the first class with a living member excludes the further classes. Returns that class (0-2) or -1. */
 function applyClasses(st: EngineState): number {
@@ -418,148 +389,4 @@ function classOneParents(st: EngineState, rest: Fraction, hajib: boolean): void 
     kind: 'radd',
     detail: `The mother is the only relative: the ${left} left returns to her by radd, so she takes ${rest} (art. 906: a parent alone takes the whole, after the spouse's share).`,
   });
-}
-
-/** Class 2 (arts. 914-927). */
-function classTwo(st: EngineState, rest: Fraction): void {
-  const paternal: Member[] = siblingLine(st);
-  paternal.push({ heir: 'paternalGrandfather', weight: 2 }, { heir: 'paternalGrandmother', weight: 1 });
-  const maternal: Member[] = [
-    { heir: 'maternalHalfBrother', weight: 1 },
-    { heir: 'maternalHalfSister', weight: 1 },
-    { heir: 'maternalGrandmother', weight: 1 },
-    { heir: 'maternalGrandfather', weight: 1 },
-  ];
-  const grandparent = isActive(st, 'maternalGrandmother') || isActive(st, 'maternalGrandfather');
-  twoSides(st, rest, paternal, maternal, (n) => (n === 1 && !grandparent ? SIXTH : THIRD), {
-    both: "the mother's side takes its share from the whole estate (1/6 for a single maternal half-sibling, else 1/3, shared equally, a maternal grandparent counting as a maternal half-sibling); the father's side takes the rest, males twice females, and bears any shortfall (arts. 922-924, 927; al-Ruhani, al-Masa'il al-Muntakhaba, matters 1287-1288)",
-    alone: 'one side only: it takes all the spouse leaves (arts. 917-923)',
-    sharers: true,
-  });
-}
-
-/** The father's side of class 2: full siblings, else paternal half-siblings, else the line of a brother (art. 925). */
-function siblingLine(st: EngineState): Member[] {
-  const nephew = active(st, ['fullBrothersSon', 'paternalHalfBrothersSon'])[0];
-  if (nephew) {
-    st.steps.push({
-      kind: 'special-case',
-      detail: `No brother or sister is alive: the ${L[nephew]}s take their father's place (art. 925); counts only are given, so they are taken as the children of one brother.`,
-    });
-    return [{ heir: nephew, weight: 2, line: true }];
-  }
-  return [
-    { heir: 'fullBrother', weight: 2 },
-    { heir: 'fullSister', weight: 1 },
-    { heir: 'paternalHalfBrother', weight: 2 },
-    { heir: 'paternalHalfSister', weight: 1 },
-  ];
-}
-
-/**
- * Class 3 (arts. 928-939): the father's side (his full or paternal half
- * brothers and sisters, an uncle taking twice an aunt) and the mother's side
- * (her brothers and sisters, in equal parts). With both sides, the mother's
- * side takes 1/3 of the whole estate, one or many, and the father's side the
- * rest, a spouse's share coming out of the father's side; a side alone takes
- * all the spouse leaves. Without uncles and aunts, their children (the
- * paternal uncles' sons here) take their place.
- */
-function classThree(st: EngineState, rest: Fraction): void {
-  const cousins: Member[] = [
-    { heir: 'fullPaternalUnclesSon', weight: 1 },
-    { heir: 'paternalHalfPaternalUnclesSon', weight: 1 },
-  ];
-  if (active(st, ['fullPaternalUnclesSon', 'paternalHalfPaternalUnclesSon']).length > 0) {
-    give(st, rest, cousins);
-    st.steps.push({
-      kind: 'residuary',
-      detail: `Class 3: no uncle or aunt is alive; the paternal uncles' sons take the ${rest} left equally (arts. 928-931; cousins by the uncle they descend from, taken here as one line).`,
-    });
-    return;
-  }
-  const paternal: Member[] = [
-    { heir: 'fullPaternalUncle', weight: 2 },
-    { heir: 'paternalHalfPaternalUncle', weight: 2 },
-    { heir: 'fullPaternalAunt', weight: 1 },
-    { heir: 'paternalHalfPaternalAunt', weight: 1 },
-  ];
-  const maternal: Member[] = [...MATERNAL_FULL, ...MATERNAL_UTERINE];
-  twoSides(st, rest, paternal, maternal, () => THIRD, {
-    both: "class 3: the mother's brothers and sisters take 1/3 of the whole estate, one or many, in equal parts; the father's brothers and sisters take the rest, an uncle twice an aunt, and bear any spouse's share (Sistani, Islamic Laws, rulings 2774, 2776, 2779; al-Muhaqqiq al-Hilli, Shara'i' al-Islam, inheritance, third class). Some jurists give a maternal uncle twice a maternal aunt and advise a settlement on the difference (Sistani, ruling 2776)",
-    alone:
-      "class 3, one side only: the father's brothers and sisters take it all, an uncle twice an aunt, or the mother's brothers and sisters in equal parts (Sistani, Islamic Laws, rulings 2774, 2776; some jurists give a maternal uncle twice a maternal aunt and advise a settlement on the difference)",
-    sharers: false,
-    giveMaternal: maternalSide,
-  });
-}
-
-/** The mother's full siblings, or her paternal half-siblings in their place: equal parts. */
-const MATERNAL_FULL: Member[] = [
-  { heir: 'maternalUncle', weight: 1 },
-  { heir: 'maternalAunt', weight: 1 },
-  { heir: 'paternalHalfMaternalUncle', weight: 1 },
-  { heir: 'paternalHalfMaternalAunt', weight: 1 },
-];
-/** The mother's maternal half-siblings. */
-const MATERNAL_UTERINE: Member[] = [
-  { heir: 'maternalHalfMaternalUncle', weight: 1 },
-  { heir: 'maternalHalfMaternalAunt', weight: 1 },
-];
-
-/**
- * The mother's side of class 3 shares its portion as her own brothers and sisters would share her estate: beside
- * full (or paternal half) ones, her maternal half-siblings take 1/6 of the portion for one, 1/3 for several, in equal
- * parts, and the others the rest; alone, either kind takes it all in equal parts (al-Muhaqqiq al-Hilli, Shara'i'
- * al-Islam, inheritance, third class; as Sistani, Islamic Laws, ruling 2775 rules the father's side).
- */
-function maternalSide(st: EngineState, portion: Fraction): void {
-  const uterine = MATERNAL_UTERINE.filter((m) => isActive(st, m.heir));
-  const others = MATERNAL_FULL.filter((m) => isActive(st, m.heir));
-  if (uterine.length === 0 || others.length === 0) {
-    give(st, portion, uterine.length > 0 ? uterine : others);
-    return;
-  }
-  const persons = uterine.reduce((a, m) => a + count(st, m.heir), 0);
-  const part = portion.mul(persons > 1 ? THIRD : SIXTH);
-  give(st, part, uterine);
-  give(st, portion.sub(part), others);
-  st.steps.push({
-    kind: 'fixed-share',
-    detail: `On the mother's side, her maternal half-siblings take ${persons > 1 ? '1/3' : '1/6'} of its ${portion} (${part}), in equal parts, and her full or paternal half-siblings the rest (${portion.sub(part)}), as her own siblings would inherit from her (al-Muhaqqiq al-Hilli, Shara'i' al-Islam, inheritance, third class).`,
-  });
-}
-
-/**
- * The two sides of class 2: the mother's side takes its fixed share from the
- * whole, the father's side the rest (with the shortfall, art. 938's rule); a
- * side alone takes everything the spouse leaves, by radd where it is a share.
- */
-function twoSides(
-  st: EngineState,
-  rest: Fraction,
-  paternal: Member[],
-  maternal: Member[],
-  maternalShare: (persons: number) => Fraction,
-  why: { both: string; alone: string; sharers: boolean; giveMaternal?: (st: EngineState, portion: Fraction) => void },
-): void {
-  const giveSide = (portion: Fraction, members: Member[]) =>
-    members === m && why.giveMaternal ? why.giveMaternal(st, portion) : give(st, portion, members);
-  const live = (ms: Member[]) => ms.filter((m) => isActive(st, m.heir));
-  const p = live(paternal);
-  const m = live(maternal);
-  if (p.length === 0 || m.length === 0) {
-    giveSide(rest, p.length > 0 ? p : m);
-    // In class 2 a side of sharers only (maternal kin, or sisters without a brother or grandfather) takes the
-    // surplus by radd; the uncles and aunts of class 3 inherit by kinship, not by a share.
-    if (why.sharers && (m.length > 0 || p.every((x) => x.weight === 1 && !x.line))) st.radd = true;
-    st.steps.push({ kind: 'residuary', detail: `The ${rest} left: ${why.alone}.` });
-    return;
-  }
-  const persons = m.reduce((a, x) => a + count(st, x.heir), 0);
-  const share = maternalShare(persons);
-  for (const x of m) st.fard.set(x.heir, share.mul(count(st, x.heir)).div(persons));
-  giveSide(share, m);
-  give(st, rest.sub(share), p);
-  st.steps.push({ kind: 'fixed-share', detail: `The mother's side takes ${share}: ${why.both}.` });
 }

@@ -37,19 +37,16 @@ export const GRANDMOTHER_LINE = /^f*m+$/;
 /** Longest line accepted: a grandmother of the tenth degree. */
 export const MAX_GRANDMOTHER_DEGREE = 10;
 
-/** The lines that can inherit at all, per school. */
-const HEIR_LINES: Record<Exclude<Madhhab, 'jafari'>, RegExp> = {
-  hanafi: GRANDMOTHER_LINE,
-  shafii: GRANDMOTHER_LINE,
-  hanbali: /^f{0,2}m+$/,
-  maliki: /^f?m+$/,
-};
-
-const LINE_RULE: Record<Exclude<Madhhab, 'jafari' | 'hanafi' | 'shafii'>, string> = {
-  hanbali:
-    "the Hanbali school lets only three lines of grandmothers inherit, the mother's mothers, the father's mothers and the grandfather's mothers",
-  maliki:
-    "the Maliki school lets only two lines of grandmothers inherit, the mother's mothers and the father's mothers",
+/** The schools that let only some lines of grandmothers inherit (the others: every true grandmother). */
+const LINE_LIMITS: Record<'hanbali' | 'maliki', { lines: RegExp; rule: string }> = {
+  hanbali: {
+    lines: /^f{0,2}m+$/,
+    rule: "the Hanbali school lets only three lines of grandmothers inherit, the mother's mothers, the father's mothers and the grandfather's mothers",
+  },
+  maliki: {
+    lines: /^f?m+$/,
+    rule: "the Maliki school lets only two lines of grandmothers inherit, the mother's mothers and the father's mothers",
+  },
 };
 
 /** A line in words: "fmm" is "the father's mother's mother". */
@@ -101,45 +98,41 @@ export function resolveGrandmothers(
   madhhab: Madhhab,
 ): { heirs: HeirCounts; steps: Step[] } {
   const steps: Step[] = [];
-  const out = (line: string, why: string) =>
-    steps.push({ kind: 'exclusion', detail: `Grandmother ${lineInWords(line)} takes nothing: ${why}.` });
   let kept = [...lines];
-  if (madhhab !== 'jafari' && madhhab !== 'hanafi' && madhhab !== 'shafii') {
-    const rule = HEIR_LINES[madhhab];
-    for (const line of kept.filter((l) => !rule.test(l))) out(line, LINE_RULE[madhhab]);
-    kept = kept.filter((l) => rule.test(l));
+  /** Applies one rule: each line it gives a reason for takes nothing (a step says why); the rest are kept. */
+  const drop = (why: (line: string) => string | undefined) => {
+    kept = kept.filter((line) => {
+      const reason = why(line);
+      if (reason)
+        steps.push({ kind: 'exclusion', detail: `Grandmother ${lineInWords(line)} takes nothing: ${reason}.` });
+      return !reason;
+    });
+  };
+  if (madhhab === 'hanbali' || madhhab === 'maliki') {
+    const { lines: heirLines, rule } = LINE_LIMITS[madhhab];
+    drop((l) => (heirLines.test(l) ? undefined : rule));
   }
   // The nearer excludes the farther (before the grandfather's exclusion: an excluded nearer one still excludes).
-  const nearest = (ls: string[]) => Math.min(...ls.map((l) => l.length));
-  if (kept.length > 0) {
-    if (madhhab === 'maliki' || madhhab === 'shafii') {
-      const mother = kept.filter((l) => !paternal(l));
-      const father = kept.filter(paternal);
-      const m = mother.length > 0 ? nearest(mother) : Infinity;
-      const f = father.length > 0 ? nearest(father) : Infinity;
-      for (const line of kept) {
-        if (!paternal(line) && line.length > m) out(line, 'a nearer grandmother on the same side excludes her');
-        else if (paternal(line) && line.length > Math.min(m, f))
-          out(
-            line,
-            line.length > f
-              ? 'a nearer grandmother on the same side excludes her'
-              : "a nearer grandmother on the mother's side excludes a farther one on the father's side",
-          );
-      }
-      kept = kept.filter((l) => (paternal(l) ? l.length <= Math.min(m, f) : l.length <= m));
-    } else {
-      const d = nearest(kept);
-      for (const line of kept.filter((l) => l.length > d))
-        out(line, 'a nearer grandmother, of either side, excludes a farther one of either side');
-      kept = kept.filter((l) => l.length === d);
-    }
+  const nearest = (ls: string[]) => Math.min(Infinity, ...ls.map((l) => l.length));
+  if (madhhab === 'maliki' || madhhab === 'shafii') {
+    const m = nearest(kept.filter((l) => !paternal(l)));
+    const f = nearest(kept.filter(paternal));
+    drop((l) => {
+      if (l.length > (paternal(l) ? f : m)) return 'a nearer grandmother on the same side excludes her';
+      if (paternal(l) && l.length > m)
+        return "a nearer grandmother on the mother's side excludes a farther one on the father's side";
+      return undefined;
+    });
+  } else {
+    const d = nearest(kept);
+    drop((l) =>
+      l.length > d ? 'a nearer grandmother, of either side, excludes a farther one of either side' : undefined,
+    );
   }
-  if ((heirs.paternalGrandfather ?? 0) > 0 && (heirs.father ?? 0) === 0 && madhhab !== 'hanbali') {
-    for (const line of kept.filter((l) => l.startsWith('ff')))
-      out(line, 'the paternal grandfather excludes the grandmothers related through him');
-    kept = kept.filter((l) => !l.startsWith('ff'));
-  }
+  if ((heirs.paternalGrandfather ?? 0) > 0 && (heirs.father ?? 0) === 0 && madhhab !== 'hanbali')
+    drop((l) =>
+      l.startsWith('ff') ? 'the paternal grandfather excludes the grandmothers related through him' : undefined,
+    );
   const paternalCount = kept.filter(paternal).length;
   const maternalCount = kept.length - paternalCount;
   if (kept.length > 1)

@@ -5,15 +5,11 @@
  * are relayed, and a transaction must create a contract (no `to`), so a
  * wizard page cannot use the host's wallet to move funds elsewhere.
  */
+// The answer posted back is the message the wizard parses (type only: nothing of the wizard enters the SDK).
+import type { EthResponse } from '../ui/protocol.js';
 
 export interface Eip1193Provider {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
-}
-
-export interface EthReply {
-  id: string;
-  result?: unknown;
-  error?: { code: number; message: string };
 }
 
 export const RELAYED = ['eth_requestAccounts', 'eth_chainId', 'eth_sendTransaction', 'eth_getTransactionReceipt'];
@@ -21,7 +17,7 @@ export const RELAYED = ['eth_requestAccounts', 'eth_chainId', 'eth_sendTransacti
 /** EIP-1193's "unsupported method" code, used for every refusal. */
 const REFUSED = 4200;
 
-const refuse = (id: string, message: string): EthReply => ({ id, error: { code: REFUSED, message } });
+const refuse = (id: string, message: string): EthResponse => ({ id, error: { code: REFUSED, message } });
 
 /** True when a message event came from the wizard's own frame and origin. */
 export function fromWizard(e: { source: unknown; origin: string }, frame: unknown, origin: string): boolean {
@@ -33,7 +29,7 @@ export function fromWizard(e: { source: unknown; origin: string }, frame: unknow
  * provider, or refuses it; undefined when the payload has no usable id (nothing
  * to answer to).
  */
-export async function relayEth(provider: Eip1193Provider | undefined, p: any): Promise<EthReply | undefined> {
+export async function relayEth(provider: Eip1193Provider | undefined, p: any): Promise<EthResponse | undefined> {
   if (!p || typeof p.id !== 'string' || p.id.length > 64) return undefined;
   const id = p.id;
   const params = p.params === undefined ? [] : p.params;

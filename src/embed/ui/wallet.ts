@@ -5,12 +5,7 @@
  * receipt, then registers and verifies the deployment with svc.
  */
 import type { WizardApi } from './api.js';
-
-export interface EthAnswer {
-  id: string;
-  result?: unknown;
-  error?: { code: number; message: string };
-}
+import type { EthResponse } from './protocol.js';
 
 /** Why a deployment stopped, for the reader's words; `detail` is the wallet's or the service's own message. */
 export type DeployFailure = 'rejected' | 'noAccount' | 'wrongChain' | 'txFailed' | 'timeout' | 'wallet' | 'service';
@@ -33,7 +28,7 @@ export interface Deployment {
 /** Sends eth requests as messages and matches the answers by id. */
 export class WalletBridge {
   private next = 0;
-  private pending = new Map<string, (a: EthAnswer) => void>();
+  private pending = new Map<string, (a: EthResponse) => void>();
 
   constructor(private readonly post: (type: string, payload: unknown) => void) {}
 
@@ -51,7 +46,7 @@ export class WalletBridge {
   }
 
   /** An answer from the host; one with no pending request is dropped. */
-  answer(a: EthAnswer): void {
+  answer(a: EthResponse): void {
     const done = this.pending.get(a.id);
     this.pending.delete(a.id);
     done?.(a);

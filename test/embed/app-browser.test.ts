@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { MCP_APP_MIME_TYPE, WIZARD_APP_URI } from '../../src/resources/apps.js';
 import { REPO_ROOT, startTestServer, type TestServer } from '../helpers.js';
-import { CHROMIUM, CHROMIUM_FLAGS, requireChromium } from './support.js';
+import { CHROMIUM, CHROMIUM_FLAGS, requireChromium, waitStep } from './support.js';
 
 // The wizard inside an assistant (MCP Apps): a host page on its own
 // loopback origin runs the ext-apps host-side bridge (AppBridge) over a real
@@ -117,12 +117,6 @@ async function hostEvent(page: Page, name: string, timeout = 30_000): Promise<Re
     { timeout },
   );
   return (await page.evaluate(() => (window as unknown as { events: Events }).events)).find((e) => e[0] === name)![1];
-}
-
-async function waitStep(frame: Frame, n: number): Promise<void> {
-  await frame.waitForFunction((k) => document.querySelector('h2')?.textContent?.startsWith(`Step ${k} `), n, {
-    timeout: 30_000,
-  });
 }
 
 async function next(frame: Frame, n: number): Promise<void> {

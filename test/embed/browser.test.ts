@@ -13,7 +13,9 @@ import {
   hostSite,
   partnerKey,
   requireChromium,
+  tabTo,
   waitEvent,
+  waitStep,
 } from './support.js';
 
 // The wizard in a real browser: a partner page on a second loopback
@@ -55,23 +57,8 @@ async function openHost(opts: Record<string, unknown> = {}, token?: string): Pro
   return { page, frame };
 }
 
-/** Presses Tab (keyboard only) until the focused element in the frame matches `selector`. */
-async function tabTo(page: Page, frame: Frame, selector: string): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    if (await frame.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
-
 async function stepHeading(frame: Frame): Promise<string> {
   return (await frame.textContent('h2'))!;
-}
-
-async function waitStep(frame: Frame, n: number): Promise<void> {
-  await frame.waitForFunction((k) => document.querySelector('h2')?.textContent?.startsWith(`Step ${k} `), n, {
-    timeout: 30_000,
-  });
 }
 
 const OWNER = '0x27b1fdb04752bbc536007a920d24acb045561c26';

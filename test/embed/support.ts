@@ -148,3 +148,19 @@ export async function axeViolations(frame: Frame): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.targets}`);
 }
+
+/** Presses Tab (keyboard only) until the focused element in the frame matches `selector`. */
+export async function tabTo(page: Page, frame: Frame, selector: string): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    if (await frame.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+/** Waits until the wizard shows step `n` (its heading reads "Step n ..."). */
+export async function waitStep(frame: Frame, n: number, timeout = 30_000): Promise<void> {
+  await frame.waitForFunction((k) => document.querySelector('h2')?.textContent?.startsWith(`Step ${k} `), n, {
+    timeout,
+  });
+}

@@ -11,7 +11,9 @@ import {
   hostSite,
   partnerKey,
   requireChromium,
+  tabTo,
   waitEvent,
+  waitStep,
 } from './support.js';
 
 // Deploying from the host page's wallet, in Chromium: the partner page hands the SDK an EIP-1193 provider that
@@ -83,20 +85,6 @@ async function openHost(query = ''): Promise<{ page: Page; frame: Frame }> {
   return { page: p, frame };
 }
 
-async function tabTo(p: Page, frame: Frame, selector: string): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    if (await frame.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
-    await p.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
-
-async function waitStep(frame: Frame, n: number): Promise<void> {
-  await frame.waitForFunction((k) => document.querySelector('h2')?.textContent?.startsWith(`Step ${k} `), n, {
-    timeout: 60_000,
-  });
-}
-
 const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const PREFILL = {
   ownerAddress: OWNER,
@@ -109,17 +97,17 @@ const PREFILL = {
 /** Keyboard only, from the first step to the result of a generated EVM contract. */
 async function walkToResult(p: Page, frame: Frame): Promise<void> {
   await waitEvent(p, 'ready');
-  await waitStep(frame, 1);
+  await waitStep(frame, 1, 60_000);
   await p.keyboard.press('Tab');
   await tabTo(p, frame, '#chain-evm');
   await p.keyboard.press('Space');
   await tabTo(p, frame, 'button.svc-primary');
   await p.keyboard.press('Enter');
-  await waitStep(frame, 2);
+  await waitStep(frame, 2, 60_000);
   await frame.waitForSelector('#template-common-law');
   await tabTo(p, frame, 'button.svc-primary');
   await p.keyboard.press('Enter');
-  await waitStep(frame, 3);
+  await waitStep(frame, 3, 60_000);
   await p.evaluate(
     (d) => (window as unknown as { wizard: { setData: (x: unknown) => void } }).wizard.setData(d),
     PREFILL,
@@ -131,14 +119,14 @@ async function walkToResult(p: Page, frame: Frame): Promise<void> {
   for (const n of [4, 5, 6]) {
     await tabTo(p, frame, 'button.svc-primary');
     await p.keyboard.press('Enter');
-    await waitStep(frame, n);
+    await waitStep(frame, n, 60_000);
     // The review's button waits for the review (and its measured gas).
     if (n === 5) await frame.waitForSelector('dl.svc-gas', { timeout: 60_000 });
   }
   await tabTo(p, frame, 'button.svc-primary');
   await p.keyboard.press('Enter');
   await waitEvent(p, 'complete', 1, 120_000);
-  await waitStep(frame, 7);
+  await waitStep(frame, 7, 60_000);
 }
 
 describe("deploying from the host page's wallet", () => {

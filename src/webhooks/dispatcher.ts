@@ -24,7 +24,7 @@
  * Time: retry schedules use the injected `clock` and `scheduler` (tests use a fake pair); the per-attempt timeout and
  * latencies use real time.
  *
- * Length: this file is about 590 lines, over the usual 500, with a reason: the claim, send and record steps share
+ * Length: this file is about 600 lines, over the usual 500, with a reason: the claim, send and record steps share
  * the same books (held deliveries, send slots, pending outcomes, timers), and every step ends by waking the next.
  * The store transactions, the books and the outcome bookkeeping already live in ./claim.ts, ./queue.ts and
  * ./recorder.ts; what remains is the loop that drives them, which reads best in one place.

@@ -26,7 +26,7 @@ describe('ContractEngine.warm', () => {
     engine = undefined;
   });
 
-  it('starts every pool, the EVM ones first, before any job', async () => {
+  it('starts every pool before any job', async () => {
     engine = new ContractEngine();
     await engine.warm();
     expect(engine.pool.stats.workersStarted).toBeGreaterThanOrEqual(1);

@@ -23,6 +23,7 @@ import { Watcher } from '../../src/watch/watcher.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
+import { watchedPlan } from './anvil-plan.js';
 
 // The watcher on anvil, on each store engine: a plan holding ETH, an ERC-20 and a listed NFT. Reorganisations are
 // made with anvil's snapshots: one shallower than the confirmations is never seen; a deeper one is found by the
@@ -116,13 +117,7 @@ describe.each(['lowdb', 'postgres'] as const)('token and NFT claims and reorgani
     const token = await deployMock(MOCK_ERC20_SOURCE, 'MockERC20');
     const nft = await deployMock(MOCK_ERC721_SOURCE, 'MockERC721');
     const plan = {
-      blockchain: 'evm',
-      ownerAddress: owner.address,
-      beneficiaries: [
-        { name: 'A', address: heirA.address, percentage: 60 },
-        { name: 'B', address: heirB.address, percentage: 40 },
-      ],
-      deadMansSwitch: { enabled: true, intervalDays: 60 },
+      ...watchedPlan(owner, heirA, heirB),
       assets: [
         { type: 'erc20', address: token.address },
         { type: 'erc721', address: nft.address, tokenId: '7', beneficiary: heirB.address },

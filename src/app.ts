@@ -97,6 +97,8 @@ export interface OpenOptions {
   log?: Logger;
   /** Create and announce the first internal key when none exists (serve and mcp do; key commands don't need to). */
   bootstrap?: boolean;
+  /** The contract engine to use; a new one by default (the test servers of one process share one). */
+  contracts?: ContractEngine;
 }
 
 /**
@@ -201,7 +203,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
       keyring,
       docs: DocsIndex.load(TOOLS),
       jurisdictions: defaultJurisdictions(),
-      contracts: new ContractEngine({ maxWaitMs: config.queueWaitMs }),
+      contracts: opts.contracts ?? new ContractEngine({ maxWaitMs: config.queueWaitMs }),
     };
   } catch (err) {
     await limiter?.close?.();

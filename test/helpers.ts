@@ -14,6 +14,7 @@ import type { AnyTool, Services } from '../src/tools/define.js';
 import { TOOLS } from '../src/tools/index.js';
 import { systemClock } from '../src/core/clock.js';
 import { ACCOUNTS, newAccount, type AccountKind } from '../src/accounts/records.js';
+import { ContractEngine } from '../src/contracts/engine.js';
 import type { Tier } from '../src/accounts/scopes.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
@@ -43,14 +44,37 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A real server on 127.0.0.1 (random port) over a fresh data directory. */
+/**
+ * The contract engine the test servers of this process share (a worker runs its files one after another, sharing
+ * loaded modules). A fresh engine costs about 5 s of CPU to start its workers (solc in each, the VM, the TON sandbox,
+ * the Rust parser) and again for each server that generates a contract; shared, they start once per process. Closing
+ * a server leaves it running: its idle workers are unref'd and end with the process.
+ */
+class SharedEngine extends ContractEngine {
+  override async close(): Promise<void> {}
+}
+let sharedEngine: ContractEngine | undefined;
+
+/**
+ * A real server on 127.0.0.1 (random port) over a fresh data directory. It uses the process's shared contract engine
+ * unless the configuration sets the queue wait (an engine of its own then) or `ownEngine` asks for one.
+ */
 export async function startTestServer(
-  opts: { tools?: readonly AnyTool[]; config?: Partial<Config>; listen?: boolean; clock?: Clock; log?: Logger } = {},
+  opts: {
+    tools?: readonly AnyTool[];
+    config?: Partial<Config>;
+    listen?: boolean;
+    clock?: Clock;
+    log?: Logger;
+    ownEngine?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const { dir, cleanup } = await tmpDir();
   const config = { ...loadConfig({ 'data-dir': dir }, {}), ...opts.config };
   if (config.databaseUrl && !config.masterKey) config.masterKey = { value: TEST_MASTER_KEY };
+  const shared = !opts.ownEngine && opts.config?.queueWaitMs === undefined;
   const services = await openServices(config, {
+    ...(shared ? { contracts: (sharedEngine ??= new SharedEngine()) } : {}),
     log: opts.log ?? createLogger('silent'),
     ...(opts.clock ? { clock: opts.clock } : {}),
   });

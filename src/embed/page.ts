@@ -97,6 +97,8 @@ export interface WizardOptions {
   hideFooter: boolean;
   /** The host page has a wallet for the wizard to deploy with. */
   wallet: boolean;
+  /** The EVM chain ids the service reads (the operator's endpoints): the wizard deploys only there. */
+  networks?: number[];
 }
 
 /** Reads the raw query; repeated parameters are an error. Returns the parsed query or the problems, one per field. */

@@ -191,6 +191,8 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
   if ('details' in opts)
     return errorPage('VALIDATION_ERROR', 'The wizard was given parameters it cannot use.', origins, opts.details);
   const options: WizardOptions = opts.options;
+  // With a wallet, the wizard checks the wallet's chain before sending: registration reads only these networks.
+  if (options.wallet) options.networks = evmNetworks(services);
   if (session?.expired) {
     return errorPage(
       'API_KEY_INVALID',
@@ -235,6 +237,14 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
     frameAncestors: origins,
     config: { version: WIZARD_VERSION, apiBase: '/api/v1', token: pageToken, origins, options, error: null },
   };
+}
+
+/** The EVM chain ids with an operator endpoint, in order. */
+function evmNetworks(services: Services): number[] {
+  return Object.keys(services.config.chains?.evmRpcUrls ?? {})
+    .map(Number)
+    .filter((n) => Number.isSafeInteger(n) && n > 0)
+    .sort((a, b) => a - b);
 }
 
 function sendAsset(req: FastifyRequest, reply: FastifyReply, asset: Asset, cacheControl: string): FastifyReply {

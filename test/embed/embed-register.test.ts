@@ -85,4 +85,20 @@ describe('register_deployment with an embed token', () => {
     expect(r.status).toBe(403);
     expect(r.body.error.code).toBe('INSUFFICIENT_SCOPE');
   }, 120_000);
+
+  it("the wizard page given a wallet carries the chains svc reads, so the wizard checks the wallet's before sending", async () => {
+    const { key } = await partnerKey(server, [ORIGIN]);
+    const token = await embedToken(server, key, ORIGIN);
+    const options = async (extra: string) => {
+      const res = await server.app.inject({
+        method: 'GET',
+        url: `/api/v1/embed/wizard?token=${encodeURIComponent(token)}&origin=${encodeURIComponent(ORIGIN)}${extra}`,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const json = /<script type="application\/json" id="svc-wizard-config">(.*?)<\/script>/s.exec(res.body)![1]!;
+      return JSON.parse(json).options as { wallet: boolean; networks?: number[] };
+    };
+    expect(await options('&wallet=1')).toMatchObject({ wallet: true, networks: [31337] });
+    expect(await options('')).not.toHaveProperty('networks');
+  });
 });

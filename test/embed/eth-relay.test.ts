@@ -16,12 +16,13 @@ function fakeProvider(answers: Record<string, unknown>) {
 }
 
 describe('the SDK wallet relay', () => {
-  it('relays the four deployment methods to the provider, with the request id', async () => {
+  it("relays deployment's methods and a chain switch to the provider, with the request id", async () => {
     const { provider, calls } = fakeProvider({
       eth_requestAccounts: ['0xabc'],
       eth_chainId: '0x7a69',
       eth_sendTransaction: '0xhash',
       eth_getTransactionReceipt: { status: '0x1' },
+      wallet_switchEthereumChain: null,
     });
     expect(await relayEth(provider, { id: 'a', method: 'eth_requestAccounts' })).toEqual({
       id: 'a',
@@ -40,7 +41,11 @@ describe('the SDK wallet relay', () => {
       id: 'd',
       result: { status: '0x1' },
     });
+    expect(
+      await relayEth(provider, { id: 'e', method: 'wallet_switchEthereumChain', params: [{ chainId: '0x7a69' }] }),
+    ).toEqual({ id: 'e', result: null });
     expect(calls.map((c) => c.method)).toEqual(RELAYED);
+    expect(calls[4]!.params).toEqual([{ chainId: '0x7a69' }]);
     expect(calls[2]!.params).toEqual([tx]);
   });
 
@@ -60,6 +65,25 @@ describe('the SDK wallet relay', () => {
       4200,
     );
     expect((await relayEth(provider, { id: 'y', method: 'eth_sendTransaction', params: [] }))?.error?.code).toBe(4200);
+    expect(calls).toEqual([]);
+  });
+
+  it('relays a chain switch only as one well-formed chain id, nothing added', async () => {
+    const { provider, calls } = fakeProvider({ wallet_switchEthereumChain: null });
+    const bad: unknown[][] = [
+      [],
+      [{}],
+      [{ chainId: 31337 }],
+      [{ chainId: '0x07a69' }],
+      [{ chainId: '7a69' }],
+      [{ chainId: '0x7a69', rpcUrls: ['http://evil.example'] }],
+      [{ chainId: '0x7a69' }, { chainId: '0x1' }],
+      [null],
+    ];
+    for (const params of bad) {
+      const r = await relayEth(provider, { id: 's', method: 'wallet_switchEthereumChain', params });
+      expect(r?.error?.code, JSON.stringify(params)).toBe(4200);
+    }
     expect(calls).toEqual([]);
   });
 

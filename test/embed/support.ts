@@ -164,3 +164,18 @@ export async function waitStep(frame: Frame, n: number, timeout = 30_000): Promi
     timeout,
   });
 }
+
+/**
+ * Waits until the wizard has said (svc:wizard:step, recorded by the host page) that it shows step `n`: the same in
+ * every language, where waitStep reads the English heading.
+ */
+export async function waitStepEvent(page: Page, n: number, timeout = 30_000): Promise<void> {
+  await page.waitForFunction(
+    (k) => {
+      const steps = (window as unknown as { events: Events }).events.filter((e) => e[0] === 'step');
+      return steps.length > 0 && steps[steps.length - 1]![1].step === k;
+    },
+    n,
+    { timeout },
+  );
+}

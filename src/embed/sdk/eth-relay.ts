@@ -3,7 +3,9 @@
  * the host page's EIP-1193 provider for a few things by postMessage; the key
  * stays in the host's wallet. Only the methods a contract deployment needs
  * are relayed, and a transaction must create a contract (no `to`), so a
- * wizard page cannot use the host's wallet to move funds elsewhere.
+ * wizard page cannot use the host's wallet to move funds elsewhere. Asking the
+ * wallet to switch to another chain is relayed too (the wallet asks its user,
+ * and it moves no funds); adding a chain is not.
  */
 // The answer posted back is the message the wizard parses (type only: nothing of the wizard enters the SDK).
 import type { EthResponse } from '../ui/protocol.js';
@@ -12,7 +14,16 @@ export interface Eip1193Provider {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
 }
 
-export const RELAYED = ['eth_requestAccounts', 'eth_chainId', 'eth_sendTransaction', 'eth_getTransactionReceipt'];
+export const RELAYED = [
+  'eth_requestAccounts',
+  'eth_chainId',
+  'eth_sendTransaction',
+  'eth_getTransactionReceipt',
+  'wallet_switchEthereumChain',
+];
+
+/** A chain id as EIP-3326 writes it: hex, no leading zero. */
+const CHAIN_HEX = /^0x[1-9a-f][0-9a-f]{0,15}$/;
 
 /** EIP-1193's "unsupported method" code, used for every refusal. */
 const REFUSED = 4200;
@@ -37,10 +48,25 @@ export async function relayEth(provider: Eip1193Provider | undefined, p: any): P
   if (RELAYED.indexOf(p.method) < 0 || !Array.isArray(params)) return refuse(id, 'Method not relayed.');
   if (p.method === 'eth_sendTransaction' && (params.length !== 1 || !params[0] || (params[0] as any).to != null))
     return refuse(id, 'Only a contract creation transaction is relayed.');
+  if (p.method === 'wallet_switchEthereumChain' && !switchParams(params))
+    return refuse(id, 'A switch names one chain id and nothing else.');
   try {
     return { id, result: await provider.request({ method: p.method, params }) };
   } catch (err: any) {
     const code = typeof err?.code === 'number' ? err.code : -32603;
     return { id, error: { code, message: String(err?.message || 'Wallet request failed.').slice(0, 300) } };
   }
+}
+
+/** `[{ chainId: '0x…' }]` exactly: nothing else is passed to the wallet with a switch. */
+function switchParams(params: unknown[]): boolean {
+  const p = params[0] as Record<string, unknown> | null;
+  return (
+    params.length === 1 &&
+    !!p &&
+    typeof p === 'object' &&
+    Object.keys(p).length === 1 &&
+    typeof p.chainId === 'string' &&
+    CHAIN_HEX.test(p.chainId)
+  );
 }

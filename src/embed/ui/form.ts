@@ -23,6 +23,8 @@ export interface WizardConfig {
     hideFooter: boolean;
     /** The host page gave the SDK a wallet (EIP-1193 provider): the result offers to deploy with it. */
     wallet?: boolean;
+    /** The EVM chain ids the service reads: deployments are registered and verified only there. */
+    networks?: number[];
   } | null;
   error: { code: string; message: string } | null;
 }

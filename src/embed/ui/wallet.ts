@@ -10,10 +10,18 @@ import type { EthResponse } from './protocol.js';
 /** Why a deployment stopped, for the reader's words; `detail` is the wallet's or the service's own message. */
 export type DeployFailure = 'rejected' | 'noAccount' | 'wrongChain' | 'txFailed' | 'timeout' | 'wallet' | 'service';
 
+/** The wallet's chain and the ones the service reads, when the wallet is on none of them. */
+export interface ChainMismatch {
+  actual: number;
+  expected: number[];
+}
+
 export class DeployError extends Error {
   constructor(
     readonly reason: DeployFailure,
     detail: string,
+    /** For 'wrongChain' found before sending: which chain the wallet is on and which would do. */
+    readonly chain?: ChainMismatch,
   ) {
     super(detail);
   }
@@ -67,11 +75,50 @@ interface Receipt {
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Names of well-known EVM chains (proper nouns, the same in every language); others are shown by their id. */
+export const CHAIN_NAMES: Readonly<Record<number, string>> = {
+  1: 'Ethereum',
+  10: 'OP Mainnet',
+  56: 'BNB Smart Chain',
+  137: 'Polygon',
+  8453: 'Base',
+  42161: 'Arbitrum One',
+  43114: 'Avalanche C-Chain',
+  11155111: 'Sepolia',
+};
+
+/** A chain id as the wallet writes it (EIP-695 / EIP-3326): hex, no leading zero. */
+export const chainHex = (id: number): string => `0x${id.toString(16)}`;
+
+/** The wallet's chain id as a number; a wallet that answers something else is a wallet error. */
+export async function walletChain(wallet: Pick<WalletBridge, 'request'>): Promise<number> {
+  const answer = await wallet.request('eth_chainId');
+  const id =
+    typeof answer === 'string' && /^0x[0-9a-f]{1,16}$/i.test(answer) ? Number.parseInt(answer, 16) : Number.NaN;
+  if (!Number.isSafeInteger(id) || id <= 0)
+    throw new DeployError('wallet', `The wallet gave no chain id (${String(answer).slice(0, 40)}).`);
+  return id;
+}
+
+/**
+ * Asks the wallet to move to `chainId` (its user approves or declines there), then reads the chain back: a wallet
+ * that says yes but stays where it was is not taken at its word. Resolves to the chain the wallet is on.
+ */
+export async function switchChain(wallet: Pick<WalletBridge, 'request'>, chainId: number): Promise<number> {
+  await wallet.request('wallet_switchEthereumChain', [{ chainId: chainHex(chainId) }]);
+  return walletChain(wallet);
+}
+
 export async function deployWithWallet(
   wallet: Pick<WalletBridge, 'request'>,
   api: WizardApi,
   input: DeployInput,
   opts: {
+    /**
+     * The EVM chain ids the service reads (it registers and verifies deployments only there). A wallet on another
+     * chain is refused before anything is sent. Empty or absent: not checked here (registration says so after).
+     */
+    networks?: readonly number[];
     pollMs?: number;
     tries?: number;
     onStage?: (stage: 'account' | 'sending' | 'mining' | 'verifying') => void;
@@ -81,9 +128,13 @@ export async function deployWithWallet(
   const accounts = (await wallet.request('eth_requestAccounts')) as unknown;
   const from = Array.isArray(accounts) ? accounts[0] : undefined;
   if (typeof from !== 'string') throw new DeployError('noAccount', 'The wallet gave no account.');
-  const chainHex = await wallet.request('eth_chainId');
-  const chainId = typeof chainHex === 'string' ? Number.parseInt(chainHex, 16) : Number.NaN;
-  if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new DeployError('wrongChain', String(chainHex));
+  const chainId = await walletChain(wallet);
+  const networks = opts.networks ?? [];
+  if (networks.length && !networks.includes(chainId))
+    throw new DeployError('wrongChain', `The wallet is on chain ${chainId}.`, {
+      actual: chainId,
+      expected: [...networks],
+    });
   opts.onStage?.('sending');
   const hash = await wallet.request('eth_sendTransaction', [{ from, data: input.deployData }]);
   if (typeof hash !== 'string') throw new DeployError('wallet', 'The wallet gave no transaction hash.');

@@ -40,7 +40,7 @@ import { resultStep } from './steps/result.js';
 import { reviewStep } from './steps/review.js';
 import { switchStep } from './steps/switch.js';
 import { templateStep } from './steps/template.js';
-import { DeployError, deployWithWallet, WalletBridge } from './wallet.js';
+import { DeployError, deployWithWallet, switchChain, WalletBridge } from './wallet.js';
 
 export type { WizardConfig } from './form.js';
 
@@ -222,13 +222,37 @@ export function Wizard(props: WizardProps) {
         wallet,
         api,
         { id: r.id, deployData: r.compiled.deployData },
-        { onStage: (stage) => setDeployState({ phase: 'working', stage }) },
+        { networks: options.networks ?? [], onStage: (stage) => setDeployState({ phase: 'working', stage }) },
       );
       setDeployState({ phase: 'done', deployment });
       props.channel.post('svc:wizard:complete', { ...completed.current, deployment });
     } catch (err) {
       const reason = err instanceof DeployError ? err.reason : 'wallet';
-      setDeployState({ phase: 'failed', reason, detail: err instanceof Error ? err.message : String(err) });
+      const detail = err instanceof Error ? err.message : String(err);
+      const chain = err instanceof DeployError ? err.chain : undefined;
+      setDeployState({ phase: 'failed', reason, detail, ...(chain ? { chain } : {}) });
+    }
+    setTimeout(() => document.getElementById('svc-deploy-status')?.focus(), 0);
+  }
+
+  /** Asks the host's wallet to move to a chain the service reads; nothing is sent, the reader deploys after. */
+  async function switchNetwork(chainId: number): Promise<void> {
+    const s = deployState;
+    if (s.phase !== 'failed' && s.phase !== 'switched') return;
+    const chain = s.chain;
+    if (!chain) return;
+    setDeployState({ phase: 'working', stage: 'switching' });
+    try {
+      const now = await switchChain(wallet, chainId);
+      setDeployState({
+        phase: 'switched',
+        chainId: now,
+        ok: chain.expected.includes(now),
+        chain: { ...chain, actual: now },
+      });
+    } catch {
+      // Declined, or a wallet that cannot: still on the chain it was on, and the offer stays.
+      setDeployState({ phase: 'switched', chainId: chain.actual, ok: false, chain });
     }
     setTimeout(() => document.getElementById('svc-deploy-status')?.focus(), 0);
   }
@@ -318,6 +342,7 @@ export function Wizard(props: WizardProps) {
     faraidStatus,
     canDeploy: options.wallet === true && result?.contractInfo.blockchain === 'evm',
     deploy: () => void deploy(),
+    switchChain: (chainId: number) => void switchNetwork(chainId),
     deployState,
   };
 

@@ -140,11 +140,19 @@ export const ar: Strings = {
     sending: 'وافق على المعاملة في محفظتك…',
     mining: 'في انتظار إدراج المعاملة في كتلة…',
     verifying: 'جارٍ التحقق من العقد المنشور مقارنةً بخطتك…',
+    switching: 'جارٍ طلب تبديل الشبكة من محفظتك…',
   } as Record<string, string>,
   deployVerified: (address: string) => `تم النشر والتحقق: العقد على العنوان ${address} هو بالضبط العقد المُنشأ لخطتك.`,
   deployUnverified: (address: string) =>
-    `تم النشر على العنوان ${address}، لكنه لا يطابق العقد المُنشأ لخطتك. لا تعتمد عليه؛ أنشئ العقد وانشره من جديد.`,
+    `فشل التحقق: العقد المنشور على العنوان ${address} ليس العقد المُنشأ لخطتك. لا تعتمد عليه؛ أنشئ العقد وانشره من جديد.`,
   deployTxLabel: 'المعاملة',
+  networkName: (id: string, name?: string) => (name ? `${name} (السلسلة ${id})` : `السلسلة ${id}`),
+  deployWrongChain: (actual: string, expected: string) =>
+    `محفظتك على ${actual}، لكن هذه الخدمة لا تسجّل النشر ولا تتحقق منه إلا على ${expected}. لم يُرسَل شيء: بدّل شبكة محفظتك إليها ثم انشر.`,
+  deploySwitchTo: (name: string) => `بدّل محفظتك إلى ${name}`,
+  deploySwitched: (name: string) => `محفظتك الآن على ${name}. لم يُرسَل شيء بعد: انشر عندما تكون مستعدًا.`,
+  deploySwitchRefused: (actual: string, expected: string) =>
+    `بقيت محفظتك على ${actual}، فلم يُرسَل شيء. بدّلها إلى ${expected} للنشر.`,
   deployFailed: {
     rejected: 'رفضت الطلب في محفظتك. لم يُرسَل شيء.',
     noAccount: 'لم تشارك محفظتك أي حساب. افتحها وحاول مرة أخرى.',

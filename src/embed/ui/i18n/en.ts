@@ -162,12 +162,21 @@ export const en = {
     sending: 'Approve the transaction in your wallet…',
     mining: 'Waiting for the transaction to be included in a block…',
     verifying: 'Checking the deployed contract against your plan…',
+    switching: 'Asking your wallet to switch networks…',
   } as Record<string, string>,
   deployVerified: (address: string) =>
     `Deployed and verified: the contract at ${address} is exactly the one generated for your plan.`,
   deployUnverified: (address: string) =>
-    `Deployed at ${address}, but it does not match the contract generated for your plan. Do not rely on it; generate and deploy again.`,
+    `Verification failed: the contract deployed at ${address} is not the one generated for your plan. Do not rely on it; generate and deploy again.`,
   deployTxLabel: 'Transaction',
+  networkName: (id: string, name?: string) => (name ? `${name} (chain ${id})` : `chain ${id}`),
+  deployWrongChain: (actual: string, expected: string) =>
+    `Your wallet is on ${actual}, but this service registers and verifies deployments only on ${expected}. Nothing was sent: switch your wallet to that network, then deploy.`,
+  deploySwitchTo: (name: string) => `Switch your wallet to ${name}`,
+  deploySwitched: (name: string) =>
+    `Your wallet is now on ${name}. Nothing has been sent yet: deploy when you are ready.`,
+  deploySwitchRefused: (actual: string, expected: string) =>
+    `Your wallet stayed on ${actual}, so nothing was sent. Switch it to ${expected} to deploy.`,
   deployFailed: {
     rejected: 'You declined the request in your wallet. Nothing was sent.',
     noAccount: 'Your wallet did not share an account. Unlock it and try again.',

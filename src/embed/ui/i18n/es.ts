@@ -156,12 +156,21 @@ export const es: Strings = {
     sending: 'Apruebe la transacción en su billetera…',
     mining: 'Esperando a que la transacción se incluya en un bloque…',
     verifying: 'Comprobando el contrato desplegado frente a su plan…',
+    switching: 'Pidiendo a su billetera que cambie de red…',
   } as Record<string, string>,
   deployVerified: (address: string) =>
     `Desplegado y verificado: el contrato en ${address} es exactamente el generado para su plan.`,
   deployUnverified: (address: string) =>
-    `Desplegado en ${address}, pero no coincide con el contrato generado para su plan. No confíe en él; genere y despliegue de nuevo.`,
+    `La verificación falló: el contrato desplegado en ${address} no es el generado para su plan. No confíe en él; genere y despliegue de nuevo.`,
   deployTxLabel: 'Transacción',
+  networkName: (id: string, name?: string) => (name ? `${name} (cadena ${id})` : `la cadena ${id}`),
+  deployWrongChain: (actual: string, expected: string) =>
+    `Su billetera está en ${actual}, pero este servicio solo registra y verifica despliegues en ${expected}. No se envió nada: cambie su billetera a esa red y luego despliegue.`,
+  deploySwitchTo: (name: string) => `Cambiar su billetera a ${name}`,
+  deploySwitched: (name: string) =>
+    `Su billetera ya está en ${name}. Aún no se ha enviado nada: despliegue cuando esté listo.`,
+  deploySwitchRefused: (actual: string, expected: string) =>
+    `Su billetera siguió en ${actual}, así que no se envió nada. Cámbiela a ${expected} para desplegar.`,
   deployFailed: {
     rejected: 'Rechazó la solicitud en su billetera. No se envió nada.',
     noAccount: 'Su billetera no compartió ninguna cuenta. Desbloquéela e inténtelo de nuevo.',

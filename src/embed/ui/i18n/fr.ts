@@ -161,12 +161,21 @@ export const fr: Strings = {
     sending: 'Approuvez la transaction dans votre portefeuille…',
     mining: "Attente de l'inclusion de la transaction dans un bloc…",
     verifying: 'Vérification du contrat déployé par rapport à votre plan…',
+    switching: 'Demande de changement de réseau au portefeuille…',
   } as Record<string, string>,
   deployVerified: (address: string) =>
     `Déployé et vérifié : le contrat à l'adresse ${address} est exactement celui généré pour votre plan.`,
   deployUnverified: (address: string) =>
-    `Déployé à l'adresse ${address}, mais il ne correspond pas au contrat généré pour votre plan. Ne vous y fiez pas ; générez et déployez à nouveau.`,
+    `Échec de la vérification : le contrat déployé à l'adresse ${address} n'est pas celui généré pour votre plan. Ne vous y fiez pas ; générez et déployez à nouveau.`,
   deployTxLabel: 'Transaction',
+  networkName: (id: string, name?: string) => (name ? `${name} (chaîne ${id})` : `la chaîne ${id}`),
+  deployWrongChain: (actual: string, expected: string) =>
+    `Votre portefeuille est sur ${actual}, mais ce service n'enregistre et ne vérifie les déploiements que sur ${expected}. Rien n'a été envoyé : passez votre portefeuille sur ce réseau, puis déployez.`,
+  deploySwitchTo: (name: string) => `Passer votre portefeuille sur ${name}`,
+  deploySwitched: (name: string) =>
+    `Votre portefeuille est maintenant sur ${name}. Rien n'a encore été envoyé : déployez quand vous êtes prêt.`,
+  deploySwitchRefused: (actual: string, expected: string) =>
+    `Votre portefeuille est resté sur ${actual} ; rien n'a été envoyé. Passez-le sur ${expected} pour déployer.`,
   deployFailed: {
     rejected: "Vous avez refusé la demande dans votre portefeuille. Rien n'a été envoyé.",
     noAccount: "Votre portefeuille n'a partagé aucun compte. Déverrouillez-le et réessayez.",

@@ -3,7 +3,7 @@
 import type { Jurisdiction, Template } from '../calls.js';
 import type { Errors, Form, Result, Review, Row, StepId } from '../form.js';
 import type { Texts } from '../i18n/index.js';
-import type { DeployFailure, Deployment } from '../wallet.js';
+import type { ChainMismatch, DeployFailure, Deployment } from '../wallet.js';
 
 export interface StepContext {
   /** The words and number formats of the wizard's locale. */
@@ -33,6 +33,8 @@ export interface StepContext {
   /** The host page gave a wallet: the result offers to deploy with it (EVM only). */
   canDeploy: boolean;
   deploy: () => void;
+  /** Asks the host's wallet to move to this chain (offered when it is on one the service does not read). */
+  switchChain: (chainId: number) => void;
   deployState: DeployState;
 }
 
@@ -41,4 +43,6 @@ export type DeployState =
   | { phase: 'idle' }
   | { phase: 'working'; stage: string }
   | { phase: 'done'; deployment: Deployment }
-  | { phase: 'failed'; reason: DeployFailure; detail: string };
+  | { phase: 'failed'; reason: DeployFailure; detail: string; chain?: ChainMismatch }
+  /** The wallet was asked to switch chains: where it is now (nothing has been sent yet). */
+  | { phase: 'switched'; chainId: number; ok: boolean; chain: ChainMismatch };

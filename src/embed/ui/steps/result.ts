@@ -1,9 +1,11 @@
 import { h, type ComponentChildren } from 'preact';
 import { Copyable } from '../fields.js';
 import { analysisInWords } from '../../../core/messages/advice.js';
+import { numberFormats } from '../../../core/messages/index.js';
 import type { Result } from '../form.js';
 import type { StepContext } from './context.js';
 import { findingsList } from './review.js';
+import { CHAIN_NAMES, type ChainMismatch } from '../wallet.js';
 
 /** Generation's warnings and advice in the reader's words; what has no words yet stays in English, marked so. */
 function analysisList(c: StepContext, analysis: NonNullable<Result['analysis']>): ComponentChildren {
@@ -58,11 +60,36 @@ function analysisList(c: StepContext, analysis: NonNullable<Result['analysis']>)
 const sourceName = (blockchain: string) =>
   blockchain === 'evm' ? 'Inheritance.sol' : blockchain === 'ton' ? 'inheritance.fc' : 'lib.rs';
 
+/** A chain in the reader's words: its name when it has a well-known one, and its id. */
+const chainWords = (c: StepContext, id: number) => c.tx.t.networkName(String(id), CHAIN_NAMES[id]);
+
+/** The chains that would do, as "A or B" in the reader's language. */
+const expectedWords = (c: StepContext, chain: ChainMismatch) =>
+  numberFormats(c.tx.locale).or(chain.expected.map((id) => chainWords(c, id)));
+
+/** One button per chain the service reads (the first few), each asking the wallet to move there. */
+function switchButtons(c: StepContext, chain: ChainMismatch): ComponentChildren {
+  return h(
+    'p',
+    { class: 'svc-switch-chain' },
+    chain.expected
+      .slice(0, 3)
+      .map((id) =>
+        h(
+          'button',
+          { key: id, type: 'button', id: `svc-switch-${id}`, class: 'svc-secondary', onClick: () => c.switchChain(id) },
+          c.tx.t.deploySwitchTo(chainWords(c, id)),
+        ),
+      ),
+  );
+}
+
 /** Deploying with the host page's wallet: the button, then where it stands, in words read out as they change. */
 function deploySection(c: StepContext): ComponentChildren {
   const { t } = c.tx;
   const s = c.deployState;
   let status: ComponentChildren = null;
+  let offer: ChainMismatch | undefined;
   if (s.phase === 'working') status = t.deployStage[s.stage] ?? '';
   else if (s.phase === 'done')
     status = [
@@ -74,10 +101,19 @@ function deploySection(c: StepContext): ComponentChildren {
       h('br', { key: 'b' }),
       h('span', { key: 't' }, `${t.deployTxLabel}: `, h('code', null, s.deployment.transactionHash)),
     ];
-  else if (s.phase === 'failed') {
+  else if (s.phase === 'failed' && s.chain) {
+    // The wallet is on a chain the service does not read: said before anything is sent, with the way out.
+    status = t.deployWrongChain(chainWords(c, s.chain.actual), expectedWords(c, s.chain));
+    offer = s.chain;
+  } else if (s.phase === 'failed') {
     const words = t.deployFailed[s.reason] ?? '';
     // The wallet's or the service's own message is added where ours is only a heading for it.
     status = s.reason === 'wallet' || s.reason === 'service' ? `${words}: ${s.detail}` : words;
+  } else if (s.phase === 'switched') {
+    status = s.ok
+      ? t.deploySwitched(chainWords(c, s.chainId))
+      : t.deploySwitchRefused(chainWords(c, s.chainId), expectedWords(c, s.chain));
+    if (!s.ok) offer = s.chain;
   }
   return h(
     'section',
@@ -102,6 +138,7 @@ function deploySection(c: StepContext): ComponentChildren {
       { id: 'svc-deploy-status', class: 'svc-status', role: 'status', 'aria-live': 'polite', tabIndex: -1 },
       status,
     ),
+    offer ? switchButtons(c, offer) : null,
   );
 }
 

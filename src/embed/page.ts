@@ -74,6 +74,12 @@ export const WizardQuery = z
     wallet: bool
       .default(false)
       .describe('The host page gave the SDK a wallet (its `ethereum` option): the wizard offers to deploy with it.'),
+    chainId: z
+      .string()
+      .regex(/^[1-9]\d{0,15}$/, 'must be an EVM chain id, a whole number such as 1 or 11155111')
+      .transform(Number)
+      .optional()
+      .describe('With a wallet: the one EVM chain the wizard deploys to (one the service reads).'),
     callback: z.string().max(2048).optional().describe('HTTPS URL the result is POSTed to (on an allowed origin).'),
     origin: z
       .string()
@@ -99,6 +105,8 @@ export interface WizardOptions {
   wallet: boolean;
   /** The EVM chain ids the service reads (the operator's endpoints): the wizard deploys only there. */
   networks?: number[];
+  /** The one chain the host page asked for (SDK `chainId`), checked against `networks` when the page is served. */
+  chainId?: number | undefined;
 }
 
 /** Reads the raw query; repeated parameters are an error. Returns the parsed query or the problems, one per field. */
@@ -161,6 +169,8 @@ export function wizardOptions(query: WizardQuery): { options: WizardOptions } | 
           'the beneficiaries step cannot be skipped (owner and beneficiaries are needed; setData can prefill them)',
       });
   }
+  if (query.chainId !== undefined && !query.wallet)
+    details.push({ field: 'chainId', reason: "a chain to deploy to needs a wallet (the SDK's `ethereum` option)" });
   if (details.length) return { details };
   return {
     options: {
@@ -174,6 +184,7 @@ export function wizardOptions(query: WizardQuery): { options: WizardOptions } | 
       hideHeader: query.hideHeader,
       hideFooter: query.hideFooter,
       wallet: query.wallet,
+      ...(query.chainId !== undefined ? { chainId: query.chainId } : {}),
     },
   };
 }

@@ -192,7 +192,19 @@ async function wizardPage(services: Services, req: FastifyRequest, call: CallInf
     return errorPage('VALIDATION_ERROR', 'The wizard was given parameters it cannot use.', origins, opts.details);
   const options: WizardOptions = opts.options;
   // With a wallet, the wizard checks the wallet's chain before sending: registration reads only these networks.
-  if (options.wallet) options.networks = evmNetworks(services);
+  if (options.wallet) {
+    const networks = evmNetworks(services);
+    if (options.chainId !== undefined && !networks.includes(options.chainId))
+      return errorPage('VALIDATION_ERROR', 'The wizard was given parameters it cannot use.', origins, [
+        {
+          field: 'chainId',
+          reason: networks.length
+            ? `this service registers deployments on chain ${networks.join(', ')} only`
+            : 'this service reads no EVM chain, so it cannot register a deployment',
+        },
+      ]);
+    options.networks = options.chainId !== undefined ? [options.chainId] : networks;
+  }
   if (session?.expired) {
     return errorPage(
       'API_KEY_INVALID',

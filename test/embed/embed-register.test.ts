@@ -100,5 +100,31 @@ describe('register_deployment with an embed token', () => {
     };
     expect(await options('&wallet=1')).toMatchObject({ wallet: true, networks: [31337] });
     expect(await options('')).not.toHaveProperty('networks');
+    // The host page may name the one chain to deploy to (the SDK's chainId), if svc reads it.
+    expect(await options('&wallet=1&chainId=31337')).toMatchObject({ networks: [31337], chainId: 31337 });
+  });
+
+  it('a chain svc does not read, or a chain without a wallet, is refused with the field named', async () => {
+    const { key } = await partnerKey(server, [ORIGIN]);
+    const token = await embedToken(server, key, ORIGIN);
+    const refused = async (extra: string) => {
+      const res = await server.app.inject({
+        method: 'GET',
+        url: `/api/v1/embed/wizard?token=${encodeURIComponent(token)}&origin=${encodeURIComponent(ORIGIN)}${extra}`,
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      const json = /<script type="application\/json" id="svc-wizard-config">(.*?)<\/script>/s.exec(res.body)![1]!;
+      const config = JSON.parse(json) as {
+        options: unknown;
+        error: { details: Array<{ field: string; reason: string }> };
+      };
+      expect(config.options).toBeNull();
+      return config.error.details;
+    };
+    expect(await refused('&wallet=1&chainId=1')).toEqual([
+      { field: 'chainId', reason: 'this service registers deployments on chain 31337 only' },
+    ]);
+    expect((await refused('&chainId=31337'))[0]?.field).toBe('chainId');
+    expect((await refused('&wallet=1&chainId=0x7a69'))[0]?.field).toBe('chainId');
   });
 });

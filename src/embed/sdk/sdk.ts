@@ -26,6 +26,8 @@ interface Options {
   callback?: string;
   /** The host page's EIP-1193 wallet: the wizard deploys with it; only deployment's methods are relayed. */
   ethereum?: Eip1193Provider;
+  /** With `ethereum`: the one EVM chain id to deploy to (the service must read it); else any chain it reads. */
+  chainId?: number;
   /** Where svc is served; defaults to the origin this script was loaded from. */
   baseUrl?: string;
   onReady?: Handler;
@@ -74,6 +76,7 @@ class SvcWizard {
     if (opts.hideHeader) add('hideHeader', true);
     if (opts.hideFooter) add('hideFooter', true);
     if (opts.ethereum) add('wallet', 1);
+    add('chainId', opts.chainId);
     add('callback', opts.callback);
     const frame = (this.frame = document.createElement('iframe'));
     frame.src = `${this.origin}/api/v1/embed/wizard?${q}`;

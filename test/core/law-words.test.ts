@@ -6,8 +6,8 @@ import {
   type LawParams,
   lawFindingInWords,
   lawFormats,
-  sayLaw,
 } from '../../src/core/messages/law-words.js';
+import { sayLaw } from '../../src/core/messages/law-words-en.js';
 import { validateForGeneration } from '../../src/contracts/engine.js';
 import { texts } from '../../src/embed/ui/i18n/index.js';
 import { lawNames } from '../../src/embed/ui/law-names.js';

@@ -120,6 +120,9 @@ function lawWarnings(input: GenerateInput, jurisdictions: JurisdictionIndex): z.
     id: f.rule,
     severity: LAW_SEVERITY[f.severity],
     message: `${f.message} (${f.source.title})`,
+    // The rule is the sentence's code: a reader's language says it from the params (core/messages/law-words.ts).
+    code: f.rule,
+    ...(f.params ? { params: f.params } : {}),
   }));
 }
 

@@ -136,6 +136,7 @@ function percentageFindings(beneficiaries: PlanBeneficiary[]): Finding[] {
         message: `${b.name}'s percentage has more than two decimals.`,
         source: { title: 'svc: shares are basis points on chain (docs/decisions.md, Contracts)' },
         beneficiaryIndex: i,
+        params: { beneficiary: i + 1 },
       });
     }
   });
@@ -147,6 +148,7 @@ function percentageFindings(beneficiaries: PlanBeneficiary[]): Finding[] {
       message: `The percentages sum to ${(totalBp / 100).toFixed(2)}, not 100.`,
       source: { title: 'svc: shares must total exactly 100%' },
       expected: '100',
+      params: { totalPercent: totalBp / 100 },
     });
   }
   return findings;
@@ -166,6 +168,7 @@ function schoolFinding(sel: SchoolSelection, j: Jurisdiction): Finding {
       rule: 'faraid.school-not-computed',
       message: `The ${schoolLabel(sel.madhhab)} school applies here (${sel.source}); this calculator does not compute it yet, so the shares were not checked. Pass madhhab to check a Sunni school instead.`,
       source,
+      params: { school: sel.madhhab, chosenBy: sel.chosenBy, jurisdiction: j.id },
     };
   return {
     severity: sel.note ? 'warning' : 'info',
@@ -174,6 +177,13 @@ function schoolFinding(sel: SchoolSelection, j: Jurisdiction): Finding {
       sel.note ??
       `Fara'id checked by the ${schoolLabel(sel.madhhab)} school, chosen by the ${sel.chosenBy}: ${sel.source}.`,
     source,
+    params: {
+      school: sel.madhhab,
+      chosenBy: sel.chosenBy,
+      jurisdiction: j.id,
+      // The jurisdiction's own school when the request overrides it ("code": it applies its own code).
+      ...(sel.note ? { jurisdictionSchool: sel.jurisdictionMadhhab ?? 'code' } : {}),
+    },
   };
 }
 

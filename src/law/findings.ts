@@ -43,9 +43,18 @@ export const FindingSchema = z
       .string()
       .optional()
       .describe('The value the rule expects (e.g. a percentage), where one can be computed.'),
+    params: z
+      .record(z.string(), z.union([z.number(), z.string()]).describe('A figure or short string of the message.'))
+      .optional()
+      .describe(
+        'The figures and short strings of the message as data, by name, for saying it in another language with `rule` as its code: percentages as numbers, fractions as "1/2", heir types as heir keys, jurisdictions as ids (e.g. {"jurisdiction": "fr", "reservePercent": 50}). Never a person\'s name.',
+      ),
   })
   .describe('A finding of a plan check.');
 export type Finding = z.infer<typeof FindingSchema>;
+
+/** The params of a finding: figures and short strings as data (never names of people). */
+export type FindingParams = Record<string, number | string>;
 
 /** The beneficiary fields the law checks look at. */
 export interface PlanBeneficiary {

@@ -98,7 +98,8 @@ export function fractionValue(f: string): number {
 }
 
 const EPS = 0.01; // percentages carry two decimals: a shortfall of one hundredth is rounding
-const pct = (n: number): string => `${Math.round(n * 100) / 100}%`;
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+const pct = (n: number): string => `${round2(n)}%`;
 const GROUP_WORDS: Record<HeirGroup, string> = {
   descendants: 'the children (descendants)',
   spouse: 'the spouse',
@@ -157,16 +158,27 @@ function checkTemplate(j: Jurisdiction, template: string, out: Finding[]): void 
   if (template === 'custom' || (j.recommendedTemplates as readonly string[]).includes(template)) return;
   const recommended = `Recommended: ${j.recommendedTemplates.join(', ')}.`;
   let message: string;
+  let variant: string;
   if (template.startsWith('islamic') && j.islamicLaw.applies === 'none') {
+    variant = 'no-legal-force';
     message = `Islamic inheritance law has no legal force in ${j.name}; the plan takes effect as an ordinary disposition under local law, including any forced heirship or spouse rights.`;
   } else if (template === 'common-law' && j.forcedHeirship.exists && j.islamicLaw.applies === 'none') {
+    variant = 'forced-heirship';
     message = `${j.name} has forced heirship; the common-law template assumes freedom of testation. Reserved heirs keep their claims whatever the plan says, so consider the civil-law template.`;
   } else if (template === 'civil-law' && !j.forcedHeirship.exists) {
+    variant = 'no-reserve';
     message = `${j.name} has no forced heirship of the civil-law kind; the civil-law template's reserves are not required here (they are harmless if intended). ${recommended}`;
   } else {
+    variant = 'not-recommended';
     message = `The ${template} template is not among those recommended for ${j.name}. ${recommended}`;
   }
-  out.push({ severity: 'info', rule: 'template.mismatch', message, source: mainSource(j) });
+  out.push({
+    severity: 'info',
+    rule: 'template.mismatch',
+    message,
+    source: mainSource(j),
+    params: { variant, template, jurisdiction: j.id, recommended: j.recommendedTemplates.join(',') },
+  });
 }
 
 function checkReserve(
@@ -181,6 +193,12 @@ function checkReserve(
   const condition = fh.onlyIf ? ` This applies only if ${fh.onlyIf}.` : '';
   const basis = fh.basis === 'movable-estate' ? 'of the movable estate (crypto-assets are movable)' : 'of the estate';
   const note = r.note ? ` ${r.note}` : '';
+  // What the translated sentences say of the basis and the condition (their English text is the jurisdiction's).
+  const common = {
+    jurisdiction: j.id,
+    basis: fh.basis === 'movable-estate' ? 'movable-estate' : 'estate',
+    conditional: fh.onlyIf ? 1 : 0,
+  };
   const members = beneficiaries
     .map((_, i) => i)
     .filter((i) => {
@@ -198,6 +216,14 @@ function checkReserve(
         `this plan gives ${pct(given)}. A will cannot take the reserve away: the heirs may claim reduction of the other gifts.${note}${condition}`,
       source: mainSource(j),
       expected: `at least ${pct(required)}`,
+      params: {
+        ...common,
+        variant: 'collective',
+        heirs: r.heirs.join(','),
+        fraction: r.fraction,
+        reservePercent: round2(required),
+        givenPercent: round2(given),
+      },
     };
     if (members.length === 1) finding.beneficiaryIndex = members[0]!;
     out.push(finding);
@@ -216,6 +242,14 @@ function checkReserve(
         source: mainSource(j),
         beneficiaryIndex: i,
         expected: `at least ${pct(each)}`,
+        params: {
+          ...common,
+          variant: 'per-child',
+          children: f.children,
+          eachPercent: round2(each),
+          givenPercent: round2(b.percentage),
+          beneficiary: i + 1,
+        },
       });
     }
   }
@@ -238,6 +272,7 @@ function checkForcedHeirship(
       rule: 'forced-heirship.not-computed',
       message: `${j.name} has forced heirship, which this service does not compute: ${fh.summary}`,
       source: mainSource(j),
+      params: { jurisdiction: j.id },
     });
     return;
   }
@@ -264,6 +299,7 @@ function checkForcedHeirship(
         `${j.name} reserves part of the estate for ${groupsText(unnamed)} in your situation. ` +
         `The plan names none; if you leave any, they keep their reserve even though the plan does not name them. ${fh.summary}`,
       source: mainSource(j),
+      params: { jurisdiction: j.id, heirs: unnamed.join(',') },
     });
   }
 }
@@ -289,6 +325,16 @@ function checkElectiveShare(
       message: `${j.name} gives a surviving spouse an elective share (${es.statute}): if you are married, your spouse may claim ${flat ? flat.fraction : es.maxFraction ? `up to ${es.maxFraction}` : 'a statutory share'} whatever this plan says. ${caveat}`,
       source,
       ...(flat ? { expected: `at least ${pct(fractionValue(flat.fraction) * 100)}` } : {}),
+      params: {
+        variant: 'no-spouse',
+        jurisdiction: j.id,
+        statute: es.statute,
+        ...(flat
+          ? { fraction: flat.fraction, requiredPercent: round2(fractionValue(flat.fraction) * 100) }
+          : es.maxFraction
+            ? { maxFraction: es.maxFraction, maxPercent: round2(fractionValue(es.maxFraction) * 100) }
+            : {}),
+      },
     });
     return;
   }
@@ -302,6 +348,14 @@ function checkElectiveShare(
         message: `In ${j.name} the surviving spouse may elect to take ${flat.fraction} (${pct(required)}) instead of what the will gives (${es.statute}); this plan gives ${pct(spousePct)}. ${caveat}`,
         source,
         expected: `at least ${pct(required)}`,
+        params: {
+          variant: 'fixed',
+          jurisdiction: j.id,
+          statute: es.statute,
+          fraction: flat.fraction,
+          requiredPercent: round2(required),
+          givenPercent: round2(spousePct),
+        },
         ...idx,
       });
     }
@@ -314,6 +368,14 @@ function checkElectiveShare(
         message: `In ${j.name} the surviving spouse may elect up to ${es.maxFraction} (${pct(max)}), depending on the length of the marriage (${es.statute}); this plan gives ${pct(spousePct)}. ${caveat}`,
         source,
         expected: `up to ${pct(max)}`,
+        params: {
+          variant: 'up-to',
+          jurisdiction: j.id,
+          statute: es.statute,
+          maxFraction: es.maxFraction,
+          maxPercent: round2(max),
+          givenPercent: round2(spousePct),
+        },
         ...idx,
       });
     }
@@ -323,6 +385,7 @@ function checkElectiveShare(
       rule: 'spouse.elective-share',
       message: `In ${j.name} the surviving spouse may elect against the will (${es.statute}): ${es.basis}. Check that this plan and other property leave the spouse at least that.`,
       source,
+      params: { variant: 'unquantified', jurisdiction: j.id, statute: es.statute },
       ...idx,
     });
   }
@@ -347,6 +410,7 @@ function checkMaritalProperty(
         `The surviving spouse already owns half of the community property, so the plan can dispose only of your half and of your separate property; ` +
         `do not place the spouse's half of community assets in this contract without the spouse's consent.`,
       source,
+      params: { variant: 'community', jurisdiction: j.id, spouseNamed: f.spouse ? 1 : 0, optIn: optIn ? 1 : 0 },
     });
     return;
   }
@@ -357,6 +421,7 @@ function checkMaritalProperty(
       rule: 'spouse.deferred-community',
       message: `${j.name}'s default regime is ${mp.defaultRegime}: ${mp.summary} The spouse's marital-property claim is settled before the estate is shared out.`,
       source,
+      params: { jurisdiction: j.id },
     });
   } else if (mp.communityProperty === 'opt-in') {
     out.push({
@@ -364,6 +429,7 @@ function checkMaritalProperty(
       rule: 'spouse.community-property',
       message: `${j.name}: ${mp.summary} If you and your spouse hold assets that way, your spouse owns half of them and the plan can dispose only of your half.`,
       source,
+      params: { variant: 'opt-in', jurisdiction: j.id },
     });
   }
 }
@@ -384,6 +450,7 @@ function checkIslamicLaw(
     rule: 'islamic-law.applies',
     message: `In ${j.name} Islamic inheritance law governs ${who}: ${ia.summary} If it governs yours, the Qur'anic heirs take fixed shares whatever this plan says; consider the islamic-mirth or islamic-wasiyyah template.`,
     source: mainSource(j),
+    params: { jurisdiction: j.id, scope: ia.applies === 'all' ? 'all' : 'muslims' },
   });
   if (!ia.bequestLimit) return;
   const limit = fractionValue(ia.bequestLimit) * 100;
@@ -396,6 +463,7 @@ function checkIslamicLaw(
       message: `Where Islamic law applies, bequests to people who are not heirs are limited to ${ia.bequestLimit} of the estate (${pct(limit)}) unless the heirs consent; this plan gives ${pct(toOthers)} to beneficiaries who are not relatives.`,
       source: mainSource(j),
       expected: `at most ${pct(limit)}`,
+      params: { fraction: ia.bequestLimit, limitPercent: round2(limit), givenPercent: round2(toOthers) },
       ...(others.length === 1 ? { beneficiaryIndex: others[0]! } : {}),
     });
   }
@@ -433,6 +501,7 @@ export function checkJurisdictionPlan(
       rule: 'plan.relationship-missing',
       message: `${missing} beneficiar${missing === 1 ? 'y has' : 'ies have'} no relationship; reserves and spouse rights can be checked only for beneficiaries whose relationship (spouse, son, daughter, father, mother...) is given.`,
       source: mainSource(j),
+      params: { count: missing },
     });
   }
   return out;

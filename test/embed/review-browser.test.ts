@@ -163,4 +163,43 @@ describe('review and result', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'wizard-fr-result-analysis.png'), fullPage: true });
     await page.close();
   }, 400_000);
+
+  it("says the law's findings in the reader's language, each once", async () => {
+    const { page, frame } = await openHost({
+      locale: 'fr',
+      blockchain: 'evm',
+      steps: 'template,beneficiaries,switch,review',
+    });
+    await waitEvent(page, 'ready');
+    await frame.waitForSelector('#f-jurisdiction option[value="fr"]', { state: 'attached' });
+    await frame.selectOption('#f-jurisdiction', 'fr');
+    await next(frame);
+    await waitEvent(page, 'step', 2);
+    await page.evaluate(
+      (d) => (window as unknown as { wizard: { setData: (x: unknown) => void } }).wizard.setData(d),
+      PREFILL,
+    );
+    await frame.waitForFunction(
+      () =>
+        (document.getElementById('f-beneficiaries-0-relationship') as HTMLSelectElement | null)?.value === 'daughter',
+    );
+    await next(frame);
+    await waitEvent(page, 'step', 3);
+    await frame.fill('#f-guardians-addresses', GUARDIANS.join('\n'));
+    await frame.fill('#f-guardians-threshold', '1');
+    await next(frame);
+    await waitEvent(page, 'step', 4);
+    await frame.waitForSelector('.svc-findings', { timeout: 120_000 });
+    const items = await frame.$$eval('.svc-findings li', (lis) => lis.map((li) => li.textContent ?? ''));
+    // France's community of property (no spouse is named) and Bob's missing relationship, from their params.
+    const community = items.filter((t) => t.includes('le régime légal en vigueur (France) est la communauté de biens'));
+    expect(community).toHaveLength(1);
+    expect(community[0]).toMatch(/^Remarque: Si vous êtes marié, /);
+    expect(items).toContainEqual(expect.stringContaining('Bénéficiaires sans lien de parenté indiqué : 1.'));
+    // Neither is left in the service's English.
+    expect(items.join('\n')).not.toMatch(/If you are married|beneficiary has no relationship/);
+    expect(await axeViolations(frame)).toEqual([]);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'wizard-fr-review-law.png'), fullPage: true });
+    await page.close();
+  }, 300_000);
 });

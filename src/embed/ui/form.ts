@@ -75,9 +75,14 @@ export interface Result {
   };
 }
 
+/** A law finding (check_plan: `rule`) or a plan warning (validate_plan: `id`, and `code` when it has words). */
 export interface Finding {
   severity: string;
   message: string;
+  rule?: string;
+  id?: string;
+  code?: string;
+  params?: Record<string, number | string>;
 }
 
 /** What the review step shows: plan warnings, law findings and the measured gas. */

@@ -19,6 +19,7 @@ export function relationshipFindings(ck: PlanCheck): void {
         message: `Relationship "${rel}" is read as ${HEIR_LABELS[cl.heir]}; ${cl.assumed}.`,
         source: ISLAMIC_SOURCES.vocabulary,
         beneficiaryIndex: i,
+        params: { beneficiary: i + 1, heir: cl.heir },
       });
     else if (cl.kind === 'ambiguous')
       findings.push({
@@ -27,6 +28,7 @@ export function relationshipFindings(ck: PlanCheck): void {
         message: `Relationship "${rel}" is ambiguous under fara'id: say which of ${cl.candidates.map((k) => HEIR_LABELS[k]).join(', ')} is meant.`,
         source: ISLAMIC_SOURCES.vocabulary,
         beneficiaryIndex: i,
+        params: { beneficiary: i + 1, candidates: cl.candidates.join(',') },
       });
     else if (cl.kind === 'unknown' || cl.kind === 'missing')
       findings.push({
@@ -38,6 +40,7 @@ export function relationshipFindings(ck: PlanCheck): void {
             : `Relationship "${rel}" cannot be mapped to an heir of fara'id.${mirth ? ' Use a known term (see docs).' : ' Treated as a non-heir legatee.'}`,
         source: ISLAMIC_SOURCES.vocabulary,
         beneficiaryIndex: i,
+        params: { variant: cl.kind, beneficiary: i + 1, mirth: mirth ? 1 : 0 },
       });
     else if (cl.kind === 'non-heir' && mirth)
       findings.push({
@@ -47,14 +50,19 @@ export function relationshipFindings(ck: PlanCheck): void {
         source: ISLAMIC_SOURCES.shares,
         beneficiaryIndex: i,
         expected: '0.00',
+        params: { variant: 'relationship', beneficiary: i + 1 },
       });
   });
 }
 
-/** Why the heir counts cannot describe one family, if they cannot. */
-function impossibleHeirs(counts: Partial<Record<HeirKey, number>>): string[] {
-  const problems: string[] = [];
-  if (counts.husband && counts.wife) problems.push('a husband and a wife cannot both be heirs of one person');
+/**
+ * Why the heir counts cannot describe one family, if they cannot: each problem in words and as a code for the
+ * finding's params ("husband-and-wife", "one:<heir key>", "wives").
+ */
+function impossibleHeirs(counts: Partial<Record<HeirKey, number>>): Array<{ text: string; code: string }> {
+  const problems: Array<{ text: string; code: string }> = [];
+  if (counts.husband && counts.wife)
+    problems.push({ text: 'a husband and a wife cannot both be heirs of one person', code: 'husband-and-wife' });
   for (const k of [
     'husband',
     'father',
@@ -63,8 +71,8 @@ function impossibleHeirs(counts: Partial<Record<HeirKey, number>>): string[] {
     'paternalGrandmother',
     'maternalGrandmother',
   ] as const)
-    if ((counts[k] ?? 0) > 1) problems.push(`there can be only one ${HEIR_LABELS[k]}`);
-  if ((counts.wife ?? 0) > 4) problems.push('there can be at most four wives');
+    if ((counts[k] ?? 0) > 1) problems.push({ text: `there can be only one ${HEIR_LABELS[k]}`, code: `one:${k}` });
+  if ((counts.wife ?? 0) > 4) problems.push({ text: 'there can be at most four wives', code: 'wives' });
   return problems;
 }
 
@@ -79,6 +87,7 @@ export function faraidOfPlan(ck: PlanCheck): EngineResult | undefined {
         ? "No beneficiary is an heir by fara'id; a mirath plan divides the estate among heirs."
         : "No beneficiary is an heir by fara'id; the whole plan is bequests.",
       source: ISLAMIC_SOURCES.shares,
+      params: { mirth: mirth ? 1 : 0 },
     });
     return undefined;
   }
@@ -93,8 +102,9 @@ export function faraidOfPlan(ck: PlanCheck): EngineResult | undefined {
     findings.push({
       severity: 'error',
       rule: 'faraid.invalid-heirs',
-      message: `The beneficiaries' relationships are impossible together: ${problems.join('; ')}.`,
+      message: `The beneficiaries' relationships are impossible together: ${problems.map((p) => p.text).join('; ')}.`,
       source: ISLAMIC_SOURCES.shares,
+      params: { problems: problems.map((p) => p.code).join(',') },
     });
     return undefined;
   }
@@ -112,6 +122,7 @@ export function faraidOfPlan(ck: PlanCheck): EngineResult | undefined {
       rule: 'faraid.distant-kindred',
       message: `The shares cannot be checked: ${e.details?.[0]?.reason ?? e.message}.`,
       source: ISLAMIC_SOURCES.shares,
+      params: { mirth: mirth ? 1 : 0 },
     });
     return undefined;
   }
@@ -139,6 +150,7 @@ export function legateeFindings(ck: PlanCheck, engine: EngineResult | undefined)
         message: `The ${HEIR_LABELS[cl.heir]} is excluded from inheriting by the ${HEIR_LABELS[x.by]} (${x.reason}) and so may receive a bequest.`,
         source: ISLAMIC_SOURCES.exclusion,
         beneficiaryIndex: i,
+        params: { heir: cl.heir, by: x.by },
       });
     }
   });
@@ -149,6 +161,7 @@ export function legateeFindings(ck: PlanCheck, engine: EngineResult | undefined)
       message: `Bequests total ${pct(legacyBp)}%, more than one third of the estate; the excess is valid only with the heirs' consent${consent ? ', which has been given' : ''}.`,
       source: ISLAMIC_SOURCES.oneThird,
       expected: '33.33',
+      params: { bequestPercent: legacyBp / 100, consent: consent ? 1 : 0 },
     });
   if (legacyBp === 0)
     findings.push({
@@ -156,6 +169,7 @@ export function legateeFindings(ck: PlanCheck, engine: EngineResult | undefined)
       rule: 'wasiyyah.no-bequest',
       message: "No beneficiary is a legatee; the plan is a plain fara'id division.",
       source: ISLAMIC_SOURCES.shares,
+      params: {},
     });
   return legacyBp;
 }

@@ -30,6 +30,7 @@ function treasuryFindings(ck: PlanCheck, e: EngineResult, exp: number): void {
         : '.'),
     source: ISLAMIC_SOURCES.treasury,
     expected: pct(exp),
+    params: { heir: spouse, treasuryPercent: exp / 100, treasuryNamed: holders.length === 0 ? 0 : 1 },
   });
   holders.forEach((i, n) => {
     const want = n === 0 ? exp : 0;
@@ -42,6 +43,12 @@ function treasuryFindings(ck: PlanCheck, e: EngineResult, exp: number): void {
         source: ISLAMIC_SOURCES.treasury,
         beneficiaryIndex: i,
         expected: pct(want),
+        params: {
+          variant: 'treasury',
+          givenPercent: toBp(beneficiaries[i]!.percentage) / 100,
+          expectedPercent: want / 100,
+          carriedEarlier: n > 0 ? 1 : 0,
+        },
       });
   });
 }
@@ -61,6 +68,7 @@ function personFinding(ck: PlanCheck, p: Person, exp: number, units: bigint): vo
       source: ISLAMIC_SOURCES.noBequestToHeir,
       beneficiaryIndex: p.index,
       expected: pct(exp),
+      params: { heir: p.heir, givenPercent: got / 100, expectedPercent: exp / 100, consent: consent ? 1 : 0 },
     });
   else
     ck.findings.push({
@@ -70,6 +78,14 @@ function personFinding(ck: PlanCheck, p: Person, exp: number, units: bigint): vo
       source: ISLAMIC_SOURCES.shares,
       beneficiaryIndex: p.index,
       expected: pct(exp),
+      params: {
+        variant: 'heir',
+        heir: p.heir,
+        school: madhhab,
+        givenPercent: got / 100,
+        expectedPercent: exp / 100,
+        ...(mirth ? {} : { leftPercent: Number(units) / 100 }),
+      },
     });
 }
 
@@ -87,6 +103,7 @@ function excludedInMirath(ck: PlanCheck, e: EngineResult): void {
       source: ISLAMIC_SOURCES.exclusion,
       beneficiaryIndex: i,
       expected: '0.00',
+      params: { heir: cl.heir, by: x.by },
     });
   });
 }
@@ -121,6 +138,7 @@ export function shareFindings(ck: PlanCheck, e: EngineResult, legacyBp: number):
       message: `The ${HEIR_LABELS[heir]}, a surviving heir, is not a beneficiary of the plan but is entitled to ${pct(bp)}% of the estate.`,
       source: ISLAMIC_SOURCES.shares,
       expected: pct(bp),
+      params: { heir, expectedPercent: bp / 100 },
     });
 
   if (ck.mirth) excludedInMirath(ck, e);
@@ -130,6 +148,7 @@ export function shareFindings(ck: PlanCheck, e: EngineResult, legacyBp: number):
       rule: 'faraid.assumption',
       message: `Shares computed by fara'id (${ck.madhhab} school) on the assumption that the heirs listed are all the surviving heirs; any other surviving heir changes them.`,
       source: ISLAMIC_SOURCES.shares,
+      params: { school: ck.madhhab },
     });
 }
 
@@ -147,6 +166,7 @@ export function mirathNonHeirFindings(ck: PlanCheck, e: EngineResult | undefined
         source: ISLAMIC_SOURCES.treasury,
         beneficiaryIndex: i,
         expected: '0.00',
+        params: { variant: 'treasury' },
       });
     }
   });

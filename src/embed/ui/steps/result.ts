@@ -2,6 +2,8 @@ import { h, type ComponentChildren } from 'preact';
 import { Copyable } from '../fields.js';
 import { analysisInWords } from '../../../core/messages/advice.js';
 import { numberFormats } from '../../../core/messages/index.js';
+import { LAW_RULES, lawFindingInWords } from '../../../core/messages/law-words.js';
+import { lawNames } from '../law-names.js';
 import type { Result } from '../form.js';
 import type { StepContext } from './context.js';
 import { findingsList } from './review.js';
@@ -12,7 +14,14 @@ function analysisList(c: StepContext, analysis: NonNullable<Result['analysis']>)
   const { t, locale } = c.tx;
   // (the law's findings are among generation's warnings when a jurisdiction is chosen)
   const words = analysisInWords(analysis, locale);
-  const items = words.warnings;
+  // The law's findings among them are said from their rule and params (core/messages/law-words.ts).
+  const names = lawNames(c.tx, c.jurisdictions);
+  const items = words.warnings.map((w, i) => {
+    const code = analysis.warnings[i]?.code;
+    if (code === undefined || !(LAW_RULES as readonly string[]).includes(code)) return w;
+    const params = analysis.warnings[i]?.params;
+    return { ...w, ...lawFindingInWords({ rule: code, message: w.message, params }, locale, names) };
+  });
   return h(
     'section',
     { class: 'svc-analysis', 'aria-labelledby': 'svc-analysis-title' },

@@ -1,24 +1,66 @@
 import { h, type ComponentChildren } from 'preact';
+import { analysisInWords } from '../../../core/messages/advice.js';
+import { LAW_RULES, lawFindingInWords } from '../../../core/messages/law-words.js';
+import type { Finding } from '../form.js';
+import { lawNames } from '../law-names.js';
 import { codePreview } from './code.js';
 import type { StepContext } from './context.js';
 
-/** Every warning and piece of advice of the plan's checks, in words (the review shows it, and the result again). */
+/**
+ * Every warning and piece of advice of the plan's checks, in words (the review shows it, and the result again). A
+ * law finding is said from its rule and params in the reader's language; a plan warning as the contract analysis
+ * says it. What has no words stays as the service wrote it, marked as English. The law's findings come twice (from
+ * check_plan, and among validate_plan's warnings): each is shown once.
+ */
 export function findingsList(c: StepContext): ComponentChildren {
   const review = c.review;
-  const { t } = c.tx;
+  const { t, locale } = c.tx;
   if (!review) return null;
+  const names = lawNames(c.tx, c.jurisdictions);
+  const lawKey = (rule: string, f: Finding) => `${rule} ${f.params ? JSON.stringify(f.params) : f.message}`;
+  const seen = new Set(review.findings.map((f) => lawKey(f.rule ?? '', f)));
+  const law = review.findings.map((f) => ({
+    severity: f.severity,
+    ...lawFindingInWords({ rule: f.rule ?? '', message: f.message, params: f.params }, locale, names),
+  }));
+  const lawRules = new Set<string>(LAW_RULES);
+  const plan = review.warnings.flatMap((w) => {
+    const rule = w.code ?? w.id ?? '';
+    if (!lawRules.has(rule)) return [];
+    if (seen.has(lawKey(rule, w))) return [];
+    seen.add(lawKey(rule, w));
+    return [
+      { severity: w.severity, ...lawFindingInWords({ rule, message: w.message, params: w.params }, locale, names) },
+    ];
+  });
+  const others = analysisInWords(
+    {
+      warnings: review.warnings
+        .filter((w) => !lawRules.has(w.code ?? w.id ?? ''))
+        .map((w) => ({
+          id: w.id ?? '',
+          severity: w.severity,
+          message: w.message,
+          ...(w.code !== undefined ? { code: w.code } : {}),
+          ...(w.params ? { params: w.params } : {}),
+        })),
+      suggestions: [],
+    },
+    locale,
+  ).warnings;
+  const items = [...law, ...plan, ...others];
   return [
     h('h3', null, t.findings),
-    review.findings.length + review.warnings.length
+    items.length
       ? h(
           'ul',
           { class: 'svc-findings' },
-          [...review.findings, ...review.warnings].map((f, i) =>
+          items.map((f, i) =>
             h(
               'li',
               { key: i, class: `svc-sev-${f.severity}` },
               h('strong', null, `${t.severity[f.severity] ?? f.severity}: `),
-              f.message,
+              f.english ? h('span', { lang: 'en' }, f.message) : f.message,
             ),
           ),
         )

@@ -13,6 +13,11 @@ export interface CallInfo {
   sessionToken?: string | undefined;
   /** REST only: the X-CSRF-Token header. */
   csrfToken?: string | undefined;
+  /**
+   * REST only: the Accept-Language header as sent. Read only when a call is refused with `details`, whose reasons are
+   * then said in the first of the service's languages it asks for (English otherwise).
+   */
+  acceptLanguage?: string | undefined;
   /** REST only: the HTTP method (CSRF is required on everything but GET). */
   method?: string | undefined;
   /**

@@ -11,6 +11,7 @@ import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { RateLimiter } from '../core/limiter-port.js';
 import type { Logger } from '../core/log.js';
+import { rankedLanguages } from '../core/messages/index.js';
 import { enqueueMail, type MailLocale, type MailTemplate, type MailTemplates } from '../events/mail.js';
 import { recordEvent } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
@@ -25,22 +26,7 @@ export const MAIL_LOCALES: readonly MailLocale[] = ['en', 'ar', 'es'];
  * `es-MX` is Spanish), English when none matches.
  */
 export function localeFromAcceptLanguage(header: string | undefined): MailLocale {
-  if (!header) return 'en';
-  const ranked = header
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const weight = q ? Number(q.slice(2)) : 1;
-      return {
-        lang: tag.trim().toLowerCase().split('-')[0] ?? '',
-        weight: Number.isFinite(weight) ? weight : 0,
-        index,
-      };
-    })
-    .filter((r) => r.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.index - b.index);
-  return (ranked.find((r) => MAIL_LOCALES.includes(r.lang as MailLocale))?.lang as MailLocale | undefined) ?? 'en';
+  return rankedLanguages(header).find((l): l is MailLocale => MAIL_LOCALES.includes(l as MailLocale)) ?? 'en';
 }
 
 /** The parts of a user these flows read and write (the record itself is in ./sessions.ts). */

@@ -1,6 +1,13 @@
 import { Address } from '@ton/core';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
-import { evmAddressIssue, hasMoreThanTwoDecimals, humanMessage, type Issue, sumIssue } from '../core/messages/index.js';
+import {
+  evmAddressIssue,
+  hasMoreThanTwoDecimals,
+  humanMessage,
+  type Issue,
+  issueDetail,
+  sumIssue,
+} from '../core/messages/index.js';
 import { DEFAULT_SWITCH_INTERVAL_DAYS, type AssetType, type Blockchain, type Plan } from './plan.js';
 import { isSolanaZeroAddress, solanaAddressProblem } from './solana/address.js';
 import { isValidTonAddress } from './ton/address.js';
@@ -100,65 +107,62 @@ export function withPlanDefaults<P extends Plan>(plan: P): { plan: P; notes: Pla
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
-/** A problem in the words people read (the same messages the wizard shows). */
-const say = (issue: Issue): string => humanMessage(issue);
+/** An address's problem as a `details` entry (EVM's in the caller's words, see `issueDetail`), or undefined. */
+function addressDetail(chain: Blockchain, field: string, address: string): ErrorDetail | undefined {
+  if (chain === 'evm') {
+    const issue = evmAddressIssue(address);
+    return issue ? issueDetail(field, issue) : undefined;
+  }
+  const problem = addressProblem(chain, address);
+  return problem ? { field, reason: problem } : undefined;
+}
 
 /** The plan's problems, one entry each (empty when the plan is valid). */
 export function planProblems(plan: Plan): ErrorDetail[] {
   const chain = plan.blockchain;
   const details: ErrorDetail[] = [];
   if (plan.deadMansSwitch?.enabled === false && !(plan.guardians && plan.guardians.addresses.length > 0)) {
-    details.push({
-      field: 'deadMansSwitch.enabled',
-      reason: say({ code: 'no_release' }),
-    });
+    details.push(issueDetail('deadMansSwitch.enabled', { code: 'no_release' }));
   }
-  const ownerProblem = addressProblem(chain, plan.ownerAddress);
-  if (ownerProblem) details.push({ field: 'ownerAddress', reason: ownerProblem });
-  else if (isZero(chain, plan.ownerAddress))
-    details.push({ field: 'ownerAddress', reason: say({ code: 'zero_owner' }) });
+  const ownerProblem = addressDetail(chain, 'ownerAddress', plan.ownerAddress);
+  if (ownerProblem) details.push(ownerProblem);
+  else if (isZero(chain, plan.ownerAddress)) details.push(issueDetail('ownerAddress', { code: 'zero_owner' }));
   const owner = canonicalAddress(chain, plan.ownerAddress);
 
   const seen = new Map<string, number>();
   plan.beneficiaries.forEach((b, i) => {
     const field = `beneficiaries.${i}`;
-    const problem = addressProblem(chain, b.address);
-    if (problem) details.push({ field: `${field}.address`, reason: problem });
-    else if (isZero(chain, b.address))
-      details.push({ field: `${field}.address`, reason: say({ code: 'zero_address' }) });
+    const problem = addressDetail(chain, `${field}.address`, b.address);
+    if (problem) details.push(problem);
+    else if (isZero(chain, b.address)) details.push(issueDetail(`${field}.address`, { code: 'zero_address' }));
     else {
       const key = canonicalAddress(chain, b.address);
-      if (key === owner) details.push({ field: `${field}.address`, reason: say({ code: 'owner_is_beneficiary' }) });
+      if (key === owner) details.push(issueDetail(`${field}.address`, { code: 'owner_is_beneficiary' }));
       const first = seen.get(key);
       if (first !== undefined)
-        details.push({ field: `${field}.address`, reason: say({ code: 'duplicate_beneficiary', other: first }) });
+        details.push(issueDetail(`${field}.address`, { code: 'duplicate_beneficiary', other: first }));
       else seen.set(key, i);
     }
     if (hasMoreThanTwoDecimals(b.percentage))
-      details.push({ field: `${field}.percentage`, reason: say({ code: 'percentage_decimals' }) });
+      details.push(issueDetail(`${field}.percentage`, { code: 'percentage_decimals' }));
   });
   const sum = sumIssue(plan.beneficiaries.map((b) => b.percentage));
-  if (sum) details.push({ field: 'beneficiaries', reason: say(sum) });
+  if (sum) details.push(issueDetail('beneficiaries', sum));
 
   if (plan.guardians) {
     const g = plan.guardians;
     const seenG = new Set<string>();
     g.addresses.forEach((a, i) => {
-      const problem = addressProblem(chain, a);
-      if (problem) return details.push({ field: `guardians.addresses.${i}`, reason: problem });
+      const problem = addressDetail(chain, `guardians.addresses.${i}`, a);
+      if (problem) return details.push(problem);
       const key = canonicalAddress(chain, a);
-      if (key === owner)
-        details.push({ field: `guardians.addresses.${i}`, reason: say({ code: 'guardian_is_owner' }) });
-      else if (seenG.has(key))
-        details.push({ field: `guardians.addresses.${i}`, reason: say({ code: 'guardian_duplicate' }) });
+      if (key === owner) details.push(issueDetail(`guardians.addresses.${i}`, { code: 'guardian_is_owner' }));
+      else if (seenG.has(key)) details.push(issueDetail(`guardians.addresses.${i}`, { code: 'guardian_duplicate' }));
       seenG.add(key);
       return undefined;
     });
     if (g.threshold > g.addresses.length) {
-      details.push({
-        field: 'guardians.threshold',
-        reason: say({ code: 'threshold_exceeds', count: g.addresses.length }),
-      });
+      details.push(issueDetail('guardians.threshold', { code: 'threshold_exceeds', count: g.addresses.length }));
     }
   }
 
@@ -178,8 +182,8 @@ export function planProblems(plan: Plan): ErrorDetail[] {
     if (a.type === 'native') return;
     if (!a.address) details.push({ field: `${field}.address`, reason: `a ${a.type} asset needs its token address` });
     else {
-      const problem = addressProblem(chain, a.address);
-      if (problem) details.push({ field: `${field}.address`, reason: problem });
+      const problem = addressDetail(chain, `${field}.address`, a.address);
+      if (problem) details.push(problem);
       else {
         const key = canonicalAddress(chain, a.address);
         const other = kinds.get(key);

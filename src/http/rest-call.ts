@@ -11,6 +11,7 @@ export function restCall(req: FastifyRequest): CallInfo {
   const conflict = conflictingKeys(req.headers, req.query);
   if (conflict) throw conflict;
   const csrf = req.headers[CSRF_HEADER];
+  const language = req.headers['accept-language'];
   return {
     apiKey: presentedKey(req.headers, req.query),
     requestId: String(req.id),
@@ -20,6 +21,7 @@ export function restCall(req: FastifyRequest): CallInfo {
     sessionToken: req.cookies[SESSION_COOKIE] || undefined,
     csrfToken: typeof csrf === 'string' ? csrf : undefined,
     method: req.method,
+    acceptLanguage: typeof language === 'string' ? language : undefined,
     cookie: undefined,
   };
 }

@@ -3,6 +3,7 @@
  * Arabic (right to left), Spanish and French. Plain HTML like the messages themselves: no script, no external
  * resource, every value escaped. The wording is ours; values (a plan's label) are escaped where they are put in.
  */
+import { rankedLanguages } from '../core/messages/index.js';
 import { escapeHtml } from './templates/index.js';
 
 export const PAGE_LOCALES = ['en', 'ar', 'es', 'fr'] as const;
@@ -16,18 +17,7 @@ const isPageLocale = (v: unknown): v is PageLocale => (PAGE_LOCALES as readonly 
  */
 export function pageLocale(preferred: unknown, acceptLanguage: string | undefined): PageLocale {
   if (isPageLocale(preferred)) return preferred;
-  const ranked = (acceptLanguage ?? '')
-    .slice(0, 500)
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const weight = q ? Number(q.slice(2)) : 1;
-      return { lang: tag.trim().toLowerCase().split('-')[0], weight: Number.isFinite(weight) ? weight : 0, index };
-    })
-    .filter((r) => r.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.index - b.index);
-  return ranked.map((r) => r.lang).find(isPageLocale) ?? 'en';
+  return rankedLanguages(acceptLanguage).find(isPageLocale) ?? 'en';
 }
 
 /** A whole page: `body` is HTML made here (values escaped by the caller of each text). */

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { runAsQueueCaller } from '../core/fair-queue.js';
-import { humanMessage, issueFromZod } from '../core/messages/index.js';
+import { issueDetail, issueFromZod, localeOfHeader, sayDetailsIn } from '../core/messages/index.js';
 import type { Principal } from '../accounts/principal.js';
 import { QUEUE_WEIGHT } from '../accounts/scopes.js';
 import { GrantDesk } from '../accounts/grants.js';
@@ -33,7 +33,7 @@ export function zodDetails(error: z.ZodError): ErrorDetail[] {
     }
     // A message the schema wrote itself (a limit per chain, say) is kept; zod's own wording is put in plain words.
     const human = ZOD_WORDING.test(issue.message) ? issueFromZod(issue) : undefined;
-    return [{ field: path.join('.'), reason: human ? humanMessage(human) : issue.message }];
+    return [human ? issueDetail(path.join('.'), human) : { field: path.join('.'), reason: issue.message }];
   });
 }
 
@@ -136,7 +136,11 @@ export async function invokeTool(
     const input = validate(tool, rawInput);
     return shape(tool, await run(tool, input, services, principal, call), services, call);
   } catch (err) {
-    if (err instanceof ApiError) throw err;
+    if (err instanceof ApiError) {
+      // The problems people fix themselves, in the caller's language when the request asks for one of ours.
+      if (err.details && call.acceptLanguage) sayDetailsIn(err.details, localeOfHeader(call.acceptLanguage) ?? 'en');
+      throw err;
+    }
     const unavailable = unavailableError(err, services.clock.now());
     if (unavailable) {
       // The error's name only: an engine's message may carry its address.

@@ -1,8 +1,9 @@
 /**
  * Validation problems in words: `humanMessage(issue, locale)` is the one mapping from a problem (./issues.ts) to the
- * sentence a person reads, used by the API's `details[].reason` (English) and by the wizard (in the reader's
- * language). Numbers are written with Intl in the reader's conventions.
+ * sentence a person reads, used by the API's `details[].reason` and by the wizard, in the reader's language (the API's
+ * from the request's Accept-Language, English by default). Numbers are written with Intl in the reader's conventions.
  */
+import type { ErrorDetail } from '../errors.js';
 import { ar } from './ar.js';
 import type { MessageCatalog, NumberFormats } from './catalog.js';
 import { en } from './en.js';
@@ -50,4 +51,52 @@ export function numberFormats(locale: Locale): NumberFormats {
 export function humanMessage(issue: Issue, locale: Locale = 'en'): string {
   const say = CATALOGS[locale][issue.code] as (i: Issue, f: NumberFormats) => string;
   return say(issue, numberFormats(locale));
+}
+
+/** The problem behind each `details` entry made by `issueDetail`, so that it can be said again in another language. */
+const ISSUES = new WeakMap<ErrorDetail, Issue>();
+
+/** A `details` entry for a problem: its reason in English, and the problem kept to say it in the caller's language. */
+export function issueDetail(field: string, issue: Issue): ErrorDetail {
+  const detail = { field, reason: humanMessage(issue) };
+  ISSUES.set(detail, issue);
+  return detail;
+}
+
+/** Says again, in a locale, the reasons of the entries made by `issueDetail` (the others keep their words). */
+export function sayDetailsIn(details: readonly ErrorDetail[] | undefined, locale: Locale): void {
+  if (locale === 'en' || !details) return;
+  for (const d of details) {
+    const issue = ISSUES.get(d);
+    if (issue) d.reason = humanMessage(issue, locale);
+  }
+}
+
+/**
+ * The languages an Accept-Language header asks for, most wanted first: weights honoured (q=0 dropped), ties in the
+ * header's order, regions ignored ("fr-CA" is "fr"). A header longer than 500 characters is read to there.
+ */
+export function rankedLanguages(header: string | undefined): string[] {
+  if (!header) return [];
+  return header
+    .slice(0, 500)
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const weight = q ? Number(q.slice(2)) : 1;
+      return {
+        lang: tag.trim().toLowerCase().split('-')[0] ?? '',
+        weight: Number.isFinite(weight) ? weight : 0,
+        index,
+      };
+    })
+    .filter((r) => r.weight > 0 && r.lang !== '')
+    .sort((a, b) => b.weight - a.weight || a.index - b.index)
+    .map((r) => r.lang);
+}
+
+/** The first of our locales an Accept-Language header ranks highest, or undefined. */
+export function localeOfHeader(header: string | undefined): Locale | undefined {
+  return rankedLanguages(header).find((l): l is Locale => (LOCALES as readonly string[]).includes(l));
 }

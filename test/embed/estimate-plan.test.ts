@@ -192,17 +192,36 @@ describe('estimate_gas on a plan', () => {
 });
 
 describe('analysis in words', () => {
-  it('reads the figures of the English text, keeps unknown warnings in English and sorts unknown advice apart', () => {
+  it('says coded warnings and advice from their params, keeps uncoded warnings in English and sorts the rest apart', () => {
     const words = analysisInWords(
       {
         warnings: [
-          { id: 'short-interval', severity: 'medium', message: 'The check-in interval is 1,200 day(s): ...' },
+          {
+            id: 'short-interval',
+            severity: 'medium',
+            message: 'The check-in interval is 7 day(s): ...',
+            code: 'evm.short-interval',
+            params: { intervalDays: 1200 },
+          },
           { id: 'something-new', severity: 'info', message: 'A new finding.' },
         ],
         suggestions: [
-          'Check in before 90 days pass (checkIn(), about 30000 gas); ...',
-          "The default dead man's switch (365 days) was applied: ...",
+          'Check in before 7 days pass (checkIn(), about 30000 gas); ...',
+          "The default dead man's switch (7 days) was applied: ...",
           'cancel() returns the ETH to the owner; ...',
+        ],
+        advice: [
+          {
+            code: 'evm.advice-check-in',
+            params: { intervalDays: 90, checkInGas: 30_000 },
+            message: 'Check in before 7 days pass (checkIn(), about 30000 gas); ...',
+          },
+          {
+            code: 'plan.advice-default-switch',
+            params: { intervalDays: 365 },
+            message: "The default dead man's switch (7 days) was applied: ...",
+          },
+          { code: 'evm.advice-cancel', params: {}, message: 'cancel() returns the ETH to the owner; ...' },
         ],
       },
       'es',

@@ -5,7 +5,7 @@ import { Blockchain, internal } from '@ton/sandbox';
 import { ApiError } from '../../core/errors.js';
 import type { Plan } from '../plan.js';
 import { TEMPLATE_TYPES } from '../../law/templates.js';
-import { analyseTon } from './analysis.js';
+import { analyseTon, type TonAnalysis } from './analysis.js';
 import { compileFuncCached, type CompiledFunc } from './compile.js';
 import { tonContractSource, OP } from './contract.js';
 import { buildInitialData, tonAddressFor, tonPlanData, type TonPlanData } from './data.js';
@@ -46,11 +46,7 @@ export interface TonGenerated {
   fees: Record<string, string> /* measured, in TON */;
   estimatedGas: string;
   network: string;
-  analysis: {
-    securityScore: number;
-    warnings: Array<{ id: string; severity: 'low' | 'medium' | 'high' | 'info'; message: string }>;
-    suggestions: string[];
-  };
+  analysis: TonAnalysis;
 }
 
 export const TON_NETWORK = 'ton-mainnet';

@@ -230,7 +230,11 @@ export const EstimateOutput = z
       .describe('Estimate, from measured or computed figures.'),
     method: z.string().describe('How the figures were obtained (no network is asked).'),
     gasPriceGwei: z.number().optional().describe('evm: the gas price used.'),
-    figures: z.record(z.string(), z.unknown().describe('A figure.')).describe('The raw figures behind the estimate.'),
+    figures: z
+      .record(z.string(), z.unknown().describe('A figure.'))
+      .describe(
+        'The raw figures behind the estimate, to write in any language: evm, gas per operation; ton, `nanoton` ({deployment, claim, update}) and `storageRent`; solana, `lamports` ({deployment, claim, update}), `computeUnits` ({claim}), `lamportsPerAddedBeneficiary` and the itemised `items`.',
+      ),
     contractCode: z
       .string()
       .optional()

@@ -427,7 +427,7 @@ async function estimateFor(
       return {
         estimate: { deployment: e.deployment, claim: e.claim, update: e.update, currency: e.currency },
         method: e.method,
-        figures: { items: e.items },
+        figures: { items: e.items, ...e.figures },
       };
     }
   }

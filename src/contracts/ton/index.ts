@@ -291,6 +291,13 @@ async function measureForeignDeployment(code: Cell): Promise<bigint> {
   return tx ? tx.totalFees.coins : 0n;
 }
 
+/** Fees in nanoton as numbers (a fee is far below 2^53 nanoton, about nine million TON). */
+const nanotonOf = (deployment: bigint, claim: bigint, update: bigint) => ({
+  deployment: Number(deployment),
+  claim: Number(claim),
+  update: Number(update),
+});
+
 /**
  * Fees of the TON contract, measured by running it. With the source of a
  * generated contract, that shape is run with a two-beneficiary sample plan;
@@ -305,6 +312,8 @@ export async function estimateTonFees(input: { contractCode?: string }): Promise
   currency: 'TON';
   method: string;
   storageRent: ReturnType<typeof rentOutput>;
+  /** The same fees as raw figures, in nanoton (readers write them in their own conventions). */
+  nanoton: { deployment: number; claim: number; update: number };
 }> {
   const src = input.contractCode;
   if (src !== undefined && src.trim() !== '') {
@@ -316,6 +325,7 @@ export async function estimateTonFees(input: { contractCode?: string }): Promise
         claim: ton(f.claim!),
         update: ton(f.update!),
         currency: 'TON',
+        nanoton: nanotonOf(f.deployment!, f.claim!, f.update!),
         method: `${METHOD}; generated shape ${shapeKey(shape)}, sample plan with 2 beneficiaries${shape.deadMansSwitch ? ', 365-day interval' : ''}${shape.gracePeriod ? ' and 30-day grace period' : ''}; ${rentSummary(rent)}`,
         storageRent: rentOutput(rent),
       };
@@ -330,6 +340,7 @@ export async function estimateTonFees(input: { contractCode?: string }): Promise
       claim: ton(ref.fees.claim!),
       update: ton(ref.fees.update!),
       currency: 'TON',
+      nanoton: nanotonOf(deployment, ref.fees.claim!, ref.fees.update!),
       method: `deployment of the given code (empty data) ${METHOD}; claim, update and storage rent of the reference generated contract, as the given code is not one this service generates`,
       storageRent: rentOutput(ref.rent),
     };
@@ -340,6 +351,7 @@ export async function estimateTonFees(input: { contractCode?: string }): Promise
     claim: ton(f.claim!),
     update: ton(f.update!),
     currency: 'TON',
+    nanoton: nanotonOf(f.deployment!, f.claim!, f.update!),
     method: `${METHOD}; reference contract (custom template, dead man's switch, 365-day interval), 2 beneficiaries; ${rentSummary(rent)}`,
     storageRent: rentOutput(rent),
   };

@@ -1,4 +1,5 @@
 import { h, type ComponentChildren } from 'preact';
+import { sayCoded } from '../../../core/messages/advice.js';
 import { codePreview } from './code.js';
 import type { StepContext } from './context.js';
 
@@ -18,7 +19,7 @@ export function findingsList(c: StepContext): ComponentChildren {
               'li',
               { key: i, class: `svc-sev-${f.severity}` },
               h('strong', null, `${t.severity[f.severity] ?? f.severity}: `),
-              f.message,
+              (f.code !== undefined && sayCoded(f.code, f.params ?? {}, c.tx.locale)) || f.message,
             ),
           ),
         )

@@ -4,7 +4,7 @@ import { coinFiguresOf } from '../../src/embed/ui/calls.js';
 import type { Review } from '../../src/embed/ui/form.js';
 import { texts } from '../../src/embed/ui/i18n/index.js';
 import type { StepContext } from '../../src/embed/ui/steps/context.js';
-import { costText, findingsList } from '../../src/embed/ui/steps/review.js';
+import { costText } from '../../src/embed/ui/steps/review.js';
 
 // The review writes TON and Solana costs from estimate_gas's raw figures, in the reader's conventions, as it does
 // for EVM gas; the service's English text is only the fallback.
@@ -57,35 +57,5 @@ describe('costs on the review step', () => {
     expect(coinFiguresOf('solana', { lamports: { deployment: 1, claim: 2 } })).toBeUndefined();
     expect(coinFiguresOf('evm', { nanoton: { deployment: 1, claim: 2, update: 3 } })).toBeUndefined();
     expect(costText(ctx('fr'), review({}), 'claim')).toBe('English claim');
-  });
-});
-
-/** The text of a preact vnode tree, in order. */
-function textOf(node: unknown): string {
-  if (node === null || node === undefined || typeof node === 'boolean') return '';
-  if (typeof node === 'string' || typeof node === 'number') return String(node);
-  if (Array.isArray(node)) return node.map(textOf).join('');
-  return textOf((node as { props?: { children?: unknown } }).props?.children);
-}
-
-describe('findings on the review step', () => {
-  it('says a coded plan note in the reader’s words and leaves an uncoded finding as written', () => {
-    const r = review({
-      warnings: [
-        {
-          severity: 'info',
-          message: 'No deadMansSwitch was given, so the default applies ...',
-          code: 'plan.default-switch',
-          params: { intervalDays: 1_825 },
-        },
-        { severity: 'low', message: 'An English finding without a code.' },
-      ],
-    });
-    const text = textOf(findingsList({ ...ctx('fr'), review: r } as StepContext));
-    expect(text).toContain(
-      'Aucune minuterie n’a été choisie, celle par défaut s’applique : manifestez-vous au moins tous les 1\u202f825 jours.',
-    );
-    expect(text).not.toContain('No deadMansSwitch');
-    expect(text).toContain('An English finding without a code.');
   });
 });

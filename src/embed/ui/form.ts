@@ -76,9 +76,6 @@ export interface Result {
 export interface Finding {
   severity: string;
   message: string;
-  /** A coded finding (a plan default, for one) is said in the reader's words from its code and params. */
-  code?: string;
-  params?: Record<string, number | string>;
 }
 
 /** A TON or Solana estimate's raw figures (both coins have 9 decimals). */

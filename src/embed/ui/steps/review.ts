@@ -1,5 +1,4 @@
 import { h, type ComponentChildren } from 'preact';
-import { sayCoded } from '../../../core/messages/advice.js';
 import { codePreview } from './code.js';
 import type { StepContext } from './context.js';
 
@@ -19,7 +18,7 @@ export function findingsList(c: StepContext): ComponentChildren {
               'li',
               { key: i, class: `svc-sev-${f.severity}` },
               h('strong', null, `${t.severity[f.severity] ?? f.severity}: `),
-              (f.code !== undefined && sayCoded(f.code, f.params ?? {}, c.tx.locale)) || f.message,
+              f.message,
             ),
           ),
         )

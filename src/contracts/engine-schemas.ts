@@ -33,6 +33,16 @@ export const WarningSchema = z
   })
   .describe('An analysis warning.');
 
+export const AdviceSchema = z
+  .object({
+    code: z.string().describe('Stable code of the sentence, for translation with params (e.g. "evm.advice-check-in").'),
+    params: z
+      .record(z.string(), z.union([z.number(), z.string()]).describe('A figure or short string of the suggestion.'))
+      .describe('The figures and strings of the suggestion as data, by name (e.g. {"intervalDays": 180}).'),
+    message: z.string().describe('The suggestion in English, exactly as it appears in suggestions.'),
+  })
+  .describe('A suggestion with its code.');
+
 export const GenerateInput = PlanSchema.extend({
   jurisdiction: jurisdictionName()
     .optional()
@@ -130,6 +140,12 @@ export const GenerateOutput = z
         securityScore: z.number().describe('0 to 100, from real checks of the source and of its execution.'),
         warnings: z.array(WarningSchema).describe('Findings of the analysis and of the law checks.'),
         suggestions: z.array(z.string().describe('A suggestion.')).describe('What to consider before deploying.'),
+        advice: z
+          .array(AdviceSchema)
+          .optional()
+          .describe(
+            'The suggestions again, each with a stable code and params for translation; a suggestion absent here has no code yet.',
+          ),
       })
       .describe('Security and plan analysis.'),
   })
@@ -214,7 +230,11 @@ export const EstimateOutput = z
       .describe('Estimate, from measured or computed figures.'),
     method: z.string().describe('How the figures were obtained (no network is asked).'),
     gasPriceGwei: z.number().optional().describe('evm: the gas price used.'),
-    figures: z.record(z.string(), z.unknown().describe('A figure.')).describe('The raw figures behind the estimate.'),
+    figures: z
+      .record(z.string(), z.unknown().describe('A figure.'))
+      .describe(
+        'The raw figures behind the estimate, to write in any language: evm, gas per operation; ton, `nanoton` ({deployment, claim, update}) and `storageRent`; solana, `lamports` ({deployment, claim, update}), `computeUnits` ({claim}), `lamportsPerAddedBeneficiary` and the itemised `items`.',
+      ),
     contractCode: z
       .string()
       .optional()

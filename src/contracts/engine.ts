@@ -227,7 +227,13 @@ export function validateForGeneration(
   const { plan, notes } = withPlanDefaults<GenerateInput>(input);
   validatePlan(plan);
   const law = lawWarnings(input, jurisdictions);
-  return { valid: true, warnings: [...law, ...notes.map(({ id, severity, message }) => ({ id, severity, message }))] };
+  return {
+    valid: true,
+    warnings: [
+      ...law,
+      ...notes.map(({ id, severity, message, code, params }) => ({ id, severity, message, code, params })),
+    ],
+  };
 }
 
 /** Generates a contract for `input` on behalf of `ownerId`, recording contract.* events. */
@@ -279,10 +285,14 @@ export async function generateContract(
       ...built.analysis,
       warnings: [
         ...law,
-        ...notes.map(({ id, severity, message }) => ({ id, severity, message })),
+        ...notes.map(({ id, severity, message, code, params }) => ({ id, severity, message, code, params })),
         ...built.analysis.warnings,
       ],
       suggestions: [...notes.map((n) => n.suggestion), ...built.analysis.suggestions],
+      advice: [
+        ...notes.map((n) => ({ code: n.suggestionCode, params: n.params, message: n.suggestion })),
+        ...(built.analysis.advice ?? []),
+      ],
     },
   };
   // Events carry no names or e-mails: only the chain, template, features and counts.
@@ -420,7 +430,7 @@ async function estimateFor(
       return {
         estimate: { deployment: e.deployment, claim: e.claim, update: e.update, currency: e.currency },
         method: e.method,
-        figures: { items: e.items },
+        figures: { items: e.items, ...e.figures },
       };
     }
   }

@@ -78,7 +78,12 @@ export interface PlanNote {
   id: string;
   severity: 'info';
   message: string;
+  /** Stable code of the message (src/core/messages/evm-words.ts, `plan.*`), with its figures as params. */
+  code: 'plan.default-switch';
+  params: Record<string, number | string>;
   suggestion: string;
+  /** Stable code of the suggestion, with the same params. */
+  suggestionCode: 'plan.advice-default-switch';
 }
 
 /**
@@ -98,6 +103,9 @@ export function withPlanDefaults<P extends Plan>(plan: P): { plan: P; notes: Pla
       {
         id: 'default-dead-mans-switch',
         severity: 'info',
+        code: 'plan.default-switch',
+        suggestionCode: 'plan.advice-default-switch',
+        params: { intervalDays: DEFAULT_SWITCH_INTERVAL_DAYS },
         message: `No deadMansSwitch was given, so the default applies: the dead man's switch is enabled with a check-in interval of ${DEFAULT_SWITCH_INTERVAL_DAYS} days and no grace period. Without it the estate could never be released after the owner's death.`,
         suggestion: `The default dead man's switch (${DEFAULT_SWITCH_INTERVAL_DAYS} days) was applied: check in at least once every ${DEFAULT_SWITCH_INTERVAL_DAYS} days, or set deadMansSwitch to choose another interval or a grace period.`,
       },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analysisInWords } from '../../src/core/messages/advice.js';
 import { LOCALES, numberFormats } from '../../src/core/messages/index.js';
 import {
+  SOLANA_ADVICE_CODES,
   SOLANA_TECHNICAL_CODES,
   SOLANA_WARNING_CODES,
   SOLANA_WORDS,
@@ -30,10 +31,10 @@ const PARAMS: Record<SolanaWarningCode, WarningParams> = {
 describe('Solana warnings in words', () => {
   it('has words for every code in every locale, with the params written in the locale', () => {
     for (const code of SOLANA_WARNING_CODES) {
-      const english = SOLANA_WORDS.en[code](PARAMS[code], numberFormats('en'));
+      const english = SOLANA_WORDS.en[code](PARAMS[code], numberFormats('en'), 'en');
       for (const locale of LOCALES) {
         const f = numberFormats(locale);
-        const text = SOLANA_WORDS[locale][code](PARAMS[code], f);
+        const text = SOLANA_WORDS[locale][code](PARAMS[code], f, locale);
         expect(text, `${locale} ${code}`).not.toMatch(/undefined|NaN|\[object/);
         expect(text.length, `${locale} ${code}`).toBeGreaterThan(20);
         for (const v of Object.values(PARAMS[code])) {
@@ -44,13 +45,13 @@ describe('Solana warnings in words', () => {
     }
     // Arabic sentences are in Arabic script, not English left in place.
     for (const code of SOLANA_WARNING_CODES) {
-      const text = SOLANA_WORDS.ar[code](PARAMS[code], numberFormats('ar'));
+      const text = SOLANA_WORDS.ar[code](PARAMS[code], numberFormats('ar'), 'ar');
       expect(text.replace(/[^\u0600-\u06ff]/g, '').length, code).toBeGreaterThan(text.length / 3);
     }
   });
 
   it('refuses to say a sentence whose params are missing, rather than print undefined', () => {
-    expect(() => SOLANA_WORDS.fr['solana.short-interval']({}, numberFormats('fr'))).toThrow(/intervalDays/);
+    expect(() => SOLANA_WORDS.fr['solana.short-interval']({}, numberFormats('fr'), 'fr')).toThrow(/intervalDays/);
   });
 
   it('says a coded warning from its params, never from the figures of its English message', () => {
@@ -111,5 +112,14 @@ describe('Solana warnings in words', () => {
     // Only the developers' notes stay English.
     const technical = new Set<string>(SOLANA_TECHNICAL_CODES);
     es.forEach((w, i) => expect(w.english, analysis.warnings[i]!.code).toBe(technical.has(analysis.warnings[i]!.code)));
+    // Every suggestion has a coded twin: the person's advice in words, the build and audit steps as written.
+    expect(analysis.advice.map((a) => a.message)).toEqual(analysis.suggestions);
+    for (const a of analysis.advice)
+      expect(known.has(a.code) || SOLANA_ADVICE_CODES.includes(a.code as never), a.code).toBe(true);
+    const words = analysisInWords(analysis, 'es');
+    expect(words.advice).toContain(
+      'Considere un periodo de gracia (por ejemplo 30 días), para que una señal de vida que falte aún pueda corregirse.',
+    );
+    expect(words.technical).toEqual(analysis.advice.filter((a) => technical.has(a.code)).map((a) => a.message));
   }, 120_000);
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromNano } from '@ton/core';
 import { analysisInWords } from '../../src/core/messages/advice.js';
+import { lamportsToSol } from '../../src/contracts/solana/estimate.js';
 import { LOCALES, numberFormats } from '../../src/core/messages/index.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { embedToken, partnerKey } from './support.js';
@@ -127,6 +129,12 @@ describe('estimate_gas on a plan', () => {
     expect(ton.json().contractCode).toContain('recv_internal');
     expect(ton.json().estimate.currency).toBe('TON');
     expect(ton.json().method).toContain('generated shape');
+    // The raw figures say the same fees as the English text, in nanoton.
+    const nanoton = ton.json().figures.nanoton;
+    for (const op of ['deployment', 'claim', 'update'] as const) {
+      expect(Number.isInteger(nanoton[op]) && nanoton[op] > 0, op).toBe(true);
+      expect(ton.json().estimate[op], op).toBe(fromNano(BigInt(nanoton[op])));
+    }
     const sol = await estimate(token, {
       blockchain: 'solana',
       plan: {
@@ -142,6 +150,11 @@ describe('estimate_gas on a plan', () => {
     expect(sol.statusCode, sol.body).toBe(200);
     expect(sol.json().contractCode).toContain('#[program]');
     expect(sol.json().estimate.currency).toBe('SOL');
+    // Lamports and compute units as data, the same as the English summaries.
+    const { lamports, computeUnits } = sol.json().figures;
+    expect(sol.json().estimate.deployment).toContain(`≈ ${lamportsToSol(lamports.deployment)} SOL`);
+    expect(sol.json().estimate.claim).toContain(`${lamports.claim} lamports`);
+    expect(sol.json().estimate.claim).toContain(`${computeUnits.claim.toLocaleString('en-US')} CU`);
   }, 120_000);
 
   it("names a plan's problems under plan., and refuses plan with contractCode or another chain", async () => {
@@ -192,17 +205,36 @@ describe('estimate_gas on a plan', () => {
 });
 
 describe('analysis in words', () => {
-  it('reads the figures of the English text, keeps unknown warnings in English and sorts unknown advice apart', () => {
+  it('says coded warnings and advice from their params, keeps uncoded warnings in English and sorts the rest apart', () => {
     const words = analysisInWords(
       {
         warnings: [
-          { id: 'short-interval', severity: 'medium', message: 'The check-in interval is 1,200 day(s): ...' },
+          {
+            id: 'short-interval',
+            severity: 'medium',
+            message: 'The check-in interval is 7 day(s): ...',
+            code: 'evm.short-interval',
+            params: { intervalDays: 1200 },
+          },
           { id: 'something-new', severity: 'info', message: 'A new finding.' },
         ],
         suggestions: [
-          'Check in before 90 days pass (checkIn(), about 30000 gas); ...',
-          "The default dead man's switch (365 days) was applied: ...",
+          'Check in before 7 days pass (checkIn(), about 30000 gas); ...',
+          "The default dead man's switch (7 days) was applied: ...",
           'cancel() returns the ETH to the owner; ...',
+        ],
+        advice: [
+          {
+            code: 'evm.advice-check-in',
+            params: { intervalDays: 90, checkInGas: 30_000 },
+            message: 'Check in before 7 days pass (checkIn(), about 30000 gas); ...',
+          },
+          {
+            code: 'plan.advice-default-switch',
+            params: { intervalDays: 365 },
+            message: "The default dead man's switch (7 days) was applied: ...",
+          },
+          { code: 'evm.advice-cancel', params: {}, message: 'cancel() returns the ETH to the owner; ...' },
         ],
       },
       'es',

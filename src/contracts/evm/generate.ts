@@ -1,7 +1,7 @@
 import { encodeDeployData, type Abi, type Hex } from 'viem';
 import { ApiError } from '../../core/errors.js';
 import type { Plan } from '../plan.js';
-import { analyzeAst, planFindings, securityScore, type Finding } from './analysis.js';
+import { analyzeAst, planFindings, securityScore, type Advice, type Finding } from './analysis.js';
 import { tagBeneficiaryCount } from './code-count.js';
 import { contractName, contractSource } from './contract.js';
 import { MOCK_ERC20_SOURCE, REAL_ERC721_SOURCE } from './mocks.js';
@@ -35,8 +35,10 @@ export interface EvmGenerated {
   network: string;
   analysis: {
     securityScore: number;
-    warnings: Array<{ id: string; severity: 'low' | 'medium' | 'high' | 'info'; message: string }>;
+    warnings: Finding[];
     suggestions: string[];
+    /** The suggestions again, coded, in the same order. */
+    advice: Advice[];
   };
 }
 
@@ -179,6 +181,7 @@ export async function generateEvm(plan: Plan, deps: EvmGenerateDeps): Promise<Ev
       securityScore: securityScore(warnings),
       warnings,
       suggestions: fromPlan.suggestions,
+      advice: fromPlan.advice,
     },
   };
 }

@@ -57,6 +57,18 @@ export interface SolanaEstimate {
   update: string;
   currency: 'SOL';
   method: string;
+  /** The summaries' amounts as raw figures, so a reader writes them in its own conventions. */
+  figures: SolanaCostFigures;
+}
+
+/** The amounts behind the deployment, claim and update summaries. */
+export interface SolanaCostFigures {
+  /** Lamports per operation: deployment (program, vault rent, fees), one claim and one update (signature fees). */
+  lamports: { deployment: number; claim: number; update: number };
+  /** Compute units assumed for one claim (claim_sol); no priority fee is assumed. */
+  computeUnits: { claim: number };
+  /** Rent for each beneficiary an update adds (the vault grows), in lamports; 0 when the vault has no list. */
+  lamportsPerAddedBeneficiary: number;
 }
 
 /** Type definitions looked up, at most, while sizing the accounts of one estimate (a type graph that doubles at each level stops here). */
@@ -299,6 +311,15 @@ export function estimateSolana(input: {
     claim,
     update,
     currency: 'SOL',
+    figures: {
+      lamports: {
+        deployment: programRent + programDataRent + deployFees + vaultRent + LAMPORTS_PER_SIGNATURE,
+        claim: LAMPORTS_PER_SIGNATURE,
+        update: LAMPORTS_PER_SIGNATURE,
+      },
+      computeUnits: { claim: claimCu },
+      lamportsPerAddedBeneficiary: perBeneficiary,
+    },
     method:
       `Rent-exempt deposits computed from account byte sizes${
         fromCode

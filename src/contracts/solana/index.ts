@@ -7,7 +7,7 @@
 import { ApiError } from '../../core/errors.js';
 import { guardianRulesText, guardianTiming } from '../guardians.js';
 import type { Plan } from '../plan.js';
-import type { SolanaTechnicalCode, SolanaWarningCode } from '../../core/messages/solana-words.js';
+import type { SolanaAdviceCode, SolanaTechnicalCode, SolanaWarningCode } from '../../core/messages/solana-words.js';
 import { solanaAddressProblem } from './address.js';
 import type { Check } from './check-result.js';
 import { checkAnchorProgram } from './checks.js';
@@ -45,6 +45,13 @@ export interface SolanaWarning {
   params: Record<string, number | string>;
 }
 
+/** A suggestion with its code and params: `message` is the suggestion's English text, as in `suggestions`. */
+export interface SolanaAdvice {
+  code: SolanaAdviceCode | SolanaTechnicalCode;
+  params: Record<string, number | string>;
+  message: string;
+}
+
 export interface SolanaGenerated {
   contractCode: string /* lib.rs */;
   idl: Record<string, unknown>;
@@ -56,7 +63,13 @@ export interface SolanaGenerated {
   features: string[];
   estimatedGas: string;
   network: string;
-  analysis: { securityScore: number; warnings: SolanaWarning[]; suggestions: string[] };
+  analysis: {
+    securityScore: number;
+    warnings: SolanaWarning[];
+    suggestions: string[];
+    /** The suggestions again, coded, in the same order. */
+    advice: SolanaAdvice[];
+  };
 }
 
 /** The program's shape: everything the Rust source depends on. */
@@ -154,10 +167,18 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
       message: 'declare_id! holds a placeholder key; `anchor keys sync` sets the real program id before deployment.',
     },
   ];
-  const suggestions: string[] = [
+  const advice: SolanaAdvice[] = [];
+  const suggest = (message: string, code: SolanaAdvice['code'], params: SolanaAdvice['params'] = {}) => {
+    advice.push({ code, params, message });
+  };
+  suggest(
     'Run `anchor build` and `anchor test` on a local validator, then deploy to devnet before mainnet.',
+    'solana.advice-build',
+  );
+  suggest(
     'Have the program audited before it holds significant value; keep the upgrade authority in a multisig or make the program immutable.',
-  ];
+    'solana.advice-audit',
+  );
   const sw = plan.deadMansSwitch;
   const timing = guardianTiming(plan.guardians);
   if (!shape.deadMansSwitch) {
@@ -171,7 +192,10 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
         ? `No dead man's switch: claims open when the owner calls \`release\`, or ${timing.waitDays} days after the guardians confirm (m of n) if the owner stays silent.`
         : "No dead man's switch: claims open only when the owner (or an executor holding the owner key) calls `release`.",
     });
-    suggestions.push("Enable the dead man's switch so the estate is released even if nobody holds the owner key.");
+    suggest(
+      "Enable the dead man's switch so the estate is released even if nobody holds the owner key.",
+      'solana.advice-enable-switch',
+    );
   } else {
     if ((sw?.gracePeriodDays ?? 0) === 0) {
       warnings.push({
@@ -181,7 +205,13 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
         severity: 'low',
         message: 'Grace period of 0 days: a trigger after a missed check-in opens the claims at once.',
       });
-      suggestions.push('Set a grace period (for example 30 days) so a missed check-in can be corrected.');
+      suggest(
+        'Set a grace period (for example 30 days) so a missed check-in can be corrected.',
+        'solana.advice-add-grace',
+        {
+          exampleDays: 30,
+        },
+      );
     }
     if ((sw?.intervalDays ?? 365) < 30) {
       warnings.push({
@@ -202,8 +232,9 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
       severity: threshold === 1 && addresses.length > 1 ? 'medium' : 'info',
       message: guardianRulesText(addresses.length, threshold, shape.deadMansSwitch, timing),
     });
-    suggestions.push(
+    suggest(
       'Tell your guardians that `confirm_release` only starts a waiting period, and that any instruction you sign (a check-in, a deposit) cancels it.',
+      'solana.advice-tell-guardians',
     );
     if (threshold === 1 && addresses.length > 1) {
       warnings.push({
@@ -259,7 +290,7 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
       message:
         '`cancel` closes the vault and returns its SOL only; it does not move tokens. Withdraw every token with `withdraw_token` first: tokens left in the vault token accounts can then only be reached by initializing a vault again for the same owner (same address) and withdrawing them.',
     });
-    suggestions.push('Before cancelling, withdraw each token with `withdraw_token`.');
+    suggest('Before cancelling, withdraw each token with `withdraw_token`.', 'solana.advice-withdraw-tokens');
   }
   if (shape.splTokens) {
     warnings.push({
@@ -279,8 +310,9 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
       message:
         'This vault has no token instructions because the plan lists no SPL token: tokens sent to its token accounts (an airdrop included) can never be claimed by the heirs nor withdrawn.',
     });
-    suggestions.push(
+    suggest(
       "If the estate may ever hold SPL tokens, list one `spl` asset: the vault then shares tokens of every mint, listed or not, by the beneficiaries' shares.",
+      'solana.advice-list-spl',
     );
   }
   warnings.push({
@@ -305,7 +337,7 @@ function analyse(plan: Plan, shape: SolanaShape): SolanaGenerated['analysis'] {
   });
   const penalty = { high: 25, medium: 10, low: 4, info: 0 } as const;
   const securityScore = Math.max(0, 95 - warnings.reduce((n, w) => n + penalty[w.severity], 0));
-  return { securityScore, warnings, suggestions };
+  return { securityScore, warnings, suggestions: advice.map((a) => a.message), advice };
 }
 
 /** Generates and checks the Solana program for a validated plan; throws INTERNAL_ERROR if any of its own checks fails. */

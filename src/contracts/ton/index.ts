@@ -5,7 +5,7 @@ import { Blockchain, internal } from '@ton/sandbox';
 import { ApiError } from '../../core/errors.js';
 import type { Plan } from '../plan.js';
 import { TEMPLATE_TYPES } from '../../law/templates.js';
-import { analyseTon } from './analysis.js';
+import { analyseTon, type TonAnalysis } from './analysis.js';
 import { compileFuncCached, type CompiledFunc } from './compile.js';
 import { tonContractSource, OP } from './contract.js';
 import { buildInitialData, tonAddressFor, tonPlanData, type TonPlanData } from './data.js';
@@ -46,11 +46,7 @@ export interface TonGenerated {
   fees: Record<string, string> /* measured, in TON */;
   estimatedGas: string;
   network: string;
-  analysis: {
-    securityScore: number;
-    warnings: Array<{ id: string; severity: 'low' | 'medium' | 'high' | 'info'; message: string }>;
-    suggestions: string[];
-  };
+  analysis: TonAnalysis;
 }
 
 export const TON_NETWORK = 'ton-mainnet';
@@ -295,6 +291,13 @@ async function measureForeignDeployment(code: Cell): Promise<bigint> {
   return tx ? tx.totalFees.coins : 0n;
 }
 
+/** Fees in nanoton as numbers (a fee is far below 2^53 nanoton, about nine million TON). */
+const nanotonOf = (deployment: bigint, claim: bigint, update: bigint) => ({
+  deployment: Number(deployment),
+  claim: Number(claim),
+  update: Number(update),
+});
+
 /**
  * Fees of the TON contract, measured by running it. With the source of a
  * generated contract, that shape is run with a two-beneficiary sample plan;
@@ -309,6 +312,8 @@ export async function estimateTonFees(input: { contractCode?: string }): Promise
   currency: 'TON';
   method: string;
   storageRent: ReturnType<typeof rentOutput>;
+  /** The same fees as raw figures, in nanoton (readers write them in their own conventions). */
+  nanoton: { deployment: number; claim: number; update: number };
 }> {
   const src = input.contractCode;
   if (src !== undefined && src.trim() !== '') {
@@ -320,6 +325,7 @@ export async function estimateTonFees(input: { contractCode?: string }): Promise
         claim: ton(f.claim!),
         update: ton(f.update!),
         currency: 'TON',
+        nanoton: nanotonOf(f.deployment!, f.claim!, f.update!),
         method: `${METHOD}; generated shape ${shapeKey(shape)}, sample plan with 2 beneficiaries${shape.deadMansSwitch ? ', 365-day interval' : ''}${shape.gracePeriod ? ' and 30-day grace period' : ''}; ${rentSummary(rent)}`,
         storageRent: rentOutput(rent),
       };
@@ -334,6 +340,7 @@ export async function estimateTonFees(input: { contractCode?: string }): Promise
       claim: ton(ref.fees.claim!),
       update: ton(ref.fees.update!),
       currency: 'TON',
+      nanoton: nanotonOf(deployment, ref.fees.claim!, ref.fees.update!),
       method: `deployment of the given code (empty data) ${METHOD}; claim, update and storage rent of the reference generated contract, as the given code is not one this service generates`,
       storageRent: rentOutput(ref.rent),
     };
@@ -344,6 +351,7 @@ export async function estimateTonFees(input: { contractCode?: string }): Promise
     claim: ton(f.claim!),
     update: ton(f.update!),
     currency: 'TON',
+    nanoton: nanotonOf(f.deployment!, f.claim!, f.update!),
     method: `${METHOD}; reference contract (custom template, dead man's switch, 365-day interval), 2 beneficiaries; ${rentSummary(rent)}`,
     storageRent: rentOutput(rent),
   };

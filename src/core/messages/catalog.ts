@@ -13,12 +13,3 @@ export interface NumberFormats {
 export type MessageCatalog = {
   [C in IssueCode]: (issue: Extract<Issue, { code: C }>, f: NumberFormats) => string;
 };
-
-/** A sentence of a contract's analysis, built from the figures found in the service's English text, in their order. */
-export type Say = (n: number[], f: NumberFormats) => string;
-
-/** A locale's words for a contract's analysis (./advice.ts): by warning id, and by suggestion. */
-export interface AdviceCatalog {
-  warnings: Record<string, Say>;
-  suggestions: Record<string, Say>;
-}

@@ -2,14 +2,10 @@
  * Words for a Solana program's analysis warnings, by the warning's `code`, one catalogue per locale. Each sentence is
  * built from the warning's `params` (figures as data), never from its English message.
  */
-import type { NumberFormats } from './catalog.js';
+import { num, str, type SayParams } from './coded.js';
 import type { Locale } from './index.js';
 
-/** The params of a coded warning: figures and short strings, as data. */
-export type WarningParams = Record<string, number | string>;
-
-/** A sentence built from a coded warning's params. */
-export type SayParams = (p: WarningParams, f: NumberFormats) => string;
+export type { SayParams, WarningParams } from './coded.js';
 
 /** Solana warning codes a person reads in the wizard; each has words in every locale (the type says so). */
 export const SOLANA_WARNING_CODES = [
@@ -28,28 +24,29 @@ export const SOLANA_WARNING_CODES = [
 ] as const;
 export type SolanaWarningCode = (typeof SOLANA_WARNING_CODES)[number];
 
-/** Solana warning codes for developers (build steps, program internals): shown as the service wrote them. */
+/** Solana advice codes (the analysis's `advice`) a person reads; each has words in every locale. */
+export const SOLANA_ADVICE_CODES = [
+  'solana.advice-enable-switch',
+  'solana.advice-add-grace',
+  'solana.advice-tell-guardians',
+  'solana.advice-withdraw-tokens',
+] as const;
+export type SolanaAdviceCode = (typeof SOLANA_ADVICE_CODES)[number];
+
+/** Solana codes for developers (build steps, program internals): shown as the service wrote them. */
 export const SOLANA_TECHNICAL_CODES = [
   'solana.not-compiled',
   'solana.placeholder-program-id',
   'solana.spl-token-program',
   'solana.spl-any-mint',
   'solana.events',
+  'solana.advice-build',
+  'solana.advice-audit',
+  'solana.advice-list-spl',
 ] as const;
 export type SolanaTechnicalCode = (typeof SOLANA_TECHNICAL_CODES)[number];
 
-const num = (p: WarningParams, key: string): number => {
-  const v = p[key];
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`warning param ${key} is not a number`);
-  return v;
-};
-const str = (p: WarningParams, key: string): string => {
-  const v = p[key];
-  if (typeof v !== 'string') throw new Error(`warning param ${key} is not a string`);
-  return v;
-};
-
-const en: Record<SolanaWarningCode, SayParams> = {
+const en: Record<SolanaWarningCode | SolanaAdviceCode, SayParams> = {
   'solana.owner-release-only': () =>
     'Inactivity never releases the estate: only you (or someone holding your key) can release it. If you die first, the funds stay locked.',
   'solana.owner-or-guardians-release': (p, f) =>
@@ -70,9 +67,16 @@ const en: Record<SolanaWarningCode, SayParams> = {
   'solana.spl-not-claimable': () =>
     'The plan lists no token, so tokens sent to this vault can never be claimed by your heirs nor withdrawn.',
   'solana.rounding-dust': () => 'Shares are rounded down: a tiny remainder can stay in the vault.',
+  'solana.advice-enable-switch': () =>
+    'Turn the switch on, so that the estate is released even if nobody holds your key.',
+  'solana.advice-add-grace': (p, f) =>
+    `Consider a grace period (for example ${f.number(num(p, 'exampleDays'))} days), so that a missed check-in can still be corrected.`,
+  'solana.advice-tell-guardians': () =>
+    'Tell your guardians that their confirmation only starts a waiting period, and that anything you sign (a check-in, a deposit) cancels it.',
+  'solana.advice-withdraw-tokens': () => 'Before cancelling, withdraw each token.',
 };
 
-const fr: Record<SolanaWarningCode, SayParams> = {
+const fr: Record<SolanaWarningCode | SolanaAdviceCode, SayParams> = {
   'solana.owner-release-only': () =>
     'L’inactivité ne libère jamais le patrimoine : vous seul (ou qui détient votre clé) pouvez le libérer. Si vous décédez avant, les fonds restent bloqués.',
   'solana.owner-or-guardians-release': (p, f) =>
@@ -95,9 +99,16 @@ const fr: Record<SolanaWarningCode, SayParams> = {
   'solana.spl-not-claimable': () =>
     'Le plan ne liste aucun jeton : des jetons envoyés à ce coffre ne pourront jamais être réclamés par vos héritiers ni retirés.',
   'solana.rounding-dust': () => 'Les parts sont arrondies vers le bas : un infime reste peut demeurer dans le coffre.',
+  'solana.advice-enable-switch': () =>
+    'Activez la minuterie, pour que le patrimoine soit libéré même si personne ne détient votre clé.',
+  'solana.advice-add-grace': (p, f) =>
+    `Pensez à un délai de grâce (par exemple ${f.number(num(p, 'exampleDays'))} jours), pour qu’une manifestation manquée puisse encore être corrigée.`,
+  'solana.advice-tell-guardians': () =>
+    'Dites à vos gardiens que leur confirmation ne fait qu’ouvrir un délai d’attente, et que tout ce que vous signez (une manifestation, un dépôt) l’annule.',
+  'solana.advice-withdraw-tokens': () => 'Avant d’annuler, retirez chaque jeton.',
 };
 
-const es: Record<SolanaWarningCode, SayParams> = {
+const es: Record<SolanaWarningCode | SolanaAdviceCode, SayParams> = {
   'solana.owner-release-only': () =>
     'La inactividad nunca libera el patrimonio: solo usted (o quien tenga su clave) puede liberarlo. Si fallece antes, los fondos quedan bloqueados.',
   'solana.owner-or-guardians-release': (p, f) =>
@@ -120,9 +131,16 @@ const es: Record<SolanaWarningCode, SayParams> = {
   'solana.spl-not-claimable': () =>
     'El plan no incluye ningún token: los tokens enviados a esta bóveda nunca podrán reclamarlos sus herederos ni retirarse.',
   'solana.rounding-dust': () => 'Las partes se redondean a la baja: un resto mínimo puede quedar en la bóveda.',
+  'solana.advice-enable-switch': () =>
+    'Active el interruptor, para que el patrimonio se libere aunque nadie tenga su clave.',
+  'solana.advice-add-grace': (p, f) =>
+    `Considere un periodo de gracia (por ejemplo ${f.number(num(p, 'exampleDays'))} días), para que una señal de vida que falte aún pueda corregirse.`,
+  'solana.advice-tell-guardians': () =>
+    'Explique a sus guardianes que su confirmación solo inicia un periodo de espera, y que cualquier cosa que usted firme (una señal de vida, un depósito) la cancela.',
+  'solana.advice-withdraw-tokens': () => 'Antes de cancelar, retire cada token.',
 };
 
-const ar: Record<SolanaWarningCode, SayParams> = {
+const ar: Record<SolanaWarningCode | SolanaAdviceCode, SayParams> = {
   'solana.owner-release-only': () =>
     'الخمول لا يحرّر التركة أبدًا: لا يحرّرها إلا أنت (أو من يملك مفتاحك). إن توفيت قبل ذلك بقيت الأموال مقفلة.',
   'solana.owner-or-guardians-release': (p, f) =>
@@ -142,6 +160,12 @@ const ar: Record<SolanaWarningCode, SayParams> = {
   'solana.spl-not-claimable': () =>
     'لا تذكر الخطة أي رمز، فالرموز المرسلة إلى هذه الخزنة لا يستطيع ورثتك المطالبة بها ولا يمكن سحبها أبدًا.',
   'solana.rounding-dust': () => 'تُقرّب الحصص إلى الأدنى: قد يبقى فائض ضئيل في الخزنة.',
+  'solana.advice-enable-switch': () => 'فعّل المؤقّت، كي تُحرَّر التركة حتى إن لم يملك أحد مفتاحك.',
+  'solana.advice-add-grace': (p, f) =>
+    `فكّر في مهلة سماح (مثلًا ${f.number(num(p, 'exampleDays'))} يومًا)، كي يمكن تدارك تأكيد حضور فائت.`,
+  'solana.advice-tell-guardians': () =>
+    'أخبر أوصياءك أن تأكيدهم لا يبدأ إلا مهلة انتظار، وأن أي شيء توقّعه (تأكيد حضور أو إيداع) يلغيها.',
+  'solana.advice-withdraw-tokens': () => 'قبل الإلغاء، اسحب كل رمز.',
 };
 
-export const SOLANA_WORDS: Record<Locale, Record<SolanaWarningCode, SayParams>> = { en, ar, es, fr };
+export const SOLANA_WORDS: Record<Locale, Record<SolanaWarningCode | SolanaAdviceCode, SayParams>> = { en, ar, es, fr };

@@ -1,7 +1,7 @@
 // The svc tool calls the wizard makes, with their answers narrowed to what the
 // steps show. Each returns the API's result so the caller decides how to report.
 import type { ApiProblem, ApiResult, WizardApi } from './api.js';
-import { type Finding, type Form, num, planOf, type Result, type Review } from './form.js';
+import { type CoinFigures, type Finding, type Form, num, planOf, type Result, type Review } from './form.js';
 
 export interface Template {
   type: string;
@@ -146,7 +146,40 @@ export async function reviewPlan(api: WizardApi, form: Form): Promise<{ review: 
     );
     review.gasPriceGwei = gas.data.gasPriceGwei;
   }
+  const coins = gas.ok ? coinFiguresOf(form.blockchain, gas.data.figures) : undefined;
+  if (coins) review.coinFigures = coins;
   return valid.ok ? { review } : { review, problem: valid.error };
+}
+
+/** A TON or Solana estimate's raw figures, when the answer has them all (an older service may not). */
+export function coinFiguresOf(
+  blockchain: string,
+  figures: Record<string, unknown> | undefined,
+): CoinFigures | undefined {
+  const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+  const ops = (v: unknown) => {
+    const o = (v ?? {}) as Record<string, unknown>;
+    return isNum(o['deployment']) && isNum(o['claim']) && isNum(o['update'])
+      ? { deployment: o['deployment'], claim: o['claim'], update: o['update'] }
+      : undefined;
+  };
+  if (blockchain === 'ton') {
+    const units = ops(figures?.['nanoton']);
+    return units ? { coin: 'TON', units } : undefined;
+  }
+  if (blockchain === 'solana') {
+    const units = ops(figures?.['lamports']);
+    if (!units) return undefined;
+    const cu = (figures?.['computeUnits'] as Record<string, unknown> | undefined)?.['claim'];
+    const perAdded = figures?.['lamportsPerAddedBeneficiary'];
+    return {
+      coin: 'SOL',
+      units,
+      ...(isNum(cu) ? { claimComputeUnits: cu } : {}),
+      ...(isNum(perAdded) ? { perAddedBeneficiary: perAdded } : {}),
+    };
+  }
+  return undefined;
 }
 
 export function generateContract(api: WizardApi, form: Form) {

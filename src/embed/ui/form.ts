@@ -85,6 +85,17 @@ export interface Finding {
   params?: Record<string, number | string>;
 }
 
+/** A TON or Solana estimate's raw figures (both coins have 9 decimals). */
+export interface CoinFigures {
+  coin: 'TON' | 'SOL';
+  /** Smallest units per operation: nanoton or lamports. */
+  units: { deployment: number; claim: number; update: number };
+  /** Solana: the compute units one claim assumes. */
+  claimComputeUnits?: number;
+  /** Solana: the rent each added beneficiary costs an update, in lamports. */
+  perAddedBeneficiary?: number;
+}
+
 /** What the review step shows: plan warnings, law findings and the measured gas. */
 export interface Review {
   warnings: Finding[];
@@ -94,6 +105,8 @@ export interface Review {
   gasFigures?: Record<string, number | null>;
   /** The gas price the estimate assumes (EVM), in gwei. */
   gasPriceGwei?: number;
+  /** The fees per operation in the coin's smallest unit (TON: nanoton, Solana: lamports), for the same reason. */
+  coinFigures?: CoinFigures;
   /** The plan's source, as generation will write it (the preview). */
   code: string | null;
 }

@@ -102,6 +102,13 @@ export const en = {
   costNames: { deployment: 'Deployment', claim: 'One claim', update: 'An update' } as Record<string, string>,
   /** Measured gas, its price in ETH and the gas price it assumes (all written by Intl). */
   gasCost: (gas: string, eth: string, gwei: string) => `${gas} gas ≈ ${eth} ETH at ${gwei} gwei`,
+  /** A fee in the chain's coin (TON, SOL), written by Intl. */
+  coinCost: (amount: string, coin: string) => `≈ ${amount} ${coin}`,
+  /** A claim's fee and the compute units it assumes (Solana). */
+  claimCost: (amount: string, coin: string, units: string) => `≈ ${amount} ${coin} + ≈ ${units} compute units`,
+  /** An update's fee and the rent of each beneficiary it adds (Solana). */
+  updateCost: (amount: string, coin: string, perHeir: string) =>
+    `≈ ${amount} ${coin} + ${perHeir} ${coin} per added beneficiary`,
   noCosts: 'The cost estimate is not available.',
   severity: {
     error: 'Problem',

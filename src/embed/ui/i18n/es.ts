@@ -98,6 +98,9 @@ export const es: Strings = {
   costs: 'Costes medidos',
   costNames: { deployment: 'Despliegue', claim: 'Un cobro', update: 'Una actualización' },
   gasCost: (gas, eth, gwei) => `${gas} de gas ≈ ${eth} ETH a ${gwei} gwei`,
+  coinCost: (amount, coin) => `≈ ${amount} ${coin}`,
+  claimCost: (amount, coin, units) => `≈ ${amount} ${coin} + ≈ ${units} unidades de cómputo`,
+  updateCost: (amount, coin, perHeir) => `≈ ${amount} ${coin} + ${perHeir} ${coin} por beneficiario añadido`,
   noCosts: 'La estimación de costes no está disponible.',
   severity: {
     error: 'Problema',

@@ -101,6 +101,9 @@ export const fr: Strings = {
   costs: 'Coûts mesurés',
   costNames: { deployment: 'Déploiement', claim: 'Une réclamation', update: 'Une mise à jour' },
   gasCost: (gas, eth, gwei) => `${gas} gaz ≈ ${eth} ETH à ${gwei} gwei`,
+  coinCost: (amount, coin) => `≈ ${amount} ${coin}`,
+  claimCost: (amount, coin, units) => `≈ ${amount} ${coin} + ≈ ${units} unités de calcul`,
+  updateCost: (amount, coin, perHeir) => `≈ ${amount} ${coin} + ${perHeir} ${coin} par bénéficiaire ajouté`,
   noCosts: "L'estimation des coûts n'est pas disponible.",
   severity: {
     error: 'Problème',

@@ -70,15 +70,28 @@ export function findingsList(c: StepContext): ComponentChildren {
 
 /**
  * One measured cost as the reader writes numbers. The service's text is English ("1,726,812 gas ≈ ..."), so when the
- * figures are known (EVM) they are written here by Intl; otherwise (not measured, TON, Solana) the text stays.
+ * raw figures are known (EVM gas and its price; TON nanoton; Solana lamports and compute units) they are written here
+ * by Intl; otherwise (not measured, or an older service) the text stays.
  */
 export function costText(c: StepContext, review: NonNullable<StepContext['review']>, op: string): string {
+  const { n, locale, t } = c.tx;
+  const coins = review.coinFigures;
+  if (coins && (op === 'deployment' || op === 'claim' || op === 'update')) {
+    // Both coins have 9 decimals; four significant digits, as for ETH.
+    const amount = (units: number) =>
+      new Intl.NumberFormat(locale, { maximumSignificantDigits: 4 }).format(units / 1_000_000_000);
+    const main = amount(coins.units[op]);
+    if (op === 'claim' && coins.claimComputeUnits !== undefined)
+      return t.claimCost(main, coins.coin, n(coins.claimComputeUnits));
+    if (op === 'update' && coins.perAddedBeneficiary)
+      return t.updateCost(main, coins.coin, amount(coins.perAddedBeneficiary));
+    return t.coinCost(main, coins.coin);
+  }
   const gas = review.gasFigures?.[op];
   const gwei = review.gasPriceGwei;
   if (typeof gas !== 'number' || gwei === undefined) return review.gas?.[op] ?? '';
-  const { n, locale } = c.tx;
   const eth = new Intl.NumberFormat(locale, { maximumSignificantDigits: 4 }).format((gas * gwei) / 1e9);
-  return c.tx.t.gasCost(n(gas), eth, new Intl.NumberFormat(locale, { maximumFractionDigits: 9 }).format(gwei));
+  return t.gasCost(n(gas), eth, new Intl.NumberFormat(locale, { maximumFractionDigits: 9 }).format(gwei));
 }
 
 export function reviewStep(c: StepContext): ComponentChildren {

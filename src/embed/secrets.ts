@@ -46,7 +46,7 @@ export async function rotateEmbedSecret(
   keyring: Keyring,
 ): Promise<{ secret: string; record: EmbedSecretRecord; rotated: boolean }> {
   const secret = generateSecret();
-  return store.transact(async (tx) => {
+  const made = await store.transact(async (tx) => {
     const now = clock.now();
     const old = await tx.get<EmbedSecretRecord>(EMBED_SECRETS, key.id);
     const keepOld = old !== undefined && graceSeconds > 0;
@@ -63,6 +63,9 @@ export async function rotateEmbedSecret(
     await tx.put(EMBED_SECRETS, record);
     return { secret, record, rotated: old !== undefined };
   });
+  // A replaced secret must not stay in the store's files (the lowdb journal) until a later compaction.
+  if (made.rotated) await store.compactNow();
+  return made;
 }
 
 /** Whether the key has an embed secret (a callback needs one). */

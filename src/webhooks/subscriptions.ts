@@ -327,6 +327,8 @@ export async function regenerateSecret(
     await tx.put(WEBHOOKS, rec);
     return rec;
   });
+  // A secret replaced without grace must not stay in the store's files (the lowdb journal) until a later compaction.
+  await deps.store.compactNow();
   return { webhook: toWebhook(r), secret, warning: SECRET_WARNING };
 }
 

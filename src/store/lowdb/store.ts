@@ -391,18 +391,20 @@ export class LowdbStore implements Store, CommittedView {
   }
 }
 
-/** Whether a change from `before` to `after` (undefined: deleted) removes or replaces a sealed field's value. */
+/**
+ * Whether a change from `before` to `after` (undefined: deleted) drops a sealed field's value: a value of `before`
+ * that no sealed field of `after` holds (one moving from `secret` to `previousSecret` at a rotation stays).
+ */
 function dropsSealedValue(
   sealed: { fields: string[]; wrapped: string[] },
   before: Doc,
   after: Doc | undefined,
 ): boolean {
-  for (const fields of [sealed.fields, sealed.wrapped]) {
-    for (const field of fields) {
-      const old = before[field];
-      if (old === undefined || old === null) continue;
-      if (!after || after[field] !== old) return true;
-    }
+  const kept = new Set<unknown>();
+  if (after) for (const field of [...sealed.fields, ...sealed.wrapped]) kept.add(after[field]);
+  for (const field of [...sealed.fields, ...sealed.wrapped]) {
+    const old = before[field];
+    if (old !== undefined && old !== null && !kept.has(old)) return true;
   }
   return false;
 }

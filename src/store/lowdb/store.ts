@@ -256,6 +256,9 @@ export class LowdbStore implements Store, CommittedView {
   async compactNow(): Promise<void> {
     this.assertOpen();
     await this.idle();
+    await this.waitDurable();
+    // No journal: the last write was a compaction, and svc.json is all there is.
+    if (!this.writer.hasJournal && !this.scrubPending) return;
     await this.scrub();
   }
 

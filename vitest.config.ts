@@ -58,6 +58,8 @@ const PROCESS = [
   'test/e2e/**/*.test.ts',
   'test/scale/{outbox,redelivery}.test.ts',
   'test/webhooks/crash.test.ts',
+  // kills a store's process at each step of a journal append and compaction
+  'test/store/journal-crash.test.ts',
   'test/mail/crash.test.ts',
   'test/embed/*browser.test.ts',
   'test/memoir/{export,book}.test.ts',

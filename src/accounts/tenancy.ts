@@ -148,6 +148,10 @@ class AccountStore implements Store {
     return this.store.flush();
   }
 
+  compactNow(): Promise<void> {
+    return this.store.compactNow();
+  }
+
   close(): Promise<void> {
     return Promise.reject(new TenancyError('an account view cannot close the store'));
   }
@@ -276,6 +280,10 @@ class GrantedStore implements Store {
 
   flush(): Promise<void> {
     return this.store.flush();
+  }
+
+  compactNow(): Promise<void> {
+    return this.store.compactNow();
   }
 
   close(): Promise<void> {

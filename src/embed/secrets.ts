@@ -46,10 +46,13 @@ export async function rotateEmbedSecret(
   keyring: Keyring,
 ): Promise<{ secret: string; record: EmbedSecretRecord; rotated: boolean }> {
   const secret = generateSecret();
-  return store.transact(async (tx) => {
+  let dropped = false;
+  const made = await store.transact(async (tx) => {
     const now = clock.now();
     const old = await tx.get<EmbedSecretRecord>(EMBED_SECRETS, key.id);
     const keepOld = old !== undefined && graceSeconds > 0;
+    // A value leaves the record: the current secret (no grace), or a predecessor still in its grace.
+    dropped = old !== undefined && (!keepOld || Boolean(old.previousSecret));
     const record: EmbedSecretRecord = {
       id: key.id,
       ownerId: key.ownerId,
@@ -63,6 +66,10 @@ export async function rotateEmbedSecret(
     await tx.put(EMBED_SECRETS, record);
     return { secret, record, rotated: old !== undefined };
   });
+  // A secret that left the record must not stay in the store's files (the lowdb journal) until a later compaction.
+  // (One kept as previousSecret during a grace stays, and is erased by the sweep when the grace ends.)
+  if (dropped) await store.compactNow();
+  return made;
 }
 
 /** Whether the key has an embed secret (a callback needs one). */

@@ -101,6 +101,8 @@ export async function attachKeyring(
     }
     return resealTx(tx, keyring, loaded.origin);
   });
+  // The plaintext the migration sealed must not stay in the store's files (the lowdb journal, an older snapshot).
+  if (migrated > 0) await store.compactNow();
   return { keyring, key, migrated };
 }
 
@@ -111,7 +113,7 @@ export async function attachKeyring(
 export async function rotateStoreKey(store: Store, oldKey: Buffer, newKey: Buffer, now: Date): Promise<number> {
   const fresh = new Keyring(newKey, [oldKey]);
   if (keyIdOf(oldKey) === fresh.keyId) throw new MasterKeyError('the new master key is the current one');
-  return store.transact(async (tx) => {
+  const changed = await store.transact(async (tx) => {
     const record = await tx.get<KeyringRecord>(SYSTEM, KEYRING_ID);
     if (record && record.keyId !== keyIdOf(oldKey)) {
       throw new MasterKeyError(
@@ -122,4 +124,7 @@ export async function rotateStoreKey(store: Store, oldKey: Buffer, newKey: Buffe
     await tx.put(SYSTEM, keyringRecord(fresh, now));
     return n;
   });
+  // Values sealed under the old key must not stay in the store's files: the old key may be what leaked.
+  await store.compactNow();
+  return changed;
 }

@@ -49,6 +49,12 @@ export interface Store {
   transact<R>(fn: (tx: Tx) => Promise<R>, opts?: TransactOptions): Promise<R>;
   /** Waits for every pending write to be durable. */
   flush(): Promise<void>;
+  /**
+   * Waits for every pending write to be durable and for the bytes earlier writes removed or replaced to be gone
+   * from the store's files: called after a secret is erased, rotated or re-sealed. lowdb rewrites its snapshot and
+   * removes its journal; PostgreSQL has no copy of its own to rewrite and only flushes.
+   */
+  compactNow(): Promise<void>;
   /** Flushes, then releases the store (directory lock, connection pool). Idempotent. */
   close(): Promise<void>;
 }

@@ -103,9 +103,14 @@ export async function eraseExpiredSecretsTx(tx: Tx, nowMs: number): Promise<numb
   return (await sweepSecretsTx(tx, nowMs)).erased;
 }
 
-/** The sweep: one transaction over the signing-secret collections. */
-export function eraseExpiredSecrets(store: Store, nowMs: number): Promise<number> {
-  return store.transact((tx) => eraseExpiredSecretsTx(tx, nowMs));
+/**
+ * The sweep: one transaction over the signing-secret collections. When it erased anything, the store is compacted
+ * before it resolves, so the erased values are in none of the store's files (the lowdb journal included).
+ */
+export async function eraseExpiredSecrets(store: Store, nowMs: number): Promise<number> {
+  const erased = await store.transact((tx) => eraseExpiredSecretsTx(tx, nowMs));
+  if (erased > 0) await store.compactNow();
+  return erased;
 }
 
 /** Timer functions (the dispatcher's Scheduler satisfies it). */
@@ -163,6 +168,7 @@ export class SecretSweeper {
 
   async #sweep(): Promise<{ erased: number; nextExpiry: number | null }> {
     const r = await this.#store.transact((tx) => sweepSecretsTx(tx, this.#clock.now().getTime()));
+    if (r.erased > 0) await this.#store.compactNow(); // the erased values leave the store's files too
     if (r.erased > 0) this.#log?.info({ records: r.erased }, 'erased rotated signing secrets whose grace ended');
     return r;
   }

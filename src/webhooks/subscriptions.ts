@@ -315,10 +315,13 @@ export async function regenerateSecret(
   opts: { graceSeconds?: number | undefined } = {},
 ): Promise<{ webhook: Webhook; secret: string; warning: string }> {
   const secret = generateSecret();
+  let dropped = false;
   const r = await deps.store.transact(async (tx) => {
     const rec = await ownedTx(tx, ownerId, id);
     const now = deps.clock.now();
     const grace = opts.graceSeconds ?? 0;
+    // A value leaves the record: the current secret (no grace), or a predecessor still in its grace.
+    dropped = grace <= 0 || Boolean(rec.previousSecret);
     // Both sealed for this record (the same AAD): the old sealed value moves as it is.
     rec.previousSecret = grace > 0 ? rec.secret : null;
     rec.previousSecretExpiresAt = grace > 0 ? now.getTime() + grace * 1000 : null;
@@ -327,6 +330,9 @@ export async function regenerateSecret(
     await tx.put(WEBHOOKS, rec);
     return rec;
   });
+  // A secret that left the record must not stay in the store's files (the lowdb journal) until a later compaction.
+  // (One kept as previousSecret during a grace stays, and is erased by the sweep when the grace ends.)
+  if (dropped) await deps.store.compactNow();
   return { webhook: toWebhook(r), secret, warning: SECRET_WARNING };
 }
 

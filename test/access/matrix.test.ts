@@ -2,8 +2,7 @@ import { MEMOIR_JOURNAL, memoirId, type JournalEntry } from '../../src/memoir/re
 import { CONTRACTS, type ContractRecord } from '../../src/contracts/stored.js';
 import { seedDeployment } from '../support/deployments.js';
 import { newId } from '../../src/core/ids.js';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { storeFiles } from '../support/store-files.js';
 import { Writable } from 'node:stream';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -401,7 +400,7 @@ describe('secrets stay secret', () => {
     createdKeys.push(res.json().data.key);
     await server.app.inject({ url: `/api/v1/contracts/templates?api_key=${res.json().data.key}` });
     await server.services.store.flush();
-    const data = await readFile(path.join(server.dataDir, 'svc.json'), 'utf8');
+    const data = await storeFiles(server.dataDir); // the snapshot and the journal
     const logs = logLines.join('');
     expect(createdKeys.length).toBeGreaterThan(20);
     expect(logs).toContain('api_key=[redacted]');

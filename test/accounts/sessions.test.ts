@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { storeFiles } from '../support/store-files.js';
 import { Writable } from 'node:stream';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,7 +149,7 @@ describe('user sessions over real HTTP', () => {
     const [user] = await server.services.store.findBy<UserRecord>(USERS, 'email', email);
     expect(user!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     await server.services.store.flush();
-    const data = await readFile(path.join(server.dataDir, 'svc.json'), 'utf8');
+    const data = await storeFiles(server.dataDir); // the snapshot and the journal
     expect(data).not.toContain(PASSWORD);
     expect(logLines.join('')).not.toContain(PASSWORD);
   });

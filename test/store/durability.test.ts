@@ -75,7 +75,9 @@ function acknowledged(stdout: string): Doc[] {
 }
 
 describe('durability: SIGKILL during writes', () => {
-  it('keeps every acknowledged write and never tears a transaction, over 20 kills', { timeout: 60_000 }, async () => {
+  // Each run appends to the journal faster than a whole-file rewrite could, so the store grows to some ten thousand
+  // records over the runs, and every reopen reads them all: hence the generous timeout.
+  it('keeps every acknowledged write and never tears a transaction, over 20 kills', { timeout: 150_000 }, async () => {
     const acked = new Map<string, Doc>();
     let runsWithAcks = 0;
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readDataDir } from '../../src/store/lowdb/file.js';
 import { openLowdbStore, StoreLockedError, type Doc, type Store } from '../../src/store/index.js';
 
 type User = Doc & { email: string; name: string; age?: number; tags?: string[] };
@@ -22,12 +23,9 @@ function writes(store: Store): number {
   return (store as unknown as { stats: { writes: number } }).stats.writes;
 }
 
-async function readDataFile(): Promise<{
-  format: string;
-  version: number;
-  collections: Record<string, Record<string, Doc>>;
-}> {
-  return JSON.parse(await readFile(path.join(dir, 'svc.json'), 'utf8'));
+/** What the data files hold (the snapshot with the journal replayed), read from disk while the store is open. */
+function readDataFile(): ReturnType<typeof readDataDir> {
+  return readDataDir(dir);
 }
 
 beforeEach(async () => {
@@ -61,14 +59,18 @@ describe('lowdb store: CRUD', () => {
     expect(await store.count('users')).toBe(1);
   });
 
-  it('writes the documented file format', async () => {
+  it('writes the documented file format, svc.json alone once closed', async () => {
     const store = await open();
     await store.put('users', { id: 'u1', email: 'a@x.org', name: 'Ann' });
     await store.put('contracts', { id: 'c1', ownerId: 'u1' });
-    const file = await readDataFile();
+    expect((await readdir(dir)).sort()).toEqual(['svc.journal', 'svc.json', 'svc.lock']);
+    await store.close();
+    expect(await readdir(dir)).toEqual(['svc.json']);
+    const file = JSON.parse(await readFile(path.join(dir, 'svc.json'), 'utf8'));
     expect(file).toEqual({
       format: 'svc-store',
       version: 1,
+      generation: expect.any(Number),
       collections: {
         users: { u1: { id: 'u1', email: 'a@x.org', name: 'Ann' } },
         contracts: { c1: { id: 'c1', ownerId: 'u1' } },
@@ -493,10 +495,15 @@ describe('lowdb store: durability and group commit', () => {
   it('rejects waiting writes when the file write fails, keeps the data and recovers', async () => {
     const store = await open();
     await store.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
-    // Make rename(tmp, svc.json) fail: svc.json becomes a non-empty directory.
+    await store.put('users', { id: 'u0', email: 'z@x', name: 'Zed' }); // the journal is open now
+    await store.compactNow(); // and gone again
+    // Make the next writes fail: creating the journal (a rename over svc.journal), and the compaction that follows
+    // a failed write (a rename over svc.json): both become non-empty directories.
     const dataFile = path.join(dir, 'svc.json');
     await rm(dataFile);
     await mkdir(path.join(dataFile, 'blocker'), { recursive: true });
+    const journalFile = path.join(dir, 'svc.journal');
+    await mkdir(path.join(journalFile, 'blocker'), { recursive: true });
 
     await expect(store.put('users', { id: 'u2', email: 'b@x', name: 'Bob' })).rejects.toMatchObject({
       code: expect.stringMatching(/^(EISDIR|ENOTEMPTY|EEXIST|ENOTDIR)$/),
@@ -510,11 +517,12 @@ describe('lowdb store: durability and group commit', () => {
     expect((await readdir(dir)).filter((n) => n.includes('tmp'))).toEqual([]);
 
     await rm(dataFile, { recursive: true });
+    await rm(journalFile, { recursive: true });
     await store.put('users', { id: 'u3', email: 'c@x', name: 'Cy' });
     await store.close();
     expect(await readdir(dir)).toEqual(['svc.json']);
     const reopened = await open();
-    expect((await reopened.all('users')).map((d) => d.id)).toEqual(['u1', 'u2', 'u3']);
+    expect((await reopened.all('users')).map((d) => d.id)).toEqual(['u1', 'u0', 'u2', 'u3']);
   });
 
   it('writes exactly what memory holds, in order, through random batches of puts, updates, deletes and moves', async () => {
@@ -657,6 +665,8 @@ describe.skipIf(process.platform === 'win32')('lowdb store: file modes', () => {
     expect(await mode(path.join(nested, 'svc.json'))).toBe(0o600); // the renamed temp file
     expect(await mode(path.join(nested, 'svc.lock'))).toBe(0o600);
     await store.put('users', { id: 'u2', email: 'b@x', name: 'B' });
+    expect(await mode(path.join(nested, 'svc.journal'))).toBe(0o600); // the journal, once there is one
+    await store.compactNow();
     expect(await mode(path.join(nested, 'svc.json'))).toBe(0o600);
   });
 
@@ -668,11 +678,23 @@ describe.skipIf(process.platform === 'win32')('lowdb store: file modes', () => {
     await chmod(path.join(dir, 'svc.json'), 0o644);
     // A temp file left by a crash, world-readable: removed at open, never reused as is.
     await writeFile(path.join(dir, `svc.json.tmp-${process.pid}`), '{}', { mode: 0o666 });
+    await writeFile(path.join(dir, `svc.journal.tmp-${process.pid}`), '{}', { mode: 0o666 });
+    // A journal others could read (left by a process killed before its close compacted it).
+    await writeFile(
+      path.join(dir, 'svc.journal'),
+      `{"format":"svc-journal","version":1,"generation":${
+        JSON.parse(await readFile(path.join(dir, 'svc.json'), 'utf8')).generation
+      }}\n`,
+      { mode: 0o644 },
+    );
+    await chmod(path.join(dir, 'svc.journal'), 0o644);
     const store = await open();
     expect(await mode(dir)).toBe(0o700);
     expect(await mode(path.join(dir, 'svc.json'))).toBe(0o600);
+    expect(await mode(path.join(dir, 'svc.journal'))).toBe(0o600);
     await store.put('users', { id: 'u2', email: 'b@x', name: 'B' });
     expect(await mode(path.join(dir, 'svc.json'))).toBe(0o600);
-    expect((await readdir(dir)).sort()).toEqual(['svc.json', 'svc.lock']);
+    expect(await mode(path.join(dir, 'svc.journal'))).toBe(0o600);
+    expect((await readdir(dir)).sort()).toEqual(['svc.journal', 'svc.json', 'svc.lock']);
   });
 });

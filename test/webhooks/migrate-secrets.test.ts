@@ -2,8 +2,6 @@
  * An upgrade loses nothing: signing secrets stored in plaintext by an earlier version (webhook subscriptions and
  * embed secrets) are sealed at the first start with a master key, and keep signing.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeServices, openServices, STORE_INDEXES } from '../../src/app.js';
 import { loadConfig } from '../../src/core/config.js';
@@ -13,6 +11,7 @@ import { openLowdbStore } from '../../src/store/index.js';
 import { buildRequest, verifyWebhookSignature, type WebhookRecord } from '../../src/webhooks/index.js';
 import { openSecrets } from '../../src/webhooks/secrets.js';
 import { tmpDir } from '../helpers.js';
+import { storeFiles } from '../support/store-files.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -54,12 +53,12 @@ describe('plaintext secrets of an earlier version', () => {
       updatedAt: '',
     });
     await old.close();
-    expect(await readFile(path.join(dir, 'svc.json'), 'utf8')).toContain('whsec_plain_current_0123456789');
+    expect(await storeFiles(dir)).toContain('whsec_plain_current_0123456789');
 
     const services = await openServices(loadConfig({ 'data-dir': dir }, {}), { log: createLogger('silent') });
     try {
       await services.store.flush();
-      const file = await readFile(path.join(dir, 'svc.json'), 'utf8');
+      const file = await storeFiles(dir); // the snapshot and the journal
       for (const s of [
         'whsec_plain_current_0123456789',
         'whsec_plain_previous_0123456789',

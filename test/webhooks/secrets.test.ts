@@ -20,6 +20,7 @@ import {
   tempStore,
   testKeyring,
 } from './helpers.js';
+import { storeFiles } from '../support/store-files.js';
 
 const OWNER = 'own_rotate';
 const publicResolver = async () => ['93.184.216.34'];
@@ -73,14 +74,31 @@ describe('an expired predecessor secret is erased from the stored record', () =>
   it('by the sweep, which leaves secrets still in their grace alone', async () => {
     const { store, time, dir } = await setup();
     const { id, old, fresh } = await rotated(store, time);
+    const sealedOld = (await store.get<WebhookRecord>('webhooks', id))!.previousSecret!;
+    await store.put('filler', { id: 'f1' }); // the store has written more since: the rotation is not its last write
+    expect(await storeFiles(dir)).toContain(sealedOld);
     expect(await eraseExpiredSecrets(store, time.now + 3_599_000)).toBe(0);
     expect((await openedSecrets(store, id)).previousSecret).toBe(old);
     expect(await eraseExpiredSecrets(store, time.now + 3_600_000)).toBe(1);
     expect(await openedSecrets(store, id)).toMatchObject({ secret: fresh, previousSecret: null });
-    // Gone from the data file too, not only from memory.
-    await store.flush();
-    const { readFile } = await import('node:fs/promises');
-    expect(await readFile(`${dir}/svc.json`, 'utf8')).not.toContain(old);
+    // Gone from the data files too (the snapshot and the journal), not only from memory, once the sweep returns.
+    const files = await storeFiles(dir);
+    expect(files).not.toContain(sealedOld);
+    expect(files).not.toContain(old);
+  });
+
+  it('at once, from the data files too, by a rotation without grace', async () => {
+    const { store, time, dir } = await setup();
+    const d = makeDeps(store, time.clock, { resolve: publicResolver });
+    const created = await createWebhook(d, OWNER, { url: 'https://hooks.example.com/nograce', events: ['*'] });
+    const sealedOld = (await store.get<WebhookRecord>('webhooks', created.webhook.id))!.secret;
+    await store.put('filler', { id: 'f1' });
+    expect(await storeFiles(dir)).toContain(sealedOld);
+    const g = await regenerateSecret(d, OWNER, created.webhook.id);
+    const files = await storeFiles(dir);
+    expect(files).not.toContain(sealedOld);
+    expect(files).toContain((await store.get<WebhookRecord>('webhooks', created.webhook.id))!.secret);
+    expect((await openedSecrets(store, created.webhook.id)).secret).toBe(g.secret);
   });
 
   it('by the dispatcher when it starts', async () => {

@@ -1,17 +1,18 @@
 /**
- * The data file of the lowdb store: reading and decoding svc.json, and writing it durably.
+ * The data files of the lowdb store: reading svc.json (the snapshot) and svc.journal (the changes since) at open,
+ * and handing writes to the writer thread that makes them durable.
  *
- * The file is written by a worker thread (writer-worker.mjs) that keeps
- * the serialized form of every record: the main thread sends it only the records
- * that changed since the last write, and the whole-file work (joining the
- * records, the system calls, waiting on fsync) never runs on the thread that
- * serves requests. A write is atomic: temp file, fsync, rename over the data file, fsync of the directory.
+ * The files are written by a worker thread (writer-worker.mjs) that keeps the serialized form of every record: the
+ * main thread sends it only the records that changed since the last write, and the file work (appending a journal
+ * entry, rewriting the snapshot at a compaction, waiting on fsync) never runs on the thread that serves requests.
+ * docs/architecture.md, "The lowdb files", has the format, the recovery rules and when compaction runs.
  */
-import { chmod, mkdir, open, readFile, stat } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Adapter } from 'lowdb';
 import { StoreCorruptError, type Doc } from '../port.js';
+import { JOURNAL_FILE, JOURNAL_FORMAT, JOURNAL_TMP_PREFIX, parseJournal, replay } from './journal.js';
 import { errCode, errMessage, isPlainObject, type Entry, type SvcData } from './records.js';
 
 export const DATA_FILE = 'svc.json';
@@ -21,7 +22,20 @@ export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
 const FORMAT = 'svc-store';
 const VERSION = 1;
+/** The journal is compacted once it is larger than the snapshot, and than this. */
+const MIN_COMPACT_BYTES = 4 * 1024 * 1024;
 const WRITER_URL = new URL('./writer-worker.mjs', import.meta.url);
+
+/** What open found on disk, for the writer thread's first start. */
+export interface DiskState {
+  /** Generation of svc.json (0 when there is none). */
+  generation: number;
+  snapshotExists: boolean;
+  snapshotBytes: number;
+  /** Length of the journal's valid part, or null when there is no journal to append to. */
+  journalBytes: number | null;
+  journalEntries: number;
+}
 
 export interface Waiter {
   resolve(): void;
@@ -29,34 +43,37 @@ export interface Waiter {
 }
 
 /**
- * lowdb adapter for svc.json, hand-written on purpose: lowdb's stock TextFile /
- * JSONFile adapters write through steno, which writes a temp file and renames it
- * without fsyncing either the file or the directory, so an acknowledged write
- * can vanish (or leave an empty file) after a power loss or kernel crash. This
- * one fsyncs the temp file before the rename and the directory after it (in
- * the writer thread, see FileWriter).
+ * lowdb adapter for the data files, hand-written on purpose: lowdb's stock TextFile / JSONFile adapters write
+ * through steno, which writes a temp file and renames it without fsyncing either the file or the directory, so an
+ * acknowledged write can vanish (or leave an empty file) after a power loss or kernel crash. This one hands writes
+ * to the writer thread (see FileWriter), which appends them to the journal and fdatasyncs it, and fsyncs the
+ * snapshot and the directory around every rename.
  *
- * It converts between the file and the in-memory model (Maps that keep id
- * insertion order).
+ * It converts between the files and the in-memory model (Maps that keep id insertion order).
  */
 export class DurableJsonAdapter implements Adapter<SvcData> {
   readonly file: string;
+  readonly journalFile: string;
   readonly writer: FileWriter;
 
-  constructor(dir: string) {
+  constructor(private readonly dir: string) {
     this.file = path.join(dir, DATA_FILE);
+    this.journalFile = path.join(dir, JOURNAL_FILE);
     this.writer = new FileWriter(dir, this.file);
   }
 
+  /**
+   * The snapshot with the journal replayed onto it (see loadDataFiles). A stale journal is deleted here: it holds
+   * nothing the snapshot lacks, and may hold bytes a scrub meant to remove.
+   */
   async read(): Promise<SvcData | null> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (err) {
-      if (errCode(err) === 'ENOENT') return null;
-      throw corrupt(this.file, `it cannot be read (${errMessage(err)})`);
+    const loaded = await loadDataFiles(this.dir);
+    if (loaded.staleJournal) {
+      await unlink(this.journalFile);
+      await syncDir(this.dir);
     }
-    return decode(this.file, text);
+    this.writer.found(loaded.disk);
+    return loaded.data;
   }
 
   write(data: SvcData): Promise<void> {
@@ -92,6 +109,12 @@ export class FileWriter {
    */
   private lastSet = new Map<string, Map<string, number>>();
   private pending: Waiter | undefined;
+  /** What open found on disk (see found), sent to the first thread, then dropped. */
+  private disk: DiskState | undefined;
+  /** A journal file may be on disk (as the last answer of the thread says; true when unknown). */
+  private journalOnDisk = false;
+  /** The next write must leave no old bytes in any file (see scrubNext). */
+  private scrub = false;
 
   constructor(
     private readonly dir: string,
@@ -99,7 +122,6 @@ export class FileWriter {
   ) {}
 
   record(collection: string, id: string, json: string | null): void {
-    if (!this.worker) return; // the next write sends everything anyway
     let sets = this.lastSet.get(collection);
     if (json === null) {
       sets?.delete(id);
@@ -117,10 +139,31 @@ export class FileWriter {
     this.jsons.push(json);
   }
 
+  /**
+   * Makes the next write a compaction (or, with nothing to write and an empty journal, only the removal of the
+   * journal file): when it is acknowledged, no file in the data directory holds a value the changes before it
+   * removed or replaced. Cleared when that write is started; set again by the store if it fails.
+   */
+  scrubNext(): void {
+    this.scrub = true;
+  }
+
+  /** Called by the adapter's read at open. */
+  found(disk: DiskState): void {
+    this.disk = disk;
+    this.journalOnDisk = disk.journalBytes !== null;
+  }
+
+  /** Whether a journal file may be on disk (then close compacts, so a closed store is svc.json alone). */
+  get hasJournal(): boolean {
+    return this.journalOnDisk;
+  }
+
   write(data: SvcData): Promise<void> {
     let worker = this.worker;
     if (!worker) worker = this.start(data);
-    const message = { type: 'write', cols: this.cols, ids: this.ids, jsons: this.jsons };
+    const message = { type: 'write', cols: this.cols, ids: this.ids, jsons: this.jsons, scrub: this.scrub };
+    this.scrub = false;
     this.clearOps();
     return new Promise<void>((resolve, reject) => {
       this.pending = { resolve, reject };
@@ -149,13 +192,18 @@ export class FileWriter {
         dir: this.dir,
         file: this.file,
         tmp: path.join(this.dir, `${TMP_PREFIX}${process.pid}`),
+        journalFile: path.join(this.dir, JOURNAL_FILE),
+        journalTmp: path.join(this.dir, `${JOURNAL_TMP_PREFIX}${process.pid}`),
         format: FORMAT,
         version: VERSION,
+        journalFormat: JOURNAL_FORMAT,
+        minCompactBytes: MIN_COMPACT_BYTES,
       },
     });
     worker.unref();
-    worker.on('message', (answer: { ok: boolean; error?: { message: string; code?: string } }) => {
+    worker.on('message', (answer: { ok: boolean; journal: boolean; error?: { message: string; code?: string } }) => {
       worker.unref();
+      this.journalOnDisk = answer.journal;
       const pending = this.pending;
       this.pending = undefined;
       if (answer.ok) pending?.resolve();
@@ -166,15 +214,20 @@ export class FileWriter {
     });
     worker.on('error', (err) => this.lost(worker, err));
     worker.on('exit', (code) => this.lost(worker, new Error(`the store writer thread exited (code ${code})`)));
-    worker.postMessage({ type: 'load', ...snapshot(data) });
+    // The first thread learns what open found on disk; a later one (after a thread was lost) compacts first.
+    worker.postMessage({ type: 'load', ...snapshot(data), disk: this.disk ?? null });
+    if (!this.disk) this.journalOnDisk = true;
+    this.disk = undefined;
     this.worker = worker;
-    this.clearOps(); // the image just sent already holds them
+    // The image just sent holds the changes recorded so far too; they are sent again with the write (applying them
+    // twice changes nothing), since the first write after open appends exactly them to the journal.
     return worker;
   }
 
   private lost(worker: Worker, err: unknown): void {
     if (this.worker !== worker) return; // stopped, or already replaced
     this.worker = undefined;
+    this.journalOnDisk = true; // unknown: the next thread compacts at its first write
     this.clearOps();
     const pending = this.pending;
     this.pending = undefined;
@@ -184,6 +237,79 @@ export class FileWriter {
       ),
     );
   }
+}
+
+/**
+ * Reads the data files without changing them. A journal of an older generation than the snapshot is left from a
+ * compaction interrupted after its rename: the snapshot already holds all of it, so it is not replayed
+ * (`staleJournal`). A journal of a newer generation follows a snapshot that is not there (svc.json replaced or
+ * restored without its journal): refused rather than lose those changes.
+ */
+async function loadDataFiles(dir: string): Promise<{ data: SvcData | null; disk: DiskState; staleJournal: boolean }> {
+  const file = path.join(dir, DATA_FILE);
+  const journalFile = path.join(dir, JOURNAL_FILE);
+  let text: string | undefined;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if (errCode(err) !== 'ENOENT') throw corrupt(file, `it cannot be read (${errMessage(err)})`);
+  }
+  const snapshot = text === undefined ? undefined : decode(file, text);
+  const generation = snapshot?.generation ?? 0;
+  const disk: DiskState = {
+    generation,
+    snapshotExists: snapshot !== undefined,
+    snapshotBytes: text === undefined ? 0 : Buffer.byteLength(text),
+    journalBytes: null,
+    journalEntries: 0,
+  };
+
+  let journalBuf: Buffer | undefined;
+  try {
+    journalBuf = await readFile(journalFile);
+  } catch (err) {
+    if (errCode(err) !== 'ENOENT') {
+      throw new StoreCorruptError(`journal ${journalFile} cannot be read (${errMessage(err)})`);
+    }
+  }
+  if (journalBuf === undefined) return { data: snapshot?.data ?? null, disk, staleJournal: false };
+
+  const journal = parseJournal(journalFile, journalBuf, VERSION);
+  if (journal.generation < generation) return { data: snapshot?.data ?? null, disk, staleJournal: true };
+  if (journal.generation > generation) {
+    throw new StoreCorruptError(
+      `journal ${journalFile} follows generation ${journal.generation} of the data file, but ${file} ` +
+        `${snapshot ? `is generation ${generation}` : 'is missing'}: the data file was replaced or restored without ` +
+        'its journal. Both files were left untouched. Put back the data file the journal belongs to, or move ' +
+        'both away to start with an empty store.',
+    );
+  }
+  const data = snapshot?.data ?? { collections: new Map(), nextSeq: 0 };
+  replay(data, journal.changes);
+  disk.journalBytes = journal.validBytes;
+  disk.journalEntries = journal.entries;
+  return { data, disk, staleJournal: false };
+}
+
+/**
+ * What a data directory holds, read without changing anything (the store need not be open, nor closed): the
+ * snapshot with the journal replayed, in the snapshot's own shape. For tests and offline inspection; the store
+ * itself reads through DurableJsonAdapter.
+ */
+export async function readDataDir(dir: string): Promise<{
+  format: string;
+  version: number;
+  generation: number;
+  collections: Record<string, Record<string, Doc>>;
+}> {
+  const { data, disk } = await loadDataFiles(dir);
+  const collections: Record<string, Record<string, Doc>> = {};
+  for (const [name, entries] of data?.collections ?? []) {
+    const docs: Record<string, Doc> = {};
+    for (const [id, entry] of entries) docs[id] = entry.doc;
+    collections[name] = docs;
+  }
+  return { format: FORMAT, version: VERSION, generation: disk.generation, collections };
 }
 
 /** Every collection in file order (empty ones too) and every record as a change, for a new writer thread. */
@@ -205,7 +331,7 @@ function snapshot(data: SvcData): { names: string[]; cols: string[]; ids: string
   return { names, cols, ids, jsons };
 }
 
-function decode(file: string, text: string): SvcData {
+function decode(file: string, text: string): { data: SvcData; generation: number } {
   if (text.length === 0) throw corrupt(file, 'the file is empty');
   let root: unknown;
   try {
@@ -218,6 +344,10 @@ function decode(file: string, text: string): SvcData {
   }
   if (root.version !== VERSION) {
     throw corrupt(file, `it has unsupported version ${JSON.stringify(root.version)} (expected ${VERSION})`);
+  }
+  const generation = root.generation ?? 0; // files written before the journal have none
+  if (typeof generation !== 'number' || !Number.isSafeInteger(generation) || generation < 0) {
+    throw corrupt(file, '"generation" is not a non-negative integer');
   }
   const collections = root.collections;
   if (!isPlainObject(collections)) throw corrupt(file, '"collections" is not an object');
@@ -248,7 +378,7 @@ function decode(file: string, text: string): SvcData {
     }
     data.collections.set(name, entries);
   }
-  return data;
+  return { data, generation };
 }
 
 /**
@@ -364,7 +494,7 @@ export async function ensureDir(dir: string): Promise<void> {
   for (const parent of parents) await syncDir(parent);
 }
 
-async function syncDir(dir: string): Promise<void> {
+export async function syncDir(dir: string): Promise<void> {
   const fh = await open(dir, 'r');
   try {
     await fh.sync();

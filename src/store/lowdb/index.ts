@@ -1,11 +1,13 @@
 /**
  * The lowdb implementation of the persistence port (see ../port.ts), the embedded default.
  *
- * Layout of a data directory:
- *   svc.json   the data: {"format":"svc-store","version":1,"collections":{"<name>":{"<id>":{...doc}}}}
- *   svc.lock   the pid of the process that has the directory open
+ * Layout of a data directory (docs/architecture.md, "The lowdb files", has the details):
+ *   svc.json     the snapshot: {"format":"svc-store","version":1,"generation":<n>,"collections":{"<name>":{"<id>":{...doc}}}}
+ *   svc.journal  the changes since the snapshot of that generation, appended (absent after a clean close)
+ *   svc.lock     the pid of the process that has the directory open
  *
- * The parts: ./file.ts reads the data file and writes it durably (through the writer thread, writer-worker.mjs);
+ * The parts: ./file.ts reads the data files (./journal.ts the journal) and hands writes to the writer thread
+ * (writer-worker.mjs), which appends them to the journal and compacts it into the snapshot;
  * ./lock.ts holds the directory lock; ./indexes.ts keeps the secondary indexes; ./transaction.ts is a transaction's
  * view and overlay; ./store.ts runs transactions one at a time and group-commits their writes.
  */
@@ -15,6 +17,7 @@ import { Low } from 'lowdb';
 import type { Store, StoreOptions } from '../port.js';
 import { DATA_FILE, DurableJsonAdapter, ensureDir, FILE_MODE, restrict, TMP_PREFIX } from './file.js';
 import { normalizeIndexes } from './indexes.js';
+import { JOURNAL_FILE, JOURNAL_TMP_PREFIX } from './journal.js';
 import { acquireLock, STALE_LOCK_PREFIX } from './lock.js';
 import type { SvcData } from './records.js';
 import { LowdbStore } from './store.js';
@@ -30,6 +33,7 @@ export async function openLowdbStore(opts: StoreOptions): Promise<Store> {
   try {
     await removeLeftovers(dir);
     await restrict(path.join(dir, DATA_FILE), FILE_MODE);
+    await restrict(path.join(dir, JOURNAL_FILE), FILE_MODE);
     const adapter = new DurableJsonAdapter(dir);
     const db = new Low<SvcData>(adapter, { collections: new Map(), nextSeq: 0 });
     await db.read();
@@ -43,7 +47,7 @@ export async function openLowdbStore(opts: StoreOptions): Promise<Store> {
 /** Deletes temp files of interrupted writes and lock take-overs (we hold the lock). */
 async function removeLeftovers(dir: string): Promise<void> {
   for (const name of await readdir(dir)) {
-    if (name.startsWith(TMP_PREFIX) || name.startsWith(STALE_LOCK_PREFIX)) {
+    if (name.startsWith(TMP_PREFIX) || name.startsWith(JOURNAL_TMP_PREFIX) || name.startsWith(STALE_LOCK_PREFIX)) {
       await unlink(path.join(dir, name)).catch(() => undefined);
     }
   }

@@ -3,15 +3,21 @@
  * at a time, in arrival order (a FIFO, so they are serializable trivially):
  * their reads answer from memory with resolved promises, their writes collect
  * in an overlay that is applied to memory all at once when the callback has
- * resolved. Then the whole file is rewritten durably (./file.ts). Writes are group-committed: at most
+ * resolved. Then the changes are made durable by the writer thread (./file.ts): appended to the journal,
+ * compacted into the snapshot from time to time. Writes are group-committed: at most
  * one file write runs at a time, and every mutation that arrives meanwhile rides
  * along in the next one. A mutation's promise resolves once a write that started
  * after it was applied has completed.
+ *
+ * Scrubbing: a change that removes or replaces the value of a sealed field (a signing secret, a wrapped key; see
+ * declareSealedFields in src/core/keyring.ts) is written by a compaction, so when it is acknowledged the old value
+ * is in no file any more (not in the journal, nor in an older snapshot). compactNow() does the same on request.
  */
 // Imported from the module rather than taken from globalThis so that fake timers
 // installed by a test cannot stall the write pipeline.
 import { setImmediate as defer } from 'node:timers';
 import type { Low } from 'lowdb';
+import { sealedCollections } from '../../core/keyring.js';
 import type { Doc, IndexValue, Store, TransactOptions, Tx } from '../port.js';
 import type { FileWriter, Waiter } from './file.js';
 import { Indexes } from './indexes.js';
@@ -32,6 +38,8 @@ export class LowdbStore implements Store, CommittedView {
   /** Memory holds changes that no started write covers (or the last write failed). */
   private dirty = false;
   private scheduled = false;
+  /** The next write must be a compaction (a scrub): see the header and FileWriter.scrubNext. */
+  private scrubPending = false;
 
   /** The transaction holding the FIFO, from the start of its fn until its writes are applied to memory. */
   private running: TxImpl | undefined;
@@ -241,6 +249,25 @@ export class LowdbStore implements Store, CommittedView {
     await this.waitDurable();
   }
 
+  /**
+   * Compacts now: resolves once every write so far is durable in svc.json alone, the journal removed, so that no
+   * file holds bytes an earlier write removed or replaced. A no-op when the journal is empty.
+   */
+  async compactNow(): Promise<void> {
+    this.assertOpen();
+    await this.idle();
+    await this.waitDurable();
+    // No journal: the last write was a compaction, and svc.json is all there is.
+    if (!this.writer.hasJournal && !this.scrubPending) return;
+    await this.scrub();
+  }
+
+  private scrub(): Promise<void> {
+    this.scrubPending = true;
+    this.dirty = true;
+    return this.enqueue();
+  }
+
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     if (!this.closePromise) {
@@ -255,6 +282,9 @@ export class LowdbStore implements Store, CommittedView {
           this.closePromise = undefined;
           throw err;
         }
+        // A closed store is svc.json alone (for backups, and for an earlier version that knows no journal). Every
+        // write is already durable in the journal, so a compaction that fails here loses nothing.
+        if (this.writer.hasJournal) await this.scrub().catch(() => undefined);
         await this.writer.stop();
         await this.releaseLock();
         this.closed = true;
@@ -275,10 +305,14 @@ export class LowdbStore implements Store, CommittedView {
   private apply(tx: TxImpl): void {
     for (const [collection, overlay] of tx.changes) {
       let entries = this.data.collections.get(collection);
+      const sealed = sealedCollections().get(collection);
       const appended: Entry[] = [];
       for (const [id, entry] of overlay) {
         const current = entries?.get(id);
         if (current && entries) {
+          if (sealed && !this.scrubPending && dropsSealedValue(sealed, current.doc, entry?.doc)) {
+            this.scrubPending = true;
+          }
           if (entry && entry.seq === current.seq) {
             entries.set(id, entry); // an update keeps its position
             this.indexes.update(collection, current, entry);
@@ -336,11 +370,15 @@ export class LowdbStore implements Store, CommittedView {
     this.dirty = false;
     this.inflight = batch;
     this.stats.writes++;
+    const scrub = this.scrubPending;
+    this.scrubPending = false;
+    if (scrub) this.writer.scrubNext();
     this.db.write().then(
       () => this.settle(batch, true, undefined),
       (err: unknown) => {
         this.stats.failedWrites++;
         this.dirty = true; // memory still holds the data; the next write retries it
+        if (scrub) this.scrubPending = true; // and still owes the scrub
         this.settle(batch, false, err);
       },
     );
@@ -354,4 +392,22 @@ export class LowdbStore implements Store, CommittedView {
     }
     if (this.queued.length > 0) this.schedule();
   }
+}
+
+/**
+ * Whether a change from `before` to `after` (undefined: deleted) drops a sealed field's value: a value of `before`
+ * that no sealed field of `after` holds (one moving from `secret` to `previousSecret` at a rotation stays).
+ */
+function dropsSealedValue(
+  sealed: { fields: string[]; wrapped: string[] },
+  before: Doc,
+  after: Doc | undefined,
+): boolean {
+  const kept = new Set<unknown>();
+  if (after) for (const field of [...sealed.fields, ...sealed.wrapped]) kept.add(after[field]);
+  for (const field of [...sealed.fields, ...sealed.wrapped]) {
+    const old = before[field];
+    if (old !== undefined && old !== null && !kept.has(old)) return true;
+  }
+  return false;
 }

@@ -212,6 +212,11 @@ export class PostgresStore implements ClaimableStore {
     this.#assertOpen();
   }
 
+  /** Only flushes: row versions an update left behind are the server's to vacuum (docs/architecture.md). */
+  compactNow(): Promise<void> {
+    return this.flush();
+  }
+
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#closed = true;

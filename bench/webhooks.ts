@@ -207,11 +207,11 @@ export async function benchWebhooks(): Promise<void> {
   };
 
   // Warm-up (JIT, TLS sessions, pools). Then the memory run, before the
-  // rounds: run after them, it measured mostly the heap V8 had grown during
-  // the baselines' 100k requests (heap reserved up to 570 MB after them, about
-  // 200 MB after the same rounds without the baselines), not the dispatcher's. Then rounds interleaved so that load
-  // from elsewhere on the machine hits all three alike. The ratio is the median
-  // of the per-round ratios (each ours against the undici run just before it).
+  // rounds: run after them, it started from the resident size the rounds had
+  // reached (about 420 MB; it does not shrink back) and could not show what
+  // the deliveries themselves need. Then rounds interleaved so that load from
+  // elsewhere on the machine hits all three alike. The ratio is the median of
+  // the per-round ratios (each ours against the undici run just before it).
   await loop(WARMUP_N, undiciPost);
   await loop(WARMUP_N, httpsPost);
   await deliver(WARMUP_N);

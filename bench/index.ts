@@ -2,45 +2,31 @@
  * `npm run bench`: every benchmark, printed (never asserted). Each compares
  * against a baseline measured in the same run. Pass names to run a subset:
  * `npm run bench -- rest mcp`.
+ *
+ * Each benchmark's module is imported only when it runs: the ones that report
+ * memory (webhooks, large) would otherwise count the heap of every other
+ * benchmark's imports (compilers, chain sandboxes) in their figures.
  */
-import { benchAuth } from './auth.js';
-import { benchCredits } from './credits.js';
-import { benchEvm } from './evm.js';
-import { benchHealth } from './health.js';
-import { benchLimits } from './limits.js';
-import { benchMcp } from './mcp.js';
-import { benchMemoir } from './memoir.js';
-import { benchMemoirRecall } from './memoir-recall.js';
-import { benchRest } from './rest.js';
-import { benchScale } from './scale.js';
-import { benchSolana } from './solana.js';
-import { benchStart } from './start.js';
-import { benchStore } from './store.js';
-import { benchTon } from './ton.js';
-import { benchVaults } from './vaults.js';
-import { benchWatch } from './watch.js';
-import { benchWebhooks } from './webhooks.js';
-import { benchLargePlans } from './large-plans.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
-  rest: benchRest,
-  mcp: benchMcp,
-  limits: benchLimits,
-  store: benchStore,
-  evm: benchEvm,
-  ton: benchTon,
-  webhooks: benchWebhooks,
-  solana: benchSolana,
-  auth: benchAuth,
-  health: benchHealth,
-  start: benchStart,
-  credits: benchCredits,
-  scale: benchScale,
-  memoir: benchMemoir,
-  'memoir-recall': benchMemoirRecall,
-  watch: benchWatch,
-  large: benchLargePlans,
-  vaults: () => benchVaults(),
+  rest: async () => (await import('./rest.js')).benchRest(),
+  mcp: async () => (await import('./mcp.js')).benchMcp(),
+  limits: async () => (await import('./limits.js')).benchLimits(),
+  store: async () => (await import('./store.js')).benchStore(),
+  evm: async () => (await import('./evm.js')).benchEvm(),
+  ton: async () => (await import('./ton.js')).benchTon(),
+  webhooks: async () => (await import('./webhooks.js')).benchWebhooks(),
+  solana: async () => (await import('./solana.js')).benchSolana(),
+  auth: async () => (await import('./auth.js')).benchAuth(),
+  health: async () => (await import('./health.js')).benchHealth(),
+  start: async () => (await import('./start.js')).benchStart(),
+  credits: async () => (await import('./credits.js')).benchCredits(),
+  scale: async () => (await import('./scale.js')).benchScale(),
+  memoir: async () => (await import('./memoir.js')).benchMemoir(),
+  'memoir-recall': async () => (await import('./memoir-recall.js')).benchMemoirRecall(),
+  watch: async () => (await import('./watch.js')).benchWatch(),
+  large: async () => (await import('./large-plans.js')).benchLargePlans(),
+  vaults: async () => (await import('./vaults.js')).benchVaults(),
 };
 
 const wanted = process.argv.slice(2);

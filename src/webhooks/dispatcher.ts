@@ -1,7 +1,8 @@
 /**
  * The webhook dispatcher: delivers the outbox (pending delivery records written by `recordEvent` in the same store
  * write as the operation's effect). It drives the parts: ./claim.ts (the claim and lease transactions), ./queue.ts
- * (its books: queue, held deliveries, send slots), ./recorder.ts (outcomes, retries, pruning) and ./send.ts (HTTP).
+ * (its books: queue, held deliveries, send slots), ./flush.ts (answered attempts until their outcomes are written),
+ * ./recorder.ts (outcomes, retries, pruning) and ./send.ts (HTTP).
  *
  * Life of a delivery:
  *   pending --claim--> delivering --result--> succeeded | pending (retry) | failed
@@ -24,9 +25,9 @@
  * Time: retry schedules use the injected `clock` and `scheduler` (tests use a fake pair); the per-attempt timeout and
  * latencies use real time.
  *
- * Length: this file is about 600 lines, over the usual 500, with a reason: the claim, send and record steps share
- * the same books (held deliveries, send slots, pending outcomes, timers), and every step ends by waking the next.
- * The store transactions, the books and the outcome bookkeeping already live in ./claim.ts, ./queue.ts and
+ * Length: this file is about 550 lines, over the usual 500, with a reason: the claim and send steps share the same
+ * books (held deliveries, send slots, timers), and every step ends by waking the next. The store transactions, the
+ * books, the outcome flush and the outcome bookkeeping already live in ./claim.ts, ./queue.ts, ./flush.ts and
  * ./recorder.ts; what remains is the loop that drives them, which reads best in one place.
  */
 import { randomBytes } from 'node:crypto';
@@ -55,7 +56,8 @@ import {
   type Scheduler,
 } from './dispatcher-options.js';
 import { DeliveryQueue, SendSlots } from './queue.js';
-import { DISABLE_AFTER_FAILURES, pruneEvents, recordOutcomes, type Outcome, type Retry } from './recorder.js';
+import { OutcomeFlush } from './flush.js';
+import { pruneEvents } from './recorder.js';
 import { WebhookClient } from './send.js';
 import { eraseExpiredSecrets } from './secrets.js';
 import { buildRequest } from './subscriptions.js';
@@ -80,9 +82,7 @@ export class Dispatcher {
   /** The queue (single-process store) and the deliveries held, per subscription. */
   readonly #books = new DeliveryQueue();
   readonly #slots: SendSlots;
-  #outcomes: Outcome[] = [];
-  #flushScheduled = false;
-  #flushing: Promise<void> | undefined;
+  readonly #flush: OutcomeFlush;
   #timer: unknown;
   #timerDue = Infinity;
   #busy = 0;
@@ -115,6 +115,27 @@ export class Dispatcher {
       allow: opts.allow,
       resolve: opts.resolve,
       connections: this.#opts.maxConcurrent,
+    });
+    this.#flush = new OutcomeFlush({
+      owner: this.id,
+      clock: this.#clock,
+      jitterMs: this.#opts.jitterMs,
+      log: this.#log,
+      shared: this.#shared !== undefined,
+      stopped: () => this.#stopped,
+      transact: (fn) => this.#transact(fn),
+      track: (p) => this.#track(p),
+      recorded: (recorded) => {
+        this.#stats.succeeded += recorded.succeeded;
+        this.#stats.failed += recorded.failed;
+        this.#stats.retried += recorded.retries.length;
+      },
+      release: (id) => this.#books.release(id),
+      settled: (retries) => {
+        for (const r of retries) this.#enqueue(r.id, r.webhookId, r.due);
+        this.#pump();
+        this.#maybePrune();
+      },
     });
   }
 
@@ -161,7 +182,7 @@ export class Dispatcher {
     // before its shutdown finished); past the deadline, unconfirmed deliveries
     // keep their leases and are sent again by the next start.
     const deadline = Date.now() + this.#opts.timeoutMs + 5_000;
-    while (this.#busy > 0 || this.#books.heldCount > 0 || this.#outcomes.length > 0 || this.#flushing) {
+    while (this.#busy > 0 || this.#books.heldCount > 0 || this.#flush.busy) {
       if (Date.now() > deadline) {
         this.#log?.warn(
           { inflight: this.#books.heldCount },
@@ -235,18 +256,13 @@ export class Dispatcher {
   // --- bookkeeping ---------------------------------------------------------
 
   #isIdle(): boolean {
-    if (this.#busy > 0 || this.#books.heldCount > 0 || this.#outcomes.length > 0 || this.#flushing) return false;
+    if (this.#busy > 0 || this.#books.heldCount > 0 || this.#flush.busy) return false;
     if (this.#stopped) return true;
     return !this.#books.hasDue(this.#clock.now().getTime());
   }
 
   #checkIdle(): void {
-    const stoppedDone =
-      this.#stopped &&
-      this.#busy === 0 &&
-      this.#books.heldCount === 0 &&
-      this.#outcomes.length === 0 &&
-      !this.#flushing;
+    const stoppedDone = this.#stopped && this.#busy === 0 && this.#books.heldCount === 0 && !this.#flush.busy;
     if (!stoppedDone && !this.#isIdle()) return;
     const waiters = this.#idleWaiters;
     this.#idleWaiters = [];
@@ -381,7 +397,7 @@ export class Dispatcher {
     }
     // No claim-ahead here: a claim is a lease other instances respect until it expires, and after a crash they take
     // over (and send again) everything the dead instance held. Claiming only for free send slots keeps that to the
-    // deliveries actually in flight. A slot frees once its outcome is durable (#flush releases it).
+    // deliveries actually in flight. A slot frees once its outcome is durable (./flush.ts releases it).
     const cap = this.#opts.perSubscription;
     for (;;) {
       if (this.#stopped) return;
@@ -498,68 +514,8 @@ export class Dispatcher {
     const result = await this.#client.send(job.webhook.url, body, headers, this.#opts.timeoutMs);
     this.#stats.attempts++;
     this.#slots.done(job.webhook.id);
-    this.#outcomes.push({ job, result });
-    this.#scheduleFlush();
+    this.#flush.add({ job, result });
     this.#startSends();
-  }
-
-  #scheduleFlush(): void {
-    if (this.#flushScheduled || this.#flushing) return;
-    this.#flushScheduled = true;
-    setImmediate(() => {
-      this.#flushScheduled = false;
-      const p = this.#flush();
-      this.#flushing = p;
-      this.#track(
-        p.finally(() => {
-          this.#flushing = undefined;
-          if (this.#outcomes.length > 0) this.#scheduleFlush();
-        }),
-      );
-    });
-  }
-
-  async #flush(): Promise<void> {
-    const outcomes = this.#outcomes;
-    this.#outcomes = [];
-    if (outcomes.length === 0) return;
-    let retries: Retry[] = [];
-    try {
-      const recorded = await this.#transact((tx) =>
-        recordOutcomes(tx, outcomes, this.id, this.#clock.now(), this.#opts.jitterMs),
-      );
-      retries = recorded.retries;
-      // Counted once the outcomes are stored (a transaction may run more than once).
-      this.#stats.succeeded += recorded.succeeded;
-      this.#stats.failed += recorded.failed;
-      this.#stats.retried += retries.length;
-      for (const webhookId of recorded.disabled) {
-        this.#log?.warn(
-          { webhookId },
-          `webhook subscription disabled after ${DISABLE_AFTER_FAILURES} consecutive failed deliveries`,
-        );
-      }
-    } catch (err) {
-      // The lowdb store keeps the change in memory and retries the write with the next one.
-      this.#log?.error({ err: String(err) }, 'writing webhook delivery outcomes failed');
-      if (this.#shared && !this.#stopped) {
-        // A failed transaction wrote nothing: the records are still `delivering` under this dispatcher's lease. Keep
-        // the outcomes (and their slots) and write them again shortly, while the lease lasts; dropping them would free
-        // the slots, and once the lease expired the deliveries, sent and answered, would be taken over and sent again.
-        const nowMs = this.#clock.now().getTime();
-        const keep = outcomes.filter((o) => o.job.leaseUntil > nowMs);
-        if (keep.length > 0) {
-          await new Promise((resolve) => setTimeout(resolve, 200));
-          this.#outcomes = [...keep, ...this.#outcomes];
-          for (const o of outcomes) if (!keep.includes(o)) this.#books.release(o.job.id);
-          return;
-        }
-      }
-    }
-    for (const o of outcomes) this.#books.release(o.job.id);
-    for (const r of retries) this.#enqueue(r.id, r.webhookId, r.due);
-    this.#pump();
-    this.#maybePrune();
   }
 
   // --- retention -------------------------------------------------------------

@@ -148,19 +148,36 @@ function settle(
 }
 
 /**
- * Deletes events created before `cutoff` (unix ms) whose deliveries are all final, with their deliveries. Events are
- * stored in time order, so the scan stops at the first one inside the period. Resolves with how many were deleted.
+ * Old events one prune passes over, still waiting for a delivery, before it stops. Such an event is read again at every
+ * prune until its deliveries are final; past this many, the prune stops rather than copy the same waiting events
+ * again and again (a backlog older than the retention), and the finished events behind them wait for a later prune.
  */
-export async function pruneEvents(tx: Tx, cutoff: number): Promise<number> {
+export const PRUNE_MAX_WAITING = 256;
+
+/**
+ * Deletes events created before `cutoff` (unix ms) whose deliveries are all final, with their deliveries. Events are
+ * stored in time order, so the scan stops at the first one inside the period (or after `PRUNE_MAX_WAITING` old events
+ * that still wait for a delivery). Resolves with how many were deleted.
+ */
+export async function pruneEvents(tx: Tx, cutoff: number, maxWaiting = PRUNE_MAX_WAITING): Promise<number> {
   let n = 0;
-  // Deliveries are checked by id against the (small) sets of unfinished ones, without reading them.
-  const unfinished = new Set(await tx.idsBy(DELIVERIES, 'state', 'pending'));
-  for (const id of await tx.idsBy(DELIVERIES, 'state', 'delivering')) unfinished.add(id);
+  let waiting = 0;
+  // Deliveries are checked by id against the (small) sets of unfinished ones, without reading them; the sets are
+  // built only once an event old enough is found.
+  let unfinished: Set<string> | undefined;
   // Oldest first, copied one at a time: the scan stops at the first recent event.
   for await (const e of tx.scan<EventRecord>(EVENTS)) {
     if (e.created * 1000 >= cutoff) break;
+    if (!unfinished) {
+      unfinished = new Set(await tx.idsBy(DELIVERIES, 'state', 'pending'));
+      for (const id of await tx.idsBy(DELIVERIES, 'state', 'delivering')) unfinished.add(id);
+    }
+    const open = unfinished;
     const deliveries = await tx.idsBy(DELIVERIES, 'eventId', e.id);
-    if (deliveries.some((id) => unfinished.has(id))) continue;
+    if (deliveries.some((id) => open.has(id))) {
+      if (++waiting >= maxWaiting) break;
+      continue;
+    }
     for (const id of deliveries) await tx.delete(DELIVERIES, id);
     await tx.delete(EVENTS, e.id);
     n++;

@@ -3,7 +3,7 @@ import { DELIVERIES, WEBHOOKS, recordEvent, type DeliveryRecord } from '../../sr
 import type { Store, Tx } from '../../src/store/index.js';
 import { claimByIds } from '../../src/webhooks/claim.js';
 import { createWebhook, getWebhook } from '../../src/webhooks/index.js';
-import { LAST_DELIVERY_REFRESH_MS, recordOutcomes } from '../../src/webhooks/recorder.js';
+import { LAST_DELIVERY_REFRESH_MS, pruneEvents, recordOutcomes } from '../../src/webhooks/recorder.js';
 import type { AttemptResult } from '../../src/webhooks/send.js';
 import { FakeTime, deps, tempStore, testKeyring } from './helpers.js';
 
@@ -128,5 +128,31 @@ describe('recordOutcomes: the subscription row', () => {
     expect(await deliverOne(store, time, ok)).toBe(1);
     time.now += 10;
     expect(await deliverOne(store, time, ok)).toBe(0);
+  });
+});
+
+describe('pruneEvents', () => {
+  it('stops after maxWaiting old events still waiting, and prunes the finished ones behind them later', async () => {
+    const { store, time } = await setup();
+    // Three old events still pending, then two whose deliveries are final.
+    const record = () =>
+      store.transact(async (tx) =>
+        recordEvent(tx, { type: 'contract.generated', ownerId: OWNER, data: {} }, time.clock),
+      );
+    for (let i = 0; i < 3; i++) await record();
+    const waitingIds = (await store.findBy<DeliveryRecord>(DELIVERIES, 'state', 'pending')).map((d) => d.id);
+    await record();
+    await record();
+    for (const d of await store.findBy<DeliveryRecord>(DELIVERIES, 'state', 'pending')) {
+      if (!waitingIds.includes(d.id)) await store.put(DELIVERIES, { ...d, state: 'succeeded', nextAttemptAt: null });
+    }
+    time.now += 10_000;
+    const cutoff = time.now - 1000;
+    // Three waiting events ahead, a limit of three: stops before reaching the finished ones.
+    expect(await store.transact((tx) => pruneEvents(tx, cutoff, 3))).toBe(0);
+    // A higher limit passes over the waiting ones (kept) and prunes the two finished events and their deliveries.
+    expect(await store.transact((tx) => pruneEvents(tx, cutoff, 4))).toBe(2);
+    expect((await store.all<DeliveryRecord>(DELIVERIES)).map((d) => d.id).sort()).toEqual([...waitingIds].sort());
+    expect(await store.count('events')).toBe(3);
   });
 });

@@ -317,15 +317,17 @@ describe('cancellation', () => {
     try {
       const pool = s.services.contracts.pool;
       const before = pool.stats.aborted;
-      // A source nobody compiled yet (no cache hit), so the compile is still running when the client leaves.
-      const source = `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Gone${Date.now()} { function f() external pure returns (uint256) { return ${Date.now()}; } }\n`;
+      const { slowSolidity, untilCompileStarts } = await import('../support/slow-compile.js');
+      const source = slowSolidity('Gone');
+      const misses = pool.stats.misses;
       const req = http.request(new URL('/api/v1/contracts/compile', s.url), {
         method: 'POST',
         headers: { authorization: `Bearer ${s.adminKey}`, 'content-type': 'application/json' },
       });
       req.on('error', () => undefined);
       req.end(JSON.stringify({ blockchain: 'evm', sourceCode: source }));
-      await new Promise((r) => setTimeout(r, 50));
+      // The client leaves once the compile has started.
+      await untilCompileStarts(pool, misses);
       req.destroy();
       for (let i = 0; i < 200 && pool.stats.aborted === before; i++) await new Promise((r) => setTimeout(r, 50));
       expect(pool.stats.aborted).toBe(before + 1);

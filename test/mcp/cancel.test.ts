@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { startTestServer, type TestServer } from '../helpers.js';
+import { slowSolidity, untilCompileStarts } from '../support/slow-compile.js';
 
 // notifications/cancelled from an MCP client stops the work it asked for.
 
@@ -31,14 +32,16 @@ describe('MCP cancellation', () => {
     try {
       const pool = server.services.contracts.pool;
       const before = pool.stats.aborted;
-      const source = `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Cancelled${Date.now()} { function f() external pure returns (uint256) { return 7; } }\n`;
+      const source = slowSolidity('Cancelled');
+      const misses = pool.stats.misses;
       const controller = new AbortController();
       const call = client.callTool(
         { name: 'compile_contract', arguments: { blockchain: 'evm', sourceCode: source } },
         undefined,
         { signal: controller.signal },
       );
-      await new Promise((r) => setTimeout(r, 50));
+      // Cancel once the compile has started.
+      await untilCompileStarts(pool, misses);
       controller.abort('changed my mind');
       await expect(call).rejects.toThrow();
       for (let i = 0; i < 200 && pool.stats.aborted === before; i++) await new Promise((r) => setTimeout(r, 50));

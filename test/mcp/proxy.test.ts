@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
 import { SVC_BIN, startTestServer, tmpDir, type TestServer } from '../helpers.js';
 import { cleanEnv } from '../support/cli.js';
+import { slowSolidity, untilCompileStarts } from '../support/slow-compile.js';
 
 // `svc mcp --url`: a stdio MCP server bridging to a remote svc over Streamable HTTP.
 
@@ -89,12 +90,7 @@ describe('svc mcp --url (remote proxy)', () => {
       // Cancelling a compile through the proxy stops it on the remote server and frees its worker.
       const pool = server.services.contracts.pool;
       const before = pool.stats.aborted;
-      // Enough functions that the compile is still running when the cancellation arrives.
-      const fns = Array.from(
-        { length: 400 },
-        (_, i) => `function f${i}(uint256 a) external pure returns (uint256) { return a * ${i + 1} + ${i}; }`,
-      ).join('\n');
-      const source = `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract ProxyCancelled${Date.now()} {\n${fns}\n}\n`;
+      const source = slowSolidity('ProxyCancelled');
       const misses = pool.stats.misses;
       const controller = new AbortController();
       const call = client.callTool(
@@ -103,7 +99,7 @@ describe('svc mcp --url (remote proxy)', () => {
         { signal: controller.signal },
       );
       // Cancel once the compile has started on the server.
-      for (let i = 0; i < 400 && pool.stats.misses === misses; i++) await new Promise((r) => setTimeout(r, 10));
+      await untilCompileStarts(pool, misses);
       controller.abort('changed my mind');
       await expect(call).rejects.toThrow();
       for (let i = 0; i < 200 && pool.stats.aborted === before; i++) await new Promise((r) => setTimeout(r, 50));

@@ -1,0 +1,18 @@
+import type { SolcPool } from '../../src/contracts/evm/pool.js';
+
+/**
+ * Solidity nobody compiled yet (no cache hit) with enough functions that its compile is still running when a test
+ * cancels it, even on solc workers already warm from an earlier file of the same process.
+ */
+export function slowSolidity(name: string): string {
+  const fns = Array.from(
+    { length: 400 },
+    (_, i) => `function f${i}(uint256 a) external pure returns (uint256) { return a * ${i + 1} + ${i}; }`,
+  ).join('\n');
+  return `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract ${name}${Date.now()} {\n${fns}\n}\n`;
+}
+
+/** Waits until the pool has started a compile since `misses` was read (a miss is counted when a compile starts). */
+export async function untilCompileStarts(pool: SolcPool, misses: number): Promise<void> {
+  for (let i = 0; i < 400 && pool.stats.misses === misses; i++) await new Promise((r) => setTimeout(r, 10));
+}

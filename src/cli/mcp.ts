@@ -83,6 +83,8 @@ export async function mcp(args: string[]): Promise<number> {
  */
 async function firstLists(config: Config): Promise<EarlyLists | undefined> {
   if (config.databaseUrl !== undefined || config.redisUrl !== undefined) return undefined;
+  // Modules load in one synchronous block: stdin is read (and `initialize` answered) first.
+  await new Promise((resolve) => setImmediate(resolve));
   const [{ readManifest, manifestLists }, { lightAdmit }, { peekLowdb }] = await Promise.all([
     import('../mcp/manifest.js'),
     import('../access/light-key.js'),

@@ -21,7 +21,7 @@ import { isListMethod, type EarlyLists, type ListMethod } from './manifest.js';
 
 type Id = string | number;
 
-/** Waited on (never notified) to sleep a millisecond while a pipe is full. */
+/** Waited on (never notified) to sleep a moment while a pipe is full. */
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 export class EarlyStdioTransport implements Transport {
@@ -140,9 +140,11 @@ export class EarlyStdioTransport implements Transport {
       }
       this.answered.add(id);
       // Key order as the SDK writes its answers.
-      const out =
-        'result' in answer ? { result: answer.result, jsonrpc: '2.0', id } : { jsonrpc: '2.0', id, ...answer };
-      this.writeEarly(JSON.stringify(out) + '\n');
+      this.writeEarly(
+        'result' in answer
+          ? `{"result":${answer.result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`
+          : `${JSON.stringify({ jsonrpc: '2.0', id, error: answer.error })}\n`,
+      );
     });
   }
 
@@ -163,9 +165,9 @@ export class EarlyStdioTransport implements Transport {
       try {
         done += writeSync(fd, buf, done);
       } catch (err) {
-        // A full pipe (non-blocking): wait a millisecond for the client to read. A client gone: nothing to answer.
+        // A full pipe (non-blocking): wait a moment for the client to read. A client gone: nothing to answer.
         if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
-        Atomics.wait(PAUSE, 0, 0, 1);
+        Atomics.wait(PAUSE, 0, 0, 0.1);
       }
     }
   }

@@ -12,13 +12,14 @@ import { describeTool, listPrompts, listResources, listResourceTemplates } from 
 
 function manifestTool(tool: AnyTool): ManifestTool {
   return {
+    name: tool.name,
     access: {
       ...(tool.principals ? { principals: [...tool.principals] } : {}),
       scope: tool.scope as Scope | null,
       ...(tool.tiers ? { tiers: [...tool.tiers] as Tier[] } : {}),
       bucket: tool.bucket,
     },
-    listing: describeTool(tool) as unknown as Record<string, unknown>,
+    listing: JSON.stringify(describeTool(tool)),
   };
 }
 
@@ -30,9 +31,9 @@ export function buildManifest(tools: readonly AnyTool[] = TOOLS): Manifest {
     // The server lists only the tools served over MCP (src/mcp/server.ts, `prepare`).
     tools: tools.filter((t) => t.mcp !== false).map(manifestTool),
     results: {
-      'resources/list': listResources(services),
-      'resources/templates/list': listResourceTemplates(),
-      'prompts/list': listPrompts(),
+      'resources/list': JSON.stringify(listResources(services)),
+      'resources/templates/list': JSON.stringify(listResourceTemplates()),
+      'prompts/list': JSON.stringify(listPrompts()),
     },
   };
 }

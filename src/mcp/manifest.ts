@@ -17,18 +17,22 @@ import type { AccessRule, PrincipalKind } from '../access/rule.js';
 import { SERVICE_VERSION } from '../version.js';
 import { rpcErrorBody } from './rpc-errors.js';
 
-/** One tool: who may see it (its access rule) and its tools/list entry, exactly as the server gives it. */
+/**
+ * One tool: who may see it (its access rule) and its tools/list entry exactly as the server gives it, as JSON text
+ * (the answer is joined from these texts: no parsing and printing of some 400 kB at start-up).
+ */
 export interface ManifestTool {
+  name: string;
   access: { principals?: PrincipalKind[]; scope: Scope | null; tiers?: Tier[]; bucket: AccessRule['bucket'] };
-  listing: Record<string, unknown>;
+  listing: string;
 }
 
 export interface Manifest {
   /** The service version that wrote it; a manifest of another version is not used. */
   version: string;
   tools: ManifestTool[];
-  /** The results of the other lists, as the server gives them to a key with contracts:read. */
-  results: Record<ResourceListMethod, Record<string, unknown>>;
+  /** The results of the other lists as the server gives them to a key with contracts:read, as JSON text. */
+  results: Record<ResourceListMethod, string>;
 }
 
 /** The lists that need a key with contracts:read (src/mcp/server.ts, `authorize`). */
@@ -55,8 +59,8 @@ export async function readManifest(url: URL = MANIFEST_URL): Promise<Manifest | 
   return manifest.version === SERVICE_VERSION ? manifest : undefined;
 }
 
-/** A list answered before the service loaded: the JSON-RPC result, or the error the server would send. */
-export type EarlyAnswer = { result: unknown } | { error: { code: number; message: string; data: unknown } };
+/** A list answered before the service loaded: the JSON-RPC result as JSON text, or the error the server would send. */
+export type EarlyAnswer = { result: string } | { error: { code: number; message: string; data: unknown } };
 
 /** What the early stdio transport (./early.ts) asks about each list request, in the order they arrive. */
 export interface EarlyLists {
@@ -66,8 +70,10 @@ export interface EarlyLists {
 
 /** The list `method` for `principal`, or the error the server gives it. */
 export function listFor(manifest: Manifest, method: ListMethod, principal: Principal): EarlyAnswer {
-  if (method === 'tools/list')
-    return { result: { tools: manifest.tools.filter((t) => mayCall(t.access, principal)).map((t) => t.listing) } };
+  if (method === 'tools/list') {
+    const tools = manifest.tools.filter((t) => mayCall(t.access, principal)).map((t) => t.listing);
+    return { result: `{"tools":[${tools.join(',')}]}` };
+  }
   try {
     requireAccess(principal, 'contracts:read');
   } catch (err) {

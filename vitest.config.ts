@@ -48,7 +48,7 @@ const DEEP = [
 ];
 
 const PROCESS = [
-  'test/cli/{cli,accounts-quota,lazy-load,warm-engines}.test.ts',
+  'test/cli/{cli,accounts-quota,lazy-load,warm-engines,first-lists}.test.ts',
   // builds and packs a copy of the project (its own dist/), installs the tarball and runs `npx svc`
   'test/cli/pack.test.ts',
   'test/credits/cli.test.ts',

@@ -1,7 +1,8 @@
 // Builds dist/: compiles src/ with tsconfig.build.json, then copies the
 // non-TypeScript files the program loads at run time relative to its own
 // module (worker scripts found through `new URL('./x.mjs', import.meta.url)`),
-// keeping their place in the tree. Plain Node, no dependencies: the copy is a
+// keeping their place in the tree, and writes the MCP manifest (dist/mcp/manifest.json,
+// scripts/write-manifest.mjs). Plain Node, no dependencies: the copy is a
 // handful of files and a library would add more than it saves.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -38,3 +39,9 @@ for (const file of assets(src)) {
   copied++;
 }
 process.stderr.write(`build: dist/ compiled, ${copied} run-time asset(s) copied\n`);
+
+// The manifest `svc mcp` answers its first lists from, made from the compiled registry (src/mcp/manifest.ts).
+const manifest = spawnSync(process.execPath, [path.join(root, 'scripts', 'write-manifest.mjs'), dist], {
+  stdio: 'inherit',
+});
+if (manifest.status !== 0) process.exit(manifest.status ?? 1);

@@ -10,6 +10,7 @@
  * the sources under test, so a stale dist/ can never be what a test exercises. esbuild transpiles file by file as
  * tsx does (no type check: `npm run lint` does that), in about a second.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -57,6 +58,11 @@ export default async function setup(): Promise<() => void> {
     mkdirSync(path.dirname(target), { recursive: true });
     cpSync(file, target);
   }
+  // The manifest `svc mcp` answers its first lists from, as `npm run build` writes it (scripts/build.mjs).
+  const manifest = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'write-manifest.mjs'), out], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (manifest.status !== 0) throw new Error(`writing the MCP manifest of the test build failed (${manifest.status})`);
   process.env.SVC_BUILD_DIR = out;
   return () => rmSync(out, { recursive: true, force: true });
 }

@@ -15,6 +15,7 @@ import type { Store, Tx } from '../store/port.js';
 import { TIERS } from './scopes.js';
 import type { Principal } from './principal.js';
 import {
+  accountProblem,
   newAccount,
   ACCOUNTS,
   ACCOUNT_INDEXES,
@@ -28,6 +29,7 @@ import {
 import { offsetPageInput, paginateOffset } from '../core/pagination.js';
 
 export {
+  accountProblem,
   newAccount,
   ACCOUNTS,
   ACCOUNT_INDEXES,
@@ -129,18 +131,6 @@ export async function operatorAccount(tx: Tx, clock: Clock): Promise<AccountReco
   const created = newAccount({ name: 'operator', tier: 'internal', kind: 'operator' }, clock);
   await tx.put(ACCOUNTS, created);
   return created;
-}
-
-/** The account's record, for the admission check (raw store: runs before any principal exists). */
-export function accountProblem(account: AccountRecord | undefined): ApiError | undefined {
-  if (!account) return new ApiError('API_KEY_INVALID', 'The credentials belong to no account.');
-  if (account.status === 'suspended') {
-    return new ApiError(
-      'ACCOUNT_SUSPENDED',
-      'This account is suspended: its keys and sessions are refused until the operator re-activates it.',
-    );
-  }
-  return undefined;
 }
 
 // --- operator operations (raw store: they work across accounts) -------------

@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Tier } from './scopes.js';
 import { declareTenantCollection } from './tenancy.js';
@@ -47,4 +48,19 @@ export function newAccount(
     updatedAt: now,
     suspendedAt: null,
   };
+}
+
+/**
+ * The account's record, for the admission check (raw store: runs before any principal exists). Here rather than in
+ * accounts.ts so that the light key check of `svc mcp` (src/access/light-key.ts) can use it without loading zod.
+ */
+export function accountProblem(account: AccountRecord | undefined): ApiError | undefined {
+  if (!account) return new ApiError('API_KEY_INVALID', 'The credentials belong to no account.');
+  if (account.status === 'suspended') {
+    return new ApiError(
+      'ACCOUNT_SUSPENDED',
+      'This account is suspended: its keys and sessions are refused until the operator re-activates it.',
+    );
+  }
+  return undefined;
 }

@@ -5,12 +5,24 @@
 // and handed to the SDK's Server when it connects, `initialize` included (the
 // Server records the client's capabilities as usual); the Server's own answer
 // to that `initialize` is then dropped, the client having had it already.
+//
+// With a build-time manifest (src/mcp/manifest.ts), the list requests that follow
+// that `initialize` (tools/list, resources/list, resources/templates/list,
+// prompts/list) are answered early too, from the manifest and the light key
+// check, as long as nothing else came before them: they too are handed to the
+// Server, which admits and counts them as usual, and its answers to them are
+// dropped. The first request the early path does not answer ends early answers.
 // Only type imports from the SDK here: loading it is what this file avoids.
+import { writeSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { initializeResult } from './info.js';
+import { isListMethod, type EarlyLists, type ListMethod } from './manifest.js';
 
 type Id = string | number;
+
+/** Waited on (never notified) to sleep a moment while a pipe is full. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 export class EarlyStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
@@ -23,14 +35,24 @@ export class EarlyStdioTransport implements Transport {
   readonly ended: Promise<void>;
   private text = '';
   private pending: string[] | undefined = [];
-  /** The id of the `initialize` answered early, until the Server's own answer to it has been dropped. */
-  private answered: Id | undefined;
+  /** Ids of requests answered early whose answer from the Server is still to be dropped. */
+  private readonly answered = new Set<Id>();
+  /** Whether the first `initialize` was answered early (list requests are answered early only after it). */
+  private initialized = false;
+  /** Whether list requests may still be answered early: only the first requests, before anything else. */
+  private listsOpen = true;
+  /** Set when a list was left to the Server: the lists after it are left to it too. */
+  private listsEnded = false;
+  /** The early list answers decided so far, one after the other (the Server starts once all are settled). */
+  private decided: Promise<void> = Promise.resolve();
   private readonly onData = (chunk: string) => this.read(chunk);
   private readonly onError = (err: Error) => this.onerror?.(err);
 
   constructor(
     private readonly input: NodeJS.ReadableStream = process.stdin,
     private readonly output: NodeJS.WritableStream = process.stdout,
+    /** Answers list requests before the Server connects (from the manifest); none: only `initialize` is answered. */
+    private readonly lists?: EarlyLists,
   ) {
     input.setEncoding('utf8');
     input.on('data', this.onData);
@@ -45,6 +67,7 @@ export class EarlyStdioTransport implements Transport {
       this.text = this.text.slice(i + 1);
       if (this.pending) {
         if (this.pending.length === 0) this.answerEarly(line);
+        else this.answerList(line);
         this.pending.push(line);
       } else this.deliver(line);
     }
@@ -76,10 +99,77 @@ export class EarlyStdioTransport implements Transport {
       return;
     if (typeof p?.protocolVersion !== 'string' || typeof p.capabilities !== 'object' || p.capabilities === null) return;
     if (typeof p.clientInfo?.name !== 'string' || typeof p.clientInfo.version !== 'string') return;
-    this.answered = msg.id;
-    this.output.write(
-      JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: initializeResult(p.protocolVersion) }) + '\n',
-    );
+    this.answered.add(msg.id);
+    this.initialized = true;
+    this.writeEarly(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: initializeResult(p.protocolVersion) }) + '\n');
+  }
+
+  /**
+   * After an early `initialize`: answers a well-formed list request from the manifest when the lists allow it.
+   * Notifications leave the way open; any other request (or a malformed one) closes it, so a request the early
+   * path answers never overtakes one it does not.
+   */
+  private answerList(line: string): void {
+    if (!this.lists || !this.initialized || !this.listsOpen) return;
+    let msg: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      this.listsOpen = false;
+      return;
+    }
+    if (msg?.jsonrpc === '2.0' && typeof msg.method === 'string' && msg.id === undefined) return;
+    const id = msg?.id;
+    if (
+      msg?.jsonrpc !== '2.0' ||
+      (typeof id !== 'string' && typeof id !== 'number') ||
+      !isListMethod(msg.method) ||
+      !listParamsValid(msg.params)
+    ) {
+      this.listsOpen = false;
+      return;
+    }
+    const lists = this.lists;
+    const method: ListMethod = msg.method;
+    this.decided = this.decided.then(async () => {
+      if (this.listsEnded) return;
+      const answer = await lists.answer(method).catch(() => undefined);
+      if (!answer) {
+        this.listsEnded = true;
+        return;
+      }
+      this.answered.add(id);
+      // Key order as the SDK writes its answers.
+      this.writeEarly(
+        'result' in answer
+          ? `{"result":${answer.result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`
+          : `${JSON.stringify({ jsonrpc: '2.0', id, error: answer.error })}\n`,
+      );
+    });
+  }
+
+  /**
+   * Writes an early answer at once. A pipe takes 64 KiB at a time and Node sends the rest only when the event loop is
+   * free, which it is not while the SDK and the tools load: the tool list (some 400 kB) would arrive a second late.
+   * So on this process's own stdout, with nothing queued before it, the answer is written synchronously, waiting for
+   * the client to read; elsewhere (tests), through the stream.
+   */
+  private writeEarly(text: string): void {
+    const fd = this.output === process.stdout ? process.stdout.fd : undefined;
+    if (fd === undefined || process.stdout.writableLength > 0) {
+      this.output.write(text);
+      return;
+    }
+    const buf = Buffer.from(text);
+    for (let done = 0; done < buf.length; ) {
+      try {
+        done += writeSync(fd, buf, done);
+      } catch (err) {
+        // A full pipe (non-blocking): wait a moment for the client to read. A client gone: nothing to answer.
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+        Atomics.wait(PAUSE, 0, 0, 0.1);
+      }
+    }
   }
 
   private deliver(line: string): void {
@@ -94,16 +184,16 @@ export class EarlyStdioTransport implements Transport {
   }
 
   async start(): Promise<void> {
+    // No more early answers; those under way are written before the Server sees their requests.
+    this.listsOpen = false;
+    await this.decided;
     const lines = this.pending ?? [];
     this.pending = undefined;
     for (const line of lines) this.deliver(line);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.answered !== undefined && 'id' in message && message.id === this.answered && !('method' in message)) {
-      this.answered = undefined;
-      return Promise.resolve();
-    }
+    if ('id' in message && !('method' in message) && this.answered.delete(message.id as Id)) return Promise.resolve();
     return new Promise((resolve) => {
       if (this.output.write(JSON.stringify(message) + '\n')) resolve();
       else this.output.once('drain', resolve);
@@ -116,4 +206,16 @@ export class EarlyStdioTransport implements Transport {
     if (this.input.listenerCount('data') === 0) this.input.pause();
     this.onclose?.();
   }
+}
+
+/** Params the SDK accepts for a list request: none, or an object with an optional string cursor and `_meta`. */
+function listParamsValid(params: unknown): boolean {
+  if (params === undefined) return true;
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
+  const { cursor, _meta } = params as { cursor?: unknown; _meta?: unknown };
+  if (cursor !== undefined && typeof cursor !== 'string') return false;
+  if (_meta === undefined) return true;
+  if (typeof _meta !== 'object' || _meta === null || Array.isArray(_meta)) return false;
+  const token = (_meta as { progressToken?: unknown }).progressToken;
+  return token === undefined || typeof token === 'string' || typeof token === 'number';
 }

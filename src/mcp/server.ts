@@ -32,8 +32,10 @@ import { mayCall, requireAccess } from '../access/permissions.js';
 import { invokeTool, zodDetails } from '../tools/invoke.js';
 import { toolSchemas } from '../tools/schema.js';
 import { MCP_INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './info.js';
+import { rpcCodeOf, rpcError } from './rpc-errors.js';
 
 export { MCP_INSTRUCTIONS } from './info.js';
+export { RPC_UNAUTHORIZED } from './rpc-errors.js';
 
 export interface McpServerOptions {
   tools: readonly AnyTool[];
@@ -51,7 +53,8 @@ export interface McpServerOptions {
   admitted?: Principal | undefined;
 }
 
-function describeTool(tool: AnyTool): Tool {
+/** A tool as tools/list gives it (the build-time manifest, src/mcp/manifest-source.ts, is made from this too). */
+export function describeTool(tool: AnyTool): Tool {
   const schemas = toolSchemas(tool);
   return {
     name: tool.name,
@@ -188,36 +191,58 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
   return server;
 }
 
-/** Resources, prompt and completion handlers; `authorize` admits the caller and returns its connection's options. */
-function registerResourceHandlers(server: Server, authorize: () => Promise<McpServerOptions>): void {
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => {
-    await authorize();
-    return {
-      resourceTemplates: RESOURCE_TEMPLATES.map((r) => ({
-        uriTemplate: r.uriTemplate,
-        name: r.name,
-        title: r.title,
-        description: r.description,
-        mimeType: r.mimeType,
-      })),
-    };
-  });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => {
-    const opts = await authorize();
-    const apps = APP_RESOURCES.map((r) => ({
-      uri: r.uri,
+/** The resources/templates/list result. */
+export function listResourceTemplates() {
+  return {
+    resourceTemplates: RESOURCE_TEMPLATES.map((r) => ({
+      uriTemplate: r.uriTemplate,
       name: r.name,
       title: r.title,
       description: r.description,
       mimeType: r.mimeType,
-      _meta: r.meta,
-    }));
-    return {
-      resources: [
-        ...apps,
-        ...RESOURCE_TEMPLATES.flatMap((r) => r.list(opts.services).map((e) => ({ ...e, mimeType: r.mimeType }))),
-      ],
-    };
+    })),
+  };
+}
+
+/** The resources/list result: the MCP Apps, then every template's entries (documentation pages and jurisdictions). */
+export function listResources(services: Pick<Services, 'docs' | 'jurisdictions'>) {
+  const apps = APP_RESOURCES.map((r) => ({
+    uri: r.uri,
+    name: r.name,
+    title: r.title,
+    description: r.description,
+    mimeType: r.mimeType,
+    _meta: r.meta,
+  }));
+  return {
+    resources: [
+      ...apps,
+      ...RESOURCE_TEMPLATES.flatMap((r) => r.list(services as Services).map((e) => ({ ...e, mimeType: r.mimeType }))),
+    ],
+  };
+}
+
+/** The prompts/list result. */
+export function listPrompts() {
+  return {
+    prompts: PROMPTS.map((p) => ({
+      name: p.name,
+      title: p.title,
+      description: p.description,
+      arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
+    })),
+  };
+}
+
+/** Resources, prompt and completion handlers; `authorize` admits the caller and returns its connection's options. */
+function registerResourceHandlers(server: Server, authorize: () => Promise<McpServerOptions>): void {
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => {
+    await authorize();
+    return listResourceTemplates();
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    const opts = await authorize();
+    return listResources(opts.services);
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const opts = await authorize();
@@ -246,14 +271,6 @@ function registerResourceHandlers(server: Server, authorize: () => Promise<McpSe
   server.setRequestHandler(ListPromptsRequestSchema, async () => {
     await authorize();
     return listPrompts();
-  });
-  const listPrompts = () => ({
-    prompts: PROMPTS.map((p) => ({
-      name: p.name,
-      title: p.title,
-      description: p.description,
-      arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
-    })),
   });
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     await authorize();
@@ -316,23 +333,9 @@ function paramsErrorsAsInvalidParams(server: Server): void {
   }
 }
 
-/** A JSON-RPC error as the SDK sends it (code, message, data), without McpError's "MCP error <code>:" prefix in the message. */
-function rpcError(code: number, message: string, data?: unknown): Error {
-  return Object.assign(new Error(message), { code, ...(data !== undefined ? { data } : {}) });
-}
-
-/** JSON-RPC error code for a refused credential or a rate limit (server-defined range). */
-export const RPC_UNAUTHORIZED = -32001;
-
 /** An admission or lookup failure on a non-tool request, as a JSON-RPC error carrying the error envelope's error. */
 function protocolError(err: unknown, services: Services): Error {
   const apiErr = err instanceof ApiError ? err : ApiError.internal();
   if (!(err instanceof ApiError)) services.log.error({ err }, 'MCP request failed');
-  const code =
-    apiErr.status === 401 || apiErr.status === 403 || apiErr.status === 429
-      ? RPC_UNAUTHORIZED
-      : apiErr.status >= 500
-        ? ErrorCode.InternalError
-        : ErrorCode.InvalidRequest;
-  return rpcError(code, apiErr.message, apiErr.toBody());
+  return rpcError(rpcCodeOf(apiErr), apiErr.message, apiErr.toBody());
 }

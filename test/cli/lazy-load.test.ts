@@ -107,8 +107,10 @@ describe('svc mcp (stdio)', () => {
     const client = new Client({ name: 'lazy-load-test', version: '1.0.0' });
     try {
       await client.connect(transport);
-      // Answered once the tools and the store have loaded (without a key, with the key error).
+      // Without a key, the key error: answered from the manifest before anything loads (test/cli/first-lists.test.ts).
       await expect(client.listTools()).rejects.toThrow(/No API key supplied/);
+      // A tool call waits for the tools and the store.
+      expect((await client.callTool({ name: 'list_templates', arguments: {} })).isError).toBe(true);
       const probe = await readFile(probeFile, 'utf8');
       expect(probe).toContain(programModule('tools/index'));
       expect(heavyLoaded(probe)).toEqual([]);

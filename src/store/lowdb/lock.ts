@@ -138,3 +138,14 @@ function isAlive(pid: number): boolean {
     return errCode(err) !== 'ESRCH'; // EPERM: exists, owned by someone else
   }
 }
+
+/**
+ * Whether another live process holds the lock of `dir` now (read only: nothing is taken or removed). The light key
+ * check of `svc mcp` asks it, since a store it cannot open leaves it nothing to answer from.
+ */
+export async function heldByAnother(dir: string): Promise<boolean> {
+  const content = await readLock(path.join(dir, LOCK_FILE));
+  if (content === undefined) return false;
+  const pid = parsePid(content);
+  return pid !== undefined && pid !== process.pid && isAlive(pid);
+}

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { CSRF_HEADER, SESSION_COOKIE } from '../accounts/sessions.js';
+import { CSRF_HEADER } from '../accounts/sessions.js';
 import type { CallInfo } from '../access/call.js';
 import { conflictingKeys, presentedKey } from './credentials.js';
+import { sessionToken } from './session-cookie.js';
 
 /**
  * What a REST request presents to the shared admission (src/access/): its key, session cookie and CSRF
@@ -17,7 +18,7 @@ export function restCall(req: FastifyRequest): CallInfo {
     transport: 'rest',
     clientIp: req.ip,
     rate: undefined,
-    sessionToken: req.cookies[SESSION_COOKIE] || undefined,
+    sessionToken: sessionToken(req.headers),
     csrfToken: typeof csrf === 'string' ? csrf : undefined,
     method: req.method,
     cookie: undefined,

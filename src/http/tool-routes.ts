@@ -7,7 +7,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { SESSION_COOKIE } from '../accounts/sessions.js';
 import { makeMeta } from '../core/envelope.js';
 import { ApiError } from '../core/errors.js';
 import type { AnyTool, FormPart, MultipartBody, Services } from '../tools/define.js';
@@ -19,6 +18,7 @@ import { ErrorEnvelopeSchema, successSchema } from './envelope-schemas.js';
 import { coerceQuery } from './query.js';
 import { setRateHeaders } from './rate-headers.js';
 import { restCall } from './rest-call.js';
+import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -224,12 +224,7 @@ function envelope(tool: AnyTool, output: Record<string, unknown>, meta: ReturnTy
 function toolHandler(services: Services, tool: AnyTool) {
   const params = pathParams(tool.rest.path);
   const { multipart: form, file, fromHeaders } = tool.rest;
-  const cookieOptions = {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: (services.config.publicUrl ?? '').startsWith('https://'),
-  };
+  const cookieOptions = { secure: (services.config.publicUrl ?? '').startsWith('https://') };
   return async (req: FastifyRequest, reply: FastifyReply) => {
     let call: CallInfo | undefined;
     let settle: ((done: boolean) => Promise<void>) | undefined;
@@ -267,9 +262,8 @@ function toolHandler(services: Services, tool: AnyTool) {
       if (settle) await settle(done);
       // On success and on refusal alike: the error handler's reply carries them too.
       if (call?.rate) setRateHeaders(reply, call.rate);
-      if (call?.cookie === 'clear') reply.clearCookie(SESSION_COOKIE, cookieOptions);
-      else if (call?.cookie)
-        reply.setCookie(SESSION_COOKIE, call.cookie.token, { ...cookieOptions, expires: call.cookie.expiresAt });
+      if (call?.cookie === 'clear') clearSessionCookie(reply, cookieOptions);
+      else if (call?.cookie) setSessionCookie(reply, call.cookie.token, call.cookie.expiresAt, cookieOptions);
     }
     reply.status(tool.rest.status ?? 200);
     if (file) {

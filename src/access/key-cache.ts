@@ -8,8 +8,10 @@
  * The revision is read before the records, so an entry is never labelled newer than what it holds: a write landing
  * between the two reads leaves the entry labelled with the older revision, and the next request reads again.
  */
+import type { Principal } from '../accounts/principal.js';
 import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
-import { API_KEYS, hashKey, type ApiKeyRecord } from '../keys/keys.js';
+import { API_KEYS, hashKey, keyPrincipal, type ApiKeyRecord } from '../keys/keys.js';
+import { keyBudget, rememberBudget } from './budget.js';
 import { isRevisioned, type RevisionedStore, type Store } from '../store/port.js';
 
 /** A key's record and its account, as stored at one revision. Frozen: shared by every request with the key. */
@@ -18,6 +20,10 @@ export interface KeyLookup {
   record: ApiKeyRecord | undefined;
   /** The account the key belongs to, undefined when there is none. */
   account: AccountRecord | undefined;
+  /** The key's principal (frozen), its budget remembered (./budget.ts); undefined without a record. */
+  principal: Principal | undefined;
+  /** When the key was last recorded as used (ms; -Infinity for never), so a cached key's touch costs no parsing. */
+  lastUsedMs: number;
 }
 
 interface Entry extends KeyLookup {
@@ -41,37 +47,49 @@ function freeze<T extends object | undefined>(doc: T): T {
   return Object.freeze(doc);
 }
 
-/** Reads the key and its account: two store reads. */
+/** Reads the key and its account (two store reads) and derives what each request with the key needs. */
 async function read(store: Store, keyHash: string): Promise<KeyLookup> {
-  const [record] = await store.findBy<ApiKeyRecord>(API_KEYS, 'keyHash', keyHash);
-  const account = record ? await store.get<AccountRecord>(ACCOUNTS, record.ownerId) : undefined;
-  return { record: freeze(record), account: freeze(account) };
+  const [found] = await store.findBy<ApiKeyRecord>(API_KEYS, 'keyHash', keyHash);
+  const account = freeze(found ? await store.get<AccountRecord>(ACCOUNTS, found.ownerId) : undefined);
+  const record = freeze(found);
+  let principal: Principal | undefined;
+  if (record) {
+    principal = Object.freeze(keyPrincipal(record));
+    rememberBudget(principal, keyBudget(record, account));
+  }
+  const lastUsedMs = record?.lastUsedAt ? Date.parse(record.lastUsedAt) : Number.NEGATIVE_INFINITY;
+  return { record, account, principal, lastUsedMs };
 }
 
-async function revisionOf(store: RevisionedStore): Promise<number> {
-  const revision = store.accessRevision();
-  return typeof revision === 'number' ? revision : await revision;
+async function refresh(store: Store, keyHash: string, revision: number): Promise<KeyLookup> {
+  const cache = cacheOf(store);
+  const found = await read(store, keyHash);
+  if (!found.record) {
+    cache.delete(keyHash);
+    return found;
+  }
+  if (cache.size >= KEY_CACHE_SIZE && !cache.has(keyHash)) cache.clear();
+  const entry: Entry = { ...found, revision };
+  cache.set(keyHash, entry);
+  return entry;
 }
 
 /**
  * The record of the key with this value and its account, from the cache when the access revision has not moved,
  * else from the store. Keys that match no record are not cached (guesses must not fill the cache). The caller
- * checks revocation, expiry, address and account status on what it gets: they are never cached as answers.
+ * checks revocation, expiry, address and account status on what it gets: they are never cached as answers. Answers
+ * without a promise when the revision is held in memory and the key is cached (the usual request on lowdb).
  */
-export async function lookupKey(store: Store, presented: string): Promise<KeyLookup> {
+export function lookupKey(store: Store, presented: string): KeyLookup | Promise<KeyLookup> {
   const keyHash = hashKey(presented);
   if (!isRevisioned(store)) return read(store, keyHash);
-  const revision = await revisionOf(store);
-  const cache = cacheOf(store);
-  const hit = cache.get(keyHash);
-  if (hit && hit.revision === revision) return hit;
-  const found = await read(store, keyHash);
-  if (!found.record) {
-    if (hit) cache.delete(keyHash);
-    return found;
-  }
-  if (!hit && cache.size >= KEY_CACHE_SIZE) cache.clear();
-  const entry: Entry = { revision, record: found.record, account: found.account };
-  cache.set(keyHash, entry);
-  return entry;
+  const revision = store.accessRevision();
+  // Held in memory (lowdb): a cached key is answered without a promise.
+  if (typeof revision === 'number') return cachedAt(store, keyHash, revision) ?? refresh(store, keyHash, revision);
+  return revision.then((r) => cachedAt(store, keyHash, r) ?? refresh(store, keyHash, r));
+}
+
+function cachedAt(store: RevisionedStore, keyHash: string, revision: number): KeyLookup | undefined {
+  const hit = caches.get(store)?.get(keyHash);
+  return hit && hit.revision === revision ? hit : undefined;
 }

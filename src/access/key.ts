@@ -3,25 +3,28 @@ import { ipAllowed } from '../core/ip.js';
 import type { RateState } from '../core/limiter-port.js';
 import type { Principal } from '../accounts/principal.js';
 import { accountProblem } from '../accounts/accounts.js';
-import type { AccountRecord } from '../accounts/records.js';
-import { checkPresented, keyPrincipal, touchKey, usableKey, type ApiKeyRecord } from '../keys/keys.js';
+import { checkPresented, TOUCH_INTERVAL_MS, touchKey, usableKey, type ApiKeyRecord } from '../keys/keys.js';
 import type { Bucket } from '../keys/limits.js';
-import { ALL_ONLY, countPrincipal, hitBudget, keyBudget, rememberBudget } from './budget.js';
+import { ALL_ONLY, countPrincipal, hitBudget } from './budget.js';
 import type { CallInfo } from './call.js';
 import { admitAnonymous, countAddress } from './counters.js';
 import { requireAllowedAddress } from './ip.js';
-import { lookupKey } from './key-cache.js';
+import { lookupKey, type KeyLookup } from './key-cache.js';
 import type { AccessServices } from './services.js';
 import { unavailableError } from './unavailable.js';
 
-/** The presented key's record and its account (src/access/key-cache.ts), or API_KEY_MISSING / API_KEY_INVALID. */
-async function keyAndAccount(
-  services: AccessServices,
-  presented: string | undefined,
-): Promise<{ record: ApiKeyRecord; account: AccountRecord | undefined }> {
+/** What the key cache knows of a presented key (./key-cache.ts); throws API_KEY_MISSING / API_KEY_INVALID. */
+function usable(
+  found: KeyLookup,
+  clock: AccessServices['clock'],
+): KeyLookup & { record: ApiKeyRecord; principal: Principal } {
+  usableKey(found.record, clock);
+  return found as KeyLookup & { record: ApiKeyRecord; principal: Principal };
+}
+
+async function keyAndAccount(services: AccessServices, presented: string | undefined) {
   checkPresented(presented);
-  const found = await lookupKey(services.store, presented);
-  return { record: usableKey(found.record, services.clock), account: found.account };
+  return usable(await lookupKey(services.store, presented), services.clock);
 }
 
 /**
@@ -38,27 +41,29 @@ export async function admit(
   bucket: Bucket = 'all',
 ): Promise<{ principal: Principal; record: ApiKeyRecord }> {
   try {
-    let found: { record: ApiKeyRecord; account: AccountRecord | undefined };
+    let found: KeyLookup & { record: ApiKeyRecord; principal: Principal };
     try {
-      found = await keyAndAccount(services, call.apiKey);
+      checkPresented(call.apiKey);
+      const looked = lookupKey(services.store, call.apiKey);
+      found = usable(looked instanceof Promise ? await looked : looked, services.clock);
     } catch (err) {
       if (err instanceof ApiError) await admitAnonymous(services, call);
       throw err;
     }
-    const { record, account } = found;
-    await requireAllowedAddress(services, call, record);
+    const { record, account, principal } = found;
+    if (!ipAllowed(record.ipWhitelist, call.clientIp)) await requireAllowedAddress(services, call, record);
     // The account refuses (none, or suspended): counted against the client's address.
     const problem = accountProblem(account);
     if (problem) {
       await admitAnonymous(services, call);
       throw problem;
     }
-    const principal = keyPrincipal(record);
-    rememberBudget(principal, keyBudget(record, account));
     await countPrincipal(services, principal, call, bucket);
-    touchKey(services.store, record, services.clock)?.catch((err: unknown) =>
-      services.log.warn({ err, keyId: principal.keyId }, 'could not record lastUsedAt'),
-    );
+    if (services.clock.now().getTime() - found.lastUsedMs >= TOUCH_INTERVAL_MS) {
+      touchKey(services.store, record, services.clock)?.catch((err: unknown) =>
+        services.log.warn({ err, keyId: principal.keyId }, 'could not record lastUsedAt'),
+      );
+    }
     return { principal, record };
   } catch (err) {
     // The store or the limiter cannot be reached: 503 (for every caller of admit, REST, /mcp and MCP alike).
@@ -76,10 +81,7 @@ export async function countRequest(
   call: Pick<CallInfo, 'apiKey' | 'clientIp'>,
 ): Promise<RateState> {
   const found = call.apiKey ? await keyAndAccount(services, call.apiKey).catch(() => undefined) : undefined;
-  if (found && ipAllowed(found.record.ipWhitelist, call.clientIp)) {
-    const principal = keyPrincipal(found.record);
-    rememberBudget(principal, keyBudget(found.record, found.account));
-    return (await hitBudget(services, principal, ALL_ONLY)).rate;
-  }
+  if (found && ipAllowed(found.record.ipWhitelist, call.clientIp))
+    return (await hitBudget(services, found.principal, ALL_ONLY)).rate;
   return countAddress(services, call.clientIp);
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { CSRF_HEADER } from '../accounts/sessions.js';
 import type { CallInfo } from '../access/call.js';
-import { conflictingKeys, presentedKey } from './credentials.js';
+import { singleKey } from './credentials.js';
 import { sessionToken } from './session-cookie.js';
 
 /**
@@ -9,11 +9,10 @@ import { sessionToken } from './session-cookie.js';
  * header. Two different keys in one request are refused here (400), before anything is counted.
  */
 export function restCall(req: FastifyRequest): CallInfo {
-  const conflict = conflictingKeys(req.headers, req.query);
-  if (conflict) throw conflict;
+  const apiKey = singleKey(req.headers, req.query);
   const csrf = req.headers[CSRF_HEADER];
   return {
-    apiKey: presentedKey(req.headers, req.query),
+    apiKey,
     requestId: String(req.id),
     transport: 'rest',
     clientIp: req.ip,

@@ -98,7 +98,8 @@ export async function hitBudget(
   principal: Principal,
   buckets: readonly Bucket[],
 ): Promise<BudgetHit> {
-  const budget = await budgetOf(services, principal);
+  // Known since admission (the usual case): no promise to wait for.
+  const budget = budgets.get(principal) ?? (await budgetOf(services, principal));
   const counters = countersOf(principal, budget, buckets);
   const states = await hitLimits(services, counters, services.clock.now());
   // Headers describe the counter that applies: the one with the fewest requests left, whatever its bucket (a chat

@@ -2,29 +2,29 @@ import { ApiError } from '../core/errors.js';
 import { ipAllowed } from '../core/ip.js';
 import type { RateState } from '../core/limiter-port.js';
 import type { Principal } from '../accounts/principal.js';
-import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
-import { authenticate, touchKey, type ApiKeyRecord } from '../keys/keys.js';
+import { accountProblem } from '../accounts/accounts.js';
+import { checkPresented, TOUCH_INTERVAL_MS, touchKey, usableKey, type ApiKeyRecord } from '../keys/keys.js';
 import type { Bucket } from '../keys/limits.js';
-import { activeAccount } from './account-status.js';
-import { ALL_ONLY, countPrincipal, hitBudget, keyBudget, rememberBudget } from './budget.js';
+import { ALL_ONLY, countPrincipal, hitBudget } from './budget.js';
 import type { CallInfo } from './call.js';
 import { admitAnonymous, countAddress } from './counters.js';
 import { requireAllowedAddress } from './ip.js';
+import { lookupKey, type KeyLookup } from './key-cache.js';
 import type { AccessServices } from './services.js';
 import { unavailableError } from './unavailable.js';
 
-/** The account of a key, counting the refusal against the client's address when the account refuses. */
-async function keyAccount(
-  services: AccessServices,
-  call: Pick<CallInfo, 'clientIp' | 'rate'>,
-  ownerId: string,
-): Promise<AccountRecord> {
-  try {
-    return await activeAccount(services, ownerId);
-  } catch (err) {
-    if (err instanceof ApiError) await admitAnonymous(services, call);
-    throw err;
-  }
+/** What the key cache knows of a presented key (./key-cache.ts); throws API_KEY_MISSING / API_KEY_INVALID. */
+function usable(
+  found: KeyLookup,
+  clock: AccessServices['clock'],
+): KeyLookup & { record: ApiKeyRecord; principal: Principal } {
+  usableKey(found.record, clock);
+  return found as KeyLookup & { record: ApiKeyRecord; principal: Principal };
+}
+
+async function keyAndAccount(services: AccessServices, presented: string | undefined) {
+  checkPresented(presented);
+  return usable(await lookupKey(services.store, presented), services.clock);
 }
 
 /**
@@ -32,7 +32,8 @@ async function keyAccount(
  * the key is authenticated, its IP whitelist and its account's status checked,
  * and the all-requests bucket (plus the tool's own bucket) counted. Requests
  * without a valid key count against the client's address instead, so guessing
- * keys is rate limited too.
+ * keys is rate limited too. The key and its account come from the key cache:
+ * for a key in use, the one store read is the access revision.
  */
 export async function admit(
   services: AccessServices,
@@ -40,21 +41,30 @@ export async function admit(
   bucket: Bucket = 'all',
 ): Promise<{ principal: Principal; record: ApiKeyRecord }> {
   try {
-    let auth: { principal: Principal; record: ApiKeyRecord };
+    let found: KeyLookup & { record: ApiKeyRecord; principal: Principal };
     try {
-      auth = await authenticate(services.store, call.apiKey, services.clock);
+      checkPresented(call.apiKey);
+      const looked = lookupKey(services.store, call.apiKey);
+      found = usable(looked instanceof Promise ? await looked : looked, services.clock);
     } catch (err) {
       if (err instanceof ApiError) await admitAnonymous(services, call);
       throw err;
     }
-    await requireAllowedAddress(services, call, auth.record);
-    const account = await keyAccount(services, call, auth.record.ownerId);
-    rememberBudget(auth.principal, keyBudget(auth.record, account));
-    await countPrincipal(services, auth.principal, call, bucket);
-    touchKey(services.store, auth.record, services.clock)?.catch((err: unknown) =>
-      services.log.warn({ err, keyId: auth.principal.keyId }, 'could not record lastUsedAt'),
-    );
-    return auth;
+    const { record, account, principal } = found;
+    if (!ipAllowed(record.ipWhitelist, call.clientIp)) await requireAllowedAddress(services, call, record);
+    // The account refuses (none, or suspended): counted against the client's address.
+    const problem = accountProblem(account);
+    if (problem) {
+      await admitAnonymous(services, call);
+      throw problem;
+    }
+    await countPrincipal(services, principal, call, bucket);
+    if (services.clock.now().getTime() - found.lastUsedMs >= TOUCH_INTERVAL_MS) {
+      touchKey(services.store, record, services.clock)?.catch((err: unknown) =>
+        services.log.warn({ err, keyId: principal.keyId }, 'could not record lastUsedAt'),
+      );
+    }
+    return { principal, record };
   } catch (err) {
     // The store or the limiter cannot be reached: 503 (for every caller of admit, REST, /mcp and MCP alike).
     throw unavailableError(err, services.clock.now()) ?? err;
@@ -70,15 +80,8 @@ export async function countRequest(
   services: AccessServices,
   call: Pick<CallInfo, 'apiKey' | 'clientIp'>,
 ): Promise<RateState> {
-  const auth = call.apiKey
-    ? await authenticate(services.store, call.apiKey, services.clock).catch(() => undefined)
-    : undefined;
-  if (auth && ipAllowed(auth.record.ipWhitelist, call.clientIp)) {
-    rememberBudget(
-      auth.principal,
-      keyBudget(auth.record, await services.store.get<AccountRecord>(ACCOUNTS, auth.record.ownerId)),
-    );
-    return (await hitBudget(services, auth.principal, ALL_ONLY)).rate;
-  }
+  const found = call.apiKey ? await keyAndAccount(services, call.apiKey).catch(() => undefined) : undefined;
+  if (found && ipAllowed(found.record.ipWhitelist, call.clientIp))
+    return (await hitBudget(services, found.principal, ALL_ONLY)).rate;
   return countAddress(services, call.clientIp);
 }

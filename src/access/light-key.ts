@@ -14,8 +14,7 @@ import { ipAllowed } from '../core/ip.js';
 import { ApiError } from '../core/errors.js';
 import type { Principal } from '../accounts/principal.js';
 import { ACCOUNTS, accountProblem, type AccountRecord } from '../accounts/records.js';
-import { authenticate, keyPrincipal, type ApiKeyRecord } from '../keys/keys.js';
-import type { Store } from '../store/port.js';
+import { API_KEYS, checkPresented, hashKey, keyPrincipal, usableKey, type ApiKeyRecord } from '../keys/keys.js';
 import { ANONYMOUS_LIMIT, RATE_LIMITS } from '../keys/limits.js';
 import { keyBudget } from './budget.js';
 
@@ -45,7 +44,9 @@ export async function lightAdmit(
   const refused = (error: ApiError): LightVerdict => ({ error, limit: ANONYMOUS_LIMIT });
   let record: ApiKeyRecord;
   try {
-    ({ record } = await authenticate(storeOf(records), apiKey, { now: () => now }));
+    checkPresented(apiKey);
+    const found = records === 'absent' ? undefined : records.findFirst(API_KEYS, 'keyHash', hashKey(apiKey));
+    record = usableKey(found as ApiKeyRecord | undefined, { now: () => now });
   } catch (err) {
     if (err instanceof ApiError) return refused(err);
     throw err;
@@ -63,13 +64,4 @@ export async function lightAdmit(
   const budget = keyBudget(record, account);
   const limit = Math.min(RATE_LIMITS[budget.accountTier].all, budget.keyLimits?.all ?? Number.POSITIVE_INFINITY);
   return { principal: keyPrincipal(record), limit };
-}
-
-/** The one store read `authenticate` makes (a lookup by key hash), served from the records. */
-function storeOf(records: KeyRecords | 'absent'): Store {
-  const findBy = async (collection: string, field: string, value: unknown) => {
-    const found = records === 'absent' ? undefined : records.findFirst(collection, field, value);
-    return found ? [found] : [];
-  };
-  return { findBy } as unknown as Store;
 }

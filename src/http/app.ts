@@ -4,7 +4,6 @@
  * (./embed.ts) and the Stripe webhook (./stripe-webhook.ts).
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import cookie from '@fastify/cookie';
 import { newId } from '../core/ids.js';
 import type { AnyTool, Services } from '../tools/define.js';
 import { countRequest } from '../access/key.js';
@@ -52,8 +51,8 @@ function createServer(services: Services): FastifyInstance {
 export async function buildApp(services: Services, tools: readonly AnyTool[]): Promise<FastifyInstance> {
   const app = createServer(services);
 
-  // The session cookie: HttpOnly, SameSite=Lax, Secure when the public URL is HTTPS (set by the tool routes).
-  await app.register(cookie);
+  // The session cookie (HttpOnly, SameSite=Lax, Secure when the public URL is HTTPS) is read and set by the tool
+  // routes themselves (./session-cookie.ts): no cookie plugin and its per-request hooks.
 
   // Validation happens once, in invokeTool, for every transport; the zod schemas
   // given to routes feed the OpenAPI document (through jsonSchemaTransform) only.

@@ -36,13 +36,33 @@ function keysIn(headers: IncomingHttpHeaders, query: unknown): Found {
   return found;
 }
 
+/**
+ * The key a request presents, from one reading of its headers and query; throws the VALIDATION_ERROR of
+ * conflictingKeys when it carries two different ones.
+ */
+export function singleKey(headers: IncomingHttpHeaders, query: unknown): string | undefined {
+  const found = keysIn(headers, query);
+  const key = found.bearer ?? found.header ?? found.query;
+  if (
+    (found.bearer !== undefined && found.bearer !== key) ||
+    (found.header !== undefined && found.header !== key) ||
+    (found.query !== undefined && found.query !== key)
+  )
+    throw conflict();
+  return key ?? found.other;
+}
+
+function conflict(): ApiError {
+  return ApiError.validation(
+    'The request carries two different API keys; send exactly one (Authorization: Bearer, X-API-Key or api_key).',
+    [{ field: '', reason: 'conflicting API keys' }],
+  );
+}
+
 /** A VALIDATION_ERROR when a request carries two different keys (which one would it be?), else undefined. */
 export function conflictingKeys(headers: IncomingHttpHeaders, query: unknown): ApiError | undefined {
   const found = keysIn(headers, query);
   const values = new Set([found.bearer, found.header, found.query].filter((v) => v !== undefined));
   if (values.size <= 1) return undefined;
-  return ApiError.validation(
-    'The request carries two different API keys; send exactly one (Authorization: Bearer, X-API-Key or api_key).',
-    [{ field: '', reason: 'conflicting API keys' }],
-  );
+  return conflict();
 }

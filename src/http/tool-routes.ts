@@ -7,8 +7,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { SESSION_COOKIE } from '../accounts/sessions.js';
-import { makeMeta } from '../core/envelope.js';
+import type { EnvelopeMeta } from '../core/envelope.js';
 import { ApiError } from '../core/errors.js';
 import type { AnyTool, FormPart, MultipartBody, Services } from '../tools/define.js';
 import type { CallInfo } from '../access/call.js';
@@ -19,6 +18,7 @@ import { ErrorEnvelopeSchema, successSchema } from './envelope-schemas.js';
 import { coerceQuery } from './query.js';
 import { setRateHeaders } from './rate-headers.js';
 import { restCall } from './rest-call.js';
+import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -184,20 +184,30 @@ async function formInput(req: FastifyRequest, body: MultipartBody, services: Ser
   }
 }
 
+// Many answers share a millisecond: the last timestamp's text is kept.
+let lastTimestamp = { at: Number.NaN, text: '' };
+function timestampText(now: Date): string {
+  const at = now.getTime();
+  if (at !== lastTimestamp.at) lastTimestamp = { at, text: now.toISOString() };
+  return lastTimestamp.text;
+}
+
 /** The success answer in the envelope, as the tool's REST shape says. */
-function envelope(tool: AnyTool, output: Record<string, unknown>, meta: ReturnType<typeof makeMeta>) {
+function envelope(tool: AnyTool, output: Record<string, unknown>, meta: EnvelopeMeta) {
   switch (tool.rest.shape) {
     case 'top-level': {
-      // metaFields (a catalogue's pagination) go to meta rather than beside `success`.
+      // metaFields (a catalogue's pagination) go to meta rather than beside `success`. Built by copying, not by
+      // deleting from a copy: a deleted property turns the object into a slow dictionary for the serializer.
       const { metaFields = [] } = tool.rest;
       if (metaFields.length === 0) return { success: true, ...output, meta };
-      const top = { ...output };
-      const extra: Record<string, unknown> = {};
-      for (const f of metaFields) {
-        if (top[f] !== undefined) extra[f] = top[f];
-        delete top[f];
+      const answer: Record<string, unknown> = { success: true };
+      const fullMeta: Record<string, unknown> = { ...meta };
+      for (const f in output) {
+        if (!metaFields.includes(f)) answer[f] = output[f];
+        else if (output[f] !== undefined) fullMeta[f] = output[f];
       }
-      return { success: true, ...top, meta: { ...meta, ...extra } };
+      answer.meta = fullMeta;
+      return answer;
     }
     case 'list': {
       const { items, pagination } = output as { items: unknown[]; pagination: Record<string, unknown> };
@@ -224,12 +234,7 @@ function envelope(tool: AnyTool, output: Record<string, unknown>, meta: ReturnTy
 function toolHandler(services: Services, tool: AnyTool) {
   const params = pathParams(tool.rest.path);
   const { multipart: form, file, fromHeaders } = tool.rest;
-  const cookieOptions = {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: (services.config.publicUrl ?? '').startsWith('https://'),
-  };
+  const cookieOptions = { secure: (services.config.publicUrl ?? '').startsWith('https://') };
   return async (req: FastifyRequest, reply: FastifyReply) => {
     let call: CallInfo | undefined;
     let settle: ((done: boolean) => Promise<void>) | undefined;
@@ -267,16 +272,15 @@ function toolHandler(services: Services, tool: AnyTool) {
       if (settle) await settle(done);
       // On success and on refusal alike: the error handler's reply carries them too.
       if (call?.rate) setRateHeaders(reply, call.rate);
-      if (call?.cookie === 'clear') reply.clearCookie(SESSION_COOKIE, cookieOptions);
-      else if (call?.cookie)
-        reply.setCookie(SESSION_COOKIE, call.cookie.token, { ...cookieOptions, expires: call.cookie.expiresAt });
+      if (call?.cookie === 'clear') clearSessionCookie(reply, cookieOptions);
+      else if (call?.cookie) setSessionCookie(reply, call.cookie.token, call.cookie.expiresAt, cookieOptions);
     }
     reply.status(tool.rest.status ?? 200);
     if (file) {
       const answer = file(output);
       return reply.headers(answer.headers).type(answer.contentType).send(answer.body);
     }
-    return envelope(tool, output, makeMeta(String(req.id), services.clock.now()));
+    return envelope(tool, output, { requestId: req.id, timestamp: timestampText(services.clock.now()) });
   };
 }
 

@@ -91,7 +91,7 @@ export function buildKey(input: NewKey, clock: Clock): { record: ApiKeyRecord; k
   return { record, key };
 }
 
-// Module-level rather than a closure in authenticate: under tsx every local
+// Module-level rather than a closure in usableKey: under tsx every local
 // function expression gets a name-keeping Object.defineProperty call per use.
 function invalidKey(): ApiError {
   return new ApiError('API_KEY_INVALID', 'The API key is invalid, revoked or expired.');
@@ -109,12 +109,8 @@ export function keyPrincipal(record: ApiKeyRecord): Principal {
   };
 }
 
-/** Resolves a presented key to its principal, or throws API_KEY_MISSING / API_KEY_INVALID. */
-export async function authenticate(
-  store: Store,
-  presented: string | undefined,
-  clock: Clock,
-): Promise<{ principal: Principal; record: ApiKeyRecord }> {
+/** Throws API_KEY_MISSING when no key was presented, API_KEY_INVALID when the value cannot be a key. */
+export function checkPresented(presented: string | undefined): asserts presented is string {
   if (presented === undefined || presented === '') {
     throw new ApiError(
       'API_KEY_MISSING',
@@ -122,13 +118,13 @@ export async function authenticate(
     );
   }
   if (presented.length > 200) throw invalidKey();
-  const [record] = await store.findBy<ApiKeyRecord>(API_KEYS, 'keyHash', hashKey(presented));
+}
+
+/** The stored key a presented value matched, or API_KEY_INVALID when there is none or it is revoked or expired. */
+export function usableKey(record: ApiKeyRecord | undefined, clock: Clock): ApiKeyRecord {
   if (!record || record.revokedAt) throw invalidKey();
   if (record.expiresAt && Date.parse(record.expiresAt) <= clock.now().getTime()) throw invalidKey();
-  return {
-    record,
-    principal: keyPrincipal(record),
-  };
+  return record;
 }
 
 /** lastUsedAt is written at most this often per key, to keep reads from turning into writes. */

@@ -119,6 +119,25 @@ export function isClaimable(store: Store): store is ClaimableStore {
   return typeof s.claimWith === 'function' && typeof s.claim === 'function';
 }
 
+// ---------------------------------------------------------------------------
+// The access revision: what admission's key cache is checked against
+// ---------------------------------------------------------------------------
+
+/**
+ * A store keeping the access revision (./revisions.ts): a number that moves, atomically with them, whenever records
+ * of the collections credentials are checked against (keys, accounts) are written, by this process or any other on
+ * the same data. Both adapters keep it; see isRevisioned.
+ */
+export interface RevisionedStore extends Store {
+  /** The current access revision (a number the caller compares, never interprets; synchronous where held in memory). */
+  accessRevision(): number | Promise<number>;
+}
+
+/** Whether the store keeps the access revision (duck-typed, like isClaimable). */
+export function isRevisioned(store: Store): store is RevisionedStore {
+  return typeof (store as Partial<RevisionedStore>).accessRevision === 'function';
+}
+
 /** The store's engine cannot be reached (connection refused, dropped mid-transaction): callers answer 503. */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';

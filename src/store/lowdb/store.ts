@@ -18,17 +18,20 @@
 import { setImmediate as defer } from 'node:timers';
 import type { Low } from 'lowdb';
 import { sealedCollections } from '../../core/keyring.js';
-import type { Doc, IndexValue, Store, TransactOptions, Tx } from '../port.js';
+import type { Doc, IndexValue, RevisionedStore, Store, TransactOptions, Tx } from '../port.js';
 import type { FileWriter, Waiter } from './file.js';
 import { Indexes } from './indexes.js';
 import { bySeq, checkCollectionName, cloneJson, takeJson, type Entry, type SvcData } from './records.js';
 import { TxImpl, type CommittedView } from './transaction.js';
+import { movesRevision } from '../revisions.js';
 
-export class LowdbStore implements Store, CommittedView {
+export class LowdbStore implements Store, RevisionedStore, CommittedView {
   /** Write counters, for tests and diagnostics (not part of the port). */
   readonly stats = { writes: 0, failedWrites: 0 };
 
   private readonly indexes: Indexes;
+  /** The access revision (src/store/revisions.ts), moved in apply() after the records. */
+  private revision = 0;
 
   // Group commit state.
   /** Waiters of mutations applied to memory but not yet part of a started write. */
@@ -111,6 +114,10 @@ export class LowdbStore implements Store, CommittedView {
   async count(collection: string): Promise<number> {
     this.assertOpen();
     return new TxImpl(this).count(collection);
+  }
+
+  accessRevision(): number {
+    return this.revision;
   }
 
   // --- writes --------------------------------------------------------------
@@ -336,6 +343,7 @@ export class LowdbStore implements Store, CommittedView {
     }
     this.data.nextSeq = Math.max(this.data.nextSeq, tx.nextSeq);
     this.dirty = true;
+    if (movesRevision(tx.changes.keys())) this.revision++;
   }
 
   /** Resolves once a write that starts after now has completed. */

@@ -11,6 +11,7 @@
  * recorded in `svc_collections` / `svc_indexes`, which migration 1 creates.
  */
 import pg from 'pg';
+import { ACCESS_REVISION_ROW, REVISION_TABLE } from '../revisions.js';
 
 export interface Migration {
   version: number;
@@ -36,6 +37,19 @@ export const MIGRATIONS: readonly Migration[] = [
          created_at timestamptz NOT NULL DEFAULT now(),
          PRIMARY KEY (collection, field)
        )`,
+    ],
+  },
+  {
+    version: 2,
+    name: 'access revision',
+    // Moved by every transaction writing keys or accounts, read by admission on each request (src/store/revisions.ts).
+    statements: (s) => [
+      `CREATE TABLE IF NOT EXISTS ${s}.${REVISION_TABLE} (
+         name text PRIMARY KEY,
+         value bigint NOT NULL DEFAULT 0
+       )`,
+      `INSERT INTO ${s}.${REVISION_TABLE} (name, value) VALUES (${quoteLiteral(ACCESS_REVISION_ROW)}, 0)
+         ON CONFLICT (name) DO NOTHING`,
     ],
   },
 ];

@@ -5,15 +5,17 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type pg from 'pg';
 import { StoreConflictError } from '../port.js';
-import type { ClaimableStore, ClaimQuery, Doc, IndexValue, TransactOptions, Tx } from '../port.js';
+import type { ClaimableStore, ClaimQuery, Doc, IndexValue, RevisionedStore, TransactOptions, Tx } from '../port.js';
 import { errCode, isConnectionError, isRetryable, mapError, unavailable } from './errors.js';
 import { indexValueJson } from './records.js';
 import type { Table, Tables } from './tables.js';
 import { PgTx } from './transaction.js';
+import { quoteIdent } from './migrations.js';
+import { ACCESS_REVISION_ROW, REVISION_TABLE } from '../revisions.js';
 
 type Isolation = 'SERIALIZABLE' | 'READ COMMITTED';
 
-export class PostgresStore implements ClaimableStore {
+export class PostgresStore implements ClaimableStore, RevisionedStore {
   /** The engine's name (for /health, src/core/health.ts). */
   readonly engine = 'postgres';
   readonly #pool: pg.Pool;
@@ -22,6 +24,9 @@ export class PostgresStore implements ClaimableStore {
   readonly #tables: Tables;
   readonly #schema: string;
   readonly #maxAttempts: number;
+  /** Reads and moves the access revision (src/store/revisions.ts). */
+  readonly #revisionRead: string;
+  readonly #revisionMove: string;
   #closed = false;
   #closing: Promise<void> | undefined;
   /** Counters for tests and diagnostics (not part of the port). */
@@ -33,6 +38,9 @@ export class PostgresStore implements ClaimableStore {
     this.#tables = tables;
     this.#schema = schema;
     this.#maxAttempts = maxAttempts;
+    const row = `${quoteIdent(schema)}.${REVISION_TABLE}`;
+    this.#revisionRead = `SELECT value FROM ${row} WHERE name = '${ACCESS_REVISION_ROW}'`;
+    this.#revisionMove = `UPDATE ${row} SET value = value + 1 WHERE name = '${ACCESS_REVISION_ROW}'`;
   }
 
   /** The collection's table, created (with its declared indexes) on first use. */
@@ -64,6 +72,12 @@ export class PostgresStore implements ClaimableStore {
     } catch (err) {
       throw mapError(err);
     }
+  }
+
+  /** The access revision: one statement, answered from the row every instance's writes move. */
+  async accessRevision(): Promise<number> {
+    const res = await this.#query<{ value: string }>(this.#revisionRead, []);
+    return Number(res.rows[0]?.value ?? 0);
   }
 
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
@@ -186,6 +200,8 @@ export class PostgresStore implements ClaimableStore {
       // A database error inside fn decides, even if fn caught it (the transaction is aborted anyway).
       if (tx.failure) throw tx.failure.error;
       if (thrown) throw thrown.error;
+      // In the same transaction as the writes: visible to other instances exactly when they are.
+      if (tx.movesRevision) await client.query(this.#revisionMove);
       await client.query('COMMIT');
       return result as R;
     } catch (err) {

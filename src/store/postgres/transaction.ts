@@ -8,6 +8,7 @@ import { inOrderOf, lockClaimableSql, mergeJson, mergeSql } from './claim.js';
 import { isConnectionError, mapError, unavailable } from './errors.js';
 import { checkCollectionName, encodeDoc, indexValueJson } from './records.js';
 import type { Table, Tables } from './tables.js';
+import { REVISIONED_COLLECTIONS } from '../revisions.js';
 
 /** Rows fetched per page by scan(). */
 export const SCAN_PAGE = 200;
@@ -18,6 +19,8 @@ export class PgTx implements Tx {
   finished = false;
   /** The first database error (or misuse) in this transaction: it fails the transaction even if fn caught it. */
   failure: { error: unknown } | undefined;
+  /** A write touched a collection of the access revision: the commit moves it (src/store/revisions.ts). */
+  movesRevision = false;
 
   constructor(
     private readonly tables: Tables,
@@ -134,6 +137,7 @@ export class PgTx implements Tx {
   async #put<T extends Doc>(collection: string, doc: T): Promise<void> {
     this.writable();
     checkCollectionName(collection);
+    if (REVISIONED_COLLECTIONS.has(collection)) this.movesRevision = true;
     const { id, json } = encodeDoc(collection, doc);
     const t = await this.table(collection);
     await this.run(
@@ -148,6 +152,7 @@ export class PgTx implements Tx {
 
   async #delete(collection: string, id: string): Promise<boolean> {
     this.writable();
+    if (REVISIONED_COLLECTIONS.has(collection)) this.movesRevision = true;
     const t = await this.table(collection);
     const res = await this.run(`DELETE FROM ${t.q} WHERE id = $1`, [id]);
     return (res.rowCount ?? 0) > 0;
@@ -166,6 +171,7 @@ export class PgTx implements Tx {
   async mergeInto<T extends Doc>(collection: string, ids: string[], set: Partial<T>): Promise<T[]> {
     this.writable();
     if (ids.length === 0) return [];
+    if (REVISIONED_COLLECTIONS.has(collection)) this.movesRevision = true;
     const json = mergeJson(collection, set as Record<string, unknown>);
     const t = await this.table(collection);
     const { text, values } = mergeSql(t.q, ids, json);

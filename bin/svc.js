@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 // Node keeps the compiled code of the modules it loads in a cache on disk and reuses it on the next start, so an
 // editor's `svc mcp` answers sooner (npm run bench -- start). NODE_COMPILE_CACHE names the folder (default: under the
 // system's temporary folder); NODE_DISABLE_COMPILE_CACHE=1 turns it off. Older Node versions lack it: nothing happens.
-module.enableCompileCache?.();
+/** @type {{ enableCompileCache?: () => unknown }} */ (module).enableCompileCache?.();
 
 const compiled = process.env.SVC_BUILD_DIR
   ? pathToFileURL(`${process.env.SVC_BUILD_DIR}/cli.js`)

@@ -44,7 +44,7 @@ const DEEP = [
   'test/contracts/evm/matrix-*.test.ts',
   'test/contracts/ton/matrix-*.test.ts',
   'test/contracts/workers.test.ts',
-  'test/access/{fuzz,matrix,harness}.test.ts',
+  'test/access/{fuzz-*,matrix,harness}.test.ts',
 ];
 
 const PROCESS = [

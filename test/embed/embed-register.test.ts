@@ -48,6 +48,12 @@ async function generate(credential: string): Promise<string> {
 const register = (credential: string, id: string, address = ADDRESS) =>
   call(credential, 'POST', `/contracts/${id}/deployments`, { network: 31337, address });
 
+/** What the wizard page's configuration block holds, as far as these tests read it. */
+interface WizardPageConfig {
+  options: { wallet: boolean; networks?: number[]; chainId?: number } | null;
+  error: { details?: Array<{ field: string; reason: string }> } | null;
+}
+
 describe('register_deployment with an embed token', () => {
   it('registers the contract its own session generated, and only that one', async () => {
     const { key } = await partnerKey(server, [ORIGIN]);
@@ -86,17 +92,23 @@ describe('register_deployment with an embed token', () => {
     expect(r.body.error.code).toBe('INSUFFICIENT_SCOPE');
   }, 120_000);
 
-  it("the wizard page given a wallet carries the chains svc reads, so the wizard checks the wallet's before sending", async () => {
+  /** The wizard page's status and configuration for a fresh embed token and these extra query parameters. */
+  async function wizardPage(extra: string): Promise<{ status: number; config: WizardPageConfig }> {
     const { key } = await partnerKey(server, [ORIGIN]);
     const token = await embedToken(server, key, ORIGIN);
+    const res = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/embed/wizard?token=${encodeURIComponent(token)}&origin=${encodeURIComponent(ORIGIN)}${extra}`,
+    });
+    const json = /<script type="application\/json" id="svc-wizard-config">(.*?)<\/script>/s.exec(res.body)![1]!;
+    return { status: res.statusCode, config: JSON.parse(json) as WizardPageConfig };
+  }
+
+  it("the wizard page given a wallet carries the chains svc reads, so the wizard checks the wallet's before sending", async () => {
     const options = async (extra: string) => {
-      const res = await server.app.inject({
-        method: 'GET',
-        url: `/api/v1/embed/wizard?token=${encodeURIComponent(token)}&origin=${encodeURIComponent(ORIGIN)}${extra}`,
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      const json = /<script type="application\/json" id="svc-wizard-config">(.*?)<\/script>/s.exec(res.body)![1]!;
-      return JSON.parse(json).options as { wallet: boolean; networks?: number[] };
+      const { status, config } = await wizardPage(extra);
+      expect(status).toBe(200);
+      return config.options;
     };
     expect(await options('&wallet=1')).toMatchObject({ wallet: true, networks: [31337] });
     expect(await options('')).not.toHaveProperty('networks');
@@ -105,21 +117,11 @@ describe('register_deployment with an embed token', () => {
   });
 
   it('a chain svc does not read, or a chain without a wallet, is refused with the field named', async () => {
-    const { key } = await partnerKey(server, [ORIGIN]);
-    const token = await embedToken(server, key, ORIGIN);
     const refused = async (extra: string) => {
-      const res = await server.app.inject({
-        method: 'GET',
-        url: `/api/v1/embed/wizard?token=${encodeURIComponent(token)}&origin=${encodeURIComponent(ORIGIN)}${extra}`,
-      });
-      expect(res.statusCode, res.body).toBe(400);
-      const json = /<script type="application\/json" id="svc-wizard-config">(.*?)<\/script>/s.exec(res.body)![1]!;
-      const config = JSON.parse(json) as {
-        options: unknown;
-        error: { details: Array<{ field: string; reason: string }> };
-      };
+      const { status, config } = await wizardPage(extra);
+      expect(status).toBe(400);
       expect(config.options).toBeNull();
-      return config.error.details;
+      return config.error?.details ?? [];
     };
     expect(await refused('&wallet=1&chainId=1')).toEqual([
       { field: 'chainId', reason: 'this service registers deployments on chain 31337 only' },

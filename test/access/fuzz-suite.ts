@@ -13,7 +13,7 @@ import { restRequest } from '../support/rest.js';
 import type { Schema } from '../support/samples.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
 
-// Property-based fuzz (issue #14 point 5): every tool's REST route and MCP call
+// Property-based fuzz: every tool's REST route and MCP call
 // gets at least 300 inputs generated from its input JSON Schema, valid-shaped
 // or mutated (a field dropped, an unknown field, a value of another type, huge
 // strings, deep nesting, NaN-like strings, odd numbers, unicode oddities,
@@ -39,19 +39,6 @@ const clock = new FakeClock();
 let server: TestServer;
 let client: Client;
 const stats: Record<string, { runs: number; rest: number; mcp: number; valid: number; mutated: number }> = {};
-
-beforeAll(async () => {
-  server = await startTestServer({ clock, config: { webhookAllow: '127.0.0.1' } });
-  client = await httpClient(server.url, server.adminKey);
-});
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-  const lines = Object.entries(stats).map(
-    ([t, s]) => `${t}: ${s.runs} runs (${s.valid} schema-valid, ${s.mutated} invalid), ${s.rest} REST, ${s.mcp} MCP`,
-  );
-  if (lines.length) process.stderr.write(`fuzz per-tool counts (seed ${SEED}):\n  ${lines.join('\n  ')}\n`);
-});
 
 // ---------------------------------------------------------------------------
 // JSON Schema (the subset zod's converter emits) → fast-check arbitraries.
@@ -476,78 +463,6 @@ async function examplesFor(tool: AnyTool): Promise<Record<string, unknown> | und
   return made;
 }
 
-describe('the fuzz property itself', () => {
-  it('catches a tool that answers 500, over REST and over MCP', async () => {
-    const template = TOOLS.find((t) => t.name === 'list_templates')!;
-    const broken: AnyTool = {
-      ...template,
-      name: 'fuzz_broken',
-      rest: { ...template.rest, path: '/fuzz-broken' },
-      handler() {
-        throw new Error('boom');
-      },
-    };
-    const other = await startTestServer({ tools: [broken] });
-    const otherClient = await httpClient(other.url, other.adminKey);
-    try {
-      expect(await viaRest(broken, {}, other)).toMatch(/^REST 500 INTERNAL_ERROR/);
-      expect(await viaMcp(broken, {}, otherClient)).toMatch(/INTERNAL_ERROR|-32603/);
-      // And a well-formed refusal passes.
-      expect(await viaRest(broken, { unexpected: 1 }, other)).toBeUndefined();
-    } finally {
-      await otherClient.close();
-      await other.close();
-    }
-  });
-});
-
-describe('fuzz: every tool over REST and MCP, 300 generated inputs each', () => {
-  // Every tool's example is made before any tool is fuzzed: a tool's valid inputs may fill one of the account's
-  // limits (50 vaults, say), after which another tool's example could no longer be made.
-  beforeAll(async () => {
-    for (const tool of TOOLS) await examplesFor(tool);
-  }, 600_000);
-
-  it('covers every tool', () => {
-    expect(TOOLS.length).toBeGreaterThanOrEqual(30);
-  });
-
-  for (const tool of TOOLS) {
-    it(tool.name, async () => {
-      // A fresh rate window per tool: 300 REST and 300 MCP calls stay far below the internal tier's limit.
-      clock.advance(RATE_WINDOW_MS);
-      const s = (stats[tool.name] = { runs: 0, rest: 0, mcp: 0, valid: 0, mutated: 0 });
-      const example = await examplesFor(tool);
-      const budget = { left: EXPENSIVE[tool.name] ?? Infinity };
-      const property = fc.asyncProperty(inputs(tool, example), async (gen) => {
-        s.runs++;
-        let input = asSent(gen.input);
-        const valid = isObject(input) && tool.input.safeParse(input).success;
-        if (valid && budget.left-- <= 0) {
-          // An expensive tool's valid-call budget is spent: break the input cheaply instead.
-          input = { ...(input as Record<string, unknown>), fuzzExtraField: 1 };
-          gen = { how: `${gen.how} + unknown field (budget spent)`, input };
-        }
-        if (valid && budget.left >= 0) s.valid++;
-        else s.mutated++;
-        const restProblem = await viaRest(tool, input);
-        s.rest++;
-        if (restProblem) throw new Error(`${gen.how}: ${String(restProblem).slice(0, 600)}`);
-        if (tool.mcp !== false) {
-          const mcpProblem = await viaMcp(tool, input);
-          s.mcp++;
-          if (mcpProblem) throw new Error(`${gen.how}: ${String(mcpProblem).slice(0, 600)}`);
-        }
-      });
-      const out = await fc.check(property, { numRuns: NUM_RUNS, seed: SEED });
-      if (out.failed) throw new Error(failureReport(out));
-      expect(out.numRuns).toBe(NUM_RUNS);
-      expect(s.rest).toBeGreaterThanOrEqual(NUM_RUNS);
-      if (tool.mcp !== false) expect(s.mcp).toBeGreaterThanOrEqual(NUM_RUNS);
-    }, 600_000);
-  }
-});
-
 // ---------------------------------------------------------------------------
 // Past the rate limit: every tool, over REST and MCP, once its caller's budget is spent. The state is reached
 // the way a client reaches it, by requests: a public key in an account of its own, a user session, and a client
@@ -558,154 +473,256 @@ describe('fuzz: every tool over REST and MCP, 300 generated inputs each', () => 
 const PAST_LIMIT_RUNS = 25;
 const SPENT_ADDRESS = '10.66.0.1';
 
-describe('fuzz: every tool past the rate limit, over REST and MCP', () => {
-  let limitedKey: string;
-  let limitedSession: TestSession;
-  /** Requests it took to reach each state (the budget, plus the one that answered 429). */
-  const spent: Record<string, number> = {};
-
-  /** Sends `send()` until it answers 429; at most `cap` times. */
-  async function spend(name: string, send: () => Promise<{ statusCode: number }>, cap = 2_000): Promise<void> {
-    for (let i = 1; i <= cap; i++) {
-      const res = await send();
-      expect(res.statusCode, `${name}: request ${i}`).toBeLessThan(500);
-      if (res.statusCode === 429) {
-        spent[name] = i;
-        return;
-      }
-    }
-    throw new Error(`${name}: no 429 after ${cap} requests`);
-  }
+/**
+ * Registers the fuzz for one part of the tools (`part` of `parts`, by their place in the registry), with a server of
+ * its own: the fuzz-<n>.test.ts files each run one part, so that the two workers of the deep group share the work.
+ */
+export function fuzzSuite(part: number, parts: number): void {
+  const tools = TOOLS.filter((_, i) => i % parts === part);
 
   beforeAll(async () => {
-    clock.advance(RATE_WINDOW_MS);
-    const account = await server.account({ tier: 'public', name: 'fuzz past the limit' });
-    limitedKey = await server.key({ tier: 'public', scopes: ['contracts'], ownerId: account });
-    limitedSession = await registerUser(server.app);
-    await spend('public key', () =>
-      server.app.inject({
-        method: 'GET',
-        url: '/api/v1/contracts/templates',
-        headers: { authorization: `Bearer ${limitedKey}` },
-      }),
+    // A worker may run two parts one after the other (they share this module): each starts from nothing.
+    madeExamples.clear();
+    session = undefined;
+    authCalls = 0;
+    for (const k of Object.keys(stats)) delete stats[k];
+    server = await startTestServer({ clock, config: { webhookAllow: '127.0.0.1' } });
+    client = await httpClient(server.url, server.adminKey);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+    const lines = Object.entries(stats).map(
+      ([t, s]) => `${t}: ${s.runs} runs (${s.valid} schema-valid, ${s.mutated} invalid), ${s.rest} REST, ${s.mcp} MCP`,
     );
-    await spend('user session', () =>
-      server.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: sessionHeaders(limitedSession) }),
-    );
-    await spend('client address', () =>
-      server.app.inject({ method: 'GET', url: '/api/v1/embed/wizard', remoteAddress: SPENT_ADDRESS }),
-    );
-  }, 120_000);
-
-  afterAll(() => {
-    process.stderr.write(
-      `past the limit: reached after ${Object.entries(spent)
-        .map(([k, n]) => `${k} ${n}`)
-        .join(', ')} requests; ${PAST_LIMIT_RUNS} inputs per tool and transport\n`,
-    );
+    if (lines.length) process.stderr.write(`fuzz per-tool counts (seed ${SEED}):\n  ${lines.join('\n  ')}\n`);
   });
 
-  /** Credentials and address of the spent caller a tool is called as. */
-  function spentCaller(tool: AnyTool): { headers: Record<string, string>; remoteAddress: string; mcp: boolean } {
-    if (tool.auth === 'none') return { headers: {}, remoteAddress: SPENT_ADDRESS, mcp: false };
-    if ((tool.principals ?? ['key']).includes('key'))
-      return {
-        headers: { authorization: `Bearer ${limitedKey}` },
-        remoteAddress: '127.0.0.1',
-        mcp: tool.mcp !== false,
-      };
-    return { headers: sessionHeaders(limitedSession), remoteAddress: '127.0.0.1', mcp: false };
-  }
-
-  /**
-   * Requests refused as unreadable before anything is admitted (by the HTTP framework or the REST adapter), with
-   * their own error in the envelope: a malformed URL, a too-long path segment, a body that is not JSON (or not
-   * sent as JSON) or not an object, input fields in a POST's query string, a body over the limit. Cheap
-   * refusals, never a 5xx.
-   */
-  const UNREADABLE = new Set([
-    'malformed URL',
-    'unsupported content type',
-    'empty JSON body',
-    'path parameter too long',
-    'malformed JSON',
-    'expected a JSON object',
-    'unknown query parameter (send input fields in the JSON body)',
-  ]);
-
-  /** undefined when the answer is the limit's 429 (or an unreadable request's refusal), else what is wrong. */
-  function judgePastLimit(
-    transport: string,
-    res: { statusCode: number; headers: Record<string, unknown>; body: string },
-    counts: { limited: number; unreadable: number },
-  ): string | undefined {
-    let body: any;
-    try {
-      body = JSON.parse(res.body);
-    } catch {
-      return `${transport} ${res.statusCode}: body is not JSON: ${res.body.slice(0, 200)}`;
-    }
-    // REST and refusals before JSON-RPC: the envelope; /mcp's refusals: a JSON-RPC error whose data is the envelope's error.
-    const error = typeof body?.error?.code === 'string' ? body.error : body?.error?.data;
-    const code = error?.code;
-    if (res.statusCode === 429 && code === 'RATE_LIMIT_EXCEEDED') {
-      if (!(Number(res.headers['retry-after']) > 0)) return `${transport} 429 without Retry-After`;
-      if (res.headers['x-ratelimit-remaining'] !== '0')
-        return `${transport} 429 with X-RateLimit-Remaining ${String(res.headers['x-ratelimit-remaining'])}`;
-      counts.limited++;
-      return undefined;
-    }
-    const reason = error?.details?.[0]?.reason;
-    if (
-      (res.statusCode === 400 && code === 'VALIDATION_ERROR' && UNREADABLE.has(reason)) ||
-      (res.statusCode === 413 && code === 'PAYLOAD_TOO_LARGE')
-    ) {
-      counts.unreadable++;
-      return undefined;
-    }
-    return `${transport} ${res.statusCode} ${code}: ${res.body.slice(0, 300)}`;
-  }
-
-  for (const tool of TOOLS) {
-    it(tool.name, async () => {
-      const caller = spentCaller(tool);
-      const example = await examplesFor(tool);
-      let rest = 0;
-      let mcp = 0;
-      const counts = { limited: 0, unreadable: 0 };
-      const property = fc.asyncProperty(inputs(tool, example), async (gen) => {
-        const input = asSent(gen.input);
-        const req = isObject(input) ? restRequest(tool, input) : { ...restRequest(tool, {}), payload: input as never };
-        const res = await server.app.inject({ ...req, headers: caller.headers, remoteAddress: caller.remoteAddress });
-        rest++;
-        const restProblem = judgePastLimit('REST', res, counts);
-        if (restProblem) throw new Error(`${gen.how}: ${restProblem}`);
-        if (!caller.mcp) return;
-        const rpc = await server.app.inject({
-          method: 'POST',
-          url: '/mcp',
-          headers: {
-            authorization: `Bearer ${limitedKey}`,
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
+  if (part === 0)
+    describe('the fuzz property itself', () => {
+      it('catches a tool that answers 500, over REST and over MCP', async () => {
+        const template = TOOLS.find((t) => t.name === 'list_templates')!;
+        const broken: AnyTool = {
+          ...template,
+          name: 'fuzz_broken',
+          rest: { ...template.rest, path: '/fuzz-broken' },
+          handler() {
+            throw new Error('boom');
           },
-          payload: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'tools/call',
-            params: { name: tool.name, arguments: input },
-          }),
-        });
-        mcp++;
-        const mcpProblem = judgePastLimit('MCP', rpc, counts);
-        if (mcpProblem) throw new Error(`${gen.how}: ${mcpProblem}`);
+        };
+        const other = await startTestServer({ tools: [broken] });
+        const otherClient = await httpClient(other.url, other.adminKey);
+        try {
+          expect(await viaRest(broken, {}, other)).toMatch(/^REST 500 INTERNAL_ERROR/);
+          expect(await viaMcp(broken, {}, otherClient)).toMatch(/INTERNAL_ERROR|-32603/);
+          // And a well-formed refusal passes.
+          expect(await viaRest(broken, { unexpected: 1 }, other)).toBeUndefined();
+        } finally {
+          await otherClient.close();
+          await other.close();
+        }
       });
-      const out = await fc.check(property, { numRuns: PAST_LIMIT_RUNS, seed: SEED });
-      if (out.failed) throw new Error(failureReport(out));
-      expect(rest).toBeGreaterThanOrEqual(PAST_LIMIT_RUNS);
-      if (caller.mcp) expect(mcp).toBeGreaterThanOrEqual(PAST_LIMIT_RUNS);
-      // The state is really reached: most answers are the limit's 429.
-      expect(counts.limited).toBeGreaterThan(counts.unreadable);
+    });
+
+  describe('fuzz: every tool over REST and MCP, 300 generated inputs each', () => {
+    // Every tool's example is made before any tool is fuzzed: a tool's valid inputs may fill one of the account's
+    // limits (50 vaults, say), after which another tool's example could no longer be made.
+    beforeAll(async () => {
+      for (const tool of tools) await examplesFor(tool);
+    }, 600_000);
+
+    it('covers every tool, each in one part', () => {
+      expect(TOOLS.length).toBeGreaterThanOrEqual(30);
+      expect(tools.length).toBe(Math.floor(TOOLS.length / parts) + (part < TOOLS.length % parts ? 1 : 0));
+    });
+
+    for (const tool of tools) {
+      it(tool.name, async () => {
+        // A fresh rate window per tool: 300 REST and 300 MCP calls stay far below the internal tier's limit.
+        clock.advance(RATE_WINDOW_MS);
+        const s = (stats[tool.name] = { runs: 0, rest: 0, mcp: 0, valid: 0, mutated: 0 });
+        const example = await examplesFor(tool);
+        const budget = { left: EXPENSIVE[tool.name] ?? Infinity };
+        const property = fc.asyncProperty(inputs(tool, example), async (gen) => {
+          s.runs++;
+          let input = asSent(gen.input);
+          const valid = isObject(input) && tool.input.safeParse(input).success;
+          if (valid && budget.left-- <= 0) {
+            // An expensive tool's valid-call budget is spent: break the input cheaply instead.
+            input = { ...(input as Record<string, unknown>), fuzzExtraField: 1 };
+            gen = { how: `${gen.how} + unknown field (budget spent)`, input };
+          }
+          if (valid && budget.left >= 0) s.valid++;
+          else s.mutated++;
+          const restProblem = await viaRest(tool, input);
+          s.rest++;
+          if (restProblem) throw new Error(`${gen.how}: ${String(restProblem).slice(0, 600)}`);
+          if (tool.mcp !== false) {
+            const mcpProblem = await viaMcp(tool, input);
+            s.mcp++;
+            if (mcpProblem) throw new Error(`${gen.how}: ${String(mcpProblem).slice(0, 600)}`);
+          }
+        });
+        const out = await fc.check(property, { numRuns: NUM_RUNS, seed: SEED });
+        if (out.failed) throw new Error(failureReport(out));
+        expect(out.numRuns).toBe(NUM_RUNS);
+        expect(s.rest).toBeGreaterThanOrEqual(NUM_RUNS);
+        if (tool.mcp !== false) expect(s.mcp).toBeGreaterThanOrEqual(NUM_RUNS);
+      }, 600_000);
+    }
+  });
+
+  describe('fuzz: every tool past the rate limit, over REST and MCP', () => {
+    let limitedKey: string;
+    let limitedSession: TestSession;
+    /** Requests it took to reach each state (the budget, plus the one that answered 429). */
+    const spent: Record<string, number> = {};
+
+    /** Sends `send()` until it answers 429; at most `cap` times. */
+    async function spend(name: string, send: () => Promise<{ statusCode: number }>, cap = 2_000): Promise<void> {
+      for (let i = 1; i <= cap; i++) {
+        const res = await send();
+        expect(res.statusCode, `${name}: request ${i}`).toBeLessThan(500);
+        if (res.statusCode === 429) {
+          spent[name] = i;
+          return;
+        }
+      }
+      throw new Error(`${name}: no 429 after ${cap} requests`);
+    }
+
+    beforeAll(async () => {
+      clock.advance(RATE_WINDOW_MS);
+      const account = await server.account({ tier: 'public', name: 'fuzz past the limit' });
+      limitedKey = await server.key({ tier: 'public', scopes: ['contracts'], ownerId: account });
+      limitedSession = await registerUser(server.app);
+      await spend('public key', () =>
+        server.app.inject({
+          method: 'GET',
+          url: '/api/v1/contracts/templates',
+          headers: { authorization: `Bearer ${limitedKey}` },
+        }),
+      );
+      await spend('user session', () =>
+        server.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: sessionHeaders(limitedSession) }),
+      );
+      await spend('client address', () =>
+        server.app.inject({ method: 'GET', url: '/api/v1/embed/wizard', remoteAddress: SPENT_ADDRESS }),
+      );
     }, 120_000);
-  }
-});
+
+    afterAll(() => {
+      process.stderr.write(
+        `past the limit: reached after ${Object.entries(spent)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')} requests; ${PAST_LIMIT_RUNS} inputs per tool and transport\n`,
+      );
+    });
+
+    /** Credentials and address of the spent caller a tool is called as. */
+    function spentCaller(tool: AnyTool): { headers: Record<string, string>; remoteAddress: string; mcp: boolean } {
+      if (tool.auth === 'none') return { headers: {}, remoteAddress: SPENT_ADDRESS, mcp: false };
+      if ((tool.principals ?? ['key']).includes('key'))
+        return {
+          headers: { authorization: `Bearer ${limitedKey}` },
+          remoteAddress: '127.0.0.1',
+          mcp: tool.mcp !== false,
+        };
+      return { headers: sessionHeaders(limitedSession), remoteAddress: '127.0.0.1', mcp: false };
+    }
+
+    /**
+     * Requests refused as unreadable before anything is admitted (by the HTTP framework or the REST adapter), with
+     * their own error in the envelope: a malformed URL, a too-long path segment, a body that is not JSON (or not
+     * sent as JSON) or not an object, input fields in a POST's query string, a body over the limit. Cheap
+     * refusals, never a 5xx.
+     */
+    const UNREADABLE = new Set([
+      'malformed URL',
+      'unsupported content type',
+      'empty JSON body',
+      'path parameter too long',
+      'malformed JSON',
+      'expected a JSON object',
+      'unknown query parameter (send input fields in the JSON body)',
+    ]);
+
+    /** undefined when the answer is the limit's 429 (or an unreadable request's refusal), else what is wrong. */
+    function judgePastLimit(
+      transport: string,
+      res: { statusCode: number; headers: Record<string, unknown>; body: string },
+      counts: { limited: number; unreadable: number },
+    ): string | undefined {
+      let body: any;
+      try {
+        body = JSON.parse(res.body);
+      } catch {
+        return `${transport} ${res.statusCode}: body is not JSON: ${res.body.slice(0, 200)}`;
+      }
+      // REST and refusals before JSON-RPC: the envelope; /mcp's refusals: a JSON-RPC error whose data is the envelope's error.
+      const error = typeof body?.error?.code === 'string' ? body.error : body?.error?.data;
+      const code = error?.code;
+      if (res.statusCode === 429 && code === 'RATE_LIMIT_EXCEEDED') {
+        if (!(Number(res.headers['retry-after']) > 0)) return `${transport} 429 without Retry-After`;
+        if (res.headers['x-ratelimit-remaining'] !== '0')
+          return `${transport} 429 with X-RateLimit-Remaining ${String(res.headers['x-ratelimit-remaining'])}`;
+        counts.limited++;
+        return undefined;
+      }
+      const reason = error?.details?.[0]?.reason;
+      if (
+        (res.statusCode === 400 && code === 'VALIDATION_ERROR' && UNREADABLE.has(reason)) ||
+        (res.statusCode === 413 && code === 'PAYLOAD_TOO_LARGE')
+      ) {
+        counts.unreadable++;
+        return undefined;
+      }
+      return `${transport} ${res.statusCode} ${code}: ${res.body.slice(0, 300)}`;
+    }
+
+    for (const tool of tools) {
+      it(tool.name, async () => {
+        const caller = spentCaller(tool);
+        const example = await examplesFor(tool);
+        let rest = 0;
+        let mcp = 0;
+        const counts = { limited: 0, unreadable: 0 };
+        const property = fc.asyncProperty(inputs(tool, example), async (gen) => {
+          const input = asSent(gen.input);
+          const req = isObject(input)
+            ? restRequest(tool, input)
+            : { ...restRequest(tool, {}), payload: input as never };
+          const res = await server.app.inject({ ...req, headers: caller.headers, remoteAddress: caller.remoteAddress });
+          rest++;
+          const restProblem = judgePastLimit('REST', res, counts);
+          if (restProblem) throw new Error(`${gen.how}: ${restProblem}`);
+          if (!caller.mcp) return;
+          const rpc = await server.app.inject({
+            method: 'POST',
+            url: '/mcp',
+            headers: {
+              authorization: `Bearer ${limitedKey}`,
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+            },
+            payload: JSON.stringify({
+              jsonrpc: '2.0',
+              id: 1,
+              method: 'tools/call',
+              params: { name: tool.name, arguments: input },
+            }),
+          });
+          mcp++;
+          const mcpProblem = judgePastLimit('MCP', rpc, counts);
+          if (mcpProblem) throw new Error(`${gen.how}: ${mcpProblem}`);
+        });
+        const out = await fc.check(property, { numRuns: PAST_LIMIT_RUNS, seed: SEED });
+        if (out.failed) throw new Error(failureReport(out));
+        expect(rest).toBeGreaterThanOrEqual(PAST_LIMIT_RUNS);
+        if (caller.mcp) expect(mcp).toBeGreaterThanOrEqual(PAST_LIMIT_RUNS);
+        // The state is really reached: most answers are the limit's 429.
+        expect(counts.limited).toBeGreaterThan(counts.unreadable);
+      }, 120_000);
+    }
+  });
+}

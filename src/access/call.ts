@@ -14,7 +14,7 @@ export interface CallInfo {
   /** REST only: the X-CSRF-Token header. */
   csrfToken?: string | undefined;
   /**
-   * REST only: the Accept-Language header as sent. Read only when a call is refused with `details`, whose reasons are
+   * REST and MCP over HTTP: the Accept-Language header as sent. Read only when a call is refused with `details`, whose reasons are
    * then said in the first of the service's languages it asks for (English otherwise).
    */
   acceptLanguage?: string | undefined;

@@ -18,7 +18,17 @@ export async function handleMcpPost(
   clientIp: string | undefined,
   admitted: Principal,
 ): Promise<void> {
-  const server = createMcpServer({ tools, services, apiKey, transport: 'mcp-http', clientIp, admitted });
+  const language = req.headers['accept-language'];
+  const acceptLanguage = typeof language === 'string' ? language : undefined;
+  const server = createMcpServer({
+    tools,
+    services,
+    apiKey,
+    transport: 'mcp-http',
+    clientIp,
+    admitted,
+    acceptLanguage,
+  });
   // One JSON answer, unless a request asked for progress: then an SSE stream,
   // which carries its notifications/progress before the result.
   const transport = new StreamableHTTPServerTransport({

@@ -51,6 +51,8 @@ export interface McpServerOptions {
    * it). Undefined over stdio: each request is admitted here instead.
    */
   admitted?: Principal | undefined;
+  /** MCP over HTTP: the POST's Accept-Language, the language of refused calls' validation details. */
+  acceptLanguage?: string | undefined;
 }
 
 /** A tool as tools/list gives it (the build-time manifest, src/mcp/manifest-source.ts, is made from this too). */
@@ -165,6 +167,7 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
         transport: opts.transport,
         clientIp: opts.clientIp,
         admitted: opts.admitted,
+        acceptLanguage: opts.acceptLanguage,
         // notifications/cancelled over stdio, or the HTTP connection closing, aborts the work.
         signal: extra.signal,
         progress: progressSender(request.params._meta?.progressToken, extra.sendNotification, opts.services.log),

@@ -78,6 +78,35 @@ describe("validation details in the caller's language", () => {
     expect(await validate(BAD_PLAN, 'fr;q=0')).toEqual(english);
   });
 
+  it('MCP over HTTP says them in the language of its POST too', async () => {
+    const rpc = async (language?: string) => {
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: {
+          authorization: `Bearer ${server.adminKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(language ? { 'accept-language': language } : {}),
+        },
+        payload: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'validate_plan', arguments: BAD_PLAN },
+        }),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const result = (res.json() as { result: { isError: boolean; content: Array<{ text: string }> } }).result;
+      expect(result.isError).toBe(true);
+      return (JSON.parse(result.content[0]!.text) as { error: { details: Array<{ field: string; reason: string }> } })
+        .error.details;
+    };
+    const spanish = await rpc('es');
+    expect(spanish).toEqual(await validate(BAD_PLAN, 'es'));
+    expect(spanish).not.toEqual(await rpc());
+  });
+
   it('reads Accept-Language by weight, then by order, regions aside', () => {
     expect(rankedLanguages('de;q=0.5, es-MX, fr;q=0.8')).toEqual(['es', 'fr', 'de']);
     expect(localeOfHeader('de, pt;q=0.9, ar;q=0.1')).toBe('ar');

@@ -48,7 +48,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  // Wait for svc to close its store before its directory is removed.
+  const exited = child && child.exitCode === null ? new Promise((r) => child.once('exit', r)) : undefined;
   child?.kill('SIGTERM');
+  await exited;
   await receiver?.close();
   await data?.cleanup();
 });

@@ -9,6 +9,7 @@ import { API_KEYS, type ApiKeyRecord } from '../../src/keys/keys.js';
 import { isRevisioned, type Store } from '../../src/store/port.js';
 import { REVISIONED_COLLECTIONS } from '../../src/store/revisions.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
+import { keyCall } from '../support/rest.js';
 
 let server: TestServer;
 const clock = new FakeClock();
@@ -25,15 +26,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function call(method: string, url: string, key: string, payload?: unknown) {
-  const res = await server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: { authorization: `Bearer ${key}` },
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
-  return { status: res.statusCode, body: res.json(), headers: res.headers };
-}
+const call = (method: string, url: string, key: string, payload?: unknown) =>
+  keyCall(server.app, method, url, key, payload);
 
 const templates = (key: string) => call('GET', '/api/v1/contracts/templates', key);
 

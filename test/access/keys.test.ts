@@ -3,6 +3,7 @@ import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { API_KEYS, hashKey, type ApiKeyRecord } from '../../src/keys/keys.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
 import { httpClient, mcpOutcome } from '../mcp-clients.js';
+import { keyCall } from '../support/rest.js';
 
 let server: TestServer;
 const clock = new FakeClock();
@@ -23,15 +24,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function call(method: string, url: string, key: string | undefined, payload?: unknown) {
-  const res = await server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: key ? { authorization: `Bearer ${key}` } : {},
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
-  return { status: res.statusCode, body: res.json(), headers: res.headers };
-}
+const call = (method: string, url: string, key: string | undefined, payload?: unknown) =>
+  keyCall(server.app, method, url, key, payload);
 
 describe('creating keys', () => {
   it('a partner key creates a public key for its account; the value is shown once', async () => {

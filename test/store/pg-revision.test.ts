@@ -9,6 +9,7 @@ import { API_KEYS, type ApiKeyRecord } from '../../src/keys/keys.js';
 import { isRevisioned, type RevisionedStore } from '../../src/store/port.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { randomSchema, testDatabaseUrl } from '../support/engines.js';
+import { keyCall } from '../support/rest.js';
 
 let a: TestServer;
 let b: TestServer;
@@ -35,15 +36,8 @@ afterAll(async () => {
   await admin?.end();
 });
 
-async function call(server: TestServer, method: string, url: string, key: string, payload?: unknown) {
-  const res = await server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: { authorization: `Bearer ${key}` },
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
-  return { status: res.statusCode, body: res.json(), headers: res.headers };
-}
+const call = (server: TestServer, method: string, url: string, key: string, payload?: unknown) =>
+  keyCall(server.app, method, url, key, payload);
 
 const templates = (server: TestServer, key: string) => call(server, 'GET', '/api/v1/contracts/templates', key);
 

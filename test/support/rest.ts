@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { AnyTool } from '../../src/tools/define.js';
 
 /** encodeURIComponent, but a lone surrogate (which it cannot encode) goes as the invalid UTF-8 bytes of one. */
@@ -31,4 +32,21 @@ export function restRequest(
   if (query && Object.keys(rest).length)
     url += '?' + new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)])).toString();
   return { method: tool.rest.method, url, ...(query ? {} : { payload: rest }) };
+}
+
+/** A REST request through `app.inject` with a Bearer key (none: no credentials); the status, JSON body and headers. */
+export async function keyCall(
+  app: FastifyInstance,
+  method: string,
+  url: string,
+  key: string | undefined,
+  payload?: unknown,
+): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
+  const res = await app.inject({
+    method: method as 'GET',
+    url,
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
+  return { status: res.statusCode, body: res.json(), headers: res.headers };
 }

@@ -8,7 +8,7 @@ import type { Bucket } from '../keys/limits.js';
 import { ALL_ONLY, countPrincipal, hitBudget } from './budget.js';
 import type { CallInfo } from './call.js';
 import { admitAnonymous, countAddress } from './counters.js';
-import { requireAllowedAddress } from './ip.js';
+import { ipNotAllowed } from './ip.js';
 import { lookupKey, type KeyLookup } from './key-cache.js';
 import type { AccessServices } from './services.js';
 import { unavailableError } from './unavailable.js';
@@ -22,9 +22,14 @@ function usable(
   return found as KeyLookup & { record: ApiKeyRecord; principal: Principal };
 }
 
-async function keyAndAccount(services: AccessServices, presented: string | undefined) {
+/** The presented key with its account (without a promise when the key cache holds it); throws as `usable`. */
+function keyAndAccount(
+  services: AccessServices,
+  presented: string | undefined,
+): ReturnType<typeof usable> | Promise<ReturnType<typeof usable>> {
   checkPresented(presented);
-  return usable(await lookupKey(services.store, presented), services.clock);
+  const looked = lookupKey(services.store, presented);
+  return looked instanceof Promise ? looked.then((f) => usable(f, services.clock)) : usable(looked, services.clock);
 }
 
 /**
@@ -43,17 +48,16 @@ export async function admit(
   try {
     let found: KeyLookup & { record: ApiKeyRecord; principal: Principal };
     try {
-      checkPresented(call.apiKey);
-      const looked = lookupKey(services.store, call.apiKey);
-      found = usable(looked instanceof Promise ? await looked : looked, services.clock);
+      const looked = keyAndAccount(services, call.apiKey);
+      found = looked instanceof Promise ? await looked : looked;
     } catch (err) {
       if (err instanceof ApiError) await admitAnonymous(services, call);
       throw err;
     }
     const { record, account, principal } = found;
-    if (!ipAllowed(record.ipWhitelist, call.clientIp)) await requireAllowedAddress(services, call, record);
-    // The account refuses (none, or suspended): counted against the client's address.
-    const problem = accountProblem(account);
+    // An address outside the key's whitelist, or an account that refuses (none, or suspended): counted against the
+    // client's address, not the key.
+    const problem = ipAllowed(record.ipWhitelist, call.clientIp) ? accountProblem(account) : ipNotAllowed();
     if (problem) {
       await admitAnonymous(services, call);
       throw problem;
@@ -80,7 +84,11 @@ export async function countRequest(
   services: AccessServices,
   call: Pick<CallInfo, 'apiKey' | 'clientIp'>,
 ): Promise<RateState> {
-  const found = call.apiKey ? await keyAndAccount(services, call.apiKey).catch(() => undefined) : undefined;
+  const found = call.apiKey
+    ? await Promise.resolve()
+        .then(() => keyAndAccount(services, call.apiKey))
+        .catch(() => undefined)
+    : undefined;
   if (found && ipAllowed(found.record.ipWhitelist, call.clientIp))
     return (await hitBudget(services, found.principal, ALL_ONLY)).rate;
   return countAddress(services, call.clientIp);

@@ -17,6 +17,7 @@ import { ACCOUNTS, accountProblem, type AccountRecord } from '../accounts/record
 import { API_KEYS, checkPresented, hashKey, keyPrincipal, usableKey, type ApiKeyRecord } from '../keys/keys.js';
 import { ANONYMOUS_LIMIT, RATE_LIMITS } from '../keys/limits.js';
 import { keyBudget } from './budget.js';
+import { ipNotAllowed } from './ip.js';
 
 /** What the check needs of the store: two plain reads. */
 export interface KeyRecords {
@@ -54,9 +55,7 @@ export async function lightAdmit(
   // (A key found means there are records; a key from before accounts existed is migrated by the service first.)
   if (records === 'absent' || typeof record.ownerId !== 'string') return undefined;
   if (!ipAllowed(record.ipWhitelist, clientIp)) {
-    return refused(
-      new ApiError('IP_NOT_ALLOWED', "This API key may not be used from this address (see the key's ipWhitelist)."),
-    );
+    return refused(ipNotAllowed());
   }
   const account = records.get(ACCOUNTS, record.ownerId) as AccountRecord | undefined;
   const problem = accountProblem(account);

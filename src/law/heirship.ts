@@ -1,3 +1,4 @@
+import { classifyRelationship, type RelationshipClass } from './family-words.js';
 import type { Finding, PlanBeneficiary, Source } from './findings.js';
 import type { HeirGroup, Jurisdiction, ReserveScenario, ReserveShare } from './jurisdictions.js';
 
@@ -12,78 +13,6 @@ import type { HeirGroup, Jurisdiction, ReserveScenario, ReserveShare } from './j
  * Findings never refuse a plan: a will cannot take away a reserve, so a shortfall
  * is a `warning` (the heirs may claim reduction), context is `info`.
  */
-
-export type RelationshipClass = 'spouse' | 'child' | 'grandchild' | 'parent' | 'sibling' | 'other';
-
-const WORDS: Record<Exclude<RelationshipClass, 'other'>, readonly string[]> = {
-  spouse: [
-    'spouse',
-    'husband',
-    'wife',
-    'partner',
-    'civil partner',
-    'registered partner',
-    'domestic partner',
-    'life partner',
-    'widow',
-    'widower',
-  ],
-  child: [
-    'child',
-    'son',
-    'daughter',
-    'adopted child',
-    'adopted son',
-    'adopted daughter',
-    'children',
-    'sons',
-    'daughters',
-  ],
-  grandchild: [
-    'grandchild',
-    'grandson',
-    'granddaughter',
-    'grandchildren',
-    'grandsons',
-    'granddaughters',
-    'grand child',
-    'grand son',
-    'grand daughter',
-  ],
-  parent: ['parent', 'father', 'mother', 'parents', 'mom', 'dad', 'mum'],
-  sibling: [
-    'sibling',
-    'brother',
-    'sister',
-    'siblings',
-    'brothers',
-    'sisters',
-    'half brother',
-    'half sister',
-    'half-brother',
-    'half-sister',
-  ],
-};
-const LOOKUP = new Map<string, RelationshipClass>();
-for (const [cls, words] of Object.entries(WORDS) as [RelationshipClass, readonly string[]][])
-  for (const w of words) LOOKUP.set(w, cls);
-
-/**
- * The class of a relationship word, case-insensitively: spouse/husband/wife/partner,
- * child/son/daughter, grandchild/grandson/granddaughter, parent/father/mother,
- * sibling/brother/sister; anything else (friend, charity, step-son, ex-wife, empty) is 'other'.
- */
-export function classifyRelationship(relationship: string | undefined): RelationshipClass {
-  if (!relationship) return 'other';
-  const w = relationship
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z -]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return LOOKUP.get(w) ?? LOOKUP.get(w.replace(/-/g, ' ')) ?? 'other';
-}
 
 function groupOf(cls: RelationshipClass): HeirGroup | undefined {
   if (cls === 'spouse') return 'spouse';

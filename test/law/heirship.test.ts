@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FindingSchema, type Finding, type PlanBeneficiary } from '../../src/law/findings.js';
-import { checkJurisdictionPlan, classifyRelationship, fractionValue } from '../../src/law/heirship.js';
+import { classifyRelationship } from '../../src/law/family-words.js';
+import { checkJurisdictionPlan, fractionValue } from '../../src/law/heirship.js';
 import { loadJurisdictions, type Jurisdiction } from '../../src/law/jurisdictions.js';
 
 const index = loadJurisdictions();

@@ -7,7 +7,7 @@
  * run more than once.
  *
  * Several instances (a store that can claim with row locks, the PostgreSQL one: `claimWith`; driven by
- * ./dispatcher.ts): each instance claims due pending deliveries itself with `FOR UPDATE SKIP LOCKED`, so concurrent
+ * ./claim-loop.ts): each instance claims due pending deliveries itself with `FOR UPDATE SKIP LOCKED`, so concurrent
  * instances take disjoint batches and each delivery is sent by one of them. It claims only as many as it has free send
  * slots (no claim-ahead: `maxConcurrent` overall, `perSubscription` per subscription), and sends each at once, so what
  * it holds under lease is what is in flight: a claim whose lease another instance takes over after a crash was on the

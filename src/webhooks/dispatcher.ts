@@ -45,7 +45,7 @@ import { DeliveryQueue, SendSlots } from './queue.js';
 import { OutcomeFlush } from './flush.js';
 import { pruneEvents } from './recorder.js';
 import { WebhookClient } from './send.js';
-import { eraseExpiredSecrets } from './secrets.js';
+import { eraseExpiredSecrets, OpenedSecrets } from './secrets.js';
 import { buildRequest } from './subscriptions.js';
 
 export class Dispatcher {
@@ -59,6 +59,8 @@ export class Dispatcher {
   readonly #opts: ResolvedOptions;
   /** Set when the store is shared by several instances and claims with row locks. */
   readonly #shared: ClaimableStore | undefined;
+  /** Signing secrets opened by claims, kept for the next ones. */
+  readonly #opened = new OpenedSecrets();
   /** The claim loop on a shared store. */
   readonly #loop: SharedClaimLoop | undefined;
 
@@ -424,6 +426,7 @@ export class Dispatcher {
       now: this.#clock.now(),
       leaseMs: this.#opts.leaseMs,
       keyring: this.#keyring,
+      opened: this.#opened,
       persistSecrets,
       cap,
       held: (webhookId) => this.#books.heldFor(webhookId),

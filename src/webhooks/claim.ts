@@ -7,7 +7,7 @@
  * run more than once.
  *
  * Several instances (a store that can claim with row locks, the PostgreSQL one: `claimWith`; driven by
- * ./dispatcher.ts): each instance claims due pending deliveries itself with `FOR UPDATE SKIP LOCKED`, so concurrent
+ * ./claim-loop.ts): each instance claims due pending deliveries itself with `FOR UPDATE SKIP LOCKED`, so concurrent
  * instances take disjoint batches and each delivery is sent by one of them. It claims only as many as it has free send
  * slots (no claim-ahead: `maxConcurrent` overall, `perSubscription` per subscription), and sends each at once, so what
  * it holds under lease is what is in flight: a claim whose lease another instance takes over after a crash was on the
@@ -22,6 +22,7 @@
 import type { Keyring } from '../core/keyring.js';
 import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord, type QueuedDelivery } from '../events/events.js';
 import type { ClaimableStore, Store, Tx } from '../store/port.js';
+import type { OpenedSecrets } from './secrets.js';
 import type { WebhookRecord } from './subscriptions.js';
 import { deliveryTarget } from './targets.js';
 
@@ -62,6 +63,8 @@ export interface ClaimContext {
   leaseMs: number;
   /** Opens the sealed signing secrets of subscriptions and callback targets. */
   keyring: Keyring;
+  /** The secrets this dispatcher opened lately. */
+  opened?: OpenedSecrets | undefined;
   /** Write back a signing secret whose grace has ended (not under a row-lock claim: see prepareClaim). */
   persistSecrets: boolean;
   /** Leave a delivery pending when its subscription already has this many claimed (shared store). */
@@ -93,7 +96,11 @@ export async function prepareClaim(tx: Tx, records: DeliveryRecord[], ctx: Claim
     if (!targets.has(d.webhookId)) {
       targets.set(
         d.webhookId,
-        await deliveryTarget(tx, d, nowMs, { persistSecrets: ctx.persistSecrets, keyring: ctx.keyring }),
+        await deliveryTarget(tx, d, nowMs, {
+          persistSecrets: ctx.persistSecrets,
+          keyring: ctx.keyring,
+          opened: ctx.opened,
+        }),
       );
     }
     const target = targets.get(d.webhookId)!;

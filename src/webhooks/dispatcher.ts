@@ -17,18 +17,13 @@
  *   the crash (claimed, not confirmed: at most `claimAhead` x `maxConcurrent`) can arrive twice.
  *
  * Several instances (a store that can claim with row locks, the PostgreSQL one): see ./claim.ts for how they share
- * the outbox under leases.
+ * the outbox under leases, and ./claim-loop.ts for the loop that claims there.
  *
  * Concurrency is bounded overall (`maxConcurrent`) and per subscription (`perSubscription`), and subscriptions are
  * served round-robin, so one slow receiver holds at most its own share of the slots. Retries: see ./recorder.ts.
  *
  * Time: retry schedules use the injected `clock` and `scheduler` (tests use a fake pair); the per-attempt timeout and
  * latencies use real time.
- *
- * Length: this file is about 550 lines, over the usual 500, with a reason: the claim and send steps share the same
- * books (held deliveries, send slots, timers), and every step ends by waking the next. The store transactions, the
- * books, the outcome flush and the outcome bookkeeping already live in ./claim.ts, ./queue.ts, ./flush.ts and
- * ./recorder.ts; what remains is the loop that drives them, which reads best in one place.
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
@@ -36,17 +31,8 @@ import type { Keyring } from '../core/keyring.js';
 import type { Logger } from '../core/log.js';
 import { onOutboxWrite, type QueuedDelivery } from '../events/events.js';
 import { isClaimable, type ClaimableStore, type Store, type Tx } from '../store/port.js';
-import {
-  CLAIM_BATCH,
-  claimByIds,
-  claimDue,
-  giveBack,
-  pendingPages,
-  recoverInterrupted,
-  takeOverExpired,
-  type ClaimContext,
-  type Job,
-} from './claim.js';
+import { claimByIds, giveBack, pendingPages, recoverInterrupted, type ClaimContext, type Job } from './claim.js';
+import { SharedClaimLoop } from './claim-loop.js';
 import {
   realScheduler,
   resolveOptions,
@@ -59,7 +45,7 @@ import { DeliveryQueue, SendSlots } from './queue.js';
 import { OutcomeFlush } from './flush.js';
 import { pruneEvents } from './recorder.js';
 import { WebhookClient } from './send.js';
-import { eraseExpiredSecrets } from './secrets.js';
+import { eraseExpiredSecrets, OpenedSecrets } from './secrets.js';
 import { buildRequest } from './subscriptions.js';
 
 export class Dispatcher {
@@ -73,11 +59,10 @@ export class Dispatcher {
   readonly #opts: ResolvedOptions;
   /** Set when the store is shared by several instances and claims with row locks. */
   readonly #shared: ClaimableStore | undefined;
-  #pollTimer: unknown;
-  #claiming = false;
-  #claimAgain = false;
-  #lastSweep = -Infinity;
-  #lastClaimError = -Infinity;
+  /** Signing secrets opened by claims, kept for the next ones. */
+  readonly #opened = new OpenedSecrets();
+  /** The claim loop on a shared store. */
+  readonly #loop: SharedClaimLoop | undefined;
 
   /** The queue (single-process store) and the deliveries held, per subscription. */
   readonly #books = new DeliveryQueue();
@@ -137,22 +122,46 @@ export class Dispatcher {
         this.#maybePrune();
       },
     });
+    if (this.#shared) {
+      this.#loop = new SharedClaimLoop({
+        owner: this.id,
+        store: this.#shared,
+        clock: this.#clock,
+        scheduler: this.#scheduler,
+        log: this.#log,
+        opts: this.#opts,
+        books: this.#books,
+        slots: this.#slots,
+        running: () => this.#started && !this.#stopped,
+        stopped: () => this.#stopped,
+        track: (p) => this.#track(p),
+        startSends: () => this.#startSends(),
+        returnReady: () => this.#returnReady(),
+        context: (cap) => this.#claimContext(false, cap),
+        conflicts: (n) => {
+          this.#stats.conflicts += n;
+        },
+        recovered: (n) => {
+          this.#stats.recovered += n;
+        },
+      });
+    }
   }
 
   /** Starts delivering: recovers interrupted deliveries, queues pending ones, then follows new events. */
   start(): void {
     if (this.#started) return;
     this.#started = true;
-    if (this.#shared) {
+    if (this.#loop) {
+      const loop = this.#loop;
       // Deliveries written by this process: claim at once rather than at the next poll.
-      this.#unsubscribe = onOutboxWrite(() => this.#wake());
+      this.#unsubscribe = onOutboxWrite(() => loop.wake());
       this.#track(
         eraseExpiredSecrets(this.#store, this.#clock.now().getTime()).catch((err: unknown) =>
           this.#log?.error({ err: String(err) }, 'erasing expired webhook secrets failed'),
         ),
       );
-      this.#wake();
-      this.#schedulePoll();
+      loop.start();
       return;
     }
     // New deliveries are announced with their ids: no store scan per event burst.
@@ -173,8 +182,7 @@ export class Dispatcher {
     this.#unsubscribe?.();
     if (this.#timer !== undefined) this.#scheduler.clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#pollTimer !== undefined) this.#scheduler.clearTimeout(this.#pollTimer);
-    this.#pollTimer = undefined;
+    this.#loop?.stop();
     await this.#returnReady();
     // Wait for attempts on the wire and their outcomes to be written. The short
     // timer re-checks the state even if no notification comes and keeps the event
@@ -320,8 +328,8 @@ export class Dispatcher {
 
   #pump(): void {
     if (this.#stopped || !this.#started) return;
-    if (this.#shared) {
-      this.#wake();
+    if (this.#loop) {
+      this.#loop.wake();
       return;
     }
     const now = this.#clock.now().getTime();
@@ -347,91 +355,6 @@ export class Dispatcher {
         this.#checkIdle();
       },
       Math.max(0, due - now),
-    );
-  }
-
-  // --- shared store: claims with row locks ----------------------------------------
-
-  #schedulePoll(): void {
-    if (this.#stopped) return;
-    this.#pollTimer = this.#scheduler.setTimeout(() => {
-      this.#pollTimer = undefined;
-      this.#wake();
-      this.#schedulePoll();
-    }, this.#opts.pollMs);
-  }
-
-  /** Claims what is due now (one round at a time; a wake-up during a round runs one more). */
-  #wake(): void {
-    if (this.#stopped || !this.#started || !this.#shared) return;
-    if (this.#claiming) {
-      this.#claimAgain = true;
-      return;
-    }
-    this.#claiming = true;
-    this.#track(
-      this.#claimRound()
-        .catch((err: unknown) => {
-          // Every poll fails while the database is down: one line per 10 s, not two a second.
-          const now = Date.now();
-          if (now - this.#lastClaimError < 10_000) return;
-          this.#lastClaimError = now;
-          this.#log?.error({ err: String(err) }, 'claiming webhook deliveries failed; will retry');
-        })
-        .finally(() => {
-          this.#claiming = false;
-          if (this.#claimAgain) {
-            this.#claimAgain = false;
-            this.#wake();
-          }
-        }),
-    );
-  }
-
-  async #claimRound(): Promise<void> {
-    const store = this.#shared!;
-    const started = this.#clock.now().getTime();
-    if (started - this.#lastSweep >= this.#opts.pollMs) {
-      this.#lastSweep = started;
-      await this.#takeOverExpired(store, started);
-    }
-    // No claim-ahead here: a claim is a lease other instances respect until it expires, and after a crash they take
-    // over (and send again) everything the dead instance held. Claiming only for free send slots keeps that to the
-    // deliveries actually in flight. A slot frees once its outcome is durable (./flush.ts releases it).
-    const cap = this.#opts.perSubscription;
-    for (;;) {
-      if (this.#stopped) return;
-      const free = this.#opts.maxConcurrent - this.#books.heldCount;
-      if (free <= 0) return;
-      const limit = Math.min(free, CLAIM_BATCH);
-      let runs = 0;
-      const { jobs, seen } = await claimDue(store, limit, this.#clock.now().getTime(), () => {
-        runs++;
-        return this.#claimContext(false, cap);
-      });
-      this.#stats.conflicts += Math.max(0, runs - 1);
-      for (const job of jobs) {
-        this.#books.hold(job.id, job.webhook.id);
-        this.#slots.push(job);
-      }
-      if (this.#stopped) {
-        await this.#returnReady();
-        return;
-      }
-      this.#startSends();
-      if (seen < limit || jobs.length === 0) return;
-    }
-  }
-
-  /** Deliveries whose lease has expired (their instance died or stalled) go back to pending, their attempt interrupted. */
-  async #takeOverExpired(store: ClaimableStore, nowMs: number): Promise<void> {
-    // Still ours: its outcome is on the way.
-    const taken = await takeOverExpired(store, nowMs, (d) => d.leaseOwner === this.id && this.#books.isHeld(d.id));
-    if (taken === 0) return;
-    this.#stats.recovered += taken;
-    this.#log?.warn(
-      { recovered: taken },
-      'webhook deliveries whose lease expired (an instance stopped mid-delivery) will be sent again',
     );
   }
 
@@ -503,6 +426,7 @@ export class Dispatcher {
       now: this.#clock.now(),
       leaseMs: this.#opts.leaseMs,
       keyring: this.#keyring,
+      opened: this.#opened,
       persistSecrets,
       cap,
       held: (webhookId) => this.#books.heldFor(webhookId),

@@ -47,12 +47,42 @@ export function sealSecret(keyring: Keyring, collection: string, id: string, pla
   return keyring.seal(plaintext, recordAad(collection, id));
 }
 
-/** A copy of the record's signing secrets in plaintext, for signing in memory only (never to be stored). */
-export function openSecrets(keyring: Keyring, collection: string, r: SigningSecrets & { id: string }): SigningSecrets {
+/**
+ * Signing secrets opened lately, for a caller that opens the same ones again and again (the dispatcher, at every
+ * claim: an AES-GCM open costs more than the rest of a small claim). Keyed by the record and the sealed value, so a
+ * rotated or re-sealed secret is opened afresh. Plaintext in memory only, like the signing keys of ./signature.ts.
+ */
+export class OpenedSecrets {
+  static readonly SIZE = 256;
+  readonly #values = new Map<string, string>();
+
+  reveal(keyring: Keyring, sealed: string, aad: string): string {
+    const key = `${aad}\n${sealed}`;
+    let value = this.#values.get(key);
+    if (value === undefined) {
+      value = keyring.reveal(sealed, aad);
+      if (this.#values.size >= OpenedSecrets.SIZE) this.#values.clear();
+      this.#values.set(key, value);
+    }
+    return value;
+  }
+}
+
+/**
+ * A copy of the record's signing secrets in plaintext, for signing in memory only (never to be stored); `opened`
+ * keeps the values opened, for the next call.
+ */
+export function openSecrets(
+  keyring: Keyring,
+  collection: string,
+  r: SigningSecrets & { id: string },
+  opened?: OpenedSecrets,
+): SigningSecrets {
   const aad = recordAad(collection, r.id);
+  const reveal = (sealed: string) => (opened ? opened.reveal(keyring, sealed, aad) : keyring.reveal(sealed, aad));
   return {
-    secret: keyring.reveal(r.secret, aad),
-    previousSecret: r.previousSecret ? keyring.reveal(r.previousSecret, aad) : null,
+    secret: reveal(r.secret),
+    previousSecret: r.previousSecret ? reveal(r.previousSecret) : null,
     previousSecretExpiresAt: r.previousSecretExpiresAt,
   };
 }

@@ -13,7 +13,7 @@
 import type { Keyring } from '../core/keyring.js';
 import { WEBHOOKS, type DeliveryRecord } from '../events/events.js';
 import type { Tx } from '../store/port.js';
-import { dropExpiredSecret, openSecrets, type SigningSecrets } from './secrets.js';
+import { dropExpiredSecret, openSecrets, type OpenedSecrets, type SigningSecrets } from './secrets.js';
 import type { WebhookRecord } from './subscriptions.js';
 
 /** The signing secrets of a callback target, stored like a subscription's (sealed: src/webhooks/secrets.ts). */
@@ -43,7 +43,7 @@ export function callbackTarget(d: DeliveryRecord): CallbackTarget | undefined {
 
 /**
  * Within the claim's transaction: the record to send the delivery with, or why
- * it is cancelled. An ended grace secret is dropped from the record read for
+ * it is cancelled (`opened` keeps opened secrets for the next claim). An ended grace secret is dropped from the record read for
  * signing, and erased from the store unless `persistSecrets` is false (a claim
  * under row locks, where the write could overwrite a concurrent change).
  *
@@ -54,7 +54,7 @@ export async function deliveryTarget(
   tx: Tx,
   d: DeliveryRecord,
   nowMs: number,
-  opts: { persistSecrets: boolean; keyring: Keyring },
+  opts: { persistSecrets: boolean; keyring: Keyring; opened?: OpenedSecrets | undefined },
 ): Promise<{ webhook: WebhookRecord } | { cancel: string }> {
   const callback = callbackTarget(d);
   if (!callback) {
@@ -62,7 +62,7 @@ export async function deliveryTarget(
     if (!webhook) return { cancel: 'subscription deleted' };
     if (dropExpiredSecret(webhook, nowMs) && opts.persistSecrets) await tx.put(WEBHOOKS, webhook);
     if (webhook.status !== 'active') return { cancel: `subscription ${webhook.status}` };
-    return { webhook: { ...webhook, ...openSecrets(opts.keyring, WEBHOOKS, webhook) } };
+    return { webhook: { ...webhook, ...openSecrets(opts.keyring, WEBHOOKS, webhook, opts.opened) } };
   }
   if (callback.allowedBy) {
     const { collection, id, field } = callback.allowedBy;
@@ -78,7 +78,7 @@ export async function deliveryTarget(
   );
   if (!secrets) return { cancel: 'signing secret deleted' };
   if (dropExpiredSecret(secrets, nowMs) && opts.persistSecrets) await tx.put(callback.secretCollection, secrets);
-  const open = openSecrets(opts.keyring, callback.secretCollection, secrets);
+  const open = openSecrets(opts.keyring, callback.secretCollection, secrets, opts.opened);
   const at = new Date(nowMs).toISOString();
   return {
     webhook: {

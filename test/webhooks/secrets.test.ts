@@ -9,7 +9,8 @@ import {
   verifyWebhookSignature,
   type WebhookRecord,
 } from '../../src/webhooks/index.js';
-import { dropExpiredSecret, eraseExpiredSecrets } from '../../src/webhooks/secrets.js';
+import { dropExpiredSecret, eraseExpiredSecrets, OpenedSecrets, openSecrets } from '../../src/webhooks/secrets.js';
+import { Keyring } from '../../src/core/keyring.js';
 import {
   FakeTime,
   deps as makeDeps,
@@ -47,6 +48,40 @@ async function rotated(store: Store, time: FakeTime, url = 'https://hooks.exampl
   });
   return { d, id: created.webhook.id, old: created.secret!, fresh: g.secret };
 }
+
+describe('secrets opened for signing are kept for the next claim', () => {
+  it('opens a sealed value once, and a new value (rotated or re-sealed) afresh', () => {
+    let opens = 0;
+    const keyring = new Keyring(Buffer.alloc(32, 0x11));
+    const original = keyring.reveal.bind(keyring);
+    keyring.reveal = (stored: string, aad: string) => {
+      opens++;
+      return original(stored, aad);
+    };
+    const record = {
+      id: 'wh_1',
+      secret: keyring.seal('whsec_one', 'webhooks/wh_1'),
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+    };
+    const opened = new OpenedSecrets();
+    expect(openSecrets(keyring, 'webhooks', record, opened).secret).toBe('whsec_one');
+    expect(openSecrets(keyring, 'webhooks', record, opened).secret).toBe('whsec_one');
+    expect(opens).toBe(1);
+    // A rotation: the old value moves to previousSecret (opened already), the new one is opened.
+    const rotated = {
+      ...record,
+      secret: keyring.seal('whsec_two', 'webhooks/wh_1'),
+      previousSecret: record.secret,
+      previousSecretExpiresAt: 1,
+    };
+    const both = openSecrets(keyring, 'webhooks', rotated, opened);
+    expect([both.secret, both.previousSecret]).toEqual(['whsec_two', 'whsec_one']);
+    expect(opens).toBe(2);
+    // The same sealed value on another record is not this record's: opened under that record's AAD, which fails.
+    expect(() => openSecrets(keyring, 'webhooks', { ...record, id: 'wh_2' }, opened)).toThrow();
+  });
+});
 
 describe('an expired predecessor secret is erased from the stored record', () => {
   it('dropExpiredSecret erases only once the grace has ended', () => {

@@ -7,7 +7,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { EnvelopeMeta } from '../core/envelope.js';
 import { ApiError } from '../core/errors.js';
 import type { AnyTool, FormPart, MultipartBody, Services } from '../tools/define.js';
 import type { CallInfo } from '../access/call.js';
@@ -17,6 +16,7 @@ import { invokeTool } from '../tools/invoke.js';
 import { ErrorEnvelopeSchema, successSchema } from './envelope-schemas.js';
 import { coerceQuery } from './query.js';
 import { setRateHeaders } from './rate-headers.js';
+import { JSON_TYPE, successBody } from './success.js';
 import { restCall } from './rest-call.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
@@ -184,53 +184,6 @@ async function formInput(req: FastifyRequest, body: MultipartBody, services: Ser
   }
 }
 
-// Many answers share a millisecond: the last timestamp's text is kept.
-let lastTimestamp = { at: Number.NaN, text: '' };
-function timestampText(now: Date): string {
-  const at = now.getTime();
-  if (at !== lastTimestamp.at) lastTimestamp = { at, text: now.toISOString() };
-  return lastTimestamp.text;
-}
-
-/** The success answer in the envelope, as the tool's REST shape says. */
-function envelope(tool: AnyTool, output: Record<string, unknown>, meta: EnvelopeMeta) {
-  switch (tool.rest.shape) {
-    case 'top-level': {
-      // metaFields (a catalogue's pagination) go to meta rather than beside `success`. Built by copying, not by
-      // deleting from a copy: a deleted property turns the object into a slow dictionary for the serializer.
-      const { metaFields = [] } = tool.rest;
-      if (metaFields.length === 0) return { success: true, ...output, meta };
-      const answer: Record<string, unknown> = { success: true };
-      const fullMeta: Record<string, unknown> = { ...meta };
-      for (const f in output) {
-        if (!metaFields.includes(f)) answer[f] = output[f];
-        else if (output[f] !== undefined) fullMeta[f] = output[f];
-      }
-      answer.meta = fullMeta;
-      return answer;
-    }
-    case 'list': {
-      const { items, pagination } = output as { items: unknown[]; pagination: Record<string, unknown> };
-      const extra = Object.fromEntries(
-        (tool.rest.metaFields ?? []).filter((f) => output[f] !== undefined).map((f) => [f, output[f]]),
-      );
-      return { success: true, data: items, meta: { ...meta, pagination, ...extra } };
-    }
-    case 'data': {
-      const { dataField, metaFields = [] } = tool.rest;
-      const extra = Object.fromEntries(metaFields.filter((f) => output[f] !== undefined).map((f) => [f, output[f]]));
-      let data: unknown = dataField ? output[dataField] : output;
-      if (!dataField && metaFields.length) {
-        // The whole output is the data, less what goes to meta.
-        const rest = { ...output };
-        for (const f of metaFields) delete rest[f];
-        data = rest;
-      }
-      return { success: true, data, meta: { ...meta, ...extra } };
-    }
-  }
-}
-
 function toolHandler(services: Services, tool: AnyTool) {
   const params = pathParams(tool.rest.path);
   const { multipart: form, file, fromHeaders } = tool.rest;
@@ -280,7 +233,9 @@ function toolHandler(services: Services, tool: AnyTool) {
       const answer = file(output);
       return reply.headers(answer.headers).type(answer.contentType).send(answer.body);
     }
-    return envelope(tool, output, { requestId: req.id, timestamp: timestampText(services.clock.now()) });
+    const body = successBody(tool, output, req.id, services.clock.now());
+    if (typeof body === 'string') reply.type(JSON_TYPE);
+    return body;
   };
 }
 

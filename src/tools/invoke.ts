@@ -15,6 +15,7 @@ import type { CallInfo } from '../access/call.js';
 import { requireOperator } from '../access/permissions.js';
 import { openShare } from '../access/share.js';
 import { unavailableError } from '../access/unavailable.js';
+import { checkedConstant, isConstantOutput, rememberChecked } from './constant.js';
 import type { AnyTool, Services, SessionEffects, ToolContext } from './define.js';
 import { refuseUnstorableText } from './text-guard.js';
 
@@ -107,8 +108,13 @@ async function run(
   return runAsQueueCaller(caller, () => tool.handler(input, ctx));
 }
 
-/** The handler's result checked against the tool's output schema; a mismatch is a server error, logged. */
+/**
+ * The handler's result checked against the tool's output schema; a mismatch is a server error, logged. A constant
+ * output (./constant.ts) is checked the first time only.
+ */
 function shape(tool: AnyTool, result: unknown, services: Services, call: CallInfo): Record<string, unknown> {
+  const known = checkedConstant(result, tool.output);
+  if (known) return known;
   const checked = tool.output.safeParse(result);
   if (!checked.success) {
     services.log.error(
@@ -117,7 +123,8 @@ function shape(tool: AnyTool, result: unknown, services: Services, call: CallInf
     );
     throw ApiError.internal();
   }
-  return checked.data as Record<string, unknown>;
+  const data = checked.data as Record<string, unknown>;
+  return isConstantOutput(result) ? rememberChecked(result, tool.output, data) : data;
 }
 
 /**

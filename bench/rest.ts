@@ -18,9 +18,12 @@ import { MemoryRateLimiter } from '../src/keys/limiter.js';
 
 /** The real limiter, counting every request, with limits raised so the load run is not cut off at 10,000. */
 class UnboundedLimiter extends MemoryRateLimiter {
-  override hitAllNow(entries: Array<{ key: string; limit: number }>, now: Date) {
-    for (const e of entries) e.limit *= 1_000_000; // the entries are made afresh for each call
-    return super.hitAllNow(entries, now);
+  override hitAllNow(entries: ReadonlyArray<{ key: string; limit: number }>, now: Date) {
+    // The entries are the caller's (kept from one request to the next): raised in a copy.
+    return super.hitAllNow(
+      entries.map((e) => ({ key: e.key, limit: e.limit * 1_000_000 })),
+      now,
+    );
   }
 }
 import { TEMPLATES } from '../src/law/templates.js';

@@ -187,7 +187,57 @@ async function formInput(req: FastifyRequest, body: MultipartBody, services: Ser
 function toolHandler(services: Services, tool: AnyTool) {
   const params = pathParams(tool.rest.path);
   const { multipart: form, file, fromHeaders } = tool.rest;
+  const status = tool.rest.status ?? 200;
   const cookieOptions = { secure: (services.config.publicUrl ?? '').startsWith('https://') };
+
+  /** The call's rate headers and session cookie: on success and on refusal alike (the error handler's reply keeps them). */
+  const finish = (reply: FastifyReply, call: CallInfo | undefined): void => {
+    if (call?.rate) setRateHeaders(reply, call.rate);
+    if (call?.cookie === 'clear') clearSessionCookie(reply, cookieOptions);
+    else if (call?.cookie) setSessionCookie(reply, call.cookie.token, call.cookie.expiresAt, cookieOptions);
+  };
+  const answer = (req: FastifyRequest, reply: FastifyReply, output: Record<string, unknown>) => {
+    reply.status(status);
+    if (file) {
+      const sent = file(output);
+      return reply.headers(sent.headers).type(sent.contentType).send(sent.body);
+    }
+    const body = successBody(tool, output, req.id, services.clock.now());
+    if (typeof body === 'string') reply.type(JSON_TYPE);
+    return body;
+  };
+
+  if (!form && !file && !tool.cancellable) {
+    // A JSON call: answered within the request's own turn when invokeTool answers at once (a cached key, the
+    // in-process limiter, a synchronous handler); a thrown error reaches the error handler as a rejection would.
+    return (req: FastifyRequest, reply: FastifyReply) => {
+      const input = jsonInput(req, tool, params);
+      if (fromHeaders) Object.assign(input, fromHeaders(req.headers));
+      const call = restCall(req);
+      let output: ReturnType<typeof invokeTool>;
+      try {
+        output = invokeTool(tool, input, services, call);
+      } catch (err) {
+        finish(reply, call);
+        throw err;
+      }
+      if (!(output instanceof Promise)) {
+        finish(reply, call);
+        return answer(req, reply, output);
+      }
+      return output.then(
+        (out) => {
+          finish(reply, call);
+          return answer(req, reply, out);
+        },
+        (err: unknown) => {
+          finish(reply, call);
+          throw err;
+        },
+      );
+    };
+  }
+
   return async (req: FastifyRequest, reply: FastifyReply) => {
     let call: CallInfo | undefined;
     let settle: ((done: boolean) => Promise<void>) | undefined;
@@ -223,19 +273,9 @@ function toolHandler(services: Services, tool: AnyTool) {
       done = true;
     } finally {
       if (settle) await settle(done);
-      // On success and on refusal alike: the error handler's reply carries them too.
-      if (call?.rate) setRateHeaders(reply, call.rate);
-      if (call?.cookie === 'clear') clearSessionCookie(reply, cookieOptions);
-      else if (call?.cookie) setSessionCookie(reply, call.cookie.token, call.cookie.expiresAt, cookieOptions);
+      finish(reply, call);
     }
-    reply.status(tool.rest.status ?? 200);
-    if (file) {
-      const answer = file(output);
-      return reply.headers(answer.headers).type(answer.contentType).send(answer.body);
-    }
-    const body = successBody(tool, output, req.id, services.clock.now());
-    if (typeof body === 'string') reply.type(JSON_TYPE);
-    return body;
+    return answer(req, reply, output);
   };
 }
 

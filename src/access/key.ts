@@ -26,9 +26,10 @@ function usable(
 function keyAndAccount(
   services: AccessServices,
   presented: string | undefined,
+  connection: object | undefined,
 ): ReturnType<typeof usable> | Promise<ReturnType<typeof usable>> {
   checkPresented(presented);
-  const looked = lookupKey(services.store, presented);
+  const looked = lookupKey(services.store, presented, connection);
   return looked instanceof Promise ? looked.then((f) => usable(f, services.clock)) : usable(looked, services.clock);
 }
 
@@ -51,13 +52,13 @@ export interface KeyAdmission {
  */
 export function admit(
   services: AccessServices,
-  call: Pick<CallInfo, 'apiKey' | 'clientIp' | 'rate'>,
+  call: Pick<CallInfo, 'apiKey' | 'clientIp' | 'rate' | 'connection'>,
   bucket: Bucket = 'all',
 ): KeyAdmission | Promise<KeyAdmission> {
   try {
     let looked: ReturnType<typeof keyAndAccount>;
     try {
-      looked = keyAndAccount(services, call.apiKey);
+      looked = keyAndAccount(services, call.apiKey, call.connection);
     } catch (err) {
       return orUnavailable(services, refuseAnonymously(services, call, err));
     }
@@ -137,7 +138,7 @@ export async function countRequest(
 ): Promise<RateState> {
   const found = call.apiKey
     ? await Promise.resolve()
-        .then(() => keyAndAccount(services, call.apiKey))
+        .then(() => keyAndAccount(services, call.apiKey, undefined))
         .catch(() => undefined)
     : undefined;
   if (found && ipAllowed(found.record.ipWhitelist, call.clientIp))

@@ -30,9 +30,12 @@ const CONCURRENCY = 4;
 
 /** Raises every limit (the real counting still runs) so the load is not cut off. */
 class UnboundedLimiter extends MemoryRateLimiter {
-  override hitAllNow(entries: Array<{ key: string; limit: number }>, now: Date) {
-    for (const e of entries) e.limit *= 1_000_000;
-    return super.hitAllNow(entries, now);
+  override hitAllNow(entries: ReadonlyArray<{ key: string; limit: number }>, now: Date) {
+    // The entries are the caller's (kept from one request to the next): raised in a copy.
+    return super.hitAllNow(
+      entries.map((e) => ({ key: e.key, limit: e.limit * 1_000_000 })),
+      now,
+    );
   }
   override peek(key: string, limit: number, now: Date) {
     return super.peek(key, limit * 1_000_000, now);

@@ -22,9 +22,12 @@ import { TOOLS } from '../src/tools/index.js';
 import { fmt, isMain, percentile } from './util.js';
 
 class UnboundedLimiter extends MemoryRateLimiter {
-  override hitAllNow(entries: Array<{ key: string; limit: number }>, now: Date) {
-    for (const e of entries) e.limit *= 1_000_000;
-    return super.hitAllNow(entries, now);
+  override hitAllNow(entries: ReadonlyArray<{ key: string; limit: number }>, now: Date) {
+    // The entries are the caller's (kept from one request to the next): raised in a copy.
+    return super.hitAllNow(
+      entries.map((e) => ({ key: e.key, limit: e.limit * 1_000_000 })),
+      now,
+    );
   }
 }
 

@@ -29,35 +29,49 @@ const NOBODY: Principal = Object.freeze({
 /**
  * Admits one call of an operation and returns its principal, or throws the ApiError that refuses it (401, 403,
  * 429, 503). An unreachable store or limiter may also surface as its own error; the caller maps it to the 503
- * with unavailableError (src/access/unavailable.ts), as invokeTool does.
+ * with unavailableError (src/access/unavailable.ts), as invokeTool does. Without a promise when nothing needs
+ * waiting for (./key.ts); a refusal is then thrown rather than rejected, so callers await it either way.
  */
-export async function admitCall(rule: AccessRule, services: AccessServices, call: CallInfo): Promise<Principal> {
+export function admitCall(rule: AccessRule, services: AccessServices, call: CallInfo): Principal | Promise<Principal> {
   const bucket: Bucket = rule.bucket === 'default' ? 'all' : rule.bucket;
-  if (rule.auth === 'none') {
-    await admitAnonymous(services, call);
-    return NOBODY;
-  }
-  if (call.admitted) {
-    const principal = call.admitted;
-    if (!(rule.principals ?? KEY_ONLY).includes(principal.kind))
-      throw new ApiError('UNAUTHORIZED', 'This operation needs a user session.');
-    requireAccess(principal, rule.scope, rule.tiers);
-    if (bucket !== 'all') await countBucket(services, principal, bucket);
-    await showsLife(services, principal);
-    return principal;
-  }
-  const principal = await admitPrincipal(services, call, bucket, rule.principals);
+  if (rule.auth === 'none') return admitAnonymous(services, call).then(() => NOBODY);
+  if (call.admitted) return admitAdmitted(rule, services, call.admitted, bucket);
+  const principal = admitPrincipal(services, call, bucket, rule.principals);
+  if (principal instanceof Promise) return principal.then((p) => allowed(rule, services, p));
+  return allowed(rule, services, principal);
+}
+
+/** A call whose transport admitted the caller already: the operation's own checks and bucket only. */
+async function admitAdmitted(
+  rule: AccessRule,
+  services: AccessServices,
+  principal: Principal,
+  bucket: Bucket,
+): Promise<Principal> {
+  if (!(rule.principals ?? KEY_ONLY).includes(principal.kind))
+    throw new ApiError('UNAUTHORIZED', 'This operation needs a user session.');
   requireAccess(principal, rule.scope, rule.tiers);
+  if (bucket !== 'all') await countBucket(services, principal, bucket);
   await showsLife(services, principal);
   return principal;
 }
 
-/** An admitted call with one of the account's keys or sessions is a sign of life of its owner (accounts/liveness). */
-async function showsLife(services: AccessServices, principal: Principal): Promise<void> {
+/** The operation's tier and scope, then the sign of life. */
+function allowed(rule: AccessRule, services: AccessServices, principal: Principal): Principal | Promise<Principal> {
+  requireAccess(principal, rule.scope, rule.tiers);
+  const shown = showsLife(services, principal);
+  return shown ? shown.then(() => principal) : principal;
+}
+
+/**
+ * An admitted call with one of the account's keys or sessions is a sign of life of its owner (accounts/liveness):
+ * a promise only when it is passed on (at most once per credential and interval).
+ */
+function showsLife(services: AccessServices, principal: Principal): Promise<void> | undefined {
   const credential = credentialOf(principal);
-  if (!credential) return;
+  if (!credential) return undefined;
   const kind = principal.kind === 'key' ? 'key' : 'session';
-  await signOfLife(
+  return signOfLife(
     services.store,
     { accountId: principal.ownerId, credential, kind, at: services.clock.now() },
     services.log,

@@ -58,15 +58,15 @@ async function budgetOf(services: AccessServices, principal: Principal): Promise
 
 /** One counter a request counts in. */
 interface Counter {
-  key: string;
-  limit: number;
-  bucket: Bucket;
+  readonly key: string;
+  readonly limit: number;
+  readonly bucket: Bucket;
   /** The key's own counter (else the account's). */
-  own: boolean;
+  readonly own: boolean;
 }
 
 /** The counters of a principal's buckets: the account's, then the key's own where it has a lower limit. */
-function countersOf(principal: Principal, budget: Budget, buckets: readonly Bucket[]): Counter[] {
+function countersOf(principal: Principal, budget: Budget, buckets: readonly Bucket[]): readonly Counter[] {
   const out: Counter[] = [];
   for (const bucket of buckets) {
     out.push({
@@ -81,6 +81,21 @@ function countersOf(principal: Principal, budget: Budget, buckets: readonly Buck
   return out;
 }
 
+/**
+ * The all-requests counters of the principals counted, made once per principal (which lives as long as its key's
+ * cache entry) and frozen: limiters read them and never change them.
+ */
+const allCounters = new WeakMap<Principal, readonly Counter[]>();
+
+function allCountersOf(principal: Principal, budget: Budget): readonly Counter[] {
+  let counters = allCounters.get(principal);
+  if (!counters) {
+    counters = Object.freeze(countersOf(principal, budget, ALL_ONLY).map((c) => Object.freeze(c)));
+    allCounters.set(principal, counters);
+  }
+  return counters;
+}
+
 /** Only the all-requests bucket. */
 export const ALL_ONLY: readonly Bucket[] = ['all'];
 
@@ -92,16 +107,34 @@ export interface BudgetHit {
   refused: ApiError | undefined;
 }
 
-/** Counts one request in the given buckets of a principal's budget, all or nothing. */
-export async function hitBudget(
+/**
+ * Counts one request in the given buckets of a principal's budget, all or nothing. Without a promise when the budget
+ * is known (since admission) and the limiter answers at once (in process): the usual request.
+ */
+export function hitBudget(
   services: AccessServices,
   principal: Principal,
   buckets: readonly Bucket[],
-): Promise<BudgetHit> {
-  // Known since admission (the usual case): no promise to wait for.
-  const budget = budgets.get(principal) ?? (await budgetOf(services, principal));
-  const counters = countersOf(principal, budget, buckets);
-  const states = await hitLimits(services, counters, services.clock.now());
+): BudgetHit | Promise<BudgetHit> {
+  const budget = budgets.get(principal);
+  if (!budget) return budgetOf(services, principal).then((known) => hitWithin(services, principal, known, buckets));
+  return hitWithin(services, principal, budget, buckets);
+}
+
+function hitWithin(
+  services: AccessServices,
+  principal: Principal,
+  budget: Budget,
+  buckets: readonly Bucket[],
+): BudgetHit | Promise<BudgetHit> {
+  const counters = buckets === ALL_ONLY ? allCountersOf(principal, budget) : countersOf(principal, budget, buckets);
+  const states = hitLimits(services, counters, services.clock.now());
+  return states instanceof Promise
+    ? states.then((s) => verdict(budget, counters, s))
+    : verdict(budget, counters, states);
+}
+
+function verdict(budget: Budget, counters: readonly Counter[], states: RateState[]): BudgetHit {
   // Headers describe the counter that applies: the one with the fewest requests left, whatever its bucket (a chat
   // call near its chat limit shows the chat limit, not the all-requests one); on a tie, the first counted.
   let shown = 0;
@@ -130,15 +163,20 @@ export async function hitBudget(
 /**
  * Counts one request in the principal's all-requests bucket and, for tools with
  * their own bucket, in that one too: all or nothing. Sets call.rate; throws 429
- * naming the bucket that is full.
+ * naming the bucket that is full. Without a promise when hitBudget answers at once.
  */
-export async function countPrincipal(
+export function countPrincipal(
   services: AccessServices,
   principal: Principal,
   call: Pick<CallInfo, 'rate'>,
   bucket: Bucket,
-): Promise<void> {
-  const hit = await hitBudget(services, principal, bucket === 'all' ? ALL_ONLY : [...ALL_ONLY, bucket]);
+): void | Promise<void> {
+  const hit = hitBudget(services, principal, bucket === 'all' ? ALL_ONLY : [...ALL_ONLY, bucket]);
+  if (hit instanceof Promise) return hit.then((h) => applyHit(call, h));
+  applyHit(call, hit);
+}
+
+function applyHit(call: Pick<CallInfo, 'rate'>, hit: BudgetHit): void {
   call.rate = hit.rate;
   if (hit.refused) throw hit.refused;
 }

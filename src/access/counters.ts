@@ -33,38 +33,58 @@ const openOutages = new WeakSet<object>();
  * Counts against the limiter; when its engine cannot be reached, either refuses
  * with 503 SERVICE_UNAVAILABLE or, with SVC_RATE_LIMIT_FAIL_OPEN, lets the
  * request through uncounted (a warning once per outage). Every count of a
- * request goes through here.
+ * request goes through here. An in-process limiter answers at once (no promise:
+ * nothing to wait for on the usual request); its failure is then thrown, not rejected.
  */
 export function hitLimits(
   services: AccessServices,
-  entries: Array<{ key: string; limit: number }>,
+  entries: ReadonlyArray<{ key: string; limit: number }>,
   now: Date,
-): Promise<RateState[]> {
-  const states = services.limiter.hitAll(entries, now);
+): RateState[] | Promise<RateState[]> {
+  const limiter = services.limiter;
+  if (limiter.hitAllNow) {
+    try {
+      return answered(services, limiter.hitAllNow(entries, now));
+    } catch (err) {
+      return unreachable(services, entries, now, err);
+    }
+  }
+  const states = limiter.hitAll(entries, now);
   // Failing closed, an unreachable limiter's error goes up as it is (admission and the tool runner make it a 503).
   if (!services.config.rateLimitFailOpen) return states;
   return states.then(
-    (s) => {
-      if (openOutages.has(services.limiter)) {
-        openOutages.delete(services.limiter);
-        services.log.warn('the rate limiter answers again: requests are counted again');
-      }
-      return s;
-    },
-    (err: unknown) => {
-      if (!(err instanceof LimiterUnavailableError)) throw err;
-      if (!openOutages.has(services.limiter)) {
-        openOutages.add(services.limiter);
-        services.log.warn(
-          { err: err.name },
-          'the rate limiter cannot be reached: letting requests through uncounted (SVC_RATE_LIMIT_FAIL_OPEN) until it answers again',
-        );
-      }
-      const t = now.getTime();
-      const resetAt = new Date(t - (t % RATE_WINDOW_MS) + RATE_WINDOW_MS);
-      return entries.map((e) => ({ limit: e.limit, remaining: e.limit, resetAt, allowed: true }));
-    },
+    (s) => answered(services, s),
+    (err: unknown) => unreachable(services, entries, now, err),
   );
+}
+
+/** The limiter answered: an outage it was in is over. */
+function answered(services: AccessServices, states: RateState[]): RateState[] {
+  if (openOutages.has(services.limiter)) {
+    openOutages.delete(services.limiter);
+    services.log.warn('the rate limiter answers again: requests are counted again');
+  }
+  return states;
+}
+
+/** The limiter failed: the error goes up, unless it cannot be reached and failing open lets the request through. */
+function unreachable(
+  services: AccessServices,
+  entries: ReadonlyArray<{ key: string; limit: number }>,
+  now: Date,
+  err: unknown,
+): RateState[] {
+  if (!services.config.rateLimitFailOpen || !(err instanceof LimiterUnavailableError)) throw err;
+  if (!openOutages.has(services.limiter)) {
+    openOutages.add(services.limiter);
+    services.log.warn(
+      { err: err.name },
+      'the rate limiter cannot be reached: letting requests through uncounted (SVC_RATE_LIMIT_FAIL_OPEN) until it answers again',
+    );
+  }
+  const t = now.getTime();
+  const resetAt = new Date(t - (t % RATE_WINDOW_MS) + RATE_WINDOW_MS);
+  return entries.map((e) => ({ limit: e.limit, remaining: e.limit, resetAt, allowed: true }));
 }
 
 async function hitLimit(services: AccessServices, key: string, limit: number, now: Date): Promise<RateState> {

@@ -75,13 +75,29 @@ async function refresh(store: Store, keyHash: string, revision: number): Promise
 }
 
 /**
+ * The last key each connection presented, with its hash: a client sends the same key on each request of its
+ * connection, and hashing it is the dearest step of a cached key's admission. Held as long as the connection (the key
+ * is in that connection's requests anyway), never shared between connections.
+ */
+const connectionKeys = new WeakMap<object, { presented: string; keyHash: string }>();
+
+function connectionKeyHash(connection: object, presented: string): string {
+  const last = connectionKeys.get(connection);
+  if (last !== undefined && last.presented === presented) return last.keyHash;
+  const keyHash = hashKey(presented);
+  connectionKeys.set(connection, { presented, keyHash });
+  return keyHash;
+}
+
+/**
  * The record of the key with this value and its account, from the cache when the access revision has not moved,
  * else from the store. Keys that match no record are not cached (guesses must not fill the cache). The caller
  * checks revocation, expiry, address and account status on what it gets: they are never cached as answers. Answers
  * without a promise when the revision is held in memory and the key is cached (the usual request on lowdb).
+ * `connection` (a REST request's socket) lets the key's hash be remembered for the connection's next request.
  */
-export function lookupKey(store: Store, presented: string): KeyLookup | Promise<KeyLookup> {
-  const keyHash = hashKey(presented);
+export function lookupKey(store: Store, presented: string, connection?: object): KeyLookup | Promise<KeyLookup> {
+  const keyHash = connection ? connectionKeyHash(connection, presented) : hashKey(presented);
   if (!isRevisioned(store)) return read(store, keyHash);
   const revision = store.accessRevision();
   // Held in memory (lowdb): a cached key is answered without a promise.

@@ -26,10 +26,17 @@ function usable(
 function keyAndAccount(
   services: AccessServices,
   presented: string | undefined,
+  connection: object | undefined,
 ): ReturnType<typeof usable> | Promise<ReturnType<typeof usable>> {
   checkPresented(presented);
-  const looked = lookupKey(services.store, presented);
+  const looked = lookupKey(services.store, presented, connection);
   return looked instanceof Promise ? looked.then((f) => usable(f, services.clock)) : usable(looked, services.clock);
+}
+
+/** A key's admission: who is calling, and the key's record. */
+export interface KeyAdmission {
+  principal: Principal;
+  record: ApiKeyRecord;
 }
 
 /**
@@ -39,40 +46,85 @@ function keyAndAccount(
  * without a valid key count against the client's address instead, so guessing
  * keys is rate limited too. The key and its account come from the key cache:
  * for a key in use, the one store read is the access revision.
+ *
+ * Answers without a promise when nothing needs waiting for (a cached key on the embedded store, the in-process
+ * limiter): the usual request. A refusal then is thrown, else the promise rejects; callers await either way.
  */
-export async function admit(
+export function admit(
   services: AccessServices,
-  call: Pick<CallInfo, 'apiKey' | 'clientIp' | 'rate'>,
+  call: Pick<CallInfo, 'apiKey' | 'clientIp' | 'rate' | 'connection'>,
   bucket: Bucket = 'all',
-): Promise<{ principal: Principal; record: ApiKeyRecord }> {
+): KeyAdmission | Promise<KeyAdmission> {
   try {
-    let found: KeyLookup & { record: ApiKeyRecord; principal: Principal };
+    let looked: ReturnType<typeof keyAndAccount>;
     try {
-      const looked = keyAndAccount(services, call.apiKey);
-      found = looked instanceof Promise ? await looked : looked;
+      looked = keyAndAccount(services, call.apiKey, call.connection);
     } catch (err) {
-      if (err instanceof ApiError) await admitAnonymous(services, call);
-      throw err;
+      return orUnavailable(services, refuseAnonymously(services, call, err));
     }
-    const { record, account, principal } = found;
-    // An address outside the key's whitelist, or an account that refuses (none, or suspended): counted against the
-    // client's address, not the key.
-    const problem = ipAllowed(record.ipWhitelist, call.clientIp) ? accountProblem(account) : ipNotAllowed();
-    if (problem) {
-      await admitAnonymous(services, call);
-      throw problem;
-    }
-    await countPrincipal(services, principal, call, bucket);
-    if (services.clock.now().getTime() - found.lastUsedMs >= TOUCH_INTERVAL_MS) {
-      touchKey(services.store, record, services.clock)?.catch((err: unknown) =>
-        services.log.warn({ err, keyId: principal.keyId }, 'could not record lastUsedAt'),
+    if (looked instanceof Promise) {
+      return orUnavailable(
+        services,
+        looked.then(
+          (found) => admitFound(services, call, bucket, found),
+          (err: unknown) => refuseAnonymously(services, call, err),
+        ),
       );
     }
-    return { principal, record };
+    const admitted = admitFound(services, call, bucket, looked);
+    return admitted instanceof Promise ? orUnavailable(services, admitted) : admitted;
   } catch (err) {
-    // The store or the limiter cannot be reached: 503 (for every caller of admit, REST, /mcp and MCP alike).
-    throw unavailableError(err, services.clock.now()) ?? err;
+    throw unavailable(services, err);
   }
+}
+
+function orUnavailable<T>(services: AccessServices, pending: Promise<T>): Promise<T> {
+  return pending.catch((err: unknown) => {
+    throw unavailable(services, err);
+  });
+}
+
+/** The store or the limiter cannot be reached: 503 (for every caller of admit, REST, /mcp and MCP alike). */
+function unavailable(services: AccessServices, err: unknown): unknown {
+  return unavailableError(err, services.clock.now()) ?? err;
+}
+
+/** A key refused (missing, unknown, revoked, expired): counted against the client's address, then the refusal. */
+async function refuseAnonymously(
+  services: AccessServices,
+  call: Pick<CallInfo, 'clientIp' | 'rate'>,
+  err: unknown,
+): Promise<never> {
+  if (err instanceof ApiError) await admitAnonymous(services, call);
+  throw err;
+}
+
+/** The rest of admit, once the key and its account are known. */
+function admitFound(
+  services: AccessServices,
+  call: Pick<CallInfo, 'clientIp' | 'rate'>,
+  bucket: Bucket,
+  found: ReturnType<typeof usable>,
+): KeyAdmission | Promise<KeyAdmission> {
+  const { record, principal } = found;
+  // An address outside the key's whitelist, or an account that refuses (none, or suspended): counted against the
+  // client's address, not the key.
+  const problem = ipAllowed(record.ipWhitelist, call.clientIp) ? accountProblem(found.account) : ipNotAllowed();
+  if (problem) return refuseAnonymously(services, call, problem);
+  const counted = countPrincipal(services, principal, call, bucket);
+  if (counted instanceof Promise) return counted.then(() => used(services, found));
+  return used(services, found);
+}
+
+/** Notes the key's use (at most once a minute, not waited for) and gives the admission. */
+function used(services: AccessServices, found: ReturnType<typeof usable>): KeyAdmission {
+  const { record, principal } = found;
+  if (services.clock.now().getTime() - found.lastUsedMs >= TOUCH_INTERVAL_MS) {
+    touchKey(services.store, record, services.clock)?.catch((err: unknown) =>
+      services.log.warn({ err, keyId: principal.keyId }, 'could not record lastUsedAt'),
+    );
+  }
+  return { principal, record };
 }
 
 /**
@@ -86,7 +138,7 @@ export async function countRequest(
 ): Promise<RateState> {
   const found = call.apiKey
     ? await Promise.resolve()
-        .then(() => keyAndAccount(services, call.apiKey))
+        .then(() => keyAndAccount(services, call.apiKey, undefined))
         .catch(() => undefined)
     : undefined;
   if (found && ipAllowed(found.record.ipWhitelist, call.clientIp))

@@ -55,15 +55,20 @@ export function forgetSignsOfLife(accountId: string): void {
 /**
  * Passes a sign of life to the listeners unless the same credential gave one within the interval. With a logger, a
  * failure is logged (without the account or credential) and the call it came with goes on; without one, it throws.
+ * Undefined when nothing is passed on (the usual call): nothing to wait for.
  */
-export async function signOfLife(store: Store, sign: LifeSign, log?: Pick<Logger, 'warn'>): Promise<void> {
-  if (listeners.length === 0 || !sign.accountId) return;
+export function signOfLife(store: Store, sign: LifeSign, log?: Pick<Logger, 'warn'>): Promise<void> | undefined {
+  if (listeners.length === 0 || !sign.accountId) return undefined;
   const key = `${sign.accountId} ${sign.credential}`;
   const now = sign.at.getTime();
   const last = lastPassed.get(key);
-  if (last !== undefined && now - last < LIFE_SIGN_INTERVAL_MS && now >= last) return;
+  if (last !== undefined && now - last < LIFE_SIGN_INTERVAL_MS && now >= last) return undefined;
   if (lastPassed.size >= MAX_REMEMBERED) lastPassed.clear();
   lastPassed.set(key, now);
+  return passOn(store, sign, key, log);
+}
+
+async function passOn(store: Store, sign: LifeSign, key: string, log?: Pick<Logger, 'warn'>): Promise<void> {
   try {
     for (const listener of listeners) await listener(store, sign);
   } catch (err) {

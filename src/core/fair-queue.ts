@@ -12,9 +12,9 @@ export interface QueueCaller {
 
 const callers = new AsyncLocalStorage<QueueCaller>();
 
-/** Runs `fn` with `caller` as the owner of the jobs it queues. */
-export function runAsQueueCaller<T>(caller: QueueCaller, fn: () => T): T {
-  return callers.run(caller, fn);
+/** Runs `fn(...args)` with `caller` as the owner of the jobs it queues. */
+export function runAsQueueCaller<A extends unknown[], T>(caller: QueueCaller, fn: (...args: A) => T, ...args: A): T {
+  return callers.run(caller, fn, ...args);
 }
 
 /** The caller of the current tool call; work started outside one (warm-up, maintenance) is the system's. */

@@ -19,7 +19,12 @@ export interface RateLimiter {
   /** The counter's state without counting. */
   peek(key: string, limit: number, now: Date): Promise<RateState>;
   /** Counts one request against several counters at once, all or nothing. Returns the states in order. */
-  hitAll(entries: Array<{ key: string; limit: number }>, now: Date): Promise<RateState[]>;
+  hitAll(entries: ReadonlyArray<{ key: string; limit: number }>, now: Date): Promise<RateState[]>;
+  /**
+   * hitAll answered at once, by a limiter whose counters are in this process: admission then has no promise to wait
+   * for. It throws where hitAll would reject. Absent on a limiter that must ask another server.
+   */
+  hitAllNow?(entries: ReadonlyArray<{ key: string; limit: number }>, now: Date): RateState[];
   /**
    * Takes back one hit from each counter, for a caller that counts an attempt before it knows the outcome and
    * keeps only the ones that fail (sign-in). `now` is the time the hit was counted at: only that window's counter

@@ -17,6 +17,7 @@ export function restCall(req: FastifyRequest): CallInfo {
     requestId: String(req.id),
     transport: 'rest',
     clientIp: req.ip,
+    connection: req.raw.socket,
     rate: undefined,
     sessionToken: sessionToken(req.headers),
     csrfToken: typeof csrf === 'string' ? csrf : undefined,

@@ -7,7 +7,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { EnvelopeMeta } from '../core/envelope.js';
 import { ApiError } from '../core/errors.js';
 import type { AnyTool, FormPart, MultipartBody, Services } from '../tools/define.js';
 import type { CallInfo } from '../access/call.js';
@@ -17,6 +16,7 @@ import { invokeTool } from '../tools/invoke.js';
 import { ErrorEnvelopeSchema, successSchema } from './envelope-schemas.js';
 import { coerceQuery } from './query.js';
 import { setRateHeaders } from './rate-headers.js';
+import { JSON_TYPE, successBody } from './success.js';
 import { restCall } from './rest-call.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
@@ -184,57 +184,60 @@ async function formInput(req: FastifyRequest, body: MultipartBody, services: Ser
   }
 }
 
-// Many answers share a millisecond: the last timestamp's text is kept.
-let lastTimestamp = { at: Number.NaN, text: '' };
-function timestampText(now: Date): string {
-  const at = now.getTime();
-  if (at !== lastTimestamp.at) lastTimestamp = { at, text: now.toISOString() };
-  return lastTimestamp.text;
-}
-
-/** The success answer in the envelope, as the tool's REST shape says. */
-function envelope(tool: AnyTool, output: Record<string, unknown>, meta: EnvelopeMeta) {
-  switch (tool.rest.shape) {
-    case 'top-level': {
-      // metaFields (a catalogue's pagination) go to meta rather than beside `success`. Built by copying, not by
-      // deleting from a copy: a deleted property turns the object into a slow dictionary for the serializer.
-      const { metaFields = [] } = tool.rest;
-      if (metaFields.length === 0) return { success: true, ...output, meta };
-      const answer: Record<string, unknown> = { success: true };
-      const fullMeta: Record<string, unknown> = { ...meta };
-      for (const f in output) {
-        if (!metaFields.includes(f)) answer[f] = output[f];
-        else if (output[f] !== undefined) fullMeta[f] = output[f];
-      }
-      answer.meta = fullMeta;
-      return answer;
-    }
-    case 'list': {
-      const { items, pagination } = output as { items: unknown[]; pagination: Record<string, unknown> };
-      const extra = Object.fromEntries(
-        (tool.rest.metaFields ?? []).filter((f) => output[f] !== undefined).map((f) => [f, output[f]]),
-      );
-      return { success: true, data: items, meta: { ...meta, pagination, ...extra } };
-    }
-    case 'data': {
-      const { dataField, metaFields = [] } = tool.rest;
-      const extra = Object.fromEntries(metaFields.filter((f) => output[f] !== undefined).map((f) => [f, output[f]]));
-      let data: unknown = dataField ? output[dataField] : output;
-      if (!dataField && metaFields.length) {
-        // The whole output is the data, less what goes to meta.
-        const rest = { ...output };
-        for (const f of metaFields) delete rest[f];
-        data = rest;
-      }
-      return { success: true, data, meta: { ...meta, ...extra } };
-    }
-  }
-}
-
 function toolHandler(services: Services, tool: AnyTool) {
   const params = pathParams(tool.rest.path);
   const { multipart: form, file, fromHeaders } = tool.rest;
+  const status = tool.rest.status ?? 200;
   const cookieOptions = { secure: (services.config.publicUrl ?? '').startsWith('https://') };
+
+  /** The call's rate headers and session cookie: on success and on refusal alike (the error handler's reply keeps them). */
+  const finish = (reply: FastifyReply, call: CallInfo | undefined): void => {
+    if (call?.rate) setRateHeaders(reply, call.rate);
+    if (call?.cookie === 'clear') clearSessionCookie(reply, cookieOptions);
+    else if (call?.cookie) setSessionCookie(reply, call.cookie.token, call.cookie.expiresAt, cookieOptions);
+  };
+  const answer = (req: FastifyRequest, reply: FastifyReply, output: Record<string, unknown>) => {
+    reply.status(status);
+    if (file) {
+      const sent = file(output);
+      return reply.headers(sent.headers).type(sent.contentType).send(sent.body);
+    }
+    const body = successBody(tool, output, req.id, services.clock.now());
+    if (typeof body === 'string') reply.type(JSON_TYPE);
+    return body;
+  };
+
+  if (!form && !file && !tool.cancellable) {
+    // A JSON call: answered within the request's own turn when invokeTool answers at once (a cached key, the
+    // in-process limiter, a synchronous handler); a thrown error reaches the error handler as a rejection would.
+    return (req: FastifyRequest, reply: FastifyReply) => {
+      const input = jsonInput(req, tool, params);
+      if (fromHeaders) Object.assign(input, fromHeaders(req.headers));
+      const call = restCall(req);
+      let output: ReturnType<typeof invokeTool>;
+      try {
+        output = invokeTool(tool, input, services, call);
+      } catch (err) {
+        finish(reply, call);
+        throw err;
+      }
+      if (!(output instanceof Promise)) {
+        finish(reply, call);
+        return answer(req, reply, output);
+      }
+      return output.then(
+        (out) => {
+          finish(reply, call);
+          return answer(req, reply, out);
+        },
+        (err: unknown) => {
+          finish(reply, call);
+          throw err;
+        },
+      );
+    };
+  }
+
   return async (req: FastifyRequest, reply: FastifyReply) => {
     let call: CallInfo | undefined;
     let settle: ((done: boolean) => Promise<void>) | undefined;
@@ -270,17 +273,9 @@ function toolHandler(services: Services, tool: AnyTool) {
       done = true;
     } finally {
       if (settle) await settle(done);
-      // On success and on refusal alike: the error handler's reply carries them too.
-      if (call?.rate) setRateHeaders(reply, call.rate);
-      if (call?.cookie === 'clear') clearSessionCookie(reply, cookieOptions);
-      else if (call?.cookie) setSessionCookie(reply, call.cookie.token, call.cookie.expiresAt, cookieOptions);
+      finish(reply, call);
     }
-    reply.status(tool.rest.status ?? 200);
-    if (file) {
-      const answer = file(output);
-      return reply.headers(answer.headers).type(answer.contentType).send(answer.body);
-    }
-    return envelope(tool, output, { requestId: req.id, timestamp: timestampText(services.clock.now()) });
+    return answer(req, reply, output);
   };
 }
 

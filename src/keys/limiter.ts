@@ -67,8 +67,12 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve(this.#state(w, limit, w.count < limit));
   }
 
-  hitAll(entries: Array<{ key: string; limit: number }>, now: Date): Promise<RateState[]> {
-    return Promise.resolve(this.hitAllNow(entries, now));
+  hitAll(entries: ReadonlyArray<{ key: string; limit: number }>, now: Date): Promise<RateState[]> {
+    try {
+      return Promise.resolve(this.hitAllNow(entries, now));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   refund(entries: Array<{ key: string }>, now: Date): Promise<void> {
@@ -83,7 +87,7 @@ export class MemoryRateLimiter implements RateLimiter {
   async close(): Promise<void> {}
 
   /** hitAll, answered synchronously: all or nothing, when any counter is exhausted none is incremented. */
-  hitAllNow(entries: Array<{ key: string; limit: number }>, now: Date): RateState[] {
+  hitAllNow(entries: ReadonlyArray<{ key: string; limit: number }>, now: Date): RateState[] {
     // Plain loops: this runs on every request.
     const t = now.getTime();
     this.#sweep(t);

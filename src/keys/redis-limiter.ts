@@ -194,7 +194,7 @@ export class RedisRateLimiter implements RateLimiter {
     };
   }
 
-  async hitAll(entries: Array<{ key: string; limit: number }>, now: Date): Promise<RateState[]> {
+  async hitAll(entries: ReadonlyArray<{ key: string; limit: number }>, now: Date): Promise<RateState[]> {
     if (entries.length === 0) return [];
     const t = now.getTime();
     const start = this.#windowStart(t);

@@ -15,6 +15,7 @@ import type { CallInfo } from '../access/call.js';
 import { requireOperator } from '../access/permissions.js';
 import { openShare } from '../access/share.js';
 import { unavailableError } from '../access/unavailable.js';
+import { checkedConstant, isConstantOutput, rememberChecked } from './constant.js';
 import type { AnyTool, Services, SessionEffects, ToolContext } from './define.js';
 import { refuseUnstorableText } from './text-guard.js';
 
@@ -90,25 +91,40 @@ function toolContext(services: Services, tool: AnyTool, principal: Principal, ca
 }
 
 /** Runs the handler: operator-only inputs checked, a share opened when the tool acts through one. */
-async function run(
+function run(
   tool: AnyTool,
   input: Record<string, unknown>,
   services: Services,
   principal: Principal,
   call: CallInfo,
-): Promise<unknown> {
+): unknown {
   if (tool.operatorInput?.(input)) requireOperator(principal);
   const ctx = toolContext(services, tool, principal, call);
-  if (tool.grant) ctx.granted = await openShare(services, tool.grant, input as { shareId: string }, principal);
+  if (tool.grant) {
+    return openShare(services, tool.grant, input as { shareId: string }, principal).then((granted) => {
+      ctx.granted = granted;
+      return handle(tool, input, ctx, call);
+    });
+  }
+  return handle(tool, input, ctx, call);
+}
+
+function handle(tool: AnyTool, input: Record<string, unknown>, ctx: ToolContext, call: CallInfo): unknown {
+  const { principal } = ctx;
   // The worker pools the handler reaches queue its jobs under the caller's account, served in turn with the others.
   const caller = principal
     ? { account: principal.ownerId, weight: QUEUE_WEIGHT[principal.tier] }
     : { account: `address:${call.clientIp ?? 'unknown'}`, weight: QUEUE_WEIGHT.public };
-  return runAsQueueCaller(caller, () => tool.handler(input, ctx));
+  return runAsQueueCaller(caller, tool.handler, input, ctx);
 }
 
-/** The handler's result checked against the tool's output schema; a mismatch is a server error, logged. */
+/**
+ * The handler's result checked against the tool's output schema; a mismatch is a server error, logged. A constant
+ * output (./constant.ts) is checked the first time only.
+ */
 function shape(tool: AnyTool, result: unknown, services: Services, call: CallInfo): Record<string, unknown> {
+  const known = checkedConstant(result, tool.output);
+  if (known) return known;
   const checked = tool.output.safeParse(result);
   if (!checked.success) {
     services.log.error(
@@ -117,40 +133,69 @@ function shape(tool: AnyTool, result: unknown, services: Services, call: CallInf
     );
     throw ApiError.internal();
   }
-  return checked.data as Record<string, unknown>;
+  const data = checked.data as Record<string, unknown>;
+  return isConstantOutput(result) ? rememberChecked(result, tool.output, data) : data;
 }
 
 /**
  * Admission (key, session or embed token, CSRF, IP whitelist, account status, rate limits, tier and scope) comes
  * first, so an unauthenticated or over-limit caller learns nothing about the input; then validation, the handler,
- * the output check, and error mapping. Resolves with the tool's output or rejects with an ApiError.
+ * the output check, and error mapping. Gives the tool's output or fails with an ApiError: without a promise when
+ * nothing needs waiting for (a cached key, the in-process limiter, a synchronous handler), in which case a failure
+ * is thrown; callers await it either way.
  */
-export async function invokeTool(
+export function invokeTool(
   tool: AnyTool,
   rawInput: unknown,
   services: Services,
   call: CallInfo,
-): Promise<Record<string, unknown>> {
+): Record<string, unknown> | Promise<Record<string, unknown>> {
   try {
-    const principal = await admitCall(tool, services, call);
-    const input = validate(tool, rawInput);
-    return shape(tool, await run(tool, input, services, principal, call), services, call);
+    const principal = admitCall(tool, services, call);
+    const output =
+      principal instanceof Promise
+        ? principal.then((p) => runAdmitted(tool, rawInput, services, call, p))
+        : runAdmitted(tool, rawInput, services, call, principal);
+    if (!(output instanceof Promise)) return output;
+    return output.catch((err: unknown) => {
+      throw failure(err, tool, services, call);
+    });
   } catch (err) {
-    if (err instanceof ApiError) {
-      // The problems people fix themselves, in the caller's language when the request asks for one of ours.
-      if (err.details && call.acceptLanguage) sayDetailsIn(err.details, localeOfHeader(call.acceptLanguage) ?? 'en');
-      throw err;
-    }
-    const unavailable = unavailableError(err, services.clock.now());
-    if (unavailable) {
-      // The error's name only: an engine's message may carry its address.
-      services.log.warn(
-        { tool: tool.name, requestId: call.requestId, err: (err as Error).name },
-        'tool call refused: an engine cannot be reached',
-      );
-      throw unavailable;
-    }
-    services.log.error({ err, tool: tool.name, requestId: call.requestId }, 'tool failed');
-    throw ApiError.internal();
+    throw failure(err, tool, services, call);
   }
+}
+
+/** Validation, the handler and the output check, for an admitted caller. */
+function runAdmitted(
+  tool: AnyTool,
+  rawInput: unknown,
+  services: Services,
+  call: CallInfo,
+  principal: Principal,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const input = validate(tool, rawInput);
+  const result = run(tool, input, services, principal, call);
+  return result instanceof Promise
+    ? result.then((r) => shape(tool, r, services, call))
+    : shape(tool, result, services, call);
+}
+
+/** What a failed call answers: an ApiError as it is (details in the caller's language), else a 503 or a 500, logged. */
+function failure(err: unknown, tool: AnyTool, services: Services, call: CallInfo): ApiError {
+  if (err instanceof ApiError) {
+    // The problems people fix themselves, in the caller's language when the request asks for one of ours.
+    if (err.details && call.acceptLanguage) sayDetailsIn(err.details, localeOfHeader(call.acceptLanguage) ?? 'en');
+    return err;
+  }
+  const unavailable = unavailableError(err, services.clock.now());
+  if (unavailable) {
+    // The error's name only: an engine's message may carry its address.
+    services.log.warn(
+      { tool: tool.name, requestId: call.requestId, err: (err as Error).name },
+      'tool call refused: an engine cannot be reached',
+    );
+    return unavailable;
+  }
+  services.log.error({ err, tool: tool.name, requestId: call.requestId }, 'tool failed');
+  return ApiError.internal();
 }

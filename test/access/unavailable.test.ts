@@ -19,9 +19,10 @@ const SECRET = 'redis://svc:hunter2@10.0.0.9:6379';
 /** The in-process limiter, with a switch that makes it fail like an unreachable server. */
 class SwitchableLimiter extends MemoryRateLimiter {
   down = false;
-  override hitAll(entries: Array<{ key: string; limit: number }>, now: Date): Promise<RateState[]> {
-    if (this.down) return Promise.reject(new LimiterUnavailableError(`connection to ${SECRET} refused`));
-    return super.hitAll(entries, now);
+  // hitAll answers through hitAllNow, and admission calls hitAllNow itself: the switch is here, thrown as it fails.
+  override hitAllNow(entries: ReadonlyArray<{ key: string; limit: number }>, now: Date): RateState[] {
+    if (this.down) throw new LimiterUnavailableError(`connection to ${SECRET} refused`);
+    return super.hitAllNow(entries, now);
   }
   override hit(key: string, limit: number, now: Date): Promise<RateState> {
     if (this.down) return Promise.reject(new LimiterUnavailableError(`connection to ${SECRET} refused`));

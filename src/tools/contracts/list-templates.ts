@@ -1,7 +1,17 @@
 import { z } from 'zod';
-import { cataloguePageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
-import { TEMPLATES, TEMPLATE_TYPES } from '../../law/templates.js';
+import {
+  cataloguePageInput,
+  OffsetPageMetaSchema,
+  paginateOffset,
+  type OffsetPageMeta,
+} from '../../core/pagination.js';
+import { TEMPLATES, TEMPLATE_TYPES, type InheritanceTemplate } from '../../law/templates.js';
+import { constantOutput } from '../constant.js';
 import { defineTool, READ } from '../define.js';
+
+/** Pages kept, by page and limit: the whole catalogue (the default) and whatever else is asked, up to a bound. */
+const pages = new Map<string, { templates: InheritanceTemplate[]; pagination: OffsetPageMeta }>();
+const MAX_KEPT_PAGES = 256;
 
 export const TemplateSchema = z
   .object({
@@ -32,9 +42,15 @@ export const listTemplates = defineTool({
     .describe('The templates.'),
   // At the top level beside `success`, as the catalogue has always been answered; the pagination goes to meta.
   rest: { method: 'GET', path: '/contracts/templates', shape: 'top-level', metaFields: ['pagination'] },
-  // The output check hands callers a fresh copy, so the constants are returned as they are.
+  // Each page is made once and given as a constant output (../constant.ts): checked and serialised once.
   handler: (input) => {
-    const page = paginateOffset(TEMPLATES, input.page, input.limit);
-    return { templates: page.items, pagination: page.pagination };
+    const id = `${input.page}:${input.limit}`;
+    let answer = pages.get(id);
+    if (!answer) {
+      const page = paginateOffset(TEMPLATES, input.page, input.limit);
+      answer = constantOutput({ templates: page.items, pagination: page.pagination });
+      if (pages.size < MAX_KEPT_PAGES) pages.set(id, answer);
+    }
+    return answer;
   },
 });

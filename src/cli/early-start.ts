@@ -28,6 +28,9 @@ export const ROOT = new URL('../', import.meta.url);
 
 /** Starts reading stdin: `initialize` is answered at once, the first lists as soon as the manifest is read. */
 export function startEarly(config: Config): EarlyStart {
+  // Standard output carries the MCP protocol: anything a module prints with console while the program loads goes to
+  // stderr instead.
+  for (const level of ['log', 'info', 'debug', 'trace'] as const) console[level] = console.error.bind(console);
   // The manifest is read at once, the module answering from it loaded once stdin is read (and `initialize` answered):
   // it takes a while (node:crypto for the key check, node:zlib for the data file).
   const manifestText = readFile(new URL('mcp/manifest.json', ROOT), 'utf8').catch(() => undefined);

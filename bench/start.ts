@@ -3,7 +3,8 @@
  * the answers to `initialize`, the first `tools/list` and the first EVM
  * `generate_contract` arrive (the latter with the engines warmed after
  * initialize, and without), against a bare `node -e ''` start measured in the
- * same run. Uses the compiled program (dist/) when it exists: run
+ * same run; and the time to answer a `tools/list` sent a while after
+ * `initialize`'s answer (as editors do), while the service is still loading. Uses the compiled program (dist/) when it exists: run
  * `npm run build` first to measure what users get. Printed, never asserted.
  *
  *   npx tsx bench/start.ts [runs]
@@ -106,6 +107,47 @@ function timeStart(
   });
 }
 
+/**
+ * Milliseconds from sending a `tools/list` (with a valid key), `delayMs` after the answer to `initialize` arrived, to its
+ * answer; the child is then stopped.
+ */
+function timeLateList(dataDir: string, env: NodeJS.ProcessEnv, delayMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'mcp', '--data-dir', dataDir], {
+      env,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let out = '';
+    let sentAt: number | undefined;
+    let took: number | undefined;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      const lines = out.split('\n');
+      out = lines.pop()!;
+      for (const line of lines) {
+        const msg = JSON.parse(line) as { id?: unknown; error?: unknown };
+        if (msg.id === 1)
+          setTimeout(() => {
+            sentAt = performance.now();
+            child.stdin.write(`${TOOLS_LIST}\n`);
+          }, delayMs);
+        if (msg.id === 2) {
+          if (msg.error) reject(new Error(`tools/list failed: ${line.slice(0, 300)}`));
+          took = performance.now() - sentAt!;
+          child.stdin.end();
+        }
+      }
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (took === undefined) reject(new Error(`svc mcp exited with ${code} before answering tools/list`));
+      else resolve(took);
+    });
+    child.stdin.write([INITIALIZE, INITIALIZED].join('\n') + '\n');
+  });
+}
+
 function timeBareNode(): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
@@ -135,6 +177,7 @@ export async function benchStart(runs = 10): Promise<void> {
     const init: number[] = [];
     const list: number[] = [];
     const gen = { cold: [] as number[], atOnce: [] as number[], ready: [] as number[] };
+    const late = { 50: [] as number[], 200: [] as number[] };
     for (let i = 0; i < runs; i++) {
       bare.push(await timeBareNode());
       const t = await timeStart(dataDir, withKey('1'), 'at-once');
@@ -143,6 +186,7 @@ export async function benchStart(runs = 10): Promise<void> {
       gen.atOnce.push(t.generate!);
       gen.cold.push((await timeStart(dataDir, withKey('0'), 'at-once')).generate!);
       gen.ready.push((await timeStart(dataDir, withKey('1'), 'when-ready')).generate!);
+      for (const delay of [50, 200] as const) late[delay].push(await timeLateList(dataDir, withKey('1'), delay));
     }
     const b = stats(bare);
     const s = stats(init);
@@ -155,6 +199,8 @@ export async function benchStart(runs = 10): Promise<void> {
     row("node -e ''", b, 'the baseline');
     row('initialize answered', s, `${fmt(s.p50 / b.p50, 2)}× bare node at p50; goal ≤ 1.3×`);
     row('first tools/list, with a key', l, `${fmt(l.p50 / b.p50, 2)}× bare node; goal ≤ 1.5×`);
+    for (const delay of [50, 200] as const)
+      row(`tools/list ${delay} ms after initialize`, stats(late[delay]), 'from its sending, while the service loads');
     row('first EVM generate, engines cold', c, 'SVC_WARM_ENGINES=0, sent with the list, from spawn');
     row('first EVM generate, warming', a, `sent with the list, from spawn; ${fmt(a.p50 / c.p50, 2)}× cold`);
     row('first EVM generate, engines ready', r, 'sent once they are, from its sending; goal < 3000 ms');

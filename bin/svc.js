@@ -4,6 +4,8 @@
 // development checkout), it runs the TypeScript sources through tsx instead.
 // SVC_BUILD_DIR names another compiled tree to run (the test suite compiles
 // src/ afresh into .test-build/ and runs that: see test/global-build.ts).
+// It enters through cli/light.js, which the build makes one bundled file
+// (scripts/bundle-light.mjs) and which loads the rest of the program itself.
 import { existsSync } from 'node:fs';
 import module from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -14,14 +16,14 @@ import { pathToFileURL } from 'node:url';
 /** @type {{ enableCompileCache?: () => unknown }} */ (module).enableCompileCache?.();
 
 const compiled = process.env.SVC_BUILD_DIR
-  ? pathToFileURL(`${process.env.SVC_BUILD_DIR}/cli.js`)
-  : new URL('../dist/cli.js', import.meta.url);
+  ? pathToFileURL(`${process.env.SVC_BUILD_DIR}/cli/light.js`)
+  : new URL('../dist/cli/light.js', import.meta.url);
 let main;
 if (process.env.SVC_BUILD_DIR || (process.env.SVC_DEV !== '1' && existsSync(compiled))) {
   ({ main } = await import(compiled.href));
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../src/cli.ts'));
+  ({ main } = await import('../src/cli/light.ts'));
 }
 process.exitCode = await main(process.argv.slice(2));

@@ -1,9 +1,10 @@
 // Builds dist/: compiles src/ with tsconfig.build.json, then copies the
 // non-TypeScript files the program loads at run time relative to its own
 // module (worker scripts found through `new URL('./x.mjs', import.meta.url)`),
-// keeping their place in the tree, and writes the MCP manifest (dist/mcp/manifest.json,
-// scripts/write-manifest.mjs). Plain Node, no dependencies: the copy is a
-// handful of files and a library would add more than it saves.
+// keeping their place in the tree, writes the MCP manifest (dist/mcp/manifest.json,
+// scripts/write-manifest.mjs) and bundles the light entry (dist/cli/light.js,
+// scripts/bundle-light.mjs). Plain Node: the copy is a handful of files and a
+// library would add more than it saves.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -45,3 +46,7 @@ const manifest = spawnSync(process.execPath, [path.join(root, 'scripts', 'write-
   stdio: 'inherit',
 });
 if (manifest.status !== 0) process.exit(manifest.status ?? 1);
+
+// The light entry bin/svc.js runs first, bundled, and the steps `svc mcp` loads the rest in (src/cli/light.ts).
+const light = spawnSync(process.execPath, [path.join(root, 'scripts', 'bundle-light.mjs'), dist], { stdio: 'inherit' });
+if (light.status !== 0) process.exit(light.status ?? 1);

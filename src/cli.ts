@@ -5,6 +5,7 @@ import { ConfigError } from './core/config.js';
 import { StoreCorruptError, StoreLockedError } from './store/port.js';
 import { SERVICE_VERSION } from './version.js';
 import { CommandError, UsageError } from './cli/shared.js';
+import type { EarlyStart } from './cli/early-start.js';
 
 const HELP = `svc ${SERVICE_VERSION} — inheritance planning service (REST + MCP)
 
@@ -48,14 +49,15 @@ credits and payments: STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_B
 SVC_CREDITS_CATALOGUE (JSON).
 Without SVC_DATABASE_URL the data directory can be used by one svc process at a time.`;
 
-export async function main(argv: string[]): Promise<number> {
+/** Runs `svc` with `argv`; `early`: the stdio transport ./cli/light.ts started for `svc mcp` before this loaded. */
+export async function main(argv: string[], early?: EarlyStart): Promise<number> {
   const [command, ...args] = argv;
   try {
     switch (command) {
       case 'serve':
         return await (await import('./cli/serve.js')).serve(args);
       case 'mcp':
-        return await (await import('./cli/mcp.js')).mcp(args);
+        return await (await import('./cli/mcp.js')).mcp(args, early);
       case 'keys':
         await (await import('./cli/keys.js')).keys(args);
         return 0;

@@ -63,6 +63,11 @@ export default async function setup(): Promise<() => void> {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   if (manifest.status !== 0) throw new Error(`writing the MCP manifest of the test build failed (${manifest.status})`);
+  // The light entry bundled and the load steps listed, as `npm run build` does (scripts/bundle-light.mjs).
+  const light = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bundle-light.mjs'), out], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (light.status !== 0) throw new Error(`bundling the light entry of the test build failed (${light.status})`);
   process.env.SVC_BUILD_DIR = out;
   return () => rmSync(out, { recursive: true, force: true });
 }

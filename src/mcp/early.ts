@@ -9,9 +9,12 @@
 // With a build-time manifest (src/mcp/manifest.ts), the list requests that follow
 // that `initialize` (tools/list, resources/list, resources/templates/list,
 // prompts/list) are answered early too, from the manifest and the light key
-// check, as long as nothing else came before them: they too are handed to the
-// Server, which admits and counts them as usual, and its answers to them are
-// dropped. The first request the early path does not answer ends early answers.
+// check, and so is `ping`, as long as nothing else came before them: they too
+// are handed to the Server, which admits and counts them as usual, and its
+// answers to them are dropped. They are answered early whenever they come until
+// the service has loaded (`loaded()`), even after the Server connected: it
+// would make them wait for the load. The first request the early path does not
+// answer ends early answers.
 // Only type imports from the SDK here: loading it is what this file avoids.
 import { writeSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -41,6 +44,8 @@ export class EarlyStdioTransport implements Transport {
   private initialized = false;
   /** Whether list requests may still be answered early: only the first requests, before anything else. */
   private listsOpen = true;
+  /** Once the Server is connected: whether a message may wait for an early answer to be written before it. */
+  private chained = true;
   /** Set when a list was left to the Server: the lists after it are left to it too. */
   private listsEnded = false;
   /** The early list answers decided so far, one after the other (the Server starts once all are settled). */
@@ -69,6 +74,10 @@ export class EarlyStdioTransport implements Transport {
         if (this.pending.length === 0) this.answerEarly(line);
         else this.answerList(line);
         this.pending.push(line);
+      } else if (this.chained) {
+        // Connected, still loading: answered early if it can be, and handed to the Server after its early answer.
+        this.answerList(line);
+        this.decided = this.decided.then(() => this.deliver(line));
       } else this.deliver(line);
     }
   }
@@ -105,12 +114,12 @@ export class EarlyStdioTransport implements Transport {
   }
 
   /**
-   * After an early `initialize`: answers a well-formed list request from the manifest when the lists allow it.
-   * Notifications leave the way open; any other request (or a malformed one) closes it, so a request the early
-   * path answers never overtakes one it does not.
+   * After an early `initialize`: answers a well-formed `ping`, and a well-formed list request from the manifest when
+   * the lists allow it. Notifications leave the way open; any other request (or a malformed one) closes it, so a
+   * request the early path answers never overtakes one it does not.
    */
   private answerList(line: string): void {
-    if (!this.lists || !this.initialized || !this.listsOpen) return;
+    if (!this.initialized || !this.listsOpen) return;
     let msg: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
     try {
       msg = JSON.parse(line);
@@ -120,16 +129,24 @@ export class EarlyStdioTransport implements Transport {
     }
     if (msg?.jsonrpc === '2.0' && typeof msg.method === 'string' && msg.id === undefined) return;
     const id = msg?.id;
-    if (
-      msg?.jsonrpc !== '2.0' ||
-      (typeof id !== 'string' && typeof id !== 'number') ||
-      !isListMethod(msg.method) ||
-      !listParamsValid(msg.params)
-    ) {
+    if (msg?.jsonrpc !== '2.0' || (typeof id !== 'string' && typeof id !== 'number') || !paramsValid(msg.params)) {
       this.listsOpen = false;
       return;
     }
+    if (msg.method === 'ping') {
+      // Not admitted nor counted by the Server: answered as it does, in its turn after the lists before it.
+      this.decided = this.decided.then(() => {
+        if (this.listsEnded) return;
+        this.answered.add(id);
+        this.writeEarly(`{"result":{},"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`);
+      });
+      return;
+    }
     const lists = this.lists;
+    if (!lists || !isListMethod(msg.method)) {
+      this.listsOpen = false;
+      return;
+    }
     const method: ListMethod = msg.method;
     this.decided = this.decided.then(async () => {
       if (this.listsEnded) return;
@@ -184,12 +201,22 @@ export class EarlyStdioTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    // No more early answers; those under way are written before the Server sees their requests.
-    this.listsOpen = false;
+    // The early answers under way are written before the Server sees their requests.
     await this.decided;
     const lines = this.pending ?? [];
     this.pending = undefined;
     for (const line of lines) this.deliver(line);
+  }
+
+  /**
+   * The service has loaded (or failed to): the Server answers from now on. Early answers under way are written, and
+   * the messages waiting behind them handed over, before anything read later.
+   */
+  loaded(): void {
+    this.listsOpen = false;
+    void this.decided.then(() => {
+      this.chained = false;
+    });
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -208,8 +235,8 @@ export class EarlyStdioTransport implements Transport {
   }
 }
 
-/** Params the SDK accepts for a list request: none, or an object with an optional string cursor and `_meta`. */
-function listParamsValid(params: unknown): boolean {
+/** Params the SDK accepts for a list request or a ping: none, or an object with an optional string cursor and `_meta`. */
+function paramsValid(params: unknown): boolean {
   if (params === undefined) return true;
   if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
   const { cursor, _meta } = params as { cursor?: unknown; _meta?: unknown };

@@ -47,16 +47,16 @@ export function isListMethod(method: unknown): method is ListMethod {
 /** Where the build writes the manifest: beside this module. */
 export const MANIFEST_URL = new URL('./manifest.json', import.meta.url);
 
-/** The manifest beside this module, or undefined when there is none (run from the sources) or it is another version's. */
-export async function readManifest(url: URL = MANIFEST_URL): Promise<Manifest | undefined> {
-  let text: string;
-  try {
-    text = await readFile(url, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** The manifest in `text` (the file's content), or undefined when there is none or it is another version's. */
+export function parseManifest(text: string | undefined): Manifest | undefined {
+  if (text === undefined) return undefined;
   const manifest = JSON.parse(text) as Manifest;
   return manifest.version === SERVICE_VERSION ? manifest : undefined;
+}
+
+/** The manifest at `url` (default: beside this module), or undefined when there is none (run from the sources). */
+export async function readManifest(url: URL = MANIFEST_URL): Promise<Manifest | undefined> {
+  return parseManifest(await readFile(url, 'utf8').catch(() => undefined));
 }
 
 /** A list answered before the service loaded: the JSON-RPC result as JSON text, or the error the server would send. */

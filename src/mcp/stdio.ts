@@ -47,6 +47,12 @@ export async function serveStdio<T extends { tools: readonly AnyTool[]; services
   const closed = new Promise<void>((resolve) => (done = resolve));
   server.onclose = () => done();
   void transport.ended.then(done);
+  // Until the service has loaded, the early transport keeps answering lists and pings itself: the Server would make
+  // them wait for the load.
+  void loaded.then(
+    () => transport.loaded(),
+    () => transport.loaded(),
+  );
   await server.connect(transport);
   return {
     loaded,

@@ -14,15 +14,25 @@ import { cleanEnv } from '../support/cli.js';
 
 // `svc mcp` answers its first lists from the build-time manifest and a light key check, before the SDK, the tools and
 // the store load (docs/architecture.md, "The first lists of svc mcp"). Each case spawns the suite's build with one
-// key and asks the four lists twice: first at once (answered early), then after a `ping` (which the early path leaves
-// to the server, and every request after it: those lists are the live server's answers). Both must be the same.
-// The SDK's Server answers `ping` as soon as it is connected, long before the tools have loaded: a list answered
-// before the ping's answer was answered early.
+// key and asks the four lists twice: first at once (answered early), then after a `logging/setLevel` (which the early
+// path leaves to the server, and every request after it: those lists are the live server's answers). Both must be
+// the same. The SDK's Server answers `logging/setLevel` as soon as it is connected, long before the tools have
+// loaded: a list answered before its answer was answered early.
 
 const LISTS = ['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list'] as const;
 const EARLY = [2, 3, 4, 5];
-const PING = 6;
+const MARK = 6;
 const LIVE = [7, 8, 9, 10];
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'first-lists', version: '1' } },
+};
+const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
+/** Answered by the Server as soon as it is connected; never early. */
+const mark = (id: number) => ({ jsonrpc: '2.0', id, method: 'logging/setLevel', params: { level: 'info' } });
 
 interface Answer {
   id: number;
@@ -30,20 +40,23 @@ interface Answer {
   error?: { code: number; message: string; data?: { code?: string } };
 }
 
-/** Spawns `svc mcp` with `apiKey`, sends initialize, the lists, a ping and the lists again; the answers in order. */
+/** Spawns `svc mcp` with `apiKey`, sends initialize, the lists, the mark and the lists again; the answers in order. */
 function session(dataDir: string, apiKey: string): Promise<Answer[]> {
-  const requests = [
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'first-lists', version: '1' } },
-    },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
+  return converse(dataDir, apiKey, [
+    INITIALIZE,
+    INITIALIZED,
     ...LISTS.map((method, i) => ({ jsonrpc: '2.0', id: EARLY[i], method })),
-    { jsonrpc: '2.0', id: PING, method: 'ping' },
+    mark(MARK),
     ...LISTS.map((method, i) => ({ jsonrpc: '2.0', id: LIVE[i], method })),
-  ];
+  ]);
+}
+
+/**
+ * Spawns `svc mcp` with `apiKey`, sends `first`, then `late` once `initialize` is answered (while the service is
+ * loading); the answers in order, once every request is answered.
+ */
+function converse(dataDir: string, apiKey: string, first: object[], late: object[] = []): Promise<Answer[]> {
+  const expected = [...first, ...late].filter((r) => 'id' in r).length;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SVC_BIN, 'mcp', '--data-dir', dataDir], {
       env: cleanEnv({ SVC_API_KEY: apiKey, SVC_LOG_LEVEL: 'warn' }),
@@ -56,15 +69,20 @@ function session(dataDir: string, apiKey: string): Promise<Answer[]> {
       out += chunk;
       const lines = out.split('\n');
       out = lines.pop()!;
-      for (const line of lines) answers.push(JSON.parse(line) as Answer);
-      if (answers.length >= 10) child.stdin.end();
+      for (const line of lines) {
+        const a = JSON.parse(line) as Answer;
+        answers.push(a);
+        if (a.id === 1 && late.length) child.stdin.write(`${late.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      }
+      if (answers.length >= expected) child.stdin.end();
     });
     child.on('error', reject);
     child.on('close', (code) => {
-      if (answers.length < 10) reject(new Error(`svc mcp ended (${code}) after ${answers.length} answers: ${stderr}`));
+      if (answers.length < expected)
+        reject(new Error(`svc mcp ended (${code}) after ${answers.length} answers: ${stderr}`));
       else resolve(answers);
     });
-    child.stdin.write(`${requests.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    child.stdin.write(`${first.map((r) => JSON.stringify(r)).join('\n')}\n`);
   });
 }
 
@@ -79,9 +97,9 @@ function answer(answers: Answer[], id: number): Omit<Answer, 'id'> {
 /** The position of the answer to `id` among the answers. */
 const position = (answers: Answer[], id: number) => answers.findIndex((a) => a.id === id);
 
-/** Every id answered exactly once. */
-function answeredOnce(answers: Answer[]): void {
-  expect(answers.map((a) => a.id).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+/** Every id up to `last` answered exactly once. */
+function answeredOnce(answers: Answer[], last = 10): void {
+  expect(answers.map((a) => a.id).sort((a, b) => a - b)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
 }
 
 let dataDir: string;
@@ -124,7 +142,7 @@ describe('svc mcp answers its first lists early, as the live server does', () =>
     const answers = await session(dataDir, keys.admin!);
     answeredOnce(answers);
     for (const [i, id] of EARLY.entries()) {
-      expect(position(answers, id)).toBeLessThan(position(answers, PING));
+      expect(position(answers, id)).toBeLessThan(position(answers, MARK));
       expect(answer(answers, id)).toEqual(answer(answers, LIVE[i]!));
       expect(answer(answers, id).result).toBeDefined();
     }
@@ -139,7 +157,7 @@ describe('svc mcp answers its first lists early, as the live server does', () =>
     expect(tools(answers).length).toBeGreaterThan(0);
     expect(tools(answers).length).toBeLessThan(tools(admin).length);
     for (const [i, id] of EARLY.entries()) {
-      expect(position(answers, id)).toBeLessThan(position(answers, PING));
+      expect(position(answers, id)).toBeLessThan(position(answers, MARK));
       expect(answer(answers, id)).toEqual(answer(answers, LIVE[i]!));
     }
     expect(answer(answers, 3).error?.data?.code).toBe('INSUFFICIENT_SCOPE');
@@ -156,7 +174,7 @@ describe('svc mcp answers its first lists early, as the live server does', () =>
     const answers = await session(dataDir, key);
     answeredOnce(answers);
     for (const [i, id] of EARLY.entries()) {
-      expect(position(answers, id)).toBeLessThan(position(answers, PING));
+      expect(position(answers, id)).toBeLessThan(position(answers, MARK));
       expect(answer(answers, id)).toEqual(answer(answers, LIVE[i]!));
       expect(answer(answers, id).error?.data?.code).toBe(code);
     }
@@ -166,12 +184,45 @@ describe('svc mcp answers its first lists early, as the live server does', () =>
     const answers = await session(dataDir, keys.limited!);
     answeredOnce(answers);
     const admin = await session(dataDir, keys.admin!);
-    // The limit is two requests: two lists answered early, the third by the server (after the ping), refused.
+    // The limit is two requests: two lists answered early, the third by the server (after the mark), refused.
     for (const id of [2, 3]) {
-      expect(position(answers, id)).toBeLessThan(position(answers, PING));
+      expect(position(answers, id)).toBeLessThan(position(answers, MARK));
       expect(answer(answers, id)).toEqual(answer(admin, id));
     }
-    expect(position(answers, 4)).toBeGreaterThan(position(answers, PING));
+    expect(position(answers, 4)).toBeGreaterThan(position(answers, MARK));
     for (const id of [4, 5, ...LIVE]) expect(answer(answers, id).error?.data?.code).toBe('RATE_LIMIT_EXCEEDED');
+  });
+});
+
+// An editor often asks for the lists a while after `initialize`, when the service is loading: they are answered early
+// too (from the manifest, for the same key verdict), and still handed to the server, which counts them. Here they are
+// sent once `initialize` is answered, with a `ping` among them (answered early too), then the mark and the lists again.
+describe('svc mcp answers lists asked after initialize early too, until the service has loaded', () => {
+  const late = [
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    { jsonrpc: '2.0', id: 3, method: 'ping' },
+    { jsonrpc: '2.0', id: 4, method: 'resources/list' },
+    mark(5),
+    { jsonrpc: '2.0', id: 6, method: 'tools/list' },
+    { jsonrpc: '2.0', id: 7, method: 'resources/list' },
+  ];
+
+  it.each([
+    ['a valid key', 'admin', undefined],
+    ['a key of fewer scopes', 'scoped', 'INSUFFICIENT_SCOPE'],
+    ['a revoked key', 'revoked', 'API_KEY_INVALID'],
+    ['a key of a suspended account', 'suspended', 'ACCOUNT_SUSPENDED'],
+  ])('with %s: answered before the server could, as the server answers them', async (_, which, code) => {
+    const answers = await converse(dataDir, keys[which]!, [INITIALIZE, INITIALIZED], late);
+    answeredOnce(answers, 7);
+    for (const id of [2, 3, 4]) expect(position(answers, id)).toBeLessThan(position(answers, 5));
+    expect(answer(answers, 3)).toEqual({ jsonrpc: '2.0', result: {} });
+    expect(answer(answers, 2)).toEqual(answer(answers, 6));
+    expect(answer(answers, 4)).toEqual(answer(answers, 7));
+    if (code === undefined) {
+      expect((answer(answers, 2).result as { tools: unknown[] }).tools.length).toBeGreaterThan(10);
+      expect(answer(answers, 4).result).toBeDefined();
+    } else expect(answer(answers, 4).error?.data?.code).toBe(code);
+    if (which === 'revoked' || which === 'suspended') expect(answer(answers, 2).error?.data?.code).toBe(code);
   });
 });

@@ -104,3 +104,56 @@ describe('early initialize', () => {
     expect(written).toBe('');
   });
 });
+
+describe('early lists while the service loads', () => {
+  it('answers lists and pings arriving after the Server connected until loaded(), then leaves them to the Server', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Array<{ id?: unknown; result?: { tools?: unknown[] } }> = [];
+    let text = '';
+    output.setEncoding('utf8');
+    output.on('data', (chunk: string) => {
+      text += chunk;
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n')) {
+        lines.push(JSON.parse(text.slice(0, i)));
+        text = text.slice(i + 1);
+      }
+    });
+    const asked: string[] = [];
+    const early = new EarlyStdioTransport(input, output, {
+      answer: async (method) => {
+        asked.push(method);
+        return { result: '{"tools":[{"name":"early"}]}' };
+      },
+    });
+    const settle = async () => {
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    };
+    input.write(`${JSON.stringify(initialize('2025-06-18'))}\n`);
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    await settle();
+    // The Server connects; what it serves is still loading.
+    let load!: (o: ReturnType<typeof options>) => void;
+    const mcp = createMcpServer(new Promise<ReturnType<typeof options>>((resolve) => (load = resolve)));
+    early.validate = (v) => JSONRPCMessageSchema.parse(v);
+    await mcp.connect(early);
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' })}\n`);
+    await settle();
+    expect(asked).toEqual(['tools/list']);
+    expect(lines.map((l) => l.id)).toEqual([1, 2, 3]);
+    expect(lines[1]?.result).toEqual({ tools: [{ name: 'early' }] });
+    expect(lines[2]).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+
+    // Loaded: the Server's answers to the requests answered early are dropped, and it answers the next ones.
+    load(options());
+    early.loaded();
+    await settle();
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' })}\n`);
+    for (let i = 0; i < 100 && !lines.some((l) => l.id === 4); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(asked).toEqual(['tools/list']);
+    expect(lines.map((l) => l.id)).toEqual([1, 2, 3, 4]);
+    expect(JSON.stringify(lines[3]?.result)).toContain('generate_contract');
+    await mcp.close();
+  });
+});

@@ -1,0 +1,45 @@
+// The early start of local `svc mcp`: the stdio transport that answers `initialize` and the first lists while the rest
+// of the program loads. Started by ./light.ts, the first module of every start, or by ./mcp.ts when the program was
+// entered another way. Bundled into the light entry (scripts/bundle-light.mjs): keep its imports light.
+import { readFile } from 'node:fs/promises';
+import { setImmediate as tick } from 'node:timers/promises';
+import type { Config } from '../core/config.js';
+import { EarlyStdioTransport } from '../mcp/early.js';
+
+/** What the light start of `svc mcp` hands to the command (./mcp.ts). */
+export interface EarlyStart {
+  config: Config;
+  transport: EarlyStdioTransport;
+  /** Settles once the manifest and the data file have been read (the first lists asked for are then answered). */
+  listsRead: Promise<unknown>;
+}
+
+/** The options of `svc mcp` (./light.ts and ./mcp.ts parse them). */
+export const MCP_OPTIONS = {
+  'api-key': { type: 'string' },
+  url: { type: 'string' },
+  'api-key-file': { type: 'string' },
+  'data-dir': { type: 'string' },
+  'log-level': { type: 'string' },
+} as const;
+
+/** The compiled tree's root (the folder of cli.js): the manifest and the load steps are found from it. */
+export const ROOT = new URL('../', import.meta.url);
+
+/** Starts reading stdin: `initialize` is answered at once, the first lists as soon as the manifest is read. */
+export function startEarly(config: Config): EarlyStart {
+  // Standard output carries the MCP protocol: anything a module prints with console while the program loads goes to
+  // stderr instead.
+  for (const level of ['log', 'info', 'debug', 'trace'] as const) console[level] = console.error.bind(console);
+  // The manifest is read at once, the module answering from it loaded once stdin is read (and `initialize` answered):
+  // it takes a while (node:crypto for the key check, node:zlib for the data file).
+  const manifestText = readFile(new URL('mcp/manifest.json', ROOT), 'utf8').catch(() => undefined);
+  const lists = tick()
+    .then(() => import('./light-lists.js'))
+    .then(({ firstLists }) => firstLists(config, manifestText))
+    .catch(() => undefined);
+  const transport = new EarlyStdioTransport(process.stdin, process.stdout, {
+    answer: async (method) => (await lists)?.answer(method),
+  });
+  return { config, transport, listsRead: lists };
+}

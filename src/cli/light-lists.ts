@@ -1,0 +1,37 @@
+// The early answers to the first lists of `svc mcp` (docs/architecture.md, "The first lists of svc mcp"), loaded by
+// ./light.ts once `initialize` is answered: the manifest, the light key check and the data file's reader. The build
+// bundles it with what it imports into one file (scripts/bundle-light.mjs).
+import type { Config } from '../core/config.js';
+import { lightAdmit } from '../access/light-key.js';
+import { type EarlyLists, manifestLists, parseManifest } from '../mcp/manifest.js';
+import { peekLowdb } from '../store/lowdb/peek.js';
+
+/**
+ * From the build-time manifest (`manifestText`: its file's content, read while this module loaded), for the verdict of
+ * the light key check on the configured key, read from the data file without opening the store. None when there is no
+ * manifest (run from the sources), or when the answer depends on more than that file: PostgreSQL (SVC_DATABASE_URL)
+ * or a rate limiter shared with other instances (SVC_REDIS_URL), whose counts this process cannot know; a data
+ * directory another process holds (the store would not open) leaves lists to the server.
+ */
+export async function firstLists(
+  config: Config,
+  manifestText: Promise<string | undefined>,
+): Promise<EarlyLists | undefined> {
+  if (config.databaseUrl !== undefined || config.redisUrl !== undefined) return undefined;
+  const text = await manifestText;
+  if (text === undefined) return undefined;
+  // The data file is read while the manifest is parsed.
+  const records = peekLowdb(config.dataDir);
+  const manifest = (() => {
+    try {
+      return parseManifest(text);
+    } catch {
+      return undefined;
+    }
+  })();
+  const verdict = records.then((r) =>
+    r === 'locked' ? undefined : lightAdmit(r, config.apiKey, '127.0.0.1', new Date()),
+  );
+  await verdict.catch(() => undefined);
+  return manifest && manifestLists(manifest, verdict);
+}

@@ -1,0 +1,73 @@
+// The first module of every `svc` start (bin/svc.js runs it). For `svc mcp` on a local data directory it starts the
+// early stdio transport before anything else loads (src/mcp/early.ts: `initialize` and the first lists answered from
+// the build-time manifest), then loads the rest of the program in steps that let the transport answer in between,
+// and hands over to the command line (../cli.ts). Every other command goes to the command line at once.
+//
+// The build bundles this file with what it imports into one file (scripts/bundle-light.mjs), and ./light-lists.ts
+// with what it imports into another: Node then reads and compiles two files before the first lists instead of some
+// forty. So what this file imports statically is part of its bundle: keep it light. The command line (../cli.js) and
+// the load steps are not: they are imported when the early answers are under way. docs/architecture.md ("The first
+// lists of svc mcp") has the design.
+import { readFile } from 'node:fs/promises';
+import { setImmediate as tick } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { type Config, type ConfigFlags, loadConfig } from '../core/config.js';
+import { MCP_OPTIONS, ROOT, startEarly } from './early-start.js';
+
+/** The longest the loading of the program runs before it lets the event loop (and the early transport) have a turn. */
+const SLICE_MS = 8;
+
+export async function main(argv: string[]): Promise<number> {
+  const early = argv[0] === 'mcp' ? mcpConfig(argv.slice(1)) : undefined;
+  const started = early ? startEarly(early) : undefined;
+  if (started) {
+    await started.listsRead;
+    await loadInSteps();
+  }
+  const cli = await import('../cli.js');
+  return cli.main(argv, started);
+}
+
+/**
+ * The configuration of a local `svc mcp` with these arguments, or undefined when they are wrong, name a remote server
+ * (the bridge answers nothing early) or give no valid configuration: the command itself then reports the problem.
+ */
+function mcpConfig(args: string[]): Config | undefined {
+  try {
+    const { values } = parseArgs({ args, options: MCP_OPTIONS, strict: true, allowPositionals: false });
+    if (values.url !== undefined || values['api-key-file'] !== undefined) return undefined;
+    return loadConfig(values as ConfigFlags);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Loads the modules `svc mcp` needs, in the order Node would evaluate them, a few at a time: Node evaluates the modules
+ * of one import in one synchronous block, during which stdin is not read (the SDK and the tools take hundreds of
+ * milliseconds). The build lists them (load-steps.json, beside this file in the compiled tree); without that list
+ * (run from the sources) the command loads them itself in its few imports.
+ */
+async function loadInSteps(): Promise<void> {
+  let steps: string[];
+  try {
+    steps = JSON.parse(await readFile(new URL('cli/load-steps.json', ROOT), 'utf8')) as string[];
+  } catch {
+    return;
+  }
+  // The lists already asked for are answered before anything else loads.
+  await tick();
+  let since = performance.now();
+  for (const step of steps) {
+    try {
+      await import(step.startsWith('./') ? new URL(step, ROOT).href : step);
+    } catch {
+      // The command's own imports meet the same error, and report it as every start's errors are.
+      return;
+    }
+    if (performance.now() - since >= SLICE_MS) {
+      await tick();
+      since = performance.now();
+    }
+  }
+}

@@ -18,6 +18,7 @@ import { hasOpenssl, makeCert, startReceiver } from '../webhooks/helpers.js';
 // arrive again with the same event id (webhooks are at least once; receivers deduplicate by id).
 
 const DAY = 86_400;
+const WEBHOOK_TIMEOUT_MS = 5000;
 const owner = privateKeyToAccount(ANVIL_KEYS[0]);
 const heirA = privateKeyToAccount(ANVIL_KEYS[1]);
 const heirB = privateKeyToAccount(ANVIL_KEYS[2]);
@@ -97,13 +98,22 @@ describe.skipIf(!hasOpenssl()).each(['lowdb', 'postgres'] as const)('the watcher
       SVC_WATCH_POLL_MS: '50',
       SVC_WATCH_CONFIRMATIONS: '2',
       SVC_WEBHOOK_ALLOW: '127.0.0.1',
-      SVC_WEBHOOK_TIMEOUT_MS: '5000',
+      SVC_WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
       NODE_EXTRA_CA_CERTS: caFile,
     };
     if (engine === 'postgres') {
       schema = randomSchema('svc_watchkill');
       dbUrl = await testDatabaseUrl();
-      Object.assign(env, { SVC_DATABASE_URL: dbUrl, SVC_DATABASE_SCHEMA: schema, SVC_MASTER_KEY: TEST_MASTER_KEY });
+      Object.assign(env, {
+        SVC_DATABASE_URL: dbUrl,
+        SVC_DATABASE_SCHEMA: schema,
+        SVC_MASTER_KEY: TEST_MASTER_KEY,
+        // A shared store respects the claim of a delivery until its lease ends, even a claim of a killed process: a
+        // kill that lands while a delivery is on the wire leaves it to be taken over only then. The default lease
+        // (timeout + 60 s) is longer than the waits below allow. A lease of timeout + 3 s keeps the takeover within
+        // them and still leaves a claim 3 s to start sending (a later start is given back and claimed again).
+        SVC_WEBHOOK_LEASE_MS: String(WEBHOOK_TIMEOUT_MS + 3000),
+      });
     }
     serve = await startServe(path.join(tmp.dir, engine), env);
     // The first start on an empty store prints the operator's first key, once.

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/sequencer.js';
 
 /**
  * Four groups, one after the other (`sequence.groupOrder`):
@@ -10,18 +11,22 @@ import { defineConfig } from 'vitest/config';
  *    chain (the EVM and TON matrices, the solc worker pool), and every tool through the access matrix, the bad-input
  *    harness and the property-based fuzzer. They hold most of the suite's CPU time and run in `npm test`.
  *
- * 3. "process": files that start other programs (`svc` processes, which run the suite's fresh build of src/ made
- *    by test/global-build.ts, chromium, Spectral, redocly, pdftotext) but need nothing exclusive. Two at a time,
- *    sharing loaded modules: each mostly waits on its children, none of them measures time, and their waits for
- *    deliveries allow 15 s or more.
+ * 3. "process" (and "isolated"): files that start other programs (`svc` processes, which run the suite's fresh build
+ *    of src/ made by test/global-build.ts, chromium, Spectral, redocly, pdftotext, festival, ffmpeg, pocketsphinx)
+ *    but need nothing exclusive. Two at a time, sharing loaded modules: each mostly waits on its children, none of
+ *    them measures time, and their waits for deliveries allow 15 s or more. The OpenAPI examples test mocks
+ *    `node:dns` and so needs a fresh module state: it runs in the same group from a project of its own, isolated.
  *
  * 4. "serial": one file at a time, because each needs something to itself:
  *    - the PostgreSQL files open up to ~40 connections each (three `svc serve` instances with pools of 10), and the
  *      machine's server allows 100, shared with whatever else runs there;
- *    - the Redis files share the machine's Redis (the budget test reads its memory use);
- *    - durability kills `svc` twenty times within a test's time limit, and the MCP proxy test polls pool counters
- *      for a bounded number of rounds: both are kept off a machine busy with another file;
- *    - the OpenAPI examples test needs a fresh module state (this group is isolated; the process group is not).
+ *    - the Redis files share the machine's Redis (the budget test reads its memory use).
+ *    Its files share loaded modules too (none mocks a module): an isolated file loaded the service again, some 3 s
+ *    each with nothing else running, and the machine's second core idle. The durability kill loop and the MCP proxy
+ *    test ran here once; they run in the process group now (see there).
+ *
+ * Within a group the longest files start first (test/sequencer.ts), so that the short ones fill in beside them
+ * rather than one long file running alone at the end of its group.
  *
  * The test time limits are generous, not tight: the first contract generation in a fresh worker starts solc and
  * the TON sandbox, and with two files running at once on two cores (or a loaded machine) such a test can take
@@ -29,16 +34,14 @@ import { defineConfig } from 'vitest/config';
  */
 const SERIAL = [
   'test/store/pg*.test.ts',
-  'test/store/durability.test.ts',
   'test/credits/ledger-postgres.test.ts',
   'test/scale/{config,instances,migrate}.test.ts',
-  'test/memoir/{media,voice,avatar-fetch,heirs-media}.test.ts',
   'test/keys/redis-*.test.ts',
-  'test/mcp/proxy.test.ts',
-  // checks the OpenAPI document's examples against a server that must start with a fresh module state (the process
-  // group shares loaded modules between its files)
-  'test/http/openapi-lint.test.ts',
 ];
+
+// Checks the OpenAPI document's examples against a server that must start with a fresh module state (it mocks
+// `node:dns`; the process group shares loaded modules between its files).
+const ISOLATED = ['test/http/openapi-lint.test.ts'];
 
 const DEEP = [
   'test/contracts/evm/matrix-*.test.ts',
@@ -54,6 +57,11 @@ const PROCESS = [
   'test/credits/cli.test.ts',
   'test/readme-mcp.test.ts',
   'test/mcp/stdio-contracts.test.ts',
+  // waits for a cancelled compile to be counted by the remote server's pool (up to 30 s)
+  'test/mcp/proxy.test.ts',
+  // SIGKILLs a store writer twenty times: every kill follows an acknowledged write, whatever the machine's load, and
+  // the test allows 150 s (about 35 s alone on a busy machine)
+  'test/store/durability.test.ts',
   'test/mcp/parity.test.ts',
   'test/e2e/**/*.test.ts',
   'test/scale/{outbox,redelivery}.test.ts',
@@ -63,6 +71,8 @@ const PROCESS = [
   'test/mail/crash.test.ts',
   'test/embed/*browser.test.ts',
   'test/memoir/{export,book}.test.ts',
+  // festival, ffmpeg and pocketsphinx make and read the media; the avatar fetch starts `svc serve`
+  'test/memoir/{media,voice,avatar-fetch,heirs-media}.test.ts',
   // gpg and age seal and open vault items; the svc program rotates the master key
   'test/vaults/{vaults,upload,rotate-cli}.test.ts',
   'test/http/openapi-spectral.test.ts',
@@ -84,6 +94,7 @@ export default defineConfig({
     // Spawned `svc` processes run a build of the sources made afresh for this run (test/global-build.ts), never a
     // dist/ left by an earlier build. SVC_DEV=1 is the fallback to the sources through tsx.
     globalSetup: ['test/global-build.ts'],
+    sequence: { sequencer: LongestFirstSequencer },
     // The svc processes of the tests start their engines on first use: warming every pool in each of them would
     // cost the suite CPU it has not got (test/cli/warm-engines.test.ts checks the warm start).
     env: { SVC_DEV: '1', SVC_WARM_ENGINES: '0' },
@@ -93,7 +104,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...DEEP, ...SERIAL, ...PROCESS],
+          exclude: [...DEEP, ...SERIAL, ...PROCESS, ...ISOLATED],
           maxWorkers: 2,
           // The files of a worker share loaded modules: each file no longer loads the whole service again (it was
           // a third of this group's time). They start their own servers and stores, leave process.env as they
@@ -127,9 +138,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'isolated',
+          include: ISOLATED,
+          // the same as the process project's: projects sharing a group share its workers
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'serial',
           include: SERIAL,
           maxWorkers: 1,
+          isolate: false,
           sequence: { groupOrder: 3 },
         },
       },

@@ -12,7 +12,16 @@ export function slowSolidity(name: string): string {
   return `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract ${name}${Date.now()} {\n${fns}\n}\n`;
 }
 
-/** Waits until the pool has started a compile since `misses` was read (a miss is counted when a compile starts). */
-export async function untilCompileStarts(pool: SolcPool, misses: number): Promise<void> {
-  for (let i = 0; i < 400 && pool.stats.misses === misses; i++) await new Promise((r) => setTimeout(r, 10));
+/**
+ * Waits until the pool has started a compile since `misses` was read (a miss is counted when a compile starts). It
+ * used to give up silently after 4 s, and a test then cancelled a compile that had not started yet; on a busy machine
+ * (two files at once, or a pool still starting its workers) a start can take longer. It now waits up to `withinMs`
+ * and throws if the compile never started.
+ */
+export async function untilCompileStarts(pool: SolcPool, misses: number, withinMs = 30_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (pool.stats.misses === misses) {
+    if (Date.now() > deadline) throw new Error(`no compile started within ${withinMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

@@ -36,6 +36,18 @@ const GENERATE = JSON.stringify({
   params: { name: 'generate_contract', arguments: generateContractTool.example },
 });
 
+/** Calls `onLine` with every whole line `stream` writes. */
+function onLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let out = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    out += chunk;
+    const lines = out.split('\n');
+    out = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
+  });
+}
+
 interface StartTimes {
   initialize: number;
   toolsList: number;
@@ -60,7 +72,6 @@ function timeStart(
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let out = '';
     let stderr = '';
     let listed = false;
     let sentAt: number | undefined;
@@ -78,25 +89,19 @@ function timeStart(
       stderr += chunk;
       if (generate === 'when-ready' && listed && sentAt === undefined && engineReady()) send();
     });
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      out += chunk;
-      const lines = out.split('\n');
-      out = lines.pop()!;
-      for (const line of lines) {
-        const msg = JSON.parse(line) as { id?: unknown; error?: unknown; result?: { isError?: boolean } };
-        if (msg.id === 1) times.initialize = performance.now() - t0;
-        if (msg.id === 2) {
-          times.toolsList = performance.now() - t0;
-          listed = true;
-          if (generate === 'no' || msg.error) finish();
-          else if (generate === 'at-once' || engineReady()) send();
-        }
-        if (msg.id === 3) {
-          if (msg.error || msg.result?.isError) reject(new Error(`generate_contract failed: ${line.slice(0, 300)}`));
-          times.generate = performance.now() - (generate === 'when-ready' ? sentAt! : t0);
-          finish();
-        }
+    onLines(child.stdout, (line) => {
+      const msg = JSON.parse(line) as { id?: unknown; error?: unknown; result?: { isError?: boolean } };
+      if (msg.id === 1) times.initialize = performance.now() - t0;
+      if (msg.id === 2) {
+        times.toolsList = performance.now() - t0;
+        listed = true;
+        if (generate === 'no' || msg.error) finish();
+        else if (generate === 'at-once' || engineReady()) send();
+      }
+      if (msg.id === 3) {
+        if (msg.error || msg.result?.isError) reject(new Error(`generate_contract failed: ${line.slice(0, 300)}`));
+        times.generate = performance.now() - (generate === 'when-ready' ? sentAt! : t0);
+        finish();
       }
     });
     child.once('error', reject);
@@ -117,26 +122,19 @@ function timeLateList(dataDir: string, env: NodeJS.ProcessEnv, delayMs: number):
       env,
       stdio: ['pipe', 'pipe', 'ignore'],
     });
-    let out = '';
     let sentAt: number | undefined;
     let took: number | undefined;
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      out += chunk;
-      const lines = out.split('\n');
-      out = lines.pop()!;
-      for (const line of lines) {
-        const msg = JSON.parse(line) as { id?: unknown; error?: unknown };
-        if (msg.id === 1)
-          setTimeout(() => {
-            sentAt = performance.now();
-            child.stdin.write(`${TOOLS_LIST}\n`);
-          }, delayMs);
-        if (msg.id === 2) {
-          if (msg.error) reject(new Error(`tools/list failed: ${line.slice(0, 300)}`));
-          took = performance.now() - sentAt!;
-          child.stdin.end();
-        }
+    onLines(child.stdout, (line) => {
+      const msg = JSON.parse(line) as { id?: unknown; error?: unknown };
+      if (msg.id === 1)
+        setTimeout(() => {
+          sentAt = performance.now();
+          child.stdin.write(`${TOOLS_LIST}\n`);
+        }, delayMs);
+      if (msg.id === 2) {
+        if (msg.error) reject(new Error(`tools/list failed: ${line.slice(0, 300)}`));
+        took = performance.now() - sentAt!;
+        child.stdin.end();
       }
     });
     child.once('error', reject);

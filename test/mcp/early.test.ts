@@ -24,6 +24,21 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** The JSON lines written to `output`, parsed, in a list that grows as they arrive. */
+function linesOf<T>(output: PassThrough): T[] {
+  const lines: T[] = [];
+  let text = '';
+  output.setEncoding('utf8');
+  output.on('data', (chunk: string) => {
+    text += chunk;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n')) {
+      lines.push(JSON.parse(text.slice(0, i)) as T);
+      text = text.slice(i + 1);
+    }
+  });
+  return lines;
+}
+
 const initialize = (version: string) => ({
   jsonrpc: '2.0' as const,
   id: 1,
@@ -62,16 +77,7 @@ describe('early initialize', () => {
     it(`answers initialize (${version}) as the SDK would, once, and hands every message to the Server`, async () => {
       const input = new PassThrough();
       const output = new PassThrough();
-      const lines: Array<{ id?: unknown; result?: unknown }> = [];
-      let text = '';
-      output.setEncoding('utf8');
-      output.on('data', (chunk: string) => {
-        text += chunk;
-        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n')) {
-          lines.push(JSON.parse(text.slice(0, i)));
-          text = text.slice(i + 1);
-        }
-      });
+      const lines = linesOf<{ id?: unknown; result?: unknown }>(output);
       const early = new EarlyStdioTransport(input, output);
       input.write(JSON.stringify(initialize(version)) + '\n');
       input.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
@@ -109,16 +115,7 @@ describe('early lists while the service loads', () => {
   it('answers lists and pings arriving after the Server connected until loaded(), then leaves them to the Server', async () => {
     const input = new PassThrough();
     const output = new PassThrough();
-    const lines: Array<{ id?: unknown; result?: { tools?: unknown[] } }> = [];
-    let text = '';
-    output.setEncoding('utf8');
-    output.on('data', (chunk: string) => {
-      text += chunk;
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n')) {
-        lines.push(JSON.parse(text.slice(0, i)));
-        text = text.slice(i + 1);
-      }
-    });
+    const lines = linesOf<{ id?: unknown; result?: { tools?: unknown[] } }>(output);
     const asked: string[] = [];
     const early = new EarlyStdioTransport(input, output, {
       answer: async (method) => {

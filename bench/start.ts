@@ -1,6 +1,6 @@
 /**
  * Start-up time of `svc mcp` (stdio): from spawning `node bin/svc.js mcp` until
- * the answers to `initialize`, the first `tools/list` and the first EVM
+ * the last bytes of the answers to `initialize`, the first `tools/list` and the first EVM
  * `generate_contract` arrive (the latter with the engines warmed after
  * initialize, and without), against a bare `node -e ''` start measured in the
  * same run; and the time to answer a `tools/list` sent a while after
@@ -36,15 +36,24 @@ const GENERATE = JSON.stringify({
   params: { name: 'generate_contract', arguments: generateContractTool.example },
 });
 
-/** Calls `onLine` with every whole line `stream` writes. */
-function onLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
-  let out = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    out += chunk;
-    const lines = out.split('\n');
-    out = lines.pop() ?? '';
-    for (const line of lines) onLine(line);
+/**
+ * Calls `onLine` with every whole line `stream` writes and the time its last chunk arrived: an answer counts as
+ * arrived when its last byte did, before the client parses it (the tool list is some 400 kB of JSON, and parsing it
+ * is the client's time, not the service's). Each chunk is searched once for line ends, so a long line costs its
+ * length, not its length times its chunks.
+ */
+function onLines(stream: NodeJS.ReadableStream, onLine: (line: string, at: number) => void): void {
+  let pending: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => {
+    const at = performance.now();
+    let from = 0;
+    for (let end = chunk.indexOf(0x0a); end >= 0; end = chunk.indexOf(0x0a, from)) {
+      pending.push(chunk.subarray(from, end));
+      onLine(Buffer.concat(pending).toString('utf8'), at);
+      pending = [];
+      from = end + 1;
+    }
+    if (from < chunk.length) pending.push(chunk.subarray(from));
   });
 }
 
@@ -89,18 +98,18 @@ function timeStart(
       stderr += chunk;
       if (generate === 'when-ready' && listed && sentAt === undefined && engineReady()) send();
     });
-    onLines(child.stdout, (line) => {
+    onLines(child.stdout, (line, at) => {
       const msg = JSON.parse(line) as { id?: unknown; error?: unknown; result?: { isError?: boolean } };
-      if (msg.id === 1) times.initialize = performance.now() - t0;
+      if (msg.id === 1) times.initialize = at - t0;
       if (msg.id === 2) {
-        times.toolsList = performance.now() - t0;
+        times.toolsList = at - t0;
         listed = true;
         if (generate === 'no' || msg.error) finish();
         else if (generate === 'at-once' || engineReady()) send();
       }
       if (msg.id === 3) {
         if (msg.error || msg.result?.isError) reject(new Error(`generate_contract failed: ${line.slice(0, 300)}`));
-        times.generate = performance.now() - (generate === 'when-ready' ? sentAt! : t0);
+        times.generate = at - (generate === 'when-ready' ? sentAt! : t0);
         finish();
       }
     });
@@ -124,7 +133,7 @@ function timeLateList(dataDir: string, env: NodeJS.ProcessEnv, delayMs: number):
     });
     let sentAt: number | undefined;
     let took: number | undefined;
-    onLines(child.stdout, (line) => {
+    onLines(child.stdout, (line, at) => {
       const msg = JSON.parse(line) as { id?: unknown; error?: unknown };
       if (msg.id === 1)
         setTimeout(() => {
@@ -133,7 +142,7 @@ function timeLateList(dataDir: string, env: NodeJS.ProcessEnv, delayMs: number):
         }, delayMs);
       if (msg.id === 2) {
         if (msg.error) reject(new Error(`tools/list failed: ${line.slice(0, 300)}`));
-        took = performance.now() - sentAt!;
+        took = at - sentAt!;
         child.stdin.end();
       }
     });

@@ -1,7 +1,7 @@
 // Builds dist/: compiles src/ with tsconfig.build.json, then copies the
 // non-TypeScript files the program loads at run time relative to its own
 // module (worker scripts found through `new URL('./x.mjs', import.meta.url)`),
-// keeping their place in the tree, writes the MCP manifest (dist/mcp/manifest.json,
+// keeping their place in the tree, writes the MCP manifest (dist/mcp/manifest.txt,
 // scripts/write-manifest.mjs) and bundles the light entry (dist/cli/light.js,
 // scripts/bundle-light.mjs). Plain Node: the copy is a handful of files and a
 // library would add more than it saves.

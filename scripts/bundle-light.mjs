@@ -12,7 +12,7 @@
 //   node scripts/bundle-light.mjs <compiled-src-dir>
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -35,6 +35,8 @@ export async function bundleLight(out) {
       b.onResolve({ filter: /^\.\.\/cli\.js$|^\.\/light-lists\.js$/ }, (args) =>
         args.importer.startsWith(path.join(SRC, 'cli')) ? { path: args.path, external: true } : undefined,
       );
+      // The key check's SHA-256 (@noble/hashes) is bundled too: loaded as a package it costs as much as node:crypto.
+      b.onResolve({ filter: /^@noble\/hashes\// }, (args) => ({ path: fileURLToPath(import.meta.resolve(args.path)) }));
       b.onLoad({ filter: /[\\/]src[\\/]version\.ts$/ }, () => ({
         loader: 'ts',
         contents: `export const SERVICE_NAME = ${JSON.stringify(pkg.name)};\nexport const SERVICE_VERSION = ${JSON.stringify(pkg.version)};\n`,

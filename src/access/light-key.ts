@@ -14,10 +14,24 @@ import { ipAllowed } from '../core/ip.js';
 import { ApiError } from '../core/errors.js';
 import type { Principal } from '../accounts/principal.js';
 import { ACCOUNTS, accountProblem, type AccountRecord } from '../accounts/records.js';
-import { API_KEYS, checkPresented, hashKey, keyPrincipal, usableKey, type ApiKeyRecord } from '../keys/keys.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { API_KEYS, checkPresented, keyPrincipal, usableKey, type ApiKeyRecord } from '../keys/keys.js';
 import { ANONYMOUS_LIMIT, RATE_LIMITS } from '../keys/limits.js';
 import { keyBudget } from './budget.js';
 import { ipNotAllowed } from './ip.js';
+
+/**
+ * The stored hash of a key (what `hashKey` in src/keys/keys.ts computes with node:crypto), in plain JavaScript: the
+ * light start bundles it (scripts/bundle-light.mjs) instead of loading node:crypto, which takes longer than the
+ * whole early answer.
+ */
+export function lightHashKey(value: string): string {
+  return bytesToHex(sha256(utf8ToBytes(value)));
+}
+
+/** The collections the check reads. */
+export const KEY_COLLECTIONS: readonly string[] = [API_KEYS, ACCOUNTS];
 
 /** What the check needs of the store: two plain reads. */
 export interface KeyRecords {
@@ -46,7 +60,7 @@ export async function lightAdmit(
   let record: ApiKeyRecord;
   try {
     checkPresented(apiKey);
-    const found = records === 'absent' ? undefined : records.findFirst(API_KEYS, 'keyHash', hashKey(apiKey));
+    const found = records === 'absent' ? undefined : records.findFirst(API_KEYS, 'keyHash', lightHashKey(apiKey));
     record = usableKey(found as ApiKeyRecord | undefined, { now: () => now });
   } catch (err) {
     if (err instanceof ApiError) return refused(err);

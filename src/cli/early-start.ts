@@ -33,10 +33,10 @@ export function startEarly(config: Config): EarlyStart {
   for (const level of ['log', 'info', 'debug', 'trace'] as const) console[level] = console.error.bind(console);
   // The manifest is read at once, the module answering from it loaded once stdin is read (and `initialize` answered):
   // it takes a while (node:crypto for the key check, node:zlib for the data file).
-  const manifestText = readFile(new URL('mcp/manifest.json', ROOT), 'utf8').catch(() => undefined);
+  const manifestFile = readFile(new URL('mcp/manifest.txt', ROOT)).catch(() => undefined);
   const lists = tick()
     .then(() => import('./light-lists.js'))
-    .then(({ firstLists }) => firstLists(config, manifestText))
+    .then(({ firstLists }) => firstLists(config, manifestFile))
     .catch(() => undefined);
   const transport = new EarlyStdioTransport(process.stdin, process.stdout, {
     answer: async (method) => (await lists)?.answer(method),

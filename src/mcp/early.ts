@@ -26,6 +26,8 @@ type Id = string | number;
 
 /** Waited on (never notified) to sleep a moment while a pipe is full. */
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+/** How an early list answer begins (key order as the SDK writes its answers); the result's bytes follow. */
+const RESULT_OPEN = Buffer.from('{"result":');
 
 export class EarlyStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
@@ -159,7 +161,7 @@ export class EarlyStdioTransport implements Transport {
       // Key order as the SDK writes its answers.
       this.writeEarly(
         'result' in answer
-          ? `{"result":${answer.result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`
+          ? Buffer.concat([RESULT_OPEN, answer.result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`)])
           : `${JSON.stringify({ jsonrpc: '2.0', id, error: answer.error })}\n`,
       );
     });
@@ -171,13 +173,13 @@ export class EarlyStdioTransport implements Transport {
    * So on this process's own stdout, with nothing queued before it, the answer is written synchronously, waiting for
    * the client to read; elsewhere (tests), through the stream.
    */
-  private writeEarly(text: string): void {
+  private writeEarly(text: string | Buffer): void {
     const fd = this.output === process.stdout ? process.stdout.fd : undefined;
     if (fd === undefined || process.stdout.writableLength > 0) {
       this.output.write(text);
       return;
     }
-    const buf = Buffer.from(text);
+    const buf = typeof text === 'string' ? Buffer.from(text) : text;
     for (let done = 0; done < buf.length; ) {
       try {
         done += writeSync(fd, buf, done);

@@ -1,11 +1,11 @@
 // The build-time manifest of what `svc mcp` lists (tools/list, resources/list, resources/templates/list,
 // prompts/list), and the early answers made from it. `npm run build` (scripts/build.mjs, through
-// scripts/write-manifest.mjs) writes it next to this module as manifest.json, from the live registry
+// scripts/write-manifest.mjs) writes it next to this module as manifest.txt (its format: `encodeManifest`), from the live registry
 // (./manifest-source.ts); test/mcp/manifest.test.ts checks it equals what the live server lists.
 //
 // This module is loaded by the stdio start-up before the MCP SDK, the tools or the store: it imports neither, only the
 // access rules (mayCall, requireAccess) applied to the principal the light key check found (src/access/light-key.ts).
-// Run from the sources (tsx) there is no manifest.json: the lists then wait for the service like every other
+// Run from the sources (tsx) there is no manifest.txt: the lists then wait for the service like every other
 // request. docs/architecture.md ("The first lists of svc mcp") has the design.
 import { readFile } from 'node:fs/promises';
 import { ApiError } from '../core/errors.js';
@@ -19,20 +19,21 @@ import { rpcErrorBody } from './rpc-errors.js';
 
 /**
  * One tool: who may see it (its access rule) and its tools/list entry exactly as the server gives it, as JSON text
- * (the answer is joined from these texts: no parsing and printing of some 400 kB at start-up).
+ * (`Text`: a string when built, bytes of the manifest's file when read: the answer is joined from these texts, with no
+ * parsing, printing or encoding of some 400 kB at start-up).
  */
-export interface ManifestTool {
+export interface ManifestTool<Text = string> {
   name: string;
   access: { principals?: PrincipalKind[]; scope: Scope | null; tiers?: Tier[]; bucket: AccessRule['bucket'] };
-  listing: string;
+  listing: Text;
 }
 
-export interface Manifest {
+export interface Manifest<Text = string> {
   /** The service version that wrote it; a manifest of another version is not used. */
   version: string;
-  tools: ManifestTool[];
+  tools: ManifestTool<Text>[];
   /** The results of the other lists as the server gives them to a key with contracts:read, as JSON text. */
-  results: Record<ResourceListMethod, string>;
+  results: Record<ResourceListMethod, Text>;
 }
 
 /** The lists that need a key with contracts:read (src/mcp/server.ts, `authorize`). */
@@ -45,22 +46,70 @@ export function isListMethod(method: unknown): method is ListMethod {
 }
 
 /** Where the build writes the manifest: beside this module. */
-export const MANIFEST_URL = new URL('./manifest.json', import.meta.url);
+export const MANIFEST_URL = new URL('./manifest.txt', import.meta.url);
 
-/** The manifest in `text` (the file's content), or undefined when there is none or it is another version's. */
-export function parseManifest(text: string | undefined): Manifest | undefined {
-  if (text === undefined) return undefined;
-  const manifest = JSON.parse(text) as Manifest;
-  return manifest.version === SERVICE_VERSION ? manifest : undefined;
+/** Where a text is in the manifest file's body: its first byte and its length. */
+type Span = [start: number, length: number];
+
+/**
+ * The manifest as its file holds it: one line of JSON, the index (the manifest with every text replaced by its span),
+ * then the texts one after the other, as UTF-8. JSON text has no raw line break, so the first one ends the index.
+ * Reading it parses the index alone (some 15 kB); the texts stay bytes until they are written to the client.
+ */
+export function encodeManifest(manifest: Manifest): Buffer {
+  const texts: Buffer[] = [];
+  let at = 0;
+  const place = (text: string): Span => {
+    const bytes = Buffer.from(text);
+    texts.push(bytes);
+    at += bytes.length;
+    return [at - bytes.length, bytes.length];
+  };
+  const index: Manifest<Span> = {
+    version: manifest.version,
+    tools: manifest.tools.map((t) => ({ ...t, listing: place(t.listing) })),
+    results: {
+      'resources/list': place(manifest.results['resources/list']),
+      'resources/templates/list': place(manifest.results['resources/templates/list']),
+      'prompts/list': place(manifest.results['prompts/list']),
+    },
+  };
+  return Buffer.concat([Buffer.from(`${JSON.stringify(index)}\n`), ...texts]);
+}
+
+/**
+ * The manifest in `file` (the file's content), its texts as views of it; undefined when there is none or it is
+ * another version's. Throws when the file is not a manifest.
+ */
+export function decodeManifest(file: Buffer | undefined): Manifest<Buffer> | undefined {
+  if (file === undefined) return undefined;
+  const end = file.indexOf(0x0a);
+  if (end < 0) throw new Error('the MCP manifest has no index line');
+  const index = JSON.parse(file.toString('utf8', 0, end)) as Manifest<Span>;
+  if (index.version !== SERVICE_VERSION) return undefined;
+  const body = file.subarray(end + 1);
+  const text = ([start, length]: Span): Buffer => {
+    if (start + length > body.length) throw new Error('the MCP manifest is cut short');
+    return body.subarray(start, start + length);
+  };
+  return {
+    version: index.version,
+    tools: index.tools.map((t) => ({ ...t, listing: text(t.listing) })),
+    results: {
+      'resources/list': text(index.results['resources/list']),
+      'resources/templates/list': text(index.results['resources/templates/list']),
+      'prompts/list': text(index.results['prompts/list']),
+    },
+  };
 }
 
 /** The manifest at `url` (default: beside this module), or undefined when there is none (run from the sources). */
-export async function readManifest(url: URL = MANIFEST_URL): Promise<Manifest | undefined> {
-  return parseManifest(await readFile(url, 'utf8').catch(() => undefined));
+export async function readManifest(url: URL = MANIFEST_URL): Promise<Manifest<Buffer> | undefined> {
+  return decodeManifest(await readFile(url).catch(() => undefined));
 }
 
-/** A list answered before the service loaded: the JSON-RPC result as JSON text, or the error the server would send. */
-export type EarlyAnswer = { result: string } | { error: { code: number; message: string; data: unknown } };
+/** A list answered before the service loaded: the JSON-RPC result as JSON text (UTF-8), or the error the server would send. */
+export type EarlyAnswer = { result: Buffer } | { error: { code: number; message: string; data: unknown } };
 
 /** What the early stdio transport (./early.ts) asks about each list request, in the order they arrive. */
 export interface EarlyLists {
@@ -68,11 +117,19 @@ export interface EarlyLists {
   answer(method: ListMethod): Promise<EarlyAnswer | undefined>;
 }
 
+const TOOLS_OPEN = Buffer.from('{"tools":[');
+const TOOLS_CLOSE = Buffer.from(']}');
+const COMMA = Buffer.from(',');
+const EMPTY = Buffer.alloc(0);
+
 /** The list `method` for `principal`, or the error the server gives it. */
-export function listFor(manifest: Manifest, method: ListMethod, principal: Principal): EarlyAnswer {
+export function listFor(manifest: Manifest<Buffer>, method: ListMethod, principal: Principal): EarlyAnswer {
   if (method === 'tools/list') {
-    const tools = manifest.tools.filter((t) => mayCall(t.access, principal)).map((t) => t.listing);
-    return { result: `{"tools":[${tools.join(',')}]}` };
+    const parts: Buffer[] = [TOOLS_OPEN];
+    for (const t of manifest.tools)
+      if (mayCall(t.access, principal)) parts.push(parts.length > 1 ? COMMA : EMPTY, t.listing);
+    parts.push(TOOLS_CLOSE);
+    return { result: Buffer.concat(parts) };
   }
   try {
     requireAccess(principal, 'contracts:read');
@@ -88,7 +145,7 @@ export function listFor(manifest: Manifest, method: ListMethod, principal: Princ
  * server will count when it loads, so answers stop once the counter the verdict names would be full (the server then
  * answers, with its 429). A verdict that is undefined or failed leaves every list to the server.
  */
-export function manifestLists(manifest: Manifest, verdict: Promise<LightVerdict | undefined>): EarlyLists {
+export function manifestLists(manifest: Manifest<Buffer>, verdict: Promise<LightVerdict | undefined>): EarlyLists {
   let counted = 0;
   return {
     async answer(method) {

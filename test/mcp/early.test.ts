@@ -120,7 +120,7 @@ describe('early lists while the service loads', () => {
     const early = new EarlyStdioTransport(input, output, {
       answer: async (method) => {
         asked.push(method);
-        return { result: '{"tools":[{"name":"early"}]}' };
+        return { result: Buffer.from('{"tools":[{"name":"early"}]}') };
       },
     });
     const settle = async () => {

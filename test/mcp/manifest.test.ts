@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { keyPrincipal, type NewKey } from '../../src/keys/keys.js';
 import { createKey } from '../../src/keys/provision.js';
-import { listFor, RESOURCE_LIST_METHODS, type ListMethod, type Manifest } from '../../src/mcp/manifest.js';
+import {
+  decodeManifest,
+  encodeManifest,
+  listFor,
+  RESOURCE_LIST_METHODS,
+  type ListMethod,
+  type Manifest,
+} from '../../src/mcp/manifest.js';
 import { buildManifest } from '../../src/mcp/manifest-source.js';
 import { RPC_INTERNAL_ERROR, RPC_INVALID_PARAMS, RPC_INVALID_REQUEST } from '../../src/mcp/rpc-errors.js';
 import { createMcpServer } from '../../src/mcp/server.js';
@@ -17,10 +24,13 @@ import { startTestServer, type TestServer } from '../helpers.js';
 // every tool and every kind of key, or the early answers would go stale.
 
 let server: TestServer;
-let manifest: Manifest;
+let built: Manifest;
+/** The manifest as `svc mcp` reads it: written to its file's format and read back. */
+let manifest: Manifest<Buffer>;
 beforeAll(async () => {
   server = await startTestServer({ listen: false });
-  manifest = JSON.parse(JSON.stringify(buildManifest())) as Manifest;
+  built = buildManifest();
+  manifest = decodeManifest(encodeManifest(built))!;
 });
 afterAll(async () => {
   await server?.close();
@@ -65,7 +75,7 @@ async function check(input: Partial<NewKey>): Promise<JSONRPCMessage[]> {
   const live = await liveAnswers(key);
   METHODS.forEach((method, i) => {
     const early = listFor(manifest, method, keyPrincipal(record));
-    const message = 'result' in early ? { result: JSON.parse(early.result) as unknown } : early;
+    const message = 'result' in early ? { result: JSON.parse(early.result.toString('utf8')) as unknown } : early;
     expect({ jsonrpc: '2.0', id: i + 1, ...message }, method).toEqual(live[i]);
   });
   return live;
@@ -105,7 +115,14 @@ describe('the MCP manifest', () => {
     // Set by the suite's global setup (test/global-build.ts), which writes the manifest as `npm run build` does.
     const dir = process.env.SVC_BUILD_DIR;
     expect(dir).toBeTruthy();
-    const written = JSON.parse(await readFile(path.join(dir!, 'mcp', 'manifest.json'), 'utf8')) as Manifest;
-    expect(written).toEqual(manifest);
+    const written = await readFile(path.join(dir!, 'mcp', 'manifest.txt'));
+    expect(written.equals(encodeManifest(built))).toBe(true);
+    // Read back, every text is the one built.
+    const read = decodeManifest(written)!;
+    expect({
+      ...read,
+      tools: read.tools.map((t) => ({ ...t, listing: t.listing.toString('utf8') })),
+      results: Object.fromEntries(Object.entries(read.results).map(([k, v]) => [k, v.toString('utf8')])),
+    }).toEqual(JSON.parse(JSON.stringify(built)));
   });
 });

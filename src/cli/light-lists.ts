@@ -2,12 +2,12 @@
 // ./light.ts once `initialize` is answered: the manifest, the light key check and the data file's reader. The build
 // bundles it with what it imports into one file (scripts/bundle-light.mjs).
 import type { Config } from '../core/config.js';
-import { lightAdmit } from '../access/light-key.js';
-import { type EarlyLists, manifestLists, parseManifest } from '../mcp/manifest.js';
+import { KEY_COLLECTIONS, lightAdmit } from '../access/light-key.js';
+import { decodeManifest, type EarlyLists, manifestLists } from '../mcp/manifest.js';
 import { peekLowdb } from '../store/lowdb/peek.js';
 
 /**
- * From the build-time manifest (`manifestText`: its file's content, read while this module loaded), for the verdict of
+ * From the build-time manifest (`manifestFile`: its file's content, read while this module loaded), for the verdict of
  * the light key check on the configured key, read from the data file without opening the store. None when there is no
  * manifest (run from the sources), or when the answer depends on more than that file: PostgreSQL (SVC_DATABASE_URL)
  * or a rate limiter shared with other instances (SVC_REDIS_URL), whose counts this process cannot know; a data
@@ -15,16 +15,16 @@ import { peekLowdb } from '../store/lowdb/peek.js';
  */
 export async function firstLists(
   config: Config,
-  manifestText: Promise<string | undefined>,
+  manifestFile: Promise<Buffer | undefined>,
 ): Promise<EarlyLists | undefined> {
   if (config.databaseUrl !== undefined || config.redisUrl !== undefined) return undefined;
-  const text = await manifestText;
-  if (text === undefined) return undefined;
+  const file = await manifestFile;
+  if (file === undefined) return undefined;
   // The data file is read while the manifest is parsed.
-  const records = peekLowdb(config.dataDir);
+  const records = peekLowdb(config.dataDir, KEY_COLLECTIONS);
   const manifest = (() => {
     try {
-      return parseManifest(text);
+      return decodeManifest(file);
     } catch {
       return undefined;
     }

@@ -9,7 +9,7 @@
  */
 import { chmod, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Adapter } from 'lowdb';
 import { StoreCorruptError, type Doc } from '../port.js';
 import { corrupt, decode, FORMAT, VERSION } from './format.js';
@@ -188,6 +188,8 @@ export class FileWriter {
   }
 
   private start(data: SvcData): Worker {
+    // Loaded here, not with this module: reading a data directory (src/store/lowdb/peek.ts) needs no thread.
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(WRITER_URL, {
       workerData: {
         dir: this.dir,
@@ -252,12 +254,20 @@ export class FileWriter {
 async function loadDataFiles(dir: string): Promise<{ data: SvcData | null; disk: DiskState; staleJournal: boolean }> {
   const file = path.join(dir, DATA_FILE);
   const journalFile = path.join(dir, JOURNAL_FILE);
-  let text: string | undefined;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if (errCode(err) !== 'ENOENT') throw corrupt(file, `it cannot be read (${errMessage(err)})`);
-  }
+  // Both files are read at once (nothing else writes them while they are read: the store holds the directory's lock,
+  // and a read-only look, src/store/lowdb/peek.ts, does not use them when another process holds it).
+  const [text, journalBuf] = await Promise.all([
+    readFile(file, 'utf8').catch((err: unknown) => {
+      if (errCode(err) !== 'ENOENT') throw corrupt(file, `it cannot be read (${errMessage(err)})`);
+      return undefined;
+    }),
+    readFile(journalFile).catch((err: unknown) => {
+      if (errCode(err) !== 'ENOENT') {
+        throw new StoreCorruptError(`journal ${journalFile} cannot be read (${errMessage(err)})`);
+      }
+      return undefined;
+    }),
+  ]);
   const snapshot = text === undefined ? undefined : decode(file, text);
   const generation = snapshot?.generation ?? 0;
   const disk: DiskState = {
@@ -268,14 +278,6 @@ async function loadDataFiles(dir: string): Promise<{ data: SvcData | null; disk:
     journalEntries: 0,
   };
 
-  let journalBuf: Buffer | undefined;
-  try {
-    journalBuf = await readFile(journalFile);
-  } catch (err) {
-    if (errCode(err) !== 'ENOENT') {
-      throw new StoreCorruptError(`journal ${journalFile} cannot be read (${errMessage(err)})`);
-    }
-  }
   if (journalBuf === undefined) return { data: snapshot?.data ?? null, disk, staleJournal: false };
 
   const journal = parseJournal(journalFile, journalBuf, VERSION);

@@ -2,14 +2,32 @@
  * A read-only look at a lowdb data directory, without taking its lock: the data file as it is on disk now (it is
  * always replaced whole, by a rename, so a read sees one complete state). `svc mcp` uses it to check its key before
  * the store itself is opened (src/access/light-key.ts); nothing here writes.
+ *
+ * The look reads only the collections it is asked for. The store writes its data file one record per line
+ * (src/store/lowdb/writer-worker.mjs, `encode`):
+ *
+ *   {"format":"svc-store","version":1,"generation":7,"collections":{
+ *   "accounts":{
+ *   "acct_1":{...},
+ *   "acct_2":{...}},
+ *   "api_keys":{
+ *   ...
+ *   }}
+ *
+ * and JSON text has no raw line break, so each wanted collection is found by its header line and only its record
+ * lines are parsed: a store holding many plans and contracts is not parsed whole for one key. A data file laid out
+ * otherwise, or one with a journal beside it (changes not yet in the snapshot), is read whole, as the store reads it.
  */
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Doc } from '../port.js';
-import { DurableJsonAdapter } from './file.js';
+import { DATA_FILE, DurableJsonAdapter } from './file.js';
+import { FORMAT, VERSION } from './format.js';
+import { JOURNAL_FILE } from './journal.js';
 import { heldByAnother } from './lock.js';
-import type { SvcData } from './records.js';
+import { isPlainObject, type SvcData } from './records.js';
 
-/** The records of a data file, read once. */
+/** The records of a data file's wanted collections, read once. */
 export interface RecordReader {
   get(collection: string, id: string): Doc | undefined;
   /** The first record (in the store's order) whose `field` equals `value`. */
@@ -17,23 +35,113 @@ export interface RecordReader {
 }
 
 /**
- * The records of `dataDir`'s data file; `absent` when there is none yet (the first start creates it), `locked` when
- * another live process has the directory open (opening the store would fail). Throws when the file cannot be read.
+ * The records of the `collections` of `dataDir`'s data file; `absent` when there is none yet (the first start creates
+ * it), `locked` when another live process has the directory open (opening the store would fail). Throws when the
+ * file cannot be read, or when asked for a collection not named here.
  */
-export async function peekLowdb(dataDir: string): Promise<RecordReader | 'absent' | 'locked'> {
+export async function peekLowdb(
+  dataDir: string,
+  collections: readonly string[],
+): Promise<RecordReader | 'absent' | 'locked'> {
   const dir = path.resolve(dataDir);
-  if (await heldByAnother(dir)) return 'locked';
+  // At once: the files are only read, and what they hold is not used when another process has the directory.
+  const [held, lines] = await Promise.all([heldByAnother(dir), readByLines(dir, collections)]);
+  if (held) return 'locked';
+  if (lines) return reader(lines, collections);
   const data = await new DurableJsonAdapter(dir).read();
-  return data ? reader(data) : 'absent';
+  return data ? reader(data.collections, collections) : 'absent';
 }
 
-function reader(data: SvcData): RecordReader {
+type Collections = SvcData['collections'] | Map<string, Map<string, { doc: Doc }>>;
+
+function reader(data: Collections, wanted: readonly string[]): RecordReader {
+  const records = (collection: string) => {
+    if (!wanted.includes(collection)) throw new Error(`collection ${collection} was not read`);
+    return data.get(collection);
+  };
   return {
-    get: (collection, id) => data.collections.get(collection)?.get(id)?.doc,
+    get: (collection, id) => records(collection)?.get(id)?.doc,
     findFirst(collection, field, value) {
-      for (const entry of data.collections.get(collection)?.values() ?? [])
-        if (entry.doc[field] === value) return entry.doc;
+      for (const entry of records(collection)?.values() ?? []) if (entry.doc[field] === value) return entry.doc;
       return undefined;
     },
   };
+}
+
+const HEAD = Buffer.from(`{"format":${JSON.stringify(FORMAT)},"version":${VERSION},"generation":`);
+const TAIL = Buffer.from('\n}}\n');
+const NL = 0x0a;
+
+/**
+ * The wanted collections of the data file, read from their lines alone; undefined when that cannot be done exactly
+ * (no data file, a journal beside it, another layout): the caller then reads the file whole.
+ */
+async function readByLines(
+  dir: string,
+  collections: readonly string[],
+): Promise<Map<string, Map<string, { doc: Doc }>> | undefined> {
+  const [file, journal] = await Promise.all([
+    readFile(path.join(dir, DATA_FILE)).catch(() => undefined),
+    stat(path.join(dir, JOURNAL_FILE)).then(
+      () => true,
+      () => false,
+    ),
+  ]);
+  if (!file || journal) return undefined;
+  if (!file.subarray(0, HEAD.length).equals(HEAD) || !file.subarray(file.length - TAIL.length).equals(TAIL)) {
+    return undefined;
+  }
+  const out = new Map<string, Map<string, { doc: Doc }>>();
+  for (const name of collections) {
+    const records = collectionByLines(file, name);
+    if (!records) return undefined;
+    out.set(name, records);
+  }
+  return out;
+}
+
+/** One collection's records from its lines, in file order; undefined when its lines are not as the store writes them. */
+function collectionByLines(file: Buffer, name: string): Map<string, { doc: Doc }> | undefined {
+  const records = new Map<string, { doc: Doc }>();
+  // The header line: `"name":{` (records follow on their own lines) or `"name":{}` (none). A record line of another
+  // collection may begin the same way (a record whose id is this name), but goes on with its fields.
+  const head = Buffer.from(`\n${JSON.stringify(name)}:{`);
+  let at = file.indexOf(head);
+  while (at >= 0 && file[at + head.length] !== NL && file[at + head.length] !== 0x7d) at = file.indexOf(head, at + 1);
+  if (at < 0) return records; // the store writes no header for a collection it never held
+  let start = at + head.length;
+  if (file[start] === 0x7d) return records;
+  // Each record line is `"id":{...}` then `,` when another record follows, or `}` (the collection's end) and `,` when
+  // another collection follows. A record with the collection's closing brace is not a JSON member: parsing tells the
+  // last record from the others.
+  for (;;) {
+    start += 1;
+    const end = file.indexOf(NL, start);
+    if (end < 0) return undefined;
+    let line = file.toString('utf8', start, end);
+    if (line.endsWith(',')) line = line.slice(0, -1);
+    const member = parseMember(line);
+    const last = member === undefined && line.endsWith('}') ? parseMember(line.slice(0, -1)) : undefined;
+    const entry = member ?? last;
+    if (!entry) return undefined;
+    records.set(entry[0], { doc: entry[1] });
+    if (last) return records;
+    start = end;
+  }
+}
+
+/** The id and record of a line `"id":{...}`, or undefined when it is not exactly one such member. */
+function parseMember(line: string): [string, Doc] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(`{${line}}`);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainObject(parsed)) return undefined;
+  const keys = Object.keys(parsed);
+  if (keys.length !== 1) return undefined;
+  const id = keys[0]!;
+  const doc = parsed[id];
+  return isPlainObject(doc) && doc.id === id ? [id, doc as Doc] : undefined;
 }

@@ -68,11 +68,7 @@ export function encodeManifest(manifest: Manifest): Buffer {
   const index: Manifest<Span> = {
     version: manifest.version,
     tools: manifest.tools.map((t) => ({ ...t, listing: place(t.listing) })),
-    results: {
-      'resources/list': place(manifest.results['resources/list']),
-      'resources/templates/list': place(manifest.results['resources/templates/list']),
-      'prompts/list': place(manifest.results['prompts/list']),
-    },
+    results: mapResults(manifest.results, place),
   };
   return Buffer.concat([Buffer.from(`${JSON.stringify(index)}\n`), ...texts]);
 }
@@ -95,12 +91,12 @@ export function decodeManifest(file: Buffer | undefined): Manifest<Buffer> | und
   return {
     version: index.version,
     tools: index.tools.map((t) => ({ ...t, listing: text(t.listing) })),
-    results: {
-      'resources/list': text(index.results['resources/list']),
-      'resources/templates/list': text(index.results['resources/templates/list']),
-      'prompts/list': text(index.results['prompts/list']),
-    },
+    results: mapResults(index.results, text),
   };
+}
+
+function mapResults<A, B>(results: Record<ResourceListMethod, A>, f: (a: A) => B): Record<ResourceListMethod, B> {
+  return Object.fromEntries(RESOURCE_LIST_METHODS.map((m) => [m, f(results[m])])) as Record<ResourceListMethod, B>;
 }
 
 /** The manifest at `url` (default: beside this module), or undefined when there is none (run from the sources). */

@@ -47,6 +47,16 @@ async function fill(at: string): Promise<void> {
   await store.close();
 }
 
+/** Fills the store, closes it, and changes its data file's text with `edit` (which must change something). */
+async function fillAndEdit(edit: (text: string) => string): Promise<void> {
+  await fill(dir);
+  const file = path.join(dir, 'svc.json');
+  const text = await readFile(file, 'utf8');
+  const edited = edit(text);
+  expect(edited).not.toBe(text);
+  await writeFile(file, edited);
+}
+
 /** What the reader gives for every record the store reads back from the directory, in the wanted collections. */
 async function expectSame(reader: RecordReader | 'absent' | 'locked', at: string): Promise<void> {
   if (typeof reader === 'string') throw new Error(`expected records, got ${reader}`);
@@ -72,13 +82,8 @@ describe('peekLowdb', () => {
   });
 
   it('parses only the wanted collections: a damaged record elsewhere does not stop it', async () => {
-    await fill(dir);
-    const file = path.join(dir, 'svc.json');
-    const text = await readFile(file, 'utf8');
     // A record of another collection whose id no longer matches its key: the store refuses the whole file.
-    const damaged = text.replace('"id":"x"', '"id":"y"');
-    expect(damaged).not.toBe(text);
-    await writeFile(file, damaged);
+    await fillAndEdit((text) => text.replace('"id":"x"', '"id":"y"'));
     await expect(readDataDir(dir)).rejects.toThrow(/matching "id"/);
     const reader = await peekLowdb(dir, WANTED);
     if (typeof reader === 'string') throw new Error(reader);
@@ -110,21 +115,14 @@ describe('peekLowdb', () => {
   });
 
   it('reads a data file laid out otherwise whole', async () => {
-    await fill(dir);
-    const file = path.join(dir, 'svc.json');
     // The same content, indented: no longer one record per line.
-    await writeFile(file, JSON.stringify(JSON.parse(await readFile(file, 'utf8')), null, 2));
+    await fillAndEdit((text) => JSON.stringify(JSON.parse(text), null, 2));
     await expectSame(await peekLowdb(dir, WANTED), dir);
   });
 
   it('reads the file whole when a record line is not what the store writes', async () => {
-    await fill(dir);
-    const file = path.join(dir, 'svc.json');
-    const text = await readFile(file, 'utf8');
     // Two records on one line: still the same JSON, but not the store's layout.
-    const joined = text.replace('},\n"key_2":', '},"key_2":');
-    expect(joined).not.toBe(text);
-    await writeFile(file, joined);
+    await fillAndEdit((text) => text.replace('},\n"key_2":', '},"key_2":'));
     await expectSame(await peekLowdb(dir, WANTED), dir);
   });
 });

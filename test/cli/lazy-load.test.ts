@@ -120,3 +120,27 @@ describe('svc mcp (stdio)', () => {
     }
   });
 });
+
+describe('the light entry of svc mcp', () => {
+  // What the two bundles of the light start (scripts/bundle-light.mjs) may import: Node modules that reading stdin and
+  // files loads anyway. node:crypto, node:zlib and node:worker_threads each take milliseconds, as long as the whole
+  // early answer; a package would be resolved and compiled apart (the key hash is bundled).
+  const ALLOWED = [
+    'node:fs',
+    'node:fs/promises',
+    'node:net',
+    'node:path',
+    'node:timers',
+    'node:timers/promises',
+    'node:util',
+  ];
+
+  it.each(['light', 'light-lists'])('cli/%s.js imports only cheap Node modules', async (bundle) => {
+    const dir = process.env.SVC_BUILD_DIR;
+    expect(dir).toBeTruthy();
+    const text = await readFile(path.join(dir!, 'cli', `${bundle}.js`), 'utf8');
+    const imported = [...text.matchAll(/^import\s[^;]*?\sfrom\s+"([^"]+)";$/gm)].map((m) => m[1]!);
+    expect(imported).toContain('node:fs/promises');
+    expect(imported.filter((s) => !ALLOWED.includes(s))).toEqual([]);
+  });
+});

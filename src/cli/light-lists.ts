@@ -18,10 +18,11 @@ export async function firstLists(
   manifestFile: Promise<Buffer | undefined>,
 ): Promise<EarlyLists | undefined> {
   if (config.databaseUrl !== undefined || config.redisUrl !== undefined) return undefined;
+  // The data file is read while the manifest's read ends and it is decoded.
+  const records = peekLowdb(config.dataDir, KEY_COLLECTIONS);
+  records.catch(() => undefined);
   const file = await manifestFile;
   if (file === undefined) return undefined;
-  // The data file is read while the manifest is parsed.
-  const records = peekLowdb(config.dataDir, KEY_COLLECTIONS);
   const manifest = (() => {
     try {
       return decodeManifest(file);

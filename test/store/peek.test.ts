@@ -91,6 +91,26 @@ describe('peekLowdb', () => {
     expect(reader.get('accounts', 'acct_1')).toEqual(RECORDS[0]![1]);
   });
 
+  it('reads on when the wanted collections lie past the first read, and lines cross its end', async () => {
+    const store = await openLowdbStore({ dataDir: dir });
+    // Some 600 kB of another collection first, so the key collections start well past the first 64 kB read...
+    for (let i = 0; i < 300; i++) await store.put('bulk', { id: `b${i}`, text: 'x'.repeat(2_000) });
+    for (const [collection, doc] of RECORDS) await store.put(collection, doc);
+    // ...and a key record of 100 kB, which no read of 64 kB holds whole.
+    await store.put('api_keys', { id: 'key_long', keyHash: 'h-long', ownerId: 'acct_1', note: 'y'.repeat(100_000) });
+    await store.close();
+    const { collections } = await readDataDir(dir);
+    // A damaged record in the bulk: reading the file whole would now fail, so what follows is the line reader's.
+    const file = path.join(dir, 'svc.json');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('"id":"b7"', '"id":"b8"'));
+    await expect(readDataDir(dir)).rejects.toThrow(/matching "id"/);
+    const reader = await peekLowdb(dir, WANTED);
+    if (typeof reader === 'string') throw new Error(reader);
+    for (const name of ['api_keys', 'accounts'])
+      for (const [id, doc] of Object.entries(collections[name]!)) expect(reader.get(name, id)).toEqual(doc);
+    expect(reader.findFirst('api_keys', 'keyHash', 'h-long')?.id).toBe('key_long');
+  });
+
   it('answers absent for a directory without a data file', async () => {
     expect(await peekLowdb(dir, WANTED)).toBe('absent');
   });

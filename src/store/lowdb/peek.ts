@@ -15,10 +15,11 @@
  *   }}
  *
  * and JSON text has no raw line break, so each wanted collection is found by its header line and only its record
- * lines are parsed: a store holding many plans and contracts is not parsed whole for one key. A data file laid out
+ * lines are parsed, and the file is read from its start only as far as they go: a store holding many plans and
+contracts is neither read nor parsed whole for one key. A data file laid out
  * otherwise, or one with a journal beside it (changes not yet in the snapshot), is read whole, as the store reads it.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Doc } from '../port.js';
 import { DATA_FILE, DurableJsonAdapter } from './file.js';
@@ -71,45 +72,70 @@ function reader(data: Collections, wanted: readonly string[]): RecordReader {
 const HEAD = Buffer.from(`{"format":${JSON.stringify(FORMAT)},"version":${VERSION},"generation":`);
 const TAIL = Buffer.from('\n}}\n');
 const NL = 0x0a;
+/** The first read of the data file; each further one doubles what was read. The key collections come first. */
+const FIRST_READ = 64 * 1024;
+
+type Records = Map<string, { doc: Doc }>;
 
 /**
- * The wanted collections of the data file, read from their lines alone; undefined when that cannot be done exactly
- * (no data file, a journal beside it, another layout): the caller then reads the file whole.
+ * The wanted collections of the data file, read from their lines alone, reading the file from its start only as far
+ * as they go (the store writes the collections in the order they were first used, and the accounts and keys are
+ * among the first); undefined when that cannot be done exactly (no data file, a journal beside it, another layout):
+ * the caller then reads the file whole.
  */
-async function readByLines(
-  dir: string,
-  collections: readonly string[],
-): Promise<Map<string, Map<string, { doc: Doc }>> | undefined> {
-  const [file, journal] = await Promise.all([
-    readFile(path.join(dir, DATA_FILE)).catch(() => undefined),
+async function readByLines(dir: string, collections: readonly string[]): Promise<Map<string, Records> | undefined> {
+  const [handle, journal] = await Promise.all([
+    open(path.join(dir, DATA_FILE), 'r').catch(() => undefined),
     stat(path.join(dir, JOURNAL_FILE)).then(
       () => true,
       () => false,
     ),
   ]);
-  if (!file || journal) return undefined;
-  if (!file.subarray(0, HEAD.length).equals(HEAD) || !file.subarray(file.length - TAIL.length).equals(TAIL)) {
-    return undefined;
+  if (!handle) return undefined;
+  try {
+    const { size } = await handle.stat();
+    if (journal || size < HEAD.length + TAIL.length) return undefined;
+    const tail = Buffer.alloc(TAIL.length);
+    await handle.read(tail, 0, TAIL.length, size - TAIL.length);
+    if (!tail.equals(TAIL)) return undefined;
+    let file = Buffer.alloc(0);
+    for (;;) {
+      const want = Math.min(Math.max(FIRST_READ, file.length), size - file.length);
+      const chunk = Buffer.allocUnsafe(want);
+      const { bytesRead } = await handle.read(chunk, 0, want, file.length);
+      if (bytesRead === 0) return undefined; // the file shrank: it was replaced while read
+      file = Buffer.concat([file, chunk.subarray(0, bytesRead)]);
+      if (!file.subarray(0, HEAD.length).equals(HEAD)) return undefined;
+      const whole = file.length >= size;
+      const out = new Map<string, Records>();
+      for (const name of collections) {
+        const records = collectionByLines(file, name, whole);
+        if (records === 'more') break;
+        if (!records) return undefined;
+        out.set(name, records);
+      }
+      if (out.size === collections.length) return out;
+    }
+  } finally {
+    await handle.close();
   }
-  const out = new Map<string, Map<string, { doc: Doc }>>();
-  for (const name of collections) {
-    const records = collectionByLines(file, name);
-    if (!records) return undefined;
-    out.set(name, records);
-  }
-  return out;
 }
 
-/** One collection's records from its lines, in file order; undefined when its lines are not as the store writes them. */
-function collectionByLines(file: Buffer, name: string): Map<string, { doc: Doc }> | undefined {
-  const records = new Map<string, { doc: Doc }>();
+/**
+ * One collection's records from its lines in `file` (the data file's start, or all of it when `whole`), in file
+ * order; `more` when they may go on past what was read; undefined when its lines are not as the store writes them.
+ */
+function collectionByLines(file: Buffer, name: string, whole: boolean): Records | 'more' | undefined {
+  const records: Records = new Map();
   // The header line: `"name":{` (records follow on their own lines) or `"name":{}` (none). A record line of another
   // collection may begin the same way (a record whose id is this name), but goes on with its fields.
   const head = Buffer.from(`\n${JSON.stringify(name)}:{`);
   let at = file.indexOf(head);
-  while (at >= 0 && file[at + head.length] !== NL && file[at + head.length] !== 0x7d) at = file.indexOf(head, at + 1);
-  if (at < 0) return records; // the store writes no header for a collection it never held
+  while (at >= 0 && at + head.length < file.length && file[at + head.length] !== NL && file[at + head.length] !== 0x7d)
+    at = file.indexOf(head, at + 1);
+  if (at < 0) return whole ? records : 'more'; // the store writes no header for a collection it never held
   let start = at + head.length;
+  if (start >= file.length) return whole ? undefined : 'more';
   if (file[start] === 0x7d) return records;
   // Each record line is `"id":{...}` then `,` when another record follows, or `}` (the collection's end) and `,` when
   // another collection follows. A record with the collection's closing brace is not a JSON member: parsing tells the
@@ -117,7 +143,7 @@ function collectionByLines(file: Buffer, name: string): Map<string, { doc: Doc }
   for (;;) {
     start += 1;
     const end = file.indexOf(NL, start);
-    if (end < 0) return undefined;
+    if (end < 0) return whole ? undefined : 'more';
     let line = file.toString('utf8', start, end);
     if (line.endsWith(',')) line = line.slice(0, -1);
     const member = parseMember(line);

@@ -1,7 +1,6 @@
 // The early start of local `svc mcp`: the stdio transport that answers `initialize` and the first lists while the rest
 // of the program loads. Started by ./light.ts, the first module of every start, or by ./mcp.ts when the program was
 // entered another way. Bundled into the light entry (scripts/bundle-light.mjs): keep its imports light.
-import { readFile } from 'node:fs/promises';
 import { setImmediate as tick } from 'node:timers/promises';
 import type { Config } from '../core/config.js';
 import { EarlyStdioTransport } from '../mcp/early.js';
@@ -31,12 +30,10 @@ export function startEarly(config: Config): EarlyStart {
   // Standard output carries the MCP protocol: anything a module prints with console while the program loads goes to
   // stderr instead.
   for (const level of ['log', 'info', 'debug', 'trace'] as const) console[level] = console.error.bind(console);
-  // The manifest is read at once, the module answering from it loaded once stdin is read (and `initialize` answered):
-  // it takes a while (node:crypto for the key check, node:zlib for the data file).
-  const manifestFile = readFile(new URL('mcp/manifest.txt', ROOT)).catch(() => undefined);
+  // The module answering lists is loaded once stdin is read (and `initialize` answered); it reads the manifest.
   const lists = tick()
     .then(() => import('./light-lists.js'))
-    .then(({ firstLists }) => firstLists(config, manifestFile))
+    .then(({ firstLists }) => firstLists(config, new URL('mcp/manifest.txt', ROOT)))
     .catch(() => undefined);
   const transport = new EarlyStdioTransport(process.stdin, process.stdout, {
     answer: async (method) => (await lists)?.answer(method),

@@ -19,7 +19,7 @@
 contracts is neither read nor parsed whole for one key. A data file laid out
  * otherwise, or one with a journal beside it (changes not yet in the snapshot), is read whole, as the store reads it.
  */
-import { open, stat } from 'node:fs/promises';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { Doc } from '../port.js';
 import { DATA_FILE, DurableJsonAdapter } from './file.js';
@@ -45,9 +45,12 @@ export async function peekLowdb(
   collections: readonly string[],
 ): Promise<RecordReader | 'absent' | 'locked'> {
   const dir = path.resolve(dataDir);
-  // At once: the files are only read, and what they hold is not used when another process has the directory.
-  const [held, lines] = await Promise.all([heldByAnother(dir), readByLines(dir, collections)]);
-  if (held) return 'locked';
+  const held = heldByAnother(dir);
+  held.catch(() => undefined); // awaited below; a throw of the read meanwhile must not leave it unhandled
+  // Read while the lock is looked at: the files are only read, and what they hold is not used when another process
+  // has the directory.
+  const lines = readByLines(dir, collections);
+  if (await held) return 'locked';
   if (lines) return reader(lines, collections);
   const data = await new DurableJsonAdapter(dir).read();
   return data ? reader(data.collections, collections) : 'absent';
@@ -83,26 +86,27 @@ type Records = Map<string, { doc: Doc }>;
  * among the first); undefined when that cannot be done exactly (no data file, a journal beside it, another layout):
  * the caller then reads the file whole.
  */
-async function readByLines(dir: string, collections: readonly string[]): Promise<Map<string, Records> | undefined> {
-  const [handle, journal] = await Promise.all([
-    open(path.join(dir, DATA_FILE), 'r').catch(() => undefined),
-    stat(path.join(dir, JOURNAL_FILE)).then(
-      () => true,
-      () => false,
-    ),
-  ]);
-  if (!handle) return undefined;
+function readByLines(dir: string, collections: readonly string[]): Map<string, Records> | undefined {
+  // Synchronous: a few small reads from the page cache take a fraction of a millisecond, while each step of an
+  // asynchronous read waits for a turn of an event loop the start-up keeps busy.
+  if (existsSync(path.join(dir, JOURNAL_FILE))) return undefined;
+  let fd: number;
   try {
-    const { size } = await handle.stat();
-    if (journal || size < HEAD.length + TAIL.length) return undefined;
+    fd = openSync(path.join(dir, DATA_FILE), 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const { size } = fstatSync(fd);
+    if (size < HEAD.length + TAIL.length) return undefined;
     const tail = Buffer.alloc(TAIL.length);
-    await handle.read(tail, 0, TAIL.length, size - TAIL.length);
+    readSync(fd, tail, 0, TAIL.length, size - TAIL.length);
     if (!tail.equals(TAIL)) return undefined;
     let file = Buffer.alloc(0);
     for (;;) {
       const want = Math.min(Math.max(FIRST_READ, file.length), size - file.length);
       const chunk = Buffer.allocUnsafe(want);
-      const { bytesRead } = await handle.read(chunk, 0, want, file.length);
+      const bytesRead = readSync(fd, chunk, 0, want, file.length);
       if (bytesRead === 0) return undefined; // the file shrank: it was replaced while read
       file = Buffer.concat([file, chunk.subarray(0, bytesRead)]);
       if (!file.subarray(0, HEAD.length).equals(HEAD)) return undefined;
@@ -117,7 +121,7 @@ async function readByLines(dir: string, collections: readonly string[]): Promise
       if (out.size === collections.length) return out;
     }
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

@@ -25,7 +25,7 @@ export const MCP_OPTIONS = {
 /** The compiled tree's root (the folder of cli.js): the manifest and the load steps are found from it. */
 export const ROOT = new URL('../', import.meta.url);
 
-/** Starts reading stdin: `initialize` is answered at once, the first lists as soon as the manifest is read. */
+/** Starts reading stdin: `initialize` is answered at once, the first lists once the manifest and the key are read. */
 export function startEarly(config: Config): EarlyStart {
   // Standard output carries the MCP protocol: anything a module prints with console while the program loads goes to
   // stderr instead.

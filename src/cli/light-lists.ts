@@ -16,7 +16,7 @@ import { peekLowdb } from '../store/lowdb/peek.js';
  */
 export async function firstLists(config: Config, manifestUrl: URL): Promise<EarlyLists | undefined> {
   if (config.databaseUrl !== undefined || config.redisUrl !== undefined) return undefined;
-  // The data file is read in the background while the manifest is read and decoded.
+  // The key collections are read first; the data directory's lock is looked at while the manifest is read.
   const records = peekLowdb(config.dataDir, KEY_COLLECTIONS);
   records.catch(() => undefined);
   // Read at once: an asynchronous read's steps each wait for a turn of the event loop, which the program's loading

@@ -16,8 +16,8 @@
  *
  * and JSON text has no raw line break, so each wanted collection is found by its header line and only its record
  * lines are parsed, and the file is read from its start only as far as they go: a store holding many plans and
-contracts is neither read nor parsed whole for one key. A data file laid out
- * otherwise, or one with a journal beside it (changes not yet in the snapshot), is read whole, as the store reads it.
+ * contracts is neither read nor parsed whole for one key. A data file laid out otherwise, or one with a journal beside
+ * it (changes not yet in the snapshot), is read whole, as the store reads it.
  */
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';

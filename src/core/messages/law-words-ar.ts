@@ -1,5 +1,5 @@
 /** The law findings' sentences in Arabic, built from their params (./law-words-kit.ts). */
-import { basisOf, groupsOf, problemsOf, type LawWords } from './law-words-kit.js';
+import { electiveShareOf, basisOf, groupsOf, problemsOf, type LawWords } from './law-words-kit.js';
 
 export const ar: LawWords = {
   groups: { descendants: 'الأولاد (الفروع)', spouse: 'الزوج أو الزوجة', parents: 'الوالدان' },
@@ -44,11 +44,7 @@ export const ar: LawWords = {
       const statute = g.str('statute');
       switch (g.str('variant')) {
         case 'no-spouse': {
-          const what = g.has('fraction')
-            ? `${g.fraction('fraction')} (${g.pct('requiredPercent')})`
-            : g.has('maxFraction')
-              ? `حتى ${g.fraction('maxFraction')} (${g.pct('maxPercent')})`
-              : 'حصة يحددها القانون';
+          const what = electiveShareOf(g, (share) => `حتى ${share}`, 'حصة يحددها القانون');
           return `${place}: للزوج الباقي على قيد الحياة حصة اختيارية (${statute}): إن كنت متزوجًا فلزوجك أن يطالب بـ${what} مهما قالت هذه الخطة. وتُحسب على أكثر من أصول هذه الخطة، فتدخل فيها الأموال الأخرى التي تؤول إليه.`;
         }
         case 'fixed':

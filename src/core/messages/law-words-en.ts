@@ -5,6 +5,7 @@
  */
 import type { Locale } from './index.js';
 import {
+  electiveShareOf,
   basisOf,
   groupsOf,
   type LawFindingInput,
@@ -57,11 +58,7 @@ const en: LawWords = {
       const statute = g.str('statute');
       switch (g.str('variant')) {
         case 'no-spouse': {
-          const what = g.has('fraction')
-            ? `${g.fraction('fraction')} (${g.pct('requiredPercent')})`
-            : g.has('maxFraction')
-              ? `up to ${g.fraction('maxFraction')} (${g.pct('maxPercent')})`
-              : 'a statutory share';
+          const what = electiveShareOf(g, (share) => `up to ${share}`, 'a statutory share');
           return `${place} gives a surviving spouse an elective share (${statute}): if you are married, your spouse may claim ${what} whatever this plan says. It is computed on more than the assets in this plan, so other property passing to the spouse counts toward it.`;
         }
         case 'fixed':

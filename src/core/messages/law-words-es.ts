@@ -1,5 +1,5 @@
 /** The law findings' sentences in Spanish, built from their params (./law-words-kit.ts). */
-import { basisOf, groupsOf, lower, problemsOf, type LawWords } from './law-words-kit.js';
+import { electiveShareOf, basisOf, groupsOf, lower, problemsOf, type LawWords } from './law-words-kit.js';
 
 export const es: LawWords = {
   groups: { descendants: 'los hijos (descendientes)', spouse: 'el cónyuge', parents: 'los padres' },
@@ -47,11 +47,7 @@ export const es: LawWords = {
       const statute = g.str('statute');
       switch (g.str('variant')) {
         case 'no-spouse': {
-          const what = g.has('fraction')
-            ? `${g.fraction('fraction')} (${g.pct('requiredPercent')})`
-            : g.has('maxFraction')
-              ? `hasta ${g.fraction('maxFraction')} (${g.pct('maxPercent')})`
-              : 'una parte fijada por la ley';
+          const what = electiveShareOf(g, (share) => `hasta ${share}`, 'una parte fijada por la ley');
           return `${place}: el cónyuge supérstite tiene una parte electiva (${statute}): si está casado, su cónyuge puede reclamar ${what} diga lo que diga este plan. Se calcula sobre más que los bienes de este plan, así que cuentan otros bienes que reciba.`;
         }
         case 'fixed':

@@ -1,5 +1,5 @@
 /** The law findings' sentences in French, built from their params (./law-words-kit.ts). */
-import { basisOf, groupsOf, lower, problemsOf, type LawWords } from './law-words-kit.js';
+import { electiveShareOf, basisOf, groupsOf, lower, problemsOf, type LawWords } from './law-words-kit.js';
 
 export const fr: LawWords = {
   groups: { descendants: 'les enfants (descendants)', spouse: 'le conjoint', parents: 'les parents' },
@@ -48,11 +48,7 @@ export const fr: LawWords = {
       const statute = g.str('statute');
       switch (g.str('variant')) {
         case 'no-spouse': {
-          const what = g.has('fraction')
-            ? `${g.fraction('fraction')} (${g.pct('requiredPercent')})`
-            : g.has('maxFraction')
-              ? `jusqu’à ${g.fraction('maxFraction')} (${g.pct('maxPercent')})`
-              : 'une part fixée par la loi';
+          const what = electiveShareOf(g, (share) => `jusqu’à ${share}`, 'une part fixée par la loi');
           return `${place} : le conjoint survivant y dispose d’une part à option (${statute}) : si vous êtes marié, votre conjoint peut réclamer ${what} quoi que dise ce plan. Elle se calcule sur plus que les biens de ce plan : les autres biens qui lui reviennent en tiennent lieu en partie.`;
         }
         case 'fixed':

@@ -159,6 +159,17 @@ export const basisOf = (g: Get, words: LawWords) => {
 /** A school's or other name inside a sentence, in lower case (French and Spanish write them so). */
 export const lower = (s: string) => s.toLocaleLowerCase();
 
+/**
+ * The elective share a spouse may claim where the jurisdiction states it: its fraction and percent, or, when it
+ * depends on the marriage, its largest (`upTo` puts the language's "up to" before it), else `fallback`.
+ */
+export const electiveShareOf = (g: Get, upTo: (share: string) => string, fallback: string): string =>
+  g.has('fraction')
+    ? `${g.fraction('fraction')} (${g.pct('requiredPercent')})`
+    : g.has('maxFraction')
+      ? upTo(`${g.fraction('maxFraction')} (${g.pct('maxPercent')})`)
+      : fallback;
+
 export const problemsOf = (g: Get, words: LawWords) =>
   g.f.and(
     g

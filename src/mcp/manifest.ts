@@ -1,13 +1,12 @@
 // The build-time manifest of what `svc mcp` lists (tools/list, resources/list, resources/templates/list,
 // prompts/list), and the early answers made from it. `npm run build` (scripts/build.mjs, through
-// scripts/write-manifest.mjs) writes it next to this module as manifest.txt (its format: `encodeManifest`), from the live registry
-// (./manifest-source.ts); test/mcp/manifest.test.ts checks it equals what the live server lists.
+// scripts/write-manifest.mjs) writes it next to this module as manifest.txt (its format: `encodeManifest`), from the
+// live registry (./manifest-source.ts); test/mcp/manifest.test.ts checks it equals what the live server lists.
 //
 // This module is loaded by the stdio start-up before the MCP SDK, the tools or the store: it imports neither, only the
 // access rules (mayCall, requireAccess) applied to the principal the light key check found (src/access/light-key.ts).
 // Run from the sources (tsx) there is no manifest.txt: the lists then wait for the service like every other
 // request. docs/architecture.md ("The first lists of svc mcp") has the design.
-import { readFile } from 'node:fs/promises';
 import { ApiError } from '../core/errors.js';
 import type { Principal } from '../accounts/principal.js';
 import type { Scope, Tier } from '../accounts/scopes.js';
@@ -45,9 +44,6 @@ export function isListMethod(method: unknown): method is ListMethod {
   return method === 'tools/list' || RESOURCE_LIST_METHODS.includes(method as ResourceListMethod);
 }
 
-/** Where the build writes the manifest: beside this module. */
-export const MANIFEST_URL = new URL('./manifest.txt', import.meta.url);
-
 /** Where a text is in the manifest file's body: its first byte and its length. */
 type Span = [start: number, length: number];
 
@@ -74,11 +70,10 @@ export function encodeManifest(manifest: Manifest): Buffer {
 }
 
 /**
- * The manifest in `file` (the file's content), its texts as views of it; undefined when there is none or it is
- * another version's. Throws when the file is not a manifest.
+ * The manifest in `file` (the file's content), its texts as views of it; undefined when it is another version's.
+ * Throws when the file is not a manifest.
  */
-export function decodeManifest(file: Buffer | undefined): Manifest<Buffer> | undefined {
-  if (file === undefined) return undefined;
+export function decodeManifest(file: Buffer): Manifest<Buffer> | undefined {
   const end = file.indexOf(0x0a);
   if (end < 0) throw new Error('the MCP manifest has no index line');
   const index = JSON.parse(file.toString('utf8', 0, end)) as Manifest<Span>;
@@ -97,11 +92,6 @@ export function decodeManifest(file: Buffer | undefined): Manifest<Buffer> | und
 
 function mapResults<A, B>(results: Record<ResourceListMethod, A>, f: (a: A) => B): Record<ResourceListMethod, B> {
   return Object.fromEntries(RESOURCE_LIST_METHODS.map((m) => [m, f(results[m])])) as Record<ResourceListMethod, B>;
-}
-
-/** The manifest at `url` (default: beside this module), or undefined when there is none (run from the sources). */
-export async function readManifest(url: URL = MANIFEST_URL): Promise<Manifest<Buffer> | undefined> {
-  return decodeManifest(await readFile(url).catch(() => undefined));
 }
 
 /** A list answered before the service loaded: the JSON-RPC result as JSON text (UTF-8), or the error the server would send. */

@@ -25,11 +25,15 @@ export const MCP_OPTIONS = {
 /** The compiled tree's root (the folder of cli.js): the manifest and the load steps are found from it. */
 export const ROOT = new URL('../', import.meta.url);
 
+/** Standard output carries the MCP protocol: anything printed with console goes to stderr instead. */
+export function consoleToStderr(): void {
+  for (const level of ['log', 'info', 'debug', 'trace'] as const) console[level] = console.error.bind(console);
+}
+
 /** Starts reading stdin: `initialize` is answered at once, the first lists once the manifest and the key are read. */
 export function startEarly(config: Config): EarlyStart {
-  // Standard output carries the MCP protocol: anything a module prints with console while the program loads goes to
-  // stderr instead.
-  for (const level of ['log', 'info', 'debug', 'trace'] as const) console[level] = console.error.bind(console);
+  // Whatever a module prints while the program loads.
+  consoleToStderr();
   // The module answering lists is loaded once stdin is read (and `initialize` answered); it reads the manifest.
   const lists = tick()
     .then(() => import('./light-lists.js'))

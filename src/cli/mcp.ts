@@ -1,12 +1,11 @@
 import { loadConfig, type ConfigFlags } from '../core/config.js';
 import { installProcessGuard, type ProcessGuard } from '../core/process-guard.js';
-import { type EarlyStart, MCP_OPTIONS, startEarly } from './early-start.js';
+import { consoleToStderr, type EarlyStart, MCP_OPTIONS, startEarly } from './early-start.js';
 import { parse, UsageError, waitForSignal } from './shared.js';
 
 export async function mcp(args: string[], early?: EarlyStart): Promise<number> {
   const { values } = parse(args, MCP_OPTIONS);
-  // Standard output carries the MCP protocol: anything a library prints with console goes to stderr instead.
-  for (const level of ['log', 'info', 'debug', 'trace'] as const) console[level] = console.error.bind(console);
+  consoleToStderr();
   if (values.url !== undefined) {
     const { proxyStdio, ProxyError } = await import('../mcp/proxy.js');
     try {

@@ -26,8 +26,14 @@ type Id = string | number;
 
 /** Waited on (never notified) to sleep a moment while a pipe is full. */
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));
-/** How an early list answer begins (key order as the SDK writes its answers); the result's bytes follow. */
+/** How an early answer begins (key order as the SDK writes its answers); the result's bytes follow. */
 const RESULT_OPEN = Buffer.from('{"result":');
+const EMPTY_RESULT = Buffer.from('{}');
+
+/** The line answering request `id` with `result` (JSON text), as the SDK writes it. */
+function resultLine(id: Id, result: Buffer): Buffer {
+  return Buffer.concat([RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`)]);
+}
 
 export class EarlyStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
@@ -140,7 +146,7 @@ export class EarlyStdioTransport implements Transport {
       this.decided = this.decided.then(() => {
         if (this.listsEnded) return;
         this.answered.add(id);
-        this.writeEarly(`{"result":{},"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`);
+        this.writeEarly(resultLine(id, EMPTY_RESULT));
       });
       return;
     }
@@ -161,7 +167,7 @@ export class EarlyStdioTransport implements Transport {
       // Key order as the SDK writes its answers.
       this.writeEarly(
         'result' in answer
-          ? Buffer.concat([RESULT_OPEN, answer.result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`)])
+          ? resultLine(id, answer.result)
           : `${JSON.stringify({ jsonrpc: '2.0', id, error: answer.error })}\n`,
       );
     });

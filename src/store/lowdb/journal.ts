@@ -16,9 +16,9 @@ import { errMessage, isPlainObject, type SvcData } from './records.js';
  * `svc mcp` checks its key that way, src/store/lowdb/peek.ts) then does not load zlib.
  */
 let zlibCrc32: typeof import('node:zlib').crc32 | undefined;
-function crc32(): typeof import('node:zlib').crc32 {
+function crc32(data: Buffer): number {
   zlibCrc32 ??= process.getBuiltinModule('node:zlib').crc32;
-  return zlibCrc32;
+  return zlibCrc32(data);
 }
 
 export const JOURNAL_FILE = 'svc.journal';
@@ -79,7 +79,7 @@ export function parseJournal(file: string, buf: Buffer, version: number): Journa
     const end = start + length + 1;
     if (end > buf.length) break; // torn: the payload is incomplete
     const payload = buf.subarray(start, start + length);
-    if (buf[end - 1] !== NL || crc32()(payload) !== Number.parseInt(m[2] as string, 16)) {
+    if (buf[end - 1] !== NL || crc32(payload) !== Number.parseInt(m[2] as string, 16)) {
       if (end === buf.length) break; // a damaged last entry: its append never completed, so it was never acked
       throw corruptJournal(
         file,

@@ -26,7 +26,7 @@ import { DATA_FILE, DurableJsonAdapter } from './file.js';
 import { FORMAT, VERSION } from './format.js';
 import { JOURNAL_FILE } from './journal.js';
 import { heldByAnother } from './lock.js';
-import { isPlainObject, type SvcData } from './records.js';
+import { isPlainObject } from './records.js';
 
 /** The records of a data file's wanted collections, read once. */
 export interface RecordReader {
@@ -56,9 +56,10 @@ export async function peekLowdb(
   return data ? reader(data.collections, collections) : 'absent';
 }
 
-type Collections = SvcData['collections'] | Map<string, Map<string, { doc: Doc }>>;
+/** Records by id, in the store's order (the store's own entries, or those read from the lines). */
+type Records = ReadonlyMap<string, { doc: Doc }>;
 
-function reader(data: Collections, wanted: readonly string[]): RecordReader {
+function reader(data: ReadonlyMap<string, Records>, wanted: readonly string[]): RecordReader {
   const records = (collection: string) => {
     if (!wanted.includes(collection)) throw new Error(`collection ${collection} was not read`);
     return data.get(collection);
@@ -77,8 +78,6 @@ const TAIL = Buffer.from('\n}}\n');
 const NL = 0x0a;
 /** The first read of the data file; each further one doubles what was read. The key collections come first. */
 const FIRST_READ = 64 * 1024;
-
-type Records = Map<string, { doc: Doc }>;
 
 /**
  * The wanted collections of the data file, read from their lines alone, reading the file from its start only as far
@@ -130,7 +129,7 @@ function readByLines(dir: string, collections: readonly string[]): Map<string, R
  * order; `more` when they may go on past what was read; undefined when its lines are not as the store writes them.
  */
 function collectionByLines(file: Buffer, name: string, whole: boolean): Records | 'more' | undefined {
-  const records: Records = new Map();
+  const records = new Map<string, { doc: Doc }>();
   // The header line: `"name":{` (records follow on their own lines) or `"name":{}` (none). A record line of another
   // collection may begin the same way (a record whose id is this name), but goes on with its fields.
   const head = Buffer.from(`\n${JSON.stringify(name)}:{`);

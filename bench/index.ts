@@ -6,7 +6,21 @@
  * Each benchmark's module is imported only when it runs: the ones that report
  * memory (webhooks, large) would otherwise count the heap of every other
  * benchmark's imports (compilers, chain sandboxes) in their figures.
+ *
+ * It runs under the node flags of the `svc` command (the first line of bin/svc.js): started without them, it starts
+ * itself again with them, so the figures (memory above all) are those of the service's runtime. Baselines run in the
+ * same process, under the same flags.
  */
+import { spawnSync } from 'node:child_process';
+import { svcNodeFlags } from './util.js';
+
+const flags = svcNodeFlags();
+if (!flags.every((f) => process.execArgv.includes(f))) {
+  const run = spawnSync(process.execPath, [...flags, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+  });
+  process.exit(run.status ?? 1);
+}
 
 const BENCHES: Record<string, () => Promise<void>> = {
   rest: async () => (await import('./rest.js')).benchRest(),

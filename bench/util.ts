@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,4 +15,15 @@ export function percentile(sorted: number[], p: number): number {
 
 export function fmt(n: number, digits = 2): string {
   return n.toFixed(digits);
+}
+
+/**
+ * The node flags the `svc` command runs with: those its first line (`#!/usr/bin/env -S node <flags>`) passes, so that
+ * a benchmark measures the runtime the service has (bench/index.ts runs under them).
+ */
+export function svcNodeFlags(binFile = fileURLToPath(new URL('../bin/svc.js', import.meta.url))): string[] {
+  const first = readFileSync(binFile, 'utf8').split('\n', 1)[0] ?? '';
+  const m = /^#!\/usr\/bin\/env(?: -S)? node((?: \S+)*)\s*$/.exec(first);
+  if (!m) throw new Error(`${binFile}: the first line is not "#!/usr/bin/env [-S] node [flags]"`);
+  return m[1]!.split(' ').filter(Boolean);
 }

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
+#!/usr/bin/env -S node --max-semi-space-size=4
 // Entry point of the `svc` command. It runs the compiled program (dist/, made by
 // `npm run build`) when present; with SVC_DEV=1, or when dist/ is missing (a
 // development checkout), it runs the TypeScript sources through tsx instead.
@@ -7,13 +7,16 @@
 // It enters through cli/light.js, which the build makes one bundled file
 // (scripts/bundle-light.mjs) and which loads the rest of the program itself.
 //
-// The first line caps V8's young generation at 8 MB semi-spaces (`env -S` splits the line into node's arguments).
+// The first line caps V8's young generation at 4 MB semi-spaces (`env -S` splits the line into node's arguments).
 // Node 24 sizes it from the machine's memory, up to 64 MB semi-spaces on a large machine, and a steady stream of work
 // whose objects live a little while (webhook deliveries between their claim and their outcome) grows it to that size,
-// where it stays resident: 134 MB of new space after 30k deliveries, against 17 MB with the cap, for the same
-// throughput (docs/architecture.md, "Where a delivery's time and memory go"). `npm start` passes the same flag, and
+// where it stays resident: 134 MB of new space after 30k deliveries, against 8 MB with the cap, for the same delivery
+// rate (docs/architecture.md, "Where a delivery's time and memory go"). The flag caps every thread's, the engines'
+// workers included (it overrides a smaller or larger `resourceLimits.maxYoungGenerationSizeMb`): an EVM generate of a
+// shape already compiled, mostly the VM run, takes some 18 ms instead of 15. `npm start` passes the same flag, and
 // `npm run bench` runs under the flags of this line (bench/index.ts); a test keeps the three in step. Running
-// `node bin/svc.js` directly leaves V8's default: add the flag there too (docs/deployment.md).
+// `node bin/svc.js` directly leaves V8's default: add the flag there too.
+
 import { existsSync } from 'node:fs';
 import module from 'node:module';
 import { pathToFileURL } from 'node:url';

@@ -203,7 +203,8 @@ export class FileWriter {
         minCompactBytes: MIN_COMPACT_BYTES,
       },
       // The thread's garbage is short-lived (a write's message and journal text), so a small young generation
-      // serves it. Left to V8, it grows to 128 MB under a steady stream of writes, and stays there resident.
+      // serves it. Left to V8, it grows to 128 MB under a steady stream of writes, and stays there resident. (Under
+      // the `svc` command, node's --max-semi-space-size sets every thread's instead: see bin/svc.js.)
       resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB },
     });
     worker.unref();

@@ -5,6 +5,9 @@
  *
  *   npx tsx bench/webhooks.ts
  *
+ * It runs on the compiled service in dist/ (`npm run build` first), in a node of its own started with the svc
+ * command's flags: see ./compiled.ts.
+ *
  * Knobs (environment): BENCH_WEBHOOKS_N (deliveries in the memory run, default
  * 100000), BENCH_WEBHOOKS_AHEAD (claimAhead, default 16), BENCH_WEBHOOKS_BACKLOG
  * (undelivered events the producer allows, default 1000), BENCH_WEBHOOKS_RETENTION
@@ -37,6 +40,7 @@ import { openLowdbStore } from '../src/store/index.js';
 import { Dispatcher, WEBHOOK_INDEXES, createWebhook } from '../src/webhooks/index.js';
 import { USER_AGENT } from '../src/webhooks/subscriptions.js';
 import { deps, hasOpenssl, testKeyring, makeCert, startReceiver } from '../test/webhooks/helpers.js';
+import { runOnDist, runningFromSource } from './compiled.js';
 
 const CONCURRENCY = 32;
 const TARGET_RATIO = 0.8;
@@ -95,6 +99,8 @@ const WARMUP_N = 3_000;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function benchWebhooks(): Promise<void> {
+  // On the compiled service, as `svc serve` runs it: the memory figures are then the service's, not tsx's too.
+  if (runningFromSource(import.meta.url)) return runOnDist(fileURLToPath(import.meta.url));
   if (!hasOpenssl()) {
     console.log('webhooks: skipped (the openssl CLI is needed to make a test certificate)');
     return;

@@ -4,7 +4,8 @@
  * store modules: 117 MB resident through tsx, 87 MB from dist/), which a figure of memory would count as the
  * service's. The file is bundled with esbuild, each import of a module under src/ left pointing at its compiled
  * module in dist/ and packages left as imports, then run by node under the svc command's flags (bench/util.ts).
- * The bundled file runs its benchmark itself, as `npx tsx bench/<file>.ts` does.
+ * The bundled file runs its benchmark itself, as `npx tsx bench/<file>.ts` does. BENCH_EXTRA_FLAGS adds node flags
+ * to that run, to look inside it (`BENCH_EXTRA_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench -- webhooks`).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -56,7 +57,11 @@ export async function runOnDist(benchFile: string): Promise<void> {
         },
       ],
     });
-    const child = spawn(process.execPath, [...svcNodeFlags(), outfile], { stdio: 'inherit' });
+    const child = spawn(
+      process.execPath,
+      [...svcNodeFlags(), ...(process.env.BENCH_EXTRA_FLAGS ?? '').split(' ').filter(Boolean), outfile],
+      { stdio: 'inherit' },
+    );
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     if (code !== 0) throw new Error(`${path.basename(benchFile)} on dist/ exited with code ${code}`);
   } finally {

@@ -32,8 +32,13 @@ export const LIFE_SIGN_INTERVAL_MS = 30_000;
 const MAX_REMEMBERED = 10_000;
 
 const listeners: LifeSignListener[] = [];
-/** `${accountId} ${credential}` -> when a sign of life of it was last passed to the listeners (ms). */
-const lastPassed = new Map<string, number>();
+/**
+ * accountId -> credential -> when a sign of life of it was last passed to the listeners (ms). Two maps rather than
+ * one keyed by the two joined: every authenticated call looks here, and a joined key is a new string to hash each
+ * time, where the account's id is the same string from call to call.
+ */
+const lastPassed = new Map<string, Map<string, number>>();
+let remembered = 0;
 
 /** Registers what to do on a sign of life (at module load, like collection declarations). */
 export function onSignOfLife(listener: LifeSignListener): void {
@@ -49,7 +54,10 @@ export function credentialOf(principal: Pick<Principal, 'kind' | 'keyId' | 'user
 
 /** Makes the next sign of life of this account pass to the listeners at once (a verification just started). */
 export function forgetSignsOfLife(accountId: string): void {
-  for (const key of lastPassed.keys()) if (key.startsWith(`${accountId} `)) lastPassed.delete(key);
+  const credentials = lastPassed.get(accountId);
+  if (!credentials) return;
+  remembered -= credentials.size;
+  lastPassed.delete(accountId);
 }
 
 /**
@@ -59,20 +67,27 @@ export function forgetSignsOfLife(accountId: string): void {
  */
 export function signOfLife(store: Store, sign: LifeSign, log?: Pick<Logger, 'warn'>): Promise<void> | undefined {
   if (listeners.length === 0 || !sign.accountId) return undefined;
-  const key = `${sign.accountId} ${sign.credential}`;
   const now = sign.at.getTime();
-  const last = lastPassed.get(key);
+  let credentials = lastPassed.get(sign.accountId);
+  const last = credentials?.get(sign.credential);
   if (last !== undefined && now - last < LIFE_SIGN_INTERVAL_MS && now >= last) return undefined;
-  if (lastPassed.size >= MAX_REMEMBERED) lastPassed.clear();
-  lastPassed.set(key, now);
-  return passOn(store, sign, key, log);
+  if (remembered >= MAX_REMEMBERED) {
+    lastPassed.clear();
+    remembered = 0;
+    credentials = undefined;
+  }
+  if (!credentials) lastPassed.set(sign.accountId, (credentials = new Map()));
+  if (!credentials.has(sign.credential)) remembered++;
+  credentials.set(sign.credential, now);
+  return passOn(store, sign, log);
 }
 
-async function passOn(store: Store, sign: LifeSign, key: string, log?: Pick<Logger, 'warn'>): Promise<void> {
+async function passOn(store: Store, sign: LifeSign, log?: Pick<Logger, 'warn'>): Promise<void> {
   try {
     for (const listener of listeners) await listener(store, sign);
   } catch (err) {
-    lastPassed.delete(key);
+    const credentials = lastPassed.get(sign.accountId);
+    if (credentials?.delete(sign.credential)) remembered--;
     if (!log) throw err;
     log.warn({ err: (err as Error).name }, 'a sign of life could not be recorded');
   }

@@ -8,10 +8,12 @@ import {
 } from '../../src/accounts/liveness.js';
 import type { Logger } from '../../src/core/log.js';
 import type { Store } from '../../src/store/port.js';
+import '../../src/memoir/verification.js';
 
-// A listener of its own, answering only for this file's store: the listeners are module-wide, and other files of the
-// group share the module (the memoir's listener is there too and ignores a store it does not know).
-const store = {} as Store;
+// A listener of its own, answering only for this file's store. The listeners are module-wide and the files of the
+// group share modules, so the memoir's listener runs too: it is loaded here whatever ran before, and it finds
+// nothing waiting in this store.
+const store = { findBy: async () => [] } as unknown as Store;
 const passed: LifeSign[] = [];
 onSignOfLife(async (s, sign) => {
   if (s !== store) return;

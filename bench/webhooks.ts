@@ -20,8 +20,12 @@
  * prints the mean body size and header count the receiver saw for each.
  *  - undici: an undici Agent `request` loop (undici is also the dispatcher's transport).
  *  - https:  node:https keep-alive loop.
- * 5 interleaved rounds of 10k after a warm-up; the ratio is the median of the
- * per-round ratios (ours against the undici run just before it).
+ * 7 interleaved rounds of 10k after a warm-up; the ratio is the median of the
+ * per-round ratios, each ours against the undici run beside it (ours right after
+ * undici in even rounds, right before it in odd ones, so that a machine getting
+ * busier or quieter favours neither). Beside the rates, the process's CPU time
+ * per delivery (all its threads: ours includes the store's writer thread), which
+ * other load on the machine moves less than a rate.
  * Ours: events recorded through `recordEvent` (the outbox, durable) by a
  * producer keeping a bounded backlog, delivered by the Dispatcher (claim write,
  * signed POST, outcome write). Each delivery is only counted once its outcome
@@ -92,7 +96,7 @@ async function loop(n: number, one: (i: number) => Promise<void>): Promise<numbe
   return n / ((performance.now() - start) / 1000);
 }
 
-const ROUNDS = 5;
+const ROUNDS = 7;
 const ROUND_N = 10_000;
 const WARMUP_N = 3_000;
 
@@ -217,7 +221,7 @@ export async function benchWebhooks(): Promise<void> {
   // reached (about 420 MB; it does not shrink back) and could not show what
   // the deliveries themselves need. Then rounds interleaved so that load from
   // elsewhere on the machine hits all three alike. The ratio is the median of
-  // the per-round ratios (each ours against the undici run just before it).
+  // the per-round ratios (each ours against the undici run beside it).
   await loop(WARMUP_N, undiciPost);
   await loop(WARMUP_N, httpsPost);
   await deliver(WARMUP_N);
@@ -258,12 +262,29 @@ export async function benchWebhooks(): Promise<void> {
     lastDelivered = delivered;
   });
   const rates = { undici: [] as number[], https: [] as number[], ours: [] as number[] };
+  /** CPU time of the process (every thread) per delivery of each run, in microseconds. */
+  const cpu = { undici: [] as number[], ours: [] as number[] };
+  const timed = async (into: number[], run: () => Promise<number>): Promise<number> => {
+    const before = process.cpuUsage();
+    const rate = await run();
+    const used = process.cpuUsage(before);
+    into.push((used.user + used.system) / ROUND_N);
+    return rate;
+  };
+  const runUndici = async () => rates.undici.push(await timed(cpu.undici, () => loop(ROUND_N, undiciPost)));
+  const runOurs = async () => rates.ours.push(await timed(cpu.ours, () => deliver(ROUND_N)));
   for (let r = 0; r < ROUNDS; r++) {
-    rates.undici.push(await loop(ROUND_N, undiciPost));
+    if (r % 2 === 0) {
+      await runUndici();
+      await runOurs();
+    } else {
+      await runOurs();
+      await runUndici();
+    }
     rates.https.push(await loop(ROUND_N, httpsPost));
-    rates.ours.push(await deliver(ROUND_N));
   }
   const ratios = rates.ours.map((x, i) => x / rates.undici[i]!);
+  const cpuRatios = cpu.ours.map((x, i) => cpu.undici[i]! / x);
   await agent.close();
   httpsAgent.destroy();
 
@@ -284,6 +305,9 @@ export async function benchWebhooks(): Promise<void> {
     `  ratio vs undici: ${median(ratios).toFixed(2)} (target >= ${TARGET_RATIO}; median of the per-round ratios ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
   );
   console.log(`  ratio vs https:  ${(ours / median(rates.https)).toFixed(2)}`);
+  console.log(
+    `  CPU per delivery (all threads) bare undici ${median(cpu.undici).toFixed(0)} µs, ours ${median(cpu.ours).toFixed(0)} µs   ratio ${median(cpuRatios).toFixed(2)} (per round ${cpuRatios.map((x) => x.toFixed(2)).join(', ')})`,
+  );
   const labels: Record<string, string> = { '/hk-u': 'undici', '/hk-h': 'https', '/hook': 'ours' };
   for (const [p, s] of seen)
     console.log(

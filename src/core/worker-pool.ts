@@ -222,9 +222,15 @@ export class WorkerPool {
       workerData: { module: this.module.href },
       resourceLimits: this.resourceLimits,
       stdout: true,
-      stderr: false,
+      stderr: true,
     });
-    worker.stdout.pipe(process.stderr, { end: false });
+    // Both forwarded chunk by chunk rather than piped (Node pipes a worker's stderr itself unless asked not to): a
+    // pipe adds its listeners to process.stderr, one set per worker, and a pool of more workers than an emitter's
+    // listener limit (a machine of many cores) set off Node's warning of a leak. Workers print seldom (a library's
+    // stray line), so nothing needs the pipe's backpressure.
+    const forward = (chunk: Buffer) => process.stderr.write(chunk);
+    worker.stdout.on('data', forward);
+    worker.stderr.on('data', forward);
     this.stats.workersStarted++;
     const slot: Slot = { worker, state: 'starting' };
     this.slots.push(slot);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
 import { runAsQueueCaller } from '../../src/core/fair-queue.js';
 import { WorkerPool, type WorkerPoolOptions } from '../../src/core/worker-pool.js';
@@ -207,6 +207,32 @@ describe('WorkerPool', () => {
     await rejection(p.run('spin', null, { timeoutMs: 50 }));
     expect(p.workers).toBe(2);
     expect(p.stats.workersStarted).toBe(3);
+  });
+
+  it('forwards what workers print to stderr, with no listener on stderr per worker (a pool may hold many)', async () => {
+    const events = ['unpipe', 'drain', 'error', 'close', 'finish'];
+    const before = events.map((e) => process.stderr.listenerCount(e));
+    const seen: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(((
+      chunk: string | Uint8Array,
+      ...rest: never[]
+    ) => {
+      seen.push(String(chunk));
+      return write(chunk, ...rest);
+    }) as typeof process.stderr.write);
+    try {
+      // Eleven workers alive at once: one more than an emitter's default listener limit.
+      const p = pool({ size: 11, eager: true });
+      expect(p.workers).toBe(11);
+      expect(events.map((e) => process.stderr.listenerCount(e))).toEqual(before);
+      expect(await p.run('print', 'a line printed by a pool worker')).toBe('printed');
+      // Both of a worker's streams reach this process's stderr (its stdout may be the MCP protocol).
+      await until(() => seen.some((s) => s.includes('a line printed by a pool worker on stdout')));
+      await until(() => seen.some((s) => s.includes('a line printed by a pool worker on stderr')));
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('a module that does not load fails its jobs with the reason', async () => {

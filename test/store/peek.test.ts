@@ -3,6 +3,8 @@
  * with: it reads only the collections asked for, from their lines, and must see exactly what the store itself reads,
  * whatever the records hold, and fall back to reading the file whole when its lines cannot be trusted.
  */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -144,5 +146,39 @@ describe('peekLowdb', () => {
     // Two records on one line: still the same JSON, but not the store's layout.
     await fillAndEdit((text) => text.replace('},\n"key_2":', '},"key_2":'));
     await expectSame(await peekLowdb(dir, WANTED), dir);
+  });
+});
+
+describe('peekLowdb and the directory lock', () => {
+  const lock = () => path.join(dir, 'svc.lock');
+
+  it('answers locked while another live process holds the directory, and reads the records otherwise', async () => {
+    await fill(dir);
+    // Our parent is alive while we run: a store held by it could not be opened here.
+    writeFileSync(lock(), `${process.ppid}\n`);
+    expect(await peekLowdb(dir, WANTED)).toBe('locked');
+
+    // A lock with our own pid (a store this process has open) does not stop the look.
+    writeFileSync(lock(), `${process.pid}\n`);
+    await expectSame(await peekLowdb(dir, WANTED), dir);
+
+    // A lock left by a process that has exited is stale: the store would take it over.
+    const exited = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(lock(), `${exited}\n`);
+    await expectSame(await peekLowdb(dir, WANTED), dir);
+
+    // Garbage stays garbage after the moment the look waits for a pid: not a live holder.
+    writeFileSync(lock(), 'not a pid');
+    await expectSame(await peekLowdb(dir, WANTED), dir);
+  });
+
+  it('reads a lock being written again, and sees the pid written meanwhile', async () => {
+    await fill(dir);
+    // Created, not written yet: the look reads it again for a moment. The pid is written right after the call
+    // starts, so the second read sees it.
+    writeFileSync(lock(), '');
+    const look = peekLowdb(dir, WANTED);
+    writeFileSync(lock(), `${process.ppid}\n`);
+    expect(await look).toBe('locked');
   });
 });

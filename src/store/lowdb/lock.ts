@@ -3,6 +3,7 @@
  * processes never write the same data file.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { link, open, readFile, realpath, rename, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -141,10 +142,21 @@ function isAlive(pid: number): boolean {
 
 /**
  * Whether another live process holds the lock of `dir` now (read only: nothing is taken or removed). The light key
- * check of `svc mcp` asks it, since a store it cannot open leaves it nothing to answer from.
+ * check of `svc mcp` asks it, since a store it cannot open leaves it nothing to answer from. The file is read at once,
+ * synchronously (it runs while `svc mcp` starts, where each step of an asynchronous read waits for a turn of a busy
+ * event loop, and the file is a few bytes in the page cache); only a lock without a pid yet, one being written, is
+ * read again for a moment as `readLock` does.
  */
 export async function heldByAnother(dir: string): Promise<boolean> {
-  const content = await readLock(path.join(dir, LOCK_FILE));
+  const lockPath = path.join(dir, LOCK_FILE);
+  let content: string | undefined;
+  try {
+    content = readFileSync(lockPath, 'utf8');
+  } catch (err) {
+    if (errCode(err) === 'ENOENT') return false;
+    throw err;
+  }
+  if (parsePid(content) === undefined) content = await readLock(lockPath);
   if (content === undefined) return false;
   const pid = parsePid(content);
   return pid !== undefined && pid !== process.pid && isAlive(pid);

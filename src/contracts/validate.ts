@@ -4,7 +4,6 @@ import {
   evmAddressIssue,
   hasMoreThanTwoDecimals,
   humanMessage,
-  type Issue,
   issueDetail,
   sumIssue,
 } from '../core/messages/index.js';

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/tools/index.js';
 import { chainsAt, startEmptyEvmNode } from '../support/evm-rpc-standin.js';

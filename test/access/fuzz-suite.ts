@@ -282,7 +282,7 @@ function mutate(base: Record<string, unknown>, schema: Schema): fc.Arbitrary<Gen
       return { how: `unknown field ${JSON.stringify(k)}`, input: copy };
     }),
     fc
-      .constantFrom<unknown>(null, [], [base], 'text', 42, true, deep(2000, false))
+      .constantFrom<unknown>(null, [], [base], 'text', 42, true, WHOLE_DEEP)
       .map((whole): Generated => ({ how: 'whole input not an object', input: whole })),
   ];
   if (required.length)

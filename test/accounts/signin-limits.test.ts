@@ -16,7 +16,7 @@ import {
   type UserRecord,
 } from '../../src/accounts/sessions.js';
 import { LimiterUnavailableError, MemoryRateLimiter } from '../../src/keys/limiter.js';
-import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
+import { FakeClock, startTestServer } from '../helpers.js';
 import { testRedisUrl } from '../support/engines.js';
 import { sessionCookie, uniqueEmail } from '../support/session.js';
 

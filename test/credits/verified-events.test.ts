@@ -16,7 +16,7 @@ import { debitCredits } from '../../src/credits/spend.js';
 import { PaymentProviderError, paymentsGateway } from '../../src/credits/stripe.js';
 import { StoreUnavailableError } from '../../src/store/port.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
-import { sessionHeaders, type TestSession } from '../support/session.js';
+import { sessionHeaders } from '../support/session.js';
 import { STANDIN_SECRET_KEY } from '../support/stripe-standin.js';
 import { catalogueOf } from '../../src/credits/catalogue.js';
 import { startCreditsHarness, type CreditsHarness } from './harness.js';

@@ -57,10 +57,6 @@ async function openHost(opts: Record<string, unknown> = {}, token?: string): Pro
   return { page, frame };
 }
 
-async function stepHeading(frame: Frame): Promise<string> {
-  return (await frame.textContent('h2'))!;
-}
-
 const OWNER = '0x27b1fdb04752bbc536007a920d24acb045561c26';
 const PREFILL = {
   ownerAddress: OWNER,

@@ -3,6 +3,9 @@
  * bare Fastify route answering the same JSON with the same headers, measured with autocannon in one run.
  *
  *   npx tsx bench/rest.ts
+ *
+ * BENCH_REST_ONLY=svc|bare loads one side alone (five runs, no warm-up of the other), to profile it
+ * (scripts/profile-diff.ts; node flags through NODE_OPTIONS, e.g. --cpu-prof --cpu-prof-dir=DIR).
  */
 import autocannon from 'autocannon';
 import pino from 'pino';
@@ -132,6 +135,33 @@ export async function benchRest(): Promise<void> {
   const bodyOnlyUrl = `${bareBase}/body-only`;
 
   const auth = { authorization: `Bearer ${key}` };
+  const only = process.env.BENCH_REST_ONLY;
+  if (only !== undefined) {
+    if (only !== 'svc' && only !== 'bare')
+      throw new Error(`BENCH_REST_ONLY must be svc or bare, not ${JSON.stringify(only)}`);
+    let requests = 0;
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < 5; i++) {
+      const result = await autocannon({
+        url: only === 'svc' ? svcUrl : bareUrl,
+        headers: auth,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        pipelining: 1,
+      });
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
+      requests += result.requests.total;
+    }
+    const used = process.cpuUsage(cpu);
+    await app.close();
+    await closeServices(services);
+    await bare.close();
+    await rm(dir, { recursive: true, force: true });
+    console.log(
+      `REST, ${only} alone: ${requests} requests, CPU ${fmt((used.user + used.system) / requests, 1)} µs each (with autocannon's)`,
+    );
+    return;
+  }
   await load(bareUrl, auth); // warm-up all three
   await load(bodyOnlyUrl, auth);
   await load(svcUrl, auth);

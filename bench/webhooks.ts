@@ -11,7 +11,8 @@
  * Knobs (environment): BENCH_WEBHOOKS_N (deliveries in the memory run, default
  * 100000), BENCH_WEBHOOKS_AHEAD (claimAhead, default 16), BENCH_WEBHOOKS_BACKLOG
  * (undelivered events the producer allows, default 1000), BENCH_WEBHOOKS_RETENTION
- * (ms, default 500).
+ * (ms, default 500). BENCH_WEBHOOKS_ONLY=ours|undici runs one side alone (a warm-up, then BENCH_WEBHOOKS_N of it), to
+ * profile it (scripts/profile-diff.ts).
  *
  * Baselines, same concurrency and receiver, and the same request on the wire: a
  * JSON body of the delivery payload's shape and size, and the same headers with
@@ -110,6 +111,9 @@ export async function benchWebhooks(): Promise<void> {
     return;
   }
   const total = Number(process.env.BENCH_WEBHOOKS_N ?? 100_000);
+  const only = process.env.BENCH_WEBHOOKS_ONLY;
+  if (only !== undefined && only !== 'ours' && only !== 'undici')
+    throw new Error(`BENCH_WEBHOOKS_ONLY must be ours or undici, not ${JSON.stringify(only)}`);
   const tls = makeCert();
   // What the receiver saw, per path: requests, body bytes and header lines (to show the baselines send the same).
   const seen = new Map<string, { n: number; bytes: number; headers: number }>();
@@ -216,6 +220,29 @@ export async function benchWebhooks(): Promise<void> {
     return n / ((performance.now() - t0) / 1000);
   };
 
+  const close = async () => {
+    await agent.close();
+    httpsAgent.destroy();
+    await dispatcher.stop();
+    await store.close();
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  if (only) {
+    // One side alone, warm-up included, for a profile of it: nothing else runs in the process meanwhile.
+    const run = only === 'ours' ? (n: number) => deliver(n) : (n: number) => loop(n, undiciPost);
+    await run(WARMUP_N);
+    const cpuBefore = process.cpuUsage();
+    const rate = await run(total);
+    const used = process.cpuUsage(cpuBefore);
+    await close();
+    console.log(
+      `  ${only} alone: ${total} after a warm-up of ${WARMUP_N} (${total + WARMUP_N} units in a profile of the run), ` +
+        `${rate.toFixed(0)}/s, CPU ${((used.user + used.system) / total).toFixed(0)} µs each (all threads)`,
+    );
+    return;
+  }
+
   // Warm-up (JIT, TLS sessions, pools). Then the memory run, before the
   // rounds: run after them, it started from the resident size the rounds had
   // reached (about 420 MB; it does not shrink back) and could not show what
@@ -285,14 +312,8 @@ export async function benchWebhooks(): Promise<void> {
   }
   const ratios = rates.ours.map((x, i) => x / rates.undici[i]!);
   const cpuRatios = cpu.ours.map((x, i) => cpu.undici[i]! / x);
-  await agent.close();
-  httpsAgent.destroy();
-
-  await dispatcher.stop();
+  await close();
   const stats = dispatcher.stats();
-  await store.close();
-  await receiver.close();
-  rmSync(dir, { recursive: true, force: true });
 
   const fmt = (r: number) => `${r.toFixed(0)}/s`;
   const list = (xs: number[]) => xs.map(fmt).join(', ');

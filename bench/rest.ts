@@ -5,7 +5,8 @@
  *   npx tsx bench/rest.ts
  *
  * BENCH_REST_ONLY=svc|bare loads one side alone (five runs, no warm-up of the other), to profile it
- * (scripts/profile-diff.ts; node flags through NODE_OPTIONS, e.g. --cpu-prof --cpu-prof-dir=DIR).
+ * (scripts/profile-diff.ts): node refuses the profiler's flags in NODE_OPTIONS, so give them to node itself,
+ * `node --cpu-prof --cpu-prof-dir=DIR --import tsx bench/rest.ts`.
  */
 import autocannon from 'autocannon';
 import pino from 'pino';
@@ -51,6 +52,8 @@ const CONNECTIONS = 32;
  * requests per second, it hardly moves when other programs take the machine's cores.
  */
 let lastCpuPerRequest = Number.NaN;
+/** Requests answered in the last load() run. */
+let lastRequests = 0;
 
 async function load(url: string, headers: Record<string, string>): Promise<number> {
   const cpu = process.cpuUsage();
@@ -59,6 +62,7 @@ async function load(url: string, headers: Record<string, string>): Promise<numbe
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   lastCpuPerRequest = (used.user + used.system) / result.requests.total;
+  lastRequests = result.requests.total;
   return result.requests.average;
 }
 
@@ -134,6 +138,12 @@ export async function benchRest(): Promise<void> {
   const bareUrl = `${bareBase}/api/v1/contracts/templates`;
   const bodyOnlyUrl = `${bareBase}/body-only`;
 
+  /** Stops the measured service and the baseline (the run with request logs opens its own). */
+  const closeFirst = async () => {
+    await app.close();
+    await closeServices(services);
+    await bare.close();
+  };
   const auth = { authorization: `Bearer ${key}` };
   const only = process.env.BENCH_REST_ONLY;
   if (only !== undefined) {
@@ -142,20 +152,11 @@ export async function benchRest(): Promise<void> {
     let requests = 0;
     const cpu = process.cpuUsage();
     for (let i = 0; i < 5; i++) {
-      const result = await autocannon({
-        url: only === 'svc' ? svcUrl : bareUrl,
-        headers: auth,
-        connections: CONNECTIONS,
-        duration: DURATION_S,
-        pipelining: 1,
-      });
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
-      requests += result.requests.total;
+      await load(only === 'svc' ? svcUrl : bareUrl, auth);
+      requests += lastRequests;
     }
     const used = process.cpuUsage(cpu);
-    await app.close();
-    await closeServices(services);
-    await bare.close();
+    await closeFirst();
     await rm(dir, { recursive: true, force: true });
     console.log(
       `REST, ${only} alone: ${requests} requests, CPU ${fmt((used.user + used.system) / requests, 1)} µs each (with autocannon's)`,
@@ -188,9 +189,7 @@ export async function benchRest(): Promise<void> {
   const svcRps = median(svcRuns);
   const ratio = median(ratios);
 
-  await app.close();
-  await closeServices(services);
-  await bare.close();
+  await closeFirst();
 
   // The same with the default info-level request logs.
   const services2 = await openServices(loadConfig({ 'data-dir': dir }, {}), {

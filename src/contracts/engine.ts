@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { recordEvent } from '../events/events.js';

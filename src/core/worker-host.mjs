@@ -20,8 +20,8 @@ function errorBody(err) {
   }
   return {
     api: false,
-    name: err && err.name ? String(err.name) : 'Error',
-    message: String(err && err.message ? err.message : err),
+    name: err?.name ? String(err.name) : 'Error',
+    message: String(err?.message ? err.message : err),
   };
 }
 

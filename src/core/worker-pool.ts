@@ -432,8 +432,14 @@ export class WorkerPool {
         signal.addEventListener('abort', onAbort, { once: true });
         const off = () => signal.removeEventListener('abort', onAbort);
         const { resolve: res, reject: rej } = job;
-        job.resolve = (v) => (off(), res(v));
-        job.reject = (e) => (off(), rej(e));
+        job.resolve = (v) => {
+          off();
+          res(v);
+        };
+        job.reject = (e) => {
+          off();
+          rej(e);
+        };
       }
       this.queue.push(job.account, job.weight, job);
       this.pump();

@@ -172,7 +172,7 @@ async function runReload(deps: CreditDeps, accountId: string, reloadId: string):
   const reload = await inAccount(deps.store, accountId, async (tx) => tx.get<ReloadRecord>(CREDIT_RELOADS, reloadId), {
     readOnly: true,
   });
-  if (!reload || reload.status !== 'pending') return;
+  if (reload?.status !== 'pending') return;
   const gateway = paymentsGateway(deps.config.payments);
   const pack = {
     type: reload.packType,
@@ -220,7 +220,7 @@ export async function recordReloadOutcome(
   await inAccount(deps.store, accountId, async (tx) => {
     const now = deps.clock.now();
     const reload = await tx.get<ReloadRecord>(CREDIT_RELOADS, reloadId);
-    if (!reload || reload.status !== 'pending') return;
+    if (reload?.status !== 'pending') return;
     const wallet = await loadWalletInTx(tx, accountId, now);
     const ar = wallet.autoReload;
     if (ar.inFlight?.reloadId === reloadId) ar.inFlight = null;

@@ -56,7 +56,7 @@ export interface NewEmbedSession {
 
 /** Whether a presented credential is an embed token (rather than an API key). */
 export function isEmbedToken(presented: string | undefined): presented is string {
-  return presented !== undefined && presented.startsWith(EMBED_TOKEN_PREFIX);
+  return presented?.startsWith(EMBED_TOKEN_PREFIX) === true;
 }
 
 const secretHash = (secret: string) => hash('sha256', secret, 'hex');

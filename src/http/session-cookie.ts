@@ -13,7 +13,7 @@ import { SESSION_COOKIE } from '../accounts/sessions.js';
 export function sessionToken(headers: IncomingHttpHeaders): string | undefined {
   const header = headers.cookie;
   // Most requests carry an API key and no session cookie: they are not parsed at all.
-  if (!header || !header.includes(`${SESSION_COOKIE}=`)) return undefined;
+  if (!header?.includes(`${SESSION_COOKIE}=`)) return undefined;
   return parseCookie(header, { decode })[SESSION_COOKIE] || undefined;
 }
 

@@ -218,7 +218,7 @@ function checkForcedHeirship(
           ? { ...f, parents: true }
           : { ...f, children: 1, descendants: 1 };
     const s = fh.scenarios.find((x) => matches(x, withG, regime));
-    return s !== undefined && s.reserves.some((r) => r.heirs.includes(g));
+    return s?.reserves.some((r) => r.heirs.includes(g)) === true;
   });
   if (unnamed.length > 0) {
     out.push({

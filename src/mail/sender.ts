@@ -290,7 +290,7 @@ export class MailSender {
     const at = now.toISOString();
     await this.#o.store.transact(async (tx) => {
       const cur = await tx.get<MailRecord>(MAIL, job.id);
-      if (!cur || cur.state !== 'sending' || cur.leaseOwner !== this.id) return;
+      if (cur?.state !== 'sending' || cur.leaseOwner !== this.id) return;
       await tx.put(MAIL, { ...cur, ...this.#fields(cur, outcome, now.getTime(), at) });
     });
     this.#count(outcome);

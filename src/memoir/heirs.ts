@@ -206,7 +206,7 @@ export async function listPlans(store: Store, ownerId: string, clock: Clock) {
 /** Changes heirs' access of a plan; its shares follow at once (opened, or closed again, when the switch has fired). */
 export async function updatePlan(
   store: Store,
-  ownerId: string,
+  _ownerId: string,
   planId: string,
   patch: { label?: string | undefined; heirAccess?: Partial<HeirAccess> | undefined },
   clock: Clock,
@@ -371,7 +371,7 @@ export async function ownerShares(store: Store, ownerId: string, now: Date, plan
 
 async function shareIn(tx: Pick<Tx, 'get'>, shareId: string): Promise<GrantRecord> {
   const g = await tx.get<GrantRecord>(GRANTS, shareId);
-  if (!g || g.kind !== 'memoir') throw new ApiError('NOT_FOUND', 'No share with this id in your account.');
+  if (g?.kind !== 'memoir') throw new ApiError('NOT_FOUND', 'No share with this id in your account.');
   return g;
 }
 

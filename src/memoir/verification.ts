@@ -172,7 +172,7 @@ async function onOwnerAlive(store: Store, sign: LifeSign): Promise<void> {
     await store.transact(async (tx) => {
       const plan = await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, id);
       const v = plan?.verification;
-      if (!plan || plan.state !== 'verifying' || v?.state !== 'waiting' || v.reporter === sign.credential) return;
+      if (plan?.state !== 'verifying' || v?.state !== 'waiting' || v.reporter === sign.credential) return;
       // Past its end the owner came too late: the verification completes instead.
       if (v.endsAt <= at) await settle(tx, plan, { now: () => sign.at });
       else await failVerification(tx, plan, sign.kind, { now: () => sign.at });

@@ -203,7 +203,7 @@ export function takeOverExpired(
 export async function giveBack(tx: Tx, jobs: Job[], owner: string, nowMs: number): Promise<void> {
   for (const job of jobs) {
     const d = await tx.get<DeliveryRecord>(DELIVERIES, job.id);
-    if (!d || d.state !== 'delivering' || d.leaseOwner !== owner) continue;
+    if (d?.state !== 'delivering' || d.leaseOwner !== owner) continue;
     const last = d.attempts[d.attempts.length - 1];
     if (last && last.finishedAt === null) d.attempts.pop();
     d.state = 'pending';

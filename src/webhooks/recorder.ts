@@ -68,7 +68,7 @@ export async function recordOutcomes(
   const recorded: Recorded = { retries: [], succeeded: 0, failed: 0, disabled: [] };
   for (const { job, result } of outcomes) {
     const d = await tx.get<DeliveryRecord>(DELIVERIES, job.id);
-    if (!d || d.state !== 'delivering' || d.leaseOwner !== owner) continue; // lease lost meanwhile
+    if (d?.state !== 'delivering' || d.leaseOwner !== owner) continue; // lease lost meanwhile
     const a = d.attempts[d.attempts.length - 1];
     if (a) {
       a.finishedAt = nowIso;

@@ -68,10 +68,10 @@ function compile(msg) {
       formatted: e.formattedMessage,
     };
     const loc = e.sourceLocation;
-    if (loc && loc.file === MAIN && loc.start >= 0) {
+    if (loc?.file === MAIN && loc.start >= 0) {
       starts ??= lineStarts(source);
       Object.assign(m, locate(source, starts, loc.start));
-    } else if (loc && loc.file) {
+    } else if (loc?.file) {
       m.file = loc.file;
     }
     return m;
@@ -110,7 +110,7 @@ export const tasks = {
     try {
       result = compile(msg);
     } catch (err) {
-      result = { ok: false, crashed: String(err && err.message ? err.message : err) };
+      result = { ok: false, crashed: String(err?.message ? err.message : err) };
     }
     return JSON.stringify(result);
   },

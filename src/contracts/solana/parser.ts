@@ -319,7 +319,7 @@ function parseInstruction(fn: Node): ParsedInstruction {
   const args: Array<{ name: string; typeText: string }> = [];
   let context: string | undefined;
   for (const p of params?.namedChildren ?? []) {
-    if (!p || p.type !== 'parameter') continue;
+    if (p?.type !== 'parameter') continue;
     const name = p.childForFieldName('pattern')?.text ?? '';
     const typeText = p.childForFieldName('type')?.text ?? '';
     const ctx = genericParts(typeText.replace(/\s+/g, ''));

@@ -1,4 +1,4 @@
-import { Address, beginCell, Cell, contractAddress, Dictionary, type DictionaryValue } from '@ton/core';
+import { Address, beginCell, type Cell, contractAddress, Dictionary, type DictionaryValue } from '@ton/core';
 import { guardianTiming } from '../guardians.js';
 import type { Plan } from '../plan.js';
 import { OP, TON_MAX_UNLISTED } from './contract.js';

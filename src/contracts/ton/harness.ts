@@ -5,7 +5,7 @@ import {
   type BlockchainTransaction,
   type SendMessageResult,
 } from '@ton/sandbox';
-import { Address, beginCell, Cell, fromNano, TupleReader, type Builder } from '@ton/core';
+import { Address, beginCell, Cell, fromNano, type TupleReader, type Builder } from '@ton/core';
 import { OP } from './contract.js';
 
 /**

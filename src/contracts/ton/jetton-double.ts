@@ -1,4 +1,4 @@
-import { beginCell, Cell, contractAddress, type Address } from '@ton/core';
+import { beginCell, type Cell, contractAddress, type Address } from '@ton/core';
 import { compileFuncCached } from './compile.js';
 import { printModule, emptyModule } from './func-model.js';
 import { STDLIB, stdlibFor } from './stdlib.js';

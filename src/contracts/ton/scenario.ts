@@ -93,7 +93,7 @@ async function deployAndDeposit(run: Run): Promise<void> {
     const js = await h.jettons();
     check(
       'jetton discovery',
-      js.every((x, j) => x.wallet !== null && x.wallet.equals(jettonWalletAddress(jcode!, address, masters[j]!))),
+      js.every((x, j) => x.wallet?.equals(jettonWalletAddress(jcode!, address, masters[j]!)) === true),
       'jetton wallets were not discovered',
     );
     for (let j = 0; j < masters.length; j++) {

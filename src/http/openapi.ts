@@ -152,7 +152,8 @@ const COOKIE_OPERATIONS = new Set(['register', 'login', 'change_password', 'logo
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
-type Json = Record<string, any>;
+/** A JSON object of the document; what its values are is checked where they are read. */
+type Json = Record<string, unknown>;
 
 const headerRef = (key: string) => ({ $ref: `#/components/headers/${key}` });
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -362,8 +363,8 @@ export function finishOpenApiDocument(doc: Json, tools: readonly AnyTool[]): Jso
   for (const server of (doc.servers ?? []) as Json[]) server['x-internal'] ??= false;
 
   // 1. Named schemas, as output and (where it differs) as input.
-  const components: Json = (doc.components ??= {});
-  const schemas: Json = (components.schemas ??= {});
+  const components = (doc.components ??= {}) as Json;
+  const schemas = (components.schemas ??= {}) as Json;
   const byIdentity = new Map<string, string>();
   for (const [name, zodSchema] of NAMED_SCHEMAS) {
     const { output, input } = generated(zodSchema, doc);
@@ -414,26 +415,30 @@ export function finishOpenApiDocument(doc: Json, tools: readonly AnyTool[]): Jso
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
     const api = path.startsWith('/api/');
     for (const op of Object.values(methods)) {
-      const tool = toolsByName.get(op.operationId);
+      const operationId = op.operationId as string;
+      const tool = toolsByName.get(operationId);
       const example = exampleFor(op, tool);
       for (const p of (op.parameters ?? []) as Json[]) {
         p.schema = liftSchemas(p.schema, byIdentity);
-        const value = p.in === 'path' ? example.path[p.name] : p.in === 'query' ? example.query[p.name] : undefined;
+        const name = p.name as string;
+        const value = p.in === 'path' ? example.path[name] : p.in === 'query' ? example.query[name] : undefined;
         // Else the default, else the first allowed value (optional filters); a cursor has neither: it comes from a previous page.
-        const fallback = p.schema?.default ?? (Array.isArray(p.schema?.enum) ? p.schema.enum[0] : undefined);
+        const schema = p.schema as Json | undefined;
+        const fallback = schema?.default ?? (Array.isArray(schema?.enum) ? schema.enum[0] : undefined);
         if (value !== undefined) p.example = p.in === 'path' ? String(value) : value;
         else if (fallback !== undefined) p.example = fallback;
       }
-      const media = op.requestBody?.content?.['application/json'];
+      const media = (op.requestBody as { content?: Record<string, Json> } | undefined)?.content?.['application/json'];
       if (media) {
         media.schema = liftSchemas(media.schema, byIdentity);
         if (example.body && media.example === undefined) media.example = example.body;
       }
-      for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+      const answers = op.responses as Record<string, Json>;
+      for (const [status, response] of Object.entries(answers)) {
         const error = ERROR_RESPONSES[status];
         if (api && error) {
           usedResponses.add(status);
-          op.responses[status] = { $ref: `#/components/responses/${error.name}` };
+          answers[status] = { $ref: `#/components/responses/${error.name}` };
           continue;
         }
         const content = response.content as Record<string, Json> | undefined;
@@ -442,11 +447,12 @@ export function finishOpenApiDocument(doc: Json, tools: readonly AnyTool[]): Jso
           response.content = { [JSON_MEDIA_TYPE]: { schema: liftSchemas(schema, byIdentity) } };
         }
         // Headers an operation declares itself (the memoir's binary answers) come after the common ones.
-        response.headers = {
+        const headers: Json = {
           ...(api ? rateHeaders : { [HEADERS.RequestId!.name]: headerRef('RequestId') }),
           ...(response.headers ?? {}),
         };
-        if (COOKIE_OPERATIONS.has(op.operationId)) response.headers[HEADERS.SetCookie!.name] = headerRef('SetCookie');
+        response.headers = headers;
+        if (COOKIE_OPERATIONS.has(operationId)) headers[HEADERS.SetCookie!.name] = headerRef('SetCookie');
       }
     }
   }

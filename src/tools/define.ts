@@ -132,7 +132,7 @@ export interface RestMapping {
 }
 
 /** A JSON fragment of the OpenAPI document. */
-export type OpenApiFragment = Record<string, any>;
+export type OpenApiFragment = Record<string, unknown>;
 
 export interface RestDocs {
   parameters?: OpenApiFragment[];

@@ -30,6 +30,13 @@ const REFUSED = 4200;
 
 const refuse = (id: string, message: string): EthResponse => ({ id, error: { code: REFUSED, message } });
 
+/** An eth request payload as posted by the wizard's frame: every field is checked before use. */
+interface EthRequest {
+  id?: unknown;
+  method?: unknown;
+  params?: unknown;
+}
+
 /** True when a message event came from the wizard's own frame and origin. */
 export function fromWizard(e: { source: unknown; origin: string }, frame: unknown, origin: string): boolean {
   return !!frame && e.source === frame && e.origin === origin;
@@ -40,21 +47,30 @@ export function fromWizard(e: { source: unknown; origin: string }, frame: unknow
  * provider, or refuses it; undefined when the payload has no usable id (nothing
  * to answer to).
  */
-export async function relayEth(provider: Eip1193Provider | undefined, p: any): Promise<EthResponse | undefined> {
+export async function relayEth(
+  provider: Eip1193Provider | undefined,
+  payload: unknown,
+): Promise<EthResponse | undefined> {
+  const p = payload as EthRequest | null | undefined;
   if (!p || typeof p.id !== 'string' || p.id.length > 64) return undefined;
   const id = p.id;
   const params = p.params === undefined ? [] : p.params;
   if (!provider) return refuse(id, 'The host page gave no wallet.');
-  if (RELAYED.indexOf(p.method) < 0 || !Array.isArray(params)) return refuse(id, 'Method not relayed.');
-  if (p.method === 'eth_sendTransaction' && (params.length !== 1 || !params[0] || (params[0] as any).to != null))
+  if (typeof p.method !== 'string' || RELAYED.indexOf(p.method) < 0 || !Array.isArray(params))
+    return refuse(id, 'Method not relayed.');
+  if (
+    p.method === 'eth_sendTransaction' &&
+    (params.length !== 1 || !params[0] || (params[0] as { to?: unknown }).to != null)
+  )
     return refuse(id, 'Only a contract creation transaction is relayed.');
   if (p.method === 'wallet_switchEthereumChain' && !switchParams(params))
     return refuse(id, 'A switch names one chain id and nothing else.');
   try {
     return { id, result: await provider.request({ method: p.method, params }) };
-  } catch (err: any) {
-    const code = typeof err?.code === 'number' ? err.code : -32603;
-    return { id, error: { code, message: String(err?.message || 'Wallet request failed.').slice(0, 300) } };
+  } catch (err) {
+    const e = err as { code?: unknown; message?: unknown } | null | undefined;
+    const code = typeof e?.code === 'number' ? e.code : -32603;
+    return { id, error: { code, message: String(e?.message || 'Wallet request failed.').slice(0, 300) } };
   }
 }
 

@@ -7,7 +7,7 @@
 
 import { type Eip1193Provider, fromWizard, relayEth } from './eth-relay.js';
 
-type Handler = (payload: any) => void;
+type Handler = (payload: unknown) => void;
 
 interface Options {
   container: string | HTMLElement;
@@ -72,7 +72,7 @@ class SvcWizard {
     add('template', opts.template);
     add('steps', Array.isArray(opts.steps) ? opts.steps.join(',') : opts.steps);
     add('logo', opts.logo);
-    add('primaryColor', opts.primaryColor && opts.primaryColor.replace(/^#/, ''));
+    add('primaryColor', opts.primaryColor?.replace(/^#/, ''));
     if (opts.hideHeader) add('hideHeader', true);
     if (opts.hideFooter) add('hideFooter', true);
     if (opts.ethereum) add('wallet', 1);

@@ -114,6 +114,7 @@ async function connect(launch: Launch, mode: string): Promise<Client> {
   const fill = (s: string) =>
     s
       .replaceAll(KEY, key)
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's input variable, written as is in the README's config
       .replaceAll('${input:svc-key}', key)
       .replaceAll(DATA_DIR, local.dir)
       .replaceAll(REMOTE, `${server.url}/mcp`);

@@ -31,6 +31,7 @@ describe('the node flags of the svc command', () => {
   it('are in force when the command is run as an executable', async () => {
     // A module preloaded through NODE_OPTIONS reports the flags node was started with.
     const probe = path.join(dir.dir, 'probe.mjs');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the probe's source, whose own template literal runs in the probe
     writeFileSync(probe, 'process.stderr.write(`execArgv=${JSON.stringify(process.execArgv)}\\n`);\n');
     const child = spawn(BIN, ['--version'], {
       env: { ...process.env, NODE_OPTIONS: `--import=${probe}` },

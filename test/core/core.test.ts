@@ -246,7 +246,12 @@ describe('transport helpers', () => {
     expect(redactUrl('/x?a%E0%A4%A=1&api%5Fkey=s')).toBe('/x?a%E0%A4%A=1&api%5Fkey=[redacted]'); // a malformed name does not throw
     expect(redactUrl('/x')).toBe('/x');
     const lines: string[] = [];
-    const sink = new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) });
+    const sink = new Writable({
+      write: (chunk, _e, cb) => {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
     const log = pino({ redact: { paths: ['req.headers.authorization', 'apiKey'], censor: '[redacted]' } }, sink);
     log.info({ req: { headers: { authorization: 'Bearer svc_sk_secret' } }, apiKey: 'svc_sk_secret' }, 'x');
     expect(lines.join('')).not.toContain('svc_sk_secret');

@@ -231,7 +231,10 @@ describe('a real svc serve, every unauthenticated route hammered past its limit'
     for (const { route, answers } of results) {
       const statuses = answers.map((a) => a.status);
       const counts = Object.entries(
-        statuses.reduce<Record<number, number>>((m, s) => ((m[s] = (m[s] ?? 0) + 1), m), {}),
+        statuses.reduce<Record<number, number>>((m, s) => {
+          m[s] = (m[s] ?? 0) + 1;
+          return m;
+        }, {}),
       );
       summary.push(`${route.name}: ${counts.map(([s, n]) => `${n}×${s}`).join(', ')}`);
       expect(

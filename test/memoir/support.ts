@@ -95,7 +95,14 @@ export async function openEngineStore(
   const t = await tmpDir('svc-memoir-');
   if (engine === 'lowdb') {
     const store = await openLowdbStore({ dataDir: t.dir, indexes: STORE_INDEXES });
-    return { store, dataDir: t.dir, close: async () => (await store.close(), await t.cleanup()) };
+    return {
+      store,
+      dataDir: t.dir,
+      close: async () => {
+        await store.close();
+        await t.cleanup();
+      },
+    };
   }
   const url = await testDatabaseUrl();
   const schema = randomSchema('svc_memoir');

@@ -81,7 +81,7 @@ export function describeStoreContract(name: string, open: OpenStore): void {
           id: 'ünï-🎉',
           text: 'é漢字🎉 שלום "quoted" back\\slash\nnew line\ttab',
           empty: '',
-          numbers: [0, -1, 3.14159, 1e-7, 1e300, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER],
+          numbers: [0, -1, Math.PI, 1e-7, 1e300, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER],
           flags: [true, false],
           nothing: null,
           nested: { a: { b: { c: [1, [2, [3, { d: 'deep' }]]] } }, emptyObject: {}, emptyArray: [] },

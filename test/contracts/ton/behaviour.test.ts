@@ -1,4 +1,4 @@
-import { Address, beginCell, toNano, type Cell } from '@ton/core';
+import { type Address, beginCell, toNano, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { rentReserveFor } from '../../../src/contracts/ton/rent.js';
 import { buildInitialData, tonAddressFor, updateBody, type TonPlanData } from '../../../src/contracts/ton/data.js';

@@ -1,4 +1,4 @@
-import { Address, beginCell, toNano, type Cell } from '@ton/core';
+import { type Address, beginCell, toNano, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { GUARDIAN_WAIT_DAYS, MAX_VETOES } from '../../../src/contracts/guardians.js';
 import { buildInitialData, tonAddressFor, updateBody, type TonPlanData } from '../../../src/contracts/ton/data.js';

@@ -113,8 +113,24 @@ describe('tools/list', () => {
   });
 });
 
+/** A response of the OpenAPI document, or a reference to a shared one. */
+interface DocResponse {
+  $ref?: string;
+  content?: Record<string, { schema?: object }>;
+}
+
+/** The OpenAPI document, as far as these tests read it (a type alias, so the validator takes it as a plain record). */
+type OpenApiDoc = {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<string, { operationId: string; tags: string[]; responses: Record<string, DocResponse> }>
+  >;
+  components: { securitySchemes: Record<string, object>; responses: Record<string, DocResponse> };
+};
+
 describe('OpenAPI document', () => {
-  let doc: Record<string, any>;
+  let doc: OpenApiDoc;
   beforeAll(async () => {
     const res = await server.app.inject({ url: '/api/v1/openapi.json' });
     expect(res.statusCode).toBe(200);
@@ -129,7 +145,7 @@ describe('OpenAPI document', () => {
   });
 
   it('has one operation per tool, named after it, tagged by domain, with the three key locations', () => {
-    const ops = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
+    const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => ({ path, method, op })),
     );
     for (const tool of TOOLS) {
@@ -151,11 +167,11 @@ describe('OpenAPI document', () => {
   });
 
   it('documents every response body (no empty schema)', () => {
-    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
-        for (const [status, ref] of Object.entries(op.responses as Record<string, any>)) {
+        for (const [status, ref] of Object.entries(op.responses)) {
           // Error answers are shared components.responses, referenced with $ref.
-          const resp = typeof ref.$ref === 'string' ? doc.components.responses[ref.$ref.split('/').pop()] : ref;
+          const resp = typeof ref.$ref === 'string' ? doc.components.responses[ref.$ref.split('/').pop()!] : ref;
           // JSON answers are declared as sent; the memoir's audio, video and export files by their media types.
           const content = (resp?.content ?? {}) as Record<string, { schema?: object }>;
           const types = Object.keys(content);

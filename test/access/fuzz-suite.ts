@@ -212,6 +212,9 @@ function clone<T>(v: T): T {
   return structuredClone(v);
 }
 
+/** An object or an array on a path, indexed by its keys or slots. */
+type Container = Record<string | number, unknown>;
+
 /** Every path (to an object key or array slot) in a value, down to a small depth. */
 function paths(
   value: unknown,
@@ -229,8 +232,8 @@ function paths(
 
 function setAt(root: Record<string, unknown>, path: Array<string | number>, value: unknown): Record<string, unknown> {
   const copy = clone(root);
-  let cur: any = copy;
-  for (const k of path.slice(0, -1)) cur = cur[k];
+  let cur: Container = copy;
+  for (const k of path.slice(0, -1)) cur = cur[k] as Container;
   const last = path[path.length - 1]!;
   if (Array.isArray(cur)) cur[last as number] = value;
   else setOwn(cur, String(last), value);
@@ -239,8 +242,8 @@ function setAt(root: Record<string, unknown>, path: Array<string | number>, valu
 
 function deleteAt(root: Record<string, unknown>, path: Array<string | number>): Record<string, unknown> {
   const copy = clone(root);
-  let cur: any = copy;
-  for (const k of path.slice(0, -1)) cur = cur[k];
+  let cur: Container = copy;
+  for (const k of path.slice(0, -1)) cur = cur[k] as Container;
   const last = path[path.length - 1]!;
   if (Array.isArray(cur)) cur.splice(last as number, 1);
   else delete cur[last];
@@ -310,7 +313,24 @@ function inputs(tool: AnyTool, example: Record<string, unknown> | undefined): fc
 // ---------------------------------------------------------------------------
 // Sending an input and judging the answer.
 
-const KNOWN_CODES = new Set<string>(ERROR_CODES);
+/** Checked against codes read from answers, which may be anything. */
+const KNOWN_CODES = new Set<unknown>(ERROR_CODES);
+
+/** An error as an answer carries it: every part is checked, so each may be missing. */
+interface AnswerError {
+  code?: unknown;
+  message?: unknown;
+  details?: Array<{ reason?: unknown }>;
+  /** A JSON-RPC error of /mcp carries the envelope's error here. */
+  data?: AnswerError;
+}
+
+/** An answer's body as parsed: the envelope when all is well, but every part is checked, so each may be missing. */
+interface Answer {
+  success?: unknown;
+  error?: AnswerError;
+  meta?: { requestId?: unknown };
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -355,7 +375,7 @@ async function viaRest(tool: AnyTool, input: unknown, srv: TestServer = server):
     !/json/i.test(String(res.headers['content-type']))
   )
     return undefined;
-  let body: any;
+  let body: Answer | undefined;
   try {
     body = res.json();
   } catch {
@@ -375,7 +395,7 @@ async function viaRest(tool: AnyTool, input: unknown, srv: TestServer = server):
   }
   if (!KNOWN_CODES.has(code) || code === 'INTERNAL_ERROR')
     return `REST ${res.statusCode}: error code ${code} not a known one`;
-  if (typeof body.error.message !== 'string') return `REST ${res.statusCode}: error without message`;
+  if (typeof body.error!.message !== 'string') return `REST ${res.statusCode}: error without message`;
   if (body.meta?.requestId !== res.headers['x-request-id'])
     return `REST ${res.statusCode}: meta.requestId ${body.meta?.requestId} ≠ x-request-id ${res.headers['x-request-id']}`;
   if (code === 'UNAUTHORIZED' && !tool.principals?.includes('key')) session = undefined;
@@ -394,7 +414,7 @@ async function viaMcp(tool: AnyTool, input: unknown, cl: Client = client): Promi
     const e = err as { code?: number; message?: string };
     const message = String(e.message);
     const body = message.match(/Error POSTing to endpoint: (\{.*\})$/s)?.[1];
-    let envelope: any;
+    let envelope: Answer | undefined;
     try {
       envelope = body ? JSON.parse(body) : undefined;
     } catch {
@@ -417,7 +437,7 @@ async function viaMcp(tool: AnyTool, input: unknown, cl: Client = client): Promi
     return result.structuredContent && typeof result.structuredContent === 'object'
       ? undefined
       : 'MCP success without structuredContent';
-  let envelope: any;
+  let envelope: Answer | undefined;
   try {
     envelope = JSON.parse(content?.[0]?.text ?? '');
   } catch {
@@ -637,7 +657,7 @@ export function fuzzSuite(part: number, parts: number): void {
      * sent as JSON) or not an object, input fields in a POST's query string, a body over the limit. Cheap
      * refusals, never a 5xx.
      */
-    const UNREADABLE = new Set([
+    const UNREADABLE = new Set<unknown>([
       'malformed URL',
       'unsupported content type',
       'empty JSON body',
@@ -653,7 +673,7 @@ export function fuzzSuite(part: number, parts: number): void {
       res: { statusCode: number; headers: Record<string, unknown>; body: string },
       counts: { limited: number; unreadable: number },
     ): string | undefined {
-      let body: any;
+      let body: Answer | undefined;
       try {
         body = JSON.parse(res.body);
       } catch {

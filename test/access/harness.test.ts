@@ -45,7 +45,7 @@ beforeAll(async () => {
   server = await startTestServer({ listen: false, config: { webhookAllow: '127.0.0.1' } });
   const doc = dereference((await server.app.inject({ url: '/api/v1/openapi.json' })).json());
   operations = [];
-  for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+  for (const [path, methods] of Object.entries(doc.paths)) {
     if (!path.startsWith('/api/')) continue;
     for (const [method, op] of Object.entries(methods)) {
       const params = (op.parameters ?? []) as Array<{ in: string; name: string; schema: Schema; required?: boolean }>;
@@ -64,13 +64,10 @@ beforeAll(async () => {
           : undefined,
         body: op.requestBody?.content?.['application/json']?.schema,
         responses: Object.fromEntries(
-          Object.entries(op.responses as Record<string, any>).map(([status, r]) => [
-            status,
-            jsonMedia(r.content)?.schema ?? {},
-          ]),
+          Object.entries(op.responses).map(([status, r]) => [status, jsonMedia(r.content)?.schema ?? {}]),
         ),
         mediaTypes: Object.fromEntries(
-          Object.entries(op.responses as Record<string, any>).map(([status, r]) => [
+          Object.entries(op.responses).map(([status, r]) => [
             status,
             Object.keys(r.content ?? {}).map((t) => t.split(';')[0]!.trim()),
           ]),
@@ -80,26 +77,43 @@ beforeAll(async () => {
   }
 });
 
+/** A media type entry of the document. */
+interface DocMedia {
+  schema?: Schema;
+}
+
+/** An operation of the dereferenced document, as far as the harness reads it. */
+interface DocOperation {
+  operationId: string;
+  parameters?: unknown[];
+  requestBody?: { content?: Record<string, DocMedia> };
+  responses: Record<string, { content?: Record<string, DocMedia> }>;
+}
+
 /** The document with every local `$ref` (components) replaced by what it names; the document has no cycles. */
-function dereference(doc: any): any {
-  const resolve = (node: any): any => {
+function dereference(doc: Record<string, unknown>): { paths: Record<string, Record<string, DocOperation>> } {
+  const resolve = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(resolve);
     if (node === null || typeof node !== 'object') return node;
-    if (typeof node.$ref === 'string') {
-      const target = node.$ref
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string') {
+      const target = ref
         .replace(/^#\//, '')
         .split('/')
-        .reduce((at: any, key: string) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-      if (target === undefined) throw new Error(`unresolved $ref ${node.$ref}`);
+        .reduce<unknown>(
+          (at, key) => (at as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')],
+          doc,
+        );
+      if (target === undefined) throw new Error(`unresolved $ref ${ref}`);
       return resolve(target);
     }
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, resolve(v)]));
   };
-  return { ...doc, paths: resolve(doc.paths) };
+  return { ...doc, paths: resolve(doc.paths) as Record<string, Record<string, DocOperation>> };
 }
 
 /** The JSON media type entry of a response (declared as `application/json; charset=utf-8`). */
-function jsonMedia(content: Record<string, any> | undefined): any {
+function jsonMedia(content: Record<string, DocMedia> | undefined): DocMedia | undefined {
   const type = Object.keys(content ?? {}).find((t) => t.split(';')[0]!.trim() === 'application/json');
   return type ? content![type] : undefined;
 }
@@ -137,7 +151,12 @@ function casesFor(op: Operation, example: Record<string, unknown> | undefined): 
   // Variants start from the tool's known-good example where there is one, so each breaks one field only.
   const known = example ? { ...example } : undefined;
   const pathValues: Record<string, string> = {};
-  for (const p of op.pathParams) if (known && p in known) (pathValues[p] = String(known[p])), delete known[p];
+  for (const p of op.pathParams) {
+    if (known && p in known) {
+      pathValues[p] = String(known[p]);
+      delete known[p];
+    }
+  }
   const validPath = fill(op.path, op.pathParams, pathValues);
   const validQuery = hasBody ? {} : (known ?? (op.query ? (validSample(op.query) as Record<string, unknown>) : {}));
   const validBody = hasBody ? (known ?? (op.body ? validSample(op.body) : undefined)) : undefined;

@@ -53,7 +53,12 @@ const createdKeys: string[] = [];
 let server: TestServer;
 
 beforeAll(async () => {
-  const sink = new Writable({ write: (chunk, _e, cb) => (logLines.push(String(chunk)), cb()) });
+  const sink = new Writable({
+    write: (chunk, _e, cb) => {
+      logLines.push(String(chunk));
+      cb();
+    },
+  });
   server = await startTestServer({ clock, log: createLogger('trace', sink) });
   createdKeys.push(server.adminKey);
 });
@@ -179,7 +184,7 @@ async function viaRest(tool: AnyTool, input: Record<string, unknown>, key: strin
 /** The envelope of a REST answer; a file answer (not JSON) at the success status stands for a success. */
 function answer(
   tool: AnyTool,
-  res: { statusCode: number; headers: Record<string, unknown>; json(): any },
+  res: { statusCode: number; headers: Record<string, unknown>; json(): unknown },
 ): { success: boolean; error?: { code: string } } {
   if (
     tool.rest.file &&
@@ -187,7 +192,7 @@ function answer(
     !/json/i.test(String(res.headers['content-type']))
   )
     return { success: true };
-  return res.json();
+  return res.json() as { success: boolean; error?: { code: string } };
 }
 
 function outcome(body: { success: boolean; error?: { code: string } }): Expected | string {

@@ -16,12 +16,24 @@ let server: TestServer;
 const PASSWORD = 'a long enough passphrase';
 
 beforeAll(async () => {
-  const sink = new Writable({ write: (chunk, _e, cb) => (logLines.push(String(chunk)), cb()) });
+  const sink = new Writable({
+    write: (chunk, _e, cb) => {
+      logLines.push(String(chunk));
+      cb();
+    },
+  });
   server = await startTestServer({ clock, log: createLogger('trace', sink) });
 });
 afterAll(async () => {
   await server?.close();
 });
+
+/** The data of a session's answer, as these tests read it; other answers' data are only compared whole. */
+interface SessionData {
+  csrfToken?: string;
+  user: { email: string };
+  account: { id: string };
+}
 
 /** A tiny cookie-keeping client over fetch. */
 class Browser {
@@ -50,7 +62,7 @@ class Browser {
     if (set !== undefined) this.cookie = set === 'svc_session=' ? undefined : set;
     const json = (await res.json()) as {
       success: boolean;
-      data?: any;
+      data?: SessionData;
       error?: { code: string; message: string; details?: Array<{ field: string; reason: string }> };
     };
     if (json.success && json.data?.csrfToken) this.csrf = json.data.csrfToken;
@@ -72,8 +84,8 @@ describe('user sessions over real HTTP', () => {
     const email = uniqueEmail('flow');
     const reg = await browser.signUp({ email: `  ${email.toUpperCase()} `, password: PASSWORD, name: 'Flow' });
     expect(reg.status).toBe(200);
-    expect(reg.json.data.user).toMatchObject({ email, name: 'Flow' });
-    expect(reg.json.data.account).toMatchObject({ tier: 'public', kind: 'personal', status: 'active' });
+    expect(reg.json.data!.user).toMatchObject({ email, name: 'Flow' });
+    expect(reg.json.data!.account).toMatchObject({ tier: 'public', kind: 'personal', status: 'active' });
     expect(reg.json.data).not.toHaveProperty('user.passwordHash');
     const setCookie = browser.lastSetCookie.find((c) => c.startsWith('svc_session='))!;
     expect(setCookie).toMatch(/HttpOnly/i);
@@ -84,8 +96,8 @@ describe('user sessions over real HTTP', () => {
     // GET /session (also under /api/v1/auth) answers with the same CSRF token.
     const session = await browser.request('GET', '/api/v1/auth/session');
     expect(session.status).toBe(200);
-    expect(session.json.data.user.email).toBe(email);
-    expect(session.json.data.csrfToken).toBe(reg.json.data.csrfToken);
+    expect(session.json.data!.user.email).toBe(email);
+    expect(session.json.data!.csrfToken).toBe(reg.json.data!.csrfToken);
 
     // A POST with the cookie but without the token: 403, nothing created.
     const refused = await browser.request(
@@ -108,7 +120,7 @@ describe('user sessions over real HTTP', () => {
     // With the token: a public key of the user's own account.
     const made = await browser.request('POST', '/api/v1/api-keys', { name: 'from the browser', scopes: ['contracts'] });
     expect(made.status).toBe(201);
-    expect(made.json.data).toMatchObject({ tier: 'public', ownerId: reg.json.data.account.id });
+    expect(made.json.data).toMatchObject({ tier: 'public', ownerId: reg.json.data!.account.id });
     // A session cannot make a partner key, nor grant a scope it lacks.
     const partner = await browser.request('POST', '/api/v1/api-keys', {
       name: 'x',
@@ -138,11 +150,11 @@ describe('user sessions over real HTTP', () => {
     // Login again.
     const login = await browser.request('POST', '/api/auth/login', { email, password: PASSWORD });
     expect(login.status).toBe(200);
-    expect(login.json.data.csrfToken).not.toBe(reg.json.data.csrfToken);
+    expect(login.json.data!.csrfToken).not.toBe(reg.json.data!.csrfToken);
     expect((await browser.request('GET', '/api/auth/session')).status).toBe(200);
 
     // Events of the account: user.created (through the outbox like the others).
-    const events = await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', reg.json.data.account.id);
+    const events = await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', reg.json.data!.account.id);
     expect(events.map((e) => e.type)).toContain('user.created');
 
     // The password is never stored or logged in clear; the hash is argon2id with OWASP's parameters.
@@ -180,7 +192,7 @@ describe('user sessions over real HTTP', () => {
     expect(
       (await new Browser().request('POST', '/api/auth/login', { email, password: 'another long passphrase' })).status,
     ).toBe(200);
-    const events = await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', changed.json.data.account.id);
+    const events = await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', changed.json.data!.account.id);
     expect(events.map((e) => e.type)).toContain('user.updated');
   });
 

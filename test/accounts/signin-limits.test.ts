@@ -23,11 +23,17 @@ import { sessionCookie, uniqueEmail } from '../support/session.js';
 const PASSWORD = 'correct horse battery staple';
 const WINDOW_MS = 15 * 60 * 1000;
 
+/** The data of a session's answer, as these tests read it. */
+interface SessionData {
+  csrfToken?: string;
+  user: { email: string };
+}
+
 interface Answer {
   status: number;
   body: {
     success: boolean;
-    data?: any;
+    data?: SessionData;
     error?: { code: string; message: string; details?: Array<{ field: string; reason: string }> };
   };
   headers: Record<string, unknown>;
@@ -132,7 +138,7 @@ for (const engine of ['in process', 'Redis'] as const) {
       const owner = await t.login(email, PASSWORD, freshAddress());
       expect(owner.status).toBe(200);
       expect(sessionCookie(owner.headers['set-cookie'] as string[])).toMatch(/^svc_session=./);
-      expect(owner.body.data.user.email).toBe(email);
+      expect(owner.body.data!.user.email).toBe(email);
     });
 
     it('an IPv6 client counts by its /64 network, so rotating addresses inside it does not add attempts', async () => {
@@ -207,7 +213,7 @@ for (const engine of ['in process', 'Redis'] as const) {
       const email = uniqueEmail('change');
       const reg = await t.register(email);
       const cookie = sessionCookie(reg.headers['set-cookie'] as string[])!;
-      const headers = { cookie, 'x-csrf-token': reg.body.data.csrfToken as string };
+      const headers = { cookie, 'x-csrf-token': reg.body.data!.csrfToken as string };
       const address = freshAddress();
       const change = (currentPassword: string) =>
         t.call('/api/auth/password', { currentPassword, newPassword: 'an even longer passphrase' }, address, headers);
@@ -232,7 +238,7 @@ for (const engine of ['in process', 'Redis'] as const) {
       for (let i = 0; i < 10; i++) expect((await t.login(other, `wrong guess number ${i}`, from)).status).toBe(401);
       const headers2 = {
         cookie: sessionCookie(reg2.headers['set-cookie'] as string[])!,
-        'x-csrf-token': reg2.body.data.csrfToken as string,
+        'x-csrf-token': reg2.body.data!.csrfToken as string,
       };
       expect(
         (
@@ -249,7 +255,7 @@ for (const engine of ['in process', 'Redis'] as const) {
       const reg3 = await t.register(third);
       const headers3 = {
         cookie: sessionCookie(reg3.headers['set-cookie'] as string[])!,
-        'x-csrf-token': reg3.body.data.csrfToken as string,
+        'x-csrf-token': reg3.body.data!.csrfToken as string,
       };
       const at = freshAddress();
       for (let i = 0; i < 9; i++) expect((await t.login(third, `wrong guess number ${i}`, at)).status).toBe(401);
@@ -360,7 +366,7 @@ describe('password strength', () => {
     const reg = await t.register(email);
     const headers = {
       cookie: sessionCookie(reg.headers['set-cookie'] as string[])!,
-      'x-csrf-token': reg.body.data.csrfToken as string,
+      'x-csrf-token': reg.body.data!.csrfToken as string,
     };
     const address = freshAddress();
     for (const weak of ['password12', '1234567890', 'aaaaaaaaaa', 'qwertyuiop', email]) {

@@ -1,3 +1,4 @@
+import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debitCredits } from '../../src/credits/spend.js';
 import { CREDIT_CHECKOUTS, type CheckoutRecord } from '../../src/credits/records.js';
@@ -86,10 +87,10 @@ describe('checkout fulfilment', () => {
     const answers = await Promise.all([h.deliver(completed), h.deliver(completed), h.deliver(completed)]);
     answers.push(await h.deliver(completed), await h.deliver(completed));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(answers.filter((a) => a.json.data.handled)).toHaveLength(1);
+    expect(answers.filter((a) => a.json.data!.handled)).toHaveLength(1);
     // The same session in a new event (Stripe re-sending under another id) is not credited again either.
-    const resent = h.standin.event('checkout.session.completed', completed.data.object as any);
-    expect((await h.deliver(resent)).json.data.handled).toBe(false);
+    const resent = h.standin.event('checkout.session.completed', completed.data.object);
+    expect((await h.deliver(resent)).json.data!.handled).toBe(false);
     expect((await h.entries(user.accountId)).filter((e) => e.kind === 'purchase')).toHaveLength(1);
     expect(await h.checkBalance(user.accountId)).toBe(STARTER);
     expect(await h.events(user.accountId, 'payment.completed')).toHaveLength(1);
@@ -168,10 +169,10 @@ describe('checkout fulfilment', () => {
 
     const other = await h.buyAndPay(user);
     const late = h.standin.event('checkout.session.expired', {
-      ...(other.completed.data.object as any),
+      ...other.completed.data.object,
       status: 'expired',
     });
-    expect((await h.deliver(late)).json.data.handled).toBe(false);
+    expect((await h.deliver(late)).json.data!.handled).toBe(false);
     expect(await h.server.services.store.get<CheckoutRecord>(CREDIT_CHECKOUTS, other.checkoutSessionId)).toMatchObject({
       status: 'completed',
     });
@@ -200,7 +201,7 @@ describe('checkout fulfilment', () => {
       await h.deliver(completed, { signature: 'v1=deadbeef' }),
       await h.deliver(completed, {
         body: body.replace(
-          `"amount_total":${completed.data.object && (completed.data.object as any).amount_total}`,
+          `"amount_total":${completed.data.object && (completed.data.object as Stripe.Checkout.Session).amount_total}`,
           '"amount_total":1',
         ),
         signature: h.standin.sign(body, { timestamp: Math.floor(h.clock.ms / 1000) }),
@@ -256,7 +257,7 @@ describe('without Stripe configured', () => {
     expect(res.json()).toMatchObject({ success: false, error: { code: 'PAYMENTS_NOT_CONFIGURED' } });
     const hook = await bare.deliver(bare.standin.event('checkout.session.completed', {}));
     expect(hook.status).toBe(503);
-    expect(hook.json.error.code).toBe('PAYMENTS_NOT_CONFIGURED');
+    expect(hook.json.error!.code).toBe('PAYMENTS_NOT_CONFIGURED');
     const packs = await bare.server.app.inject({
       method: 'GET',
       url: '/api/svcloom/credits/packs',
@@ -280,7 +281,12 @@ describe('Stripe refusing the call', () => {
   beforeAll(async () => {
     const { Writable } = await import('node:stream');
     const { createLogger } = await import('../../src/core/log.js');
-    const sink = new Writable({ write: (chunk, _e, cb) => (logs.push(String(chunk)), cb()) });
+    const sink = new Writable({
+      write: (chunk, _e, cb) => {
+        logs.push(String(chunk));
+        cb();
+      },
+    });
     refusing = await startCreditsHarness({ log: createLogger('warn', sink), secretKey: 'sk_test_wrong_key_123456' });
   });
   afterAll(async () => {

@@ -20,6 +20,13 @@ import {
   type StripeStandin,
 } from '../support/stripe-standin.js';
 
+/** The webhook endpoint's envelope, as the tests read it: `data` on success, `error` on a refusal. */
+export interface WebhookAnswer {
+  success: boolean;
+  data?: { handled: boolean; note?: string };
+  error?: { code: string };
+}
+
 export interface CreditsHarness {
   server: TestServer;
   standin: StripeStandin;
@@ -40,7 +47,7 @@ export interface CreditsHarness {
   deliver(
     event: Stripe.Event,
     opts?: { secret?: string; timestamp?: number; signature?: string | null; body?: string },
-  ): Promise<{ status: number; json: any }>;
+  ): Promise<{ status: number; json: WebhookAnswer }>;
   wallet(accountId: string): Promise<WalletRecord | undefined>;
   entries(accountId: string): Promise<LedgerEntry[]>;
   events(accountId: string, type?: string): Promise<EventRecord[]>;
@@ -102,7 +109,11 @@ export async function startCreditsHarness(
       if (res.status !== 200) throw new Error(`completion answered ${res.status}: ${JSON.stringify(res.json)}`);
       return { checkoutSessionId, paymentIntentId: standin.sessions.get(checkoutSessionId)!.payment_intent, completed };
     },
-    deliver: (event, o = {}) => standin.deliver(webhookUrl, event, { timestamp: Math.floor(clock.ms / 1000), ...o }),
+    deliver: (event, o = {}) =>
+      standin.deliver(webhookUrl, event, { timestamp: Math.floor(clock.ms / 1000), ...o }) as Promise<{
+        status: number;
+        json: WebhookAnswer;
+      }>,
     wallet: (accountId) => server.services.store.get<WalletRecord>(CREDIT_WALLETS, accountId),
     async entries(accountId) {
       const all = await server.services.store.findBy<LedgerEntry>(CREDIT_ENTRIES, 'ownerId', accountId);

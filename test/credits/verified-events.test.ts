@@ -26,7 +26,6 @@ import { startCreditsHarness, type CreditsHarness } from './harness.js';
 // Everything else answers 200 with `ignored` and credits nothing. Over real HTTP, events signed with the SDK's helper,
 // on lowdb and on PostgreSQL.
 
-type Obj = Record<string, any>;
 const STARTER = 100;
 
 describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the purchase records (%s)', (engine) => {
@@ -37,7 +36,12 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
   beforeAll(async () => {
     schema = engine === 'postgres' ? randomSchema('svc_pay') : undefined;
     const config = schema ? { databaseUrl: await testDatabaseUrl(), databaseSchema: schema } : {};
-    const sink = new Writable({ write: (chunk, _e, cb) => (logs.push(String(chunk)), cb()) });
+    const sink = new Writable({
+      write: (chunk, _e, cb) => {
+        logs.push(String(chunk));
+        cb();
+      },
+    });
     h = await startCreditsHarness({ config, log: createLogger('info', sink) });
   });
   afterEach(async () => {
@@ -61,7 +65,7 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
       success: true,
       data: { received: true, eventId: event.id, handled: false, ignored: true, note: expect.any(String) },
     });
-    return res.json.data.note;
+    return res.json.data!.note!;
   }
 
   async function expectApplied(event: Stripe.Event): Promise<void> {
@@ -166,7 +170,10 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     // A PaymentIntent Stripe never heard of.
     const refund = h.standin.refund(pi);
     await expectIgnored(
-      h.standin.event('charge.refunded', { ...(refund.data.object as Obj), payment_intent: 'pi_never_existed' }),
+      h.standin.event('charge.refunded', {
+        ...(refund.data.object as Stripe.Charge),
+        payment_intent: 'pi_never_existed',
+      }),
     );
     await expectUntouched(user.accountId);
   });
@@ -176,15 +183,15 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     const b = await h.user();
     const bought = await h.buy(a);
     const completed = h.standin.completeCheckout(bought.checkoutSessionId);
-    const real = completed.data.object as Obj;
-    expect(real.metadata.svcAccountId).toBe(a.accountId);
-    const variants: Obj[] = [
+    const real = completed.data.object as Stripe.Checkout.Session;
+    expect(real.metadata!.svcAccountId).toBe(a.accountId);
+    const variants: Array<Record<string, unknown>> = [
       { ...real, payment_status: 'unpaid' },
       { ...real, payment_status: 'no_payment_required', amount_total: 0 },
       { ...real, payment_status: 'no_payment_required' },
       { ...real, amount_total: 0 },
       { ...real, amount_total: 1 },
-      { ...real, amount_total: real.amount_total * 100 },
+      { ...real, amount_total: real.amount_total! * 100 },
       { ...real, amount_total: null },
       { ...real, currency: 'eur' },
       { ...real, currency: null },
@@ -230,14 +237,14 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     const a = await h.user();
     const b = await h.user();
     const bought = await h.buy(a);
-    const paid = h.standin.completeCheckout(bought.checkoutSessionId).data.object as Obj;
+    const paid = h.standin.completeCheckout(bought.checkoutSessionId).data.object as Stripe.Checkout.Session;
     // The session completes before the bank transfer clears: nothing to credit yet.
     await expectIgnored(h.standin.event('checkout.session.completed', { ...paid, payment_status: 'unpaid' }));
     await expectIgnored(
       h.standin.event('checkout.session.async_payment_succeeded', { ...paid, payment_status: 'unpaid' }),
     );
     await expectIgnored(
-      h.standin.event('checkout.session.async_payment_succeeded', { ...paid, amount_total: paid.amount_total - 1 }),
+      h.standin.event('checkout.session.async_payment_succeeded', { ...paid, amount_total: paid.amount_total! - 1 }),
     );
     await expectIgnored(
       h.standin.event('checkout.session.async_payment_failed', {
@@ -265,7 +272,7 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
 
     // A genuine failure of another purchase is recorded, once.
     const second = await h.buy(a);
-    const session = { ...(h.standin.sessions.get(second.checkoutSessionId) as Obj) };
+    const session = { ...h.standin.sessions.get(second.checkoutSessionId) };
     delete session._payment_intent_data;
     const failed = h.standin.event('checkout.session.async_payment_failed', { ...session, payment_status: 'unpaid' });
     await expectApplied(failed);
@@ -282,7 +289,7 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     const b = await h.user();
     const { paymentIntentId } = await h.buyAndPay(a);
     const refund = h.standin.refund(paymentIntentId);
-    const charge = refund.data.object as Obj;
+    const charge = refund.data.object as Stripe.Charge;
     for (const object of [
       { ...charge, currency: 'eur' },
       { ...charge, amount: charge.amount * 10, amount_refunded: charge.amount * 10 },
@@ -386,7 +393,7 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
     const [reload] = await store().findBy<ReloadRecord>(CREDIT_RELOADS, 'ownerId', a.accountId);
     expect(reload).toMatchObject({ status: 'pending' });
     const pi = [...h.standin.paymentIntents.values()].find((p) => p.metadata?.svcPurchaseId === reload!.id)!;
-    const good: Obj = { ...pi, status: 'succeeded' };
+    const good = { ...(pi as Stripe.PaymentIntent), status: 'succeeded' };
     for (const object of [
       { ...good, amount: good.amount * 10 },
       { ...good, currency: 'eur' },
@@ -442,10 +449,10 @@ describe.each(['lowdb', 'postgres'] as const)('Stripe events checked against the
       ['charge.refunded', { id: 'ch_x', amount: 'lots' }],
       ['payment_intent.succeeded', []],
     ] as const) {
-      await expectIgnored(h.standin.event(type, object as unknown as Obj));
+      await expectIgnored(h.standin.event(type, object as unknown as Record<string, unknown>));
     }
     const noData = h.standin.event('checkout.session.completed', {});
-    delete (noData as Obj).data;
+    delete (noData as { data?: unknown }).data;
     await expectIgnored(noData);
   });
 });

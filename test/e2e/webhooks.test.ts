@@ -56,13 +56,14 @@ afterAll(async () => {
   await data?.cleanup();
 });
 
-async function api(method: string, url: string, body?: unknown) {
+/** A call with the key; `T` is the answer's JSON as the caller reads it. */
+async function api<T = unknown>(method: string, url: string, body?: unknown): Promise<{ status: number; json: T }> {
   const res = await fetch(base + url, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  return { status: res.status, json: (await res.json()) as any };
+  return { status: res.status, json: (await res.json()) as T };
 }
 
 async function waitFor(pred: () => boolean, ms = 15_000): Promise<void> {
@@ -75,7 +76,10 @@ async function waitFor(pred: () => boolean, ms = 15_000): Promise<void> {
 
 describe('webhooks end to end', () => {
   it('delivers signed events of real operations, and the test endpoint really delivers', async () => {
-    const created = await api('POST', '/api/v1/webhooks/subscriptions', {
+    const created = await api<{
+      meta: { secret: string; warning: string };
+      data: { id: string; _id: string };
+    }>('POST', '/api/v1/webhooks/subscriptions', {
       url: receiver.url('/hook'),
       name: 'e2e',
       events: ['api_key.created', 'contract.generated'],
@@ -91,11 +95,14 @@ describe('webhooks end to end', () => {
     });
     expect(created.json.data.id).toBe(created.json.data._id);
 
-    const test = await api('POST', `/api/v1/webhooks/subscriptions/${created.json.data.id}/test`);
+    const test = await api<{ data: { responseTime: number } }>(
+      'POST',
+      `/api/v1/webhooks/subscriptions/${created.json.data.id}/test`,
+    );
     expect(test.json.data).toMatchObject({ delivered: true, statusCode: 200, payload: { type: 'test.webhook' } });
     expect(test.json.data.responseTime).toBeGreaterThanOrEqual(0);
 
-    const newKey = await api('POST', '/api/v1/api-keys', {
+    const newKey = await api<{ data: { key: string } }>('POST', '/api/v1/api-keys', {
       name: 'for a client',
       scopes: ['contracts:read'],
       tier: 'public',
@@ -120,11 +127,14 @@ describe('webhooks end to end', () => {
     // No key value travels in an event.
     expect(receiver.received.map((r) => r.body).join('')).not.toContain(newKey.json.data.key);
 
-    const log = await api('GET', '/api/v1/webhooks/events?limit=10');
+    const log = await api<{ data: Array<{ type: string; deliveries: Array<{ attempts: unknown[] }> }> }>(
+      'GET',
+      '/api/v1/webhooks/events?limit=10',
+    );
     expect(log.status).toBe(200);
-    const types = log.json.data.map((e: { type: string }) => e.type);
+    const types = log.json.data.map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining(['api_key.created', 'contract.generated']));
-    const delivered = log.json.data.find((e: { type: string }) => e.type === 'api_key.created');
-    expect(delivered.deliveries[0].attempts.length).toBeGreaterThanOrEqual(1);
+    const delivered = log.json.data.find((e) => e.type === 'api_key.created');
+    expect(delivered!.deliveries[0]!.attempts.length).toBeGreaterThanOrEqual(1);
   }, 60_000);
 });

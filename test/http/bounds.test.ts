@@ -8,7 +8,35 @@ import { startTestServer, type TestServer } from '../helpers.js';
 // Every string, array and number a tool takes or gives has a size bound (src/tools/bounds.ts gives the ones a tool
 // file did not), validation enforces it, and the OpenAPI document states it.
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+
+/** A media type, header or parameter of the document: what `unbounded` walks is its schema. */
+interface WithSchema {
+  schema?: unknown;
+}
+
+/** The served OpenAPI document, as far as this test walks it. */
+interface Doc {
+  components: { schemas: unknown; headers: Record<string, WithSchema> };
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: Array<WithSchema & { name: string }>;
+        requestBody?: { content?: Record<string, WithSchema> };
+        responses?: Record<string, { content?: Record<string, WithSchema>; headers?: Record<string, WithSchema> }>;
+      }
+    >
+  >;
+}
+
+/** The JSON Schema of the object schema made below, as far as the test reads it. */
+type ThingSchema = {
+  description: string;
+  properties: { name: object; note: { maxLength: number }; tags: object; amount: object; count: object };
+  additionalProperties: boolean;
+};
 
 /** Dotted paths of the unbounded strings, arrays and numbers under a JSON Schema. */
 function unbounded(schema: unknown, at = '', out: string[] = []): string[] {
@@ -63,26 +91,22 @@ describe('size bounds', () => {
   });
 
   it('are stated for every JSON schema of the OpenAPI document', async () => {
-    const doc = (await server.app.inject({ url: '/api/v1/openapi.json' })).json() as Json;
+    const doc = (await server.app.inject({ url: '/api/v1/openapi.json' })).json() as Doc;
     const gaps: string[] = unbounded(doc.components.schemas, 'components.schemas');
-    for (const [name, header] of Object.entries(doc.components.headers as Json))
+    for (const [name, header] of Object.entries(doc.components.headers))
       unbounded(header.schema, `components.headers.${name}`, gaps);
-    for (const [p, methods] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
+    for (const [p, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
         const where = `${method.toUpperCase()} ${p}`;
-        for (const param of (op.parameters ?? []) as Json[])
-          unbounded(param.schema, `${where} parameter ${param.name}`, gaps);
-        const bodies = [
-          op.requestBody?.content,
-          ...Object.values((op.responses ?? {}) as Record<string, Json>).map((r) => r.content),
-        ];
+        for (const param of op.parameters ?? []) unbounded(param.schema, `${where} parameter ${param.name}`, gaps);
+        const bodies = [op.requestBody?.content, ...Object.values(op.responses ?? {}).map((r) => r.content)];
         for (const content of bodies) {
           // JSON bodies; file bodies (audio, video, PDF, Markdown books) are sized by Content-Length (see .spectral.yaml).
-          for (const [type, media] of Object.entries((content ?? {}) as Record<string, Json>))
+          for (const [type, media] of Object.entries(content ?? {}))
             if (/json|form-data/.test(type)) unbounded(media.schema, `${where} ${type}`, gaps);
         }
-        for (const r of Object.values((op.responses ?? {}) as Record<string, Json>)) {
-          for (const [name, h] of Object.entries((r.headers ?? {}) as Json))
+        for (const r of Object.values(op.responses ?? {})) {
+          for (const [name, h] of Object.entries(r.headers ?? {}))
             if (h.schema) unbounded(h.schema, `${where} header ${name}`, gaps);
         }
       }
@@ -107,7 +131,7 @@ describe('size bounds', () => {
       .strict()
       .refine((v) => v.note !== 'forbidden', { message: 'forbidden note' })
       .describe('Thing.');
-    const json = toJsonSchema(bounded(schema, 'input'), 'input') as Json;
+    const json = toJsonSchema(bounded(schema, 'input'), 'input') as ThingSchema;
     expect(json.description).toBe('Thing.');
     expect(json.properties.name).toMatchObject({ maxLength: 40, description: 'A name.' });
     expect(json.properties.note).toMatchObject({ maxLength: DEFAULT_BOUNDS.input.string, description: 'A note.' });
@@ -134,7 +158,7 @@ describe('size bounds', () => {
       b.safeParse({ name: 'a', note: 'x'.repeat(DEFAULT_BOUNDS.input.string + 1), amount: 1, count: 1 }).success,
     ).toBe(false);
     // Output schemas get the larger output defaults.
-    expect((toJsonSchema(bounded(schema, 'output'), 'output') as Json).properties.note.maxLength).toBe(
+    expect((toJsonSchema(bounded(schema, 'output'), 'output') as ThingSchema).properties.note.maxLength).toBe(
       DEFAULT_BOUNDS.output.string,
     );
   });

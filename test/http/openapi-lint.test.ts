@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Ajv } from 'ajv';
+import { Ajv, type AnySchema } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
 import { SolcPool } from '../../src/contracts/evm/pool.js';
@@ -51,7 +51,7 @@ afterAll(async () => {
 const resolve = (node: Json): Json => resolveRef(doc, node);
 
 /** A schema with every local `$ref` replaced and OpenAPI 3.0's boolean exclusive bounds made numeric, for Ajv. */
-function deref(node: unknown): any {
+function deref(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(deref);
   if (node === null || typeof node !== 'object') return node;
   const obj = node as Json;
@@ -218,12 +218,18 @@ describe('examples', () => {
       for (const p of params) {
         if (p.in === 'path' || p.required) expect(p.example, `${tool.name} ${p.in} ${p.name}`).toBeDefined();
         if (p.example !== undefined && p.in !== 'path')
-          expect(ajv.validate(deref(p.schema), p.example), `${tool.name} ${p.name}: ${ajv.errorsText()}`).toBe(true);
+          expect(
+            ajv.validate(deref(p.schema) as AnySchema, p.example),
+            `${tool.name} ${p.name}: ${ajv.errorsText()}`,
+          ).toBe(true);
       }
       const media = found.op.requestBody?.content?.['application/json'];
       if (media) {
         expect(media.example, `${tool.name} body example`).toBeDefined();
-        expect(ajv.validate(deref(media.schema), media.example), `${tool.name} body: ${ajv.errorsText()}`).toBe(true);
+        expect(
+          ajv.validate(deref(media.schema) as AnySchema, media.example),
+          `${tool.name} body: ${ajv.errorsText()}`,
+        ).toBe(true);
       }
     }
   });

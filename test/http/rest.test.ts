@@ -15,18 +15,27 @@ afterAll(async () => {
 
 const auth = () => ({ authorization: `Bearer ${server.adminKey}` });
 
+/** An answer's envelope, as these tests read it (a top-level answer carries its own fields beside it). */
+interface Envelope {
+  success: boolean;
+  data?: unknown;
+  error?: { code: string; message: string; details: Array<{ field: string }> };
+  meta: { requestId: string; timestamp: string; pagination?: unknown };
+  templates?: unknown;
+}
+
 function expectEnvelope(
-  res: { statusCode: number; headers: Record<string, unknown>; json(): any },
+  res: { statusCode: number; headers: Record<string, unknown>; json(): unknown },
   status: number,
   code?: string,
 ) {
   expect(res.statusCode).toBe(status);
   expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
-  const body = res.json();
+  const body = res.json() as Envelope;
   expect(body.success).toBe(code === undefined);
   expect(body.meta.requestId).toBe(res.headers['x-request-id']);
   expect(new Date(body.meta.timestamp).toISOString()).toBe(body.meta.timestamp);
-  if (code) expect(body.error.code).toBe(code);
+  if (code) expect(body.error!.code).toBe(code);
   return body;
 }
 
@@ -79,7 +88,7 @@ describe('REST envelope', () => {
   it('pages lists with offset metadata in meta.pagination', async () => {
     const res = await server.app.inject({ url: '/api/v1/test/items?page=3&limit=20', headers: auth() });
     const body = expectEnvelope(res, 200);
-    expect(body.data.map((i: { n: number }) => i.n)).toEqual([41, 42, 43, 44, 45]);
+    expect((body.data as Array<{ n: number }>).map((i) => i.n)).toEqual([41, 42, 43, 44, 45]);
     expect(body.meta.pagination).toEqual({ page: 3, limit: 20, total: 45, pages: 3, hasNext: false, hasPrev: true });
     const defaults = expectEnvelope(await server.app.inject({ url: '/api/v1/test/items', headers: auth() }), 200);
     expect(defaults.meta.pagination).toMatchObject({ page: 1, limit: 20, hasNext: true, hasPrev: false });
@@ -88,13 +97,13 @@ describe('REST envelope', () => {
       400,
       'VALIDATION_ERROR',
     );
-    expect(tooMany.error.details).toEqual([expect.objectContaining({ field: 'limit' })]);
+    expect(tooMany.error!.details).toEqual([expect.objectContaining({ field: 'limit' })]);
     const notNumber = expectEnvelope(
       await server.app.inject({ url: '/api/v1/test/items?page=two', headers: auth() }),
       400,
       'VALIDATION_ERROR',
     );
-    expect(notNumber.error.details[0].field).toBe('page');
+    expect(notNumber.error!.details[0]!.field).toBe('page');
   });
 
   it('names every bad field', async () => {
@@ -105,7 +114,7 @@ describe('REST envelope', () => {
       payload: { count: 'x', extra: 1 },
     });
     const body = expectEnvelope(res, 400, 'VALIDATION_ERROR');
-    expect(body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['count', 'extra', 'id']);
+    expect(body.error!.details.map((d) => d.field).sort()).toEqual(['count', 'extra', 'id']);
   });
 
   it('wraps unknown routes, malformed JSON, wrong content types and non-object bodies', async () => {
@@ -168,7 +177,7 @@ describe('REST envelope', () => {
     const res = await server.app.inject({ url: '/api/v1/test/fail', headers: auth() });
     const body = expectEnvelope(res, 500, 'INTERNAL_ERROR');
     expect(res.body).not.toMatch(/hunter2|\/srv|stack|\.ts/);
-    expect(body.error.message).toMatch(/request id/);
+    expect(body.error!.message).toMatch(/request id/);
   });
 
   it('echoes a well-formed X-Request-Id and replaces a malformed one', async () => {
@@ -186,7 +195,7 @@ describe('REST envelope', () => {
 
   it('serves /health, /docs and the OpenAPI document without a key', async () => {
     const health = expectEnvelope(await server.app.inject({ url: '/health' }), 200);
-    expect(health.data.status).toBe('ok');
+    expect((health.data as { status: string }).status).toBe('ok');
     const docs = await server.app.inject({ url: '/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.body).toMatch(/swagger/i);
@@ -205,7 +214,12 @@ describe('REST envelope', () => {
 describe('request log', () => {
   it('writes one line per answered request, with the api_key masked, and nothing at warn level', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) });
+    const sink = new Writable({
+      write: (chunk, _e, cb) => {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
     const logged = await startTestServer({ tools: TEST_TOOLS, log: createLogger('info', sink), listen: false });
     try {
       const ok = await logged.app.inject({
@@ -236,7 +250,15 @@ describe('request log', () => {
     const quiet: string[] = [];
     const warnOnly = await startTestServer({
       tools: TEST_TOOLS,
-      log: createLogger('warn', new Writable({ write: (c, _e, cb) => (quiet.push(String(c)), cb()) })),
+      log: createLogger(
+        'warn',
+        new Writable({
+          write: (c, _e, cb) => {
+            quiet.push(String(c));
+            cb();
+          },
+        }),
+      ),
       listen: false,
     });
     try {

@@ -121,6 +121,8 @@ export async function startCluster(n: number, env: Record<string, string> = {}):
 export interface Answer {
   status: number;
   headers: Headers;
+  /** The parsed body (the text when it is not JSON). */
+  // biome-ignore lint/suspicious/noExplicitAny: the scale tests and bench read each answer's own fields from it
   json: any;
 }
 

@@ -1,4 +1,5 @@
 /** Reading the served OpenAPI document in tests. */
+// biome-ignore lint/suspicious/noExplicitAny: a node of the document; the memoir tests walk its paths and schemas freely
 export type Json = Record<string, any>;
 
 /** What a local `$ref` in `doc` names (one level); any other node as it is. */

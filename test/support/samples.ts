@@ -2,18 +2,45 @@
 // one valid sample, and many invalid variants, for the bad-input harness and
 // the access matrix. Written for the subset of JSON Schema our zod schemas emit.
 
-export type Schema = Record<string, any>;
+/** A JSON Schema: the keywords read here are typed; any other one is carried along unread. */
+export interface Schema {
+  type?: string | string[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  maximum?: number;
+  exclusiveMaximum?: number;
+  /** OpenAPI 3.0's way of also allowing null. */
+  nullable?: boolean;
+  minItems?: number;
+  maxItems?: number;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: boolean | Schema;
+  propertyNames?: Schema;
+  [keyword: string]: unknown;
+}
 
 function firstOf(schema: Schema): Schema {
-  if (Array.isArray(schema.anyOf)) return schema.anyOf.find((s: Schema) => s.type !== 'null') ?? schema.anyOf[0];
-  if (Array.isArray(schema.oneOf)) return schema.oneOf[0];
+  if (Array.isArray(schema.anyOf)) return schema.anyOf.find((s) => s.type !== 'null') ?? schema.anyOf[0]!;
+  if (Array.isArray(schema.oneOf)) return schema.oneOf[0]!;
   if (Array.isArray(schema.allOf)) return Object.assign({}, ...schema.allOf);
   return schema;
 }
 
 function typeOf(schema: Schema): string | undefined {
   const s = firstOf(schema);
-  if (Array.isArray(s.type)) return s.type.find((t: string) => t !== 'null');
+  if (Array.isArray(s.type)) return s.type.find((t) => t !== 'null');
   if (s.type) return s.type;
   if (s.enum) return typeof s.enum[0];
   if (s.const !== undefined) return typeof s.const;

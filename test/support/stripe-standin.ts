@@ -18,6 +18,8 @@ import Stripe from 'stripe';
 export const STANDIN_SECRET_KEY = 'sk_test_standin_0123456789';
 export const STANDIN_WEBHOOK_SECRET = 'whsec_standin_test_secret_0123456789';
 
+/** Stripe-shaped JSON, read and written field by field here and by the tests that look into the stand-in's records. */
+// biome-ignore lint/suspicious/noExplicitAny: Stripe's JSON as a client reads it, field by field; the gateway and autoreload tests read these records too
 type Obj = Record<string, any>;
 
 export interface RecordedRequest {
@@ -441,7 +443,7 @@ export class StripeStandin {
     endpoint: string,
     event: Stripe.Event,
     opts: { timestamp?: number; secret?: string; signature?: string | null; body?: string } = {},
-  ): Promise<{ status: number; json: any }> {
+  ): Promise<{ status: number; json: unknown }> {
     const payload = opts.body ?? JSON.stringify(event, null, 2);
     const headers: Record<string, string> = {
       'content-type': 'application/json; charset=utf-8',

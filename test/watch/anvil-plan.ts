@@ -4,7 +4,14 @@ import { foundry } from 'viem/chains';
 import { expect } from 'vitest';
 
 /** A REST call to the service under test: `{status, body}` of `/api/v1<url>`. */
-export type Call = (method: 'GET' | 'POST', url: string, payload?: object) => Promise<{ status: number; body: any }>;
+export type Call = (
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: object,
+) => Promise<{ status: number; body: unknown }>;
+
+/** A generated contract as `GET /contracts/:id` gives it, as far as deploying it needs. */
+type GeneratedContract = { id: string; deployData: Hex; compiled: { abi: Abi } };
 
 /** Signed transactions on an anvil node, each waited for and checked to succeed. */
 export function anvilClients(url: string) {
@@ -46,10 +53,11 @@ export async function deployGenerated(
   clients: ReturnType<typeof anvilClients>,
   owner: PrivateKeyAccount,
   plan: object,
-): Promise<{ c: { id: string; deployData: Hex; compiled: { abi: Abi } }; address: Hex; hash: Hex }> {
+): Promise<{ c: GeneratedContract; address: Hex; hash: Hex }> {
   const gen = await call('POST', '/contracts/generate', plan);
   expect(gen.status, JSON.stringify(gen.body).slice(0, 300)).toBe(200);
-  const c = (await call('GET', `/contracts/${gen.body.id}`)).body.data;
+  const c = ((await call('GET', `/contracts/${(gen.body as { id: string }).id}`)).body as { data: GeneratedContract })
+    .data;
   const receipt = await clients.send(owner, { data: c.deployData });
   const address = getAddress(receipt.contractAddress!);
   await clients.send(owner, { to: address, value: parseEther('10') });

@@ -68,7 +68,7 @@ describe.skipIf(!hasOpenssl()).each(['lowdb', 'postgres'] as const)('the watcher
       headers: { authorization: `Bearer ${adminKey}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
       ...(payload ? { body: JSON.stringify(payload) } : {}),
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: (await res.json()) as unknown };
   }
 
   /** Kills `svc serve` with SIGKILL after `delayMs` (0: at once) and starts it again on the same data directory. */
@@ -138,7 +138,7 @@ describe.skipIf(!hasOpenssl()).each(['lowdb', 'postgres'] as const)('the watcher
       events: ['deadman.warning', 'deadman.reset', 'deadman.triggered', 'deadman.claimed'],
     });
     expect(sub.status, JSON.stringify(sub.body)).toBe(201);
-    const secret = sub.body.meta.secret as string;
+    const secret = (sub.body as { meta: { secret: string } }).meta.secret;
     const reg = await api('POST', `/contracts/${c.id}/deployments`, { network: 31337, address, txHash: hash });
     expect(reg.status, JSON.stringify(reg.body)).toBe(200);
     await anvil.mine(3);

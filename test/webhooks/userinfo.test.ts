@@ -12,7 +12,12 @@ const publicResolver = async () => ['93.184.216.34'];
 const lines: string[] = [];
 let server: TestServer;
 beforeAll(async () => {
-  const sink = new Writable({ write: (chunk, _e, cb) => (lines.push(String(chunk)), cb()) });
+  const sink = new Writable({
+    write: (chunk, _e, cb) => {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
   server = await startTestServer({ listen: false, log: createLogger('trace', sink) });
 });
 afterAll(async () => {
@@ -21,9 +26,9 @@ afterAll(async () => {
 
 const auth = () => ({ authorization: `Bearer ${server.adminKey}` });
 
-function expectRefused(res: { statusCode: number; body: string; json(): any }): void {
+function expectRefused(res: { statusCode: number; body: string; json(): unknown }): void {
   expect(res.statusCode).toBe(400);
-  const error = res.json().error;
+  const { error } = res.json() as { error: { code: string; details: unknown } };
   expect(error.code).toBe('VALIDATION_ERROR');
   expect(error.details).toEqual([
     { field: 'url', reason: expect.stringMatching(/must not contain a user name or password/) },

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkAnchorProgram, generateSolana, programForShape } from '../../../src/contracts/solana/index.js';
 import { FEATURE_SETS, featureLabel, makePlan } from './fixtures.js';
-import { bytesOf } from '../../../src/contracts/solana/idl.js';
+import { bytesOf, type IdlInstruction } from '../../../src/contracts/solana/idl.js';
 
 // The structural checks must catch real problems: each test breaks a good
 // program (or its IDL) in one way and expects exactly the matching check to fail.
@@ -19,8 +19,13 @@ beforeAll(async () => {
 type Checks = Awaited<ReturnType<typeof checkAnchorProgram>>;
 const failed = (checks: Checks): string[] => checks.filter((c) => !c.passed).map((c) => c.name);
 const detail = (checks: Checks, name: string): string => checks.find((c) => c.name === name)?.detail ?? '';
-const cloneIdl = (): Record<string, unknown> & { instructions: Array<Record<string, any>> } =>
-  structuredClone(idl) as never;
+/** The IDL as these tests edit it: its instructions, and its events and account types by the parts they change. */
+type EditableIdl = Record<string, unknown> & {
+  instructions: IdlInstruction[];
+  events: Array<{ name: string; discriminator: number[] }>;
+  types: Array<{ name: string; type: { fields: unknown[] } }>;
+};
+const cloneIdl = (): EditableIdl => structuredClone(idl) as never;
 
 /** The text of `pub struct <name><'info> { ... }` with its attributes, in the good source. */
 function accountsStructText(name: string): string {
@@ -183,14 +188,14 @@ describe.concurrent('broken variants are detected', () => {
       /emits Deposited, which is not a declared #\[event\] struct/,
     );
 
-    const missing = cloneIdl() as Record<string, any>;
+    const missing = cloneIdl();
     missing.events = missing.events.filter((e: { name: string }) => e.name !== 'Withdrawn');
     const c1 = await checkAnchorProgram(source, missing);
     expect(failed(c1)).toEqual(['idl-events']);
     expect(detail(c1, 'idl-events')).toMatch(/event Withdrawn is missing from the IDL events/);
 
-    const disc = cloneIdl() as Record<string, any>;
-    disc.events[0].discriminator = [1, 2, 3, 4, 5, 6, 7, 8];
+    const disc = cloneIdl();
+    disc.events[0]!.discriminator = [1, 2, 3, 4, 5, 6, 7, 8];
     expect(detail(await checkAnchorProgram(source, disc), 'idl-events')).toMatch(/wrong discriminator/);
   });
 
@@ -288,7 +293,7 @@ describe.concurrent('broken variants are detected', () => {
     const bad = cloneIdl();
     const ix = bad.instructions.find((i) => i.name === 'claim_token')!;
     const rec = ix.accounts.find((a: { name: string }) => a.name === 'claim_record');
-    rec.pda.seeds[0].value = bytesOf('claims');
+    (rec!.pda!.seeds[0] as { value: number[] }).value = bytesOf('claims');
     const checks = await checkAnchorProgram(source, bad);
     expect(failed(checks)).toEqual(['idl-pda-seeds']);
     expect(detail(checks, 'idl-pda-seeds')).toMatch(/claim_token\.claim_record/);
@@ -296,8 +301,8 @@ describe.concurrent('broken variants are detected', () => {
     const swapped = cloneIdl();
     const seeds = swapped.instructions
       .find((i) => i.name === 'claim_token')!
-      .accounts.find((a: { name: string }) => a.name === 'ledger').pda.seeds;
-    [seeds[1], seeds[2]] = [seeds[2], seeds[1]];
+      .accounts.find((a: { name: string }) => a.name === 'ledger')!.pda!.seeds;
+    [seeds[1], seeds[2]] = [seeds[2]!, seeds[1]!];
     expect(failed(await checkAnchorProgram(source, swapped))).toEqual(['idl-pda-seeds']);
   });
 
@@ -320,13 +325,13 @@ describe.concurrent('broken variants are detected', () => {
     );
 
     const argType = cloneIdl();
-    argType.instructions.find((i) => i.name === 'withdraw_sol')!.args[0].type = 'u32';
+    argType.instructions.find((i) => i.name === 'withdraw_sol')!.args[0]!.type = 'u32';
     const c1 = await checkAnchorProgram(source, argType);
     expect(failed(c1)).toEqual(['idl-instructions']);
     expect(detail(c1, 'idl-instructions')).toMatch(/withdraw_sol: arguments differ/);
 
     const flags = cloneIdl();
-    delete flags.instructions.find((i) => i.name === 'claim_sol')!.accounts[1].writable;
+    delete flags.instructions.find((i) => i.name === 'claim_sol')!.accounts[1]!.writable;
     expect(detail(await checkAnchorProgram(source, flags), 'idl-instructions')).toMatch(
       /claim_sol: accounts differ at #1/,
     );
@@ -339,9 +344,9 @@ describe.concurrent('broken variants are detected', () => {
   });
 
   it('an IDL whose account type differs from the source struct', async () => {
-    const bad = cloneIdl() as Record<string, any>;
+    const bad = cloneIdl();
     const vault = bad.types.find((t: { name: string }) => t.name === 'Vault');
-    vault.type.fields.pop();
+    vault!.type.fields.pop();
     const checks = await checkAnchorProgram(source, bad);
     expect(failed(checks)).toEqual(['idl-types']);
     expect(detail(checks, 'idl-types')).toMatch(/type Vault: fields differ/);
@@ -372,7 +377,7 @@ describe.concurrent('broken variants are detected', () => {
     const bad = cloneIdl();
     const owner = bad.instructions
       .find((i) => i.name === 'check_in')!
-      .accounts.find((a: { name: string }) => a.name === 'owner');
+      .accounts.find((a: { name: string }) => a.name === 'owner')!;
     expect(owner.relations).toEqual(['vault']);
     delete owner.relations;
     expect(detail(await checkAnchorProgram(source, bad), 'idl-instructions')).toMatch(

@@ -14,7 +14,9 @@ import LongestFirstSequencer from './test/sequencer.js';
  * 3. "process" (and "isolated"): files that start other programs (`svc` processes, which run the suite's fresh build
  *    of src/ made by test/global-build.ts, chromium, Spectral, redocly, pdftotext, festival, ffmpeg, pocketsphinx)
  *    but need nothing exclusive. Two at a time, sharing loaded modules: each mostly waits on its children, none of
- *    them measures time, and their waits for deliveries allow 15 s or more. The OpenAPI examples test mocks
+ *    them measures time, and their waits for deliveries allow 15 s or more. The group keeps some 1.4 of the two cores
+ *    busy, yet three at a time was slower (on a 2-core machine: 482 s against 423 s, the children's CPU included
+ *    726 s against 603 s: more contention, and the loading of modules took twice as long). The OpenAPI examples test mocks
  *    `node:dns` and so needs a fresh module state: it runs in the same group from a project of its own, isolated.
  *
  * 4. "serial": one file at a time, because each needs something to itself:

@@ -88,13 +88,14 @@ async function createLockFile(lockPath: string): Promise<boolean> {
 /**
  * Reads the lock file; undefined when it doesn't exist. Content without a pid may
  * belong to a process that has created the file but not written it yet, so it is
- * re-read for a moment before being treated as garbage.
+ * re-read for a moment before being treated as garbage. `first: 'sync'` makes the first read synchronous (see
+ * heldByAnother); the re-reads wait asynchronously either way.
  */
-async function readLock(lockPath: string): Promise<string | undefined> {
+async function readLock(lockPath: string, first: 'sync' | 'async' = 'async'): Promise<string | undefined> {
   for (let tries = 0; ; tries++) {
     let content: string;
     try {
-      content = await readFile(lockPath, 'utf8');
+      content = tries === 0 && first === 'sync' ? readFileSync(lockPath, 'utf8') : await readFile(lockPath, 'utf8');
     } catch (err) {
       if (errCode(err) === 'ENOENT') return undefined;
       throw err;
@@ -145,18 +146,10 @@ function isAlive(pid: number): boolean {
  * check of `svc mcp` asks it, since a store it cannot open leaves it nothing to answer from. The file is read at once,
  * synchronously (it runs while `svc mcp` starts, where each step of an asynchronous read waits for a turn of a busy
  * event loop, and the file is a few bytes in the page cache); only a lock without a pid yet, one being written, is
- * read again for a moment as `readLock` does.
+ * read again, for a moment.
  */
 export async function heldByAnother(dir: string): Promise<boolean> {
-  const lockPath = path.join(dir, LOCK_FILE);
-  let content: string | undefined;
-  try {
-    content = readFileSync(lockPath, 'utf8');
-  } catch (err) {
-    if (errCode(err) === 'ENOENT') return false;
-    throw err;
-  }
-  if (parsePid(content) === undefined) content = await readLock(lockPath);
+  const content = await readLock(path.join(dir, LOCK_FILE), 'sync');
   if (content === undefined) return false;
   const pid = parsePid(content);
   return pid !== undefined && pid !== process.pid && isAlive(pid);

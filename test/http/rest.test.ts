@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EnvelopeMeta } from '../../src/core/envelope.js';
+import type { ApiErrorBody } from '../../src/core/errors.js';
 import { createLogger } from '../../src/core/log.js';
 import { releaseSlowCall, slowCallStarted, TEST_TOOLS } from '../fixtures/tools.js';
 import { startTestServer, type TestServer } from '../helpers.js';
@@ -19,8 +21,8 @@ const auth = () => ({ authorization: `Bearer ${server.adminKey}` });
 interface Envelope {
   success: boolean;
   data?: unknown;
-  error?: { code: string; message: string; details: Array<{ field: string }> };
-  meta: { requestId: string; timestamp: string; pagination?: unknown };
+  error?: ApiErrorBody;
+  meta: EnvelopeMeta;
   templates?: unknown;
 }
 
@@ -103,7 +105,7 @@ describe('REST envelope', () => {
       400,
       'VALIDATION_ERROR',
     );
-    expect(notNumber.error!.details[0]!.field).toBe('page');
+    expect(notNumber.error!.details![0]!.field).toBe('page');
   });
 
   it('names every bad field', async () => {
@@ -114,7 +116,7 @@ describe('REST envelope', () => {
       payload: { count: 'x', extra: 1 },
     });
     const body = expectEnvelope(res, 400, 'VALIDATION_ERROR');
-    expect(body.error!.details.map((d) => d.field).sort()).toEqual(['count', 'extra', 'id']);
+    expect(body.error!.details!.map((d) => d.field).sort()).toEqual(['count', 'extra', 'id']);
   });
 
   it('wraps unknown routes, malformed JSON, wrong content types and non-object bodies', async () => {

@@ -1,12 +1,14 @@
 // Task module of SolcPool's worker threads (run by src/core/worker-host.mjs):
-// loads solc once and compiles Solidity sources posted by the main thread.
-// Only `@openzeppelin/contracts/...` imports resolve.
+// loads solc once (./solc-load.mjs: from a cache of its decoded WebAssembly when it can) and compiles Solidity
+// sources posted by the main thread. Only `@openzeppelin/contracts/...` imports resolve.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadSolc } from './solc-load.mjs';
 
 const require = createRequire(import.meta.url);
-const solc = require('solc');
+const loaded = loadSolc();
+const solc = loaded.solc;
 const OZ_PREFIX = '@openzeppelin/contracts/';
 const ozRoot = path.dirname(require.resolve('@openzeppelin/contracts/package.json'));
 const MAIN = 'Contract.sol';
@@ -115,4 +117,6 @@ export const tasks = {
     return JSON.stringify(result);
   },
   version: () => solc.version(),
+  /** How this worker loaded solc (`from`: cache, decoded or package; `why` when from the package). */
+  loaded: () => ({ from: loaded.from, why: loaded.why }),
 };

@@ -1,0 +1,213 @@
+// Loads the solc compiler for a worker thread, sooner than `require('solc')` does from the second load on.
+//
+// The solc package's soljson.js is Emscripten's JavaScript runtime around a WebAssembly build of the compiler, the
+// WebAssembly embedded as LZ4-compressed base64 text (9 MB) that every load parses, decodes and decompresses in
+// JavaScript before compiling it: about 0.7 of the 1.2 s a worker took to load solc on a slow machine. The first
+// load here does the same once (it runs the package's own decoder, in a context of its own), and keeps the decoded
+// WebAssembly in a cache file; later loads read that file, compile it, and run only the runtime part of soljson.js
+// (its last 70 kB, read from the package itself at the offset recorded with the cache), handing it the compiled
+// module. Two workers of one process loading the same bytes also share V8's compiled code, so the second worker's
+// first compile is the cheap one.
+//
+// The cache is a directory of the user's (`SVC_CACHE_DIR`, by default `$XDG_CACHE_HOME/svc` or `~/.cache/svc`;
+// `SVC_CACHE_DIR=off` turns it off), named by the package's version and soljson.js's size and modification time, and
+// each file carries the SHA-256 of the WebAssembly it must hold: a file changed or cut short is not used (it is made
+// again). When soljson.js does not have the layout described above (another solc release), or the cache cannot be
+// read nor written, solc is loaded as the package loads itself. The answer says which way it went (`from`).
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import vm from 'node:vm';
+
+const require = createRequire(import.meta.url);
+
+/** Where soljson.js's runtime begins, after the embedded WebAssembly. */
+const RUNTIME_START = 'var Module = typeof Module != "undefined" ? Module : {};';
+/** The first bytes of every WebAssembly module. */
+const WASM_MAGIC = Buffer.from([0x00, 0x61, 0x73, 0x6d]);
+
+/**
+ * The cache directory from the environment, or undefined when caching is off.
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {string | undefined}
+ */
+export function solcCacheDir(env = process.env) {
+  const set = env.SVC_CACHE_DIR;
+  if (set !== undefined && set !== '') return set === 'off' ? undefined : path.resolve(set);
+  const base = env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(os.homedir(), '.cache');
+  return path.join(base, 'svc');
+}
+
+/**
+ * @typedef {{ solc: any, from: 'cache' | 'decoded' | 'package', why?: string }} LoadedSolc
+ * `from`: `cache` (the cached WebAssembly), `decoded` (decoded now, and cached when a directory was given),
+ * `package` (loaded as `require('solc')` does, `why` says why).
+ */
+
+/**
+ * Loads solc.
+ * @param {{ dir?: string | undefined }} [options] the cache directory (default: solcCacheDir())
+ * @returns {LoadedSolc}
+ */
+export function loadSolc(options = {}) {
+  const dir = 'dir' in options ? options.dir : solcCacheDir();
+  const soljson = require.resolve('solc/soljson.js');
+  const version = require('solc/package.json').version;
+  const stat = statSync(soljson);
+  const name = `solc-${version}-${stat.size}-${Math.trunc(stat.mtimeMs)}`;
+  if (dir !== undefined) {
+    const cached = fromCache(dir, name, soljson);
+    if (cached) return { solc: start(cached.wasm, cached.runtime, soljson), from: 'cache' };
+  }
+  const text = readFileSync(soljson);
+  const at = text.indexOf(RUNTIME_START);
+  if (at <= 0) return { solc: require('solc'), from: 'package', why: 'soljson.js has an unknown layout' };
+  let wasm;
+  try {
+    wasm = decode(text.subarray(0, at).toString('utf8'));
+  } catch (err) {
+    return { solc: require('solc'), from: 'package', why: `decoding soljson.js failed: ${String(err)}` };
+  }
+  const runtime = text.subarray(at).toString('utf8');
+  if (dir !== undefined) store(dir, name, wasm, at);
+  return { solc: start(wasm, runtime, soljson), from: 'decoded' };
+}
+
+/**
+ * Runs the part of soljson.js before its runtime (the decoder and its data) in a context of its own, and answers
+ * the WebAssembly it sets as `Module.wasmBinary`.
+ * @param {string} prefix
+ * @returns {Buffer}
+ */
+function decode(prefix) {
+  /** @type {{ Module: any }} */
+  const sandbox = { Module: undefined };
+  vm.runInNewContext(prefix, sandbox);
+  const bin = sandbox.Module?.wasmBinary;
+  if (!bin) throw new Error('no wasmBinary');
+  // From another realm: `instanceof` does not hold, isView does.
+  const bytes = ArrayBuffer.isView(bin) ? Buffer.from(bin.buffer, bin.byteOffset, bin.byteLength) : Buffer.from(bin);
+  if (!bytes.subarray(0, 4).equals(WASM_MAGIC)) throw new Error('not WebAssembly');
+  return Buffer.from(bytes); // a copy in this realm
+}
+
+/**
+ * Starts solc from its WebAssembly and runtime: the runtime runs as soljson.js would (its own require, module and
+ * paths), with the compiled module handed to it.
+ * @param {Buffer} wasm
+ * @param {string} runtime
+ * @param {string} soljson
+ */
+function start(wasm, runtime, soljson) {
+  const compiled = new WebAssembly.Module(wasm);
+  const Module = {
+    /** Emscripten's hook: instantiate the module ourselves (synchronously) instead of from wasmBinary. */
+    instantiateWasm(/** @type {WebAssembly.Imports} */ imports, /** @type {Function} */ receive) {
+      const instance = new WebAssembly.Instance(compiled, imports);
+      receive(instance, compiled);
+      return instance.exports;
+    },
+  };
+  const params = ['Module', 'require', 'module', 'exports', '__filename', '__dirname'];
+  const run = vm.compileFunction(runtime, params, { filename: soljson });
+  const mod = { exports: {} };
+  run(Module, createRequire(soljson), mod, mod.exports, soljson, path.dirname(soljson));
+  return require('solc/wrapper')(Module);
+}
+
+/**
+ * The cached WebAssembly and the runtime read from soljson.js, or undefined when the cache has no good copy.
+ * @param {string} dir
+ * @param {string} name
+ * @param {string} soljson
+ * @returns {{ wasm: Buffer, runtime: string } | undefined}
+ */
+function fromCache(dir, name, soljson) {
+  try {
+    const meta = JSON.parse(readFileSync(path.join(dir, `${name}.json`), 'utf8'));
+    const wasm = readFileSync(path.join(dir, `${name}.wasm`));
+    if (wasm.length !== meta.bytes || createHash('sha256').update(wasm).digest('hex') !== meta.sha256) return undefined;
+    const fd = openSync(soljson, 'r');
+    let runtime;
+    try {
+      const length = fstatSync(fd).size - meta.runtimeAt;
+      if (!(length > 0)) return undefined;
+      const buf = Buffer.alloc(length);
+      if (readSync(fd, buf, 0, length, meta.runtimeAt) !== length) return undefined;
+      runtime = buf.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+    if (!runtime.startsWith(RUNTIME_START)) return undefined;
+    return { wasm, runtime };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes the cache: the WebAssembly, then the description that makes it valid, each under a temporary name renamed
+ * into place (a reader sees a whole file or none; two writers write the same bytes). Failing to write only costs the
+ * next load its time.
+ * @param {string} dir
+ * @param {string} name
+ * @param {Buffer} wasm
+ * @param {number} runtimeAt
+ */
+function store(dir, name, wasm, runtimeAt) {
+  const tmp = `.${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const sha256 = createHash('sha256').update(wasm).digest('hex');
+    for (const [file, data] of [
+      [`${name}.wasm`, wasm],
+      [`${name}.json`, JSON.stringify({ bytes: wasm.length, sha256, runtimeAt })],
+    ]) {
+      const target = path.join(dir, /** @type {string} */ (file));
+      writeFileSync(target + tmp, data, { mode: 0o600 });
+      renameSync(target + tmp, target);
+    }
+  } catch {
+    // A read-only or full disk: solc still loads, from the package's text.
+    return;
+  }
+  evict(dir, name);
+}
+
+/** Entries kept besides the one just written: other installations of solc, newest first. */
+const KEEP_OTHERS = 3;
+
+/**
+ * Removes the oldest entries of other solc files (another version, or another installation of the same one: each
+ * reinstall gives soljson.js a new modification time), so that the directory does not grow with every install.
+ * @param {string} dir
+ * @param {string} name
+ */
+function evict(dir, name) {
+  try {
+    const others = readdirSync(dir)
+      .filter((f) => f.startsWith('solc-') && f.endsWith('.json') && f !== `${name}.json`)
+      .map((f) => ({ base: f.slice(0, -'.json'.length), at: statSync(path.join(dir, f)).mtimeMs }))
+      .sort((a, b) => b.at - a.at);
+    for (const { base } of others.slice(KEEP_OTHERS)) {
+      rmSync(path.join(dir, `${base}.json`), { force: true });
+      rmSync(path.join(dir, `${base}.wasm`), { force: true });
+    }
+  } catch {
+    // Another process evicting at the same time; the next write tries again.
+  }
+}

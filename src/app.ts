@@ -277,9 +277,20 @@ export function startDispatcher(services: Services): Dispatcher {
  */
 export function warmEngines(services: Services): void {
   if (services.config.warmEngines === false) return;
-  void services.contracts.warm().then(
-    (ms) => services.log.info({ ms: Math.round(ms) }, 'contract engines ready'),
-    (err: unknown) => services.log.warn({ err }, 'contract engines could not be started ahead of use'),
+  const { contracts, log } = services;
+  void contracts.warm().then(
+    async (ms) => {
+      // How solc was loaded (src/contracts/evm/solc-load.mjs): a cache that cannot be written costs every start.
+      const solc = await contracts.solcLoadInfo();
+      log.info({ ms: Math.round(ms), solc: solc?.from }, 'contract engines ready');
+      if (solc?.from === 'package') log.warn({ why: solc.why }, 'solc was loaded without its cache');
+      else if (solc?.from === 'decoded' && !solc.cached && solc.dir !== undefined)
+        log.warn(
+          { dir: solc.dir },
+          "solc's decoded WebAssembly could not be written to its cache directory (SVC_CACHE_DIR): every start decodes it again",
+        );
+    },
+    (err: unknown) => log.warn({ err }, 'contract engines could not be started ahead of use'),
   );
 }
 

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { taskModule, WorkerPool, type WorkerPoolOptions } from '../core/worker-pool.js';
-import { SolcPool, type SolcPoolOptions } from './evm/pool.js';
+import { SolcPool, type SolcLoadInfo, type SolcPoolOptions } from './evm/pool.js';
 
 /** Options of the engine's worker pools (tests give tiny limits; the defaults suit a 2-core machine). */
 export interface ContractEngineOptions {
@@ -110,6 +110,12 @@ export class ContractEngine {
       await step().catch(() => undefined);
     }
     return performance.now() - t0;
+  }
+
+  /** How the solc workers loaded the compiler (./evm/solc-load.mjs), once the pool has started; never starts it. */
+  async solcLoadInfo(): Promise<SolcLoadInfo | undefined> {
+    if (this.#closed || !this.#pool) return undefined;
+    return this.#pool.loadInfo().catch(() => undefined);
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { ApiError } from '../../core/errors.js';
 import { WorkerPool } from '../../core/worker-pool.js';
+import type { LoadedSolc } from './solc-load.mjs';
 
 export interface CompilerMessage {
   severity: 'error' | 'warning' | 'info';
@@ -20,6 +21,11 @@ export interface SolcCompileOutput {
   /** Runtime bytecode, for size checks. */
   deployedBytecode?: `0x${string}`;
 }
+
+/** How a solc worker loaded the compiler (LoadedSolc of ./solc-load.mjs, without the compiler). */
+export type SolcLoadInfo = Omit<LoadedSolc, 'solc'> & {
+  /** The cache directory (none: caching is off). */ dir?: string;
+};
 
 export interface SolcPoolOptions {
   /** Worker threads; default one per core. */
@@ -172,6 +178,14 @@ export class SolcPool {
         `// SPDX-License-Identifier: MIT\npragma solidity >=0.8.0;\ncontract WarmUp${i} {\n    uint256 public x;\n    function set(uint256 v) external { x = v; }\n}\n`,
     );
     await Promise.all([...tiny, ...sources].map((s) => this.compile(s).catch(() => undefined)));
+  }
+
+  /**
+   * How a worker loaded solc: from the cached WebAssembly, decoded now (`cached`: and written to the cache), or by the
+   * package's own load (`why`). See ./solc-load.mjs.
+   */
+  loadInfo(): Promise<SolcLoadInfo> {
+    return this.workers.run('loaded', null);
   }
 
   /** Bytes currently held by the cache (approximate). */

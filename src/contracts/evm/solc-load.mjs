@@ -53,8 +53,8 @@ export function solcCacheDir(env = process.env) {
 }
 
 /**
- * @typedef {{ solc: any, from: 'cache' | 'decoded' | 'package', why?: string }} LoadedSolc
- * `from`: `cache` (the cached WebAssembly), `decoded` (decoded now, and cached when a directory was given),
+ * @typedef {{ solc: any, from: 'cache' | 'decoded' | 'package', cached?: boolean, why?: string }} LoadedSolc
+ * `from`: `cache` (the cached WebAssembly), `decoded` (decoded now; `cached` says whether it was written to the cache),
  * `package` (loaded as `require('solc')` does, `why` says why).
  */
 
@@ -83,8 +83,8 @@ export function loadSolc(options = {}) {
     return { solc: require('solc'), from: 'package', why: `decoding soljson.js failed: ${String(err)}` };
   }
   const runtime = text.subarray(at).toString('utf8');
-  if (dir !== undefined) store(dir, name, wasm, at);
-  return { solc: start(wasm, runtime, soljson), from: 'decoded' };
+  const cached = dir !== undefined && store(dir, name, wasm, at);
+  return { solc: start(wasm, runtime, soljson), from: 'decoded', cached };
 }
 
 /**
@@ -162,11 +162,12 @@ function fromCache(dir, name, soljson) {
 /**
  * Writes the cache: the WebAssembly, then the description that makes it valid, each under a temporary name renamed
  * into place (a reader sees a whole file or none; two writers write the same bytes). Failing to write only costs the
- * next load its time.
+ * next load its time. Answers whether it was written.
  * @param {string} dir
  * @param {string} name
  * @param {Buffer} wasm
  * @param {number} runtimeAt
+ * @returns {boolean}
  */
 function store(dir, name, wasm, runtimeAt) {
   const tmp = `.${process.pid}-${Math.random().toString(36).slice(2)}`;
@@ -183,9 +184,10 @@ function store(dir, name, wasm, runtimeAt) {
     }
   } catch {
     // A read-only or full disk: solc still loads, from the package's text.
-    return;
+    return false;
   }
   evict(dir, name);
+  return true;
 }
 
 /** Entries kept besides the one just written: other installations of solc, newest first. */

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadSolc } from './solc-load.mjs';
+import { loadSolc, solcCacheDir } from './solc-load.mjs';
 
 const require = createRequire(import.meta.url);
 const loaded = loadSolc();
@@ -117,6 +117,6 @@ export const tasks = {
     return JSON.stringify(result);
   },
   version: () => solc.version(),
-  /** How this worker loaded solc (`from`: cache, decoded or package; `why` when from the package). */
-  loaded: () => ({ from: loaded.from, why: loaded.why }),
+  /** How this worker loaded solc: see LoadedSolc in ./solc-load.mjs. */
+  loaded: () => ({ from: loaded.from, cached: loaded.cached, why: loaded.why, dir: solcCacheDir() }),
 };

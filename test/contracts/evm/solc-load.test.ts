@@ -31,6 +31,7 @@ interface Step {
 }
 interface Done {
   from: string;
+  cached?: boolean;
   why?: string;
   bytecode?: string;
 }
@@ -55,7 +56,7 @@ async function inWorker(steps: Step[], reference = false): Promise<{ steps: Done
           else fs.writeFileSync(file, Buffer.from(content, 'latin1'));
         }
         const loaded = loadSolc({ dir: step.dir ?? undefined });
-        steps.push({ from: loaded.from, why: loaded.why, bytecode: step.compile ? compile(loaded.solc, workerData.source) : undefined });
+        steps.push({ from: loaded.from, cached: loaded.cached, why: loaded.why, bytecode: step.compile ? compile(loaded.solc, workerData.source) : undefined });
       }
       const reference = workerData.reference ? compile(require('solc'), workerData.source) : undefined;
       parentPort.postMessage({ steps, reference });
@@ -97,7 +98,10 @@ describe('loading solc from a cache of its WebAssembly', () => {
       ],
       true,
     );
-    expect(steps.map((s) => s.from)).toEqual(['decoded', 'cache']);
+    expect(steps.map((s) => [s.from, s.cached])).toEqual([
+      ['decoded', true],
+      ['cache', undefined],
+    ]);
     expect(reference).toMatch(/^[0-9a-f]{200,}$/);
     expect(steps[0]!.bytecode).toBe(reference);
     expect(steps[1]!.bytecode).toBe(reference);
@@ -143,7 +147,10 @@ describe('loading solc from a cache of its WebAssembly', () => {
     const blocked = path.join(tmp, 'a-file');
     writeFileSync(blocked, 'not a directory');
     const { steps } = await inWorker([{ dir: null }, { dir: path.join(blocked, 'svc') }]);
-    expect(steps.map((s) => s.from)).toEqual(['decoded', 'decoded']);
+    expect(steps.map((s) => [s.from, s.cached])).toEqual([
+      ['decoded', false],
+      ['decoded', false],
+    ]);
     expect(readFileSync(blocked, 'utf8')).toBe('not a directory');
   });
 });

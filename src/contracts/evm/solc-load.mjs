@@ -10,10 +10,12 @@
 // first compile is the cheap one.
 //
 // The cache is a directory of the user's (`SVC_CACHE_DIR`, by default `$XDG_CACHE_HOME/svc` or `~/.cache/svc`;
-// `SVC_CACHE_DIR=off` turns it off), named by the package's version and soljson.js's size and modification time, and
-// each file carries the SHA-256 of the WebAssembly it must hold: a file changed or cut short is not used (it is made
-// again). When soljson.js does not have the layout described above (another solc release), or the cache cannot be
-// read nor written, solc is loaded as the package loads itself. The answer says which way it went (`from`).
+// `SVC_CACHE_DIR=off` turns it off). Its entries are named by the package's version and soljson.js's size and
+// modification time, and each holds the SHA-256 of the WebAssembly it must contain: a file changed or cut short is not
+// used (it is made again). The cached WebAssembly is the compiler itself, so a directory or file that is not the user's
+// own, or that others may write to, is neither read nor written. When soljson.js does not have the layout described
+// above (another solc release), or the cache cannot be read nor written, solc is loaded from the package's text, by
+// the package's own loader when the layout is unknown. The answer says which way it went (`from`).
 import { createHash } from 'node:crypto';
 import {
   closeSync,
@@ -138,8 +140,10 @@ function start(wasm, runtime, soljson) {
  */
 function fromCache(dir, name, soljson) {
   try {
-    const meta = JSON.parse(readFileSync(path.join(dir, `${name}.json`), 'utf8'));
-    const wasm = readFileSync(path.join(dir, `${name}.wasm`));
+    const files = [path.join(dir, `${name}.json`), path.join(dir, `${name}.wasm`)];
+    if (![dir, ...files].every(isPrivate)) return undefined;
+    const meta = JSON.parse(readFileSync(files[0], 'utf8'));
+    const wasm = readFileSync(files[1]);
     if (wasm.length !== meta.bytes || createHash('sha256').update(wasm).digest('hex') !== meta.sha256) return undefined;
     const fd = openSync(soljson, 'r');
     let runtime;
@@ -160,6 +164,18 @@ function fromCache(dir, name, soljson) {
 }
 
 /**
+ * Whether a file or directory of the cache is this user's and nobody else may change it: the cached WebAssembly is
+ * the compiler itself, so a directory others can write to (a shared SVC_CACHE_DIR) is neither read nor written.
+ * @param {string} file
+ * @returns {boolean}
+ */
+function isPrivate(file) {
+  const st = statSync(file);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return false;
+  return (st.mode & 0o022) === 0;
+}
+
+/**
  * Writes the cache: the WebAssembly, then the description that makes it valid, each under a temporary name renamed
  * into place (a reader sees a whole file or none; two writers write the same bytes). Failing to write only costs the
  * next load its time. Answers whether it was written.
@@ -173,6 +189,7 @@ function store(dir, name, wasm, runtimeAt) {
   const tmp = `.${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!isPrivate(dir)) return false;
     const sha256 = createHash('sha256').update(wasm).digest('hex');
     for (const [file, data] of [
       [`${name}.wasm`, wasm],

@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -141,6 +142,19 @@ describe('loading solc from a cache of its WebAssembly', () => {
     expect(steps.map((s) => s.from)).toEqual(['decoded', 'cache', 'decoded', 'decoded', 'cache']);
     expect(steps[0]!.bytecode).toMatch(/^[0-9a-f]{200,}$/);
     expect(readFileSync(wasmFile!).equals(good)).toBe(true);
+  });
+
+  it('neither reads nor writes a cache directory others may write to', async () => {
+    const dir = path.join(tmp, 'shared');
+    await inWorker([{ dir }]);
+    chmodSync(dir, 0o777);
+    const { steps } = await inWorker([{ dir }]);
+    expect(steps.map((s) => [s.from, s.cached])).toEqual([['decoded', false]]);
+    // A private directory again, but an entry others may write to.
+    chmodSync(dir, 0o700);
+    const wasmFile = readdirSync(dir).find((f) => f.endsWith('.wasm'))!;
+    chmodSync(path.join(dir, wasmFile), 0o666);
+    expect((await inWorker([{ dir }])).steps[0]!.from).toBe('decoded');
   });
 
   it('loads without a cache, and when the cache cannot be written', async () => {

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { Logger } from '../core/log.js';
 
 /** One message ready to send. */
@@ -63,6 +63,13 @@ export interface TransportOptions {
   timeoutMs?: number | undefined;
 }
 
+/**
+ * nodemailer, loaded with the first message rather than at start: a service that sends no mail for a while (and
+ * every `svc mcp`) does not wait for it.
+ */
+let nodemailer: Promise<typeof import('nodemailer')> | undefined;
+const loadNodemailer = () => (nodemailer ??= import('nodemailer'));
+
 /** SMTP when a URL is given, else .eml files in `<dataDir>/mail/`. */
 export function openTransportSync(opts: TransportOptions): MailTransport {
   if (opts.smtpUrl) return new SmtpTransport(opts.smtpUrl, opts.ca, opts.timeoutMs ?? 30_000);
@@ -83,13 +90,14 @@ function message(mail: OutgoingMail): SendMailOptions {
 
 class SmtpTransport implements MailTransport {
   readonly kind = 'smtp';
-  readonly #transporter: Transporter;
+  readonly #options: Parameters<typeof import('nodemailer').createTransport>[0];
+  #transporter: Promise<Transporter> | undefined;
 
   constructor(smtpUrl: string, ca: string | undefined, timeoutMs: number) {
     const url = new URL(smtpUrl);
     const secure = url.protocol === 'smtps:';
     const user = decodeURIComponent(url.username);
-    this.#transporter = nodemailer.createTransport({
+    this.#options = {
       host: url.hostname.replace(/^\[|\]$/g, ''),
       port: url.port ? Number(url.port) : secure ? 465 : 587,
       secure,
@@ -100,12 +108,18 @@ class SmtpTransport implements MailTransport {
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs,
-    });
+    };
+  }
+
+  #get(): Promise<Transporter> {
+    this.#transporter ??= loadNodemailer().then((m) => m.default.createTransport(this.#options));
+    return this.#transporter;
   }
 
   async send(mail: OutgoingMail): Promise<void> {
+    const transporter = await this.#get();
     try {
-      await this.#transporter.sendMail(message(mail));
+      await transporter.sendMail(message(mail));
     } catch (err) {
       const e = err as {
         responseCode?: unknown;
@@ -122,14 +136,14 @@ class SmtpTransport implements MailTransport {
   }
 
   close(): void {
-    this.#transporter.close();
+    void this.#transporter?.then((t) => t.close());
   }
 }
 
 /** Writes each message as `<dir>/<id>.eml` (0600), whole or not at all (temp file + rename). */
 class EmlTransport implements MailTransport {
   readonly kind = 'eml';
-  readonly #builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  #builder: Promise<Transporter> | undefined;
 
   constructor(
     readonly dir: string,
@@ -137,7 +151,10 @@ class EmlTransport implements MailTransport {
   ) {}
 
   async send(mail: OutgoingMail): Promise<void> {
-    const info = (await this.#builder.sendMail(message(mail))) as { message: Buffer };
+    this.#builder ??= loadNodemailer().then((m) =>
+      m.default.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    );
+    const info = (await (await this.#builder).sendMail(message(mail))) as { message: Buffer };
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const file = path.join(this.dir, `${mail.id}.eml`);
     const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;

@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { ApiError } from '../core/errors.js';
 import {
   knownCheckedUrl,
@@ -73,16 +73,44 @@ function secureContext(ca: string | Buffer | undefined): tls.SecureContext | und
   return context;
 }
 
+/**
+ * undici, loaded with the first attempt rather than at start: a service that sends no webhook for a while (and every
+ * `svc mcp`) does not wait for it.
+ */
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = () => (undici ??= import('undici'));
+
 /** Sends webhook attempts over a pool of guarded keep-alive connections. Close it when done. */
 export class WebhookClient {
-  readonly #agent: Agent;
+  /** The connection pool, made at the first attempt (`#loading` until then). */
+  #agent: Agent | undefined;
+  #loading: Promise<Agent> | undefined;
+  readonly #opts: WebhookClientOptions;
+  /** The TLS trust, built at once: a wrong CA is a configuration error at start, not at the first attempt. */
+  readonly #context: tls.SecureContext | undefined;
   /** Allow-list and resolver, for the per-attempt URL check and the connect-time check. */
   readonly #guard: CheckUrlOptions;
 
   constructor(opts: WebhookClientOptions = {}) {
-    const guard = (this.#guard = { allow: opts.allow, resolve: opts.resolve });
-    const context = secureContext(opts.ca);
-    this.#agent = new Agent({
+    this.#opts = opts;
+    this.#guard = { allow: opts.allow, resolve: opts.resolve };
+    this.#context = secureContext(opts.ca);
+  }
+
+  #agentNow(): Agent | Promise<Agent> {
+    if (this.#agent) return this.#agent;
+    this.#loading ??= loadUndici().then(({ Agent, buildConnector }) => {
+      this.#agent = this.#makeAgent(Agent, buildConnector);
+      return this.#agent;
+    });
+    return this.#loading;
+  }
+
+  #makeAgent(AgentClass: typeof import('undici').Agent, buildConnector: typeof import('undici').buildConnector): Agent {
+    const opts = this.#opts;
+    const guard = this.#guard;
+    const context = this.#context;
+    return new AgentClass({
       connections: opts.connections ?? 256,
       pipelining: 1,
       connect: (options, callback) => {
@@ -113,9 +141,11 @@ export class WebhookClient {
         return { ok: false, statusCode: null, latencyMs: since(started), error: describe(err) };
       }
     }
+    if (this.#closed) return { ok: false, statusCode: null, latencyMs: 0, error: 'the webhook client is closed' };
+    const agent = this.#agent ?? (await this.#agentNow());
     return new Promise<AttemptResult>((done) => {
       const attempt = new Attempt(started, timeoutMs, done);
-      this.#agent.dispatch(
+      agent.dispatch(
         {
           origin: checked.origin,
           path: checked.path,
@@ -136,14 +166,16 @@ export class WebhookClient {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#agent.close();
+    const agent = this.#agent ?? (await this.#loading);
+    await agent?.close();
   }
 
   /** Drops every connection at once, in-flight requests included. Later calls do nothing. */
   async destroy(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#agent.destroy();
+    const agent = this.#agent ?? (await this.#loading);
+    await agent?.destroy();
   }
 }
 

@@ -34,6 +34,9 @@ const HEAVY = [
   '@zxcvbn-ts/core',
   'minisearch',
   'web-tree-sitter',
+  // loaded with the first mail and the first webhook attempt
+  'nodemailer',
+  'undici',
 ];
 
 /** The heavy libraries among the modules the probe recorded. */

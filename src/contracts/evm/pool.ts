@@ -23,9 +23,7 @@ export interface SolcCompileOutput {
 }
 
 /** How a solc worker loaded the compiler (LoadedSolc of ./solc-load.mjs, without the compiler). */
-export type SolcLoadInfo = Omit<LoadedSolc, 'solc'> & {
-  /** The cache directory (none: caching is off). */ dir?: string;
-};
+export type SolcLoadInfo = Omit<LoadedSolc, 'solc'>;
 
 export interface SolcPoolOptions {
   /** Worker threads; default one per core. */

@@ -9,6 +9,8 @@ export interface LoadedSolc {
   solc: any;
   /** `cache`: the cached WebAssembly; `decoded`: decoded now (and cached); `package`: as `require('solc')` loads. */
   from: 'cache' | 'decoded' | 'package';
+  /** The cache directory (none: caching is off). */
+  dir?: string;
   /** Decoded now: whether it was written to the cache directory. */
   cached?: boolean;
   /** Why solc was loaded from the package. */

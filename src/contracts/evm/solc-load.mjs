@@ -55,9 +55,9 @@ export function solcCacheDir(env = process.env) {
 }
 
 /**
- * @typedef {{ solc: any, from: 'cache' | 'decoded' | 'package', cached?: boolean, why?: string }} LoadedSolc
+ * @typedef {{ solc: any, from: 'cache' | 'decoded' | 'package', dir?: string, cached?: boolean, why?: string }} LoadedSolc
  * `from`: `cache` (the cached WebAssembly), `decoded` (decoded now; `cached` says whether it was written to the cache),
- * `package` (loaded as `require('solc')` does, `why` says why).
+ * `package` (loaded as `require('solc')` does, `why` says why). `dir`: the cache directory (none: caching is off).
  */
 
 /**
@@ -73,20 +73,20 @@ export function loadSolc(options = {}) {
   const name = `solc-${version}-${stat.size}-${Math.trunc(stat.mtimeMs)}`;
   if (dir !== undefined) {
     const cached = fromCache(dir, name, soljson);
-    if (cached) return { solc: start(cached.wasm, cached.runtime, soljson), from: 'cache' };
+    if (cached) return { solc: start(cached.wasm, cached.runtime, soljson), from: 'cache', dir };
   }
   const text = readFileSync(soljson);
   const at = text.indexOf(RUNTIME_START);
-  if (at <= 0) return { solc: require('solc'), from: 'package', why: 'soljson.js has an unknown layout' };
+  if (at <= 0) return { solc: require('solc'), from: 'package', dir, why: 'soljson.js has an unknown layout' };
   let wasm;
   try {
     wasm = decode(text.subarray(0, at).toString('utf8'));
   } catch (err) {
-    return { solc: require('solc'), from: 'package', why: `decoding soljson.js failed: ${String(err)}` };
+    return { solc: require('solc'), from: 'package', dir, why: `decoding soljson.js failed: ${String(err)}` };
   }
   const runtime = text.subarray(at).toString('utf8');
   const cached = dir !== undefined && store(dir, name, wasm, at);
-  return { solc: start(wasm, runtime, soljson), from: 'decoded', cached };
+  return { solc: start(wasm, runtime, soljson), from: 'decoded', dir, cached };
 }
 
 /**

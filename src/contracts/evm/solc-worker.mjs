@@ -4,11 +4,10 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadSolc, solcCacheDir } from './solc-load.mjs';
+import { loadSolc } from './solc-load.mjs';
 
 const require = createRequire(import.meta.url);
-const loaded = loadSolc();
-const solc = loaded.solc;
+const { solc, ...loaded } = loadSolc();
 const OZ_PREFIX = '@openzeppelin/contracts/';
 const ozRoot = path.dirname(require.resolve('@openzeppelin/contracts/package.json'));
 const MAIN = 'Contract.sol';
@@ -118,5 +117,5 @@ export const tasks = {
   },
   version: () => solc.version(),
   /** How this worker loaded solc: see LoadedSolc in ./solc-load.mjs. */
-  loaded: () => ({ from: loaded.from, cached: loaded.cached, why: loaded.why, dir: solcCacheDir() }),
+  loaded: () => loaded,
 };

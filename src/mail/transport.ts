@@ -68,7 +68,12 @@ export interface TransportOptions {
  * every `svc mcp`) does not wait for it.
  */
 let nodemailer: Promise<typeof import('nodemailer')> | undefined;
-const loadNodemailer = () => (nodemailer ??= import('nodemailer'));
+
+/** A transporter with these options, made once nodemailer is loaded. */
+function transporter(options: Parameters<typeof import('nodemailer').createTransport>[0]): Promise<Transporter> {
+  nodemailer ??= import('nodemailer');
+  return nodemailer.then((m) => m.default.createTransport(options));
+}
 
 /** SMTP when a URL is given, else .eml files in `<dataDir>/mail/`. */
 export function openTransportSync(opts: TransportOptions): MailTransport {
@@ -111,15 +116,11 @@ class SmtpTransport implements MailTransport {
     };
   }
 
-  #get(): Promise<Transporter> {
-    this.#transporter ??= loadNodemailer().then((m) => m.default.createTransport(this.#options));
-    return this.#transporter;
-  }
-
   async send(mail: OutgoingMail): Promise<void> {
-    const transporter = await this.#get();
+    this.#transporter ??= transporter(this.#options);
+    const smtp = await this.#transporter;
     try {
-      await transporter.sendMail(message(mail));
+      await smtp.sendMail(message(mail));
     } catch (err) {
       const e = err as {
         responseCode?: unknown;
@@ -151,9 +152,7 @@ class EmlTransport implements MailTransport {
   ) {}
 
   async send(mail: OutgoingMail): Promise<void> {
-    this.#builder ??= loadNodemailer().then((m) =>
-      m.default.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
-    );
+    this.#builder ??= transporter({ streamTransport: true, buffer: true, newline: 'unix' });
     const info = (await (await this.#builder).sendMail(message(mail))) as { message: Buffer };
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const file = path.join(this.dir, `${mail.id}.eml`);

@@ -78,54 +78,49 @@ function secureContext(ca: string | Buffer | undefined): tls.SecureContext | und
  * `svc mcp`) does not wait for it.
  */
 let undici: Promise<typeof import('undici')> | undefined;
-const loadUndici = () => (undici ??= import('undici'));
 
 /** Sends webhook attempts over a pool of guarded keep-alive connections. Close it when done. */
 export class WebhookClient {
   /** The connection pool, made at the first attempt (`#loading` until then). */
   #agent: Agent | undefined;
   #loading: Promise<Agent> | undefined;
-  readonly #opts: WebhookClientOptions;
+  readonly #connections: number;
   /** The TLS trust, built at once: a wrong CA is a configuration error at start, not at the first attempt. */
   readonly #context: tls.SecureContext | undefined;
   /** Allow-list and resolver, for the per-attempt URL check and the connect-time check. */
   readonly #guard: CheckUrlOptions;
 
   constructor(opts: WebhookClientOptions = {}) {
-    this.#opts = opts;
+    this.#connections = opts.connections ?? 256;
     this.#guard = { allow: opts.allow, resolve: opts.resolve };
     this.#context = secureContext(opts.ca);
   }
 
-  #agentNow(): Agent | Promise<Agent> {
-    if (this.#agent) return this.#agent;
-    this.#loading ??= loadUndici().then(({ Agent, buildConnector }) => {
-      this.#agent = this.#makeAgent(Agent, buildConnector);
+  /** Loads undici and makes the pool, once. */
+  #loadAgent(): Promise<Agent> {
+    undici ??= import('undici');
+    this.#loading ??= undici.then(({ Agent, buildConnector }) => {
+      const guard = this.#guard;
+      const context = this.#context;
+      this.#agent = new Agent({
+        connections: this.#connections,
+        pipelining: 1,
+        connect: (options, callback) => {
+          // Connect time: resolve the host and check every address, then connect
+          // only to those addresses (an IP literal host is checked as such).
+          resolveCheckedHost(options.hostname, guard).then(
+            (addresses) =>
+              buildConnector({ lookup: pinnedLookup(addresses), ...(context ? { secureContext: context } : {}) })(
+                options,
+                callback,
+              ),
+            (err: Error) => callback(err, null),
+          );
+        },
+      });
       return this.#agent;
     });
     return this.#loading;
-  }
-
-  #makeAgent(AgentClass: typeof import('undici').Agent, buildConnector: typeof import('undici').buildConnector): Agent {
-    const opts = this.#opts;
-    const guard = this.#guard;
-    const context = this.#context;
-    return new AgentClass({
-      connections: opts.connections ?? 256,
-      pipelining: 1,
-      connect: (options, callback) => {
-        // Connect time: resolve the host and check every address, then connect
-        // only to those addresses (an IP literal host is checked as such).
-        resolveCheckedHost(options.hostname, guard).then(
-          (addresses) =>
-            buildConnector({ lookup: pinnedLookup(addresses), ...(context ? { secureContext: context } : {}) })(
-              options,
-              callback,
-            ),
-          (err: Error) => callback(err, null),
-        );
-      },
-    });
   }
 
   /** Sends one attempt; never throws. */
@@ -142,7 +137,7 @@ export class WebhookClient {
       }
     }
     if (this.#closed) return { ok: false, statusCode: null, latencyMs: 0, error: 'the webhook client is closed' };
-    const agent = this.#agent ?? (await this.#agentNow());
+    const agent = this.#agent ?? (await this.#loadAgent());
     return new Promise<AttemptResult>((done) => {
       const attempt = new Attempt(started, timeoutMs, done);
       agent.dispatch(

@@ -4,8 +4,12 @@
 // development checkout), it runs the TypeScript sources through tsx instead.
 // SVC_BUILD_DIR names another compiled tree to run (the test suite compiles
 // src/ afresh into .test-build/ and runs that: see test/global-build.ts).
-// It enters through cli/light.js, which the build makes one bundled file
+// It enters through cli/light.cjs, which the build makes one bundled file
 // (scripts/bundle-light.mjs) and which loads the rest of the program itself.
+// This file is CommonJS (bin/package.json), like that bundle: `svc mcp` then
+// answers `initialize` and its first lists before Node starts its ES module
+// loader (a few milliseconds of a start the editor waits for), which the
+// program itself needs afterwards.
 //
 // The first line caps V8's young generation at 4 MB semi-spaces (`env -S` splits the line into node's arguments).
 // Node 24 sizes it from the machine's memory, up to 64 MB semi-spaces on a large machine, and a steady stream of work
@@ -17,24 +21,26 @@
 // `npm run bench` runs under the flags of this line (bench/index.ts); a test keeps the three in step. Running
 // `node bin/svc.js` directly leaves V8's default: add the flag there too.
 
-import { existsSync } from 'node:fs';
-import module from 'node:module';
-import { pathToFileURL } from 'node:url';
+'use strict';
+const { existsSync } = require('node:fs');
+const path = require('node:path');
 
 // Node keeps the compiled code of the modules it loads in a cache on disk and reuses it on the next start, so an
 // editor's `svc mcp` answers sooner (npm run bench -- start). NODE_COMPILE_CACHE names the folder (default: under the
 // system's temporary folder); NODE_DISABLE_COMPILE_CACHE=1 turns it off. Older Node versions lack it: nothing happens.
-/** @type {{ enableCompileCache?: () => unknown }} */ (module).enableCompileCache?.();
+/** @type {{ enableCompileCache?: () => unknown }} */ (require('node:module')).enableCompileCache?.();
 
-const compiled = process.env.SVC_BUILD_DIR
-  ? pathToFileURL(`${process.env.SVC_BUILD_DIR}/cli/light.js`)
-  : new URL('../dist/cli/light.js', import.meta.url);
-let main;
-if (process.env.SVC_BUILD_DIR || (process.env.SVC_DEV !== '1' && existsSync(compiled))) {
-  ({ main } = await import(compiled.href));
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  ({ main } = await import('../src/cli/light.ts'));
-}
-process.exitCode = await main(process.argv.slice(2));
+const compiled = path.join(process.env.SVC_BUILD_DIR ?? path.join(__dirname, '..', 'dist'), 'cli', 'light.cjs');
+/** @type {Promise<{ main: (argv: string[]) => Promise<number> }>} */
+const entry =
+  process.env.SVC_BUILD_DIR || (process.env.SVC_DEV !== '1' && existsSync(compiled))
+    ? Promise.resolve(require(compiled))
+    : import('tsx/esm/api').then(({ register }) => {
+        register();
+        return import('../src/cli/light.ts');
+      });
+entry
+  .then(({ main }) => main(process.argv.slice(2)))
+  .then((code) => {
+    process.exitCode = code;
+  });

@@ -1,10 +1,10 @@
 // The light entry of a compiled tree (src/cli/light.ts), made once the tree is compiled: by scripts/build.mjs for dist/
 // and by the test build (test/global-build.ts).
 //
-// - <out>/cli/light.js, the module bin/svc.js runs first, is replaced by one bundled file holding it and everything it
-//   imports (the early stdio transport), and <out>/cli/light-lists.js, which it loads once `initialize` is answered,
-//   by another (the manifest's answers, the light key check, the data file's reader): `svc mcp` answers `initialize`
-//   having read one file, and its first lists two, instead of some forty. The command line (../cli.js) stays outside,
+// - <out>/cli/light.cjs, the module bin/svc.js runs first, is one bundled CommonJS file holding src/cli/light.ts and
+//   everything it imports (the early stdio transport), and <out>/cli/light-lists.cjs, which it requires once
+//   `initialize` is answered, another (the manifest's answers, the light key check, the data file's reader): `svc mcp`
+//   answers `initialize` having read one file, and its first lists two, instead of some forty. The command line (../cli.js) stays outside,
 //   loaded when they are done. version.ts, which reads package.json beside the tree, becomes its two values.
 // - <out>/cli/load-steps.json lists, in the order Node evaluates them, the modules and packages `svc mcp` loads after
 //   that, so the light entry can load them a few at a time and keep answering in between (loadInSteps there).
@@ -21,8 +21,12 @@ const SRC = path.join(ROOT, 'src');
 /** What `svc mcp` loads after the light entry, in the order it first needs it (src/cli.ts, then src/cli/mcp.ts...). */
 const MCP_ENTRIES = ['cli.ts', 'cli/mcp.ts', 'core/process-guard.ts', 'mcp/stdio.ts', 'app.ts', 'tools/index.ts'];
 
+/** What `import.meta.url` becomes in the CommonJS bundles: the bundle's own file URL. */
+const IMPORT_META_URL = '__svcImportMetaUrl';
+
 /**
- * Bundles the light entry into `<out>/cli/light.js` and writes `<out>/cli/load-steps.json`.
+ * Bundles the light entry into `<out>/cli/light.cjs` (and its lists into `light-lists.cjs`) and writes
+ * `<out>/cli/load-steps.json`.
  * @param {string} out
  */
 export async function bundleLight(out) {
@@ -32,7 +36,7 @@ export async function bundleLight(out) {
     name: 'light-entry',
     setup(b) {
       // The command line, and the lists' file from the light entry, are loaded from the compiled tree beside it.
-      b.onResolve({ filter: /^\.\.\/cli\.js$|^\.\/light-lists\.js$/ }, (args) =>
+      b.onResolve({ filter: /^\.\.\/cli\.js$|^\.\/light-lists\.c?js$/ }, (args) =>
         args.importer.startsWith(path.join(SRC, 'cli')) ? { path: args.path, external: true } : undefined,
       );
       // The key check's SHA-256 (@noble/hashes) is bundled too: loaded as a package it costs as much as node:crypto.
@@ -46,11 +50,14 @@ export async function bundleLight(out) {
   for (const entry of ['light', 'light-lists'])
     await build({
       entryPoints: [path.join(SRC, 'cli', `${entry}.ts`)],
-      outfile: path.join(out, 'cli', `${entry}.js`),
-      allowOverwrite: true,
+      outfile: path.join(out, 'cli', `${entry}.cjs`),
       bundle: true,
       packages: 'external',
-      format: 'esm',
+      // CommonJS: bin/svc.js requires it, so the first answers wait for no ES module loader (starting Node's takes a few
+      // milliseconds, a sixth of the whole early answer on a fast machine). The program's modules are imported later.
+      format: 'cjs',
+      define: { 'import.meta.url': IMPORT_META_URL },
+      banner: { js: `const ${IMPORT_META_URL} = require('node:url').pathToFileURL(__filename).href;` },
       platform: 'node',
       target: 'node22',
       logLevel: 'error',
@@ -73,6 +80,14 @@ async function loadSteps() {
     packages: 'external',
     format: 'esm',
     platform: 'node',
+    // The light entry's require of its bundled lists (src/cli/early-start.ts): a file of the build, not of src/.
+    plugins: [
+      {
+        name: 'lists-bundle',
+        setup: (b) =>
+          b.onResolve({ filter: /^\.\/light-lists\.cjs$/ }, (args) => ({ path: args.path, external: true })),
+      },
+    ],
     outdir: path.join(ROOT, 'out-unused'),
     write: false,
     metafile: true,

@@ -3,8 +3,8 @@
  * transaction must not wait on the network); the bounds are checked again inside the write so two concurrent
  * registrations cannot both pass them.
  */
-import { Address } from '@ton/core';
 import type { Abi, Hex } from 'viem';
+import { Address } from './ton/address.js';
 import { evmReaderFor, networkFamily } from '../chains/readers.js';
 import { tonReaderFor } from '../chains/ton-readers.js';
 import type { TonNetwork } from '../chains/ton.js';

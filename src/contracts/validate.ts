@@ -1,4 +1,3 @@
-import { Address } from '@ton/core';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import {
   evmAddressIssue,
@@ -9,7 +8,7 @@ import {
 } from '../core/messages/index.js';
 import { DEFAULT_SWITCH_INTERVAL_DAYS, type AssetType, type Blockchain, type Plan } from './plan.js';
 import { isSolanaZeroAddress, solanaAddressProblem } from './solana/address.js';
-import { isValidTonAddress } from './ton/address.js';
+import { Address, isValidTonAddress } from './ton/address.js';
 
 /**
  * Validation of a plan before any contract is built (docs/decisions.md, Contracts):

@@ -17,6 +17,9 @@ const HEAVY = [
   'solc',
   '@ton/sandbox',
   '@ton-community/func-js',
+  // @ton/core's index (its cells and BoC, and @ton/crypto with it): a start loads its address class alone
+  '@ton/core/dist/boc',
+  '@ton/crypto',
   'langchain',
   '@langchain/core',
   '@langchain/openai',

@@ -1,4 +1,9 @@
-import { Address } from '@ton/core';
+// The address class alone, for the service's other modules too: the package's index loads all of @ton/core and
+// @ton/crypto (some 110 files, 0.1 s of a slow machine's start), which the service needs only once a TON contract is
+// compiled, run or read on chain. It is the class the index exports (one module, loaded once).
+import { Address } from '@ton/core/dist/address/Address.js';
+
+export { Address };
 
 const RAW = /^(0|-1):[0-9a-fA-F]{64}$/;
 const FRIENDLY = /^[A-Za-z0-9+/_-]{48}$/;

@@ -101,7 +101,8 @@ async function loadSteps() {
     if (seen.has(input)) return;
     seen.add(input);
     for (const imp of metafile.inputs[input]?.imports ?? []) {
-      if (imp.kind !== 'import-statement') continue;
+      // esbuild's own helpers (`<runtime>`, for the light entry's require) are not modules to load.
+      if (imp.kind !== 'import-statement' || imp.path === '<runtime>') continue;
       if (!imp.external) visit(imp.path);
       else if (!imp.path.startsWith('node:') && !seen.has(imp.path)) {
         seen.add(imp.path);

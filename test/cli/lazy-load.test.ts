@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -154,5 +155,26 @@ describe('the light entry of svc mcp', () => {
     // The light entry requires its lists' bundle (once `initialize` is answered), and nothing else of its own.
     expect(required.filter((s) => s.startsWith('.'))).toEqual(bundle === 'light' ? ['./light-lists.cjs'] : []);
     expect(required.filter((s) => !s.startsWith('.') && !ALLOWED.includes(s))).toEqual([]);
+  });
+
+  // The light entry loads the program in these steps, a few at a time, answering lists in between; a step that cannot
+  // be loaded ends the stepping silently (the command's own imports then load the rest in one block, and lists sent
+  // meanwhile wait for all of it), so each must name a module of the build or an installed package.
+  it('cli/load-steps.json names only modules of the build and installed packages', async () => {
+    const dir = process.env.SVC_BUILD_DIR!;
+    const steps = JSON.parse(await readFile(path.join(dir, 'cli', 'load-steps.json'), 'utf8')) as string[];
+    expect(steps).toContain('./cli/mcp.js');
+    expect(steps).toContain('./tools/index.js');
+    const fromBuild = pathToFileURL(path.join(dir, 'cli', 'light.cjs')).href;
+    const missing = steps.filter((step) => {
+      if (step.startsWith('./')) return !existsSync(path.join(dir, step));
+      try {
+        import.meta.resolve(step, fromBuild);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(missing).toEqual([]);
   });
 });

@@ -26,11 +26,17 @@ function createServer(services: Services): FastifyInstance {
   const configured = services.config.trustProxy;
   const trustProxy: FastifyServerOptions['trustProxy'] =
     typeof configured === 'number' ? (_address: string, hop: number) => hop < configured : (configured ?? false);
+  const log = services.log as FastifyBaseLogger;
   return Fastify({
-    loggerInstance: services.log as FastifyBaseLogger,
+    // Fastify is given the logger only when requests are logged (info and below): with a logger of its own it times
+    // every response and adds and removes two listeners on it, for the request log line alone. Without, each
+    // request's logger is still the service's (below), so its warnings and errors are logged as before; only the
+    // server's own lines (its listening address, errors of onClose hooks) are not, and a response that fails while
+    // being written is not logged when requests are not.
+    ...(services.log.isLevelEnabled('info') ? { loggerInstance: log } : {}),
     // No per-request child logger (creating one costs more than the rest of a cheap
     // request): error logs name the request id themselves.
-    childLoggerFactory: (logger) => logger,
+    childLoggerFactory: () => log,
     logController: new RequestLog(services.log),
     bodyLimit: services.config.bodyLimit,
     genReqId: (req) => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnvelopeMeta } from '../../src/core/envelope.js';
 import type { ApiErrorBody } from '../../src/core/errors.js';
 import { createLogger } from '../../src/core/log.js';
+import { buildApp } from '../../src/http/app.js';
 import { releaseSlowCall, slowCallStarted, TEST_TOOLS } from '../fixtures/tools.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 
@@ -214,7 +215,7 @@ describe('REST envelope', () => {
 });
 
 describe('request log', () => {
-  it('writes one line per answered request, with the api_key masked, and nothing at warn level', async () => {
+  it('writes one line per answered request, with the api_key masked, and at warn level only errors', async () => {
     const lines: string[] = [];
     const sink = new Writable({
       write: (chunk, _e, cb) => {
@@ -269,6 +270,26 @@ describe('request log', () => {
         headers: { authorization: `Bearer ${warnOnly.adminKey}` },
       });
       expect(quiet).toEqual([]);
+      // Without request logs Fastify has no logger of its own, but a request's logger is still the service's: a route
+      // outside the tool wrapper that fails unexpectedly is logged (the same app, plus that route).
+      const app = await buildApp(warnOnly.services, TEST_TOOLS);
+      app.get('/api/v1/test/boom', async () => {
+        throw new Error('boom');
+      });
+      try {
+        const failed = await app.inject({ url: '/api/v1/test/boom' });
+        expect(failed.statusCode).toBe(500);
+        const entries = quiet.map((l) => JSON.parse(l));
+        expect(entries).toHaveLength(1);
+        expect(entries[0]).toMatchObject({
+          level: 50,
+          msg: 'request failed',
+          requestId: failed.headers['x-request-id'],
+          url: '/api/v1/test/boom',
+        });
+      } finally {
+        await app.close();
+      }
     } finally {
       await warnOnly.close();
     }

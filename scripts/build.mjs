@@ -2,7 +2,7 @@
 // non-TypeScript files the program loads at run time relative to its own
 // module (worker scripts found through `new URL('./x.mjs', import.meta.url)`),
 // keeping their place in the tree, writes the MCP manifest (dist/mcp/manifest.txt,
-// scripts/write-manifest.mjs) and bundles the light entry (dist/cli/light.js,
+// scripts/write-manifest.mjs) and bundles the light entry (dist/cli/light.cjs,
 // scripts/bundle-light.mjs). Plain Node: the copy is a handful of files and a
 // library would add more than it saves.
 import { spawnSync } from 'node:child_process';

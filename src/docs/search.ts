@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
-import { eng as STOP_WORDS } from 'stopword';
+import { englishStopWords } from '../core/stopwords.js';
 
 /**
  * The service's own documentation: the Markdown files of docs-index/ plus one
@@ -115,12 +115,13 @@ function toolPage(tool: DocumentedTool): string {
   ].join('\n');
 }
 
-const STOP = new Set(STOP_WORDS);
+let stop: Set<string> | undefined;
 
 /** Lower-cased, stop words dropped, Porter-stemmed: "Rotating" and "rotate" meet as "rotat". */
 function processTerm(term: string): string | null {
   const t = term.toLowerCase();
-  if (STOP.has(t)) return null;
+  stop ??= new Set(englishStopWords());
+  if (stop.has(t)) return null;
   return /^[a-z]+$/.test(t) && t.length > 3 ? stemmer(t) : t;
 }
 

@@ -4,11 +4,11 @@
  * small lexicons, recurring phrases, themes and style. The lexicons are short
  * and domain-specific (a life story), so the rules stay predictable and testable.
  */
-import { eng } from 'stopword';
+import { englishStopWords } from '../core/stopwords.js';
 import { namesIn } from './names.js';
 
-const STOP = new Set<string>(eng);
-for (const w of [
+/** Contractions people write without their apostrophe, and words too common in a life story to tell anything. */
+const MORE_STOP_WORDS = [
   'im',
   'ive',
   'id',
@@ -28,11 +28,17 @@ for (const w of [
   'one',
   'get',
   'got',
-])
-  STOP.add(w);
+];
+
+let stop: Set<string> | undefined;
+/** The stop words, made on first use (../core/stopwords.ts). */
+function stopWords(): Set<string> {
+  stop ??= new Set([...englishStopWords(), ...MORE_STOP_WORDS]);
+  return stop;
+}
 
 export function isStopword(word: string): boolean {
-  return STOP.has(word.toLowerCase());
+  return stopWords().has(word.toLowerCase());
 }
 
 /** Lower-case word tokens (letters, digits, apostrophes inside words). */
@@ -41,7 +47,8 @@ export function words(text: string): string[] {
 }
 
 export function contentWords(text: string): string[] {
-  return words(text).filter((w) => w.length > 2 && !STOP.has(w) && !/^\d+$/.test(w));
+  const stops = stopWords();
+  return words(text).filter((w) => w.length > 2 && !stops.has(w) && !/^\d+$/.test(w));
 }
 
 export function sentences(text: string): string[] {
@@ -226,12 +233,13 @@ export const themesOf = (text: string) => themesIn([text]).map((t) => t.name);
 /** The word sequences of 2 to 4 words within a sentence of one text that could be a phrase (each once). */
 export function phrasesOf(text: string): Set<string> {
   const found = new Set<string>();
+  const stops = stopWords();
   for (const s of sentences(text)) {
     const w = words(s);
     for (let n = 2; n <= 4; n++) {
       for (let i = 0; i + n <= w.length; i++) {
         const gram = w.slice(i, i + n);
-        if (gram.every((g) => STOP.has(g)) || (STOP.has(gram[0]!) && STOP.has(gram[n - 1]!))) continue;
+        if (gram.every((g) => stops.has(g)) || (stops.has(gram[0]!) && stops.has(gram[n - 1]!))) continue;
         found.add(gram.join(' '));
       }
     }

@@ -41,6 +41,9 @@ const HEAVY = [
   // loaded with the first mail and the first webhook attempt
   'nodemailer',
   'undici',
+  // the contract package's archiver and the stop words of the memoir's reading and the docs search, on first use
+  'fflate',
+  'stopword',
 ];
 
 /** The heavy libraries among the modules the probe recorded. */
@@ -90,14 +93,14 @@ describe('svc serve', () => {
     expect(heavyLoaded(probe)).toEqual([]);
   });
 
-  it('loads a library when a tool needs it: search_docs loads MiniSearch', async () => {
+  it('loads a library when a tool needs it: search_docs loads MiniSearch and the stop words', async () => {
     const key = /store it safely:\s+(\S+)/.exec(served.stderr())?.[1];
     expect(key).toBeTruthy();
     const res = await fetch(`${served.url}/api/v1/docs/search?q=webhook`, {
       headers: { authorization: `Bearer ${key}` },
     });
     expect(res.status).toBe(200);
-    expect(heavyLoaded(await readFile(probeFile, 'utf8'))).toEqual(['minisearch']);
+    expect(heavyLoaded(await readFile(probeFile, 'utf8'))).toEqual(['minisearch', 'stopword']);
   });
 });
 

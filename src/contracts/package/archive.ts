@@ -5,9 +5,6 @@
  */
 import { gzipSync, strToU8, zipSync, type Zippable } from 'fflate';
 
-export const PACKAGE_FORMATS = ['zip', 'tar.gz'] as const;
-export type PackageFormat = (typeof PACKAGE_FORMATS)[number];
-
 /** One file of a package; `executable` files get mode 0755 in a tar (zip keeps no modes here). */
 export interface PackageFile {
   path: string;

@@ -1,12 +1,13 @@
 /**
  * A stored contract as one downloadable archive: what an owner needs to deploy it and check in, per chain
  * (./evm.ts, ./ton.ts, ./solana.ts), packed reproducibly (./archive.ts). Each chain's builder, with the library it
- * needs (viem, @ton/core), is loaded when a package of that chain is first asked for, not when the service starts.
+ * needs (viem, @ton/core), is loaded when a package of that chain is first asked for, not when the service starts;
+ * so is the archiver (fflate, some 5 to 10 ms of a start to load).
  */
-import { type PackageFormat, tarGzPackage, zipPackage } from './archive.js';
 import type { PackageContract } from './common.js';
+import type { PackageFormat } from './formats.js';
 
-export { PACKAGE_FORMATS, type PackageFormat } from './archive.js';
+export { PACKAGE_FORMATS, type PackageFormat } from './formats.js';
 
 export interface ContractPackage {
   bytes: Uint8Array;
@@ -29,7 +30,7 @@ async function files(c: PackageContract) {
 export async function contractPackage(c: PackageContract, format: PackageFormat): Promise<ContractPackage> {
   const root = `svc-${c.chain}-${c.id}`;
   const mtime = new Date(c.created);
-  const entries = await files(c);
+  const [entries, { tarGzPackage, zipPackage }] = await Promise.all([files(c), import('./archive.js')]);
   if (format === 'zip') {
     return { bytes: zipPackage(root, entries, mtime), contentType: 'application/zip', fileName: `${root}.zip` };
   }

@@ -80,14 +80,6 @@ async function loadSteps() {
     packages: 'external',
     format: 'esm',
     platform: 'node',
-    // The light entry's require of its bundled lists (src/cli/early-start.ts): a file of the build, not of src/.
-    plugins: [
-      {
-        name: 'lists-bundle',
-        setup: (b) =>
-          b.onResolve({ filter: /^\.\/light-lists\.cjs$/ }, (args) => ({ path: args.path, external: true })),
-      },
-    ],
     outdir: path.join(ROOT, 'out-unused'),
     write: false,
     metafile: true,
@@ -101,8 +93,7 @@ async function loadSteps() {
     if (seen.has(input)) return;
     seen.add(input);
     for (const imp of metafile.inputs[input]?.imports ?? []) {
-      // esbuild's own helpers (`<runtime>`, for the light entry's require) are not modules to load.
-      if (imp.kind !== 'import-statement' || imp.path === '<runtime>') continue;
+      if (imp.kind !== 'import-statement') continue;
       if (!imp.external) visit(imp.path);
       else if (!imp.path.startsWith('node:') && !seen.has(imp.path)) {
         seen.add(imp.path);

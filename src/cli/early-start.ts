@@ -30,17 +30,14 @@ export function consoleToStderr(): void {
   for (const level of ['log', 'info', 'debug', 'trace'] as const) console[level] = console.error.bind(console);
 }
 
-/**
- * The module answering the first lists. In the build's CommonJS bundle of the light entry (scripts/bundle-light.mjs)
- * `require` reads the bundled lists beside it, so the first lists wait for no ES module loader either; from the
- * sources, or from the program's own modules, it is imported.
- */
-function loadLists(): Promise<typeof import('./light-lists.js')> {
-  return typeof require === 'function' ? Promise.resolve(require('./light-lists.cjs')) : import('./light-lists.js');
-}
+/** Loads the module answering the first lists (./light-lists.ts). */
+export type ListsLoader = () => Promise<typeof import('./light-lists.js')>;
 
-/** Starts reading stdin: `initialize` is answered at once, the first lists once the manifest and the key are read. */
-export function startEarly(config: Config): EarlyStart {
+/**
+ * Starts reading stdin: `initialize` is answered at once, the first lists once the manifest and the key are read.
+ * `loadLists` is the light entry's (./light.ts) when it starts the transport; otherwise the lists are imported.
+ */
+export function startEarly(config: Config, loadLists: ListsLoader = () => import('./light-lists.js')): EarlyStart {
   // Whatever a module prints while the program loads.
   consoleToStderr();
   // The module answering lists is loaded once stdin is read (and `initialize` answered); it reads the manifest.

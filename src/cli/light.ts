@@ -12,14 +12,14 @@ import { readFile } from 'node:fs/promises';
 import { setImmediate as tick } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { type Config, type ConfigFlags, loadConfig } from '../core/config.js';
-import { MCP_OPTIONS, ROOT, startEarly } from './early-start.js';
+import { type ListsLoader, MCP_OPTIONS, ROOT, startEarly } from './early-start.js';
 
 /** The longest the loading of the program runs before it lets the event loop (and the early transport) have a turn. */
 const SLICE_MS = 8;
 
 export async function main(argv: string[]): Promise<number> {
   const early = argv[0] === 'mcp' ? mcpConfig(argv.slice(1)) : undefined;
-  const started = early ? startEarly(early) : undefined;
+  const started = early ? startEarly(early, loadLists) : undefined;
   if (started) {
     await started.listsRead;
     await loadInSteps();
@@ -27,6 +27,13 @@ export async function main(argv: string[]): Promise<number> {
   const cli = await import('../cli.js');
   return cli.main(argv, started);
 }
+
+/**
+ * The lists' module. The build bundles this file as CommonJS (scripts/bundle-light.mjs), where `require` reads the
+ * bundled lists beside it, so the first lists wait for no ES module loader either; run from the sources, it is imported.
+ */
+const loadLists: ListsLoader = () =>
+  typeof require === 'function' ? Promise.resolve(require('./light-lists.cjs')) : import('./light-lists.js');
 
 /**
  * The configuration of a local `svc mcp` with these arguments, or undefined when they are wrong, name a remote server

@@ -5,10 +5,10 @@
  */
 import { createRequire } from 'node:module';
 
-let english: readonly string[] | undefined;
+let english: ReadonlySet<string> | undefined;
 
 /** The English stop words, loaded (synchronously, once) when first asked for. */
-export function englishStopWords(): readonly string[] {
-  english ??= (createRequire(import.meta.url)('stopword') as { eng: string[] }).eng;
+export function englishStopWords(): ReadonlySet<string> {
+  english ??= new Set((createRequire(import.meta.url)('stopword') as { eng: string[] }).eng);
   return english;
 }

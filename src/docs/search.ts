@@ -115,13 +115,10 @@ function toolPage(tool: DocumentedTool): string {
   ].join('\n');
 }
 
-let stop: Set<string> | undefined;
-
 /** Lower-cased, stop words dropped, Porter-stemmed: "Rotating" and "rotate" meet as "rotat". */
 function processTerm(term: string): string | null {
   const t = term.toLowerCase();
-  stop ??= new Set(englishStopWords());
-  if (stop.has(t)) return null;
+  if (englishStopWords().has(t)) return null;
   return /^[a-z]+$/.test(t) && t.length > 3 ? stemmer(t) : t;
 }
 

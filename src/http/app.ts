@@ -31,7 +31,7 @@ function createServer(services: Services): FastifyInstance {
     // Fastify is given the logger only when requests are logged (info and below): with a logger of its own it times
     // every response and adds and removes two listeners on it, for the request log line alone. Without, each
     // request's logger is still the service's (below), so its warnings and errors are logged as before; only the
-    // server's own lines (its listening address, errors of onClose hooks) are not, and a response that fails while
+    // server's own lines (its listening address, errors of onListen hooks) are not, and a response that fails while
     // being written is not logged when requests are not.
     ...(services.log.isLevelEnabled('info') ? { loggerInstance: log } : {}),
     // No per-request child logger (creating one costs more than the rest of a cheap

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { taskModule, WorkerPool, type WorkerPoolOptions } from '../core/worker-pool.js';
+import { CompileCache } from './evm/compile-cache.js';
 import { SolcPool, type SolcLoadInfo, type SolcPoolOptions } from './evm/pool.js';
 
 /** Options of the engine's worker pools (tests give tiny limits; the defaults suit a 2-core machine). */
@@ -31,11 +32,15 @@ export class ContractEngine {
     this.#opts = opts;
   }
 
-  /** The solc pool, started on first use (one worker per core). */
+  /**
+   * The solc pool, made on first use (one worker per core, started by the first compile the disk cache does not
+   * answer). The service's own sources are kept compiled in the cache directory (./evm/compile-cache.ts).
+   */
   get pool(): SolcPool {
     this.#pool ??= new SolcPool({
       size: Math.max(1, os.availableParallelism()),
       maxWaitMs: this.#opts.maxWaitMs,
+      disk: CompileCache.fromEnv(),
       ...this.#opts.solc,
     });
     return this.#pool;
@@ -90,18 +95,18 @@ export class ContractEngine {
   }
 
   /**
-   * Starts every pool's workers ahead of their first job, the EVM path first (its generator's modules in this thread,
-   * solc with one small compile per worker, then the VM), then the TON sandbox and the Rust parser, one after the other so that a request arriving meanwhile
-   * shares the machine with at most one of them. A pool that fails to start is left to report it on its first job.
+   * Starts every pool's workers ahead of their first job, the EVM path first: its generator's modules in this thread
+   * and the VM's worker side by side (all a generate needs when its shape's compile is in the disk cache), then solc
+   * with one small compile per worker; then the TON sandbox and the Rust parser, one after the other so that a
+   * request arriving meanwhile shares the machine with at most one of them. A pool that fails to start is left to report it on its first job.
    * Resolves with the milliseconds it took.
    */
   async warm(): Promise<number> {
     const t0 = performance.now();
     const steps: Array<() => Promise<unknown>> = [
       // The EVM generator and what it loads in this thread (viem, the Solidity model): most of a first build's wait.
-      () => import('./evm/generate.js'),
+      () => Promise.all([import('./evm/generate.js'), this.evm.warm(1)]),
       () => this.pool.warmUp(),
-      () => this.evm.warm(1),
       () => this.ton.warm(1),
       () => this.solana.warm(1),
     ];

@@ -242,7 +242,11 @@ export async function estimateEvmGas(
   // state the beneficiaries it deploys it with.
   const call = custom ? constructorCallIn(source) : undefined;
   const compiled = await deps.pool.compile(source, {
-    ...(custom ? (call ? { contractName: call.contract } : {}) : { contractName: contractName(DEFAULT_GAS_SHAPE) }),
+    ...(custom
+      ? call
+        ? { contractName: call.contract }
+        : {}
+      : { contractName: contractName(DEFAULT_GAS_SHAPE), persist: true }),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   const ctor = (compiled.abi as Abi).find((x) => x.type === 'constructor');
@@ -276,6 +280,7 @@ export async function estimatePlanEvmGas(
   const source = contractSource(shape);
   const compiled = await deps.pool.compile(source, {
     contractName: contractName(shape),
+    persist: true,
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   const m: EvmMeasureInput = {

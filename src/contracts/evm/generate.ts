@@ -59,8 +59,8 @@ function findingsOf(compiled: SolcCompileOutput): Finding[] {
 /** Compiles the tokens used by the execution check (cached by the pool): a minimal ERC-20, OpenZeppelin's ERC-721. */
 async function loadMocks(pool: SolcPool, erc20: boolean, erc721: boolean): Promise<Mocks> {
   const [a, b] = await Promise.all([
-    erc20 ? pool.compile(MOCK_ERC20_SOURCE) : undefined,
-    erc721 ? pool.compile(REAL_ERC721_SOURCE) : undefined,
+    erc20 ? pool.compile(MOCK_ERC20_SOURCE, { persist: true }) : undefined,
+    erc721 ? pool.compile(REAL_ERC721_SOURCE, { persist: true }) : undefined,
   ]);
   const m: Mocks = {};
   if (a) Object.assign(m, { erc20Runtime: a.deployedBytecode, erc20Abi: a.abi as Abi });
@@ -134,6 +134,7 @@ export async function generateEvm(plan: Plan, deps: EvmGenerateDeps): Promise<Ev
   const compiled = await deps.pool.compile(source, {
     contractName: name,
     ast: true,
+    persist: true,
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   if (compiled.warnings.length > 0) {

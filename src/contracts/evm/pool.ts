@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { ApiError } from '../../core/errors.js';
 import { WorkerPool } from '../../core/worker-pool.js';
+import type { CompileCache } from './compile-cache.js';
 import type { LoadedSolc } from './solc-load.mjs';
 
 export interface CompilerMessage {
@@ -42,12 +43,22 @@ export interface SolcPoolOptions {
    * answer anyway); Infinity for none.
    */
   maxWaitMs?: number;
+  /**
+   * Where the results of `persist` compiles are kept between processes (./compile-cache.ts); none: kept in memory
+   * only.
+   */
+  disk?: CompileCache | undefined;
 }
 
 export interface CompileOptions {
   contractName?: string;
   /** Also return the solc AST of the main source. */
   ast?: boolean;
+  /**
+   * The source is one the service wrote itself (a shape's contract, a token double): its result is read from and
+   * written to the pool's disk cache. Never for a caller's source.
+   */
+  persist?: boolean;
   /** Time limit for this compile (default: the pool's). */
   timeoutMs?: number;
   /**
@@ -105,7 +116,10 @@ export class SolcPool {
   readonly maxQueue: number;
   readonly maxWaitMs: number;
   private readonly cacheBytes: number;
-  private readonly workers: WorkerPool;
+  #workers: WorkerPool | undefined;
+  #closed = false;
+  readonly #workerOptions: ConstructorParameters<typeof WorkerPool>[0];
+  readonly #disk: CompileCache | undefined;
   private readonly cache = new Map<string, { value: SolcCompileOutput; bytes: number }>();
   private readonly inflight = new Map<string, Inflight>();
   private cachedBytes = 0;
@@ -113,6 +127,10 @@ export class SolcPool {
   readonly stats: {
     hits: number;
     misses: number;
+    /** Compiles answered from the disk cache (counted among the misses: the memory cache did not have them). */
+    diskHits: number;
+    /** Results written to the disk cache. */
+    diskWrites: number;
     readonly timeouts: number;
     readonly workersStarted: number;
     readonly busy: number;
@@ -126,7 +144,8 @@ export class SolcPool {
     this.maxSourceBytes = opts.maxSourceBytes ?? 512 * 1024;
     this.maxQueue = Math.max(0, opts.maxQueue ?? 100);
     this.maxWaitMs = Math.max(1, opts.maxWaitMs ?? 30_000);
-    this.workers = new WorkerPool({
+    this.#disk = opts.disk;
+    this.#workerOptions = {
       name: 'The compiler',
       noun: ['compile', 'compiles'],
       module: WORKER_URL,
@@ -138,24 +157,36 @@ export class SolcPool {
       typicalMs: 2_000,
       // solc's own heap is WebAssembly memory, outside these limits; its JavaScript side stays small.
       resourceLimits: { maxOldGenerationSizeMb: 512 },
-    });
-    const w = this.workers.stats;
+    };
+    const pool = () => this.#workers?.stats;
     this.stats = {
       hits: 0,
       misses: 0,
+      diskHits: 0,
+      diskWrites: 0,
       get timeouts() {
-        return w.timeouts;
+        return pool()?.timeouts ?? 0;
       },
       get workersStarted() {
-        return w.workersStarted;
+        return pool()?.workersStarted ?? 0;
       },
       get busy() {
-        return w.busy;
+        return pool()?.busy ?? 0;
       },
       get aborted() {
-        return w.aborted;
+        return pool()?.aborted ?? 0;
       },
     };
+  }
+
+  /**
+   * The worker threads, started (every one at once, each loading solc) by the first compile that needs them: a
+   * process whose compiles are all answered from the disk cache never loads the compiler.
+   */
+  private get workers(): WorkerPool {
+    if (this.#closed) throw new Error(`${this.#workerOptions.name} pool is closed`);
+    this.#workers ??= new WorkerPool(this.#workerOptions);
+    return this.#workers;
   }
 
   /** Resolves when every worker has loaded solc. */
@@ -166,7 +197,8 @@ export class SolcPool {
   /**
    * Loads solc and runs one small compile on every worker (solc's first
    * compile in a thread is several times slower than the next ones), plus
-   * any given sources, which stay cached.
+   * any given sources, which stay cached: sources the service wrote itself,
+   * kept in the disk cache too (`persist`).
    */
   async warmUp(sources: string[] = []): Promise<void> {
     await this.ready();
@@ -175,14 +207,17 @@ export class SolcPool {
       (_, i) =>
         `// SPDX-License-Identifier: MIT\npragma solidity >=0.8.0;\ncontract WarmUp${i} {\n    uint256 public x;\n    function set(uint256 v) external { x = v; }\n}\n`,
     );
-    await Promise.all([...tiny, ...sources].map((s) => this.compile(s).catch(() => undefined)));
+    await Promise.all([
+      ...tiny.map((s) => this.compile(s).catch(() => undefined)),
+      ...sources.map((s) => this.compile(s, { persist: true }).catch(() => undefined)),
+    ]);
   }
 
   /**
    * How a worker loaded solc: from the cached WebAssembly, decoded now (`cached`: and written to the cache), or by the
    * package's own load (`why`). See ./solc-load.mjs.
    */
-  loadInfo(): Promise<SolcLoadInfo> {
+  async loadInfo(): Promise<SolcLoadInfo> {
     return this.workers.run('loaded', null);
   }
 
@@ -195,19 +230,18 @@ export class SolcPool {
   private run(
     msg: Record<string, unknown>,
     timeoutMs: number,
-  ): { promise: Promise<RawResult>; cancel: (reason: unknown) => void } {
+  ): { promise: Promise<string>; cancel: (reason: unknown) => void } {
     const ac = new AbortController();
-    const promise = this.workers
-      .run<string>('compile', msg, {
-        timeoutMs,
-        signal: ac.signal,
-        onLimit: (kind, limit) =>
-          ApiError.validation(
-            `Compilation ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped`,
-            [{ field: 'sourceCode', reason: `compile ${kind} limit of ${limit} exceeded` }],
-          ),
-      })
-      .then((text) => JSON.parse(text) as RawResult);
+    // The result as the worker answered it, JSON text: parsed by compile, and kept as it is in the disk cache.
+    const promise = this.workers.run<string>('compile', msg, {
+      timeoutMs,
+      signal: ac.signal,
+      onLimit: (kind, limit) =>
+        ApiError.validation(
+          `Compilation ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped`,
+          [{ field: 'sourceCode', reason: `compile ${kind} limit of ${limit} exceeded` }],
+        ),
+    });
     return { promise, cancel: (reason) => ac.abort(reason) };
   }
 
@@ -276,20 +310,52 @@ export class SolcPool {
       return this.follow(pending, opts.signal);
     }
     this.stats.misses++;
-    const job = this.run(
-      { source, settings: COMPILER_SETTINGS, contractName: opts.contractName, wantAst: opts.ast === true },
-      opts.timeoutMs ?? this.timeoutMs,
-    );
-    const promise = job.promise
-      .then((raw) => {
-        const value = toOutput(raw);
-        this.store(key, value, source.length * 2 + estimateBytes(raw));
+    const msg = { source, settings: COMPILER_SETTINGS, contractName: opts.contractName, wantAst: opts.ast === true };
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    const disk = opts.persist ? this.#disk : undefined;
+    let job: ReturnType<SolcPool['run']> | undefined;
+    let cancelled: { reason: unknown } | undefined;
+    const compileNow = (): Promise<string> => {
+      if (cancelled) return Promise.reject(cancelled.reason);
+      job = this.run(msg, timeoutMs);
+      return job.promise;
+    };
+    const fromDisk = async (): Promise<SolcCompileOutput | undefined> => {
+      const kept = await disk?.read(key);
+      if (kept === undefined) return undefined;
+      try {
+        const value = toOutput(JSON.parse(kept) as RawResult);
+        this.stats.diskHits++;
         return value;
-      })
-      .finally(() => {
-        if (this.inflight.get(key) === entry) this.inflight.delete(key);
-      });
-    const entry: Inflight = { promise, holders: 0, pinned: false, cancel: job.cancel };
+      } catch {
+        return undefined; // only results that compiled are written; anything else is compiled again
+      }
+    };
+    const compiled = async (): Promise<SolcCompileOutput> => {
+      const text = await compileNow();
+      const raw = JSON.parse(text) as RawResult;
+      const value = toOutput(raw);
+      if (disk?.write(key, text)) this.stats.diskWrites++;
+      this.store(key, value, source.length * 2 + estimateBytes(raw));
+      return value;
+    };
+    // Without the disk cache the compile is queued now, in this turn (a signal aborted right after finds it queued).
+    const promise = (
+      disk
+        ? fromDisk().then((kept) => {
+            if (!kept) return compiled();
+            this.store(key, kept, source.length * 2 + estimateOutputBytes(kept));
+            return kept;
+          })
+        : compiled()
+    ).finally(() => {
+      if (this.inflight.get(key) === entry) this.inflight.delete(key);
+    });
+    const cancel = (reason: unknown) => {
+      cancelled ??= { reason };
+      job?.cancel(reason);
+    };
+    const entry: Inflight = { promise, holders: 0, pinned: false, cancel };
     this.inflight.set(key, entry);
     return this.follow(entry, opts.signal);
   }
@@ -308,8 +374,21 @@ export class SolcPool {
 
   /** Stops every worker; pending compiles are rejected. */
   async close(): Promise<void> {
-    await this.workers.close();
+    this.#closed = true;
+    await this.#workers?.close();
   }
+}
+
+/** estimateBytes for a result read from the disk cache. */
+function estimateOutputBytes(out: SolcCompileOutput): number {
+  return estimateBytes({
+    ok: true,
+    abi: out.abi,
+    bytecode: out.bytecode,
+    deployedBytecode: out.deployedBytecode,
+    ast: out.ast,
+    messages: [],
+  });
 }
 
 function estimateBytes(raw: RawResult): number {

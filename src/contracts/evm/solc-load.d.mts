@@ -3,6 +3,12 @@
 /** The cache directory from the environment (`SVC_CACHE_DIR`, `XDG_CACHE_HOME`, `~/.cache`), or undefined when off. */
 export function solcCacheDir(env?: NodeJS.ProcessEnv): string | undefined;
 
+/**
+ * Whether a file or directory of the cache is this user's and nobody else may change it (owned by this user, not
+ * writable by group or others). Throws when it does not exist.
+ */
+export function isPrivate(file: string): boolean;
+
 export interface LoadedSolc {
   /** solc's JavaScript interface (solc/wrapper). */
   // biome-ignore lint/suspicious/noExplicitAny: the solc package ships no types for its wrapper

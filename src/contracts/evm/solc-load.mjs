@@ -169,7 +169,7 @@ function fromCache(dir, name, soljson) {
  * @param {string} file
  * @returns {boolean}
  */
-function isPrivate(file) {
+export function isPrivate(file) {
   const st = statSync(file);
   if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return false;
   return (st.mode & 0o022) === 0;

@@ -144,6 +144,9 @@ async function build(
   const { engine, signal } = deps;
   switch (plan.blockchain) {
     case 'evm': {
+      // The execution check's worker loads @ethereumjs while this thread loads the generator and compiles (or reads
+      // the compiled shape from the disk cache): in a fresh process, its start is most of the first build's wait.
+      void engine.evm.warm(1).catch(() => undefined);
       // Loaded on first use: viem, @ethereumjs and the Solidity model are not needed until a contract is built.
       const { generateEvm } = await import('./evm/generate.js');
       const g = await generateEvm(plan, {

@@ -1,4 +1,5 @@
-import { encodeDeployData, formatEther, parseGwei, type Abi, type AbiParameter, type Hex } from 'viem';
+import type { Abi, AbiParameter, Hex } from 'viem';
+import { encodeDeployData, formatEther, parseGwei } from 'viem/utils';
 import { ApiError } from '../../core/errors.js';
 import { contractName, contractSource, GUARDIAN_WAIT_DAYS, MAX_BENEFICIARIES, MAX_VETOES } from './contract.js';
 import type { SolcPool } from './pool.js';

@@ -1,4 +1,5 @@
-import { encodeDeployData, type Abi, type Hex } from 'viem';
+import type { Abi, Hex } from 'viem';
+import { encodeDeployData } from 'viem/utils';
 import { ApiError } from '../../core/errors.js';
 import type { Plan } from '../plan.js';
 import { analyzeAst, planFindings, securityScore, type Advice, type Finding } from './analysis.js';
@@ -11,15 +12,14 @@ import {
   growCount,
   planInputs,
   shrinkCount,
-  runGenerationScenario,
   type Compiled,
   type ConstructorInputs,
   type Mocks,
   type ScenarioResult,
-} from './scenario.js';
+} from './inputs.js';
 import type { EvmShape } from './shape.js';
 import { shapeFeatures, shapeOf } from './shape.js';
-import { VM_HARDFORK } from './vm.js';
+import { VM_HARDFORK } from './hardfork.js';
 
 export interface EvmGenerated {
   contractName: string;
@@ -116,8 +116,9 @@ export interface EvmGenerateDeps {
   onStage?: (stage: 'compile' | 'execute' | 'measure') => void;
 }
 
-/** The execution check, in this thread. */
-export function runEvmScenario(s: EvmScenarioInput): Promise<ScenarioResult> {
+/** The execution check, in this thread (the VM is loaded on first use: the service's own run it in a worker). */
+export async function runEvmScenario(s: EvmScenarioInput): Promise<ScenarioResult> {
+  const { runGenerationScenario } = await import('./scenario.js');
   return runGenerationScenario(s.compiled, s.shape, s.inputs, s.deployData, s.mocks);
 }
 

@@ -5,9 +5,11 @@
  * are structured-cloneable.
  */
 import { measureEvmGas, type EvmMeasureInput } from './gas.js';
-import { runEvmScenario, type EvmScenarioInput } from './generate.js';
+import type { EvmScenarioInput } from './generate.js';
+// Loaded with the worker (a warmed worker has the VM ready), not on the first run.
+import { runGenerationScenario } from './scenario.js';
 
 export const tasks = {
-  scenario: (s: EvmScenarioInput) => runEvmScenario(s),
+  scenario: (s: EvmScenarioInput) => runGenerationScenario(s.compiled, s.shape, s.inputs, s.deployData, s.mocks),
   measure: (m: EvmMeasureInput) => measureEvmGas(m),
 };

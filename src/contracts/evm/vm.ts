@@ -1,14 +1,19 @@
-import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
+import { Common, type Hardfork, Mainnet } from '@ethereumjs/common';
 import { createBlock, type Block } from '@ethereumjs/block';
 import { createEVM, type EVM } from '@ethereumjs/evm';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createAccount, createAddressFromString, hexToBytes, bytesToHex, type Address } from '@ethereumjs/util';
-import { decodeErrorResult, decodeFunctionResult, encodeFunctionData, type Abi, type Hex } from 'viem';
+import type { Abi, Hex } from 'viem';
+// viem's utilities alone: its main entry loads twice the modules (clients, actions, chains), in every thread that runs this.
+import { decodeErrorResult, decodeFunctionResult, encodeFunctionData } from 'viem/utils';
 
-/** Hardfork whose gas rules the figures follow. */
-export const VM_HARDFORK = Hardfork.Osaka;
+import { VM_HARDFORK } from './hardfork.js';
+
+export { VM_HARDFORK };
+/** Hardfork whose gas rules the figures follow (named in ./hardfork.ts for threads that do not load the VM). */
+const FORK = VM_HARDFORK as Hardfork;
 /** The per-transaction gas cap of Osaka (EIP-7825). */
 export const TX_GAS_LIMIT = 16_777_216n;
 
@@ -46,7 +51,7 @@ export class EvmSandbox {
   static async create(): Promise<EvmSandbox> {
     jumpCacheInstalled ??= installJumpAnalysisCache();
     await jumpCacheInstalled;
-    sharedCommon ??= new Common({ chain: Mainnet, hardfork: VM_HARDFORK });
+    sharedCommon ??= new Common({ chain: Mainnet, hardfork: FORK });
     const evm = await createEVM({ common: sharedCommon });
     return new EvmSandbox(evm, sharedCommon);
   }

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractName, contractSource, SOLC_VERSION } from '../../../src/contracts/evm/contract.js';
 import { DEFAULT_GAS_SHAPE, estimateEvmGas } from '../../../src/contracts/evm/gas.js';
 import { generateEvm } from '../../../src/contracts/evm/generate.js';
+import { VM_HARDFORK } from '../../../src/contracts/evm/hardfork.js';
 import { REAL_ERC721_SOURCE } from '../../../src/contracts/evm/mocks.js';
 import type { SolcCompileOutput, SolcPool } from '../../../src/contracts/evm/pool.js';
 import type { Plan } from '../../../src/contracts/plan.js';
@@ -113,6 +114,10 @@ describe('gas figures against signed transactions on a separate chain', () => {
 
   const ownerKey = key(1);
   const owner = addressOf(ownerKey);
+
+  it("measures under the fork the service's VM runs and names", () => {
+    expect(VM_HARDFORK).toBe(Hardfork.Osaka);
+  });
 
   function plan(beneficiaries: Hex[], extra: Partial<Plan> = {}): Plan {
     const shares = evenShares(beneficiaries.length);

@@ -17,6 +17,7 @@ import {
   type Mocks,
   type ScenarioResult,
 } from './inputs.js';
+import { TEMPLATE_TYPES } from '../../law/templates.js';
 import type { EvmShape } from './shape.js';
 import { shapeFeatures, shapeOf } from './shape.js';
 import { VM_HARDFORK } from './hardfork.js';
@@ -68,9 +69,36 @@ async function loadMocks(pool: SolcPool, erc20: boolean, erc721: boolean): Promi
   return m;
 }
 
-/** Warms a pool for EVM generation: every worker compiled once, token doubles cached. Call at startup. */
+/**
+ * The shapes a first generation most likely asks for: every template with the default switch and nothing else, the
+ * one of a plan that names no template first.
+ */
+export function commonShapes(): EvmShape[] {
+  const templates = [...TEMPLATE_TYPES].sort((a, b) => Number(b === 'custom') - Number(a === 'custom'));
+  return templates.map((template) => ({
+    template,
+    deadMansSwitch: true,
+    gracePeriod: false,
+    guardians: false,
+    erc20: false,
+    erc721: false,
+  }));
+}
+
+/**
+ * Warms a pool for EVM generation (at startup): every worker compiled once, the common shapes compiled as a
+ * generation compiles them and the token doubles, all kept in the disk cache, so that after the first start of all
+ * a generation of those shapes needs no compile.
+ */
 export async function warmUpEvm(pool: SolcPool): Promise<void> {
-  await pool.warmUp([MOCK_ERC20_SOURCE, REAL_ERC721_SOURCE]);
+  await pool.warmUp([
+    ...commonShapes().map((shape) => ({
+      source: contractSource(shape),
+      options: { contractName: contractName(shape), ast: true },
+    })),
+    { source: MOCK_ERC20_SOURCE },
+    { source: REAL_ERC721_SOURCE },
+  ]);
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');

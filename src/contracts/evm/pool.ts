@@ -196,21 +196,23 @@ export class SolcPool {
 
   /**
    * Loads solc and runs one small compile on every worker (solc's first
-   * compile in a thread is several times slower than the next ones), plus
-   * any given sources, which stay cached: sources the service wrote itself,
-   * kept in the disk cache too (`persist`).
+   * compile in a thread is several times slower than the next ones), then
+   * the given compiles one after another, which stay cached: sources the
+   * service wrote itself, kept in the disk cache too (`persist`; one already
+   * there costs a read).
    */
-  async warmUp(sources: string[] = []): Promise<void> {
+  async warmUp(
+    compiles: Array<{ source: string; options?: Omit<CompileOptions, 'persist' | 'signal'> }> = [],
+  ): Promise<void> {
     await this.ready();
     const tiny = Array.from(
       { length: this.size },
       (_, i) =>
         `// SPDX-License-Identifier: MIT\npragma solidity >=0.8.0;\ncontract WarmUp${i} {\n    uint256 public x;\n    function set(uint256 v) external { x = v; }\n}\n`,
     );
-    await Promise.all([
-      ...tiny.map((s) => this.compile(s).catch(() => undefined)),
-      ...sources.map((s) => this.compile(s, { persist: true }).catch(() => undefined)),
-    ]);
+    await Promise.all(tiny.map((s) => this.compile(s).catch(() => undefined)));
+    // One at a time: background work, leaving the other workers (and cores) to whatever a caller asks meanwhile.
+    for (const c of compiles) await this.compile(c.source, { ...c.options, persist: true }).catch(() => undefined);
   }
 
   /**

@@ -6,7 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CompileCache, compilerIdentity } from '../../../src/contracts/evm/compile-cache.js';
 import { contractName, contractSource, SOLC_VERSION } from '../../../src/contracts/evm/contract.js';
 import { SolcPool } from '../../../src/contracts/evm/pool.js';
-import { allShapes } from '../../../src/contracts/evm/shape.js';
+import { commonShapes, generateEvm, warmUpEvm } from '../../../src/contracts/evm/generate.js';
+import { allShapes, shapeKey, shapeOf } from '../../../src/contracts/evm/shape.js';
+import type { Plan } from '../../../src/contracts/plan.js';
+import { generateContractTool } from '../../../src/tools/contracts/generate-contract.js';
 
 const key = (s: string) => createHash('sha256').update(s).digest('hex');
 const dirs: string[] = [];
@@ -149,5 +152,27 @@ describe('SolcPool with a disk cache', () => {
     const out = await next.compile(source, { ...opts, persist: true });
     expect(next.stats).toMatchObject({ diskHits: 0, diskWrites: 1, workersStarted: 1 });
     expect(out.bytecode).toBe(good.bytecode);
+  });
+
+  it("warms up with the common shapes, so that a new process generates the tool's example without solc", async () => {
+    const own = tempRoot();
+    const warm = new SolcPool({ size: 2, disk: new CompileCache(own) });
+    pools.push(warm);
+    await warmUpEvm(warm);
+    const example = generateContractTool.example as unknown as Plan;
+    expect(shapeKey(commonShapes()[0]!)).toBe(shapeKey(shapeOf(example)));
+    expect(
+      commonShapes()
+        .map((s) => s.template)
+        .sort(),
+    ).toEqual(['civil-law', 'common-law', 'custom', 'islamic-mirth', 'islamic-wasiyyah'].sort());
+    // Every common shape and both token doubles were written (the tiny warm-up contracts were not).
+    expect(warm.stats.diskWrites).toBe(commonShapes().length + 2);
+    const fresh = new SolcPool({ size: 1, disk: new CompileCache(own) });
+    pools.push(fresh);
+    const g = await generateEvm(example, { pool: fresh });
+    expect(g.bytecode).toMatch(/^0x[0-9a-f]+$/);
+    expect(g.verified.length).toBeGreaterThan(0);
+    expect(fresh.stats).toMatchObject({ diskHits: 1, workersStarted: 0 });
   });
 });

@@ -87,14 +87,15 @@ export function commonShapes(): EvmShape[] {
 
 /**
  * Warms a pool for EVM generation (at startup): every worker compiled once, the common shapes compiled as a
- * generation compiles them and the token doubles, all kept in the disk cache, so that after the first start of all
- * a generation of those shapes needs no compile.
+ * generation compiles them (while the disk cache keeps them: after the first start of all, a generation of those
+ * shapes needs no compile) and the token doubles.
  */
 export async function warmUpEvm(pool: SolcPool): Promise<void> {
   await pool.warmUp([
     ...commonShapes().map((shape) => ({
       source: contractSource(shape),
       options: { contractName: contractName(shape), ast: true },
+      ifKept: true,
     })),
     { source: MOCK_ERC20_SOURCE },
     { source: REAL_ERC721_SOURCE },

@@ -199,10 +199,12 @@ export class SolcPool {
    * compile in a thread is several times slower than the next ones), then
    * the given compiles one after another, which stay cached: sources the
    * service wrote itself, kept in the disk cache too (`persist`; one already
-   * there costs a read).
+   * there costs a read). Those marked `ifKept` are compiled ahead only while
+   * the disk cache keeps them: without one, they would be compiled again at
+   * every start for a generation that may never come.
    */
   async warmUp(
-    compiles: Array<{ source: string; options?: Omit<CompileOptions, 'persist' | 'signal'> }> = [],
+    compiles: Array<{ source: string; options?: Omit<CompileOptions, 'persist' | 'signal'>; ifKept?: boolean }> = [],
   ): Promise<void> {
     await this.ready();
     const tiny = Array.from(
@@ -212,7 +214,13 @@ export class SolcPool {
     );
     await Promise.all(tiny.map((s) => this.compile(s).catch(() => undefined)));
     // One at a time: background work, leaving the other workers (and cores) to whatever a caller asks meanwhile.
-    for (const c of compiles) await this.compile(c.source, { ...c.options, persist: true }).catch(() => undefined);
+    let keeps = this.#disk !== undefined;
+    for (const c of compiles) {
+      if (c.ifKept && !keeps) continue;
+      const kept = this.stats.diskHits + this.stats.diskWrites;
+      await this.compile(c.source, { ...c.options, persist: true }).catch(() => undefined);
+      if (c.ifKept && this.stats.diskHits + this.stats.diskWrites === kept) keeps = false;
+    }
   }
 
   /**

@@ -175,4 +175,18 @@ describe('SolcPool with a disk cache', () => {
     expect(g.verified.length).toBeGreaterThan(0);
     expect(fresh.stats).toMatchObject({ diskHits: 1, workersStarted: 0 });
   });
+
+  it('compiles no common shape ahead where no cache can keep it', async () => {
+    const none = new SolcPool({ size: 1 });
+    pools.push(none);
+    await warmUpEvm(none);
+    expect(none.stats.misses).toBe(1 + 2); // the tiny contract and the token doubles
+    const shared = tempRoot();
+    chmodSync(shared, 0o777);
+    const unusable = new SolcPool({ size: 1, disk: new CompileCache(shared) });
+    pools.push(unusable);
+    await warmUpEvm(unusable);
+    // The first shape showed the cache keeps nothing: the others were left for when they are asked for.
+    expect(unusable.stats).toMatchObject({ misses: 1 + 1 + 2, diskWrites: 0, diskHits: 0 });
+  });
 });

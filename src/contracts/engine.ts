@@ -12,7 +12,7 @@ import type { LimitKind } from '../core/worker-pool.js';
 import type { ContractEngine } from './pools.js';
 import type { EvmGasEstimate, EvmMeasureInput } from './evm/gas.js';
 import type { EvmScenarioInput } from './evm/generate.js';
-import type { ScenarioResult } from './evm/scenario.js';
+import type { ScenarioResult } from './evm/inputs.js';
 import type { Plan } from './plan.js';
 import type { SolanaEstimate, SolanaGenerated } from './solana/index.js';
 import { assertRustShape } from './solana/parser.js';

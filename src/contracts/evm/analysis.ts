@@ -1,6 +1,6 @@
 import type { Plan } from '../plan.js';
 import type { EvmShape } from './shape.js';
-import type { ConstructorInputs } from './scenario.js';
+import type { ConstructorInputs } from './inputs.js';
 import { guardianRulesText, guardianTiming, type GuardianTiming } from '../guardians.js';
 import type { EvmAdviceCode, EvmTechnicalCode, EvmWarningCode } from '../../core/messages/evm-words.js';
 

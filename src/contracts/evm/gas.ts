@@ -4,7 +4,7 @@ import { ApiError } from '../../core/errors.js';
 import { contractName, contractSource, GUARDIAN_WAIT_DAYS, MAX_BENEFICIARIES, MAX_VETOES } from './contract.js';
 import type { SolcPool } from './pool.js';
 import type { EvmShape } from './shape.js';
-import { constructorArgs, evenShares, growCount, planInputs, shrinkCount } from './scenario.js';
+import { constructorArgs, evenShares, growCount, planInputs, shrinkCount } from './inputs.js';
 import { shapeOf } from './shape.js';
 import type { Plan } from '../plan.js';
 import { EvmSandbox, VM_HARDFORK } from './vm.js';

@@ -13,20 +13,6 @@ import {
 } from './inputs.js';
 import { EvmSandbox, type TxResult } from './vm.js';
 
-export {
-  constructorArgs,
-  evenShares,
-  freshAddresses,
-  growCount,
-  planInputs,
-  shrinkCount,
-  toBasisPoints,
-  type Compiled,
-  type ConstructorInputs,
-  type Mocks,
-  type ScenarioResult,
-} from './inputs.js';
-
 const DAY = 86_400n;
 const ETH = 10n ** 18n;
 

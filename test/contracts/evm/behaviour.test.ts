@@ -2,7 +2,7 @@ import { encodeDeployData, type Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractName, contractSource } from '../../../src/contracts/evm/contract.js';
 import type { SolcCompileOutput, SolcPool } from '../../../src/contracts/evm/pool.js';
-import { constructorArgs, type ConstructorInputs } from '../../../src/contracts/evm/scenario.js';
+import { constructorArgs, type ConstructorInputs } from '../../../src/contracts/evm/inputs.js';
 import type { EvmShape } from '../../../src/contracts/evm/shape.js';
 import { EvmSandbox } from '../../../src/contracts/evm/vm.js';
 import { address, compileFixtures, testSolcPool, type Fixtures } from './fixtures.js';

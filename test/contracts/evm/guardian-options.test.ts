@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractName, contractSource } from '../../../src/contracts/evm/contract.js';
 import { generateEvm } from '../../../src/contracts/evm/generate.js';
 import type { SolcCompileOutput, SolcPool } from '../../../src/contracts/evm/pool.js';
-import { constructorArgs, type ConstructorInputs } from '../../../src/contracts/evm/scenario.js';
+import { constructorArgs, type ConstructorInputs } from '../../../src/contracts/evm/inputs.js';
 import type { EvmShape } from '../../../src/contracts/evm/shape.js';
 import { EvmSandbox, type TxResult } from '../../../src/contracts/evm/vm.js';
 import { GuardiansSchema, type Plan } from '../../../src/contracts/plan.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildContractModel, contractSource, SOLC_VERSION } from '../../../src/contracts/evm/contract.js';
-import { toBasisPoints } from '../../../src/contracts/evm/scenario.js';
+import { toBasisPoints } from '../../../src/contracts/evm/inputs.js';
 import { allShapes, shapeFeatures, shapeKey, shapeOf } from '../../../src/contracts/evm/shape.js';
 import { printSource, type SourceUnit } from '../../../src/contracts/evm/solidity.js';
 import type { Plan } from '../../../src/contracts/plan.js';

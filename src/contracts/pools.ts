@@ -97,16 +97,18 @@ export class ContractEngine {
   /**
    * Starts every pool's workers ahead of their first job, the EVM path first: its generator's modules in this thread
    * and the VM's worker side by side (all a generate needs when its shape's compile is in the disk cache), then solc
-   * with one small compile per worker and the common shapes' compiles where the disk cache lacks them; then the TON sandbox and the Rust parser, one after the other so that a
-   * request arriving meanwhile shares the machine with at most one of them. A pool that fails to start is left to report it on its first job.
-   * Resolves with the milliseconds it took.
+   * with one small compile per worker and the common shapes' compiles where the disk cache lacks them; then the TON
+   * sandbox and the Rust parser, one after the other so that a request arriving meanwhile shares the machine with at
+   * most one of them. A pool that fails to start is left to report it on its first job. Resolves with the
+   * milliseconds it took.
    */
   async warm(): Promise<number> {
     const t0 = performance.now();
     const steps: Array<() => Promise<unknown>> = [
-      // The EVM generator and what it loads in this thread (viem, the Solidity model): most of a first build's wait.
+      // The EVM generator (viem's utilities, the Solidity model) and the VM's worker: a first build's wait when its
+      // shape is kept compiled.
       () => Promise.all([import('./evm/generate.js'), this.evm.warm(1)]),
-      // solc, with the common shapes compiled ahead into the disk cache where they are not there yet.
+      // solc, with the common shapes compiled ahead into the disk cache (the generator is loaded by now).
       () => import('./evm/generate.js').then((evm) => evm.warmUpEvm(this.pool)),
       () => this.ton.warm(1),
       () => this.solana.warm(1),

@@ -118,6 +118,8 @@ export class CompileCache {
     const tmp = `.${process.pid}-${Math.random().toString(36).slice(2)}`;
     try {
       const file = this.#file(key);
+      // Nothing read from the directory yet in this process: usually because it did not exist, a new identity (an
+      // upgrade), which is when older ones may go.
       const fresh = this.#usable === undefined;
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       if (!this.#private()) return false;

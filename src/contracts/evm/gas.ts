@@ -7,7 +7,8 @@ import type { EvmShape } from './shape.js';
 import { constructorArgs, evenShares, growCount, planInputs, shrinkCount } from './inputs.js';
 import { shapeOf } from './shape.js';
 import type { Plan } from '../plan.js';
-import { EvmSandbox, VM_HARDFORK } from './vm.js';
+import { VM_HARDFORK } from './hardfork.js';
+import { EvmSandbox } from './vm.js';
 import {
   addressArrayLength,
   constructorCallIn,

@@ -74,7 +74,7 @@ async function loadMocks(pool: SolcPool, erc20: boolean, erc721: boolean): Promi
  * one of a plan that names no template first.
  */
 export function commonShapes(): EvmShape[] {
-  const templates = [...TEMPLATE_TYPES].sort((a, b) => Number(b === 'custom') - Number(a === 'custom'));
+  const templates = ['custom' as const, ...TEMPLATE_TYPES.filter((t) => t !== 'custom')];
   return templates.map((template) => ({
     template,
     deadMansSwitch: true,

@@ -18,5 +18,6 @@ export { planInputs, constructorArgs, toBasisPoints } from './inputs.js';
 export type { ConstructorInputs } from './inputs.js';
 export { analyzeAst, securityScore } from './analysis.js';
 export type { Finding } from './analysis.js';
-export { EvmSandbox, VM_HARDFORK, intrinsicGas } from './vm.js';
+export { EvmSandbox, intrinsicGas } from './vm.js';
+export { VM_HARDFORK } from './hardfork.js';
 export { printSource } from './solidity.js';

@@ -330,34 +330,28 @@ export class SolcPool {
       job = this.run(msg, timeoutMs);
       return job.promise;
     };
-    const fromDisk = async (): Promise<SolcCompileOutput | undefined> => {
-      const kept = await disk?.read(key);
-      if (kept === undefined) return undefined;
-      try {
-        const value = toOutput(JSON.parse(kept) as RawResult);
-        this.stats.diskHits++;
-        return value;
-      } catch {
-        return undefined; // only results that compiled are written; anything else is compiled again
-      }
-    };
-    const compiled = async (): Promise<SolcCompileOutput> => {
-      const text = await compileNow();
+    /** The output of a result's text (the worker's answer, or the disk cache's copy of one), kept in memory. */
+    const settle = (text: string, kept: boolean): SolcCompileOutput => {
       const raw = JSON.parse(text) as RawResult;
       const value = toOutput(raw);
-      if (disk?.write(key, text)) this.stats.diskWrites++;
+      if (kept) this.stats.diskHits++;
+      else if (disk?.write(key, text)) this.stats.diskWrites++;
       this.store(key, value, source.length * 2 + estimateBytes(raw));
       return value;
     };
     // Without the disk cache the compile is queued now, in this turn (a signal aborted right after finds it queued).
+    const fresh = async () => settle(await compileNow(), false);
     const promise = (
       disk
-        ? fromDisk().then((kept) => {
-            if (!kept) return compiled();
-            this.store(key, kept, source.length * 2 + estimateOutputBytes(kept));
-            return kept;
+        ? disk.read(key).then((kept) => {
+            if (kept === undefined) return fresh();
+            try {
+              return settle(kept, true);
+            } catch {
+              return fresh(); // only results that compiled are written; anything else is compiled again
+            }
           })
-        : compiled()
+        : fresh()
     ).finally(() => {
       if (this.inflight.get(key) === entry) this.inflight.delete(key);
     });
@@ -387,18 +381,6 @@ export class SolcPool {
     this.#closed = true;
     await this.#workers?.close();
   }
-}
-
-/** estimateBytes for a result read from the disk cache. */
-function estimateOutputBytes(out: SolcCompileOutput): number {
-  return estimateBytes({
-    ok: true,
-    abi: out.abi,
-    bytecode: out.bytecode,
-    deployedBytecode: out.deployedBytecode,
-    ast: out.ast,
-    messages: [],
-  });
 }
 
 function estimateBytes(raw: RawResult): number {

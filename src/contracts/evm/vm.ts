@@ -8,10 +8,8 @@ import { createAccount, createAddressFromString, hexToBytes, bytesToHex, type Ad
 import type { Abi, Hex } from 'viem';
 // viem's utilities alone: its main entry loads twice the modules (clients, actions, chains), in every thread that runs this.
 import { decodeErrorResult, decodeFunctionResult, encodeFunctionData } from 'viem/utils';
-
 import { VM_HARDFORK } from './hardfork.js';
 
-export { VM_HARDFORK };
 /** Hardfork whose gas rules the figures follow (named in ./hardfork.ts for threads that do not load the VM). */
 const FORK = VM_HARDFORK as Hardfork;
 /** The per-transaction gas cap of Osaka (EIP-7825). */

@@ -12,7 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { solcCacheDir } from '../src/contracts/evm/solc-load.mjs';
@@ -192,10 +192,7 @@ async function cacheWithoutCompiles(): Promise<{
   const compiled = path.join(dir, 'compiled');
   return {
     dir,
-    empty: async () => {
-      await rm(compiled, { recursive: true, force: true });
-      await mkdir(dir, { recursive: true });
-    },
+    empty: () => rm(compiled, { recursive: true, force: true }),
     remove: () => rm(dir, { recursive: true, force: true }),
   };
 }
@@ -218,6 +215,9 @@ export async function benchStart(runs = 10): Promise<void> {
     const list: number[] = [];
     const gen = { cold: [] as number[], atOnce: [] as number[], ready: [] as number[] };
     const empty = { cold: [] as number[], atOnce: [] as number[] };
+    // Not counted either: a generate that leaves the shape compiled in the user's cache directory, so that the rows
+    // saying it is kept find it there on a machine that never ran one.
+    await timeStart(dataDir, withKey('0'), 'at-once');
     const late = { 50: [] as number[], 200: [] as number[] };
     for (let i = 0; i < runs; i++) {
       // A few starts per run for the first answers, each beside a bare node's: a start takes tens of milliseconds and

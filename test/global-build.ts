@@ -7,16 +7,14 @@
  *
  * Why: the suite starts `svc` a few hundred times. Run from the sources through tsx, each start spent about a second
  * of CPU more than the compiled program, on a suite bound by its two cores. The build is fresh for every run, from
- * the sources under test, so a stale dist/ can never be what a test exercises. esbuild transpiles file by file as
- * tsx does (no type check: `npm run lint` does that), in about a second.
+ * the sources under test, so a stale dist/ can never be what a test exercises. It is compiled as `npm run build`
+ * compiles dist/ (scripts/compile.mjs: esbuild, file by file, in about a second).
  */
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { compileTree } from '../scripts/compile.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const SRC = path.join(ROOT, 'src');
 const PREFIX = '.test-build-';
 
 /** Whether process `pid` still runs (a signal 0 reaches it). */
@@ -29,45 +27,13 @@ function alive(pid: number): boolean {
   }
 }
 
-function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    return e.isDirectory() ? files(full) : [full];
-  });
-}
-
 export default async function setup(): Promise<() => void> {
   for (const name of readdirSync(ROOT))
     if (name.startsWith(PREFIX) && !alive(Number(name.slice(PREFIX.length))))
       rmSync(path.join(ROOT, name), { recursive: true, force: true });
   const out = path.join(ROOT, `${PREFIX}${process.pid}`);
-  const all = files(SRC);
-  const ts = all.filter((f) => /\.ts$/.test(f) && !/\.d\.ts$/.test(f));
-  await build({
-    entryPoints: ts,
-    outdir: out,
-    outbase: SRC,
-    bundle: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    logLevel: 'error',
-  });
-  for (const file of all.filter((f) => !/\.(ts|mts|cts)$/.test(f))) {
-    const target = path.join(out, path.relative(SRC, file));
-    mkdirSync(path.dirname(target), { recursive: true });
-    cpSync(file, target);
-  }
-  // The manifest `svc mcp` answers its first lists from, as `npm run build` writes it (scripts/build.mjs).
-  const manifest = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'write-manifest.mjs'), out], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (manifest.status !== 0) throw new Error(`writing the MCP manifest of the test build failed (${manifest.status})`);
-  // The light entry bundled and the load steps listed, as `npm run build` does (scripts/bundle-light.mjs).
-  const light = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bundle-light.mjs'), out], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (light.status !== 0) throw new Error(`bundling the light entry of the test build failed (${light.status})`);
+  // The same compilation as `npm run build`'s (scripts/compile.mjs), into this run's directory.
+  await compileTree(out, { quiet: true });
   process.env.SVC_BUILD_DIR = out;
   return () => rmSync(out, { recursive: true, force: true });
 }

@@ -8,8 +8,10 @@
  *   hospitals are places ("St James's Hospital", "Lake Qarun", "Roundhay Park");
  * - a title keeps its name ("Mrs Dunn", "Dr Harris", "Sister Byrne": the ward sister, not a sibling).
  *
- * compromise is loaded on the first reading, not when the service starts. Readings are kept for the last texts read,
- * since one text is asked for its people and its places in turn.
+ * compromise is loaded on the first reading, not when the service starts. Readings are kept for the texts read last
+ * (least recently used out first, up to a total length): one text is asked for its people and its places in turn,
+ * and insights and retrieval read every entry of an account again at each call, so the cache holds a whole memoir's
+ * entries rather than the last few of them (with 64 texts, an account of more entries was read anew every time).
  */
 import { createRequire } from 'node:module';
 
@@ -149,15 +151,35 @@ const clean = (s: string) =>
     .trim();
 const stripPossessive = (s: string) => s.replace(/'s$/i, '');
 
+/** Readings by text, least recently used first (a Map keeps insertion order; a hit is moved to the end). */
 const cache = new Map<string, Names>();
-const CACHE_SIZE = 64;
+/** Characters of the texts kept (about two bytes each, plus readings a fraction of that). */
+const CACHE_CHARS = 2_000_000;
+let cachedChars = 0;
+let readings = 0;
+
+/** How many texts were read by the tagger so far (not answered from the cache): for tests of the cache. */
+export function namesReadings(): number {
+  return readings;
+}
 
 /** The people and places one text names (each as often as it is named), and the kin named with a name. */
 export function namesIn(text: string): Names {
   const known = cache.get(text);
-  if (known) return known;
+  if (known) {
+    cache.delete(text);
+    cache.set(text, known);
+    return known;
+  }
   const found = read(text);
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  readings++;
+  if (text.length > CACHE_CHARS) return found;
+  cachedChars += text.length;
+  while (cachedChars > CACHE_CHARS) {
+    const oldest = cache.keys().next().value!;
+    cache.delete(oldest);
+    cachedChars -= oldest.length;
+  }
   cache.set(text, found);
   return found;
 }

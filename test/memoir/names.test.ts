@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { namesIn } from '../../src/memoir/names.js';
+import { namesIn, namesReadings } from '../../src/memoir/names.js';
 
 // People and places read by the language library, measured on a fixture of memoir sentences with the names a reader
 // would pick out (test/fixtures/memoir-names.json): precision and recall are printed, and each has a floor.
@@ -97,5 +97,17 @@ describe('names from the language library', () => {
       'Roundhay Park',
       'Lake Qarun',
     ]);
+  });
+
+  it('reads a whole memoir once, then answers again from what it read', () => {
+    // Insights and retrieval read every entry of an account at each call: a memoir of a few hundred entries is read
+    // by the tagger once, and a text read again moves to the back of the queue for eviction.
+    const entries = Array.from({ length: 300 }, (_, i) => `Entry ${i}: my sister Jean and I walked to Lake Qarun.`);
+    for (const text of entries) namesIn(text);
+    const before = namesReadings();
+    for (const text of entries) expect(namesIn(text).kin).toEqual([{ name: 'Jean', relation: 'sister' }]);
+    expect(namesReadings()).toBe(before);
+    namesIn(`${entries[0]} Again.`);
+    expect(namesReadings()).toBe(before + 1);
   });
 });

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { taskModule, WorkerPool, type WorkerPoolOptions } from '../core/worker-pool.js';
-import { CompileCache } from './evm/compile-cache.js';
+import { solcCompileCache } from './evm/compile-cache.js';
 import { SolcPool, type SolcLoadInfo, type SolcPoolOptions } from './evm/pool.js';
 
 /** Options of the engine's worker pools (tests give tiny limits; the defaults suit a 2-core machine). */
@@ -34,13 +34,13 @@ export class ContractEngine {
 
   /**
    * The solc pool, made on first use (one worker per core, started by the first compile the disk cache does not
-   * answer). The service's own sources are kept compiled in the cache directory (./evm/compile-cache.ts).
+   * answer). The service's own sources are kept compiled in the cache directory (./compile-cache.ts).
    */
   get pool(): SolcPool {
     this.#pool ??= new SolcPool({
       size: Math.max(1, os.availableParallelism()),
       maxWaitMs: this.#opts.maxWaitMs,
-      disk: CompileCache.fromEnv(),
+      disk: solcCompileCache(),
       ...this.#opts.solc,
     });
     return this.#pool;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { ApiError } from '../../core/errors.js';
 import { WorkerPool } from '../../core/worker-pool.js';
-import type { CompileCache } from './compile-cache.js';
+import type { CompileCache } from '../compile-cache.js';
 import type { LoadedSolc } from './solc-load.mjs';
 
 export interface CompilerMessage {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { Cell } from '@ton/core';
 import { ApiError, type ErrorDetail } from '../../core/errors.js';
+import { CompileCache } from '../compile-cache.js';
 
 export interface CompiledFunc {
   codeBoc: string;
@@ -185,7 +187,83 @@ async function compileNow(source: string): Promise<CompiledFunc> {
 const bySource = new Map<string, Promise<CompiledFunc>>();
 const MAX_CACHED = 64;
 
-export function compileFuncCached(source: string): Promise<CompiledFunc> {
+/**
+ * What names the directory of FunC results kept on disk (../compile-cache.ts): func-js's version, the compiler's
+ * (its WebAssembly build), and the version of what is kept of a result here.
+ */
+export function funcIdentity(): string {
+  const require = createRequire(import.meta.url);
+  const version = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
+  const funcJs = require.resolve('@ton-community/func-js');
+  const bin = createRequire(funcJs)('@ton-community/func-js-bin/package.json') as { version: string };
+  return `func-${version('@ton-community/func-js')}-bin-${bin.version}-r1`;
+}
+
+/** The disk cache (undefined: SVC_CACHE_DIR is `off`, or not looked up yet) and whether it was looked up. */
+let disk: CompileCache | undefined;
+let diskLookedUp = false;
+/** Compiles run by the compiler in this thread (not answered from memory or disk): for tests of the caches. */
+let compiles = 0;
+
+function diskCache(): CompileCache | undefined {
+  if (!diskLookedUp) {
+    disk = CompileCache.fromEnv(funcIdentity);
+    diskLookedUp = true;
+  }
+  return disk;
+}
+
+/** Replaces the disk cache (undefined: none), and forgets the results kept in memory: for tests. */
+export function useFuncDiskCache(cache: CompileCache | undefined): void {
+  disk = cache;
+  diskLookedUp = true;
+  bySource.clear();
+}
+
+/** How many compiles the compiler ran in this thread. */
+export function funcCompiles(): number {
+  return compiles;
+}
+
+/** What is kept on disk of a result: the code and the warnings (the cell and its hash follow from the code). */
+interface KeptFunc {
+  codeBoc: string;
+  warnings: string;
+}
+
+async function fromKept(text: string): Promise<CompiledFunc | undefined> {
+  try {
+    const kept = JSON.parse(text) as KeptFunc;
+    if (typeof kept.codeBoc !== 'string' || typeof kept.warnings !== 'string') return undefined;
+    const { Cell } = await import('@ton/core');
+    const code = Cell.fromBase64(kept.codeBoc);
+    return { codeBoc: kept.codeBoc, codeHash: code.hash().toString('hex'), code, warnings: kept.warnings };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The result kept on disk for `key`, else compiled now and kept (a failed compile is not kept). */
+async function compileKept(key: string, source: string, cache: CompileCache): Promise<CompiledFunc> {
+  const text = await cache.read(key);
+  const kept = text === undefined ? undefined : await fromKept(text);
+  if (kept) return kept;
+  const compiled = await compileCounted(source);
+  cache.write(key, JSON.stringify({ codeBoc: compiled.codeBoc, warnings: compiled.warnings } satisfies KeptFunc));
+  return compiled;
+}
+
+function compileCounted(source: string): Promise<CompiledFunc> {
+  compiles++;
+  return compileNow(source);
+}
+
+/**
+ * Compiles `source`, or answers a result remembered in memory. `persist`: the source is the service's own (a
+ * shape's contract, the jetton double), so its result is also kept on disk for the next processes, and read from
+ * there when this one has not compiled it yet. Never for a caller's source.
+ */
+export function compileFuncCached(source: string, options: { persist?: boolean } = {}): Promise<CompiledFunc> {
   const key = createHash('sha256').update(source).digest('hex');
   const hit = bySource.get(key);
   if (hit) {
@@ -194,7 +272,8 @@ export function compileFuncCached(source: string): Promise<CompiledFunc> {
     bySource.set(key, hit);
     return hit;
   }
-  const p = compileNow(source);
+  const cache = options.persist ? diskCache() : undefined;
+  const p = cache ? compileKept(key, source, cache) : compileCounted(source);
   bySource.set(key, p);
   while (bySource.size > MAX_CACHED) {
     const oldest = bySource.keys().next().value as string;
@@ -205,5 +284,5 @@ export function compileFuncCached(source: string): Promise<CompiledFunc> {
 
 /** Compiles without consulting the cache (for benchmarks and the located-error path). */
 export function compileFuncUncached(source: string): Promise<CompiledFunc> {
-  return compileNow(source);
+  return compileCounted(source);
 }

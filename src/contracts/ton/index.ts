@@ -83,7 +83,7 @@ export function buildTonShape(shape: TonShape): Promise<ShapeBuild> {
   let p = shapeBuilds.get(key);
   if (!p) {
     const source = tonContractSource(shape);
-    p = compileFuncCached(source).then((compiled) => ({ source, compiled }));
+    p = compileFuncCached(source, { persist: true }).then((compiled) => ({ source, compiled }));
     p.catch(() => shapeBuilds.delete(key));
     shapeBuilds.set(key, p);
   }

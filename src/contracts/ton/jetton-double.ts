@@ -140,7 +140,7 @@ export function jettonDoubleSource(): string {
 }
 
 export async function jettonDoubleCode(): Promise<Cell> {
-  return (await compileFuncCached(jettonDoubleSource())).code;
+  return (await compileFuncCached(jettonDoubleSource(), { persist: true })).code;
 }
 
 /** Master data: kind=1, admin, wallet code (the same code, acting as a wallet with kind=0 data). */

@@ -3,7 +3,8 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CompileCache, compilerIdentity } from '../../../src/contracts/evm/compile-cache.js';
+import { CompileCache } from '../../../src/contracts/compile-cache.js';
+import { compilerIdentity, solcCompileCache } from '../../../src/contracts/evm/compile-cache.js';
 import { contractName, contractSource, SOLC_VERSION } from '../../../src/contracts/evm/contract.js';
 import { SolcPool } from '../../../src/contracts/evm/pool.js';
 import { commonShapes, generateEvm, warmUpEvm } from '../../../src/contracts/evm/generate.js';
@@ -64,7 +65,7 @@ describe('CompileCache', () => {
     expect(await new CompileCache(root, 'id').read(key('a'))).toBeUndefined();
   });
 
-  it('holds at most its number of entries, and keeps the last few identities', async () => {
+  it("holds at most its number of entries, and keeps the last few identities of its compiler's", async () => {
     const root = tempRoot();
     const small = new CompileCache(root, 'id-0', 2);
     expect([small.write(key('1'), '{}'), small.write(key('2'), '{}'), small.write(key('3'), '{}')]).toEqual([
@@ -74,6 +75,10 @@ describe('CompileCache', () => {
     ]);
     expect(readdirSync(small.dir)).toHaveLength(2);
     const compiled = path.join(root, 'compiled');
+    // Another compiler's directory, older than all: never removed by this one's.
+    new CompileCache(root, 'other-1').write(key('x'), '{}');
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(path.join(compiled, 'other-1'), old, old);
     // Older identities, oldest first: the first write of a process keeps the two newest besides its own.
     for (const [i, id] of ['id-0', 'id-1', 'id-2'].entries()) {
       new CompileCache(root, id).write(key('x'), '{}');
@@ -81,13 +86,13 @@ describe('CompileCache', () => {
       utimesSync(path.join(compiled, id), at, at);
     }
     new CompileCache(root, 'id-3').write(key('x'), '{}');
-    expect(readdirSync(compiled).sort()).toEqual(['id-1', 'id-2', 'id-3']);
+    expect(readdirSync(compiled).sort()).toEqual(['id-1', 'id-2', 'id-3', 'other-1']);
   });
 
   it('lives in SVC_CACHE_DIR, named by solc, OpenZeppelin and the worker; off with it', () => {
-    expect(CompileCache.fromEnv({ SVC_CACHE_DIR: 'off' })).toBeUndefined();
+    expect(solcCompileCache({ SVC_CACHE_DIR: 'off' })).toBeUndefined();
     const root = tempRoot();
-    const cache = CompileCache.fromEnv({ SVC_CACHE_DIR: root });
+    const cache = solcCompileCache({ SVC_CACHE_DIR: root });
     expect(cache?.dir).toBe(path.join(root, 'compiled', compilerIdentity()));
     expect(compilerIdentity()).toMatch(
       new RegExp(`^solc-${SOLC_VERSION.replaceAll('.', '\\.')}-\\d+-oz-\\d+\\.\\d+\\.\\d+-w-[0-9a-f]{16}$`),
@@ -102,7 +107,7 @@ describe('SolcPool with a disk cache', () => {
   let root: string;
   const pools: SolcPool[] = [];
   const pool = () => {
-    const p = new SolcPool({ size: 1, disk: new CompileCache(root) });
+    const p = new SolcPool({ size: 1, disk: new CompileCache(root, compilerIdentity()) });
     pools.push(p);
     return p;
   };
@@ -129,18 +134,18 @@ describe('SolcPool with a disk cache', () => {
 
   it("never keeps a caller's source, nor a compile that failed", async () => {
     const p = pool();
-    const before = readdirSync(new CompileCache(root).dir).length;
+    const before = readdirSync(new CompileCache(root, compilerIdentity()).dir).length;
     const mine = `// SPDX-License-Identifier: MIT\npragma solidity ${SOLC_VERSION};\ncontract Mine { uint256 public x; }\n`;
     await p.compile(mine);
     await expect(p.compile(`${mine}contract Broken { uint256 x = ; }\n`, { persist: true })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
     });
-    expect(readdirSync(new CompileCache(root).dir)).toHaveLength(before);
+    expect(readdirSync(new CompileCache(root, compilerIdentity()).dir)).toHaveLength(before);
     expect(p.stats.diskWrites).toBe(0);
   });
 
   it('compiles again over an entry that was tampered with', async () => {
-    const dir = new CompileCache(root).dir;
+    const dir = new CompileCache(root, compilerIdentity()).dir;
     const p = pool();
     const good = await p.compile(source, { ...opts, persist: true });
     for (const f of readdirSync(dir)) {
@@ -156,7 +161,7 @@ describe('SolcPool with a disk cache', () => {
 
   it("warms up with the common shapes, so that a new process generates the tool's example without solc", async () => {
     const own = tempRoot();
-    const warm = new SolcPool({ size: 2, disk: new CompileCache(own) });
+    const warm = new SolcPool({ size: 2, disk: new CompileCache(own, compilerIdentity()) });
     pools.push(warm);
     await warmUpEvm(warm);
     const example = generateContractTool.example as unknown as Plan;
@@ -168,7 +173,7 @@ describe('SolcPool with a disk cache', () => {
     ).toEqual(['civil-law', 'common-law', 'custom', 'islamic-mirth', 'islamic-wasiyyah'].sort());
     // Every common shape and both token doubles were written (the tiny warm-up contracts were not).
     expect(warm.stats.diskWrites).toBe(commonShapes().length + 2);
-    const fresh = new SolcPool({ size: 1, disk: new CompileCache(own) });
+    const fresh = new SolcPool({ size: 1, disk: new CompileCache(own, compilerIdentity()) });
     pools.push(fresh);
     const g = await generateEvm(example, { pool: fresh });
     expect(g.bytecode).toMatch(/^0x[0-9a-f]+$/);
@@ -183,7 +188,7 @@ describe('SolcPool with a disk cache', () => {
     expect(none.stats.misses).toBe(1 + 2); // the tiny contract and the token doubles
     const shared = tempRoot();
     chmodSync(shared, 0o777);
-    const unusable = new SolcPool({ size: 1, disk: new CompileCache(shared) });
+    const unusable = new SolcPool({ size: 1, disk: new CompileCache(shared, compilerIdentity()) });
     pools.push(unusable);
     await warmUpEvm(unusable);
     // The first shape showed the cache keeps nothing: the others were left for when they are asked for.

@@ -1,7 +1,19 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Cell } from '@ton/core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/core/errors.js';
-import { assertFuncShape, compileFuncUncached, parseFuncErrors } from '../../../src/contracts/ton/compile.js';
+import { CompileCache } from '../../../src/contracts/compile-cache.js';
+import {
+  assertFuncShape,
+  compileFuncCached,
+  compileFuncUncached,
+  funcCompiles,
+  funcIdentity,
+  parseFuncErrors,
+  useFuncDiskCache,
+} from '../../../src/contracts/ton/compile.js';
 import {
   allTonShapes,
   buildTonShape,
@@ -148,5 +160,53 @@ describe('compiler hygiene', () => {
     for (let i = 0; i < 3; i++) await compileFuncUncached(`() recv_internal() impure { throw(${100 + i}); }`);
     await compileFuncUncached('() recv_internal() impure { oops }').catch(() => undefined);
     expect([process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')]).toEqual(before);
+  });
+});
+
+describe('results kept on disk', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'svc-func-cache-'));
+  const fresh = () => useFuncDiskCache(new CompileCache(root, funcIdentity()));
+  const entries = () => readdirSync(path.join(root, 'compiled', funcIdentity()));
+  afterAll(() => {
+    // Back to the environment's cache, as the other tests of this worker expect.
+    useFuncDiskCache(CompileCache.fromEnv(funcIdentity));
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("answers the service's own source in a new process from disk, as compiled", async () => {
+    fresh();
+    const before = funcCompiles();
+    const first = await compileFuncCached(REFERENCE, { persist: true });
+    expect(funcCompiles()).toBe(before + 1);
+    expect(entries()).toHaveLength(1);
+    // A new process: nothing in memory, the same directory.
+    fresh();
+    const again = await compileFuncCached(REFERENCE, { persist: true });
+    expect(funcCompiles()).toBe(before + 1);
+    expect(again.codeHash).toBe(first.codeHash);
+    expect(again.code.hash().toString('hex')).toBe(first.codeHash);
+    expect(again.codeBoc).toBe(first.codeBoc);
+    expect(again.warnings).toBe(first.warnings);
+    expect(funcIdentity()).toMatch(/^func-\d+\.\d+\.\d+-bin-\S+-r1$/);
+  });
+
+  it("never keeps a caller's source, nor a compile that failed", async () => {
+    fresh();
+    const n = entries().length;
+    await compileFuncCached(`${REFERENCE}\n;; a caller's copy`);
+    await expect(compileFuncCached('() recv_internal() impure { oops }', { persist: true })).rejects.toThrow(ApiError);
+    expect(entries()).toHaveLength(n);
+  });
+
+  it('compiles again over an entry that was tampered with', async () => {
+    fresh();
+    await compileFuncCached(REFERENCE, { persist: true });
+    const file = path.join(root, 'compiled', funcIdentity(), entries()[0]!);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/"codeBoc":"./, '"codeBoc":"A'), { mode: 0o600 });
+    fresh();
+    const before = funcCompiles();
+    const compiled = await compileFuncCached(REFERENCE, { persist: true });
+    expect(funcCompiles()).toBe(before + 1);
+    expect(compiled.codeHash).toBe((await compileFuncUncached(REFERENCE)).codeHash);
   });
 });

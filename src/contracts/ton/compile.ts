@@ -207,7 +207,12 @@ let compiles = 0;
 
 function diskCache(): CompileCache | undefined {
   if (!diskLookedUp) {
-    disk = CompileCache.fromEnv(funcIdentity);
+    try {
+      disk = CompileCache.fromEnv(funcIdentity);
+    } catch {
+      // The compiler's packages could not be named (an unusual install): compile in every process, as without a cache.
+      disk = undefined;
+    }
     diskLookedUp = true;
   }
   return disk;

@@ -32,10 +32,9 @@ function files(dir) {
 /**
  * Compiles src/ into `out` (which should not hold an older tree: files are written, none removed).
  * @param {string} out
- * @param {{ quiet?: boolean }} [options] quiet: the manifest's line not printed
  * @returns {Promise<{ modules: number, assets: number }>}
  */
-export async function compileTree(out, options = {}) {
+export async function compileTree(out) {
   const all = files(SRC);
   const modules = all.filter((f) => /\.ts$/.test(f) && !/\.d\.ts$/.test(f));
   await build({
@@ -64,7 +63,8 @@ export async function compileTree(out, options = {}) {
     ['bundle-light.mjs', 'bundling the light entry'],
   ]) {
     const step = spawnSync(process.execPath, [path.join(ROOT, 'scripts', script), out], {
-      stdio: ['ignore', 'ignore', options.quiet ? 'ignore' : 'inherit'],
+      // Their errors (and the manifest's one line) on stderr.
+      stdio: ['ignore', 'ignore', 'inherit'],
     });
     if (step.status !== 0) throw new Error(`${what} of ${out} failed (exit ${step.status})`);
   }

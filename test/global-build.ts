@@ -33,7 +33,7 @@ export default async function setup(): Promise<() => void> {
       rmSync(path.join(ROOT, name), { recursive: true, force: true });
   const out = path.join(ROOT, `${PREFIX}${process.pid}`);
   // The same compilation as `npm run build`'s (scripts/compile.mjs), into this run's directory.
-  await compileTree(out, { quiet: true });
+  await compileTree(out);
   process.env.SVC_BUILD_DIR = out;
   return () => rmSync(out, { recursive: true, force: true });
 }

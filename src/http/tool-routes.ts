@@ -92,6 +92,16 @@ function jsonInput(req: FastifyRequest, tool: AnyTool, params: readonly string[]
     }
     input = { ...((body as Record<string, unknown> | undefined) ?? {}) };
   }
+  const headerOnly = tool.rest.headerOnly;
+  if (headerOnly) {
+    const sent = Object.keys(headerOnly).filter((field) => Object.hasOwn(input, field));
+    if (sent.length > 0) {
+      throw ApiError.validation(
+        'This operation takes some of its input from request headers, not the body.',
+        sent.map((field) => ({ field, reason: `not a body field: ${headerOnly[field]}` })),
+      );
+    }
+  }
   for (const p of params) input[p] = (req.params as Record<string, string>)[p];
   return input;
 }

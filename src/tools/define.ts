@@ -121,6 +121,11 @@ export interface RestMapping {
   multipart?: MultipartBody;
   /** Input fields the route takes from request headers (e.g. an audio format from Accept), over any sent in the body. */
   fromHeaders?(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, unknown>;
+  /**
+   * Input fields the route takes from headers only (`fromHeaders` sets them), each with where it comes from: a body
+   * that carries one is refused rather than silently overridden.
+   */
+  headerOnly?: Readonly<Record<string, string>>;
   /** The answer is a file (bytes or a stream) made from the output, not the JSON envelope. */
   file?(output: Record<string, unknown>): FileAnswer;
   /**

@@ -594,9 +594,12 @@ export function fuzzSuite(part: number, parts: number): void {
         const property = fc.asyncProperty(inputs(tool, example), async (gen) => {
           s.runs++;
           let input = asSent(gen.input);
-          // Valid as the REST route sees it: fields it takes from headers replace the body's (the voice's format).
+          // Valid as the REST route sees it: fields it takes from headers only are refused in the body, the others
+          // it takes from headers replace the body's.
+          const headerOnly = Object.keys(tool.rest.headerOnly ?? {});
           const valid =
             isObject(input) &&
+            !headerOnly.some((field) => Object.hasOwn(input as object, field)) &&
             tool.input.safeParse(tool.rest.fromHeaders ? { ...input, ...tool.rest.fromHeaders({}) } : input).success;
           if (valid && budget.left-- <= 0) {
             // An expensive tool's valid-call budget is spent: break the input cheaply instead.

@@ -75,6 +75,13 @@ describe('voice', () => {
     expect(poor.json()).toMatchObject({ success: false, error: { code: 'INSUFFICIENT_CREDITS' } });
     const long = await post(user, '/api/svcloom/voice/synthesize', { text: 'x'.repeat(1001) });
     expect(long.json().error.code).toBe('VALIDATION_ERROR');
+    // The format comes from Accept: a body naming one is refused, not silently answered in another format.
+    const inBody = await post(user, '/api/svcloom/voice/synthesize', { text: 'hello', format: 'opus' });
+    expect(inBody.statusCode).toBe(400);
+    expect(inBody.json().error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'format', reason: expect.stringContaining('Accept header') }],
+    });
   });
 
   it('speaks the text intelligibly (pocketsphinx WER < 0.3), WAV or Opus by Accept, charged per second', async () => {

@@ -147,6 +147,10 @@ export function audioFormat(accept: string | string[] | undefined): 'wav' | 'opu
   return text && /audio\/(ogg|opus)/i.test(text) && !/audio\/(wav|wave|x-wav)/i.test(text) ? 'opus' : 'wav';
 }
 
+/** Where a voice route's audio format comes from (its REST body has no `format`). */
+export const FORMAT_FROM_ACCEPT =
+  'the audio format comes from the Accept header (audio/ogg or audio/opus for Ogg Opus, WAV otherwise)';
+
 const SpeechText = z
   .string()
   .min(1)
@@ -188,6 +192,7 @@ export const synthesizeVoiceTool = defineTool({
     ...memoirPath('/voice/synthesize'),
     extraStatuses: [402],
     fromHeaders: (headers) => ({ format: audioFormat(headers.accept) }),
+    headerOnly: { format: FORMAT_FROM_ACCEPT },
     file: mediaAnswer,
     docs: {
       requestBody: {

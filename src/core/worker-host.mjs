@@ -7,6 +7,21 @@
 // reports a step to the main thread (RunOptions.onProgress).
 import { parentPort, workerData } from 'node:worker_threads';
 
+// What the task's code prints reaches the pool as messages, which the pool writes to its process's stderr (that
+// process's stdout may be a protocol: MCP over stdio). Not through the worker's stdio streams: reading those from the
+// main thread keeps the process alive for as long as the worker lives, whatever worker.unref() says, and an idle pool
+// must never hold a process that has nothing else to do.
+for (const name of ['stdout', 'stderr']) {
+  process[name].write = (chunk, encoding, callback) => {
+    const text =
+      typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8');
+    parentPort.postMessage({ type: 'stdio', text });
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') queueMicrotask(() => done());
+    return true;
+  };
+}
+
 // tsx is a development tool: only a TypeScript task module (svc running from
 // its sources) needs its loader; compiled from dist/, the modules are .js.
 if (/\.ts$/.test(new URL(workerData.module).pathname)) {

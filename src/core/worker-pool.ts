@@ -133,6 +133,7 @@ interface ErrorBody {
 
 type FromWorker =
   | { type: 'ready' }
+  | { type: 'stdio'; text: string }
   | { type: 'failed'; error: ErrorBody }
   | { type: 'progress'; id: number; value: unknown }
   | { type: 'result'; id: number; ok: true; value: unknown }
@@ -224,13 +225,11 @@ export class WorkerPool {
       stdout: true,
       stderr: true,
     });
-    // Both forwarded chunk by chunk rather than piped (Node pipes a worker's stderr itself unless asked not to): a
-    // pipe adds its listeners to process.stderr, one set per worker, and a pool of more workers than an emitter's
-    // listener limit (a machine of many cores) set off Node's warning of a leak. Workers print seldom (a library's
-    // stray line), so nothing needs the pipe's backpressure.
-    const forward = (chunk: Buffer) => process.stderr.write(chunk);
-    worker.stdout.on('data', forward);
-    worker.stderr.on('data', forward);
+    // What a worker prints arrives as `stdio` messages (worker-host.mjs writes them there), forwarded to stderr here:
+    // reading the worker's stdio streams instead would keep this process alive as long as the worker lives, even
+    // unref'd, and letting Node pipe them adds listeners to process.stderr per worker (a pool of more workers than an
+    // emitter's listener limit, on a machine of many cores, set off Node's warning of a leak). The streams are asked
+    // for (`stdout: true`) so that nothing reaches this process's stdout, which may be a protocol.
     this.stats.workersStarted++;
     const slot: Slot = { worker, state: 'starting' };
     this.slots.push(slot);
@@ -241,6 +240,10 @@ export class WorkerPool {
   }
 
   private onMessage(slot: Slot, msg: FromWorker): void {
+    if (msg.type === 'stdio') {
+      process.stderr.write(msg.text);
+      return;
+    }
     if (msg.type === 'ready') {
       slot.state = 'idle';
       const next = slot.job;

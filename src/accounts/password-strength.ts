@@ -1,53 +1,42 @@
 /**
  * Password strength, checked wherever a password is set (registration, password change).
  *
- * The estimator is zxcvbn-ts with its common-password, name and English word lists and keyboard layouts: it
- * estimates how many guesses a cracker needs and explains why a password is weak ("This is a commonly used
- * password", "Repeated characters like "aaa" are easy to guess", ...). A password needs a score of at least
- * MIN_SCORE (3 of 4: roughly 10^8 guesses or more). The user's own email address and name are given to the
+ * The estimator is zxcvbn-ts with its common-password, name and English word lists and keyboard layouts
+ * (./password-tasks.ts): it estimates how many guesses a cracker needs and explains why a password is weak ("This is
+ * a commonly used password", "Repeated characters like "aaa" are easy to guess", ...). A password needs a score of at
+ * least MIN_SCORE (3 of 4: roughly 10^8 guesses or more). The user's own email address and name are given to the
  * estimator as words it must not lean on, and a password that is the email address is refused outright.
  *
- * Costs, measured on a loaded 2-core machine: loading the word lists takes about half a second, so it happens
- * on the first check, never at import (service start stays fast); a check of a typical password takes a few
- * tens of milliseconds. The estimator's work grows quickly with length and with characters that read as l33t
- * substitutions, so only the first CHECKED_LENGTH characters are judged and l33t variants are capped: a
- * 256-character input then costs about 0.1 s instead of several seconds. A long password is judged by its
- * beginning (a weak beginning is refused however it continues).
+ * The estimator runs in a worker thread of its own, started with the first check and unref'd while idle: loading its
+ * word lists takes a quarter to half a second, and a check 5 to 15 ms (measured on a 2-core machine), which in the
+ * main thread would hold every other request meanwhile, so that anyone could stall the service by registering. Its
+ * work grows quickly with length and with characters that read as l33t substitutions, so only the first
+ * CHECKED_LENGTH characters are judged and l33t variants are capped (a 256-character input costs about as much as a
+ * 64-character one). A long password is judged by its beginning (a weak beginning is refused however it continues).
  */
-import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { ApiError } from '../core/errors.js';
+import { taskModule, WorkerPool } from '../core/worker-pool.js';
+import type { Judgement } from './password-tasks.js';
 
 /** The lowest acceptable zxcvbn score (0 to 4). */
 export const MIN_SCORE = 3;
-/** Characters of a password the estimator looks at. */
-export const CHECKED_LENGTH = 64;
-/** How many l33t substitutions the estimator tries per word (its default, 100, costs seconds on long inputs). */
-const L33T_MAX_SUBSTITUTIONS = 4;
 
-let estimator: Promise<ZxcvbnFactory> | undefined;
+let pool: WorkerPool | undefined;
 
-/** The estimator, built on first use (the dictionaries are large). */
-function loadEstimator(): Promise<ZxcvbnFactory> {
-  if (!estimator) {
-    const loading = (async () => {
-      const [core, common, en] = await Promise.all([
-        import('@zxcvbn-ts/core'),
-        import('@zxcvbn-ts/language-common'),
-        import('@zxcvbn-ts/language-en'),
-      ]);
-      return new core.ZxcvbnFactory({
-        dictionary: { ...common.dictionary, ...en.dictionary },
-        graphs: common.adjacencyGraphs,
-        translations: en.translations,
-        maxLength: CHECKED_LENGTH,
-        l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS,
-      });
-    })();
-    estimator = loading;
-    loading.catch(() => {
-      if (estimator === loading) estimator = undefined; // try again on the next check
-    });
-  }
-  return estimator;
+/** The estimator's thread, made with the first check. */
+function estimatorPool(): WorkerPool {
+  pool ??= new WorkerPool({
+    name: 'The password strength check',
+    module: taskModule('./password-tasks.ts', import.meta.url),
+    size: 1,
+    timeoutMs: 10_000,
+    maxQueue: 200,
+    maxWaitMs: 10_000,
+    typicalMs: 20,
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
+    noun: ['password check', 'password checks'],
+  });
+  return pool;
 }
 
 /** What the user's own details give away: the email, its parts, and the words of the name. */
@@ -73,13 +62,21 @@ export async function passwordWeakness(
   if (lower === email || lower === local || lower.includes(email)) {
     return 'it is your email address; choose something that has nothing to do with it';
   }
-  const zxcvbn = await loadEstimator();
-  const result = zxcvbn.check(password, personalWords(user.email, user.name));
+  const result = await estimatorPool().run<Judgement>(
+    'judge',
+    { password, words: personalWords(user.email, user.name) },
+    {
+      onLimit: () =>
+        ApiError.validation('The password could not be judged', [
+          { field: 'password', reason: 'too slow to judge; choose a passphrase of several plain words' },
+        ]),
+    },
+  );
   if (result.score >= MIN_SCORE) return undefined;
-  const warning = result.feedback.warning ?? 'It follows a pattern that is quick to guess.';
+  const warning = result.warning ?? 'It follows a pattern that is quick to guess.';
   const hints =
-    result.feedback.suggestions.length > 0
-      ? ` ${result.feedback.suggestions.join(' ')}`
+    result.suggestions.length > 0
+      ? ` ${result.suggestions.join(' ')}`
       : ' Use a longer passphrase of several uncommon words.';
   return `too easy to guess. ${warning}${hints}`;
 }

@@ -15,6 +15,7 @@ import {
   type CharacterModel,
 } from './character.js';
 import { elizaCharacter } from './character-eliza.js';
+import { prepareNames } from './names.js';
 import { allQuestions, CATEGORIES, categoryOf } from './questions.js';
 import {
   MEMOIR_ANSWERS,
@@ -243,6 +244,8 @@ export async function addJournalEntry(
     private: input.private === true,
     createdAt: now.toISOString(),
   };
+  // Its names are read off this thread before the transaction (src/memoir/names.ts); the counts inside it find them.
+  await prepareNames([content]);
   const character = await store.transact(async (tx) => {
     const [ids, stored] = await Promise.all([tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId), storedTally(tx, ownerId)]);
     const count = ids.length;
@@ -265,12 +268,24 @@ export async function addJournalEntry(
 const entryNotFound = () => new ApiError('NOT_FOUND', 'Journal entry not found');
 
 /**
+ * Before an edit or a deletion: the names of the entry's text (its counts are taken back) and of its new text, read
+ * off this thread (src/memoir/names.ts). Another account's entry is not read; the transaction says 404.
+ */
+async function prepareEntryNames(store: Store, ownerId: string, id: string, content?: string): Promise<void> {
+  const current = await store.get<JournalEntry>(MEMOIR_JOURNAL, id);
+  const texts = current?.ownerId === ownerId ? [current.content] : [];
+  if (typeof content === 'string') texts.push(content.trim());
+  await prepareNames(texts);
+}
+
+/**
  * Edits an entry: its text, title, mood, when it happened, whether it is private. The character model follows in the
  * same transaction: the old text's counts are taken back and the new one's added (everything is counted again when
  * the stored counts are out of step). Unknown id, or another account's: 404.
  */
 export async function updateJournalEntry(store: Store, ownerId: string, id: string, patch: JournalPatch, clock: Clock) {
   const now = clock.now().toISOString();
+  await prepareEntryNames(store, ownerId, id, patch.content);
   return store.transact(async (tx) => {
     const [before, ids, stored] = await Promise.all([
       tx.get<JournalEntry>(MEMOIR_JOURNAL, id),
@@ -310,6 +325,7 @@ export async function updateJournalEntry(store: Store, ownerId: string, id: stri
 /** Deletes an entry; the character model no longer counts it (same transaction). Unknown id, or another account's: 404. */
 export async function deleteJournalEntry(store: Store, ownerId: string, id: string, clock: Clock) {
   const now = clock.now().toISOString();
+  await prepareEntryNames(store, ownerId, id);
   return store.transact(async (tx) => {
     const [before, ids, stored] = await Promise.all([
       tx.get<JournalEntry>(MEMOIR_JOURNAL, id),
@@ -393,6 +409,12 @@ export async function answerQuestionnaire(
   });
   if (details.length) throw ApiError.validation(`Invalid answers for the ${c.id} questionnaire`, details);
   const now = clock.now().toISOString();
+  // The answers' names, and those of the answers they replace, read off this thread (src/memoir/names.ts).
+  const earlier = await store.get<AnswerRecord>(MEMOIR_ANSWERS, answersId(ownerId, c.id));
+  await prepareNames([
+    ...answers.map((a) => a.answer.trim()),
+    ...answers.flatMap((a) => earlier?.answers[a.questionId]?.answer ?? []),
+  ]);
   await store.transact(async (tx) => {
     const [existing, ids, stored] = await Promise.all([
       tx.get<AnswerRecord>(MEMOIR_ANSWERS, answersId(ownerId, c.id)),
@@ -525,6 +547,8 @@ export async function insights(store: Store, ownerId: string, audience: Audience
     ...sorted.map((e) => e.content),
     ...answers.flatMap((a) => Object.values(a.answers).map((x) => x.answer)),
   ];
+  // The people and places below are read off this thread first (src/memoir/names.ts).
+  await prepareNames(allTexts);
   const byDay = new Map<string, JournalEntry[]>();
   for (const e of sorted) {
     const d = e.createdAt.slice(0, 10);

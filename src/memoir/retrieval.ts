@@ -160,6 +160,17 @@ export interface Query {
 
 const MARRIAGE = /\b(married|marry|wedding|husband|wife|proposed|engaged)\b/i;
 
+/** The texts `spouseName` reads names in (every text but the profile, and its sentences about marrying). */
+export function spouseTexts(docs: readonly SourceDoc[]): string[] {
+  const out: string[] = [];
+  for (const d of docs) {
+    if (d.kind === 'profile') continue;
+    out.push(d.text);
+    for (const s of sentences(d.text)) if (MARRIAGE.test(s)) out.push(s);
+  }
+  return out;
+}
+
 /**
  * The name the memoir uses for the owner's husband or wife, so an heir's "Grandad" finds "Frank": the person
  * (src/memoir/names.ts) named most often in sentences about marrying, other than the owner's own names; none when it

@@ -11,13 +11,16 @@ import {
   answerQuestionnaire,
   characterOf,
   dailyPrompt,
+  deleteJournalEntry,
   getQuestionnaire,
   getSetup,
   insights,
   listJournal,
   PROMPT_REPEAT_DAYS,
   setSetup,
+  updateJournalEntry,
 } from '../../src/memoir/memoir.js';
+import { namesReadings } from '../../src/memoir/names.js';
 import { CATEGORIES } from '../../src/memoir/questions.js';
 import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -240,6 +243,41 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       expect(i.people[0]!.count).toBeGreaterThanOrEqual(1);
       expect(i.totals.journalEntries).toBe(5);
       expect((await insights(b, B)).totals.journalEntries).toBe(0);
+    });
+
+    it('reads the names of entries, answers, insights and a chat search outside the main thread', async () => {
+      const one = await fresh();
+      const s = accountStore(one.store, A);
+      const before = namesReadings();
+      const mark = `${engine}-${Date.now()}`;
+      await addJournalEntry(s, A, 'u', { content: `My wife Margaret and I married in Whitby (${mark}).` }, clock);
+      const second = await addJournalEntry(
+        s,
+        A,
+        'u',
+        { content: `Margaret and I walked to Lake Qarun (${mark}).` },
+        clock,
+      );
+      await updateJournalEntry(
+        s,
+        A,
+        second.entry.id,
+        { content: `Margaret and I swam in Lake Qarun (${mark}).` },
+        clock,
+      );
+      await answerQuestionnaire(
+        s,
+        A,
+        'childhood',
+        [{ questionId: 'childhood.home', answer: `Leeds, with Jean (${mark}).` }],
+        clock,
+      );
+      const seen = await insights(s, A);
+      expect(seen.places.map((p) => p.name)).toContain('Lake Qarun');
+      await prepareChat(s, A, 'Tell me about Grandma');
+      await deleteJournalEntry(s, A, second.entry.id, clock);
+      expect(namesReadings()).toBe(before);
+      await one.close();
     });
 
     it('moods named like object properties are ordinary moods', async () => {

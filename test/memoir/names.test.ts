@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { namesIn, namesReadings } from '../../src/memoir/names.js';
+import { namesIn, namesReadings, prepareNames, READ_JOB_CHARS, readNames } from '../../src/memoir/names.js';
+import { ticker } from '../support/loop.js';
 
 // People and places read by the language library, measured on a fixture of memoir sentences with the names a reader
 // would pick out (test/fixtures/memoir-names.json): precision and recall are printed, and each has a floor.
@@ -109,5 +110,24 @@ describe('names from the language library', () => {
     expect(namesReadings()).toBe(before);
     namesIn(`${entries[0]} Again.`);
     expect(namesReadings()).toBe(before + 1);
+  });
+
+  it('reads prepared texts in its own thread, a job at a time, and answers the calls that follow from them', async () => {
+    const sentence = 'my brother Tom and I sailed from Hull to Lake Windermere with Mrs Dunn. ';
+    const texts = Array.from({ length: 150 }, (_, i) => `Prepared entry ${i}: ${sentence.repeat(10)}`);
+    // More than one job's worth: the reading thread takes them in several jobs.
+    expect(texts.reduce((n, t) => n + t.length, 0)).toBeGreaterThan(2 * READ_JOB_CHARS);
+    const before = namesReadings();
+    const turns = ticker();
+    await prepareNames([...texts, ...texts.slice(0, 10)]);
+    // This thread's event loop kept turning while they were read, and none was read here.
+    expect(turns.stop()).toBeGreaterThan(0);
+    for (const text of texts) expect(namesIn(text)).toEqual(readNames(text));
+    expect(namesIn(texts[3]!).kin[0]).toEqual({ name: 'Tom', relation: 'brother' });
+    expect(namesReadings()).toBe(before);
+    // Prepared again: nothing left to read.
+    const again = ticker();
+    await prepareNames(texts);
+    expect(again.stop()).toBe(0);
   });
 });

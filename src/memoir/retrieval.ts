@@ -44,8 +44,8 @@ export interface Passage {
 interface Unit {
   doc: SourceDoc;
   text: string;
-  terms: Map<string, number>;
-  context: Set<string>;
+  terms: ReadonlyMap<string, number>;
+  context: ReadonlySet<string>;
   length: number;
 }
 
@@ -111,15 +111,53 @@ function windowsOf(text: string): string[] {
   return out;
 }
 
+/** A text's passages with their terms: what a search reads of it, whatever the question (never changed once made). */
+type Windows = ReadonlyArray<{ text: string; terms: ReadonlyMap<string, number>; length: number }>;
+
+/**
+ * Texts' passages and context terms, kept for the texts searched last (least recently used out first, up to
+ * SEARCH_CACHE_CHARS characters of text): a chat searches every record of the memoir at each question, and splitting
+ * and stemming them all again was most of a search (some 50 ms of the main thread for 200 long entries, at every
+ * message). Keys: "w" or "c" (passages or context terms), then the text.
+ */
+const searchCache = new Map<string, Windows | ReadonlySet<string>>();
+const SEARCH_CACHE_CHARS = 2_000_000;
+let searchCacheChars = 0;
+
+function remembered<T extends Windows | ReadonlySet<string>>(key: string, make: () => T): T {
+  const known = searchCache.get(key) as T | undefined;
+  if (known !== undefined) {
+    searchCache.delete(key);
+    searchCache.set(key, known);
+    return known;
+  }
+  const made = make();
+  if (key.length <= SEARCH_CACHE_CHARS) {
+    searchCache.set(key, made);
+    searchCacheChars += key.length;
+    while (searchCacheChars > SEARCH_CACHE_CHARS) {
+      const oldest = searchCache.keys().next().value!;
+      searchCache.delete(oldest);
+      searchCacheChars -= oldest.length;
+    }
+  }
+  return made;
+}
+
+function windowsWithTerms(text: string): Windows {
+  return windowsOf(text).map((window) => {
+    const terms = new Map<string, number>();
+    const list = termsOf(window);
+    for (const t of list) terms.set(t, (terms.get(t) ?? 0) + 1);
+    return { text: window, terms, length: list.length };
+  });
+}
+
 function unitsOf(docs: readonly SourceDoc[]): Unit[] {
-  return docs.flatMap((doc) =>
-    windowsOf(doc.text).map((text) => {
-      const terms = new Map<string, number>();
-      const list = termsOf(text);
-      for (const t of list) terms.set(t, (terms.get(t) ?? 0) + 1);
-      return { doc, text, terms, context: new Set(termsOf(doc.context ?? '')), length: list.length };
-    }),
-  );
+  return docs.flatMap((doc) => {
+    const context = remembered(`c${doc.context ?? ''}`, () => new Set(termsOf(doc.context ?? '')));
+    return remembered(`w${doc.text}`, () => windowsWithTerms(doc.text)).map((w) => ({ doc, ...w, context }));
+  });
 }
 
 interface QueryTerm {

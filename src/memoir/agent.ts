@@ -36,8 +36,7 @@ import {
 } from './records.js';
 import { memoirDocs } from './retrieval-docs.js';
 import type { Embedder } from './embeddings.js';
-import { prepareNames } from './names.js';
-import { searchMemoir, searchMemoirWithEmbeddings, spouseTexts, type Passage } from './retrieval.js';
+import { prepareSearch, searchMemoir, searchMemoirWithEmbeddings, type Passage } from './retrieval.js';
 import { isStopword, sentences, words } from './text.js';
 
 export interface LlmConfig {
@@ -216,8 +215,8 @@ export async function prepareChat(
   // Nor a private photo or recording: not its caption, its description or its transcript.
   const shown = audience === 'owner' ? media : media.filter((m) => m.private !== true);
   const docs = memoirDocs({ name: profile?.agentName ?? null, entries, answers, media: shown });
-  // The names the search reads, read off this thread first (src/memoir/names.ts).
-  await prepareNames(spouseTexts(docs));
+  // What the search reads of the texts, read off this thread first.
+  await prepareSearch(docs);
   const found = embedder
     ? await searchMemoirWithEmbeddings(docs, question, (texts) => embedder.embed(texts))
     : searchMemoir(docs, question);

@@ -15,13 +15,12 @@
  *
  * Reading is CPU work (about 200 characters per millisecond on a 2-core machine: a second for a memoir of 200 long
  * entries), which in the main thread would hold every other request meanwhile. So the steps that read many texts
- * first hand the ones not kept yet to `prepareNames`, which reads them in a worker thread (./names-tasks.ts), a job of
- * at most READ_JOB_CHARS characters at a time, so that the pool's fair queue serves other accounts between one
- * account's jobs; the synchronous `namesIn` they call next answers from the cache. Only a text that was not prepared,
+ * first hand the ones not kept yet to `prepareNames`, which reads them in the memoir's reading thread
+ * (./reading-pool.ts), a job at a time; the synchronous `namesIn` they call next answers from the cache. Only a text that was not prepared,
  * or that the cache could not keep, is read in the calling thread.
  */
 import { createRequire } from 'node:module';
-import { taskModule, WorkerPool } from '../core/worker-pool.js';
+import { readInThread } from './reading-pool.js';
 
 export interface Names {
   people: string[];
@@ -197,28 +196,9 @@ function keep(text: string, found: Names): void {
   cache.set(text, found);
 }
 
-/** Characters of text one job of the reading thread takes at most (a few hundred milliseconds of reading). */
-export const READ_JOB_CHARS = 50_000;
-
-let pool: WorkerPool | undefined;
-
-/** The reading thread, started with the first texts prepared and unref'd while idle. */
-function readingPool(): WorkerPool {
-  pool ??= new WorkerPool({
-    name: 'The memoir name reading',
-    module: taskModule('./names-tasks.ts', import.meta.url),
-    size: 1,
-    timeoutMs: 60_000,
-    typicalMs: 250,
-    resourceLimits: { maxOldGenerationSizeMb: 256 },
-    noun: ['reading', 'readings'],
-  });
-  return pool;
-}
-
 /**
- * Reads, in the reading thread, the texts among `texts` that are not kept yet, and keeps their readings, so that the
- * `namesIn` calls that follow answer without reading in this thread. One job at a time per call, in the order given.
+ * Reads, in the memoir's reading thread (./reading-pool.ts), the texts among `texts` that are not kept yet, and keeps
+ * their readings, so that the `namesIn` calls that follow answer without reading in this thread.
  */
 export async function prepareNames(texts: Iterable<string>): Promise<void> {
   const missing: string[] = [];
@@ -228,21 +208,7 @@ export async function prepareNames(texts: Iterable<string>): Promise<void> {
     seen.add(text);
     missing.push(text);
   }
-  let job: string[] = [];
-  let chars = 0;
-  const send = async () => {
-    const batch = job;
-    job = [];
-    chars = 0;
-    const found = await readingPool().run<Names[]>('read', batch);
-    batch.forEach((text, i) => keep(text, found[i]!));
-  };
-  for (const text of missing) {
-    if (chars + text.length > READ_JOB_CHARS && job.length > 0) await send();
-    job.push(text);
-    chars += text.length;
-  }
-  if (job.length > 0) await send();
+  await readInThread<Names>('names', missing, (batch, found) => batch.forEach((text, i) => keep(text, found[i]!)));
 }
 
 /** One text's reading by the tagger and the rules above (no cache): what `namesIn` and the reading thread run. */

@@ -16,7 +16,8 @@ import { stemmer } from 'stemmer';
 import { COLLOQUIAL, intentsOf, KINSHIP, type Intent } from './intents.js';
 import { cosine } from './embeddings.js';
 import { relatedWords } from './lexicon.js';
-import { namesIn } from './names.js';
+import { namesIn, prepareNames } from './names.js';
+import { readInThread } from './reading-pool.js';
 import { isStopword, sentences, words } from './text.js';
 
 export type SourceKind = 'journal' | 'answer' | 'transcript' | 'caption' | 'profile';
@@ -112,7 +113,7 @@ function windowsOf(text: string): string[] {
 }
 
 /** A text's passages with their terms: what a search reads of it, whatever the question (never changed once made). */
-type Windows = ReadonlyArray<{ text: string; terms: ReadonlyMap<string, number>; length: number }>;
+export type Windows = ReadonlyArray<{ text: string; terms: ReadonlyMap<string, number>; length: number }>;
 
 /**
  * Texts' passages and context terms, kept for the texts searched last (least recently used out first, up to
@@ -132,19 +133,43 @@ function remembered<T extends Windows | ReadonlySet<string>>(key: string, make: 
     return known;
   }
   const made = make();
-  if (key.length <= SEARCH_CACHE_CHARS) {
-    searchCache.set(key, made);
-    searchCacheChars += key.length;
-    while (searchCacheChars > SEARCH_CACHE_CHARS) {
-      const oldest = searchCache.keys().next().value!;
-      searchCache.delete(oldest);
-      searchCacheChars -= oldest.length;
-    }
-  }
+  keepForSearch(key, made);
   return made;
 }
 
-function windowsWithTerms(text: string): Windows {
+let searchReadings = 0;
+
+/** How many texts a search split and stemmed in this thread (not kept, not prepared): for tests of the cache. */
+export function searchTextReadings(): number {
+  return searchReadings;
+}
+
+function keepForSearch(key: string, made: Windows | ReadonlySet<string>): void {
+  if (key.length > SEARCH_CACHE_CHARS || searchCache.has(key)) return;
+  searchCache.set(key, made);
+  searchCacheChars += key.length;
+  while (searchCacheChars > SEARCH_CACHE_CHARS) {
+    const oldest = searchCache.keys().next().value!;
+    searchCache.delete(oldest);
+    searchCacheChars -= oldest.length;
+  }
+}
+
+/**
+ * Before a search of `docs`: what it reads of their texts and not kept yet (passages and stems, and the names
+ * `spouseName` reads), read in the memoir's reading thread (./reading-pool.ts), so that the search itself, synchronous,
+ * holds this thread only for the scoring.
+ */
+export async function prepareSearch(docs: readonly SourceDoc[]): Promise<void> {
+  await prepareNames(spouseTexts(docs));
+  const missing = [...new Set(docs.map((d) => d.text))].filter((t) => !searchCache.has(`w${t}`));
+  await readInThread<Windows>('windows', missing, (texts, found) =>
+    texts.forEach((text, i) => keepForSearch(`w${text}`, found[i]!)),
+  );
+}
+
+/** A text's passages with their terms (what the reading thread makes for `prepareSearch`, and a search for a text not prepared). */
+export function windowsWithTerms(text: string): Windows {
   return windowsOf(text).map((window) => {
     const terms = new Map<string, number>();
     const list = termsOf(window);
@@ -156,7 +181,10 @@ function windowsWithTerms(text: string): Windows {
 function unitsOf(docs: readonly SourceDoc[]): Unit[] {
   return docs.flatMap((doc) => {
     const context = remembered(`c${doc.context ?? ''}`, () => new Set(termsOf(doc.context ?? '')));
-    return remembered(`w${doc.text}`, () => windowsWithTerms(doc.text)).map((w) => ({ doc, ...w, context }));
+    return remembered(`w${doc.text}`, () => {
+      searchReadings++;
+      return windowsWithTerms(doc.text);
+    }).map((w) => ({ doc, ...w, context }));
   });
 }
 

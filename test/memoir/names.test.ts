@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { namesIn, namesReadings, prepareNames, READ_JOB_CHARS, readNames } from '../../src/memoir/names.js';
+import { namesIn, namesReadings, prepareNames, readNames } from '../../src/memoir/names.js';
+import { READ_JOB_CHARS } from '../../src/memoir/reading-pool.js';
 import { ticker } from '../support/loop.js';
 
 // People and places read by the language library, measured on a fixture of memoir sentences with the names a reader

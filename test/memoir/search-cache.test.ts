@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { searchMemoir, type SourceDoc } from '../../src/memoir/retrieval.js';
+import { namesReadings } from '../../src/memoir/names.js';
+import { prepareSearch, searchMemoir, searchTextReadings, type SourceDoc } from '../../src/memoir/retrieval.js';
+import { ticker } from '../support/loop.js';
 
 // A search keeps what it made of each text (passages, their terms) for the next question: what it answers must stay
 // what the memoir says now, whoever the text belongs to.
@@ -29,5 +31,20 @@ describe("the memoir search's kept passages", () => {
     ];
     const found = searchMemoir(other, 'Who grew leeks?');
     expect(found.passages).toEqual([expect.objectContaining({ id: 'qa:garden.what', kind: 'answer', text })]);
+  });
+
+  it('are made in the reading thread when prepared, so the search itself reads nothing', async () => {
+    const many: SourceDoc[] = Array.from({ length: 120 }, (_, i) => ({
+      id: `jrn_prepared${i}`,
+      kind: 'journal',
+      text: `On day ${i} my wife Margaret and I married again in Whitby. We grew leeks on the allotment at Roundhay.`,
+    }));
+    const [texts, names] = [searchTextReadings(), namesReadings()];
+    const turns = ticker();
+    await prepareSearch(many);
+    expect(turns.stop()).toBeGreaterThan(0);
+    const found = searchMemoir(many, 'Who grew leeks with Margaret?');
+    expect(found.answered).toBe(true);
+    expect([searchTextReadings(), namesReadings()]).toEqual([texts, names]);
   });
 });

@@ -1,0 +1,51 @@
+/**
+ * The memoir's reading thread: a pool of one worker (src/core/worker-pool.ts) running ./reading-tasks.ts, started
+ * with the first texts handed to it and unref'd while idle. Reading a memoir's texts (people and places by
+ * compromise's tagger, passages and stems for the search) is CPU work of about a second for 200 long entries read
+ * cold, which in the main thread would hold every other account's requests meanwhile; callers hand it jobs of at most
+ * READ_JOB_CHARS characters, one at a time, so that the pool's fair queue serves other accounts between them.
+ */
+import { taskModule, WorkerPool } from '../core/worker-pool.js';
+
+/** Characters of text one job takes at most (a few hundred milliseconds of reading). */
+export const READ_JOB_CHARS = 50_000;
+
+let pool: WorkerPool | undefined;
+
+function readingPool(): WorkerPool {
+  pool ??= new WorkerPool({
+    name: 'The memoir reading',
+    module: taskModule('./reading-tasks.ts', import.meta.url),
+    size: 1,
+    timeoutMs: 60_000,
+    typicalMs: 250,
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
+    noun: ['reading', 'readings'],
+  });
+  return pool;
+}
+
+/**
+ * Runs `task` of ./reading-tasks.ts over `texts` in the reading thread, a job of at most READ_JOB_CHARS characters at
+ * a time (a longer text is a job of its own), and hands each job's results to `keep` with its texts, in order.
+ */
+export async function readInThread<R>(
+  task: 'names' | 'windows',
+  texts: readonly string[],
+  keep: (texts: readonly string[], results: readonly R[]) => void,
+): Promise<void> {
+  let job: string[] = [];
+  let chars = 0;
+  const send = async () => {
+    const batch = job;
+    job = [];
+    chars = 0;
+    keep(batch, await readingPool().run<R[]>(task, batch));
+  };
+  for (const text of texts) {
+    if (chars + text.length > READ_JOB_CHARS && job.length > 0) await send();
+    job.push(text);
+    chars += text.length;
+  }
+  if (job.length > 0) await send();
+}

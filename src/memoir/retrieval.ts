@@ -168,7 +168,7 @@ export async function prepareSearch(docs: readonly SourceDoc[]): Promise<void> {
   );
 }
 
-/** A text's passages with their terms (what the reading thread makes for `prepareSearch`, and a search for a text not prepared). */
+/** A text's passages with their terms: made by the reading thread for `prepareSearch`, or here for a text not prepared. */
 export function windowsWithTerms(text: string): Windows {
   return windowsOf(text).map((window) => {
     const terms = new Map<string, number>();

@@ -15,29 +15,22 @@
  * 64-character one). A long password is judged by its beginning (a weak beginning is refused however it continues).
  */
 import { ApiError } from '../core/errors.js';
-import { taskModule, WorkerPool } from '../core/worker-pool.js';
+import { singleWorkerPool } from '../core/worker-pool.js';
 import type { Judgement } from './password-tasks.js';
 
 /** The lowest acceptable zxcvbn score (0 to 4). */
 export const MIN_SCORE = 3;
 
-let pool: WorkerPool | undefined;
-
 /** The estimator's thread, made with the first check. */
-function estimatorPool(): WorkerPool {
-  pool ??= new WorkerPool({
-    name: 'The password strength check',
-    module: taskModule('./password-tasks.ts', import.meta.url),
-    size: 1,
-    timeoutMs: 10_000,
-    maxQueue: 200,
-    maxWaitMs: 10_000,
-    typicalMs: 20,
-    resourceLimits: { maxOldGenerationSizeMb: 256 },
-    noun: ['password check', 'password checks'],
-  });
-  return pool;
-}
+const estimatorPool = singleWorkerPool('./password-tasks.ts', import.meta.url, {
+  name: 'The password strength check',
+  timeoutMs: 10_000,
+  maxQueue: 200,
+  maxWaitMs: 10_000,
+  typicalMs: 20,
+  resourceLimits: { maxOldGenerationSizeMb: 256 },
+  noun: ['password check', 'password checks'],
+});
 
 /** What the user's own details give away: the email, its parts, and the words of the name. */
 function personalWords(email: string, name: string | null | undefined): string[] {

@@ -48,6 +48,23 @@ function compiledTwin(url: URL): URL | undefined {
   const twin = path.join(dir, relative.replace(/\.ts$/, '.js'));
   return existsSync(twin) ? pathToFileURL(twin) : undefined;
 }
+/**
+ * A pool of one worker for a module-level task (`relative` to the calling module `base`, as for `taskModule`), made
+ * with the first call of the returned function: for CPU work outside the contract engines that would otherwise hold
+ * the main thread. Its worker is unref'd while idle, so the pool needs no closing.
+ */
+export function singleWorkerPool(
+  relative: string,
+  base: string,
+  options: Omit<WorkerPoolOptions, 'module' | 'size'>,
+): () => WorkerPool {
+  let pool: WorkerPool | undefined;
+  return () => {
+    pool ??= new WorkerPool({ ...options, module: taskModule(relative, base), size: 1 });
+    return pool;
+  };
+}
+
 /** setTimeout fires at once beyond this delay: a longer limit means none. */
 const MAX_TIMER = 2 ** 31 - 1;
 

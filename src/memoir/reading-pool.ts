@@ -5,25 +5,18 @@
  * cold, which in the main thread would hold every other account's requests meanwhile; callers hand it jobs of at most
  * READ_JOB_CHARS characters, one at a time, so that the pool's fair queue serves other accounts between them.
  */
-import { taskModule, WorkerPool } from '../core/worker-pool.js';
+import { singleWorkerPool } from '../core/worker-pool.js';
 
 /** Characters of text one job takes at most (a few hundred milliseconds of reading). */
 export const READ_JOB_CHARS = 50_000;
 
-let pool: WorkerPool | undefined;
-
-function readingPool(): WorkerPool {
-  pool ??= new WorkerPool({
-    name: 'The memoir reading',
-    module: taskModule('./reading-tasks.ts', import.meta.url),
-    size: 1,
-    timeoutMs: 60_000,
-    typicalMs: 250,
-    resourceLimits: { maxOldGenerationSizeMb: 256 },
-    noun: ['reading', 'readings'],
-  });
-  return pool;
-}
+const readingPool = singleWorkerPool('./reading-tasks.ts', import.meta.url, {
+  name: 'The memoir reading',
+  timeoutMs: 60_000,
+  typicalMs: 250,
+  resourceLimits: { maxOldGenerationSizeMb: 256 },
+  noun: ['reading', 'readings'],
+});
 
 /**
  * Runs `task` of ./reading-tasks.ts over `texts` in the reading thread, a job of at most READ_JOB_CHARS characters at

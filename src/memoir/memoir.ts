@@ -11,6 +11,7 @@ import {
   CharacterTally,
   emptyCharacter,
   sharedEntries,
+  texts as countedTexts,
   type CharacterCountsRecord,
   type CharacterModel,
 } from './character.js';
@@ -125,6 +126,42 @@ async function fullTally(tx: Tx, ownerId: string): Promise<CharacterTally> {
     tx.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
   ]);
   return CharacterTally.of(entries, answers);
+}
+
+/** Thrown inside a counting transaction that needs every text counted again, before their names are prepared. */
+class RecountNeeded extends Error {}
+
+/**
+ * A writing transaction that keeps the character counts. `recount` counts every text again (the stored counts are
+ * missing, of an older version or out of step: an account's first write, or every account's next one after an
+ * upgrade). The first time it is needed, the transaction is abandoned (it wrote nothing), the names of every counted
+ * text are read off this thread (src/memoir/names.ts), and it runs again: a recount of a long memoir would otherwise
+ * read them all in the main thread, seconds of it for every other request.
+ */
+async function countingTransaction<T>(
+  store: Store,
+  ownerId: string,
+  fn: (tx: Tx, recount: () => Promise<CharacterTally>) => Promise<T>,
+): Promise<T> {
+  let prepared = false;
+  for (;;) {
+    try {
+      return await store.transact((tx) =>
+        fn(tx, () => {
+          if (!prepared) throw new RecountNeeded();
+          return fullTally(tx, ownerId);
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof RecountNeeded) || prepared) throw err;
+      prepared = true;
+      const [entries, answers] = await Promise.all([
+        store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
+        store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
+      ]);
+      await prepareNames(countedTexts(entries, answers));
+    }
+  }
 }
 
 /** Stores the counts and the profile's character model computed from them (inside the writing transaction). */
@@ -246,7 +283,7 @@ export async function addJournalEntry(
   };
   // Its names are read off this thread before the transaction (src/memoir/names.ts); the counts inside it find them.
   await prepareNames([content]);
-  const character = await store.transact(async (tx) => {
+  const character = await countingTransaction(store, ownerId, async (tx, recount) => {
     const [ids, stored] = await Promise.all([tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId), storedTally(tx, ownerId)]);
     const count = ids.length;
     if (count >= MEMOIR_LIMITS.journalEntriesPerAccount) {
@@ -259,7 +296,7 @@ export async function addJournalEntry(
     // yet, an older version, out of step) everything is counted again.
     let tally = stored?.inStepWith(count) ? stored : undefined;
     if (tally) tally.addStoredEntry(entry);
-    else tally = await fullTally(tx, ownerId);
+    else tally = await recount();
     return saveCharacter(tx, ownerId, tally, entry.createdAt);
   });
   return { entry, character };
@@ -286,7 +323,7 @@ async function prepareEntryNames(store: Store, ownerId: string, id: string, cont
 export async function updateJournalEntry(store: Store, ownerId: string, id: string, patch: JournalPatch, clock: Clock) {
   const now = clock.now().toISOString();
   await prepareEntryNames(store, ownerId, id, patch.content);
-  return store.transact(async (tx) => {
+  return countingTransaction(store, ownerId, async (tx, recount) => {
     const [before, ids, stored] = await Promise.all([
       tx.get<JournalEntry>(MEMOIR_JOURNAL, id),
       tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId),
@@ -316,7 +353,7 @@ export async function updateJournalEntry(store: Store, ownerId: string, id: stri
     await tx.put(MEMOIR_JOURNAL, after);
     let tally = stored?.inStepWith(ids.length) && stored.removeStoredEntry(before) ? stored : undefined;
     if (tally) tally.addStoredEntry(after);
-    else tally = await fullTally(tx, ownerId);
+    else tally = await recount();
     const character = await saveCharacter(tx, ownerId, tally, now);
     return { entry: after, character };
   });
@@ -326,7 +363,7 @@ export async function updateJournalEntry(store: Store, ownerId: string, id: stri
 export async function deleteJournalEntry(store: Store, ownerId: string, id: string, clock: Clock) {
   const now = clock.now().toISOString();
   await prepareEntryNames(store, ownerId, id);
-  return store.transact(async (tx) => {
+  return countingTransaction(store, ownerId, async (tx, recount) => {
     const [before, ids, stored] = await Promise.all([
       tx.get<JournalEntry>(MEMOIR_JOURNAL, id),
       tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId),
@@ -334,8 +371,7 @@ export async function deleteJournalEntry(store: Store, ownerId: string, id: stri
     ]);
     if (!before || before.ownerId !== ownerId) throw entryNotFound();
     await tx.delete(MEMOIR_JOURNAL, id);
-    const tally =
-      stored?.inStepWith(ids.length) && stored.removeStoredEntry(before) ? stored : await fullTally(tx, ownerId);
+    const tally = stored?.inStepWith(ids.length) && stored.removeStoredEntry(before) ? stored : await recount();
     const character = await saveCharacter(tx, ownerId, tally, now);
     return { id, deleted: true as const, character };
   });
@@ -415,7 +451,7 @@ export async function answerQuestionnaire(
     ...answers.map((a) => a.answer.trim()),
     ...answers.flatMap((a) => earlier?.answers[a.questionId]?.answer ?? []),
   ]);
-  await store.transact(async (tx) => {
+  await countingTransaction(store, ownerId, async (tx, recount) => {
     const [existing, ids, stored] = await Promise.all([
       tx.get<AnswerRecord>(MEMOIR_ANSWERS, answersId(ownerId, c.id)),
       tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId),
@@ -438,7 +474,7 @@ export async function answerQuestionnaire(
       record.answers[a.questionId] = { answer: text, answeredAt: now };
     }
     await tx.put(MEMOIR_ANSWERS, record);
-    await saveCharacter(tx, ownerId, tally ?? (await fullTally(tx, ownerId)), now);
+    await saveCharacter(tx, ownerId, tally ?? (await recount()), now);
   });
   return getQuestionnaire(store, ownerId, c.id);
 }

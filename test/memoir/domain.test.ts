@@ -22,6 +22,7 @@ import {
 } from '../../src/memoir/memoir.js';
 import { namesReadings } from '../../src/memoir/names.js';
 import { CATEGORIES } from '../../src/memoir/questions.js';
+import { MEMOIR_JOURNAL, memoirId } from '../../src/memoir/records.js';
 import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
@@ -276,6 +277,31 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       expect(seen.places.map((p) => p.name)).toContain('Lake Qarun');
       await prepareChat(s, A, 'Tell me about Grandma');
       await deleteJournalEntry(s, A, second.entry.id, clock);
+      expect(namesReadings()).toBe(before);
+      await one.close();
+    });
+
+    it('counts a memoir again, after its counts were lost, without reading its names in the main thread', async () => {
+      const one = await fresh();
+      const s = accountStore(one.store, A);
+      const mark = `${engine}-recount-${Date.now()}`;
+      // Entries stored without their counts, as after an upgrade that changed how they are counted.
+      await s.transact(async (tx) => {
+        for (const [i, person] of ['Winifred', 'Bartholomew', 'Winifred'].entries())
+          await tx.put(MEMOIR_JOURNAL, {
+            id: memoirId('jrn', Date.UTC(2025, 0, 1) + i),
+            ownerId: A,
+            authorKey: 'u',
+            content: `My aunt ${person} took me to Scarborough (${mark} ${i}).`,
+            mood: null,
+            promptUsed: null,
+            createdAt: new Date(Date.UTC(2025, 0, 1) + i).toISOString(),
+          });
+      });
+      const before = namesReadings();
+      const { character } = await addJournalEntry(s, A, 'u', { content: `Winifred again (${mark}).` }, clock);
+      expect(character.people.map((p) => p.name)).toEqual(expect.arrayContaining(['Winifred', 'Bartholomew']));
+      expect(character.sources.journalEntries).toBe(4);
       expect(namesReadings()).toBe(before);
       await one.close();
     });

@@ -7,9 +7,10 @@
  * least MIN_SCORE (3 of 4: roughly 10^8 guesses or more). The user's own email address and name are given to the
  * estimator as words it must not lean on, and a password that is the email address is refused outright.
  *
- * The estimator runs in a worker thread of its own, started with the first check and unref'd while idle: loading its
- * word lists takes a quarter to half a second, and a check 5 to 15 ms (measured on a 2-core machine), which in the
- * main thread would hold every other request meanwhile, so that anyone could stall the service by registering. Its
+ * The estimator runs in a worker thread of its own: loading its word lists takes a quarter to half a second, and a
+ * check 5 to 15 ms (measured on a 2-core machine), which in the main thread would hold every other request meanwhile,
+ * so that anyone could stall the service by registering. The thread starts with the first check, is unref'd while
+ * idle, and ends after two idle minutes (the word lists hold some 80 MB there; the next check loads them again). Its
  * work grows quickly with length and with characters that read as l33t substitutions, so only the first
  * CHECKED_LENGTH characters are judged and l33t variants are capped (a 256-character input costs about as much as a
  * 64-character one). A long password is judged by its beginning (a weak beginning is refused however it continues).
@@ -30,6 +31,8 @@ const estimatorPool = singleWorkerPool('./password-tasks.ts', import.meta.url, {
   typicalMs: 20,
   resourceLimits: { maxOldGenerationSizeMb: 256 },
   noun: ['password check', 'password checks'],
+  // The word lists take some 80 MB in the worker: given back when no password has been set for a while.
+  idleMs: 120_000,
 });
 
 /** What the user's own details give away: the email, its parts, and the words of the name. */

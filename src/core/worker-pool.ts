@@ -93,6 +93,11 @@ export interface WorkerPoolOptions {
   typicalMs?: number;
   /** What a job is called in messages, singular and plural; default ['job', 'jobs']. */
   noun?: readonly [string, string];
+  /**
+   * Terminate a worker that has been idle this long, ms (its memory goes back; the next job starts a new one). Default:
+   * idle workers are kept. Not for an `eager` pool.
+   */
+  idleMs?: number;
 }
 
 export type LimitKind = 'time' | 'memory';
@@ -137,6 +142,8 @@ interface Slot {
   job?: Job;
   /** The job was stopped on purpose (time limit, abort, close): its exit is not a crash. */
   stopping?: boolean;
+  /** Ends the worker once it has been idle for the pool's `idleMs`. */
+  idleTimer?: NodeJS.Timeout;
 }
 
 interface ErrorBody {
@@ -173,13 +180,23 @@ export class WorkerPool {
   private readonly eager: boolean;
   private readonly resourceLimits: ResourceLimits;
   private readonly noun: readonly [string, string];
+  private readonly idleMs: number | undefined;
   private readonly slots: Slot[] = [];
   private readonly queue = new FairQueue<Job>();
   private averageMs: number;
   private nextId = 1;
   private closed = false;
   /** Counters, for tests and benchmarks. */
-  readonly stats = { workersStarted: 0, completed: 0, timeouts: 0, memoryLimits: 0, crashes: 0, busy: 0, aborted: 0 };
+  readonly stats = {
+    workersStarted: 0,
+    workersEndedIdle: 0,
+    completed: 0,
+    timeouts: 0,
+    memoryLimits: 0,
+    crashes: 0,
+    busy: 0,
+    aborted: 0,
+  };
 
   constructor(opts: WorkerPoolOptions) {
     this.name = opts.name;
@@ -192,6 +209,7 @@ export class WorkerPool {
     this.resourceLimits = opts.resourceLimits ?? { maxOldGenerationSizeMb: 256 };
     this.averageMs = opts.typicalMs ?? 1_000;
     this.noun = opts.noun ?? ['job', 'jobs'];
+    this.idleMs = opts.idleMs !== undefined && !this.eager ? Math.max(0, opts.idleMs) : undefined;
     if (this.eager) while (this.slots.length < this.size) this.spawn();
   }
 
@@ -266,7 +284,7 @@ export class WorkerPool {
       const next = slot.job;
       slot.job = undefined;
       if (next) this.start(slot, next);
-      else slot.worker.unref();
+      else this.idle(slot);
       this.pump();
       return;
     }
@@ -290,8 +308,7 @@ export class WorkerPool {
       return;
     }
     slot.job = undefined;
-    slot.state = 'idle';
-    slot.worker.unref();
+    this.idle(slot);
     if (job.startedAt !== undefined) this.averageMs = 0.8 * this.averageMs + 0.2 * (performance.now() - job.startedAt);
     this.stats.completed++;
     if (msg.ok) this.settle(job, undefined, msg.value);
@@ -317,10 +334,25 @@ export class WorkerPool {
     this.pump();
   }
 
+  /** A worker with nothing to do: it no longer keeps the process alive, and it ends after `idleMs` of it. */
+  private idle(slot: Slot): void {
+    slot.state = 'idle';
+    slot.worker.unref();
+    if (this.idleMs === undefined) return;
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      if (slot.state !== 'idle' || slot.job || !this.slots.includes(slot)) return;
+      this.stats.workersEndedIdle++;
+      this.drop(slot, false);
+    }, this.idleMs);
+    slot.idleTimer.unref();
+  }
+
   /** Forgets a worker and terminates it. */
   private drop(slot: Slot, respawn = true): void {
     const at = this.slots.indexOf(slot);
     if (at >= 0) this.slots.splice(at, 1);
+    clearTimeout(slot.idleTimer);
     slot.stopping = true;
     if (slot.job?.timer) clearTimeout(slot.job.timer);
     slot.job = undefined;
@@ -359,6 +391,7 @@ export class WorkerPool {
   private start(slot: Slot, job: Job): void {
     if (job.waitTimer) clearTimeout(job.waitTimer);
     job.startedAt = performance.now();
+    clearTimeout(slot.idleTimer);
     slot.job = job;
     slot.state = 'busy';
     slot.worker.ref();
@@ -500,6 +533,7 @@ export class WorkerPool {
     const slots = this.slots.splice(0);
     await Promise.all(
       slots.map(async (slot) => {
+        clearTimeout(slot.idleTimer);
         slot.stopping = true;
         const job = slot.job;
         slot.job = undefined;

@@ -1,6 +1,6 @@
 /**
  * The memoir's reading thread: a pool of one worker (src/core/worker-pool.ts) running ./reading-tasks.ts, started
- * with the first texts handed to it and unref'd while idle. Reading a memoir's texts (people and places by
+ * with the first texts handed to it, unref'd while idle and ended after five idle minutes. Reading a memoir's texts (people and places by
  * compromise's tagger, passages and stems for the search) is CPU work of about a second for 200 long entries read
  * cold, which in the main thread would hold every other account's requests meanwhile; callers hand it jobs of at most
  * READ_JOB_CHARS characters, one at a time, so that the pool's fair queue serves other accounts between them.
@@ -16,6 +16,8 @@ const readingPool = singleWorkerPool('./reading-tasks.ts', import.meta.url, {
   typicalMs: 250,
   resourceLimits: { maxOldGenerationSizeMb: 256 },
   noun: ['reading', 'readings'],
+  // The tagger's lexicon takes some 45 MB in the worker: given back when no memoir has been read for a while.
+  idleMs: 300_000,
 });
 
 /**

@@ -235,6 +235,22 @@ describe('WorkerPool', () => {
     }
   });
 
+  it('ends a worker idle for idleMs, never one at work, and starts a new one for the next job', async () => {
+    const p = pool({ idleMs: 50 });
+    // A job longer than idleMs: its worker is busy, not idle, the whole time.
+    expect(await p.run('sleep', { ms: 200, label: 'slept' })).toBe('slept');
+    expect(p.stats.workersEndedIdle).toBe(0);
+    await until(() => p.workers === 0);
+    expect(p.stats.workersEndedIdle).toBe(1);
+    expect(await p.run('echo', 1)).toEqual({ echoed: 1, big: 10n ** 30n });
+    expect(p.stats.workersStarted).toBe(2);
+    // Without idleMs the worker stays.
+    const kept = pool();
+    await kept.run('echo', 1);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(kept.workers).toBe(1);
+  });
+
   it('a module that does not load fails its jobs with the reason', async () => {
     const p = new WorkerPool({ name: 'Broken', module: new URL('./fixtures/no-such-module.ts', import.meta.url) });
     pools.push(p);

@@ -13,8 +13,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 // must never hold a process that has nothing else to do.
 for (const name of ['stdout', 'stderr']) {
   process[name].write = (chunk, encoding, callback) => {
-    const text =
-      typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8');
+    // A string is passed on as it is; bytes (a write's encoding does not apply to them) are read as UTF-8.
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     parentPort.postMessage({ type: 'stdio', text });
     const done = typeof encoding === 'function' ? encoding : callback;
     if (typeof done === 'function') queueMicrotask(() => done());

@@ -21,6 +21,7 @@
  */
 import { createRequire } from 'node:module';
 import { readInThread } from './reading-pool.js';
+import { TextCache } from './text-cache.js';
 
 export interface Names {
   people: string[];
@@ -158,11 +159,8 @@ const clean = (s: string) =>
     .trim();
 const stripPossessive = (s: string) => s.replace(/'s$/i, '');
 
-/** Readings by text, least recently used first (a Map keeps insertion order; a hit is moved to the end). */
-const cache = new Map<string, Names>();
-/** Characters of the texts kept (about two bytes each, plus readings a fraction of that). */
-const CACHE_CHARS = 2_000_000;
-let cachedChars = 0;
+/** Readings by text (about two bytes a character kept, plus readings a fraction of that). */
+const cache = new TextCache<Names>(2_000_000);
 let readings = 0;
 
 /** How many texts were read by the tagger so far (not answered from the cache): for tests of the cache. */
@@ -172,28 +170,10 @@ export function namesReadings(): number {
 
 /** The people and places one text names (each as often as it is named), and the kin named with a name. */
 export function namesIn(text: string): Names {
-  const known = cache.get(text);
-  if (known) {
-    cache.delete(text);
-    cache.set(text, known);
-    return known;
-  }
-  const found = readNames(text);
-  readings++;
-  keep(text, found);
-  return found;
-}
-
-/** Keeps a reading, the least recently used ones out first beyond CACHE_CHARS. */
-function keep(text: string, found: Names): void {
-  if (text.length > CACHE_CHARS || cache.has(text)) return;
-  cachedChars += text.length;
-  while (cachedChars > CACHE_CHARS) {
-    const oldest = cache.keys().next().value!;
-    cache.delete(oldest);
-    cachedChars -= oldest.length;
-  }
-  cache.set(text, found);
+  return cache.remember(text, () => {
+    readings++;
+    return readNames(text);
+  });
 }
 
 /**
@@ -201,14 +181,9 @@ function keep(text: string, found: Names): void {
  * their readings, so that the `namesIn` calls that follow answer without reading in this thread.
  */
 export async function prepareNames(texts: Iterable<string>): Promise<void> {
-  const missing: string[] = [];
-  const seen = new Set<string>();
-  for (const text of texts) {
-    if (text.length === 0 || text.length > CACHE_CHARS || cache.has(text) || seen.has(text)) continue;
-    seen.add(text);
-    missing.push(text);
-  }
-  await readInThread<Names>('names', missing, (batch, found) => batch.forEach((text, i) => keep(text, found[i]!)));
+  await readInThread<Names>('names', cache.missing(texts), (batch, found) =>
+    batch.forEach((text, i) => cache.set(text, found[i]!)),
+  );
 }
 
 /** One text's reading by the tagger and the rules above (no cache): what `namesIn` and the reading thread run. */

@@ -18,6 +18,7 @@ import { cosine } from './embeddings.js';
 import { relatedWords } from './lexicon.js';
 import { namesIn, prepareNames } from './names.js';
 import { readInThread } from './reading-pool.js';
+import { TextCache } from './text-cache.js';
 import { isStopword, sentences, words } from './text.js';
 
 export type SourceKind = 'journal' | 'answer' | 'transcript' | 'caption' | 'profile';
@@ -116,43 +117,17 @@ function windowsOf(text: string): string[] {
 export type Windows = ReadonlyArray<{ text: string; terms: ReadonlyMap<string, number>; length: number }>;
 
 /**
- * Texts' passages and context terms, kept for the texts searched last (least recently used out first, up to
- * SEARCH_CACHE_CHARS characters of text): a chat searches every record of the memoir at each question, and splitting
- * and stemming them all again was most of a search (some 50 ms of the main thread for 200 long entries, at every
- * message). Keys: "w" or "c" (passages or context terms), then the text.
+ * Texts' passages and context terms, kept by text (./text-cache.ts): a chat searches every record of the memoir at
+ * each question, and splitting and stemming them all again was most of a search (some 50 ms of the main thread for
+ * 200 long entries, at every message). Contexts are short (a questionnaire's question, a date).
  */
-const searchCache = new Map<string, Windows | ReadonlySet<string>>();
-const SEARCH_CACHE_CHARS = 2_000_000;
-let searchCacheChars = 0;
-
-function remembered<T extends Windows | ReadonlySet<string>>(key: string, make: () => T): T {
-  const known = searchCache.get(key) as T | undefined;
-  if (known !== undefined) {
-    searchCache.delete(key);
-    searchCache.set(key, known);
-    return known;
-  }
-  const made = make();
-  keepForSearch(key, made);
-  return made;
-}
-
+const passages = new TextCache<Windows>(2_000_000);
+const contexts = new TextCache<ReadonlySet<string>>(200_000);
 let searchReadings = 0;
 
 /** How many texts a search split and stemmed in this thread (not kept, not prepared): for tests of the cache. */
 export function searchTextReadings(): number {
   return searchReadings;
-}
-
-function keepForSearch(key: string, made: Windows | ReadonlySet<string>): void {
-  if (key.length > SEARCH_CACHE_CHARS || searchCache.has(key)) return;
-  searchCache.set(key, made);
-  searchCacheChars += key.length;
-  while (searchCacheChars > SEARCH_CACHE_CHARS) {
-    const oldest = searchCache.keys().next().value!;
-    searchCache.delete(oldest);
-    searchCacheChars -= oldest.length;
-  }
 }
 
 /**
@@ -162,9 +137,8 @@ function keepForSearch(key: string, made: Windows | ReadonlySet<string>): void {
  */
 export async function prepareSearch(docs: readonly SourceDoc[]): Promise<void> {
   await prepareNames(spouseTexts(docs));
-  const missing = [...new Set(docs.map((d) => d.text))].filter((t) => !searchCache.has(`w${t}`));
-  await readInThread<Windows>('windows', missing, (texts, found) =>
-    texts.forEach((text, i) => keepForSearch(`w${text}`, found[i]!)),
+  await readInThread<Windows>('windows', passages.missing(docs.map((d) => d.text)), (texts, found) =>
+    texts.forEach((text, i) => passages.set(text, found[i]!)),
   );
 }
 
@@ -180,11 +154,12 @@ export function windowsWithTerms(text: string): Windows {
 
 function unitsOf(docs: readonly SourceDoc[]): Unit[] {
   return docs.flatMap((doc) => {
-    const context = remembered(`c${doc.context ?? ''}`, () => new Set(termsOf(doc.context ?? '')));
-    return remembered(`w${doc.text}`, () => {
+    const context = contexts.remember(doc.context ?? '', () => new Set(termsOf(doc.context ?? '')));
+    const windows = passages.remember(doc.text, () => {
       searchReadings++;
       return windowsWithTerms(doc.text);
-    }).map((w) => ({ doc, ...w, context }));
+    });
+    return windows.map((w) => ({ doc, ...w, context }));
   });
 }
 

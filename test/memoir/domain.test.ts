@@ -9,17 +9,14 @@ import {
   addJournalEntry,
   agentStatus,
   answerQuestionnaire,
-  characterOf,
-  dailyPrompt,
   deleteJournalEntry,
   getQuestionnaire,
   getSetup,
-  insights,
   listJournal,
-  PROMPT_REPEAT_DAYS,
   setSetup,
   updateJournalEntry,
 } from '../../src/memoir/memoir.js';
+import { characterOf, dailyPrompt, insights, PROMPT_REPEAT_DAYS } from '../../src/memoir/views.js';
 import { namesReadings } from '../../src/memoir/names.js';
 import { CATEGORIES } from '../../src/memoir/questions.js';
 import { MEMOIR_JOURNAL, memoirId } from '../../src/memoir/records.js';

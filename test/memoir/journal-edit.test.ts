@@ -3,13 +3,12 @@ import { accountStore } from '../../src/accounts/tenancy.js';
 import { buildCharacter } from '../../src/memoir/character.js';
 import {
   addJournalEntry,
-  characterOf,
   deleteJournalEntry,
-  insights,
   listJournal,
   rebuildCharacter,
   updateJournalEntry,
 } from '../../src/memoir/memoir.js';
+import { characterOf, insights } from '../../src/memoir/views.js';
 import { MEMOIR_ANSWERS, MEMOIR_JOURNAL, type AnswerRecord, type JournalEntry } from '../../src/memoir/records.js';
 import type { Store } from '../../src/store/port.js';
 import type { TestServer } from '../helpers.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { agentStatus, characterOf, dailyPrompt, getSetup, insights } from '../../memoir/memoir.js';
+import { agentStatus, getSetup } from '../../memoir/memoir.js';
+import { characterOf, dailyPrompt, insights } from '../../memoir/views.js';
 import { userKeyOf } from '../../memoir/records.js';
 import { defineTool, READ, SESSION_ONLY } from '../define.js';
 import { CharacterSchema, memoirPath, Mention, ModeSchema } from './schemas.js';

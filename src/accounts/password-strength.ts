@@ -16,7 +16,7 @@
  * 64-character one). A long password is judged by its beginning (a weak beginning is refused however it continues).
  */
 import { ApiError } from '../core/errors.js';
-import { singleWorkerPool } from '../core/worker-pool.js';
+import { singleWorkerPool } from '../core/task-module.js';
 import type { Judgement } from './password-tasks.js';
 
 /** The lowest acceptable zxcvbn score (0 to 4). */

@@ -1,5 +1,6 @@
 import os from 'node:os';
-import { taskModule, WorkerPool, type WorkerPoolOptions } from '../core/worker-pool.js';
+import { taskModule } from '../core/task-module.js';
+import { WorkerPool, type WorkerPoolOptions } from '../core/worker-pool.js';
 import { solcCompileCache } from './evm/compile-cache.js';
 import { SolcPool, type SolcLoadInfo, type SolcPoolOptions } from './evm/pool.js';
 

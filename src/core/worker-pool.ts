@@ -1,6 +1,3 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ApiError, type ErrorDetail } from './errors.js';
 import { currentQueueCaller, FairQueue } from './fair-queue.js';
@@ -21,49 +18,6 @@ import { currentQueueCaller, FairQueue } from './fair-queue.js';
  */
 
 const HOST_URL = new URL('./worker-host.mjs', import.meta.url);
-
-/**
- * The task module `relative` to the calling module `base` (its import.meta.url),
- * with the caller's own extension: `.ts` when svc runs from its sources (tsx,
- * vitest), `.js` when it runs compiled from dist/. From the sources with
- * SVC_BUILD_DIR naming a compiled copy of them (the test suite makes one per
- * run), the worker loads that copy's module instead: a worker thread then starts
- * without tsx, in about half the CPU time.
- */
-export function taskModule(relative: string, base: string): URL {
-  const ext = /\.ts$/.test(new URL(base).pathname) ? '.ts' : '.js';
-  const url = new URL(relative.replace(/\.[cm]?[jt]s$/, '') + ext, base);
-  return ext === '.ts' ? (compiledTwin(url) ?? url) : url;
-}
-
-/** The sources' root: this module is src/core/worker-pool.ts. */
-const SOURCES = path.resolve(import.meta.dirname, '..');
-
-/** `url`'s module in the compiled tree SVC_BUILD_DIR, when that tree has it. */
-function compiledTwin(url: URL): URL | undefined {
-  const dir = process.env.SVC_BUILD_DIR;
-  if (!dir) return undefined;
-  const relative = path.relative(SOURCES, fileURLToPath(url));
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-  const twin = path.join(dir, relative.replace(/\.ts$/, '.js'));
-  return existsSync(twin) ? pathToFileURL(twin) : undefined;
-}
-/**
- * A pool of one worker for a module-level task (`relative` to the calling module `base`, as for `taskModule`), made
- * with the first call of the returned function: for CPU work outside the contract engines that would otherwise hold
- * the main thread. Its worker is unref'd while idle, so the pool needs no closing.
- */
-export function singleWorkerPool(
-  relative: string,
-  base: string,
-  options: Omit<WorkerPoolOptions, 'module' | 'size'>,
-): () => WorkerPool {
-  let pool: WorkerPool | undefined;
-  return () => {
-    pool ??= new WorkerPool({ ...options, module: taskModule(relative, base), size: 1 });
-    return pool;
-  };
-}
 
 /** setTimeout fires at once beyond this delay: a longer limit means none. */
 const MAX_TIMER = 2 ** 31 - 1;

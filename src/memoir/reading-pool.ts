@@ -5,7 +5,7 @@
  * cold, which in the main thread would hold every other account's requests meanwhile; callers hand it jobs of at most
  * READ_JOB_CHARS characters, one at a time, so that the pool's fair queue serves other accounts between them.
  */
-import { singleWorkerPool } from '../core/worker-pool.js';
+import { singleWorkerPool } from '../core/task-module.js';
 
 /** Characters of text one job takes at most (a few hundred milliseconds of reading). */
 export const READ_JOB_CHARS = 50_000;

@@ -36,7 +36,7 @@ import {
 } from './records.js';
 import { memoirDocs } from './retrieval-docs.js';
 import type { Embedder } from './embeddings.js';
-import { prepareSearch, searchMemoir, searchMemoirWithEmbeddings, type Passage } from './retrieval.js';
+import { holdSearch, searchMemoir, searchMemoirWithEmbeddings, type Passage } from './retrieval.js';
 import { isStopword, sentences, words } from './text.js';
 
 export interface LlmConfig {
@@ -215,12 +215,16 @@ export async function prepareChat(
   // Nor a private photo or recording: not its caption, its description or its transcript.
   const shown = audience === 'owner' ? media : media.filter((m) => m.private !== true);
   const docs = memoirDocs({ name: profile?.agentName ?? null, entries, answers, media: shown });
-  // What the search reads of the texts, read off this thread first.
-  await prepareSearch(docs);
-  const found = embedder
-    ? await searchMemoirWithEmbeddings(docs, question, (texts) => embedder.embed(texts))
-    : searchMemoir(docs, question);
-  return { profile, passages: found.passages };
+  // What the search reads of the texts, read off this thread first and held until the search is done.
+  const release = await holdSearch(docs);
+  try {
+    const found = embedder
+      ? await searchMemoirWithEmbeddings(docs, question, (texts) => embedder.embed(texts))
+      : searchMemoir(docs, question);
+    return { profile, passages: found.passages };
+  } finally {
+    release();
+  }
 }
 
 export async function chat(

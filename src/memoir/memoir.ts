@@ -15,7 +15,7 @@ import {
   type CharacterCountsRecord,
   type CharacterModel,
 } from './character.js';
-import { prepareNames } from './names.js';
+import { holdNames } from './names.js';
 import { CATEGORIES, categoryOf } from './questions.js';
 import {
   MEMOIR_ANSWERS,
@@ -129,35 +129,42 @@ async function fullTally(tx: Tx, ownerId: string): Promise<CharacterTally> {
 class RecountNeeded extends Error {}
 
 /**
- * A writing transaction that keeps the character counts. `recount` counts every text again (the stored counts are
- * missing, of an older version or out of step: an account's first write, or every account's next one after an
+ * A writing transaction that keeps the character counts, with the names of `texts` (those it counts) read off this
+ * thread first and held until it is done (src/memoir/names.ts). `recount` counts every text again (the stored counts
+ * are missing, of an older version or out of step: an account's first write, or every account's next one after an
  * upgrade). The first time it is needed, the transaction is abandoned (it wrote nothing), the names of every counted
- * text are read off this thread (src/memoir/names.ts), and it runs again: a recount of a long memoir would otherwise
- * read them all in the main thread, seconds of it for every other request.
+ * text are read off this thread too, and it runs again: a recount of a long memoir would otherwise read them all in
+ * the main thread, seconds of it for every other request.
  */
 async function countingTransaction<T>(
   store: Store,
   ownerId: string,
+  texts: string[],
   fn: (tx: Tx, recount: () => Promise<CharacterTally>) => Promise<T>,
 ): Promise<T> {
-  let prepared = false;
-  for (;;) {
-    try {
-      return await store.transact((tx) =>
-        fn(tx, () => {
-          if (!prepared) throw new RecountNeeded();
-          return fullTally(tx, ownerId);
-        }),
-      );
-    } catch (err) {
-      if (!(err instanceof RecountNeeded) || prepared) throw err;
-      prepared = true;
-      const [entries, answers] = await Promise.all([
-        store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
-        store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
-      ]);
-      await prepareNames(countedTexts(entries, answers));
+  const releases = [await holdNames(texts)];
+  let everyText = false;
+  try {
+    for (;;) {
+      try {
+        return await store.transact((tx) =>
+          fn(tx, () => {
+            if (!everyText) throw new RecountNeeded();
+            return fullTally(tx, ownerId);
+          }),
+        );
+      } catch (err) {
+        if (!(err instanceof RecountNeeded) || everyText) throw err;
+        everyText = true;
+        const [entries, answers] = await Promise.all([
+          store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
+          store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
+        ]);
+        releases.push(await holdNames(countedTexts(entries, answers)));
+      }
     }
+  } finally {
+    for (const release of releases) release();
   }
 }
 
@@ -279,8 +286,7 @@ export async function addJournalEntry(
     createdAt: now.toISOString(),
   };
   // Its names are read off this thread before the transaction (src/memoir/names.ts); the counts inside it find them.
-  await prepareNames([content]);
-  const character = await countingTransaction(store, ownerId, async (tx, recount) => {
+  const character = await countingTransaction(store, ownerId, [content], async (tx, recount) => {
     const [ids, stored] = await Promise.all([tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId), storedTally(tx, ownerId)]);
     const count = ids.length;
     if (count >= MEMOIR_LIMITS.journalEntriesPerAccount) {
@@ -302,14 +308,15 @@ export async function addJournalEntry(
 const entryNotFound = () => new ApiError('NOT_FOUND', 'Journal entry not found');
 
 /**
- * Before an edit or a deletion: the names of the entry's text (its counts are taken back) and of its new text, read
- * off this thread (src/memoir/names.ts). Another account's entry is not read; the transaction says 404.
+ * Before an edit or a deletion: the entry's text (its counts are taken back) and its new text, whose names the
+ * transaction reads off this thread (src/memoir/names.ts). Another account's entry is not read; the transaction says
+ * 404.
  */
-async function prepareEntryNames(store: Store, ownerId: string, id: string, content?: string): Promise<void> {
+async function entryTexts(store: Store, ownerId: string, id: string, content?: string): Promise<string[]> {
   const current = await store.get<JournalEntry>(MEMOIR_JOURNAL, id);
   const texts = current?.ownerId === ownerId ? [current.content] : [];
   if (typeof content === 'string') texts.push(content.trim());
-  await prepareNames(texts);
+  return texts;
 }
 
 /**
@@ -319,8 +326,8 @@ async function prepareEntryNames(store: Store, ownerId: string, id: string, cont
  */
 export async function updateJournalEntry(store: Store, ownerId: string, id: string, patch: JournalPatch, clock: Clock) {
   const now = clock.now().toISOString();
-  await prepareEntryNames(store, ownerId, id, patch.content);
-  return countingTransaction(store, ownerId, async (tx, recount) => {
+  const texts = await entryTexts(store, ownerId, id, patch.content);
+  return countingTransaction(store, ownerId, texts, async (tx, recount) => {
     const [before, ids, stored] = await Promise.all([
       tx.get<JournalEntry>(MEMOIR_JOURNAL, id),
       tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId),
@@ -359,8 +366,7 @@ export async function updateJournalEntry(store: Store, ownerId: string, id: stri
 /** Deletes an entry; the character model no longer counts it (same transaction). Unknown id, or another account's: 404. */
 export async function deleteJournalEntry(store: Store, ownerId: string, id: string, clock: Clock) {
   const now = clock.now().toISOString();
-  await prepareEntryNames(store, ownerId, id);
-  return countingTransaction(store, ownerId, async (tx, recount) => {
+  return countingTransaction(store, ownerId, await entryTexts(store, ownerId, id), async (tx, recount) => {
     const [before, ids, stored] = await Promise.all([
       tx.get<JournalEntry>(MEMOIR_JOURNAL, id),
       tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId),
@@ -444,11 +450,11 @@ export async function answerQuestionnaire(
   const now = clock.now().toISOString();
   // The answers' names, and those of the answers they replace, read off this thread (src/memoir/names.ts).
   const earlier = await store.get<AnswerRecord>(MEMOIR_ANSWERS, answersId(ownerId, c.id));
-  await prepareNames([
+  const texts = [
     ...answers.map((a) => a.answer.trim()),
     ...answers.flatMap((a) => earlier?.answers[a.questionId]?.answer ?? []),
-  ]);
-  await countingTransaction(store, ownerId, async (tx, recount) => {
+  ];
+  await countingTransaction(store, ownerId, texts, async (tx, recount) => {
     const [existing, ids, stored] = await Promise.all([
       tx.get<AnswerRecord>(MEMOIR_ANSWERS, answersId(ownerId, c.id)),
       tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId),

@@ -15,9 +15,10 @@
  *
  * Reading is CPU work (about 200 characters per millisecond on a 2-core machine: a second for a memoir of 200 long
  * entries), which in the main thread would hold every other request meanwhile. So the steps that read many texts
- * first hand the ones not kept yet to `prepareNames`, which reads them in the memoir's reading thread
- * (./reading-pool.ts), a job at a time; the synchronous `namesIn` they call next answers from the cache. Only a text that was not prepared,
- * or that the cache could not keep, is read in the calling thread.
+ * first hand them to `holdNames`, which reads the ones not kept yet in the memoir's reading thread
+ * (./reading-pool.ts), a job at a time, and holds them all in the cache until the step lets go: the synchronous
+ * `namesIn` calls that follow answer from the cache, however long the memoir and whatever other accounts read
+ * meanwhile. Only a text that was not held, or longer than the cache's bound, is read in the calling thread.
  */
 import { createRequire } from 'node:module';
 import { readInThread } from './reading-pool.js';
@@ -159,8 +160,9 @@ const clean = (s: string) =>
     .trim();
 const stripPossessive = (s: string) => s.replace(/'s$/i, '');
 
-/** Readings by text (about two bytes a character kept, plus readings a fraction of that). */
-const cache = new TextCache<Names>(2_000_000);
+/** Readings by text (about two bytes a character kept, plus readings a fraction of that). Exported for tests. */
+export const keptNames = new TextCache<Names>(2_000_000);
+const cache = keptNames;
 let readings = 0;
 
 /** How many texts were read by the tagger so far (not answered from the cache): for tests of the cache. */
@@ -177,13 +179,22 @@ export function namesIn(text: string): Names {
 }
 
 /**
- * Reads, in the memoir's reading thread (./reading-pool.ts), the texts among `texts` that are not kept yet, and keeps
- * their readings, so that the `namesIn` calls that follow answer without reading in this thread.
+ * Reads, in the memoir's reading thread (./reading-pool.ts), the texts among `texts` that are not kept yet, and holds
+ * every one of them kept until the function it resolves with is called, so that the `namesIn` calls made meanwhile
+ * answer without reading in this thread. Call it when done (in a `finally`): until then the readings stay in memory.
  */
-export async function prepareNames(texts: Iterable<string>): Promise<void> {
-  await readInThread<Names>('names', cache.missing(texts), (batch, found) =>
-    batch.forEach((text, i) => cache.set(text, found[i]!)),
-  );
+export async function holdNames(texts: Iterable<string>): Promise<() => void> {
+  const list = [...texts];
+  const release = cache.hold(list);
+  try {
+    await readInThread<Names>('names', cache.missing(list), (batch, found) =>
+      batch.forEach((text, i) => cache.set(text, found[i]!)),
+    );
+  } catch (err) {
+    release();
+    throw err;
+  }
+  return release;
 }
 
 /** One text's reading by the tagger and the rules above (no cache): what `namesIn` and the reading thread run. */

@@ -16,7 +16,7 @@ import { stemmer } from 'stemmer';
 import { COLLOQUIAL, intentsOf, KINSHIP, type Intent } from './intents.js';
 import { cosine } from './embeddings.js';
 import { relatedWords } from './lexicon.js';
-import { namesIn, prepareNames } from './names.js';
+import { holdNames, namesIn } from './names.js';
 import { readInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
 import { isStopword, sentences, words } from './text.js';
@@ -121,7 +121,8 @@ export type Windows = ReadonlyArray<{ text: string; terms: ReadonlyMap<string, n
  * each question, and splitting and stemming them all again was most of a search (some 50 ms of the main thread for
  * 200 long entries, at every message). Contexts are short (a questionnaire's question, a date).
  */
-const passages = new TextCache<Windows>(2_000_000);
+export const keptPassages = new TextCache<Windows>(2_000_000);
+const passages = keptPassages;
 const contexts = new TextCache<ReadonlySet<string>>(200_000);
 let searchReadings = 0;
 
@@ -132,17 +133,30 @@ export function searchTextReadings(): number {
 
 /**
  * Before a search of `docs`: what it reads of their texts and not kept yet (passages and stems, and the names
- * `spouseName` reads), read in the memoir's reading thread (./reading-pool.ts), so that the search itself, synchronous,
- * holds this thread only for the scoring.
+ * `spouseName` reads), read in the memoir's reading thread (./reading-pool.ts) and held kept until the function it
+ * resolves with is called (in a `finally`), so that the search itself, synchronous, holds this thread only for the
+ * scoring.
  */
-export async function prepareSearch(docs: readonly SourceDoc[]): Promise<void> {
-  await prepareNames(spouseTexts(docs));
-  await readInThread<Windows>('windows', passages.missing(docs.map((d) => d.text)), (texts, found) =>
-    texts.forEach((text, i) => passages.set(text, found[i]!)),
-  );
+export async function holdSearch(docs: readonly SourceDoc[]): Promise<() => void> {
+  const texts = docs.map((d) => d.text);
+  const releaseNames = await holdNames(spouseTexts(docs));
+  const releasePassages = passages.hold(texts);
+  const release = () => {
+    releaseNames();
+    releasePassages();
+  };
+  try {
+    await readInThread<Windows>('windows', passages.missing(texts), (batch, found) =>
+      batch.forEach((text, i) => passages.set(text, found[i]!)),
+    );
+  } catch (err) {
+    release();
+    throw err;
+  }
+  return release;
 }
 
-/** A text's passages with their terms: made by the reading thread for `prepareSearch`, or here for a text not prepared. */
+/** A text's passages with their terms: made by the reading thread for `holdSearch`, or here for a text not prepared. */
 export function windowsWithTerms(text: string): Windows {
   return windowsOf(text).map((window) => {
     const terms = new Map<string, number>();

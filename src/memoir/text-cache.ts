@@ -3,14 +3,27 @@
  * the texts kept (they are what costs the memory; what is kept for each is a fraction of it). Used for the names read
  * in a text (./names.ts) and the passages a search makes of it (./retrieval.ts): insights and a chat read every
  * record of a memoir at each call, so a cache holds whole memoirs rather than the last few texts.
+ *
+ * A call that had the texts it needs read in the reading thread holds them (`hold`) until it is done: a held text is
+ * never put out, whatever the bound, so neither a memoir longer than the bound nor other accounts' calls in between
+ * can make that call read them again in the main thread. Held texts can take the total past the bound for as long as
+ * they are held; the bound applies again at their release.
  */
 export class TextCache<V> {
   /** Least recently used first (a Map keeps insertion order; a hit is moved to the end). */
   readonly #kept = new Map<string, V>();
+  /** Texts in use, with how many holds each. */
+  readonly #held = new Map<string, number>();
   #chars = 0;
 
   /** `maxChars`: the total length of the texts kept; a longer text is never kept. */
-  constructor(readonly maxChars: number) {}
+  constructor(public maxChars: number) {}
+
+  /** A new bound, applied at once. */
+  resize(maxChars: number): void {
+    this.maxChars = maxChars;
+    this.#trim(0);
+  }
 
   /** What is kept for `text` (now the most recently used), or undefined. */
   get(text: string): V | undefined {
@@ -26,12 +39,8 @@ export class TextCache<V> {
   set(text: string, value: V): void {
     if (text.length > this.maxChars || this.#kept.has(text)) return;
     this.#chars += text.length;
-    while (this.#chars > this.maxChars) {
-      const oldest = this.#kept.keys().next().value!;
-      this.#kept.delete(oldest);
-      this.#chars -= oldest.length;
-    }
     this.#kept.set(text, value);
+    this.#trim(1);
   }
 
   /** What `make` makes of `text`, kept, or made now and kept. */
@@ -49,5 +58,49 @@ export class TextCache<V> {
     for (const text of texts)
       if (text.length > 0 && text.length <= this.maxChars && !this.#kept.has(text)) out.add(text);
     return [...out];
+  }
+
+  /**
+   * Holds `texts` (kept now or kept later) until the function returned is called: they are not put out meanwhile.
+   * Calling it again does nothing.
+   */
+  hold(texts: Iterable<string>): () => void {
+    const list = [...new Set(texts)];
+    for (const text of list) this.#held.set(text, (this.#held.get(text) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      for (const text of list) {
+        const n = (this.#held.get(text) ?? 1) - 1;
+        if (n > 0) this.#held.set(text, n);
+        else this.#held.delete(text);
+      }
+      this.#trim(0);
+    };
+  }
+
+  /** How many texts are held (for tests: every call lets go of what it held). */
+  get heldCount(): number {
+    return this.#held.size;
+  }
+
+  /** Total length of the texts kept. */
+  get chars(): number {
+    return this.#chars;
+  }
+
+  /**
+   * Puts out the least recently used texts until the total is within the bound, passing over the held ones (moved
+   * to the end: they are in use) and the `spare` most recent.
+   */
+  #trim(spare: number): void {
+    let budget = this.#kept.size - spare;
+    while (this.#chars > this.maxChars && budget-- > 0) {
+      const [oldest, value] = this.#kept.entries().next().value!;
+      this.#kept.delete(oldest);
+      if (this.#held.has(oldest)) this.#kept.set(oldest, value);
+      else this.#chars -= oldest.length;
+    }
   }
 }

@@ -17,7 +17,8 @@ import {
   updateJournalEntry,
 } from '../../src/memoir/memoir.js';
 import { characterOf, dailyPrompt, insights, PROMPT_REPEAT_DAYS } from '../../src/memoir/views.js';
-import { namesReadings } from '../../src/memoir/names.js';
+import { keptNames, namesReadings } from '../../src/memoir/names.js';
+import { keptPassages, searchTextReadings } from '../../src/memoir/retrieval.js';
 import { CATEGORIES } from '../../src/memoir/questions.js';
 import { MEMOIR_JOURNAL, memoirId } from '../../src/memoir/records.js';
 import { existsSync } from 'node:fs';
@@ -301,6 +302,40 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       expect(character.sources.journalEntries).toBe(4);
       expect(namesReadings()).toBe(before);
       await one.close();
+    });
+
+    it('reads nothing in the main thread for a memoir longer than what is kept, and lets go of what it held', async () => {
+      const one = await fresh();
+      const s = accountStore(one.store, A);
+      const mark = `${engine}-long-${Date.now()}`;
+      const line = 'My sister Edith and I took the train from Whitby to Robin Hood Bay with Mr Collins. ';
+      const bounds = [keptNames.maxChars, keptPassages.maxChars];
+      try {
+        const ids: string[] = [];
+        for (let i = 0; i < 8; i++)
+          ids.push((await addJournalEntry(s, A, 'u', { content: `${mark} ${i}: ${line.repeat(4)}` }, clock)).entry.id);
+        // Room for half of this memoir's texts, in both caches.
+        keptNames.resize(1_400);
+        keptPassages.resize(1_400);
+        const before = [namesReadings(), searchTextReadings()];
+        const seen = await insights(s, A);
+        expect(seen.people.map((p) => p.name)).toContain('Edith');
+        await prepareChat(s, A, 'Where did Edith go by train?');
+        await addJournalEntry(s, A, 'u', { content: `${mark} again: ${line}` }, clock);
+        await updateJournalEntry(s, A, ids[2]!, { content: `${mark} changed: ${line}` }, clock);
+        await deleteJournalEntry(s, A, ids[3]!, clock);
+        await expect(
+          updateJournalEntry(accountStore(one.store, B), B, ids[4]!, { content: 'not mine' }, clock),
+        ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+        expect([namesReadings(), searchTextReadings()]).toEqual(before);
+        // Every step let go of what it held: the caches are back within their bounds.
+        expect([keptNames.heldCount, keptPassages.heldCount]).toEqual([0, 0]);
+        expect(keptNames.chars).toBeLessThanOrEqual(1_400);
+      } finally {
+        keptNames.resize(bounds[0]!);
+        keptPassages.resize(bounds[1]!);
+        await one.close();
+      }
     });
 
     it('moods named like object properties are ordinary moods', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { namesIn, namesReadings, prepareNames, readNames } from '../../src/memoir/names.js';
+import { holdNames, keptNames, namesIn, namesReadings, readNames } from '../../src/memoir/names.js';
 import { READ_JOB_CHARS } from '../../src/memoir/reading-pool.js';
 import { ticker } from '../support/loop.js';
 
@@ -120,15 +120,43 @@ describe('names from the language library', () => {
     expect(texts.reduce((n, t) => n + t.length, 0)).toBeGreaterThan(2 * READ_JOB_CHARS);
     const before = namesReadings();
     const turns = ticker();
-    await prepareNames([...texts, ...texts.slice(0, 10)]);
+    const release = await holdNames([...texts, ...texts.slice(0, 10)]);
     // This thread's event loop kept turning while they were read, and none was read here.
     expect(turns.stop()).toBeGreaterThan(0);
     for (const text of texts) expect(namesIn(text)).toEqual(readNames(text));
     expect(namesIn(texts[3]!).kin[0]).toEqual({ name: 'Tom', relation: 'brother' });
     expect(namesReadings()).toBe(before);
+    release();
     // Prepared again: nothing left to read.
     const again = ticker();
-    await prepareNames(texts);
+    (await holdNames(texts))();
     expect(again.stop()).toBe(0);
+    expect(keptNames.heldCount).toBe(0);
+  });
+
+  it('holds what it read until let go: a memoir longer than the bound, and other reads meanwhile, put none of it out', async () => {
+    const sentence = 'my cousin Agnes and I walked from Settle to Malham Tarn with Mr Kaye. ';
+    const mine = Array.from({ length: 12 }, (_, i) => `Held entry ${i}: ${sentence.repeat(3)}`);
+    const others = Array.from({ length: 12 }, (_, i) => `Another memoir ${i}: ${sentence.repeat(3)}`);
+    const bound = keptNames.maxChars;
+    // Room for a third of this memoir.
+    keptNames.resize(Math.floor(mine.reduce((n, t) => n + t.length, 0) / 3));
+    try {
+      const release = await holdNames(mine);
+      // Another account's step reads its own texts while this one still holds.
+      (await holdNames(others))();
+      const before = namesReadings();
+      for (const text of mine) expect(namesIn(text)).toEqual(readNames(text));
+      expect(namesReadings()).toBe(before);
+      expect(keptNames.chars).toBeGreaterThan(keptNames.maxChars);
+      release();
+      // Let go: back within the bound, and nothing held.
+      expect(keptNames.chars).toBeLessThanOrEqual(keptNames.maxChars);
+      expect(keptNames.heldCount).toBe(0);
+      namesIn(mine[0]!);
+      expect(namesReadings()).toBe(before + 1);
+    } finally {
+      keptNames.resize(bound);
+    }
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { namesReadings } from '../../src/memoir/names.js';
-import { prepareSearch, searchMemoir, searchTextReadings, type SourceDoc } from '../../src/memoir/retrieval.js';
+import { keptNames, namesReadings } from '../../src/memoir/names.js';
+import {
+  holdSearch,
+  keptPassages,
+  searchMemoir,
+  searchTextReadings,
+  type SourceDoc,
+} from '../../src/memoir/retrieval.js';
 import { ticker } from '../support/loop.js';
 
 // A search keeps what it made of each text (passages, their terms) for the next question: what it answers must stay
@@ -41,10 +47,36 @@ describe("the memoir search's kept passages", () => {
     }));
     const [texts, names] = [searchTextReadings(), namesReadings()];
     const turns = ticker();
-    await prepareSearch(many);
+    const release = await holdSearch(many);
     expect(turns.stop()).toBeGreaterThan(0);
     const found = searchMemoir(many, 'Who grew leeks with Margaret?');
+    release();
     expect(found.answered).toBe(true);
     expect([searchTextReadings(), namesReadings()]).toEqual([texts, names]);
+    expect([keptPassages.heldCount, keptNames.heldCount]).toEqual([0, 0]);
+  });
+
+  it('holds the passages it made while the search runs, past the bound and whatever else is searched', async () => {
+    const doc = (who: string, i: number): SourceDoc => ({
+      id: `jrn_${who}${i}`,
+      kind: 'journal',
+      text: `${who} ${i}: we grew leeks and marrows on the allotment at Roundhay, and my wife Margaret won a prize.`,
+    });
+    const mine = Array.from({ length: 30 }, (_, i) => doc('Held', i));
+    const others = Array.from({ length: 30 }, (_, i) => doc('Other', i));
+    const bound = keptPassages.maxChars;
+    keptPassages.resize(Math.floor(mine.reduce((n, d) => n + d.text.length, 0) / 4));
+    try {
+      const release = await holdSearch(mine);
+      (await holdSearch(others))();
+      const before = searchTextReadings();
+      expect(searchMemoir(mine, 'Who grew leeks?').answered).toBe(true);
+      expect(searchTextReadings()).toBe(before);
+      release();
+      expect(keptPassages.chars).toBeLessThanOrEqual(keptPassages.maxChars);
+      expect([keptPassages.heldCount, keptNames.heldCount]).toEqual([0, 0]);
+    } finally {
+      keptPassages.resize(bound);
+    }
   });
 });

@@ -21,4 +21,23 @@ describe('TextCache', () => {
     expect([cache.remember('one', make), cache.remember('one', make)]).toEqual(['made 1', 'made 1']);
     expect(cache.missing(['one', 'two', '', 'two', 'y'.repeat(101), 'three'])).toEqual(['two', 'three']);
   });
+
+  it('never puts out a held text; let go, the bound applies again, least recently used out first', () => {
+    const cache = new TextCache<number>(8);
+    const release = cache.hold(['aaaa', 'bbbb', 'aaaa']);
+    cache.set('aaaa', 1);
+    cache.set('bbbb', 2);
+    cache.set('cccc', 3); // over the bound: the held ones stay, the newest too
+    cache.set('dddd', 4); // 'cccc' is the only one that can go
+    expect([cache.get('aaaa'), cache.get('bbbb'), cache.get('cccc'), cache.get('dddd')]).toEqual([1, 2, undefined, 4]);
+    expect([cache.chars, cache.heldCount]).toEqual([12, 2]);
+    const second = cache.hold(['bbbb']);
+    release();
+    release(); // a second call does nothing: 'bbbb' is still held by the other hold
+    expect([cache.heldCount, cache.chars]).toEqual([1, 8]);
+    expect([cache.get('aaaa'), cache.get('bbbb'), cache.get('dddd')]).toEqual([undefined, 2, 4]);
+    second();
+    cache.resize(4);
+    expect([cache.get('bbbb'), cache.get('dddd'), cache.chars, cache.heldCount]).toEqual([undefined, 4, 4, 0]);
+  });
 });

@@ -98,6 +98,9 @@ interface Slot {
   stopping?: boolean;
   /** Ends the worker once it has been idle for the pool's `idleMs`. */
   idleTimer?: NodeJS.Timeout;
+  /** Resolved once the worker has loaded its module, or is gone (`warm` waits for it). */
+  started: Promise<void>;
+  markStarted: () => void;
 }
 
 interface ErrorBody {
@@ -186,24 +189,8 @@ export class WorkerPool {
   async warm(count = this.size): Promise<void> {
     if (this.closed) return;
     while (this.slots.length < Math.min(count, this.size)) this.spawn();
-    await Promise.all(
-      this.slots.map(
-        (slot) =>
-          new Promise<void>((resolve) => {
-            if (slot.state !== 'starting') return resolve();
-            const check = () => {
-              if (slot.state !== 'starting' || !this.slots.includes(slot)) {
-                slot.worker.off('message', check);
-                slot.worker.off('exit', check);
-                resolve();
-              }
-            };
-            // (the pool's own listener runs first and updates the state)
-            slot.worker.on('message', check);
-            slot.worker.on('exit', check);
-          }),
-      ),
-    );
+    // One promise per worker, however many callers wait (a listener each would add up while a worker starts).
+    await Promise.all(this.slots.map((slot) => slot.started));
   }
 
   private spawn(): Slot {
@@ -220,7 +207,11 @@ export class WorkerPool {
     // emitter's listener limit, on a machine of many cores, set off Node's warning of a leak). The streams are asked
     // for (`stdout: true`) so that nothing reaches this process's stdout, which may be a protocol.
     this.stats.workersStarted++;
-    const slot: Slot = { worker, state: 'starting' };
+    let markStarted = () => {};
+    const started = new Promise<void>((resolve) => {
+      markStarted = resolve;
+    });
+    const slot: Slot = { worker, state: 'starting', started, markStarted };
     this.slots.push(slot);
     worker.on('message', (msg: FromWorker) => this.onMessage(slot, msg));
     worker.on('error', (err) => this.onExit(slot, err));
@@ -235,6 +226,7 @@ export class WorkerPool {
     }
     if (msg.type === 'ready') {
       slot.state = 'idle';
+      slot.markStarted();
       const next = slot.job;
       slot.job = undefined;
       if (next) this.start(slot, next);
@@ -306,6 +298,7 @@ export class WorkerPool {
   private drop(slot: Slot, respawn = true): void {
     const at = this.slots.indexOf(slot);
     if (at >= 0) this.slots.splice(at, 1);
+    slot.markStarted();
     clearTimeout(slot.idleTimer);
     slot.stopping = true;
     if (slot.job?.timer) clearTimeout(slot.job.timer);
@@ -488,6 +481,7 @@ export class WorkerPool {
     await Promise.all(
       slots.map(async (slot) => {
         clearTimeout(slot.idleTimer);
+        slot.markStarted();
         slot.stopping = true;
         const job = slot.job;
         slot.job = undefined;

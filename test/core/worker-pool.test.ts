@@ -209,6 +209,27 @@ describe('WorkerPool', () => {
     expect(p.stats.workersStarted).toBe(3);
   });
 
+  it('lets any number of callers wait for a starting worker without a listener each, and lets them go at close', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const p = pool();
+      await Promise.all(Array.from({ length: 40 }, () => p.warm()));
+      expect(p.workers).toBe(1);
+      expect(await p.run('echo', 'c')).toMatchObject({ echoed: 'c' });
+      // Waiting for a worker that never gets to start: close lets the callers go.
+      const q = pool();
+      const waiting = Promise.all(Array.from({ length: 20 }, () => q.warm()));
+      await q.close();
+      await waiting;
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+
   it('forwards what workers print to stderr, with no listener on stderr per worker (a pool may hold many)', async () => {
     const events = ['unpipe', 'drain', 'error', 'close', 'finish'];
     const before = events.map((e) => process.stderr.listenerCount(e));

@@ -160,7 +160,7 @@ async function pollCost(): Promise<void> {
     `watch: a quiet poll grows ${worst <= 1.3 ? 'linearly' : 'NOT linearly'} (largest per-1,000 ratio ${fmt(worst)}; ` +
       `linear keeps it near 1); a poll that writes every contract: largest per-1,000 ratio ${fmt(worstWrite)} ` +
       `with one transaction per contract, ${fmt(worstBatched)} with ${WRITE_BATCH} per transaction ` +
-      `(lowdb rewrites its whole file per group commit, so writes grow with the store's size)`,
+      `(lowdb appends each group commit to its journal; a ratio near 1 means a write costs the same in a larger store)`,
   );
 }
 

@@ -21,7 +21,7 @@
  * meanwhile. Only a text that was not held, or longer than the cache's bound, is read in the calling thread.
  */
 import { createRequire } from 'node:module';
-import { readInThread } from './reading-pool.js';
+import { holdInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
 
 export interface Names {
@@ -183,18 +183,8 @@ export function namesIn(text: string): Names {
  * every one of them kept until the function it resolves with is called, so that the `namesIn` calls made meanwhile
  * answer without reading in this thread. Call it when done (in a `finally`): until then the readings stay in memory.
  */
-export async function holdNames(texts: Iterable<string>): Promise<() => void> {
-  const list = [...texts];
-  const release = cache.hold(list);
-  try {
-    await readInThread<Names>('names', cache.missing(list), (batch, found) =>
-      batch.forEach((text, i) => cache.set(text, found[i]!)),
-    );
-  } catch (err) {
-    release();
-    throw err;
-  }
-  return release;
+export function holdNames(texts: Iterable<string>): Promise<() => void> {
+  return holdInThread<Names>('names', cache, texts);
 }
 
 /** One text's reading by the tagger and the rules above (no cache): what `namesIn` and the reading thread run. */

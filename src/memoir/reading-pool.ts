@@ -6,6 +6,7 @@
  * READ_JOB_CHARS characters, one at a time, so that the pool's fair queue serves other accounts between them.
  */
 import { singleWorkerPool } from '../core/task-module.js';
+import type { TextCache } from './text-cache.js';
 
 /** Characters of text one job takes at most (a few hundred milliseconds of reading). */
 export const READ_JOB_CHARS = 50_000;
@@ -24,7 +25,7 @@ const readingPool = singleWorkerPool('./reading-tasks.ts', import.meta.url, {
  * Runs `task` of ./reading-tasks.ts over `texts` in the reading thread, a job of at most READ_JOB_CHARS characters at
  * a time (a longer text is a job of its own), and hands each job's results to `keep` with its texts, in order.
  */
-export async function readInThread<R>(
+async function readInThread<R>(
   task: 'names' | 'windows',
   texts: readonly string[],
   keep: (texts: readonly string[], results: readonly R[]) => void,
@@ -43,4 +44,26 @@ export async function readInThread<R>(
     chars += text.length;
   }
   if (job.length > 0) await send();
+}
+
+/**
+ * Holds `texts` in `cache` (./text-cache.ts), reads with `task` those it does not keep yet, and resolves with the
+ * function that lets them go (call it in a `finally`). Should the reading fail, they are let go at once.
+ */
+export async function holdInThread<R>(
+  task: 'names' | 'windows',
+  cache: TextCache<R>,
+  texts: Iterable<string>,
+): Promise<() => void> {
+  const list = [...texts];
+  const release = cache.hold(list);
+  try {
+    await readInThread<R>(task, cache.missing(list), (batch, found) =>
+      batch.forEach((text, i) => cache.set(text, found[i]!)),
+    );
+  } catch (err) {
+    release();
+    throw err;
+  }
+  return release;
 }

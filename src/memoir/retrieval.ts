@@ -17,7 +17,7 @@ import { COLLOQUIAL, intentsOf, KINSHIP, type Intent } from './intents.js';
 import { cosine } from './embeddings.js';
 import { relatedWords } from './lexicon.js';
 import { holdNames, namesIn } from './names.js';
-import { readInThread } from './reading-pool.js';
+import { holdInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
 import { isStopword, sentences, words } from './text.js';
 
@@ -138,22 +138,21 @@ export function searchTextReadings(): number {
  * scoring.
  */
 export async function holdSearch(docs: readonly SourceDoc[]): Promise<() => void> {
-  const texts = docs.map((d) => d.text);
   const releaseNames = await holdNames(spouseTexts(docs));
-  const releasePassages = passages.hold(texts);
-  const release = () => {
-    releaseNames();
-    releasePassages();
-  };
   try {
-    await readInThread<Windows>('windows', passages.missing(texts), (batch, found) =>
-      batch.forEach((text, i) => passages.set(text, found[i]!)),
+    const releasePassages = await holdInThread<Windows>(
+      'windows',
+      passages,
+      docs.map((d) => d.text),
     );
+    return () => {
+      releaseNames();
+      releasePassages();
+    };
   } catch (err) {
-    release();
+    releaseNames();
     throw err;
   }
-  return release;
 }
 
 /** A text's passages with their terms: made by the reading thread for `holdSearch`, or here for a text not prepared. */

@@ -7,15 +7,8 @@ import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { paginateOffset } from '../core/pagination.js';
 import type { Store, Tx } from '../store/port.js';
-import {
-  CharacterTally,
-  emptyCharacter,
-  sharedEntries,
-  texts as countedTexts,
-  type CharacterCountsRecord,
-  type CharacterModel,
-} from './character.js';
-import { holdNames } from './names.js';
+import { type CharacterTally, emptyCharacter, sharedEntries, type CharacterModel } from './character.js';
+import { characterCountsId, countingTransaction, fullTally, storedTally } from './counting.js';
 import { CATEGORIES, categoryOf } from './questions.js';
 import {
   MEMOIR_ANSWERS,
@@ -44,7 +37,7 @@ export interface ProfileRecord {
 }
 
 export const profileId = (ownerId: string) => `mprof_${ownerId}`;
-export const characterCountsId = (ownerId: string) => `mchr_${ownerId}`;
+export { characterCountsId };
 const answersId = (ownerId: string, category: string) => `mqa_${ownerId}_${category}`;
 
 /** The name an agent goes by before its owner names it. */
@@ -109,63 +102,6 @@ export async function setSetup(
     await tx.put(MEMOIR_PROFILES, profile);
     return { configured: true, agentName: name, personName: profile.personName ?? null, setupAt: profile.setupAt };
   });
-}
-
-/** The stored character counts, when they are of this version and well formed (else undefined: rebuild). */
-async function storedTally(tx: Tx, ownerId: string): Promise<CharacterTally | undefined> {
-  return CharacterTally.fromRecord(await tx.get<CharacterCountsRecord>(MEMOIR_CHARACTER, characterCountsId(ownerId)));
-}
-
-/** The counts of everything written so far, read in full (after a deletion, or counts of an older version). */
-async function fullTally(tx: Tx, ownerId: string): Promise<CharacterTally> {
-  const [entries, answers] = await Promise.all([
-    tx.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
-    tx.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
-  ]);
-  return CharacterTally.of(entries, answers);
-}
-
-/** Thrown inside a counting transaction that needs every text counted again, before their names are prepared. */
-class RecountNeeded extends Error {}
-
-/**
- * A writing transaction that keeps the character counts, with the names of `texts` (those it counts) read off this
- * thread first and held until it is done (src/memoir/names.ts). `recount` counts every text again (the stored counts
- * are missing, of an older version or out of step: an account's first write, or every account's next one after an
- * upgrade). The first time it is needed, the transaction is abandoned (it wrote nothing), the names of every counted
- * text are read off this thread too, and it runs again: a recount of a long memoir would otherwise read them all in
- * the main thread, seconds of it for every other request.
- */
-async function countingTransaction<T>(
-  store: Store,
-  ownerId: string,
-  texts: string[],
-  fn: (tx: Tx, recount: () => Promise<CharacterTally>) => Promise<T>,
-): Promise<T> {
-  const releases = [await holdNames(texts)];
-  let everyText = false;
-  try {
-    for (;;) {
-      try {
-        return await store.transact((tx) =>
-          fn(tx, () => {
-            if (!everyText) throw new RecountNeeded();
-            return fullTally(tx, ownerId);
-          }),
-        );
-      } catch (err) {
-        if (!(err instanceof RecountNeeded) || everyText) throw err;
-        everyText = true;
-        const [entries, answers] = await Promise.all([
-          store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
-          store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
-        ]);
-        releases.push(await holdNames(countedTexts(entries, answers)));
-      }
-    }
-  } finally {
-    for (const release of releases) release();
-  }
 }
 
 /** Stores the counts and the profile's character model computed from them (inside the writing transaction). */

@@ -187,6 +187,11 @@ export function holdNames(texts: Iterable<string>): Promise<() => void> {
   return holdInThread<Names>('names', cache, texts);
 }
 
+/** Whether the readings of all of `texts` are kept now: a synchronous step that follows reads none of them here. */
+export function namesKept(texts: Iterable<string>): boolean {
+  return cache.missing(texts).length === 0;
+}
+
 /** One text's reading by the tagger and the rules above (no cache): what `namesIn` and the reading thread run. */
 export function readNames(text: string): Names {
   const people: string[] = [];

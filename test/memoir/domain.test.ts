@@ -4,11 +4,13 @@ import { accountStore } from '../../src/accounts/tenancy.js';
 import { ApiError } from '../../src/core/errors.js';
 import { CursorCodec } from '../../src/core/pagination.js';
 import type { Store } from '../../src/store/index.js';
+import type { Tx } from '../../src/store/port.js';
 import { chat, chatHistory, DONT_KNOW, prepareChat, refineCharacter, retrieve } from '../../src/memoir/agent.js';
 import {
   addJournalEntry,
   agentStatus,
   answerQuestionnaire,
+  characterCountsId,
   deleteJournalEntry,
   getQuestionnaire,
   getSetup,
@@ -20,7 +22,7 @@ import { characterOf, dailyPrompt, insights, PROMPT_REPEAT_DAYS } from '../../sr
 import { keptNames, namesReadings } from '../../src/memoir/names.js';
 import { keptPassages, searchTextReadings } from '../../src/memoir/retrieval.js';
 import { CATEGORIES } from '../../src/memoir/questions.js';
-import { MEMOIR_JOURNAL, memoirId } from '../../src/memoir/records.js';
+import { MEMOIR_CHARACTER, MEMOIR_JOURNAL, memoirId } from '../../src/memoir/records.js';
 import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
@@ -301,6 +303,36 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       expect(character.people.map((p) => p.name)).toEqual(expect.arrayContaining(['Winifred', 'Bartholomew']));
       expect(character.sources.journalEntries).toBe(4);
       expect(namesReadings()).toBe(before);
+      await one.close();
+    });
+
+    it("counts an account's first entry, and a memoir whose names are kept, in one run of the transaction", async () => {
+      const one = await fresh();
+      let runs = 0;
+      const s = accountStore(one.store, A);
+      // The account's store, its transactions counted.
+      const counted = new Proxy(s, {
+        get(target, prop) {
+          if (prop === 'transact')
+            return (fn: (tx: Tx) => Promise<unknown>, opts?: { readOnly?: boolean }) =>
+              target.transact((tx) => {
+                runs++;
+                return fn(tx);
+              }, opts);
+          const value = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const mark = `${engine}-first-${Date.now()}`;
+      const { character } = await addJournalEntry(counted, A, 'u', { content: `My aunt Hilda (${mark}).` }, clock);
+      expect(character.people.map((p) => p.name)).toContain('Hilda');
+      expect(runs).toBe(1);
+      // Counts lost (as after an upgrade) while the names are kept: counted again at once.
+      await s.transact(async (tx) => tx.delete(MEMOIR_CHARACTER, characterCountsId(A)));
+      runs = 0;
+      const again = await addJournalEntry(counted, A, 'u', { content: `Hilda again (${mark}).` }, clock);
+      expect(again.character.sources.journalEntries).toBe(2);
+      expect(runs).toBe(1);
       await one.close();
     });
 

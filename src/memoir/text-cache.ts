@@ -10,10 +10,13 @@
  * they are held; the bound applies again at their release.
  */
 export class TextCache<V> {
-  /** Least recently used first (a Map keeps insertion order; a hit is moved to the end). */
+  /** Kept and not held, least recently used first (a Map keeps insertion order; a hit is moved to the end). */
   readonly #kept = new Map<string, V>();
-  /** Texts in use, with how many holds each. */
+  /** Kept and held: out of the LRU order until let go, so putting texts out never walks past them. */
+  readonly #pinned = new Map<string, V>();
+  /** Texts in use, with how many holds each (kept or not yet). */
   readonly #held = new Map<string, number>();
+  /** Total length of the texts kept, held or not. */
   #chars = 0;
 
   /** `maxChars`: the total length of the texts kept; a longer text is never kept. */
@@ -27,6 +30,8 @@ export class TextCache<V> {
 
   /** What is kept for `text` (now the most recently used), or undefined. */
   get(text: string): V | undefined {
+    const pinned = this.#pinned.get(text);
+    if (pinned !== undefined) return pinned;
     const kept = this.#kept.get(text);
     if (kept !== undefined) {
       this.#kept.delete(text);
@@ -37,10 +42,15 @@ export class TextCache<V> {
 
   /** Keeps `value` for `text`, the least recently used out beyond the bound; a text kept already keeps its value. */
   set(text: string, value: V): void {
-    if (text.length > this.maxChars || this.#kept.has(text)) return;
+    if (text.length > this.maxChars || this.#has(text)) return;
     this.#chars += text.length;
-    this.#kept.set(text, value);
-    this.#trim(1);
+    if (this.#held.has(text)) {
+      this.#pinned.set(text, value);
+      this.#trim(0);
+    } else {
+      this.#kept.set(text, value);
+      this.#trim(1);
+    }
   }
 
   /** What `make` makes of `text`, kept, or made now and kept. */
@@ -55,8 +65,7 @@ export class TextCache<V> {
   /** The texts among `texts` that are not kept and could be, each once, in order (empty ones left out). */
   missing(texts: Iterable<string>): string[] {
     const out = new Set<string>();
-    for (const text of texts)
-      if (text.length > 0 && text.length <= this.maxChars && !this.#kept.has(text)) out.add(text);
+    for (const text of texts) if (text.length > 0 && text.length <= this.maxChars && !this.#has(text)) out.add(text);
     return [...out];
   }
 
@@ -66,15 +75,32 @@ export class TextCache<V> {
    */
   hold(texts: Iterable<string>): () => void {
     const list = [...new Set(texts)];
-    for (const text of list) this.#held.set(text, (this.#held.get(text) ?? 0) + 1);
+    for (const text of list) {
+      const n = (this.#held.get(text) ?? 0) + 1;
+      this.#held.set(text, n);
+      const kept = n === 1 ? this.#kept.get(text) : undefined;
+      if (kept !== undefined) {
+        this.#kept.delete(text);
+        this.#pinned.set(text, kept);
+      }
+    }
     let released = false;
     return () => {
       if (released) return;
       released = true;
       for (const text of list) {
         const n = (this.#held.get(text) ?? 1) - 1;
-        if (n > 0) this.#held.set(text, n);
-        else this.#held.delete(text);
+        if (n > 0) {
+          this.#held.set(text, n);
+          continue;
+        }
+        this.#held.delete(text);
+        const pinned = this.#pinned.get(text);
+        if (pinned !== undefined) {
+          // In use until now: back in the LRU order as the most recently used.
+          this.#pinned.delete(text);
+          this.#kept.set(text, pinned);
+        }
       }
       this.#trim(0);
     };
@@ -90,17 +116,16 @@ export class TextCache<V> {
     return this.#chars;
   }
 
-  /**
-   * Puts out the least recently used texts until the total is within the bound, passing over the held ones (moved
-   * to the end: they are in use) and the `spare` most recent.
-   */
+  #has(text: string): boolean {
+    return this.#kept.has(text) || this.#pinned.has(text);
+  }
+
+  /** Puts out the least recently used texts not held until the total is within the bound, but the `spare` newest. */
   #trim(spare: number): void {
-    let budget = this.#kept.size - spare;
-    while (this.#chars > this.maxChars && budget-- > 0) {
-      const [oldest, value] = this.#kept.entries().next().value!;
+    while (this.#chars > this.maxChars && this.#kept.size > spare) {
+      const oldest = this.#kept.keys().next().value!;
       this.#kept.delete(oldest);
-      if (this.#held.has(oldest)) this.#kept.set(oldest, value);
-      else this.#chars -= oldest.length;
+      this.#chars -= oldest.length;
     }
   }
 }

@@ -34,10 +34,26 @@ describe('TextCache', () => {
     const second = cache.hold(['bbbb']);
     release();
     release(); // a second call does nothing: 'bbbb' is still held by the other hold
+    // 'aaaa', in use until now, counts as the most recently used: 'dddd' goes.
     expect([cache.heldCount, cache.chars]).toEqual([1, 8]);
-    expect([cache.get('aaaa'), cache.get('bbbb'), cache.get('dddd')]).toEqual([undefined, 2, 4]);
+    expect([cache.get('aaaa'), cache.get('bbbb'), cache.get('dddd')]).toEqual([1, 2, undefined]);
     second();
     cache.resize(4);
-    expect([cache.get('bbbb'), cache.get('dddd'), cache.chars, cache.heldCount]).toEqual([undefined, 4, 4, 0]);
+    expect([cache.get('aaaa'), cache.get('bbbb'), cache.chars, cache.heldCount]).toEqual([undefined, 2, 4, 0]);
+  });
+
+  it('keeps every held text past the bound, however many, and of the others only the newest', () => {
+    const cache = new TextCache<number>(1_000);
+    const held = Array.from({ length: 2_000 }, (_, i) => `held ${String(i).padStart(5, '0')}`);
+    const release = cache.hold(held);
+    held.forEach((text, i) => cache.set(text, i));
+    for (let i = 0; i < 2_000; i++) cache.set(`free ${String(i).padStart(5, '0')}`, i);
+    // Every held text is kept past the bound; of the others, only the newest.
+    expect(held.every((text, i) => cache.get(text) === i)).toBe(true);
+    expect(cache.get('free 01999')).toBe(1_999);
+    expect(cache.get('free 01998')).toBeUndefined();
+    release();
+    expect(cache.chars).toBeLessThanOrEqual(1_000);
+    expect(cache.get(held[1_999]!)).toBe(1_999);
   });
 });

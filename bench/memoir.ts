@@ -8,8 +8,9 @@
  *   alone.
  *
  * - the main thread while a memoir is read: the longest the event loop was held during an insights call and a chat's
- *   search over STALL_ENTRIES entries, cold (nothing of them read yet) and warm. Baseline: the same cold reading of
- *   people and places done in the calling thread, as it was before it moved to a worker.
+ *   search over STALL_ENTRIES entries, cold (nothing of them read yet) and warm, then with the caches bounded to a
+ *   quarter of the memoir. Baseline: the same cold reading of people and places done in the calling thread, as it was
+ *   before it moved to a worker.
  *
  *   npx tsx bench/memoir.ts [character] [text] [voice] [stalls]     (all four without arguments)
  */
@@ -23,6 +24,8 @@ import { STORE_INDEXES } from '../src/app.js';
 import type { Clock } from '../src/core/clock.js';
 import { prepareChat } from '../src/memoir/agent.js';
 import { addJournalEntry, characterCountsId } from '../src/memoir/memoir.js';
+import { keptNames } from '../src/memoir/names.js';
+import { keptPassages } from '../src/memoir/retrieval.js';
 import { insights } from '../src/memoir/views.js';
 import { MEMOIR_CHARACTER, MEMOIR_JOURNAL, memoirId, type JournalEntry } from '../src/memoir/records.js';
 import { topPeople, topPlaces } from '../src/memoir/text.js';
@@ -269,7 +272,11 @@ async function benchStalls(): Promise<void> {
   try {
     const story = storyEntries(STALL_ENTRIES);
     // Each account's own texts (a suffix), so that each starts with nothing of them read.
-    const owners = ['acct_BENCHSTALLINSIGHTS000000000', 'acct_BENCHSTALLCHAT000000000000'];
+    const owners = [
+      'acct_BENCHSTALLINSIGHTS000000000',
+      'acct_BENCHSTALLCHAT000000000000',
+      'acct_BENCHSTALLBOUNDED000000000',
+    ];
     for (const ownerId of owners) {
       const store = accountStore(raw, ownerId);
       await store.transact(async (tx) => {
@@ -305,6 +312,20 @@ async function benchStalls(): Promise<void> {
     line('insights, warm', await held(() => insights(a, owners[0]!)));
     line('chat search, cold', await held(() => prepareChat(b, owners[1]!, 'Where did I travel with Maria?')));
     line('chat search, warm', await held(() => prepareChat(b, owners[1]!, 'What did my mother cook?')));
+    // A memoir four times what the caches keep (as on an instance serving many memoirs, or one very long one): each
+    // call reads most of it again in the reading thread, and holds what it read until it is done.
+    const bounds = [keptNames.maxChars, keptPassages.maxChars];
+    keptNames.resize(Math.floor(chars / 4));
+    keptPassages.resize(Math.floor(chars / 4));
+    try {
+      const c = accountStore(raw, owners[2]!);
+      line('insights, caches a quarter of it', await held(() => insights(c, owners[2]!)));
+      line('insights, again', await held(() => insights(c, owners[2]!)));
+      line('chat search, caches a quarter', await held(() => prepareChat(c, owners[2]!, 'What did my mother cook?')));
+    } finally {
+      keptNames.resize(bounds[0]!);
+      keptPassages.resize(bounds[1]!);
+    }
   } finally {
     await raw.close();
     await rm(dir, { recursive: true, force: true });

@@ -12,7 +12,9 @@ import { SecretSweeper } from './webhooks/secrets.js';
 import { API_KEYS, API_KEY_INDEXES } from './keys/keys.js';
 import { EMBED_SECRETS, EMBED_SECRET_INDEXES } from './embed/secrets.js';
 import { EMBED_SESSIONS, EMBED_SESSION_INDEXES } from './embed/store.js';
+import { keptNames } from './memoir/names.js';
 import { MEMOIR_INDEXES } from './memoir/records.js';
+import { keptPassages } from './memoir/retrieval.js';
 import { GRANTS, GRANT_INDEXES } from './accounts/grants.js';
 import { EMAIL_TOKEN_INDEXES } from './accounts/email-tokens.js';
 import { completeDueVerifications, HEIR_PLAN_INDEXES } from './memoir/heirs.js';
@@ -160,6 +162,11 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
   const clock = opts.clock ?? systemClock;
   // A bad SVC_CREDITS_CATALOGUE stops the service here, before anything is opened.
   catalogueOf(config);
+  // The memoir's reading caches are the process's (src/memoir/text-cache.ts): sized here when configured.
+  if (config.memoirReadingChars !== undefined) {
+    keptNames.resize(config.memoirReadingChars);
+    keptPassages.resize(config.memoirReadingChars);
+  }
   // Before the store: with PostgreSQL and no configured key, refuse before connecting.
   const masterKey = await loadConfiguredMasterKey(config, log);
   const store = await openStore(config);

@@ -91,6 +91,12 @@ export interface Config {
    * estimated wait is longer is refused at once with 503 SERVICE_BUSY and a Retry-After from the estimate.
    */
   queueWaitMs?: number;
+  /**
+   * Characters of memoir text whose readings (people and places; a search's passages) are kept in memory, per kind
+   * (SVC_MEMOIR_READING_CACHE; default 2 000 000). Texts past it are read again, in the memoir's reading thread, when
+   * next needed: more memory for less reading on an instance serving many memoirs.
+   */
+  memoirReadingChars?: number;
 }
 
 export interface ChainsConfig {
@@ -236,6 +242,9 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     chains: chainsConfig(env),
     mail: mailConfig(env),
     queueWaitMs: env.SVC_QUEUE_WAIT_MS ? parsePositiveInt(env.SVC_QUEUE_WAIT_MS, 'SVC_QUEUE_WAIT_MS') : 30_000,
+    memoirReadingChars: env.SVC_MEMOIR_READING_CACHE
+      ? parsePositiveInt(env.SVC_MEMOIR_READING_CACHE, 'SVC_MEMOIR_READING_CACHE')
+      : undefined,
   };
 }
 

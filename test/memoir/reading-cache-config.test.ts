@@ -1,0 +1,36 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/core/config.js';
+import { keptNames } from '../../src/memoir/names.js';
+import { keptPassages } from '../../src/memoir/retrieval.js';
+import { startTestServer } from '../helpers.js';
+
+// The memoir's reading caches are the process's: a test that sizes them puts them back.
+const defaults = [keptNames.maxChars, keptPassages.maxChars] as const;
+afterEach(() => {
+  keptNames.resize(defaults[0]);
+  keptPassages.resize(defaults[1]);
+});
+
+describe('SVC_MEMOIR_READING_CACHE', () => {
+  it('is unset by default, and the caches keep two million characters of text each', () => {
+    expect(loadConfig({}, {}).memoirReadingChars).toBeUndefined();
+    expect(defaults).toEqual([2_000_000, 2_000_000]);
+  });
+
+  it('refuses anything but a positive whole number, naming the variable', () => {
+    for (const bad of ['0', '-5', '1.5', 'lots', '2e6'])
+      expect(() => loadConfig({}, { SVC_MEMOIR_READING_CACHE: bad }), bad).toThrow(ConfigError);
+    expect(() => loadConfig({}, { SVC_MEMOIR_READING_CACHE: 'lots' })).toThrow(/SVC_MEMOIR_READING_CACHE/);
+  });
+
+  it('sizes both caches when the service opens', async () => {
+    const config = loadConfig({}, { SVC_MEMOIR_READING_CACHE: '12345678' });
+    expect(config.memoirReadingChars).toBe(12_345_678);
+    const server = await startTestServer({ config: { memoirReadingChars: config.memoirReadingChars }, listen: false });
+    try {
+      expect([keptNames.maxChars, keptPassages.maxChars]).toEqual([12_345_678, 12_345_678]);
+    } finally {
+      await server.close();
+    }
+  });
+});

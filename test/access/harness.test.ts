@@ -40,6 +40,14 @@ interface Case {
 let server: TestServer;
 let operations: Operation[];
 const ajv = new Ajv({ strict: false, allErrors: false });
+// The formats the document uses, checked rather than ignored (ajv knows none of them by itself): OpenAPI's integer
+// formats, and absolute URIs.
+ajv.addFormat('int32', {
+  type: 'number',
+  validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n <= 2 ** 31 - 1,
+});
+ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+ajv.addFormat('uri', (s: string) => /^[a-z][a-z0-9+.-]*:/i.test(s) && URL.canParse(s));
 
 beforeAll(async () => {
   server = await startTestServer({ listen: false, config: { webhookAllow: '127.0.0.1' } });

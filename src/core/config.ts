@@ -93,8 +93,9 @@ export interface Config {
   queueWaitMs?: number;
   /**
    * Characters of memoir text whose readings (people and places; a search's passages) are kept in memory, per kind
-   * (SVC_MEMOIR_READING_CACHE; default 2 000 000). Texts past it are read again, in the memoir's reading thread, when
-   * next needed: more memory for less reading on an instance serving many memoirs.
+   * (SVC_MEMOIR_READING_CACHE; default 2 000 000: some 8 MB for names and 30 MB for passages, texts included). Texts
+   * past it are read again, in the memoir's reading thread, when next needed: more memory for less reading on an
+   * instance serving many memoirs.
    */
   memoirReadingChars?: number;
 }

@@ -1,8 +1,9 @@
 /**
  * What the memoir made of a text, kept by the text: least recently used out first, bounded by the total length of
- * the texts kept (they are what costs the memory; what is kept for each is a fraction of it). Used for the names read
- * in a text (./names.ts) and the passages a search makes of it (./retrieval.ts): insights and a chat read every
- * record of a memoir at each call, so a cache holds whole memoirs rather than the last few texts.
+ * the texts kept (what is kept grows with them: for 2 million characters of English prose, some 6 MB of names or
+ * 26 MB of passages and their terms, besides the texts). Used for the names read in a text (./names.ts) and the
+ * passages a search makes of it (./retrieval.ts): insights and a chat read every record of a memoir at each call, so
+ * a cache holds whole memoirs rather than the last few texts.
  *
  * A call that had the texts it needs read in the reading thread holds them (`hold`) until it is done: a held text is
  * never put out, whatever the bound, so neither a memoir longer than the bound nor other accounts' calls in between

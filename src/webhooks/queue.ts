@@ -7,11 +7,72 @@
  */
 import type { Job } from './claim.js';
 
+/** A queued delivery; an entry no longer in `DeliveryQueue#queued` (taken, or queued again) is stale. */
+interface Queued {
+  id: string;
+  due: number;
+  /** Arrival order, which breaks ties between deliveries due at the same time. */
+  seq: number;
+}
+
+/**
+ * A subscription's queued deliveries, earliest due first (then first come): taking the due ones never walks past
+ * the many that may wait for a later retry. A binary heap of a few lines, rather than a dependency for it.
+ */
+class DueHeap {
+  readonly #items: Queued[] = [];
+
+  get size(): number {
+    return this.#items.length;
+  }
+
+  peek(): Queued | undefined {
+    return this.#items[0];
+  }
+
+  push(entry: Queued): void {
+    const items = this.#items;
+    items.push(entry);
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(items[i]!, items[parent]!)) break;
+      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      i = parent;
+    }
+  }
+
+  pop(): Queued | undefined {
+    const items = this.#items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length > 0 && last) {
+      items[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let least = i;
+        if (l < items.length && before(items[l]!, items[least]!)) least = l;
+        if (r < items.length && before(items[r]!, items[least]!)) least = r;
+        if (least === i) break;
+        [items[i], items[least]] = [items[least]!, items[i]!];
+        i = least;
+      }
+    }
+    return top;
+  }
+}
+
+const before = (a: Queued, b: Queued) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
+
 /** Deliveries queued and held by one dispatcher. */
 export class DeliveryQueue {
-  /** webhookId -> (deliveryId -> due time, unix ms); Map order gives round-robin. */
-  readonly #queue = new Map<string, Map<string, number>>();
-  readonly #queued = new Set<string>();
+  /** webhookId -> its queued deliveries; Map order gives round-robin. */
+  readonly #queue = new Map<string, DueHeap>();
+  /** deliveryId -> its live entry in its subscription's heap. */
+  readonly #queued = new Map<string, Queued>();
+  #seq = 0;
   /** deliveryId -> webhookId, from claim until the outcome is durable. */
   readonly #inflight = new Map<string, string>();
   readonly #perSub = new Map<string, number>();
@@ -44,13 +105,16 @@ export class DeliveryQueue {
     return this.#perSub.get(webhookId) ?? 0;
   }
 
-  /** Queues a delivery due at `due` (unix ms); one already held is left alone. */
+  /** Queues a delivery due at `due` (unix ms), or moves a queued one to that time; one already held is left alone. */
   add(id: string, webhookId: string, due: number): void {
     if (this.#inflight.has(id)) return;
-    let items = this.#queue.get(webhookId);
-    if (!items) this.#queue.set(webhookId, (items = new Map()));
-    items.set(id, due);
-    this.#queued.add(id);
+    if (this.#queued.get(id)?.due === due) return;
+    const entry: Queued = { id, due, seq: this.#seq++ };
+    // An earlier entry of the same delivery stays in the heap, stale, and is skipped when it comes up.
+    this.#queued.set(id, entry);
+    let heap = this.#queue.get(webhookId);
+    if (!heap) this.#queue.set(webhookId, (heap = new DueHeap()));
+    heap.push(entry);
   }
 
   /** Records a delivery as held. */
@@ -69,53 +133,63 @@ export class DeliveryQueue {
     else this.#perSub.set(webhookId, n);
   }
 
+  /** The earliest live entry of a subscription's heap, stale ones dropped on the way; undefined when none is left. */
+  #top(heap: DueHeap): Queued | undefined {
+    for (let top = heap.peek(); top; top = heap.peek()) {
+      if (this.#queued.get(top.id) === top) return top;
+      heap.pop();
+    }
+    return undefined;
+  }
+
   /** When the next queued delivery is due (unix ms), or null when none is queued. */
   nextDue(): number | null {
     let min = Infinity;
-    for (const items of this.#queue.values()) for (const due of items.values()) min = Math.min(min, due);
+    for (const heap of this.#queue.values()) min = Math.min(min, this.#top(heap)?.due ?? Infinity);
     return min === Infinity ? null : min;
   }
 
   /** Whether some queued delivery is due at `now`. */
   hasDue(now: number): boolean {
-    for (const items of this.#queue.values()) for (const due of items.values()) if (due <= now) return true;
+    for (const heap of this.#queue.values()) if ((this.#top(heap)?.due ?? Infinity) <= now) return true;
     return false;
   }
 
   /**
    * Takes the deliveries due at `now` that fit: at most `free` in all and `perSubscription` held per subscription,
-   * round-robin over subscriptions. They are held from now on. Also answers when the earliest delivery not yet due
-   * is due (Infinity when none): due work blocked by the bounds is taken when a slot frees.
+   * round-robin over subscriptions, each subscription's earliest due first. They are held from now on. Also answers
+   * when the earliest delivery not yet due is due (Infinity when none): due work blocked by the bounds is taken when
+   * a slot frees.
    */
   takeDue(now: number, free: number, perSubscription: number): { batch: string[]; earliest: number } {
     let earliest = Infinity;
     const batch: string[] = [];
     const served: string[] = [];
-    for (const [webhookId, items] of this.#queue) {
+    for (const [webhookId, heap] of this.#queue) {
       let slots = Math.min(free, perSubscription - (this.#perSub.get(webhookId) ?? 0));
-      for (const [id, due] of items) {
-        if (due > now) {
-          earliest = Math.min(earliest, due);
-          continue;
+      for (let top = this.#top(heap); top; top = this.#top(heap)) {
+        if (top.due > now) {
+          earliest = Math.min(earliest, top.due);
+          break;
         }
         if (slots <= 0) break;
-        items.delete(id);
-        this.#queued.delete(id);
-        this.hold(id, webhookId);
-        batch.push(id);
+        heap.pop();
+        this.#queued.delete(top.id);
+        this.hold(top.id, webhookId);
+        batch.push(top.id);
         slots--;
         free--;
       }
-      if (items.size === 0) this.#queue.delete(webhookId);
+      if (heap.size === 0) this.#queue.delete(webhookId);
       else served.push(webhookId);
       if (free <= 0) break;
     }
     // Round-robin: subscriptions served now go to the back of the line.
     for (const webhookId of served) {
-      const items = this.#queue.get(webhookId);
-      if (!items) continue;
+      const heap = this.#queue.get(webhookId);
+      if (!heap) continue;
       this.#queue.delete(webhookId);
-      this.#queue.set(webhookId, items);
+      this.#queue.set(webhookId, heap);
     }
     return { batch, earliest };
   }

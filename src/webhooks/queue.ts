@@ -3,7 +3,8 @@
  * store used by this process alone, the queue of pending deliveries it knows of with their due times.
  *
  * The queue is per subscription, and subscriptions are served round-robin (one served now goes to the back of the
- * line), so a slow receiver holds at most its own share of the slots.
+ * line), so a slow receiver holds at most its own share of the slots. Within a subscription the earliest due goes
+ * first (a heap), so however many retries of a failing receiver wait for later, the due ones are found at once.
  */
 import type { Job } from './claim.js';
 

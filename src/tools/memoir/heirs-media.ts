@@ -21,7 +21,7 @@ import { defineTool, type FileAnswer, READ, SESSION_ONLY, WRITE } from '../defin
 import { ShareId } from './heirs.js';
 import { memoirPath } from './schemas.js';
 import { granted } from './shared.js';
-import { audioFormat, FORMAT_FROM_ACCEPT, MEDIA_HEADERS, mediaAnswer, speak, synthesizeVoiceTool } from './voice.js';
+import { FORMAT_FROM_ACCEPT, MEDIA_HEADERS, mediaAnswer, speak, synthesizeVoiceTool } from './voice.js';
 
 const HEIR = { domain: 'memoir', scope: 'chat', principals: ['session', 'key'], bucket: 'default' } as const;
 const NOTE =
@@ -211,8 +211,7 @@ export const synthesizeSharedMemoirVoiceTool = defineTool({
     shape: 'data',
     ...memoirPath('/shared/:shareId/voice/synthesize'),
     extraStatuses: [402, 404],
-    fromHeaders: (headers) => ({ format: audioFormat(headers.accept) }),
-    headerOnly: { format: FORMAT_FROM_ACCEPT },
+    ...FORMAT_FROM_ACCEPT,
     file: mediaAnswer,
     docs: {
       parameters: [

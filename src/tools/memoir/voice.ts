@@ -21,6 +21,7 @@ import {
   type OpenApiFragment,
   OUTBOUND,
   READ,
+  type RestMapping,
   SESSION_ONLY,
   type ToolContext,
   WRITE,
@@ -142,14 +143,18 @@ export function mediaAnswer(output: Record<string, unknown>): FileAnswer {
 }
 
 /** WAV unless the client asks for Ogg Opus. */
-export function audioFormat(accept: string | string[] | undefined): 'wav' | 'opus' {
+function audioFormat(accept: string | string[] | undefined): 'wav' | 'opus' {
   const text = Array.isArray(accept) ? accept.join(',') : accept;
   return text && /audio\/(ogg|opus)/i.test(text) && !/audio\/(wav|wave|x-wav)/i.test(text) ? 'opus' : 'wav';
 }
 
-/** Where a voice route's audio format comes from (its REST body has no `format`). */
-export const FORMAT_FROM_ACCEPT =
-  'the audio format comes from the Accept header (audio/ogg or audio/opus for Ogg Opus, WAV otherwise)';
+/** A voice route's audio format, from the Accept header only (its REST body has no `format`): spread into `rest`. */
+export const FORMAT_FROM_ACCEPT = {
+  fromHeaders: (headers) => ({ format: audioFormat(headers.accept) }),
+  headerOnly: {
+    format: 'the audio format comes from the Accept header (audio/ogg or audio/opus for Ogg Opus, WAV otherwise)',
+  },
+} satisfies Pick<RestMapping, 'fromHeaders' | 'headerOnly'>;
 
 const SpeechText = z
   .string()
@@ -191,8 +196,7 @@ export const synthesizeVoiceTool = defineTool({
     shape: 'data',
     ...memoirPath('/voice/synthesize'),
     extraStatuses: [402],
-    fromHeaders: (headers) => ({ format: audioFormat(headers.accept) }),
-    headerOnly: { format: FORMAT_FROM_ACCEPT },
+    ...FORMAT_FROM_ACCEPT,
     file: mediaAnswer,
     docs: {
       requestBody: {

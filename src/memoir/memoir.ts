@@ -37,7 +37,6 @@ export interface ProfileRecord {
 }
 
 export const profileId = (ownerId: string) => `mprof_${ownerId}`;
-export { characterCountsId };
 const answersId = (ownerId: string, category: string) => `mqa_${ownerId}_${category}`;
 
 /** The name an agent goes by before its owner names it. */

@@ -162,7 +162,6 @@ const stripPossessive = (s: string) => s.replace(/'s$/i, '');
 
 /** Readings by text (2 million characters of English prose: some 6 MB of readings besides the texts). Exported for tests. */
 export const keptNames = new TextCache<Names>(2_000_000);
-const cache = keptNames;
 let readings = 0;
 
 /** How many texts were read by the tagger so far (not answered from the cache): for tests of the cache. */
@@ -172,7 +171,7 @@ export function namesReadings(): number {
 
 /** The people and places one text names (each as often as it is named), and the kin named with a name. */
 export function namesIn(text: string): Names {
-  return cache.remember(text, () => {
+  return keptNames.remember(text, () => {
     readings++;
     return readNames(text);
   });
@@ -184,12 +183,12 @@ export function namesIn(text: string): Names {
  * answer without reading in this thread. Call it when done (in a `finally`): until then the readings stay in memory.
  */
 export function holdNames(texts: Iterable<string>): Promise<() => void> {
-  return holdInThread<Names>('names', cache, texts);
+  return holdInThread<Names>('names', keptNames, texts);
 }
 
 /** Whether the readings of all of `texts` are kept now: a synchronous step that follows reads none of them here. */
 export function namesKept(texts: Iterable<string>): boolean {
-  return cache.missing(texts).length === 0;
+  return keptNames.missing(texts).length === 0;
 }
 
 /** One text's reading by the tagger and the rules above (no cache): what `namesIn` and the reading thread run. */

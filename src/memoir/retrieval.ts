@@ -122,7 +122,6 @@ export type Windows = ReadonlyArray<{ text: string; terms: ReadonlyMap<string, n
  * 200 long entries, at every message). Contexts are short (a questionnaire's question, a date).
  */
 export const keptPassages = new TextCache<Windows>(2_000_000);
-const passages = keptPassages;
 const contexts = new TextCache<ReadonlySet<string>>(200_000);
 let searchReadings = 0;
 
@@ -142,7 +141,7 @@ export async function holdSearch(docs: readonly SourceDoc[]): Promise<() => void
   try {
     const releasePassages = await holdInThread<Windows>(
       'windows',
-      passages,
+      keptPassages,
       docs.map((d) => d.text),
     );
     return () => {
@@ -168,7 +167,7 @@ export function windowsWithTerms(text: string): Windows {
 function unitsOf(docs: readonly SourceDoc[]): Unit[] {
   return docs.flatMap((doc) => {
     const context = contexts.remember(doc.context ?? '', () => new Set(termsOf(doc.context ?? '')));
-    const windows = passages.remember(doc.text, () => {
+    const windows = keptPassages.remember(doc.text, () => {
       searchReadings++;
       return windowsWithTerms(doc.text);
     });
@@ -214,15 +213,18 @@ export interface Query {
 
 const MARRIAGE = /\b(married|marry|wedding|husband|wife|proposed|engaged)\b/i;
 
-/** The texts `spouseName` reads names in (every text but the profile, and its sentences about marrying). */
-export function spouseTexts(docs: readonly SourceDoc[]): string[] {
-  const out: string[] = [];
+/** What `spouseName` reads names in: every text but the profile (`marriage` false), and its sentences about marrying. */
+function* spouseSources(docs: readonly SourceDoc[]): Generator<{ text: string; marriage: boolean }> {
   for (const d of docs) {
     if (d.kind === 'profile') continue;
-    out.push(d.text);
-    for (const s of sentences(d.text)) if (MARRIAGE.test(s)) out.push(s);
+    yield { text: d.text, marriage: false };
+    for (const s of sentences(d.text)) if (MARRIAGE.test(s)) yield { text: s, marriage: true };
   }
-  return out;
+}
+
+/** The texts `spouseName` reads names in, for `holdSearch` to read beforehand. */
+export function spouseTexts(docs: readonly SourceDoc[]): string[] {
+  return Array.from(spouseSources(docs), (s) => s.text);
 }
 
 /**
@@ -233,17 +235,16 @@ export function spouseTexts(docs: readonly SourceDoc[]): string[] {
 export function spouseName(docs: readonly SourceDoc[]): string | undefined {
   const own = new Set(words(docs.find((d) => d.kind === 'profile')?.text ?? ''));
   const counts = new Map<string, number>();
-  for (const d of docs) {
-    if (d.kind === 'profile') continue;
-    for (const k of namesIn(d.text).kin)
-      if (k.relation === 'husband' || k.relation === 'wife') counts.set(k.name, (counts.get(k.name) ?? 0) + 2);
-    for (const s of sentences(d.text)) {
-      if (!MARRIAGE.test(s)) continue;
-      for (const p of namesIn(s).people) {
-        const first = p.split(' ')[0]!;
-        if (p.startsWith('my ') || p.includes(' ') || own.has(first.toLowerCase())) continue;
-        counts.set(p, (counts.get(p) ?? 0) + 1);
-      }
+  for (const { text, marriage } of spouseSources(docs)) {
+    if (!marriage) {
+      for (const k of namesIn(text).kin)
+        if (k.relation === 'husband' || k.relation === 'wife') counts.set(k.name, (counts.get(k.name) ?? 0) + 2);
+      continue;
+    }
+    for (const p of namesIn(text).people) {
+      const first = p.split(' ')[0]!;
+      if (p.startsWith('my ') || p.includes(' ') || own.has(first.toLowerCase())) continue;
+      counts.set(p, (counts.get(p) ?? 0) + 1);
     }
   }
   const [first, second] = [...counts.entries()].sort((a, b) => b[1] - a[1]);

@@ -8,7 +8,8 @@ import {
   type CharacterCountsRecord,
   type StoredCounts,
 } from '../../src/memoir/character.js';
-import { addJournalEntry, answerQuestionnaire, characterCountsId, rebuildCharacter } from '../../src/memoir/memoir.js';
+import { characterCountsId } from '../../src/memoir/counting.js';
+import { addJournalEntry, answerQuestionnaire, rebuildCharacter } from '../../src/memoir/memoir.js';
 import { characterOf } from '../../src/memoir/views.js';
 import {
   MEMOIR_ANSWERS,

@@ -10,7 +10,6 @@ import {
   addJournalEntry,
   agentStatus,
   answerQuestionnaire,
-  characterCountsId,
   deleteJournalEntry,
   getQuestionnaire,
   getSetup,
@@ -19,6 +18,7 @@ import {
   updateJournalEntry,
 } from '../../src/memoir/memoir.js';
 import { characterOf, dailyPrompt, insights, PROMPT_REPEAT_DAYS } from '../../src/memoir/views.js';
+import { characterCountsId } from '../../src/memoir/counting.js';
 import { keptNames, namesReadings } from '../../src/memoir/names.js';
 import { keptPassages, searchTextReadings } from '../../src/memoir/retrieval.js';
 import { CATEGORIES } from '../../src/memoir/questions.js';

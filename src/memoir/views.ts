@@ -102,42 +102,46 @@ export async function insights(store: Store, ownerId: string, audience: Audience
     ...sorted.map((e) => e.content),
     ...answers.flatMap((a) => Object.values(a.answers).map((x) => x.answer)),
   ];
-  // The people and places below are read off this thread first, and held until read (src/memoir/names.ts).
+  // The people and places, read off this thread first and held only until counted (src/memoir/names.ts).
   const release = await holdNames(allTexts);
+  let people: ReturnType<typeof topPeople>;
+  let places: ReturnType<typeof topPlaces>;
   try {
-    const byDay = new Map<string, JournalEntry[]>();
-    for (const e of sorted) {
-      const d = e.createdAt.slice(0, 10);
-      byDay.set(d, [...(byDay.get(d) ?? []), e]);
-    }
-    const moodOverTime = [...byDay.entries()].map(([date, list]) => {
-      const scores = list.map((e) => moodScore(e.mood)).filter((s): s is number => s !== null);
-      return {
-        date,
-        entries: list.length,
-        moods: countBy(list.map((e) => e.mood)),
-        averageScore: scores.length
-          ? Math.round((scores.reduce((x, y) => x + y, 0) / scores.length) * 100) / 100
-          : null,
-      };
-    });
-    const moodCounts = countBy(sorted.map((e) => e.mood));
-    return {
-      themes: themesIn(allTexts),
-      moodOverTime,
-      moodCounts,
-      people: topPeople(allTexts),
-      places: topPlaces(allTexts),
-      totals: {
-        journalEntries: entries.length,
-        answers: answers.reduce((n, a) => n + Object.keys(a.answers).length, 0),
-        words: allTexts.reduce((n, t) => n + t.split(/\s+/).filter(Boolean).length, 0),
-        writingDays: byDay.size,
-      },
-    };
+    people = topPeople(allTexts);
+    places = topPlaces(allTexts);
   } finally {
     release();
   }
+  const byDay = new Map<string, JournalEntry[]>();
+  for (const e of sorted) {
+    const d = e.createdAt.slice(0, 10);
+    const list = byDay.get(d);
+    if (list) list.push(e);
+    else byDay.set(d, [e]);
+  }
+  const moodOverTime = [...byDay.entries()].map(([date, list]) => {
+    const scores = list.map((e) => moodScore(e.mood)).filter((s): s is number => s !== null);
+    return {
+      date,
+      entries: list.length,
+      moods: countBy(list.map((e) => e.mood)),
+      averageScore: scores.length ? Math.round((scores.reduce((x, y) => x + y, 0) / scores.length) * 100) / 100 : null,
+    };
+  });
+  const moodCounts = countBy(sorted.map((e) => e.mood));
+  return {
+    themes: themesIn(allTexts),
+    moodOverTime,
+    moodCounts,
+    people,
+    places,
+    totals: {
+      journalEntries: entries.length,
+      answers: answers.reduce((n, a) => n + Object.keys(a.answers).length, 0),
+      words: allTexts.reduce((n, t) => n + t.split(/\s+/).filter(Boolean).length, 0),
+      writingDays: byDay.size,
+    },
+  };
 }
 
 export async function characterOf(store: Store, ownerId: string, format: 'json' | 'eliza') {

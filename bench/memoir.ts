@@ -25,8 +25,6 @@ import type { Clock } from '../src/core/clock.js';
 import { prepareChat } from '../src/memoir/agent.js';
 import { characterCountsId } from '../src/memoir/counting.js';
 import { addJournalEntry } from '../src/memoir/memoir.js';
-import { keptNames } from '../src/memoir/names.js';
-import { keptPassages } from '../src/memoir/retrieval.js';
 import { insights } from '../src/memoir/views.js';
 import { MEMOIR_CHARACTER, MEMOIR_JOURNAL, memoirId, type JournalEntry } from '../src/memoir/records.js';
 import { topPeople, topPlaces } from '../src/memoir/text.js';
@@ -36,6 +34,7 @@ import { openPostgresStore } from '../src/store/postgres/index.js';
 import { answerQuestionnaireTool, createJournalEntryTool } from '../src/tools/memoir/journal.js';
 import { unstorableText } from '../src/tools/text-guard.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../test/support/engines.js';
+import { withReadingCaches } from '../test/support/reading-caches.js';
 import { fmt, isMain } from './util.js';
 
 // ---------------------------------------------------------------------------
@@ -315,18 +314,12 @@ async function benchStalls(): Promise<void> {
     line('chat search, warm', await held(() => prepareChat(b, owners[1]!, 'What did my mother cook?')));
     // A memoir four times what the caches keep (as on an instance serving many memoirs, or one very long one): each
     // call reads most of it again in the reading thread, and holds what it read until it is done.
-    const bounds = [keptNames.maxChars, keptPassages.maxChars];
-    keptNames.resize(Math.floor(chars / 4));
-    keptPassages.resize(Math.floor(chars / 4));
-    try {
+    await withReadingCaches(Math.floor(chars / 4), async () => {
       const c = accountStore(raw, owners[2]!);
       line('insights, caches a quarter of it', await held(() => insights(c, owners[2]!)));
       line('insights, again', await held(() => insights(c, owners[2]!)));
       line('chat search, caches a quarter', await held(() => prepareChat(c, owners[2]!, 'What did my mother cook?')));
-    } finally {
-      keptNames.resize(bounds[0]!);
-      keptPassages.resize(bounds[1]!);
-    }
+    });
   } finally {
     await raw.close();
     await rm(dir, { recursive: true, force: true });

@@ -40,6 +40,7 @@ import {
   stageUpload,
 } from '../../src/memoir/media.js';
 import { FakeClock } from '../helpers.js';
+import { withReadingCaches } from '../support/reading-caches.js';
 import { MEMOIR_ENGINES, openEngineStore, type MemoirEngine } from './support.js';
 
 // The memoir's domain behaviour, the same on every store engine: lowdb (the embedded default) and PostgreSQL (several
@@ -341,31 +342,28 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       const s = accountStore(one.store, A);
       const mark = `${engine}-long-${Date.now()}`;
       const line = 'My sister Edith and I took the train from Whitby to Robin Hood Bay with Mr Collins. ';
-      const bounds = [keptNames.maxChars, keptPassages.maxChars];
       try {
         const ids: string[] = [];
         for (let i = 0; i < 8; i++)
           ids.push((await addJournalEntry(s, A, 'u', { content: `${mark} ${i}: ${line.repeat(4)}` }, clock)).entry.id);
         // Room for half of this memoir's texts, in both caches.
-        keptNames.resize(1_400);
-        keptPassages.resize(1_400);
-        const before = [namesReadings(), searchTextReadings()];
-        const seen = await insights(s, A);
-        expect(seen.people.map((p) => p.name)).toContain('Edith');
-        await prepareChat(s, A, 'Where did Edith go by train?');
-        await addJournalEntry(s, A, 'u', { content: `${mark} again: ${line}` }, clock);
-        await updateJournalEntry(s, A, ids[2]!, { content: `${mark} changed: ${line}` }, clock);
-        await deleteJournalEntry(s, A, ids[3]!, clock);
-        await expect(
-          updateJournalEntry(accountStore(one.store, B), B, ids[4]!, { content: 'not mine' }, clock),
-        ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-        expect([namesReadings(), searchTextReadings()]).toEqual(before);
-        // Every step let go of what it held: the caches are back within their bounds.
-        expect([keptNames.heldCount, keptPassages.heldCount]).toEqual([0, 0]);
-        expect(keptNames.chars).toBeLessThanOrEqual(1_400);
+        await withReadingCaches(1_400, async () => {
+          const before = [namesReadings(), searchTextReadings()];
+          const seen = await insights(s, A);
+          expect(seen.people.map((p) => p.name)).toContain('Edith');
+          await prepareChat(s, A, 'Where did Edith go by train?');
+          await addJournalEntry(s, A, 'u', { content: `${mark} again: ${line}` }, clock);
+          await updateJournalEntry(s, A, ids[2]!, { content: `${mark} changed: ${line}` }, clock);
+          await deleteJournalEntry(s, A, ids[3]!, clock);
+          await expect(
+            updateJournalEntry(accountStore(one.store, B), B, ids[4]!, { content: 'not mine' }, clock),
+          ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+          expect([namesReadings(), searchTextReadings()]).toEqual(before);
+          // Every step let go of what it held: the caches are back within their bounds.
+          expect([keptNames.heldCount, keptPassages.heldCount]).toEqual([0, 0]);
+          expect(keptNames.chars).toBeLessThanOrEqual(1_400);
+        });
       } finally {
-        keptNames.resize(bounds[0]!);
-        keptPassages.resize(bounds[1]!);
         await one.close();
       }
     });

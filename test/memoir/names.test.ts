@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { holdNames, keptNames, namesIn, namesReadings, readNames } from '../../src/memoir/names.js';
 import { READ_JOB_CHARS } from '../../src/memoir/reading-pool.js';
 import { ticker } from '../support/loop.js';
+import { withReadingCaches } from '../support/reading-caches.js';
 
 // People and places read by the language library, measured on a fixture of memoir sentences with the names a reader
 // would pick out (test/fixtures/memoir-names.json): precision and recall are printed, and each has a floor.
@@ -138,10 +139,8 @@ describe('names from the language library', () => {
     const sentence = 'my cousin Agnes and I walked from Settle to Malham Tarn with Mr Kaye. ';
     const mine = Array.from({ length: 12 }, (_, i) => `Held entry ${i}: ${sentence.repeat(3)}`);
     const others = Array.from({ length: 12 }, (_, i) => `Another memoir ${i}: ${sentence.repeat(3)}`);
-    const bound = keptNames.maxChars;
     // Room for a third of this memoir.
-    keptNames.resize(Math.floor(mine.reduce((n, t) => n + t.length, 0) / 3));
-    try {
+    await withReadingCaches(Math.floor(mine.reduce((n, t) => n + t.length, 0) / 3), async () => {
       const release = await holdNames(mine);
       // Another account's step reads its own texts while this one still holds.
       (await holdNames(others))();
@@ -155,8 +154,6 @@ describe('names from the language library', () => {
       expect(keptNames.heldCount).toBe(0);
       namesIn(mine[0]!);
       expect(namesReadings()).toBe(before + 1);
-    } finally {
-      keptNames.resize(bound);
-    }
+    });
   });
 });

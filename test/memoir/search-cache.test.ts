@@ -8,6 +8,7 @@ import {
   type SourceDoc,
 } from '../../src/memoir/retrieval.js';
 import { ticker } from '../support/loop.js';
+import { withReadingCaches } from '../support/reading-caches.js';
 
 // A search keeps what it made of each text (passages, their terms) for the next question: what it answers must stay
 // what the memoir says now, whoever the text belongs to.
@@ -64,9 +65,7 @@ describe("the memoir search's kept passages", () => {
     });
     const mine = Array.from({ length: 30 }, (_, i) => doc('Held', i));
     const others = Array.from({ length: 30 }, (_, i) => doc('Other', i));
-    const bound = keptPassages.maxChars;
-    keptPassages.resize(Math.floor(mine.reduce((n, d) => n + d.text.length, 0) / 4));
-    try {
+    await withReadingCaches(Math.floor(mine.reduce((n, d) => n + d.text.length, 0) / 4), async () => {
       const release = await holdSearch(mine);
       (await holdSearch(others))();
       const before = searchTextReadings();
@@ -75,8 +74,6 @@ describe("the memoir search's kept passages", () => {
       release();
       expect(keptPassages.chars).toBeLessThanOrEqual(keptPassages.maxChars);
       expect([keptPassages.heldCount, keptNames.heldCount]).toEqual([0, 0]);
-    } finally {
-      keptPassages.resize(bound);
-    }
+    });
   });
 });

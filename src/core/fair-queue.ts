@@ -47,6 +47,11 @@ export class FairQueue<T> {
     return this.count;
   }
 
+  /** How many items `account` has queued. */
+  queuedOf(account: string): number {
+    return this.lanes.get(account)?.items.length ?? 0;
+  }
+
   push(account: string, weight: number, item: T): void {
     let lane = this.lanes.get(account);
     if (!lane) {

@@ -1,6 +1,7 @@
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ApiError, type ErrorDetail } from './errors.js';
 import { currentQueueCaller, FairQueue } from './fair-queue.js';
+import { busyError, estimatedWaitMs, type QueueBounds, queueRefusal, TOTAL_QUEUE_FACTOR } from './queue-admission.js';
 
 /**
  * A small pool of worker threads running the tasks of one module, so that no
@@ -33,8 +34,12 @@ export interface WorkerPoolOptions {
   eager?: boolean;
   /** Per-job time limit, in ms; default 20 s. */
   timeoutMs?: number;
-  /** Jobs that may wait for a worker; one more is refused with SERVICE_BUSY. Default 100. */
+  /**
+   * Jobs one account may have waiting for a worker; one more is refused with SERVICE_BUSY. Default 100. All accounts
+   * together may have `maxQueueTotal` waiting (default 8 times this).
+   */
   maxQueue?: number;
+  maxQueueTotal?: number;
   /**
    * Longest wait for a worker, in ms; default 30 s; Infinity for none. A job whose estimated wait (the jobs served
    * before it, fairly across accounts, times the average job time) exceeds it is refused at once with
@@ -127,16 +132,17 @@ function revive(e: ErrorBody): Error {
   return err;
 }
 
-export class WorkerPool {
+export class WorkerPool implements QueueBounds {
   readonly name: string;
   readonly size: number;
   readonly timeoutMs: number;
   readonly maxQueue: number;
+  readonly maxQueueTotal: number;
   readonly maxWaitMs: number;
   private readonly module: URL;
   private readonly eager: boolean;
   private readonly resourceLimits: ResourceLimits;
-  private readonly noun: readonly [string, string];
+  readonly noun: readonly [string, string];
   private readonly idleMs: number | undefined;
   private readonly slots: Slot[] = [];
   private readonly queue = new FairQueue<Job>();
@@ -162,6 +168,7 @@ export class WorkerPool {
     this.eager = opts.eager === true;
     this.timeoutMs = opts.timeoutMs ?? 20_000;
     this.maxQueue = Math.max(0, opts.maxQueue ?? 100);
+    this.maxQueueTotal = Math.max(this.maxQueue, opts.maxQueueTotal ?? this.maxQueue * TOTAL_QUEUE_FACTOR);
     this.maxWaitMs = Math.max(1, opts.maxWaitMs ?? 30_000);
     this.resourceLimits = opts.resourceLimits ?? { maxOldGenerationSizeMb: 256 };
     this.averageMs = opts.typicalMs ?? 1_000;
@@ -354,27 +361,25 @@ export class WorkerPool {
     slot.worker.postMessage({ id: job.id, task: job.task, args: job.args });
   }
 
+  /** Workers without a job, counting those not started yet. */
+  private get free(): number {
+    let free = this.size - this.slots.length;
+    for (const slot of this.slots) if (!slot.job) free++;
+    return free;
+  }
+
   /**
    * How long a job queued now by `account` would wait for a worker: the jobs served before it (fairly across
    * accounts), plus the ones running, shared among the workers, at the average job time.
    */
   estimatedWaitMs(account: string, weight: number): number {
-    const free = this.slots.filter((s) => !s.job).length + (this.size - this.slots.length);
-    const ahead = this.queue.ahead(account, weight);
-    if (ahead < free) return 0;
-    return Math.ceil((ahead + 1 - free) / this.size) * this.averageMs;
+    return estimatedWaitMs(this.queue, this.size, this.free, this.averageMs, { account, weight });
   }
 
-  /** The SERVICE_BUSY error, with a retry time from the estimated wait (or the queue length) and the average job time. */
-  private busy(message: string, waitMs = Math.ceil((this.queue.size + 1) / this.size) * this.averageMs): ApiError {
+  /** The SERVICE_BUSY error of a job that waited too long, with a retry time from the queue length. */
+  private busy(message: string): ApiError {
     this.stats.busy++;
-    const seconds = Math.min(60, Math.max(1, Math.ceil(waitMs / 1000)));
-    return new ApiError(
-      'SERVICE_BUSY',
-      `${message}; retry in about ${seconds} s`,
-      undefined,
-      new Date(Date.now() + seconds * 1000).toISOString(),
-    );
+    return busyError(message, Math.ceil((this.queue.size + 1) / this.size) * this.averageMs);
   }
 
   private defaultLimit(kind: LimitKind, limit: string): Error {
@@ -389,20 +394,11 @@ export class WorkerPool {
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.closed) return Promise.reject(new Error(`${this.name} pool is closed`));
-    const free = this.slots.some((s) => !s.job) || this.slots.length < this.size;
-    const waiting = this.queue.size;
-    if (!free && waiting >= this.maxQueue) {
-      return Promise.reject(this.busy(`${this.name} is busy: ${waiting} ${this.noun[1]} are waiting`));
-    }
     const caller = currentQueueCaller();
-    const estimate = free ? 0 : this.estimatedWaitMs(caller.account, caller.weight);
-    if (estimate > this.maxWaitMs) {
-      return Promise.reject(
-        this.busy(
-          `${this.name} is busy: this ${this.noun[0]} would wait about ${Math.ceil(estimate / 1000)} s for a worker, longer than the ${Math.ceil(this.maxWaitMs / 1000)} s allowed`,
-          estimate,
-        ),
-      );
+    const refused = queueRefusal(this.queue, this, this.free, this.averageMs, caller);
+    if (refused) {
+      this.stats.busy++;
+      return Promise.reject(refused);
     }
     return new Promise<T>((resolve, reject) => {
       const job: Job = {

@@ -91,7 +91,7 @@ describe('WorkerPool', () => {
     expect(await p.run('echo', 1)).toMatchObject({ echoed: 1 });
   });
 
-  it('refuses a job past the queue limit with SERVICE_BUSY and a retry time', async () => {
+  it("refuses a job past its account's queue limit with SERVICE_BUSY and a retry time", async () => {
     const p = pool({ size: 1, maxQueue: 1 });
     const running = p.run('spin', null, { timeoutMs: 60_000 });
     running.catch(() => undefined);
@@ -103,12 +103,40 @@ describe('WorkerPool', () => {
     const busy = e as ApiError;
     expect(busy.code).toBe('SERVICE_BUSY');
     expect(busy.status).toBe(503);
-    expect(busy.message).toMatch(/busy: 1 jobs are waiting; retry in about \d+ s/);
+    expect(busy.message).toMatch(/busy: you have 1 job waiting; retry in about \d+ s/);
     expect(Date.parse(busy.retryAfter!)).toBeGreaterThan(Date.now());
     expect(p.stats.busy).toBe(1);
     await p.close();
     await expect(running).rejects.toThrow(/closed/);
     await expect(queued).rejects.toThrow(/closed/);
+  });
+
+  it("bounds the queue per account: one account's full queue never turns another away, which is served next", async () => {
+    const p = pool({ size: 1, maxQueue: 3, maxWaitMs: Infinity });
+    const as = (account: string, label: string) =>
+      runAsQueueCaller({ account, weight: 1 }, () => p.run<string>('sleep', { ms: 20, label }));
+    const finished: string[] = [];
+    const a = ['a0', 'a1', 'a2', 'a3'].map((l) => as('acct_A', l).then((x) => void finished.push(x)));
+    await until(() => p.running === 1);
+    expect(p.queued).toBe(3);
+    const refused = await rejection(as('acct_A', 'a4'));
+    expect(refused).toMatchObject({ code: 'SERVICE_BUSY', message: expect.stringMatching(/you have 3 jobs waiting/) });
+    // The old bound counted every account's jobs: B was refused here although it would run next.
+    const b = as('acct_B', 'b').then((x) => void finished.push(x));
+    await Promise.all([...a, b]);
+    expect(finished).toEqual(['a0', 'b', 'a1', 'a2', 'a3']);
+    expect(p.stats.busy).toBe(1);
+  });
+
+  it('bounds the queue of all accounts together (maxQueueTotal)', async () => {
+    const p = pool({ size: 1, maxQueue: 2, maxQueueTotal: 3, maxWaitMs: Infinity });
+    const as = (account: string) => runAsQueueCaller({ account, weight: 1 }, () => p.run('spin', null));
+    const jobs = [as('acct_A'), as('acct_A'), as('acct_A'), as('acct_B')];
+    for (const j of jobs) j.catch(() => undefined);
+    await until(() => p.running === 1 && p.queued === 3);
+    const e = await rejection(as('acct_C'));
+    expect(e).toMatchObject({ code: 'SERVICE_BUSY', message: expect.stringMatching(/busy: 3 jobs are waiting/) });
+    await p.close();
   });
 
   it('refuses a job that waited longer than maxWaitMs for a worker (its estimate was under it)', async () => {

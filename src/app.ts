@@ -12,6 +12,7 @@ import { SecretSweeper } from './webhooks/secrets.js';
 import { API_KEYS, API_KEY_INDEXES } from './keys/keys.js';
 import { EMBED_SECRETS, EMBED_SECRET_INDEXES } from './embed/secrets.js';
 import { EMBED_SESSIONS, EMBED_SESSION_INDEXES } from './embed/store.js';
+import { configureMediaPrograms } from './memoir/exec.js';
 import { keptNames } from './memoir/names.js';
 import { MEMOIR_INDEXES } from './memoir/records.js';
 import { keptPassages } from './memoir/retrieval.js';
@@ -167,6 +168,8 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
     keptNames.resize(config.memoirReadingChars);
     keptPassages.resize(config.memoirReadingChars);
   }
+  // So are the places of the memoir's programs (src/memoir/exec.ts), and their wait limit the worker pools'.
+  configureMediaPrograms(config.mediaConcurrency, config.queueWaitMs);
   // Before the store: with PostgreSQL and no configured key, refuse before connecting.
   const masterKey = await loadConfiguredMasterKey(config, log);
   const store = await openStore(config);

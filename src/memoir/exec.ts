@@ -2,9 +2,16 @@
  * The Debian programs the memoir runs (festival, pocketsphinx, ffmpeg, ffprobe):
  * run with arguments (never a shell), a time limit and bounded output. A missing
  * program is a clear 503 naming the package to install.
+ *
+ * They take a core each while they run, outside the worker pools: at most `mediaPrograms.size` run at once (one per
+ * core unless SVC_MEDIA_CONCURRENCY says otherwise), and callers beyond that wait their turn fairly across accounts
+ * (src/core/fair-slots.ts), so that one account's many voice or video calls neither start a process each nor hold
+ * another account's call for more than one program's run.
  */
 import { execFile } from 'node:child_process';
+import os from 'node:os';
 import { ApiError } from '../core/errors.js';
+import { FairSlots } from '../core/fair-slots.js';
 
 export const PACKAGES: Record<string, string> = {
   text2wave: 'festival festvox-us-slt-hts',
@@ -17,11 +24,50 @@ export class ToolMissingError extends Error {
   override name = 'ToolMissingError';
 }
 
-export function run(
+const DEFAULT_WAIT_MS = 30_000;
+
+/** The places for these programs, shared by every account; sized by the service's configuration (src/app.ts). */
+export const mediaPrograms = new FairSlots({
+  name: 'The media programs (speech, video, transcripts)',
+  size: os.availableParallelism(),
+  maxQueue: 20,
+  maxWaitMs: DEFAULT_WAIT_MS,
+  typicalMs: 2_000,
+  noun: ['media job', 'media jobs'],
+});
+
+/** Sizes the places (default: one per core) and their wait limit (default 30 s), as the service is configured. */
+export function configureMediaPrograms(concurrency: number | undefined, maxWaitMs: number | undefined): void {
+  mediaPrograms.configure({
+    size: concurrency ?? os.availableParallelism(),
+    maxWaitMs: maxWaitMs ?? DEFAULT_WAIT_MS,
+  });
+}
+
+export interface RunOptions {
+  /** The program's time limit once it runs, ms (default 2 minutes); waiting for a place is bounded apart. */
+  timeoutMs?: number;
+  /** Written to the program's standard input. */
+  input?: string;
+  /** Aborting takes the call out of the queue, or kills the program. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Runs `cmd` once a place is free (see above). */
+export async function run(
   cmd: string,
   args: string[],
-  opts: { timeoutMs?: number; input?: string; signal?: AbortSignal | undefined } = {},
+  opts: RunOptions = {},
 ): Promise<{ stdout: string; stderr: string }> {
+  const release = await mediaPrograms.acquire(opts.signal);
+  try {
+    return await runNow(cmd, args, opts);
+  } finally {
+    release();
+  }
+}
+
+function runNow(cmd: string, args: string[], opts: RunOptions): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       cmd,

@@ -96,6 +96,25 @@ export async function refundDebit(deps: CreditDeps, debit: LedgerEntry, reason: 
 }
 
 /**
+ * Refuses at once (402 INSUFFICIENT_CREDITS, as a debit would) when the account cannot pay for `units` of `action`:
+ * for work whose price is known only once it has run (speech, by the length of the audio), checked before it runs
+ * with a lower bound of its units, so that an empty wallet does not get the work done and refused afterwards.
+ * Nothing is written; the debit after the work decides.
+ */
+export async function requireCredits(ctx: CreditContext, action: PaidAction, units: number): Promise<void> {
+  const credits = actionCost(catalogueOf(ctx.config), action, units);
+  if (credits === 0) return;
+  const accountId = ctx.principal.ownerId;
+  const balance = await inAccount(
+    ctx.store,
+    accountId,
+    async (tx) => (await loadWalletInTx(tx, accountId, ctx.clock.now())).balance,
+    { readOnly: true },
+  );
+  if (balance < credits) throw insufficientCredits(credits, balance, !!ctx.config.payments.stripeSecretKey);
+}
+
+/**
  * Runs a paid action: debits what `units` of `action` cost (price list),
  * runs `fn`, and refunds the debit with a new entry if `fn` throws (the error
  * is thrown on). `ref` names what is paid for (a chat message, a media item).

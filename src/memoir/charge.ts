@@ -9,7 +9,7 @@ import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import { actionCost, catalogueOf, type PaidAction } from '../credits/catalogue.js';
-import { withCredits } from '../credits/spend.js';
+import { requireCredits, withCredits } from '../credits/spend.js';
 import type { Store } from '../store/port.js';
 
 export type { PaidAction };
@@ -47,4 +47,12 @@ export async function withCharge<T>(
   const price = priceOf(ctx.config, action, units);
   const result = await withCredits(ctx, action, price.units, ref, work);
   return { result, charge: { action, ...price } };
+}
+
+/**
+ * Refuses at once (402) a caller who cannot pay for `units` of `action`, before work whose real length is known only
+ * once done (speech): `units` is a lower bound of it. The charge itself comes after, with `withCharge`.
+ */
+export async function requireCharge(ctx: ChargeContext, action: PaidAction, units: number): Promise<void> {
+  await requireCredits(ctx, action, priceOf(ctx.config, action, units).units);
 }

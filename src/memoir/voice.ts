@@ -125,6 +125,16 @@ export function baseVoicePitch(): Promise<number | null> {
   return basePitch;
 }
 
+/** Letters and digits the base voice says per second, at most (it says about 16 in plain prose, digits slower). */
+const MOST_LETTERS_PER_SECOND = 25;
+
+/** A lower bound of the length of `text` spoken, whole seconds: punctuation and spaces count for nothing. */
+export function shortestSpeechSeconds(text: string): number {
+  let letters = 0;
+  for (const _ of text.matchAll(/[\p{L}\p{N}]/gu)) letters++;
+  return Math.floor(letters / MOST_LETTERS_PER_SECOND);
+}
+
 /** Cleans text for speech: control characters out, whitespace folded. */
 export function speakable(text: string): string {
   return text

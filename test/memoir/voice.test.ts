@@ -6,6 +6,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tmpDir, type TestServer } from '../helpers.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
+import { mediaPrograms } from '../../src/memoir/exec.js';
+import { shortestSpeechSeconds, synthesize } from '../../src/memoir/voice.js';
 import { grant, multipartBody, requireProgram, wordErrorRate } from './support.js';
 
 // Festival and ffmpeg run for real: the synthesised speech is transcribed by
@@ -60,7 +62,7 @@ async function probe(bytes: Buffer, name: string) {
 }
 
 describe('voice', () => {
-  it('401 without a session, 403 without CSRF, 402 without credits (nothing delivered)', async () => {
+  it('401 without a session, 403 without CSRF, 402 without credits (nothing delivered, nothing run)', async () => {
     const anon = await server.app.inject({
       method: 'POST',
       url: '/api/svcloom/voice/synthesize',
@@ -70,9 +72,12 @@ describe('voice', () => {
     expect((await post(user, '/api/svcloom/voice/synthesize', { text: 'hello' }, {}, false)).json().error.code).toBe(
       'CSRF_FAILED',
     );
+    const programs = mediaPrograms.stats.granted;
     const poor = await post(user, '/api/svcloom/voice/synthesize', { text: 'hello there' });
     expect(poor.statusCode).toBe(402);
     expect(poor.json()).toMatchObject({ success: false, error: { code: 'INSUFFICIENT_CREDITS' } });
+    // Refused before festival ran: an empty wallet does not get the speech made, then refused.
+    expect(mediaPrograms.stats.granted).toBe(programs);
     const long = await post(user, '/api/svcloom/voice/synthesize', { text: 'x'.repeat(1001) });
     expect(long.json().error.code).toBe('VALIDATION_ERROR');
     // The format comes from Accept: a body naming one is refused, not silently answered in another format.
@@ -98,6 +103,21 @@ describe('voice', () => {
     expect(opus.headers['content-type']).toBe('audio/ogg');
     expect(opus.rawPayload.subarray(0, 4).toString()).toBe('OggS');
     expect((await probe(opus.rawPayload, 'o.ogg')).streams[0]!.codec_name).toBe('opus');
+  }, 60_000);
+
+  it('checks the wallet against a lower bound of the speech: never more seconds than the speech lasts', async () => {
+    const texts = [
+      SENTENCE,
+      'hello there',
+      'Antidisestablishmentarianism, incomprehensibilities; uncharacteristically!',
+      '!!! ??? ... --- ,,, ;;; ::: ... !!!',
+      'The quick brown fox jumps over the lazy dog. '.repeat(8).trim(),
+    ];
+    for (const text of texts) {
+      const speech = await synthesize(text, { factor: 1, format: 'wav' });
+      expect(shortestSpeechSeconds(text), text).toBeLessThanOrEqual(speech.durationSeconds);
+    }
+    expect(shortestSpeechSeconds(texts[4]!)).toBeGreaterThan(10);
   }, 60_000);
 
   it("with the person's recordings: a matched voice style, the pitch moved toward theirs", async () => {

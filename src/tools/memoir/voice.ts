@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
 import { fetchPhoto } from '../../memoir/fetch-photo.js';
-import { withCharge } from '../../memoir/charge.js';
+import { requireCharge, withCharge } from '../../memoir/charge.js';
 import { checkImagePixels, getMedia, mediaFile } from '../../memoir/media.js';
 import { MEMOIR_MEDIA, type MediaRecord } from '../../memoir/records.js';
 import {
@@ -11,6 +11,7 @@ import {
   MAX_SYNTH_CHARS,
   pitchFactor,
   renderAvatar,
+  shortestSpeechSeconds,
   speakable,
   synthesize,
 } from '../../memoir/voice.js';
@@ -237,6 +238,8 @@ export async function speak(
 ) {
   const text = speakable(input.text);
   if (!text) throw ApiError.validation('Nothing to say', [{ field: 'text', reason: 'must contain visible text' }]);
+  // A wallet that cannot pay for the shortest speech the text could make is refused before anything runs.
+  await requireCharge(ctx, 'voice', shortestSpeechSeconds(text));
   const profile = await voiceProfile(memoir, memoirOwner, audience);
   const base = profile.medianPitchHz ? await baseVoicePitch() : null;
   const factor = pitchFactor(profile.medianPitchHz, base);

@@ -190,7 +190,7 @@ describe('compileContract', () => {
 describe('SolcPool queue limits and cancellation', () => {
   const tiny = (name: string) => `${HEADER}contract ${name} { uint256 public v; }\n`;
 
-  it('refuses a compile past the queue limit with SERVICE_BUSY (503) and a retry time', async () => {
+  it("refuses a compile past its account's queue limit with SERVICE_BUSY (503) and a retry time", async () => {
     const pool = new SolcPool({ size: 1, maxQueue: 1 });
     try {
       const running = pool.compile(tiny('QRunning'));
@@ -199,7 +199,7 @@ describe('SolcPool queue limits and cancellation', () => {
       const err = await rejection(pool.compile(tiny('QRefused')));
       expect(err.code).toBe('SERVICE_BUSY');
       expect(err.status).toBe(503);
-      expect(err.message).toMatch(/busy: 1 compiles are waiting/);
+      expect(err.message).toMatch(/busy: you have 1 compile waiting/);
       expect(Date.parse(err.retryAfter!)).toBeGreaterThan(before);
       expect(pool.stats.busy).toBe(1);
       // The two accepted compiles still finish.

@@ -35,7 +35,7 @@ export interface SolcPoolOptions {
   timeoutMs?: number;
   /** Largest accepted source, in bytes; default 512 KiB. */
   maxSourceBytes?: number;
-  /** Compiles that may wait for a worker; one more is refused with SERVICE_BUSY. Default 100. */
+  /** Compiles one account may have waiting for a worker; one more is refused with SERVICE_BUSY. Default 100. */
   maxQueue?: number;
   /**
    * Longest wait for a worker, in ms; a compile not started by then is refused

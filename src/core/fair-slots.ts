@@ -93,7 +93,7 @@ export class FairSlots implements QueueBounds {
     const refused: ApiError | undefined = queueRefusal(
       this.#queue,
       this,
-      this.size - this.#running,
+      Math.max(0, this.size - this.#running),
       this.#averageMs,
       caller,
     );

@@ -121,6 +121,6 @@ export async function queueWizardCallback(
     await tx.put(EVENTS, event);
     await tx.put(DELIVERIES, delivery);
   });
-  notifyOutbox({ id: delivery.id, webhookId: session.id, due: delivery.nextAttemptAt ?? 0 });
+  notifyOutbox({ id: delivery.id, webhookId: session.id, ownerId: delivery.ownerId, due: delivery.nextAttemptAt ?? 0 });
   return delivery.id;
 }

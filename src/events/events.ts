@@ -94,6 +94,8 @@ interface SubscriptionView {
 export interface QueuedDelivery {
   id: string;
   webhookId: string;
+  /** The delivery's account (its subscription's): the dispatcher serves accounts in turn. */
+  ownerId: string;
   /** Unix ms at which it is due. */
   due: number;
 }
@@ -196,7 +198,7 @@ export async function recordEvent(tx: Tx, event: NewEvent, clock: Clock): Promis
     if (!sub.events.includes('*') && !sub.events.includes(event.type)) continue;
     const delivery = newDelivery(record, sub.id, now.getTime(), record.createdAt);
     await tx.put(DELIVERIES, delivery);
-    notifyOutbox({ id: delivery.id, webhookId: sub.id, due: delivery.nextAttemptAt ?? 0 });
+    notifyOutbox({ id: delivery.id, webhookId: sub.id, ownerId: delivery.ownerId, due: delivery.nextAttemptAt ?? 0 });
   }
   // Operator subscriptions of other accounts: the delivery belongs to the subscription's (operator's) account, so
   // the event's account never sees it in its event log; the payload names the event's account (accountId).
@@ -207,7 +209,7 @@ export async function recordEvent(tx: Tx, event: NewEvent, clock: Clock): Promis
     const delivery = newDelivery(record, sub.id, now.getTime(), record.createdAt);
     delivery.ownerId = sub.ownerId;
     await raw.put(DELIVERIES, delivery);
-    notifyOutbox({ id: delivery.id, webhookId: sub.id, due: delivery.nextAttemptAt ?? 0 });
+    notifyOutbox({ id: delivery.id, webhookId: sub.id, ownerId: delivery.ownerId, due: delivery.nextAttemptAt ?? 0 });
   }
   return record;
 }

@@ -231,7 +231,8 @@ export async function* pendingPages(store: Store, page = PENDING_PAGE): AsyncGen
         const out: QueuedDelivery[] = [];
         for (const id of slice) {
           const d = await tx.get<DeliveryRecord>(DELIVERIES, id);
-          if (d?.state === 'pending') out.push({ id: d.id, webhookId: d.webhookId, due: d.nextAttemptAt ?? 0 });
+          if (d?.state === 'pending')
+            out.push({ id: d.id, webhookId: d.webhookId, ownerId: d.ownerId, due: d.nextAttemptAt ?? 0 });
         }
         return out;
       },

@@ -19,8 +19,9 @@
  * Several instances (a store that can claim with row locks, the PostgreSQL one): see ./claim.ts for how they share
  * the outbox under leases, and ./claim-loop.ts for the loop that claims there.
  *
- * Concurrency is bounded overall (`maxConcurrent`) and per subscription (`perSubscription`), and subscriptions are
- * served round-robin, so one slow receiver holds at most its own share of the slots. Retries: see ./recorder.ts.
+ * Concurrency is bounded overall (`maxConcurrent`) and per subscription (`perSubscription`), and accounts, then each
+ * account's subscriptions, are served in turn (./queue.ts), so one slow receiver holds at most its own share of the
+ * slots and one account with many subscriptions no more than another's. Retries: see ./recorder.ts.
  *
  * Time: retry schedules use the injected `clock` and `scheduler` (tests use a fake pair); the per-attempt timeout and
  * latencies use real time.
@@ -117,7 +118,7 @@ export class Dispatcher {
       },
       release: (id) => this.#books.release(id),
       settled: (retries) => {
-        for (const r of retries) this.#enqueue(r.id, r.webhookId, r.due);
+        for (const r of retries) this.#enqueue(r.id, r.webhookId, r.due, r.ownerId);
         this.#pump();
         this.#maybePrune();
       },
@@ -285,13 +286,14 @@ export class Dispatcher {
     });
   }
 
-  #enqueue(id: string, webhookId: string, due: number): void {
+  /** `ownerId`: the delivery's account; by default the one its subscription was queued under before. */
+  #enqueue(id: string, webhookId: string, due: number, ownerId?: string): void {
     if (this.#shared) {
       // Shared store: the record is pending in the store; wake up when it is due and claim it (or another instance does).
       this.#arm(due, this.#clock.now().getTime());
       return;
     }
-    this.#books.add(id, webhookId, due);
+    this.#books.add(id, webhookId, due, ownerId);
   }
 
   // --- recovery and scanning -------------------------------------------------
@@ -307,7 +309,7 @@ export class Dispatcher {
   #take(queued: QueuedDelivery[]): void {
     if (this.#stopped) return;
     for (const q of queued) {
-      if (!this.#books.isQueued(q.id)) this.#enqueue(q.id, q.webhookId, q.due); // #enqueue skips in-flight ones
+      if (!this.#books.isQueued(q.id)) this.#enqueue(q.id, q.webhookId, q.due, q.ownerId); // #enqueue skips in-flight ones
     }
     this.#pump();
     this.#checkIdle();

@@ -2,9 +2,11 @@
  * The dispatcher's books: which deliveries it holds (claimed and not yet confirmed), per subscription, and, on a
  * store used by this process alone, the queue of pending deliveries it knows of with their due times.
  *
- * The queue is per subscription, and subscriptions are served round-robin (one served now goes to the back of the
- * line), so a slow receiver holds at most its own share of the slots. Within a subscription the earliest due goes
- * first (a heap), so however many retries of a failing receiver wait for later, the due ones are found at once.
+ * The queue is per subscription, and both the claims and the send slots serve accounts in turn, then each account's
+ * subscriptions in turn (one served now goes to the back of its line): a slow receiver holds at most its own share of
+ * the slots, and an account with many subscriptions (up to 100) gets one turn like any other, not one per
+ * subscription. Within a subscription the earliest due goes first (a heap), so however many retries of a failing
+ * receiver wait for later, the due ones are found at once.
  */
 import type { Job } from './claim.js';
 
@@ -67,10 +69,62 @@ class DueHeap {
 
 const before = (a: Queued, b: Queued) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
 
+/** Moves `key` to the back of a Map's order (a line served round-robin). */
+function toBack<K, V>(line: Map<K, V>, key: K): void {
+  const value = line.get(key);
+  if (value === undefined) return;
+  line.delete(key);
+  line.set(key, value);
+}
+
+/**
+ * Takes up to `free` items, one per account per pass: each pass walks the accounts in their line's order and takes
+ * the next item of one of the account's subscriptions, those in their own line's order. `next` answers a
+ * subscription's next item, or undefined when it has none to give now (it is then passed over until the end).
+ * Answers the accounts and subscriptions served, in the order served, for the caller to move to the back.
+ */
+function takeInTurn<T>(
+  lines: Iterable<[string, Iterable<string>]>,
+  free: number,
+  next: (webhookId: string) => T | undefined,
+): { taken: T[]; served: Array<[string, string[]]> } {
+  const candidates = [...lines].map(([owner, subs]) => ({ owner, subs: [...subs], at: 0, served: [] as string[] }));
+  const taken: T[] = [];
+  let active = candidates;
+  while (taken.length < free && active.length > 0) {
+    const still: typeof candidates = [];
+    for (const c of active) {
+      if (taken.length >= free) {
+        still.push(c);
+        continue;
+      }
+      let item: T | undefined;
+      while (item === undefined && c.subs.length > 0) {
+        const i = c.at % c.subs.length;
+        const webhookId = c.subs[i]!;
+        item = next(webhookId);
+        if (item === undefined) c.subs.splice(i, 1);
+        else {
+          c.at = i + 1;
+          if (!c.served.includes(webhookId)) c.served.push(webhookId);
+        }
+      }
+      if (item !== undefined) taken.push(item);
+      if (c.subs.length > 0) still.push(c);
+    }
+    active = still;
+  }
+  return { taken, served: candidates.filter((c) => c.served.length > 0).map((c) => [c.owner, c.served]) };
+}
+
 /** Deliveries queued and held by one dispatcher. */
 export class DeliveryQueue {
-  /** webhookId -> its queued deliveries; Map order gives round-robin. */
+  /** webhookId -> its queued deliveries. */
   readonly #queue = new Map<string, DueHeap>();
+  /** ownerId -> its subscriptions with queued deliveries; both Maps' order gives the turns. */
+  readonly #lines = new Map<string, Map<string, true>>();
+  /** webhookId -> its account, while it has deliveries queued or held. */
+  readonly #ownerOf = new Map<string, string>();
   /** deliveryId -> its live entry in its subscription's heap. */
   readonly #queued = new Map<string, Queued>();
   #seq = 0;
@@ -106,15 +160,25 @@ export class DeliveryQueue {
     return this.#perSub.get(webhookId) ?? 0;
   }
 
-  /** Queues a delivery due at `due` (unix ms), or moves a queued one to that time; one already held is left alone. */
-  add(id: string, webhookId: string, due: number): void {
+  /**
+   * Queues a delivery due at `due` (unix ms), or moves a queued one to that time; one already held is left alone.
+   * `ownerId` is the delivery's account (default: the one its subscription is known under, or the subscription alone).
+   */
+  add(id: string, webhookId: string, due: number, ownerId?: string): void {
     if (this.#inflight.has(id)) return;
     if (this.#queued.get(id)?.due === due) return;
+    const owner = ownerId ?? this.#ownerOf.get(webhookId) ?? webhookId;
+    this.#ownerOf.set(webhookId, owner);
     const entry: Queued = { id, due, seq: this.#seq++ };
     // An earlier entry of the same delivery stays in the heap, stale, and is skipped when it comes up.
     this.#queued.set(id, entry);
     let heap = this.#queue.get(webhookId);
-    if (!heap) this.#queue.set(webhookId, (heap = new DueHeap()));
+    if (!heap) {
+      this.#queue.set(webhookId, (heap = new DueHeap()));
+      let line = this.#lines.get(owner);
+      if (!line) this.#lines.set(owner, (line = new Map()));
+      line.set(webhookId, true);
+    }
     heap.push(entry);
   }
 
@@ -130,8 +194,10 @@ export class DeliveryQueue {
     if (webhookId === undefined) return;
     this.#inflight.delete(id);
     const n = (this.#perSub.get(webhookId) ?? 1) - 1;
-    if (n <= 0) this.#perSub.delete(webhookId);
-    else this.#perSub.set(webhookId, n);
+    if (n <= 0) {
+      this.#perSub.delete(webhookId);
+      if (!this.#queue.has(webhookId)) this.#ownerOf.delete(webhookId);
+    } else this.#perSub.set(webhookId, n);
   }
 
   /** The earliest live entry of a subscription's heap, stale ones dropped on the way; undefined when none is left. */
@@ -141,6 +207,16 @@ export class DeliveryQueue {
       heap.pop();
     }
     return undefined;
+  }
+
+  /** Forgets a subscription with nothing queued. */
+  #drop(webhookId: string): void {
+    this.#queue.delete(webhookId);
+    const owner = this.#ownerOf.get(webhookId) ?? webhookId;
+    const line = this.#lines.get(owner);
+    line?.delete(webhookId);
+    if (line?.size === 0) this.#lines.delete(owner);
+    if (!this.#perSub.has(webhookId)) this.#ownerOf.delete(webhookId);
   }
 
   /** When the next queued delivery is due (unix ms), or null when none is queued. */
@@ -158,51 +234,60 @@ export class DeliveryQueue {
 
   /**
    * Takes the deliveries due at `now` that fit: at most `free` in all and `perSubscription` held per subscription,
-   * round-robin over subscriptions, each subscription's earliest due first. They are held from now on. Also answers
-   * when the earliest delivery not yet due is due (Infinity when none): due work blocked by the bounds is taken when
-   * a slot frees.
+   * accounts in turn and each account's subscriptions in turn, each subscription's earliest due first. They are held
+   * from now on. Also answers when the earliest delivery not yet due is due (Infinity when none): due work blocked by
+   * the bounds is taken when a slot frees.
    */
   takeDue(now: number, free: number, perSubscription: number): { batch: string[]; earliest: number } {
     let earliest = Infinity;
-    const batch: string[] = [];
-    const served: string[] = [];
-    for (const [webhookId, heap] of this.#queue) {
-      let slots = Math.min(free, perSubscription - (this.#perSub.get(webhookId) ?? 0));
-      for (let top = this.#top(heap); top; top = this.#top(heap)) {
-        if (top.due > now) {
-          earliest = Math.min(earliest, top.due);
-          break;
-        }
-        if (slots <= 0) break;
-        heap.pop();
-        this.#queued.delete(top.id);
-        this.hold(top.id, webhookId);
-        batch.push(top.id);
-        slots--;
-        free--;
+    // First the subscriptions with something due and room for it, per account; the others only tell `earliest`.
+    const ready: Array<[string, string[]]> = [];
+    for (const [owner, line] of this.#lines) {
+      const subs: string[] = [];
+      for (const webhookId of line.keys()) {
+        const heap = this.#queue.get(webhookId)!;
+        const top = this.#top(heap);
+        if (!top) this.#drop(webhookId);
+        else if (top.due > now) earliest = Math.min(earliest, top.due);
+        else if ((this.#perSub.get(webhookId) ?? 0) < perSubscription) subs.push(webhookId);
       }
-      if (heap.size === 0) this.#queue.delete(webhookId);
-      else served.push(webhookId);
-      if (free <= 0) break;
+      if (subs.length > 0) ready.push([owner, subs]);
     }
-    // Round-robin: subscriptions served now go to the back of the line.
-    for (const webhookId of served) {
-      const heap = this.#queue.get(webhookId);
-      if (!heap) continue;
-      this.#queue.delete(webhookId);
-      this.#queue.set(webhookId, heap);
+    const { taken, served } = takeInTurn(ready, Math.max(0, free), (webhookId) => {
+      if ((this.#perSub.get(webhookId) ?? 0) >= perSubscription) return undefined;
+      const heap = this.#queue.get(webhookId)!;
+      const top = this.#top(heap);
+      if (!top) return undefined;
+      if (top.due > now) {
+        earliest = Math.min(earliest, top.due);
+        return undefined;
+      }
+      heap.pop();
+      this.#queued.delete(top.id);
+      this.hold(top.id, webhookId);
+      return top.id;
+    });
+    // Turns: accounts and subscriptions served now go to the back of their lines.
+    for (const [owner, subs] of served) {
+      const line = this.#lines.get(owner);
+      for (const webhookId of subs) {
+        const heap = this.#queue.get(webhookId);
+        if (heap && !this.#top(heap)) this.#drop(webhookId);
+        else if (line) toBack(line, webhookId);
+      }
+      if (this.#lines.has(owner)) toBack(this.#lines, owner);
     }
-    return { batch, earliest };
+    return { batch: taken, earliest };
   }
 }
 
 /**
  * Claimed jobs waiting for a send slot, and the slots in use: at most `max` requests on the wire, and
- * `perSubscription` per subscription, served round-robin.
+ * `perSubscription` per subscription, accounts in turn and each account's subscriptions in turn.
  */
 export class SendSlots {
-  /** Claimed (durably) and waiting for a send slot, per subscription; Map order gives round-robin. */
-  readonly #ready = new Map<string, Job[]>();
+  /** ownerId -> webhookId -> claimed (durably) jobs waiting for a send slot; the Maps' order gives the turns. */
+  readonly #ready = new Map<string, Map<string, Job[]>>();
   #sending = 0;
   readonly #sendingPerSub = new Map<string, number>();
 
@@ -218,50 +303,62 @@ export class SendSlots {
 
   /** A claimed job waits for a slot. */
   push(job: Job): void {
-    const list = this.#ready.get(job.webhook.id);
+    const owner = job.webhook.ownerId;
+    let line = this.#ready.get(owner);
+    if (!line) this.#ready.set(owner, (line = new Map()));
+    const list = line.get(job.webhook.id);
     if (list) list.push(job);
-    else this.#ready.set(job.webhook.id, [job]);
+    else line.set(job.webhook.id, [job]);
   }
 
   /** Removes and answers every waiting job. */
   drain(): Job[] {
-    const jobs = [...this.#ready.values()].flat();
+    const jobs = [...this.#ready.values()].flatMap((line) => [...line.values()].flat());
     this.#ready.clear();
     return jobs;
   }
 
   /**
-   * Takes waiting jobs for the free slots, round-robin over subscriptions; each holds its slot until `done`. A job
-   * for which `isLate` is true is taken out without a slot and answered apart.
+   * Takes waiting jobs for the free slots, accounts in turn and each account's subscriptions in turn; each holds its
+   * slot until `done`. A job for which `isLate` is true is taken out without a slot and answered apart.
    */
   take(isLate: (job: Job) => boolean): { send: Job[]; late: Job[] } {
-    const send: Job[] = [];
     const late: Job[] = [];
-    const served: string[] = [];
-    for (const [webhookId, jobs] of this.#ready) {
-      if (this.#sending >= this.max) break;
-      let n = this.#sendingPerSub.get(webhookId) ?? 0;
-      while (jobs.length > 0 && n < this.perSubscription && this.#sending < this.max) {
-        const job = jobs.shift()!;
-        if (isLate(job)) {
-          late.push(job);
-          continue;
-        }
-        n++;
-        this.#sending++;
-        this.#sendingPerSub.set(webhookId, n);
-        send.push(job);
-      }
-      if (jobs.length === 0) this.#ready.delete(webhookId);
-      else served.push(webhookId);
+    const lines: Array<[string, string[]]> = [];
+    const ownerOf = new Map<string, string>();
+    for (const [owner, line] of this.#ready) {
+      lines.push([owner, [...line.keys()]]);
+      for (const webhookId of line.keys()) ownerOf.set(webhookId, owner);
     }
-    for (const webhookId of served) {
-      const jobs = this.#ready.get(webhookId);
-      if (!jobs) continue;
-      this.#ready.delete(webhookId);
-      this.#ready.set(webhookId, jobs);
+    const { taken: send, served } = takeInTurn(lines, Math.max(0, this.max - this.#sending), (webhookId) => {
+      const owner = ownerOf.get(webhookId)!;
+      const jobs = this.#ready.get(owner)?.get(webhookId);
+      const n = this.#sendingPerSub.get(webhookId) ?? 0;
+      if (!jobs || n >= this.perSubscription) return undefined;
+      let job = jobs.shift();
+      while (job && isLate(job)) {
+        late.push(job);
+        job = jobs.shift();
+      }
+      if (jobs.length === 0) this.#forget(owner, webhookId);
+      if (!job) return undefined;
+      this.#sending++;
+      this.#sendingPerSub.set(webhookId, n + 1);
+      return job;
+    });
+    for (const [owner, subs] of served) {
+      const line = this.#ready.get(owner);
+      if (!line) continue;
+      for (const webhookId of subs) toBack(line, webhookId);
+      toBack(this.#ready, owner);
     }
     return { send, late };
+  }
+
+  #forget(owner: string, webhookId: string): void {
+    const line = this.#ready.get(owner);
+    line?.delete(webhookId);
+    if (line?.size === 0) this.#ready.delete(owner);
   }
 
   /** A request of the subscription is over: its slot is free. */

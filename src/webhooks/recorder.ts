@@ -38,6 +38,8 @@ export interface Outcome {
 export interface Retry {
   id: string;
   webhookId: string;
+  /** The delivery's account. */
+  ownerId: string;
   due: number;
 }
 
@@ -143,7 +145,7 @@ function settle(
   const jitter = jitterMs > 0 ? Math.floor(Math.random() * jitterMs) : 0;
   d.state = 'pending';
   d.nextAttemptAt = now.getTime() + RETRY_DELAYS_MS[counted]! + jitter;
-  recorded.retries.push({ id: d.id, webhookId: d.webhookId, due: d.nextAttemptAt });
+  recorded.retries.push({ id: d.id, webhookId: d.webhookId, ownerId: d.ownerId, due: d.nextAttemptAt });
   return false;
 }
 

@@ -43,7 +43,12 @@ describe('pendingPages', () => {
     const got = pages.flat().sort((a, b) => a.id.localeCompare(b.id));
     const want = Array.from({ length: 23 }, (_, n) => n)
       .filter((n) => n % 5 === 0 || n % 5 === 2)
-      .map((n) => ({ id: `dlv_${String(n).padStart(3, '0')}`, webhookId: `wh_${n % 3}`, due: 1000 + n }));
+      .map((n) => ({
+        id: `dlv_${String(n).padStart(3, '0')}`,
+        webhookId: `wh_${n % 3}`,
+        ownerId: 'own_a',
+        due: 1000 + n,
+      }));
     expect(got).toEqual(want);
   });
 

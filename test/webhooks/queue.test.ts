@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DeliveryQueue } from '../../src/webhooks/queue.js';
+import type { Job } from '../../src/webhooks/claim.js';
+import { DeliveryQueue, SendSlots } from '../../src/webhooks/queue.js';
+
+/** A claimed job of subscription `webhookId` of account `ownerId`, as the send slots see it. */
+const job = (id: string, webhookId: string, ownerId: string): Job =>
+  ({ id, webhook: { id: webhookId, ownerId }, event: {}, attempt: 1, leaseUntil: Infinity }) as unknown as Job;
 
 describe("the dispatcher's queue of pending deliveries", () => {
   it('takes what is due, earliest first, and names when the next one not yet due is due', () => {
@@ -37,8 +42,8 @@ describe("the dispatcher's queue of pending deliveries", () => {
     q.release('a0');
     expect(q.takeDue(10, 1, 1).batch).toEqual(['a1']); // one in all: wh_a's turn (wh_b still holds b0)
     q.release('b0');
-    // wh_a was served last, so wh_b comes first now.
-    expect(q.takeDue(10, 2, 2).batch).toEqual(['b1', 'b2']);
+    // wh_a was served last, so wh_b comes first now, then wh_a: one each per turn (each is an account of its own).
+    expect(q.takeDue(10, 2, 2).batch).toEqual(['b1', 'a2']);
   });
 
   it('finds a due delivery behind any number waiting for a later retry', () => {
@@ -49,5 +54,44 @@ describe("the dispatcher's queue of pending deliveries", () => {
     expect(batch).toEqual(['now']);
     expect(earliest).toBe(60_000);
     expect(q.queuedCount).toBe(50_000);
+  });
+
+  it('serves accounts in turn: one with a hundred subscriptions gets one turn, like an account with one', () => {
+    const q = new DeliveryQueue();
+    for (let w = 0; w < 100; w++) for (let i = 0; i < 5; i++) q.add(`a${w}_${i}`, `wh_a${w}`, 0, 'own_A');
+    q.add('b0', 'wh_b', 0, 'own_B');
+    q.add('b1', 'wh_b', 0, 'own_B');
+    // By subscription, B's first would come after a hundred of A's; by account, at once.
+    const first = q.takeDue(10, 4, 8).batch;
+    expect(first).toEqual(['a0_0', 'b0', 'a1_0', 'b1']);
+    // A's turns go round its own subscriptions; B has nothing left.
+    expect(q.takeDue(10, 3, 8).batch).toEqual(['a2_0', 'a3_0', 'a4_0']);
+    // A newcomer, C, waits for one of A's at most.
+    q.add('c0', 'wh_c', 0, 'own_C');
+    q.add('c1', 'wh_c', 0, 'own_C');
+    expect(q.takeDue(10, 3, 8).batch).toEqual(['a5_0', 'c0', 'a6_0']);
+  });
+});
+
+describe("the dispatcher's send slots", () => {
+  it('give free slots to accounts in turn, then to their subscriptions in turn, within the bounds', () => {
+    const slots = new SendSlots(4, 2);
+    for (let w = 0; w < 50; w++) for (let i = 0; i < 3; i++) slots.push(job(`a${w}_${i}`, `wh_a${w}`, 'own_A'));
+    slots.push(job('b0', 'wh_b', 'own_B'));
+    slots.push(job('b1', 'wh_b', 'own_B'));
+    slots.push(job('b2', 'wh_b', 'own_B'));
+    const ids = (jobs: Job[]) => jobs.map((j) => j.id);
+    // B's jobs need not wait for fifty of A's subscriptions; wh_b holds at most two slots.
+    expect(ids(slots.take(() => false).send)).toEqual(['a0_0', 'b0', 'a1_0', 'b1']);
+    expect(slots.sending).toBe(4);
+    expect(slots.take(() => false).send).toEqual([]);
+    slots.done('wh_b');
+    slots.done('wh_a0');
+    // One each per turn again (A's next subscription, then B's last job).
+    expect(ids(slots.take(() => false).send)).toEqual(['a2_0', 'b2']);
+    // A late job is answered apart without a slot, and the slot goes on to the next job.
+    slots.done('wh_b');
+    const { send, late } = slots.take((j) => j.id === 'a3_0');
+    expect([ids(send), ids(late)]).toEqual([['a3_1'], ['a3_0']]);
   });
 });

@@ -341,6 +341,33 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
     }
   });
 
+  it('serves accounts in turn: one with several slow subscriptions leaves a slot to another account', async () => {
+    const r = await rig((req) => (req.path === '/slow' ? { status: 200, delayMs: 60_000 } : 200), {
+      maxConcurrent: 4,
+      perSubscription: 2,
+      timeoutMs: 60_000,
+    });
+    for (let i = 0; i < 4; i++)
+      await createWebhook(r.d, OWNER, { url: r.receiver.url('/slow'), events: ['vault.created'] });
+    await createWebhook(r.d, 'own_other', { url: r.receiver.url('/fast'), events: ['vault.created'] });
+    for (let i = 0; i < 3; i++) await r.emit('vault.created');
+    await r.store.transact((tx) =>
+      recordEvent(tx, { type: 'vault.created', ownerId: 'own_other', data: {} }, r.time.clock),
+    );
+    r.dispatcher.start();
+    try {
+      // By subscription, the four slots went to the first account's four subscriptions, and the other account's
+      // delivery waited for their minute-long requests; by account, it gets the second slot.
+      const fast = () => r.receiver.received.filter((x) => x.path === '/fast').length;
+      for (let i = 0; i < 200 && fast() < 1; i++) await new Promise((res) => setTimeout(res, 20));
+      expect(fast()).toBe(1);
+      // Meanwhile none of the first account's requests has ended: its slow receiver answers after a minute.
+      expect(r.receiver.received.filter((x) => x.path === '/slow').length).toBeLessThanOrEqual(4);
+    } finally {
+      await r.receiver.close();
+    }
+  });
+
   it('re-sends deliveries whose lease was left by a dead process, without counting the interrupted attempt', async () => {
     const r = await rig(() => 200);
     const { webhook } = await createWebhook(r.d, OWNER, { url: r.receiver.url(), events: ['*'] });

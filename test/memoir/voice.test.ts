@@ -111,13 +111,13 @@ describe('voice', () => {
       'hello there',
       'Antidisestablishmentarianism, incomprehensibilities; uncharacteristically!',
       '!!! ??? ... --- ,,, ;;; ::: ... !!!',
-      'The quick brown fox jumps over the lazy dog. '.repeat(8).trim(),
+      'The quick brown fox jumps over the lazy dog. '.repeat(4).trim(),
     ];
     for (const text of texts) {
       const speech = await synthesize(text, { factor: 1, format: 'wav' });
       expect(shortestSpeechSeconds(text), text).toBeLessThanOrEqual(speech.durationSeconds);
     }
-    expect(shortestSpeechSeconds(texts[4]!)).toBeGreaterThan(10);
+    expect(shortestSpeechSeconds(texts[4]!)).toBeGreaterThan(4);
   }, 60_000);
 
   it("with the person's recordings: a matched voice style, the pitch moved toward theirs", async () => {

@@ -2,17 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ApiError } from '../../src/core/errors.js';
 import { runAsQueueCaller } from '../../src/core/fair-queue.js';
 import { FairSlots, type Release } from '../../src/core/fair-slots.js';
+import { rejection } from '../support/rejection.js';
 
 const as = <T>(account: string, fn: () => T): T => runAsQueueCaller({ account, weight: 1 }, fn);
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** Lets queued promise callbacks run. */
 const settle = () => new Promise((r) => setImmediate(r));

@@ -3,6 +3,7 @@ import { ApiError } from '../../src/core/errors.js';
 import { runAsQueueCaller } from '../../src/core/fair-queue.js';
 import { WorkerPool, type WorkerPoolOptions } from '../../src/core/worker-pool.js';
 import { ticker, until } from '../support/loop.js';
+import { rejection } from '../support/rejection.js';
 
 const MODULE = new URL('./fixtures/pool-tasks.ts', import.meta.url);
 const pools: WorkerPool[] = [];
@@ -14,15 +15,6 @@ function pool(opts: Partial<WorkerPoolOptions> = {}): WorkerPool {
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.close()));
 });
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('WorkerPool', () => {
   it('starts no worker before the first job, runs tasks with structured-cloneable results and keeps the worker warm', async () => {

@@ -5,8 +5,8 @@ import { SOLC_VERSION } from '../../../src/contracts/evm/contract.js';
 import { generateEvm } from '../../../src/contracts/evm/generate.js';
 import type { SolcPool } from '../../../src/contracts/evm/pool.js';
 import type { Plan } from '../../../src/contracts/plan.js';
-import { ApiError } from '../../../src/core/errors.js';
 import { testSolcPool } from './fixtures.js';
+import { apiRejection as rejection } from '../../support/rejection.js';
 
 const A = '0x2222222222222222222222222222222222222222';
 const B = '0x3333333333333333333333333333333333333333';
@@ -24,15 +24,6 @@ const plan: Plan = {
   ],
   deadMansSwitch: { enabled: true, intervalDays: 180, gracePeriodDays: 14 },
 };
-
-async function rejection(p: Promise<unknown>): Promise<ApiError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(ApiError);
-  return e as ApiError;
-}
 
 describe('generateEvm', () => {
   let pool: SolcPool;

@@ -1,21 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../src/core/errors.js';
 import { SOLC_VERSION } from '../../../src/contracts/evm/contract.js';
 import { SolcPool } from '../../../src/contracts/evm/pool.js';
+import { apiRejection as rejection } from '../../support/rejection.js';
 
 const HEADER = `// SPDX-License-Identifier: MIT\npragma solidity ${SOLC_VERSION};\n`;
-
-async function rejection(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('SolcPool', () => {
   let pool: SolcPool;

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Address, Cell, loadStateInit } from '@ton/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/core/errors.js';
 import { compileFuncUncached } from '../../../src/contracts/ton/compile.js';
 import { buildInitialData, tonPlanData } from '../../../src/contracts/ton/data.js';
 import {
@@ -18,21 +17,12 @@ import {
 import { runTonScenario } from '../../../src/contracts/ton/scenario.js';
 import { ScenarioError } from '../../../src/contracts/ton/scenario-run.js';
 import { addr, makePlan } from './helpers.js';
+import { apiRejection as rejection } from '../../support/rejection.js';
 
 const run = promisify(execFile);
 const TMP = join(import.meta.dirname, '.tmp');
 
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
-
-async function rejection(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('generateTon', () => {
   it('returns a deployment script that, run on its own, computes the same address and StateInit', async () => {

@@ -74,6 +74,8 @@ export interface RunOptions {
   onLimit?: (kind: LimitKind, limit: string) => Error;
   /** Called with what the task reports through its `progress` function, as it runs. */
   onProgress?: (value: unknown) => void;
+  /** Called when a worker starts the job (it no longer waits in the queue). */
+  onStart?: () => void;
 }
 
 interface Job {
@@ -86,6 +88,7 @@ interface Job {
   timeoutMs: number;
   onLimit: (kind: LimitKind, limit: string) => Error;
   onProgress?: ((value: unknown) => void) | undefined;
+  onStart?: (() => void) | undefined;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
   timer?: NodeJS.Timeout;
@@ -359,6 +362,11 @@ export class WorkerPool implements QueueBounds {
       }, job.timeoutMs);
     }
     slot.worker.postMessage({ id: job.id, task: job.task, args: job.args });
+    try {
+      job.onStart?.();
+    } catch {
+      // a listener's failure is not the job's
+    }
   }
 
   /** Workers without a job, counting those not started yet. */
@@ -410,6 +418,7 @@ export class WorkerPool implements QueueBounds {
         timeoutMs: Math.max(1, opts.timeoutMs ?? this.timeoutMs),
         onLimit: opts.onLimit ?? ((k, l) => this.defaultLimit(k, l)),
         onProgress: opts.onProgress,
+        onStart: opts.onStart,
         resolve: resolve as (v: unknown) => void,
         reject,
       };

@@ -35,16 +35,21 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** Sends a request with `key`; once answered (200), its label is added to `answered`. */
+function caller(answered: string[]) {
+  return (key: string, req: ReturnType<typeof restRequest>, label: string) =>
+    server.app
+      .inject({ ...req, headers: { authorization: `Bearer ${key}` }, remoteAddress: '127.0.0.1' })
+      .then((res) => {
+        expect(res.statusCode, `${label}: ${res.body.slice(0, 300)}`).toBe(200);
+        answered.push(label);
+      });
+}
+
 describe('fair worker queues across accounts', () => {
   it("B's generation is answered while most of A's ten earlier compiles still wait", async () => {
     const answered: string[] = [];
-    const call = (key: string, req: ReturnType<typeof restRequest>, label: string) =>
-      server.app
-        .inject({ ...req, headers: { authorization: `Bearer ${key}` }, remoteAddress: '127.0.0.1' })
-        .then((res) => {
-          expect(res.statusCode, `${label}: ${res.body.slice(0, 300)}`).toBe(200);
-          answered.push(label);
-        });
+    const call = caller(answered);
     const a = Array.from({ length: 10 }, (_, i) =>
       call(keyA, restRequest(compileContractTool, { blockchain: 'evm', sourceCode: slowSource(i) }), `a${i + 1}`),
     );
@@ -56,5 +61,23 @@ describe('fair worker queues across accounts', () => {
     // for at most the one of A's that is running.
     expect(answered.indexOf('b')).toBeLessThan(6);
     expect(answered.filter((x) => x !== 'b')).toHaveLength(10);
+  }, 300_000);
+
+  it("B's compile of a source A queued too is compiled in B's turn, not behind A's queue", async () => {
+    const answered: string[] = [];
+    const call = caller(answered);
+    const compile = (source: string) => restRequest(compileContractTool, { blockchain: 'evm', sourceCode: source });
+    const same = slowSource(100);
+    const misses = server.services.contracts.pool.stats.misses;
+    const a = [
+      ...Array.from({ length: 5 }, (_, i) => call(keyA, compile(slowSource(200 + i)), `a${i + 1}`)),
+      call(keyA, compile(same), 'a-same'),
+    ];
+    while (server.services.contracts.pool.stats.misses < misses + 6) await new Promise((r) => setTimeout(r, 5));
+    const b = call(keyB, compile(same), 'b');
+    await Promise.all([...a, b]);
+    // Following A's compile of the same source, still queued behind A's five, B would be answered with it, last.
+    expect(answered.indexOf('b')).toBeLessThan(3);
+    expect(answered).toHaveLength(7);
   }, 300_000);
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { ApiError } from '../../core/errors.js';
+import { currentQueueCaller } from '../../core/fair-queue.js';
 import { WorkerPool } from '../../core/worker-pool.js';
 import type { CompileCache } from '../compile-cache.js';
 import type { LoadedSolc } from './solc-load.mjs';
@@ -92,8 +93,15 @@ interface RawResult {
   version?: string;
 }
 
-/** A compile under way (queued or running), shared by identical concurrent requests. */
+/**
+ * A compile under way (queued or running), shared by identical concurrent requests: by any account once it runs, and
+ * until then by the account that queued it only (another one would wait in that account's turn, not its own).
+ */
 interface Inflight {
+  /** The account whose turn the compile waits for. */
+  account: string;
+  /** Whether a worker has started it (set by the pool, possibly before the entry exists). */
+  run: { started: boolean };
   promise: Promise<SolcCompileOutput>;
   /** Requests following it with a signal not yet aborted. */
   holders: number;
@@ -240,12 +248,14 @@ export class SolcPool {
   private run(
     msg: Record<string, unknown>,
     timeoutMs: number,
+    onStart?: () => void,
   ): { promise: Promise<string>; cancel: (reason: unknown) => void } {
     const ac = new AbortController();
     // The result as the worker answered it, JSON text: parsed by compile, and kept as it is in the disk cache.
     const promise = this.workers.run<string>('compile', msg, {
       timeoutMs,
       signal: ac.signal,
+      onStart,
       onLimit: (kind, limit) =>
         ApiError.validation(
           `Compilation ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped`,
@@ -314,7 +324,11 @@ export class SolcPool {
       this.cache.set(key, hit);
       return Promise.resolve(hit.value);
     }
-    const pending = this.inflight.get(key);
+    const account = currentQueueCaller().account;
+    const shared = this.inflight.get(key);
+    // Another account's compile still queued: compiled again in this account's own turn, under a key of its own.
+    const inflightKey = shared && !shared.run.started && shared.account !== account ? `${key}\0${account}` : key;
+    const pending = this.inflight.get(inflightKey);
     if (pending) {
       this.stats.hits++;
       return this.follow(pending, opts.signal);
@@ -325,9 +339,12 @@ export class SolcPool {
     const disk = opts.persist ? this.#disk : undefined;
     let job: ReturnType<SolcPool['run']> | undefined;
     let cancelled: { reason: unknown } | undefined;
+    const running = { started: false };
     const compileNow = (): Promise<string> => {
       if (cancelled) return Promise.reject(cancelled.reason);
-      job = this.run(msg, timeoutMs);
+      job = this.run(msg, timeoutMs, () => {
+        running.started = true;
+      });
       return job.promise;
     };
     /** The output of a result's text (the worker's answer, or the disk cache's copy of one), kept in memory. */
@@ -353,14 +370,14 @@ export class SolcPool {
           })
         : fresh()
     ).finally(() => {
-      if (this.inflight.get(key) === entry) this.inflight.delete(key);
+      if (this.inflight.get(inflightKey) === entry) this.inflight.delete(inflightKey);
     });
     const cancel = (reason: unknown) => {
       cancelled ??= { reason };
       job?.cancel(reason);
     };
-    const entry: Inflight = { promise, holders: 0, pinned: false, cancel };
-    this.inflight.set(key, entry);
+    const entry: Inflight = { account, run: running, promise, holders: 0, pinned: false, cancel };
+    this.inflight.set(inflightKey, entry);
     return this.follow(entry, opts.signal);
   }
 

@@ -8,10 +8,7 @@
  */
 import type { ApiError } from './errors.js';
 import { currentQueueCaller, FairQueue } from './fair-queue.js';
-import { busyError, queueRefusal, TOTAL_QUEUE_FACTOR, type QueueBounds } from './queue-admission.js';
-
-/** setTimeout fires at once beyond this delay: a longer limit means none. */
-const MAX_TIMER = 2 ** 31 - 1;
+import { MAX_TIMER, queueRefusal, TOTAL_QUEUE_FACTOR, type QueueBounds, waitedTooLong } from './queue-admission.js';
 
 export interface FairSlotsOptions {
   /** What does the work, in words, for messages ("The media programs"). */
@@ -125,12 +122,7 @@ export class FairSlots implements QueueBounds {
         waiter.timer = setTimeout(() => {
           if (!this.#queue.remove(waiter)) return;
           this.stats.busy++;
-          waiter.refuse(
-            busyError(
-              `${this.name} is busy: this ${this.noun[0]} waited ${this.maxWaitMs} ms`,
-              Math.ceil((this.#queue.size + 1) / this.size) * this.#averageMs,
-            ),
-          );
+          waiter.refuse(waitedTooLong(this, this.#queue.size, this.#averageMs));
         }, this.maxWaitMs);
         waiter.timer.unref();
       }

@@ -10,6 +10,9 @@
 import { ApiError } from './errors.js';
 import type { FairQueue, QueueCaller } from './fair-queue.js';
 
+/** setTimeout fires at once beyond this delay: a longer wait limit (or time limit) means none. */
+export const MAX_TIMER = 2 ** 31 - 1;
+
 /** How many jobs all accounts together may have waiting, by default: this many times one account's bound. */
 export const TOTAL_QUEUE_FACTOR = 8;
 
@@ -82,4 +85,15 @@ export function queueRefusal(
     );
   }
   return undefined;
+}
+
+/**
+ * SERVICE_BUSY for a job that waited `maxWaitMs` without starting (`where`: what it waited for, in words), its retry
+ * time from the jobs still queued.
+ */
+export function waitedTooLong(bounds: QueueBounds, queued: number, averageMs: number, where = ''): ApiError {
+  return busyError(
+    `${bounds.name} is busy: this ${bounds.noun[0]} waited ${bounds.maxWaitMs} ms${where}`,
+    Math.ceil((queued + 1) / bounds.size) * averageMs,
+  );
 }

@@ -1,7 +1,14 @@
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ApiError, type ErrorDetail } from './errors.js';
 import { currentQueueCaller, FairQueue } from './fair-queue.js';
-import { busyError, estimatedWaitMs, type QueueBounds, queueRefusal, TOTAL_QUEUE_FACTOR } from './queue-admission.js';
+import {
+  estimatedWaitMs,
+  MAX_TIMER,
+  type QueueBounds,
+  queueRefusal,
+  TOTAL_QUEUE_FACTOR,
+  waitedTooLong,
+} from './queue-admission.js';
 
 /**
  * A small pool of worker threads running the tasks of one module, so that no
@@ -19,9 +26,6 @@ import { busyError, estimatedWaitMs, type QueueBounds, queueRefusal, TOTAL_QUEUE
  */
 
 const HOST_URL = new URL('./worker-host.mjs', import.meta.url);
-
-/** setTimeout fires at once beyond this delay: a longer limit means none. */
-const MAX_TIMER = 2 ** 31 - 1;
 
 export interface WorkerPoolOptions {
   /** What the workers do, in words, for error messages ("The TON sandbox"). */
@@ -384,12 +388,6 @@ export class WorkerPool implements QueueBounds {
     return estimatedWaitMs(this.queue, this.size, this.free, this.averageMs, { account, weight });
   }
 
-  /** The SERVICE_BUSY error of a job that waited too long, with a retry time from the queue length. */
-  private busy(message: string): ApiError {
-    this.stats.busy++;
-    return busyError(message, Math.ceil((this.queue.size + 1) / this.size) * this.averageMs);
-  }
-
   private defaultLimit(kind: LimitKind, limit: string): Error {
     return ApiError.validation(
       `Input too complex: ${this.name} ${kind === 'time' ? `took longer than ${limit}` : `needed more than ${limit} of memory`} and was stopped`,
@@ -425,10 +423,8 @@ export class WorkerPool implements QueueBounds {
       if (this.maxWaitMs <= MAX_TIMER) {
         job.waitTimer = setTimeout(() => {
           if (!this.queue.remove(job)) return;
-          this.settle(
-            job,
-            this.busy(`${this.name} is busy: this ${this.noun[0]} waited ${this.maxWaitMs} ms for a worker`),
-          );
+          this.stats.busy++;
+          this.settle(job, waitedTooLong(this, this.queue.size, this.averageMs, ' for a worker'));
         }, this.maxWaitMs);
         job.waitTimer.unref();
       }

@@ -81,14 +81,15 @@ function toBack<K, V>(line: Map<K, V>, key: K): void {
  * Takes up to `free` items, one per account per pass: each pass walks the accounts in their line's order and takes
  * the next item of one of the account's subscriptions, those in their own line's order. `next` answers a
  * subscription's next item, or undefined when it has none to give now (it is then passed over until the end).
- * Answers the accounts and subscriptions served, in the order served, for the caller to move to the back.
+ * Answers the accounts and subscriptions served, in the order served, for the caller to move to the back. The
+ * subscription lists given are used up.
  */
 function takeInTurn<T>(
-  lines: Iterable<[string, Iterable<string>]>,
+  lines: Array<[string, string[]]>,
   free: number,
-  next: (webhookId: string) => T | undefined,
+  next: (webhookId: string, owner: string) => T | undefined,
 ): { taken: T[]; served: Array<[string, string[]]> } {
-  const candidates = [...lines].map(([owner, subs]) => ({ owner, subs: [...subs], at: 0, served: [] as string[] }));
+  const candidates = lines.map(([owner, subs]) => ({ owner, subs, at: 0, served: [] as string[] }));
   const taken: T[] = [];
   let active = candidates;
   while (taken.length < free && active.length > 0) {
@@ -102,7 +103,7 @@ function takeInTurn<T>(
       while (item === undefined && c.subs.length > 0) {
         const i = c.at % c.subs.length;
         const webhookId = c.subs[i]!;
-        item = next(webhookId);
+        item = next(webhookId, c.owner);
         if (item === undefined) c.subs.splice(i, 1);
         else {
           c.at = i + 1;
@@ -324,14 +325,8 @@ export class SendSlots {
    */
   take(isLate: (job: Job) => boolean): { send: Job[]; late: Job[] } {
     const late: Job[] = [];
-    const lines: Array<[string, string[]]> = [];
-    const ownerOf = new Map<string, string>();
-    for (const [owner, line] of this.#ready) {
-      lines.push([owner, [...line.keys()]]);
-      for (const webhookId of line.keys()) ownerOf.set(webhookId, owner);
-    }
-    const { taken: send, served } = takeInTurn(lines, Math.max(0, this.max - this.#sending), (webhookId) => {
-      const owner = ownerOf.get(webhookId)!;
+    const lines = Array.from(this.#ready, ([owner, line]): [string, string[]] => [owner, [...line.keys()]]);
+    const { taken: send, served } = takeInTurn(lines, Math.max(0, this.max - this.#sending), (webhookId, owner) => {
       const jobs = this.#ready.get(owner)?.get(webhookId);
       const n = this.#sendingPerSub.get(webhookId) ?? 0;
       if (!jobs || n >= this.perSubscription) return undefined;

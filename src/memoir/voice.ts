@@ -130,8 +130,7 @@ const MOST_LETTERS_PER_SECOND = 25;
 
 /** A lower bound of the length of `text` spoken, whole seconds: punctuation and spaces count for nothing. */
 export function shortestSpeechSeconds(text: string): number {
-  let letters = 0;
-  for (const _ of text.matchAll(/[\p{L}\p{N}]/gu)) letters++;
+  const letters = text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
   return Math.floor(letters / MOST_LETTERS_PER_SECOND);
 }
 

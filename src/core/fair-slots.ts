@@ -37,10 +37,9 @@ interface Waiter {
 export class FairSlots implements QueueBounds {
   readonly name: string;
   readonly noun: readonly [string, string];
-  size: number;
-  maxQueue: number;
-  maxQueueTotal: number;
-  maxWaitMs: number;
+  size = 1;
+  maxQueue = 20;
+  maxWaitMs = 30_000;
   readonly #queue = new FairQueue<Waiter>();
   #running = 0;
   #averageMs: number;
@@ -50,10 +49,6 @@ export class FairSlots implements QueueBounds {
   constructor(opts: FairSlotsOptions) {
     this.name = opts.name;
     this.noun = opts.noun ?? ['job', 'jobs'];
-    this.size = 1;
-    this.maxQueue = 20;
-    this.maxQueueTotal = 20 * TOTAL_QUEUE_FACTOR;
-    this.maxWaitMs = 30_000;
     this.configure(opts);
     this.#averageMs = opts.typicalMs ?? 1_000;
   }
@@ -61,12 +56,14 @@ export class FairSlots implements QueueBounds {
   /** Changes the bounds (the service's configuration); places freed by a larger size are handed out at once. */
   configure(opts: Pick<FairSlotsOptions, 'size' | 'maxQueue' | 'maxWaitMs'>): void {
     if (opts.size !== undefined) this.size = Math.max(1, Math.floor(opts.size));
-    if (opts.maxQueue !== undefined) {
-      this.maxQueue = Math.max(0, Math.floor(opts.maxQueue));
-      this.maxQueueTotal = this.maxQueue * TOTAL_QUEUE_FACTOR;
-    }
+    if (opts.maxQueue !== undefined) this.maxQueue = Math.max(0, Math.floor(opts.maxQueue));
     if (opts.maxWaitMs !== undefined) this.maxWaitMs = Math.max(1, opts.maxWaitMs);
     this.#pump();
+  }
+
+  /** Jobs all accounts together may have waiting. */
+  get maxQueueTotal(): number {
+    return this.maxQueue * TOTAL_QUEUE_FACTOR;
   }
 
   /** Jobs holding a place now. */

@@ -81,8 +81,35 @@ export interface ClaimQuery {
    */
   dueField?: string;
   dueBefore?: number;
-  /** At most this many records, the oldest (insertion order) first. */
+  /** At most this many records, the oldest (insertion order) first, unless `turns` says otherwise. */
   limit: number;
+  /** Serve groups of records in turn instead of the oldest records first (see ClaimTurns). */
+  turns?: ClaimTurns | undefined;
+}
+
+/**
+ * Groups served in turn by a claim: the matching records are grouped by the value of `by[0]` (an account, say), and
+ * within it by the value of `by[1]` (one of its subscriptions). One record is handed out per turn: the first-level
+ * groups take turns, starting with the one after `after` in the store's order of values and wrapping around, and
+ * within a first-level group its second-level groups take turns; each second-level group gives its oldest records
+ * first. So one group's long backlog delays another group's records by at most one turn.
+ *
+ * A claim looks at a bounded number of groups (a few times `limit`, each first-level group contributing a handful of
+ * second-level ones), so its cost does not grow with the backlog: groups it did not reach come first in a later
+ * claim started after the last one served. The records are returned in the order they were handed out.
+ */
+export interface ClaimTurns {
+  /** Two fields whose values (strings, numbers or booleans) group the records: first level, then second level. */
+  by: readonly [string, string];
+  /** The first-level value served last: this claim starts with the next one. */
+  after?: IndexValue | undefined;
+  /** At most this many records of one second-level group (default: the claim's limit). */
+  most?: number | undefined;
+  /**
+   * How many more records a second-level group may get (its value as a string, e.g. a subscription's free places):
+   * 0 leaves it out. Groups not listed are bounded by `most`.
+   */
+  room?: ReadonlyMap<string, number> | undefined;
 }
 
 /**

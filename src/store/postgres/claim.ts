@@ -12,17 +12,27 @@ export interface Statement {
   values: unknown[];
 }
 
+/** The SQL condition that a record is due (see ClaimQuery.dueField), its bound being bind value `$n`. */
+export function dueCondition(dueField: string, n: number): string {
+  const d = `doc -> ${quoteLiteral(dueField)}`;
+  return `CASE WHEN ${d} IS NULL OR jsonb_typeof(${d}) = 'null' THEN true WHEN jsonb_typeof(${d}) = 'number' THEN (${d})::numeric <= $${n}::numeric ELSE false END`;
+}
+
+/** Checks a claim's due bound: dueBefore must be a finite number when dueField is given. */
+export function checkDue(q: ClaimQuery): void {
+  if (q.dueField !== undefined && (typeof q.dueBefore !== 'number' || !Number.isFinite(q.dueBefore)))
+    throw new TypeError('claim: dueBefore must be a finite number when dueField is given');
+}
+
 /** Selects and locks (`FOR UPDATE SKIP LOCKED`) up to q.limit records of table `q` matching the query, oldest first. */
 export function lockClaimableSql(table: string, expr: string, q: ClaimQuery): Statement {
   if (!Number.isInteger(q.limit) || q.limit < 1) throw new TypeError('claim: limit must be a positive integer');
   const values: unknown[] = [indexValueJson(q.value)];
   let due = '';
+  checkDue(q);
   if (q.dueField !== undefined) {
-    if (typeof q.dueBefore !== 'number' || !Number.isFinite(q.dueBefore))
-      throw new TypeError('claim: dueBefore must be a finite number when dueField is given');
-    const d = `doc -> ${quoteLiteral(q.dueField)}`;
     values.push(q.dueBefore);
-    due = ` AND CASE WHEN ${d} IS NULL OR jsonb_typeof(${d}) = 'null' THEN true WHEN jsonb_typeof(${d}) = 'number' THEN (${d})::numeric <= $2::numeric ELSE false END`;
+    due = ` AND ${dueCondition(q.dueField, values.length)}`;
   }
   return {
     text: `SELECT doc FROM ${table} WHERE ${expr} = $1::jsonb${due} ORDER BY seq LIMIT ${q.limit} FOR UPDATE SKIP LOCKED`,

@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import { isConnectionError, mapError } from './errors.js';
 import { ddlLockSql, quoteIdent, quoteLiteral } from './migrations.js';
+import { turnExpr } from './claim-turns.js';
 import { checkCollectionName, indexNameFor, tableNameFor } from './records.js';
 
 export interface Table {
@@ -18,6 +19,7 @@ export interface Table {
 /** The collections' tables, each looked up (or created) once per store. */
 export class Tables {
   readonly #tables = new Map<string, Promise<Table>>();
+  readonly #turnIndexes = new Map<string, Promise<void>>();
 
   constructor(
     /** One connection for creating collection tables, apart from the pool that transactions hold. */
@@ -36,6 +38,18 @@ export class Tables {
       t.catch(() => this.#tables.delete(collection)); // try again next time (e.g. the database was down)
     }
     return t;
+  }
+
+  /** Makes sure the compound index a claim in turns over `by` walks exists (once per store and index). */
+  turnIndex(t: Table, collection: string, field: string, by: readonly [string, string]): Promise<void> {
+    const key = JSON.stringify([collection, field, by]);
+    let p = this.#turnIndexes.get(key);
+    if (!p) {
+      p = ensureTurnIndex(this.ddl, this.schema, t, collection, field, by);
+      this.#turnIndexes.set(key, p);
+      p.catch(() => this.#turnIndexes.delete(key));
+    }
+    return p;
   }
 
   /** The SQL expression of an indexed field; throws when the field isn't indexed. */
@@ -61,11 +75,7 @@ async function ensureTable(
   const table = tableNameFor(collection);
   const q = `${s}.${quoteIdent(table)}`;
   const result: Table = { q, fields: new Map(fields.map((f) => [f, `doc -> ${quoteLiteral(f)}`])) };
-  const client = await ddl.connect();
-  let broken: unknown;
-  const onError = (err: unknown): void => void (broken = err);
-  client.on('error', onError);
-  try {
+  return withDdlClient(ddl, async (client) => {
     // Fast path: already there with every declared index (the usual case after the first start).
     const known = await client.query<{ table_name: string; fields: string[] | null }>(
       `SELECT c.table_name, array_remove(array_agg(i.field), NULL) AS fields
@@ -117,6 +127,61 @@ async function ensureTable(
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     }
+  });
+}
+
+/**
+ * The compound index a claim in turns walks (./claim-turns.ts): the claim's field, the two grouping fields, then
+ * insertion order. Created once, under the schema's advisory lock, and recorded in svc_indexes under the name
+ * `field>first>second`.
+ */
+async function ensureTurnIndex(
+  ddl: pg.Pool,
+  schema: string,
+  t: Table,
+  collection: string,
+  field: string,
+  by: readonly [string, string],
+): Promise<void> {
+  const s = quoteIdent(schema);
+  const spec = `${field}>${by[0]}>${by[1]}`;
+  await withDdlClient(ddl, async (client) => {
+    const known = await client.query(`SELECT 1 FROM ${s}.svc_indexes WHERE collection = $1 AND field = $2`, [
+      collection,
+      spec,
+    ]);
+    if (known.rowCount) return;
+    await client.query('BEGIN');
+    try {
+      await client.query(ddlLockSql(schema));
+      const table = await client.query<{ table_name: string }>(
+        `SELECT table_name FROM ${s}.svc_collections WHERE name = $1`,
+        [collection],
+      );
+      const index = indexNameFor(table.rows[0]?.table_name ?? tableNameFor(collection), spec);
+      await client.query(
+        `CREATE INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${t.q} ((doc -> ${quoteLiteral(field)}), (${turnExpr(by[0])}), (${turnExpr(by[1])}), seq)`,
+      );
+      await client.query(
+        `INSERT INTO ${s}.svc_indexes (collection, field, index_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+        [collection, spec, index],
+      );
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+  });
+}
+
+/** Runs fn on a connection of the DDL pool; a dropped connection is not returned to the pool. */
+async function withDdlClient<R>(ddl: pg.Pool, fn: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+  const client = await ddl.connect();
+  let broken: unknown;
+  const onError = (err: unknown): void => void (broken = err);
+  client.on('error', onError);
+  try {
+    return await fn(client);
   } catch (err) {
     if (broken === undefined && isConnectionError(err)) broken = err;
     throw mapError(broken ?? err);

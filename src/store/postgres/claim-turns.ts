@@ -1,0 +1,210 @@
+/**
+ * Claims that serve groups in turn (ClaimTurns in ../port.ts) on PostgreSQL, in two statements of the claim's
+ * transaction:
+ *
+ * 1. List the groups: the distinct (first, second) value pairs among the matching records, by a skip scan of the
+ *    compound index (field, first, second, seq): each step is one index probe for the next pair, so listing costs the
+ *    number of groups listed, not the number of records behind them. The scan starts after `after` and lists at most
+ *    `PAIRS_PER_FIRST` pairs of one first-level value before it jumps to the next value; it wraps around to the start.
+ * 2. Hand out turns (assignTurns, plain code): first-level values in turn, and within each its pairs in turn, one
+ *    record per turn, as long as a pair has room and the claim's limit is not reached. Then lock each pair's quota of
+ *    its oldest due records (`FOR UPDATE SKIP LOCKED`, again down the compound index).
+ *
+ * Nothing is locked by the first statement, and the second locks no more than the limit: other instances skip only
+ * what this one takes. A pair whose records are all locked or not yet due yields fewer than its quota; the caller
+ * claims again with what is left.
+ */
+import type { ClaimQuery, ClaimTurns, Doc, IndexValue } from '../port.js';
+import { checkDue, dueCondition, type Statement } from './claim.js';
+import { quoteLiteral } from './migrations.js';
+import { indexValueJson } from './records.js';
+
+/** At most this many second-level groups of one first-level value are listed by one claim. */
+export const PAIRS_PER_FIRST = 8;
+/** At most this many groups are listed by one listing, however large the claim's limit. */
+export const MAX_PAIRS = 256;
+/** At most this many listings (each wider than the last) by one claim still short of its limit. */
+export const TURN_ROUNDS = 6;
+
+/** A group: its first- and second-level values as the database returns them (JSON values). */
+export interface Pair {
+  first: unknown;
+  second: unknown;
+}
+
+/** Refuses a claim in turns the statements below cannot run. */
+export function checkTurns(q: ClaimQuery, turns: ClaimTurns): void {
+  if (!Number.isInteger(q.limit) || q.limit < 1) throw new TypeError('claim: limit must be a positive integer');
+  const by = turns.by as unknown;
+  if (!Array.isArray(by) || by.length !== 2 || !by.every((f) => typeof f === 'string' && f.length > 0))
+    throw new TypeError('claim: turns.by must be two field names');
+  if (turns.most !== undefined && (!Number.isInteger(turns.most) || turns.most < 1))
+    throw new TypeError('claim: turns.most must be a positive integer');
+  checkDue(q);
+}
+
+/** How many groups a claim of `limit` records lists: enough that some may be locked or not due. */
+export function pairsToList(limit: number): number {
+  return Math.min(MAX_PAIRS, 4 * limit + 8);
+}
+
+/** The index expression of a grouping field: a missing field groups as JSON null, which sorts before any value. */
+export function turnExpr(field: string): string {
+  return `COALESCE(doc -> ${quoteLiteral(field)}, 'null'::jsonb)`;
+}
+
+/**
+ * Lists up to `max` groups of records with `expr` = `value`, in index order, starting after the first-level value
+ * `after` (from the first one when it is undefined), at most PAIRS_PER_FIRST per first-level value. Groups whose
+ * second-level value is in `full` (no room left) are listed too but not counted: the scan goes on past them.
+ */
+export function listPairsSql(
+  table: string,
+  expr: string,
+  value: IndexValue,
+  by: ClaimTurns['by'],
+  after: unknown,
+  max: number,
+  full: unknown[],
+): Statement {
+  const a = turnExpr(by[0]);
+  const b = turnExpr(by[1]);
+  const where = `${expr} = $1::jsonb`;
+  const values: unknown[] = [indexValueJson(value), full.map((v) => JSON.stringify(v))];
+  let start = '';
+  if (after !== undefined) {
+    values.push(JSON.stringify(after));
+    start = ` AND ${a} > $${values.length}::jsonb`;
+  }
+  values.push(PAIRS_PER_FIRST, max);
+  const per = values.length - 1;
+  const most = values.length;
+  const counts = (col: string) => `CASE WHEN ${col} = ANY($2::jsonb[]) THEN 0 ELSE 1 END`;
+  // Each recursive step probes once: for the next pair of the same first-level value, or (once that value has given
+  // PAIRS_PER_FIRST counted pairs) for the first pair of the next value. The step not taken is cut by its one-time
+  // filter. n counts the listed pairs that have room, k those of the current first-level value.
+  const text = `WITH RECURSIVE pairs(a, b, n, k) AS (
+  SELECT f.a, f.b, ${counts('f.b')}, ${counts('f.b')} FROM
+    (SELECT ${a} AS a, ${b} AS b FROM ${table} WHERE ${where}${start} ORDER BY ${a}, ${b} LIMIT 1) f
+  UNION ALL
+  SELECT q.a, q.b, p.n + ${counts('q.b')}, CASE WHEN q.a = p.a THEN p.k ELSE 0 END + ${counts('q.b')}
+  FROM pairs p CROSS JOIN LATERAL (
+    (SELECT ${a} AS a, ${b} AS b FROM ${table}
+      WHERE p.k < $${per}::int AND ${where} AND (${a}, ${b}) > (p.a, p.b) ORDER BY ${a}, ${b} LIMIT 1)
+    UNION ALL
+    (SELECT ${a}, ${b} FROM ${table}
+      WHERE p.k >= $${per}::int AND ${where} AND ${a} > p.a ORDER BY ${a}, ${b} LIMIT 1)
+  ) q
+  WHERE p.n < $${most}::int
+)
+SELECT a, b FROM pairs`;
+  return { text, values };
+}
+
+/** A group's share of a claim: how many of its oldest due records to lock. */
+export interface Quota extends Pair {
+  count: number;
+}
+
+/** The key under which ClaimTurns.room names a second-level value. */
+export function roomKey(second: unknown): string {
+  return typeof second === 'string' ? second : JSON.stringify(second);
+}
+
+/**
+ * Hands out up to `limit` turns over the listed groups (in listing order): first-level values in turn, within each
+ * its groups in turn, one record per turn, a group never beyond its room (or `most`). Answers each group's count and the order
+ * of the turns (indices into the quotas), which is the order the claimed records are returned in.
+ */
+export function assignTurns(
+  pairs: Pair[],
+  limit: number,
+  room?: ReadonlyMap<string, number>,
+  most = limit,
+): { quotas: Quota[]; order: number[] } {
+  const groups: Array<Quota & { left: number }> = [];
+  const lines: Array<{ members: number[]; at: number }> = [];
+  let previous: string | undefined;
+  for (const p of pairs) {
+    const first = JSON.stringify(p.first);
+    if (first !== previous || lines.length === 0) {
+      lines.push({ members: [], at: 0 });
+      previous = first;
+    }
+    const left = Math.min(limit, most, room?.get(roomKey(p.second)) ?? most);
+    if (left <= 0) continue;
+    lines[lines.length - 1]!.members.push(groups.length);
+    groups.push({ first: p.first, second: p.second, count: 0, left });
+  }
+  const turns: number[] = [];
+  let active = lines.filter((l) => l.members.length > 0);
+  while (turns.length < limit && active.length > 0) {
+    for (const l of active) {
+      if (turns.length >= limit) break;
+      const j = l.at % l.members.length;
+      const g = l.members[j]!;
+      groups[g]!.count++;
+      turns.push(g);
+      if (--groups[g]!.left === 0) {
+        l.members.splice(j, 1);
+        l.at = j;
+      } else l.at = j + 1;
+    }
+    active = active.filter((l) => l.members.length > 0);
+  }
+  // Only the groups that got a turn are locked: renumber them in listing order.
+  const renumbered = new Map<number, number>();
+  const quotas: Quota[] = [];
+  groups.forEach((g, i) => {
+    if (g.count === 0) return;
+    renumbered.set(i, quotas.length);
+    quotas.push({ first: g.first, second: g.second, count: g.count });
+  });
+  return { quotas, order: turns.map((g) => renumbered.get(g)!) };
+}
+
+/**
+ * Locks each group's count of its oldest due records nobody else holds, other than `taken` (the ids this claim
+ * locked already: its own locks do not make SKIP LOCKED pass over them).
+ */
+export function lockTurnsSql(table: string, expr: string, q: ClaimQuery, quotas: Quota[], taken: string[]): Statement {
+  const by = q.turns!.by;
+  const a = turnExpr(by[0]);
+  const b = turnExpr(by[1]);
+  const values: unknown[] = [
+    indexValueJson(q.value),
+    quotas.map((x) => JSON.stringify(x.first)),
+    quotas.map((x) => JSON.stringify(x.second)),
+    quotas.map((x) => x.count),
+    taken,
+  ];
+  let due = '';
+  if (q.dueField !== undefined) {
+    values.push(q.dueBefore);
+    due = ` AND ${dueCondition(q.dueField, values.length)}`;
+  }
+  const text = `SELECT x.doc, p.i FROM unnest($2::jsonb[], $3::jsonb[], $4::int[]) WITH ORDINALITY AS p(a, b, n, i)
+CROSS JOIN LATERAL (
+  SELECT doc, seq FROM ${table} WHERE ${expr} = $1::jsonb AND ${a} = p.a AND ${b} = p.b AND id <> ALL($5::text[])${due}
+  ORDER BY seq LIMIT p.n FOR UPDATE SKIP LOCKED
+) x
+ORDER BY p.i, x.seq`;
+  return { text, values };
+}
+
+/** The locked records in the order of the turns: each turn takes its group's next record, if it got one. */
+export function inTurnOrder<T extends Doc>(order: number[], rows: Array<{ doc: T; i: string | number }>): T[] {
+  const byGroup = new Map<number, T[]>();
+  for (const r of rows) {
+    const i = Number(r.i) - 1;
+    let list = byGroup.get(i);
+    if (!list) byGroup.set(i, (list = []));
+    list.push(r.doc);
+  }
+  const out: T[] = [];
+  for (const i of order) {
+    const next = byGroup.get(i)?.shift();
+    if (next) out.push(next);
+  }
+  return out;
+}

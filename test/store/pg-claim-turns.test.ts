@@ -1,0 +1,182 @@
+/**
+ * Claims that serve groups in turn on PostgreSQL (ClaimTurns in src/store/port.ts): accounts in turn, each account's
+ * groups in turn, a long backlog never in front of another account's records, groups without room left out, and
+ * concurrent claimers still disjoint.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClaimQuery, Doc } from '../../src/store/port.js';
+import { openPostgresStore, type ClaimableStore } from '../../src/store/postgres/index.js';
+import { assignTurns } from '../../src/store/postgres/claim-turns.js';
+import { randomSchema, testDatabaseUrl } from '../support/engines.js';
+
+interface Item extends Doc {
+  state: string;
+  due: number | null;
+  account: string;
+  group: string;
+}
+
+let url: string;
+let admin: pg.Client;
+const schemas: string[] = [];
+const stores: ClaimableStore[] = [];
+
+async function freshStore(): Promise<ClaimableStore> {
+  const schema = randomSchema();
+  schemas.push(schema);
+  const store = await openPostgresStore({ url, schema, indexes: { items: ['state'] }, poolSize: 6 });
+  stores.push(store);
+  return store;
+}
+
+/** Writes `n` pending items of one account's group, due at `due` (in insertion order, after what is there). */
+let written = 0;
+
+async function add(store: ClaimableStore, account: string, group: string, n: number, due: number | null = 0) {
+  await store.transact(async (tx) => {
+    for (let i = 0; i < n; i++) {
+      const id = `${group}-${++written}`;
+      await tx.put<Item>('items', { id, state: 'pending', due, account, group });
+    }
+  });
+}
+
+function query(limit: number, turns: Partial<NonNullable<ClaimQuery['turns']>> = {}): ClaimQuery {
+  return {
+    field: 'state',
+    value: 'pending',
+    dueField: 'due',
+    dueBefore: 100,
+    limit,
+    turns: { by: ['account', 'group'], ...turns },
+  };
+}
+
+/** Claims (marking the items taken) and answers "account/group" of each, in the order the claim returned them. */
+async function claim(store: ClaimableStore, q: ClaimQuery): Promise<string[]> {
+  const got = await store.claim<Item>('items', { ...q, set: { state: 'taken' } });
+  return got.map((d) => `${d.account}/${d.group}`);
+}
+
+beforeAll(async () => {
+  url = await testDatabaseUrl();
+  admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+});
+
+afterAll(async () => {
+  for (const s of stores) await s.close();
+  for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await admin.end();
+});
+
+describe('assignTurns', () => {
+  const pairs = [
+    { first: 'A', second: 'a1' },
+    { first: 'A', second: 'a2' },
+    { first: 'B', second: 'b1' },
+  ];
+
+  it('gives first-level values turns, and each value its groups in turn', () => {
+    const { quotas, order } = assignTurns(pairs, 5);
+    const turns = order.map((i) => quotas[i]!.second);
+    expect(turns).toEqual(['a1', 'b1', 'a2', 'b1', 'a1']);
+    expect(quotas.map((q) => [q.second, q.count])).toEqual([
+      ['a1', 2],
+      ['a2', 1],
+      ['b1', 2],
+    ]);
+  });
+
+  it('keeps each group within its room or `most`, and leaves out groups without room', () => {
+    const room = new Map([
+      ['a1', 0],
+      ['b1', 1],
+    ]);
+    const { quotas, order } = assignTurns(pairs, 10, room, 2);
+    expect(order.map((i) => quotas[i]!.second)).toEqual(['a2', 'b1', 'a2']);
+    expect(quotas.map((q) => q.second)).toEqual(['a2', 'b1']);
+  });
+});
+
+describe('claim in turns (PostgreSQL)', () => {
+  it("does not put one account's long backlog in front of another account's records", async () => {
+    const store = await freshStore();
+    await add(store, 'acct-A', 'A1', 300);
+    await add(store, 'acct-B', 'B1', 1);
+    await add(store, 'acct-C', 'C1', 2);
+    // Oldest first would give three of A's; in turns each account gets one.
+    expect(await claim(store, query(3))).toEqual(['acct-A/A1', 'acct-B/B1', 'acct-C/C1']);
+    // Starting after C wraps around to A; B has nothing left, so A and C share the rest.
+    expect(await claim(store, query(4, { after: 'acct-C' }))).toEqual([
+      'acct-A/A1',
+      'acct-C/C1',
+      'acct-A/A1',
+      'acct-A/A1',
+    ]);
+    // Starting after A: C has nothing left either, and A gets the whole claim.
+    expect(await claim(store, query(2, { after: 'acct-A' }))).toEqual(['acct-A/A1', 'acct-A/A1']);
+  });
+
+  it("serves an account's groups in turn, and leaves out a group without room", async () => {
+    const store = await freshStore();
+    await add(store, 'acct-A', 'A1', 50);
+    await add(store, 'acct-A', 'A2', 50);
+    await add(store, 'acct-B', 'B1', 50);
+    expect(await claim(store, query(4))).toEqual(['acct-A/A1', 'acct-B/B1', 'acct-A/A2', 'acct-B/B1']);
+    // A1 has no room (its cap is reached), B1 one more: the rest goes to A2, at most `most` of it.
+    const room = new Map([
+      ['A1', 0],
+      ['B1', 1],
+    ]);
+    expect(await claim(store, query(10, { room, most: 3 }))).toEqual([
+      'acct-A/A2',
+      'acct-B/B1',
+      'acct-A/A2',
+      'acct-A/A2',
+    ]);
+  });
+
+  it('finds a due record behind many accounts whose records are not due yet', async () => {
+    const store = await freshStore();
+    // Forty accounts in retry back-off, listed before the one with a due record: a claim of one record lists
+    // a dozen groups at first, then wider, until it finds it.
+    for (let i = 0; i < 40; i++) await add(store, `acct-${String(i).padStart(2, '0')}`, `G${i}`, 3, 5000);
+    await add(store, 'acct-zz', 'Z1', 1);
+    expect(await claim(store, query(1))).toEqual(['acct-zz/Z1']);
+    expect(await claim(store, query(1))).toEqual([]);
+  });
+
+  it('hands every due record to exactly one of several concurrent claimers', async () => {
+    const store = await freshStore();
+    for (let a = 0; a < 6; a++) for (let g = 0; g < 3; g++) await add(store, `acct-${a}`, `A${a}G${g}`, 20);
+    const claimer = async (): Promise<string[]> => {
+      const got: string[] = [];
+      for (let after: string | undefined; ; ) {
+        const batch = await store.claim<Item>('items', { ...query(5, { after }), set: { state: 'taken' } });
+        if (batch.length === 0) return got;
+        after = batch.at(-1)!.account;
+        got.push(...batch.map((d) => d.id));
+      }
+    };
+    const all = (await Promise.all([claimer(), claimer(), claimer(), claimer()])).flat();
+    expect(all).toHaveLength(6 * 3 * 20);
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('creates its index once, recorded with the others, and refuses a malformed request', async () => {
+    const store = await freshStore();
+    await add(store, 'acct-A', 'A1', 1);
+    await claim(store, query(1));
+    const schema = schemas.at(-1)!;
+    const again = await openPostgresStore({ url, schema, indexes: { items: ['state'] } });
+    stores.push(again);
+    await add(again, 'acct-A', 'A1', 1);
+    expect(await claim(again, query(1))).toEqual(['acct-A/A1']);
+    const rows = await admin.query(`SELECT field FROM "${schema}".svc_indexes WHERE collection = 'items'`);
+    expect(rows.rows.map((r) => r.field).sort()).toEqual(['state', 'state>account>group']);
+    await expect(claim(store, query(1, { by: ['account'] as never }))).rejects.toThrow(/turns\.by/);
+    await expect(claim(store, query(1, { most: 0 }))).rejects.toThrow(/turns\.most/);
+  });
+});

@@ -47,6 +47,8 @@ export class SharedClaimLoop {
   #claimAgain = false;
   #lastSweep = -Infinity;
   #lastClaimError = -Infinity;
+  /** The account this loop's last claim served last: the next claim starts with the one after it. */
+  #after: string | undefined;
 
   constructor(private readonly host: ClaimLoopHost) {}
 
@@ -113,11 +115,23 @@ export class SharedClaimLoop {
       const free = host.opts.maxConcurrent - host.books.heldCount;
       if (free <= 0) return;
       const limit = Math.min(free, CLAIM_BATCH);
+      // Accounts in turn: the claim starts after the account this dispatcher served last, and leaves out the
+      // subscriptions it already holds its cap of (their backlog would otherwise fill the claim).
+      const room = new Map<string, number>();
+      for (const [webhookId, held] of host.books.heldBySubscription()) room.set(webhookId, Math.max(0, cap - held));
       let runs = 0;
-      const { jobs, seen } = await claimDue(host.store, limit, host.clock.now().getTime(), () => {
-        runs++;
-        return host.context(cap);
-      });
+      const turns = { after: this.#after, room, most: cap };
+      const { jobs, seen, last } = await claimDue(
+        host.store,
+        limit,
+        host.clock.now().getTime(),
+        () => {
+          runs++;
+          return host.context(cap);
+        },
+        turns,
+      );
+      if (last !== undefined) this.#after = last;
       host.conflicts(Math.max(0, runs - 1));
       for (const job of jobs) {
         host.books.hold(job.id, job.webhook.id);
@@ -128,6 +142,8 @@ export class SharedClaimLoop {
         return;
       }
       host.startSends();
+      // Fewer than asked: the claim went round every subscription with room (or as far as one claim looks; the
+      // next wake-up goes on from where it stopped).
       if (seen < limit || jobs.length === 0) return;
     }
   }

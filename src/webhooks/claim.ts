@@ -131,20 +131,49 @@ export async function prepareClaim(tx: Tx, records: DeliveryRecord[], ctx: Claim
 /** Records locked by one claim on a shared store. */
 export const CLAIM_BATCH = 100;
 
+/** Where a claim in turns starts, and how many more deliveries each subscription may have claimed. */
+export interface ClaimTurnsState {
+  /** The account served last by this dispatcher's claims. */
+  after: string | undefined;
+  /** Subscription -> how many more of its deliveries this dispatcher may hold (0: none). */
+  room: ReadonlyMap<string, number>;
+  /** The most deliveries of one subscription a claim takes (the per-subscription cap). */
+  most: number;
+}
+
+/** What a claim of due deliveries got. */
+export interface ClaimedDue {
+  jobs: Job[];
+  /** How many deliveries the claim locked (some may be left pending by the per-subscription cap, or cancelled). */
+  seen: number;
+  /** The account of the last delivery locked: the next claim starts after it. */
+  last: string | undefined;
+}
+
 /**
- * Shared store: claims up to `limit` pending deliveries due at `dueBefore` that no other instance holds, oldest first.
- * `seen` is how many the claim locked (some may be left pending by the per-subscription cap, or cancelled).
+ * Shared store: claims up to `limit` pending deliveries due at `dueBefore` that no other instance holds, accounts in
+ * turn (starting after `turns.after`), and within an account its subscriptions with room in turn, each giving its
+ * oldest deliveries first (see ClaimTurns in ../store/port.ts).
  */
 export function claimDue(
   store: ClaimableStore,
   limit: number,
   dueBefore: number,
   context: () => ClaimContext,
-): Promise<{ jobs: Job[]; seen: number }> {
-  const query = { field: 'state', value: 'pending', dueField: 'nextAttemptAt', dueBefore, limit };
-  return store.claimWith<DeliveryRecord, { jobs: Job[]; seen: number }>(DELIVERIES, query, async (tx, records) => ({
+  turns: ClaimTurnsState,
+): Promise<ClaimedDue> {
+  const query = {
+    field: 'state',
+    value: 'pending',
+    dueField: 'nextAttemptAt',
+    dueBefore,
+    limit,
+    turns: { by: ['ownerId', 'webhookId'] as const, after: turns.after, room: turns.room, most: turns.most },
+  };
+  return store.claimWith<DeliveryRecord, ClaimedDue>(DELIVERIES, query, async (tx, records) => ({
     jobs: await prepareClaim(tx, records, context()),
     seen: records.length,
+    last: records.at(-1)?.ownerId,
   }));
 }
 

@@ -157,6 +157,11 @@ export class DeliveryQueue {
   }
 
   /** How many deliveries of a subscription are held. */
+  /** Subscription -> how many of its deliveries are held (only those holding some). */
+  heldBySubscription(): ReadonlyMap<string, number> {
+    return this.#perSub;
+  }
+
   heldFor(webhookId: string): number {
     return this.#perSub.get(webhookId) ?? 0;
   }

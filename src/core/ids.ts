@@ -12,13 +12,18 @@ let lastMs = -1;
 /** The 80 random bits of the last id, updated in place (ids are made once per request, so no allocation here). */
 const lastRandom = new Uint8Array(10);
 
-function drawRandom(): void {
-  if (poolOffset + 10 > pool.length) {
+/** Fills `target` with random bytes from the pool. */
+function drawInto(target: Uint8Array): void {
+  if (poolOffset + target.length > pool.length) {
     randomFillSync(pool);
     poolOffset = 0;
   }
-  for (let i = 0; i < 10; i++) lastRandom[i] = pool[poolOffset + i]!;
-  poolOffset += 10;
+  target.set(pool.subarray(poolOffset, poolOffset + target.length));
+  poolOffset += target.length;
+}
+
+function drawRandom(): void {
+  drawInto(lastRandom);
 }
 
 /** Adds one to the 80-bit random part, so ids made within one millisecond still sort in order. */
@@ -87,6 +92,23 @@ export function encodeUlid(ms: number, random: Uint8Array): string {
   );
 }
 
+const scattered = new Uint8Array(16);
+
+/**
+ * 26 characters in the same alphabet and shape as a ULID, all of them random: for records whose ids should spread
+ * over an index rather than follow time. Webhook deliveries are such records: several instances on PostgreSQL record
+ * the outcomes of neighbouring deliveries at once in SERIALIZABLE transactions, and with time-ordered ids those reads
+ * shared the leaf pages of the primary key's index, where PostgreSQL's predicate locks are kept per page; the outbox
+ * bench had three to six times the conflicts (0.04 per delivery, against 0.006 to 0.007 with these).
+ */
+export function scatteredId(): string {
+  drawInto(scattered);
+  // 48 bits where a ULID keeps its milliseconds, then 80 more.
+  const s = scattered;
+  const ms = (s[10]! * 256 + s[11]!) * 2 ** 32 + ((s[12]! << 24) >>> 0) + (s[13]! << 16) + (s[14]! << 8) + s[15]!;
+  return encodeUlid(ms, scattered.subarray(0, 10));
+}
+
 export const ID_PREFIXES = {
   apiKey: 'key',
   owner: 'own',
@@ -108,9 +130,12 @@ export const ID_PREFIXES = {
 
 export type IdKind = keyof typeof ID_PREFIXES;
 
-/** A new prefixed id such as `key_01JD...`. */
+/** Kinds whose ids are scattered (scatteredId) rather than time-ordered. */
+const SCATTERED: ReadonlySet<IdKind> = new Set<IdKind>(['delivery']);
+
+/** A new prefixed id such as `key_01JD...`: time-ordered, but for the kinds in SCATTERED. */
 export function newId(kind: IdKind): string {
-  return `${ID_PREFIXES[kind]}_${ulid()}`;
+  return `${ID_PREFIXES[kind]}_${SCATTERED.has(kind) ? scatteredId() : ulid()}`;
 }
 
 const ID_PATTERN = /^[a-z]+_[0-9A-HJKMNP-TV-Z]{26}$/;

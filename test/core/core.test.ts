@@ -85,6 +85,26 @@ describe('ids', () => {
   });
 });
 
+describe('scattered ids', () => {
+  it('keep the shape of the others but do not follow time, and leave the time-ordered ones in order', () => {
+    const ordered = [newId('event')];
+    const deliveries: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      deliveries.push(newId('delivery'));
+      ordered.push(newId('event'));
+    }
+    expect(new Set(deliveries).size).toBe(deliveries.length);
+    for (const id of deliveries.slice(0, 20)) expect(isId('delivery', id)).toBe(true);
+    // Made one after another, time-ordered ids would sort as made; these land all over the index.
+    const rises = deliveries.slice(1).filter((id, i) => id > deliveries[i]!).length;
+    expect(rises).toBeGreaterThan(800);
+    expect(rises).toBeLessThan(1200);
+    expect(new Set(deliveries.map((id) => id.slice(4, 6))).size).toBeGreaterThan(100);
+    // Drawing them does not disturb the monotonic ids made between them.
+    expect([...ordered].sort()).toEqual(ordered);
+  });
+});
+
 describe('offset pagination', () => {
   const items = Array.from({ length: 45 }, (_, i) => i);
   it('computes the pagination metadata', () => {

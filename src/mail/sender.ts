@@ -21,6 +21,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
+import { inTurns } from '../core/turns.js';
 import type { RateLimiter, RateState } from '../core/limiter-port.js';
 import type { Logger } from '../core/log.js';
 import { MAIL, onMailQueued, type MailRecord } from '../events/mail.js';
@@ -85,6 +86,8 @@ export class MailSender {
   #running: Promise<number> | undefined;
   #again = false;
   #stopped = false;
+  /** The account of the last message this sender claimed: the next claim starts with the account after it. */
+  #lastOwner: string | undefined;
   readonly stats: MailSenderStats = { attempts: 0, sent: 0, failed: 0, retried: 0, suppressed: 0, delayed: 0 };
 
   constructor(opts: MailSenderOptions) {
@@ -163,6 +166,7 @@ export class MailSender {
     const now = this.#o.clock.now();
     const batch = this.#o.concurrency * 4;
     const jobs = await this.#o.store.transact((tx) => this.#claim(tx, now.getTime(), batch));
+    if (jobs.length > 0) this.#lastOwner = jobs[jobs.length - 1]!.ownerId;
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < jobs.length && !this.#stopped) {
@@ -179,10 +183,16 @@ export class MailSender {
   async #claim(tx: Tx, nowMs: number, limit: number): Promise<MailRecord[]> {
     const pending = await tx.findBy<MailRecord>(MAIL, 'state', 'pending');
     const stale = await tx.findBy<MailRecord>(MAIL, 'state', 'sending');
-    const due = [
-      ...stale.filter((m) => typeof m.leaseUntil !== 'number' || m.leaseUntil <= nowMs),
-      ...pending.filter((m) => m.nextAttemptAt <= nowMs),
-    ].slice(0, limit);
+    // Accounts in turn, starting after the one served last: one account's hundred heir invitations do not stand in
+    // front of another account's password reset.
+    const due = inTurns(
+      [
+        ...stale.filter((m) => typeof m.leaseUntil !== 'number' || m.leaseUntil <= nowMs),
+        ...pending.filter((m) => m.nextAttemptAt <= nowMs),
+      ],
+      (m) => m.ownerId,
+      this.#lastOwner,
+    ).slice(0, limit);
     const at = new Date(nowMs).toISOString();
     const jobs: MailRecord[] = [];
     for (const m of due) {

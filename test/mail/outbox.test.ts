@@ -5,6 +5,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterEach, describe, expect, it } from 'vitest';
+import { inTurns } from '../../src/core/turns.js';
 import { enqueueMail, MAIL, type MailRecord, type MailRequest } from '../../src/events/mail.js';
 import { MemoryRateLimiter } from '../../src/keys/limiter.js';
 import { mailSecret } from '../../src/mail/index.js';
@@ -141,6 +142,41 @@ describe.each(['lowdb', 'postgres'] as const)('limits (%s)', (engine) => {
     const last = await r.get(ids[3]!);
     expect(last.state).toBe('pending');
     expect(last.lastError).toMatch(/account limit/);
+  });
+});
+
+describe.each(['lowdb', 'postgres'] as const)('accounts in turn (%s)', (engine) => {
+  it("sends another account's message in the first round, not after the backlog queued before it", async () => {
+    // One message on the wire at a time, four claimed per round.
+    const r = await emlRig({ concurrency: 1 }, engine);
+    for (let i = 0; i < 12; i++)
+      await r.queue({
+        ownerId: 'acc_busy',
+        to: `heir${i}@example.test`,
+        template: 'verify-email',
+        data: { link: 'l' },
+      });
+    const quiet = await r.queue({ ownerId: 'acc_quiet', template: 'password-reset', data: { link: 'l' } });
+    expect(await r.sender.tick()).toBe(4);
+    expect((await r.get(quiet.id)).state).toBe('sent');
+    // The next round starts after the account served last (the busy one): the new message goes first.
+    const later = await r.queue({ ownerId: 'acc_quiet', template: 'password-reset', data: { link: 'm' } });
+    expect(await r.sender.tick()).toBe(4);
+    expect((await r.get(later.id)).state).toBe('sent');
+    const all = await r.store.all<MailRecord>(MAIL);
+    expect(all.filter((m) => m.ownerId === 'acc_busy' && m.state === 'sent')).toHaveLength(6);
+  });
+});
+
+describe('inTurns', () => {
+  it('interleaves groups in the order of their first item, starting after the one served last', () => {
+    const items = ['a1', 'a2', 'a3', 'b1', 'c1', 'c2'];
+    const group = (s: string) => s[0]!;
+    expect(inTurns(items, group)).toEqual(['a1', 'b1', 'c1', 'a2', 'c2', 'a3']);
+    expect(inTurns(items, group, 'a')).toEqual(['b1', 'c1', 'a1', 'c2', 'a2', 'a3']);
+    expect(inTurns(items, group, 'c')).toEqual(['a1', 'b1', 'c1', 'a2', 'c2', 'a3']);
+    expect(inTurns(items, group, 'z')).toEqual(['a1', 'b1', 'c1', 'a2', 'c2', 'a3']);
+    expect(inTurns([], group)).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import { API_KEYS, API_KEY_INDEXES } from './keys/keys.js';
 import { EMBED_SECRETS, EMBED_SECRET_INDEXES } from './embed/secrets.js';
 import { EMBED_SESSIONS, EMBED_SESSION_INDEXES } from './embed/store.js';
 import { configureMediaPrograms } from './memoir/exec.js';
+import { configureModelCalls } from './memoir/model-calls.js';
 import { keptNames } from './memoir/names.js';
 import { MEMOIR_INDEXES } from './memoir/records.js';
 import { keptPassages } from './memoir/retrieval.js';
@@ -170,6 +171,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
   }
   // So are the places of the memoir's programs (src/memoir/exec.ts), and their wait limit the worker pools'.
   configureMediaPrograms(config.mediaConcurrency, config.queueWaitMs);
+  configureModelCalls(config.modelConcurrency, config.queueWaitMs);
   // Before the store: with PostgreSQL and no configured key, refuse before connecting.
   const masterKey = await loadConfiguredMasterKey(config, log);
   const store = await openStore(config);

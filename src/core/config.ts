@@ -97,6 +97,12 @@ export interface Config {
    */
   mediaConcurrency?: number;
   /**
+   * Calls to the language model provider (chat answers, embeddings, photo descriptions) at once, at most
+   * (SVC_MODEL_CONCURRENCY; default 16). Calls beyond it wait their turn, fairly across accounts, under
+   * SVC_QUEUE_WAIT_MS.
+   */
+  modelConcurrency?: number;
+  /**
    * Characters of memoir text whose readings (people and places; a search's passages) are kept in memory, per kind
    * (SVC_MEMOIR_READING_CACHE; default 2 000 000: some 8 MB for names and 30 MB for passages, texts included). Texts
    * past it are read again, in the memoir's reading thread, when next needed: more memory for less reading on an
@@ -250,6 +256,9 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     queueWaitMs: env.SVC_QUEUE_WAIT_MS ? parsePositiveInt(env.SVC_QUEUE_WAIT_MS, 'SVC_QUEUE_WAIT_MS') : 30_000,
     mediaConcurrency: env.SVC_MEDIA_CONCURRENCY
       ? parsePositiveInt(env.SVC_MEDIA_CONCURRENCY, 'SVC_MEDIA_CONCURRENCY')
+      : undefined,
+    modelConcurrency: env.SVC_MODEL_CONCURRENCY
+      ? parsePositiveInt(env.SVC_MODEL_CONCURRENCY, 'SVC_MODEL_CONCURRENCY')
       : undefined,
     memoirReadingChars: env.SVC_MEMOIR_READING_CACHE
       ? parsePositiveInt(env.SVC_MEMOIR_READING_CACHE, 'SVC_MEMOIR_READING_CACHE')

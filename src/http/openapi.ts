@@ -108,7 +108,7 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string; retry
   '503': {
     name: 'ServiceBusy',
     description:
-      'The service cannot answer now: the workers or media programs this call needs are busy, with more of your jobs or a longer wait queued than allowed (SERVICE_BUSY), or the database or the rate limiter cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After seconds.',
+      'The service cannot answer now: the workers, media programs or language model this call needs are busy, with more of your jobs or a longer wait queued than allowed (SERVICE_BUSY), or the database or the rate limiter cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After seconds.',
     retryAfter: true,
   },
 };

@@ -34,6 +34,7 @@ import {
   type JournalEntry,
   type MediaRecord,
 } from './records.js';
+import { withModelPlace } from './model-calls.js';
 import { memoirDocs } from './retrieval-docs.js';
 import type { Embedder } from './embeddings.js';
 import { holdSearch, searchMemoir, searchMemoirWithEmbeddings, type Passage } from './retrieval.js';
@@ -179,10 +180,12 @@ function textOf(content: unknown): string {
 }
 
 /** Asks the model, streaming, and returns the whole answer. */
-export async function askModel(model: BaseChatModel, messages: BaseMessage[], signal?: AbortSignal): Promise<string> {
-  let out = '';
-  for await (const chunk of await model.stream(messages, signal ? { signal } : {})) out += textOf(chunk.content);
-  return out.trim();
+export function askModel(model: BaseChatModel, messages: BaseMessage[], signal?: AbortSignal): Promise<string> {
+  return withModelPlace(signal, async () => {
+    let out = '';
+    for await (const chunk of await model.stream(messages, signal ? { signal } : {})) out += textOf(chunk.content);
+    return out.trim();
+  });
 }
 
 export interface ChatResult {
@@ -254,6 +257,8 @@ export async function chat(
         deps.signal,
       );
     } catch (err) {
+      // A full queue for the model is SERVICE_BUSY as it stands.
+      if (err instanceof ApiError) throw err;
       // The provider's message may carry its address: only a plain statement goes out.
       throw Object.assign(
         new ApiError(

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import type { Store } from '../store/port.js';
 import type { Config } from '../core/config.js';
+import { withModelPlace } from './model-calls.js';
 import { MEMOIR_EMBEDDINGS } from './records.js';
 
 type LlmConfig = NonNullable<Config['llm']>;
@@ -75,7 +76,10 @@ export function cachedEmbedder(llm: LlmConfig, store: Store, ownerId: string, no
       const missing = [...new Set(ids.filter((id) => !known.has(id)))];
       if (missing.length) {
         const textOf = new Map(ids.map((id, i) => [id, texts[i]!]));
-        const vectors = await (await clientFor(llm)).embedDocuments(missing.map((id) => textOf.get(id)!));
+        const client = await clientFor(llm);
+        const vectors = await withModelPlace(undefined, () =>
+          client.embedDocuments(missing.map((id) => textOf.get(id)!)),
+        );
         const createdAt = now().toISOString();
         const records: EmbeddingRecord[] = missing.map((id, i) => ({
           id,

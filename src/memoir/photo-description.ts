@@ -9,6 +9,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Config } from '../core/config.js';
 import { ApiError } from '../core/errors.js';
+import { modelCalls } from './model-calls.js';
 import type { Store } from '../store/port.js';
 import { MAX_IMAGE_PIXELS } from './media.js';
 import { readProfile } from './memoir.js';
@@ -122,6 +123,8 @@ export async function describePhoto(
     import('@langchain/core/messages'),
     visionModel(llm),
   ]);
+  // A place first, outside the try: a refusal for a full queue is SERVICE_BUSY, not a provider failure.
+  const release = await modelCalls.acquire(signal);
   let answer: string;
   try {
     const reply = await model.invoke(
@@ -149,6 +152,8 @@ export async function describePhoto(
       ),
       { cause: err },
     );
+  } finally {
+    release();
   }
   if (!answer)
     throw new ApiError(

@@ -53,6 +53,8 @@ export interface OpenAiStandin {
   embedWith(fn: (text: string) => number[]): void;
   /** Makes the next `times` requests fail with this HTTP status. */
   failNext(status: number, times?: number): void;
+  /** Answers chat completions only after this many ms (0: at once, the default). */
+  slowDown(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -109,6 +111,7 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
   let n = 0;
   const embeddingRequests: OpenAiStandin['embeddingRequests'] = [];
   let embed: (text: string) => number[] = hashedWords;
+  let delayMs = 0;
   const server: Server = createServer(async (req, res) => {
     if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
       const body = (await readJson(req)) as { model: string; input: string | string[]; encoding_format?: string };
@@ -190,6 +193,7 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
       return;
     }
     const text = queue.shift() ?? fallback(r);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     const id = `chatcmpl-standin-${++n}-${Date.now().toString(36)}`;
     ids.push(id);
     const created = Math.floor(Date.now() / 1000);
@@ -232,6 +236,7 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
     embeddingRequests,
     embedWith: (fn) => (embed = fn),
     failNext: (status, times = 1) => failures.push(...Array.from({ length: times }, () => status)),
+    slowDown: (ms) => void (delayMs = ms),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

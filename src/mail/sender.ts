@@ -25,7 +25,7 @@ import { inTurns } from '../core/turns.js';
 import type { RateLimiter, RateState } from '../core/limiter-port.js';
 import type { Logger } from '../core/log.js';
 import { MAIL, onMailQueued, type MailRecord } from '../events/mail.js';
-import type { Store, Tx } from '../store/port.js';
+import { isClaimable, type ClaimableStore, type Store, type Tx } from '../store/port.js';
 import { isOptedOut, signUnsubscribe } from './preferences.js';
 import { MailRenderError, renderMail } from './templates/index.js';
 import { MailSendError, type MailTransport, type OutgoingMail } from './transport.js';
@@ -165,7 +165,10 @@ export class MailSender {
   async #round(): Promise<number> {
     const now = this.#o.clock.now();
     const batch = this.#o.concurrency * 4;
-    const jobs = await this.#o.store.transact((tx) => this.#claim(tx, now.getTime(), batch));
+    const store = this.#o.store;
+    const jobs = isClaimable(store)
+      ? await this.#claimShared(store, now.getTime(), batch)
+      : await store.transact((tx) => this.#claim(tx, now.getTime(), batch));
     if (jobs.length > 0) this.#lastOwner = jobs[jobs.length - 1]!.ownerId;
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -179,7 +182,36 @@ export class MailSender {
     return jobs.length;
   }
 
-  /** Marks due messages `sending` under this sender's lease; suppresses those the recipient opted out of. */
+  /**
+   * A store several instances share (PostgreSQL): row claims that skip what another sender holds, instead of reading
+   * the whole outbox in a serializable transaction. Messages whose sender died (lease over) first, then the due ones,
+   * accounts in turn, each account's oldest first (a claim in turns of the store port).
+   */
+  async #claimShared(store: ClaimableStore, nowMs: number, limit: number): Promise<MailRecord[]> {
+    const take = (tx: Tx, records: MailRecord[]) => this.#take(tx, records, nowMs);
+    const stale = await store.claimWith<MailRecord, MailRecord[]>(
+      MAIL,
+      { field: 'state', value: 'sending', dueField: 'leaseUntil', dueBefore: nowMs, limit },
+      take,
+    );
+    if (stale.length >= limit) return stale;
+    const due = await store.claimWith<MailRecord, MailRecord[]>(
+      MAIL,
+      {
+        field: 'state',
+        value: 'pending',
+        dueField: 'nextAttemptAt',
+        dueBefore: nowMs,
+        limit: limit - stale.length,
+        // Within an account, its messages by id: time-ordered, so oldest first.
+        turns: { by: ['ownerId', 'id'], after: this.#lastOwner },
+      },
+      take,
+    );
+    return [...stale, ...due];
+  }
+
+  /** Marks due messages `sending` under this sender's lease (one store, one process). */
   async #claim(tx: Tx, nowMs: number, limit: number): Promise<MailRecord[]> {
     const pending = await tx.findBy<MailRecord>(MAIL, 'state', 'pending');
     const stale = await tx.findBy<MailRecord>(MAIL, 'state', 'sending');
@@ -193,6 +225,11 @@ export class MailSender {
       (m) => m.ownerId,
       this.#lastOwner,
     ).slice(0, limit);
+    return this.#take(tx, due, nowMs);
+  }
+
+  /** Marks the given messages `sending` under this sender's lease; suppresses those the recipient opted out of. */
+  async #take(tx: Tx, due: MailRecord[], nowMs: number): Promise<MailRecord[]> {
     const at = new Date(nowMs).toISOString();
     const jobs: MailRecord[] = [];
     for (const m of due) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimQuery, Doc } from '../../src/store/port.js';
 import { openPostgresStore, type ClaimableStore } from '../../src/store/postgres/index.js';
 import { assignTurns } from '../../src/store/postgres/claim-turns.js';
-import { randomSchema, testDatabaseUrl } from '../support/engines.js';
+import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 
 interface Item extends Doc {
   state: string;
@@ -18,7 +18,6 @@ interface Item extends Doc {
 }
 
 let url: string;
-let admin: pg.Client;
 const schemas: string[] = [];
 const stores: ClaimableStore[] = [];
 
@@ -61,14 +60,11 @@ async function claim(store: ClaimableStore, q: ClaimQuery): Promise<string[]> {
 
 beforeAll(async () => {
   url = await testDatabaseUrl();
-  admin = new pg.Client({ connectionString: url });
-  await admin.connect();
 });
 
 afterAll(async () => {
   for (const s of stores) await s.close();
-  for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await admin.end();
+  await dropSchemas(url, ...schemas);
 });
 
 describe('assignTurns', () => {
@@ -174,7 +170,11 @@ describe('claim in turns (PostgreSQL)', () => {
     stores.push(again);
     await add(again, 'acct-A', 'A1', 1);
     expect(await claim(again, query(1))).toEqual(['acct-A/A1']);
-    const rows = await admin.query(`SELECT field FROM "${schema}".svc_indexes WHERE collection = 'items'`);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const rows = await admin
+      .query(`SELECT field FROM "${schema}".svc_indexes WHERE collection = 'items'`)
+      .finally(() => admin.end());
     expect(rows.rows.map((r) => r.field).sort()).toEqual(['state', 'state>account>group']);
     await expect(claim(store, query(1, { by: ['account'] as never }))).rejects.toThrow(/turns\.by/);
     await expect(claim(store, query(1, { most: 0 }))).rejects.toThrow(/turns\.most/);

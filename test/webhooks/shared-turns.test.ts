@@ -3,12 +3,11 @@
  * serves accounts in turn: one account's backlog, written first, does not hold back another account's delivery, and a
  * subscription at its cap does not hold back the account's other subscription.
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS, EVENT_INDEXES, recordEvent } from '../../src/events/events.js';
 import { openPostgresStore, type ClaimableStore } from '../../src/store/postgres/index.js';
-import { Dispatcher, WEBHOOK_INDEXES, createWebhook } from '../../src/webhooks/index.js';
-import { randomSchema, testDatabaseUrl } from '../support/engines.js';
+import { Dispatcher, WEBHOOK_INDEXES, createWebhook, type DispatcherOptions } from '../../src/webhooks/index.js';
+import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 import { deps, hasOpenssl, makeCert, startReceiver, testKeyring, type Tls } from './helpers.js';
 
 const clock = { now: () => new Date() };
@@ -24,10 +23,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await admin.end();
+  await dropSchemas(url, ...schemas);
 });
 
 async function sharedStore(): Promise<ClaimableStore> {
@@ -51,6 +47,23 @@ async function events(store: ClaimableStore, ownerId: string, n: number, tag: st
   });
 }
 
+/** A dispatcher on `store` sending to the local receiver (polling every 50 ms), stopped after the file. */
+function startDispatcher(store: ClaimableStore, opts: Partial<DispatcherOptions>): void {
+  const dispatcher = new Dispatcher({
+    store,
+    clock,
+    keyring: testKeyring,
+    ca: tls.cert,
+    allow: '127.0.0.1',
+    jitterMs: 0,
+    timeoutMs: 5000,
+    pollMs: 50,
+    ...opts,
+  });
+  cleanups.push(() => dispatcher.stop());
+  dispatcher.start();
+}
+
 async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 600 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
   if (!check()) throw new Error(`timed out waiting for ${what}`);
@@ -66,19 +79,7 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher on a shared store: turns', ()
     await createWebhook(d, 'own_quiet', { url: receiver.url('/quiet'), events: ['*'] });
     await events(store, 'own_busy', 40, 'busy');
     await events(store, 'own_quiet', 1, 'quiet');
-    const dispatcher = new Dispatcher({
-      store,
-      clock,
-      keyring: testKeyring,
-      ca: tls.cert,
-      allow: '127.0.0.1',
-      jitterMs: 0,
-      timeoutMs: 5000,
-      maxConcurrent: 1,
-      pollMs: 50,
-    });
-    cleanups.push(() => dispatcher.stop());
-    dispatcher.start();
+    startDispatcher(store, { maxConcurrent: 1 });
     await until(() => receiver.received.length >= 41, 'every delivery');
     const paths = receiver.received.map((r) => r.path);
     // One at a time, accounts in turn: the quiet account's only delivery is the first or the second sent (it was
@@ -98,20 +99,7 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher on a shared store: turns', ()
     // A second subscription made later: only the events after it go to both.
     await createWebhook(d, 'own_two', { url: receiver.url('/fast'), events: ['*'] });
     await events(store, 'own_two', 3, 'later');
-    const dispatcher = new Dispatcher({
-      store,
-      clock,
-      keyring: testKeyring,
-      ca: tls.cert,
-      allow: '127.0.0.1',
-      jitterMs: 0,
-      timeoutMs: 5000,
-      maxConcurrent: 8,
-      perSubscription: 2,
-      pollMs: 50,
-    });
-    cleanups.push(() => dispatcher.stop());
-    dispatcher.start();
+    startDispatcher(store, { maxConcurrent: 8, perSubscription: 2 });
     await until(() => receiver.received.filter((r) => r.path === '/fast').length === 3, 'the second subscription');
     // Oldest first, the claim of the first subscription's backlog (its cap reached) took nothing else: the second
     // subscription waited for most of the 150 slow deliveries. In turns, it is sent at once.

@@ -21,7 +21,7 @@
  */
 import type { Keyring } from '../core/keyring.js';
 import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord, type QueuedDelivery } from '../events/events.js';
-import type { ClaimableStore, Store, Tx } from '../store/port.js';
+import type { ClaimableStore, ClaimTurns, Store, Tx } from '../store/port.js';
 import type { OpenedSecrets } from './secrets.js';
 import type { WebhookRecord } from './subscriptions.js';
 import { deliveryTarget } from './targets.js';
@@ -131,16 +131,6 @@ export async function prepareClaim(tx: Tx, records: DeliveryRecord[], ctx: Claim
 /** Records locked by one claim on a shared store. */
 export const CLAIM_BATCH = 100;
 
-/** Where a claim in turns starts, and how many more deliveries each subscription may have claimed. */
-export interface ClaimTurnsState {
-  /** The account served last by this dispatcher's claims. */
-  after: string | undefined;
-  /** Subscription -> how many more of its deliveries this dispatcher may hold (0: none). */
-  room: ReadonlyMap<string, number>;
-  /** The most deliveries of one subscription a claim takes (the per-subscription cap). */
-  most: number;
-}
-
 /** What a claim of due deliveries got. */
 export interface ClaimedDue {
   jobs: Job[];
@@ -152,15 +142,16 @@ export interface ClaimedDue {
 
 /**
  * Shared store: claims up to `limit` pending deliveries due at `dueBefore` that no other instance holds, accounts in
- * turn (starting after `turns.after`), and within an account its subscriptions with room in turn, each giving its
- * oldest deliveries first (see ClaimTurns in ../store/port.ts).
+ * turn (starting after `turns.after`, the account served last), and within an account its subscriptions with room
+ * (`turns.room`: subscription -> how many more this dispatcher may hold) in turn, each giving its oldest deliveries
+ * first (see ClaimTurns in ../store/port.ts).
  */
 export function claimDue(
   store: ClaimableStore,
   limit: number,
   dueBefore: number,
   context: () => ClaimContext,
-  turns: ClaimTurnsState,
+  turns: Omit<ClaimTurns, 'by'>,
 ): Promise<ClaimedDue> {
   const query = {
     field: 'state',
@@ -168,7 +159,7 @@ export function claimDue(
     dueField: 'nextAttemptAt',
     dueBefore,
     limit,
-    turns: { by: ['ownerId', 'webhookId'] as const, after: turns.after, room: turns.room, most: turns.most },
+    turns: { by: ['ownerId', 'webhookId'] as const, ...turns },
   };
   return store.claimWith<DeliveryRecord, ClaimedDue>(DELIVERIES, query, async (tx, records) => ({
     jobs: await prepareClaim(tx, records, context()),

@@ -208,3 +208,106 @@ export function inTurnOrder<T extends Doc>(order: number[], rows: Array<{ doc: T
   }
   return out;
 }
+
+/** Sends one statement of the claim's transaction. */
+type Run = (text: string, values: unknown[]) => Promise<{ rows: Array<Record<string, unknown>> }>;
+
+/**
+ * A claim serving groups in turn, in the claim's transaction (`run` sends one of its statements): list groups from
+ * `after` on, hand out turns, lock each group's share; while that took fewer than the limit (groups whose records are
+ * all locked or not due), list the next groups, wider each time, until the listing has come round to where it started.
+ * The caller has checked the request (checkTurns) and made the index.
+ */
+export async function lockInTurns<T extends Doc>(
+  run: Run,
+  table: string,
+  expr: string,
+  q: ClaimQuery,
+  turns: ClaimTurns,
+): Promise<T[]> {
+  const full = [...(turns.room ?? [])].filter(([, n]) => n <= 0).map(([v]) => v);
+  const list = async (after: unknown, max: number): Promise<Pair[]> => {
+    const { text, values } = listPairsSql(table, expr, q.value, turns.by, after, max, full);
+    const res = await run(text, values);
+    return res.rows.map((r) => ({ first: r.a, second: r.b }));
+  };
+  const fullKeys = new Set(full.map(roomKey));
+  /** How many of a listing's groups have room: fewer than asked means the listing reached the last value. */
+  const counted = (pairs: Pair[]) => pairs.filter((p) => !fullKeys.has(roomKey(p.second))).length;
+  /** Room left per group, as this claim takes records (starting from turns.room; turns.most for the others). */
+  const room = new Map(turns.room);
+  const claimed: T[] = [];
+  /** Groups listed so far: meeting one again means the listing went all the way round. */
+  const listed = new Set<string>();
+  let from: unknown = turns.after;
+  let wrapped = from === undefined;
+  for (let round = 0; claimed.length < q.limit && round < TURN_ROUNDS; round++) {
+    const max = Math.min(MAX_PAIRS, pairsToList(q.limit - claimed.length) * 2 ** round);
+    let pairs = await list(from, max);
+    let end = counted(pairs) < max;
+    if (end && !wrapped) {
+      // The listing reached the last value: go on from the first.
+      wrapped = true;
+      const more = await list(undefined, max - counted(pairs));
+      end = counted(more) < max - counted(pairs);
+      pairs = pairs.concat(more);
+    }
+    const fresh: Pair[] = [];
+    for (const p of pairs) {
+      const key = JSON.stringify([p.first, p.second]);
+      if (listed.has(key)) {
+        end = true;
+        break;
+      }
+      listed.add(key);
+      fresh.push(p);
+    }
+    if (fresh.length === 0) break;
+    await lockListed(run, table, expr, q, fresh, room, claimed);
+    if (end) break;
+    from = fresh[fresh.length - 1]!.first;
+  }
+  return claimed;
+}
+
+/**
+ * Hands out the claim's remaining turns over listed groups and locks their shares; a group that yields fewer records
+ * than its share has none left that are due and free, and its unused turns go to the others, until the claim is
+ * full or every listed group is dry or out of room.
+ */
+async function lockListed<T extends Doc>(
+  run: Run,
+  table: string,
+  expr: string,
+  q: ClaimQuery,
+  listed: Pair[],
+  room: Map<string, number>,
+  claimed: T[],
+): Promise<void> {
+  const most = q.turns?.most ?? q.limit;
+  let pool = listed;
+  while (claimed.length < q.limit && pool.length > 0) {
+    const { quotas, order } = assignTurns(pool, q.limit - claimed.length, room, most);
+    if (quotas.length === 0) return;
+    const { text, values } = lockTurnsSql(
+      table,
+      expr,
+      q,
+      quotas,
+      claimed.map((d) => d.id),
+    );
+    const res = await run(text, values);
+    const rows = res.rows as Array<{ doc: T; i: string }>;
+    claimed.push(...inTurnOrder(order, rows));
+    const dry = new Set<string>();
+    const taken = new Map<number, number>();
+    for (const r of rows) taken.set(Number(r.i) - 1, (taken.get(Number(r.i) - 1) ?? 0) + 1);
+    quotas.forEach((quota, i) => {
+      const key = roomKey(quota.second);
+      const n = taken.get(i) ?? 0;
+      room.set(key, (room.get(key) ?? most) - n);
+      if (n < quota.count) dry.add(JSON.stringify([quota.first, quota.second]));
+    });
+    pool = pool.filter((p) => !dry.has(JSON.stringify([p.first, p.second])));
+  }
+}

@@ -3,20 +3,9 @@
  * and the first database error fails the whole transaction even if the callback caught it.
  */
 import type pg from 'pg';
-import type { ClaimQuery, ClaimTurns, Doc, IndexValue, Tx } from '../port.js';
+import type { ClaimQuery, Doc, IndexValue, Tx } from '../port.js';
 import { inOrderOf, lockClaimableSql, mergeJson, mergeSql } from './claim.js';
-import {
-  assignTurns,
-  checkTurns,
-  inTurnOrder,
-  listPairsSql,
-  lockTurnsSql,
-  MAX_PAIRS,
-  pairsToList,
-  roomKey,
-  TURN_ROUNDS,
-  type Pair,
-} from './claim-turns.js';
+import { checkTurns, lockInTurns } from './claim-turns.js';
 import { isConnectionError, mapError, unavailable } from './errors.js';
 import { checkCollectionName, encodeDoc, indexValueJson } from './records.js';
 import type { Table, Tables } from './tables.js';
@@ -174,109 +163,14 @@ export class PgTx implements Tx {
   async lockClaimable<T extends Doc>(collection: string, q: ClaimQuery): Promise<T[]> {
     const t = await this.table(collection);
     const expr = this.tables.indexExpr(t, collection, q.field);
-    if (q.turns) return this.lockInTurns<T>(t, collection, expr, q, q.turns);
+    if (q.turns) {
+      checkTurns(q, q.turns);
+      await this.tables.turnIndex(t, collection, q.field, q.turns.by);
+      return lockInTurns<T>((text, values) => this.run(text, values), t.q, expr, q, q.turns);
+    }
     const { text, values } = lockClaimableSql(t.q, expr, q);
     const res = await this.run<{ doc: T }>(text, values);
     return res.rows.map((r) => r.doc);
-  }
-
-  /**
-   * A claim serving groups in turn (./claim-turns.ts): list groups from `after` on, hand out turns, lock each group's
-   * share; while that took fewer than the limit (groups whose records are all locked or not due), list the next
-   * groups, wider each time, until the listing has come round to where it started.
-   */
-  private async lockInTurns<T extends Doc>(
-    t: Table,
-    collection: string,
-    expr: string,
-    q: ClaimQuery,
-    turns: ClaimTurns,
-  ): Promise<T[]> {
-    checkTurns(q, turns);
-    await this.tables.turnIndex(t, collection, q.field, turns.by);
-    const full = [...(turns.room ?? [])].filter(([, n]) => n <= 0).map(([v]) => v);
-    const list = async (after: unknown, max: number): Promise<Pair[]> => {
-      const { text, values } = listPairsSql(t.q, expr, q.value, turns.by, after, max, full);
-      const res = await this.run<{ a: unknown; b: unknown }>(text, values);
-      return res.rows.map((r) => ({ first: r.a, second: r.b }));
-    };
-    const fullKeys = new Set(full.map(roomKey));
-    /** How many of a listing's groups have room: fewer than asked means the listing reached the last value. */
-    const counted = (pairs: Pair[]) => pairs.filter((p) => !fullKeys.has(roomKey(p.second))).length;
-    /** Room left per group, as this claim takes records (starting from turns.room; turns.most for the others). */
-    const room = new Map(turns.room);
-    const claimed: T[] = [];
-    /** Groups listed so far: meeting one again means the listing went all the way round. */
-    const listed = new Set<string>();
-    let from: unknown = turns.after;
-    let wrapped = from === undefined;
-    for (let round = 0; claimed.length < q.limit && round < TURN_ROUNDS; round++) {
-      const max = Math.min(MAX_PAIRS, pairsToList(q.limit - claimed.length) * 2 ** round);
-      let pairs = await list(from, max);
-      let end = counted(pairs) < max;
-      if (end && !wrapped) {
-        // The listing reached the last value: go on from the first.
-        wrapped = true;
-        const more = await list(undefined, max - counted(pairs));
-        end = counted(more) < max - counted(pairs);
-        pairs = pairs.concat(more);
-      }
-      const fresh: Pair[] = [];
-      for (const p of pairs) {
-        const key = JSON.stringify([p.first, p.second]);
-        if (listed.has(key)) {
-          end = true;
-          break;
-        }
-        listed.add(key);
-        fresh.push(p);
-      }
-      if (fresh.length === 0) break;
-      await this.lockListed(t, expr, q, fresh, room, claimed);
-      if (end) break;
-      from = fresh[fresh.length - 1]!.first;
-    }
-    return claimed;
-  }
-
-  /**
-   * Hands out the claim's remaining turns over listed groups and locks their shares; a group that yields fewer records
-   * than its share has none left that are due and free, and its unused turns go to the others, until the claim is
-   * full or every listed group is dry or out of room.
-   */
-  private async lockListed<T extends Doc>(
-    t: Table,
-    expr: string,
-    q: ClaimQuery,
-    listed: Pair[],
-    room: Map<string, number>,
-    claimed: T[],
-  ): Promise<void> {
-    const most = q.turns?.most ?? q.limit;
-    let pool = listed;
-    while (claimed.length < q.limit && pool.length > 0) {
-      const { quotas, order } = assignTurns(pool, q.limit - claimed.length, room, most);
-      if (quotas.length === 0) return;
-      const { text, values } = lockTurnsSql(
-        t.q,
-        expr,
-        q,
-        quotas,
-        claimed.map((d) => d.id),
-      );
-      const res = await this.run<{ doc: T; i: string }>(text, values);
-      claimed.push(...inTurnOrder(order, res.rows));
-      const dry = new Set<string>();
-      const taken = new Map<number, number>();
-      for (const r of res.rows) taken.set(Number(r.i) - 1, (taken.get(Number(r.i) - 1) ?? 0) + 1);
-      quotas.forEach((quota, i) => {
-        const key = roomKey(quota.second);
-        const n = taken.get(i) ?? 0;
-        room.set(key, (room.get(key) ?? most) - n);
-        if (n < quota.count) dry.add(JSON.stringify([quota.first, quota.second]));
-      });
-      pool = pool.filter((p) => !dry.has(JSON.stringify([p.first, p.second])));
-    }
   }
 
   /** Merges `set` into the given records (already locked); resolves with them in the given order. */

@@ -92,8 +92,8 @@ export interface Config {
    */
   queueWaitMs?: number;
   /**
-   * The memoir's programs (speech synthesis, video, transcripts) run at once, at most (SVC_MEDIA_CONCURRENCY; default:
-   * one per core). Calls beyond it wait their turn, fairly across accounts, under SVC_QUEUE_WAIT_MS.
+   * The memoir's programs (speech synthesis, video, transcripts) and photo scaling run at once, at most
+   * (SVC_MEDIA_CONCURRENCY; default: one per core). Calls beyond it wait their turn, fairly across accounts, under SVC_QUEUE_WAIT_MS.
    */
   mediaConcurrency?: number;
   /**

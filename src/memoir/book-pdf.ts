@@ -15,6 +15,7 @@ import {
   readWhen,
   recordingLine,
 } from './export.js';
+import { withMediaPlace } from './exec.js';
 import { MAX_IMAGE_PIXELS } from './media.js';
 import type { TextOptions, TextWriter } from './pdf-text.js';
 
@@ -24,19 +25,24 @@ const loadSharp = async () => (await import('sharp')).default;
 /** Longest side of an embedded photo, pixels (keeps the PDF small). */
 const PHOTO_MAX_PX = 800;
 
-/** A photo as a small JPEG for the PDF, or null when it cannot be read (its caption is then printed alone). */
+/**
+ * A photo as a small JPEG for the PDF, or null when it cannot be read (its caption is then printed alone). The scaling
+ * waits for a place of the media work (./exec.ts); a refusal there (the service busy) is not a photo that cannot be
+ * read, and fails the export.
+ */
 async function photoForPdf(file: string): Promise<Buffer | null> {
   const sharp = await loadSharp();
-  try {
-    return await sharp(await readFile(file), { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS })
+  const bytes = await readFile(file).catch(() => null);
+  if (!bytes) return null;
+  return withMediaPlace(undefined, () =>
+    sharp(bytes, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS })
       .rotate()
       .resize(PHOTO_MAX_PX, PHOTO_MAX_PX, { fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' })
       .jpeg({ quality: 80 })
-      .toBuffer();
-  } catch {
-    return null;
-  }
+      .toBuffer()
+      .catch(() => null),
+  );
 }
 
 /** A photo's size as drawn, from its header (turned upright by its EXIF orientation), or null when it cannot be read. */

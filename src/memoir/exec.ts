@@ -6,7 +6,8 @@
  * They take a core each while they run, outside the worker pools: at most `mediaPrograms.size` run at once (one per
  * core unless SVC_MEDIA_CONCURRENCY says otherwise), and callers beyond that wait their turn fairly across accounts
  * (src/core/fair-slots.ts), so that one account's many voice or video calls neither start a process each nor hold
- * another account's call for more than one program's run.
+ * another account's call for more than one program's run. The photos sharp scales take the same places
+ * (withMediaPlace, below).
  */
 import { execFile } from 'node:child_process';
 import os from 'node:os';
@@ -28,7 +29,7 @@ const DEFAULT_WAIT_MS = 30_000;
 
 /** The places for these programs, shared by every account; sized by the service's configuration (src/app.ts). */
 export const mediaPrograms = new FairSlots({
-  name: 'The media programs (speech, video, transcripts)',
+  name: 'The media work (speech, video, transcripts, photos)',
   size: os.availableParallelism(),
   maxQueue: 20,
   maxWaitMs: DEFAULT_WAIT_MS,
@@ -54,14 +55,19 @@ export interface RunOptions {
 }
 
 /** Runs `cmd` once a place is free (see above). */
-export async function run(
-  cmd: string,
-  args: string[],
-  opts: RunOptions = {},
-): Promise<{ stdout: string; stderr: string }> {
-  const release = await mediaPrograms.acquire(opts.signal);
+export function run(cmd: string, args: string[], opts: RunOptions = {}): Promise<{ stdout: string; stderr: string }> {
+  return withMediaPlace(opts.signal, () => runNow(cmd, args, opts));
+}
+
+/**
+ * Runs `work` once a place is free. Besides the programs, the photos sharp decodes and scales take a place: sharp
+ * runs on libuv's thread pool (four threads), which the file system calls of every store write share, so one account's
+ * exports of large photos would otherwise hold other accounts' image work and the service's own writes behind them.
+ */
+export async function withMediaPlace<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  const release = await mediaPrograms.acquire(signal);
   try {
-    return await runNow(cmd, args, opts);
+    return await work();
   } finally {
     release();
   }

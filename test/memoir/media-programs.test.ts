@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { runAsQueueCaller } from '../../src/core/fair-queue.js';
 import { configureMediaPrograms, mediaPrograms, run } from '../../src/memoir/exec.js';
+import { photoForModel } from '../../src/memoir/photo-description.js';
 import { startTestServer, tmpDir, type TestServer } from '../helpers.js';
 import { until } from '../support/loop.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
@@ -27,7 +28,7 @@ afterAll(async () => {
   configureMediaPrograms(undefined, undefined);
 });
 
-describe('the memoir programs', () => {
+describe('the memoir programs and photos', () => {
   it('are sized by SVC_MEDIA_CONCURRENCY, a positive whole number (default: one per core)', () => {
     expect(mediaPrograms.size).toBe(1);
     expect(loadConfig({}, {}).mediaConcurrency).toBeUndefined();
@@ -50,6 +51,34 @@ describe('the memoir programs', () => {
     await Promise.all([...a, b]);
     expect(existsSync(overlaps)).toBe(false);
     expect(order).toEqual(['a1', 'b', 'a2', 'a3', 'a4']);
+  });
+
+  it('give photo scaling a place too: one at a time, another account before the rest of a first one', async () => {
+    const sharp = (await import('sharp')).default;
+    const photo = path.join(work.dir, 'photo.png');
+    await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#3366aa' } })
+      .png()
+      .toFile(photo);
+    // A program holds the one place while the photos queue behind it.
+    const lock = path.join(work.dir, 'hold');
+    const held = runAsQueueCaller({ account: 'acct_C', weight: 1 }, () =>
+      run('sh', ['-c', `touch "${lock}"; sleep 0.3`]),
+    );
+    await until(() => existsSync(lock));
+    const order: string[] = [];
+    const scale = (account: string, label: string) =>
+      runAsQueueCaller({ account, weight: 1 }, () => photoForModel(photo)).then((jpeg) => {
+        expect(jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+        order.push(label);
+      });
+    const a = ['a1', 'a2', 'a3'].map((label) => scale('acct_A', label));
+    await until(() => mediaPrograms.queued === 3);
+    const b = scale('acct_B', 'b');
+    await until(() => mediaPrograms.queued === 4);
+    await Promise.all([held, ...a, b]);
+    // B waits for at most one of A's (the two tie once the place frees); A's keep their order.
+    expect(order.indexOf('b')).toBeLessThanOrEqual(1);
+    expect(order.filter((l) => l !== 'b')).toEqual(['a1', 'a2', 'a3']);
   });
 
   it("answers one account's speech before the last of another's three sent before it", async () => {

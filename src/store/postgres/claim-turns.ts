@@ -11,8 +11,8 @@
  *    its oldest due records (`FOR UPDATE SKIP LOCKED`, again down the compound index).
  *
  * Nothing is locked by the first statement, and the second locks no more than the limit: other instances skip only
- * what this one takes. A pair whose records are all locked or not yet due yields fewer than its quota; the caller
- * claims again with what is left.
+ * what this one takes. A pair whose records are all locked or not yet due yields fewer than its quota: its turns go to
+ * the other pairs listed, and when those run dry the claim lists further pairs (lockInTurns, at the end).
  */
 import type { ClaimQuery, ClaimTurns, Doc, IndexValue } from '../port.js';
 import { checkDue, dueCondition, type Statement } from './claim.js';

@@ -76,6 +76,16 @@ export class FairSlots implements QueueBounds {
     return this.#queue.size;
   }
 
+  /** Runs `work` with a place (see acquire), given back when it settles. */
+  async run<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+    const release = await this.acquire(signal);
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+
   /**
    * A place for the current caller's account (./fair-queue.ts: `runAsQueueCaller`), at once when one is free, else
    * after waiting its turn. Rejects with SERVICE_BUSY when waiting makes no sense or lasted `maxWaitMs`, and with the

@@ -64,13 +64,8 @@ export function run(cmd: string, args: string[], opts: RunOptions = {}): Promise
  * runs on libuv's thread pool (four threads), which the file system calls of every store write share, so one account's
  * exports of large photos would otherwise hold other accounts' image work and the service's own writes behind them.
  */
-export async function withMediaPlace<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
-  const release = await mediaPrograms.acquire(signal);
-  try {
-    return await work();
-  } finally {
-    release();
-  }
+export function withMediaPlace<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  return mediaPrograms.run(signal, work);
 }
 
 function runNow(cmd: string, args: string[], opts: RunOptions): Promise<{ stdout: string; stderr: string }> {

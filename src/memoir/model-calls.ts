@@ -25,11 +25,6 @@ export function configureModelCalls(concurrency: number | undefined, maxWaitMs: 
 }
 
 /** Runs `call` once a place is free; aborting `signal` while it waits takes it out of the queue. */
-export async function withModelPlace<T>(signal: AbortSignal | undefined, call: () => Promise<T>): Promise<T> {
-  const release = await modelCalls.acquire(signal);
-  try {
-    return await call();
-  } finally {
-    release();
-  }
+export function withModelPlace<T>(signal: AbortSignal | undefined, call: () => Promise<T>): Promise<T> {
+  return modelCalls.run(signal, call);
 }

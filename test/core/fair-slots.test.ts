@@ -29,6 +29,22 @@ describe('FairSlots', () => {
     expect(slots.stats.granted).toBe(3);
   });
 
+  it('runs work with a place and gives it back however the work ends', async () => {
+    const slots = new FairSlots({ name: 'The test programs', size: 1, maxWaitMs: Infinity });
+    expect(await slots.run(undefined, async () => slots.running)).toBe(1);
+    expect(slots.running).toBe(0);
+    await expect(slots.run(undefined, () => Promise.reject(new Error('the program failed')))).rejects.toThrow(
+      /the program failed/,
+    );
+    expect(slots.running).toBe(0);
+    // A refused place runs nothing.
+    const aborted = new AbortController();
+    aborted.abort(new Error('gone'));
+    let ran = false;
+    await expect(slots.run(aborted.signal, async () => void (ran = true))).rejects.toThrow(/gone/);
+    expect(ran).toBe(false);
+  });
+
   it("serves accounts in turn: B's one job goes before the five A queued while holding a place", async () => {
     const slots = new FairSlots({ name: 'The test programs', size: 1, maxWaitMs: Infinity });
     const order: string[] = [];

@@ -34,6 +34,7 @@ import type { Scope } from './scopes.js';
 import type { RateLimiter } from '../core/limiter-port.js';
 import { accountProblem, accountView, newAccount, type AccountRecord } from './accounts.js';
 import { passwordWeakness } from './password-strength.js';
+import { passwordWork } from './password-work.js';
 import type { ChangePasswordInput, LoginInput, RegisterInput, UserView } from './session-schemas.js';
 import { ACCOUNTS } from './records.js';
 import type { Principal } from './principal.js';
@@ -72,13 +73,11 @@ export type PasswordVerifier = (hash: string, password: string) => Promise<boole
 /** Hashes a new password (a seam: tests count the hashes, to see that both paths of register do the same work). */
 export type PasswordHasher = (password: string) => Promise<string>;
 
-/** Argon2 and jose load with the first password or session token, not with the service. */
-const argonHash = async (password: string, options: typeof ARGON2_OPTIONS): Promise<string> =>
-  (await import('@node-rs/argon2')).hash(password, options);
-const argonVerifier: PasswordVerifier = async (hash, password) => {
-  const { verify } = await import('@node-rs/argon2');
-  return verify(hash, password).catch(() => false);
-};
+/** Argon2 loads with the first password; each hash and check holds a place of passwordWork (./password-work.ts). */
+export const argonHash = async (password: string, options: typeof ARGON2_OPTIONS): Promise<string> =>
+  passwordWork.run(undefined, async () => (await import('@node-rs/argon2')).hash(password, options));
+export const argonVerifier: PasswordVerifier = async (hash, password) =>
+  passwordWork.run(undefined, async () => (await import('@node-rs/argon2')).verify(hash, password).catch(() => false));
 
 interface AttemptCounter {
   key: string;

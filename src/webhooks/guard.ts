@@ -15,14 +15,19 @@
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
 import { ApiError } from '../core/errors.js';
+import { cachedResolver } from './resolver.js';
 
 /** Resolves a host name to its addresses (all families). Injectable so tests need no DNS. */
 export type Resolver = (host: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (host) => {
+/** getaddrinfo's answer for a host, every address. */
+const lookupAll: Resolver = async (host) => {
   const found = await dns.lookup(host, { all: true, verbatim: true });
   return found.map((a) => a.address);
 };
+
+/** The system's lookup, bounded, fair by account and kept for a while (./resolver.ts). */
+export const systemResolver: Resolver = cachedResolver(lookupAll);
 
 /** Ranges no webhook may reach: IANA special-purpose registries plus multicast and reserved space. */
 const V4_BLOCKED: Array<[string, number, string]> = [

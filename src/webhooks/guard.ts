@@ -15,10 +15,9 @@
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
 import { ApiError } from '../core/errors.js';
-import { cachedResolver } from './resolver.js';
+import { cachedResolver, type Resolver } from './resolver.js';
 
-/** Resolves a host name to its addresses (all families). Injectable so tests need no DNS. */
-export type Resolver = (host: string) => Promise<string[]>;
+export type { Resolver } from './resolver.js';
 
 /** getaddrinfo's answer for a host, every address. */
 const lookupAll: Resolver = async (host) => {

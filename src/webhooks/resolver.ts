@@ -9,7 +9,9 @@
  * attempt.
  */
 import { FairSlots } from '../core/fair-slots.js';
-import type { Resolver } from './guard.js';
+
+/** Resolves a host name to its addresses (all families). Injectable so tests need no DNS. */
+export type Resolver = (host: string) => Promise<string[]>;
 
 /** How long an answer is kept, ms. */
 export const LOOKUP_TTL_MS = 30_000;

@@ -34,7 +34,15 @@ import type { Scope } from './scopes.js';
 import type { RateLimiter } from '../core/limiter-port.js';
 import { accountProblem, accountView, newAccount, type AccountRecord } from './accounts.js';
 import { passwordWeakness } from './password-strength.js';
-import { passwordWork } from './password-work.js';
+import {
+  ARGON2_OPTIONS,
+  argonHash,
+  argonVerifier,
+  type PasswordHasher,
+  type PasswordVerifier,
+} from './password-work.js';
+
+export { ARGON2_OPTIONS, type PasswordHasher, type PasswordVerifier };
 import type { ChangePasswordInput, LoginInput, RegisterInput, UserView } from './session-schemas.js';
 import { ACCOUNTS } from './records.js';
 import type { Principal } from './principal.js';
@@ -55,9 +63,6 @@ export const CSRF_HEADER = 'x-csrf-token';
 /** What a user session may do: its own account's keys (public ones), memoir, credits; never `all` or `users`. */
 export const SESSION_SCOPES: Scope[] = ['contracts', 'chat', 'payments', 'vaults', 'legal'];
 
-/** OWASP Password Storage Cheat Sheet, argon2id: m=19 MiB, t=2, p=1. */
-export const ARGON2_OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
 /**
  * Failed password checks allowed in one 15-minute window: for one email from one client address; for one email
  * from all addresses together (a ceiling against guessing spread over many addresses); for one address whatever
@@ -66,18 +71,6 @@ export const ARGON2_OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19_456,
 export const LOGIN_FAILURES_PER_EMAIL_AND_ADDRESS = 10;
 export const LOGIN_FAILURES_PER_EMAIL = 100;
 export const LOGIN_FAILURES_PER_ADDRESS = 30;
-
-/** Checks a password against its stored hash (a seam: tests count the checks). */
-export type PasswordVerifier = (hash: string, password: string) => Promise<boolean>;
-
-/** Hashes a new password (a seam: tests count the hashes, to see that both paths of register do the same work). */
-export type PasswordHasher = (password: string) => Promise<string>;
-
-/** Argon2 loads with the first password; each hash and check holds a place of passwordWork (./password-work.ts). */
-export const argonHash = async (password: string, options: typeof ARGON2_OPTIONS): Promise<string> =>
-  passwordWork.run(undefined, async () => (await import('@node-rs/argon2')).hash(password, options));
-export const argonVerifier: PasswordVerifier = async (hash, password) =>
-  passwordWork.run(undefined, async () => (await import('@node-rs/argon2')).verify(hash, password).catch(() => false));
 
 interface AttemptCounter {
   key: string;

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { passwordWork } from '../../src/accounts/password-work.js';
-import { ARGON2_OPTIONS, argonHash, argonVerifier } from '../../src/accounts/sessions.js';
+import { ARGON2_OPTIONS, argonHash, argonVerifier, passwordWork } from '../../src/accounts/password-work.js';
 import { runAsQueueCaller } from '../../src/core/fair-queue.js';
 import type { Release } from '../../src/core/fair-slots.js';
 import { apiRejection } from '../support/rejection.js';

@@ -15,8 +15,8 @@ import {
   readWhen,
   recordingLine,
 } from './export.js';
-import { withMediaPlace } from './exec.js';
-import { MAX_IMAGE_PIXELS } from './media.js';
+import { ApiError } from '../core/errors.js';
+import { MAX_IMAGE_PIXELS, uprightJpeg } from './media.js';
 import type { TextOptions, TextWriter } from './pdf-text.js';
 
 /** sharp, loaded with the first PDF rather than with the service (as are pdfkit and the fonts). */
@@ -31,18 +31,14 @@ const PHOTO_MAX_PX = 800;
  * read, and fails the export.
  */
 async function photoForPdf(file: string): Promise<Buffer | null> {
-  const sharp = await loadSharp();
   const bytes = await readFile(file).catch(() => null);
   if (!bytes) return null;
-  return withMediaPlace(undefined, () =>
-    sharp(bytes, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS })
-      .rotate()
-      .resize(PHOTO_MAX_PX, PHOTO_MAX_PX, { fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 80 })
-      .toBuffer()
-      .catch(() => null),
-  );
+  try {
+    return await uprightJpeg(bytes, PHOTO_MAX_PX, 80);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    return null;
+  }
 }
 
 /** A photo's size as drawn, from its header (turned upright by its EXIF orientation), or null when it cannot be read. */

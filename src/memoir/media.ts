@@ -15,7 +15,7 @@ import { settleReservation } from '../accounts/quota.js';
 import { ApiError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { Store } from '../store/port.js';
-import { run, toolProblem } from './exec.js';
+import { run, toolProblem, withMediaPlace } from './exec.js';
 import { MEMOIR_MEDIA, memoirId, type MediaKind, type MediaRecord } from './records.js';
 
 export type UploadLimits = { photo: number; audio: number; video: number };
@@ -58,6 +58,23 @@ const SNIFF_BYTES = 4100;
  * a 200-byte PNG saying 50000 x 50000 would take 7.5 GB to decode). The PDF export reads photos under the same limit.
  */
 export const MAX_IMAGE_PIXELS = 100_000_000;
+
+/**
+ * A photo turned upright, at most `maxPx` on its longer side, on white, as a JPEG without any of the original's
+ * metadata, scaled in a place of the media work (./exec.ts). Rejects when sharp cannot read it, or when the place is
+ * refused (SERVICE_BUSY).
+ */
+export async function uprightJpeg(input: string | Buffer, maxPx: number, quality: number): Promise<Buffer> {
+  const sharp = (await import('sharp')).default;
+  return withMediaPlace(undefined, () =>
+    sharp(input, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS })
+      .rotate()
+      .resize(maxPx, maxPx, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality })
+      .toBuffer(),
+  );
+}
 
 /** A new staging id (also the id of the upload's storage reservation). */
 export const newStagingId = () => randomBytes(16).toString('hex');

@@ -9,10 +9,9 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Config } from '../core/config.js';
 import { ApiError } from '../core/errors.js';
-import { withMediaPlace } from './exec.js';
 import { modelCalls } from './model-calls.js';
 import type { Store } from '../store/port.js';
-import { MAX_IMAGE_PIXELS } from './media.js';
+import { uprightJpeg } from './media.js';
 import { readProfile } from './memoir.js';
 import type { MediaRecord } from './records.js';
 
@@ -58,16 +57,8 @@ async function visionModel(llm: LlmConfig): Promise<BaseChatModel> {
 }
 
 /** The photo as the model receives it: upright, at most DESCRIBE_MAX_PX, JPEG without any of the original's metadata. */
-export async function photoForModel(file: string): Promise<Buffer> {
-  const sharp = (await import('sharp')).default;
-  return withMediaPlace(undefined, () =>
-    sharp(file, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS })
-      .rotate()
-      .resize(DESCRIBE_MAX_PX, DESCRIBE_MAX_PX, { fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 85 })
-      .toBuffer(),
-  );
+export function photoForModel(file: string): Promise<Buffer> {
+  return uprightJpeg(file, DESCRIBE_MAX_PX, 85);
 }
 
 /** The instruction and hints: names are offered, never to be guessed from a face. */

@@ -87,9 +87,7 @@ async function ensureTable(
     if (row && fields.every((f) => row.fields?.includes(f)))
       return { ...result, q: `${s}.${quoteIdent(row.table_name)}` };
 
-    await client.query('BEGIN');
-    try {
-      await client.query(ddlLockSql(schema));
+    return underDdlLock(client, schema, async () => {
       const existing = await client.query<{ table_name: string }>(
         `SELECT table_name FROM ${s}.svc_collections WHERE name = $1`,
         [collection],
@@ -121,12 +119,8 @@ async function ensureTable(
           index,
         ]);
       }
-      await client.query('COMMIT');
       return { ...result, q: tq };
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    }
+    });
   });
 }
 
@@ -151,9 +145,7 @@ async function ensureTurnIndex(
       spec,
     ]);
     if (known.rowCount) return;
-    await client.query('BEGIN');
-    try {
-      await client.query(ddlLockSql(schema));
+    await underDdlLock(client, schema, async () => {
       const table = await client.query<{ table_name: string }>(
         `SELECT table_name FROM ${s}.svc_collections WHERE name = $1`,
         [collection],
@@ -166,12 +158,22 @@ async function ensureTurnIndex(
         `INSERT INTO ${s}.svc_indexes (collection, field, index_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
         [collection, spec, index],
       );
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    }
+    });
   });
+}
+
+/** Runs fn in a transaction of `client` holding the schema's DDL lock: committed when fn resolves, else rolled back. */
+async function underDdlLock<R>(client: pg.PoolClient, schema: string, fn: () => Promise<R>): Promise<R> {
+  await client.query('BEGIN');
+  try {
+    await client.query(ddlLockSql(schema));
+    const result = await fn();
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Runs fn on a connection of the DDL pool; a dropped connection is not returned to the pool. */

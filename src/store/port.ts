@@ -110,6 +110,12 @@ export interface ClaimTurns {
    * 0 leaves it out. Groups not listed are bounded by `most`.
    */
   room?: ReadonlyMap<string, number> | undefined;
+  /**
+   * Per first-level value (as a string, like `room`'s keys), the second-level value served last: that value's groups
+   * take their turns starting with the one after it, so that from claim to claim each of its groups gets the first
+   * turn in turn, not always the first one listed.
+   */
+  resume?: ReadonlyMap<string, IndexValue> | undefined;
 }
 
 /**

@@ -14,6 +14,9 @@ import { CLAIM_BATCH, claimDue, takeOverExpired, type ClaimContext } from './cla
 import type { ResolvedOptions, Scheduler } from './dispatcher-options.js';
 import type { DeliveryQueue, SendSlots } from './queue.js';
 
+/** Accounts whose last served subscription a claim loop remembers; past it, it starts over (one turn out of order). */
+const MAX_RESUMED = 10_000;
+
 /** What the loop needs from its dispatcher. */
 export interface ClaimLoopHost {
   /** The dispatcher's id: its own leases are never taken over while their outcome is on the way. */
@@ -49,6 +52,8 @@ export class SharedClaimLoop {
   #lastClaimError = -Infinity;
   /** The account this loop's last claim served last: the next claim starts with the one after it. */
   #after: string | undefined;
+  /** Per account, the subscription this loop's claims served last: the account's next turn starts after it. */
+  readonly #resume = new Map<string, string>();
 
   constructor(private readonly host: ClaimLoopHost) {}
 
@@ -120,8 +125,8 @@ export class SharedClaimLoop {
       const room = new Map<string, number>();
       for (const [webhookId, held] of host.books.heldBySubscription()) room.set(webhookId, Math.max(0, cap - held));
       let runs = 0;
-      const turns = { after: this.#after, room, most: cap };
-      const { jobs, seen, last } = await claimDue(
+      const turns = { after: this.#after, room, most: cap, resume: this.#resume };
+      const { jobs, seen, last, served } = await claimDue(
         host.store,
         limit,
         host.clock.now().getTime(),
@@ -132,6 +137,8 @@ export class SharedClaimLoop {
         turns,
       );
       if (last !== undefined) this.#after = last;
+      if (this.#resume.size + served.size > MAX_RESUMED) this.#resume.clear();
+      for (const [account, webhookId] of served) this.#resume.set(account, webhookId);
       host.conflicts(Math.max(0, runs - 1));
       for (const job of jobs) {
         host.books.hold(job.id, job.webhook.id);

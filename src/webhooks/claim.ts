@@ -138,13 +138,15 @@ export interface ClaimedDue {
   seen: number;
   /** The account of the last delivery locked: the next claim starts after it. */
   last: string | undefined;
+  /** Each account's subscription locked last, in the claim's order: its next turn starts after it. */
+  served: Map<string, string>;
 }
 
 /**
  * Shared store: claims up to `limit` pending deliveries due at `dueBefore` that no other instance holds, accounts in
  * turn (starting after `turns.after`, the account served last), and within an account its subscriptions with room
- * (`turns.room`: subscription -> how many more this dispatcher may hold) in turn, each giving its oldest deliveries
- * first (see ClaimTurns in ../store/port.ts).
+ * (`turns.room`: subscription -> how many more this dispatcher may hold) in turn, starting after the one served last
+ * (`turns.resume`), each giving its oldest deliveries first (see ClaimTurns in ../store/port.ts).
  */
 export function claimDue(
   store: ClaimableStore,
@@ -165,6 +167,7 @@ export function claimDue(
     jobs: await prepareClaim(tx, records, context()),
     seen: records.length,
     last: records.at(-1)?.ownerId,
+    served: new Map(records.map((r) => [r.ownerId, r.webhookId])),
   }));
 }
 

@@ -94,6 +94,19 @@ describe('assignTurns', () => {
     expect(order.map((i) => quotas[i]!.second)).toEqual(['a2', 'b1', 'a2']);
     expect(quotas.map((q) => q.second)).toEqual(['a2', 'b1']);
   });
+
+  it("starts a value's groups after the one it served last, wrapping round", () => {
+    const three = [...pairs.slice(0, 2), { first: 'A', second: 'a3' }, pairs[2]!];
+    const turnsOf = (resume: Map<string, string>, limit: number) => {
+      const { quotas, order } = assignTurns(three, limit, undefined, limit, resume);
+      return order.map((i) => quotas[i]!.second);
+    };
+    expect(turnsOf(new Map([['A', 'a1']]), 3)).toEqual(['a2', 'b1', 'a3']);
+    expect(turnsOf(new Map([['A', 'a3']]), 2)).toEqual(['a1', 'b1']);
+    // A group without room is still where the turns resume after.
+    const { quotas, order } = assignTurns(three, 1, new Map([['a2', 0]]), 1, new Map([['A', 'a2']]));
+    expect(order.map((i) => quotas[i]!.second)).toEqual(['a3']);
+  });
 });
 
 describe('claim in turns (PostgreSQL)', () => {
@@ -144,6 +157,35 @@ describe('claim in turns (PostgreSQL)', () => {
     expect(await claim(store, query(1))).toEqual([]);
   });
 
+  it("reaches an account's later groups when its first ones have nothing due", async () => {
+    const store = await freshStore();
+    // Eight groups in retry back-off fill the first listing of acct-A's groups (PAIRS_PER_FIRST of them); its
+    // ninth and tenth have due records, and so has acct-B.
+    for (let g = 0; g < 8; g++) await add(store, 'acct-A', `G0${g}`, 2, 5000);
+    await add(store, 'acct-A', 'G08', 2);
+    await add(store, 'acct-A', 'G09', 1);
+    await add(store, 'acct-B', 'B1', 1);
+    expect(await claim(store, query(3))).toEqual(['acct-B/B1', 'acct-A/G08', 'acct-A/G09']);
+    // The same from a claim that starts with acct-A, and with many more groups behind the first eight.
+    for (let g = 10; g < 40; g++) await add(store, 'acct-A', `G${g}`, 1, 5000);
+    await add(store, 'acct-A', 'G99', 1);
+    expect(await claim(store, query(2, { after: 'acct-0' }))).toEqual(['acct-A/G08', 'acct-A/G99']);
+  });
+
+  it("gives an account's groups the first turn in turn from claim to claim", async () => {
+    const store = await freshStore();
+    for (const g of ['A1', 'A2', 'A3']) await add(store, 'acct-A', g, 5);
+    const resume = new Map<string, string>();
+    const got: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const [one] = await store.claim<Item>('items', { ...query(1, { resume }), set: { state: 'taken' } });
+      resume.set(one!.account, one!.group);
+      got.push(one!.group);
+    }
+    // Without `resume` every claim of one record would take A1's.
+    expect(got).toEqual(['A1', 'A2', 'A3', 'A1', 'A2', 'A3']);
+  });
+
   it('hands every due record to exactly one of several concurrent claimers', async () => {
     const store = await freshStore();
     for (let a = 0; a < 6; a++) for (let g = 0; g < 3; g++) await add(store, `acct-${a}`, `A${a}G${g}`, 20);
@@ -178,5 +220,6 @@ describe('claim in turns (PostgreSQL)', () => {
     expect(rows.rows.map((r) => r.field).sort()).toEqual(['state', 'state>account>group']);
     await expect(claim(store, query(1, { by: ['account'] as never }))).rejects.toThrow(/turns\.by/);
     await expect(claim(store, query(1, { most: 0 }))).rejects.toThrow(/turns\.most/);
+    await expect(claim(store, query(1, { resume: {} as never }))).rejects.toThrow(/turns\.resume/);
   });
 });

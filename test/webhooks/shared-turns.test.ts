@@ -1,7 +1,7 @@
 /**
  * The dispatcher on a store shared by several instances (PostgreSQL, the claim loop of src/webhooks/claim-loop.ts)
- * serves accounts in turn: one account's backlog, written first, does not hold back another account's delivery, and a
- * subscription at its cap does not hold back the account's other subscription.
+ * serves accounts in turn: one account's backlog, written first, does not hold back another account's delivery, an
+ * account's subscriptions take turns, and a subscription at its cap does not hold back the account's other one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS, EVENT_INDEXES, recordEvent } from '../../src/events/events.js';
@@ -86,6 +86,22 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher on a shared store: turns', ()
     // the 41st written; oldest first sent it last).
     expect(paths.indexOf('/quiet')).toBeLessThanOrEqual(1);
     expect(paths.filter((p) => p === '/busy')).toHaveLength(40);
+  });
+
+  it("sends an account's subscriptions in turn, one delivery at a time", async () => {
+    const store = await sharedStore();
+    const receiver = await startReceiver(tls, () => ({ status: 200 }));
+    cleanups.push(() => receiver.close());
+    const d = deps(store, clock, { ca: tls.cert });
+    await createWebhook(d, 'own_pair', { url: receiver.url('/one'), events: ['*'] });
+    await createWebhook(d, 'own_pair', { url: receiver.url('/two'), events: ['*'] });
+    await events(store, 'own_pair', 10, 'pair');
+    startDispatcher(store, { maxConcurrent: 1 });
+    await until(() => receiver.received.length >= 20, 'every delivery');
+    const paths = receiver.received.map((r) => r.path);
+    // Each claim takes one delivery; always starting with the account's first subscription would send all ten of
+    // /one before any of /two.
+    expect(paths.slice(0, 10).filter((p) => p === '/two').length).toBeGreaterThanOrEqual(4);
   });
 
   it("sends an account's second subscription while its first is at its cap", async () => {

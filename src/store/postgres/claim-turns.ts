@@ -40,6 +40,8 @@ export function checkTurns(q: ClaimQuery, turns: ClaimTurns): void {
     throw new TypeError('claim: turns.by must be two field names');
   if (turns.most !== undefined && (!Number.isInteger(turns.most) || turns.most < 1))
     throw new TypeError('claim: turns.most must be a positive integer');
+  if (turns.resume !== undefined && !(turns.resume instanceof Map))
+    throw new TypeError('claim: turns.resume must be a Map');
   checkDue(q);
 }
 
@@ -57,6 +59,8 @@ export function turnExpr(field: string): string {
  * Lists up to `max` groups of records with `expr` = `value`, in index order, starting after the first-level value
  * `after` (from the first one when it is undefined), at most PAIRS_PER_FIRST per first-level value. Groups whose
  * second-level value is in `full` (no room left) are listed too but not counted: the scan goes on past them.
+ * With `within`, the groups of one first-level value only (`within.first`), after the second-level value
+ * `within.second`, up to `max` of them: the rest of a value whose listing was cut short.
  */
 export function listPairsSql(
   table: string,
@@ -66,17 +70,23 @@ export function listPairsSql(
   after: unknown,
   max: number,
   full: unknown[],
+  within?: Pair,
 ): Statement {
   const a = turnExpr(by[0]);
   const b = turnExpr(by[1]);
-  const where = `${expr} = $1::jsonb`;
+  let where = `${expr} = $1::jsonb`;
   const values: unknown[] = [indexValueJson(value), full.map((v) => JSON.stringify(v))];
   let start = '';
-  if (after !== undefined) {
+  if (within) {
+    values.push(JSON.stringify(within.first));
+    where += ` AND ${a} = $${values.length}::jsonb`;
+    values.push(JSON.stringify(within.second));
+    start = ` AND ${b} > $${values.length}::jsonb`;
+  } else if (after !== undefined) {
     values.push(JSON.stringify(after));
     start = ` AND ${a} > $${values.length}::jsonb`;
   }
-  values.push(PAIRS_PER_FIRST, max);
+  values.push(within ? max : PAIRS_PER_FIRST, max);
   const per = values.length - 1;
   const most = values.length;
   const counts = (col: string) => `CASE WHEN ${col} = ANY($2::jsonb[]) THEN 0 ELSE 1 END`;
@@ -113,28 +123,37 @@ export function roomKey(second: unknown): string {
 
 /**
  * Hands out up to `limit` turns over the listed groups (in listing order): first-level values in turn, within each
- * its groups in turn, one record per turn, a group never beyond its room (or `most`). Answers each group's count and the order
- * of the turns (indices into the quotas), which is the order the claimed records are returned in.
+ * its groups in turn, one record per turn, a group never beyond its room (or `most`). A value's groups start with the
+ * one listed after its group in `resume` (ClaimTurns.resume), if listed. Answers each group's count and the order of
+ * the turns (indices into the quotas), which is the order the claimed records are returned in.
  */
 export function assignTurns(
   pairs: Pair[],
   limit: number,
   room?: ReadonlyMap<string, number>,
   most = limit,
+  resume?: ReadonlyMap<string, IndexValue>,
 ): { quotas: Quota[]; order: number[] } {
   const groups: Array<Quota & { left: number }> = [];
   const lines: Array<{ members: number[]; at: number }> = [];
   let previous: string | undefined;
+  let resumeAfter: string | undefined;
   for (const p of pairs) {
     const first = JSON.stringify(p.first);
     if (first !== previous || lines.length === 0) {
       lines.push({ members: [], at: 0 });
       previous = first;
+      const served = resume?.get(roomKey(p.first));
+      resumeAfter = served === undefined ? undefined : roomKey(served);
     }
+    const line = lines[lines.length - 1]!;
     const left = Math.min(limit, most, room?.get(roomKey(p.second)) ?? most);
-    if (left <= 0) continue;
-    lines[lines.length - 1]!.members.push(groups.length);
-    groups.push({ first: p.first, second: p.second, count: 0, left });
+    if (left > 0) {
+      line.members.push(groups.length);
+      groups.push({ first: p.first, second: p.second, count: 0, left });
+    }
+    // The groups listed after the one served last go first (`at` wraps round the members).
+    if (resumeAfter !== undefined && roomKey(p.second) === resumeAfter) line.at = line.members.length;
   }
   const turns: number[] = [];
   let active = lines.filter((l) => l.members.length > 0);
@@ -215,8 +234,10 @@ type Run = (text: string, values: unknown[]) => Promise<{ rows: Array<Record<str
 /**
  * A claim serving groups in turn, in the claim's transaction (`run` sends one of its statements): list groups from
  * `after` on, hand out turns, lock each group's share; while that took fewer than the limit (groups whose records are
- * all locked or not due), list the next groups, wider each time, until the listing has come round to where it started.
- * The caller has checked the request (checkTurns) and made the index.
+ * all locked or not due), list further, wider each time: first the rest of a first-level value whose listing was cut
+ * (it had PAIRS_PER_FIRST groups, or the listing's end fell within it), so that an account's later groups are reached
+ * when its first ones have nothing to give, then the next values, until the listing has come round to where it
+ * started. The caller has checked the request (checkTurns) and made the index.
  */
 export async function lockInTurns<T extends Doc>(
   run: Run,
@@ -226,8 +247,8 @@ export async function lockInTurns<T extends Doc>(
   turns: ClaimTurns,
 ): Promise<T[]> {
   const full = [...(turns.room ?? [])].filter(([, n]) => n <= 0).map(([v]) => v);
-  const list = async (after: unknown, max: number): Promise<Pair[]> => {
-    const { text, values } = listPairsSql(table, expr, q.value, turns.by, after, max, full);
+  const list = async (after: unknown, max: number, within?: Pair): Promise<Pair[]> => {
+    const { text, values } = listPairsSql(table, expr, q.value, turns.by, after, max, full, within);
     const res = await run(text, values);
     return res.rows.map((r) => ({ first: r.a, second: r.b }));
   };
@@ -239,35 +260,71 @@ export async function lockInTurns<T extends Doc>(
   const claimed: T[] = [];
   /** Groups listed so far: meeting one again means the listing went all the way round. */
   const listed = new Set<string>();
+  /** First-level values whose listing stopped before their last group, each with the last group listed. */
+  const cut = new Map<string, Pair>();
+  const cutAt = (p: Pair) => cut.set(JSON.stringify(p.first), p);
   let from: unknown = turns.after;
   let wrapped = from === undefined;
+  /** The listing from `after` has come round to where it started. */
+  let cameRound = false;
   for (let round = 0; claimed.length < q.limit && round < TURN_ROUNDS; round++) {
     const max = Math.min(MAX_PAIRS, pairsToList(q.limit - claimed.length) * 2 ** round);
-    let pairs = await list(from, max);
-    let end = counted(pairs) < max;
-    if (end && !wrapped) {
-      // The listing reached the last value: go on from the first.
-      wrapped = true;
-      const more = await list(undefined, max - counted(pairs));
-      end = counted(more) < max - counted(pairs);
-      pairs = pairs.concat(more);
-    }
     const fresh: Pair[] = [];
-    for (const p of pairs) {
-      const key = JSON.stringify([p.first, p.second]);
-      if (listed.has(key)) {
-        end = true;
-        break;
+    if (round > 0 && cut.size > 0) {
+      // The rest of a value cut short; if it fills this listing too, it may have more still.
+      const [value, last] = cut.entries().next().value!;
+      cut.delete(value);
+      const pairs = await list(undefined, max, last);
+      for (const p of pairs) if (!listed.has(pairKey(p))) fresh.push(p);
+      if (counted(pairs) >= max) cutAt(pairs.at(-1)!);
+    } else if (!cameRound) {
+      let pairs = await list(from, max);
+      let end = counted(pairs) < max;
+      if (end && !wrapped) {
+        // The listing reached the last value: go on from the first.
+        wrapped = true;
+        const more = await list(undefined, max - counted(pairs));
+        end = counted(more) < max - counted(pairs);
+        pairs = pairs.concat(more);
       }
-      listed.add(key);
-      fresh.push(p);
-    }
-    if (fresh.length === 0) break;
-    await lockListed(run, table, expr, q, fresh, room, claimed);
-    if (end) break;
-    from = fresh[fresh.length - 1]!.first;
+      for (const p of pairs) {
+        const key = pairKey(p);
+        if (listed.has(key)) {
+          end = true;
+          break;
+        }
+        listed.add(key);
+        fresh.push(p);
+      }
+      for (const p of cutByCap(fresh, fullKeys)) cutAt(p);
+      // A listing that reached its size may have stopped within its last value.
+      if (!end && fresh.length > 0) cutAt(fresh.at(-1)!);
+      cameRound = end;
+      if (fresh.length > 0) from = fresh.at(-1)!.first;
+    } else break;
+    for (const p of fresh) listed.add(pairKey(p));
+    if (fresh.length > 0) await lockListed(run, table, expr, q, fresh, room, claimed);
   }
   return claimed;
+}
+
+const pairKey = (p: Pair) => JSON.stringify([p.first, p.second]);
+
+/**
+ * The last group listed of each first-level value that PAIRS_PER_FIRST cut: its groups with room reached that
+ * number, and the scan jumped to the next value.
+ */
+function cutByCap(pairs: Pair[], fullKeys: Set<string>): Pair[] {
+  const out: Pair[] = [];
+  let k = 0;
+  pairs.forEach((p, i) => {
+    const value = JSON.stringify(p.first);
+    if (i > 0 && JSON.stringify(pairs[i - 1]!.first) !== value) k = 0;
+    if (!fullKeys.has(roomKey(p.second))) k++;
+    const next = pairs[i + 1];
+    if (k >= PAIRS_PER_FIRST && (!next || JSON.stringify(next.first) !== value)) out.push(p);
+  });
+  return out;
 }
 
 /**
@@ -287,7 +344,7 @@ async function lockListed<T extends Doc>(
   const most = q.turns?.most ?? q.limit;
   let pool = listed;
   while (claimed.length < q.limit && pool.length > 0) {
-    const { quotas, order } = assignTurns(pool, q.limit - claimed.length, room, most);
+    const { quotas, order } = assignTurns(pool, q.limit - claimed.length, room, most, q.turns?.resume);
     if (quotas.length === 0) return;
     const { text, values } = lockTurnsSql(
       table,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimQuery, Doc } from '../../src/store/port.js';
 import { openPostgresStore, type ClaimableStore } from '../../src/store/postgres/index.js';
 import { assignTurns } from '../../src/store/postgres/claim-turns.js';
+import { indexNameFor } from '../../src/store/postgres/records.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 
 interface Item extends Doc {
@@ -66,6 +67,29 @@ afterAll(async () => {
   for (const s of stores) await s.close();
   await dropSchemas(url, ...schemas);
 });
+
+/** The quoted table of the items collection in `schema`, and the name its claim-in-turns index has. */
+async function turnIndexOf(schema: string): Promise<{ table: string; index: string }> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const res = await admin.query(`SELECT table_name FROM "${schema}".svc_collections WHERE name = 'items'`);
+    const name: string = res.rows[0].table_name;
+    return { table: `"${schema}"."${name}"`, index: indexNameFor(name, 'state>account>group') };
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Whether the index is there and valid (undefined: not there). */
+async function indexValid(client: pg.Client, schema: string, index: string): Promise<boolean | undefined> {
+  const res = await client.query(
+    `SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2`,
+    [schema, index],
+  );
+  return res.rows[0]?.indisvalid;
+}
 
 describe('assignTurns', () => {
   const pairs = [
@@ -201,6 +225,56 @@ describe('claim in turns (PostgreSQL)', () => {
     const all = (await Promise.all([claimer(), claimer(), claimer(), claimer()])).flat();
     expect(all).toHaveLength(6 * 3 * 20);
     expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('builds its index while writes to the table go on', async () => {
+    const store = await freshStore();
+    await add(store, 'acct-A', 'A1', 3);
+    const { table, index } = await turnIndexOf(schemas.at(-1)!);
+    const admin = new pg.Client({ connectionString: url });
+    const writer = new pg.Client({ connectionString: url });
+    await Promise.all([admin.connect(), writer.connect()]);
+    try {
+      // A transaction that may write to the table stays open: any index build waits for it to end.
+      await admin.query(`BEGIN; LOCK TABLE ${table} IN ROW EXCLUSIVE MODE`);
+      const claiming = claim(store, query(1));
+      const building = `SELECT 1 FROM pg_stat_activity WHERE query LIKE 'CREATE INDEX%' AND wait_event_type = 'Lock'`;
+      // (Asked on the other connection: a transaction sees the activity view as it was at its first look.)
+      for (let i = 0; i < 300 && !(await writer.query(building)).rowCount; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      expect((await writer.query(building)).rowCount).toBe(1);
+      // A writer meanwhile gets its lock at once: a plain CREATE INDEX would queue it behind the build (the lock
+      // timeout then refuses it).
+      await writer.query(`BEGIN; SET LOCAL lock_timeout = '3s'; LOCK TABLE ${table} IN ROW EXCLUSIVE MODE; COMMIT`);
+      await add(store, 'acct-B', 'B1', 1);
+      await admin.query('COMMIT');
+      expect(await claiming).toEqual(['acct-A/A1']);
+      expect(await indexValid(admin, schemas.at(-1)!, index)).toBe(true);
+    } finally {
+      await admin.query('ROLLBACK').catch(() => undefined);
+      await Promise.all([admin.end(), writer.end()]);
+    }
+  });
+
+  it('drops an index left invalid by a build that stopped, and builds it again', async () => {
+    const store = await freshStore();
+    await add(store, 'acct-A', 'A1', 3);
+    const schema = schemas.at(-1)!;
+    const { table, index } = await turnIndexOf(schema);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // A concurrent build that failed half way leaves its index behind, invalid (here: a unique one over
+      // duplicates, under the name the claim's index has).
+      await expect(
+        admin.query(`CREATE UNIQUE INDEX CONCURRENTLY "${index}" ON ${table} ((doc -> 'state'))`),
+      ).rejects.toThrow(/duplicate|unique/i);
+      expect(await indexValid(admin, schema, index)).toBe(false);
+      expect(await claim(store, query(1))).toEqual(['acct-A/A1']);
+      expect(await indexValid(admin, schema, index)).toBe(true);
+    } finally {
+      await admin.end();
+    }
   });
 
   it('creates its index once, recorded with the others, and refuses a malformed request', async () => {

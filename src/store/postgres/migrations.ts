@@ -72,8 +72,18 @@ export function quoteLiteral(text: string): string {
 
 /** The advisory lock key of a schema's DDL (migrations and collection creation). */
 export function ddlLockSql(schema: string): string {
-  return `SELECT pg_advisory_xact_lock(hashtext(${quoteLiteral(`svc-ddl:${schema}`)}))`;
+  return `SELECT pg_advisory_xact_lock(${ddlLockKey(schema)})`;
 }
+
+/**
+ * The same lock held by the session, outside any transaction (for `CREATE INDEX CONCURRENTLY`, which cannot run in
+ * one), and its release: they conflict with the transaction-level lock above.
+ */
+export function ddlSessionLockSql(schema: string, lock: boolean): string {
+  return `SELECT ${lock ? 'pg_advisory_lock' : 'pg_advisory_unlock'}(${ddlLockKey(schema)})`;
+}
+
+const ddlLockKey = (schema: string) => `hashtext(${quoteLiteral(`svc-ddl:${schema}`)})`;
 
 /** The schema's migration version (0: never migrated), read without locking. */
 export async function schemaVersion(client: pg.ClientBase, schema: string): Promise<number> {

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { StoreConflictError } from '../port.js';
 import type { ClaimableStore, ClaimQuery, Doc, IndexValue, RevisionedStore, TransactOptions, Tx } from '../port.js';
 import { errCode, isConnectionError, isRetryable, mapError, unavailable } from './errors.js';
+import { checkTurns } from './claim-turns.js';
 import { indexValueJson } from './records.js';
 import type { Table, Tables } from './tables.js';
 import { PgTx } from './transaction.js';
@@ -135,11 +136,20 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
     );
   }
 
-  claimWith<T extends Doc, R>(
+  async claimWith<T extends Doc, R>(
     collection: string,
     query: ClaimQuery,
     fn: (tx: Tx, claimed: T[]) => Promise<R>,
   ): Promise<R> {
+    if (query.turns) {
+      this.#assertOpen();
+      checkTurns(query, query.turns);
+      // Before the claim's transaction, not in it: the index is built CONCURRENTLY, which waits for the
+      // transactions open on the table to end (./tables.ts).
+      const t = await this.#tables.table(collection);
+      this.#tables.indexExpr(t, collection, query.field);
+      await this.#tables.turnIndex(t, collection, query.field, query.turns.by);
+    }
     return this.#run('READ COMMITTED', 'BEGIN ISOLATION LEVEL READ COMMITTED', false, async (tx) => {
       const claimed = await (tx as PgTx).lockClaimable<T>(collection, query);
       return fn(tx, claimed);

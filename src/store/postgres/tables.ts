@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { isConnectionError, mapError } from './errors.js';
-import { ddlLockSql, quoteIdent, quoteLiteral } from './migrations.js';
+import { ddlLockSql, ddlSessionLockSql, quoteIdent, quoteLiteral } from './migrations.js';
 import { turnExpr } from './claim-turns.js';
 import { checkCollectionName, indexNameFor, tableNameFor } from './records.js';
 
@@ -126,8 +126,12 @@ async function ensureTable(
 
 /**
  * The compound index a claim in turns walks (./claim-turns.ts): the claim's field, the two grouping fields, then
- * insertion order. Created once, under the schema's advisory lock, and recorded in svc_indexes under the name
- * `field>first>second`.
+ * insertion order. Created once, recorded in svc_indexes under the name `field>first>second`. It is made on a table
+ * that may be large and busy (the first claim after an upgrade), so `CONCURRENTLY`: writes to the table go on while
+ * it is built. That cannot run in a transaction, so the schema's DDL lock is held by the session meanwhile (other
+ * instances wait for it, then find the index recorded), and a build that stopped half way (a crash, a dropped
+ * connection) leaves an invalid index, dropped here before building again: `IF NOT EXISTS` alone would keep it.
+ * Claims wait for this outside their transactions (./transaction.ts), which the build would otherwise wait for.
  */
 async function ensureTurnIndex(
   ddl: pg.Pool,
@@ -140,25 +144,34 @@ async function ensureTurnIndex(
   const s = quoteIdent(schema);
   const spec = `${field}>${by[0]}>${by[1]}`;
   await withDdlClient(ddl, async (client) => {
-    const known = await client.query(`SELECT 1 FROM ${s}.svc_indexes WHERE collection = $1 AND field = $2`, [
-      collection,
-      spec,
-    ]);
-    if (known.rowCount) return;
-    await underDdlLock(client, schema, async () => {
+    const recorded = async () =>
+      ((await client.query(`SELECT 1 FROM ${s}.svc_indexes WHERE collection = $1 AND field = $2`, [collection, spec]))
+        .rowCount ?? 0) > 0;
+    if (await recorded()) return;
+    await client.query(ddlSessionLockSql(schema, true));
+    try {
+      if (await recorded()) return;
       const table = await client.query<{ table_name: string }>(
         `SELECT table_name FROM ${s}.svc_collections WHERE name = $1`,
         [collection],
       );
       const index = indexNameFor(table.rows[0]?.table_name ?? tableNameFor(collection), spec);
+      const invalid = await client.query(
+        `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = $1 AND c.relname = $2 AND NOT i.indisvalid`,
+        [schema, index],
+      );
+      if (invalid.rowCount) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${s}.${quoteIdent(index)}`);
       await client.query(
-        `CREATE INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${t.q} ((doc -> ${quoteLiteral(field)}), (${turnExpr(by[0])}), (${turnExpr(by[1])}), seq)`,
+        `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${quoteIdent(index)} ON ${t.q} ((doc -> ${quoteLiteral(field)}), (${turnExpr(by[0])}), (${turnExpr(by[1])}), seq)`,
       );
       await client.query(
         `INSERT INTO ${s}.svc_indexes (collection, field, index_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
         [collection, spec, index],
       );
-    });
+    } finally {
+      await client.query(ddlSessionLockSql(schema, false));
+    }
   });
 }
 

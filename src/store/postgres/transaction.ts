@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import type { ClaimQuery, Doc, IndexValue, Tx } from '../port.js';
 import { inOrderOf, lockClaimableSql, mergeJson, mergeSql } from './claim.js';
-import { checkTurns, lockInTurns } from './claim-turns.js';
+import { lockInTurns } from './claim-turns.js';
 import { isConnectionError, mapError, unavailable } from './errors.js';
 import { checkCollectionName, encodeDoc, indexValueJson } from './records.js';
 import type { Table, Tables } from './tables.js';
@@ -164,8 +164,7 @@ export class PgTx implements Tx {
     const t = await this.table(collection);
     const expr = this.tables.indexExpr(t, collection, q.field);
     if (q.turns) {
-      checkTurns(q, q.turns);
-      await this.tables.turnIndex(t, collection, q.field, q.turns.by);
+      // The claim checked the request and made the index before its transaction (./store.ts).
       return lockInTurns<T>((text, values) => this.run(text, values), t.q, expr, q, q.turns);
     }
     const { text, values } = lockClaimableSql(t.q, expr, q);

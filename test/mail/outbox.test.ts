@@ -166,6 +166,26 @@ describe.each(['lowdb', 'postgres'] as const)('accounts in turn (%s)', (engine) 
     const all = await r.store.all<MailRecord>(MAIL);
     expect(all.filter((m) => m.ownerId === 'acc_busy' && m.state === 'sent')).toHaveLength(6);
   });
+
+  it("sends an account's new message behind eight of its own waiting for a retry", async () => {
+    const r = await emlRig({}, engine);
+    // Eight messages to an address whose server keeps refusing, each waiting an hour for its next try (a claim in
+    // turns lists eight messages of one account before it moves on).
+    for (let i = 0; i < 8; i++) {
+      const m = await r.queue({
+        ownerId: 'acc_a',
+        to: `gone${i}@example.test`,
+        template: 'verify-email',
+        data: { link: 'l' },
+      });
+      await r.store.transact((tx) =>
+        tx.put<MailRecord>(MAIL, { ...m, attempts: 1, nextAttemptAt: r.clock.now().getTime() + 3_600_000 }),
+      );
+    }
+    const reset = await r.queue({ ownerId: 'acc_a', template: 'password-reset', data: { link: 'l' } });
+    expect(await r.sender.tick()).toBe(1);
+    expect((await r.get(reset.id)).state).toBe('sent');
+  });
 });
 
 describe('inTurns', () => {

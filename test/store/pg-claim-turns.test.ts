@@ -22,10 +22,10 @@ let url: string;
 const schemas: string[] = [];
 const stores: ClaimableStore[] = [];
 
-async function freshStore(): Promise<ClaimableStore> {
+async function freshStore(opts: { turnIndexWaitMs?: number } = {}): Promise<ClaimableStore> {
   const schema = randomSchema();
   schemas.push(schema);
-  const store = await openPostgresStore({ url, schema, indexes: { items: ['state'] }, poolSize: 6 });
+  const store = await openPostgresStore({ url, schema, indexes: { items: ['state'] }, poolSize: 6, ...opts });
   stores.push(store);
   return store;
 }
@@ -227,17 +227,20 @@ describe('claim in turns (PostgreSQL)', () => {
     expect(new Set(all).size).toBe(all.length);
   });
 
-  it('builds its index while writes to the table go on', async () => {
-    const store = await freshStore();
+  it('builds its index while writes to the table go on, claiming oldest first until it is made', async () => {
+    const store = await freshStore({ turnIndexWaitMs: 100 });
     await add(store, 'acct-A', 'A1', 3);
-    const { table, index } = await turnIndexOf(schemas.at(-1)!);
+    await add(store, 'acct-B', 'B1', 2);
+    const schema = schemas.at(-1)!;
+    const { table, index } = await turnIndexOf(schema);
     const admin = new pg.Client({ connectionString: url });
     const writer = new pg.Client({ connectionString: url });
     await Promise.all([admin.connect(), writer.connect()]);
     try {
       // A transaction that may write to the table stays open: any index build waits for it to end.
       await admin.query(`BEGIN; LOCK TABLE ${table} IN ROW EXCLUSIVE MODE`);
-      const claiming = claim(store, query(1));
+      // The claim waits for the build a while, then takes the oldest records (in turns: A's, then B's).
+      expect(await claim(store, query(2))).toEqual(['acct-A/A1', 'acct-A/A1']);
       const building = `SELECT 1 FROM pg_stat_activity WHERE query LIKE 'CREATE INDEX%' AND wait_event_type = 'Lock'`;
       // (Asked on the other connection: a transaction sees the activity view as it was at its first look.)
       for (let i = 0; i < 300 && !(await writer.query(building)).rowCount; i++)
@@ -246,10 +249,13 @@ describe('claim in turns (PostgreSQL)', () => {
       // A writer meanwhile gets its lock at once: a plain CREATE INDEX would queue it behind the build (the lock
       // timeout then refuses it).
       await writer.query(`BEGIN; SET LOCAL lock_timeout = '3s'; LOCK TABLE ${table} IN ROW EXCLUSIVE MODE; COMMIT`);
-      await add(store, 'acct-B', 'B1', 1);
+      await add(store, 'acct-C', 'C1', 1);
       await admin.query('COMMIT');
-      expect(await claiming).toEqual(['acct-A/A1']);
-      expect(await indexValid(admin, schemas.at(-1)!, index)).toBe(true);
+      const made = `SELECT 1 FROM "${schema}".svc_indexes WHERE field = 'state>account>group'`;
+      for (let i = 0; i < 300 && !(await writer.query(made)).rowCount; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await indexValid(admin, schema, index)).toBe(true);
+      // Made: claims serve accounts in turn again (oldest first would give A's last record first).
+      expect(await claim(store, query(1, { after: 'acct-A' }))).toEqual(['acct-B/B1']);
     } finally {
       await admin.query('ROLLBACK').catch(() => undefined);
       await Promise.all([admin.end(), writer.end()]);
@@ -295,5 +301,6 @@ describe('claim in turns (PostgreSQL)', () => {
     await expect(claim(store, query(1, { by: ['account'] as never }))).rejects.toThrow(/turns\.by/);
     await expect(claim(store, query(1, { most: 0 }))).rejects.toThrow(/turns\.most/);
     await expect(claim(store, query(1, { resume: {} as never }))).rejects.toThrow(/turns\.resume/);
+    await expect(openPostgresStore({ url, schema, turnIndexWaitMs: -1 })).rejects.toThrow(/turnIndexWaitMs/);
   });
 });

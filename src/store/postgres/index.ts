@@ -85,8 +85,12 @@ export async function openPostgresStore(
   if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63)
     throw new TypeError('openPostgresStore: schema must be a name of 1 to 63 characters');
   const indexes = normalizeIndexes(opts.indexes);
-  const { pool, ddl } = createPools(opts);
-  const store = new PostgresStore(pool, ddl, new Tables(ddl, schema, indexes), schema, opts.maxAttempts ?? 20);
+  const turnIndexWaitMs = opts.turnIndexWaitMs ?? 10_000;
+  if (!Number.isFinite(turnIndexWaitMs) || turnIndexWaitMs < 0)
+    throw new TypeError('openPostgresStore: turnIndexWaitMs must be a number of milliseconds, 0 or more');
+  const { pool, ddl, connect } = createPools(opts);
+  const tables = new Tables(ddl, connect, schema, indexes, turnIndexWaitMs);
+  const store = new PostgresStore(pool, ddl, tables, schema, opts.maxAttempts ?? 20);
   try {
     const client = await ddl.connect().catch((err: unknown) => {
       throw unavailable(err);

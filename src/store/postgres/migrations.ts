@@ -72,18 +72,17 @@ export function quoteLiteral(text: string): string {
 
 /** The advisory lock key of a schema's DDL (migrations and collection creation). */
 export function ddlLockSql(schema: string): string {
-  return `SELECT pg_advisory_xact_lock(${ddlLockKey(schema)})`;
+  return `SELECT pg_advisory_xact_lock(hashtext(${quoteLiteral(`svc-ddl:${schema}`)}))`;
 }
 
 /**
- * The same lock held by the session, outside any transaction (for `CREATE INDEX CONCURRENTLY`, which cannot run in
- * one), and its release: they conflict with the transaction-level lock above.
+ * Takes (or gives back) the schema's lock for index builds on tables in use, held by the session: `CREATE INDEX
+ * CONCURRENTLY` cannot run in a transaction. One build at a time per schema, so that an instance never drops as
+ * invalid the index another one is still building; apart from the DDL lock, which a build may hold for minutes.
  */
-export function ddlSessionLockSql(schema: string, lock: boolean): string {
-  return `SELECT ${lock ? 'pg_advisory_lock' : 'pg_advisory_unlock'}(${ddlLockKey(schema)})`;
+export function indexBuildLockSql(schema: string, lock: boolean): string {
+  return `SELECT ${lock ? 'pg_advisory_lock' : 'pg_advisory_unlock'}(hashtext(${quoteLiteral(`svc-index-build:${schema}`)}))`;
 }
-
-const ddlLockKey = (schema: string) => `hashtext(${quoteLiteral(`svc-ddl:${schema}`)})`;
 
 /** The schema's migration version (0: never migrated), read without locking. */
 export async function schemaVersion(client: pg.ClientBase, schema: string): Promise<number> {

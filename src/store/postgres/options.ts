@@ -34,4 +34,9 @@ export interface PostgresStoreOptions {
   migrate?: boolean;
   /** Send a transaction's statements without waiting for each answer (pg's pipeline mode). Default true. */
   pipeline?: boolean;
+  /**
+   * How long a claim in turns waits for its index to be built (the first claim after an upgrade, ./tables.ts) before
+   * it claims oldest first instead, the build going on. Default 10 000 ms.
+   */
+  turnIndexWaitMs?: number;
 }

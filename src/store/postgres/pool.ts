@@ -1,11 +1,13 @@
 /**
  * The connection pools of the PostgreSQL store: one for transactions, and one connection apart for creating
- * collection tables (./tables.ts), so transactions waiting for a new table never starve the pool.
+ * collection tables (./tables.ts), so transactions waiting for a new table never starve the pool. An index built on a
+ * table in use (CREATE INDEX CONCURRENTLY, which may run for minutes) gets a connection of its own from `connect`,
+ * holding up neither, and ended when the store closes.
  */
 import pg from 'pg';
 import type { PostgresStoreOptions } from './options.js';
 
-export function createPools(opts: PostgresStoreOptions): { pool: pg.Pool; ddl: pg.Pool } {
+export function createPools(opts: PostgresStoreOptions): { pool: pg.Pool; ddl: pg.Pool; connect: () => pg.Client } {
   const connectTimeoutMs = opts.connectTimeoutMs ?? 5000;
   const queryTimeoutMs = opts.queryTimeoutMs ?? 30_000;
   // pg-pool uses one connectionTimeoutMillis both for opening a connection and for waiting in its queue; under load
@@ -38,5 +40,6 @@ export function createPools(opts: PostgresStoreOptions): { pool: pg.Pool; ddl: p
   // error is reported to whichever request next needs the database, so it is not logged here.
   pool.on('error', () => undefined);
   ddl.on('error', () => undefined);
-  return { pool, ddl };
+  const connect = () => new TimedClient({ connectionString: opts.url, application_name: config.application_name });
+  return { pool, ddl, connect };
 }

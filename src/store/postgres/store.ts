@@ -141,6 +141,7 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
     query: ClaimQuery,
     fn: (tx: Tx, claimed: T[]) => Promise<R>,
   ): Promise<R> {
+    let q = query;
     if (query.turns) {
       this.#assertOpen();
       checkTurns(query, query.turns);
@@ -148,10 +149,12 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
       // transactions open on the table to end (./tables.ts).
       const t = await this.#tables.table(collection);
       this.#tables.indexExpr(t, collection, query.field);
-      await this.#tables.turnIndex(t, collection, query.field, query.turns.by);
+      // While a long build goes on (a large table after an upgrade), claims take the oldest records first.
+      if (!(await this.#tables.turnIndex(t, collection, query.field, query.turns.by)))
+        q = { ...query, turns: undefined };
     }
     return this.#run('READ COMMITTED', 'BEGIN ISOLATION LEVEL READ COMMITTED', false, async (tx) => {
-      const claimed = await (tx as PgTx).lockClaimable<T>(collection, query);
+      const claimed = await (tx as PgTx).lockClaimable<T>(collection, q);
       return fn(tx, claimed);
     });
   }
@@ -246,7 +249,7 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#closed = true;
-      await Promise.allSettled([this.#pool.end(), this.#ddl.end()]);
+      await Promise.allSettled([this.#pool.end(), this.#ddl.end(), this.#tables.close()]);
     })();
     return this.#closing;
   }

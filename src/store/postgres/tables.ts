@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { isConnectionError, mapError } from './errors.js';
-import { ddlLockSql, ddlSessionLockSql, quoteIdent, quoteLiteral } from './migrations.js';
+import { ddlLockSql, indexBuildLockSql, quoteIdent, quoteLiteral } from './migrations.js';
 import { turnExpr } from './claim-turns.js';
 import { checkCollectionName, indexNameFor, tableNameFor } from './records.js';
 
@@ -20,13 +20,24 @@ export interface Table {
 export class Tables {
   readonly #tables = new Map<string, Promise<Table>>();
   readonly #turnIndexes = new Map<string, Promise<void>>();
+  /** The connections of the index builds under way, ended at close. */
+  readonly #builds = new Set<pg.Client>();
 
   constructor(
     /** One connection for creating collection tables, apart from the pool that transactions hold. */
     private readonly ddl: pg.Pool,
+    /** A new connection for an index build. */
+    private readonly connect: () => pg.Client,
     private readonly schema: string,
     private readonly indexes: Record<string, string[]>,
+    /** How long turnIndex waits for a build before answering false. */
+    private readonly turnIndexWaitMs: number,
   ) {}
+
+  /** Ends the connections of builds under way (a build cut short leaves an invalid index, built again later). */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.#builds].map((c) => c.end()));
+  }
 
   /** The collection's table, created (with its declared indexes) on first use. */
   table(collection: string): Promise<Table> {
@@ -40,16 +51,43 @@ export class Tables {
     return t;
   }
 
-  /** Makes sure the compound index a claim in turns over `by` walks exists (once per store and index). */
-  turnIndex(t: Table, collection: string, field: string, by: readonly [string, string]): Promise<void> {
+  /**
+   * Makes sure the compound index a claim in turns over `by` walks exists (once per store and index): true once it
+   * does, false when its build has not ended within the wait (it goes on; a later call waits again). A failed build
+   * rejects, and the next call tries again.
+   */
+  async turnIndex(t: Table, collection: string, field: string, by: readonly [string, string]): Promise<boolean> {
     const key = JSON.stringify([collection, field, by]);
     let p = this.#turnIndexes.get(key);
     if (!p) {
-      p = ensureTurnIndex(this.ddl, this.schema, t, collection, field, by);
+      p = this.#withBuildClient((client) => ensureTurnIndex(client, this.schema, t, collection, field, by));
       this.#turnIndexes.set(key, p);
       p.catch(() => this.#turnIndexes.delete(key));
     }
-    return p;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.turnIndexWaitMs);
+    });
+    try {
+      return await Promise.race([p.then(() => true as const), waited]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Runs fn on a connection of its own, ended after it (or at close). */
+  async #withBuildClient(fn: (client: pg.Client) => Promise<void>): Promise<void> {
+    const client = this.connect();
+    this.#builds.add(client);
+    try {
+      await client.connect();
+      await fn(client);
+    } catch (err) {
+      throw mapError(err);
+    } finally {
+      this.#builds.delete(client);
+      await client.end().catch(() => undefined);
+    }
   }
 
   /** The SQL expression of an indexed field; throws when the field isn't indexed. */
@@ -128,13 +166,14 @@ async function ensureTable(
  * The compound index a claim in turns walks (./claim-turns.ts): the claim's field, the two grouping fields, then
  * insertion order. Created once, recorded in svc_indexes under the name `field>first>second`. It is made on a table
  * that may be large and busy (the first claim after an upgrade), so `CONCURRENTLY`: writes to the table go on while
- * it is built. That cannot run in a transaction, so the schema's DDL lock is held by the session meanwhile (other
- * instances wait for it, then find the index recorded), and a build that stopped half way (a crash, a dropped
- * connection) leaves an invalid index, dropped here before building again: `IF NOT EXISTS` alone would keep it.
- * Claims wait for this outside their transactions (./transaction.ts), which the build would otherwise wait for.
+ * it is built. That runs outside any transaction, on a connection of its own (`client`), under the schema's lock for
+ * index builds held by the session (another instance waits for it, then finds the index recorded); and a build that
+ * stopped half way (a crash, a lost connection) leaves an invalid index, dropped here before building again, where
+ * `IF NOT EXISTS` alone would keep it. Claims wait for this before opening their transactions (./store.ts), which the
+ * build would otherwise wait for, and only so long (Tables.turnIndex).
  */
 async function ensureTurnIndex(
-  ddl: pg.Pool,
+  client: pg.Client,
   schema: string,
   t: Table,
   collection: string,
@@ -143,37 +182,40 @@ async function ensureTurnIndex(
 ): Promise<void> {
   const s = quoteIdent(schema);
   const spec = `${field}>${by[0]}>${by[1]}`;
-  await withDdlClient(ddl, async (client) => {
-    const recorded = async () =>
-      ((await client.query(`SELECT 1 FROM ${s}.svc_indexes WHERE collection = $1 AND field = $2`, [collection, spec]))
-        .rowCount ?? 0) > 0;
+  const recorded = async () =>
+    ((await client.query(`SELECT 1 FROM ${s}.svc_indexes WHERE collection = $1 AND field = $2`, [collection, spec]))
+      .rowCount ?? 0) > 0;
+  if (await recorded()) return;
+  // Waiting for the lock, and the build itself, may take long: neither has the statement time limit of the others.
+  await client.query({ text: indexBuildLockSql(schema, true), query_timeout: BUILD_TIME_LIMIT_MS } as pg.QueryConfig);
+  try {
     if (await recorded()) return;
-    await client.query(ddlSessionLockSql(schema, true));
-    try {
-      if (await recorded()) return;
-      const table = await client.query<{ table_name: string }>(
-        `SELECT table_name FROM ${s}.svc_collections WHERE name = $1`,
-        [collection],
-      );
-      const index = indexNameFor(table.rows[0]?.table_name ?? tableNameFor(collection), spec);
-      const invalid = await client.query(
-        `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-         WHERE n.nspname = $1 AND c.relname = $2 AND NOT i.indisvalid`,
-        [schema, index],
-      );
-      if (invalid.rowCount) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${s}.${quoteIdent(index)}`);
-      await client.query(
-        `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${quoteIdent(index)} ON ${t.q} ((doc -> ${quoteLiteral(field)}), (${turnExpr(by[0])}), (${turnExpr(by[1])}), seq)`,
-      );
-      await client.query(
-        `INSERT INTO ${s}.svc_indexes (collection, field, index_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-        [collection, spec, index],
-      );
-    } finally {
-      await client.query(ddlSessionLockSql(schema, false));
-    }
-  });
+    const table = await client.query<{ table_name: string }>(
+      `SELECT table_name FROM ${s}.svc_collections WHERE name = $1`,
+      [collection],
+    );
+    const index = indexNameFor(table.rows[0]?.table_name ?? tableNameFor(collection), spec);
+    const invalid = await client.query(
+      `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = $1 AND c.relname = $2 AND NOT i.indisvalid`,
+      [schema, index],
+    );
+    const build = (text: string) => client.query({ text, query_timeout: BUILD_TIME_LIMIT_MS } as pg.QueryConfig);
+    if (invalid.rowCount) await build(`DROP INDEX CONCURRENTLY IF EXISTS ${s}.${quoteIdent(index)}`);
+    await build(
+      `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${quoteIdent(index)} ON ${t.q} ((doc -> ${quoteLiteral(field)}), (${turnExpr(by[0])}), (${turnExpr(by[1])}), seq)`,
+    );
+    await client.query(
+      `INSERT INTO ${s}.svc_indexes (collection, field, index_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+      [collection, spec, index],
+    );
+  } finally {
+    await client.query(indexBuildLockSql(schema, false));
+  }
 }
+
+/** The longest an index build (or the wait for another instance's) may take: a day. */
+const BUILD_TIME_LIMIT_MS = 24 * 3_600_000;
 
 /** Runs fn in a transaction of `client` holding the schema's DDL lock: committed when fn resolves, else rolled back. */
 async function underDdlLock<R>(client: pg.PoolClient, schema: string, fn: () => Promise<R>): Promise<R> {

@@ -19,7 +19,8 @@ export interface Table {
 /** The collections' tables, each looked up (or created) once per store. */
 export class Tables {
   readonly #tables = new Map<string, Promise<Table>>();
-  readonly #turnIndexes = new Map<string, Promise<void>>();
+  /** The claim-in-turns indexes made or being made: the build, whether it is done, and how long claims wait for it. */
+  readonly #turnIndexes = new Map<string, { made: Promise<void>; done: boolean; until: number }>();
   /** The connections of the index builds under way, ended at close. */
   readonly #builds = new Set<pg.Client>();
 
@@ -53,23 +54,31 @@ export class Tables {
 
   /**
    * Makes sure the compound index a claim in turns over `by` walks exists (once per store and index): true once it
-   * does, false when its build has not ended within the wait (it goes on; a later call waits again). A failed build
-   * rejects, and the next call tries again.
+   * does, false while its build goes on past the wait (counted from the build's start: only the first claims wait,
+   * the later ones answer false at once until it is made). A failed build rejects, and the next call tries again.
    */
   async turnIndex(t: Table, collection: string, field: string, by: readonly [string, string]): Promise<boolean> {
     const key = JSON.stringify([collection, field, by]);
-    let p = this.#turnIndexes.get(key);
-    if (!p) {
-      p = this.#withBuildClient((client) => ensureTurnIndex(client, this.schema, t, collection, field, by));
-      this.#turnIndexes.set(key, p);
-      p.catch(() => this.#turnIndexes.delete(key));
+    let build = this.#turnIndexes.get(key);
+    if (!build) {
+      const made = this.#withBuildClient((client) => ensureTurnIndex(client, this.schema, t, collection, field, by));
+      build = { made, done: false, until: Date.now() + this.turnIndexWaitMs };
+      const entry = build;
+      this.#turnIndexes.set(key, entry);
+      made.then(
+        () => void (entry.done = true),
+        () => this.#turnIndexes.delete(key),
+      );
     }
+    if (build.done) return true;
+    const left = build.until - Date.now();
+    if (left <= 0) return false;
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), this.turnIndexWaitMs);
+      timer = setTimeout(() => resolve(false), left);
     });
     try {
-      return await Promise.race([p.then(() => true as const), waited]);
+      return await Promise.race([build.made.then(() => true as const), waited]);
     } finally {
       clearTimeout(timer);
     }

@@ -210,20 +210,31 @@ describe('claim in turns (PostgreSQL)', () => {
     expect(got).toEqual(['A1', 'A2', 'A3', 'A1', 'A2', 'A3']);
   });
 
-  it('hands every due record to exactly one of several concurrent claimers', async () => {
+  it.each([
+    ['three groups an account', 6, 3, 20],
+    // Past the eight groups a listing takes of one account, some in back-off: the claims list the rest of it too.
+    ['twelve groups an account', 3, 12, 5],
+  ])('hands every due record to exactly one of several concurrent claimers (%s)', async (_, accounts, groups, n) => {
     const store = await freshStore();
-    for (let a = 0; a < 6; a++) for (let g = 0; g < 3; g++) await add(store, `acct-${a}`, `A${a}G${g}`, 20);
+    for (let a = 0; a < accounts; a++)
+      for (let g = 0; g < groups; g++) {
+        const group = `A${a}G${String(g).padStart(2, '0')}`;
+        await add(store, `acct-${a}`, group, n);
+        if (g % 3 === 0) await add(store, `acct-${a}`, group, 2, 5000);
+      }
     const claimer = async (): Promise<string[]> => {
       const got: string[] = [];
+      const resume = new Map<string, string>();
       for (let after: string | undefined; ; ) {
-        const batch = await store.claim<Item>('items', { ...query(5, { after }), set: { state: 'taken' } });
+        const batch = await store.claim<Item>('items', { ...query(5, { after, resume }), set: { state: 'taken' } });
         if (batch.length === 0) return got;
         after = batch.at(-1)!.account;
+        for (const d of batch) resume.set(d.account, d.group);
         got.push(...batch.map((d) => d.id));
       }
     };
     const all = (await Promise.all([claimer(), claimer(), claimer(), claimer()])).flat();
-    expect(all).toHaveLength(6 * 3 * 20);
+    expect(all).toHaveLength(accounts * groups * n);
     expect(new Set(all).size).toBe(all.length);
   });
 

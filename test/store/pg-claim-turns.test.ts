@@ -208,6 +208,19 @@ describe('claim in turns (PostgreSQL)', () => {
     }
     // Without `resume` every claim of one record would take A1's.
     expect(got).toEqual(['A1', 'A2', 'A3', 'A1', 'A2', 'A3']);
+
+    // Past the eight groups a listing takes of one account, the turns still go round all of them.
+    for (let g = 0; g < 12; g++) await add(store, 'acct-B', `B${String(g).padStart(2, '0')}`, 3);
+    const ofB: string[] = [];
+    for (let i = 0; i < 14; i++) {
+      const [one] = await store.claim<Item>('items', {
+        ...query(1, { after: 'acct-A', resume }),
+        set: { state: 'taken' },
+      });
+      resume.set(one!.account, one!.group);
+      ofB.push(one!.group);
+    }
+    expect(ofB).toEqual([...Array.from({ length: 12 }, (_, g) => `B${String(g).padStart(2, '0')}`), 'B00', 'B01']);
   });
 
   it.each([

@@ -267,9 +267,32 @@ export async function lockInTurns<T extends Doc>(
   let wrapped = from === undefined;
   /** The listing from `after` has come round to where it started. */
   let cameRound = false;
+  /**
+   * A value the listing cut whose group served last (turns.resume) was not listed lies further on, or was its last one
+   * listed: its groups after that one are listed too and put first, so that from claim to claim the value's turns go round all its groups, not
+   * only the first PAIRS_PER_FIRST.
+   */
+  const resumeBeyond = async (pairs: Pair[], cutValues: Pair[]): Promise<Pair[]> => {
+    let out = pairs;
+    for (const { first, second: last } of cutValues) {
+      const served = turns.resume?.get(roomKey(first));
+      if (served === undefined) continue;
+      const value = JSON.stringify(first);
+      // Listed before the value's last listed group: assignTurns starts after it.
+      const shown = out.some((p) => JSON.stringify(p.first) === value && roomKey(p.second) === roomKey(served));
+      if (shown && roomKey(last) !== roomKey(served)) continue;
+      const after = await list(undefined, PAIRS_PER_FIRST, { first, second: served });
+      const unlisted = after.filter((p) => !listed.has(pairKey(p)));
+      if (unlisted.length === 0) continue;
+      for (const p of unlisted) listed.add(pairKey(p));
+      const at = out.findIndex((p) => JSON.stringify(p.first) === value);
+      out = [...out.slice(0, at), ...unlisted, ...out.slice(at)];
+    }
+    return out;
+  };
   for (let round = 0; claimed.length < q.limit && round < TURN_ROUNDS; round++) {
     const max = Math.min(MAX_PAIRS, pairsToList(q.limit - claimed.length) * 2 ** round);
-    const fresh: Pair[] = [];
+    let fresh: Pair[] = [];
     if (round > 0 && cut.size > 0) {
       // The rest of a value cut short; if it fills this listing too, it may have more still.
       const [value, last] = cut.entries().next().value!;
@@ -296,7 +319,9 @@ export async function lockInTurns<T extends Doc>(
         listed.add(key);
         fresh.push(p);
       }
-      for (const p of cutByCap(fresh, fullKeys)) cutAt(p);
+      const cutValues = cutByCap(fresh, fullKeys);
+      for (const p of cutValues) cutAt(p);
+      fresh = await resumeBeyond(fresh, cutValues);
       // A listing that reached its size may have stopped within its last value.
       if (!end && fresh.length > 0) cutAt(fresh.at(-1)!);
       cameRound = end;

@@ -1,7 +1,8 @@
 /**
  * Claims that serve groups in turn on PostgreSQL (ClaimTurns in src/store/port.ts): accounts in turn, each account's
  * groups in turn, a long backlog never in front of another account's records, groups without room left out, and
- * concurrent claimers still disjoint.
+ * concurrent claimers still disjoint. And the indexes built on tables in use (the claims' own, and one a new version
+ * declares): writes go on while they are built.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,15 +70,34 @@ afterAll(async () => {
 });
 
 /** The quoted table of the items collection in `schema`, and the name its claim-in-turns index has. */
-async function turnIndexOf(schema: string): Promise<{ table: string; index: string }> {
+async function turnIndexOf(schema: string, spec = 'state>account>group'): Promise<{ table: string; index: string }> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
     const res = await admin.query(`SELECT table_name FROM "${schema}".svc_collections WHERE name = 'items'`);
     const name: string = res.rows[0].table_name;
-    return { table: `"${schema}"."${name}"`, index: indexNameFor(name, 'state>account>group') };
+    return { table: `"${schema}"."${name}"`, index: indexNameFor(name, spec) };
   } finally {
     await admin.end();
+  }
+}
+
+/**
+ * While another connection holds a transaction on `table` (any index build waits for it to end): waits for a build to
+ * wait, then checks that a writer gets its lock at once. A plain CREATE INDEX would queue the writer behind it, and the
+ * writer's lock timeout refuse it.
+ */
+async function writerPassesBuild(table: string): Promise<void> {
+  const writer = new pg.Client({ connectionString: url });
+  await writer.connect();
+  try {
+    const building = `SELECT 1 FROM pg_stat_activity WHERE query LIKE 'CREATE INDEX%' AND wait_event_type = 'Lock'`;
+    for (let i = 0; i < 300 && !(await writer.query(building)).rowCount; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect((await writer.query(building)).rowCount).toBe(1);
+    await writer.query(`BEGIN; SET LOCAL lock_timeout = '3s'; LOCK TABLE ${table} IN ROW EXCLUSIVE MODE; COMMIT`);
+  } finally {
+    await writer.end();
   }
 }
 
@@ -258,31 +278,47 @@ describe('claim in turns (PostgreSQL)', () => {
     const schema = schemas.at(-1)!;
     const { table, index } = await turnIndexOf(schema);
     const admin = new pg.Client({ connectionString: url });
-    const writer = new pg.Client({ connectionString: url });
-    await Promise.all([admin.connect(), writer.connect()]);
+    await admin.connect();
     try {
       // A transaction that may write to the table stays open: any index build waits for it to end.
       await admin.query(`BEGIN; LOCK TABLE ${table} IN ROW EXCLUSIVE MODE`);
       // The claim waits for the build a while, then takes the oldest records (in turns: A's, then B's).
       expect(await claim(store, query(2))).toEqual(['acct-A/A1', 'acct-A/A1']);
-      const building = `SELECT 1 FROM pg_stat_activity WHERE query LIKE 'CREATE INDEX%' AND wait_event_type = 'Lock'`;
-      // (Asked on the other connection: a transaction sees the activity view as it was at its first look.)
-      for (let i = 0; i < 300 && !(await writer.query(building)).rowCount; i++)
-        await new Promise((r) => setTimeout(r, 20));
-      expect((await writer.query(building)).rowCount).toBe(1);
-      // A writer meanwhile gets its lock at once: a plain CREATE INDEX would queue it behind the build (the lock
-      // timeout then refuses it).
-      await writer.query(`BEGIN; SET LOCAL lock_timeout = '3s'; LOCK TABLE ${table} IN ROW EXCLUSIVE MODE; COMMIT`);
+      await writerPassesBuild(table);
       await add(store, 'acct-C', 'C1', 1);
       await admin.query('COMMIT');
       const made = `SELECT 1 FROM "${schema}".svc_indexes WHERE field = 'state>account>group'`;
-      for (let i = 0; i < 300 && !(await writer.query(made)).rowCount; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 300 && !(await admin.query(made)).rowCount; i++) await new Promise((r) => setTimeout(r, 20));
       expect(await indexValid(admin, schema, index)).toBe(true);
       // Made: claims serve accounts in turn again (oldest first would give A's last record first).
       expect(await claim(store, query(1, { after: 'acct-A' }))).toEqual(['acct-B/B1']);
     } finally {
       await admin.query('ROLLBACK').catch(() => undefined);
-      await Promise.all([admin.end(), writer.end()]);
+      await admin.end();
+    }
+  });
+
+  it('builds an index a new version declares, on a table in use, while writes go on', async () => {
+    const store = await freshStore();
+    await add(store, 'acct-A', 'A1', 3);
+    const schema = schemas.at(-1)!;
+    const { table, index } = await turnIndexOf(schema, 'account');
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`BEGIN; LOCK TABLE ${table} IN ROW EXCLUSIVE MODE`);
+      // The new version's store opens (its index made before it serves), while the old one goes on writing.
+      const opening = openPostgresStore({ url, schema, indexes: { items: ['state', 'account'] } });
+      await writerPassesBuild(table);
+      await add(store, 'acct-B', 'B1', 1);
+      await admin.query('COMMIT');
+      const newer = await opening;
+      stores.push(newer);
+      expect(await indexValid(admin, schema, index)).toBe(true);
+      expect((await newer.findBy<Item>('items', 'account', 'acct-B')).map((d) => d.group)).toEqual(['B1']);
+    } finally {
+      await admin.query('ROLLBACK').catch(() => undefined);
+      await admin.end();
     }
   });
 

@@ -108,7 +108,8 @@ export async function openPostgresStore(
     } finally {
       client.release();
     }
-    for (const collection of Object.keys(indexes)) await store.table(collection);
+    // Before any transaction of this store: an index a new version declares on a table in use is built concurrently.
+    for (const collection of Object.keys(indexes)) await tables.open(collection);
   } catch (err) {
     await store.close();
     throw err instanceof SchemaTooNewError ? err : mapError(err);

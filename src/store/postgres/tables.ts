@@ -42,10 +42,25 @@ export class Tables {
 
   /** The collection's table, created (with its declared indexes) on first use. */
   table(collection: string): Promise<Table> {
+    return this.#table(collection, undefined);
+  }
+
+  /**
+   * The same when the store opens, before any of its transactions: a declared index missing on a table that exists
+   * already (one a new version declares) is built concurrently, so that the writes of the instances still serving go
+   * on meanwhile. (Later, in a transaction, a build would wait for that very transaction.)
+   */
+  open(collection: string): Promise<Table> {
+    return this.#table(collection, (field) =>
+      this.#withBuildClient((client) => buildIndex(client, this.schema, collection, field, fieldColumns(field))),
+    );
+  }
+
+  #table(collection: string, build: ((field: string) => Promise<void>) | undefined): Promise<Table> {
     checkCollectionName(collection);
     let t = this.#tables.get(collection);
     if (!t) {
-      t = ensureTable(this.ddl, this.schema, this.indexes, collection);
+      t = ensureTable(this.ddl, this.schema, this.indexes, collection, build);
       this.#tables.set(collection, t);
       t.catch(() => this.#tables.delete(collection)); // try again next time (e.g. the database was down)
     }
@@ -57,11 +72,17 @@ export class Tables {
    * does, false while its build goes on past the wait (counted from the build's start: only the first claims wait,
    * the later ones answer false at once until it is made). A failed build rejects, and the next call tries again.
    */
-  async turnIndex(t: Table, collection: string, field: string, by: readonly [string, string]): Promise<boolean> {
+  async turnIndex(collection: string, field: string, by: readonly [string, string]): Promise<boolean> {
     const key = JSON.stringify([collection, field, by]);
     let build = this.#turnIndexes.get(key);
     if (!build) {
-      const made = this.#withBuildClient((client) => ensureTurnIndex(client, this.schema, t, collection, field, by));
+      // The compound index a claim in turns walks (./claim-turns.ts): the claim's field, the two grouping fields,
+      // then insertion order, recorded as `field>first>second`; made by the first claim after an upgrade, when the
+      // table may be large and busy.
+      const columns = `${fieldColumns(field)}, (${turnExpr(by[0])}), (${turnExpr(by[1])}), seq`;
+      const made = this.#withBuildClient((client) =>
+        buildIndex(client, this.schema, collection, `${field}>${by[0]}>${by[1]}`, columns),
+      );
       build = { made, done: false, until: Date.now() + this.turnIndexWaitMs };
       const entry = build;
       this.#turnIndexes.set(key, entry);
@@ -111,18 +132,23 @@ export class Tables {
   }
 }
 
+/**
+ * Makes the collection's table and its declared indexes, under the schema's DDL lock. With `build`, the indexes missing
+ * on a table that was there already are left to it, after the lock's transaction (see Tables.open).
+ */
 async function ensureTable(
   ddl: pg.Pool,
   schema: string,
   indexes: Record<string, string[]>,
   collection: string,
+  build: ((field: string) => Promise<void>) | undefined,
 ): Promise<Table> {
   const s = quoteIdent(schema);
   const fields = indexes[collection] ?? [];
   const table = tableNameFor(collection);
   const q = `${s}.${quoteIdent(table)}`;
   const result: Table = { q, fields: new Map(fields.map((f) => [f, `doc -> ${quoteLiteral(f)}`])) };
-  return withDdlClient(ddl, async (client) => {
+  const made = await withDdlClient(ddl, async (client) => {
     // Fast path: already there with every declared index (the usual case after the first start).
     const known = await client.query<{ table_name: string; fields: string[] | null }>(
       `SELECT c.table_name, array_remove(array_agg(i.field), NULL) AS fields
@@ -132,7 +158,7 @@ async function ensureTable(
     );
     const row = known.rows[0];
     if (row && fields.every((f) => row.fields?.includes(f)))
-      return { ...result, q: `${s}.${quoteIdent(row.table_name)}` };
+      return { table: { ...result, q: `${s}.${quoteIdent(row.table_name)}` }, later: [] };
 
     return underDdlLock(client, schema, async () => {
       const existing = await client.query<{ table_name: string }>(
@@ -140,6 +166,7 @@ async function ensureTable(
         [collection],
       );
       let name = existing.rows[0]?.table_name;
+      const existed = name !== undefined;
       if (name === undefined) {
         name = table;
         const tq = `${s}.${quoteIdent(name)}`;
@@ -154,43 +181,45 @@ async function ensureTable(
         collection,
       ]);
       const present = new Set(have.rows.map((r) => r.field));
+      const later: string[] = [];
       for (const field of fields) {
         if (present.has(field)) continue;
+        if (build && existed) {
+          later.push(field);
+          continue;
+        }
         const index = indexNameFor(name, field);
+        await client.query(`CREATE INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${tq} (${fieldColumns(field)})`);
         await client.query(
-          `CREATE INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${tq} ((doc -> ${quoteLiteral(field)}))`,
+          `INSERT INTO ${s}.svc_indexes (collection, field, index_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+          [collection, field, index],
         );
-        await client.query(`INSERT INTO ${s}.svc_indexes (collection, field, index_name) VALUES ($1, $2, $3)`, [
-          collection,
-          field,
-          index,
-        ]);
       }
-      return { ...result, q: tq };
+      return { table: { ...result, q: tq }, later };
     });
   });
+  // With the DDL connection given back: a build may take minutes.
+  for (const field of made.later) await build!(field);
+  return made.table;
 }
 
 /**
- * The compound index a claim in turns walks (./claim-turns.ts): the claim's field, the two grouping fields, then
- * insertion order. Created once, recorded in svc_indexes under the name `field>first>second`. It is made on a table
- * that may be large and busy (the first claim after an upgrade), so `CONCURRENTLY`: writes to the table go on while
- * it is built. That runs outside any transaction, on a connection of its own (`client`), under the schema's lock for
+ * Builds an index of a collection's table that may be large and busy, recorded in svc_indexes under `spec`:
+ * `CONCURRENTLY`, so that writes to the table go on while it is built (a plain `CREATE INDEX` holds them all until it
+ * is done). That runs outside any transaction, on a connection of its own (`client`), under the schema's lock for
  * index builds held by the session (another instance waits for it, then finds the index recorded); and a build that
  * stopped half way (a crash, a lost connection) leaves an invalid index, dropped here before building again, where
- * `IF NOT EXISTS` alone would keep it. Claims wait for this before opening their transactions (./store.ts), which the
- * build would otherwise wait for, and only so long (Tables.turnIndex).
+ * `IF NOT EXISTS` alone would keep it. The build waits for the transactions open on the table: its callers wait for
+ * it outside theirs (./store.ts, ./index.ts).
  */
-async function ensureTurnIndex(
+async function buildIndex(
   client: pg.Client,
   schema: string,
-  t: Table,
   collection: string,
-  field: string,
-  by: readonly [string, string],
+  spec: string,
+  columns: string,
 ): Promise<void> {
   const s = quoteIdent(schema);
-  const spec = `${field}>${by[0]}>${by[1]}`;
   const recorded = async () =>
     ((await client.query(`SELECT 1 FROM ${s}.svc_indexes WHERE collection = $1 AND field = $2`, [collection, spec]))
       .rowCount ?? 0) > 0;
@@ -203,7 +232,8 @@ async function ensureTurnIndex(
       `SELECT table_name FROM ${s}.svc_collections WHERE name = $1`,
       [collection],
     );
-    const index = indexNameFor(table.rows[0]?.table_name ?? tableNameFor(collection), spec);
+    const name = table.rows[0]?.table_name ?? tableNameFor(collection);
+    const index = indexNameFor(name, spec);
     const invalid = await client.query(
       `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
        WHERE n.nspname = $1 AND c.relname = $2 AND NOT i.indisvalid`,
@@ -212,7 +242,7 @@ async function ensureTurnIndex(
     const build = (text: string) => client.query({ text, query_timeout: BUILD_TIME_LIMIT_MS } as pg.QueryConfig);
     if (invalid.rowCount) await build(`DROP INDEX CONCURRENTLY IF EXISTS ${s}.${quoteIdent(index)}`);
     await build(
-      `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${quoteIdent(index)} ON ${t.q} ((doc -> ${quoteLiteral(field)}), (${turnExpr(by[0])}), (${turnExpr(by[1])}), seq)`,
+      `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${quoteIdent(index)} ON ${s}.${quoteIdent(name)} (${columns})`,
     );
     await client.query(
       `INSERT INTO ${s}.svc_indexes (collection, field, index_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
@@ -222,6 +252,9 @@ async function ensureTurnIndex(
     await client.query(indexBuildLockSql(schema, false));
   }
 }
+
+/** The columns of a declared field's index. */
+const fieldColumns = (field: string) => `(doc -> ${quoteLiteral(field)})`;
 
 /** The longest an index build (or the wait for another instance's) may take: a day. */
 const BUILD_TIME_LIMIT_MS = 24 * 3_600_000;

@@ -25,6 +25,11 @@ export const PAIRS_PER_FIRST = 8;
 export const MAX_PAIRS = 256;
 /** At most this many listings (each wider than the last) by one claim still short of its limit. */
 export const TURN_ROUNDS = 6;
+/**
+ * At most this many first-level values per listing get the extra listing of their groups past the one served last
+ * (lockInTurns): one small index walk each. The others resume among the groups listed, this claim.
+ */
+export const RESUME_LISTINGS = 8;
 
 /** A group: its first- and second-level values as the database returns them (JSON values). */
 export interface Pair {
@@ -274,7 +279,7 @@ export async function lockInTurns<T extends Doc>(
    */
   const resumeBeyond = async (pairs: Pair[], cutValues: Pair[]): Promise<Pair[]> => {
     let out = pairs;
-    for (const { first, second: last } of cutValues) {
+    for (const { first, second: last } of cutValues.slice(0, RESUME_LISTINGS)) {
       const served = turns.resume?.get(roomKey(first));
       if (served === undefined) continue;
       const value = JSON.stringify(first);

@@ -101,6 +101,37 @@ async function writerPassesBuild(table: string): Promise<void> {
   }
 }
 
+interface Scene {
+  store: ClaimableStore;
+  schema: string;
+  table: string;
+  index: string;
+  admin: pg.Client;
+}
+
+/**
+ * A fresh store holding three of acct-A's records, its table, the name of the index recorded as `spec`, and a
+ * connection of the test's own: `fn` runs with them, then any transaction left open there is rolled back.
+ */
+async function onTable(
+  spec: string | undefined,
+  opts: { turnIndexWaitMs?: number },
+  fn: (scene: Scene) => Promise<void>,
+): Promise<void> {
+  const store = await freshStore(opts);
+  await add(store, 'acct-A', 'A1', 3);
+  const schema = schemas.at(-1)!;
+  const { table, index } = await turnIndexOf(schema, spec);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await fn({ store, schema, table, index, admin });
+  } finally {
+    await admin.query('ROLLBACK').catch(() => undefined);
+    await admin.end();
+  }
+}
+
 /** Whether the index is there and valid (undefined: not there). */
 async function indexValid(client: pg.Client, schema: string, index: string): Promise<boolean | undefined> {
   const res = await client.query(
@@ -271,15 +302,9 @@ describe('claim in turns (PostgreSQL)', () => {
     expect(new Set(all).size).toBe(all.length);
   });
 
-  it('builds its index while writes to the table go on, claiming oldest first until it is made', async () => {
-    const store = await freshStore({ turnIndexWaitMs: 100 });
-    await add(store, 'acct-A', 'A1', 3);
-    await add(store, 'acct-B', 'B1', 2);
-    const schema = schemas.at(-1)!;
-    const { table, index } = await turnIndexOf(schema);
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
+  it('builds its index while writes to the table go on, claiming oldest first until it is made', () =>
+    onTable(undefined, { turnIndexWaitMs: 100 }, async ({ store, schema, table, index, admin }) => {
+      await add(store, 'acct-B', 'B1', 2);
       // A transaction that may write to the table stays open: any index build waits for it to end.
       await admin.query(`BEGIN; LOCK TABLE ${table} IN ROW EXCLUSIVE MODE`);
       // The claim waits for the build a while, then takes the oldest records (in turns: A's, then B's).
@@ -292,20 +317,10 @@ describe('claim in turns (PostgreSQL)', () => {
       expect(await indexValid(admin, schema, index)).toBe(true);
       // Made: claims serve accounts in turn again (oldest first would give A's last record first).
       expect(await claim(store, query(1, { after: 'acct-A' }))).toEqual(['acct-B/B1']);
-    } finally {
-      await admin.query('ROLLBACK').catch(() => undefined);
-      await admin.end();
-    }
-  });
+    }));
 
-  it('builds an index a new version declares, on a table in use, while writes go on', async () => {
-    const store = await freshStore();
-    await add(store, 'acct-A', 'A1', 3);
-    const schema = schemas.at(-1)!;
-    const { table, index } = await turnIndexOf(schema, 'account');
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
+  it('builds an index a new version declares, on a table in use, while writes go on', () =>
+    onTable('account', {}, async ({ store, schema, table, index, admin }) => {
       await admin.query(`BEGIN; LOCK TABLE ${table} IN ROW EXCLUSIVE MODE`);
       // The new version's store opens (its index made before it serves), while the old one goes on writing.
       const opening = openPostgresStore({ url, schema, indexes: { items: ['state', 'account'] } });
@@ -316,20 +331,10 @@ describe('claim in turns (PostgreSQL)', () => {
       stores.push(newer);
       expect(await indexValid(admin, schema, index)).toBe(true);
       expect((await newer.findBy<Item>('items', 'account', 'acct-B')).map((d) => d.group)).toEqual(['B1']);
-    } finally {
-      await admin.query('ROLLBACK').catch(() => undefined);
-      await admin.end();
-    }
-  });
+    }));
 
-  it('drops an index left invalid by a build that stopped, and builds it again', async () => {
-    const store = await freshStore();
-    await add(store, 'acct-A', 'A1', 3);
-    const schema = schemas.at(-1)!;
-    const { table, index } = await turnIndexOf(schema);
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
+  it('drops an index left invalid by a build that stopped, and builds it again', () =>
+    onTable(undefined, {}, async ({ store, schema, table, index, admin }) => {
       // A concurrent build that failed half way leaves its index behind, invalid (here: a unique one over
       // duplicates, under the name the claim's index has).
       await expect(
@@ -338,10 +343,7 @@ describe('claim in turns (PostgreSQL)', () => {
       expect(await indexValid(admin, schema, index)).toBe(false);
       expect(await claim(store, query(1))).toEqual(['acct-A/A1']);
       expect(await indexValid(admin, schema, index)).toBe(true);
-    } finally {
-      await admin.end();
-    }
-  });
+    }));
 
   it('creates its index once, recorded with the others, and refuses a malformed request', async () => {
     const store = await freshStore();

@@ -274,8 +274,8 @@ export async function lockInTurns<T extends Doc>(
   let cameRound = false;
   /**
    * A value the listing cut whose group served last (turns.resume) was not listed lies further on, or was its last one
-   * listed: its groups after that one are listed too and put first, so that from claim to claim the value's turns go round all its groups, not
-   * only the first PAIRS_PER_FIRST.
+   * listed: its groups after that one are listed too and put first, so that from claim to claim the value's turns go
+   * round all its groups, not only the first PAIRS_PER_FIRST.
    */
   const resumeBeyond = async (pairs: Pair[], cutValues: Pair[]): Promise<Pair[]> => {
     let out = pairs;
@@ -303,7 +303,12 @@ export async function lockInTurns<T extends Doc>(
       const [value, last] = cut.entries().next().value!;
       cut.delete(value);
       const pairs = await list(undefined, max, last);
-      for (const p of pairs) if (!listed.has(pairKey(p))) fresh.push(p);
+      for (const p of pairs) {
+        const key = pairKey(p);
+        if (listed.has(key)) continue;
+        listed.add(key);
+        fresh.push(p);
+      }
       if (counted(pairs) >= max) cutAt(pairs.at(-1)!);
     } else if (!cameRound) {
       let pairs = await list(from, max);
@@ -332,7 +337,6 @@ export async function lockInTurns<T extends Doc>(
       cameRound = end;
       if (fresh.length > 0) from = fresh.at(-1)!.first;
     } else break;
-    for (const p of fresh) listed.add(pairKey(p));
     if (fresh.length > 0) await lockListed(run, table, expr, q, fresh, room, claimed);
   }
   return claimed;

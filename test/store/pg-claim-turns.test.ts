@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimQuery, Doc } from '../../src/store/port.js';
 import { openPostgresStore, type ClaimableStore } from '../../src/store/postgres/index.js';
-import { assignTurns } from '../../src/store/postgres/claim-turns.js';
+import { assignTurns, lockTurnsSql } from '../../src/store/postgres/claim-turns.js';
 import { indexNameFor } from '../../src/store/postgres/records.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 
@@ -70,7 +70,10 @@ afterAll(async () => {
 });
 
 /** The quoted table of the items collection in `schema`, and the name its claim-in-turns index has. */
-async function turnIndexOf(schema: string, spec = 'state>account>group'): Promise<{ table: string; index: string }> {
+async function turnIndexOf(
+  schema: string,
+  spec = 'state>account>group>due',
+): Promise<{ table: string; index: string }> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
@@ -99,6 +102,23 @@ async function writerPassesBuild(table: string): Promise<void> {
   } finally {
     await writer.end();
   }
+}
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+
+/** The rows an EXPLAIN ANALYZE plan read from `table` (a quoted "schema"."name"): those kept and those filtered out. */
+function rowsRead(node: PlanNode, table: string): number {
+  let n = 0;
+  if (node['Relation Name'] !== undefined && table.endsWith(`."${node['Relation Name']}"`))
+    n += ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1);
+  for (const child of node.Plans ?? []) n += rowsRead(child, table);
+  return n;
 }
 
 interface Scene {
@@ -232,6 +252,34 @@ describe('claim in turns (PostgreSQL)', () => {
     expect(await claim(store, query(1))).toEqual([]);
   });
 
+  it('reads only the due records of a group, earliest due first, however many wait for a retry', async () => {
+    const store = await freshStore();
+    await add(store, 'acct-A', 'A1', 300, 5000); // in retry back-off
+    await add(store, 'acct-A', 'A1', 1, 50);
+    await add(store, 'acct-A', 'A1', 1, 'soon' as never); // not a number: never due
+    await add(store, 'acct-A', 'A1', 1, 10);
+    await add(store, 'acct-A', 'A1', 1, null); // due from the start
+    const got = await store.claim<Item>('items', { ...query(5), set: { state: 'taken' } });
+    expect(got.map((d) => d.due)).toEqual([null, 10, 50]);
+    // What locking the group's next five reads now: its two due records and the one due 'soon' (a string sorts
+    // below numbers in jsonb, so the range holds it and the type check drops it), not the 300 behind them.
+    await add(store, 'acct-A', 'A1', 2, 20);
+    const { table } = await turnIndexOf(schemas.at(-1)!);
+    const quota = { first: 'acct-A', second: 'A1', count: 5 };
+    const { text, values } = lockTurnsSql(table, `(doc -> 'state')`, query(5), [quota], []);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`ANALYZE ${table}`);
+      await admin.query('BEGIN');
+      const plan = await admin.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
+      expect(rowsRead(plan.rows[0]['QUERY PLAN'][0].Plan, table)).toBeLessThanOrEqual(3);
+    } finally {
+      await admin.query('ROLLBACK').catch(() => undefined);
+      await admin.end();
+    }
+  });
+
   it("reaches an account's later groups when its first ones have nothing due", async () => {
     const store = await freshStore();
     // Eight groups in retry back-off fill the first listing of acct-A's groups (PAIRS_PER_FIRST of them); its
@@ -359,7 +407,7 @@ describe('claim in turns (PostgreSQL)', () => {
     const rows = await admin
       .query(`SELECT field FROM "${schema}".svc_indexes WHERE collection = 'items'`)
       .finally(() => admin.end());
-    expect(rows.rows.map((r) => r.field).sort()).toEqual(['state', 'state>account>group']);
+    expect(rows.rows.map((r) => r.field).sort()).toEqual(['state', 'state>account>group>due']);
     await expect(claim(store, query(1, { by: ['account'] as never }))).rejects.toThrow(/turns\.by/);
     await expect(claim(store, query(1, { most: 0 }))).rejects.toThrow(/turns\.most/);
     await expect(claim(store, query(1, { resume: {} as never }))).rejects.toThrow(/turns\.resume/);

@@ -3,19 +3,21 @@
  * transaction:
  *
  * 1. List the groups: the distinct (first, second) value pairs among the matching records, by a skip scan of the
- *    compound index (field, first, second, seq): each step is one index probe for the next pair, so listing costs the
+ *    compound index (field, first, second[, due], seq): each step is one index probe for the next pair, so listing costs the
  *    number of groups listed, not the number of records behind them. The scan starts after `after` and lists at most
  *    `PAIRS_PER_FIRST` pairs of one first-level value before it jumps to the next value; it wraps around to the start.
  * 2. Hand out turns (assignTurns, plain code): first-level values in turn, and within each its pairs in turn, one
  *    record per turn, as long as a pair has room and the claim's limit is not reached. Then lock each pair's quota of
- *    its oldest due records (`FOR UPDATE SKIP LOCKED`, again down the compound index).
+ *    its first due records (`FOR UPDATE SKIP LOCKED`, again down the compound index). With a due field the index
+ *    has it after the pair, (field, first, second, due, seq): a pair's due records are a range of it, earliest due
+ *    first, and a pair whose records wait for a later retry costs one probe, not a read of all of them.
  *
  * Nothing is locked by the first statement, and the second locks no more than the limit: other instances skip only
  * what this one takes. A pair whose records are all locked or not yet due yields fewer than its quota: its turns go to
  * the other pairs listed, and when those run dry the claim lists further pairs (lockInTurns, at the end).
  */
 import type { ClaimQuery, ClaimTurns, Doc, IndexValue } from '../port.js';
-import { checkDue, dueCondition, type Statement } from './claim.js';
+import { checkDue, type Statement } from './claim.js';
 import { quoteLiteral } from './migrations.js';
 import { indexValueJson } from './records.js';
 
@@ -188,8 +190,9 @@ export function assignTurns(
 }
 
 /**
- * Locks each group's count of its oldest due records nobody else holds, other than `taken` (the ids this claim
- * locked already: its own locks do not make SKIP LOCKED pass over them).
+ * Locks each group's count of its first due records nobody else holds, other than `taken` (the ids this claim locked
+ * already: its own locks do not make SKIP LOCKED pass over them): with a due field, the earliest due first and, among
+ * records due at the same time, the oldest; without one, the oldest.
  */
 export function lockTurnsSql(table: string, expr: string, q: ClaimQuery, quotas: Quota[], taken: string[]): Statement {
   const by = q.turns!.by;
@@ -202,17 +205,24 @@ export function lockTurnsSql(table: string, expr: string, q: ClaimQuery, quotas:
     quotas.map((x) => x.count),
     taken,
   ];
+  // With a due field, a group's records come in the index's order after the group: due time, then insertion order.
+  // Only the due ones are read (a range of the index), however many of the group's records wait for a later retry.
   let due = '';
+  let key = 'NULL::jsonb';
   if (q.dueField !== undefined) {
-    values.push(q.dueBefore);
-    due = ` AND ${dueCondition(q.dueField, values.length)}`;
+    key = turnExpr(q.dueField);
+    values.push(JSON.stringify(q.dueBefore));
+    // jsonb sorts null and strings before numbers: the range keeps both, the type check drops the strings
+    // (dueCondition's rule: a missing or null due field is due, one that is not a number never is).
+    due = ` AND ${key} <= $${values.length}::jsonb AND jsonb_typeof(${key}) IN ('number', 'null')`;
   }
   const text = `SELECT x.doc, p.i FROM unnest($2::jsonb[], $3::jsonb[], $4::int[]) WITH ORDINALITY AS p(a, b, n, i)
 CROSS JOIN LATERAL (
-  SELECT doc, seq FROM ${table} WHERE ${expr} = $1::jsonb AND ${a} = p.a AND ${b} = p.b AND id <> ALL($5::text[])${due}
-  ORDER BY seq LIMIT p.n FOR UPDATE SKIP LOCKED
+  SELECT doc, ${key} AS due, seq FROM ${table}
+  WHERE ${expr} = $1::jsonb AND ${a} = p.a AND ${b} = p.b AND id <> ALL($5::text[])${due}
+  ORDER BY ${key}, seq LIMIT p.n FOR UPDATE SKIP LOCKED
 ) x
-ORDER BY p.i, x.seq`;
+ORDER BY p.i, x.due, x.seq`;
   return { text, values };
 }
 

@@ -150,7 +150,8 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
       const t = await this.#tables.table(collection);
       this.#tables.indexExpr(t, collection, query.field);
       // While a long build goes on (a large table after an upgrade), claims take the oldest records first.
-      if (!(await this.#tables.turnIndex(collection, query.field, query.turns.by))) q = { ...query, turns: undefined };
+      if (!(await this.#tables.turnIndex(collection, query.field, query.turns.by, query.dueField)))
+        q = { ...query, turns: undefined };
     }
     return this.#run('READ COMMITTED', 'BEGIN ISOLATION LEVEL READ COMMITTED', false, async (tx) => {
       const claimed = await (tx as PgTx).lockClaimable<T>(collection, q);

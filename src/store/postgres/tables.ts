@@ -72,16 +72,22 @@ export class Tables {
    * does, false while its build goes on past the wait (counted from the build's start: only the first claims wait,
    * the later ones answer false at once until it is made). A failed build rejects, and the next call tries again.
    */
-  async turnIndex(collection: string, field: string, by: readonly [string, string]): Promise<boolean> {
-    const key = JSON.stringify([collection, field, by]);
+  async turnIndex(
+    collection: string,
+    field: string,
+    by: readonly [string, string],
+    dueField: string | undefined,
+  ): Promise<boolean> {
+    const key = JSON.stringify([collection, field, by, dueField ?? null]);
     let build = this.#turnIndexes.get(key);
     if (!build) {
       // The compound index a claim in turns walks (./claim-turns.ts): the claim's field, the two grouping fields,
-      // then insertion order, recorded as `field>first>second`; made by the first claim after an upgrade, when the
-      // table may be large and busy.
-      const columns = `${fieldColumns(field)}, (${turnExpr(by[0])}), (${turnExpr(by[1])}), seq`;
+      // the due field if the claim has one, then insertion order, recorded as `field>first>second` (then `>due`);
+      // made by the first claim after an upgrade, when the table may be large and busy.
+      const spec = [field, ...by, ...(dueField === undefined ? [] : [dueField])];
+      const columns = [fieldColumns(field), ...spec.slice(1).map((f) => `(${turnExpr(f)})`), 'seq'].join(', ');
       const made = this.#withBuildClient((client) =>
-        buildIndex(client, this.schema, collection, `${field}>${by[0]}>${by[1]}`, columns),
+        buildIndex(client, this.schema, collection, spec.join('>'), columns),
       );
       build = { made, done: false, until: Date.now() + this.turnIndexWaitMs };
       const entry = build;

@@ -169,7 +169,6 @@ export class MailSender {
     const jobs = isClaimable(store)
       ? await this.#claimShared(store, now.getTime(), batch)
       : await store.transact((tx) => this.#claim(tx, now.getTime(), batch));
-    if (jobs.length > 0) this.#lastOwner = jobs[jobs.length - 1]!.ownerId;
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < jobs.length && !this.#stopped) {
@@ -206,7 +205,14 @@ export class MailSender {
         // Within an account, its messages by id: time-ordered, so oldest first.
         turns: { by: ['ownerId', 'id'], after: this.#lastOwner },
       },
-      take,
+      async (tx, records, reach) => {
+        const taken = await take(tx, records);
+        // The next claim starts after the account served last or, when this one came back short, after the last
+        // account it looked at: those in between had nothing due (ClaimReach in ../store/port.ts).
+        const last = typeof reach.reached === 'string' ? reach.reached : records.at(-1)?.ownerId;
+        if (last !== undefined) this.#lastOwner = last;
+        return taken;
+      },
     );
     return [...stale, ...due];
   }
@@ -225,7 +231,9 @@ export class MailSender {
       (m) => m.ownerId,
       this.#lastOwner,
     ).slice(0, limit);
-    return this.#take(tx, due, nowMs);
+    const taken = await this.#take(tx, due, nowMs);
+    if (taken.length > 0) this.#lastOwner = taken.at(-1)!.ownerId;
+    return taken;
   }
 
   /** Marks the given messages `sending` under this sender's lease; suppresses those the recipient opted out of. */

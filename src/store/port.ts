@@ -142,8 +142,20 @@ export interface ClaimableStore extends Store {
   claimWith<T extends Doc, R>(
     collection: string,
     query: ClaimQuery,
-    fn: (tx: Tx, claimed: T[]) => Promise<R>,
+    fn: (tx: Tx, claimed: T[], reach: ClaimReach) => Promise<R>,
   ): Promise<R>;
+}
+
+/** How far a claim looked, for where the caller's next claim starts. */
+export interface ClaimReach {
+  /**
+   * A claim in turns that came back short of its limit without looking at every group: the last first-level value
+   * it reached. Every group up to it had its turns, so the next claim should start after it (`ClaimTurns.after`)
+   * rather than after the last value served: groups with nothing due (retry back-off) in between would otherwise be
+   * listed again by every claim, and the groups past them not reached. Undefined when the claim is full or went all
+   * the way round.
+   */
+  reached?: IndexValue | undefined;
 }
 
 /** Whether the store can claim (duck-typed, so a caller needs no adapter to ask). */

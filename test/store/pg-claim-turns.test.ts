@@ -280,6 +280,41 @@ describe('claim in turns (PostgreSQL)', () => {
     }
   });
 
+  it('looks past hundreds of accounts with nothing due in one claim, and says how far it looked', async () => {
+    const store = await freshStore();
+    // One transaction: 1,400 accounts whose records wait for a retry, listed before acct-zz's due one.
+    await store.transact(async (tx) => {
+      for (let i = 0; i < 1400; i++)
+        await tx.put<Item>('items', {
+          id: `w-${i}`,
+          state: 'pending',
+          due: 5000,
+          account: `acct-${String(i).padStart(4, '0')}`,
+          group: 'G',
+        });
+    });
+    await add(store, 'acct-zz', 'Z1', 1);
+    const claimFrom = (after: string | undefined) =>
+      store.claimWith<Item, { got: string[]; reached: unknown }>(
+        'items',
+        query(1, { after }),
+        async (_tx, r, reach) => ({
+          got: r.map((d) => `${d.account}/${d.group}`),
+          reached: reach.reached,
+        }),
+      );
+    // A claim of one lists 12 groups, then twice as many each time, up to 256, in six listings: 628 groups. It
+    // used to give every other listing to the rest of the last account listed (empty here) and reached about 250.
+    expect(await claimFrom('acct-0799')).toEqual({ got: ['acct-zz/Z1'], reached: undefined });
+    // From the start, short of its limit: where it stopped, and from there on the next claims reach acct-zz.
+    await add(store, 'acct-zz', 'Z1', 1);
+    const first = await claimFrom(undefined);
+    expect(first).toEqual({ got: [], reached: 'acct-0627' });
+    const second = await claimFrom(first.reached as string);
+    expect(second).toEqual({ got: [], reached: 'acct-1255' });
+    expect(await claimFrom(second.reached as string)).toEqual({ got: ['acct-zz/Z1'], reached: undefined });
+  });
+
   it("reaches an account's later groups when its first ones have nothing due", async () => {
     const store = await freshStore();
     // Eight groups in retry back-off fill the first listing of acct-A's groups (PAIRS_PER_FIRST of them); its

@@ -4,7 +4,14 @@
  * account's subscriptions take turns, and a subscription at its cap does not hold back the account's other one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENTS, EVENT_INDEXES, recordEvent } from '../../src/events/events.js';
+import {
+  DELIVERIES,
+  EVENTS,
+  EVENT_INDEXES,
+  newDelivery,
+  recordEvent,
+  type EventRecord,
+} from '../../src/events/events.js';
 import { openPostgresStore, type ClaimableStore } from '../../src/store/postgres/index.js';
 import { Dispatcher, WEBHOOK_INDEXES, createWebhook, type DispatcherOptions } from '../../src/webhooks/index.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
@@ -86,6 +93,29 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher on a shared store: turns', ()
     // the 41st written; oldest first sent it last).
     expect(paths.indexOf('/quiet')).toBeLessThanOrEqual(1);
     expect(paths.filter((p) => p === '/busy')).toHaveLength(40);
+  });
+
+  it('delivers an event behind a thousand accounts whose deliveries all wait for a retry', async () => {
+    const store = await sharedStore();
+    const receiver = await startReceiver(tls, () => ({ status: 200 }));
+    cleanups.push(() => receiver.close());
+    // Deliveries of a thousand accounts whose endpoints were down, in back-off for an hour, listed before own_zz:
+    // more than one claim of one delivery looks at. Each claim used to start after the account served last, which
+    // stayed where it was while nothing was served, so every claim looked at the same ones.
+    const later = Date.now() + 3_600_000;
+    await store.transact(async (tx) => {
+      for (let i = 0; i < 1000; i++) {
+        const ownerId = `own_a${String(i).padStart(4, '0')}`;
+        const event = { id: `evt_${i}`, ownerId, type: 'contract.generated' } as EventRecord;
+        await tx.put(DELIVERIES, { ...newDelivery(event, `wh_${i}`, later, new Date().toISOString()) });
+      }
+    });
+    const d = deps(store, clock, { ca: tls.cert });
+    await createWebhook(d, 'own_zz', { url: receiver.url('/zz'), events: ['*'] });
+    await events(store, 'own_zz', 1, 'zz');
+    startDispatcher(store, { maxConcurrent: 1 });
+    await until(() => receiver.received.length >= 1, 'the due delivery');
+    expect(receiver.received.map((r) => r.path)).toEqual(['/zz']);
   });
 
   it("sends an account's subscriptions in turn, one delivery at a time", async () => {

@@ -252,7 +252,8 @@ type Run = (text: string, values: unknown[]) => Promise<{ rows: Array<Record<str
  * all locked or not due), list further, wider each time: first the rest of a first-level value whose listing was cut
  * (it had PAIRS_PER_FIRST groups, or the listing's end fell within it), so that an account's later groups are reached
  * when its first ones have nothing to give, then the next values, until the listing has come round to where it
- * started. The caller has checked the request (checkTurns) and made the index.
+ * started. Answers the records and, when the claim is short of its limit and did not come round, the last first-level
+ * value it reached (ClaimedInTurns in ../port.ts). The caller has checked the request (checkTurns) and made the index.
  */
 export async function lockInTurns<T extends Doc>(
   run: Run,
@@ -260,7 +261,7 @@ export async function lockInTurns<T extends Doc>(
   expr: string,
   q: ClaimQuery,
   turns: ClaimTurns,
-): Promise<T[]> {
+): Promise<{ claimed: T[]; reached: IndexValue | undefined }> {
   const full = [...(turns.room ?? [])].filter(([, n]) => n <= 0).map(([v]) => v);
   const list = async (after: unknown, max: number, within?: Pair): Promise<Pair[]> => {
     const { text, values } = listPairsSql(table, expr, q.value, turns.by, after, max, full, within);
@@ -305,11 +306,13 @@ export async function lockInTurns<T extends Doc>(
     }
     return out;
   };
+  /** The last first-level value a listing from `after` on reached (the listing in order, not a cut value's rest). */
+  let reached: unknown;
   for (let round = 0; claimed.length < q.limit && round < TURN_ROUNDS; round++) {
     const max = Math.min(MAX_PAIRS, pairsToList(q.limit - claimed.length) * 2 ** round);
     let fresh: Pair[] = [];
-    if (round > 0 && cut.size > 0) {
-      // The rest of a value cut short; if it fills this listing too, it may have more still.
+    // The rest of a value cut short, first; one that has nothing more does not take the round.
+    while (round > 0 && cut.size > 0 && fresh.length === 0) {
       const [value, last] = cut.entries().next().value!;
       cut.delete(value);
       const pairs = await list(undefined, max, last);
@@ -319,8 +322,11 @@ export async function lockInTurns<T extends Doc>(
         listed.add(key);
         fresh.push(p);
       }
+      // If it fills this listing too, it may have more still.
       if (counted(pairs) >= max) cutAt(pairs.at(-1)!);
-    } else if (!cameRound) {
+    }
+    if (fresh.length === 0) {
+      if (cameRound) break;
       let pairs = await list(from, max);
       let end = counted(pairs) < max;
       if (end && !wrapped) {
@@ -345,11 +351,14 @@ export async function lockInTurns<T extends Doc>(
       // A listing that reached its size may have stopped within its last value.
       if (!end && fresh.length > 0) cutAt(fresh.at(-1)!);
       cameRound = end;
-      if (fresh.length > 0) from = fresh.at(-1)!.first;
-    } else break;
+      if (fresh.length > 0) reached = from = fresh.at(-1)!.first;
+    }
     if (fresh.length > 0) await lockListed(run, table, expr, q, fresh, room, claimed);
   }
-  return claimed;
+  // Short of the limit without coming round: every group up to `reached` had its turns, and the next claim should
+  // start after it, not after the last value served (behind which the same dry groups would be listed again, and the
+  // groups past them never reached while the first value kept something due).
+  return { claimed, reached: claimed.length < q.limit && !cameRound ? (reached as IndexValue | undefined) : undefined };
 }
 
 const pairKey = (p: Pair) => JSON.stringify([p.first, p.second]);

@@ -5,7 +5,16 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type pg from 'pg';
 import { StoreConflictError } from '../port.js';
-import type { ClaimableStore, ClaimQuery, Doc, IndexValue, RevisionedStore, TransactOptions, Tx } from '../port.js';
+import type {
+  ClaimableStore,
+  ClaimQuery,
+  ClaimReach,
+  Doc,
+  IndexValue,
+  RevisionedStore,
+  TransactOptions,
+  Tx,
+} from '../port.js';
 import { errCode, isConnectionError, isRetryable, mapError, unavailable } from './errors.js';
 import { checkTurns } from './claim-turns.js';
 import { indexValueJson } from './records.js';
@@ -139,7 +148,7 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
   async claimWith<T extends Doc, R>(
     collection: string,
     query: ClaimQuery,
-    fn: (tx: Tx, claimed: T[]) => Promise<R>,
+    fn: (tx: Tx, claimed: T[], reach: ClaimReach) => Promise<R>,
   ): Promise<R> {
     let q = query;
     if (query.turns) {
@@ -154,8 +163,8 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
         q = { ...query, turns: undefined };
     }
     return this.#run('READ COMMITTED', 'BEGIN ISOLATION LEVEL READ COMMITTED', false, async (tx) => {
-      const claimed = await (tx as PgTx).lockClaimable<T>(collection, q);
-      return fn(tx, claimed);
+      const { claimed, reached } = await (tx as PgTx).lockClaimable<T>(collection, q);
+      return fn(tx, claimed, { reached });
     });
   }
 

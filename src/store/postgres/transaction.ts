@@ -159,8 +159,11 @@ export class PgTx implements Tx {
     return (res.rowCount ?? 0) > 0;
   }
 
-  /** Locks and reads the records a claim selects (see ClaimableStore). */
-  async lockClaimable<T extends Doc>(collection: string, q: ClaimQuery): Promise<T[]> {
+  /** Locks and reads the records a claim selects (see ClaimableStore), and how far a claim in turns looked. */
+  async lockClaimable<T extends Doc>(
+    collection: string,
+    q: ClaimQuery,
+  ): Promise<{ claimed: T[]; reached?: IndexValue }> {
     const t = await this.table(collection);
     const expr = this.tables.indexExpr(t, collection, q.field);
     if (q.turns) {
@@ -169,7 +172,7 @@ export class PgTx implements Tx {
     }
     const { text, values } = lockClaimableSql(t.q, expr, q);
     const res = await this.run<{ doc: T }>(text, values);
-    return res.rows.map((r) => r.doc);
+    return { claimed: res.rows.map((r) => r.doc) };
   }
 
   /** Merges `set` into the given records (already locked); resolves with them in the given order. */

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimQuery, Doc } from '../../src/store/port.js';
 import { openPostgresStore, type ClaimableStore } from '../../src/store/postgres/index.js';
-import { assignTurns, lockTurnsSql } from '../../src/store/postgres/claim-turns.js';
+import { assignTurns, lockInTurns, lockTurnsSql } from '../../src/store/postgres/claim-turns.js';
 import { indexNameFor } from '../../src/store/postgres/records.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 
@@ -313,6 +313,40 @@ describe('claim in turns (PostgreSQL)', () => {
     const second = await claimFrom(first.reached as string);
     expect(second).toEqual({ got: [], reached: 'acct-1255' });
     expect(await claimFrom(second.reached as string)).toEqual({ got: ['acct-zz/Z1'], reached: undefined });
+  });
+
+  it('asks once which listed groups have something due, not once per group', async () => {
+    const store = await freshStore();
+    await store.transact(async (tx) => {
+      for (let i = 0; i < 600; i++)
+        await tx.put<Item>('items', { id: `w-${i}`, state: 'pending', due: 5000, account: `acct-${i}`, group: 'G' });
+    });
+    await add(store, 'acct-zz', 'Z1', 1);
+    const { table } = await turnIndexOf(schemas.at(-1)!);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    let statements = 0;
+    try {
+      await admin.query('BEGIN');
+      const q = query(1);
+      const got = await lockInTurns<Item>(
+        (text, values) => {
+          statements++;
+          return admin.query(text, values);
+        },
+        table,
+        `(doc -> 'state')`,
+        q,
+        q.turns!,
+      );
+      expect(got.claimed.map((d) => d.account)).toEqual(['acct-zz']);
+    } finally {
+      await admin.query('ROLLBACK').catch(() => undefined);
+      await admin.end();
+    }
+    // Six listings, each with a lock statement for its first turn, the question, and (the last) a lock statement for
+    // the one group with something due: 24 here. It used to be a lock statement for each group in turn, over 600.
+    expect(statements).toBeLessThanOrEqual(30);
   });
 
   it("reaches an account's later groups when its first ones have nothing due", async () => {

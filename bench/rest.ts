@@ -4,7 +4,7 @@
  *
  *   npx tsx bench/rest.ts
  *
- * BENCH_REST_ONLY=svc|bare loads one side alone (five runs, no warm-up of the other), to profile it
+ * BENCH_REST_ONLY=svc|bare loads one side alone (BENCH_REST_LOG=info: the service logging its request lines, to /dev/null) (five runs, no warm-up of the other), to profile it
  * (scripts/profile-diff.ts): node refuses the profiler's flags in NODE_OPTIONS, so give them to node itself,
  * `node --cpu-prof --cpu-prof-dir=DIR --import tsx bench/rest.ts`.
  */
@@ -100,7 +100,11 @@ async function storeReadsPerRequest(
 export async function benchRest(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-rest-'));
   // Request logging off for the comparison (bare Fastify logs nothing either); see the second svc figure for info-level logs.
-  const services = await openServices(loadConfig({ 'data-dir': dir }, {}), { log: createLogger('warn') });
+  // BENCH_REST_LOG=info (with BENCH_REST_ONLY=svc): the service with its default request lines, to /dev/null.
+  const level = process.env.BENCH_REST_LOG ?? 'warn';
+  const services = await openServices(loadConfig({ 'data-dir': dir }, {}), {
+    log: createLogger(level, level === 'warn' ? undefined : pino.destination('/dev/null')),
+  });
   const { key } = await createKey(services.store, { name: 'bench', tier: 'internal', scopes: ['all'] }, systemClock);
   services.limiter = new UnboundedLimiter();
   const app = await buildApp(services, TOOLS);

@@ -186,6 +186,33 @@ describe.each(['lowdb', 'postgres'] as const)('accounts in turn (%s)', (engine) 
     expect(await r.sender.tick()).toBe(1);
     expect((await r.get(reset.id)).state).toBe('sent');
   });
+
+  it('sends a message behind a thousand accounts whose messages all wait for a retry', async () => {
+    // Four claimed per round: a claim in turns looks at 872 messages at most.
+    const r = await emlRig({ concurrency: 1 }, engine);
+    const later = r.clock.now().getTime() + 3_600_000;
+    await r.store.transact(async (tx) => {
+      for (let i = 0; i < 1000; i++) {
+        const request = {
+          ownerId: `acc_a${String(i).padStart(4, '0')}`,
+          to: `gone${i}@example.test`,
+          locale: 'en',
+          essential: true,
+          template: 'verify-email',
+          data: { link: 'l' },
+        } as MailRequest;
+        const m = await enqueueMail(tx, request, r.clock);
+        await tx.put<MailRecord>(MAIL, { ...m, attempts: 1, nextAttemptAt: later });
+      }
+    });
+    const reset = await r.queue({ ownerId: 'acc_zz', template: 'password-reset', data: { link: 'l' } });
+    // Each round starts where the one before stopped looking (it used to start after the account served last,
+    // where an empty round left it: every round looked at the same messages).
+    let sent = 0;
+    for (let round = 0; round < 3 && sent === 0; round++) sent = await r.sender.tick();
+    expect(sent).toBe(1);
+    expect((await r.get(reset.id)).state).toBe('sent');
+  });
 });
 
 describe('inTurns', () => {

@@ -4,6 +4,8 @@
  * - limiter: hitAll per second, in process vs Redis (bench/engines.ts);
  * - REST: GET /api/v1/contracts/templates throughput with 1 and then 3 `svc serve` processes on the same PostgreSQL
  *   schema and Redis prefix (autocannon, one load per instance, as a load balancer would spread it);
+ * - claims: how long the dispatcher's claim takes to get a due delivery alone, beside a subscription whose 20,000
+ *   deliveries wait for a retry, and behind 1,000 accounts whose deliveries do;
  * - outbox: deliveries drained per second to a local HTTPS receiver by 1 and then 3 instances.
  *
  *   npx tsx bench/scale.ts        (or npm run bench -- scale)
@@ -20,7 +22,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { STORE_INDEXES } from '../src/app.js';
 import { DELIVERIES, EVENTS, newDelivery, type EventRecord } from '../src/events/events.js';
-import { openLowdbStore, type Doc, type Store } from '../src/store/index.js';
+import { openLowdbStore, type Doc, type Store, type Tx } from '../src/store/index.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { randomSchema, testDatabaseUrl, testRedisUrl } from '../test/support/engines.js';
 import { startCluster, call, type Cluster, type Instance } from '../test/scale/support.js';
@@ -222,6 +224,84 @@ async function drain(
   return { rate: n / ((performance.now() - t0) / 1000), rss };
 }
 
+/**
+ * How long a claim in turns (the dispatcher's query: accounts, then subscriptions, due deliveries first) takes to get
+ * one due delivery, p50 over CLAIM_SAMPLES, every claim until it comes counted (a claim that finds nothing starts the
+ * next one where it stopped looking, as the claim loop does). `backlog` writes what is there besides.
+ */
+async function claimUntilDue(dbUrl: string, admin: pg.Client, backlog: (tx: Tx) => Promise<void>) {
+  const schema = randomSchema('svc_bench_claim');
+  const store = await openPostgresStore({ url: dbUrl, schema, indexes: STORE_INDEXES });
+  const samples: number[] = [];
+  let claims = 0;
+  try {
+    await store.transact(backlog);
+    let after: string | undefined;
+    for (let i = 0; i <= CLAIM_SAMPLES; i++) {
+      const event = { id: `evt_due_${i}`, ownerId: 'own_zz', type: 'contract.generated' } as EventRecord;
+      await store.put(DELIVERIES, newDelivery(event, 'wh_zz', Date.now(), new Date().toISOString()));
+      const t = performance.now();
+      for (let got = 0; got === 0; ) {
+        const query = { ...DUE_QUERY, dueBefore: Date.now(), turns: { ...DUE_QUERY.turns, after } };
+        got = await store.claimWith<Doc & { ownerId: string }, number>(
+          DELIVERIES,
+          query,
+          async (tx, records, reach) => {
+            for (const r of records) await tx.put(DELIVERIES, { ...r, state: 'delivered' });
+            const last = reach.reached ?? records.at(-1)?.ownerId;
+            if (typeof last === 'string') after = last;
+            return records.length;
+          },
+        );
+        if (i > 0) claims++; // the first claim builds the index: left out
+      }
+      if (i > 0) samples.push(performance.now() - t);
+    }
+  } finally {
+    await store.close();
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), claims: claims / CLAIM_SAMPLES };
+}
+
+const CLAIM_SAMPLES = 20;
+/** The dispatcher's claim (src/webhooks/claim.ts, claimDue) with one free send slot. */
+const DUE_QUERY = {
+  field: 'state',
+  value: 'pending',
+  dueField: 'nextAttemptAt',
+  limit: 1,
+  turns: { by: ['ownerId', 'webhookId'] as const },
+};
+
+/** Deliveries of `accounts` accounts (one subscription each), `each` of them, all waiting an hour for a retry. */
+function inBackoff(accounts: number, each: number) {
+  return async (tx: Tx) => {
+    const later = Date.now() + 3_600_000;
+    for (let a = 0; a < accounts; a++)
+      for (let n = 0; n < each; n++) {
+        const event = {
+          id: `evt_${a}_${n}`,
+          ownerId: `own_a${String(a).padStart(5, '0')}`,
+          type: 'contract.generated',
+        };
+        await tx.put(DELIVERIES, newDelivery(event as EventRecord, `wh_${a}`, later, new Date().toISOString()));
+      }
+  };
+}
+
+async function benchBackoffClaims(dbUrl: string, admin: pg.Client): Promise<void> {
+  const alone = await claimUntilDue(dbUrl, admin, async () => undefined);
+  const deep = await claimUntilDue(dbUrl, admin, inBackoff(1, 20_000));
+  const wide = await claimUntilDue(dbUrl, admin, inBackoff(1_000, 1));
+  console.log(
+    `  claim of a due delivery (one free slot), p50: alone ${fmt(alone.p50)} ms; beside one subscription with 20,000 ` +
+      `deliveries in retry back-off ${fmt(deep.p50)} ms (ratio ${fmt(deep.p50 / alone.p50)}); behind 1,000 accounts ` +
+      `in back-off ${fmt(wide.p50)} ms over ${fmt(wide.claims, 1)} claims (ratio ${fmt(wide.p50 / alone.p50)})`,
+  );
+}
+
 async function benchInstances(): Promise<void> {
   const certDir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-scale-tls-'));
   const tls = makeCert();
@@ -297,6 +377,7 @@ export async function benchScale(): Promise<void> {
   await admin.connect();
   try {
     await benchStores(dbUrl, admin);
+    await benchBackoffClaims(dbUrl, admin);
   } finally {
     await admin.end();
   }

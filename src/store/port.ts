@@ -92,7 +92,8 @@ export interface ClaimQuery {
  * within it by the value of `by[1]` (one of its subscriptions). One record is handed out per turn: the first-level
  * groups take turns, starting with the one after `after` in the store's order of values and wrapping around, and
  * within a first-level group its second-level groups take turns; each second-level group gives its oldest records
- * first, or with a `dueField` its earliest due ones (the oldest first among records due at the same time). So one group's long backlog delays another group's records by at most one turn.
+ * first, or with a `dueField` its earliest due ones (the oldest first among records due at the same time). So one
+ * group's long backlog delays another group's records by at most one turn.
  *
  * A claim looks at a bounded number of groups (a few times `limit`, each first-level group contributing a handful of
  * second-level ones), so its cost does not grow with the backlog: groups it did not reach come first in a later

@@ -3,8 +3,8 @@
  * transaction:
  *
  * 1. List the groups: the distinct (first, second) value pairs among the matching records, by a skip scan of the
- *    compound index (field, first, second[, due], seq): each step is one index probe for the next pair, so listing costs the
- *    number of groups listed, not the number of records behind them. The scan starts after `after` and lists at most
+ *    compound index (field, first, second[, due], seq): each step is one index probe for the next pair, so listing
+ *    costs the number of groups listed, not the number of records behind them. The scan starts after `after` and lists at most
  *    `PAIRS_PER_FIRST` pairs of one first-level value before it jumps to the next value; it wraps around to the start.
  * 2. Hand out turns (assignTurns, plain code): first-level values in turn, and within each its pairs in turn, one
  *    record per turn, as long as a pair has room and the claim's limit is not reached. Then lock each pair's quota of
@@ -190,6 +190,17 @@ export function assignTurns(
 }
 
 /**
+ * The condition that a record's `dueField` is at most the number in parameter `$n` (a JSON number), as a range of
+ * the index that has the field after the group. jsonb sorts null and strings before numbers: the range keeps both,
+ * and the type check drops the strings (the port's rule: a missing or null due field is due, one that is not a number
+ * never is).
+ */
+function dueRange(dueField: string, n: number): string {
+  const d = turnExpr(dueField);
+  return `${d} <= $${n}::jsonb AND jsonb_typeof(${d}) IN ('number', 'null')`;
+}
+
+/**
  * Locks each group's count of its first due records nobody else holds, other than `taken` (the ids this claim locked
  * already: its own locks do not make SKIP LOCKED pass over them): with a due field, the earliest due first and, among
  * records due at the same time, the oldest; without one, the oldest.
@@ -212,9 +223,7 @@ export function lockTurnsSql(table: string, expr: string, q: ClaimQuery, quotas:
   if (q.dueField !== undefined) {
     key = turnExpr(q.dueField);
     values.push(JSON.stringify(q.dueBefore));
-    // jsonb sorts null and strings before numbers: the range keeps both, the type check drops the strings
-    // (dueCondition's rule: a missing or null due field is due, one that is not a number never is).
-    due = ` AND ${key} <= $${values.length}::jsonb AND jsonb_typeof(${key}) IN ('number', 'null')`;
+    due = ` AND ${dueRange(q.dueField, values.length)}`;
   }
   const text = `SELECT x.doc, p.i FROM unnest($2::jsonb[], $3::jsonb[], $4::int[]) WITH ORDINALITY AS p(a, b, n, i)
 CROSS JOIN LATERAL (
@@ -253,7 +262,7 @@ type Run = (text: string, values: unknown[]) => Promise<{ rows: Array<Record<str
  * (it had PAIRS_PER_FIRST groups, or the listing's end fell within it), so that an account's later groups are reached
  * when its first ones have nothing to give, then the next values, until the listing has come round to where it
  * started. Answers the records and, when the claim is short of its limit and did not come round, the last first-level
- * value it reached (ClaimedInTurns in ../port.ts). The caller has checked the request (checkTurns) and made the index.
+ * value it reached (ClaimReach in ../port.ts). The caller has checked the request (checkTurns) and made the index.
  */
 export async function lockInTurns<T extends Doc>(
   run: Run,
@@ -441,11 +450,9 @@ export function duePairsSql(table: string, expr: string, q: ClaimQuery, pairs: P
   const by = q.turns!.by;
   const a = turnExpr(by[0]);
   const b = turnExpr(by[1]);
-  const d = turnExpr(q.dueField!);
   const text = `SELECT p.i FROM unnest($2::jsonb[], $3::jsonb[]) WITH ORDINALITY AS p(a, b, i)
 WHERE EXISTS (
-  SELECT 1 FROM ${table} WHERE ${expr} = $1::jsonb AND ${a} = p.a AND ${b} = p.b
-  AND ${d} <= $4::jsonb AND jsonb_typeof(${d}) IN ('number', 'null')
+  SELECT 1 FROM ${table} WHERE ${expr} = $1::jsonb AND ${a} = p.a AND ${b} = p.b AND ${dueRange(q.dueField!, 4)}
 )`;
   const values = [
     indexValueJson(q.value),

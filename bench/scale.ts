@@ -248,8 +248,7 @@ async function claimUntilDue(dbUrl: string, admin: pg.Client, backlog: (tx: Tx) 
           query,
           async (tx, records, reach) => {
             for (const r of records) await tx.put(DELIVERIES, { ...r, state: 'delivered' });
-            const last = reach.reached ?? records.at(-1)?.ownerId;
-            if (typeof last === 'string') after = last;
+            if (typeof reach.after === 'string') after = reach.after;
             return records.length;
           },
         );

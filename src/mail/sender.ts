@@ -206,12 +206,9 @@ export class MailSender {
         turns: { by: ['ownerId', 'id'], after: this.#lastOwner },
       },
       async (tx, records, reach) => {
-        const taken = await take(tx, records);
-        // The next claim starts after the account served last or, when this one came back short, after the last
-        // account it looked at: those in between had nothing due (ClaimReach in ../store/port.ts).
-        const last = typeof reach.reached === 'string' ? reach.reached : records.at(-1)?.ownerId;
-        if (last !== undefined) this.#lastOwner = last;
-        return taken;
+        // Where the next claim starts: after the account served last, or the last one a short claim looked at.
+        if (typeof reach.after === 'string') this.#lastOwner = reach.after;
+        return take(tx, records);
       },
     );
     return [...stale, ...due];

@@ -147,16 +147,16 @@ export interface ClaimableStore extends Store {
   ): Promise<R>;
 }
 
-/** How far a claim looked, for where the caller's next claim starts. */
+/** Where a caller's next claim in turns starts. */
 export interface ClaimReach {
   /**
-   * A claim in turns that came back short of its limit without looking at every group: the last first-level value
-   * it reached. Every group up to it had its turns, so the next claim should start after it (`ClaimTurns.after`)
-   * rather than after the last value served: groups with nothing due (retry back-off) in between would otherwise be
-   * listed again by every claim, and the groups past them not reached. Undefined when the claim is full or went all
-   * the way round.
+   * The first-level value the next claim should start after (its `ClaimTurns.after`): the one of the last record
+   * handed out or, when the claim came back short of its limit without looking at every group, the last value it
+   * looked at. Every group up to that one had its turns; starting after the value served last instead, groups with
+   * nothing due (retry back-off) in between would be listed again by every claim, and the groups past them never
+   * reached. Undefined when the claim handed out nothing and went all the way round, or was not in turns.
    */
-  reached?: IndexValue | undefined;
+  after?: IndexValue | undefined;
 }
 
 /** Whether the store can claim (duck-typed, so a caller needs no adapter to ask). */

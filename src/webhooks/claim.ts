@@ -136,10 +136,7 @@ export interface ClaimedDue {
   jobs: Job[];
   /** How many deliveries the claim locked (some may be left pending by the per-subscription cap, or cancelled). */
   seen: number;
-  /**
-   * Where the next claim starts (after this account): the account of the last delivery locked, or, when the claim
-   * came back short of its limit without going round, the last account it looked at (ClaimReach in ../store/port.ts).
-   */
+  /** The account the next claim starts after (ClaimReach in ../store/port.ts). */
   last: string | undefined;
   /** Each account's subscription locked last, in the claim's order: its next turn starts after it. */
   served: Map<string, string>;
@@ -169,7 +166,7 @@ export function claimDue(
   return store.claimWith<DeliveryRecord, ClaimedDue>(DELIVERIES, query, async (tx, records, reach) => ({
     jobs: await prepareClaim(tx, records, context()),
     seen: records.length,
-    last: typeof reach.reached === 'string' ? reach.reached : records.at(-1)?.ownerId,
+    last: typeof reach.after === 'string' ? reach.after : undefined,
     served: new Map(records.map((r) => [r.ownerId, r.webhookId])),
   }));
 }

@@ -295,24 +295,21 @@ describe('claim in turns (PostgreSQL)', () => {
     });
     await add(store, 'acct-zz', 'Z1', 1);
     const claimFrom = (after: string | undefined) =>
-      store.claimWith<Item, { got: string[]; reached: unknown }>(
-        'items',
-        query(1, { after }),
-        async (_tx, r, reach) => ({
-          got: r.map((d) => `${d.account}/${d.group}`),
-          reached: reach.reached,
-        }),
-      );
+      store.claimWith<Item, { got: string[]; after: unknown }>('items', query(1, { after }), async (_tx, r, reach) => ({
+        got: r.map((d) => `${d.account}/${d.group}`),
+        after: reach.after,
+      }));
     // A claim of one lists 12 groups, then twice as many each time, up to 256, in six listings: 628 groups. It
     // used to give every other listing to the rest of the last account listed (empty here) and reached about 250.
-    expect(await claimFrom('acct-0799')).toEqual({ got: ['acct-zz/Z1'], reached: undefined });
-    // From the start, short of its limit: where it stopped, and from there on the next claims reach acct-zz.
+    expect(await claimFrom('acct-0799')).toEqual({ got: ['acct-zz/Z1'], after: 'acct-zz' });
+    // From the start, short of its limit: where it stopped, and from there on the next claims reach acct-zz. A claim
+    // that hands something out answers the value of its last record.
     await add(store, 'acct-zz', 'Z1', 1);
     const first = await claimFrom(undefined);
-    expect(first).toEqual({ got: [], reached: 'acct-0627' });
-    const second = await claimFrom(first.reached as string);
-    expect(second).toEqual({ got: [], reached: 'acct-1255' });
-    expect(await claimFrom(second.reached as string)).toEqual({ got: ['acct-zz/Z1'], reached: undefined });
+    expect(first).toEqual({ got: [], after: 'acct-0627' });
+    const second = await claimFrom(first.after as string);
+    expect(second).toEqual({ got: [], after: 'acct-1255' });
+    expect(await claimFrom(second.after as string)).toEqual({ got: ['acct-zz/Z1'], after: 'acct-zz' });
   });
 
   it('asks once which listed groups have something due, not once per group', async () => {

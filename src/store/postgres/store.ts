@@ -164,7 +164,10 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
     }
     return this.#run('READ COMMITTED', 'BEGIN ISOLATION LEVEL READ COMMITTED', false, async (tx) => {
       const { claimed, reached } = await (tx as PgTx).lockClaimable<T>(collection, q);
-      return fn(tx, claimed, { reached });
+      // Also while the index is built and the claim takes the oldest first: the turns go on from its last record.
+      const by = query.turns?.by[0];
+      const last = by === undefined ? undefined : (claimed.at(-1)?.[by] as IndexValue | undefined);
+      return fn(tx, claimed, { after: reached ?? last });
     });
   }
 

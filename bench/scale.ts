@@ -27,6 +27,7 @@ import { openPostgresStore } from '../src/store/postgres/index.js';
 import { randomSchema, testDatabaseUrl, testRedisUrl } from '../test/support/engines.js';
 import { startCluster, call, type Cluster, type Instance } from '../test/scale/support.js';
 import { makeCert, startReceiver } from '../test/webhooks/helpers.js';
+import { dueClaimQuery } from '../src/webhooks/claim.js';
 import { benchLimiters } from './engines.js';
 import { fmt, isMain, percentile } from './util.js';
 
@@ -242,7 +243,8 @@ async function claimUntilDue(dbUrl: string, admin: pg.Client, backlog: (tx: Tx) 
       await store.put(DELIVERIES, newDelivery(event, 'wh_zz', Date.now(), new Date().toISOString()));
       const t = performance.now();
       for (let got = 0; got === 0; ) {
-        const query = { ...DUE_QUERY, dueBefore: Date.now(), turns: { ...DUE_QUERY.turns, after } };
+        // The dispatcher's claim with one free send slot.
+        const query = dueClaimQuery(1, Date.now(), { after });
         got = await store.claimWith<Doc & { ownerId: string }, number>(
           DELIVERIES,
           query,
@@ -265,14 +267,6 @@ async function claimUntilDue(dbUrl: string, admin: pg.Client, backlog: (tx: Tx) 
 }
 
 const CLAIM_SAMPLES = 20;
-/** The dispatcher's claim (src/webhooks/claim.ts, claimDue) with one free send slot. */
-const DUE_QUERY = {
-  field: 'state',
-  value: 'pending',
-  dueField: 'nextAttemptAt',
-  limit: 1,
-  turns: { by: ['ownerId', 'webhookId'] as const },
-};
 
 /** Deliveries of `accounts` accounts (one subscription each), `each` of them, all waiting an hour for a retry. */
 function inBackoff(accounts: number, each: number) {

@@ -21,7 +21,7 @@
  */
 import type { Keyring } from '../core/keyring.js';
 import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord, type QueuedDelivery } from '../events/events.js';
-import type { ClaimableStore, ClaimTurns, Store, Tx } from '../store/port.js';
+import type { ClaimableStore, ClaimQuery, ClaimTurns, Store, Tx } from '../store/port.js';
 import type { OpenedSecrets } from './secrets.js';
 import type { WebhookRecord } from './subscriptions.js';
 import { deliveryTarget } from './targets.js';
@@ -155,20 +155,25 @@ export function claimDue(
   context: () => ClaimContext,
   turns: Omit<ClaimTurns, 'by'>,
 ): Promise<ClaimedDue> {
-  const query = {
-    field: 'state',
-    value: 'pending',
-    dueField: 'nextAttemptAt',
-    dueBefore,
-    limit,
-    turns: { by: ['ownerId', 'webhookId'] as const, ...turns },
-  };
+  const query = dueClaimQuery(limit, dueBefore, turns);
   return store.claimWith<DeliveryRecord, ClaimedDue>(DELIVERIES, query, async (tx, records, reach) => ({
     jobs: await prepareClaim(tx, records, context()),
     seen: records.length,
     last: typeof reach.after === 'string' ? reach.after : undefined,
     served: new Map(records.map((r) => [r.ownerId, r.webhookId])),
   }));
+}
+
+/** The claim of claimDue: pending deliveries due at `dueBefore`, accounts in turn, then their subscriptions. */
+export function dueClaimQuery(limit: number, dueBefore: number, turns: Omit<ClaimTurns, 'by'>): ClaimQuery {
+  return {
+    field: 'state',
+    value: 'pending',
+    dueField: 'nextAttemptAt',
+    dueBefore,
+    limit,
+    turns: { by: ['ownerId', 'webhookId'], ...turns },
+  };
 }
 
 /** Claims the given deliveries (single-process store), skipping any that are no longer pending. */

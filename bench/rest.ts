@@ -4,7 +4,8 @@
  *
  *   npx tsx bench/rest.ts
  *
- * BENCH_REST_ONLY=svc|bare loads one side alone (BENCH_REST_LOG=info: the service logging its request lines, to /dev/null) (five runs, no warm-up of the other), to profile it
+ * BENCH_REST_ONLY=svc|bare loads one side alone (five runs, no warm-up of the other; with BENCH_REST_LOG=info the
+ * service logs its request lines), to profile it
  * (scripts/profile-diff.ts): node refuses the profiler's flags in NODE_OPTIONS, so give them to node itself,
  * `node --cpu-prof --cpu-prof-dir=DIR --import tsx bench/rest.ts`.
  */
@@ -106,19 +107,32 @@ async function storeReadsPerRequest(
   }
 }
 
-export async function benchRest(): Promise<void> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-rest-'));
-  // Request logging off for the comparison (bare Fastify logs nothing either); the last figure is the info level's.
-  // BENCH_REST_LOG=info (with BENCH_REST_ONLY=svc): the service with its default request lines, to /dev/null.
-  const level = process.env.BENCH_REST_LOG ?? 'warn';
+/**
+ * The service on `dir` at a log level (request lines at info and below, written to /dev/null: the cost is paid,
+ * nothing shown), counting with the real limiter raised, listening; its templates URL and how to stop it.
+ */
+async function startService(dir: string, level: string) {
   const services = await openServices(loadConfig({ 'data-dir': dir }, {}), {
     log: createLogger(level, level === 'warn' ? undefined : devNull()),
   });
-  const { key } = await createKey(services.store, { name: 'bench', tier: 'internal', scopes: ['all'] }, systemClock);
   services.limiter = new UnboundedLimiter();
   const app = await buildApp(services, TOOLS);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const svcUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1/contracts/templates`;
+  const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1/contracts/templates`;
+  const close = async () => {
+    await app.close();
+    await closeServices(services);
+  };
+  return { services, url, close };
+}
+
+export async function benchRest(): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-rest-'));
+  // Request logging off for the comparison (bare Fastify logs nothing either); the last figure is the info level's.
+  // BENCH_REST_LOG=info (with BENCH_REST_ONLY=svc): the service with its default request lines.
+  const svc = await startService(dir, process.env.BENCH_REST_LOG ?? 'warn');
+  const { services, url: svcUrl } = svc;
+  const { key } = await createKey(services.store, { name: 'bench', tier: 'internal', scopes: ['all'] }, systemClock);
 
   // The baseline answers what svc answers: the same body (the catalogue, then meta with a request id of the same
   // length, the timestamp and the pagination) and the same headers (X-Request-Id and the three X-RateLimit-*), which
@@ -151,12 +165,6 @@ export async function benchRest(): Promise<void> {
   const bareUrl = `${bareBase}/api/v1/contracts/templates`;
   const bodyOnlyUrl = `${bareBase}/body-only`;
 
-  /** Stops the measured service and the baseline (the run with request logs opens its own). */
-  const closeFirst = async () => {
-    await app.close();
-    await closeServices(services);
-    await bare.close();
-  };
   const auth = { authorization: `Bearer ${key}` };
   const only = process.env.BENCH_REST_ONLY;
   if (only !== undefined) {
@@ -169,7 +177,8 @@ export async function benchRest(): Promise<void> {
       requests += lastRequests;
     }
     const used = process.cpuUsage(cpu);
-    await closeFirst();
+    await svc.close();
+    await bare.close();
     await rm(dir, { recursive: true, force: true });
     console.log(
       `REST, ${only} alone: ${requests} requests, CPU ${fmt((used.user + used.system) / requests, 1)} µs each (with autocannon's)`,
@@ -202,18 +211,11 @@ export async function benchRest(): Promise<void> {
   const svcRps = median(svcRuns);
   const ratio = median(ratios);
 
-  // The same service at the default level, which logs a line per request (to /dev/null: the cost is paid, nothing
-  // shown), alone beside the bare route once the first is closed (two services in one process slow each other),
-  // warmed up, in rounds of its own against the bare route.
-  await app.close();
-  await closeServices(services);
-  const services2 = await openServices(loadConfig({ 'data-dir': dir }, {}), {
-    log: createLogger('info', devNull()),
-  });
-  services2.limiter = new UnboundedLimiter();
-  const app2 = await buildApp(services2, TOOLS);
-  await app2.listen({ port: 0, host: '127.0.0.1' });
-  const svc2Url = `http://127.0.0.1:${(app2.server.address() as { port: number }).port}/api/v1/contracts/templates`;
+  // The same service at the default level, which logs a line per request, alone beside the bare route once the first
+  // is closed (two services in one process slow each other), warmed up, in rounds of its own against the bare route.
+  await svc.close();
+  const info = await startService(dir, 'info');
+  const svc2Url = info.url;
   await load(svc2Url, auth);
   const infoRatios: number[] = [];
   const infoCpuRatios: number[] = [];
@@ -223,8 +225,7 @@ export async function benchRest(): Promise<void> {
     infoRatios.push((await load(svc2Url, auth)) / b);
     infoCpuRatios.push(bCpu / lastCpuPerRequest);
   }
-  await app2.close();
-  await closeServices(services2);
+  await info.close();
   await bare.close();
   await rm(dir, { recursive: true, force: true });
 

@@ -1,4 +1,3 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/core/errors.js';
@@ -7,7 +6,6 @@ import type { AnyTool } from '../../src/tools/define.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { toolSchemas } from '../../src/tools/schema.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
-import { httpClient } from '../mcp-clients.js';
 import { EXAMPLES } from '../support/examples.js';
 import { restRequest } from '../support/rest.js';
 import type { Schema } from '../support/samples.js';
@@ -38,7 +36,6 @@ const EXPENSIVE: Record<string, number> = {
 
 const clock = new FakeClock();
 let server: TestServer;
-let client: Client;
 const stats: Record<string, { runs: number; rest: number; mcp: number; valid: number; mutated: number }> = {};
 
 // ---------------------------------------------------------------------------
@@ -430,36 +427,57 @@ async function viaRest(tool: AnyTool, input: unknown, srv: TestServer = server):
   return undefined;
 }
 
-async function viaMcp(tool: AnyTool, input: unknown, cl: Client = client): Promise<string | undefined> {
-  let result;
+/**
+ * A tools/call posted to /mcp as an MCP client posts it (JSON-RPC, both media types accepted), through inject: the
+ * route, its admission and the SDK's server transport run as they do for a socket, without a client library on this
+ * side (an SDK client and its fetch were three fifths of the fuzz's CPU). What the SDK client would throw is judged
+ * here from the answer itself: an HTTP refusal before JSON-RPC must carry the envelope.
+ */
+async function viaMcp(tool: AnyTool, input: unknown, srv: TestServer = server): Promise<string | undefined> {
+  const res = await srv.app.inject({
+    method: 'POST',
+    url: '/mcp',
+    headers: {
+      authorization: `Bearer ${srv.adminKey}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    remoteAddress: '127.0.0.1',
+    payload: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: tool.name, arguments: input },
+    }),
+  });
+  let answer: (Answer & { result?: { isError?: boolean; content?: unknown; structuredContent?: unknown } }) | undefined;
+  let rpcError: { code?: unknown; message?: unknown } | undefined;
   try {
-    result = await cl.callTool({ name: tool.name, arguments: input as Record<string, unknown> });
-  } catch (err) {
-    // Arguments that are not an object are malformed JSON-RPC params: -32602 naming them, not a tool error.
-    if (!isObject(input) && (err as { code?: number }).code === -32602) return undefined;
-    // Refused at the HTTP level, before JSON-RPC (body too large, a `__proto__` key): the SDK throws
-    // with the status as `code` and the body in the message, which must still be the envelope.
-    const e = err as { code?: number; message?: string };
-    const message = String(e.message);
-    const body = message.match(/Error POSTing to endpoint: (\{.*\})$/s)?.[1];
-    let envelope: Answer | undefined;
-    try {
-      envelope = body ? JSON.parse(body) : undefined;
-    } catch {
-      envelope = undefined;
-    }
-    const status = e.code ?? 0;
-    const code = envelope?.error?.code;
+    answer = JSON.parse(res.body);
+    rpcError = (answer as { error?: { code?: unknown; message?: unknown } }).error;
+  } catch {
+    return `MCP ${res.statusCode}: body is not JSON: ${res.body.slice(0, 200)}`;
+  }
+  if (res.statusCode !== 200) {
+    // Refused at the HTTP level, before JSON-RPC (body too large, a `__proto__` key): the envelope.
+    const code = answer?.error?.code;
     if (
-      status >= 400 &&
-      status < 500 &&
-      envelope?.success === false &&
+      res.statusCode >= 400 &&
+      res.statusCode < 500 &&
+      answer?.success === false &&
       KNOWN_CODES.has(code) &&
-      typeof envelope.meta?.requestId === 'string'
+      typeof answer.meta?.requestId === 'string'
     )
       return undefined;
-    return `MCP threw ${e.code ?? ''} ${message.slice(0, 300)}`;
+    return `MCP ${res.statusCode}: ${res.body.slice(0, 300)}`;
   }
+  if (rpcError !== undefined) {
+    // Arguments that are not an object are malformed JSON-RPC params: -32602 naming them, not a tool error.
+    if (!isObject(input) && rpcError.code === -32602) return undefined;
+    return `MCP JSON-RPC error ${String(rpcError.code)} ${String(rpcError.message).slice(0, 300)}`;
+  }
+  const result = answer?.result;
+  if (!result) return `MCP 200 without a result: ${res.body.slice(0, 200)}`;
   const content = result.content as Array<{ type: string; text?: string }>;
   if (!result.isError)
     return result.structuredContent && typeof result.structuredContent === 'object'
@@ -535,10 +553,8 @@ export function fuzzSuite(part: number, parts: number): void {
     authCalls = 0;
     for (const k of Object.keys(stats)) delete stats[k];
     server = await startTestServer({ clock, config: { webhookAllow: '127.0.0.1' } });
-    client = await httpClient(server.url, server.adminKey);
   });
   afterAll(async () => {
-    await client?.close();
     await server?.close();
     const lines = Object.entries(stats).map(
       ([t, s]) => `${t}: ${s.runs} runs (${s.valid} schema-valid, ${s.mutated} invalid), ${s.rest} REST, ${s.mcp} MCP`,
@@ -559,14 +575,12 @@ export function fuzzSuite(part: number, parts: number): void {
           },
         };
         const other = await startTestServer({ tools: [broken] });
-        const otherClient = await httpClient(other.url, other.adminKey);
         try {
           expect(await viaRest(broken, {}, other)).toMatch(/^REST 500 INTERNAL_ERROR/);
-          expect(await viaMcp(broken, {}, otherClient)).toMatch(/INTERNAL_ERROR|-32603/);
+          expect(await viaMcp(broken, {}, other)).toMatch(/INTERNAL_ERROR|-32603/);
           // And a well-formed refusal passes.
           expect(await viaRest(broken, { unexpected: 1 }, other)).toBeUndefined();
         } finally {
-          await otherClient.close();
           await other.close();
         }
       });

@@ -81,10 +81,18 @@ interface Ready {
   byName: Map<string, AnyTool>;
 }
 
+/** The MCP tools of a registry and their index by name, made once per registry (HTTP makes a server per request). */
+const mcpTools = new WeakMap<readonly AnyTool[], Omit<Ready, 'opts'>>();
+
 function prepare(opts: McpServerOptions): Ready {
-  // Session routes (cookies) are REST only.
-  const tools = opts.tools.filter((t) => t.mcp !== false);
-  return { opts, tools, byName: new Map(tools.map((t) => [t.name, t])) };
+  let made = mcpTools.get(opts.tools);
+  if (!made) {
+    // Session routes (cookies) are REST only.
+    const tools = opts.tools.filter((t) => t.mcp !== false);
+    made = { tools, byName: new Map(tools.map((t) => [t.name, t])) };
+    mcpTools.set(opts.tools, made);
+  }
+  return { opts, ...made };
 }
 
 /**

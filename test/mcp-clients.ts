@@ -101,6 +101,27 @@ export function restOutcome(
 }
 
 /**
+ * A tools/call as an MCP client posts it to /mcp (JSON-RPC, both media types accepted, stateless: no initialize
+ * needed): the method, URL, headers and body, for `fetch` or for inject.
+ */
+export function mcpToolCallRequest(
+  apiKey: string | undefined,
+  name: string,
+  args: unknown,
+): { method: 'POST'; url: '/mcp'; headers: Record<string, string>; payload: string } {
+  return {
+    method: 'POST',
+    url: '/mcp',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(apiKey !== undefined ? { authorization: `Bearer ${apiKey}` } : {}),
+    },
+    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  };
+}
+
+/**
  * One tools/call over POST /mcp without the SDK (stateless: no initialize needed),
  * so a refusal at the HTTP level (401, 403, 429) is seen as the error it carries.
  */
@@ -110,15 +131,8 @@ export async function mcpHttpCall(
   name: string,
   args: Record<string, unknown>,
 ): Promise<Outcome & { status: number; headers: Headers }> {
-  const res = await fetch(new URL('/mcp', baseUrl), {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(apiKey !== undefined ? { authorization: `Bearer ${apiKey}` } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-  });
+  const req = mcpToolCallRequest(apiKey, name, args);
+  const res = await fetch(new URL(req.url, baseUrl), { method: req.method, headers: req.headers, body: req.payload });
   const json = (await res.json()) as {
     result?: { isError?: boolean; content: Array<{ text: string }>; structuredContent?: unknown };
     error?: { data?: unknown };

@@ -7,6 +7,7 @@ import { TOOLS } from '../../src/tools/index.js';
 import { toolSchemas } from '../../src/tools/schema.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
 import { EXAMPLES } from '../support/examples.js';
+import { mcpToolCallRequest } from '../mcp-clients.js';
 import { restRequest } from '../support/rest.js';
 import type { Schema } from '../support/samples.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
@@ -430,25 +431,13 @@ async function viaRest(tool: AnyTool, input: unknown, srv: TestServer = server):
 /**
  * A tools/call posted to /mcp as an MCP client posts it (JSON-RPC, both media types accepted), through inject: the
  * route, its admission and the SDK's server transport run as they do for a socket, without a client library on this
- * side (an SDK client and its fetch were three fifths of the fuzz's CPU). What the SDK client would throw is judged
+ * side (an SDK client and its fetch were two fifths of the fuzz's CPU). What the SDK client would throw is judged
  * here from the answer itself: an HTTP refusal before JSON-RPC must carry the envelope.
  */
 async function viaMcp(tool: AnyTool, input: unknown, srv: TestServer = server): Promise<string | undefined> {
   const res = await srv.app.inject({
-    method: 'POST',
-    url: '/mcp',
-    headers: {
-      authorization: `Bearer ${srv.adminKey}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
+    ...mcpToolCallRequest(srv.adminKey, tool.name, input),
     remoteAddress: '127.0.0.1',
-    payload: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: tool.name, arguments: input },
-    }),
   });
   let answer: (Answer & { result?: { isError?: boolean; content?: unknown; structuredContent?: unknown } }) | undefined;
   let rpcError: { code?: unknown; message?: unknown } | undefined;
@@ -765,21 +754,7 @@ export function fuzzSuite(part: number, parts: number): void {
           const restProblem = judgePastLimit('REST', res, counts);
           if (restProblem) throw new Error(`${gen.how}: ${restProblem}`);
           if (!caller.mcp) return;
-          const rpc = await server.app.inject({
-            method: 'POST',
-            url: '/mcp',
-            headers: {
-              authorization: `Bearer ${limitedKey}`,
-              'content-type': 'application/json',
-              accept: 'application/json, text/event-stream',
-            },
-            payload: JSON.stringify({
-              jsonrpc: '2.0',
-              id: 1,
-              method: 'tools/call',
-              params: { name: tool.name, arguments: input },
-            }),
-          });
+          const rpc = await server.app.inject(mcpToolCallRequest(limitedKey, tool.name, input));
           mcp++;
           const mcpProblem = judgePastLimit('MCP', rpc, counts);
           if (mcpProblem) throw new Error(`${gen.how}: ${mcpProblem}`);

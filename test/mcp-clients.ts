@@ -102,12 +102,14 @@ export function restOutcome(
 
 /**
  * A tools/call as an MCP client posts it to /mcp (JSON-RPC, both media types accepted, stateless: no initialize
- * needed): the method, URL, headers and body, for `fetch` or for inject.
+ * needed): the method, URL, headers and body, for `fetch` or for inject. `argsJson`, when given, is the arguments'
+ * JSON text already made (the fuzzer's inputs run to megabytes), put in the body as it is.
  */
 export function mcpToolCallRequest(
   apiKey: string | undefined,
   name: string,
   args: unknown,
+  argsJson?: string,
 ): { method: 'POST'; url: '/mcp'; headers: Record<string, string>; payload: string } {
   return {
     method: 'POST',
@@ -117,7 +119,10 @@ export function mcpToolCallRequest(
       accept: 'application/json, text/event-stream',
       ...(apiKey !== undefined ? { authorization: `Bearer ${apiKey}` } : {}),
     },
-    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+    payload:
+      argsJson === undefined
+        ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } })
+        : `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argsJson}}}`,
   };
 }
 

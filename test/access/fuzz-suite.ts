@@ -335,9 +335,14 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** The tool's input after a JSON round trip, as the server receives it. */
-function asSent(input: unknown): unknown {
-  return JSON.parse(JSON.stringify(input) ?? 'null');
+/**
+ * The tool's input after a JSON round trip, as the server receives it (`value`), and its JSON text (`json`), which
+ * the requests carry as it is: inputs of megabytes (huge strings, deep nesting) were serialised again for the REST
+ * body and for the JSON-RPC call.
+ */
+function sentForm(input: unknown): { value: unknown; json: string } {
+  const json = JSON.stringify(input) ?? 'null';
+  return { value: JSON.parse(json), json };
 }
 
 let session: TestSession | undefined;
@@ -385,9 +390,30 @@ async function overSocket(
   };
 }
 
-async function viaRest(tool: AnyTool, input: unknown, srv: TestServer = server): Promise<string | undefined> {
-  const headers = await credentials(tool, srv);
-  const req = isObject(input) ? restRequest(tool, input) : { ...restRequest(tool, {}), payload: input as never };
+/**
+ * The REST request of `input`; an object input whose whole is the JSON body (no path parameter, a method with a body)
+ * goes as its JSON text `json`, when given, rather than serialised again.
+ */
+function restSent(
+  tool: AnyTool,
+  input: unknown,
+  json?: string,
+): ReturnType<typeof restRequest> & { headers?: Record<string, string> } {
+  if (!isObject(input)) return { ...restRequest(tool, {}), payload: input as never };
+  const req = restRequest(tool, input);
+  if (json === undefined || req.payload === undefined || tool.rest.path.includes(':')) return req;
+  return { ...req, payload: json as never, headers: { 'content-type': 'application/json' } };
+}
+
+async function viaRest(
+  tool: AnyTool,
+  input: unknown,
+  srv: TestServer = server,
+  json?: string,
+): Promise<string | undefined> {
+  const credentialHeaders = await credentials(tool, srv);
+  const req = restSent(tool, input, json);
+  const headers = { ...req.headers, ...credentialHeaders };
   const res =
     req.url.length > LONG_URL && req.payload === undefined
       ? await overSocket(srv, req, headers)
@@ -434,9 +460,14 @@ async function viaRest(tool: AnyTool, input: unknown, srv: TestServer = server):
  * side (an SDK client and its fetch were two fifths of the fuzz's CPU). What the SDK client would throw is judged
  * here from the answer itself: an HTTP refusal before JSON-RPC must carry the envelope.
  */
-async function viaMcp(tool: AnyTool, input: unknown, srv: TestServer = server): Promise<string | undefined> {
+async function viaMcp(
+  tool: AnyTool,
+  input: unknown,
+  srv: TestServer = server,
+  json?: string,
+): Promise<string | undefined> {
   const res = await srv.app.inject({
-    ...mcpToolCallRequest(srv.adminKey, tool.name, input),
+    ...mcpToolCallRequest(srv.adminKey, tool.name, input, json),
     remoteAddress: '127.0.0.1',
   });
   let answer: (Answer & { result?: { isError?: boolean; content?: unknown; structuredContent?: unknown } }) | undefined;
@@ -513,7 +544,7 @@ const madeExamples = new Map<string, Record<string, unknown> | undefined>();
 async function examplesFor(tool: AnyTool): Promise<Record<string, unknown> | undefined> {
   if (madeExamples.has(tool.name)) return madeExamples.get(tool.name);
   const ex = EXAMPLES[tool.name];
-  const made = ex ? (asSent(await ex.input(server, server.adminKey)) as Record<string, unknown>) : undefined;
+  const made = ex ? (sentForm(await ex.input(server, server.adminKey)).value as Record<string, unknown>) : undefined;
   madeExamples.set(tool.name, made);
   return made;
 }
@@ -596,7 +627,9 @@ export function fuzzSuite(part: number, parts: number): void {
         const budget = { left: EXPENSIVE[tool.name] ?? Infinity };
         const property = fc.asyncProperty(inputs(tool, example), async (gen) => {
           s.runs++;
-          let input = asSent(gen.input);
+          const sent = sentForm(gen.input);
+          let input = sent.value;
+          let json: string | undefined = sent.json;
           // Valid as the REST route sees it: fields it takes from headers only are refused in the body, the others
           // it takes from headers replace the body's.
           const headerOnly = Object.keys(tool.rest.headerOnly ?? {});
@@ -607,15 +640,16 @@ export function fuzzSuite(part: number, parts: number): void {
           if (valid && budget.left-- <= 0) {
             // An expensive tool's valid-call budget is spent: break the input cheaply instead.
             input = { ...(input as Record<string, unknown>), fuzzExtraField: 1 };
+            json = undefined;
             gen = { how: `${gen.how} + unknown field (budget spent)`, input };
           }
           if (valid && budget.left >= 0) s.valid++;
           else s.mutated++;
-          const restProblem = await viaRest(tool, input);
+          const restProblem = await viaRest(tool, input, server, json);
           s.rest++;
           if (restProblem) throw new Error(`${gen.how}: ${String(restProblem).slice(0, 600)}`);
           if (tool.mcp !== false) {
-            const mcpProblem = await viaMcp(tool, input);
+            const mcpProblem = await viaMcp(tool, input, server, json);
             s.mcp++;
             if (mcpProblem) throw new Error(`${gen.how}: ${String(mcpProblem).slice(0, 600)}`);
           }
@@ -745,16 +779,18 @@ export function fuzzSuite(part: number, parts: number): void {
         let mcp = 0;
         const counts = { limited: 0, unreadable: 0 };
         const property = fc.asyncProperty(inputs(tool, example), async (gen) => {
-          const input = asSent(gen.input);
-          const req = isObject(input)
-            ? restRequest(tool, input)
-            : { ...restRequest(tool, {}), payload: input as never };
-          const res = await server.app.inject({ ...req, headers: caller.headers, remoteAddress: caller.remoteAddress });
+          const { value: input, json } = sentForm(gen.input);
+          const req = restSent(tool, input, json);
+          const res = await server.app.inject({
+            ...req,
+            headers: { ...req.headers, ...caller.headers },
+            remoteAddress: caller.remoteAddress,
+          });
           rest++;
           const restProblem = judgePastLimit('REST', res, counts);
           if (restProblem) throw new Error(`${gen.how}: ${restProblem}`);
           if (!caller.mcp) return;
-          const rpc = await server.app.inject(mcpToolCallRequest(limitedKey, tool.name, input));
+          const rpc = await server.app.inject(mcpToolCallRequest(limitedKey, tool.name, input, json));
           mcp++;
           const mcpProblem = judgePastLimit('MCP', rpc, counts);
           if (mcpProblem) throw new Error(`${gen.how}: ${mcpProblem}`);

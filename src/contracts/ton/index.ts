@@ -18,6 +18,7 @@ import { checkTonPlan, featuresOf, shapeKey, shapeOf, type TonShape } from './sh
 import { ton } from './harness.js';
 
 import { isValidTonAddress } from './address.js';
+import { sandboxExecutor } from './executor.js';
 
 export { isValidTonAddress };
 export {
@@ -273,7 +274,7 @@ export function shapeOfSource(src: string): TonShape | undefined {
 
 /** Deployment fee of arbitrary compiled code with empty data, measured in the sandbox. */
 async function measureForeignDeployment(code: Cell): Promise<bigint> {
-  const bc = await Blockchain.create();
+  const bc = await Blockchain.create({ executor: await sandboxExecutor() });
   bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
   const data = new Cell();
   const to = tonAddressFor(code, data);

@@ -16,7 +16,9 @@ import LongestFirstSequencer from './test/sequencer.js';
  *    but need nothing exclusive. Two at a time, sharing loaded modules: each mostly waits on its children, none of
  *    them measures time, and their waits for deliveries allow 15 s or more. The group keeps some 1.4 of the two cores
  *    busy, yet three at a time was slower (on a 2-core machine: 482 s against 423 s, the children's CPU included
- *    726 s against 603 s: more contention, and the loading of modules took twice as long). The OpenAPI examples test mocks
+ *    726 s against 603 s: more contention, and the loading of modules took twice as long; again on another machine of
+ *    the kind, with a third worker in the unit group too and the deep files beside these: 864 s against 781 s, the
+ *    same work taking 38% more CPU with both cores always busy). The OpenAPI examples test mocks
  *    `node:dns` and so needs a fresh module state: it runs in the same group from a project of its own, isolated.
  *
  * 4. "serial": one file at a time, because each needs something to itself:

@@ -158,13 +158,76 @@ function currentListeners(): Map<string, Set<Listener>> {
   return new Map(EMSCRIPTEN_EVENTS.map((ev) => [ev, new Set(proc.listeners(ev))]));
 }
 
+/** What func-js-bin exports: the Emscripten factory of the compiler and its WebAssembly (see its index.d.ts). */
+interface FuncWasmObject {
+  schemaVersion: 1;
+  funcVersion: string;
+  module: (options: Record<string, unknown>) => Promise<unknown>;
+  wasmBase64: string;
+}
+
+type FuncCompile = (config: {
+  targets: string[];
+  sources: Record<string, string>;
+}) => Promise<{ status: 'ok'; codeBoc: string; warnings?: string } | { status: 'error'; message: string }>;
+
+let compiler: Promise<FuncCompile> | undefined;
+
+/**
+ * func-js's compiler, its WebAssembly compiled once for this thread. func-js makes a fresh Emscripten instance per
+ * compilation (the compiler keeps global state) from the bytes: V8 reuses the machine code of an instance still
+ * alive, but once those were collected the code was freed, and made again by the next compile. Kept here, one
+ * WebAssembly.Module serves every instance and its code is not freed and made again (./executor.ts says why that
+ * churn matters). Each compilation still gets an instance, and so a compiler state, of its own.
+ *
+ * Emscripten's `instantiateWasm` hook has no way to fail: an error thrown there is logged and the module's promise
+ * never settles. So an instantiation that fails rejects the module's creation here instead.
+ */
+function funcCompiler(): Promise<FuncCompile> {
+  compiler ??= (async () => {
+    const { FuncCompiler } = await import('@ton-community/func-js');
+    // func-js-bin is func-js's dependency, resolved from func-js (as funcIdentity reads its version).
+    const fromFuncJs = createRequire(createRequire(import.meta.url).resolve('@ton-community/func-js'));
+    const { object } = fromFuncJs('@ton-community/func-js-bin') as { object: FuncWasmObject };
+    const wasm = new WebAssembly.Module(Buffer.from(object.wasmBase64, 'base64'));
+    const kept: FuncWasmObject = {
+      ...object,
+      module: (options) => {
+        let failed!: (err: unknown) => void;
+        const failure = new Promise<never>((_, reject) => {
+          failed = reject;
+        });
+        const created = object.module({
+          ...options,
+          instantiateWasm(
+            imports: WebAssembly.Imports,
+            receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+          ) {
+            try {
+              const instance = new WebAssembly.Instance(wasm, imports);
+              receive(instance, wasm);
+              return instance.exports;
+            } catch (err) {
+              failed(err);
+              return {};
+            }
+          },
+        });
+        return Promise.race([created, failure]);
+      },
+    };
+    return new FuncCompiler(kept).compileFunc as FuncCompile;
+  })().catch((err: unknown) => {
+    compiler = undefined;
+    throw err;
+  });
+  return compiler;
+}
+
 async function compileNow(source: string): Promise<CompiledFunc> {
   assertFuncShape(source);
   // Loaded on first compile (before the listener snapshot, as when it was loaded with this module).
-  const [{ compileFunc: funcCompile }, { Cell }] = await Promise.all([
-    import('@ton-community/func-js'),
-    import('@ton/core'),
-  ]);
+  const [funcCompile, { Cell }] = await Promise.all([funcCompiler(), import('@ton/core')]);
   let r;
   const listeners = currentListeners();
   try {

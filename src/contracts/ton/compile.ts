@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import type { FuncCompiler } from '@ton-community/func-js';
 import type { Cell } from '@ton/core';
 import { ApiError, type ErrorDetail } from '../../core/errors.js';
 import { CompileCache } from '../compile-cache.js';
@@ -166,10 +167,7 @@ interface FuncWasmObject {
   wasmBase64: string;
 }
 
-type FuncCompile = (config: {
-  targets: string[];
-  sources: Record<string, string>;
-}) => Promise<{ status: 'ok'; codeBoc: string; warnings?: string } | { status: 'error'; message: string }>;
+type FuncCompile = FuncCompiler['compileFunc'];
 
 let compiler: Promise<FuncCompile> | undefined;
 
@@ -216,7 +214,7 @@ function funcCompiler(): Promise<FuncCompile> {
         return Promise.race([created, failure]);
       },
     };
-    return new FuncCompiler(kept).compileFunc as FuncCompile;
+    return new FuncCompiler(kept).compileFunc;
   })().catch((err: unknown) => {
     compiler = undefined;
     throw err;

@@ -13,7 +13,7 @@
  * theirs has aborted Node 24 processes (a failed check in `ThreadIsolation::UnregisterWasmAllocation`, seen once in
  * this project's test runs, and in other projects whose tests make and drop WebAssembly instances at a high rate).
  */
-import { Executor } from '@ton/sandbox';
+import { Blockchain, Executor } from '@ton/sandbox';
 
 let shared: Promise<Executor> | undefined;
 
@@ -24,4 +24,14 @@ export function sandboxExecutor(): Promise<Executor> {
     throw err;
   });
   return shared;
+}
+
+/**
+ * A fresh sandbox blockchain on this thread's emulator, its logs off: `config` is @ton/sandbox's ('default', the
+ * mainnet configuration it ships, when absent; 'slim' for behaviour alone).
+ */
+export async function sandboxBlockchain(config?: 'default' | 'slim'): Promise<Blockchain> {
+  const blockchain = await Blockchain.create({ ...(config ? { config } : {}), executor: await sandboxExecutor() });
+  blockchain.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
+  return blockchain;
 }

@@ -1,5 +1,5 @@
 import {
-  Blockchain,
+  type Blockchain,
   createShardAccount,
   internal,
   type BlockchainTransaction,
@@ -7,7 +7,7 @@ import {
 } from '@ton/sandbox';
 import { Address, beginCell, Cell, fromNano, type TupleReader, type Builder } from '@ton/core';
 import { OP } from './contract.js';
-import { sandboxExecutor } from './executor.js';
+import { sandboxBlockchain } from './executor.js';
 
 /**
  * The TON contract in @ton/sandbox: deploys it and sends it messages from any
@@ -75,11 +75,7 @@ export class TonHarness {
     now: number,
     opts: { config?: TonHarnessConfig } = {},
   ): Promise<TonHarness> {
-    const blockchain = await Blockchain.create({
-      config: opts.config === 'mainnet' ? 'default' : 'slim',
-      executor: await sandboxExecutor(),
-    });
-    blockchain.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
+    const blockchain = await sandboxBlockchain(opts.config === 'mainnet' ? 'default' : 'slim');
     blockchain.now = now;
     return new TonHarness(blockchain, address, code, data);
   }

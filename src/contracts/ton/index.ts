@@ -1,7 +1,7 @@
 import './native-sha256.js';
 import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, toNano } from '@ton/core';
-import { Blockchain, internal } from '@ton/sandbox';
+import { internal } from '@ton/sandbox';
 import { ApiError } from '../../core/errors.js';
 import type { Plan } from '../plan.js';
 import { TEMPLATE_TYPES } from '../../law/templates.js';
@@ -18,7 +18,7 @@ import { checkTonPlan, featuresOf, shapeKey, shapeOf, type TonShape } from './sh
 import { ton } from './harness.js';
 
 import { isValidTonAddress } from './address.js';
-import { sandboxExecutor } from './executor.js';
+import { sandboxBlockchain } from './executor.js';
 
 export { isValidTonAddress };
 export {
@@ -274,8 +274,7 @@ export function shapeOfSource(src: string): TonShape | undefined {
 
 /** Deployment fee of arbitrary compiled code with empty data, measured in the sandbox. */
 async function measureForeignDeployment(code: Cell): Promise<bigint> {
-  const bc = await Blockchain.create({ executor: await sandboxExecutor() });
-  bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
+  const bc = await sandboxBlockchain();
   const data = new Cell();
   const to = tonAddressFor(code, data);
   const r = await bc.sendMessage(

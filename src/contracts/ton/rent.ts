@@ -1,7 +1,7 @@
-import { Blockchain, defaultConfigSeqno, loadConfig } from '@ton/sandbox';
+import { defaultConfigSeqno, loadConfig } from '@ton/sandbox';
 import type { Cell } from '@ton/core';
 import { CLAIM_WINDOW_SECONDS } from './contract.js';
-import { sandboxExecutor } from './executor.js';
+import { sandboxBlockchain } from './executor.js';
 import { TON_MAX_BENEFICIARIES } from './shape.js';
 import { worstCaseData, type TonPlanData, type TonRent } from './data.js';
 
@@ -39,7 +39,7 @@ export interface StoragePrices {
 let prices: Promise<StoragePrices> | undefined;
 export function basechainStoragePrices(): Promise<StoragePrices> {
   prices ??= (async () => {
-    const bc = await Blockchain.create({ config: 'default', executor: await sandboxExecutor() });
+    const bc = await sandboxBlockchain('default');
     const p18 = (
       loadConfig(bc.config) as unknown as Record<
         number,

@@ -102,14 +102,13 @@ export function restOutcome(
 
 /**
  * A tools/call as an MCP client posts it to /mcp (JSON-RPC, both media types accepted, stateless: no initialize
- * needed): the method, URL, headers and body, for `fetch` or for inject. `argsJson`, when given, is the arguments'
- * JSON text already made (the fuzzer's inputs run to megabytes), put in the body as it is.
+ * needed): the method, URL, headers and body, for `fetch` or for inject. `argsJson` is the arguments' JSON text, put
+ * in the body as it is (the fuzzer's inputs run to megabytes and are serialised once).
  */
 export function mcpToolCallRequest(
   apiKey: string | undefined,
   name: string,
-  args: unknown,
-  argsJson?: string,
+  argsJson: string,
 ): { method: 'POST'; url: '/mcp'; headers: Record<string, string>; payload: string } {
   return {
     method: 'POST',
@@ -119,10 +118,7 @@ export function mcpToolCallRequest(
       accept: 'application/json, text/event-stream',
       ...(apiKey !== undefined ? { authorization: `Bearer ${apiKey}` } : {}),
     },
-    payload:
-      argsJson === undefined
-        ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } })
-        : `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argsJson}}}`,
+    payload: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argsJson}}}`,
   };
 }
 
@@ -136,7 +132,7 @@ export async function mcpHttpCall(
   name: string,
   args: Record<string, unknown>,
 ): Promise<Outcome & { status: number; headers: Headers }> {
-  const req = mcpToolCallRequest(apiKey, name, args);
+  const req = mcpToolCallRequest(apiKey, name, JSON.stringify(args));
   const res = await fetch(new URL(req.url, baseUrl), { method: req.method, headers: req.headers, body: req.payload });
   const json = (await res.json()) as {
     result?: { isError?: boolean; content: Array<{ text: string }>; structuredContent?: unknown };

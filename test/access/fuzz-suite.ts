@@ -336,11 +336,15 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * The tool's input after a JSON round trip, as the server receives it (`value`), and its JSON text (`json`), which
- * the requests carry as it is: inputs of megabytes (huge strings, deep nesting) were serialised again for the REST
- * body and for the JSON-RPC call.
+ * A tool input as sent: its value after a JSON round trip, as the server receives it, and its JSON text, which the
+ * requests carry as it is (inputs of megabytes, huge strings or deep nesting, are serialised once).
  */
-function sentForm(input: unknown): { value: unknown; json: string } {
+interface Sent {
+  value: unknown;
+  json: string;
+}
+
+function sentForm(input: unknown): Sent {
   const json = JSON.stringify(input) ?? 'null';
   return { value: JSON.parse(json), json };
 }
@@ -391,28 +395,19 @@ async function overSocket(
 }
 
 /**
- * The REST request of `input`; an object input whose whole is the JSON body (no path parameter, a method with a body)
- * goes as its JSON text `json`, when given, rather than serialised again.
+ * The REST request of an input; an object whose whole is the JSON body (no path parameter, a method with a body) goes
+ * as its JSON text.
  */
-function restSent(
-  tool: AnyTool,
-  input: unknown,
-  json?: string,
-): ReturnType<typeof restRequest> & { headers?: Record<string, string> } {
-  if (!isObject(input)) return { ...restRequest(tool, {}), payload: input as never };
-  const req = restRequest(tool, input);
-  if (json === undefined || req.payload === undefined || tool.rest.path.includes(':')) return req;
-  return { ...req, payload: json as never, headers: { 'content-type': 'application/json' } };
+function restSent(tool: AnyTool, sent: Sent): ReturnType<typeof restRequest> & { headers?: Record<string, string> } {
+  if (!isObject(sent.value)) return { ...restRequest(tool, {}), payload: sent.value as never };
+  const req = restRequest(tool, sent.value);
+  if (req.payload === undefined || tool.rest.path.includes(':')) return req;
+  return { ...req, payload: sent.json as never, headers: { 'content-type': 'application/json' } };
 }
 
-async function viaRest(
-  tool: AnyTool,
-  input: unknown,
-  srv: TestServer = server,
-  json?: string,
-): Promise<string | undefined> {
+async function viaRest(tool: AnyTool, sent: Sent, srv: TestServer = server): Promise<string | undefined> {
   const credentialHeaders = await credentials(tool, srv);
-  const req = restSent(tool, input, json);
+  const req = restSent(tool, sent);
   const headers = { ...req.headers, ...credentialHeaders };
   const res =
     req.url.length > LONG_URL && req.payload === undefined
@@ -460,14 +455,10 @@ async function viaRest(
  * side (an SDK client and its fetch were two fifths of the fuzz's CPU). What the SDK client would throw is judged
  * here from the answer itself: an HTTP refusal before JSON-RPC must carry the envelope.
  */
-async function viaMcp(
-  tool: AnyTool,
-  input: unknown,
-  srv: TestServer = server,
-  json?: string,
-): Promise<string | undefined> {
+async function viaMcp(tool: AnyTool, sent: Sent, srv: TestServer = server): Promise<string | undefined> {
+  const input = sent.value;
   const res = await srv.app.inject({
-    ...mcpToolCallRequest(srv.adminKey, tool.name, input, json),
+    ...mcpToolCallRequest(srv.adminKey, tool.name, sent.json),
     remoteAddress: '127.0.0.1',
   });
   let answer: (Answer & { result?: { isError?: boolean; content?: unknown; structuredContent?: unknown } }) | undefined;
@@ -596,10 +587,10 @@ export function fuzzSuite(part: number, parts: number): void {
         };
         const other = await startTestServer({ tools: [broken] });
         try {
-          expect(await viaRest(broken, {}, other)).toMatch(/^REST 500 INTERNAL_ERROR/);
-          expect(await viaMcp(broken, {}, other)).toMatch(/INTERNAL_ERROR|-32603/);
+          expect(await viaRest(broken, sentForm({}), other)).toMatch(/^REST 500 INTERNAL_ERROR/);
+          expect(await viaMcp(broken, sentForm({}), other)).toMatch(/INTERNAL_ERROR|-32603/);
           // And a well-formed refusal passes.
-          expect(await viaRest(broken, { unexpected: 1 }, other)).toBeUndefined();
+          expect(await viaRest(broken, sentForm({ unexpected: 1 }), other)).toBeUndefined();
         } finally {
           await other.close();
         }
@@ -627,9 +618,8 @@ export function fuzzSuite(part: number, parts: number): void {
         const budget = { left: EXPENSIVE[tool.name] ?? Infinity };
         const property = fc.asyncProperty(inputs(tool, example), async (gen) => {
           s.runs++;
-          const sent = sentForm(gen.input);
-          let input = sent.value;
-          let json: string | undefined = sent.json;
+          let sent = sentForm(gen.input);
+          const input = sent.value;
           // Valid as the REST route sees it: fields it takes from headers only are refused in the body, the others
           // it takes from headers replace the body's.
           const headerOnly = Object.keys(tool.rest.headerOnly ?? {});
@@ -639,17 +629,16 @@ export function fuzzSuite(part: number, parts: number): void {
             tool.input.safeParse(tool.rest.fromHeaders ? { ...input, ...tool.rest.fromHeaders({}) } : input).success;
           if (valid && budget.left-- <= 0) {
             // An expensive tool's valid-call budget is spent: break the input cheaply instead.
-            input = { ...(input as Record<string, unknown>), fuzzExtraField: 1 };
-            json = undefined;
-            gen = { how: `${gen.how} + unknown field (budget spent)`, input };
+            sent = sentForm({ ...(input as Record<string, unknown>), fuzzExtraField: 1 });
+            gen = { how: `${gen.how} + unknown field (budget spent)`, input: sent.value };
           }
           if (valid && budget.left >= 0) s.valid++;
           else s.mutated++;
-          const restProblem = await viaRest(tool, input, server, json);
+          const restProblem = await viaRest(tool, sent);
           s.rest++;
           if (restProblem) throw new Error(`${gen.how}: ${String(restProblem).slice(0, 600)}`);
           if (tool.mcp !== false) {
-            const mcpProblem = await viaMcp(tool, input, server, json);
+            const mcpProblem = await viaMcp(tool, sent);
             s.mcp++;
             if (mcpProblem) throw new Error(`${gen.how}: ${String(mcpProblem).slice(0, 600)}`);
           }
@@ -779,8 +768,8 @@ export function fuzzSuite(part: number, parts: number): void {
         let mcp = 0;
         const counts = { limited: 0, unreadable: 0 };
         const property = fc.asyncProperty(inputs(tool, example), async (gen) => {
-          const { value: input, json } = sentForm(gen.input);
-          const req = restSent(tool, input, json);
+          const sent = sentForm(gen.input);
+          const req = restSent(tool, sent);
           const res = await server.app.inject({
             ...req,
             headers: { ...req.headers, ...caller.headers },
@@ -790,7 +779,7 @@ export function fuzzSuite(part: number, parts: number): void {
           const restProblem = judgePastLimit('REST', res, counts);
           if (restProblem) throw new Error(`${gen.how}: ${restProblem}`);
           if (!caller.mcp) return;
-          const rpc = await server.app.inject(mcpToolCallRequest(limitedKey, tool.name, input, json));
+          const rpc = await server.app.inject(mcpToolCallRequest(limitedKey, tool.name, sent.json));
           mcp++;
           const mcpProblem = judgePastLimit('MCP', rpc, counts);
           if (mcpProblem) throw new Error(`${gen.how}: ${mcpProblem}`);

@@ -109,7 +109,7 @@ export async function openPostgresStore(
       client.release();
     }
     // Before any transaction of this store: an index a new version declares on a table in use is built concurrently.
-    for (const collection of Object.keys(indexes)) await tables.open(collection);
+    await tables.openAll(Object.keys(indexes));
   } catch (err) {
     await store.close();
     throw err instanceof SchemaTooNewError ? err : mapError(err);

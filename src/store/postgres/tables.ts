@@ -42,28 +42,49 @@ export class Tables {
 
   /** The collection's table, created (with its declared indexes) on first use. */
   table(collection: string): Promise<Table> {
-    return this.#table(collection, undefined);
-  }
-
-  /**
-   * The same when the store opens, before any of its transactions: a declared index missing on a table that exists
-   * already (one a new version declares) is built concurrently, so that the writes of the instances still serving go
-   * on meanwhile. (Later, in a transaction, a build would wait for that very transaction.)
-   */
-  open(collection: string): Promise<Table> {
-    return this.#table(collection, (field) =>
-      this.#withBuildClient((client) => buildIndex(client, this.schema, collection, field, fieldColumns(field))),
+    checkCollectionName(collection);
+    const kept = this.#tables.get(collection);
+    if (kept) return kept;
+    const made = ensureTables(this.ddl, this.schema, this.indexes, [collection], false);
+    return this.#remember(
+      collection,
+      made.then(({ tables }) => tables.get(collection)!),
     );
   }
 
-  #table(collection: string, build: ((field: string) => Promise<void>) | undefined): Promise<Table> {
-    checkCollectionName(collection);
-    let t = this.#tables.get(collection);
-    if (!t) {
-      t = ensureTable(this.ddl, this.schema, this.indexes, collection, build);
-      this.#tables.set(collection, t);
-      t.catch(() => this.#tables.delete(collection)); // try again next time (e.g. the database was down)
-    }
+  /**
+   * The tables of the collections the store declares indexes for, when it opens, before any of its transactions: all
+   * looked up in one query, and those missing made in one transaction (a fresh schema's thirty-odd tables and their
+   * indexes: a handful of round trips instead of some four hundred). A declared index missing on a table that exists
+   * already (one a new version declares) is built concurrently, so that the writes of the instances still serving go
+   * on meanwhile. (Later, in a transaction, a build would wait for that very transaction.)
+   */
+  async openAll(collections: readonly string[]): Promise<void> {
+    for (const c of collections) checkCollectionName(c);
+    const pending = [...new Set(collections)].filter((c) => !this.#tables.has(c));
+    if (pending.length === 0) return;
+    const made = ensureTables(this.ddl, this.schema, this.indexes, pending, true).then(async ({ tables, later }) => {
+      // With the DDL connection given back: a build may take minutes.
+      for (const [collection, field] of later)
+        await this.#withBuildClient((client) =>
+          buildIndex(client, this.schema, collection, field, fieldColumns(field)),
+        );
+      return tables;
+    });
+    for (const c of pending)
+      this.#remember(
+        c,
+        made.then((tables) => tables.get(c)!),
+      );
+    await made;
+  }
+
+  /** Keeps the promise of a collection's table; a failed one is forgotten, to try again next time (e.g. the database was down). */
+  #remember(collection: string, t: Promise<Table>): Promise<Table> {
+    this.#tables.set(collection, t);
+    t.catch(() => {
+      if (this.#tables.get(collection) === t) this.#tables.delete(collection);
+    });
     return t;
   }
 
@@ -139,74 +160,83 @@ export class Tables {
 }
 
 /**
- * Makes the collection's table and its declared indexes, under the schema's DDL lock. With `build`, the indexes missing
- * on a table that was there already are left to it, after the lock's transaction (see Tables.open).
+ * Makes the collections' tables and their declared indexes, under the schema's DDL lock, in one transaction whose
+ * statements go in one round trip. With `concurrentLater`, the indexes missing on a table that was there already are
+ * left to the caller (`later`), to build concurrently after the lock's transaction (see Tables.openAll); without, they
+ * are made in the transaction.
  */
-async function ensureTable(
+async function ensureTables(
   ddl: pg.Pool,
   schema: string,
   indexes: Record<string, string[]>,
-  collection: string,
-  build: ((field: string) => Promise<void>) | undefined,
-): Promise<Table> {
+  collections: readonly string[],
+  concurrentLater: boolean,
+): Promise<{ tables: Map<string, Table>; later: Array<[string, string]> }> {
   const s = quoteIdent(schema);
-  const fields = indexes[collection] ?? [];
-  const table = tableNameFor(collection);
-  const q = `${s}.${quoteIdent(table)}`;
-  const result: Table = { q, fields: new Map(fields.map((f) => [f, `doc -> ${quoteLiteral(f)}`])) };
-  const made = await withDdlClient(ddl, async (client) => {
-    // Fast path: already there with every declared index (the usual case after the first start).
-    const known = await client.query<{ table_name: string; fields: string[] | null }>(
-      `SELECT c.table_name, array_remove(array_agg(i.field), NULL) AS fields
-         FROM ${s}.svc_collections c LEFT JOIN ${s}.svc_indexes i ON i.collection = c.name
-        WHERE c.name = $1 GROUP BY c.table_name`,
-      [collection],
-    );
-    const row = known.rows[0];
-    if (row && fields.every((f) => row.fields?.includes(f)))
-      return { table: { ...result, q: `${s}.${quoteIdent(row.table_name)}` }, later: [] };
+  const tableOf = (collection: string, name: string): Table => ({
+    q: `${s}.${quoteIdent(name)}`,
+    fields: new Map((indexes[collection] ?? []).map((f) => [f, `doc -> ${quoteLiteral(f)}`])),
+  });
+  return withDdlClient(ddl, async (client) => {
+    // Fast path: all there with every declared index (the usual case after the first start).
+    const tables = new Map<string, Table>();
+    const known = await knownTables(client, s, collections);
+    for (const c of collections) {
+      const k = known.get(c);
+      if (k && (indexes[c] ?? []).every((f) => k.fields.has(f))) tables.set(c, tableOf(c, k.table));
+    }
+    const rest = collections.filter((c) => !tables.has(c));
+    if (rest.length === 0) return { tables, later: [] };
 
     return underDdlLock(client, schema, async () => {
-      const existing = await client.query<{ table_name: string }>(
-        `SELECT table_name FROM ${s}.svc_collections WHERE name = $1`,
-        [collection],
-      );
-      let name = existing.rows[0]?.table_name;
-      const existed = name !== undefined;
-      if (name === undefined) {
-        name = table;
+      const now = await knownTables(client, s, rest);
+      const statements: string[] = [];
+      const later: Array<[string, string]> = [];
+      for (const collection of rest) {
+        const k = now.get(collection);
+        const name = k?.table ?? tableNameFor(collection);
         const tq = `${s}.${quoteIdent(name)}`;
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${tq} (id text PRIMARY KEY, seq bigserial NOT NULL, doc jsonb NOT NULL)`,
-        );
-        await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${quoteIdent(`${name}_seq`)} ON ${tq} (seq)`);
-        await client.query(`INSERT INTO ${s}.svc_collections (name, table_name) VALUES ($1, $2)`, [collection, name]);
-      }
-      const tq = `${s}.${quoteIdent(name)}`;
-      const have = await client.query<{ field: string }>(`SELECT field FROM ${s}.svc_indexes WHERE collection = $1`, [
-        collection,
-      ]);
-      const present = new Set(have.rows.map((r) => r.field));
-      const later: string[] = [];
-      for (const field of fields) {
-        if (present.has(field)) continue;
-        if (build && existed) {
-          later.push(field);
-          continue;
+        if (k === undefined) {
+          statements.push(
+            `CREATE TABLE IF NOT EXISTS ${tq} (id text PRIMARY KEY, seq bigserial NOT NULL, doc jsonb NOT NULL)`,
+            `CREATE UNIQUE INDEX IF NOT EXISTS ${quoteIdent(`${name}_seq`)} ON ${tq} (seq)`,
+            `INSERT INTO ${s}.svc_collections (name, table_name) VALUES (${quoteLiteral(collection)}, ${quoteLiteral(name)})`,
+          );
         }
-        const index = indexNameFor(name, field);
-        await client.query(`CREATE INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${tq} (${fieldColumns(field)})`);
-        await client.query(
-          `INSERT INTO ${s}.svc_indexes (collection, field, index_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-          [collection, field, index],
-        );
+        for (const field of indexes[collection] ?? []) {
+          if (k?.fields.has(field)) continue;
+          if (concurrentLater && k !== undefined) {
+            later.push([collection, field]);
+            continue;
+          }
+          const index = indexNameFor(name, field);
+          statements.push(
+            `CREATE INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${tq} (${fieldColumns(field)})`,
+            `INSERT INTO ${s}.svc_indexes (collection, field, index_name) VALUES (${quoteLiteral(collection)}, ${quoteLiteral(field)}, ${quoteLiteral(index)}) ON CONFLICT DO NOTHING`,
+          );
+        }
+        tables.set(collection, tableOf(collection, name));
       }
-      return { table: { ...result, q: tq }, later };
+      // No bind parameters: the simple protocol, which takes several statements (every name and value is quoted).
+      if (statements.length > 0) await client.query(statements.join(';\n'));
+      return { tables, later };
     });
   });
-  // With the DDL connection given back: a build may take minutes.
-  for (const field of made.later) await build!(field);
-  return made.table;
+}
+
+/** The tables of those `collections` that have one, with the fields indexed on each, in one query. */
+async function knownTables(
+  client: pg.PoolClient,
+  s: string,
+  collections: readonly string[],
+): Promise<Map<string, { table: string; fields: Set<string> }>> {
+  const known = await client.query<{ name: string; table_name: string; fields: string[] | null }>(
+    `SELECT c.name, c.table_name, array_remove(array_agg(i.field), NULL) AS fields
+       FROM ${s}.svc_collections c LEFT JOIN ${s}.svc_indexes i ON i.collection = c.name
+      WHERE c.name = ANY($1::text[]) GROUP BY c.name, c.table_name`,
+    [collections],
+  );
+  return new Map(known.rows.map((r) => [r.name, { table: r.table_name, fields: new Set(r.fields ?? []) }]));
 }
 
 /**

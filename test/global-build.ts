@@ -10,27 +10,16 @@
  * the sources under test, so a stale dist/ can never be what a test exercises. It is compiled as `npm run build`
  * compiles dist/ (scripts/compile.mjs: esbuild, file by file, in about a second).
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { compileTree } from '../scripts/compile.mjs';
+import { removeLeftovers } from './support/leftovers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PREFIX = '.test-build-';
 
-/** Whether process `pid` still runs (a signal 0 reaches it). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export default async function setup(): Promise<() => void> {
-  for (const name of readdirSync(ROOT))
-    if (name.startsWith(PREFIX) && !alive(Number(name.slice(PREFIX.length))))
-      rmSync(path.join(ROOT, name), { recursive: true, force: true });
+  removeLeftovers(ROOT, PREFIX);
   const out = path.join(ROOT, `${PREFIX}${process.pid}`);
   // The same compilation as `npm run build`'s (scripts/compile.mjs), into this run's directory.
   await compileTree(out);

@@ -25,8 +25,11 @@ export const SVC_BIN = path.join(REPO_ROOT, 'bin', 'svc.js');
  */
 export const TEST_MASTER_KEY = Buffer.alloc(32, 0x33).toString('base64');
 
-export async function tmpDir(prefix = 'svc-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+export async function tmpDir(
+  prefix = 'svc-test-',
+  base = os.tmpdir(),
+): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(base, prefix));
   // A stopped `svc` may still be closing its store (the lowdb journal's last compaction writes and renames a file)
   // while the directory is removed: rm tries again a few times on ENOTEMPTY/EBUSY instead of failing the file.
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };

@@ -53,6 +53,18 @@ describe('errors', () => {
     });
     expect(toApiError(new Error('boom /etc/passwd')).toBody()).toEqual(ApiError.internal().toBody());
   });
+
+  it("takes no stack trace for a refusal of the caller's request, and keeps one for the service's own errors", () => {
+    const limit = Error.stackTraceLimit;
+    const refused = ApiError.validation('bad input');
+    expect(refused.stack).toBe('ApiError: bad input');
+    expect(new ApiError('RATE_LIMIT_EXCEEDED', 'slow down').stack).toBe('ApiError: slow down');
+    expect(new ApiError('SERVICE_BUSY', 'busy').stack?.split('\n').length).toBeGreaterThan(1);
+    expect(ApiError.internal().stack?.split('\n').length).toBeGreaterThan(1);
+    // Other errors keep theirs.
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('x').stack?.split('\n').length).toBeGreaterThan(1);
+  });
 });
 
 describe('ids', () => {

@@ -27,3 +27,13 @@ export function svcNodeFlags(binFile = fileURLToPath(new URL('../bin/svc.js', im
   if (!m) throw new Error(`${binFile}: the first line is not "#!/usr/bin/env [-S] node [flags]"`);
   return m[1]!.split(' ').filter(Boolean);
 }
+
+/**
+ * The calling thread's CPU time, as process.cpuUsage is the process's (Node 23.9 and later, as the `node` dependency
+ * is; the @types/node the project builds against, for its oldest supported Node, does not declare it).
+ */
+export function threadCpuUsage(previous?: NodeJS.CpuUsage): NodeJS.CpuUsage {
+  const usage = (process as unknown as { threadCpuUsage?: (p?: NodeJS.CpuUsage) => NodeJS.CpuUsage }).threadCpuUsage;
+  if (!usage) throw new Error(`process.threadCpuUsage needs Node 23.9 or later (this is ${process.version})`);
+  return usage.call(process, previous);
+}

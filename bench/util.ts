@@ -29,8 +29,8 @@ export function svcNodeFlags(binFile = fileURLToPath(new URL('../bin/svc.js', im
 }
 
 /**
- * The calling thread's CPU time, as process.cpuUsage is the process's (Node 23.9 and later, as the `node` dependency
- * is; the @types/node the project builds against, for its oldest supported Node, does not declare it).
+ * The calling thread's CPU time, as process.cpuUsage is the process's. Node 23.9 and later have it (`npm run bench`
+ * runs on the `node` dependency, 24); the @types/node the project builds against (20) does not declare it.
  */
 export function threadCpuUsage(previous?: NodeJS.CpuUsage): NodeJS.CpuUsage {
   const usage = (process as unknown as { threadCpuUsage?: (p?: NodeJS.CpuUsage) => NodeJS.CpuUsage }).threadCpuUsage;

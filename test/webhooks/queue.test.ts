@@ -94,4 +94,38 @@ describe("the dispatcher's send slots", () => {
     const { send, late } = slots.take((j) => j.id === 'a3_0');
     expect([ids(send), ids(late)]).toEqual([['a3_1'], ['a3_0']]);
   });
+
+  it('give one subscription waiting alone its jobs in order, within both bounds, and turns once others arrive', () => {
+    const slots = new SendSlots(4, 3);
+    const ids = (jobs: Job[]) => jobs.map((j) => j.id);
+    for (let i = 0; i < 6; i++) slots.push(job(`a${i}`, 'wh_a', 'own_A'));
+    // Three for the subscription's bound, though four slots are free.
+    expect(ids(slots.take(() => false).send)).toEqual(['a0', 'a1', 'a2']);
+    expect(slots.take(() => false).send).toEqual([]);
+    slots.done('wh_a');
+    // A late job met on the way is answered apart, without a slot.
+    const { send, late } = slots.take((j) => j.id === 'a3');
+    expect([ids(send), ids(late)]).toEqual([['a4'], ['a3']]);
+    expect(slots.sending).toBe(3);
+    // Another account's subscription arrives: accounts take turns again (A's last job, then one of B's).
+    slots.push(job('b0', 'wh_b', 'own_B'));
+    slots.push(job('b1', 'wh_b', 'own_B'));
+    slots.done('wh_a');
+    expect(ids(slots.take(() => false).send)).toEqual(['a5', 'b0']);
+    expect(ids(slots.take(() => false).send)).toEqual([]);
+    slots.done('wh_a');
+    slots.done('wh_a');
+    expect(ids(slots.take(() => false).send)).toEqual(['b1']);
+    expect(slots.drain()).toEqual([]);
+  });
+
+  it('take nothing and answer nothing late while every slot is busy', () => {
+    const slots = new SendSlots(1, 1);
+    slots.push(job('a0', 'wh_a', 'own_A'));
+    slots.push(job('a1', 'wh_a', 'own_A'));
+    expect(slots.take(() => false).send.map((j) => j.id)).toEqual(['a0']);
+    // No slot free: the waiting job is not looked at, late or not.
+    expect(slots.take(() => true)).toEqual({ send: [], late: [] });
+    expect(slots.drain().map((j) => j.id)).toEqual(['a1']);
+  });
 });

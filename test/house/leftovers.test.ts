@@ -7,7 +7,8 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tmpDir } from '../helpers.js';
-import { alive, removeLeftovers } from '../support/leftovers.js';
+import { isAlive } from '../../src/store/lowdb/lock.js';
+import { removeLeftovers } from '../support/leftovers.js';
 
 const dirs: Array<Awaited<ReturnType<typeof tmpDir>>> = [];
 afterAll(async () => {
@@ -23,8 +24,8 @@ function endedPid(): number {
 
 describe('leftovers of earlier runs', () => {
   it('tells a running process from an ended one', () => {
-    expect(alive(process.pid)).toBe(true);
-    expect(alive(endedPid())).toBe(false);
+    expect(isAlive(process.pid)).toBe(true);
+    expect(isAlive(endedPid())).toBe(false);
   });
 
   it('removes the entries with the prefix whose process has ended, and nothing else', async () => {

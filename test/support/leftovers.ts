@@ -4,22 +4,14 @@
  */
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-
-/** Whether process `pid` still runs (a signal 0 reaches it). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { isAlive } from '../../src/store/lowdb/lock.js';
 
 /** Removes the entries of `dir` named `<prefix><pid>...` whose process no longer runs. */
 export function removeLeftovers(dir: string, prefix: string): void {
   for (const name of readdirSync(dir)) {
     if (!name.startsWith(prefix)) continue;
     const pid = Number.parseInt(name.slice(prefix.length), 10);
-    if (Number.isInteger(pid) && pid > 0 && !alive(pid)) rmSync(path.join(dir, name), { recursive: true, force: true });
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid))
+      rmSync(path.join(dir, name), { recursive: true, force: true });
   }
 }

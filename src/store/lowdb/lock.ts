@@ -132,7 +132,8 @@ function parsePid(content: string): number | undefined {
   return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` runs (a signal 0 reaches it, or it exists under another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

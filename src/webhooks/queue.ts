@@ -71,6 +71,7 @@ const before = (a: Queued, b: Queued) => a.due < b.due || (a.due === b.due && a.
 
 /** Moves `key` to the back of a Map's order (a line served round-robin). */
 function toBack<K, V>(line: Map<K, V>, key: K): void {
+  if (line.size === 1) return; // already there
   const value = line.get(key);
   if (value === undefined) return;
   line.delete(key);
@@ -89,6 +90,18 @@ function takeInTurn<T>(
   free: number,
   next: (webhookId: string, owner: string) => T | undefined,
 ): { taken: T[]; served: Array<[string, string[]]> } {
+  if (lines.length === 1 && lines[0]![1].length === 1) {
+    // One account with one subscription (the usual case, met once per answered delivery): turns change nothing, so
+    // its items are taken in order without their bookkeeping.
+    const [owner, [webhookId]] = lines[0]!;
+    const taken: T[] = [];
+    while (taken.length < free) {
+      const item = next(webhookId!, owner);
+      if (item === undefined) break;
+      taken.push(item);
+    }
+    return { taken, served: taken.length > 0 ? lines : [] };
+  }
   const candidates = lines.map(([owner, subs]) => ({ owner, subs, at: 0, served: [] as string[] }));
   const taken: T[] = [];
   let active = candidates;
@@ -332,23 +345,8 @@ export class SendSlots {
     const late: Job[] = [];
     const free = this.max - this.#sending;
     if (free <= 0 || this.#ready.size === 0) return { send: [], late };
-    if (this.#ready.size === 1) {
-      // One account with one subscription waiting (the usual case): turns change nothing, so its jobs are taken in
-      // order without the bookkeeping of turns (one call per answered delivery; that bookkeeping was most of the
-      // garbage the send slots made).
-      const [owner, line] = this.#ready.entries().next().value!;
-      if (line.size === 1) {
-        const webhookId = line.keys().next().value!;
-        const send: Job[] = [];
-        while (send.length < free) {
-          const job = this.#next(owner, webhookId, isLate, late);
-          if (!job) break;
-          send.push(job);
-        }
-        return { send, late };
-      }
-    }
-    const lines = Array.from(this.#ready, ([owner, line]): [string, string[]] => [owner, [...line.keys()]]);
+    const lines: Array<[string, string[]]> = [];
+    for (const [owner, line] of this.#ready) lines.push([owner, [...line.keys()]]);
     const { taken: send, served } = takeInTurn(lines, free, (webhookId, owner) =>
       this.#next(owner, webhookId, isLate, late),
     );

@@ -25,10 +25,11 @@
  * per-round ratios, each ours against the undici run beside it (ours right after
  * undici in even rounds, right before it in odd ones, so that a machine getting
  * busier or quieter favours neither). Beside the rates, the process's CPU time
- * per delivery (all its threads: ours includes the store's writer thread), which
- * other load on the machine moves less than a rate, and the main thread's alone:
- * the senders, the receiver and the dispatcher share it, so it bounds the rate,
- * while the writer and V8's collector helpers run beside it on the second core.
+ * per delivery (all its threads: ours includes the store's writer thread and the
+ * webhook sender thread), which other load on the machine moves less than a rate,
+ * and the main thread's alone: the receiver and the bare loops' senders run there,
+ * and the dispatcher with the store, while the service's HTTP requests go out from
+ * its sender thread, and the writer and V8's collector helpers run beside it.
  * Ours: events recorded through `recordEvent` (the outbox, durable) by a
  * producer keeping a bounded backlog, delivered by the Dispatcher (claim write,
  * signed POST, outcome write). Each delivery is only counted once its outcome
@@ -297,7 +298,7 @@ export async function benchWebhooks(): Promise<void> {
   const rates = { undici: [] as number[], https: [] as number[], ours: [] as number[] };
   /** CPU time of the process (every thread) per delivery of each run, in microseconds. */
   const cpu = { undici: [] as number[], ours: [] as number[] };
-  /** The main thread's alone (sender, receiver and dispatcher: what bounds the rate), in microseconds. */
+  /** The main thread's alone (receiver, bare senders, dispatcher and store), in microseconds. */
   const mainCpu = { undici: [] as number[], ours: [] as number[] };
   const timed = async (side: 'undici' | 'ours', run: () => Promise<number>): Promise<number> => {
     const before = process.cpuUsage();
@@ -342,7 +343,7 @@ export async function benchWebhooks(): Promise<void> {
     `  CPU per delivery (all threads) bare undici ${median(cpu.undici).toFixed(0)} µs, ours ${median(cpu.ours).toFixed(0)} µs   ratio ${median(cpuRatios).toFixed(2)} (per round ${cpuRatios.map((x) => x.toFixed(2)).join(', ')})`,
   );
   console.log(
-    `  CPU per delivery (main thread: the rate's bound) bare undici ${median(mainCpu.undici).toFixed(0)} µs, ours ${median(mainCpu.ours).toFixed(0)} µs   ratio ${median(mainRatios).toFixed(2)} (per round ${mainRatios.map((x) => x.toFixed(2)).join(', ')})`,
+    `  CPU per delivery (main thread) bare undici ${median(mainCpu.undici).toFixed(0)} µs, ours ${median(mainCpu.ours).toFixed(0)} µs   ratio ${median(mainRatios).toFixed(2)} (per round ${mainRatios.map((x) => x.toFixed(2)).join(', ')})`,
   );
   const labels: Record<string, string> = { '/hk-u': 'undici', '/hk-h': 'https', '/hook': 'ours' };
   for (const [p, s] of seen)

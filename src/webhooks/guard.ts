@@ -314,34 +314,5 @@ export async function checkUrl(url: string, opts: CheckUrlOptions = {}): Promise
   await resolveCheckedUrl(url, opts);
 }
 
-type LookupCallback = (
-  err: NodeJS.ErrnoException | null,
-  address: string | Array<{ address: string; family: number }>,
-  family?: number,
-) => void;
-
-/**
- * A `lookup` for net/tls/https that answers with the addresses already checked,
- * so the connection goes exactly where the guard looked.
- */
-export function pinnedLookup(addresses: string[]) {
-  const entries = addresses.map((address) => ({ address, family: net.isIP(address) }));
-  return (
-    _host: string,
-    options: { all?: boolean; family?: number | string } | number | LookupCallback,
-    cb?: LookupCallback,
-  ): void => {
-    const callback = (typeof options === 'function' ? options : cb) as LookupCallback;
-    const opts = typeof options === 'object' && options !== null ? options : {};
-    const fam = opts.family === 'IPv4' ? 4 : opts.family === 'IPv6' ? 6 : Number(opts.family ?? 0);
-    const usable = fam === 4 || fam === 6 ? entries.filter((e) => e.family === fam) : entries;
-    if (usable.length === 0) {
-      const err: NodeJS.ErrnoException = new Error('no checked address of the requested family');
-      err.code = 'ENOTFOUND';
-      callback(err, '', 0);
-      return;
-    }
-    if (opts.all) callback(null, usable);
-    else callback(null, usable[0]!.address, usable[0]!.family);
-  };
-}
+/** A `lookup` for net/tls/https answering with the addresses already checked (./wire.ts, shared with the sender thread). */
+export { pinnedLookup } from './wire.js';

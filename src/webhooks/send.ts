@@ -5,35 +5,30 @@
  * followed; only a 2xx received within the timeout is a success.
  *
  * The transport is undici (the client behind Node's fetch), which costs a
- * fraction of node:https per request; its connector is replaced by one that
- * resolves and checks the host at connect time and connects only to the
+ * fraction of node:https per request, run in a thread of its own (./sender-thread.ts)
+ * shared by every client of the process: this thread checks the URL, hands the
+ * attempt over and gets its result. The sender thread's connector asks this
+ * thread to resolve and check the host at connect time and connects only to the
  * checked addresses, so a pooled connection can never lead anywhere the guard
  * has not approved.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
-import type { Agent, Dispatcher } from 'undici';
+import type { Worker } from 'node:worker_threads';
 import { ApiError } from '../core/errors.js';
 import {
   knownCheckedUrl,
-  pinnedLookup,
   resolveCheckedHost,
   resolveCheckedUrl,
   type CheckUrlOptions,
   type Resolver,
 } from './guard.js';
+import { describeError, type AttemptResult, type FromSender, type SendOrder, type ToSender } from './wire.js';
+
+export type { AttemptResult } from './wire.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/** Response bodies are read (to keep the connection reusable) up to this size, then the connection is dropped. */
-const MAX_RESPONSE_BYTES = 64 * 1024;
-
-export interface AttemptResult {
-  ok: boolean;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-}
 
 export interface WebhookClientOptions {
   /** Extra CA certificate(s), PEM, trusted besides the system roots and NODE_EXTRA_CA_CERTS. */
@@ -45,19 +40,20 @@ export interface WebhookClientOptions {
   connections?: number | undefined;
 }
 
-const contexts = new Map<string, tls.SecureContext>();
+/** Trust lists already built and checked, by CA text. */
+const trustLists = new Map<string, string[]>();
 
 /**
- * The TLS trust for deliveries: Node's defaults, or, when `ca` is given, the
- * system roots plus `NODE_EXTRA_CA_CERTS` plus `ca` (an explicit CA list would
- * otherwise replace the roots). Built once per CA.
+ * The TLS trust for deliveries: Node's defaults (null), or, when `ca` is given, the system roots plus
+ * `NODE_EXTRA_CA_CERTS` plus `ca` (an explicit CA list would otherwise replace the roots). Built once per CA, and
+ * tried here: a wrong CA is a configuration error at start, not at the first attempt in the sender thread.
  */
-function secureContext(ca: string | Buffer | undefined): tls.SecureContext | undefined {
-  if (ca === undefined) return undefined;
+function trustList(ca: string | Buffer | undefined): string[] | null {
+  if (ca === undefined) return null;
   const key = ca.toString();
-  let context = contexts.get(key);
-  if (!context) {
-    const cas = [...tls.rootCertificates];
+  let cas = trustLists.get(key);
+  if (!cas) {
+    cas = [...tls.rootCertificates];
     const extraFile = process.env.NODE_EXTRA_CA_CERTS;
     if (extraFile) {
       try {
@@ -67,60 +63,187 @@ function secureContext(ca: string | Buffer | undefined): tls.SecureContext | und
       }
     }
     cas.push(key);
-    context = tls.createSecureContext({ ca: cas });
-    contexts.set(key, context);
+    tls.createSecureContext({ ca: cas });
+    trustLists.set(key, cas);
   }
-  return context;
+  return cas;
+}
+
+/** The sender thread's module beside this one: the sources' (run by Node's type stripping) or dist/'s. */
+const SENDER_URL = new URL(`./sender-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+
+interface Pending {
+  done(result: AttemptResult): void;
+  started: number;
 }
 
 /**
- * undici, loaded with the first attempt rather than at start: a service that sends no webhook for a while (and every
- * `svc mcp`) does not wait for it.
+ * The process's sender thread, shared by every open client: started with the first attempt (a service that sends no
+ * webhook, and every `svc mcp`, never starts it) and stopped when the last client closes. Attempts handed over in one
+ * turn of the event loop travel in one message, and their results come back gathered the same way. The thread keeps
+ * the process alive only while attempts or closes are under way, as the pooled sockets did.
  */
-let undici: Promise<typeof import('undici')> | undefined;
+class SenderThread {
+  readonly #worker: Worker;
+  /** Open clients, by id: their guard answers their pools' connects. */
+  readonly #clients = new Map<number, WebhookClient>();
+  readonly #pending = new Map<number, Pending>();
+  readonly #closing = new Map<number, () => void>();
+  #orders: SendOrder[] = [];
+  #lastOrder = 0;
+  #stopped = false;
 
-/** Sends webhook attempts over a pool of guarded keep-alive connections. Close it when done. */
-export class WebhookClient {
-  /** The connection pool, made at the first attempt (`#loading` until then). */
-  #agent: Agent | undefined;
-  #loading: Promise<Agent> | undefined;
-  readonly #connections: number;
-  /** The TLS trust, built at once: a wrong CA is a configuration error at start, not at the first attempt. */
-  readonly #context: tls.SecureContext | undefined;
-  /** Allow-list and resolver, for the per-attempt URL check and the connect-time check. */
-  readonly #guard: CheckUrlOptions;
-
-  constructor(opts: WebhookClientOptions = {}) {
-    this.#connections = opts.connections ?? 256;
-    this.#guard = { allow: opts.allow, resolve: opts.resolve };
-    this.#context = secureContext(opts.ca);
+  constructor() {
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
+    this.#worker = new Worker(SENDER_URL);
+    this.#worker.unref();
+    this.#worker.on('message', (message: FromSender) => this.#receive(message));
+    this.#worker.on('error', (err) => this.#lost(`the webhook sender thread failed: ${describeError(err)}`));
+    this.#worker.on('exit', (code) => this.#lost(`the webhook sender thread exited (code ${code})`));
   }
 
-  /** Loads undici and makes the pool, once. */
-  #loadAgent(): Promise<Agent> {
-    undici ??= import('undici');
-    this.#loading ??= undici.then(({ Agent, buildConnector }) => {
-      const guard = this.#guard;
-      const context = this.#context;
-      this.#agent = new Agent({
-        connections: this.#connections,
-        pipelining: 1,
-        connect: (options, callback) => {
-          // Connect time: resolve the host and check every address, then connect
-          // only to those addresses (an IP literal host is checked as such).
-          resolveCheckedHost(options.hostname, guard).then(
-            (addresses) =>
-              buildConnector({ lookup: pinnedLookup(addresses), ...(context ? { secureContext: context } : {}) })(
-                options,
-                callback,
-              ),
-            (err: Error) => callback(err, null),
-          );
-        },
-      });
-      return this.#agent;
+  /** Hands one attempt of `client` over (its pool is opened with its first); resolves with the result. */
+  send(
+    client: WebhookClient,
+    id: number,
+    origin: string,
+    path: string,
+    body: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+  ): Promise<AttemptResult> {
+    if (!this.#clients.has(id)) {
+      this.#clients.set(id, client);
+      this.#post({ t: 'open', client: id, cas: client.trust, connections: client.connections });
+    }
+    const order = ++this.#lastOrder;
+    if (this.#orders.length === 0) queueMicrotask(() => this.#handOver());
+    this.#orders.push({ id: order, client: id, origin, path, headers, body, timeoutMs });
+    return new Promise((done) => {
+      this.#pending.set(order, { done, started: performance.now() });
+      this.#keepAlive();
     });
-    return this.#loading;
+  }
+
+  /** Closes the client's pool (`destroy`: failing its attempts under way); the thread stops with the last client. */
+  close(id: number, destroy: boolean): Promise<void> {
+    if (!this.#clients.has(id) || this.#stopped) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.#closing.set(id, resolve);
+      this.#keepAlive();
+      this.#post({ t: destroy ? 'destroy' : 'close', client: id });
+    });
+  }
+
+  #handOver(): void {
+    const orders = this.#orders;
+    this.#orders = [];
+    if (orders.length > 0) this.#post({ t: 'send', orders });
+  }
+
+  #post(message: ToSender): void {
+    if (!this.#stopped) this.#worker.postMessage(message);
+  }
+
+  #receive(message: FromSender): void {
+    switch (message.t) {
+      case 'done': {
+        for (const result of message.results) {
+          const pending = this.#pending.get(result.id);
+          this.#pending.delete(result.id);
+          const { id: _, ...outcome } = result;
+          pending?.done(outcome);
+        }
+        break;
+      }
+      case 'connect': {
+        const client = this.#clients.get(message.client);
+        const answer = (addresses: string[] | null, error: string | null) =>
+          this.#post({ t: 'answer', ask: message.ask, addresses, error });
+        if (!client) answer(null, 'the webhook client is closed');
+        else
+          resolveCheckedHost(message.hostname, client.guard).then(
+            (addresses) => answer(addresses, null),
+            (err: unknown) => answer(null, describe(err)),
+          );
+        break;
+      }
+      case 'closed': {
+        this.#clients.delete(message.client);
+        const closed = this.#closing.get(message.client);
+        this.#closing.delete(message.client);
+        closed?.();
+        break;
+      }
+    }
+    if (this.#clients.size === 0 && this.#pending.size === 0 && this.#closing.size === 0) this.#stop();
+    else this.#keepAlive();
+  }
+
+  /** Referenced while anything is under way, so the process waits for it; otherwise it may exit. */
+  #keepAlive(): void {
+    this.#referenced = this.#pending.size > 0 || this.#closing.size > 0;
+    if (this.#referenced) this.#worker.ref();
+    else this.#worker.unref();
+  }
+
+  #referenced = false;
+
+  /** What tests look at: the thread's id, its open clients and whether it keeps the process alive. */
+  state(): { threadId: number; clients: number; referenced: boolean } {
+    return { threadId: this.#worker.threadId, clients: this.#clients.size, referenced: this.#referenced };
+  }
+
+  /** Ends the thread as a crash would (tests). */
+  async crash(): Promise<void> {
+    await this.#worker.terminate();
+  }
+
+  #stop(): void {
+    this.#stopped = true;
+    if (thread === this) thread = undefined;
+    void this.#worker.terminate();
+  }
+
+  /** The thread died: its attempts fail (they are tried again like any failure), closes end, the next send starts another. */
+  #lost(why: string): void {
+    if (thread === this) thread = undefined;
+    if (this.#stopped) return;
+    this.#stopped = true;
+    for (const { done, started } of this.#pending.values())
+      done({ ok: false, statusCode: null, latencyMs: since(started), error: why });
+    this.#pending.clear();
+    for (const closed of this.#closing.values()) closed();
+    this.#closing.clear();
+    this.#clients.clear();
+  }
+}
+
+let thread: SenderThread | undefined;
+let lastClient = 0;
+
+/** For tests: the process's sender thread, when one runs, and a way to end it as a crash would. */
+export const senderThreadProbe = {
+  state: () => thread?.state() ?? null,
+  crash: async () => thread?.crash(),
+};
+
+/** Sends webhook attempts over a pool of guarded keep-alive connections, in the sender thread. Close it when done. */
+export class WebhookClient {
+  readonly #id = ++lastClient;
+  /** The thread this client's pool is in (the process's, when it sent there last). */
+  #thread: SenderThread | undefined;
+  #closed = false;
+  readonly connections: number;
+  /** The TLS trust list, built at once: a wrong CA is a configuration error at start, not at the first attempt. */
+  readonly trust: string[] | null;
+  /** Allow-list and resolver, for the per-attempt URL check and the connect-time check. */
+  readonly guard: CheckUrlOptions;
+
+  constructor(opts: WebhookClientOptions = {}) {
+    this.connections = opts.connections ?? 256;
+    this.guard = { allow: opts.allow, resolve: opts.resolve };
+    this.trust = trustList(opts.ca);
   }
 
   /** Sends one attempt; never throws. */
@@ -128,121 +251,34 @@ export class WebhookClient {
     const started = performance.now();
     // Checked again at every attempt (the subscription may have changed, the
     // name may now resolve elsewhere); new connections are checked when opened.
-    let checked = knownCheckedUrl(url, this.#guard);
+    let checked = knownCheckedUrl(url, this.guard);
     if (!checked) {
       try {
-        checked = await resolveCheckedUrl(url, this.#guard);
+        checked = await resolveCheckedUrl(url, this.guard);
       } catch (err) {
         return { ok: false, statusCode: null, latencyMs: since(started), error: describe(err) };
       }
     }
     if (this.#closed) return { ok: false, statusCode: null, latencyMs: 0, error: 'the webhook client is closed' };
-    const agent = this.#agent ?? (await this.#loadAgent());
-    return new Promise<AttemptResult>((done) => {
-      const attempt = new Attempt(started, timeoutMs, done);
-      agent.dispatch(
-        {
-          origin: checked.origin,
-          path: checked.path,
-          method: 'POST',
-          headers,
-          body,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        },
-        attempt,
-      );
-    });
+    thread ??= new SenderThread();
+    this.#thread = thread;
+    return thread.send(this, this.#id, checked.origin, checked.path, body, headers, timeoutMs);
   }
-
-  #closed = false;
 
   /** Closes the pooled connections once their requests are done. Later calls do nothing. */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    const agent = this.#agent ?? (await this.#loading);
-    await agent?.close();
+    await this.#end(false);
   }
 
   /** Drops every connection at once, in-flight requests included. Later calls do nothing. */
   async destroy(): Promise<void> {
+    await this.#end(true);
+  }
+
+  async #end(destroy: boolean): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const agent = this.#agent ?? (await this.#loading);
-    await agent?.destroy();
-  }
-}
-
-/**
- * One request's handler (undici's dispatch API: no response stream or abort
- * signal per request). The response body is read and discarded, up to a limit,
- * so the connection can be reused; the attempt ends at the end of the response,
- * on an error, or at the timeout, whichever comes first.
- */
-class Attempt implements Dispatcher.DispatchHandler {
-  #status: number | null = null;
-  #received = 0;
-  #tooLarge = false;
-  #timedOut = false;
-  #settled = false;
-  #controller: Dispatcher.DispatchController | undefined;
-  readonly #timer: NodeJS.Timeout;
-
-  constructor(
-    private readonly started: number,
-    private readonly timeoutMs: number,
-    private readonly done: (result: AttemptResult) => void,
-  ) {
-    this.#timer = setTimeout(() => this.#timeout(), timeoutMs);
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.#controller = controller;
-    if (this.#timedOut) controller.abort(new Error('timeout'));
-  }
-
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
-    this.#status = statusCode;
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.#received += chunk.length;
-    if (this.#received > MAX_RESPONSE_BYTES) {
-      // Enough read: the status decides; the connection is dropped rather than drained.
-      this.#tooLarge = true;
-      controller.abort(new Error('response body too large'));
-    }
-  }
-
-  onResponseEnd(): void {
-    this.#finishWithStatus();
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    if (this.#tooLarge) this.#finishWithStatus();
-    else this.#finish(null, this.#timedOut ? `timeout after ${this.timeoutMs} ms` : describe(error));
-  }
-
-  #timeout(): void {
-    this.#timedOut = true;
-    this.#controller?.abort(new Error('timeout'));
-    this.#finish(null, `timeout after ${this.timeoutMs} ms`);
-  }
-
-  #finishWithStatus(): void {
-    const status = this.#status;
-    if (status !== null && status >= 200 && status < 300) this.#finish(status, null);
-    else if (status !== null && status >= 300 && status < 400)
-      this.#finish(status, `redirect (HTTP ${status}) not followed`);
-    else this.#finish(status, `HTTP ${status}`);
-  }
-
-  #finish(statusCode: number | null, error: string | null): void {
-    if (this.#settled) return;
-    this.#settled = true;
-    clearTimeout(this.#timer);
-    this.done({ ok: error === null, statusCode, latencyMs: since(this.started), error });
+    await this.#thread?.close(this.#id, destroy);
   }
 }
 
@@ -251,12 +287,10 @@ function since(started: number): number {
   return Math.round((performance.now() - started) * 10) / 10;
 }
 
+/** A failure of the URL or connect-time check: the guard's refusal, or the resolver's error. */
 function describe(err: unknown): string {
   if (err instanceof ApiError) return `address refused: ${err.details?.[0]?.reason ?? err.message}`;
-  const e = err as NodeJS.ErrnoException & { cause?: unknown };
-  if (e?.cause instanceof ApiError) return describe(e.cause);
-  const text = e?.code
-    ? `${e.code}${e.message && !e.message.includes(e.code) ? `: ${e.message}` : ''}`
-    : String(e?.message ?? err);
-  return text.slice(0, 300);
+  const cause = (err as { cause?: unknown } | undefined)?.cause;
+  if (cause instanceof ApiError) return describe(cause);
+  return describeError(err);
 }

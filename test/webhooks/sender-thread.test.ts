@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { senderThreadProbe, WebhookClient } from '../../src/webhooks/send.js';
+import { hasOpenssl, makeCert, startReceiver, type Tls } from './helpers.js';
+
+const run = hasOpenssl() ? describe : describe.skip;
+
+/** Waits (by turns of the event loop, not by a clock) until `ok` holds. */
+async function until(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((r) => setTimeout(r, 5));
+}
+
+run('the webhook sender thread (one per process, shared by every client)', () => {
+  let tls: Tls;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    tls = makeCert();
+    receiver = await startReceiver(tls, (req) => (req.path === '/hang' ? 'hang' : 200));
+  });
+  afterAll(async () => {
+    await receiver.close();
+  });
+  const client = () => new WebhookClient({ ca: tls.cert, allow: '127.0.0.1' });
+
+  it('starts with the first attempt, serves every client, and stops when the last one closes', async () => {
+    expect(senderThreadProbe.state()).toBeNull();
+    const a = client();
+    const b = client();
+    expect(senderThreadProbe.state()).toBeNull(); // no attempt yet: no thread
+    expect(await a.send(receiver.url('/a'), '{}', {}, 5000)).toMatchObject({ ok: true, statusCode: 200 });
+    const first = senderThreadProbe.state();
+    expect(first).toMatchObject({ clients: 1, referenced: false });
+    expect(await b.send(receiver.url('/b'), '{}', {}, 5000)).toMatchObject({ ok: true, statusCode: 200 });
+    expect(senderThreadProbe.state()).toMatchObject({ threadId: first!.threadId, clients: 2 });
+    await a.close();
+    expect(senderThreadProbe.state()).toMatchObject({ threadId: first!.threadId, clients: 1 });
+    await b.close();
+    expect(senderThreadProbe.state()).toBeNull();
+    // A closed client sends nothing; a new one starts a new thread.
+    expect(await a.send(receiver.url('/a'), '{}', {}, 5000)).toMatchObject({
+      ok: false,
+      error: 'the webhook client is closed',
+    });
+    const c = client();
+    expect(await c.send(receiver.url('/c'), '{}', {}, 5000)).toMatchObject({ ok: true });
+    expect(senderThreadProbe.state()!.threadId).not.toBe(first!.threadId);
+    await c.close();
+    expect(senderThreadProbe.state()).toBeNull();
+  });
+
+  it('keeps the process alive only while an attempt is under way', async () => {
+    const c = client();
+    const sent = c.send(receiver.url('/hang'), '{}', {}, 30_000);
+    await until(() => receiver.received.some((r) => r.path === '/hang'));
+    expect(senderThreadProbe.state()).toMatchObject({ referenced: true });
+    await c.destroy();
+    expect(await sent).toMatchObject({ ok: false, statusCode: null });
+    expect(senderThreadProbe.state()).toBeNull();
+  });
+
+  it('close waits for the attempts under way; destroy fails them at once', async () => {
+    const slow = await startReceiver(tls, () => ({ status: 204, delayMs: 200 }));
+    try {
+      const c = client();
+      const sent = c.send(slow.url('/slow'), '{}', {}, 30_000);
+      await until(() => slow.received.length === 1);
+      await c.close();
+      expect(await sent).toMatchObject({ ok: true, statusCode: 204, error: null });
+    } finally {
+      await slow.close();
+    }
+    const d = client();
+    const hanging = d.send(receiver.url('/hang'), '{}', {}, 30_000);
+    await until(() => receiver.received.filter((r) => r.path === '/hang').length === 2);
+    await d.destroy();
+    const result = await hanging;
+    expect(result).toMatchObject({ ok: false, statusCode: null });
+    expect(result.error).not.toMatch(/timeout/);
+  });
+
+  it('a thread that dies fails its attempts, which are tried again like any failure, and the next starts another', async () => {
+    const c = client();
+    expect(await c.send(receiver.url('/ok'), '{}', {}, 5000)).toMatchObject({ ok: true });
+    const dead = senderThreadProbe.state()!.threadId;
+    const sent = c.send(receiver.url('/hang'), '{}', {}, 30_000);
+    await until(() => receiver.received.filter((r) => r.path === '/hang').length === 3);
+    await senderThreadProbe.crash();
+    expect(await sent).toMatchObject({
+      ok: false,
+      statusCode: null,
+      error: expect.stringMatching(/the webhook sender thread exited/),
+    });
+    expect(senderThreadProbe.state()).toBeNull();
+    // The same client goes on in a new thread (its pool opened there again).
+    expect(await c.send(receiver.url('/again'), '{"n":1}', { 'x-n': '1' }, 5000)).toMatchObject({
+      ok: true,
+      statusCode: 200,
+    });
+    expect(senderThreadProbe.state()!.threadId).not.toBe(dead);
+    expect(receiver.received.at(-1)).toMatchObject({ path: '/again', body: '{"n":1}', headers: { 'x-n': '1' } });
+    await c.close();
+    expect(senderThreadProbe.state()).toBeNull();
+  });
+
+  it('asks the guard in this thread when a pool connects: a refused host fails the attempt, not the thread', async () => {
+    const c = new WebhookClient({
+      ca: tls.cert,
+      allow: '127.0.0.1',
+      // The URL check sees loopback; by the time the pool connects, the name resolves to a metadata address.
+      resolve: (() => {
+        let calls = 0;
+        return async () => (calls++ === 0 ? ['127.0.0.1'] : ['169.254.169.254']);
+      })(),
+    });
+    const r = await c.send(`https://hooks.test:${receiver.port}/x`, '{}', {}, 5000);
+    expect(r).toMatchObject({
+      ok: false,
+      statusCode: null,
+      error: expect.stringMatching(/^address refused: .*169\.254/),
+    });
+    // The thread is still there and serves the next attempt.
+    const d = client();
+    expect(await d.send(receiver.url('/after'), '{}', {}, 5000)).toMatchObject({ ok: true });
+    await c.close();
+    await d.close();
+    expect(senderThreadProbe.state()).toBeNull();
+  });
+});

@@ -14,14 +14,30 @@
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import { parentPort } from 'node:worker_threads';
-import type { Agent, Dispatcher } from 'undici';
+import type { Agent, buildConnector as buildConnectorType, Dispatcher } from 'undici';
 import type { FromSender, SendOrder, SendResult, ToSender } from './wire.js';
 
 const wireUrl = new URL(`./wire${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-const { describeError, describedError, pinnedLookup, MAX_RESPONSE_BYTES } = (await import(
+const { describeError, describedError, pinnedLookup, MAX_RESPONSE_BYTES, UNDICI_AGENT, UNDICI_CONNECT } = (await import(
   wireUrl.href
 )) as typeof import('./wire.js');
-const { Agent: Pool, buildConnector } = await import('undici');
+const { Pool, buildConnector } = await loadUndici();
+
+/**
+ * undici's pool and connector, from their own modules: undici's index loads everything it has (fetch, WebSocket,
+ * caches, mocks), some 12 MB more of this thread's memory (a worker importing the index: 84 MB resident against 72 MB
+ * with these two; a bare worker 62 MB). They are the very classes the index exports (test/webhooks/sender-thread.test.ts
+ * checks it); should a later undici move them, the index is loaded instead.
+ */
+async function loadUndici(): Promise<{ Pool: typeof Agent; buildConnector: typeof buildConnectorType }> {
+  try {
+    const [agent, connect] = await Promise.all([import(UNDICI_AGENT), import(UNDICI_CONNECT)]);
+    return { Pool: agent.default, buildConnector: connect.default };
+  } catch {
+    const undici = await import('undici');
+    return { Pool: undici.Agent, buildConnector: undici.buildConnector };
+  }
+}
 
 const port = parentPort!;
 const post = (message: FromSender) => port.postMessage(message);

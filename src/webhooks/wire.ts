@@ -51,6 +51,10 @@ export type FromSender =
   | { t: 'connect'; ask: number; client: number; hostname: string }
   | { t: 'closed'; client: number };
 
+/** The modules of undici's Agent and buildConnector, which the sender thread loads rather than undici's index. */
+export const UNDICI_AGENT = 'undici/lib/dispatcher/agent.js';
+export const UNDICI_CONNECT = 'undici/lib/core/connect.js';
+
 /** Response bodies are read (to keep the connection reusable) up to this size, then the connection is dropped. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 

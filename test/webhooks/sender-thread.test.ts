@@ -1,6 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { senderThreadProbe, WebhookClient } from '../../src/webhooks/send.js';
+import { UNDICI_AGENT, UNDICI_CONNECT } from '../../src/webhooks/wire.js';
 import { hasOpenssl, makeCert, startReceiver, type Tls } from './helpers.js';
+
+describe("the sender thread loads two of undici's modules rather than its index", () => {
+  it('they are the Agent and buildConnector the index exports', async () => {
+    const [undici, agent, connect] = await Promise.all([
+      import('undici'),
+      import(UNDICI_AGENT) as Promise<{ default: unknown }>,
+      import(UNDICI_CONNECT) as Promise<{ default: unknown }>,
+    ]);
+    expect(agent.default).toBe(undici.Agent);
+    expect(connect.default).toBe(undici.buildConnector);
+  });
+});
 
 const run = hasOpenssl() ? describe : describe.skip;
 

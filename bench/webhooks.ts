@@ -49,7 +49,7 @@ import { Dispatcher, WEBHOOK_INDEXES, createWebhook } from '../src/webhooks/inde
 import { USER_AGENT } from '../src/webhooks/subscriptions.js';
 import { deps, hasOpenssl, testKeyring, makeCert, startReceiver } from '../test/webhooks/helpers.js';
 import { runOnDist, runningFromSource } from './compiled.js';
-import { threadCpuUsage } from './util.js';
+import { cpuByThreadName, cpuSince, threadCpuUsage } from './util.js';
 
 const CONCURRENCY = 32;
 const TARGET_RATIO = 0.8;
@@ -300,14 +300,23 @@ export async function benchWebhooks(): Promise<void> {
   const cpu = { undici: [] as number[], ours: [] as number[] };
   /** The main thread's alone (receiver, bare senders, dispatcher and store), in microseconds. */
   const mainCpu = { undici: [] as number[], ours: [] as number[] };
+  /** Per thread name (the main thread, the service's named threads, V8's helpers), in microseconds, per round. */
+  const byThread = { undici: new Map<string, number[]>(), ours: new Map<string, number[]>() };
   const timed = async (side: 'undici' | 'ours', run: () => Promise<number>): Promise<number> => {
     const before = process.cpuUsage();
     const mainBefore = threadCpuUsage();
+    const threadsBefore = cpuByThreadName();
     const rate = await run();
+    const threads = cpuSince(threadsBefore, cpuByThreadName());
     const main = threadCpuUsage(mainBefore);
     const used = process.cpuUsage(before);
     cpu[side].push((used.user + used.system) / ROUND_N);
     mainCpu[side].push((main.user + main.system) / ROUND_N);
+    for (const [name, us] of threads) {
+      const list = byThread[side].get(name) ?? [];
+      list.push(us / ROUND_N);
+      byThread[side].set(name, list);
+    }
     return rate;
   };
   const runUndici = async () => rates.undici.push(await timed('undici', () => loop(ROUND_N, undiciPost)));
@@ -345,6 +354,18 @@ export async function benchWebhooks(): Promise<void> {
   console.log(
     `  CPU per delivery (main thread) bare undici ${median(mainCpu.undici).toFixed(0)} µs, ours ${median(mainCpu.ours).toFixed(0)} µs   ratio ${median(mainRatios).toFixed(2)} (per round ${mainRatios.map((x) => x.toFixed(2)).join(', ')})`,
   );
+  // Where each side's CPU goes, by thread (from /proc: 10 ms ticks, so a microsecond or so per delivery either way).
+  const threadLine = (side: 'undici' | 'ours') =>
+    [...byThread[side]]
+      .map(([name, xs]) => [name, median(xs)] as const)
+      .filter(([, us]) => us >= 0.5)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, us]) => `${name} ${us.toFixed(0)}`)
+      .join(', ');
+  if (byThread.ours.size > 0)
+    console.log(
+      `  CPU per delivery by thread, µs (medians; V8Worker: V8's collector and compiler helpers): ours ${threadLine('ours')}; bare undici ${threadLine('undici')}`,
+    );
   const labels: Record<string, string> = { '/hk-u': 'undici', '/hk-h': 'https', '/hook': 'ours' };
   for (const [p, s] of seen)
     console.log(

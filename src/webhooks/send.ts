@@ -72,6 +72,9 @@ function trustList(ca: string | Buffer | undefined): string[] | null {
 /** The sender thread's module beside this one: the sources' (run by Node's type stripping) or dist/'s. */
 const SENDER_URL = new URL(`./sender-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
+/** The sender thread's name, as the system shows it. */
+export const SENDER_THREAD_NAME = 'svc-sender';
+
 interface Pending {
   done(result: AttemptResult): void;
   started: number;
@@ -95,7 +98,8 @@ class SenderThread {
 
   constructor() {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
-    this.#worker = new Worker(SENDER_URL);
+    // Named, so that `top -H` and `ps -L` show which thread is busy (and the webhooks bench its CPU).
+    this.#worker = new Worker(SENDER_URL, { name: SENDER_THREAD_NAME });
     this.#worker.unref();
     this.#worker.on('message', (message: FromSender) => this.#receive(message));
     this.#worker.on('error', (err) => this.#lost(`the webhook sender thread failed: ${describeError(err)}`));

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readDataDir } from '../../src/store/lowdb/file.js';
+import { readDataDir, WRITER_THREAD_NAME } from '../../src/store/lowdb/file.js';
 import { openLowdbStore, StoreLockedError, type Doc, type Store } from '../../src/store/index.js';
+import { threadNamesShown, threadsNamed } from '../support/threads.js';
 
 type User = Doc & { email: string; name: string; age?: number; tags?: string[] };
 
@@ -630,6 +631,15 @@ describe('lowdb store: lifecycle and locking', () => {
     expect((await readFile(path.join(dir, 'svc.lock'), 'utf8')).trim()).toBe(String(process.pid));
     await store.close();
     expect(await readdir(dir)).not.toContain('svc.lock');
+  });
+
+  it.skipIf(!threadNamesShown)('writes from a thread the system shows as svc-writer, ended at close', async () => {
+    const before = threadsNamed(WRITER_THREAD_NAME);
+    const store = await open();
+    await store.put('users', { id: 'u1', email: 'a@x', name: 'Ann' });
+    expect(threadsNamed(WRITER_THREAD_NAME)).toBe(before + 1);
+    await store.close();
+    expect(threadsNamed(WRITER_THREAD_NAME)).toBe(before);
   });
 
   it('flushes on close, is idempotent, and rejects operations afterwards', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { senderThreadProbe, WebhookClient } from '../../src/webhooks/send.js';
+import { SENDER_THREAD_NAME, senderThreadProbe, WebhookClient } from '../../src/webhooks/send.js';
 import { UNDICI_AGENT, UNDICI_CONNECT } from '../../src/webhooks/wire.js';
+import { threadNamesShown, threadsNamed } from '../support/threads.js';
 import { hasOpenssl, makeCert, startReceiver, type Tls } from './helpers.js';
 
 describe("the sender thread loads two of undici's modules rather than its index", () => {
@@ -58,6 +59,17 @@ run('the webhook sender thread (one per process, shared by every client)', () =>
     expect(senderThreadProbe.state()!.threadId).not.toBe(first!.threadId);
     await c.close();
     expect(senderThreadProbe.state()).toBeNull();
+  });
+
+  it.skipIf(!threadNamesShown)('is shown by the system as svc-sender while it runs', async () => {
+    // The thread the test before stopped may still be ending.
+    await until(() => threadsNamed(SENDER_THREAD_NAME) === 0);
+    const c = client();
+    expect(await c.send(receiver.url('/named'), '{}', {}, 5000)).toMatchObject({ ok: true });
+    expect(threadsNamed(SENDER_THREAD_NAME)).toBe(1);
+    await c.close();
+    // Its end is asked for with the last close; the system lists the thread until it has ended.
+    await until(() => threadsNamed(SENDER_THREAD_NAME) === 0);
   });
 
   it('keeps the process alive only while an attempt is under way', async () => {

@@ -26,6 +26,8 @@ const MIN_COMPACT_BYTES = 4 * 1024 * 1024;
 /** Young generation of the writer thread (see start). */
 const WRITER_YOUNG_GENERATION_MB = 8;
 const WRITER_URL = new URL('./writer-worker.mjs', import.meta.url);
+/** The writer thread's name, as the system shows it. */
+export const WRITER_THREAD_NAME = 'svc-writer';
 
 /** What open found on disk, for the writer thread's first start. */
 export interface DiskState {
@@ -191,6 +193,8 @@ export class FileWriter {
     // Loaded here, not with this module: reading a data directory (src/store/lowdb/peek.ts) needs no thread.
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(WRITER_URL, {
+      // Named, so that `top -H` and `ps -L` show which thread is busy (and the webhooks bench its CPU).
+      name: WRITER_THREAD_NAME,
       workerData: {
         dir: this.dir,
         file: this.file,

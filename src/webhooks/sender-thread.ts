@@ -1,8 +1,8 @@
 /**
  * The webhook sender thread: the HTTP side of every attempt (undici's pool, TLS, the request and the response) runs
  * here, beside the thread that serves requests and writes the outbox, which only checks URLs, signs and records.
- * Encrypting, writing and parsing on the wire was some 40% of the main thread's time per delivery; a second core
- * takes it (docs/architecture.md, "The webhook sender thread").
+ * Sending was about a quarter of the main thread's CPU per delivery; a second core takes it (docs/architecture.md,
+ * "The webhook sender thread").
  *
  * The main thread (./send.ts) opens one pool per client, hands over attempts in batches and gets their results in
  * batches. The address guard stays in the main thread, where the resolver and the allow-list are: when a pool opens

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SENDER_THREAD_NAME, senderThreadProbe, WebhookClient } from '../../src/webhooks/send.js';
 import { UNDICI_AGENT, UNDICI_CONNECT } from '../../src/webhooks/wire.js';
+import { until } from '../support/loop.js';
 import { threadNamesShown, threadsNamed } from '../support/threads.js';
 import { hasOpenssl, makeCert, startReceiver, type Tls } from './helpers.js';
 
@@ -17,11 +18,6 @@ describe("the sender thread loads two of undici's modules rather than its index"
 });
 
 const run = hasOpenssl() ? describe : describe.skip;
-
-/** Waits (by turns of the event loop, not by a clock) until `ok` holds. */
-async function until(ok: () => boolean): Promise<void> {
-  while (!ok()) await new Promise((r) => setTimeout(r, 5));
-}
 
 run('the webhook sender thread (one per process, shared by every client)', () => {
   let tls: Tls;

@@ -24,7 +24,7 @@ import {
   type CheckUrlOptions,
   type Resolver,
 } from './guard.js';
-import { describeError, type AttemptResult, type FromSender, type SendOrder, type ToSender } from './wire.js';
+import { describeError, since, type AttemptResult, type FromSender, type SendOrder, type ToSender } from './wire.js';
 
 export type { AttemptResult } from './wire.js';
 
@@ -109,13 +109,13 @@ class SenderThread {
   /** Hands one attempt of `client` over (its pool is opened with its first); resolves with the result. */
   send(
     client: WebhookClient,
-    id: number,
     origin: string,
     path: string,
     body: string,
     headers: Record<string, string>,
     timeoutMs: number,
   ): Promise<AttemptResult> {
+    const id = client.id;
     if (!this.#clients.has(id)) {
       this.#clients.set(id, client);
       this.#post({ t: 'open', client: id, cas: client.trust, connections: client.connections });
@@ -180,22 +180,24 @@ class SenderThread {
         break;
       }
     }
-    if (this.#clients.size === 0 && this.#pending.size === 0 && this.#closing.size === 0) this.#stop();
+    if (this.#clients.size === 0 && !this.#busy) this.#stop();
     else this.#keepAlive();
+  }
+
+  /** Whether anything is under way: then the thread is referenced, so the process waits for it. */
+  get #busy(): boolean {
+    return this.#pending.size > 0 || this.#closing.size > 0;
   }
 
   /** Referenced while anything is under way, so the process waits for it; otherwise it may exit. */
   #keepAlive(): void {
-    this.#referenced = this.#pending.size > 0 || this.#closing.size > 0;
-    if (this.#referenced) this.#worker.ref();
+    if (this.#busy) this.#worker.ref();
     else this.#worker.unref();
   }
 
-  #referenced = false;
-
   /** What tests look at: the thread's id, its open clients and whether it keeps the process alive. */
   state(): { threadId: number; clients: number; referenced: boolean } {
-    return { threadId: this.#worker.threadId, clients: this.#clients.size, referenced: this.#referenced };
+    return { threadId: this.#worker.threadId, clients: this.#clients.size, referenced: this.#busy };
   }
 
   /** Ends the thread as a crash would (tests). */
@@ -234,7 +236,8 @@ export const senderThreadProbe = {
 
 /** Sends webhook attempts over a pool of guarded keep-alive connections, in the sender thread. Close it when done. */
 export class WebhookClient {
-  readonly #id = ++lastClient;
+  /** This client's number in the process: its pool's in the sender thread. */
+  readonly id = ++lastClient;
   /** The thread this client's pool is in (the process's, when it sent there last). */
   #thread: SenderThread | undefined;
   #closed = false;
@@ -266,7 +269,7 @@ export class WebhookClient {
     if (this.#closed) return { ok: false, statusCode: null, latencyMs: 0, error: 'the webhook client is closed' };
     thread ??= new SenderThread();
     this.#thread = thread;
-    return thread.send(this, this.#id, checked.origin, checked.path, body, headers, timeoutMs);
+    return thread.send(this, checked.origin, checked.path, body, headers, timeoutMs);
   }
 
   /** Closes the pooled connections once their requests are done. Later calls do nothing. */
@@ -282,13 +285,8 @@ export class WebhookClient {
   async #end(destroy: boolean): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#thread?.close(this.#id, destroy);
+    await this.#thread?.close(this.id, destroy);
   }
-}
-
-/** Milliseconds since `started`, to a tenth. */
-function since(started: number): number {
-  return Math.round((performance.now() - started) * 10) / 10;
 }
 
 /** A failure of the URL or connect-time check: the guard's refusal, or the resolver's error. */

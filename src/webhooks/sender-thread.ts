@@ -18,9 +18,8 @@ import type { Agent, buildConnector as buildConnectorType, Dispatcher } from 'un
 import type { FromSender, SendOrder, SendResult, ToSender } from './wire.js';
 
 const wireUrl = new URL(`./wire${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-const { describeError, describedError, pinnedLookup, MAX_RESPONSE_BYTES, UNDICI_AGENT, UNDICI_CONNECT } = (await import(
-  wireUrl.href
-)) as typeof import('./wire.js');
+const { describeError, describedError, pinnedLookup, since, MAX_RESPONSE_BYTES, UNDICI_AGENT, UNDICI_CONNECT } =
+  (await import(wireUrl.href)) as typeof import('./wire.js');
 const { Pool, buildConnector } = await loadUndici();
 
 /**
@@ -207,7 +206,6 @@ class Attempt implements Dispatcher.DispatchHandler {
     if (this.#settled) return;
     this.#settled = true;
     clearTimeout(this.#timer);
-    const latencyMs = Math.round((performance.now() - this.#started) * 10) / 10;
-    report({ id: this.#id, ok: error === null, statusCode, latencyMs, error });
+    report({ id: this.#id, ok: error === null, statusCode, latencyMs: since(this.#started), error });
   }
 }

@@ -7,6 +7,7 @@
  * Node's type stripping, or from dist/ compiled), where the project's `.js` import paths do not resolve.
  */
 import net from 'node:net';
+import { performance } from 'node:perf_hooks';
 
 /** The outcome of one attempt. */
 export interface AttemptResult {
@@ -88,6 +89,11 @@ export function pinnedLookup(addresses: string[]) {
     if (opts.all) callback(null, usable);
     else callback(null, usable[0]!.address, usable[0]!.family);
   };
+}
+
+/** Milliseconds since `started` (a `performance.now()`), to a tenth: an attempt's latency. */
+export function since(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
 }
 
 /** An error whose words were already chosen (a refusal the main thread's guard gave for a connection). */

@@ -75,6 +75,14 @@ const SENDER_URL = new URL(`./sender-thread${import.meta.url.endsWith('.ts') ? '
 /** The sender thread's name, as the system shows it. */
 export const SENDER_THREAD_NAME = 'svc-sender';
 
+/**
+ * How long the thread stays, unused, after its last client closed: a test delivery's client (one per call of
+ * `test_webhook`, closed after its attempt) then finds it running, rather than starting a thread each time (some
+ * 120 ms of CPU a start: 70 starts a minute in the fuzzer's run). An idle thread never keeps the process alive.
+ */
+export const SENDER_IDLE_MS = 10_000;
+let idleMs = SENDER_IDLE_MS;
+
 interface Pending {
   done(result: AttemptResult): void;
   started: number;
@@ -84,7 +92,8 @@ interface Pending {
  * The process's sender thread, shared by every open client: started with the first attempt (a service that sends no
  * webhook, and every `svc mcp`, never starts it) and stopped when the last client closes. Attempts handed over in one
  * turn of the event loop travel in one message, and their results come back gathered the same way. The thread keeps
- * the process alive only while attempts or closes are under way, as the pooled sockets did.
+ * the process alive only while attempts or closes are under way, as the pooled sockets did. After the last close it
+ * waits `SENDER_IDLE_MS` for another client before it stops.
  */
 class SenderThread {
   readonly #worker: Worker;
@@ -95,6 +104,8 @@ class SenderThread {
   #orders: SendOrder[] = [];
   #lastOrder = 0;
   #stopped = false;
+  /** Set while the thread has no client: its stop, unless a client comes first. */
+  #idle: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
@@ -117,6 +128,8 @@ class SenderThread {
   ): Promise<AttemptResult> {
     const id = client.id;
     if (!this.#clients.has(id)) {
+      clearTimeout(this.#idle);
+      this.#idle = undefined;
       this.#clients.set(id, client);
       this.#post({ t: 'open', client: id, cas: client.trust, connections: client.connections });
     }
@@ -180,8 +193,21 @@ class SenderThread {
         break;
       }
     }
-    if (this.#clients.size === 0 && !this.#busy) this.#stop();
+    if (this.#clients.size === 0 && !this.#busy) this.#stopWhenIdle();
     else this.#keepAlive();
+  }
+
+  /** No client and nothing under way: stops now, or after `idleMs` unless a client sends first. */
+  #stopWhenIdle(): void {
+    this.#keepAlive();
+    clearTimeout(this.#idle);
+    this.#idle = undefined;
+    if (idleMs <= 0) return this.#stop();
+    this.#idle = setTimeout(() => {
+      this.#idle = undefined;
+      if (this.#clients.size === 0 && !this.#busy) this.#stop();
+    }, idleMs);
+    this.#idle.unref();
   }
 
   /** Whether anything is under way: then the thread is referenced, so the process waits for it. */
@@ -196,8 +222,18 @@ class SenderThread {
   }
 
   /** What tests look at: the thread's id, its open clients and whether it keeps the process alive. */
-  state(): { threadId: number; clients: number; referenced: boolean } {
-    return { threadId: this.#worker.threadId, clients: this.#clients.size, referenced: this.#busy };
+  state(): { threadId: number; clients: number; referenced: boolean; idle: boolean } {
+    return {
+      threadId: this.#worker.threadId,
+      clients: this.#clients.size,
+      referenced: this.#busy,
+      idle: this.#idle !== undefined,
+    };
+  }
+
+  /** Waiting for a client: stops now (tests). */
+  stopIfIdle(): void {
+    if (this.#idle !== undefined) this.#stopWhenIdle();
   }
 
   /** Ends the thread as a crash would (tests). */
@@ -206,6 +242,8 @@ class SenderThread {
   }
 
   #stop(): void {
+    clearTimeout(this.#idle);
+    this.#idle = undefined;
     this.#stopped = true;
     if (thread === this) thread = undefined;
     void this.#worker.terminate();
@@ -214,6 +252,8 @@ class SenderThread {
   /** The thread died: its attempts fail (they are tried again like any failure), closes end, the next send starts another. */
   #lost(why: string): void {
     if (thread === this) thread = undefined;
+    clearTimeout(this.#idle);
+    this.#idle = undefined;
     if (this.#stopped) return;
     this.#stopped = true;
     for (const { done, started } of this.#pending.values())
@@ -228,10 +268,17 @@ class SenderThread {
 let thread: SenderThread | undefined;
 let lastClient = 0;
 
-/** For tests: the process's sender thread, when one runs, and a way to end it as a crash would. */
+/** For tests: the process's sender thread, when one runs, a way to end it as a crash would, and its idle time. */
 export const senderThreadProbe = {
   state: () => thread?.state() ?? null,
   crash: async () => thread?.crash(),
+  /** Sets how long an unused thread stays (0: it stops with the last close) and applies it to one waiting now. */
+  idleFor(ms: number): number {
+    const before = idleMs;
+    idleMs = ms;
+    thread?.stopIfIdle();
+    return before;
+  },
 };
 
 /** Sends webhook attempts over a pool of guarded keep-alive connections, in the sender thread. Close it when done. */

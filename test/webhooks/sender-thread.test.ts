@@ -22,11 +22,16 @@ const run = hasOpenssl() ? describe : describe.skip;
 run('the webhook sender thread (one per process, shared by every client)', () => {
   let tls: Tls;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let idleMs: number;
   beforeAll(async () => {
+    // These tests follow the thread from its start to its stop: it stops with the last close (an earlier file of this
+    // worker may have left one waiting). The wait after the last close has a test of its own.
+    idleMs = senderThreadProbe.idleFor(0);
     tls = makeCert();
     receiver = await startReceiver(tls, (req) => (req.path === '/hang' ? 'hang' : 200));
   });
   afterAll(async () => {
+    senderThreadProbe.idleFor(idleMs);
     await receiver.close();
   });
   const client = () => new WebhookClient({ ca: tls.cert, allow: '127.0.0.1' });
@@ -55,6 +60,28 @@ run('the webhook sender thread (one per process, shared by every client)', () =>
     expect(senderThreadProbe.state()!.threadId).not.toBe(first!.threadId);
     await c.close();
     expect(senderThreadProbe.state()).toBeNull();
+  });
+
+  it('waits a while after the last close: the next client uses it, and it stops when the wait ends', async () => {
+    senderThreadProbe.idleFor(120_000);
+    try {
+      const a = client();
+      expect(await a.send(receiver.url('/idle-a'), '{}', {}, 5000)).toMatchObject({ ok: true });
+      const first = senderThreadProbe.state()!.threadId;
+      await a.close();
+      // Waiting, and not keeping the process alive (test/core/pool-exit.test.ts sees such a process end).
+      expect(senderThreadProbe.state()).toEqual({ threadId: first, clients: 0, referenced: false, idle: true });
+      const b = client();
+      expect(await b.send(receiver.url('/idle-b'), '{}', {}, 5000)).toMatchObject({ ok: true });
+      expect(senderThreadProbe.state()).toEqual({ threadId: first, clients: 1, referenced: false, idle: false });
+      await b.close();
+      expect(senderThreadProbe.state()).toMatchObject({ threadId: first, idle: true });
+      // A short wait now: the thread stops by itself when it ends.
+      senderThreadProbe.idleFor(1);
+      await until(() => senderThreadProbe.state() === null);
+    } finally {
+      senderThreadProbe.idleFor(0);
+    }
   });
 
   it.skipIf(!threadNamesShown)('is shown by the system as svc-sender while it runs', async () => {

@@ -160,6 +160,25 @@ module.exports = {
       from: { path: '^src/' },
       to: { couldNotResolve: true },
     },
+    {
+      name: 'packages-from-package-json',
+      comment:
+        'The service imports only packages its package.json lists (a package present only because another brought ' +
+        'it, or a development tool, may be missing or another version where the package is installed).',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'no-dev-dependencies-at-run-time',
+      comment:
+        'What the service runs is installed with it: a development dependency serves types at most. The one ' +
+        'exception is tsx, loaded by src/core/worker-host.mjs only for a TypeScript task module (the sources run ' +
+        'in development); the installed package runs compiled JavaScript.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'], pathNot: '(^|/)node_modules/tsx/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

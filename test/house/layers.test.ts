@@ -62,6 +62,17 @@ describe('layer rules on a planted tree', () => {
         "import { a } from '../core/a.js';\nimport { f } from '../memoir/f.js';\nexport const h = a + f;\n",
       'src/http/i.ts': "import fastify from 'fastify';\nexport const i = fastify;\n",
       'src/contracts/j.ts': "import { c } from '../law/c.js';\nexport const j = c;\n",
+      // packages: one the package.json does not list (fastify brings it), a development tool at run time, and the
+      // same tool for its types only (allowed)
+      'src/tools/k.ts': "import avvio from 'avvio';\nexport const k = avvio;\n",
+      'src/tools/l.ts': "import fc from 'fast-check';\nexport const l = fc;\n",
+      'src/tools/m.ts': "import type { Arbitrary } from 'fast-check';\nexport type M = Arbitrary<number>;\n",
+      'package.json': JSON.stringify({
+        name: 'planted',
+        version: '1.0.0',
+        dependencies: { fastify: '*' },
+        devDependencies: { 'fast-check': '*' },
+      }),
     };
     for (const [file, text] of Object.entries(files)) {
       await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
@@ -94,8 +105,17 @@ describe('layer rules on a planted tree', () => {
     expect(hit?.to).toMatch(/node_modules\/fastify\//);
   });
 
+  it('reports a package the package.json does not list, and a development dependency at run time', () => {
+    const unlisted = violations.find((v) => v.rule.name === 'packages-from-package-json');
+    expect(unlisted?.from).toBe('src/tools/k.ts');
+    expect(unlisted?.to).toMatch(/node_modules\/avvio\//);
+    expect(
+      violations.some((v) => v.rule.name === 'no-dev-dependencies-at-run-time' && v.from === 'src/tools/l.ts'),
+    ).toBe(true);
+  });
+
   it('reports nothing for imports the layers allow', () => {
-    const allowed = ['src/tools/h.ts', 'src/http/i.ts', 'src/contracts/j.ts'];
+    const allowed = ['src/tools/h.ts', 'src/http/i.ts', 'src/contracts/j.ts', 'src/tools/m.ts'];
     expect(violations.filter((v) => allowed.includes(v.from))).toEqual([]);
   });
 });

@@ -15,16 +15,17 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const LONGEST_FIRST = [
   // process
-  'test/cli/pack.test.ts',
   'test/watch/watcher-kill-anvil.test.ts',
-  'test/scale/outbox.test.ts',
   'test/embed/wallet-browser.test.ts',
   'test/embed/locales-browser.test.ts',
+  'test/scale/outbox.test.ts',
   'test/store/durability.test.ts',
+  'test/memoir/voice.test.ts',
+  'test/embed/browser.test.ts',
+  'test/cli/pack.test.ts',
+  'test/scale/redelivery.test.ts',
   'test/cli/cli.test.ts',
   'test/embed/review-browser.test.ts',
-  'test/embed/browser.test.ts',
-  'test/scale/redelivery.test.ts',
   'test/cli/first-lists.test.ts',
   'test/mcp/proxy.test.ts',
   // deep

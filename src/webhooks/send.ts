@@ -90,10 +90,10 @@ interface Pending {
 
 /**
  * The process's sender thread, shared by every open client: started with the first attempt (a service that sends no
- * webhook, and every `svc mcp`, never starts it) and stopped when the last client closes. Attempts handed over in one
- * turn of the event loop travel in one message, and their results come back gathered the same way. The thread keeps
- * the process alive only while attempts or closes are under way, as the pooled sockets did. After the last close it
- * waits `SENDER_IDLE_MS` for another client before it stops.
+ * webhook, and every `svc mcp`, never starts it) and stopped `SENDER_IDLE_MS` after the last client closed, unless
+ * another sends first. Attempts handed over in one turn of the event loop travel in one message, and their results
+ * come back gathered the same way. The thread keeps the process alive only while attempts or closes are under way,
+ * as the pooled sockets did.
  */
 class SenderThread {
   readonly #worker: Worker;
@@ -221,7 +221,7 @@ class SenderThread {
     else this.#worker.unref();
   }
 
-  /** What tests look at: the thread's id, its open clients and whether it keeps the process alive. */
+  /** What tests look at: the thread's id, its open clients, whether it keeps the process alive and waits for a client. */
   state(): { threadId: number; clients: number; referenced: boolean; idle: boolean } {
     return {
       threadId: this.#worker.threadId,
@@ -231,7 +231,7 @@ class SenderThread {
     };
   }
 
-  /** Waiting for a client: stops now (tests). */
+  /** Waiting for a client: waits again for the idle time set now, or stops at once when it is 0 (tests). */
   stopIfIdle(): void {
     if (this.#idle !== undefined) this.#stopWhenIdle();
   }

@@ -221,7 +221,7 @@ class SenderThread {
     else this.#worker.unref();
   }
 
-  /** What tests look at: the thread's id, its open clients, whether it keeps the process alive and waits for a client. */
+  /** For tests: the thread's id, its open clients, whether it keeps the process alive or waits for a client. */
   state(): { threadId: number; clients: number; referenced: boolean; idle: boolean } {
     return {
       threadId: this.#worker.threadId,

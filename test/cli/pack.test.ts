@@ -49,9 +49,9 @@ async function copyProject(dir: string): Promise<void> {
 /**
  * Where the copy, the tarball and the installed package go, and whether the install starts from the project's
  * node_modules linked in (`seed`). The install writes some 500 MB in about 270 packages: on this project's machines
- * about 30 s of CPU in memory, 34 s on disk (14 of them in the kernel). When the temporary folder is on the file system of
- * the project's node_modules, the install directory's node_modules starts as hard links to it (`cp -al`, about a
- * second): npm then keeps what already satisfies the package's dependencies, removes the rest (the development
+ * about 30 s of CPU in memory, 34 s on disk (14 of them in the kernel). When the temporary folder is on the file
+ * system of the project's node_modules, the install directory's node_modules starts as hard links to it (`cp -al`,
+ * about a second): npm then keeps what already satisfies the package's dependencies, removes the rest (the development
  * tools: the test checks tsx is gone) and extracts only svc itself, some 5 s of CPU. npm replaces files and never
  * writes into one it keeps, so the project's own files are not touched; the layout may differ from a fresh install's
  * in where npm hoists a package, which is npm's choice, not the package's (the lint gate refuses an import of a

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processThreads } from '../test/support/threads.js';
 
 /** True when the module at `metaUrl` is the script being run (`npx tsx bench/x.ts`). */
 export function isMain(metaUrl: string): boolean {
@@ -38,40 +39,12 @@ export function threadCpuUsage(previous?: NodeJS.CpuUsage): NodeJS.CpuUsage {
   return usage.call(process, previous);
 }
 
-/**
- * CPU time (µs) of each of the process's threads so far, summed by the name the system shows (`MainThread`,
- * `svc-sender`, `svc-writer`, `V8Worker` for V8's collector and compiler helpers, ...), from /proc/self/task. Empty
- * where there is no /proc (not Linux). A thread that ended since is missing from a later reading.
- */
+/** CPU time (µs) of the process's threads so far, summed by the name the system shows (test/support/threads.ts). */
 export function cpuByThreadName(): Map<string, number> {
   const byName = new Map<string, number>();
-  let tasks: string[];
-  try {
-    tasks = readdirSync('/proc/self/task');
-  } catch {
-    return byName;
-  }
-  const tick = 1_000_000 / CLOCK_TICKS;
-  for (const task of tasks) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-    } catch {
-      continue; // ended meanwhile
-    }
-    // "pid (name) state ...": the name may hold spaces and parentheses, so split after the last ')'.
-    const close = stat.lastIndexOf(')');
-    const name = stat.slice(stat.indexOf('(') + 1, close);
-    const fields = stat.slice(close + 2).split(' ');
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
-    const used = (Number(fields[11]) + Number(fields[12])) * tick;
-    byName.set(name, (byName.get(name) ?? 0) + used);
-  }
+  for (const { name, cpuUs } of processThreads()) byName.set(name, (byName.get(name) ?? 0) + cpuUs);
   return byName;
 }
-
-/** The clock ticks per second /proc counts CPU time in (USER_HZ: 100 on Linux's usual builds). */
-const CLOCK_TICKS = 100;
 
 /** What each thread name used between two readings of cpuByThreadName. */
 export function cpuSince(before: Map<string, number>, after: Map<string, number>): Map<string, number> {

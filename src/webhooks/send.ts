@@ -128,8 +128,7 @@ class SenderThread {
   ): Promise<AttemptResult> {
     const id = client.id;
     if (!this.#clients.has(id)) {
-      clearTimeout(this.#idle);
-      this.#idle = undefined;
+      this.#cancelIdle();
       this.#clients.set(id, client);
       this.#post({ t: 'open', client: id, cas: client.trust, connections: client.connections });
     }
@@ -197,17 +196,18 @@ class SenderThread {
     else this.#keepAlive();
   }
 
-  /** No client and nothing under way: stops now, or after `idleMs` unless a client sends first. */
+  /** No client and nothing under way: stops now, or after `idleMs` unless a client sends first (which cancels it). */
   #stopWhenIdle(): void {
     this.#keepAlive();
+    this.#cancelIdle();
+    if (idleMs <= 0) return this.#stop();
+    this.#idle = setTimeout(() => this.#stop(), idleMs);
+    this.#idle.unref();
+  }
+
+  #cancelIdle(): void {
     clearTimeout(this.#idle);
     this.#idle = undefined;
-    if (idleMs <= 0) return this.#stop();
-    this.#idle = setTimeout(() => {
-      this.#idle = undefined;
-      if (this.#clients.size === 0 && !this.#busy) this.#stop();
-    }, idleMs);
-    this.#idle.unref();
   }
 
   /** Whether anything is under way: then the thread is referenced, so the process waits for it. */
@@ -242,8 +242,7 @@ class SenderThread {
   }
 
   #stop(): void {
-    clearTimeout(this.#idle);
-    this.#idle = undefined;
+    this.#cancelIdle();
     this.#stopped = true;
     if (thread === this) thread = undefined;
     void this.#worker.terminate();
@@ -252,8 +251,7 @@ class SenderThread {
   /** The thread died: its attempts fail (they are tried again like any failure), closes end, the next send starts another. */
   #lost(why: string): void {
     if (thread === this) thread = undefined;
-    clearTimeout(this.#idle);
-    this.#idle = undefined;
+    this.#cancelIdle();
     if (this.#stopped) return;
     this.#stopped = true;
     for (const { done, started } of this.#pending.values())

@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/sequencer.js';
+import { ONE_AT_A_TIME } from './test/support/exclusive.js';
 
 /**
- * Four groups, one after the other (`sequence.groupOrder`):
+ * Three groups, one after the other (`sequence.groupOrder`):
  *
  * 1. "unit": everything not listed below, two files at a time (one per core), the files of a worker sharing loaded
  *    modules (not isolated). It is the quick loop while changing code (`npm run test:unit`, a couple of minutes).
@@ -21,13 +22,12 @@ import LongestFirstSequencer from './test/sequencer.js';
  *    same work taking 38% more CPU with both cores always busy). The OpenAPI examples test mocks
  *    `node:dns` and so needs a fresh module state: it runs in the same group from a project of its own, isolated.
  *
- * 4. "serial": one file at a time, because each needs something to itself:
- *    - the PostgreSQL files open up to ~40 connections each (three `svc serve` instances with pools of 10), and the
- *      machine's server allows 100, shared with whatever else runs there;
- *    - the Redis files share the machine's Redis (the budget test reads its memory use).
- *    Its files share loaded modules too (none mocks a module): an isolated file loaded the service again, some 3 s
- *    each with nothing else running, and the machine's second core idle. The durability kill loop and the MCP proxy
- *    test ran here once; they run in the process group now (see there).
+ *    A few of them run one at a time, beside the others (test/support/exclusive.ts): the PostgreSQL files that open
+ *    up to ~40 connections each (three `svc serve` instances with pools of 10, concurrent claimers) of the machine's
+ *    server's 100, shared with the other files here that use it (the outbox's instances up to ~25 at once) and
+ *    whatever else runs there, and the Redis files, which share the machine's Redis. Each waits for a lock before its
+ *    hooks run; the sequencer spreads them among the others (test/sequencer.ts), so that two rarely come up together.
+ *    They had a group of their own, after this one: about a minute with the second core idle.
  *
  * Within a group the longest files start first (test/sequencer.ts), so that the short ones fill in beside them
  * rather than one long file running alone at the end of its group.
@@ -36,13 +36,6 @@ import LongestFirstSequencer from './test/sequencer.js';
  * the TON sandbox, and with two files running at once on two cores (or a loaded machine) such a test can take
  * 20-30 s. A hang still fails.
  */
-const SERIAL = [
-  'test/store/pg*.test.ts',
-  'test/credits/ledger-postgres.test.ts',
-  'test/scale/{config,instances,migrate}.test.ts',
-  'test/keys/redis-*.test.ts',
-];
-
 // Checks the OpenAPI document's examples against a server that must start with a fresh module state (it mocks
 // `node:dns`; the process group shares loaded modules between its files).
 const ISOLATED = ['test/http/openapi-lint.test.ts'];
@@ -110,7 +103,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...DEEP, ...SERIAL, ...PROCESS, ...ISOLATED],
+          exclude: [...DEEP, ...PROCESS, ...ONE_AT_A_TIME, ...ISOLATED],
           maxWorkers: 2,
           // The files of a worker share loaded modules: each file no longer loads the whole service again (it was
           // a third of this group's time). They start their own servers and stores, leave process.env as they
@@ -134,7 +127,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'process',
-          include: PROCESS,
+          include: [...PROCESS, ...ONE_AT_A_TIME],
+          setupFiles: ['test/support/exclusive-setup.ts'],
           maxWorkers: 2,
           // Shared modules: each file no longer loads the helpers and the service again (8% less CPU for the group).
           isolate: false,
@@ -149,16 +143,6 @@ export default defineConfig({
           // the same as the process project's: projects sharing a group share its workers
           maxWorkers: 2,
           sequence: { groupOrder: 2 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'serial',
-          include: SERIAL,
-          maxWorkers: 1,
-          isolate: false,
-          sequence: { groupOrder: 3 },
         },
       },
     ],

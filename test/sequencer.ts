@@ -12,6 +12,7 @@
  */
 import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { runsAlone } from './support/exclusive.js';
 
 const LONGEST_FIRST = [
   // process
@@ -36,9 +37,6 @@ const LONGEST_FIRST = [
   'test/contracts/ton/matrix-a.test.ts',
   'test/access/harness.test.ts',
   'test/contracts/workers.test.ts',
-  // serial
-  'test/store/pg-contract.test.ts',
-  'test/scale/instances.test.ts',
   // unit
   'test/contracts/ton/generate.test.ts',
   'test/contracts/ton/compile.test.ts',
@@ -55,15 +53,50 @@ export default class LongestFirstSequencer extends BaseSequencer {
     const sorted = await super.sort(files);
     const root = this.ctx.config.root;
     const rank = (spec: TestSpecification): number => {
-      const i = LONGEST_FIRST.indexOf(path.relative(root, spec.moduleId).split(path.sep).join('/'));
+      const i = LONGEST_FIRST.indexOf(relative(root, spec));
       return i < 0 ? LONGEST_FIRST.length : i;
     };
     const order = new Map(sorted.map((spec, i) => [spec, i]));
-    return sorted.sort(
+    sorted.sort(
       (a, b) =>
         a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
         rank(a) - rank(b) ||
         order.get(a)! - order.get(b)!,
     );
+    const groups = new Map<number, TestSpecification[]>();
+    for (const spec of sorted) {
+      const g = spec.project.config.sequence.groupOrder;
+      groups.set(g, [...(groups.get(g) ?? []), spec]);
+    }
+    return [...groups.values()].flatMap((group) =>
+      spreadOut(
+        group,
+        (spec) => runsAlone(relative(root, spec)),
+        (spec) => rank(spec) < LONGEST_FIRST.length,
+      ),
+    );
   }
+}
+
+function relative(root: string, spec: TestSpecification): string {
+  return path.relative(root, spec.moduleId).split(path.sep).join('/');
+}
+
+/**
+ * The files that run one at a time (test/support/exclusive.ts) spread evenly among the others of their group, after
+ * its long files: a worker that picks one while another runs waits for it, and spread out, two rarely come up
+ * together.
+ */
+export function spreadOut<T>(group: T[], alone: (file: T) => boolean, long: (file: T) => boolean): T[] {
+  const lone = group.filter(alone);
+  if (lone.length === 0) return group;
+  const others = group.filter((f) => !alone(f));
+  const tail = others.filter((f) => !long(f));
+  const out = others.filter(long);
+  const every = Math.max(1, Math.floor(tail.length / lone.length));
+  tail.forEach((f, i) => {
+    out.push(f);
+    if ((i + 1) % every === 0 && lone.length > 0) out.push(lone.shift()!);
+  });
+  return [...out, ...lone];
 }

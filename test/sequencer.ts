@@ -53,7 +53,7 @@ export default class LongestFirstSequencer extends BaseSequencer {
     const sorted = await super.sort(files);
     const root = this.ctx.config.root;
     const rank = (spec: TestSpecification): number => {
-      const i = LONGEST_FIRST.indexOf(relative(root, spec));
+      const i = LONGEST_FIRST.indexOf(path.relative(root, spec.moduleId).split(path.sep).join('/'));
       return i < 0 ? LONGEST_FIRST.length : i;
     };
     const order = new Map(sorted.map((spec, i) => [spec, i]));
@@ -66,20 +66,16 @@ export default class LongestFirstSequencer extends BaseSequencer {
     const groups = new Map<number, TestSpecification[]>();
     for (const spec of sorted) {
       const g = spec.project.config.sequence.groupOrder;
-      groups.set(g, [...(groups.get(g) ?? []), spec]);
+      if (!groups.get(g)?.push(spec)) groups.set(g, [spec]);
     }
     return [...groups.values()].flatMap((group) =>
       spreadOut(
         group,
-        (spec) => runsAlone(relative(root, spec)),
+        (spec) => runsAlone(spec.moduleId),
         (spec) => rank(spec) < LONGEST_FIRST.length,
       ),
     );
   }
-}
-
-function relative(root: string, spec: TestSpecification): string {
-  return path.relative(root, spec.moduleId).split(path.sep).join('/');
 }
 
 /**

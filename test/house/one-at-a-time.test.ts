@@ -71,6 +71,9 @@ describe('the lock', () => {
 describe('the files and their order', () => {
   it('names the PostgreSQL and Redis files, and no other', () => {
     expect(runsAlone('test/store/pg-contract.test.ts')).toBe(true);
+    // as vitest names them: absolute paths
+    expect(runsAlone(path.join(import.meta.dirname, '..', 'store', 'pg.test.ts'))).toBe(true);
+    expect(runsAlone(path.join(import.meta.dirname, '..', 'store', 'durability.test.ts'))).toBe(false);
     expect(runsAlone('test/scale/instances.test.ts')).toBe(true);
     expect(runsAlone('test/keys/redis-limiter.test.ts')).toBe(true);
     expect(runsAlone('test/scale/outbox.test.ts')).toBe(false);

@@ -13,6 +13,7 @@
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isAlive } from '../../src/store/lowdb/lock.js';
 
 /** The files, as globs from the project's root. */
 export const ONE_AT_A_TIME = [
@@ -22,9 +23,12 @@ export const ONE_AT_A_TIME = [
   'test/keys/redis-*.test.ts',
 ];
 
-/** Whether a file (its path from the project's root, with forward slashes) is one of them. */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Whether a file (its absolute path, or its path from the project's root) is one of them. */
 export function runsAlone(file: string): boolean {
-  return ONE_AT_A_TIME.some((glob) => path.matchesGlob(file, glob));
+  const relative = path.relative(ROOT, path.resolve(ROOT, file)).split(path.sep).join('/');
+  return ONE_AT_A_TIME.some((glob) => path.matchesGlob(relative, glob));
 }
 
 /** How often a waiting worker looks again. */
@@ -53,13 +57,7 @@ function holderAlive(dir: string): boolean {
       return false;
     }
   }
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return Number.isSafeInteger(pid) && pid > 0 && isAlive(pid);
 }
 
 /** Waits for the lock and takes it; resolves with its release. */

@@ -5,8 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
-import { handleMcpPost } from '../mcp/http.js';
-import { RPC_UNAUTHORIZED } from '../mcp/server.js';
+import { RPC_UNAUTHORIZED } from '../mcp/rpc-errors.js';
 import type { AnyTool, Services } from '../tools/define.js';
 import { countAdmitted } from '../access/budget.js';
 import type { CallInfo } from '../access/call.js';
@@ -14,6 +13,19 @@ import { admit } from '../access/key.js';
 import { conflictingKeys, presentedKey } from './credentials.js';
 import { retryAfterSeconds } from './errors.js';
 import { rateHeaders } from './rate-headers.js';
+
+/**
+ * The MCP server and its Streamable HTTP transport (the SDK's server modules, Hono's request adapter, and with it
+ * Node's fetch internals), loaded with the first request that reaches them rather than with every `svc serve`: most
+ * starts never serve one (the test suite's some hundred), and loading them took about 0.1 s of the start's CPU.
+ */
+let mcpHttp: Promise<typeof import('../mcp/http.js')> | undefined;
+const loadMcpHttp = () =>
+  (mcpHttp ??= import('../mcp/http.js').catch((err: unknown) => {
+    // Tried again by the next request rather than kept as the answer of every one.
+    mcpHttp = undefined;
+    throw err;
+  }));
 
 /** Host names that resolve to this machine only. */
 export function isLoopbackName(host: string): boolean {
@@ -129,6 +141,7 @@ export async function mcpRoutes(app: FastifyInstance, { services, tools, closing
     for (const [name, value] of Object.entries(rateHeaders(call.rate!))) reply.raw.setHeader(name, value);
     if (closing()) reply.raw.setHeader('Connection', 'close');
     try {
+      const { handleMcpPost } = await loadMcpHttp();
       await handleMcpPost(req.raw, reply.raw, req.body, tools, services, apiKey, req.ip, principal);
     } catch (err) {
       req.log.error({ err, requestId: req.id }, 'MCP request failed');

@@ -46,6 +46,19 @@ const HEAVY = [
   'stopword',
 ];
 
+/**
+ * The MCP server's modules over HTTP (the SDK's Streamable HTTP transport and Hono's adapter under it): loaded with the
+ * first request to /mcp, not with the service.
+ */
+const MCP_HTTP = ['@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js', '@hono/node-server/'];
+
+/** Which of MCP_HTTP the probe recorded. */
+function mcpHttpLoaded(probe: string): string[] {
+  return MCP_HTTP.filter((name) =>
+    probe.split('\n').some((line) => decodeURIComponent(line).includes(`/node_modules/${name}`)),
+  );
+}
+
 /** The heavy libraries among the modules the probe recorded. */
 function heavyLoaded(probe: string): string[] {
   const found = new Set<string>();
@@ -91,6 +104,7 @@ describe('svc serve', () => {
     // The probe saw the service's own modules (it works), and none of the heavy ones.
     expect(probe).toContain(programModule('http/app'));
     expect(heavyLoaded(probe)).toEqual([]);
+    expect(mcpHttpLoaded(probe)).toEqual([]);
   });
 
   it('loads a library when a tool needs it: search_docs loads MiniSearch and the stop words', async () => {
@@ -101,6 +115,23 @@ describe('svc serve', () => {
     });
     expect(res.status).toBe(200);
     expect(heavyLoaded(await readFile(probeFile, 'utf8'))).toEqual(['minisearch', 'stopword']);
+  });
+
+  it('loads the MCP server with the first request to /mcp, and answers it', async () => {
+    const key = /store it safely:\s+(\S+)/.exec(served.stderr())?.[1];
+    expect(mcpHttpLoaded(await readFile(probeFile, 'utf8'))).toEqual([]);
+    const res = await fetch(`${served.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('generate_contract');
+    expect(mcpHttpLoaded(await readFile(probeFile, 'utf8'))).toEqual(MCP_HTTP);
   });
 });
 

@@ -3,7 +3,6 @@
  * parsing, limits, bad URLs), by Node's HTTP parser before Fastify sees a request, and unknown routes. Also the one
  * request log line per answered request.
  */
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import {
   LogController,
@@ -122,6 +121,9 @@ export function earlyErrorHandlers(services: Services) {
         : ApiError.validation('The request is not valid HTTP.', [{ field: '', reason: code ?? 'malformed request' }]);
       const requestId = newId('request');
       const body = JSON.stringify(errorEnvelope(apiErr.toBody(), makeMeta(requestId, services.clock.now())));
+      // Node's own module rather than an ES import of it: importing node:http as an ES module reads every export,
+      // whose getters load Node's fetch internals (some 30 ms of each `svc serve` start).
+      const { STATUS_CODES } = process.getBuiltinModule('node:http');
       socket.end(
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
           `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,

@@ -20,12 +20,7 @@ import { rateHeaders } from './rate-headers.js';
  * starts never serve one (the test suite's some hundred), and loading them took about 0.1 s of the start's CPU.
  */
 let mcpHttp: Promise<typeof import('../mcp/http.js')> | undefined;
-const loadMcpHttp = () =>
-  (mcpHttp ??= import('../mcp/http.js').catch((err: unknown) => {
-    // Tried again by the next request rather than kept as the answer of every one.
-    mcpHttp = undefined;
-    throw err;
-  }));
+const loadMcpHttp = () => (mcpHttp ??= import('../mcp/http.js'));
 
 /** Host names that resolve to this machine only. */
 export function isLoopbackName(host: string): boolean {

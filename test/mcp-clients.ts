@@ -109,7 +109,19 @@ export function mcpToolCallRequest(
   apiKey: string | undefined,
   name: string,
   argsJson: string,
-): { method: 'POST'; url: '/mcp'; headers: Record<string, string>; payload: string } {
+): { method: 'POST'; url: '/mcp'; headers: Record<string, string>; payload: string };
+/** The same, with the arguments' JSON text in UTF-8: the payload is then those bytes inside the call's. */
+export function mcpToolCallRequest(
+  apiKey: string | undefined,
+  name: string,
+  argsJson: Buffer,
+): { method: 'POST'; url: '/mcp'; headers: Record<string, string>; payload: Buffer };
+export function mcpToolCallRequest(
+  apiKey: string | undefined,
+  name: string,
+  argsJson: string | Buffer,
+): { method: 'POST'; url: '/mcp'; headers: Record<string, string>; payload: string | Buffer } {
+  const head = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":`;
   return {
     method: 'POST',
     url: '/mcp',
@@ -118,7 +130,10 @@ export function mcpToolCallRequest(
       accept: 'application/json, text/event-stream',
       ...(apiKey !== undefined ? { authorization: `Bearer ${apiKey}` } : {}),
     },
-    payload: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argsJson}}}`,
+    payload:
+      typeof argsJson === 'string'
+        ? `${head}${argsJson}}}`
+        : Buffer.concat([Buffer.from(head), argsJson, Buffer.from('}}')]),
   };
 }
 

@@ -686,6 +686,7 @@ export function fuzzSuite(part: number, parts: number): void {
           expect(sent.body.equals(Buffer.from(json))).toBe(true);
           expect(sent.value).toStrictEqual(JSON.parse(json));
         }
+        // 7 characters at the two lengths from REPEAT_MIN, and the emoji's 9,999 (19,998 code units)
         expect(repeats).toBe(15);
         expect(holesFilled - filledBefore).toBe(repeats);
       });

@@ -465,31 +465,12 @@ async function overSocket(
 const URL_VALUE_CUT = 20_000;
 
 /**
- * The input with the values its URL carries (all of a GET's or DELETE's, the path parameters of the others) cut to
- * URL_VALUE_CUT characters as the URL has them (String(value)); a body keeps its values whole.
- */
-function cutForUrl(tool: AnyTool, value: Record<string, unknown>): Record<string, unknown> {
-  const query = tool.rest.method === 'GET' || tool.rest.method === 'DELETE';
-  const params = new Set(Array.from(tool.rest.path.matchAll(/:([A-Za-z_]+)/g), (m) => m[1]));
-  let cut: Record<string, unknown> | undefined;
-  for (const [k, v] of Object.entries(value)) {
-    if (!query && !params.has(k)) continue;
-    if (v === null || (typeof v !== 'string' && typeof v !== 'object')) continue;
-    const text = String(v);
-    if (text.length <= URL_VALUE_CUT) continue;
-    cut ??= { ...value };
-    setOwn(cut, k, text.slice(0, URL_VALUE_CUT));
-  }
-  return cut ?? value;
-}
-
-/**
  * The REST request of an input; an object whose whole is the JSON body (no path parameter, a method with a body) goes
  * as its JSON text. Values the URL carries are cut to a length the server refuses all the same (URL_VALUE_CUT).
  */
 function restSent(tool: AnyTool, sent: Sent): ReturnType<typeof restRequest> & { headers?: Record<string, string> } {
   if (!isObject(sent.value)) return { ...restRequest(tool, {}), payload: sent.value as never };
-  const req = restRequest(tool, cutForUrl(tool, sent.value));
+  const req = restRequest(tool, sent.value, { urlValueCut: URL_VALUE_CUT });
   if (req.payload === undefined || tool.rest.path.includes(':')) return req;
   return { ...req, payload: sent.body as never, headers: { 'content-type': 'application/json' } };
 }

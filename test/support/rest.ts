@@ -17,20 +17,26 @@ function encodePathValue(text: string): string {
   return out;
 }
 
-/** The REST request (method, URL, body) that carries a tool input, per the tool's REST mapping. */
+/**
+ * The REST request (method, URL, body) that carries a tool input, per the tool's REST mapping. `urlValueCut` cuts
+ * each value the URL carries (a path parameter, a GET's or DELETE's query field) to that many characters; the body
+ * keeps its values whole.
+ */
 export function restRequest(
   tool: AnyTool,
   input: Record<string, unknown>,
+  { urlValueCut = Infinity }: { urlValueCut?: number } = {},
 ): { method: AnyTool['rest']['method']; url: string; payload?: Record<string, unknown> } {
+  const inUrl = (v: unknown) => String(v).slice(0, urlValueCut);
   let url = '/api/v1' + tool.rest.path;
   const rest = { ...input };
   for (const m of tool.rest.path.matchAll(/:([A-Za-z_]+)/g)) {
-    url = url.replace(`:${m[1]}`, encodePathValue(String(rest[m[1]!])));
+    url = url.replace(`:${m[1]}`, encodePathValue(inUrl(rest[m[1]!])));
     delete rest[m[1]!];
   }
   const query = tool.rest.method === 'GET' || tool.rest.method === 'DELETE';
   if (query && Object.keys(rest).length)
-    url += '?' + new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)])).toString();
+    url += '?' + new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, inUrl(v)])).toString();
   return { method: tool.rest.method, url, ...(query ? {} : { payload: rest }) };
 }
 

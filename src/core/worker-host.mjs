@@ -1,7 +1,8 @@
 // Worker thread of a WorkerPool (src/core/worker-pool.ts). Plain JavaScript so
 // that it starts the same way under node, tsx and vitest: it registers tsx's
 // loader when the task module is TypeScript, imports the module named in
-// workerData, and runs the tasks the main thread posts, one at a time.
+// workerData, and runs the tasks the main thread posts, one at a time. A task
+// module may also export `shared()`: see ready() below.
 // A task module exports `tasks`: { [name]: (args, { progress }) => value |
 // Promise<value> }; values must be structured-cloneable. `progress(value)`
 // reports a step to the main thread (RunOptions.onProgress).
@@ -42,11 +43,29 @@ function errorBody(err) {
 
 let tasks;
 try {
-  ({ tasks } = await import(workerData.module));
+  const mod = await import(workerData.module);
+  tasks = mod.tasks;
   if (!tasks || typeof tasks !== 'object') throw new Error(`${workerData.module} exports no tasks`);
-  parentPort.postMessage({ type: 'ready' });
+  ready(typeof mod.shared === 'function' ? mod.shared() : undefined);
 } catch (err) {
   parentPort.postMessage({ type: 'failed', error: errorBody(err) });
+}
+
+/**
+ * Tells the pool this worker is ready, with what the task module shares with the workers started after it (its
+ * `shared()`, handed to them as `workerData.shared`): something costly to make and cheap to pass, such as a compiled
+ * WebAssembly module. What cannot cross threads is not shared, and the worker is ready all the same.
+ */
+function ready(shared) {
+  if (shared !== undefined) {
+    try {
+      parentPort.postMessage({ type: 'ready', shared });
+      return;
+    } catch {
+      // not structured-cloneable
+    }
+  }
+  parentPort.postMessage({ type: 'ready' });
 }
 
 parentPort.on('message', async (msg) => {

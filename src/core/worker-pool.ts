@@ -27,6 +27,15 @@ import {
 
 const HOST_URL = new URL('./worker-host.mjs', import.meta.url);
 
+/**
+ * What the first worker of a task module shared once it had loaded (worker-host.mjs: the module's `shared()`), handed
+ * to every worker of that module started later in this process, by any pool: solc's compiled WebAssembly, so that a
+ * worker replaced after a time limit or a cancelled job, or the pool of another server in the same process, starts
+ * without reading and compiling it again. Kept for the process's life (one entry per task module); holding the
+ * compiled module also keeps V8's code of the compiler alive, so that a worker's end never frees it.
+ */
+const sharedByModule = new Map<string, unknown>();
+
 export interface WorkerPoolOptions {
   /** What the workers do, in words, for error messages ("The TON sandbox"). */
   name: string;
@@ -125,7 +134,7 @@ interface ErrorBody {
 }
 
 type FromWorker =
-  | { type: 'ready' }
+  | { type: 'ready'; shared?: unknown }
   | { type: 'stdio'; text: string }
   | { type: 'failed'; error: ErrorBody }
   | { type: 'progress'; id: number; value: unknown }
@@ -210,7 +219,7 @@ export class WorkerPool implements QueueBounds {
   private spawn(): Slot {
     // stdout of the process may be a protocol (MCP over stdio): whatever a worker prints goes to stderr.
     const worker = new Worker(HOST_URL, {
-      workerData: { module: this.module.href },
+      workerData: { module: this.module.href, shared: sharedByModule.get(this.module.href) },
       resourceLimits: this.resourceLimits,
       stdout: true,
       stderr: true,
@@ -239,6 +248,8 @@ export class WorkerPool implements QueueBounds {
       return;
     }
     if (msg.type === 'ready') {
+      if (msg.shared !== undefined && !sharedByModule.has(this.module.href))
+        sharedByModule.set(this.module.href, msg.shared);
       slot.state = 'idle';
       slot.markStarted();
       const next = slot.job;

@@ -292,6 +292,41 @@ describe('WorkerPool', () => {
     expect(kept.workers).toBe(1);
   });
 
+  describe('what a first worker shares', () => {
+    type Handed = { threadId: number; got?: { threadId?: number; isModule: boolean } };
+    // A query of its own per test: what a module's first worker shares is kept for the whole process.
+    let n = 0;
+    const sharing = (query = '') => new URL(`./fixtures/shared-tasks.ts?${++n}${query}`, import.meta.url);
+    /** Stops the worker of a one-worker pool with a job over its time limit: the next job starts another. */
+    const replace = async (p: WorkerPool) => expect(p.run('spin', null, { timeoutMs: 50 })).rejects.toThrow();
+
+    it('is handed to the workers started after it, of this pool and of later pools of the same module', async () => {
+      const module = sharing();
+      const p = pool({ module });
+      const first = await p.run<Handed>('handed', null);
+      expect(first.got).toBeUndefined();
+      await replace(p);
+      const second = await p.run<Handed>('handed', null);
+      expect(second.threadId).not.toBe(first.threadId);
+      expect(second.got).toEqual({ threadId: first.threadId, isModule: true });
+      // The first worker's, not the one before: what is kept is what was shared first.
+      await replace(p);
+      expect((await p.run<Handed>('handed', null)).got).toEqual({ threadId: first.threadId, isModule: true });
+      const other = await pool({ module }).run<Handed>('handed', null);
+      expect(other.got).toEqual({ threadId: first.threadId, isModule: true });
+      // Another module shares nothing with this one.
+      expect((await pool({ module: sharing() }).run<Handed>('handed', null)).got).toBeUndefined();
+    });
+
+    it('is left out when it cannot cross threads, and the worker still serves', async () => {
+      const p = pool({ module: sharing('&uncloneable') });
+      expect((await p.run<Handed>('handed', null)).got).toBeUndefined();
+      await replace(p);
+      expect((await p.run<Handed>('handed', null)).got).toBeUndefined();
+      expect(p.stats.workersStarted).toBe(2);
+    });
+  });
+
   it('a module that does not load fails its jobs with the reason', async () => {
     const p = new WorkerPool({ name: 'Broken', module: new URL('./fixtures/no-such-module.ts', import.meta.url) });
     pools.push(p);

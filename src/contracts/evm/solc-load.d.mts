@@ -9,6 +9,12 @@ export function solcCacheDir(env?: NodeJS.ProcessEnv): string | undefined;
  */
 export function isPrivate(file: string): boolean;
 
+/** solc's compiled WebAssembly and the runtime part of soljson.js that starts it. */
+export interface Compiled {
+  module: WebAssembly.Module;
+  runtime: string;
+}
+
 export interface LoadedSolc {
   /** solc's JavaScript interface (solc/wrapper). */
   // biome-ignore lint/suspicious/noExplicitAny: the solc package ships no types for its wrapper
@@ -21,7 +27,23 @@ export interface LoadedSolc {
   cached?: boolean;
   /** Why solc was loaded from the package. */
   why?: string;
+  /** What another worker can start from (startSolc); none when solc was loaded from the package. */
+  compiled?: Compiled;
+  /** Started from what an earlier load shared (startSolc); `from`, `dir`, `cached` and `why` are that load's. */
+  reused?: boolean;
+}
+
+/** What a worker shares with the workers started after it (see startSolc). */
+export interface SharedSolc {
+  compiled?: Compiled;
+  loaded?: Omit<LoadedSolc, 'solc' | 'compiled'>;
 }
 
 /** Loads solc, through the cache directory `dir` (default: solcCacheDir(); undefined: no cache). */
 export function loadSolc(options?: { dir?: string | undefined }): LoadedSolc;
+
+/**
+ * Starts solc from what an earlier load of this process shared, without reading the cache or compiling the
+ * WebAssembly again; loads it (loadSolc) when nothing usable is shared.
+ */
+export function startSolc(shared: SharedSolc | undefined, options?: { dir?: string | undefined }): LoadedSolc;

@@ -7,7 +7,8 @@
 // WebAssembly in a cache file; later loads read that file, compile it, and run only the runtime part of soljson.js
 // (its last 70 kB, read from the package itself at the offset recorded with the cache), handing it the compiled
 // module. Two workers of one process loading the same bytes also share V8's compiled code, so the second worker's
-// first compile is the cheap one.
+// first compile is the cheap one. A worker started after another has loaded solc gets that worker's compiled module
+// from its pool (startSolc, src/core/worker-pool.ts's `shared`) and skips the cache and the compile altogether.
 //
 // The cache is a directory of the user's (`SVC_CACHE_DIR`, by default `$XDG_CACHE_HOME/svc` or `~/.cache/svc`;
 // `SVC_CACHE_DIR=off` turns it off). Its entries are named by the package's version and soljson.js's size and
@@ -55,9 +56,17 @@ export function solcCacheDir(env = process.env) {
 }
 
 /**
- * @typedef {{ solc: any, from: 'cache' | 'decoded' | 'package', dir?: string, cached?: boolean, why?: string }} LoadedSolc
+ * @typedef {{ module: WebAssembly.Module, runtime: string }} Compiled
+ * solc's compiled WebAssembly and the runtime part of soljson.js that starts it.
+ */
+
+/**
+ * @typedef {{ solc: any, from: 'cache' | 'decoded' | 'package', dir?: string, cached?: boolean, why?: string,
+ *   compiled?: Compiled, reused?: boolean }} LoadedSolc
  * `from`: `cache` (the cached WebAssembly), `decoded` (decoded now; `cached` says whether it was written to the cache),
  * `package` (loaded as `require('solc')` does, `why` says why). `dir`: the cache directory (none: caching is off).
+ * `compiled`: what another worker can start from (startSolc), none when loaded from the package. `reused`: started
+ * from what an earlier load shared; the other fields are that load's.
  */
 
 /**
@@ -73,7 +82,7 @@ export function loadSolc(options = {}) {
   const name = `solc-${version}-${stat.size}-${Math.trunc(stat.mtimeMs)}`;
   if (dir !== undefined) {
     const cached = fromCache(dir, name, soljson);
-    if (cached) return { solc: start(cached.wasm, cached.runtime, soljson), from: 'cache', dir };
+    if (cached) return { ...start(cached.wasm, cached.runtime, soljson), from: 'cache', dir };
   }
   const text = readFileSync(soljson);
   const at = text.indexOf(RUNTIME_START);
@@ -86,7 +95,7 @@ export function loadSolc(options = {}) {
   }
   const runtime = text.subarray(at).toString('utf8');
   const cached = dir !== undefined && store(dir, name, wasm, at);
-  return { solc: start(wasm, runtime, soljson), from: 'decoded', dir, cached };
+  return { ...start(wasm, runtime, soljson), from: 'decoded', dir, cached };
 }
 
 /**
@@ -113,22 +122,53 @@ function decode(prefix) {
  * @param {Buffer} wasm
  * @param {string} runtime
  * @param {string} soljson
+ * @returns {{ solc: any, compiled: Compiled }}
  */
 function start(wasm, runtime, soljson) {
-  const compiled = new WebAssembly.Module(wasm);
+  const compiled = { module: new WebAssembly.Module(wasm), runtime };
+  return { solc: run(compiled, soljson), compiled };
+}
+
+/**
+ * Runs soljson.js's runtime around an already compiled module.
+ * @param {Compiled} compiled
+ * @param {string} soljson
+ */
+function run(compiled, soljson) {
   const Module = {
     /** Emscripten's hook: instantiate the module ourselves (synchronously) instead of from wasmBinary. */
     instantiateWasm(/** @type {WebAssembly.Imports} */ imports, /** @type {Function} */ receive) {
-      const instance = new WebAssembly.Instance(compiled, imports);
-      receive(instance, compiled);
+      const instance = new WebAssembly.Instance(compiled.module, imports);
+      receive(instance, compiled.module);
       return instance.exports;
     },
   };
   const params = ['Module', 'require', 'module', 'exports', '__filename', '__dirname'];
-  const run = vm.compileFunction(runtime, params, { filename: soljson });
+  const fn = vm.compileFunction(compiled.runtime, params, { filename: soljson });
   const mod = { exports: {} };
-  run(Module, createRequire(soljson), mod, mod.exports, soljson, path.dirname(soljson));
+  fn(Module, createRequire(soljson), mod, mod.exports, soljson, path.dirname(soljson));
   return require('solc/wrapper')(Module);
+}
+
+/**
+ * Starts solc from what an earlier load of this process shared (`compiled`, with how that load went), or loads it
+ * when there is nothing usable: the compiled module is handed over whole, so this worker neither reads the cache nor
+ * compiles the WebAssembly again (about 0.3 s of CPU a worker), and the process's code of the compiler stays alive
+ * while it holds the module, whichever workers end.
+ * @param {{ compiled?: Compiled, loaded?: Omit<LoadedSolc, 'solc' | 'compiled'> } | undefined} shared
+ * @param {{ dir?: string | undefined }} [options] for loadSolc, when nothing is shared
+ * @returns {LoadedSolc}
+ */
+export function startSolc(shared, options = {}) {
+  const compiled = shared?.compiled;
+  if (
+    !(compiled?.module instanceof WebAssembly.Module) ||
+    typeof compiled.runtime !== 'string' ||
+    !compiled.runtime.startsWith(RUNTIME_START)
+  )
+    return loadSolc(options);
+  const soljson = require.resolve('solc/soljson.js');
+  return { ...shared.loaded, solc: run(compiled, soljson), compiled, reused: true };
 }
 
 /**

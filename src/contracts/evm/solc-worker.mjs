@@ -1,13 +1,15 @@
 // Task module of SolcPool's worker threads (run by src/core/worker-host.mjs):
-// loads solc once (./solc-load.mjs: from a cache of its decoded WebAssembly when it can) and compiles Solidity
-// sources posted by the main thread. Only `@openzeppelin/contracts/...` imports resolve.
+// loads solc once (./solc-load.mjs: from a cache of its decoded WebAssembly when it can, or from the compiled module
+// an earlier worker shared through the pool) and compiles Solidity sources posted by the main thread. Only
+// `@openzeppelin/contracts/...` imports resolve.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadSolc } from './solc-load.mjs';
+import { workerData } from 'node:worker_threads';
+import { startSolc } from './solc-load.mjs';
 
 const require = createRequire(import.meta.url);
-const { solc, ...loaded } = loadSolc();
+const { solc, compiled, ...loaded } = startSolc(workerData?.shared);
 const OZ_PREFIX = '@openzeppelin/contracts/';
 const ozRoot = path.dirname(require.resolve('@openzeppelin/contracts/package.json'));
 const MAIN = 'Contract.sol';
@@ -102,6 +104,13 @@ function compile(msg) {
     deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
     ast: wantAst ? ast : undefined,
   };
+}
+
+/** For the workers the pool starts after this one (see worker-host.mjs): solc compiled, and how it was loaded. */
+export function shared() {
+  if (!compiled) return undefined;
+  const { reused: _, ...first } = loaded;
+  return { compiled, loaded: first };
 }
 
 export const tasks = {

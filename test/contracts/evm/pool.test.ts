@@ -90,6 +90,31 @@ describe('SolcPool', () => {
     expect(outs.map((o) => o.contractName)).toEqual(['After1', 'After2', 'After3']);
   });
 
+  it('starts a replaced worker from the compiled compiler its first worker shared, and it compiles the same', async () => {
+    const one = new SolcPool({ size: 1 });
+    try {
+      const before = await one.compile(
+        `${HEADER}contract Before { function f() external pure returns (uint256) { return 7; } }\n`,
+      );
+      const first = await one.loadInfo();
+      expect(first.from).toMatch(/^(cache|decoded)$/);
+      const oz = `${HEADER}import {ERC721} from "@openzeppelin/contracts/token/ERC721/ERC721.sol";\ncontract Nft2 is ERC721 {\n    constructor() ERC721("N", "N") {}\n}\n`;
+      expect((await rejection(one.compile(oz, { timeoutMs: 5 }))).code).toBe('VALIDATION_ERROR');
+      expect(one.stats.workersStarted).toBe(2);
+      const info = await one.loadInfo();
+      // Started from the module, with how the first load went (this process's first, which may be another pool's).
+      expect(info).toMatchObject({ reused: true, from: expect.stringMatching(/^(cache|decoded)$/) });
+      expect(info).not.toHaveProperty('compiled');
+      const after = await one.compile(
+        `${HEADER}contract After { function f() external pure returns (uint256) { return 7; } }\n`,
+      );
+      expect(after.bytecode.length).toBe(before.bytecode.length);
+      expect(after.abi).toEqual(before.abi);
+    } finally {
+      await one.close();
+    }
+  });
+
   it('caches by source and settings (same object back) and picks contracts by name', async () => {
     const src = `${HEADER}contract First { function a() external {} }\ncontract Second { function b() external {} }\n`;
     const hits = pool.stats.hits;

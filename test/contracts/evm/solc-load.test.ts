@@ -29,11 +29,17 @@ interface Step {
   change?: Array<[string, string | null]>;
   /** Compile SOURCE with the loaded solc. */
   compile?: boolean;
+  /**
+   * Start solc with startSolc from what the previous step's load would share (`previous`), or from something that is
+   * not a compiled module (`broken`), instead of loadSolc.
+   */
+  shared?: 'previous' | 'broken';
 }
 interface Done {
   from: string;
   cached?: boolean;
   why?: string;
+  reused?: boolean;
   bytecode?: string;
 }
 
@@ -49,15 +55,22 @@ async function inWorker(steps: Step[], reference = false): Promise<{ steps: Done
       return out.contracts['C.sol'].Kept.evm.bytecode.object;
     };
     (async () => {
-      const { loadSolc } = await import(workerData.loader);
+      const { loadSolc, startSolc } = await import(workerData.loader);
       const steps = [];
+      let last;
       for (const step of workerData.steps) {
         for (const [file, content] of step.change ?? []) {
           if (content === null) fs.rmSync(file, { force: true });
           else fs.writeFileSync(file, Buffer.from(content, 'latin1'));
         }
-        const loaded = loadSolc({ dir: step.dir ?? undefined });
-        steps.push({ from: loaded.from, cached: loaded.cached, why: loaded.why, bytecode: step.compile ? compile(loaded.solc, workerData.source) : undefined });
+        const options = { dir: step.dir ?? undefined };
+        const loaded = step.shared === 'previous'
+          ? startSolc({ compiled: last.compiled, loaded: { from: last.from, dir: last.dir, cached: last.cached } }, options)
+          : step.shared === 'broken'
+            ? startSolc({ compiled: { module: {}, runtime: 'var Module = typeof Module != "undefined" ? Module : {};' } }, options)
+            : loadSolc(options);
+        last = loaded;
+        steps.push({ from: loaded.from, cached: loaded.cached, why: loaded.why, reused: loaded.reused, bytecode: step.compile ? compile(loaded.solc, workerData.source) : undefined });
       }
       const reference = workerData.reference ? compile(require('solc'), workerData.source) : undefined;
       parentPort.postMessage({ steps, reference });
@@ -118,6 +131,22 @@ describe('loading solc from a cache of its WebAssembly', () => {
     for (const f of files) expect(statSync(path.join(dir, f)).mode & 0o077).toBe(0);
     const wasm = readFileSync(path.join(dir, files[1]!));
     expect(wasm.subarray(0, 4)).toEqual(Buffer.from([0, 0x61, 0x73, 0x6d]));
+  });
+
+  it('starts from a module another load compiled and compiles the same; loads when what it is handed is not one', async () => {
+    const dir = path.join(tmp, 'shared');
+    const { steps } = await inWorker([
+      { dir, compile: true },
+      { dir, shared: 'previous', compile: true },
+      { dir, shared: 'broken', compile: true },
+    ]);
+    expect(steps.map((s) => [s.from, s.reused])).toEqual([
+      ['decoded', undefined],
+      ['decoded', true],
+      ['cache', undefined],
+    ]);
+    expect(new Set(steps.map((s) => s.bytecode)).size).toBe(1);
+    expect(steps[0]!.bytecode).toMatch(/^[0-9a-f]{100,}$/);
   });
 
   it('does not use a cache file that was changed, cut short or left without its description, and makes it again', async () => {

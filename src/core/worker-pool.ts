@@ -45,6 +45,12 @@ export interface WorkerPoolOptions {
   size?: number;
   /** Start `size` workers at once and replace any that stops (default: start them as jobs arrive). */
   eager?: boolean;
+  /**
+   * Start one worker first and the others once it is ready, when nothing is shared yet for this module in this
+   * process: they then start from what it shared (see `sharedByModule`) instead of each making it again at the same
+   * time. For a module whose `shared()` is costly to make (solc's compiled WebAssembly). Default: all at once.
+   */
+  shareFirst?: boolean;
   /** Per-job time limit, in ms; default 20 s. */
   timeoutMs?: number;
   /**
@@ -157,6 +163,9 @@ export class WorkerPool implements QueueBounds {
   readonly maxWaitMs: number;
   private readonly module: URL;
   private readonly eager: boolean;
+  private readonly shareFirst: boolean;
+  /** A worker of this pool has been ready: later ones start together. */
+  private hadReady = false;
   private readonly resourceLimits: ResourceLimits;
   readonly noun: readonly [string, string];
   private readonly idleMs: number | undefined;
@@ -182,6 +191,7 @@ export class WorkerPool implements QueueBounds {
     this.module = opts.module;
     this.size = Math.max(1, Math.floor(opts.size ?? 1));
     this.eager = opts.eager === true;
+    this.shareFirst = opts.shareFirst === true;
     this.timeoutMs = opts.timeoutMs ?? 20_000;
     this.maxQueue = Math.max(0, opts.maxQueue ?? 100);
     this.maxQueueTotal = Math.max(this.maxQueue, opts.maxQueueTotal ?? this.maxQueue * TOTAL_QUEUE_FACTOR);
@@ -190,7 +200,7 @@ export class WorkerPool implements QueueBounds {
     this.averageMs = opts.typicalMs ?? 1_000;
     this.noun = opts.noun ?? ['job', 'jobs'];
     this.idleMs = opts.idleMs !== undefined && !this.eager ? Math.max(0, opts.idleMs) : undefined;
-    if (this.eager) while (this.slots.length < this.size) this.spawn();
+    this.topUp();
   }
 
   /** Live worker threads (starting, idle or busy). */
@@ -210,10 +220,28 @@ export class WorkerPool implements QueueBounds {
 
   /** Starts the workers (up to `count`, default all) and resolves when they have loaded their module. */
   async warm(count = this.size): Promise<void> {
-    if (this.closed) return;
-    while (this.slots.length < Math.min(count, this.size)) this.spawn();
-    // One promise per worker, however many callers wait (a listener each would add up while a worker starts).
-    await Promise.all(this.slots.map((slot) => slot.started));
+    const want = Math.min(count, this.size);
+    // A `shareFirst` pool starts the others once its first is ready: a second round.
+    for (let round = 0; round < (this.shareFirst ? 2 : 1) && !this.closed; round++) {
+      while (this.slots.length < want && this.mayStartAnother()) this.spawn();
+      // One promise per worker, however many callers wait (a listener each would add up while a worker starts).
+      await Promise.all(this.slots.map((slot) => slot.started));
+    }
+  }
+
+  /**
+   * Whether another worker may start now: always, unless this is a `shareFirst` pool whose module has shared nothing
+   * yet in this process and one of its workers is starting (the next ones wait for what it shares).
+   */
+  private mayStartAnother(): boolean {
+    if (!this.shareFirst || this.hadReady || sharedByModule.has(this.module.href)) return true;
+    return !this.slots.some((slot) => slot.state === 'starting');
+  }
+
+  /** An eager pool starts workers up to its size (a `shareFirst` pool its first one, then the others). */
+  private topUp(): void {
+    if (!this.eager || this.closed) return;
+    while (this.slots.length < this.size && this.mayStartAnother()) this.spawn();
   }
 
   private spawn(): Slot {
@@ -250,6 +278,7 @@ export class WorkerPool implements QueueBounds {
     if (msg.type === 'ready') {
       if (msg.shared !== undefined && !sharedByModule.has(this.module.href))
         sharedByModule.set(this.module.href, msg.shared);
+      this.hadReady = true;
       slot.state = 'idle';
       slot.markStarted();
       const next = slot.job;
@@ -257,6 +286,7 @@ export class WorkerPool implements QueueBounds {
       if (next) this.start(slot, next);
       else this.idle(slot);
       this.pump();
+      this.topUp();
       return;
     }
     if (msg.type === 'failed') {
@@ -329,7 +359,7 @@ export class WorkerPool implements QueueBounds {
     if (slot.job?.timer) clearTimeout(slot.job.timer);
     slot.job = undefined;
     void slot.worker.terminate().catch(() => undefined);
-    if (respawn && this.eager && !this.closed && this.slots.length < this.size) this.spawn();
+    if (respawn) this.topUp();
   }
 
   private settle(job: Job, err: unknown, value?: unknown): void {
@@ -351,7 +381,8 @@ export class WorkerPool implements QueueBounds {
       else this.assign(slot, job);
     }
     // More jobs than workers: start more, up to the pool size.
-    while (this.queue.size > 0 && this.slots.length < this.size) this.assign(this.spawn(), this.queue.shift()!);
+    while (this.queue.size > 0 && this.slots.length < this.size && this.mayStartAnother())
+      this.assign(this.spawn(), this.queue.shift()!);
   }
 
   /** Gives a starting worker its first job: it no longer waits in the queue, and its time limit starts with the worker. */

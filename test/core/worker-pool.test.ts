@@ -318,6 +318,32 @@ describe('WorkerPool', () => {
       expect((await pool({ module: sharing() }).run<Handed>('handed', null)).got).toBeUndefined();
     });
 
+    it('a shareFirst pool starts its first worker alone and the others from what it shared', async () => {
+      const module = sharing();
+      const p = pool({ module, size: 3, eager: true, shareFirst: true });
+      expect(p.workers).toBe(1);
+      await p.warm();
+      expect(p.workers).toBe(3);
+      // One job per worker: each answers with its own thread and what it was handed.
+      const all = await Promise.all([1, 2, 3].map(() => p.run<Handed>('handed', null)));
+      const first = all.find((h) => h.got === undefined);
+      expect(first).toBeDefined();
+      expect(new Set(all.map((h) => h.threadId)).size).toBe(3);
+      expect(all.filter((h) => h !== first).map((h) => h.got)).toEqual([
+        { threadId: first!.threadId, isModule: true },
+        { threadId: first!.threadId, isModule: true },
+      ]);
+      // Two jobs given to a cold pool of another module: the second waits for the first worker, which takes the
+      // first job once ready, and then gets a worker started from what it shared.
+      const cold = pool({ module: sharing(), size: 2, shareFirst: true });
+      const jobs = [cold.run<Handed>('handed', null), cold.run<Handed>('handed', null)];
+      expect(cold.workers).toBe(1);
+      const [one, two] = await Promise.all(jobs);
+      expect(cold.stats.workersStarted).toBe(2);
+      expect(one!.got).toBeUndefined();
+      expect(two!.got).toEqual({ threadId: one!.threadId, isModule: true });
+    });
+
     it('is left out when it cannot cross threads, and the worker still serves', async () => {
       const p = pool({ module: sharing('&uncloneable') });
       expect((await p.run<Handed>('handed', null)).got).toBeUndefined();

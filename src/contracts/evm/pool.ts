@@ -159,6 +159,8 @@ export class SolcPool {
       module: WORKER_URL,
       size: this.size,
       eager: true,
+      // The first worker loads solc; the others start from its compiled module once it is ready (./solc-load.mjs).
+      shareFirst: true,
       timeoutMs: this.timeoutMs,
       maxQueue: this.maxQueue,
       maxWaitMs: this.maxWaitMs,

@@ -1,5 +1,5 @@
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { ApiError, type ErrorDetail } from './errors.js';
+import { ApiError } from './errors.js';
 import { currentQueueCaller, FairQueue } from './fair-queue.js';
 import {
   estimatedWaitMs,
@@ -9,32 +9,21 @@ import {
   TOTAL_QUEUE_FACTOR,
   waitedTooLong,
 } from './queue-admission.js';
+import { type FromWorker, keepShared, revive, sharedOf } from './worker-messages.js';
 
 /**
- * A small pool of worker threads running the tasks of one module, so that no
- * CPU-heavy step holds the event loop. Every job has a time limit (the worker
- * running it is terminated when it is exceeded), every worker has
- * `resourceLimits`, the queue is bounded in length and in waiting time (past
- * either, SERVICE_BUSY with a retry time), and an AbortSignal removes a queued
- * job or terminates the worker running it. Workers start on first use (or at
- * once with `eager`), stay warm between jobs, and are unref'd while idle so
- * that an idle pool never keeps the process alive.
+ * A small pool of worker threads running the tasks of one module, so that no CPU-heavy step holds the event loop.
+ * Every job has a time limit (the worker running it is terminated when it is exceeded), every worker has
+ * `resourceLimits`, the queue is bounded in length and in waiting time (past either, SERVICE_BUSY with a retry time),
+ * and an AbortSignal removes a queued job or terminates the worker running it. Workers start on first use (or at once
+ * with `eager`), stay warm between jobs, and are unref'd while idle so that an idle pool never keeps the process alive.
  *
- * The task module exports `tasks: { [name]: (args) => value }` (see
- * worker-host.mjs); arguments and results must be structured-cloneable. An
- * ApiError thrown by a task arrives as an ApiError.
+ * The task module exports `tasks: { [name]: (args) => value }` (see worker-host.mjs); arguments and results must be
+ * structured-cloneable. An ApiError thrown by a task arrives as an ApiError. The messages between the two, and what a
+ * module's first worker shares with later ones, are in ./worker-messages.ts.
  */
 
 const HOST_URL = new URL('./worker-host.mjs', import.meta.url);
-
-/**
- * What the first worker of a task module shared once it had loaded (worker-host.mjs: the module's `shared()`), handed
- * to every worker of that module started later in this process, by any pool: solc's compiled WebAssembly, so that a
- * worker replaced after a time limit or a cancelled job, or the pool of another server in the same process, starts
- * without reading and compiling it again. Kept for the process's life (one entry per task module); holding the
- * compiled module also keeps V8's code of the compiler alive, so that a worker's end never frees it.
- */
-const sharedByModule = new Map<string, unknown>();
 
 export interface WorkerPoolOptions {
   /** What the workers do, in words, for error messages ("The TON sandbox"). */
@@ -47,7 +36,7 @@ export interface WorkerPoolOptions {
   eager?: boolean;
   /**
    * Start one worker first and the others once it is ready, when nothing is shared yet for this module in this
-   * process: they then start from what it shared (see `sharedByModule`) instead of each making it again at the same
+   * process: they then start from what it shared (see ./worker-messages.ts) instead of each making it again at the same
    * time. For a module whose `shared()` is costly to make (solc's compiled WebAssembly). Default: all at once.
    */
   shareFirst?: boolean;
@@ -130,30 +119,6 @@ interface Slot {
   markStarted: () => void;
 }
 
-interface ErrorBody {
-  api: boolean;
-  code?: string;
-  name?: string;
-  message: string;
-  details?: ErrorDetail[];
-  retryAfter?: string;
-}
-
-type FromWorker =
-  | { type: 'ready'; shared?: unknown }
-  | { type: 'stdio'; text: string }
-  | { type: 'failed'; error: ErrorBody }
-  | { type: 'progress'; id: number; value: unknown }
-  | { type: 'result'; id: number; ok: true; value: unknown }
-  | { type: 'result'; id: number; ok: false; error: ErrorBody };
-
-function revive(e: ErrorBody): Error {
-  if (e.api && e.code) return new ApiError(e.code as ApiError['code'], e.message, e.details, e.retryAfter);
-  const err = new Error(e.message);
-  err.name = e.name ?? 'Error';
-  return err;
-}
-
 export class WorkerPool implements QueueBounds {
   readonly name: string;
   readonly size: number;
@@ -234,7 +199,7 @@ export class WorkerPool implements QueueBounds {
    * yet in this process and one of its workers is starting (the next ones wait for what it shares).
    */
   private mayStartAnother(): boolean {
-    if (!this.shareFirst || this.hadReady || sharedByModule.has(this.module.href)) return true;
+    if (!this.shareFirst || this.hadReady || sharedOf(this.module) !== undefined) return true;
     return !this.slots.some((slot) => slot.state === 'starting');
   }
 
@@ -247,7 +212,7 @@ export class WorkerPool implements QueueBounds {
   private spawn(): Slot {
     // stdout of the process may be a protocol (MCP over stdio): whatever a worker prints goes to stderr.
     const worker = new Worker(HOST_URL, {
-      workerData: { module: this.module.href, shared: sharedByModule.get(this.module.href) },
+      workerData: { module: this.module.href, shared: sharedOf(this.module) },
       resourceLimits: this.resourceLimits,
       stdout: true,
       stderr: true,
@@ -276,8 +241,7 @@ export class WorkerPool implements QueueBounds {
       return;
     }
     if (msg.type === 'ready') {
-      if (msg.shared !== undefined && !sharedByModule.has(this.module.href))
-        sharedByModule.set(this.module.href, msg.shared);
+      if (msg.shared !== undefined) keepShared(this.module, msg.shared);
       this.hadReady = true;
       slot.state = 'idle';
       slot.markStarted();

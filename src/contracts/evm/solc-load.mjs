@@ -8,7 +8,7 @@
 // (its last 70 kB, read from the package itself at the offset recorded with the cache), handing it the compiled
 // module. Two workers of one process loading the same bytes also share V8's compiled code, so the second worker's
 // first compile is the cheap one. A worker started after another has loaded solc gets that worker's compiled module
-// from its pool (startSolc, src/core/worker-pool.ts's `shared`) and skips the cache and the compile altogether.
+// from its pool (startSolc; src/core/worker-messages.ts) and skips the cache and the compile altogether.
 //
 // The cache is a directory of the user's (`SVC_CACHE_DIR`, by default `$XDG_CACHE_HOME/svc` or `~/.cache/svc`;
 // `SVC_CACHE_DIR=off` turns it off). Its entries are named by the package's version and soljson.js's size and

@@ -46,7 +46,8 @@ try {
   const mod = await import(workerData.module);
   tasks = mod.tasks;
   if (!tasks || typeof tasks !== 'object') throw new Error(`${workerData.module} exports no tasks`);
-  ready(typeof mod.shared === 'function' ? mod.shared() : undefined);
+  // A worker that was handed what an earlier one shared has nothing new to offer.
+  ready(workerData.shared === undefined && typeof mod.shared === 'function' ? mod.shared() : undefined);
 } catch (err) {
   parentPort.postMessage({ type: 'failed', error: errorBody(err) });
 }

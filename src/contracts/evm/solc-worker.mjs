@@ -106,11 +106,12 @@ function compile(msg) {
   };
 }
 
-/** For the workers the pool starts after this one (see worker-host.mjs): solc compiled, and how it was loaded. */
+/**
+ * For the workers the pool starts after this one (see worker-host.mjs, which asks only a worker that was handed
+ * nothing): solc compiled, and how it was loaded.
+ */
 export function shared() {
-  if (!compiled) return undefined;
-  const { reused: _, ...first } = loaded;
-  return { compiled, loaded: first };
+  return compiled ? { compiled, loaded } : undefined;
 }
 
 export const tasks = {

@@ -242,6 +242,28 @@ export function worstCaseData(d: TonPlanData, count = d.beneficiaries.length): C
     .endCell();
 }
 
+/**
+ * A plan of the same structure as `d` holding none of its values: no beneficiary of its own (each count takes
+ * `worstCaseData`'s distinct stand-ins), and distinct stand-in addresses for the owner, the guardians and the jetton
+ * masters. Every value of the data cell has a fixed width (an address is always 267 bits), so its worst case has the
+ * same bits as the plan's, and the same cells unless two of the plan's cells are identical (stored once). What
+ * `rentReserveFor` reckons once per structure instead of once per plan (rent.ts).
+ */
+export function standInPlanData(d: TonPlanData): TonPlanData {
+  const standIn: TonPlanData = {
+    owner: distinctAddress(6, 0),
+    beneficiaries: [],
+    intervalSeconds: d.intervalSeconds,
+    graceSeconds: d.graceSeconds,
+    rent: d.rent,
+  };
+  if (d.guardians) {
+    standIn.guardians = { ...d.guardians, addresses: d.guardians.addresses.map((_, i) => distinctAddress(4, i)) };
+  }
+  if (d.jettons) standIn.jettons = d.jettons.map((_, j) => distinctAddress(5, j));
+  return standIn;
+}
+
 /** The body of the owner's update: ^[count:uint8 (HashmapE 8 (address share claimed))]. */
 export function updateBody(list: Array<{ address: Address; shareBps: number }>, queryId = 0n): Cell {
   const inner = beginCell().storeUint(list.length, 8).storeDict(beneficiariesDict(list)).endCell();

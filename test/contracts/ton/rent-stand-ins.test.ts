@@ -45,8 +45,8 @@ async function directReserve(code: Cell, plan: Omit<TonPlanData, 'rent'>): Promi
 }
 
 const SHAPES: TonShape[] = [
-  { deadMansSwitch: false, gracePeriod: false, guardians: false, jettons: false },
-  { deadMansSwitch: true, gracePeriod: true, guardians: true, jettons: true },
+  { template: 'common-law', deadMansSwitch: false, gracePeriod: false, guardians: false, jettons: false },
+  { template: 'custom', deadMansSwitch: true, gracePeriod: true, guardians: true, jettons: true },
 ];
 const code = new Map<TonShape, Cell>();
 

@@ -34,7 +34,7 @@ import { DEPLOYMENT_INDEXES } from './contracts/deployments.js';
 import { WATCH_INDEXES } from './watch/lease.js';
 import { watchPlansOnVerification } from './watch/plans.js';
 import type { Watcher } from './watch/watcher.js';
-import { defaultJurisdictions } from './law/jurisdictions.js';
+import { lazyJurisdictionIndex } from './law/jurisdictions.js';
 import { TOOLS } from './tools/index.js';
 import { CREDIT_INDEXES } from './credits/records.js';
 import { settleReloads } from './credits/autoreload.js';
@@ -214,7 +214,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
       }),
       keyring,
       docs: DocsIndex.load(TOOLS),
-      jurisdictions: defaultJurisdictions(),
+      jurisdictions: lazyJurisdictionIndex(),
       contracts: opts.contracts ?? new ContractEngine({ maxWaitMs: config.queueWaitMs }),
     };
   } catch (err) {

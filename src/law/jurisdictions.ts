@@ -81,3 +81,21 @@ export function defaultJurisdictions(): JurisdictionIndex {
   defaultIndex ??= loadJurisdictions();
   return defaultIndex;
 }
+
+/**
+ * An index that calls `load` at its first lookup and keeps what it returned: what the service holds (src/app.ts). A
+ * start then reads no jurisdiction file, which most starts never need (reading and validating the 118 files is some
+ * 80 ms of CPU). A broken file still fails the build, which loads them all to write the MCP manifest
+ * (src/mcp/manifest-source.ts); in a running service it fails the first lookup, with the same message.
+ */
+export function lazyJurisdictionIndex(load: () => JurisdictionIndex = defaultJurisdictions): JurisdictionIndex {
+  let index: JurisdictionIndex | undefined;
+  const loaded = () => (index ??= load());
+  return {
+    all: () => loaded().all(),
+    get: (idOrAlias) => loaded().get(idOrAlias),
+    resolve: (idOrAlias) => loaded().resolve(idOrAlias),
+    list: (filter) => loaded().list(filter),
+    suggest: (query, max) => loaded().suggest(query, max),
+  };
+}

@@ -13,6 +13,7 @@ import {
   EU_MEMBERS,
   JurisdictionSchema,
   JurisdictionSummarySchema,
+  lazyJurisdictionIndex,
   loadJurisdictions,
   normalizeKey,
   PLANNED_JURISDICTION_IDS,
@@ -315,6 +316,30 @@ describe.concurrent('lookup', () => {
     expect(editDistance('frnace', 'france')).toBe(1); // transposition
     expect(editDistance('', 'abc')).toBe(3);
     expect(editDistance('kitten', 'sitting')).toBe(3);
+  });
+});
+
+describe('the index the service holds', () => {
+  it('reads nothing until its first lookup, then answers as the loaded index, loading once', () => {
+    let loads = 0;
+    const lazy = lazyJurisdictionIndex(() => {
+      loads++;
+      return index;
+    });
+    expect(loads).toBe(0);
+    expect(lazy.get('France')).toBe(index.get('France'));
+    expect(lazy.resolve('us-ca')).toBe(index.resolve('us-ca'));
+    expect(lazy.all()).toEqual(index.all());
+    expect(lazy.list({ forcedHeirship: true })).toEqual(index.list({ forcedHeirship: true }));
+    expect(lazy.suggest('frnace', 3)).toEqual(index.suggest('frnace', 3));
+    expect(loads).toBe(1);
+  });
+
+  it('fails each lookup with the loading error while the data cannot be read', () => {
+    const dir = fixtureDir({ 'fr.json': '{ not json' });
+    const lazy = lazyJurisdictionIndex(() => loadJurisdictions(dir));
+    expect(() => lazy.get('fr')).toThrow(/fr\.json: not valid JSON/);
+    expect(() => lazy.all()).toThrow(/fr\.json: not valid JSON/);
   });
 });
 

@@ -166,15 +166,30 @@ export async function rentReserveFor(code: Cell, plan: Omit<TonPlanData, 'rent'>
     }
     return same ? standIn(count) : worstCaseStorage(code, probe, count);
   };
-  const rateAt = (count: number) => {
-    const size = count === n ? own : sizeAbove(count);
-    return BigInt(size.bits) * p.bitPricePs + BigInt(size.cells) * p.cellPricePs;
-  };
-  const rate = rateAt(n);
+  return reserveFromSizes(plan, n, p, (count) => (count === n ? own : sizeAbove(count)));
+}
+
+/** Nanotons of rent per 65536 seconds for a state of `size` at the prices `p`. */
+export function storageRate(size: StorageSize, p: StoragePrices): bigint {
+  return BigInt(size.bits) * p.bitPricePs + BigInt(size.cells) * p.cellPricePs;
+}
+
+/**
+ * The reserve, rate and step of a plan of `n` beneficiaries from the worst-case size at each count from `n` up to
+ * the cap (`sizeAt`): the rate at `n`, the largest rise of one more beneficiary, and the reserve covering the plan's
+ * interval, grace period and claim window with the margin.
+ */
+export function reserveFromSizes(
+  plan: Pick<TonPlanData, 'intervalSeconds' | 'graceSeconds'>,
+  n: number,
+  p: StoragePrices,
+  sizeAt: (count: number) => StorageSize,
+): TonRent {
+  const rate = storageRate(sizeAt(n), p);
   let step = 0n;
   let previous = rate;
   for (let count = n + 1; count <= TON_MAX_BENEFICIARIES; count++) {
-    const next = rateAt(count);
+    const next = storageRate(sizeAt(count), p);
     if (next - previous > step) step = next - previous;
     previous = next;
   }

@@ -5,11 +5,8 @@ import type { TonPlanData, TonRent } from '../../../src/contracts/ton/data.js';
 import { buildTonShape, type TonShape } from '../../../src/contracts/ton/index.js';
 import {
   basechainStoragePrices,
-  coveredSeconds,
-  MIN_RESERVE,
-  RENT_MARGIN,
-  rentFor,
   rentReserveFor,
+  reserveFromSizes,
   worstCaseStorage,
   worstCasesBuilt,
 } from '../../../src/contracts/ton/rent.js';
@@ -24,24 +21,10 @@ import { addr } from './helpers.js';
 
 /** The former reckoning: every count from the plan's up to the cap built with the plan's own values. */
 async function directReserve(code: Cell, plan: Omit<TonPlanData, 'rent'>): Promise<TonRent> {
-  const p = await basechainStoragePrices();
   const probe: TonPlanData = { ...plan, rent: { reserve: 0n, rate: 0n } };
-  const n = plan.beneficiaries.length;
-  const rateAt = (count: number) => {
-    const size = worstCaseStorage(code, probe, count);
-    return BigInt(size.bits) * p.bitPricePs + BigInt(size.cells) * p.cellPricePs;
-  };
-  const rate = rateAt(n);
-  let step = 0n;
-  let previous = rate;
-  for (let count = n + 1; count <= TON_MAX_BENEFICIARIES; count++) {
-    const next = rateAt(count);
-    if (next - previous > step) step = next - previous;
-    previous = next;
-  }
-  let reserve = (rentFor(rate, coveredSeconds(plan)) * RENT_MARGIN.num + RENT_MARGIN.den - 1n) / RENT_MARGIN.den;
-  if (reserve < MIN_RESERVE) reserve = MIN_RESERVE;
-  return { reserve, rate, step, count: n };
+  return reserveFromSizes(plan, plan.beneficiaries.length, await basechainStoragePrices(), (count) =>
+    worstCaseStorage(code, probe, count),
+  );
 }
 
 const SHAPES: TonShape[] = [

@@ -7,7 +7,7 @@ import type {
   JsonSchemaValidator,
   jsonSchemaValidator,
 } from '@modelcontextprotocol/sdk/validation/types.js';
-import { SVC_BIN } from './helpers.js';
+import { svcArgs } from './helpers.js';
 
 /**
  * The clients' check of tool results against their output schemas, compiled once per schema for the whole test
@@ -33,7 +33,7 @@ export async function stdioClient(dataDir: string, apiKey?: string): Promise<Cli
   env.SVC_LOG_LEVEL = 'warn';
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [SVC_BIN, 'mcp', '--data-dir', dataDir],
+    args: svcArgs('mcp', '--data-dir', dataDir),
     env,
     stderr: 'pipe',
   });

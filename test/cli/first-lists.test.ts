@@ -9,7 +9,7 @@ import { createLogger } from '../../src/core/log.js';
 import { API_KEYS, type ApiKeyRecord, type NewKey } from '../../src/keys/keys.js';
 import { createKey } from '../../src/keys/provision.js';
 import type { Services } from '../../src/tools/define.js';
-import { SVC_BIN, tmpDir } from '../helpers.js';
+import { svcArgs, tmpDir } from '../helpers.js';
 import { cleanEnv } from '../support/cli.js';
 
 // `svc mcp` answers its first lists from the build-time manifest and a light key check, before the SDK, the tools and
@@ -58,7 +58,7 @@ function session(dataDir: string, apiKey: string): Promise<Answer[]> {
 function converse(dataDir: string, apiKey: string, first: object[], late: object[] = []): Promise<Answer[]> {
   const expected = [...first, ...late].filter((r) => 'id' in r).length;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, 'mcp', '--data-dir', dataDir], {
+    const child = spawn(process.execPath, svcArgs('mcp', '--data-dir', dataDir), {
       env: cleanEnv({ SVC_API_KEY: apiKey, SVC_LOG_LEVEL: 'warn' }),
     });
     const answers: Answer[] = [];

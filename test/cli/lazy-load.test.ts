@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SVC_BIN, tmpDir } from '../helpers.js';
+import { svcArgs, tmpDir } from '../helpers.js';
 import { cleanEnv, startServe, type Served } from '../support/cli.js';
 
 // `svc serve` and `svc mcp` start without the heavy libraries: each is loaded by the tool (or domain step) that
@@ -141,7 +141,7 @@ describe('svc mcp (stdio)', () => {
     const probeFile = path.join(dir.dir, 'mcp-modules.txt');
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [SVC_BIN, 'mcp', '--data-dir', path.join(dir.dir, 'data')],
+      args: svcArgs('mcp', '--data-dir', path.join(dir.dir, 'data')),
       env: cleanEnv({ ...probeEnv(probeFile), SVC_LOG_LEVEL: 'warn' }),
       stderr: 'pipe',
     });

@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContractEngine } from '../../src/contracts/engine.js';
 import { loadConfig } from '../../src/core/config.js';
-import { SVC_BIN, tmpDir } from '../helpers.js';
+import { svcArgs, tmpDir } from '../helpers.js';
 import { cleanEnv } from '../support/cli.js';
 
 // The contract engines start in the background once the service is up (SVC_WARM_ENGINES, on by default), so that
@@ -61,7 +61,7 @@ describe('svc mcp', () => {
   async function untilReady(dir: string, env: Record<string, string> = {}): Promise<string> {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [SVC_BIN, 'mcp', '--data-dir', path.join(dir, 'data')],
+      args: svcArgs('mcp', '--data-dir', path.join(dir, 'data')),
       env: cleanEnv({ SVC_WARM_ENGINES: '1', SVC_LOG_LEVEL: 'info', ...env }),
       stderr: 'pipe',
     });

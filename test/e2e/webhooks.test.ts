@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../src/webhooks/index.js';
-import { SVC_BIN, tmpDir } from '../helpers.js';
+import { svcArgs, tmpDir } from '../helpers.js';
 import { cleanEnv } from '../support/cli.js';
 import { makeCert, startReceiver } from '../webhooks/helpers.js';
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   Object.assign(env, { SVC_WEBHOOK_ALLOW: '127.0.0.1', NODE_EXTRA_CA_CERTS: caFile, SVC_LOG_LEVEL: 'warn' });
   child = spawn(
     process.execPath,
-    [SVC_BIN, 'serve', '--port', '0', '--data-dir', path.join(data.dir, 'data'), '--log-level', 'info'],
+    svcArgs('serve', '--port', '0', '--data-dir', path.join(data.dir, 'data'), '--log-level', 'info'),
     { env },
   );
   let stderr = '';

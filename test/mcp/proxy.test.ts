@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateContractTool } from '../../src/tools/contracts/generate-contract.js';
-import { SVC_BIN, startTestServer, tmpDir, type TestServer } from '../helpers.js';
+import { svcArgs, startTestServer, tmpDir, type TestServer } from '../helpers.js';
 import { cleanEnv } from '../support/cli.js';
 import { slowSolidity, untilCompileStarts } from '../support/slow-compile.js';
 
@@ -31,7 +31,7 @@ function envWith(extra: Record<string, string>): Record<string, string> {
 async function proxyClient(args: string[], env: Record<string, string>): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [SVC_BIN, 'mcp', ...args],
+    args: svcArgs('mcp', ...args),
     env: envWith(env),
     stderr: 'pipe',
   });
@@ -45,7 +45,7 @@ function run(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SVC_BIN, ...args], { env: envWith(env) });
+    const child = spawn(process.execPath, svcArgs(...args), { env: envWith(env) });
     let stderr = '';
     let stdout = '';
     child.stderr.on('data', (d) => (stderr += d));

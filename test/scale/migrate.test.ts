@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATEST_VERSION } from '../../src/store/postgres/index.js';
-import { SVC_BIN, TEST_MASTER_KEY, tmpDir } from '../helpers.js';
+import { svcArgs, TEST_MASTER_KEY, tmpDir } from '../helpers.js';
 import { cleanEnv } from '../support/cli.js';
 import { randomSchema, testDatabaseUrl } from '../support/engines.js';
 
@@ -18,7 +18,7 @@ function run(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, ...args], { env: cleanEnv(env) });
+    const child = spawn(process.execPath, svcArgs(...args), { env: cleanEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

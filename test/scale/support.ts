@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { SVC_BIN, TEST_MASTER_KEY, tmpDir } from '../helpers.js';
+import { svcArgs, TEST_MASTER_KEY, tmpDir } from '../helpers.js';
 import { cleanEnv } from '../support/cli.js';
 import { randomSchema, testDatabaseUrl, testRedisUrl } from '../support/engines.js';
 import { makeCert, startReceiver } from '../webhooks/helpers.js';
@@ -60,7 +60,7 @@ export async function startCluster(n: number, env: Record<string, string> = {}):
     const dir = await tmpDir('svc-scale-');
     dirs.push(dir);
     const appName = `${schema}_${++counter}`;
-    const child = spawn(process.execPath, [SVC_BIN, 'serve', '--port', '0', '--data-dir', path.join(dir.dir, 'data')], {
+    const child = spawn(process.execPath, svcArgs('serve', '--port', '0', '--data-dir', path.join(dir.dir, 'data')), {
       env: cleanEnv({
         SVC_DATABASE_URL: withAppName(databaseUrl, appName),
         SVC_DATABASE_SCHEMA: schema,

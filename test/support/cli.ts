@@ -6,7 +6,7 @@
  * suite's fresh build of src/, test/global-build.ts), never a possibly stale dist/; so does SVC_WARM_ENGINES.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { SVC_BIN } from '../helpers.js';
+import { svcArgs } from '../helpers.js';
 
 export interface Run {
   code: number | null;
@@ -33,7 +33,7 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 /** Runs `svc ...args` to its end. */
 export function runSvc(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, ...args], { env: cleanEnv(env) });
+    const child = spawn(process.execPath, svcArgs(...args), { env: cleanEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -53,7 +53,7 @@ export interface Served {
 /** Starts `svc serve` on a free port and resolves with its URL once it listens. */
 export function startServe(dataDir: string, env: Record<string, string> = {}): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
+    const child = spawn(process.execPath, svcArgs('serve', '--port', '0', '--data-dir', dataDir), {
       env: cleanEnv(env),
     });
     let stderr = '';

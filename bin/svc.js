@@ -18,8 +18,9 @@
 // rate (docs/architecture.md, "Where a delivery's time and memory go"). The flag caps every thread's, the engines'
 // workers included (it overrides a smaller or larger `resourceLimits.maxYoungGenerationSizeMb`): an EVM generate of a
 // shape already compiled, mostly the VM run, takes some 18 ms instead of 15. `npm start` passes the same flag, and
-// `npm run bench` runs under the flags of this line (bench/index.ts); a test keeps the three in step. Running
-// `node bin/svc.js` directly leaves V8's default: add the flag there too.
+// `npm run bench` runs under the flags of this line (bench/index.ts), as do the `svc` programs the tests start
+// (`svcArgs` in test/helpers.ts); a test keeps the three in step. Running `node bin/svc.js` directly leaves V8's
+// default: add the flag there too.
 
 'use strict';
 const { existsSync } = require('node:fs');

@@ -121,15 +121,13 @@ const MAX_STRUCTURES = 512;
 
 function standInSizes(code: Cell, plan: TonPlanData): (count: number) => StorageSize {
   const key = `${code.hash().toString('hex')}/${plan.guardians?.addresses.length ?? '-'}/${plan.jettons?.length ?? 0}`;
-  let sizes = standIns.get(key);
-  if (!sizes) {
+  const sizes = standIns.get(key) ?? [];
+  if (!standIns.has(key)) {
     if (standIns.size >= MAX_STRUCTURES) standIns.clear();
-    sizes = [];
     standIns.set(key, sizes);
   }
-  const known = sizes;
   let standIn: TonPlanData | undefined;
-  return (count) => (known[count] ??= worstCaseStorage(code, (standIn ??= standInPlanData(plan)), count));
+  return (count) => (sizes[count] ??= worstCaseStorage(code, (standIn ??= standInPlanData(plan)), count));
 }
 
 /** Rent in nanotons for `seconds` at `rate` (nanotons per 65536 s), rounded up. */
@@ -157,16 +155,13 @@ export async function rentReserveFor(code: Cell, plan: Omit<TonPlanData, 'rent'>
   // plan's worst case has the size of its stand-in's (no two of its cells identical, which its validation makes
   // so), the counts above it have the stand-in's sizes too: the added cells are the same distinct ones in both. Else
   // each count is built with the plan's own values.
+  if (n >= TON_MAX_BENEFICIARIES) return reserveFromSizes(plan, n, p, () => own);
   const standIn = standInSizes(code, probe);
-  let same: boolean | undefined;
-  const sizeAbove = (count: number) => {
-    if (same === undefined) {
-      const its = standIn(n);
-      same = its.cells === own.cells && its.bits === own.bits;
-    }
-    return same ? standIn(count) : worstCaseStorage(code, probe, count);
-  };
-  return reserveFromSizes(plan, n, p, (count) => (count === n ? own : sizeAbove(count)));
+  const its = standIn(n);
+  const same = its.cells === own.cells && its.bits === own.bits;
+  return reserveFromSizes(plan, n, p, (count) =>
+    count === n ? own : same ? standIn(count) : worstCaseStorage(code, probe, count),
+  );
 }
 
 /** Nanotons of rent per 65536 seconds for a state of `size` at the prices `p`. */

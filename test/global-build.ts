@@ -24,8 +24,8 @@ type WithBuild = typeof globalThis & { [BUILT]?: Promise<string> };
 
 /**
  * Vitest calls a global setup once per project that inherits it: here the root's and each of the four projects' (it
- * compiled the same tree five times over, each some 2.5 s before any test and 3 to 4 s of CPU). The first call builds and
- * its teardown removes the build; the later ones wait for that build and leave it alone.
+ * compiled the same tree five times over, each some 2.5 s before any test and 3 to 4 s of CPU). The first call builds
+ * and its teardown removes the build; the later ones wait for that build and leave it alone.
  */
 export default async function setup(): Promise<() => void> {
   const shared = globalThis as WithBuild;

@@ -9,6 +9,7 @@ import {
   TOTAL_QUEUE_FACTOR,
   waitedTooLong,
 } from './queue-admission.js';
+import { avoidWasmWrapperDoubleFree } from './wasm-code-gc.js';
 import { type FromWorker, keepShared, revive, sharedOf } from './worker-messages.js';
 
 /**
@@ -152,6 +153,8 @@ export class WorkerPool implements QueueBounds {
   };
 
   constructor(opts: WorkerPoolOptions) {
+    // Before the first thread: the engines' WebAssembly in several threads could otherwise abort the process.
+    avoidWasmWrapperDoubleFree();
     this.name = opts.name;
     this.module = opts.module;
     this.size = Math.max(1, Math.floor(opts.size ?? 1));

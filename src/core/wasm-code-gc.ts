@@ -15,7 +15,8 @@ import { setFlagsFromString } from 'node:v8';
  * dead, so setting it before the first worker starts is enough. What it costs: code replaced by a faster tier, and
  * wrappers no instance uses any more, stay until their module is freed. Our modules are compiled once per process and
  * kept (solc's, the FunC compiler's, the emulator's), and wrappers are shared by signature, so that memory is bounded
- * by the code of the modules themselves; measured in docs/architecture.md.
+ * by the code of the modules themselves; measured in docs/architecture.md. `scripts/wasm-abort-repro.mjs` brings the
+ * abort out without the guard and checks that it stays away with it.
  */
 
 /** Whether this V8 has the double free: 13.x up to 13.6 (13.7 has the fix; no Node release ships an earlier 13). */

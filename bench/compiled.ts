@@ -3,16 +3,17 @@
  * sources through tsx. tsx's loader costs the process some 30 MB of its own (a bare process importing the webhook and
  * store modules: 117 MB resident through tsx, 87 MB from dist/), which a figure of memory would count as the
  * service's. The file is bundled with esbuild, each import of a module under src/ left pointing at its compiled
- * module in dist/ and packages left as imports, then run by node under the svc command's flags (bench/util.ts).
- * The bundled file runs its benchmark itself, as `npx tsx bench/<file>.ts` does. BENCH_EXTRA_FLAGS adds node flags
- * to that run, to look inside it (`BENCH_EXTRA_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench -- webhooks`).
+ * module in dist/ and packages left as imports, then run by node under the svc command's flags and environment
+ * (bench/util.ts). The bundled file runs its benchmark itself, as `npx tsx bench/<file>.ts` does. BENCH_EXTRA_FLAGS
+ * adds node flags to that run, to look inside it:
+ * `BENCH_EXTRA_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench -- webhooks`.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { svcNodeFlags } from './util.js';
+import { svcRuntime } from './util.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC = path.join(ROOT, 'src');
@@ -57,10 +58,11 @@ export async function runOnDist(benchFile: string): Promise<void> {
         },
       ],
     });
+    const { env, flags } = svcRuntime();
     const child = spawn(
       process.execPath,
-      [...svcNodeFlags(), ...(process.env.BENCH_EXTRA_FLAGS ?? '').split(' ').filter(Boolean), outfile],
-      { stdio: 'inherit' },
+      [...flags, ...(process.env.BENCH_EXTRA_FLAGS ?? '').split(' ').filter(Boolean), outfile],
+      { stdio: 'inherit', env: { ...process.env, ...env } },
     );
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     if (code !== 0) throw new Error(`${path.basename(benchFile)} on dist/ exited with code ${code}`);

@@ -7,17 +7,18 @@
  * memory (webhooks, large) would otherwise count the heap of every other
  * benchmark's imports (compilers, chain sandboxes) in their figures.
  *
- * It runs under the node flags of the `svc` command (the first line of bin/svc.js): started without them, it starts
- * itself again with them, so the figures (memory above all) are those of the service's runtime. Baselines run in the
- * same process, under the same flags.
+ * It runs under the node flags and environment of the `svc` command (the first line of bin/svc.js): started without
+ * them, it starts itself again with them, so the figures (memory above all) are those of the service's runtime.
+ * Baselines run in the same process, under the same flags.
  */
 import { spawnSync } from 'node:child_process';
-import { svcNodeFlags } from './util.js';
+import { svcRuntime } from './util.js';
 
-const flags = svcNodeFlags();
-if (!flags.every((f) => process.execArgv.includes(f))) {
+const { env, flags } = svcRuntime();
+if (!flags.every((f) => process.execArgv.includes(f)) || Object.entries(env).some(([k, v]) => process.env[k] !== v)) {
   const run = spawnSync(process.execPath, [...flags, ...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
+    env: { ...process.env, ...env },
   });
   process.exit(run.status ?? 1);
 }

@@ -18,15 +18,32 @@ export function fmt(n: number, digits = 2): string {
   return n.toFixed(digits);
 }
 
+/** How the `svc` command starts node: the environment its first line sets, and node's flags. */
+export interface SvcRuntime {
+  /** Variables set for the process (`NAME=value` before `node` on the line), such as the C library's malloc's. */
+  env: Record<string, string>;
+  flags: string[];
+}
+
 /**
- * The node flags the `svc` command runs with: those its first line (`#!/usr/bin/env -S node <flags>`) passes, so that
- * a benchmark measures the runtime the service has (bench/index.ts runs under them).
+ * The runtime of the `svc` command, read from its first line (`#!/usr/bin/env -S [NAME=value...] node [flags]`), so
+ * that a benchmark measures the runtime the service has (bench/index.ts runs under it).
  */
-export function svcNodeFlags(binFile = fileURLToPath(new URL('../bin/svc.js', import.meta.url))): string[] {
+export function svcRuntime(binFile = fileURLToPath(new URL('../bin/svc.js', import.meta.url))): SvcRuntime {
   const first = readFileSync(binFile, 'utf8').split('\n', 1)[0] ?? '';
-  const m = /^#!\/usr\/bin\/env(?: -S)? node((?: \S+)*)\s*$/.exec(first);
-  if (!m) throw new Error(`${binFile}: the first line is not "#!/usr/bin/env [-S] node [flags]"`);
-  return m[1]!.split(' ').filter(Boolean);
+  const m = /^#!\/usr\/bin\/env(?: -S)?((?: [A-Z_][A-Z0-9_]*=\S+)*) node((?: \S+)*)\s*$/.exec(first);
+  if (!m) throw new Error(`${binFile}: the first line is not "#!/usr/bin/env [-S] [NAME=value...] node [flags]"`);
+  const env: Record<string, string> = {};
+  for (const pair of m[1]!.split(' ').filter(Boolean)) {
+    const at = pair.indexOf('=');
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return { env, flags: m[2]!.split(' ').filter(Boolean) };
+}
+
+/** The node flags the `svc` command runs with (see svcRuntime). */
+export function svcNodeFlags(binFile?: string): string[] {
+  return svcRuntime(binFile).flags;
 }
 
 /**

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4
 // Entry point of the `svc` command. It runs the compiled program (dist/, made by
 // `npm run build`) when present; with SVC_DEV=1, or when dist/ is missing (a
 // development checkout), it runs the TypeScript sources through tsx instead.
@@ -21,6 +21,16 @@
 // `npm run bench` runs under the flags of this line (bench/index.ts), as do the `svc` programs the tests start
 // (`svcArgs` in test/helpers.ts); a test keeps the three in step. Running `node bin/svc.js` directly leaves V8's
 // default: add the flag there too.
+//
+// It also sets MALLOC_ARENA_MAX=2 for the process (`env` sets it before node starts; the C library reads it once, at
+// start, so the program cannot set it itself). glibc's malloc gives a thread that finds the others' arenas busy an
+// arena of its own, up to eight per core, and what is freed in an arena stays reserved for it; the service has many
+// threads (the store's writer, the webhook sender, the engines' workers, V8's and libuv's helpers). Two arenas took
+// the peak resident size of 100k webhook deliveries from 264-295 MB (median 283) to 241-268 MB (median 255) in seven
+// runs each, alternated on one machine, the CPU per delivery the same within the noise (docs/architecture.md, "Where
+// a delivery's time and memory go"). Other C libraries (musl, macOS's, Windows') ignore the variable. It replaces a
+// value set before the command: to choose another, or when running `node bin/svc.js` yourself (as `npm start` does),
+// set it in that environment.
 
 'use strict';
 const { existsSync } = require('node:fs');

@@ -31,6 +31,19 @@ export interface QueueBounds {
   readonly maxWaitMs: number;
 }
 
+/** A duration in seconds as a limit is set, to the millisecond: 30000 -> "30 s", 1500 -> "1.5 s". */
+export function exactSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/**
+ * An estimate in seconds, rounded up: to a tenth under 10 s, else to the second. Rounded up, an estimate over a limit
+ * always reads as more than the limit's exactSeconds ("about 1.6 s, longer than the 1.5 s allowed").
+ */
+export function roundedUpSeconds(ms: number): string {
+  return ms < 10_000 ? `${Math.ceil(ms / 100) / 10} s` : `${Math.ceil(ms / 1000)} s`;
+}
+
 /** SERVICE_BUSY, its retry time the wait (at least 1 s, at most a minute), said in the message too. */
 export function busyError(message: string, waitMs: number): ApiError {
   const seconds = Math.min(60, Math.max(1, Math.ceil(waitMs / 1000)));
@@ -80,7 +93,7 @@ export function queueRefusal(
   const estimate = estimatedWaitMs(queue, bounds.size, free, averageMs, caller);
   if (estimate > bounds.maxWaitMs) {
     return busyError(
-      `${name} is busy: this ${noun[0]} would wait about ${Math.ceil(estimate / 1000)} s, longer than the ${Math.ceil(bounds.maxWaitMs / 1000)} s allowed`,
+      `${name} is busy: this ${noun[0]} would wait about ${roundedUpSeconds(estimate)}, longer than the ${exactSeconds(bounds.maxWaitMs)} allowed`,
       estimate,
     );
   }
@@ -93,7 +106,7 @@ export function queueRefusal(
  */
 export function waitedTooLong(bounds: QueueBounds, queued: number, averageMs: number, where = ''): ApiError {
   return busyError(
-    `${bounds.name} is busy: this ${bounds.noun[0]} waited ${bounds.maxWaitMs} ms${where}`,
+    `${bounds.name} is busy: this ${bounds.noun[0]} waited ${exactSeconds(bounds.maxWaitMs)}${where}`,
     Math.ceil((queued + 1) / bounds.size) * averageMs,
   );
 }

@@ -50,7 +50,12 @@ export const ErrorEnvelopeSchema = bounded(
             )
             .optional()
             .describe('Each problem with the input.'),
-          retryAfter: z.string().optional().describe('On 429: ISO 8601 time after which to retry.'),
+          retryAfter: z
+            .string()
+            .optional()
+            .describe(
+              'On 429 RATE_LIMIT_EXCEEDED and 503 SERVICE_BUSY or SERVICE_UNAVAILABLE: ISO 8601 time after which to retry (the Retry-After header gives the same in seconds).',
+            ),
         })
         .describe('The error.'),
       meta: MetaSchema,

@@ -12,6 +12,7 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { svcRuntime } from '../bench/util.js';
 import { compileTree } from '../scripts/compile.mjs';
 import { removeLeftovers } from './support/leftovers.js';
 
@@ -33,6 +34,9 @@ export default async function setup(): Promise<() => void> {
   shared[BUILT] ??= build();
   const out = await shared[BUILT];
   process.env.SVC_BUILD_DIR = out;
+  // The environment the `svc` command sets on its first line (two malloc arenas: bin/svc.js), as `svcArgs` passes its
+  // node flags: the programs the tests start inherit it, and so do the test workers, which start after this.
+  Object.assign(process.env, svcRuntime(path.join(ROOT, 'bin', 'svc.js')).env);
   if (!first) return () => undefined;
   return () => {
     delete shared[BUILT];

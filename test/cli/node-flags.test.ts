@@ -28,6 +28,12 @@ describe('the node flags of the svc command', () => {
     expect(pkg.scripts.start).toBe(`node ${flags.join(' ')} bin/svc.js serve`);
   });
 
+  it("set their environment for the suite's own svc programs too (test/global-build.ts)", () => {
+    const { env } = svcRuntime(BIN);
+    expect(Object.keys(env).length).toBeGreaterThan(0);
+    for (const [name, value] of Object.entries(env)) expect(process.env[name]).toBe(value);
+  });
+
   it('are in force when the command is run as an executable', async () => {
     // A module preloaded through NODE_OPTIONS reports the flags node was started with.
     const probe = path.join(dir.dir, 'probe.mjs');

@@ -51,8 +51,8 @@ const PROCESS = [
   'test/cli/{cli,accounts-quota,lazy-load,warm-engines,first-lists}.test.ts',
   // builds and packs a copy of the project (its own dist/), installs the tarball and runs `npx svc`
   'test/cli/pack.test.ts',
-  // a node process using a worker pool must end by itself
-  'test/core/pool-exit.test.ts',
+  // a node process using a worker pool must end by itself; one ending writes the log lines it held
+  'test/core/{pool-exit,log-exit}.test.ts',
   'test/credits/cli.test.ts',
   'test/readme-mcp.test.ts',
   'test/mcp/stdio-contracts.test.ts',

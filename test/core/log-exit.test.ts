@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// The service's log lines wait for the end of their turn of the event loop (TurnLines in src/core/log.ts). A process
+// that ends before then, however it ends short of SIGKILL, still writes them to its standard error.
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const LOG = pathToFileURL(path.join(ROOT, 'src', 'core', 'log.ts')).href;
+
+/** Runs `body` after `const log = createLogger('info')` in a node process of its own; its exit code and stderr. */
+async function run(body: string): Promise<{ code: number | null; stderr: string }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-log-exit-'));
+  const file = path.join(dir, 'child.mts');
+  writeFileSync(
+    file,
+    `import { createLogger } from ${JSON.stringify(LOG)};\nconst log = createLogger('info');\n${body}\n`,
+  );
+  try {
+    return await new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', file], {
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The messages of the JSON lines in `stderr`, in order (other lines, such as node's report of an error, left out). */
+const messages = (stderr: string) =>
+  stderr
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => (JSON.parse(l) as { msg: string }).msg);
+
+describe('log lines at the end of a process', () => {
+  it('are written when the process exits in the turn that logged them', async () => {
+    const out = await run(`log.info('starting'); log.error('cannot go on'); process.exit(3);`);
+    expect(out.code).toBe(3);
+    expect(messages(out.stderr)).toEqual(['starting', 'cannot go on']);
+  });
+
+  it('are written before an uncaught error ends the process', async () => {
+    const out = await run(`log.warn('about to fail'); throw new Error('boom');`);
+    expect(out.code).toBe(1);
+    expect(messages(out.stderr)).toEqual(['about to fail']);
+    expect(out.stderr.indexOf('about to fail')).toBeLessThan(out.stderr.indexOf('boom'));
+  });
+
+  it('are written when the process ends by itself, turn after turn', async () => {
+    const out = await run(
+      `log.info('one'); setTimeout(() => { log.info('two'); setImmediate(() => log.info('three')); }, 10);`,
+    );
+    expect(out.code).toBe(0);
+    expect(messages(out.stderr)).toEqual(['one', 'two', 'three']);
+  });
+});

@@ -44,19 +44,21 @@ export class TurnLines implements pino.DestinationStream {
     setImmediate(() => this.flush()).unref();
   }
 
-  /** Writes what is held now (also what pino's `logger.flush()` calls). */
-  flush(): void {
+  /** Writes what is held now; then calls `done` (pino's `logger.flush(cb)` passes its callback here). */
+  flush(done?: (err?: Error) => void): void {
     this.#scheduled = false;
     holding.delete(this);
     const text = this.#held;
-    if (text === '') return;
     this.#held = '';
-    try {
-      this.#dest.write(text);
-    } catch {
-      // Standard error closed (EPIPE) or the like: the lines are dropped, as a line written at once would have been;
-      // logging never stops the service.
+    if (text !== '') {
+      try {
+        this.#dest.write(text);
+      } catch {
+        // Standard error closed (EPIPE) or the like: the lines are dropped, as a line written at once would have
+        // been; logging never stops the service.
+      }
     }
+    done?.();
   }
 }
 

@@ -56,7 +56,11 @@ describe('TurnLines: the lines of one turn of the event loop in one write', () =
     const dest = recorder();
     const log = createLogger('info', new TurnLines(dest));
     log.info('now');
-    log.flush();
+    let flushed = false;
+    log.flush(() => {
+      flushed = true;
+    });
+    expect(flushed).toBe(true);
     expect(dest.writes).toHaveLength(1);
     expect(dest.writes[0]).toContain('"msg":"now"');
     await nextTurn();

@@ -292,6 +292,8 @@ export function warmEngines(services: Services): void {
   const { contracts, log } = services;
   void contracts.warm().then(
     async (ms) => {
+      // Closed meanwhile (a service stopped while it started): nothing is ready, and nothing to say after "stopped".
+      if (ms === undefined) return;
       // How solc was loaded (src/contracts/evm/solc-load.mjs): a cache that cannot be written costs every start.
       const solc = await contracts.solcLoadInfo();
       log.info({ ms: Math.round(ms), solc: solc?.from }, 'contract engines ready');

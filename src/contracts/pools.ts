@@ -101,9 +101,9 @@ export class ContractEngine {
    * with one small compile per worker and the common shapes' compiles where the disk cache lacks them; then the TON
    * sandbox and the Rust parser, one after the other so that a request arriving meanwhile shares the machine with at
    * most one of them. A pool that fails to start is left to report it on its first job. Resolves with the
-   * milliseconds it took.
+   * milliseconds it took, or undefined when the engine closed before it was done.
    */
-  async warm(): Promise<number> {
+  async warm(): Promise<number | undefined> {
     const t0 = performance.now();
     const steps: Array<() => Promise<unknown>> = [
       // The EVM generator (viem's utilities, the Solidity model) and the VM's worker: a first build's wait when its
@@ -118,7 +118,7 @@ export class ContractEngine {
       if (this.#closed) break;
       await step().catch(() => undefined);
     }
-    return performance.now() - t0;
+    return this.#closed ? undefined : performance.now() - t0;
   }
 
   /** How the solc workers loaded the compiler (./evm/solc-load.mjs), once the pool has started; never starts it. */

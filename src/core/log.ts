@@ -8,6 +8,8 @@ const HOLD_CHARS = 64 * 1024;
 /** Destinations holding lines, written out when the process exits (one listener for all of them). */
 const holding = new Set<TurnLines>();
 let exitHooked = false;
+/** Set once the process's `exit` event has come: a line logged from then on (by a later listener) is written at once. */
+let exiting = false;
 
 /**
  * A destination that writes the lines logged during one turn of the event loop in one write to `dest` (a synchronous
@@ -27,6 +29,7 @@ export class TurnLines implements pino.DestinationStream {
     if (!exitHooked) {
       exitHooked = true;
       process.on('exit', () => {
+        exiting = true;
         for (const d of holding) d.flush();
       });
     }
@@ -34,7 +37,7 @@ export class TurnLines implements pino.DestinationStream {
 
   write(line: string): void {
     this.#held += line;
-    if (this.#held.length >= HOLD_CHARS) {
+    if (exiting || this.#held.length >= HOLD_CHARS) {
       this.flush();
       return;
     }

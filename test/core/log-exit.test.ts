@@ -58,6 +58,14 @@ describe('log lines at the end of a process', () => {
     expect(out.stderr.indexOf('about to fail')).toBeLessThan(out.stderr.indexOf('boom'));
   });
 
+  it('are written when logged by a later listener of the exit event', async () => {
+    const out = await run(
+      `log.info('before'); process.on('exit', (code) => log.warn({ code }, 'exiting')); process.exit(4);`,
+    );
+    expect(out.code).toBe(4);
+    expect(messages(out.stderr)).toEqual(['before', 'exiting']);
+  });
+
   it('are written when the process ends by itself, turn after turn', async () => {
     const out = await run(
       `log.info('one'); setTimeout(() => { log.info('two'); setImmediate(() => log.info('three')); }, 10);`,

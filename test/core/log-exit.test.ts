@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runChild } from '../support/child-script.js';
 
 // The service's log lines wait for the end of their turn of the event loop (TurnLines in src/core/log.ts). A process
 // that ends before then, however it ends short of SIGKILL, still writes them to its standard error.
@@ -11,31 +9,9 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const LOG = pathToFileURL(path.join(ROOT, 'src', 'core', 'log.ts')).href;
 
-/** Runs `body` after `const log = createLogger('info')` in a node process of its own; its exit code and stderr. */
-async function run(body: string): Promise<{ code: number | null; stderr: string }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-log-exit-'));
-  const file = path.join(dir, 'child.mts');
-  writeFileSync(
-    file,
-    `import { createLogger } from ${JSON.stringify(LOG)};\nconst log = createLogger('info');\n${body}\n`,
-  );
-  try {
-    return await new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', file], {
-        cwd: ROOT,
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (c: Buffer) => {
-        stderr += c.toString();
-      });
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stderr }));
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+/** Runs `body` after `const log = createLogger('info')` in a node process of its own. */
+const run = (body: string) =>
+  runChild(`import { createLogger } from ${JSON.stringify(LOG)};\nconst log = createLogger('info');\n${body}\n`);
 
 /** The messages of the JSON lines in `stderr`, in order (other lines, such as node's report of an error, left out). */
 const messages = (stderr: string) =>

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { GIVE_UP_MS, runChild } from '../support/child-script.js';
 
 // A process that used a worker pool and has nothing else to do ends by itself: the pool's idle workers are unref'd,
 // and what they print reaches the process's stderr without holding it open (svc serve ends this way on SIGTERM, once
@@ -13,46 +11,6 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const POOL = pathToFileURL(path.join(ROOT, 'src', 'core', 'worker-pool.ts')).href;
 const SEND = pathToFileURL(path.join(ROOT, 'src', 'webhooks', 'send.ts')).href;
 const TASKS = pathToFileURL(path.join(import.meta.dirname, 'fixtures', 'pool-tasks.ts')).href;
-/** Long enough for a loaded machine to start the child and its worker; a child still running then was held open. */
-const GIVE_UP_MS = 60_000;
-
-/** Runs `script` (an ES module, TypeScript allowed) in a node process of its own. */
-async function runChild(
-  script: string,
-): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-pool-exit-'));
-  const file = path.join(dir, 'child.mts');
-  writeFileSync(file, script);
-  try {
-    return await runFile(file);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function runFile(file: string): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    let killed = false;
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    const timer = setTimeout(() => {
-      killed = true;
-      child.kill('SIGKILL');
-    }, GIVE_UP_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, killed });
-    });
-  });
-}
 
 describe('WorkerPool in a process of its own', () => {
   it('lets the process end once its job is done, and forwards what the worker printed to stderr', async () => {

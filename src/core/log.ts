@@ -22,7 +22,6 @@ let exiting = false;
 export class TurnLines implements pino.DestinationStream {
   readonly #dest: pino.DestinationStream;
   #held = '';
-  #scheduled = false;
 
   constructor(dest: pino.DestinationStream) {
     this.#dest = dest;
@@ -41,15 +40,14 @@ export class TurnLines implements pino.DestinationStream {
       this.flush();
       return;
     }
-    if (this.#scheduled) return;
-    this.#scheduled = true;
+    // Held lines and a flush to come go together: one immediate per turn.
+    if (holding.has(this)) return;
     holding.add(this);
     setImmediate(() => this.flush()).unref();
   }
 
   /** Writes what is held now; then calls `done` (pino's `logger.flush(cb)` passes its callback here). */
   flush(done?: (err?: Error) => void): void {
-    this.#scheduled = false;
     holding.delete(this);
     const text = this.#held;
     this.#held = '';

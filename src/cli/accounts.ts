@@ -41,7 +41,7 @@ export async function accounts(args: string[]): Promise<void> {
         const parsed = CreateAccountInput.safeParse(input);
         if (!parsed.success)
           throw new UsageError(
-            zodDetails(parsed.error)
+            zodDetails(parsed.error, input)
               .map((d) => `${d.field}: ${d.reason}`)
               .join('; '),
           );
@@ -90,7 +90,7 @@ export async function accounts(args: string[]): Promise<void> {
     const parsed = UpdateAccountInput.safeParse(input);
     if (!parsed.success)
       throw new UsageError(
-        zodDetails(parsed.error)
+        zodDetails(parsed.error, input)
           .map((d) => `--${d.field === 'id' ? 'account' : 'bytes'}: ${d.reason}`)
           .join('; '),
       );

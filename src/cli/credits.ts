@@ -33,10 +33,11 @@ export async function credits(args: string[]): Promise<void> {
       import('../admin.js'),
       import('../core/errors.js'),
     ]);
-  const parsed = GrantCreditsInput.safeParse({ id: account, ...body });
+  const input = { id: account, ...body };
+  const parsed = GrantCreditsInput.safeParse(input);
   if (!parsed.success)
     throw new UsageError(
-      zodDetails(parsed.error)
+      zodDetails(parsed.error, input)
         .map((d) => `--${d.field === 'id' ? 'account' : d.field}: ${d.reason}`)
         .join('; '),
     );

@@ -331,7 +331,10 @@ function paramsErrorsAsInvalidParams(server: Server): void {
           err instanceof ZodError ||
           (err instanceof Error && /ZodError/.test(err.name) && Array.isArray((err as ZodError).issues))
         ) {
-          const details = zodDetails(err as ZodError).map((d) => ({ ...d, field: d.field.replace(/^params\./, '') }));
+          const details = zodDetails(err as ZodError, req).map((d) => ({
+            ...d,
+            field: d.field.replace(/^params\./, ''),
+          }));
           throw rpcError(
             ErrorCode.InvalidParams,
             `Invalid params for ${method}: ${details.map((d) => `${d.field || '(request)'}: ${d.reason}`).join('; ')}`,

@@ -23,25 +23,43 @@ import { refuseUnstorableText } from './text-guard.js';
 const ZOD_WORDING = /^(Too (big|small)|Invalid (input|option|value|string|number|type|format)|Expected |Unrecognized )/;
 
 /**
- * zod issues as `details` entries: dotted field path and a readable reason. Fields people fill in (names,
- * addresses, shares, counts, choices) get the human message the wizard shows too; the rest keep zod's words.
+ * Whether `input` holds no value at `path`: a field left out (or given as undefined), looked up through the input's
+ * own fields only, so a name such as `constructor` is not found on a prototype. False when a step on the way is not
+ * an object: that issue is about the step, not a field left out.
  */
-export function zodDetails(error: z.ZodError): ErrorDetail[] {
+function leftOut(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
+  let value = input;
+  for (const step of path) {
+    if (typeof value !== 'object' || value === null) return false;
+    if (!Object.hasOwn(value, step)) return true;
+    value = (value as Record<PropertyKey, unknown>)[step];
+  }
+  return value === undefined;
+}
+
+/**
+ * zod issues as `details` entries: dotted field path and a readable reason. Fields people fill in (names,
+ * addresses, shares, counts, choices) get the human message the wizard shows too, and so does a required field left
+ * out of `input` (the value that was parsed, when the caller has it); the rest keep zod's words.
+ */
+export function zodDetails(error: z.ZodError, input?: unknown): ErrorDetail[] {
   return error.issues.flatMap((issue) => {
     const path = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((k) => ({ field: [...path, k].join('.'), reason: 'unknown field' }));
     }
     // A message the schema wrote itself (a limit per chain, say) is kept; zod's own wording is put in plain words.
-    const human = ZOD_WORDING.test(issue.message) ? issueFromZod(issue) : undefined;
+    const missing = input !== undefined && issue.code === 'invalid_type' && leftOut(input, issue.path);
+    const human = ZOD_WORDING.test(issue.message) ? issueFromZod(issue, missing) : undefined;
     return [human ? issueDetail(path.join('.'), human) : { field: path.join('.'), reason: issue.message }];
   });
 }
 
 /** The tool's input, validated: 400 VALIDATION_ERROR naming each bad field, or text the store cannot keep. */
 function validate(tool: AnyTool, rawInput: unknown): Record<string, unknown> {
-  const parsed = tool.input.safeParse(rawInput ?? {});
-  if (!parsed.success) throw ApiError.validation(`Invalid input for ${tool.name}`, zodDetails(parsed.error));
+  const input = rawInput ?? {};
+  const parsed = tool.input.safeParse(input);
+  if (!parsed.success) throw ApiError.validation(`Invalid input for ${tool.name}`, zodDetails(parsed.error, input));
   refuseUnstorableText(tool.name, parsed.data);
   return parsed.data;
 }

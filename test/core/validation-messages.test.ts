@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { PlanSchema } from '../../src/contracts/plan.js';
 import { planProblems } from '../../src/contracts/validate.js';
 import {
@@ -174,6 +175,38 @@ describe('validation problems in words', () => {
     expectIssue(found, 'deadMansSwitch.gracePeriodDays', { code: 'number_min', min: 0 });
     // A field people do not fill in keeps zod's own words.
     expect(issueFromZod({ code: 'invalid_type', path: ['tokenId'], expected: 'string' })).toBeUndefined();
+  });
+
+  it("a required field left out is said to be required; one given with a wrong type keeps zod's words", () => {
+    const { beneficiaries: _left, ...noHeirs } = basePlan;
+    const r = PlanSchema.safeParse(noHeirs);
+    const found = Object.fromEntries(r.error!.issues.map((i) => [i.path.join('.'), issueFromZod(i, true)]));
+    expectIssue(found, 'beneficiaries', { code: 'value_required' });
+    expect(zodDetails(r.error!, noHeirs)).toEqual([{ field: 'beneficiaries', reason: 'This field is required.' }]);
+    // Without the input, nothing says the field was left out: zod's words.
+    expect(zodDetails(r.error!)[0]!.reason).toMatch(/expected array, received undefined/);
+    // Given, but not a list; given as null: not left out.
+    for (const beneficiaries of ['Alice', null]) {
+      const wrong = { ...basePlan, beneficiaries };
+      const w = PlanSchema.safeParse(wrong);
+      expect(zodDetails(w.error!, wrong)).toEqual([
+        { field: 'beneficiaries', reason: expect.stringMatching(/^Invalid input: expected array/) },
+      ]);
+    }
+    // Deep in the input, in a list, and a field whose name only the prototype has (every object "has" a toString).
+    const Nested = z
+      .object({
+        outer: z.object({ inner: z.string().describe('a text') }).describe('an object'),
+        list: z.array(z.object({ id: z.string().describe('an id') }).describe('an item')).describe('items'),
+        toString: z.string().describe('a field named like a method'),
+      })
+      .strict();
+    const input = { outer: {}, list: [{ id: 'a' }, {}] };
+    expect(zodDetails(Nested.safeParse(input).error!, input)).toEqual([
+      { field: 'outer.inner', reason: 'This field is required.' },
+      { field: 'list.1.id', reason: 'This field is required.' },
+      { field: 'toString', reason: 'This field is required.' },
+    ]);
   });
 
   it("the API's details give the same words: zod issues and the plan rules", () => {

@@ -72,6 +72,14 @@ describe("validation details in the caller's language", () => {
     expect(ar).toMatch(/[\u0600-\u06FF]/);
   });
 
+  it('a required field left out is said to be required, in the language asked for', async () => {
+    const plan = { blockchain: 'evm', ownerAddress: OWNER };
+    expect(await validate(plan)).toEqual([{ field: 'beneficiaries', reason: 'This field is required.' }]);
+    expect(await validate(plan, 'fr')).toEqual([{ field: 'beneficiaries', reason: 'Ce champ est obligatoire.' }]);
+    expect(await validate(plan, 'es')).toEqual([{ field: 'beneficiaries', reason: 'Este campo es obligatorio.' }]);
+    expect(await validate(plan, 'ar')).toEqual([{ field: 'beneficiaries', reason: 'هذا الحقل مطلوب.' }]);
+  });
+
   it('a language the service does not speak, or none, leaves the reasons in English', async () => {
     const english = await validate(BAD_PLAN);
     expect(await validate(BAD_PLAN, 'de-DE,de;q=0.9')).toEqual(english);

@@ -120,6 +120,10 @@ describe('MCP over HTTP: authenticated on every call', () => {
     expect(res.json.error.code).toBe(-32602);
     expect(res.json.error.message).toMatch(/^Invalid params for tools\/call: arguments: /);
     expect(res.json.error.data.details[0].field).toBe('arguments');
+    // A parameter left out is said to be required.
+    const uriless = await rpc({ jsonrpc: '2.0', id: 9, method: 'resources/read', params: {} }, auth);
+    expect(uriless.json.error.code).toBe(-32602);
+    expect(uriless.json.error.data.details).toEqual([{ field: 'uri', reason: 'This field is required.' }]);
     const missing = await rpc(
       { jsonrpc: '2.0', id: 8, method: 'resources/read', params: { uri: 'svc://jurisdictions/zz' } },
       auth,

@@ -24,4 +24,5 @@ export const ar: MessageCatalog = {
   too_long: (i, f) => `النص طويل جدًا: ${f.number(i.max)} حرفًا على الأكثر.`,
   too_many: (i, f) => `المسموح ${f.number(i.max)} على الأكثر.`,
   choose_option: (i, f) => `اختر واحدًا من: ${f.or(i.options)}.`,
+  value_required: () => 'هذا الحقل مطلوب.',
 };

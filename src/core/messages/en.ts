@@ -26,4 +26,5 @@ export const en: MessageCatalog = {
   too_long: (i, f) => `This is too long: at most ${f.number(i.max)} characters.`,
   too_many: (i, f) => `At most ${f.number(i.max)} are allowed.`,
   choose_option: (i, f) => `Choose one of: ${f.or(i.options)}.`,
+  value_required: () => 'This field is required.',
 };

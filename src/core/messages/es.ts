@@ -26,4 +26,5 @@ export const es: MessageCatalog = {
   too_long: (i, f) => `Es demasiado largo: como máximo ${f.number(i.max)} caracteres.`,
   too_many: (i, f) => `Se permiten como máximo ${f.number(i.max)}.`,
   choose_option: (i, f) => `Elija una de estas opciones: ${f.or(i.options)}.`,
+  value_required: () => 'Este campo es obligatorio.',
 };

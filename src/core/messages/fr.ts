@@ -27,4 +27,5 @@ export const fr: MessageCatalog = {
   too_long: (i, f) => `C'est trop long : ${f.number(i.max)} caractères au plus.`,
   too_many: (i, f) => `${f.number(i.max)} au plus sont permis.`,
   choose_option: (i, f) => `Choisissez parmi : ${f.or(i.options)}.`,
+  value_required: () => 'Ce champ est obligatoire.',
 };

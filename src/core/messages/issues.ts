@@ -30,6 +30,7 @@ export const ISSUE_CODES = [
   'too_long',
   'too_many',
   'choose_option',
+  'value_required',
 ] as const;
 export type IssueCode = (typeof ISSUE_CODES)[number];
 
@@ -138,21 +139,22 @@ function role(path: ReadonlyArray<PropertyKey>): string {
 
 /**
  * The problem a zod issue stands for, for the fields people fill in (names, addresses, shares, days, guardian
- * counts, choices); undefined for the rest, whose zod message is kept.
+ * counts, choices) and for any field left out (`leftOut`: the input has no value at the issue's path); undefined for
+ * the rest, whose zod message is kept.
  */
-export function issueFromZod(issue: ZodIssueLike): Issue | undefined {
+export function issueFromZod(issue: ZodIssueLike, leftOut = false): Issue | undefined {
   const kind = role(issue.path);
   if (issue.code === 'invalid_value') return { code: 'choose_option', options: (issue.values ?? []).map(String) };
   if (issue.code === 'too_big' && issue.origin === 'array') return { code: 'too_many', max: Number(issue.maximum) };
   if (issue.code === 'too_big' && issue.origin === 'string') return { code: 'too_long', max: Number(issue.maximum) };
   // zod leaves the input out of its issues: a wrong type in a text field is as good as nothing typed.
-  const missing = issue.code === 'invalid_type';
+  const wrongType = issue.code === 'invalid_type';
   const emptyText = issue.code === 'too_small' && issue.origin === 'string';
   switch (kind) {
     case 'name':
-      return missing || emptyText ? { code: 'name_required' } : undefined;
+      return wrongType || emptyText ? { code: 'name_required' } : undefined;
     case 'address':
-      return missing || emptyText ? { code: 'address_required' } : undefined;
+      return wrongType || emptyText ? { code: 'address_required' } : undefined;
     case 'percentage':
       if (issue.code === 'invalid_type') return { code: 'percentage_format' };
       if (issue.code === 'too_small') return { code: 'percentage_positive' };
@@ -164,6 +166,6 @@ export function issueFromZod(issue: ZodIssueLike): Issue | undefined {
       if (issue.code === 'too_big') return { code: 'number_max', max: Number(issue.maximum) };
       return undefined;
     default:
-      return undefined;
+      return leftOut && wrongType ? { code: 'value_required' } : undefined;
   }
 }

@@ -209,6 +209,40 @@ describe('validation problems in words', () => {
     ]);
   });
 
+  it('lists too short, texts too short and numbers out of bounds are said in words, bounds by Intl', () => {
+    const found = zod({ ...basePlan, beneficiaries: [], guardians: { addresses: [], threshold: 1 } });
+    expectIssue(found, 'beneficiaries', { code: 'too_few', min: 1 });
+    expectIssue(found, 'guardians.addresses', { code: 'too_few', min: 1 });
+    const Other = z
+      .object({
+        label: z.string().min(1).describe('a label'),
+        code: z.string().min(8).describe('a code'),
+        page: z.number().int().min(1).max(500).describe('a page'),
+        size: z.number().max(50).describe('a size'),
+        amount: z.number().positive().describe('an amount, more than 0'),
+      })
+      .strict();
+    const input = { label: '', code: 'abc', page: 0, size: 51, amount: 0 };
+    const other = Object.fromEntries(
+      Other.safeParse(input).error!.issues.map((i) => [i.path.join('.'), issueFromZod(i)]),
+    );
+    expectIssue(other, 'label', { code: 'value_required' });
+    expectIssue(other, 'code', { code: 'too_short', min: 8 });
+    expectIssue(other, 'page', { code: 'number_min', min: 1 });
+    expectIssue(other, 'size', { code: 'number_max', max: 50 });
+    // More than 0 (zod's gt) is not "0 or more": zod's words stay.
+    expect(other.amount).toBeUndefined();
+    expect(zodDetails(Other.safeParse(input).error!, input)).toEqual([
+      { field: 'label', reason: 'This field is required.' },
+      { field: 'code', reason: 'This is too short: at least 8 characters.' },
+      { field: 'page', reason: 'Enter 1 or more.' },
+      { field: 'size', reason: 'Enter 50 or less.' },
+      { field: 'amount', reason: expect.stringMatching(/^Too small: expected number to be >0/) },
+    ]);
+    expect(humanMessage({ code: 'too_few', min: 1 }, 'en')).toBe('At least 1 is needed.');
+    expect(humanMessage({ code: 'too_few', min: 2 }, 'en')).toBe('At least 2 are needed.');
+  });
+
   it("the API's details give the same words: zod issues and the plan rules", () => {
     const r = PlanSchema.safeParse({ ...basePlan, beneficiaries: [{ name: 'A', address: A, percentage: null }] });
     expect(zodDetails(r.error!)).toEqual([

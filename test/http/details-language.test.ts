@@ -72,12 +72,16 @@ describe("validation details in the caller's language", () => {
     expect(ar).toMatch(/[\u0600-\u06FF]/);
   });
 
-  it('a required field left out is said to be required, in the language asked for', async () => {
+  it('a required field left out, or a list left empty, is said so in the language asked for', async () => {
     const plan = { blockchain: 'evm', ownerAddress: OWNER };
     expect(await validate(plan)).toEqual([{ field: 'beneficiaries', reason: 'This field is required.' }]);
     expect(await validate(plan, 'fr')).toEqual([{ field: 'beneficiaries', reason: 'Ce champ est obligatoire.' }]);
     expect(await validate(plan, 'es')).toEqual([{ field: 'beneficiaries', reason: 'Este campo es obligatorio.' }]);
     expect(await validate(plan, 'ar')).toEqual([{ field: 'beneficiaries', reason: 'هذا الحقل مطلوب.' }]);
+    // An empty list, likewise.
+    const none = { ...plan, beneficiaries: [] };
+    expect(await validate(none)).toEqual([{ field: 'beneficiaries', reason: 'At least 1 is needed.' }]);
+    expect(await validate(none, 'fr')).toEqual([{ field: 'beneficiaries', reason: 'Il en faut au moins 1.' }]);
   });
 
   it('a language the service does not speak, or none, leaves the reasons in English', async () => {

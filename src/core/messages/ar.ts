@@ -25,4 +25,6 @@ export const ar: MessageCatalog = {
   too_many: (i, f) => `المسموح ${f.number(i.max)} على الأكثر.`,
   choose_option: (i, f) => `اختر واحدًا من: ${f.or(i.options)}.`,
   value_required: () => 'هذا الحقل مطلوب.',
+  too_few: (i, f) => `المطلوب ${f.number(i.min)} على الأقل.`,
+  too_short: (i, f) => `النص قصير جدًا: ${f.number(i.min)} حرفًا على الأقل.`,
 };

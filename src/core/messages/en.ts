@@ -27,4 +27,6 @@ export const en: MessageCatalog = {
   too_many: (i, f) => `At most ${f.number(i.max)} are allowed.`,
   choose_option: (i, f) => `Choose one of: ${f.or(i.options)}.`,
   value_required: () => 'This field is required.',
+  too_few: (i, f) => `At least ${f.number(i.min)} ${i.min === 1 ? 'is' : 'are'} needed.`,
+  too_short: (i, f) => `This is too short: at least ${f.number(i.min)} characters.`,
 };

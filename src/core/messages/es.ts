@@ -27,4 +27,6 @@ export const es: MessageCatalog = {
   too_many: (i, f) => `Se permiten como máximo ${f.number(i.max)}.`,
   choose_option: (i, f) => `Elija una de estas opciones: ${f.or(i.options)}.`,
   value_required: () => 'Este campo es obligatorio.',
+  too_few: (i, f) => `Se necesita${i.min === 1 ? '' : 'n'} al menos ${f.number(i.min)}.`,
+  too_short: (i, f) => `Es demasiado corto: como mínimo ${f.number(i.min)} caracteres.`,
 };

@@ -28,4 +28,6 @@ export const fr: MessageCatalog = {
   too_many: (i, f) => `${f.number(i.max)} au plus sont permis.`,
   choose_option: (i, f) => `Choisissez parmi : ${f.or(i.options)}.`,
   value_required: () => 'Ce champ est obligatoire.',
+  too_few: (i, f) => `Il en faut au moins ${f.number(i.min)}.`,
+  too_short: (i, f) => `C'est trop court : ${f.number(i.min)} caractères au moins.`,
 };

@@ -31,6 +31,8 @@ export const ISSUE_CODES = [
   'too_many',
   'choose_option',
   'value_required',
+  'too_few',
+  'too_short',
 ] as const;
 export type IssueCode = (typeof ISSUE_CODES)[number];
 
@@ -47,6 +49,8 @@ export type Issue =
         | 'threshold_exceeds'
         | 'too_long'
         | 'too_many'
+        | 'too_few'
+        | 'too_short'
         | 'choose_option'
       >;
     }
@@ -59,6 +63,8 @@ export type Issue =
   | { code: 'threshold_exceeds'; count: number }
   | { code: 'too_long'; max: number }
   | { code: 'too_many'; max: number }
+  | { code: 'too_few'; min: number }
+  | { code: 'too_short'; min: number }
   | { code: 'choose_option'; options: string[] };
 
 /**
@@ -124,6 +130,8 @@ export interface ZodIssueLike {
   origin?: string;
   minimum?: number | bigint;
   maximum?: number | bigint;
+  /** Whether the bound itself is allowed (false for zod's gt and lt). */
+  inclusive?: boolean;
   expected?: string;
   values?: ReadonlyArray<unknown>;
 }
@@ -147,6 +155,7 @@ export function issueFromZod(issue: ZodIssueLike, leftOut = false): Issue | unde
   if (issue.code === 'invalid_value') return { code: 'choose_option', options: (issue.values ?? []).map(String) };
   if (issue.code === 'too_big' && issue.origin === 'array') return { code: 'too_many', max: Number(issue.maximum) };
   if (issue.code === 'too_big' && issue.origin === 'string') return { code: 'too_long', max: Number(issue.maximum) };
+  if (issue.code === 'too_small' && issue.origin === 'array') return { code: 'too_few', min: Number(issue.minimum) };
   // zod leaves the input out of its issues: a wrong type in a text field is as good as nothing typed.
   const wrongType = issue.code === 'invalid_type';
   const emptyText = issue.code === 'too_small' && issue.origin === 'string';
@@ -166,6 +175,17 @@ export function issueFromZod(issue: ZodIssueLike, leftOut = false): Issue | unde
       if (issue.code === 'too_big') return { code: 'number_max', max: Number(issue.maximum) };
       return undefined;
     default:
-      return leftOut && wrongType ? { code: 'value_required' } : undefined;
+      if (wrongType) return leftOut ? { code: 'value_required' } : undefined;
+      // An empty text is as good as none; a longer minimum is said as such.
+      if (emptyText)
+        return Number(issue.minimum) <= 1
+          ? { code: 'value_required' }
+          : { code: 'too_short', min: Number(issue.minimum) };
+      // A number's bounds when the bound itself is allowed ("Enter 1 or more."); zod's words for gt and lt.
+      if (issue.origin === 'number' && issue.inclusive !== false) {
+        if (issue.code === 'too_small') return { code: 'number_min', min: Number(issue.minimum) };
+        if (issue.code === 'too_big') return { code: 'number_max', max: Number(issue.maximum) };
+      }
+      return undefined;
   }
 }

@@ -181,12 +181,13 @@ export function planProblems(plan: Plan): ErrorDetail[] {
     if (!allowed.includes(a.type)) {
       details.push({
         field: `${field}.type`,
-        reason: `${a.type} assets do not exist on ${chain}; use one of ${allowed.join(', ')}`,
+        reason: `There are no ${a.type} assets on ${chain}: use one of ${allowed.join(', ')}.`,
       });
       return;
     }
     if (a.type === 'native') return;
-    if (!a.address) details.push({ field: `${field}.address`, reason: `a ${a.type} asset needs its token address` });
+    if (!a.address)
+      details.push({ field: `${field}.address`, reason: `Every ${a.type} asset needs its token address.` });
     else {
       const problem = addressDetail(chain, `${field}.address`, a.address);
       if (problem) details.push(problem);
@@ -196,23 +197,26 @@ export function planProblems(plan: Plan): ErrorDetail[] {
         if (other && other.type !== a.type) {
           details.push({
             field: `${field}.address`,
-            reason: `the same contract is listed as ${other.type} in assets.${other.index}; one address is one kind of token`,
+            reason: `The same contract is listed as ${other.type} in assets.${other.index}: one address is one kind of token.`,
           });
         } else if (!other) kinds.set(key, { type: a.type, index: i });
       }
     }
     if (a.type === 'erc721') {
       if (a.tokenId === undefined)
-        details.push({ field: `${field}.tokenId`, reason: 'an erc721 item needs its tokenId' });
+        details.push({ field: `${field}.tokenId`, reason: 'An erc721 item needs its tokenId.' });
       else if (BigInt(a.tokenId) > UINT256_MAX)
-        details.push({ field: `${field}.tokenId`, reason: 'larger than the largest uint256 token id' });
+        details.push({ field: `${field}.tokenId`, reason: 'This is larger than the largest token id (a uint256).' });
       if (!a.beneficiary)
         details.push({
           field: `${field}.beneficiary`,
-          reason: 'an erc721 item names the beneficiary address that receives it',
+          reason: 'An erc721 item names the beneficiary address that receives it.',
         });
       else if (!beneficiaryKeys.has(canonicalAddress(chain, a.beneficiary))) {
-        details.push({ field: `${field}.beneficiary`, reason: 'must be the address of one of the beneficiaries' });
+        details.push({
+          field: `${field}.beneficiary`,
+          reason: 'This must be the address of one of the beneficiaries.',
+        });
       }
       if (a.tokenId !== undefined && a.address) {
         // Token ids are numbers: "7" and "007" name the same token.
@@ -221,7 +225,7 @@ export function planProblems(plan: Plan): ErrorDetail[] {
         if (first !== undefined)
           details.push({
             field: `${field}.tokenId`,
-            reason: `the same NFT as assets.${first} (token ids are compared as numbers)`,
+            reason: `This is the same NFT as assets.${first} (token ids are compared as numbers).`,
           });
         else nfts.set(nftKey, i);
       }

@@ -186,7 +186,7 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
         ],
       });
       expect(planProblems(p)).toEqual([
-        { field: 'assets.1.tokenId', reason: 'the same NFT as assets.0 (token ids are compared as numbers)' },
+        { field: 'assets.1.tokenId', reason: 'This is the same NFT as assets.0 (token ids are compared as numbers).' },
       ]);
     });
 
@@ -206,7 +206,7 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
     it('a token id beyond uint256 is refused', () => {
       const p = plan({ assets: [{ type: 'erc721', address: NFT, tokenId: '9'.repeat(78), beneficiary: A }] });
       expect(planProblems(p)).toEqual([
-        { field: 'assets.0.tokenId', reason: 'larger than the largest uint256 token id' },
+        { field: 'assets.0.tokenId', reason: 'This is larger than the largest token id (a uint256).' },
       ]);
     });
   });

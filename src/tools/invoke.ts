@@ -43,16 +43,37 @@ function leftOut(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
  * out of `input` (the value that was parsed, when the caller has it); the rest keep zod's words.
  */
 export function zodDetails(error: z.ZodError, input?: unknown): ErrorDetail[] {
-  return error.issues.flatMap((issue) => {
+  return detailsOf(error.issues, input);
+}
+
+function detailsOf(issues: readonly z.core.$ZodIssue[], input: unknown): ErrorDetail[] {
+  return issues.flatMap((issue) => {
     const path = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((k) => ({ field: [...path, k].join('.'), reason: 'unknown field' }));
     }
+    const missing =
+      input !== undefined &&
+      (issue.code === 'invalid_type' || issue.code === 'invalid_union') &&
+      leftOut(input, issue.path);
+    // A value given to a union: the problems of the one choice whose type it has ("" for "a number, or a name" is
+    // an empty name), rather than zod's bare "Invalid input".
+    const chosen = issue.code === 'invalid_union' && !missing ? chosenBranch(issue) : undefined;
+    if (chosen) return detailsOf(chosen, input);
     // A message the schema wrote itself (a limit per chain, say) is kept; zod's own wording is put in plain words.
-    const missing = input !== undefined && issue.code === 'invalid_type' && leftOut(input, issue.path);
     const human = ZOD_WORDING.test(issue.message) ? issueFromZod(issue, missing) : undefined;
     return [human ? issueDetail(path.join('.'), human) : { field: path.join('.'), reason: issue.message }];
   });
+}
+
+/**
+ * The issues of the only choice of a union whose type the value has (the others failing on the type itself), with
+ * their paths from the input's root; undefined when no choice, or more than one, has it.
+ */
+function chosenBranch(issue: z.core.$ZodIssueInvalidUnion): z.core.$ZodIssue[] | undefined {
+  const typed = issue.errors.filter((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
+  if (typed.length !== 1 || typed[0]!.length === 0) return undefined;
+  return typed[0]!.map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
 }
 
 /** The tool's input, validated: 400 VALIDATION_ERROR naming each bad field, or text the store cannot keep. */

@@ -199,6 +199,7 @@ describe('validation problems in words', () => {
         outer: z.object({ inner: z.string().describe('a text') }).describe('an object'),
         list: z.array(z.object({ id: z.string().describe('an id') }).describe('an item')).describe('items'),
         toString: z.string().describe('a field named like a method'),
+        network: z.union([z.number().int().min(1), z.string().min(1).max(32)]).describe('a number or a name'),
       })
       .strict();
     const input = { outer: {}, list: [{ id: 'a' }, {}] };
@@ -206,7 +207,17 @@ describe('validation problems in words', () => {
       { field: 'outer.inner', reason: 'This field is required.' },
       { field: 'list.1.id', reason: 'This field is required.' },
       { field: 'toString', reason: 'This field is required.' },
+      { field: 'network', reason: 'This field is required.' },
     ]);
+    // Given to the union: the problem of the choice whose type the value has; a type no choice has keeps zod's words.
+    const given = (network: unknown) => {
+      const all = { outer: { inner: 'x' }, list: [], toString: 'x', network };
+      return zodDetails(Nested.safeParse(all).error!, all);
+    };
+    expect(given('')).toEqual([{ field: 'network', reason: 'This field is required.' }]);
+    expect(given(0)).toEqual([{ field: 'network', reason: 'Enter 1 or more.' }]);
+    expect(given('x'.repeat(33))).toEqual([{ field: 'network', reason: 'This is too long: at most 32 characters.' }]);
+    expect(given(true)).toEqual([{ field: 'network', reason: 'Invalid input' }]);
   });
 
   it('lists too short, texts too short and numbers out of bounds are said in words, bounds by Intl', () => {

@@ -175,7 +175,8 @@ export function issueFromZod(issue: ZodIssueLike, leftOut = false): Issue | unde
       if (issue.code === 'too_big') return { code: 'number_max', max: Number(issue.maximum) };
       return undefined;
     default:
-      if (wrongType) return leftOut ? { code: 'value_required' } : undefined;
+      // A field left out fails its type, or every choice of a union ("a number, or one of these names").
+      if (wrongType || issue.code === 'invalid_union') return leftOut ? { code: 'value_required' } : undefined;
       // An empty text is as good as none; a longer minimum is said as such.
       if (emptyText)
         return Number(issue.minimum) <= 1

@@ -220,7 +220,7 @@ describe('validation problems in words', () => {
     expect(given(true)).toEqual([{ field: 'network', reason: 'Invalid input' }]);
   });
 
-  it('lists too short, texts too short and numbers out of bounds are said in words, bounds by Intl', () => {
+  it('lists too short, texts too short, numbers out of bounds and wrong numbers or yes/no are said in words', () => {
     const found = zod({ ...basePlan, beneficiaries: [], guardians: { addresses: [], threshold: 1 } });
     expectIssue(found, 'beneficiaries', { code: 'too_few', min: 1 });
     expectIssue(found, 'guardians.addresses', { code: 'too_few', min: 1 });
@@ -231,9 +231,12 @@ describe('validation problems in words', () => {
         page: z.number().int().min(1).max(500).describe('a page'),
         size: z.number().max(50).describe('a size'),
         amount: z.number().positive().describe('an amount, more than 0'),
+        flag: z.boolean().describe('yes or no'),
+        ratio: z.number().describe('any number'),
+        days: z.number().int().describe('whole days'),
       })
       .strict();
-    const input = { label: '', code: 'abc', page: 0, size: 51, amount: 0 };
+    const input = { label: '', code: 'abc', page: 0, size: 51, amount: 0, flag: 'yes', ratio: 'abc', days: 1.5 };
     const other = Object.fromEntries(
       Other.safeParse(input).error!.issues.map((i) => [i.path.join('.'), issueFromZod(i)]),
     );
@@ -241,6 +244,9 @@ describe('validation problems in words', () => {
     expectIssue(other, 'code', { code: 'too_short', min: 8 });
     expectIssue(other, 'page', { code: 'number_min', min: 1 });
     expectIssue(other, 'size', { code: 'number_max', max: 50 });
+    expectIssue(other, 'flag', { code: 'boolean_format' });
+    expectIssue(other, 'ratio', { code: 'number_format' });
+    expectIssue(other, 'days', { code: 'whole_number' });
     // More than 0 (zod's gt) is not "0 or more": zod's words stay.
     expect(other.amount).toBeUndefined();
     expect(zodDetails(Other.safeParse(input).error!, input)).toEqual([
@@ -249,6 +255,9 @@ describe('validation problems in words', () => {
       { field: 'page', reason: 'Enter 1 or more.' },
       { field: 'size', reason: 'Enter 50 or less.' },
       { field: 'amount', reason: expect.stringMatching(/^Too small: expected number to be >0/) },
+      { field: 'flag', reason: 'Use true or false.' },
+      { field: 'ratio', reason: 'Enter a number.' },
+      { field: 'days', reason: 'Enter a whole number, like 365.' },
     ]);
     expect(humanMessage({ code: 'too_few', min: 1 }, 'en')).toBe('At least 1 is needed.');
     expect(humanMessage({ code: 'too_few', min: 2 }, 'en')).toBe('At least 2 are needed.');

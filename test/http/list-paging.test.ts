@@ -269,17 +269,18 @@ describe('every list tool takes paging', () => {
     it('over REST: bounded limit, and meta.pagination right across two pages', async () => {
       offset += RATE_WINDOW_MS; // a fresh window: the users' accounts are public tier
       const who = callerOf(tool).rest;
-      const bads: Array<Record<string, string | number>> = [
-        { limit: 101 },
-        { limit: 0 },
-        { limit: 'x' },
-        ...(cursorPaged(tool) ? [] : [{ page: 0 }]),
+      // Each bad value, and the words its detail says it in.
+      const bads: Array<[Record<string, string | number>, string]> = [
+        [{ limit: 101 }, 'Enter 100 or less.'],
+        [{ limit: 0 }, 'Enter 1 or more.'],
+        [{ limit: 'x' }, 'Enter a number.'],
+        ...(cursorPaged(tool) ? [] : [[{ page: 0 }, 'Enter 1 or more.'] as [Record<string, number>, string]]),
       ];
-      for (const bad of bads) {
+      for (const [bad, reason] of bads) {
         const res = await rest('GET', url(tool, bad), who);
         expect(res.status, `${tool.name} ${JSON.stringify(bad)}`).toBe(400);
         expect(res.body.error.code).toBe('VALIDATION_ERROR');
-        expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual([Object.keys(bad)[0]]);
+        expect(res.body.error.details).toEqual([{ field: Object.keys(bad)[0], reason }]);
       }
       if (NOT_IMPLEMENTED.has(tool.name)) {
         // Valid paging gets as far as the planned operation.

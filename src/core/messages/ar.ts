@@ -27,4 +27,6 @@ export const ar: MessageCatalog = {
   value_required: () => 'هذا الحقل مطلوب.',
   too_few: (i, f) => `المطلوب ${f.number(i.min)} على الأقل.`,
   too_short: (i, f) => `النص قصير جدًا: ${f.number(i.min)} حرفًا على الأقل.`,
+  number_format: () => 'أدخل رقمًا.',
+  boolean_format: () => 'استخدم true أو false.',
 };

@@ -29,4 +29,6 @@ export const en: MessageCatalog = {
   value_required: () => 'This field is required.',
   too_few: (i, f) => `At least ${f.number(i.min)} ${i.min === 1 ? 'is' : 'are'} needed.`,
   too_short: (i, f) => `This is too short: at least ${f.number(i.min)} characters.`,
+  number_format: () => 'Enter a number.',
+  boolean_format: () => 'Use true or false.',
 };

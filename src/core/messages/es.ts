@@ -29,4 +29,6 @@ export const es: MessageCatalog = {
   value_required: () => 'Este campo es obligatorio.',
   too_few: (i, f) => `Se necesita${i.min === 1 ? '' : 'n'} al menos ${f.number(i.min)}.`,
   too_short: (i, f) => `Es demasiado corto: como mínimo ${f.number(i.min)} caracteres.`,
+  number_format: () => 'Escriba un número.',
+  boolean_format: () => 'Use true o false.',
 };

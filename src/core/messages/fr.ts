@@ -30,4 +30,6 @@ export const fr: MessageCatalog = {
   value_required: () => 'Ce champ est obligatoire.',
   too_few: (i, f) => `Il en faut au moins ${f.number(i.min)}.`,
   too_short: (i, f) => `C'est trop court : ${f.number(i.min)} caractères au moins.`,
+  number_format: () => 'Saisissez un nombre.',
+  boolean_format: () => 'Utilisez true ou false.',
 };

@@ -33,6 +33,8 @@ export const ISSUE_CODES = [
   'value_required',
   'too_few',
   'too_short',
+  'number_format',
+  'boolean_format',
 ] as const;
 export type IssueCode = (typeof ISSUE_CODES)[number];
 
@@ -176,7 +178,12 @@ export function issueFromZod(issue: ZodIssueLike, leftOut = false): Issue | unde
       return undefined;
     default:
       // A field left out fails its type, or every choice of a union ("a number, or one of these names").
-      if (wrongType || issue.code === 'invalid_union') return leftOut ? { code: 'value_required' } : undefined;
+      if (leftOut && (wrongType || issue.code === 'invalid_union')) return { code: 'value_required' };
+      // A number or a yes/no given as something else (a query's "abc"; JSON's "yes"): what to write instead.
+      if (wrongType && issue.expected === 'number') return { code: 'number_format' };
+      if (wrongType && issue.expected === 'int') return { code: 'whole_number' };
+      if (wrongType && issue.expected === 'boolean') return { code: 'boolean_format' };
+      if (wrongType) return undefined;
       // An empty text is as good as none; a longer minimum is said as such.
       if (emptyText)
         return Number(issue.minimum) <= 1

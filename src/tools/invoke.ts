@@ -52,10 +52,7 @@ function detailsOf(issues: readonly z.core.$ZodIssue[], input: unknown): ErrorDe
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((k) => ({ field: [...path, k].join('.'), reason: 'unknown field' }));
     }
-    const missing =
-      input !== undefined &&
-      (issue.code === 'invalid_type' || issue.code === 'invalid_union') &&
-      leftOut(input, issue.path);
+    const missing = input !== undefined && leftOut(input, issue.path);
     // A value given to a union: the problems of the one choice whose type it has ("" for "a number, or a name" is
     // an empty name), rather than zod's bare "Invalid input".
     const chosen = issue.code === 'invalid_union' && !missing ? chosenBranch(issue) : undefined;

@@ -172,28 +172,27 @@ export function issueFromZod(issue: ZodIssueLike, leftOut = false): Issue | unde
       if (issue.code === 'too_big') return { code: 'percentage_max' };
       return undefined;
     case 'count':
-      if (issue.code === 'invalid_type') return { code: 'whole_number' };
-      if (issue.code === 'too_small') return { code: 'number_min', min: Number(issue.minimum) };
-      if (issue.code === 'too_big') return { code: 'number_max', max: Number(issue.maximum) };
-      return undefined;
-    default:
-      // A field left out fails its type, or every choice of a union ("a number, or one of these names").
-      if (leftOut && (wrongType || issue.code === 'invalid_union')) return { code: 'value_required' };
-      // A number or a yes/no given as something else (a query's "abc"; JSON's "yes"): what to write instead.
-      if (wrongType && issue.expected === 'number') return { code: 'number_format' };
-      if (wrongType && issue.expected === 'int') return { code: 'whole_number' };
-      if (wrongType && issue.expected === 'boolean') return { code: 'boolean_format' };
-      if (wrongType) return undefined;
-      // An empty text is as good as none; a longer minimum is said as such.
-      if (emptyText)
-        return Number(issue.minimum) <= 1
-          ? { code: 'value_required' }
-          : { code: 'too_short', min: Number(issue.minimum) };
-      // A number's bounds when the bound itself is allowed ("Enter 1 or more."); zod's words for gt and lt.
-      if (issue.origin === 'number' && issue.inclusive !== false) {
-        if (issue.code === 'too_small') return { code: 'number_min', min: Number(issue.minimum) };
-        if (issue.code === 'too_big') return { code: 'number_max', max: Number(issue.maximum) };
-      }
-      return undefined;
+      if (wrongType) return { code: 'whole_number' };
+      break; // its bounds are any number's, below
   }
+  // Any other field. One left out fails its type, or every choice of a union ("a number, or one of these names").
+  if (leftOut && (wrongType || issue.code === 'invalid_union')) return { code: 'value_required' };
+  // A number or a yes/no given as something else (a query's "abc"; JSON's "yes"): what to write instead.
+  if (wrongType) return WRONG_TYPE.get(issue.expected ?? '');
+  // An empty text is as good as none; a longer minimum is said as such.
+  if (emptyText)
+    return Number(issue.minimum) <= 1 ? { code: 'value_required' } : { code: 'too_short', min: Number(issue.minimum) };
+  // A number's bounds when the bound itself is allowed ("Enter 1 or more."); zod's words for gt and lt.
+  if (issue.origin === 'number' && issue.inclusive !== false) {
+    if (issue.code === 'too_small') return { code: 'number_min', min: Number(issue.minimum) };
+    if (issue.code === 'too_big') return { code: 'number_max', max: Number(issue.maximum) };
+  }
+  return undefined;
 }
+
+/** What to write instead of a value of the wrong type, by the type zod expected; other types keep zod's words. */
+const WRONG_TYPE = new Map<string, Issue>([
+  ['number', { code: 'number_format' }],
+  ['int', { code: 'whole_number' }],
+  ['boolean', { code: 'boolean_format' }],
+]);

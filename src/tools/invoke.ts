@@ -40,13 +40,14 @@ function leftOut(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
 /**
  * zod issues as `details` entries: dotted field path and a readable reason. Fields people fill in (names,
  * addresses, shares, counts, choices) get the human message the wizard shows too, and so does a required field left
- * out of `input` (the value that was parsed, when the caller has it); the rest keep zod's words.
+ * out of `input` (the value that was parsed, when the caller has it); the rest keep zod's words. `protocol`: the
+ * input is a protocol's request (MCP's), whose fields are no person's: only the rules for any field apply.
  */
-export function zodDetails(error: z.ZodError, input?: unknown): ErrorDetail[] {
-  return detailsOf(error.issues, input);
+export function zodDetails(error: z.ZodError, input?: unknown, protocol = false): ErrorDetail[] {
+  return detailsOf(error.issues, input, !protocol);
 }
 
-function detailsOf(issues: readonly z.core.$ZodIssue[], input: unknown): ErrorDetail[] {
+function detailsOf(issues: readonly z.core.$ZodIssue[], input: unknown, people: boolean): ErrorDetail[] {
   return issues.flatMap((issue) => {
     const path = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') {
@@ -56,9 +57,9 @@ function detailsOf(issues: readonly z.core.$ZodIssue[], input: unknown): ErrorDe
     // A value given to a union: the problems of the one choice whose type it has ("" for "a number, or a name" is
     // an empty name), rather than zod's bare "Invalid input".
     const chosen = issue.code === 'invalid_union' && !missing ? chosenBranch(issue) : undefined;
-    if (chosen) return detailsOf(chosen, input);
+    if (chosen) return detailsOf(chosen, input, people);
     // A message the schema wrote itself (a limit per chain, say) is kept; zod's own wording is put in plain words.
-    const human = ZOD_WORDING.test(issue.message) ? issueFromZod(issue, missing) : undefined;
+    const human = ZOD_WORDING.test(issue.message) ? issueFromZod(issue, missing, people) : undefined;
     return [human ? issueDetail(path.join('.'), human) : { field: path.join('.'), reason: issue.message }];
   });
 }

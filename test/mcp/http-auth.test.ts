@@ -124,6 +124,10 @@ describe('MCP over HTTP: authenticated on every call', () => {
     const uriless = await rpc({ jsonrpc: '2.0', id: 9, method: 'resources/read', params: {} }, auth);
     expect(uriless.json.error.code).toBe(-32602);
     expect(uriless.json.error.data.details).toEqual([{ field: 'uri', reason: 'This field is required.' }]);
+    // A request's own fields are no person's: a tool call without its tool's name is not asked to "Enter a name."
+    const nameless = await rpc({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { arguments: {} } }, auth);
+    expect(nameless.json.error.code).toBe(-32602);
+    expect(nameless.json.error.data.details).toEqual([{ field: 'name', reason: 'This field is required.' }]);
     const missing = await rpc(
       { jsonrpc: '2.0', id: 8, method: 'resources/read', params: { uri: 'svc://jurisdictions/zz' } },
       auth,

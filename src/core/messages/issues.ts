@@ -150,10 +150,11 @@ function role(path: ReadonlyArray<PropertyKey>): string {
 /**
  * The problem a zod issue stands for, for the fields people fill in (names, addresses, shares, days, guardian
  * counts, choices) and for any field left out (`leftOut`: the input has no value at the issue's path); undefined for
- * the rest, whose zod message is kept.
+ * the rest, whose zod message is kept. `people: false` for a protocol's own fields (an MCP request's `name` is a
+ * tool's, not a person's): only the rules for any field apply.
  */
-export function issueFromZod(issue: ZodIssueLike, leftOut = false): Issue | undefined {
-  const kind = role(issue.path);
+export function issueFromZod(issue: ZodIssueLike, leftOut = false, people = true): Issue | undefined {
+  const kind = people ? role(issue.path) : '';
   if (issue.code === 'invalid_value') return { code: 'choose_option', options: (issue.values ?? []).map(String) };
   if (issue.code === 'too_big' && issue.origin === 'array') return { code: 'too_many', max: Number(issue.maximum) };
   if (issue.code === 'too_big' && issue.origin === 'string') return { code: 'too_long', max: Number(issue.maximum) };

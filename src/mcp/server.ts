@@ -331,7 +331,7 @@ function paramsErrorsAsInvalidParams(server: Server): void {
           err instanceof ZodError ||
           (err instanceof Error && /ZodError/.test(err.name) && Array.isArray((err as ZodError).issues))
         ) {
-          const details = zodDetails(err as ZodError, req, true).map((d) => ({
+          const details = zodDetails(err as ZodError, req, { people: false }).map((d) => ({
             ...d,
             field: d.field.replace(/^params\./, ''),
           }));

@@ -40,11 +40,11 @@ function leftOut(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
 /**
  * zod issues as `details` entries: dotted field path and a readable reason. Fields people fill in (names,
  * addresses, shares, counts, choices) get the human message the wizard shows too, and so does a required field left
- * out of `input` (the value that was parsed, when the caller has it); the rest keep zod's words. `protocol`: the
- * input is a protocol's request (MCP's), whose fields are no person's: only the rules for any field apply.
+ * out of `input` (the value that was parsed, when the caller has it); the rest keep zod's words. `people: false`
+ * for a protocol's request (MCP's), whose fields are no person's: only the rules for any field apply.
  */
-export function zodDetails(error: z.ZodError, input?: unknown, protocol = false): ErrorDetail[] {
-  return detailsOf(error.issues, input, !protocol);
+export function zodDetails(error: z.ZodError, input?: unknown, { people = true } = {}): ErrorDetail[] {
+  return detailsOf(error.issues, input, people);
 }
 
 function detailsOf(issues: readonly z.core.$ZodIssue[], input: unknown, people: boolean): ErrorDetail[] {

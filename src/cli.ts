@@ -49,9 +49,41 @@ credits and payments: STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_B
 SVC_CREDITS_CATALOGUE (JSON).
 Without SVC_DATABASE_URL the data directory can be used by one svc process at a time.`;
 
+/** The commands `svc` knows; each also answers `--help` (or `-h`) anywhere among its arguments with its own usage. */
+const COMMANDS = ['serve', 'mcp', 'keys', 'accounts', 'credits', 'secrets', 'migrate'] as const;
+
+/** The commands whose usage ends with the note on the operator commands (those that may go through a running server). */
+const OPERATOR_COMMANDS: readonly string[] = ['keys', 'accounts', 'credits'];
+
+/**
+ * The usage of one command, cut from HELP so that the two never disagree: its entries (a line `  svc <command> ...`
+ * and the lines indented under it), the note on operator commands where it applies, and where the rest is.
+ */
+export function commandHelp(command: string): string {
+  const usage = HELP.slice(HELP.indexOf('Usage:\n') + 'Usage:\n'.length, HELP.indexOf('\n\n', HELP.indexOf('Usage:')));
+  const out: string[] = [];
+  let keep = false;
+  for (const line of usage.split('\n')) {
+    if (line.startsWith('      ')) {
+      if (keep) out.push(line);
+      continue;
+    }
+    const entry = line.startsWith('  svc ');
+    keep = entry
+      ? line.startsWith(`  svc ${command} `) || line === `  svc ${command}`
+      : OPERATOR_COMMANDS.includes(command);
+    if (keep) out.push(line);
+  }
+  return `Usage:\n${out.join('\n')}\n\nsvc --help lists every command and the environment variables.\n`;
+}
+
 /** Runs `svc` with `argv`; `early`: the stdio transport ./cli/light.ts started for `svc mcp` before this loaded. */
 export async function main(argv: string[], early?: EarlyStart): Promise<number> {
   const [command, ...args] = argv;
+  if ((COMMANDS as readonly string[]).includes(command ?? '') && args.some((a) => a === '--help' || a === '-h')) {
+    process.stdout.write(commandHelp(command!));
+    return 0;
+  }
   try {
     switch (command) {
       case 'serve':

@@ -23,8 +23,9 @@ export async function keys(args: string[]): Promise<void> {
       owner: { type: 'string' },
     });
     const tier = values.tier as string | undefined;
-    if (!tier || !(TIERS as readonly string[]).includes(tier))
-      throw new UsageError(`--tier must be one of ${TIERS.join(', ')}`);
+    if (!tier) throw new UsageError(`--tier is required: one of ${TIERS.join(', ')}`);
+    if (!(TIERS as readonly string[]).includes(tier))
+      throw new UsageError(`--tier must be one of ${TIERS.join(', ')}, not ${JSON.stringify(tier)}`);
     const scopes = parseScopes(values.scopes as string | undefined);
     if (scopes.includes('all') && tier !== 'internal')
       throw new UsageError('the "all" scope is for internal keys only');

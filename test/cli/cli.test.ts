@@ -21,6 +21,14 @@ describe('svc command line', () => {
     const h = await runSvc(['--help']);
     expect(h.code).toBe(0);
     for (const cmd of ['serve', 'mcp', 'keys create', 'keys list']) expect(h.stdout).toContain(`svc ${cmd}`);
+    // a command's --help, wherever it stands among the arguments, prints that command's usage and runs nothing
+    const k = await runSvc(['keys', 'create', '--tier', 'gold', '--help', '--data-dir', data.dir]);
+    expect(k).toMatchObject({ code: 0, stderr: '' });
+    expect(k.stdout).toContain('svc keys create --tier public|partner|internal');
+    expect(k.stdout).not.toContain('svc mcp');
+    const s = await runSvc(['serve', '-h']);
+    expect(s).toMatchObject({ code: 0, stderr: '' });
+    expect(s.stdout).toMatch(/^Usage:\n {2}svc serve \[--port 3000\]/);
   });
 
   it.each([
@@ -38,6 +46,7 @@ describe('svc command line', () => {
       /"all" scope is for internal keys only/,
     ],
     [['keys', 'create', '--tier', 'public', '--scopes', 'chat'], /--name is required/],
+    [['keys', 'create', '--scopes', 'chat', '--name', 'x'], /--tier is required: one of public, partner, internal/],
     [['keys', 'rotate'], /unknown keys command "rotate"/],
   ])('refuses %j with one clear line and a non-zero exit', async (args, message) => {
     const r = await runSvc(args.length ? [...args, '--data-dir', data.dir] : []);

@@ -108,7 +108,10 @@ export async function main(argv: string[], early?: EarlyStart): Promise<number> 
       case '--help':
       case '-h':
       case 'help':
-        process.stdout.write(HELP + '\n');
+        // `svc help keys` is `svc keys --help`; anything else after help gets the whole text
+        process.stdout.write(
+          (COMMANDS as readonly string[]).includes(args[0] ?? '') ? commandHelp(args[0]!) : `${HELP}\n`,
+        );
         return 0;
       case '--version':
       case '-v':

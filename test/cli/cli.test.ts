@@ -29,6 +29,9 @@ describe('svc command line', () => {
     const s = await runSvc(['serve', '-h']);
     expect(s).toMatchObject({ code: 0, stderr: '' });
     expect(s.stdout).toMatch(/^Usage:\n {2}svc serve \[--port 3000\]/);
+    const byName = await runSvc(['help', 'migrate']);
+    expect(byName).toMatchObject({ code: 0, stderr: '' });
+    expect(byName.stdout).toMatch(/^Usage:\n {2}svc migrate\n/);
   });
 
   it.each([

@@ -49,8 +49,11 @@ credits and payments: STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SVC_STRIPE_API_B
 SVC_CREDITS_CATALOGUE (JSON).
 Without SVC_DATABASE_URL the data directory can be used by one svc process at a time.`;
 
-/** The commands `svc` knows; each also answers `--help` (or `-h`) anywhere among its arguments with its own usage. */
-const COMMANDS = ['serve', 'mcp', 'keys', 'accounts', 'credits', 'secrets', 'migrate'] as const;
+/**
+ * The commands HELP lists (`  svc <command> ...`), read from it; each answers `--help` (or `-h`) anywhere among its
+ * arguments, and `svc help <command>`, with its own usage.
+ */
+const COMMANDS: ReadonlySet<string> = new Set([...HELP.matchAll(/^ {2}svc ([a-z][a-z-]*)/gm)].map((m) => m[1]!));
 
 /** The commands whose usage ends with the note on the operator commands (those that may go through a running server). */
 const OPERATOR_COMMANDS: readonly string[] = ['keys', 'accounts', 'credits'];
@@ -80,7 +83,7 @@ export function commandHelp(command: string): string {
 /** Runs `svc` with `argv`; `early`: the stdio transport ./cli/light.ts started for `svc mcp` before this loaded. */
 export async function main(argv: string[], early?: EarlyStart): Promise<number> {
   const [command, ...args] = argv;
-  if ((COMMANDS as readonly string[]).includes(command ?? '') && args.some((a) => a === '--help' || a === '-h')) {
+  if (COMMANDS.has(command ?? '') && args.some((a) => a === '--help' || a === '-h')) {
     process.stdout.write(commandHelp(command!));
     return 0;
   }
@@ -109,9 +112,7 @@ export async function main(argv: string[], early?: EarlyStart): Promise<number> 
       case '-h':
       case 'help':
         // `svc help keys` is `svc keys --help`; anything else after help gets the whole text
-        process.stdout.write(
-          (COMMANDS as readonly string[]).includes(args[0] ?? '') ? commandHelp(args[0]!) : `${HELP}\n`,
-        );
+        process.stdout.write(COMMANDS.has(args[0] ?? '') ? commandHelp(args[0]!) : `${HELP}\n`);
         return 0;
       case '--version':
       case '-v':

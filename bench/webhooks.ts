@@ -128,6 +128,17 @@ async function recordEvents(store: Store, first: number, k: number): Promise<voi
   });
 }
 
+/** A lowdb store in a fresh directory with the bench account's one subscription to `url`, for every event. */
+async function subscribedStore(url: string) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-wh-'));
+  const store = await openLowdbStore({ dataDir: dir, indexes: WEBHOOK_INDEXES });
+  const { webhook } = await createWebhook(deps(store, systemClock, { allow: '127.0.0.1' }), 'own_bench', {
+    url,
+    events: ['*'],
+  });
+  return { dir, store, webhook };
+}
+
 /**
  * The main thread's CPU per event for recording `n` events and their deliveries alone (a store of its own, one
  * subscription, no dispatcher), in microseconds. In the rounds the same work runs in the main thread beside the
@@ -135,13 +146,9 @@ async function recordEvents(store: Store, first: number, k: number): Promise<voi
  * not the sending's.
  */
 async function recordingCpu(n: number, batch: number): Promise<number> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-wh-rec-'));
-  const store = await openLowdbStore({ dataDir: dir, indexes: WEBHOOK_INDEXES });
+  // Nothing is sent: the subscription's address is never reached.
+  const { dir, store } = await subscribedStore('https://127.0.0.1:9/hook');
   try {
-    await createWebhook(deps(store, systemClock, { allow: '127.0.0.1' }), 'own_bench', {
-      url: 'https://127.0.0.1:9/hook',
-      events: ['*'],
-    });
     for (let at = 0; at < WARMUP_N; at += batch) await recordEvents(store, at, batch);
     let used = 0;
     for (let at = WARMUP_N; at < WARMUP_N + n; at += batch) {
@@ -192,12 +199,7 @@ export async function benchWebhooks(): Promise<void> {
   );
 
   // The subscription ours deliver to; the baselines name it in their bodies too.
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-wh-'));
-  const store = await openLowdbStore({ dataDir: dir, indexes: WEBHOOK_INDEXES });
-  const { webhook } = await createWebhook(deps(store, systemClock, { allow: '127.0.0.1' }), 'own_bench', {
-    url,
-    events: ['*'],
-  });
+  const { dir, store, webhook } = await subscribedStore(url);
 
   // Baseline 1: bare undici (the same package the dispatcher sends with). Paths as long as ours.
   const agent = new Agent({ connect: { ca: tls.cert }, connections: CONCURRENCY });

@@ -6,6 +6,7 @@ import {
   jafariSpouseDefault,
   MADHHABS,
   type SchoolSelection,
+  schoolChoice,
   schoolLabel,
   selectSchool,
   spouseRaddSetting,
@@ -173,9 +174,7 @@ function schoolFinding(sel: SchoolSelection, j: Jurisdiction): Finding {
   return {
     severity: sel.note ? 'warning' : 'info',
     rule: 'faraid.school',
-    message:
-      sel.note ??
-      `Fara'id checked by the ${schoolLabel(sel.madhhab)} school, chosen by the ${sel.chosenBy}: ${sel.source}.`,
+    message: sel.note ?? `Fara'id checked by the ${schoolLabel(sel.madhhab)} school, ${schoolChoice(sel)}.`,
     source,
     params: {
       school: sel.madhhab,

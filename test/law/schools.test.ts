@@ -59,6 +59,21 @@ describe('school per jurisdiction', () => {
     expect(r.steps[0]!.detail).toContain("Shafi'i, chosen by the jurisdiction");
   });
 
+  it('states how the school was chosen in one phrase, naming the school once', () => {
+    const school = (r: ReturnType<typeof calculateFaraid>) => r.steps.find((s) => s.kind === 'madhhab')!.detail;
+    const byDefault = calculateFaraid({ heirs: { son: 1 } });
+    expect(byDefault.school).toMatchObject({ madhhab: 'hanafi', chosenBy: 'default' });
+    expect(school(byDefault)).toBe(
+      'School: Hanafi, the default, the school of Al-Sirajiyyah; pass jurisdiction or madhhab to choose another.',
+    );
+    expect(school(calculateFaraid({ heirs: { son: 1 }, madhhab: 'maliki' }))).toBe(
+      'School: Maliki, set by the request.',
+    );
+    expect(school(calculateFaraid({ heirs: { son: 1 }, jurisdiction: 'my' }))).toMatch(
+      /^School: Shafi'i, chosen by the jurisdiction: Malaysia: /,
+    );
+  });
+
   it("an explicit madhhab wins over the jurisdiction's school and the answer notes the difference", () => {
     const r = calculateFaraid({
       heirs: { paternalGrandfather: 1, fullBrother: 2 },

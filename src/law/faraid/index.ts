@@ -12,6 +12,7 @@ import {
   computableSchool,
   resolveJurisdiction,
   type SchoolSelection,
+  schoolChoice,
   schoolLabel,
   selectSchool,
 } from './jurisdiction-rules.js';
@@ -41,6 +42,7 @@ export {
   resolveJurisdiction,
   type SchoolChoice,
   type SchoolSelection,
+  schoolChoice,
   schoolLabel,
   selectSchool,
 } from './jurisdiction-rules.js';
@@ -147,9 +149,7 @@ function checkHeirs(heirs: FaraidInput['heirs'], representedChildren = false): v
 
 /** The step that states the school applied and why, and the note when the caller overrode the jurisdiction's school. */
 function schoolSteps(sel: SchoolSelection): Step[] {
-  const steps: Step[] = [
-    { kind: 'madhhab', detail: `School: ${schoolLabel(sel.madhhab)}, chosen by the ${sel.chosenBy}: ${sel.source}.` },
-  ];
+  const steps: Step[] = [{ kind: 'madhhab', detail: `School: ${schoolLabel(sel.madhhab)}, ${schoolChoice(sel)}.` }];
   if (sel.note) steps.push({ kind: 'madhhab', detail: sel.note });
   return steps;
 }

@@ -63,9 +63,24 @@ export function selectSchool(requested: Madhhab | undefined, j: Jurisdiction | u
     madhhab: DEFAULT_MADHHAB,
     chosenBy: 'default',
     source: j
-      ? `the default (Hanafi); no school is recorded for ${j.name}`
-      : 'the default (Hanafi), the school of Al-Sirajiyyah; pass jurisdiction or madhhab to choose another',
+      ? `the default; no school is recorded for ${j.name}`
+      : 'the default, the school of Al-Sirajiyyah; pass jurisdiction or madhhab to choose another',
   };
+}
+
+/**
+ * How the school came to be applied, for a sentence after its name ("Hanafi, the default, ..."): each choice worded
+ * once (the selection's `source` already says "the default" or "set by the request" in its own words).
+ */
+export function schoolChoice(sel: SchoolSelection): string {
+  switch (sel.chosenBy) {
+    case 'caller':
+      return 'set by the request';
+    case 'jurisdiction':
+      return `chosen by the jurisdiction: ${sel.source}`;
+    default:
+      return sel.source;
+  }
 }
 
 /** Whether this engine computes the school (the four Sunni schools, plus any added to MADHHABS). */

@@ -56,10 +56,14 @@ export function checkIslamicPlan(
   };
 
   relationshipFindings(ck);
-  const engine = faraidOfPlan(ck);
-  const legacyBp = mirth ? 0 : legateeFindings(ck, engine);
+  // A word that may name more than one heir ("spouse": husband or wife) is an error above, and whichever heir it names
+  // changes the others' shares: no share is checked and no percentage expected until the plan says which is meant
+  // (computed without that person, they would be wrong in every reading).
+  const unresolved = classes.some((cl) => cl.kind === 'ambiguous');
+  const engine = unresolved ? undefined : faraidOfPlan(ck);
+  const legacyBp = mirth || unresolved ? 0 : legateeFindings(ck, engine);
   if (engine) shareFindings(ck, engine, legacyBp);
-  if (mirth) mirathNonHeirFindings(ck, engine);
+  if (mirth) mirathNonHeirFindings(ck, engine, unresolved);
   ck.expected.sort((a, b) => a.beneficiaryIndex - b.beneficiaryIndex);
   return { findings: ck.findings, expected: ck.expected };
 }

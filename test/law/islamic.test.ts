@@ -141,7 +141,7 @@ describe.concurrent('checkIslamicPlan: islamic-mirth', () => {
       b('friend', 10),
       b('full brother', 10),
       b('best buddy', 10),
-      b('spouse', 5),
+      b('wife', 5),
       b(undefined, 5),
     ]);
     const errs = r.findings.filter((f) => f.severity === 'error').map((f) => [f.rule, f.beneficiaryIndex]);
@@ -150,16 +150,48 @@ describe.concurrent('checkIslamicPlan: islamic-mirth', () => {
         ['faraid.non-heir', 1],
         ['faraid.excluded-heir', 2],
         ['islamic.unmapped-relationship', 3],
-        ['islamic.ambiguous-relationship', 4],
         ['islamic.unmapped-relationship', 5],
         ['faraid.share-mismatch', 0],
+        ['faraid.share-mismatch', 4],
       ]),
     );
     expect(r.findings.find((f) => f.rule === 'faraid.excluded-heir')!.message).toMatch(/son/);
     expect(r.expected).toEqual([
-      { beneficiaryIndex: 0, heir: 'son', expectedPercentage: '100.00' },
+      { beneficiaryIndex: 0, heir: 'son', expectedPercentage: '87.50' },
       { beneficiaryIndex: 1, expectedPercentage: '0.00' },
       { beneficiaryIndex: 2, heir: 'fullBrother', expectedPercentage: '0.00' },
+      { beneficiaryIndex: 4, heir: 'wife', expectedPercentage: '12.50' },
+    ]);
+  });
+
+  it('checks no share while a relationship may name more than one heir, in either template', () => {
+    // "spouse" is a husband or a wife: the son's share is 75% or 87.5%, never the 100% of a plan without them.
+    for (const template of ['islamic-mirth', 'islamic-wasiyyah'] as const) {
+      const r = checkIslamicPlan(template, [b('son', 50), b('spouse', 40), b('friend', 10)]);
+      const ambiguous = r.findings.filter((f) => f.rule === 'islamic.ambiguous-relationship');
+      expect(
+        ambiguous.map((f) => [f.severity, f.beneficiaryIndex]),
+        template,
+      ).toEqual([['error', 1]]);
+      expect(ambiguous[0]!.message).toMatch(/husband, wife is meant\. The shares are checked once it is known\.$/);
+      const rules = r.findings.map((f) => f.rule);
+      for (const rule of [
+        'faraid.share-mismatch',
+        'faraid.assumption',
+        'wasiyyah.over-one-third',
+        'wasiyyah.no-bequest',
+      ])
+        expect(rules, `${template}: ${rule}`).not.toContain(rule);
+      // Reading-independent: a non-heir takes nothing in a mirath plan.
+      expect(r.expected).toEqual(
+        template === 'islamic-mirth' ? [{ beneficiaryIndex: 2, expectedPercentage: '0.00' }] : [],
+      );
+    }
+    // Said plainly, the same plan is checked: a wife takes 1/8 beside a son.
+    const said = checkIslamicPlan('islamic-mirth', [b('son', 50), b('wife', 50)]);
+    expect(said.expected).toEqual([
+      { beneficiaryIndex: 0, heir: 'son', expectedPercentage: '87.50' },
+      { beneficiaryIndex: 1, heir: 'wife', expectedPercentage: '12.50' },
     ]);
   });
 

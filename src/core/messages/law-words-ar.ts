@@ -113,7 +113,7 @@ export const ar: LawWords = {
     'islamic.assumed-relationship': (g) =>
       `تُفهم صلة قرابة المستفيد ${g.f.number(g.num('beneficiary'))} على أنها «${g.heir()}».`,
     'islamic.ambiguous-relationship': (g) =>
-      `صلة قرابة المستفيد ${g.f.number(g.num('beneficiary'))} ملتبسة في الفرائض: حدّد المقصود، ${g.f.or(g.heirs('candidates').map((h) => `«${h}»`))}.`,
+      `صلة قرابة المستفيد ${g.f.number(g.num('beneficiary'))} ملتبسة في الفرائض: حدّد المقصود، ${g.f.or(g.heirs('candidates').map((h) => `«${h}»`))}. تُدقَّق الأنصبة بعد تحديده.`,
     'islamic.unmapped-relationship': (g) => {
       const who = `المستفيد ${g.f.number(g.num('beneficiary'))}`;
       const tail = g.flag('mirth') ? '' : ' ويُعامل موصًى له من غير الورثة.';

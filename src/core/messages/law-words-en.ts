@@ -128,7 +128,7 @@ const en: LawWords = {
     'islamic.assumed-relationship': (g) =>
       `The relationship of beneficiary ${g.f.number(g.num('beneficiary'))} is read as ${g.heir()}.`,
     'islamic.ambiguous-relationship': (g) =>
-      `The relationship of beneficiary ${g.f.number(g.num('beneficiary'))} is ambiguous under fara'id: say which of ${g.f.or(g.heirs('candidates'))} is meant.`,
+      `The relationship of beneficiary ${g.f.number(g.num('beneficiary'))} is ambiguous under fara'id: say which of ${g.f.or(g.heirs('candidates'))} is meant. The shares are checked once it is known.`,
     'islamic.unmapped-relationship': (g) => {
       const who = `beneficiary ${g.f.number(g.num('beneficiary'))}`;
       const tail = g.flag('mirth') ? '' : ' Treated as a non-heir legatee.';

@@ -119,7 +119,7 @@ export const es: LawWords = {
     'islamic.assumed-relationship': (g) =>
       `El parentesco del beneficiario ${g.f.number(g.num('beneficiary'))} se lee como «${g.heir()}».`,
     'islamic.ambiguous-relationship': (g) =>
-      `El parentesco del beneficiario ${g.f.number(g.num('beneficiary'))} es ambiguo según el fara’id: indique cuál es, ${g.f.or(g.heirs('candidates').map((h) => `«${h}»`))}.`,
+      `El parentesco del beneficiario ${g.f.number(g.num('beneficiary'))} es ambiguo según el fara’id: indique cuál es, ${g.f.or(g.heirs('candidates').map((h) => `«${h}»`))}. Las cuotas se comprobarán cuando se indique.`,
     'islamic.unmapped-relationship': (g) => {
       const who = `beneficiario ${g.f.number(g.num('beneficiary'))}`;
       const tail = g.flag('mirth') ? '' : ' Se trata como un legatario no heredero.';

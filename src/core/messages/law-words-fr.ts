@@ -119,7 +119,7 @@ export const fr: LawWords = {
     'islamic.assumed-relationship': (g) =>
       `Le lien du bénéficiaire ${g.f.number(g.num('beneficiary'))} est lu comme « ${g.heir()} ».`,
     'islamic.ambiguous-relationship': (g) =>
-      `Le lien du bénéficiaire ${g.f.number(g.num('beneficiary'))} est ambigu selon le fara’id : précisez lequel est visé, ${g.f.or(g.heirs('candidates').map((h) => `« ${h} »`))}.`,
+      `Le lien du bénéficiaire ${g.f.number(g.num('beneficiary'))} est ambigu selon le fara’id : précisez lequel est visé, ${g.f.or(g.heirs('candidates').map((h) => `« ${h} »`))}. Les parts seront vérifiées une fois ce lien précisé.`,
     'islamic.unmapped-relationship': (g) => {
       const who = `bénéficiaire ${g.f.number(g.num('beneficiary'))}`;
       const tail = g.flag('mirth') ? '' : ' Il est traité comme un légataire non héritier.';

@@ -25,7 +25,7 @@ export function relationshipFindings(ck: PlanCheck): void {
       findings.push({
         severity: 'error',
         rule: 'islamic.ambiguous-relationship',
-        message: `Relationship "${rel}" is ambiguous under fara'id: say which of ${cl.candidates.map((k) => HEIR_LABELS[k]).join(', ')} is meant.`,
+        message: `Relationship "${rel}" is ambiguous under fara'id: say which of ${cl.candidates.map((k) => HEIR_LABELS[k]).join(', ')} is meant. The shares are checked once it is known.`,
         source: ISLAMIC_SOURCES.vocabulary,
         beneficiaryIndex: i,
         params: { beneficiary: i + 1, candidates: cl.candidates.join(',') },

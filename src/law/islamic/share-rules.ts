@@ -152,11 +152,14 @@ export function shareFindings(ck: PlanCheck, e: EngineResult, legacyBp: number):
     });
 }
 
-/** In a mirath plan, non-heirs and a treasury that takes nothing are expected at zero. */
-export function mirathNonHeirFindings(ck: PlanCheck, e: EngineResult | undefined): void {
+/**
+ * In a mirath plan, non-heirs and a treasury that takes nothing are expected at zero. `unresolved`: a relationship
+ * names one of several heirs, so whether the treasury takes a part is not known yet (non-heirs take nothing anyway).
+ */
+export function mirathNonHeirFindings(ck: PlanCheck, e: EngineResult | undefined, unresolved = false): void {
   ck.classes.forEach((cl, i) => {
     if (cl.kind === 'non-heir') ck.expected.push({ beneficiaryIndex: i, expectedPercentage: '0.00' });
-    if (cl.kind === 'treasury' && !e?.treasury) {
+    if (cl.kind === 'treasury' && !unresolved && !e?.treasury) {
       ck.expected.push({ beneficiaryIndex: i, expectedPercentage: '0.00' });
       ck.findings.push({
         severity: 'error',

@@ -46,6 +46,11 @@ export interface NewEntry {
   shortfall?: number;
 }
 
+/** "1 credit", "5 credits". */
+function creditsText(n: number): string {
+  return n === 1 ? '1 credit' : `${n} credits`;
+}
+
 /**
  * 402 INSUFFICIENT_CREDITS with `required` and `available`. It points to the purchase route only when this server
  * can sell credits (`purchasable`: payments are configured); otherwise credits come only from an operator's grant,
@@ -54,10 +59,10 @@ export interface NewEntry {
 export function insufficientCredits(required: number, available: number, purchasable = false): ApiError {
   const next = purchasable
     ? 'Buy a pack (POST /api/v1/svcloom/credits/purchase) and try again.'
-    : 'Credits cannot be bought on this server; ask its operator to grant some, then try again.';
+    : 'Credits cannot be bought on this server; ask its operator to grant some (svc credits grant), then try again.';
   return new ApiError(
     'INSUFFICIENT_CREDITS',
-    `This needs ${required} credits and the wallet holds ${available}. ${next}`,
+    `This needs ${creditsText(required)} and the wallet holds ${available}. ${next}`,
     [{ field: 'credits', reason: `${required} required, ${available} available`, required, available }],
   );
 }

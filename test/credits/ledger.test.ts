@@ -67,6 +67,7 @@ describe('credit ledger', () => {
       expect(r.reason.details[0]).toMatchObject({ required: 1, available: 0 });
       // Payments are configured here, so the refusal points to the purchase route.
       expect(r.reason.message).toMatch(/Buy a pack \(POST \/api\/v1\/svcloom\/credits\/purchase\)/);
+      expect(r.reason.message).toMatch(/^This needs 1 credit and the wallet holds 0\. /);
     }
     expect((await h.wallet(account))!.balance).toBe(0);
     expect(await h.checkBalance(account)).toBe(0);
@@ -104,6 +105,7 @@ describe('credit ledger', () => {
     const before = await h.entries(account);
     await expect(debit(account, 5, 'big')).rejects.toMatchObject({
       code: 'INSUFFICIENT_CREDITS',
+      message: expect.stringMatching(/^This needs 5 credits and the wallet holds 4\. /),
       details: [{ required: 5, available: 4 }],
     });
     expect(await h.entries(account)).toEqual(before);

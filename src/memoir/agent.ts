@@ -125,14 +125,24 @@ const questionStems = (q: string) =>
       .filter((t): t is string => t !== null),
   );
 
-/** Demo mode: the person's own sentences that match the question (or each passage's first sentence). */
+/** Words by which a sentence goes on about what the one before it named ("I want my son Tomas to have it"). */
+const REFERS_BACK = /\b(it|its|he|him|his|she|her|they|them|their|this|these|those|there)\b/i;
+
+/**
+ * Demo mode: the person's own sentences that match the question, each with the next sentence of its passage when
+ * that one refers back to it (a pronoun, "there"); else each passage's first sentences. "Who should get the watch?"
+ * then answers with "The watch ... is an Omega from 1962. I want my son Tomas to have it one day.", not the first
+ * sentence alone.
+ */
 export function demoAnswer(passages: readonly Passage[], question: string): string {
   const stems = questionStems(question);
+  const matches = (s: string) => words(s).some((w) => stems.has(term(w) ?? ''));
   const picked: string[] = [];
   for (const p of passages) {
     const all = sentences(p.text);
-    const matching = all.filter((s) => words(s).some((w) => stems.has(term(w) ?? '')));
-    for (const s of (matching.length ? matching : all).slice(0, 2)) if (!picked.includes(s)) picked.push(s);
+    const hit = all.map(matches);
+    const chosen = all.filter((s, i) => hit[i] || (i > 0 && hit[i - 1] && REFERS_BACK.test(s)));
+    for (const s of (chosen.length ? chosen : all).slice(0, 2)) if (!picked.includes(s)) picked.push(s);
   }
   return picked.join(' ');
 }

@@ -21,7 +21,7 @@ let dictDir: string | undefined;
 /** The index files, whole: about 6 MB, read in a few milliseconds (parsing them all into maps took some 130 ms). */
 let indexFiles: Map<Pos, Buffer> | undefined;
 /** Answers kept, the oldest out first beyond MAX_EXPANSIONS (questions may bring any word). */
-const expansions = new Map<string, string[]>();
+const expansions = new Map<string, Expansion>();
 const MAX_EXPANSIONS = 20_000;
 
 function dict(): string {
@@ -84,16 +84,56 @@ function readLine(pos: Pos, offset: number): string {
   }
 }
 
-/** The words of a synset and the offsets of its hypernyms (`@`). */
-function synset(pos: Pos, offset: number): { words: string[]; hypernyms: number[] } {
+/**
+ * The words of a synset, the offsets of its hypernyms (`@`) and of its parts (`%p`, part meronyms that are nouns), and
+ * whether it is an instance (`@i`: a named thing such as a country or a city, rather than a kind of thing).
+ */
+function synset(
+  pos: Pos,
+  offset: number,
+): { words: string[]; hypernyms: number[]; parts: number[]; instance: boolean } {
   const f = readLine(pos, offset).split(' ');
   const count = Number.parseInt(f[3]!, 16);
   const words = Array.from({ length: count }, (_, i) => f[4 + i * 2]!.toLowerCase().replace(/\(.*\)$/, ''));
   let i = 4 + count * 2;
   const pointers = Number(f[i++]);
   const hypernyms: number[] = [];
-  for (let k = 0; k < pointers; k++, i += 4) if (f[i] === '@') hypernyms.push(Number(f[i + 1]));
-  return { words, hypernyms };
+  const parts: number[] = [];
+  let instance = false;
+  // A pointer is four fields: its symbol, the target's offset and part of speech, the source and target word numbers.
+  for (let k = 0; k < pointers; k++, i += 4) {
+    if (f[i] === '@') hypernyms.push(Number(f[i + 1]));
+    else if (f[i] === '@i') instance = true;
+    else if (f[i] === '%p' && f[i + 2] === 'n') parts.push(Number(f[i + 1]));
+  }
+  return { words, hypernyms, parts, instance };
+}
+
+interface Expansion {
+  related: string[];
+  parts: string[];
+}
+
+function expansion(lemma: string): Expansion {
+  const key = lemma.toLowerCase().replace(/\s+/g, '_');
+  const known = expansions.get(key);
+  if (known) return known;
+  const related = new Set<string>();
+  const parts = new Set<string>();
+  for (const pos of POS) {
+    for (const offset of indexOffsets(pos, key).slice(0, SENSES_PER_POS)) {
+      const s = synset(pos, offset);
+      for (const w of s.words) related.add(w);
+      for (const h of s.hypernyms.slice(0, 1)) for (const w of synset(pos, h).words) related.add(w);
+      if (s.instance) for (const p of s.parts) for (const w of synset(pos, p).words) parts.add(w);
+    }
+  }
+  related.delete(key);
+  parts.delete(key);
+  const found = { related: [...related], parts: [...parts] };
+  expansions.set(key, found);
+  if (expansions.size > MAX_EXPANSIONS) expansions.delete(expansions.keys().next().value!);
+  return found;
 }
 
 /**
@@ -101,20 +141,14 @@ function synset(pos: Pos, offset: number): { words: string[]; hypernyms: number[
  * their direct hypernyms, without the lemma itself. Unknown words have none.
  */
 export function relatedWords(lemma: string): string[] {
-  const key = lemma.toLowerCase().replace(/\s+/g, '_');
-  const known = expansions.get(key);
-  if (known) return known;
-  const out = new Set<string>();
-  for (const pos of POS) {
-    for (const offset of indexOffsets(pos, key).slice(0, SENSES_PER_POS)) {
-      const s = synset(pos, offset);
-      for (const w of s.words) out.add(w);
-      for (const h of s.hypernyms.slice(0, 1)) for (const w of synset(pos, h).words) out.add(w);
-    }
-  }
-  out.delete(key);
-  const list = [...out];
-  expansions.set(key, list);
-  if (expansions.size > MAX_EXPANSIONS) expansions.delete(expansions.keys().next().value!);
-  return list;
+  return expansion(lemma).related;
+}
+
+/**
+ * The places WordNet lists as parts of a named place (a noun sense of `lemma` that is an instance): "Portugal" gives
+ * Lisbon, Porto, the Azores..., so that a question about a country finds what was written of its cities. Parts of
+ * kinds of things are left out ("car" would give "wheel" and "engine"); a word that names no place has none.
+ */
+export function placeParts(lemma: string): string[] {
+  return expansion(lemma).parts;
 }

@@ -15,7 +15,7 @@
 import { stemmer } from 'stemmer';
 import { COLLOQUIAL, intentsOf, KINSHIP, type Intent } from './intents.js';
 import { cosine } from './embeddings.js';
-import { relatedWords } from './lexicon.js';
+import { placeParts, relatedWords } from './lexicon.js';
 import { holdNames, namesIn } from './names.js';
 import { holdInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
@@ -190,12 +190,18 @@ function baseForms(w: string): string[] {
   return out;
 }
 
+/**
+ * A question word's WordNet relations: a dozen synonyms and hypernyms at most, and every part of a named place (all of
+ * Italy's some sixty regions, cities and rivers: a dozen of them would leave out Rome).
+ */
 function related(w: string, all: string[]): string[] {
   const phrase = all.join(' ');
   const lemmas = /\bgr[eo]w(ing)? up\b/.test(phrase) && /^gr[eo]w/.test(w) ? ['grow_up', w] : baseForms(w);
+  const single = (x: string) => !x.includes('_');
   for (const lemma of lemmas) {
-    const found = relatedWords(lemma);
-    if (found.length) return found.filter((x) => !x.includes('_')).slice(0, 12);
+    const found = relatedWords(lemma).filter(single).slice(0, 12);
+    const parts = placeParts(lemma).filter(single);
+    if (found.length || parts.length) return [...found, ...parts];
   }
   return [];
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRecallSet, measure, retrievalSearch } from '../../bench/memoir-recall.js';
+import { demoAnswer } from '../../src/memoir/agent.js';
+import { type SourceDoc, searchMemoir } from '../../src/memoir/retrieval.js';
 import { sentences } from '../../src/memoir/text.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
@@ -83,5 +85,53 @@ describe('memoir chat over REST answers natural questions from the right passage
       for (const s of sentences(data.reply.content)) expect(quoted, `${q}: ${s}`).toContain(s);
       expect(data.reply.citations).toEqual(data.citations.map((c: { id: string }) => c.id));
     }
+  });
+});
+
+describe('natural questions about a country, and about who should have a thing', () => {
+  const docs: SourceDoc[] = [
+    {
+      id: 'jrn_lisbon',
+      kind: 'journal',
+      text: 'In 1998 I spent the summer in Lisbon with my sister Ana. We ate grilled sardines every night and I learned to sail on the Tagus.',
+    },
+    {
+      id: 'jrn_watch',
+      kind: 'journal',
+      text: 'The watch my father gave me is an Omega from 1962. I want my son Tomas to have it one day.',
+    },
+    { id: 'jrn_garden', kind: 'journal', text: 'Our garden had three apple trees. My mother made cider from them.' },
+  ];
+
+  it('finds what was written of a city for a question about its country, and not for another country', () => {
+    for (const q of ['What did I eat in Portugal?', 'Did you ever go to Portugal?']) {
+      const r = searchMemoir(docs, q);
+      expect(r.answered, q).toBe(true);
+      expect(r.passages[0]!.id, q).toBe('jrn_lisbon');
+    }
+    for (const q of ['Did you ever go to Japan?', 'What did you eat in Italy?'])
+      expect(searchMemoir(docs, q).answered, q).toBe(false);
+  });
+
+  it("answers in the person's words with the sentence that refers back to the one matching the question", () => {
+    const q = 'Who should get the watch?';
+    const r = searchMemoir(docs, q);
+    expect(r.passages[0]!.id).toBe('jrn_watch');
+    expect(demoAnswer(r.passages.slice(0, 1), q)).toBe(
+      'The watch my father gave me is an Omega from 1962. I want my son Tomas to have it one day.',
+    );
+    // A next sentence that does not refer back is left out; a first sentence is never brought in by the second.
+    expect(
+      demoAnswer(
+        [{ id: 'x', kind: 'journal', text: 'I kept bees for years. Our street was quiet.', score: 1 }],
+        'bees',
+      ),
+    ).toBe('I kept bees for years.');
+    expect(
+      demoAnswer(
+        [{ id: 'x', kind: 'journal', text: 'It rained all week. We kept bees.', score: 1 }],
+        'Did you keep bees?',
+      ),
+    ).toBe('We kept bees.');
   });
 });

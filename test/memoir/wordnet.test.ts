@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { indexOffsets, POS, relatedWords } from '../../src/memoir/lexicon.js';
+import { indexOffsets, POS, placeParts, relatedWords } from '../../src/memoir/lexicon.js';
 
 // The retrieval's related words look a lemma up in WordNet's index files by a binary search of each file as it is on
 // disk: every lemma of WordNet 3.1 must be found there with the synset offsets its line lists.
@@ -45,5 +45,12 @@ describe('WordNet lookups', () => {
     expect(relatedWords('job')).toEqual(expect.arrayContaining(['occupation', 'line_of_work']));
     expect(relatedWords('grow_up')).toEqual(expect.arrayContaining(['mature']));
     expect(relatedWords('zzzzzzzz')).toEqual([]);
+  });
+
+  it('give the parts of a named place only: a country its cities, a kind of thing nothing', () => {
+    expect(placeParts('portugal')).toEqual(expect.arrayContaining(['lisbon', 'porto', 'azores']));
+    expect(placeParts('Italy')).toEqual(expect.arrayContaining(['rome', 'tuscany', 'sicily']));
+    expect(relatedWords('portugal')).not.toContain('lisbon');
+    for (const kind of ['car', 'house', 'watch', 'zzzzzzzz']) expect(placeParts(kind), kind).toEqual([]);
   });
 });

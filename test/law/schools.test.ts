@@ -72,6 +72,9 @@ describe('school per jurisdiction', () => {
     expect(school(calculateFaraid({ heirs: { son: 1 }, jurisdiction: 'my' }))).toMatch(
       /^School: Shafi'i, chosen by the jurisdiction: Malaysia: /,
     );
+    // Stated once: the engine adds no second line of its own ("School applied: hanafi.").
+    expect(byDefault.steps.filter((s) => s.kind === 'madhhab')).toHaveLength(1);
+    expect(byDefault.steps.map((s) => s.detail).join('\n')).not.toMatch(/School applied/);
   });
 
   it("an explicit madhhab wins over the jurisdiction's school and the answer notes the difference", () => {

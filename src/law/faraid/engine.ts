@@ -34,7 +34,7 @@ export function computeShares(
   // Unset, a spouse who is the only heir takes everything, except the Ja'fari wife, who keeps only her share (art. 949).
   const st = newState(input, school, opts.spouseRadd ?? !school.byClasses, opts.spouseRaddSource);
   if (opts.daughtersRadd) st.daughtersRadd = opts.daughtersRadd;
-  st.steps.push({ kind: 'madhhab', detail: `School applied: ${school.madhhab}.` });
+  // The school is stated once, with how it was chosen, by the caller's first step (calculateFaraid's schoolSteps).
   if (school.byClasses) {
     // The Ja'fari school has no residuaries and no 'awl: its own path, same state and result.
     jafariShares(st);

@@ -119,7 +119,7 @@ export const en = {
     info: 'Note',
   } as Record<string, string>,
   generateIntro: (chain: string, count: string) =>
-    `Generate the ${chain} contract for ${count} beneficiaries. It is compiled and tested before it is shown.`,
+    `Generate the ${chain} contract for ${count} beneficiar${count === '1' ? 'y' : 'ies'}. It is compiled and tested before it is shown.`,
   goTo: (step: string) => `Go to ${step}`,
   generateButton: 'Generate contract',
   generateFirst: 'Generate the contract first.',

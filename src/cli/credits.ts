@@ -47,7 +47,7 @@ export async function credits(args: string[]): Promise<void> {
       out,
       out.replayed
         ? `Already granted with this idempotency key (entry ${out.entry.id}); nothing more was granted. Balance of ${account}: ${out.balance}.\n`
-        : `${out.entry.amount >= 0 ? 'Granted' : 'Took back'} ${Math.abs(out.entry.amount)} credits (entry ${out.entry.id}). Balance of ${account}: ${out.balance}.\n`,
+        : `${out.entry.amount >= 0 ? 'Granted' : 'Took back'} ${Math.abs(out.entry.amount) === 1 ? '1 credit' : `${Math.abs(out.entry.amount)} credits`} (entry ${out.entry.id}). Balance of ${account}: ${out.balance}.\n`,
     );
   await adminRun(
     values,

@@ -128,6 +128,12 @@ describe('svc credits grant', () => {
       );
       expect(overdraft.code).toBe(1);
       expect(overdraft.stderr).toMatch(/^svc: INSUFFICIENT_CREDITS/);
+      const one = await runSvc(
+        ['credits', 'grant', '--account', account, '--amount', '1', '--reason', 'one more', '--data-dir', dir],
+        { SVC_API_KEY: admin },
+      );
+      expect(one.code, one.stderr).toBe(0);
+      expect(one.stdout).toMatch(/^Granted 1 credit \(entry cre_[A-Za-z0-9_-]+\)\. Balance of acct_\w+: 101\.\n$/);
     } finally {
       serve.child.kill('SIGTERM');
     }

@@ -101,7 +101,18 @@ describe('natural questions about a country, and about who should have a thing',
       text: 'The watch my father gave me is an Omega from 1962. I want my son Tomas to have it one day.',
     },
     { id: 'jrn_garden', kind: 'journal', text: 'Our garden had three apple trees. My mother made cider from them.' },
+    {
+      id: 'jrn_frank',
+      kind: 'journal',
+      text: 'Frank could mend anything except a dripping tap. He whistled when he worked.',
+    },
   ];
+
+  it("reads a negative contraction ('couldn't') as the small word it is, not as what the question is about", () => {
+    const r = searchMemoir(docs, "What couldn't Frank fix?");
+    expect(r.answered).toBe(true);
+    expect(r.passages[0]!.id).toBe('jrn_frank');
+  });
 
   it('finds what was written of a city for a question about its country, and not for another country', () => {
     for (const q of ['What did I eat in Portugal?', 'Did you ever go to Portugal?']) {

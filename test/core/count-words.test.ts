@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { guardianRulesText } from '../../src/contracts/guardians.js';
 import { texts } from '../../src/embed/ui/i18n/index.js';
+import { EVM_WORDS } from '../../src/core/messages/evm-words.js';
+import { LOCALES, numberFormats } from '../../src/core/messages/index.js';
+import { SOLANA_WORDS } from '../../src/core/messages/solana-words.js';
+import { TON_WORDS } from '../../src/core/messages/ton-words.js';
 
 // Texts with a count in them read right when the count is one.
 
@@ -8,6 +12,9 @@ describe('a count of one', () => {
   it("the contracts' guardian rules: one guardian can veto, not '1 guardians'", () => {
     expect(guardianRulesText(2, 1, true)).toContain('; any one guardian can veto a trigger during the grace period');
     expect(guardianRulesText(3, 2, true)).toContain('2 guardians can veto a trigger during the grace period');
+    const alone = guardianRulesText(1, 1, true);
+    expect(alone).toMatch(/^The one guardian can propose an early release; /);
+    expect(alone).toContain("Without the guardian's confirmation there is no early release; the guardian can veto");
     for (const [n, m] of [
       [1, 1],
       [2, 1],
@@ -19,5 +26,25 @@ describe('a count of one', () => {
   it("the wizard's generate step names one beneficiary in the singular", () => {
     expect(texts('en').t.generateIntro('EVM', '1')).toMatch(/^Generate the EVM contract for 1 beneficiary\. /);
     expect(texts('en').t.generateIntro('EVM', '3')).toMatch(/^Generate the EVM contract for 3 beneficiaries\. /);
+  });
+
+  it("the wizard's guardian rules, on every chain and in every locale: 'your guardian', not '1 of your 1 guardians'", () => {
+    const say = (locale: (typeof LOCALES)[number], guardians: number, threshold: number) =>
+      [
+        EVM_WORDS[locale]['evm.guardian-rules'],
+        SOLANA_WORDS[locale]['solana.guardian-rules'],
+        TON_WORDS[locale]['ton.guardian-rules'],
+      ].map((words) => words({ guardians, threshold, waitDays: 30 }, numberFormats(locale), locale));
+    const one = { en: 'Your guardian can', fr: 'Votre gardien peut', es: 'Su guardián puede', ar: 'يستطيع وصيّك' };
+    const many = {
+      en: '2 of your 3 guardians',
+      fr: '2 de vos 3 gardiens',
+      es: '2 de sus 3 guardianes',
+      ar: 'من أوصيائك الـ3',
+    };
+    for (const locale of LOCALES) {
+      for (const text of say(locale, 1, 1)) expect(text, locale).toContain(one[locale]);
+      for (const text of say(locale, 3, 2)) expect(text, locale).toContain(many[locale]);
+    }
   });
 });

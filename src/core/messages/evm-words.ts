@@ -4,6 +4,7 @@
  * data), never from the English message.
  */
 import { num, type SayParams } from './coded.js';
+import { GUARDIAN_RULES } from './guardian-words.js';
 import type { Locale } from './index.js';
 
 /** EVM (and plan default) warning codes a person reads in the wizard; each has words in every locale. */
@@ -70,8 +71,7 @@ const en: EvmCatalog = {
     `Your heirs wait ${f.number(num(p, 'intervalDays'))} days after your last check-in before they can claim.`,
   'evm.single-beneficiary': () =>
     'One person receives everything: if they lose access to their wallet, nobody else can receive the estate.',
-  'evm.guardian-rules': (p, f) =>
-    `${f.number(num(p, 'threshold'))} of your ${f.number(num(p, 'guardians'))} guardians together can start an early release. It happens only if you show no sign of life for ${f.number(num(p, 'waitDays'))} days, so they can never overrule you.`,
+  'evm.guardian-rules': GUARDIAN_RULES.en,
   'evm.any-one-guardian': (p, f) =>
     `Any one of your ${f.number(num(p, 'guardians'))} guardians can start an early release; you then have ${f.number(num(p, 'waitDays'))} days to cancel it.`,
   'evm.all-guardians': (p, f) =>
@@ -117,8 +117,7 @@ const fr: EvmCatalog = {
     `Vos héritiers attendent ${f.number(num(p, 'intervalDays'))} jours après votre dernière manifestation avant de pouvoir réclamer.`,
   'evm.single-beneficiary': () =>
     'Une seule personne reçoit tout : si elle perd l’accès à son portefeuille, personne d’autre ne peut recevoir le patrimoine.',
-  'evm.guardian-rules': (p, f) =>
-    `${f.number(num(p, 'threshold'))} de vos ${f.number(num(p, 'guardians'))} gardiens ensemble peuvent lancer une libération anticipée. Elle n’a lieu que si vous ne donnez aucun signe de vie pendant ${f.number(num(p, 'waitDays'))} jours : ils ne peuvent jamais passer outre votre volonté.`,
+  'evm.guardian-rules': GUARDIAN_RULES.fr,
   'evm.any-one-guardian': (p, f) =>
     `N’importe lequel de vos ${f.number(num(p, 'guardians'))} gardiens peut lancer une libération anticipée ; vous avez alors ${f.number(num(p, 'waitDays'))} jours pour l’annuler.`,
   'evm.all-guardians': (p, f) =>
@@ -166,8 +165,7 @@ const es: EvmCatalog = {
     `Sus herederos esperan ${f.number(num(p, 'intervalDays'))} días desde su última señal de vida antes de poder reclamar.`,
   'evm.single-beneficiary': () =>
     'Una sola persona lo recibe todo: si pierde el acceso a su monedero, nadie más puede recibir el patrimonio.',
-  'evm.guardian-rules': (p, f) =>
-    `${f.number(num(p, 'threshold'))} de sus ${f.number(num(p, 'guardians'))} guardianes juntos pueden iniciar una liberación anticipada. Solo ocurre si usted no da señales de vida durante ${f.number(num(p, 'waitDays'))} días: nunca pueden imponerse a usted.`,
+  'evm.guardian-rules': GUARDIAN_RULES.es,
   'evm.any-one-guardian': (p, f) =>
     `Cualquiera de sus ${f.number(num(p, 'guardians'))} guardianes puede iniciar una liberación anticipada; usted tiene entonces ${f.number(num(p, 'waitDays'))} días para cancelarla.`,
   'evm.all-guardians': (p, f) =>
@@ -214,8 +212,7 @@ const ar: EvmCatalog = {
     `ينتظر ورثتك ${f.number(num(p, 'intervalDays'))} يومًا بعد آخر تأكيد حضور لك قبل أن يطالبوا.`,
   'evm.single-beneficiary': () =>
     'شخص واحد يحصل على كل شيء: إن فقد الوصول إلى محفظته فلن يستطيع أحد غيره استلام التركة.',
-  'evm.guardian-rules': (p, f) =>
-    `يستطيع ${f.number(num(p, 'threshold'))} من أوصيائك الـ${f.number(num(p, 'guardians'))} معًا بدء تحرير مبكر، ولا يتم إلا إن لم تُبدِ أي علامة حياة مدة ${f.number(num(p, 'waitDays'))} يومًا، فلا يستطيعون تجاوزك أبدًا.`,
+  'evm.guardian-rules': GUARDIAN_RULES.ar,
   'evm.any-one-guardian': (p, f) =>
     `يستطيع أي واحد من أوصيائك الـ${f.number(num(p, 'guardians'))} بدء تحرير مبكر، ولديك حينها ${f.number(num(p, 'waitDays'))} يومًا لإلغائه.`,
   'evm.all-guardians': (p, f) =>

@@ -3,6 +3,7 @@
  * built from the warning's `params` (figures as data), never from its English message.
  */
 import { num, str, type SayParams } from './coded.js';
+import { GUARDIAN_RULES } from './guardian-words.js';
 import type { Locale } from './index.js';
 
 export type { SayParams, WarningParams } from './coded.js';
@@ -54,8 +55,7 @@ const en: Record<SolanaWarningCode | SolanaAdviceCode, SayParams> = {
   'solana.no-grace-period': () => 'There is no grace period: a missed check-in releases the estate at once.',
   'solana.short-interval': (p, f) =>
     `If you miss check-ins for ${f.number(num(p, 'intervalDays'))} days (travel, illness), the estate can be released early.`,
-  'solana.guardian-rules': (p, f) =>
-    `${f.number(num(p, 'threshold'))} of your ${f.number(num(p, 'guardians'))} guardians together can start an early release. It happens only if you show no sign of life for ${f.number(num(p, 'waitDays'))} days, so they can never overrule you.`,
+  'solana.guardian-rules': GUARDIAN_RULES.en,
   'solana.any-one-guardian': (p, f) =>
     `Any one of your ${f.number(num(p, 'guardians'))} guardians can start an early release; you then have ${f.number(num(p, 'waitDays'))} days to cancel it.`,
   'solana.all-guardians': () => 'All guardians must agree: if one loses their key, the guardians can no longer act.',
@@ -85,8 +85,7 @@ const fr: Record<SolanaWarningCode | SolanaAdviceCode, SayParams> = {
     'Il n’y a pas de délai de grâce : une manifestation manquée libère le patrimoine aussitôt.',
   'solana.short-interval': (p, f) =>
     `Si vous ne vous manifestez pas pendant ${f.number(num(p, 'intervalDays'))} jours (voyage, maladie), le patrimoine peut être libéré trop tôt.`,
-  'solana.guardian-rules': (p, f) =>
-    `${f.number(num(p, 'threshold'))} de vos ${f.number(num(p, 'guardians'))} gardiens ensemble peuvent lancer une libération anticipée. Elle n’a lieu que si vous ne donnez aucun signe de vie pendant ${f.number(num(p, 'waitDays'))} jours : ils ne peuvent jamais passer outre votre volonté.`,
+  'solana.guardian-rules': GUARDIAN_RULES.fr,
   'solana.any-one-guardian': (p, f) =>
     `N’importe lequel de vos ${f.number(num(p, 'guardians'))} gardiens peut lancer une libération anticipée ; vous avez alors ${f.number(num(p, 'waitDays'))} jours pour l’annuler.`,
   'solana.all-guardians': () =>
@@ -117,8 +116,7 @@ const es: Record<SolanaWarningCode | SolanaAdviceCode, SayParams> = {
     'No hay periodo de gracia: una señal de vida que falte libera el patrimonio de inmediato.',
   'solana.short-interval': (p, f) =>
     `Si no da señales de vida durante ${f.number(num(p, 'intervalDays'))} días (un viaje, una enfermedad), el patrimonio puede liberarse antes de tiempo.`,
-  'solana.guardian-rules': (p, f) =>
-    `${f.number(num(p, 'threshold'))} de sus ${f.number(num(p, 'guardians'))} guardianes juntos pueden iniciar una liberación anticipada. Solo ocurre si usted no da señales de vida durante ${f.number(num(p, 'waitDays'))} días: nunca pueden imponerse a usted.`,
+  'solana.guardian-rules': GUARDIAN_RULES.es,
   'solana.any-one-guardian': (p, f) =>
     `Cualquiera de sus ${f.number(num(p, 'guardians'))} guardianes puede iniciar una liberación anticipada; usted tiene entonces ${f.number(num(p, 'waitDays'))} días para cancelarla.`,
   'solana.all-guardians': () =>
@@ -148,8 +146,7 @@ const ar: Record<SolanaWarningCode | SolanaAdviceCode, SayParams> = {
   'solana.no-grace-period': () => 'لا توجد مهلة سماح: أي تأكيد حضور فائت يحرّر التركة فورًا.',
   'solana.short-interval': (p, f) =>
     `إن غبت عن تأكيد الحضور ${f.number(num(p, 'intervalDays'))} يومًا (سفر أو مرض) فقد تُحرَّر التركة قبل الأوان.`,
-  'solana.guardian-rules': (p, f) =>
-    `يستطيع ${f.number(num(p, 'threshold'))} من أوصيائك الـ${f.number(num(p, 'guardians'))} معًا بدء تحرير مبكر، ولا يتم إلا إن لم تُبدِ أي علامة حياة مدة ${f.number(num(p, 'waitDays'))} يومًا، فلا يستطيعون تجاوزك أبدًا.`,
+  'solana.guardian-rules': GUARDIAN_RULES.ar,
   'solana.any-one-guardian': (p, f) =>
     `يستطيع أي واحد من أوصيائك الـ${f.number(num(p, 'guardians'))} بدء تحرير مبكر، ولديك حينها ${f.number(num(p, 'waitDays'))} يومًا لإلغائه.`,
   'solana.all-guardians': () => 'يجب أن يتفق الأوصياء جميعًا: إن فقد أحدهم مفتاحه لم يعد بوسع الأوصياء التصرف.',

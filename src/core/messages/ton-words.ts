@@ -4,6 +4,7 @@
  * English message.
  */
 import { coins, num, type SayParams } from './coded.js';
+import { GUARDIAN_RULES } from './guardian-words.js';
 import type { Locale } from './index.js';
 
 /** TON warning codes a person reads in the wizard; each has words in every locale (the type says so). */
@@ -63,8 +64,7 @@ const en: TonCatalog = {
   'ton.short-interval': (p, f) =>
     `If you miss check-ins for ${f.number(num(p, 'intervalDays'))} days (travel, illness), the estate can be released early.`,
   'ton.no-guardians': () => 'There are no guardians to stop the switch if it goes off by mistake.',
-  'ton.guardian-rules': (p, f) =>
-    `${f.number(num(p, 'threshold'))} of your ${f.number(num(p, 'guardians'))} guardians together can start an early release. It happens only if you show no sign of life for ${f.number(num(p, 'waitDays'))} days, so they can never overrule you.`,
+  'ton.guardian-rules': GUARDIAN_RULES.en,
   'ton.any-one-guardian': (p, f) =>
     `Any one of your ${f.number(num(p, 'guardians'))} guardians can start an early release; you then have ${f.number(num(p, 'waitDays'))} days to cancel it.`,
   'ton.all-guardians': () => 'All guardians must act: if one loses their wallet, the guardians can no longer act.',
@@ -112,8 +112,7 @@ const fr: TonCatalog = {
   'ton.short-interval': (p, f) =>
     `Si vous ne vous manifestez pas pendant ${f.number(num(p, 'intervalDays'))} jours (voyage, maladie), le patrimoine peut être libéré trop tôt.`,
   'ton.no-guardians': () => 'Aucun gardien ne peut arrêter la minuterie si elle se déclenche par erreur.',
-  'ton.guardian-rules': (p, f) =>
-    `${f.number(num(p, 'threshold'))} de vos ${f.number(num(p, 'guardians'))} gardiens ensemble peuvent lancer une libération anticipée. Elle n’a lieu que si vous ne donnez aucun signe de vie pendant ${f.number(num(p, 'waitDays'))} jours : ils ne peuvent jamais passer outre votre volonté.`,
+  'ton.guardian-rules': GUARDIAN_RULES.fr,
   'ton.any-one-guardian': (p, f) =>
     `N’importe lequel de vos ${f.number(num(p, 'guardians'))} gardiens peut lancer une libération anticipée ; vous avez alors ${f.number(num(p, 'waitDays'))} jours pour l’annuler.`,
   'ton.all-guardians': () =>
@@ -164,8 +163,7 @@ const es: TonCatalog = {
   'ton.short-interval': (p, f) =>
     `Si no da señales de vida durante ${f.number(num(p, 'intervalDays'))} días (un viaje, una enfermedad), el patrimonio puede liberarse antes de tiempo.`,
   'ton.no-guardians': () => 'No hay guardianes que puedan detener el interruptor si se activa por error.',
-  'ton.guardian-rules': (p, f) =>
-    `${f.number(num(p, 'threshold'))} de sus ${f.number(num(p, 'guardians'))} guardianes juntos pueden iniciar una liberación anticipada. Solo ocurre si usted no da señales de vida durante ${f.number(num(p, 'waitDays'))} días: nunca pueden imponerse a usted.`,
+  'ton.guardian-rules': GUARDIAN_RULES.es,
   'ton.any-one-guardian': (p, f) =>
     `Cualquiera de sus ${f.number(num(p, 'guardians'))} guardianes puede iniciar una liberación anticipada; usted tiene entonces ${f.number(num(p, 'waitDays'))} días para cancelarla.`,
   'ton.all-guardians': () =>
@@ -215,8 +213,7 @@ const ar: TonCatalog = {
   'ton.short-interval': (p, f) =>
     `إن غبت عن تأكيد الحضور ${f.number(num(p, 'intervalDays'))} يومًا (سفر أو مرض) فقد تُحرَّر التركة قبل الأوان.`,
   'ton.no-guardians': () => 'لا يوجد أوصياء يستطيعون إيقاف المؤقّت إن انطلق خطأً.',
-  'ton.guardian-rules': (p, f) =>
-    `يستطيع ${f.number(num(p, 'threshold'))} من أوصيائك الـ${f.number(num(p, 'guardians'))} معًا بدء تحرير مبكر، ولا يتم إلا إن لم تُبدِ أي علامة حياة مدة ${f.number(num(p, 'waitDays'))} يومًا، فلا يستطيعون تجاوزك أبدًا.`,
+  'ton.guardian-rules': GUARDIAN_RULES.ar,
   'ton.any-one-guardian': (p, f) =>
     `يستطيع أي واحد من أوصيائك الـ${f.number(num(p, 'guardians'))} بدء تحرير مبكر، ولديك حينها ${f.number(num(p, 'waitDays'))} يومًا لإلغائه.`,
   'ton.all-guardians': () => 'يجب أن يتصرف الأوصياء جميعًا: إن فقد أحدهم محفظته لم يعد بوسع الأوصياء التصرف.',

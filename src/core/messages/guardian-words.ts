@@ -1,0 +1,20 @@
+/**
+ * What the guardians of a plan can do, in each locale: the same on every chain (EVM, Solana and TON analyses all give
+ * `threshold`, `guardians` and `waitDays`), so the three chains' catalogues share these words. A single guardian is
+ * "your guardian", never "1 of your 1 guardians".
+ */
+import { num, type SayParams } from './coded.js';
+import type { Locale } from './index.js';
+
+export const GUARDIAN_RULES: Record<Locale, SayParams> = {
+  en: (p, f) =>
+    `${num(p, 'guardians') === 1 ? 'Your guardian' : `${f.number(num(p, 'threshold'))} of your ${f.number(num(p, 'guardians'))} guardians together`} can start an early release. It happens only if you show no sign of life for ${f.number(num(p, 'waitDays'))} days, so ${num(p, 'guardians') === 1 ? 'it' : 'they'} can never overrule you.`,
+  fr: (p, f) =>
+    `${num(p, 'guardians') === 1 ? 'Votre gardien peut' : `${f.number(num(p, 'threshold'))} de vos ${f.number(num(p, 'guardians'))} gardiens ensemble peuvent`} lancer une libération anticipée. Elle n’a lieu que si vous ne donnez aucun signe de vie pendant ${f.number(num(p, 'waitDays'))} jours : ${num(p, 'guardians') === 1 ? 'il ne peut' : 'ils ne peuvent'} jamais passer outre votre volonté.`,
+  es: (p, f) =>
+    `${num(p, 'guardians') === 1 ? 'Su guardián puede' : `${f.number(num(p, 'threshold'))} de sus ${f.number(num(p, 'guardians'))} guardianes juntos pueden`} iniciar una liberación anticipada. Solo ocurre si usted no da señales de vida durante ${f.number(num(p, 'waitDays'))} días: nunca ${num(p, 'guardians') === 1 ? 'puede' : 'pueden'} imponerse a usted.`,
+  ar: (p, f) =>
+    num(p, 'guardians') === 1
+      ? `يستطيع وصيّك بدء تحرير مبكر، ولا يتم إلا إن لم تُبدِ أي علامة حياة مدة ${f.number(num(p, 'waitDays'))} يومًا، فلا يستطيع تجاوزك أبدًا.`
+      : `يستطيع ${f.number(num(p, 'threshold'))} من أوصيائك الـ${f.number(num(p, 'guardians'))} معًا بدء تحرير مبكر، ولا يتم إلا إن لم تُبدِ أي علامة حياة مدة ${f.number(num(p, 'waitDays'))} يومًا، فلا يستطيعون تجاوزك أبدًا.`,
+};

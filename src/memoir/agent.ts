@@ -38,7 +38,8 @@ import { withModelPlace } from './model-calls.js';
 import { memoirDocs } from './retrieval-docs.js';
 import type { Embedder } from './embeddings.js';
 import { holdSearch, searchMemoir, searchMemoirWithEmbeddings, type Passage } from './retrieval.js';
-import { isStopword, sentences, words } from './text.js';
+import { isStopword } from './stop-words.js';
+import { sentences, words } from './text.js';
 
 export interface LlmConfig {
   baseUrl: string;

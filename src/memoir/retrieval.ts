@@ -19,7 +19,8 @@ import { placeParts, relatedWords } from './lexicon.js';
 import { holdNames, namesIn } from './names.js';
 import { holdInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
-import { isStopword, sentences, words } from './text.js';
+import { isStopword } from './stop-words.js';
+import { sentences, words } from './text.js';
 
 export type SourceKind = 'journal' | 'answer' | 'transcript' | 'caption' | 'profile';
 

@@ -4,60 +4,8 @@
  * small lexicons, recurring phrases, themes and style. The lexicons are short
  * and domain-specific (a life story), so the rules stay predictable and testable.
  */
-import { englishStopWords } from '../core/stopwords.js';
 import { namesIn } from './names.js';
-
-/** Contractions people write without their apostrophe, and words too common in a life story to tell anything. */
-const MORE_STOP_WORDS = [
-  'im',
-  'ive',
-  'id',
-  'dont',
-  'didnt',
-  'cant',
-  'wont',
-  'isnt',
-  'wasnt',
-  'arent',
-  'werent',
-  'doesnt',
-  'hasnt',
-  'havent',
-  'hadnt',
-  'couldnt',
-  'wouldnt',
-  'shouldnt',
-  'mustnt',
-  'neednt',
-  'youre',
-  'youve',
-  'hes',
-  'shes',
-  'theyre',
-  'theyve',
-  'weve',
-  'its',
-  'thats',
-  'also',
-  'really',
-  'just',
-  'would',
-  'could',
-  'one',
-  'get',
-  'got',
-];
-
-let stop: Set<string> | undefined;
-/** The stop words, made on first use (../core/stopwords.ts). */
-function stopWords(): Set<string> {
-  stop ??= new Set([...englishStopWords(), ...MORE_STOP_WORDS]);
-  return stop;
-}
-
-export function isStopword(word: string): boolean {
-  return stopWords().has(word.toLowerCase());
-}
+import { stopWords } from './stop-words.js';
 
 /** Lower-case word tokens (letters, digits, apostrophes inside words). */
 export function words(text: string): string[] {

@@ -26,7 +26,7 @@ export async function credits(args: string[]): Promise<void> {
     reason: (values.reason as string | undefined) ?? '',
     ...(values['idempotency-key'] ? { idempotencyKey: values['idempotency-key'] as string } : {}),
   };
-  const [{ grantCredits, GrantCreditsInput }, { zodDetails }, { ApiCallError, callApi }, { ApiError }] =
+  const [{ creditsText, grantCredits, GrantCreditsInput }, { zodDetails }, { ApiCallError, callApi }, { ApiError }] =
     await Promise.all([
       import('../credits/ledger.js'),
       import('../tools/invoke.js'),
@@ -47,7 +47,7 @@ export async function credits(args: string[]): Promise<void> {
       out,
       out.replayed
         ? `Already granted with this idempotency key (entry ${out.entry.id}); nothing more was granted. Balance of ${account}: ${out.balance}.\n`
-        : `${out.entry.amount >= 0 ? 'Granted' : 'Took back'} ${Math.abs(out.entry.amount) === 1 ? '1 credit' : `${Math.abs(out.entry.amount)} credits`} (entry ${out.entry.id}). Balance of ${account}: ${out.balance}.\n`,
+        : `${out.entry.amount >= 0 ? 'Granted' : 'Took back'} ${creditsText(Math.abs(out.entry.amount))} (entry ${out.entry.id}). Balance of ${account}: ${out.balance}.\n`,
     );
   await adminRun(
     values,

@@ -46,8 +46,8 @@ export interface NewEntry {
   shortfall?: number;
 }
 
-/** "1 credit", "5 credits". */
-function creditsText(n: number): string {
+/** "1 credit", "5 credits": the refusal below and the `svc credits grant` line. */
+export function creditsText(n: number): string {
   return n === 1 ? '1 credit' : `${n} credits`;
 }
 

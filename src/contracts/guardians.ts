@@ -36,21 +36,25 @@ export function guardianRulesText(
   veto: boolean,
   timing: GuardianTiming = guardianTiming(),
 ): string {
+  const one = guardians === 1;
   const blockers = guardians - threshold + 1;
+  const proposers = one ? 'The one guardian' : `${threshold} of ${guardians} guardians`;
+  const blocking = one
+    ? "Without the guardian's confirmation there is no early release; "
+    : blockers > 1
+      ? `${blockers} guardians refusing to confirm prevent an early release; `
+      : 'One guardian refusing to confirm prevents an early release; ';
+  const vetoers = one ? 'the guardian' : threshold === 1 ? 'any one guardian' : `${threshold} guardians`;
   const times = timing.maxVetoes === 1 ? 'once' : `at most ${timing.maxVetoes} times`;
   return (
-    `${guardians === 1 ? 'The one guardian' : `${threshold} of ${guardians} guardians`} can propose an early release; it takes effect only after ${timing.waitDays} days in which the owner ` +
+    `${proposers} can propose an early release; it takes effect only after ${timing.waitDays} days in which the owner ` +
     'shows no sign of life (a check-in or any other owner action cancels it), so guardians cannot overrule a living owner. ' +
-    (guardians === 1
-      ? "Without the guardian's confirmation there is no early release; "
-      : blockers > 1
-        ? `${blockers} guardians refusing to confirm prevent an early release; `
-        : 'One guardian refusing to confirm prevents an early release; ') +
+    blocking +
     (!veto
       ? 'there is no veto (no grace period).'
       : timing.maxVetoes === 0
         ? 'the plan allows no veto (maxVetoes 0): a trigger of the switch cannot be postponed by the guardians.'
-        : `${guardians === 1 ? 'the guardian' : threshold === 1 ? 'any one guardian' : `${threshold} guardians`} can veto a trigger during the grace period, ${times} after the owner's last sign of life; then the release proceeds.`) +
+        : `${vetoers} can veto a trigger during the grace period, ${times} after the owner's last sign of life; then the release proceeds.`) +
     (timing.waitDays !== GUARDIAN_WAIT_DAYS || timing.maxVetoes !== MAX_VETOES
       ? ` (The plan sets ${timing.waitDays !== GUARDIAN_WAIT_DAYS ? `the wait to ${timing.waitDays} days instead of ${GUARDIAN_WAIT_DAYS}` : ''}${timing.waitDays !== GUARDIAN_WAIT_DAYS && timing.maxVetoes !== MAX_VETOES ? ' and ' : ''}${timing.maxVetoes !== MAX_VETOES ? `the veto bound to ${timing.maxVetoes} instead of ${MAX_VETOES}` : ''}.)`
       : '')

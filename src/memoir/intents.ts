@@ -30,12 +30,28 @@ export const INTENTS: Intent[] = [
     name: 'work',
     pattern: /\bfor a living\b|\b(job|jobs|work|worked|working|career|profession|occupation|employ\w*|retire\w*)\b/i,
     categories: ['work'],
-    words: ['work', 'job', 'nurse', 'nursing', 'ward', 'hospital', 'training', 'shift', 'sister', 'retired'],
+    // Trades' own words as well (a nurse's ward, a miner's pit) where a memoir uses them for its work.
+    words: [
+      'work',
+      'job',
+      'career',
+      'trade',
+      'nurse',
+      'nursing',
+      'ward',
+      'hospital',
+      'training',
+      'shift',
+      'retired',
+      'apprentice',
+      'wages',
+    ],
   },
   {
+    // An heir's "Grandad" alone does not make a question about the marriage: "What did Grandad do for work?" is about
+    // work (./retrieval.ts reads the grandparent words as the owner or the spouse).
     name: 'spouse',
-    pattern:
-      /\b(husband|hubby|spouse|married|marry|wedding|wife|grandad|granddad|grandpa|grandfather|granda|your man)\b/i,
+    pattern: /\b(husband|hubby|spouse|married|marry|wedding|wife|your man)\b/i,
     categories: ['love'],
     questions: ['love.met', 'advice.love'],
     words: ['husband', 'married', 'wedding', 'met', 'dance', 'courting'],
@@ -49,7 +65,9 @@ export const INTENTS: Intent[] = [
   },
   {
     name: 'family',
-    pattern: /\b(mum|mother|dad|father|parents|brother|sister|sibling|famil\w*|children|kids|son|daughter|grand\w*)\b/i,
+    // Not an heir's "Grandma" or "Grandad" alone: that is the owner or the spouse (./retrieval.ts).
+    pattern:
+      /\b(mum|mother|dad|father|parents|brother|sister|sibling|famil\w*|children|kids|son|daughter|grandparents?|grandchild\w*|grandsons?|granddaughters?|grandkids|your grand\w*)\b/i,
     categories: ['family'],
     words: ['family', 'mother', 'father', 'children', 'sister', 'brother'],
   },
@@ -59,6 +77,15 @@ export const INTENTS: Intent[] = [
     categories: ['places'],
     questions: ['places.travel'],
     words: ['holiday', 'lake', 'trip', 'travelled', 'summer'],
+  },
+  {
+    // Military service, a chapter of many lives: "Where were you stationed?" finds "the Army sent me to Baumholder".
+    name: 'military',
+    pattern:
+      /\b(army|navy|air force|marines?|military|soldiers?|sailors?|wars?|wartime|stationed|drafted|draft|conscript\w*|national service|in the service|regiment|enlist\w*|deployed|posted)\b/i,
+    categories: [],
+    // Not "war" or "navy": a childhood in wartime, or a son at sea, is not the owner's service.
+    words: ['army', 'drafted', 'stationed', 'served', 'soldier', 'military', 'regiment', 'enlisted', 'barracks'],
   },
   {
     name: 'faith',
@@ -81,26 +108,29 @@ export const INTENTS: Intent[] = [
   },
 ];
 
+/** An heir's words for a grandparent: one of them is the memoir's owner, the other the owner's husband or wife. */
+export const GRANDPARENTS: Record<string, 'grandfather' | 'grandmother'> = {
+  grandad: 'grandfather',
+  granddad: 'grandfather',
+  grandpa: 'grandfather',
+  grandfather: 'grandfather',
+  granda: 'grandfather',
+  gramps: 'grandfather',
+  grandma: 'grandmother',
+  granny: 'grandmother',
+  gran: 'grandmother',
+  nana: 'grandmother',
+  nan: 'grandmother',
+  grandmother: 'grandmother',
+  grandmas: 'grandmother',
+};
+
 /**
- * Kinship words as an heir says them, mapped to the words the memoir's owner writes: an heir's "Grandad" is the
- * owner's husband, "Nana" is the owner herself (so it adds nothing to search for). The map assumes the common case,
- * an heir who is a grandchild of the owner. After "your" a kinship word is the owner's own relative
- * ("your grandfather") and is left as it is.
+ * Other kinship words as an heir says them, mapped to the words the memoir's owner writes: the heir's aunt is the
+ * owner's sister (the common case, an heir who is a grandchild of the owner). After "your" a kinship word is the
+ * owner's own relative ("your grandfather") and is left as it is.
  */
 export const KINSHIP: Record<string, string[]> = {
-  grandad: ['husband'],
-  granddad: ['husband'],
-  grandpa: ['husband'],
-  grandfather: ['husband'],
-  granda: ['husband'],
-  gramps: ['husband'],
-  grandma: [],
-  granny: [],
-  gran: [],
-  nana: [],
-  nan: [],
-  grandmother: [],
-  grandmas: [],
   auntie: ['sister'],
   aunt: ['sister'],
   'great-aunt': ['sister'],

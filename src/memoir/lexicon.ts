@@ -84,14 +84,25 @@ function readLine(pos: Pos, offset: number): string {
   }
 }
 
+/** A derivationally related form (`+`): from the synset's word `from` (1-based) to word `to` of another synset. */
+interface Derivation {
+  from: number;
+  pos: Pos;
+  offset: number;
+  to: number;
+}
+
+const POS_OF: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
+
 /**
- * The words of a synset, the offsets of its hypernyms (`@`) and of its parts (`%p`, part meronyms that are nouns), and
- * whether it is an instance (`@i`: a named thing such as a country or a city, rather than a kind of thing).
+ * The words of a synset, the offsets of its hypernyms (`@`) and of its parts (`%p`, part meronyms that are nouns),
+ * whether it is an instance (`@i`: a named thing such as a country or a city, rather than a kind of thing), and its
+ * words' derivationally related forms (`+`: "teacher" and "teach").
  */
 function synset(
   pos: Pos,
   offset: number,
-): { words: string[]; hypernyms: number[]; parts: number[]; instance: boolean } {
+): { words: string[]; hypernyms: number[]; parts: number[]; instance: boolean; derivations: Derivation[] } {
   const f = readLine(pos, offset).split(' ');
   const count = Number.parseInt(f[3]!, 16);
   const words = Array.from({ length: count }, (_, i) => f[4 + i * 2]!.toLowerCase().replace(/\(.*\)$/, ''));
@@ -99,14 +110,24 @@ function synset(
   const pointers = Number(f[i++]);
   const hypernyms: number[] = [];
   const parts: number[] = [];
+  const derivations: Derivation[] = [];
   let instance = false;
   // A pointer is four fields: its symbol, the target's offset and part of speech, the source and target word numbers.
   for (let k = 0; k < pointers; k++, i += 4) {
     if (f[i] === '@') hypernyms.push(Number(f[i + 1]));
     else if (f[i] === '@i') instance = true;
     else if (f[i] === '%p' && f[i + 2] === 'n') parts.push(Number(f[i + 1]));
+    else if (f[i] === '+' && POS_OF[f[i + 2]!]) {
+      const words = f[i + 3]!;
+      derivations.push({
+        from: Number.parseInt(words.slice(0, 2), 16),
+        pos: POS_OF[f[i + 2]!]!,
+        offset: Number(f[i + 1]),
+        to: Number.parseInt(words.slice(2), 16),
+      });
+    }
   }
-  return { words, hypernyms, parts, instance };
+  return { words, hypernyms, parts, instance, derivations };
 }
 
 interface Expansion {
@@ -125,6 +146,15 @@ function expansion(lemma: string): Expansion {
       const s = synset(pos, offset);
       for (const w of s.words) related.add(w);
       for (const h of s.hypernyms.slice(0, 1)) for (const w of synset(pos, h).words) related.add(w);
+      // The lemma's own derived forms, one per part of speech: a "teacher" taught, "teaching" is what one did.
+      const own = s.words.indexOf(key) + 1;
+      const seenPos = new Set<Pos>();
+      for (const d of s.derivations) {
+        if (d.from !== own || seenPos.has(d.pos)) continue;
+        seenPos.add(d.pos);
+        const w = synset(d.pos, d.offset).words[d.to - 1];
+        if (w) related.add(w);
+      }
       if (s.instance) for (const p of s.parts) for (const w of synset(pos, p).words) parts.add(w);
     }
   }

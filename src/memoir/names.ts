@@ -29,6 +29,8 @@ export interface Names {
   places: string[];
   /** Named kin: the name and the relation the text gives ("sister"). */
   kin: Array<{ name: string; relation: string }>;
+  /** The people whose first name the tagger knows as a man's or a woman's ("Walter", "Dorothy"). */
+  sexes: { male: string[]; female: string[] };
 }
 
 interface Term {
@@ -196,6 +198,7 @@ export function readNames(text: string): Names {
   const people: string[] = [];
   const places: string[] = [];
   const kin: Names['kin'] = [];
+  const sexes = { male: [] as string[], female: [] as string[] };
   // The tagger's runs of proper nouns, split where punctuation separates names ("Emma, Tom, Chloe", "Lake Qarun,
   // Egypt").
   const runs: Run[] = [];
@@ -274,7 +277,10 @@ export function readNames(text: string): Names {
       places.push(name);
       return;
     }
-    const isPerson = any('Person') || relation !== undefined || titled;
+    // "Dot and I", "me and Eddie", "everyone called her Dot": only a person is written so.
+    const withWriter = /^\s+and\s+(?:I|me)\b/.test(after) || /\b(?:me|I)\s+and\s+$/.test(before);
+    const called = /\b(?:called|named|calls|call)\s+(?:her|him)\s+$/i.test(before);
+    const isPerson = any('Person') || relation !== undefined || titled || withWriter || called;
     if (!isPerson) {
       if (/\b(?:to|into|across|towards)\s+(?:the\s+)?$/i.test(before)) places.push(name);
       return;
@@ -282,6 +288,7 @@ export function readNames(text: string): Names {
     // A title alone is no name.
     if (words.length === 1 && TITLES.has(first)) return;
     people.push(name);
+    if (any('MaleName') !== any('FemaleName')) sexes[any('MaleName') ? 'male' : 'female'].push(name);
     const kinBefore = KIN_BEFORE.exec(before);
     const kinAfter = KIN_AFTER.exec(after);
     const rel =
@@ -306,5 +313,5 @@ export function readNames(text: string): Names {
     if (named && (/^,?\s+\p{Lu}/u.test(rest) || /\p{L}(?:,| is| was)\s+$/u.test(lead))) continue;
     people.push(`my ${relation}`);
   }
-  return { people, places, kin };
+  return { people, places, kin, sexes };
 }

@@ -13,13 +13,14 @@
  * (src/memoir/embeddings.ts) to that score.
  */
 import { stemmer } from 'stemmer';
-import { COLLOQUIAL, intentsOf, KINSHIP, type Intent } from './intents.js';
+import { COLLOQUIAL, GRANDPARENTS, intentsOf, KINSHIP, type Intent } from './intents.js';
 import { cosine } from './embeddings.js';
 import { placeParts, relatedWords } from './lexicon.js';
-import { holdNames, namesIn } from './names.js';
+import { holdNames } from './names.js';
 import { holdInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
 import { isStopword } from './stop-words.js';
+import { type Spouse, spouseOf, spouseTexts } from './spouse.js';
 import { sentences, words } from './text.js';
 
 export type SourceKind = 'journal' | 'answer' | 'transcript' | 'caption' | 'profile';
@@ -54,7 +55,7 @@ interface Unit {
 
 /** Words a question uses that say nothing about its subject. */
 const GENERIC = new Set(
-  'tell say said remember like think thought feel felt know go went come came ever life time thing things lot much many kind sort way day days please us me nan nana gran granny grandma grandmother story stories talk mean why how what when where who which does doe do did become became happen happened have has had get got make made want wanted year years really'.split(
+  'tell say said remember like think thought feel felt know go went come came ever life time thing things lot much many kind sort way day days please us me nan nana gran granny grandma grandmother story stories talk mean why how what when where who which does doe do did become became becomes happen happened happens have has had get gets getting got make makes made want wants wanted year years really'.split(
     ' ',
   ),
 );
@@ -195,16 +196,16 @@ function baseForms(w: string): string[] {
  * A question word's WordNet relations: a dozen synonyms and hypernyms at most, and every part of a named place (all of
  * Italy's some sixty regions, cities and rivers: a dozen of them would leave out Rome).
  */
-function related(w: string, all: string[]): string[] {
+function related(w: string, all: string[]): { words: string[]; parts: string[] } {
   const phrase = all.join(' ');
   const lemmas = /\bgr[eo]w(ing)? up\b/.test(phrase) && /^gr[eo]w/.test(w) ? ['grow_up', w] : baseForms(w);
   const single = (x: string) => !x.includes('_');
   for (const lemma of lemmas) {
-    const found = relatedWords(lemma).filter(single).slice(0, 12);
+    const words = relatedWords(lemma).filter(single).slice(0, 12);
     const parts = placeParts(lemma).filter(single);
-    if (found.length || parts.length) return [...found, ...parts];
+    if (words.length || parts.length) return { words, parts };
   }
-  return [];
+  return { words: [], parts: [] };
 }
 
 export interface Query {
@@ -214,51 +215,20 @@ export interface Query {
   own: string[];
   /** Stems of the question's words inside an intent's match ("for a living"). */
   intentStems: Set<string>;
-  /** Per own stem, the stems that stand for it: everyday equivalents (full credit) and WordNet relations (half). */
-  alternatives: Map<string, { full: Set<string>; half: Set<string> }>;
-}
-
-const MARRIAGE = /\b(married|marry|wedding|husband|wife|proposed|engaged)\b/i;
-
-/** What `spouseName` reads names in: every text but the profile (`marriage` false), and its sentences about marrying. */
-function* spouseSources(docs: readonly SourceDoc[]): Generator<{ text: string; marriage: boolean }> {
-  for (const d of docs) {
-    if (d.kind === 'profile') continue;
-    yield { text: d.text, marriage: false };
-    for (const s of sentences(d.text)) if (MARRIAGE.test(s)) yield { text: s, marriage: true };
-  }
-}
-
-/** The texts `spouseName` reads names in, for `holdSearch` to read beforehand. */
-export function spouseTexts(docs: readonly SourceDoc[]): string[] {
-  return Array.from(spouseSources(docs), (s) => s.text);
+  /**
+   * Per own stem, the stems that stand for it: everyday equivalents (full credit), WordNet relations (half) and the
+   * parts of a named place (half, but a place written of: Lisbon for Portugal).
+   */
+  alternatives: Map<string, { full: Set<string>; half: Set<string>; parts: Set<string> }>;
 }
 
 /**
- * The name the memoir uses for the owner's husband or wife, so an heir's "Grandad" finds "Frank": the person
- * (src/memoir/names.ts) named most often in sentences about marrying, other than the owner's own names; none when it
- * is not clear. A person written as the writer's husband or wife ("my husband Frank") settles it.
+ * The question's terms and intents. A grandparent word ("Grandad", "Nana") is read as the heir's: the grandparent who
+ * is not the owner is the owner's husband or wife (their name when the memoir makes it clear), and the one who is the
+ * owner adds nothing to search for. Which is which follows the spouse's sex as the memoir writes it; when it does not
+ * say, the owner is taken to be the grandmother.
  */
-export function spouseName(docs: readonly SourceDoc[]): string | undefined {
-  const own = new Set(words(docs.find((d) => d.kind === 'profile')?.text ?? ''));
-  const counts = new Map<string, number>();
-  for (const { text, marriage } of spouseSources(docs)) {
-    if (!marriage) {
-      for (const k of namesIn(text).kin)
-        if (k.relation === 'husband' || k.relation === 'wife') counts.set(k.name, (counts.get(k.name) ?? 0) + 2);
-      continue;
-    }
-    for (const p of namesIn(text).people) {
-      const first = p.split(' ')[0]!;
-      if (p.startsWith('my ') || p.includes(' ') || own.has(first.toLowerCase())) continue;
-      counts.set(p, (counts.get(p) ?? 0) + 1);
-    }
-  }
-  const [first, second] = [...counts.entries()].sort((a, b) => b[1] - a[1]);
-  return first && first[1] >= 2 && (!second || first[1] > second[1]) ? first[0] : undefined;
-}
-
-export function parseQuestion(question: string, spouse?: string): Query {
+export function parseQuestion(question: string, spouse: Spouse = {}): Query {
   const all = words(question);
   const terms = new Map<string, QueryTerm>();
   const add = (w: string, weight: number, own: boolean) => {
@@ -267,30 +237,46 @@ export function parseQuestion(question: string, spouse?: string): Query {
     const prev = terms.get(stem);
     if (!prev || prev.weight < weight) terms.set(stem, { stem, weight, own: own || Boolean(prev?.own) });
   };
-  all.forEach((w, i) => {
-    const kin = KINSHIP[w];
-    if (kin && all[i - 1] !== 'your') {
-      for (const k of kin) add(k === 'husband' && spouse ? spouse.toLowerCase() : k, WEIGHT.kinship, true);
-      return;
+  const spouseIs = spouse.sex === 'female' ? 'grandmother' : 'grandfather';
+  const intents = intentsOf(question);
+  // The words of an intent's phrase ("living" in "for a living") name the topic more than they are searched for.
+  const phrase = new Set(
+    intents.flatMap((i) => {
+      const m = i.pattern.exec(question)?.[0] ?? '';
+      return m.includes(' ') ? words(m) : [];
+    }),
+  );
+  for (const [i, w] of all.entries()) {
+    const grandparent = all[i - 1] === 'your' ? undefined : GRANDPARENTS[w];
+    const kin = all[i - 1] === 'your' ? undefined : KINSHIP[w];
+    if (grandparent === spouseIs) {
+      add(spouse.name?.toLowerCase() ?? (spouseIs === 'grandfather' ? 'husband' : 'wife'), WEIGHT.kinship, true);
+    } else if (kin) {
+      for (const k of kin) add(k, WEIGHT.kinship, true);
+    } else if (!grandparent) {
+      add(w, phrase.has(w) ? WEIGHT.intent : WEIGHT.own, true);
     }
-    add(w, WEIGHT.own, true);
-  });
+  }
   const own = [...terms.values()].filter((t) => t.own).map((t) => t.stem);
-  const alternatives = new Map<string, { full: Set<string>; half: Set<string> }>();
+  const alternatives = new Map<string, { full: Set<string>; half: Set<string>; parts: Set<string> }>();
   for (const w of all) {
     if (isStopword(w) || GENERIC.has(w) || w.length < 3) continue;
-    const alt = { full: new Set<string>(), half: new Set<string>() };
+    const alt = { full: new Set<string>(), half: new Set<string>(), parts: new Set<string>() };
     alternatives.set(stemOf(w), alt);
     for (const c of COLLOQUIAL[w] ?? []) {
       add(c, WEIGHT.kinship, false);
       alt.full.add(stemOf(c));
     }
-    for (const r of related(w, all)) {
+    const { words: near, parts } = related(w, all);
+    for (const r of near) {
       add(r, WEIGHT.related, false);
       alt.half.add(stemOf(r));
     }
+    for (const r of parts) {
+      add(r, WEIGHT.related, false);
+      alt.parts.add(stemOf(r));
+    }
   }
-  const intents = intentsOf(question);
   const intentStems = new Set<string>();
   for (const i of intents) {
     for (const w of i.words) add(w, WEIGHT.intent, false);
@@ -344,14 +330,21 @@ function coverage(u: Unit, q: Query, idf: (s: string) => number): number {
   const has = (x: string) => u.terms.has(x) || u.context.has(x);
   let total = 0;
   let hit = 0;
+  let whole = false;
   for (const s of q.own) {
     total += idf(s);
     const alt = q.alternatives.get(s);
-    if (has(s) || (onTopic && q.intentStems.has(s))) hit += idf(s);
-    else if (alt && [...alt.full].some(has)) hit += idf(s);
-    else if (alt && [...alt.half].some(has)) hit += idf(s) / 2;
+    if (has(s) || (onTopic && q.intentStems.has(s)) || (alt && [...alt.full].some(has))) {
+      hit += idf(s);
+      whole = true;
+    } else if (alt && [...alt.parts].some(has)) {
+      hit += idf(s) / 2;
+      whole = true;
+    } else if (alt && [...alt.half].some(has)) hit += idf(s) / 2;
   }
-  return hit / total;
+  // A related word alone does not answer a question of one word: "What is your password?" is not answered by "a man
+  // who kept his word" (a place within the one asked of does: "Did you ever go to Portugal?", "Lisbon").
+  return !whole && q.own.length === 1 ? 0 : hit / total;
 }
 
 export interface Retrieval {
@@ -383,7 +376,7 @@ function passagesOf(scored: ReadonlyArray<{ unit: Unit; score: number }>, limit:
 /** The lexical scoring of every passage, best first, and whether one of the top ones covers the question. */
 function lexical(docs: readonly SourceDoc[], question: string) {
   const units = unitsOf(docs);
-  const q = parseQuestion(question, spouseName(docs));
+  const q = parseQuestion(question, spouseOf(docs));
   const scored = scoreUnits(units, q).sort((a, b) => b.score - a.score);
   const idf = idfTable(units);
   const answered = scored.slice(0, 3).some((s) => s.score > 0 && coverage(s.unit, q, idf) >= MIN_COVERAGE);

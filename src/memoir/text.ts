@@ -17,9 +17,16 @@ export function contentWords(text: string): string[] {
   return words(text).filter((w) => w.length > 2 && !stops.has(w) && !/^\d+$/.test(w));
 }
 
+/**
+ * Where a sentence ends: after ".", "!" or "?" and a space, unless the word before the stop is a title or a saint's
+ * or a street's "St." ("Mrs. Nowak", "St. Casimir's", "Main St. in Erie"). Journals typed all in lower case split too.
+ */
+const SENTENCE_END = /(?<=[.!?])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Ft|Prof|Rev|Fr|Sgt|Capt|Col|Lt|Gen|Gov|Sen|Rep)\.)\s+|\n+/;
+
+/** The sentences of `text`, in order. */
 export function sentences(text: string): string[] {
   return text
-    .split(/(?<=[.!?])\s+|\n+/)
+    .split(SENTENCE_END)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }

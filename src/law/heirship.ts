@@ -141,7 +141,7 @@ function checkReserve(
       severity,
       rule: 'forced-heirship.reserve',
       message:
-        `In ${j.name}, ${groupsText(r.heirs)} ${r.heirs.length > 1 || r.heirs[0] === 'descendants' ? 'together are' : 'is'} entitled to a reserve of ${r.fraction} ${basis} (${pct(required)}); ` +
+        `In ${j.name}, ${groupsText(r.heirs)} ${r.heirs.length > 1 || r.heirs[0] === 'descendants' ? 'together are' : r.heirs[0] === 'parents' ? 'are' : 'is'} entitled to a reserve of ${r.fraction} ${basis} (${pct(required)}); ` +
         `this plan gives ${pct(given)}. A will cannot take the reserve away: the heirs may claim reduction of the other gifts.${note}${condition}`,
       source: mainSource(j),
       expected: `at least ${pct(required)}`,
@@ -167,7 +167,7 @@ function checkReserve(
       out.push({
         severity,
         rule: 'forced-heirship.reserve',
-        message: `In ${j.name}, each of the ${f.children} children named is entitled to at least ${pct(each)} ${basis} as a reserved share; "${b.name}" receives ${pct(b.percentage)}.${condition}`,
+        message: `In ${j.name}, ${f.children === 1 ? 'the one child named is' : `each of the ${f.children} children named is`} entitled to at least ${pct(each)} ${basis} as a reserved share; "${b.name}" receives ${pct(b.percentage)}.${condition}`,
         source: mainSource(j),
         beneficiaryIndex: i,
         expected: `at least ${pct(each)}`,

@@ -5,6 +5,10 @@ import { EVM_WORDS } from '../../src/core/messages/evm-words.js';
 import { LOCALES, numberFormats } from '../../src/core/messages/index.js';
 import { SOLANA_WORDS } from '../../src/core/messages/solana-words.js';
 import { TON_WORDS } from '../../src/core/messages/ton-words.js';
+import { sayLaw } from '../../src/core/messages/law-words-en.js';
+import { lawNames } from '../../src/embed/ui/law-names.js';
+import { type CheckPlanInput, checkPlan } from '../../src/law/check-plan.js';
+import { defaultJurisdictions } from '../../src/law/jurisdictions.js';
 
 // Texts with a count in them read right when the count is one.
 
@@ -46,5 +50,44 @@ describe('a count of one', () => {
       for (const text of say(locale, 1, 1)) expect(text, locale).toContain(one[locale]);
       for (const text of say(locale, 3, 2)) expect(text, locale).toContain(many[locale]);
     }
+  });
+
+  it("a child's own reserve when one child is named, and the parents' reserve, read right in every locale", () => {
+    const index = defaultJurisdictions();
+    const list = index.all().map((j) => ({ id: j.id, name: j.name, parent: j.parent }));
+    const findings = (input: CheckPlanInput) =>
+      checkPlan(index, input).findings.filter((f) => f.rule === 'forced-heirship.reserve');
+    // Spain: two thirds for the descendants, one third of it split per head: one son named at 30%.
+    const one = findings({
+      jurisdiction: 'es',
+      template: 'civil-law',
+      beneficiaries: [
+        { name: 'Son', percentage: 30, relationship: 'son' },
+        { name: 'Friend', percentage: 70, relationship: 'friend' },
+      ],
+    }).find((f) => f.params?.variant === 'per-child');
+    expect(one).toBeDefined();
+    expect(one!.message).toContain('the one child named is entitled');
+    const words = {
+      en: 'the one child named is',
+      fr: 'l’enfant nommé a droit',
+      es: 'el único hijo nombrado',
+      ar: 'للولد المذكور',
+    };
+    for (const locale of LOCALES) {
+      const text = sayLaw(one!, locale, lawNames(texts(locale), list))!;
+      expect(text, locale).toContain(words[locale]);
+      expect(text, locale).not.toMatch(/\b1 (children|enfants|hijos)\b|الـ1/);
+    }
+    const parents = findings({
+      jurisdiction: 'de',
+      template: 'civil-law',
+      beneficiaries: [
+        { name: 'Mother', percentage: 5, relationship: 'mother' },
+        { name: 'Friend', percentage: 95, relationship: 'friend' },
+      ],
+    });
+    expect(parents.map((f) => f.message).join(' ')).toMatch(/the parents are entitled/);
+    expect(parents.map((f) => f.message).join(' ')).not.toMatch(/parents is/);
   });
 });

@@ -88,6 +88,11 @@ export interface DeploymentRecord {
     /** The owner paused watching: nothing is read or sent until it is resumed. Absent means not paused. */
     paused?: boolean;
   } | null;
+  /**
+   * EVM: the contract's ABI, kept here when its stored contract is deleted (`delete_contract`), so that the watcher
+   * goes on reading the switch of what stays deployed. Absent while the stored contract holds it.
+   */
+  abi?: unknown[];
   createdAt: string;
   verifiedAt: string | null;
   updatedAt: string;

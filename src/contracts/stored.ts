@@ -11,6 +11,7 @@ import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Store, Tx } from '../store/port.js';
+import { DEPLOYMENTS, type DeploymentRecord } from './deployments.js';
 import type { Plan } from './plan.js';
 
 export const CONTRACTS = 'contracts';
@@ -130,10 +131,21 @@ export async function getStoredContract(store: Store, id: string): Promise<Store
 }
 
 /** Deletes one stored contract of the account (frees room under the per-account bound), or 404. */
+/**
+ * Deletes the service's copy of a contract. What is deployed of it stays on chain, and its verified EVM deployments
+ * stay watched: their record keeps the ABI the watcher reads the switch with, in the same transaction (without it,
+ * a switch that fired later went unseen and the heirs' plans linked to it never opened).
+ */
 export async function deleteStoredContract(store: Store, id: string): Promise<{ id: string; deleted: true }> {
   return store.transact(async (tx) => {
-    if (!(await tx.get<ContractRecord>(CONTRACTS, id)))
-      throw new ApiError('NOT_FOUND', 'No generated contract with this id in your account.');
+    const contract = await tx.get<ContractRecord>(CONTRACTS, id);
+    if (!contract) throw new ApiError('NOT_FOUND', 'No generated contract with this id in your account.');
+    const abi = (contract.compiled as { abi?: unknown[] } | undefined)?.abi;
+    if (Array.isArray(abi)) {
+      for (const d of await tx.findBy<DeploymentRecord>(DEPLOYMENTS, 'contractId', id)) {
+        if (d.chain === 'evm' && d.status === 'verified' && !d.abi) await tx.put(DEPLOYMENTS, { ...d, abi });
+      }
+    }
     await tx.delete(CONTRACTS, id);
     return { id, deleted: true as const };
   });

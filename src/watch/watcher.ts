@@ -396,6 +396,8 @@ export class Watcher {
   }
 
   async #abiOf(d: DeploymentRecord): Promise<Abi | null> {
+    // A deployment whose stored contract was deleted keeps the ABI itself.
+    if (Array.isArray(d.abi)) return d.abi as Abi;
     if (!this.#abis.has(d.contractId)) {
       const c = await this.#o.store.get<ContractRecord>(CONTRACTS, d.contractId);
       this.#abis.set(d.contractId, ((c?.compiled as { abi?: Abi } | undefined)?.abi ?? null) as Abi | null);

@@ -63,7 +63,8 @@ export const deleteContractTool = defineTool({
   title: 'Delete a generated contract',
   description:
     'Deletes a contract generate_contract stored, which frees room under the per-account bound ' +
-    `(${MAX_CONTRACTS_PER_ACCOUNT}). It deletes only the service's copy, never anything deployed on chain. ` +
+    `(${MAX_CONTRACTS_PER_ACCOUNT}). It deletes only the service's copy, never anything deployed on chain; a ` +
+    'verified deployment of it stays watched. ' +
     "404 NOT_FOUND for an unknown id or another account's contract.",
   domain: 'contracts',
   scope: 'contracts',

@@ -1,0 +1,117 @@
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvmReader } from '../../src/chains/evm.js';
+import { systemClock } from '../../src/core/clock.js';
+import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
+import { EVENTS, type EventRecord } from '../../src/events/events.js';
+import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-plans.js';
+import { Watcher } from '../../src/watch/watcher.js';
+import { startTestServer, type TestServer } from '../helpers.js';
+import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
+import { anvilClients, deployGenerated, watchedPlan } from './anvil-plan.js';
+
+// Deleting the service's copy of a contract (delete_contract) deletes nothing on chain: its verified deployment stays
+// watched, by a watcher started afresh after the delete, and the memoir plan linked to it opens when the switch fires.
+// Before, the watcher read the switch with the stored contract's ABI: once deleted, the trigger went unseen and the
+// heirs' plan stayed closed for good (reports refused: "watched on chain").
+
+const DAY = 86_400;
+const owner = privateKeyToAccount(ANVIL_KEYS[0]);
+const heirA = privateKeyToAccount(ANVIL_KEYS[1]);
+const heirB = privateKeyToAccount(ANVIL_KEYS[2]);
+
+let anvil: Anvil;
+let server: TestServer;
+let watcher: Watcher | undefined;
+
+async function call(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) {
+  const res = await server.app.inject({
+    method,
+    url: `/api/v1${url}`,
+    headers: { authorization: `Bearer ${server.adminKey}` },
+    ...(payload ? { payload } : {}),
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const got = await probe();
+    if (got) return got;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  server = await startTestServer({
+    config: {
+      chains: { evmRpcUrls: { '31337': anvil.url }, tonApis: {}, watchPollMs: 50, watchConfirmations: 2 },
+    },
+    listen: false,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await watcher?.stop();
+  await server?.close();
+  await anvil?.stop();
+});
+
+describe('a deleted contract whose deployment is watched', () => {
+  it('stays watched after the delete and a restart, and the linked plan opens when the switch fires', async () => {
+    const store = server.services.store;
+    const plan = watchedPlan(owner, heirA, heirB);
+    const clients = anvilClients(anvil.url);
+    const { c, address, hash } = await deployGenerated(call, clients, owner, plan);
+    const linked = await call('POST', '/svcloom/heirs/plans', {
+      plan,
+      contractAddress: address,
+      heirAccess: { enabled: true },
+    });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+    const planId = linked.body.data.plan.id as string;
+    const reg = await call('POST', `/contracts/${c.id}/deployments`, { network: 31337, address, txHash: hash });
+    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+    const depId = reg.body.data.id as string;
+
+    // An unverified deployment of the same contract (an address with no code) keeps nothing.
+    const other = await call('POST', `/contracts/${c.id}/deployments`, { network: 31337, address: heirB.address });
+    expect(other.status, JSON.stringify(other.body)).toBe(200);
+    expect(other.body.data.status).toBe('unverified');
+
+    expect((await call('DELETE', `/contracts/${c.id}`)).status).toBe(200);
+    expect((await call('GET', `/contracts/${c.id}`)).status).toBe(404);
+    const kept = await store.get<DeploymentRecord>(DEPLOYMENTS, depId);
+    expect(kept?.abi).toEqual(c.compiled.abi);
+    expect((await store.get<DeploymentRecord>(DEPLOYMENTS, other.body.data.id))?.abi).toBeUndefined();
+
+    // A watcher started after the delete (nothing of the contract in its memory) reads the switch.
+    await anvil.mine(3);
+    const reader = createEvmReader(anvil.url, anvil.chainId);
+    watcher = new Watcher({
+      store,
+      clock: systemClock,
+      networks: ['31337'],
+      pollMs: 50,
+      confirmations: 2,
+      readerFor: async () => reader,
+    });
+    watcher.start();
+    await until(
+      'the first snapshot',
+      async () => (await store.get<DeploymentRecord>(DEPLOYMENTS, depId))?.watch?.snapshot,
+    );
+
+    await anvil.advance(61 * DAY);
+    await anvil.mine(3);
+    await until('the trigger', async () =>
+      (await store.all<EventRecord>(EVENTS)).some(
+        (e) => e.type === 'deadman.triggered' && e.data.deploymentId === depId,
+      ),
+    );
+    expect(await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId)).toMatchObject({ state: 'triggered' });
+  }, 120_000);
+});

@@ -60,9 +60,14 @@ for (const [cls, words] of Object.entries(WORDS) as [RelationshipClass, readonly
 /**
  * The class of a relationship word, case-insensitively: spouse/husband/wife/partner,
  * child/son/daughter, grandchild/grandson/granddaughter, parent/father/mother,
- * sibling/brother/sister; anything else (friend, charity, step-son, ex-wife, empty) is 'other'.
+ * sibling/brother/sister; anything else (friend, charity, step-son, ex-wife, empty) is 'other'. With
+ * `partnersAreSpouses: false` (the jurisdiction's `spouseRights.registeredPartners` is "not-spouse") a partner is
+ * 'other' too.
  */
-export function classifyRelationship(relationship: string | undefined): RelationshipClass {
+export function classifyRelationship(
+  relationship: string | undefined,
+  opts: { partnersAreSpouses?: boolean } = {},
+): RelationshipClass {
   if (!relationship) return 'other';
   const w = relationship
     .normalize('NFKD')
@@ -71,5 +76,11 @@ export function classifyRelationship(relationship: string | undefined): Relation
     .replace(/[^a-z -]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
-  return LOOKUP.get(w) ?? LOOKUP.get(w.replace(/-/g, ' ')) ?? 'other';
+  const cls = LOOKUP.get(w) ?? LOOKUP.get(w.replace(/-/g, ' ')) ?? 'other';
+  // Where a registered partner is not a spouse in law (a French PACS), no partner word counts as one.
+  if (cls === 'spouse' && opts.partnersAreSpouses === false && PARTNERS.has(w.replace(/-/g, ' '))) return 'other';
+  return cls;
 }
+
+/** The words of `WORDS.spouse` that name a partner rather than a husband or wife. */
+const PARTNERS = new Set(['partner', 'civil partner', 'registered partner', 'domestic partner', 'life partner']);

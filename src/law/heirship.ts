@@ -46,8 +46,9 @@ interface Family {
   descendants: number;
 }
 
-function familyOf(beneficiaries: readonly PlanBeneficiary[]): Family {
-  const cls = beneficiaries.map((b) => classifyRelationship(b.relationship));
+function familyOf(j: Jurisdiction, beneficiaries: readonly PlanBeneficiary[]): Family {
+  const partnersAreSpouses = j.spouseRights.registeredPartners !== 'not-spouse';
+  const cls = beneficiaries.map((b) => classifyRelationship(b.relationship, { partnersAreSpouses }));
   const children = cls.filter((c) => c === 'child').length;
   const grandchildren = cls.filter((c) => c === 'grandchild').length;
   return {
@@ -415,7 +416,7 @@ export function checkJurisdictionPlan(
   opts?: { maritalPropertyRegime?: 'community' | 'separate' },
 ): Finding[] {
   const out: Finding[] = [];
-  const f = familyOf(beneficiaries);
+  const f = familyOf(j, beneficiaries);
   const given = opts?.maritalPropertyRegime;
   checkTemplate(j, template, out);
   checkForcedHeirship(j, f, regimeOf(j, given), beneficiaries, out);

@@ -245,6 +245,12 @@ export const JurisdictionSchema = z
           .nullable()
           .describe("A surviving spouse's right to elect a share against the will, or null."),
         summary: z.string().describe("A surviving spouse's rights in plain words."),
+        registeredPartners: z
+          .enum(['spouse', 'not-spouse'])
+          .optional()
+          .describe(
+            'How the checks read a plan\'s partner ("partner", "registered partner", "civil partner"...): as a spouse (absent or "spouse": a UK civil partnership, a German or Dutch registered partnership, an Italian civil union), or "not-spouse" where a registered partner has none of a spouse\'s reserve (a French PACS: no inheritance right at all; a Belgian legal cohabitation: the use of the family home, which a will can take away).',
+          ),
       })
       .strict()
       .describe('Rights of a surviving spouse.'),

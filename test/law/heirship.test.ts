@@ -86,6 +86,21 @@ describe.concurrent('forced heirship', () => {
     expect(reserve(checkJurisdictionPlan(J('fr'), 'civil-law', [b('wife', 5), b('son', 95)]))).toEqual([]);
   });
 
+  it("France and Belgium: a registered partner (PACS, legal cohabitation) has no reserve; elsewhere a spouse's", () => {
+    for (const word of ['registered partner', 'partner', 'civil partner', 'domestic partner', 'life partner']) {
+      expect(reserve(checkJurisdictionPlan(J('fr'), 'civil-law', [b(word, 10), b('friend', 90)])), word).toEqual([]);
+      expect(reserve(checkJurisdictionPlan(J('be'), 'civil-law', [b(word, 10), b('friend', 90)])), word).toEqual([]);
+    }
+    expect(J('fr').spouseRights.summary).toContain('PACS partner is not an heir');
+    // A married spouse still has the quarter; in Germany a registered partner is a spouse (LPartG § 10).
+    expect(reserve(checkJurisdictionPlan(J('fr'), 'civil-law', [b('husband', 10), b('friend', 90)]))).toHaveLength(1);
+    expect(
+      reserve(checkJurisdictionPlan(J('de'), 'civil-law', [b('registered partner', 5), b('friend', 95)])),
+    ).not.toEqual([]);
+    expect(classifyRelationship('Registered-Partner', { partnersAreSpouses: false })).toBe('other');
+    expect(classifyRelationship('wife', { partnersAreSpouses: false })).toBe('spouse');
+  });
+
   it('Germany: the Pflichtteil is half of the statutory share, which depends on the spouse and the property regime', () => {
     // Children only: statutory share is everything, Pflichtteil 1/2.
     expect(reserve(checkJurisdictionPlan(J('de'), 'civil-law', [b('son', 40), b('friend', 60)]))[0]).toMatchObject({

@@ -303,6 +303,13 @@ describe.concurrent('spouse rights and marital property', () => {
     expect(
       rules(checkJurisdictionPlan(J('us-co'), 'common-law', [b('wife', 10), b('son', 90)]), 'spouse.elective-share')[0],
     ).toMatchObject({ severity: 'info', expected: 'up to 50%' });
+    // Virginia since 2017: half of the marital-property portion, by length of marriage (no flat 1/3 any more).
+    const va = rules(
+      checkJurisdictionPlan(J('us-va'), 'common-law', [b('wife', 20), b('son', 80)]),
+      'spouse.elective-share',
+    );
+    expect(va[0]).toMatchObject({ severity: 'info', expected: 'up to 50%' });
+    expect(va[0]?.message).toContain('64.2-308.3');
     // No spouse named: a reminder.
     expect(
       rules(checkJurisdictionPlan(J('us-pa'), 'common-law', [b('son', 100)]), 'spouse.elective-share')[0],

@@ -42,6 +42,8 @@ interface Family {
   children: number;
   grandchildren: number;
   parents: boolean;
+  /** Parents named: 0, 1 or 2 ("parents" as one beneficiary counts two). */
+  parentCount: number;
   /** Descendants counted for the scale: children, or 1 when only grandchildren are named. */
   descendants: number;
 }
@@ -57,6 +59,13 @@ function familyOf(j: Jurisdiction, beneficiaries: readonly PlanBeneficiary[]): F
     children,
     grandchildren,
     parents: cls.includes('parent'),
+    parentCount: Math.min(
+      2,
+      beneficiaries.reduce(
+        (n, b, i) => n + (cls[i] !== 'parent' ? 0 : /^\s*parents\s*$/i.test(b.relationship ?? '') ? 2 : 1),
+        0,
+      ),
+    ),
     descendants: children > 0 ? children : grandchildren > 0 ? 1 : 0,
   };
 }
@@ -66,6 +75,7 @@ function matches(s: ReserveScenario, f: Family, regime: 'community' | 'separate'
   return (
     (w.spouse === undefined || w.spouse === f.spouse) &&
     (w.parents === undefined || w.parents === f.parents) &&
+    (w.parentsMin === undefined || f.parentCount >= w.parentsMin) &&
     (w.descendantsMin === undefined || f.descendants >= w.descendantsMin) &&
     (w.descendantsMax === undefined || f.descendants <= w.descendantsMax) &&
     (w.regime === undefined || w.regime === regime)
@@ -216,7 +226,7 @@ function checkForcedHeirship(
       g === 'spouse'
         ? { ...f, spouse: true }
         : g === 'parents'
-          ? { ...f, parents: true }
+          ? { ...f, parents: true, parentCount: 1 }
           : { ...f, children: 1, descendants: 1 };
     const s = fh.scenarios.find((x) => matches(x, withG, regime));
     return s?.reserves.some((r) => r.heirs.includes(g)) === true;

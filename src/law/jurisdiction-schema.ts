@@ -72,6 +72,15 @@ export const ReserveScenarioSchema = z
           .boolean()
           .optional()
           .describe('true: applies only when a parent is named; false: only when none is; omitted: either.'),
+        parentsMin: z
+          .number()
+          .int()
+          .min(1)
+          .max(2)
+          .optional()
+          .describe(
+            'Applies only when at least this many parents are named ("parents" as one beneficiary counts two).',
+          ),
         regime: z
           .enum(['community', 'separate'])
           .optional()

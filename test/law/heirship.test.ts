@@ -101,6 +101,36 @@ describe.concurrent('forced heirship', () => {
     expect(classifyRelationship('wife', { partnersAreSpouses: false })).toBe('spouse');
   });
 
+  it("Germany: the parents' Pflichtteil, both parents and one, beside a spouse or alone", () => {
+    const parents = (fs: Finding[]) => reserve(fs).filter((f) => f.params?.heirs === 'parents');
+    const de = (...bs: PlanBeneficiary[]) => checkJurisdictionPlan(J('de'), 'civil-law', bs);
+    // No spouse: each parent's statutory share is 1/2 (§ 1925), so 1/4 each and 1/2 together.
+    expect(parents(de(b('mother', 15), b('father', 15), b('friend', 70)))[0]).toMatchObject({
+      expected: 'at least 50%',
+    });
+    expect(parents(de(b('parents', 30), b('friend', 70)))[0]).toMatchObject({ expected: 'at least 50%' });
+    expect(parents(de(b('mother', 10), b('friend', 90)))[0]).toMatchObject({ expected: 'at least 25%' });
+    expect(parents(de(b('mother', 25), b('father', 25), b('friend', 50)))).toEqual([]);
+    // Beside a spouse under the accrued gains (default): the parents' 1/4 together, 1/16 each.
+    const withSpouse = de(b('wife', 30), b('mother', 1), b('father', 1), b('friend', 68));
+    expect(parents(withSpouse)[0]).toMatchObject({ expected: 'at least 12.5%' });
+    expect(parents(withSpouse)[0]!.message).toContain('the parents are entitled');
+    expect(reserve(withSpouse).some((f) => f.params?.heirs === 'spouse')).toBe(true);
+    // Separate property: the spouse's 1/2 and the parents' 1/2 (§ 1931(1)): 1/4 together for both parents.
+    const separate = checkJurisdictionPlan(
+      J('de'),
+      'civil-law',
+      [b('wife', 40), b('mother', 10), b('father', 10), b('friend', 40)],
+      {
+        maritalPropertyRegime: 'separate',
+      },
+    );
+    expect(parents(separate)[0]).toMatchObject({ expected: 'at least 25%' });
+    // A spouse alone named: the parents are named as unnamed reserved heirs.
+    const alone = checkJurisdictionPlan(J('de'), 'civil-law', [b('wife', 40), b('friend', 60)]);
+    expect(rules(alone, 'forced-heirship.unnamed-heirs')[0]?.params?.heirs).toContain('parents');
+  });
+
   it('Germany: the Pflichtteil is half of the statutory share, which depends on the spouse and the property regime', () => {
     // Children only: statutory share is everything, Pflichtteil 1/2.
     expect(reserve(checkJurisdictionPlan(J('de'), 'civil-law', [b('son', 40), b('friend', 60)]))[0]).toMatchObject({

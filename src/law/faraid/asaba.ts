@@ -26,7 +26,7 @@ function classes(st: EngineState, kin: Kinship): ResiduaryClass[] {
     ],
     [active('father') && !kin.maleDesc, [{ heir: 'father', weight: 1 }], 'the father'],
     [
-      active('paternalGrandfather') && !kin.maleDesc && !kin.zaydSiblings,
+      active('paternalGrandfather') && !kin.maleDesc && !kin.zaydSiblings && !kin.statuteSiblings,
       [{ heir: 'paternalGrandfather', weight: 1 }],
       'the paternal grandfather',
     ],
@@ -58,7 +58,9 @@ function classes(st: EngineState, kin: Kinship): ResiduaryClass[] {
 
 /**
  * The residuaries of the case, with their weights; none when the grandfather
- * shares with siblings (grandfather.ts settles that case on its own).
+ * shares with siblings after Zayd (grandfather.ts settles that case on its
+ * own). Under a statute on the grandfather with siblings, the residuary
+ * siblings without him: grandfather.ts adds him beside them.
  */
 export function findResiduaries(st: EngineState, kin: Kinship): Residuary[] {
   if (kin.zaydSiblings) return [];

@@ -3,7 +3,7 @@ import { distributeArham } from './arham-shares.js';
 import { findResiduaries } from './asaba.js';
 import { Fraction, lcm } from './fraction.js';
 import { assignFixedShares } from './furud.js';
-import { grandfatherWithSiblings } from './grandfather.js';
+import { grandfatherByStatute, grandfatherWithSiblings } from './grandfather.js';
 import { applyExclusions } from './hajb.js';
 import { jafariShares } from './jafari.js';
 import { HEIR_KEYS, type HeirCounts, type Madhhab } from './heirs.js';
@@ -34,6 +34,8 @@ export function computeShares(
   // Unset, a spouse who is the only heir takes everything, except the Ja'fari wife, who keeps only her share (art. 949).
   const st = newState(input, school, opts.spouseRadd ?? !school.byClasses, opts.spouseRaddSource);
   if (opts.daughtersRadd) st.daughtersRadd = opts.daughtersRadd;
+  if (opts.grandfatherSharing) st.grandfatherSharing = opts.grandfatherSharing;
+  if (opts.mushtarakaSharing) st.mushtarakaSharing = opts.mushtarakaSharing;
   // The school is stated once, with how it was chosen, by the caller's first step (calculateFaraid's schoolSteps).
   if (school.byClasses) {
     // The Ja'fari school has no residuaries and no 'awl: its own path, same state and result.
@@ -53,6 +55,7 @@ export function computeShares(
 
   if (isAkdariyya(st, kin)) akdariyya(st);
   else if (kin.zaydSiblings) grandfatherWithSiblings(st, facts.spouse);
+  else if (kin.statuteSiblings) grandfatherByStatute(st, facts.spouse, residuaries);
   else settleGeneral(st, facts, residuaries);
 
   return assemble(st);

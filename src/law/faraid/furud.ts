@@ -88,7 +88,9 @@ function fatherAndGrandfather(st: EngineState, kin: Kinship): void {
     else if (kin.femaleDesc) setFard(st, k, SIXTH, 'only female descendants are present; he also takes any residue.');
   };
   if (isActive(st, 'father')) fatherLike('father');
-  if (isActive(st, 'paternalGrandfather') && !kin.zaydSiblings) fatherLike('paternalGrandfather');
+  // Beside siblings, the grandfather's part is settled by grandfather.ts.
+  if (isActive(st, 'paternalGrandfather') && !kin.zaydSiblings && !kin.statuteSiblings)
+    fatherLike('paternalGrandfather');
 }
 
 function sisters(st: EngineState, kin: Kinship): void {

@@ -1,12 +1,27 @@
 import { Fraction } from './fraction.js';
 import type { HeirKey } from './heirs.js';
-import { anyActive, baseOf, count, type EngineState, F, HALF, isActive, SIXTH, THIRD, TWO_THIRDS } from './state.js';
+import {
+  anyActive,
+  baseOf,
+  count,
+  type EngineState,
+  F,
+  HALF,
+  isActive,
+  L,
+  type Residuary,
+  SIXTH,
+  THIRD,
+  TWO_THIRDS,
+} from './state.js';
 import { settle } from './settle.js';
 
 /**
  * The grandfather with full or paternal half-siblings, after Zayd ibn Thabit
  * (every school but the Hanafi): he takes the best of sharing as a brother
- * (muqasama), one third, or one sixth; the siblings divide the rest.
+ * (muqasama), one third, or one sixth; the siblings divide the rest. Where a
+ * statute decides the case after 'Ali (Egypt art. 22, Syria art. 279), see
+ * grandfatherByStatute.
  */
 
 const SIBLINGS = ['fullBrother', 'fullSister', 'paternalHalfBrother', 'paternalHalfSister'] as const;
@@ -108,4 +123,47 @@ export function grandfatherWithSiblings(st: EngineState, spouse: HeirKey | undef
   for (const [k, f] of st.fard) st.result.set(k, f);
   st.result.set(gf, best);
   divideAmongSiblings(st, sibs, rem.sub(best));
+}
+
+/**
+ * The grandfather with full or paternal half-siblings under a statute that
+ * follows 'Ali (Egypt, Law No. 77 of 1943 art. 22; Syria, Personal Status Law
+ * art. 279): the siblings exclude one another as they would without him and
+ * take their fixed shares as usual; he is counted as a brother among the
+ * residuary siblings (sharing, muqasama), or, when none is residuary (sisters
+ * with fixed shares only), takes the residue himself. Either way he takes at
+ * least one sixth of the estate, then as a fixed share ('awl if need be), and
+ * the residuary siblings take what is left. No one third, no mu'adda.
+ */
+export function grandfatherByStatute(
+  st: EngineState,
+  spouse: HeirKey | undefined,
+  siblings: readonly Residuary[],
+): void {
+  const gf: HeirKey = 'paternalGrandfather';
+  const sharing = siblings.length > 0;
+  const rem = Fraction.ONE.sub(Fraction.sum(st.fard.values()));
+  const siblingUnits = siblings.reduce((s, r) => s + r.weight * count(st, r.heir), 0);
+  // As a brother he counts two beside the residuary siblings; alone as a residuary he takes the whole residue.
+  const part = !rem.gt(Fraction.ZERO) ? Fraction.ZERO : sharing ? rem.mul(F(2, siblingUnits + 2)) : rem;
+  st.specialCases.push('grandfather-with-siblings');
+  st.steps.push({
+    kind: 'special-case',
+    detail: `Grandfather with brothers and sisters (${st.grandfatherSharing}): he neither excludes them nor is excluded by them, and never takes less than one sixth of the estate; ${
+      sharing
+        ? `he shares what the fixed shares leave with the residuary ${siblings.map((r) => L[r.heir]).join(' and ')} as a brother (muqasama)`
+        : 'beside sisters who take fixed shares and no brother, he takes the residue as a residuary'
+    }. This is the doctrine of 'Ali and Ibn Mas'ud, not Zayd's: no one third, and no excluded half-sibling is counted against him.`,
+  });
+  if (part.lt(SIXTH)) {
+    st.steps.push({
+      kind: 'special-case',
+      detail: `${sharing ? 'Sharing as a brother' : 'The residue'} would give the grandfather ${part}, less than one sixth, so he takes one sixth as a fixed share (${st.grandfatherSharing})${sharing ? ' and the brothers and sisters take what is left' : ''}.`,
+    });
+    const fixed = new Map(st.fard);
+    fixed.set(gf, SIXTH);
+    settle(st, fixed, siblings, spouse);
+    return;
+  }
+  settle(st, st.fard, [{ heir: gf, weight: sharing ? 2 : 1 }, ...siblings], spouse);
 }

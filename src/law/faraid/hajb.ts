@@ -15,6 +15,11 @@ export interface Kinship {
   zaydMode: boolean;
   /** zaydMode with at least one full or paternal half-sibling inheriting beside him. */
   zaydSiblings: boolean;
+  /**
+   * A statute lets the grandfather share with siblings after 'Ali (EngineOptions.grandfatherSharing) and at least one
+   * full or paternal half-sibling inherits beside him; the siblings exclude one another as they would without him.
+   */
+  statuteSiblings: boolean;
   /** Full sisters made residuary by the deceased's daughters. */
   fsWithOthers: boolean;
   /** Paternal half-sisters made residuary by the deceased's daughters. */
@@ -71,19 +76,22 @@ function excludeDescendantsAndGrandparents(st: EngineState): void {
 
 /** Brothers and sisters, full, paternal and maternal. */
 function excludeSiblings(st: EngineState, femaleDesc: boolean): Omit<Kinship, 'maleDesc' | 'femaleDesc' | 'anyDesc'> {
+  // A statute on the grandfather with siblings replaces the school's rule, whichever it is.
+  const byStatute = st.grandfatherSharing !== undefined;
   const siblingRules = (): ExclusionRule[] => [
     ['son', 'a male descendant excludes all brothers and sisters.'],
     ['sonsSon', 'a male descendant excludes all brothers and sisters.'],
     ['father', 'the father excludes all brothers and sisters.'],
-    st.school.grandfatherExcludesSiblings && [
-      'paternalGrandfather',
-      'in the Hanafi school (Abu Hanifa) the grandfather stands in the place of the father and excludes brothers and sisters.',
-    ],
+    st.school.grandfatherExcludesSiblings &&
+      !byStatute && [
+        'paternalGrandfather',
+        'in the Hanafi school (Abu Hanifa) the grandfather stands in the place of the father and excludes brothers and sisters.',
+      ],
   ];
   tryExclude(st, 'fullBrother', siblingRules());
   tryExclude(st, 'fullSister', siblingRules());
 
-  const zaydMode = !st.school.grandfatherExcludesSiblings && isActive(st, 'paternalGrandfather');
+  const zaydMode = !st.school.grandfatherExcludesSiblings && !byStatute && isActive(st, 'paternalGrandfather');
 
   const fsWithOthers = isActive(st, 'fullSister') && !isActive(st, 'fullBrother') && femaleDesc && !zaydMode;
   const phRules = (): ExclusionRule[] => [
@@ -122,9 +130,10 @@ function excludeSiblings(st: EngineState, femaleDesc: boolean): Omit<Kinship, 'm
   tryExclude(st, 'maternalHalfBrother', uterineRules);
   tryExclude(st, 'maternalHalfSister', uterineRules);
 
-  const zaydSiblings =
-    zaydMode && anyActive(st, 'fullBrother', 'fullSister', 'paternalHalfBrother', 'paternalHalfSister');
-  return { zaydMode, zaydSiblings, fsWithOthers, phsWithOthers };
+  const anySibling = anyActive(st, 'fullBrother', 'fullSister', 'paternalHalfBrother', 'paternalHalfSister');
+  const zaydSiblings = zaydMode && anySibling;
+  const statuteSiblings = byStatute && isActive(st, 'paternalGrandfather') && anySibling;
+  return { zaydMode, zaydSiblings, statuteSiblings, fsWithOthers, phsWithOthers };
 }
 
 /** Distant agnates: each excluded by any nearer agnate (and by sisters acting as residuaries). */
@@ -184,6 +193,7 @@ function daughtersRaddExclusions(st: EngineState, kin: Kinship): void {
     ]);
   kin.fsWithOthers = false;
   kin.phsWithOthers = false;
-  kin.zaydSiblings =
-    kin.zaydSiblings && anyActive(st, 'fullBrother', 'fullSister', 'paternalHalfBrother', 'paternalHalfSister');
+  const anySibling = anyActive(st, 'fullBrother', 'fullSister', 'paternalHalfBrother', 'paternalHalfSister');
+  kin.zaydSiblings = kin.zaydSiblings && anySibling;
+  kin.statuteSiblings = kin.statuteSiblings && anySibling;
 }

@@ -60,7 +60,7 @@ export function settleGeneral(st: EngineState, facts: FixedShareFacts, residuari
     return;
   }
   st.specialCases.push('mushtaraka');
-  if (!st.school.mushtarakaSharing) {
+  if (!st.school.mushtarakaSharing && !st.mushtarakaSharing) {
     st.steps.push({
       kind: 'special-case',
       detail: `Mushtaraka (Himariyya): the fixed shares exhaust the estate and the full siblings, as residuaries, take nothing (${st.school.label} view, after 'Ali; the Maliki and Shafi'i schools let them share the maternal half-siblings' third).`,
@@ -72,7 +72,7 @@ export function settleGeneral(st: EngineState, facts: FixedShareFacts, residuari
   const heads = sharers.reduce((s, k) => s + count(st, k), 0);
   st.steps.push({
     kind: 'special-case',
-    detail: `Mushtaraka (Himariyya): the fixed shares exhaust the estate, so the full siblings share the maternal half-siblings' third with them, equally per head, male and female alike (${st.school.label} view, after 'Umar).`,
+    detail: `Mushtaraka (Himariyya): the fixed shares exhaust the estate, so the full siblings share the maternal half-siblings' third with them, equally per head, male and female alike (${st.mushtarakaSharing ?? `${st.school.label} view, after 'Umar`}).`,
   });
   const fixed = new Map(st.fard);
   for (const k of uterine) fixed.delete(k);

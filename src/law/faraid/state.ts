@@ -45,6 +45,10 @@ export interface EngineState {
   spouseRaddSource?: string;
   /** Citation of a daughters' radd statute in force (see EngineOptions.daughtersRadd). */
   daughtersRadd?: string;
+  /** Citation of a statute on the grandfather with siblings in force (see EngineOptions.grandfatherSharing). */
+  grandfatherSharing?: string;
+  /** Citation of a statute on the mushtaraka in force (see EngineOptions.mushtarakaSharing). */
+  mushtarakaSharing?: string;
 }
 
 export function newState(input: HeirCounts, school: SchoolRules, spouseRadd: boolean, source?: string): EngineState {

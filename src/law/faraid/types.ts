@@ -48,6 +48,18 @@ export interface EngineOptions {
    * keep their classical place.
    */
   daughtersRadd?: string;
+  /**
+   * A statute that lets the grandfather share with full or paternal half-siblings after 'Ali (Egypt, Law No. 77 of
+   * 1943 art. 22; Syria, Personal Status Law art. 279): its citation. He neither excludes them nor is excluded by them;
+   * he shares as a brother with the residuary siblings, or takes the residue beside sisters with fixed shares, never
+   * less than one sixth. It replaces both the Hanafi exclusion and Zayd's choice of the best of three.
+   */
+  grandfatherSharing?: string;
+  /**
+   * A statute that makes the full siblings share the maternal half-siblings' third in the mushtaraka (Egypt, Law No. 77
+   * of 1943 art. 10; Syria, Personal Status Law art. 267(2)): its citation.
+   */
+  mushtarakaSharing?: string;
 }
 
 export interface EngineResult {

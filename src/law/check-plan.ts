@@ -10,6 +10,7 @@ import {
   schoolLabel,
   selectSchool,
   spouseRaddSetting,
+  statuteOptions,
   type Madhhab,
 } from './faraid/index.js';
 import { FindingSchema, type Finding, type PlanBeneficiary } from './findings.js';
@@ -211,12 +212,11 @@ export function checkPlan(index: JurisdictionIndex, input: CheckPlanInput): Chec
     spouseRadd = setting.value;
     findings.push(schoolFinding(school, jurisdiction));
     if (isComputable(school.madhhab)) {
-      const daughtersRadd = jurisdiction.islamicLaw.daughtersRadd?.source.title;
       const islamic = checkIslamicPlan(input.template, beneficiaries, {
         spouseRadd: setting.value,
         spouseRaddSource: setting.source,
         madhhab: school.madhhab,
-        ...(daughtersRadd ? { daughtersRadd } : {}),
+        ...statuteOptions(jurisdiction),
         ...(input.heirsConsent !== undefined ? { heirsConsent: input.heirsConsent } : {}),
         ...(input.otherHeirs ? { otherHeirs: input.otherHeirs } : {}),
       });

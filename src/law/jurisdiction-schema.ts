@@ -177,6 +177,26 @@ export const DaughtersRaddSchema = z
     "Daughters' radd: a daughter or a son's daughter takes the remainder by radd, excluding brothers, sisters, their sons, paternal uncles and their sons (and the public treasury).",
   );
 
+export const GrandfatherSharingSchema = z
+  .object({
+    summary: z.string().min(1).describe('The rule in plain words.'),
+    source: SourceSchema.describe('The statute and article.'),
+  })
+  .strict()
+  .describe(
+    "The grandfather with full or paternal half-siblings by statute, after 'Ali: he neither excludes them nor is excluded by them; he shares with the residuary brothers and sisters as a brother, or takes the residue beside sisters who take fixed shares, never less than one sixth of the estate (no choice of one third, no counting of excluded half-siblings against him).",
+  );
+
+export const MushtarakaSharingSchema = z
+  .object({
+    summary: z.string().min(1).describe('The rule in plain words.'),
+    source: SourceSchema.describe('The statute and article.'),
+  })
+  .strict()
+  .describe(
+    "Mushtaraka by statute: when the fixed shares exhaust the estate, the full brothers (with any full sisters) share the maternal half-siblings' third with them, equally per head.",
+  );
+
 export const JurisdictionSchema = z
   .object({
     id: z
@@ -292,6 +312,8 @@ export const JurisdictionSchema = z
         school: IslamicSchoolSchema.optional(),
         obligatoryBequest: ObligatoryBequestSchema.optional(),
         daughtersRadd: DaughtersRaddSchema.optional(),
+        grandfatherSharing: GrandfatherSharingSchema.optional(),
+        mushtarakaSharing: MushtarakaSharingSchema.optional(),
         summary: z.string().describe('Where and to whom Islamic law applies.'),
       })
       .strict()

@@ -21,6 +21,8 @@ function islamicSources(j: Jurisdiction): Array<{ path: string; source: Source }
   }
   if (il.obligatoryBequest) out.push({ path: 'obligatoryBequest.source', source: il.obligatoryBequest.source });
   if (il.daughtersRadd) out.push({ path: 'daughtersRadd.source', source: il.daughtersRadd.source });
+  if (il.grandfatherSharing) out.push({ path: 'grandfatherSharing.source', source: il.grandfatherSharing.source });
+  if (il.mushtarakaSharing) out.push({ path: 'mushtarakaSharing.source', source: il.mushtarakaSharing.source });
   if (il.spouseRaddSource) out.push({ path: 'spouseRaddSource', source: il.spouseRaddSource });
   return out;
 }
@@ -46,9 +48,13 @@ describe('Islamic-law citations', () => {
         'ir school.source',
         'eg obligatoryBequest.source',
         'eg spouseRaddSource',
+        'eg grandfatherSharing.source',
+        'eg mushtarakaSharing.source',
         'tn daughtersRadd.source',
         'sy obligatoryBequest.source',
         'sy spouseRaddSource',
+        'sy grandfatherSharing.source',
+        'sy mushtarakaSharing.source',
         'dz obligatoryBequest.source',
         'iq obligatoryBequest.source',
         'pk obligatoryBequest.source',

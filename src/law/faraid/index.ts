@@ -154,7 +154,10 @@ function schoolSteps(sel: SchoolSelection): Step[] {
   return steps;
 }
 
-/** The engine options: the spouse-radd setting (the Ja'fari default for a wife alone) and the jurisdiction's daughters' radd statute, if any. */
+/**
+ * The engine options: the spouse-radd setting (the Ja'fari default for a wife alone) and the jurisdiction's
+ * statutes that change the classical rules, if any (daughters' radd, the grandfather with siblings, the mushtaraka).
+ */
 function engineOptions(
   data: FaraidInput,
   madhhab: Madhhab,
@@ -162,8 +165,22 @@ function engineOptions(
   index?: JurisdictionIndex,
 ): EngineOptions {
   const spouse = jafariSpouseDefault(madhhab, spouseRaddSetting(data.spouseRadd, data.jurisdiction, index));
-  const daughtersRadd = j?.islamicLaw.daughtersRadd?.source.title;
-  return { spouseRadd: spouse.value, spouseRaddSource: spouse.source, ...(daughtersRadd ? { daughtersRadd } : {}) };
+  return { spouseRadd: spouse.value, spouseRaddSource: spouse.source, ...statuteOptions(j) };
+}
+
+/** The citations of the jurisdiction's statutes the engine applies (EngineOptions), for calculations and plan checks. */
+export function statuteOptions(
+  j: Jurisdiction | undefined,
+): Pick<EngineOptions, 'daughtersRadd' | 'grandfatherSharing' | 'mushtarakaSharing'> {
+  const il = j?.islamicLaw;
+  const daughtersRadd = il?.daughtersRadd?.source.title;
+  const grandfatherSharing = il?.grandfatherSharing?.source.title;
+  const mushtarakaSharing = il?.mushtarakaSharing?.source.title;
+  return {
+    ...(daughtersRadd ? { daughtersRadd } : {}),
+    ...(grandfatherSharing ? { grandfatherSharing } : {}),
+    ...(mushtarakaSharing ? { mushtarakaSharing } : {}),
+  };
 }
 
 /**
@@ -192,8 +209,9 @@ function personsOf(division: Division): { persons: Array<{ group: number; share:
  * ApiError('VALIDATION_ERROR') with one detail per problem.
  *
  * The school is the request's madhhab, else the jurisdiction's recorded
- * school, else Hanafi; the jurisdiction's statutes (daughters' radd,
- * obligatory bequest) apply when it records them.
+ * school, else Hanafi; the jurisdiction's statutes (daughters' radd, the
+ * grandfather with siblings, the mushtaraka, obligatory bequest) apply when it
+ * records them.
  */
 export function calculateFaraid(input: FaraidInput, deps: { jurisdictions?: JurisdictionIndex } = {}): FaraidResult {
   const parsed = FaraidInputSchema.safeParse(input);

@@ -47,6 +47,10 @@ export interface IslamicCheckOptions {
   spouseRaddSource?: string;
   /** Citation of a daughters' radd statute in force in the jurisdiction (Tunisia, art. 143 bis). */
   daughtersRadd?: string;
+  /** Citation of a statute on the grandfather with siblings in force in the jurisdiction (Egypt art. 22, Syria art. 279). */
+  grandfatherSharing?: string;
+  /** Citation of a statute on the mushtaraka in force in the jurisdiction (Egypt art. 10, Syria art. 267(2)). */
+  mushtarakaSharing?: string;
 }
 
 export interface IslamicCheckResult {

@@ -113,6 +113,8 @@ export function faraidOfPlan(ck: PlanCheck): EngineResult | undefined {
       ...(opts.spouseRadd !== undefined ? { spouseRadd: opts.spouseRadd } : {}),
       ...(opts.spouseRaddSource ? { spouseRaddSource: opts.spouseRaddSource } : {}),
       ...(opts.daughtersRadd ? { daughtersRadd: opts.daughtersRadd } : {}),
+      ...(opts.grandfatherSharing ? { grandfatherSharing: opts.grandfatherSharing } : {}),
+      ...(opts.mushtarakaSharing ? { mushtarakaSharing: opts.mushtarakaSharing } : {}),
     });
   } catch (e) {
     // Distant kindred whose tanzil shares the counts do not decide: refused by the engine (see faraid/arham-shares.ts).

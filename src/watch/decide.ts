@@ -19,6 +19,31 @@ export function deadlineOf(s: SwitchSnapshot): number {
 }
 
 /**
+ * The whole days left before `deadline` at `now` (unix seconds), rounded down: 6 days and 23 hours left is 6, less
+ * than a day is 0. Never more than the time really left, so an owner who trusts it is never late.
+ */
+export function daysLeftOf(deadline: number, now: number): number {
+  return Math.max(0, Math.floor((deadline - now) / DAY));
+}
+
+/**
+ * The lead time whose warning is due at `now`, if any: the smallest one already crossed in the current period. A lead
+ * time is crossed at `deadline - days`; one crossed before the period began (at the last check-in, or the deployment)
+ * is never due in that period: it is longer than the period, or equal to it, and would otherwise be sent right after
+ * each check-in. Only the nearest crossed lead time is due, so a watcher starting late does not send a burst.
+ */
+export function dueLeadTime(s: SwitchSnapshot, warnDays: readonly number[], now: number): number | undefined {
+  const deadline = deadlineOf(s);
+  if (now >= deadline) return undefined;
+  return [...warnDays]
+    .sort((a, b) => a - b)
+    .find((d) => {
+      const crossed = deadline - d * DAY;
+      return crossed > s.lastCheckIn && now >= crossed;
+    });
+}
+
+/**
  * Pure decision: compares the previous and the new on-chain snapshot and returns the events not yet sent.
  * `emitted` holds the keys already recorded, so a re-read of older state after a reorg sends nothing twice.
  * `claims` are the token and NFT claims read from the contract's events since the last read (each with its key).
@@ -46,10 +71,13 @@ export function decide(
   if (next.triggered) {
     push({ type: 'deadman.triggered', key: `triggered:${deadline}`, data: { deadline } });
   } else {
-    // Only the nearest lead time already passed is sent, so a watcher starting late does not send a burst.
-    const due = [...warnDays].sort((a, b) => a - b).find((d) => now >= deadline - d * DAY && now < deadline);
+    const due = dueLeadTime(next, warnDays, now);
     if (due !== undefined) {
-      push({ type: 'deadman.warning', key: `warn:${deadline}:${due}`, data: { deadline, daysLeft: due } });
+      push({
+        type: 'deadman.warning',
+        key: `warn:${deadline}:${due}`,
+        data: { deadline, daysLeft: daysLeftOf(deadline, now), leadDays: due },
+      });
     }
   }
   for (const [beneficiary, amount] of Object.entries(next.claimed)) {

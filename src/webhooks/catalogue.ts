@@ -99,8 +99,9 @@ export const EVENT_CATALOGUE: EventType[] = [
   t(
     'deadman.warning',
     'deadman',
-    "A dead man's switch deadline is approaching: sent by the chain watcher at each lead time before the deadline " +
-      '(data: deploymentId, contractId, network, contractAddress, blockNumber, blockTime, deadline, daysLeft), or ' +
+    "A dead man's switch deadline is approaching: sent by the chain watcher once per lead time and deadline, when " +
+      'the lead time is crossed (data: deploymentId, contractId, network, contractAddress, blockNumber, blockTime, ' +
+      'deadline, daysLeft: the whole days left at blockTime, rounded down, leadDays: the lead time crossed), or ' +
       'reported for a plan nobody watches.',
     true,
   ),

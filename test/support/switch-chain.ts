@@ -130,13 +130,17 @@ export class SwitchChain {
   }
 }
 
-/** A stored contract with the switch's views and `n` verified deployments of it on chain 31337, in `chain`. */
+/**
+ * A stored contract with the switch's views and `n` verified deployments of it on chain 31337, in `chain`, each
+ * with a switch of `intervalDays`.
+ */
 export async function seedWatched(
   store: Store,
   chain: SwitchChain,
   ownerId: string,
   n: number,
   beneficiaries: Hex[],
+  intervalDays = 60,
 ): Promise<string[]> {
   const now = new Date().toISOString();
   const contract: ContractRecord = {
@@ -154,7 +158,7 @@ export async function seedWatched(
   const base = chain.contracts.size;
   for (let i = 0; i < n; i++) {
     const address = `0x${(base + i + 1).toString(16).padStart(40, 'a')}` as Hex;
-    chain.add(address, beneficiaries);
+    chain.add(address, beneficiaries, intervalDays);
     records.push({
       id: newId('deployment'),
       ownerId,

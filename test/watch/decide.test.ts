@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SwitchSnapshot } from '../../src/contracts/deployments.js';
-import { decide, deadlineOf } from '../../src/watch/decide.js';
+import { daysLeftOf, decide, deadlineOf } from '../../src/watch/decide.js';
 
 const DAY = 86_400;
 const base: SwitchSnapshot = {
@@ -24,6 +24,45 @@ describe('decide', () => {
       `warn:${dl}:7`,
     ]);
     expect(decide(base, base, [30, 7], new Set(), dl - 31 * DAY)).toEqual([]);
+  });
+
+  it('says the whole days really left, rounded down, and the lead time crossed', () => {
+    const at30 = decide(base, base, [30, 7], new Set(), dl - 29 * DAY - 3_600);
+    expect(at30.map((e) => e.data)).toEqual([{ deadline: dl, daysLeft: 29, leadDays: 30 }]);
+    // Just past the 7-day lead time: 6 days and 23 hours left are 6 whole days.
+    const at7 = decide(base, base, [30, 7], new Set([`warn:${dl}:30`]), dl - 7 * DAY + 3_600);
+    expect(at7.map((e) => e.data)).toEqual([{ deadline: dl, daysLeft: 6, leadDays: 7 }]);
+    expect(daysLeftOf(dl, dl - 12 * DAY)).toBe(12);
+    expect(daysLeftOf(dl, dl - 12 * DAY + 1)).toBe(11);
+    expect(daysLeftOf(dl, dl - 60)).toBe(0);
+    // A watcher starting late sends the nearest lead time passed, with the days actually left.
+    const late = decide(null, base, [30, 7], new Set(), dl - 2 * DAY);
+    expect(late.map((e) => [e.key, e.data.daysLeft])).toEqual([[`warn:${dl}:7`, 2]]);
+  });
+
+  it('never announces a lead time crossed before the period began, after a deployment or a check-in', () => {
+    // A 10-day interval and a 2-day grace: the deadline is 12 days after the last check-in.
+    const short: SwitchSnapshot = { ...base, intervalSeconds: 10 * DAY, graceSeconds: 2 * DAY };
+    const d = deadlineOf(short);
+    expect(decide(null, short, [30, 7], new Set(), short.lastCheckIn)).toEqual([]);
+    expect(decide(short, short, [30, 7], new Set(), short.lastCheckIn + 60)).toEqual([]);
+    // The 7-day lead time is crossed 5 days in: warned then, once; the 30-day one never in this period.
+    expect(decide(short, short, [30, 7], new Set(), d - 7 * DAY - 1)).toEqual([]);
+    const at6 = decide(short, short, [30, 7], new Set(), d - 6 * DAY);
+    expect(at6.map((e) => [e.key, e.data.daysLeft])).toEqual([[`warn:${d}:7`, 6]]);
+    expect(decide(short, short, [30, 7], new Set([`warn:${d}:7`]), d - DAY)).toEqual([]);
+
+    // A 30-day interval, no grace: the 30-day lead time is the whole period, crossed as it begins: never sent.
+    const month: SwitchSnapshot = { ...base, intervalSeconds: 30 * DAY, graceSeconds: 0 };
+    expect(decide(null, month, [30, 7], new Set(), month.lastCheckIn)).toEqual([]);
+    expect(decide(month, month, [30, 7], new Set(), month.lastCheckIn + 3_600)).toEqual([]);
+    // The owner checks in a day later: the reset, and no warning for the new deadline.
+    const checkedIn = { ...month, lastCheckIn: month.lastCheckIn + DAY, blockTime: month.lastCheckIn + DAY };
+    const after = decide(month, checkedIn, [30, 7], new Set(), checkedIn.lastCheckIn + 60);
+    expect(after.map((e) => e.type)).toEqual(['deadman.reset']);
+    // Its 7-day lead time still warns when crossed.
+    const d2 = deadlineOf(checkedIn);
+    expect(decide(checkedIn, checkedIn, [30, 7], new Set(), d2 - 5 * DAY).map((e) => e.key)).toEqual([`warn:${d2}:7`]);
   });
 
   it('resets when the check-in moves forward and triggers when claimable', () => {

@@ -101,7 +101,8 @@ describe('the TON watcher', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.data).toMatchObject({
       network: 'ton-testnet',
-      daysLeft: 30,
+      daysLeft: 29,
+      leadDays: 30,
       deadline: snap.lastCheckIn + 97 * DAY,
       blockTime: api.chain.now,
     });

@@ -161,7 +161,11 @@ describe('the chain watcher on anvil', () => {
     await anvil.mine(3);
     const seenAt = watcher!.stats.polls;
     await until('more polls', () => watcher!.stats.polls > seenAt + 3);
-    expect((await recorded(depId)).map((e) => [e.type, e.data.daysLeft])).toEqual([['deadman.warning', 30]]);
+    expect((await recorded(depId)).map((e) => [e.type, e.data.leadDays])).toEqual([['deadman.warning', 30]]);
+    // The days really left at the block read, rounded down: 29 less the seconds the blocks added, so 28 (or 29).
+    const { deadline, blockTime, daysLeft } = (await recorded(depId))[0]!.data as Record<string, number>;
+    expect(daysLeft).toBe(Math.floor((deadline! - blockTime!) / DAY));
+    expect([28, 29]).toContain(daysLeft);
 
     // The watcher stops; the owner checks in meanwhile; a new watcher on the same store sends the reset once and
     // not the warning again.

@@ -234,7 +234,10 @@ describe.each(['lowdb', 'postgres'] as const)('token and NFT claims and reorgani
     await anvil.advance(31 * DAY);
     await anvil.mine(CONFIRMATIONS + 1);
     expect(await watcher.pollOnce('31337')).toMatchObject({ events: 1 });
-    expect((await recorded()).at(-1)).toMatchObject({ type: 'deadman.warning', data: { daysLeft: 30 } });
+    const warning = (await recorded()).at(-1)!;
+    expect(warning).toMatchObject({ type: 'deadman.warning', data: { leadDays: 30 } });
+    const { deadline, blockTime } = warning.data as { deadline: number; blockTime: number };
+    expect(warning.data.daysLeft).toBe(Math.floor((deadline - blockTime) / DAY));
 
     // Past the deadline: the trigger opens the plan; each heir claims ETH, A its token share, B its NFT.
     await anvil.advance(61 * DAY);

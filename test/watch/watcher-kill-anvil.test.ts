@@ -204,7 +204,11 @@ describe.skipIf(!hasOpenssl()).each(['lowdb', 'postgres'] as const)('the watcher
       'deadman.triggered',
       'deadman.warning',
     ]);
-    expect(events.find((e) => e.type === 'deadman.warning')!.data).toMatchObject({ daysLeft: 30 });
+    const warning = events.find((e) => e.type === 'deadman.warning')!.data as Record<string, number>;
+    expect(warning).toMatchObject({
+      leadDays: 30,
+      daysLeft: Math.floor((warning.deadline! - warning.blockTime!) / DAY),
+    });
     const claims = events.filter((e) => e.type === 'deadman.claimed').map((e) => [e.data.beneficiary, e.data.amount]);
     expect(claims.sort()).toEqual(
       [

@@ -43,6 +43,11 @@ export interface SwitchSnapshot {
   graceSeconds: number;
   /** Whether the contract is claimable (released) on chain. */
   triggered: boolean;
+  /**
+   * Whether the owner cancelled the contract (EVM `cancelled()`, TON `get_state` 2): final, it is never released then.
+   * Absent in snapshots read before the watcher read it, and for a contract without the view.
+   */
+  cancelled?: boolean;
   /** What each beneficiary has claimed so far, by address (decimal strings of the smallest unit). */
   claimed: Record<string, string>;
   /** Native balance held (decimal string of the smallest unit). */

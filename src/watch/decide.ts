@@ -3,7 +3,7 @@ import type { AssetClaim } from './evm-claims.js';
 
 /** One event the watcher should record, with the key that makes it happen only once per occurrence. */
 export interface WatchEvent {
-  type: 'deadman.warning' | 'deadman.reset' | 'deadman.triggered' | 'deadman.claimed';
+  type: 'deadman.warning' | 'deadman.reset' | 'deadman.triggered' | 'deadman.cancelled' | 'deadman.claimed';
   key: string;
   data: Record<string, unknown>;
 }
@@ -61,7 +61,11 @@ export function decide(
     if (!emitted.has(e.key) && !out.some((o) => o.key === e.key)) out.push(e);
   };
   const deadline = deadlineOf(next);
-  if (prev && next.lastCheckIn > prev.lastCheckIn) {
+  if (next.cancelled === true) {
+    // The owner cancelled: final, and the cancel itself (an owner action) moved the last check-in, which is not a
+    // check-in to report. A cancelled contract is never released, so nothing falls due any more: no warnings.
+    push({ type: 'deadman.cancelled', key: 'cancelled', data: { lastCheckIn: next.lastCheckIn } });
+  } else if (prev && next.lastCheckIn > prev.lastCheckIn) {
     push({
       type: 'deadman.reset',
       key: `reset:${next.lastCheckIn}`,
@@ -70,7 +74,7 @@ export function decide(
   }
   if (next.triggered) {
     push({ type: 'deadman.triggered', key: `triggered:${deadline}`, data: { deadline } });
-  } else {
+  } else if (next.cancelled !== true) {
     const due = dueLeadTime(next, warnDays, now);
     if (due !== undefined) {
       push({

@@ -19,6 +19,7 @@ export const SWITCH_VIEWS = [
   'intervalDays',
   'gracePeriodDays',
   'isReleased',
+  'cancelled',
   'beneficiaries',
   'claimedBy',
 ] as const;
@@ -35,11 +36,12 @@ export async function readEvmSwitch(
   const at = block.number;
   const view = async (name: string, args: readonly unknown[] = []) =>
     hasView(abi, name, args.length) ? reader.readContractAt(address, abi, name, args, at) : undefined;
-  const [lastCheckIn, intervalDays, graceDays, released, listed, balance] = await Promise.all([
+  const [lastCheckIn, intervalDays, graceDays, released, cancelled, listed, balance] = await Promise.all([
     view('lastCheckIn'),
     view('intervalDays'),
     view('gracePeriodDays'),
     view('isReleased'),
+    view('cancelled'),
     view('beneficiaries'),
     reader.getBalance(address, at),
   ]);
@@ -58,6 +60,7 @@ export async function readEvmSwitch(
     intervalSeconds: Number((intervalDays as bigint | undefined) ?? 0n) * DAY,
     graceSeconds: Number((graceDays as bigint | undefined) ?? 0n) * DAY,
     triggered: released === true,
+    cancelled: cancelled === true,
     claimed,
     balance: balance.toString(),
   };

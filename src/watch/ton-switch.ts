@@ -19,6 +19,8 @@ export const TON_SWITCH_METHODS = ['get_last_check_in', 'get_interval', 'get_sta
 
 /** The contract's `state::released` (get_state answers it also once the deadline and grace period passed). */
 const RELEASED = 1n;
+/** The contract's `state::cancelled`: the owner cancelled it (final; get_state never answers released then). */
+const CANCELLED = 2n;
 
 /** Runs one get method of the switch; a failing one fails the read (tried again at the next poll). */
 async function run(reader: TonReader, address: Address, method: string) {
@@ -98,6 +100,7 @@ export async function readTonSwitch(
     intervalSeconds: Number(intOf(interval[0]) ?? 0n),
     graceSeconds: Number(intOf(interval[1]) ?? 0n),
     triggered: intOf(state[0]) === RELEASED,
+    cancelled: intOf(state[0]) === CANCELLED,
     claimed,
     balance: account.balance.toString(),
     ...jettons,

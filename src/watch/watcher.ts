@@ -1,6 +1,7 @@
 /**
  * The on-chain watcher: follows every verified deployment of the configured EVM networks and turns what its dead
- * man's switch does into events (`deadman.warning`, `deadman.reset`, `deadman.triggered`, `deadman.claimed`).
+ * man's switch does into events (`deadman.warning`, `deadman.reset`, `deadman.triggered`, `deadman.cancelled`,
+ * `deadman.claimed`).
  *
  * Every `pollMs` per network, the leader of that network (./lease.ts) reads the block `confirmations` below the
  * head, reads each watched deployment's switch at that block (./evm-switch.ts), and in one store transaction per
@@ -112,6 +113,7 @@ export function quiet(d: DeploymentRecord, next: SwitchSnapshot, claims: readonl
     prev.intervalSeconds === next.intervalSeconds &&
     prev.graceSeconds === next.graceSeconds &&
     prev.triggered === next.triggered &&
+    (prev.cancelled ?? false) === (next.cancelled ?? false) &&
     prev.balance === next.balance &&
     JSON.stringify(prev.claimed) === JSON.stringify(next.claimed) &&
     JSON.stringify(prev.jettons) === JSON.stringify(next.jettons) &&

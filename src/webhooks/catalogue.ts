@@ -120,6 +120,14 @@ export const EVENT_CATALOGUE: EventType[] = [
     true,
   ),
   t(
+    'deadman.cancelled',
+    'deadman',
+    'The owner cancelled the contract on chain, read by the watcher, once: it is never released, and no warning is ' +
+      'sent for it any more (data: deploymentId, contractId, network, contractAddress, blockNumber, blockTime, ' +
+      'lastCheckIn: the last owner action the contract counts, the cancel itself on generated contracts).',
+    true,
+  ),
+  t(
     'deadman.claimed',
     'deadman',
     'A beneficiary claimed from a released contract, read on chain by the watcher, once per claim (data: ' +

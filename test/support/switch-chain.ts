@@ -1,6 +1,6 @@
 /**
  * An EVM chain held in memory, answering the watcher's reads of generated switch contracts (lastCheckIn,
- * intervalDays, isReleased, beneficiaries, claimedBy, the balance) the way such a contract would, at any block. For
+ * intervalDays, isReleased, cancelled, beneficiaries, claimedBy, the balance) the way such a contract would, at any block. For
  * tests of the watcher's bookkeeping on both engines and for the bench; the reads themselves are tested on anvil
  * (test/watch/watcher-anvil.test.ts).
  */
@@ -25,6 +25,7 @@ export const SWITCH_ABI = [
   view('lastCheckIn', [], ['uint256']),
   view('intervalDays', [], ['uint256']),
   view('isReleased', [], ['bool']),
+  view('cancelled', [], ['bool']),
   view('beneficiaries', [], ['address[]', 'uint256[]']),
   view('claimedBy', ['address'], ['uint256']),
 ] as unknown as Abi;
@@ -35,6 +36,7 @@ interface SwitchState {
   beneficiaries: Hex[];
   claimed: Map<string, bigint>;
   balance: bigint;
+  cancelled: boolean;
 }
 
 export class SwitchChain {
@@ -53,6 +55,7 @@ export class SwitchChain {
       beneficiaries,
       claimed: new Map(),
       balance: 10n ** 19n,
+      cancelled: false,
     });
   }
 
@@ -73,6 +76,14 @@ export class SwitchChain {
 
   checkIn(address: Hex): void {
     this.#state(address).lastCheckIn = this.time;
+  }
+
+  /** The owner's cancel(): an owner action (the last check-in moves), then never released; the ETH goes back. */
+  cancel(address: Hex): void {
+    const s = this.#state(address);
+    s.lastCheckIn = this.time;
+    s.cancelled = true;
+    s.balance = 0n;
   }
 
   claim(address: Hex, beneficiary: Hex, amount: bigint): void {
@@ -117,7 +128,9 @@ export class SwitchChain {
           case 'intervalDays':
             return count(BigInt(s.intervalDays));
           case 'isReleased':
-            return count(this.time >= s.lastCheckIn + s.intervalDays * DAY);
+            return count(!s.cancelled && this.time >= s.lastCheckIn + s.intervalDays * DAY);
+          case 'cancelled':
+            return count(s.cancelled);
           case 'beneficiaries':
             return count([s.beneficiaries, s.beneficiaries.map(() => 5000n)]);
           case 'claimedBy':

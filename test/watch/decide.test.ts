@@ -72,6 +72,15 @@ describe('decide', () => {
     expect(trig.map((e) => e.key)).toEqual([`triggered:${dl}`]);
   });
 
+  it('reports a cancel once, not as a check-in, and warns no more', () => {
+    const cancelled = { ...base, lastCheckIn: 2_000, cancelled: true };
+    const d = deadlineOf(cancelled);
+    const ev = decide(base, cancelled, [30, 7], new Set(), 2_000);
+    expect(ev).toEqual([{ type: 'deadman.cancelled', key: 'cancelled', data: { lastCheckIn: 2_000 } }]);
+    expect(decide(cancelled, cancelled, [30, 7], new Set(['cancelled']), d - 6 * DAY)).toEqual([]);
+    expect(decide(null, cancelled, [30, 7], new Set(['cancelled']), d + 1)).toEqual([]);
+  });
+
   it('reports the claimed increase once, also after a reorg re-read', () => {
     const a = '0xAbC';
     const next = { ...base, triggered: true, claimed: { [a]: '400' } };

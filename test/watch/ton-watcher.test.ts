@@ -156,6 +156,47 @@ describe('the TON watcher', () => {
     expect(paid[0]! - amount).toBeLessThan(100_000_000n);
   });
 
+  it("reports the owner's cancel as deadman.cancelled, not a check-in, and warns no more", async () => {
+    // A second contract, a 10-day interval and a 2-day grace: its deadline is 12 days after the owner's last message.
+    const g = await generateTon(
+      server,
+      tonPlan(owner.address, [{ address: heirA.address, percentage: 100 }], {
+        deadMansSwitch: { enabled: true, intervalDays: 10, gracePeriodDays: 2 },
+      }),
+    );
+    const short = await deployTon(api, owner, g, '5');
+    const res = await call(server, 'POST', `/contracts/${g.id}/deployments`, {
+      network: 'ton-testnet',
+      address: g.compiled.address,
+    });
+    expect(res.body.data?.status, JSON.stringify(res.body)).toBe('verified');
+    const id = res.body.data.id as string;
+    const own = async () =>
+      (await server.services.store.all<EventRecord>(EVENTS)).filter(
+        (e) => e.type.startsWith('deadman.') && e.data.deploymentId === id,
+      );
+    const w = watcherOn();
+    await w.pollOnce('ton-testnet');
+    // Right after the deployment: nothing (the 30-day lead time is longer than the 12-day period).
+    expect(await own()).toEqual([]);
+
+    api.advance(DAY);
+    await sendOp(api, owner, short, TON_OP.cancel);
+    const cancelledAt = api.chain.now;
+    expect((await w.pollOnce('ton-testnet')).failed).toBe(0);
+    const d = (await server.services.store.get<DeploymentRecord>(DEPLOYMENTS, id))!;
+    expect(d.watch!.snapshot).toMatchObject({ cancelled: true, triggered: false, lastCheckIn: cancelledAt });
+    expect((await own()).map((e) => [e.type, e.data.lastCheckIn])).toEqual([['deadman.cancelled', cancelledAt]]);
+
+    // 6 days before the deadline the cancel moved, then past it: nothing more.
+    api.advance(6 * DAY);
+    await w.pollOnce('ton-testnet');
+    api.advance(7 * DAY);
+    await w.pollOnce('ton-testnet');
+    await watcherOn().pollOnce('ton-testnet');
+    expect((await own()).map((e) => e.type)).toEqual(['deadman.cancelled']);
+  });
+
   it('is started by the service for a TON-only configuration, under a lease, and sends nothing twice', async () => {
     const before = (await events()).length;
     const w = await startServiceWatcher(server.services);

@@ -10,15 +10,16 @@ import { Watcher } from '../../src/watch/watcher.js';
 import { tmpDir } from '../helpers.js';
 import { SwitchChain, seedWatched } from '../support/switch-chain.js';
 
-// What the owner hears before a deadline, on the in-memory chain: a lead time as long as the period (30 days for a
-// 30-day switch) is never announced right after the deployment or a check-in; each lead time warns once per period
-// when crossed, with the whole days really left.
+// What the owner hears before a deadline, and after a cancel, on the in-memory chain: a lead time as long as the
+// period (30 days for a 30-day switch) is never announced right after the deployment or a check-in; each lead time
+// warns once per period when crossed, with the whole days really left; a cancelled contract is reported once as
+// cancelled, not as a check-in, and is warned about no more (nor mailed).
 
 const DAY = 86_400;
 const OWNER = 'own_WARN0000000000000000000000';
 const HEIR = '0x52908400098527886E0F7030069857D2E4169EE7' as Hex;
 
-describe('warnings, read by the watcher', () => {
+describe('warnings and cancels, read by the watcher', () => {
   let store: Store;
   let cleanup: () => Promise<void>;
   const chain = new SwitchChain();
@@ -92,5 +93,40 @@ describe('warnings, read by the watcher', () => {
       [6, 7, lastCheckIn + 30 * DAY],
     ]);
     expect(await reminders()).toHaveLength(1);
+  });
+
+  it('reports a cancel as deadman.cancelled, not a check-in, and warns no more', async () => {
+    const before = (await reminders()).length;
+    const [id] = await seedWatched(store, chain, OWNER, 1, [HEIR], 10);
+    const w = watcher();
+    const types = async () => (await eventsOf(id!)).map((e) => e.type);
+    // (The first test's deployment is read in the same polls: its events are its own.)
+    await w.pollOnce('31337');
+    expect(await types()).toEqual([]);
+
+    chain.advance(DAY);
+    chain.cancel(await addressOf(id!));
+    const cancelledAt = chain.time;
+    chain.advance(60);
+    expect(await w.pollOnce('31337')).toMatchObject({ failed: 0 });
+    expect(await types()).toEqual(['deadman.cancelled']);
+    const snapshot = (await store.get<DeploymentRecord>(DEPLOYMENTS, id!))!.watch!.snapshot!;
+    expect(snapshot).toMatchObject({ cancelled: true, triggered: false, lastCheckIn: cancelledAt });
+
+    // 6 days before the deadline the cancel moved, then past it: nothing (a cancelled contract is never released).
+    const remindersThen = (await reminders()).length;
+    chain.advance(4 * DAY);
+    await w.pollOnce('31337');
+    chain.advance(10 * DAY);
+    await w.pollOnce('31337');
+    await watcher().pollOnce('31337');
+
+    const recorded = await eventsOf(id!);
+    expect(recorded.map((e) => e.type)).toEqual(['deadman.cancelled']);
+    expect(recorded[0]!.data).toMatchObject({ lastCheckIn: cancelledAt, network: '31337', deploymentId: id });
+    // No reminder about it: those mailed meanwhile name the first test's contract only.
+    const mailed = (await reminders()).slice(before).map((m) => m.data?.['contractAddress']);
+    expect(mailed).not.toContain(await addressOf(id!));
+    expect(remindersThen).toBe(before);
   });
 });

@@ -49,6 +49,12 @@ export const Deployment = z
             intervalSeconds: z.number().int().describe('The check-in interval the contract holds (seconds).'),
             graceSeconds: z.number().int().describe('The grace period after the deadline (seconds; 0 without one).'),
             triggered: z.boolean().describe('Whether the contract is released (claimable) on chain.'),
+            cancelled: z
+              .boolean()
+              .optional()
+              .describe(
+                'Whether the owner cancelled the contract (final: never released); absent when read before the watcher read it.',
+              ),
             claimed: z
               .record(z.string(), z.string())
               .describe('What each beneficiary has claimed so far (address to decimal string of the smallest unit).'),

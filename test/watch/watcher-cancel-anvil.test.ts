@@ -1,0 +1,128 @@
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvmReader } from '../../src/chains/evm.js';
+import { systemClock } from '../../src/core/clock.js';
+import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
+import { EVENTS, type EventRecord } from '../../src/events/events.js';
+import { Watcher } from '../../src/watch/watcher.js';
+import { startTestServer, type TestServer } from '../helpers.js';
+import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
+import { anvilClients, deployGenerated, watchedPlan } from './anvil-plan.js';
+
+// A short switch on anvil (a 10-day interval and a 2-day grace: the deadline 12 days after each check-in) with the
+// default lead times, 30 and 7 days: nothing right after the deployment; the 7-day warning once, saying the whole
+// days really left; a check-in that is reported as a reset and warned about at once no more; then the owner's
+// cancel(), reported as deadman.cancelled (not as a check-in), after which nothing is warned, nor triggered.
+
+const DAY = 86_400;
+const owner = privateKeyToAccount(ANVIL_KEYS[0]);
+const heirA = privateKeyToAccount(ANVIL_KEYS[1]);
+const heirB = privateKeyToAccount(ANVIL_KEYS[2]);
+
+let anvil: Anvil;
+let server: TestServer;
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  server = await startTestServer({
+    config: {
+      chains: { evmRpcUrls: { '31337': anvil.url }, tonApis: {}, watchPollMs: 60_000, watchConfirmations: 2 },
+    },
+    listen: false,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  await anvil?.stop();
+});
+
+async function call(method: 'GET' | 'POST', url: string, payload?: object) {
+  const res = await server.app.inject({
+    method,
+    url: `/api/v1${url}`,
+    headers: { authorization: `Bearer ${server.adminKey}` },
+    ...(payload ? { payload } : {}),
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
+describe('warnings and a cancel on anvil', () => {
+  it('warns once when a lead time is crossed, and reports a cancel as deadman.cancelled', async () => {
+    const clients = anvilClients(anvil.url);
+    const plan = { ...watchedPlan(owner, heirA, heirB), deadMansSwitch: { intervalDays: 10, gracePeriodDays: 2 } };
+    const { c, address, hash } = await deployGenerated(call, clients, owner, plan);
+    const reg = await call('POST', `/contracts/${c.id}/deployments`, { network: 31337, address, txHash: hash });
+    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+    const depId = reg.body.data.id as string;
+
+    const store = server.services.store;
+    const watcher = new Watcher({
+      store,
+      clock: systemClock,
+      networks: ['31337'],
+      pollMs: 60_000,
+      confirmations: 2,
+      readerFor: async () => createEvmReader(anvil.url, anvil.chainId),
+    });
+    const recorded = async () =>
+      (await store.all<EventRecord>(EVENTS)).filter(
+        (e) => e.type.startsWith('deadman.') && e.data.deploymentId === depId,
+      );
+    const snapshot = async () => (await store.get<DeploymentRecord>(DEPLOYMENTS, depId))!.watch!.snapshot!;
+    const poll = async () => {
+      await anvil.mine(3);
+      return watcher.pollOnce('31337');
+    };
+
+    // The first read, right after the deployment: 12 days left, and the 30-day lead time is longer than the period.
+    expect(await poll()).toMatchObject({ read: 1, events: 0, failed: 0 });
+    expect(await snapshot()).toMatchObject({
+      intervalSeconds: 10 * DAY,
+      graceSeconds: 2 * DAY,
+      triggered: false,
+      cancelled: false,
+    });
+    expect(await recorded()).toEqual([]);
+
+    // 6 days in, 6 are left: the 7-day warning, once, with the whole days left (rounded down) at the block read.
+    await anvil.advance(6 * DAY);
+    expect(await poll()).toMatchObject({ events: 1 });
+    expect(await poll()).toMatchObject({ events: 0 });
+    const [warning] = await recorded();
+    const { deadline, blockTime } = warning!.data as { deadline: number; blockTime: number };
+    expect(deadline).toBe((await snapshot()).lastCheckIn + 12 * DAY);
+    expect(warning).toMatchObject({
+      type: 'deadman.warning',
+      data: { leadDays: 7, daysLeft: Math.floor((deadline - blockTime) / DAY) },
+    });
+    expect(warning!.data.daysLeft).toBeGreaterThanOrEqual(5);
+    expect(warning!.data.daysLeft).toBeLessThanOrEqual(6);
+
+    // The owner checks in: the reset, and no warning right after it.
+    await clients.write(owner, address, c.compiled.abi, 'checkIn');
+    expect(await poll()).toMatchObject({ events: 1 });
+    expect(await poll()).toMatchObject({ events: 0 });
+    expect((await recorded()).map((e) => e.type)).toEqual(['deadman.warning', 'deadman.reset']);
+
+    // The owner cancels: deadman.cancelled, not a reset (the cancel moved the last check-in).
+    const checkedIn = (await snapshot()).lastCheckIn;
+    await anvil.advance(DAY);
+    await clients.write(owner, address, c.compiled.abi, 'cancel');
+    expect(await poll()).toMatchObject({ events: 1, failed: 0 });
+    const cancelled = await snapshot();
+    expect(cancelled).toMatchObject({ cancelled: true, triggered: false });
+    expect(cancelled.lastCheckIn).toBeGreaterThan(checkedIn);
+    expect((await recorded()).at(-1)).toMatchObject({
+      type: 'deadman.cancelled',
+      data: { lastCheckIn: cancelled.lastCheckIn, contractAddress: address },
+    });
+
+    // Past the 7-day lead time of the deadline the cancel moved, then past that deadline: nothing more.
+    await anvil.advance(6 * DAY);
+    expect(await poll()).toMatchObject({ events: 0, failed: 0 });
+    await anvil.advance(7 * DAY);
+    expect(await poll()).toMatchObject({ events: 0, failed: 0 });
+    expect((await recorded()).map((e) => e.type)).toEqual(['deadman.warning', 'deadman.reset', 'deadman.cancelled']);
+  }, 120_000);
+});

@@ -42,7 +42,12 @@ export interface StageOptions {
   limit: number;
   /** The room reserved in the storage quota, and the error past it. */
   cap?: { bytes: number; refuse: (size: number) => ApiError };
+  /** Given the file's first bytes (up to HEAD_BYTES) once they are read: a sealed item's format is checked on them. */
+  onHead?: (head: Buffer) => void;
 }
+
+/** How much of a file's start `onHead` is given. */
+export const HEAD_BYTES = 64;
 
 /**
  * Streams an upload through the item's encryption into a staging file, counting the plaintext: past the limit or
@@ -63,8 +68,14 @@ export async function stageEncrypted(
     new ApiError('PAYLOAD_TOO_LARGE', `A vault file may be at most ${opts.limit} bytes.`, [
       { field: 'file', reason: `larger than ${opts.limit} bytes` },
     ]);
+  const head: Buffer[] = [];
+  let headBytes = 0;
   async function* counted(): AsyncGenerator<Buffer> {
     for await (const chunk of source as AsyncIterable<Buffer>) {
+      if (headBytes < HEAD_BYTES) {
+        head.push(chunk.subarray(0, HEAD_BYTES - headBytes));
+        headBytes += Math.min(chunk.length, HEAD_BYTES - headBytes);
+      }
       size += chunk.length;
       if (size > opts.limit) throw tooLarge();
       if (opts.cap && size > opts.cap.bytes) throw opts.cap.refuse(size);
@@ -80,6 +91,7 @@ export async function stageEncrypted(
     // @fastify/multipart marks a file cut at its own limit as truncated.
     if ((source as Readable & { truncated?: boolean }).truncated) throw tooLarge();
     if (size === 0) throw ApiError.validation('Empty file', [{ field: 'file', reason: 'at least one byte' }]);
+    opts.onHead?.(Buffer.concat(head));
   } catch (err) {
     source.resume();
     if (!out.closed) await closed;

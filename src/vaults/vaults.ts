@@ -283,6 +283,35 @@ export const SEALED_TYPES: Record<SealedFormat, { contentType: string; ext: stri
   openpgp: { contentType: 'application/pgp-encrypted', ext: 'gpg' },
 };
 
+/**
+ * Whether `head` (a file's first bytes) begins as a file of the sealed `format` does, binary or ASCII-armoured: an
+ * age file with its version line (`age-encryption.org/v1`), an OpenPGP message with a key or passphrase packet (tag 1
+ * or 3, or a marker packet, 10). svc never reads further: it cannot tell whether the heir will open it, only refuse
+ * what no age or gpg program would (a plain file sent as sealed was accepted, and the heir found it unopenable).
+ */
+export function looksSealed(format: SealedFormat, head: Buffer): boolean {
+  const text = head.subarray(0, 64).toString('latin1').trimStart();
+  if (format === 'age')
+    return text.startsWith('age-encryption.org/v1\n') || text.startsWith('-----BEGIN AGE ENCRYPTED FILE-----');
+  if (text.startsWith('-----BEGIN PGP MESSAGE-----')) return true;
+  const first = head[0];
+  if (first === undefined || (first & 0x80) === 0) return false;
+  // New packet format: the tag in the low six bits; the old one: bits 5 to 2.
+  const tag = first & 0x40 ? first & 0x3f : (first >> 2) & 0x0f;
+  return tag === 1 || tag === 3 || tag === 10;
+}
+
+/** A 400 for a sealed item whose bytes are not of its format. */
+export function notSealed(format: SealedFormat, field: string): ApiError {
+  const how =
+    format === 'age'
+      ? 'an age file begins with "age-encryption.org/v1" or "-----BEGIN AGE ENCRYPTED FILE-----": seal it with age first'
+      : 'an OpenPGP message begins with a key or passphrase packet, or "-----BEGIN PGP MESSAGE-----": seal it with gpg first';
+  return ApiError.validation(`This is not an ${format === 'age' ? 'age' : 'OpenPGP'} encrypted file`, [
+    { field, reason: how },
+  ]);
+}
+
 /** The kind, content, media type and file name of a new item (exactly one of text, file, sealed). */
 function itemContent(input: NewItem): {
   kind: ItemKind;
@@ -321,9 +350,11 @@ function itemContent(input: NewItem): {
   }
   const sealed = input.sealed!;
   const type = SEALED_TYPES[sealed.format];
+  const content = decodeBase64(sealed.contentBase64, 'sealed.contentBase64');
+  if (!looksSealed(sealed.format, content)) throw notSealed(sealed.format, 'sealed.contentBase64');
   return {
     kind: 'sealed',
-    content: decodeBase64(sealed.contentBase64, 'sealed.contentBase64'),
+    content,
     contentType: type.contentType,
     fileName: sealed.fileName !== undefined ? cleanFileName(sealed.fileName, 'sealed.fileName') : `sealed.${type.ext}`,
     format: sealed.format,

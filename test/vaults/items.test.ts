@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VAULT_ITEMS } from '../../src/vaults/records.js';
+import { looksSealed } from '../../src/vaults/vaults.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
@@ -24,6 +25,10 @@ async function call(method: string, url: string, payload?: unknown) {
   });
   return { status: res.statusCode, body: res.json() };
 }
+
+/** `bytes` bytes that begin as an age file does (what follows is not checked). */
+const ageFile = (bytes: number) =>
+  Buffer.concat([Buffer.from('age-encryption.org/v1\n'), Buffer.alloc(bytes - 22, 1)]).toString('base64');
 
 const file = (bytes: number, name = 'scan.bin') => ({
   contentBase64: Buffer.alloc(bytes, 7).toString('base64'),
@@ -55,7 +60,7 @@ describe.each(['lowdb', 'postgres'] as const)('vault items (%s)', (engine) => {
     const over = await call('POST', `/api/v1/vaults/${vaultId}/items`, {
       title: 'B',
       heirs: [ANA],
-      sealed: { contentBase64: Buffer.alloc(500, 1).toString('base64'), format: 'age' },
+      sealed: { contentBase64: ageFile(500), format: 'age' },
     });
     expect(over.status).toBe(413);
     expect(over.body.error).toMatchObject({ code: 'QUOTA_EXCEEDED' });
@@ -72,7 +77,7 @@ describe.each(['lowdb', 'postgres'] as const)('vault items (%s)', (engine) => {
     const now = await call('POST', `/api/v1/vaults/${vaultId}/items`, {
       title: 'B',
       heirs: [ANA],
-      sealed: { contentBase64: Buffer.alloc(500, 1).toString('base64'), format: 'age' },
+      sealed: { contentBase64: ageFile(500), format: 'age' },
     });
     expect(now.status).toBe(201);
     expect(now.body.data).toMatchObject({ kind: 'sealed', format: 'age', fileName: 'sealed.age' });
@@ -97,6 +102,10 @@ describe.each(['lowdb', 'postgres'] as const)('vault items (%s)', (engine) => {
       [{ title: 'x', heirs: [ANA], file: { ...file(3), contentType: 'not a type' } }, 'file.contentType'],
       [{ title: 'x', heirs: [ANA], file: { ...file(3), fileName: '../etc/passwd' } }, 'file.fileName'],
       [{ title: 'x', heirs: [ANA], sealed: { contentBase64: 'AA==', format: 'zip' } }, 'sealed.format'],
+      // Not sealed at all: plain text sent as an age or an OpenPGP file.
+      [{ title: 'x', heirs: [ANA], sealed: { contentBase64: 'aGVsbG8=', format: 'age' } }, 'sealed.contentBase64'],
+      [{ title: 'x', heirs: [ANA], sealed: { contentBase64: 'aGVsbG8=', format: 'openpgp' } }, 'sealed.contentBase64'],
+      [{ title: 'x', heirs: [ANA], sealed: { contentBase64: ageFile(40), format: 'openpgp' } }, 'sealed.contentBase64'],
       [{ title: 'x', heirs: [ANA], text: 'a', colour: 'red' }, 'colour'],
     ];
     const before = JSON.stringify(await server.services.store.findBy(VAULT_ITEMS, 'vaultId', vaultId));
@@ -108,5 +117,23 @@ describe.each(['lowdb', 'postgres'] as const)('vault items (%s)', (engine) => {
     const bad = await call('PATCH', `/api/v1/vaults/${vaultId}/items/${id}`, { heirs: [ANA, ANA] });
     expect(bad.body.error.details[0].field).toBe('heirs.1');
     expect(JSON.stringify(await server.services.store.findBy(VAULT_ITEMS, 'vaultId', vaultId))).toBe(before);
+  });
+});
+
+describe('what a sealed file begins with', () => {
+  it('an age file (binary or armoured) and an OpenPGP message (packets or armour) pass; anything else does not', () => {
+    const b = (s: string) => Buffer.from(s, 'latin1');
+    expect(looksSealed('age', b('age-encryption.org/v1\n-> X25519 abc\n'))).toBe(true);
+    expect(looksSealed('age', b('-----BEGIN AGE ENCRYPTED FILE-----\nYWdl'))).toBe(true);
+    expect(looksSealed('age', b('hello'))).toBe(false);
+    expect(looksSealed('age', b('age-encryption.org/v2\n'))).toBe(false);
+    expect(looksSealed('openpgp', b('-----BEGIN PGP MESSAGE-----\n\nhQ'))).toBe(true);
+    // gpg --symmetric: a new-format passphrase packet (tag 3); gpg --encrypt: an old-format key packet (tag 1).
+    expect(looksSealed('openpgp', Buffer.from([0xc3, 0x0d, 0x04]))).toBe(true);
+    expect(looksSealed('openpgp', Buffer.from([0x85, 0x01, 0x0c]))).toBe(true);
+    // A literal data packet (tag 11) is signed or plain, not encrypted; text is no packet at all.
+    expect(looksSealed('openpgp', Buffer.from([0xcb, 0x0d, 0x62]))).toBe(false);
+    expect(looksSealed('openpgp', b('hello'))).toBe(false);
+    expect(looksSealed('openpgp', Buffer.alloc(0))).toBe(false);
   });
 });

@@ -241,6 +241,15 @@ describe.each(['lowdb', 'postgres'] as const)('vault uploads (%s)', (engine) => 
     expect(noHeirs.body.error.details[0].field).toBe('heirs');
     const badFormat = await upload(owner, vaultId, fileParts(small, 'x', [ANA], [{ name: 'format', value: 'zip' }]));
     expect(badFormat.status).toBe(400);
+    // A plain file sent as sealed: refused once read, whether the format field comes before or after the file.
+    const text = Buffer.from('A letter, not sealed. '.repeat(100));
+    const plain = await upload(owner, vaultId, fileParts(text, 'x', [ANA], [{ name: 'format', value: 'age' }]));
+    expect(plain.status).toBe(400);
+    expect(plain.body.error.details[0]).toMatchObject({ field: 'file' });
+    const after = [...fileParts(text, 'x', [ANA]), { name: 'format', value: 'openpgp' }];
+    const plainPgp = await upload(owner, vaultId, after);
+    expect(plainPgp.status).toBe(400);
+    expect(plainPgp.body.error.message).toContain('OpenPGP');
     const stray = await upload(owner, vaultId, fileParts(small, 'x', [ANA], [{ name: 'colour', value: 'red' }]));
     expect(stray.body.error.details[0]).toMatchObject({ field: 'colour' });
     const empty = await upload(owner, vaultId, fileParts(Buffer.alloc(0), 'Empty', [ANA]));

@@ -6,7 +6,7 @@ import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { DEFAULT_VAULT_UPLOAD_BYTES, discardStaged, newStagingId, stageEncrypted } from '../../vaults/files.js';
 import { addUploadedItem, uploadTarget } from '../../vaults/upload.js';
-import { SEALED_FORMATS, VAULT_LIMITS } from '../../vaults/vaults.js';
+import { looksSealed, notSealed, SEALED_FORMATS, type SealedFormat, VAULT_LIMITS } from '../../vaults/vaults.js';
 import { defineTool, type ReceivedForm, type Services, WRITE } from '../define.js';
 import {
   EXAMPLE_HEIR,
@@ -68,6 +68,7 @@ async function readUpload(form: ReceivedForm, services: Services, principal: Pri
     const fields: Record<string, string[]> = {};
     let fileName: string | null = null;
     let size: number | undefined;
+    let head: Buffer = Buffer.alloc(0);
     for await (const part of form.parts) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file' || size !== undefined) {
@@ -87,6 +88,9 @@ async function readUpload(form: ReceivedForm, services: Services, principal: Pri
             stagingId,
             limit,
             cap: { bytes: room, refuse: (n) => quotaExceeded(before, n) },
+            onHead: (bytes) => {
+              head = bytes;
+            },
           },
         );
       } else {
@@ -103,6 +107,10 @@ async function readUpload(form: ReceivedForm, services: Services, principal: Pri
         ...unknown.map((field) => ({ field, reason: 'unknown field' })),
         ...repeated.map((field) => ({ field, reason: 'give it once' })),
       ]);
+    // A sealed file must begin as its format does (the field may come after the file in the form).
+    const format = fields.format?.[0];
+    if (format !== undefined && (SEALED_FORMATS as readonly string[]).includes(format))
+      if (!looksSealed(format as SealedFormat, head)) throw notSealed(format as SealedFormat, 'file');
     const input = {
       vaultId,
       itemId,

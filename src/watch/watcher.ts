@@ -142,6 +142,8 @@ export class Watcher {
   readonly #abis = new Map<string, Abi | null>();
   #stopped = false;
   #lastError = -Infinity;
+  /** When each deployment's failure was last logged: one line a minute each, whatever the poll interval. */
+  readonly #lastFailure = new Map<string, number>();
   readonly stats: WatcherStats = { polls: 0, notLeader: 0, events: 0, failed: 0, errors: 0, reorgs: 0 };
 
   constructor(opts: WatcherOptions) {
@@ -234,6 +236,8 @@ export class Watcher {
         d.chain === 'evm' &&
         d.watch !== null &&
         d.watch.paused !== true &&
+        // Not before its creation: at an older confirmed block there is no contract to read yet.
+        (d.blockNumber === null || d.blockNumber <= at) &&
         // Nothing new to read at the same block: the state there has been decided already.
         (d.watch.snapshot?.block !== at || d.watch.snapshot.blockHash !== block.hash),
     );
@@ -244,6 +248,10 @@ export class Watcher {
     const logs = await this.#claimLogs(reader, due, since, at);
     const failed = (deploymentId: string, err: unknown) => {
       result.failed += 1;
+      const now = Date.now();
+      if (now - (this.#lastFailure.get(deploymentId) ?? -Infinity) < 60_000) return;
+      this.#lastFailure.set(deploymentId, now);
+      if (this.#lastFailure.size > 10_000) this.#lastFailure.delete(this.#lastFailure.keys().next().value!);
       this.#o.log?.warn(
         { network, deploymentId, err: (err as Error).message },
         'the chain watcher could not follow a deployment this round',

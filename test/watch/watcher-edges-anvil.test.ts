@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmReader } from '../../src/chains/evm.js';
@@ -10,10 +12,13 @@ import { startTestServer, type TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
 import { anvilClients, deployGenerated, watchedPlan } from './anvil-plan.js';
 
-// Deleting the service's copy of a contract (delete_contract) deletes nothing on chain: its verified deployment stays
-// watched, by a watcher started afresh after the delete, and the memoir plan linked to it opens when the switch fires.
-// Before, the watcher read the switch with the stored contract's ABI: once deleted, the trigger went unseen and the
-// heirs' plan stayed closed for good (reports refused: "watched on chain").
+// Edges of the watcher on a real node (anvil):
+// - Deleting the service's copy of a contract (delete_contract) deletes nothing on chain: its verified deployment stays
+//   watched, by a watcher started afresh after the delete, and the memoir plan linked to it opens when the switch
+//   fires. Before, the watcher read the switch with the stored contract's ABI: once deleted, the trigger went unseen
+//   and the heirs' plan stayed closed for good (reports refused: "watched on chain").
+// - A deployment younger than the confirmed block is not read yet: before, every poll failed on it and logged that
+//   the chain endpoint did not answer, though it did.
 
 const DAY = 86_400;
 const owner = privateKeyToAccount(ANVIL_KEYS[0]);
@@ -113,5 +118,43 @@ describe('a deleted contract whose deployment is watched', () => {
       ),
     );
     expect(await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId)).toMatchObject({ state: 'triggered' });
+  }, 120_000);
+});
+
+describe('a deployment younger than the confirmed block', () => {
+  it('is not read until its block is confirmed: no failure, no line saying the endpoint did not answer', async () => {
+    const store = server.services.store;
+    const clients = anvilClients(anvil.url);
+    const { c, address, hash } = await deployGenerated(call, clients, owner, watchedPlan(owner, heirA, heirB));
+    const reg = await call('POST', `/contracts/${c.id}/deployments`, { network: 31337, address, txHash: hash });
+    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+    const depId = reg.body.data.id as string;
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const reader = createEvmReader(anvil.url, anvil.chainId);
+    const young = new Watcher({
+      store,
+      clock: systemClock,
+      networks: ['31337'],
+      pollMs: 50,
+      // The creation block is the head: 5 confirmations put the confirmed block before it.
+      confirmations: 5,
+      readerFor: async () => reader,
+      log: pino({ level: 'warn' }, sink),
+    });
+    for (let i = 0; i < 3; i++) await young.pollOnce('31337');
+    expect(young.stats.failed).toBe(0);
+    expect(lines.join('')).not.toContain(depId);
+    expect((await store.get<DeploymentRecord>(DEPLOYMENTS, depId))?.watch?.snapshot).toBeNull();
+    // Once its block is confirmed, it is read.
+    await anvil.mine(6);
+    await young.pollOnce('31337');
+    expect(young.stats.failed).toBe(0);
+    expect((await store.get<DeploymentRecord>(DEPLOYMENTS, depId))?.watch?.snapshot).not.toBeNull();
   }, 120_000);
 });

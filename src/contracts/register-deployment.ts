@@ -202,9 +202,13 @@ async function recordOutcome(tx: Tx, r: DeploymentRecord, clock: Clock): Promise
   await recordEvent(tx, { type: 'contract.verified', ownerId: r.ownerId, data }, clock);
 }
 
+/**
+ * The deployments of a contract, oldest first. A contract deleted from the service keeps its deployments (they stay on
+ * chain, and watched): they are listed under its id still; an id with neither is a 404.
+ */
 export async function listDeployments(store: Store, contractId: string): Promise<DeploymentRecord[]> {
-  if (!(await store.get<ContractRecord>(CONTRACTS, contractId))) throw notFound();
   const all = await store.findBy<DeploymentRecord>(DEPLOYMENTS, 'contractId', contractId);
+  if (all.length === 0 && !(await store.get<ContractRecord>(CONTRACTS, contractId))) throw notFound();
   return all.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 

@@ -92,6 +92,11 @@ describe('a deleted contract whose deployment is watched', () => {
     const kept = await store.get<DeploymentRecord>(DEPLOYMENTS, depId);
     expect(kept?.abi).toEqual(c.compiled.abi);
     expect((await store.get<DeploymentRecord>(DEPLOYMENTS, other.body.data.id))?.abi).toBeUndefined();
+    // Its deployments are still listed under its id (and changed: pausing stays possible).
+    const listed = await call('GET', `/contracts/${c.id}/deployments`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((d: { id: string }) => d.id).sort()).toEqual([depId, other.body.data.id].sort());
+    expect((await call('GET', '/contracts/ctr_01JD0000000000000000000000/deployments')).status).toBe(404);
 
     // A watcher started after the delete (nothing of the contract in its memory) reads the switch.
     await anvil.mine(3);

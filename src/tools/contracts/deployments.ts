@@ -139,7 +139,8 @@ export const listDeploymentsTool = defineTool({
   title: "List a contract's deployments",
   description:
     'Lists the deployments registered for one generated contract, oldest first, paged, with their status and ' +
-    "differences. 404 NOT_FOUND for an unknown id or another account's contract.",
+    "differences (a deleted contract's too: they stay on chain). " +
+    "404 NOT_FOUND for an unknown id or another account's contract.",
   domain: 'contracts',
   scope: 'contracts:read',
   bucket: 'default',

@@ -41,6 +41,19 @@ export async function markWatched(tx: Tx, d: DeploymentRecord, clock: Clock): Pr
   return out;
 }
 
+/**
+ * The owner cancelled the contract: the chain will never open its plans, so they are watched no more. Reports and the
+ * waiting period apply to them again (a sign of life from the owner still cancels a report), rather than leaving the
+ * heirs' shares closed for good. A reorganisation that undoes the cancel marks them watched again.
+ */
+export async function unwatchPlans(tx: Tx, d: DeploymentRecord, clock: Clock): Promise<void> {
+  const own = accountTx(tx, d.ownerId);
+  const nowIso = clock.now().toISOString();
+  for (const p of await plansOf(tx, d))
+    if (p.watched === true && p.state !== 'triggered')
+      await own.put(MEMOIR_HEIR_PLANS, { ...p, watched: false, updatedAt: nowIso });
+}
+
 /** The switch fired on chain: every plan the deployment watches opens its shares (once). Resolves with how many. */
 export async function openWatchedPlans(tx: Tx, d: DeploymentRecord, eventId: string, clock: Clock): Promise<number> {
   const own = accountTx(tx, d.ownerId);

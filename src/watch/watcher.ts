@@ -38,7 +38,7 @@ import { deadlineOf, decide, type WatchEvent } from './decide.js';
 import { type AssetClaim, claimsOf, hasClaimEvents, readClaimLogs } from './evm-claims.js';
 import { readEvmSwitch } from './evm-switch.js';
 import { acquireLease, releaseLease } from './lease.js';
-import { markWatched, openWatchedPlans } from './plans.js';
+import { markWatched, openWatchedPlans, unwatchPlans } from './plans.js';
 import { findAncestor, loadCursor, saveCursor } from './reorg.js';
 import { WriteBatcher } from './write-batcher.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
@@ -390,7 +390,9 @@ export class Watcher {
   async #watchLinkedPlans(deployments: DeploymentRecord[]): Promise<void> {
     if (deployments.length === 0) return;
     const { store, clock } = this.#o;
-    const byPlace = new Map(deployments.map((d) => [`${d.ownerId}:${d.address.toLowerCase()}`, d]));
+    // A cancelled contract watches nothing: the chain will never open its plans.
+    const live = deployments.filter((d) => d.watch?.snapshot?.cancelled !== true);
+    const byPlace = new Map(live.map((d) => [`${d.ownerId}:${d.address.toLowerCase()}`, d]));
     const open = [
       ...(await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'armed')),
       ...(await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'verifying')),
@@ -401,7 +403,12 @@ export class Watcher {
       const d = byPlace.get(`${p.ownerId}:${p.contractAddress.toLowerCase()}`);
       if (!d || marked.has(d.id)) continue;
       marked.add(d.id);
-      await store.transact((tx) => markWatched(tx, d, clock));
+      await store.transact(async (tx) => {
+        // Read again in the write: a cancel recorded since this poll began watches nothing.
+        const fresh = await tx.get<DeploymentRecord>(DEPLOYMENTS, d.id);
+        if (fresh?.status === 'verified' && fresh.watch?.snapshot?.cancelled !== true)
+          await markWatched(tx, fresh, clock);
+      });
     }
   }
 
@@ -463,6 +470,7 @@ export class Watcher {
         emitted.add(e.key);
       }
       if (triggered) await openWatchedPlans(tx, d, triggered, clock);
+      else if (snapshot.cancelled === true) await unwatchPlans(tx, d, clock);
       else await markWatched(tx, d, clock);
       const deadline = deadlineOf(snapshot);
       const keys = [...emitted].slice(-EMITTED_KEYS_KEPT);

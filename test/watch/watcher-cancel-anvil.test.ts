@@ -4,6 +4,7 @@ import { createEvmReader } from '../../src/chains/evm.js';
 import { systemClock } from '../../src/core/clock.js';
 import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
+import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-plans.js';
 import { Watcher } from '../../src/watch/watcher.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
@@ -52,6 +53,14 @@ describe('warnings and a cancel on anvil', () => {
     const clients = anvilClients(anvil.url);
     const plan = { ...watchedPlan(owner, heirA, heirB), deadMansSwitch: { intervalDays: 10, gracePeriodDays: 2 } };
     const { c, address, hash } = await deployGenerated(call, clients, owner, plan);
+    // A memoir plan linked to the contract: watched once the deployment is verified.
+    const linked = await call('POST', '/svcloom/heirs/plans', {
+      plan,
+      contractAddress: address,
+      heirAccess: { enabled: true },
+    });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+    const planId = linked.body.data.plan.id as string;
     const reg = await call('POST', `/contracts/${c.id}/deployments`, { network: 31337, address, txHash: hash });
     expect(reg.status, JSON.stringify(reg.body)).toBe(200);
     const depId = reg.body.data.id as string;
@@ -124,5 +133,15 @@ describe('warnings and a cancel on anvil', () => {
     await anvil.advance(7 * DAY);
     expect(await poll()).toMatchObject({ events: 0, failed: 0 });
     expect((await recorded()).map((e) => e.type)).toEqual(['deadman.warning', 'deadman.reset', 'deadman.cancelled']);
+
+    // The chain will never open the linked memoir plan: it is watched no more, and a report is heard again (with its
+    // waiting period), where before it was refused for good ("watched on chain").
+    const heirPlan = await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId);
+    expect(heirPlan).toMatchObject({ watched: false, state: 'armed' });
+    await poll();
+    expect((await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))?.watched).toBe(false);
+    const report = await call('POST', `/svcloom/heirs/plans/${planId}/events`, { type: 'deadman.triggered' });
+    expect(report.status, JSON.stringify(report.body)).toBe(200);
+    expect((await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))?.state).toBe('verifying');
   }, 120_000);
 });

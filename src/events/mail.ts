@@ -41,10 +41,17 @@ export interface MailTemplates {
   'verification-failed': { planLabel: string };
   /** When a waiting period ends with no sign of life: `planLabel`, `sharesOpened` (a count, as text). */
   'verification-complete': { planLabel: string; sharesOpened: string };
+  /**
+   * When the chain released a watched contract (no check-in before its deadline) and the plan's shares opened at
+   * once, with no waiting period: `planLabel`, `sharesOpened` (a count, as text), `network`, `contractAddress`.
+   */
+  'chain-released': { planLabel: string; sharesOpened: string; network: string; contractAddress: string };
   /** To an heir the owner added: `ownerName`, `claimCode` (that heir's own code), `claimLink`. */
   'heir-invitation': { ownerName: string; claimCode: string; claimLink: string };
-  /** To an heir when their share opens: `ownerName`, `link` to read it. */
+  /** To an heir when their share opens after a waiting period: `ownerName`, `link` to read it. */
   'share-opened': { ownerName: string; link: string };
+  /** To an heir when the owner's contract released on chain and their share opened at once: `ownerName`, `link`. */
+  'share-opened-chain': { ownerName: string; link: string };
 }
 
 export type MailTemplate = keyof MailTemplates;

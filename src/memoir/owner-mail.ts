@@ -112,7 +112,7 @@ export async function mailOwners<T extends MailTemplate>(
 }
 
 /** Queues a message to an heir's address (not a user of the account: no preferences, no unsubscribe link). */
-export function mailHeir<T extends 'heir-invitation' | 'share-opened'>(
+export function mailHeir<T extends 'heir-invitation' | 'share-opened' | 'share-opened-chain'>(
   tx: Tx,
   ownerId: string,
   heir: { email: string; name: string },

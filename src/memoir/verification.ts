@@ -40,8 +40,18 @@ function mailAbout(tx: Tx, plan: HeirPlanRecord, v: Verification, type: Verifica
     return mailOwners(tx, plan, 'verification-failed', true, async () => ({ planLabel }), clock);
   return sharesOf(tx, plan.ownerId, plan.id).then((shares) => {
     const sharesOpened = String(shares.filter((g) => !g.revokedAt && g.opensAt).length);
+    // Released by the chain: there was no waiting period, and the heirs can claim the funds on chain as well.
+    const chain = chainOf(v);
+    if (chain)
+      return mailOwners(tx, plan, 'chain-released', true, async () => ({ planLabel, sharesOpened, ...chain }), clock);
     return mailOwners(tx, plan, 'verification-complete', true, async () => ({ planLabel, sharesOpened }), clock);
   });
+}
+
+/** The contract whose release on chain opened a verification (`chain:<network>:<address>`), or null for a report. */
+export function chainOf(v: Pick<Verification, 'reporter'>): { network: string; contractAddress: string } | null {
+  const m = /^chain:(.+):([^:]+)$/.exec(v.reporter);
+  return m ? { network: m[1]!, contractAddress: m[2]! } : null;
 }
 
 /**
@@ -70,6 +80,8 @@ export async function notifyOwner(
  */
 async function mailOpenedShares(tx: Tx, plan: HeirPlanRecord, nowIso: string, clock: Clock): Promise<void> {
   const voice = await ownerVoice(tx, plan.ownerId);
+  // Opened by the chain: all that is known is that the owner did not check in and the contract released.
+  const template = plan.verification && chainOf(plan.verification) ? 'share-opened-chain' : 'share-opened';
   for (const g of await sharesOf(tx, plan.ownerId, plan.id)) {
     if (g.revokedAt || !g.opensAt || g.opensAt > nowIso || !g.claimEmail || g.openMailedAt) continue;
     const until = g.expiresAt ?? nowIso;
@@ -79,7 +91,7 @@ async function mailOpenedShares(tx: Tx, plan: HeirPlanRecord, nowIso: string, cl
       tx,
       plan.ownerId,
       { email: g.claimEmail, name: heir?.name ?? g.label },
-      'share-opened',
+      template,
       { ownerName: voice.name, link: heirGuideLink('share-opened', voice.locale) },
       voice.locale,
       clock,
@@ -94,13 +106,7 @@ export async function settle(tx: Tx, plan: HeirPlanRecord, clock: Clock): Promis
   const nowIso = clock.now().toISOString();
   if (!v || !waitingOver(plan, nowIso)) return plan;
   const opened = (await sharesOf(tx, plan.ownerId, plan.id)).filter((g) => !g.revokedAt && g.opensAt).length;
-  const next: HeirPlanRecord = {
-    ...plan,
-    state: 'triggered',
-    verification: { ...v, state: 'complete', endedAt: nowIso },
-    updatedAt: nowIso,
-  };
-  await notifyOwner(
+  const channels = await notifyOwner(
     tx,
     plan,
     v,
@@ -108,6 +114,13 @@ export async function settle(tx: Tx, plan: HeirPlanRecord, clock: Clock): Promis
     { planId: plan.id, startedAt: v.startedAt, endsAt: v.endsAt, memoirSharesOpened: opened },
     clock,
   );
+  // A verification opened by the chain had no notice when it started: the owner learns of it from this one.
+  const next: HeirPlanRecord = {
+    ...plan,
+    state: 'triggered',
+    verification: { ...v, state: 'complete', endedAt: nowIso, channels: v.channels ?? channels },
+    updatedAt: nowIso,
+  };
   await mailOpenedShares(tx, next, nowIso, clock);
   await tx.put(MEMOIR_HEIR_PLANS, next);
   return next;

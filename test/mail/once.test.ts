@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
 import type { DeploymentRecord } from '../../src/contracts/deployments.js';
+import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { MAIL, type MailRecord } from '../../src/events/mail.js';
+import { renderMail } from '../../src/mail/templates/index.js';
 import { completeDueVerifications, MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heirs.js';
 import { MAIL_ONCE, ONCE_MARGIN_DAYS, sweepReminders } from '../../src/memoir/reminders.js';
 import { openWatchedPlans } from '../../src/watch/plans.js';
@@ -94,9 +96,40 @@ describe.each(['lowdb', 'postgres'] as const)('mail once-keys (%s)', (engine) =>
     const counts = await Promise.all([open(), open()]);
     expect(counts.sort()).toEqual([0, 1]);
     expect(await open()).toBe(0);
-    const opened = await mails('share-opened');
+    const opened = await mails('share-opened-chain');
+    expect(await mails('share-opened')).toEqual([]);
     expect(opened.map((m) => m.to).sort()).toEqual([ana, luz].sort());
     expect(opened[0]!.data!.link).toBe('/heir?about=share-opened&lang=en');
+    // The heirs are told what is known, the contract released after the owner did not check in; no loss presumed.
+    const heirText = renderMail('share-opened-chain', 'en', opened[0]!.data!).text;
+    expect(heirText).toContain('was released on chain after Rose did not check in before its deadline');
+    expect(heirText).not.toMatch(/sorry for your loss/i);
+    // The owner: a release by the chain, not the end of a waiting period; the heirs can claim on chain.
+    expect(await mails('verification-complete')).toEqual([]);
+    const [released] = await mails('chain-released');
+    expect(released!.to).toBe(owner.email);
+    expect(released!.data).toEqual({
+      planLabel: expect.any(String),
+      sharesOpened: '3',
+      network: '31337',
+      contractAddress: CONTRACT,
+    });
+    const ownerMail = renderMail('chain-released', 'en', released!.data!);
+    expect(ownerMail.subject).toMatch(/^Your inheritance contract was released on chain: /);
+    expect(ownerMail.text).toContain('because no check-in reached it before its deadline');
+    expect(ownerMail.text).toContain('Your heirs can now claim the funds on chain');
+    expect(ownerMail.text).not.toMatch(/waiting period (of your plan )?(has )?ended|without a sign from you/);
+    // The plan says how the owner was told: by email, as the event does.
+    const listed = await server.app.inject({
+      method: 'GET',
+      url: '/api/v1/svcloom/heirs/plans',
+      headers: sessionHeaders(owner),
+    });
+    const view = listed.json().data.find((p: { id: string }) => p.id === planId);
+    expect(view.verification).toMatchObject({ state: 'complete', channels: ['email'] });
+    const events = await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', owner.accountId);
+    const complete = events.filter((e) => e.type === 'verification.complete' && e.data.planId === planId);
+    expect(complete.map((e) => e.data.channels)).toEqual([['email']]);
     expect((await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!.state).toBe('triggered');
     const shares = (await server.services.store.findBy<GrantRecord>(GRANTS, 'sourceId', planId)).filter(
       (g) => g.claimEmail,
@@ -113,7 +146,7 @@ describe.each(['lowdb', 'postgres'] as const)('mail once-keys (%s)', (engine) =>
       verification: { ...plan.verification!, state: 'waiting', endsAt: again, endedAt: null },
     });
     expect(await completeDueVerifications(server.services.store, clock)).toBe(1);
-    expect(await mails('share-opened')).toHaveLength(2);
+    expect(await mails('share-opened-chain')).toHaveLength(2);
   });
 
   it('the reminder sweep prunes once-keys past their deadline plus the margin, and no sooner', async () => {

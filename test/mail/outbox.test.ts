@@ -91,8 +91,10 @@ describe('rendering', () => {
       'verification-started',
       'verification-failed',
       'verification-complete',
+      'chain-released',
       'heir-invitation',
       'share-opened',
+      'share-opened-chain',
     ] as const;
     const subjects = new Set<string>();
     for (const t of templates)

@@ -76,6 +76,14 @@ export const EN: TemplateTexts = {
       'If this is a mistake, sign in at once: you can withdraw each share from your account.',
     ],
   }),
+  'chain-released': (d) => ({
+    subject: `Your inheritance contract was released on chain: ${d.planLabel}`,
+    paragraphs: [
+      `Your inheritance contract ${d.contractAddress} (network ${d.network}) was released on chain, because no check-in reached it before its deadline.`,
+      `Your heirs can now claim the funds on chain. The shares of your plan "${d.planLabel}" opened for them at the same time, with no waiting period: ${d.sharesOpened}.`,
+      'If you are well, sign in at once: you can withdraw each share from your account. What the contract released on chain cannot be taken back by this service.',
+    ],
+  }),
   'heir-invitation': (d) => ({
     subject: `${d.ownerName} has named you in their plan`,
     paragraphs: [
@@ -89,6 +97,15 @@ export const EN: TemplateTexts = {
     subject: `A message about the plan of ${d.ownerName}`,
     paragraphs: [
       `We are very sorry for your loss. The plan of ${d.ownerName} has now opened, and your share is ready for you.`,
+      'There is no hurry. You can read it whenever you feel ready.',
+    ],
+    action: { label: 'Open your share', href: d.link },
+  }),
+  'share-opened-chain': (d) => ({
+    subject: `A share of the plan of ${d.ownerName} is open for you`,
+    paragraphs: [
+      `The inheritance contract of ${d.ownerName} was released on chain after ${d.ownerName} did not check in before its deadline. The share of their plan kept for you is now open.`,
+      'This service cannot know why the check-in did not come. If you can, you may wish to get in touch with them or with those close to them.',
       'There is no hurry. You can read it whenever you feel ready.',
     ],
     action: { label: 'Open your share', href: d.link },

@@ -77,6 +77,14 @@ export const ES: TemplateTexts = {
       'Si se trata de un error, inicie sesión cuanto antes: puede retirar cada parte desde su cuenta.',
     ],
   }),
+  'chain-released': (d) => ({
+    subject: `Su contrato de herencia se ha liberado en la cadena: ${d.planLabel}`,
+    paragraphs: [
+      `Su contrato de herencia ${d.contractAddress} (red ${d.network}) se ha liberado en la cadena, porque no recibió ninguna confirmación suya antes de su plazo.`,
+      `Sus herederos ya pueden reclamar los fondos en la cadena. Las partes de su plan «${d.planLabel}» se abrieron para ellos al mismo tiempo, sin periodo de espera: ${d.sharesOpened}.`,
+      'Si se encuentra bien, inicie sesión cuanto antes: puede retirar cada parte desde su cuenta. Lo que el contrato liberó en la cadena no puede deshacerlo este servicio.',
+    ],
+  }),
   'heir-invitation': (d) => ({
     subject: `${d.ownerName} le ha incluido en su plan`,
     paragraphs: [
@@ -90,6 +98,15 @@ export const ES: TemplateTexts = {
     subject: `Un mensaje sobre el plan de ${d.ownerName}`,
     paragraphs: [
       `Lamentamos profundamente su pérdida. El plan de ${d.ownerName} se ha abierto y su parte ya está disponible.`,
+      'No hay ninguna prisa. Puede consultarla cuando se sienta preparado o preparada.',
+    ],
+    action: { label: 'Abrir su parte', href: d.link },
+  }),
+  'share-opened-chain': (d) => ({
+    subject: `Una parte del plan de ${d.ownerName} está abierta para usted`,
+    paragraphs: [
+      `El contrato de herencia de ${d.ownerName} se ha liberado en la cadena después de que ${d.ownerName} no confirmara que estaba bien antes de su plazo. La parte de su plan reservada para usted ya está abierta.`,
+      'Este servicio no puede saber por qué no llegó la confirmación. Si le es posible, quizá quiera ponerse en contacto con esa persona o con sus allegados.',
       'No hay ninguna prisa. Puede consultarla cuando se sienta preparado o preparada.',
     ],
     action: { label: 'Abrir su parte', href: d.link },

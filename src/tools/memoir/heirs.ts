@@ -107,7 +107,7 @@ const PlanViewSchema = z
           .array(z.enum(['webhook', 'email']).describe('A channel.'))
           .max(2)
           .describe(
-            "How the owner was told it started: webhook (a subscription to verification.started) and email (a message with a one-click check-in link to each of the account's confirmed addresses).",
+            "How the owner was told it started: webhook (a subscription to verification.started) and email (a message with a one-click check-in link to each of the account's confirmed addresses). For a plan opened by the chain (no waiting period), how they were told the contract released: webhook (verification.complete) and email.",
           ),
       })
       .nullable()

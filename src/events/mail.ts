@@ -48,6 +48,11 @@ export interface MailTemplates {
   'chain-released': { planLabel: string; sharesOpened: string; network: string; contractAddress: string };
   /** To an heir the owner added: `ownerName`, `claimCode` (that heir's own code), `claimLink`. */
   'heir-invitation': { ownerName: string; claimCode: string; claimLink: string };
+  /**
+   * To the heir of a share already open when the owner gives it a new code: the earlier code no longer works and
+   * reading resumes once they claim with this one. `ownerName`, `claimCode` (that heir's own), `claimLink`.
+   */
+  'heir-new-code': { ownerName: string; claimCode: string; claimLink: string };
   /** To an heir when their share opens after a waiting period: `ownerName`, `link` to read it. */
   'share-opened': { ownerName: string; link: string };
   /** To an heir when the owner's contract released on chain and their share opened at once: `ownerName`, `link`. */

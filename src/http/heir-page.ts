@@ -9,7 +9,7 @@ import { heirPage, pageLocale, type HeirTopic } from '../mail/pages.js';
 import { HEIR_GUIDE_PATH } from '../memoir/owner-mail.js';
 import type { Services } from '../tools/define.js';
 
-const TOPICS: readonly HeirTopic[] = ['invitation', 'share-opened'];
+const TOPICS: readonly HeirTopic[] = ['invitation', 'new-code', 'share-opened'];
 
 export async function registerHeirPage(app: FastifyInstance, _services: Services): Promise<void> {
   app.get(HEIR_GUIDE_PATH, { schema: { hide: true } }, async (req: FastifyRequest, reply) => {

@@ -82,7 +82,7 @@ export const CHECK_IN_TEXTS: Record<PageLocale, CheckInTexts> = {
 };
 
 /** What an heir's message was about. */
-export type HeirTopic = 'invitation' | 'share-opened';
+export type HeirTopic = 'invitation' | 'new-code' | 'share-opened';
 
 interface HeirTexts {
   title: string;
@@ -99,6 +99,8 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
     about: {
       invitation:
         'You received a message saying that someone named you as an heir in their inheritance plan. It carries your personal claim code (it starts with “shc_”). Keep that message: nothing is asked of you now.',
+      'new-code':
+        'You received a message with a new personal claim code for a share that was already open for you. The code you had before no longer works: claim the share again with the new one (the steps are below) and you can read it again.',
       'share-opened':
         'You received a message saying that a share of a plan has opened for you. You can claim it with the personal code you received earlier, whenever you feel ready.',
       none: 'Someone named you as an heir in their inheritance plan. You received your personal claim code (it starts with “shc_”) by email.',
@@ -118,6 +120,8 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
     about: {
       invitation:
         'وصلتك رسالة تقول إن شخصًا سمّاك وريثًا في خطة ميراثه. تحمل الرسالة رمز المطالبة الخاص بك (يبدأ بـ «shc_»). احتفظ بها: لا يُطلب منك شيء الآن.',
+      'new-code':
+        'وصلتك رسالة تحمل رمز مطالبة خاصًا جديدًا لحصة كانت مفتوحة لك. الرمز الذي كان لديك لم يعد يعمل: طالب بالحصة من جديد بالرمز الجديد (الخطوات أدناه) وستتمكن من الاطلاع عليها مرة أخرى.',
       'share-opened':
         'وصلتك رسالة تقول إن حصة من خطة قد فُتحت لك. يمكنك المطالبة بها بالرمز الخاص الذي وصلك من قبل، متى شعرت أنك مستعد.',
       none: 'سمّاك شخص وريثًا في خطة ميراثه. وصلك رمز المطالبة الخاص بك (يبدأ بـ «shc_») بالبريد الإلكتروني.',
@@ -137,6 +141,8 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
     about: {
       invitation:
         'Ha recibido un mensaje que dice que alguien le ha nombrado heredero en su plan de herencia. Contiene su código personal de reclamación (empieza por «shc_»). Guarde ese mensaje: ahora no se le pide nada.',
+      'new-code':
+        'Ha recibido un mensaje con un nuevo código personal de reclamación para una parte que ya estaba abierta para usted. El código que tenía ya no funciona: reclame la parte de nuevo con el nuevo código (los pasos están abajo) y podrá volver a consultarla.',
       'share-opened':
         'Ha recibido un mensaje que dice que se ha abierto para usted una parte de un plan. Puede reclamarla con el código personal que recibió antes, cuando se sienta preparado.',
       none: 'Alguien le ha nombrado heredero en su plan de herencia. Recibió su código personal de reclamación (empieza por «shc_») por correo electrónico.',
@@ -156,6 +162,8 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
     about: {
       invitation:
         "Vous avez reçu un message disant qu'une personne vous a désigné comme héritier dans son plan de succession. Il contient votre code personnel de réclamation (il commence par « shc_ »). Gardez ce message : rien ne vous est demandé pour l'instant.",
+      'new-code':
+        "Vous avez reçu un message contenant un nouveau code personnel de réclamation pour une part qui vous était déjà ouverte. L'ancien code ne fonctionne plus : réclamez de nouveau la part avec le nouveau code (les étapes sont ci-dessous) et vous pourrez la lire à nouveau.",
       'share-opened':
         "Vous avez reçu un message disant qu'une part d'un plan s'est ouverte pour vous. Vous pouvez la réclamer avec le code personnel reçu auparavant, quand vous vous sentirez prêt.",
       none: 'Une personne vous a désigné comme héritier dans son plan de succession. Vous avez reçu votre code personnel de réclamation (il commence par « shc_ ») par e-mail.',

@@ -22,7 +22,7 @@ import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { ulid } from '../core/ids.js';
 import type { Store, Tx } from '../store/port.js';
-import { GRANTS, newClaimCode, type GrantRecord, type GrantState } from '../accounts/grants.js';
+import { GRANTS, grantState, newClaimCode, type GrantRecord, type GrantState } from '../accounts/grants.js';
 import { recordEvent } from '../events/events.js';
 import { forgetSignsOfLife } from '../accounts/liveness.js';
 import { canonicalAddress, planProblems, withPlanDefaults } from '../contracts/validate.js';
@@ -389,7 +389,8 @@ export async function revokeShare(store: Store, shareId: string, clock: Clock) {
 
 /**
  * A new claim code for a share (the old one stops working, and whoever claimed it loses it): mailed to an heir with
- * an address, in the answer otherwise.
+ * an address, in the answer otherwise. The heir of a share not open yet gets the invitation again; the heir of an
+ * open share is told that the earlier code no longer works and that access continues once they claim with this one.
  */
 export async function reissueShareCode(store: Store, shareId: string, clock: Clock) {
   const now = clock.now();
@@ -403,12 +404,17 @@ export async function reissueShareCode(store: Store, shareId: string, clock: Clo
     // An heir with an address gets the new code by mail only, as with the first one.
     if (g.claimEmail) {
       const voice = await ownerVoice(tx, g.ownerId);
+      const open = grantState(g, now) === 'open';
       mail = await mailHeir(
         tx,
         g.ownerId,
         { email: g.claimEmail, name: g.label },
-        'heir-invitation',
-        { ownerName: voice.name, claimCode: code, claimLink: heirGuideLink('invitation', voice.locale) },
+        open ? 'heir-new-code' : 'heir-invitation',
+        {
+          ownerName: voice.name,
+          claimCode: code,
+          claimLink: heirGuideLink(open ? 'new-code' : 'invitation', voice.locale),
+        },
         voice.locale,
         clock,
       );

@@ -28,7 +28,7 @@ export const CHECK_IN_PATH = '/api/v1/mail/check-in';
 export const HEIR_GUIDE_PATH = '/heir';
 
 /** What an heir's message was about, so the page explains that message first. */
-export type HeirGuideTopic = 'invitation' | 'share-opened';
+export type HeirGuideTopic = 'invitation' | 'new-code' | 'share-opened';
 
 /** The link an heir's message carries: the guide page in the message's language. Never a code or an address. */
 export const heirGuideLink = (about: HeirGuideTopic, locale: MailLocale): string =>
@@ -112,7 +112,7 @@ export async function mailOwners<T extends MailTemplate>(
 }
 
 /** Queues a message to an heir's address (not a user of the account: no preferences, no unsubscribe link). */
-export function mailHeir<T extends 'heir-invitation' | 'share-opened' | 'share-opened-chain'>(
+export function mailHeir<T extends 'heir-invitation' | 'heir-new-code' | 'share-opened' | 'share-opened-chain'>(
   tx: Tx,
   ownerId: string,
   heir: { email: string; name: string },

@@ -93,6 +93,7 @@ describe('rendering', () => {
       'verification-complete',
       'chain-released',
       'heir-invitation',
+      'heir-new-code',
       'share-opened',
       'share-opened-chain',
     ] as const;

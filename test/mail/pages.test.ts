@@ -127,7 +127,7 @@ describe('the check-in page', () => {
 describe("the heirs' page", () => {
   it('explains each message in each language, right to left in Arabic', async () => {
     for (const locale of PAGE_LOCALES) {
-      for (const about of ['invitation', 'share-opened'] as const) {
+      for (const about of ['invitation', 'new-code', 'share-opened'] as const) {
         const res = await server.app.inject({ method: 'GET', url: `/heir?about=${about}&lang=${locale}` });
         expect(res.statusCode).toBe(200);
         expect(res.headers['content-type']).toContain('text/html');
@@ -136,8 +136,8 @@ describe("the heirs' page", () => {
         expect(res.body).toContain(escaped(t.title));
         expect(res.body).toContain(escaped(t.about[about]));
         for (const step of t.steps) expect(res.body).toContain(escaped(step));
-        const other = about === 'invitation' ? 'share-opened' : 'invitation';
-        expect(res.body).not.toContain(escaped(t.about[other]));
+        for (const other of (['invitation', 'new-code', 'share-opened'] as const).filter((o) => o !== about))
+          expect(res.body).not.toContain(escaped(t.about[other]));
       }
     }
     // Without `lang`, the browser's language; an unknown one, English.

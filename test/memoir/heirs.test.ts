@@ -8,6 +8,7 @@ import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
 import { grantedStore, TenancyError } from '../../src/accounts/tenancy.js';
 import { MEMOIR_CHAT, MEMOIR_JOURNAL } from '../../src/memoir/records.js';
 import { completeDueVerifications } from '../../src/memoir/heirs.js';
+import { renderMail } from '../../src/mail/templates/index.js';
 
 // Heirs' access to a memoir: a plan linked to the memoir, shares
 // claimed by heirs with their codes, opened only when a reported
@@ -398,6 +399,24 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
       200,
     );
     expect((await call(rui, 'GET', `/api/v1/svcloom/shared/${codes.Rui!.shareId}`)).status).toBe(200);
+
+    // Ana's open share is bound to her address: her new code comes with a message saying the earlier code no longer
+    // works and that her access continues once she claims with it (not the invitation, which says nothing is asked).
+    const anaNew = await call(owner, 'POST', `/api/v1/svcloom/heirs/shares/${codes.Ana!.shareId}/code`);
+    expect(anaNew.body.data).toMatchObject({ delivery: 'email', code: null, share: { state: 'open', claimed: false } });
+    const mailed = (await mailTo(server.app, anaEmail)).at(-1)!;
+    expect(mailed.template).toBe('heir-new-code');
+    expect(mailed.data).toMatchObject({ ownerName: 'Rose', claimLink: '/heir?about=new-code&lang=en' });
+    const newCode = mailed.data!.claimCode!;
+    expect(newCode).toMatch(/^shc_[A-Za-z0-9_-]{43}$/);
+    const told = renderMail('heir-new-code', 'en', mailed.data!);
+    expect(told.text).toContain('The code you had before no longer works');
+    expect(told.text).toContain(`Your new personal claim code is ${newCode}`);
+    expect(told.text).toContain('your access continues');
+    expect(told.text).not.toContain('Nothing is asked of you now');
+    expect((await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}`)).status).toBe(404);
+    expect((await call(ana, 'POST', '/api/v1/svcloom/shared/claim', { code: newCode })).status).toBe(200);
+    expect((await call(ana, 'GET', `/api/v1/svcloom/shared/${codes.Ana!.shareId}`)).status).toBe(200);
 
     const revoked = await call(owner, 'DELETE', `/api/v1/svcloom/heirs/shares/${codes.Ana!.shareId}`);
     expect(revoked.body.data).toMatchObject({ state: 'revoked' });

@@ -93,6 +93,14 @@ export const AR: TemplateTexts = {
     ],
     action: { label: 'الاطلاع على مكانك في الخطة', href: d.claimLink },
   }),
+  'heir-new-code': (d) => ({
+    subject: `رمز مطالبة جديد لنصيبك في خطة ${d.ownerName}`,
+    paragraphs: [
+      `أعطى ${d.ownerName} نصيبك في خطته رمز مطالبة جديدًا. الرمز الذي كان لديك لم يعد يعمل، فلن تستطيع الاطلاع على النصيب حتى تطالب به من جديد.`,
+      `رمز المطالبة الجديد الخاص بك هو ${d.claimCode}. طالب بالنصيب به كما فعلت من قبل، ويستمر اطلاعك عليه. يُرجى الاحتفاظ به في مكان آمن وعدم مشاركته مع أحد.`,
+    ],
+    action: { label: 'كيف تطالب برمزك الجديد', href: d.claimLink },
+  }),
   'share-opened': (d) => ({
     subject: `رسالة بشأن خطة ${d.ownerName}`,
     paragraphs: [

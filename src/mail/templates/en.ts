@@ -93,6 +93,14 @@ export const EN: TemplateTexts = {
     ],
     action: { label: 'Read about your place in the plan', href: d.claimLink },
   }),
+  'heir-new-code': (d) => ({
+    subject: `A new claim code for your share of the plan of ${d.ownerName}`,
+    paragraphs: [
+      `${d.ownerName} has given your share of their plan a new claim code. The code you had before no longer works, so you cannot read the share until you claim it again.`,
+      `Your new personal claim code is ${d.claimCode}. Claim the share with it as you did before, and your access continues. Please keep it safe and do not share it with anyone.`,
+    ],
+    action: { label: 'How to claim with your new code', href: d.claimLink },
+  }),
   'share-opened': (d) => ({
     subject: `A message about the plan of ${d.ownerName}`,
     paragraphs: [

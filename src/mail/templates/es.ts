@@ -94,6 +94,14 @@ export const ES: TemplateTexts = {
     ],
     action: { label: 'Ver su lugar en el plan', href: d.claimLink },
   }),
+  'heir-new-code': (d) => ({
+    subject: `Un nuevo código para su parte del plan de ${d.ownerName}`,
+    paragraphs: [
+      `${d.ownerName} ha dado un nuevo código a su parte de su plan. El código que tenía ya no funciona, así que no podrá consultar la parte hasta que la reclame de nuevo.`,
+      `Su nuevo código personal es ${d.claimCode}. Reclame la parte con él como hizo antes y su acceso continuará. Guárdelo en un lugar seguro y no lo comparta con nadie.`,
+    ],
+    action: { label: 'Cómo reclamar con su nuevo código', href: d.claimLink },
+  }),
   'share-opened': (d) => ({
     subject: `Un mensaje sobre el plan de ${d.ownerName}`,
     paragraphs: [

@@ -422,7 +422,7 @@ export const reissueMemoirShareCodeTool = defineTool({
   ...OWNER,
   name: 'reissue_memoir_share_code',
   title: 'Give a share a new claim code',
-  description: `Replaces a share's claim code (a lost or leaked code): the old code stops working and whoever claimed the share loses it. A share bound to an email gets the new code by mail only; otherwise it is in this answer only. ${MEMOIR_SCOPE_NOTE}`,
+  description: `Replaces a share's claim code (a lost or leaked code): the old code stops working and whoever claimed the share loses it. A share bound to an email gets the new code by mail only (for a share already open, the mail says the earlier code no longer works and access continues once the heir claims with the new one); otherwise it is in this answer only. ${MEMOIR_SCOPE_NOTE}`,
   annotations: DESTRUCTIVE,
   example: { shareId: 'shr_01JD000000000000000000000B' },
   input: z.strictObject({ shareId: ShareId }).describe('The share.'),

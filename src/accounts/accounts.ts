@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
+import { NAME_CHARS, NAME_CHARS_REASON } from '../core/names.js';
 import type { Store, Tx } from '../store/port.js';
 import { TIERS } from './scopes.js';
 import type { Principal } from './principal.js';
@@ -90,7 +91,14 @@ export const AccountIdInput = z.strictObject({ id: accountIdField }).describe('N
 export const UpdateAccountInput = z
   .strictObject({
     id: accountIdField,
-    name: z.string().trim().min(1).max(100).optional().describe('New display name.'),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .regex(NAME_CHARS, { error: NAME_CHARS_REASON })
+      .optional()
+      .describe('New display name: one line, without control characters or bidirectional controls.'),
     status: z
       .enum(ACCOUNT_STATUSES)
       .optional()

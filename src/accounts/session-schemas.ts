@@ -1,5 +1,6 @@
 /** The inputs and outputs of registration, sign-in, password change and logout (the logic: ./sessions.ts). */
 import { z } from 'zod';
+import { NAME_CHARS, NAME_CHARS_REASON } from '../core/names.js';
 import { AccountSchema } from './accounts.js';
 
 export const PASSWORD_MIN = 10;
@@ -13,14 +14,17 @@ const emailField = z
   .pipe(z.email({ error: 'not a valid email address' }))
   .describe('Email address; compared case-insensitively.');
 const localeField = z.enum(['en', 'ar', 'es']).describe('A mail language: en (English), ar (Arabic), es (Spanish).');
-/** A person's display name: one line, no control characters (it is written into mail, never as a header). */
+/**
+ * A person's display name: one line, without control characters or bidirectional controls (it goes into the To
+ * header and the subject of mail, to the user and to their heirs; src/core/names.ts).
+ */
 export const displayName = z
   .string()
   .trim()
   .min(1)
   .max(100)
-  .regex(/^[^\u0000-\u001f\u007f]*$/, { error: 'must not hold control characters or line breaks' })
-  .describe('Display name.');
+  .regex(NAME_CHARS, { error: NAME_CHARS_REASON })
+  .describe('Display name: one line, without control characters or bidirectional controls.');
 const passwordField = z
   .string()
   .min(PASSWORD_MIN, { error: `at least ${PASSWORD_MIN} characters` })

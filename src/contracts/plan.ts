@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NAME_CHARS, NAME_CHARS_REASON } from '../core/names.js';
 import { TEMPLATE_TYPES } from '../law/templates.js';
 import {
   GUARDIAN_WAIT_DAYS,
@@ -23,7 +24,15 @@ export type AssetType = (typeof ASSET_TYPES)[number];
 
 export const BeneficiarySchema = z
   .object({
-    name: z.string().trim().min(1).max(200).describe('Name of the beneficiary (kept off-chain).'),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .regex(NAME_CHARS, { error: NAME_CHARS_REASON })
+      .describe(
+        'Name of the beneficiary (kept off-chain): one line, without control characters or bidirectional controls (it is written into mail to that heir).',
+      ),
     address: z.string().trim().min(1).max(100).describe('Wallet address on the chosen chain.'),
     percentage: z
       .number()

@@ -22,6 +22,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { inTurns } from '../core/turns.js';
+import { headerText } from '../core/names.js';
 import type { RateLimiter, RateState } from '../core/limiter-port.js';
 import type { Logger } from '../core/log.js';
 import { MAIL, onMailQueued, type MailRecord } from '../events/mail.js';
@@ -329,8 +330,10 @@ export class MailSender {
       id: job.id,
       template: job.template,
       from: this.#o.from,
-      to: { name: job.toName ?? '', address: job.to },
+      // Names are checked where they are entered; a header is cleaned again here, for names stored before that check.
+      to: { name: headerText(job.toName ?? ''), address: job.to },
       ...rendered,
+      subject: headerText(rendered.subject),
       messageId: `<${job.id}@${domainOf(this.#o.from)}>`,
       headers,
     };

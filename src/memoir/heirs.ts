@@ -21,6 +21,7 @@
 import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { ulid } from '../core/ids.js';
+import { hasUnsafeNameChars } from '../core/names.js';
 import type { Store, Tx } from '../store/port.js';
 import { GRANTS, grantState, newClaimCode, type GrantRecord, type GrantState } from '../accounts/grants.js';
 import { recordEvent } from '../events/events.js';
@@ -59,7 +60,7 @@ export { completeDueVerifications } from './verification.js';
 
 function cleanLabel(raw: string | undefined, fallback: string): string {
   const label = (raw ?? fallback).normalize('NFC').replace(/\s+/g, ' ').trim();
-  if (!label || /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(label)) {
+  if (!label || hasUnsafeNameChars(label)) {
     throw ApiError.validation('Invalid label', [
       { field: 'label', reason: 'must be visible text without control characters' },
     ]);

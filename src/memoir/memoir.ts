@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
+import { hasUnsafeNameChars } from '../core/names.js';
 import { paginateOffset } from '../core/pagination.js';
 import type { Store, Tx } from '../store/port.js';
 import { type CharacterTally, emptyCharacter, sharedEntries, type CharacterModel } from './character.js';
@@ -62,7 +63,7 @@ export async function getSetup(store: Store, ownerId: string) {
 
 export function cleanName(raw: string, field = 'agentName'): string {
   const name = raw.normalize('NFC').replace(/\s+/g, ' ').trim();
-  if (!name || /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(name)) {
+  if (!name || hasUnsafeNameChars(name)) {
     throw ApiError.validation(field === 'agentName' ? 'Invalid agent name' : 'Invalid name', [
       { field, reason: 'must be visible text without control characters' },
     ]);

@@ -9,6 +9,7 @@
  * Links are queued as paths; the sender makes them absolute with the service's public URL.
  */
 import type { Clock } from '../core/clock.js';
+import { headerText } from '../core/names.js';
 import type { Store, Tx } from '../store/port.js';
 import { declareTenantCollection } from '../accounts/tenancy.js';
 import { isEmailVerified, type MailUser } from '../accounts/email-flows.js';
@@ -37,10 +38,11 @@ export const heirGuideLink = (about: HeirGuideTopic, locale: MailLocale): string
 const USERS = 'users';
 
 /**
- * A name as one line: the outbox refuses a recipient name with a line break (no header can be injected), and a
- * name typed with one must not make the change that mails it fail.
+ * A name as it goes into a header and a subject: on one line, without bidirectional controls. Names are refused with
+ * such characters where they are entered (src/core/names.ts); one stored before that rule must neither reorder what
+ * the reader sees nor make the change that mails it fail (the outbox refuses a recipient name with a line break).
  */
-const oneLine = (name: string): string => name.replace(/\s+/g, ' ').trim();
+const oneLine = headerText;
 
 /** The account's users whose address is confirmed, oldest first. */
 export async function confirmedOwners(tx: Pick<Tx, 'findBy'>, ownerId: string): Promise<MailUser[]> {

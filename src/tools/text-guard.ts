@@ -7,6 +7,14 @@
  */
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 
+/**
+ * Names are held to more than storable text: no line breaks, control characters or bidirectional controls, since
+ * they are shown to other people, in mail headers among other places. The rule is in src/core/names.ts, so that the
+ * domains' own schemas (a user's display name, an account's name, a plan's beneficiaries) apply it too; tools'
+ * schemas take it from here.
+ */
+export { NAME_CHARS, NAME_CHARS_REASON, hasUnsafeNameChars } from '../core/names.js';
+
 /** At most this many details are listed (the first ones in input order); the input is refused either way. */
 export const MAX_TEXT_DETAILS = 20;
 

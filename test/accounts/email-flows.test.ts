@@ -384,6 +384,36 @@ describe('update_profile', () => {
       expect(bad.status).toBe(400);
       expect(bad.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
     }
+    // A name goes into other people's mail headers: no bidirectional controls (a right-to-left override would show
+    // "Evil\u202eRTL" as "EvilLTR") and no control characters, refused with a reason that says so.
+    for (const name of [
+      'Evil <b>Bold</b> \u202eRTL',
+      'Ana\u202aX',
+      'Ana\u2067X\u2069',
+      'Ana\u200eX',
+      'Ana\u200fX',
+      'Ana\u061cX',
+      'Ana\u0085X',
+      'Ana\u2028X',
+      'Ana\tX',
+    ]) {
+      const bad = await send('PATCH', '/api/auth/me', { name }, headers);
+      expect({ status: bad.status, code: bad.body.error.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+      expect(bad.body.error.details).toEqual([
+        { field: 'name', reason: expect.stringMatching(/control characters or bidirectional controls/) },
+      ]);
+    }
+    // Joiners, which some scripts and emoji need, are kept; markup is only text (escaped wherever it is shown).
+    const joined = await send('PATCH', '/api/auth/me', { name: 'می\u200cخواهم 👩\u200d👧' }, headers);
+    expect(joined.status).toBe(200);
+    await send('PATCH', '/api/auth/me', { name: 'Ana María' }, headers);
+    const refusedAtRegistration = await send('POST', '/api/auth/register', {
+      email: uniqueEmail('rtl'),
+      password: 'correct horse battery staple',
+      name: 'Evil \u202eRTL',
+    });
+    expect(refusedAtRegistration.status).toBe(400);
+    expect(refusedAtRegistration.body.error.details.map((d: { field: string }) => d.field)).toEqual(['name']);
     const session = await send('GET', '/api/auth/session', undefined, headers);
     expect(session.body.data.user).toMatchObject({ name: 'Ana María', locale: 'es' });
     // Without the CSRF token, or without a session, nothing changes.

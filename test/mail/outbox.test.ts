@@ -52,6 +52,28 @@ describe('without SMTP: .eml files', () => {
   });
 });
 
+describe('headers', () => {
+  it('a name or subject stored with bidirectional or control characters reaches no header with them', async () => {
+    const r = await emlRig();
+    // As a record queued before names were checked where they are entered could hold them.
+    const q = await r.queue({
+      template: 'heir-invitation',
+      toName: 'Eve \u202eSmith\u2066\u200f',
+      data: { ownerName: 'Evil <b>Bold</b> \u202eRTL\u0085', claimCode: 'ABCD-1234', claimLink: 'https://svc.test/c' },
+    });
+    await r.sender.drain();
+    const raw = await readFile(path.join(r.dir, 'mail', `${q.id}.eml`));
+    const parsed = await simpleParser(raw);
+    expect(parsed.subject).toBe('Evil <b>Bold</b> RTL has named you in their plan');
+    expect(parsed.to && !Array.isArray(parsed.to) ? parsed.to.value[0] : undefined).toEqual({
+      name: 'Eve Smith',
+      address: 'heir@example.test',
+    });
+    for (const [key, value] of parsed.headers)
+      expect(`${key}: ${JSON.stringify(value)}`).not.toMatch(/[\u202e\u2066\u200f\u0085]/);
+  });
+});
+
 describe('rendering', () => {
   it('refuses data that looks like an API key, and the sender fails such a message without sending it', async () => {
     expect(() =>

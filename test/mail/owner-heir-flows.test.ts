@@ -237,12 +237,44 @@ describe.each(['lowdb', 'postgres'] as const)('mail about plans (%s)', (engine) 
     expect((await delivered()).filter((d) => d.record.template === 'heir-invitation')).toEqual([]);
   });
 
-  it('a name typed with a line break is mailed on one line, and the plan is linked', async () => {
+  it('an heir named with a line break or a bidirectional control is refused; names stored before are mailed clean', async () => {
     const email = uniqueEmail('eve');
-    await linkPlan([{ name: 'Eve\nSmith', n: 5, email }], 'Lines');
+    for (const name of ['Eve\nSmith', 'Eve\r\nBcc: x@example.org', 'Eve \u202eRTL', 'Eve\u2066x\u2069', 'Eve\u200f']) {
+      const res = await call(owner, 'POST', '/api/v1/svcloom/heirs/plans', {
+        plan: {
+          blockchain: 'evm',
+          ownerAddress: EVM(1),
+          beneficiaries: [{ name, address: EVM(5), percentage: 100, email }],
+          deadMansSwitch: { enabled: true, intervalDays: 90 },
+        },
+        heirAccess: { enabled: true },
+      });
+      expect({ status: res.status, code: res.body.error.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+      expect(res.body.error.details).toEqual([
+        { field: 'plan.beneficiaries.0.name', reason: expect.stringMatching(/line breaks, control characters/) },
+      ]);
+    }
+    expect(to(await delivered(), email)).toEqual([]);
+
+    // The owner's name and the heir's as records kept from before the check may hold them: no header carries them.
+    const { codes } = await linkPlan([{ name: 'Eve Smith', n: 5, email }], 'Lines');
+    await delivered();
+    const users = await server.services.store.findBy<{ id: string; name?: string }>(
+      'users',
+      'ownerId',
+      owner.accountId,
+    );
+    const user = users.find((u) => u.id === owner.userId)!;
+    await server.services.store.put('users', { ...user, name: 'Evil <b>Bold</b> \u202eRTL' });
+    const share = (await server.services.store.get<{ id: string; label: string }>('grants', codes[0]!.shareId))!;
+    await server.services.store.put('grants', { ...share, label: 'Eve\nSmith\u202e' });
+    expect((await call(owner, 'POST', `/api/v1/svcloom/heirs/shares/${share.id}/code`)).status).toBe(200);
     const [invite] = to(await delivered(), email, 'heir-invitation');
+    expect(invite!.mail.subject).toBe('Evil <b>Bold</b> RTL has named you in their plan');
     const recipient = invite!.mail.to && !Array.isArray(invite!.mail.to) ? invite!.mail.to.value[0] : undefined;
     expect(recipient).toEqual({ name: 'Eve Smith', address: email });
+    expect(invite!.mail.text).not.toContain('\u202e');
+    await server.services.store.put('users', user);
   });
 
   it('a started verification is mailed with a check-in link that cancels it once, then answers 410', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MCP_APP_MIME_TYPE, WIZARD_APP_URI } from '../../resources/apps.js';
 import { defineTool, READ } from '../define.js';
+import { NAME_CHARS, NAME_CHARS_REASON } from '../text-guard.js';
 
 /** The MCP Apps tool-to-document link (SEP-1865), and its older flat key that hosts of the first drafts read. */
 const UI_META = { ui: { resourceUri: WIZARD_APP_URI }, 'ui/resourceUri': WIZARD_APP_URI };
@@ -13,7 +14,12 @@ const Prefill = z
       .array(
         z
           .strictObject({
-            name: z.string().min(1).max(200).describe('Name of the beneficiary.'),
+            name: z
+              .string()
+              .min(1)
+              .max(200)
+              .regex(NAME_CHARS, { error: NAME_CHARS_REASON })
+              .describe('Name of the beneficiary: one line, without control characters or bidirectional controls.'),
             address: z.string().min(1).max(100).describe('Wallet address of the beneficiary.'),
             percentage: z
               .number()

@@ -48,9 +48,12 @@ function mailAbout(tx: Tx, plan: HeirPlanRecord, v: Verification, type: Verifica
   });
 }
 
-/** The contract whose release on chain opened a verification (`chain:<network>:<address>`), or null for a report. */
+/**
+ * The contract whose release on chain opened a verification (`chain:<network>:<address>`), or null for a report. A
+ * network id never holds a colon (an EVM chain id, `ton-mainnet`); an address may (TON's raw form, `0:<hex>`).
+ */
 export function chainOf(v: Pick<Verification, 'reporter'>): { network: string; contractAddress: string } | null {
-  const m = /^chain:(.+):([^:]+)$/.exec(v.reporter);
+  const m = /^chain:([^:]+):(.+)$/.exec(v.reporter);
   return m ? { network: m[1]!, contractAddress: m[2]! } : null;
 }
 

@@ -4,6 +4,7 @@ import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.j
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { completeDueVerifications, MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heirs.js';
+import { chainOf } from '../../src/memoir/verification.js';
 
 // The waiting period between a reported death and a memoir opening to heirs: a trigger reported by the account's
 // watcher key starts a verification; any sign of life of the owner (a sign-in, a call with a session or another
@@ -190,5 +191,18 @@ describe.each(['lowdb', 'postgres'] as const)('verification before a memoir open
     expect(Date.parse(endsAt) - Date.parse(startedAt)).toBe(7 * DAY);
     expect(fired.body.data.plan.heirAccess.openAfterDays).toBe(7);
     offset = 0;
+  });
+});
+
+describe('a verification opened by the chain', () => {
+  it('names its contract from the reporter, whatever colons the address holds', () => {
+    expect(chainOf({ reporter: `chain:31337:${EVM(7)}` })).toEqual({ network: '31337', contractAddress: EVM(7) });
+    expect(
+      chainOf({ reporter: 'chain:ton-testnet:0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8' }),
+    ).toEqual({
+      network: 'ton-testnet',
+      contractAddress: '0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8',
+    });
+    expect(chainOf({ reporter: 'key:key_01' })).toBeNull();
   });
 });

@@ -11,7 +11,7 @@ import type { HeirGroup, Jurisdiction, ReserveScenario, ReserveShare } from './j
  * scenario is chosen as if the named relatives were the whole family, and an
  * info finding reminds the owner of reserved heirs who are not named.
  * Findings never refuse a plan: a will cannot take away a reserve, so a shortfall
- * is a `warning` (the heirs may claim reduction), context is `info`.
+ * is a `warning` (the heirs may claim reduction, or money: `forcedHeirship.claim`), context is `info`.
  */
 
 function groupOf(cls: RelationshipClass): HeirGroup | undefined {
@@ -33,6 +33,11 @@ const GROUP_WORDS: Record<HeirGroup, string> = {
   descendants: 'the children (descendants)',
   spouse: 'the spouse',
   parents: 'the parents',
+};
+/** What heirs left short may claim (`forcedHeirship.claim`). */
+const CLAIMS = {
+  reduction: 'the heirs may claim reduction of the other gifts.',
+  money: 'the heirs left short may claim the difference in money from the estate.',
 };
 const groupsText = (gs: readonly HeirGroup[]): string => gs.map((g) => GROUP_WORDS[g]).join(' and ');
 
@@ -133,6 +138,7 @@ function checkReserve(
   const condition = fh.onlyIf ? ` This applies only if ${fh.onlyIf}.` : '';
   const basis = fh.basis === 'movable-estate' ? 'of the movable estate (crypto-assets are movable)' : 'of the estate';
   const note = r.note ? ` ${r.note}` : '';
+  const claim = fh.claim ?? 'reduction';
   // What the translated sentences say of the basis and the condition (their English text is the jurisdiction's).
   const common = {
     jurisdiction: j.id,
@@ -153,12 +159,13 @@ function checkReserve(
       rule: 'forced-heirship.reserve',
       message:
         `In ${j.name}, ${groupsText(r.heirs)} ${r.heirs.length > 1 || r.heirs[0] === 'descendants' ? 'together are' : r.heirs[0] === 'parents' ? 'are' : 'is'} entitled to a reserve of ${r.fraction} ${basis} (${pct(required)}); ` +
-        `this plan gives ${pct(given)}. A will cannot take the reserve away: the heirs may claim reduction of the other gifts.${note}${condition}`,
+        `this plan gives ${pct(given)}. A will cannot take the reserve away: ${CLAIMS[claim]}${note}${condition}`,
       source: mainSource(j),
       expected: `at least ${pct(required)}`,
       params: {
         ...common,
         variant: 'collective',
+        claim,
         heirs: r.heirs.join(','),
         fraction: r.fraction,
         reservePercent: round2(required),

@@ -232,6 +232,12 @@ export const JurisdictionSchema = z
         basis: z
           .enum(['whole-estate', 'movable-estate'])
           .describe('What the reserve is computed on: the whole estate, or movable property only (Scotland).'),
+        claim: z
+          .enum(['reduction', 'money'])
+          .optional()
+          .describe(
+            'What a reserved heir left short may claim: "reduction" (absent: the default), the reduction of the gifts beyond the disposable part (as France\'s réduction); "money", a sum of money from the heirs or the estate (Germany\'s Pflichtteil, Poland\'s zachowek, Scotland\'s legal rights).',
+          ),
         onlyIf: z
           .string()
           .optional()

@@ -170,6 +170,29 @@ describe('law findings in words', () => {
     expect(sayLaw(sum, 'ar', names('ar'))).toContain(lawFormats('ar').percent(sum.params!.totalPercent as number));
   });
 
+  it('says a money claim where the reserve is one (Germany), and reduction where it is not (France)', () => {
+    const claim = (jurisdiction: string) =>
+      checkPlan(index, {
+        jurisdiction,
+        template: 'civil-law',
+        beneficiaries: [b('son', 10), b('friend', 90)],
+      }).findings.find((f) => f.rule === 'forced-heirship.reserve' && f.params?.variant === 'collective')!;
+    const money = { en: 'in money from the estate', fr: 'en argent', es: 'en dinero', ar: 'مبلغًا من المال' };
+    const reduction = { en: 'reduction', fr: 'réduction', es: 'reducción', ar: 'بتخفيض' };
+    const de = claim('de');
+    const fr = claim('fr');
+    expect(de.params?.claim).toBe('money');
+    expect(fr.params?.claim).toBe('reduction');
+    expect(de.message).toContain('may claim the difference in money from the estate.');
+    expect(de.message).not.toContain('reduction');
+    for (const locale of LOCALES) {
+      expect(sayLaw(de, locale, names(locale)), locale).toContain(money[locale]);
+      expect(sayLaw(de, locale, names(locale)), locale).not.toContain(reduction[locale]);
+      expect(sayLaw(fr, locale, names(locale)), locale).toContain(reduction[locale]);
+      expect(sayLaw(fr, locale, names(locale)), locale).not.toContain(money[locale]);
+    }
+  });
+
   it('keeps the English message, marked, when a name or a param has no words', () => {
     // The maternal uncle is not among the relationships the wizard offers.
     const missing: Finding = {

@@ -448,3 +448,29 @@ describe('every jurisdiction', () => {
     expect(fractionValue('0/1')).toBe(0);
   });
 });
+
+describe('what a reserved heir left short may claim', () => {
+  it('is a sum of money where the record says so, and reduction of the gifts elsewhere', () => {
+    const money = index
+      .all()
+      .filter((j) => j.forcedHeirship.claim === 'money')
+      .map((j) => j.id)
+      .sort();
+    expect(money).toEqual(['at', 'cz', 'de', 'gb-sct', 'nl', 'pl']);
+    for (const j of index.all().filter((x) => x.forcedHeirship.claim === 'money'))
+      expect(j.forcedHeirship.summary, j.id).toMatch(/money|gives? up what the will leaves/);
+    const shortfall = (id: string) =>
+      reserve(checkJurisdictionPlan(J(id), 'civil-law', [b('son', 1), b('friend', 99)]))[0]!;
+    // The Netherlands, Poland and the Czech Republic have no machine-read reserve: their summary says it.
+    for (const id of ['de', 'at', 'gb-sct']) {
+      const f = shortfall(id);
+      expect(f.params?.claim, id).toBe('money');
+      expect(f.message, id).toContain('the heirs left short may claim the difference in money from the estate.');
+      expect(f.message, id).not.toContain('reduction');
+    }
+    for (const id of ['fr', 'es', 'it', 'be']) {
+      expect(shortfall(id).params?.claim, id).toBe('reduction');
+      expect(shortfall(id).message, id).toContain('the heirs may claim reduction of the other gifts.');
+    }
+  });
+});

@@ -34,7 +34,7 @@ export const ar: LawWords = {
       const cond = g.flag('conditional') ? ' ولا ينطبق هذا إلا بالشروط التي يحددها القانون.' : '';
       if (g.str('variant') === 'per-child')
         return `${g.place()}: ${g.num('children') === 1 ? 'للولد المذكور' : `لكل واحد من الأولاد الـ${g.f.number(g.num('children'))} المذكورين`} حصة محفوظة لا تقل عن ${g.pct('eachPercent')} ${basisOf(g, ar)}، والمستفيد ${g.f.number(g.num('beneficiary'))} يحصل على ${g.pct('givenPercent')}.${cond}`;
-      return `${g.place()}: يحفظ القانون ${g.fraction('fraction')} ${basisOf(g, ar)} (${g.pct('reservePercent')}) لهؤلاء الورثة: ${groupsOf(g, ar, 'heirs')}، وهذه الخطة تعطيهم ${g.pct('givenPercent')}. لا تستطيع الوصية أن تنتزع منهم هذه الحصة: يجوز لهم المطالبة بتخفيض التبرعات الأخرى.${cond}`;
+      return `${g.place()}: يحفظ القانون ${g.fraction('fraction')} ${basisOf(g, ar)} (${g.pct('reservePercent')}) لهؤلاء الورثة: ${groupsOf(g, ar, 'heirs')}، وهذه الخطة تعطيهم ${g.pct('givenPercent')}. لا تستطيع الوصية أن تنتزع منهم هذه الحصة: ${g.str('claim') === 'money' ? 'يجوز لهم مطالبة التركة بالفرق مبلغًا من المال' : 'يجوز لهم المطالبة بتخفيض التبرعات الأخرى'}.${cond}`;
     },
     'forced-heirship.not-computed': (g) => `${g.place()}: يحفظ القانون هناك حصة للورثة، وهذه الخدمة لا تحسبها.`,
     'forced-heirship.unnamed-heirs': (g) =>

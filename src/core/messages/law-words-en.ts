@@ -48,7 +48,7 @@ const en: LawWords = {
       const cond = g.flag('conditional') ? ' This applies only under conditions the law sets.' : '';
       if (g.str('variant') === 'per-child')
         return `In ${g.place()}, ${g.num('children') === 1 ? 'the one child named' : `each of the ${g.f.number(g.num('children'))} children named`} is entitled to at least ${g.pct('eachPercent')} ${basisOf(g, en)} as a reserved share; beneficiary ${g.f.number(g.num('beneficiary'))} receives ${g.pct('givenPercent')}.${cond}`;
-      return `In ${g.place()}, the reserve of ${groupsOf(g, en, 'heirs')} is ${g.fraction('fraction')} ${basisOf(g, en)} (${g.pct('reservePercent')}); this plan gives ${g.pct('givenPercent')}. A will cannot take the reserve away: the heirs may claim reduction of the other gifts.${cond}`;
+      return `In ${g.place()}, the reserve of ${groupsOf(g, en, 'heirs')} is ${g.fraction('fraction')} ${basisOf(g, en)} (${g.pct('reservePercent')}); this plan gives ${g.pct('givenPercent')}. A will cannot take the reserve away: ${g.str('claim') === 'money' ? 'the heirs left short may claim the difference in money from the estate' : 'the heirs may claim reduction of the other gifts'}.${cond}`;
     },
     'forced-heirship.not-computed': (g) => `${g.place()} has forced heirship, which this service does not compute.`,
     'forced-heirship.unnamed-heirs': (g) =>

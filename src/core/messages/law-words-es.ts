@@ -37,7 +37,7 @@ export const es: LawWords = {
       const cond = g.flag('conditional') ? ' Esto solo se aplica en las condiciones que fija la ley.' : '';
       if (g.str('variant') === 'per-child')
         return `${g.place()}: ${g.num('children') === 1 ? 'el único hijo nombrado' : `cada uno de los ${g.f.number(g.num('children'))} hijos nombrados`} tiene derecho al menos a ${g.pct('eachPercent')} ${basisOf(g, es)} como legítima; el beneficiario ${g.f.number(g.num('beneficiary'))} recibe ${g.pct('givenPercent')}.${cond}`;
-      return `${g.place()}: la ley reserva ${g.fraction('fraction')} ${basisOf(g, es)} (${g.pct('reservePercent')}) a estos herederos: ${groupsOf(g, es, 'heirs')}; este plan les da ${g.pct('givenPercent')}. Un testamento no puede quitarles la legítima: pueden pedir la reducción de las demás disposiciones.${cond}`;
+      return `${g.place()}: la ley reserva ${g.fraction('fraction')} ${basisOf(g, es)} (${g.pct('reservePercent')}) a estos herederos: ${groupsOf(g, es, 'heirs')}; este plan les da ${g.pct('givenPercent')}. Un testamento no puede quitarles la legítima: ${g.str('claim') === 'money' ? 'pueden reclamar la diferencia en dinero a la herencia' : 'pueden pedir la reducción de las demás disposiciones'}.${cond}`;
     },
     'forced-heirship.not-computed': (g) => `${g.place()}: la ley establece una legítima, que este servicio no calcula.`,
     'forced-heirship.unnamed-heirs': (g) =>

@@ -37,7 +37,7 @@ export const fr: LawWords = {
       const cond = g.flag('conditional') ? ' Cela ne s’applique que dans les conditions fixées par la loi.' : '';
       if (g.str('variant') === 'per-child')
         return `${g.place()} : ${g.num('children') === 1 ? 'l’enfant nommé' : `chacun des ${g.f.number(g.num('children'))} enfants nommés`} a droit à au moins ${g.pct('eachPercent')} ${basisOf(g, fr)} au titre de la réserve ; le bénéficiaire ${g.f.number(g.num('beneficiary'))} reçoit ${g.pct('givenPercent')}.${cond}`;
-      return `${g.place()} : la loi réserve ${g.fraction('fraction')} ${basisOf(g, fr)} (${g.pct('reservePercent')}) à ces héritiers : ${groupsOf(g, fr, 'heirs')} ; ce plan leur donne ${g.pct('givenPercent')}. Un testament ne peut pas leur retirer la réserve : ils peuvent demander la réduction des autres libéralités.${cond}`;
+      return `${g.place()} : la loi réserve ${g.fraction('fraction')} ${basisOf(g, fr)} (${g.pct('reservePercent')}) à ces héritiers : ${groupsOf(g, fr, 'heirs')} ; ce plan leur donne ${g.pct('givenPercent')}. Un testament ne peut pas leur retirer la réserve : ${g.str('claim') === 'money' ? 'ils peuvent réclamer la différence en argent à la succession' : 'ils peuvent demander la réduction des autres libéralités'}.${cond}`;
     },
     'forced-heirship.not-computed': (g) =>
       `${g.place()} : la loi y prévoit une réserve héréditaire, que ce service ne calcule pas.`,

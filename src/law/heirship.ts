@@ -1,3 +1,4 @@
+import { thePlace } from '../core/messages/place-en.js';
 import { classifyRelationship, type RelationshipClass } from './family-words.js';
 import type { Finding, PlanBeneficiary, Source } from './findings.js';
 import type { HeirGroup, Jurisdiction, ReserveScenario, ReserveShare } from './jurisdictions.js';
@@ -39,6 +40,11 @@ const CLAIMS = {
   reduction: 'the heirs may claim reduction of the other gifts.',
   money: 'the heirs left short may claim the difference in money from the estate.',
 };
+/** The place as a sentence names it ("the Netherlands"), and at the start of one. */
+const at = (j: Jurisdiction): string => thePlace(j.name);
+const At = (j: Jurisdiction): string => thePlace(j.name, true);
+/** A matrimonial regime after "is": "the legal community (…)", but plain "community property". */
+const theRegime = (r: string): string => (r === 'community property' ? r : `the ${r}`);
 const groupsText = (gs: readonly HeirGroup[]): string => gs.map((g) => GROUP_WORDS[g]).join(' and ');
 
 interface Family {
@@ -106,16 +112,16 @@ function checkTemplate(j: Jurisdiction, template: string, out: Finding[]): void 
   let variant: string;
   if (template.startsWith('islamic') && j.islamicLaw.applies === 'none') {
     variant = 'no-legal-force';
-    message = `Islamic inheritance law has no legal force in ${j.name}; the plan takes effect as an ordinary disposition under local law, including any forced heirship or spouse rights.`;
+    message = `Islamic inheritance law has no legal force in ${at(j)}; the plan takes effect as an ordinary disposition under local law, including any forced heirship or spouse rights.`;
   } else if (template === 'common-law' && j.forcedHeirship.exists && j.islamicLaw.applies === 'none') {
     variant = 'forced-heirship';
-    message = `${j.name} has forced heirship; the common-law template assumes freedom of testation. Reserved heirs keep their claims whatever the plan says, so consider the civil-law template.`;
+    message = `${At(j)} has forced heirship; the common-law template assumes freedom of testation. Reserved heirs keep their claims whatever the plan says, so consider the civil-law template.`;
   } else if (template === 'civil-law' && !j.forcedHeirship.exists) {
     variant = 'no-reserve';
-    message = `${j.name} has no forced heirship of the civil-law kind; the civil-law template's reserves are not required here (they are harmless if intended). ${recommended}`;
+    message = `${At(j)} has no forced heirship of the civil-law kind; the civil-law template's reserves are not required here (they are harmless if intended). ${recommended}`;
   } else {
     variant = 'not-recommended';
-    message = `The ${template} template is not among those recommended for ${j.name}. ${recommended}`;
+    message = `The ${template} template is not among those recommended for ${at(j)}. ${recommended}`;
   }
   out.push({
     severity: 'info',
@@ -158,7 +164,7 @@ function checkReserve(
       severity,
       rule: 'forced-heirship.reserve',
       message:
-        `In ${j.name}, ${groupsText(r.heirs)} ${r.heirs.length > 1 || r.heirs[0] === 'descendants' ? 'together are' : r.heirs[0] === 'parents' ? 'are' : 'is'} entitled to a reserve of ${r.fraction} ${basis} (${pct(required)}); ` +
+        `In ${at(j)}, ${groupsText(r.heirs)} ${r.heirs.length > 1 || r.heirs[0] === 'descendants' ? 'together are' : r.heirs[0] === 'parents' ? 'are' : 'is'} entitled to a reserve of ${r.fraction} ${basis} (${pct(required)}); ` +
         `this plan gives ${pct(given)}. A will cannot take the reserve away: ${CLAIMS[claim]}${note}${condition}`,
       source: mainSource(j),
       expected: `at least ${pct(required)}`,
@@ -185,7 +191,7 @@ function checkReserve(
       out.push({
         severity,
         rule: 'forced-heirship.reserve',
-        message: `In ${j.name}, ${f.children === 1 ? 'the one child named is' : `each of the ${f.children} children named is`} entitled to at least ${pct(each)} ${basis} as a reserved share; "${b.name}" receives ${pct(b.percentage)}.${condition}`,
+        message: `In ${at(j)}, ${f.children === 1 ? 'the one child named is' : `each of the ${f.children} children named is`} entitled to at least ${pct(each)} ${basis} as a reserved share; "${b.name}" receives ${pct(b.percentage)}.${condition}`,
         source: mainSource(j),
         beneficiaryIndex: i,
         expected: `at least ${pct(each)}`,
@@ -217,7 +223,7 @@ function checkForcedHeirship(
     out.push({
       severity: 'info',
       rule: 'forced-heirship.not-computed',
-      message: `${j.name} has forced heirship, which this service does not compute: ${fh.summary}`,
+      message: `${At(j)} has forced heirship, which this service does not compute: ${fh.summary}`,
       source: mainSource(j),
       params: { jurisdiction: j.id },
     });
@@ -243,7 +249,7 @@ function checkForcedHeirship(
       severity: 'info',
       rule: 'forced-heirship.unnamed-heirs',
       message:
-        `${j.name} reserves part of the estate for ${groupsText(unnamed)} in your situation. ` +
+        `${At(j)} reserves part of the estate for ${groupsText(unnamed)} in your situation. ` +
         `The plan names none; if you leave any, they keep their reserve even though the plan does not name them. ${fh.summary}`,
       source: mainSource(j),
       params: { jurisdiction: j.id, heirs: unnamed.join(',') },
@@ -269,7 +275,7 @@ function checkElectiveShare(
     out.push({
       severity: 'info',
       rule: 'spouse.elective-share',
-      message: `${j.name} gives a surviving spouse an elective share (${es.statute}): if you are married, your spouse may claim ${flat ? flat.fraction : es.maxFraction ? `up to ${es.maxFraction}` : 'a statutory share'} whatever this plan says. ${caveat}`,
+      message: `${At(j)} gives a surviving spouse an elective share (${es.statute}): if you are married, your spouse may claim ${flat ? flat.fraction : es.maxFraction ? `up to ${es.maxFraction}` : 'a statutory share'} whatever this plan says. ${caveat}`,
       source,
       ...(flat ? { expected: `at least ${pct(fractionValue(flat.fraction) * 100)}` } : {}),
       params: {
@@ -292,7 +298,7 @@ function checkElectiveShare(
       out.push({
         severity: 'warning',
         rule: 'spouse.elective-share',
-        message: `In ${j.name} the surviving spouse may elect to take ${flat.fraction} (${pct(required)}) instead of what the will gives (${es.statute}); this plan gives ${pct(spousePct)}. ${caveat}`,
+        message: `In ${at(j)} the surviving spouse may elect to take ${flat.fraction} (${pct(required)}) instead of what the will gives (${es.statute}); this plan gives ${pct(spousePct)}. ${caveat}`,
         source,
         expected: `at least ${pct(required)}`,
         params: {
@@ -312,7 +318,7 @@ function checkElectiveShare(
       out.push({
         severity: 'info',
         rule: 'spouse.elective-share',
-        message: `In ${j.name} the surviving spouse may elect up to ${es.maxFraction} (${pct(max)}), depending on the length of the marriage (${es.statute}); this plan gives ${pct(spousePct)}. ${caveat}`,
+        message: `In ${at(j)} the surviving spouse may elect up to ${es.maxFraction} (${pct(max)}), depending on the length of the marriage (${es.statute}); this plan gives ${pct(spousePct)}. ${caveat}`,
         source,
         expected: `up to ${pct(max)}`,
         params: {
@@ -330,7 +336,7 @@ function checkElectiveShare(
     out.push({
       severity: 'info',
       rule: 'spouse.elective-share',
-      message: `In ${j.name} the surviving spouse may elect against the will (${es.statute}): ${es.basis}. Check that this plan and other property leave the spouse at least that.`,
+      message: `In ${at(j)} the surviving spouse may elect against the will (${es.statute}): ${es.basis}. Check that this plan and other property leave the spouse at least that.`,
       source,
       params: { variant: 'unquantified', jurisdiction: j.id, statute: es.statute },
       ...idx,
@@ -353,7 +359,7 @@ function checkMaritalProperty(
       severity: given === 'community' ? 'warning' : 'info',
       rule: 'spouse.community-property',
       message:
-        `${f.spouse ? '' : 'If you are married: '}${optIn ? `${j.name} allows community property by agreement or trust, and you indicated community property` : `${j.name}'s default regime is ${mp.defaultRegime}`}. ` +
+        `${f.spouse ? '' : 'If you are married: '}${optIn ? `${thePlace(j.name, f.spouse)} allows community property by agreement or trust, and you indicated community property` : `${f.spouse ? 'T' : 't'}he default regime in ${at(j)} is ${theRegime(mp.defaultRegime)}`}. ` +
         `The surviving spouse already owns half of the community property, so the plan can dispose only of your half and of your separate property; ` +
         `do not place the spouse's half of community assets in this contract without the spouse's consent.`,
       source,
@@ -366,7 +372,7 @@ function checkMaritalProperty(
     out.push({
       severity: 'info',
       rule: 'spouse.deferred-community',
-      message: `${j.name}'s default regime is ${mp.defaultRegime}: ${mp.summary} The spouse's marital-property claim is settled before the estate is shared out.`,
+      message: `In ${at(j)} the default regime is ${theRegime(mp.defaultRegime)}: ${mp.summary} The spouse's marital-property claim is settled before the estate is shared out.`,
       source,
       params: { jurisdiction: j.id },
     });
@@ -374,7 +380,7 @@ function checkMaritalProperty(
     out.push({
       severity: 'info',
       rule: 'spouse.community-property',
-      message: `${j.name}: ${mp.summary} If you and your spouse hold assets that way, your spouse owns half of them and the plan can dispose only of your half.`,
+      message: `${At(j)}: ${mp.summary} If you and your spouse hold assets that way, your spouse owns half of them and the plan can dispose only of your half.`,
       source,
       params: { variant: 'opt-in', jurisdiction: j.id },
     });
@@ -395,7 +401,7 @@ function checkIslamicLaw(
   out.push({
     severity,
     rule: 'islamic-law.applies',
-    message: `In ${j.name} Islamic inheritance law governs ${who}: ${ia.summary} If it governs yours, the Qur'anic heirs take fixed shares whatever this plan says; consider the islamic-mirth or islamic-wasiyyah template.`,
+    message: `In ${at(j)} Islamic inheritance law governs ${who}: ${ia.summary} If it governs yours, the Qur'anic heirs take fixed shares whatever this plan says; consider the islamic-mirth or islamic-wasiyyah template.`,
     source: mainSource(j),
     params: { jurisdiction: j.id, scope: ia.applies === 'all' ? 'all' : 'muslims' },
   });

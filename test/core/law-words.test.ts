@@ -193,6 +193,20 @@ describe('law findings in words', () => {
     }
   });
 
+  it('gives English place names their "the", at the start of a sentence too', () => {
+    const said = (jurisdiction: string) =>
+      checkPlan(index, { jurisdiction, template: 'common-law', beneficiaries: [b('friend', 100)] }).findings.map(
+        (f) => sayLaw(f, 'en', names('en'))!,
+      );
+    expect(said('nl')).toContainEqual(expect.stringMatching(/^The Netherlands has forced heirship; /));
+    expect(said('nl')).toContainEqual(
+      expect.stringMatching(/^If you are married: the default regime in the Netherlands is community property\. /),
+    );
+    expect(said('ae')).toContainEqual(expect.stringMatching(/^In the United Arab Emirates Islamic inheritance law /));
+    expect(said('us-dc')).toContainEqual(expect.stringMatching(/^The District of Columbia gives a surviving spouse /));
+    expect(said('fr')).toContainEqual(expect.stringMatching(/^France has forced heirship; /));
+  });
+
   it('keeps the English message, marked, when a name or a param has no words', () => {
     // The maternal uncle is not among the relationships the wizard offers.
     const missing: Finding = {

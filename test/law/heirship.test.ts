@@ -474,3 +474,40 @@ describe('what a reserved heir left short may claim', () => {
     }
   });
 });
+
+describe('place names in sentences', () => {
+  const messages = (id: string, template: string, bs: PlanBeneficiary[]) =>
+    checkJurisdictionPlan(J(id), template, bs).map((f) => f.message);
+  it('gives "the" to the places that take it, at the start of a sentence too', () => {
+    const nl = messages('nl', 'common-law', [b('friend', 100)]);
+    expect(nl.join(' ')).toContain('The Netherlands has forced heirship');
+    expect(nl.join(' ')).toContain(
+      'If you are married: the default regime in the Netherlands is the limited community',
+    );
+    expect(messages('cz', 'civil-law', [b('friend', 100)]).join(' ')).toContain(
+      'The Czech Republic has forced heirship',
+    );
+    expect(messages('ae', 'common-law', [b('friend', 100)]).join(' ')).toContain('for the United Arab Emirates.');
+    expect(messages('us-dc', 'common-law', [b('friend', 100)]).join(' ')).toMatch(/^The District of Columbia gives/);
+    expect(messages('fr', 'common-law', [b('friend', 100)]).join(' ')).toContain('France has forced heirship');
+    for (const id of ['nl', 'cz', 'ae', 'us-dc', 'us', 'gb'])
+      for (const m of messages(id, 'civil-law', [b('wife', 50), b('friend', 50)]))
+        expect(m, id).not.toMatch(/(^|[^e] )(Netherlands|Czech Republic|United |District of)/);
+  });
+  it('says the default regime as a sentence: "the default regime in Belgium is the legal community regime"', () => {
+    expect(messages('be', 'civil-law', [b('wife', 50), b('son', 50)])).toContainEqual(
+      expect.stringMatching(/^The default regime in Belgium is the legal community regime \(patrimoine commun/),
+    );
+    expect(messages('us-ca', 'common-law', [b('friend', 100)])).toContainEqual(
+      expect.stringMatching(/^If you are married: the default regime in California is community property\. /),
+    );
+    expect(messages('de', 'civil-law', [b('wife', 50), b('son', 50)])).toContainEqual(
+      expect.stringMatching(
+        /^In Germany the default regime is the community of accrued gains \(Zugewinngemeinschaft\): /,
+      ),
+    );
+    for (const id of ['be', 'cz', 'nl', 'de'])
+      for (const m of messages(id, 'civil-law', [b('wife', 50), b('son', 50)]))
+        expect(m, id).not.toContain("'s default");
+  });
+});

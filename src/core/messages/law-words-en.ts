@@ -7,6 +7,7 @@ import type { Locale } from './index.js';
 import {
   electiveShareOf,
   basisOf,
+  type Get,
   groupsOf,
   type LawFindingInput,
   type LawNames,
@@ -15,6 +16,11 @@ import {
   READER_WORDS,
   sayWith,
 } from './law-words.js';
+import { thePlace } from './place-en.js';
+
+/** The place of a finding as a sentence names it ("the Netherlands"), and at the start of one. */
+const at = (g: Get) => thePlace(g.place());
+const At = (g: Get) => thePlace(g.place(), true);
 
 const en: LawWords = {
   groups: { descendants: 'the children (descendants)', spouse: 'the spouse', parents: 'the parents' },
@@ -31,15 +37,15 @@ const en: LawWords = {
     'plan.relationship-missing': (g) =>
       `Beneficiaries without a relationship: ${g.f.number(g.num('count'))}. Reserves and spouse rights can be checked only for beneficiaries whose relationship is given.`,
     'template.mismatch': (g) => {
-      const place = g.place();
+      const place = at(g);
       const recommended = `Recommended: ${g.f.and(g.str('recommended').split(',').map(g.template))}.`;
       switch (g.str('variant')) {
         case 'no-legal-force':
           return `Islamic inheritance law has no legal force in ${place}; the plan takes effect as an ordinary disposition under local law, including any forced heirship or spouse rights.`;
         case 'forced-heirship':
-          return `${place} has forced heirship; the “${g.template(g.str('template'))}” template assumes freedom of testation. Reserved heirs keep their claims whatever the plan says, so consider the “${g.template('civil-law')}” template.`;
+          return `${At(g)} has forced heirship; the “${g.template(g.str('template'))}” template assumes freedom of testation. Reserved heirs keep their claims whatever the plan says, so consider the “${g.template('civil-law')}” template.`;
         case 'no-reserve':
-          return `${place} has no forced heirship of the civil-law kind; the reserves of the “${g.template(g.str('template'))}” template are not required here. ${recommended}`;
+          return `${At(g)} has no forced heirship of the civil-law kind; the reserves of the “${g.template(g.str('template'))}” template are not required here. ${recommended}`;
         default:
           return `The “${g.template(g.str('template'))}” template is not among those recommended for ${place}. ${recommended}`;
       }
@@ -47,19 +53,19 @@ const en: LawWords = {
     'forced-heirship.reserve': (g) => {
       const cond = g.flag('conditional') ? ' This applies only under conditions the law sets.' : '';
       if (g.str('variant') === 'per-child')
-        return `In ${g.place()}, ${g.num('children') === 1 ? 'the one child named' : `each of the ${g.f.number(g.num('children'))} children named`} is entitled to at least ${g.pct('eachPercent')} ${basisOf(g, en)} as a reserved share; beneficiary ${g.f.number(g.num('beneficiary'))} receives ${g.pct('givenPercent')}.${cond}`;
-      return `In ${g.place()}, the reserve of ${groupsOf(g, en, 'heirs')} is ${g.fraction('fraction')} ${basisOf(g, en)} (${g.pct('reservePercent')}); this plan gives ${g.pct('givenPercent')}. A will cannot take the reserve away: ${g.str('claim') === 'money' ? 'the heirs left short may claim the difference in money from the estate' : 'the heirs may claim reduction of the other gifts'}.${cond}`;
+        return `In ${at(g)}, ${g.num('children') === 1 ? 'the one child named' : `each of the ${g.f.number(g.num('children'))} children named`} is entitled to at least ${g.pct('eachPercent')} ${basisOf(g, en)} as a reserved share; beneficiary ${g.f.number(g.num('beneficiary'))} receives ${g.pct('givenPercent')}.${cond}`;
+      return `In ${at(g)}, the reserve of ${groupsOf(g, en, 'heirs')} is ${g.fraction('fraction')} ${basisOf(g, en)} (${g.pct('reservePercent')}); this plan gives ${g.pct('givenPercent')}. A will cannot take the reserve away: ${g.str('claim') === 'money' ? 'the heirs left short may claim the difference in money from the estate' : 'the heirs may claim reduction of the other gifts'}.${cond}`;
     },
-    'forced-heirship.not-computed': (g) => `${g.place()} has forced heirship, which this service does not compute.`,
+    'forced-heirship.not-computed': (g) => `${At(g)} has forced heirship, which this service does not compute.`,
     'forced-heirship.unnamed-heirs': (g) =>
-      `${g.place()} reserves part of the estate for ${groupsOf(g, en, 'heirs')} in your situation. The plan names none; if you leave any, they keep their reserve even though the plan does not name them.`,
+      `${At(g)} reserves part of the estate for ${groupsOf(g, en, 'heirs')} in your situation. The plan names none; if you leave any, they keep their reserve even though the plan does not name them.`,
     'spouse.elective-share': (g) => {
-      const place = g.place();
+      const place = at(g);
       const statute = g.str('statute');
       switch (g.str('variant')) {
         case 'no-spouse': {
           const what = electiveShareOf(g, (share) => `up to ${share}`, 'a statutory share');
-          return `${place} gives a surviving spouse an elective share (${statute}): if you are married, your spouse may claim ${what} whatever this plan says. It is computed on more than the assets in this plan, so other property passing to the spouse counts toward it.`;
+          return `${At(g)} gives a surviving spouse an elective share (${statute}): if you are married, your spouse may claim ${what} whatever this plan says. It is computed on more than the assets in this plan, so other property passing to the spouse counts toward it.`;
         }
         case 'fixed':
           return `In ${place} the surviving spouse may elect to take ${g.fraction('fraction')} (${g.pct('requiredPercent')}) instead of what the will gives (${statute}); this plan gives ${g.pct('givenPercent')}.`;
@@ -71,34 +77,34 @@ const en: LawWords = {
     },
     'spouse.community-property': (g) => {
       if (g.str('variant') === 'opt-in')
-        return `${g.place()} allows community property by agreement. If you and your spouse hold assets that way, your spouse owns half of them and the plan can dispose only of your half.`;
+        return `${At(g)} allows community property by agreement. If you and your spouse hold assets that way, your spouse owns half of them and the plan can dispose only of your half.`;
       const lead = g.flag('spouseNamed') ? '' : 'If you are married: ';
       const regime = g.flag('optIn')
-        ? `${g.place()} allows community property by agreement or trust, and you indicated community property.`
-        : `the default regime of ${g.place()} is community property.`;
+        ? `${at(g)} allows community property by agreement or trust, and you indicated community property.`
+        : `the default regime in ${at(g)} is community property.`;
       const first = lead ? `${lead}${regime}` : `${regime[0]!.toUpperCase()}${regime.slice(1)}`;
       return `${first} The surviving spouse already owns half of the community property, so the plan can dispose only of your half and of your separate property; do not place the spouse's half in this contract without the spouse's consent.`;
     },
     'spouse.deferred-community': (g) =>
-      `The default regime of ${g.place()} shares the spouses' gains when the marriage ends: the spouse's claim is settled before the estate is shared out.`,
+      `The default regime in ${at(g)} shares the spouses' gains when the marriage ends: the spouse's claim is settled before the estate is shared out.`,
     'islamic-law.applies': (g) =>
-      `In ${g.place()} Islamic inheritance law governs ${g.str('scope') === 'all' ? 'estates' : 'the estates of Muslims'}. If it governs yours, the Qur'anic heirs take fixed shares whatever this plan says; consider the “${g.template('islamic-mirth')}” or “${g.template('islamic-wasiyyah')}” template.`,
+      `In ${at(g)} Islamic inheritance law governs ${g.str('scope') === 'all' ? 'estates' : 'the estates of Muslims'}. If it governs yours, the Qur'anic heirs take fixed shares whatever this plan says; consider the “${g.template('islamic-mirth')}” or “${g.template('islamic-wasiyyah')}” template.`,
     'islamic-law.bequest-limit': (g) =>
       `Where Islamic law applies, bequests to people who are not heirs are limited to ${g.fraction('fraction')} of the estate (${g.pct('limitPercent')}) unless the heirs consent; this plan gives ${g.pct('givenPercent')} to beneficiaries who are not relatives.`,
     'faraid.school': (g) => {
       const school = g.school();
       if (g.has('jurisdictionSchool')) {
         return g.str('jurisdictionSchool') === 'code'
-          ? `${g.place()} applies its own code; the ${school} school applied here was chosen by the request.`
-          : `${g.place()} follows the ${g.school('jurisdictionSchool')} school; the ${school} school applied here was chosen by the request and may differ from what a court there would apply.`;
+          ? `${At(g)} applies its own code; the ${school} school applied here was chosen by the request.`
+          : `${At(g)} follows the ${g.school('jurisdictionSchool')} school; the ${school} school applied here was chosen by the request and may differ from what a court there would apply.`;
       }
       switch (g.str('chosenBy')) {
         case 'jurisdiction':
-          return `Fara'id checked by the ${school} school, the one ${g.place()} follows.`;
+          return `Fara'id checked by the ${school} school, the one ${at(g)} follows.`;
         case 'caller':
           return `Fara'id checked by the ${school} school, as chosen.`;
         default:
-          return `Fara'id checked by the ${school} school, the default: no school is recorded for ${g.place()}.`;
+          return `Fara'id checked by the ${school} school, the default: no school is recorded for ${at(g)}.`;
       }
     },
     'faraid.school-not-computed': (g) =>

@@ -1,3 +1,4 @@
+import { thePlace } from '../../core/messages/place-en.js';
 import type { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../../core/errors.js';
 import { defaultJurisdictions, type JurisdictionIndex } from '../jurisdictions.js';
@@ -359,8 +360,8 @@ export function spouseRaddSetting(
     const recorded = j.islamicLaw.spouseRadd;
     const cited = j.islamicLaw.spouseRaddSource?.title;
     if (recorded !== undefined)
-      return { value: recorded, source: `the recorded practice of ${j.name}${cited ? `, ${cited}` : ''}` };
-    return { value: true, source: `the default; nothing is recorded for ${j.name}` };
+      return { value: recorded, source: `the recorded practice of ${thePlace(j.name)}${cited ? `, ${cited}` : ''}` };
+    return { value: true, source: `the default; nothing is recorded for ${thePlace(j.name)}` };
   }
   return { value: true, source: 'the default' };
 }

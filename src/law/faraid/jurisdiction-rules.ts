@@ -1,3 +1,4 @@
+import { thePlace } from '../../core/messages/place-en.js';
 import { ApiError } from '../../core/errors.js';
 import type { Jurisdiction, SchoolId } from '../jurisdiction-schema.js';
 import { defaultJurisdictions, type JurisdictionIndex } from '../jurisdictions.js';
@@ -42,8 +43,8 @@ export function selectSchool(requested: Madhhab | undefined, j: Jurisdiction | u
     if (j && recorded && recorded.madhhab !== requested) {
       sel.jurisdictionMadhhab = recorded.madhhab;
       sel.note = recorded.madhhab
-        ? `${j.name} follows the ${LABEL[recorded.madhhab]} school (${recorded.source.title}); the ${LABEL[requested]} school applied here was chosen by the request and may differ from what a court there would apply.`
-        : `${j.name} applies its own code (${recorded.source.title}); the ${LABEL[requested]} school applied here was chosen by the request.`;
+        ? `${thePlace(j.name, true)} follows the ${LABEL[recorded.madhhab]} school (${recorded.source.title}); the ${LABEL[requested]} school applied here was chosen by the request and may differ from what a court there would apply.`
+        : `${thePlace(j.name, true)} applies its own code (${recorded.source.title}); the ${LABEL[requested]} school applied here was chosen by the request.`;
     }
     return sel;
   }
@@ -51,19 +52,19 @@ export function selectSchool(requested: Madhhab | undefined, j: Jurisdiction | u
     return {
       madhhab: recorded.madhhab,
       chosenBy: 'jurisdiction',
-      source: `${j.name}: ${recorded.basis} (${recorded.source.title})`,
+      source: `${thePlace(j.name, true)}: ${recorded.basis} (${recorded.source.title})`,
     };
   if (j && recorded)
     return {
       madhhab: 'shafii',
       chosenBy: 'jurisdiction',
-      source: `${j.name} applies its own code (${recorded.source.title}); where it follows the classical rules they are computed by the Shafi'i school, its main source. ${recorded.basis}`,
+      source: `${thePlace(j.name, true)} applies its own code (${recorded.source.title}); where it follows the classical rules they are computed by the Shafi'i school, its main source. ${recorded.basis}`,
     };
   return {
     madhhab: DEFAULT_MADHHAB,
     chosenBy: 'default',
     source: j
-      ? `the default; no school is recorded for ${j.name}`
+      ? `the default; no school is recorded for ${thePlace(j.name)}`
       : 'the default, the school of Al-Sirajiyyah; pass jurisdiction or madhhab to choose another',
   };
 }

@@ -397,11 +397,11 @@ function checkIslamicLaw(
   const ia = j.islamicLaw;
   if (ia.applies === 'none' || template.startsWith('islamic')) return;
   const severity = ia.applies === 'all' ? 'warning' : 'info';
-  const who = ia.applies === 'all' ? 'estates' : 'the estates of Muslims';
   out.push({
     severity,
     rule: 'islamic-law.applies',
-    message: `In ${at(j)} Islamic inheritance law governs ${who}: ${ia.summary} If it governs yours, the Qur'anic heirs take fixed shares whatever this plan says; consider the islamic-mirth or islamic-wasiyyah template.`,
+    // The summary says whom the law governs ("Islamic inheritance law governs the estates of Muslims"): not twice.
+    message: `In ${at(j)}, ${ia.summary.replace(/^The /, 'the ')} If Islamic law governs your estate, the Qur'anic heirs take fixed shares whatever this plan says; consider the islamic-mirth or islamic-wasiyyah template.`,
     source: mainSource(j),
     params: { jurisdiction: j.id, scope: ia.applies === 'all' ? 'all' : 'muslims' },
   });

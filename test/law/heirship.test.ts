@@ -511,3 +511,26 @@ describe('place names in sentences', () => {
         expect(m, id).not.toContain("'s default");
   });
 });
+
+describe('Islamic law where it governs estates', () => {
+  it('says whom it governs once, in the record’s words', () => {
+    for (const j of index.all().filter((x) => x.islamicLaw.applies !== 'none')) {
+      const m = checkJurisdictionPlan(j, 'common-law', [b('friend', 100)]).find(
+        (f) => f.rule === 'islamic-law.applies',
+      )!.message;
+      expect(m.match(/governs the estates of Muslims/g)?.length ?? 0, j.id).toBeLessThanOrEqual(1);
+      expect(m.match(/estates of Muslims/g)?.length ?? 0, j.id).toBeLessThanOrEqual(1);
+      expect(m, j.id).toMatch(/^In [A-Z]|^In the [A-Z]/);
+    }
+    const ae = checkJurisdictionPlan(J('ae'), 'common-law', [b('friend', 100)]).find(
+      (f) => f.rule === 'islamic-law.applies',
+    )!;
+    expect(ae.message).toMatch(
+      /^In the United Arab Emirates, Islamic inheritance law governs the estates of Muslims\. Non-Muslims may rely /,
+    );
+    const dz = checkJurisdictionPlan(J('dz'), 'common-law', [b('friend', 100)]);
+    expect(dz.find((f) => f.rule === 'islamic-law.applies')!.message).toMatch(
+      /^In Algeria, the Family Code applies to Algerians; /,
+    );
+  });
+});

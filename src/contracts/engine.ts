@@ -4,6 +4,8 @@ import { ApiError } from '../core/errors.js';
 import { recordEvent } from '../events/events.js';
 import { checkPlan } from '../law/check-plan.js';
 import { checkIslamicPlan } from '../law/islamic.js';
+import { TEMPLATES } from '../law/templates.js';
+import { thePlace } from '../core/messages/place-en.js';
 import type { JurisdictionIndex } from '../law/jurisdictions.js';
 import type { Madhhab } from '../law/faraid/index.js';
 import type { Logger } from '../core/log.js';
@@ -87,6 +89,8 @@ export type GenerateStage = 'validate' | 'law' | 'compile' | 'execute' | 'measur
 
 const LAW_SEVERITY = { error: 'high', warning: 'medium', info: 'info' } as const;
 
+const templateName = (type: string): string => TEMPLATES.find((t) => t.type === type)?.name ?? type;
+
 /** The template's (and optional jurisdiction's) law: errors refuse the plan, the rest become analysis warnings. */
 function lawWarnings(input: GenerateInput, jurisdictions: JurisdictionIndex): z.infer<typeof WarningSchema>[] {
   const beneficiaries = input.beneficiaries.map((b) => ({
@@ -108,7 +112,7 @@ function lawWarnings(input: GenerateInput, jurisdictions: JurisdictionIndex): z.
   const errors = findings.filter((f) => f.severity === 'error');
   if (errors.length) {
     throw ApiError.validation(
-      `The plan does not satisfy the ${input.inheritanceTemplate} template${input.jurisdiction ? ` in ${input.jurisdiction}` : ''}.`,
+      `The plan does not follow the “${templateName(input.inheritanceTemplate)}” template${input.jurisdiction ? ` in ${thePlace(jurisdictions.get(input.jurisdiction)?.name ?? input.jurisdiction)}` : ''}.`,
       errors.map((f) => ({
         field: f.beneficiaryIndex !== undefined ? `beneficiaries.${f.beneficiaryIndex}.percentage` : 'beneficiaries',
         reason: `${f.message} (${f.rule}; ${f.source.title})`,

@@ -136,7 +136,7 @@ function percentageFindings(beneficiaries: PlanBeneficiary[]): Finding[] {
         severity: 'error',
         rule: 'plan.percentage-precision',
         message: `${b.name}'s percentage has more than two decimals.`,
-        source: { title: 'svc: shares are basis points on chain (docs/decisions.md, Contracts)' },
+        source: { title: 'Shares are recorded in hundredths of a percent (0.01%)' },
         beneficiaryIndex: i,
         params: { beneficiary: i + 1 },
       });
@@ -148,7 +148,7 @@ function percentageFindings(beneficiaries: PlanBeneficiary[]): Finding[] {
       severity: 'error',
       rule: 'plan.percentages-sum',
       message: `The percentages sum to ${(totalBp / 100).toFixed(2)}, not 100.`,
-      source: { title: 'svc: shares must total exactly 100%' },
+      source: { title: 'The shares must total exactly 100%' },
       expected: '100',
       params: { totalPercent: totalBp / 100 },
     });
@@ -163,7 +163,9 @@ function percentageFindings(beneficiaries: PlanBeneficiary[]): Finding[] {
  * overrides the jurisdiction's own school.
  */
 function schoolFinding(sel: SchoolSelection, j: Jurisdiction): Finding {
-  const source = j.islamicLaw.school?.source ?? { title: "svc fara'id engine: default school (docs-index/faraid.md)" };
+  const source = j.islamicLaw.school?.source ?? {
+    title: 'The school applied when none is recorded: Hanafi (Al-Sirajiyyah)',
+  };
   if (!isComputable(sel.madhhab))
     return {
       severity: 'warning',

@@ -71,16 +71,17 @@ export function selectSchool(requested: Madhhab | undefined, j: Jurisdiction | u
 
 /**
  * How the school came to be applied, for a sentence after its name ("Hanafi, the default, ..."): each choice worded
- * once (the selection's `source` already says "the default" or "set by the request" in its own words).
+ * once (the selection's `source` already says "the default" or "set by the request" in its own words), without a
+ * full stop of its own (a recorded basis may end with one): the sentence puts its own.
  */
 export function schoolChoice(sel: SchoolSelection): string {
   switch (sel.chosenBy) {
     case 'caller':
       return 'set by the request';
     case 'jurisdiction':
-      return `chosen by the jurisdiction: ${sel.source}`;
+      return `chosen by the jurisdiction: ${sel.source.replace(/\.$/, '')}`;
     default:
-      return sel.source;
+      return sel.source.replace(/\.$/, '');
   }
 }
 

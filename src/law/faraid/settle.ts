@@ -35,7 +35,9 @@ function shareResidue(st: EngineState, res: readonly Residuary[], residue: Fract
     kind: 'residuary',
     detail: residue.isZero()
       ? 'The fixed shares exhaust the estate; the residuaries take nothing.'
-      : `The residue ${residue} goes to the residuaries: ${res.map((r) => `${L[r.heir]} ${r.weight} part${r.weight > 1 ? 's' : ''} per head`).join(', ')}.`,
+      : res.length === 1
+        ? `The ${L[res[0]!.heir]}${count(st, res[0]!.heir) > 1 ? `s (${count(st, res[0]!.heir)}, in equal parts) take` : ' takes'} ${residue.eq(Fraction.ONE) ? 'the whole estate' : `the residue, ${residue}`}, as residuary.`
+        : `The residue ${residue} goes to the residuaries: ${res.map((r) => `${L[r.heir]} ${r.weight} part${r.weight > 1 ? 's' : ''} per head`).join(', ')}.`,
   });
 }
 

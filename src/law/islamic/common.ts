@@ -23,7 +23,7 @@ export const ISLAMIC_SOURCES = {
     title: 'Hadith: "There is no bequest to an heir" (Sunan Abi Dawud 2870; Jami\' at-Tirmidhi 2120)',
     url: 'https://sunnah.com/abudawud:2870',
   },
-  vocabulary: { title: "svc fara'id engine: relationship vocabulary (docs-index/faraid.md)" },
+  vocabulary: { title: "The relationships that name an heir of fara'id" },
   treasury: {
     title:
       "Radd to a spouse: Al-Sirajiyyah, chapter on radd (no return to a spouse; the surplus to the public treasury) and the later Hanafi fatwa (Ibn 'Abidin, Radd al-Muhtar) allowing it; Egyptian Law No. 77 of 1943 on inheritance, art. 30",

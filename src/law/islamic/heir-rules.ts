@@ -2,6 +2,10 @@ import { ApiError } from '../../core/errors.js';
 import { computeShares, type EngineResult, HEIR_KEYS, HEIR_LABELS, type HeirKey } from '../faraid/index.js';
 import { ISLAMIC_SOURCES, type PlanCheck, pct, toBp } from './common.js';
 
+/** What an owner whose relationship names no heir can do. */
+const NAME_AN_HEIR =
+  'Give the relationship to the deceased as an heir: son, daughter, husband, wife, father, mother, brother, sister and so on.';
+
 /**
  * The first rules of an Islamic plan check: how each relationship reads, the
  * heirs it makes and their fara'id shares, and the legatees of a wasiyyah.
@@ -37,7 +41,7 @@ export function relationshipFindings(ck: PlanCheck): void {
         message:
           cl.kind === 'missing'
             ? `No relationship given; an Islamic template needs each beneficiary's relationship to the deceased.${mirth ? '' : ' Treated as a non-heir legatee.'}`
-            : `Relationship "${rel}" cannot be mapped to an heir of fara'id.${mirth ? ' Use a known term (see docs).' : ' Treated as a non-heir legatee.'}`,
+            : `Relationship "${rel}" cannot be mapped to an heir of fara'id.${mirth ? ` ${NAME_AN_HEIR}` : ' Treated as a non-heir legatee.'}`,
         source: ISLAMIC_SOURCES.vocabulary,
         beneficiaryIndex: i,
         params: { variant: cl.kind, beneficiary: i + 1, mirth: mirth ? 1 : 0 },
@@ -149,7 +153,7 @@ export function legateeFindings(ck: PlanCheck, engine: EngineResult | undefined)
       findings.push({
         severity: 'info',
         rule: 'wasiyyah.excluded-heir-legatee',
-        message: `The ${HEIR_LABELS[cl.heir]} is excluded from inheriting by the ${HEIR_LABELS[x.by]} (${x.reason}) and so may receive a bequest.`,
+        message: `The ${HEIR_LABELS[cl.heir]} is excluded from inheriting by the ${HEIR_LABELS[x.by]} (${x.reason.replace(/\.$/, '')}) and so may receive a bequest.`,
         source: ISLAMIC_SOURCES.exclusion,
         beneficiaryIndex: i,
         params: { heir: cl.heir, by: x.by },

@@ -59,7 +59,7 @@ function personFinding(ck: PlanCheck, p: Person, exp: number, units: bigint): vo
   ck.expected.push({ beneficiaryIndex: p.index, heir: p.heir, expectedPercentage: pct(exp) });
   const got = toBp(ck.beneficiaries[p.index]!.percentage);
   if (got === exp) return;
-  const what = `the ${HEIR_LABELS[p.heir]}`;
+  const what = `The ${HEIR_LABELS[p.heir]}`;
   if (!mirth && got > exp)
     ck.findings.push({
       severity: consent ? 'info' : 'warning',
@@ -74,7 +74,7 @@ function personFinding(ck: PlanCheck, p: Person, exp: number, units: bigint): vo
     ck.findings.push({
       severity: mirth || !consent ? 'error' : 'warning',
       rule: 'faraid.share-mismatch',
-      message: `${what[0]!.toUpperCase()}${what.slice(1)} is given ${pct(got)}% but the fara'id share (${madhhab}) is ${pct(exp)}%${mirth ? '' : ` (its share of the ${pct(Number(units))}% left after bequests)`}.`,
+      message: `${what} is given ${pct(got)}% but the fara'id share (${madhhab}) is ${pct(exp)}%${mirth ? '' : ` (its share of the ${pct(Number(units))}% left after bequests)`}.`,
       source: ISLAMIC_SOURCES.shares,
       beneficiaryIndex: p.index,
       expected: pct(exp),
@@ -99,7 +99,7 @@ function excludedInMirath(ck: PlanCheck, e: EngineResult): void {
     ck.findings.push({
       severity: 'error',
       rule: 'faraid.excluded-heir',
-      message: `The ${HEIR_LABELS[cl.heir]} inherits nothing: excluded by the ${HEIR_LABELS[x.by]} (${x.reason})`,
+      message: `The ${HEIR_LABELS[cl.heir]} inherits nothing: excluded by the ${HEIR_LABELS[x.by]} (${x.reason.replace(/\.$/, '')}).`,
       source: ISLAMIC_SOURCES.exclusion,
       beneficiaryIndex: i,
       expected: '0.00',

@@ -190,7 +190,7 @@ function schoolFinding(sel: SchoolSelection, j: Jurisdiction): Finding {
 }
 
 export function checkPlan(index: JurisdictionIndex, input: CheckPlanInput): CheckPlanOutput {
-  const jurisdiction = index.resolve(input.jurisdiction);
+  const jurisdiction = index.resolve(input.jurisdiction, 'jurisdiction');
   const beneficiaries: PlanBeneficiary[] = input.beneficiaries;
   const findings = [
     ...percentageFindings(beneficiaries),

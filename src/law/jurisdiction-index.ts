@@ -15,7 +15,8 @@ export interface JurisdictionIndex {
   /** By id or alias, case- and accent-insensitive; undefined when unknown. */
   get(idOrAlias: string): Jurisdiction | undefined;
   /** Like get, but throws ApiError NOT_FOUND with close matches in `details`. */
-  resolve(idOrAlias: string): Jurisdiction;
+  /** The jurisdiction, or a 404 whose details name `field`, the request's field that gave it (default "id"). */
+  resolve(idOrAlias: string, field?: string): Jurisdiction;
   /** Jurisdictions matching every given filter, sorted by id. */
   list(filter: JurisdictionFilter): Jurisdiction[];
   /** Up to `max` ids, names and aliases close to `query`, best first. */
@@ -123,13 +124,13 @@ class Index implements JurisdictionIndex {
       .map((x) => x.j);
   }
 
-  resolve(idOrAlias: string): Jurisdiction {
+  resolve(idOrAlias: string, field = 'id'): Jurisdiction {
     const found = this.get(idOrAlias);
     if (found) return found;
     const close = this.suggest(idOrAlias);
-    const details: ErrorDetail[] = close.map((j) => ({ field: 'id', reason: `did you mean ${j.id} (${j.name})?` }));
+    const details: ErrorDetail[] = close.map((j) => ({ field, reason: `did you mean ${j.id} (${j.name})?` }));
     if (details.length === 0)
-      details.push({ field: 'id', reason: 'no jurisdiction with this id, name or alias; see list_jurisdictions' });
+      details.push({ field, reason: 'no jurisdiction with this id, name or alias; see list_jurisdictions' });
     throw new ApiError('NOT_FOUND', `Jurisdiction "${idOrAlias.slice(0, 80)}" not found`, details);
   }
 

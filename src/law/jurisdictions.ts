@@ -94,7 +94,7 @@ export function lazyJurisdictionIndex(load: () => JurisdictionIndex = defaultJur
   return {
     all: () => loaded().all(),
     get: (idOrAlias) => loaded().get(idOrAlias),
-    resolve: (idOrAlias) => loaded().resolve(idOrAlias),
+    resolve: (idOrAlias, field) => loaded().resolve(idOrAlias, field),
     list: (filter) => loaded().list(filter),
     suggest: (query, max) => loaded().suggest(query, max),
   };

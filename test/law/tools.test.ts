@@ -26,6 +26,28 @@ describe('jurisdiction tools over REST', () => {
     expect(res.json().error.details[0].reason).toMatch(/us-ca/);
   });
 
+  it('names the field that gave an unknown jurisdiction: "jurisdiction" in a check or a calculation, "id" in a lookup', async () => {
+    for (const [url, payload] of [
+      [
+        '/api/v1/inheritance/check',
+        { jurisdiction: 'xx', template: 'custom', beneficiaries: [{ name: 'A', percentage: 100 }] },
+      ],
+      ['/api/v1/inheritance/calculate', { jurisdiction: 'xx', heirs: { son: 1 } }],
+      [
+        '/api/v1/inheritance/check',
+        { jurisdiction: 'Califrnia', template: 'custom', beneficiaries: [{ name: 'A', percentage: 100 }] },
+      ],
+    ] as const) {
+      const res = await server.app.inject({ method: 'POST', url, headers: auth(), payload });
+      expect(res.statusCode, url).toBe(404);
+      const details = res.json().error.details as { field: string }[];
+      expect(details.length, url).toBeGreaterThan(0);
+      for (const d of details) expect(d.field, url).toBe('jurisdiction');
+    }
+    const res = await server.app.inject({ url: '/api/v1/jurisdictions/xx', headers: auth() });
+    expect(res.json().error.details[0].field).toBe('id');
+  });
+
   it('lists with filters and pagination, at /api/jurisdictions too', async () => {
     const res = await server.app.inject({
       url: '/api/jurisdictions?region=europe&forcedHeirship=true&limit=100',

@@ -104,7 +104,7 @@ export function computableSchool(sel: SchoolSelection, field: string): Madhhab {
 /** The jurisdiction named by the request, resolved (404 when unknown), or undefined. */
 export function resolveJurisdiction(id: string | undefined, index?: JurisdictionIndex): Jurisdiction | undefined {
   if (id === undefined) return undefined;
-  return (index ?? defaultJurisdictions()).resolve(id);
+  return (index ?? defaultJurisdictions()).resolve(id, 'jurisdiction');
 }
 
 export const schoolLabel = (s: SchoolId): string => LABEL[s];

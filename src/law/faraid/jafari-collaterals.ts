@@ -1,6 +1,6 @@
-import type { Fraction } from './fraction.js';
+import { Fraction } from './fraction.js';
 import { active, give, type Member } from './jafari-members.js';
-import { count, type EngineState, isActive, L, SIXTH, THIRD } from './state.js';
+import { count, type EngineState, HALF, isActive, L, SIXTH, THIRD, TWO_THIRDS } from './state.js';
 
 /** The Ja'fari second and third classes: siblings and grandparents, uncles and aunts, each by two sides (jafari.ts). */
 
@@ -17,7 +17,8 @@ export function classTwo(st: EngineState, rest: Fraction): void {
   const grandparent = isActive(st, 'maternalGrandmother') || isActive(st, 'maternalGrandfather');
   twoSides(st, rest, paternal, maternal, (n) => (n === 1 && !grandparent ? SIXTH : THIRD), {
     both: "the mother's side takes its share from the whole estate (1/6 for a single maternal half-sibling, else 1/3, shared equally, a maternal grandparent counting as a maternal half-sibling); the father's side takes the rest, males twice females, and bears any shortfall (arts. 922-924, 927; al-Ruhani, al-Masa'il al-Muntakhaba, matters 1287-1288)",
-    alone: 'one side only: it takes all the spouse leaves (arts. 917-923)',
+    label: 'Class 2',
+    alone: '(arts. 917-923)',
     sharers: true,
   });
 }
@@ -71,8 +72,9 @@ export function classThree(st: EngineState, rest: Fraction): void {
   const maternal: Member[] = [...MATERNAL_FULL, ...MATERNAL_UTERINE];
   twoSides(st, rest, paternal, maternal, () => THIRD, {
     both: "class 3: the mother's brothers and sisters take 1/3 of the whole estate, one or many, in equal parts; the father's brothers and sisters take the rest, an uncle twice an aunt, and bear any spouse's share (Sistani, Islamic Laws, rulings 2774, 2776, 2779; al-Muhaqqiq al-Hilli, Shara'i' al-Islam, inheritance, third class). Some jurists give a maternal uncle twice a maternal aunt and advise a settlement on the difference (Sistani, ruling 2776)",
+    label: 'Class 3',
     alone:
-      "class 3, one side only: the father's brothers and sisters take it all, an uncle twice an aunt, or the mother's brothers and sisters in equal parts (Sistani, Islamic Laws, rulings 2774, 2776; some jurists give a maternal uncle twice a maternal aunt and advise a settlement on the difference)",
+      "(Sistani, Islamic Laws, rulings 2774, 2776): on the father's side an uncle takes twice an aunt, on the mother's they take equal parts (some jurists give a maternal uncle twice a maternal aunt and advise a settlement on the difference)",
     sharers: false,
     giveMother: maternalSide,
   });
@@ -129,6 +131,8 @@ function twoSides(
   maternalShare: (persons: number) => Fraction,
   why: {
     both: string;
+    /** The class, and the authority for a side alone. */
+    label: string;
     alone: string;
     sharers: boolean;
     /** How the mother's side splits what it takes; default by weight per head. */
@@ -140,12 +144,35 @@ function twoSides(
   const p = live(paternal);
   const m = live(maternal);
   if (p.length === 0 || m.length === 0) {
-    if (p.length > 0) give(st, rest, p);
+    const side = p.length > 0 ? p : m;
+    if (side === p) give(st, rest, p);
     else giveMother(st, rest, m);
-    // In class 2 a side of sharers only (maternal kin, or sisters without a brother or grandfather) takes the
-    // surplus by radd; the uncles and aunts of class 3 inherit by kinship, not by a share.
-    if (why.sharers && (m.length > 0 || p.every((x) => x.weight === 1 && !x.line))) st.radd = true;
-    st.steps.push({ kind: 'residuary', detail: `The ${rest} left: ${why.alone}.` });
+    // In class 2 a side of sharers only (maternal kin, or sisters without a brother or grandfather) has a share: the
+    // surplus over it returns to it by radd, and a shortfall falls on it (no 'awl: Mughniyya, The Five Schools,
+    // 'awl). The uncles and aunts of class 3, and a side with a male, inherit by kinship, not by a share.
+    const persons = side.reduce((a, x) => a + count(st, x.heir), 0);
+    const sisters = side === p && p.every((x) => x.weight === 1 && !x.line);
+    const share = !why.sharers
+      ? undefined
+      : side === m
+        ? maternalShare(persons)
+        : sisters
+          ? persons > 1
+            ? TWO_THIRDS
+            : HALF
+          : undefined;
+    const left = rest.eq(Fraction.ONE) ? 'the whole estate' : `the ${rest} left after the spouse's share`;
+    let how = `it takes ${left}`;
+    if (share?.lt(rest)) {
+      st.radd = true;
+      how = `its share is ${share}, and the ${rest.sub(share)} over it returns to it by radd: it takes ${left}`;
+    } else if (share?.gt(rest))
+      how = `its share, ${share}, is more than ${left}; there is no 'awl, so it bears the shortfall and takes ${rest}`;
+    else if (share) how = `its share, ${share}, is ${left}`;
+    st.steps.push({
+      kind: share?.lt(rest) ? 'radd' : share?.gt(rest) ? 'special-case' : 'residuary',
+      detail: `${why.label}: only the ${side === p ? "father's" : "mother's"} side is alive (${side.map((x) => (count(st, x.heir) > 1 ? `${count(st, x.heir)} ${L[x.heir]}s` : L[x.heir])).join(', ')}); ${how} ${why.alone}.`,
+    });
     return;
   }
   const persons = m.reduce((a, x) => a + count(st, x.heir), 0);

@@ -276,3 +276,39 @@ describe("Ja'fari over REST", () => {
     expect(wife).toMatchObject({ ok: false, spouseRadd: false });
   });
 });
+
+describe("Ja'fari: one side of class 2 alone, with a spouse (arts. 917-923; no 'awl)", () => {
+  const sideStep = (r: FaraidResult) => r.steps.find((s) => /only the (father|mother)'s side is alive/.test(s.detail))!;
+
+  it("husband and two full sisters: 1/2 and 2/3 exceed the estate; the sisters bear the shortfall, no radd and no 'awl", () => {
+    const r = J({ husband: 1, fullSister: 2 });
+    expect(fractions(r)).toEqual({ husband: '1/2', fullSister: '1/2' });
+    expect(r.radd).toBe(false);
+    expect(r.awl).toBe(false);
+    expect(sideStep(r)).toEqual({
+      kind: 'special-case',
+      detail:
+        "Class 2: only the father's side is alive (2 full sisters); its share, 2/3, is more than the 1/2 left after the spouse's share; there is no 'awl, so it bears the shortfall and takes 1/2 (arts. 917-923).",
+    });
+    for (const s of r.steps) expect(s.detail).not.toMatch(/one side only|all the spouse leaves/);
+  });
+
+  it('husband and one full sister: her 1/2 is just what is left, neither radd nor shortfall', () => {
+    const r = J({ husband: 1, fullSister: 1 });
+    expect(fractions(r)).toEqual({ husband: '1/2', fullSister: '1/2' });
+    expect(r.radd).toBe(false);
+    expect(sideStep(r).kind).toBe('residuary');
+  });
+
+  it('wife and two full sisters, or the mother’s side with a husband: the surplus over the share returns by radd', () => {
+    const sisters = J({ wife: 1, fullSister: 2 });
+    expect(fractions(sisters)).toEqual({ wife: '1/4', fullSister: '3/4' });
+    expect(sisters.radd).toBe(true);
+    expect(sideStep(sisters).detail).toContain('its share is 2/3, and the 1/12 over it returns to it by radd');
+    const maternal = J({ husband: 1, maternalHalfBrother: 2 });
+    expect(maternal.radd).toBe(true);
+    expect(sideStep(maternal).detail).toContain("only the mother's side is alive (2 maternal half-brothers)");
+    // A brother inherits by kinship, not by a share: no radd.
+    expect(J({ wife: 1, fullBrother: 1, fullSister: 1 }).radd).toBe(false);
+  });
+});

@@ -270,7 +270,7 @@ function checkElectiveShare(
   const flat = es.fractions.find((x) => x.when === 'always' || (x.when === 'descendants') === hasDesc);
   const spouseIdx = f.cls.flatMap((c, i) => (c === 'spouse' ? [i] : []));
   const spousePct = spouseIdx.reduce((s, i) => s + beneficiaries[i]!.percentage, 0);
-  const caveat = `It is computed on the ${es.basis}, not only on the assets in this plan, so other property passing to the spouse counts toward it.`;
+  const caveat = `It is computed on more than the assets in this plan (${es.basis}), so other property passing to the spouse counts toward it.`;
   if (spouseIdx.length === 0) {
     out.push({
       severity: 'info',

@@ -536,3 +536,18 @@ describe('Islamic law where it governs estates', () => {
     );
   });
 });
+
+describe('every message of every jurisdiction', () => {
+  it('reads without a doubled word ("the the")', () => {
+    const plans = [
+      [b('friend', 100)],
+      [b('wife', 10), b('son', 10), b('friend', 80)],
+      [b('husband', 10), b('father', 10), b('friend', 80)],
+    ];
+    for (const j of index.all())
+      for (const template of ['common-law', 'civil-law'])
+        for (const plan of plans)
+          for (const f of checkJurisdictionPlan(j, template, plan))
+            expect(f.message, `${j.id} ${f.rule}`).not.toMatch(/\b(\w+) \1\b/i);
+  });
+});

@@ -46,6 +46,16 @@ describe('words an owner reads', () => {
     for (const s of steps({ heirs: { son: 1 } })) expect(s).not.toMatch(/1\/1|per head/);
   });
 
+  it('names the school as a reader knows it, not by its code', () => {
+    const r = checkIslamicPlan('islamic-wasiyyah', [b('son', 50), b('daughter', 40), b('friend', 10)], {
+      madhhab: 'hanbali',
+    });
+    const said = r.findings.map((f) => f.message).join(' ');
+    expect(said).toContain("the fara'id share (Hanbali school) is");
+    expect(said).toContain("Shares computed by fara'id (Hanbali school)");
+    expect(said).not.toMatch(/\bhanbali\b/);
+  });
+
   it('a refused plan names the template and the country, not their codes', () => {
     const input = {
       blockchain: 'evm',

@@ -1,4 +1,5 @@
 import { apportion, type EngineResult, type Fraction, HEIR_LABELS, type HeirKey } from '../faraid/index.js';
+import { schoolLabel } from '../faraid/jurisdiction-rules.js';
 import { ISLAMIC_SOURCES, type PlanCheck, pct, toBp } from './common.js';
 
 /**
@@ -74,7 +75,7 @@ function personFinding(ck: PlanCheck, p: Person, exp: number, units: bigint): vo
     ck.findings.push({
       severity: mirth || !consent ? 'error' : 'warning',
       rule: 'faraid.share-mismatch',
-      message: `${what} is given ${pct(got)}% but the fara'id share (${madhhab}) is ${pct(exp)}%${mirth ? '' : ` (its share of the ${pct(Number(units))}% left after bequests)`}.`,
+      message: `${what} is given ${pct(got)}% but the fara'id share (${schoolLabel(madhhab)} school) is ${pct(exp)}%${mirth ? '' : ` (its share of the ${pct(Number(units))}% left after bequests)`}.`,
       source: ISLAMIC_SOURCES.shares,
       beneficiaryIndex: p.index,
       expected: pct(exp),
@@ -146,7 +147,7 @@ export function shareFindings(ck: PlanCheck, e: EngineResult, legacyBp: number):
     ck.findings.push({
       severity: 'info',
       rule: 'faraid.assumption',
-      message: `Shares computed by fara'id (${ck.madhhab} school) on the assumption that the heirs listed are all the surviving heirs; any other surviving heir changes them.`,
+      message: `Shares computed by fara'id (${schoolLabel(ck.madhhab)} school) on the assumption that the heirs listed are all the surviving heirs; any other surviving heir changes them.`,
       source: ISLAMIC_SOURCES.shares,
       params: { school: ck.madhhab },
     });

@@ -1,27 +1,84 @@
 /**
- * The page heirs' mail links to (GET /heir): what the message they received means, and how to sign up or sign in
- * with the address it was sent to, confirm it, and claim their share with their code. It is the same for everyone:
- * it reads no session, names no plan and no person, and takes no code (a code typed into a link would end up in
- * logs and browser history), only `about` (which message) and `lang`.
+ * The page heirs' mail links to (GET /heir): what the message they received means, and forms to create an account or
+ * sign in with the address it was sent to, claim their share with their code, and see the shares they hold. Its HTML
+ * is the same for everyone: it reads no session, names no plan and no person, and takes no code (a code typed into a
+ * link would end up in logs and browser history), only `about` (which message) and `lang`. The forms are run by the
+ * page's own script (GET /heir/heir.js), which calls the JSON API of the same origin from the browser; a strict
+ * Content-Security-Policy lets the page load nothing else, run no inline code and post no form anywhere.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { heirPage, pageLocale, type HeirTopic } from '../mail/pages.js';
 import { HEIR_GUIDE_PATH } from '../memoir/owner-mail.js';
 import type { Services } from '../tools/define.js';
 
 const TOPICS: readonly HeirTopic[] = ['invitation', 'new-code', 'share-opened'];
 
+/** Content-Security-Policy of the heirs' page: its own script and stylesheet, calls to its own origin, nothing else. */
+export const HEIR_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+interface PageFile {
+  body: Buffer;
+  etag: string;
+  url: string;
+  contentType: string;
+}
+
+/** The page's script and stylesheet (src/http/heir-client, copied beside this module in dist/), read once. */
+function pageFile(name: string, contentType: string): PageFile {
+  const body = readFileSync(path.join(import.meta.dirname, 'heir-client', name));
+  const hash = createHash('sha256').update(body).digest('base64url');
+  return { body, etag: `"${hash}"`, url: `${HEIR_GUIDE_PATH}/${name}?v=${hash.slice(0, 16)}`, contentType };
+}
+
+function securityHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .header('content-security-policy', HEIR_PAGE_CSP)
+    .header('referrer-policy', 'no-referrer')
+    .header('x-content-type-options', 'nosniff')
+    .header('x-frame-options', 'DENY')
+    .header('cross-origin-opener-policy', 'same-origin');
+}
+
 export async function registerHeirPage(app: FastifyInstance, _services: Services): Promise<void> {
-  app.get(HEIR_GUIDE_PATH, { schema: { hide: true } }, async (req: FastifyRequest, reply) => {
+  const script = pageFile('heir.js', 'text/javascript; charset=utf-8');
+  const style = pageFile('heir.css', 'text/css; charset=utf-8');
+  const hidden = { schema: { hide: true } };
+
+  app.get(HEIR_GUIDE_PATH, hidden, async (req: FastifyRequest, reply) => {
     const query = (req.query ?? {}) as { about?: unknown; lang?: unknown };
     const about = TOPICS.find((t) => t === query.about);
     const accept = req.headers['accept-language'];
     const locale = pageLocale(query.lang, typeof accept === 'string' ? accept : undefined);
-    return reply
+    return securityHeaders(reply)
       .type('text/html; charset=utf-8')
       .header('content-language', locale)
       .header('cache-control', 'public, max-age=3600')
-      .header('referrer-policy', 'no-referrer')
-      .send(heirPage(locale, about));
+      .send(heirPage(locale, about, { script: script.url, style: style.url }));
   });
+
+  for (const file of [script, style]) {
+    app.get(file.url.split('?')[0]!, hidden, async (req: FastifyRequest, reply) => {
+      securityHeaders(reply)
+        .header('etag', file.etag)
+        .header(
+          'cache-control',
+          (req.query as { v?: unknown }).v ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+        )
+        .header('cross-origin-resource-policy', 'same-origin');
+      if (req.headers['if-none-match'] === file.etag) return reply.status(304).send();
+      return reply.type(file.contentType).send(file.body);
+    });
+  }
 }

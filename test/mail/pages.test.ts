@@ -4,6 +4,7 @@
  * (GET /heir), which names no plan and no person with or without a session and takes no code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEIR_PAGE_CSP } from '../../src/http/heir-page.js';
 import { CHECK_IN_TEXTS, HEIR_TEXTS, PAGE_LOCALES, pageLocale } from '../../src/mail/pages.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heirs.js';
 import { startTestServer, type TestServer } from '../helpers.js';
@@ -136,6 +137,18 @@ describe("the heirs' page", () => {
         expect(res.body).toContain(escaped(t.title));
         expect(res.body).toContain(escaped(t.about[about]));
         for (const step of t.steps) expect(res.body).toContain(escaped(step));
+        // The steps are forms now, in plain words: no API route, method, JSON or tool name is left for the heir.
+        expect(res.body).not.toMatch(/POST |GET \/api|\/api\/auth|svcloom|\{"code"|claim_memoir_share/);
+        for (const form of ['register-form', 'login-form', 'claim-form'])
+          expect(res.body).toContain(`<form id="${form}" method="post"`);
+        expect(res.body).toContain(escaped(t.form.registerButton));
+        expect(res.body).toContain(escaped(t.form.claimButton));
+        // The words the script shows are the page's language, as data it reads (never run).
+        const data = /<script type="application\/json" id="heir-texts">(.*?)<\/script>/.exec(res.body);
+        expect(JSON.parse(data![1]!)).toEqual(t.script);
+        expect(res.headers['content-security-policy']).toBe(HEIR_PAGE_CSP);
+        expect(res.headers['referrer-policy']).toBe('no-referrer');
+        expect(res.headers['x-frame-options']).toBe('DENY');
         for (const other of (['invitation', 'new-code', 'share-opened'] as const).filter((o) => o !== about))
           expect(res.body).not.toContain(escaped(t.about[other]));
       }
@@ -145,7 +158,47 @@ describe("the heirs' page", () => {
     expect(es.body).toContain(escaped(HEIR_TEXTS.es.about.none));
     const unknown = await server.app.inject({ method: 'GET', url: '/heir?lang=xx&about=%3Cscript%3E' });
     expect(unknown.body).toContain('<html lang="en"');
-    expect(unknown.body).not.toContain('<script');
+    expect(unknown.body).not.toContain('<script>');
+    expect(unknown.body).not.toContain('%3Cscript');
+  });
+
+  it('runs only its own script and stylesheet, under a strict policy', async () => {
+    expect(HEIR_PAGE_CSP).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
+    const res = await server.app.inject({ method: 'GET', url: '/heir?about=invitation&lang=fr' });
+    // Every script is either data or the page's own file; no inline code, handler, style or outside address.
+    const scripts = [...res.body.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
+    expect(scripts).toHaveLength(2);
+    expect(scripts[0]).toBe(' type="application/json" id="heir-texts"');
+    expect(scripts[1]).toMatch(/^ src="\/heir\/heir\.js\?v=[A-Za-z0-9_-]{16}"$/);
+    expect(res.body).toMatch(/<link rel="stylesheet" href="\/heir\/heir\.css\?v=[A-Za-z0-9_-]{16}">/);
+    expect(res.body).not.toMatch(/\son[a-z]+=|style=|https?:\/\//);
+    for (const [name, type] of [
+      ['heir.js', 'text/javascript'],
+      ['heir.css', 'text/css'],
+    ] as const) {
+      const url = new RegExp(`/heir/${name.replace('.', '\\.')}\\?v=[A-Za-z0-9_-]+`).exec(res.body)![0];
+      const file = await server.app.inject({ method: 'GET', url });
+      expect(file.statusCode).toBe(200);
+      expect(file.headers['content-type']).toContain(type);
+      expect(file.headers['cache-control']).toContain('immutable');
+      expect(file.headers['x-content-type-options']).toBe('nosniff');
+      const again = await server.app.inject({
+        method: 'GET',
+        url,
+        headers: { 'if-none-match': String(file.headers.etag) },
+      });
+      expect(again.statusCode).toBe(304);
+      if (name === 'heir.js') {
+        // The code is never logged or stored, and nothing is written into the page as HTML.
+        expect(file.body).not.toMatch(
+          /console\.|localStorage|sessionStorage|innerHTML|outerHTML|insertAdjacentHTML|eval\(/,
+        );
+        expect(file.body).toContain("'x-csrf-token'");
+      }
+    }
   });
 
   it('is the same page with or without a session: it names no plan, person or code, and takes none', async () => {
@@ -181,7 +234,9 @@ describe("the heirs' page", () => {
     // A code put in the link is neither echoed nor used: the page has no field for it.
     const withCode = await server.app.inject({ method: 'GET', url: `${url}&code=${code}` });
     expect(withCode.body).toBe(anonymous.body);
-    expect(anonymous.body).not.toMatch(/<form|<input/);
+    // The code field is empty and the forms post nowhere: a code only ever leaves the page in a claim's JSON body.
+    expect(anonymous.body).toContain('<input id="claim-code" name="code" autocomplete="off"');
+    expect(anonymous.body).not.toMatch(/<input[^>]* value=|action=/);
     expect(
       (await server.app.inject({ method: 'GET', url: '/api/v1/svcloom/shared', headers: sessionHeaders(heir) })).json()
         .data,

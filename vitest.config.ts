@@ -69,6 +69,8 @@ const PROCESS = [
   'test/store/journal-crash.test.ts',
   'test/mail/crash.test.ts',
   'test/embed/*browser.test.ts',
+  // chromium walks the heirs' page against a server on 127.0.0.1
+  'test/memoir/heir-page-browser.test.ts',
   'test/memoir/{export,book}.test.ts',
   // festival, ffmpeg and pocketsphinx make and read the media; the avatar fetch starts `svc serve`
   'test/memoir/{media,voice,avatar-fetch,heirs-media}.test.ts',

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { completeDueVerifications } from '../../src/memoir/heirs.js';
 import { HEIR_TEXTS } from '../../src/mail/pages.js';
-import { CHROMIUM, CHROMIUM_FLAGS, requireChromium } from '../embed/support.js';
+import { axeViolations, CHROMIUM, CHROMIUM_FLAGS, requireChromium } from '../embed/support.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { mailedLink, mailTo, registerUser, sessionHeaders, uniqueEmail, type TestSession } from '../support/session.js';
 
@@ -88,6 +88,7 @@ describe("the heirs' page in a browser", () => {
     expect(await page.locator('h1').textContent()).toBe(en.title);
     await page.locator('#account').waitFor({ state: 'visible' });
     expect(await page.locator('#signed-in').isVisible()).toBe(false);
+    expect(await axeViolations(page.mainFrame())).toEqual([]);
 
     // A weak password is refused in words, with the reason.
     await page.fill('#register-name', 'Ana');
@@ -194,6 +195,7 @@ describe("the heirs' page in a browser", () => {
     expect(await text(page, '#shares > li .state')).toMatch(/^Open until .+: you can read it now\.$/);
     const links = await page.$$eval('#shares a', (as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
     expect(await page.locator('#shares .error').count()).toBe(0);
+    expect(await axeViolations(page.mainFrame())).toEqual([]);
     expect(links.map((l) => l[0])).toEqual([en.script.bookPdf, en.script.bookText, 'A letter <for> Ana']);
     expect(await text(page, '#shares > li')).toContain(en.script.itemsTitle);
     const shareId = /\/shared\/(shr_[0-9A-Z]+)\/export/.exec(links[0]![1]!)![1]!;
@@ -270,6 +272,7 @@ describe("the heirs' page in a browser", () => {
     );
     await page.waitForFunction(() => document.querySelectorAll('#shares > li').length === 1);
     expect(await text(page, '#shares > li .state')).toBe(ar.script.states.pending);
+    expect(await axeViolations(page.mainFrame())).toEqual([]);
     expect(console.filter((m) => /Content Security Policy|pageerror/i.test(m))).toEqual([]);
     await page.context().close();
   });

@@ -51,15 +51,25 @@ export function isEmailVerified(user: { emailVerified?: unknown }): boolean {
   return user.emailVerified !== false;
 }
 
-/** Where mailed links point: the service's public URL (SVC_PUBLIC_URL) or its own address. */
-export function mailLink(base: string, path: string, token: string): string {
-  return `${base.replace(/\/+$/, '')}${path}?token=${encodeURIComponent(token)}`;
+/**
+ * Where mailed links point: the service's public URL (SVC_PUBLIC_URL) or its own address; `lang`, the language of
+ * the message, is the language of the page it opens.
+ */
+export function mailLink(base: string, path: string, token: string, lang?: string): string {
+  const query = `token=${encodeURIComponent(token)}${lang ? `&lang=${encodeURIComponent(lang)}` : ''}`;
+  return `${base.replace(/\/+$/, '')}${path}?${query}`;
 }
 
+/**
+ * The pages mailed links open (src/http/account-page.ts), not the API routes: a person opens the link in a browser,
+ * and the page's button calls the API (GET /api/v1/auth/email/verify, POST /api/v1/auth/password/reset, GET
+ * /api/v1/auth/email/confirm) with the token it reads from its own address. Opening a page changes nothing, so a mail
+ * scanner that fetches the link does not spend it.
+ */
 export const LINK_PATHS = {
-  verify: '/api/auth/email/verify',
-  reset: '/api/auth/password/reset',
-  confirm: '/api/auth/email/confirm',
+  verify: '/account/verify',
+  reset: '/account/reset',
+  confirm: '/account/confirm',
 } as const;
 
 const USERS = 'users';
@@ -99,7 +109,7 @@ async function mailLinkTo(
 ): Promise<void> {
   const token = await issueEmailToken(tx, { ownerId: user.ownerId, userId: user.id, purpose, email }, clock);
   const { template, path } = LINK_MAIL[purpose];
-  const link = mailLink(linkBase, path, token);
+  const link = mailLink(linkBase, path, token, user.locale ?? 'en');
   if (template === 'email-change-confirm') await mailUser(tx, user, template, { link, newEmail: email }, clock, email);
   else await mailUser(tx, user, template, { link }, clock);
 }

@@ -17,6 +17,7 @@ import { setRateHeaders } from './rate-headers.js';
 import { registerStripeWebhook } from './stripe-webhook.js';
 import { registerMailUnsubscribe } from './mail-unsubscribe.js';
 import { registerMailCheckIn } from './mail-checkin.js';
+import { registerAccountPages } from './account-page.js';
 import { registerHeirPage } from './heir-page.js';
 import { toolRoutes } from './tool-routes.js';
 
@@ -96,6 +97,7 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
   await registerMailUnsubscribe(app, services);
   await registerMailCheckIn(app, services);
   await registerHeirPage(app, services);
+  await registerAccountPages(app, services);
   await app.register(healthRoutes, { services });
   await app.register(toolRoutes, { services, tools });
   await app.register(mcpRoutes, { services, tools, closing: () => closing });

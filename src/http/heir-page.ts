@@ -28,21 +28,25 @@ export const HEIR_PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-interface PageFile {
+export interface PageFile {
   body: Buffer;
   etag: string;
   url: string;
   contentType: string;
 }
 
-/** The page's script and stylesheet (src/http/heir-client, copied beside this module in dist/), read once. */
-function pageFile(name: string, contentType: string): PageFile {
-  const body = readFileSync(path.join(import.meta.dirname, 'heir-client', name));
+/**
+ * A page's script or stylesheet (`folder` beside this module: src/http/heir-client, copied beside it in dist/), read
+ * once and served at `base`/`name` with a versioned URL.
+ */
+export function pageFile(folder: string, base: string, name: string, contentType: string): PageFile {
+  const body = readFileSync(path.join(import.meta.dirname, folder, name));
   const hash = createHash('sha256').update(body).digest('base64url');
-  return { body, etag: `"${hash}"`, url: `${HEIR_GUIDE_PATH}/${name}?v=${hash.slice(0, 16)}`, contentType };
+  return { body, etag: `"${hash}"`, url: `${base}/${name}?v=${hash.slice(0, 16)}`, contentType };
 }
 
-function securityHeaders(reply: FastifyReply): FastifyReply {
+/** The headers of the pages mail links open and of their files: the strict policy, no referrer, no framing. */
+export function securityHeaders(reply: FastifyReply): FastifyReply {
   return reply
     .header('content-security-policy', HEIR_PAGE_CSP)
     .header('referrer-policy', 'no-referrer')
@@ -52,8 +56,8 @@ function securityHeaders(reply: FastifyReply): FastifyReply {
 }
 
 export async function registerHeirPage(app: FastifyInstance, _services: Services): Promise<void> {
-  const script = pageFile('heir.js', 'text/javascript; charset=utf-8');
-  const style = pageFile('heir.css', 'text/css; charset=utf-8');
+  const script = pageFile('heir-client', HEIR_GUIDE_PATH, 'heir.js', 'text/javascript; charset=utf-8');
+  const style = pageFile('heir-client', HEIR_GUIDE_PATH, 'heir.css', 'text/css; charset=utf-8');
   const hidden = { schema: { hide: true } };
 
   app.get(HEIR_GUIDE_PATH, hidden, async (req: FastifyRequest, reply) => {
@@ -68,8 +72,13 @@ export async function registerHeirPage(app: FastifyInstance, _services: Services
       .send(heirPage(locale, about, { script: script.url, style: style.url }));
   });
 
-  for (const file of [script, style]) {
-    app.get(file.url.split('?')[0]!, hidden, async (req: FastifyRequest, reply) => {
+  servePageFiles(app, [script, style]);
+}
+
+/** Serves a page's files: long-cached at their versioned URL, revalidated by ETag. */
+export function servePageFiles(app: FastifyInstance, files: readonly PageFile[]): void {
+  for (const file of files) {
+    app.get(file.url.split('?')[0]!, { schema: { hide: true } }, async (req: FastifyRequest, reply) => {
       securityHeaders(reply)
         .header('etag', file.etag)
         .header(

@@ -19,7 +19,7 @@ import { completeDueVerifications } from '../../src/memoir/heirs.js';
 import { sendDueReminders } from '../../src/memoir/reminders.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
-import { registerUser, sessionHeaders, signIn, uniqueEmail, type TestSession } from '../support/session.js';
+import { linkApi, registerUser, sessionHeaders, signIn, uniqueEmail, type TestSession } from '../support/session.js';
 import { makeCert, parse, startSmtp, type TestCert, type TestSmtp } from './smtp-harness.js';
 
 const DAY = 86_400_000;
@@ -205,8 +205,7 @@ describe.each(['lowdb', 'postgres'] as const)('mail about plans (%s)', (engine) 
     });
     const verify = to(await delivered(), anaEmail, 'verify-email')[0]!;
     expect(
-      (await server.app.inject({ method: 'GET', url: local(linkIn(verify.mail, '/api/auth/email/verify')) }))
-        .statusCode,
+      (await server.app.inject({ method: 'GET', url: linkApi(linkIn(verify.mail, '/account/verify')) })).statusCode,
     ).toBe(200);
     expect((await call(heir, 'POST', '/api/v1/svcloom/shared/claim', { code: code('Ana') })).status).toBe(200);
 

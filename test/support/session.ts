@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { LINK_PATHS } from '../../src/accounts/email-flows.js';
 import { MAIL, type MailRecord } from '../../src/events/mail.js';
 import type { Store } from '../../src/store/port.js';
 
@@ -54,11 +55,7 @@ export async function registerUser(
   if (res.statusCode !== 202) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   if (opts.verify !== false) {
     const link = await mailedLink(app, email, 'verify-email');
-    const opened = await app.inject({
-      method: 'GET',
-      remoteAddress,
-      url: new URL(link).pathname + new URL(link).search,
-    });
+    const opened = await app.inject({ method: 'GET', remoteAddress, url: linkApi(link) });
     if (opened.statusCode !== 200) throw new Error(`verify failed: ${opened.statusCode} ${opened.body}`);
   }
   return signIn(app, email, password, remoteAddress);
@@ -115,6 +112,26 @@ export async function mailedLink(app: FastifyInstance, to: string, template: str
   if (!link) throw new Error(`no ${template} mail with a link was queued for ${to}`);
   return link;
 }
+
+/** The API route each mailed account link's page calls with its token (GET; the reset page POSTs its token). */
+const LINK_APIS: Record<string, string> = {
+  [LINK_PATHS.verify]: '/api/v1/auth/email/verify',
+  [LINK_PATHS.confirm]: '/api/v1/auth/email/confirm',
+};
+
+/**
+ * The API call a mailed confirmation link's page makes when its button is pressed: the route with the link's token,
+ * ready for `inject` (the link itself opens a page, which changes nothing).
+ */
+export function linkApi(link: string): string {
+  const url = new URL(link, 'http://localhost');
+  const api = LINK_APIS[url.pathname];
+  if (!api) throw new Error(`${url.pathname} is not a mailed confirmation link`);
+  return `${api}?token=${encodeURIComponent(url.searchParams.get('token') ?? '')}`;
+}
+
+/** The token a mailed account link carries. */
+export const linkToken = (link: string): string => new URL(link, 'http://localhost').searchParams.get('token') ?? '';
 
 /** Headers of a request made with a session (and its CSRF token unless `csrf: false`). */
 export function sessionHeaders(session: TestSession, opts: { csrf?: boolean } = {}): Record<string, string> {

@@ -9,10 +9,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { completeDueVerifications } from '../../src/memoir/heirs.js';
-import { HEIR_TEXTS } from '../../src/mail/pages.js';
+import { ACCOUNT_TEXTS, HEIR_TEXTS } from '../../src/mail/pages.js';
 import { axeViolations, CHROMIUM, CHROMIUM_FLAGS, requireChromium } from '../embed/support.js';
 import { startTestServer, type TestServer } from '../helpers.js';
-import { mailedLink, mailTo, registerUser, sessionHeaders, uniqueEmail, type TestSession } from '../support/session.js';
+import {
+  linkApi,
+  mailedLink,
+  mailTo,
+  registerUser,
+  sessionHeaders,
+  uniqueEmail,
+  type TestSession,
+} from '../support/session.js';
 
 const DAY = 86_400_000;
 let offset = 0;
@@ -75,6 +83,12 @@ async function openPage(): Promise<{ page: Page; urls: string[]; console: string
   return { page, urls, console };
 }
 
+/** Whether the user of `email` has confirmed their address, read from the store. */
+async function isConfirmed(email: string): Promise<boolean> {
+  const users = await server.services.store.all<{ id: string; email: string; emailVerified?: boolean }>('users');
+  return users.find((u) => u.email === email)?.emailVerified !== false;
+}
+
 const text = async (page: Page, selector: string) => (await page.locator(selector).textContent()) ?? '';
 
 describe("the heirs' page in a browser", () => {
@@ -108,11 +122,49 @@ describe("the heirs' page in a browser", () => {
     const [verifyMail] = await mailTo(server.app, heirEmail, 'verify-email');
     expect(verifyMail!.locale).toBe('en');
 
-    // The heir opens the link mailed to them, then comes back and signs in.
+    // The heir opens the link mailed to them: a page in the message's language, whose button confirms the address.
     const verify = new URL(await mailedLink(server.app, heirEmail, 'verify-email'));
+    expect(verify.pathname).toBe('/account/verify');
     const confirm = await browser.newPage();
-    const confirmed = await confirm.goto(`${server.url}${verify.pathname}${verify.search}`);
-    expect(confirmed!.status()).toBe(200);
+    const confirmUrls: string[] = [];
+    const confirmConsole: string[] = [];
+    confirm.on('request', (r) => confirmUrls.push(r.url()));
+    confirm.on('console', (m) => confirmConsole.push(m.text()));
+    confirm.on('pageerror', (e) => confirmConsole.push(`pageerror: ${e.message}`));
+    const opened = await confirm.goto(`${server.url}${verify.pathname}${verify.search}`);
+    expect(opened!.status()).toBe(200);
+    expect(await confirm.locator('h1').textContent()).toBe(ACCOUNT_TEXTS.en.pages.verify.title);
+    await confirm.locator('#account-form').waitFor({ state: 'visible' });
+    expect(await axeViolations(confirm.mainFrame())).toEqual([]);
+    // Opening the page confirmed nothing: the address waits for the button.
+    expect(await isConfirmed(heirEmail)).toBe(false);
+    await confirm.click('#account-form button[type=submit]');
+    await confirm.waitForFunction(
+      (t) => document.getElementById('account-message')?.textContent === t,
+      ACCOUNT_TEXTS.en.script.done.verify,
+    );
+    expect(await confirm.locator('#account-form').isVisible()).toBe(false);
+    expect(await isConfirmed(heirEmail)).toBe(true);
+    // The link is spent: opened again, the page says so and how to get a new one.
+    await confirm.reload();
+    await confirm.click('#account-form button[type=submit]');
+    await confirm.waitForFunction(
+      (t) => document.getElementById('account-message')?.textContent === t,
+      ACCOUNT_TEXTS.en.script.gone.verify,
+    );
+    expect(await confirm.locator('#account-message').getAttribute('role')).toBe('alert');
+    const token = verify.searchParams.get('token')!;
+    expect(confirmUrls.filter((u) => u.includes(token.slice(4))).map((u) => new URL(u).pathname)).toEqual([
+      '/account/verify',
+      '/api/v1/auth/email/verify',
+      '/account/verify',
+      '/api/v1/auth/email/verify',
+    ]);
+    expect(confirmConsole.join('\n')).not.toContain(token.slice(4));
+    expect(confirmConsole.filter((m) => /Content Security Policy|pageerror/i.test(m))).toEqual([]);
+    expect(
+      await confirm.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })),
+    ).toBe('{}{}');
     await confirm.close();
 
     await page.fill('#login-password', 'not the password at all');
@@ -257,7 +309,7 @@ describe("the heirs' page in a browser", () => {
     );
     // Confirmed, the same page lets the claim through.
     const verify = new URL(await mailedLink(server.app, heirEmail, 'verify-email'));
-    expect((await server.app.inject({ method: 'GET', url: verify.pathname + verify.search })).statusCode).toBe(200);
+    expect((await server.app.inject({ method: 'GET', url: linkApi(verify.href) })).statusCode).toBe(200);
     await page.click('#check-again');
     await page.locator('#verify').waitFor({ state: 'hidden' });
     await page.fill('#claim-code', code);

@@ -4,7 +4,8 @@
  * the share listed as waiting, then see when it opens once the owner's switch fires, and read it once it has opened.
  * A code that is not one is answered in words; a user who has not confirmed their address is told so in their
  * language (Arabic, right to left). The code never appears in a web address, storage or the console, and the page's
- * policy is never broken.
+ * policy is never broken. The address is confirmed on the page the mailed link opens (/account/verify), by its button;
+ * and a person who forgot their password chooses a new one on the reset link's page (/account/reset), in Spanish.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -325,6 +326,74 @@ describe("the heirs' page in a browser", () => {
     await page.waitForFunction(() => document.querySelectorAll('#shares > li').length === 1);
     expect(await text(page, '#shares > li .state')).toBe(ar.script.states.pending);
     expect(await axeViolations(page.mainFrame())).toEqual([]);
+    expect(console.filter((m) => /Content Security Policy|pageerror/i.test(m))).toEqual([]);
+    await page.context().close();
+  });
+  it('lets a person who forgot their password choose a new one from the mailed link, in Spanish', async () => {
+    const es = ACCOUNT_TEXTS.es;
+    const user = await registerUser(server.app, { password: PASSWORD });
+    const forgot = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/password/forgot',
+      payload: { email: user.email },
+      remoteAddress: '198.51.100.31',
+    });
+    expect(forgot.statusCode).toBe(202);
+    await server.services.sessions.email.settled();
+    const link = new URL(await mailedLink(server.app, user.email, 'password-reset'));
+    expect(link.pathname).toBe('/account/reset');
+    const token = link.searchParams.get('token')!;
+    link.searchParams.set('lang', 'es');
+    const { page, urls, console } = await openPage();
+    await page.goto(`${server.url}${link.pathname}${link.search}`);
+    expect(await page.locator('h1').textContent()).toBe(es.pages.reset.title);
+    await page.locator('#account-form').waitFor({ state: 'visible' });
+    expect(await axeViolations(page.mainFrame())).toEqual([]);
+    const submit = async () => {
+      await page.evaluate(() => {
+        document.getElementById('account-message')!.textContent = '';
+      });
+      await page.click('#account-form button[type=submit]');
+      await page.waitForFunction(() => {
+        const t = document.getElementById('account-message')?.textContent ?? '';
+        return t !== '' && !t.endsWith('…');
+      });
+      return text(page, '#account-message');
+    };
+    expect(await submit()).toBe(es.script.emptyPassword);
+    await page.fill('#new-password', 'a brand new passphrase');
+    await page.fill('#repeat-password', 'a brand new passphrase!');
+    expect(await submit()).toBe(es.script.mismatch);
+    // A weak password is refused with its reason; the link still works.
+    await page.fill('#new-password', 'password123');
+    await page.fill('#repeat-password', 'password123');
+    const weak = await submit();
+    expect(weak.startsWith(`${es.script.errors.check} ${es.script.errors.fields.newPassword}: `)).toBe(true);
+    expect(weak.length).toBeGreaterThan(`${es.script.errors.check} ${es.script.errors.fields.newPassword}: `.length);
+    expect(await page.locator('#account-message').getAttribute('role')).toBe('alert');
+    await page.fill('#new-password', 'a brand new passphrase');
+    await page.fill('#repeat-password', 'a brand new passphrase');
+    expect(await submit()).toBe(es.script.done.reset);
+    expect(await page.locator('#account-form').isVisible()).toBe(false);
+    expect(await axeViolations(page.mainFrame())).toEqual([]);
+    const login = (password: string) =>
+      server.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password } });
+    expect((await login(PASSWORD)).statusCode).toBe(401);
+    expect((await login('a brand new passphrase')).statusCode).toBe(200);
+    // Used once, the link is refused in words, with how to get a new one.
+    await page.reload();
+    await page.fill('#new-password', 'yet another passphrase');
+    await page.fill('#repeat-password', 'yet another passphrase');
+    expect(await submit()).toBe(es.script.gone.reset);
+    // The token went only to the page's address and the reset's body; never to storage or the console.
+    expect(urls.filter((u) => u.includes(token.slice(4))).map((u) => new URL(u).pathname)).toEqual([
+      '/account/reset',
+      '/account/reset',
+    ]);
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).toBe(
+      '{}{}',
+    );
+    expect(console.join('\n')).not.toContain(token.slice(4));
     expect(console.filter((m) => /Content Security Policy|pageerror/i.test(m))).toEqual([]);
     await page.context().close();
   });

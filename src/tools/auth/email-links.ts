@@ -21,7 +21,8 @@ export const verifyEmailTool = defineTool({
   example: { token: 'emt_' + 'A'.repeat(43) },
   title: 'Confirm an address',
   description:
-    'Opened from the link mailed at registration: marks the address confirmed (a user.updated event, changed: emailVerified).' +
+    'Called with the token of the link mailed at registration (the link opens the page /account/verify, whose button calls this): marks the address ' +
+    'confirmed (a user.updated event, changed: emailVerified).' +
     LINK_REFUSALS,
   annotations: WRITE_IDEMPOTENT,
   input: TokenInput,
@@ -69,7 +70,7 @@ export const resetPasswordTool = defineTool({
   example: { token: 'emt_' + 'A'.repeat(43), newPassword: 'an even longer passphrase' },
   title: 'Reset the password',
   description:
-    'Sets a new password with the token of a mailed reset link. The new password passes the same strength check as at registration (400 saying why; ' +
+    'Sets a new password with the token of a mailed reset link (the link opens the page /account/reset, whose form posts here). The new password passes the same strength check as at registration (400 saying why; ' +
     'the link still works then). Every session of the user ends; sign in again (a user.updated event, changed: password).' +
     LINK_REFUSALS,
   annotations: WRITE,
@@ -119,7 +120,7 @@ export const confirmEmailTool = defineTool({
   example: { token: 'emt_' + 'A'.repeat(43) },
   title: 'Confirm an address change',
   description:
-    'Opened from the link mailed to the new address: the user now signs in with it, and a notice goes to the old address (a user.updated event, ' +
+    'Called with the token of the link mailed to the new address (the link opens the page /account/confirm, whose button calls this): the user now signs in with it, and a notice goes to the old address (a user.updated event, ' +
     'changed: email). 409 CONFLICT when the address was taken since.' +
     LINK_REFUSALS,
   annotations: WRITE_IDEMPOTENT,

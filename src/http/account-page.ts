@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LINK_PATHS } from '../accounts/email-flows.js';
+import { HEIR_GUIDE_PATH } from '../memoir/owner-mail.js';
 import { ACCOUNT_PAGE_KINDS, accountPage, pageLocale } from '../mail/pages.js';
 import type { Services } from '../tools/define.js';
 import { HEIR_PAGE_CSP, pageFile, securityHeaders, servePageFiles } from './heir-page.js';
@@ -20,7 +21,8 @@ export const ACCOUNT_PAGE_CSP = HEIR_PAGE_CSP;
 
 export async function registerAccountPages(app: FastifyInstance, _services: Services): Promise<void> {
   const script = pageFile('account-client', ACCOUNT_PAGES_BASE, 'account.js', 'text/javascript; charset=utf-8');
-  const style = pageFile('account-client', ACCOUNT_PAGES_BASE, 'account.css', 'text/css; charset=utf-8');
+  // The heirs' page's stylesheet (served with that page): the same plain look, one file.
+  const style = pageFile('heir-client', HEIR_GUIDE_PATH, 'heir.css', 'text/css; charset=utf-8');
 
   for (const kind of ACCOUNT_PAGE_KINDS) {
     app.get(LINK_PATHS[kind], { schema: { hide: true } }, async (req: FastifyRequest, reply) => {
@@ -35,5 +37,5 @@ export async function registerAccountPages(app: FastifyInstance, _services: Serv
         .send(accountPage(locale, kind, { script: script.url, style: style.url }));
     });
   }
-  servePageFiles(app, [script, style]);
+  servePageFiles(app, [script]);
 }

@@ -76,7 +76,7 @@ describe('the account pages', () => {
           ' type="application/json" id="account-texts"',
           expect.stringMatching(/^ src="\/account\/account\.js\?v=[A-Za-z0-9_-]{16}"$/),
         ]);
-        expect(res.body).toMatch(/<link rel="stylesheet" href="\/account\/account\.css\?v=[A-Za-z0-9_-]{16}">/);
+        expect(res.body).toMatch(/<link rel="stylesheet" href="\/heir\/heir\.css\?v=[A-Za-z0-9_-]{16}">/);
         expect(res.body).not.toMatch(/\son[a-z]+=|style=|https?:\/\/|action=|\/api\/|<input[^>]* value=/);
       }
     }
@@ -90,11 +90,12 @@ describe('the account pages', () => {
 
   it('serve their script and stylesheet, versioned, with the same headers', async () => {
     const page = await get(LINK_PATHS.verify);
-    for (const [name, type] of [
-      ['account.js', 'text/javascript'],
-      ['account.css', 'text/css'],
+    // The stylesheet is the heirs' page's (one plain look, one file).
+    for (const [name, type, base] of [
+      ['account.js', 'text/javascript', 'account'],
+      ['heir.css', 'text/css', 'heir'],
     ] as const) {
-      const url = new RegExp(`/account/${name.replace('.', '\\.')}\\?v=[A-Za-z0-9_-]+`).exec(page.body)![0];
+      const url = new RegExp(`/${base}/${name.replace('.', '\\.')}\\?v=[A-Za-z0-9_-]+`).exec(page.body)![0];
       const file = await get(url);
       expect(file.statusCode).toBe(200);
       expect(file.headers['content-type']).toContain(type);

@@ -2,6 +2,8 @@ import { type Abi, createPublicClient, createWalletClient, getAddress, type Hex,
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { expect } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers.js';
+import { type Anvil, startAnvil } from '../support/anvil.js';
 
 /** A REST call to the service under test: `{status, body}` of `/api/v1<url>`. */
 export type Call = (
@@ -62,4 +64,39 @@ export async function deployGenerated(
   const address = getAddress(receipt.contractAddress!);
   await clients.send(owner, { to: address, value: parseEther('10') });
   return { c, address, hash: receipt.transactionHash };
+}
+
+/** A REST caller with `server()`'s admin key: `{status, body}` of `/api/v1<url>`. */
+export function adminCall(server: () => TestServer) {
+  return async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => {
+    const s = server();
+    const res = await s.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: { authorization: `Bearer ${s.adminKey}` },
+      ...(payload ? { payload } : {}),
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+}
+
+/** Polls `probe` every 25 ms until it answers something truthy; fails after 30 s naming `what`. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined | false>): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const got = await probe();
+    if (got) return got;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A fresh anvil node, and a test server (not listening) whose EVM endpoint for chain 31337 it is. */
+export async function startAnvilServer(watchPollMs: number): Promise<{ anvil: Anvil; server: TestServer }> {
+  const anvil = await startAnvil();
+  const server = await startTestServer({
+    config: { chains: { evmRpcUrls: { '31337': anvil.url }, tonApis: {}, watchPollMs, watchConfirmations: 2 } },
+    listen: false,
+  });
+  return { anvil, server };
 }

@@ -6,9 +6,9 @@ import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployme
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-plans.js';
 import { Watcher } from '../../src/watch/watcher.js';
-import { startTestServer, type TestServer } from '../helpers.js';
-import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
-import { anvilClients, deployGenerated, watchedPlan } from './anvil-plan.js';
+import type { TestServer } from '../helpers.js';
+import { ANVIL_KEYS, type Anvil } from '../support/anvil.js';
+import { adminCall, anvilClients, startAnvilServer, deployGenerated, watchedPlan } from './anvil-plan.js';
 
 // A short switch on anvil (a 10-day interval and a 2-day grace: the deadline 12 days after each check-in) with the
 // default lead times, 30 and 7 days: nothing right after the deployment; the 7-day warning once, saying the whole
@@ -24,13 +24,7 @@ let anvil: Anvil;
 let server: TestServer;
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  server = await startTestServer({
-    config: {
-      chains: { evmRpcUrls: { '31337': anvil.url }, tonApis: {}, watchPollMs: 60_000, watchConfirmations: 2 },
-    },
-    listen: false,
-  });
+  ({ anvil, server } = await startAnvilServer(60_000));
 }, 120_000);
 
 afterAll(async () => {
@@ -38,15 +32,7 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-async function call(method: 'GET' | 'POST', url: string, payload?: object) {
-  const res = await server.app.inject({
-    method,
-    url: `/api/v1${url}`,
-    headers: { authorization: `Bearer ${server.adminKey}` },
-    ...(payload ? { payload } : {}),
-  });
-  return { status: res.statusCode, body: res.json() };
-}
+const call = adminCall(() => server);
 
 describe('warnings and a cancel on anvil', () => {
   it('warns once when a lead time is crossed, and reports a cancel as deadman.cancelled', async () => {

@@ -8,9 +8,9 @@ import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployme
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-plans.js';
 import { Watcher } from '../../src/watch/watcher.js';
-import { startTestServer, type TestServer } from '../helpers.js';
-import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
-import { anvilClients, deployGenerated, watchedPlan } from './anvil-plan.js';
+import type { TestServer } from '../helpers.js';
+import { ANVIL_KEYS, type Anvil } from '../support/anvil.js';
+import { adminCall, anvilClients, startAnvilServer, deployGenerated, until, watchedPlan } from './anvil-plan.js';
 
 // Edges of the watcher on a real node (anvil):
 // - Deleting the service's copy of a contract (delete_contract) deletes nothing on chain: its verified deployment stays
@@ -29,34 +29,10 @@ let anvil: Anvil;
 let server: TestServer;
 let watcher: Watcher | undefined;
 
-async function call(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) {
-  const res = await server.app.inject({
-    method,
-    url: `/api/v1${url}`,
-    headers: { authorization: `Bearer ${server.adminKey}` },
-    ...(payload ? { payload } : {}),
-  });
-  return { status: res.statusCode, body: res.json() };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const got = await probe();
-    if (got) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const call = adminCall(() => server);
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  server = await startTestServer({
-    config: {
-      chains: { evmRpcUrls: { '31337': anvil.url }, tonApis: {}, watchPollMs: 50, watchConfirmations: 2 },
-    },
-    listen: false,
-  });
+  ({ anvil, server } = await startAnvilServer(50));
 }, 120_000);
 
 afterAll(async () => {

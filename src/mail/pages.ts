@@ -92,6 +92,10 @@ export type HeirTopic = 'invitation' | 'new-code' | 'share-opened';
  */
 export interface HeirScriptTexts {
   working: string;
+  /** After "Forgot your password?": what happens next, whether or not the address has an account. */
+  forgotSent: string;
+  /** "Forgot your password?" with no address typed. */
+  forgotEmail: string;
   registered: string;
   signedInAs: string;
   notVerified: string;
@@ -137,6 +141,7 @@ interface HeirTexts {
     loginTitle: string;
     loginPassword: string;
     loginButton: string;
+    forgotButton: string;
     signOut: string;
     checkAgain: string;
     claimTitle: string;
@@ -183,6 +188,7 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
       loginTitle: 'Already have an account? Sign in',
       loginPassword: 'Password',
       loginButton: 'Sign in',
+      forgotButton: 'Forgot your password?',
       signOut: 'Sign out',
       checkAgain: 'I have confirmed it',
       claimTitle: 'Claim your share',
@@ -194,6 +200,9 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
     },
     script: {
       working: 'One moment…',
+      forgotSent:
+        'If an account has this address, we have emailed it a link to choose a new password. Open it, then come back here and sign in.',
+      forgotEmail: 'Type your email address above first.',
       registered:
         'Thank you. We sent a message to {email} with a link to confirm the address. Open that link, then come back to this page and sign in below. (If this address already had an account, the message explains how to choose a new password instead.)',
       signedInAs: 'You are signed in as {email}.',
@@ -269,6 +278,7 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
       loginTitle: 'لديك حساب؟ سجّل الدخول',
       loginPassword: 'كلمة المرور',
       loginButton: 'تسجيل الدخول',
+      forgotButton: 'نسيت كلمة المرور؟',
       signOut: 'تسجيل الخروج',
       checkAgain: 'لقد أكّدته',
       claimTitle: 'طالب بحصتك',
@@ -280,6 +290,9 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
     },
     script: {
       working: 'لحظة من فضلك…',
+      forgotSent:
+        'إن كان هناك حساب بهذا العنوان، فقد أرسلنا إليه رابطًا لاختيار كلمة مرور جديدة. افتحه ثم عُد إلى هذه الصفحة وسجّل الدخول.',
+      forgotEmail: 'اكتب عنوان بريدك الإلكتروني أعلاه أولًا.',
       registered:
         'شكرًا لك. أرسلنا رسالة إلى {email} فيها رابط لتأكيد العنوان. افتح ذلك الرابط، ثم عُد إلى هذه الصفحة وسجّل الدخول أدناه. (إن كان لهذا العنوان حساب من قبل، فالرسالة تشرح كيف تختار كلمة مرور جديدة بدلًا من ذلك.)',
       signedInAs: 'أنت مسجّل الدخول باسم {email}.',
@@ -351,6 +364,7 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
       loginTitle: '¿Ya tiene una cuenta? Inicie sesión',
       loginPassword: 'Contraseña',
       loginButton: 'Iniciar sesión',
+      forgotButton: '¿Olvidó su contraseña?',
       signOut: 'Cerrar sesión',
       checkAgain: 'Ya la he confirmado',
       claimTitle: 'Reclamar su parte',
@@ -362,6 +376,9 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
     },
     script: {
       working: 'Un momento…',
+      forgotSent:
+        'Si hay una cuenta con esta dirección, le hemos enviado un enlace para elegir una contraseña nueva. Ábralo y vuelva a esta página para iniciar sesión.',
+      forgotEmail: 'Escriba primero su dirección de correo arriba.',
       registered:
         'Gracias. Hemos enviado a {email} un mensaje con un enlace para confirmar la dirección. Abra ese enlace, vuelva a esta página e inicie sesión aquí abajo. (Si esta dirección ya tenía una cuenta, el mensaje explica cómo elegir una contraseña nueva.)',
       signedInAs: 'Ha iniciado sesión como {email}.',
@@ -439,6 +456,7 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
       loginTitle: 'Vous avez déjà un compte ? Connectez-vous',
       loginPassword: 'Mot de passe',
       loginButton: 'Se connecter',
+      forgotButton: 'Mot de passe oublié ?',
       signOut: 'Se déconnecter',
       checkAgain: "Je l'ai confirmée",
       claimTitle: 'Réclamer votre part',
@@ -450,6 +468,9 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
     },
     script: {
       working: 'Un instant…',
+      forgotSent:
+        'Si un compte existe à cette adresse, nous y avons envoyé un lien pour choisir un nouveau mot de passe. Ouvrez-le, puis revenez sur cette page pour vous connecter.',
+      forgotEmail: "Saisissez d'abord votre adresse e-mail ci-dessus.",
       registered:
         "Merci. Nous avons envoyé à {email} un message avec un lien pour confirmer l'adresse. Ouvrez ce lien, puis revenez sur cette page et connectez-vous ci-dessous. (Si cette adresse avait déjà un compte, le message explique plutôt comment choisir un nouveau mot de passe.)",
       signedInAs: 'Vous êtes connecté en tant que {email}.',
@@ -558,6 +579,7 @@ export function heirPage(locale: PageLocale, topic: HeirTopic | undefined, asset
       '<input id="login-password" name="password" type="password" autocomplete="current-password" maxlength="256" required>',
     ) +
     button(f.loginButton) +
+    `<p><button type="button" id="forgot-button">${escapeHtml(f.forgotButton)}</button></p>` +
     status('login-message') +
     '</form></section>';
   const signedIn =

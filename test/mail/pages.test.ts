@@ -143,6 +143,7 @@ describe("the heirs' page", () => {
           expect(res.body).toContain(`<form id="${form}" method="post"`);
         expect(res.body).toContain(escaped(t.form.registerButton));
         expect(res.body).toContain(escaped(t.form.claimButton));
+        expect(res.body).toContain(`<button type="button" id="forgot-button">${escaped(t.form.forgotButton)}</button>`);
         // The words the script shows are the page's language, as data it reads (never run).
         const data = /<script type="application\/json" id="heir-texts">(.*?)<\/script>/.exec(res.body);
         expect(JSON.parse(data![1]!)).toEqual(t.script);

@@ -332,19 +332,25 @@ describe("the heirs' page in a browser", () => {
   it('lets a person who forgot their password choose a new one from the mailed link, in Spanish', async () => {
     const es = ACCOUNT_TEXTS.es;
     const user = await registerUser(server.app, { password: PASSWORD });
-    const forgot = await server.app.inject({
-      method: 'POST',
-      url: '/api/auth/password/forgot',
-      payload: { email: user.email },
-      remoteAddress: '198.51.100.31',
-    });
-    expect(forgot.statusCode).toBe(202);
+    const { page, urls, console } = await openPage();
+    // "Forgot your password?" on the heirs' page, where one signs in: first with no address, then with it.
+    await page.goto(`${server.url}/heir?lang=es`);
+    await page.locator('#account').waitFor({ state: 'visible' });
+    const heirEs = HEIR_TEXTS.es.script;
+    await page.click('#forgot-button');
+    await page.waitForFunction(() => (document.getElementById('login-message')?.textContent ?? '') !== '');
+    expect(await text(page, '#login-message')).toBe(heirEs.forgotEmail);
+    await page.fill('#login-email', user.email);
+    await page.click('#forgot-button');
+    await page.waitForFunction(
+      (sent) => document.getElementById('login-message')?.textContent === sent,
+      heirEs.forgotSent,
+    );
     await server.services.sessions.email.settled();
     const link = new URL(await mailedLink(server.app, user.email, 'password-reset'));
     expect(link.pathname).toBe('/account/reset');
     const token = link.searchParams.get('token')!;
     link.searchParams.set('lang', 'es');
-    const { page, urls, console } = await openPage();
     await page.goto(`${server.url}${link.pathname}${link.search}`);
     expect(await page.locator('h1').textContent()).toBe(es.pages.reset.title);
     await page.locator('#account-form').waitFor({ state: 'visible' });

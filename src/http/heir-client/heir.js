@@ -223,6 +223,17 @@
     say('register-message', fill(T.registered, { email }));
   });
 
+  // A forgotten password: the service mails a reset link to the address (the same answer whether or not it has an
+  // account), whose page sets a new one.
+  $('forgot-button').addEventListener('click', async () => {
+    const email = $('login-email').value.trim();
+    if (!email) return say('login-message', T.forgotEmail, true);
+    say('login-message', T.working);
+    const res = await api('POST', '/api/auth/password/forgot', { email });
+    if (!res.ok) return say('login-message', words(res.error ?? {}, res.status), true);
+    say('login-message', T.forgotSent);
+  });
+
   $('login-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const form = event.currentTarget;

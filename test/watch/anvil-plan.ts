@@ -81,7 +81,10 @@ export function adminCall(server: () => TestServer) {
 }
 
 /** Polls `probe` every 25 ms until it answers something truthy; fails after 30 s naming `what`. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined | false>): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+): Promise<T> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const got = await probe();

@@ -11,7 +11,7 @@ import { Watcher } from '../../src/watch/watcher.js';
 import { Dispatcher, verifyWebhookSignature } from '../../src/webhooks/index.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
-import { anvilClients, deployGenerated, watchedPlan } from './anvil-plan.js';
+import { adminCall, anvilClients, deployGenerated, until, watchedPlan } from './anvil-plan.js';
 import { makeCert, startReceiver } from '../webhooks/helpers.js';
 
 // The watcher on a real node (anvil) whose time the test moves: a warning before the deadline, a check-in that
@@ -30,25 +30,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let dispatcher: Dispatcher;
 let watcher: Watcher | undefined;
 
-async function call(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) {
-  const res = await server.app.inject({
-    method,
-    url: `/api/v1${url}`,
-    headers: { authorization: `Bearer ${server.adminKey}` },
-    ...(payload ? { payload } : {}),
-  });
-  return { status: res.statusCode, body: res.json() };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const got = await probe();
-    if (got) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const call = adminCall(() => server);
 
 function startWatcher(): Watcher {
   const reader = createEvmReader(anvil.url, anvil.chainId);

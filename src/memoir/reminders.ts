@@ -25,15 +25,26 @@ export { MAIL_ONCE, ONCE_MARGIN_DAYS, pruneMailOnce } from './owner-mail.js';
 
 const onceKey = (planId: string, deadline: number, lead: number) => `rmd_${planId}_${deadline}_${lead}`;
 
-/** The lead times due at `now` for a deadline: those whose moment has come while the deadline has not. */
-export function dueLeads(deadline: number, now: number, leads: readonly number[]): number[] {
+/**
+ * The lead times due at `now` for a deadline: those whose moment has come while the deadline has not. A lead time
+ * whose moment fell at or before the period's start (the last check-in, or the plan's linking) is never due in that
+ * period: it is as long as the interval or longer, and would otherwise mail a reminder right after every check-in.
+ * The chain watcher counts its warnings the same way (dueLeadTime in src/watch/decide.ts).
+ */
+export function dueLeads(deadline: number, now: number, leads: readonly number[], periodStart: number): number[] {
   if (now >= deadline) return [];
-  return leads.filter((d) => d > 0 && now >= deadline - d * DAY_MS);
+  return leads.filter((d) => d > 0 && deadline - d * DAY_MS > periodStart && now >= deadline - d * DAY_MS);
 }
+
+/** The lead times due now for a plan, in its current period. */
+const planLeads = (plan: HeirPlanRecord, now: number, leads: readonly number[]) => {
+  const deadline = checkInDeadline(plan);
+  return dueLeads(deadline, now, leads, deadline - plan.intervalDays * DAY_MS);
+};
 
 /**
  * Queues the reminders due now across accounts; answers how many plans were reminded. Lead times that came due
- * together (a plan linked with a short interval, a sweep that did not run for a while) make one message.
+ * together (a sweep that did not run for a while) make one message.
  */
 export async function sendDueReminders(
   store: Store,
@@ -43,14 +54,14 @@ export async function sendDueReminders(
   const now = clock.now().getTime();
   let reminded = 0;
   for (const candidate of await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'armed')) {
-    if (candidate.watched || dueLeads(checkInDeadline(candidate), now, leads).length === 0) continue;
+    if (candidate.watched || planLeads(candidate, now, leads).length === 0) continue;
     const sent = await accountStore(store, candidate.ownerId).transact(async (tx) => {
       // Read again in the account's transaction: a check-in may have moved the deadline meanwhile.
       const plan = await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, candidate.id);
       if (plan?.state !== 'armed' || plan.watched) return false;
       const deadline = checkInDeadline(plan);
       const fresh: string[] = [];
-      for (const lead of dueLeads(deadline, now, leads)) {
+      for (const lead of planLeads(plan, now, leads)) {
         const key = onceKey(plan.id, deadline, lead);
         if (!(await tx.get(MAIL_ONCE, key))) fresh.push(key);
       }

@@ -116,7 +116,11 @@ describe.each(['lowdb', 'postgres'] as const)('mail about plans (%s)', (engine) 
     return { status: res.statusCode, body: res.json() };
   }
 
-  async function linkPlan(heirs: Array<{ name: string; n: number; email?: string }>, label = 'Family estate') {
+  async function linkPlan(
+    heirs: Array<{ name: string; n: number; email?: string }>,
+    label = 'Family estate',
+    intervalDays = 90,
+  ) {
     const res = await call(owner, 'POST', '/api/v1/svcloom/heirs/plans', {
       label,
       plan: {
@@ -128,7 +132,7 @@ describe.each(['lowdb', 'postgres'] as const)('mail about plans (%s)', (engine) 
           percentage: ([[100], [60, 40], [50, 30, 20]][heirs.length - 1] ?? [])[i],
           ...(h.email ? { email: h.email } : {}),
         })),
-        deadMansSwitch: { enabled: true, intervalDays: 90 },
+        deadMansSwitch: { enabled: true, intervalDays },
       },
       heirAccess: { enabled: true },
     });
@@ -415,7 +419,34 @@ describe.each(['lowdb', 'postgres'] as const)('mail about plans (%s)', (engine) 
       (m) => m.template === 'checkin-reminder' && m.state === 'suppressed',
     );
     expect(suppressed.length).toBeGreaterThan(0);
-    await call(owner, 'PATCH', '/api/auth/me', { mailOptOut: [], locale: 'en' });
+    // Put the profile back for the tests below (a new session: the one above is 61 days old).
+    owner = await signIn(server.app, owner.email, owner.password);
+    expect((await call(owner, 'PATCH', '/api/auth/me', { mailOptOut: [], locale: 'en' })).status).toBe(200);
+  });
+
+  it('a lead time as long as the interval is never mailed right after linking or a check-in', async () => {
+    offset = 300 * DAY;
+    owner = await signIn(server.app, owner.email, owner.password);
+    const { plan } = await linkPlan([{ name: 'Ana', n: 2 }], 'Short interval', 30);
+    await delivered();
+    const mine = (d: Delivered[]) =>
+      to(d, owner.email, 'checkin-reminder').filter((x) => x.mail.text?.includes('Short interval'));
+    // Linked with a 30-day interval: the 30-day lead time fell at the linking itself, so nothing is due.
+    await sendDueReminders(server.services.store, clock);
+    expect(mine(await delivered())).toEqual([]);
+    offset += 22 * DAY; // 8 days before the deadline: still nothing
+    await sendDueReminders(server.services.store, clock);
+    expect(mine(await delivered())).toEqual([]);
+    offset += 2 * DAY; // 6 days before: the 7-day reminder, alone
+    await sendDueReminders(server.services.store, clock);
+    const reminded = mine(await delivered());
+    expect(reminded).toHaveLength(1);
+    const link = linkIn(reminded[0]!.mail, '/api/v1/mail/check-in');
+    expect((await server.app.inject({ method: 'POST', url: local(link) })).statusCode).toBe(200);
+    expect(Date.parse((await planOf(plan.id)).checkedInAt!)).toBe(clock.now().getTime());
+    // The check-in starts a new period of 30 days: its 30-day lead time is not due at once either.
+    await sendDueReminders(server.services.store, clock);
+    expect(mine(await delivered())).toEqual([]);
   });
 
   it('an owner whose address is not confirmed gets no reminder and no notice', async () => {

@@ -54,6 +54,7 @@ import {
 import { failVerification, notifyOwner, settle, settleDue } from './verification.js';
 import { heirGuideLink, mailHeir, ownerVoice } from './owner-mail.js';
 import type { MailRecord } from '../events/mail.js';
+import { VAULTS, type VaultRecord } from '../vaults/records.js';
 
 export * from './heir-plans.js';
 export { completeDueVerifications } from './verification.js';
@@ -230,7 +231,11 @@ export async function updatePlan(
   });
 }
 
-/** Unlinks a plan: its shares are withdrawn (kept as revoked, so their holders are told so). */
+/**
+ * Unlinks a plan: its shares are withdrawn (kept as revoked, so their holders are told so), and the vaults linked to
+ * it are unlinked in the same write (a `vault.updated` event each): a vault left naming a deleted plan would look
+ * linked to its owner and never reach an heir.
+ */
 export async function unlinkPlan(store: Store, ownerId: string, planId: string, clock: Clock) {
   const nowIso = clock.now().toISOString();
   return store.transact(async (tx) => {
@@ -241,8 +246,14 @@ export async function unlinkPlan(store: Store, ownerId: string, planId: string, 
       await tx.put(GRANTS, { ...g, revokedAt: nowIso, claimHash: null, updatedAt: nowIso });
       revoked += 1;
     }
+    const vaults = (await tx.findBy<VaultRecord>(VAULTS, 'planId', planId)).filter((v) => v.ownerId === ownerId);
+    for (const vault of vaults) {
+      await tx.put<VaultRecord>(VAULTS, { ...vault, planId: null, updatedAt: nowIso });
+      const data = { vaultId: vault.id, planId: null, change: 'plan.unlinked' };
+      await recordEvent(tx, { type: 'vault.updated', ownerId, data }, clock);
+    }
     await tx.delete(MEMOIR_HEIR_PLANS, planId);
-    return { deleted: true, sharesRevoked: revoked };
+    return { deleted: true, sharesRevoked: revoked, vaultsUnlinked: vaults.length };
   });
 }
 

@@ -416,6 +416,39 @@ describe.each(['lowdb', 'postgres'] as const)('vaults over HTTP (%s)', (engine) 
     expect(dump).not.toContain(sealedBytes.toString('base64'));
   });
 
+  it('deleting a plan unlinks its vaults, and only its own', async () => {
+    const other = await call(owner, 'POST', '/api/v1/svcloom/heirs/plans', {
+      label: 'Second plan',
+      plan: {
+        blockchain: 'evm',
+        ownerAddress: EVM(1),
+        beneficiaries: [{ name: 'Ana', address: ANA, percentage: 100 }],
+        deadMansSwitch: { enabled: true, intervalDays: 180 },
+      },
+      heirAccess: { enabled: true },
+    });
+    expect(other.status).toBe(201);
+    const otherPlan = other.body.data.plan.id as string;
+    const vault = await call(owner, 'POST', '/api/v1/vaults', { name: 'Papers for the second plan' });
+    expect(vault.status).toBe(201);
+    const id = vault.body.data.id as string;
+    expect((await call(owner, 'PUT', `/api/v1/vaults/${id}/plan`, { planId: otherPlan })).status).toBe(200);
+
+    const gone = await call(owner, 'DELETE', `/api/v1/svcloom/heirs/plans/${otherPlan}`);
+    expect(gone.status).toBe(200);
+    expect(gone.body.data).toEqual({ deleted: true, sharesRevoked: 1, vaultsUnlinked: 1 });
+    expect((await call(owner, 'GET', `/api/v1/vaults/${id}`)).body.data.planId).toBeNull();
+    // The first plan's vault keeps its link.
+    expect((await call(owner, 'GET', `/api/v1/vaults/${vaultId}`)).body.data.planId).toBe(planId);
+    const told = (await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', owner.accountId)).filter(
+      (e) => e.type === 'vault.updated' && e.data.vaultId === id,
+    );
+    expect(told.map((e) => e.data.change)).toEqual(['plan.linked', 'plan.unlinked']);
+    // It can be linked to the remaining plan again.
+    expect((await call(owner, 'PUT', `/api/v1/vaults/${id}/plan`, { planId })).status).toBe(200);
+    expect((await call(owner, 'DELETE', `/api/v1/vaults/${id}`)).status).toBe(200);
+  });
+
   it('a master-key rotation re-wraps the data keys, leaves the items as stored, and keeps them readable', async () => {
     const store = server.services.store;
     const old = Buffer.from(TEST_MASTER_KEY, 'base64');

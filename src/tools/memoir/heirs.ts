@@ -300,7 +300,7 @@ export const unlinkMemoirPlanTool = defineTool({
   ...OWNER,
   name: 'unlink_memoir_plan',
   title: 'Unlink a plan from the memoir',
-  description: `Unlinks a plan and withdraws its shares (their holders lose access at once; the codes stop working). ${MEMOIR_SCOPE_NOTE}`,
+  description: `Unlinks a plan and withdraws its shares (their holders lose access at once; the codes stop working). Vaults linked to the plan are linked to none afterwards (\`vault.updated\`, change \`plan.unlinked\`). ${MEMOIR_SCOPE_NOTE}`,
   annotations: DELETE,
   example: { planId: 'mhp_01JD000000000000000000000A' },
   input: z.strictObject({ planId: PlanId }).describe('The plan.'),
@@ -308,6 +308,12 @@ export const unlinkMemoirPlanTool = defineTool({
     .object({
       deleted: z.boolean().describe('Always true.'),
       sharesRevoked: z.number().int().describe('Shares withdrawn.'),
+      vaultsUnlinked: z
+        .number()
+        .int()
+        .describe(
+          'Vaults that were linked to the plan, now linked to none (link them to another plan to release them).',
+        ),
     })
     .describe('What was removed.'),
   rest: { method: 'DELETE', shape: 'data', ...memoirPath('/heirs/plans/:planId') },

@@ -89,25 +89,37 @@ function tonAddress(text: string, network: string): string {
   return parsed.toString({ bounceable: true });
 }
 
-/** Refuses a second registration of the same place, or one more than the bound. */
+/**
+ * Refuses a second registration of a verified place, or one more than the bound. Answers the contract's own earlier
+ * registration of the same place when it was not verified (registered before its transaction was mined, say): that
+ * one is checked again and replaced, rather than leaving the address taken by a failed check for good. An unverified
+ * registration of the place under another contract is refused, naming it (delete it first).
+ */
 async function assertRoom(
   tx: Pick<Tx, 'findBy'>,
   ownerId: string,
   contractId: string,
   network: string,
   address: string,
-) {
+): Promise<DeploymentRecord | undefined> {
   const mine = await tx.findBy<DeploymentRecord>(DEPLOYMENTS, 'ownerId', ownerId);
   const same = mine.find((d) => d.network === network && d.address.toLowerCase() === address.toLowerCase());
-  if (same)
+  if (same && (same.status === 'verified' || same.contractId !== contractId))
     throw new ApiError('CONFLICT', `This deployment is already registered as ${same.id}.`, [
-      { field: 'address', reason: `already registered as ${same.id}` },
+      {
+        field: 'address',
+        reason:
+          same.contractId === contractId
+            ? `already registered as ${same.id}`
+            : `already registered as ${same.id} for contract ${same.contractId} (${same.status}); delete that registration first`,
+      },
     ]);
-  if (mine.filter((d) => d.contractId === contractId).length >= MAX_DEPLOYMENTS_PER_CONTRACT)
+  if (!same && mine.filter((d) => d.contractId === contractId).length >= MAX_DEPLOYMENTS_PER_CONTRACT)
     throw new ApiError(
       'CONFLICT',
       `This contract already has ${MAX_DEPLOYMENTS_PER_CONTRACT} registered deployments, the most it may have.`,
     );
+  return same;
 }
 
 async function readChain(config: Config, c: ContractRecord, network: string, address: string, txHash: string | null) {
@@ -159,7 +171,7 @@ export async function registerDeployment(
   const found = await readChain(config, c, network, address, txHash);
   const now = clock.now().toISOString();
   const verified = found.differences.length === 0;
-  const record: DeploymentRecord = {
+  const fresh: DeploymentRecord = {
     id: newId('deployment'),
     ownerId,
     contractId: c.id,
@@ -179,7 +191,9 @@ export async function registerDeployment(
     updatedAt: now,
   };
   return store.transact(async (tx) => {
-    await assertRoom(tx, ownerId, c.id, network, address);
+    const earlier = await assertRoom(tx, ownerId, c.id, network, address);
+    // Checked again: the earlier unverified registration keeps its id and registration time.
+    const record = earlier ? { ...fresh, id: earlier.id, createdAt: earlier.createdAt } : fresh;
     await tx.put(DEPLOYMENTS, record);
     await recordOutcome(tx, record, clock);
     if (verified) for (const listener of verifiedListeners) await listener(tx, record, clock);
@@ -210,6 +224,39 @@ export async function listDeployments(store: Store, contractId: string): Promise
   const all = await store.findBy<DeploymentRecord>(DEPLOYMENTS, 'contractId', contractId);
   if (all.length === 0 && !(await store.get<ContractRecord>(CONTRACTS, contractId))) throw notFound();
   return all.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * Run inside the transaction that deletes a deployment, with the deleted record: what followed it (the memoir plans
+ * it watched) is released in the same write. Registered by the watcher's domain, which this one does not import.
+ */
+export type DeletedListener = (tx: Tx, deployment: DeploymentRecord, clock: Clock) => Promise<number>;
+const deletedListeners = new Set<DeletedListener>();
+
+export function onDeletedDeployment(listener: DeletedListener): () => void {
+  deletedListeners.add(listener);
+  return () => deletedListeners.delete(listener);
+}
+
+/**
+ * Deletes a registered deployment: the contract stays on chain, but the service no longer reads or watches it there
+ * (no more warnings, and a switch firing there opens nothing here). The events already sent stay in the history.
+ */
+export async function deleteDeployment(
+  store: Store,
+  contractId: string,
+  deploymentId: string,
+  clock: Clock,
+): Promise<{ deleted: true; id: string; plansUnwatched: number }> {
+  return store.transact(async (tx) => {
+    const d = await tx.get<DeploymentRecord>(DEPLOYMENTS, deploymentId);
+    if (!d || d.contractId !== contractId)
+      throw new ApiError('NOT_FOUND', 'No deployment with this id for this contract in your account.');
+    await tx.delete(DEPLOYMENTS, d.id);
+    let plansUnwatched = 0;
+    for (const listener of deletedListeners) plansUnwatched += await listener(tx, d, clock);
+    return { deleted: true as const, id: d.id, plansUnwatched };
+  });
 }
 
 export async function getDeployment(store: Store, id: string): Promise<DeploymentRecord> {

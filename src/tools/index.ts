@@ -30,7 +30,12 @@ import { estimateGas } from './contracts/estimate-gas.js';
 import { generateContractTool } from './contracts/generate-contract.js';
 import { deleteContractTool, getContractTool, listContractsTool } from './contracts/stored-contracts.js';
 import { getContractPackageTool } from './contracts/contract-package.js';
-import { getDeploymentTool, listDeploymentsTool, registerDeploymentTool } from './contracts/deployments.js';
+import {
+  deleteDeploymentTool,
+  getDeploymentTool,
+  listDeploymentsTool,
+  registerDeploymentTool,
+} from './contracts/deployments.js';
 import { updateDeploymentWatchTool } from './contracts/deployment-watch.js';
 import { listTemplates } from './contracts/list-templates.js';
 import { validatePlanTool } from './contracts/validate-plan.js';
@@ -71,6 +76,7 @@ export const TOOLS: readonly AnyTool[] = [
   listDeploymentsTool,
   getDeploymentTool,
   updateDeploymentWatchTool,
+  deleteDeploymentTool,
   compileContract,
   estimateGas,
   validatePlanTool,

@@ -7,8 +7,8 @@
 import type { Clock } from '../core/clock.js';
 import type { Tx } from '../store/port.js';
 import { accountTx } from '../accounts/tenancy.js';
-import type { DeploymentRecord } from '../contracts/deployments.js';
-import { onVerifiedDeployment } from '../contracts/register-deployment.js';
+import { DEPLOYMENTS, type DeploymentRecord } from '../contracts/deployments.js';
+import { onDeletedDeployment, onVerifiedDeployment } from '../contracts/register-deployment.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
 import { openByChain } from '../memoir/verification.js';
 
@@ -46,12 +46,16 @@ export async function markWatched(tx: Tx, d: DeploymentRecord, clock: Clock): Pr
  * waiting period apply to them again (a sign of life from the owner still cancels a report), rather than leaving the
  * heirs' shares closed for good. A reorganisation that undoes the cancel marks them watched again.
  */
-export async function unwatchPlans(tx: Tx, d: DeploymentRecord, clock: Clock): Promise<void> {
+export async function unwatchPlans(tx: Tx, d: DeploymentRecord, clock: Clock): Promise<number> {
   const own = accountTx(tx, d.ownerId);
   const nowIso = clock.now().toISOString();
+  let unwatched = 0;
   for (const p of await plansOf(tx, d))
-    if (p.watched === true && p.state !== 'triggered')
+    if (p.watched === true && p.state !== 'triggered') {
       await own.put(MEMOIR_HEIR_PLANS, { ...p, watched: false, updatedAt: nowIso });
+      unwatched += 1;
+    }
+  return unwatched;
 }
 
 /** The switch fired on chain: every plan the deployment watches opens its shares (once). Resolves with how many. */
@@ -66,11 +70,29 @@ export async function openWatchedPlans(tx: Tx, d: DeploymentRecord, eventId: str
 }
 
 let registered = false;
-/** Plans become watched in the same write that stores their deployment as verified. */
+/**
+ * Plans become watched in the same write that stores their deployment as verified, and watched no more in the write
+ * that deletes it, unless another verified deployment of the account has the same address (on another network) and
+ * still watches them.
+ */
 export function watchPlansOnVerification(): void {
   if (registered) return;
   registered = true;
   onVerifiedDeployment(async (tx, d, clock) => {
     await markWatched(tx, d, clock);
+  });
+  onDeletedDeployment(async (tx, d, clock) => {
+    if (d.status !== 'verified') return 0;
+    const mine = await accountTx(tx, d.ownerId).findBy<DeploymentRecord>(DEPLOYMENTS, 'ownerId', d.ownerId);
+    const address = d.address.toLowerCase();
+    const twin = mine.some(
+      (o) =>
+        o.id !== d.id &&
+        o.status === 'verified' &&
+        o.chain === d.chain &&
+        o.address.toLowerCase() === address &&
+        o.watch?.snapshot?.cancelled !== true,
+    );
+    return twin ? 0 : unwatchPlans(tx, d, clock);
   });
 }

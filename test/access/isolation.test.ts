@@ -235,6 +235,14 @@ const FIXTURES: Record<string, Fixture> = {
       return { id: aIds.contract, warnDays: [7] };
     },
   },
+  delete_deployment: {
+    kind: 'id',
+    field: 'deploymentId',
+    id: () => aIds.deployment,
+    get args() {
+      return { id: aIds.contract };
+    },
+  },
   get_account: { kind: 'operator' },
   update_account: { kind: 'operator' },
   suspend_account: { kind: 'operator' },

@@ -317,6 +317,7 @@ const OTHER_OWNER_FIXTURES: Record<string, (() => Promise<string>) | null> = {
   delete_journal_entry: otherOwnersJournalId,
   // Another owner's contract (the sample deployment id is nobody's); isolation.test.ts names a real deployment.
   update_deployment_watch: otherOwnersContractId,
+  delete_deployment: otherOwnersContractId,
 };
 
 async function otherOwnersJournalId(): Promise<string> {

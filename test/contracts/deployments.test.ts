@@ -8,6 +8,7 @@ import {
   type Hex,
   http,
   createPublicClient,
+  getContractAddress,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -62,7 +63,7 @@ const PLAN = {
   deadMansSwitch: { enabled: true, intervalDays: 180 },
 };
 
-async function call(key: string, method: 'GET' | 'POST', url: string, payload?: object) {
+async function call(key: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) {
   const res = await server.app.inject({
     method,
     url: `/api/v1${url}`,
@@ -220,6 +221,77 @@ describe('register_deployment on a real EVM node', () => {
     expect(p.body.data.differences[0].field).toBe('code');
     expect(p.body.data.differences[0].found).toContain('EIP-1167');
     expect((await eventsOf(p.body.data.id)).map((e) => e.type)).toEqual(['contract.error']);
+  }, 120_000);
+
+  it('registered before its transaction is mined, it is checked again once it is; it can be deleted', async () => {
+    const chain = { ...foundry, rpcUrls: { default: { http: [anvil.url] } } };
+    const pub = createPublicClient({ chain, transport: http(anvil.url) });
+    const nonce = await pub.getTransactionCount({ address: account.address });
+    const address = getContractAddress({ from: account.address, nonce: BigInt(nonce) });
+    const early = await call(server.adminKey, 'POST', `/contracts/${c.id}/deployments`, { network: 31337, address });
+    expect(early.status).toBe(200);
+    expect(early.body.data.status).toBe('unverified');
+    expect(early.body.data.differences[0].found).toBe('no code at this address');
+    // Another contract may not take the place while this registration holds it.
+    const other = await generate({ ...PLAN, deadMansSwitch: { enabled: true, intervalDays: 120 } });
+    const taken = await call(server.adminKey, 'POST', `/contracts/${other.id}/deployments`, {
+      network: 31337,
+      address,
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.details[0].reason).toContain(early.body.data.id);
+
+    // A memoir plan of the account names the address: the verified deployment watches it.
+    const linked = await call(server.adminKey, 'POST', '/svcloom/heirs/plans', {
+      plan: PLAN,
+      contractAddress: address,
+      heirAccess: { enabled: true },
+    });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+    const planId = linked.body.data.plan.id as string;
+
+    const mined = await deploy(c.deployData);
+    expect(mined.address).toBe(address);
+    const again = await call(server.adminKey, 'POST', `/contracts/${c.id}/deployments`, { network: 31337, address });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.data).toMatchObject({ id: early.body.data.id, status: 'verified', differences: [] });
+    expect(again.body.data.createdAt).toBe(early.body.data.createdAt);
+    expect((await eventsOf(early.body.data.id)).map((e) => e.type)).toEqual([
+      'contract.error',
+      'contract.deployed',
+      'contract.verified',
+    ]);
+    type Listed = { id: string; watched: boolean };
+    const plan = async () =>
+      ((await call(server.adminKey, 'GET', '/svcloom/heirs/plans?limit=100')).body.data as Listed[]).find(
+        (p) => p.id === planId,
+      );
+    expect((await plan())?.watched).toBe(true);
+    // Verified now: registering it once more is a duplicate.
+    expect(
+      (await call(server.adminKey, 'POST', `/contracts/${c.id}/deployments`, { network: 31337, address })).status,
+    ).toBe(409);
+
+    // Deleting it: another account's key, or the id under another contract, finds nothing.
+    const path = `/contracts/${c.id}/deployments/${early.body.data.id}`;
+    const stranger = await server.key({ ownerId: await server.account() });
+    expect((await call(stranger, 'DELETE', path)).status).toBe(404);
+    expect(
+      (await call(server.adminKey, 'DELETE', `/contracts/${other.id}/deployments/${early.body.data.id}`)).status,
+    ).toBe(404);
+    const gone = await call(server.adminKey, 'DELETE', path);
+    expect(gone.status).toBe(200);
+    expect(gone.body.data).toEqual({ deleted: true, id: early.body.data.id, plansUnwatched: 1 });
+    expect((await call(server.adminKey, 'GET', `/deployments/${early.body.data.id}`)).status).toBe(404);
+    expect((await plan())?.watched).toBe(false);
+    expect((await call(server.adminKey, 'DELETE', path)).status).toBe(404);
+    // The place is free again, for the other contract too (which it does not match).
+    const otherNow = await call(server.adminKey, 'POST', `/contracts/${other.id}/deployments`, {
+      network: 31337,
+      address,
+    });
+    expect(otherNow.status).toBe(200);
+    expect(otherNow.body.data.status).toBe('unverified');
   }, 120_000);
 
   it('refuses bad requests with clear errors and stores nothing', async () => {

@@ -408,6 +408,14 @@ const OWN_INPUTS: Record<string, Example> = {
     },
     volatile: ['id', 'contractId', 'createdAt', 'verifiedAt', 'address'],
   },
+  delete_deployment: {
+    input: async (s, k) => {
+      const contractId = await ownContractId(s, k);
+      const c = await s.services.store.get<ContractRecord>(CONTRACTS, contractId);
+      return { id: contractId, deploymentId: await seedDeployment(s.services.store, c!.ownerId, contractId, 2) };
+    },
+    volatile: ['id'],
+  },
   update_webhook: {
     input: async (s, k) => ({ id: await ownWebhookId(s, k), events: ['*'], status: 'paused' }),
     volatile: WEBHOOK_VOLATILE,

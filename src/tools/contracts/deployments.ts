@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
 import {
+  deleteDeployment,
   getDeployment,
   listDeployments,
   MAX_DEPLOYMENTS_PER_CONTRACT,
   registerDeployment,
 } from '../../contracts/register-deployment.js';
 import { DEFAULT_WARN_DAYS, type DeploymentRecord } from '../../contracts/deployments.js';
-import { defineTool, OUTBOUND, READ } from '../define.js';
+import { DELETE, defineTool, OUTBOUND, READ } from '../define.js';
 
 const ContractId = z
   .string()
@@ -96,7 +97,9 @@ export const registerDeploymentTool = defineTool({
     'contract.deployed and contract.verified) and followed by the watcher; a mismatch is stored unverified with ' +
     'each difference named (sends contract.error). 400 for a network without a configured endpoint (names the ' +
     `variable), another chain family or a bad address; 409 for a duplicate or more than ${MAX_DEPLOYMENTS_PER_CONTRACT} ` +
-    'deployments per contract; 503 when the chain endpoint does not answer (nothing is stored).',
+    'deployments per contract; 503 when the chain endpoint does not answer (nothing is stored). Registering the ' +
+    'same place again checks an unverified registration again (one made before its transaction was mined, say) ' +
+    'and keeps its id; a verified one is a duplicate.',
   domain: 'contracts',
   scope: 'contracts',
   // The wizard registers the deployment it made; an embed token reaches only its own session's contract.
@@ -173,4 +176,38 @@ export const getDeploymentTool = defineTool({
   output: Deployment,
   rest: { method: 'GET', path: '/deployments/:id', shape: 'data' },
   handler: async (input, ctx) => deploymentView(await getDeployment(ctx.store, input.id)),
+});
+
+export const deleteDeploymentTool = defineTool({
+  name: 'delete_deployment',
+  example: { id: 'ctr_01JD0000000000000000000000', deploymentId: 'dep_01JD0000000000000000000000' },
+  title: 'Delete a registered deployment',
+  description:
+    'Deletes one registered deployment of a contract (a wrong network or address, a test deployment): the contract ' +
+    'stays on chain, but the service no longer reads or watches it (no more warnings; a switch firing there opens ' +
+    'nothing here). Memoir plans it watched are watched no more: reports and their waiting period apply to them ' +
+    'again (plansUnwatched). Events already sent stay in the history. 404 NOT_FOUND for an unknown id or another ' +
+    "account's deployment. To stop the warnings only, pause it with update_deployment_watch instead.",
+  domain: 'contracts',
+  scope: 'contracts',
+  bucket: 'default',
+  annotations: DELETE,
+  input: z
+    .strictObject({
+      id: ContractId,
+      deploymentId: z.string().min(1).max(64).describe('Id of its deployment (dep_...).'),
+    })
+    .describe('Which deployment.'),
+  output: z
+    .object({
+      deleted: z.literal(true).describe('Always true.'),
+      id: z.string().describe('The deleted deployment (dep_...).'),
+      plansUnwatched: z
+        .number()
+        .int()
+        .describe('Memoir plans this deployment watched, now followed by reports and their waiting period again.'),
+    })
+    .describe('What was deleted.'),
+  rest: { method: 'DELETE', path: '/contracts/:id/deployments/:deploymentId', shape: 'data' },
+  handler: (input, ctx) => deleteDeployment(ctx.store, input.id, input.deploymentId, ctx.clock),
 });

@@ -27,10 +27,13 @@ export const NAME_CHARS_REASON =
 /** Whether `s` holds a character no name may hold. */
 export const hasUnsafeNameChars = (s: string): boolean => !NAME_CHARS.test(s);
 
+/** Runs of whitespace other than the no-break spaces (U+00A0, U+202F), which French puts before : ; ! ? and ». */
+const SPACES = /[^\S\u00a0\u202f]+/g;
+
 /**
  * A name or subject as it goes into a mail header: bidirectional controls removed, line breaks and other controls
- * made spaces, whitespace collapsed, on one line. Clean text comes out unchanged.
+ * made spaces, other whitespace collapsed, on one line. Clean text comes out unchanged, no-break spaces included.
  */
 export function headerText(s: string): string {
-  return s.replace(BREAKING, ' ').replace(BIDI, '').replace(/\s+/g, ' ').trim();
+  return s.replace(BREAKING, ' ').replace(BIDI, '').replace(SPACES, ' ').trim();
 }

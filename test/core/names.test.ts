@@ -34,4 +34,9 @@ describe('names', () => {
     expect(headerText('سارة \u061cعلي')).toBe('سارة علي');
     expect(headerText('Ana María')).toBe('Ana María');
   });
+
+  it('keeps the no-break spaces of a French subject', () => {
+    expect(headerText('Rappel\u00a0: «\u00a0Maison\u00a0»')).toBe('Rappel\u00a0: «\u00a0Maison\u00a0»');
+    expect(headerText('Combien\u202f?  Deux')).toBe('Combien\u202f? Deux');
+  });
 });

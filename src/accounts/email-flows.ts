@@ -19,11 +19,11 @@ import { addressGroup } from './address-group.js';
 import { type EmailTokenPurpose, issueEmailToken, peekEmailToken, takeEmailToken } from './email-tokens.js';
 import { ACCOUNTS, type AccountRecord } from './records.js';
 
-export const MAIL_LOCALES: readonly MailLocale[] = ['en', 'ar', 'es'];
+export const MAIL_LOCALES: readonly MailLocale[] = ['en', 'ar', 'es', 'fr'];
 
 /**
  * The first of our locales the client prefers by its Accept-Language header (weights honoured, a region ignored:
- * `es-MX` is Spanish), English when none matches.
+ * `es-MX` is Spanish, `fr-CA` French), English when none matches.
  */
 export function localeFromAcceptLanguage(header: string | undefined): MailLocale {
   return rankedLanguages(header).find((l): l is MailLocale => MAIL_LOCALES.includes(l as MailLocale)) ?? 'en';

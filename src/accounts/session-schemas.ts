@@ -13,7 +13,9 @@ const emailField = z
   .max(254)
   .pipe(z.email({ error: 'not a valid email address' }))
   .describe('Email address; compared case-insensitively.');
-const localeField = z.enum(['en', 'ar', 'es']).describe('A mail language: en (English), ar (Arabic), es (Spanish).');
+const localeField = z
+  .enum(['en', 'ar', 'es', 'fr'])
+  .describe('A mail language: en (English), ar (Arabic), es (Spanish), fr (French).');
 /**
  * A person's display name: one line, without control characters or bidirectional controls (it goes into the To
  * header and the subject of mail, to the user and to their heirs; src/core/names.ts).

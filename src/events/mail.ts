@@ -61,7 +61,8 @@ export interface MailTemplates {
 
 export type MailTemplate = keyof MailTemplates;
 
-export type MailLocale = 'en' | 'ar' | 'es';
+/** The languages mail is written in (src/mail/templates/). */
+export type MailLocale = 'en' | 'ar' | 'es' | 'fr';
 
 export type MailState = 'pending' | 'sending' | 'sent' | 'failed' | 'suppressed';
 

@@ -5,6 +5,7 @@ import { GRANTS, type GrantRecord, newClaimCode } from '../../src/accounts/grant
 import { ARGON2_OPTIONS, SessionAuthority, USERS, type UserRecord } from '../../src/accounts/sessions.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { newId } from '../../src/core/ids.js';
+import { renderMail } from '../../src/mail/templates/index.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
 import {
   mailTo,
@@ -106,15 +107,26 @@ describe('confirming an address', () => {
     expect(JSON.stringify(await server.services.store.all('email_tokens'))).not.toContain(token);
   });
 
-  it('takes Spanish from Accept-Language, an explicit locale over it, English otherwise', async () => {
+  it('takes Spanish or French from Accept-Language, an explicit locale over it, English otherwise', async () => {
     const es = uniqueEmail('es');
     await send(
       'POST',
       '/api/auth/register',
       { email: es, password: PASSWORD },
-      { 'accept-language': 'fr;q=0.9, es-MX;q=0.8' },
+      { 'accept-language': 'de;q=0.9, es-MX;q=0.8, fr;q=0.7' },
     );
     expect((await mailTo(server.app, es))[0]!.locale).toBe('es');
+    const fr = uniqueEmail('fr');
+    await send(
+      'POST',
+      '/api/auth/register',
+      { email: fr, password: PASSWORD },
+      { 'accept-language': 'de-DE, fr-CA;q=0.9, es;q=0.8' },
+    );
+    const [frMail] = await mailTo(server.app, fr);
+    expect(frMail!.locale).toBe('fr');
+    // The link opens its page in French too.
+    expect(new URL(frMail!.data!.link!).searchParams.get('lang')).toBe('fr');
     const chosen = uniqueEmail('chosen');
     await send(
       'POST',
@@ -364,6 +376,16 @@ describe('update_profile', () => {
     // The next mail to the user is in the new language.
     await send('POST', '/api/auth/password/forgot', { email: user.email });
     expect((await mailTo(server.app, user.email, 'password-reset')).at(-1)!.locale).toBe('es');
+    // French too: the mail is written in it, its link opens the page in it.
+    expect((await send('PATCH', '/api/auth/me', { locale: 'fr' }, headers)).body.data.user.locale).toBe('fr');
+    await send('POST', '/api/auth/password/forgot', { email: user.email });
+    const reset = (await mailTo(server.app, user.email, 'password-reset')).at(-1)!;
+    expect(reset.locale).toBe('fr');
+    expect(new URL(reset.data!.link!).searchParams.get('lang')).toBe('fr');
+    const written = renderMail(reset.template, reset.locale, reset.data!);
+    expect(written.subject).toBe('Réinitialisation de votre mot de passe');
+    expect(written.html).toContain('<html lang="fr" dir="ltr">');
+    await send('PATCH', '/api/auth/me', { locale: 'es' }, headers);
 
     const events = (await userEvents(user.accountId)).length;
     const optOut = await send('PATCH', '/api/auth/me', { mailOptOut: ['all', 'checkin-reminder', 'all'] }, headers);
@@ -377,7 +399,7 @@ describe('update_profile', () => {
 
     for (const [payload, field] of [
       [{ name: 'two\nlines' }, 'name'],
-      [{ locale: 'fr' }, 'locale'],
+      [{ locale: 'de' }, 'locale'],
       [{ mailOptOut: ['password-reset'] }, 'mailOptOut.0'],
       [{ email: 'x@example.com' }, 'email'],
     ] as const) {

@@ -5,6 +5,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAIL_LOCALES } from '../../src/accounts/email-flows.js';
 import { inTurns } from '../../src/core/turns.js';
 import { enqueueMail, MAIL, type MailRecord, type MailRequest } from '../../src/events/mail.js';
 import { MemoryRateLimiter } from '../../src/keys/limiter.js';
@@ -89,17 +90,20 @@ describe('rendering', () => {
     await expect(readdir(path.join(r.dir, 'mail'))).rejects.toThrow();
   });
 
-  it('has every template in every language with a subject, text and HTML', () => {
-    const data = {
-      link: 'l',
-      newEmail: 'n@x',
+  it('has every template in every language with a subject, text and HTML, and the values the English shows', () => {
+    // Values that cannot be mistaken for words, so each one is found in a message only if the template shows it.
+    const data: Record<string, string> = {
+      link: 'https://svc.test/link',
+      newEmail: 'new@example.test',
       deadline: '2026-01-01T00:00:00Z',
-      planLabel: 'p',
+      planLabel: 'Plan-Label',
       endsAt: '2026-01-02T00:00:00Z',
-      ownerName: 'o',
-      claimCode: 'c',
-      claimLink: 'cl',
-      sharesOpened: '2',
+      ownerName: 'Owner-Name',
+      claimCode: 'shc_claim-code',
+      claimLink: 'https://svc.test/claim',
+      checkInLink: 'https://svc.test/check-in',
+      cancelLink: 'https://svc.test/cancel',
+      sharesOpened: '417',
       network: '31337',
       contractAddress: '0x00000000000000000000000000000000000000aa',
     };
@@ -119,16 +123,33 @@ describe('rendering', () => {
       'share-opened',
       'share-opened-chain',
     ] as const;
+    // Dates are written in each language's words; every other value as it is.
+    const verbatim = Object.keys(data).filter((k) => k !== 'deadline' && k !== 'endsAt');
+    const shown = (text: string) => verbatim.filter((k) => text.includes(data[k]!));
+    expect(MAIL_LOCALES).toEqual(['en', 'ar', 'es', 'fr']);
     const subjects = new Set<string>();
-    for (const t of templates)
-      for (const l of ['en', 'ar', 'es'] as const) {
+    for (const t of templates) {
+      const english = renderMail(t, 'en', data);
+      expect(shown(english.text).length, t).toBeGreaterThan(0);
+      for (const l of MAIL_LOCALES) {
         const m = renderMail(t, l, data);
         expect(m.subject.length).toBeGreaterThan(5);
         expect(m.text.length).toBeGreaterThan(40);
         expect(m.html).toContain(`lang="${l}"`);
+        // The same facts, links and values as the English: none left out, none added.
+        expect(shown(m.text), `${t} in ${l}`).toEqual(shown(english.text));
+        expect(shown(m.html), `${t} in ${l}`).toEqual(shown(english.html));
+        // The dates too (Arabic may write the year in its own digits), and none left in its ISO form.
+        expect(/2026|٢٠٢٦/.test(m.text), `${t} in ${l}`).toBe(english.text.includes('2026'));
+        expect(`${m.subject}\n${m.text}\n${m.html}`, `${t} in ${l}`).not.toMatch(/undefined|null|2026-01-0\dT/);
         subjects.add(m.subject);
       }
-    expect(subjects.size).toBe(templates.length * 3);
+      // French puts a no-break space before : ; ! ? and » and after « (web addresses and times aside).
+      const french = renderMail(t, 'fr', data, 'https://svc.test/unsubscribe');
+      const prose = `${french.subject}\n${french.text}`.replace(/https?:\/\/\S+|\d\d:\d\d/g, '');
+      expect(prose, t).not.toMatch(/[^\u00a0][:;!?»]|«[^\u00a0]/);
+    }
+    expect(subjects.size).toBe(templates.length * MAIL_LOCALES.length);
   });
 });
 

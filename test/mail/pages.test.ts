@@ -74,10 +74,11 @@ describe('page language', () => {
 describe('the check-in page', () => {
   it("is in the profile's language, else the browser's, and its POST checks in", async () => {
     const { path, planId } = await checkInPath('Casa "Sol" <b>');
-    for (const locale of ['en', 'ar', 'es'] as const) {
+    for (const locale of ['en', 'ar', 'es', 'fr'] as const) {
       await setProfileLocale(locale);
       // The profile wins over the browser.
-      const res = await server.app.inject({ method: 'GET', url: path, headers: { 'accept-language': 'fr' } });
+      const browser = locale === 'fr' ? 'es' : 'fr';
+      const res = await server.app.inject({ method: 'GET', url: path, headers: { 'accept-language': browser } });
       expect(res.statusCode).toBe(200);
       const t = CHECK_IN_TEXTS[locale];
       expect(res.body).toContain(`<html lang="${locale}" dir="${locale === 'ar' ? 'rtl' : 'ltr'}">`);

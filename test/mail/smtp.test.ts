@@ -126,6 +126,30 @@ describe('SMTP with STARTTLS and implicit TLS', () => {
     expect(mail.html).toContain('href="https://svc.test/s?a=1&amp;b=2"');
   });
 
+  it('chooses French by the locale: dates in French, no-break spaces, the unsubscribe line in French', async () => {
+    const smtp = await starttls();
+    const r = await withRig(`smtp://127.0.0.1:${smtp.port}`);
+    await r.queue({
+      template: 'checkin-reminder',
+      locale: 'fr',
+      essential: false,
+      userId: 'usr_1',
+      data: { deadline: '2026-03-10T12:00:00Z', planLabel: 'Maison', checkInLink: 'https://svc.test/c?t=1' },
+    });
+    await r.sender.drain();
+    const mail = await parse(smtp.received[0]!);
+    expect(mail.subject).toBe('Rappel pour signaler votre présence\u00a0: Maison');
+    expect(mail.html).toContain('<html lang="fr" dir="ltr">');
+    expect(mail.text).toContain(
+      'Votre plan «\u00a0Maison\u00a0» attend que vous signaliez votre présence avant le 10 mars 2026 à 12:00 UTC.',
+    );
+    expect(mail.text).toContain('Signaler ma présence maintenant\u00a0:\nhttps://svc.test/c?t=1\n');
+    expect(mail.html).toContain('<a href="https://svc.test/c?t=1">Signaler ma présence maintenant</a>');
+    expect(mail.text).toMatch(
+      /Vous pouvez cesser de recevoir les messages de ce type\u00a0: http:\/\/127\.0\.0\.1:1\/api\/v1\/mail\/unsubscribe\?token=/,
+    );
+  });
+
   it('refuses a wrong password: retried later, not sent', async () => {
     const smtp = await starttls({ alice: 'right' });
     const r = await withRig(`smtp://alice:wrong@127.0.0.1:${smtp.port}`);

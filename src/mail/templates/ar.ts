@@ -5,6 +5,7 @@ export const AR_FRAME: LanguageFrame = {
   footer: 'أُرسلت هذه الرسالة تلقائيًا من خدمة تخطيط الميراث الخاصة بك. يُرجى عدم الرد عليها.',
   unsubscribe: 'يمكنك التوقف عن تلقي رسائل مثل هذه:',
   linkLabel: 'الرابط',
+  colon: ':',
 };
 
 export const AR: TemplateTexts = {

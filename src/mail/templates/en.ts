@@ -5,6 +5,7 @@ export const EN_FRAME: LanguageFrame = {
   footer: 'This message was sent automatically by your inheritance-planning service. Please do not reply to it.',
   unsubscribe: 'You can stop receiving messages like this one:',
   linkLabel: 'Link',
+  colon: ':',
 };
 
 export const EN: TemplateTexts = {

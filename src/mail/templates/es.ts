@@ -6,6 +6,7 @@ export const ES_FRAME: LanguageFrame = {
     'Este mensaje lo envió automáticamente su servicio de planificación de herencias. Por favor, no responda a este correo.',
   unsubscribe: 'Puede dejar de recibir mensajes como este:',
   linkLabel: 'Enlace',
+  colon: ':',
 };
 
 export const ES: TemplateTexts = {

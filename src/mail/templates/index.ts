@@ -10,6 +10,7 @@ import type { MailLocale, MailTemplate, MailTemplates } from '../../events/mail.
 import { AR, AR_FRAME } from './ar.js';
 import { EN, EN_FRAME } from './en.js';
 import { ES, ES_FRAME } from './es.js';
+import { FR, FR_FRAME } from './fr.js';
 import type { LanguageFrame, TemplateTexts, Wording } from './types.js';
 
 export interface RenderedMail {
@@ -22,6 +23,7 @@ const LANGUAGES: Record<MailLocale, { texts: TemplateTexts; frame: LanguageFrame
   en: { texts: EN, frame: EN_FRAME, dir: 'ltr' },
   ar: { texts: AR, frame: AR_FRAME, dir: 'rtl' },
   es: { texts: ES, frame: ES_FRAME, dir: 'ltr' },
+  fr: { texts: FR, frame: FR_FRAME, dir: 'ltr' },
 };
 
 /** Thrown when a message cannot be rendered; the sender fails the message for good (no retry can help). */
@@ -54,11 +56,17 @@ function prepare(data: Record<string, string>, locale: MailLocale): Record<strin
   return out;
 }
 
+/** The Intl locale each language's dates are written in. */
+const DATE_TAGS: Record<MailLocale, string> = { en: 'en-GB', ar: 'ar', es: 'es-ES', fr: 'fr-FR' };
+
 function readableDate(iso: string, locale: MailLocale): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
-  const tag = locale === 'ar' ? 'ar' : locale === 'es' ? 'es-ES' : 'en-GB';
-  const shown = new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at);
+  const shown = new Intl.DateTimeFormat(DATE_TAGS[locale] ?? DATE_TAGS.en, {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(at);
   return `${shown} UTC`;
 }
 
@@ -88,7 +96,7 @@ export function renderMail(
 
 function textPart(w: Wording, frame: LanguageFrame, unsubscribeUrl: string | undefined): string {
   const lines = [...w.paragraphs.flatMap((p) => [p, ''])];
-  if (w.action) lines.push(`${w.action.label}:`, w.action.href, '');
+  if (w.action) lines.push(`${w.action.label}${frame.colon}`, w.action.href, '');
   lines.push('--', frame.footer);
   if (unsubscribeUrl) lines.push(`${frame.unsubscribe} ${unsubscribeUrl}`);
   return `${lines.join('\n')}\n`;

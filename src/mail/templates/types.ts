@@ -25,4 +25,6 @@ export interface LanguageFrame {
   unsubscribe: string;
   /** Shown when the action link must be copied by hand (plain text). */
   linkLabel: string;
+  /** What follows a label before what it names: ':' in most languages, a no-break space and ':' in French. */
+  colon: string;
 }

@@ -29,14 +29,17 @@ export const updateProfileTool = defineTool({
   example: { locale: 'es', mailOptOut: ['checkin-reminder'] },
   title: 'Change your settings',
   description:
-    "Changes the signed-in user's display name, the language of the mail they receive (en, ar, es) and the optional mail they do not want " +
+    "Changes the signed-in user's display name, the language of the mail they receive (en, ar, es, fr) and the optional mail they do not want " +
     '(`mailOptOut` replaces the list; [] turns everything back on). Mail needed to use or protect the account is always sent. ' +
     'A changed name or language is a user.updated event. Fields left out stay as they are. Needs the X-CSRF-Token header. REST only.',
   annotations: WRITE_IDEMPOTENT,
   input: z
     .strictObject({
       name: displayName.nullable().optional().describe('Display name; null removes it.'),
-      locale: z.enum(['en', 'ar', 'es']).optional().describe('Language of the mail sent to you.'),
+      locale: z
+        .enum(['en', 'ar', 'es', 'fr'])
+        .optional()
+        .describe('Language of the mail sent to you: en (English), ar (Arabic), es (Spanish), fr (French).'),
       mailOptOut: z.array(OptOut).max(4).optional().describe('Optional messages you do not want (replaces the list).'),
     })
     .describe('What to change.'),

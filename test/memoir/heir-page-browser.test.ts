@@ -6,6 +6,7 @@
  * language (Arabic, right to left). The code never appears in a web address, storage or the console, and the page's
  * policy is never broken. The address is confirmed on the page the mailed link opens (/account/verify), by its button;
  * and a person who forgot their password chooses a new one on the reset link's page (/account/reset), in Spanish.
+ * Registering from the page asks for mail in the page's language (French).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -329,6 +330,27 @@ describe("the heirs' page in a browser", () => {
     expect(console.filter((m) => /Content Security Policy|pageerror/i.test(m))).toEqual([]);
     await page.context().close();
   });
+  it('asks for mail in the language of the page it registers from, French included', async () => {
+    const fr = HEIR_TEXTS.fr.script;
+    const heirEmail = uniqueEmail('lea');
+    await invite(heirEmail);
+    const { page, console } = await openPage();
+    await page.goto(`${server.url}/heir?about=invitation&lang=fr`);
+    await page.locator('#account').waitFor({ state: 'visible' });
+    await page.fill('#register-email', heirEmail);
+    await page.fill('#register-password', PASSWORD);
+    await page.click('#register-form button[type=submit]');
+    await page.waitForFunction(
+      (t) => document.getElementById('register-message')?.textContent === t,
+      fr.registered.replace('{email}', heirEmail),
+    );
+    const [verifyMail] = await mailTo(server.app, heirEmail, 'verify-email');
+    expect(verifyMail!.locale).toBe('fr');
+    expect(new URL(verifyMail!.data!.link!).searchParams.get('lang')).toBe('fr');
+    expect(console.filter((m) => /Content Security Policy|pageerror/i.test(m))).toEqual([]);
+    await page.context().close();
+  });
+
   it('lets a person who forgot their password choose a new one from the mailed link, in Spanish', async () => {
     const es = ACCOUNT_TEXTS.es;
     const user = await registerUser(server.app, { password: PASSWORD });

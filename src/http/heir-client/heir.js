@@ -6,7 +6,7 @@
   const T = JSON.parse(document.getElementById('heir-texts').textContent);
   const E = T.errors;
   const lang = document.documentElement.lang;
-  const MAIL_LOCALES = ['en', 'ar', 'es'];
+  const MAIL_LOCALES = ['en', 'ar', 'es', 'fr'];
   const $ = (id) => document.getElementById(id);
   let csrf = null;
 

@@ -220,14 +220,16 @@ export class EmailFlows {
     // The link is checked (not used) first, so a weak password is refused without spending the link.
     const peeked = await peekEmailToken(this.store, token, 'reset', this.clock);
     const user = await this.store.get<MailUser>(USERS, peeked.userId);
-    if (!user) throw goneUser();
+    // A link mailed to an address the user has since left resets nothing: whoever reads that mailbox now may not be
+    // the user (the old address may be why they moved), as a confirmation link for it confirms nothing (verify).
+    if (!user || user.email !== peeked.email) throw goneUser();
     await this.passwords.requireStrong(newPassword, 'newPassword', user.email, user.name);
     const passwordHash = await this.passwords.hashPassword(newPassword);
     const nowIso = this.clock.now().toISOString();
     await this.store.transact(async (tx) => {
       const used = await takeEmailToken(tx, token, 'reset', this.clock);
       const fresh = await tx.get<MailUser>(USERS, used.userId);
-      if (!fresh) throw goneUser();
+      if (!fresh || fresh.email !== used.email) throw goneUser();
       // Reading the link proves control of the address as well as a confirmation link would.
       await tx.put(USERS, {
         ...fresh,

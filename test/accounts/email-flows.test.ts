@@ -262,6 +262,26 @@ describe('password reset', () => {
     ).toBe(410);
   });
 
+  it('a reset link mailed to an address the user has since left resets nothing', async () => {
+    // The old address may be the reason for the move (a lost mailbox, a job left): its links must die with it.
+    const user = await registerUser(server.app);
+    await send('POST', '/api/auth/password/forgot', { email: user.email });
+    const token = new URL(await mailedLink(server.app, user.email, 'password-reset')).searchParams.get('token')!;
+    const newEmail = uniqueEmail('left');
+    await send('POST', '/api/auth/email/change', { newEmail, currentPassword: PASSWORD }, sessionHeaders(user));
+    expect((await send('GET', pathOf(await mailedLink(server.app, newEmail, 'email-change-confirm')))).status).toBe(
+      200,
+    );
+
+    const late = await send('POST', '/api/auth/password/reset', { token, newPassword: 'someone else took over' });
+    expect(late.status).toBe(410);
+    expect(late.body.error.code).toBe('GONE');
+    expect(
+      (await send('POST', '/api/auth/login', { email: newEmail, password: 'someone else took over' })).status,
+    ).toBe(401);
+    await signIn(server.app, newEmail, PASSWORD);
+  });
+
   it('forgot is limited per address like sign-in', async () => {
     const email = uniqueEmail('flood');
     const statuses: number[] = [];

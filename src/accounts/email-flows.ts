@@ -16,7 +16,13 @@ import { enqueueMail, type MailLocale, type MailTemplate, type MailTemplates } f
 import { recordEvent } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
 import { addressGroup } from './address-group.js';
-import { type EmailTokenPurpose, issueEmailToken, peekEmailToken, takeEmailToken } from './email-tokens.js';
+import {
+  dropEmailTokens,
+  type EmailTokenPurpose,
+  issueEmailToken,
+  peekEmailToken,
+  takeEmailToken,
+} from './email-tokens.js';
 import { ACCOUNTS, type AccountRecord } from './records.js';
 
 export const MAIL_LOCALES: readonly MailLocale[] = ['en', 'ar', 'es', 'fr'];
@@ -241,6 +247,7 @@ export class EmailFlows {
       for (const s of await tx.findBy<{ id: string; revokedAt: string | null }>(SESSIONS, 'userId', fresh.id)) {
         if (!s.revokedAt) await tx.put(SESSIONS, { ...s, revokedAt: nowIso });
       }
+      await dropEmailTokens(tx, fresh.id, 'email-change');
       await recordEvent(
         tx,
         { type: 'user.updated', ownerId: fresh.ownerId, data: { id: fresh.id, changed: ['password'] } },

@@ -92,6 +92,17 @@ export async function issueEmailToken(
   return token;
 }
 
+/**
+ * Drops the user's unused tokens of `purpose` in the caller's transaction: their links stop working (410 GONE). A
+ * password set anew ends what the old one authorised, like the sessions: an address change asked for with the old
+ * password (perhaps by whoever had taken the account) must not be confirmable after the owner took it back.
+ */
+export async function dropEmailTokens(tx: Tx, userId: string, purpose: EmailTokenPurpose): Promise<void> {
+  for (const old of await tx.findBy<EmailTokenRecord>(EMAIL_TOKENS, 'userId', userId)) {
+    if (old.purpose === purpose && !old.usedAt) await tx.delete(EMAIL_TOKENS, old.id);
+  }
+}
+
 const gone = () =>
   new ApiError('GONE', 'This link has been used already or has expired. Ask for a new one.', [
     { field: 'token', reason: 'used, expired or unknown' },

@@ -48,6 +48,7 @@ import { ACCOUNTS } from './records.js';
 import type { Principal } from './principal.js';
 import { declareTenantCollection } from './tenancy.js';
 import type { MailLocale } from '../events/mail.js';
+import { dropEmailTokens } from './email-tokens.js';
 import { EmailFlows, isEmailVerified, localeFromAcceptLanguage, queueReset, queueVerification } from './email-flows.js';
 
 export const USERS = 'users';
@@ -480,6 +481,7 @@ export class SessionAuthority {
       for (const s of await tx.findBy<SessionRecord>(SESSIONS, 'userId', user.id)) {
         if (!s.revokedAt) await tx.put(SESSIONS, { ...s, revokedAt: nowIso });
       }
+      await dropEmailTokens(tx, user.id, 'email-change');
       await recordEvent(
         tx,
         { type: 'user.updated', ownerId: fresh.ownerId, data: { id: fresh.id, changed: ['password'] } },

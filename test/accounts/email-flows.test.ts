@@ -336,6 +336,42 @@ describe('email change', () => {
   });
 });
 
+describe('a new password ends pending address changes', () => {
+  // Whoever asked for the change (maybe someone holding the account and its password) must not complete it after
+  // the owner took the account back with a new password.
+  it('a reset link ends them: the change link answers 410 and the address stays', async () => {
+    const user = await registerUser(server.app);
+    const taker = uniqueEmail('taker');
+    await send('POST', '/api/auth/email/change', { newEmail: taker, currentPassword: PASSWORD }, sessionHeaders(user));
+    const change = await mailedLink(server.app, taker, 'email-change-confirm');
+    await send('POST', '/api/auth/password/forgot', { email: user.email });
+    const token = new URL(await mailedLink(server.app, user.email, 'password-reset')).searchParams.get('token')!;
+    expect(
+      (await send('POST', '/api/auth/password/reset', { token, newPassword: 'the owner is back again' })).status,
+    ).toBe(200);
+
+    expect((await send('GET', pathOf(change))).status).toBe(410);
+    await signIn(server.app, user.email, 'the owner is back again');
+  });
+
+  it('a password change ends them too', async () => {
+    const user = await registerUser(server.app);
+    const taker = uniqueEmail('taker');
+    await send('POST', '/api/auth/email/change', { newEmail: taker, currentPassword: PASSWORD }, sessionHeaders(user));
+    const change = await mailedLink(server.app, taker, 'email-change-confirm');
+    const changed = await send(
+      'POST',
+      '/api/auth/password',
+      { currentPassword: PASSWORD, newPassword: 'the owner is back again' },
+      sessionHeaders(user),
+    );
+    expect(changed.status).toBe(200);
+
+    expect((await send('GET', pathOf(change))).status).toBe(410);
+    await signIn(server.app, user.email, 'the owner is back again');
+  });
+});
+
 describe('claiming a share needs a confirmed address', () => {
   it('refuses an unconfirmed user with 403, then lets them claim once confirmed', async () => {
     const owner = await server.account({ name: 'grantor' });

@@ -145,6 +145,12 @@ export interface PasswordDesk {
 export const RESET_REQUESTS_PER_EMAIL_AND_ADDRESS = 5;
 export const RESET_REQUESTS_PER_ADDRESS = 30;
 
+/** The counter of reset links requested for one email from one address (forgot, and registering a taken address). */
+function resetPerEmailAndAddress(email: string, address: string): { key: string; limit: number } {
+  const emailId = createHash('sha256').update(email).digest('base64url');
+  return { key: `reset:email-ip:${emailId}:${address}`, limit: RESET_REQUESTS_PER_EMAIL_AND_ADDRESS };
+}
+
 export class EmailFlows {
   /** Reset requests whose lookup and queueing run after the answer (see `forgot`). */
   readonly #background = new Set<Promise<void>>();
@@ -188,10 +194,9 @@ export class EmailFlows {
    */
   async forgot(email: string, clientIp: string | undefined): Promise<void> {
     const now = this.clock.now();
-    const emailId = createHash('sha256').update(email).digest('base64url');
     const address = addressGroup(clientIp);
     const counters = [
-      { key: `reset:email-ip:${emailId}:${address}`, limit: RESET_REQUESTS_PER_EMAIL_AND_ADDRESS },
+      resetPerEmailAndAddress(email, address),
       { key: `reset:ip:${address}`, limit: RESET_REQUESTS_PER_ADDRESS },
     ];
     const states = await this.limiter.hitAll(counters, now);
@@ -219,6 +224,20 @@ export class EmailFlows {
       .catch((err: unknown) => this.log?.warn({ err: (err as Error).name }, 'a password reset could not be queued'))
       .finally(() => this.#background.delete(work));
     this.#background.add(work);
+  }
+
+  /**
+   * Whether registering `email` from `clientIp` may mail a reset link, should the address be taken: registering
+   * counts in forgot's counter of the email from the address, for every registration alike (taken address or not,
+   * so neither the answer nor its timing tells them apart), and past its limit a taken address is mailed nothing.
+   * Otherwise registering again and again would flood the owner's mailbox that forgot guards.
+   */
+  async registrationMayMailReset(email: string, clientIp: string | undefined): Promise<boolean> {
+    const [state] = await this.limiter.hitAll(
+      [resetPerEmailAndAddress(email, addressGroup(clientIp))],
+      this.clock.now(),
+    );
+    return state!.allowed;
   }
 
   /** Sets a new password from a reset link: every session of the user ends (`user.updated`, changed: password). */

@@ -248,14 +248,15 @@ export class SessionAuthority {
    * user gets the link confirming the address, an existing one a password-reset link (someone, maybe they, tried
    * to register with it). So the answer, its timing and its cookies never tell whether an address has an account.
    */
-  async register(input: z.infer<typeof RegisterInput>): Promise<void> {
+  async register(input: z.infer<typeof RegisterInput>, clientIp?: string): Promise<void> {
     await this.#requireStrong(input.password, 'password', input.email, input.name);
     const passwordHash = await this.#hash(input.password);
+    const mayMailReset = await this.email.registrationMayMailReset(input.email, clientIp);
     const now = this.clock.now().toISOString();
     const locale = input.locale ?? localeFromAcceptLanguage(input.acceptLanguage);
     await this.store.transact(async (tx) => {
       const [existing] = await tx.findBy<UserRecord>(USERS, 'email', input.email);
-      if (existing) return queueReset(tx, existing, this.email.linkBase, this.clock);
+      if (existing) return mayMailReset ? queueReset(tx, existing, this.email.linkBase, this.clock) : undefined;
       const account = newAccount(
         { name: input.name ?? input.email, tier: 'public', kind: 'personal', email: input.email },
         this.clock,

@@ -178,6 +178,33 @@ describe('confirming an address', () => {
     // The owner of the taken address hears of it, with a way back in; nothing is made for the caller.
     expect((await mailTo(server.app, taken.email)).map((m) => m.template)).toEqual(['verify-email', 'password-reset']);
   });
+
+  it('registering a taken address again and again mails its owner no more than forgot would', async () => {
+    // The reset links registration sends count with forgot's: otherwise registering is a way to flood a mailbox.
+    const taken = await registerUser(server.app);
+    const register = (email: string) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { email, password: 'another long passphrase' },
+        remoteAddress: '198.51.100.91',
+      });
+    const dups = [];
+    for (let i = 0; i < 7; i++) dups.push(await register(taken.email));
+    const fresh = await register(uniqueEmail('after'));
+    await server.services.sessions.email.settled();
+    // Every answer is the same 202, so the limit tells nobody whether the address is taken.
+    expect(dups.map((r) => r.statusCode)).toEqual([202, 202, 202, 202, 202, 202, 202]);
+    expect(withoutIds(dups.at(-1)!.body)).toBe(withoutIds(fresh.body));
+    expect(await mailTo(server.app, taken.email, 'password-reset')).toHaveLength(5);
+    const forgot = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/password/forgot',
+      payload: { email: taken.email },
+      remoteAddress: '198.51.100.91',
+    });
+    expect(forgot.statusCode).toBe(429);
+  });
 });
 
 describe('password reset', () => {

@@ -31,7 +31,7 @@ export const registerTool = defineTool({
     },
   },
   handler: async (input, ctx) => {
-    await ctx.sessions.register(input);
+    await ctx.sessions.register(input, ctx.clientIp);
     return { accepted: true as const, message: REGISTER_MESSAGE };
   },
 });

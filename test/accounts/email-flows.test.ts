@@ -399,6 +399,36 @@ describe('a new password ends pending address changes', () => {
   });
 });
 
+describe('an address registered by someone who does not read its mail', () => {
+  it('gets no API key until confirmed, so the owner taking the account back by a reset link leaves them nothing', async () => {
+    const email = uniqueEmail('squatted');
+    const squatter = await registerUser(server.app, { email, password: PASSWORD, verify: false });
+    const made = await send(
+      'POST',
+      '/api/v1/api-keys',
+      { name: 'kept for later', scopes: ['chat'] },
+      sessionHeaders(squatter),
+    );
+    expect(made.status).toBe(403);
+    expect(made.body.error.code).toBe('EMAIL_NOT_VERIFIED');
+    expect((await send('GET', '/api/v1/api-keys', undefined, sessionHeaders(squatter))).body.data).toEqual([]);
+
+    // The owner of the address registers too, is mailed a reset link, and takes the account.
+    await send('POST', '/api/auth/register', { email, password: 'the owner of the mailbox' });
+    const token = new URL(await mailedLink(server.app, email, 'password-reset')).searchParams.get('token')!;
+    expect(
+      (await send('POST', '/api/auth/password/reset', { token, newPassword: 'the owner of the mailbox' })).status,
+    ).toBe(200);
+    expect((await send('GET', '/api/auth/session', undefined, sessionHeaders(squatter))).status).toBe(401);
+
+    // Confirmed now, the owner's own session makes keys as before.
+    const owner = await signIn(server.app, email, 'the owner of the mailbox');
+    const own = await send('POST', '/api/v1/api-keys', { name: 'mine', scopes: ['chat'] }, sessionHeaders(owner));
+    expect(own.status).toBe(201);
+    expect(own.body.data).toMatchObject({ tier: 'public', ownerId: owner.accountId });
+  });
+});
+
 describe('claiming a share needs a confirmed address', () => {
   it('refuses an unconfirmed user with 403, then lets them claim once confirmed', async () => {
     const owner = await server.account({ name: 'grantor' });

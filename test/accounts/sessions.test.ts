@@ -6,7 +6,7 @@ import { createLogger } from '../../src/core/log.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { USERS, type UserRecord } from '../../src/accounts/sessions.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
-import { sessionCookie, uniqueEmail } from '../support/session.js';
+import { linkApi, mailedLink, sessionCookie, uniqueEmail } from '../support/session.js';
 
 // The whole session flow over real HTTP with cookies, as a browser does it.
 
@@ -117,7 +117,14 @@ describe('user sessions over real HTTP', () => {
     expect(wrong.json.error!.code).toBe('CSRF_FAILED');
     expect((await browser.request('GET', '/api/v1/api-keys')).json.data).toEqual([]);
 
-    // With the token: a public key of the user's own account.
+    // With the token but an address not confirmed yet: 403, nothing created (see test/accounts/email-flows.test.ts).
+    const unconfirmed = await browser.request('POST', '/api/v1/api-keys', { name: 'too early', scopes: ['contracts'] });
+    expect(unconfirmed.status).toBe(403);
+    expect(unconfirmed.json.error!.code).toBe('EMAIL_NOT_VERIFIED');
+    const confirmed = await fetch(server.url + linkApi(await mailedLink(server.app, email, 'verify-email')));
+    expect(confirmed.status).toBe(200);
+
+    // With the token, once confirmed: a public key of the user's own account.
     const made = await browser.request('POST', '/api/v1/api-keys', { name: 'from the browser', scopes: ['contracts'] });
     expect(made.status).toBe(201);
     expect(made.json.data).toMatchObject({ tier: 'public', ownerId: reg.json.data!.account.id });

@@ -10,6 +10,7 @@ export const createApiKeyTool = defineTool({
   description:
     'Creates an API key for the same account. The key value is returned once, in `key`; only its hash is stored. ' +
     'The new key can have at most the scopes and tier of the calling key (partner keys create partner or public keys). ' +
+    'A user session must have confirmed its address first (403 EMAIL_NOT_VERIFIED). ' +
     'To rotate a key: create the new one, switch clients to it, then revoke the old one.',
   domain: 'api-keys',
   scope: null,

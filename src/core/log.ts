@@ -130,12 +130,17 @@ function decodedName(raw: string): string {
   return name.trim().toLowerCase();
 }
 
+/** An API key value (svc_pk_, svc_pt_, svc_sk_) or an embed token (svc_et_), by its prefix, wherever it stands. */
+const KEY_VALUE = /svc_(pk|pt|sk|et)_[A-Za-z0-9_.%-]+/g;
+
 /**
- * Removes credentials from a URL before it is logged: the value of every
+ * Removes credentials from a URL before it is logged: a key value or an embed token wherever it stands, and the value of every
  * query parameter whose decoded name is `api_key` (however it is spelt:
  * `API_KEY`, `api%5Fkey`, `%61pi_key`, ...) or another credential name.
  */
 export function redactUrl(url: string): string {
+  // A key value or an embed token anywhere else (given where an id goes, or after a mistyped `;` instead of `?`).
+  if (url.includes('svc_')) url = url.replace(KEY_VALUE, 'svc_$1_[redacted]');
   const q = url.indexOf('?');
   if (q < 0) return url;
   const hash = url.indexOf('#', q);

@@ -246,6 +246,26 @@ describe('transport helpers', () => {
     expect(out).toBe(`/api/v1/templates?a=1&${name}=[redacted]&b=2#frag`);
   });
 
+  it('masks a key value or an embed token wherever it stands in the URL (a value given as an id, a mistyped query)', () => {
+    const key = `svc_pt_${'A1b-_'.repeat(8)}xyz`;
+    const token = `svc_et_emb_01JD0000000000000000000000.${'Q'.repeat(43)}`;
+    for (const url of [
+      `/api/v1/api-keys/${key}`,
+      `/api/v1/contracts/templates;api_key=${key}`,
+      `/api/v1/api-keys/${key}?a=1&q=${token}`,
+      `/api/v1/contracts/${token}/deployments`,
+    ]) {
+      const out = redactUrl(url);
+      expect(out).not.toContain(key.slice(7));
+      expect(out).not.toContain(token.slice(7));
+      expect(out).toContain('[redacted]');
+    }
+    expect(redactUrl(`/api/v1/api-keys/${key}`)).toBe('/api/v1/api-keys/svc_pt_[redacted]');
+    expect(redactUrl('/api/v1/api-keys/key_01JD0000000000000000000000')).toBe(
+      '/api/v1/api-keys/key_01JD0000000000000000000000',
+    );
+  });
+
   it('leaves other parameters alone, including ones that only contain the word', () => {
     expect(redactUrl('/x?my_api_key_hint=abc&api_keys=1&q=api_key')).toBe(
       '/x?my_api_key_hint=abc&api_keys=1&q=api_key',

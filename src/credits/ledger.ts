@@ -261,6 +261,14 @@ export async function grantCredits(
     reference: { type: 'operator', id: grantedBy },
     reason: input.reason,
   });
+  // A retry is the same grant: a key used for another amount or reason is a mistake, which a silent answer with the
+  // first entry would hide (the operator would believe the second grant made).
+  if (replayed && (entry.amount !== input.amount || (entry.reason ?? null) !== (input.reason ?? null)))
+    throw new ApiError(
+      'CONFLICT',
+      `This idempotencyKey was used for another grant (${entry.amount} credits); use a new key for a new grant.`,
+      [{ field: 'idempotencyKey', reason: `used by ledger entry ${entry.id} with another amount or reason` }],
+    );
   return { entry: entryView(entry), balance, replayed };
 }
 

@@ -174,6 +174,14 @@ describe('credit ledger', () => {
         )
       ).replayed,
     ).toBe(true);
+    // The same key for another amount or reason is refused, and changes nothing.
+    for (const other of [
+      { amount: 50, reason: 'welcome' },
+      { amount: 5, reason: 'another reason' },
+    ])
+      await expect(
+        grantCredits(deps.store, h.clock, { id: account, ...other, idempotencyKey: 'welcome' }, 'key_test'),
+      ).rejects.toMatchObject({ code: 'CONFLICT', details: [{ field: 'idempotencyKey' }] });
     await expect(
       grantCredits(deps.store, h.clock, { id: account, amount: -6, reason: 'too much' }, 'key_test'),
     ).rejects.toMatchObject({

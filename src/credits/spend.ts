@@ -15,6 +15,7 @@ import {
   saveWalletInTx,
 } from './ledger.js';
 import type { EntryReference, LedgerEntry } from './records.js';
+import type { Tx } from '../store/port.js';
 
 /** What spending needs from a tool's context (a ToolContext has all of it). */
 export interface CreditContext extends CreditDeps {
@@ -93,6 +94,36 @@ export async function refundDebit(deps: CreditDeps, debit: LedgerEntry, reason: 
     if (!replayed) await saveWalletInTx(tx, wallet, now);
     return entry;
   });
+}
+
+/**
+ * Gives credits held aside for the account back to its wallet, in the caller's transaction (the account's view of the
+ * store): a refund entry naming what held them, such as a withdrawn memoir share's unspent heirs' chat allowance.
+ */
+export async function returnCreditsInTx(
+  tx: Tx,
+  accountId: string,
+  credits: number,
+  reference: EntryReference,
+  reason: string,
+  now: Date,
+): Promise<LedgerEntry> {
+  const wallet = await loadWalletInTx(tx, accountId, now);
+  const { entry } = await appendInTx(
+    tx,
+    wallet,
+    {
+      kind: 'refund',
+      amount: credits,
+      idempotencyKey: `return:${reference.type}:${reference.id}:${ulid()}`,
+      reference,
+      action: null,
+      reason: reason.slice(0, 300),
+    },
+    now,
+  );
+  await saveWalletInTx(tx, wallet, now);
+  return entry;
 }
 
 /**

@@ -10,8 +10,8 @@ import type { Logger } from '../core/log.js';
 import { ApiError } from '../core/errors.js';
 import { ulid } from '../core/ids.js';
 import { GRANTS, type GrantRecord } from '../accounts/grants.js';
-import { debitCredits, refundDebit } from '../credits/spend.js';
-import type { Store } from '../store/port.js';
+import { debitCredits, refundDebit, returnCreditsInTx } from '../credits/spend.js';
+import type { Store, Tx } from '../store/port.js';
 
 /** The most credits one call may prepay. */
 export const MAX_PREPAID_CREDITS = 100_000;
@@ -56,6 +56,9 @@ async function addPrepaid(store: Store, shareId: string, credits: number, nowIso
   return store.transact(async (tx) => {
     const current = await tx.get<CountedGrant>(GRANTS, shareId);
     if (!current) throw ApiError.notFound(`Share ${shareId.slice(0, 60)}`);
+    // Withdrawn since the check before the debit: the caller refunds the debit.
+    if (current.revokedAt)
+      throw new ApiError('CONFLICT', 'This share is withdrawn: its holder can no longer use an allowance.');
     const allowance = (current.allowance ?? 0) + credits;
     const before = Math.max(current.allowancePrepaid ?? 0, current.allowance ?? 0);
     await tx.put(GRANTS, { ...current, allowance, allowancePrepaid: before + credits, updatedAt: nowIso });
@@ -70,4 +73,22 @@ export function allowanceOf(g: GrantRecord): { prepaid: number; remaining: numbe
   const recorded = (g as CountedGrant).allowancePrepaid;
   const prepaid = Math.max(typeof recorded === 'number' ? recorded : 0, remaining);
   return { prepaid, remaining, spent: prepaid - remaining };
+}
+
+/**
+ * A share being withdrawn: what is left of its allowance goes back to the owner's wallet in the same write (a refund
+ * entry), since no one can spend it any more. Answers the share with nothing left and what was prepaid lowered by the
+ * same amount (so what it reports spent stays what the heir's chat spent), and the credits returned.
+ */
+export async function returnAllowanceInTx(
+  tx: Tx,
+  g: GrantRecord,
+  now: Date,
+): Promise<{ grant: GrantRecord; returned: number }> {
+  const { prepaid, remaining } = allowanceOf(g);
+  if (remaining === 0) return { grant: g, returned: 0 };
+  const reason = "the memoir share was withdrawn: its unspent heirs' chat allowance";
+  await returnCreditsInTx(tx, g.ownerId, remaining, { type: 'memoir_share', id: g.id }, reason, now);
+  const grant: CountedGrant = { ...g, allowance: 0, allowancePrepaid: prepaid - remaining };
+  return { grant, returned: remaining };
 }

@@ -52,6 +52,7 @@ import {
   type Verification,
 } from './heir-plans.js';
 import { failVerification, notifyOwner, settle, settleDue } from './verification.js';
+import { returnAllowanceInTx } from './heir-allowance.js';
 import { heirGuideLink, mailHeir, ownerVoice } from './owner-mail.js';
 import type { MailRecord } from '../events/mail.js';
 import { VAULTS, type VaultRecord } from '../vaults/records.js';
@@ -243,7 +244,8 @@ export async function unlinkPlan(store: Store, ownerId: string, planId: string, 
     let revoked = 0;
     for (const g of await sharesOf(tx, ownerId, planId)) {
       if (g.revokedAt) continue;
-      await tx.put(GRANTS, { ...g, revokedAt: nowIso, claimHash: null, updatedAt: nowIso });
+      const { grant } = await returnAllowanceInTx(tx, g, clock.now());
+      await tx.put(GRANTS, { ...grant, revokedAt: nowIso, claimHash: null, updatedAt: nowIso });
       revoked += 1;
     }
     const vaults = (await tx.findBy<VaultRecord>(VAULTS, 'planId', planId)).filter((v) => v.ownerId === ownerId);
@@ -393,8 +395,13 @@ export async function revokeShare(store: Store, shareId: string, clock: Clock) {
   const nowIso = now.toISOString();
   return store.transact(async (tx) => {
     const g = await shareIn(tx, shareId);
-    const next: GrantRecord = g.revokedAt ? g : { ...g, revokedAt: nowIso, claimHash: null, updatedAt: nowIso };
-    if (next !== g) await tx.put(GRANTS, next);
+    let next = g;
+    if (!g.revokedAt) {
+      // What is left of its heirs' chat allowance goes back to the owner in the same write.
+      const { grant } = await returnAllowanceInTx(tx, g, now);
+      next = { ...grant, revokedAt: nowIso, claimHash: null, updatedAt: nowIso };
+      await tx.put(GRANTS, next);
+    }
     return ownerShareView(next, now, await codeMailOf(tx, next));
   });
 }

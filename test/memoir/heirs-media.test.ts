@@ -224,10 +224,19 @@ describe.each(MEMOIR_ENGINES)('heirs see and hear (%s)', (engine) => {
     expect(third.json().data.charge.credits).toBe(1);
     expect(await wallet(heir)).toBe(before - 1);
     expect(await wallet(owner)).toBe(8);
+    // Three more, which nobody spends before the share is withdrawn (below).
+    expect(
+      (await call(owner, 'POST', `/api/v1/svcloom/heirs/shares/${shareId}/allowance`, { credits: 3 })).statusCode,
+    ).toBe(200);
+    expect(await wallet(owner)).toBe(5);
   });
 
-  it('a withdrawn share shows nothing more, and takes no allowance', async () => {
+  it('a withdrawn share shows nothing more, takes no allowance, and gives back what was left of it', async () => {
     expect((await call(owner, 'DELETE', `/api/v1/svcloom/heirs/shares/${shareId}`)).statusCode).toBe(200);
+    // The 3 unspent credits are the owner's again; withdrawing twice gives nothing more.
+    expect(await wallet(owner)).toBe(8);
+    expect((await call(owner, 'DELETE', `/api/v1/svcloom/heirs/shares/${shareId}`)).statusCode).toBe(200);
+    expect(await wallet(owner)).toBe(8);
     const gone = await call(heir, 'GET', `/api/v1/svcloom/shared/${shareId}/media`);
     expect({ status: gone.statusCode, reason: gone.json().error.details[0].reason }).toEqual({
       status: 403,

@@ -95,8 +95,12 @@ const IRREGULAR: Record<string, string> = {
   married: 'marry',
 };
 
+/**
+ * A word's stem, its accents left out: a memoir writes "Vovó", "São Miguel", "Fátima", and a grandchild types "Vovo"
+ * on an English keyboard.
+ */
 export const stemOf = (w: string): string => {
-  const lower = w.toLowerCase().replace(/'/g, '');
+  const lower = w.toLowerCase().replace(/'/g, '').normalize('NFD').replace(/\p{M}/gu, '');
   return stemmer(IRREGULAR[lower] ?? lower);
 };
 

@@ -23,4 +23,13 @@ describe('words as a grandchild types them', () => {
     expect(ids(docs, 'When did you sail from Sao Miguel?')).toEqual(['j1']);
     expect(parseQuestion('Where is Fátima?').own).toEqual(parseQuestion('Where is Fatima?').own);
   });
+
+  it('reads "What\'s" and "How\'s" as the small words they are, not as what the question is about', () => {
+    expect(parseQuestion("What's your advice about marriage?").own).toEqual(
+      parseQuestion('What is your advice about marriage?').own,
+    );
+    expect(parseQuestion("How's your garden?").own).toEqual(['garden']);
+    const docs = memoir('The second time, marry a man who is kind.', 'We grew kale in the garden.');
+    expect(ids(docs, "How's the garden these days?")).toEqual(['j2']);
+  });
 });

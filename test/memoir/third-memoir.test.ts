@@ -32,4 +32,14 @@ describe('words as a grandchild types them', () => {
     const docs = memoir('The second time, marry a man who is kind.', 'We grew kale in the garden.');
     expect(ids(docs, "How's the garden these days?")).toEqual(['j2']);
   });
+
+  it('finds the past tense of an irregular verb from its present ("sold" for "sell", "paid" for "pay")', () => {
+    const docs = memoir(
+      'I sold the bakery in 2008 to Rui, my baker for fifteen years.',
+      'The bakery opened on Columbia Street in 1981.',
+      'I paid the mortgage every month with the bakery money.',
+    );
+    expect(ids(docs, 'Why did you sell the bakery?')[0]).toBe('j1');
+    expect(ids(docs, 'Who paid the mortgage?')[0]).toBe('j3');
+  });
 });

@@ -289,6 +289,8 @@ export interface Query {
    * parts of a named place (half, but a place written of: Lisbon for Portugal).
    */
   alternatives: Map<string, { full: Set<string>; half: Set<string>; parts: Set<string> }>;
+  /** A question about a price or a sum, answered only by a passage that names an amount. */
+  amount: boolean;
 }
 
 /**
@@ -351,7 +353,7 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
     for (const w of i.words) add(w, WEIGHT.intent, false);
     for (const w of words(i.pattern.exec(question)?.[0] ?? '')) intentStems.add(stemOf(w));
   }
-  return { terms: [...terms.values()], intents, own, intentStems, alternatives };
+  return { terms: [...terms.values()], intents, own, intentStems, alternatives, amount: ASKS_AMOUNT.test(question) };
 }
 
 function idfTable(units: readonly Unit[]): (stem: string) => number {
@@ -391,12 +393,28 @@ function scoreUnits(units: readonly Unit[], q: Query): Scored[] {
   });
 }
 
+/**
+ * A question about a price or a sum ("How much did you sell the house for?", "What did the car cost?") is answered only
+ * by a passage that names an amount of money: one that tells of the sale without the price does not answer it.
+ */
+const ASKS_AMOUNT =
+  /\bhow much\b.*\b(cost|costs|pay|paid|sell|sold|buy|bought|charge|charged|price|worth|earn|earned|spend|spent|rent|owe|owed|for)\b|\bwhat did\b.*\bcost\b|\b(price|salary|wage|wages)\b.*\?/i;
+const AMOUNT =
+  /[$£€¥]\s?\d|\b(dollars?|bucks|cents|pounds|quid|euros?|shillings?|pence|francs?|marks|escudos?|lire|pesos?|rupees?|grand)\b|\b\d[\d,.]*\s?(k|m)\b/i;
+
+/** The words of a question about a price that an amount in a passage answers. */
+const PRICE_STEMS = new Set(
+  ['cost', 'price', 'pay', 'paid', 'worth', 'charg', 'spend', 'spent', 'earn'].map((w) => stemOf(w)),
+);
+
 /** Share of the question's own specific words, weighted by rarity, that the passage (or its context) holds. */
 function coverage(u: Unit, q: Query, idf: (s: string) => number): number {
   if (q.own.length === 0) return 0;
+  // "What did the car cost?" is covered by "we bought the car for $900": the amount is the cost.
+  const priced = q.amount && AMOUNT.test(u.text);
   // A word that only names the intent ("living" in "for a living") is covered by a passage of that intent.
   const onTopic = boostOf(u, q.intents) > 0 || q.intents.some((i) => i.words.some((w) => u.terms.has(stemOf(w))));
-  const has = (x: string) => u.terms.has(x) || u.context.has(x);
+  const has = (x: string) => u.terms.has(x) || u.context.has(x) || (priced && PRICE_STEMS.has(x));
   let total = 0;
   let hit = 0;
   let whole = false;
@@ -448,7 +466,10 @@ function lexical(docs: readonly SourceDoc[], question: string) {
   const q = parseQuestion(question, spouseOf(docs));
   const scored = scoreUnits(units, q).sort((a, b) => b.score - a.score);
   const idf = idfTable(units);
-  const answered = scored.slice(0, 3).some((s) => s.score > 0 && coverage(s.unit, q, idf) >= MIN_COVERAGE);
+  const amount = ASKS_AMOUNT.test(question);
+  const answered = scored
+    .slice(0, 3)
+    .some((s) => s.score > 0 && coverage(s.unit, q, idf) >= MIN_COVERAGE && (!amount || AMOUNT.test(s.unit.text)));
   return { units, scored, answered };
 }
 

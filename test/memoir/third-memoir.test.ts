@@ -43,3 +43,17 @@ describe('words as a grandchild types them', () => {
     expect(ids(docs, 'Who paid the mortgage?')[0]).toBe('j3');
   });
 });
+
+describe('what a question asks for', () => {
+  it('a question about a price is answered by a passage with an amount, not by one that only tells of the sale', () => {
+    const sale = memoir('In 2016 we sold the house to a young couple from Brazil.', 'The garden had a fig tree.');
+    expect(ids(sale, 'How much did you sell the house for?')).toEqual([]);
+    expect(ids(sale, 'Why did you sell the house?')).toEqual(['j1']);
+    const priced = memoir(
+      'In 2016 we sold the house for 310,000 dollars to a young couple.',
+      'The garden had a fig tree.',
+    );
+    expect(ids(priced, 'How much did you sell the house for?')).toEqual(['j1']);
+    expect(ids(memoir('We bought the car for $900 in 1970.'), 'What did the car cost?')).toEqual(['j1']);
+  });
+});

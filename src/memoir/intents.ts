@@ -133,7 +133,6 @@ export const GRANDPARENTS: Record<string, 'grandfather' | 'grandmother'> = {
 export const KINSHIP: Record<string, string[]> = {
   auntie: ['sister'],
   aunt: ['sister'],
-  'great-aunt': ['sister'],
   uncle: ['brother'],
 };
 

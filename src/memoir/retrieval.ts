@@ -317,10 +317,27 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
       return m.includes(' ') ? words(m) : [];
     }),
   );
+  // The question's words as written, one for one with `all`: a capital tells a name.
+  const cased = question.match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
+  const isKin = (x: string | undefined) => Boolean(x && (GRANDPARENTS[x] || KINSHIP[x]));
   for (const [i, w] of all.entries()) {
+    // "Grandpa Tony", "Uncle Paulo": before a name, a kinship word is a title and the name says who it is (an owner
+    // married twice, or a child the heir calls uncle, is not the one the kinship word would guess).
+    // It still helps rank ("Auntie Jean": the sister), but the passage need not say it.
+    if (all[i - 1] !== 'your' && isKin(w) && /^\p{Lu}/u.test(cased[i + 1] ?? '') && !isKin(all[i + 1])) {
+      const grandparent = GRANDPARENTS[w];
+      if (grandparent === spouseIs)
+        add(spouse.name?.toLowerCase() ?? (spouseIs === 'grandfather' ? 'husband' : 'wife'), WEIGHT.related, false);
+      for (const k of KINSHIP[w] ?? []) add(k, WEIGHT.related, false);
+      continue;
+    }
+    // "great-grandma": the heir's great-grandparent is the owner's parent; a great-aunt is an aunt a generation up.
+    if (w === 'great' && isKin(all[i + 1])) continue;
     const grandparent = all[i - 1] === 'your' ? undefined : GRANDPARENTS[w];
     const kin = all[i - 1] === 'your' ? undefined : KINSHIP[w];
-    if (grandparent === spouseIs) {
+    if (grandparent && all[i - 1] === 'great') {
+      add(grandparent === 'grandmother' ? 'mother' : 'father', WEIGHT.kinship, true);
+    } else if (grandparent === spouseIs) {
       add(spouse.name?.toLowerCase() ?? (spouseIs === 'grandfather' ? 'husband' : 'wife'), WEIGHT.kinship, true);
     } else if (kin) {
       for (const k of kin) add(k, WEIGHT.kinship, true);

@@ -57,3 +57,24 @@ describe('what a question asks for', () => {
     expect(ids(memoir('We bought the car for $900 in 1970.'), 'What did the car cost?')).toEqual(['j1']);
   });
 });
+
+describe('kinship words as a grandchild says them', () => {
+  it('before a name a kinship word is a title: the name says who, whoever the word would guess', () => {
+    // Married twice: "Grandpa Tony" is the first husband, not "husband" (a word the memoir need not write).
+    expect(parseQuestion('Why did you and Grandpa Tony split up?', { sex: 'male' }).own).toEqual(['toni', 'split']);
+    // A grandchild's uncle is the owner's son as often as her brother.
+    expect(parseQuestion('What does Uncle Paulo do?').own).toEqual(['paulo']);
+    const docs = memoir(
+      'My brothers Manuel and Zé stayed on the farm.',
+      'Paulo went out to California in 1995 and he is an electrician in San Diego.',
+    );
+    expect(ids(docs, 'When did Uncle Paulo go to California?')).toEqual(['j2']);
+  });
+
+  it("a great-grandparent is the owner's mother or father", () => {
+    expect(parseQuestion('What was great-grandma like?').own).toEqual(['mother']);
+    expect(parseQuestion('Was Great Grandpa a fisherman?').own).toEqual(['father', 'fisherman']);
+    const docs = memoir('My mother could not read, but she could make a dinner from nothing.', 'We had a pig.');
+    expect(ids(docs, 'What was great-grandma like?')).toEqual(['j1']);
+  });
+});

@@ -27,6 +27,15 @@ export const INTENTS: Intent[] = [
     words: ['childhood', 'born', 'grew', 'house', 'street', 'terrace', 'girl', 'school', 'home'],
   },
   {
+    // Where someone is from: "Where are you from originally?" shares no word with "I was born in Rabo de Peixe".
+    name: 'origin',
+    pattern:
+      /\bwhere (are|were|was|is|do|did) (you|she|he|they|[\p{Lu}][\p{L}'-]*)( [\p{L}'-]+)? (from|come from|born)\b|\b(originally|birthplace|home ?town)\b/iu,
+    categories: ['places'],
+    questions: ['places.hometown', 'childhood.home'],
+    words: ['born', 'village', 'town', 'hometown', 'grew'],
+  },
+  {
     name: 'work',
     pattern: /\bfor a living\b|\b(job|jobs|work|worked|working|career|profession|occupation|employ\w*|retire\w*)\b/i,
     categories: ['work'],

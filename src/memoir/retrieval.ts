@@ -293,6 +293,15 @@ export interface Query {
   amount: boolean;
 }
 
+/** Every place an intent's pattern matches the question ("Where are you from originally?" twice). */
+function matchesOf(intent: Intent, question: string): string[] {
+  const all = new RegExp(
+    intent.pattern.source,
+    intent.pattern.flags.includes('g') ? intent.pattern.flags : `${intent.pattern.flags}g`,
+  );
+  return Array.from(question.matchAll(all), (m) => m[0]);
+}
+
 /**
  * The question's terms and intents. A grandparent word ("Grandad", "Nana") is read as the heir's: the grandparent who
  * is not the owner is the owner's husband or wife (their name when the memoir makes it clear), and the one who is the
@@ -312,10 +321,7 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
   const intents = intentsOf(question);
   // The words of an intent's phrase ("living" in "for a living") name the topic more than they are searched for.
   const phrase = new Set(
-    intents.flatMap((i) => {
-      const m = i.pattern.exec(question)?.[0] ?? '';
-      return m.includes(' ') ? words(m) : [];
-    }),
+    intents.flatMap((i) => matchesOf(i, question).flatMap((m) => (m.includes(' ') ? words(m) : []))),
   );
   // The question's words as written, one for one with `all`: a capital tells a name.
   const cased = question.match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
@@ -368,7 +374,7 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
   const intentStems = new Set<string>();
   for (const i of intents) {
     for (const w of i.words) add(w, WEIGHT.intent, false);
-    for (const w of words(i.pattern.exec(question)?.[0] ?? '')) intentStems.add(stemOf(w));
+    for (const w of matchesOf(i, question).flatMap(words)) intentStems.add(stemOf(w));
   }
   return { terms: [...terms.values()], intents, own, intentStems, alternatives, amount: ASKS_AMOUNT.test(question) };
 }
@@ -424,13 +430,19 @@ const PRICE_STEMS = new Set(
   ['cost', 'price', 'pay', 'paid', 'worth', 'charg', 'spend', 'spent', 'earn'].map((w) => stemOf(w)),
 );
 
+/** Whether a passage is of the question's intent: its questionnaire category, or one of the intent's words. */
+function onTopicOf(u: Unit, q: Query): boolean {
+  return boostOf(u, q.intents) > 0 || q.intents.some((i) => i.words.some((w) => u.terms.has(stemOf(w))));
+}
+
 /** Share of the question's own specific words, weighted by rarity, that the passage (or its context) holds. */
 function coverage(u: Unit, q: Query, idf: (s: string) => number): number {
-  if (q.own.length === 0) return 0;
+  // A question all of whose words are its intent's ("Where are you from?") is covered by a passage on that intent.
+  if (q.own.length === 0) return q.intents.length > 0 && onTopicOf(u, q) ? 1 : 0;
   // "What did the car cost?" is covered by "we bought the car for $900": the amount is the cost.
   const priced = q.amount && AMOUNT.test(u.text);
   // A word that only names the intent ("living" in "for a living") is covered by a passage of that intent.
-  const onTopic = boostOf(u, q.intents) > 0 || q.intents.some((i) => i.words.some((w) => u.terms.has(stemOf(w))));
+  const onTopic = onTopicOf(u, q);
   const has = (x: string) => u.terms.has(x) || u.context.has(x) || (priced && PRICE_STEMS.has(x));
   let total = 0;
   let hit = 0;
@@ -483,10 +495,9 @@ function lexical(docs: readonly SourceDoc[], question: string) {
   const q = parseQuestion(question, spouseOf(docs));
   const scored = scoreUnits(units, q).sort((a, b) => b.score - a.score);
   const idf = idfTable(units);
-  const amount = ASKS_AMOUNT.test(question);
   const answered = scored
     .slice(0, 3)
-    .some((s) => s.score > 0 && coverage(s.unit, q, idf) >= MIN_COVERAGE && (!amount || AMOUNT.test(s.unit.text)));
+    .some((s) => s.score > 0 && coverage(s.unit, q, idf) >= MIN_COVERAGE && (!q.amount || AMOUNT.test(s.unit.text)));
   return { units, scored, answered };
 }
 

@@ -78,3 +78,15 @@ describe('kinship words as a grandchild says them', () => {
     expect(ids(docs, 'What was great-grandma like?')).toEqual(['j1']);
   });
 });
+
+describe('what a question is about', () => {
+  it('"Where are you from originally?" is a question about where one was born and grew up', () => {
+    const docs = memoir(
+      'I was born in 1948 in Rabo de Peixe, a fishing village on São Miguel.',
+      'We sold the bakery in 2008.',
+      'Dan likes the Red Sox.',
+    );
+    expect(ids(docs, 'Where are you from originally?')).toEqual(['j1']);
+    expect(ids(docs, 'Where are you from?')).toEqual(['j1']);
+  });
+});

@@ -103,6 +103,15 @@ export const INTENTS: Intent[] = [
     words: ['church', 'faith', 'pray', 'chapel', 'believe'],
   },
   {
+    // What is left to do: "Is there anything you still want to do?", "What's on your bucket list?".
+    name: 'unfinished',
+    pattern:
+      /\bstill (want|wants|wanted|hope|hopes|wish|wishes|mean|means|plan|plans) to\b|\bbucket list\b|\bbefore (you|i|she|he) (die|dies|go|goes)\b|\bleft (undone|unsaid)\b/i,
+    categories: ['legacy'],
+    questions: ['legacy.unfinished'],
+    words: ['still', 'someday', 'never', 'before', 'wish'],
+  },
+  {
     name: 'advice',
     pattern: /\b(advice|advise|lesson|wisdom|younger self)\b/i,
     categories: ['advice', 'values'],

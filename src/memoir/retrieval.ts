@@ -55,7 +55,7 @@ interface Unit {
 
 /** Words a question uses that say nothing about its subject. */
 const GENERIC = new Set(
-  'tell say said remember like think thought feel felt know go went come came ever life time thing things lot much many kind sort way day days please us me nan nana gran granny grandma grandmother story stories talk mean why how what when where who which does doe do did become became becomes happen happened happens have has had get gets getting got make makes made want wants wanted year years really'.split(
+  'tell say said remember like think thought feel felt know go went come came ever life time thing things anything something everything lot much many kind sort way day days please us me nan nana gran granny grandma grandmother story stories talk mean why how what when where who which does doe do did become became becomes happen happened happens have has had get gets getting got make makes made want wants wanted year years really'.split(
     ' ',
   ),
 );
@@ -412,7 +412,12 @@ function scoreUnits(units: readonly Unit[], q: Query): Scored[] {
       else if (unit.context.has(t.stem)) score += t.weight * WEIGHT.context * idf(t.stem);
     }
     const evidence = score;
-    return { unit, score: score > 0 ? score + boostOf(unit, q.intents) : 0, evidence };
+    // A question that is all its intent ("Is there anything you still want to do?") is answered by the questionnaire's
+    // answer to the question the intent names, whatever its words.
+    const named =
+      q.own.every((s) => q.intentStems.has(s)) &&
+      q.intents.some((i) => unit.doc.questionId && i.questions?.includes(unit.doc.questionId));
+    return { unit, score: score > 0 || named ? score + boostOf(unit, q.intents) : 0, evidence };
   });
 }
 

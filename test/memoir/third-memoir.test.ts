@@ -89,4 +89,20 @@ describe('what a question is about', () => {
     expect(ids(docs, 'Where are you from originally?')).toEqual(['j1']);
     expect(ids(docs, 'Where are you from?')).toEqual(['j1']);
   });
+
+  it('"Is there anything you still want to do?" is answered by what the owner wrote of what is left to do', () => {
+    const docs: SourceDoc[] = [
+      ...memoir('We sold the bakery in 2008.', 'I want my grandchildren to know the island.'),
+      {
+        id: 'qa:legacy.unfinished',
+        kind: 'answer',
+        text: 'I want to see the shrine at Fátima in Portugal. Dan says next spring.',
+        context: 'Is there something you still want to do or say?',
+        category: 'legacy',
+        questionId: 'legacy.unfinished',
+      },
+    ];
+    expect(ids(docs, 'Is there anything you still want to do?')[0]).toBe('qa:legacy.unfinished');
+    expect(ids(docs, "What's on your bucket list?")[0]).toBe('qa:legacy.unfinished');
+  });
 });

@@ -22,6 +22,7 @@ describe('words as a grandchild types them', () => {
     );
     expect(ids(docs, 'When did you sail from Sao Miguel?')).toEqual(['j1']);
     expect(parseQuestion('Where is Fátima?').own).toEqual(parseQuestion('Where is Fatima?').own);
+    expect(ids(fatimaDocs, 'Where was Vovo born?')).toContain('fm_01');
   });
 
   it('reads "What\'s" and "How\'s" as the small words they are, not as what the question is about', () => {

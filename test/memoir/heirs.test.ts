@@ -438,7 +438,7 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     });
     offset = 7 * DAY + 120_000;
     const unlinked = await call(owner, 'DELETE', `/api/v1/svcloom/heirs/plans/${planId}`);
-    expect(unlinked.body.data).toEqual({ deleted: true, sharesRevoked: 1 });
+    expect(unlinked.body.data).toEqual({ deleted: true, sharesRevoked: 1, vaultsUnlinked: 0 });
     expect((await call(rui, 'GET', `/api/v1/svcloom/shared/${codes.Rui!.shareId}`)).body.error.details[0].reason).toBe(
       'revoked',
     );

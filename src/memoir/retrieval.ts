@@ -265,9 +265,8 @@ function baseForms(w: string): string[] {
  * A question word's WordNet relations: a dozen synonyms and hypernyms at most, and every part of a named place (all of
  * Italy's some sixty regions, cities and rivers: a dozen of them would leave out Rome).
  */
-function related(w: string, all: string[]): { words: string[]; parts: string[] } {
-  const phrase = all.join(' ');
-  const lemmas = /\bgr[eo]w(ing)? up\b/.test(phrase) && /^gr[eo]w/.test(w) ? ['grow_up', w] : baseForms(w);
+function related(w: string, all: string[], at: number): { words: string[]; parts: string[] } {
+  const lemmas = [...phrasalLemmas(w, all[at + 1]), ...baseForms(w)];
   const single = (x: string) => !x.includes('_');
   for (const lemma of lemmas) {
     const words = relatedWords(lemma).filter(single).slice(0, 12);
@@ -275,6 +274,21 @@ function related(w: string, all: string[]): { words: string[]; parts: string[] }
     if (words.length || parts.length) return { words, parts };
   }
   return { words: [], parts: [] };
+}
+
+/** Particles that make a phrasal verb with the verb before them ("split up", "pass away", "find out"). */
+const PARTICLES = new Set(['up', 'out', 'off', 'back', 'away', 'down', 'over', 'along', 'on', 'in', 'around']);
+
+/**
+ * The phrasal verb a word makes with the particle after it, as WordNet writes it ("split_up", whose synonyms hold
+ * "divorce"; "grew up", "growing up": "grow_up"), tried before the word alone: "Why did you split up?" is about a
+ * divorce, not about splitting. None when the next word is no particle.
+ */
+function phrasalLemmas(w: string, next: string | undefined): string[] {
+  if (!next || !PARTICLES.has(next)) return [];
+  const bases = new Set([w, ...baseForms(w), IRREGULAR[w] ?? w]);
+  if (w.endsWith('ing') && w.length > 5) bases.add(w.slice(0, -3)).add(`${w.slice(0, -3)}e`);
+  return [...bases].map((b) => `${b}_${next}`);
 }
 
 export interface Query {
@@ -326,7 +340,12 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
   // The question's words as written, one for one with `all`: a capital tells a name.
   const cased = question.match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
   const isKin = (x: string | undefined) => Boolean(x && (GRANDPARENTS[x] || KINSHIP[x]));
+  // The particle of a phrasal verb WordNet knows ("away" in "pass away") is part of the verb, not a word to find.
+  const particles = new Set(
+    all.flatMap((w, i) => (phrasalLemmas(w, all[i + 1]).some((l) => relatedWords(l).length > 0) ? [i + 1] : [])),
+  );
   for (const [i, w] of all.entries()) {
+    if (particles.has(i)) continue;
     // "Grandpa Tony", "Uncle Paulo": before a name, a kinship word is a title and the name says who it is (an owner
     // married twice, or a child the heir calls uncle, is not the one the kinship word would guess).
     // It still helps rank ("Auntie Jean": the sister), but the passage need not say it.
@@ -353,15 +372,15 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
   }
   const own = [...terms.values()].filter((t) => t.own).map((t) => t.stem);
   const alternatives = new Map<string, { full: Set<string>; half: Set<string>; parts: Set<string> }>();
-  for (const w of all) {
-    if (isStopword(w) || GENERIC.has(w) || w.length < 3) continue;
+  for (const [at, w] of all.entries()) {
+    if (isStopword(w) || GENERIC.has(w) || w.length < 3 || particles.has(at)) continue;
     const alt = { full: new Set<string>(), half: new Set<string>(), parts: new Set<string>() };
     alternatives.set(stemOf(w), alt);
     for (const c of COLLOQUIAL[w] ?? []) {
       add(c, WEIGHT.kinship, false);
       alt.full.add(stemOf(c));
     }
-    const { words: near, parts } = related(w, all);
+    const { words: near, parts } = related(w, all, at);
     for (const r of near) {
       add(r, WEIGHT.related, false);
       alt.half.add(stemOf(r));

@@ -107,3 +107,17 @@ describe('what a question is about', () => {
     expect(ids(docs, "What's on your bucket list?")[0]).toBe('qa:legacy.unfinished');
   });
 });
+
+describe('phrasal verbs', () => {
+  it('reads a verb and its particle as one ("split up" is a divorce, "passed away" a death)', () => {
+    const docs = memoir(
+      'Tony and I divorced in 1979, after he started drinking.',
+      'We split the bakery bread between the neighbours every Sunday.',
+      'My father died in 1990, in his sleep.',
+      'I planted the fig tree in 1985.',
+    );
+    expect(ids(docs, 'Why did you and Tony split up?')[0]).toBe('j1');
+    expect(ids(docs, 'When did your father pass away?')[0]).toBe('j3');
+    expect(ids(docs, 'When did you find out about the fig tree?')).toEqual(['j4']);
+  });
+});

@@ -181,4 +181,9 @@ export const COLLOQUIAL: Record<string, string[]> = {
   god: ['church', 'believe'],
   boy: ['little'],
   touch: ['wrote', 'letters'],
+  // "step-children" is split at its hyphen: "step" is what the memoir holds of it.
+  stepkids: ['step', 'stepchildren', 'stepson', 'stepdaughter'],
+  stepkid: ['step', 'stepchild', 'stepson', 'stepdaughter'],
+  stepchildren: ['step', 'stepson', 'stepdaughter'],
+  kids: ['children'],
 };

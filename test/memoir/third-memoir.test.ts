@@ -121,3 +121,13 @@ describe('phrasal verbs', () => {
     expect(ids(docs, 'When did you find out about the fig tree?')).toEqual(['j4']);
   });
 });
+
+describe('family words', () => {
+  it('finds "step-children" (split at its hyphen) from "stepkids"', () => {
+    const docs = memoir(
+      'With step-children, do not try to be the mother: be the one who is there.',
+      'The children of the street played football by the church.',
+    );
+    expect(ids(docs, 'How did you get along with your stepkids?')[0]).toBe('j1');
+  });
+});

@@ -17,7 +17,8 @@ export const createEmbedSessionTool = defineTool({
   description:
     "Called by the embedding site's server with its partner or internal key (scope embed): returns a short-lived token bound to one of " +
     "the key's allowedOrigins, to hand to the browser (`new SvcWizard({ token })`). The token opens the wizard framed by that origin only " +
-    "and is accepted only by the wizard's own calls (templates, jurisdictions, validation, law checks, gas, generation), counted against " +
+    "and is accepted only by the wizard's own calls (templates, jurisdictions, validation, law checks and shares, gas, generation, and registering " +
+    'the deployment of the contract its session generated), counted against ' +
     "the key's limits. Prefer it to putting the key in the page: a key in a URL leaks through history, Referer and logs.",
   domain: 'embed',
   scope: 'embed',

@@ -44,7 +44,34 @@ function leftOut(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
  * for a protocol's request (MCP's), whose fields are no person's: only the rules for any field apply.
  */
 export function zodDetails(error: z.ZodError, input?: unknown, { people = true } = {}): ErrorDetail[] {
-  return detailsOf(error.issues, input, people);
+  // Two of zod's checks can fail the same way once put in plain words: each field and reason is said once.
+  const seen = new Set<string>();
+  return detailsOf(tightestBounds(error.issues), input, people).filter((d) => {
+    const key = `${d.field}\u0000${d.reason}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Of several bounds a value breaks on one field, the one that tells what to enter: 1e20 credits is past both
+ * `.int()`'s safe-integer maximum and the schema's own 100,000,000, and only the second is worth saying.
+ */
+function tightestBounds(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const bound = (i: z.core.$ZodIssue) =>
+    i.code === 'too_big' ? Number(i.maximum) : i.code === 'too_small' ? -Number(i.minimum) : undefined;
+  const best = new Map<string, number>();
+  for (const i of issues) {
+    const b = bound(i);
+    if (b === undefined || Number.isNaN(b)) continue;
+    const key = `${i.code}\u0000${i.path.join('.')}`;
+    best.set(key, Math.min(best.get(key) ?? Number.POSITIVE_INFINITY, b));
+  }
+  return issues.filter((i) => {
+    const b = bound(i);
+    return b === undefined || Number.isNaN(b) || best.get(`${i.code}\u0000${i.path.join('.')}`) === b;
+  });
 }
 
 function detailsOf(issues: readonly z.core.$ZodIssue[], input: unknown, people: boolean): ErrorDetail[] {

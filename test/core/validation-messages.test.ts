@@ -177,6 +177,20 @@ describe('validation problems in words', () => {
     expect(issueFromZod({ code: 'invalid_type', path: ['tokenId'], expected: 'string' })).toBeUndefined();
   });
 
+  it('a value past several bounds of one field is told the one to meet, once', () => {
+    const schema = z.strictObject({
+      amount: z.number().int().min(-100).max(100).describe('Credits.'),
+      count: z.number().int().min(1).describe('How many.'),
+    });
+    const r = schema.safeParse({ amount: 1e20, count: -1e20 });
+    // zod reports the safe-integer bound of .int() beside the schema's own.
+    expect(r.error!.issues).toHaveLength(4);
+    expect(zodDetails(r.error!)).toEqual([
+      { field: 'amount', reason: 'Enter 100 or less.' },
+      { field: 'count', reason: 'Enter 1 or more.' },
+    ]);
+  });
+
   it("a required field left out is said to be required; one given with a wrong type keeps zod's words", () => {
     const { beneficiaries: _left, ...noHeirs } = basePlan;
     const r = PlanSchema.safeParse(noHeirs);

@@ -245,7 +245,12 @@ describe("the heirs' page in a browser", () => {
     offset += 8 * DAY;
     expect(await completeDueVerifications(server.services.store, clock)).toBe(1);
     await page.click('#refresh');
-    await page.waitForFunction(() => document.querySelector('#shares > li')?.getAttribute('data-state') === 'open');
+    // The list is busy until each open share's links are in (the vault's items come in a second request).
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#shares > li')?.getAttribute('data-state') === 'open' &&
+        document.getElementById('shares')?.getAttribute('aria-busy') === 'false',
+    );
     expect(await text(page, '#shares > li .state')).toMatch(/^Open until .+: you can read it now\.$/);
     const links = await page.$$eval('#shares a', (as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
     expect(await page.locator('#shares .error').count()).toBe(0);

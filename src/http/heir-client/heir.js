@@ -174,28 +174,34 @@
 
   async function listShares() {
     const ul = $('shares');
-    say('shares-message', T.working);
-    const res = await api('GET', '/api/v1/svcloom/shared?limit=100');
-    ul.replaceChildren();
-    if (!res.ok) {
-      if (res.status === 401) return showAccount();
-      say('shares-message', words(res.error, res.status, 'list'), true);
-      return;
-    }
-    const shares = Array.isArray(res.data) ? res.data : [];
-    say('shares-message', shares.length ? '' : T.noShares);
-    for (const share of shares) {
-      const li = document.createElement('li');
-      li.dataset.state = String(share.state);
-      const title = document.createElement('span');
-      title.className = 'title';
-      title.textContent = String(share.title ?? '');
-      const state = document.createElement('p');
-      state.className = 'state';
-      state.textContent = stateWords(share);
-      li.append(title, state);
-      ul.append(li);
-      if (share.state === 'open') await openLinks(share, li);
+    // Busy until every share and its links are in: what a screen reader waits for (and a test).
+    ul.setAttribute('aria-busy', 'true');
+    try {
+      say('shares-message', T.working);
+      const res = await api('GET', '/api/v1/svcloom/shared?limit=100');
+      ul.replaceChildren();
+      if (!res.ok) {
+        if (res.status === 401) return showAccount();
+        say('shares-message', words(res.error, res.status, 'list'), true);
+        return;
+      }
+      const shares = Array.isArray(res.data) ? res.data : [];
+      say('shares-message', shares.length ? '' : T.noShares);
+      for (const share of shares) {
+        const li = document.createElement('li');
+        li.dataset.state = String(share.state);
+        const title = document.createElement('span');
+        title.className = 'title';
+        title.textContent = String(share.title ?? '');
+        const state = document.createElement('p');
+        state.className = 'state';
+        state.textContent = stateWords(share);
+        li.append(title, state);
+        ul.append(li);
+        if (share.state === 'open') await openLinks(share, li);
+      }
+    } finally {
+      ul.setAttribute('aria-busy', 'false');
     }
   }
 

@@ -12,7 +12,7 @@ import { ApiError } from '../core/errors.js';
 import type { RateLimiter } from '../core/limiter-port.js';
 import type { Logger } from '../core/log.js';
 import { rankedLanguages } from '../core/messages/index.js';
-import { enqueueMail, type MailLocale, type MailTemplate, type MailTemplates } from '../events/mail.js';
+import { enqueueMail, MAIL_LOCALES, type MailLocale, type MailTemplate, type MailTemplates } from '../events/mail.js';
 import { recordEvent } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
 import { addressGroup } from './address-group.js';
@@ -25,7 +25,7 @@ import {
 } from './email-tokens.js';
 import { ACCOUNTS, type AccountRecord } from './records.js';
 
-export const MAIL_LOCALES: readonly MailLocale[] = ['en', 'ar', 'es', 'fr'];
+export { MAIL_LOCALES };
 
 /**
  * The first of our locales the client prefers by its Accept-Language header (weights honoured, a region ignored:

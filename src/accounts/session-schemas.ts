@@ -1,6 +1,7 @@
 /** The inputs and outputs of registration, sign-in, password change and logout (the logic: ./sessions.ts). */
 import { z } from 'zod';
 import { NAME_CHARS, NAME_CHARS_REASON } from '../core/names.js';
+import { MAIL_LOCALES, mailLocaleList } from '../events/mail.js';
 import { AccountSchema } from './accounts.js';
 
 export const PASSWORD_MIN = 10;
@@ -13,9 +14,7 @@ const emailField = z
   .max(254)
   .pipe(z.email({ error: 'not a valid email address' }))
   .describe('Email address; compared case-insensitively.');
-const localeField = z
-  .enum(['en', 'ar', 'es', 'fr'])
-  .describe('A mail language: en (English), ar (Arabic), es (Spanish), fr (French).');
+const localeField = z.enum(MAIL_LOCALES).describe(`A mail language: ${mailLocaleList()}.`);
 /**
  * A person's display name: one line, without control characters or bidirectional controls (it goes into the To
  * header and the subject of mail, to the user and to their heirs; src/core/names.ts).

@@ -61,8 +61,21 @@ export interface MailTemplates {
 
 export type MailTemplate = keyof MailTemplates;
 
-/** The languages mail is written in (src/mail/templates/). */
-export type MailLocale = 'en' | 'ar' | 'es' | 'fr';
+/**
+ * The languages mail is written in (src/mail/templates/), the one list the profile's and registration's schemas and
+ * Accept-Language negotiation read. The heirs' page script keeps a copy (src/http/heir-client/heir.js, checked equal
+ * in test/mail/pages.test.ts).
+ */
+export const MAIL_LOCALES = ['en', 'ar', 'es', 'fr'] as const;
+export type MailLocale = (typeof MAIL_LOCALES)[number];
+/** Each mail language's name, for schema descriptions. */
+export const MAIL_LOCALE_NAMES: Record<MailLocale, string> = {
+  en: 'English',
+  ar: 'Arabic',
+  es: 'Spanish',
+  fr: 'French',
+};
+export const mailLocaleList = (): string => MAIL_LOCALES.map((l) => `${l} (${MAIL_LOCALE_NAMES[l]})`).join(', ');
 
 export type MailState = 'pending' | 'sending' | 'sent' | 'failed' | 'suppressed';
 

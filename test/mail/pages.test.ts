@@ -4,6 +4,7 @@
  * (GET /heir), which names no plan and no person with or without a session and takes no code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIL_LOCALES } from '../../src/events/mail.js';
 import { HEIR_PAGE_CSP } from '../../src/http/heir-page.js';
 import { CHECK_IN_TEXTS, HEIR_TEXTS, PAGE_LOCALES, pageLocale } from '../../src/mail/pages.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heirs.js';
@@ -199,6 +200,9 @@ describe("the heirs' page", () => {
           /console\.|localStorage|sessionStorage|innerHTML|outerHTML|insertAdjacentHTML|eval\(/,
         );
         expect(file.body).toContain("'x-csrf-token'");
+        // Its copy of the mail languages (a browser script imports nothing) is the service's list.
+        const copy = /const MAIL_LOCALES = (\[[^\]]*\]);/.exec(file.body)?.[1];
+        expect(JSON.parse(String(copy).replaceAll("'", '"'))).toEqual([...MAIL_LOCALES]);
       }
     }
   });

@@ -8,6 +8,7 @@ import { ApiError } from '../../core/errors.js';
 import { USERS, userView, type UserRecord } from '../../accounts/sessions.js';
 import { displayName, UserSchema } from '../../accounts/session-schemas.js';
 import { recordEvent } from '../../events/events.js';
+import { MAIL_LOCALES, mailLocaleList } from '../../events/mail.js';
 import { OPTIONAL_TEMPLATES, optOutsOf, setOptOuts } from '../../mail/index.js';
 import { defineTool, SESSION_ONLY, WRITE_IDEMPOTENT } from '../define.js';
 
@@ -36,10 +37,7 @@ export const updateProfileTool = defineTool({
   input: z
     .strictObject({
       name: displayName.nullable().optional().describe('Display name; null removes it.'),
-      locale: z
-        .enum(['en', 'ar', 'es', 'fr'])
-        .optional()
-        .describe('Language of the mail sent to you: en (English), ar (Arabic), es (Spanish), fr (French).'),
+      locale: z.enum(MAIL_LOCALES).optional().describe(`Language of the mail sent to you: ${mailLocaleList()}.`),
       mailOptOut: z.array(OptOut).max(4).optional().describe('Optional messages you do not want (replaces the list).'),
     })
     .describe('What to change.'),

@@ -28,10 +28,6 @@ import {
   type AccountStatus,
 } from './records.js';
 import { offsetPageInput, paginateOffset } from '../core/pagination.js';
-import { isEmailVerified } from './email-flows.js';
-
-/** The users collection (./sessions.ts owns it; named here to read a user's confirmation without importing it). */
-const USERS = 'users';
 
 export {
   accountProblem,
@@ -196,16 +192,4 @@ export async function updateAccount(
     await tx.put(ACCOUNTS, next);
     return accountView(next);
   });
-}
-
-/**
- * Refuses a user session whose address is not confirmed yet (403 EMAIL_NOT_VERIFIED, with `message`). Anyone may
- * register an address without reading its mail and sign in; what such a session makes must not outlive the owner of
- * the address taking the account back with a reset link, which ends its sessions: so it may not make a credential
- * of its own (an API key) until the address is confirmed. API keys and operators pass.
- */
-export async function requireConfirmedAddress(store: Store, principal: Principal, message: string): Promise<void> {
-  if (principal.kind !== 'session' || !principal.userId) return;
-  const user = await store.get<{ id: string; emailVerified?: boolean }>(USERS, principal.userId);
-  if (!user || !isEmailVerified(user)) throw new ApiError('EMAIL_NOT_VERIFIED', message);
 }

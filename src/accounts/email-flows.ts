@@ -58,6 +58,22 @@ export function isEmailVerified(user: { emailVerified?: unknown }): boolean {
 }
 
 /**
+ * Refuses a user session whose address is not confirmed yet (403 EMAIL_NOT_VERIFIED, with `message`): the shared
+ * wrapper's check for tools declaring `confirmedAddress` (src/tools/invoke.ts). Anyone may register an address without
+ * reading its mail and sign in; what such a session takes or makes (a share bound to the address, an API key that
+ * would outlive the owner of the address taking the account back) must wait for the confirmation. Keys pass.
+ */
+export async function requireConfirmedAddress(
+  store: Pick<Store, 'get'>,
+  principal: { kind: string; userId?: string | undefined },
+  message: string,
+): Promise<void> {
+  if (principal.kind !== 'session') return;
+  const user = principal.userId ? await store.get<MailUser>(USERS, principal.userId) : undefined;
+  if (!user || !isEmailVerified(user)) throw new ApiError('EMAIL_NOT_VERIFIED', message);
+}
+
+/**
  * Where mailed links point: the service's public URL (SVC_PUBLIC_URL) or its own address; `lang`, the language of
  * the message, is the language of the page it opens.
  */

@@ -5,7 +5,6 @@ import { recordEvent } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
 import { validateWhitelist, whitelistWithin } from '../core/ip.js';
 import { MAX_ALLOWED_ORIGINS, normalizeAllowedOrigins } from './origins.js';
-import { requireConfirmedAddress } from '../accounts/accounts.js';
 import { ACCOUNTS, TIER_RANK, type AccountRecord } from '../accounts/records.js';
 import { API_KEYS, buildKey, type ApiKeyRecord, type Principal } from './keys.js';
 import { hasScope, SCOPES, TIERS, type Scope, type Tier } from '../accounts/scopes.js';
@@ -300,11 +299,6 @@ export async function createApiKey(
   caller: Principal,
   input: z.infer<typeof CreateApiKeyInput>,
 ): Promise<ApiKeyView & { key: string }> {
-  await requireConfirmedAddress(
-    deps.store,
-    caller,
-    'Confirm your email address first (open the link mailed to it at registration), then create API keys.',
-  );
   const tier = input.tier ?? (caller.kind === 'session' ? 'public' : caller.tier);
   const account = await deps.store.get<AccountRecord>(ACCOUNTS, caller.ownerId);
   if (!account) throw ApiError.notFound(`Account ${caller.ownerId}`);

@@ -280,6 +280,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * 403 SHARE_NOT_AVAILABLE when it is not open or does not permit this use) and passes ctx.granted.
    */
   grant?: GrantPermission;
+  /**
+   * A user session must have confirmed its address to call it: the wrapper answers 403 EMAIL_NOT_VERIFIED with this
+   * message otherwise (src/accounts/email-flows.ts, requireConfirmedAddress). Keys are not asked.
+   */
+  confirmedAddress?: string;
   // Method syntax keeps tools assignable to AnyTool (parameters are checked bivariantly).
   handler(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>> | z.input<O>;
 }

@@ -10,6 +10,7 @@ import type { Principal } from '../accounts/principal.js';
 import { QUEUE_WEIGHT } from '../accounts/scopes.js';
 import { GrantDesk } from '../accounts/grants.js';
 import { accountStore } from '../accounts/tenancy.js';
+import { requireConfirmedAddress } from '../accounts/email-flows.js';
 import { admitCall } from '../access/admit.js';
 import type { CallInfo } from '../access/call.js';
 import { requireOperator } from '../access/permissions.js';
@@ -164,6 +165,23 @@ function run(
 ): unknown {
   if (tool.operatorInput?.(input)) requireOperator(principal);
   const ctx = toolContext(services, tool, principal, call);
+  if (tool.confirmedAddress && principal.kind === 'session') {
+    return requireConfirmedAddress(ctx.store, principal, tool.confirmedAddress).then(() =>
+      proceed(tool, input, services, principal, ctx, call),
+    );
+  }
+  return proceed(tool, input, services, principal, ctx, call);
+}
+
+/** The share a granted tool acts through, then the handler. */
+function proceed(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  services: Services,
+  principal: Principal,
+  ctx: ToolContext,
+  call: CallInfo,
+): unknown {
   if (tool.grant) {
     return openShare(services, tool.grant, input as { shareId: string }, principal).then((granted) => {
       ctx.granted = granted;

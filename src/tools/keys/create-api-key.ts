@@ -23,5 +23,9 @@ export const createApiKeyTool = defineTool({
     key: z.string().describe('The key value. Shown only this once: store it now.'),
   }).describe('The new key.'),
   rest: { method: 'POST', path: '/api-keys', shape: 'data', status: 201 },
+  // A squatter's session (an address registered without reading its mail) must not make a key that outlives the owner
+  // of the address taking the account back with a reset link, which ends its sessions.
+  confirmedAddress:
+    'Confirm your email address first (open the link mailed to it at registration), then create API keys.',
   handler: (input, ctx) => createApiKey(ctx, ctx.principal, input),
 });

@@ -13,6 +13,7 @@
  * confirmed addresses (src/memoir/owner-mail.ts).
  */
 import type { Clock } from '../core/clock.js';
+import { leadTimesDue } from '../core/lead-times.js';
 import type { Store, Tx } from '../store/port.js';
 import { accountStore } from '../accounts/tenancy.js';
 import { checkInDeadline, DAY_MS, type HeirPlanRecord, MEMOIR_HEIR_PLANS } from './heir-plans.js';
@@ -25,21 +26,10 @@ export { MAIL_ONCE, ONCE_MARGIN_DAYS, pruneMailOnce } from './owner-mail.js';
 
 const onceKey = (planId: string, deadline: number, lead: number) => `rmd_${planId}_${deadline}_${lead}`;
 
-/**
- * The lead times due at `now` for a deadline: those whose moment has come while the deadline has not. A lead time
- * whose moment fell at or before the period's start (the last check-in, or the plan's linking) is never due in that
- * period: it is as long as the interval or longer, and would otherwise mail a reminder right after every check-in.
- * The chain watcher counts its warnings the same way (dueLeadTime in src/watch/decide.ts).
- */
-export function dueLeads(deadline: number, now: number, leads: readonly number[], periodStart: number): number[] {
-  if (now >= deadline) return [];
-  return leads.filter((d) => d > 0 && deadline - d * DAY_MS > periodStart && now >= deadline - d * DAY_MS);
-}
-
 /** The lead times due now for a plan, in its current period. */
 const planLeads = (plan: HeirPlanRecord, now: number, leads: readonly number[]) => {
   const deadline = checkInDeadline(plan);
-  return dueLeads(deadline, now, leads, deadline - plan.intervalDays * DAY_MS);
+  return leadTimesDue(deadline, now, leads, deadline - plan.intervalDays * DAY_MS, DAY_MS);
 };
 
 /**

@@ -1,4 +1,5 @@
 import type { SwitchSnapshot } from '../contracts/deployments.js';
+import { leadTimesDue } from '../core/lead-times.js';
 import type { AssetClaim } from './evm-claims.js';
 
 /** One event the watcher should record, with the key that makes it happen only once per occurrence. */
@@ -27,20 +28,12 @@ export function daysLeftOf(deadline: number, now: number): number {
 }
 
 /**
- * The lead time whose warning is due at `now`, if any: the smallest one already crossed in the current period. A lead
- * time is crossed at `deadline - days`; one crossed before the period began (at the last check-in, or the deployment)
- * is never due in that period: it is longer than the period, or equal to it, and would otherwise be sent right after
- * each check-in. Only the nearest crossed lead time is due, so a watcher starting late does not send a burst.
+ * The lead time whose warning is due at `now`, if any: of those crossed in the current period (leadTimesDue; the
+ * period starts at the last check-in), the nearest only, so a watcher starting late does not send a burst.
  */
 export function dueLeadTime(s: SwitchSnapshot, warnDays: readonly number[], now: number): number | undefined {
-  const deadline = deadlineOf(s);
-  if (now >= deadline) return undefined;
-  return [...warnDays]
-    .sort((a, b) => a - b)
-    .find((d) => {
-      const crossed = deadline - d * DAY;
-      return crossed > s.lastCheckIn && now >= crossed;
-    });
+  const due = leadTimesDue(deadlineOf(s), now, warnDays, s.lastCheckIn, DAY);
+  return due.length > 0 ? Math.min(...due) : undefined;
 }
 
 /**

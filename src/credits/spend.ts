@@ -12,6 +12,7 @@ import {
   insufficientCredits,
   loadWalletInTx,
   MAX_ENTRY_CREDITS,
+  type NewEntry,
   saveWalletInTx,
 } from './ledger.js';
 import type { EntryReference, LedgerEntry } from './records.js';
@@ -73,34 +74,42 @@ export async function debitCredits(
   return result;
 }
 
+/** Appends a refund entry in the caller's transaction (the account's view); a key already used changes nothing. */
+async function refundInTx(tx: Tx, accountId: string, refund: Omit<NewEntry, 'kind'>, now: Date): Promise<LedgerEntry> {
+  const wallet = await loadWalletInTx(tx, accountId, now);
+  const { entry, replayed } = await appendInTx(
+    tx,
+    wallet,
+    { ...refund, kind: 'refund', reason: refund.reason?.slice(0, 300) },
+    now,
+  );
+  if (!replayed) await saveWalletInTx(tx, wallet, now);
+  return entry;
+}
+
 /** Gives back the credits of a debit whose action failed (once per debit, whatever the number of calls). */
 export async function refundDebit(deps: CreditDeps, debit: LedgerEntry, reason: string): Promise<LedgerEntry> {
-  return inAccount(deps.store, debit.ownerId, async (tx) => {
-    const now = deps.clock.now();
-    const wallet = await loadWalletInTx(tx, debit.ownerId, now);
-    const { entry, replayed } = await appendInTx(
+  return inAccount(deps.store, debit.ownerId, (tx) =>
+    refundInTx(
       tx,
-      wallet,
+      debit.ownerId,
       {
-        kind: 'refund',
         amount: -debit.amount,
         idempotencyKey: `refund:${debit.id}`,
         reference: debit.reference,
         action: debit.action,
-        reason: reason.slice(0, 300),
+        reason,
       },
-      now,
-    );
-    if (!replayed) await saveWalletInTx(tx, wallet, now);
-    return entry;
-  });
+      deps.clock.now(),
+    ),
+  );
 }
 
 /**
  * Gives credits held aside for the account back to its wallet, in the caller's transaction (the account's view of the
  * store): a refund entry naming what held them, such as a withdrawn memoir share's unspent heirs' chat allowance.
  */
-export async function returnCreditsInTx(
+export function returnCreditsInTx(
   tx: Tx,
   accountId: string,
   credits: number,
@@ -108,22 +117,8 @@ export async function returnCreditsInTx(
   reason: string,
   now: Date,
 ): Promise<LedgerEntry> {
-  const wallet = await loadWalletInTx(tx, accountId, now);
-  const { entry } = await appendInTx(
-    tx,
-    wallet,
-    {
-      kind: 'refund',
-      amount: credits,
-      idempotencyKey: `return:${reference.type}:${reference.id}:${ulid()}`,
-      reference,
-      action: null,
-      reason: reason.slice(0, 300),
-    },
-    now,
-  );
-  await saveWalletInTx(tx, wallet, now);
-  return entry;
+  const idempotencyKey = `return:${reference.type}:${reference.id}:${ulid()}`;
+  return refundInTx(tx, accountId, { amount: credits, idempotencyKey, reference, action: null, reason }, now);
 }
 
 /**

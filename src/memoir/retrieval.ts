@@ -12,16 +12,17 @@
  * With a provider configured, searchMemoirWithEmbeddings adds the passages' embedding similarity to the question
  * (src/memoir/embeddings.ts) to that score.
  */
-import { stemmer } from 'stemmer';
-import { COLLOQUIAL, GRANDPARENTS, intentsOf, KINSHIP, type Intent } from './intents.js';
+import type { Intent } from './intents.js';
 import { cosine } from './embeddings.js';
-import { placeParts, relatedWords } from './lexicon.js';
 import { holdNames } from './names.js';
+import { parseQuestion, type Query, stemOf, WEIGHT } from './question.js';
 import { holdInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
 import { isStopword } from './stop-words.js';
-import { type Spouse, spouseOf, spouseTexts } from './spouse.js';
+import { spouseOf, spouseTexts } from './spouse.js';
 import { sentences, words } from './text.js';
+
+export { parseQuestion, type Query, stemOf } from './question.js';
 
 export type SourceKind = 'journal' | 'answer' | 'transcript' | 'caption' | 'profile';
 
@@ -53,14 +54,6 @@ interface Unit {
   length: number;
 }
 
-/** Words a question uses that say nothing about its subject. */
-const GENERIC = new Set(
-  'tell say said remember like think thought feel felt know go went come came ever life time thing things anything something everything lot much many kind sort way day days please us me nan nana gran granny grandma grandmother story stories talk mean why how what when where who which does doe do did become became becomes happen happened happens have has had get gets getting got make makes made want wants wanted year years really'.split(
-    ' ',
-  ),
-);
-
-const WEIGHT = { own: 1, intent: 0.6, kinship: 1, related: 0.35, context: 0.5 } as const;
 const CATEGORY_BOOST = 1.2;
 const QUESTION_BOOST = 1.5;
 /** Share of the question's specific words (by rarity) one of the top passages must cover. */
@@ -69,105 +62,6 @@ const MIN_COVERAGE = 0.5;
 const RELATIVE_FLOOR = 0.4;
 const K1 = 1.2;
 const B = 0.75;
-
-/** Irregular forms Porter stemming leaves apart from their base ("grew" and "grow"). */
-const IRREGULAR: Record<string, string> = {
-  grew: 'grow',
-  grown: 'grow',
-  met: 'meet',
-  taught: 'teach',
-  wrote: 'write',
-  written: 'write',
-  sang: 'sing',
-  sung: 'sing',
-  built: 'build',
-  ate: 'eat',
-  eaten: 'eat',
-  swam: 'swim',
-  kept: 'keep',
-  left: 'leave',
-  fought: 'fight',
-  bought: 'buy',
-  thought: 'think',
-  died: 'die',
-  children: 'child',
-  wed: 'wedding',
-  married: 'marry',
-  // The commonest irregular verbs of a life story: "I sold the bakery" answers "Why did you sell it?".
-  sold: 'sell',
-  paid: 'pay',
-  told: 'tell',
-  found: 'find',
-  lost: 'lose',
-  gave: 'give',
-  given: 'give',
-  took: 'take',
-  taken: 'take',
-  brought: 'bring',
-  caught: 'catch',
-  began: 'begin',
-  begun: 'begin',
-  wore: 'wear',
-  worn: 'wear',
-  drove: 'drive',
-  driven: 'drive',
-  flew: 'fly',
-  flown: 'fly',
-  spoke: 'speak',
-  spoken: 'speak',
-  broke: 'break',
-  broken: 'break',
-  chose: 'choose',
-  chosen: 'choose',
-  fell: 'fall',
-  fallen: 'fall',
-  held: 'hold',
-  heard: 'hear',
-  lent: 'lend',
-  sent: 'send',
-  spent: 'spend',
-  stood: 'stand',
-  won: 'win',
-  woke: 'wake',
-  woken: 'wake',
-  rode: 'ride',
-  ridden: 'ride',
-  stole: 'steal',
-  stolen: 'steal',
-  knew: 'know',
-  known: 'know',
-  drew: 'draw',
-  drawn: 'draw',
-  threw: 'throw',
-  thrown: 'throw',
-  led: 'lead',
-  fed: 'feed',
-  slept: 'sleep',
-  wept: 'weep',
-  sat: 'sit',
-  hid: 'hide',
-  hidden: 'hide',
-  forgot: 'forget',
-  forgotten: 'forget',
-  forgave: 'forgive',
-  forgiven: 'forgive',
-  dug: 'dig',
-  shook: 'shake',
-  drank: 'drink',
-  drunk: 'drink',
-  sank: 'sink',
-  rang: 'ring',
-  understood: 'understand',
-};
-
-/**
- * A word's stem, its accents left out: a memoir writes "Vovó", "São Miguel", "Fátima", and a grandchild types "Vovo"
- * on an English keyboard.
- */
-export const stemOf = (w: string): string => {
-  const lower = w.toLowerCase().replace(/'/g, '').normalize('NFD').replace(/\p{M}/gu, '');
-  return stemmer(IRREGULAR[lower] ?? lower);
-};
 
 function termsOf(text: string): string[] {
   return words(text)
@@ -246,158 +140,6 @@ function unitsOf(docs: readonly SourceDoc[]): Unit[] {
   });
 }
 
-interface QueryTerm {
-  stem: string;
-  weight: number;
-  own: boolean;
-}
-
-/** WordNet knows base forms: try the word, then without a plural or past ending. */
-function baseForms(w: string): string[] {
-  const out = [w];
-  if (w.endsWith('ies')) out.push(`${w.slice(0, -3)}y`);
-  else if (w.endsWith('s') && !w.endsWith('ss')) out.push(w.slice(0, -1));
-  if (w.endsWith('ed')) out.push(w.slice(0, -2), w.slice(0, -1));
-  return out;
-}
-
-/**
- * A question word's WordNet relations: a dozen synonyms and hypernyms at most, and every part of a named place (all of
- * Italy's some sixty regions, cities and rivers: a dozen of them would leave out Rome).
- */
-function related(w: string, all: string[], at: number): { words: string[]; parts: string[] } {
-  const lemmas = [...phrasalLemmas(w, all[at + 1]), ...baseForms(w)];
-  const single = (x: string) => !x.includes('_');
-  for (const lemma of lemmas) {
-    const words = relatedWords(lemma).filter(single).slice(0, 12);
-    const parts = placeParts(lemma).filter(single);
-    if (words.length || parts.length) return { words, parts };
-  }
-  return { words: [], parts: [] };
-}
-
-/** Particles that make a phrasal verb with the verb before them ("split up", "pass away", "find out"). */
-const PARTICLES = new Set(['up', 'out', 'off', 'back', 'away', 'down', 'over', 'along', 'on', 'in', 'around']);
-
-/**
- * The phrasal verb a word makes with the particle after it, as WordNet writes it ("split_up", whose synonyms hold
- * "divorce"; "grew up", "growing up": "grow_up"), tried before the word alone: "Why did you split up?" is about a
- * divorce, not about splitting. None when the next word is no particle.
- */
-function phrasalLemmas(w: string, next: string | undefined): string[] {
-  if (!next || !PARTICLES.has(next)) return [];
-  const bases = new Set([w, ...baseForms(w), IRREGULAR[w] ?? w]);
-  if (w.endsWith('ing') && w.length > 5) bases.add(w.slice(0, -3)).add(`${w.slice(0, -3)}e`);
-  return [...bases].map((b) => `${b}_${next}`);
-}
-
-export interface Query {
-  terms: QueryTerm[];
-  intents: Intent[];
-  /** The stems of the question's specific words, for the coverage test. */
-  own: string[];
-  /** Stems of the question's words inside an intent's match ("for a living"). */
-  intentStems: Set<string>;
-  /**
-   * Per own stem, the stems that stand for it: everyday equivalents (full credit), WordNet relations (half) and the
-   * parts of a named place (half, but a place written of: Lisbon for Portugal).
-   */
-  alternatives: Map<string, { full: Set<string>; half: Set<string>; parts: Set<string> }>;
-  /** A question about a price or a sum, answered only by a passage that names an amount. */
-  amount: boolean;
-}
-
-/** Every place an intent's pattern matches the question ("Where are you from originally?" twice). */
-function matchesOf(intent: Intent, question: string): string[] {
-  const all = new RegExp(
-    intent.pattern.source,
-    intent.pattern.flags.includes('g') ? intent.pattern.flags : `${intent.pattern.flags}g`,
-  );
-  return Array.from(question.matchAll(all), (m) => m[0]);
-}
-
-/**
- * The question's terms and intents. A grandparent word ("Grandad", "Nana") is read as the heir's: the grandparent who
- * is not the owner is the owner's husband or wife (their name when the memoir makes it clear), and the one who is the
- * owner adds nothing to search for. Which is which follows the spouse's sex as the memoir writes it; when it does not
- * say, the owner is taken to be the grandmother.
- */
-export function parseQuestion(question: string, spouse: Spouse = {}): Query {
-  const all = words(question);
-  const terms = new Map<string, QueryTerm>();
-  const add = (w: string, weight: number, own: boolean) => {
-    if (w.length < 2 || isStopword(w) || GENERIC.has(w)) return;
-    const stem = stemOf(w);
-    const prev = terms.get(stem);
-    if (!prev || prev.weight < weight) terms.set(stem, { stem, weight, own: own || Boolean(prev?.own) });
-  };
-  const spouseIs = spouse.sex === 'female' ? 'grandmother' : 'grandfather';
-  const intents = intentsOf(question);
-  // The words of an intent's phrase ("living" in "for a living") name the topic more than they are searched for.
-  const phrase = new Set(
-    intents.flatMap((i) => matchesOf(i, question).flatMap((m) => (m.includes(' ') ? words(m) : []))),
-  );
-  // The question's words as written, one for one with `all`: a capital tells a name.
-  const cased = question.match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
-  const isKin = (x: string | undefined) => Boolean(x && (GRANDPARENTS[x] || KINSHIP[x]));
-  // The particle of a phrasal verb WordNet knows ("away" in "pass away") is part of the verb, not a word to find.
-  const particles = new Set(
-    all.flatMap((w, i) => (phrasalLemmas(w, all[i + 1]).some((l) => relatedWords(l).length > 0) ? [i + 1] : [])),
-  );
-  for (const [i, w] of all.entries()) {
-    if (particles.has(i)) continue;
-    // "Grandpa Tony", "Uncle Paulo": before a name, a kinship word is a title and the name says who it is (an owner
-    // married twice, or a child the heir calls uncle, is not the one the kinship word would guess).
-    // It still helps rank ("Auntie Jean": the sister), but the passage need not say it.
-    if (all[i - 1] !== 'your' && isKin(w) && /^\p{Lu}/u.test(cased[i + 1] ?? '') && !isKin(all[i + 1])) {
-      const grandparent = GRANDPARENTS[w];
-      if (grandparent === spouseIs)
-        add(spouse.name?.toLowerCase() ?? (spouseIs === 'grandfather' ? 'husband' : 'wife'), WEIGHT.related, false);
-      for (const k of KINSHIP[w] ?? []) add(k, WEIGHT.related, false);
-      continue;
-    }
-    // "great-grandma": the heir's great-grandparent is the owner's parent; a great-aunt is an aunt a generation up.
-    if (w === 'great' && isKin(all[i + 1])) continue;
-    const grandparent = all[i - 1] === 'your' ? undefined : GRANDPARENTS[w];
-    const kin = all[i - 1] === 'your' ? undefined : KINSHIP[w];
-    if (grandparent && all[i - 1] === 'great') {
-      add(grandparent === 'grandmother' ? 'mother' : 'father', WEIGHT.kinship, true);
-    } else if (grandparent === spouseIs) {
-      add(spouse.name?.toLowerCase() ?? (spouseIs === 'grandfather' ? 'husband' : 'wife'), WEIGHT.kinship, true);
-    } else if (kin) {
-      for (const k of kin) add(k, WEIGHT.kinship, true);
-    } else if (!grandparent) {
-      add(w, phrase.has(w) ? WEIGHT.intent : WEIGHT.own, true);
-    }
-  }
-  const own = [...terms.values()].filter((t) => t.own).map((t) => t.stem);
-  const alternatives = new Map<string, { full: Set<string>; half: Set<string>; parts: Set<string> }>();
-  for (const [at, w] of all.entries()) {
-    if (isStopword(w) || GENERIC.has(w) || w.length < 3 || particles.has(at)) continue;
-    const alt = { full: new Set<string>(), half: new Set<string>(), parts: new Set<string>() };
-    alternatives.set(stemOf(w), alt);
-    for (const c of COLLOQUIAL[w] ?? []) {
-      add(c, WEIGHT.kinship, false);
-      alt.full.add(stemOf(c));
-    }
-    const { words: near, parts } = related(w, all, at);
-    for (const r of near) {
-      add(r, WEIGHT.related, false);
-      alt.half.add(stemOf(r));
-    }
-    for (const r of parts) {
-      add(r, WEIGHT.related, false);
-      alt.parts.add(stemOf(r));
-    }
-  }
-  const intentStems = new Set<string>();
-  for (const i of intents) {
-    for (const w of i.words) add(w, WEIGHT.intent, false);
-    for (const w of matchesOf(i, question).flatMap(words)) intentStems.add(stemOf(w));
-  }
-  return { terms: [...terms.values()], intents, own, intentStems, alternatives, amount: ASKS_AMOUNT.test(question) };
-}
-
 function idfTable(units: readonly Unit[]): (stem: string) => number {
   const df = new Map<string, number>();
   for (const u of units) for (const t of u.terms.keys()) df.set(t, (df.get(t) ?? 0) + 1);
@@ -440,12 +182,6 @@ function scoreUnits(units: readonly Unit[], q: Query): Scored[] {
   });
 }
 
-/**
- * A question about a price or a sum ("How much did you sell the house for?", "What did the car cost?") is answered only
- * by a passage that names an amount of money: one that tells of the sale without the price does not answer it.
- */
-const ASKS_AMOUNT =
-  /\bhow much\b.*\b(cost|costs|pay|paid|sell|sold|buy|bought|charge|charged|price|worth|earn|earned|spend|spent|rent|owe|owed|for)\b|\bwhat did\b.*\bcost\b|\b(price|salary|wage|wages)\b.*\?/i;
 const AMOUNT =
   /[$£€¥]\s?\d|\b(dollars?|bucks|cents|pounds|quid|euros?|shillings?|pence|francs?|marks|escudos?|lire|pesos?|rupees?|grand)\b|\b\d[\d,.]*\s?(k|m)\b/i;
 

@@ -76,8 +76,9 @@ const SIBLINGS = {
     'keys/(keys|origins)',
     'webhooks/(guard|targets|secrets|signature)',
   ],
-  // a key belongs to an account: keys creates an account with its first key, and reads its scopes, tier and status.
-  keys: ['accounts/(accounts|principal|records|scopes|tenancy)'],
+  // a key belongs to an account: keys creates an account with its first key, and reads its scopes, tier and status;
+  // the password-change notice (accounts/email-flows) counts the account's working keys with keys' own rule.
+  keys: ['accounts/(accounts|email-flows|principal|records|scopes|tenancy)'],
   // mail preferences are account data, declared with the account views.
   mail: ['accounts/tenancy'],
   // memoirs are shared through grants, charged in credits, checked against heirs, photos fetched via the guard;

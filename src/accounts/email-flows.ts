@@ -23,7 +23,7 @@ import {
   peekEmailToken,
   takeEmailToken,
 } from './email-tokens.js';
-import { ACCOUNTS, type AccountRecord } from './records.js';
+import { ACCOUNTS, type AccountRecord, SESSIONS, USERS } from './records.js';
 
 export { MAIL_LOCALES };
 
@@ -94,9 +94,6 @@ export const LINK_PATHS = {
   confirm: '/account/confirm',
 } as const;
 
-const USERS = 'users';
-const SESSIONS = 'sessions';
-
 /** Queues one essential message to a user, in their language, to their address unless `to` says another. */
 async function mailUser<T extends MailTemplate>(
   tx: Tx,
@@ -148,6 +145,41 @@ export function queueVerification(tx: Tx, user: MailUser, linkBase: string, cloc
  */
 export function queueReset(tx: Tx, user: MailUser, linkBase: string, clock: Clock): Promise<void> {
   return mailLinkTo(tx, user, 'reset', linkBase, clock);
+}
+
+/**
+ * Counts an account's API keys that work (neither revoked nor expired). The keys domain, which builds on this one,
+ * registers it when it loads (src/keys/keys.ts).
+ */
+export type WorkingKeyCount = (tx: Tx, accountId: string, now: Date) => Promise<number>;
+let workingKeys: WorkingKeyCount | undefined;
+
+/** Registers how the password-change notice counts the account's working API keys (at module load). */
+export function countWorkingKeysWith(count: WorkingKeyCount): void {
+  workingKeys = count;
+}
+
+/**
+ * What every change of a user's password does besides storing the new hash, in the transaction that stores it (a
+ * reset from a mailed link, or a change with the current password): every session of the user ends, links to move the
+ * account to another address stop working, `user.updated` (password) is recorded, and the user is told by mail. API
+ * keys belong to the account and keep working, so the notice says how many do: someone who changed the password
+ * without being the user may have made one, and the user who gets back in learns to look.
+ */
+export async function afterPasswordChange(tx: Tx, user: MailUser, clock: Clock): Promise<void> {
+  const now = clock.now();
+  const nowIso = now.toISOString();
+  for (const s of await tx.findBy<{ id: string; revokedAt: string | null }>(SESSIONS, 'userId', user.id)) {
+    if (!s.revokedAt) await tx.put(SESSIONS, { ...s, revokedAt: nowIso });
+  }
+  await dropEmailTokens(tx, user.id, 'email-change');
+  await recordEvent(
+    tx,
+    { type: 'user.updated', ownerId: user.ownerId, data: { id: user.id, changed: ['password'] } },
+    clock,
+  );
+  const keys = workingKeys ? await workingKeys(tx, user.ownerId, now) : undefined;
+  await mailUser(tx, user, 'password-changed', keys === undefined ? {} : { workingKeys: String(keys) }, clock);
 }
 
 /** What the flows need of the session authority: password hashing, strength and the guessing counters. */
@@ -279,15 +311,7 @@ export class EmailFlows {
         updatedAt: nowIso,
         passwordChangedAt: nowIso,
       });
-      for (const s of await tx.findBy<{ id: string; revokedAt: string | null }>(SESSIONS, 'userId', fresh.id)) {
-        if (!s.revokedAt) await tx.put(SESSIONS, { ...s, revokedAt: nowIso });
-      }
-      await dropEmailTokens(tx, fresh.id, 'email-change');
-      await recordEvent(
-        tx,
-        { type: 'user.updated', ownerId: fresh.ownerId, data: { id: fresh.id, changed: ['password'] } },
-        this.clock,
-      );
+      await afterPasswordChange(tx, fresh, this.clock);
     });
   }
 

@@ -9,6 +9,12 @@ export const ACCOUNTS = 'accounts';
 declareTenantCollection(ACCOUNTS, 'id');
 export const ACCOUNT_INDEXES = ['kind'];
 
+/** The people who sign in, each in one account, and their sessions (src/accounts/sessions.ts). */
+export const USERS = 'users';
+export const SESSIONS = 'sessions';
+declareTenantCollection(USERS);
+declareTenantCollection(SESSIONS);
+
 export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 /** operator: the one that runs the service; customer: made by the operator; personal: made by a user registering. */

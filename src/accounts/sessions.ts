@@ -44,17 +44,19 @@ import {
 
 export { ARGON2_OPTIONS, type PasswordHasher, type PasswordVerifier };
 import type { ChangePasswordInput, LoginInput, RegisterInput, UserView } from './session-schemas.js';
-import { ACCOUNTS } from './records.js';
+import { ACCOUNTS, SESSIONS, USERS } from './records.js';
 import type { Principal } from './principal.js';
-import { declareTenantCollection } from './tenancy.js';
 import type { MailLocale } from '../events/mail.js';
-import { dropEmailTokens } from './email-tokens.js';
-import { EmailFlows, isEmailVerified, localeFromAcceptLanguage, queueReset, queueVerification } from './email-flows.js';
+import {
+  afterPasswordChange,
+  EmailFlows,
+  isEmailVerified,
+  localeFromAcceptLanguage,
+  queueReset,
+  queueVerification,
+} from './email-flows.js';
 
-export const USERS = 'users';
-export const SESSIONS = 'sessions';
-declareTenantCollection(USERS);
-declareTenantCollection(SESSIONS);
+export { SESSIONS, USERS };
 export const USER_INDEXES = ['email', 'ownerId'];
 export const SESSION_INDEXES = ['userId'];
 
@@ -479,15 +481,7 @@ export class SessionAuthority {
       if (!fresh) throw unauthorized();
       const updated = { ...fresh, passwordHash, updatedAt: nowIso, passwordChangedAt: nowIso };
       await tx.put(USERS, updated);
-      for (const s of await tx.findBy<SessionRecord>(SESSIONS, 'userId', user.id)) {
-        if (!s.revokedAt) await tx.put(SESSIONS, { ...s, revokedAt: nowIso });
-      }
-      await dropEmailTokens(tx, user.id, 'email-change');
-      await recordEvent(
-        tx,
-        { type: 'user.updated', ownerId: fresh.ownerId, data: { id: fresh.id, changed: ['password'] } },
-        this.clock,
-      );
+      await afterPasswordChange(tx, updated, this.clock);
       return { session: await this.#newSession(tx, updated), fresh: updated };
     });
     const account = await this.store.get<AccountRecord>(ACCOUNTS, fresh.ownerId);

@@ -28,6 +28,11 @@ export interface MailTemplates {
   'email-change-confirm': { link: string; newEmail: string };
   /** Sent to the old address when the change is confirmed. */
   'email-change-notice': { newEmail: string };
+  /**
+   * When the password was changed (reset or changed with the current one): `workingKeys`, how many of the account's
+   * API keys keep working (a count, as text; left out where the keys domain is not loaded).
+   */
+  'password-changed': { workingKeys?: string };
   /** Before a switch deadline: `deadline` (ISO 8601), `planLabel`, and `checkInLink` (signed, single use) if any. */
   'checkin-reminder': { deadline: string; planLabel: string; checkInLink?: string };
   /**

@@ -7,11 +7,18 @@ import type { Scope, Tier } from '../accounts/scopes.js';
 import type { KeyRateLimit } from './limits.js';
 import type { Principal } from '../accounts/principal.js';
 import { declareTenantCollection } from '../accounts/tenancy.js';
+import { countWorkingKeysWith } from '../accounts/email-flows.js';
 
 export const API_KEYS = 'api_keys';
 /** Indexed fields of the api_keys collection. */
 export const API_KEY_INDEXES = ['keyHash', 'ownerId'];
 declareTenantCollection(API_KEYS);
+
+/** The password-change notice says how many of the account's keys keep working (src/accounts/email-flows.ts). */
+countWorkingKeysWith(async (tx, accountId, now) => {
+  const keys = await tx.findBy<ApiKeyRecord>(API_KEYS, 'ownerId', accountId);
+  return keys.filter((k) => !k.revokedAt && (!k.expiresAt || Date.parse(k.expiresAt) > now.getTime())).length;
+});
 
 export const KEY_PREFIX: Record<Tier, string> = {
   public: 'svc_pk_',

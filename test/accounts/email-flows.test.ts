@@ -50,7 +50,7 @@ afterAll(async () => {
 });
 
 async function send(
-  method: 'GET' | 'POST' | 'PATCH',
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   url: string,
   payload?: object,
   headers: Record<string, string> = {},
@@ -396,6 +396,61 @@ describe('a new password ends pending address changes', () => {
 
     expect((await send('GET', pathOf(change))).status).toBe(410);
     await signIn(server.app, user.email, 'the owner is back again');
+  });
+});
+
+describe('the notice of a new password', () => {
+  // API keys belong to the account and outlive a new password; whoever changed it without being the user may have
+  // made one. The user is told of every change, in their language, with the number of keys that keep working.
+  async function keysOf(user: Awaited<ReturnType<typeof registerUser>>) {
+    const make = async (name: string, extra: object = {}) => {
+      const res = await send(
+        'POST',
+        '/api/v1/api-keys',
+        { name, scopes: ['contracts'], ...extra },
+        sessionHeaders(user),
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data as { id: string };
+    };
+    await make('kept');
+    await make('kept too');
+    const revoked = await make('revoked');
+    expect((await send('DELETE', `/api/v1/api-keys/${revoked.id}`, undefined, sessionHeaders(user))).status).toBe(200);
+    await make('expiring', { expiresAt: new Date(clock.ms + 60_000).toISOString() });
+  }
+
+  it('a reset mails it after the change, counting the keys that still work', async () => {
+    const user = await registerUser(server.app);
+    await keysOf(user);
+    clock.ms += 120_000;
+    await send('POST', '/api/auth/password/forgot', { email: user.email });
+    const token = new URL(await mailedLink(server.app, user.email, 'password-reset')).searchParams.get('token')!;
+    expect((await mailTo(server.app, user.email, 'password-changed')).length).toBe(0);
+    const weak = await send('POST', '/api/auth/password/reset', { token, newPassword: 'password123' });
+    expect(weak.status).toBe(400);
+    expect((await mailTo(server.app, user.email, 'password-changed')).length).toBe(0);
+    await send('POST', '/api/auth/password/reset', { token, newPassword: 'the owner is back again' });
+    const [notice, ...more] = await mailTo(server.app, user.email, 'password-changed');
+    expect(more).toEqual([]);
+    expect(notice!.data).toEqual({ workingKeys: '2' });
+    expect(notice!.essential).toBe(true);
+    expect(renderMail('password-changed', 'en', notice!.data!).text).toContain('keep working: 2.');
+  });
+
+  it("a change with the current password mails it too, in the user's language, and a refused one does not", async () => {
+    const user = await registerUser(server.app);
+    await send('PATCH', '/api/auth/me', { locale: 'fr' }, sessionHeaders(user));
+    const change = (newPassword: string) =>
+      send('POST', '/api/auth/password', { currentPassword: PASSWORD, newPassword }, sessionHeaders(user));
+    expect((await change('password123')).status).toBe(400);
+    expect(await mailTo(server.app, user.email, 'password-changed')).toEqual([]);
+    expect((await change('the owner is back again')).status).toBe(200);
+    const [notice] = await mailTo(server.app, user.email, 'password-changed');
+    expect(notice).toMatchObject({ locale: 'fr', data: { workingKeys: '0' } });
+    expect(renderMail('password-changed', 'fr', notice!.data!).subject).toBe(
+      'Le mot de passe de votre compte a été modifié',
+    );
   });
 });
 

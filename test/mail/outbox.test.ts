@@ -104,6 +104,7 @@ describe('rendering', () => {
       checkInLink: 'https://svc.test/check-in',
       cancelLink: 'https://svc.test/cancel',
       sharesOpened: '417',
+      workingKeys: '3071',
       network: '31337',
       contractAddress: '0x00000000000000000000000000000000000000aa',
     };
@@ -112,6 +113,7 @@ describe('rendering', () => {
       'password-reset',
       'email-change-confirm',
       'email-change-notice',
+      'password-changed',
       'checkin-reminder',
       'contract-checkin-reminder',
       'verification-started',

@@ -7,7 +7,7 @@ export const changePasswordTool = defineTool({
   title: 'Change the password',
   description:
     "Changes the signed-in user's password after checking the current one. Every session of the user ends at once; this request gets a new session cookie " +
-    'and a new CSRF token. A weak new password answers 400 VALIDATION_ERROR saying why; a wrong current password counts as a failed sign-in (429 past the limit). ' +
+    "and a new CSRF token. The user is mailed a notice of the change saying how many of the account's API keys keep working (a new password does not stop them). A weak new password answers 400 VALIDATION_ERROR saying why; a wrong current password counts as a failed sign-in (429 past the limit). " +
     'Needs the X-CSRF-Token header. REST only.',
   domain: 'auth',
   ...SESSION_ONLY,

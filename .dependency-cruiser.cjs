@@ -83,10 +83,11 @@ const SIBLINGS = {
   mail: ['accounts/tenancy'],
   // memoirs are shared through grants, charged in credits, checked against heirs, photos fetched via the guard;
   // a sign of life of the owner (accounts/liveness) stops a verification before a memoir opens to heirs;
-  // owners and heirs are mailed at confirmed addresses (accounts/email-flows) with single-use links (email-tokens);
+  // owners and heirs are mailed at confirmed addresses (accounts/email-flows) with single-use links (email-tokens),
+  // the users read from their collection (accounts/records: the names of the accounts' collections);
   // deleting a plan unlinks the vaults linked to it in the same write (vaults/records: the collection, no logic).
   memoir: [
-    'accounts/(email-flows|email-tokens|grants|liveness|principal|quota|tenancy)',
+    'accounts/(email-flows|email-tokens|grants|liveness|principal|quota|records|tenancy)',
     'contracts/(plan|validate)',
     'credits/(catalogue|spend)',
     'webhooks/guard',

@@ -14,6 +14,7 @@ import type { Logger } from '../core/log.js';
 import type { Store } from '../store/port.js';
 import { peekEmailToken, takeEmailToken } from '../accounts/email-tokens.js';
 import { signOfLife } from '../accounts/liveness.js';
+import { USERS } from '../accounts/records.js';
 import { accountStore } from '../accounts/tenancy.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from './heir-plans.js';
 import { failVerification, settle } from './verification.js';
@@ -41,7 +42,7 @@ export async function peekCheckIn(
   const own = accountStore(store, record.ownerId);
   const plan = record.subject ? await own.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, record.subject) : undefined;
   if (!plan) throw gone();
-  const user = await own.get<{ id: string; locale?: string }>('users', record.userId);
+  const user = await own.get<{ id: string; locale?: string }>(USERS, record.userId);
   return { planLabel: plan.label, locale: user?.locale };
 }
 
@@ -53,7 +54,7 @@ export async function checkIn(store: Store, token: string, clock: Clock, log?: L
   const result = await own.transact(async (tx) => {
     const used = await takeEmailToken(tx, token, 'check-in', clock);
     const plan = used.subject ? await tx.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, used.subject) : undefined;
-    const user = await tx.get<{ id: string; email: string; locale?: string }>('users', used.userId);
+    const user = await tx.get<{ id: string; email: string; locale?: string }>(USERS, used.userId);
     // A link mailed to an address the user has since left proves nothing.
     if (!plan || !user || user.email !== used.email) throw gone();
     const nowIso = clock.now().toISOString();

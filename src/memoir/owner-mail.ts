@@ -8,6 +8,7 @@
  * theirs gets no notice, no reminder and no check-in link (a stranger holding it could otherwise act for the owner).
  * Links are queued as paths; the sender makes them absolute with the service's public URL.
  */
+import { USERS } from '../accounts/records.js';
 import type { Clock } from '../core/clock.js';
 import { headerText } from '../core/names.js';
 import type { Store, Tx } from '../store/port.js';
@@ -34,8 +35,6 @@ export type HeirGuideTopic = 'invitation' | 'new-code' | 'share-opened';
 /** The link an heir's message carries: the guide page in the message's language. Never a code or an address. */
 export const heirGuideLink = (about: HeirGuideTopic, locale: MailLocale): string =>
   `${HEIR_GUIDE_PATH}?about=${about}&lang=${locale}`;
-
-const USERS = 'users';
 
 /**
  * A name as it goes into a header and a subject: on one line, without bidirectional controls. Names are refused with

@@ -63,6 +63,51 @@ describe('relationshipToHeir', () => {
     for (const [rel, heir] of table) expect([rel, relationshipToHeir(rel)]).toEqual([rel, heir]);
   });
 
+  it('reads relationships written in Arabic as their English words, however they are typed', () => {
+    const table: [string, HeirKey][] = [
+      ['زوجة', 'wife'],
+      ['الزوجة', 'wife'],
+      ['زوجه', 'wife'],
+      ['زَوْج', 'husband'],
+      ['ابن', 'son'],
+      ['الابن', 'son'],
+      ['ابنة', 'daughter'],
+      ['ابن الابن', 'sonsSon'],
+      ['بنت الإبن', 'sonsDaughter'],
+      ['الأب', 'father'],
+      ['والدة', 'mother'],
+      ['أبو الأب', 'paternalGrandfather'],
+      ['الجدة لأم', 'maternalGrandmother'],
+      ['الأخ الشقيق', 'fullBrother'],
+      ['أخت لأب', 'paternalHalfSister'],
+      ['أخ من الأم', 'maternalHalfBrother'],
+      ['ابن الأخ لأب', 'paternalHalfBrothersSon'],
+      ['العم', 'fullPaternalUncle'],
+      ['ابن العم', 'fullPaternalUnclesSon'],
+      ['ابن البنت', 'daughtersSon'],
+      ['الخالة', 'maternalAunt'],
+    ];
+    for (const [rel, heir] of table) expect([rel, classifyRelationship(rel)]).toEqual([rel, { kind: 'heir', heir }]);
+    // As in English: a bare brother is assumed full (and said so), a bare grandmother asked about, a friend no heir.
+    expect(classifyRelationship('أخ')).toMatchObject({
+      kind: 'heir',
+      heir: 'fullBrother',
+      assumed: expect.any(String),
+    });
+    expect(classifyRelationship('جدة')).toEqual(classifyRelationship('grandmother'));
+    for (const rel of ['صديق', 'جمعية خيرية', 'ربيبة', 'ابن الأخت', 'زوجة الابن'])
+      expect([rel, classifyRelationship(rel).kind]).toEqual([rel, 'non-heir']);
+    expect(classifyRelationship('بيت المال').kind).toBe('treasury');
+    expect(classifyRelationship('كلمة لا نعرفها').kind).toBe('unknown');
+  });
+
+  it('checks a plan written in Arabic as the same plan in English', () => {
+    const arabic = checkIslamicPlan('islamic-mirth', [b('زوجة', 12.5, 'a'), b('ابن', 87.5, 'b')]);
+    const english = checkIslamicPlan('islamic-mirth', [b('wife', 12.5, 'a'), b('son', 87.5, 'b')]);
+    expect(rules(arabic, 'error')).toEqual([]);
+    expect(arabic.findings).toEqual(english.findings);
+  });
+
   it('returns undefined for ambiguous words, non-heirs and unknown words', () => {
     for (const rel of ['spouse', 'grandmother', 'half-brother', 'Half Sister', 'child', 'sibling']) {
       expect(relationshipToHeir(rel)).toBeUndefined();

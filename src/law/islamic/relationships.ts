@@ -1,3 +1,4 @@
+import { englishForArabic } from '../arabic-family-words.js';
 import { HEIR_KEYS, type HeirKey, type Madhhab } from '../faraid/index.js';
 
 /**
@@ -6,9 +7,12 @@ import { HEIR_KEYS, type HeirKey, type Madhhab } from '../faraid/index.js';
  * public treasury, or ambiguous words. See docs-index/faraid.md.
  */
 
-/** Lower-cases, drops apostrophes and turns every other non-letter into one space: "Son's Son" -> "sons son". */
+/**
+ * Lower-cases, drops apostrophes and turns every other non-letter into one space: "Son's Son" -> "sons son". A word
+ * written in Arabic ("ابن الابن") is read as its English word first (src/law/arabic-family-words.ts).
+ */
 export function normalizeRelationship(relationship: string): string {
-  return relationship
+  return (englishForArabic(relationship) ?? relationship)
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -2,6 +2,8 @@
 // checks of src/law/heirship.ts (forced heirship, reserves, spouse rights).
 // Islamic law classes heirs more finely: see src/law/islamic/relationships.ts.
 
+import { englishForArabic } from './arabic-family-words.js';
+
 export type RelationshipClass = 'spouse' | 'child' | 'grandchild' | 'parent' | 'sibling' | 'other';
 
 const WORDS: Record<Exclude<RelationshipClass, 'other'>, readonly string[]> = {
@@ -38,6 +40,10 @@ const WORDS: Record<Exclude<RelationshipClass, 'other'>, readonly string[]> = {
     'grand child',
     'grand son',
     'grand daughter',
+    'sons son',
+    'sons daughter',
+    'daughters son',
+    'daughters daughter',
   ],
   parent: ['parent', 'father', 'mother', 'parents', 'mom', 'dad', 'mum'],
   sibling: [
@@ -51,11 +57,229 @@ const WORDS: Record<Exclude<RelationshipClass, 'other'>, readonly string[]> = {
     'half sister',
     'half-brother',
     'half-sister',
+    'full brother',
+    'full sister',
+    'paternal half brother',
+    'paternal half sister',
+    'maternal half brother',
+    'maternal half sister',
+  ],
+};
+/**
+ * The same relatives in the other languages owners in the catalogue's civil-law countries write them in (French,
+ * Spanish, German, Italian, Portuguese, Dutch), as `normalize` leaves them (accents dropped, lower case). Words that
+ * mean something else as often ("femme", "mujer", "Frau": woman; Italian "nipote": grandchild or nephew) are left out:
+ * they stay 'other', like an English word we do not know. Arabic is read through its English words
+ * (src/law/arabic-family-words.ts).
+ */
+const OTHER_LANGUAGES: Record<Exclude<RelationshipClass, 'other'>, readonly string[]> = {
+  spouse: [
+    // fr
+    'epoux',
+    'epouse',
+    'conjoint',
+    'conjointe',
+    'conjoint survivant',
+    'mari',
+    'veuf',
+    'veuve',
+    'partenaire',
+    'partenaire de pacs',
+    'partenaire pacse',
+    'partenaire pacsee',
+    'pacse',
+    'pacsee',
+    // es
+    'conyuge',
+    'esposo',
+    'esposa',
+    'marido',
+    'viudo',
+    'viuda',
+    'pareja',
+    'pareja de hecho',
+    // de
+    'ehemann',
+    'ehefrau',
+    'ehegatte',
+    'ehegattin',
+    'gatte',
+    'gattin',
+    'witwe',
+    'witwer',
+    'lebenspartner',
+    'lebenspartnerin',
+    'eingetragener lebenspartner',
+    'eingetragene lebenspartnerin',
+    'partnerin',
+    // it
+    'coniuge',
+    'marito',
+    'moglie',
+    'vedovo',
+    'vedova',
+    'unito civilmente',
+    'unita civilmente',
+    // pt
+    'esposa',
+    'viuvo',
+    'viuva',
+    'companheiro',
+    'companheira',
+    // nl
+    'echtgenoot',
+    'echtgenote',
+    'weduwe',
+    'weduwnaar',
+    'geregistreerd partner',
+    'geregistreerde partner',
+  ],
+  child: [
+    'enfant',
+    'enfants',
+    'fils',
+    'fille',
+    'filles',
+    'fils adoptif',
+    'fille adoptive',
+    'enfant adopte',
+    'enfant adoptif',
+    'hijo',
+    'hija',
+    'hijos',
+    'hijas',
+    'hijo adoptivo',
+    'hija adoptiva',
+    'kind',
+    'kinder',
+    'sohn',
+    'sohne',
+    'tochter',
+    'adoptivkind',
+    'adoptivsohn',
+    'adoptivtochter',
+    'figlio',
+    'figlia',
+    'figli',
+    'figlie',
+    'figlio adottivo',
+    'figlia adottiva',
+    'filho',
+    'filha',
+    'filhos',
+    'filhas',
+    'zoon',
+    'dochter',
+    'kinderen',
+    'zonen',
+    'dochters',
+  ],
+  grandchild: [
+    'petit fils',
+    'petite fille',
+    'petits enfants',
+    'petit enfant',
+    'petits fils',
+    'petites filles',
+    'nieto',
+    'nieta',
+    'nietos',
+    'nietas',
+    'enkel',
+    'enkelin',
+    'enkelkind',
+    'enkelkinder',
+    'enkelsohn',
+    'enkeltochter',
+    'neto',
+    'neta',
+    'netos',
+    'netas',
+    'kleinkind',
+    'kleinzoon',
+    'kleindochter',
+    'kleinkinderen',
+  ],
+  parent: [
+    'pere',
+    'mere',
+    'papa',
+    'maman',
+    'padre',
+    'madre',
+    'padres',
+    'vater',
+    'mutter',
+    'eltern',
+    'mama',
+    'genitore',
+    'genitori',
+    'pai',
+    'mae',
+    'pais',
+    'vader',
+    'moeder',
+    'ouders',
+  ],
+  sibling: [
+    'frere',
+    'soeur',
+    'freres',
+    'soeurs',
+    'demi frere',
+    'demi soeur',
+    'hermano',
+    'hermana',
+    'hermanos',
+    'hermanas',
+    'medio hermano',
+    'media hermana',
+    'bruder',
+    'schwester',
+    'schwestern',
+    'geschwister',
+    'halbbruder',
+    'halbschwester',
+    'fratello',
+    'sorella',
+    'fratelli',
+    'sorelle',
+    'irmao',
+    'irma',
+    'irmaos',
+    'irmas',
+    'meio irmao',
+    'meia irma',
+    'broer',
+    'zus',
+    'zuster',
+    'broers',
+    'zussen',
+    'halfbroer',
+    'halfzus',
   ],
 };
 const LOOKUP = new Map<string, RelationshipClass>();
-for (const [cls, words] of Object.entries(WORDS) as [RelationshipClass, readonly string[]][])
-  for (const w of words) LOOKUP.set(w, cls);
+for (const table of [WORDS, OTHER_LANGUAGES])
+  for (const [cls, words] of Object.entries(table) as [RelationshipClass, readonly string[]][])
+    for (const w of words) LOOKUP.set(w, cls);
+
+/**
+ * A relationship as the tables hold it: accents and other marks dropped, the ligatures spelt out ("sœur" is "soeur",
+ * "ß" "ss"), lower case, letters, spaces and hyphens only.
+ */
+function normalize(relationship: string): string {
+  return relationship
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/œ/g, 'oe')
+    .replace(/æ/g, 'ae')
+    .replace(/ß/g, 'ss')
+    .replace(/[^a-z -]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
 
 /**
  * The class of a relationship word, case-insensitively: spouse/husband/wife/partner,
@@ -69,18 +293,37 @@ export function classifyRelationship(
   opts: { partnersAreSpouses?: boolean } = {},
 ): RelationshipClass {
   if (!relationship) return 'other';
-  const w = relationship
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z -]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const w = normalize(englishForArabic(relationship) ?? relationship);
   const cls = LOOKUP.get(w) ?? LOOKUP.get(w.replace(/-/g, ' ')) ?? 'other';
   // Where a registered partner is not a spouse in law (a French PACS), no partner word counts as one.
   if (cls === 'spouse' && opts.partnersAreSpouses === false && PARTNERS.has(w.replace(/-/g, ' '))) return 'other';
   return cls;
 }
 
-/** The words of `WORDS.spouse` that name a partner rather than a husband or wife. */
-const PARTNERS = new Set(['partner', 'civil partner', 'registered partner', 'domestic partner', 'life partner']);
+/** The spouse words that name a partner rather than a husband or wife. */
+const PARTNERS = new Set([
+  'partner',
+  'civil partner',
+  'registered partner',
+  'domestic partner',
+  'life partner',
+  'partenaire',
+  'partenaire de pacs',
+  'partenaire pacse',
+  'partenaire pacsee',
+  'pacse',
+  'pacsee',
+  'pareja',
+  'pareja de hecho',
+  'lebenspartner',
+  'lebenspartnerin',
+  'eingetragener lebenspartner',
+  'eingetragene lebenspartnerin',
+  'partnerin',
+  'unito civilmente',
+  'unita civilmente',
+  'companheiro',
+  'companheira',
+  'geregistreerd partner',
+  'geregistreerde partner',
+]);

@@ -36,8 +36,66 @@ describe.concurrent('relationship words', () => {
     ['step-son', 'other'],
     ['', 'other'],
     [undefined, 'other'],
+    // The languages of the civil-law countries, with or without their accents, and Arabic.
+    ['Épouse', 'spouse'],
+    ['conjoint survivant', 'spouse'],
+    ['cónyuge', 'spouse'],
+    ['Ehefrau', 'spouse'],
+    ['moglie', 'spouse'],
+    ['echtgenoot', 'spouse'],
+    ['زوجة', 'spouse'],
+    ['fils', 'child'],
+    ['Hija', 'child'],
+    ['Söhne', 'child'],
+    ['figlia', 'child'],
+    ['filho', 'child'],
+    ['dochter', 'child'],
+    ['ابن', 'child'],
+    ['petite-fille', 'grandchild'],
+    ['nieto', 'grandchild'],
+    ['Enkelin', 'grandchild'],
+    ["son's daughter", 'grandchild'],
+    ['ابن البنت', 'grandchild'],
+    ['père', 'parent'],
+    ['Mãe', 'parent'],
+    ['Eltern', 'parent'],
+    ['والدة', 'parent'],
+    ['Sœur', 'sibling'],
+    ['demi-frère', 'sibling'],
+    ['hermana', 'sibling'],
+    ['Halbbruder', 'sibling'],
+    ['irmão', 'sibling'],
+    ['paternal half-brother', 'sibling'],
+    ['أخت لأب', 'sibling'],
+    ['ami', 'other'],
+    ['amiga', 'other'],
+    ['femme', 'other'],
+    ['nipote', 'other'],
+    ['صديق', 'other'],
   ])('%j is %s', (word, cls) => {
     expect(classifyRelationship(word)).toBe(cls);
+  });
+
+  it('reads partners in other languages as partners, not spouses, where the law says so', () => {
+    for (const word of ['partenaire de PACS', 'pacsée', 'pareja de hecho', 'eingetragene Lebenspartnerin'])
+      expect([word, classifyRelationship(word, { partnersAreSpouses: false })]).toEqual([word, 'other']);
+    expect(classifyRelationship('pacsé')).toBe('spouse');
+    expect(classifyRelationship('époux', { partnersAreSpouses: false })).toBe('spouse');
+  });
+
+  it("checks a French plan written in French as the same plan in English: the children named aren't 'unnamed'", () => {
+    const french = checkJurisdictionPlan(J('fr'), 'civil-law', [
+      b('épouse', 25, 'A'),
+      b('fils', 25, 'B'),
+      b('fille', 50, 'C'),
+    ]);
+    const english = checkJurisdictionPlan(J('fr'), 'civil-law', [
+      b('wife', 25, 'A'),
+      b('son', 25, 'B'),
+      b('daughter', 50, 'C'),
+    ]);
+    expect(french).toEqual(english);
+    expect(french.map((f) => f.rule)).not.toContain('forced-heirship.unnamed-heirs');
   });
 });
 

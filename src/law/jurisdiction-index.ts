@@ -23,11 +23,19 @@ export interface JurisdictionIndex {
   suggest(query: string, max?: number): Jurisdiction[];
 }
 
-/** Lookup key: lowercase, accents stripped, spaces/underscores/dots folded to single '-'-free form. */
+/**
+ * Lookup key: lowercase, accents stripped, spaces/underscores/dots folded to single '-'-free form. In Arabic script,
+ * the letters people type one for another are one: hamza forms of alef (stripped with the accents), teh marbuta and
+ * heh, alef maksura and the Arabic and Persian yeh, the Arabic and Persian kaf; tatweel is dropped.
+ */
 export function normalizeKey(s: string): string {
   return s
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
+    .replace(/\u0640/g, '')
+    .replace(/\u0629/g, '\u0647')
+    .replace(/[\u0649\u06cc]/g, '\u064a')
+    .replace(/\u06a9/g, '\u0643')
     .toLowerCase()
     .replace(/['’.]/g, '')
     .replace(/[\s_]+/g, ' ')

@@ -319,6 +319,33 @@ describe.concurrent('lookup', () => {
   });
 });
 
+describe('names in Arabic script', () => {
+  it('finds the Arab and Muslim-majority jurisdictions by their own names, typed as people type them', () => {
+    const table: [string, string][] = [
+      ['مصر', 'eg'],
+      ['المملكة العربية السعودية', 'sa'],
+      ['السعوديه', 'sa'],
+      ['الامارات', 'ae'],
+      ['الإمارات العربيّة المتّحدة', 'ae'],
+      ['دبى', 'ae'],
+      ['مركز دبي المالي العالمي', 'ae-difc'],
+      ['المغرب', 'ma'],
+      ['الجزائر', 'dz'],
+      ['تونس', 'tn'],
+      ['الأردن', 'jo'],
+      ['الكويت', 'kw'],
+      ['العراق', 'iq'],
+      ['سوريا', 'sy'],
+      ['ایران', 'ir'],
+      ['ايران', 'ir'],
+      ['پاکستان', 'pk'],
+      ['ماليزيا', 'my'],
+      ['إندونيسيا', 'id'],
+    ];
+    for (const [name, id] of table) expect([name, index.resolve(name).id]).toEqual([name, id]);
+  });
+});
+
 describe('the index the service holds', () => {
   it('reads nothing until its first lookup, then answers as the loaded index, loading once', () => {
     let loads = 0;

@@ -9,7 +9,7 @@ export const getJurisdiction = defineTool({
   description:
     'Inheritance law of one jurisdiction: legal system, forced heirship and reserves, spouse rights, community property, intestacy, where ' +
     'Islamic law applies, will formalities, digital-asset law, estate or inheritance tax, recommended templates and sources. Accepts an id ' +
-    'or a name in any case ("us-ca", "US-CA", "California"); an unknown one answers NOT_FOUND with close matches.',
+    'or a name in any case, English or its own ("us-ca", "US-CA", "California", "Deutschland", "مصر"); an unknown one answers NOT_FOUND with close matches.',
   domain: 'inheritance',
   scope: 'contracts:read',
   principals: ['key', 'embed'],

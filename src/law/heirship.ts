@@ -145,6 +145,7 @@ function checkReserve(
   const basis = fh.basis === 'movable-estate' ? 'of the movable estate (crypto-assets are movable)' : 'of the estate';
   const note = r.note ? ` ${r.note}` : '';
   const claim = fh.claim ?? 'reduction';
+  const source = r.source ?? mainSource(j);
   // What the translated sentences say of the basis and the condition (their English text is the jurisdiction's).
   const common = {
     jurisdiction: j.id,
@@ -166,7 +167,7 @@ function checkReserve(
       message:
         `In ${at(j)}, ${groupsText(r.heirs)} ${r.heirs.length > 1 || r.heirs[0] === 'descendants' ? 'together are' : r.heirs[0] === 'parents' ? 'are' : 'is'} entitled to a reserve of ${r.fraction} ${basis} (${pct(required)}); ` +
         `this plan gives ${pct(given)}. A will cannot take the reserve away: ${CLAIMS[claim]}${note}${condition}`,
-      source: mainSource(j),
+      source,
       expected: `at least ${pct(required)}`,
       params: {
         ...common,
@@ -192,7 +193,7 @@ function checkReserve(
         severity,
         rule: 'forced-heirship.reserve',
         message: `In ${at(j)}, ${f.children === 1 ? 'the one child named is' : `each of the ${f.children} children named is`} entitled to at least ${pct(each)} ${basis} as a reserved share; "${b.name}" receives ${pct(b.percentage)}.${condition}`,
-        source: mainSource(j),
+        source,
         beneficiaryIndex: i,
         expected: `at least ${pct(each)}`,
         params: {
@@ -206,6 +207,62 @@ function checkReserve(
       });
     }
   }
+}
+
+/**
+ * A reserve in usufruct (the surviving spouse in Spain and Belgium): a lifetime right to use part of the estate or
+ * take its income, which burdens the others' shares. It is not a percentage of ownership, so no shortfall is
+ * computed: a plan that gives the heirs at least that part in ownership gives them more than the usufruct is worth;
+ * a smaller part may or may not be worth as much (that depends on the heir's age), and the heirs may still claim it.
+ * `members` undefined: a spouse not named (a reminder, as `forced-heirship.unnamed-heirs`).
+ */
+function checkUsufruct(
+  j: Jurisdiction,
+  r: ReserveShare,
+  beneficiaries: readonly PlanBeneficiary[],
+  members: readonly number[] | undefined,
+  out: Finding[],
+): void {
+  const fh = j.forcedHeirship;
+  const source = r.source ?? mainSource(j);
+  const basis = fh.basis === 'movable-estate' ? 'of the movable estate' : 'of the estate';
+  const note = r.note ? ` ${r.note}` : '';
+  const condition = fh.onlyIf ? ` This applies only if ${fh.onlyIf}.` : '';
+  const who = groupsText(r.heirs);
+  const what =
+    'a right for life to use that part of the property or take its income, which burdens what the other heirs receive until its holder dies. ' +
+    'It is not a share of ownership the contract can pay out.';
+  const common = {
+    jurisdiction: j.id,
+    heirs: r.heirs.join(','),
+    fraction: r.fraction,
+    basis: fh.basis === 'movable-estate' ? 'movable-estate' : 'estate',
+    conditional: fh.onlyIf ? 1 : 0,
+  };
+  if (members === undefined) {
+    out.push({
+      severity: 'info',
+      rule: 'forced-heirship.usufruct',
+      message:
+        `If you are married: in ${at(j)} your spouse has by law a usufruct of ${r.fraction} ${basis}, for the family this plan names (${source.title}), whatever this plan says: ` +
+        `${what}${note}${condition}`,
+      source,
+      params: { ...common, variant: 'not-named' },
+    });
+    return;
+  }
+  const given = members.reduce((s, i) => s + beneficiaries[i]!.percentage, 0);
+  if (given >= fractionValue(r.fraction) * 100 - EPS) return;
+  out.push({
+    severity: fh.onlyIf ? 'info' : 'warning',
+    rule: 'forced-heirship.usufruct',
+    message:
+      `In ${at(j)}, ${who} ${r.heirs.length > 1 ? 'have' : 'has'} a reserve in usufruct of ${r.fraction} ${basis} (${source.title}): ${what} ` +
+      `This plan gives ${who} ${pct(given)} in ownership; the usufruct may still be claimed unless what the plan gives is worth as much (a usufruct's value depends on its holder's age).${note}${condition}`,
+    source,
+    params: { ...common, variant: 'short', givenPercent: round2(given) },
+    ...(members.length === 1 ? { beneficiaryIndex: members[0]! } : {}),
+  });
 }
 
 function checkForcedHeirship(
@@ -230,20 +287,38 @@ function checkForcedHeirship(
     return;
   }
   const scenario = fh.scenarios.find((s) => matches(s, f, regime));
-  if (scenario) for (const r of scenario.reserves) checkReserve(j, r, f, beneficiaries, out);
-  // Reserved heirs not named in the plan who would have a reserve if they exist.
+  for (const r of scenario?.reserves ?? []) {
+    if (r.right !== 'usufruct') checkReserve(j, r, f, beneficiaries, out);
+    else
+      checkUsufruct(
+        j,
+        r,
+        beneficiaries,
+        f.cls.flatMap((c, i) => {
+          const g = groupOf(c);
+          return g !== undefined && r.heirs.includes(g) ? [i] : [];
+        }),
+        out,
+      );
+  }
+  // Reserved heirs not named in the plan who would have a reserve if they exist. A reserve in usufruct is told
+  // apart: it is not "part of the estate" but a right over it.
   const named = new Set(f.cls.map(groupOf).filter((g): g is HeirGroup => g !== undefined));
-  const unnamed = fh.reservedHeirs.filter((g) => {
-    if (named.has(g)) return false;
+  const unnamed: HeirGroup[] = [];
+  for (const g of fh.reservedHeirs) {
+    if (named.has(g)) continue;
     const withG: Family =
       g === 'spouse'
         ? { ...f, spouse: true }
         : g === 'parents'
           ? { ...f, parents: true, parentCount: 1 }
           : { ...f, children: 1, descendants: 1 };
-    const s = fh.scenarios.find((x) => matches(x, withG, regime));
-    return s?.reserves.some((r) => r.heirs.includes(g)) === true;
-  });
+    const theirs = fh.scenarios.find((x) => matches(x, withG, regime))?.reserves.filter((r) => r.heirs.includes(g));
+    if (!theirs || theirs.length === 0) continue;
+    if (g === 'spouse' && theirs.every((r) => r.right === 'usufruct'))
+      for (const r of theirs) checkUsufruct(j, r, beneficiaries, undefined, out);
+    else unnamed.push(g);
+  }
   if (unnamed.length > 0) {
     out.push({
       severity: 'info',
@@ -427,7 +502,7 @@ function checkIslamicLaw(
  * against a jurisdiction. `opts.maritalPropertyRegime` overrides the
  * jurisdiction's default regime ('separate' silences community-property findings;
  * 'community' turns them into warnings and selects community scenarios).
- * Rules: template.mismatch, forced-heirship.reserve, forced-heirship.unnamed-heirs,
+ * Rules: template.mismatch, forced-heirship.reserve, forced-heirship.usufruct, forced-heirship.unnamed-heirs,
  * forced-heirship.not-computed, spouse.elective-share, spouse.community-property,
  * spouse.deferred-community, islamic-law.applies, islamic-law.bequest-limit,
  * plan.relationship-missing.

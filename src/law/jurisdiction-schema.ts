@@ -41,6 +41,15 @@ export const ReserveShareSchema = z
       .string()
       .optional()
       .describe('How this reserve works (e.g. a monetary claim rather than a share of the property).'),
+    right: z
+      .enum(['ownership', 'usufruct'])
+      .optional()
+      .describe(
+        'What the heirs are reserved: "ownership" (absent: the default), a part of the estate they own; "usufruct", a lifetime right to use that part of the property or take its income, which burdens the shares of the others and is not a share of ownership a plan pays out (the surviving spouse in Spain and Belgium).',
+      ),
+    source: SourceSchema.optional().describe(
+      "The article granting this reserve, cited by the findings about it; absent: the jurisdiction's first source.",
+    ),
   })
   .strict()
   .describe('One reserved portion.');

@@ -52,6 +52,8 @@ const PLANS: Plan[] = [
   plan('us-fl', 'common-law', [b('wife', 10), b('son', 90)]),
   plan('us-fl', 'common-law', [b('wife', 10), b('son', 90)], { maritalPropertyRegime: 'community' }),
   plan('de', 'civil-law', [b('wife', 10), b('son', 90)]),
+  plan('es', 'civil-law', [b('wife', 10), b('son', 90)]),
+  plan('be', 'civil-law', [b('son', 100)]),
   plan('sa', 'common-law', [b('friend', 60), b('son', 40)]),
   plan('my', 'common-law', [b('friend', 60), b('son', 40)]),
   // Fara'id and wasiyyah.
@@ -118,6 +120,8 @@ describe('law findings in words', () => {
       'template.mismatch:not-recommended',
       'forced-heirship.reserve:collective',
       'forced-heirship.reserve:per-child',
+      'forced-heirship.usufruct:short',
+      'forced-heirship.usufruct:not-named',
       'spouse.elective-share:no-spouse',
       'spouse.elective-share:fixed',
       'spouse.elective-share:up-to',

@@ -245,6 +245,70 @@ describe.concurrent('forced heirship', () => {
     ).toEqual([]);
   });
 
+  it("Spain and Belgium: the spouse's reserve is a usufruct, told as a right over the estate, not a shortfall", () => {
+    const usufruct = (id: string, bs: PlanBeneficiary[]) =>
+      rules(checkJurisdictionPlan(J(id), 'civil-law', bs), 'forced-heirship.usufruct');
+    // Spain: a third beside descendants, a half beside ascendants, two thirds otherwise (Código Civil arts. 834-838).
+    const cases: Array<[string, PlanBeneficiary[], string, string]> = [
+      ['es', [b('wife', 10), b('son', 90)], '1/3', 'art. 834'],
+      ['es', [b('wife', 5), b('son', 47.5), b('daughter', 47.5)], '1/3', 'art. 834'],
+      ['es', [b('husband', 10), b('father', 50), b('friend', 40)], '1/2', 'art. 837'],
+      ['es', [b('wife', 20), b('friend', 80)], '2/3', 'art. 838'],
+      ['be', [b('wife', 10), b('son', 90)], '1/2', 'art. 915bis'],
+      ['be', [b('husband', 20), b('friend', 80)], '1/2', 'art. 915bis'],
+    ];
+    for (const [id, bs, fraction, article] of cases) {
+      const fs = usufruct(id, bs);
+      const what = `${id} ${JSON.stringify(bs)}`;
+      expect(fs, what).toEqual([
+        expect.objectContaining({
+          severity: 'warning',
+          beneficiaryIndex: 0,
+          params: expect.objectContaining({ fraction }),
+        }),
+      ]);
+      expect(fs[0]?.source.title, what).toContain(article);
+      expect(fs[0]?.message, what).toContain(`a reserve in usufruct of ${fraction} of the estate`);
+      expect(fs[0]?.message, what).toContain('a right for life to use that part of the property or take its income');
+      expect(fs[0]?.message, what).toContain('It is not a share of ownership the contract can pay out.');
+      // No percentage of ownership is claimed as owed.
+      expect(fs[0]?.expected, what).toBeUndefined();
+      expect(
+        reserve(checkJurisdictionPlan(J(id), 'civil-law', bs)).map((f) => f.params?.heirs),
+        what,
+      ).not.toContain('spouse');
+    }
+    // A spouse given at least that part in ownership gets more than the usufruct is worth: no finding.
+    expect(usufruct('es', [b('wife', 33.34), b('son', 66.66)])).toEqual([]);
+    expect(usufruct('es', [b('wife', 100)])).toEqual([]);
+    expect(usufruct('be', [b('wife', 50), b('son', 25), b('daughter', 25)])).toEqual([]);
+    expect(checkJurisdictionPlan(J('es'), 'civil-law', [b('wife', 34), b('son', 33), b('daughter', 33)])).not.toEqual(
+      expect.arrayContaining([expect.objectContaining({ rule: 'forced-heirship.usufruct' })]),
+    );
+    // A spouse left out: the owner is told, if married, of the usufruct (info: the plan cannot show a marriage).
+    for (const [id, bs, fraction] of [
+      ['es', [b('son', 50), b('daughter', 50)], '1/3'],
+      ['es', [b('father', 50), b('friend', 50)], '1/2'],
+      ['es', [b('charity', 100)], '2/3'],
+      ['be', [b('son', 100)], '1/2'],
+      ['be', [b('friend', 100)], '1/2'],
+    ] as Array<[string, PlanBeneficiary[], string]>) {
+      const all = checkJurisdictionPlan(J(id), 'civil-law', bs);
+      const fs = rules(all, 'forced-heirship.usufruct');
+      expect(fs, `${id} ${JSON.stringify(bs)}`).toEqual([
+        expect.objectContaining({
+          severity: 'info',
+          params: expect.objectContaining({ variant: 'not-named', fraction }),
+        }),
+      ]);
+      expect(fs[0]?.message).toMatch(/^If you are married: in (Spain|Belgium) your spouse has by law a usufruct of/);
+      // …and not as "part of the estate" reserved to the spouse.
+      for (const u of rules(all, 'forced-heirship.unnamed-heirs')) expect(u.params?.heirs).not.toContain('spouse');
+    }
+    // Belgium: the family home's usufruct, whatever its value.
+    expect(usufruct('be', [b('wife', 10), b('son', 90)])[0]?.message).toContain('family home');
+  });
+
   it('Italy: the spouse and children share reserves that depend on each other', () => {
     const one = reserve(checkJurisdictionPlan(J('it'), 'civil-law', [b('wife', 30), b('son', 40), b('friend', 30)]));
     expect(one).toEqual([expect.objectContaining({ beneficiaryIndex: 0, expected: 'at least 33.33%' })]);

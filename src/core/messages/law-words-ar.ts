@@ -36,6 +36,14 @@ export const ar: LawWords = {
         return `${g.place()}: ${g.num('children') === 1 ? 'للولد المذكور' : `لكل واحد من الأولاد الـ${g.f.number(g.num('children'))} المذكورين`} حصة محفوظة لا تقل عن ${g.pct('eachPercent')} ${basisOf(g, ar)}، والمستفيد ${g.f.number(g.num('beneficiary'))} يحصل على ${g.pct('givenPercent')}.${cond}`;
       return `${g.place()}: يحفظ القانون ${g.fraction('fraction')} ${basisOf(g, ar)} (${g.pct('reservePercent')}) لهؤلاء الورثة: ${groupsOf(g, ar, 'heirs')}، وهذه الخطة تعطيهم ${g.pct('givenPercent')}. لا تستطيع الوصية أن تنتزع منهم هذه الحصة: ${g.str('claim') === 'money' ? 'يجوز لهم مطالبة التركة بالفرق مبلغًا من المال' : 'يجوز لهم المطالبة بتخفيض التبرعات الأخرى'}.${cond}`;
     },
+    'forced-heirship.usufruct': (g) => {
+      const cond = g.flag('conditional') ? ' ولا ينطبق هذا إلا بالشروط التي يحددها القانون.' : '';
+      const what =
+        'أي حق مدى الحياة في استعمال هذا الجزء من الأموال أو أخذ غلته، وهو يثقل ما يحصل عليه الورثة الآخرون. وليس حصة ملكية يستطيع العقد دفعها.';
+      if (g.str('variant') === 'not-named')
+        return `${g.place()}: إن كنت متزوجًا فلزوجك بحكم القانون حق الانتفاع بـ${g.fraction('fraction')} ${basisOf(g, ar)} مهما قالت هذه الخطة، ${what}${cond}`;
+      return `${g.place()}: يحفظ القانون حق الانتفاع بـ${g.fraction('fraction')} ${basisOf(g, ar)} لهؤلاء الورثة: ${groupsOf(g, ar, 'heirs')}، ${what} وهذه الخطة تعطيهم ${g.pct('givenPercent')} ملكيةً، ويبقى لهم المطالبة بحق الانتفاع ما لم يعادله ذلك في القيمة.${cond}`;
+    },
     'forced-heirship.not-computed': (g) => `${g.place()}: يحفظ القانون هناك حصة للورثة، وهذه الخدمة لا تحسبها.`,
     'forced-heirship.unnamed-heirs': (g) =>
       `${g.place()}: في وضعك يحفظ القانون جزءًا من التركة لهؤلاء الورثة: ${groupsOf(g, ar, 'heirs')}. لا تذكر الخطة أحدًا منهم، فإن وُجدوا احتفظوا بحصتهم وإن لم تذكرهم الخطة.`,

@@ -56,6 +56,14 @@ const en: LawWords = {
         return `In ${at(g)}, ${g.num('children') === 1 ? 'the one child named' : `each of the ${g.f.number(g.num('children'))} children named`} is entitled to at least ${g.pct('eachPercent')} ${basisOf(g, en)} as a reserved share; beneficiary ${g.f.number(g.num('beneficiary'))} receives ${g.pct('givenPercent')}.${cond}`;
       return `In ${at(g)}, the reserve of ${groupsOf(g, en, 'heirs')} is ${g.fraction('fraction')} ${basisOf(g, en)} (${g.pct('reservePercent')}); this plan gives ${g.pct('givenPercent')}. A will cannot take the reserve away: ${g.str('claim') === 'money' ? 'the heirs left short may claim the difference in money from the estate' : 'the heirs may claim reduction of the other gifts'}.${cond}`;
     },
+    'forced-heirship.usufruct': (g) => {
+      const cond = g.flag('conditional') ? ' This applies only under conditions the law sets.' : '';
+      const what =
+        'a right for life to use that part of the property or take its income, which burdens what the other heirs receive. It is not a share of ownership the contract can pay out.';
+      if (g.str('variant') === 'not-named')
+        return `If you are married: in ${at(g)} your spouse has by law a usufruct of ${g.fraction('fraction')} ${basisOf(g, en)}, whatever this plan says: ${what}${cond}`;
+      return `In ${at(g)}, the reserve of ${groupsOf(g, en, 'heirs')} is a usufruct of ${g.fraction('fraction')} ${basisOf(g, en)}: ${what} This plan gives ${groupsOf(g, en, 'heirs')} ${g.pct('givenPercent')} in ownership; the usufruct may still be claimed unless that is worth as much.${cond}`;
+    },
     'forced-heirship.not-computed': (g) => `${At(g)} has forced heirship, which this service does not compute.`,
     'forced-heirship.unnamed-heirs': (g) =>
       `${At(g)} reserves part of the estate for ${groupsOf(g, en, 'heirs')} in your situation. The plan names none; if you leave any, they keep their reserve even though the plan does not name them.`,

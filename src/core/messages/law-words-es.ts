@@ -39,6 +39,14 @@ export const es: LawWords = {
         return `${g.place()}: ${g.num('children') === 1 ? 'el único hijo nombrado' : `cada uno de los ${g.f.number(g.num('children'))} hijos nombrados`} tiene derecho al menos a ${g.pct('eachPercent')} ${basisOf(g, es)} como legítima; el beneficiario ${g.f.number(g.num('beneficiary'))} recibe ${g.pct('givenPercent')}.${cond}`;
       return `${g.place()}: la ley reserva ${g.fraction('fraction')} ${basisOf(g, es)} (${g.pct('reservePercent')}) a estos herederos: ${groupsOf(g, es, 'heirs')}; este plan les da ${g.pct('givenPercent')}. Un testamento no puede quitarles la legítima: ${g.str('claim') === 'money' ? 'pueden reclamar la diferencia en dinero a la herencia' : 'pueden pedir la reducción de las demás disposiciones'}.${cond}`;
     },
+    'forced-heirship.usufruct': (g) => {
+      const cond = g.flag('conditional') ? ' Esto solo se aplica en las condiciones que fija la ley.' : '';
+      const what =
+        'el derecho, de por vida, a usar esa parte de los bienes o a percibir sus rentas, que grava lo que reciben los demás herederos. No es una parte en propiedad que el contrato pueda pagar.';
+      if (g.str('variant') === 'not-named')
+        return `${g.place()}: si está casado, su cónyuge tiene por ley el usufructo de ${g.fraction('fraction')} ${basisOf(g, es)}, diga lo que diga este plan: ${what}${cond}`;
+      return `${g.place()}: la ley reserva el usufructo de ${g.fraction('fraction')} ${basisOf(g, es)} a estos herederos: ${groupsOf(g, es, 'heirs')}. Es ${what} Este plan les da ${g.pct('givenPercent')} en propiedad; el usufructo aún puede reclamarse si eso no vale lo mismo.${cond}`;
+    },
     'forced-heirship.not-computed': (g) => `${g.place()}: la ley establece una legítima, que este servicio no calcula.`,
     'forced-heirship.unnamed-heirs': (g) =>
       `${g.place()}: en su situación, la ley reserva parte del patrimonio a estos herederos: ${groupsOf(g, es, 'heirs')}. El plan no nombra a ninguno; si los hay, conservan su legítima aunque el plan no los nombre.`,

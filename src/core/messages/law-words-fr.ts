@@ -39,6 +39,14 @@ export const fr: LawWords = {
         return `${g.place()} : ${g.num('children') === 1 ? 'l’enfant nommé' : `chacun des ${g.f.number(g.num('children'))} enfants nommés`} a droit à au moins ${g.pct('eachPercent')} ${basisOf(g, fr)} au titre de la réserve ; le bénéficiaire ${g.f.number(g.num('beneficiary'))} reçoit ${g.pct('givenPercent')}.${cond}`;
       return `${g.place()} : la loi réserve ${g.fraction('fraction')} ${basisOf(g, fr)} (${g.pct('reservePercent')}) à ces héritiers : ${groupsOf(g, fr, 'heirs')} ; ce plan leur donne ${g.pct('givenPercent')}. Un testament ne peut pas leur retirer la réserve : ${g.str('claim') === 'money' ? 'ils peuvent réclamer la différence en argent à la succession' : 'ils peuvent demander la réduction des autres libéralités'}.${cond}`;
     },
+    'forced-heirship.usufruct': (g) => {
+      const cond = g.flag('conditional') ? ' Cela ne s’applique que dans les conditions fixées par la loi.' : '';
+      const what =
+        'le droit, à vie, d’utiliser cette part des biens ou d’en percevoir les revenus, qui grève ce que reçoivent les autres héritiers. Ce n’est pas une part en propriété que le contrat peut verser.';
+      if (g.str('variant') === 'not-named')
+        return `${g.place()} : si vous êtes marié, votre conjoint a de par la loi l’usufruit de ${g.fraction('fraction')} ${basisOf(g, fr)}, quoi que dise ce plan : ${what}${cond}`;
+      return `${g.place()} : la loi réserve l’usufruit de ${g.fraction('fraction')} ${basisOf(g, fr)} à ces héritiers : ${groupsOf(g, fr, 'heirs')}. C’est ${what} Ce plan leur donne ${g.pct('givenPercent')} en propriété ; l’usufruit peut encore être réclamé si cela ne vaut pas autant.${cond}`;
+    },
     'forced-heirship.not-computed': (g) =>
       `${g.place()} : la loi y prévoit une réserve héréditaire, que ce service ne calcule pas.`,
     'forced-heirship.unnamed-heirs': (g) =>

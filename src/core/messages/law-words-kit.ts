@@ -22,6 +22,7 @@ export const LAW_RULES = [
   'plan.relationship-missing',
   'template.mismatch',
   'forced-heirship.reserve',
+  'forced-heirship.usufruct',
   'forced-heirship.not-computed',
   'forced-heirship.unnamed-heirs',
   'spouse.elective-share',

@@ -309,6 +309,24 @@ describe.concurrent('forced heirship', () => {
     expect(usufruct('be', [b('wife', 10), b('son', 90)])[0]?.message).toContain('family home');
   });
 
+  it("Portugal: the spouse's own part of the joint legítima, shared as on intestacy", () => {
+    // Two thirds to the spouse and children together (Código Civil art. 2159(1)), shared by head with the spouse
+    // never below a quarter (arts. 2157, 2139(1)); two thirds to the spouse and ascendants, 2:1 (arts. 2161, 2142).
+    const pt = (bs: PlanBeneficiary[]) =>
+      reserve(checkJurisdictionPlan(J('pt'), 'civil-law', bs)).map((f) => [f.params?.heirs, f.expected]);
+    expect(pt([b('wife', 10), b('son', 90)])).toEqual([['spouse', 'at least 33.33%']]);
+    expect(pt([b('husband', 5), b('son', 47.5), b('daughter', 47.5)])).toEqual([['spouse', 'at least 22.22%']]);
+    expect(pt([b('wife', 10), b('son', 30), b('daughter', 30), b('son', 30)])).toEqual([['spouse', 'at least 16.67%']]);
+    expect(pt([b('wife', 10), b('father', 50), b('friend', 40)])).toEqual([['spouse', 'at least 44.44%']]);
+    // The children's own parts too, and plans that respect them raise nothing.
+    expect(pt([b('wife', 60), b('son', 20), b('friend', 20)])).toEqual([['descendants', 'at least 33.33%']]);
+    expect(pt([b('wife', 33.34), b('son', 33.33), b('friend', 33.33)])).toEqual([]);
+    expect(pt([b('wife', 22.23), b('son', 22.23), b('daughter', 22.23), b('friend', 33.31)])).toEqual([]);
+    expect(pt([b('wife', 16.67), b('son', 16.67), b('son', 16.67), b('son', 16.67), b('friend', 33.32)])).toEqual([]);
+    expect(pt([b('wife', 44.45), b('mother', 22.22), b('friend', 33.33)])).toEqual([]);
+    expect(pt([b('wife', 50), b('son', 50)])).toEqual([]);
+  });
+
   it('Italy: the spouse and children share reserves that depend on each other', () => {
     const one = reserve(checkJurisdictionPlan(J('it'), 'civil-law', [b('wife', 30), b('son', 40), b('friend', 30)]));
     expect(one).toEqual([expect.objectContaining({ beneficiaryIndex: 0, expected: 'at least 33.33%' })]);

@@ -345,6 +345,26 @@ describe.concurrent('forced heirship', () => {
     expect(reserve(checkJurisdictionPlan(J('it'), 'civil-law', [b('mother', 20), b('friend', 80)]))[0]?.expected).toBe(
       'at least 33.33%',
     );
+    // Each reserve cites its article; the spouse's also says the right to live in the family home (art. 540(2)).
+    const cites = (bs: PlanBeneficiary[]) =>
+      reserve(checkJurisdictionPlan(J('it'), 'civil-law', bs)).map((f) => [f.params?.heirs, f.source.title]);
+    expect(cites([b('wife', 10), b('son', 20), b('friend', 70)])).toEqual([
+      ['spouse', 'Codice civile, art. 542(1)'],
+      ['descendants', 'Codice civile, art. 542'],
+    ]);
+    expect(cites([b('wife', 10), b('son', 10), b('daughter', 10), b('friend', 70)])[0]?.[1]).toBe(
+      'Codice civile, art. 542(2)',
+    );
+    expect(cites([b('wife', 10), b('father', 10), b('friend', 80)])).toEqual([
+      ['spouse', 'Codice civile, art. 544'],
+      ['parents', 'Codice civile, art. 544'],
+    ]);
+    expect(cites([b('husband', 10), b('friend', 90)])).toEqual([['spouse', 'Codice civile, art. 540']]);
+    expect(cites([b('mother', 10), b('friend', 90)])).toEqual([['parents', 'Codice civile, art. 538']]);
+    expect(cites([b('son', 10), b('friend', 90)])).toEqual([['descendants', 'Codice civile, art. 537']]);
+    const spouse = reserve(checkJurisdictionPlan(J('it'), 'civil-law', [b('wife', 10), b('son', 90)]))[0]!;
+    expect(spouse.message).toContain('the right to live in the family home and use its furniture');
+    expect(spouse.message).toContain('(art. 540(2))');
   });
 
   it('Belgium: the children share one half whatever their number', () => {

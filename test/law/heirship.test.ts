@@ -327,6 +327,15 @@ describe.concurrent('forced heirship', () => {
     expect(pt([b('wife', 50), b('son', 50)])).toEqual([]);
   });
 
+  it('the Netherlands: a spouse left out is told of the usufruct the heirs may be asked for (BW arts. 4:29, 4:30)', () => {
+    for (const bs of [[b('son', 100)], [b('friend', 100)], [b('wife', 5), b('daughter', 95)]]) {
+      const fs = rules(checkJurisdictionPlan(J('nl'), 'civil-law', bs), 'forced-heirship.not-computed');
+      expect(fs).toHaveLength(1);
+      expect(fs[0]?.message).toContain('usufruct');
+      expect(fs[0]?.message).toMatch(/art\. 4:29.*art\. 4:30/);
+    }
+  });
+
   it('Italy: the spouse and children share reserves that depend on each other', () => {
     const one = reserve(checkJurisdictionPlan(J('it'), 'civil-law', [b('wife', 30), b('son', 40), b('friend', 30)]));
     expect(one).toEqual([expect.objectContaining({ beneficiaryIndex: 0, expected: 'at least 33.33%' })]);

@@ -309,6 +309,26 @@ describe.concurrent('forced heirship', () => {
     expect(usufruct('be', [b('wife', 10), b('son', 90)])[0]?.message).toContain('family home');
   });
 
+  it('Spain: an unmarried partner is no forced heir under the Código Civil (art. 807)', () => {
+    for (const word of ['partner', 'registered partner', 'domestic partner']) {
+      const fs = checkJurisdictionPlan(J('es'), 'civil-law', [b(word, 10), b('son', 90)]);
+      // No shortfall for the partner; only the reminder of a spouse's usufruct, if the owner is married.
+      expect(
+        rules(fs, 'forced-heirship.usufruct').map((f) => [f.severity, f.params?.variant]),
+        word,
+      ).toEqual([['info', 'not-named']]);
+      // With the parents, their reserve is one half: the one third beside a spouse does not apply.
+      expect(
+        reserve(checkJurisdictionPlan(J('es'), 'civil-law', [b(word, 10), b('father', 40), b('friend', 50)]))[0]
+          ?.expected,
+        word,
+      ).toBe('at least 50%');
+    }
+    expect(
+      rules(checkJurisdictionPlan(J('es'), 'civil-law', [b('wife', 10), b('son', 90)]), 'forced-heirship.usufruct'),
+    ).toHaveLength(1);
+  });
+
   it("Portugal: the spouse's own part of the joint legítima, shared as on intestacy", () => {
     // Two thirds to the spouse and children together (Código Civil art. 2159(1)), shared by head with the spouse
     // never below a quarter (arts. 2157, 2139(1)); two thirds to the spouse and ascendants, 2:1 (arts. 2161, 2142).

@@ -345,6 +345,9 @@ describe.concurrent('forced heirship', () => {
     expect(pt([b('wife', 16.67), b('son', 16.67), b('son', 16.67), b('son', 16.67), b('friend', 33.32)])).toEqual([]);
     expect(pt([b('wife', 44.45), b('mother', 22.22), b('friend', 33.33)])).toEqual([]);
     expect(pt([b('wife', 50), b('son', 50)])).toEqual([]);
+    // A partner in a de facto union is no forced heir (arts. 2133, 2157): the child's reserve alone is one half.
+    expect(pt([b('partner', 10), b('son', 90)])).toEqual([]);
+    expect(pt([b('partner', 60), b('son', 40)])).toEqual([['descendants', 'at least 50%']]);
   });
 
   it('the Netherlands: a spouse left out is told of the usufruct the heirs may be asked for (BW arts. 4:29, 4:30)', () => {

@@ -329,6 +329,15 @@ describe.concurrent('forced heirship', () => {
     ).toHaveLength(1);
   });
 
+  it("Bulgaria and Romania: no registered partnership, so a partner has no spouse's reserve", () => {
+    for (const id of ['bg', 'ro']) {
+      expect(reserve(checkJurisdictionPlan(J(id), 'civil-law', [b('partner', 10), b('son', 90)])), id).toEqual([]);
+      expect(reserve(checkJurisdictionPlan(J(id), 'civil-law', [b('wife', 1), b('son', 99)])), id).toEqual([
+        expect.objectContaining({ params: expect.objectContaining({ heirs: 'spouse' }) }),
+      ]);
+    }
+  });
+
   it("Portugal: the spouse's own part of the joint legítima, shared as on intestacy", () => {
     // Two thirds to the spouse and children together (Código Civil art. 2159(1)), shared by head with the spouse
     // never below a quarter (arts. 2157, 2139(1)); two thirds to the spouse and ascendants, 2:1 (arts. 2161, 2142).

@@ -281,6 +281,13 @@ describe.concurrent('lookup', () => {
     expect(ids).toEqual([...ids].sort());
   });
 
+  it("Louisiana: the spouse's usufruct of the community share yields to a testament (La. C.C. art. 890)", () => {
+    const said = byId('us-la').spouseRights.summary;
+    expect(said).toContain('only as far as a testament has not disposed of that share');
+    expect(said).toContain('art. 890');
+    expect(said).not.toMatch(/usually keeps a usufruct/);
+  });
+
   it('summarises a jurisdiction for lists', () => {
     const s = summarizeJurisdiction(byId('us-ca'));
     expect(JurisdictionSummarySchema.parse(s)).toEqual({

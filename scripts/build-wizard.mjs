@@ -15,8 +15,10 @@ export const SDK_BUDGET_GZIP_BYTES = 5 * 1024;
  * the wizard's words in four languages (about 10 kB gzipped: one document, so every catalogue is in it). zod is the
  * largest part (about 190 kB minified); the SDK's Client, OAuth and output validator are left out by the bundle
  * (src/embed/bundle.mjs), which keeps the document near 123 KiB and leaves room for more words.
+ * The law's findings are said in the reader's language too (src/core/messages/law-words-*.ts), a rule adding some
+ * 400 to 500 bytes in the four: the budget was 144 KiB until the spouse's usufruct (Spain, Belgium) filled it.
  */
-export const APP_BUDGET_GZIP_BYTES = 144 * 1024;
+export const APP_BUDGET_GZIP_BYTES = 146 * 1024;
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = path.join(ROOT, 'dist', 'embed');

@@ -327,3 +327,11 @@ const PARTNERS = new Set([
   'geregistreerd partner',
   'geregistreerde partner',
 ]);
+
+/** Words naming both parents at once ("parents", "Eltern", "والدان"): such a beneficiary counts as two. */
+const BOTH_PARENTS = new Set(['parents', 'padres', 'eltern', 'genitori', 'pais', 'ouders']);
+
+/** Whether a relationship names both parents as one beneficiary. */
+export function bothParents(relationship: string | undefined): boolean {
+  return relationship !== undefined && BOTH_PARENTS.has(normalize(englishForArabic(relationship) ?? relationship));
+}

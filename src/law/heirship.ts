@@ -1,7 +1,24 @@
 import { thePlace } from '../core/messages/place-en.js';
-import { classifyRelationship, type RelationshipClass } from './family-words.js';
 import type { Finding, PlanBeneficiary, Source } from './findings.js';
-import type { HeirGroup, Jurisdiction, ReserveScenario, ReserveShare } from './jurisdictions.js';
+import type { HeirGroup, Jurisdiction, ReserveShare } from './jurisdictions.js';
+import {
+  At,
+  at,
+  EPS,
+  type Family,
+  familyOf,
+  fractionValue,
+  groupOf,
+  groupsText,
+  mainSource,
+  matches,
+  pct,
+  regimeOf,
+  round2,
+  theRegime,
+} from './plan-family.js';
+
+export { fractionValue };
 
 /**
  * Checks a plan against one jurisdiction's forced heirship, spouse rights,
@@ -15,96 +32,11 @@ import type { HeirGroup, Jurisdiction, ReserveScenario, ReserveShare } from './j
  * is a `warning` (the heirs may claim reduction, or money: `forcedHeirship.claim`), context is `info`.
  */
 
-function groupOf(cls: RelationshipClass): HeirGroup | undefined {
-  if (cls === 'spouse') return 'spouse';
-  if (cls === 'child' || cls === 'grandchild') return 'descendants';
-  if (cls === 'parent') return 'parents';
-  return undefined;
-}
-
-export function fractionValue(f: string): number {
-  const [n, d] = f.split('/').map(Number);
-  return (n ?? 0) / (d ?? 1);
-}
-
-const EPS = 0.01; // percentages carry two decimals: a shortfall of one hundredth is rounding
-const round2 = (n: number): number => Math.round(n * 100) / 100;
-const pct = (n: number): string => `${round2(n)}%`;
-const GROUP_WORDS: Record<HeirGroup, string> = {
-  descendants: 'the children (descendants)',
-  spouse: 'the spouse',
-  parents: 'the parents',
-};
 /** What heirs left short may claim (`forcedHeirship.claim`). */
 const CLAIMS = {
   reduction: 'the heirs may claim reduction of the other gifts.',
   money: 'the heirs left short may claim the difference in money from the estate.',
 };
-/** The place as a sentence names it ("the Netherlands"), and at the start of one. */
-const at = (j: Jurisdiction): string => thePlace(j.name);
-const At = (j: Jurisdiction): string => thePlace(j.name, true);
-/** A matrimonial regime after "is": "the legal community (…)", but plain "community property". */
-const theRegime = (r: string): string => (r === 'community property' ? r : `the ${r}`);
-const groupsText = (gs: readonly HeirGroup[]): string => gs.map((g) => GROUP_WORDS[g]).join(' and ');
-
-interface Family {
-  cls: RelationshipClass[];
-  spouse: boolean;
-  children: number;
-  grandchildren: number;
-  parents: boolean;
-  /** Parents named: 0, 1 or 2 ("parents" as one beneficiary counts two). */
-  parentCount: number;
-  /** Descendants counted for the scale: children, or 1 when only grandchildren are named. */
-  descendants: number;
-}
-
-function familyOf(j: Jurisdiction, beneficiaries: readonly PlanBeneficiary[]): Family {
-  const partnersAreSpouses = j.spouseRights.registeredPartners !== 'not-spouse';
-  const cls = beneficiaries.map((b) => classifyRelationship(b.relationship, { partnersAreSpouses }));
-  const children = cls.filter((c) => c === 'child').length;
-  const grandchildren = cls.filter((c) => c === 'grandchild').length;
-  return {
-    cls,
-    spouse: cls.includes('spouse'),
-    children,
-    grandchildren,
-    parents: cls.includes('parent'),
-    parentCount: Math.min(
-      2,
-      beneficiaries.reduce(
-        (n, b, i) => n + (cls[i] !== 'parent' ? 0 : /^\s*parents\s*$/i.test(b.relationship ?? '') ? 2 : 1),
-        0,
-      ),
-    ),
-    descendants: children > 0 ? children : grandchildren > 0 ? 1 : 0,
-  };
-}
-
-function matches(s: ReserveScenario, f: Family, regime: 'community' | 'separate'): boolean {
-  const w = s.when;
-  return (
-    (w.spouse === undefined || w.spouse === f.spouse) &&
-    (w.parents === undefined || w.parents === f.parents) &&
-    (w.parentsMin === undefined || f.parentCount >= w.parentsMin) &&
-    (w.descendantsMin === undefined || f.descendants >= w.descendantsMin) &&
-    (w.descendantsMax === undefined || f.descendants <= w.descendantsMax) &&
-    (w.regime === undefined || w.regime === regime)
-  );
-}
-
-function mainSource(j: Jurisdiction): Source {
-  return j.sources[0]!;
-}
-
-/** The regime the checks assume: the caller's, else community for 'default' and 'deferred' jurisdictions. */
-function regimeOf(j: Jurisdiction, given: 'community' | 'separate' | undefined): 'community' | 'separate' {
-  if (given) return given;
-  return j.maritalProperty.communityProperty === 'default' || j.maritalProperty.communityProperty === 'deferred'
-    ? 'community'
-    : 'separate';
-}
-
 function checkTemplate(j: Jurisdiction, template: string, out: Finding[]): void {
   if (template === 'custom' || (j.recommendedTemplates as readonly string[]).includes(template)) return;
   const recommended = `Recommended: ${j.recommendedTemplates.join(', ')}.`;

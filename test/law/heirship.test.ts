@@ -167,6 +167,9 @@ describe.concurrent('forced heirship', () => {
       expected: 'at least 50%',
     });
     expect(parents(de(b('parents', 30), b('friend', 70)))[0]).toMatchObject({ expected: 'at least 50%' });
+    // Both parents named as one beneficiary in another language count as two, as "parents" does.
+    for (const both of ['Eltern', 'padres', 'والدان'])
+      expect([both, parents(de(b(both, 30), b('friend', 70)))[0]?.expected]).toEqual([both, 'at least 50%']);
     expect(parents(de(b('mother', 10), b('friend', 90)))[0]).toMatchObject({ expected: 'at least 25%' });
     expect(parents(de(b('mother', 25), b('father', 25), b('friend', 50)))).toEqual([]);
     // Beside a spouse under the accrued gains (default): the parents' 1/4 together, 1/16 each.

@@ -219,7 +219,7 @@ export const ACCOUNT_TEXTS: Record<PageLocale, AccountTexts> = {
     },
     newPassword: 'Nouveau mot de passe',
     newPasswordHint:
-      'Au moins 10 caractères, et difficile à deviner : quelques mots peu courants font un bon mot de passe.',
+      'Au moins 10 caractères, et difficile à deviner\u00a0: quelques mots peu courants font un bon mot de passe.',
     repeatPassword: 'Nouveau mot de passe, une seconde fois',
     noscript:
       "Cette page a besoin de JavaScript, qui est désactivé dans ce navigateur. Activez-le, ou demandez de l'aide à une personne de confiance.",
@@ -228,20 +228,20 @@ export const ACCOUNT_TEXTS: Record<PageLocale, AccountTexts> = {
       noToken:
         "Ce lien n'est pas complet. Ouvrez de nouveau le lien du message, ou copiez-le en entier dans le navigateur.",
       done: {
-        verify: 'C’est fait : votre adresse est confirmée. Vous pouvez fermer cette page.',
+        verify: 'C’est fait\u00a0: votre adresse est confirmée. Vous pouvez fermer cette page.',
         reset:
-          'C’est fait : votre mot de passe est changé. Par sécurité, vous avez été déconnecté partout : reconnectez-vous avec le nouveau mot de passe.',
-        confirm: 'C’est fait : votre compte utilise maintenant cette adresse. Connectez-vous désormais avec elle.',
+          'C’est fait\u00a0: votre mot de passe est changé. Par sécurité, vous avez été déconnecté partout\u00a0: reconnectez-vous avec le nouveau mot de passe.',
+        confirm: 'C’est fait\u00a0: votre compte utilise maintenant cette adresse. Connectez-vous désormais avec elle.',
       },
       gone: {
         verify:
-          "Ce lien a déjà servi ou a expiré (il fonctionne une fois, pendant 24 heures). Si vous avez déjà confirmé votre adresse, il n'y a rien d'autre à faire. Sinon, demandez un nouveau mot de passe avec « Mot de passe oublié ? » là où vous vous connectez : ce lien confirme aussi votre adresse.",
+          "Ce lien a déjà servi ou a expiré (il fonctionne une fois, pendant 24 heures). Si vous avez déjà confirmé votre adresse, il n'y a rien d'autre à faire. Sinon, demandez un nouveau mot de passe avec «\u00a0Mot de passe oublié\u00a0?\u00a0» là où vous vous connectez\u00a0: ce lien confirme aussi votre adresse.",
         reset:
-          'Ce lien a déjà servi ou a expiré (il fonctionne une fois, pendant 30 minutes). Demandez-en un nouveau avec « Mot de passe oublié ? » là où vous vous connectez.',
+          'Ce lien a déjà servi ou a expiré (il fonctionne une fois, pendant 30 minutes). Demandez-en un nouveau avec «\u00a0Mot de passe oublié\u00a0?\u00a0» là où vous vous connectez.',
         confirm:
           'Ce lien a déjà servi ou a expiré (il fonctionne une fois, pendant 24 heures). Connectez-vous et demandez de nouveau le changement pour recevoir un nouveau lien.',
       },
-      taken: "Cette adresse appartient désormais à un autre compte : le changement n'a pas été fait.",
+      taken: "Cette adresse appartient désormais à un autre compte\u00a0: le changement n'a pas été fait.",
       emptyPassword: "Tapez d'abord votre nouveau mot de passe dans les deux champs.",
       mismatch:
         'Les deux mots de passe ne sont pas identiques. Tapez de nouveau le nouveau mot de passe dans les deux champs.',
@@ -250,7 +250,7 @@ export const ACCOUNT_TEXTS: Record<PageLocale, AccountTexts> = {
         unknown: "Quelque chose s'est mal passé. Réessayez dans quelques minutes.",
         rate: 'Trop de tentatives. Attendez quelques minutes, puis réessayez.',
         unavailable: 'Le service est occupé pour le moment. Réessayez dans quelques minutes.',
-        check: "Vérifiez ce que vous avez saisi, s'il vous plaît :",
+        check: "Vérifiez ce que vous avez saisi, s'il vous plaît\u00a0:",
         fields: { newPassword: 'Nouveau mot de passe' },
       },
     },

@@ -347,18 +347,18 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
     title: 'Vous avez été désigné comme héritier',
     about: {
       invitation:
-        "Vous avez reçu un message disant qu'une personne vous a désigné comme héritier dans son plan de succession. Il contient votre code personnel de réclamation (il commence par « shc_ »). Gardez ce message : rien ne vous est demandé pour l'instant.",
+        "Vous avez reçu un message disant qu'une personne vous a désigné comme héritier dans son plan de succession. Il contient votre code personnel de réclamation (il commence par «\u00a0shc_\u00a0»). Gardez ce message\u00a0: rien ne vous est demandé pour l'instant.",
       'new-code':
-        "Vous avez reçu un message contenant un nouveau code personnel de réclamation pour une part qui vous était déjà ouverte. L'ancien code ne fonctionne plus : réclamez de nouveau la part avec le nouveau code (les étapes sont ci-dessous) et vous pourrez la lire à nouveau.",
+        "Vous avez reçu un message contenant un nouveau code personnel de réclamation pour une part qui vous était déjà ouverte. L'ancien code ne fonctionne plus\u00a0: réclamez de nouveau la part avec le nouveau code (les étapes sont ci-dessous) et vous pourrez la lire à nouveau.",
       'share-opened':
         "Vous avez reçu un message disant qu'une part d'un plan s'est ouverte pour vous. Vous pouvez la réclamer avec le code personnel reçu auparavant, quand vous vous sentirez prêt.",
-      none: 'Une personne vous a désigné comme héritier dans son plan de succession. Vous avez reçu votre code personnel de réclamation (il commence par « shc_ ») par e-mail.',
+      none: 'Une personne vous a désigné comme héritier dans son plan de succession. Vous avez reçu votre code personnel de réclamation (il commence par «\u00a0shc_\u00a0») par e-mail.',
     },
     stepsTitle: 'Comment réclamer votre part',
     steps: [
       "Créez un compte ci-dessous avec l'adresse même à laquelle le message a été envoyé, ou connectez-vous si vous en avez déjà un. Une part qui vous est destinée ne peut être réclamée qu'avec cette adresse.",
       "Nous vous envoyons par e-mail un lien pour confirmer l'adresse. Ouvrez-le, puis revenez sur cette page et connectez-vous.",
-      'Une fois connecté, tapez ou collez votre code (il commence par « shc_ ») et réclamez votre part.',
+      'Une fois connecté, tapez ou collez votre code (il commence par «\u00a0shc_\u00a0») et réclamez votre part.',
       "Vos parts sont listées ci-dessous, avec la date d'ouverture de chacune. Une part peut être lue une fois qu'elle s'est ouverte.",
     ],
     privacy:
@@ -371,17 +371,17 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
       email: 'Adresse e-mail (celle à laquelle le message a été envoyé)',
       password: 'Choisissez un mot de passe',
       passwordHint:
-        'Au moins 10 caractères, et difficile à deviner : quelques mots peu courants font un bon mot de passe.',
+        'Au moins 10 caractères, et difficile à deviner\u00a0: quelques mots peu courants font un bon mot de passe.',
       registerButton: 'Créer mon compte',
-      loginTitle: 'Vous avez déjà un compte ? Connectez-vous',
+      loginTitle: 'Vous avez déjà un compte\u00a0? Connectez-vous',
       loginPassword: 'Mot de passe',
       loginButton: 'Se connecter',
-      forgotButton: 'Mot de passe oublié ?',
+      forgotButton: 'Mot de passe oublié\u00a0?',
       signOut: 'Se déconnecter',
       checkAgain: "Je l'ai confirmée",
       claimTitle: 'Réclamer votre part',
       code: 'Votre code',
-      codeHint: 'Tapez ou collez le code reçu dans votre message. Il commence par « shc_ ».',
+      codeHint: 'Tapez ou collez le code reçu dans votre message. Il commence par «\u00a0shc_\u00a0».',
       claimButton: 'Réclamer ma part',
       sharesTitle: 'Vos parts',
       refresh: 'Actualiser',
@@ -395,19 +395,19 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
         "Merci. Nous avons envoyé à {email} un message avec un lien pour confirmer l'adresse. Ouvrez ce lien, puis revenez sur cette page et connectez-vous ci-dessous. (Si cette adresse avait déjà un compte, le message explique plutôt comment choisir un nouveau mot de passe.)",
       signedInAs: 'Vous êtes connecté en tant que {email}.',
       notVerified:
-        "Votre adresse n'est pas encore confirmée. Ouvrez le lien du message envoyé à {email} à la création du compte, puis appuyez sur « Je l'ai confirmée ».",
+        "Votre adresse n'est pas encore confirmée. Ouvrez le lien du message envoyé à {email} à la création du compte, puis appuyez sur «\u00a0Je l'ai confirmée\u00a0».",
       stillNotVerified:
-        "L'adresse n'est toujours pas confirmée. Le lien fonctionne pendant 24 heures ; regardez aussi dans vos courriers indésirables.",
-      claimed: 'C’est fait : la part « {title} » est maintenant liée à votre compte.',
+        "L'adresse n'est toujours pas confirmée. Le lien fonctionne pendant 24 heures\u00a0; regardez aussi dans vos courriers indésirables.",
+      claimed: 'C’est fait\u00a0: la part «\u00a0{title}\u00a0» est maintenant liée à votre compte.',
       noShares: "Vous n'avez encore réclamé aucune part.",
       states: {
         pending:
-          "En attente : pas encore ouverte. Elle ne s'ouvre qu'après le décès de son auteur, une fois écoulé un délai d'attente d'au moins sept jours.",
-        waiting: "En attente : elle s'ouvre le {date}.",
-        open: 'Ouverte : vous pouvez la lire dès maintenant.',
-        openUntil: "Ouverte jusqu'au {date} : vous pouvez la lire dès maintenant.",
-        expired: 'Fermée : le temps pour la lire est écoulé.',
-        revoked: 'Retirée : son auteur a repris cette part.',
+          "En attente\u00a0: pas encore ouverte. Elle ne s'ouvre qu'après le décès de son auteur, une fois écoulé un délai d'attente d'au moins sept jours.",
+        waiting: "En attente\u00a0: elle s'ouvre le {date}.",
+        open: 'Ouverte\u00a0: vous pouvez la lire dès maintenant.',
+        openUntil: "Ouverte jusqu'au {date}\u00a0: vous pouvez la lire dès maintenant.",
+        expired: 'Fermée\u00a0: le temps pour la lire est écoulé.',
+        revoked: 'Retirée\u00a0: son auteur a repris cette part.',
       },
       bookPdf: 'Télécharger les mémoires en livre (PDF)',
       bookText: 'Télécharger les mémoires en texte',
@@ -420,17 +420,17 @@ export const HEIR_TEXTS: Record<PageLocale, HeirTexts> = {
         rate: 'Trop de tentatives. Attendez quelques minutes, puis réessayez.',
         unavailable: 'Le service est occupé pour le moment. Réessayez dans quelques minutes.',
         notVerified:
-          "Votre adresse n'est pas encore confirmée : ouvrez le lien du message envoyé à la création du compte, puis réessayez.",
+          "Votre adresse n'est pas encore confirmée\u00a0: ouvrez le lien du message envoyé à la création du compte, puis réessayez.",
         emptyCode: "Tapez ou collez d'abord votre code.",
         badCode:
-          "Ce n'est pas un code de réclamation complet. Il commence par « shc_ » suivi de 43 lettres et chiffres : copiez-le en entier depuis le message.",
+          "Ce n'est pas un code de réclamation complet. Il commence par «\u00a0shc_\u00a0» suivi de 43 lettres et chiffres\u00a0: copiez-le en entier depuis le message.",
         unknownCode:
-          "Aucune part ne correspond à ce code. Vérifiez que vous l'avez copié en entier depuis le message ; son auteur a aussi pu le remplacer ou le retirer.",
+          "Aucune part ne correspond à ce code. Vérifiez que vous l'avez copié en entier depuis le message\u00a0; son auteur a aussi pu le remplacer ou le retirer.",
         otherEmail:
-          "Cette part est destinée à une autre adresse e-mail : connectez-vous avec l'adresse à laquelle le message a été envoyé.",
+          "Cette part est destinée à une autre adresse e-mail\u00a0: connectez-vous avec l'adresse à laquelle le message a été envoyé.",
         conflict:
           'Un autre compte a déjà réclamé cette part, ou elle a été donnée par votre propre compte. Demandez un nouveau code à son auteur si besoin.',
-        check: "Vérifiez ce que vous avez saisi, s'il vous plaît :",
+        check: "Vérifiez ce que vous avez saisi, s'il vous plaît\u00a0:",
         fields: { name: 'Nom', email: 'Adresse e-mail', password: 'Mot de passe', code: 'Code' },
       },
     },

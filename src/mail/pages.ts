@@ -78,12 +78,12 @@ export const CHECK_IN_TEXTS: Record<PageLocale, CheckInTexts> = {
     late: 'El periodo de espera ya había terminado y las partes están abiertas. Inicie sesión para retirarlas si se trata de un error.',
   },
   fr: {
-    askTitle: 'Allez-vous bien ?',
+    askTitle: 'Allez-vous bien\u00a0?',
     ask: (l) =>
-      `Confirmez que vous allez bien pour signaler votre présence dans votre plan « ${l} ». Un signalement de votre décès en attente de confirmation est annulé, et votre prochaine échéance part de maintenant.`,
-    button: 'Je vais bien : signaler ma présence',
+      `Confirmez que vous allez bien pour signaler votre présence dans votre plan «\u00a0${l}\u00a0». Un signalement de votre décès en attente de confirmation est annulé, et votre prochaine échéance part de maintenant.`,
+    button: 'Je vais bien\u00a0: signaler ma présence',
     doneTitle: 'Présence enregistrée',
-    done: (l) => `Merci. Votre présence pour « ${l} » est enregistrée.`,
+    done: (l) => `Merci. Votre présence pour «\u00a0${l}\u00a0» est enregistrée.`,
     late: "Le délai d'attente était déjà écoulé et les parts sont ouvertes. Connectez-vous pour les retirer s'il s'agit d'une erreur.",
   },
 };

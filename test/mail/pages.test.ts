@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIL_LOCALES } from '../../src/events/mail.js';
 import { HEIR_PAGE_CSP } from '../../src/http/heir-page.js';
+import { ACCOUNT_TEXTS } from '../../src/mail/account-texts.js';
 import { CHECK_IN_TEXTS, HEIR_TEXTS, PAGE_LOCALES, pageLocale } from '../../src/mail/pages.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heirs.js';
 import { startTestServer, type TestServer } from '../helpers.js';
@@ -247,5 +248,25 @@ describe("the heirs' page", () => {
       (await server.app.inject({ method: 'GET', url: '/api/v1/svcloom/shared', headers: sessionHeaders(heir) })).json()
         .data,
     ).toEqual([]);
+  });
+});
+
+describe('French typography of the pages', () => {
+  /** Every sentence of a page's texts, functions called with a sample value. */
+  const sentences = (v: unknown): string[] =>
+    typeof v === 'string'
+      ? [v]
+      : typeof v === 'function'
+        ? sentences((v as (x: string) => unknown)('Plan'))
+        : v && typeof v === 'object'
+          ? Object.values(v).flatMap(sentences)
+          : [];
+
+  it('puts a no-break space before : ; ? ! and », and after «, as the French mail does', () => {
+    const french = [...sentences(HEIR_TEXTS.fr), ...sentences(ACCOUNT_TEXTS.fr), ...sentences(CHECK_IN_TEXTS.fr)];
+    expect(french.length).toBeGreaterThan(40);
+    const plain = french.filter((s) => / [:;?!»]|« /.test(s));
+    expect(plain).toEqual([]);
+    expect(french.filter((s) => /\u00a0[:;?!»]/.test(s)).length).toBeGreaterThan(10);
   });
 });

@@ -18,8 +18,10 @@ export type LifeSignKind = 'key' | 'session' | 'sign-in' | 'check-in';
 export interface LifeSign {
   accountId: string;
   /**
-   * The credential that gave it: `key:<keyId>` or `user:<userId>` (every session of one user is one person), or
-   * `mail:<userId>` for a mailed check-in link (proof of reading the owner's mail, never the reporter's credential).
+   * The credential that gave it: `key:<keyId>` or `user:<userId>` (every session of one user is one person),
+   * `sign-in:<userId>` for a sign-in (the password proven afresh: a sign of life even when a session of that user
+   * reported the trigger), or `mail:<userId>` for a mailed check-in link (proof of reading the owner's mail). Neither
+   * of the last two is ever a reporter's credential.
    */
   credential: string;
   kind: LifeSignKind;

@@ -363,7 +363,14 @@ export class SessionAuthority {
     const problem = accountProblem(account);
     if (problem) throw problem;
     const session = await this.store.transact((tx) => this.#newSession(tx, user!));
-    await signOfLife(this.store, { accountId: user.ownerId, credential: `user:${user.id}`, kind: 'sign-in', at: now });
+    // A credential of its own: the password proven afresh is a sign of life even when this user's session reported
+    // the trigger (src/accounts/liveness.ts), where the calls of that session are not.
+    await signOfLife(this.store, {
+      accountId: user.ownerId,
+      credential: `sign-in:${user.id}`,
+      kind: 'sign-in',
+      at: now,
+    });
     return this.#answer(session, user, account!);
   }
 

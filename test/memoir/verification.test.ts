@@ -141,6 +141,31 @@ describe.each(['lowdb', 'postgres'] as const)('verification before a memoir open
     expect((await planOf(planId)).verification).toMatchObject({ state: 'failed', failedBy: 'sign-in' });
   });
 
+  it("a sign-in ends it even when the owner's own session reported the trigger", async () => {
+    offset = 25 * DAY;
+    const planId = await linkPlan();
+    const fired = await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, {
+      type: 'deadman.triggered',
+    });
+    expect(fired.body.data.plan.state).toBe('verifying');
+    expect((await planOf(planId)).verification?.reporter).toBe(`user:${owner.userId}`);
+    // The reporting session's own calls are no sign of life...
+    expect((await call(owner, 'GET', '/api/v1/svcloom/heirs/plans')).status).toBe(200);
+    expect((await planOf(planId)).verification?.state).toBe('waiting');
+    // ...but the password proven afresh is one.
+    offset = 26 * DAY;
+    const login = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { email: owner.email, password: owner.password },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(await planOf(planId)).toMatchObject({
+      state: 'armed',
+      verification: { state: 'failed', failedBy: 'sign-in' },
+    });
+  });
+
   it('with no sign of life, the period ends: verification.complete once, even with two sweeps at once', async () => {
     offset = 30 * DAY;
     const planId = await linkPlan();

@@ -132,15 +132,22 @@ function decodedName(raw: string): string {
 
 /** An API key value (svc_pk_, svc_pt_, svc_sk_) or an embed token (svc_et_), by its prefix, wherever it stands. */
 const KEY_VALUE = /svc_(pk|pt|sk|et)_[A-Za-z0-9_.%-]+/g;
+/**
+ * A memoir share's claim code (shc_, src/accounts/grants.ts) or a mailed link's token (emt_, src/accounts/email-tokens.ts),
+ * by its prefix, wherever it stands: whoever reads one may claim the share or use the link before its owner.
+ */
+const LINK_SECRET = /(shc|emt)_[A-Za-z0-9_%-]+/g;
 
 /**
- * Removes credentials from a URL before it is logged: a key value or an embed token wherever it stands, and the value of every
+ * Removes credentials from a URL before it is logged: a key value, an embed token, a share's claim code or a mailed link's
+ * token wherever it stands, and the value of every
  * query parameter whose decoded name is `api_key` (however it is spelt:
  * `API_KEY`, `api%5Fkey`, `%61pi_key`, ...) or another credential name.
  */
 export function redactUrl(url: string): string {
   // A key value or an embed token anywhere else (given where an id goes, or after a mistyped `;` instead of `?`).
   if (url.includes('svc_')) url = url.replace(KEY_VALUE, 'svc_$1_[redacted]');
+  if (url.includes('shc_') || url.includes('emt_')) url = url.replace(LINK_SECRET, '$1_[redacted]');
   const q = url.indexOf('?');
   if (q < 0) return url;
   const hash = url.indexOf('#', q);

@@ -266,6 +266,27 @@ describe('transport helpers', () => {
     );
   });
 
+  it("masks a share's claim code or a mailed link's token wherever it stands in the URL", () => {
+    const code = `shc_${'Zq9-_'.repeat(8)}abc`;
+    const token = `emt_${'Tk7_-'.repeat(8)}xyz`;
+    for (const url of [
+      `/api/v1/svcloom/shared/${code}/journal`,
+      `/api/v1/svcloom/shared/claim?code=${code}`,
+      `/api/svcloom/shared/claim;code=${code}`,
+      `/heir?about=invitation&c=${encodeURIComponent(`x/${code}`)}`,
+      `/api/v1/auth/email/verify/${token}`,
+    ]) {
+      const out = redactUrl(url);
+      expect(out).not.toContain(code.slice(4));
+      expect(out).not.toContain(token.slice(4));
+      expect(out).toContain('[redacted]');
+    }
+    expect(redactUrl(`/api/v1/svcloom/shared/${code}/journal`)).toBe('/api/v1/svcloom/shared/shc_[redacted]/journal');
+    expect(redactUrl('/api/v1/svcloom/shared/shr_01JD000000000000000000000B/journal')).toBe(
+      '/api/v1/svcloom/shared/shr_01JD000000000000000000000B/journal',
+    );
+  });
+
   it('leaves other parameters alone, including ones that only contain the word', () => {
     expect(redactUrl('/x?my_api_key_hint=abc&api_keys=1&q=api_key')).toBe(
       '/x?my_api_key_hint=abc&api_keys=1&q=api_key',

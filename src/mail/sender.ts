@@ -70,6 +70,14 @@ type Outcome =
   | { kind: 'suppressed'; reason: string }
   | { kind: 'delayed'; until: number; reason: string };
 
+/**
+ * A mail server's reply as it is logged: a refusal usually names the recipient (`550 5.1.1 <ana@example.com>: ...`),
+ * an heir's or a user's address that logs never hold. The outbox record keeps the reply whole.
+ */
+function withoutAddresses(reply: string): string {
+  return reply.replace(/[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g, '[address]');
+}
+
 export interface MailSenderStats {
   attempts: number;
   sent: number;
@@ -350,7 +358,10 @@ export class MailSender {
     });
     this.#count(outcome);
     if (outcome.kind === 'failed')
-      this.#o.log?.warn({ mailId: job.id, template: job.template, error: outcome.error }, 'mail failed for good');
+      this.#o.log?.warn(
+        { mailId: job.id, template: job.template, error: withoutAddresses(outcome.error) },
+        'mail failed for good',
+      );
   }
 
   #fields(cur: MailRecord, outcome: Outcome, nowMs: number, at: string): Partial<MailRecord> {

@@ -90,7 +90,9 @@ export async function startSmtp(
         const answer = state.script.shift() ?? 'ok';
         setTimeout(() => {
           if (answer !== 'ok') {
-            const err = Object.assign(new Error(answer >= 500 ? 'Mailbox unavailable' : 'Try again later'), {
+            // As real servers do, a refusal names the recipient it refuses.
+            const to = session.envelope.rcptTo[0]?.address ?? '';
+            const err = Object.assign(new Error(answer >= 500 ? `<${to}>: Mailbox unavailable` : 'Try again later'), {
               responseCode: answer,
             });
             return cb(err);

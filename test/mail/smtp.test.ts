@@ -3,6 +3,7 @@
  * trusts as its only CA, AUTH PLAIN and LOGIN, a 451 retried and a 550 failed, and messages parsed back.
  */
 import { rmSync } from 'node:fs';
+import { createLogger } from '../../src/core/log.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Engine,
@@ -210,13 +211,20 @@ describe.each(['lowdb', 'postgres'] as const)('SMTP replies (%s)', (engine) => {
   it('fails for good on a 550, with the reply recorded, and does not retry', async () => {
     const smtp = await starttls();
     smtp.script.push(550);
-    const r = await withRig(`smtp://127.0.0.1:${smtp.port}`, cert.cert, engine);
+    let logged = '';
+    const log = createLogger('trace', { write: (line: string) => void (logged += line) });
+    const r = await rig(`smtp://127.0.0.1:${smtp.port}`, cert.cert, { log }, engine);
+    open.push(r);
     const q = await r.queue({ template: 'password-reset', data: { link: 'https://svc.test/r' } });
     await r.sender.drain();
     const rec = await r.get(q.id);
     expect(rec.state).toBe('failed');
     expect(rec.lastError).toMatch(/550/);
     expect(rec.data).toBeNull();
+    // The failure is logged with the server's code, never the address it names (an heir's, say).
+    expect(logged).toContain('mail failed for good');
+    expect(logged).toMatch(/550/);
+    expect(logged).not.toContain('heir@example.test');
     r.clock.advance(24 * 3_600_000);
     expect(await r.sender.drain()).toBe(0);
     expect(smtp.received).toHaveLength(0);

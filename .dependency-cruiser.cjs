@@ -77,7 +77,8 @@ const SIBLINGS = {
     'webhooks/(guard|targets|secrets|signature)',
   ],
   // a key belongs to an account: keys creates an account with its first key, and reads its scopes, tier and status;
-  // the password-change notice (accounts/email-flows) counts the account's working keys with keys' own rule.
+  // a reset of a user's password (accounts/email-flows) revokes the keys that user's sessions made, and the notice of
+  // a new password counts the account's keys that keep working with keys' own rule.
   keys: ['accounts/(accounts|email-flows|principal|records|scopes|tenancy)'],
   // mail preferences are account data, declared with the account views.
   mail: ['accounts/tenancy'],

@@ -199,6 +199,21 @@ function resetPerEmailAndAddress(email: string, address: string): { key: string;
   return { key: `reset:email-ip:${emailId}:${address}`, limit: RESET_REQUESTS_PER_EMAIL_AND_ADDRESS };
 }
 
+/**
+ * What else ends when a user's password is reset from a mailed link, run in the reset's transaction: the owner of the
+ * address takes the account back, and whoever held the old password (someone who registered the address without
+ * reading its mail, and kept a session while its owner confirmed it) must keep nothing it made with it. Domains that
+ * keep such credentials register here (the API keys a user's session made: src/keys/manage.ts).
+ */
+export type PasswordResetListener = (tx: Tx, user: { id: string; ownerId: string }, clock: Clock) => Promise<void>;
+
+const resetListeners: PasswordResetListener[] = [];
+
+/** Registers what a password reset also ends (at module load, like collection declarations). */
+export function onPasswordReset(listener: PasswordResetListener): void {
+  if (!resetListeners.includes(listener)) resetListeners.push(listener);
+}
+
 export class EmailFlows {
   /** Reset requests whose lookup and queueing run after the answer (see `forgot`). */
   readonly #background = new Set<Promise<void>>();
@@ -288,7 +303,10 @@ export class EmailFlows {
     return state!.allowed;
   }
 
-  /** Sets a new password from a reset link: every session of the user ends (`user.updated`, changed: password). */
+  /**
+   * Sets a new password from a reset link: every session of the user ends, and what its sessions made that would
+   * outlive them (their API keys, `onPasswordReset`) with them (`user.updated`, changed: password).
+   */
   async reset(token: string, newPassword: string): Promise<void> {
     // The link is checked (not used) first, so a weak password is refused without spending the link.
     const peeked = await peekEmailToken(this.store, token, 'reset', this.clock);
@@ -311,6 +329,8 @@ export class EmailFlows {
         updatedAt: nowIso,
         passwordChangedAt: nowIso,
       });
+      // The keys the user's sessions made go first, so that the notice counts only those that keep working.
+      for (const listener of resetListeners) await listener(tx, { id: fresh.id, ownerId: fresh.ownerId }, this.clock);
       await afterPasswordChange(tx, fresh, this.clock);
     });
   }

@@ -30,7 +30,7 @@ export interface MailTemplates {
   'email-change-notice': { newEmail: string };
   /**
    * When the password was changed (reset or changed with the current one): `workingKeys`, how many of the account's
-   * API keys keep working (a count, as text; left out where the keys domain is not loaded).
+   * API keys keep working (a count, as text; '0': nothing said of keys; left out where the keys domain is not loaded).
    */
   'password-changed': { workingKeys?: string };
   /** Before a switch deadline: `deadline` (ISO 8601), `planLabel`, and `checkInLink` (signed, single use) if any. */

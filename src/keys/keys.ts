@@ -48,6 +48,11 @@ export interface ApiKeyRecord {
   lastUsedAt: string | null;
   expiresAt: string | null;
   revokedAt: string | null;
+  /**
+   * `user:<userId>` when a user's session made it: a reset of that user's password revokes it with their sessions
+   * (src/keys/manage.ts). Absent for keys made by a key or the operator, and on keys made before it was recorded.
+   */
+  madeBy?: string;
 }
 
 export type { Principal } from '../accounts/principal.js';
@@ -74,6 +79,8 @@ export interface NewKey {
   allowedOrigins?: string[] | undefined;
   /** The key's own rate limits (lower than its account's); none when omitted. */
   rateLimit?: KeyRateLimit | null | undefined;
+  /** `user:<userId>` when a user's session makes it (ApiKeyRecord.madeBy). */
+  madeBy?: string | undefined;
 }
 
 /** Builds a key record and its value; the caller stores the record and shows the value once. */
@@ -94,6 +101,7 @@ export function buildKey(input: NewKey, clock: Clock): { record: ApiKeyRecord; k
     lastUsedAt: null,
     expiresAt: input.expiresAt ?? null,
     revokedAt: null,
+    ...(input.madeBy ? { madeBy: input.madeBy } : {}),
   };
   return { record, key };
 }

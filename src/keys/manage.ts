@@ -6,6 +6,8 @@ import type { Store, Tx } from '../store/port.js';
 import { validateWhitelist, whitelistWithin } from '../core/ip.js';
 import { MAX_ALLOWED_ORIGINS, normalizeAllowedOrigins } from './origins.js';
 import { ACCOUNTS, TIER_RANK, type AccountRecord } from '../accounts/records.js';
+import { onPasswordReset } from '../accounts/email-flows.js';
+import { accountTx } from '../accounts/tenancy.js';
 import { API_KEYS, buildKey, type ApiKeyRecord, type Principal } from './keys.js';
 import { hasScope, SCOPES, TIERS, type Scope, type Tier } from '../accounts/scopes.js';
 import { BUCKETS, RATE_LIMITS, type KeyRateLimit } from './limits.js';
@@ -122,7 +124,7 @@ export const UpdateApiKeyInput = z
   .describe('Changes to a key.');
 
 export function keyView(record: ApiKeyRecord): ApiKeyView {
-  const { keyHash: _hash, ...view } = record;
+  const { keyHash: _hash, madeBy: _madeBy, ...view } = record;
   return { ...view, allowedOrigins: record.allowedOrigins ?? [], rateLimit: record.rateLimit ?? null } as ApiKeyView;
 }
 
@@ -332,6 +334,8 @@ export async function createApiKey(
       expiresAt: input.expiresAt ?? caller.expiresAt,
       allowedOrigins,
       rateLimit: rateLimit ?? null,
+      // A session's key ends with its user's sessions when the password is reset (revokeKeysMadeBy below).
+      madeBy: caller.kind === 'session' && caller.userId ? `user:${caller.userId}` : undefined,
     },
     deps.clock,
   );
@@ -428,3 +432,29 @@ export async function revokeApiKey(deps: KeyDeps, caller: Principal, id: string)
     return keyView(next);
   });
 }
+
+/**
+ * A reset of a user's password from a mailed link revokes the keys that user's sessions made, in the reset's
+ * transaction (`api_key.revoked` each, reason `password-reset`). The owner of the address takes the account back:
+ * someone who registered the address first and kept a session while its owner confirmed it must not keep a key made
+ * meanwhile, which would read whatever the owner then claims (a memoir share, a vault left to them).
+ */
+async function revokeKeysMadeBy(tx: Tx, user: { id: string; ownerId: string }, clock: Clock): Promise<void> {
+  const own = accountTx(tx, user.ownerId);
+  const maker = `user:${user.id}`;
+  const nowIso = clock.now().toISOString();
+  for (const k of await own.findBy<ApiKeyRecord>(API_KEYS, 'ownerId', user.ownerId)) {
+    if (k.madeBy !== maker || k.revokedAt) continue;
+    await own.put(API_KEYS, { ...k, revokedAt: nowIso });
+    await recordEvent(
+      own,
+      {
+        type: 'api_key.revoked',
+        ownerId: user.ownerId,
+        data: { id: k.id, name: k.name, revokedBy: null, reason: 'password-reset' },
+      },
+      clock,
+    );
+  }
+}
+onPasswordReset(revokeKeysMadeBy);

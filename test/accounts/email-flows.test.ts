@@ -402,22 +402,18 @@ describe('a new password ends pending address changes', () => {
 describe('the notice of a new password', () => {
   // API keys belong to the account and outlive a new password; whoever changed it without being the user may have
   // made one. The user is told of every change, in their language, with the number of keys that keep working.
+  /**
+   * Keys of the user's account: two made by the operator that keep working, one that has expired by then, and one made
+   * by the user's session (a reset revokes it with the sessions).
+   */
   async function keysOf(user: Awaited<ReturnType<typeof registerUser>>) {
-    const make = async (name: string, extra: object = {}) => {
-      const res = await send(
-        'POST',
-        '/api/v1/api-keys',
-        { name, scopes: ['contracts'], ...extra },
-        sessionHeaders(user),
-      );
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      return res.body.data as { id: string };
-    };
-    await make('kept');
-    await make('kept too');
-    const revoked = await make('revoked');
-    expect((await send('DELETE', `/api/v1/api-keys/${revoked.id}`, undefined, sessionHeaders(user))).status).toBe(200);
-    await make('expiring', { expiresAt: new Date(clock.ms + 60_000).toISOString() });
+    const byOperator = (extra: object = {}) =>
+      server.key({ ownerId: user.accountId, tier: 'public', scopes: ['contracts'], ...extra });
+    await byOperator();
+    await byOperator();
+    await byOperator({ expiresAt: new Date(clock.ms + 60_000).toISOString() });
+    const res = await send('POST', '/api/v1/api-keys', { name: 'made', scopes: ['contracts'] }, sessionHeaders(user));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
 
   it('a reset mails it after the change, counting the keys that still work', async () => {
@@ -448,9 +444,10 @@ describe('the notice of a new password', () => {
     expect((await change('the owner is back again')).status).toBe(200);
     const [notice] = await mailTo(server.app, user.email, 'password-changed');
     expect(notice).toMatchObject({ locale: 'fr', data: { workingKeys: '0' } });
-    expect(renderMail('password-changed', 'fr', notice!.data!).subject).toBe(
-      'Le mot de passe de votre compte a été modifié',
-    );
+    const french = renderMail('password-changed', 'fr', notice!.data!);
+    expect(french.subject).toBe('Le mot de passe de votre compte a été modifié');
+    // No key to tell of: no sentence about keys that keep working.
+    expect(french.text).not.toContain('continuent de fonctionner');
   });
 });
 
@@ -481,6 +478,51 @@ describe('an address registered by someone who does not read its mail', () => {
     const own = await send('POST', '/api/v1/api-keys', { name: 'mine', scopes: ['chat'] }, sessionHeaders(owner));
     expect(own.status).toBe(201);
     expect(own.body.data).toMatchObject({ tier: 'public', ownerId: owner.accountId });
+  });
+
+  it('keeps no key it made once the owner confirmed the address, when the owner takes the account back', async () => {
+    const email = uniqueEmail('squatted');
+    const squatter = await registerUser(server.app, { email, password: PASSWORD, verify: false });
+    // The owner of the address opens the confirmation link they find in their mailbox (the squatter's registration
+    // sent it): the squatter's session, confirmed now, makes a key at once.
+    expect((await send('GET', pathOf(await mailedLink(server.app, email, 'verify-email')))).status).toBe(200);
+    const made = await send(
+      'POST',
+      '/api/v1/api-keys',
+      { name: 'kept for later', scopes: ['chat'] },
+      sessionHeaders(squatter),
+    );
+    expect(made.status).toBe(201);
+    const squatterKey = made.body.data.key as string;
+    const operatorKey = await server.key({ ownerId: squatter.accountId, tier: 'public', scopes: ['chat'] });
+
+    // Not knowing the password, the owner resets it from a mailed link.
+    await send('POST', '/api/auth/password/forgot', { email });
+    const token = new URL(await mailedLink(server.app, email, 'password-reset')).searchParams.get('token')!;
+    expect(
+      (await send('POST', '/api/auth/password/reset', { token, newPassword: 'the owner of the mailbox' })).status,
+    ).toBe(200);
+    // The squatter's session and key end with the old password: nothing of what the owner then claims reaches them.
+    expect(
+      (await send('GET', '/api/v1/svcloom/shared', undefined, { authorization: `Bearer ${squatterKey}` })).status,
+    ).toBe(401);
+    const revoked = (await server.services.store.findBy<EventRecord>(EVENTS, 'ownerId', squatter.accountId)).filter(
+      (e) => e.type === 'api_key.revoked',
+    );
+    expect(revoked.map((e) => e.data)).toEqual([
+      { id: made.body.data.id, name: 'kept for later', revokedBy: null, reason: 'password-reset' },
+    ]);
+    // A key the session did not make (the operator's) stays, and the owner's own session makes keys again.
+    expect(
+      (await send('GET', '/api/v1/svcloom/shared', undefined, { authorization: `Bearer ${operatorKey}` })).status,
+    ).toBe(200);
+    const owner = await signIn(server.app, email, 'the owner of the mailbox');
+    const own = await send('POST', '/api/v1/api-keys', { name: 'mine', scopes: ['chat'] }, sessionHeaders(owner));
+    expect(own.status).toBe(201);
+    expect(own.body.data).not.toHaveProperty('madeBy');
+    expect(
+      (await send('GET', '/api/v1/svcloom/shared', undefined, { authorization: `Bearer ${own.body.data.key}` })).status,
+    ).toBe(200);
   });
 });
 

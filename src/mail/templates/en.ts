@@ -44,9 +44,13 @@ export const EN: TemplateTexts = {
     subject: 'The password of your account was changed',
     paragraphs: [
       'The password of your account has just been changed, and you were signed out everywhere you were signed in.',
-      d.workingKeys === undefined
-        ? 'The API keys of your account keep working: a new password does not stop them. If you do not recognise one, revoke it.'
-        : `API keys of your account that keep working: ${d.workingKeys}. A new password does not stop them; if you do not recognise one, revoke it.`,
+      ...(d.workingKeys === '0'
+        ? []
+        : [
+            d.workingKeys === undefined
+              ? 'The API keys of your account keep working: a new password does not stop them. If you do not recognise one, revoke it.'
+              : `API keys of your account that keep working: ${d.workingKeys}. A new password does not stop them; if you do not recognise one, revoke it.`,
+          ]),
       'If you did not change it yourself, ask for a new password at once with “Forgot your password?” where you sign in, then check your API keys.',
     ],
   }),

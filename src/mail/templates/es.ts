@@ -45,9 +45,13 @@ export const ES: TemplateTexts = {
     subject: 'Se cambió la contraseña de su cuenta',
     paragraphs: [
       'La contraseña de su cuenta acaba de cambiarse y se cerró su sesión en todos los lugares donde la tenía abierta.',
-      d.workingKeys === undefined
-        ? 'Las claves de API de su cuenta siguen funcionando: una contraseña nueva no las detiene. Si no reconoce alguna, revóquela.'
-        : `Claves de API de su cuenta que siguen funcionando: ${d.workingKeys}. Una contraseña nueva no las detiene; si no reconoce alguna, revóquela.`,
+      ...(d.workingKeys === '0'
+        ? []
+        : [
+            d.workingKeys === undefined
+              ? 'Las claves de API de su cuenta siguen funcionando: una contraseña nueva no las detiene. Si no reconoce alguna, revóquela.'
+              : `Claves de API de su cuenta que siguen funcionando: ${d.workingKeys}. Una contraseña nueva no las detiene; si no reconoce alguna, revóquela.`,
+          ]),
       'Si no la cambió usted, pida una contraseña nueva cuanto antes con «¿Ha olvidado su contraseña?» donde inicia sesión y revise después sus claves de API.',
     ],
   }),

@@ -52,9 +52,13 @@ export const FR: TemplateTexts = {
     subject: 'Le mot de passe de votre compte a été modifié',
     paragraphs: [
       'Le mot de passe de votre compte vient d’être modifié, et vous avez été déconnecté partout où vous étiez connecté.',
-      d.workingKeys === undefined
-        ? 'Les clés d’API de votre compte continuent de fonctionner\u00a0: un nouveau mot de passe ne les arrête pas. Si vous n’en reconnaissez pas une, révoquez-la.'
-        : `Clés d’API de votre compte qui continuent de fonctionner\u00a0: ${d.workingKeys}. Un nouveau mot de passe ne les arrête pas\u00a0; si vous n’en reconnaissez pas une, révoquez-la.`,
+      ...(d.workingKeys === '0'
+        ? []
+        : [
+            d.workingKeys === undefined
+              ? 'Les clés d’API de votre compte continuent de fonctionner\u00a0: un nouveau mot de passe ne les arrête pas. Si vous n’en reconnaissez pas une, révoquez-la.'
+              : `Clés d’API de votre compte qui continuent de fonctionner\u00a0: ${d.workingKeys}. Un nouveau mot de passe ne les arrête pas\u00a0; si vous n’en reconnaissez pas une, révoquez-la.`,
+          ]),
       'Si vous ne l’avez pas modifié vous-même, demandez sans attendre un nouveau mot de passe avec «\u00a0Mot de passe oublié\u00a0?\u00a0» là où vous vous connectez, puis vérifiez vos clés d’API.',
     ],
   }),

@@ -71,8 +71,8 @@ export const resetPasswordTool = defineTool({
   title: 'Reset the password',
   description:
     'Sets a new password with the token of a mailed reset link (the link opens the page /account/reset, whose form posts here). The new password passes the same strength check as at registration (400 saying why; ' +
-    'the link still works then). Every session of the user ends; sign in again (a user.updated event, changed: password). ' +
-    "The user is mailed a notice of the change saying how many of the account's API keys keep working (a new password does not stop them)." +
+    'the link still works then). Every session of the user ends, and the API keys its sessions made are revoked (api_key.revoked, reason password-reset): whoever held the old password keeps nothing; sign in again (a user.updated event, changed: password). ' +
+    "The user is mailed a notice of the change saying how many of the account's other API keys keep working (a new password does not stop them)." +
     LINK_REFUSALS,
   annotations: WRITE,
   input: ResetPasswordInput,

@@ -72,7 +72,11 @@ export async function notifyOwner(
 ): Promise<NotifyChannel[]> {
   const channels: NotifyChannel[] = [];
   if (await subscribedTo(tx, plan.ownerId, type)) channels.push('webhook');
-  if ((await mailAbout(tx, plan, v, type, clock)) > 0) channels.push('email');
+  // A report ended because the chain took over (chainTakesOver) is no sign of life: the message saying the owner
+  // showed one would mislead, so only the event tells of it.
+  const mailed =
+    type === 'verification.failed' && data.reason === WATCHED ? 0 : await mailAbout(tx, plan, v, type, clock);
+  if (mailed > 0) channels.push('email');
   await recordEvent(tx, { type, ownerId: plan.ownerId, data: { ...data, channels } }, clock);
   return channels;
 }
@@ -158,6 +162,24 @@ export async function failVerification(
   );
   await tx.put(MEMOIR_HEIR_PLANS, next);
   return next;
+}
+
+/** Why a verification ended when its plan became watched on chain (chainTakesOver). */
+const WATCHED = 'watched';
+
+/**
+ * A plan that becomes watched on chain (src/watch/plans.ts) while the waiting period of a reported trigger runs: the
+ * chain alone opens a watched plan and reports about it are refused, so the report no longer applies either. A period
+ * already over completes as it would have; one still running ends (`verification.failed`, reason `watched`) and the
+ * shares close again, to open when the chain's switch fires. Otherwise a trigger reported just before the deployment
+ * was registered (again) opened the shares at the end of the period although the chain had not fired, while the owner,
+ * checking in on chain, could no longer check in by a report.
+ */
+export async function chainTakesOver(tx: Tx, plan: HeirPlanRecord, clock: Clock): Promise<HeirPlanRecord> {
+  const settled = await settle(tx, plan, clock);
+  const v = settled.verification;
+  if (settled.state !== 'verifying' || v?.state !== 'waiting' || chainOf(v)) return settled;
+  return failVerification(tx, settled, WATCHED, clock);
 }
 
 /** Settles those of `plans` whose waiting period is over, each in its own transaction (re-read: settled once). */

@@ -10,7 +10,7 @@ import { accountTx } from '../accounts/tenancy.js';
 import { DEPLOYMENTS, type DeploymentRecord } from '../contracts/deployments.js';
 import { onDeletedDeployment, onVerifiedDeployment } from '../contracts/register-deployment.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
-import { openByChain } from '../memoir/verification.js';
+import { chainTakesOver, openByChain } from '../memoir/verification.js';
 
 const family = (blockchain: string) => (blockchain === 'ton' ? 'ton' : blockchain === 'solana' ? 'solana' : 'evm');
 
@@ -24,7 +24,10 @@ export async function plansOf(tx: Tx, d: DeploymentRecord): Promise<HeirPlanReco
   );
 }
 
-/** Marks the deployment's plans watched (those linked after the deployment was verified too). Resolves with them. */
+/**
+ * Marks the deployment's plans watched (those linked after the deployment was verified too), ending the waiting period
+ * of a trigger reported before. Resolves with them.
+ */
 export async function markWatched(tx: Tx, d: DeploymentRecord, clock: Clock): Promise<HeirPlanRecord[]> {
   const own = accountTx(tx, d.ownerId);
   const nowIso = clock.now().toISOString();
@@ -34,7 +37,8 @@ export async function markWatched(tx: Tx, d: DeploymentRecord, clock: Clock): Pr
       out.push(p);
       continue;
     }
-    const next = { ...p, watched: true, updatedAt: nowIso };
+    // From now on the chain decides: a trigger reported before no longer opens anything (chainTakesOver).
+    const next = await chainTakesOver(own, { ...p, watched: true, updatedAt: nowIso }, clock);
     await own.put(MEMOIR_HEIR_PLANS, next);
     out.push(next);
   }

@@ -62,7 +62,7 @@ export const EVENT_CATALOGUE: EventType[] = [
   t(
     'verification.failed',
     'verification',
-    'A sign of life of the owner ended the waiting period: the shares stay closed (data: planId, startedAt, reason: check-in, sign-in, key or session, memoirSharesCancelled).',
+    'A sign of life of the owner ended the waiting period, or the plan became watched on chain: the shares stay closed (data: planId, startedAt, reason: check-in, sign-in, key, session or watched, memoirSharesCancelled).',
     true,
   ),
   t('verification.expired', 'verification', 'A verification expired before completion.'),

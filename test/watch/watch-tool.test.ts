@@ -6,6 +6,7 @@ import { createLogger } from '../../src/core/log.js';
 import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
 import { Watcher } from '../../src/watch/watcher.js';
 import { linkPlan, MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heirs.js';
+import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
 import { systemClock } from '../../src/core/clock.js';
 import { startTestServer, type TestServer, tmpDir } from '../helpers.js';
 import { seedDeployment } from '../support/deployments.js';
@@ -148,6 +149,58 @@ describe('plans linked after the deployment was verified', () => {
     });
     expect(report.statusCode).toBe(409);
     expect(report.json().error.message).toMatch(/watched on chain/);
+  });
+
+  it('end the waiting period of a trigger reported before: only the chain opens them then', async () => {
+    const d = (await server.services.store.get<DeploymentRecord>(DEPLOYMENTS, depId))!;
+    const linked = await linkPlan(
+      server.services.store,
+      d.ownerId,
+      {
+        plan: {
+          blockchain: 'evm',
+          ownerAddress: '0x27b1fdb04752bbc536007a920d24acb045561c26',
+          beneficiaries: [{ name: 'A', address: HEIR, percentage: 100 }],
+          deadMansSwitch: { enabled: true, intervalDays: 60, gracePeriodDays: 0 },
+          inheritanceTemplate: 'custom',
+        },
+        contractAddress: d.address,
+        heirAccess: { enabled: true },
+      },
+      systemClock,
+    );
+    // Reported before the plan is watched (a key holding `contracts` may delete the deployment, report, and register
+    // it again): a waiting period starts and the share is scheduled.
+    const report = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/svcloom/heirs/plans/${linked.plan.id}/events`,
+      headers: { authorization: `Bearer ${ownerKey}` },
+      payload: { type: 'deadman.triggered' },
+    });
+    expect(report.json().data.plan.state).toBe('verifying');
+    const shareId = linked.codes[0]!.shareId;
+    expect((await server.services.store.get<GrantRecord>(GRANTS, shareId))?.opensAt).not.toBeNull();
+
+    const watcher = new Watcher({
+      store: server.services.store,
+      clock: systemClock,
+      networks: ['31337'],
+      pollMs: 1000,
+      confirmations: 2,
+      readerFor: async () => chain.reader(),
+    });
+    chain.advance(60);
+    await watcher.pollOnce('31337');
+    // The chain has not fired: the report no longer applies, and the share is closed again.
+    expect(await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, linked.plan.id)).toMatchObject({
+      watched: true,
+      state: 'armed',
+      verification: { state: 'failed', failedBy: 'watched' },
+    });
+    expect(await server.services.store.get<GrantRecord>(GRANTS, shareId)).toMatchObject({
+      opensAt: null,
+      expiresAt: null,
+    });
   });
 });
 

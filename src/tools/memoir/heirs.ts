@@ -101,7 +101,9 @@ const PlanViewSchema = z
         failedBy: z
           .string()
           .nullable()
-          .describe('What ended it as a sign of life: check-in, sign-in, key or session; null otherwise.'),
+          .describe(
+            'What ended it: a sign of life (check-in, sign-in, key or session), or watched (the plan became followed on chain, which alone opens it since); null otherwise.',
+          ),
         endedAt: z.string().nullable().describe('When it failed or completed (ISO 8601), or null.'),
         channels: z
           .array(z.enum(['webhook', 'email']).describe('A channel.'))

@@ -18,10 +18,10 @@ export type LifeSignKind = 'key' | 'session' | 'sign-in' | 'check-in';
 export interface LifeSign {
   accountId: string;
   /**
-   * The credential that gave it: `key:<keyId>` or `user:<userId>` (every session of one user is one person),
-   * `sign-in:<userId>` for a sign-in (the password proven afresh: a sign of life even when a session of that user
-   * reported the trigger), or `mail:<userId>` for a mailed check-in link (proof of reading the owner's mail). Neither
-   * of the last two is ever a reporter's credential.
+   * The credential that gave it: `key:<keyId>` or `session:<sessionId>` (one signed-in browser or device: the owner
+   * using the service on another one than the session that reported a trigger is a sign of life), `sign-in:<userId>`
+   * for a sign-in (the password proven afresh), or `mail:<userId>` for a mailed check-in link (proof of reading the
+   * owner's mail). Neither of the last two is ever a reporter's credential.
    */
   credential: string;
   kind: LifeSignKind;
@@ -50,7 +50,7 @@ export function onSignOfLife(listener: LifeSignListener): void {
 /** The credential a principal acts with, as a sign of life and a reporter record name it; undefined for embed tokens. */
 export function credentialOf(principal: Pick<Principal, 'kind' | 'keyId' | 'userId'>): string | undefined {
   if (principal.kind === 'key') return `key:${principal.keyId}`;
-  if (principal.kind === 'session' && principal.userId) return `user:${principal.userId}`;
+  if (principal.kind === 'session' && principal.userId) return `session:${principal.keyId}`;
   return undefined;
 }
 

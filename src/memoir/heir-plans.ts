@@ -79,7 +79,10 @@ export interface Verification {
   startedAt: string;
   /** When the shares open if no sign of life comes first. */
   endsAt: string;
-  /** The credential that reported the trigger (`key:<id>` or `user:<id>`): its own calls are no sign of life. */
+  /**
+   * The credential that reported the trigger (`key:<id>`, `session:<id>`; `user:<id>` on records written when every
+   * session of a user counted as one; `chain:<network>:<address>`): its own calls are no sign of life.
+   */
   reporter: string;
   state: 'waiting' | 'failed' | 'complete';
   /** Why it failed: `check-in`, `sign-in`, `key` or `session`. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
-import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
+import { registerUser, sessionHeaders, signIn, type TestSession } from '../support/session.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { completeDueVerifications, MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heirs.js';
 import { chainOf } from '../../src/memoir/verification.js';
@@ -148,7 +148,7 @@ describe.each(['lowdb', 'postgres'] as const)('verification before a memoir open
       type: 'deadman.triggered',
     });
     expect(fired.body.data.plan.state).toBe('verifying');
-    expect((await planOf(planId)).verification?.reporter).toBe(`user:${owner.userId}`);
+    expect((await planOf(planId)).verification?.reporter).toMatch(/^session:ses_/);
     // The reporting session's own calls are no sign of life...
     expect((await call(owner, 'GET', '/api/v1/svcloom/heirs/plans')).status).toBe(200);
     expect((await planOf(planId)).verification?.state).toBe('waiting');
@@ -163,6 +163,22 @@ describe.each(['lowdb', 'postgres'] as const)('verification before a memoir open
     expect(await planOf(planId)).toMatchObject({
       state: 'armed',
       verification: { state: 'failed', failedBy: 'sign-in' },
+    });
+  });
+
+  it("a call with another of the user's sessions ends it: only the reporting session is the reporter", async () => {
+    offset = 27 * DAY;
+    // The owner's phone, signed in before anything was reported.
+    const phone = await signIn(server.app, owner.email, owner.password);
+    const planId = await linkPlan();
+    await call(owner, 'POST', `/api/v1/svcloom/heirs/plans/${planId}/events`, { type: 'deadman.triggered' });
+    expect((await call(owner, 'GET', '/api/v1/svcloom/heirs/plans')).status).toBe(200);
+    expect((await planOf(planId)).verification?.state).toBe('waiting');
+    offset = 28 * DAY;
+    expect((await call(phone, 'GET', '/api/v1/svcloom/heirs/shares')).status).toBe(200);
+    expect(await planOf(planId)).toMatchObject({
+      state: 'armed',
+      verification: { state: 'failed', failedBy: 'session' },
     });
   });
 

@@ -18,6 +18,38 @@ export const WARN_DAYS_LIMITS = { count: 5, min: 1, max: 365 } as const;
 /** An EVM chain id as a decimal string (`"31337"`), or `ton-mainnet` / `ton-testnet`. */
 export type NetworkId = string;
 
+/**
+ * Networks for trying contracts out, not for holding an estate: TON's testnet, the EVM test chains of the common
+ * networks (Ethereum's Sepolia, Holesky, Hoodi and Goerli; Polygon's Amoy and Mumbai; BNB Chain's, Avalanche's Fuji,
+ * Arbitrum's, Base's, Optimism's, zkSync's, Linea's, Scroll's, Gnosis's Chiado, Celo's Alfajores, Fantom's test
+ * networks) and the local development chains (anvil and Hardhat's 31337, Ganache's and geth's 1337).
+ */
+const TEST_NETWORKS = new Set([
+  'ton-testnet',
+  '5',
+  '11155111',
+  '17000',
+  '560048',
+  '80001',
+  '80002',
+  '97',
+  '43113',
+  '421614',
+  '84532',
+  '11155420',
+  '300',
+  '59141',
+  '534351',
+  '10200',
+  '44787',
+  '4002',
+  '31337',
+  '1337',
+]);
+
+/** Whether a network is one for trying contracts out (TEST_NETWORKS). */
+export const isTestNetwork = (network: NetworkId): boolean => TEST_NETWORKS.has(network);
+
 /** One difference between what is on chain and the stored plan, named for the owner. */
 export interface DeploymentDifference {
   /** What differs: `code`, `owner`, `beneficiaries[1].share`, `switch.intervalSeconds`, `proxy`, ... */

@@ -7,7 +7,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Tx } from '../store/port.js';
 import { accountTx } from '../accounts/tenancy.js';
-import { DEPLOYMENTS, type DeploymentRecord } from '../contracts/deployments.js';
+import { DEPLOYMENTS, type DeploymentRecord, isTestNetwork } from '../contracts/deployments.js';
 import { onDeletedDeployment, onVerifiedDeployment } from '../contracts/register-deployment.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
 import { chainTakesOver, openByChain } from '../memoir/verification.js';
@@ -62,11 +62,37 @@ export async function unwatchPlans(tx: Tx, d: DeploymentRecord, clock: Clock): P
   return unwatched;
 }
 
-/** The switch fired on chain: every plan the deployment watches opens its shares (once). Resolves with how many. */
+/**
+ * The account's other verified deployments of the same contract address on the same chain family (another network),
+ * not cancelled: twins. A fresh wallet deploying the same creation code gets the same address on every network.
+ */
+async function twinsOf(tx: Tx, d: DeploymentRecord): Promise<DeploymentRecord[]> {
+  const mine = await accountTx(tx, d.ownerId).findBy<DeploymentRecord>(DEPLOYMENTS, 'ownerId', d.ownerId);
+  const address = d.address.toLowerCase();
+  return mine.filter(
+    (o) =>
+      o.id !== d.id &&
+      o.status === 'verified' &&
+      o.chain === d.chain &&
+      o.address.toLowerCase() === address &&
+      o.watch?.snapshot?.cancelled !== true,
+  );
+}
+
+/**
+ * The switch fired on chain: every plan the deployment watches opens its shares (once). Resolves with how many.
+ *
+ * Not when the deployment is on a test network and a twin on a main network watches the same plans: the owner tried
+ * the contract out there first (the same wallet gets the same address) and checks in on the main network only, so
+ * the test copy's switch fires while the owner is alive. Its event is recorded all the same; the plans open when the
+ * main network's switch fires. Twins on two main networks open on either (the plan does not say which one it means).
+ */
 export async function openWatchedPlans(tx: Tx, d: DeploymentRecord, eventId: string, clock: Clock): Promise<number> {
   const own = accountTx(tx, d.ownerId);
+  const plans = await markWatched(tx, d, clock);
+  if (isTestNetwork(d.network) && (await twinsOf(tx, d)).some((t) => !isTestNetwork(t.network))) return 0;
   let opened = 0;
-  for (const p of await markWatched(tx, d, clock)) {
+  for (const p of plans) {
     const next = await openByChain(own, p, { source: `chain:${d.network}:${d.address}`, eventId }, clock);
     if (next !== p) opened += 1;
   }
@@ -87,16 +113,6 @@ export function watchPlansOnVerification(): void {
   });
   onDeletedDeployment(async (tx, d, clock) => {
     if (d.status !== 'verified') return 0;
-    const mine = await accountTx(tx, d.ownerId).findBy<DeploymentRecord>(DEPLOYMENTS, 'ownerId', d.ownerId);
-    const address = d.address.toLowerCase();
-    const twin = mine.some(
-      (o) =>
-        o.id !== d.id &&
-        o.status === 'verified' &&
-        o.chain === d.chain &&
-        o.address.toLowerCase() === address &&
-        o.watch?.snapshot?.cancelled !== true,
-    );
-    return twin ? 0 : unwatchPlans(tx, d, clock);
+    return (await twinsOf(tx, d)).length > 0 ? 0 : unwatchPlans(tx, d, clock);
   });
 }

@@ -15,9 +15,9 @@ export type Call = (
 /** A generated contract as `GET /contracts/:id` gives it, as far as deploying it needs. */
 type GeneratedContract = { id: string; deployData: Hex; compiled: { abi: Abi } };
 
-/** Signed transactions on an anvil node, each waited for and checked to succeed. */
-export function anvilClients(url: string) {
-  const chain = { ...foundry, rpcUrls: { default: { http: [url] } } };
+/** Signed transactions on an anvil node (of chain `chainId`: anvil's own unless started with another), each waited for and checked to succeed. */
+export function anvilClients(url: string, chainId: number = foundry.id) {
+  const chain = { ...foundry, id: chainId, rpcUrls: { default: { http: [url] } } };
   const pub = createPublicClient({ chain, transport: http(url) });
   const wallet = (account: PrivateKeyAccount) => createWalletClient({ account, chain, transport: http(url) });
   return {

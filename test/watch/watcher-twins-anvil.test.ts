@@ -1,0 +1,116 @@
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvmReader } from '../../src/chains/evm.js';
+import { systemClock } from '../../src/core/clock.js';
+import { EVENTS, type EventRecord } from '../../src/events/events.js';
+import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-plans.js';
+import { Watcher } from '../../src/watch/watcher.js';
+import { startTestServer, type TestServer } from '../helpers.js';
+import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
+import { adminCall, anvilClients, deployGenerated, watchedPlan } from './anvil-plan.js';
+
+// An owner tries the contract out on a test network, then deploys it on a main network from the same fresh wallet:
+// the same creation code and nonce give the same address on both, and both deployments watch the memoir plan linked
+// to that address. The owner checks in on the main network only, so the test copy's switch fires while they are
+// alive: that must not open the plan to the heirs. The main network's switch firing does.
+
+const DAY = 86_400;
+const MAIN = 1;
+const TEST = 31337;
+const owner = privateKeyToAccount(ANVIL_KEYS[0]);
+const heirA = privateKeyToAccount(ANVIL_KEYS[1]);
+const heirB = privateKeyToAccount(ANVIL_KEYS[2]);
+
+let main: Anvil;
+let test: Anvil;
+let server: TestServer;
+
+beforeAll(async () => {
+  [main, test] = await Promise.all([startAnvil(['--chain-id', String(MAIN)]), startAnvil()]);
+  server = await startTestServer({
+    config: {
+      chains: {
+        evmRpcUrls: { [MAIN]: main.url, [TEST]: test.url },
+        tonApis: {},
+        watchPollMs: 60_000,
+        watchConfirmations: 2,
+      },
+    },
+    listen: false,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  await Promise.all([main?.stop(), test?.stop()]);
+});
+
+const call = adminCall(() => server);
+
+describe('the same contract on a test network and a main network', () => {
+  it("opens the plan when the main network's switch fires, not the test copy's", async () => {
+    const plan = watchedPlan(owner, heirA, heirB);
+    const onTest = await deployGenerated(call, anvilClients(test.url, TEST), owner, plan);
+    const mainClients = anvilClients(main.url, MAIN);
+    const receipt = await mainClients.send(owner, { data: onTest.c.deployData });
+    expect(receipt.contractAddress?.toLowerCase()).toBe(onTest.address.toLowerCase());
+
+    const linked = await call('POST', '/svcloom/heirs/plans', {
+      plan,
+      contractAddress: onTest.address,
+      heirAccess: { enabled: true },
+    });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+    const planId = (linked.body as { data: { plan: { id: string } } }).data.plan.id;
+    for (const [network, hash] of [
+      [TEST, onTest.hash],
+      [MAIN, receipt.transactionHash],
+    ] as const) {
+      const reg = await call('POST', `/contracts/${onTest.c.id}/deployments`, {
+        network,
+        address: onTest.address,
+        txHash: hash,
+      });
+      expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+      expect((reg.body as { data: { status: string } }).data.status).toBe('verified');
+    }
+
+    const store = server.services.store;
+    const watcher = new Watcher({
+      store,
+      clock: systemClock,
+      networks: [String(MAIN), String(TEST)],
+      pollMs: 60_000,
+      confirmations: 2,
+      readerFor: async (network) =>
+        network === String(MAIN) ? createEvmReader(main.url, MAIN) : createEvmReader(test.url, TEST),
+    });
+    const planNow = async () => (await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!;
+    const triggers = async (network: number) =>
+      (await store.all<EventRecord>(EVENTS)).filter(
+        (e) => e.type === 'deadman.triggered' && e.data.network === String(network),
+      );
+    const poll = async (node: Anvil, network: number) => {
+      await node.mine(3);
+      return watcher.pollOnce(String(network));
+    };
+    expect(await poll(test, TEST)).toMatchObject({ read: 1, failed: 0 });
+    expect(await poll(main, MAIN)).toMatchObject({ read: 1, failed: 0 });
+    expect(await planNow()).toMatchObject({ watched: true, state: 'armed' });
+
+    // The test copy is left alone past its deadline: its switch fires, and is told as such, but opens nothing.
+    await test.advance(61 * DAY);
+    await poll(test, TEST);
+    expect(await triggers(TEST)).toHaveLength(1);
+    expect(await planNow()).toMatchObject({ watched: true, state: 'armed', triggeredAt: null });
+
+    // The owner checks in on the main network meanwhile; later, no more check-ins: its switch fires and opens.
+    await mainClients.write(owner, onTest.address, onTest.c.compiled.abi, 'checkIn');
+    await poll(main, MAIN);
+    expect(await planNow()).toMatchObject({ state: 'armed' });
+    await main.advance(61 * DAY);
+    await poll(main, MAIN);
+    expect(await triggers(MAIN)).toHaveLength(1);
+    expect(await planNow()).toMatchObject({ state: 'triggered', verification: { state: 'complete' } });
+  }, 120_000);
+});

@@ -7,6 +7,8 @@
  * grandmother) maps to the English word that is just as ambiguous there, so the same question is asked.
  */
 
+import { foldArabicLetters } from '../core/arabic-letters.js';
+
 /** Each Arabic word or phrase (written naturally, keyed after `arabicKey`) and the English word it means. */
 const ARABIC_WORDS: Record<string, string> = {
   // spouses
@@ -118,18 +120,12 @@ const ARABIC_WORDS: Record<string, string> = {
 };
 
 /**
- * The form an Arabic word is compared in: diacritics, tatweel and punctuation dropped, the hamza forms of alef read
- * as alef (NFKD parts them from their hamza), teh marbuta as heh and alef maksura as yeh (as many people type them),
- * and the article "ال" dropped from every word ("الأخ الشقيق" is "أخ شقيق").
+ * The form an Arabic word is compared in: diacritics and punctuation dropped, the letters people type one for another
+ * made one (foldArabicLetters; NFKD parts the hamza forms of alef from their hamza), and the article "ال" dropped
+ * from every word ("الأخ الشقيق" is "أخ شقيق").
  */
 export function arabicKey(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/\u0640/g, '')
-    .replace(/\u0671/g, '\u0627')
-    .replace(/\u0629/g, '\u0647')
-    .replace(/\u0649/g, '\u064a')
+  return foldArabicLetters(text.normalize('NFKD').replace(/\p{M}/gu, ''))
     .replace(/[^\u0621-\u064a]+/g, ' ')
     .trim()
     .split(' ')

@@ -7,18 +7,7 @@ import { englishForArabic } from './arabic-family-words.js';
 export type RelationshipClass = 'spouse' | 'child' | 'grandchild' | 'parent' | 'sibling' | 'other';
 
 const WORDS: Record<Exclude<RelationshipClass, 'other'>, readonly string[]> = {
-  spouse: [
-    'spouse',
-    'husband',
-    'wife',
-    'partner',
-    'civil partner',
-    'registered partner',
-    'domestic partner',
-    'life partner',
-    'widow',
-    'widower',
-  ],
+  spouse: ['spouse', 'husband', 'wife', 'widow', 'widower'],
   child: [
     'child',
     'son',
@@ -83,12 +72,6 @@ const OTHER_LANGUAGES: Record<Exclude<RelationshipClass, 'other'>, readonly stri
     'mari',
     'veuf',
     'veuve',
-    'partenaire',
-    'partenaire de pacs',
-    'partenaire pacse',
-    'partenaire pacsee',
-    'pacse',
-    'pacsee',
     // es
     'conyuge',
     'esposo',
@@ -96,8 +79,6 @@ const OTHER_LANGUAGES: Record<Exclude<RelationshipClass, 'other'>, readonly stri
     'marido',
     'viudo',
     'viuda',
-    'pareja',
-    'pareja de hecho',
     // de
     'ehemann',
     'ehefrau',
@@ -107,32 +88,21 @@ const OTHER_LANGUAGES: Record<Exclude<RelationshipClass, 'other'>, readonly stri
     'gattin',
     'witwe',
     'witwer',
-    'lebenspartner',
-    'lebenspartnerin',
-    'eingetragener lebenspartner',
-    'eingetragene lebenspartnerin',
-    'partnerin',
     // it
     'coniuge',
     'marito',
     'moglie',
     'vedovo',
     'vedova',
-    'unito civilmente',
-    'unita civilmente',
     // pt
     'esposa',
     'viuvo',
     'viuva',
-    'companheiro',
-    'companheira',
     // nl
     'echtgenoot',
     'echtgenote',
     'weduwe',
     'weduwnaar',
-    'geregistreerd partner',
-    'geregistreerde partner',
   ],
   child: [
     'enfant',
@@ -259,10 +229,42 @@ const OTHER_LANGUAGES: Record<Exclude<RelationshipClass, 'other'>, readonly stri
     'halfzus',
   ],
 };
+/**
+ * The spouse words that name a partner rather than a husband or wife, in every language read here: a spouse, unless
+ * the jurisdiction's law does not make a registered partner one (`partnersAreSpouses: false`).
+ */
+const PARTNER_WORDS: readonly string[] = [
+  'partner',
+  'civil partner',
+  'registered partner',
+  'domestic partner',
+  'life partner',
+  'partenaire',
+  'partenaire de pacs',
+  'partenaire pacse',
+  'partenaire pacsee',
+  'pacse',
+  'pacsee',
+  'pareja',
+  'pareja de hecho',
+  'lebenspartner',
+  'lebenspartnerin',
+  'eingetragener lebenspartner',
+  'eingetragene lebenspartnerin',
+  'partnerin',
+  'unito civilmente',
+  'unita civilmente',
+  'companheiro',
+  'companheira',
+  'geregistreerd partner',
+  'geregistreerde partner',
+];
+const PARTNERS = new Set(PARTNER_WORDS);
 const LOOKUP = new Map<string, RelationshipClass>();
 for (const table of [WORDS, OTHER_LANGUAGES])
   for (const [cls, words] of Object.entries(table) as [RelationshipClass, readonly string[]][])
     for (const w of words) LOOKUP.set(w, cls);
+for (const w of PARTNER_WORDS) LOOKUP.set(w, 'spouse');
 
 /**
  * A relationship as the tables hold it: accents and other marks dropped, the ligatures spelt out ("sœur" is "soeur",
@@ -299,34 +301,6 @@ export function classifyRelationship(
   if (cls === 'spouse' && opts.partnersAreSpouses === false && PARTNERS.has(w.replace(/-/g, ' '))) return 'other';
   return cls;
 }
-
-/** The spouse words that name a partner rather than a husband or wife. */
-const PARTNERS = new Set([
-  'partner',
-  'civil partner',
-  'registered partner',
-  'domestic partner',
-  'life partner',
-  'partenaire',
-  'partenaire de pacs',
-  'partenaire pacse',
-  'partenaire pacsee',
-  'pacse',
-  'pacsee',
-  'pareja',
-  'pareja de hecho',
-  'lebenspartner',
-  'lebenspartnerin',
-  'eingetragener lebenspartner',
-  'eingetragene lebenspartnerin',
-  'partnerin',
-  'unito civilmente',
-  'unita civilmente',
-  'companheiro',
-  'companheira',
-  'geregistreerd partner',
-  'geregistreerde partner',
-]);
 
 /** Words naming both parents at once ("parents", "Eltern", "والدان"): such a beneficiary counts as two. */
 const BOTH_PARENTS = new Set(['parents', 'padres', 'eltern', 'genitori', 'pais', 'ouders']);

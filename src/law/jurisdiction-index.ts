@@ -1,3 +1,4 @@
+import { foldArabicLetters } from '../core/arabic-letters.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import type { Jurisdiction } from './jurisdiction-schema.js';
 
@@ -25,17 +26,10 @@ export interface JurisdictionIndex {
 
 /**
  * Lookup key: lowercase, accents stripped, spaces/underscores/dots folded to single '-'-free form. In Arabic script,
- * the letters people type one for another are one: hamza forms of alef (stripped with the accents), teh marbuta and
- * heh, alef maksura and the Arabic and Persian yeh, the Arabic and Persian kaf; tatweel is dropped.
+ * the letters people type one for another are one (foldArabicLetters).
  */
 export function normalizeKey(s: string): string {
-  return s
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/\u0640/g, '')
-    .replace(/\u0629/g, '\u0647')
-    .replace(/[\u0649\u06cc]/g, '\u064a')
-    .replace(/\u06a9/g, '\u0643')
+  return foldArabicLetters(s.normalize('NFKD').replace(/\p{M}/gu, ''))
     .toLowerCase()
     .replace(/['’.]/g, '')
     .replace(/[\s_]+/g, ' ')

@@ -111,9 +111,10 @@ describe('update_deployment_watch', () => {
 });
 
 describe('plans linked after the deployment was verified', () => {
-  it('become watched at the next poll, and then refuse reports', async () => {
+  /** A plan linked to the deployment's address, not watched yet. */
+  async function linkToDeployment(heirAccess?: { enabled: boolean }) {
     const d = (await server.services.store.get<DeploymentRecord>(DEPLOYMENTS, depId))!;
-    const linked = await linkPlan(
+    return linkPlan(
       server.services.store,
       d.ownerId,
       {
@@ -125,10 +126,13 @@ describe('plans linked after the deployment was verified', () => {
           inheritanceTemplate: 'custom',
         },
         contractAddress: d.address,
+        ...(heirAccess ? { heirAccess } : {}),
       },
       systemClock,
     );
-    expect(linked.plan.watched).toBe(false);
+  }
+  /** The watcher's next poll, a minute later on the chain. */
+  async function nextPoll() {
     const watcher = new Watcher({
       store: server.services.store,
       clock: systemClock,
@@ -139,58 +143,36 @@ describe('plans linked after the deployment was verified', () => {
     });
     chain.advance(60);
     await watcher.pollOnce('31337');
-    const plan = await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, linked.plan.id);
-    expect(plan?.watched).toBe(true);
-    const report = await server.app.inject({
+  }
+  const reportTrigger = (planId: string) =>
+    server.app.inject({
       method: 'POST',
-      url: `/api/v1/svcloom/heirs/plans/${linked.plan.id}/events`,
+      url: `/api/v1/svcloom/heirs/plans/${planId}/events`,
       headers: { authorization: `Bearer ${ownerKey}` },
       payload: { type: 'deadman.triggered' },
     });
+
+  it('become watched at the next poll, and then refuse reports', async () => {
+    const linked = await linkToDeployment();
+    expect(linked.plan.watched).toBe(false);
+    await nextPoll();
+    const plan = await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, linked.plan.id);
+    expect(plan?.watched).toBe(true);
+    const report = await reportTrigger(linked.plan.id);
     expect(report.statusCode).toBe(409);
     expect(report.json().error.message).toMatch(/watched on chain/);
   });
 
   it('end the waiting period of a trigger reported before: only the chain opens them then', async () => {
-    const d = (await server.services.store.get<DeploymentRecord>(DEPLOYMENTS, depId))!;
-    const linked = await linkPlan(
-      server.services.store,
-      d.ownerId,
-      {
-        plan: {
-          blockchain: 'evm',
-          ownerAddress: '0x27b1fdb04752bbc536007a920d24acb045561c26',
-          beneficiaries: [{ name: 'A', address: HEIR, percentage: 100 }],
-          deadMansSwitch: { enabled: true, intervalDays: 60, gracePeriodDays: 0 },
-          inheritanceTemplate: 'custom',
-        },
-        contractAddress: d.address,
-        heirAccess: { enabled: true },
-      },
-      systemClock,
-    );
+    const linked = await linkToDeployment({ enabled: true });
     // Reported before the plan is watched (a key holding `contracts` may delete the deployment, report, and register
     // it again): a waiting period starts and the share is scheduled.
-    const report = await server.app.inject({
-      method: 'POST',
-      url: `/api/v1/svcloom/heirs/plans/${linked.plan.id}/events`,
-      headers: { authorization: `Bearer ${ownerKey}` },
-      payload: { type: 'deadman.triggered' },
-    });
+    const report = await reportTrigger(linked.plan.id);
     expect(report.json().data.plan.state).toBe('verifying');
     const shareId = linked.codes[0]!.shareId;
     expect((await server.services.store.get<GrantRecord>(GRANTS, shareId))?.opensAt).not.toBeNull();
 
-    const watcher = new Watcher({
-      store: server.services.store,
-      clock: systemClock,
-      networks: ['31337'],
-      pollMs: 1000,
-      confirmations: 2,
-      readerFor: async () => chain.reader(),
-    });
-    chain.advance(60);
-    await watcher.pollOnce('31337');
+    await nextPoll();
     // The chain has not fired: the report no longer applies, and the share is closed again.
     expect(await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, linked.plan.id)).toMatchObject({
       watched: true,

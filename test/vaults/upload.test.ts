@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storageUsage } from '../../src/accounts/quota.js';
+import { ACCOUNTS, type AccountRecord } from '../../src/accounts/records.js';
 import { completeDueVerifications } from '../../src/memoir/heirs.js';
 import { VAULT_ITEMS, type VaultItemRecord } from '../../src/vaults/records.js';
 import { encryptedSize } from '../../src/vaults/stream.js';
@@ -257,6 +258,30 @@ describe.each(['lowdb', 'postgres'] as const)('vault uploads (%s)', (engine) => 
     const json = await call(owner, 'POST', `/api/v1/vaults/${vaultId}/items/upload`, { title: 'x' });
     expect(json.status).toBe(415);
     await unchanged('bad fields');
+  });
+
+  it("a file that fills the quota's room exactly is stored; a byte more is refused, leaving nothing", async () => {
+    // The account's own limit leaves exactly 1000 bytes; the request carries more (the form's boundaries and fields).
+    const account = await server.services.store.get<AccountRecord>(ACCOUNTS, owner.accountId);
+    const { used } = await usage();
+    await server.services.store.put(ACCOUNTS, { ...account!, storageQuotaBytes: used + 1000 });
+    try {
+      const before = await vaultFiles();
+      const over = await upload(owner, vaultId, fileParts(randomBytes(1001), 'One too many', [ANA]));
+      expect(over.status).toBe(413);
+      expect(over.body.error.code).toBe('QUOTA_EXCEEDED');
+      expect(await vaultFiles()).toEqual(before);
+      expect((await usage()).reserved).toBe(0);
+      for (const chunked of [false, true]) {
+        const exact = await upload(owner, vaultId, fileParts(randomBytes(1000), 'Exact', [ANA]), chunked);
+        expect(exact.status, JSON.stringify(exact.body)).toBe(201);
+        expect(await usage()).toMatchObject({ used: used + 1000, reserved: 0, available: 0 });
+        expect((await call(owner, 'DELETE', `/api/v1/vaults/${vaultId}/items/${exact.body.data.id}`)).status).toBe(200);
+      }
+      expect(await vaultFiles()).toEqual(before);
+    } finally {
+      await server.services.store.put(ACCOUNTS, account!);
+    }
   });
 
   it('an age file sealed for the heir opens with age; the heir downloads the 5 MiB file once released', async () => {

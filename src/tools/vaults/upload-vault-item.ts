@@ -57,11 +57,14 @@ async function readUpload(form: ReceivedForm, services: Services, principal: Pri
   };
   try {
     const declared = form.declaredLength;
+    // The declared length bounds the file but is not its size: it counts the form's boundaries and fields too. So it
+    // only caps the reservation, which is what is left when that is less, and a file that fits the room left exactly
+    // is stored; one past it is refused as it streams, at the first byte over.
     const { bytes: room, before } = await reserveStorage(
       store,
       principal.ownerId,
       stagingId,
-      declared !== undefined ? { bytes: Math.min(declared, limit) } : { bytes: limit, atLeast: 1 },
+      { bytes: Math.min(declared ?? limit, limit), atLeast: 1 },
       quota,
     );
     reserved = true;

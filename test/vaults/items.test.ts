@@ -101,6 +101,15 @@ describe.each(['lowdb', 'postgres'] as const)('vault items (%s)', (engine) => {
       [{ title: 'x', heirs: [ANA] }, 'text'],
       [{ title: 'x', heirs: [ANA], file: { ...file(3), contentType: 'not a type' } }, 'file.contentType'],
       [{ title: 'x', heirs: [ANA], file: { ...file(3), fileName: '../etc/passwd' } }, 'file.fileName'],
+      // A name that shows other than it is (read right to left: "invoiceexe.pdf"), or holds a C1 control character.
+      [{ title: 'x', heirs: [ANA], file: { ...file(3), fileName: 'invoice\u202efdp.exe' } }, 'file.fileName'],
+      [{ title: 'x', heirs: [ANA], file: { ...file(3), fileName: 'a\u2067b.pdf' } }, 'file.fileName'],
+      [{ title: 'x', heirs: [ANA], file: { ...file(3), fileName: 'a\u0085b.pdf' } }, 'file.fileName'],
+      [
+        { title: 'x', heirs: [ANA], sealed: { contentBase64: ageFile(40), format: 'age', fileName: 'a\u009bb' } },
+        'sealed.fileName',
+      ],
+      [{ title: 'a\u0085b', heirs: [ANA], text: 'a' }, 'title'],
       [{ title: 'x', heirs: [ANA], sealed: { contentBase64: 'AA==', format: 'zip' } }, 'sealed.format'],
       // Not sealed at all: plain text sent as an age or an OpenPGP file.
       [{ title: 'x', heirs: [ANA], sealed: { contentBase64: 'aGVsbG8=', format: 'age' } }, 'sealed.contentBase64'],
@@ -114,6 +123,9 @@ describe.each(['lowdb', 'postgres'] as const)('vault items (%s)', (engine) => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
     }
+    const hidden = await call('PATCH', `/api/v1/vaults/${vaultId}/items/${id}`, { title: 'New\u0090' });
+    expect(hidden.body.error.details[0].field).toBe('title');
+    expect((await call('POST', '/api/v1/vaults', { name: 'Papers\u009c' })).body.error.details[0].field).toBe('name');
     const bad = await call('PATCH', `/api/v1/vaults/${vaultId}/items/${id}`, { heirs: [ANA, ANA] });
     expect(bad.body.error.details[0].field).toBe('heirs.1');
     expect(JSON.stringify(await server.services.store.findBy(VAULT_ITEMS, 'vaultId', vaultId))).toBe(before);

@@ -253,6 +253,10 @@ describe.each(['lowdb', 'postgres'] as const)('vault uploads (%s)', (engine) => 
     expect(plainPgp.body.error.message).toContain('OpenPGP');
     const stray = await upload(owner, vaultId, fileParts(small, 'x', [ANA], [{ name: 'colour', value: 'red' }]));
     expect(stray.body.error.details[0]).toMatchObject({ field: 'colour' });
+    // A file name that an override makes show as "deedsexe.pdf" (an .exe): refused once the file is staged.
+    const spoofed = await upload(owner, vaultId, fileParts(small, 'x', [ANA], [], 'deeds\u202efdp.exe'));
+    expect(spoofed.status).toBe(400);
+    expect(spoofed.body.error.details[0]).toMatchObject({ field: 'file' });
     const empty = await upload(owner, vaultId, fileParts(Buffer.alloc(0), 'Empty', [ANA]));
     expect(empty.status).toBe(400);
     const json = await call(owner, 'POST', `/api/v1/vaults/${vaultId}/items/upload`, { title: 'x' });

@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { pipeline, Readable } from 'node:stream';
+import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { ApiError } from '../core/errors.js';
 import { aad, type DataKey } from './crypto.js';
 import type { VaultItemRecord } from './records.js';
@@ -87,7 +87,7 @@ export async function stageEncrypted(
   // again after the removal.
   const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
   try {
-    await pipeline(counted(), encryptStream(key, aad.itemContent(ids.vaultId, ids.itemId)), out);
+    await pipelineAsync(counted(), encryptStream(key, aad.itemContent(ids.vaultId, ids.itemId)), out);
     // @fastify/multipart marks a file cut at its own limit as truncated.
     if ((source as Readable & { truncated?: boolean }).truncated) throw tooLarge();
     if (size === 0) throw ApiError.validation('Empty file', [{ field: 'file', reason: 'at least one byte' }]);
@@ -161,12 +161,10 @@ export function itemBody(dataDir: string | undefined, key: DataKey, item: VaultI
   }
   if (!dataDir) throw new Error('a vault file needs the data directory');
   const file = itemFilePath(dataDir, item.ownerId, item.file);
-  const decrypted = (): Readable => {
-    const source = createReadStream(file);
-    const plain = decryptStream(key, label);
-    source.on('error', (err) => plain.destroy(err));
-    return source.pipe(plain);
-  };
+  // Chained so that each end tears down the other: a read error fails the decryption, and a reader that stops (a
+  // client gone mid-download) closes the file, which `pipe` would leave open, paused, for as long as the process
+  // lives (holding the disk space of an item deleted meanwhile).
+  const decrypted = (): Readable => pipeline(createReadStream(file), decryptStream(key, label), () => {});
   const drain = async (keep: Buffer[] | undefined) => {
     try {
       for await (const chunk of decrypted()) keep?.push(chunk as Buffer);

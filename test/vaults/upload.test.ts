@@ -7,14 +7,18 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storageUsage } from '../../src/accounts/quota.js';
 import { ACCOUNTS, type AccountRecord } from '../../src/accounts/records.js';
 import { completeDueVerifications } from '../../src/memoir/heirs.js';
+import { accountStore } from '../../src/accounts/tenancy.js';
 import { VAULT_ITEMS, type VaultItemRecord } from '../../src/vaults/records.js';
+import { openItem } from '../../src/vaults/vaults.js';
 import { encryptedSize } from '../../src/vaults/stream.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { multipartBody } from '../memoir/support.js';
@@ -121,6 +125,16 @@ async function vaultFiles(): Promise<Array<[string, number]>> {
   return out.sort();
 }
 
+/** This process's open descriptors of `file`. */
+const openFiles = (file: string) =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false;
+    }
+  });
+
 const items = () => server.services.store.findBy<VaultItemRecord>(VAULT_ITEMS, 'vaultId', vaultId);
 const usage = () => storageUsage(server.services.store, owner.accountId, { defaultLimit: QUOTA, now: clock.now() });
 
@@ -189,6 +203,22 @@ describe.each(['lowdb', 'postgres'] as const)('vault uploads (%s)', (engine) => 
     expect(down.headers['content-length']).toBe(String(big.length));
     expect(down.headers['content-disposition']).toContain('deeds.pdf');
     expect(sha(down.raw)).toBe(sha(big));
+    // A reader that stops mid-download (a client gone) closes the file: none stays open, nor its disk space held.
+    const deps = {
+      store: accountStore(server.services.store, owner.accountId),
+      ownerId: owner.accountId,
+      keyring: server.services.keyring,
+      clock,
+      dataDir: server.dataDir,
+    };
+    const onDisk = path.join(server.dataDir, 'vault-files', owner.accountId, `${bigId}.svcvf`);
+    for (let i = 0; i < 3; i++) {
+      const { stream } = await openItem(deps, vaultId, bigId);
+      await once(stream, 'readable');
+      expect(stream.read()).not.toBeNull();
+      stream.destroy();
+    }
+    await expect.poll(() => openFiles(onDisk), { timeout: 2000 }).toEqual([]);
     // Too large for JSON: get_vault_item says so with a null, the small one comes in base64.
     const json = await call(owner, 'GET', `/api/v1/vaults/${vaultId}/items/${bigId}`);
     expect(json.body.data).toMatchObject({ id: bigId, contentBase64: null, text: null, size: big.length });

@@ -289,12 +289,16 @@ function toolHandler(services: Services, tool: AnyTool) {
   };
 }
 
-/** Adds a tool's route at /api/v1 and its aliases. */
+/**
+ * Adds a tool's route at /api/v1 and its aliases. No HEAD beside a GET: Fastify would answer it by running the tool
+ * and dropping the body, so a HEAD on an heir's download would be recorded (and told to the owner's webhooks) as a
+ * download that delivered nothing, and would spend the work of a whole read.
+ */
 function addRoute(app: FastifyInstance, services: Services, tool: AnyTool): void {
   const handler = toolHandler(services, tool);
-  app.route({ method: tool.rest.method, url: API_PREFIX + tool.rest.path, schema: routeSchema(tool), handler });
-  for (const alias of tool.rest.aliases ?? [])
-    app.route({ method: tool.rest.method, url: alias, schema: { hide: true }, handler });
+  const route = { method: tool.rest.method, handler, exposeHeadRoute: false };
+  app.route({ ...route, url: API_PREFIX + tool.rest.path, schema: routeSchema(tool) });
+  for (const alias of tool.rest.aliases ?? []) app.route({ ...route, url: alias, schema: { hide: true } });
 }
 
 /** The routes of every tool. Multipart parsing is registered for upload routes only: the others keep refusing it. */

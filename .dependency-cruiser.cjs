@@ -77,9 +77,9 @@ const SIBLINGS = {
     'webhooks/(guard|targets|secrets|signature)',
   ],
   // a key belongs to an account: keys creates an account with its first key, and reads its scopes, tier and status;
-  // a reset of a user's password (accounts/email-flows) revokes the keys that user's sessions made, and the notice of
-  // a new password counts the account's keys that keep working with keys' own rule.
-  keys: ['accounts/(accounts|email-flows|principal|records|scopes|tenancy)'],
+  // a reset of a user's password revokes the keys that user's sessions made, and the notice of a new password counts
+  // the account's keys that keep working with keys' own rule (both registered in accounts/password-hooks).
+  keys: ['accounts/(accounts|password-hooks|principal|records|scopes|tenancy)'],
   // mail preferences are account data, declared with the account views.
   mail: ['accounts/tenancy'],
   // memoirs are shared through grants, charged in credits, checked against heirs, photos fetched via the guard;

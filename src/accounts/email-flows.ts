@@ -23,6 +23,7 @@ import {
   peekEmailToken,
   takeEmailToken,
 } from './email-tokens.js';
+import { countWorkingKeys, endWithReset } from './password-hooks.js';
 import { ACCOUNTS, type AccountRecord, SESSIONS, USERS } from './records.js';
 
 export { MAIL_LOCALES };
@@ -148,18 +149,6 @@ export function queueReset(tx: Tx, user: MailUser, linkBase: string, clock: Cloc
 }
 
 /**
- * Counts an account's API keys that work (neither revoked nor expired). The keys domain, which builds on this one,
- * registers it when it loads (src/keys/keys.ts).
- */
-export type WorkingKeyCount = (tx: Tx, accountId: string, now: Date) => Promise<number>;
-let workingKeys: WorkingKeyCount | undefined;
-
-/** Registers how the password-change notice counts the account's working API keys (at module load). */
-export function countWorkingKeysWith(count: WorkingKeyCount): void {
-  workingKeys = count;
-}
-
-/**
  * What every change of a user's password does besides storing the new hash, in the transaction that stores it (a
  * reset from a mailed link, or a change with the current password): every session of the user ends, links to move the
  * account to another address stop working, `user.updated` (password) is recorded, and the user is told by mail. API
@@ -178,7 +167,7 @@ export async function afterPasswordChange(tx: Tx, user: MailUser, clock: Clock):
     { type: 'user.updated', ownerId: user.ownerId, data: { id: user.id, changed: ['password'] } },
     clock,
   );
-  const keys = workingKeys ? await workingKeys(tx, user.ownerId, now) : undefined;
+  const keys = await countWorkingKeys(tx, user.ownerId, now);
   await mailUser(tx, user, 'password-changed', keys === undefined ? {} : { workingKeys: String(keys) }, clock);
 }
 
@@ -197,21 +186,6 @@ export const RESET_REQUESTS_PER_ADDRESS = 30;
 function resetPerEmailAndAddress(email: string, address: string): { key: string; limit: number } {
   const emailId = createHash('sha256').update(email).digest('base64url');
   return { key: `reset:email-ip:${emailId}:${address}`, limit: RESET_REQUESTS_PER_EMAIL_AND_ADDRESS };
-}
-
-/**
- * What else ends when a user's password is reset from a mailed link, run in the reset's transaction: the owner of the
- * address takes the account back, and whoever held the old password (someone who registered the address without
- * reading its mail, and kept a session while its owner confirmed it) must keep nothing it made with it. Domains that
- * keep such credentials register here (the API keys a user's session made: src/keys/manage.ts).
- */
-export type PasswordResetListener = (tx: Tx, user: { id: string; ownerId: string }, clock: Clock) => Promise<void>;
-
-const resetListeners: PasswordResetListener[] = [];
-
-/** Registers what a password reset also ends (at module load, like collection declarations). */
-export function onPasswordReset(listener: PasswordResetListener): void {
-  if (!resetListeners.includes(listener)) resetListeners.push(listener);
 }
 
 export class EmailFlows {
@@ -330,7 +304,7 @@ export class EmailFlows {
         passwordChangedAt: nowIso,
       });
       // The keys the user's sessions made go first, so that the notice counts only those that keep working.
-      for (const listener of resetListeners) await listener(tx, { id: fresh.id, ownerId: fresh.ownerId }, this.clock);
+      await endWithReset(tx, { id: fresh.id, ownerId: fresh.ownerId }, this.clock);
       await afterPasswordChange(tx, fresh, this.clock);
     });
   }

@@ -7,7 +7,7 @@ import type { Scope, Tier } from '../accounts/scopes.js';
 import type { KeyRateLimit } from './limits.js';
 import type { Principal } from '../accounts/principal.js';
 import { declareTenantCollection } from '../accounts/tenancy.js';
-import { countWorkingKeysWith } from '../accounts/email-flows.js';
+import { countWorkingKeysWith } from '../accounts/password-hooks.js';
 
 export const API_KEYS = 'api_keys';
 /** Indexed fields of the api_keys collection. */

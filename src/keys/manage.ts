@@ -6,7 +6,7 @@ import type { Store, Tx } from '../store/port.js';
 import { validateWhitelist, whitelistWithin } from '../core/ip.js';
 import { MAX_ALLOWED_ORIGINS, normalizeAllowedOrigins } from './origins.js';
 import { ACCOUNTS, TIER_RANK, type AccountRecord } from '../accounts/records.js';
-import { onPasswordReset } from '../accounts/email-flows.js';
+import { onPasswordReset } from '../accounts/password-hooks.js';
 import { accountTx } from '../accounts/tenancy.js';
 import { API_KEYS, buildKey, type ApiKeyRecord, type Principal } from './keys.js';
 import { hasScope, SCOPES, TIERS, type Scope, type Tier } from '../accounts/scopes.js';

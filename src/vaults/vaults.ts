@@ -14,6 +14,7 @@
  * release an heir sees nothing of any vault, not even that one exists; each read is logged in the owner's account
  * (`vault.accessed`), and the owner sees that log once the vault is released.
  */
+import { hasUnsafeNameChars } from '../core/names.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { newId } from '../core/ids.js';
@@ -59,16 +60,9 @@ export const SHARED_VAULT_COLLECTIONS = [VAULTS, VAULT_ITEMS, MEMOIR_HEIR_PLANS]
 const vaultNotFound = () => new ApiError('NOT_FOUND', 'No vault with this id in your account.');
 const itemNotFound = () => new ApiError('NOT_FOUND', 'No item with this id in this vault.');
 
-/**
- * Characters no name or title may hold: the C0 and C1 control characters (U+0085 and its kin are controls too, and
- * some programs take them for line breaks) and the bidirectional embeddings, overrides and isolates, with which a
- * name shows other than it is (`invoice\u202Efdp.exe` reads as `invoiceexe.pdf`).
- */
-const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-
 export function cleanText(raw: string, field: string, max: number): string {
   const text = raw.normalize('NFC').replace(/\s+/g, ' ').trim();
-  if (!text || text.length > max || HIDDEN.test(text))
+  if (!text || text.length > max || hasUnsafeNameChars(text))
     throw ApiError.validation(`Invalid ${field}`, [
       { field, reason: `visible text of 1 to ${max} characters, without control characters` },
     ]);
@@ -77,7 +71,13 @@ export function cleanText(raw: string, field: string, max: number): string {
 
 export function cleanFileName(raw: string, field: string): string {
   const name = raw.normalize('NFC').trim();
-  if (!name || name.length > VAULT_LIMITS.fileName || HIDDEN.test(name) || /[/\\"]/.test(name) || /^\.+$/.test(name))
+  if (
+    !name ||
+    name.length > VAULT_LIMITS.fileName ||
+    hasUnsafeNameChars(name) ||
+    /[/\\"]/.test(name) ||
+    /^\.+$/.test(name)
+  )
     throw ApiError.validation('Invalid file name', [
       {
         field,

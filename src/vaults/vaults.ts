@@ -71,18 +71,10 @@ export function cleanText(raw: string, field: string, max: number): string {
 
 export function cleanFileName(raw: string, field: string): string {
   const name = raw.normalize('NFC').trim();
-  if (
-    !name ||
-    name.length > VAULT_LIMITS.fileName ||
-    hasUnsafeNameChars(name) ||
-    /[/\\"]/.test(name) ||
-    /^\.+$/.test(name)
-  )
+  // A path separator or a quote anywhere, or only dots ("." and ".."), besides the characters no name may hold.
+  if (!name || name.length > VAULT_LIMITS.fileName || hasUnsafeNameChars(name) || /[/\\"]|^\.+$/.test(name))
     throw ApiError.validation('Invalid file name', [
-      {
-        field,
-        reason: 'a plain file name: no path separators, quotes, control or bidirectional formatting characters',
-      },
+      { field, reason: 'a plain file name: no path separators, quotes, control or bidirectional characters' },
     ]);
   return name;
 }

@@ -17,7 +17,7 @@ declareTenantCollection(API_KEYS);
 /** The password-change notice says how many of the account's keys keep working (src/accounts/email-flows.ts). */
 countWorkingKeysWith(async (tx, accountId, now) => {
   const keys = await tx.findBy<ApiKeyRecord>(API_KEYS, 'ownerId', accountId);
-  return keys.filter((k) => !k.revokedAt && (!k.expiresAt || Date.parse(k.expiresAt) > now.getTime())).length;
+  return keys.filter((k) => keyWorks(k, now)).length;
 });
 
 export const KEY_PREFIX: Record<Tier, string> = {
@@ -137,9 +137,13 @@ export function checkPresented(presented: string | undefined): asserts presented
 
 /** The stored key a presented value matched, or API_KEY_INVALID when there is none or it is revoked or expired. */
 export function usableKey(record: ApiKeyRecord | undefined, clock: Clock): ApiKeyRecord {
-  if (!record || record.revokedAt) throw invalidKey();
-  if (record.expiresAt && Date.parse(record.expiresAt) <= clock.now().getTime()) throw invalidKey();
+  if (!record || !keyWorks(record, clock.now())) throw invalidKey();
   return record;
+}
+
+/** Whether a key works at `now`: neither revoked nor expired. */
+export function keyWorks(record: Pick<ApiKeyRecord, 'revokedAt' | 'expiresAt'>, now: Date): boolean {
+  return !record.revokedAt && (!record.expiresAt || Date.parse(record.expiresAt) > now.getTime());
 }
 
 /** lastUsedAt is written at most this often per key, to keep reads from turning into writes. */

@@ -422,15 +422,25 @@ export async function revokeApiKey(deps: KeyDeps, caller: Principal, id: string)
     const fresh = await tx.get<ApiKeyRecord>(API_KEYS, id);
     if (!fresh || fresh.ownerId !== caller.ownerId) throw ApiError.notFound(`API key ${id}`);
     if (fresh.revokedAt) return keyView(fresh);
-    const next = { ...fresh, revokedAt: deps.clock.now().toISOString() };
-    await tx.put(API_KEYS, next);
-    await recordEvent(
-      tx,
-      { type: 'api_key.revoked', ownerId: caller.ownerId, data: { id, name: fresh.name, revokedBy: caller.keyId } },
-      deps.clock,
-    );
-    return keyView(next);
+    return keyView(await revokeInTx(tx, fresh, { revokedBy: caller.keyId }, deps.clock));
   });
+}
+
+/** Marks a key revoked and records `api_key.revoked` (who revoked it, or why), in the caller's transaction. */
+async function revokeInTx(
+  tx: Tx,
+  key: ApiKeyRecord,
+  why: { revokedBy: string | null; reason?: string },
+  clock: Clock,
+): Promise<ApiKeyRecord> {
+  const next = { ...key, revokedAt: clock.now().toISOString() };
+  await tx.put(API_KEYS, next);
+  await recordEvent(
+    tx,
+    { type: 'api_key.revoked', ownerId: key.ownerId, data: { id: key.id, name: key.name, ...why } },
+    clock,
+  );
+  return next;
 }
 
 /**
@@ -442,19 +452,8 @@ export async function revokeApiKey(deps: KeyDeps, caller: Principal, id: string)
 async function revokeKeysMadeBy(tx: Tx, user: { id: string; ownerId: string }, clock: Clock): Promise<void> {
   const own = accountTx(tx, user.ownerId);
   const maker = `user:${user.id}`;
-  const nowIso = clock.now().toISOString();
-  for (const k of await own.findBy<ApiKeyRecord>(API_KEYS, 'ownerId', user.ownerId)) {
-    if (k.madeBy !== maker || k.revokedAt) continue;
-    await own.put(API_KEYS, { ...k, revokedAt: nowIso });
-    await recordEvent(
-      own,
-      {
-        type: 'api_key.revoked',
-        ownerId: user.ownerId,
-        data: { id: k.id, name: k.name, revokedBy: null, reason: 'password-reset' },
-      },
-      clock,
-    );
-  }
+  for (const k of await own.findBy<ApiKeyRecord>(API_KEYS, 'ownerId', user.ownerId))
+    if (k.madeBy === maker && !k.revokedAt)
+      await revokeInTx(own, k, { revokedBy: null, reason: 'password-reset' }, clock);
 }
 onPasswordReset(revokeKeysMadeBy);

@@ -12,6 +12,7 @@ import {
   groupsText,
   mainSource,
   matches,
+  membersOf,
   pct,
   regimeOf,
   round2,
@@ -84,12 +85,7 @@ function checkReserve(
     basis: fh.basis === 'movable-estate' ? 'movable-estate' : 'estate',
     conditional: fh.onlyIf ? 1 : 0,
   };
-  const members = beneficiaries
-    .map((_, i) => i)
-    .filter((i) => {
-      const g = groupOf(f.cls[i]!);
-      return g !== undefined && r.heirs.includes(g);
-    });
+  const members = membersOf(f, r.heirs);
   const given = members.reduce((s, i) => s + beneficiaries[i]!.percentage, 0);
   const required = fractionValue(r.fraction) * 100;
   if (given < required - EPS) {
@@ -221,17 +217,7 @@ function checkForcedHeirship(
   const scenario = fh.scenarios.find((s) => matches(s, f, regime));
   for (const r of scenario?.reserves ?? []) {
     if (r.right !== 'usufruct') checkReserve(j, r, f, beneficiaries, out);
-    else
-      checkUsufruct(
-        j,
-        r,
-        beneficiaries,
-        f.cls.flatMap((c, i) => {
-          const g = groupOf(c);
-          return g !== undefined && r.heirs.includes(g) ? [i] : [];
-        }),
-        out,
-      );
+    else checkUsufruct(j, r, beneficiaries, membersOf(f, r.heirs), out);
   }
   // Reserved heirs not named in the plan who would have a reserve if they exist. A reserve in usufruct is told
   // apart: it is not "part of the estate" but a right over it.

@@ -90,3 +90,11 @@ export function regimeOf(j: Jurisdiction, given: 'community' | 'separate' | unde
     ? 'community'
     : 'separate';
 }
+
+/** The beneficiaries (their indexes) the plan names in any of `heirs`' groups. */
+export function membersOf(f: Family, heirs: readonly HeirGroup[]): number[] {
+  return f.cls.flatMap((c, i) => {
+    const g = groupOf(c);
+    return g !== undefined && heirs.includes(g) ? [i] : [];
+  });
+}

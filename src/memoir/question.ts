@@ -139,15 +139,24 @@ function baseForms(w: string): string[] {
  * Italy's some sixty regions, cities and rivers: a dozen of them would leave out Rome).
  */
 function related(w: string, all: string[], at: number): { words: string[]; parts: string[] } {
-  const lemmas = [...phrasalLemmas(w, all[at + 1]), ...baseForms(w)];
   const single = (x: string) => !x.includes('_');
-  for (const lemma of lemmas) {
+  for (const lemma of phrasalLemmas(w, all[at + 1])) {
     const words = relatedWords(lemma).filter(single).slice(0, 12);
-    const parts = placeParts(lemma).filter(single);
-    if (words.length || parts.length) return { words, parts };
+    if (words.length) return { words, parts: [] };
   }
-  return { words: [], parts: [] };
+  // The word as written and its base forms together: "moved" is an adjective of feeling ("touched") as written and a
+  // verb of going ("travel") as "move"; the first known form alone kept only the feeling.
+  const words = new Set<string>();
+  const parts = new Set<string>();
+  for (const lemma of baseForms(w)) {
+    for (const x of relatedWords(lemma).filter(single).slice(0, 12)) words.add(x);
+    for (const x of placeParts(lemma).filter(single)) parts.add(x);
+  }
+  return { words: [...words].slice(0, 16), parts: [...parts] };
 }
+
+/** The words after "back" that make it a time or a place already named ("back then", "back in Lisbon"), not a subject. */
+const FRAMED_BY_BACK = new Set(['then', 'in', 'on', 'when', 'there']);
 
 /** Particles that make a phrasal verb with the verb before them ("split up", "pass away", "find out"). */
 const PARTICLES = new Set(['up', 'out', 'off', 'back', 'away', 'down', 'over', 'along', 'on', 'in', 'around']);
@@ -217,6 +226,12 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
   const particles = new Set(
     all.flatMap((w, i) => (phrasalLemmas(w, all[i + 1]).some((l) => relatedWords(l).length > 0) ? [i + 1] : [])),
   );
+  // Words that frame the question rather than say what it is about: "back then", "back on the island", and the verb
+  // of "when did you find out (that) ...": what was found out is the subject.
+  for (const [i, w] of all.entries()) {
+    if (w === 'back' && FRAMED_BY_BACK.has(all[i + 1] ?? '') && !particles.has(i)) particles.add(i);
+    if ((w === 'find' || w === 'found') && all[i + 1] === 'out') particles.add(i).add(i + 1);
+  }
   for (const [i, w] of all.entries()) {
     if (particles.has(i)) continue;
     // "Grandpa Tony", "Uncle Paulo": before a name, a kinship word is a title and the name says who it is (an owner

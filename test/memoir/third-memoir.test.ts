@@ -122,6 +122,31 @@ describe('phrasal verbs', () => {
   });
 });
 
+describe('words that frame a question', () => {
+  it('"back then" and "back on the island" say when or where, not what the question is about', () => {
+    expect(parseQuestion('Was it hard being a divorced woman back then?').own).toEqual(['hard', 'divorc', 'woman']);
+    expect(parseQuestion('What did your dad do back on the island?').own).toEqual(['dad', 'island']);
+    // "go back" is still a verb of its own: a return.
+    expect(parseQuestion('Did you ever go back to the Azores?').own).toEqual(['azor']);
+    const docs = memoir(
+      'It was hard. Everybody said a divorced woman with two kids cant run a business.',
+      'My back hurt every morning at the sewing shop, it was hard work.',
+      'We sold the bakery in 2008.',
+    );
+    expect(ids(docs, 'Was it hard being a divorced woman back then?')).toEqual(['j1']);
+  });
+
+  it('"When did you find out ..." is about what was found out', () => {
+    expect(parseQuestion('When did I find out I was diabetic?').own).toEqual(['diabet']);
+    const docs = memoir(
+      'The doctor told me in 1998 I have the sugar diabetes, type 2.',
+      'I found a gold ring in the sand at Horseneck Beach.',
+    );
+    expect(ids(docs, 'When did I find out I was diabetic?')).toEqual(['j1']);
+    expect(ids(docs, 'When did you find out you had diabetes?')).toEqual(['j1']);
+  });
+});
+
 describe('family words', () => {
   it('finds "step-children" (split at its hyphen) from "stepkids"', () => {
     const docs = memoir(

@@ -27,12 +27,16 @@ export interface RecallSet {
  * `walter` (bench/memoir-questions-walter.json), a grandfather's, written later without looking at the retrieval
  * (recall@3 0.80 and a false answer on first measure), whose misses then led to changes that hold for any memoir;
  * `fatima` (bench/memoir-questions-fatima.json), an Azorean emigrant grandmother's (Portuguese words, accents, informal
- * spelling, step-children), also written blind (recall@3 0.46, MRR 0.34 and a false answer on first measure).
+ * spelling, step-children), also written blind (recall@3 0.46, MRR 0.34 and a false answer on first measure);
+ * `gurdev` (bench/memoir-questions-gurdev.json), a Punjabi Sikh grandfather's in British Columbia (Punjabi words, the
+ * heirs' "Dadaji" and "Nanaji", near-miss questions nothing answers), written blind by another hand without reading
+ * the retrieval (recall@3 0.56, MRR 0.51 and false answers 0.58 on first measure, at c2a1364).
  */
 export const RECALL_SETS = {
   margaret: 'memoir-questions.json',
   walter: 'memoir-questions-walter.json',
   fatima: 'memoir-questions-fatima.json',
+  gurdev: 'memoir-questions-gurdev.json',
 } as const;
 
 export function loadRecallSet(name: keyof typeof RECALL_SETS = 'margaret'): RecallSet {

@@ -88,6 +88,15 @@ export const INTENTS: Intent[] = [
     words: ['holiday', 'lake', 'trip', 'travelled', 'summer'],
   },
   {
+    // Leaving one country for another, a chapter of many lives: "When did you move to Canada?" is answered by "I came
+    // to Canada on 9th February 1974", "When did you come to America?" by "We came over ... on a plane to Boston".
+    name: 'migration',
+    pattern:
+      /\b(move|moved|moving|come|came|coming|go|went|going) (here|over|to (?!school|work|church|bed|college|university|see|the (shop|store|doctor|hospital|church|school)))|\b(emigrat|immigrat)\w*|\b(leave|leaving|left) (home|the (old )?country|the island|the village|your country)\b|\bbehind in\b/i,
+    categories: [],
+    words: ['came', 'arrived', 'landed', 'plane', 'ship', 'boat', 'sponsored', 'emigrated', 'immigrated', 'over'],
+  },
+  {
     // Military service, a chapter of many lives: "Where were you stationed?" finds "the Army sent me to Baumholder".
     name: 'military',
     pattern:
@@ -141,6 +150,59 @@ export const GRANDPARENTS: Record<string, 'grandfather' | 'grandmother'> = {
   nan: 'grandmother',
   grandmother: 'grandmother',
   grandmas: 'grandmother',
+  // The words of the languages many families keep for their grandparents, as heirs type them (accents optional
+  // where the word stays unambiguous without them: Portuguese "vovo" could be either and is left out).
+  // Hindi and Punjabi: the father's parents (dada, dadi) and the mother's (nana, nani; "nana" alone is English's
+  // grandmother, above), with the respectful "ji".
+  dadaji: 'grandfather',
+  dadi: 'grandmother',
+  dadiji: 'grandmother',
+  nanaji: 'grandfather',
+  nani: 'grandmother',
+  naniji: 'grandmother',
+  abuelo: 'grandfather',
+  abuelito: 'grandfather',
+  abuela: 'grandmother',
+  abuelita: 'grandmother',
+  vovô: 'grandfather',
+  vovó: 'grandmother',
+  avô: 'grandfather',
+  avó: 'grandmother',
+  nonno: 'grandfather',
+  nonna: 'grandmother',
+  opa: 'grandfather',
+  oma: 'grandmother',
+  opi: 'grandfather',
+  omi: 'grandmother',
+  papy: 'grandfather',
+  mamie: 'grandmother',
+  mamy: 'grandmother',
+  dziadek: 'grandfather',
+  dziadzia: 'grandfather',
+  babcia: 'grandmother',
+  zayde: 'grandfather',
+  zaidy: 'grandfather',
+  bubbe: 'grandmother',
+  bubbie: 'grandmother',
+  saba: 'grandfather',
+  savta: 'grandmother',
+  papou: 'grandfather',
+  pappou: 'grandfather',
+  yiayia: 'grandmother',
+  jiddo: 'grandfather',
+  jeddo: 'grandfather',
+  teta: 'grandmother',
+  sitto: 'grandmother',
+  dedushka: 'grandfather',
+  babushka: 'grandmother',
+  dede: 'grandfather',
+  halmoni: 'grandmother',
+  harabeoji: 'grandfather',
+  halabeoji: 'grandfather',
+  yeye: 'grandfather',
+  nainai: 'grandmother',
+  gonggong: 'grandfather',
+  popo: 'grandmother',
 };
 
 /**

@@ -182,3 +182,21 @@ export function relatedWords(lemma: string): string[] {
 export function placeParts(lemma: string): string[] {
   return expansion(lemma).parts;
 }
+
+/** The most places `placesWithin` gives: the United States' states and their cities are some 1,500. */
+const MAX_PLACES_WITHIN = 2_000;
+
+/**
+ * The parts of a named place and their own parts, one level down: "America" gives Massachusetts and then Boston,
+ * "Canada" British Columbia and then Vancouver, as a memoir names the city it came to rather than the country.
+ */
+export function placesWithin(lemma: string): string[] {
+  const out = new Set(placeParts(lemma));
+  for (const part of [...out]) {
+    for (const inner of placeParts(part)) {
+      if (out.size >= MAX_PLACES_WITHIN) return [...out];
+      out.add(inner);
+    }
+  }
+  return [...out];
+}

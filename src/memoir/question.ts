@@ -5,7 +5,7 @@
  */
 import { stemmer } from 'stemmer';
 import { COLLOQUIAL, GRANDPARENTS, intentsOf, KINSHIP, type Intent } from './intents.js';
-import { placeParts, relatedWords } from './lexicon.js';
+import { placesWithin, relatedWords } from './lexicon.js';
 import { isStopword } from './stop-words.js';
 import type { Spouse } from './spouse.js';
 import { words } from './text.js';
@@ -135,6 +135,12 @@ function baseForms(w: string): string[] {
 }
 
 /**
+ * Not an abbreviation: WordNet lists the states of "America" with theirs ("ok", "me.", "pa", "hi"), which are
+ * everyday words in a journal ("Ok ok", "Ma and Pa").
+ */
+const unabbreviated = (x: string): boolean => x.length > 2 && !x.includes('.');
+
+/**
  * A question word's WordNet relations: a dozen synonyms and hypernyms at most, and every part of a named place (all of
  * Italy's some sixty regions, cities and rivers: a dozen of them would leave out Rome).
  */
@@ -150,7 +156,7 @@ function related(w: string, all: string[], at: number): { words: string[]; parts
   const parts = new Set<string>();
   for (const lemma of baseForms(w)) {
     for (const x of relatedWords(lemma).filter(single).slice(0, 12)) words.add(x);
-    for (const x of placeParts(lemma).filter(single)) parts.add(x);
+    for (const x of placesWithin(lemma).filter(single).filter(unabbreviated)) parts.add(x);
   }
   return { words: [...words].slice(0, 16), parts: [...parts] };
 }

@@ -3,6 +3,7 @@
  * that is a man or a woman. An heir's "Grandad" is the owner's husband when the owner is a grandmother, and the owner
  * himself when the owner is a grandfather (then "Grandma" is his wife); the memoir's own words tell which.
  */
+import { GRANDPARENTS } from './intents.js';
 import { namesIn } from './names.js';
 import { sentences, words } from './text.js';
 
@@ -19,7 +20,15 @@ export interface Spouse {
   sex?: 'male' | 'female';
 }
 
+/** What the owner's grandchildren call them: "call me Nana", "calls me Dadaji", "I am their Oma". */
+const CALLED = /\b(?:calls? me|called me|I am (?:their|your)|I'm (?:their|your)) (\p{L}+)/giu;
 const MARRIAGE = /\b(married|marry|wedding|husband|wife|proposed|engaged|honeymoon)\b/i;
+/**
+ * Only the owner's own marriage, told in the first person ("We were married at St Aidan's"), takes its names from
+ * the sentences before it: in "In 1995 he married Navneet" (a name the tagger does not know) the son named before
+ * is the one marrying, not the owner's spouse.
+ */
+const FIRST_PERSON = /\b(I|me|my|we|us|our)\b/i;
 /** A sentence about marrying that names nobody ("We were married at St Aidan's") speaks of those just named. */
 const BEFORE = 2;
 
@@ -74,10 +83,16 @@ export function spouseOf(docs: readonly SourceDoc[]): Spouse {
         if (k.relation === 'husband' || k.relation === 'wife') counts.set(k.name, (counts.get(k.name) ?? 0) + 2);
       said.male += (text.match(/\bmy (?:late |dear )?(?:husband|hubby)\b/gi) ?? []).length * 3;
       said.female += (text.match(/\bmy (?:late |dear )?wife\b/gi) ?? []).length * 3;
+      // "The grandkids call me Vovó", "Harry's kids call me Dadaji": the owner is that grandparent, the spouse the other.
+      for (const m of text.matchAll(CALLED)) {
+        const role = GRANDPARENTS[m[1]!.toLowerCase()];
+        if (role === 'grandfather') said.female += 3;
+        if (role === 'grandmother') said.male += 3;
+      }
       continue;
     }
     let named = candidates(text, own);
-    if (named.length === 0) named = [...new Set(before.flatMap((s) => candidates(s, own)))];
+    if (named.length === 0 && FIRST_PERSON.test(text)) named = [...new Set(before.flatMap((s) => candidates(s, own)))];
     for (const p of named) counts.set(p, (counts.get(p) ?? 0) + 1);
   }
   const [first, second] = [...counts.entries()].sort((a, b) => b[1] - a[1]);

@@ -12,7 +12,7 @@ import { words } from './text.js';
 
 /** Words a question uses that say nothing about its subject. */
 const GENERIC = new Set(
-  'tell say said remember like think thought feel felt know go went come came ever life time thing things anything something everything lot much many kind sort way day days please us me nan nana gran granny grandma grandmother story stories talk mean why how what when where who which does doe do did become became becomes happen happened happens have has had get gets getting got make makes made want wants wanted year years really'.split(
+  'tell say said remember like think thought feel felt know go went come came ever life time thing things anything something everything lot much many kind sort way day days please us me nan nana gran granny grandma grandmother story stories talk mean why how what when where who which does doe do did become became becomes happen happened happens have has had get gets getting got make makes made want wants wanted year years really not anymore again true'.split(
     ' ',
   ),
 );

@@ -168,7 +168,7 @@ function scoreUnits(units: readonly Unit[], q: Query): Scored[] {
   return units.map((unit) => {
     let score = 0;
     for (const t of q.terms) {
-      const tf = unit.terms.get(t.stem) ?? 0;
+      const tf = unit.terms.get(t.stem) ?? (MONEY_STEMS.has(t.stem) && AMOUNT_IN_WORDS.test(unit.text) ? 1 : 0);
       if (tf > 0) score += t.weight * idf(t.stem) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * unit.length) / avg)));
       else if (unit.context.has(t.stem)) score += t.weight * WEIGHT.context * idf(t.stem);
     }
@@ -184,6 +184,11 @@ function scoreUnits(units: readonly Unit[], q: Query): Scored[] {
 
 const AMOUNT =
   /[$£€¥]\s?\d|\b(dollars?|bucks|cents|pounds|quid|euros?|shillings?|pence|francs?|marks|escudos?|lire|pesos?|rupees?|grand)\b|\b\d[\d,.]*\s?(k|m)\b/i;
+
+/** The words for money itself, which a passage naming a sum covers. */
+const MONEY_STEMS = new Set(['money', 'cash', 'savings'].map((w) => stemOf(w)));
+/** A sum, in figures or in words ("eleven thousand dollars"). */
+const AMOUNT_IN_WORDS = new RegExp(`${AMOUNT.source}|\\b(hundred|thousand|million)\\b`, 'i');
 
 /** The words of a question about a price that an amount in a passage answers. */
 const PRICE_STEMS = new Set(
@@ -203,7 +208,12 @@ function coverage(u: Unit, q: Query, idf: (s: string) => number): number {
   const priced = q.amount && AMOUNT.test(u.text);
   // A word that only names the intent ("living" in "for a living") is covered by a passage of that intent.
   const onTopic = onTopicOf(u, q);
-  const has = (x: string) => u.terms.has(x) || u.context.has(x) || (priced && PRICE_STEMS.has(x));
+  // "money" is covered by a sum: "I paid eleven thousand dollars" answers "What was your worst money mistake?".
+  const has = (x: string) =>
+    u.terms.has(x) ||
+    u.context.has(x) ||
+    (priced && PRICE_STEMS.has(x)) ||
+    (MONEY_STEMS.has(x) && AMOUNT_IN_WORDS.test(u.text));
   let total = 0;
   let hit = 0;
   let whole = false;

@@ -82,3 +82,51 @@ describe('leaving one country for another', () => {
     expect(ids(docs, 'Did you ever live in America?')).not.toContain('j2');
   });
 });
+
+describe('words a question uses around its subject', () => {
+  it('"not ... anymore", "again" and "is it true" frame the question', () => {
+    expect(parseQuestion('Why do we grow blueberries and not raspberries anymore?').own).toEqual([
+      'grow',
+      'blueberri',
+      'raspberri',
+    ]);
+    expect(parseQuestion('When did you start wearing a turban again?').own).toEqual(['start', 'wear', 'turban']);
+    expect(parseQuestion('Is it true you met the Queen?').own).toEqual(['meet', 'queen']);
+  });
+
+  it('finds the corona for the covid, and the parents for a dad', () => {
+    const docs = memoir(
+      'This corona. Gurdwara closed, first time in my life I cant go on a Sunday.',
+      'The strike at the mill in 1971 lasted six weeks.',
+      'We planted blueberries in 1996.',
+    );
+    expect(ids(docs, 'How did you get through covid?')).toEqual(['j1']);
+    const parents: SourceDoc = {
+      id: 'qa:family.parents',
+      kind: 'answer',
+      text: 'Bapu was a farmer, a quiet man with hands like wood.',
+      context: 'What were your parents like?',
+      category: 'family',
+      questionId: 'family.parents',
+    };
+    expect(ids([parents, ...docs], 'What was your dad like?')[0]).toBe('qa:family.parents');
+  });
+
+  it('a sum in a passage answers a question about money, in figures or in words', () => {
+    const docs: SourceDoc[] = [
+      {
+        id: 'qa:work.mistake',
+        kind: 'answer',
+        text: 'In 1986 I co-signed a loan for my cousin. He went off to California and I paid eleven thousand dollars.',
+        context: 'What was a mistake at work that taught you something?',
+        category: 'work',
+        questionId: 'work.mistake',
+      },
+      ...memoir('The worst part is mornings, I still make two cups of chai.', 'We planted blueberries in 1996.'),
+    ];
+    expect(ids(docs, 'What was the worst money mistake you made?')[0]).toBe('qa:work.mistake');
+    expect(ids(memoir('We sold the cow for 300 rupees.', 'The worst winter was 1978.'), 'Was money tight?')).toEqual([
+      'j1',
+    ]);
+  });
+});

@@ -251,4 +251,8 @@ export const COLLOQUIAL: Record<string, string[]> = {
   stepkid: ['step', 'stepchild', 'stepson', 'stepdaughter'],
   stepchildren: ['step', 'stepson', 'stepdaughter'],
   kids: ['children'],
+  // Where one studied after school: the same place in the words of different countries.
+  university: ['college'],
+  college: ['university'],
+  uni: ['university', 'college'],
 };

@@ -161,6 +161,10 @@ function related(w: string, all: string[], at: number): { words: string[]; parts
   return { words: [...words].slice(0, 16), parts: [...parts] };
 }
 
+const PERSONS = new Set(['you', 'i', 'he', 'she', 'we', 'they']);
+/** The words of "when you were young" ("a kid", "little", "a boy"...). */
+const YOUNG = new Set(['young', 'little', 'small', 'kid', 'child', 'boy', 'girl', 'teenager', 'youngster']);
+
 /** The words after "back" that make it a time or a place already named ("back then", "back in Lisbon"), not a subject. */
 const FRAMED_BY_BACK = new Set(['then', 'in', 'on', 'when', 'there']);
 
@@ -236,6 +240,12 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
   // of "when did you find out (that) ...": what was found out is the subject.
   for (const [i, w] of all.entries()) {
     if (w === 'back' && FRAMED_BY_BACK.has(all[i + 1] ?? '') && !particles.has(i)) particles.add(i);
+    // "when you were young", "when you were a kid": the time of life (the childhood intent), not a word to find.
+    if (w === 'when' && PERSONS.has(all[i + 1] ?? '') && (all[i + 2] === 'were' || all[i + 2] === 'was')) {
+      const rest = all[i + 3] === 'a' || all[i + 3] === 'little' ? i + 4 : i + 3;
+      if (YOUNG.has(all[rest - 1] ?? '') || YOUNG.has(all[rest] ?? ''))
+        for (let k = i + 3; k <= rest; k++) particles.add(k);
+    }
     if ((w === 'find' || w === 'found') && all[i + 1] === 'out') particles.add(i).add(i + 1);
   }
   for (const [i, w] of all.entries()) {

@@ -94,6 +94,23 @@ describe('words a question uses around its subject', () => {
     expect(parseQuestion('Is it true you met the Queen?').own).toEqual(['meet', 'queen']);
   });
 
+  it('"when you were young" (or "a kid", "little") is the time of life, not a word to find', () => {
+    expect(parseQuestion('What games did you play when you were young?').own).toEqual(['game', 'plai']);
+    expect(parseQuestion('Where did you live when you were a kid?').own).toEqual(['live']);
+    expect(parseQuestion('When you were a nurse, did you work nights?').own).toEqual(['nurs', 'work', 'night']);
+  });
+
+  it('finds the college for the university, and the university for the college', () => {
+    const docs = memoir(
+      'I was the first one from our family to go to college, Lyallpur Khalsa College in Jalandhar.',
+      'We planted blueberries in 1996.',
+    );
+    expect(ids(docs, 'Did you go to university?')).toEqual(['j1']);
+    expect(ids(memoir('She finished university in 1994.', 'The cow died.'), 'Where did she go to college?')).toEqual([
+      'j1',
+    ]);
+  });
+
   it('finds the corona for the covid, and the parents for a dad', () => {
     const docs = memoir(
       'This corona. Gurdwara closed, first time in my life I cant go on a Sunday.',

@@ -362,12 +362,17 @@ function checkMaritalProperty(
   }
   if (!f.spouse) return;
   if (mp.communityProperty === 'deferred') {
+    // Germany settles the gains at death by a larger statutory share (BGB § 1371(1)), not by a claim paid first.
+    const increase = mp.deathSettlement === 'share-increase';
+    const settled = increase
+      ? "No claim to share the gains is settled first: the spouse's larger statutory share takes its place (the spouse's reserve here is computed on it). A spouse who refuses what the plan gives may instead claim the equalisation of gains, with a reserve computed on the unincreased share."
+      : "The spouse's marital-property claim is settled before the estate is shared out.";
     out.push({
       severity: 'info',
       rule: 'spouse.deferred-community',
-      message: `In ${at(j)} the default regime is ${theRegime(mp.defaultRegime)}: ${mp.summary} The spouse's marital-property claim is settled before the estate is shared out.`,
+      message: `In ${at(j)} the default regime is ${theRegime(mp.defaultRegime)}: ${mp.summary} ${settled}`,
       source,
-      params: { jurisdiction: j.id },
+      params: { jurisdiction: j.id, variant: increase ? 'share-increase' : 'claim' },
     });
   } else if (mp.communityProperty === 'opt-in') {
     out.push({

@@ -306,6 +306,12 @@ export const JurisdictionSchema = z
             'default: spouses co-own property acquired during marriage; deferred: property is separate during marriage but shared out when it ends (death included); opt-in: community only by agreement or trust; none.',
           ),
         defaultRegime: z.string().describe('Name of the default matrimonial property regime.'),
+        deathSettlement: z
+          .enum(['claim', 'share-increase'])
+          .optional()
+          .describe(
+            "How a deferred regime is settled when the marriage ends by death: claim (absent: the default), the spouse's claim to share the gains is settled before the estate is shared out; share-increase, the gains are not reckoned and the spouse's statutory share is raised instead, unless the spouse refuses the inheritance and claims the gains (Germany's community of accrued gains, BGB § 1371).",
+          ),
         summary: z.string().describe('What it means for a plan.'),
       })
       .strict()

@@ -52,6 +52,7 @@ const PLANS: Plan[] = [
   plan('us-fl', 'common-law', [b('wife', 10), b('son', 90)]),
   plan('us-fl', 'common-law', [b('wife', 10), b('son', 90)], { maritalPropertyRegime: 'community' }),
   plan('de', 'civil-law', [b('wife', 10), b('son', 90)]),
+  plan('se', 'civil-law', [b('wife', 10), b('son', 90)]),
   plan('es', 'civil-law', [b('wife', 10), b('son', 90)]),
   plan('be', 'civil-law', [b('son', 100)]),
   plan('sa', 'common-law', [b('friend', 60), b('son', 40)]),
@@ -128,6 +129,8 @@ describe('law findings in words', () => {
       'spouse.elective-share:unquantified',
       'spouse.community-property:community',
       'spouse.community-property:opt-in',
+      'spouse.deferred-community:claim',
+      'spouse.deferred-community:share-increase',
       'faraid.share-mismatch:heir',
       'faraid.share-mismatch:treasury',
       'faraid.non-heir:relationship',
@@ -172,6 +175,16 @@ describe('law findings in words', () => {
     expect(sayLaw(school, 'fr', names('fr'))).toContain('l’école malékite');
     const sum = FINDINGS.find((f) => f.rule === 'plan.percentages-sum')!;
     expect(sayLaw(sum, 'ar', names('ar'))).toContain(lawFormats('ar').percent(sum.params!.totalPercent as number));
+  });
+
+  it("says Germany's deferred community is settled by a larger share, not by a claim paid first", () => {
+    const deferred = (id: string) =>
+      FINDINGS.find((f) => f.rule === 'spouse.deferred-community' && f.params?.jurisdiction === id)!;
+    const first = { en: 'settled before', fr: 'réglée avant', es: 'se liquida antes', ar: 'قبل قسمة التركة' };
+    for (const locale of LOCALES) {
+      expect(sayLaw(deferred('de'), locale, names(locale)), locale).not.toContain(first[locale]);
+      expect(sayLaw(deferred('se'), locale, names(locale)), locale).toContain(first[locale]);
+    }
   });
 
   it('says a money claim where the reserve is one (Germany), and reduction where it is not (France)', () => {

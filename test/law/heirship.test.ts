@@ -574,6 +574,24 @@ describe.concurrent('spouse rights and marital property', () => {
     const fs = checkJurisdictionPlan(J('de'), 'civil-law', [b('wife', 50), b('son', 50)]);
     expect(rules(fs, 'spouse.deferred-community')).toHaveLength(1);
   });
+
+  it("Germany settles the gains at death by the spouse's larger share, not by a claim paid first", () => {
+    // BGB § 1371(1): the statutory share rises by a quarter whatever the gains; only a spouse who is neither heir nor
+    // legatee (or refuses) claims the equalisation (§ 1371(2), (3)). Sweden's bodelning is settled first.
+    const [de] = rules(
+      checkJurisdictionPlan(J('de'), 'civil-law', [b('wife', 50), b('son', 50)]),
+      'spouse.deferred-community',
+    );
+    expect(de?.params?.variant).toBe('share-increase');
+    expect(de?.message).not.toMatch(/settled before the estate is shared out/);
+    expect(de?.message).toMatch(/larger statutory share takes its place/);
+    const [se] = rules(
+      checkJurisdictionPlan(J('se'), 'civil-law', [b('wife', 50), b('son', 50)]),
+      'spouse.deferred-community',
+    );
+    expect(se?.params?.variant).toBe('claim');
+    expect(se?.message).toMatch(/settled before the estate is shared out/);
+  });
 });
 
 describe.concurrent('templates and Islamic law', () => {

@@ -94,7 +94,9 @@ const en: LawWords = {
       return `${first} The surviving spouse already owns half of the community property, so the plan can dispose only of your half and of your separate property; do not place the spouse's half in this contract without the spouse's consent.`;
     },
     'spouse.deferred-community': (g) =>
-      `The default regime in ${at(g)} shares the spouses' gains when the marriage ends: the spouse's claim is settled before the estate is shared out.`,
+      g.str('variant') === 'share-increase'
+        ? `The default regime in ${at(g)} does not share out the spouses' gains at death: it raises the spouse's statutory share instead. A spouse who refuses what the plan gives may instead claim the equalisation of gains, with a reserve computed on the unincreased share.`
+        : `The default regime in ${at(g)} shares the spouses' gains when the marriage ends: the spouse's claim is settled before the estate is shared out.`,
     'islamic-law.applies': (g) =>
       `In ${at(g)} Islamic inheritance law governs ${g.str('scope') === 'all' ? 'estates' : 'the estates of Muslims'}. If it governs yours, the Qur'anic heirs take fixed shares whatever this plan says; consider the “${g.template('islamic-mirth')}” or “${g.template('islamic-wasiyyah')}” template.`,
     'islamic-law.bequest-limit': (g) =>

@@ -78,7 +78,9 @@ export const es: LawWords = {
       return `${first} El cónyuge supérstite ya es dueño de la mitad de los bienes comunes: el plan solo puede disponer de su mitad y de sus bienes privativos; no ponga en este contrato la mitad de su cónyuge sin su consentimiento.`;
     },
     'spouse.deferred-community': (g) =>
-      `${g.place()}: el régimen legal reparte las ganancias de los cónyuges al terminar el matrimonio; el crédito del cónyuge se liquida antes de repartir la herencia.`,
+      g.str('variant') === 'share-increase'
+        ? `${g.place()}: al fallecer, el régimen legal no reparte las ganancias de los cónyuges, sino que aumenta la cuota legal del cónyuge. El cónyuge que rechace lo que el plan le da puede reclamar en su lugar la compensación de ganancias, con una legítima calculada sobre la cuota sin aumentar.`
+        : `${g.place()}: el régimen legal reparte las ganancias de los cónyuges al terminar el matrimonio; el crédito del cónyuge se liquida antes de repartir la herencia.`,
     'islamic-law.applies': (g) =>
       `${g.place()}: la ley sucesoria islámica rige ${g.str('scope') === 'all' ? 'las herencias' : 'las herencias de los musulmanes'}. Si rige la suya, los herederos coránicos reciben partes fijas diga lo que diga este plan; considere el modelo «${g.template('islamic-mirth')}» o «${g.template('islamic-wasiyyah')}».`,
     'islamic-law.bequest-limit': (g) =>

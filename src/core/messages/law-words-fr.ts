@@ -79,7 +79,9 @@ export const fr: LawWords = {
       return `${first} Le conjoint survivant possède déjà la moitié des biens communs : le plan ne peut disposer que de votre moitié et de vos biens propres ; n’y placez pas la moitié de votre conjoint sans son accord.`;
     },
     'spouse.deferred-community': (g) =>
-      `${g.place()} : le régime légal y partage les acquêts des époux à la fin du mariage ; la créance du conjoint est réglée avant le partage de la succession.`,
+      g.str('variant') === 'share-increase'
+        ? `${g.place()} : au décès, le régime légal n’y partage pas les acquêts des époux ; il augmente à la place la part légale du conjoint. Le conjoint qui refuse ce que le plan lui donne peut réclamer à la place la compensation des acquêts, avec une réserve calculée sur la part non augmentée.`
+        : `${g.place()} : le régime légal y partage les acquêts des époux à la fin du mariage ; la créance du conjoint est réglée avant le partage de la succession.`,
     'islamic-law.applies': (g) =>
       `${g.place()} : le droit successoral islamique y régit ${g.str('scope') === 'all' ? 'les successions' : 'les successions des musulmans'}. S’il régit la vôtre, les héritiers coraniques prennent des parts fixes quoi que dise ce plan ; envisagez le modèle « ${g.template('islamic-mirth')} » ou « ${g.template('islamic-wasiyyah')} ».`,
     'islamic-law.bequest-limit': (g) =>

@@ -678,13 +678,14 @@ describe('what a reserved heir left short may claim', () => {
       .filter((j) => j.forcedHeirship.claim === 'money')
       .map((j) => j.id)
       .sort();
-    expect(money).toEqual(['at', 'cz', 'de', 'gb-sct', 'nl', 'pl']);
+    expect(money).toEqual(['at', 'cz', 'de', 'gb-sct', 'mt', 'nl', 'pl']);
     for (const j of index.all().filter((x) => x.forcedHeirship.claim === 'money'))
       expect(j.forcedHeirship.summary, j.id).toMatch(/money|gives? up what the will leaves/);
     const shortfall = (id: string) =>
       reserve(checkJurisdictionPlan(J(id), 'civil-law', [b('son', 1), b('friend', 99)]))[0]!;
     // The Netherlands, Poland and the Czech Republic have no machine-read reserve: their summary says it.
-    for (const id of ['de', 'at', 'gb-sct']) {
+    // Malta: a right of credit against the estate since Act XVIII of 2004 (Civil Code art. 615).
+    for (const id of ['de', 'at', 'gb-sct', 'mt']) {
       const f = shortfall(id);
       expect(f.params?.claim, id).toBe('money');
       expect(f.message, id).toContain('the heirs left short may claim the difference in money from the estate.');

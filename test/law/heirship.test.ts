@@ -332,6 +332,20 @@ describe.concurrent('forced heirship', () => {
     ).toHaveLength(1);
   });
 
+  it('Romania and Greece: a spouse without descendants has at least the lowest reserve, more with fewer relatives', () => {
+    // Half of an intestate share that grows as the other relatives fall away (Romania arts. 972, 1088: 1/3 to all;
+    // Greece arts. 1820, 1825: 1/2 to all): the plan cannot show the siblings, so the finding says "at least".
+    for (const [id, fraction, alone] of [
+      ['ro', '1/6', '1/2'],
+      ['gr', '1/4', '1/2'],
+    ] as const) {
+      const [f] = reserve(checkJurisdictionPlan(J(id), 'civil-law', [b('wife', 10), b('friend', 90)]));
+      expect(f?.params?.fraction, id).toBe(fraction);
+      expect(f?.message, id).toContain(`At least ${fraction}`);
+      expect(f?.message, id).toContain(`${alone} when no`);
+    }
+  });
+
   it("Bulgaria and Romania: no registered partnership, so a partner has no spouse's reserve", () => {
     for (const id of ['bg', 'ro']) {
       expect(reserve(checkJurisdictionPlan(J(id), 'civil-law', [b('partner', 10), b('son', 90)])), id).toEqual([]);

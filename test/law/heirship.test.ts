@@ -332,14 +332,19 @@ describe.concurrent('forced heirship', () => {
     ).toHaveLength(1);
   });
 
-  it('Romania and Greece: a spouse without descendants has at least the lowest reserve, more with fewer relatives', () => {
+  it('Romania, Greece, Germany: a spouse without descendants has at least the lowest reserve, more alone', () => {
     // Half of an intestate share that grows as the other relatives fall away (Romania arts. 972, 1088: 1/3 to all;
     // Greece arts. 1820, 1825: 1/2 to all): the plan cannot show the siblings, so the finding says "at least".
-    for (const [id, fraction, alone] of [
-      ['ro', '1/6', '1/2'],
-      ['gr', '1/4', '1/2'],
+    // Germany the same (BGB § 1931(1), (2)): 3/4 (1/2 under separation of property) beside the second order.
+    for (const [id, fraction, alone, regime] of [
+      ['ro', '1/6', '1/2', undefined],
+      ['gr', '1/4', '1/2', undefined],
+      ['de', '3/8', '1/2', undefined],
+      ['de', '1/4', '1/2', 'separate'],
     ] as const) {
-      const [f] = reserve(checkJurisdictionPlan(J(id), 'civil-law', [b('wife', 10), b('friend', 90)]));
+      const plan = [b('wife', 10), b('friend', 90)];
+      const opts = regime ? { maritalPropertyRegime: regime } : undefined;
+      const [f] = reserve(checkJurisdictionPlan(J(id), 'civil-law', plan, opts));
       expect(f?.params?.fraction, id).toBe(fraction);
       expect(f?.message, id).toContain(`At least ${fraction}`);
       expect(f?.message, id).toContain(`${alone} when no`);

@@ -21,7 +21,7 @@ export const TEMPLATES: readonly InheritanceTemplate[] = [
     type: 'civil-law',
     name: 'Civil law (forced heirship)',
     description:
-      'For owners under continental or Latin-American law (France, Germany, Spain, Italy, Quebec, Louisiana and others). ' +
+      'For owners under continental or Latin-American law (France, Germany, Spain, Italy, Louisiana and others). ' +
       'Children and, in some countries, the spouse or parents are entitled to a reserved portion; give them at least that ' +
       'and distribute only the disposable portion freely. Plans that cut into a reserve are flagged.',
   },

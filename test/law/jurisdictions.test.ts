@@ -377,6 +377,17 @@ describe('the index the service holds', () => {
   });
 });
 
+describe('the templates’ examples', () => {
+  it('names as civil-law (forced heirship) examples only places whose record has a reserve', async () => {
+    // Quebec's civil law has none: a testator may dispose of everything freely (C.C.Q. art. 703).
+    const { TEMPLATES } = await import('../../src/law/templates.js');
+    const civil = TEMPLATES.find((t) => t.type === 'civil-law')!.description;
+    const named = index.all().filter((j) => civil.includes(j.name));
+    expect(named.map((j) => j.id)).toContain('fr');
+    for (const j of named) expect(j.forcedHeirship.exists, j.id).toBe(true);
+  });
+});
+
 describe.concurrent('loading invalid data', () => {
   it('names the file and the field of a schema error', () => {
     const bad = {

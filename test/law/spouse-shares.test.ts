@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { checkJurisdictionPlan } from '../../src/law/heirship.js';
+import { b, J, reserve, rules } from './plans.js';
+
+// What the civil-law checks tell of a spouse's share where it depends on facts a plan does not hold.
+
+describe.concurrent("a spouse's reserve and marital property", () => {
+  it('Romania, Greece, Germany: a spouse without descendants has at least the lowest reserve, more alone', () => {
+    // Half of an intestate share that grows as the other relatives fall away (Romania arts. 972, 1088: 1/3 to all;
+    // Greece arts. 1820, 1825: 1/2 to all): the plan cannot show the siblings, so the finding says "at least".
+    // Germany the same (BGB § 1931(1), (2)): 3/4 (1/2 under separation of property) beside the second order.
+    for (const [id, fraction, alone, regime] of [
+      ['ro', '1/6', '1/2', undefined],
+      ['gr', '1/4', '1/2', undefined],
+      ['de', '3/8', '1/2', undefined],
+      ['de', '1/4', '1/2', 'separate'],
+    ] as const) {
+      const plan = [b('wife', 10), b('friend', 90)];
+      const opts = regime ? { maritalPropertyRegime: regime } : undefined;
+      const [f] = reserve(checkJurisdictionPlan(J(id), 'civil-law', plan, opts));
+      expect(f?.params?.fraction, id).toBe(fraction);
+      expect(f?.message, id).toContain(`At least ${fraction}`);
+      expect(f?.message, id).toContain(`${alone} when no`);
+    }
+  });
+
+  it("Germany settles the gains at death by the spouse's larger share, not by a claim paid first", () => {
+    // BGB § 1371(1): the statutory share rises by a quarter whatever the gains; only a spouse who is neither heir nor
+    // legatee (or refuses) claims the equalisation (§ 1371(2), (3)). Sweden's bodelning is settled first.
+    const [de] = rules(
+      checkJurisdictionPlan(J('de'), 'civil-law', [b('wife', 50), b('son', 50)]),
+      'spouse.deferred-community',
+    );
+    expect(de?.params?.variant).toBe('share-increase');
+    expect(de?.message).not.toMatch(/settled before the estate is shared out/);
+    expect(de?.message).toMatch(/larger statutory share takes its place/);
+    const [se] = rules(
+      checkJurisdictionPlan(J('se'), 'civil-law', [b('wife', 50), b('son', 50)]),
+      'spouse.deferred-community',
+    );
+    expect(se?.params?.variant).toBe('claim');
+    expect(se?.message).toMatch(/settled before the estate is shared out/);
+  });
+});

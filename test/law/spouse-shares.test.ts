@@ -24,6 +24,21 @@ describe.concurrent("a spouse's reserve and marital property", () => {
     }
   });
 
+  it('Bulgaria: beside a spouse the parents keep their reserve of 1/3', () => {
+    // Inheritance Act art. 29: the parents (or the survivor of them) 1/3, the spouse 1/3 beside parents.
+    const fs = reserve(checkJurisdictionPlan(J('bg'), 'civil-law', [b('wife', 40), b('mother', 5), b('friend', 55)]));
+    expect(fs).toEqual([
+      expect.objectContaining({
+        beneficiaryIndex: 1,
+        params: expect.objectContaining({ heirs: 'parents', fraction: '1/3' }),
+      }),
+    ]);
+    const named = reserve(
+      checkJurisdictionPlan(J('bg'), 'civil-law', [b('wife', 34), b('father', 34), b('friend', 32)]),
+    );
+    expect(named).toEqual([]);
+  });
+
   it("Germany settles the gains at death by the spouse's larger share, not by a claim paid first", () => {
     // BGB § 1371(1): the statutory share rises by a quarter whatever the gains; only a spouse who is neither heir nor
     // legatee (or refuses) claims the equalisation (§ 1371(2), (3)). Sweden's bodelning is settled first.

@@ -151,7 +151,7 @@ export function queueReset(tx: Tx, user: MailUser, linkBase: string, clock: Cloc
 /**
  * What every change of a user's password does besides storing the new hash, in the transaction that stores it (a
  * reset from a mailed link, or a change with the current password): every session of the user ends, links to move the
- * account to another address stop working, `user.updated` (password) is recorded, and the user is told by mail. API
+ * account to another address and reset links not used yet stop working, `user.updated` (password) is recorded, and the user is told by mail. API
  * keys belong to the account and keep working, so the notice says how many do: someone who changed the password
  * without being the user may have made one, and the user who gets back in learns to look.
  */
@@ -162,6 +162,8 @@ export async function afterPasswordChange(tx: Tx, user: MailUser, clock: Clock):
     if (!s.revokedAt) await tx.put(SESSIONS, { ...s, revokedAt: nowIso });
   }
   await dropEmailTokens(tx, user.id, 'email-change');
+  // A reset link mailed before the change would otherwise still set a password over the new one for half an hour.
+  await dropEmailTokens(tx, user.id, 'reset');
   await recordEvent(
     tx,
     { type: 'user.updated', ownerId: user.ownerId, data: { id: user.id, changed: ['password'] } },

@@ -10,6 +10,7 @@ import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
 import {
   mailTo,
   linkApi,
+  linkToken,
   mailedLink,
   registerUser,
   sessionCookie,
@@ -395,6 +396,27 @@ describe('a new password ends pending address changes', () => {
     expect(changed.status).toBe(200);
 
     expect((await send('GET', pathOf(change))).status).toBe(410);
+    await signIn(server.app, user.email, 'the owner is back again');
+  });
+});
+
+describe('a new password ends pending reset links', () => {
+  // A reset link left in a mailbox (read by someone else, or asked for and then not needed) must not set a password
+  // over the one the user has just chosen.
+  it('a password change makes an earlier reset link answer 410', async () => {
+    const user = await registerUser(server.app);
+    await send('POST', '/api/auth/password/forgot', { email: user.email });
+    const token = linkToken(await mailedLink(server.app, user.email, 'password-reset'));
+    const changed = await send(
+      'POST',
+      '/api/auth/password',
+      { currentPassword: PASSWORD, newPassword: 'the owner is back again' },
+      sessionHeaders(user),
+    );
+    expect(changed.status).toBe(200);
+
+    const late = await send('POST', '/api/auth/password/reset', { token, newPassword: 'someone else took over' });
+    expect({ status: late.status, code: late.body.error?.code }).toEqual({ status: 410, code: 'GONE' });
     await signIn(server.app, user.email, 'the owner is back again');
   });
 });

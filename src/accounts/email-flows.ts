@@ -184,10 +184,35 @@ export interface PasswordDesk {
 export const RESET_REQUESTS_PER_EMAIL_AND_ADDRESS = 5;
 export const RESET_REQUESTS_PER_ADDRESS = 30;
 
+/**
+ * Address change requests counted per 15 minutes: per user, and per new address whoever asks (each one mails that
+ * address, and mail that must arrive is never dropped by the outbox's limits, only delayed).
+ */
+export const EMAIL_CHANGE_REQUESTS_PER_USER = 5;
+export const EMAIL_CHANGE_REQUESTS_PER_NEW_EMAIL = 5;
+
+/** An email as counter keys hold it (in Redis, possibly): hashed, never the address. */
+const emailId = (email: string): string => createHash('sha256').update(email).digest('base64url');
+
 /** The counter of reset links requested for one email from one address (forgot, and registering a taken address). */
 function resetPerEmailAndAddress(email: string, address: string): { key: string; limit: number } {
-  const emailId = createHash('sha256').update(email).digest('base64url');
-  return { key: `reset:email-ip:${emailId}:${address}`, limit: RESET_REQUESTS_PER_EMAIL_AND_ADDRESS };
+  return { key: `reset:email-ip:${emailId(email)}:${address}`, limit: RESET_REQUESTS_PER_EMAIL_AND_ADDRESS };
+}
+
+/** Counts one request of `what` in every counter, all or nothing: 429 until the last full one resets. */
+async function countRequest(
+  limiter: RateLimiter,
+  counters: ReadonlyArray<{ key: string; limit: number }>,
+  now: Date,
+  what: string,
+): Promise<void> {
+  const states = await limiter.hitAll(counters, now);
+  if (states[0]!.allowed) return;
+  const resetAt = states
+    .map((s) => s.resetAt)
+    .sort((a, b) => b.getTime() - a.getTime())[0]!
+    .toISOString();
+  throw new ApiError('RATE_LIMIT_EXCEEDED', `Too many ${what}: retry after ${resetAt}.`, undefined, resetAt);
 }
 
 export class EmailFlows {
@@ -232,25 +257,12 @@ export class EmailFlows {
    * email like sign-in attempts (429 past the limit), so the path cannot be used to flood a mailbox.
    */
   async forgot(email: string, clientIp: string | undefined): Promise<void> {
-    const now = this.clock.now();
     const address = addressGroup(clientIp);
     const counters = [
       resetPerEmailAndAddress(email, address),
       { key: `reset:ip:${address}`, limit: RESET_REQUESTS_PER_ADDRESS },
     ];
-    const states = await this.limiter.hitAll(counters, now);
-    if (!states[0]!.allowed) {
-      const resetAt = states
-        .map((s) => s.resetAt)
-        .sort((a, b) => b.getTime() - a.getTime())[0]!
-        .toISOString();
-      throw new ApiError(
-        'RATE_LIMIT_EXCEEDED',
-        `Too many password reset requests from this address: retry after ${resetAt}.`,
-        undefined,
-        resetAt,
-      );
-    }
+    await countRequest(this.limiter, counters, this.clock.now(), 'password reset requests from this address');
     // The answer goes before the address is even looked up: the lookup, and the token and message for a known
     // address, run after it, so neither the answer nor its timing can tell a known address from an unknown one.
     // Once counted above, a request is not refused afterwards; a failure here is logged (never the address) and the
@@ -314,7 +326,8 @@ export class EmailFlows {
   /**
    * Asks to move the user to `newEmail`: after the current password is checked (counted like a sign-in), a
    * confirmation link goes to the new address. An address taken by another user gets nothing and the answer is
-   * the same, so the path cannot tell who has an account.
+   * the same, so the path cannot tell who has an account. Requests are counted per user and per new address, taken
+   * or not (429 past a limit), so no one can have the service mail an address again and again.
    */
   async requestChange(userId: string, newEmail: string, currentPassword: string, clientIp: string | undefined) {
     const user = await this.store.get<MailUser>(USERS, userId);
@@ -325,6 +338,11 @@ export class EmailFlows {
       ]);
     if (newEmail === user.email)
       throw ApiError.validation('This is already your address.', [{ field: 'newEmail', reason: 'unchanged' }]);
+    const counters = [
+      { key: `email-change:user:${user.id}`, limit: EMAIL_CHANGE_REQUESTS_PER_USER },
+      { key: `email-change:to:${emailId(newEmail)}`, limit: EMAIL_CHANGE_REQUESTS_PER_NEW_EMAIL },
+    ];
+    await countRequest(this.limiter, counters, this.clock.now(), 'address change requests');
     await this.store.transact(async (tx) => {
       if ((await tx.findBy(USERS, 'email', newEmail)).length > 0) return;
       await mailLinkTo(tx, user, 'email-change', this.linkBase, this.clock, newEmail);

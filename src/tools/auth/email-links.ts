@@ -99,7 +99,8 @@ export const changeEmailTool = defineTool({
   description:
     'Asks to move the signed-in user to a new address: after the current password is checked (a wrong one counts as a failed sign-in), a link is mailed to the ' +
     'new address (single use, 24 hours); the change happens when it is opened, and the old address is told. An address that belongs to another user gets ' +
-    'the same 202 answer and nothing is sent. Needs the X-CSRF-Token header. REST only.',
+    'the same 202 answer and nothing is sent. Requests are limited per 15 minutes (5 per user, 5 per new address, taken or not): 429 past a limit. ' +
+    'Needs the X-CSRF-Token header. REST only.',
   annotations: WRITE,
   input: ChangeEmailInput,
   output: AcceptedOutput,

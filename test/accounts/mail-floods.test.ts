@@ -60,3 +60,45 @@ describe('asking to change the address', () => {
     expect(await mailTo(server.app, owner.email, 'email-change-confirm')).toEqual([]);
   });
 });
+
+describe('mailing heirs from a session whose address is not confirmed', () => {
+  const plan = (email: string) => ({
+    plan: {
+      blockchain: 'evm',
+      ownerAddress: `0x${'1'.repeat(40)}`,
+      beneficiaries: [{ name: 'Ana', address: `0x${'2'.repeat(40)}`, percentage: 100, email }],
+      deadMansSwitch: { enabled: true, intervalDays: 365 },
+    },
+  });
+  const call = async (headers: Record<string, string>, method: 'POST', url: string, payload?: object) => {
+    const res = await server.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+    return { status: res.statusCode, body: res.json() };
+  };
+
+  it('is refused (403) until the address is confirmed: no invitation, no new code, nothing mailed', async () => {
+    const squatter = await registerUser(server.app, { password: PASSWORD, verify: false });
+    const stranger = uniqueEmail('stranger');
+    const linked = await call(sessionHeaders(squatter), 'POST', '/api/v1/svcloom/heirs/plans', plan(stranger));
+    expect({ status: linked.status, code: linked.body.error?.code }).toEqual({
+      status: 403,
+      code: 'EMAIL_NOT_VERIFIED',
+    });
+
+    // A plan the account's key linked: the session cannot have its code mailed again either.
+    const key = await server.key({ ownerId: squatter.accountId, tier: 'public', scopes: ['chat'] });
+    const byKey = await call({ authorization: `Bearer ${key}` }, 'POST', '/api/v1/svcloom/heirs/plans', plan(stranger));
+    expect(byKey.status).toBe(201);
+    expect(await mailTo(server.app, stranger, 'heir-invitation')).toHaveLength(1);
+    const shareId = byKey.body.data.codes[0].shareId as string;
+    const url = `/api/v1/svcloom/heirs/shares/${shareId}/code`;
+    const again = await call(sessionHeaders(squatter), 'POST', url);
+    expect({ status: again.status, code: again.body.error?.code }).toEqual({ status: 403, code: 'EMAIL_NOT_VERIFIED' });
+    expect(await mailTo(server.app, stranger, 'heir-invitation')).toHaveLength(1);
+
+    // A confirmed owner's session mails them.
+    const owner = await registerUser(server.app, { password: PASSWORD });
+    const heir = uniqueEmail('heir');
+    expect((await call(sessionHeaders(owner), 'POST', '/api/v1/svcloom/heirs/plans', plan(heir))).status).toBe(201);
+    expect(await mailTo(server.app, heir, 'heir-invitation')).toHaveLength(1);
+  });
+});

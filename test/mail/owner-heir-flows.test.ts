@@ -451,9 +451,10 @@ describe.each(['lowdb', 'postgres'] as const)('mail about plans (%s)', (engine) 
 
   it('an owner whose address is not confirmed gets no reminder and no notice', async () => {
     const unconfirmed = await registerUser(server.app, { verify: false });
-    const key = await server.key({ ownerId: unconfirmed.accountId, tier: 'public', scopes: ['contracts'] });
+    const key = await server.key({ ownerId: unconfirmed.accountId, tier: 'public', scopes: ['contracts', 'chat'] });
     await delivered();
-    const res = await call(unconfirmed, 'POST', '/api/v1/svcloom/heirs/plans', {
+    // Linked by the account's key: the unconfirmed session may not (it could mail heirs).
+    const res = await call(key, 'POST', '/api/v1/svcloom/heirs/plans', {
       plan: {
         blockchain: 'evm',
         ownerAddress: EVM(1),

@@ -26,6 +26,15 @@ import { memoirPath } from './schemas.js';
 
 const OWNER = { domain: 'memoir', scope: 'chat', principals: ['session', 'key'], bucket: 'default' } as const;
 const MEMOIR_SCOPE_NOTE = "Needs scope `chat` for keys (the memoir is the agent's material; sessions have it).";
+/**
+ * Tools that mail heirs' addresses: a session whose own address is not confirmed (anyone may register one without
+ * reading its mail, sign in at once and register again) must not have the service mail strangers in its name.
+ */
+const MAILS_HEIRS = {
+  confirmedAddress:
+    'Confirm your email address first (open the link mailed to it at registration): until then the service mails no heir for you.',
+} as const;
+const MAILS_HEIRS_NOTE = 'A user session must have confirmed its address first (403 EMAIL_NOT_VERIFIED).';
 
 const PlanId = z
   .string()
@@ -190,7 +199,8 @@ export const linkMemoirPlanTool = defineTool({
     'A beneficiary with an email gets their code by mail only, bound to that address (only a user with it, confirmed, can claim): the answer says when it was mailed, not the code. ' +
     'The codes of the others are in this answer only: hand each to its heir. ' +
     "Heirs' access is off unless `heirAccess.enabled`; when the plan's deadman.triggered event is reported, a verification starts and the shares open after its waiting period `openAfterDays` (at least 7) for `accessDays`, unless the owner shows a sign of life first. " +
-    MEMOIR_SCOPE_NOTE,
+    `${MAILS_HEIRS_NOTE} ${MEMOIR_SCOPE_NOTE}`,
+  ...MAILS_HEIRS,
   annotations: WRITE,
   example: {
     label: 'Family estate',
@@ -430,7 +440,8 @@ export const reissueMemoirShareCodeTool = defineTool({
   ...OWNER,
   name: 'reissue_memoir_share_code',
   title: 'Give a share a new claim code',
-  description: `Replaces a share's claim code (a lost or leaked code): the old code stops working and whoever claimed the share loses it. A share bound to an email gets the new code by mail only (for a share already open, the mail says the earlier code no longer works and access continues once the heir claims with the new one); otherwise it is in this answer only. ${MEMOIR_SCOPE_NOTE}`,
+  description: `Replaces a share's claim code (a lost or leaked code): the old code stops working and whoever claimed the share loses it. A share bound to an email gets the new code by mail only (for a share already open, the mail says the earlier code no longer works and access continues once the heir claims with the new one); otherwise it is in this answer only. ${MAILS_HEIRS_NOTE} ${MEMOIR_SCOPE_NOTE}`,
+  ...MAILS_HEIRS,
   annotations: DESTRUCTIVE,
   example: { shareId: 'shr_01JD000000000000000000000B' },
   input: z.strictObject({ shareId: ShareId }).describe('The share.'),

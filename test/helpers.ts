@@ -95,7 +95,8 @@ export async function startTestServer(
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
   const app = await buildApp(services, opts.tools ?? TOOLS);
-  rememberStore(app, services.store);
+  // Read when called: a test may replace the session authority after the start.
+  rememberStore(app, services.store, () => services.sessions.email.settled());
   let url = '';
   if (opts.listen !== false) {
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -216,7 +216,7 @@ async function countRequest(
 }
 
 export class EmailFlows {
-  /** Reset requests whose lookup and queueing run after the answer (see `forgot`). */
+  /** Requests whose lookup and queueing run after the answer (see `forgot` and `requestChange`). */
   readonly #background = new Set<Promise<void>>();
 
   constructor(
@@ -229,9 +229,22 @@ export class EmailFlows {
     private readonly log?: Pick<Logger, 'warn'> | undefined,
   ) {}
 
-  /** Resolves when every reset request answered so far has been looked up and, for a known address, queued. */
+  /** Resolves when every request answered so far has been looked up and its message, if any, queued. */
   async settled(): Promise<void> {
     while (this.#background.size > 0) await Promise.all([...this.#background]);
+  }
+
+  /**
+   * Runs `fn` in a store transaction after the answer, so that neither the answer nor its timing depends on what it
+   * finds (whether an address has an account). A request counted and answered is not refused afterwards: a failure
+   * is logged (its name, never the address) and the user may ask again.
+   */
+  #afterAnswer(fn: (tx: Tx) => Promise<void>, failure: string): void {
+    const work = this.store
+      .transact(fn)
+      .catch((err: unknown) => this.log?.warn({ err: (err as Error).name }, failure))
+      .finally(() => this.#background.delete(work));
+    this.#background.add(work);
   }
 
   /** Marks the address of the token's user confirmed (`user.updated`, changed: emailVerified). */
@@ -264,17 +277,11 @@ export class EmailFlows {
     ];
     await countRequest(this.limiter, counters, this.clock.now(), 'password reset requests from this address');
     // The answer goes before the address is even looked up: the lookup, and the token and message for a known
-    // address, run after it, so neither the answer nor its timing can tell a known address from an unknown one.
-    // Once counted above, a request is not refused afterwards; a failure here is logged (never the address) and the
-    // user may ask again.
-    const work = this.store
-      .transact(async (tx) => {
-        const [user] = await tx.findBy<MailUser>(USERS, 'email', email);
-        if (user) await queueReset(tx, user, this.linkBase, this.clock);
-      })
-      .catch((err: unknown) => this.log?.warn({ err: (err as Error).name }, 'a password reset could not be queued'))
-      .finally(() => this.#background.delete(work));
-    this.#background.add(work);
+    // address, run after it.
+    this.#afterAnswer(async (tx) => {
+      const [user] = await tx.findBy<MailUser>(USERS, 'email', email);
+      if (user) await queueReset(tx, user, this.linkBase, this.clock);
+    }, 'a password reset could not be queued');
   }
 
   /**
@@ -343,10 +350,12 @@ export class EmailFlows {
       { key: `email-change:to:${emailId(newEmail)}`, limit: EMAIL_CHANGE_REQUESTS_PER_NEW_EMAIL },
     ];
     await countRequest(this.limiter, counters, this.clock.now(), 'address change requests');
-    await this.store.transact(async (tx) => {
+    // As in forgot, the answer goes before the new address is looked up: a free address costs a token and a message,
+    // a taken one nothing, and the answer's timing must not tell them apart.
+    this.#afterAnswer(async (tx) => {
       if ((await tx.findBy(USERS, 'email', newEmail)).length > 0) return;
       await mailLinkTo(tx, user, 'email-change', this.linkBase, this.clock, newEmail);
-    });
+    }, 'an address change could not be queued');
   }
 
   /** Switches the user to the address the link was sent to; the old address is told (`user.updated`, email). */

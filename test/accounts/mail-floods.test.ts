@@ -1,6 +1,7 @@
 /**
- * No one can have the service mail an address they do not hold again and again: each path that mails a chosen
- * address is counted, and past its limit answers 429 and queues nothing.
+ * Mail to an address the caller chooses: no one can have the service mail an address they do not hold again and
+ * again (each path is counted, and past its limit answers 429 and queues nothing, or needs a confirmed address), and
+ * no answer, nor its timing, tells whether the address has an account.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
@@ -49,6 +50,42 @@ describe('asking to change the address', () => {
     // The next window: a request goes again.
     clock.ms += 15 * 60_000;
     expect(await changeTo(second, victim)).toEqual({ status: 202, code: undefined });
+  });
+
+  it('answers before the new address is looked up: the same answer, taken or free', async () => {
+    const user = await registerUser(server.app, { password: PASSWORD });
+    const owner = await registerUser(server.app, { password: PASSWORD });
+    const free = uniqueEmail('free');
+    const { store } = server.services;
+    const transact = store.transact.bind(store);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let held = 0;
+    // Every store transaction waits at the gate: an answer that needed the lookup could not come back.
+    store.transact = (async (fn: Parameters<typeof transact>[0]) => {
+      held++;
+      await gate;
+      return transact(fn);
+    }) as typeof store.transact;
+    const ask = (newEmail: string) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/email/change',
+        headers: sessionHeaders(user),
+        payload: { newEmail, currentPassword: PASSWORD },
+      });
+    try {
+      const [taken, untaken] = [await ask(owner.email), await ask(free)];
+      expect(held).toBe(2);
+      expect([taken.statusCode, untaken.statusCode]).toEqual([202, 202]);
+      const body = (raw: string) => raw.replace(/"requestId":"[^"]*"/g, '');
+      expect(body(taken.body)).toBe(body(untaken.body));
+    } finally {
+      open();
+      store.transact = transact;
+    }
+    expect(await mailTo(server.app, owner.email, 'email-change-confirm')).toEqual([]);
+    expect(await mailTo(server.app, free, 'email-change-confirm')).toHaveLength(1);
   });
 
   it('counts an address taken by another user like a free one, so a 429 tells nothing', async () => {

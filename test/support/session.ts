@@ -88,18 +88,22 @@ export async function signIn(
   };
 }
 
-/** The store behind each test app (set by startTestServer), so helpers can read the mail it queued. */
-const STORES = new WeakMap<FastifyInstance, Store>();
+/**
+ * The store behind each test app (set by startTestServer), so helpers can read the mail it queued, and how to wait
+ * for the requests whose mail is queued after their answer (a reset, an address change).
+ */
+const STORES = new WeakMap<FastifyInstance, { store: Store; settled: () => Promise<void> }>();
 
-export function rememberStore(app: FastifyInstance, store: Store): void {
-  STORES.set(app, store);
+export function rememberStore(app: FastifyInstance, store: Store, settled: () => Promise<void>): void {
+  STORES.set(app, { store, settled });
 }
 
 /** The queued mail records sent to `to` (oldest first), optionally of one template, read from the app's store. */
 export async function mailTo(app: FastifyInstance, to: string, template?: string): Promise<MailRecord[]> {
-  const store = STORES.get(app);
-  if (!store) throw new Error('this app was not started by startTestServer: its queued mail cannot be read');
-  const all = await store.all<MailRecord>(MAIL);
+  const known = STORES.get(app);
+  if (!known) throw new Error('this app was not started by startTestServer: its queued mail cannot be read');
+  await known.settled();
+  const all = await known.store.all<MailRecord>(MAIL);
   return all
     .filter((m) => m.to === to && (template === undefined || m.template === template))
     .sort((a, b) => (a.id < b.id ? -1 : 1));

@@ -19,7 +19,7 @@
  * The sender is woken by `onMailQueued` and scans the outbox periodically (retries, leases, messages queued by
  * another instance). Tests drive it with `tick()` / `drain()`.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { inTurns } from '../core/turns.js';
 import { headerText } from '../core/names.js';
@@ -294,7 +294,11 @@ export class MailSender {
     try {
       states = await this.#o.limiter.hitAll(
         [
-          { key: `mail:to:${job.to.toLowerCase()}`, limit: this.#o.perRecipient },
+          // Hashed: counter keys (in Redis, possibly) never hold an address, an heir's least of all.
+          {
+            key: `mail:to:${createHash('sha256').update(job.to.toLowerCase()).digest('base64url')}`,
+            limit: this.#o.perRecipient,
+          },
           { key: `mail:account:${job.ownerId}`, limit: this.#o.perAccount },
         ],
         now,

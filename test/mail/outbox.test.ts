@@ -181,6 +181,21 @@ describe.each(['lowdb', 'postgres'] as const)('limits (%s)', (engine) => {
     expect((await r.get(delayed[0]!.id)).state).toBe('sent');
   });
 
+  it('keeps no address in its counter keys (a shared limiter may be a Redis anyone operating it reads)', async () => {
+    const limiter = new MemoryRateLimiter(3_600_000);
+    const keys: string[] = [];
+    const hitAll = limiter.hitAll.bind(limiter);
+    limiter.hitAll = (entries, now) => {
+      keys.push(...entries.map((e) => e.key));
+      return hitAll(entries, now);
+    };
+    const r = await emlRig({ limiter }, engine);
+    await r.queue({ template: 'verify-email', to: 'Ana.Heir@Example.test', data: { link: 'l' } });
+    await r.sender.drain();
+    expect(keys).toHaveLength(2);
+    for (const key of keys) expect(key.toLowerCase()).not.toMatch(/ana\.heir|example\.test/);
+  });
+
   it('counts per account too', async () => {
     const r = await emlRig({ perAccount: 3 }, engine);
     const ids: string[] = [];

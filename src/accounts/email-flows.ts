@@ -95,7 +95,12 @@ export const LINK_PATHS = {
   confirm: '/account/confirm',
 } as const;
 
-/** Queues one essential message to a user, in their language, to their address unless `to` says another. */
+/**
+ * Queues one essential message to a user, in their language, to their address unless `to` says another. The user's
+ * name goes in the To header only on mail to the address they confirmed: a name is typed by whoever registered or
+ * asked for the change, and an address nobody confirmed (registered by someone else, or a new one being confirmed)
+ * may belong to a stranger, who must not be mailed a display name of a caller's choosing ("Claim your prize at ...").
+ */
 async function mailUser<T extends MailTemplate>(
   tx: Tx,
   user: MailUser,
@@ -104,7 +109,8 @@ async function mailUser<T extends MailTemplate>(
   clock: Clock,
   to: string = user.email,
 ): Promise<void> {
-  const request = { ownerId: user.ownerId, to, toName: user.name ?? undefined, template, data, userId: user.id };
+  const toName = to === user.email && isEmailVerified(user) ? (user.name ?? undefined) : undefined;
+  const request = { ownerId: user.ownerId, to, toName, template, data, userId: user.id };
   await enqueueMail(tx, { ...request, locale: user.locale ?? 'en', essential: true }, clock);
 }
 

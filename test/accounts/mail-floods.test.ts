@@ -139,3 +139,38 @@ describe('mailing heirs from a session whose address is not confirmed', () => {
     expect(await mailTo(server.app, heir, 'heir-invitation')).toHaveLength(1);
   });
 });
+
+describe('the name in the To header', () => {
+  it('is left out of mail to an address nobody has confirmed, and kept once it is confirmed', async () => {
+    const spam = 'Claim your prize at spam.example';
+    const stranger = uniqueEmail('stranger');
+    const user = await registerUser(server.app, { email: stranger, password: PASSWORD, name: spam, verify: false });
+    const [verify] = await mailTo(server.app, stranger, 'verify-email');
+    expect(verify!.toName).toBeNull();
+
+    // Registering the address again mails its holder a reset link: no name either while it is unconfirmed.
+    await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      payload: { email: stranger, password: 'another fine passphrase', name: spam },
+    });
+    const [reset] = await mailTo(server.app, stranger, 'password-reset');
+    expect(reset!.toName).toBeNull();
+
+    // A new address being confirmed: no name.
+    const next = uniqueEmail('next');
+    await changeTo(user, next);
+    expect((await mailTo(server.app, next, 'email-change-confirm'))[0]!.toName).toBeNull();
+
+    // The confirmed user's own address: the name.
+    const confirmed = await registerUser(server.app, { password: PASSWORD, name: 'Rose' });
+    const changed = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/password',
+      headers: sessionHeaders(confirmed),
+      payload: { currentPassword: PASSWORD, newPassword: 'the owner is back again' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await mailTo(server.app, confirmed.email, 'password-changed'))[0]!.toName).toBe('Rose');
+  });
+});

@@ -55,6 +55,31 @@ export function securityHeaders(reply: FastifyReply): FastifyReply {
     .header('cross-origin-opener-policy', 'same-origin');
 }
 
+/**
+ * Content-Security-Policy of the one-button pages mail links open (check in, unsubscribe): no script, no loads, the
+ * page's own inline style attributes, its form posting only to its own origin, no framing.
+ */
+export const FORM_PAGE_CSP = [
+  "default-src 'none'",
+  "style-src-attr 'unsafe-inline'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * The headers of those pages and of their answers, errors included: their address holds a token, so nothing keeps
+ * them (no cache, no referrer), and no other site frames their button.
+ */
+export function formPageHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .header('content-security-policy', FORM_PAGE_CSP)
+    .header('referrer-policy', 'no-referrer')
+    .header('x-content-type-options', 'nosniff')
+    .header('x-frame-options', 'DENY')
+    .header('cache-control', 'no-store');
+}
+
 export async function registerHeirPage(app: FastifyInstance, _services: Services): Promise<void> {
   const script = pageFile('heir-client', HEIR_GUIDE_PATH, 'heir.js', 'text/javascript; charset=utf-8');
   const style = pageFile('heir-client', HEIR_GUIDE_PATH, 'heir.css', 'text/css; charset=utf-8');

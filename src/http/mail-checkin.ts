@@ -12,6 +12,7 @@ import { escapeHtml } from '../mail/templates/index.js';
 import { checkIn, peekCheckIn } from '../memoir/checkin.js';
 import { CHECK_IN_PATH } from '../memoir/owner-mail.js';
 import type { Services } from '../tools/define.js';
+import { formPageHeaders } from './heir-page.js';
 
 /** The button's body is one short form field at most. */
 const BODY_LIMIT = 4 * 1024;
@@ -24,6 +25,9 @@ const localeOf = (req: FastifyRequest, profile: string | undefined) =>
 export async function registerMailCheckIn(app: FastifyInstance, services: Services): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
+    scope.addHook('onRequest', async (_req, reply) => {
+      formPageHeaders(reply);
+    });
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) =>
       done(null, body),
     );

@@ -12,6 +12,7 @@ import { errorEnvelope, makeMeta } from '../core/envelope.js';
 import { accountStore } from '../accounts/tenancy.js';
 import { mailSecret, optOut, UNSUBSCRIBE_PATH, verifyUnsubscribe } from '../mail/index.js';
 import type { Services } from '../tools/define.js';
+import { formPageHeaders } from './heir-page.js';
 
 /** The one-click body is one short form field; anything larger is not one. */
 const BODY_LIMIT = 4 * 1024;
@@ -23,6 +24,9 @@ const page = (title: string, body: string) =>
 export async function registerMailUnsubscribe(app: FastifyInstance, services: Services): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
+    scope.addHook('onRequest', async (_req, reply) => {
+      formPageHeaders(reply);
+    });
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) =>
       done(null, body),
     );

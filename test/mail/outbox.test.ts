@@ -1,6 +1,7 @@
 /**
  * The outbox without SMTP (.eml files), the rendering guard, the limits, and unsubscribe end to end over HTTP.
  */
+import { FORM_PAGE_CSP } from '../../src/http/heir-page.js';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -340,6 +341,15 @@ describe('unsubscribe over HTTP', () => {
     const page = await server.app.inject({ method: 'GET', url: target });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<form method="post"');
+    // Its address holds the token: nothing keeps the page, no other site frames its button, it runs nothing.
+    expect(page.headers).toMatchObject({
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+      'content-security-policy': FORM_PAGE_CSP,
+    });
+    expect(FORM_PAGE_CSP).toMatch(/form-action 'self'/);
+    expect(FORM_PAGE_CSP).toMatch(/frame-ancestors 'none'/);
     // A GET changes nothing (scanners follow links).
     const before = await queue({});
     await sender.drain();
@@ -383,6 +393,7 @@ describe('unsubscribe over HTTP', () => {
     }
     const get = await server.app.inject({ method: 'GET', url: `/api/v1/mail/unsubscribe?token=${forged}` });
     expect(get.statusCode).toBe(400);
+    expect(get.headers['cache-control']).toBe('no-store');
     expect(await server.services.store.get('mail_preferences', 'usr_u')).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
  * and told when their share opens; reminders go before the deadline once per lead time, only to confirmed
  * addresses, and not to a user who opted out. On lowdb and PostgreSQL.
  */
+import { FORM_PAGE_CSP } from '../../src/http/heir-page.js';
 import { rmSync } from 'node:fs';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -304,6 +305,12 @@ describe.each(['lowdb', 'postgres'] as const)('mail about plans (%s)', (engine) 
     const page = await server.app.inject({ method: 'GET', url: local(link) });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<form method="post"');
+    expect(page.headers).toMatchObject({
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+      'content-security-policy': FORM_PAGE_CSP,
+    });
     expect((await planOf(plan.id)).state).toBe('verifying');
 
     offset = 7 * DAY;

@@ -11,15 +11,27 @@ import { ApiError } from '../core/errors.js';
 import { errorEnvelope, makeMeta } from '../core/envelope.js';
 import { accountStore } from '../accounts/tenancy.js';
 import { mailSecret, optOut, UNSUBSCRIBE_PATH, verifyUnsubscribe } from '../mail/index.js';
+import { page, pageLocale, UNSUBSCRIBE_TEXTS } from '../mail/pages.js';
+import { escapeHtml } from '../mail/templates/index.js';
+import { USERS } from '../accounts/records.js';
 import type { Services } from '../tools/define.js';
 import { formPageHeaders } from './heir-page.js';
 
 /** The one-click body is one short form field; anything larger is not one. */
 const BODY_LIMIT = 4 * 1024;
 
-const page = (title: string, body: string) =>
-  `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>` +
-  `<body style="font-family:sans-serif;max-width:40em"><h1>${title}</h1>${body}</body></html>\n`;
+/**
+ * The page's language: the profile's of the user the message was sent to (the token names them), else the browser's.
+ * A user gone from the account leaves the browser's.
+ */
+async function localeOf(services: Services, req: FastifyRequest, claim: { ownerId: string; userId: string }) {
+  const user = await accountStore(services.store, claim.ownerId).get<{ id: string; locale?: string }>(
+    USERS,
+    claim.userId,
+  );
+  const accept = req.headers['accept-language'];
+  return pageLocale(user?.locale, typeof accept === 'string' ? accept : undefined);
+}
 
 export async function registerMailUnsubscribe(app: FastifyInstance, services: Services): Promise<void> {
   await app.register(async (scope) => {
@@ -48,15 +60,18 @@ export async function registerMailUnsubscribe(app: FastifyInstance, services: Se
     scope.get(UNSUBSCRIBE_PATH, { schema: { hide: true } }, async (req, reply) => {
       const found = await claimOf(req, reply);
       if (!found) return reply;
-      const action = `${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(found.token)}`;
+      const action = escapeHtml(`${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(found.token)}`);
+      const locale = await localeOf(services, req, found.claim);
+      const t = UNSUBSCRIBE_TEXTS[locale];
       return reply
         .type('text/html; charset=utf-8')
+        .header('content-language', locale)
         .send(
           page(
-            'Stop these messages?',
-            `<p>You will no longer receive this kind of message. Messages you need to use or protect your account are still sent.</p>` +
-              `<form method="post" action="${action.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}">` +
-              `<input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
+            locale,
+            t.askTitle,
+            `<p>${escapeHtml(t.ask)}</p><form method="post" action="${action}">` +
+              `<input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escapeHtml(t.button)}</button></form>`,
           ),
         );
     });
@@ -69,9 +84,12 @@ export async function registerMailUnsubscribe(app: FastifyInstance, services: Se
         optOut(tx, ownerId, userId, template, services.clock),
       );
       services.log.info({ requestId: req.id, template }, 'mail unsubscribe recorded');
+      const locale = await localeOf(services, req, found.claim);
+      const t = UNSUBSCRIBE_TEXTS[locale];
       return reply
         .type('text/html; charset=utf-8')
-        .send(page('You are unsubscribed', '<p>You will no longer receive this kind of message.</p>'));
+        .header('content-language', locale)
+        .send(page(locale, t.doneTitle, `<p>${escapeHtml(t.done)}</p>`));
     });
   });
 }

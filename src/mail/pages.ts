@@ -88,6 +88,46 @@ export const CHECK_IN_TEXTS: Record<PageLocale, CheckInTexts> = {
   },
 };
 
+interface UnsubscribeTexts {
+  askTitle: string;
+  ask: string;
+  button: string;
+  doneTitle: string;
+  done: string;
+}
+
+/** The unsubscribe page's words, in the language of the user the message was sent to. */
+export const UNSUBSCRIBE_TEXTS: Record<PageLocale, UnsubscribeTexts> = {
+  en: {
+    askTitle: 'Stop these messages?',
+    ask: 'You will no longer receive this kind of message. Messages you need to use or protect your account are still sent.',
+    button: 'Unsubscribe',
+    doneTitle: 'You are unsubscribed',
+    done: 'You will no longer receive this kind of message.',
+  },
+  ar: {
+    askTitle: 'إيقاف هذه الرسائل؟',
+    ask: 'لن تصلك بعد الآن رسائل من هذا النوع. أما الرسائل التي تحتاجها لاستخدام حسابك أو حمايته فستظل تُرسل إليك.',
+    button: 'إلغاء الاشتراك',
+    doneTitle: 'تم إلغاء اشتراكك',
+    done: 'لن تصلك بعد الآن رسائل من هذا النوع.',
+  },
+  es: {
+    askTitle: '¿Dejar de recibir estos mensajes?',
+    ask: 'Ya no recibirá este tipo de mensajes. Los mensajes que necesita para usar o proteger su cuenta se seguirán enviando.',
+    button: 'Darse de baja',
+    doneTitle: 'Se ha dado de baja',
+    done: 'Ya no recibirá este tipo de mensajes.',
+  },
+  fr: {
+    askTitle: 'Ne plus recevoir ces messages\u00a0?',
+    ask: 'Vous ne recevrez plus ce type de message. Les messages nécessaires pour utiliser ou protéger votre compte vous sont toujours envoyés.',
+    button: 'Se désabonner',
+    doneTitle: 'Vous êtes désabonné',
+    done: 'Vous ne recevrez plus ce type de message.',
+  },
+};
+
 /** The page's own files: its script and stylesheet, at versioned same-origin URLs. */
 export interface HeirPageAssets {
   script: string;

@@ -1,6 +1,8 @@
 /**
  * The outbox without SMTP (.eml files), the rendering guard, the limits, and unsubscribe end to end over HTTP.
  */
+import { USERS } from '../../src/accounts/records.js';
+import { accountStore } from '../../src/accounts/tenancy.js';
 import { FORM_PAGE_CSP } from '../../src/http/heir-page.js';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -375,6 +377,38 @@ describe('unsubscribe over HTTP', () => {
     expect(laterRec.lastError).toMatch(/opted out/);
     expect(laterRec.data).toBeNull();
     expect((await server.services.store.get<MailRecord>(MAIL, essential.id))!.state).toBe('sent');
+    await sender.stop();
+  });
+
+  it("speaks the language of the user the message went to, else the browser's", async () => {
+    const { server, sender, queue } = await setup();
+    const first = await queue({});
+    await sender.drain();
+    const eml = await simpleParser(await readFile(path.join(server.dataDir, 'mail', `${first.id}.eml`)));
+    const url = new URL(eml.headerLines.find((h) => h.key === 'list-unsubscribe')!.line.match(/<([^>]+)>/)![1]!);
+    const target = url.pathname + url.search;
+    // No such user in the account: the browser's language.
+    const french = await server.app.inject({ method: 'GET', url: target, headers: { 'accept-language': 'fr-FR' } });
+    expect(french.headers['content-language']).toBe('fr');
+    expect(french.body).toContain('<html lang="fr"');
+    expect(french.body).toContain('Se désabonner');
+    // The user's profile language wins over the browser's.
+    await accountStore(server.services.store, 'acc_u').put(USERS, {
+      id: 'usr_u',
+      ownerId: 'acc_u',
+      email: 'owner@example.test',
+      locale: 'es',
+    });
+    const spanish = await server.app.inject({ method: 'GET', url: target, headers: { 'accept-language': 'fr-FR' } });
+    expect(spanish.body).toContain('Darse de baja');
+    const done = await server.app.inject({
+      method: 'POST',
+      url: target,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'ar' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain('Se ha dado de baja');
     await sender.stop();
   });
 

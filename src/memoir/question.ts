@@ -161,6 +161,18 @@ function related(w: string, all: string[], at: number): { words: string[]; parts
   return { words: [...words].slice(0, 16), parts: [...parts] };
 }
 
+/** An heir's words for their own mother or father, used as a name, and whom they may mean. */
+const PARENT_NAMES: Record<string, readonly string[]> = {
+  mom: ['daughter', 'mother'],
+  mum: ['daughter', 'mother'],
+  mommy: ['daughter', 'mother'],
+  mummy: ['daughter', 'mother'],
+  dad: ['son', 'father'],
+  daddy: ['son', 'father'],
+};
+/** Words before a kinship word that say whose it is ("your dad", "her mom"): then it is that person's parent. */
+const OWNERS = new Set(['your', 'my', 'his', 'her', 'their', 'our']);
+
 const PERSONS = new Set(['you', 'i', 'he', 'she', 'we', 'they']);
 /** The words of "when you were young" ("a kid", "little", "a boy"...). */
 const YOUNG = new Set(['young', 'little', 'small', 'kid', 'child', 'boy', 'girl', 'teenager', 'youngster']);
@@ -250,6 +262,13 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
   }
   for (const [i, w] of all.entries()) {
     if (particles.has(i)) continue;
+    // "Mom", "Dad" as a name ("When did Mom come to Canada?"): the asker's mother or father, who for a grandchild is
+    // the owner's daughter or son, and for the owner the owner's own parent. Neither word need be in the passage,
+    // which names that person; both help rank.
+    if (PARENT_NAMES[w] && /^\p{Lu}/u.test(cased[i] ?? '') && !OWNERS.has(all[i - 1] ?? '')) {
+      for (const k of PARENT_NAMES[w]) add(k, WEIGHT.related, false);
+      continue;
+    }
     // "Grandpa Tony", "Uncle Paulo": before a name, a kinship word is a title and the name says who it is (an owner
     // married twice, or a child the heir calls uncle, is not the one the kinship word would guess).
     // It still helps rank ("Auntie Jean": the sister), but the passage need not say it.

@@ -58,6 +58,21 @@ describe("the heirs' words for their grandparents, in the languages families kee
   });
 });
 
+describe("an heir's Mom and Dad", () => {
+  it('"Mom" as a name is the asker\'s mother, whom the passage names: not a word it must hold', () => {
+    expect(parseQuestion('When did Mom and Biji come to Canada?').own).toEqual(['biji', 'canada']);
+    expect(parseQuestion("Is it true Mom didn't recognize you at the airport?").own).toEqual(['recogn', 'airport']);
+    // "your mom", "my dad": that person's parent, a word to find as before.
+    expect(parseQuestion('What was your mom like?').own).toEqual(['mom']);
+    expect(parseQuestion('When was my dad born?').own).toEqual(['dad', 'born']);
+    const docs = memoir(
+      'At the airport Harry ran to me but Preeti hid behind her mother and cried. She didnt know who was this man.',
+      'The airport in Abbotsford is small, we flew from there to Toronto in 2010.',
+    );
+    expect(ids(docs, "Is it true Mom didn't recognize you at the airport?")[0]).toBe('j1');
+  });
+});
+
 describe('leaving one country for another', () => {
   it('"When did you move to Canada?" finds the arrival, told with other verbs', () => {
     const docs = memoir(

@@ -209,6 +209,8 @@ export interface Query {
   alternatives: Map<string, { full: Set<string>; half: Set<string>; parts: Set<string> }>;
   /** A question about a price or a sum, answered only by a passage that names an amount. */
   amount: boolean;
+  /** A question about an age ("How old were you when ...?"), answered by a passage that gives one. */
+  age: boolean;
 }
 
 /** Every place an intent's pattern matches the question ("Where are you from originally?" twice). */
@@ -259,6 +261,8 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
         for (let k = i + 3; k <= rest; k++) particles.add(k);
     }
     if ((w === 'find' || w === 'found') && all[i + 1] === 'out') particles.add(i).add(i + 1);
+    // "How old were you", "at what age": the age is what is asked, given in the passage as a number.
+    if ((w === 'old' && all[i - 1] === 'how') || (w === 'age' && all[i - 1] === 'what')) particles.add(i);
   }
   for (const [i, w] of all.entries()) {
     if (particles.has(i)) continue;
@@ -318,8 +322,19 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
     for (const w of i.words) add(w, WEIGHT.intent, false);
     for (const w of matchesOf(i, question).flatMap(words)) intentStems.add(stemOf(w));
   }
-  return { terms: [...terms.values()], intents, own, intentStems, alternatives, amount: ASKS_AMOUNT.test(question) };
+  return {
+    terms: [...terms.values()],
+    intents,
+    own,
+    intentStems,
+    alternatives,
+    amount: ASKS_AMOUNT.test(question),
+    age: ASKS_AGE.test(question),
+  };
 }
+
+/** A question about someone's age at a time: "How old were you when you married?", "At what age did you start?". */
+const ASKS_AGE = /\bhow old (were|was|are|is)\b|\bwhat age\b/i;
 
 /**
  * A question about a price or a sum ("How much did you sell the house for?", "What did the car cost?") is answered only

@@ -164,6 +164,8 @@ interface Scored {
 
 function scoreUnits(units: readonly Unit[], q: Query): Scored[] {
   const idf = idfTable(units);
+  // An age asked for counts as a word of the question that the passages giving an age hold, as rare as they are.
+  const ageWeight = q.age ? ageIdf(units) : 0;
   const avg = units.reduce((s, u) => s + u.length, 0) / Math.max(1, units.length);
   return units.map((unit) => {
     let score = 0;
@@ -172,6 +174,7 @@ function scoreUnits(units: readonly Unit[], q: Query): Scored[] {
       if (tf > 0) score += t.weight * idf(t.stem) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * unit.length) / avg)));
       else if (unit.context.has(t.stem)) score += t.weight * WEIGHT.context * idf(t.stem);
     }
+    if (q.age && AGE.test(unit.text)) score += ageWeight;
     const evidence = score;
     // A question that is all its intent ("Is there anything you still want to do?") is answered by the questionnaire's
     // answer to the question the intent names, whatever its words.
@@ -189,6 +192,20 @@ const AMOUNT =
 const MONEY_STEMS = new Set(['money', 'cash', 'savings'].map((w) => stemOf(w)));
 /** A sum, in figures or in words ("eleven thousand dollars"). */
 const AMOUNT_IN_WORDS = new RegExp(`${AMOUNT.source}|\\b(hundred|thousand|million)\\b`, 'i');
+
+/** Numbers as a memoir writes an age: "17", "seventeen", "twenty-one". */
+const NUMBER = String.raw`(\d{1,3}|(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(-[a-z]+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)`;
+/** An age in a passage: "I was seventeen", "17 years old", "aged 20", "at nineteen". */
+const AGE = new RegExp(
+  String.raw`\b(I|he|she|we|they) (was|were) ${NUMBER}\b|\b${NUMBER} years? old\b|\baged? ${NUMBER}\b|\bat (the age of )?${NUMBER}\b(?! ?(o'clock|am|pm|in the|percent|%))`,
+  'i',
+);
+
+/** The weight of an age in a passage, for a question asking one: the idf of a word held by the passages giving one. */
+function ageIdf(units: readonly Unit[]): number {
+  const df = units.filter((u) => AGE.test(u.text)).length;
+  return Math.log(1 + (units.length - df + 0.5) / (df + 0.5));
+}
 
 /** The words of a question about a price that an amount in a passage answers. */
 const PRICE_STEMS = new Set(
@@ -267,7 +284,13 @@ function lexical(docs: readonly SourceDoc[], question: string) {
   const idf = idfTable(units);
   const answered = scored
     .slice(0, 3)
-    .some((s) => s.score > 0 && coverage(s.unit, q, idf) >= MIN_COVERAGE && (!q.amount || AMOUNT.test(s.unit.text)));
+    .some(
+      (s) =>
+        s.score > 0 &&
+        coverage(s.unit, q, idf) >= MIN_COVERAGE &&
+        (!q.amount || AMOUNT.test(s.unit.text)) &&
+        (!q.age || AGE.test(s.unit.text)),
+    );
   return { units, scored, answered };
 }
 

@@ -58,6 +58,25 @@ describe("the heirs' words for their grandparents, in the languages families kee
   });
 });
 
+describe('a question about an age', () => {
+  it('"How old were you when ...?" is answered by the passage that gives the age, in figures or in words', () => {
+    expect(parseQuestion('How old were you when you got married?').own).toEqual(['marri']);
+    const docs = memoir(
+      'We married in June 1968 at St Aidan’s. I was nineteen and Frank was twenty-one.',
+      'We married off our daughter in 1995, the party went on till three in the morning.',
+      'The old church where we married burned down in 1990.',
+    );
+    expect(ids(docs, 'How old were you when you got married?')[0]).toBe('j1');
+    expect(ids(docs, 'At what age did you marry?')[0]).toBe('j1');
+    // A passage on the event without an age does not answer how old one was.
+    const noAge = memoir('We married in June 1968 at St Aidan’s.', 'The cow died in the winter.');
+    expect(ids(noAge, 'How old were you when you got married?')).toEqual([]);
+    expect(ids(memoir('I left school at 14 to work in the mill.'), 'How old were you when you left school?')).toEqual([
+      'j1',
+    ]);
+  });
+});
+
 describe("an heir's Mom and Dad", () => {
   it('"Mom" as a name is the asker\'s mother, whom the passage names: not a word it must hold', () => {
     expect(parseQuestion('When did Mom and Biji come to Canada?').own).toEqual(['biji', 'canada']);

@@ -183,6 +183,29 @@ export function placeParts(lemma: string): string[] {
   return expansion(lemma).parts;
 }
 
+/** WordNet's lexicographer file of nouns denoting people ("noun.person"): trades, roles, kin. */
+const NOUN_PERSON = '18';
+const personNouns = new Map<string, boolean>();
+
+/**
+ * Whether `word` is, in one of its commonest senses, a noun for a person: "fisherman", "firefighter", "nurse",
+ * "welder" (and "widow" or "fool": read it beside words that say a trade, as in "he was a ...").
+ */
+export function isPersonNoun(word: string): boolean {
+  const key = word.toLowerCase();
+  const known = personNouns.get(key);
+  if (known !== undefined) return known;
+  const lemmas = key.endsWith('s') && !key.endsWith('ss') ? [key, key.slice(0, -1)] : [key];
+  const found = lemmas.some((lemma) =>
+    indexOffsets('noun', lemma)
+      .slice(0, SENSES_PER_POS)
+      .some((offset) => readLine('noun', offset).split(' ')[1] === NOUN_PERSON),
+  );
+  personNouns.set(key, found);
+  if (personNouns.size > MAX_EXPANSIONS) personNouns.delete(personNouns.keys().next().value!);
+  return found;
+}
+
 /** The most places `placesWithin` gives: the United States' states and their cities are some 1,500. */
 const MAX_PLACES_WITHIN = 2_000;
 

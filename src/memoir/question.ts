@@ -211,6 +211,8 @@ export interface Query {
   amount: boolean;
   /** A question about an age ("How old were you when ...?"), answered by a passage that gives one. */
   age: boolean;
+  /** A question asking someone's trade ("What did Grandpa do for a living?"), which "he was a firefighter" answers. */
+  trade: boolean;
 }
 
 /** Every place an intent's pattern matches the question ("Where are you from originally?" twice). */
@@ -330,8 +332,13 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
     alternatives,
     amount: ASKS_AMOUNT.test(question),
     age: ASKS_AGE.test(question),
+    trade: ASKS_TRADE.test(question),
   };
 }
+
+/** What someone did for a living: "What did your dad do for work?", "What was your job?" (not "When did you retire?"). */
+const ASKS_TRADE =
+  /\bwhat (did|does|do|was|is|were)\b.*\b(for a living|for work|job|trade|profession|occupation|line of work)\b/i;
 
 /** A question about someone's age at a time: "How old were you when you married?", "At what age did you start?". */
 const ASKS_AGE = /\bhow old (were|was|are|is)\b|\bwhat age\b/i;

@@ -14,6 +14,7 @@
  */
 import type { Intent } from './intents.js';
 import { cosine } from './embeddings.js';
+import { isPersonNoun } from './lexicon.js';
 import { holdNames } from './names.js';
 import { parseQuestion, type Query, stemOf, WEIGHT } from './question.js';
 import { holdInThread } from './reading-pool.js';
@@ -166,6 +167,8 @@ function scoreUnits(units: readonly Unit[], q: Query): Scored[] {
   const idf = idfTable(units);
   // An age asked for counts as a word of the question that the passages giving an age hold, as rare as they are.
   const ageWeight = q.age ? ageIdf(units) : 0;
+  // A question about someone's work counts a trade the passage gives ("He was a firefighter") as one of its words.
+  const tradeWeight = asksTrade(q) ? WEIGHT.intent * rarity(units, (u) => givesTrade(u.text)) : 0;
   const avg = units.reduce((s, u) => s + u.length, 0) / Math.max(1, units.length);
   return units.map((unit) => {
     let score = 0;
@@ -175,6 +178,7 @@ function scoreUnits(units: readonly Unit[], q: Query): Scored[] {
       else if (unit.context.has(t.stem)) score += t.weight * WEIGHT.context * idf(t.stem);
     }
     if (q.age && AGE.test(unit.text)) score += ageWeight;
+    if (tradeWeight > 0 && givesTrade(unit.text)) score += tradeWeight;
     const evidence = score;
     // A question that is all its intent ("Is there anything you still want to do?") is answered by the questionnaire's
     // answer to the question the intent names, whatever its words.
@@ -201,11 +205,37 @@ const AGE = new RegExp(
   'i',
 );
 
-/** The weight of an age in a passage, for a question asking one: the idf of a word held by the passages giving one. */
-function ageIdf(units: readonly Unit[]): number {
-  const df = units.filter((u) => AGE.test(u.text)).length;
+/** "He was a firefighter", "worked as a welder", "became a school teacher": the trade a passage gives. */
+const TRADE =
+  /\b(?:was|were|is|am|became|worked as|work as|job as|trained as|retired as)\s+(?:an?|the)\s+([a-z-]+)(?:\s+([a-z-]+))?/gi;
+/** Nouns for people that say who someone is, not their trade ("he was a good man", "she was a widow"). */
+const NOT_TRADES = new Set(
+  'man men woman women boy girl child kid baby person people friend widow widower fool mother father son daughter wife husband brother sister stranger neighbour neighbor member guest fan believer grandmother grandfather baby orphan twin bride groom saint devil angel sinner adult'.split(
+    ' ',
+  ),
+);
+const trades = new TextCache<boolean>(200_000);
+
+/** Whether a passage gives someone's trade: a noun for a person after "was a", "worked as a"... (not a "good man"). */
+function givesTrade(text: string): boolean {
+  return trades.remember(text, () =>
+    Array.from(text.matchAll(TRADE)).some((m) =>
+      [m[1], m[2]].some((w) => w !== undefined && !NOT_TRADES.has(w.toLowerCase()) && isPersonNoun(w)),
+    ),
+  );
+}
+
+/** The idf of a word held by the passages `holds` picks: what a passage's age or trade weighs, as rare as it is. */
+function rarity(units: readonly Unit[], holds: (u: Unit) => boolean): number {
+  const df = units.filter(holds).length;
   return Math.log(1 + (units.length - df + 0.5) / (df + 0.5));
 }
+
+/** The weight of an age in a passage, for a question asking one. */
+const ageIdf = (units: readonly Unit[]): number => rarity(units, (u) => AGE.test(u.text));
+
+/** Whether the question asks someone's trade, so that a passage giving one answers it. */
+const asksTrade = (q: Query): boolean => q.trade;
 
 /** The words of a question about a price that an amount in a passage answers. */
 const PRICE_STEMS = new Set(
@@ -214,7 +244,11 @@ const PRICE_STEMS = new Set(
 
 /** Whether a passage is of the question's intent: its questionnaire category, or one of the intent's words. */
 function onTopicOf(u: Unit, q: Query): boolean {
-  return boostOf(u, q.intents) > 0 || q.intents.some((i) => i.words.some((w) => u.terms.has(stemOf(w))));
+  return (
+    boostOf(u, q.intents) > 0 ||
+    q.intents.some((i) => i.words.some((w) => u.terms.has(stemOf(w)))) ||
+    (asksTrade(q) && givesTrade(u.text))
+  );
 }
 
 /** Share of the question's own specific words, weighted by rarity, that the passage (or its context) holds. */

@@ -77,6 +77,20 @@ describe('a question about an age', () => {
   });
 });
 
+describe("a question about someone's trade", () => {
+  it('"What did Grandpa Dan do for a living?" is answered by "He was a firefighter", a trade WordNet knows', () => {
+    expect(parseQuestion('What did Grandpa Dan do for a living?').trade).toBe(true);
+    expect(parseQuestion('What was your first job?').trade).toBe(true);
+    expect(parseQuestion('When did you retire?').trade).toBe(false);
+    const docs = memoir(
+      'Dan came into the bakery every morning for two years. He was a firefighter at the station on Bedford Street.',
+      'Dan cant dance, not one step, but he tries at every wedding. He was a good man to my children.',
+      'Dan and I went to Furnas in 1988.',
+    );
+    expect(ids(docs, 'What did Grandpa Dan do for a living?')[0]).toBe('j1');
+  });
+});
+
 describe("an heir's Mom and Dad", () => {
   it('"Mom" as a name is the asker\'s mother, whom the passage names: not a word it must hold', () => {
     expect(parseQuestion('When did Mom and Biji come to Canada?').own).toEqual(['biji', 'canada']);

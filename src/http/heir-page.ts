@@ -45,10 +45,13 @@ export function pageFile(folder: string, base: string, name: string, contentType
   return { body, etag: `"${hash}"`, url: `${base}/${name}?v=${hash.slice(0, 16)}`, contentType };
 }
 
-/** The headers of the pages mail links open and of their files: the strict policy, no referrer, no framing. */
-export function securityHeaders(reply: FastifyReply): FastifyReply {
+/**
+ * The headers of the pages mail links open and of their files: the strict policy (`csp`, the heirs' and account
+ * pages' by default), no referrer, no sniffing, no framing.
+ */
+export function securityHeaders(reply: FastifyReply, csp: string = HEIR_PAGE_CSP): FastifyReply {
   return reply
-    .header('content-security-policy', HEIR_PAGE_CSP)
+    .header('content-security-policy', csp)
     .header('referrer-policy', 'no-referrer')
     .header('x-content-type-options', 'nosniff')
     .header('x-frame-options', 'DENY')
@@ -72,12 +75,7 @@ export const FORM_PAGE_CSP = [
  * them (no cache, no referrer), and no other site frames their button.
  */
 export function formPageHeaders(reply: FastifyReply): FastifyReply {
-  return reply
-    .header('content-security-policy', FORM_PAGE_CSP)
-    .header('referrer-policy', 'no-referrer')
-    .header('x-content-type-options', 'nosniff')
-    .header('x-frame-options', 'DENY')
-    .header('cache-control', 'no-store');
+  return securityHeaders(reply, FORM_PAGE_CSP).header('cache-control', 'no-store');
 }
 
 export async function registerHeirPage(app: FastifyInstance, _services: Services): Promise<void> {

@@ -1,3 +1,4 @@
+import { gateTransactions } from '../support/store-gate.js';
 import { randomBytes } from 'node:crypto';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,23 +224,14 @@ describe('password reset', () => {
 
   it('forgot answers before the address is looked up: same status, body and headers, known or not', async () => {
     const user = await registerUser(server.app);
-    const { store } = server.services;
-    const transact = store.transact.bind(store);
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    let held = 0;
     // Every store transaction waits at the gate: an answer that needed the lookup could not come back.
-    store.transact = (async (fn: Parameters<typeof transact>[0]) => {
-      held++;
-      await gate;
-      return transact(fn);
-    }) as typeof store.transact;
+    const gate = gateTransactions(server.services.store);
     try {
       const ask = (email: string) =>
         server.app.inject({ method: 'POST', url: '/api/auth/password/forgot', payload: { email } });
       const known = await ask(user.email);
       const unknown = await ask(uniqueEmail('ghost'));
-      expect(held).toBe(2);
+      expect(gate.held()).toBe(2);
       expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);
       expect(withoutIds(known.body)).toBe(withoutIds(unknown.body));
       const shape = (h: Record<string, unknown>) =>
@@ -252,8 +244,7 @@ describe('password reset', () => {
       expect(shape(known.headers)).toEqual(shape(unknown.headers));
       expect(known.headers['content-length']).toBe(unknown.headers['content-length']);
     } finally {
-      open();
-      store.transact = transact;
+      gate.open();
     }
     await server.services.sessions.email.settled();
     expect((await mailTo(server.app, user.email, 'password-reset')).length).toBe(1);

@@ -3,6 +3,7 @@
  * again (each path is counted, and past its limit answers 429 and queues nothing, or needs a confirmed address), and
  * no answer, nor its timing, tells whether the address has an account.
  */
+import { gateTransactions } from '../support/store-gate.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
 import { mailTo, registerUser, sessionHeaders, type TestSession, uniqueEmail } from '../support/session.js';
@@ -56,17 +57,8 @@ describe('asking to change the address', () => {
     const user = await registerUser(server.app, { password: PASSWORD });
     const owner = await registerUser(server.app, { password: PASSWORD });
     const free = uniqueEmail('free');
-    const { store } = server.services;
-    const transact = store.transact.bind(store);
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    let held = 0;
     // Every store transaction waits at the gate: an answer that needed the lookup could not come back.
-    store.transact = (async (fn: Parameters<typeof transact>[0]) => {
-      held++;
-      await gate;
-      return transact(fn);
-    }) as typeof store.transact;
+    const gate = gateTransactions(server.services.store);
     const ask = (newEmail: string) =>
       server.app.inject({
         method: 'POST',
@@ -76,13 +68,12 @@ describe('asking to change the address', () => {
       });
     try {
       const [taken, untaken] = [await ask(owner.email), await ask(free)];
-      expect(held).toBe(2);
+      expect(gate.held()).toBe(2);
       expect([taken.statusCode, untaken.statusCode]).toEqual([202, 202]);
       const body = (raw: string) => raw.replace(/"requestId":"[^"]*"/g, '');
       expect(body(taken.body)).toBe(body(untaken.body));
     } finally {
-      open();
-      store.transact = transact;
+      gate.open();
     }
     expect(await mailTo(server.app, owner.email, 'email-change-confirm')).toEqual([]);
     expect(await mailTo(server.app, free, 'email-change-confirm')).toHaveLength(1);

@@ -355,6 +355,10 @@ describe('email change', () => {
   });
 });
 
+/** The signed-in user's password changed with the current one (the suite's PASSWORD). */
+const changePassword = (user: Parameters<typeof sessionHeaders>[0], newPassword: string) =>
+  send('POST', '/api/auth/password', { currentPassword: PASSWORD, newPassword }, sessionHeaders(user));
+
 describe('a new password ends pending address changes', () => {
   // Whoever asked for the change (maybe someone holding the account and its password) must not complete it after
   // the owner took the account back with a new password.
@@ -378,13 +382,7 @@ describe('a new password ends pending address changes', () => {
     const taker = uniqueEmail('taker');
     await send('POST', '/api/auth/email/change', { newEmail: taker, currentPassword: PASSWORD }, sessionHeaders(user));
     const change = await mailedLink(server.app, taker, 'email-change-confirm');
-    const changed = await send(
-      'POST',
-      '/api/auth/password',
-      { currentPassword: PASSWORD, newPassword: 'the owner is back again' },
-      sessionHeaders(user),
-    );
-    expect(changed.status).toBe(200);
+    expect((await changePassword(user, 'the owner is back again')).status).toBe(200);
 
     expect((await send('GET', pathOf(change))).status).toBe(410);
     await signIn(server.app, user.email, 'the owner is back again');
@@ -398,13 +396,7 @@ describe('a new password ends pending reset links', () => {
     const user = await registerUser(server.app);
     await send('POST', '/api/auth/password/forgot', { email: user.email });
     const token = linkToken(await mailedLink(server.app, user.email, 'password-reset'));
-    const changed = await send(
-      'POST',
-      '/api/auth/password',
-      { currentPassword: PASSWORD, newPassword: 'the owner is back again' },
-      sessionHeaders(user),
-    );
-    expect(changed.status).toBe(200);
+    expect((await changePassword(user, 'the owner is back again')).status).toBe(200);
 
     const late = await send('POST', '/api/auth/password/reset', { token, newPassword: 'someone else took over' });
     expect({ status: late.status, code: late.body.error?.code }).toEqual({ status: 410, code: 'GONE' });

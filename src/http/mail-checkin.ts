@@ -6,13 +6,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
-import { errorEnvelope, makeMeta } from '../core/envelope.js';
-import { CHECK_IN_TEXTS, page, pageLocale } from '../mail/pages.js';
+import { CHECK_IN_TEXTS, LINK_ERROR_TEXTS, page, pageLocale } from '../mail/pages.js';
 import { escapeHtml } from '../mail/templates/index.js';
 import { checkIn, peekCheckIn } from '../memoir/checkin.js';
 import { CHECK_IN_PATH } from '../memoir/owner-mail.js';
 import type { Services } from '../tools/define.js';
 import { formPageHeaders } from './heir-page.js';
+import { linkError } from './link-errors.js';
 
 /** The button's body is one short form field at most. */
 const BODY_LIMIT = 4 * 1024;
@@ -34,10 +34,10 @@ export async function registerMailCheckIn(app: FastifyInstance, services: Servic
 
     const fail = async (req: FastifyRequest, reply: FastifyReply, err: unknown) => {
       if (!(err instanceof ApiError)) throw err;
-      return reply
-        .status(err.status)
-        .type('application/json; charset=utf-8')
-        .send(errorEnvelope(err.toBody(), makeMeta(String(req.id), services.clock.now())));
+      return linkError(services, req, reply, err, (locale) => {
+        const t = LINK_ERROR_TEXTS[locale];
+        return { title: t.title, message: err.status === 410 ? t.checkIn.gone : t.checkIn.invalid };
+      });
     };
     const tokenOf = (req: FastifyRequest): string => {
       const token = (req.query as { token?: unknown }).token;

@@ -8,14 +8,14 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
-import { errorEnvelope, makeMeta } from '../core/envelope.js';
 import { accountStore } from '../accounts/tenancy.js';
 import { mailSecret, optOut, UNSUBSCRIBE_PATH, verifyUnsubscribe } from '../mail/index.js';
-import { page, pageLocale, UNSUBSCRIBE_TEXTS } from '../mail/pages.js';
+import { LINK_ERROR_TEXTS, page, pageLocale, UNSUBSCRIBE_TEXTS } from '../mail/pages.js';
 import { escapeHtml } from '../mail/templates/index.js';
 import { USERS } from '../accounts/records.js';
 import type { Services } from '../tools/define.js';
 import { formPageHeaders } from './heir-page.js';
+import { linkError } from './link-errors.js';
 
 /** The one-click body is one short form field; anything larger is not one. */
 const BODY_LIMIT = 4 * 1024;
@@ -50,10 +50,10 @@ export async function registerMailUnsubscribe(app: FastifyInstance, services: Se
       const err = ApiError.validation('this unsubscribe link is not valid', [
         { field: 'token', reason: 'malformed or not signed by this service' },
       ]);
-      await reply
-        .status(err.status)
-        .type('application/json; charset=utf-8')
-        .send(errorEnvelope(err.toBody(), makeMeta(String(req.id), services.clock.now())));
+      await linkError(services, req, reply, err, (locale) => ({
+        title: LINK_ERROR_TEXTS[locale].title,
+        message: LINK_ERROR_TEXTS[locale].unsubscribe.invalid,
+      }));
       return undefined;
     };
 

@@ -128,6 +128,55 @@ export const UNSUBSCRIBE_TEXTS: Record<PageLocale, UnsubscribeTexts> = {
   },
 };
 
+interface LinkErrorTexts {
+  title: string;
+  /** A check-in link that is malformed, or one already used, expired or for a plan since unlinked. */
+  checkIn: { invalid: string; gone: string };
+  unsubscribe: { invalid: string };
+}
+
+/** What a browser opening a mailed link that cannot be used is shown (a client asking for JSON gets the envelope). */
+export const LINK_ERROR_TEXTS: Record<PageLocale, LinkErrorTexts> = {
+  en: {
+    title: 'This link cannot be used',
+    checkIn: {
+      invalid: 'This check-in link is not valid. Open the latest message we sent you, or sign in to check in.',
+      gone: 'This check-in link has already been used or has expired. Sign in to check in.',
+    },
+    unsubscribe: { invalid: 'This unsubscribe link is not valid. Sign in to choose which messages you receive.' },
+  },
+  ar: {
+    title: 'لا يمكن استخدام هذا الرابط',
+    checkIn: {
+      invalid: 'رابط تسجيل الحضور هذا غير صالح. افتح أحدث رسالة أرسلناها إليك، أو سجّل الدخول لتسجيل حضورك.',
+      gone: 'سبق استخدام رابط تسجيل الحضور هذا أو انتهت صلاحيته. سجّل الدخول لتسجيل حضورك.',
+    },
+    unsubscribe: { invalid: 'رابط إلغاء الاشتراك هذا غير صالح. سجّل الدخول لتختار الرسائل التي تصلك.' },
+  },
+  es: {
+    title: 'Este enlace no se puede usar',
+    checkIn: {
+      invalid:
+        'Este enlace para registrar su presencia no es válido. Abra el último mensaje que le enviamos, o inicie sesión para registrarla.',
+      gone: 'Este enlace para registrar su presencia ya se usó o ha caducado. Inicie sesión para registrarla.',
+    },
+    unsubscribe: {
+      invalid: 'Este enlace para darse de baja no es válido. Inicie sesión para elegir qué mensajes recibe.',
+    },
+  },
+  fr: {
+    title: 'Ce lien ne peut pas être utilisé',
+    checkIn: {
+      invalid:
+        'Ce lien pour signaler votre présence n’est pas valide. Ouvrez le dernier message que nous vous avons envoyé, ou connectez-vous pour la signaler.',
+      gone: 'Ce lien pour signaler votre présence a déjà servi ou a expiré. Connectez-vous pour la signaler.',
+    },
+    unsubscribe: {
+      invalid: 'Ce lien de désabonnement n’est pas valide. Connectez-vous pour choisir les messages que vous recevez.',
+    },
+  },
+};
+
 /** The page's own files: its script and stylesheet, at versioned same-origin URLs. */
 export interface HeirPageAssets {
   script: string;

@@ -1,6 +1,7 @@
 /**
  * The outbox without SMTP (.eml files), the rendering guard, the limits, and unsubscribe end to end over HTTP.
  */
+import { LINK_ERROR_TEXTS } from '../../src/mail/pages.js';
 import { USERS } from '../../src/accounts/records.js';
 import { accountStore } from '../../src/accounts/tenancy.js';
 import { FORM_PAGE_CSP } from '../../src/http/heir-page.js';
@@ -428,6 +429,13 @@ describe('unsubscribe over HTTP', () => {
     const get = await server.app.inject({ method: 'GET', url: `/api/v1/mail/unsubscribe?token=${forged}` });
     expect(get.statusCode).toBe(400);
     expect(get.headers['cache-control']).toBe('no-store');
+    const browser = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/mail/unsubscribe?token=${forged}`,
+      headers: { accept: 'text/html', 'accept-language': 'es-ES' },
+    });
+    expect(browser.statusCode).toBe(400);
+    expect(browser.body).toContain(LINK_ERROR_TEXTS.es.unsubscribe.invalid);
     expect(await server.services.store.get('mail_preferences', 'usr_u')).toBeUndefined();
   });
 });

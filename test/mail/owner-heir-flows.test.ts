@@ -5,6 +5,7 @@
  * and told when their share opens; reminders go before the deadline once per lead time, only to confirmed
  * addresses, and not to a user who opted out. On lowdb and PostgreSQL.
  */
+import { LINK_ERROR_TEXTS } from '../../src/mail/pages.js';
 import { FORM_PAGE_CSP } from '../../src/http/heir-page.js';
 import { rmSync } from 'node:fs';
 import type { ParsedMail } from 'mailparser';
@@ -326,6 +327,16 @@ describe.each(['lowdb', 'postgres'] as const)('mail about plans (%s)', (engine) 
     expect(again.statusCode).toBe(410);
     expect(again.json().error.code).toBe('GONE');
     expect((await server.app.inject({ method: 'GET', url: local(link) })).statusCode).toBe(410);
+    // A browser (the owner clicking the old mail again) is told so on a page, in its language.
+    const browser = await server.app.inject({
+      method: 'GET',
+      url: local(link),
+      headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8', 'accept-language': 'fr' },
+    });
+    expect(browser.statusCode).toBe(410);
+    expect(browser.headers['content-type']).toMatch(/^text\/html/);
+    expect(browser.body).toContain(LINK_ERROR_TEXTS.fr.checkIn.gone);
+    expect(browser.headers['cache-control']).toBe('no-store');
     expect((await events(plan.id)).map((e) => [e.type, e.data.channels, e.data.reason])).toEqual([
       ['verification.started', ['email'], undefined],
       ['verification.failed', ['email'], 'check-in'],

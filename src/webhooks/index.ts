@@ -31,6 +31,7 @@ export {
 } from './schemas.js';
 export {
   DELIVERIES,
+  MAX_TESTS_PER_ACCOUNT,
   MAX_WEBHOOKS_PER_OWNER,
   SECRET_WARNING,
   WEBHOOKS,

@@ -336,13 +336,36 @@ export async function regenerateSecret(
   return { webhook: toWebhook(r), secret, warning: SECRET_WARNING };
 }
 
+/** Test deliveries one account may have under way at once (each may hold a connection for the whole timeout). */
+export const MAX_TESTS_PER_ACCOUNT = 2;
+/** Test deliveries under way in this process, by account. */
+const testsUnderWay = new Map<string, number>();
+
 /**
  * Sends one real `test.webhook` delivery to the subscription's URL (any status,
  * one attempt, no retries) and records it in the event log. It does not change
- * the subscription's failure counters.
+ * the subscription's failure counters. A test is sent outside the dispatcher and
+ * its bounds, so an account has at most MAX_TESTS_PER_ACCOUNT under way (409).
  */
 export async function testWebhook(deps: WebhookDeps, ownerId: string, id: string): Promise<TestWebhookResult> {
   const webhook = await owned(deps, ownerId, id);
+  const running = testsUnderWay.get(ownerId) ?? 0;
+  if (running >= MAX_TESTS_PER_ACCOUNT)
+    throw new ApiError('CONFLICT', 'Test deliveries of this account are under way; retry once one has finished.', [
+      { field: 'id', reason: `at most ${MAX_TESTS_PER_ACCOUNT} test deliveries at a time per account` },
+    ]);
+  testsUnderWay.set(ownerId, running + 1);
+  try {
+    return await sendTest(deps, ownerId, webhook);
+  } finally {
+    const left = (testsUnderWay.get(ownerId) ?? 1) - 1;
+    if (left > 0) testsUnderWay.set(ownerId, left);
+    else testsUnderWay.delete(ownerId);
+  }
+}
+
+async function sendTest(deps: WebhookDeps, ownerId: string, webhook: WebhookRecord): Promise<TestWebhookResult> {
+  const id = webhook.id;
   const now = deps.clock.now();
   const event: EventRecord = {
     id: newId('event'),

@@ -15,6 +15,7 @@ import {
   listEventTypes,
   listWebhookEvents,
   listWebhooks,
+  MAX_TESTS_PER_ACCOUNT,
   regenerateSecret,
   testWebhook,
   updateWebhook,
@@ -34,6 +35,7 @@ import { z } from 'zod';
 
 const OWNER = 'own_alice';
 const OTHER = 'own_bob';
+const CAROL = 'own_carol';
 const publicResolver = async () => ['93.184.216.34'];
 
 async function code(p: Promise<unknown>): Promise<string> {
@@ -377,6 +379,34 @@ describe('webhook subscriptions', () => {
       statusCode: null,
       error: expect.stringMatching(/address refused.*loopback/),
     });
+  });
+
+  it.skipIf(!hasOpenssl())('test_webhook: an account has at most two test deliveries under way', async () => {
+    // Tests are sent outside the dispatcher's bounds: many at once to a receiver that never answers held a
+    // connection each for the whole timeout.
+    const slow = await startReceiver(tls, (_r, n) => (n <= MAX_TESTS_PER_ACCOUNT ? 'hang' : 200));
+    try {
+      const slowDeps = { ...d, ca: tls.cert, resolve: undefined };
+      const { webhook } = await createWebhook(slowDeps, CAROL, { url: slow.url(), events: ['*'] });
+      const held = Array.from({ length: MAX_TESTS_PER_ACCOUNT }, () => testWebhook(slowDeps, CAROL, webhook.id));
+      while (slow.received.length < MAX_TESTS_PER_ACCOUNT) await new Promise((r) => setTimeout(r, 10));
+      const err = await testWebhook(slowDeps, CAROL, webhook.id).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).code).toBe('CONFLICT');
+      expect(slow.received).toHaveLength(MAX_TESTS_PER_ACCOUNT);
+      // Another account is not held up by this one.
+      const other = await createWebhook(slowDeps, OWNER, { url: slow.url(), events: ['*'] });
+      expect(await testWebhook(slowDeps, OWNER, other.webhook.id)).toMatchObject({ delivered: true });
+      await slow.close(); // the held attempts fail, and their places are given back
+      expect((await Promise.all(held)).map((r) => r.delivered)).toEqual([false, false]);
+      expect(await testWebhook(slowDeps, CAROL, webhook.id)).toMatchObject({ delivered: false });
+      await deleteWebhook(slowDeps, OWNER, other.webhook.id);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('pages the event log newest first, stable while new events arrive, scoped to the owner', async () => {

@@ -8,7 +8,7 @@ export const testWebhookTool = defineTool({
   title: 'Send a test delivery',
   description:
     'Sends one real, signed `test.webhook` delivery to the subscription URL and reports whether it was delivered, the status code, the ' +
-    'payload and the response time. It does not change the failure counters.',
+    'payload and the response time. It does not change the failure counters. An account has at most two tests under way at once (409).',
   domain: 'webhooks',
   scope: 'webhooks',
   tiers: WEBHOOK_TIERS,
@@ -16,6 +16,6 @@ export const testWebhookTool = defineTool({
   annotations: OUTBOUND,
   input: WebhookIdInput.strict(),
   output: TestWebhookOutput,
-  rest: { method: 'POST', path: '/webhooks/subscriptions/:id/test', shape: 'data' },
+  rest: { method: 'POST', path: '/webhooks/subscriptions/:id/test', shape: 'data', extraStatuses: [409] },
   handler: (input, ctx) => testWebhook(webhookDeps(ctx), ctx.principal.ownerId, input.id),
 });

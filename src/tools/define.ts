@@ -271,9 +271,10 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   crossAccount?: boolean;
   /**
    * True when this input asks for an effect reaching every account (e.g. a webhook subscription with
-   * `accounts: "*"`): the wrapper then requires an internal-tier key with scope `all` (403 otherwise).
+   * `accounts: "*"`, or a change to one): the wrapper then requires an internal-tier key with scope `all` (403
+   * otherwise). It may read the caller's records (`ctx.store`) to tell.
    */
-  operatorInput?(input: z.output<I>): boolean;
+  operatorInput?(input: z.output<I>, ctx: ToolContext): boolean | Promise<boolean>;
   /**
    * Acts on another account's records through a share the caller holds (src/accounts/grants.ts): the input's
    * `shareId` names it, and the wrapper opens it before the handler runs (404 when the caller holds no such share,

@@ -163,8 +163,26 @@ function run(
   principal: Principal,
   call: CallInfo,
 ): unknown {
-  if (tool.operatorInput?.(input)) requireOperator(principal);
   const ctx = toolContext(services, tool, principal, call);
+  const operator = tool.operatorInput?.(input, ctx);
+  if (operator instanceof Promise)
+    return operator.then((asks) => {
+      if (asks) requireOperator(principal);
+      return confirmed(tool, input, services, principal, ctx, call);
+    });
+  if (operator) requireOperator(principal);
+  return confirmed(tool, input, services, principal, ctx, call);
+}
+
+/** A session's confirmed address, when the tool asks for one, then the rest. */
+function confirmed(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  services: Services,
+  principal: Principal,
+  ctx: ToolContext,
+  call: CallInfo,
+): unknown {
   if (tool.confirmedAddress && principal.kind === 'session') {
     return requireConfirmedAddress(ctx.store, principal, tool.confirmedAddress).then(() =>
       proceed(tool, input, services, principal, ctx, call),

@@ -1,6 +1,6 @@
 import { deleteWebhook, DeleteWebhookOutput, WebhookIdInput } from '../../webhooks/index.js';
 import { defineTool, DELETE } from '../define.js';
-import { WEBHOOK_TIERS, webhookDeps } from './common.js';
+import { everyAccountSubscription, WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const deleteWebhookTool = defineTool({
   name: 'delete_webhook',
@@ -15,5 +15,6 @@ export const deleteWebhookTool = defineTool({
   input: WebhookIdInput.strict(),
   output: DeleteWebhookOutput,
   rest: { method: 'DELETE', path: '/webhooks/subscriptions/:id', shape: 'data' },
+  operatorInput: everyAccountSubscription,
   handler: (input, ctx) => deleteWebhook(webhookDeps(ctx), ctx.principal.ownerId, input.id),
 });

@@ -1,6 +1,6 @@
 import { regenerateSecret, RegenerateSecretInput, RegenerateSecretOutput } from '../../webhooks/index.js';
 import { defineTool, DESTRUCTIVE } from '../define.js';
-import { WEBHOOK_TIERS, webhookDeps } from './common.js';
+import { everyAccountSubscription, WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const regenerateWebhookSecretTool = defineTool({
   name: 'regenerate_webhook_secret',
@@ -23,6 +23,7 @@ export const regenerateWebhookSecretTool = defineTool({
     dataField: 'webhook',
     metaFields: ['secret', 'warning'],
   },
+  operatorInput: everyAccountSubscription,
   handler: ({ id, graceSeconds }, ctx) =>
     regenerateSecret(webhookDeps(ctx), ctx.principal.ownerId, id, graceSeconds !== undefined ? { graceSeconds } : {}),
 });

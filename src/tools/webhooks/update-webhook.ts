@@ -1,6 +1,6 @@
 import { updateWebhook, UpdateWebhookInput, WebhookSchema } from '../../webhooks/index.js';
 import { defineTool, WRITE_IDEMPOTENT } from '../define.js';
-import { WEBHOOK_TIERS, webhookDeps } from './common.js';
+import { everyAccountSubscription, WEBHOOK_TIERS, webhookDeps } from './common.js';
 
 export const updateWebhookTool = defineTool({
   name: 'update_webhook',
@@ -16,5 +16,6 @@ export const updateWebhookTool = defineTool({
   input: UpdateWebhookInput.strict(),
   output: WebhookSchema,
   rest: { method: 'PATCH', path: '/webhooks/subscriptions/:id', shape: 'data' },
+  operatorInput: everyAccountSubscription,
   handler: ({ id, ...patch }, ctx) => updateWebhook(webhookDeps(ctx), ctx.principal.ownerId, id, patch),
 });

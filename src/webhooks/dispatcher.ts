@@ -28,6 +28,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
+import { runAsQueueCaller } from '../core/fair-queue.js';
 import type { Keyring } from '../core/keyring.js';
 import type { Logger } from '../core/log.js';
 import { onOutboxWrite, type QueuedDelivery } from '../events/events.js';
@@ -437,7 +438,11 @@ export class Dispatcher {
 
   async #send(job: Job): Promise<void> {
     const { body, headers } = buildRequest(job.event, job.webhook, job.attempt, this.#clock.now().getTime());
-    const result = await this.#client.send(job.webhook.url, body, headers, this.#opts.timeoutMs);
+    // Its host lookup waits its turn under the subscription's account (./resolver.ts), not in one lane with every
+    // account's: one account's hosts behind slow name servers then delay another's lookup by one each, not by all.
+    const result = await runAsQueueCaller({ account: job.webhook.ownerId, weight: 1 }, () =>
+      this.#client.send(job.webhook.url, body, headers, this.#opts.timeoutMs),
+    );
     this.#stats.attempts++;
     this.#slots.done(job.webhook.id);
     this.#flush.add({ job, result });

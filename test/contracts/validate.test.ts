@@ -108,6 +108,31 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
     expect(planProblems(ton).map((d) => d.field)).toEqual(['beneficiaries.2.address']);
   });
 
+  it('refuses a share too small for one basis point on every chain, not only where the EVM builder checks it', () => {
+    const chains = {
+      evm: { owner: OWNER, a: A, b: B },
+      solana: {
+        owner: '7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs',
+        a: 'So11111111111111111111111111111111111111112',
+        b: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+      },
+      ton: { owner: '0:' + 'b'.repeat(64), a: '0:' + 'a'.repeat(64), b: '0:' + 'c'.repeat(64) },
+    } as const;
+    for (const [blockchain, x] of Object.entries(chains)) {
+      const tiny = plan({
+        blockchain: blockchain as Plan['blockchain'],
+        ownerAddress: x.owner,
+        beneficiaries: [
+          { name: 'a', address: x.a, percentage: 100 },
+          { name: 'b', address: x.b, percentage: 1e-9 },
+        ],
+      });
+      expect(planProblems(tiny), blockchain).toEqual([
+        { field: 'beneficiaries.1.percentage', reason: 'Use at most two decimals, like 33.33.' },
+      ]);
+    }
+  });
+
   describe('a way to release the estate (issue #15), on every chain', () => {
     const tonPlan = (over: Partial<Plan> = {}) =>
       plan({

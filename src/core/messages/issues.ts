@@ -103,9 +103,14 @@ export function parseDecimal(text: string): number | undefined {
   return Number(t.replace(',', '.'));
 }
 
-/** Whether a number has more than two decimals (a share is kept in hundredths of a percent). */
+/**
+ * Whether a number has more than two decimals (a share is kept in hundredths of a percent). The tolerance absorbs
+ * floating-point noise near a hundredth; a value that is not 0 but rounds to 0 hundredths (0.000000001) is not
+ * noise: it would be a share of 0 basis points, which no contract accepts.
+ */
 export function hasMoreThanTwoDecimals(value: number): boolean {
   const bp = value * 100;
+  if (value !== 0 && Math.round(bp) === 0) return true;
   return Math.abs(bp - Math.round(bp)) > 1e-6;
 }
 

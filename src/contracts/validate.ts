@@ -161,6 +161,7 @@ export function planProblems(plan: Plan): ErrorDetail[] {
     g.addresses.forEach((a, i) => {
       const problem = addressDetail(chain, `guardians.addresses.${i}`, a);
       if (problem) return details.push(problem);
+      if (isZero(chain, a)) return details.push(issueDetail(`guardians.addresses.${i}`, { code: 'zero_guardian' }));
       const key = canonicalAddress(chain, a);
       if (key === owner) details.push(issueDetail(`guardians.addresses.${i}`, { code: 'guardian_is_owner' }));
       else if (seenG.has(key)) details.push(issueDetail(`guardians.addresses.${i}`, { code: 'guardian_duplicate' }));

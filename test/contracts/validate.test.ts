@@ -108,6 +108,40 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
     expect(planProblems(ton).map((d) => d.field)).toEqual(['beneficiaries.2.address']);
   });
 
+  it('refuses a zero-address guardian on every chain, saying why', () => {
+    const zeros = {
+      evm: { owner: OWNER, a: A, b: B, zero: '0x0000000000000000000000000000000000000000', other: C },
+      solana: {
+        owner: '7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs',
+        a: 'So11111111111111111111111111111111111111112',
+        b: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+        zero: '11111111111111111111111111111111',
+        other: '8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR',
+      },
+      ton: {
+        owner: '0:' + 'b'.repeat(64),
+        a: '0:' + 'a'.repeat(64),
+        b: '0:' + 'c'.repeat(64),
+        zero: '0:' + '0'.repeat(64),
+        other: '0:' + 'd'.repeat(64),
+      },
+    } as const;
+    for (const [blockchain, x] of Object.entries(zeros)) {
+      const p = plan({
+        blockchain: blockchain as Plan['blockchain'],
+        ownerAddress: x.owner,
+        beneficiaries: [
+          { name: 'a', address: x.a, percentage: 50 },
+          { name: 'b', address: x.b, percentage: 50 },
+        ],
+        guardians: { addresses: [x.zero, x.other], threshold: 2 },
+      });
+      expect(planProblems(p), blockchain).toEqual([
+        { field: 'guardians.addresses.0', reason: 'The zero address belongs to nobody: it cannot be a guardian.' },
+      ]);
+    }
+  });
+
   it('refuses a share too small for one basis point on every chain, not only where the EVM builder checks it', () => {
     const chains = {
       evm: { owner: OWNER, a: A, b: B },

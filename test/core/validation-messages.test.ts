@@ -151,6 +151,7 @@ describe('validation problems in words', () => {
         code: 'guardian_duplicate',
       },
     );
+    expectIssue(wizard({ guardians: `0x${'0'.repeat(40)}` }), 'guardians.addresses', { code: 'zero_guardian' });
     const many = Array.from({ length: 11 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '1')}`).join('\n');
     expectIssue(wizard({ guardians: many }), 'guardians.addresses', { code: 'too_many', max: 10 });
   });

@@ -12,6 +12,7 @@ export const ar: MessageCatalog = {
   address_checksum: (i) => `في هذا العنوان خطأ مطبعي: هل تقصد ${i.suggestion}؟`,
   zero_address: () => 'العنوان الصفري لا يملكه أحد: لا يمكنه أن يتلقى حصة.',
   zero_owner: () => 'العنوان الصفري لا يملكه أحد: لا يمكنه أن يملك التركة.',
+  zero_guardian: () => 'العنوان الصفري لا يملكه أحد: لا يمكنه أن يكون وصيًا.',
   owner_is_beneficiary: () => 'لا يمكن أن يكون عنوان المالك عنوان أحد المستفيدين.',
   duplicate_beneficiary: (i, f) => `المستفيد ${f.number(i.other + 1)} لديه هذا العنوان من قبل.`,
   whole_number: () => 'أدخل عددًا صحيحًا، مثل 365.',

@@ -13,6 +13,7 @@ export const en: MessageCatalog = {
   address_checksum: (i) => `This address has a typo: did you mean ${i.suggestion}?`,
   zero_address: () => 'The zero address belongs to nobody: it cannot receive a share.',
   zero_owner: () => 'The zero address belongs to nobody: it cannot own the estate.',
+  zero_guardian: () => 'The zero address belongs to nobody: it cannot be a guardian.',
   owner_is_beneficiary: () => "The owner's own address cannot be a beneficiary.",
   duplicate_beneficiary: (i, f) => `Beneficiary ${f.number(i.other + 1)} already has this address.`,
   whole_number: () => 'Enter a whole number, like 365.',

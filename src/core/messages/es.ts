@@ -13,6 +13,7 @@ export const es: MessageCatalog = {
   address_checksum: (i) => `Esta dirección tiene un error: ¿quiso decir ${i.suggestion}?`,
   zero_address: () => 'La dirección cero no es de nadie: no puede recibir una parte.',
   zero_owner: () => 'La dirección cero no es de nadie: no puede ser titular del patrimonio.',
+  zero_guardian: () => 'La dirección cero no es de nadie: no puede ser guardián.',
   owner_is_beneficiary: () => 'La dirección del titular no puede ser la de un beneficiario.',
   duplicate_beneficiary: (i, f) => `El beneficiario ${f.number(i.other + 1)} ya tiene esta dirección.`,
   whole_number: () => 'Escriba un número entero, por ejemplo 365.',

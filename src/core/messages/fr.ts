@@ -14,6 +14,7 @@ export const fr: MessageCatalog = {
   address_checksum: (i) => `Cette adresse contient une faute de frappe : vouliez-vous dire ${i.suggestion} ?`,
   zero_address: () => "L'adresse zéro n'appartient à personne : elle ne peut pas recevoir de part.",
   zero_owner: () => "L'adresse zéro n'appartient à personne : elle ne peut pas détenir le patrimoine.",
+  zero_guardian: () => "L'adresse zéro n'appartient à personne : elle ne peut pas être gardien.",
   owner_is_beneficiary: () => "L'adresse du titulaire ne peut pas être celle d'un bénéficiaire.",
   duplicate_beneficiary: (i, f) => `Le bénéficiaire ${f.number(i.other + 1)} a déjà cette adresse.`,
   whole_number: () => 'Saisissez un nombre entier, par exemple 365.',

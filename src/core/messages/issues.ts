@@ -18,6 +18,7 @@ export const ISSUE_CODES = [
   'address_checksum',
   'zero_address',
   'zero_owner',
+  'zero_guardian',
   'owner_is_beneficiary',
   'duplicate_beneficiary',
   'whole_number',

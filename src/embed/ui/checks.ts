@@ -84,6 +84,7 @@ export function formIssues(form: CheckedForm): Record<string, Issue> {
       const issue = evm ? evmAddressIssue(g) : undefined;
       const key = g.toLowerCase();
       if (issue) out['guardians.addresses'] ??= issue;
+      else if (evm && EVM_ZERO.test(g)) out['guardians.addresses'] ??= { code: 'zero_guardian' };
       else if (evm && owner && key === owner.toLowerCase())
         out['guardians.addresses'] ??= { code: 'guardian_is_owner' };
       else if (seenG.has(key)) out['guardians.addresses'] ??= { code: 'guardian_duplicate' };

@@ -16,8 +16,9 @@ import { Address, isValidTonAddress } from './ton/address.js';
  * Solana keys, TON raw or user-friendly with CRC16), percentages with at most two
  * decimals summing to exactly 100, no duplicates, no zero address, the owner not
  * an heir, assets that fit the chain (one token never listed twice nor as two
- * kinds), and a way to release the estate: the dead man's switch (the default
- * when omitted) or guardians. One `details` entry per problem.
+ * kinds, and never the zero address, the owner or a beneficiary), and a way to
+ * release the estate: the dead man's switch (the default when omitted) or
+ * guardians. One `details` entry per problem.
  */
 
 const ASSETS_BY_CHAIN: Record<Blockchain, readonly AssetType[]> = {
@@ -175,6 +176,17 @@ export function planProblems(plan: Plan): ErrorDetail[] {
 
   const allowed = ASSETS_BY_CHAIN[chain];
   const beneficiaryKeys = new Set(plan.beneficiaries.map((b) => canonicalAddress(chain, b.address)));
+  // A token contract is no one's wallet: as the owner it could never sign, as a beneficiary never claim.
+  const tokenClash = (field: string, address: string): ErrorDetail | undefined => {
+    const key = canonicalAddress(chain, address);
+    const heir = plan.beneficiaries.findIndex((b) => canonicalAddress(chain, b.address) === key);
+    let reason: string | undefined;
+    if (isZero(chain, address)) reason = "The zero address is no token contract: give the token's own address.";
+    else if (key === owner) reason = "This is the owner's address, not a token contract.";
+    else if (heir >= 0)
+      reason = `This is the address of beneficiaries.${heir}: a token contract cannot be a beneficiary, it could never claim.`;
+    return reason ? { field: `${field}.address`, reason } : undefined;
+  };
   const nfts = new Map<string, number>();
   const kinds = new Map<string, { type: AssetType; index: number }>();
   (plan.assets ?? []).forEach((a, i) => {
@@ -190,7 +202,7 @@ export function planProblems(plan: Plan): ErrorDetail[] {
     if (!a.address)
       details.push({ field: `${field}.address`, reason: `Every ${a.type} asset needs its token address.` });
     else {
-      const problem = addressDetail(chain, `${field}.address`, a.address);
+      const problem = addressDetail(chain, `${field}.address`, a.address) ?? tokenClash(field, a.address);
       if (problem) details.push(problem);
       else {
         const key = canonicalAddress(chain, a.address);

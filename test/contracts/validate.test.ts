@@ -7,6 +7,7 @@ const A = '0x52908400098527886E0F7030069857D2E4169EE7'; // EIP-55 test vector
 const B = '0x8617e340b3d01fa5f11f306f4090fd50e238070d';
 const C = '0xde709f2102306220921060314715629080e2fb77';
 const OWNER = '0x27b1fdb04752bbc536007a920d24acb045561c26';
+const NFT = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359'; // EIP-55 test vector
 
 function plan(over: Partial<Plan> = {}): Plan {
   return PlanSchema.parse({
@@ -69,8 +70,8 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
       assets: [
         { type: 'spl', address: A },
         { type: 'erc20' },
-        { type: 'erc721', address: C, tokenId: '1', beneficiary: OWNER },
-        { type: 'erc721', address: C },
+        { type: 'erc721', address: NFT, tokenId: '1', beneficiary: OWNER },
+        { type: 'erc721', address: NFT },
       ],
     });
     expect(planProblems(p).map((d) => d.field)).toEqual([
@@ -138,6 +139,46 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
       });
       expect(planProblems(p), blockchain).toEqual([
         { field: 'guardians.addresses.0', reason: 'The zero address belongs to nobody: it cannot be a guardian.' },
+      ]);
+    }
+  });
+
+  it('refuses a token address that is the zero address, the owner or a beneficiary, on every chain', () => {
+    const chains = {
+      evm: { owner: OWNER, a: A, b: B, zero: '0x0000000000000000000000000000000000000000', type: 'erc20' },
+      solana: {
+        owner: '7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs',
+        a: 'So11111111111111111111111111111111111111112',
+        b: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+        zero: '11111111111111111111111111111111',
+        type: 'spl',
+      },
+      ton: {
+        owner: '0:' + 'b'.repeat(64),
+        a: '0:' + 'a'.repeat(64),
+        b: '0:' + 'c'.repeat(64),
+        zero: '0:' + '0'.repeat(64),
+        type: 'jetton',
+      },
+    } as const;
+    for (const [blockchain, x] of Object.entries(chains)) {
+      const p = plan({
+        blockchain: blockchain as Plan['blockchain'],
+        ownerAddress: x.owner,
+        beneficiaries: [
+          { name: 'a', address: x.a, percentage: 50 },
+          { name: 'b', address: x.b, percentage: 50 },
+        ],
+        assets: [x.zero, x.owner, x.b].map((address) => ({ type: x.type, address })),
+      });
+      expect(planProblems(p), blockchain).toEqual([
+        { field: 'assets.0.address', reason: "The zero address is no token contract: give the token's own address." },
+        { field: 'assets.1.address', reason: "This is the owner's address, not a token contract." },
+        {
+          field: 'assets.2.address',
+          reason:
+            'This is the address of beneficiaries.1: a token contract cannot be a beneficiary, it could never claim.',
+        },
       ]);
     }
   });

@@ -182,6 +182,10 @@ export function planProblems(plan: Plan): ErrorDetail[] {
     const heir = plan.beneficiaries.findIndex((b) => canonicalAddress(chain, b.address) === key);
     let reason: string | undefined;
     if (isZero(chain, address)) reason = "The zero address is no token contract: give the token's own address.";
+    // Jetton masters and their wallets live in the basechain; the contract is deployed and tried there.
+    else if (chain === 'ton' && Address.parse(address).workChain !== 0)
+      reason =
+        'A jetton master lives in the basechain (workchain 0, raw 0:...); this address is in the masterchain (-1).';
     else if (key === owner) reason = "This is the owner's address, not a token contract.";
     else if (heir >= 0)
       reason = `This is the address of beneficiaries.${heir}: a token contract cannot be a beneficiary, it could never claim.`;

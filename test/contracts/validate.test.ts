@@ -183,6 +183,25 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
     }
   });
 
+  it('refuses a jetton master outside the basechain, where the contract could not be tried with it', () => {
+    const p = plan({
+      blockchain: 'ton',
+      ownerAddress: '0:' + 'b'.repeat(64),
+      beneficiaries: [{ name: 'a', address: '0:' + 'a'.repeat(64), percentage: 100 }],
+      assets: [
+        { type: 'jetton', address: '-1:' + 'e'.repeat(64) },
+        { type: 'jetton', address: '0:' + 'e'.repeat(64) },
+      ],
+    });
+    expect(planProblems(p)).toEqual([
+      {
+        field: 'assets.0.address',
+        reason:
+          'A jetton master lives in the basechain (workchain 0, raw 0:...); this address is in the masterchain (-1).',
+      },
+    ]);
+  });
+
   it('refuses a share too small for one basis point on every chain, not only where the EVM builder checks it', () => {
     const chains = {
       evm: { owner: OWNER, a: A, b: B },

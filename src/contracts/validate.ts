@@ -159,6 +159,14 @@ export function planProblems(plan: Plan): ErrorDetail[] {
   if (plan.guardians) {
     const g = plan.guardians;
     const seenG = new Set<string>();
+    // A token contract cannot sign: as a guardian it could never confirm a release nor veto one.
+    const tokens = new Set(
+      (plan.assets ?? []).flatMap((a) =>
+        a.type !== 'native' && a.address && ASSETS_BY_CHAIN[chain].includes(a.type)
+          ? [canonicalAddress(chain, a.address)]
+          : [],
+      ),
+    );
     g.addresses.forEach((a, i) => {
       const problem = addressDetail(chain, `guardians.addresses.${i}`, a);
       if (problem) return details.push(problem);
@@ -166,6 +174,11 @@ export function planProblems(plan: Plan): ErrorDetail[] {
       const key = canonicalAddress(chain, a);
       if (key === owner) details.push(issueDetail(`guardians.addresses.${i}`, { code: 'guardian_is_owner' }));
       else if (seenG.has(key)) details.push(issueDetail(`guardians.addresses.${i}`, { code: 'guardian_duplicate' }));
+      else if (tokens.has(key))
+        details.push({
+          field: `guardians.addresses.${i}`,
+          reason: 'This is a token contract listed in assets: it could never confirm or veto a release.',
+        });
       seenG.add(key);
       return undefined;
     });

@@ -202,6 +202,23 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
     ]);
   });
 
+  it('refuses a guardian that is a listed token contract, which could never sign', () => {
+    const p = plan({
+      blockchain: 'ton',
+      ownerAddress: '0:' + 'b'.repeat(64),
+      beneficiaries: [{ name: 'a', address: '0:' + 'a'.repeat(64), percentage: 100 }],
+      deadMansSwitch: { enabled: false, intervalDays: 365, gracePeriodDays: 0 },
+      guardians: { addresses: ['0:' + 'E'.repeat(64)], threshold: 1 },
+      assets: [{ type: 'jetton', address: '0:' + 'e'.repeat(64) }],
+    });
+    expect(planProblems(p)).toEqual([
+      {
+        field: 'guardians.addresses.0',
+        reason: 'This is a token contract listed in assets: it could never confirm or veto a release.',
+      },
+    ]);
+  });
+
   it('refuses a share too small for one basis point on every chain, not only where the EVM builder checks it', () => {
     const chains = {
       evm: { owner: OWNER, a: A, b: B },

@@ -111,6 +111,11 @@ async function creation(reader: EvmReader, address: Hex, txHash: Hex) {
         'CREATE2 cannot be verified from their transaction: register without txHash to verify by public state.',
     );
   const receipt = await reader.getTransactionReceipt(txHash);
+  if (!receipt && tx.blockNumber == null)
+    throw txError(
+      `Transaction ${txHash} is not mined yet: register again once it is, or leave txHash out to register the ` +
+        'address now (it is checked again when registered again).',
+    );
   const created = receipt?.contractAddress ? getAddress(receipt.contractAddress) : null;
   if (created !== getAddress(address))
     throw txError(`Transaction ${txHash} created ${created ?? 'nothing'}, not ${address}.`);

@@ -294,6 +294,37 @@ describe('register_deployment on a real EVM node', () => {
     expect(otherNow.body.data.status).toBe('unverified');
   }, 120_000);
 
+  it('a creation transaction not mined yet is named as such, not as one that created nothing', async () => {
+    const rpc = (method: string, params: unknown[] = []) =>
+      fetch(anvil.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      }).then((r) => r.json());
+    const chain = { ...foundry, rpcUrls: { default: { http: [anvil.url] } } };
+    const wallet = createWalletClient({ account, chain, transport: http(anvil.url) });
+    const pub = createPublicClient({ chain, transport: http(anvil.url) });
+    const nonce = await pub.getTransactionCount({ address: account.address });
+    const address = getContractAddress({ from: account.address, nonce: BigInt(nonce) });
+    await rpc('evm_setAutomine', [false]);
+    try {
+      const txHash = await wallet.sendTransaction({ data: c.deployData, gas: 10_000_000n });
+      const before = (await server.services.store.all(DEPLOYMENTS)).length;
+      const pending = await call(server.adminKey, 'POST', `/contracts/${c.id}/deployments`, {
+        network: 31337,
+        address,
+        txHash,
+      });
+      expect(pending.status).toBe(400);
+      expect(pending.body.error.details[0]).toMatchObject({ field: 'txHash' });
+      expect(pending.body.error.message).toContain('not mined yet');
+      expect((await server.services.store.all(DEPLOYMENTS)).length).toBe(before);
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+      await rpc('evm_mine');
+    }
+  }, 60_000);
+
   it('refuses bad requests with clear errors and stores nothing', async () => {
     const address = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
     const post = (key: string, body: object) => call(key, 'POST', `/contracts/${c.id}/deployments`, body);

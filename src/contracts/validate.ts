@@ -229,6 +229,9 @@ export function planProblems(plan: Plan): ErrorDetail[] {
             field: `${field}.address`,
             reason: `The same contract is listed as ${other.type} in assets.${other.index}: one address is one kind of token.`,
           });
+        } else if (other && a.type !== 'erc721') {
+          // One contract holds several NFTs (told apart by token id below); a fungible token is listed once.
+          details.push({ field: `${field}.address`, reason: `This token is already listed as assets.${other.index}.` });
         } else if (!other) kinds.set(key, { type: a.type, index: i });
       }
     }

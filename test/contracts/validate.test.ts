@@ -219,6 +219,46 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
     ]);
   });
 
+  it('refuses a fungible token listed twice, however its address is written, on every chain', () => {
+    const evm = plan({
+      assets: [
+        { type: 'erc20', address: NFT },
+        { type: 'erc20', address: NFT.toLowerCase() },
+      ],
+    });
+    const mint = 'So11111111111111111111111111111111111111112';
+    const sol = plan({
+      blockchain: 'solana',
+      ownerAddress: '7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs',
+      beneficiaries: [{ name: 'a', address: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', percentage: 100 }],
+      assets: [
+        { type: 'spl', address: mint },
+        { type: 'spl', address: mint },
+      ],
+    });
+    const ton = plan({
+      blockchain: 'ton',
+      ownerAddress: '0:' + 'b'.repeat(64),
+      beneficiaries: [{ name: 'a', address: '0:' + 'a'.repeat(64), percentage: 100 }],
+      assets: [
+        { type: 'jetton', address: '0:' + 'e'.repeat(64) },
+        { type: 'jetton', address: '0:' + 'E'.repeat(64) },
+      ],
+    });
+    for (const p of [evm, sol, ton])
+      expect(planProblems(p), p.blockchain).toEqual([
+        { field: 'assets.1.address', reason: 'This token is already listed as assets.0.' },
+      ]);
+    // Two items of one NFT contract are two assets.
+    const nfts = plan({
+      assets: [
+        { type: 'erc721', address: NFT, tokenId: '1', beneficiary: A },
+        { type: 'erc721', address: NFT, tokenId: '2', beneficiary: B },
+      ],
+    });
+    expect(planProblems(nfts)).toEqual([]);
+  });
+
   it('refuses a share too small for one basis point on every chain, not only where the EVM builder checks it', () => {
     const chains = {
       evm: { owner: OWNER, a: A, b: B },

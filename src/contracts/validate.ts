@@ -9,6 +9,7 @@ import {
 import { DEFAULT_SWITCH_INTERVAL_DAYS, type AssetType, type Blockchain, type Plan } from './plan.js';
 import { isSolanaZeroAddress, solanaAddressProblem } from './solana/address.js';
 import { Address, isValidTonAddress } from './ton/address.js';
+import { TON_MAX_JETTONS } from './ton/limits.js';
 
 /**
  * Validation of a plan before any contract is built (docs/decisions.md, Contracts):
@@ -186,6 +187,13 @@ export function planProblems(plan: Plan): ErrorDetail[] {
       details.push(issueDetail('guardians.threshold', { code: 'threshold_exceeds', count: g.addresses.length }));
     }
   }
+
+  const jettons = (plan.assets ?? []).filter((a) => a.type === 'jetton').length;
+  if (chain === 'ton' && jettons > TON_MAX_JETTONS)
+    details.push({
+      field: 'assets',
+      reason: `A TON contract holds at most ${TON_MAX_JETTONS} jettons; this plan lists ${jettons}.`,
+    });
 
   const allowed = ASSETS_BY_CHAIN[chain];
   const beneficiaryKeys = new Set(plan.beneficiaries.map((b) => canonicalAddress(chain, b.address)));

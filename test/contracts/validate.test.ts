@@ -259,6 +259,21 @@ describe('plan validation (docs/decisions.md, Contracts)', () => {
     expect(planProblems(nfts)).toEqual([]);
   });
 
+  it('refuses more jettons than the TON contract holds, as generate_contract does', () => {
+    const p = plan({
+      blockchain: 'ton',
+      ownerAddress: '0:' + 'b'.repeat(64),
+      beneficiaries: [{ name: 'a', address: '0:' + 'a'.repeat(64), percentage: 100 }],
+      assets: Array.from({ length: 11 }, (_, i) => ({
+        type: 'jetton',
+        address: `0:${(i + 1).toString(16).padStart(64, 'e')}`,
+      })),
+    });
+    expect(planProblems(p)).toEqual([
+      { field: 'assets', reason: 'A TON contract holds at most 10 jettons; this plan lists 11.' },
+    ]);
+  });
+
   it('refuses a share too small for one basis point on every chain, not only where the EVM builder checks it', () => {
     const chains = {
       evm: { owner: OWNER, a: A, b: B },

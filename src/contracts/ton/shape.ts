@@ -2,6 +2,7 @@ import { ApiError, type ErrorDetail } from '../../core/errors.js';
 import { Address } from '@ton/core';
 import type { Plan } from '../plan.js';
 import { isValidTonAddress } from './address.js';
+import { TON_MAX_JETTONS } from './limits.js';
 import { TEMPLATE_TYPES, type TemplateType } from '../../law/templates.js';
 
 /**
@@ -20,10 +21,10 @@ export interface TonShape {
 
 /** Beneficiaries are held in a dictionary keyed by an 8-bit index; 50 is the plan maximum. */
 export const TON_MAX_BENEFICIARIES = 50;
-/** Jettons are indexed by 8 bits; a claim carries one jetton, so a handful is plenty. */
-export const TON_MAX_JETTONS = 10;
 /** Guardians' votes are a 16-bit mask; the plan allows at most 10 guardians. */
 export const TON_MAX_GUARDIANS = 10;
+
+export { TON_MAX_JETTONS };
 
 export function templateId(t: TemplateType): number {
   return TEMPLATE_TYPES.indexOf(t) + 1;

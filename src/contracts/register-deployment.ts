@@ -11,6 +11,7 @@ import type { TonNetwork } from '../chains/ton.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { ApiError } from '../core/errors.js';
+import { evmAddressIssue, issueDetail } from '../core/messages/index.js';
 import { newId } from '../core/ids.js';
 import { recordEvent } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
@@ -58,6 +59,12 @@ function normalise(input: RegisterInput, chain: ContractRecord['chain']) {
   let address = input.address.trim();
   if (family === 'evm') {
     if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw bad('address', 'address is not an EVM address (0x + 40 hex).');
+    // Mixed case is an EIP-55 checksum: one that does not hold is a typo, not another spelling of the address.
+    const issue = evmAddressIssue(address);
+    if (issue) {
+      const detail = issueDetail('address', issue);
+      throw new ApiError('VALIDATION_ERROR', detail.reason, [detail]);
+    }
     address = checksumAddress(address);
   } else address = tonAddress(address, network);
   if (family === 'ton' && input.txHash !== undefined)

@@ -335,6 +335,13 @@ describe('register_deployment on a real EVM node', () => {
     expect(family.status).toBe(400);
     expect(family.body.error.message).toContain('evm');
     expect((await post(server.adminKey, { network: 31337, address: '0x1234' })).status).toBe(400);
+    // A mixed-case address whose EIP-55 checksum fails is a typo: named, not registered as another address.
+    const typo = await post(server.adminKey, { network: 31337, address: address.replace('F642', 'f642') });
+    expect(typo.status).toBe(400);
+    expect(typo.body.error.details[0]).toEqual({
+      field: 'address',
+      reason: `This address has a typo: did you mean ${address}?`,
+    });
     expect((await post(server.adminKey, { network: 'mars', address })).status).toBe(400);
     const other = await server.key({ ownerId: await server.account() });
     expect((await post(other, { network: 31337, address })).status).toBe(404);

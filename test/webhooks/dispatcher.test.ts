@@ -305,7 +305,7 @@ describe.skipIf(!hasOpenssl())('webhook dispatcher (fake clock)', () => {
     expect(r.receiver.received).toHaveLength(1);
     const failed = (await r.deliveries()).find((x) => x.state === 'failed')!;
     expect(failed.attempts).toHaveLength(5);
-    expect(failed.attempts[0]!.error).toMatch(/address refused.*10\.0\.0\.7.*private/);
+    expect(failed.attempts[0]!.error).toMatch(/address refused.*private/);
     expect(await getWebhook(r.d, OWNER, webhook.id)).toMatchObject({ failures: 1 });
   });
 

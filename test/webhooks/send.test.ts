@@ -78,7 +78,8 @@ run('WebhookClient (one attempt over guarded keep-alive connections)', () => {
       const r = await c.send(`https://receiver.test:${receiver.port}/named`, '{}', {}, 5000);
       expect(calls).toBe(2);
       expect(r).toMatchObject({ ok: false, statusCode: null });
-      expect(r.error).toMatch(/address refused.*10\.0\.0\.7.*private/);
+      expect(r.error).toMatch(/address refused.*private/);
+      expect(r.error).not.toContain('10.0.0.7');
       expect(receiver.received).toHaveLength(0);
     } finally {
       await receiver.close();

@@ -9,10 +9,21 @@ import { ApiError } from '../core/errors.js';
 import { pinnedLookup, resolveCheckedHost, resolveCheckedUrl } from '../webhooks/guard.js';
 
 export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+/**
+ * The whole fetch's time, from the request to the last byte. undici's body timeout is per chunk: a server sending a
+ * byte every few seconds would otherwise hold the call, its connection and its memory for as long as it liked.
+ */
+export const PHOTO_FETCH_DEADLINE_MS = 30_000;
 
 export async function fetchPhoto(
   url: string,
-  opts: { allow?: string | undefined; signal?: AbortSignal | undefined; ca?: string | undefined } = {},
+  opts: {
+    allow?: string | undefined;
+    signal?: AbortSignal | undefined;
+    ca?: string | undefined;
+    /** The whole fetch's limit (PHOTO_FETCH_DEADLINE_MS unless given). */
+    deadlineMs?: number | undefined;
+  } = {},
 ): Promise<Buffer> {
   const guard = { allow: opts.allow };
   let checked;
@@ -40,6 +51,8 @@ export async function fetchPhoto(
       );
     },
   });
+  const deadline = AbortSignal.timeout(opts.deadlineMs ?? PHOTO_FETCH_DEADLINE_MS);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
   try {
     const res = await request(checked.url, {
       dispatcher: agent,
@@ -47,7 +60,7 @@ export async function fetchPhoto(
       maxRedirections: 0,
       headersTimeout: 10_000,
       bodyTimeout: 20_000,
-      signal: opts.signal,
+      signal,
     } as Parameters<typeof request>[1]);
     if (res.statusCode !== 200) {
       await res.body.dump();
@@ -76,7 +89,10 @@ export async function fetchPhoto(
     return photo;
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    throw ApiError.validation('The photo could not be fetched', [{ field: 'photoUrl', reason: failure(err) }]);
+    const reason = deadline.aborted
+      ? `it took longer than ${Math.round((opts.deadlineMs ?? PHOTO_FETCH_DEADLINE_MS) / 1000)} s`
+      : failure(err);
+    throw ApiError.validation('The photo could not be fetched', [{ field: 'photoUrl', reason }]);
   } finally {
     await agent.close();
   }

@@ -6,10 +6,9 @@
  * None of these answers tells a caller whether an address has an account: asking for a reset, or changing to an
  * address that is taken, answers exactly as for a free one, and the owner of the address is the only one told.
  */
-import { createHash } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import type { RateLimiter } from '../core/limiter-port.js';
+import { counterIdOf, type RateLimiter } from '../core/limiter-port.js';
 import type { Logger } from '../core/log.js';
 import { rankedLanguages } from '../core/messages/index.js';
 import { enqueueMail, MAIL_LOCALES, type MailLocale, type MailTemplate, type MailTemplates } from '../events/mail.js';
@@ -197,12 +196,9 @@ export const RESET_REQUESTS_PER_ADDRESS = 30;
 export const EMAIL_CHANGE_REQUESTS_PER_USER = 5;
 export const EMAIL_CHANGE_REQUESTS_PER_NEW_EMAIL = 5;
 
-/** An email as counter keys hold it (in Redis, possibly): hashed, never the address. */
-const emailId = (email: string): string => createHash('sha256').update(email).digest('base64url');
-
 /** The counter of reset links requested for one email from one address (forgot, and registering a taken address). */
 function resetPerEmailAndAddress(email: string, address: string): { key: string; limit: number } {
-  return { key: `reset:email-ip:${emailId(email)}:${address}`, limit: RESET_REQUESTS_PER_EMAIL_AND_ADDRESS };
+  return { key: `reset:email-ip:${counterIdOf(email)}:${address}`, limit: RESET_REQUESTS_PER_EMAIL_AND_ADDRESS };
 }
 
 /** Counts one request of `what` in every counter, all or nothing: 429 until the last full one resets. */
@@ -353,7 +349,7 @@ export class EmailFlows {
       throw ApiError.validation('This is already your address.', [{ field: 'newEmail', reason: 'unchanged' }]);
     const counters = [
       { key: `email-change:user:${user.id}`, limit: EMAIL_CHANGE_REQUESTS_PER_USER },
-      { key: `email-change:to:${emailId(newEmail)}`, limit: EMAIL_CHANGE_REQUESTS_PER_NEW_EMAIL },
+      { key: `email-change:to:${counterIdOf(newEmail)}`, limit: EMAIL_CHANGE_REQUESTS_PER_NEW_EMAIL },
     ];
     await countRequest(this.limiter, counters, this.clock.now(), 'address change requests');
     // As in forgot, the answer goes before the new address is looked up: a free address costs a token and a message,

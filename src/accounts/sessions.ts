@@ -21,7 +21,7 @@
  *   every non-GET request authenticated by the cookie must carry it.
  */
 import { signOfLife } from './liveness.js';
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { addressGroup } from './address-group.js';
 import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
@@ -31,7 +31,7 @@ import type { Store, Tx } from '../store/port.js';
 import { recordEvent } from '../events/events.js';
 import type { Logger } from '../core/log.js';
 import type { Scope } from './scopes.js';
-import type { RateLimiter } from '../core/limiter-port.js';
+import { counterIdOf, type RateLimiter } from '../core/limiter-port.js';
 import { accountProblem, accountView, newAccount, type AccountRecord } from './accounts.js';
 import { passwordWeakness } from './password-strength.js';
 import {
@@ -294,8 +294,7 @@ export class SessionAuthority {
 
   /** The failed-attempt counters of a password check for `email` from `clientIp`. */
   #attemptCounters(email: string, clientIp: string | undefined): AttemptCounter[] {
-    // The email is hashed: counter keys (in Redis, possibly) never hold a user's address.
-    const emailId = createHash('sha256').update(email).digest('base64url');
+    const emailId = counterIdOf(email);
     const address = addressGroup(clientIp);
     return [
       {

@@ -2,6 +2,14 @@
  * The limiter port (asynchronous). The in-process MemoryRateLimiter (src/keys/limiter.ts) is the embedded default; a
  * Redis implementation (src/keys/redis-limiter.ts) is shared by several instances.
  */
+import { createHash } from 'node:crypto';
+
+/**
+ * A personal value (an email address) as a counter key holds it: hashed, so that counter keys (in Redis, possibly)
+ * never hold a user's or an heir's address.
+ */
+export const counterIdOf = (value: string): string => createHash('sha256').update(value).digest('base64url');
+
 /** The state of one counter after a hit. */
 export interface RateState {
   limit: number;

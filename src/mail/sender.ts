@@ -19,11 +19,11 @@
  * The sender is woken by `onMailQueued` and scans the outbox periodically (retries, leases, messages queued by
  * another instance). Tests drive it with `tick()` / `drain()`.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { inTurns } from '../core/turns.js';
 import { headerText } from '../core/names.js';
-import type { RateLimiter, RateState } from '../core/limiter-port.js';
+import { counterIdOf, type RateLimiter, type RateState } from '../core/limiter-port.js';
 import type { Logger } from '../core/log.js';
 import { MAIL, onMailQueued, type MailRecord } from '../events/mail.js';
 import { isClaimable, type ClaimableStore, type Store, type Tx } from '../store/port.js';
@@ -294,11 +294,7 @@ export class MailSender {
     try {
       states = await this.#o.limiter.hitAll(
         [
-          // Hashed: counter keys (in Redis, possibly) never hold an address, an heir's least of all.
-          {
-            key: `mail:to:${createHash('sha256').update(job.to.toLowerCase()).digest('base64url')}`,
-            limit: this.#o.perRecipient,
-          },
+          { key: `mail:to:${counterIdOf(job.to.toLowerCase())}`, limit: this.#o.perRecipient },
           { key: `mail:account:${job.ownerId}`, limit: this.#o.perAccount },
         ],
         now,

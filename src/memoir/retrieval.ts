@@ -166,9 +166,9 @@ interface Scored {
 function scoreUnits(units: readonly Unit[], q: Query): Scored[] {
   const idf = idfTable(units);
   // An age asked for counts as a word of the question that the passages giving an age hold, as rare as they are.
-  const ageWeight = q.age ? ageIdf(units) : 0;
+  const ageWeight = q.age ? rarity(units, (u) => AGE.test(u.text)) : 0;
   // A question about someone's work counts a trade the passage gives ("He was a firefighter") as one of its words.
-  const tradeWeight = asksTrade(q) ? WEIGHT.intent * rarity(units, (u) => givesTrade(u.text)) : 0;
+  const tradeWeight = q.trade ? WEIGHT.intent * rarity(units, (u) => givesTrade(u.text)) : 0;
   const avg = units.reduce((s, u) => s + u.length, 0) / Math.max(1, units.length);
   return units.map((unit) => {
     let score = 0;
@@ -231,12 +231,6 @@ function rarity(units: readonly Unit[], holds: (u: Unit) => boolean): number {
   return Math.log(1 + (units.length - df + 0.5) / (df + 0.5));
 }
 
-/** The weight of an age in a passage, for a question asking one. */
-const ageIdf = (units: readonly Unit[]): number => rarity(units, (u) => AGE.test(u.text));
-
-/** Whether the question asks someone's trade, so that a passage giving one answers it. */
-const asksTrade = (q: Query): boolean => q.trade;
-
 /** The words of a question about a price that an amount in a passage answers. */
 const PRICE_STEMS = new Set(
   ['cost', 'price', 'pay', 'paid', 'worth', 'charg', 'spend', 'spent', 'earn'].map((w) => stemOf(w)),
@@ -247,7 +241,7 @@ function onTopicOf(u: Unit, q: Query): boolean {
   return (
     boostOf(u, q.intents) > 0 ||
     q.intents.some((i) => i.words.some((w) => u.terms.has(stemOf(w)))) ||
-    (asksTrade(q) && givesTrade(u.text))
+    (q.trade && givesTrade(u.text))
   );
 }
 

@@ -9,6 +9,12 @@ import { page, pageLocale } from '../mail/pages.js';
 import { escapeHtml } from '../mail/templates/index.js';
 import type { Services } from '../tools/define.js';
 
+/** A page's language: `preferred` (a user's profile) when it is one of the pages', else the browser's. */
+export function requestLocale(req: FastifyRequest, preferred?: unknown): ReturnType<typeof pageLocale> {
+  const accept = req.headers['accept-language'];
+  return pageLocale(preferred, typeof accept === 'string' ? accept : undefined);
+}
+
 /** Whether the client asks for a page: a browser following a link sends `text/html` first in Accept. */
 function wantsPage(req: FastifyRequest): boolean {
   const accept = req.headers.accept;
@@ -28,8 +34,7 @@ export function linkError(
       .type('application/json; charset=utf-8')
       .send(errorEnvelope(err.toBody(), makeMeta(String(req.id), services.clock.now())));
   }
-  const accept = req.headers['accept-language'];
-  const locale = pageLocale(undefined, typeof accept === 'string' ? accept : undefined);
+  const locale = requestLocale(req);
   const { title, message } = words(locale);
   return reply
     .type('text/html; charset=utf-8')

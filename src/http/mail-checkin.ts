@@ -6,21 +6,17 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
-import { CHECK_IN_TEXTS, LINK_ERROR_TEXTS, page, pageLocale } from '../mail/pages.js';
+import { CHECK_IN_TEXTS, LINK_ERROR_TEXTS, page } from '../mail/pages.js';
 import { escapeHtml } from '../mail/templates/index.js';
 import { checkIn, peekCheckIn } from '../memoir/checkin.js';
 import { CHECK_IN_PATH } from '../memoir/owner-mail.js';
 import type { Services } from '../tools/define.js';
 import { formPageHeaders } from './heir-page.js';
-import { linkError } from './link-errors.js';
+import { linkError, requestLocale } from './link-errors.js';
 
 /** The button's body is one short form field at most. */
 const BODY_LIMIT = 4 * 1024;
 const TOKEN = /^emt_[A-Za-z0-9_-]{43}$/;
-
-/** The page's language: the profile's of the user the link was mailed to, else the browser's. */
-const localeOf = (req: FastifyRequest, profile: string | undefined) =>
-  pageLocale(profile, typeof req.headers['accept-language'] === 'string' ? req.headers['accept-language'] : undefined);
 
 export async function registerMailCheckIn(app: FastifyInstance, services: Services): Promise<void> {
   await app.register(async (scope) => {
@@ -49,7 +45,7 @@ export async function registerMailCheckIn(app: FastifyInstance, services: Servic
       try {
         const token = tokenOf(req);
         const { planLabel, locale: profile } = await peekCheckIn(services.store, token, services.clock);
-        const locale = localeOf(req, profile);
+        const locale = requestLocale(req, profile);
         const t = CHECK_IN_TEXTS[locale];
         const action = escapeHtml(`${CHECK_IN_PATH}?token=${encodeURIComponent(token)}`);
         return reply
@@ -72,7 +68,7 @@ export async function registerMailCheckIn(app: FastifyInstance, services: Servic
       try {
         const done = await checkIn(services.store, tokenOf(req), services.clock, services.log);
         services.log.info({ requestId: req.id }, 'check-in by mailed link recorded');
-        const locale = localeOf(req, done.locale);
+        const locale = requestLocale(req, done.locale);
         const t = CHECK_IN_TEXTS[locale];
         const body = done.state === 'triggered' ? escapeHtml(t.late) : t.done(escapeHtml(done.planLabel));
         return reply

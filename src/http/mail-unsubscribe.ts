@@ -10,12 +10,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
 import { accountStore } from '../accounts/tenancy.js';
 import { mailSecret, optOut, UNSUBSCRIBE_PATH, verifyUnsubscribe } from '../mail/index.js';
-import { LINK_ERROR_TEXTS, page, pageLocale, UNSUBSCRIBE_TEXTS } from '../mail/pages.js';
+import { LINK_ERROR_TEXTS, page, UNSUBSCRIBE_TEXTS } from '../mail/pages.js';
 import { escapeHtml } from '../mail/templates/index.js';
 import { USERS } from '../accounts/records.js';
 import type { Services } from '../tools/define.js';
 import { formPageHeaders } from './heir-page.js';
-import { linkError } from './link-errors.js';
+import { linkError, requestLocale } from './link-errors.js';
 
 /** The one-click body is one short form field; anything larger is not one. */
 const BODY_LIMIT = 4 * 1024;
@@ -29,8 +29,7 @@ async function localeOf(services: Services, req: FastifyRequest, claim: { ownerI
     USERS,
     claim.userId,
   );
-  const accept = req.headers['accept-language'];
-  return pageLocale(user?.locale, typeof accept === 'string' ? accept : undefined);
+  return requestLocale(req, user?.locale);
 }
 
 export async function registerMailUnsubscribe(app: FastifyInstance, services: Services): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Principal } from '../accounts/principal.js';
 import { openGrant, type GrantedAccess, type GrantPermission } from '../accounts/grants.js';
+import { giveBackAllowance } from '../memoir/heir-allowance.js';
 import type { AccessServices } from './services.js';
 
 /**
@@ -7,11 +8,14 @@ import type { AccessServices } from './services.js';
  * which one account reads another's records. Throws 404 when the caller holds no such share and 403
  * SHARE_NOT_AVAILABLE when it is not open or does not permit this use.
  */
-export function openShare(
+export async function openShare(
   services: Pick<AccessServices, 'store' | 'clock'>,
   permission: GrantPermission,
   input: { shareId: string },
   principal: Principal,
 ): Promise<GrantedAccess> {
-  return openGrant(services.store, input.shareId, principal.ownerId, permission, services.clock.now());
+  const opened = await openGrant(services.store, input.shareId, principal.ownerId, permission, services.clock.now());
+  const giveBack = (credits: number) =>
+    giveBackAllowance(services.store, opened.grant.id, credits, services.clock.now());
+  return { ...opened, allowance: { ...opened.allowance, giveBack } };
 }

@@ -167,10 +167,14 @@ export interface GrantedAccess {
   logUse(collection: string, entry: Doc, event: { type: string; data: Record<string, unknown> }): Promise<void>;
   /**
    * The credits the grantor prepaid on this grant: `take` spends some when the whole amount is left (else takes
-   * nothing and answers false); `giveBack` returns what was taken for work that then failed.
+   * nothing and answers false); `giveBack` returns what was taken for work that then failed (to the grantor's wallet
+   * when the grant was withdrawn meanwhile: src/access/share.ts).
    */
   allowance: { take(credits: number): Promise<boolean>; giveBack(credits: number): Promise<void> };
 }
+
+/** A grant as `openGrant` opens it: what gives prepaid credits back is the caller's to add (it pays into a wallet). */
+export type OpenedGrant = Omit<GrantedAccess, 'allowance'> & { allowance: Pick<GrantedAccess['allowance'], 'take'> };
 
 /** Collections in which a use of a grant is recorded for its grantor (an access log). */
 const GRANT_LOGS = new Set<string>();
@@ -191,12 +195,12 @@ function grantUseLogger(store: Store, grant: GrantRecord, now: Date): GrantedAcc
   };
 }
 
-/** Changes a grant's prepaid credits by `delta` in one transaction, unless that would take it below zero; answers whether it did. */
-async function moveAllowance(store: Store, grantId: string, delta: number, nowIso: string): Promise<boolean> {
+/** Takes `credits` from a grant's prepaid credits in one transaction, unless that would take it below zero; answers whether it did. */
+async function takeAllowance(store: Store, grantId: string, credits: number, nowIso: string): Promise<boolean> {
   return store.transact(async (tx) => {
     const current = await tx.get<GrantRecord>(GRANTS, grantId);
     if (!current) return false;
-    const next = (current.allowance ?? 0) + delta;
+    const next = (current.allowance ?? 0) - credits;
     if (next < 0) return false;
     await tx.put(GRANTS, { ...current, allowance: next, updatedAt: nowIso });
     return true;
@@ -214,7 +218,7 @@ export async function openGrant(
   granteeId: string,
   permission: GrantPermission,
   now: Date,
-): Promise<GrantedAccess> {
+): Promise<OpenedGrant> {
   const grant = await store.get<GrantRecord>(GRANTS, grantId);
   if (!grant || grant.granteeId !== granteeId)
     throw new ApiError('NOT_FOUND', 'You hold no share with this id (claim it first with its code).');
@@ -236,10 +240,7 @@ export async function openGrant(
     store: grantedStore(store, grant.ownerId, grant.collections),
     logUse: grantUseLogger(store, grant, now),
     allowance: {
-      take: (credits) => (credits > 0 ? moveAllowance(store, grant.id, -credits, nowIso) : Promise.resolve(true)),
-      giveBack: async (credits) => {
-        if (credits > 0) await moveAllowance(store, grant.id, credits, nowIso);
-      },
+      take: (credits) => (credits > 0 ? takeAllowance(store, grant.id, credits, nowIso) : Promise.resolve(true)),
     },
   };
 }

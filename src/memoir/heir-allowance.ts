@@ -10,6 +10,7 @@ import type { Logger } from '../core/log.js';
 import { ApiError } from '../core/errors.js';
 import { ulid } from '../core/ids.js';
 import { GRANTS, type GrantRecord } from '../accounts/grants.js';
+import { accountTx } from '../accounts/tenancy.js';
 import { debitCredits, refundDebit, returnCreditsInTx } from '../credits/spend.js';
 import type { Store, Tx } from '../store/port.js';
 
@@ -91,4 +92,29 @@ export async function returnAllowanceInTx(
   await returnCreditsInTx(tx, g.ownerId, remaining, { type: 'memoir_share', id: g.id }, reason, now);
   const grant: CountedGrant = { ...g, allowance: 0, allowancePrepaid: prepaid - remaining };
   return { grant, returned: remaining };
+}
+
+/**
+ * Gives back to a share the credits a chat took from its allowance for an answer that then failed. A share withdrawn
+ * meanwhile can spend nothing more, and what was left of its allowance went back to the owner then: these credits go
+ * to the owner's wallet too (a refund entry), and what the share reports prepaid is lowered by as much, so that what it
+ * reports spent stays what the heir's chat spent. `store` is the whole store: the share and the wallet are the owner's.
+ */
+export async function giveBackAllowance(store: Store, grantId: string, credits: number, now: Date): Promise<void> {
+  if (credits <= 0) return;
+  const nowIso = now.toISOString();
+  await store.transact(async (tx) => {
+    const g = await tx.get<GrantRecord>(GRANTS, grantId);
+    if (!g) return;
+    if (!g.revokedAt) {
+      await tx.put(GRANTS, { ...g, allowance: (g.allowance ?? 0) + credits, updatedAt: nowIso });
+      return;
+    }
+    const reason = "a chat through a memoir share withdrawn while it ran failed: the heirs' chat allowance it took";
+    const reference = { type: 'memoir_share' as const, id: g.id };
+    await returnCreditsInTx(accountTx(tx, g.ownerId), g.ownerId, credits, reference, reason, now);
+    const prepaid = allowanceOf(g).prepaid;
+    const grant: CountedGrant = { ...g, allowancePrepaid: Math.max(0, prepaid - credits), updatedAt: nowIso };
+    await tx.put(GRANTS, grant);
+  });
 }

@@ -278,6 +278,30 @@ describe.each(MEMOIR_ENGINES)('media described, captioned and kept private (%s)'
       chatAllowance: unknown;
     }>;
     expect(after.find((s) => s.shareId === shareId)?.chatAllowance).toEqual({ prepaid: 5, remaining: 4, spent: 1 });
+  });
+
+  it("a chat under way when its share is withdrawn and then failing gives its credit to the owner's wallet", async () => {
+    const balance = async () => (await call(owner, 'GET', '/api/v1/svcloom/credits/wallet')).json().data.balance;
+    const before = await balance();
+    const held = standin.holdNext();
+    // The heir's question takes one credit of the four left, then waits on the model.
+    const asking = call(heir, 'POST', `/api/v1/svcloom/shared/${shareId}/chat`, {
+      message: 'What do you remember about the lake?',
+    });
+    await held.arrived;
+    expect((await call(owner, 'DELETE', `/api/v1/svcloom/heirs/shares/${shareId}`)).statusCode).toBe(200);
+    expect(await balance()).toBe(before + 3);
+    // The model refuses (not retried): the credit taken goes back, to the owner, since the share can spend no more.
+    held.release(400);
+    const asked = await asking;
+    expect(asked.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await balance()).toBe(before + 4);
+    const shares = (await call(owner, 'GET', '/api/v1/svcloom/heirs/shares')).json().data as Array<{
+      shareId: string;
+      chatAllowance: unknown;
+    }>;
+    // What it reports spent stays what the heir's chat spent.
+    expect(shares.find((s) => s.shareId === shareId)?.chatAllowance).toEqual({ prepaid: 1, remaining: 0, spent: 1 });
     offset = 0;
   });
 });

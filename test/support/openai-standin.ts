@@ -55,6 +55,11 @@ export interface OpenAiStandin {
   failNext(status: number, times?: number): void;
   /** Answers chat completions only after this many ms (0: at once, the default). */
   slowDown(ms: number): void;
+  /**
+   * Holds the next chat completion: `arrived` resolves once it is in; it is answered when `release` is called, as a
+   * failure with `status` when one is given. For tests of what happens while a model call is under way.
+   */
+  holdNext(): { arrived: Promise<void>; release(status?: number): void };
   close(): Promise<void>;
 }
 
@@ -112,6 +117,7 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
   const embeddingRequests: OpenAiStandin['embeddingRequests'] = [];
   let embed: (text: string) => number[] = hashedWords;
   let delayMs = 0;
+  const holds: Array<{ arrive: () => void; released: Promise<number | undefined> }> = [];
   const server: Server = createServer(async (req, res) => {
     if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
       const body = (await readJson(req)) as { model: string; input: string | string[]; encoding_format?: string };
@@ -185,7 +191,13 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
       );
       return;
     }
-    const status = failures.shift();
+    const hold = holds.shift();
+    let heldStatus: number | undefined;
+    if (hold) {
+      hold.arrive();
+      heldStatus = await hold.released;
+    }
+    const status = heldStatus ?? failures.shift();
     if (status !== undefined) {
       res
         .writeHead(status, { 'content-type': 'application/json' })
@@ -237,6 +249,14 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
     embedWith: (fn) => (embed = fn),
     failNext: (status, times = 1) => failures.push(...Array.from({ length: times }, () => status)),
     slowDown: (ms) => void (delayMs = ms),
+    holdNext: () => {
+      let arrive = () => {};
+      let release: (status?: number) => void = () => {};
+      const arrived = new Promise<void>((resolve) => (arrive = resolve));
+      const released = new Promise<number | undefined>((resolve) => (release = resolve));
+      holds.push({ arrive, released });
+      return { arrived, release };
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,4 +1,5 @@
 import { systemClock } from '../core/clock.js';
+import { headerText } from '../core/names.js';
 import type { AccountView } from '../accounts/accounts.js';
 import type { AccountRecord } from '../accounts/records.js';
 import { ADMIN_OPTIONS, adminRun, allPages, parse, parseScopes, print, UsageError } from './shared.js';
@@ -32,7 +33,7 @@ export async function accounts(args: string[]): Promise<void> {
       print(
         values,
         { account: out.account, keyId: out.apiKey.id, key: out.key },
-        `Created ${out.account.tier} account ${out.account.id} (${out.account.name}) and its first key ${out.apiKey.id}.\n` +
+        `Created ${out.account.tier} account ${out.account.id} (${headerText(out.account.name)}) and its first key ${out.apiKey.id}.\n` +
           `The key is shown only this once:\n${out.key}\n`,
       );
     await adminRun(
@@ -62,7 +63,9 @@ export async function accounts(args: string[]): Promise<void> {
       if (values.json) process.stdout.write(JSON.stringify(list) + '\n');
       else
         for (const a of list)
-          process.stdout.write(`${a.id}  ${a.kind.padEnd(8)}  ${a.tier.padEnd(8)}  ${a.status.padEnd(9)}  ${a.name}\n`);
+          process.stdout.write(
+            `${a.id}  ${a.kind.padEnd(8)}  ${a.tier.padEnd(8)}  ${a.status.padEnd(9)}  ${headerText(a.name)}\n`,
+          );
     };
     await adminRun(
       values,

@@ -1,4 +1,5 @@
 import { systemClock } from '../core/clock.js';
+import { hasUnsafeNameChars, headerText, NAME_CHARS_REASON } from '../core/names.js';
 import type { ApiKeyRecord } from '../keys/keys.js';
 import type { ApiKeyView } from '../keys/manage.js';
 import { TIERS, type Tier } from '../accounts/scopes.js';
@@ -8,7 +9,7 @@ function keyText(
   k: { id: string; name: string; tier: string; scopes: string[]; ownerId: string },
   key: string,
 ): string {
-  return `Created ${k.tier} key ${k.id} (${k.name}), scopes ${k.scopes.join(',')}, account ${k.ownerId}.\nThe key is shown only this once:\n${key}\n`;
+  return `Created ${k.tier} key ${k.id} (${headerText(k.name)}), scopes ${k.scopes.join(',')}, account ${k.ownerId}.\nThe key is shown only this once:\n${key}\n`;
 }
 
 export async function keys(args: string[]): Promise<void> {
@@ -31,6 +32,7 @@ export async function keys(args: string[]): Promise<void> {
       throw new UsageError('the "all" scope is for internal keys only');
     const name = (values.name as string | undefined)?.trim();
     if (!name) throw new UsageError('--name is required');
+    if (hasUnsafeNameChars(name)) throw new UsageError(`--name ${NAME_CHARS_REASON}`);
     const account = (values.account ?? values.owner) as string | undefined;
     const [{ createKey }, { accountExists, callApi }] = await Promise.all([
       import('../keys/provision.js'),
@@ -82,7 +84,7 @@ export async function keys(args: string[]): Promise<void> {
               ? 'expired'
               : 'active';
           process.stdout.write(
-            `${r.id}  ${r.displayPrefix}…  ${r.tier.padEnd(8)}  ${state.padEnd(7)}  ${r.ownerId}  ${r.scopes.join(',')}  ${r.name}\n`,
+            `${r.id}  ${r.displayPrefix}…  ${r.tier.padEnd(8)}  ${state.padEnd(7)}  ${r.ownerId}  ${r.scopes.join(',')}  ${headerText(r.name)}\n`,
           );
         }
       }

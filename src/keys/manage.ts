@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
+import { NAME_CHARS, NAME_CHARS_REASON } from '../core/names.js';
 import { recordEvent } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
 import { validateWhitelist, whitelistWithin } from '../core/ip.js';
@@ -19,6 +20,13 @@ import { BUCKETS, RATE_LIMITS, type KeyRateLimit } from './limits.js';
 function aKey(tier: Tier): string {
   return `${tier === 'internal' ? 'an' : 'a'} ${tier} key`;
 }
+
+/**
+ * A name field of an input schema (a key's, an account's): trimmed, 1 to 100 characters, one line, without control
+ * characters or bidirectional controls (src/core/names.ts): the command line prints these names on the operator's
+ * terminal, where an escape sequence would act. The caller adds its `.describe()`.
+ */
+export const nameField = () => z.string().trim().min(1).max(100).regex(NAME_CHARS, { error: NAME_CHARS_REASON });
 
 export const ApiKeySchema = z
   .object({
@@ -90,7 +98,9 @@ const expiresField = z.iso.datetime({ offset: true }).describe('Expiry time, ISO
 
 export const CreateApiKeyInput = z
   .strictObject({
-    name: z.string().trim().min(1).max(100).describe('A name to recognise the key by.'),
+    name: nameField().describe(
+      'A name to recognise the key by: one line, without control characters or bidirectional controls.',
+    ),
     scopes: scopesField,
     ipWhitelist: whitelistField.optional(),
     allowedOrigins: originsField.optional(),
@@ -108,7 +118,7 @@ export const CreateApiKeyInput = z
 export const UpdateApiKeyInput = z
   .strictObject({
     id: z.string().min(1).max(64).describe('Key id.'),
-    name: z.string().trim().min(1).max(100).optional().describe('New name.'),
+    name: nameField().optional().describe('New name: one line, without control characters or bidirectional controls.'),
     scopes: scopesField.optional(),
     ipWhitelist: whitelistField.optional(),
     allowedOrigins: originsField.optional(),

@@ -22,7 +22,7 @@ import type { Principal } from '../accounts/principal.js';
 import { ACCOUNTS, newAccount, TIER_RANK, type AccountKind, type AccountRecord } from '../accounts/records.js';
 import { SCOPES, TIERS, type Scope, type Tier } from '../accounts/scopes.js';
 import { API_KEYS, buildKey, type ApiKeyRecord, type NewKey } from './keys.js';
-import { ApiKeySchema, checkNewKey, keyView, type ApiKeyView } from './manage.js';
+import { ApiKeySchema, checkNewKey, keyView, nameField, type ApiKeyView } from './manage.js';
 
 /** Scopes of a new account's first key when the request names none. */
 export const DEFAULT_FIRST_KEY_SCOPES: Record<Exclude<Tier, 'internal'>, Scope[]> = {
@@ -32,10 +32,16 @@ export const DEFAULT_FIRST_KEY_SCOPES: Record<Exclude<Tier, 'internal'>, Scope[]
 
 export const CreateAccountInput = z
   .strictObject({
-    name: z.string().trim().min(1).max(100).describe('Name of the customer or partner.'),
+    name: nameField().describe(
+      'Name of the customer or partner: one line, without control characters or bidirectional controls.',
+    ),
     tier: z.enum(['partner', 'public']).describe('Tier of the account; caps the tier of its keys.'),
     email: emailField.optional(),
-    keyName: z.string().trim().min(1).max(100).optional().describe('Name of the first key (default "primary").'),
+    keyName: nameField()
+      .optional()
+      .describe(
+        'Name of the first key (default "primary"): one line, without control characters or bidirectional controls.',
+      ),
     keyScopes: z
       .array(z.enum(SCOPES).describe('A scope.'))
       .min(1)
@@ -67,7 +73,9 @@ export const CreateAccountOutput = z
 export const CreateAccountKeyInput = z
   .strictObject({
     id: accountIdField,
-    name: z.string().trim().min(1).max(100).describe('A name to recognise the key by.'),
+    name: nameField().describe(
+      'A name to recognise the key by: one line, without control characters or bidirectional controls.',
+    ),
     tier: z
       .enum(TIERS)
       .optional()

@@ -98,6 +98,32 @@ describe('accounts made by the operator', () => {
     ).toBe('API_KEY_MISSING');
   });
 
+  it('refuses account and key names with line breaks, terminal escapes or bidirectional controls', async () => {
+    // Names are printed by `svc accounts list` and `svc keys list` on the operator's terminal, and shown on pages.
+    const before = (await call(server.adminKey, 'GET', '/api/v1/accounts?limit=100')).body.data.length;
+    for (const name of ['Evil\nCo', 'Evil \u001b[2J', 'Evil \u202eoC', 'Evil\u0007']) {
+      const account = await call(server.adminKey, 'POST', '/api/v1/accounts', { name, tier: 'public' });
+      expect(account.status).toBe(400);
+      expect(account.body.error.details.map((d: { field: string }) => d.field)).toEqual(['name']);
+      const firstKey = await call(server.adminKey, 'POST', '/api/v1/accounts', {
+        name: 'Fine',
+        tier: 'public',
+        keyName: name,
+      });
+      expect(firstKey.body.error.details.map((d: { field: string }) => d.field)).toEqual(['keyName']);
+      const key = await call(server.adminKey, 'POST', '/api/v1/api-keys', { name, scopes: ['contracts'] });
+      expect(key.status).toBe(400);
+      expect(key.body.error.details.map((d: { field: string }) => d.field)).toEqual(['name']);
+    }
+    expect((await call(server.adminKey, 'GET', '/api/v1/accounts?limit=100')).body.data.length).toBe(before);
+    const made = await call(server.adminKey, 'POST', '/api/v1/api-keys', { name: 'reporting', scopes: ['contracts'] });
+    const renamed = await call(server.adminKey, 'PATCH', `/api/v1/api-keys/${made.body.data.id}`, { name: 'a\u2066b' });
+    expect(renamed.body.error.details.map((d: { field: string }) => d.field)).toEqual(['name']);
+    expect((await call(server.adminKey, 'GET', `/api/v1/api-keys/${made.body.data.id}`)).body.data.name).toBe(
+      'reporting',
+    );
+  });
+
   it('an account caps the tier of its keys', async () => {
     const made = await call(server.adminKey, 'POST', '/api/v1/accounts', { name: 'Small', tier: 'public' });
     const id = made.body.data.account.id;

@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNTS, type AccountRecord } from '../../src/accounts/records.js';
+import { STORE_INDEXES } from '../../src/app.js';
+import { API_KEYS, type ApiKeyRecord } from '../../src/keys/keys.js';
+import { openLowdbStore } from '../../src/store/index.js';
 import { SERVICE_VERSION } from '../../src/version.js';
 import { tmpDir } from '../helpers.js';
 import { runSvc, startServe } from '../support/cli.js';
@@ -261,4 +265,42 @@ describe('svc command line', () => {
     const after = JSON.parse((await runSvc(['accounts', 'list', '--json', '--data-dir', dir])).stdout) as unknown[];
     expect(after.length).toBe(3);
   }, 120_000);
+
+  it('refuses names a terminal would act on, and lists names stored before on one clean line', async () => {
+    const dir = path.join(data.dir, 'names');
+    const create = (name: string) =>
+      runSvc(['keys', 'create', '--tier', 'public', '--scopes', 'contracts', '--name', name, '--data-dir', dir]);
+    for (const name of ['ci\u001b[2J', 'two\nlines', 'ci \u202eoc']) {
+      const refused = await create(name);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('--name must not hold line breaks, control characters');
+    }
+    const account = await runSvc([
+      'accounts',
+      'create',
+      '--name',
+      'Evil\u001b]0;x\u0007',
+      '--tier',
+      'public',
+      '--data-dir',
+      dir,
+    ]);
+    expect(account.code).not.toBe(0);
+    expect(account.stderr).toContain('name: must not hold');
+    expect((await create('fine')).code).toBe(0);
+    // A key and an account named so before the rule.
+    const store = await openLowdbStore({ dataDir: dir, indexes: STORE_INDEXES });
+    const [key] = await store.all<ApiKeyRecord>(API_KEYS);
+    await store.put(API_KEYS, { ...key!, name: 'old\u001b[2J\nkey\u202e' });
+    const [acct] = await store.all<AccountRecord>(ACCOUNTS);
+    await store.put(ACCOUNTS, { ...acct!, name: 'old\u001b[31m\naccount' });
+    await store.close();
+    const keys = await runSvc(['keys', 'list', '--data-dir', dir]);
+    expect(keys.stdout).not.toMatch(/[\u001b\u202e]/);
+    expect(keys.stdout.trim().split('\n')).toHaveLength(1);
+    expect(keys.stdout).toContain('old [2J key');
+    const accounts = await runSvc(['accounts', 'list', '--data-dir', dir]);
+    expect(accounts.stdout).not.toContain('\u001b');
+    expect(accounts.stdout).toContain('old [31m account');
+  }, 60_000);
 });

@@ -117,6 +117,8 @@ describe('TON, EVM and Solana advice codes in words', () => {
           expect(text, `${locale} ${code} ${key}`).toContain(written(key, v, locale));
         }
         if (locale !== 'en') expect(text, `${locale} ${code}`).not.toBe(english);
+        // French typography: a no-break space before : ; ! ? » and after «, so no line starts with them.
+        if (locale === 'fr') expect(text, `${locale} ${code}`).not.toMatch(/ [:;!?»]|« /);
       }
       // Arabic sentences are in Arabic script, not English left in place.
       const ar = sayCoded(code, params, 'ar')!;

@@ -160,6 +160,8 @@ describe('law findings in words', () => {
         expect(text, what).not.toBe(finding.message);
         if (locale === 'ar')
           expect(text!.replace(/[^\u0600-\u06ff]/g, '').length, what).toBeGreaterThan(text!.length / 3);
+        // French typography: a no-break space before : ; ! ? » and after «, so no line starts with them.
+        if (locale === 'fr') expect(text, what).not.toMatch(/ [:;!?»]|« /);
       }
     }
   });
@@ -167,7 +169,9 @@ describe('law findings in words', () => {
   it('names heirs, places, templates and schools in the reader’s words', () => {
     const excluded = FINDINGS.find((f) => f.rule === 'faraid.excluded-heir')!;
     expect(excluded.params).toEqual({ heir: 'fullBrother', by: 'son' });
-    expect(sayLaw(excluded, 'fr', names('fr'))).toBe('« frère » n’hérite de rien : « fils » l’exclut.');
+    expect(sayLaw(excluded, 'fr', names('fr'))).toBe(
+      '«\u00a0frère\u00a0» n’hérite de rien\u00a0: «\u00a0fils\u00a0» l’exclut.',
+    );
     const reserve = FINDINGS.find((f) => f.rule === 'forced-heirship.reserve' && f.params?.variant === 'collective')!;
     expect(sayLaw(reserve, 'es', names('es'))).toMatch(/^Francia: la ley reserva 1\/2 del patrimonio \(50\s%\)/);
     const school = FINDINGS.find((f) => f.rule === 'faraid.school' && f.params?.jurisdictionSchool === 'hanafi')!;

@@ -80,7 +80,7 @@ describe('Solana warnings in words', () => {
       id: 'guardian-threshold-one',
       severity: 'medium',
       message:
-        'N’importe lequel de vos 3 gardiens peut lancer une libération anticipée ; vous avez alors 45 jours pour l’annuler.',
+        'N’importe lequel de vos 3 gardiens peut lancer une libération anticipée\u00a0; vous avez alors 45 jours pour l’annuler.',
       english: false,
     });
     // A developer's note stays as the service wrote it, marked English.

@@ -343,6 +343,8 @@ describe('validation problems in words', () => {
         }
         if (issue.code === 'address_checksum') expect(text, where).toContain(issue.suggestion);
         if (issue.code === 'choose_option') for (const o of issue.options) expect(text, where).toContain(o);
+        // French typography: a no-break space before : ; ! ? » and after «, so no line starts with them.
+        if (locale === 'fr') expect(text, where).not.toMatch(/ [:;!?»]|« /);
       }
     }
   });

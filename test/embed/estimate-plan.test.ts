@@ -86,7 +86,7 @@ describe('estimate_gas on a plan', () => {
       expect(words.advice.join(' ')).toContain(numberFormats(locale).number(180));
     }
     expect(analysisInWords(analysis, 'fr').warnings.map((w) => w.message)).toContain(
-      'N’importe lequel de vos 2 gardiens peut lancer une libération anticipée ; vous avez alors 30 jours pour l’annuler.',
+      'N’importe lequel de vos 2 gardiens peut lancer une libération anticipée\u00a0; vous avez alors 30 jours pour l’annuler.',
     );
     expect(analysisInWords(analysis, 'en').advice).toContain(
       'Check in at least once every 180 days. Any other action of yours on the contract (a deposit, a change of the plan) counts too.',

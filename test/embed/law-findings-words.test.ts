@@ -76,7 +76,9 @@ describe("the wizard's law findings", () => {
     const others = warnings.filter((w) => !(LAW_RULES as readonly string[]).includes(w.code ?? w.id));
     expect(others.length).toBeGreaterThan(0);
     expect(fr).toHaveLength(findings.length + others.length);
-    expect(fr.filter(([t]) => t.includes('France : la loi réserve 1/2 du patrimoine (50\u00a0%)'))).toHaveLength(1);
+    expect(fr.filter(([t]) => t.includes('France\u00a0: la loi réserve 1/2 du patrimoine (50\u00a0%)'))).toHaveLength(
+      1,
+    );
     expect(fr.every(([, lang]) => lang === undefined)).toBe(true);
     // In English, the service's own sentences, each once too.
     const en = items(findingsList(context('en', { review })));
@@ -108,6 +110,8 @@ describe("the wizard's law findings", () => {
     const law = warnings.filter((w) => w.code !== undefined);
     expect(law.length).toBeGreaterThan(0);
     for (const w of law) expect(fr.map(([t]) => t).join('\n')).not.toContain(w.message);
-    expect(fr.filter(([t]) => t.includes('France : la loi réserve 1/2 du patrimoine (50\u00a0%)'))).toHaveLength(1);
+    expect(fr.filter(([t]) => t.includes('France\u00a0: la loi réserve 1/2 du patrimoine (50\u00a0%)'))).toHaveLength(
+      1,
+    );
   });
 });

@@ -195,7 +195,7 @@ describe('review and result', () => {
     const community = items.filter((t) => t.includes('le régime légal en vigueur (France) est la communauté de biens'));
     expect(community).toHaveLength(1);
     expect(community[0]).toMatch(/^Remarque: Si vous êtes marié, /);
-    expect(items).toContainEqual(expect.stringContaining('Bénéficiaires sans lien de parenté indiqué : 1.'));
+    expect(items).toContainEqual(expect.stringContaining('Bénéficiaires sans lien de parenté indiqué\u00a0: 1.'));
     // Neither is left in the service's English.
     expect(items.join('\n')).not.toMatch(/If you are married|beneficiary has no relationship/);
     expect(await axeViolations(frame)).toEqual([]);

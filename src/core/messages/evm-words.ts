@@ -108,38 +108,38 @@ const en: EvmCatalog = {
 
 const fr: EvmCatalog = {
   'evm.owner-release-only': () =>
-    'L’inactivité ne libère jamais le patrimoine : vous seul pouvez le libérer. Si vous décédez avant, les fonds restent bloqués.',
+    'L’inactivité ne libère jamais le patrimoine\u00a0: vous seul pouvez le libérer. Si vous décédez avant, les fonds restent bloqués.',
   'evm.owner-or-guardians-release': (p, f) =>
-    `L’inactivité ne libère jamais le patrimoine : seuls vous, ou ${f.number(num(p, 'threshold'))} de vos ${f.number(num(p, 'guardians'))} gardiens, pouvez le libérer.`,
+    `L’inactivité ne libère jamais le patrimoine\u00a0: seuls vous, ou ${f.number(num(p, 'threshold'))} de vos ${f.number(num(p, 'guardians'))} gardiens, pouvez le libérer.`,
   'evm.short-interval': (p, f) =>
     `Si vous ne vous manifestez pas pendant ${f.number(num(p, 'intervalDays'))} jours (voyage, maladie), le patrimoine peut être libéré trop tôt.`,
   'evm.long-interval': (p, f) =>
     `Vos héritiers attendent ${f.number(num(p, 'intervalDays'))} jours après votre dernière manifestation avant de pouvoir réclamer.`,
   'evm.single-beneficiary': () =>
-    'Une seule personne reçoit tout : si elle perd l’accès à son portefeuille, personne d’autre ne peut recevoir le patrimoine.',
+    'Une seule personne reçoit tout\u00a0: si elle perd l’accès à son portefeuille, personne d’autre ne peut recevoir le patrimoine.',
   'evm.guardian-rules': GUARDIAN_RULES.fr,
   'evm.any-one-guardian': (p, f) =>
-    `N’importe lequel de vos ${f.number(num(p, 'guardians'))} gardiens peut lancer une libération anticipée ; vous avez alors ${f.number(num(p, 'waitDays'))} jours pour l’annuler.`,
+    `N’importe lequel de vos ${f.number(num(p, 'guardians'))} gardiens peut lancer une libération anticipée\u00a0; vous avez alors ${f.number(num(p, 'waitDays'))} jours pour l’annuler.`,
   'evm.all-guardians': (p, f) =>
-    `Les ${f.number(num(p, 'guardians'))} gardiens doivent tous être d’accord : si l’un perd sa clé, les gardiens ne peuvent plus agir.`,
+    `Les ${f.number(num(p, 'guardians'))} gardiens doivent tous être d’accord\u00a0: si l’un perd sa clé, les gardiens ne peuvent plus agir.`,
   'evm.guardian-is-beneficiary': (p, f) =>
     `${f.number(num(p, 'count'))} de vos gardiens reçoivent aussi une part et pourraient voter une libération à leur profit.`,
   'evm.beneficiary-cannot-claim': (p, f) =>
-    `Le bénéficiaire ${f.number(num(p, 'beneficiary'))} ne peut pas réclamer : l’adresse est un contrat de jeton ou une adresse système.`,
+    `Le bénéficiaire ${f.number(num(p, 'beneficiary'))} ne peut pas réclamer\u00a0: l’adresse est un contrat de jeton ou une adresse système.`,
   'evm.nft-recipient-not-beneficiary': (p, f) =>
     `Le NFT ${f.number(num(p, 'nft'))} va à une adresse qui n’a aucune part du reste du patrimoine.`,
   'evm.token-behaviour': () =>
-    'Les jetons sont partagés d’après ce que le contrat détient réellement : des jetons inhabituels (à rebasage ou à frais) peuvent verser un peu plus ou un peu moins que la part exacte.',
+    'Les jetons sont partagés d’après ce que le contrat détient réellement\u00a0: des jetons inhabituels (à rebasage ou à frais) peuvent verser un peu plus ou un peu moins que la part exacte.',
   'evm.code-size': (p, f) =>
-    `Le contrat fait ${f.number(num(p, 'bytes'))} octets, au-delà de la limite de ${f.number(num(p, 'limit'))} : il ne peut pas être déployé sur Ethereum.`,
+    `Le contrat fait ${f.number(num(p, 'bytes'))} octets, au-delà de la limite de ${f.number(num(p, 'limit'))}\u00a0: il ne peut pas être déployé sur Ethereum.`,
   'plan.default-switch': (p, f) =>
-    `Aucune minuterie n’a été choisie, celle par défaut s’applique : manifestez-vous au moins tous les ${f.number(num(p, 'intervalDays'))} jours.`,
+    `Aucune minuterie n’a été choisie, celle par défaut s’applique\u00a0: manifestez-vous au moins tous les ${f.number(num(p, 'intervalDays'))} jours.`,
   'evm.advice-enable-switch': () =>
     'Activez la minuterie ou ajoutez des gardiens, pour que le patrimoine puisse être libéré après votre décès.',
   'evm.advice-fallback-switch': () =>
     'Pensez à activer aussi la minuterie, au cas où les gardiens ne pourraient pas agir.',
   'evm.advice-add-grace': () =>
-    'Pensez à un délai de grâce : une manifestation tardive ou vos gardiens pourront encore arrêter une libération injustifiée.',
+    'Pensez à un délai de grâce\u00a0: une manifestation tardive ou vos gardiens pourront encore arrêter une libération injustifiée.',
   'evm.advice-check-in': (p, f) =>
     `Manifestez-vous au moins une fois tous les ${f.number(num(p, 'intervalDays'))} jours. Toute autre action de votre part sur le contrat (un dépôt, une modification du plan) compte aussi.`,
   'evm.advice-second-beneficiary': () =>
@@ -149,7 +149,7 @@ const fr: EvmCatalog = {
   'evm.advice-consider-guardians': () =>
     'Des gardiens pourraient arrêter une libération injustifiée, ou confirmer une libération anticipée.',
   'evm.advice-claim-own-address': () =>
-    'Chaque bénéficiaire réclame sa part depuis son propre portefeuille : dites-leur où se trouve le contrat et gardez cette page avec vos papiers.',
+    'Chaque bénéficiaire réclame sa part depuis son propre portefeuille\u00a0: dites-leur où se trouve le contrat et gardez cette page avec vos papiers.',
   'plan.advice-default-switch': (p, f) =>
     `Manifestez-vous au moins une fois tous les ${f.number(num(p, 'intervalDays'))} jours, ou choisissez votre propre intervalle.`,
 };

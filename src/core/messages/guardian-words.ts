@@ -16,7 +16,7 @@ export const GUARDIAN_RULES: Record<Locale, SayParams> = {
   },
   fr: (p, f) => {
     const one = single(p);
-    return `${one ? 'Votre gardien peut' : `${f.number(num(p, 'threshold'))} de vos ${f.number(num(p, 'guardians'))} gardiens ensemble peuvent`} lancer une libération anticipée. Elle n’a lieu que si vous ne donnez aucun signe de vie pendant ${f.number(num(p, 'waitDays'))} jours : ${one ? 'il ne peut' : 'ils ne peuvent'} jamais passer outre votre volonté.`;
+    return `${one ? 'Votre gardien peut' : `${f.number(num(p, 'threshold'))} de vos ${f.number(num(p, 'guardians'))} gardiens ensemble peuvent`} lancer une libération anticipée. Elle n’a lieu que si vous ne donnez aucun signe de vie pendant ${f.number(num(p, 'waitDays'))} jours\u00a0: ${one ? 'il ne peut' : 'ils ne peuvent'} jamais passer outre votre volonté.`;
   },
   es: (p, f) => {
     const one = single(p);

@@ -78,26 +78,27 @@ const en: Record<SolanaWarningCode | SolanaAdviceCode, SayParams> = {
 
 const fr: Record<SolanaWarningCode | SolanaAdviceCode, SayParams> = {
   'solana.owner-release-only': () =>
-    'L’inactivité ne libère jamais le patrimoine : vous seul (ou qui détient votre clé) pouvez le libérer. Si vous décédez avant, les fonds restent bloqués.',
+    'L’inactivité ne libère jamais le patrimoine\u00a0: vous seul (ou qui détient votre clé) pouvez le libérer. Si vous décédez avant, les fonds restent bloqués.',
   'solana.owner-or-guardians-release': (p, f) =>
-    `L’inactivité ne libère jamais le patrimoine : vous le libérez, ou vos gardiens confirment votre absence et les réclamations s’ouvrent ${f.number(num(p, 'waitDays'))} jours plus tard si vous ne vous manifestez pas.`,
+    `L’inactivité ne libère jamais le patrimoine\u00a0: vous le libérez, ou vos gardiens confirment votre absence et les réclamations s’ouvrent ${f.number(num(p, 'waitDays'))} jours plus tard si vous ne vous manifestez pas.`,
   'solana.no-grace-period': () =>
-    'Il n’y a pas de délai de grâce : une manifestation manquée libère le patrimoine aussitôt.',
+    'Il n’y a pas de délai de grâce\u00a0: une manifestation manquée libère le patrimoine aussitôt.',
   'solana.short-interval': (p, f) =>
     `Si vous ne vous manifestez pas pendant ${f.number(num(p, 'intervalDays'))} jours (voyage, maladie), le patrimoine peut être libéré trop tôt.`,
   'solana.guardian-rules': GUARDIAN_RULES.fr,
   'solana.any-one-guardian': (p, f) =>
-    `N’importe lequel de vos ${f.number(num(p, 'guardians'))} gardiens peut lancer une libération anticipée ; vous avez alors ${f.number(num(p, 'waitDays'))} jours pour l’annuler.`,
+    `N’importe lequel de vos ${f.number(num(p, 'guardians'))} gardiens peut lancer une libération anticipée\u00a0; vous avez alors ${f.number(num(p, 'waitDays'))} jours pour l’annuler.`,
   'solana.all-guardians': () =>
-    'Tous les gardiens doivent être d’accord : si l’un perd sa clé, les gardiens ne peuvent plus agir.',
-  'solana.owner-is-guardian': () => 'Vous figurez parmi vos propres gardiens : le programme refuse ce plan.',
+    'Tous les gardiens doivent être d’accord\u00a0: si l’un perd sa clé, les gardiens ne peuvent plus agir.',
+  'solana.owner-is-guardian': () => 'Vous figurez parmi vos propres gardiens\u00a0: le programme refuse ce plan.',
   'solana.unsupported-assets': (p, f) =>
     `${f.number(num(p, 'count'))} actif(s) du plan (${str(p, 'types')}) ne peuvent pas être détenus sur Solana et sont laissés de côté.`,
   'solana.spl-cancel-withdraw-first': () =>
-    'L’annulation ne rend que les SOL : retirez d’abord chaque jeton, sinon il reste dans le coffre.',
+    'L’annulation ne rend que les SOL\u00a0: retirez d’abord chaque jeton, sinon il reste dans le coffre.',
   'solana.spl-not-claimable': () =>
-    'Le plan ne liste aucun jeton : des jetons envoyés à ce coffre ne pourront jamais être réclamés par vos héritiers ni retirés.',
-  'solana.rounding-dust': () => 'Les parts sont arrondies vers le bas : un infime reste peut demeurer dans le coffre.',
+    'Le plan ne liste aucun jeton\u00a0: des jetons envoyés à ce coffre ne pourront jamais être réclamés par vos héritiers ni retirés.',
+  'solana.rounding-dust': () =>
+    'Les parts sont arrondies vers le bas\u00a0: un infime reste peut demeurer dans le coffre.',
   'solana.advice-enable-switch': () =>
     'Activez la minuterie, pour que le patrimoine soit libéré même si personne ne détient votre clé.',
   'solana.advice-add-grace': (p, f) =>

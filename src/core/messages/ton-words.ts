@@ -106,37 +106,37 @@ const en: TonCatalog = {
 
 const fr: TonCatalog = {
   'ton.owner-release-only': () =>
-    'L’inactivité ne libère jamais le patrimoine et il n’y a pas de gardiens : vous seul pouvez le libérer. Si vous ne pouvez plus agir, les fonds restent bloqués.',
+    'L’inactivité ne libère jamais le patrimoine et il n’y a pas de gardiens\u00a0: vous seul pouvez le libérer. Si vous ne pouvez plus agir, les fonds restent bloqués.',
   'ton.no-grace-period': () =>
-    'Il n’y a pas de délai de grâce : une manifestation manquée libère le patrimoine à l’échéance.',
+    'Il n’y a pas de délai de grâce\u00a0: une manifestation manquée libère le patrimoine à l’échéance.',
   'ton.short-interval': (p, f) =>
     `Si vous ne vous manifestez pas pendant ${f.number(num(p, 'intervalDays'))} jours (voyage, maladie), le patrimoine peut être libéré trop tôt.`,
   'ton.no-guardians': () => 'Aucun gardien ne peut arrêter la minuterie si elle se déclenche par erreur.',
   'ton.guardian-rules': GUARDIAN_RULES.fr,
   'ton.any-one-guardian': (p, f) =>
-    `N’importe lequel de vos ${f.number(num(p, 'guardians'))} gardiens peut lancer une libération anticipée ; vous avez alors ${f.number(num(p, 'waitDays'))} jours pour l’annuler.`,
+    `N’importe lequel de vos ${f.number(num(p, 'guardians'))} gardiens peut lancer une libération anticipée\u00a0; vous avez alors ${f.number(num(p, 'waitDays'))} jours pour l’annuler.`,
   'ton.all-guardians': () =>
-    'Tous les gardiens doivent agir : si l’un perd son portefeuille, les gardiens ne peuvent plus agir.',
+    'Tous les gardiens doivent agir\u00a0: si l’un perd son portefeuille, les gardiens ne peuvent plus agir.',
   'ton.guardians-no-veto': () =>
-    'Vos gardiens peuvent confirmer une libération anticipée, mais pas en retarder une : il faudrait un délai de grâce, que ce plan n’a pas.',
+    'Vos gardiens peuvent confirmer une libération anticipée, mais pas en retarder une\u00a0: il faudrait un délai de grâce, que ce plan n’a pas.',
   'ton.jetton-notifications': () =>
-    'Seuls les jettons envoyés au contrat avec une notification sont partagés ; ceux envoyés sans notification restent dans son portefeuille, non distribués.',
+    'Seuls les jettons envoyés au contrat avec une notification sont partagés\u00a0; ceux envoyés sans notification restent dans son portefeuille, non distribués.',
   'ton.jetton-claims': (p, _f, l) =>
-    `Vos héritiers réclament chaque jetton par un message distinct, accompagné d’environ ${ton(p, 'claimNanoton', l)} TON pour le transfert ; une réclamation dont le transfert échoue peut être refaite.`,
+    `Vos héritiers réclament chaque jetton par un message distinct, accompagné d’environ ${ton(p, 'claimNanoton', l)} TON pour le transfert\u00a0; une réclamation dont le transfert échoue peut être refaite.`,
   'ton.storage-reserve': (p, f, l) =>
-    `Garder le contrat sur TON coûte environ ${ton(p, 'rentPerYearNanoton', l)} TON par an. Une réserve de ${ton(p, 'reserveNanoton', l)} TON est mise de côté pour la payer (elle suffit seule pour environ ${f.number(num(p, 'reserveYears'))} ans) ; vos héritiers se partagent le reste.`,
+    `Garder le contrat sur TON coûte environ ${ton(p, 'rentPerYearNanoton', l)} TON par an. Une réserve de ${ton(p, 'reserveNanoton', l)} TON est mise de côté pour la payer (elle suffit seule pour environ ${f.number(num(p, 'reserveYears'))} ans)\u00a0; vos héritiers se partagent le reste.`,
   'ton.cancel-returns-all': () =>
-    'Vous pouvez annuler avant l’échéance : tout le solde vous revient, et les dépôts sont ensuite refusés.',
+    'Vous pouvez annuler avant l’échéance\u00a0: tout le solde vous revient, et les dépôts sont ensuite refusés.',
   'ton.cancel-keeps-reserve': () =>
-    'Vous pouvez annuler avant l’échéance : chaque jeton et les TON au-delà de la réserve vous reviennent, et les dépôts sont ensuite refusés.',
+    'Vous pouvez annuler avant l’échéance\u00a0: chaque jeton et les TON au-delà de la réserve vous reviennent, et les dépôts sont ensuite refusés.',
   'ton.bounceable-payouts': () =>
     'Un paiement vers un portefeuille qui ne peut pas le recevoir revient au contrat et peut être réclamé de nouveau.',
   'ton.claim-index': () =>
-    'Chaque héritier réclame depuis son propre portefeuille, avec son numéro dans le plan ; le script de déploiement en donne l’ordre.',
+    'Chaque héritier réclame depuis son propre portefeuille, avec son numéro dans le plan\u00a0; le script de déploiement en donne l’ordre.',
   'ton.advice-enable-switch': () =>
     'Activez la minuterie ou désignez des gardiens, pour que le patrimoine puisse être libéré sans vous.',
   'ton.advice-add-grace': () =>
-    'Pensez à un délai de grâce : une manifestation tardive ou vos gardiens pourront encore arrêter une libération injustifiée.',
+    'Pensez à un délai de grâce\u00a0: une manifestation tardive ou vos gardiens pourront encore arrêter une libération injustifiée.',
   'ton.advice-longer-interval': (p, f) => `Choisissez un intervalle d’au moins ${f.number(num(p, 'minDays'))} jours.`,
   'ton.advice-consider-guardians': () =>
     'Pensez à deux ou trois gardiens, dont une majorité devra être d’accord pour agir.',
@@ -148,9 +148,9 @@ const fr: TonCatalog = {
   'ton.advice-forward-amount': (p, _f, l) =>
     `Envoyez toujours les jettons au contrat avec un montant de TON transmis (par exemple ${ton(p, 'forwardNanoton', l)} TON).`,
   'ton.advice-list-jettons': () =>
-    'Listez dans le plan chaque jetton que le patrimoine détient ou pourrait recevoir ; demandez à qui vous envoie d’autres jettons de joindre un montant de TON transmis.',
+    'Listez dans le plan chaque jetton que le patrimoine détient ou pourrait recevoir\u00a0; demandez à qui vous envoie d’autres jettons de joindre un montant de TON transmis.',
   'ton.advice-deploy-value': (p, _f, l) =>
-    `Envoyez au moins ${ton(p, 'depositNanoton', l)} TON avec le déploiement : la réserve n’est jamais distribuée.`,
+    `Envoyez au moins ${ton(p, 'depositNanoton', l)} TON avec le déploiement\u00a0: la réserve n’est jamais distribuée.`,
   'ton.advice-check-in': () =>
     'Manifestez-vous bien avant chaque échéance et gardez le script de déploiement avec vos papiers.',
 };

@@ -36,7 +36,7 @@ async function refuseKeyless(services: AccessServices, call: CallInfo): Promise<
   await admitAnonymous(services, call);
   throw new ApiError(
     'UNAUTHORIZED',
-    'Sign in first: this operation needs a user session (the svc_session cookie from POST /api/auth/login).',
+    'Sign in first: this operation needs a user session (the session cookie from POST /api/auth/login).',
   );
 }
 

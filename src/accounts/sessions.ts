@@ -145,7 +145,7 @@ export interface ActiveSession {
 /** Verified tokens remembered (oldest dropped first). */
 const VERIFIED_CACHE = 10_000;
 
-const unauthorized = (message = 'Sign in first: this operation needs a user session (the svc_session cookie).') =>
+const unauthorized = (message = 'Sign in first: this operation needs a user session (the session cookie).') =>
   new ApiError('UNAUTHORIZED', message);
 const WRONG_CREDENTIALS = 'The email or password is wrong.';
 

@@ -223,7 +223,7 @@ function toolHandler(services: Services, tool: AnyTool) {
     return (req: FastifyRequest, reply: FastifyReply) => {
       const input = jsonInput(req, tool, params);
       if (fromHeaders) Object.assign(input, fromHeaders(req.headers));
-      const call = restCall(req);
+      const call = restCall(req, cookieOptions);
       let output: ReturnType<typeof invokeTool>;
       try {
         output = invokeTool(tool, input, services, call);
@@ -257,7 +257,7 @@ function toolHandler(services: Services, tool: AnyTool) {
       let input: Record<string, unknown>;
       if (form || file) {
         // Who is calling, before the body is read: nothing of an upload is stored for a refused request.
-        call = restCall(req);
+        call = restCall(req, cookieOptions);
         call.admitted = await admitPrincipal(services, call, 'all', tool.principals);
         // A key without the tool's scope is refused before its upload is read.
         if (form) requireAccess(call.admitted, tool.scope, tool.tiers);
@@ -265,7 +265,7 @@ function toolHandler(services: Services, tool: AnyTool) {
       if (form) ({ input, settle } = await formInput(req, form, services, call!));
       else input = jsonInput(req, tool, params);
       if (fromHeaders) Object.assign(input, fromHeaders(req.headers));
-      call ??= restCall(req);
+      call ??= restCall(req, cookieOptions);
       if (tool.cancellable) {
         // A client that goes away before the answer frees the work's place (queued compiles are dropped).
         const controller = new AbortController();

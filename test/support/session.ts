@@ -10,7 +10,7 @@ export interface TestSession {
   password: string;
   userId: string;
   accountId: string;
-  /** `svc_session=<token>`, ready for a Cookie header. */
+  /** `svc_session=<token>` (`__Host-svc_session=<token>` when the service's public URL is HTTPS), for a Cookie header. */
   cookie: string;
   csrf: string;
 }
@@ -26,7 +26,7 @@ export function uniqueEmail(prefix = 'user'): string {
 /** The `name=value` part of the session cookie a response sets, or undefined. */
 export function sessionCookie(setCookie: string | string[] | undefined): string | undefined {
   const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
-  const found = all.find((c) => c.startsWith('svc_session='));
+  const found = all.find((c) => /^(?:__Host-)?svc_session=/.test(c));
   return found?.split(';')[0];
 }
 

@@ -6,7 +6,7 @@ export const loginTool = defineTool({
   example: { email: 'ada@example.com', password: 'correct horse battery staple' },
   title: 'Sign in',
   description:
-    'Signs a user in with email and password: sets the session cookie (svc_session, HttpOnly, SameSite=Lax) and returns the CSRF token. ' +
+    'Signs a user in with email and password: sets the session cookie (svc_session, or __Host-svc_session when the public URL is HTTPS; HttpOnly, SameSite=Lax) and returns the CSRF token. ' +
     'A wrong email or password answers 401 UNAUTHORIZED with the same message either way. Failed attempts are limited per 15 minutes (10 for one email ' +
     'from one address, 100 for one email from all addresses, 30 for one address): past a limit the password is not checked and the answer is 429. REST only.',
   domain: 'auth',

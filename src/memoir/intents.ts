@@ -10,6 +10,11 @@ export interface Intent {
   categories: string[];
   questions?: string[];
   words: string[];
+  /**
+   * The words of the pattern's phrase are an idiom, not the subject: "before I die" asks what is left to do, and
+   * passages about dying do not answer it. They are not searched for.
+   */
+  idiom?: boolean;
 }
 
 export const INTENTS: Intent[] = [
@@ -119,6 +124,7 @@ export const INTENTS: Intent[] = [
     categories: ['legacy'],
     questions: ['legacy.unfinished'],
     words: ['still', 'someday', 'never', 'before', 'wish'],
+    idiom: true,
   },
   {
     name: 'advice',

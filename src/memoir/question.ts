@@ -245,6 +245,8 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
   const phrase = new Set(
     intents.flatMap((i) => matchesOf(i, question).flatMap((m) => (m.includes(' ') ? words(m) : []))),
   );
+  // An idiom's words ("die" in "before I die") are not searched for at all.
+  const idiom = new Set(intents.filter((i) => i.idiom).flatMap((i) => matchesOf(i, question).flatMap(words)));
   // The question's words as written, one for one with `all`: a capital tells a name.
   const cased = question.match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
   const isKin = (x: string | undefined) => Boolean(x && (GRANDPARENTS[x] || KINSHIP[x]));
@@ -295,14 +297,14 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
       add(spouse.name?.toLowerCase() ?? (spouseIs === 'grandfather' ? 'husband' : 'wife'), WEIGHT.kinship, true);
     } else if (kin) {
       for (const k of kin) add(k, WEIGHT.kinship, true);
-    } else if (!grandparent) {
+    } else if (!grandparent && !idiom.has(w)) {
       add(w, phrase.has(w) ? WEIGHT.intent : WEIGHT.own, true);
     }
   }
   const own = [...terms.values()].filter((t) => t.own).map((t) => t.stem);
   const alternatives = new Map<string, { full: Set<string>; half: Set<string>; parts: Set<string> }>();
   for (const [at, w] of all.entries()) {
-    if (isStopword(w) || GENERIC.has(w) || w.length < 3 || particles.has(at)) continue;
+    if (isStopword(w) || GENERIC.has(w) || w.length < 3 || particles.has(at) || idiom.has(w)) continue;
     const alt = { full: new Set<string>(), half: new Set<string>(), parts: new Set<string>() };
     alternatives.set(stemOf(w), alt);
     for (const c of COLLOQUIAL[w] ?? []) {

@@ -195,3 +195,24 @@ describe('words a question uses around its subject', () => {
     ]);
   });
 });
+
+describe('an idiom that names the question, not its subject', () => {
+  it('"before I die" asks what is left to do: passages about dying do not answer it', () => {
+    expect(parseQuestion('Where do I still want to go before I die?').own).toEqual([]);
+    const docs: SourceDoc[] = [
+      doc('My father died in 1981, two days before I got there.', 'j1'),
+      doc('I passed matric in 1963, the only one from our village.', 'j2'),
+      {
+        id: 'qa:legacy.unfinished',
+        kind: 'answer',
+        text: 'I want to go to Kartarpur Sahib and see Lyallpur.',
+        category: 'legacy',
+        questionId: 'legacy.unfinished',
+      },
+    ];
+    expect(ids(docs, 'Where do I still want to go before I die?')[0]).toBe('qa:legacy.unfinished');
+    expect(ids(gurdevDocs, 'Where do I still want to go before I die?')[0]).toBe('qa:legacy.unfinished');
+    // Dying asked of as such is still searched for.
+    expect(ids(docs, 'When did your father die?')).toEqual(['j1']);
+  });
+});

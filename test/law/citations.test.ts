@@ -71,6 +71,7 @@ describe('Islamic-law citations', () => {
       expect.arrayContaining([
         'dz spouseRaddSource',
         'iq daughtersRadd.source',
+        'id daughtersRadd.source',
         'kw school.alternatives[0].source',
         'sa school.source',
         'ae school.source',

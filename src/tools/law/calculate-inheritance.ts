@@ -13,7 +13,7 @@ export const calculateInheritance = defineTool({
     "classical special cases. The school is the request's madhhab, else the jurisdiction's recorded school (e.g. Shafi'i for \"my\", " +
     'Hanbali for "sa", Maliki for "ma"), else Hanafi; the answer\'s school member says which and why. The jurisdiction\'s statutes ' +
     "apply too: Egypt's obligatory bequest to the children of predeceased children (predeceasedChildren), Tunisia's radd to daughters " +
-    "(art. 143 bis), and Egypt's and Syria's grandfather sharing with brothers and sisters (arts. 22, 279) and mushtaraka " +
+    "(art. 143 bis; likewise Iraq, and Indonesia as its Supreme Court reads KHI arts. 181-182), and Egypt's and Syria's grandfather sharing with brothers and sisters (arts. 22, 279) and mushtaraka " +
     '(arts. 10, 267(2)). With an estate, applies funeral costs, debts and bequests (at most one third ' +
     'unless the heirs consent) first. Shares come as fractions, percentages and basis points summing to exactly 10000, with the steps taken. ' +
     'A spouse as the only heir takes everything by radd, or only the fixed share with the rest to the public treasury (spouseRadd; the ' +

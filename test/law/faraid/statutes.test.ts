@@ -195,6 +195,28 @@ describe("Tunisia's radd to daughters (Code of Personal Status, art. 143 bis)", 
   });
 });
 
+describe('Indonesia: a daughter excludes the siblings (KHI arts. 181-182 as read by the Supreme Court)', () => {
+  // Mahkamah Agung 86 K/AG/1994 and 184 K/AG/1995 read "anak" (child) in KHI arts. 181-182 as a son or a daughter:
+  // while a child survives, blood relatives other than the parents are excluded; the religious courts follow it.
+  it('one daughter and one full brother: the daughter takes everything, and the finding says why', () => {
+    const r = run({ heirs: { daughter: 1, fullBrother: 1 }, jurisdiction: 'id' });
+    expect(frac(r)).toEqual({ daughter: '1/1' });
+    expect(r.excluded).toEqual([expect.objectContaining({ heir: 'fullBrother', by: 'daughter' })]);
+    expect(r.excluded[0]!.reason).toContain('86 K/AG/1994');
+  });
+
+  it('two daughters, the mother and a full sister: the sister takes nothing, the parents keep their place', () => {
+    const r = run({ heirs: { daughter: 2, mother: 1, fullSister: 1 }, jurisdiction: 'id' });
+    expect(frac(r)).toEqual({ daughter: '4/5', mother: '1/5' });
+    expect(r.excluded.map((x) => x.heir)).toEqual(['fullSister']);
+  });
+
+  it('a wife, a daughter and a paternal uncle: the uncle takes nothing', () => {
+    const r = run({ heirs: { wife: 1, daughter: 1, fullPaternalUncle: 1 }, jurisdiction: 'id' });
+    expect(frac(r)).toEqual({ wife: '1/8', daughter: '7/8' });
+  });
+});
+
 describe('obligatory bequest: invariants over random families (Egypt)', () => {
   const childArb = fc
     .record({

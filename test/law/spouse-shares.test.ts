@@ -24,6 +24,30 @@ describe.concurrent("a spouse's reserve and marital property", () => {
     }
   });
 
+  it("Greece: without descendants the parents keep their reserve, beside the spouse's", () => {
+    // Civil Code art. 1825: the parents who would inherit have half their intestate share; beside the spouse the
+    // second class shares 1/2 (arts. 1814, 1820), alone the whole estate. Siblings share it per head, so these are
+    // the most the parents can claim, and the finding says so.
+    const parents = (fs: ReturnType<typeof reserve>) => fs.filter((f) => f.params?.heirs === 'parents');
+    const withSpouse = reserve(
+      checkJurisdictionPlan(J('gr'), 'civil-law', [b('wife', 50), b('mother', 5), b('friend', 45)]),
+    );
+    expect(parents(withSpouse)).toEqual([
+      expect.objectContaining({ beneficiaryIndex: 1, params: expect.objectContaining({ fraction: '1/4' }) }),
+    ]);
+    expect(parents(withSpouse)[0]!.message).toContain('At most 1/4');
+    expect(rules(withSpouse, 'forced-heirship.reserve').some((f) => f.params?.heirs === 'spouse')).toBe(false);
+    const alone = reserve(checkJurisdictionPlan(J('gr'), 'civil-law', [b('father', 10), b('friend', 90)]));
+    expect(parents(alone)).toEqual([expect.objectContaining({ params: expect.objectContaining({ fraction: '1/2' }) })]);
+    expect(reserve(checkJurisdictionPlan(J('gr'), 'civil-law', [b('parents', 50), b('friend', 50)]))).toEqual([]);
+    // Parents not named: the plan is told they would have a reserve.
+    const unnamed = rules(
+      checkJurisdictionPlan(J('gr'), 'civil-law', [b('friend', 100)]),
+      'forced-heirship.unnamed-heirs',
+    );
+    expect(unnamed[0]?.params?.heirs).toContain('parents');
+  });
+
   it('Bulgaria: beside a spouse the parents keep their reserve of 1/3', () => {
     // Inheritance Act art. 29: the parents (or the survivor of them) 1/3, the spouse 1/3 beside parents.
     const fs = reserve(checkJurisdictionPlan(J('bg'), 'civil-law', [b('wife', 40), b('mother', 5), b('friend', 55)]));

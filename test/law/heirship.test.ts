@@ -527,6 +527,23 @@ describe.concurrent('spouse rights and marital property', () => {
     expect(
       rules(checkJurisdictionPlan(J('us-co'), 'common-law', [b('wife', 10), b('son', 90)]), 'spouse.elective-share')[0],
     ).toMatchObject({ severity: 'info', expected: 'up to 50%' });
+    // Tennessee (Tenn. Code § 31-4-101(a)(1)): 10% of the net estate under 3 years of marriage, up to 40% from 9 years;
+    // Oregon (ORS 114.605(2)): 5% of the augmented estate under 2 years, 2% more a year, 33% from 15 years.
+    for (const [id, max, scale] of [
+      ['us-tn', 'up to 40%', '9 years or more'],
+      ['us-or', 'up to 33%', '15 years or more'],
+    ] as const) {
+      const [f] = rules(
+        checkJurisdictionPlan(J(id), 'common-law', [b('wife', 10), b('son', 90)]),
+        'spouse.elective-share',
+      );
+      expect(f, id).toMatchObject({ severity: 'info', expected: max });
+      expect(J(id).spouseRights.electiveShare?.basis, id).toContain(scale);
+      expect(
+        rules(checkJurisdictionPlan(J(id), 'common-law', [b('wife', 50), b('son', 50)]), 'spouse.elective-share'),
+        id,
+      ).toEqual([]);
+    }
     // Virginia since 2017: half of the marital-property portion, by length of marriage (no flat 1/3 any more).
     const va = rules(
       checkJurisdictionPlan(J('us-va'), 'common-law', [b('wife', 20), b('son', 80)]),

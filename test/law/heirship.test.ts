@@ -331,6 +331,21 @@ describe.concurrent('forced heirship', () => {
     }
   });
 
+  it('Luxembourg, Latvia, Poland, Slovakia, Lithuania: a partner is not read as a spouse', () => {
+    // Luxembourg's PACS (Law of 9 July 2004) and Latvia's notarial partnership (2024) make no partner an heir;
+    // Poland and Slovakia have no registered partnership; Lithuania's Civil Code partnership gives no inheritance right.
+    // A partner read as a spouse was told of "the spouse's half" of a marital community a partner does not have.
+    for (const id of ['lu', 'lv', 'pl', 'sk', 'lt']) {
+      for (const word of ['partner', 'registered partner', 'civil partner']) {
+        const fs = checkJurisdictionPlan(J(id), 'civil-law', [b(word, 10), b('son', 90)]);
+        expect(rules(fs, 'spouse.community-property')[0]?.params?.spouseNamed, `${id} ${word}`).toBe(0);
+      }
+      const wife = checkJurisdictionPlan(J(id), 'civil-law', [b('wife', 10), b('son', 90)]);
+      expect(rules(wife, 'spouse.community-property')[0]?.params?.spouseNamed, id).toBe(1);
+      expect(J(id).spouseRights.summary, id).toMatch(/partner/);
+    }
+  });
+
   it("Portugal: the spouse's own part of the joint legítima, shared as on intestacy", () => {
     // Two thirds to the spouse and children together (Código Civil art. 2159(1)), shared by head with the spouse
     // never below a quarter (arts. 2157, 2139(1)); two thirds to the spouse and ascendants, 2:1 (arts. 2161, 2142).

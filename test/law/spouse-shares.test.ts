@@ -48,6 +48,23 @@ describe.concurrent("a spouse's reserve and marital property", () => {
     expect(unnamed[0]?.params?.heirs).toContain('parents');
   });
 
+  it('Romania: without descendants the parents keep their reserve, at most half their intestate share', () => {
+    // Civil Code art. 1088: the parents (privileged ascendants) have half their intestate share; beside the spouse
+    // the second class takes 1/2 when no sibling survives (art. 977(2)), alone the whole estate; siblings cut the
+    // parents to 1/4 or 1/2 of the class (art. 978), so these are the most the parents can claim.
+    const parents = (fs: ReturnType<typeof reserve>) => fs.filter((f) => f.params?.heirs === 'parents');
+    const withSpouse = reserve(
+      checkJurisdictionPlan(J('ro'), 'civil-law', [b('husband', 50), b('father', 5), b('friend', 45)]),
+    );
+    expect(parents(withSpouse)).toEqual([
+      expect.objectContaining({ beneficiaryIndex: 1, params: expect.objectContaining({ fraction: '1/4' }) }),
+    ]);
+    expect(parents(withSpouse)[0]!.message).toContain('At most 1/4');
+    const alone = reserve(checkJurisdictionPlan(J('ro'), 'civil-law', [b('mother', 10), b('friend', 90)]));
+    expect(parents(alone)).toEqual([expect.objectContaining({ params: expect.objectContaining({ fraction: '1/2' }) })]);
+    expect(reserve(checkJurisdictionPlan(J('ro'), 'civil-law', [b('parents', 50), b('friend', 50)]))).toEqual([]);
+  });
+
   it('Bulgaria: beside a spouse the parents keep their reserve of 1/3', () => {
     // Inheritance Act art. 29: the parents (or the survivor of them) 1/3, the spouse 1/3 beside parents.
     const fs = reserve(checkJurisdictionPlan(J('bg'), 'civil-law', [b('wife', 40), b('mother', 5), b('friend', 55)]));

@@ -61,6 +61,21 @@ describe("Syria and Jordan: the obligatory bequest for a predeceased son's child
   });
 });
 
+describe("Syria art. 257(b): only grandchildren who are not heirs of their father's parent take the bequest", () => {
+  it("two daughters exclude a predeceased son's daughters, who then take their father's share within one third", () => {
+    // Had the son lived: two daughters and a son, the son 1/2, cut to 1/3; the rest 2/3 as inheritance.
+    const r = run({ heirs: { daughter: 2, fullBrother: 1 }, jurisdiction: 'sy', predeceasedChildren: [male(0, 2)] });
+    expect(frac(r)).toEqual({ daughter: '4/9', fullBrother: '2/9', grandchild_daughter_of_predeceased_son_1: '1/3' });
+    expect(r.obligatoryBequest).toMatchObject({ fraction: '1/3', capped: true });
+  });
+
+  it("beside one daughter the son's daughter inherits 1/6, so she is an heir and takes no bequest", () => {
+    const r = run({ heirs: { daughter: 1, fullBrother: 1 }, jurisdiction: 'sy', predeceasedChildren: [male(0, 1)] });
+    expect(frac(r)).toEqual({ daughter: '1/2', sonsDaughter: '1/6', fullBrother: '1/3' });
+    expect(statuteSteps(r)).toContain('bequest is only for grandchildren who are not heirs');
+  });
+});
+
 describe('Algeria: tanzil (Family Code arts. 169-172), Maliki base', () => {
   it("a son and a predeceased daughter's son: the daughter's 1/3 had she lived, within the cap; the son 2/3", () => {
     const r = run({ heirs: { son: 1 }, jurisdiction: 'dz', predeceasedChildren: [female(1)] });

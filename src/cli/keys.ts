@@ -3,6 +3,7 @@ import { hasUnsafeNameChars, headerText, NAME_CHARS_REASON } from '../core/names
 import type { ApiKeyRecord } from '../keys/keys.js';
 import type { ApiKeyView } from '../keys/manage.js';
 import { TIERS, type Tier } from '../accounts/scopes.js';
+import { TIER_RANK } from '../accounts/records.js';
 import { ADMIN_OPTIONS, adminRun, allPages, parse, parseScopes, print, UsageError } from './shared.js';
 
 function keyText(
@@ -42,8 +43,12 @@ export async function keys(args: string[]): Promise<void> {
       values,
       async (services, operator) => {
         const ownerId = account ?? operator.ownerId;
-        if (!(await accountExists(services.store, ownerId)))
-          throw new UsageError(`no account ${ownerId} (see svc accounts list)`);
+        const owner = await accountExists(services.store, ownerId);
+        if (!owner) throw new UsageError(`no account ${ownerId} (see svc accounts list)`);
+        // As create_account_key through the API: an account's tier caps its keys (an internal key in a customer's
+        // account would make the customer an operator).
+        if (TIER_RANK[tier as Tier] > TIER_RANK[owner.tier])
+          throw new UsageError(`the account is ${owner.tier} tier, which caps its keys at ${owner.tier}`);
         const { record, key } = await createKey(
           services.store,
           { name, tier: tier as Tier, scopes, ownerId },

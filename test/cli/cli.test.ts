@@ -303,4 +303,54 @@ describe('svc command line', () => {
     expect(accounts.stdout).not.toContain('\u001b');
     expect(accounts.stdout).toContain('old [31m account');
   }, 60_000);
+
+  it("with the service stopped, keys create keeps a key within its account's tier, as the API does", async () => {
+    const dir = path.join(data.dir, 'tier-cap');
+    const made = await runSvc([
+      'accounts',
+      'create',
+      '--name',
+      'Small',
+      '--tier',
+      'public',
+      '--json',
+      '--data-dir',
+      dir,
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const account = (JSON.parse(made.stdout) as { account: { id: string } }).account.id;
+    const keysCreate = (tier: string, scopes: string) =>
+      runSvc([
+        'keys',
+        'create',
+        '--tier',
+        tier,
+        '--scopes',
+        scopes,
+        '--name',
+        'x',
+        '--account',
+        account,
+        '--data-dir',
+        dir,
+      ]);
+    // An internal key with scope all would make the customer an operator (every account, grants, suspensions).
+    for (const [tier, scopes] of [
+      ['internal', 'all'],
+      ['partner', 'contracts'],
+    ]) {
+      const refused = await keysCreate(tier!, scopes!);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/caps its keys at public/);
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+      expect(refused.stdout).toBe('');
+    }
+    const listed = JSON.parse((await runSvc(['keys', 'list', '--json', '--data-dir', dir])).stdout) as Array<{
+      ownerId: string;
+      tier: string;
+    }>;
+    expect(listed.filter((k) => k.ownerId === account).map((k) => k.tier)).toEqual(['public']);
+    const ok = await keysCreate('public', 'contracts');
+    expect(ok.code, ok.stderr).toBe(0);
+  }, 120_000);
 });

@@ -361,7 +361,13 @@ export class SessionAuthority {
     const account = await this.store.get<AccountRecord>(ACCOUNTS, user.ownerId);
     const problem = accountProblem(account);
     if (problem) throw problem;
-    const session = await this.store.transact((tx) => this.#newSession(tx, user!));
+    const session = await this.store.transact(async (tx) => {
+      // The password may have been reset or changed while it was being checked: that change ended every session of
+      // the user, and the password checked is no longer theirs, so it opens none.
+      const fresh = await tx.get<UserRecord>(USERS, user!.id);
+      if (fresh?.passwordHash !== user!.passwordHash) throw new ApiError('UNAUTHORIZED', WRONG_CREDENTIALS);
+      return this.#newSession(tx, fresh);
+    });
     // A credential of its own: the password proven afresh is a sign of life even when this user's session reported
     // the trigger (src/accounts/liveness.ts), where the calls of that session are not.
     await signOfLife(this.store, {

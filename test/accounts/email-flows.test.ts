@@ -26,6 +26,8 @@ const clock = new FakeClock();
 const PASSWORD = 'correct horse battery staple';
 let server: TestServer;
 const hashes = { count: 0 };
+/** The next password check waits here: `entered` when it starts, then until `release` settles. */
+let held: { entered: () => void; release: Promise<void> } | undefined;
 
 beforeAll(async () => {
   server = await startTestServer({ listen: false, clock, config: { publicUrl: 'https://svc.example' } });
@@ -37,7 +39,16 @@ beforeAll(async () => {
     limiter,
     randomBytes(32).toString('base64url'),
     config.sessions,
-    (hash, password) => argonVerify(hash, password).catch(() => false),
+    async (hash, password) => {
+      // A test may hold one password check half-way (see "a sign-in checked against the old password").
+      const hold = held;
+      held = undefined;
+      if (hold) {
+        hold.entered();
+        await hold.release;
+      }
+      return argonVerify(hash, password).catch(() => false);
+    },
     {
       hashPassword: (password) => {
         hashes.count++;
@@ -401,6 +412,33 @@ describe('a new password ends pending reset links', () => {
     const late = await send('POST', '/api/auth/password/reset', { token, newPassword: 'someone else took over' });
     expect({ status: late.status, code: late.body.error?.code }).toEqual({ status: 410, code: 'GONE' });
     await signIn(server.app, user.email, 'the owner is back again');
+  });
+});
+
+describe('a sign-in checked against the old password', () => {
+  // A password check takes a while (argon2): a sign-in whose password was right when checked, but whose session
+  // would be made after a reset took the account back, must not open a session the new password has ended.
+  it('opens no session when a reset set a new password during the check', async () => {
+    const user = await registerUser(server.app);
+    await send('POST', '/api/auth/password/forgot', { email: user.email });
+    const token = linkToken(await mailedLink(server.app, user.email, 'password-reset'));
+    let release!: () => void;
+    const checking = new Promise<void>((entered) => {
+      held = { entered, release: new Promise<void>((r) => (release = r)) };
+    });
+    const login = server.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: user.password },
+    });
+    await checking;
+    const reset = await send('POST', '/api/auth/password/reset', { token, newPassword: 'the owner took it back' });
+    expect(reset.status).toBe(200);
+    release();
+    const res = await login;
+    expect({ status: res.statusCode, code: res.json().error?.code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+    expect(sessionCookie(res.headers['set-cookie'])).toBeUndefined();
+    await signIn(server.app, user.email, 'the owner took it back');
   });
 });
 

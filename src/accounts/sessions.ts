@@ -491,6 +491,9 @@ export class SessionAuthority {
     const { session, fresh } = await this.store.transact(async (tx) => {
       const fresh = await tx.get<UserRecord>(USERS, user.id);
       if (!fresh) throw unauthorized();
+      // A reset (or another change) stored while the current password was being checked ended this session: the
+      // password checked is no longer the user's, and the new one must not be written over.
+      if (fresh.passwordHash !== user.passwordHash) throw unauthorized('The session has ended; sign in again.');
       const updated = { ...fresh, passwordHash, updatedAt: nowIso, passwordChangedAt: nowIso };
       await tx.put(USERS, updated);
       await afterPasswordChange(tx, updated, this.clock);

@@ -440,6 +440,34 @@ describe('a sign-in checked against the old password', () => {
     expect(sessionCookie(res.headers['set-cookie'])).toBeUndefined();
     await signIn(server.app, user.email, 'the owner took it back');
   });
+
+  it('a password change checked before a reset neither overwrites it nor opens a session', async () => {
+    // Someone holding a session and the old password changes it while the owner resets it from the mailed link.
+    const user = await registerUser(server.app);
+    await send('POST', '/api/auth/password/forgot', { email: user.email });
+    const token = linkToken(await mailedLink(server.app, user.email, 'password-reset'));
+    let release!: () => void;
+    const checking = new Promise<void>((entered) => {
+      held = { entered, release: new Promise<void>((r) => (release = r)) };
+    });
+    const change = server.app.inject({
+      method: 'POST',
+      url: '/api/auth/password',
+      payload: { currentPassword: PASSWORD, newPassword: 'the intruder keeps it' },
+      headers: sessionHeaders(user),
+    });
+    await checking;
+    const reset = await send('POST', '/api/auth/password/reset', { token, newPassword: 'the owner took it back' });
+    expect(reset.status).toBe(200);
+    release();
+    const res = await change;
+    expect({ status: res.statusCode, code: res.json().error?.code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+    expect(sessionCookie(res.headers['set-cookie'])).toBeUndefined();
+    expect(
+      (await send('POST', '/api/auth/login', { email: user.email, password: 'the intruder keeps it' })).status,
+    ).toBe(401);
+    await signIn(server.app, user.email, 'the owner took it back');
+  });
 });
 
 describe('the notice of a new password', () => {

@@ -355,8 +355,11 @@ export class EmailFlows {
     // As in forgot, the answer goes before the new address is looked up: a free address costs a token and a message,
     // a taken one nothing, and the answer's timing must not tell them apart.
     this.#afterAnswer(async (tx) => {
+      // A new password stored since the check (a reset taking the account back) ended what the old one allowed.
+      const fresh = await tx.get<MailUser>(USERS, user.id);
+      if (fresh?.passwordHash !== user.passwordHash) return;
       if ((await tx.findBy(USERS, 'email', newEmail)).length > 0) return;
-      await mailLinkTo(tx, user, 'email-change', this.linkBase, this.clock, newEmail);
+      await mailLinkTo(tx, fresh, 'email-change', this.linkBase, this.clock, newEmail);
     }, 'an address change could not be queued');
   }
 

@@ -468,6 +468,30 @@ describe('a sign-in checked against the old password', () => {
     ).toBe(401);
     await signIn(server.app, user.email, 'the owner took it back');
   });
+
+  it('an address change checked before a reset mails no link that would move the account', async () => {
+    const user = await registerUser(server.app);
+    await send('POST', '/api/auth/password/forgot', { email: user.email });
+    const token = linkToken(await mailedLink(server.app, user.email, 'password-reset'));
+    const taker = uniqueEmail('taker');
+    let release!: () => void;
+    const checking = new Promise<void>((entered) => {
+      held = { entered, release: new Promise<void>((r) => (release = r)) };
+    });
+    const change = server.app.inject({
+      method: 'POST',
+      url: '/api/auth/email/change',
+      payload: { newEmail: taker, currentPassword: PASSWORD },
+      headers: sessionHeaders(user),
+    });
+    await checking;
+    const reset = await send('POST', '/api/auth/password/reset', { token, newPassword: 'the owner took it back' });
+    expect(reset.status).toBe(200);
+    release();
+    await change;
+    await server.services.sessions.email.settled();
+    expect(await mailTo(server.app, taker, 'email-change-confirm')).toEqual([]);
+  });
 });
 
 describe('the notice of a new password', () => {

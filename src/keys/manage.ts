@@ -6,7 +6,7 @@ import { recordEvent } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
 import { validateWhitelist, whitelistWithin } from '../core/ip.js';
 import { MAX_ALLOWED_ORIGINS, normalizeAllowedOrigins } from './origins.js';
-import { ACCOUNTS, TIER_RANK, type AccountRecord } from '../accounts/records.js';
+import { ACCOUNTS, SESSIONS, TIER_RANK, type AccountRecord } from '../accounts/records.js';
 import { onPasswordReset } from '../accounts/password-hooks.js';
 import { accountTx } from '../accounts/tenancy.js';
 import { API_KEYS, buildKey, type ApiKeyRecord, type Principal } from './keys.js';
@@ -350,6 +350,13 @@ export async function createApiKey(
     deps.clock,
   );
   await deps.store.transact(async (tx) => {
+    // A session admitted before a password reset (which ends it and revokes the keys its user's sessions made) must
+    // not store a key after it: the key would outlive the reset.
+    if (
+      caller.kind === 'session' &&
+      (await tx.get<{ id: string; revokedAt: string | null }>(SESSIONS, caller.keyId))?.revokedAt !== null
+    )
+      throw new ApiError('UNAUTHORIZED', 'The session has ended; sign in again.');
     await tx.put(API_KEYS, record);
     await recordEvent(
       tx,

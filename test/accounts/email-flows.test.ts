@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRANTS, type GrantRecord, newClaimCode } from '../../src/accounts/grants.js';
 import { ARGON2_OPTIONS, SessionAuthority, USERS, type UserRecord } from '../../src/accounts/sessions.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
+import { API_KEYS, type ApiKeyRecord } from '../../src/keys/keys.js';
 import { newId } from '../../src/core/ids.js';
 import { renderMail } from '../../src/mail/templates/index.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
@@ -491,6 +492,50 @@ describe('a sign-in checked against the old password', () => {
     await change;
     await server.services.sessions.email.settled();
     expect(await mailTo(server.app, taker, 'email-change-confirm')).toEqual([]);
+  });
+
+  it('an API key its session asks for while a reset is stored does not outlive the reset', async () => {
+    const user = await registerUser(server.app);
+    // The session's sign of life is passed once per interval: this request passes it, so the next one writes nothing
+    // before the key itself.
+    await send('GET', '/api/auth/session', undefined, sessionHeaders(user));
+    await send('POST', '/api/auth/password/forgot', { email: user.email });
+    const token = linkToken(await mailedLink(server.app, user.email, 'password-reset'));
+    const store = server.services.store;
+    const transact = store.transact.bind(store);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let hold = true;
+    const reached = new Promise<void>((entered) => {
+      // The key's transaction waits (the session was admitted already) while the reset is stored.
+      store.transact = (async (fn: Parameters<typeof transact>[0], opts?: Parameters<typeof transact>[1]) => {
+        if (hold) {
+          hold = false;
+          entered();
+          await gate;
+        }
+        return transact(fn, opts);
+      }) as typeof store.transact;
+    });
+    try {
+      const create = server.app.inject({
+        method: 'POST',
+        url: '/api/v1/api-keys',
+        payload: { name: 'made meanwhile', scopes: ['contracts'] },
+        headers: sessionHeaders(user),
+      });
+      await reached;
+      const reset = await send('POST', '/api/auth/password/reset', { token, newPassword: 'the owner took it back' });
+      expect(reset.status).toBe(200);
+      release();
+      const res = await create;
+      expect({ status: res.statusCode, code: res.json().error?.code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+    } finally {
+      store.transact = transact;
+      release();
+    }
+    const keys = await store.findBy<ApiKeyRecord>(API_KEYS, 'ownerId', user.accountId);
+    expect(keys.filter((k) => !k.revokedAt)).toEqual([]);
   });
 });
 

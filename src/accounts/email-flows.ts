@@ -185,9 +185,14 @@ export interface PasswordDesk {
   checkPassword(email: string, clientIp: string | undefined, hash: string, password: string): Promise<boolean>;
 }
 
-/** Reset requests counted per 15 minutes, like sign-in attempts: per email and address, and per address. */
+/**
+ * Reset requests counted per 15 minutes, like sign-in attempts: per email and address, per address, and per email from
+ * all addresses together (a ceiling against one mailbox flooded from many addresses: an IPv6 /48 holds 65 536 /64s;
+ * the mail outbox delays essential mail past its per-recipient limit but never drops it).
+ */
 export const RESET_REQUESTS_PER_EMAIL_AND_ADDRESS = 5;
 export const RESET_REQUESTS_PER_ADDRESS = 30;
+export const RESET_REQUESTS_PER_EMAIL = 10;
 
 /**
  * Address change requests counted per 15 minutes: per user, and per new address whoever asks (each one mails that
@@ -199,6 +204,15 @@ export const EMAIL_CHANGE_REQUESTS_PER_NEW_EMAIL = 5;
 /** The counter of reset links requested for one email from one address (forgot, and registering a taken address). */
 function resetPerEmailAndAddress(email: string, address: string): { key: string; limit: number } {
   return { key: `reset:email-ip:${counterIdOf(email)}:${address}`, limit: RESET_REQUESTS_PER_EMAIL_AND_ADDRESS };
+}
+
+/**
+ * The counter of reset links requested for one email from every address together: `forgot`'s, and a counter of its
+ * own for registrations of the email (were they counted in forgot's, its 429 would tell that someone registered the
+ * address lately).
+ */
+function resetPerEmail(email: string, path: 'reset' | 'register-reset'): { key: string; limit: number } {
+  return { key: `${path}:email:${counterIdOf(email)}`, limit: RESET_REQUESTS_PER_EMAIL };
 }
 
 /** Counts one request of `what` in every counter, all or nothing: 429 until the last full one resets. */
@@ -276,8 +290,9 @@ export class EmailFlows {
     const counters = [
       resetPerEmailAndAddress(email, address),
       { key: `reset:ip:${address}`, limit: RESET_REQUESTS_PER_ADDRESS },
+      resetPerEmail(email, 'reset'),
     ];
-    await countRequest(this.limiter, counters, this.clock.now(), 'password reset requests from this address');
+    await countRequest(this.limiter, counters, this.clock.now(), 'password reset requests for this email');
     // The answer goes before the address is even looked up: the lookup, and the token and message for a known
     // address, run after it.
     this.#afterAnswer(async (tx) => {
@@ -288,13 +303,14 @@ export class EmailFlows {
 
   /**
    * Whether registering `email` from `clientIp` may mail a reset link, should the address be taken: registering
-   * counts in forgot's counter of the email from the address, for every registration alike (taken address or not,
-   * so neither the answer nor its timing tells them apart), and past its limit a taken address is mailed nothing.
-   * Otherwise registering again and again would flood the owner's mailbox that forgot guards.
+   * counts in forgot's counter of the email from the address and in a counter of the email from all addresses, for
+   * every registration alike (taken address or not, so neither the answer nor its timing tells them apart), and past
+   * either limit a taken address is mailed nothing. Otherwise registering again and again (from one address or many)
+   * would flood the owner's mailbox that forgot guards.
    */
   async registrationMayMailReset(email: string, clientIp: string | undefined): Promise<boolean> {
     const [state] = await this.limiter.hitAll(
-      [resetPerEmailAndAddress(email, addressGroup(clientIp))],
+      [resetPerEmailAndAddress(email, addressGroup(clientIp)), resetPerEmail(email, 'register-reset')],
       this.clock.now(),
     );
     return state!.allowed;

@@ -14,6 +14,8 @@ let server: TestServer;
 /** Address change requests allowed per 15 minutes, per user and per new address (src/accounts/email-flows.ts). */
 const PER_USER = 5;
 const PER_NEW_EMAIL = 5;
+/** Password reset requests allowed per 15 minutes for one email from all addresses together. */
+const RESET_REQUESTS_PER_EMAIL = 10;
 
 beforeAll(async () => {
   server = await startTestServer({ listen: false, clock, config: { publicUrl: 'https://svc.example' } });
@@ -31,6 +33,43 @@ const changeTo = async (user: TestSession, newEmail: string) => {
   });
   return { status: res.statusCode, code: res.json().error?.code as string | undefined };
 };
+
+describe('asking for a password reset', () => {
+  it('is counted per email from all addresses together: past the limit, 429 and nothing more mailed', async () => {
+    // One address per request, as from the many /64 networks of one IPv6 allocation.
+    const victim = await registerUser(server.app, { password: PASSWORD });
+    const before = (await mailTo(server.app, victim.email, 'password-reset')).length;
+    const ask = async (i: number) =>
+      (
+        await server.app.inject({
+          method: 'POST',
+          url: '/api/auth/password/forgot',
+          payload: { email: victim.email },
+          remoteAddress: `2001:db8:${i.toString(16)}::1`,
+        })
+      ).statusCode;
+    const answers = [];
+    for (let i = 0; i <= RESET_REQUESTS_PER_EMAIL; i++) answers.push(await ask(i));
+    expect(answers).toEqual([...Array(RESET_REQUESTS_PER_EMAIL).fill(202), 429]);
+    await server.services.sessions.email.settled();
+    expect((await mailTo(server.app, victim.email, 'password-reset')).length - before).toBe(RESET_REQUESTS_PER_EMAIL);
+    // An address nobody registered is counted alike: the 429 tells nothing.
+    const nobody = uniqueEmail('nobody');
+    const free = [];
+    for (let i = 0; i <= RESET_REQUESTS_PER_EMAIL; i++)
+      free.push(
+        (
+          await server.app.inject({
+            method: 'POST',
+            url: '/api/auth/password/forgot',
+            payload: { email: nobody },
+            remoteAddress: `2001:db8:1${i.toString(16)}::1`,
+          })
+        ).statusCode,
+      );
+    expect(free).toEqual(answers);
+  });
+});
 
 describe('asking to change the address', () => {
   it('is counted per user and per new address: past either limit, 429 and nothing mailed', async () => {

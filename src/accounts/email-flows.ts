@@ -392,9 +392,12 @@ export class EmailFlows {
       const nowIso = this.clock.now().toISOString();
       await tx.put(USERS, { ...user, email: used.email, emailVerified: true, updatedAt: nowIso });
       const account = await tx.get<AccountRecord>(ACCOUNTS, user.ownerId);
-      // A personal account's contact address follows its user's.
-      if (account && account.email === user.email)
-        await tx.put(ACCOUNTS, { ...account, email: used.email, updatedAt: nowIso });
+      // A personal account's contact address follows its user's, and so does its name when it was the address (a user
+      // registered without a name): no copy of the address left behind stays on the account.
+      if (account && account.email === user.email) {
+        const name = account.name === user.email ? used.email : account.name;
+        await tx.put(ACCOUNTS, { ...account, email: used.email, name, updatedAt: nowIso });
+      }
       await mailUser(tx, user, 'email-change-notice', { newEmail: used.email }, this.clock);
       await recordEvent(
         tx,

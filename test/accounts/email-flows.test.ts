@@ -365,6 +365,30 @@ describe('email change', () => {
     expect(moved.userId).toBe(user.userId);
     expect((await userEvents(user.accountId)).at(-1)!.data).toEqual({ id: user.userId, changed: ['email'] });
   });
+
+  it('leaves no copy of the old address on the personal account, named after it at registration', async () => {
+    // Registered without a name, the personal account is named by its address: the address left must not stay.
+    const user = await registerUser(server.app);
+    const newEmail = uniqueEmail('renamed');
+    await send('POST', '/api/auth/email/change', { newEmail, currentPassword: PASSWORD }, sessionHeaders(user));
+    expect((await send('GET', pathOf(await mailedLink(server.app, newEmail, 'email-change-confirm')))).status).toBe(
+      200,
+    );
+    const moved = await signIn(server.app, newEmail, PASSWORD);
+    const session = await send('GET', '/api/auth/session', undefined, sessionHeaders(moved));
+    expect(session.body.data.account).toMatchObject({ name: newEmail, email: newEmail });
+    expect(session.raw).not.toContain(user.email);
+    // A name the user chose is theirs: it stays.
+    const named = await registerUser(server.app, { name: 'Ada Lovelace' });
+    const other = uniqueEmail('named');
+    await send('POST', '/api/auth/email/change', { newEmail: other, currentPassword: PASSWORD }, sessionHeaders(named));
+    await send('GET', pathOf(await mailedLink(server.app, other, 'email-change-confirm')));
+    const again = await signIn(server.app, other, PASSWORD);
+    expect((await send('GET', '/api/auth/session', undefined, sessionHeaders(again))).body.data.account).toMatchObject({
+      name: 'Ada Lovelace',
+      email: other,
+    });
+  });
 });
 
 /** The signed-in user's password changed with the current one (the suite's PASSWORD). */

@@ -260,6 +260,16 @@ export async function grantCredits(
     idempotencyKey: key,
     reference: { type: 'operator', id: grantedBy },
     reason: input.reason,
+  }).catch((err: unknown) => {
+    // A negative adjustment past the balance: the operator is told what it would do (the 402 a paid action gets
+    // sends the caller to buy a pack or to ask the operator for a grant).
+    if (!(err instanceof ApiError) || err.code !== 'INSUFFICIENT_CREDITS') throw err;
+    const available = Number(err.details?.[0]?.available ?? 0);
+    throw new ApiError(
+      'INSUFFICIENT_CREDITS',
+      `Taking back ${creditsText(-input.amount)} would leave the balance below zero: the wallet holds ${available}. Take back at most ${available}.`,
+      err.details,
+    );
   });
   // A retry is the same grant: a key used for another amount or reason is a mistake, which a silent answer with the
   // first entry would hide (the operator would believe the second grant made).

@@ -218,6 +218,10 @@ describe('grant_credits (internal key)', () => {
       success: false,
       error: { code: 'INSUFFICIENT_CREDITS', details: [{ required: 41, available: 40 }] },
     });
+    // The operator is told what the adjustment would do, not to ask an operator for a grant.
+    expect(overdraft.json().error.message).toBe(
+      'Taking back 41 credits would leave the balance below zero: the wallet holds 40. Take back at most 40.',
+    );
     expect(await h.checkBalance(target.accountId)).toBe(40);
   });
 });

@@ -3,7 +3,7 @@
  * the 429 it leads to, and the per-address guard for requests without a valid credential.
  */
 import { ApiError } from '../core/errors.js';
-import { normalizeIp } from '../core/ip.js';
+import { addressGroup } from '../accounts/address-group.js';
 import { LimiterUnavailableError, type RateState } from '../core/limiter-port.js';
 import { ANONYMOUS_LIMIT, RATE_WINDOW_MS, type Bucket } from '../keys/limits.js';
 import type { CallInfo } from './call.js';
@@ -91,9 +91,12 @@ async function hitLimit(services: AccessServices, key: string, limit: number, no
   return (await hitLimits(services, [{ key, limit }], now))[0]!;
 }
 
-/** Counter key of a client address (requests without a valid key). */
+/**
+ * Counter key of a client address (requests without a valid key): IPv6 by its /64 network, as the sign-in counters
+ * (one host is usually given a whole /64, and every address in it must not be a new client).
+ */
 export function addressCounter(clientIp: string | undefined): string {
-  return `ip:${clientIp ? normalizeIp(clientIp) : 'unknown'}`;
+  return `ip:${addressGroup(clientIp)}`;
 }
 
 /** Counts one request against its client address, without refusing it: the state for the headers. */

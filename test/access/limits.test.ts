@@ -126,4 +126,18 @@ describe('requests without a valid key are limited per address', () => {
     expect((await get('/api/v1/contracts/templates', wrong, '203.0.113.10')).statusCode).toBe(401);
     expect((await get('/api/v1/contracts/templates', server.adminKey, '203.0.113.9')).statusCode).toBe(200);
   });
+
+  it('an IPv6 client counts by its /64 network: rotating addresses inside it adds no requests', async () => {
+    clock.advance(RATE_WINDOW_MS);
+    const wrong = 'svc_pk_' + 'B'.repeat(43);
+    // One host is usually given a whole /64: every request from a new address inside it.
+    const inside = (i: number) => `2001:db8:77:1:${(i + 1).toString(16)}::${(i + 7).toString(16)}`;
+    for (let i = 0; i < 100; i++)
+      expect((await get('/api/v1/contracts/templates', wrong, inside(i))).statusCode).toBe(401);
+    const blocked = await get('/api/v1/contracts/templates', wrong, inside(100));
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().error.message).toMatch(/unauthenticated/);
+    // Another /64 is another client.
+    expect((await get('/api/v1/contracts/templates', wrong, '2001:db8:77:2::1')).statusCode).toBe(401);
+  });
 });

@@ -47,7 +47,7 @@ export const forgotPasswordTool = defineTool({
   title: 'Ask for a password reset',
   description:
     'Mails a password-reset link (single use, 30 minutes) when the address has an account. Always answers 202 with the same body, so it never tells ' +
-    'whether an address is registered. Requests are limited per 15 minutes (5 for one email from one address, 30 per address): 429 past a limit. REST only.',
+    'whether an address is registered. Requests are limited per 15 minutes (5 for one email from one address, 30 per address, 10 for one email from all addresses): 429 past a limit. REST only.',
   annotations: WRITE,
   input: ForgotPasswordInput,
   output: AcceptedOutput,

@@ -434,7 +434,11 @@ export async function updateApiKey(
 
 /** Revokes a key; the record stays, marked revoked. Revoking twice is harmless and emits one event. */
 export async function revokeApiKey(deps: KeyDeps, caller: Principal, id: string): Promise<ApiKeyView> {
-  assertManageable(caller, await ownKey(deps.store, caller, id));
+  const target = await ownKey(deps.store, caller, id);
+  // A key may not revoke one with more rights (a leaked low key would stop the account's integrations), but the
+  // account's own user, signed in, may stop any key of the account: keys the operator made for it (an embed key, a
+  // webhooks key) hold scopes no session holds, and a leaked one must still be stoppable by the person it belongs to.
+  if (caller.kind !== 'session') assertManageable(caller, target);
   return deps.store.transact(async (tx) => {
     const fresh = await tx.get<ApiKeyRecord>(API_KEYS, id);
     if (!fresh || fresh.ownerId !== caller.ownerId) throw ApiError.notFound(`API key ${id}`);

@@ -192,6 +192,31 @@ describe('accounts made by the operator', () => {
   });
 });
 
+describe("an account's own user and its keys", () => {
+  it("a user revokes any key of their account, even one with scopes sessions lack; other accounts' keys stay 404", async () => {
+    const user = await registerUser(server.app);
+    const made = await call(server.adminKey, 'POST', `/api/v1/accounts/${user.accountId}/keys`, {
+      name: 'site widget',
+      tier: 'public',
+      scopes: ['embed', 'contracts'],
+    });
+    expect(made.status).toBe(201);
+    const keyId = made.body.data.apiKey?.id ?? made.body.data.id;
+    const revoke = (id: string) => call(undefined, 'DELETE', `/api/v1/api-keys/${id}`, undefined, sessionHeaders(user));
+    // A leaked key must be stoppable by the person whose account it is.
+    const revoked = await revoke(keyId);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data.revokedAt).toEqual(expect.any(String));
+    expect(errorOf(await call(made.body.data.key, 'GET', '/api/v1/contracts/templates'))).toBe('API_KEY_INVALID');
+    // Not a key of another account.
+    const other = await call(server.adminKey, 'POST', '/api/v1/api-keys', {
+      name: 'operator own',
+      scopes: ['contracts'],
+    });
+    expect(errorOf(await revoke(other.body.data.id))).toBe('NOT_FOUND');
+  });
+});
+
 describe("keys inherit their creator's limits", () => {
   const future = (days: number) => new Date(clock.ms + days * 86_400_000).toISOString();
 

@@ -90,12 +90,17 @@ export const RESOURCE_TEMPLATES: readonly ResourceTemplateDef[] = [
   docsResource,
 ];
 
-/** The template and variable value a URI names, or undefined. */
+/** The template and variable value a URI names, or undefined (also for a value with broken percent-encoding). */
 export function matchResource(uri: string): { def: ResourceTemplateDef; value: string } | undefined {
   for (const def of RESOURCE_TEMPLATES) {
     const prefix = def.uriTemplate.slice(0, def.uriTemplate.indexOf('{'));
     if (uri.startsWith(prefix)) {
-      const value = decodeURIComponent(uri.slice(prefix.length));
+      let value: string;
+      try {
+        value = decodeURIComponent(uri.slice(prefix.length));
+      } catch {
+        return undefined;
+      }
       if (value && !value.includes('/')) return { def, value };
     }
   }

@@ -49,6 +49,15 @@ describe('MCP resources', () => {
     await expect(client.readResource({ uri: 'svc://nothing/x' })).rejects.toThrow(/Resource not found/);
   });
 
+  it('answers a URI with broken percent-encoding as not found, not as an internal error', async () => {
+    for (const uri of ['svc://docs/%E0%A4%A', 'svc://jurisdictions/%', 'svc://templates/%zz']) {
+      await expect(client.readResource({ uri })).rejects.toMatchObject({
+        code: -32002,
+        message: expect.stringMatching(/Resource not found/),
+      });
+    }
+  });
+
   it('completes resource arguments', async () => {
     const res = await client.complete({
       ref: { type: 'ref/resource', uri: 'svc://jurisdictions/{id}' },

@@ -73,6 +73,12 @@ async function call(key: string, method: 'GET' | 'POST' | 'DELETE', url: string,
   return { status: res.statusCode, body: res.json() };
 }
 
+/** Whether the OpenAPI document declares `status` for the operation (an answer the route gives must be declared). */
+async function documents(method: string, path: string, status: number): Promise<boolean> {
+  const doc = (await server.app.inject({ url: '/api/v1/openapi.json' })).json();
+  return doc.paths[`/api/v1${path}`]?.[method]?.responses?.[String(status)] !== undefined;
+}
+
 const account = privateKeyToAccount(ANVIL_KEYS[0]);
 
 async function deploy(data: Hex): Promise<{ address: Hex; txHash: Hex }> {
@@ -147,6 +153,7 @@ describe('register_deployment on a real EVM node', () => {
     const again = await call(server.adminKey, 'POST', `/contracts/${c.id}/deployments`, { network: 31337, address });
     expect(again.status).toBe(409);
     expect(again.body.error.message).toContain(d.id);
+    expect(await documents('post', '/contracts/{id}/deployments', 409)).toBe(true);
   }, 60_000);
 
   it('verifies a faithful deployment from its public state (no transaction given)', async () => {
@@ -292,6 +299,15 @@ describe('register_deployment on a real EVM node', () => {
     });
     expect(otherNow.status).toBe(200);
     expect(otherNow.body.data.status).toBe('unverified');
+    // An unverified deployment is not watched: changing its watch is a 409, which the document declares.
+    const watch = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/contracts/${other.id}/deployments/${otherNow.body.data.id}`,
+      headers: { authorization: `Bearer ${server.adminKey}` },
+      payload: { paused: true },
+    });
+    expect(watch.statusCode, watch.body).toBe(409);
+    expect(await documents('patch', '/contracts/{id}/deployments/{deploymentId}', 409)).toBe(true);
   }, 120_000);
 
   it('a creation transaction not mined yet is named as such, not as one that created nothing', async () => {

@@ -33,7 +33,7 @@ export const updateDeploymentWatchTool = defineTool({
     })
     .describe('Which deployment, and the settings to change (the others stay).'),
   output: Deployment,
-  rest: { method: 'PATCH', path: '/contracts/:id/deployments/:deploymentId', shape: 'data' },
+  rest: { method: 'PATCH', path: '/contracts/:id/deployments/:deploymentId', shape: 'data', extraStatuses: [409] },
   handler: async (input, ctx) =>
     deploymentView(
       await updateDeploymentWatch(

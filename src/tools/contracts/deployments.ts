@@ -122,7 +122,7 @@ export const registerDeploymentTool = defineTool({
     })
     .describe('Which contract, and where it was deployed.'),
   output: Deployment,
-  rest: { method: 'POST', path: '/contracts/:id/deployments', shape: 'data' },
+  rest: { method: 'POST', path: '/contracts/:id/deployments', shape: 'data', extraStatuses: [409] },
   handler: async (input, ctx) =>
     deploymentView(
       await registerDeployment(

@@ -23,6 +23,9 @@ import { toolRoutes } from './tool-routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Whether a request URL is the MCP endpoint's (with or without a query). */
+const isMcpUrl = (url: string): boolean => url === '/mcp' || url.startsWith('/mcp?');
+
 function createServer(services: Services): FastifyInstance {
   const configured = services.config.trustProxy;
   const trustProxy: FastifyServerOptions['trustProxy'] =
@@ -79,8 +82,10 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('X-Request-Id', req.id);
     if (closing) reply.header('Connection', 'close');
-    // Tool calls set the rate headers themselves; every other API response is counted here.
-    if (reply.hasHeader('X-RateLimit-Limit') || !req.url.startsWith('/api/')) return done(null, payload);
+    // Tool calls and admitted /mcp requests set the rate headers themselves; every other API or /mcp response (an
+    // unknown route, a body refused before it reaches a call: malformed, too large, of a wrong type) is counted here.
+    if (reply.hasHeader('X-RateLimit-Limit') || !(req.url.startsWith('/api/') || isMcpUrl(req.url)))
+      return done(null, payload);
     countRequest(services, { apiKey: presentedKey(req.headers, req.query), clientIp: req.ip }).then(
       (state) => {
         setRateHeaders(reply, state);

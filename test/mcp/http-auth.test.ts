@@ -83,6 +83,32 @@ describe('MCP over HTTP: authenticated on every call', () => {
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
+  it('counts and labels the answers the endpoint refuses before JSON-RPC (bad JSON, wrong type, GET), as REST does', async () => {
+    clock.advance(15 * 60 * 1000);
+    const key = await server.key({ tier: 'public', scopes: ['contracts'] });
+    const auth = { authorization: `Bearer ${key}` };
+    const post = (body: string, type = 'application/json') =>
+      fetch(new URL('/mcp', server.url), {
+        method: 'POST',
+        headers: { ...auth, 'content-type': type, accept: 'application/json, text/event-stream' },
+        body,
+      });
+    const answers = [
+      await post('{"jsonrpc":'),
+      await post('{}', 'text/xml'),
+      await fetch(new URL('/mcp', server.url), { headers: auth }),
+      await fetch(new URL('/mcp', server.url), { method: 'DELETE', headers: auth }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([400, 400, 405, 405]);
+    expect(answers.map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(['99', '98', '97', '96']);
+    for (const r of answers) {
+      expect(r.headers.get('x-ratelimit-limit')).toBe('100');
+      expect(r.headers.get('x-ratelimit-reset')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    }
+    // The same counter as the calls that reach the server.
+    expect((await rpc(list(), auth)).headers.get('x-ratelimit-remaining')).toBe('95');
+  });
+
   it('refuses a browser Origin that is not allowed, and a non-loopback Host while bound to loopback', async () => {
     const auth = { authorization: `Bearer ${server.adminKey}` };
     const evil = await rpc(list(), { ...auth, origin: 'https://evil.example' });

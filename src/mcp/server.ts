@@ -199,7 +199,39 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
 
   registerResourceHandlers(server, authorize);
   paramsErrorsAsInvalidParams(server);
+  trackHandlers(server);
   return server;
+}
+
+/** The request handlers of each server that have not returned yet. */
+const running = new WeakMap<Server, Set<Promise<unknown>>>();
+
+/**
+ * Resolves once every request handler the server started has returned. Closing a Server aborts the requests under
+ * way but does not wait for them: a handler past its last look at the signal (a write begun, a refund owed) goes on,
+ * so whoever closes the store afterwards (`svc mcp` when the client ends stdin, or on a signal) waits for this first.
+ */
+export async function handlersSettled(server: Server): Promise<void> {
+  const set = running.get(server);
+  while (set?.size) await Promise.allSettled([...set]);
+}
+
+/** Records each request handler's run until it returns, for handlersSettled (the same handler map as below). */
+function trackHandlers(server: Server): void {
+  const set = new Set<Promise<unknown>>();
+  running.set(server, set);
+  const handlers = (
+    server as unknown as { _requestHandlers: Map<string, (req: unknown, extra: unknown) => Promise<unknown>> }
+  )._requestHandlers;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, (req, extra) => {
+      const run = handler(req, extra);
+      set.add(run);
+      const done = () => set.delete(run);
+      run.then(done, done);
+      return run;
+    });
+  }
 }
 
 /** The resources/templates/list result. */

@@ -1,7 +1,7 @@
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { EarlyStdioTransport } from './early.js';
 import type { AnyTool, Services } from '../tools/define.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, handlersSettled } from './server.js';
 
 export interface StdioServing<T> {
   /** What `load` gave (or its failure). */
@@ -60,6 +60,9 @@ export async function serveStdio<T extends { tools: readonly AnyTool[]; services
     async close() {
       clearTimeout(timer);
       await server.close().catch(() => undefined);
+      // The requests under way were aborted; what their handlers still do (a write, a refund) ends before the caller
+      // closes the store.
+      await handlersSettled(server);
       done();
     },
   };

@@ -124,6 +124,23 @@ function progressSender(
   };
 }
 
+/**
+ * The request's abort signal, aborted with the API's own error rather than the SDK's reason (the client's
+ * notifications/cancelled reason, any string, or an AbortError): work stopped by it (a compile's pool rejects with
+ * the reason) fails with the VALIDATION_ERROR REST gives a client that went away, not as an internal error (an
+ * error log line, and a contract.error of INTERNAL_ERROR sent to the account's webhooks).
+ */
+function cancellation(signal: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  const abort = () =>
+    controller.abort(
+      ApiError.validation('The client cancelled the request before the answer.', [{ field: '', reason: 'cancelled' }]),
+    );
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  return controller.signal;
+}
+
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
 /**
@@ -177,7 +194,7 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
         admitted: opts.admitted,
         acceptLanguage: opts.acceptLanguage,
         // notifications/cancelled over stdio, or the HTTP connection closing, aborts the work.
-        signal: extra.signal,
+        signal: cancellation(extra.signal),
         progress: progressSender(request.params._meta?.progressToken, extra.sendNotification, opts.services.log),
       });
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };

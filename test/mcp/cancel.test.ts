@@ -1,7 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiError } from '../../src/core/errors.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import { defineTool } from '../../src/tools/define.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { slowSolidity, untilCompileStarts } from '../support/slow-compile.js';
@@ -52,6 +55,59 @@ describe('MCP cancellation', () => {
         arguments: { blockchain: 'evm', sourceCode: source },
       });
       expect(again.isError).toBeFalsy();
+    } finally {
+      await client.close();
+      await mcp.close();
+    }
+  });
+
+  it("aborts the handler with the API error REST gives a client that went away, not the client's own reason", async () => {
+    // A pool rejects with the signal's reason, and generate_contract records a contract.error (sent to webhooks) of
+    // whatever it rejected with: a client's reason string became INTERNAL_ERROR and an error log line.
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const reasons: unknown[] = [];
+    const waits = defineTool({
+      name: 'test_waits',
+      title: 'Waits',
+      description: 'Waits until its call is cancelled.',
+      domain: 'test',
+      scope: 'contracts:read',
+      bucket: 'default',
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      input: z.strictObject({}),
+      output: z.object({}),
+      rest: { method: 'POST', path: '/test/waits', shape: 'data' },
+      handler: (_input, ctx) =>
+        new Promise<Record<string, never>>((_resolve, reject) => {
+          ctx.signal?.addEventListener('abort', () => {
+            reasons.push(ctx.signal?.reason);
+            reject(ctx.signal?.reason);
+          });
+          started();
+        }),
+    });
+    const mcp = createMcpServer({
+      tools: [waits],
+      services: server.services,
+      apiKey: server.adminKey,
+      transport: 'mcp-stdio',
+      clientIp: '127.0.0.1',
+    });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(a);
+    const client = new Client({ name: 'cancel-test', version: '1.0.0' });
+    await client.connect(b);
+    try {
+      const controller = new AbortController();
+      const call = client.callTool({ name: 'test_waits', arguments: {} }, undefined, { signal: controller.signal });
+      await running;
+      controller.abort('changed my mind');
+      await expect(call).rejects.toThrow();
+      for (let i = 0; i < 200 && reasons.length === 0; i++) await new Promise((r) => setImmediate(r));
+      expect(reasons).toHaveLength(1);
+      expect(reasons[0]).toBeInstanceOf(ApiError);
+      expect(reasons[0]).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: '', reason: 'cancelled' }] });
     } finally {
       await client.close();
       await mcp.close();

@@ -65,6 +65,10 @@ export interface McpRouteOptions {
 
 export async function mcpRoutes(app: FastifyInstance, { services, tools, closing }: McpRouteOptions): Promise<void> {
   const loopbackBound = isLoopbackName(services.config.host);
+  // Tool calls whose client went away may still be finishing (a write, a refund): they end before the store closes.
+  app.addHook('onClose', async () => {
+    if (mcpHttp) await (await mcpHttp).mcpHandlersSettled();
+  });
   app.post('/mcp', { schema: { hide: true } }, async (req, reply) => {
     const refuse = (status: number, err: ApiError, extra: Record<string, string | number> = {}) => {
       const first = Array.isArray(req.body) ? req.body[0] : req.body;

@@ -198,14 +198,39 @@ export class EarlyStdioTransport implements Transport {
   }
 
   private deliver(line: string): void {
-    let msg: JSONRPCMessage;
+    let parsed: unknown;
     try {
-      msg = this.validate(JSON.parse(line));
+      parsed = JSON.parse(line);
     } catch (err) {
       this.onerror?.(err as Error);
+      this.refuse(null, -32700, 'Parse error: the line is not JSON');
+      return;
+    }
+    let msg: JSONRPCMessage;
+    try {
+      msg = this.validate(parsed);
+    } catch (err) {
+      this.onerror?.(err as Error);
+      if (Array.isArray(parsed)) {
+        this.refuse(null, -32600, 'Invalid Request: batches are not accepted over stdio; send one message per line');
+        return;
+      }
+      const obj = (parsed ?? {}) as { id?: unknown; result?: unknown; error?: unknown };
+      // A malformed answer of the client's (to a request of the server's) is not answered back.
+      if (typeof obj === 'object' && ('result' in obj || 'error' in obj)) return;
+      const id = typeof obj.id === 'string' || typeof obj.id === 'number' ? obj.id : null;
+      this.refuse(id, -32600, 'Invalid Request: not a JSON-RPC 2.0 request or notification');
       return;
     }
     this.onmessage?.(msg);
+  }
+
+  /**
+   * Answers a line the Server never sees (not JSON, not a JSON-RPC message) with a JSON-RPC error, as JSON-RPC asks
+   * and as POST /mcp does, rather than leaving a client waiting for the answer to a request it thinks it sent.
+   */
+  private refuse(id: Id | null, code: number, message: string): void {
+    this.output.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
   }
 
   async start(): Promise<void> {

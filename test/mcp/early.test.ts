@@ -154,3 +154,35 @@ describe('early lists while the service loads', () => {
     await mcp.close();
   });
 });
+
+describe('lines that are not JSON-RPC messages', () => {
+  it('are answered with a JSON-RPC error (the request id when there is one), as POST /mcp answers them', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines = linesOf<{ id?: unknown; error?: { code: number; message: string }; result?: unknown }>(output);
+    const early = new EarlyStdioTransport(input, output);
+    early.validate = (v) => JSONRPCMessageSchema.parse(v);
+    const mcp = createMcpServer(options());
+    await mcp.connect(early);
+    for (const line of [
+      'garbage{',
+      '{"jsonrpc":"2.0","id":7}',
+      '{"jsonrpc":"1.0","id":"x","method":"ping"}',
+      '[{"jsonrpc":"2.0","id":8,"method":"ping"}]',
+      // A malformed answer of the client's is not answered back.
+      '{"jsonrpc":"2.0","id":9,"result":1}',
+      '{"jsonrpc":"2.0","id":10,"method":"ping"}',
+    ])
+      input.write(`${line}\n`);
+    for (let i = 0; i < 100 && !lines.some((l) => l.id === 10); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(lines.map((l) => [l.id, l.error?.code])).toEqual([
+      [null, -32700],
+      [7, -32600],
+      ['x', -32600],
+      [null, -32600],
+      [10, undefined],
+    ]);
+    expect(lines[3]?.error?.message).toMatch(/one message per line/);
+    await mcp.close();
+  });
+});

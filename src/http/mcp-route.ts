@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
-import { RPC_UNAUTHORIZED } from '../mcp/rpc-errors.js';
+import { rpcErrorBody } from '../mcp/rpc-errors.js';
 import type { AnyTool, Services } from '../tools/define.js';
 import { countAdmitted } from '../access/budget.js';
 import type { CallInfo } from '../access/call.js';
@@ -77,7 +77,7 @@ export async function mcpRoutes(app: FastifyInstance, { services, tools, closing
       return reply.send({
         jsonrpc: '2.0',
         id: id ?? null,
-        error: { code: RPC_UNAUTHORIZED, message: err.message, data: err.toBody() },
+        error: rpcErrorBody(err),
       });
     };
     const origin = req.headers.origin;

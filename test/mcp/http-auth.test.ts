@@ -176,7 +176,10 @@ describe('credentials in one request', () => {
     const rest = await fetch(`${server.url}/api/v1/contracts/templates`, { headers });
     expect(rest.status).toBe(400);
     expect(((await rest.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
-    expect((await rpc(list(), headers)).status).toBe(400);
+    const mcp = await rpc(list(), headers);
+    expect(mcp.status).toBe(400);
+    // A malformed request, not a refused credential: -32600 as for any other refusal of the request itself.
+    expect(mcp.json.error).toMatchObject({ code: -32600, data: { code: 'VALIDATION_ERROR' } });
     // The same key twice is fine.
     expect(
       (

@@ -116,9 +116,10 @@ export async function mcpRoutes(app: FastifyInstance, { services, tools, closing
     let principal;
     try {
       principal = (await admit(services, call)).principal;
-      // A batch counts once per request it carries, like that many REST calls.
+      // A batch counts once per request it carries, like that many REST calls (a notification, without an id, is
+      // none; the POST itself was counted above).
       const extra = Array.isArray(req.body)
-        ? req.body.filter((m) => m && typeof m === 'object' && 'method' in m).length - 1
+        ? req.body.filter((m) => m && typeof m === 'object' && 'method' in m && 'id' in m).length - 1
         : 0;
       for (let i = 0; i < extra; i++) {
         const hit = await countAdmitted(services, principal);

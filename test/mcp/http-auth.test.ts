@@ -71,11 +71,20 @@ describe('MCP over HTTP: authenticated on every call', () => {
     // REST and MCP share one counter.
     const rest = await fetch(`${server.url}/api/v1/contracts/templates`, { headers: auth });
     expect(rest.headers.get('x-ratelimit-remaining')).toBe('96');
-    // A batch counts once per request it carries.
+    // A batch counts once per request it carries; a notification in it is no request.
     const batch = await rpc([list(10), list(11), list(12)], auth);
     expect(batch.headers.get('x-ratelimit-remaining')).toBe('93');
+    const mixed = await rpc(
+      [
+        list(13),
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', method: 'notifications/x' },
+      ],
+      auth,
+    );
+    expect(mixed.headers.get('x-ratelimit-remaining')).toBe('92');
     // Exhausted: 429 with Retry-After, at the HTTP level.
-    for (let i = 0; i < 93; i++) await rpc(list(), auth);
+    for (let i = 0; i < 92; i++) await rpc(list(), auth);
     const limited = await rpc(list(), auth);
     expect(limited.status).toBe(429);
     expect(limited.json.error.data.code).toBe('RATE_LIMIT_EXCEEDED');

@@ -2,6 +2,11 @@
  * MCP over HTTP at /mcp. The browser origin and the Host are checked against DNS rebinding (MCP transport
  * specification), and every JSON-RPC request in the POST is authenticated, rate-limited and counted like a REST call,
  * with the same X-RateLimit-* headers, before the SDK sees any of it.
+ *
+ * A page on an origin listed in SVC_ALLOWED_ORIGINS calls it from the browser: such a call (JSON, with an
+ * Authorization header) is preceded by a CORS preflight (OPTIONS), answered for those origins only, and its answer
+ * names the origin in Access-Control-Allow-Origin and exposes the headers a client reads. No credentials (cookies)
+ * are allowed: sessions are REST only, and a key is sent in a header. Every other route sends no CORS headers.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
@@ -56,6 +61,15 @@ function sameLoopbackOrigin(origin: string, localPort: number | undefined): bool
   return port === localPort;
 }
 
+/** The request headers a browser MCP client sends (the transport specification's and the service's key header). */
+const CORS_ALLOW_HEADERS =
+  'Authorization, Content-Type, Accept, X-API-Key, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+/** The answer's headers such a client may read. */
+const CORS_EXPOSE_HEADERS =
+  'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, WWW-Authenticate, Mcp-Session-Id';
+/** How long a browser may keep a preflight's answer, seconds. */
+const CORS_MAX_AGE = 600;
+
 export interface McpRouteOptions {
   services: Services;
   tools: readonly AnyTool[];
@@ -69,7 +83,43 @@ export async function mcpRoutes(app: FastifyInstance, { services, tools, closing
   app.addHook('onClose', async () => {
     if (mcpHttp) await (await mcpHttp).mcpHandlersSettled();
   });
+  /** Whether a request's Origin is one SVC_ALLOWED_ORIGINS lists (a page that may call from another origin). */
+  const listed = (origin: string | undefined): origin is string =>
+    origin !== undefined && services.config.allowedOrigins.includes(origin);
+  /** The CORS headers of an answer to a listed origin, set on the raw response so a hijacked reply keeps them. */
+  const allowOrigin = (reply: FastifyReply, origin: string): void => {
+    reply.raw.setHeader('Access-Control-Allow-Origin', origin);
+    reply.raw.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
+    reply.raw.setHeader('Vary', 'Origin');
+  };
+  // The preflight of a browser's call: answered for the listed origins alone; anyone else learns nothing more.
+  app.options('/mcp', { schema: { hide: true } }, async (req, reply) => {
+    const origin = req.headers.origin;
+    if (!listed(origin)) {
+      return reply
+        .status(403)
+        .header('Vary', 'Origin')
+        .send({
+          jsonrpc: '2.0',
+          id: null,
+          error: rpcErrorBody(
+            new ApiError(
+              'ORIGIN_NOT_ALLOWED',
+              'Only origins listed in SVC_ALLOWED_ORIGINS may call this MCP endpoint from a browser.',
+            ),
+          ),
+        });
+    }
+    allowOrigin(reply, origin);
+    return reply
+      .status(204)
+      .header('Access-Control-Allow-Methods', 'POST')
+      .header('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS)
+      .header('Access-Control-Max-Age', CORS_MAX_AGE)
+      .send();
+  });
   app.post('/mcp', { schema: { hide: true } }, async (req, reply) => {
+    if (listed(req.headers.origin)) allowOrigin(reply, req.headers.origin);
     const refuse = (status: number, err: ApiError, extra: Record<string, string | number> = {}) => {
       const first = Array.isArray(req.body) ? req.body[0] : req.body;
       const id = first && typeof first === 'object' && 'id' in first ? (first as { id: unknown }).id : null;

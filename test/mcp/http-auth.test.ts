@@ -118,6 +118,48 @@ describe('MCP over HTTP: authenticated on every call', () => {
     expect((await rpc(list(), auth)).headers.get('x-ratelimit-remaining')).toBe('95');
   });
 
+  it('lets a page on a listed origin call from the browser: a preflight, then answers it may read', async () => {
+    const preflight = (origin: string) =>
+      fetch(new URL('/mcp', server.url), {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+        },
+      });
+    const ok = await preflight('https://app.example.com');
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(ok.headers.get('access-control-allow-methods')).toBe('POST');
+    const allowed = ok.headers.get('access-control-allow-headers')!.toLowerCase();
+    for (const h of ['authorization', 'content-type', 'mcp-protocol-version', 'x-api-key'])
+      expect(allowed).toContain(h);
+    expect(ok.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(ok.headers.get('vary')).toMatch(/origin/i);
+    // An origin not listed gets no CORS headers: the browser then sends nothing.
+    const evil = await preflight('https://evil.example');
+    expect(evil.status).toBe(403);
+    expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+    // The call itself, and a refused one, name the origin so the page can read the answer and its headers.
+    const auth = { authorization: `Bearer ${server.adminKey}` };
+    const listed = await rpc(list(), { ...auth, origin: 'https://app.example.com' });
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    const exposed = listed.headers.get('access-control-expose-headers')!.toLowerCase();
+    for (const h of ['x-ratelimit-remaining', 'x-request-id', 'www-authenticate', 'retry-after'])
+      expect(exposed).toContain(h);
+    const refused = await rpc(list(), { origin: 'https://app.example.com' });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    // Without an Origin (not a browser) and on REST: no CORS headers at all.
+    expect((await rpc(list(), auth)).headers.get('access-control-allow-origin')).toBeNull();
+    const rest = await fetch(new URL('/api/v1/contracts/templates', server.url), {
+      headers: { ...auth, origin: 'https://app.example.com' },
+    });
+    expect(rest.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('refuses a browser Origin that is not allowed, and a non-loopback Host while bound to loopback', async () => {
     const auth = { authorization: `Bearer ${server.adminKey}` };
     const evil = await rpc(list(), { ...auth, origin: 'https://evil.example' });

@@ -68,6 +68,16 @@ export function decide(
   if (next.triggered) {
     push({ type: 'deadman.triggered', key: `triggered:${deadline}`, data: { deadline } });
   } else if (next.cancelled !== true) {
+    // The guardians' quorum proposed an early release: it takes effect at its time unless the owner shows a sign of
+    // life first, whatever the switch's own deadline. The owner is told at once, once per proposal.
+    const release = next.guardianReleaseAt ?? 0;
+    if (release > now) {
+      push({
+        type: 'deadman.warning',
+        key: `guardians:${release}`,
+        data: { deadline: release, daysLeft: daysLeftOf(release, now), guardians: true },
+      });
+    }
     const due = dueLeadTime(next, warnDays, now);
     if (due !== undefined) {
       push({

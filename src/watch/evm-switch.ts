@@ -22,6 +22,7 @@ export const SWITCH_VIEWS = [
   'cancelled',
   'beneficiaries',
   'claimedBy',
+  'guardianReleaseTime',
 ] as const;
 
 /** How many calls one read costs for a contract with `beneficiaries` beneficiaries (at most, all views present). */
@@ -36,15 +37,17 @@ export async function readEvmSwitch(
   const at = block.number;
   const view = async (name: string, args: readonly unknown[] = []) =>
     hasView(abi, name, args.length) ? reader.readContractAt(address, abi, name, args, at) : undefined;
-  const [lastCheckIn, intervalDays, graceDays, released, cancelled, listed, balance] = await Promise.all([
-    view('lastCheckIn'),
-    view('intervalDays'),
-    view('gracePeriodDays'),
-    view('isReleased'),
-    view('cancelled'),
-    view('beneficiaries'),
-    reader.getBalance(address, at),
-  ]);
+  const [lastCheckIn, intervalDays, graceDays, released, cancelled, listed, balance, guardianRelease] =
+    await Promise.all([
+      view('lastCheckIn'),
+      view('intervalDays'),
+      view('gracePeriodDays'),
+      view('isReleased'),
+      view('cancelled'),
+      view('beneficiaries'),
+      reader.getBalance(address, at),
+      view('guardianReleaseTime'),
+    ]);
   const beneficiaries = Array.isArray(listed) ? ((listed[0] as readonly Hex[] | undefined) ?? []) : [];
   const claimed: Record<string, string> = {};
   const amounts = await Promise.all(beneficiaries.map((b) => view('claimedBy', [b])));
@@ -63,5 +66,6 @@ export async function readEvmSwitch(
     cancelled: cancelled === true,
     claimed,
     balance: balance.toString(),
+    ...(typeof guardianRelease === 'bigint' ? { guardianReleaseAt: Number(guardianRelease) } : {}),
   };
 }

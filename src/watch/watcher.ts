@@ -113,6 +113,7 @@ export function quiet(d: DeploymentRecord, next: SwitchSnapshot, claims: readonl
     prev.intervalSeconds === next.intervalSeconds &&
     prev.graceSeconds === next.graceSeconds &&
     prev.triggered === next.triggered &&
+    (prev.guardianReleaseAt ?? 0) === (next.guardianReleaseAt ?? 0) &&
     (prev.cancelled ?? false) === (next.cancelled ?? false) &&
     prev.balance === next.balance &&
     JSON.stringify(prev.claimed) === JSON.stringify(next.claimed) &&

@@ -101,8 +101,10 @@ export const EVENT_CATALOGUE: EventType[] = [
     'deadman',
     "A dead man's switch deadline is approaching: sent by the chain watcher once per lead time and deadline, when " +
       'the lead time is crossed (data: deploymentId, contractId, network, contractAddress, blockNumber, blockTime, ' +
-      'deadline, daysLeft: the whole days left at blockTime, rounded down, leadDays: the lead time crossed), or ' +
-      'reported for a plan nobody watches.',
+      'deadline, daysLeft: the whole days left at blockTime, rounded down, leadDays: the lead time crossed); once ' +
+      "when the watcher reads an early release the contract's guardians proposed (deadline: when it takes effect " +
+      'unless the owner shows a sign of life first, daysLeft, guardians: true, no leadDays); or reported for a plan ' +
+      'nobody watches.',
     true,
   ),
   t(

@@ -205,6 +205,9 @@ export class Watcher {
     if (isTonNetwork(network)) return this.#pollTon(network);
     const { store } = this.#o;
     const reader = await this.#o.readerFor(network);
+    // As registration does: an endpoint answering for another chain (a test network, where the same wallet's
+    // contract sits at the same address and the owner never checks in) must not fire this network's switches.
+    await reader.checkChainId();
     const head = await reader.getBlockNumber();
     const target = head - BigInt(this.#o.confirmations);
     this.stats.polls += 1;

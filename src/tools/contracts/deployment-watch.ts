@@ -12,9 +12,11 @@ export const updateDeploymentWatchTool = defineTool({
   title: "Set how a deployment's switch is watched",
   description:
     'Changes what the chain watcher does for one verified deployment: the lead times before the deadline at which ' +
-    `deadman.warning is sent (warnDays: ${min} to ${max} days, at most ${count}, each once; [] sends no warnings) ` +
-    'and whether watching is paused (nothing is read or sent while paused; resuming reads the current state and ' +
-    'sends only what was not sent). Takes effect at the next confirmed block. 400 for a bad lead time; 404 ' +
+    `deadman.warning is sent (warnDays: ${min} to ${max} days, at most ${count}, each once; [] sends none, but a ` +
+    "guardians' proposed early release is still announced) and whether watching is paused (nothing is read or sent " +
+    'while paused, so a switch firing then opens the memoir plans the deployment watches only once resumed; ' +
+    'resuming reads the current state and sends only what was not sent). Takes effect at the next confirmed block. ' +
+    '400 for a bad lead time; 404 ' +
     "NOT_FOUND for an unknown id or another account's deployment; 409 for an unverified deployment (not watched).",
   domain: 'contracts',
   scope: 'contracts',

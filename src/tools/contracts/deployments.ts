@@ -187,7 +187,8 @@ export const deleteDeploymentTool = defineTool({
     'stays on chain, but the service no longer reads or watches it (no more warnings; a switch firing there opens ' +
     'nothing here). Memoir plans it watched are watched no more: reports and their waiting period apply to them ' +
     'again (plansUnwatched). Events already sent stay in the history. 404 NOT_FOUND for an unknown id or another ' +
-    "account's deployment. To stop the warnings only, pause it with update_deployment_watch instead.",
+    "account's deployment. To stop the warnings only, set warnDays to [] with update_deployment_watch instead (a " +
+    'paused watch reads nothing, not even the trigger that opens the memoir plans it watches).',
   domain: 'contracts',
   scope: 'contracts',
   bucket: 'default',

@@ -85,10 +85,12 @@ export interface SwitchSnapshot {
   /** Native balance held (decimal string of the smallest unit). */
   balance: string;
   /**
-   * EVM contracts with guardians: when the release their quorum proposed takes effect unless the owner shows a sign of
+   * Contracts with guardians: when the release their quorum proposed takes effect unless the owner shows a sign of
    * life first (unix seconds; 0: none pending). Absent for a contract without guardians and in older snapshots.
    */
   guardianReleaseAt?: number;
+  /** TON: the contract has no guardians (no get_guardians), remembered so it is not asked again. */
+  noGuardians?: boolean;
   /**
    * TON: the contract's listed jettons with the total its heirs claimed of each (`[]`: the contract lists none;
    * absent: not read yet). Read every poll in one get method; the per-heir amounts below only when a total moved.

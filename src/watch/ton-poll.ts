@@ -10,7 +10,7 @@ import type { Store } from '../store/port.js';
 import { DEPLOYMENTS, type DeploymentRecord, type SwitchSnapshot } from '../contracts/deployments.js';
 import { readTonSwitch } from './ton-switch.js';
 
-/** Deployments read at the same time (each read is five calls to the API, six with jettons; APIs often limit rate). */
+/** Deployments read at the same time (each read is five calls to the API, one more each with jettons or guardians). */
 const TON_READ_CONCURRENCY = 4;
 
 export interface TonPollDeps {

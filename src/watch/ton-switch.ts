@@ -13,7 +13,8 @@ import type { SwitchSnapshot } from '../contracts/deployments.js';
 
 /**
  * The get methods one read calls (plus one account read); the bench and the docs count calls with it. A contract that
- * lists jettons adds get_jettons to every read, and get_jetton_claimed per heir when a jetton's claimed total moved.
+ * lists jettons adds get_jettons to every read, and get_jetton_claimed per heir when a jetton's claimed total moved;
+ * one with guardians adds get_guardians.
  */
 export const TON_SWITCH_METHODS = ['get_last_check_in', 'get_interval', 'get_state', 'get_shares'] as const;
 
@@ -74,6 +75,25 @@ async function readJettons(
   return { jettons, jettonClaimed };
 }
 
+/**
+ * When the release the guardians' quorum proposed takes effect (get_guardians' fifth value; 0: none pending), or
+ * `noGuardians` for a contract without guardians: it has no get_guardians, which is tried once (`prev` absent or from
+ * before guardians were read) and remembered.
+ */
+async function readGuardians(
+  reader: TonReader,
+  address: Address,
+  prev: SwitchSnapshot | null | undefined,
+): Promise<Pick<SwitchSnapshot, 'guardianReleaseAt' | 'noGuardians'>> {
+  if (prev?.noGuardians) return { noGuardians: true };
+  const r = await reader.runGetMethod(address, 'get_guardians');
+  if (!succeeded(r)) {
+    if (prev?.guardianReleaseAt === undefined) return { noGuardians: true };
+    throw new Error(`get_guardians failed with exit code ${r.exitCode}`);
+  }
+  return { guardianReleaseAt: Number(intOf(r.stack[4]) ?? 0n) };
+}
+
 export async function readTonSwitch(
   reader: TonReader,
   address: Address,
@@ -92,7 +112,10 @@ export async function readTonSwitch(
   const heirs = list.map((s) => (s.address ? showTon(s.address) : null));
   const claimed: Record<string, string> = {};
   for (const [i, s] of list.entries()) if (heirs[i] && s.claimed > 0n) claimed[heirs[i]] = s.claimed.toString();
-  const jettons = await readJettons(reader, address, heirs, prev);
+  const [jettons, guardians] = await Promise.all([
+    readJettons(reader, address, heirs, prev),
+    readGuardians(reader, address, prev),
+  ]);
   return {
     block: seqno,
     blockTime: account.syncUtime,
@@ -104,5 +127,6 @@ export async function readTonSwitch(
     claimed,
     balance: account.balance.toString(),
     ...jettons,
+    ...guardians,
   };
 }

@@ -114,6 +114,7 @@ export function quiet(d: DeploymentRecord, next: SwitchSnapshot, claims: readonl
     prev.graceSeconds === next.graceSeconds &&
     prev.triggered === next.triggered &&
     (prev.guardianReleaseAt ?? 0) === (next.guardianReleaseAt ?? 0) &&
+    (prev.noGuardians ?? false) === (next.noGuardians ?? false) &&
     (prev.cancelled ?? false) === (next.cancelled ?? false) &&
     prev.balance === next.balance &&
     JSON.stringify(prev.claimed) === JSON.stringify(next.claimed) &&

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTonReader } from '../../src/chains/ton.js';
+import { systemClock } from '../../src/core/clock.js';
+import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
+import { TON_OP } from '../../src/contracts/ton/index.js';
+import { EVENTS, type EventRecord } from '../../src/events/events.js';
+import { Watcher } from '../../src/watch/watcher.js';
+import { startTestServer, type TestServer } from '../helpers.js';
+import { startTonApiStandin, type TonApiStandin } from '../support/ton-api.js';
+import { call, deployTon, generateTon, sendOp, tonPlan } from '../contracts/ton-register-support.js';
+
+// The guardians' early release of a TON contract, read by the watcher through the toncenter-kind stand-in: the owner
+// is warned as soon as the quorum proposed it (get_guardians' release time), once, and a check-in cancels it. Before,
+// only the switch's own deadline was warned about: the release took effect unannounced.
+
+const DAY = 86_400;
+const API_KEY = 'ton-guardians-key';
+
+let api: TonApiStandin;
+let server: TestServer;
+let deploymentId: string;
+let owner: Awaited<ReturnType<TonApiStandin['chain']['treasury']>>;
+let guardian: Awaited<ReturnType<TonApiStandin['chain']['treasury']>>;
+let contract: import('@ton/core').Address;
+
+const watcherOn = () =>
+  new Watcher({
+    store: server.services.store,
+    clock: systemClock,
+    networks: ['ton-testnet'],
+    pollMs: 60_000,
+    confirmations: 2,
+    readerFor: () => Promise.reject(new Error('no EVM network here')),
+    tonReaderFor: async (network) => createTonReader(api.apiUrl, network, API_KEY),
+  });
+
+const deadmanEvents = async () =>
+  (await server.services.store.all<EventRecord>(EVENTS)).filter(
+    (e) => e.data.deploymentId === deploymentId && e.type.startsWith('deadman.'),
+  );
+
+beforeAll(async () => {
+  api = await startTonApiStandin({ apiKey: API_KEY });
+  server = await startTestServer({
+    config: {
+      chains: {
+        evmRpcUrls: {},
+        tonApis: { 'ton-testnet': api.apiUrl },
+        tonApiKey: API_KEY,
+        watchPollMs: 60_000,
+        watchConfirmations: 2,
+      },
+    },
+    listen: false,
+  });
+  owner = await api.chain.treasury('owner');
+  guardian = await api.chain.treasury('guardian');
+  const heirA = await api.chain.treasury('heir-a');
+  const heirB = await api.chain.treasury('heir-b');
+  const g = await generateTon(
+    server,
+    tonPlan(
+      owner.address,
+      [
+        { address: heirA.address, percentage: 60 },
+        { address: heirB.address, percentage: 40 },
+      ],
+      { guardians: { addresses: [guardian.address.toRawString()], threshold: 1, waitDays: 7 } },
+    ),
+  );
+  contract = await deployTon(api, owner, g, '20');
+  const res = await call(server, 'POST', `/contracts/${g.id}/deployments`, {
+    network: 'ton-testnet',
+    address: g.compiled.address,
+  });
+  expect(res.body.data?.status, JSON.stringify(res.body)).toBe('verified');
+  deploymentId = res.body.data.id;
+}, 180_000);
+
+afterAll(async () => {
+  await server?.close();
+  await api?.close();
+});
+
+describe("the guardians' early release of a TON contract", () => {
+  it('is announced to the owner once when proposed, and a check-in cancels it', async () => {
+    const w = watcherOn();
+    expect(await w.pollOnce('ton-testnet')).toMatchObject({ read: 1, events: 0, failed: 0 });
+
+    api.advance(DAY);
+    await sendOp(api, guardian, contract, TON_OP.approve, (b) => b.storeUint(0, 8));
+    expect(await w.pollOnce('ton-testnet')).toMatchObject({ events: 1, failed: 0 });
+    expect((await w.pollOnce('ton-testnet')).events).toBe(0);
+    const [warning] = await deadmanEvents();
+    expect(warning).toMatchObject({
+      type: 'deadman.warning',
+      data: { guardians: true, deadline: api.chain.now! + 7 * DAY, daysLeft: 7 },
+    });
+
+    api.advance(DAY);
+    await sendOp(api, owner, contract, TON_OP.checkIn);
+    expect((await w.pollOnce('ton-testnet')).events).toBe(1);
+    api.advance(7 * DAY);
+    expect((await w.pollOnce('ton-testnet')).events).toBe(0);
+    expect((await deadmanEvents()).map((e) => e.type)).toEqual(['deadman.warning', 'deadman.reset']);
+    const snap = (await server.services.store.get<DeploymentRecord>(DEPLOYMENTS, deploymentId))!.watch!.snapshot!;
+    expect(snap).toMatchObject({ triggered: false, guardianReleaseAt: 0 });
+  });
+});

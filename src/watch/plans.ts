@@ -4,6 +4,8 @@
  * chain opens their shares: a `deadman.triggered` read from the chain opens them at once (the chain is the proof;
  * see openByChain).
  */
+// The address class alone (as src/contracts/ton/address.ts loads it): not the whole of @ton/core in an EVM watcher.
+import { Address } from '@ton/core/dist/address/Address.js';
 import type { Clock } from '../core/clock.js';
 import type { Tx } from '../store/port.js';
 import { accountTx } from '../accounts/tenancy.js';
@@ -14,13 +16,26 @@ import { chainTakesOver, openByChain } from '../memoir/verification.js';
 
 const family = (blockchain: string) => (blockchain === 'ton' ? 'ton' : blockchain === 'solana' ? 'solana' : 'evm');
 
+/**
+ * A contract address as one key whatever its spelling: EVM addresses in any case, TON ones raw or user-friendly
+ * (bounceable or not). A deployment keeps the friendly bounceable form; a plan, the form its owner linked it with.
+ */
+export function placeOf(chain: string, address: string): string {
+  if (chain !== 'ton') return address.trim().toLowerCase();
+  try {
+    return Address.parse(address.trim()).toRawString();
+  } catch {
+    return address.trim();
+  }
+}
+
 /** The owner's plans this deployment watches (same chain family, same contract address). */
 export async function plansOf(tx: Tx, d: DeploymentRecord): Promise<HeirPlanRecord[]> {
   const plans = await accountTx(tx, d.ownerId).findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'ownerId', d.ownerId);
-  const address = d.address.toLowerCase();
+  const place = placeOf(d.chain, d.address);
   return plans.filter(
     (p) =>
-      family(p.blockchain) === d.chain && p.contractAddress !== null && p.contractAddress.toLowerCase() === address,
+      family(p.blockchain) === d.chain && p.contractAddress !== null && placeOf(d.chain, p.contractAddress) === place,
   );
 }
 

@@ -70,7 +70,13 @@ export async function registerMailCheckIn(app: FastifyInstance, services: Servic
         services.log.info({ requestId: req.id }, 'check-in by mailed link recorded');
         const locale = requestLocale(req, done.locale);
         const t = CHECK_IN_TEXTS[locale];
-        const body = done.state === 'triggered' ? escapeHtml(t.late) : t.done(escapeHtml(done.planLabel));
+        // A plan watched on chain keeps the contract's deadline: saying "checked in" would make the owner miss it.
+        const body =
+          done.state === 'triggered'
+            ? escapeHtml(t.late)
+            : done.watched
+              ? t.watched(escapeHtml(done.planLabel))
+              : t.done(escapeHtml(done.planLabel));
         return reply
           .type('text/html; charset=utf-8')
           .header('content-language', locale)

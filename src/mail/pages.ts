@@ -46,6 +46,8 @@ interface CheckInTexts {
   doneTitle: string;
   done: (label: string) => string;
   late: string;
+  /** The plan is followed on its contract: only a check-in there moves the deadline that counts. */
+  watched: (label: string) => string;
 }
 
 /** The check-in page's words; `label` arrives escaped. */
@@ -58,6 +60,8 @@ export const CHECK_IN_TEXTS: Record<PageLocale, CheckInTexts> = {
     doneTitle: 'Checked in',
     done: (l) => `Thank you. Your check-in for “${l}” is recorded.`,
     late: 'The waiting period had already ended and the shares are open. Sign in to withdraw them if this is a mistake.',
+    watched: (l) =>
+      `Thank you: you are recorded as well. But your plan “${l}” follows its contract on chain, where only a check-in on the contract itself, from the owner’s address, moves the deadline: this link does not. Check in on the contract before its deadline.`,
   },
   ar: {
     askTitle: 'هل أنت بخير؟',
@@ -67,6 +71,8 @@ export const CHECK_IN_TEXTS: Record<PageLocale, CheckInTexts> = {
     doneTitle: 'تم تسجيل الحضور',
     done: (l) => `شكرًا لك. تم تسجيل حضورك في «${l}».`,
     late: 'كانت فترة الانتظار قد انتهت وفُتحت الحصص. سجّل الدخول لسحبها إن كان ذلك خطأ.',
+    watched: (l) =>
+      `شكرًا لك، سُجّل أنك بخير. لكن خطتك «${l}» تتبع عقدها على السلسلة، ولا يؤجّل موعدها إلا تسجيل الحضور في العقد نفسه من عنوان المالك، لا هذا الرابط. سجّل حضورك في العقد قبل موعده.`,
   },
   es: {
     askTitle: '¿Se encuentra bien?',
@@ -76,6 +82,8 @@ export const CHECK_IN_TEXTS: Record<PageLocale, CheckInTexts> = {
     doneTitle: 'Presencia registrada',
     done: (l) => `Gracias. Su presencia en «${l}» ha quedado registrada.`,
     late: 'El periodo de espera ya había terminado y las partes están abiertas. Inicie sesión para retirarlas si se trata de un error.',
+    watched: (l) =>
+      `Gracias: consta que se encuentra bien. Pero su plan «${l}» sigue su contrato en la cadena, donde solo un registro de presencia en el propio contrato, desde la dirección del titular, aplaza el plazo: este enlace no lo hace. Registre su presencia en el contrato antes de su plazo.`,
   },
   fr: {
     askTitle: 'Allez-vous bien\u00a0?',
@@ -85,6 +93,8 @@ export const CHECK_IN_TEXTS: Record<PageLocale, CheckInTexts> = {
     doneTitle: 'Présence enregistrée',
     done: (l) => `Merci. Votre présence pour «\u00a0${l}\u00a0» est enregistrée.`,
     late: "Le délai d'attente était déjà écoulé et les parts sont ouvertes. Connectez-vous pour les retirer s'il s'agit d'une erreur.",
+    watched: (l) =>
+      `Merci\u00a0: votre présence est notée. Mais votre plan «\u00a0${l}\u00a0» suit son contrat sur la chaîne, où seule une présence signalée au contrat lui-même, depuis l’adresse du titulaire, repousse l’échéance\u00a0: ce lien ne le fait pas. Signalez votre présence au contrat avant son échéance.`,
   },
 };
 

@@ -25,6 +25,8 @@ export interface CheckInResult {
   locale: string | undefined;
   /** The plan's state after the check-in: `armed` unless its waiting period had ended before (`triggered`). */
   state: HeirPlanRecord['state'];
+  /** Whether the plan is watched on chain: its deadline is the contract's, which only a check-in there moves. */
+  watched: boolean;
 }
 
 const gone = () =>
@@ -63,12 +65,18 @@ export async function checkIn(store: Store, token: string, clock: Clock, log?: L
       next = await failVerification(tx, next, 'check-in', clock);
     next = { ...next, checkedInAt: nowIso, updatedAt: nowIso };
     await tx.put(MEMOIR_HEIR_PLANS, next);
-    return { planLabel: next.label, state: next.state, userId: used.userId, locale: user.locale };
+    return {
+      planLabel: next.label,
+      state: next.state,
+      watched: next.watched === true,
+      userId: used.userId,
+      locale: user.locale,
+    };
   });
   await signOfLife(
     store,
     { accountId: found.ownerId, credential: `mail:${result.userId}`, kind: 'check-in', at: clock.now() },
     log,
   );
-  return { planLabel: result.planLabel, state: result.state, locale: result.locale };
+  return { planLabel: result.planLabel, state: result.state, watched: result.watched, locale: result.locale };
 }

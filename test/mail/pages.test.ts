@@ -112,6 +112,35 @@ describe('the check-in page', () => {
     await setProfileLocale('en');
   });
 
+  it('says that a plan watched on chain needs a check-in on its contract: this one does not move its deadline', async () => {
+    // The link was mailed before the plan's deployment was registered; since then the chain decides.
+    const { path, planId } = await checkInPath('Chain');
+    const plan = (await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!;
+    await server.services.store.put(MEMOIR_HEIR_PLANS, {
+      ...plan,
+      watched: true,
+      state: 'armed',
+      verification: { ...plan.verification!, state: 'failed', failedBy: 'watched' },
+    });
+    for (const locale of ['en', 'fr'] as const) {
+      const again = locale === 'en' ? path : (await checkInPath('Chain')).path;
+      if (locale === 'fr') {
+        const other = (
+          await server.services.store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'ownerId', owner.accountId)
+        )
+          .filter((p) => p.label === 'Chain' && p.id !== planId)
+          .at(-1)!;
+        await server.services.store.put(MEMOIR_HEIR_PLANS, { ...other, watched: true });
+      }
+      await setProfileLocale(locale);
+      const post = await server.app.inject({ method: 'POST', url: again });
+      expect(post.statusCode).toBe(200);
+      expect(post.body).toContain(CHECK_IN_TEXTS[locale].watched('Chain'));
+      expect(post.body).not.toContain(CHECK_IN_TEXTS[locale].done('Chain'));
+    }
+    await setProfileLocale('en');
+  });
+
   it('POST in Spanish and French (from the browser) checks in too', async () => {
     await setProfileLocale('es');
     const es = await checkInPath('Campo');

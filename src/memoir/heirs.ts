@@ -51,7 +51,7 @@ import {
   type MailedGrant,
   type Verification,
 } from './heir-plans.js';
-import { failVerification, notifyOwner, settle, settleDue } from './verification.js';
+import { failVerification, mailOpenedShares, notifyOwner, settle, settleDue } from './verification.js';
 import { returnAllowanceInTx } from './heir-allowance.js';
 import { heirGuideLink, mailHeir, ownerVoice } from './owner-mail.js';
 import type { MailRecord } from '../events/mail.js';
@@ -228,6 +228,8 @@ export async function updatePlan(
     };
     await tx.put(MEMOIR_HEIR_PLANS, next);
     await syncShares(tx, next, nowIso);
+    // Access turned on after the switch fired opens the shares now: their heirs are told, as at any opening.
+    if (next.state === 'triggered') await mailOpenedShares(tx, next, nowIso, clock);
     return planView(next);
   });
 }

@@ -83,9 +83,10 @@ export async function notifyOwner(
 
 /**
  * Tells each heir with an address on an open share of the plan that it opened, with where to claim it: once per share,
- * by a once-key taken with the message (whichever path opened it: a sweep, the owner's own call, or the chain watcher).
+ * by a once-key taken with the message (whichever path opened it: a sweep, the owner's own call, the chain watcher, or
+ * heirs' access turned on after the switch fired).
  */
-async function mailOpenedShares(tx: Tx, plan: HeirPlanRecord, nowIso: string, clock: Clock): Promise<void> {
+export async function mailOpenedShares(tx: Tx, plan: HeirPlanRecord, nowIso: string, clock: Clock): Promise<void> {
   const voice = await ownerVoice(tx, plan.ownerId);
   // Opened by the chain: all that is known is that the owner did not check in and the contract released.
   const template = plan.verification && chainOf(plan.verification) ? 'share-opened-chain' : 'share-opened';

@@ -559,6 +559,30 @@ describe.concurrent('spouse rights and marital property', () => {
         id,
       ).toEqual([]);
     }
+    // Maine (18-C M.R.S. §§ 2-202(1), 2-203(2)): 50% of the marital-property portion, a percentage of the augmented
+    // estate rising from 3% with the years of marriage, so at most one half.
+    const me = rules(
+      checkJurisdictionPlan(J('us-me'), 'common-law', [b('wife', 10), b('son', 90)]),
+      'spouse.elective-share',
+    );
+    expect(me[0]).toMatchObject({ severity: 'info', expected: 'up to 50%' });
+    expect(me[0]?.message).toContain('2-203');
+    expect(J('us-me').spouseRights.electiveShare?.basis).toContain('3% under a year');
+    expect(
+      rules(checkJurisdictionPlan(J('us-me'), 'common-law', [b('wife', 50), b('son', 50)]), 'spouse.elective-share'),
+    ).toEqual([]);
+    // Utah (Utah Code § 75-2-202(1)): a flat 1/3 of the augmented estate, with no scale by the years of marriage.
+    const ut = rules(
+      checkJurisdictionPlan(J('us-ut'), 'common-law', [b('wife', 20), b('son', 80)]),
+      'spouse.elective-share',
+    );
+    expect(ut).toEqual([
+      expect.objectContaining({ severity: 'warning', beneficiaryIndex: 0, expected: 'at least 33.33%' }),
+    ]);
+    expect(ut[0]?.message).toContain('75-2-202');
+    expect(
+      rules(checkJurisdictionPlan(J('us-ut'), 'common-law', [b('wife', 34), b('son', 66)]), 'spouse.elective-share'),
+    ).toEqual([]);
     // Virginia since 2017: half of the marital-property portion, by length of marriage (no flat 1/3 any more).
     const va = rules(
       checkJurisdictionPlan(J('us-va'), 'common-law', [b('wife', 20), b('son', 80)]),

@@ -45,7 +45,7 @@ export const BeneficiarySchema = z
       .max(60)
       .optional()
       .describe(
-        'Relationship to the owner (spouse, son, daughter, father, mother, brother, sister, friend, charity...), in English; the civil-law checks also read French, Spanish, German, Italian, Portuguese and Dutch words (épouse, hijo, Tochter...), and both checks Arabic ones (زوجة, ابن...). Required for Islamic templates.',
+        'Relationship to the owner (spouse, son, daughter, father, mother, brother, sister, friend, charity...), in English; the civil-law checks also read French, Spanish, German, Italian, Portuguese, Dutch, Polish, Czech, Slovak, Lithuanian, Latvian, Romanian, Hungarian and Greek words (épouse, hijo, Tochter, żona, syn, σύζυγος...), and both checks Arabic ones (زوجة, ابن...). Required for Islamic templates.',
       ),
     email: z.string().trim().email().max(254).optional().describe('Email for notifications (kept off-chain).'),
   })

@@ -51,7 +51,7 @@ export const CheckPlanInput = z
               .max(60)
               .optional()
               .describe(
-                'Relationship to the owner (spouse, son, daughter, father, mother, brother, sister, friend, charity...), in English; the civil-law checks also read French, Spanish, German, Italian, Portuguese and Dutch words (épouse, hijo, Tochter...), and both checks Arabic ones (زوجة, ابن...).',
+                'Relationship to the owner (spouse, son, daughter, father, mother, brother, sister, friend, charity...), in English; the civil-law checks also read French, Spanish, German, Italian, Portuguese, Dutch, Polish, Czech, Slovak, Lithuanian, Latvian, Romanian, Hungarian and Greek words (épouse, hijo, Tochter, żona, syn, σύζυγος...), and both checks Arabic ones (زوجة, ابن...).',
               ),
           })
           .describe('A beneficiary.'),

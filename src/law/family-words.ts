@@ -56,9 +56,12 @@ const WORDS: Record<Exclude<RelationshipClass, 'other'>, readonly string[]> = {
 };
 /**
  * The same relatives in the other languages owners in the catalogue's civil-law countries write them in (French,
- * Spanish, German, Italian, Portuguese, Dutch), as `normalize` leaves them (accents dropped, lower case). Words that
- * mean something else as often ("femme", "mujer", "Frau": woman; Italian "nipote": grandchild or nephew) are left out:
- * they stay 'other', like an English word we do not know. Arabic is read through its English words
+ * Spanish, German, Italian, Portuguese, Dutch; Polish, Czech, Slovak, Lithuanian, Latvian, Romanian, Hungarian, Greek),
+ * written as `normalize` leaves them or in their own spelling (the table is read through `normalize`, so "żona" and
+ * "zona" are one word). Words that mean something else as often ("femme", "mujer", "Frau", Czech "žena", Greek
+ * "γυναίκα": woman; Lithuanian "vyras", Latvian "vīrs", Greek "άντρας": man; Hungarian "lány": girl;
+ * Italian "nipote", Romanian "nepot": grandchild or nephew; Latvian "māte", which reads as English "mate") are left
+ * out: they stay 'other', like an English word we do not know. Arabic is read through its English words
  * (src/law/arabic-family-words.ts).
  */
 const OTHER_LANGUAGES: Record<Exclude<RelationshipClass, 'other'>, readonly string[]> = {
@@ -103,6 +106,49 @@ const OTHER_LANGUAGES: Record<Exclude<RelationshipClass, 'other'>, readonly stri
     'echtgenote',
     'weduwe',
     'weduwnaar',
+    // pl
+    'małżonek',
+    'małżonka',
+    'mąż',
+    'żona',
+    'wdowa',
+    'wdowiec',
+    // cs, sk
+    'manžel',
+    'manželka',
+    'manželé',
+    'manželia',
+    'choť',
+    'vdova',
+    'vdovec',
+    // lt
+    'sutuoktinis',
+    'sutuoktinė',
+    'žmona',
+    'našlė',
+    'našlys',
+    // lv
+    'laulātais',
+    'laulātā',
+    'sieva',
+    'atraitne',
+    'atraitnis',
+    // ro
+    'soț',
+    'soțul',
+    'soție',
+    'soția',
+    'văduvă',
+    'văduv',
+    // hu
+    'házastárs',
+    'feleség',
+    'férj',
+    'özvegy',
+    // el
+    'σύζυγος',
+    'χήρα',
+    'χήρος',
   ],
   child: [
     'enfant',
@@ -143,6 +189,61 @@ const OTHER_LANGUAGES: Record<Exclude<RelationshipClass, 'other'>, readonly stri
     'kinderen',
     'zonen',
     'dochters',
+    // pl
+    'syn',
+    'synowie',
+    'córka',
+    'córki',
+    'dziecko',
+    'dzieci',
+    // cs, sk
+    'synové',
+    'synovia',
+    'dcera',
+    'dcery',
+    'dcéra',
+    'dcéry',
+    'dítě',
+    'děti',
+    'dieťa',
+    // lt
+    'sūnus',
+    'sūnūs',
+    'duktė',
+    'dukra',
+    'dukterys',
+    'vaikas',
+    'vaikai',
+    // lv
+    'dēls',
+    'meita',
+    'meitas',
+    'bērns',
+    'bērni',
+    // ro
+    'fiu',
+    'fiul',
+    'fiică',
+    'fiii',
+    'fiicele',
+    'copil',
+    'copilul',
+    'copii',
+    // hu
+    'gyermek',
+    'gyerek',
+    'gyermekek',
+    'gyerekek',
+    'fiúgyermek',
+    'lánygyermek',
+    // el
+    'γιος',
+    'υιός',
+    'κόρη',
+    'παιδί',
+    'παιδιά',
+    'τέκνο',
+    'τέκνα',
   ],
   grandchild: [
     'petit fils',
@@ -169,6 +270,42 @@ const OTHER_LANGUAGES: Record<Exclude<RelationshipClass, 'other'>, readonly stri
     'kleinzoon',
     'kleindochter',
     'kleinkinderen',
+    // pl
+    'wnuk',
+    'wnuczka',
+    'wnuki',
+    'wnukowie',
+    'wnuczki',
+    'wnuczęta',
+    // cs, sk
+    'vnuk',
+    'vnučka',
+    'vnuci',
+    'vnučky',
+    'vnouče',
+    'vnoučata',
+    'vnúča',
+    'vnúčatá',
+    // lt
+    'anūkas',
+    'anūkė',
+    'anūkai',
+    'anūkės',
+    'vaikaitis',
+    'vaikaitė',
+    // lv
+    'mazdēls',
+    'mazmeita',
+    'mazbērns',
+    'mazbērni',
+    // hu
+    'unoka',
+    'unokák',
+    // el
+    'εγγονός',
+    'εγγονή',
+    'εγγόνι',
+    'εγγόνια',
   ],
   parent: [
     'pere',
@@ -190,6 +327,47 @@ const OTHER_LANGUAGES: Record<Exclude<RelationshipClass, 'other'>, readonly stri
     'vader',
     'moeder',
     'ouders',
+    // pl
+    'ojciec',
+    'matka',
+    'tata',
+    'rodzic',
+    'rodzice',
+    // cs, sk
+    'otec',
+    'máma',
+    'táta',
+    'rodič',
+    'rodiče',
+    'rodičia',
+    // lt
+    'tėvas',
+    'motina',
+    'tėvai',
+    // lv
+    'tēvs',
+    'mamma',
+    'vecāki',
+    // ro
+    'tată',
+    'tatăl',
+    'mamă',
+    'părinte',
+    'părinți',
+    // hu
+    'apa',
+    'anya',
+    'édesapa',
+    'édesanya',
+    'szülő',
+    'szülők',
+    // el
+    'πατέρας',
+    'μητέρα',
+    'μπαμπάς',
+    'μαμά',
+    'γονέας',
+    'γονείς',
   ],
   sibling: [
     'frere',
@@ -227,8 +405,75 @@ const OTHER_LANGUAGES: Record<Exclude<RelationshipClass, 'other'>, readonly stri
     'zussen',
     'halfbroer',
     'halfzus',
+    // pl
+    'brat',
+    'bracia',
+    'siostra',
+    'siostry',
+    'rodzeństwo',
+    // cs, sk
+    'bratr',
+    'bratři',
+    'bratia',
+    'sestra',
+    'sestry',
+    'sourozenec',
+    'sourozenci',
+    'súrodenec',
+    'súrodenci',
+    // lt
+    'brolis',
+    'broliai',
+    'sesuo',
+    'sesė',
+    'seserys',
+    // lv
+    'brālis',
+    'brāļi',
+    'māsa',
+    'māsas',
+    // ro
+    'frate',
+    'fratele',
+    'frați',
+    'soră',
+    'sora',
+    'surori',
+    // hu
+    'testvér',
+    'testvérek',
+    'fivér',
+    'fiútestvér',
+    'lánytestvér',
+    // el
+    'αδελφός',
+    'αδερφός',
+    'αδελφή',
+    'αδερφή',
+    'αδέλφια',
+    'αδέρφια',
   ],
 };
+/**
+ * A relationship as the tables hold it: accents and other marks dropped, the ligatures spelt out ("sœur" is "soeur",
+ * "ß" "ss"), the Polish "ł" an "l" (it has no mark to drop), lower case, Latin and Greek letters (a final "ς" as "σ"),
+ * spaces and hyphens only.
+ */
+function normalize(relationship: string): string {
+  return relationship
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/œ/g, 'oe')
+    .replace(/æ/g, 'ae')
+    .replace(/ß/g, 'ss')
+    .replace(/ł/g, 'l')
+    .replace(/ς/g, 'σ')
+    .replace(/[^a-z\u03b1-\u03c9 -]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 /**
  * The spouse words that name a partner rather than a husband or wife, in every language read here: a spouse, unless
  * the jurisdiction's law does not make a registered partner one (`partnersAreSpouses: false`).
@@ -258,30 +503,24 @@ const PARTNER_WORDS: readonly string[] = [
   'companheira',
   'geregistreerd partner',
   'geregistreerde partner',
+  'partnerka',
+  'registrovaný partner',
+  'registrovaná partnerka',
+  'partneris',
+  'partnerė',
+  'partnere',
+  'partener',
+  'parteneră',
+  'partenerul',
+  'partenera',
+  'bejegyzett élettárs',
 ];
-const PARTNERS = new Set(PARTNER_WORDS);
+const PARTNERS = new Set(PARTNER_WORDS.map((w) => normalize(w)));
 const LOOKUP = new Map<string, RelationshipClass>();
 for (const table of [WORDS, OTHER_LANGUAGES])
   for (const [cls, words] of Object.entries(table) as [RelationshipClass, readonly string[]][])
-    for (const w of words) LOOKUP.set(w, cls);
-for (const w of PARTNER_WORDS) LOOKUP.set(w, 'spouse');
-
-/**
- * A relationship as the tables hold it: accents and other marks dropped, the ligatures spelt out ("sœur" is "soeur",
- * "ß" "ss"), lower case, letters, spaces and hyphens only.
- */
-function normalize(relationship: string): string {
-  return relationship
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/œ/g, 'oe')
-    .replace(/æ/g, 'ae')
-    .replace(/ß/g, 'ss')
-    .replace(/[^a-z -]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+    for (const w of words) LOOKUP.set(normalize(w), cls);
+for (const w of PARTNERS) LOOKUP.set(w, 'spouse');
 
 /**
  * The class of a relationship word, case-insensitively: spouse/husband/wife/partner,
@@ -302,8 +541,25 @@ export function classifyRelationship(
   return cls;
 }
 
-/** Words naming both parents at once ("parents", "Eltern", "والدان"): such a beneficiary counts as two. */
-const BOTH_PARENTS = new Set(['parents', 'padres', 'eltern', 'genitori', 'pais', 'ouders']);
+/** Words naming both parents at once ("parents", "Eltern", "rodzice", "والدان"): such a beneficiary counts as two. */
+const BOTH_PARENTS = new Set(
+  [
+    'parents',
+    'padres',
+    'eltern',
+    'genitori',
+    'pais',
+    'ouders',
+    'rodzice',
+    'rodiče',
+    'rodičia',
+    'tėvai',
+    'vecāki',
+    'părinți',
+    'szülők',
+    'γονείς',
+  ].map((w) => normalize(w)),
+);
 
 /** Whether a relationship names both parents as one beneficiary. */
 export function bothParents(relationship: string | undefined): boolean {

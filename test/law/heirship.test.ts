@@ -73,6 +73,202 @@ describe.concurrent('relationship words', () => {
     expect(classifyRelationship('époux', { partnersAreSpouses: false })).toBe('spouse');
   });
 
+  // The words of Polish, Slovak, Lithuanian, Latvian, Czech, Romanian, Greek and Hungarian owners, in English order:
+  // spouse, husband, wife, son, daughter, child, grandchild, father, mother, brother, sister; each as typed with its
+  // marks and (second) without them.
+  const NATIVE: Record<string, { words: readonly (readonly [string, string] | null)[]; partner?: string }> = {
+    pl: {
+      words: [
+        ['małżonek', 'malzonek'],
+        ['mąż', 'maz'],
+        ['żona', 'zona'],
+        ['syn', 'SYN'],
+        ['córka', 'corka'],
+        ['dziecko', 'Dziecko'],
+        ['wnuczka', 'wnuk'],
+        ['ojciec', 'Ojciec'],
+        ['matka', 'Matka'],
+        ['brat', 'Brat'],
+        ['siostra', 'Siostra'],
+      ],
+      partner: 'partnerka',
+    },
+    sk: {
+      words: [
+        ['manželia', 'manzelia'],
+        ['manžel', 'manzel'],
+        ['manželka', 'manzelka'],
+        ['syn', 'Syn'],
+        ['dcéra', 'dcera'],
+        ['dieťa', 'dieta'],
+        ['vnúča', 'vnuca'],
+        ['otec', 'Otec'],
+        ['matka', 'Matka'],
+        ['brat', 'Brat'],
+        ['sestra', 'Sestra'],
+      ],
+      partner: 'partnerka',
+    },
+    lt: {
+      words: [
+        ['sutuoktinė', 'sutuoktine'],
+        ['sutuoktinis', 'Sutuoktinis'],
+        ['žmona', 'zmona'],
+        ['sūnus', 'sunus'],
+        ['duktė', 'dukra'],
+        ['vaikas', 'Vaikas'],
+        ['anūkė', 'anuke'],
+        ['tėvas', 'tevas'],
+        ['motina', 'Motina'],
+        ['brolis', 'Brolis'],
+        ['sesuo', 'Sesuo'],
+      ],
+      partner: 'partnerė',
+    },
+    lv: {
+      words: [
+        ['laulātā', 'laulata'],
+        ['laulātais', 'laulatais'],
+        ['sieva', 'Sieva'],
+        ['dēls', 'dels'],
+        ['meita', 'Meita'],
+        ['bērns', 'berns'],
+        ['mazbērns', 'mazberns'],
+        ['tēvs', 'tevs'],
+        ['mamma', 'Mamma'],
+        ['brālis', 'bralis'],
+        ['māsa', 'masa'],
+      ],
+      partner: 'partneris',
+    },
+    cz: {
+      words: [
+        ['choť', 'chot'],
+        ['manžel', 'manzel'],
+        ['manželka', 'manzelka'],
+        ['syn', 'Syn'],
+        ['dcera', 'Dcera'],
+        ['dítě', 'dite'],
+        ['vnouče', 'vnouce'],
+        ['otec', 'Otec'],
+        ['matka', 'Matka'],
+        ['bratr', 'Bratr'],
+        ['sestra', 'Sestra'],
+      ],
+    },
+    ro: {
+      words: [
+        ['soț', 'sot'],
+        ['soțul', 'sotul'],
+        ['soția', 'sotia'],
+        ['fiul', 'fiu'],
+        ['fiică', 'fiica'],
+        ['copil', 'Copil'],
+        null, // "nepot", "nepoată" are grandchild and nephew, niece alike: no Romanian word is read as a grandchild
+        ['tatăl', 'tata'],
+        ['mamă', 'mama'],
+        ['frate', 'Frate'],
+        ['soră', 'sora'],
+      ],
+      partner: 'parteneră',
+    },
+    gr: {
+      words: [
+        ['σύζυγος', 'συζυγος'],
+        ['Σύζυγος', 'ΣΥΖΥΓΟΣ'],
+        ['σύζυγος', 'Συζυγος'],
+        ['γιος', 'ΓΙΟΣ'],
+        ['κόρη', 'κορη'],
+        ['παιδί', 'παιδι'],
+        ['εγγονός', 'εγγονος'],
+        ['πατέρας', 'πατερας'],
+        ['μητέρα', 'μητερα'],
+        ['αδελφός', 'αδερφος'],
+        ['αδελφή', 'αδερφη'],
+      ],
+    },
+    hu: {
+      words: [
+        ['házastárs', 'hazastars'],
+        ['férj', 'ferj'],
+        ['feleség', 'feleseg'],
+        ['fiúgyermek', 'fiugyermek'],
+        ['lánygyermek', 'lanygyermek'],
+        ['gyermek', 'gyerek'],
+        ['unoka', 'Unoka'],
+        ['apa', 'édesapa'],
+        ['anya', 'edesanya'],
+        ['fivér', 'fiver'],
+        ['lánytestvér', 'lanytestver'],
+      ],
+    },
+  };
+  const ENGLISH = [
+    'spouse',
+    'husband',
+    'wife',
+    'son',
+    'daughter',
+    'child',
+    'grandchild',
+    'father',
+    'mother',
+    'brother',
+    'sister',
+  ] as const;
+
+  it('reads the relatives of Polish, Slovak, Lithuanian, Latvian, Czech, Romanian, Greek and Hungarian owners', () => {
+    for (const [id, { words }] of Object.entries(NATIVE))
+      words.forEach((spellings, i) => {
+        for (const word of spellings ?? [])
+          expect([id, word, classifyRelationship(word)]).toEqual([id, word, classifyRelationship(ENGLISH[i])]);
+      });
+    // Both parents named at once count as two, as "parents" does.
+    for (const word of ['rodzice', 'rodiče', 'rodičia', 'tėvai', 'vecāki', 'părinți', 'szülők', 'γονείς'])
+      expect([word, classifyRelationship(word)]).toEqual([word, 'parent']);
+    // Words that also mean "woman", "man", "boy" or "nephew", or read as English "mate", stay unknown.
+    for (const word of ['žena', 'vyras', 'vīrs', 'γυναίκα', 'άντρας', 'lány', 'nepot', 'māte', 'mate', 'przyjaciel'])
+      expect([word, classifyRelationship(word)]).toEqual([word, 'other']);
+  });
+
+  it('checks a plan written in those languages as the same plan in English', () => {
+    const english = (i: number) => ENGLISH[i]!;
+    for (const [id, { words }] of Object.entries(NATIVE))
+      for (const pick of [0, 1] as const) {
+        const word = (i: number) => words[i]?.[pick] ?? '';
+        for (const plan of [
+          [2, 3, 4], // wife, son, daughter
+          [1, 5, 6], // husband, child, grandchild
+          [0, 7, 8, 9, 10], // spouse, father, mother, brother, sister
+          [7, 8], // father, mother
+        ]) {
+          if (plan.some((i) => !words[i])) continue;
+          const build = (say: (i: number) => string) => [
+            ...plan.map((i, n) => b(say(i), 5, `P${n}`)),
+            b('friend', 100 - 5 * plan.length, 'F'),
+          ];
+          const native = checkJurisdictionPlan(J(id), 'civil-law', build(word));
+          expect([id, plan.map(word), native]).toEqual([
+            id,
+            plan.map(word),
+            checkJurisdictionPlan(J(id), 'civil-law', build(english)),
+          ]);
+        }
+      }
+  });
+
+  it("a partner in those languages is no spouse where the jurisdiction's law makes none", () => {
+    for (const [id, { partner }] of Object.entries(NATIVE)) {
+      if (!partner) continue;
+      expect(J(id).spouseRights.registeredPartners, id).toBe('not-spouse');
+      const plan = (who: string) => checkJurisdictionPlan(J(id), 'civil-law', [b(who, 10, 'P'), b('friend', 90, 'F')]);
+      expect([id, plan(partner)]).toEqual([id, plan('partner')]);
+      expect([id, plan(partner)]).toEqual([id, plan('friend')]);
+      expect([id, plan(partner)]).not.toEqual([id, plan('wife')]);
+      expect(classifyRelationship(partner)).toBe('spouse');
+    }
+  });
+
   it("checks a French plan written in French as the same plan in English: the children named aren't 'unnamed'", () => {
     const french = checkJurisdictionPlan(J('fr'), 'civil-law', [
       b('épouse', 25, 'A'),

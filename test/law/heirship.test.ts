@@ -743,6 +743,8 @@ describe.concurrent('spouse rights and marital property', () => {
     for (const [id, max, scale] of [
       ['us-tn', 'up to 40%', '9 years or more'],
       ['us-or', 'up to 33%', '15 years or more'],
+      // North Carolina (N.C.G.S. § 30-3.1(a)): 15%, 25%, 33%, then 50% of the Total Net Assets from 15 years.
+      ['us-nc', 'up to 50%', '50% for 15 years or more'],
     ] as const) {
       const [f] = rules(
         checkJurisdictionPlan(J(id), 'common-law', [b('wife', 10), b('son', 90)]),

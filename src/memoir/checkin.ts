@@ -11,12 +11,13 @@
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { Store } from '../store/port.js';
+import type { Store, Tx } from '../store/port.js';
 import { peekEmailToken, takeEmailToken } from '../accounts/email-tokens.js';
 import { signOfLife } from '../accounts/liveness.js';
 import { USERS } from '../accounts/records.js';
 import { accountStore } from '../accounts/tenancy.js';
-import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from './heir-plans.js';
+import { recordEvent } from '../events/events.js';
+import { type HeirPlanRecord, MEMOIR_HEIR_PLANS, sharesOf, syncShares } from './heir-plans.js';
 import { failVerification, settle } from './verification.js';
 
 export interface CheckInResult {
@@ -63,6 +64,7 @@ export async function checkIn(store: Store, token: string, clock: Clock, log?: L
     let next = await settle(tx, plan, clock);
     if (next.state === 'verifying' && next.verification?.state === 'waiting')
       next = await failVerification(tx, next, 'check-in', clock);
+    if (next.state === 'triggered' && !next.watched) next = await rearmUnreleased(tx, next, clock);
     next = { ...next, checkedInAt: nowIso, updatedAt: nowIso };
     await tx.put(MEMOIR_HEIR_PLANS, next);
     return {
@@ -79,4 +81,29 @@ export async function checkIn(store: Store, token: string, clock: Clock, log?: L
     log,
   );
   return { planLabel: result.planLabel, state: result.state, watched: result.watched, locale: result.locale };
+}
+
+/**
+ * A plan whose waiting period ended while nothing reached an heir (heirs' access off, or every share withdrawn): the
+ * owner, alive, arms it again, as a reported reset would (`deadman.reset`). Left `triggered`, turning heirs' access on
+ * later would open the shares at once. A plan whose shares opened stays triggered: the owner withdraws them.
+ */
+async function rearmUnreleased(tx: Tx, plan: HeirPlanRecord, clock: Clock): Promise<HeirPlanRecord> {
+  const nowIso = clock.now().toISOString();
+  const shares = await sharesOf(tx, plan.ownerId, plan.id);
+  const released =
+    plan.heirAccess.enabled && shares.some((g) => !g.revokedAt && g.opensAt !== null && g.opensAt <= nowIso);
+  if (released) return plan;
+  const next: HeirPlanRecord = { ...plan, state: 'armed', triggeredAt: null, triggerEventId: null };
+  const cancelled = shares.filter((g) => !g.revokedAt && g.opensAt !== null).length;
+  await syncShares(tx, next, nowIso);
+  const data = {
+    planId: plan.id,
+    blockchain: plan.blockchain,
+    ownerAddress: plan.ownerAddress,
+    contractAddress: plan.contractAddress,
+    memoirSharesCancelled: cancelled,
+  };
+  const event = await recordEvent(tx, { type: 'deadman.reset', ownerId: plan.ownerId, data }, clock);
+  return { ...next, lastEvent: { type: 'deadman.reset', eventId: event.id, at: nowIso } };
 }

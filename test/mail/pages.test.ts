@@ -141,6 +141,69 @@ describe('the check-in page', () => {
     await setProfileLocale('en');
   });
 
+  it('checked in after the waiting period with nothing released, arms the plan again: turning access on opens nothing', async () => {
+    const linked = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/svcloom/heirs/plans',
+      headers: sessionHeaders(owner),
+      payload: {
+        label: 'Quiet',
+        plan: {
+          blockchain: 'evm',
+          ownerAddress: EVM(1),
+          beneficiaries: [{ name: 'Ana', address: EVM(2), percentage: 100 }],
+          deadMansSwitch: { enabled: true, intervalDays: 90 },
+        },
+        heirAccess: { enabled: false },
+      },
+    });
+    expect(linked.statusCode).toBe(201);
+    const planId = linked.json().data.plan.id as string;
+    const fired = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/svcloom/heirs/plans/${planId}/events`,
+      headers: { authorization: `Bearer ${watcher}` },
+      payload: { type: 'deadman.triggered' },
+    });
+    expect(fired.statusCode).toBe(200);
+    const path = (await mailTo(server.app, owner.email, 'verification-started')).at(-1)!.data!.cancelLink!;
+    // The waiting period ends before the owner opens the link.
+    const plan = (await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!;
+    const past = new Date(Date.now() - 60_000).toISOString();
+    await server.services.store.put(MEMOIR_HEIR_PLANS, {
+      ...plan,
+      verification: { ...plan.verification!, endsAt: past },
+    });
+    const post = await server.app.inject({ method: 'POST', url: path });
+    expect(post.statusCode).toBe(200);
+    // Nothing reached an heir: the owner is told the check-in is recorded, not that shares are open.
+    expect(post.body).toContain(CHECK_IN_TEXTS.en.done('Quiet'));
+    expect(post.body).not.toContain(CHECK_IN_TEXTS.en.late);
+    const after = (await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!;
+    expect({ state: after.state, triggeredAt: after.triggeredAt, last: after.lastEvent?.type }).toEqual({
+      state: 'armed',
+      triggeredAt: null,
+      last: 'deadman.reset',
+    });
+    // Turning heirs' access on now opens nothing: the plan waits for its next trigger.
+    const on = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/svcloom/heirs/plans/${planId}`,
+      headers: sessionHeaders(owner),
+      payload: { heirAccess: { enabled: true } },
+    });
+    expect(on.statusCode).toBe(200);
+    const shares = (
+      await server.app.inject({
+        method: 'GET',
+        url: `/api/v1/svcloom/heirs/shares?planId=${planId}`,
+        headers: sessionHeaders(owner),
+      })
+    ).json().data as Array<{ state: string }>;
+    expect(shares.length).toBeGreaterThan(0);
+    expect(shares.every((s) => s.state === 'pending')).toBe(true);
+  });
+
   it('POST in Spanish and French (from the browser) checks in too', async () => {
     await setProfileLocale('es');
     const es = await checkInPath('Campo');

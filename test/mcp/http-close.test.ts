@@ -1,40 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { defineTool } from '../../src/tools/define.js';
+import { gatedTool, ticks } from '../fixtures/tools.js';
 import { startTestServer } from '../helpers.js';
 
 // A client of /mcp that goes away mid-call aborts it, but the handler may still be finishing (a write begun, a refund
 // owed). The service closing then must wait for it before the store closes, as it waits for REST requests under way.
 
-const ticks = async (n: number) => {
-  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
-};
-
 describe('closing svc serve with an MCP call whose client went away', () => {
   it('waits for the handler before the app has closed', async () => {
     const order: string[] = [];
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const slow = defineTool({
-      name: 'test_slow',
-      title: 'Slow',
-      description: 'Waits for the test, then answers.',
-      domain: 'test',
-      scope: 'contracts:read',
-      bucket: 'default',
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      input: z.strictObject({}),
-      output: z.object({ done: z.boolean().describe('Always true.') }),
-      rest: { method: 'POST', path: '/test/slow', shape: 'data' },
-      handler: async () => {
-        started();
-        await gate;
-        order.push('handler finished');
-        return { done: true };
-      },
-    });
+    const { tool: slow, running, release } = gatedTool(order);
     const server = await startTestServer({ tools: [slow] });
     try {
       const client = new AbortController();

@@ -1,9 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { EarlyStdioTransport } from '../../src/mcp/early.js';
 import { serveStdio } from '../../src/mcp/stdio.js';
-import { defineTool } from '../../src/tools/define.js';
+import { gatedTool, ticks } from '../fixtures/tools.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 
 // When `svc mcp` closes (the client ended stdin, or a signal), the Server aborts the tool calls under way; the CLI then
@@ -19,35 +18,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-const ticks = async (n: number) => {
-  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
-};
-
 describe('closing svc mcp', () => {
   it('waits for the handlers under way before close() resolves', async () => {
     const order: string[] = [];
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const slow = defineTool({
-      name: 'test_slow',
-      title: 'Slow',
-      description: 'Waits for the test, then answers.',
-      domain: 'test',
-      scope: 'contracts:read',
-      bucket: 'default',
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      input: z.strictObject({}),
-      output: z.object({ done: z.boolean().describe('Always true.') }),
-      rest: { method: 'POST', path: '/test/slow', shape: 'data' },
-      handler: async () => {
-        started();
-        await gate;
-        order.push('handler finished');
-        return { done: true };
-      },
-    });
+    const { tool: slow, running, release } = gatedTool(order);
     const input = new PassThrough();
     const output = new PassThrough();
     const serving = await serveStdio(

@@ -12,7 +12,6 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Principal } from './accounts/principal.js';
-import { ACCOUNTS, type AccountRecord } from './accounts/records.js';
 import { operatorAccount } from './accounts/accounts.js';
 import type { Store } from './store/port.js';
 import type { Clock } from './core/clock.js';
@@ -59,10 +58,6 @@ export async function operatorPrincipal(store: Store, clock: Clock): Promise<Pri
   };
 }
 
-export async function accountExists(store: Store, id: string): Promise<AccountRecord | undefined> {
-  return store.get<AccountRecord>(ACCOUNTS, id);
-}
-
 export class ApiCallError extends Error {
   override name = 'ApiCallError';
 }
@@ -98,11 +93,18 @@ export async function callApi(
       }
     | undefined;
   if (!json) throw new ApiCallError(`the server at ${base} answered ${res.status} without a JSON body`);
-  if (!json.success) {
-    const details = json.error?.details?.map((d) => `${d.field}: ${d.reason}`).join('; ');
-    throw new ApiCallError(`${json.error?.code}: ${json.error?.message}${details ? ` (${details})` : ''}`);
-  }
+  if (!json.success) throw new ApiCallError(apiErrorText(json.error ?? {}));
   return { data: json.data, meta: json.meta ?? {} };
+}
+
+/** An error envelope's error on one line, as the command line prints it: code, message, then each detail. */
+export function apiErrorText(error: {
+  code?: string;
+  message?: string;
+  details?: ReadonlyArray<{ field: string; reason: string }> | undefined;
+}): string {
+  const details = error.details?.map((d) => `${d.field}: ${d.reason}`).join('; ');
+  return `${error.code}: ${error.message}${details ? ` (${details})` : ''}`;
 }
 
 /**

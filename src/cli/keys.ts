@@ -1,9 +1,8 @@
 import { systemClock } from '../core/clock.js';
-import { hasUnsafeNameChars, headerText, NAME_CHARS_REASON } from '../core/names.js';
+import { headerText } from '../core/names.js';
 import type { ApiKeyRecord } from '../keys/keys.js';
 import type { ApiKeyView } from '../keys/manage.js';
-import { TIERS, type Tier } from '../accounts/scopes.js';
-import { TIER_RANK } from '../accounts/records.js';
+import { TIERS } from '../accounts/scopes.js';
 import { ADMIN_OPTIONS, adminRun, allPages, parse, parseScopes, print, UsageError } from './shared.js';
 
 function keyText(
@@ -33,31 +32,32 @@ export async function keys(args: string[]): Promise<void> {
       throw new UsageError('the "all" scope is for internal keys only');
     const name = (values.name as string | undefined)?.trim();
     if (!name) throw new UsageError('--name is required');
-    if (hasUnsafeNameChars(name)) throw new UsageError(`--name ${NAME_CHARS_REASON}`);
     const account = (values.account ?? values.owner) as string | undefined;
-    const [{ createKey }, { accountExists, callApi }] = await Promise.all([
-      import('../keys/provision.js'),
-      import('../admin.js'),
-    ]);
+    const [{ createAccountKey, CreateAccountKeyInput }, { zodDetails }, { apiErrorText, ApiCallError, callApi }] =
+      await Promise.all([import('../keys/provision.js'), import('../tools/invoke.js'), import('../admin.js')]);
     await adminRun(
       values,
       async (services, operator) => {
-        const ownerId = account ?? operator.ownerId;
-        const owner = await accountExists(services.store, ownerId);
-        if (!owner) throw new UsageError(`no account ${ownerId} (see svc accounts list)`);
-        // As create_account_key through the API: an account's tier caps its keys (an internal key in a customer's
-        // account would make the customer an operator).
-        if (TIER_RANK[tier as Tier] > TIER_RANK[owner.tier])
-          throw new UsageError(`the account is ${owner.tier} tier, which caps its keys at ${owner.tier}`);
-        const { record, key } = await createKey(
-          services.store,
-          { name, tier: tier as Tier, scopes, ownerId },
-          systemClock,
+        // As create_account_key through the API, with its checks: the name, and the account's tier capping its keys
+        // (an internal key in a customer's account would make the customer an operator).
+        const input = { id: account ?? operator.ownerId, name, tier, scopes };
+        const parsed = CreateAccountKeyInput.safeParse(input);
+        if (!parsed.success)
+          throw new UsageError(
+            zodDetails(parsed.error, input)
+              .map((d) => `--${d.field.split('.')[0]} ${d.reason}`)
+              .join('; '),
+          );
+        const { ApiError } = await import('../core/errors.js');
+        const k = await createAccountKey({ system: services.store, clock: systemClock }, operator, parsed.data).catch(
+          (err: unknown) => {
+            throw err instanceof ApiError ? new ApiCallError(apiErrorText(err)) : err;
+          },
         );
         print(
           values,
-          { id: record.id, key, name, tier, scopes: record.scopes, ownerId: record.ownerId },
-          keyText(record, key),
+          { id: k.id, key: k.key, name: k.name, tier: k.tier, scopes: k.scopes, ownerId: k.ownerId },
+          keyText(k, k.key),
         );
       },
       async (url, apiKey) => {

@@ -164,7 +164,7 @@ export async function migrateOwners(store: Store, clock: Clock, collections: rea
 }
 
 /**
- * Stores a new key (command line, tests, benches). Without `ownerId` the key
+ * Stores a new key, unchecked (tests, benches). Without `ownerId` the key
  * gets an account of its own, of the key's tier.
  */
 export async function createKey(

@@ -29,6 +29,13 @@ import {
 } from './records.js';
 import { offsetPageInput, paginateOffset } from '../core/pagination.js';
 
+/**
+ * A name field of an input schema (a person's, an account's, a key's): trimmed, 1 to 100 characters, one line, without
+ * control characters or bidirectional controls (src/core/names.ts): names go into mail headers, onto pages and, for
+ * accounts and keys, onto the operator's terminal (`svc accounts list`), where an escape sequence would act. The
+ * caller adds its `.describe()`.
+ */
+export const nameField = () => z.string().trim().min(1).max(100).regex(NAME_CHARS, { error: NAME_CHARS_REASON });
 export {
   accountProblem,
   newAccount,
@@ -91,12 +98,7 @@ export const AccountIdInput = z.strictObject({ id: accountIdField }).describe('N
 export const UpdateAccountInput = z
   .strictObject({
     id: accountIdField,
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .regex(NAME_CHARS, { error: NAME_CHARS_REASON })
+    name: nameField()
       .optional()
       .describe('New display name: one line, without control characters or bidirectional controls.'),
     status: z

@@ -1,8 +1,7 @@
 /** The inputs and outputs of registration, sign-in, password change and logout (the logic: ./sessions.ts). */
 import { z } from 'zod';
-import { NAME_CHARS, NAME_CHARS_REASON } from '../core/names.js';
 import { MAIL_LOCALES, mailLocaleList } from '../events/mail.js';
-import { AccountSchema } from './accounts.js';
+import { AccountSchema, nameField } from './accounts.js';
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;
@@ -19,13 +18,9 @@ const localeField = z.enum(MAIL_LOCALES).describe(`A mail language: ${mailLocale
  * A person's display name: one line, without control characters or bidirectional controls (it goes into the To
  * header and the subject of mail, to the user and to their heirs; src/core/names.ts).
  */
-export const displayName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(NAME_CHARS, { error: NAME_CHARS_REASON })
-  .describe('Display name: one line, without control characters or bidirectional controls.');
+export const displayName = nameField().describe(
+  'Display name: one line, without control characters or bidirectional controls.',
+);
 const passwordField = z
   .string()
   .min(PASSWORD_MIN, { error: `at least ${PASSWORD_MIN} characters` })

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
-import { NAME_CHARS, NAME_CHARS_REASON } from '../core/names.js';
 import { recordEvent } from '../events/events.js';
 import type { Store, Tx } from '../store/port.js';
 import { validateWhitelist, whitelistWithin } from '../core/ip.js';
@@ -9,6 +8,7 @@ import { MAX_ALLOWED_ORIGINS, normalizeAllowedOrigins } from './origins.js';
 import { ACCOUNTS, SESSIONS, TIER_RANK, type AccountRecord } from '../accounts/records.js';
 import { onPasswordReset } from '../accounts/password-hooks.js';
 import { accountTx } from '../accounts/tenancy.js';
+import { nameField } from '../accounts/accounts.js';
 import { API_KEYS, buildKey, type ApiKeyRecord, type Principal } from './keys.js';
 import { hasScope, SCOPES, TIERS, type Scope, type Tier } from '../accounts/scopes.js';
 import { BUCKETS, RATE_LIMITS, type KeyRateLimit } from './limits.js';
@@ -20,13 +20,6 @@ import { BUCKETS, RATE_LIMITS, type KeyRateLimit } from './limits.js';
 function aKey(tier: Tier): string {
   return `${tier === 'internal' ? 'an' : 'a'} ${tier} key`;
 }
-
-/**
- * A name field of an input schema (a key's, an account's): trimmed, 1 to 100 characters, one line, without control
- * characters or bidirectional controls (src/core/names.ts): the command line prints these names on the operator's
- * terminal, where an escape sequence would act. The caller adds its `.describe()`.
- */
-export const nameField = () => z.string().trim().min(1).max(100).regex(NAME_CHARS, { error: NAME_CHARS_REASON });
 
 export const ApiKeySchema = z
   .object({

@@ -15,6 +15,7 @@ import {
   accountView,
   emailField,
   findAccount,
+  nameField,
   operatorAccount,
   type AccountDeps,
 } from '../accounts/accounts.js';
@@ -22,7 +23,7 @@ import type { Principal } from '../accounts/principal.js';
 import { ACCOUNTS, newAccount, TIER_RANK, type AccountKind, type AccountRecord } from '../accounts/records.js';
 import { SCOPES, TIERS, type Scope, type Tier } from '../accounts/scopes.js';
 import { API_KEYS, buildKey, type ApiKeyRecord, type NewKey } from './keys.js';
-import { ApiKeySchema, checkNewKey, keyView, nameField, type ApiKeyView } from './manage.js';
+import { ApiKeySchema, checkNewKey, keyView, type ApiKeyView } from './manage.js';
 
 /** Scopes of a new account's first key when the request names none. */
 export const DEFAULT_FIRST_KEY_SCOPES: Record<Exclude<Tier, 'internal'>, Scope[]> = {

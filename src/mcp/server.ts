@@ -215,12 +215,11 @@ export function createMcpServer(options: McpServerOptions | Promise<McpServerOpt
   };
 
   registerResourceHandlers(server, authorize);
-  paramsErrorsAsInvalidParams(server);
-  trackHandlers(server);
+  wrapRequestHandlers(server);
   return server;
 }
 
-/** The request handlers of each server that have not returned yet. */
+/** The request handlers of each server that have not returned yet (wrapRequestHandlers records them). */
 const running = new WeakMap<Server, Set<Promise<unknown>>>();
 
 /**
@@ -231,24 +230,6 @@ const running = new WeakMap<Server, Set<Promise<unknown>>>();
 export async function handlersSettled(server: Server): Promise<void> {
   const set = running.get(server);
   while (set?.size) await Promise.allSettled([...set]);
-}
-
-/** Records each request handler's run until it returns, for handlersSettled (the same handler map as below). */
-function trackHandlers(server: Server): void {
-  const set = new Set<Promise<unknown>>();
-  running.set(server, set);
-  const handlers = (
-    server as unknown as { _requestHandlers: Map<string, (req: unknown, extra: unknown) => Promise<unknown>> }
-  )._requestHandlers;
-  for (const [method, handler] of handlers) {
-    handlers.set(method, (req, extra) => {
-      const run = handler(req, extra);
-      set.add(run);
-      const done = () => set.delete(run);
-      run.then(done, done);
-      return run;
-    });
-  }
 }
 
 /** The resources/templates/list result. */
@@ -360,39 +341,56 @@ function registerResourceHandlers(server: Server, authorize: () => Promise<McpSe
 }
 
 /**
- * The SDK parses each request against its schema before calling the handler and
- * reports a mismatch (say, `arguments` that is not an object) as -32603 with a
- * raw zod dump. Those are the client's mistake: -32602 Invalid params, with the
- * fields named. Wraps the registered handlers once (the SDK keeps them in a
- * map it does not expose; this file is the only one that touches the SDK).
+ * Wraps the registered handlers once (the SDK keeps them in a map it does not expose; this file is the only one that
+ * touches the SDK), for two things:
+ * - the SDK parses each request against its schema before calling the handler and reports a mismatch (say,
+ *   `arguments` that is not an object) as -32603 with a raw zod dump. Those are the client's mistake: -32602 Invalid
+ *   params, with the fields named;
+ * - each handler's run is recorded until it returns, for handlersSettled.
  */
-function paramsErrorsAsInvalidParams(server: Server): void {
+function wrapRequestHandlers(server: Server): void {
+  const set = new Set<Promise<unknown>>();
+  running.set(server, set);
   const handlers = (
     server as unknown as { _requestHandlers: Map<string, (req: unknown, extra: unknown) => Promise<unknown>> }
   )._requestHandlers;
   for (const [method, handler] of handlers) {
-    handlers.set(method, async (req, extra) => {
-      try {
-        return await handler(req, extra);
-      } catch (err) {
-        // The SDK may bring its own copy of zod: recognised by shape, not by class.
-        if (
-          err instanceof ZodError ||
-          (err instanceof Error && /ZodError/.test(err.name) && Array.isArray((err as ZodError).issues))
-        ) {
-          const details = zodDetails(err as ZodError, req, { people: false }).map((d) => ({
-            ...d,
-            field: d.field.replace(/^params\./, ''),
-          }));
-          throw rpcError(
-            ErrorCode.InvalidParams,
-            `Invalid params for ${method}: ${details.map((d) => `${d.field || '(request)'}: ${d.reason}`).join('; ')}`,
-            { details },
-          );
-        }
-        throw err;
-      }
+    handlers.set(method, (req, extra) => {
+      const run = invalidParams(method, handler, req, extra);
+      set.add(run);
+      const done = () => set.delete(run);
+      run.then(done, done);
+      return run;
     });
+  }
+}
+
+/** Runs one handler, a zod failure of the SDK's request parsing turned into -32602 Invalid params. */
+async function invalidParams(
+  method: string,
+  handler: (req: unknown, extra: unknown) => Promise<unknown>,
+  req: unknown,
+  extra: unknown,
+): Promise<unknown> {
+  try {
+    return await handler(req, extra);
+  } catch (err) {
+    // The SDK may bring its own copy of zod: recognised by shape, not by class.
+    if (
+      err instanceof ZodError ||
+      (err instanceof Error && /ZodError/.test(err.name) && Array.isArray((err as ZodError).issues))
+    ) {
+      const details = zodDetails(err as ZodError, req, { people: false }).map((d) => ({
+        ...d,
+        field: d.field.replace(/^params\./, ''),
+      }));
+      throw rpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params for ${method}: ${details.map((d) => `${d.field || '(request)'}: ${d.reason}`).join('; ')}`,
+        { details },
+      );
+    }
+    throw err;
   }
 }
 

@@ -11,7 +11,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { AnyTool, Services } from '../tools/define.js';
 import { SERVICE_VERSION } from '../version.js';
 import { finishOpenApiDocument } from './openapi.js';
-import { sessionCookieName } from './session-cookie.js';
+import { cookieOptionsOf, sessionCookieName } from './session-cookie.js';
 
 export const docsPlugin = fp(
   async (app: FastifyInstance, { services, tools }: { services: Services; tools: readonly AnyTool[] }) => {
@@ -37,7 +37,7 @@ export const docsPlugin = fp(
             sessionCookie: {
               type: 'apiKey',
               in: 'cookie',
-              name: sessionCookieName({ secure: (services.config.publicUrl ?? '').startsWith('https://') }),
+              name: sessionCookieName(cookieOptionsOf(services.config)),
               description:
                 'A user session (POST /api/auth/login). Every non-GET request made with it also needs the X-CSRF-Token header.',
             },

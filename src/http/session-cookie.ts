@@ -15,6 +15,11 @@ import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyReply } from 'fastify';
 import { SESSION_COOKIE } from '../accounts/sessions.js';
 
+/** How the service sets its session cookie: Secure when its public URL is HTTPS. */
+export const cookieOptionsOf = (config: { publicUrl?: string | undefined }): CookieOptions => ({
+  secure: (config.publicUrl ?? '').startsWith('https://'),
+});
+
 /** The session cookie's name: `__Host-svc_session` when it is Secure (the public URL is HTTPS), else `svc_session`. */
 export const sessionCookieName = (options: CookieOptions): string =>
   options.secure ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;

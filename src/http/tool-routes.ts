@@ -18,7 +18,7 @@ import { coerceQuery } from './query.js';
 import { setRateHeaders } from './rate-headers.js';
 import { JSON_TYPE, successBody } from './success.js';
 import { restCall } from './rest-call.js';
-import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
+import { clearSessionCookie, cookieOptionsOf, setSessionCookie } from './session-cookie.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -198,7 +198,7 @@ function toolHandler(services: Services, tool: AnyTool) {
   const params = pathParams(tool.rest.path);
   const { multipart: form, file, fromHeaders } = tool.rest;
   const status = tool.rest.status ?? 200;
-  const cookieOptions = { secure: (services.config.publicUrl ?? '').startsWith('https://') };
+  const cookieOptions = cookieOptionsOf(services.config);
 
   /** The call's rate headers and session cookie: on success and on refusal alike (the error handler's reply keeps them). */
   const finish = (reply: FastifyReply, call: CallInfo | undefined): void => {

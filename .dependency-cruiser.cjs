@@ -53,9 +53,10 @@ const LAYERS = [
 const SIBLINGS = {
   // the chain watcher reads the deployment records (and their switch snapshots) it follows, the stored contract's ABI,
   // and the chain; it writes its events in the account's view, and opens the memoir plans a deployment watches
-  // through the memoir's own verification (and marks them watched when the deployment is verified).
+  // through the memoir's own verification (and marks them watched when the deployment is verified). It finds a plan's
+  // deployment by the contract address in its canonical form (contracts/validate).
   watch: [
-    'contracts/(deployments|stored|register-deployment)',
+    'contracts/(deployments|stored|register-deployment|validate)',
     'chains/(evm|ton|ton-readers)',
     'accounts/tenancy',
     'memoir/(heir-plans|verification|reminders)',

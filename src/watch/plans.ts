@@ -4,38 +4,22 @@
  * chain opens their shares: a `deadman.triggered` read from the chain opens them at once (the chain is the proof;
  * see openByChain).
  */
-// The address class alone (as src/contracts/ton/address.ts loads it): not the whole of @ton/core in an EVM watcher.
-import { Address } from '@ton/core/dist/address/Address.js';
 import type { Clock } from '../core/clock.js';
 import type { Tx } from '../store/port.js';
+import { canonicalAddress } from '../contracts/validate.js';
 import { accountTx } from '../accounts/tenancy.js';
 import { DEPLOYMENTS, type DeploymentRecord, isTestNetwork } from '../contracts/deployments.js';
 import { onDeletedDeployment, onVerifiedDeployment } from '../contracts/register-deployment.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
 import { chainTakesOver, openByChain } from '../memoir/verification.js';
 
-const family = (blockchain: string) => (blockchain === 'ton' ? 'ton' : blockchain === 'solana' ? 'solana' : 'evm');
-
-/**
- * A contract address as one key whatever its spelling: EVM addresses in any case, TON ones raw or user-friendly
- * (bounceable or not). A deployment keeps the friendly bounceable form; a plan, the form its owner linked it with.
- */
-export function placeOf(chain: string, address: string): string {
-  if (chain !== 'ton') return address.trim().toLowerCase();
-  try {
-    return Address.parse(address.trim()).toRawString();
-  } catch {
-    return address.trim();
-  }
-}
-
 /** The owner's plans this deployment watches (same chain family, same contract address). */
 export async function plansOf(tx: Tx, d: DeploymentRecord): Promise<HeirPlanRecord[]> {
   const plans = await accountTx(tx, d.ownerId).findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'ownerId', d.ownerId);
-  const place = placeOf(d.chain, d.address);
+  const place = canonicalAddress(d.chain, d.address);
   return plans.filter(
     (p) =>
-      family(p.blockchain) === d.chain && p.contractAddress !== null && placeOf(d.chain, p.contractAddress) === place,
+      p.blockchain === d.chain && p.contractAddress !== null && canonicalAddress(d.chain, p.contractAddress) === place,
   );
 }
 
@@ -83,13 +67,13 @@ export async function unwatchPlans(tx: Tx, d: DeploymentRecord, clock: Clock): P
  */
 async function twinsOf(tx: Tx, d: DeploymentRecord): Promise<DeploymentRecord[]> {
   const mine = await accountTx(tx, d.ownerId).findBy<DeploymentRecord>(DEPLOYMENTS, 'ownerId', d.ownerId);
-  const address = d.address.toLowerCase();
+  const place = canonicalAddress(d.chain, d.address);
   return mine.filter(
     (o) =>
       o.id !== d.id &&
       o.status === 'verified' &&
       o.chain === d.chain &&
-      o.address.toLowerCase() === address &&
+      canonicalAddress(o.chain, o.address) === place &&
       o.watch?.snapshot?.cancelled !== true,
   );
 }

@@ -38,7 +38,8 @@ import { deadlineOf, decide, type WatchEvent } from './decide.js';
 import { type AssetClaim, claimsOf, hasClaimEvents, readClaimLogs } from './evm-claims.js';
 import { readEvmSwitch } from './evm-switch.js';
 import { acquireLease, releaseLease } from './lease.js';
-import { markWatched, openWatchedPlans, placeOf, unwatchPlans } from './plans.js';
+import { markWatched, openWatchedPlans, unwatchPlans } from './plans.js';
+import { canonicalAddress } from '../contracts/validate.js';
 import { findAncestor, loadCursor, saveCursor } from './reorg.js';
 import { WriteBatcher } from './write-batcher.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
@@ -397,7 +398,7 @@ export class Watcher {
     const { store, clock } = this.#o;
     // A cancelled contract watches nothing: the chain will never open its plans.
     const live = deployments.filter((d) => d.watch?.snapshot?.cancelled !== true);
-    const byPlace = new Map(live.map((d) => [`${d.ownerId}:${d.chain}:${placeOf(d.chain, d.address)}`, d]));
+    const byPlace = new Map(live.map((d) => [`${d.ownerId}:${d.chain}:${canonicalAddress(d.chain, d.address)}`, d]));
     const open = [
       ...(await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'armed')),
       ...(await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'verifying')),
@@ -405,8 +406,7 @@ export class Watcher {
     const marked = new Set<string>();
     for (const p of open) {
       if (p.watched === true || !p.contractAddress) continue;
-      const chain = p.blockchain === 'ton' ? 'ton' : p.blockchain === 'solana' ? 'solana' : 'evm';
-      const d = byPlace.get(`${p.ownerId}:${chain}:${placeOf(chain, p.contractAddress)}`);
+      const d = byPlace.get(`${p.ownerId}:${p.blockchain}:${canonicalAddress(p.blockchain, p.contractAddress)}`);
       if (!d || marked.has(d.id)) continue;
       marked.add(d.id);
       await store.transact(async (tx) => {

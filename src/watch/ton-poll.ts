@@ -8,6 +8,7 @@ import type { TonReader } from '../chains/ton.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/port.js';
 import { DEPLOYMENTS, type DeploymentRecord, type SwitchSnapshot } from '../contracts/deployments.js';
+import { eachLimited } from './each-limited.js';
 import { readTonSwitch } from './ton-switch.js';
 
 /** Deployments read at the same time (each read is five calls to the API, one more each with jettons or guardians). */
@@ -39,25 +40,20 @@ export async function pollTonNetwork(deps: TonPollDeps): Promise<TonPoll> {
   // Unlike a block on EVM, the same seqno does not mean the same answer: time moves the switch, so every poll reads.
   const due = watched.filter((d) => d.watch?.paused !== true);
   const result = { block: seqno, read: 0, events: 0, failed: 0 };
-  let next = 0;
-  const worker = async () => {
-    while (next < due.length && !deps.stopped()) {
-      const d = due[next++]!;
-      try {
-        const snapshot = await readTonSwitch(reader, Address.parse(d.address), seqno, d.watch?.snapshot);
-        result.read += 1;
-        if (deps.quiet(d, snapshot)) continue;
-        const recorded = await deps.apply(d.id, snapshot);
-        result.events += recorded;
-      } catch (err) {
-        result.failed += 1;
-        deps.log?.warn(
-          { network, deploymentId: d.id, err: (err as Error).message },
-          'the chain watcher could not follow a deployment this round',
-        );
-      }
+  const readOne = async (d: DeploymentRecord) => {
+    try {
+      const snapshot = await readTonSwitch(reader, Address.parse(d.address), seqno, d.watch?.snapshot);
+      result.read += 1;
+      if (deps.quiet(d, snapshot)) return;
+      result.events += await deps.apply(d.id, snapshot);
+    } catch (err) {
+      result.failed += 1;
+      deps.log?.warn(
+        { network, deploymentId: d.id, err: (err as Error).message },
+        'the chain watcher could not follow a deployment this round',
+      );
     }
   };
-  await Promise.all(Array.from({ length: Math.min(TON_READ_CONCURRENCY, due.length) }, worker));
+  await eachLimited(due, TON_READ_CONCURRENCY, readOne, deps.stopped);
   return { result, watched };
 }

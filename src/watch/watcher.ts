@@ -38,6 +38,7 @@ import { deadlineOf, decide, type WatchEvent } from './decide.js';
 import { type AssetClaim, claimsOf, hasClaimEvents, readClaimLogs } from './evm-claims.js';
 import { readEvmSwitch } from './evm-switch.js';
 import { acquireLease, releaseLease } from './lease.js';
+import { eachLimited } from './each-limited.js';
 import { markWatched, openWatchedPlans, unwatchPlans } from './plans.js';
 import { canonicalAddress } from '../contracts/validate.js';
 import { findAncestor, loadCursor, saveCursor } from './reorg.js';
@@ -124,15 +125,6 @@ export function quiet(d: DeploymentRecord, next: SwitchSnapshot, claims: readonl
   if (!same) return false;
   const emitted = new Set(d.watch.emitted ?? []);
   return decide(prev, next, d.watch.warnDays ?? DEFAULT_WARN_DAYS, emitted, next.blockTime, claims).length === 0;
-}
-
-/** Runs `fn` over `items`, at most `limit` at a time. */
-async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 export class Watcher {

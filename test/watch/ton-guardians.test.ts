@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTonReader } from '../../src/chains/ton.js';
-import { systemClock } from '../../src/core/clock.js';
 import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
 import { TON_OP } from '../../src/contracts/ton/index.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
-import { Watcher } from '../../src/watch/watcher.js';
-import { startTestServer, type TestServer } from '../helpers.js';
+import type { TestServer } from '../helpers.js';
 import { startTonApiStandin, type TonApiStandin } from '../support/ton-api.js';
-import { call, deployTon, generateTon, sendOp, tonPlan } from '../contracts/ton-register-support.js';
+import { sendOp, tonPlan } from '../contracts/ton-register-support.js';
+import { deployWatched, startTonWatchServer, tonWatcher } from './ton-watch-support.js';
 
 // The guardians' early release of a TON contract, read by the watcher through the toncenter-kind stand-in: the owner
 // is warned as soon as the quorum proposed it (get_guardians' release time), once, and a check-in cancels it. Before,
@@ -23,16 +21,7 @@ let owner: Awaited<ReturnType<TonApiStandin['chain']['treasury']>>;
 let guardian: Awaited<ReturnType<TonApiStandin['chain']['treasury']>>;
 let contract: import('@ton/core').Address;
 
-const watcherOn = () =>
-  new Watcher({
-    store: server.services.store,
-    clock: systemClock,
-    networks: ['ton-testnet'],
-    pollMs: 60_000,
-    confirmations: 2,
-    readerFor: () => Promise.reject(new Error('no EVM network here')),
-    tonReaderFor: async (network) => createTonReader(api.apiUrl, network, API_KEY),
-  });
+const watcherOn = () => tonWatcher(server, api, API_KEY);
 
 const deadmanEvents = async () =>
   (await server.services.store.all<EventRecord>(EVENTS)).filter(
@@ -41,24 +30,15 @@ const deadmanEvents = async () =>
 
 beforeAll(async () => {
   api = await startTonApiStandin({ apiKey: API_KEY });
-  server = await startTestServer({
-    config: {
-      chains: {
-        evmRpcUrls: {},
-        tonApis: { 'ton-testnet': api.apiUrl },
-        tonApiKey: API_KEY,
-        watchPollMs: 60_000,
-        watchConfirmations: 2,
-      },
-    },
-    listen: false,
-  });
+  server = await startTonWatchServer(api, API_KEY);
   owner = await api.chain.treasury('owner');
   guardian = await api.chain.treasury('guardian');
   const heirA = await api.chain.treasury('heir-a');
   const heirB = await api.chain.treasury('heir-b');
-  const g = await generateTon(
+  ({ contract, deploymentId } = await deployWatched(
     server,
+    api,
+    owner,
     tonPlan(
       owner.address,
       [
@@ -67,14 +47,7 @@ beforeAll(async () => {
       ],
       { guardians: { addresses: [guardian.address.toRawString()], threshold: 1, waitDays: 7 } },
     ),
-  );
-  contract = await deployTon(api, owner, g, '20');
-  const res = await call(server, 'POST', `/contracts/${g.id}/deployments`, {
-    network: 'ton-testnet',
-    address: g.compiled.address,
-  });
-  expect(res.body.data?.status, JSON.stringify(res.body)).toBe('verified');
-  deploymentId = res.body.data.id;
+  ));
 }, 180_000);
 
 afterAll(async () => {

@@ -5,18 +5,18 @@ import { promisify } from 'node:util';
 import { Address, Cell, loadStateInit, toNano } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
-import { createTonReader } from '../../src/chains/ton.js';
 import { systemClock } from '../../src/core/clock.js';
 import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
 import { TON_OP } from '../../src/contracts/ton/index.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-plans.js';
-import { Watcher } from '../../src/watch/watcher.js';
+import type { Watcher } from '../../src/watch/watcher.js';
 import { Dispatcher, verifyWebhookSignature } from '../../src/webhooks/index.js';
-import { startTestServer, type TestServer } from '../helpers.js';
+import type { TestServer } from '../helpers.js';
 import { startTonApiStandin, type TonApiStandin } from '../support/ton-api.js';
 import { makeCert, startReceiver } from '../webhooks/helpers.js';
 import { call, sendOp, tonPlan } from '../contracts/ton-register-support.js';
+import { startTonWatchServer, tonWatcher } from './ton-watch-support.js';
 
 // A TON plan followed from the generated deploy script to the heir's claim, on the toncenter-kind stand-in backed
 // by @ton/sandbox: the script (run on its own with tsx) builds the StateInit and deployment body, the owner's
@@ -46,15 +46,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
 }
 
 function startWatcher(): Watcher {
-  watcher = new Watcher({
-    store: server.services.store,
-    clock: systemClock,
-    networks: ['ton-testnet'],
-    pollMs: 50,
-    confirmations: 2,
-    readerFor: () => Promise.reject(new Error('no EVM network here')),
-    tonReaderFor: async (network) => createTonReader(api.apiUrl, network, API_KEY),
-  });
+  watcher = tonWatcher(server, api, API_KEY, 50);
   watcher.start();
   return watcher;
 }
@@ -63,19 +55,7 @@ beforeAll(async () => {
   api = await startTonApiStandin({ apiKey: API_KEY });
   const tls = makeCert();
   receiver = await startReceiver(tls);
-  server = await startTestServer({
-    config: {
-      webhookAllow: '127.0.0.1',
-      chains: {
-        evmRpcUrls: {},
-        tonApis: { 'ton-testnet': api.apiUrl },
-        tonApiKey: API_KEY,
-        watchPollMs: 50,
-        watchConfirmations: 2,
-      },
-    },
-    listen: false,
-  });
+  server = await startTonWatchServer(api, API_KEY, 50, { webhookAllow: '127.0.0.1' });
   dispatcher = new Dispatcher({
     store: server.services.store,
     clock: systemClock,

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWatcher as startServiceWatcher } from '../../src/app.js';
-import { createTonReader } from '../../src/chains/ton.js';
-import { systemClock } from '../../src/core/clock.js';
+import { Watcher } from '../../src/watch/watcher.js';
 import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
 import { TON_OP } from '../../src/contracts/ton/index.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { WATCH_LEASES, type LeaseRecord } from '../../src/watch/lease.js';
-import { Watcher } from '../../src/watch/watcher.js';
-import { startTestServer, type TestServer } from '../helpers.js';
+import type { TestServer } from '../helpers.js';
 import { startTonApiStandin, type TonApiStandin } from '../support/ton-api.js';
-import { call, deployTon, generateTon, sendOp, tonPlan } from '../contracts/ton-register-support.js';
+import { sendOp, tonPlan } from '../contracts/ton-register-support.js';
+import { deployWatched, startTonWatchServer, tonWatcher } from './ton-watch-support.js';
 
 // The watcher on TON, through the toncenter-kind stand-in backed by @ton/sandbox whose clock the test moves: a
 // warning before the deadline, a restart that sends nothing again, the owner's check-in (reset), the trigger once
@@ -26,16 +25,7 @@ let heirA: Awaited<ReturnType<TonApiStandin['chain']['treasury']>>;
 let heirB: Awaited<ReturnType<TonApiStandin['chain']['treasury']>>;
 let contract: import('@ton/core').Address;
 
-const watcherOn = () =>
-  new Watcher({
-    store: server.services.store,
-    clock: systemClock,
-    networks: ['ton-testnet'],
-    pollMs: 60_000,
-    confirmations: 2,
-    readerFor: () => Promise.reject(new Error('no EVM network here')),
-    tonReaderFor: async (network) => createTonReader(api.apiUrl, network, API_KEY),
-  });
+const watcherOn = () => tonWatcher(server, api, API_KEY);
 
 const events = async () =>
   (await server.services.store.all<EventRecord>(EVENTS)).filter((e) => e.data.deploymentId === deploymentId);
@@ -44,36 +34,19 @@ const deployment = async () => (await server.services.store.get<DeploymentRecord
 
 beforeAll(async () => {
   api = await startTonApiStandin({ apiKey: API_KEY });
-  server = await startTestServer({
-    config: {
-      chains: {
-        evmRpcUrls: {},
-        tonApis: { 'ton-testnet': api.apiUrl },
-        tonApiKey: API_KEY,
-        watchPollMs: 60_000,
-        watchConfirmations: 2,
-      },
-    },
-    listen: false,
-  });
+  server = await startTonWatchServer(api, API_KEY);
   owner = await api.chain.treasury('owner');
   heirA = await api.chain.treasury('heir-a');
   heirB = await api.chain.treasury('heir-b');
-  const g = await generateTon(
+  ({ contract, deploymentId } = await deployWatched(
     server,
+    api,
+    owner,
     tonPlan(owner.address, [
       { address: heirA.address, percentage: 60 },
       { address: heirB.address, percentage: 40 },
     ]),
-  );
-  // The owner deploys with a deposit: the owner's first message starts the contract's clock.
-  contract = await deployTon(api, owner, g, '20');
-  const res = await call(server, 'POST', `/contracts/${g.id}/deployments`, {
-    network: 'ton-testnet',
-    address: g.compiled.address,
-  });
-  expect(res.body.data?.status, JSON.stringify(res.body)).toBe('verified');
-  deploymentId = res.body.data.id;
+  ));
 }, 180_000);
 
 afterAll(async () => {
@@ -158,19 +131,15 @@ describe('the TON watcher', () => {
 
   it("reports the owner's cancel as deadman.cancelled, not a check-in, and warns no more", async () => {
     // A second contract, a 10-day interval and a 2-day grace: its deadline is 12 days after the owner's last message.
-    const g = await generateTon(
+    const { contract: short, deploymentId: id } = await deployWatched(
       server,
+      api,
+      owner,
       tonPlan(owner.address, [{ address: heirA.address, percentage: 100 }], {
         deadMansSwitch: { enabled: true, intervalDays: 10, gracePeriodDays: 2 },
       }),
+      '5',
     );
-    const short = await deployTon(api, owner, g, '5');
-    const res = await call(server, 'POST', `/contracts/${g.id}/deployments`, {
-      network: 'ton-testnet',
-      address: g.compiled.address,
-    });
-    expect(res.body.data?.status, JSON.stringify(res.body)).toBe('verified');
-    const id = res.body.data.id as string;
     const own = async () =>
       (await server.services.store.all<EventRecord>(EVENTS)).filter(
         (e) => e.type.startsWith('deadman.') && e.data.deploymentId === id,

@@ -30,6 +30,21 @@ const hashes = { count: 0 };
 /** The next password check waits here: `entered` when it starts, then until `release` settles. */
 let held: { entered: () => void; release: Promise<void> } | undefined;
 
+/** Holds the next password check: `checking` settles once it started, and it goes on when `release` is called. */
+function holdNextCheck(): { checking: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const checking = new Promise<void>((entered) => {
+    held = { entered, release: new Promise<void>((r) => (release = r)) };
+  });
+  return { checking, release: () => release() };
+}
+
+/** Asks for a password reset for `email` and reads its token from the mailed link. */
+async function resetToken(email: string): Promise<string> {
+  await send('POST', '/api/auth/password/forgot', { email });
+  return linkToken(await mailedLink(server.app, email, 'password-reset'));
+}
+
 beforeAll(async () => {
   server = await startTestServer({ listen: false, clock, config: { publicUrl: 'https://svc.example' } });
   const { store, limiter, config } = server.services;
@@ -285,8 +300,7 @@ describe('password reset', () => {
 
   it('a reset link expires after 30 minutes', async () => {
     const user = await registerUser(server.app);
-    await send('POST', '/api/auth/password/forgot', { email: user.email });
-    const token = new URL(await mailedLink(server.app, user.email, 'password-reset')).searchParams.get('token')!;
+    const token = await resetToken(user.email);
     clock.ms += 30 * 60_000 + 1;
     expect(
       (await send('POST', '/api/auth/password/reset', { token, newPassword: 'a brand new passphrase' })).status,
@@ -296,8 +310,7 @@ describe('password reset', () => {
   it('a reset link mailed to an address the user has since left resets nothing', async () => {
     // The old address may be the reason for the move (a lost mailbox, a job left): its links must die with it.
     const user = await registerUser(server.app);
-    await send('POST', '/api/auth/password/forgot', { email: user.email });
-    const token = new URL(await mailedLink(server.app, user.email, 'password-reset')).searchParams.get('token')!;
+    const token = await resetToken(user.email);
     const newEmail = uniqueEmail('left');
     await send('POST', '/api/auth/email/change', { newEmail, currentPassword: PASSWORD }, sessionHeaders(user));
     expect((await send('GET', pathOf(await mailedLink(server.app, newEmail, 'email-change-confirm')))).status).toBe(
@@ -403,8 +416,7 @@ describe('a new password ends pending address changes', () => {
     const taker = uniqueEmail('taker');
     await send('POST', '/api/auth/email/change', { newEmail: taker, currentPassword: PASSWORD }, sessionHeaders(user));
     const change = await mailedLink(server.app, taker, 'email-change-confirm');
-    await send('POST', '/api/auth/password/forgot', { email: user.email });
-    const token = new URL(await mailedLink(server.app, user.email, 'password-reset')).searchParams.get('token')!;
+    const token = await resetToken(user.email);
     expect(
       (await send('POST', '/api/auth/password/reset', { token, newPassword: 'the owner is back again' })).status,
     ).toBe(200);
@@ -430,8 +442,7 @@ describe('a new password ends pending reset links', () => {
   // over the one the user has just chosen.
   it('a password change makes an earlier reset link answer 410', async () => {
     const user = await registerUser(server.app);
-    await send('POST', '/api/auth/password/forgot', { email: user.email });
-    const token = linkToken(await mailedLink(server.app, user.email, 'password-reset'));
+    const token = await resetToken(user.email);
     expect((await changePassword(user, 'the owner is back again')).status).toBe(200);
 
     const late = await send('POST', '/api/auth/password/reset', { token, newPassword: 'someone else took over' });
@@ -445,12 +456,8 @@ describe('a sign-in checked against the old password', () => {
   // would be made after a reset took the account back, must not open a session the new password has ended.
   it('opens no session when a reset set a new password during the check', async () => {
     const user = await registerUser(server.app);
-    await send('POST', '/api/auth/password/forgot', { email: user.email });
-    const token = linkToken(await mailedLink(server.app, user.email, 'password-reset'));
-    let release!: () => void;
-    const checking = new Promise<void>((entered) => {
-      held = { entered, release: new Promise<void>((r) => (release = r)) };
-    });
+    const token = await resetToken(user.email);
+    const { checking, release } = holdNextCheck();
     const login = server.app.inject({
       method: 'POST',
       url: '/api/auth/login',
@@ -469,12 +476,8 @@ describe('a sign-in checked against the old password', () => {
   it('a password change checked before a reset neither overwrites it nor opens a session', async () => {
     // Someone holding a session and the old password changes it while the owner resets it from the mailed link.
     const user = await registerUser(server.app);
-    await send('POST', '/api/auth/password/forgot', { email: user.email });
-    const token = linkToken(await mailedLink(server.app, user.email, 'password-reset'));
-    let release!: () => void;
-    const checking = new Promise<void>((entered) => {
-      held = { entered, release: new Promise<void>((r) => (release = r)) };
-    });
+    const token = await resetToken(user.email);
+    const { checking, release } = holdNextCheck();
     const change = server.app.inject({
       method: 'POST',
       url: '/api/auth/password',
@@ -496,13 +499,9 @@ describe('a sign-in checked against the old password', () => {
 
   it('an address change checked before a reset mails no link that would move the account', async () => {
     const user = await registerUser(server.app);
-    await send('POST', '/api/auth/password/forgot', { email: user.email });
-    const token = linkToken(await mailedLink(server.app, user.email, 'password-reset'));
+    const token = await resetToken(user.email);
     const taker = uniqueEmail('taker');
-    let release!: () => void;
-    const checking = new Promise<void>((entered) => {
-      held = { entered, release: new Promise<void>((r) => (release = r)) };
-    });
+    const { checking, release } = holdNextCheck();
     const change = server.app.inject({
       method: 'POST',
       url: '/api/auth/email/change',
@@ -523,8 +522,7 @@ describe('a sign-in checked against the old password', () => {
     // The session's sign of life is passed once per interval: this request passes it, so the next one writes nothing
     // before the key itself.
     await send('GET', '/api/auth/session', undefined, sessionHeaders(user));
-    await send('POST', '/api/auth/password/forgot', { email: user.email });
-    const token = linkToken(await mailedLink(server.app, user.email, 'password-reset'));
+    const token = await resetToken(user.email);
     const store = server.services.store;
     const transact = store.transact.bind(store);
     let release!: () => void;
@@ -584,8 +582,7 @@ describe('the notice of a new password', () => {
     const user = await registerUser(server.app);
     await keysOf(user);
     clock.ms += 120_000;
-    await send('POST', '/api/auth/password/forgot', { email: user.email });
-    const token = new URL(await mailedLink(server.app, user.email, 'password-reset')).searchParams.get('token')!;
+    const token = await resetToken(user.email);
     expect((await mailTo(server.app, user.email, 'password-changed')).length).toBe(0);
     const weak = await send('POST', '/api/auth/password/reset', { token, newPassword: 'password123' });
     expect(weak.status).toBe(400);

@@ -32,8 +32,11 @@ const setProfileLocale = async (locale: string | undefined) => {
   await server.services.store.put('users', locale ? { ...rest, locale } : rest);
 };
 
-/** Links a plan named `label`, reports its trigger, and answers the check-in path mailed to the owner. */
-async function checkInPath(label: string): Promise<{ path: string; planId: string }> {
+/**
+ * Links a plan named `label` (heirs' access on unless `heirAccess` is false), reports its trigger, and answers the
+ * check-in path mailed to the owner.
+ */
+async function checkInPath(label: string, heirAccess = true): Promise<{ path: string; planId: string }> {
   const linked = await server.app.inject({
     method: 'POST',
     url: '/api/v1/svcloom/heirs/plans',
@@ -46,7 +49,7 @@ async function checkInPath(label: string): Promise<{ path: string; planId: strin
         beneficiaries: [{ name: 'Ana', address: EVM(2), percentage: 100 }],
         deadMansSwitch: { enabled: true, intervalDays: 90 },
       },
-      heirAccess: { enabled: true },
+      heirAccess: { enabled: heirAccess },
     },
   });
   expect(linked.statusCode).toBe(201);
@@ -142,31 +145,7 @@ describe('the check-in page', () => {
   });
 
   it('checked in after the waiting period with nothing released, arms the plan again: turning access on opens nothing', async () => {
-    const linked = await server.app.inject({
-      method: 'POST',
-      url: '/api/v1/svcloom/heirs/plans',
-      headers: sessionHeaders(owner),
-      payload: {
-        label: 'Quiet',
-        plan: {
-          blockchain: 'evm',
-          ownerAddress: EVM(1),
-          beneficiaries: [{ name: 'Ana', address: EVM(2), percentage: 100 }],
-          deadMansSwitch: { enabled: true, intervalDays: 90 },
-        },
-        heirAccess: { enabled: false },
-      },
-    });
-    expect(linked.statusCode).toBe(201);
-    const planId = linked.json().data.plan.id as string;
-    const fired = await server.app.inject({
-      method: 'POST',
-      url: `/api/v1/svcloom/heirs/plans/${planId}/events`,
-      headers: { authorization: `Bearer ${watcher}` },
-      payload: { type: 'deadman.triggered' },
-    });
-    expect(fired.statusCode).toBe(200);
-    const path = (await mailTo(server.app, owner.email, 'verification-started')).at(-1)!.data!.cancelLink!;
+    const { path, planId } = await checkInPath('Quiet', false);
     // The waiting period ends before the owner opens the link.
     const plan = (await server.services.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!;
     const past = new Date(Date.now() - 60_000).toISOString();

@@ -103,3 +103,24 @@ export async function startAnvilServer(watchPollMs: number): Promise<{ anvil: An
   });
   return { anvil, server };
 }
+
+/** Links a memoir plan (heirs' access on) to the contract at `contractAddress`: the plan's id. */
+export async function linkPlan(call: Call, plan: object, contractAddress: string): Promise<string> {
+  const linked = await call('POST', '/svcloom/heirs/plans', { plan, contractAddress, heirAccess: { enabled: true } });
+  expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+  return (linked.body as { data: { plan: { id: string } } }).data.plan.id;
+}
+
+/** Registers the deployment of contract `contractId` on anvil (chain 31337), which verifies it: the deployment. */
+export async function registerOnAnvil(
+  call: Call,
+  contractId: string,
+  address: Hex,
+  txHash: Hex,
+): Promise<{ id: string; status: string; watch: unknown }> {
+  const reg = await call('POST', `/contracts/${contractId}/deployments`, { network: 31337, address, txHash });
+  expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+  const d = (reg.body as { data: { id: string; status: string; watch: unknown } }).data;
+  expect(d.status).toBe('verified');
+  return d;
+}

@@ -11,7 +11,15 @@ import { Watcher } from '../../src/watch/watcher.js';
 import { Dispatcher, verifyWebhookSignature } from '../../src/webhooks/index.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
-import { adminCall, anvilClients, deployGenerated, until, watchedPlan } from './anvil-plan.js';
+import {
+  adminCall,
+  anvilClients,
+  deployGenerated,
+  until,
+  watchedPlan,
+  linkPlan,
+  registerOnAnvil,
+} from './anvil-plan.js';
 import { makeCert, startReceiver } from '../webhooks/helpers.js';
 
 // The watcher on a real node (anvil) whose time the test moves: a warning before the deadline, a check-in that
@@ -104,18 +112,11 @@ describe('the chain watcher on anvil', () => {
     const secret = sub.body.meta.secret as string;
 
     // A memoir plan linked to this contract before it is registered: verification makes it watched.
-    const linked = await call('POST', '/svcloom/heirs/plans', {
-      plan,
-      contractAddress: address,
-      heirAccess: { enabled: true },
-    });
-    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-    const planId = linked.body.data.plan.id as string;
+    const planId = await linkPlan(call, plan, address);
 
-    const reg = await call('POST', `/contracts/${c.id}/deployments`, { network: 31337, address, txHash: hash });
-    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
-    const depId = reg.body.data.id as string;
-    expect(reg.body.data.watch).toEqual({ warnDays: [30, 7], paused: false, snapshot: null });
+    const reg = await registerOnAnvil(call, c.id, address, hash);
+    const depId = reg.id;
+    expect(reg.watch).toEqual({ warnDays: [30, 7], paused: false, snapshot: null });
     const store = server.services.store;
     expect((await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))?.watched).toBe(true);
     const report = await call('POST', `/svcloom/heirs/plans/${planId}/events`, { type: 'deadman.triggered' });

@@ -8,7 +8,15 @@ import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-pl
 import { Watcher } from '../../src/watch/watcher.js';
 import type { TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil } from '../support/anvil.js';
-import { adminCall, anvilClients, startAnvilServer, deployGenerated, watchedPlan } from './anvil-plan.js';
+import {
+  adminCall,
+  anvilClients,
+  startAnvilServer,
+  deployGenerated,
+  watchedPlan,
+  linkPlan,
+  registerOnAnvil,
+} from './anvil-plan.js';
 
 // A short switch on anvil (a 10-day interval and a 2-day grace: the deadline 12 days after each check-in) with the
 // default lead times, 30 and 7 days: nothing right after the deployment; the 7-day warning once, saying the whole
@@ -40,16 +48,8 @@ describe('warnings and a cancel on anvil', () => {
     const plan = { ...watchedPlan(owner, heirA, heirB), deadMansSwitch: { intervalDays: 10, gracePeriodDays: 2 } };
     const { c, address, hash } = await deployGenerated(call, clients, owner, plan);
     // A memoir plan linked to the contract: watched once the deployment is verified.
-    const linked = await call('POST', '/svcloom/heirs/plans', {
-      plan,
-      contractAddress: address,
-      heirAccess: { enabled: true },
-    });
-    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-    const planId = linked.body.data.plan.id as string;
-    const reg = await call('POST', `/contracts/${c.id}/deployments`, { network: 31337, address, txHash: hash });
-    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
-    const depId = reg.body.data.id as string;
+    const planId = await linkPlan(call, plan, address);
+    const depId = (await registerOnAnvil(call, c.id, address, hash)).id;
 
     const store = server.services.store;
     const watcher = new Watcher({

@@ -7,7 +7,15 @@ import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-pl
 import { Watcher } from '../../src/watch/watcher.js';
 import type { TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
-import { adminCall, anvilClients, deployGenerated, startAnvilServer, watchedPlan } from './anvil-plan.js';
+import {
+  adminCall,
+  anvilClients,
+  deployGenerated,
+  startAnvilServer,
+  watchedPlan,
+  linkPlan,
+  registerOnAnvil,
+} from './anvil-plan.js';
 
 // The watcher reads a network through the endpoint the operator configured for it. Registration checks that this
 // endpoint serves the chain it is configured for; the watcher must too. Before, an endpoint swapped for a test
@@ -41,16 +49,8 @@ describe('an endpoint that serves another chain than its network', () => {
     const store = server.services.store;
     const plan = watchedPlan(owner, heirA, heirB);
     const { c, address, hash } = await deployGenerated(call, anvilClients(anvil.url), owner, plan);
-    const linked = await call('POST', '/svcloom/heirs/plans', {
-      plan,
-      contractAddress: address,
-      heirAccess: { enabled: true },
-    });
-    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-    const planId = (linked.body as { data: { plan: { id: string } } }).data.plan.id;
-    const reg = await call('POST', `/contracts/${c.id}/deployments`, { network: 31337, address, txHash: hash });
-    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
-    const depId = (reg.body as { data: { id: string } }).data.id;
+    const planId = await linkPlan(call, plan, address);
+    const depId = (await registerOnAnvil(call, c.id, address, hash)).id;
 
     // The same wallet's first deployment on the test network: the same contract at the same address.
     const twin = await anvilClients(testnet.url, 11155111).send(owner, { data: c.deployData });

@@ -23,7 +23,7 @@ import { Watcher } from '../../src/watch/watcher.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
-import { watchedPlan } from './anvil-plan.js';
+import { watchedPlan, linkPlan, registerOnAnvil } from './anvil-plan.js';
 
 // The watcher on anvil, on each store engine: a plan holding ETH, an ERC-20 and a listed NFT. Reorganisations are
 // made with anvil's snapshots: one shallower than the confirmations is never seen; a deeper one is found by the
@@ -141,16 +141,8 @@ describe.each(['lowdb', 'postgres'] as const)('token and NFT claims and reorgani
       data: calldata(nft.abi, 'safeTransferFrom', [owner.address, address, 7n]),
     });
 
-    const linked = await call('POST', '/svcloom/heirs/plans', {
-      plan,
-      contractAddress: address,
-      heirAccess: { enabled: true },
-    });
-    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-    const planId = linked.body.data.plan.id as string;
-    const reg = await call('POST', `/contracts/${c.id}/deployments`, { network: 31337, address, txHash });
-    expect(reg.body.data?.status, JSON.stringify(reg.body)).toBe('verified');
-    const depId = reg.body.data.id as string;
+    const planId = await linkPlan(call, plan, address);
+    const depId = (await registerOnAnvil(call, c.id, address, txHash)).id;
     const store = server.services.store;
     const recorded = async () =>
       (await store.all<EventRecord>(EVENTS)).filter(

@@ -10,7 +10,16 @@ import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-pl
 import { Watcher } from '../../src/watch/watcher.js';
 import type { TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil } from '../support/anvil.js';
-import { adminCall, anvilClients, startAnvilServer, deployGenerated, until, watchedPlan } from './anvil-plan.js';
+import {
+  adminCall,
+  anvilClients,
+  startAnvilServer,
+  deployGenerated,
+  until,
+  watchedPlan,
+  linkPlan,
+  registerOnAnvil,
+} from './anvil-plan.js';
 
 // Edges of the watcher on a real node (anvil):
 // - Deleting the service's copy of a contract (delete_contract) deletes nothing on chain: its verified deployment stays
@@ -47,16 +56,8 @@ describe('a deleted contract whose deployment is watched', () => {
     const plan = watchedPlan(owner, heirA, heirB);
     const clients = anvilClients(anvil.url);
     const { c, address, hash } = await deployGenerated(call, clients, owner, plan);
-    const linked = await call('POST', '/svcloom/heirs/plans', {
-      plan,
-      contractAddress: address,
-      heirAccess: { enabled: true },
-    });
-    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-    const planId = linked.body.data.plan.id as string;
-    const reg = await call('POST', `/contracts/${c.id}/deployments`, { network: 31337, address, txHash: hash });
-    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
-    const depId = reg.body.data.id as string;
+    const planId = await linkPlan(call, plan, address);
+    const depId = (await registerOnAnvil(call, c.id, address, hash)).id;
 
     // An unverified deployment of the same contract (an address with no code) keeps nothing.
     const other = await call('POST', `/contracts/${c.id}/deployments`, { network: 31337, address: heirB.address });

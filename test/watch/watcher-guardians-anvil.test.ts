@@ -8,7 +8,7 @@ import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-pl
 import { Watcher } from '../../src/watch/watcher.js';
 import type { TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil } from '../support/anvil.js';
-import { adminCall, anvilClients, deployGenerated, startAnvilServer } from './anvil-plan.js';
+import { adminCall, anvilClients, deployGenerated, startAnvilServer, linkPlan, registerOnAnvil } from './anvil-plan.js';
 
 // Guardians confirm an owner's absence; they never overrule a living owner: their early release waits `waitDays`
 // for a sign of life that cancels it. The owner can answer only if told: the watcher warns (deadman.warning, and the
@@ -52,16 +52,8 @@ describe("the guardians' early release, read by the watcher", () => {
     const clients = anvilClients(anvil.url);
     const { c, address, hash } = await deployGenerated(call, clients, owner, plan);
     const abi = c.compiled.abi as Abi;
-    const linked = await call('POST', '/svcloom/heirs/plans', {
-      plan,
-      contractAddress: address,
-      heirAccess: { enabled: true },
-    });
-    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-    const planId = (linked.body as { data: { plan: { id: string } } }).data.plan.id;
-    const reg = await call('POST', `/contracts/${c.id}/deployments`, { network: 31337, address, txHash: hash });
-    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
-    const depId = (reg.body as { data: { id: string; status: string } }).data.id;
+    const planId = await linkPlan(call, plan, address);
+    const depId = (await registerOnAnvil(call, c.id, address, hash)).id;
 
     const reader = createEvmReader(anvil.url, anvil.chainId);
     const watcher = new Watcher({

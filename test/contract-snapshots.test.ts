@@ -1,11 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../src/mcp/server.js';
 import { MCP_TOOLS, TOOLS } from '../src/tools/index.js';
 import { toolSchemas, type JsonSchema } from '../src/tools/schema.js';
 import { startTestServer, type TestServer } from './helpers.js';
+import { connectInMemory } from './mcp/in-memory.js';
 
 // The public contract of the service: tools/list and the OpenAPI document are
 // snapshotted (CI runs with CI=true, so a missing or stale snapshot fails), and
@@ -16,17 +15,7 @@ let client: Client;
 
 beforeAll(async () => {
   server = await startTestServer({ listen: false });
-  const mcp = createMcpServer({
-    tools: TOOLS,
-    services: server.services,
-    apiKey: server.adminKey,
-    transport: 'mcp-http',
-    clientIp: '127.0.0.1',
-  });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await mcp.connect(a);
-  client = new Client({ name: 'snapshot', version: '1.0.0' });
-  await client.connect(b);
+  ({ client } = await connectInMemory(server, 'snapshot', { transport: 'mcp-http' }));
 });
 
 afterAll(async () => {
@@ -105,7 +94,7 @@ describe('tools/list', () => {
     // Session routes and the planned legal routes are REST only.
     expect(tools.map((t) => t.name)).toEqual(MCP_TOOLS.map((t) => t.name));
     for (const t of tools) expect(t.annotations?.readOnlyHint, t.name).toBeTypeOf('boolean');
-    await expect(JSON.stringify(tools, null, 2) + '\n').toMatchFileSnapshot('__snapshots__/tools-list.json');
+    await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot('__snapshots__/tools-list.json');
   });
 
   it('announces instructions for assistants', () => {
@@ -149,7 +138,7 @@ describe('OpenAPI document', () => {
       Object.entries(methods).map(([method, op]) => ({ path, method, op })),
     );
     for (const tool of TOOLS) {
-      const path = '/api/v1' + tool.rest.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+      const path = `/api/v1${tool.rest.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`;
       const found = ops.find((o) => o.path === path && o.method === tool.rest.method.toLowerCase());
       expect(found, tool.name).toBeDefined();
       expect(found!.op.operationId).toBe(tool.name);
@@ -188,6 +177,6 @@ describe('OpenAPI document', () => {
   });
 
   it('matches the snapshot', async () => {
-    await expect(JSON.stringify(doc, null, 2) + '\n').toMatchFileSnapshot('__snapshots__/openapi.json');
+    await expect(`${JSON.stringify(doc, null, 2)}\n`).toMatchFileSnapshot('__snapshots__/openapi.json');
   });
 });

@@ -1,12 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../../src/core/errors.js';
-import { createMcpServer } from '../../src/mcp/server.js';
 import { defineTool } from '../../src/tools/define.js';
-import { TOOLS } from '../../src/tools/index.js';
 import { startTestServer, type TestServer } from '../helpers.js';
+import { connectInMemory } from './in-memory.js';
 import { slowSolidity, untilCompileStarts } from '../support/slow-compile.js';
 
 // notifications/cancelled from an MCP client stops the work it asked for.
@@ -21,17 +18,7 @@ afterAll(async () => {
 
 describe('MCP cancellation', () => {
   it('a cancelled compile_contract call stops its compile and frees the worker', async () => {
-    const mcp = createMcpServer({
-      tools: TOOLS,
-      services: server.services,
-      apiKey: server.adminKey,
-      transport: 'mcp-stdio',
-      clientIp: '127.0.0.1',
-    });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await mcp.connect(a);
-    const client = new Client({ name: 'cancel-test', version: '1.0.0' });
-    await client.connect(b);
+    const { client, close } = await connectInMemory(server, 'cancel-test');
     try {
       const pool = server.services.contracts.pool;
       const before = pool.stats.aborted;
@@ -56,8 +43,7 @@ describe('MCP cancellation', () => {
       });
       expect(again.isError).toBeFalsy();
     } finally {
-      await client.close();
-      await mcp.close();
+      await close();
     }
   });
 
@@ -87,17 +73,7 @@ describe('MCP cancellation', () => {
           started();
         }),
     });
-    const mcp = createMcpServer({
-      tools: [waits],
-      services: server.services,
-      apiKey: server.adminKey,
-      transport: 'mcp-stdio',
-      clientIp: '127.0.0.1',
-    });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await mcp.connect(a);
-    const client = new Client({ name: 'cancel-test', version: '1.0.0' });
-    await client.connect(b);
+    const { client, close } = await connectInMemory(server, 'cancel-test', { tools: [waits] });
     try {
       const controller = new AbortController();
       const call = client.callTool({ name: 'test_waits', arguments: {} }, undefined, { signal: controller.signal });
@@ -109,8 +85,7 @@ describe('MCP cancellation', () => {
       expect(reasons[0]).toBeInstanceOf(ApiError);
       expect(reasons[0]).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: '', reason: 'cancelled' }] });
     } finally {
-      await client.close();
-      await mcp.close();
+      await close();
     }
   });
 });

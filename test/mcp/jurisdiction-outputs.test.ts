@@ -1,9 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../../src/mcp/server.js';
-import { TOOLS } from '../../src/tools/index.js';
 import { startTestServer, type TestServer } from '../helpers.js';
+import { connectInMemory, type InMemoryMcp } from './in-memory.js';
 
 // An MCP client checks every structuredContent against the tool's declared outputSchema, formats included (the SDK's
 // Client with Ajv): an answer that passes the server's zod check but not its own JSON Schema is an error for the user.
@@ -11,24 +9,14 @@ import { startTestServer, type TestServer } from '../helpers.js';
 
 let server: TestServer;
 let client: Client;
-let mcp: ReturnType<typeof createMcpServer>;
+let mcp: InMemoryMcp;
 beforeAll(async () => {
   server = await startTestServer({ listen: false });
-  mcp = createMcpServer({
-    tools: TOOLS,
-    services: server.services,
-    apiKey: server.adminKey,
-    transport: 'mcp-stdio',
-    clientIp: '127.0.0.1',
-  });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await mcp.connect(a);
-  client = new Client({ name: 'outputs-test', version: '1.0.0' });
-  await client.connect(b);
+  mcp = await connectInMemory(server, 'outputs-test');
+  client = mcp.client;
   await client.listTools();
 });
 afterAll(async () => {
-  await client?.close();
   await mcp?.close();
   await server?.close();
 });

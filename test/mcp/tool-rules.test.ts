@@ -1,12 +1,11 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../../src/mcp/server.js';
 import { MCP_TOOLS, TOOLS } from '../../src/tools/index.js';
 import { toJsonSchema } from '../../src/tools/schema.js';
 import { startTestServer, type TestServer } from '../helpers.js';
+import { connectInMemory } from './in-memory.js';
 
 // Every tool as an MCP client sees it: a title, the four annotation
 // hints, an output schema, and schemas every client can read (no type lists,
@@ -19,17 +18,7 @@ let tools: Tool[];
 
 beforeAll(async () => {
   server = await startTestServer({ listen: false });
-  const mcp = createMcpServer({
-    tools: TOOLS,
-    services: server.services,
-    apiKey: server.adminKey,
-    transport: 'mcp-stdio',
-    clientIp: '127.0.0.1',
-  });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await mcp.connect(a);
-  client = new Client({ name: 'tool-rules', version: '1.0.0' });
-  await client.connect(b);
+  ({ client } = await connectInMemory(server, 'tool-rules'));
   tools = (await client.listTools()).tools;
 });
 afterAll(async () => {

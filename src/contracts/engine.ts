@@ -259,6 +259,8 @@ export async function generateContract(
   try {
     built = await build(plan, deps);
   } catch (err) {
+    // Cancelled by its caller: no failure of the contract to tell the owner's webhooks about.
+    if (deps.signal?.aborted) throw err;
     const apiErr = err instanceof ApiError ? err : ApiError.internal();
     if (!(err instanceof ApiError)) deps.log.error({ err, blockchain: plan.blockchain }, 'contract generation failed');
     await deps.store.transact((tx) =>

@@ -48,6 +48,8 @@ export class EarlyStdioTransport implements Transport {
   private pending: string[] | undefined = [];
   /** Ids of requests answered early whose answer from the Server is still to be dropped. */
   private readonly answered = new Set<Id>();
+  /** Whether a first `initialize` may be answered early (not when passing through). */
+  private initializeEarly = true;
   /** Whether the first `initialize` was answered early (list requests are answered early only after it). */
   private initialized = false;
   /** Whether list requests may still be answered early: only the first requests, before anything else. */
@@ -79,7 +81,7 @@ export class EarlyStdioTransport implements Transport {
       const line = this.text.slice(0, i).replace(/\r$/, '');
       this.text = this.text.slice(i + 1);
       if (this.pending) {
-        if (this.pending.length === 0) this.answerEarly(line);
+        if (this.pending.length === 0 && this.initializeEarly) this.answerEarly(line);
         else this.answerList(line);
         this.pending.push(line);
       } else if (this.chained) {
@@ -239,6 +241,18 @@ export class EarlyStdioTransport implements Transport {
     const lines = this.pending ?? [];
     this.pending = undefined;
     for (const line of lines) this.deliver(line);
+  }
+
+  /**
+   * No early answers at all: every line goes to `onmessage` as it is read, and only lines that are not JSON-RPC
+   * messages are answered here (the local side of `svc mcp --url`, whose answers all come from the remote service).
+   * What is read before `start()` waits for it, as always.
+   */
+  passThrough(): this {
+    this.initializeEarly = false;
+    this.listsOpen = false;
+    this.chained = false;
+    return this;
   }
 
   /**

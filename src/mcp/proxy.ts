@@ -4,15 +4,16 @@
 // prompts, completions, progress notifications and results pass through
 // unchanged, and nothing needs updating when the remote gains a capability.
 import { readFile } from 'node:fs/promises';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   isJSONRPCRequest,
   isJSONRPCResultResponse,
+  JSONRPCMessageSchema,
   LATEST_PROTOCOL_VERSION,
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { EarlyStdioTransport } from './early.js';
 
 /** A problem the user must fix (bad URL, missing or refused key, unreachable server): one line on stderr, non-zero exit. */
 export class ProxyError extends Error {}
@@ -161,7 +162,10 @@ export async function proxyStdio(opts: ProxyOptions): Promise<void> {
     requestInit: { headers: { authorization: `Bearer ${key}` } },
     fetch: trackingFetch,
   });
-  const local = new StdioServerTransport();
+  // Lines that are not JSON-RPC messages are answered with a JSON-RPC error here, as `svc mcp` and POST /mcp answer
+  // them, rather than dropped: a client would wait for ever for the answer to a request it thinks it sent.
+  const local = new EarlyStdioTransport().passThrough();
+  local.validate = (value) => JSONRPCMessageSchema.parse(value);
   const initializeIds = new Set<RequestId>();
   const cancelled = new Set<RequestId>();
 

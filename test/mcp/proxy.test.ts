@@ -118,6 +118,41 @@ describe('svc mcp --url (remote proxy)', () => {
     }
   });
 
+  it('answers lines that are not JSON-RPC messages with a JSON-RPC error, as `svc mcp` does', async () => {
+    // Before, the SDK's stdio transport dropped them: a client waited for ever for the answer to a broken request.
+    const child = spawn(process.execPath, svcArgs('mcp', '--url', `${server.url}/mcp`), {
+      env: envWith({ SVC_API_KEY: server.adminKey }),
+    });
+    const lines: Array<{ id?: unknown; error?: { code: number }; result?: { protocolVersion?: string } }> = [];
+    let text = '';
+    child.stdout.on('data', (d) => {
+      text += d;
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n')) {
+        lines.push(JSON.parse(text.slice(0, i)));
+        text = text.slice(i + 1);
+      }
+    });
+    try {
+      const initialize = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      };
+      child.stdin.write(`garbage{\n{"jsonrpc":"2.0","id":7}\n${JSON.stringify(initialize)}\n`);
+      for (let i = 0; i < 500 && !lines.some((l) => l.id === 1); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(lines.map((l) => [l.id, l.error?.code])).toEqual([
+        [null, -32700],
+        [7, -32600],
+        [1, undefined],
+      ]);
+      // The initialize was the remote's to answer, not the proxy's.
+      expect(lines[2]?.result?.protocolVersion).toBe('2025-06-18');
+    } finally {
+      child.kill();
+    }
+  });
+
   it('reads the key from --api-key-file', async () => {
     const file = path.join(tmp.dir, 'key');
     await writeFile(file, `${server.adminKey}\n`);

@@ -1,5 +1,6 @@
 import { englishForArabic } from '../arabic-family-words.js';
 import { HEIR_KEYS, type HeirKey, type Madhhab } from '../faraid/index.js';
+import { OTHER_LANGUAGE_WORDS } from './relationship-words-languages.js';
 
 /**
  * Relationship vocabulary of the Islamic plan checks: free-text relationships
@@ -352,6 +353,20 @@ for (const k of HEIR_KEYS) for (const t of HEIR_TERMS[k]) TERM_TO_HEIR.set(t, k)
 const JAFARI_TERM_TO_HEIR = new Map<string, HeirKey>();
 for (const k of HEIR_KEYS) for (const t of JAFARI_TERMS[k] ?? []) JAFARI_TERM_TO_HEIR.set(t, k);
 
+/**
+ * The words of the other languages (relationship-words-languages.ts), read after the English ones so that an English
+ * word keeps its reading.
+ */
+const OTHER_WORDS = new Map<string, RelationshipClass>();
+for (const lang of Object.values(OTHER_LANGUAGE_WORDS)) {
+  for (const k of HEIR_KEYS)
+    for (const w of lang.heirs[k] ?? []) OTHER_WORDS.set(normalizeRelationship(w), { kind: 'heir', heir: k });
+  for (const [w, candidates] of Object.entries(lang.ambiguous))
+    OTHER_WORDS.set(normalizeRelationship(w), { kind: 'ambiguous', candidates: [...candidates] });
+  for (const w of lang.nonHeirs) OTHER_WORDS.set(normalizeRelationship(w), { kind: 'non-heir' });
+  for (const w of lang.treasury ?? []) OTHER_WORDS.set(normalizeRelationship(w), { kind: 'treasury' });
+}
+
 export type RelationshipClass =
   | { kind: 'heir'; heir: HeirKey; assumed?: string }
   | { kind: 'non-heir' }
@@ -362,7 +377,8 @@ export type RelationshipClass =
 
 /**
  * Classifies a free-text relationship (case-insensitive; spacing, hyphens and
- * apostrophes ignored). A daughter's children, the maternal grandfather,
+ * apostrophes ignored; the words of other languages too, from
+ * relationship-words-languages.ts). A daughter's children, the maternal grandfather,
  * aunts and maternal uncles are heirs under every school (heirs of a class in
  * the Ja'fari school, distant kindred in the Sunni schools); the bare word
  * "aunt" is ambiguous.
@@ -380,6 +396,8 @@ export function classifyRelationship(relationship: string | undefined, _madhhab?
   if (amb) return { kind: 'ambiguous', candidates: amb };
   if (NON_HEIR_TERMS.has(n)) return { kind: 'non-heir' };
   if (TREASURY_TERMS.has(n)) return { kind: 'treasury' };
+  const other = OTHER_WORDS.get(n);
+  if (other) return other;
   return { kind: 'unknown' };
 }
 

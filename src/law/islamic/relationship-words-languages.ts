@@ -1,0 +1,166 @@
+import type { HeirKey } from '../faraid/index.js';
+
+/**
+ * The relationship words of the fara'id checks (src/law/islamic/relationships.ts) in the languages other than English
+ * and Arabic that owners in the catalogue's Muslim-majority jurisdictions write: a table only, read there through
+ * `normalizeRelationship` (so "épouse" and "epouse", "oğul" and "ogul" are one word).
+ *
+ * - A word goes under `heirs` only when it names one heir type. Where the English word is read by convention (bare
+ *   "brother" as the full brother, "grandson" as the son's son), its translation is not: a word that does not tell
+ *   the line or the blood apart ("saudara", "frère", "petit-fils", "kardeş") is `ambiguous`, with the heirs it may
+ *   name, and the owner is asked which one is meant. Exact translations of an English word that names one heir
+ *   ("paternal uncle", "brother's son", taken as the full one) name the same heir.
+ * - A word that means something else as often (French "femme": woman; Turkish "kız": girl) is left out, as in
+ *   src/law/family-words-languages.ts: it stays unknown and the owner is asked for another word, rather than misread.
+ */
+export interface LanguageWords {
+  /** Words that name one heir type. */
+  heirs: Partial<Record<HeirKey, readonly string[]>>;
+  /** Words that may name more than one heir type, with those types. */
+  ambiguous: Readonly<Record<string, readonly HeirKey[]>>;
+  /** Relatives and others who are not heirs by fara'id. */
+  nonHeirs: readonly string[];
+  /** Words for the public treasury (bayt al-mal). */
+  treasury?: readonly string[];
+}
+
+const CHILDREN: readonly HeirKey[] = ['son', 'daughter'];
+const PARENTS: readonly HeirKey[] = ['father', 'mother'];
+const GRANDCHILDREN: readonly HeirKey[] = ['sonsSon', 'sonsDaughter', 'daughtersSon', 'daughtersDaughter'];
+const GRANDSONS: readonly HeirKey[] = ['sonsSon', 'daughtersSon'];
+const GRANDDAUGHTERS: readonly HeirKey[] = ['sonsDaughter', 'daughtersDaughter'];
+const GRANDFATHERS: readonly HeirKey[] = ['paternalGrandfather', 'maternalGrandfather'];
+const GRANDMOTHERS: readonly HeirKey[] = ['paternalGrandmother', 'maternalGrandmother'];
+const BROTHERS: readonly HeirKey[] = ['fullBrother', 'paternalHalfBrother', 'maternalHalfBrother'];
+const SISTERS: readonly HeirKey[] = ['fullSister', 'paternalHalfSister', 'maternalHalfSister'];
+const SIBLINGS: readonly HeirKey[] = [...BROTHERS, ...SISTERS];
+const FULL_SIBLINGS: readonly HeirKey[] = ['fullBrother', 'fullSister'];
+const PATERNAL_HALF_SIBLINGS: readonly HeirKey[] = ['paternalHalfBrother', 'paternalHalfSister'];
+const MATERNAL_HALF_SIBLINGS: readonly HeirKey[] = ['maternalHalfBrother', 'maternalHalfSister'];
+const NEPHEWS: readonly HeirKey[] = ['fullBrothersSon', 'paternalHalfBrothersSon'];
+const UNCLES: readonly HeirKey[] = ['fullPaternalUncle', 'paternalHalfPaternalUncle', 'maternalUncle'];
+const AUNTS: readonly HeirKey[] = ['fullPaternalAunt', 'maternalAunt'];
+const COUSINS: readonly HeirKey[] = ['fullPaternalUnclesSon', 'paternalHalfPaternalUnclesSon'];
+
+/**
+ * Malay and Indonesian. Indonesia: the Kompilasi Hukum Islam (Inpres 1/1991), arts. 174-182 ("ayah", "ibu", "anak
+ * laki-laki", "anak perempuan", "saudara perempuan kandung atau seayah", "saudara laki-laki dan perempuan seibu",
+ * "duda", "janda"), and the Kamus Besar Bahasa Indonesia. Malaysia: the heirs as the fara'id manuals of the state
+ * religious departments list them ("cucu lelaki daripada anak lelaki", "datuk sebelah bapa", "saudara lelaki seibu
+ * sebapa / sebapa / seibu", "nenek sebelah ibu"), and Kamus Dewan. Left out: "duda" and "janda" (a widower or widow, but
+ * also a divorced man or woman, who is no heir), "datuk" (grandfather, and a title), "abang", "kakak", "adik" (elder
+ * brother, elder sister, younger sibling, also said to a husband, a wife or anyone older or younger), "putra" and
+ * "putri" (son and daughter, also prince and princess), "pasangan" (spouse or partner), "bibi" (aunt, also a maid).
+ */
+const MALAY_INDONESIAN: LanguageWords = {
+  heirs: {
+    husband: ['suami'],
+    wife: ['isteri', 'istri'],
+    son: ['anak lelaki', 'anak laki-laki', 'anak laki'],
+    daughter: ['anak perempuan'],
+    sonsSon: ['cucu lelaki dari anak lelaki', 'cucu lelaki daripada anak lelaki', 'cucu laki-laki dari anak laki-laki'],
+    sonsDaughter: [
+      'cucu perempuan dari anak lelaki',
+      'cucu perempuan daripada anak lelaki',
+      'cucu perempuan dari anak laki-laki',
+    ],
+    daughtersSon: [
+      'cucu lelaki dari anak perempuan',
+      'cucu lelaki daripada anak perempuan',
+      'cucu laki-laki dari anak perempuan',
+    ],
+    daughtersDaughter: ['cucu perempuan dari anak perempuan', 'cucu perempuan daripada anak perempuan'],
+    father: ['ayah', 'bapa', 'bapak', 'ayah kandung', 'bapa kandung'],
+    mother: ['ibu', 'emak', 'ibu kandung'],
+    paternalGrandfather: ['datuk sebelah bapa', 'kakek dari pihak ayah'],
+    maternalGrandfather: ['datuk sebelah ibu', 'kakek dari pihak ibu'],
+    paternalGrandmother: ['nenek sebelah bapa', 'nenek dari pihak ayah'],
+    maternalGrandmother: ['nenek sebelah ibu', 'nenek dari pihak ibu'],
+    fullBrother: [
+      'saudara lelaki kandung',
+      'saudara lelaki seibu sebapa',
+      'saudara laki-laki kandung',
+      'saudara laki-laki sekandung',
+    ],
+    fullSister: [
+      'saudara perempuan kandung',
+      'saudara perempuan seibu sebapa',
+      'saudara perempuan sekandung',
+      'saudari kandung',
+      'saudari sekandung',
+    ],
+    paternalHalfBrother: ['saudara lelaki sebapa', 'saudara lelaki seayah', 'saudara laki-laki seayah'],
+    paternalHalfSister: ['saudara perempuan sebapa', 'saudara perempuan seayah', 'saudari seayah'],
+    maternalHalfBrother: ['saudara lelaki seibu', 'saudara laki-laki seibu'],
+    maternalHalfSister: ['saudara perempuan seibu', 'saudari seibu'],
+    fullBrothersSon: [
+      'anak lelaki saudara lelaki kandung',
+      'anak lelaki saudara lelaki seibu sebapa',
+      'anak laki-laki saudara laki-laki kandung',
+    ],
+    paternalHalfBrothersSon: ['anak lelaki saudara lelaki sebapa', 'anak laki-laki saudara laki-laki seayah'],
+    fullPaternalUncle: ['bapa saudara sebelah bapa', 'paman dari pihak ayah'],
+    maternalUncle: ['bapa saudara sebelah ibu', 'paman dari pihak ibu'],
+    fullPaternalAunt: ['ibu saudara sebelah bapa', 'bibi dari pihak ayah'],
+    maternalAunt: ['ibu saudara sebelah ibu', 'bibi dari pihak ibu'],
+  },
+  ambiguous: {
+    anak: CHILDREN,
+    'anak kandung': CHILDREN,
+    'orang tua': PARENTS,
+    'ibu bapa': PARENTS,
+    cucu: GRANDCHILDREN,
+    'cucu lelaki': GRANDSONS,
+    'cucu laki-laki': GRANDSONS,
+    'cucu perempuan': GRANDDAUGHTERS,
+    kakek: GRANDFATHERS,
+    nenek: GRANDMOTHERS,
+    saudara: SIBLINGS,
+    'saudara kandung': FULL_SIBLINGS,
+    'saudara seibu sebapa': FULL_SIBLINGS,
+    'saudara sebapa': PATERNAL_HALF_SIBLINGS,
+    'saudara seayah': PATERNAL_HALF_SIBLINGS,
+    'saudara seibu': MATERNAL_HALF_SIBLINGS,
+    'saudara lelaki': BROTHERS,
+    'saudara laki-laki': BROTHERS,
+    'saudara perempuan': SISTERS,
+    saudari: SISTERS,
+    'anak saudara': NEPHEWS,
+    'anak saudara lelaki': NEPHEWS,
+    keponakan: NEPHEWS,
+    paman: UNCLES,
+    'bapa saudara': UNCLES,
+    'ibu saudara': AUNTS,
+    sepupu: COUSINS,
+  },
+  nonHeirs: [
+    'kawan',
+    'teman',
+    'sahabat',
+    'jiran',
+    'tetangga',
+    'yayasan',
+    'badan amal',
+    'anak angkat',
+    'anak tiri',
+    'ayah tiri',
+    'bapa tiri',
+    'ibu tiri',
+    'anak susuan',
+    'saudara susuan',
+    'menantu',
+    'mertua',
+    'ipar',
+    'bekas isteri',
+    'bekas suami',
+    'mantan istri',
+    'mantan suami',
+    'anak saudara perempuan',
+    'keponakan perempuan',
+  ],
+};
+
+/** Each language's words, under the code of the language. */
+export const OTHER_LANGUAGE_WORDS: Readonly<Record<string, LanguageWords>> = {
+  'ms-id': MALAY_INDONESIAN,
+};

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { checkPlan } from '../../src/law/check-plan.js';
+import type { HeirKey } from '../../src/law/faraid/index.js';
+import { classifyRelationship } from '../../src/law/islamic.js';
+import { OTHER_LANGUAGE_WORDS } from '../../src/law/islamic/relationship-words-languages.js';
+import { index } from './plans.js';
+
+// Relationships written in the languages of the catalogue's Muslim-majority jurisdictions read as the same heirs as
+// their English words; a word that does not tell the heir apart is asked about, never guessed.
+
+type Template = 'islamic-mirth' | 'islamic-wasiyyah';
+
+/** The plan checked as the service checks it, each beneficiary named by position so that only the words differ. */
+const check = (jurisdiction: string, relationships: string[], percentages: number[], template: Template) =>
+  checkPlan(index, {
+    jurisdiction,
+    template,
+    beneficiaries: relationships.map((relationship, i) => ({
+      name: `B${i + 1}`,
+      percentage: percentages[i]!,
+      relationship,
+    })),
+  });
+
+/** The findings of the fara'id checks (the civil-law ones read relationships through src/law/family-words.ts). */
+const faraidFindings = (r: ReturnType<typeof check>) =>
+  r.findings.filter((f) => /^(faraid|islamic|wasiyyah)\./.test(f.rule));
+
+/**
+ * Checks the plan written in English with the shares fara'id gives it, then the same plan with the words of the other
+ * language: both pass, with the same fara'id findings and the same expected shares. `legatees` (wasiyyah) are
+ * non-heirs with the percentage given.
+ */
+function expectSameAsEnglish(
+  jurisdiction: string,
+  pairs: [english: string, other: string][],
+  template: Template,
+  legatees: [english: string, other: string, percentage: number][] = [],
+) {
+  const english = [...pairs.map(([e]) => e), ...legatees.map(([e]) => e)];
+  const other = [...pairs.map(([, o]) => o), ...legatees.map(([, o]) => o)];
+  const fixed = legatees.map(([, , p]) => p);
+  const probe = check(jurisdiction, english, [...pairs.map(() => 1), ...fixed], template);
+  const shares = pairs.map((_, i) => Number(probe.expected.find((e) => e.beneficiaryIndex === i)?.expectedPercentage));
+  const inEnglish = check(jurisdiction, english, [...shares, ...fixed], template);
+  expect(inEnglish.ok).toBe(true);
+  const inOther = check(jurisdiction, other, [...shares, ...fixed], template);
+  expect(faraidFindings(inOther)).toEqual(faraidFindings(inEnglish));
+  expect(inOther.expected).toEqual(inEnglish.expected);
+  expect(inOther.ok).toBe(true);
+}
+
+/** The rules of the findings on one beneficiary. */
+const rulesOn = (r: { findings: { rule: string; beneficiaryIndex?: number }[] }, i: number): string[] =>
+  r.findings.filter((f) => f.beneficiaryIndex === i).map((f) => f.rule);
+
+describe('every word of the other languages reads as its table says', () => {
+  it('an heir word names its heir, an ambiguous word its candidates, and no English word is shadowed', () => {
+    for (const [lang, words] of Object.entries(OTHER_LANGUAGE_WORDS)) {
+      for (const [heir, list] of Object.entries(words.heirs) as [HeirKey, string[]][])
+        for (const w of list) expect([lang, w, classifyRelationship(w)]).toEqual([lang, w, { kind: 'heir', heir }]);
+      for (const [w, candidates] of Object.entries(words.ambiguous))
+        expect([lang, w, classifyRelationship(w)]).toEqual([lang, w, { kind: 'ambiguous', candidates }]);
+      for (const w of words.nonHeirs) expect([lang, w, classifyRelationship(w).kind]).toEqual([lang, w, 'non-heir']);
+      for (const w of words.treasury ?? [])
+        expect([lang, w, classifyRelationship(w).kind]).toEqual([lang, w, 'treasury']);
+    }
+  });
+});
+
+describe('Malay and Indonesian', () => {
+  it('reads the heirs of the Kompilasi Hukum Islam and of the Malaysian fara’id lists, however they are typed', () => {
+    const table: [string, HeirKey][] = [
+      ['Istri', 'wife'],
+      ['isteri', 'wife'],
+      ['suami', 'husband'],
+      ['anak laki-laki', 'son'],
+      ['Anak Lelaki', 'son'],
+      ['anak perempuan', 'daughter'],
+      ['ayah', 'father'],
+      ['bapa', 'father'],
+      ['ibu', 'mother'],
+      ['cucu lelaki dari anak lelaki', 'sonsSon'],
+      ['cucu perempuan daripada anak lelaki', 'sonsDaughter'],
+      ['cucu laki-laki dari anak perempuan', 'daughtersSon'],
+      ['nenek sebelah ibu', 'maternalGrandmother'],
+      ['saudara laki-laki kandung', 'fullBrother'],
+      ['saudara lelaki seibu sebapa', 'fullBrother'],
+      ['saudara perempuan kandung', 'fullSister'],
+      ['saudara perempuan seayah', 'paternalHalfSister'],
+      ['saudara lelaki sebapa', 'paternalHalfBrother'],
+      ['saudara lelaki seibu', 'maternalHalfBrother'],
+    ];
+    for (const [rel, heir] of table) expect([rel, classifyRelationship(rel)]).toEqual([rel, { kind: 'heir', heir }]);
+    expect(classifyRelationship('anak')).toEqual({ kind: 'ambiguous', candidates: ['son', 'daughter'] });
+    expect(classifyRelationship('saudara kandung')).toEqual({
+      kind: 'ambiguous',
+      candidates: ['fullBrother', 'fullSister'],
+    });
+    for (const rel of ['saudara', 'saudara seibu', 'cucu', 'kakek', 'nenek'])
+      expect([rel, classifyRelationship(rel).kind]).toEqual([rel, 'ambiguous']);
+    for (const rel of ['anak angkat', 'anak tiri', 'teman', 'menantu'])
+      expect([rel, classifyRelationship(rel).kind]).toEqual([rel, 'non-heir']);
+    // A widow or widower, or a divorcee who is no heir: not guessed.
+    expect(classifyRelationship('janda').kind).toBe('unknown');
+  });
+
+  it('checks an Indonesian plan as the same plan in English', () => {
+    expectSameAsEnglish(
+      'id',
+      [
+        ['wife', 'istri'],
+        ['son', 'anak laki-laki'],
+        ['daughter', 'anak perempuan'],
+        ['daughter', 'Anak Perempuan'],
+        ['mother', 'ibu'],
+        ['father', 'ayah'],
+      ],
+      'islamic-mirth',
+    );
+    expectSameAsEnglish(
+      'id',
+      [
+        ['husband', 'suami'],
+        ['mother', 'ibu'],
+        ['full sister', 'saudara perempuan kandung'],
+        ['maternal half brother', 'saudara laki-laki seibu'],
+      ],
+      'islamic-mirth',
+    );
+  });
+
+  it('checks a Malaysian plan as the same plan in English, in both templates', () => {
+    const pairs: [string, string][] = [
+      ['wife', 'isteri'],
+      ['son', 'anak lelaki'],
+      ['daughter', 'anak perempuan'],
+      ['maternal grandmother', 'nenek sebelah ibu'],
+      ['father', 'bapa'],
+    ];
+    expectSameAsEnglish('my', pairs, 'islamic-mirth');
+    expectSameAsEnglish('my', pairs, 'islamic-wasiyyah', [['friend', 'sahabat', 10]]);
+    expectSameAsEnglish(
+      'my',
+      [
+        ['paternal grandfather', 'datuk sebelah bapa'],
+        ['full brother', 'saudara lelaki seibu sebapa'],
+        ['paternal half sister', 'saudara perempuan sebapa'],
+      ],
+      'islamic-mirth',
+    );
+  });
+
+  it('asks which heir a word for any child or any sibling means', () => {
+    const r = check('id', ['istri', 'anak'], [12.5, 87.5], 'islamic-mirth');
+    expect(r.ok).toBe(false);
+    expect(rulesOn(r, 1)).toContain('islamic.ambiguous-relationship');
+    const m = check('my', ['suami', 'saudara'], [50, 50], 'islamic-mirth');
+    expect(rulesOn(m, 1)).toContain('islamic.ambiguous-relationship');
+  });
+});

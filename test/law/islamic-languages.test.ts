@@ -159,3 +159,83 @@ describe('Malay and Indonesian', () => {
     expect(rulesOn(m, 1)).toContain('islamic.ambiguous-relationship');
   });
 });
+
+describe('French of the Maghreb and West Africa', () => {
+  it('reads the heirs as the Moudawana and the Algerian and Senegalese codes name them, œ or oe, accents or none', () => {
+    const table: [string, HeirKey][] = [
+      ['épouse', 'wife'],
+      ['Epouse', 'wife'],
+      ['mari', 'husband'],
+      ['fils', 'son'],
+      ['fille', 'daughter'],
+      ['petit-fils (fils du fils)', 'sonsSon'],
+      ['fille du fils', 'sonsDaughter'],
+      ['père', 'father'],
+      ['mère', 'mother'],
+      ['frère germain', 'fullBrother'],
+      ['Sœur germaine', 'fullSister'],
+      ['soeur germaine', 'fullSister'],
+      ['SŒUR CONSANGUINE', 'paternalHalfSister'],
+      ['frère consanguin', 'paternalHalfBrother'],
+      ['frère utérin', 'maternalHalfBrother'],
+      ['sœur utérine', 'maternalHalfSister'],
+      ['grand-mère maternelle', 'maternalGrandmother'],
+      ["fils de l'oncle paternel", 'fullPaternalUnclesSon'],
+      ['oncle maternel', 'maternalUncle'],
+    ];
+    for (const [rel, heir] of table) expect([rel, classifyRelationship(rel)]).toEqual([rel, { kind: 'heir', heir }]);
+    // A grandson of either line, a brother of any blood: asked about, not read as the English words are.
+    expect(classifyRelationship('petit-fils')).toEqual({ kind: 'ambiguous', candidates: ['sonsSon', 'daughtersSon'] });
+    for (const rel of ['frère', 'sœur', 'soeur', 'grand-père', 'demi-frère', 'neveu', 'oncle'])
+      expect([rel, classifyRelationship(rel).kind]).toEqual([rel, 'ambiguous']);
+    for (const rel of ['ami', 'belle-fille', 'nièce', 'frère de lait', 'ex-épouse'])
+      expect([rel, classifyRelationship(rel).kind]).toEqual([rel, 'non-heir']);
+    expect(classifyRelationship('trésor public').kind).toBe('treasury');
+    // Woman as often as wife: not guessed.
+    expect(classifyRelationship('femme').kind).toBe('unknown');
+  });
+
+  it('checks a Moroccan and an Algerian plan as the same plans in English', () => {
+    expectSameAsEnglish(
+      'ma',
+      [
+        ['wife', 'épouse'],
+        ['daughter', 'fille'],
+        ["son's daughter", 'fille du fils'],
+        ['mother', 'mère'],
+        ['full brother', 'frère germain'],
+      ],
+      'islamic-mirth',
+    );
+    expectSameAsEnglish(
+      'ma',
+      [
+        ['wife', 'épouse'],
+        ["son's son", 'petit-fils (fils du fils)'],
+        ['father', 'père'],
+      ],
+      'islamic-wasiyyah',
+      [['friend', 'ami', 20]],
+    );
+    expectSameAsEnglish(
+      'dz',
+      [
+        ['husband', 'mari'],
+        ['mother', 'mère'],
+        ['maternal half brother', 'frère utérin'],
+        ['maternal half sister', 'sœur utérine'],
+        ['paternal half sister', 'sœur consanguine'],
+      ],
+      'islamic-mirth',
+    );
+  });
+
+  it('asks which heir a bare "petit-fils" or "frère" means', () => {
+    const r = check('ma', ['épouse', 'petit-fils'], [12.5, 87.5], 'islamic-mirth');
+    expect(r.ok).toBe(false);
+    expect(rulesOn(r, 1)).toContain('islamic.ambiguous-relationship');
+    expect(rulesOn(check('dz', ['mari', 'frère'], [50, 50], 'islamic-mirth'), 1)).toContain(
+      'islamic.ambiguous-relationship',
+    );
+  });
+});

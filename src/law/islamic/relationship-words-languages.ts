@@ -24,6 +24,7 @@ export interface LanguageWords {
   treasury?: readonly string[];
 }
 
+const SPOUSES: readonly HeirKey[] = ['husband', 'wife'];
 const CHILDREN: readonly HeirKey[] = ['son', 'daughter'];
 const PARENTS: readonly HeirKey[] = ['father', 'mother'];
 const GRANDCHILDREN: readonly HeirKey[] = ['sonsSon', 'sonsDaughter', 'daughtersSon', 'daughtersDaughter'];
@@ -160,7 +161,107 @@ const MALAY_INDONESIAN: LanguageWords = {
   ],
 };
 
+/**
+ * French as written in the Maghreb and West Africa. Morocco's Moudawana (Family Code of 2004, French version, arts.
+ * 329-395: "frère germain", "frère consanguin", "frère utérin", "la fille du fils"), Algeria's Code de la famille
+ * (French text, arts. 126-183), Senegal's Code de la famille (arts. 571-580: "le mari survivant", "la veuve", "la
+ * sœur germaine, consanguine ou utérine", "l'aïeule maternelle ou paternelle"). Left out: "femme" (woman as often
+ * as wife); "cousin" and "parent" are the English words and keep their reading.
+ */
+const FRENCH: LanguageWords = {
+  heirs: {
+    husband: ['mari', 'époux', 'mari survivant', 'veuf'],
+    wife: ['épouse', 'veuve', 'conjointe'],
+    son: ['fils'],
+    daughter: ['fille'],
+    sonsSon: ['fils du fils', 'fils de fils', 'petit-fils (fils du fils)', 'petit-fils par le fils'],
+    sonsDaughter: ['fille du fils', 'fille de fils', 'petite-fille (fille du fils)', 'petite-fille par le fils'],
+    daughtersSon: ['fils de la fille', 'fils de fille', 'petit-fils (fils de la fille)', 'petit-fils par la fille'],
+    daughtersDaughter: [
+      'fille de la fille',
+      'fille de fille',
+      'petite-fille (fille de la fille)',
+      'petite-fille par la fille',
+    ],
+    father: ['père'],
+    mother: ['mère'],
+    paternalGrandfather: ['grand-père paternel', 'aïeul paternel', 'père du père'],
+    maternalGrandfather: ['grand-père maternel', 'père de la mère'],
+    paternalGrandmother: ['grand-mère paternelle', 'aïeule paternelle', 'mère du père'],
+    maternalGrandmother: ['grand-mère maternelle', 'aïeule maternelle', 'mère de la mère'],
+    fullBrother: ['frère germain'],
+    fullSister: ['sœur germaine'],
+    paternalHalfBrother: ['frère consanguin', 'demi-frère paternel'],
+    paternalHalfSister: ['sœur consanguine', 'demi-sœur paternelle'],
+    maternalHalfBrother: ['frère utérin', 'demi-frère maternel'],
+    maternalHalfSister: ['sœur utérine', 'demi-sœur maternelle'],
+    fullBrothersSon: ['fils du frère germain', 'fils du frère'],
+    paternalHalfBrothersSon: ['fils du frère consanguin'],
+    fullPaternalUncle: ['oncle paternel', 'oncle paternel germain', 'frère du père', 'frère germain du père'],
+    paternalHalfPaternalUncle: ['oncle paternel consanguin', 'frère consanguin du père'],
+    fullPaternalUnclesSon: ["fils de l'oncle paternel", "fils de l'oncle paternel germain"],
+    paternalHalfPaternalUnclesSon: ["fils de l'oncle paternel consanguin"],
+    maternalUncle: ['oncle maternel', 'frère de la mère'],
+    fullPaternalAunt: ['tante paternelle', 'sœur du père'],
+    maternalAunt: ['tante maternelle', 'sœur de la mère'],
+  },
+  ambiguous: {
+    conjoint: SPOUSES,
+    'conjoint survivant': SPOUSES,
+    enfant: CHILDREN,
+    'petit-fils': GRANDSONS,
+    'petite-fille': GRANDDAUGHTERS,
+    'petit-enfant': GRANDCHILDREN,
+    'grand-père': GRANDFATHERS,
+    'grand-mère': GRANDMOTHERS,
+    frère: BROTHERS,
+    sœur: SISTERS,
+    'demi-frère': ['paternalHalfBrother', 'maternalHalfBrother'],
+    'demi-sœur': ['paternalHalfSister', 'maternalHalfSister'],
+    neveu: NEPHEWS,
+    oncle: UNCLES,
+    tante: AUNTS,
+  },
+  nonHeirs: [
+    'ami',
+    'amie',
+    'voisin',
+    'voisine',
+    'mosquée',
+    'association',
+    'fondation',
+    'beau-fils',
+    'belle-fille',
+    'beau-père',
+    'belle-mère',
+    'beau-frère',
+    'belle-sœur',
+    'gendre',
+    'bru',
+    'fils adoptif',
+    'fille adoptive',
+    'enfant adoptif',
+    'enfant adopté',
+    'enfant recueilli',
+    'nièce',
+    'fils de la sœur',
+    'fille de la sœur',
+    'fille du frère',
+    'fils du frère utérin',
+    "fille de l'oncle paternel",
+    'cousine',
+    'frère de lait',
+    'sœur de lait',
+    'ex-épouse',
+    'ex-mari',
+    'ex-époux',
+    'ex-femme',
+  ],
+  treasury: ['trésor public'],
+};
+
 /** Each language's words, under the code of the language. */
 export const OTHER_LANGUAGE_WORDS: Readonly<Record<string, LanguageWords>> = {
   'ms-id': MALAY_INDONESIAN,
+  fr: FRENCH,
 };

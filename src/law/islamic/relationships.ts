@@ -9,14 +9,17 @@ import { OTHER_LANGUAGE_WORDS } from './relationship-words-languages.js';
  */
 
 /**
- * Lower-cases, drops apostrophes and turns every other non-letter into one space: "Son's Son" -> "sons son". A word
- * written in Arabic ("ابن الابن") is read as its English word first (src/law/arabic-family-words.ts).
+ * Lower-cases, drops accents and apostrophes and turns every other non-letter into one space: "Son's Son" -> "sons
+ * son", "Sœur germaine" -> "soeur germaine". A word written in Arabic ("ابن الابن") is read as its English word first
+ * (src/law/arabic-family-words.ts).
  */
 export function normalizeRelationship(relationship: string): string {
   return (englishForArabic(relationship) ?? relationship)
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
+    .replace(/œ/g, 'oe')
+    .replace(/æ/g, 'ae')
     .replace(/['’`´]/g, '')
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();

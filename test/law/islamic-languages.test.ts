@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkPlan } from '../../src/law/check-plan.js';
 import type { HeirKey } from '../../src/law/faraid/index.js';
-import { classifyRelationship } from '../../src/law/islamic.js';
+import { checkIslamicPlan, classifyRelationship, normalizeRelationship } from '../../src/law/islamic.js';
 import { OTHER_LANGUAGE_WORDS } from '../../src/law/islamic/relationship-words-languages.js';
 import { index } from './plans.js';
 
@@ -42,6 +42,7 @@ function expectSameAsEnglish(
   const fixed = legatees.map(([, , p]) => p);
   const probe = check(jurisdiction, english, [...pairs.map(() => 1), ...fixed], template);
   const shares = pairs.map((_, i) => Number(probe.expected.find((e) => e.beneficiaryIndex === i)?.expectedPercentage));
+  expect(shares.every(Number.isFinite)).toBe(true);
   const inEnglish = check(jurisdiction, english, [...shares, ...fixed], template);
   expect(inEnglish.ok).toBe(true);
   const inOther = check(jurisdiction, other, [...shares, ...fixed], template);
@@ -237,5 +238,80 @@ describe('French of the Maghreb and West Africa', () => {
     expect(rulesOn(check('dz', ['mari', 'frère'], [50, 50], 'islamic-mirth'), 1)).toContain(
       'islamic.ambiguous-relationship',
     );
+  });
+});
+
+describe('Turkish', () => {
+  it('reads dotless ı, ş, ğ, ç, ö and ü, in either case, as the table is written', () => {
+    expect(normalizeRelationship('KIZ EVLAT')).toBe('kiz evlat');
+    expect(normalizeRelationship('kız evlat')).toBe('kiz evlat');
+    expect(normalizeRelationship('Oğlunun Kızı')).toBe('oglunun kizi');
+    expect(normalizeRelationship('İSTERİ')).toBe('isteri');
+    const table: [string, HeirKey][] = [
+      ['karı', 'wife'],
+      ['KARI', 'wife'],
+      ['koca', 'husband'],
+      ['oğul', 'son'],
+      ['OĞUL', 'son'],
+      ['kız evlat', 'daughter'],
+      ['Kızım', 'daughter'],
+      ['baba', 'father'],
+      ['anne', 'mother'],
+      ['oğlunun oğlu', 'sonsSon'],
+      ['oğlunun kızı', 'sonsDaughter'],
+      ['babaanne', 'paternalGrandmother'],
+      ['anneanne', 'maternalGrandmother'],
+      ['öz erkek kardeş', 'fullBrother'],
+      ['baba bir kız kardeş', 'paternalHalfSister'],
+      ['ana bir erkek kardeş', 'maternalHalfBrother'],
+      ['amca', 'fullPaternalUncle'],
+      ['dayı', 'maternalUncle'],
+    ];
+    for (const [rel, heir] of table) expect([rel, classifyRelationship(rel)]).toEqual([rel, { kind: 'heir', heir }]);
+    for (const rel of ['eş', 'Eşim', 'kardeş', 'erkek kardeş', 'kız kardeş', 'torun', 'dede', 'yeğen'])
+      expect([rel, classifyRelationship(rel).kind]).toEqual([rel, 'ambiguous']);
+    for (const rel of ['arkadaş', 'üvey oğul', 'gelin', 'süt kardeş'])
+      expect([rel, classifyRelationship(rel).kind]).toEqual([rel, 'non-heir']);
+    // Girl as often as daughter: not guessed.
+    expect(classifyRelationship('kız').kind).toBe('unknown');
+  });
+
+  it('checks a plan in Turkish as the same plan in English, in both templates', () => {
+    // Turkey's own law is secular: the Islamic templates are used where the owner plans, here Germany.
+    expectSameAsEnglish(
+      'de',
+      [
+        ['wife', 'karı'],
+        ['son', 'oğul'],
+        ['daughter', 'kız evlat'],
+        ['paternal grandmother', 'babaanne'],
+        ['maternal grandmother', 'anneanne'],
+      ],
+      'islamic-mirth',
+    );
+    expectSameAsEnglish(
+      'de',
+      [
+        ['husband', 'koca'],
+        ['father', 'baba'],
+        ['mother', 'anne'],
+      ],
+      'islamic-wasiyyah',
+      [['friend', 'arkadaş', 25]],
+    );
+    const b = (relationship: string, percentage: number, name: string) => ({ name, percentage, relationship });
+    const turkish = checkIslamicPlan('islamic-mirth', [b('karı', 25, 'a'), b('baba bir erkek kardeş', 75, 'b')]);
+    const english = checkIslamicPlan('islamic-mirth', [b('wife', 25, 'a'), b('paternal half brother', 75, 'b')]);
+    expect(english.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(turkish.findings).toEqual(english.findings);
+  });
+
+  it('asks which heir "eş", "kardeş" or "torun" means', () => {
+    const r = checkIslamicPlan('islamic-mirth', [
+      { name: 'a', percentage: 25, relationship: 'eş' },
+      { name: 'b', percentage: 50, relationship: 'kardeş' },
+      { name: 'c', percentage: 25, relationship: 'torun' },
+    ]);
+    for (const i of [0, 1, 2]) expect(rulesOn(r, i)).toContain('islamic.ambiguous-relationship');
   });
 });

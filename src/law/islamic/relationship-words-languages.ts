@@ -260,8 +260,97 @@ const FRENCH: LanguageWords = {
   treasury: ['trésor public'],
 };
 
+/**
+ * Turkish. The Turkish Civil Code (Law 4721, arts. 495-501: "altsoy", "ana", "baba", "kardeş", "sağ kalan eş") and the
+ * Türk Dil Kurumu's Güncel Türkçe Sözlük ("baba bir", "ana bir": of one father, of one mother; "öz kardeş": of both
+ * parents; "babaanne", "anneanne"). Turkey's own law is secular; the words serve the Islamic templates wherever the
+ * plan is made. Left out: "kız" (girl as often as daughter; "kız evlat" and "kızım" are read), "hanım" (lady as often
+ * as wife), "abla", "abi", "ağabey" (said to anyone older), "üvey kardeş" (a step-sibling, who is no heir, or a
+ * half-sibling, who is).
+ */
+const TURKISH: LanguageWords = {
+  heirs: {
+    husband: ['koca', 'kocam', 'zevç'],
+    wife: ['karı', 'karım', 'zevce'],
+    son: ['oğul', 'oğlum', 'erkek evlat'],
+    daughter: ['kız evlat', 'kızım'],
+    sonsSon: ['oğlunun oğlu', 'oğlumun oğlu'],
+    sonsDaughter: ['oğlunun kızı', 'oğlumun kızı'],
+    daughtersSon: ['kızının oğlu', 'kızımın oğlu'],
+    daughtersDaughter: ['kızının kızı', 'kızımın kızı'],
+    father: ['baba', 'babam'],
+    mother: ['anne', 'annem', 'ana'],
+    paternalGrandfather: ['babanın babası', 'babamın babası'],
+    maternalGrandfather: ['annenin babası', 'annemin babası'],
+    paternalGrandmother: ['babaanne', 'babanın annesi'],
+    maternalGrandmother: ['anneanne', 'annenin annesi'],
+    fullBrother: ['öz erkek kardeş'],
+    fullSister: ['öz kız kardeş'],
+    paternalHalfBrother: ['baba bir erkek kardeş'],
+    paternalHalfSister: ['baba bir kız kardeş'],
+    maternalHalfBrother: ['ana bir erkek kardeş', 'anne bir erkek kardeş'],
+    maternalHalfSister: ['ana bir kız kardeş', 'anne bir kız kardeş'],
+    fullPaternalUncle: ['amca'],
+    fullPaternalUnclesSon: ['amca oğlu', 'amcaoğlu'],
+    maternalUncle: ['dayı'],
+    fullPaternalAunt: ['hala'],
+    maternalAunt: ['teyze'],
+  },
+  ambiguous: {
+    eş: SPOUSES,
+    eşim: SPOUSES,
+    evlat: CHILDREN,
+    çocuk: CHILDREN,
+    çocuğum: CHILDREN,
+    torun: GRANDCHILDREN,
+    torunum: GRANDCHILDREN,
+    'erkek torun': GRANDSONS,
+    'kız torun': GRANDDAUGHTERS,
+    dede: GRANDFATHERS,
+    büyükbaba: GRANDFATHERS,
+    büyükanne: GRANDMOTHERS,
+    nine: GRANDMOTHERS,
+    kardeş: SIBLINGS,
+    kardeşim: SIBLINGS,
+    'erkek kardeş': BROTHERS,
+    'erkek kardeşim': BROTHERS,
+    'kız kardeş': SISTERS,
+    'kız kardeşim': SISTERS,
+    'öz kardeş': FULL_SIBLINGS,
+    'baba bir kardeş': PATERNAL_HALF_SIBLINGS,
+    'ana bir kardeş': MATERNAL_HALF_SIBLINGS,
+    'anne bir kardeş': MATERNAL_HALF_SIBLINGS,
+    yeğen: NEPHEWS,
+    kuzen: COUSINS,
+  },
+  nonHeirs: [
+    'arkadaş',
+    'arkadaşım',
+    'komşu',
+    'vakıf',
+    'dernek',
+    'cami',
+    'hayır kurumu',
+    'üvey oğul',
+    'üvey kız',
+    'üvey anne',
+    'üvey baba',
+    'evlatlık',
+    'gelin',
+    'damat',
+    'kayınpeder',
+    'kayınvalide',
+    'kayınbirader',
+    'yenge',
+    'enişte',
+    'süt kardeş',
+    'eski eş',
+  ],
+};
+
 /** Each language's words, under the code of the language. */
 export const OTHER_LANGUAGE_WORDS: Readonly<Record<string, LanguageWords>> = {
   'ms-id': MALAY_INDONESIAN,
   fr: FRENCH,
+  tr: TURKISH,
 };

@@ -10,7 +10,8 @@ import { OTHER_LANGUAGE_WORDS } from './relationship-words-languages.js';
 
 /**
  * Lower-cases, drops accents and apostrophes and turns every other non-letter into one space: "Son's Son" -> "sons
- * son", "Sœur germaine" -> "soeur germaine". A word written in Arabic ("ابن الابن") is read as its English word first
+ * son", "Sœur germaine" -> "soeur germaine", "KIZ EVLAT" and "kız evlat" -> "kiz evlat" (Turkish dotless "ı", which
+ * has no decomposition, is "i"). A word written in Arabic ("ابن الابن") is read as its English word first
  * (src/law/arabic-family-words.ts).
  */
 export function normalizeRelationship(relationship: string): string {
@@ -18,6 +19,7 @@ export function normalizeRelationship(relationship: string): string {
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ı/g, 'i')
     .replace(/œ/g, 'oe')
     .replace(/æ/g, 'ae')
     .replace(/['’`´]/g, '')

@@ -315,3 +315,84 @@ describe('Turkish', () => {
     for (const i of [0, 1, 2]) expect(rulesOn(r, i)).toContain('islamic.ambiguous-relationship');
   });
 });
+
+describe('Urdu and Persian in Latin letters', () => {
+  it('reads the Urdu words that name the line, and the Persian words of the Iranian Civil Code', () => {
+    const table: [string, HeirKey][] = [
+      ['biwi', 'wife'],
+      ['Shohar', 'husband'],
+      ['shauhar', 'husband'],
+      ['beta', 'son'],
+      ['beti', 'daughter'],
+      ['walid', 'father'],
+      ['walida', 'mother'],
+      ['pota', 'sonsSon'],
+      ['nawasi', 'daughtersDaughter'],
+      ['dadi', 'paternalGrandmother'],
+      ['nani', 'maternalGrandmother'],
+      ['chacha', 'fullPaternalUncle'],
+      ['mamun', 'maternalUncle'],
+      ['bhatija', 'fullBrothersSon'],
+      ['pesar', 'son'],
+      ['dokhtar', 'daughter'],
+      ['pedar', 'father'],
+      ['madar', 'mother'],
+      ['pesar-e amu', 'fullPaternalUnclesSon'],
+    ];
+    for (const [rel, heir] of table) expect([rel, classifyRelationship(rel)]).toEqual([rel, { kind: 'heir', heir }]);
+    for (const rel of ['hamsar', 'aulad', 'bhai', 'behen', 'baradar', 'khahar', 'nave'])
+      expect([rel, classifyRelationship(rel).kind]).toEqual([rel, 'ambiguous']);
+    for (const rel of ['dost', 'bhanja', 'bahu'])
+      expect([rel, classifyRelationship(rel).kind]).toEqual([rel, 'non-heir']);
+    // A title as often as a wife; Urdu mother but Arabic paternal aunt; English grandma and dad: not read as Urdu.
+    expect(classifyRelationship('begum').kind).toBe('unknown');
+    expect(classifyRelationship('amma')).toEqual({ kind: 'heir', heir: 'fullPaternalAunt' });
+    expect(classifyRelationship('nana').kind).toBe('unknown');
+    expect(classifyRelationship('dada').kind).toBe('unknown');
+  });
+
+  it('checks a Pakistani plan in Urdu and an Iranian plan in Persian as the same plans in English', () => {
+    expectSameAsEnglish(
+      'pk',
+      [
+        ['wife', 'biwi'],
+        ['son', 'beta'],
+        ['daughter', 'beti'],
+        ['mother', 'walida'],
+        ['father', 'walid'],
+      ],
+      'islamic-mirth',
+    );
+    expectSameAsEnglish(
+      'pk',
+      [
+        ['husband', 'shohar'],
+        ["son's daughter", 'poti'],
+        ['paternal grandmother', 'dadi'],
+        ['maternal grandmother', 'nani'],
+        ['paternal uncle', 'chacha'],
+      ],
+      'islamic-wasiyyah',
+      [['friend', 'dost', 10]],
+    );
+    expectSameAsEnglish(
+      'ir',
+      [
+        ['husband', 'shohar'],
+        ['daughter', 'dokhtar'],
+        ['father', 'pedar'],
+        ['mother', 'madar'],
+      ],
+      'islamic-mirth',
+    );
+  });
+
+  it('asks which heir "bhai" or "hamsar" means', () => {
+    expect(rulesOn(check('pk', ['biwi', 'bhai'], [25, 75], 'islamic-mirth'), 1)).toContain(
+      'islamic.ambiguous-relationship',
+    );
+    expect(rulesOn(check('ir', ['hamsar', 'pesar'], [25, 75], 'islamic-mirth'), 0)).toContain(
+      'islamic.ambiguous-relationship',
+    );
+  });
+});

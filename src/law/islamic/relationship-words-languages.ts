@@ -348,9 +348,86 @@ const TURKISH: LanguageWords = {
   ],
 };
 
+/**
+ * Urdu and Persian in Latin letters. Urdu: Platts, A Dictionary of Urdu, Classical Hindi and English (1884), for the
+ * kinship words, which name the line ("dadi" the father's mother, "nani" the mother's mother, "pota" a son's son,
+ * "nawasa" a daughter's son, "chacha" and "taya" the father's brothers, "mamun" the mother's brother). Persian: the
+ * words of Iran's Civil Code (arts. 861-949: "pedar", "madar", "pesar", "dokhtar", "shohar") as they are commonly
+ * transliterated, and Steingass, A Comprehensive Persian-English Dictionary. "dokhtar" and "pesar" are girl and boy
+ * too, but as French "fille", the language has no other word for daughter and son, and the Civil Code uses them.
+ * Left out: "begum" (a wife, and a title of any lady), "zan" (woman as often as wife), "amma" (Urdu mother, Arabic
+ * paternal aunt, which the table reads already), "nana" and "dada" (the maternal and paternal grandfather in Urdu,
+ * but English grandma and dad), "bhaiya", "baji", "apa" (said to anyone older).
+ */
+const URDU_PERSIAN: LanguageWords = {
+  heirs: {
+    husband: ['shohar', 'shauhar', 'shouhar', 'showhar', 'khawand', 'khavand'],
+    wife: ['biwi', 'bivi', 'ahliya', 'ahliyah'],
+    son: ['beta', 'pesar'],
+    daughter: ['beti', 'dokhtar'],
+    sonsSon: ['pota', 'pesar-e pesar'],
+    sonsDaughter: ['poti', 'dokhtar-e pesar'],
+    daughtersSon: ['nawasa', 'pesar-e dokhtar'],
+    daughtersDaughter: ['nawasi', 'dokhtar-e dokhtar'],
+    father: ['walid', 'abba', 'abbu', 'pedar'],
+    mother: ['walida', 'walidah', 'ammi', 'madar', 'maadar'],
+    paternalGrandmother: ['dadi'],
+    maternalGrandmother: ['nani'],
+    fullPaternalUncle: ['chacha', 'taya', 'amu', 'amoo'],
+    maternalUncle: ['mamun', 'mamu', 'mamoo', 'daei', 'dayi'],
+    fullPaternalAunt: ['phuphi', 'phuppo', 'phupho', 'ammeh'],
+    maternalAunt: ['khaleh'],
+    fullBrothersSon: ['bhatija', 'pesar-e baradar'],
+    fullPaternalUnclesSon: ['chachazad bhai', 'pesar-e amu', 'pesar amu'],
+  },
+  ambiguous: {
+    hamsar: SPOUSES,
+    aulad: CHILDREN,
+    aulaad: CHILDREN,
+    farzand: CHILDREN,
+    walidain: PARENTS,
+    valedein: PARENTS,
+    nave: GRANDCHILDREN,
+    naveh: GRANDCHILDREN,
+    pedarbozorg: GRANDFATHERS,
+    'pedar bozorg': GRANDFATHERS,
+    madarbozorg: GRANDMOTHERS,
+    'madar bozorg': GRANDMOTHERS,
+    bhai: BROTHERS,
+    baradar: BROTHERS,
+    behen: SISTERS,
+    bahen: SISTERS,
+    behan: SISTERS,
+    bahan: SISTERS,
+    khahar: SISTERS,
+    khaahar: SISTERS,
+  },
+  nonHeirs: [
+    'dost',
+    'doost',
+    'padosi',
+    'parosi',
+    'hamsaya',
+    'bhatiji',
+    'bhanja',
+    'bhanji',
+    'chachi',
+    'mumani',
+    'bahu',
+    'damad',
+    'sasur',
+    'saas',
+    'sautela beta',
+    'sauteli beti',
+    'sauteli maa',
+    'sautela baap',
+  ],
+};
+
 /** Each language's words, under the code of the language. */
 export const OTHER_LANGUAGE_WORDS: Readonly<Record<string, LanguageWords>> = {
   'ms-id': MALAY_INDONESIAN,
   fr: FRENCH,
   tr: TURKISH,
+  'ur-fa': URDU_PERSIAN,
 };

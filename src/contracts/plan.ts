@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NAME_CHARS, NAME_CHARS_REASON } from '../core/names.js';
+import { RELATIONSHIP_WORDS } from '../law/relationship-words.js';
 import { TEMPLATE_TYPES } from '../law/templates.js';
 import {
   GUARDIAN_WAIT_DAYS,
@@ -44,9 +45,7 @@ export const BeneficiarySchema = z
       .trim()
       .max(60)
       .optional()
-      .describe(
-        'Relationship to the owner (spouse, son, daughter, father, mother, brother, sister, friend, charity...), in English; the civil-law checks also read French, Spanish, German, Italian, Portuguese, Dutch, Polish, Czech, Slovak, Lithuanian, Latvian, Romanian, Hungarian and Greek words (épouse, hijo, Tochter, żona, syn, σύζυγος...), and both checks Arabic ones (زوجة, ابن...). Required for Islamic templates.',
-      ),
+      .describe(`${RELATIONSHIP_WORDS} Required for Islamic templates.`),
     email: z.string().trim().email().max(254).optional().describe('Email for notifications (kept off-chain).'),
   })
   .describe('One beneficiary.');

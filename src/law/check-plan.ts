@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RELATIONSHIP_WORDS } from './relationship-words.js';
 import { TEMPLATE_TYPES, type TemplateType } from './templates.js';
 import {
   HEIR_KEYS,
@@ -45,14 +46,7 @@ export const CheckPlanInput = z
           .strictObject({
             name: z.string().trim().min(1).max(200).describe('Name of the beneficiary.'),
             percentage: z.number().gt(0).max(100).describe('Share in percent, up to two decimals.'),
-            relationship: z
-              .string()
-              .trim()
-              .max(60)
-              .optional()
-              .describe(
-                'Relationship to the owner (spouse, son, daughter, father, mother, brother, sister, friend, charity...), in English; the civil-law checks also read French, Spanish, German, Italian, Portuguese, Dutch, Polish, Czech, Slovak, Lithuanian, Latvian, Romanian, Hungarian and Greek words (épouse, hijo, Tochter, żona, syn, σύζυγος...), and both checks Arabic ones (زوجة, ابن...).',
-              ),
+            relationship: z.string().trim().max(60).optional().describe(RELATIONSHIP_WORDS),
           })
           .describe('A beneficiary.'),
       )

@@ -5,13 +5,15 @@ export type KinClass = 'spouse' | 'child' | 'grandchild' | 'parent' | 'sibling';
 
 /**
  * The same relatives in the other languages owners in the catalogue's civil-law countries write them in (French,
- * Spanish, German, Italian, Portuguese, Dutch; Polish, Czech, Slovak, Lithuanian, Latvian, Romanian, Hungarian, Greek),
- * written as `normalize` leaves them or in their own spelling (the table is read through `normalize`, so "żona" and
- * "zona" are one word). Words that mean something else as often ("femme", "mujer", "Frau", Czech "žena", Greek
- * "γυναίκα": woman; Lithuanian "vyras", Latvian "vīrs", Greek "άντρας": man; Hungarian "lány": girl;
- * Italian "nipote", Romanian "nepot": grandchild or nephew; Latvian "māte", which reads as English "mate") are left
- * out: they stay 'other', like an English word we do not know. Arabic is read through its English words
- * (src/law/arabic-family-words.ts).
+ * Spanish, German, Italian, Portuguese, Dutch; Polish, Czech, Slovak, Lithuanian, Latvian, Romanian, Hungarian,
+ * Greek; and, for owners the fara'id checks read too, Malay and Indonesian, Turkish, and Urdu and Persian in Latin
+ * letters: the words of src/law/islamic/relationship-words-languages.ts that name one of these classes), written as
+ * `normalize` leaves them or in their own spelling (the table is read through `normalize`, so "żona" and "zona" are
+ * one word). Words that mean something else as often ("femme", "mujer", "Frau", Czech "žena", Greek "γυναίκα":
+ * woman; Lithuanian "vyras", Latvian "vīrs", Greek "άντρας": man; Hungarian "lány": girl; Italian "nipote", Romanian
+ * "nepot": grandchild or nephew; Latvian "māte", which reads as English "mate"; Turkish "kız": girl; Malay "janda",
+ * "duda": a divorcee too; Persian "zan": woman; Urdu "begum": a title) are left out: they stay 'other', like an
+ * English word we do not know. Arabic is read through its English words (src/law/arabic-family-words.ts).
  */
 export const OTHER_LANGUAGES: Record<KinClass, readonly string[]> = {
   spouse: [
@@ -98,6 +100,22 @@ export const OTHER_LANGUAGES: Record<KinClass, readonly string[]> = {
     'σύζυγος',
     'χήρα',
     'χήρος',
+    // ms, id (Malay, Indonesian)
+    'isteri',
+    'istri',
+    'suami',
+    // tr
+    'karı',
+    'karım',
+    'koca',
+    'kocam',
+    'eş',
+    'eşim',
+    // ur, fa (in Latin letters)
+    'biwi',
+    'shohar',
+    'shauhar',
+    'hamsar',
   ],
   child: [
     'enfant',
@@ -193,6 +211,25 @@ export const OTHER_LANGUAGES: Record<KinClass, readonly string[]> = {
     'παιδιά',
     'τέκνο',
     'τέκνα',
+    // ms, id
+    'anak',
+    'anak lelaki',
+    'anak laki-laki',
+    'anak perempuan',
+    // tr
+    'oğul',
+    'oğlum',
+    'kız evlat',
+    'kızım',
+    'çocuk',
+    'çocuğum',
+    'evlat',
+    // ur, fa
+    'beta',
+    'beti',
+    'pesar',
+    'dokhtar',
+    'farzand',
   ],
   grandchild: [
     'petit fils',
@@ -255,6 +292,17 @@ export const OTHER_LANGUAGES: Record<KinClass, readonly string[]> = {
     'εγγονή',
     'εγγόνι',
     'εγγόνια',
+    // ms, id
+    'cucu',
+    // tr
+    'torun',
+    'torunum',
+    // ur, fa
+    'pota',
+    'poti',
+    'nawasa',
+    'nawasi',
+    'naveh',
   ],
   parent: [
     'pere',
@@ -317,6 +365,20 @@ export const OTHER_LANGUAGES: Record<KinClass, readonly string[]> = {
     'μαμά',
     'γονέας',
     'γονείς',
+    // ms, id
+    'ayah',
+    'bapa',
+    'ibu',
+    // tr
+    'anne',
+    'annem',
+    'baba',
+    'babam',
+    // ur, fa
+    'walid',
+    'walida',
+    'pedar',
+    'madar',
   ],
   sibling: [
     'frere',
@@ -401,5 +463,20 @@ export const OTHER_LANGUAGES: Record<KinClass, readonly string[]> = {
     'αδερφή',
     'αδέλφια',
     'αδέρφια',
+    // ms, id
+    'saudara kandung',
+    'saudara lelaki',
+    'saudara laki-laki',
+    'saudara perempuan',
+    // tr
+    'kardeş',
+    'kardeşim',
+    'erkek kardeş',
+    'kız kardeş',
+    // ur, fa
+    'bhai',
+    'behen',
+    'baradar',
+    'khahar',
   ],
 };

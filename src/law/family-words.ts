@@ -58,7 +58,7 @@ const WORDS: Record<KinClass, readonly string[]> = {
 };
 /**
  * A relationship as the tables hold it: accents and other marks dropped, the ligatures spelt out ("sœur" is "soeur",
- * "ß" "ss"), the Polish "ł" an "l" (it has no mark to drop), lower case, Latin and Greek letters (a final "ς" as "σ"),
+ * "ß" "ss"), the Polish "ł" an "l" and the Turkish "ı" an "i" (they have no mark to drop), lower case, Latin and Greek letters (a final "ς" as "σ"),
  * spaces and hyphens only.
  */
 function normalize(relationship: string): string {
@@ -66,6 +66,7 @@ function normalize(relationship: string): string {
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
+    .replace(/ı/g, 'i')
     .replace(/œ/g, 'oe')
     .replace(/æ/g, 'ae')
     .replace(/ß/g, 'ss')

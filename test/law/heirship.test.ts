@@ -76,7 +76,12 @@ describe.concurrent('relationship words', () => {
   // The words of Polish, Slovak, Lithuanian, Latvian, Czech, Romanian, Greek and Hungarian owners, in English order:
   // spouse, husband, wife, son, daughter, child, grandchild, father, mother, brother, sister; each as typed with its
   // marks and (second) without them.
-  const NATIVE: Record<string, { words: readonly (readonly [string, string] | null)[]; partner?: string }> = {
+  // Then the words of owners the fara'id checks read too, for the civil-law checks of their countries' plans:
+  // Indonesian and Malay, Urdu and Persian in Latin letters, and Turkish (an owner in Germany: `at`).
+  const NATIVE: Record<
+    string,
+    { words: readonly (readonly [string, string] | null)[]; partner?: string; at?: string }
+  > = {
     pl: {
       words: [
         ['małżonek', 'malzonek'],
@@ -202,6 +207,82 @@ describe.concurrent('relationship words', () => {
         ['lánytestvér', 'lanytestver'],
       ],
     },
+    id: {
+      words: [
+        ['istri', 'Istri'],
+        ['suami', 'Suami'],
+        ['istri', 'ISTRI'],
+        ['anak laki-laki', 'anak lelaki'],
+        ['anak perempuan', 'Anak Perempuan'],
+        ['anak', 'Anak'],
+        ['cucu', 'Cucu'],
+        ['ayah', 'bapa'],
+        ['ibu', 'Ibu'],
+        ['saudara laki-laki', 'saudara kandung'],
+        ['saudara perempuan', 'Saudara Perempuan'],
+      ],
+    },
+    my: {
+      words: [
+        ['isteri', 'Isteri'],
+        ['suami', 'SUAMI'],
+        ['isteri', 'ISTERI'],
+        ['anak lelaki', 'Anak Lelaki'],
+        ['anak perempuan', 'ANAK PEREMPUAN'],
+        ['anak', 'ANAK'],
+        ['cucu', 'CUCU'],
+        ['bapa', 'ayah'],
+        ['ibu', 'IBU'],
+        ['saudara lelaki', 'saudara kandung'],
+        ['saudara perempuan', 'SAUDARA PEREMPUAN'],
+      ],
+    },
+    pk: {
+      words: [
+        null,
+        ['shohar', 'shauhar'],
+        ['biwi', 'Biwi'],
+        ['beta', 'Beta'],
+        ['beti', 'Beti'],
+        ['farzand', 'Farzand'],
+        ['pota', 'nawasi'],
+        ['walid', 'Walid'],
+        ['walida', 'Walida'],
+        ['bhai', 'Bhai'],
+        ['behen', 'Behen'],
+      ],
+    },
+    ir: {
+      words: [
+        ['hamsar', 'Hamsar'],
+        null,
+        null,
+        ['pesar', 'Pesar'],
+        ['dokhtar', 'Dokhtar'],
+        ['farzand', 'Farzand'],
+        ['naveh', 'Naveh'],
+        ['pedar', 'Pedar'],
+        ['madar', 'Madar'],
+        ['baradar', 'Baradar'],
+        ['khahar', 'Khahar'],
+      ],
+    },
+    tr: {
+      at: 'de',
+      words: [
+        ['eş', 'es'],
+        ['koca', 'kocam'],
+        ['karı', 'KARI'],
+        ['oğul', 'ogul'],
+        ['kız evlat', 'kızım'],
+        ['çocuk', 'cocuk'],
+        ['torun', 'Torun'],
+        ['baba', 'babam'],
+        ['anne', 'annem'],
+        ['erkek kardeş', 'erkek kardes'],
+        ['kız kardeş', 'KIZ KARDEŞ'],
+      ],
+    },
   };
   const ENGLISH = [
     'spouse',
@@ -217,7 +298,7 @@ describe.concurrent('relationship words', () => {
     'sister',
   ] as const;
 
-  it('reads the relatives of Polish, Slovak, Lithuanian, Latvian, Czech, Romanian, Greek and Hungarian owners', () => {
+  it('reads the relatives of Polish, Slovak, Lithuanian, Latvian, Czech, Romanian, Greek, Hungarian, Indonesian, Malay, Urdu, Persian and Turkish owners', () => {
     for (const [id, { words }] of Object.entries(NATIVE))
       words.forEach((spellings, i) => {
         for (const word of spellings ?? [])
@@ -226,14 +307,31 @@ describe.concurrent('relationship words', () => {
     // Both parents named at once count as two, as "parents" does.
     for (const word of ['rodzice', 'rodiče', 'rodičia', 'tėvai', 'vecāki', 'părinți', 'szülők', 'γονείς'])
       expect([word, classifyRelationship(word)]).toEqual([word, 'parent']);
-    // Words that also mean "woman", "man", "boy" or "nephew", or read as English "mate", stay unknown.
-    for (const word of ['žena', 'vyras', 'vīrs', 'γυναίκα', 'άντρας', 'lány', 'nepot', 'māte', 'mate', 'przyjaciel'])
+    // Words that also mean "woman", "man", "girl", "nephew" or a divorcee, a title, or read as English "mate", stay
+    // unknown.
+    for (const word of [
+      'žena',
+      'vyras',
+      'vīrs',
+      'γυναίκα',
+      'άντρας',
+      'lány',
+      'nepot',
+      'māte',
+      'mate',
+      'przyjaciel',
+      'kız',
+      'janda',
+      'duda',
+      'zan',
+      'begum',
+    ])
       expect([word, classifyRelationship(word)]).toEqual([word, 'other']);
   });
 
   it('checks a plan written in those languages as the same plan in English', () => {
     const english = (i: number) => ENGLISH[i]!;
-    for (const [id, { words }] of Object.entries(NATIVE))
+    for (const [id, { words, at }] of Object.entries(NATIVE))
       for (const pick of [0, 1] as const) {
         const word = (i: number) => words[i]?.[pick] ?? '';
         for (const plan of [
@@ -241,17 +339,18 @@ describe.concurrent('relationship words', () => {
           [1, 5, 6], // husband, child, grandchild
           [0, 7, 8, 9, 10], // spouse, father, mother, brother, sister
           [7, 8], // father, mother
+          [3, 4, 5, 6], // son, daughter, child, grandchild
         ]) {
           if (plan.some((i) => !words[i])) continue;
           const build = (say: (i: number) => string) => [
             ...plan.map((i, n) => b(say(i), 5, `P${n}`)),
             b('friend', 100 - 5 * plan.length, 'F'),
           ];
-          const native = checkJurisdictionPlan(J(id), 'civil-law', build(word));
+          const native = checkJurisdictionPlan(J(at ?? id), 'civil-law', build(word));
           expect([id, plan.map(word), native]).toEqual([
             id,
             plan.map(word),
-            checkJurisdictionPlan(J(id), 'civil-law', build(english)),
+            checkJurisdictionPlan(J(at ?? id), 'civil-law', build(english)),
           ]);
         }
       }

@@ -28,6 +28,7 @@ import {
   type WizardOptions,
 } from '../embed/page.js';
 import { createEmbedSession } from '../embed/store.js';
+import { authChallenge } from './errors.js';
 import { EMBED_TOKEN_TTL_DEFAULT } from '../tools/embed/create-embed-session.js';
 
 const STATUS_OF: Record<string, number> = { EMBED_NOT_CONFIGURED: 403, EMBED_TOKEN_EXPIRED: 401 };
@@ -303,6 +304,8 @@ export function registerEmbedRoutes(app: FastifyInstance, services: Services): v
     }
     const css = `/api/v1/embed/wizard.css?v=${assets?.['wizard.css'].version ?? '0'}`;
     const js = `/api/v1/embed/wizard.js?v=${assets?.['wizard.js'].version ?? '0'}`;
+    const challenge = authChallenge(answer.status, answer.config.error?.code);
+    if (challenge !== undefined) reply.header('WWW-Authenticate', challenge);
     reply
       .status(answer.status)
       .header('Content-Security-Policy', wizardCsp(answer.frameAncestors))

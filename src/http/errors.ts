@@ -29,10 +29,24 @@ export function retryAfterSeconds(err: ApiError, services: Services): number | u
   return Math.max(1, Math.ceil((Date.parse(err.retryAfter) - services.clock.now().getTime()) / 1000));
 }
 
+/**
+ * The challenge a 401 answers with in WWW-Authenticate (RFC 9110 §11.6.1: every 401 carries one), or undefined for
+ * other statuses. The scheme is Bearer, the one a key is sent in (RFC 6750 §3); `error="invalid_token"` only when a
+ * credential was presented and refused (API_KEY_INVALID: unknown, revoked or expired), not when none was sent
+ * (RFC 6750 §3.1). REST and /mcp answer with the same one.
+ */
+export function authChallenge(status: number, code: string | undefined): string | undefined {
+  if (status !== 401) return undefined;
+  return code === 'API_KEY_INVALID' ? 'Bearer realm="svc", error="invalid_token"' : 'Bearer realm="svc"';
+}
+
 export function sendError(reply: FastifyReply, err: ApiError, services: Services): FastifyReply {
   // Says when to come back, as the OpenAPI document declares.
   const retry = retryAfterSeconds(err, services);
   if (retry !== undefined) reply.header('Retry-After', retry);
+  // Says how to authenticate, on every 401.
+  const challenge = authChallenge(err.status, err.code);
+  if (challenge !== undefined) reply.header('WWW-Authenticate', challenge);
   return reply
     .header('X-Request-Id', reply.request.id)
     .status(err.status)

@@ -16,7 +16,7 @@ import { countAdmitted } from '../access/budget.js';
 import type { CallInfo } from '../access/call.js';
 import { admit } from '../access/key.js';
 import { conflictingKeys, presentedKey } from './credentials.js';
-import { retryAfterSeconds } from './errors.js';
+import { authChallenge, retryAfterSeconds } from './errors.js';
 import { rateHeaders } from './rate-headers.js';
 
 /**
@@ -180,7 +180,8 @@ export async function mcpRoutes(app: FastifyInstance, { services, tools, closing
       const apiErr = err instanceof ApiError ? err : ApiError.internal();
       const headers: Record<string, string | number> = {};
       if (call.rate) Object.assign(headers, rateHeaders(call.rate));
-      if (apiErr.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="svc", error="invalid_token"';
+      const challenge = authChallenge(apiErr.status, apiErr.code);
+      if (challenge !== undefined) headers['WWW-Authenticate'] = challenge;
       const retry = retryAfterSeconds(apiErr, services);
       if (retry !== undefined) headers['Retry-After'] = retry;
       return refuse(apiErr.status, apiErr, headers);

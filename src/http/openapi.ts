@@ -73,12 +73,20 @@ const DESCRIBED_NAMES: Record<string, string> = {
 };
 
 /** One entry of components.responses per error status the API documents. */
-const ERROR_RESPONSES: Record<string, { name: string; description: string; retryAfter?: boolean }> = {
+const ERROR_RESPONSES: Record<
+  string,
+  { name: string; description: string; retryAfter?: boolean; challenge?: boolean }
+> = {
   '400': {
     name: 'BadRequest',
     description: 'The input was refused (VALIDATION_ERROR, with the offending fields in error.details).',
   },
-  '401': { name: 'Unauthorized', description: 'No valid credential (API_KEY_MISSING, API_KEY_INVALID, UNAUTHORIZED).' },
+  '401': {
+    name: 'Unauthorized',
+    description:
+      'No valid credential (API_KEY_MISSING, API_KEY_INVALID, UNAUTHORIZED); WWW-Authenticate names the Bearer scheme.',
+    challenge: true,
+  },
   '403': {
     name: 'Forbidden',
     description:
@@ -138,6 +146,12 @@ const HEADERS: Record<string, { name: string; description: string; schema: Recor
     name: 'Retry-After',
     description: 'Seconds to wait before retrying.',
     schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 86_400 },
+  },
+  WwwAuthenticate: {
+    name: 'WWW-Authenticate',
+    description:
+      'The Bearer challenge of every 401: `Bearer realm="svc"`, with `error="invalid_token"` when the key presented is unknown, revoked or expired.',
+    schema: { type: 'string', maxLength: 100 },
   },
   SetCookie: {
     name: 'Set-Cookie',
@@ -460,7 +474,11 @@ export function finishOpenApiDocument(doc: Json, tools: readonly AnyTool[]): Jso
     const error = ERROR_RESPONSES[status]!;
     responses[error.name] = {
       description: error.description,
-      headers: { ...rateHeaders, ...(error.retryAfter ? { [HEADERS.RetryAfter!.name]: headerRef('RetryAfter') } : {}) },
+      headers: {
+        ...rateHeaders,
+        ...(error.retryAfter ? { [HEADERS.RetryAfter!.name]: headerRef('RetryAfter') } : {}),
+        ...(error.challenge ? { [HEADERS.WwwAuthenticate!.name]: headerRef('WwwAuthenticate') } : {}),
+      },
       content: { [JSON_MEDIA_TYPE]: { schema: schemaRef('ErrorEnvelope') } },
     };
   }

@@ -233,9 +233,14 @@ describe('the wizard page (GET /api/v1/embed/wizard, /api/embed/wizard)', () => 
   it('refuses keys that may not embed, and missing or unknown credentials', async () => {
     const pub = await server.key({ tier: 'public', scopes: ['embed'], allowedOrigins: [SITE] });
     expect((await page(`key=${pub}`)).statusCode).toBe(403);
-    expect((await page('')).statusCode).toBe(401);
-    expect((await page('key=svc_pt_nope')).statusCode).toBe(401);
-    expect((await page('token=svc_et_nope')).statusCode).toBe(401);
+    const none = await page('');
+    expect(none.statusCode).toBe(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="svc"');
+    for (const q of ['key=svc_pt_nope', 'token=svc_et_nope']) {
+      const res = await page(q);
+      expect(res.statusCode).toBe(401);
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="svc", error="invalid_token"');
+    }
     for (const q of ['', 'key=svc_pt_nope'])
       expect((await page(q)).headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });

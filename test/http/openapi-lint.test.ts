@@ -338,6 +338,17 @@ describe('declared headers', () => {
     }
   });
 
+  it('sends and declares WWW-Authenticate on every 401', async () => {
+    const templates = operations().find((o) => o.op.operationId === 'list_templates')!;
+    const res = await server.app.inject({ url: templates.path });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="svc"');
+    for (const { op } of operations()) {
+      if (op.responses['401'])
+        expect(Object.keys(resolve(op.responses['401']).headers), op.operationId).toContain('WWW-Authenticate');
+    }
+  });
+
   it('declares Retry-After on every 429 and Set-Cookie on the session routes', () => {
     for (const { op } of operations()) {
       if (op.responses['429']) expect(Object.keys(resolve(op.responses['429']).headers)).toContain('Retry-After');

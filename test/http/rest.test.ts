@@ -60,21 +60,31 @@ describe('REST envelope', () => {
     }
   });
 
-  it('refuses missing, unknown and non-Bearer credentials', async () => {
-    expectEnvelope(await server.app.inject({ url: '/api/v1/contracts/templates' }), 401, 'API_KEY_MISSING');
-    expectEnvelope(
-      await server.app.inject({ url: '/api/v1/contracts/templates', headers: { 'x-api-key': 'svc_pk_nope' } }),
-      401,
-      'API_KEY_INVALID',
-    );
-    expectEnvelope(
-      await server.app.inject({
-        url: '/api/v1/contracts/templates',
-        headers: { authorization: `Basic ${server.adminKey}` },
-      }),
-      401,
-      'API_KEY_INVALID',
-    );
+  it('refuses missing, unknown and non-Bearer credentials, with a Bearer challenge', async () => {
+    const missing = await server.app.inject({ url: '/api/v1/contracts/templates' });
+    expectEnvelope(missing, 401, 'API_KEY_MISSING');
+    // RFC 6750 §3.1: no error code when no credential was sent.
+    expect(missing.headers['www-authenticate']).toBe('Bearer realm="svc"');
+    for (const headers of [{ 'x-api-key': 'svc_pk_nope' }, { authorization: `Basic ${server.adminKey}` }]) {
+      const res = await server.app.inject({ url: '/api/v1/contracts/templates', headers });
+      expectEnvelope(res, 401, 'API_KEY_INVALID');
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="svc", error="invalid_token"');
+    }
+    // An expired key is a presented credential that is refused.
+    const expired = await server.key({ expiresAt: '2001-01-01T00:00:00.000Z' });
+    const late = await server.app.inject({
+      url: '/api/v1/contracts/templates',
+      headers: { authorization: `Bearer ${expired}` },
+    });
+    expectEnvelope(late, 401, 'API_KEY_INVALID');
+    expect(late.headers['www-authenticate']).toBe('Bearer realm="svc", error="invalid_token"');
+    // A 401 of a session-only operation is challenged too.
+    const session = await server.app.inject({ url: '/api/v1/auth/session' });
+    expect(session.statusCode).toBe(401);
+    expect(session.headers['www-authenticate']).toBe('Bearer realm="svc"');
+    // Other refusals carry no challenge.
+    const notFound = await server.app.inject({ url: '/api/v1/nowhere', headers: auth() });
+    expect(notFound.headers['www-authenticate']).toBeUndefined();
   });
 
   it('puts data-shaped outputs under data, with the route status and path params', async () => {

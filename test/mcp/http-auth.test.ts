@@ -43,7 +43,10 @@ describe('MCP over HTTP: authenticated on every call', () => {
       for (const body of [initialize, list()]) {
         const res = await rpc(body, headers);
         expect(res.status).toBe(401);
-        expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+        // RFC 6750 §3.1: error="invalid_token" for a key that was sent and refused, no error code without one.
+        expect(res.headers.get('www-authenticate')).toBe(
+          headers.authorization ? 'Bearer realm="svc", error="invalid_token"' : 'Bearer realm="svc"',
+        );
         expect(res.json.error.code).toBe(-32001);
         expect(res.json.error.data.code).toMatch(/^API_KEY_(MISSING|INVALID)$/);
         expect(res.json.error.message).not.toMatch(/MCP error/);

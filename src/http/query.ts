@@ -6,22 +6,43 @@ interface Def {
   in?: z.ZodType;
 }
 
-function baseType(schema: z.ZodType): string {
+/** The schema under a field's optional, default, nullable and pipe wrappers: the one whose type the query must match. */
+function baseSchema(schema: z.ZodType): z.ZodType | undefined {
   let s: z.ZodType | undefined = schema;
   for (let i = 0; i < 10 && s; i++) {
     const def: Def = (s as unknown as { _zod: { def: Def } })._zod.def;
     if (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault')
       s = def.innerType;
     else if (def.type === 'pipe') s = def.in;
-    else return def.type;
+    else return s;
   }
-  return 'unknown';
+  return undefined;
+}
+
+const typeOf = (schema: z.ZodType | undefined): string =>
+  schema ? (schema as unknown as { _zod: { def: Def } })._zod.def.type : 'unknown';
+
+/** A number as a query writes one: decimal digits with an optional leading minus, and a decimal part after a point. */
+const DECIMAL = /^-?[0-9]+(?:\.[0-9]+)?$/;
+
+/**
+ * The number a query value spells in plain decimal, or undefined. Number() alone would read "0x10" as 16, "1e1" as
+ * 10, " 10" as 10 and "0b11" as 3: a value a client did not mean as that number, or that a proxy or a log shows as
+ * another. For an integer field a fraction stays a fraction (1.5, which the schema refuses as not whole), and a
+ * whole number written with one ("10.0") is no integer's spelling: left as text, refused as not a number.
+ */
+function decimalNumber(value: string, integer: boolean): number | undefined {
+  if (!DECIMAL.test(value)) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || (integer && value.includes('.') && Number.isInteger(n))) return undefined;
+  return n;
 }
 
 /**
  * Query strings carry only strings; turn them into the numbers, booleans and
  * arrays the tool's input schema declares, so REST and MCP inputs validate alike.
- * Values that don't convert are passed on unchanged and fail validation with a clear reason.
+ * Numbers must be written in plain decimal (see decimalNumber). Values that don't convert are passed on unchanged
+ * and fail validation with a clear reason, after admission: nothing is refused here.
  */
 export function coerceQuery(shape: Record<string, z.ZodType>, query: Record<string, unknown>): Record<string, unknown> {
   // A null-prototype object: keys such as __proto__ or constructor stay plain data
@@ -33,11 +54,13 @@ export function coerceQuery(shape: Record<string, z.ZodType>, query: Record<stri
       out[key] = value;
       continue;
     }
-    switch (baseType(field)) {
-      case 'number':
-      case 'int':
-        out[key] = value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+    const base = baseSchema(field);
+    switch (typeOf(base)) {
+      case 'number': {
+        const format = (base as unknown as { format?: string | null }).format;
+        out[key] = decimalNumber(value, typeof format === 'string' && format.includes('int')) ?? value;
         break;
+      }
       case 'boolean':
         out[key] = value === 'true' ? true : value === 'false' ? false : value;
         break;

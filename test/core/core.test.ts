@@ -311,6 +311,13 @@ describe('transport helpers', () => {
       other: 'x',
     });
     expect(coerceQuery(shape, { page: 'two', flag: 'yes' })).toEqual({ page: 'two', flag: 'yes' });
+    // Plain decimal only; a fraction where the field is not an integer.
+    const numbers = { share: z.number().min(0).optional(), count: z.number().int().default(1) };
+    expect(coerceQuery(numbers, { share: '0.25', count: '-3' })).toEqual({ share: 0.25, count: -3 });
+    for (const text of ['0x10', '1e1', ' 1', '1 ', '0b11', '.5', '5.', '+1', 'Infinity', 'NaN', '1,5'])
+      expect(coerceQuery(numbers, { share: text, count: text }), text).toEqual({ share: text, count: text });
+    expect(coerceQuery(numbers, { count: '2.5' })).toEqual({ count: 2.5 });
+    expect(coerceQuery(numbers, { count: '2.0' })).toEqual({ count: '2.0' });
   });
 
   it('masks api_key in logged URLs, and the logger redacts credentials', () => {

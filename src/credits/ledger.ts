@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
+import { NAME_CHARS, NAME_CHARS_REASON } from '../core/names.js';
 import {
   cursorPageInput,
   CursorPageMetaSchema,
@@ -175,14 +176,24 @@ export const GrantCreditsInput = z
       .max(MAX_ENTRY_CREDITS)
       .refine((n) => n !== 0, { message: 'must not be zero' })
       .describe('Credits to add (positive) or take away (negative adjustment; never below a zero balance).'),
-    reason: z.string().trim().min(1).max(500).describe('Why, recorded on the ledger entry.'),
+    // The reason and the key are shown back on the ledger (history, statements, an operator's terminal): held to the
+    // rule of names (src/core/names.ts), so no escape sequence, line break or bidi control can forge what they print.
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .regex(NAME_CHARS, { error: NAME_CHARS_REASON })
+      .describe('Why, recorded on the ledger entry: one line, without control characters or bidirectional controls.'),
     idempotencyKey: z
       .string()
       .min(1)
       .max(200)
+      .regex(NAME_CHARS, { error: NAME_CHARS_REASON })
       .optional()
       .describe(
-        'Repeat-safe key: a second call with the same key returns the first entry and grants nothing more. Default: a new key per call.',
+        'Repeat-safe key: a second call with the same key returns the first entry and grants nothing more. Default: a new key per call. ' +
+          'One line, without control characters or bidirectional controls.',
       ),
   })
   .strict()

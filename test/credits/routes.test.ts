@@ -212,6 +212,35 @@ describe('grant_credits (internal key)', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error.code).toBe('VALIDATION_ERROR');
     }
+    // The reason and the key are printed back (history, an operator's terminal): no escapes, line breaks or bidi
+    // controls that could forge what they show.
+    for (const forged of [
+      'refund\u001b[2K\rgranted by the CEO',
+      'goodwill\nsecond line',
+      'tab\there',
+      'credit\u202eEVIL',
+      'csi\u009b31m',
+      'mark\u200f',
+    ]) {
+      for (const [field, bad] of [
+        ['reason', { amount: 5, reason: forged }],
+        ['idempotencyKey', { amount: 5, reason: 'ok', idempotencyKey: forged }],
+      ] as const) {
+        const res = await call('POST', url, admin, bad);
+        expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+        expect(res.json().error).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          details: [{ field, reason: expect.stringMatching(/control characters or bidirectional controls/) }],
+        });
+      }
+    }
+    // Joiners and no-break spaces, which scripts and French need, are text.
+    const fine = await call('POST', url, admin, {
+      amount: 1,
+      reason: 'geste commercial\u00a0: merci \u{1F468}\u200d\u{1F469}',
+    });
+    expect(fine.statusCode).toBe(201);
+    await call('POST', url, admin, { amount: -1, reason: 'undo the joiner test' });
     const overdraft = await call('POST', url, admin, { amount: -41, reason: 'clawback' });
     expect(overdraft.statusCode).toBe(402);
     expect(overdraft.json()).toMatchObject({

@@ -385,6 +385,22 @@ export type OriginsChanged = (
   now: Date,
 ) => Promise<unknown>;
 
+/**
+ * Why a key can no longer be changed, or undefined when it can: a revoked key stays revoked, and an expired one stays
+ * expired (a new expiresAt would bring back to life a key its owner, or the key that made it, meant to end; a key
+ * past its time is replaced by a new one).
+ */
+function unchangeable(key: ApiKeyRecord, now: Date): ApiError | undefined {
+  if (key.revokedAt)
+    return ApiError.validation('A revoked key cannot be changed.', [{ field: 'id', reason: 'the key is revoked' }]);
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now.getTime())
+    return ApiError.validation(
+      'An expired key cannot be changed: create a new key instead (create_api_key, POST /api/v1/api-keys).',
+      [{ field: 'id', reason: `the key expired at ${key.expiresAt}` }],
+    );
+  return undefined;
+}
+
 export async function updateApiKey(
   deps: KeyDeps,
   caller: Principal,
@@ -393,8 +409,8 @@ export async function updateApiKey(
 ): Promise<ApiKeyView> {
   const current = await ownKey(deps.store, caller, input.id);
   assertManageable(caller, current);
-  if (current.revokedAt)
-    throw ApiError.validation('A revoked key cannot be changed.', [{ field: 'id', reason: 'the key is revoked' }]);
+  const ended = unchangeable(current, deps.clock.now());
+  if (ended) throw ended;
   const details: ErrorDetail[] = [];
   if (input.scopes) checkScopesGrantable(caller, input.scopes, current.tier, details);
   checkLimits(caller, input, deps.clock.now(), details, {});
@@ -407,8 +423,8 @@ export async function updateApiKey(
   return deps.store.transact(async (tx) => {
     const fresh = await tx.get<ApiKeyRecord>(API_KEYS, input.id);
     if (!fresh || fresh.ownerId !== caller.ownerId) throw ApiError.notFound(`API key ${input.id}`);
-    if (fresh.revokedAt)
-      throw ApiError.validation('A revoked key cannot be changed.', [{ field: 'id', reason: 'the key is revoked' }]);
+    const endedNow = unchangeable(fresh, deps.clock.now());
+    if (endedNow) throw endedNow;
     const next: ApiKeyRecord = {
       ...fresh,
       ...(input.name !== undefined ? { name: input.name } : {}),

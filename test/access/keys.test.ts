@@ -189,6 +189,36 @@ describe('managing keys', () => {
     expect(res.body.error.code).toBe('API_KEY_INVALID');
   });
 
+  it('keeps an expired key expired, as a revoked one stays revoked', async () => {
+    const expiresAt = new Date(clock.ms + 60_000).toISOString();
+    const created = (await call('POST', '/api/v1/api-keys', partner, { name: 'x', scopes: ['contracts'], expiresAt }))
+      .body.data;
+    clock.advance(60_000);
+    for (const change of [
+      { expiresAt: new Date(clock.ms + 86_400_000).toISOString() },
+      { expiresAt: null },
+      { name: 'y' },
+    ]) {
+      const res = await call('PATCH', `/api/v1/api-keys/${created.id}`, partner, change);
+      expect(res.status, JSON.stringify(change)).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(/expired key cannot be changed.*new key/),
+        details: [{ field: 'id', reason: `the key expired at ${expiresAt}` }],
+      });
+    }
+    expect(await server.services.store.get<ApiKeyRecord>(API_KEYS, created.id)).toMatchObject({ name: 'x', expiresAt });
+    expect((await call('GET', '/api/v1/contracts/templates', created.key)).status).toBe(401);
+    // A revoked key is refused the same way.
+    const other = (await call('POST', '/api/v1/api-keys', partner, { name: 'r', scopes: ['contracts'] })).body.data;
+    await call('DELETE', `/api/v1/api-keys/${other.id}`, partner);
+    const res = await call('PATCH', `/api/v1/api-keys/${other.id}`, partner, { name: 'z' });
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'id', reason: 'the key is revoked' }],
+    });
+  });
+
   it('records lastUsedAt, at most once a minute', async () => {
     const created = (await call('POST', '/api/v1/api-keys', partner, { name: 'l', scopes: ['contracts'] })).body.data;
     expect(created.lastUsedAt).toBeNull();

@@ -10,7 +10,7 @@ export const updateApiKeyTool = defineTool({
   description:
     "Changes a key's name, scopes, IP whitelist, allowed origins, expiry or own rate limits (rateLimit, below the account's " +
     'shared budget; null removes them). Scopes can only be set to ones the calling key holds, ' +
-    'and a key cannot change a key with more rights than itself.',
+    'and a key cannot change a key with more rights than itself. A revoked or expired key cannot be changed (400): create a new one.',
   domain: 'api-keys',
   scope: null,
   tiers: KEY_MANAGER_TIERS,

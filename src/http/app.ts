@@ -12,6 +12,7 @@ import { docsPlugin } from './docs.js';
 import { registerEmbedRoutes } from './embed.js';
 import { earlyErrorHandlers, errorsPlugin, RequestLog } from './errors.js';
 import { healthRoutes } from './health.js';
+import { jsonBodyParser, type StringBodyParser } from './json-body.js';
 import { mcpRoutes } from './mcp-route.js';
 import { setRateHeaders } from './rate-headers.js';
 import { registerStripeWebhook } from './stripe-webhook.js';
@@ -70,6 +71,13 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // JSON only: a text/plain body is a wrong content type, not a string input.
   app.removeContentTypeParser('text/plain');
+  // Fastify's JSON parser, whose refusal of a __proto__ key is told apart from malformed JSON (./json-body.ts).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    jsonBodyParser(app.getDefaultJsonParser('error', 'error') as StringBodyParser),
+  );
 
   // Graceful shutdown: in-flight requests finish, and their connections close
   // after answering rather than idling on keep-alive and holding close() open.

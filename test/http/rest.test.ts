@@ -196,6 +196,29 @@ describe('REST envelope', () => {
     );
   });
 
+  it('says why valid JSON with a __proto__ or constructor.prototype key is refused', async () => {
+    const json = { ...auth(), 'content-type': 'application/json' };
+    const post = (payload: string) =>
+      server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: json, payload });
+    for (const [payload, field] of [
+      ['{"count": 1, "__proto__": {"admin": true}}', '__proto__'],
+      ['{"count": 1, "nested": [{"ok": 1}, {"__proto__": null}]}', 'nested.1.__proto__'],
+      ['{"constructor": {"prototype": {"admin": true}}}', 'constructor.prototype'],
+      ['\ufeff{"__proto__": 1}', '__proto__'],
+    ] as const) {
+      const body = expectEnvelope(await post(payload), 400, 'VALIDATION_ERROR');
+      expect(body.error!.message, payload).toMatch(/__proto__ \(or constructor\.prototype\) key/);
+      expect(body.error!.message, payload).not.toMatch(/not valid JSON/);
+      expect(body.error!.details, payload).toEqual([{ field, reason: expect.stringMatching(/forbidden key/) }]);
+    }
+    // Malformed JSON is still told so; a "constructor" that is plain data reaches the tool's validation.
+    expect(expectEnvelope(await post('{"__proto__": '), 400, 'VALIDATION_ERROR').error!.message).toBe(
+      'The body is not valid JSON.',
+    );
+    const plain = expectEnvelope(await post('{"count": 1, "constructor": "x"}'), 400, 'VALIDATION_ERROR');
+    expect(plain.error!.details).toEqual([expect.objectContaining({ field: 'constructor' })]);
+  });
+
   it('refuses oversized bodies with 413 PAYLOAD_TOO_LARGE', async () => {
     const res = await server.app.inject({
       method: 'POST',

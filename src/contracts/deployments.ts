@@ -89,6 +89,13 @@ export interface SwitchSnapshot {
    * life first (unix seconds; 0: none pending). Absent for a contract without guardians and in older snapshots.
    */
   guardianReleaseAt?: number;
+  /**
+   * Contracts with guardians: how many more times their quorum may veto a trigger in the grace period before the
+   * owner's next sign of life (EVM `vetoesLeft()`, TON get_guardians' sixth value). A veto restarts the clock (it moves
+   * the last check-in) and spends one; the owner's sign of life gives them all back, so a check-in that came with one
+   * fewer was the guardians'. Absent for a contract without vetoes and in older snapshots.
+   */
+  vetoesLeft?: number;
   /** TON: the contract has no guardians (no get_guardians), remembered so it is not asked again. */
   noGuardians?: boolean;
   /**

@@ -59,10 +59,19 @@ export function decide(
     // check-in to report. A cancelled contract is never released, so nothing falls due any more: no warnings.
     push({ type: 'deadman.cancelled', key: 'cancelled', data: { lastCheckIn: next.lastCheckIn } });
   } else if (prev && next.lastCheckIn > prev.lastCheckIn) {
+    // The clock restarted: the owner's sign of life, or the guardians' veto of a trigger in the grace period, which
+    // moves the last check-in too. A veto spends one of their vetoes, the owner's sign of life gives them all back:
+    // fewer left than before means the last move was the guardians' (an owner who checked in and then a veto, both
+    // since the last read, a whole interval apart, read as the owner's: the owner did check in).
+    const vetoed = prev.vetoesLeft !== undefined && next.vetoesLeft !== undefined && next.vetoesLeft < prev.vetoesLeft;
     push({
       type: 'deadman.reset',
       key: `reset:${next.lastCheckIn}`,
-      data: { lastCheckIn: next.lastCheckIn, deadline },
+      data: {
+        lastCheckIn: next.lastCheckIn,
+        deadline,
+        ...(vetoed ? { by: 'guardians', vetoesLeft: next.vetoesLeft } : { by: 'owner' }),
+      },
     });
   }
   if (next.triggered) {

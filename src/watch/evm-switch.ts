@@ -23,6 +23,7 @@ export const SWITCH_VIEWS = [
   'beneficiaries',
   'claimedBy',
   'guardianReleaseTime',
+  'vetoesLeft',
 ] as const;
 
 /** How many calls one read costs for a contract with `beneficiaries` beneficiaries (at most, all views present). */
@@ -37,7 +38,7 @@ export async function readEvmSwitch(
   const at = block.number;
   const view = async (name: string, args: readonly unknown[] = []) =>
     hasView(abi, name, args.length) ? reader.readContractAt(address, abi, name, args, at) : undefined;
-  const [lastCheckIn, intervalDays, graceDays, released, cancelled, listed, balance, guardianRelease] =
+  const [lastCheckIn, intervalDays, graceDays, released, cancelled, listed, balance, guardianRelease, vetoesLeft] =
     await Promise.all([
       view('lastCheckIn'),
       view('intervalDays'),
@@ -47,6 +48,7 @@ export async function readEvmSwitch(
       view('beneficiaries'),
       reader.getBalance(address, at),
       view('guardianReleaseTime'),
+      view('vetoesLeft'),
     ]);
   const beneficiaries = Array.isArray(listed) ? ((listed[0] as readonly Hex[] | undefined) ?? []) : [];
   const claimed: Record<string, string> = {};
@@ -67,5 +69,6 @@ export async function readEvmSwitch(
     claimed,
     balance: balance.toString(),
     ...(typeof guardianRelease === 'bigint' ? { guardianReleaseAt: Number(guardianRelease) } : {}),
+    ...(typeof vetoesLeft === 'bigint' ? { vetoesLeft: Number(vetoesLeft) } : {}),
   };
 }

@@ -76,7 +76,8 @@ async function readJettons(
 }
 
 /**
- * When the release the guardians' quorum proposed takes effect (get_guardians' fifth value; 0: none pending), or
+ * When the release the guardians' quorum proposed takes effect (get_guardians' fifth value; 0: none pending) and the
+ * vetoes they have left (its sixth), or
  * `noGuardians` for a contract without guardians: it has no get_guardians, which is tried once (`prev` absent or from
  * before guardians were read) and remembered.
  */
@@ -84,14 +85,18 @@ async function readGuardians(
   reader: TonReader,
   address: Address,
   prev: SwitchSnapshot | null | undefined,
-): Promise<Pick<SwitchSnapshot, 'guardianReleaseAt' | 'noGuardians'>> {
+): Promise<Pick<SwitchSnapshot, 'guardianReleaseAt' | 'vetoesLeft' | 'noGuardians'>> {
   if (prev?.noGuardians) return { noGuardians: true };
   const r = await reader.runGetMethod(address, 'get_guardians');
   if (!succeeded(r)) {
     if (prev?.guardianReleaseAt === undefined) return { noGuardians: true };
     throw new Error(`get_guardians failed with exit code ${r.exitCode}`);
   }
-  return { guardianReleaseAt: Number(intOf(r.stack[4]) ?? 0n) };
+  const vetoesLeft = intOf(r.stack[5]);
+  return {
+    guardianReleaseAt: Number(intOf(r.stack[4]) ?? 0n),
+    ...(vetoesLeft !== null ? { vetoesLeft: Number(vetoesLeft) } : {}),
+  };
 }
 
 export async function readTonSwitch(

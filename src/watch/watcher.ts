@@ -116,6 +116,7 @@ export function quiet(d: DeploymentRecord, next: SwitchSnapshot, claims: readonl
     prev.graceSeconds === next.graceSeconds &&
     prev.triggered === next.triggered &&
     (prev.guardianReleaseAt ?? 0) === (next.guardianReleaseAt ?? 0) &&
+    prev.vetoesLeft === next.vetoesLeft &&
     (prev.noGuardians ?? false) === (next.noGuardians ?? false) &&
     (prev.cancelled ?? false) === (next.cancelled ?? false) &&
     prev.balance === next.balance &&

@@ -117,8 +117,9 @@ export const EVENT_CATALOGUE: EventType[] = [
   t(
     'deadman.reset',
     'deadman',
-    "The owner checked in and the dead man's switch was reset: read on chain by the watcher (data: deploymentId, " +
-      'contractId, network, contractAddress, blockNumber, blockTime, lastCheckIn, deadline), or reported.',
+    "The dead man's switch was reset: read on chain by the watcher (data: deploymentId, contractId, network, " +
+      "contractAddress, blockNumber, blockTime, lastCheckIn, deadline, by: 'owner' when the owner checked in, " +
+      "'guardians' when their quorum vetoed a trigger in the grace period, with vetoesLeft), or reported (the owner).",
     true,
   ),
   t(

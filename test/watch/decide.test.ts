@@ -72,6 +72,23 @@ describe('decide', () => {
     expect(trig.map((e) => e.key)).toEqual([`triggered:${dl}`]);
   });
 
+  it("tells the guardians' veto of a trigger from the owner's check-in", () => {
+    // Both restart the clock; a veto spends one of the guardians' vetoes, the owner's sign of life gives them back.
+    const guarded = { ...base, vetoesLeft: 2 };
+    const vetoed = { ...guarded, lastCheckIn: 2_000, vetoesLeft: 1 };
+    const [reset] = decide(guarded, vetoed, [], new Set(), 2_000);
+    expect(reset).toMatchObject({
+      type: 'deadman.reset',
+      key: 'reset:2000',
+      data: { lastCheckIn: 2_000, by: 'guardians', vetoesLeft: 1 },
+    });
+    const checkedIn = { ...vetoed, lastCheckIn: 3_000, vetoesLeft: 2 };
+    expect(decide(vetoed, checkedIn, [], new Set(), 3_000)[0]?.data).toMatchObject({ lastCheckIn: 3_000, by: 'owner' });
+    // A contract without vetoes, or a snapshot read before they were: the owner's, as it always was.
+    expect(decide(base, { ...base, lastCheckIn: 2_000 }, [], new Set(), 2_000)[0]?.data).toMatchObject({ by: 'owner' });
+    expect(decide(base, vetoed, [], new Set(), 2_000)[0]?.data).toMatchObject({ by: 'owner' });
+  });
+
   it('reports a cancel once, not as a check-in, and warns no more', () => {
     const cancelled = { ...base, lastCheckIn: 2_000, cancelled: true };
     const d = deadlineOf(cancelled);

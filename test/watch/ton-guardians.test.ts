@@ -79,4 +79,19 @@ describe("the guardians' early release of a TON contract", () => {
     const snap = (await server.services.store.get<DeploymentRecord>(DEPLOYMENTS, deploymentId))!.watch!.snapshot!;
     expect(snap).toMatchObject({ triggered: false, guardianReleaseAt: 0 });
   });
+
+  it("reports the guardians' veto of a trigger as theirs, not as the owner's check-in", async () => {
+    const w = watcherOn();
+    await w.pollOnce('ton-testnet');
+    const resets = async () => (await deadmanEvents()).filter((e) => e.type === 'deadman.reset');
+    const before = (await resets()).length;
+    // The 90-day interval passed since the owner's check-in above: in the 7-day grace period, the guardian vetoes.
+    api.advance(84 * DAY);
+    await sendOp(api, guardian, contract, TON_OP.veto, (b) => b.storeUint(0, 8));
+    await w.pollOnce('ton-testnet');
+    const vetoed = (await resets()).slice(before);
+    expect(vetoed.map((e) => e.data)).toEqual([
+      expect.objectContaining({ lastCheckIn: api.chain.now, by: 'guardians', vetoesLeft: 1 }),
+    ]);
+  });
 });

@@ -101,4 +101,52 @@ describe("the guardians' early release, read by the watcher", () => {
     expect(await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId)).toMatchObject({ state: 'armed' });
     await watcher.stop();
   }, 120_000);
+
+  it("reports the guardians' veto of a trigger as theirs, not as the owner's check-in", async () => {
+    // A veto in the grace period restarts the clock (it moves lastCheckIn) as a check-in does, but the owner did
+    // nothing: before, the watcher told the owner "you checked in" when the guardians had postponed the release.
+    const store = server.services.store;
+    const plan = {
+      blockchain: 'evm',
+      ownerAddress: owner.address,
+      beneficiaries: [
+        { name: 'A', address: heirA.address, percentage: 60 },
+        { name: 'B', address: heirB.address, percentage: 40 },
+      ],
+      deadMansSwitch: { enabled: true, intervalDays: 30, gracePeriodDays: 10 },
+      guardians: { addresses: [guardian.address], threshold: 1, waitDays: 7, maxVetoes: 2 },
+    };
+    const clients = anvilClients(anvil.url);
+    const { c, address, hash } = await deployGenerated(call, clients, owner, plan);
+    const abi = c.compiled.abi as Abi;
+    const depId = (await registerOnAnvil(call, c.id, address, hash)).id;
+    const watcher = new Watcher({
+      store,
+      clock: systemClock,
+      networks: ['31337'],
+      pollMs: 60_000,
+      confirmations: 2,
+      readerFor: async () => createEvmReader(anvil.url, anvil.chainId),
+    });
+    const resets = async () =>
+      (await store.all<EventRecord>(EVENTS)).filter((e) => e.data.deploymentId === depId && e.type === 'deadman.reset');
+    await anvil.mine(3);
+    await watcher.pollOnce('31337');
+
+    // Past the deadline, in the grace period: the guardian vetoes the trigger.
+    await anvil.advance(31 * DAY);
+    await clients.write(guardian, address as Hex, abi, 'vetoTrigger');
+    await anvil.mine(3);
+    await watcher.pollOnce('31337');
+    const [vetoed] = await resets();
+    expect(vetoed?.data).toMatchObject({ by: 'guardians', vetoesLeft: 1 });
+
+    // The owner's own check-in is the owner's.
+    await anvil.advance(DAY);
+    await clients.write(owner, address as Hex, abi, 'checkIn');
+    await anvil.mine(3);
+    await watcher.pollOnce('31337');
+    expect((await resets()).map((e) => e.data.by)).toEqual(['guardians', 'owner']);
+    await watcher.stop();
+  }, 120_000);
 });

@@ -138,6 +138,11 @@ export interface DeploymentRecord {
     emitted?: string[];
     /** The owner paused watching: nothing is read or sent until it is resumed. Absent means not paused. */
     paused?: boolean;
+    /**
+     * The `deadman.triggered` event recorded when the switch fired: a plan linked afterwards opens with it. Absent
+     * before a trigger, and on records written before the watcher kept it (the event log is searched then).
+     */
+    triggeredEventId?: string;
   } | null;
   /**
    * EVM: the contract's ABI, kept here when its stored contract is deleted (`delete_contract`), so that the watcher

@@ -26,7 +26,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { Store, Tx } from '../store/port.js';
 import { accountTx } from '../accounts/tenancy.js';
-import { recordEvent } from '../events/events.js';
+import { EVENTS, type EventRecord, recordEvent } from '../events/events.js';
 import {
   DEFAULT_WARN_DAYS,
   DEPLOYMENTS,
@@ -39,7 +39,7 @@ import { type AssetClaim, claimsOf, hasClaimEvents, readClaimLogs } from './evm-
 import { readEvmSwitch } from './evm-switch.js';
 import { acquireLease, releaseLease } from './lease.js';
 import { eachLimited } from './each-limited.js';
-import { markWatched, openWatchedPlans, unwatchPlans } from './plans.js';
+import { markWatched, openWatchedPlans, plansOf, unwatchPlans } from './plans.js';
 import { canonicalAddress } from '../contracts/validate.js';
 import { findAncestor, loadCursor, saveCursor } from './reorg.js';
 import { WriteBatcher } from './write-batcher.js';
@@ -140,6 +140,8 @@ export class Watcher {
   #lastError = -Infinity;
   /** When each deployment's failure was last logged: one line a minute each, whatever the poll interval. */
   readonly #lastFailure = new Map<string, number>();
+  /** `<deployment>:<plan>` of the plans opened (or held back) after a trigger read before they were linked. */
+  readonly #lateOpened = new Set<string>();
   readonly stats: WatcherStats = { polls: 0, notLeader: 0, events: 0, failed: 0, errors: 0, reorgs: 0 };
 
   constructor(opts: WatcherOptions) {
@@ -384,7 +386,8 @@ export class Watcher {
 
   /**
    * Plans linked to a watched contract after its deployment was verified become watched too: one read of the plans
-   * not yet triggered per poll, and a write only for those to mark.
+   * not yet triggered per poll, and a write only for those to mark. When the switch already fired on chain, such a
+   * plan opens as the others did at the trigger (with its recorded event), once: the trigger is not read again.
    */
   async #watchLinkedPlans(deployments: DeploymentRecord[]): Promise<void> {
     if (deployments.length === 0) return;
@@ -398,16 +401,28 @@ export class Watcher {
     ];
     const marked = new Set<string>();
     for (const p of open) {
-      if (p.watched === true || !p.contractAddress) continue;
+      if (!p.contractAddress) continue;
       const d = byPlace.get(`${p.ownerId}:${p.blockchain}:${canonicalAddress(p.blockchain, p.contractAddress)}`);
       if (!d || marked.has(d.id)) continue;
+      // A plan watched already is left alone, unless the switch fired before it was linked: it may still have to open
+      // (a twin's poll may have marked it first). Tried once per plan and deployment: a test network's trigger that
+      // a main-network twin holds back stays held back (openWatchedPlans).
+      const fired = d.watch?.snapshot?.triggered === true && d.watch.paused !== true;
+      if (p.watched === true && (!fired || this.#lateOpened.has(`${d.id}:${p.id}`))) continue;
       marked.add(d.id);
-      await store.transact(async (tx) => {
+      const plans = await store.transact(async (tx) => {
         // Read again in the write: a cancel recorded since this poll began watches nothing.
         const fresh = await tx.get<DeploymentRecord>(DEPLOYMENTS, d.id);
-        if (fresh?.status === 'verified' && fresh.watch?.snapshot?.cancelled !== true)
-          await markWatched(tx, fresh, clock);
+        if (fresh?.status !== 'verified' || !fresh.watch || fresh.watch.snapshot?.cancelled === true) return [];
+        const eventId =
+          fresh.watch.snapshot?.triggered === true && fresh.watch.paused !== true
+            ? (fresh.watch.triggeredEventId ?? (await triggerEventOf(tx, fresh)))
+            : undefined;
+        if (eventId === undefined) return markWatched(tx, fresh, clock);
+        await openWatchedPlans(tx, fresh, eventId, clock);
+        return plansOf(tx, fresh);
       });
+      if (fired) for (const q of plans) this.#lateOpened.add(`${d.id}:${q.id}`);
     }
   }
 
@@ -478,7 +493,14 @@ export class Watcher {
         .map((k) => Number(k.slice(`warn:${deadline}:`.length)));
       const next: DeploymentRecord = {
         ...d,
-        watch: { ...watch, snapshot, emitted: keys, warned, warnDays },
+        watch: {
+          ...watch,
+          snapshot,
+          emitted: keys,
+          warned,
+          warnDays,
+          ...(triggered ? { triggeredEventId: triggered } : {}),
+        },
         updatedAt: clock.now().toISOString(),
       };
       await own.put(DEPLOYMENTS, next);
@@ -493,4 +515,17 @@ interface PendingWrite {
   snapshot: SwitchSnapshot;
   claims: readonly AssetClaim[];
   rolledBack: SwitchSnapshot | null | undefined;
+}
+
+/**
+ * The `deadman.triggered` event recorded for a deployment whose record predates `triggeredEventId`: the newest in the
+ * owner's event log, or undefined when it was pruned (then the plan is only marked watched).
+ */
+async function triggerEventOf(tx: Tx, d: DeploymentRecord): Promise<string | undefined> {
+  const events = await accountTx(tx, d.ownerId).findBy<EventRecord>(EVENTS, 'ownerId', d.ownerId);
+  const fired = events.filter((e) => e.type === 'deadman.triggered' && e.data.deploymentId === d.id);
+  return fired
+    .map((e) => e.id)
+    .sort()
+    .at(-1);
 }

@@ -113,4 +113,68 @@ describe('the same contract on a test network and a main network', () => {
     expect(await triggers(MAIN)).toHaveLength(1);
     expect(await planNow()).toMatchObject({ state: 'triggered', verification: { state: 'complete' } });
   }, 120_000);
+
+  it("opens a plan linked after both switches fired on the main network's trigger, not the test copy's", async () => {
+    // The same wallet's next contract: the nonces match on both nodes (a deploy and one more transaction each above).
+    const plan = watchedPlan(owner, heirA, heirB);
+    const onTest = await deployGenerated(call, anvilClients(test.url, TEST), owner, plan);
+    const receipt = await anvilClients(main.url, MAIN).send(owner, { data: onTest.c.deployData });
+    expect(receipt.contractAddress?.toLowerCase()).toBe(onTest.address.toLowerCase());
+    const ids: Record<number, string> = {};
+    for (const [network, hash] of [
+      [TEST, onTest.hash],
+      [MAIN, receipt.transactionHash],
+    ] as const)
+      ids[network] = (
+        (
+          await call('POST', `/contracts/${onTest.c.id}/deployments`, {
+            network,
+            address: onTest.address,
+            txHash: hash,
+          })
+        ).body as { data: { id: string } }
+      ).data.id;
+    const store = server.services.store;
+    const watcher = new Watcher({
+      store,
+      clock: systemClock,
+      networks: [String(MAIN), String(TEST)],
+      pollMs: 60_000,
+      confirmations: 2,
+      readerFor: async (network) =>
+        network === String(MAIN) ? createEvmReader(main.url, MAIN) : createEvmReader(test.url, TEST),
+    });
+    const poll = async (node: Anvil, network: number) => {
+      await node.mine(3);
+      return watcher.pollOnce(String(network));
+    };
+    await poll(test, TEST);
+    await poll(main, MAIN);
+    await Promise.all([test.advance(61 * DAY), main.advance(61 * DAY)]);
+    await poll(test, TEST);
+    await poll(main, MAIN);
+    const trigger = async (network: number) =>
+      (await store.all<EventRecord>(EVENTS)).find(
+        (e) => e.type === 'deadman.triggered' && e.data.deploymentId === ids[network],
+      );
+    expect(await trigger(TEST)).toBeDefined();
+    const mainTrigger = await trigger(MAIN);
+    expect(mainTrigger).toBeDefined();
+
+    const linked = await call('POST', '/svcloom/heirs/plans', {
+      plan,
+      contractAddress: onTest.address,
+      heirAccess: { enabled: true },
+    });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+    const planId = (linked.body as { data: { plan: { id: string } } }).data.plan.id;
+    const planNow = async () => (await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!;
+    // The test network's poll comes first: its trigger marks the plan watched and opens nothing.
+    await poll(test, TEST);
+    expect(await planNow()).toMatchObject({ watched: true, state: 'armed', triggeredAt: null });
+    // The main network's opens it, with its own trigger, though the plan is watched already.
+    await poll(main, MAIN);
+    expect(await planNow()).toMatchObject({ state: 'triggered', triggerEventId: mainTrigger!.id });
+    await watcher.stop();
+  }, 120_000);
 });

@@ -45,11 +45,14 @@ export async function markWatched(tx: Tx, d: DeploymentRecord, clock: Clock): Pr
 }
 
 /**
- * The owner cancelled the contract: the chain will never open its plans, so they are watched no more. Reports and the
- * waiting period apply to them again (a sign of life from the owner still cancels a report), rather than leaving the
- * heirs' shares closed for good. A reorganisation that undoes the cancel marks them watched again.
+ * The owner cancelled the contract (or its deployment was deleted): the chain will never open its plans, so they are
+ * watched no more. Reports and the waiting period apply to them again (a sign of life from the owner still cancels a
+ * report), rather than leaving the heirs' shares closed for good. A reorganisation that undoes the cancel marks them
+ * watched again. Not while a twin (the same address on another network, not cancelled) still watches them: cancelling
+ * the test network's copy leaves the main network's in charge.
  */
 export async function unwatchPlans(tx: Tx, d: DeploymentRecord, clock: Clock): Promise<number> {
+  if ((await twinsOf(tx, d)).length > 0) return 0;
   const own = accountTx(tx, d.ownerId);
   const nowIso = clock.now().toISOString();
   let unwatched = 0;
@@ -112,6 +115,6 @@ export function watchPlansOnVerification(): void {
   });
   onDeletedDeployment(async (tx, d, clock) => {
     if (d.status !== 'verified') return 0;
-    return (await twinsOf(tx, d)).length > 0 ? 0 : unwatchPlans(tx, d, clock);
+    return unwatchPlans(tx, d, clock);
   });
 }

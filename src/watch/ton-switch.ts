@@ -75,11 +75,15 @@ async function readJettons(
   return { jettons, jettonClaimed };
 }
 
+/** TVM exit code of a get method the contract does not have (the method id dispatcher's "method not found"). */
+const NO_SUCH_METHOD = 11;
+
 /**
  * When the release the guardians' quorum proposed takes effect (get_guardians' fifth value; 0: none pending) and the
- * vetoes they have left (its sixth), or
- * `noGuardians` for a contract without guardians: it has no get_guardians, which is tried once (`prev` absent or from
- * before guardians were read) and remembered.
+ * vetoes they have left (its sixth), or `noGuardians` for a contract without guardians: it has no get_guardians,
+ * which is tried once (`prev` absent or from before guardians were read) and remembered. Only "method not found"
+ * says so; any other failure fails the read (tried again at the next poll): a guarded contract taken for one without
+ * guardians after a failing first answer was never asked again, and its early releases were never announced.
  */
 async function readGuardians(
   reader: TonReader,
@@ -89,7 +93,7 @@ async function readGuardians(
   if (prev?.noGuardians) return { noGuardians: true };
   const r = await reader.runGetMethod(address, 'get_guardians');
   if (!succeeded(r)) {
-    if (prev?.guardianReleaseAt === undefined) return { noGuardians: true };
+    if (prev?.guardianReleaseAt === undefined && r.exitCode === NO_SUCH_METHOD) return { noGuardians: true };
     throw new Error(`get_guardians failed with exit code ${r.exitCode}`);
   }
   const vetoesLeft = intOf(r.stack[5]);

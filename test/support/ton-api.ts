@@ -29,6 +29,11 @@ export interface TonApiStandin {
   advance(seconds: number): void;
   /** Counts a new "block" (the masterchain seqno the stand-in reports). */
   bump(): void;
+  /**
+   * The next call of get method `method` answers `exitCode` with an empty stack, as toncenter does when a lite server
+   * fails to run it (a transient failure), whatever the contract holds.
+   */
+  failNextGet(method: string, exitCode?: number): void;
   /** Every request seen, for assertions: method and path. */
   requests: { method: string; path: string }[];
   close(): Promise<void>;
@@ -105,6 +110,7 @@ export async function startTonApiStandin(opts: { apiKey?: string; chain?: Blockc
   const chain = opts.chain ?? (await Blockchain.create({ config: 'slim' }));
   if (chain.now === undefined) chain.now = Math.floor(Date.now() / 1000);
   let seqno = 1;
+  const failing = new Map<string, number>();
   const requests: TonApiStandin['requests'] = [];
 
   async function addressInformation(raw: string): Promise<Json> {
@@ -135,6 +141,11 @@ export async function startTonApiStandin(opts: { apiKey?: string; chain?: Blockc
         return { '@type': 'blocks.masterchainInfo', last: { seqno, workchain: -1 }, sync_utime: chain.now };
       case '/api/v2/runGetMethod': {
         const body = await readBody(req);
+        const failed = failing.get(String(body.method));
+        if (failed !== undefined) {
+          failing.delete(String(body.method));
+          return { gas_used: 0, exit_code: failed, stack: [] };
+        }
         try {
           const result = await chain.runGetMethod(
             Address.parse(String(body.address)),
@@ -192,6 +203,9 @@ export async function startTonApiStandin(opts: { apiKey?: string; chain?: Blockc
     },
     bump() {
       seqno++;
+    },
+    failNextGet(method: string, exitCode = -13) {
+      failing.set(method, exitCode);
     },
     requests,
     close: () =>

@@ -5,7 +5,8 @@
  * see openByChain).
  */
 import type { Clock } from '../core/clock.js';
-import type { Tx } from '../store/port.js';
+import type { Store, Tx } from '../store/port.js';
+import { EVENTS, type EventRecord } from '../events/events.js';
 import { canonicalAddress } from '../contracts/validate.js';
 import { accountTx } from '../accounts/tenancy.js';
 import { DEPLOYMENTS, type DeploymentRecord, isTestNetwork } from '../contracts/deployments.js';
@@ -117,4 +118,63 @@ export function watchPlansOnVerification(): void {
     if (d.status !== 'verified') return 0;
     return unwatchPlans(tx, d, clock);
   });
+}
+
+/**
+ * Plans linked to a watched contract after its deployment was verified become watched too: one read of the plans
+ * not yet triggered per poll, and a write only for those to mark. When the switch already fired on chain, such a
+ * plan opens as the others did at the trigger (with its recorded event), once: the trigger is not read again.
+ */
+export async function watchLinkedPlans(
+  { store, clock }: { store: Store; clock: Clock },
+  deployments: DeploymentRecord[],
+  /** `<deployment>:<plan>` of the plans opened (or held back) after a trigger read before they were linked. */
+  lateOpened: Set<string>,
+): Promise<void> {
+  if (deployments.length === 0) return;
+  // A cancelled contract watches nothing: the chain will never open its plans.
+  const live = deployments.filter((d) => d.watch?.snapshot?.cancelled !== true);
+  const byPlace = new Map(live.map((d) => [`${d.ownerId}:${d.chain}:${canonicalAddress(d.chain, d.address)}`, d]));
+  const open = [
+    ...(await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'armed')),
+    ...(await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'verifying')),
+  ];
+  const marked = new Set<string>();
+  for (const p of open) {
+    if (!p.contractAddress) continue;
+    const d = byPlace.get(`${p.ownerId}:${p.blockchain}:${canonicalAddress(p.blockchain, p.contractAddress)}`);
+    if (!d || marked.has(d.id)) continue;
+    // A plan watched already is left alone, unless the switch fired before it was linked: it may still have to open
+    // (a twin's poll may have marked it first). Tried once per plan and deployment: a test network's trigger that
+    // a main-network twin holds back stays held back (openWatchedPlans).
+    const fired = d.watch?.snapshot?.triggered === true && d.watch.paused !== true;
+    if (p.watched === true && (!fired || lateOpened.has(`${d.id}:${p.id}`))) continue;
+    marked.add(d.id);
+    const plans = await store.transact(async (tx) => {
+      // Read again in the write: a cancel recorded since this poll began watches nothing.
+      const fresh = await tx.get<DeploymentRecord>(DEPLOYMENTS, d.id);
+      if (fresh?.status !== 'verified' || !fresh.watch || fresh.watch.snapshot?.cancelled === true) return [];
+      const eventId =
+        fresh.watch.snapshot?.triggered === true && fresh.watch.paused !== true
+          ? (fresh.watch.triggeredEventId ?? (await triggerEventOf(tx, fresh)))
+          : undefined;
+      if (eventId === undefined) return markWatched(tx, fresh, clock);
+      await openWatchedPlans(tx, fresh, eventId, clock);
+      return plansOf(tx, fresh);
+    });
+    if (fired) for (const q of plans) lateOpened.add(`${d.id}:${q.id}`);
+  }
+}
+
+/**
+ * The `deadman.triggered` event recorded for a deployment whose record predates `triggeredEventId`: the newest in the
+ * owner's event log, or undefined when it was pruned (then the plan is only marked watched).
+ */
+async function triggerEventOf(tx: Tx, d: DeploymentRecord): Promise<string | undefined> {
+  const events = await accountTx(tx, d.ownerId).findBy<EventRecord>(EVENTS, 'ownerId', d.ownerId);
+  const fired = events.filter((e) => e.type === 'deadman.triggered' && e.data.deploymentId === d.id);
+  return fired
+    .map((e) => e.id)
+    .sort()
+    .at(-1);
 }

@@ -26,7 +26,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { Store, Tx } from '../store/port.js';
 import { accountTx } from '../accounts/tenancy.js';
-import { EVENTS, type EventRecord, recordEvent } from '../events/events.js';
+import { recordEvent } from '../events/events.js';
 import {
   DEFAULT_WARN_DAYS,
   DEPLOYMENTS,
@@ -39,11 +39,9 @@ import { type AssetClaim, claimsOf, hasClaimEvents, readClaimLogs } from './evm-
 import { readEvmSwitch } from './evm-switch.js';
 import { acquireLease, releaseLease } from './lease.js';
 import { eachLimited } from './each-limited.js';
-import { markWatched, openWatchedPlans, plansOf, unwatchPlans } from './plans.js';
-import { canonicalAddress } from '../contracts/validate.js';
+import { markWatched, openWatchedPlans, unwatchPlans, watchLinkedPlans } from './plans.js';
 import { findAncestor, loadCursor, saveCursor } from './reorg.js';
 import { WriteBatcher } from './write-batcher.js';
-import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../memoir/heir-plans.js';
 import { mailContractReminder } from '../memoir/reminders.js';
 
 /** Once-keys kept per deployment: enough for years of check-ins, warnings and claims; the oldest go first. */
@@ -304,7 +302,11 @@ export class Watcher {
     // The cursor moves only when every deployment was read: a failed one is read again from the same block.
     const moved = cursor?.block !== at || cursor.hashes.at(-1)?.[1] !== block.hash || ancestor !== null;
     if (result.failed === 0 && !this.#stopped && moved) await saveCursor(store, network, at, block.hash, ancestor);
-    await this.#watchLinkedPlans(all.filter((d) => d.network === network && d.watch !== null));
+    await watchLinkedPlans(
+      this.#o,
+      all.filter((d) => d.network === network && d.watch !== null),
+      this.#lateOpened,
+    );
     this.stats.events += result.events;
     this.stats.failed += result.failed;
     return result;
@@ -377,53 +379,11 @@ export class Watcher {
       stopped: () => this.#stopped,
       log: this.#o.log,
     });
-    await this.#watchLinkedPlans(watched);
+    await watchLinkedPlans(this.#o, watched, this.#lateOpened);
     this.stats.events += result.events;
     this.stats.failed += result.failed;
     // TON has no reorganisations to find: a masterchain block is final once committed.
     return { ...result, reorg: null };
-  }
-
-  /**
-   * Plans linked to a watched contract after its deployment was verified become watched too: one read of the plans
-   * not yet triggered per poll, and a write only for those to mark. When the switch already fired on chain, such a
-   * plan opens as the others did at the trigger (with its recorded event), once: the trigger is not read again.
-   */
-  async #watchLinkedPlans(deployments: DeploymentRecord[]): Promise<void> {
-    if (deployments.length === 0) return;
-    const { store, clock } = this.#o;
-    // A cancelled contract watches nothing: the chain will never open its plans.
-    const live = deployments.filter((d) => d.watch?.snapshot?.cancelled !== true);
-    const byPlace = new Map(live.map((d) => [`${d.ownerId}:${d.chain}:${canonicalAddress(d.chain, d.address)}`, d]));
-    const open = [
-      ...(await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'armed')),
-      ...(await store.findBy<HeirPlanRecord>(MEMOIR_HEIR_PLANS, 'state', 'verifying')),
-    ];
-    const marked = new Set<string>();
-    for (const p of open) {
-      if (!p.contractAddress) continue;
-      const d = byPlace.get(`${p.ownerId}:${p.blockchain}:${canonicalAddress(p.blockchain, p.contractAddress)}`);
-      if (!d || marked.has(d.id)) continue;
-      // A plan watched already is left alone, unless the switch fired before it was linked: it may still have to open
-      // (a twin's poll may have marked it first). Tried once per plan and deployment: a test network's trigger that
-      // a main-network twin holds back stays held back (openWatchedPlans).
-      const fired = d.watch?.snapshot?.triggered === true && d.watch.paused !== true;
-      if (p.watched === true && (!fired || this.#lateOpened.has(`${d.id}:${p.id}`))) continue;
-      marked.add(d.id);
-      const plans = await store.transact(async (tx) => {
-        // Read again in the write: a cancel recorded since this poll began watches nothing.
-        const fresh = await tx.get<DeploymentRecord>(DEPLOYMENTS, d.id);
-        if (fresh?.status !== 'verified' || !fresh.watch || fresh.watch.snapshot?.cancelled === true) return [];
-        const eventId =
-          fresh.watch.snapshot?.triggered === true && fresh.watch.paused !== true
-            ? (fresh.watch.triggeredEventId ?? (await triggerEventOf(tx, fresh)))
-            : undefined;
-        if (eventId === undefined) return markWatched(tx, fresh, clock);
-        await openWatchedPlans(tx, fresh, eventId, clock);
-        return plansOf(tx, fresh);
-      });
-      if (fired) for (const q of plans) this.#lateOpened.add(`${d.id}:${q.id}`);
-    }
   }
 
   async #abiOf(d: DeploymentRecord): Promise<Abi | null> {
@@ -480,7 +440,7 @@ export class Watcher {
         );
         if (e.type === 'deadman.triggered') triggered = record.id;
         // The owner is reminded by mail too, once per warning like the event.
-        if (e.type === 'deadman.warning') await mailContractReminder(own, d, Number(e.data['deadline']), clock);
+        if (e.type === 'deadman.warning') await mailContractReminder(own, d, Number(e.data.deadline), clock);
         emitted.add(e.key);
       }
       if (triggered) await openWatchedPlans(tx, d, triggered, clock);
@@ -515,17 +475,4 @@ interface PendingWrite {
   snapshot: SwitchSnapshot;
   claims: readonly AssetClaim[];
   rolledBack: SwitchSnapshot | null | undefined;
-}
-
-/**
- * The `deadman.triggered` event recorded for a deployment whose record predates `triggeredEventId`: the newest in the
- * owner's event log, or undefined when it was pruned (then the plan is only marked watched).
- */
-async function triggerEventOf(tx: Tx, d: DeploymentRecord): Promise<string | undefined> {
-  const events = await accountTx(tx, d.ownerId).findBy<EventRecord>(EVENTS, 'ownerId', d.ownerId);
-  const fired = events.filter((e) => e.type === 'deadman.triggered' && e.data.deploymentId === d.id);
-  return fired
-    .map((e) => e.id)
-    .sort()
-    .at(-1);
 }

@@ -30,6 +30,9 @@ async function run(reader: TonReader, address: Address, method: string) {
   return r.stack;
 }
 
+/** TVM exit code of a get method the contract does not have (the method id dispatcher's "method not found"). */
+const NO_SUCH_METHOD = 11;
+
 /**
  * The jettons' claimed totals (get_jettons) and, for each jetton whose total moved since `prev`, what each heir has
  * claimed of it (get_jetton_claimed per beneficiary index). A contract without jettons has no get_jettons: it is
@@ -44,7 +47,8 @@ async function readJettons(
   if (prev?.jettons && prev.jettons.length === 0) return { jettons: [] };
   const r = await reader.runGetMethod(address, 'get_jettons');
   if (!succeeded(r)) {
-    if (prev?.jettons === undefined) return { jettons: [] };
+    // Only "method not found" means a contract without jettons; any other failure is this round's.
+    if (prev?.jettons === undefined && r.exitCode === NO_SUCH_METHOD) return { jettons: [] };
     throw new Error(`get_jettons failed with exit code ${r.exitCode}`);
   }
   const list = r.stack[0]?.type === 'tuple' ? r.stack[0].items : [];
@@ -74,9 +78,6 @@ async function readJettons(
   }
   return { jettons, jettonClaimed };
 }
-
-/** TVM exit code of a get method the contract does not have (the method id dispatcher's "method not found"). */
-const NO_SUCH_METHOD = 11;
 
 /**
  * When the release the guardians' quorum proposed takes effect (get_guardians' fifth value; 0: none pending) and the

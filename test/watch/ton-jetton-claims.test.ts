@@ -74,6 +74,10 @@ describe('TON jetton claims as the watcher reads them', () => {
     const heir0 = showTon(heirs[0]!);
     const heir1 = showTon(heirs[1]!);
 
+    // A first get_jettons that fails (the API, not the contract) fails the read: the contract is not taken for one
+    // that lists no jettons. Before, it was, for good: its jetton claims were never reported.
+    api.failNextGet('get_jettons');
+    await expect(read(null)).rejects.toThrow(/get_jettons failed/);
     const s0 = await read(null);
     expect(s0.jettons).toEqual([{ master, claimed: '0' }]);
     expect(s0.jettonClaimed).toEqual({});

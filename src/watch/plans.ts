@@ -29,6 +29,10 @@ export async function plansOf(tx: Tx, d: DeploymentRecord): Promise<HeirPlanReco
  * of a trigger reported before. Resolves with them.
  */
 export async function markWatched(tx: Tx, d: DeploymentRecord, clock: Clock): Promise<HeirPlanRecord[]> {
+  // A test copy held back by a main network's copy that was cancelled watches nothing: nothing on chain can open
+  // the plans, so reports apply to them (unwatchPlans).
+  const twins = await twinsOf(tx, d);
+  if (!mayOpen(d, twins) && !twins.some((t) => !cancelled(t))) return plansOf(tx, d);
   const own = accountTx(tx, d.ownerId);
   const nowIso = clock.now().toISOString();
   const out: HeirPlanRecord[] = [];
@@ -49,11 +53,28 @@ export async function markWatched(tx: Tx, d: DeploymentRecord, clock: Clock): Pr
  * The owner cancelled the contract (or its deployment was deleted): the chain will never open its plans, so they are
  * watched no more. Reports and the waiting period apply to them again (a sign of life from the owner still cancels a
  * report), rather than leaving the heirs' shares closed for good. A reorganisation that undoes the cancel marks them
- * watched again. Not while a twin (the same address on another network, not cancelled) still watches them: cancelling
- * the test network's copy leaves the main network's in charge.
+ * watched again. Not while a twin (the same address on another network, not cancelled) can still open them: cancelling
+ * the test network's copy leaves the main network's in charge, but cancelling the main network's leaves a test copy
+ * nothing to open (mayOpen).
  */
-export async function unwatchPlans(tx: Tx, d: DeploymentRecord, clock: Clock): Promise<number> {
-  if ((await twinsOf(tx, d)).length > 0) return 0;
+export async function unwatchPlans(
+  tx: Tx,
+  d: DeploymentRecord,
+  clock: Clock,
+  /** Why: a cancelled main network's copy still holds a test copy back; a deleted registration does not. */
+  why: 'cancelled' | 'deleted',
+): Promise<number> {
+  const twins = await twinsOf(tx, d);
+  const group = why === 'cancelled' ? [...twins, d] : twins;
+  const stillOpens = twins.some(
+    (t) =>
+      !cancelled(t) &&
+      mayOpen(
+        t,
+        group.filter((o) => o.id !== t.id),
+      ),
+  );
+  if (stillOpens) return 0;
   const own = accountTx(tx, d.ownerId);
   const nowIso = clock.now().toISOString();
   let unwatched = 0;
@@ -66,21 +87,27 @@ export async function unwatchPlans(tx: Tx, d: DeploymentRecord, clock: Clock): P
 }
 
 /**
- * The account's other verified deployments of the same contract address on the same chain family (another network),
- * not cancelled: twins. A fresh wallet deploying the same creation code gets the same address on every network.
+ * The account's other verified deployments of the same contract address on the same chain family (another network):
+ * twins. A fresh wallet deploying the same creation code gets the same address on every network.
  */
 async function twinsOf(tx: Tx, d: DeploymentRecord): Promise<DeploymentRecord[]> {
   const mine = await accountTx(tx, d.ownerId).findBy<DeploymentRecord>(DEPLOYMENTS, 'ownerId', d.ownerId);
   const place = canonicalAddress(d.chain, d.address);
   return mine.filter(
     (o) =>
-      o.id !== d.id &&
-      o.status === 'verified' &&
-      o.chain === d.chain &&
-      canonicalAddress(o.chain, o.address) === place &&
-      o.watch?.snapshot?.cancelled !== true,
+      o.id !== d.id && o.status === 'verified' && o.chain === d.chain && canonicalAddress(o.chain, o.address) === place,
   );
 }
+
+const cancelled = (d: DeploymentRecord): boolean => d.watch?.snapshot?.cancelled === true;
+
+/**
+ * Whether deployment `d`'s trigger may open the plans it watches, among `others` (its twins, cancelled ones
+ * included): a main network's may; a test network's only when no main network's copy exists, live or cancelled (the
+ * owner tried the contract out there first, and checks in, or cancelled, on the main network only).
+ */
+const mayOpen = (d: DeploymentRecord, others: readonly DeploymentRecord[]): boolean =>
+  !isTestNetwork(d.network) || !others.some((t) => !isTestNetwork(t.network));
 
 /**
  * The switch fired on chain: every plan the deployment watches opens its shares (once). Resolves with how many.
@@ -88,12 +115,12 @@ async function twinsOf(tx: Tx, d: DeploymentRecord): Promise<DeploymentRecord[]>
  * Not when the deployment is on a test network and a twin on a main network watches the same plans: the owner tried
  * the contract out there first (the same wallet gets the same address) and checks in on the main network only, so
  * the test copy's switch fires while the owner is alive. Its event is recorded all the same; the plans open when the
- * main network's switch fires. Twins on two main networks open on either (the plan does not say which one it means).
+ * main network's switch fires, and never by the test copy, even once the main network's contract is cancelled. Twins on two main networks open on either (the plan does not say which one it means).
  */
 export async function openWatchedPlans(tx: Tx, d: DeploymentRecord, eventId: string, clock: Clock): Promise<number> {
   const own = accountTx(tx, d.ownerId);
   const plans = await markWatched(tx, d, clock);
-  if (isTestNetwork(d.network) && (await twinsOf(tx, d)).some((t) => !isTestNetwork(t.network))) return 0;
+  if (!mayOpen(d, await twinsOf(tx, d))) return 0;
   let opened = 0;
   for (const p of plans) {
     const next = await openByChain(own, p, { source: `chain:${d.network}:${d.address}`, eventId }, clock);
@@ -116,7 +143,7 @@ export function watchPlansOnVerification(): void {
   });
   onDeletedDeployment(async (tx, d, clock) => {
     if (d.status !== 'verified') return 0;
-    return unwatchPlans(tx, d, clock);
+    return unwatchPlans(tx, d, clock, 'deleted');
   });
 }
 

@@ -444,7 +444,7 @@ export class Watcher {
         emitted.add(e.key);
       }
       if (triggered) await openWatchedPlans(tx, d, triggered, clock);
-      else if (snapshot.cancelled === true) await unwatchPlans(tx, d, clock);
+      else if (snapshot.cancelled === true) await unwatchPlans(tx, d, clock, 'cancelled');
       else await markWatched(tx, d, clock);
       const deadline = deadlineOf(snapshot);
       const keys = [...emitted].slice(-EMITTED_KEYS_KEPT);

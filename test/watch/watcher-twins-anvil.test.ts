@@ -47,6 +47,58 @@ afterAll(async () => {
 
 const call = adminCall(() => server);
 
+/** The same contract deployed on both nodes at one address, a plan linked to it, both registered; a watcher of both. */
+async function twins() {
+  const testClients = anvilClients(test.url, TEST);
+  const mainClients = anvilClients(main.url, MAIN);
+  // The same next nonce on both nodes, so that the same deploy lands at the same address.
+  for (;;) {
+    const [t, m] = await Promise.all(
+      [testClients, mainClients].map((cl) => cl.pub.getTransactionCount({ address: owner.address })),
+    );
+    if (t === m) break;
+    await (t! < m! ? testClients : mainClients).send(owner, { to: heirA.address, value: 1n });
+  }
+  const plan = watchedPlan(owner, heirA, heirB);
+  const onTest = await deployGenerated(call, testClients, owner, plan);
+  const receipt = await mainClients.send(owner, { data: onTest.c.deployData });
+  expect(receipt.contractAddress?.toLowerCase()).toBe(onTest.address.toLowerCase());
+  const linked = await call('POST', '/svcloom/heirs/plans', {
+    plan,
+    contractAddress: onTest.address,
+    heirAccess: { enabled: true },
+  });
+  expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+  const planId = (linked.body as { data: { plan: { id: string } } }).data.plan.id;
+  for (const [network, hash] of [
+    [TEST, onTest.hash],
+    [MAIN, receipt.transactionHash],
+  ] as const) {
+    const reg = await call('POST', `/contracts/${onTest.c.id}/deployments`, {
+      network,
+      address: onTest.address,
+      txHash: hash,
+    });
+    expect((reg.body as { data: { status: string } }).data.status).toBe('verified');
+  }
+  const store = server.services.store;
+  const watcher = new Watcher({
+    store,
+    clock: systemClock,
+    networks: [String(MAIN), String(TEST)],
+    pollMs: 60_000,
+    confirmations: 2,
+    readerFor: async (network) =>
+      network === String(MAIN) ? createEvmReader(main.url, MAIN) : createEvmReader(test.url, TEST),
+  });
+  const poll = async (node: Anvil, network: number) => {
+    await node.mine(3);
+    return watcher.pollOnce(String(network));
+  };
+  const planNow = async () => (await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!;
+  return { testClients, mainClients, onTest, planId, store, watcher, poll, planNow };
+}
+
 describe('the same contract on a test network and a main network', () => {
   it("opens the plan when the main network's switch fires, not the test copy's", async () => {
     const plan = watchedPlan(owner, heirA, heirB);
@@ -181,53 +233,7 @@ describe('the same contract on a test network and a main network', () => {
   it('keeps the plan watched when the test copy is cancelled, while the main network still watches it', async () => {
     // Before, the test copy's cancel unwatched the plan the main network's deployment still watched: reports about
     // it were taken again (until the main network's next poll marked it back) although the main switch was live.
-    const testClients = anvilClients(test.url, TEST);
-    const mainClients = anvilClients(main.url, MAIN);
-    // The same next nonce on both nodes, so that the same deploy lands at the same address.
-    for (;;) {
-      const [t, m] = await Promise.all(
-        [testClients, mainClients].map((cl) => cl.pub.getTransactionCount({ address: owner.address })),
-      );
-      if (t === m) break;
-      await (t! < m! ? testClients : mainClients).send(owner, { to: heirA.address, value: 1n });
-    }
-    const plan = watchedPlan(owner, heirA, heirB);
-    const onTest = await deployGenerated(call, testClients, owner, plan);
-    const receipt = await mainClients.send(owner, { data: onTest.c.deployData });
-    expect(receipt.contractAddress?.toLowerCase()).toBe(onTest.address.toLowerCase());
-    const linked = await call('POST', '/svcloom/heirs/plans', {
-      plan,
-      contractAddress: onTest.address,
-      heirAccess: { enabled: true },
-    });
-    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-    const planId = (linked.body as { data: { plan: { id: string } } }).data.plan.id;
-    for (const [network, hash] of [
-      [TEST, onTest.hash],
-      [MAIN, receipt.transactionHash],
-    ] as const) {
-      const reg = await call('POST', `/contracts/${onTest.c.id}/deployments`, {
-        network,
-        address: onTest.address,
-        txHash: hash,
-      });
-      expect((reg.body as { data: { status: string } }).data.status).toBe('verified');
-    }
-    const store = server.services.store;
-    const watcher = new Watcher({
-      store,
-      clock: systemClock,
-      networks: [String(MAIN), String(TEST)],
-      pollMs: 60_000,
-      confirmations: 2,
-      readerFor: async (network) =>
-        network === String(MAIN) ? createEvmReader(main.url, MAIN) : createEvmReader(test.url, TEST),
-    });
-    const poll = async (node: Anvil, network: number) => {
-      await node.mine(3);
-      return watcher.pollOnce(String(network));
-    };
-    const planNow = async () => (await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!;
+    const { testClients, mainClients, onTest, store, watcher, poll, planNow } = await twins();
     await poll(test, TEST);
     await poll(main, MAIN);
     expect(await planNow()).toMatchObject({ watched: true, state: 'armed' });
@@ -246,6 +252,28 @@ describe('the same contract on a test network and a main network', () => {
     await poll(main, MAIN);
     expect(await cancels()).toHaveLength(2);
     expect(await planNow()).toMatchObject({ watched: false, state: 'armed' });
+    await watcher.stop();
+  }, 120_000);
+  it("opens nothing when the test copy fires after the main network's contract was cancelled", async () => {
+    // The owner cancelled on the main network and is alive: the test copy, never checked in, fires later. Before, the
+    // main contract's cancel left the test copy in charge (its twin no longer counted), and its trigger opened the plan.
+    const { testClients, mainClients, onTest, planId, watcher, poll, planNow } = await twins();
+    await poll(test, TEST);
+    await poll(main, MAIN);
+    expect(await planNow()).toMatchObject({ watched: true, state: 'armed' });
+
+    await mainClients.write(owner, onTest.address, onTest.c.compiled.abi, 'cancel');
+    await poll(main, MAIN);
+    // Nothing on chain can open the plan now: reports and their waiting period apply to it again.
+    expect(await planNow()).toMatchObject({ watched: false, state: 'armed' });
+
+    await test.advance(61 * DAY);
+    await testClients.send(owner, { to: heirA.address, value: 1n });
+    await poll(test, TEST);
+    await poll(test, TEST);
+    expect(await planNow()).toMatchObject({ watched: false, state: 'armed' });
+    const report = await call('POST', `/svcloom/heirs/plans/${planId}/events`, { type: 'deadman.warning' });
+    expect(report.status, JSON.stringify(report.body)).toBe(200);
     await watcher.stop();
   }, 120_000);
 });

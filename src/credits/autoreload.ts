@@ -20,7 +20,7 @@ import { ApiError } from '../core/errors.js';
 import { ulid } from '../core/ids.js';
 import type { Logger } from '../core/log.js';
 import type { Store, Tx } from '../store/port.js';
-import { catalogueOf, findPack, type Catalogue } from './catalogue.js';
+import { catalogueOf, findPack, type Catalogue, unknownPack } from './catalogue.js';
 import { inAccount, loadWalletInTx, saveWalletInTx } from './ledger.js';
 import { completePaymentInTx, emitInTx } from './payments.js';
 import { CREDIT_RELOADS, monthOf, type ReloadRecord, type WalletRecord } from './records.js';
@@ -332,14 +332,7 @@ export async function setAutoReload(
 ): Promise<WalletRecord> {
   const pack = findPack(catalogueOf(deps.config), input.packType);
   if (!pack) {
-    throw ApiError.validation('Unknown pack.', [
-      {
-        field: 'packType',
-        reason: `no pack "${input.packType}"; choose one of ${catalogueOf(deps.config)
-          .packs.map((p) => p.type)
-          .join(', ')}`,
-      },
-    ]);
+    throw ApiError.validation('Unknown pack.', [unknownPack(catalogueOf(deps.config), input.packType)]);
   }
   if (input.enabled && input.thresholds.length === 0) {
     throw ApiError.validation('Automatic reloads need at least one threshold.', [

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ConfigError, type Config } from '../core/config.js';
+import type { ErrorDetail } from '../core/errors.js';
 
 /** Paid actions and the unit each one is priced in. */
 export const PAID_ACTIONS = ['chat_message', 'media_inference', 'voice', 'avatar'] as const;
@@ -183,6 +184,14 @@ export function catalogueOf(config: Pick<Config, 'creditsCatalogue'>): Catalogue
 
 export function findPack(catalogue: Catalogue, type: string): Pack | undefined {
   return catalogue.packs.find((p) => p.type === type);
+}
+
+/** The refusal of a pack the catalogue does not have: the caller's text quoted as JSON (never raw), and the packs. */
+export function unknownPack(catalogue: Catalogue, type: string): ErrorDetail {
+  return {
+    field: 'packType',
+    reason: `no pack ${JSON.stringify(type)}; choose one of ${catalogue.packs.map((p) => p.type).join(', ')}`,
+  };
 }
 
 /** Credits an action costs for `units` of it (rounded up to a whole credit). */

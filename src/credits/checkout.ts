@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { ulid } from '../core/ids.js';
-import { catalogueOf, findPack } from './catalogue.js';
+import { catalogueOf, findPack, unknownPack } from './catalogue.js';
 import type { CreditDeps } from './autoreload.js';
 import { inAccount } from './ledger.js';
 import { emitInTx } from './payments.js';
@@ -73,13 +73,7 @@ export async function purchase(
 ): Promise<z.infer<typeof PurchaseOutput>> {
   const details: ErrorDetail[] = [];
   const pack = findPack(catalogueOf(deps.config), input.packType);
-  if (!pack)
-    details.push({
-      field: 'packType',
-      reason: `no pack "${input.packType}"; choose one of ${catalogueOf(deps.config)
-        .packs.map((p) => p.type)
-        .join(', ')}`,
-    });
+  if (!pack) details.push(unknownPack(catalogueOf(deps.config), input.packType));
   for (const [field, raw] of [
     ['successUrl', input.successUrl],
     ['cancelUrl', input.cancelUrl],

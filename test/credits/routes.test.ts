@@ -122,6 +122,19 @@ describe('credit routes', () => {
     },
   );
 
+  it('quotes an unknown pack as JSON in its refusal, never raw, on both routes', async () => {
+    // Before, the caller's text went into the reason between bare quotes: a line break or escape came back as is.
+    const packType = 'gold"\n\u001b[2J';
+    const reasons = [
+      await call('POST', '/api/svcloom/credits/purchase', sessionHeaders(user), { ...GOOD_PURCHASE, packType }),
+      await call('PUT', '/api/v1/svcloom/credits/auto-reload', sessionHeaders(user), { ...GOOD_RELOAD, packType }),
+    ].map((res) => res.json().error.details.find((d: { field: string }) => d.field === 'packType')?.reason);
+    for (const reason of reasons) {
+      expect(reason).toBe(`no pack ${JSON.stringify(packType)}; choose one of starter, standard, large`);
+      expect(reason).not.toMatch(/[\n\u001b]/);
+    }
+  });
+
   it('GET /packs shows the packs and what every paid action costs', async () => {
     const res = await call('GET', '/api/svcloom/credits/packs', sessionHeaders(user));
     const data = res.json().data;

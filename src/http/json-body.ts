@@ -14,6 +14,9 @@ export type StringBodyParser = (
   done: (err: Error | null, body?: unknown) => void,
 ) => void;
 
+/** The reason a body with a key that could reach a prototype is refused for, in its error's detail. */
+export const PROTOTYPE_KEY_REASON = 'forbidden key (__proto__ or constructor.prototype)';
+
 const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
 /**
@@ -63,7 +66,7 @@ export function jsonBodyParser(parse: StringBodyParser): StringBodyParser {
           done(
             ApiError.validation(
               `The body's JSON has a __proto__ (or constructor.prototype) key, at ${path}, which is refused: such a key could change what every object inherits. Rename or remove it.`,
-              [{ field: path, reason: 'forbidden key (__proto__ or constructor.prototype)' }],
+              [{ field: path, reason: PROTOTYPE_KEY_REASON }],
             ),
             undefined,
           );

@@ -8,6 +8,7 @@ import { toolSchemas } from '../../src/tools/schema.js';
 import { FakeClock, startTestServer, type TestServer } from '../helpers.js';
 import { EXAMPLES } from '../support/examples.js';
 import { mcpToolCallRequest } from '../mcp-clients.js';
+import { PROTOTYPE_KEY_REASON } from '../../src/http/json-body.js';
 import { restRequest } from '../support/rest.js';
 import type { Schema } from '../support/samples.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
@@ -820,6 +821,7 @@ export function fuzzSuite(part: number, parts: number): void {
       'empty JSON body',
       'path parameter too long',
       'malformed JSON',
+      PROTOTYPE_KEY_REASON,
       'expected a JSON object',
       'unknown query parameter (send input fields in the JSON body)',
     ]);

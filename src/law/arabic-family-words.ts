@@ -120,13 +120,30 @@ const ARABIC_WORDS: Record<string, string> = {
 };
 
 /**
- * The form an Arabic word is compared in: diacritics and punctuation dropped, the letters people type one for another
- * made one (foldArabicLetters; NFKD parts the hamza forms of alef from their hamza), and the article "ال" dropped
- * from every word ("الأخ الشقيق" is "أخ شقيق").
+ * The letters of Urdu and Persian that Arabic does not use, kept as letters of their own: پ pe, ٹ tte, چ che, ڈ dde,
+ * ڑ rre, ژ zhe, گ gaf, ں noon ghunna ("ماں" is not "مان").
+ */
+const PERSO_ARABIC_LETTERS = '\u0679\u067e\u0686\u0688\u0691\u0698\u06af\u06ba';
+const NOT_A_LETTER = new RegExp(`[^\\u0621-\\u064a${PERSO_ARABIC_LETTERS}]+`, 'g');
+const A_LETTER = new RegExp(`[\\u0621-\\u064a${PERSO_ARABIC_LETTERS}]`);
+
+/**
+ * The forms of heh and yeh Urdu and Persian write for the Arabic ones, made the Arabic letter: heh goal ہ, the
+ * do-chashmi heh ھ (Urdu's mark of an aspirate, "بھائی"; no two words read here differ by it alone), ae ە and teh
+ * marbuta goal ۃ as heh; bari yeh ے as yeh (Farsi yeh and keheh are foldArabicLetters'). The hamza over ۂ, ۀ, ۓ and
+ * ئ is a mark NFKD parts from its letter.
+ */
+const foldPersoArabicLetters = (text: string): string =>
+  text.replace(/[\u06c1\u06be\u06d5\u06c3]/g, '\u0647').replace(/\u06d2/g, '\u064a');
+
+/**
+ * The form an Arabic-script word is compared in: diacritics and punctuation dropped, the letters people type one for
+ * another made one (foldArabicLetters and foldPersoArabicLetters; NFKD parts the hamza forms of alef from their
+ * hamza), and the article "ال" dropped from every word ("الأخ الشقيق" is "أخ شقيق").
  */
 export function arabicKey(text: string): string {
-  return foldArabicLetters(text.normalize('NFKD').replace(/\p{M}/gu, ''))
-    .replace(/[^\u0621-\u064a]+/g, ' ')
+  return foldPersoArabicLetters(foldArabicLetters(text.normalize('NFKD').replace(/\p{M}/gu, '')))
+    .replace(NOT_A_LETTER, ' ')
     .trim()
     .split(' ')
     .map((w) => (w.length > 3 && w.startsWith('\u0627\u0644') ? w.slice(2) : w))
@@ -136,8 +153,8 @@ export function arabicKey(text: string): string {
 const BY_KEY = new Map<string, string>();
 for (const [arabic, english] of Object.entries(ARABIC_WORDS)) BY_KEY.set(arabicKey(arabic), english);
 
-/** Whether a text has Arabic letters: only then is it looked up here. */
-export const hasArabic = (text: string): boolean => /[\u0621-\u064a]/.test(text);
+/** Whether a text has Arabic-script letters: only then is it looked up here. */
+export const hasArabic = (text: string): boolean => A_LETTER.test(text);
 
 /** The English word an Arabic relationship means, or undefined when it is not one of ours (or not Arabic). */
 export function englishForArabic(text: string): string | undefined {

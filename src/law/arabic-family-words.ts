@@ -4,10 +4,12 @@
  * "أخ لأب"): each is mapped to the English word of the same meaning, which the fara'id classifier
  * (src/law/islamic/relationships.ts) and the civil-law one (src/law/family-words.ts) then read as they read English.
  * The words are those of the fara'id books and of everyday use; a word that needs more detail in English ("جدة",
- * grandmother) maps to the English word that is just as ambiguous there, so the same question is asked.
+ * grandmother) maps to the English word that is just as ambiguous there, so the same question is asked. Urdu and
+ * Persian written in the same script are read too, through the table of src/law/urdu-persian-script-words.ts.
  */
 
 import { foldArabicLetters } from '../core/arabic-letters.js';
+import { URDU_PERSIAN_SCRIPT_WORDS } from './urdu-persian-script-words.js';
 
 /** Each Arabic word or phrase (written naturally, keyed after `arabicKey`) and the English word it means. */
 const ARABIC_WORDS: Record<string, string> = {
@@ -150,13 +152,18 @@ export function arabicKey(text: string): string {
     .join(' ');
 }
 
+/** Urdu and Persian first, so that an Arabic word they share a key with keeps its Arabic reading. */
 const BY_KEY = new Map<string, string>();
-for (const [arabic, english] of Object.entries(ARABIC_WORDS)) BY_KEY.set(arabicKey(arabic), english);
+for (const table of [URDU_PERSIAN_SCRIPT_WORDS, ARABIC_WORDS])
+  for (const [word, english] of Object.entries(table)) BY_KEY.set(arabicKey(word), english);
 
 /** Whether a text has Arabic-script letters: only then is it looked up here. */
 export const hasArabic = (text: string): boolean => A_LETTER.test(text);
 
-/** The English word an Arabic relationship means, or undefined when it is not one of ours (or not Arabic). */
+/**
+ * The English word an Arabic relationship means (for an Urdu or Persian word in their script, the word of the tables
+ * it is read as, often its Latin spelling), or undefined when it is not one of ours (or not in Arabic script).
+ */
 export function englishForArabic(text: string): string | undefined {
   return hasArabic(text) ? BY_KEY.get(arabicKey(text)) : undefined;
 }

@@ -13,7 +13,8 @@ export type KinClass = 'spouse' | 'child' | 'grandchild' | 'parent' | 'sibling';
  * woman; Lithuanian "vyras", Latvian "vīrs", Greek "άντρας": man; Hungarian "lány": girl; Italian "nipote", Romanian
  * "nepot": grandchild or nephew; Latvian "māte", which reads as English "mate"; Turkish "kız": girl; Malay "janda",
  * "duda": a divorcee too; Persian "zan": woman; Urdu "begum": a title) are left out: they stay 'other', like an
- * English word we do not know. Arabic is read through its English words (src/law/arabic-family-words.ts).
+ * English word we do not know. Arabic is read through its English words (src/law/arabic-family-words.ts), and Urdu
+ * and Persian in their own script through these Latin ones (src/law/urdu-persian-script-words.ts).
  */
 export const OTHER_LANGUAGES: Record<KinClass, readonly string[]> = {
   spouse: [

@@ -2,6 +2,9 @@ import { type Abi, createPublicClient, createWalletClient, getAddress, type Hex,
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { expect } from 'vitest';
+import { createEvmReader, type EvmReader } from '../../src/chains/evm.js';
+import { systemClock } from '../../src/core/clock.js';
+import { Watcher } from '../../src/watch/watcher.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { type Anvil, startAnvil } from '../support/anvil.js';
 
@@ -123,4 +126,23 @@ export async function registerOnAnvil(
   const d = (reg.body as { data: { id: string; status: string; watch: unknown } }).data;
   expect(d.status).toBe('verified');
   return d;
+}
+
+/**
+ * A watcher of chain 31337 on the test server's store, polling every `pollMs` (60 s: the test calls pollOnce) and
+ * reading `url` (anvil's, or the endpoint a test swaps in), or through `reader` when the test wraps one.
+ */
+export function anvilWatcher(
+  server: TestServer,
+  url: string,
+  opts: { pollMs?: number; confirmations?: number; reader?: EvmReader } = {},
+): Watcher {
+  return new Watcher({
+    store: server.services.store,
+    clock: systemClock,
+    networks: ['31337'],
+    pollMs: opts.pollMs ?? 60_000,
+    confirmations: opts.confirmations ?? 2,
+    readerFor: async () => opts.reader ?? createEvmReader(url, foundry.id),
+  });
 }

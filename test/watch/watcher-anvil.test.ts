@@ -7,7 +7,7 @@ import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployme
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { GRANTS, type GrantRecord } from '../../src/accounts/grants.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-plans.js';
-import { Watcher } from '../../src/watch/watcher.js';
+import type { Watcher } from '../../src/watch/watcher.js';
 import { Dispatcher, verifyWebhookSignature } from '../../src/webhooks/index.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
@@ -19,6 +19,7 @@ import {
   watchedPlan,
   linkPlan,
   registerOnAnvil,
+  anvilWatcher,
 } from './anvil-plan.js';
 import { makeCert, startReceiver } from '../webhooks/helpers.js';
 
@@ -42,14 +43,7 @@ const call = adminCall(() => server);
 
 function startWatcher(): Watcher {
   const reader = createEvmReader(anvil.url, anvil.chainId);
-  watcher = new Watcher({
-    store: server.services.store,
-    clock: systemClock,
-    networks: ['31337'],
-    pollMs: 50,
-    confirmations: 2,
-    readerFor: async () => reader,
-  });
+  watcher = anvilWatcher(server, anvil.url, { pollMs: 50, reader });
   watcher.start();
   return watcher;
 }

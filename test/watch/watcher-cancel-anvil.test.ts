@@ -1,11 +1,8 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvmReader } from '../../src/chains/evm.js';
-import { systemClock } from '../../src/core/clock.js';
 import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-plans.js';
-import { Watcher } from '../../src/watch/watcher.js';
 import type { TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil } from '../support/anvil.js';
 import {
@@ -16,6 +13,7 @@ import {
   watchedPlan,
   linkPlan,
   registerOnAnvil,
+  anvilWatcher,
 } from './anvil-plan.js';
 
 // A short switch on anvil (a 10-day interval and a 2-day grace: the deadline 12 days after each check-in) with the
@@ -52,14 +50,7 @@ describe('warnings and a cancel on anvil', () => {
     const depId = (await registerOnAnvil(call, c.id, address, hash)).id;
 
     const store = server.services.store;
-    const watcher = new Watcher({
-      store,
-      clock: systemClock,
-      networks: ['31337'],
-      pollMs: 60_000,
-      confirmations: 2,
-      readerFor: async () => createEvmReader(anvil.url, anvil.chainId),
-    });
+    const watcher = anvilWatcher(server, anvil.url);
     const recorded = async () =>
       (await store.all<EventRecord>(EVENTS)).filter(
         (e) => e.type.startsWith('deadman.') && e.data.deploymentId === depId,

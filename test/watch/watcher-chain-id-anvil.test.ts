@@ -1,10 +1,7 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvmReader } from '../../src/chains/evm.js';
-import { systemClock } from '../../src/core/clock.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-plans.js';
-import { Watcher } from '../../src/watch/watcher.js';
 import type { TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
 import {
@@ -15,6 +12,7 @@ import {
   watchedPlan,
   linkPlan,
   registerOnAnvil,
+  anvilWatcher,
 } from './anvil-plan.js';
 
 // The watcher reads a network through the endpoint the operator configured for it. Registration checks that this
@@ -59,14 +57,7 @@ describe('an endpoint that serves another chain than its network', () => {
     await testnet.mine(3);
 
     // The endpoint configured for 31337 now answers for the test network.
-    const watcher = new Watcher({
-      store,
-      clock: systemClock,
-      networks: ['31337'],
-      pollMs: 60_000,
-      confirmations: 2,
-      readerFor: async () => createEvmReader(testnet.url, 31337),
-    });
+    const watcher = anvilWatcher(server, testnet.url);
     await expect(watcher.pollOnce('31337')).rejects.toThrow(/serves chain 11155111/);
     const events = (await store.all<EventRecord>(EVENTS)).filter(
       (e) => e.data.deploymentId === depId && e.type.startsWith('deadman.'),

@@ -11,19 +11,16 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvmReader } from '../../src/chains/evm.js';
-import { systemClock } from '../../src/core/clock.js';
 import { MOCK_ERC20_SOURCE, MOCK_ERC721_SOURCE } from '../../src/contracts/evm/mocks.js';
 import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-plans.js';
 import { isClaimable } from '../../src/store/port.js';
 import { WATCH_CURSORS, type CursorRecord } from '../../src/watch/reorg.js';
-import { Watcher } from '../../src/watch/watcher.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
-import { watchedPlan, linkPlan, registerOnAnvil } from './anvil-plan.js';
+import { watchedPlan, linkPlan, registerOnAnvil, anvilWatcher } from './anvil-plan.js';
 
 // The watcher on anvil, on each store engine: a plan holding ETH, an ERC-20 and a listed NFT. Reorganisations are
 // made with anvil's snapshots: one shallower than the confirmations is never seen; a deeper one is found by the
@@ -101,15 +98,7 @@ describe.each(['lowdb', 'postgres'] as const)('token and NFT claims and reorgani
     return { address: await send(heirA, { data: bytecode }), abi };
   }
 
-  const newWatcher = () =>
-    new Watcher({
-      store: server.services.store,
-      clock: systemClock,
-      networks: ['31337'],
-      pollMs: 60_000,
-      confirmations: CONFIRMATIONS,
-      readerFor: async () => createEvmReader(anvil.url, anvil.chainId),
-    });
+  const newWatcher = () => anvilWatcher(server, anvil.url, { confirmations: CONFIRMATIONS });
 
   it('reports each claim once, and reorganisations neither double nor keep what they undid', async () => {
     // The third development key's account is not among anvil's funded ones: B pays its claims' gas from this.

@@ -19,6 +19,7 @@ import {
   watchedPlan,
   linkPlan,
   registerOnAnvil,
+  anvilWatcher,
 } from './anvil-plan.js';
 
 // Edges of the watcher on a real node (anvil):
@@ -78,14 +79,7 @@ describe('a deleted contract whose deployment is watched', () => {
     // A watcher started after the delete (nothing of the contract in its memory) reads the switch.
     await anvil.mine(3);
     const reader = createEvmReader(anvil.url, anvil.chainId);
-    watcher = new Watcher({
-      store,
-      clock: systemClock,
-      networks: ['31337'],
-      pollMs: 50,
-      confirmations: 2,
-      readerFor: async () => reader,
-    });
+    watcher = anvilWatcher(server, anvil.url, { pollMs: 50, reader });
     watcher.start();
     await until(
       'the first snapshot',

@@ -2,13 +2,19 @@ import type { Abi, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmReader } from '../../src/chains/evm.js';
-import { systemClock } from '../../src/core/clock.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-plans.js';
-import { Watcher } from '../../src/watch/watcher.js';
 import type { TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil } from '../support/anvil.js';
-import { adminCall, anvilClients, deployGenerated, startAnvilServer, linkPlan, registerOnAnvil } from './anvil-plan.js';
+import {
+  adminCall,
+  anvilClients,
+  deployGenerated,
+  startAnvilServer,
+  linkPlan,
+  registerOnAnvil,
+  anvilWatcher,
+} from './anvil-plan.js';
 
 // Guardians confirm an owner's absence; they never overrule a living owner: their early release waits `waitDays`
 // for a sign of life that cancels it. The owner can answer only if told: the watcher warns (deadman.warning, and the
@@ -56,14 +62,7 @@ describe("the guardians' early release, read by the watcher", () => {
     const depId = (await registerOnAnvil(call, c.id, address, hash)).id;
 
     const reader = createEvmReader(anvil.url, anvil.chainId);
-    const watcher = new Watcher({
-      store,
-      clock: systemClock,
-      networks: ['31337'],
-      pollMs: 60_000,
-      confirmations: 2,
-      readerFor: async () => reader,
-    });
+    const watcher = anvilWatcher(server, anvil.url, { reader });
     const events = async () =>
       (await store.all<EventRecord>(EVENTS)).filter(
         (e) => e.data.deploymentId === depId && e.type.startsWith('deadman.'),
@@ -120,14 +119,7 @@ describe("the guardians' early release, read by the watcher", () => {
     const { c, address, hash } = await deployGenerated(call, clients, owner, plan);
     const abi = c.compiled.abi as Abi;
     const depId = (await registerOnAnvil(call, c.id, address, hash)).id;
-    const watcher = new Watcher({
-      store,
-      clock: systemClock,
-      networks: ['31337'],
-      pollMs: 60_000,
-      confirmations: 2,
-      readerFor: async () => createEvmReader(anvil.url, anvil.chainId),
-    });
+    const watcher = anvilWatcher(server, anvil.url);
     const resets = async () =>
       (await store.all<EventRecord>(EVENTS)).filter((e) => e.data.deploymentId === depId && e.type === 'deadman.reset');
     await anvil.mine(3);

@@ -1,10 +1,7 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvmReader } from '../../src/chains/evm.js';
-import { systemClock } from '../../src/core/clock.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-plans.js';
-import { Watcher } from '../../src/watch/watcher.js';
 import type { TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil } from '../support/anvil.js';
 import {
@@ -15,6 +12,7 @@ import {
   registerOnAnvil,
   startAnvilServer,
   watchedPlan,
+  anvilWatcher,
 } from './anvil-plan.js';
 
 // A memoir plan linked to a contract whose switch already fired on chain: the trigger was read and recorded before
@@ -46,14 +44,7 @@ describe('a plan linked after the switch fired on chain', () => {
     const plan = watchedPlan(owner, heirA, heirB);
     const { c, address, hash } = await deployGenerated(call, anvilClients(anvil.url), owner, plan);
     const depId = (await registerOnAnvil(call, c.id, address, hash)).id;
-    const watcher = new Watcher({
-      store,
-      clock: systemClock,
-      networks: ['31337'],
-      pollMs: 60_000,
-      confirmations: 2,
-      readerFor: async () => createEvmReader(anvil.url, anvil.chainId),
-    });
+    const watcher = anvilWatcher(server, anvil.url);
     const poll = async () => {
       await anvil.mine(3);
       return watcher.pollOnce('31337');

@@ -7,7 +7,7 @@ import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-pl
 import { Watcher } from '../../src/watch/watcher.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
-import { adminCall, anvilClients, deployGenerated, watchedPlan } from './anvil-plan.js';
+import { adminCall, anvilClients, deployGenerated, linkPlan, watchedPlan } from './anvil-plan.js';
 
 // An owner tries the contract out on a test network, then deploys it on a main network from the same fresh wallet:
 // the same creation code and nonce give the same address on both, and both deployments watch the memoir plan linked
@@ -47,8 +47,11 @@ afterAll(async () => {
 
 const call = adminCall(() => server);
 
-/** The same contract deployed on both nodes at one address, a plan linked to it, both registered; a watcher of both. */
-async function twins() {
+/**
+ * The same contract deployed on both nodes at one address and registered on both networks (verified), with a watcher
+ * of both networks; the deployments' ids by network.
+ */
+async function deployTwins() {
   const testClients = anvilClients(test.url, TEST);
   const mainClients = anvilClients(main.url, MAIN);
   // The same next nonce on both nodes, so that the same deploy lands at the same address.
@@ -63,13 +66,7 @@ async function twins() {
   const onTest = await deployGenerated(call, testClients, owner, plan);
   const receipt = await mainClients.send(owner, { data: onTest.c.deployData });
   expect(receipt.contractAddress?.toLowerCase()).toBe(onTest.address.toLowerCase());
-  const linked = await call('POST', '/svcloom/heirs/plans', {
-    plan,
-    contractAddress: onTest.address,
-    heirAccess: { enabled: true },
-  });
-  expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-  const planId = (linked.body as { data: { plan: { id: string } } }).data.plan.id;
+  const ids: Record<number, string> = {};
   for (const [network, hash] of [
     [TEST, onTest.hash],
     [MAIN, receipt.transactionHash],
@@ -79,7 +76,9 @@ async function twins() {
       address: onTest.address,
       txHash: hash,
     });
+    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
     expect((reg.body as { data: { status: string } }).data.status).toBe('verified');
+    ids[network] = (reg.body as { data: { id: string } }).data.id;
   }
   const store = server.services.store;
   const watcher = new Watcher({
@@ -95,57 +94,24 @@ async function twins() {
     await node.mine(3);
     return watcher.pollOnce(String(network));
   };
-  const planNow = async () => (await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!;
-  return { testClients, mainClients, onTest, planId, store, watcher, poll, planNow };
+  return { testClients, mainClients, onTest, plan, ids, store, watcher, poll };
+}
+
+/** deployTwins, with a memoir plan (heirs' access on) linked to the contract's address. */
+async function twins() {
+  const deployed = await deployTwins();
+  const planId = await linkPlan(call, deployed.plan, deployed.onTest.address);
+  const planNow = async () => (await deployed.store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!;
+  return { ...deployed, planId, planNow };
 }
 
 describe('the same contract on a test network and a main network', () => {
   it("opens the plan when the main network's switch fires, not the test copy's", async () => {
-    const plan = watchedPlan(owner, heirA, heirB);
-    const onTest = await deployGenerated(call, anvilClients(test.url, TEST), owner, plan);
-    const mainClients = anvilClients(main.url, MAIN);
-    const receipt = await mainClients.send(owner, { data: onTest.c.deployData });
-    expect(receipt.contractAddress?.toLowerCase()).toBe(onTest.address.toLowerCase());
-
-    const linked = await call('POST', '/svcloom/heirs/plans', {
-      plan,
-      contractAddress: onTest.address,
-      heirAccess: { enabled: true },
-    });
-    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-    const planId = (linked.body as { data: { plan: { id: string } } }).data.plan.id;
-    for (const [network, hash] of [
-      [TEST, onTest.hash],
-      [MAIN, receipt.transactionHash],
-    ] as const) {
-      const reg = await call('POST', `/contracts/${onTest.c.id}/deployments`, {
-        network,
-        address: onTest.address,
-        txHash: hash,
-      });
-      expect(reg.status, JSON.stringify(reg.body)).toBe(200);
-      expect((reg.body as { data: { status: string } }).data.status).toBe('verified');
-    }
-
-    const store = server.services.store;
-    const watcher = new Watcher({
-      store,
-      clock: systemClock,
-      networks: [String(MAIN), String(TEST)],
-      pollMs: 60_000,
-      confirmations: 2,
-      readerFor: async (network) =>
-        network === String(MAIN) ? createEvmReader(main.url, MAIN) : createEvmReader(test.url, TEST),
-    });
-    const planNow = async () => (await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!;
+    const { mainClients, onTest, store, poll, planNow } = await twins();
     const triggers = async (network: number) =>
       (await store.all<EventRecord>(EVENTS)).filter(
         (e) => e.type === 'deadman.triggered' && e.data.network === String(network),
       );
-    const poll = async (node: Anvil, network: number) => {
-      await node.mine(3);
-      return watcher.pollOnce(String(network));
-    };
     expect(await poll(test, TEST)).toMatchObject({ read: 1, failed: 0 });
     expect(await poll(main, MAIN)).toMatchObject({ read: 1, failed: 0 });
     expect(await planNow()).toMatchObject({ watched: true, state: 'armed' });
@@ -167,39 +133,7 @@ describe('the same contract on a test network and a main network', () => {
   }, 120_000);
 
   it("opens a plan linked after both switches fired on the main network's trigger, not the test copy's", async () => {
-    // The same wallet's next contract: the nonces match on both nodes (a deploy and one more transaction each above).
-    const plan = watchedPlan(owner, heirA, heirB);
-    const onTest = await deployGenerated(call, anvilClients(test.url, TEST), owner, plan);
-    const receipt = await anvilClients(main.url, MAIN).send(owner, { data: onTest.c.deployData });
-    expect(receipt.contractAddress?.toLowerCase()).toBe(onTest.address.toLowerCase());
-    const ids: Record<number, string> = {};
-    for (const [network, hash] of [
-      [TEST, onTest.hash],
-      [MAIN, receipt.transactionHash],
-    ] as const)
-      ids[network] = (
-        (
-          await call('POST', `/contracts/${onTest.c.id}/deployments`, {
-            network,
-            address: onTest.address,
-            txHash: hash,
-          })
-        ).body as { data: { id: string } }
-      ).data.id;
-    const store = server.services.store;
-    const watcher = new Watcher({
-      store,
-      clock: systemClock,
-      networks: [String(MAIN), String(TEST)],
-      pollMs: 60_000,
-      confirmations: 2,
-      readerFor: async (network) =>
-        network === String(MAIN) ? createEvmReader(main.url, MAIN) : createEvmReader(test.url, TEST),
-    });
-    const poll = async (node: Anvil, network: number) => {
-      await node.mine(3);
-      return watcher.pollOnce(String(network));
-    };
+    const { onTest, plan, ids, store, watcher, poll } = await deployTwins();
     await poll(test, TEST);
     await poll(main, MAIN);
     await Promise.all([test.advance(61 * DAY), main.advance(61 * DAY)]);
@@ -213,13 +147,7 @@ describe('the same contract on a test network and a main network', () => {
     const mainTrigger = await trigger(MAIN);
     expect(mainTrigger).toBeDefined();
 
-    const linked = await call('POST', '/svcloom/heirs/plans', {
-      plan,
-      contractAddress: onTest.address,
-      heirAccess: { enabled: true },
-    });
-    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-    const planId = (linked.body as { data: { plan: { id: string } } }).data.plan.id;
+    const planId = await linkPlan(call, plan, onTest.address);
     const planNow = async () => (await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!;
     // The test network's poll comes first: its trigger marks the plan watched and opens nothing.
     await poll(test, TEST);

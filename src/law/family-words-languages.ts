@@ -116,6 +116,7 @@ export const OTHER_LANGUAGES: Record<KinClass, readonly string[]> = {
     'biwi',
     'shohar',
     'shauhar',
+    'khawand',
     'hamsar',
   ],
   child: [
@@ -304,6 +305,10 @@ export const OTHER_LANGUAGES: Record<KinClass, readonly string[]> = {
     'nawasa',
     'nawasi',
     'naveh',
+    'pesar-e pesar',
+    'dokhtar-e pesar',
+    'pesar-e dokhtar',
+    'dokhtar-e dokhtar',
   ],
   parent: [
     'pere',

@@ -240,7 +240,7 @@ describe.concurrent('relationship words', () => {
     pk: {
       words: [
         null,
-        ['shohar', 'shauhar'],
+        ['shohar', 'khawand'],
         ['biwi', 'Biwi'],
         ['beta', 'Beta'],
         ['beti', 'Beti'],
@@ -260,7 +260,7 @@ describe.concurrent('relationship words', () => {
         ['pesar', 'Pesar'],
         ['dokhtar', 'Dokhtar'],
         ['farzand', 'Farzand'],
-        ['naveh', 'Naveh'],
+        ['naveh', 'pesar-e pesar'],
         ['pedar', 'Pedar'],
         ['madar', 'Madar'],
         ['baradar', 'Baradar'],

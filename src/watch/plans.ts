@@ -28,10 +28,16 @@ export async function plansOf(tx: Tx, d: DeploymentRecord): Promise<HeirPlanReco
  * Marks the deployment's plans watched (those linked after the deployment was verified too), ending the waiting period
  * of a trigger reported before. Resolves with them.
  */
-export async function markWatched(tx: Tx, d: DeploymentRecord, clock: Clock): Promise<HeirPlanRecord[]> {
+export async function markWatched(
+  tx: Tx,
+  d: DeploymentRecord,
+  clock: Clock,
+  /** The deployment's twins, when the caller has read them already. */
+  known?: readonly DeploymentRecord[],
+): Promise<HeirPlanRecord[]> {
   // A test copy held back by a main network's copy that was cancelled watches nothing: nothing on chain can open
   // the plans, so reports apply to them (unwatchPlans).
-  const twins = await twinsOf(tx, d);
+  const twins = known ?? (await twinsOf(tx, d));
   if (!mayOpen(d, twins) && !twins.some((t) => !cancelled(t))) return plansOf(tx, d);
   const own = accountTx(tx, d.ownerId);
   const nowIso = clock.now().toISOString();
@@ -119,8 +125,9 @@ const mayOpen = (d: DeploymentRecord, others: readonly DeploymentRecord[]): bool
  */
 export async function openWatchedPlans(tx: Tx, d: DeploymentRecord, eventId: string, clock: Clock): Promise<number> {
   const own = accountTx(tx, d.ownerId);
-  const plans = await markWatched(tx, d, clock);
-  if (!mayOpen(d, await twinsOf(tx, d))) return 0;
+  const twins = await twinsOf(tx, d);
+  const plans = await markWatched(tx, d, clock, twins);
+  if (!mayOpen(d, twins)) return 0;
   let opened = 0;
   for (const p of plans) {
     const next = await openByChain(own, p, { source: `chain:${d.network}:${d.address}`, eventId }, clock);

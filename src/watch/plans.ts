@@ -198,6 +198,10 @@ export async function watchLinkedPlans(
     });
     if (fired) for (const q of plans) lateOpened.add(`${d.id}:${q.id}`);
   }
+  // A plan no longer armed nor verifying (opened, cancelled, deleted) is not read again: its entries go, so the set
+  // holds only plans still waiting, whatever the process's age.
+  const waiting = new Set(open.map((p) => p.id));
+  for (const key of lateOpened) if (!waiting.has(key.slice(key.lastIndexOf(':') + 1))) lateOpened.delete(key);
 }
 
 /**

@@ -1,7 +1,10 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { MEMOIR_HEIR_PLANS, type HeirPlanRecord } from '../../src/memoir/heir-plans.js';
+import { watchLinkedPlans } from '../../src/watch/plans.js';
 import type { TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil } from '../support/anvil.js';
 import {
@@ -74,5 +77,13 @@ describe('a plan linked after the switch fired on chain', () => {
     expect(await complete()).toHaveLength(1);
     expect((await store.get<HeirPlanRecord>(MEMOIR_HEIR_PLANS, planId))!.updatedAt).toBe(opened.updatedAt);
     await watcher.stop();
+
+    // What the watcher remembers of such plans is only what still waits: an opened plan (or one no longer stored)
+    // is forgotten at the next pass, a plan still armed is kept. Before, the set only grew.
+    const waiting = await linkPlan(call, plan, '0x000000000000000000000000000000000000dEaD');
+    const remembered = new Set([`${depId}:${planId}`, `${depId}:mhp_GONE`, `${depId}:${waiting}`]);
+    const dep = (await store.get<DeploymentRecord>(DEPLOYMENTS, depId))!;
+    await watchLinkedPlans({ store, clock: systemClock }, [dep], remembered);
+    expect([...remembered]).toEqual([`${depId}:${waiting}`]);
   }, 120_000);
 });

@@ -33,9 +33,12 @@ const LONGEST_FIRST = [
   'test/access/fuzz-1.test.ts',
   'test/access/fuzz-2.test.ts',
   'test/access/matrix.test.ts',
+  'test/contracts/evm/matrix-reference-a.test.ts',
   'test/contracts/ton/matrix-b.test.ts',
-  'test/contracts/ton/matrix-a.test.ts',
+  'test/contracts/evm/matrix-templates.test.ts',
   'test/access/harness.test.ts',
+  'test/contracts/evm/matrix-reference-b.test.ts',
+  'test/contracts/ton/matrix-a.test.ts',
   'test/contracts/workers.test.ts',
   // unit
   'test/contracts/ton/generate.test.ts',

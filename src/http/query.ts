@@ -28,14 +28,13 @@ const DECIMAL = /^-?[0-9]+(?:\.[0-9]+)?$/;
 /**
  * The number a query value spells in plain decimal, or undefined. Number() alone would read "0x10" as 16, "1e1" as
  * 10, " 10" as 10 and "0b11" as 3: a value a client did not mean as that number, or that a proxy or a log shows as
- * another. For an integer field a fraction stays a fraction (1.5, which the schema refuses as not whole), and a
- * whole number written with one ("10.0") is no integer's spelling: left as text, refused as not a number.
+ * another. A fraction stays a fraction (1.5, which an integer field refuses as not whole), and "10.0" is 10, as the
+ * same field reads `10.0` in a JSON body or an MCP call: the three validate alike.
  */
-function decimalNumber(value: string, integer: boolean): number | undefined {
+function decimalNumber(value: string): number | undefined {
   if (!DECIMAL.test(value)) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || (integer && value.includes('.') && Number.isInteger(n))) return undefined;
-  return n;
+  return Number.isFinite(n) ? n : undefined;
 }
 
 /**
@@ -56,11 +55,9 @@ export function coerceQuery(shape: Record<string, z.ZodType>, query: Record<stri
     }
     const base = baseSchema(field);
     switch (typeOf(base)) {
-      case 'number': {
-        const format = (base as unknown as { format?: string | null }).format;
-        out[key] = decimalNumber(value, typeof format === 'string' && format.includes('int')) ?? value;
+      case 'number':
+        out[key] = decimalNumber(value) ?? value;
         break;
-      }
       case 'boolean':
         out[key] = value === 'true' ? true : value === 'false' ? false : value;
         break;

@@ -125,16 +125,19 @@ describe('REST envelope', () => {
       return res.statusCode === 200 ? (res.json() as Envelope) : expectEnvelope(res, 400, 'VALIDATION_ERROR');
     };
     // Number() would read each of these as a number (16, 10, 10, 3, 10): none is how a client writes one.
-    for (const value of ['0x10', '1e1', '%2010', '10%20', '0b11', '0o12', '+10', '10.0', 'Infinity', '1_0', '']) {
+    for (const value of ['0x10', '1e1', '%2010', '10%20', '0b11', '0o12', '+10', 'Infinity', '1_0', '']) {
       const body = await limit(value);
       expect(body.success, value).toBe(false);
       expect(body.error!.details, value).toEqual([{ field: 'limit', reason: expect.any(String) }]);
     }
     expect((await limit('1.5')).error!.details).toEqual([{ field: 'limit', reason: expect.stringMatching(/whole/) }]);
     expect((await limit('-1')).error!.details![0]!.field).toBe('limit');
+    // A whole number written with a decimal part is read as a JSON body or an MCP call reads `10.0`.
     for (const [value, read] of [
       ['10', 10],
       ['007', 7],
+      ['10.0', 10],
+      ['10.000', 10],
     ] as const)
       expect((await limit(value)).meta.pagination, value).toMatchObject({ limit: read });
   });

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/core/errors.js';
@@ -12,7 +11,7 @@ import { mcpToolCallRequest } from '../mcp-clients.js';
 import { PROTOTYPE_KEY_REASON } from '../../src/http/json-body.js';
 import { restRequest } from '../support/rest.js';
 import type { Schema } from '../support/samples.js';
-import { registerUser, sessionHeaders, signIn, type TestSession } from '../support/session.js';
+import { freshAddress, registerUser, sessionHeaders, signIn, type TestSession } from '../support/session.js';
 
 // Property-based fuzz: every tool's REST route and MCP call
 // gets at least 300 inputs generated from its input JSON Schema, valid-shaped
@@ -435,9 +434,7 @@ async function credentials(tool: AnyTool, srv: TestServer): Promise<Record<strin
     countAuthCall();
     const again = signedOut?.app === srv.app ? signedOut.user : undefined;
     signedOut = undefined;
-    session = again
-      ? await signIn(srv.app, again.email, again.password, `198.18.${randomInt(256)}.${1 + randomInt(254)}`)
-      : await registerUser(srv.app);
+    session = again ? await signIn(srv.app, again.email, again.password, freshAddress()) : await registerUser(srv.app);
   }
   return sessionHeaders(session);
 }

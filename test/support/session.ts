@@ -31,6 +31,14 @@ export function sessionCookie(setCookie: string | string[] | undefined): string 
 }
 
 /**
+ * A client address of its own (198.18.0.0/15, the benchmarking range), as a separate person's: its unauthenticated
+ * requests (register, confirm, sign in) spend no other test's allowance of them.
+ */
+export function freshAddress(): string {
+  return `198.18.${randomInt(256)}.${1 + randomInt(254)}`;
+}
+
+/**
  * Registers a new user over REST (in-process) and signs them in, returning their session. Registering answers 202
  * without a session (the same answer whether or not the address was taken), so the sign-in is a second request,
  * as in a browser. `verify` (default true) also opens the link mailed to confirm the address, as most tests want a
@@ -45,7 +53,7 @@ export async function registerUser(
   // Each new user comes from an address of its own (198.18.0.0/15, the benchmarking range), as separate people do:
   // registering, confirming and signing in are three unauthenticated requests, and a test that registers many users
   // must not spend one address's allowance of them.
-  const remoteAddress = `198.18.${randomInt(256)}.${1 + randomInt(254)}`;
+  const remoteAddress = freshAddress();
   const res = await app.inject({
     method: 'POST',
     remoteAddress,

@@ -113,7 +113,12 @@ export interface OpenOptions {
 export async function openStore(config: Config): Promise<Store> {
   if (config.databaseUrl) {
     const { openPostgresStore } = await import('./store/postgres/index.js');
-    return openPostgresStore({ url: config.databaseUrl, schema: config.databaseSchema, indexes: STORE_INDEXES });
+    return openPostgresStore({
+      url: config.databaseUrl,
+      schema: config.databaseSchema,
+      indexes: STORE_INDEXES,
+      preparedStatements: config.databasePrepared ?? true,
+    });
   }
   return openLowdbStore({ dataDir: config.dataDir, indexes: STORE_INDEXES });
 }

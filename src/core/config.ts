@@ -46,6 +46,11 @@ export interface Config {
   /** Schema holding the tables in that database (SVC_DATABASE_SCHEMA); default `public`. */
   databaseSchema?: string | undefined;
   /**
+   * Whether the PostgreSQL store sends its statements as named (prepared) ones, each parsed and planned once per
+   * connection (SVC_DATABASE_PREPARED, default 1; 0 for a pooler in transaction mode that cannot carry them).
+   */
+  databasePrepared?: boolean;
+  /**
    * The master key sealing stored secrets (src/core/keyring.ts): SVC_MASTER_KEY (base64 of 32 bytes) or
    * SVC_MASTER_KEY_FILE (a file holding it). Neither: a key file in the data directory (refused with PostgreSQL).
    */
@@ -352,7 +357,7 @@ function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
   };
 }
 
-/** SVC_DATABASE_URL, SVC_DATABASE_SCHEMA, SVC_REDIS_URL, SVC_REDIS_PREFIX. */
+/** SVC_DATABASE_URL, SVC_DATABASE_SCHEMA, SVC_DATABASE_PREPARED, SVC_REDIS_URL, SVC_REDIS_PREFIX. */
 function masterKeyConfig(env: NodeJS.ProcessEnv): Config['masterKey'] {
   const value = env.SVC_MASTER_KEY?.trim() || undefined;
   const file = env.SVC_MASTER_KEY_FILE?.trim() || undefined;
@@ -363,7 +368,7 @@ function masterKeyConfig(env: NodeJS.ProcessEnv): Config['masterKey'] {
 
 function engines(
   env: NodeJS.ProcessEnv,
-): Pick<Config, 'databaseUrl' | 'databaseSchema' | 'redisUrl' | 'redisPrefix' | 'masterKey'> {
+): Pick<Config, 'databaseUrl' | 'databaseSchema' | 'databasePrepared' | 'redisUrl' | 'redisPrefix' | 'masterKey'> {
   const databaseUrl = env.SVC_DATABASE_URL?.trim() || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/./i.test(databaseUrl)) {
     throw new ConfigError('SVC_DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:port/database');
@@ -376,6 +381,7 @@ function engines(
   }
   if (databaseSchema !== undefined && databaseUrl === undefined)
     throw new ConfigError('SVC_DATABASE_SCHEMA needs SVC_DATABASE_URL');
+  const databasePrepared = flag(env.SVC_DATABASE_PREPARED ?? '1', 'SVC_DATABASE_PREPARED');
   const redisUrl = env.SVC_REDIS_URL?.trim() || undefined;
   if (redisUrl !== undefined && !/^rediss?:\/\/./i.test(redisUrl)) {
     throw new ConfigError(
@@ -388,7 +394,7 @@ function engines(
   }
   if (redisPrefix !== undefined && redisUrl === undefined)
     throw new ConfigError('SVC_REDIS_PREFIX needs SVC_REDIS_URL');
-  return { databaseUrl, databaseSchema, redisUrl, redisPrefix, masterKey: masterKeyConfig(env) };
+  return { databaseUrl, databaseSchema, databasePrepared, redisUrl, redisPrefix, masterKey: masterKeyConfig(env) };
 }
 
 function webhookTiming(env: NodeJS.ProcessEnv): Pick<Config, 'webhookTimeoutMs' | 'webhookLeaseMs'> {

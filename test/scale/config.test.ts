@@ -38,6 +38,12 @@ describe('configuration of the engines', () => {
       ConfigError,
     );
     expect(() => loadConfig({}, { SVC_DATABASE_SCHEMA: 'svc' })).toThrow(/needs SVC_DATABASE_URL/);
+    // Named statements by default; 0 for a pooler that cannot carry them from one server connection to another.
+    expect(c.databasePrepared).toBe(true);
+    expect(loadConfig({}, { SVC_DATABASE_URL: 'postgres://h/db', SVC_DATABASE_PREPARED: '0' }).databasePrepared).toBe(
+      false,
+    );
+    expect(() => loadConfig({}, { SVC_DATABASE_PREPARED: 'off' })).toThrow(/SVC_DATABASE_PREPARED must be 1 or 0/);
     expect(() => loadConfig({}, { SVC_WEBHOOK_TIMEOUT_MS: '5000', SVC_WEBHOOK_LEASE_MS: '5500' })).toThrow(
       /SVC_WEBHOOK_LEASE_MS/,
     );

@@ -34,8 +34,10 @@ export function lockClaimableSql(table: string, expr: string, q: ClaimQuery): St
     values.push(q.dueBefore);
     due = ` AND ${dueCondition(q.dueField, values.length)}`;
   }
+  // The limit is a parameter: one statement text per claim, whatever the limit (prepared once: ./statements.ts).
+  values.push(q.limit);
   return {
-    text: `SELECT doc FROM ${table} WHERE ${expr} = $1::jsonb${due} ORDER BY seq LIMIT ${q.limit} FOR UPDATE SKIP LOCKED`,
+    text: `SELECT doc FROM ${table} WHERE ${expr} = $1::jsonb${due} ORDER BY seq LIMIT $${values.length}::int FOR UPDATE SKIP LOCKED`,
     values,
   };
 }

@@ -90,7 +90,7 @@ export async function openPostgresStore(
     throw new TypeError('openPostgresStore: turnIndexWaitMs must be a number of milliseconds, 0 or more');
   const { pool, ddl, connect } = createPools(opts);
   const tables = new Tables(ddl, connect, schema, indexes, turnIndexWaitMs);
-  const store = new PostgresStore(pool, ddl, tables, schema, opts.maxAttempts ?? 20);
+  const store = new PostgresStore(pool, ddl, tables, schema, opts.maxAttempts ?? 20, opts.preparedStatements ?? true);
   try {
     const client = await ddl.connect().catch((err: unknown) => {
       throw unavailable(err);

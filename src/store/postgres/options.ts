@@ -34,6 +34,8 @@ export interface PostgresStoreOptions {
   migrate?: boolean;
   /** Send a transaction's statements without waiting for each answer (pg's pipeline mode). Default true. */
   pipeline?: boolean;
+  /** Send the store's statements as named ones, parsed and planned once per connection (./statements.ts). Default true. */
+  preparedStatements?: boolean;
   /**
    * How long a claim in turns waits for its index to be built (the first claim after an upgrade, ./tables.ts) before
    * it claims oldest first instead, the build going on. Default 10 000 ms.

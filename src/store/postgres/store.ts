@@ -20,6 +20,7 @@ import { checkTurns } from './claim-turns.js';
 import { indexValueJson } from './records.js';
 import type { Table, Tables } from './tables.js';
 import { PgTx } from './transaction.js';
+import { statement } from './statements.js';
 import { quoteIdent } from './migrations.js';
 import { ACCESS_REVISION_ROW, REVISION_TABLE } from '../revisions.js';
 
@@ -34,6 +35,8 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
   readonly #tables: Tables;
   readonly #schema: string;
   readonly #maxAttempts: number;
+  /** Statements sent named, parsed and planned once per connection (./statements.ts). */
+  readonly #prepared: boolean;
   /** Reads and moves the access revision (src/store/revisions.ts). */
   readonly #revisionRead: string;
   readonly #revisionMove: string;
@@ -42,8 +45,9 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
   /** Counters for tests and diagnostics (not part of the port). */
   readonly stats = { transactions: 0, retries: 0, conflictsGivenUp: 0 };
 
-  constructor(pool: pg.Pool, ddl: pg.Pool, tables: Tables, schema: string, maxAttempts: number) {
+  constructor(pool: pg.Pool, ddl: pg.Pool, tables: Tables, schema: string, maxAttempts: number, prepared = true) {
     this.#pool = pool;
+    this.#prepared = prepared;
     this.#ddl = ddl;
     this.#tables = tables;
     this.#schema = schema;
@@ -69,7 +73,7 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
   async #query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
     this.#assertOpen();
     try {
-      return await this.#pool.query<R>(text, values);
+      return await this.#pool.query<R>(statement(text, values, this.#prepared));
     } catch (err) {
       throw mapError(err);
     }
@@ -205,7 +209,7 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
     let broken: unknown;
     const onError = (err: unknown): void => void (broken ??= err);
     client.on('error', onError);
-    const tx = new PgTx(this.#tables, client, readOnly, () => broken);
+    const tx = new PgTx(this.#tables, client, readOnly, () => broken, this.#prepared);
     let destroy = false;
     try {
       // Not awaited on its own: in pipeline mode BEGIN travels with fn's first statement.
@@ -226,7 +230,7 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
       if (tx.failure) throw tx.failure.error;
       if (thrown) throw thrown.error;
       // In the same transaction as the writes: visible to other instances exactly when they are.
-      if (tx.movesRevision) await client.query(this.#revisionMove);
+      if (tx.movesRevision) await client.query(statement(this.#revisionMove, [], this.#prepared));
       await client.query('COMMIT');
       return result as R;
     } catch (err) {

@@ -10,6 +10,7 @@ import { isConnectionError, mapError, unavailable } from './errors.js';
 import { checkCollectionName, encodeDoc, indexValueJson } from './records.js';
 import type { Table, Tables } from './tables.js';
 import { REVISIONED_COLLECTIONS } from '../revisions.js';
+import { statement } from './statements.js';
 
 /** Rows fetched per page by scan(). */
 export const SCAN_PAGE = 200;
@@ -28,6 +29,8 @@ export class PgTx implements Tx {
     private readonly client: Queryable,
     private readonly readOnly: boolean,
     private readonly broken: () => unknown,
+    /** Statements sent named, parsed and planned once per connection (./statements.ts). */
+    private readonly prepared = true,
   ) {}
 
   /** Writes not settled yet: the transaction commits only after all of them (even one fn forgot to await). */
@@ -56,7 +59,7 @@ export class PgTx implements Tx {
     const lost = this.broken();
     if (lost !== undefined) this.fail(unavailable(lost));
     try {
-      return await this.client.query<R>(text, values);
+      return await this.client.query<R>(statement(text, values, this.prepared));
     } catch (err) {
       this.failure ??= { error: err };
       throw mapError(err);

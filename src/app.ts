@@ -27,7 +27,7 @@ import { ACCOUNTS, ACCOUNT_INDEXES } from './accounts/records.js';
 import { SESSIONS, SESSION_INDEXES, SessionAuthority, USERS, USER_INDEXES } from './accounts/sessions.js';
 import { tenantCollections } from './accounts/tenancy.js';
 import { MemoryRateLimiter, type RateLimiter } from './keys/limiter.js';
-import { DocsIndex } from './docs/search.js';
+import { DocsIndex, type DocumentedTool } from './docs/search.js';
 import { ContractEngine } from './contracts/engine.js';
 import { CONTRACT_INDEXES } from './contracts/stored.js';
 import { DEPLOYMENT_INDEXES } from './contracts/deployments.js';
@@ -35,7 +35,6 @@ import { WATCH_INDEXES } from './watch/lease.js';
 import { watchPlansOnVerification } from './watch/plans.js';
 import type { Watcher } from './watch/watcher.js';
 import { lazyJurisdictionIndex } from './law/jurisdictions.js';
-import { TOOLS } from './tools/index.js';
 import { CREDIT_INDEXES } from './credits/records.js';
 import { settleReloads } from './credits/autoreload.js';
 import { catalogueOf } from './credits/catalogue.js';
@@ -103,6 +102,12 @@ export interface OpenOptions {
   bootstrap?: boolean;
   /** The contract engine to use; a new one by default (the test servers of one process share one). */
   contracts?: ContractEngine;
+  /**
+   * The tools whose reference pages the docs index holds: the registry by default, loaded then. The admin commands
+   * (`svc keys`, `accounts`, `credits`) pass none: they never read the docs, and loading every tool to run one was
+   * half of their start.
+   */
+  tools?: readonly DocumentedTool[];
 }
 
 /**
@@ -218,7 +223,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
         log,
       }),
       keyring,
-      docs: DocsIndex.load(TOOLS),
+      docs: DocsIndex.load(opts.tools ?? (await import('./tools/index.js')).TOOLS),
       jurisdictions: lazyJurisdictionIndex(),
       contracts: opts.contracts ?? new ContractEngine({ maxWaitMs: config.queueWaitMs }),
     };

@@ -79,7 +79,7 @@ export async function adminRun(
     await Promise.all([import('../app.js'), import('../core/log.js'), import('../admin.js')]);
   let services: Services;
   try {
-    services = await openServices(config, { log: createLogger('warn') });
+    services = await openServices(config, { log: createLogger('warn'), tools: [] });
   } catch (err) {
     if (!(err instanceof StoreLockedError)) throw err;
     const url = await runningServerUrl(config.dataDir, values.url as string | undefined);

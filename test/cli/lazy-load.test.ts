@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svcArgs, tmpDir } from '../helpers.js';
-import { cleanEnv, startServe, type Served } from '../support/cli.js';
+import { cleanEnv, runSvc, startServe, type Served } from '../support/cli.js';
 
 // `svc serve` and `svc mcp` start without the heavy libraries: each is loaded by the tool (or domain step) that
 // needs it. A loader probe (test/support/load-probe.mjs) lists every module the process loads.
@@ -157,6 +157,25 @@ describe('svc mcp (stdio)', () => {
       expect(heavyLoaded(probe)).toEqual([]);
     } finally {
       await client.close();
+      await dir.cleanup();
+    }
+  });
+});
+
+describe('the admin commands', () => {
+  // `svc keys`, `accounts` and `credits` open the store and run one operation: they never read the docs, and loading
+  // every tool (for the docs index's reference pages) was half of their start.
+  it('svc keys list opens the store without loading the tools', async () => {
+    const dir = await tmpDir();
+    try {
+      const probeFile = path.join(dir.dir, 'keys-modules.txt');
+      const run = await runSvc(['keys', 'list', '--data-dir', path.join(dir.dir, 'data')], probeEnv(probeFile));
+      expect(run.code, run.stderr).toBe(0);
+      const probe = await readFile(probeFile, 'utf8');
+      expect(probe).toContain(programModule('app'));
+      expect(probe).not.toContain(programModule('tools/index'));
+      expect(heavyLoaded(probe)).toEqual([]);
+    } finally {
       await dir.cleanup();
     }
   });

@@ -89,6 +89,8 @@ const PROCESS = [
 export default defineConfig({
   test: {
     // `include` is set per project below (with `extends: true` a list here would be added to each project's list).
+    // With SVC_TEST_CPU_LOG set (`npm run test:times`), each file's CPU and its programs' is logged there.
+    setupFiles: ['test/support/cpu-account.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

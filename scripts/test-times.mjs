@@ -1,5 +1,6 @@
 // Times the test suite as the README states it: the whole suite (`npm test`) and the unit project
-// (`npm run test:unit`), each run from start to end, and prints both durations with the slowest files.
+// (`npm run test:unit`), each run from start to end, and prints both durations with the slowest files, and the files
+// that took the most CPU, their own and their programs' (test/support/cpu-account.ts).
 //
 //   node scripts/test-times.mjs            both runs, the unit project first
 //   node scripts/test-times.mjs unit       the unit project only
@@ -37,10 +38,11 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'svc-test-times-'));
 /**
  * Runs vitest with its usual output plus a JSON report; resolves with the exit code, seconds and the report.
  * @param {{ key: string, args: string[] }} run
- * @returns {Promise<{ code: number, seconds: number, json: Report | undefined }>}
+ * @returns {Promise<{ code: number, seconds: number, json: Report | undefined, cpu: string }>}
  */
 function run({ key, args }) {
   const report = path.join(tmp, `${key}.json`);
+  const cpuLog = path.join(tmp, `${key}-cpu.tsv`);
   const started = performance.now();
   const child = spawn(
     process.execPath,
@@ -48,6 +50,7 @@ function run({ key, args }) {
     {
       cwd: root,
       stdio: 'inherit',
+      env: { ...process.env, SVC_TEST_CPU_LOG: cpuLog },
     },
   );
   return new Promise((resolve, reject) => {
@@ -61,7 +64,13 @@ function run({ key, args }) {
       } catch {
         json = undefined;
       }
-      resolve({ code: code ?? (signal ? 1 : 0), seconds, json });
+      let cpu = '';
+      try {
+        cpu = readFileSync(cpuLog, 'utf8');
+      } catch {
+        cpu = '';
+      }
+      resolve({ code: code ?? (signal ? 1 : 0), seconds, json, cpu });
     });
   });
 }
@@ -92,6 +101,25 @@ for (const r of results) {
   if (!slowest.length) continue;
   lines.push(`  slowest files of \`${r.label}\` (time in their tests, without loading):`);
   for (const s of slowest) lines.push(`    ${s.seconds.toFixed(1).padStart(7)} s  ${s.file}`);
+}
+for (const r of results) {
+  const files = r.cpu
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [file = '?', , own = '0', children = '0'] = line.split('\t');
+      return { file, own: Number(own), children: Number(children) };
+    });
+  if (!files.length) continue;
+  const total = files.reduce((sum, f) => sum + f.own + f.children, 0);
+  const programs = files.reduce((sum, f) => sum + f.children, 0);
+  lines.push(
+    `  CPU of \`${r.label}\`'s test files: ${total.toFixed(0)} s, ${programs.toFixed(0)} s of it in the programs they started; the most:`,
+  );
+  for (const f of files.sort((a, b) => b.own + b.children - (a.own + a.children)).slice(0, 12))
+    lines.push(
+      `    ${(f.own + f.children).toFixed(1).padStart(7)} s  ${f.file}${f.children >= 0.05 ? ` (${f.children.toFixed(1)} s in its programs)` : ''}`,
+    );
 }
 process.stdout.write(`${lines.join('\n')}\n`);
 process.exitCode = results.find((r) => r.code !== 0)?.code ?? 0;

@@ -5,39 +5,21 @@
  * transaction per collection; a restart looked each collection up on its own.
  */
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STORE_INDEXES } from '../../src/app.js';
 import { openPostgresStore, tableNameFor } from '../../src/store/postgres/index.js';
-import { randomSchema, testDatabaseUrl } from '../support/engines.js';
+import { pgSchemas } from '../support/pg-schemas.js';
 
-let url: string;
-let admin: pg.Client;
-const schemas: string[] = [];
-
-beforeAll(async () => {
-  url = await testDatabaseUrl();
-  admin = new pg.Client({ connectionString: url });
-  admin.on('error', () => undefined);
-  await admin.connect();
-});
+const pgs = pgSchemas('svc_open');
+const schemaOfTest = pgs.schema;
 afterEach(() => {
   vi.restoreAllMocks();
 });
-afterAll(async () => {
-  for (const schema of schemas) await admin?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await admin?.end();
-});
-
-function schemaOfTest(): string {
-  const schema = randomSchema('svc_open');
-  schemas.push(schema);
-  return schema;
-}
 
 /** Opens and closes the store on `schema`, counting the statements every connection of the driver sent meanwhile. */
 async function openCounting(schema: string, indexes: Record<string, string[]> = STORE_INDEXES): Promise<number> {
   const query = vi.spyOn(pg.Client.prototype, 'query');
-  const store = await openPostgresStore({ url, schema, indexes });
+  const store = await openPostgresStore({ url: pgs.url(), schema, indexes });
   const sent = query.mock.calls.length;
   query.mockRestore();
   await store.close();
@@ -46,15 +28,19 @@ async function openCounting(schema: string, indexes: Record<string, string[]> = 
 
 /** What the schema records: each collection's table and its indexed fields, and the indexes that exist. */
 async function recorded(schema: string) {
-  const collections = await admin.query<{ name: string; table_name: string }>(
-    `SELECT name, table_name FROM "${schema}".svc_collections ORDER BY name`,
-  );
-  const fields = await admin.query<{ collection: string; field: string; index_name: string }>(
-    `SELECT collection, field, index_name FROM "${schema}".svc_indexes ORDER BY collection, field`,
-  );
-  const indexes = await admin.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [
-    schema,
-  ]);
+  const collections = await pgs
+    .admin()
+    .query<{ name: string; table_name: string }>(
+      `SELECT name, table_name FROM "${schema}".svc_collections ORDER BY name`,
+    );
+  const fields = await pgs
+    .admin()
+    .query<{ collection: string; field: string; index_name: string }>(
+      `SELECT collection, field, index_name FROM "${schema}".svc_indexes ORDER BY collection, field`,
+    );
+  const indexes = await pgs
+    .admin()
+    .query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [schema]);
   return {
     collections: collections.rows,
     fields: fields.rows,
@@ -91,7 +77,11 @@ describe('opening the store', () => {
   it('builds an index a new version declares on a table that exists, and makes a new collection beside it', async () => {
     const schema = schemaOfTest();
     await openCounting(schema, { users: ['email'] });
-    const store = await openPostgresStore({ url, schema, indexes: { users: ['email', 'n'], things: ['kind'] } });
+    const store = await openPostgresStore({
+      url: pgs.url(),
+      schema,
+      indexes: { users: ['email', 'n'], things: ['kind'] },
+    });
     try {
       await store.transact(async (tx) => {
         await tx.put('users', { id: 'u1', email: 'a@example.com', n: 1 });
@@ -111,16 +101,15 @@ describe('opening the store', () => {
     const schema = schemaOfTest();
     await openCounting(schema, { users: ['email'] });
     // A table of that name already there, not the store's (no seq nor doc column): its indexes cannot be made.
-    await admin.query(`CREATE TABLE "${schema}"."${tableNameFor('zzz')}" (id text PRIMARY KEY)`);
+    await pgs.admin().query(`CREATE TABLE "${schema}"."${tableNameFor('zzz')}" (id text PRIMARY KEY)`);
     const before = await recorded(schema);
     await expect(
-      openPostgresStore({ url, schema, indexes: { users: ['email'], aaa: ['kind'], zzz: ['kind'] } }),
+      openPostgresStore({ url: pgs.url(), schema, indexes: { users: ['email'], aaa: ['kind'], zzz: ['kind'] } }),
     ).rejects.toThrow(/column "seq" does not exist/);
     expect(await recorded(schema)).toEqual(before);
-    const tables = await admin.query('SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = $2', [
-      schema,
-      tableNameFor('aaa'),
-    ]);
+    const tables = await pgs
+      .admin()
+      .query('SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = $2', [schema, tableNameFor('aaa')]);
     expect(tables.rowCount).toBe(0);
   });
 });

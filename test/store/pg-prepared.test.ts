@@ -4,10 +4,10 @@
  * the same with and without names (SVC_DATABASE_PREPARED=0).
  */
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { MAX_NAMED, StatementNames, statement } from '../../src/store/postgres/statements.js';
-import { randomSchema, testDatabaseUrl } from '../support/engines.js';
+import { pgSchemas } from '../support/pg-schemas.js';
 
 describe('statement names', () => {
   it('gives one text one name, another text another, and no name when asked for none', () => {
@@ -34,22 +34,10 @@ describe('statement names', () => {
 });
 
 describe('the store on PostgreSQL, with and without named statements', () => {
-  let url: string;
-  let admin: pg.Client;
-  const schemas: string[] = [];
-  beforeAll(async () => {
-    url = await testDatabaseUrl();
-    admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-  });
+  const pgs = pgSchemas('svc_prepared');
   afterEach(() => {
     vi.restoreAllMocks();
   });
-  afterAll(async () => {
-    for (const s of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-    await admin?.end();
-  });
-
   /** Puts, reads, finds and claims with several limits; resolves with what it read and the statements sent. */
   async function exercise(preparedStatements: boolean) {
     const sent: Array<{ name?: string; text: string }> = [];
@@ -61,10 +49,9 @@ describe('the store on PostgreSQL, with and without named statements', () => {
         sent.push({ name: (config as pg.QueryConfig).name, text: (config as pg.QueryConfig).text });
       return (original as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof original);
-    const schema = randomSchema('svc_prepared');
-    schemas.push(schema);
+    const schema = pgs.schema();
     const store = await openPostgresStore({
-      url,
+      url: pgs.url(),
       schema,
       indexes: { jobs: ['state'] },
       poolSize: 2,

@@ -50,7 +50,7 @@ export async function handleMcpPost(
   res.on('close', () => {
     // Closing must not reject unhandled (that would reach the process-level handler): a failure is only logged.
     const failed = (err: unknown) => services.log.warn({ err }, 'closing a stateless MCP request failed');
-    transport.close().catch(failed);
+    closeWithoutTrace(transport).catch(failed);
     const settled = server
       .close()
       .catch(failed)
@@ -60,6 +60,23 @@ export async function handleMcpPost(
   });
   await server.connect(transport);
   await transport.handleRequest(req, res, body);
+}
+
+/**
+ * Closes a request's transport, and with it its server. On every close the SDK's Protocol makes a "Connection closed"
+ * error for the requests still waiting for an answer, which a stateless server never has (it makes no requests of
+ * its own): capturing that error's stack trace was 6% of the CPU of MCP calls over HTTP (273 of 4,414 ms in a profile
+ * of 3,000 list_templates calls; 8 ms without it). The close runs synchronously up to that point, so errors made
+ * during it (that one, and the abort of a call still running when its client went away) carry no stack.
+ */
+function closeWithoutTrace(transport: StreamableHTTPServerTransport): Promise<void> {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return transport.close();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /** Whether any request in the POST carries `_meta.progressToken`. */

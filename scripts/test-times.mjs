@@ -68,7 +68,7 @@ function run({ key, args }) {
       try {
         cpu = readFileSync(cpuLog, 'utf8');
       } catch {
-        cpu = '';
+        // no test file ran
       }
       resolve({ code: code ?? (signal ? 1 : 0), seconds, json, cpu });
     });

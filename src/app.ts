@@ -122,7 +122,7 @@ export async function openStore(config: Config): Promise<Store> {
       url: config.databaseUrl,
       schema: config.databaseSchema,
       indexes: STORE_INDEXES,
-      preparedStatements: config.databasePrepared ?? true,
+      preparedStatements: config.databasePrepared,
     });
   }
   return openLowdbStore({ dataDir: config.dataDir, indexes: STORE_INDEXES });

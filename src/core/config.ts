@@ -357,7 +357,6 @@ function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
   };
 }
 
-/** SVC_DATABASE_URL, SVC_DATABASE_SCHEMA, SVC_DATABASE_PREPARED, SVC_REDIS_URL, SVC_REDIS_PREFIX. */
 function masterKeyConfig(env: NodeJS.ProcessEnv): Config['masterKey'] {
   const value = env.SVC_MASTER_KEY?.trim() || undefined;
   const file = env.SVC_MASTER_KEY_FILE?.trim() || undefined;
@@ -366,6 +365,7 @@ function masterKeyConfig(env: NodeJS.ProcessEnv): Config['masterKey'] {
   return value !== undefined || file !== undefined ? { value, file } : undefined;
 }
 
+/** SVC_DATABASE_URL, SVC_DATABASE_SCHEMA, SVC_DATABASE_PREPARED, SVC_REDIS_URL, SVC_REDIS_PREFIX. */
 function engines(
   env: NodeJS.ProcessEnv,
 ): Pick<Config, 'databaseUrl' | 'databaseSchema' | 'databasePrepared' | 'redisUrl' | 'redisPrefix' | 'masterKey'> {

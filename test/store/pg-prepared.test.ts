@@ -20,7 +20,7 @@ describe('statement names', () => {
     expect(statement('SELECT 1', [], false)).toEqual({ text: 'SELECT 1', values: [] });
   });
 
-  it(`names at most ${MAX_NAMED} texts in a process; the others go unnamed`, () => {
+  it(`names at most its cap of texts (${MAX_NAMED} in a process); the others go unnamed`, () => {
     const names = new StatementNames(5);
     expect(names.max).toBeLessThan(MAX_NAMED);
     const first = names.statement('SELECT 0 AS many', [], true);

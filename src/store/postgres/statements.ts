@@ -10,7 +10,7 @@
  * MAX_NAMED distinct texts in a process (a bug, or a store with thousands of collections), further texts are sent
  * unnamed rather than prepared on every connection without bound.
  *
- * `preparedStatements: false` (SVC_DATABASE_PREPARED=off) sends every statement unnamed: for a connection pooler in
+ * `preparedStatements: false` (SVC_DATABASE_PREPARED=0) sends every statement unnamed: for a connection pooler in
  * transaction mode that does not follow prepared statements from one server connection to another.
  */
 import { createHash } from 'node:crypto';

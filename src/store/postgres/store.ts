@@ -45,7 +45,7 @@ export class PostgresStore implements ClaimableStore, RevisionedStore {
   /** Counters for tests and diagnostics (not part of the port). */
   readonly stats = { transactions: 0, retries: 0, conflictsGivenUp: 0 };
 
-  constructor(pool: pg.Pool, ddl: pg.Pool, tables: Tables, schema: string, maxAttempts: number, prepared = true) {
+  constructor(pool: pg.Pool, ddl: pg.Pool, tables: Tables, schema: string, maxAttempts: number, prepared: boolean) {
     this.#pool = pool;
     this.#prepared = prepared;
     this.#ddl = ddl;

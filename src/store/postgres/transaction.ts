@@ -30,7 +30,7 @@ export class PgTx implements Tx {
     private readonly readOnly: boolean,
     private readonly broken: () => unknown,
     /** Statements sent named, parsed and planned once per connection (./statements.ts). */
-    private readonly prepared = true,
+    private readonly prepared: boolean,
   ) {}
 
   /** Writes not settled yet: the transaction commits only after all of them (even one fn forgot to await). */

@@ -47,11 +47,24 @@ export function onSignOfLife(listener: LifeSignListener): void {
   if (!listeners.includes(listener)) listeners.push(listener);
 }
 
+/**
+ * The credentials of frozen principals (a cached key's, shared by every call with the key): every admitted call
+ * names its credential, and making the string afresh made a new string to hash for each lookup in `lastPassed`.
+ */
+const credentials = new WeakMap<object, string>();
+
 /** The credential a principal acts with, as a sign of life and a reporter record name it; undefined for embed tokens. */
 export function credentialOf(principal: Pick<Principal, 'kind' | 'keyId' | 'userId'>): string | undefined {
-  if (principal.kind === 'key') return `key:${principal.keyId}`;
-  if (principal.kind === 'session' && principal.userId) return `session:${principal.keyId}`;
-  return undefined;
+  const known = credentials.get(principal);
+  if (known !== undefined) return known;
+  const made =
+    principal.kind === 'key'
+      ? `key:${principal.keyId}`
+      : principal.kind === 'session' && principal.userId
+        ? `session:${principal.keyId}`
+        : undefined;
+  if (made !== undefined && Object.isFrozen(principal)) credentials.set(principal, made);
+  return made;
 }
 
 /** Makes the next sign of life of this account pass to the listeners at once (a verification just started). */

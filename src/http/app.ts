@@ -14,7 +14,7 @@ import { earlyErrorHandlers, errorsPlugin, RequestLog } from './errors.js';
 import { healthRoutes } from './health.js';
 import { jsonBodyParser, type StringBodyParser } from './json-body.js';
 import { mcpRoutes } from './mcp-route.js';
-import { setRateHeaders } from './rate-headers.js';
+import { RATE_LIMIT, setRateHeaders } from './rate-headers.js';
 import { registerStripeWebhook } from './stripe-webhook.js';
 import { registerMailUnsubscribe } from './mail-unsubscribe.js';
 import { registerMailCheckIn } from './mail-checkin.js';
@@ -88,12 +88,12 @@ export async function buildApp(services: Services, tools: readonly AnyTool[]): P
   // Callback-style hooks: cheaper than async ones on every request. One onSend hook
   // does the per-response work (an onRequest hook would cost a hook stage more).
   app.addHook('onSend', (req, reply, payload, done) => {
-    reply.header('X-Request-Id', req.id);
-    if (closing) reply.header('Connection', 'close');
+    // Lower-case names: see RATE_LIMIT (./rate-headers.ts).
+    reply.header('x-request-id', req.id);
+    if (closing) reply.header('connection', 'close');
     // Tool calls and admitted /mcp requests set the rate headers themselves; every other API or /mcp response (an
     // unknown route, a body refused before it reaches a call: malformed, too large, of a wrong type) is counted here.
-    if (reply.hasHeader('X-RateLimit-Limit') || !(req.url.startsWith('/api/') || isMcpUrl(req.url)))
-      return done(null, payload);
+    if (reply.hasHeader(RATE_LIMIT) || !(req.url.startsWith('/api/') || isMcpUrl(req.url))) return done(null, payload);
     countRequest(services, { apiKey: presentedKey(req.headers, req.query), clientIp: req.ip }).then(
       (state) => {
         setRateHeaders(reply, state);

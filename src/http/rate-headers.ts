@@ -18,8 +18,17 @@ export function rateHeaders(state: RateState): Record<string, string | number> {
   };
 }
 
+/**
+ * The name of the first rate header, which also tells the onSend hook that a call set them (src/http/app.ts).
+ * Header names are given in lower case on the hot path: Fastify lowers every name it is given (`reply.header`,
+ * `hasHeader`), and a name already in lower case is returned as it is, a constant whose hash is known, where a
+ * mixed-case one makes a new string per request. Node writes the names as Fastify keeps them: lower case either way.
+ */
+export const RATE_LIMIT = 'x-ratelimit-limit';
+
+/** Sets a bucket's X-RateLimit-* headers on a reply. */
 export function setRateHeaders(reply: FastifyReply, state: RateState): void {
-  reply.header('X-RateLimit-Limit', state.limit);
-  reply.header('X-RateLimit-Remaining', state.remaining);
-  reply.header('X-RateLimit-Reset', resetText(state.resetAt));
+  reply.header(RATE_LIMIT, state.limit);
+  reply.header('x-ratelimit-remaining', state.remaining);
+  reply.header('x-ratelimit-reset', resetText(state.resetAt));
 }

@@ -49,24 +49,31 @@ const isPlainObject = (value: object): boolean => {
   return proto === Object.prototype || proto === null;
 };
 
-/** Whether any string (value or object key) in `input` cannot be stored. */
+/**
+ * Whether any string (value or object key) in `input` cannot be stored. The usual input, an object of plain values,
+ * is read without allocating: only nested arrays and objects go on a stack (made when the first one is met).
+ */
 function holdsUnstorable(input: unknown): boolean {
-  const stack: unknown[] = [input];
-  while (stack.length > 0) {
-    const value = stack.pop();
+  let stack: unknown[] | undefined;
+  let value = input;
+  for (;;) {
     if (typeof value === 'string') {
       if (unstorableReason(value)) return true;
     } else if (Array.isArray(value)) {
-      for (const item of value) stack.push(item);
+      for (const item of value) (stack ??= []).push(item);
     } else if (value !== null && typeof value === 'object' && isPlainObject(value)) {
       for (const key in value) {
         if (!Object.hasOwn(value, key)) continue;
         if (unstorableReason(key)) return true;
-        stack.push((value as Record<string, unknown>)[key]);
+        const field = (value as Record<string, unknown>)[key];
+        if (typeof field === 'string') {
+          if (unstorableReason(field)) return true;
+        } else if (field !== null && typeof field === 'object') (stack ??= []).push(field);
       }
     }
+    if (stack === undefined || stack.length === 0) return false;
+    value = stack.pop();
   }
-  return false;
 }
 
 /**

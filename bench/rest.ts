@@ -1,6 +1,8 @@
 /**
  * REST throughput of GET /api/v1/contracts/templates with a valid key, against a
- * bare Fastify route answering the same JSON with the same headers, measured with autocannon in one run.
+ * bare Fastify route answering the same JSON with the same headers, measured with autocannon in one run. Beside them,
+ * the bare route's handler added to the service's app (outside /api/): what the app costs by itself, so that the gap
+ * splits into the app's part (Fastify's options, hook and route table) and the tool wrapper's (auth, limits, envelope).
  *
  *   npx tsx bench/rest.ts
  *
@@ -11,7 +13,7 @@
  */
 import autocannon from 'autocannon';
 import pino from 'pino';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { closeServices, openServices } from '../src/app.js';
 import { systemClock } from '../src/core/clock.js';
 import { loadConfig } from '../src/core/config.js';
@@ -112,29 +114,32 @@ async function storeReadsPerRequest(
  * The service on `dir` at a log level (request lines at info and below, written to /dev/null: the cost is paid,
  * nothing shown), counting with the real limiter raised, listening; its templates URL and how to stop it.
  */
-async function startService(dir: string, level: string) {
+async function startService(dir: string, level: string, plain: BareHandler) {
   const services = await openServices(loadConfig({ 'data-dir': dir }, {}), {
     log: createLogger(level, level === 'warn' ? undefined : devNull()),
   });
   services.limiter = new UnboundedLimiter();
   const app = await buildApp(services, TOOLS);
+  // The bare route's handler in the service's app, outside /api/ (so its hook counts nothing): what the app costs
+  // by itself (its server options, its onSend hook, a table of some hundred routes), without any tool's wrapper.
+  app.get(APP_ROUTE, plain);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1/contracts/templates`;
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const url = `${base}/api/v1/contracts/templates`;
   const close = async () => {
     await app.close();
     await closeServices(services);
   };
-  return { services, url, close };
+  return { services, url, appUrl: `${base}${APP_ROUTE}`, close };
 }
+
+const APP_ROUTE = '/bench/plain-templates';
+type BareHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 export async function benchRest(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-rest-'));
   // Request logging off for the comparison (bare Fastify logs nothing either); the last figure is the info level's.
   // BENCH_REST_LOG=info (with BENCH_REST_ONLY=svc): the service with its default request lines.
-  const svc = await startService(dir, process.env.BENCH_REST_LOG ?? 'warn');
-  const { services, url: svcUrl } = svc;
-  const { key } = await createKey(services.store, { name: 'bench', tier: 'internal', scopes: ['all'] }, systemClock);
-
   // The baseline answers what svc answers: the same body (the catalogue, then meta with a request id of the same
   // length, the timestamp and the pagination) and the same headers (X-Request-Id and the three X-RateLimit-*), which
   // the client parses too; Fastify serialises the body on each request, as a route returning an object does.
@@ -147,14 +152,15 @@ export async function benchRest(): Promise<void> {
     meta: { requestId, timestamp: new Date().toISOString(), pagination: page.pagination },
   };
   const resetAt = new Date(Date.now() + 15 * 60_000).toISOString();
-  bare.get('/api/v1/contracts/templates', async (_req, reply) => {
+  const plain: BareHandler = async (_req, reply) => {
     reply
       .header('X-Request-Id', requestId)
       .header('X-RateLimit-Limit', 10_000)
       .header('X-RateLimit-Remaining', 9_999)
       .header('X-RateLimit-Reset', resetAt);
     return body;
-  });
+  };
+  bare.get('/api/v1/contracts/templates', plain);
   // The route as it was measured before: the body alone, without pagination or the four headers (for reference).
   bare.get('/body-only', async () => ({
     success: true,
@@ -166,6 +172,9 @@ export async function benchRest(): Promise<void> {
   const bareUrl = `${bareBase}/api/v1/contracts/templates`;
   const bodyOnlyUrl = `${bareBase}/body-only`;
 
+  const svc = await startService(dir, process.env.BENCH_REST_LOG ?? 'warn', plain);
+  const { services, url: svcUrl, appUrl } = svc;
+  const { key } = await createKey(services.store, { name: 'bench', tier: 'internal', scopes: ['all'] }, systemClock);
   const auth = { authorization: `Bearer ${key}` };
   const only = process.env.BENCH_REST_ONLY;
   if (only !== undefined) {
@@ -186,8 +195,9 @@ export async function benchRest(): Promise<void> {
     );
     return;
   }
-  await load(bareUrl, auth); // warm-up all three
+  await load(bareUrl, auth); // warm-up all four
   await load(bodyOnlyUrl, auth);
+  await load(appUrl, auth);
   await load(svcUrl, auth);
   // Alternate them so that load from elsewhere on the machine hits all alike;
   // each round's ratio compares neighbouring runs, and the median round is reported.
@@ -195,18 +205,24 @@ export async function benchRest(): Promise<void> {
   const svcRuns: number[] = [];
   const ratios: number[] = [];
   const bodyOnlyRatios: number[] = [];
+  const appRatios: number[] = [];
   const bareCpu: number[] = [];
   const svcCpu: number[] = [];
+  const appCpu: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     bareRuns.push(await load(bareUrl, auth));
     bareCpu.push(lastCpuPerRequest);
     const bodyOnly = await load(bodyOnlyUrl, auth);
+    const app = await load(appUrl, auth);
+    appCpu.push(lastCpuPerRequest);
     svcRuns.push(await load(svcUrl, auth));
     svcCpu.push(lastCpuPerRequest);
     ratios.push(svcRuns[i]! / bareRuns[i]!);
     bodyOnlyRatios.push(svcRuns[i]! / bodyOnly);
+    appRatios.push(app / bareRuns[i]!);
   }
   const cpuRatio = median(bareCpu.map((b, i) => b / svcCpu[i]!));
+  const appCpuRatio = median(bareCpu.map((b, i) => b / appCpu[i]!));
   const reads = await storeReadsPerRequest(services, svcUrl, auth);
   const bareRps = median(bareRuns);
   const svcRps = median(svcRuns);
@@ -215,7 +231,7 @@ export async function benchRest(): Promise<void> {
   // The same service at the default level, which logs a line per request, alone beside the bare route once the first
   // is closed (two services in one process slow each other), warmed up, in rounds of its own against the bare route.
   await svc.close();
-  const info = await startService(dir, 'info');
+  const info = await startService(dir, 'info', plain);
   const svc2Url = info.url;
   await load(svc2Url, auth);
   const infoRatios: number[] = [];
@@ -242,6 +258,9 @@ export async function benchRest(): Promise<void> {
   );
   console.log(
     `  CPU per request (with autocannon's) bare ${fmt(median(bareCpu), 1)} µs, svc ${fmt(median(svcCpu), 1)} µs   ratio ${fmt(cpuRatio)}  (less sensitive to other load on the machine)`,
+  );
+  console.log(
+    `  the bare route in svc's app ratio ${fmt(median(appRatios))} (CPU ${fmt(appCpuRatio)}; svc's server options, hook and routes, without a tool: ${fmt(median(appCpu), 1)} µs)`,
   );
   console.log(
     `  against the body alone      ratio ${fmt(median(bodyOnlyRatios))}  (the baseline before it sent svc's pagination and four headers)`,

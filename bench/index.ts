@@ -25,6 +25,7 @@ if (!flags.every((f) => process.execArgv.includes(f)) || Object.entries(env).som
 
 const BENCHES: Record<string, () => Promise<void>> = {
   rest: async () => (await import('./rest.js')).benchRest(),
+  'rest-steps': async () => (await import('./rest-steps.js')).benchRestSteps(),
   mcp: async () => (await import('./mcp.js')).benchMcp(),
   limits: async () => (await import('./limits.js')).benchLimits(),
   store: async () => (await import('./store.js')).benchStore(),

@@ -39,6 +39,27 @@ beforeAll(async () => {
   schema = randomSchema('svc_faults');
   server = await startTestServer({ listen: false, config: { databaseUrl: url, databaseSchema: schema } });
   original = server.services.store;
+  // A key's first use records its lastUsedAt in a transaction of its own, beside the request's; both move the access
+  // revision, so under the store below (one attempt) either could fail the other with a serialization error. The
+  // admin key is used once here, on the usual store, and its use recorded before the tests: the next record of it is
+  // a minute away.
+  const first = await server.app.inject({
+    method: 'GET',
+    url: '/api/v1/api-keys',
+    headers: { authorization: `Bearer ${server.adminKey}` },
+  });
+  expect(first.statusCode).toBe(200);
+  const looker = await client();
+  try {
+    for (let i = 0; ; i++) {
+      const used = await looker.query(`SELECT 1 FROM "${schema}".c_api_keys WHERE doc->>'lastUsedAt' IS NOT NULL`);
+      if (used.rows.length > 0) break;
+      if (i >= 400) throw new Error("the admin key's use was never recorded");
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  } finally {
+    await looker.end();
+  }
   strict = await openPostgresStore({
     url,
     schema,

@@ -26,17 +26,15 @@ import { closeServices, openServices } from '../src/app.js';
 import { systemClock } from '../src/core/clock.js';
 import { loadConfig } from '../src/core/config.js';
 import { createLogger } from '../src/core/log.js';
-import { MAX_PAGE_LIMIT, paginateOffset } from '../src/core/pagination.js';
 import { buildApp } from '../src/http/app.js';
 import { setRateHeaders } from '../src/http/rate-headers.js';
 import { restCall } from '../src/http/rest-call.js';
 import { cookieOptionsOf } from '../src/http/session-cookie.js';
 import { createKey } from '../src/keys/provision.js';
-import { TEMPLATES } from '../src/law/templates.js';
 import { listTemplates } from '../src/tools/contracts/list-templates.js';
 import { invokeTool } from '../src/tools/invoke.js';
 import { TOOLS } from '../src/tools/index.js';
-import { UnboundedLimiter } from './rest.js';
+import { bareAnswer, UnboundedLimiter } from './rest.js';
 import { fmt, isMain } from './util.js';
 
 const ROUNDS = 7;
@@ -50,13 +48,7 @@ export async function benchRestSteps(): Promise<void> {
   const { key } = await createKey(services.store, { name: 'bench', tier: 'internal', scopes: ['all'] }, systemClock);
   const app = await buildApp(services, TOOLS);
 
-  const page = paginateOffset(TEMPLATES, 1, MAX_PAGE_LIMIT);
-  const requestId = `req_${'0'.repeat(26)}`;
-  const body = {
-    success: true,
-    templates: page.items,
-    meta: { requestId, timestamp: new Date().toISOString(), pagination: page.pagination },
-  };
+  const { requestId, body } = bareAnswer();
   const fixed = { limit: 10_000, remaining: 9_999, resetAt: new Date(Date.now() + 15 * 60_000), allowed: true };
   const cookies = cookieOptionsOf(services.config);
   const schema = { querystring: listTemplates.input };

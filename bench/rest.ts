@@ -140,6 +140,21 @@ async function startService(dir: string, level: string, plain: BareHandler) {
   return { services, url, appUrl: `${base}${APP_ROUTE}`, close };
 }
 
+/**
+ * The bare route's answer: the templates catalogue in svc's envelope, with a request id of the same length, the
+ * timestamp and the pagination (bench/rest-steps.ts answers it too).
+ */
+export function bareAnswer() {
+  const page = paginateOffset(TEMPLATES, 1, MAX_PAGE_LIMIT);
+  const requestId = `req_${'0'.repeat(26)}`;
+  const body = {
+    success: true,
+    templates: page.items,
+    meta: { requestId, timestamp: new Date().toISOString(), pagination: page.pagination },
+  };
+  return { requestId, body };
+}
+
 const APP_ROUTE = '/bench/plain-templates';
 type BareHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
@@ -151,13 +166,7 @@ export async function benchRest(): Promise<void> {
   // length, the timestamp and the pagination) and the same headers (X-Request-Id and the three X-RateLimit-*), which
   // the client parses too; Fastify serialises the body on each request, as a route returning an object does.
   const bare = Fastify();
-  const page = paginateOffset(TEMPLATES, 1, MAX_PAGE_LIMIT);
-  const requestId = `req_${'0'.repeat(26)}`;
-  const body = {
-    success: true,
-    templates: page.items,
-    meta: { requestId, timestamp: new Date().toISOString(), pagination: page.pagination },
-  };
+  const { requestId, body } = bareAnswer();
   const resetAt = new Date(Date.now() + 15 * 60_000).toISOString();
   const plain: BareHandler = async (_req, reply) => {
     reply

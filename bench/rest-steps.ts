@@ -34,7 +34,7 @@ import { createKey } from '../src/keys/provision.js';
 import { listTemplates } from '../src/tools/contracts/list-templates.js';
 import { invokeTool } from '../src/tools/invoke.js';
 import { TOOLS } from '../src/tools/index.js';
-import { bareAnswer, UnboundedLimiter } from './rest.js';
+import { bareAnswer, benchLimiter } from './rest.js';
 import { fmt, isMain } from './util.js';
 
 const ROUNDS = 7;
@@ -44,7 +44,7 @@ const CONNECTIONS = 32;
 export async function benchRestSteps(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-rest-steps-'));
   const services = await openServices(loadConfig({ 'data-dir': dir }, {}), { log: createLogger('warn') });
-  services.limiter = new UnboundedLimiter();
+  services.limiter = benchLimiter();
   const { key } = await createKey(services.store, { name: 'bench', tier: 'internal', scopes: ['all'] }, systemClock);
   const app = await buildApp(services, TOOLS);
 

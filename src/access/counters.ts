@@ -28,6 +28,11 @@ export function rateLimited(who: string, bucket: Bucket, state: RateState, whole
 
 /** Limiters that are failing open now (SVC_RATE_LIMIT_FAIL_OPEN): the warning is logged once per outage. */
 const openOutages = new WeakSet<object>();
+/**
+ * How many limiters are in `openOutages`, so that a limiter answering, every request, skips the set's lookup when none
+ * is. A limiter dropped while in an outage keeps its count here: the lookup then runs, and finds nothing.
+ */
+let outagesOpen = 0;
 
 /**
  * Counts against the limiter; when its engine cannot be reached, either refuses
@@ -60,8 +65,9 @@ export function hitLimits(
 
 /** The limiter answered: an outage it was in is over. */
 function answered(services: AccessServices, states: RateState[]): RateState[] {
-  if (openOutages.has(services.limiter)) {
+  if (outagesOpen > 0 && openOutages.has(services.limiter)) {
     openOutages.delete(services.limiter);
+    outagesOpen--;
     services.log.warn('the rate limiter answers again: requests are counted again');
   }
   return states;
@@ -77,6 +83,7 @@ function unreachable(
   if (!services.config.rateLimitFailOpen || !(err instanceof LimiterUnavailableError)) throw err;
   if (!openOutages.has(services.limiter)) {
     openOutages.add(services.limiter);
+    outagesOpen++;
     services.log.warn(
       { err: err.name },
       'the rate limiter cannot be reached: letting requests through uncounted (SVC_RATE_LIMIT_FAIL_OPEN) until it answers again',

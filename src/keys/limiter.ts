@@ -91,6 +91,14 @@ export class MemoryRateLimiter implements RateLimiter {
     // Plain loops: this runs on every request.
     const t = now.getTime();
     this.#sweep(t);
+    if (entries.length === 1) {
+      // The usual call: one counter (a key within its account's budget), counted without the lists below.
+      const e = entries[0]!;
+      const w = this.#current(e.key, t);
+      const allowed = w.count < e.limit;
+      if (allowed) w.count++;
+      return [this.#state(w, e.limit, allowed)];
+    }
     const windows: Window[] = [];
     let allowed = true;
     for (const e of entries) {

@@ -115,10 +115,12 @@ export function hitBudget(
   services: AccessServices,
   principal: Principal,
   buckets: readonly Bucket[],
+  now: Date = services.clock.now(),
 ): BudgetHit | Promise<BudgetHit> {
   const budget = budgets.get(principal);
-  if (!budget) return budgetOf(services, principal).then((known) => hitWithin(services, principal, known, buckets));
-  return hitWithin(services, principal, budget, buckets);
+  if (!budget)
+    return budgetOf(services, principal).then((known) => hitWithin(services, principal, known, buckets, now));
+  return hitWithin(services, principal, budget, buckets, now);
 }
 
 function hitWithin(
@@ -126,9 +128,10 @@ function hitWithin(
   principal: Principal,
   budget: Budget,
   buckets: readonly Bucket[],
+  now: Date,
 ): BudgetHit | Promise<BudgetHit> {
   const counters = buckets === ALL_ONLY ? allCountersOf(principal, budget) : countersOf(principal, budget, buckets);
-  const states = hitLimits(services, counters, services.clock.now());
+  const states = hitLimits(services, counters, now);
   return states instanceof Promise
     ? states.then((s) => verdict(budget, counters, s))
     : verdict(budget, counters, states);
@@ -170,8 +173,9 @@ export function countPrincipal(
   principal: Principal,
   call: Pick<CallInfo, 'rate'>,
   bucket: Bucket,
+  now: Date = services.clock.now(),
 ): void | Promise<void> {
-  const hit = hitBudget(services, principal, bucket === 'all' ? ALL_ONLY : [...ALL_ONLY, bucket]);
+  const hit = hitBudget(services, principal, bucket === 'all' ? ALL_ONLY : [...ALL_ONLY, bucket], now);
   if (hit instanceof Promise) return hit.then((h) => applyHit(call, h));
   applyHit(call, hit);
 }

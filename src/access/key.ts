@@ -14,11 +14,8 @@ import type { AccessServices } from './services.js';
 import { unavailableError } from './unavailable.js';
 
 /** What the key cache knows of a presented key (./key-cache.ts); throws API_KEY_MISSING / API_KEY_INVALID. */
-function usable(
-  found: KeyLookup,
-  clock: AccessServices['clock'],
-): KeyLookup & { record: ApiKeyRecord; principal: Principal } {
-  usableKey(found.record, clock);
+function usable(found: KeyLookup, now: Date): KeyLookup & { record: ApiKeyRecord; principal: Principal } {
+  usableKey(found.record, now);
   return found as KeyLookup & { record: ApiKeyRecord; principal: Principal };
 }
 
@@ -27,10 +24,11 @@ function keyAndAccount(
   services: AccessServices,
   presented: string | undefined,
   connection: object | undefined,
+  now: Date,
 ): ReturnType<typeof usable> | Promise<ReturnType<typeof usable>> {
   checkPresented(presented);
   const looked = lookupKey(services.store, presented, connection);
-  return looked instanceof Promise ? looked.then((f) => usable(f, services.clock)) : usable(looked, services.clock);
+  return looked instanceof Promise ? looked.then((f) => usable(f, now)) : usable(looked, now);
 }
 
 /** A key's admission: who is calling, and the key's record. */
@@ -56,9 +54,12 @@ export function admit(
   bucket: Bucket = 'all',
 ): KeyAdmission | Promise<KeyAdmission> {
   try {
+    // One reading of the clock for the whole admission: the key's expiry, the counters' window and the key's last use
+    // are judged at the request's arrival, also when the key had to be read from the store first.
+    const now = services.clock.now();
     let looked: ReturnType<typeof keyAndAccount>;
     try {
-      looked = keyAndAccount(services, call.apiKey, call.connection);
+      looked = keyAndAccount(services, call.apiKey, call.connection, now);
     } catch (err) {
       return orUnavailable(services, refuseAnonymously(services, call, err));
     }
@@ -66,12 +67,12 @@ export function admit(
       return orUnavailable(
         services,
         looked.then(
-          (found) => admitFound(services, call, bucket, found),
+          (found) => admitFound(services, call, bucket, found, now),
           (err: unknown) => refuseAnonymously(services, call, err),
         ),
       );
     }
-    const admitted = admitFound(services, call, bucket, looked);
+    const admitted = admitFound(services, call, bucket, looked, now);
     return admitted instanceof Promise ? orUnavailable(services, admitted) : admitted;
   } catch (err) {
     throw unavailable(services, err);
@@ -105,26 +106,29 @@ function admitFound(
   call: Pick<CallInfo, 'clientIp' | 'rate'>,
   bucket: Bucket,
   found: ReturnType<typeof usable>,
+  now: Date,
 ): KeyAdmission | Promise<KeyAdmission> {
   const { record, principal } = found;
   // An address outside the key's whitelist, or an account that refuses (none, or suspended): counted against the
   // client's address, not the key.
   const problem = ipAllowed(record.ipWhitelist, call.clientIp) ? accountProblem(found.account) : ipNotAllowed();
   if (problem) return refuseAnonymously(services, call, problem);
-  const counted = countPrincipal(services, principal, call, bucket);
-  if (counted instanceof Promise) return counted.then(() => used(services, found));
-  return used(services, found);
+  const counted = countPrincipal(services, principal, call, bucket, now);
+  if (counted instanceof Promise) return counted.then(() => used(services, found, now));
+  return used(services, found, now);
 }
 
-/** Notes the key's use (at most once a minute, not waited for) and gives the admission. */
-function used(services: AccessServices, found: ReturnType<typeof usable>): KeyAdmission {
-  const { record, principal } = found;
-  if (services.clock.now().getTime() - found.lastUsedMs >= TOUCH_INTERVAL_MS) {
-    touchKey(services.store, record, services.clock)?.catch((err: unknown) =>
-      services.log.warn({ err, keyId: principal.keyId }, 'could not record lastUsedAt'),
+/**
+ * Notes the key's use (at most once a minute, not waited for) and gives the admission: the cache's entry itself, which
+ * holds the key's record and principal (read only, as every admission is).
+ */
+function used(services: AccessServices, found: ReturnType<typeof usable>, now: Date): KeyAdmission {
+  if (now.getTime() - found.lastUsedMs >= TOUCH_INTERVAL_MS) {
+    touchKey(services.store, found.record, services.clock)?.catch((err: unknown) =>
+      services.log.warn({ err, keyId: found.principal.keyId }, 'could not record lastUsedAt'),
     );
   }
-  return { principal, record };
+  return found;
 }
 
 /**
@@ -136,12 +140,13 @@ export async function countRequest(
   services: AccessServices,
   call: Pick<CallInfo, 'apiKey' | 'clientIp'>,
 ): Promise<RateState> {
+  const now = services.clock.now();
   const found = call.apiKey
     ? await Promise.resolve()
-        .then(() => keyAndAccount(services, call.apiKey, undefined))
+        .then(() => keyAndAccount(services, call.apiKey, undefined, now))
         .catch(() => undefined)
     : undefined;
   if (found && ipAllowed(found.record.ipWhitelist, call.clientIp))
-    return (await hitBudget(services, found.principal, ALL_ONLY)).rate;
+    return (await hitBudget(services, found.principal, ALL_ONLY, now)).rate;
   return countAddress(services, call.clientIp);
 }

@@ -61,7 +61,7 @@ export async function lightAdmit(
   try {
     checkPresented(apiKey);
     const found = records === 'absent' ? undefined : records.findFirst(API_KEYS, 'keyHash', lightHashKey(apiKey));
-    record = usableKey(found as ApiKeyRecord | undefined, { now: () => now });
+    record = usableKey(found as ApiKeyRecord | undefined, now);
   } catch (err) {
     if (err instanceof ApiError) return refused(err);
     throw err;

@@ -4,7 +4,7 @@
  * one more request, and whether they hold the tier and scope the operation needs.
  */
 import { ApiError } from '../core/errors.js';
-import { credentialOf, signOfLife } from '../accounts/liveness.js';
+import { credentialOf, signOfLife, signOfLifeDue } from '../accounts/liveness.js';
 import type { Principal } from '../accounts/principal.js';
 import type { Bucket } from '../keys/limits.js';
 import { countBucket } from './budget.js';
@@ -70,10 +70,8 @@ function allowed(rule: AccessRule, services: AccessServices, principal: Principa
 function showsLife(services: AccessServices, principal: Principal): Promise<void> | undefined {
   const credential = credentialOf(principal);
   if (!credential) return undefined;
+  const at = services.clock.now();
+  if (!signOfLifeDue(principal.ownerId, credential, at.getTime())) return undefined;
   const kind = principal.kind === 'key' ? 'key' : 'session';
-  return signOfLife(
-    services.store,
-    { accountId: principal.ownerId, credential, kind, at: services.clock.now() },
-    services.log,
-  );
+  return signOfLife(services.store, { accountId: principal.ownerId, credential, kind, at }, services.log);
 }

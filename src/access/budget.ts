@@ -25,12 +25,23 @@ export interface Budget {
  * Budgets of the principals admission made, so a later count for the same principal (a JSON-RPC batch, a tool's
  * own bucket after /mcp admitted the POST) needs no store read. Principals live for one request or one MCP session.
  */
-const budgets = new WeakMap<Principal, Budget>();
+const budgets = new WeakMap<Principal, Known>();
+
+/** A principal's budget, and its all-requests counters once made (one lookup per request finds both). */
+interface Known {
+  readonly budget: Budget;
+  all: readonly Counter[] | undefined;
+}
+
+function remember(principal: Principal, budget: Budget): Known {
+  const known: Known = { budget, all: undefined };
+  budgets.set(principal, known);
+  return known;
+}
 
 /** Keeps the budget admission found for a principal. */
 export function rememberBudget(principal: Principal, budget: Budget): Budget {
-  budgets.set(principal, budget);
-  return budget;
+  return remember(principal, budget).budget;
 }
 
 /** The budget of a key (or of an embed token made by it) in its account. */
@@ -43,17 +54,16 @@ export function keyBudget(
 }
 
 /** A principal's budget: as admission found it, else read from the store (a principal admitted elsewhere). */
-async function budgetOf(services: AccessServices, principal: Principal): Promise<Budget> {
+async function budgetOf(services: AccessServices, principal: Principal): Promise<Known> {
   const known = budgets.get(principal);
   if (known) return known;
   // A session's principal carries its account's tier; it has no limits of its own.
-  if (principal.kind === 'session')
-    return rememberBudget(principal, { accountTier: principal.tier, keyLimits: undefined });
+  if (principal.kind === 'session') return remember(principal, { accountTier: principal.tier, keyLimits: undefined });
   const [record, account] = await Promise.all([
     services.store.get<ApiKeyRecord>(API_KEYS, principal.keyId),
     services.store.get<AccountRecord>(ACCOUNTS, principal.ownerId),
   ]);
-  return rememberBudget(principal, keyBudget(record ?? { tier: principal.tier }, account));
+  return remember(principal, keyBudget(record ?? { tier: principal.tier }, account));
 }
 
 /** One counter a request counts in. */
@@ -82,18 +92,12 @@ function countersOf(principal: Principal, budget: Budget, buckets: readonly Buck
 }
 
 /**
- * The all-requests counters of the principals counted, made once per principal (which lives as long as its key's
- * cache entry) and frozen: limiters read them and never change them.
+ * The all-requests counters of a principal, made once (kept beside its budget, as long as the principal lives: its
+ * key's cache entry) and frozen: limiters read them and never change them.
  */
-const allCounters = new WeakMap<Principal, readonly Counter[]>();
-
-function allCountersOf(principal: Principal, budget: Budget): readonly Counter[] {
-  let counters = allCounters.get(principal);
-  if (!counters) {
-    counters = Object.freeze(countersOf(principal, budget, ALL_ONLY).map((c) => Object.freeze(c)));
-    allCounters.set(principal, counters);
-  }
-  return counters;
+function allCountersOf(principal: Principal, known: Known): readonly Counter[] {
+  known.all ??= Object.freeze(countersOf(principal, known.budget, ALL_ONLY).map((c) => Object.freeze(c)));
+  return known.all;
 }
 
 /** Only the all-requests bucket. */
@@ -117,20 +121,20 @@ export function hitBudget(
   buckets: readonly Bucket[],
   now: Date = services.clock.now(),
 ): BudgetHit | Promise<BudgetHit> {
-  const budget = budgets.get(principal);
-  if (!budget)
-    return budgetOf(services, principal).then((known) => hitWithin(services, principal, known, buckets, now));
-  return hitWithin(services, principal, budget, buckets, now);
+  const known = budgets.get(principal);
+  if (!known) return budgetOf(services, principal).then((k) => hitWithin(services, principal, k, buckets, now));
+  return hitWithin(services, principal, known, buckets, now);
 }
 
 function hitWithin(
   services: AccessServices,
   principal: Principal,
-  budget: Budget,
+  known: Known,
   buckets: readonly Bucket[],
   now: Date,
 ): BudgetHit | Promise<BudgetHit> {
-  const counters = buckets === ALL_ONLY ? allCountersOf(principal, budget) : countersOf(principal, budget, buckets);
+  const { budget } = known;
+  const counters = buckets === ALL_ONLY ? allCountersOf(principal, known) : countersOf(principal, budget, buckets);
   const states = hitLimits(services, counters, now);
   return states instanceof Promise
     ? states.then((s) => verdict(budget, counters, s))

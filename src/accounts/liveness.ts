@@ -76,16 +76,24 @@ export function forgetSignsOfLife(accountId: string): void {
 }
 
 /**
+ * Whether a sign of life of this credential at `now` (ms) would be passed to the listeners: someone listens, and the
+ * credential gave none within the interval. Admission asks first, so the usual call builds no sign at all.
+ */
+export function signOfLifeDue(accountId: string, credential: string, now: number): boolean {
+  if (listeners.length === 0 || !accountId) return false;
+  const last = lastPassed.get(accountId)?.get(credential);
+  return last === undefined || now - last >= LIFE_SIGN_INTERVAL_MS || now < last;
+}
+
+/**
  * Passes a sign of life to the listeners unless the same credential gave one within the interval. With a logger, a
  * failure is logged (without the account or credential) and the call it came with goes on; without one, it throws.
  * Undefined when nothing is passed on (the usual call): nothing to wait for.
  */
 export function signOfLife(store: Store, sign: LifeSign, log?: Pick<Logger, 'warn'>): Promise<void> | undefined {
-  if (listeners.length === 0 || !sign.accountId) return undefined;
   const now = sign.at.getTime();
+  if (!signOfLifeDue(sign.accountId, sign.credential, now)) return undefined;
   let credentials = lastPassed.get(sign.accountId);
-  const last = credentials?.get(sign.credential);
-  if (last !== undefined && now - last < LIFE_SIGN_INTERVAL_MS && now >= last) return undefined;
   if (remembered >= MAX_REMEMBERED) {
     lastPassed.clear();
     remembered = 0;

@@ -4,6 +4,7 @@ import {
   LIFE_SIGN_INTERVAL_MS,
   onSignOfLife,
   signOfLife,
+  signOfLifeDue,
   type LifeSign,
 } from '../../src/accounts/liveness.js';
 import type { Logger } from '../../src/core/log.js';
@@ -44,6 +45,19 @@ describe('signs of life', () => {
       ['key:2', 1_000],
       ['key:1', LIFE_SIGN_INTERVAL_MS],
     ]);
+  });
+
+  it('are due exactly when they would be passed on: admission asks before it makes one', async () => {
+    const a = account();
+    expect(signOfLifeDue(a, 'key:1', T0)).toBe(true);
+    await signOfLife(store, sign(a, 'key:1', T0));
+    expect(signOfLifeDue(a, 'key:1', T0 + 1)).toBe(false);
+    expect(signOfLifeDue(a, 'key:1', T0 + LIFE_SIGN_INTERVAL_MS - 1)).toBe(false);
+    expect(signOfLifeDue(a, 'key:1', T0 + LIFE_SIGN_INTERVAL_MS)).toBe(true);
+    expect(signOfLifeDue(a, 'key:2', T0 + 1)).toBe(true);
+    // A clock moved back is not within the interval.
+    expect(signOfLifeDue(a, 'key:1', T0 - 1)).toBe(true);
+    expect(signOfLifeDue('', 'key:1', T0)).toBe(false);
   });
 
   it('pass at once again once the account is forgotten, and only that account', async () => {

@@ -122,7 +122,10 @@ export function hitBudget(
   now: Date = services.clock.now(),
 ): BudgetHit | Promise<BudgetHit> {
   const known = budgets.get(principal);
-  if (!known) return budgetOf(services, principal).then((k) => hitWithin(services, principal, k, buckets, now));
+  // A budget read from the store counts at the time the count is made, not at `now`: a time read before the wait
+  // could put the count in a window the limiter has already left.
+  if (!known)
+    return budgetOf(services, principal).then((k) => hitWithin(services, principal, k, buckets, services.clock.now()));
   return hitWithin(services, principal, known, buckets, now);
 }
 

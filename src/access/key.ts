@@ -54,8 +54,9 @@ export function admit(
   bucket: Bucket = 'all',
 ): KeyAdmission | Promise<KeyAdmission> {
   try {
-    // One reading of the clock for the whole admission: the key's expiry, the counters' window and the key's last use
-    // are judged at the request's arrival, also when the key had to be read from the store first.
+    // One reading of the clock for an admission answered at once: the key's expiry, the counters' window and the key's
+    // last use. One that waited for the store counts when it counts (below): a time read before the wait could put the
+    // count in a window the limiter has already left.
     const now = services.clock.now();
     let looked: ReturnType<typeof keyAndAccount>;
     try {
@@ -67,7 +68,7 @@ export function admit(
       return orUnavailable(
         services,
         looked.then(
-          (found) => admitFound(services, call, bucket, found, now),
+          (found) => admitFound(services, call, bucket, found, services.clock.now()),
           (err: unknown) => refuseAnonymously(services, call, err),
         ),
       );
@@ -140,13 +141,12 @@ export async function countRequest(
   services: AccessServices,
   call: Pick<CallInfo, 'apiKey' | 'clientIp'>,
 ): Promise<RateState> {
-  const now = services.clock.now();
   const found = call.apiKey
     ? await Promise.resolve()
-        .then(() => keyAndAccount(services, call.apiKey, undefined, now))
+        .then(() => keyAndAccount(services, call.apiKey, undefined, services.clock.now()))
         .catch(() => undefined)
     : undefined;
   if (found && ipAllowed(found.record.ipWhitelist, call.clientIp))
-    return (await hitBudget(services, found.principal, ALL_ONLY, now)).rate;
+    return (await hitBudget(services, found.principal, ALL_ONLY)).rate;
   return countAddress(services, call.clientIp);
 }

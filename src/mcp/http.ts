@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AnyTool, Services } from '../tools/define.js';
 import type { Principal } from '../accounts/principal.js';
+import { JsonAnswer, soleRequest } from './json-answer.js';
 import { createMcpServer, handlersSettled } from './server.js';
 
 /** The closing of each request's server whose connection has closed, until its handlers have returned. */
@@ -19,6 +21,8 @@ export async function mcpHandlersSettled(): Promise<void> {
 /**
  * Stateless Streamable HTTP: a fresh server and transport for each POST,
  * closed when the response ends. The caller has already parsed the JSON body.
+ * The usual POST, one request answered with one JSON object, is answered by the
+ * service's own transport (./json-answer.ts); any other by the SDK's.
  */
 export async function handleMcpPost(
   req: IncomingMessage,
@@ -41,12 +45,15 @@ export async function handleMcpPost(
     admitted,
     acceptLanguage,
   });
+  const sole = soleRequest(req, body);
   // One JSON answer, unless a request asked for progress: then an SSE stream,
   // which carries its notifications/progress before the result.
-  const transport = new StreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: !wantsProgress(body),
-  });
+  const transport = sole
+    ? new JsonAnswer(res, sole)
+    : new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: !wantsProgress(body),
+      });
   res.on('close', () => {
     // Closing must not reject unhandled (that would reach the process-level handler): a failure is only logged.
     const failed = (err: unknown) => services.log.warn({ err }, 'closing a stateless MCP request failed');
@@ -59,7 +66,8 @@ export async function handleMcpPost(
     void settled.then(() => closing.delete(settled));
   });
   await server.connect(transport);
-  await transport.handleRequest(req, res, body);
+  if (transport instanceof JsonAnswer) transport.deliver();
+  else await transport.handleRequest(req, res, body);
 }
 
 /**
@@ -69,7 +77,7 @@ export async function handleMcpPost(
  * of 3,000 list_templates calls; 8 ms without it). The close runs synchronously up to that point, so errors made
  * during it (that one, and the abort of a call still running when its client went away) carry no stack.
  */
-function closeWithoutTrace(transport: StreamableHTTPServerTransport): Promise<void> {
+function closeWithoutTrace(transport: Transport): Promise<void> {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {

@@ -531,7 +531,7 @@ async function viaRest(tool: AnyTool, sent: Sent, srv: TestServer = server): Pro
 
 /**
  * A tools/call posted to /mcp as an MCP client posts it (JSON-RPC, both media types accepted), through inject: the
- * route, its admission and the SDK's server transport run as they do for a socket, without a client library on this
+ * route, its admission and the server's transport run as they do for a socket, without a client library on this
  * side (an SDK client and its fetch were two fifths of the fuzz's CPU). What the SDK client would throw is judged
  * here from the answer itself: an HTTP refusal before JSON-RPC must carry the envelope.
  */

@@ -1,9 +1,14 @@
 /**
  * Round-trip time of one MCP tool call (list_templates) over stdio (`svc mcp`
  * child process) and over Streamable HTTP, against the SDK's in-memory transport.
+ * Then the server's CPU per call over HTTP under load: a `tools/call` posted to
+ * /mcp as MCP clients post it (one request, a JSON answer) against the same tool's
+ * REST route, in alternating rounds of the same process (the load generator's CPU
+ * counted on both sides).
  *
  *   npx tsx bench/mcp.ts
  */
+import autocannon from 'autocannon';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +22,7 @@ import { loadConfig } from '../src/core/config.js';
 import { createLogger } from '../src/core/log.js';
 import { buildApp } from '../src/http/app.js';
 import { createKey } from '../src/keys/provision.js';
+import { MemoryRateLimiter } from '../src/keys/limiter.js';
 import { createMcpServer } from '../src/mcp/server.js';
 import { TOOLS } from '../src/tools/index.js';
 import { fmt, isMain, percentile } from './util.js';
@@ -91,6 +97,7 @@ export async function benchMcp(): Promise<void> {
   const httpR = await rtt(http);
   await http.close();
   restoreWarnings();
+  const load = await cpuPerCall(services, url, key);
   await app.close();
   await closeServices(services);
 
@@ -119,6 +126,68 @@ export async function benchMcp(): Promise<void> {
   console.log(
     `  Streamable HTTP      p50 ${fmt(httpR.p50, 3)} ms   p99 ${fmt(httpR.p99, 3)} ms   p50 ratio ${fmt(httpR.p50 / memR.p50)}`,
   );
+  console.log(
+    `  server CPU per call under load (${LOAD_ROUNDS} alternating rounds of ${LOAD_S} s, ${LOAD_CONNECTIONS} connections, medians, ` +
+      `the load generator's included): MCP over HTTP ${fmt(load.mcp, 0)} µs, REST ${fmt(load.rest, 0)} µs, ` +
+      `ratio ${fmt(load.mcp / load.rest)} (per round ${load.ratios.map((r) => fmt(r)).join(', ')})`,
+  );
+}
+
+const LOAD_ROUNDS = 5;
+const LOAD_S = 2;
+const LOAD_CONNECTIONS = 8;
+
+/**
+ * Microseconds of this process's CPU per call, `tools/call` of list_templates over /mcp and GET of its REST route,
+ * in alternating rounds. The limiter counts every call in windows of 100 ms, as in the REST bench, so no round is cut
+ * off by the tier's limit.
+ */
+async function cpuPerCall(
+  services: Awaited<ReturnType<typeof openServices>>,
+  mcpUrl: URL,
+  key: string,
+): Promise<{ mcp: number; rest: number; ratios: number[] }> {
+  const limiter = services.limiter;
+  services.limiter = new MemoryRateLimiter(100);
+  const run = async (opts: Parameters<typeof autocannon>[0]) => {
+    const cpu = process.cpuUsage();
+    const r = await autocannon({ connections: LOAD_CONNECTIONS, duration: LOAD_S, ...opts });
+    const used = process.cpuUsage(cpu);
+    if (r.non2xx > 0 || r.errors > 0) throw new Error(`${opts.url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    return (used.user + used.system) / r.requests.total;
+  };
+  const mcp = () =>
+    run({
+      url: mcpUrl.href,
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_templates', arguments: {} },
+      }),
+    });
+  const rest = () =>
+    run({ url: new URL('/api/v1/contracts/templates', mcpUrl).href, headers: { authorization: `Bearer ${key}` } });
+  try {
+    await mcp(); // warm-up
+    await rest();
+    const m: number[] = [];
+    const r: number[] = [];
+    for (let i = 0; i < LOAD_ROUNDS; i++) {
+      m.push(await mcp());
+      r.push(await rest());
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    return { mcp: median(m), rest: median(r), ratios: m.map((x, i) => x / r[i]!) };
+  } finally {
+    services.limiter = limiter;
+  }
 }
 
 if (isMain(import.meta.url)) await benchMcp();

@@ -74,9 +74,12 @@ export class JsonAnswer implements Transport {
 
   async start(): Promise<void> {}
 
-  /** Hands the request to the server (connected to this transport first). */
+  /**
+   * Hands the request to the server (connected to this transport first), unless the response closed meanwhile (the
+   * client went away): the call is then never started, as the SDK's transport starts none once closed.
+   */
   deliver(): void {
-    this.onmessage?.(this.#request as JSONRPCMessage);
+    if (!this.#closed) this.onmessage?.(this.#request as JSONRPCMessage);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

@@ -161,3 +161,19 @@ describe('an answer that cannot be written as JSON', () => {
     });
   });
 });
+
+describe('a client gone before its request was handed over', () => {
+  it('starts no call', async () => {
+    const transport = new JsonAnswer({ headersSent: false } as never, CALL as never);
+    const handed: unknown[] = [];
+    transport.onmessage = (m) => handed.push(m);
+    let closed = 0;
+    transport.onclose = () => closed++;
+    await transport.close();
+    transport.deliver();
+    expect(handed).toEqual([]);
+    expect(closed).toBe(1);
+    await transport.close();
+    expect(closed).toBe(1);
+  });
+});

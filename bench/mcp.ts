@@ -22,9 +22,10 @@ import { loadConfig } from '../src/core/config.js';
 import { createLogger } from '../src/core/log.js';
 import { buildApp } from '../src/http/app.js';
 import { createKey } from '../src/keys/provision.js';
-import { MemoryRateLimiter } from '../src/keys/limiter.js';
 import { createMcpServer } from '../src/mcp/server.js';
 import { TOOLS } from '../src/tools/index.js';
+import { mcpToolCallRequest } from '../test/mcp-clients.js';
+import { benchLimiter } from './rest.js';
 import { fmt, isMain, percentile } from './util.js';
 
 const CALLS = 2000;
@@ -139,8 +140,8 @@ const LOAD_CONNECTIONS = 8;
 
 /**
  * Microseconds of this process's CPU per call, `tools/call` of list_templates over /mcp and GET of its REST route,
- * in alternating rounds. The limiter counts every call in windows of 100 ms, as in the REST bench, so no round is cut
- * off by the tier's limit.
+ * in alternating rounds. The REST bench's limiter counts every call (in windows of 100 ms), so no round is cut off
+ * by the tier's limit.
  */
 async function cpuPerCall(
   services: Awaited<ReturnType<typeof openServices>>,
@@ -148,7 +149,7 @@ async function cpuPerCall(
   key: string,
 ): Promise<{ mcp: number; rest: number; ratios: number[] }> {
   const limiter = services.limiter;
-  services.limiter = new MemoryRateLimiter(100);
+  services.limiter = benchLimiter();
   const run = async (opts: Parameters<typeof autocannon>[0]) => {
     const cpu = process.cpuUsage();
     const r = await autocannon({ connections: LOAD_CONNECTIONS, duration: LOAD_S, ...opts });
@@ -156,22 +157,8 @@ async function cpuPerCall(
     if (r.non2xx > 0 || r.errors > 0) throw new Error(`${opts.url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
     return (used.user + used.system) / r.requests.total;
   };
-  const mcp = () =>
-    run({
-      url: mcpUrl.href,
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'list_templates', arguments: {} },
-      }),
-    });
+  const call = mcpToolCallRequest(key, 'list_templates', '{}');
+  const mcp = () => run({ url: mcpUrl.href, method: call.method, headers: call.headers, body: call.payload });
   const rest = () =>
     run({ url: new URL('/api/v1/contracts/templates', mcpUrl).href, headers: { authorization: `Bearer ${key}` } });
   try {

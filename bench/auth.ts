@@ -22,7 +22,7 @@ import { createKey } from '../src/keys/provision.js';
 import { MemoryRateLimiter } from '../src/keys/limiter.js';
 import { ARGON2_OPTIONS } from '../src/accounts/sessions.js';
 import { TOOLS } from '../src/tools/index.js';
-import { fmt, isMain } from './util.js';
+import { fmt, isMain, median } from './util.js';
 
 const DURATION_S = 3;
 const ROUNDS = 3;
@@ -41,8 +41,6 @@ class UnboundedLimiter extends MemoryRateLimiter {
     return super.peek(key, limit * 1_000_000, now);
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Runs `fn` from CONCURRENCY workers for `ms`; operations per second. */
 async function throughput(ms: number, fn: () => Promise<unknown>): Promise<number> {

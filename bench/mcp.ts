@@ -8,7 +8,6 @@
  *
  *   npx tsx bench/mcp.ts
  */
-import autocannon from 'autocannon';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,7 +25,8 @@ import { createMcpServer } from '../src/mcp/server.js';
 import { TOOLS } from '../src/tools/index.js';
 import { mcpToolCallRequest } from '../test/mcp-clients.js';
 import { benchLimiter } from './rest.js';
-import { fmt, isMain, percentile } from './util.js';
+import { loadRun } from './load.js';
+import { fmt, isMain, median, percentile } from './util.js';
 
 const CALLS = 2000;
 
@@ -150,13 +150,8 @@ async function cpuPerCall(
 ): Promise<{ mcp: number; rest: number; ratios: number[] }> {
   const limiter = services.limiter;
   services.limiter = benchLimiter();
-  const run = async (opts: Parameters<typeof autocannon>[0]) => {
-    const cpu = process.cpuUsage();
-    const r = await autocannon({ connections: LOAD_CONNECTIONS, duration: LOAD_S, ...opts });
-    const used = process.cpuUsage(cpu);
-    if (r.non2xx > 0 || r.errors > 0) throw new Error(`${opts.url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-    return (used.user + used.system) / r.requests.total;
-  };
+  const run = async (opts: Parameters<typeof loadRun>[0]) =>
+    (await loadRun({ connections: LOAD_CONNECTIONS, duration: LOAD_S, ...opts })).cpuPerRequest;
   const call = mcpToolCallRequest(key, 'list_templates', '{}');
   const mcp = () => run({ url: mcpUrl.href, method: call.method, headers: call.headers, body: call.payload });
   const rest = () =>
@@ -170,7 +165,6 @@ async function cpuPerCall(
       m.push(await mcp());
       r.push(await rest());
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     return { mcp: median(m), rest: median(r), ratios: m.map((x, i) => x / r[i]!) };
   } finally {
     services.limiter = limiter;

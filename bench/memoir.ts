@@ -35,7 +35,7 @@ import { answerQuestionnaireTool, createJournalEntryTool } from '../src/tools/me
 import { unstorableText } from '../src/tools/text-guard.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../test/support/engines.js';
 import { withReadingCaches } from '../test/support/reading-caches.js';
-import { fmt, isMain } from './util.js';
+import { fmt, isMain, median } from './util.js';
 
 // ---------------------------------------------------------------------------
 // Character model: the 1000th entry
@@ -93,8 +93,6 @@ function storyEntries(n: number): string[] {
   };
   return Array.from({ length: n }, () => Array.from({ length: 6 }, sentence).join(' '));
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t = performance.now();

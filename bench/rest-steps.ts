@@ -13,7 +13,6 @@
  * handler, the output check), its answer serialised as the bare route's is; `tool` the real route, whose answer is
  * the constant output's text made once (src/http/success.ts).
  */
-import autocannon from 'autocannon';
 import type { FastifyReply } from 'fastify';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -35,7 +34,8 @@ import { listTemplates } from '../src/tools/contracts/list-templates.js';
 import { invokeTool } from '../src/tools/invoke.js';
 import { TOOLS } from '../src/tools/index.js';
 import { bareAnswer, benchLimiter } from './rest.js';
-import { fmt, isMain } from './util.js';
+import { loadRun } from './load.js';
+import { fmt, isMain, median } from './util.js';
 
 const ROUNDS = 7;
 const DURATION_S = 2;
@@ -88,13 +88,8 @@ export async function benchRestSteps(): Promise<void> {
   ]);
   const headers = { authorization: `Bearer ${key}` };
 
-  const cpuPerRequest = async (url: string, seconds: number): Promise<number> => {
-    const cpu = process.cpuUsage();
-    const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds, pipelining: 1 });
-    const used = process.cpuUsage(cpu);
-    if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-    return (used.user + used.system) / r.requests.total;
-  };
+  const cpuPerRequest = async (url: string, seconds: number): Promise<number> =>
+    (await loadRun({ url, headers, connections: CONNECTIONS, duration: seconds, pipelining: 1 })).cpuPerRequest;
   for (const url of urls.values()) await cpuPerRequest(url, 1);
   const runs = new Map<string, number[]>([...urls.keys()].map((n) => [n, []]));
   for (let i = 0; i < ROUNDS; i++) {
@@ -106,7 +101,6 @@ export async function benchRestSteps(): Promise<void> {
   await closeServices(services);
   await rm(dir, { recursive: true, force: true });
 
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   console.log(
     `\nREST steps: CPU per request (autocannon's included), median of ${ROUNDS} alternating rounds of ${DURATION_S} s`,
   );

@@ -11,7 +11,6 @@
  * (scripts/profile-diff.ts): node refuses the profiler's flags in NODE_OPTIONS, so give them to node itself,
  * `node --cpu-prof --cpu-prof-dir=DIR --import tsx bench/rest.ts`.
  */
-import autocannon from 'autocannon';
 import pino from 'pino';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { closeServices, openServices } from '../src/app.js';
@@ -38,7 +37,8 @@ import { MAX_PAGE_LIMIT, paginateOffset } from '../src/core/pagination.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fmt, isMain } from './util.js';
+import { loadRun } from './load.js';
+import { fmt, isMain, median } from './util.js';
 
 /**
  * Where the request lines go: /dev/null, written synchronously once per turn of the event loop as the service writes
@@ -54,10 +54,6 @@ const ROUNDS = 7;
 /** Rounds of the info-level service against the bare route, after the others. */
 const INFO_ROUNDS = 3;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 const CONNECTIONS = 32;
 
 /**
@@ -69,14 +65,10 @@ let lastCpuPerRequest = Number.NaN;
 let lastRequests = 0;
 
 async function load(url: string, headers: Record<string, string>): Promise<number> {
-  const cpu = process.cpuUsage();
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S, pipelining: 1 });
-  const used = process.cpuUsage(cpu);
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  lastCpuPerRequest = (used.user + used.system) / result.requests.total;
-  lastRequests = result.requests.total;
-  return result.requests.average;
+  const run = await loadRun({ url, headers, connections: CONNECTIONS, duration: DURATION_S, pipelining: 1 });
+  lastCpuPerRequest = run.cpuPerRequest;
+  lastRequests = run.requests;
+  return run.rate;
 }
 
 /** Store reads (the access revision included) per request with the bench's key, over a short sequential run. */

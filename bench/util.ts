@@ -14,6 +14,11 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[i]!;
 }
 
+/** The middle value (the upper one of an even count). */
+export function median(xs: readonly number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}
+
 export function fmt(n: number, digits = 2): string {
   return n.toFixed(digits);
 }

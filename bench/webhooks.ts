@@ -54,7 +54,7 @@ import { Dispatcher, WEBHOOK_INDEXES, createWebhook } from '../src/webhooks/inde
 import { USER_AGENT } from '../src/webhooks/subscriptions.js';
 import { deps, hasOpenssl, testKeyring, makeCert, startReceiver } from '../test/webhooks/helpers.js';
 import { runOnDist, runningFromSource } from './compiled.js';
-import { cpuByThreadName, cpuSince, threadCpuUsage } from './util.js';
+import { cpuByThreadName, cpuSince, median, threadCpuUsage } from './util.js';
 
 const CONCURRENCY = 32;
 const TARGET_RATIO = 0.8;
@@ -163,8 +163,6 @@ async function recordingCpu(n: number, batch: number): Promise<number> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function benchWebhooks(): Promise<void> {
   // On the compiled service, as `svc serve` runs it: the memory figures are then the service's, not tsx's too.

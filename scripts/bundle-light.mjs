@@ -7,7 +7,8 @@
 //   answers `initialize` having read one file, and its first lists two, instead of some forty. The command line (../cli.js) stays outside,
 //   loaded when they are done. version.ts, which reads package.json beside the tree, becomes its two values.
 // - <out>/cli/load-steps.json lists, in the order Node evaluates them, the modules and packages `svc mcp` loads after
-//   that, so the light entry can load them a few at a time and keep answering in between (loadInSteps there).
+//   that (a package of ES modules a module at a time), so the light entry can load them a few at a time and keep
+//   answering in between (loadInSteps there).
 //
 //   node scripts/bundle-light.mjs <compiled-src-dir>
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,14 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const SRC = path.join(ROOT, 'src');
 
 /** What `svc mcp` loads after the light entry, in the order it first needs it (src/cli.ts, then src/cli/mcp.ts...). */
-const MCP_ENTRIES = ['cli.ts', 'cli/mcp.ts', 'core/process-guard.ts', 'mcp/stdio.ts', 'app.ts', 'tools/index.ts'];
+export const MCP_ENTRIES = [
+  'cli.ts',
+  'cli/mcp.ts',
+  'core/process-guard.ts',
+  'mcp/stdio.ts',
+  'app.ts',
+  'tools/index.ts',
+];
 
 /** What `import.meta.url` becomes in the CommonJS bundles: the bundle's own file URL. */
 const IMPORT_META_URL = '__svcImportMetaUrl';
@@ -72,8 +80,10 @@ export async function bundleLight(out) {
 /**
  * The modules of the program (as `./path.js` from the tree's root) and the packages (as imported) that `svc mcp` loads
  * statically from MCP_ENTRIES, each after what it imports: the order Node evaluates them in (the program has no import
- * cycles: `npm run lint` refuses them). Dynamic imports stay where they are, loaded when used.
- * @returns {Promise<string[]>}
+ * cycles: `npm run lint` refuses them). Dynamic imports stay where they are, loaded when used. A package written as ES
+ * modules comes in its own modules first (packageSteps): the MCP SDK's types with zod under them were one step of
+ * about 100 ms, during which a list sent meanwhile waited.
+ * @returns {Promise<LoadStep[]>}
  */
 async function loadSteps() {
   const { metafile } = await build({
@@ -88,9 +98,10 @@ async function loadSteps() {
     metafile: true,
     logLevel: 'error',
   });
-  /** @type {string[]} */
+  /** @type {LoadStep[]} */
   const steps = [];
   const seen = new Set();
+  const inPackages = await packageSteps(externalImports(metafile));
   /** @param {string} input a path from the project's root, as the metafile names it */
   const visit = (input) => {
     if (seen.has(input)) return;
@@ -100,7 +111,7 @@ async function loadSteps() {
       if (!imp.external) visit(imp.path);
       else if (!imp.path.startsWith('node:') && !seen.has(imp.path)) {
         seen.add(imp.path);
-        steps.push(imp.path);
+        steps.push(...inPackages(imp.path), imp.path);
       }
     }
     if (/\.ts$/.test(input) && input.startsWith('src/'))
@@ -111,6 +122,129 @@ async function loadSteps() {
   seen.add('src/cli/light-lists.ts');
   for (const entry of MCP_ENTRIES) visit(`src/${entry}`);
   return steps;
+}
+
+/**
+ * A step of cli/load-steps.json: a module of the program (`./path.js`), a package as the program imports it, or one
+ * module of a package (`file` from the package's folder) loaded ahead of it. src/cli/light.ts reads them.
+ * @typedef {string | { package: string, file: string }} LoadStep
+ */
+
+/**
+ * The packages the program's modules import statically, as they name them.
+ * @param {import('esbuild').Metafile} metafile
+ * @returns {string[]}
+ */
+function externalImports(metafile) {
+  const found = new Set();
+  for (const input of Object.values(metafile.inputs))
+    for (const imp of input.imports)
+      if (imp.kind === 'import-statement' && imp.external && !imp.path.startsWith('node:')) found.add(imp.path);
+  return [...found];
+}
+
+/**
+ * For each package the program imports, the modules of installed packages its import evaluates before the package's
+ * own entry, in Node's order, each as a step of its own: the ES modules reached by static imports from the entry (a
+ * CommonJS module is one step, its requires evaluated with it, since a require may sit in a function that never
+ * runs). A module met under an earlier package is not listed again, nor a package's copy nested inside another's
+ * folder (the light entry finds a package's folder from the program's). Resolved as Node resolves them (no "module"
+ * condition or field): a step must load nothing the program would not. The answer lists them for one package at a
+ * time: asked in the order the program first imports each, so that a module two packages share comes under the first.
+ * @param {string[]} specifiers
+ * @returns {Promise<(specifier: string) => LoadStep[]>}
+ */
+async function packageSteps(specifiers) {
+  // Those that resolve to a file here (not a Node module named without `node:`).
+  const entries = specifiers.flatMap((spec) => {
+    const url = import.meta.resolve(spec);
+    return url.startsWith('file:') ? [{ spec, file: fileURLToPath(url) }] : [];
+  });
+  const { metafile } = await build({
+    entryPoints: entries.map((e) => e.file),
+    absWorkingDir: ROOT,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    conditions: [],
+    mainFields: ['main'],
+    outdir: path.join(ROOT, 'out-unused'),
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const cyclic = inCycles(metafile);
+  const seen = new Set();
+  const files = new Map(entries.map((e) => [e.spec, e.file]));
+  return (spec) => {
+    const entry = path.relative(ROOT, files.get(spec) ?? '').replaceAll(path.sep, '/');
+    /** @type {LoadStep[]} */
+    const steps = [];
+    /** @param {string} input */
+    const visit = (input) => {
+      if (seen.has(input)) return;
+      seen.add(input);
+      const meta = metafile.inputs[input];
+      if (meta?.format === 'esm')
+        for (const imp of meta.imports) if (imp.kind === 'import-statement' && !imp.external) visit(imp.path);
+      const parts = /^node_modules\/((?:@[^/]+\/)?[^/]+)\/(.+)$/.exec(input);
+      if (input !== entry && parts && !parts[2].includes('node_modules/') && !cyclic.has(input))
+        steps.push({ package: parts[1], file: parts[2] });
+    };
+    visit(entry);
+    return steps;
+  };
+}
+
+/**
+ * The ES modules that import themselves through others (Tarjan's strongly connected components of the static imports).
+ * Such a module is not loaded as a step of its own: imported first, it would be evaluated before the cycle's other
+ * modules rather than after them, as Node evaluates the cycle when entered from outside; it is evaluated with the
+ * first step that reaches it, in the order Node gives it there. A module outside every cycle reaches none of the
+ * modules that led to it, so loading it alone evaluates what the whole import would have, in the same order.
+ * @param {import('esbuild').Metafile} metafile
+ * @returns {Set<string>}
+ */
+function inCycles(metafile) {
+  /** @param {string} input */
+  const next = (input) => {
+    const meta = metafile.inputs[input];
+    return meta?.format === 'esm'
+      ? meta.imports.filter((imp) => imp.kind === 'import-statement' && !imp.external).map((imp) => imp.path)
+      : [];
+  };
+  /** @type {Map<string, number>} */
+  const index = new Map();
+  /** @type {Map<string, number>} */
+  const low = new Map();
+  /** @type {string[]} */
+  const stack = [];
+  const onStack = new Set();
+  const cyclic = new Set();
+  /** @param {string} v */
+  const connect = (v) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v));
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next(v)) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || next(v).includes(v)) for (const c of component) cyclic.add(c);
+  };
+  for (const input of Object.keys(metafile.inputs)) if (!index.has(input)) connect(input);
+  return cyclic;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -10,6 +10,7 @@
 // lists of svc mcp") has the design.
 import { readFile } from 'node:fs/promises';
 import { setImmediate as tick } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Config, type ConfigFlags, loadConfig } from '../core/config.js';
 import { type ListsLoader, MCP_OPTIONS, ROOT, startEarly } from './early-start.js';
@@ -50,31 +51,88 @@ function mcpConfig(args: string[]): Config | undefined {
 }
 
 /**
+ * A step of load-steps.json (scripts/bundle-light.mjs): a module of the program (`./path.js`), a package as the
+ * program imports it, or one module of a package (`file` from the package's folder), loaded ahead of the package.
+ */
+type LoadStep = string | { package: string; file: string };
+
+/**
  * Loads the modules `svc mcp` needs, in the order Node would evaluate them, a few at a time: Node evaluates the modules
  * of one import in one synchronous block, during which stdin is not read (the SDK and the tools take hundreds of
  * milliseconds). The build lists them (load-steps.json, beside this file in the compiled tree); without that list
  * (run from the sources) the command loads them itself in its few imports.
  */
-async function loadInSteps(): Promise<void> {
-  let steps: string[];
-  try {
-    steps = JSON.parse(await readFile(new URL('cli/load-steps.json', ROOT), 'utf8')) as string[];
-  } catch {
-    return;
-  }
+export async function loadInSteps(): Promise<void> {
+  const steps = await readSteps();
+  if (!steps) return;
   // The lists already asked for are answered before anything else loads.
   await tick();
+  const load = stepLoader();
   let since = performance.now();
   for (const step of steps) {
-    try {
-      await import(step.startsWith('./') ? new URL(step, ROOT).href : step);
-    } catch {
-      // The command's own imports meet the same error, and report it as every start's errors are.
-      return;
-    }
+    // A step that cannot be loaded: the command's own imports meet the same error, and report it as every start's
+    // errors are.
+    if (!(await load(step))) return;
     if (performance.now() - since >= SLICE_MS) {
       await tick();
       since = performance.now();
     }
   }
+}
+
+/** The steps the build listed, or undefined without them. */
+export async function readSteps(): Promise<LoadStep[] | undefined> {
+  try {
+    return JSON.parse(await readFile(new URL('cli/load-steps.json', ROOT), 'utf8')) as LoadStep[];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Loads one step; false when a module of the program or a package failed to load (the stepping then stops). A module
+ * ahead of its package is skipped when its package or file is not where this install has it: the package's own step
+ * then loads it, as Node would.
+ */
+export function stepLoader(): (step: LoadStep) => Promise<boolean> {
+  const folders = packageFolders();
+  return async (step) => {
+    if (typeof step !== 'string') {
+      const folder = folders(step.package);
+      if (folder !== undefined) await import(new URL(step.file, folder).href).catch(() => undefined);
+      return true;
+    }
+    try {
+      await import(step.startsWith('./') ? new URL(step, ROOT).href : step);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}
+
+/**
+ * The folder of each installed package, as the program resolves it (file URLs ending in `/`), from node:module's
+ * findPackageJSON; none where it is missing (Node before 22.14).
+ */
+function packageFolders(): (name: string) => URL | undefined {
+  // Typed here: the project's @types/node predates it.
+  const { findPackageJSON } = process.getBuiltinModule('node:module') as {
+    findPackageJSON?: (specifier: string, base: URL) => string | undefined;
+  };
+  const known = new Map<string, URL | undefined>();
+  const from = new URL('cli/light.cjs', ROOT);
+  return (name) => {
+    if (!known.has(name)) {
+      let folder: URL | undefined;
+      try {
+        const file = findPackageJSON?.(name, from);
+        folder = file === undefined ? undefined : new URL('./', pathToFileURL(file));
+      } catch {
+        folder = undefined;
+      }
+      known.set(name, folder);
+    }
+    return known.get(name);
+  };
 }

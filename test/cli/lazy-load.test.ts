@@ -1,17 +1,24 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import nodeModule from 'node:module';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svcArgs, tmpDir } from '../helpers.js';
+import { MCP_ENTRIES } from '../../scripts/bundle-light.mjs';
 import { cleanEnv, runSvc, startServe, type Served } from '../support/cli.js';
 
 // `svc serve` and `svc mcp` start without the heavy libraries: each is loaded by the tool (or domain step) that
 // needs it. A loader probe (test/support/load-probe.mjs) lists every module the process loads.
 
 const PROBE = pathToFileURL(path.join(import.meta.dirname, '..', 'support', 'load-probe.mjs')).href;
+const PROBE_STEPS = path.join(import.meta.dirname, '..', 'support', 'load-steps-probe.cjs');
+/** node:module's findPackageJSON (Node 22.14 and later; typed here, the project's @types/node predates it). */
+const { findPackageJSON } = nodeModule as unknown as { findPackageJSON: (name: string, base: string) => string };
 
 /** Libraries no start may load, as they appear in a module's path. */
 const HEAVY = [
@@ -215,13 +222,17 @@ describe('the light entry of svc mcp', () => {
   // meanwhile wait for all of it), so each must name a module of the build or an installed package.
   it('cli/load-steps.json names only modules of the build and installed packages', async () => {
     const dir = process.env.SVC_BUILD_DIR!;
-    const steps = JSON.parse(await readFile(path.join(dir, 'cli', 'load-steps.json'), 'utf8')) as string[];
+    const steps = JSON.parse(await readFile(path.join(dir, 'cli', 'load-steps.json'), 'utf8')) as Array<
+      string | { package: string; file: string }
+    >;
     expect(steps).toContain('./cli/mcp.js');
     expect(steps).toContain('./tools/index.js');
     const fromBuild = pathToFileURL(path.join(dir, 'cli', 'light.cjs')).href;
     const missing = steps.filter((step) => {
-      if (step.startsWith('./')) return !existsSync(path.join(dir, step));
       try {
+        if (typeof step !== 'string')
+          return !existsSync(path.join(path.dirname(findPackageJSON(step.package, fromBuild)), step.file));
+        if (step.startsWith('./')) return !existsSync(path.join(dir, step));
         import.meta.resolve(step, fromBuild);
         return false;
       } catch {
@@ -229,5 +240,30 @@ describe('the light entry of svc mcp', () => {
       }
     });
     expect(missing).toEqual([]);
+  });
+
+  // A package of ES modules is loaded a module at a time (the MCP SDK's types with zod under them were one import of
+  // some 100 ms, during which stdin was not read), and the steps load exactly what the command's own imports would.
+  const probe = async (...args: string[]) => {
+    const { stdout } = await promisify(execFile)(process.execPath, [PROBE_STEPS, process.env.SVC_BUILD_DIR!, ...args], {
+      maxBuffer: 16 << 20,
+    });
+    return JSON.parse(stdout) as { loaded: string[]; modules: number; step: unknown };
+  };
+
+  it('no step loads more than a few ES modules at once', async () => {
+    const most = await probe('each');
+    expect(most.modules, JSON.stringify(most.step)).toBeGreaterThan(0);
+    // The largest is a package's modules that import each other in a cycle (loaded together, as Node orders them).
+    expect(most.modules, JSON.stringify(most.step)).toBeLessThanOrEqual(25);
+  });
+
+  it('the steps load the modules the command would load, and no other', async () => {
+    const [steps, command] = await Promise.all([
+      probe('steps'),
+      probe('command', ...MCP_ENTRIES.map((e) => e.replace(/\.ts$/, '.js'))),
+    ]);
+    expect(steps.loaded.length).toBeGreaterThan(300);
+    expect(new Set(steps.loaded)).toEqual(new Set(command.loaded));
   });
 });

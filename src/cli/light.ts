@@ -126,6 +126,8 @@ function packageFolders(): (name: string) => URL | undefined {
     if (!known.has(name)) {
       let folder: URL | undefined;
       try {
+        // A linked package's (as pnpm installs them) is the link's path: Node's loader imports its modules under
+        // their real path all the same, as the package's own import does.
         const file = findPackageJSON?.(name, from);
         folder = file === undefined ? undefined : new URL('./', pathToFileURL(file));
       } catch {

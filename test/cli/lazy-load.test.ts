@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import nodeModule from 'node:module';
-import { readFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -244,12 +244,14 @@ describe('the light entry of svc mcp', () => {
 
   // A package of ES modules is loaded a module at a time (the MCP SDK's types with zod under them were one import of
   // some 100 ms, during which stdin was not read), and the steps load exactly what the command's own imports would.
-  const probe = async (...args: string[]) => {
-    const { stdout } = await promisify(execFile)(process.execPath, [PROBE_STEPS, process.env.SVC_BUILD_DIR!, ...args], {
+  const probeIn = async (tree: string, ...args: string[]) => {
+    const { stdout } = await promisify(execFile)(process.execPath, [PROBE_STEPS, tree, ...args], {
       maxBuffer: 16 << 20,
     });
     return JSON.parse(stdout) as { loaded: string[]; modules: number; step: unknown };
   };
+  const probe = (...args: string[]) => probeIn(process.env.SVC_BUILD_DIR!, ...args);
+  const COMMAND = ['command', ...MCP_ENTRIES.map((e) => e.replace(/\.ts$/, '.js'))];
 
   it('no step loads more than a few ES modules at once', async () => {
     const most = await probe('each');
@@ -259,11 +261,33 @@ describe('the light entry of svc mcp', () => {
   });
 
   it('the steps load the modules the command would load, and no other', async () => {
-    const [steps, command] = await Promise.all([
-      probe('steps'),
-      probe('command', ...MCP_ENTRIES.map((e) => e.replace(/\.ts$/, '.js'))),
-    ]);
+    const [steps, command] = await Promise.all([probe('steps'), probe(...COMMAND)]);
     expect(steps.loaded.length).toBeGreaterThan(300);
     expect(new Set(steps.loaded)).toEqual(new Set(command.loaded));
+  });
+
+  // pnpm installs each package as a link: its modules are still found, and loaded once, under their real path.
+  it('splits and loads linked packages as installed ones', async () => {
+    const tmp = await tmpDir('svc-linked-');
+    try {
+      const root = path.resolve(import.meta.dirname, '..', '..');
+      const tree = path.join(tmp.dir, 'dist');
+      await cp(process.env.SVC_BUILD_DIR!, tree, { recursive: true });
+      await copyFile(path.join(root, 'package.json'), path.join(tmp.dir, 'package.json'));
+      await mkdir(path.join(tmp.dir, 'node_modules'));
+      for (const name of await readdir(path.join(root, 'node_modules')))
+        if (!name.startsWith('.'))
+          await symlink(path.join(root, 'node_modules', name), path.join(tmp.dir, 'node_modules', name));
+      const [steps, command, most] = await Promise.all([
+        probeIn(tree, 'steps'),
+        probeIn(tree, ...COMMAND),
+        probeIn(tree, 'each'),
+      ]);
+      expect(steps.loaded.some((url) => url.includes('/node_modules/zod/'))).toBe(true);
+      expect(new Set(steps.loaded)).toEqual(new Set(command.loaded));
+      expect(most.modules, JSON.stringify(most.step)).toBeLessThanOrEqual(25);
+    } finally {
+      await tmp.cleanup();
+    }
   });
 });

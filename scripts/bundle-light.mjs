@@ -187,8 +187,10 @@ async function packageSteps(specifiers) {
       const meta = metafile.inputs[input];
       if (meta?.format === 'esm')
         for (const imp of meta.imports) if (imp.kind === 'import-statement' && !imp.external) visit(imp.path);
-      const parts = /^node_modules\/((?:@[^/]+\/)?[^/]+)\/(.+)$/.exec(input);
-      if (input !== entry && parts && !parts[2].includes('node_modules/') && !cyclic.has(input))
+      // Under the project's node_modules, or where its links lead (`npm pack` builds a copy whose node_modules is
+      // linked to the project's), and in no package's own node_modules.
+      const parts = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\/(.+)$/.exec(input);
+      if (input !== entry && parts && input.split('node_modules/').length === 2 && !cyclic.has(input))
         steps.push({ package: parts[1], file: parts[2] });
     };
     visit(entry);

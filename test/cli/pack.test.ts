@@ -183,6 +183,17 @@ describe('npm pack', () => {
     }
   }, 120_000);
 
+  // The light entry finds the installed packages' folders (npm's layout, not the project's) and loads a library of ES
+  // modules a module at a time there too (test/cli/lazy-load.test.ts has the rest).
+  it('installed: `svc mcp` loads its libraries in small steps', async () => {
+    const probe = path.join(REPO_ROOT, 'test', 'support', 'load-steps-probe.cjs');
+    const tree = path.join(installDir, 'node_modules', 'svc', 'dist');
+    const { stdout } = await run(process.execPath, [probe, tree, 'each'], { env: installedEnv() });
+    const most = JSON.parse(stdout) as { modules: number; step: unknown };
+    expect(most.modules, JSON.stringify(most.step)).toBeGreaterThan(0);
+    expect(most.modules, JSON.stringify(most.step)).toBeLessThanOrEqual(25);
+  }, 60_000);
+
   it('installed: `npx svc serve` answers /health', async () => {
     const dataDir = path.join(tmp.dir, 'serve-data');
     const child = spawn('npx', ['--no', 'svc', 'serve', '--port', '0', '--data-dir', dataDir], {

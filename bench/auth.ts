@@ -11,7 +11,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { hash, verify } from '@node-rs/argon2';
 import { closeServices, openServices } from '../src/app.js';
 import { systemClock } from '../src/core/clock.js';
@@ -22,6 +21,7 @@ import { createKey } from '../src/keys/provision.js';
 import { MemoryRateLimiter } from '../src/keys/limiter.js';
 import { ARGON2_OPTIONS } from '../src/accounts/sessions.js';
 import { TOOLS } from '../src/tools/index.js';
+import { loadRun } from './load.js';
 import { fmt, isMain, median } from './util.js';
 
 const DURATION_S = 3;
@@ -58,10 +58,7 @@ async function throughput(ms: number, fn: () => Promise<unknown>): Promise<numbe
 }
 
 async function load(url: string, headers: Record<string, string>): Promise<number> {
-  const result = await autocannon({ url, headers, connections: 32, duration: DURATION_S });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+  return (await loadRun({ url, headers, connections: 32, duration: DURATION_S })).rate;
 }
 
 export async function benchAuth(): Promise<void> {

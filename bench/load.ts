@@ -1,5 +1,5 @@
 /**
- * A load run with autocannon in this process, for the HTTP benches (rest, rest-steps, mcp). Apart from ./util.ts,
+ * A load run with autocannon in this process, for the HTTP benches (rest, rest-steps, mcp, auth). Apart from ./util.ts,
  * which the test suite imports (the `svc` command's flags) and which must not load autocannon.
  */
 import autocannon from 'autocannon';

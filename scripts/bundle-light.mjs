@@ -177,7 +177,9 @@ async function packageSteps(specifiers) {
   const seen = new Set();
   const files = new Map(entries.map((e) => [e.spec, e.file]));
   return (spec) => {
-    const entry = path.relative(ROOT, files.get(spec) ?? '').replaceAll(path.sep, '/');
+    const file = files.get(spec);
+    if (file === undefined) return [];
+    const entry = path.relative(ROOT, file).replaceAll(path.sep, '/');
     /** @type {LoadStep[]} */
     const steps = [];
     /** @param {string} input */

@@ -9,7 +9,7 @@ export interface CallInfo {
   transport: 'rest' | 'mcp-stdio' | 'mcp-http';
   /** The client's address (the socket's, or from trusted proxies); loopback for stdio. */
   clientIp: string | undefined;
-  /** REST only: the request's connection (its socket), which remembers the hash of the key it presented last. */
+  /** REST and MCP over HTTP: the request's connection (its socket), which remembers the hash of the key it presented last. */
   connection?: object | undefined;
   /** REST only: the session cookie's token, when the request carries one. */
   sessionToken?: string | undefined;

@@ -94,7 +94,8 @@ function connectionKeyHash(connection: object, presented: string): string {
  * else from the store. Keys that match no record are not cached (guesses must not fill the cache). The caller
  * checks revocation, expiry, address and account status on what it gets: they are never cached as answers. Answers
  * without a promise when the revision is held in memory and the key is cached (the usual request on lowdb).
- * `connection` (a REST request's socket) lets the key's hash be remembered for the connection's next request.
+ * `connection` (an HTTP request's socket: REST or MCP) lets the key's hash be remembered for the connection's next
+ * request.
  */
 export function lookupKey(store: Store, presented: string, connection?: object): KeyLookup | Promise<KeyLookup> {
   const keyHash = connection ? connectionKeyHash(connection, presented) : hashKey(presented);

@@ -161,6 +161,8 @@ export async function mcpRoutes(app: FastifyInstance, { services, tools, closing
       requestId: String(req.id),
       transport: 'mcp-http',
       clientIp: req.ip,
+      // A client keeps its connection and sends the same key on each POST: the key's hash is remembered there.
+      connection: req.raw.socket,
       rate: undefined,
     };
     let principal;

@@ -7,8 +7,14 @@
  */
 
 export const DEPLOYMENTS = 'contract_deployments';
-/** Indexed fields: the account (listing), the contract (its deployments) and the state (the watcher's work list). */
-export const DEPLOYMENT_INDEXES: Record<string, string[]> = { [DEPLOYMENTS]: ['ownerId', 'contractId', 'status'] };
+/**
+ * Indexed fields: the account (listing), the contract (its deployments), the state (the watcher's work list) and the
+ * address (the same address on other networks, src/watch/plans.ts: registration stores one spelling per address, so
+ * the index finds them all).
+ */
+export const DEPLOYMENT_INDEXES: Record<string, string[]> = {
+  [DEPLOYMENTS]: ['ownerId', 'contractId', 'status', 'address'],
+};
 
 /** Lead times (days before the deadline) at which the watcher warns, unless the owner chose others. */
 export const DEFAULT_WARN_DAYS = [30, 7];

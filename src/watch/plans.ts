@@ -95,11 +95,16 @@ export async function unwatchPlans(
 /**
  * The account's other verified deployments of the same contract address on the same chain family (another network):
  * twins. A fresh wallet deploying the same creation code gets the same address on every network.
+ *
+ * Found through the address's index, not among every deployment of the account: the watcher asks at each write, and
+ * reading all of them there made a poll that writes every deployment of an account with thousands cost the square of
+ * their number. Registration stores an address in one spelling (EIP-55 for EVM, the bounceable form for TON), so its
+ * twins are stored under the same one.
  */
 async function twinsOf(tx: Tx, d: DeploymentRecord): Promise<DeploymentRecord[]> {
-  const mine = await accountTx(tx, d.ownerId).findBy<DeploymentRecord>(DEPLOYMENTS, 'ownerId', d.ownerId);
+  const same = await accountTx(tx, d.ownerId).findBy<DeploymentRecord>(DEPLOYMENTS, 'address', d.address);
   const place = canonicalAddress(d.chain, d.address);
-  return mine.filter(
+  return same.filter(
     (o) =>
       o.id !== d.id && o.status === 'verified' && o.chain === d.chain && canonicalAddress(o.chain, o.address) === place,
   );

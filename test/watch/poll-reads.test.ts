@@ -1,0 +1,85 @@
+import type { Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORE_INDEXES } from '../../src/app.js';
+import { systemClock } from '../../src/core/clock.js';
+import { DEPLOYMENTS } from '../../src/contracts/deployments.js';
+import { openLowdbStore, type Store } from '../../src/store/index.js';
+import type { Tx } from '../../src/store/port.js';
+import { Watcher } from '../../src/watch/watcher.js';
+import { tmpDir } from '../helpers.js';
+import { SwitchChain, seedWatched } from '../support/switch-chain.js';
+
+// A poll that writes every deployment of an account reads a bounded number of deployment records per write, however
+// many deployments the account has: each write looks for the deployment's twins (the same address on another
+// network) through the address's index. Reading all of the account's deployments at each write made such a poll
+// cost the square of their number (4.3 times the time per deployment at 4,000 as at 1,000 in `npm run bench --
+// watch`), and an account with thousands of deployments held every other account's warnings back for as long.
+
+const DAY = 86_400;
+const OWNER = 'own_READS000000000000000000000';
+const HEIR = '0x52908400098527886E0F7030069857D2E4169EE7' as Hex;
+const N = 120;
+
+describe('a poll that writes every deployment', () => {
+  let inner: Store;
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  /** Deployment records handed out by the store's indexed reads inside transactions. */
+  let deploymentsRead = 0;
+
+  const counting = (tx: Tx): Tx =>
+    new Proxy(tx, {
+      get(target, prop, receiver) {
+        if (prop === 'findBy')
+          return async (collection: string, field: string, value: never) => {
+            const found = await target.findBy(collection, field, value);
+            if (collection === DEPLOYMENTS) deploymentsRead += found.length;
+            return found;
+          };
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+
+  beforeAll(async () => {
+    const dir = await tmpDir('svc-watch-reads-');
+    inner = await openLowdbStore({ dataDir: dir.dir, indexes: STORE_INDEXES });
+    store = new Proxy(inner, {
+      get(target, prop, receiver) {
+        if (prop === 'transact')
+          return (fn: (tx: Tx) => Promise<unknown>, opts?: unknown) =>
+            target.transact((tx) => fn(counting(tx)), opts as never);
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    cleanup = async () => {
+      await inner.close();
+      await dir.cleanup();
+    };
+  });
+  afterAll(() => cleanup());
+
+  it('reads a bounded number of deployments per write, one at a time or batched', async () => {
+    const chain = new SwitchChain();
+    await seedWatched(inner, chain, OWNER, N, [HEIR]);
+    for (const writeBatch of [1, 16]) {
+      const watcher = new Watcher({
+        store,
+        clock: systemClock,
+        networks: ['31337'],
+        pollMs: 60_000,
+        confirmations: 2,
+        readerFor: async () => chain.reader(),
+        writeBatch,
+      });
+      await watcher.pollOnce('31337');
+      // Every contract's next warning falls due (30 days before the deadline, then 7).
+      chain.advance((writeBatch === 1 ? 31 : 23) * DAY);
+      deploymentsRead = 0;
+      expect(await watcher.pollOnce('31337')).toMatchObject({ read: N, events: N, failed: 0 });
+      // Each write reads its own record again, and its twins (none here): a few per write, not N.
+      expect(deploymentsRead).toBeLessThanOrEqual(3 * N);
+    }
+  });
+});

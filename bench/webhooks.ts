@@ -12,7 +12,8 @@
  * 100000), BENCH_WEBHOOKS_AHEAD (claimAhead, default 16), BENCH_WEBHOOKS_BACKLOG
  * (undelivered events the producer allows, default 1000), BENCH_WEBHOOKS_RETENTION
  * (ms, default 500). BENCH_WEBHOOKS_ONLY=ours|undici runs one side alone (a warm-up, then BENCH_WEBHOOKS_N of it), to
- * profile it (scripts/profile-diff.ts).
+ * profile it (scripts/profile-diff.ts). BENCH_WEBHOOKS_RECEIVER=process runs the receiver in a node process of its own
+ * instead of this process's main thread (docs/architecture.md, the thirteenth look: the service's ratio is lower so).
  *
  * Baselines, same concurrency and receiver, and the same request on the wire: a
  * JSON body of the delivery payload's shape and size, and the same headers with
@@ -39,10 +40,12 @@
  * alone, in a store of its own, and prints that main-thread CPU per event and
  * the main thread's ratio without it.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
@@ -91,6 +94,57 @@ function request(n: number, webhookId: string): { body: string; headers: Record<
       'x-webhook-event': 'contract.generated',
       'x-webhook-delivery': id,
       'x-webhook-attempt': '1',
+    },
+  };
+}
+
+/** What the receiver saw on one path: requests, body bytes, header lines. */
+type Seen = Map<string, { n: number; bytes: number; headers: number }>;
+
+/**
+ * The receiver's program when it runs apart: the same answer as startReceiver's (200, "ok"), counting what it saw per
+ * path, which it prints as one JSON line when its standard input ends.
+ */
+const RECEIVER_PROGRAM = `
+const https = require('node:https');
+const seen = {};
+const server = https.createServer({ key: process.env.RECEIVER_KEY, cert: process.env.RECEIVER_CERT, keepAliveTimeout: 30000 }, (req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const s = (seen[req.url] ??= { n: 0, bytes: 0, headers: 0 });
+    s.n++;
+    s.bytes += Buffer.concat(chunks).toString('utf8').length;
+    s.headers += Object.keys(req.headers).length;
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('ok');
+  });
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: server.address().port }) + '\\n'));
+process.stdin.resume();
+process.stdin.on('end', () => { process.stdout.write(JSON.stringify({ seen }) + '\\n'); process.exit(0); });
+`;
+
+/** The receiver in a node process of its own; closing it adds what it saw to `seen`. */
+async function startReceiverProcess(tls: { key: string; cert: string }, seen: Seen) {
+  const child = spawn(process.execPath, ['-e', RECEIVER_PROGRAM], {
+    env: { ...process.env, RECEIVER_KEY: tls.key, RECEIVER_CERT: tls.cert },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const next = async (): Promise<Record<string, unknown>> => {
+    const line = await lines.next();
+    if (line.done) throw new Error('the receiver process ended without answering');
+    return JSON.parse(line.value) as Record<string, unknown>;
+  };
+  const { port } = (await next()) as { port: number };
+  return {
+    port,
+    url: (p = '/hook') => `https://127.0.0.1:${port}${p}`,
+    async close() {
+      child.stdin!.end();
+      const counts = (await next()).seen as Record<string, { n: number; bytes: number; headers: number }>;
+      for (const [p, c] of Object.entries(counts)) seen.set(p, c);
     },
   };
 }
@@ -177,23 +231,30 @@ export async function benchWebhooks(): Promise<void> {
     throw new Error(`BENCH_WEBHOOKS_ONLY must be ours or undici, not ${JSON.stringify(only)}`);
   const tls = makeCert();
   // What the receiver saw, per path: requests, body bytes and header lines (to show the baselines send the same).
-  const seen = new Map<string, { n: number; bytes: number; headers: number }>();
-  const receiver = await startReceiver(
-    tls,
-    (r) => {
-      let s = seen.get(r.path);
-      if (!s) seen.set(r.path, (s = { n: 0, bytes: 0, headers: 0 }));
-      s.n++;
-      s.bytes += r.body.length;
-      s.headers += Object.keys(r.headers).length;
-      return 200;
-    },
-    { record: false },
-  );
+  const seen: Seen = new Map();
+  const apart = process.env.BENCH_WEBHOOKS_RECEIVER === 'process';
+  if (!apart && process.env.BENCH_WEBHOOKS_RECEIVER !== undefined)
+    throw new Error(
+      `BENCH_WEBHOOKS_RECEIVER must be process or unset, not ${JSON.stringify(process.env.BENCH_WEBHOOKS_RECEIVER)}`,
+    );
+  const receiver = apart
+    ? await startReceiverProcess(tls, seen)
+    : await startReceiver(
+        tls,
+        (r) => {
+          let s = seen.get(r.path);
+          if (!s) seen.set(r.path, (s = { n: 0, bytes: 0, headers: 0 }));
+          s.n++;
+          s.bytes += r.body.length;
+          s.headers += Object.keys(r.headers).length;
+          return 200;
+        },
+        { record: false },
+      );
   const url = receiver.url('/hook');
   const origin = `https://127.0.0.1:${receiver.port}`;
   console.log(
-    `\nwebhooks: ${CONCURRENCY} concurrent deliveries to a local HTTPS receiver (same process), ${os.cpus().length} cores`,
+    `\nwebhooks: ${CONCURRENCY} concurrent deliveries to a local HTTPS receiver (${apart ? 'a process of its own' : 'same process'}), ${os.cpus().length} cores`,
   );
 
   // The subscription ours deliver to; the baselines name it in their bodies too.

@@ -109,8 +109,12 @@ async function assertRoom(
   network: string,
   address: string,
 ): Promise<DeploymentRecord | undefined> {
-  const mine = await tx.findBy<DeploymentRecord>(DEPLOYMENTS, 'ownerId', ownerId);
-  const same = mine.find((d) => d.network === network && d.address.toLowerCase() === address.toLowerCase());
+  // Through the address's and the contract's indexes, not every deployment of the account: an account may hold
+  // thousands, and each registration copied them all. `address` is in the one spelling registration stores.
+  const mine = (d: DeploymentRecord) => d.ownerId === ownerId;
+  const same = (await tx.findBy<DeploymentRecord>(DEPLOYMENTS, 'address', address)).find(
+    (d) => mine(d) && d.network === network,
+  );
   if (same && (same.status === 'verified' || same.contractId !== contractId))
     throw new ApiError('CONFLICT', `This deployment is already registered as ${same.id}.`, [
       {
@@ -121,7 +125,11 @@ async function assertRoom(
             : `already registered as ${same.id} for contract ${same.contractId} (${same.status}); delete that registration first`,
       },
     ]);
-  if (!same && mine.filter((d) => d.contractId === contractId).length >= MAX_DEPLOYMENTS_PER_CONTRACT)
+  if (
+    !same &&
+    (await tx.findBy<DeploymentRecord>(DEPLOYMENTS, 'contractId', contractId)).filter(mine).length >=
+      MAX_DEPLOYMENTS_PER_CONTRACT
+  )
     throw new ApiError(
       'CONFLICT',
       `This contract already has ${MAX_DEPLOYMENTS_PER_CONTRACT} registered deployments, the most it may have.`,

@@ -14,6 +14,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
+import { MAX_DEPLOYMENTS_PER_CONTRACT } from '../../src/contracts/register-deployment.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
@@ -369,4 +370,44 @@ describe('register_deployment on a real EVM node', () => {
     expect(JSON.stringify(down.body)).not.toContain(deadUrl);
     expect((await server.services.store.all(DEPLOYMENTS)).length).toBe(before);
   }, 60_000);
+
+  it('holds at most 20 registrations per contract, and finds a place however its address is written', async () => {
+    const bounded = await generate({ ...PLAN, deadMansSwitch: { enabled: true, intervalDays: 240 } });
+    const path = `/contracts/${bounded.id}/deployments`;
+    // Addresses with no code on the node: each registration is stored, unverified.
+    const places = Array.from({ length: MAX_DEPLOYMENTS_PER_CONTRACT }, (_, i) =>
+      getAddress(`0x${'d'.repeat(36)}${String(i).padStart(4, '0')}`),
+    );
+    const first = await call(server.adminKey, 'POST', path, { network: 31337, address: places[0]!.toLowerCase() });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    // Stored in its checksummed spelling, and the same place written in upper case is that registration.
+    expect(first.body.data.address).toBe(places[0]);
+    const upper = `0x${places[0]!.slice(2).toUpperCase()}`;
+    const again = await call(server.adminKey, 'POST', path, { network: 31337, address: upper });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    for (const address of places.slice(1))
+      expect((await call(server.adminKey, 'POST', path, { network: 31337, address })).status).toBe(200);
+    const more = await call(server.adminKey, 'POST', path, {
+      network: 31337,
+      address: getAddress(`0x${'e'.repeat(40)}`),
+    });
+    expect(more.status).toBe(409);
+    expect(more.body.error.message).toContain(`${MAX_DEPLOYMENTS_PER_CONTRACT} registered deployments`);
+    // A place it holds already is checked again, not a further registration.
+    expect((await call(server.adminKey, 'POST', path, { network: 31337, address: places[7] })).status).toBe(200);
+    const listed = (await call(server.adminKey, 'GET', `${path}?limit=100`)).body.data as unknown[];
+    expect(listed).toHaveLength(MAX_DEPLOYMENTS_PER_CONTRACT);
+    // Another account's registration of the same place, for a contract of its own, is its own: neither refused nor
+    // told of this account's.
+    const theirKey = await server.key({ ownerId: await server.account(), tier: 'partner', scopes: ['contracts'] });
+    const theirs = await call(theirKey, 'POST', '/contracts/generate', PLAN);
+    expect(theirs.status).toBe(200);
+    const their = await call(theirKey, 'POST', `/contracts/${theirs.body.id}/deployments`, {
+      network: 31337,
+      address: places[0],
+    });
+    expect(their.status, JSON.stringify(their.body)).toBe(200);
+    expect(their.body.data.id).not.toBe(first.body.data.id);
+  }, 120_000);
 });

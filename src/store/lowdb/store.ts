@@ -92,6 +92,12 @@ export class LowdbStore implements Store, RevisionedStore, CommittedView {
     return found.map((e) => cloneJson(e.doc) as T);
   }
 
+  /** Ids of the committed records with `field === value`, in the index's order (committedBy's). */
+  committedIdsBy(collection: string, field: string, value: IndexValue): string[] {
+    const ids = this.indexes.lookup(collection, field, value);
+    return ids && this.data.collections.has(collection) ? Array.from(ids) : [];
+  }
+
   /** Committed entries with `field === value` (unsorted), leaving out ids in `skip` (a transaction's overlay). */
   committedBy(collection: string, field: string, value: IndexValue, skip?: Map<string, unknown>): Entry[] {
     const ids = this.indexes.lookup(collection, field, value);

@@ -11,6 +11,8 @@ export interface CommittedView {
   readonly data: SvcData;
   /** Committed entries with `field === value` (unsorted), leaving out ids in `skip` (a transaction's overlay). */
   committedBy(collection: string, field: string, value: IndexValue, skip?: Map<string, unknown>): Entry[];
+  /** Ids of the committed records with `field === value`, in committedBy's order. */
+  committedIdsBy(collection: string, field: string, value: IndexValue): string[];
 }
 
 /**
@@ -52,6 +54,12 @@ export class TxImpl implements Tx {
   }
 
   async idsBy(collection: string, field: string, value: IndexValue): Promise<string[]> {
+    // Nothing of the collection changed in this transaction: the committed index is the answer, in its order, without
+    // looking each record up (tens of thousands for an account's event log).
+    if (!this.changes.get(collection)?.size) {
+      this.check(collection);
+      return this.store.committedIdsBy(collection, field, value);
+    }
     return this.matching(collection, field, value).map((e) => e.doc.id);
   }
 

@@ -443,33 +443,50 @@ function toWebhookEvent(e: EventRecord, deliveries: DeliveryRecord[]): WebhookEv
   };
 }
 
+/** Ids sorted from the greatest down; those an index hands out in ascending order (the usual case) are only reversed. */
+function newestFirst(ids: string[]): string[] {
+  for (let i = 1; i < ids.length; i++)
+    if (ids[i - 1]! >= ids[i]!) return ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  return ids.reverse();
+}
+
 /**
  * The caller's event log, newest first, cursor-paged by event id (ids grow
  * with time), so events recorded while paging never shift or repeat a page.
+ * The page is chosen among the account's event ids and only its events are
+ * read: an account keeps every event of the retention period (30 days by
+ * default, tens of thousands for a busy one), and reading them all for each
+ * page made walking the log cost the square of its length.
  */
 export async function listWebhookEvents(
   deps: WebhookDeps,
   ownerId: string,
   opts: { cursor?: string | undefined; limit: number },
 ): Promise<{ items: WebhookEvent[]; pagination: CursorPageMeta }> {
-  const events = await deps.store.findBy<EventRecord>(EVENTS, 'ownerId', ownerId);
-  events.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  const page = paginateCursor(events, {
-    codec: deps.cursors,
-    scope: `webhook-events:${ownerId}`,
-    keyOf: (e) => e.id,
-    order: 'desc',
-    cursor: opts.cursor,
-    limit: opts.limit,
-  });
-  const items: WebhookEvent[] = [];
-  for (const e of page.items) {
-    const deliveries = (await deps.store.findBy<DeliveryRecord>(DELIVERIES, 'eventId', e.id)).filter(
-      (d) => d.ownerId === ownerId,
-    );
-    items.push(toWebhookEvent(e, deliveries));
-  }
-  return { items, pagination: page.pagination };
+  return deps.store.transact(
+    async (tx) => {
+      const ids = newestFirst(await tx.idsBy(EVENTS, 'ownerId', ownerId));
+      const page = paginateCursor(ids, {
+        codec: deps.cursors,
+        scope: `webhook-events:${ownerId}`,
+        keyOf: (id) => id,
+        order: 'desc',
+        cursor: opts.cursor,
+        limit: opts.limit,
+      });
+      const items: WebhookEvent[] = [];
+      for (const id of page.items) {
+        const e = await tx.get<EventRecord>(EVENTS, id);
+        if (e?.ownerId !== ownerId) continue;
+        const deliveries = (await tx.findBy<DeliveryRecord>(DELIVERIES, 'eventId', id)).filter(
+          (d) => d.ownerId === ownerId,
+        );
+        items.push(toWebhookEvent(e, deliveries));
+      }
+      return { items, pagination: page.pagination };
+    },
+    { readOnly: true },
+  );
 }
 
 /** The catalogue served by GET /webhooks/event-types. */

@@ -92,6 +92,9 @@ export async function unwatchPlans(
   return unwatched;
 }
 
+/** Deployments at one address read one by one; past this many, only the account's own are read (twinsOf). */
+const FEW_AT_AN_ADDRESS = 8;
+
 /**
  * The account's other verified deployments of the same contract address on the same chain family (another network):
  * twins. A fresh wallet deploying the same creation code gets the same address on every network.
@@ -102,7 +105,20 @@ export async function unwatchPlans(
  * twins are stored under the same one.
  */
 async function twinsOf(tx: Tx, d: DeploymentRecord): Promise<DeploymentRecord[]> {
-  const same = await accountTx(tx, d.ownerId).findBy<DeploymentRecord>(DEPLOYMENTS, 'address', d.address);
+  const own = accountTx(tx, d.ownerId);
+  // The address's ids, every account's (ids only, nothing copied): usually one or two. Other accounts may register the
+  // same address for contracts of their own (unverified, but stored), so a long list is cut to the account's ids
+  // before any record is read: their number never weighs on this account's writes.
+  let ids = await tx.idsBy(DEPLOYMENTS, 'address', d.address);
+  if (ids.length > FEW_AT_AN_ADDRESS) {
+    const mine = new Set(await own.idsBy(DEPLOYMENTS, 'ownerId', d.ownerId));
+    ids = ids.filter((id) => mine.has(id));
+  }
+  const same: DeploymentRecord[] = [];
+  for (const id of ids) {
+    const o = id === d.id ? undefined : await own.get<DeploymentRecord>(DEPLOYMENTS, id);
+    if (o) same.push(o);
+  }
   const place = canonicalAddress(d.chain, d.address);
   return same.filter(
     (o) =>

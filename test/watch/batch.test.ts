@@ -9,6 +9,7 @@ import type { Tx } from '../../src/store/port.js';
 import { loadCursor } from '../../src/watch/reorg.js';
 import { Watcher } from '../../src/watch/watcher.js';
 import { tmpDir } from '../helpers.js';
+import { overriding, wrapTransactions } from '../support/store-wrap.js';
 import { SwitchChain, seedWatched } from '../support/switch-chain.js';
 
 // A poll writes the deployments that changed several to a store transaction. A deployment whose write fails does
@@ -27,15 +28,10 @@ describe('batched writes', () => {
 
   // The store, with the write of one deployment failing while `bad` names it.
   const guard = (tx: Tx): Tx =>
-    new Proxy(tx, {
-      get(target, prop, receiver) {
-        if (prop === 'put')
-          return async (collection: string, doc: { id: string }) => {
-            if (collection === DEPLOYMENTS && doc.id === bad) throw new Error('this record cannot be written');
-            return target.put(collection, doc as never);
-          };
-        const v = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? v.bind(target) : v;
+    overriding(tx, {
+      put: async (collection: string, doc: { id: string }) => {
+        if (collection === DEPLOYMENTS && doc.id === bad) throw new Error('this record cannot be written');
+        return tx.put(collection, doc as never);
       },
     });
   let store: Store;
@@ -43,16 +39,8 @@ describe('batched writes', () => {
   beforeAll(async () => {
     const dir = await tmpDir('svc-watch-batch-');
     inner = await openLowdbStore({ dataDir: dir.dir, indexes: STORE_INDEXES });
-    store = new Proxy(inner, {
-      get(target, prop, receiver) {
-        if (prop === 'transact')
-          return (fn: (tx: Tx) => Promise<unknown>, opts?: unknown) => {
-            transactions += 1;
-            return target.transact((tx) => fn(guard(tx)), opts as never);
-          };
-        const v = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
+    store = wrapTransactions(inner, guard, () => {
+      transactions += 1;
     });
     cleanup = async () => {
       await inner.close();

@@ -8,6 +8,7 @@ import { openLowdbStore, type Store } from '../../src/store/index.js';
 import type { Tx } from '../../src/store/port.js';
 import { Watcher } from '../../src/watch/watcher.js';
 import { tmpDir } from '../helpers.js';
+import { overriding, wrapTransactions } from '../support/store-wrap.js';
 import { SwitchChain, seedWatched } from '../support/switch-chain.js';
 
 // A poll that writes every deployment of an account reads a bounded number of deployment records per write, however
@@ -30,37 +31,23 @@ describe('a poll that writes every deployment', () => {
   let deploymentsRead = 0;
 
   const counting = (tx: Tx): Tx =>
-    new Proxy(tx, {
-      get(target, prop, receiver) {
-        if (prop === 'findBy')
-          return async (collection: string, field: string, value: never) => {
-            const found = await target.findBy(collection, field, value);
-            if (collection === DEPLOYMENTS) deploymentsRead += found.length;
-            return found;
-          };
-        if (prop === 'get')
-          return async (collection: string, id: string) => {
-            const found = await target.get(collection, id);
-            if (collection === DEPLOYMENTS && found) deploymentsRead += 1;
-            return found;
-          };
-        const v = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? v.bind(target) : v;
+    overriding(tx, {
+      findBy: async (collection: string, field: string, value: never) => {
+        const found = await tx.findBy(collection, field, value);
+        if (collection === DEPLOYMENTS) deploymentsRead += found.length;
+        return found;
+      },
+      get: async (collection: string, id: string) => {
+        const found = await tx.get(collection, id);
+        if (collection === DEPLOYMENTS && found) deploymentsRead += 1;
+        return found;
       },
     });
 
   beforeAll(async () => {
     const dir = await tmpDir('svc-watch-reads-');
     inner = await openLowdbStore({ dataDir: dir.dir, indexes: STORE_INDEXES });
-    store = new Proxy(inner, {
-      get(target, prop, receiver) {
-        if (prop === 'transact')
-          return (fn: (tx: Tx) => Promise<unknown>, opts?: unknown) =>
-            target.transact((tx) => fn(counting(tx)), opts as never);
-        const v = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    });
+    store = wrapTransactions(inner, counting);
     cleanup = async () => {
       await inner.close();
       await dir.cleanup();

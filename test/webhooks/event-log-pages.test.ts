@@ -8,6 +8,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { EVENTS, recordEvent } from '../../src/events/events.js';
 import type { Tx } from '../../src/store/port.js';
 import { startTestServer, type TestServer } from '../helpers.js';
+import { overriding } from '../support/store-wrap.js';
 
 const N = 240;
 const PAGE = 50;
@@ -16,44 +17,30 @@ let server: TestServer;
 /** Event records the store handed out (reads and indexed reads) while counting. */
 let eventsRead = 0;
 
+/** `get` and `findBy` of `target`, counting the event records they hand out. */
+function countingReads(target: Pick<Tx, 'get' | 'findBy'>) {
+  return {
+    get: async (collection: string, id: string) => {
+      const doc = await target.get(collection, id);
+      if (collection === EVENTS && doc) eventsRead += 1;
+      return doc;
+    },
+    findBy: async (collection: string, field: string, value: never) => {
+      const found = await target.findBy(collection, field, value);
+      if (collection === EVENTS) eventsRead += found.length;
+      return found;
+    },
+  };
+}
+
 beforeAll(async () => {
   server = await startTestServer();
   const store = server.services.store;
   const transact = store.transact.bind(store);
-  const counting = (tx: Tx): Tx =>
-    new Proxy(tx, {
-      get(target, prop, receiver) {
-        if (prop === 'get')
-          return async (collection: string, id: string) => {
-            const doc = await target.get(collection, id);
-            if (collection === EVENTS && doc) eventsRead += 1;
-            return doc;
-          };
-        if (prop === 'findBy' || prop === 'all')
-          return async (collection: string, ...rest: never[]) => {
-            const found = await (target[prop] as (...a: unknown[]) => Promise<unknown[]>)(collection, ...rest);
-            if (collection === EVENTS) eventsRead += found.length;
-            return found;
-          };
-        const v = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    });
+  // Reads in transactions and outside them.
   store.transact = ((fn: (tx: Tx) => Promise<unknown>, opts?: never) =>
-    transact((tx) => fn(counting(tx)), opts)) as typeof store.transact;
-  // Reads outside a transaction, counted the same way.
-  const get = store.get.bind(store);
-  store.get = (async (collection: string, id: string) => {
-    const doc = await get(collection, id);
-    if (collection === EVENTS && doc) eventsRead += 1;
-    return doc;
-  }) as typeof store.get;
-  const findBy = store.findBy.bind(store);
-  store.findBy = (async (collection: string, field: string, value: never) => {
-    const found = await findBy(collection, field, value);
-    if (collection === EVENTS) eventsRead += found.length;
-    return found;
-  }) as typeof store.findBy;
+    transact((tx) => fn(overriding(tx, countingReads(tx))), opts)) as typeof store.transact;
+  Object.assign(store, countingReads({ get: store.get.bind(store), findBy: store.findBy.bind(store) }));
 });
 afterAll(async () => {
   await server?.close();

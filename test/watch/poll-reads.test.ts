@@ -13,9 +13,10 @@ import { SwitchChain, seedWatched } from '../support/switch-chain.js';
 
 // A poll that writes every deployment of an account reads a bounded number of deployment records per write, however
 // many deployments the account has, and however many other accounts registered the same addresses: each write looks
-// for the deployment's twins (the same address on another network) through the address's index. Reading all of the account's deployments at each write made such a poll
-// cost the square of their number (4.3 times the time per deployment at 4,000 as at 1,000 in `npm run bench --
-// watch`), and an account with thousands of deployments held every other account's warnings back for as long.
+// for the deployment's twins (the same address on another network) through the address's index. Reading all of the
+// account's deployments at each write made such a poll cost the square of their number (4.3 times the time per
+// deployment at 4,000 as at 1,000 in `npm run bench -- watch`), and an account with thousands of deployments held
+// every other account's warnings back for as long. (A store of its own: the watcher polls every account's.)
 
 const DAY = 86_400;
 const OWNER = 'own_READS000000000000000000000';

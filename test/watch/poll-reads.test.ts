@@ -28,7 +28,7 @@ describe('a poll that writes every deployment', () => {
   let inner: Store;
   let store: Store;
   let cleanup: () => Promise<void>;
-  /** Deployment records handed out by the store's indexed reads inside transactions. */
+  /** Deployment records handed out by the store's reads (get and findBy) inside transactions. */
   let deploymentsRead = 0;
 
   const counting = (tx: Tx): Tx =>

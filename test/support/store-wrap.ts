@@ -23,3 +23,40 @@ export function wrapTransactions(store: Store, wrap: (tx: Tx) => Tx, onTransact?
     },
   });
 }
+
+/**
+ * Counts the records of `collection` that `store`'s reads hand out (get, findBy and all, in transactions and outside
+ * them) from now until `restore()`, by replacing the store's methods in place: a service built on it counts too.
+ */
+export function countReads(store: Store, collection: string): { count: () => number; restore: () => void } {
+  let n = 0;
+  const own = { transact: store.transact, get: store.get, findBy: store.findBy, all: store.all };
+  const reads = (target: Pick<Tx, 'get' | 'findBy' | 'all'>) => ({
+    get: async (c: string, id: string) => {
+      const doc = await target.get(c, id);
+      if (c === collection && doc) n += 1;
+      return doc;
+    },
+    findBy: async (c: string, field: string, value: never) => {
+      const found = await target.findBy(c, field, value);
+      if (c === collection) n += found.length;
+      return found;
+    },
+    all: async (c: string) => {
+      const found = await target.all(c);
+      if (c === collection) n += found.length;
+      return found;
+    },
+  });
+  const transact = own.transact.bind(store);
+  store.transact = ((fn: (tx: Tx) => Promise<unknown>, opts?: Parameters<Store['transact']>[1]) =>
+    transact((tx) => fn(overriding(tx, reads(tx))), opts)) as Store['transact'];
+  Object.assign(
+    store,
+    reads({ get: own.get.bind(store), findBy: own.findBy.bind(store), all: own.all.bind(store) } as Pick<
+      Tx,
+      'get' | 'findBy' | 'all'
+    >),
+  );
+  return { count: () => n, restore: () => Object.assign(store, own) };
+}

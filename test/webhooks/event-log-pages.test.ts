@@ -6,43 +6,20 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { EVENTS, recordEvent } from '../../src/events/events.js';
-import type { Tx } from '../../src/store/port.js';
 import { startTestServer, type TestServer } from '../helpers.js';
-import { overriding } from '../support/store-wrap.js';
+import { countReads } from '../support/store-wrap.js';
 
 const N = 240;
 const PAGE = 50;
 
 let server: TestServer;
-/** Event records the store handed out (reads and indexed reads) while counting. */
-let eventsRead = 0;
-
-/** `get` and `findBy` of `target`, counting the event records they hand out. */
-function countingReads(target: Pick<Tx, 'get' | 'findBy'>) {
-  return {
-    get: async (collection: string, id: string) => {
-      const doc = await target.get(collection, id);
-      if (collection === EVENTS && doc) eventsRead += 1;
-      return doc;
-    },
-    findBy: async (collection: string, field: string, value: never) => {
-      const found = await target.findBy(collection, field, value);
-      if (collection === EVENTS) eventsRead += found.length;
-      return found;
-    },
-  };
-}
+let reads: ReturnType<typeof countReads>;
 
 beforeAll(async () => {
   server = await startTestServer();
-  const store = server.services.store;
-  const transact = store.transact.bind(store);
-  // Reads in transactions and outside them.
-  store.transact = ((fn: (tx: Tx) => Promise<unknown>, opts?: never) =>
-    transact((tx) => fn(overriding(tx, countingReads(tx))), opts)) as typeof store.transact;
-  Object.assign(store, countingReads({ get: store.get.bind(store), findBy: store.findBy.bind(store) }));
 });
 afterAll(async () => {
+  reads?.restore();
   await server?.close();
 });
 
@@ -60,7 +37,7 @@ it('pages the event log newest first, reading only each page', async () => {
         await recordEvent(tx, { type: 'contract.generated', ownerId: other, data: { n: i } }, systemClock);
     }
   });
-  eventsRead = 0;
+  reads = countReads(server.services.store, EVENTS);
   const seen: string[] = [];
   let cursor: string | null = null;
   let pages = 0;
@@ -82,5 +59,5 @@ it('pages the event log newest first, reading only each page', async () => {
   expect(pages).toBe(Math.ceil(N / PAGE));
   expect(seen).toEqual([...recorded].sort().reverse());
   // Each page's events once (and a key check or two besides): not the whole log at every page.
-  expect(eventsRead).toBeLessThanOrEqual(N + 2 * pages);
+  expect(reads.count()).toBeLessThanOrEqual(N + 2 * pages);
 });

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { type OffsetPageMeta, paginateOffset } from '../core/pagination.js';
 import type { Store, Tx } from '../store/port.js';
 import { DEPLOYMENTS, type DeploymentRecord } from './deployments.js';
 import type { Plan } from './plan.js';
@@ -109,18 +110,37 @@ function view(r: ContractRecord): StoredContract {
   return out;
 }
 
-/** The account's stored contracts, oldest first, as list entries. */
-export async function listContracts(store: Store, ownerId: string): Promise<z.infer<typeof StoredContractSummary>[]> {
-  const all = await store.findBy<ContractRecord>(CONTRACTS, 'ownerId', ownerId);
-  return all
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((r) => ({
-      id: r.id,
-      chain: r.chain,
-      template: r.plan.inheritanceTemplate ?? '',
-      beneficiaries: r.plan.beneficiaries.length,
-      created: r.created,
-    }));
+/**
+ * A page of the account's stored contracts, oldest first (by id), as list entries. The page is chosen among the
+ * account's contract ids and only its contracts are read: a contract record holds its source and compilation output,
+ * and copying all of them (up to the bound) for each page took some 14 ms of the event loop at 500.
+ */
+export async function listContracts(
+  store: Store,
+  ownerId: string,
+  page: number,
+  limit: number,
+): Promise<{ items: z.infer<typeof StoredContractSummary>[]; pagination: OffsetPageMeta }> {
+  return store.transact(
+    async (tx) => {
+      const ids = (await tx.idsBy(CONTRACTS, 'ownerId', ownerId)).sort();
+      const { items, pagination } = paginateOffset(ids, page, limit);
+      const out: z.infer<typeof StoredContractSummary>[] = [];
+      for (const id of items) {
+        const r = await tx.get<ContractRecord>(CONTRACTS, id);
+        if (r?.ownerId !== ownerId) continue;
+        out.push({
+          id: r.id,
+          chain: r.chain,
+          template: r.plan.inheritanceTemplate ?? '',
+          beneficiaries: r.plan.beneficiaries.length,
+          created: r.created,
+        });
+      }
+      return { items: out, pagination };
+    },
+    { readOnly: true },
+  );
 }
 
 /** One stored contract of the account, or 404 (another account's contract is not found either). */

@@ -4,6 +4,7 @@ import { CONTRACTS, MAX_CONTRACTS_PER_ACCOUNT, type ContractRecord } from '../..
 import { newId } from '../../src/core/ids.js';
 import pg from 'pg';
 import { startTestServer, type TestServer } from '../helpers.js';
+import { countReads } from '../support/store-wrap.js';
 import { randomSchema, testDatabaseUrl } from '../support/engines.js';
 
 // Generated contracts are stored per account: the generate answer carries the id, get_contract and list_contracts
@@ -103,6 +104,17 @@ describe('stored contracts', () => {
     });
     const list = await call(key, 'GET', '/contracts?limit=1');
     expect(list.body.meta?.pagination?.total ?? list.body.pagination?.total).toBe(MAX_CONTRACTS_PER_ACCOUNT);
+    // A page reads its own contracts, not the account's 500: oldest first, as the ids sort.
+    const ids = (await server.services.store.findBy<ContractRecord>(CONTRACTS, 'ownerId', ownerId)).map((r) => r.id);
+    const reads = countReads(server.services.store, CONTRACTS);
+    try {
+      const third = await call(key, 'GET', '/contracts?page=3&limit=20');
+      expect(third.body.data.map((c: { id: string }) => c.id)).toEqual(ids.sort().slice(40, 60));
+      expect(third.body.meta.pagination).toMatchObject({ page: 3, total: MAX_CONTRACTS_PER_ACCOUNT, hasNext: true });
+      expect(reads.count()).toBeLessThanOrEqual(20);
+    } finally {
+      reads.restore();
+    }
     const gen = await call(key, 'POST', '/contracts/generate', PLAN);
     expect(gen.status).toBe(409);
     expect(gen.body.error.code).toBe('CONFLICT');

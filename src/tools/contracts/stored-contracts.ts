@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
+import { offsetPageInput, OffsetPageMetaSchema } from '../../core/pagination.js';
 import {
   deleteStoredContract,
   getStoredContract,
@@ -36,8 +36,7 @@ export const listContractsTool = defineTool({
     })
     .describe('A page of generated contracts.'),
   rest: { method: 'GET', path: '/contracts', shape: 'list' },
-  handler: async (input, ctx) =>
-    paginateOffset(await listContracts(ctx.store, ctx.principal.ownerId), input.page, input.limit),
+  handler: (input, ctx) => listContracts(ctx.store, ctx.principal.ownerId, input.page, input.limit),
 });
 
 export const getContractTool = defineTool({

@@ -419,12 +419,17 @@ export async function answerQuestionnaire(
 }
 
 export async function agentStatus(store: Store, ownerId: string) {
-  const [entries, answers, media, chat] = await Promise.all([
-    store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
-    store.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
-    store.findBy(MEMOIR_MEDIA, 'ownerId', ownerId),
-    store.findBy(MEMOIR_CHAT, 'ownerId', ownerId),
-  ]);
+  // Journal entries, media and chat messages are only counted: their ids, not the records (up to 10,000 entries).
+  const [entries, answers, media, chat] = await store.transact(
+    (tx) =>
+      Promise.all([
+        tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId),
+        tx.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
+        tx.idsBy(MEMOIR_MEDIA, 'ownerId', ownerId),
+        tx.idsBy(MEMOIR_CHAT, 'ownerId', ownerId),
+      ]),
+    { readOnly: true },
+  );
   const byCategory = new Map(answers.map((a) => [a.category, a]));
   const questionnaire = CATEGORIES.map((c) => completionOf(c.id, byCategory.get(c.id)));
   const answered = questionnaire.reduce((n, q) => n + q.answered, 0);

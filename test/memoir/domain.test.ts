@@ -23,6 +23,7 @@ import { keptNames, namesReadings } from '../../src/memoir/names.js';
 import { keptPassages, searchTextReadings } from '../../src/memoir/retrieval.js';
 import { CATEGORIES } from '../../src/memoir/questions.js';
 import { MEMOIR_CHARACTER, MEMOIR_JOURNAL, memoirId } from '../../src/memoir/records.js';
+import { countReads } from '../support/store-wrap.js';
 import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
@@ -153,8 +154,11 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       const total = CATEGORIES.find((c) => c.id === 'childhood')!.questions.length;
       expect(q).toMatchObject({ category: 'childhood', answered: 1, total });
       expect(q.questions.find((x) => x.id === 'childhood.home')!.answer).toMatch(/fig tree/);
-      const status = await agentStatus(a, A);
+      // The entries, media and chat messages are counted, not read.
+      const reads = countReads(opened.store, MEMOIR_JOURNAL);
+      const status = await agentStatus(a, A).finally(reads.restore);
       expect(status.journalCount).toBe(4);
+      expect(reads.count()).toBe(0);
       expect(status.questionnaire.find((c) => c.category === 'childhood')).toMatchObject({ answered: 1, total });
       expect(status.questionnaire.find((c) => c.category === 'work')).toMatchObject({ answered: 0 });
       // B sees none of it.

@@ -56,6 +56,9 @@ function owns(doc: Doc | undefined, field: string, accountId: string): boolean {
   return doc !== undefined && doc[field] === accountId;
 }
 
+/** Up to this many ids of an indexed value, an account's are told by reading the records (AccountTx.idsBy). */
+const FEW_TO_READ = 8;
+
 /** A transaction seen through one account. */
 class AccountTx implements Tx {
   constructor(
@@ -75,10 +78,22 @@ class AccountTx implements Tx {
     return (await this.tx.findBy<T>(collection, field, value)).filter((d) => d[own] === this.accountId);
   }
 
+  /**
+   * The account's ids among those with `field === value`, reading as few records as it can: a value other accounts'
+   * records share too (an address each registered for a contract of its own) is answered by intersecting the two
+   * indexes' ids, so their number never costs this account a copy of their records.
+   */
   async idsBy(collection: string, field: string, value: IndexValue): Promise<string[]> {
     const own = tenantField(collection);
     if (field === own) return value === this.accountId ? this.tx.idsBy(collection, field, value) : [];
-    return (await this.findBy(collection, field, value)).map((d) => d.id);
+    const ids = await this.tx.idsBy(collection, field, value);
+    if (ids.length <= FEW_TO_READ) {
+      const mine: string[] = [];
+      for (const id of ids) if (await this.get(collection, id)) mine.push(id);
+      return mine;
+    }
+    const accounts = new Set(await this.tx.idsBy(collection, own, this.accountId));
+    return ids.filter((id) => accounts.has(id));
   }
 
   all<T extends Doc>(collection: string): Promise<T[]> {

@@ -92,38 +92,25 @@ export async function unwatchPlans(
   return unwatched;
 }
 
-/** Deployments at one address read one by one; past this many, only the account's own are read (twinsOf). */
-const FEW_AT_AN_ADDRESS = 8;
-
 /**
  * The account's other verified deployments of the same contract address on the same chain family (another network):
  * twins. A fresh wallet deploying the same creation code gets the same address on every network.
  *
- * Found through the address's index, not among every deployment of the account: the watcher asks at each write, and
- * reading all of them there made a poll that writes every deployment of an account with thousands cost the square of
- * their number. Registration stores an address in one spelling (EIP-55 for EVM, the bounceable form for TON), so its
- * twins are stored under the same one.
+ * Found through the address's index (the account's ids among it, AccountTx.idsBy), not among every deployment of the
+ * account: the watcher asks at each write, and reading all of them there made a poll that writes every deployment of
+ * an account with thousands cost the square of their number. Registration stores an address in one spelling (EIP-55
+ * for EVM, the bounceable form for TON), so its twins are stored under the same one.
  */
 async function twinsOf(tx: Tx, d: DeploymentRecord): Promise<DeploymentRecord[]> {
   const own = accountTx(tx, d.ownerId);
-  // The address's ids, every account's (ids only, nothing copied): usually one or two. Other accounts may register the
-  // same address for contracts of their own (unverified, but stored), so a long list is cut to the account's ids
-  // before any record is read: their number never weighs on this account's writes.
-  let ids = await tx.idsBy(DEPLOYMENTS, 'address', d.address);
-  if (ids.length > FEW_AT_AN_ADDRESS) {
-    const mine = new Set(await own.idsBy(DEPLOYMENTS, 'ownerId', d.ownerId));
-    ids = ids.filter((id) => mine.has(id));
-  }
-  const same: DeploymentRecord[] = [];
-  for (const id of ids) {
-    const o = id === d.id ? undefined : await own.get<DeploymentRecord>(DEPLOYMENTS, id);
-    if (o) same.push(o);
-  }
   const place = canonicalAddress(d.chain, d.address);
-  return same.filter(
-    (o) =>
-      o.id !== d.id && o.status === 'verified' && o.chain === d.chain && canonicalAddress(o.chain, o.address) === place,
-  );
+  const twins: DeploymentRecord[] = [];
+  for (const id of await own.idsBy(DEPLOYMENTS, 'address', d.address)) {
+    const o = id === d.id ? undefined : await own.get<DeploymentRecord>(DEPLOYMENTS, id);
+    if (o?.status === 'verified' && o.chain === d.chain && canonicalAddress(o.chain, o.address) === place)
+      twins.push(o);
+  }
+  return twins;
 }
 
 const cancelled = (d: DeploymentRecord): boolean => d.watch?.snapshot?.cancelled === true;

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { accountTx } from '../../src/accounts/tenancy.js';
+import { STORE_INDEXES } from '../../src/app.js';
+import { DEPLOYMENTS } from '../../src/contracts/deployments.js';
+import { openLowdbStore, type Store } from '../../src/store/index.js';
+import { tmpDir } from '../helpers.js';
+import { countReads } from '../support/store-wrap.js';
+
+// An account's view answers idsBy on a field other accounts' records share with its own ids only, and reads none of
+// the others' records to tell them apart: few records at the value are read, many are told apart by the account's
+// index alone.
+
+const A = 'own_AAAAAAAAAAAAAAAAAAAAAAAAAA';
+const B = 'own_BBBBBBBBBBBBBBBBBBBBBBBBBB';
+
+let store: Store;
+let cleanup: () => Promise<void>;
+beforeAll(async () => {
+  const dir = await tmpDir('svc-account-ids-');
+  store = await openLowdbStore({ dataDir: dir.dir, indexes: STORE_INDEXES });
+  cleanup = async () => {
+    await store.close();
+    await dir.cleanup();
+  };
+});
+afterAll(() => cleanup());
+
+/** Deployment-like records at `address`: `mine` of A's, `theirs` of B's; answers A's ids. */
+async function seed(address: string, mine: number, theirs: number): Promise<string[]> {
+  const ids: string[] = [];
+  await store.transact(async (tx) => {
+    for (let i = 0; i < mine + theirs; i++) {
+      const id = `dep_${address.slice(-4)}_${String(i).padStart(3, '0')}`;
+      await tx.put(DEPLOYMENTS, { id, ownerId: i < mine ? A : B, address });
+      if (i < mine) ids.push(id);
+    }
+  });
+  return ids;
+}
+
+it.each([
+  ['a few records at the value', 1, 3],
+  ['many records at the value, most of another account', 2, 40],
+])('answers the account ids only: %s', async (_label, mine, theirs) => {
+  const address = `0x${String(mine * 1000 + theirs).padStart(40, '0')}`;
+  const expected = await seed(address, mine, theirs);
+  const reads = countReads(store, DEPLOYMENTS);
+  try {
+    const ids = await store.transact((tx) => accountTx(tx, A).idsBy(DEPLOYMENTS, 'address', address), {
+      readOnly: true,
+    });
+    expect(ids.sort()).toEqual(expected);
+    // Another account's records are never copied past the few read to tell them apart.
+    expect(reads.count()).toBeLessThanOrEqual(mine + theirs <= 8 ? mine + theirs : 0);
+    // The other account sees its own, and an account with none sees nothing.
+    expect((await store.transact((tx) => accountTx(tx, B).idsBy(DEPLOYMENTS, 'address', address))).length).toBe(theirs);
+    expect(await store.transact((tx) => accountTx(tx, 'own_NOBODY').idsBy(DEPLOYMENTS, 'address', address))).toEqual(
+      [],
+    );
+  } finally {
+    reads.restore();
+  }
+});

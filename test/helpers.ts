@@ -3,11 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { closeServices, openServices } from '../src/app.js';
+import { closeServices, openServices, STORE_INDEXES } from '../src/app.js';
 import { loadConfig, type Config } from '../src/core/config.js';
 import { createLogger, type Logger } from '../src/core/log.js';
 import type { Clock } from '../src/core/clock.js';
 import { buildApp } from '../src/http/app.js';
+import { openLowdbStore, type Store } from '../src/store/index.js';
 import { rememberStore } from './support/session.js';
 import type { NewKey } from '../src/keys/keys.js';
 import { createKey } from '../src/keys/provision.js';
@@ -44,6 +45,19 @@ export async function tmpDir(
   // A stopped `svc` may still be closing its store (the lowdb journal's last compaction writes and renames a file)
   // while the directory is removed: rm tries again a few times on ENOTEMPTY/EBUSY instead of failing the file.
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
+}
+
+/** A lowdb store with the service's indexes in a fresh directory, and what closes and removes it. */
+export async function tmpStore(prefix = 'svc-test-store-'): Promise<{ store: Store; cleanup: () => Promise<void> }> {
+  const dir = await tmpDir(prefix);
+  const store = await openLowdbStore({ dataDir: dir.dir, indexes: STORE_INDEXES });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await dir.cleanup();
+    },
+  };
 }
 
 export interface TestServer {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { accountTx } from '../../src/accounts/tenancy.js';
-import { STORE_INDEXES } from '../../src/app.js';
 import { DEPLOYMENTS } from '../../src/contracts/deployments.js';
-import { openLowdbStore, type Store } from '../../src/store/index.js';
-import { tmpDir } from '../helpers.js';
+import type { Store } from '../../src/store/index.js';
+import { tmpStore } from '../helpers.js';
 import { countReads } from '../support/store-wrap.js';
 
 // An account's view answers idsBy on a field other accounts' records share with its own ids only, and reads none of
@@ -16,12 +15,7 @@ const B = 'own_BBBBBBBBBBBBBBBBBBBBBBBBBB';
 let store: Store;
 let cleanup: () => Promise<void>;
 beforeAll(async () => {
-  const dir = await tmpDir('svc-account-ids-');
-  store = await openLowdbStore({ dataDir: dir.dir, indexes: STORE_INDEXES });
-  cleanup = async () => {
-    await store.close();
-    await dir.cleanup();
-  };
+  ({ store, cleanup } = await tmpStore('svc-account-ids-'));
 });
 afterAll(() => cleanup());
 

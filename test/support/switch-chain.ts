@@ -9,7 +9,9 @@ import type { EvmReader } from '../../src/chains/evm.js';
 import { CONTRACTS, type ContractRecord } from '../../src/contracts/stored.js';
 import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
 import { newId } from '../../src/core/ids.js';
+import { systemClock } from '../../src/core/clock.js';
 import type { Store } from '../../src/store/port.js';
+import { Watcher, type WatcherOptions } from '../../src/watch/watcher.js';
 
 const DAY = 86_400;
 const view = (name: string, inputs: string[], outputs: string[]) => ({
@@ -199,4 +201,17 @@ export async function seedWatched(
   }
   const ids = records.map((r) => r.id);
   return ids;
+}
+
+/** A watcher of chain 31337 on `store`, reading `chain`; the test polls it (`pollOnce`), its timer would wait a minute. */
+export function switchWatcher(store: Store, chain: SwitchChain, options: Partial<WatcherOptions> = {}): Watcher {
+  return new Watcher({
+    store,
+    clock: systemClock,
+    networks: ['31337'],
+    pollMs: 60_000,
+    confirmations: 2,
+    readerFor: async () => chain.reader(),
+    ...options,
+  });
 }

@@ -1,16 +1,13 @@
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORE_INDEXES } from '../../src/app.js';
-import { systemClock } from '../../src/core/clock.js';
 import { DEPLOYMENTS } from '../../src/contracts/deployments.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
-import { openLowdbStore, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import type { Tx } from '../../src/store/port.js';
 import { loadCursor } from '../../src/watch/reorg.js';
-import { Watcher } from '../../src/watch/watcher.js';
-import { tmpDir } from '../helpers.js';
+import { tmpStore } from '../helpers.js';
 import { overriding, wrapTransactions } from '../support/store-wrap.js';
-import { SwitchChain, seedWatched } from '../support/switch-chain.js';
+import { SwitchChain, seedWatched, switchWatcher } from '../support/switch-chain.js';
 
 // A poll writes the deployments that changed several to a store transaction. A deployment whose write fails does
 // not hold back the others of its batch (the batch is written again one by one), nothing is recorded twice, and the
@@ -37,30 +34,17 @@ describe('batched writes', () => {
   let store: Store;
 
   beforeAll(async () => {
-    const dir = await tmpDir('svc-watch-batch-');
-    inner = await openLowdbStore({ dataDir: dir.dir, indexes: STORE_INDEXES });
+    ({ store: inner, cleanup } = await tmpStore('svc-watch-batch-'));
     store = wrapTransactions(inner, guard, () => {
       transactions += 1;
     });
-    cleanup = async () => {
-      await inner.close();
-      await dir.cleanup();
-    };
   });
   afterAll(() => cleanup());
 
   it('one failing write holds back only itself', async () => {
     const chain = new SwitchChain();
     const ids = await seedWatched(inner, chain, OWNER, 10, [HEIR]);
-    const watcher = new Watcher({
-      store,
-      clock: systemClock,
-      networks: ['31337'],
-      pollMs: 60_000,
-      confirmations: 2,
-      readerFor: async () => chain.reader(),
-      writeBatch: 4,
-    });
+    const watcher = switchWatcher(store, chain, { writeBatch: 4 });
     expect(await watcher.pollOnce('31337')).toMatchObject({ read: 10, events: 0, failed: 0 });
     const cursor = (await loadCursor(inner, '31337'))!.block;
 

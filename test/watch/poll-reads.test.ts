@@ -1,15 +1,12 @@
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORE_INDEXES } from '../../src/app.js';
-import { systemClock } from '../../src/core/clock.js';
 import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
 import { newId } from '../../src/core/ids.js';
-import { openLowdbStore, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import type { Tx } from '../../src/store/port.js';
-import { Watcher } from '../../src/watch/watcher.js';
-import { tmpDir } from '../helpers.js';
+import { tmpStore } from '../helpers.js';
 import { overriding, wrapTransactions } from '../support/store-wrap.js';
-import { SwitchChain, seedWatched } from '../support/switch-chain.js';
+import { SwitchChain, seedWatched, switchWatcher } from '../support/switch-chain.js';
 
 // A poll that writes every deployment of an account reads a bounded number of deployment records per write, however
 // many deployments the account has, and however many other accounts registered the same addresses: each write looks
@@ -46,13 +43,8 @@ describe('a poll that writes every deployment', () => {
     });
 
   beforeAll(async () => {
-    const dir = await tmpDir('svc-watch-reads-');
-    inner = await openLowdbStore({ dataDir: dir.dir, indexes: STORE_INDEXES });
+    ({ store: inner, cleanup } = await tmpStore('svc-watch-reads-'));
     store = wrapTransactions(inner, counting);
-    cleanup = async () => {
-      await inner.close();
-      await dir.cleanup();
-    };
   });
   afterAll(() => cleanup());
 
@@ -76,15 +68,7 @@ describe('a poll that writes every deployment', () => {
       }
     });
     for (const writeBatch of [1, 16]) {
-      const watcher = new Watcher({
-        store,
-        clock: systemClock,
-        networks: ['31337'],
-        pollMs: 60_000,
-        confirmations: 2,
-        readerFor: async () => chain.reader(),
-        writeBatch,
-      });
+      const watcher = switchWatcher(store, chain, { writeBatch });
       await watcher.pollOnce('31337');
       // Every contract's next warning falls due (30 days before the deadline, then 7).
       chain.advance((writeBatch === 1 ? 31 : 23) * DAY);

@@ -1,14 +1,11 @@
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORE_INDEXES } from '../../src/app.js';
-import { systemClock } from '../../src/core/clock.js';
 import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployments.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { MAIL, type MailRecord } from '../../src/events/mail.js';
-import { openLowdbStore, type Store } from '../../src/store/index.js';
-import { Watcher } from '../../src/watch/watcher.js';
-import { tmpDir } from '../helpers.js';
-import { SwitchChain, seedWatched } from '../support/switch-chain.js';
+import type { Store } from '../../src/store/index.js';
+import { tmpStore } from '../helpers.js';
+import { SwitchChain, seedWatched, switchWatcher } from '../support/switch-chain.js';
 
 // What the owner hears before a deadline, and after a cancel, on the in-memory chain: a lead time as long as the
 // period (30 days for a 30-day switch) is never announced right after the deployment or a check-in; each lead time
@@ -25,12 +22,7 @@ describe('warnings and cancels, read by the watcher', () => {
   const chain = new SwitchChain();
 
   beforeAll(async () => {
-    const dir = await tmpDir('svc-watch-warn-');
-    store = await openLowdbStore({ dataDir: dir.dir, indexes: STORE_INDEXES });
-    cleanup = async () => {
-      await store.close();
-      await dir.cleanup();
-    };
+    ({ store, cleanup } = await tmpStore('svc-watch-warn-'));
     // The owner's user, with a confirmed address: each warning is mailed to it.
     await store.transact((tx) =>
       tx.put('users', {
@@ -46,15 +38,7 @@ describe('warnings and cancels, read by the watcher', () => {
   });
   afterAll(() => cleanup());
 
-  const watcher = () =>
-    new Watcher({
-      store,
-      clock: systemClock,
-      networks: ['31337'],
-      pollMs: 60_000,
-      confirmations: 2,
-      readerFor: async () => chain.reader(),
-    });
+  const watcher = () => switchWatcher(store, chain);
   const eventsOf = async (id: string) =>
     (await store.findBy<EventRecord>(EVENTS, 'ownerId', OWNER))
       .filter((e) => e.data.deploymentId === id)
@@ -125,7 +109,7 @@ describe('warnings and cancels, read by the watcher', () => {
     expect(recorded.map((e) => e.type)).toEqual(['deadman.cancelled']);
     expect(recorded[0]!.data).toMatchObject({ lastCheckIn: cancelledAt, network: '31337', deploymentId: id });
     // No reminder about it: those mailed meanwhile name the first test's contract only.
-    const mailed = (await reminders()).slice(before).map((m) => m.data?.['contractAddress']);
+    const mailed = (await reminders()).slice(before).map((m) => m.data?.contractAddress);
     expect(mailed).not.toContain(await addressOf(id!));
     expect(remindersThen).toBe(before);
   });

@@ -26,6 +26,7 @@ import {
   CREDIT_WALLETS,
   emptyWallet,
   entryId,
+  entryPlace,
   ENTRY_KINDS,
   type EntryKind,
   type EntryReference,
@@ -124,6 +125,7 @@ export async function appendInTx(
     id: entryId(wallet.ownerId, input.idempotencyKey),
     ownerId: wallet.ownerId,
     seq: wallet.seq,
+    place: entryPlace(wallet.ownerId, wallet.seq),
     kind: input.kind,
     amount: input.amount,
     balanceAfter: wallet.balance,
@@ -307,25 +309,59 @@ export const ListCreditHistoryOutput = z
   })
   .describe('One page of the ledger.');
 
-const seqKey = (e: LedgerEntry) => String(e.seq).padStart(12, '0');
+const seqKey = (seq: number) => String(seq).padStart(12, '0');
 
+/**
+ * One page of the account's ledger, newest first. Seqs run from 1 to the wallet's `seq` with no gap (entries are never
+ * deleted), so a page is a run of seqs below the cursor's, each found through the `place` index: a page reads its
+ * own entries and not the rest of the ledger (an account's ledger grows with every paid action, and reading all of
+ * it for every page made walking it cost the square of its length). A ledger with entries written before `place`
+ * existed is read whole, as it was.
+ */
 export async function creditHistory(
   store: Store,
   cursors: CursorCodec,
   accountId: string,
   opts: { cursor?: string | undefined; limit: number },
 ): Promise<{ items: Array<z.infer<typeof LedgerEntrySchema>>; pagination: CursorPageMeta }> {
+  const scope = `credit-history:${accountId}`;
+  const page = await inAccount(
+    store,
+    accountId,
+    async (tx) => {
+      const top = (await tx.get<WalletRecord>(CREDIT_WALLETS, accountId))?.seq ?? 0;
+      const below = opts.cursor ? Number(cursors.decode(scope, opts.cursor)) : top + 1;
+      const items: LedgerEntry[] = [];
+      for (let seq = Math.min(below - 1, top); seq >= 1 && items.length < opts.limit; seq--) {
+        const [entry, ...more] = await tx.findBy<LedgerEntry>(CREDIT_ENTRIES, 'place', entryPlace(accountId, seq));
+        if (entry?.seq !== seq || more.length > 0) return undefined;
+        items.push(entry);
+      }
+      const last = items[items.length - 1];
+      const hasMore = last !== undefined && last.seq > 1;
+      return {
+        items,
+        pagination: {
+          cursor: opts.cursor ?? null,
+          nextCursor: hasMore ? cursors.encode(scope, seqKey(last.seq)) : null,
+          hasMore,
+        },
+      };
+    },
+    { readOnly: true },
+  );
+  if (page) return { items: page.items.map(entryView), pagination: page.pagination };
   const entries = await store.findBy<LedgerEntry>(CREDIT_ENTRIES, 'ownerId', accountId);
   entries.sort((a, b) => b.seq - a.seq);
-  const page = paginateCursor(entries, {
+  const whole = paginateCursor(entries, {
     codec: cursors,
-    scope: `credit-history:${accountId}`,
-    keyOf: seqKey,
+    scope,
+    keyOf: (e) => seqKey(e.seq),
     order: 'desc',
     cursor: opts.cursor,
     limit: opts.limit,
   });
-  return { items: page.items.map(entryView), pagination: page.pagination };
+  return { items: whole.items.map(entryView), pagination: whole.pagination };
 }
 
 /** The sum of an account's entries (what the wallet's balance must equal). */

@@ -35,9 +35,12 @@ for (const c of [
 ])
   declareTenantCollection(c);
 
-/** Indexed fields (each account's ledger is read by owner; a PaymentIntent finds its checkout by purchase id). */
+/**
+ * Indexed fields: each account's ledger is read by owner, and a page of its history by `place` (one entry per
+ * value); a PaymentIntent finds its checkout by purchase id.
+ */
 export const CREDIT_INDEXES: Record<string, string[]> = {
-  [CREDIT_ENTRIES]: ['ownerId'],
+  [CREDIT_ENTRIES]: ['ownerId', 'place'],
   [CREDIT_WALLETS]: ['ownerId'],
   [CREDIT_CHECKOUTS]: ['ownerId', 'purchaseId'],
   [CREDIT_PAYMENTS]: ['ownerId'],
@@ -61,6 +64,11 @@ export interface LedgerEntry {
   ownerId: string;
   /** 1, 2, 3 ... per account: the ledger's order. */
   seq: number;
+  /**
+   * `<account id>:<seq>`, indexed: a page of the history finds its entries by seq without reading the others.
+   * Absent from entries written before it existed (the history then reads the account's whole ledger).
+   */
+  place?: string;
   kind: EntryKind;
   /** Signed credits: positive adds, negative takes away. */
   amount: number;
@@ -186,6 +194,9 @@ export interface StripeEventRecord {
 export function entryId(accountId: string, key: string): string {
   return 'cre_' + createHash('sha256').update(accountId).update('\0').update(key).digest('base64url').slice(0, 32);
 }
+
+/** The `place` of an account's entry number `seq`. */
+export const entryPlace = (accountId: string, seq: number): string => `${accountId}:${seq}`;
 
 /** `YYYY-MM` in UTC. */
 export function monthOf(d: Date): string {

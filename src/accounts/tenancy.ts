@@ -59,11 +59,40 @@ function owns(doc: Doc | undefined, field: string, accountId: string): boolean {
 /** Up to this many ids of an indexed value, an account's are told by reading the records (AccountTx.idsBy). */
 const FEW_TO_READ = 8;
 
+const ascending = (ids: readonly string[]): boolean => {
+  for (let i = 1; i < ids.length; i++) if (ids[i - 1]! >= ids[i]!) return false;
+  return true;
+};
+
+/**
+ * The ids of `ids` also in `among`, in the order of `ids`. Indexes usually hand ids out in ascending order, and two
+ * such lists are merged by comparing them (a tenth of hashing thousands of ids into a Set); others go through a Set.
+ */
+function intersect(ids: readonly string[], among: readonly string[]): string[] {
+  const out: string[] = [];
+  if (ascending(ids) && ascending(among)) {
+    for (let i = 0, j = 0; i < ids.length && j < among.length; ) {
+      const a = ids[i]!;
+      const b = among[j]!;
+      if (a === b) {
+        out.push(a);
+        i++;
+        j++;
+      } else if (a < b) i++;
+      else j++;
+    }
+    return out;
+  }
+  const set = new Set(among);
+  for (const id of ids) if (set.has(id)) out.push(id);
+  return out;
+}
+
 /** A transaction seen through one account. */
 class AccountTx implements Tx {
   constructor(
     private readonly tx: Tx,
-    private readonly accountId: string,
+    readonly accountId: string,
   ) {}
 
   async get<T extends Doc>(collection: string, id: string): Promise<T | undefined> {
@@ -92,8 +121,7 @@ class AccountTx implements Tx {
       for (const id of ids) if (await this.get(collection, id)) mine.push(id);
       return mine;
     }
-    const accounts = new Set(await this.tx.idsBy(collection, own, this.accountId));
-    return ids.filter((id) => accounts.has(id));
+    return intersect(ids, await this.tx.idsBy(collection, own, this.accountId));
   }
 
   all<T extends Doc>(collection: string): Promise<T[]> {
@@ -186,8 +214,12 @@ export function outboxTx(tx: Tx): Tx {
   return tx instanceof AccountTx ? (tx as unknown as { tx: Tx }).tx : tx;
 }
 
-/** A transaction as one account sees it (for domain code that runs inside a system transaction). */
+/**
+ * A transaction as one account sees it (for domain code that runs inside a system transaction); a view of that same
+ * account already is one, and is handed back rather than checked twice.
+ */
 export function accountTx(tx: Tx, accountId: string): Tx {
+  if (tx instanceof AccountTx && tx.accountId === accountId) return tx;
   return new AccountTx(tx, accountId);
 }
 

@@ -3,7 +3,7 @@ import { accountTx } from '../../src/accounts/tenancy.js';
 import { DEPLOYMENTS } from '../../src/contracts/deployments.js';
 import type { Store } from '../../src/store/index.js';
 import { tmpStore } from '../helpers.js';
-import { countReads } from '../support/store-wrap.js';
+import { countReads, overriding } from '../support/store-wrap.js';
 
 // An account's view answers idsBy on a field other accounts' records share with its own ids only, and reads none of
 // the others' records to tell them apart: few records at the value are read, many are told apart by the account's
@@ -54,4 +54,33 @@ it.each([
   } finally {
     reads.restore();
   }
+});
+
+it.each([
+  ['in ascending order', (ids: string[]) => ids],
+  ['in any other order', (ids: string[]) => [...ids].reverse()],
+])("keeps the order of the value's ids when the indexes answer %s", async (_label, order) => {
+  const address = '0x00000000000000000000000000000000000000ab';
+  const expected: string[] = [];
+  await store.transact(async (tx) => {
+    for (let i = 0; i < 60; i++) {
+      const id = `dep_order_${String(i).padStart(3, '0')}`;
+      const owner = i % 3 === 0 ? A : B;
+      await tx.put(DEPLOYMENTS, { id, ownerId: owner, address });
+      if (owner === A) expected.push(id);
+    }
+    // A's records elsewhere: in its index, not at the value.
+    for (let i = 0; i < 30; i++) await tx.put(DEPLOYMENTS, { id: `dep_order_z${i}`, ownerId: A, address: '0x1' });
+  });
+  const ids = await store.transact(
+    (tx) =>
+      accountTx(
+        overriding(tx, {
+          idsBy: async (c: string, f: string, v: never) => order(await tx.idsBy(c, f, v)),
+        }),
+        A,
+      ).idsBy(DEPLOYMENTS, 'address', address),
+    { readOnly: true },
+  );
+  expect(ids).toEqual(order(expected));
 });

@@ -144,3 +144,13 @@ const ID_PATTERN = /^[a-z]+_[0-9A-HJKMNP-TV-Z]{26}$/;
 export function isId(kind: IdKind, value: string): boolean {
   return value.startsWith(`${ID_PREFIXES[kind]}_`) && ID_PATTERN.test(value);
 }
+
+/**
+ * Time-ordered ids (ULIDs) sorted from the greatest, the newest, down, in place; those an index hands out in
+ * ascending order (the usual case) are only reversed.
+ */
+export function newestFirst(ids: string[]): string[] {
+  for (let i = 1; i < ids.length; i++)
+    if (ids[i - 1]! >= ids[i]!) return ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  return ids.reverse();
+}

@@ -18,7 +18,9 @@ import { stemmer } from 'stemmer';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { Clock } from '../core/clock.js';
+import { accountTx } from '../accounts/tenancy.js';
 import { ApiError } from '../core/errors.js';
+import { newestFirst } from '../core/ids.js';
 import { paginateCursor, type CursorCodec } from '../core/pagination.js';
 import type { Store } from '../store/port.js';
 import { answersInOrder, emptyCharacter, type CharacterModel } from './character.js';
@@ -317,6 +319,11 @@ export async function chat(
   };
 }
 
+/**
+ * One page of a user's chat in the account, newest first, cursor-paged by message id (ids grow with time). The page
+ * is chosen among the ids of that user's messages and only its messages are read: a chat grows with every question,
+ * and reading the whole account's chat for each page made walking it cost the square of its length.
+ */
 export async function chatHistory(
   store: Store,
   codec: CursorCodec,
@@ -325,19 +332,26 @@ export async function chatHistory(
   cursor: string | undefined,
   limit: number,
 ) {
-  const all = (await store.findBy<ChatMessageRecord>(MEMOIR_CHAT, 'ownerId', ownerId)).filter(
-    (m) => m.userKey === userKey,
+  return store.transact(
+    async (raw) => {
+      const tx = accountTx(raw, ownerId);
+      const page = paginateCursor(newestFirst(await tx.idsBy(MEMOIR_CHAT, 'userKey', userKey)), {
+        codec,
+        scope: `memoir-chat:${ownerId}:${userKey}`,
+        keyOf: (id) => id,
+        order: 'desc',
+        cursor,
+        limit,
+      });
+      const items: ReturnType<typeof publicMessage>[] = [];
+      for (const id of page.items) {
+        const m = await tx.get<ChatMessageRecord>(MEMOIR_CHAT, id);
+        if (m?.userKey === userKey) items.push(publicMessage(m));
+      }
+      return { items, pagination: page.pagination };
+    },
+    { readOnly: true },
   );
-  const sorted = [...all].sort((a, b) => (a.id < b.id ? 1 : -1));
-  const page = paginateCursor(sorted, {
-    codec,
-    scope: `memoir-chat:${ownerId}:${userKey}`,
-    keyOf: (m) => m.id,
-    order: 'desc',
-    cursor,
-    limit,
-  });
-  return { items: page.items.map(publicMessage), pagination: page.pagination };
 }
 
 /** Reads a JSON object out of a model's answer (it may wrap it in prose or a code fence). */

@@ -38,8 +38,13 @@ for (const c of COLLECTIONS) declareTenantCollection(c);
 /** Media files count against the account's storage quota (src/accounts/quota.ts), by the size of each record. */
 declareStoredBytes(MEMOIR_MEDIA, 'size');
 
-/** Indexed fields of the memoir collections (src/app.ts STORE_INDEXES). */
-export const MEMOIR_INDEXES: Record<string, string[]> = Object.fromEntries(COLLECTIONS.map((c) => [c, ['ownerId']]));
+/**
+ * Indexed fields of the memoir collections (src/app.ts STORE_INDEXES): the owner for each, and the chat's user, whose
+ * history is paged over its own messages' ids.
+ */
+export const MEMOIR_INDEXES: Record<string, string[]> = Object.fromEntries(
+  COLLECTIONS.map((c) => [c, c === MEMOIR_CHAT ? ['ownerId', 'userKey'] : ['ownerId']]),
+);
 
 /** Limits of what one record may hold: a bad input is refused, never truncated silently. */
 export const MEMOIR_LIMITS = {

@@ -6,7 +6,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Keyring } from '../core/keyring.js';
 import { ApiError, type ErrorDetail } from '../core/errors.js';
-import { newId } from '../core/ids.js';
+import { newestFirst, newId } from '../core/ids.js';
 import type { Logger } from '../core/log.js';
 import { paginateCursor, type CursorCodec, type CursorPageMeta } from '../core/pagination.js';
 import {
@@ -441,13 +441,6 @@ function toWebhookEvent(e: EventRecord, deliveries: DeliveryRecord[]): WebhookEv
       return out;
     }),
   };
-}
-
-/** Ids sorted from the greatest down; those an index hands out in ascending order (the usual case) are only reversed. */
-function newestFirst(ids: string[]): string[] {
-  for (let i = 1; i < ids.length; i++)
-    if (ids[i - 1]! >= ids[i]!) return ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
-  return ids.reverse();
 }
 
 /**

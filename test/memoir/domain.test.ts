@@ -22,7 +22,7 @@ import { characterCountsId } from '../../src/memoir/counting.js';
 import { keptNames, namesReadings } from '../../src/memoir/names.js';
 import { keptPassages, searchTextReadings } from '../../src/memoir/retrieval.js';
 import { CATEGORIES } from '../../src/memoir/questions.js';
-import { MEMOIR_CHARACTER, MEMOIR_JOURNAL, memoirId } from '../../src/memoir/records.js';
+import { MEMOIR_CHARACTER, MEMOIR_CHAT, MEMOIR_JOURNAL, memoirId } from '../../src/memoir/records.js';
 import { countReads } from '../support/store-wrap.js';
 import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -444,6 +444,53 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       expect(await code(chatHistory(a, codec, A, 'usr_other', page1.pagination.nextCursor!, 10))).toBe(
         'VALIDATION_ERROR',
       );
+    });
+
+    it("pages a user's chat reading only that page's messages", async () => {
+      // 60 messages of usr_walk among another user's 60 in the same account, and 30 of another account's chat under
+      // the same user key (a user of two accounts).
+      const walker = 'usr_walk';
+      const mine: string[] = [];
+      await opened.store.transact(async (tx) => {
+        for (let i = 0; i < 60; i++) {
+          const at = clock.now().toISOString();
+          const msg = (ownerId: string, userKey: string) => ({
+            id: memoirId('msg', clock.now().getTime()),
+            ownerId,
+            userKey,
+            role: 'user',
+            content: `question ${i}`,
+            citations: [],
+            mode: 'demo',
+            createdAt: at,
+          });
+          const m = msg(A, walker);
+          mine.push(m.id);
+          await tx.put(MEMOIR_CHAT, m);
+          await tx.put(MEMOIR_CHAT, msg(A, 'usr_talker'));
+          if (i % 2 === 0) await tx.put(MEMOIR_CHAT, msg(B, walker));
+          clock.advance(1000);
+        }
+      });
+      const reads = countReads(opened.store, MEMOIR_CHAT);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      try {
+        do {
+          const page = await chatHistory(a, codec, A, walker, cursor, 25);
+          seen.push(...page.items.map((m) => m.id));
+          cursor = page.pagination.nextCursor ?? undefined;
+          pages += 1;
+        } while (cursor);
+      } finally {
+        reads.restore();
+      }
+      expect(pages).toBe(3);
+      expect(seen).toEqual([...mine].reverse());
+      // The page's own messages, and a few to tell the accounts apart: not the account's whole chat at every page.
+      expect(reads.count()).toBeLessThanOrEqual(60 + 8 * pages);
+      expect((await chatHistory(b, codec, B, walker, undefined, 100)).items).toHaveLength(30);
     });
 
     it('refines the character with the model when configured, ignoring unreadable answers', async () => {

@@ -16,6 +16,7 @@ import { ApiError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { Store } from '../store/port.js';
 import { run, toolProblem, withMediaPlace } from './exec.js';
+import { newestPage } from './pages.js';
 import { MEMOIR_MEDIA, memoirId, type MediaKind, type MediaRecord } from './records.js';
 
 export type UploadLimits = { photo: number; audio: number; video: number };
@@ -325,9 +326,10 @@ export async function updateMedia(store: Store, clock: Clock, id: string, patch:
   });
 }
 
-export async function listMedia(store: Store, ownerId: string) {
-  const all = await store.findBy<MediaRecord>(MEMOIR_MEDIA, 'ownerId', ownerId);
-  return [...all].sort((a, b) => (a.id < b.id ? 1 : -1)).map(publicMedia);
+/** A page of the account's media, newest first, reading only the page's records (src/memoir/pages.ts). */
+export async function listMedia(store: Store, ownerId: string, page: number, limit: number) {
+  const { items, pagination } = await newestPage<MediaRecord>(store, MEMOIR_MEDIA, ownerId, page, limit);
+  return { items: items.map(publicMedia), pagination };
 }
 
 export async function getMedia(store: Store, id: string): Promise<MediaRecord> {

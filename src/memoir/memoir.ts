@@ -10,6 +10,7 @@ import { paginateOffset } from '../core/pagination.js';
 import type { Store, Tx } from '../store/port.js';
 import { type CharacterTally, emptyCharacter, sharedEntries, type CharacterModel } from './character.js';
 import { characterCountsId, countingTransaction, fullTally, storedTally } from './counting.js';
+import { newestPage } from './pages.js';
 import { CATEGORIES, categoryOf } from './questions.js';
 import {
   MEMOIR_ANSWERS,
@@ -329,6 +330,12 @@ export async function listJournal(
   limit: number,
   audience: Audience = 'owner',
 ) {
+  if (audience === 'owner') {
+    // Every entry is the owner's to list: the page is chosen among the ids, and only its entries are read.
+    const { items, pagination } = await newestPage<JournalEntry>(store, MEMOIR_JOURNAL, ownerId, page, limit);
+    return { items: items.map(publicEntry), pagination };
+  }
+  // Heirs: private entries are neither listed nor counted, which takes reading them (heirs list a memoir rarely).
   const entries = await journalFor(store, ownerId, audience);
   // Newest first; ids are ULIDs, so they order like their creation.
   const sorted = [...entries].sort((a, b) => (a.id < b.id ? 1 : -1));

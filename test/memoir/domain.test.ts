@@ -22,7 +22,7 @@ import { characterCountsId } from '../../src/memoir/counting.js';
 import { keptNames, namesReadings } from '../../src/memoir/names.js';
 import { keptPassages, searchTextReadings } from '../../src/memoir/retrieval.js';
 import { CATEGORIES } from '../../src/memoir/questions.js';
-import { MEMOIR_CHARACTER, MEMOIR_CHAT, MEMOIR_JOURNAL, memoirId } from '../../src/memoir/records.js';
+import { MEMOIR_CHARACTER, MEMOIR_CHAT, MEMOIR_JOURNAL, MEMOIR_MEDIA, memoirId } from '../../src/memoir/records.js';
 import { countReads } from '../support/store-wrap.js';
 import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -120,6 +120,64 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       expect((await listJournal(b, B, 1, 10)).items).toEqual([]);
       expect(await code(addJournalEntry(a, A, 'usr_a', { content: '   ' }, clock))).toBe('VALIDATION_ERROR');
       expect((await listJournal(a, A, 1, 10)).pagination.total).toBe(4);
+    });
+  });
+
+  describe('pages', () => {
+    it('lists journal entries and media newest first, reading only the page asked for', async () => {
+      const C = 'acct_CCCCCCCCCCCCCCCCCCCCCCCCCC';
+      const c = accountStore(opened.store, C);
+      const journal: string[] = [];
+      const media: string[] = [];
+      await c.transact(async (tx) => {
+        for (let i = 0; i < 60; i++) {
+          const at = clock.now();
+          const entry = {
+            id: memoirId('jrn', at.getTime()),
+            ownerId: C,
+            authorKey: 'usr_c',
+            content: `Entry number ${i}.`,
+            mood: null,
+            promptUsed: null,
+            createdAt: at.toISOString(),
+          };
+          journal.push(entry.id);
+          await tx.put(MEMOIR_JOURNAL, entry);
+          const item = {
+            id: memoirId('med', at.getTime()),
+            ownerId: C,
+            kind: 'photo',
+            mime: 'image/png',
+            ext: 'png',
+            size: 10,
+            file: `f${i}.png`,
+            originalName: null,
+            durationMinutes: null,
+            durationSeconds: null,
+            createdAt: at.toISOString(),
+          };
+          media.push(item.id);
+          await tx.put(MEMOIR_MEDIA, item);
+          clock.advance(1000);
+        }
+      });
+      const newest = (ids: string[], from: number, n: number) => [...ids].reverse().slice(from, from + n);
+      for (const [collection, list, expected] of [
+        [MEMOIR_JOURNAL, () => listJournal(c, C, 2, 25), journal],
+        [MEMOIR_MEDIA, () => listMedia(c, C, 2, 25), media],
+      ] as const) {
+        const reads = countReads(opened.store, collection);
+        try {
+          const page = await list();
+          expect(page.items.map((e) => e.id)).toEqual(newest(expected, 25, 25));
+          expect(page.pagination).toMatchObject({ page: 2, limit: 25, total: 60, pages: 3, hasNext: true });
+          // The page's 25 records, not the account's 60.
+          expect(reads.count()).toBe(25);
+        } finally {
+          reads.restore();
+        }
+      }
+      expect((await listJournal(c, C, 3, 25)).items.map((e) => e.id)).toEqual(newest(journal, 50, 25));
     });
   });
 
@@ -575,16 +633,16 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       const first = await commit('first.png');
       const second = await commit('second.png');
       expect(first).toMatchObject({ kind: 'photo', mime: 'image/png', size: png.length, originalName: 'first.png' });
-      expect((await listMedia(s, A)).map((m) => m.id)).toEqual([second.id, first.id]);
+      expect((await listMedia(s, A, 1, 20)).items.map((m) => m.id)).toEqual([second.id, first.id]);
       expect(await getMedia(s, first.id)).toEqual(first);
       expect(await code(getMedia(other, first.id))).toBe('NOT_FOUND');
-      expect(await listMedia(other, B)).toEqual([]);
+      expect((await listMedia(other, B, 1, 20)).items).toEqual([]);
       expect(existsSync(mediaFile(one.dataDir, first))).toBe(true);
       expect(await deleteMedia({ store: s, dataDir: one.dataDir }, first.id)).toEqual({ id: first.id, deleted: true });
       expect(existsSync(mediaFile(one.dataDir, first))).toBe(false);
       expect(await code(getMedia(s, first.id))).toBe('NOT_FOUND');
       expect(await code(deleteMedia({ store: other, dataDir: one.dataDir }, second.id))).toBe('NOT_FOUND');
-      expect((await listMedia(s, A)).map((m) => m.id)).toEqual([second.id]);
+      expect((await listMedia(s, A, 1, 20)).items.map((m) => m.id)).toEqual([second.id]);
       expect((await agentStatus(s, A)).mediaCount).toBe(1);
       await one.close();
     });

@@ -38,7 +38,7 @@ import {
 import { describeHints, describePhoto } from '../../memoir/photo-description.js';
 import type { MediaRecord } from '../../memoir/records.js';
 import { medianPitch, pcm16k } from '../../memoir/voice.js';
-import { offsetPageInput, OffsetPageMetaSchema, paginateOffset } from '../../core/pagination.js';
+import { offsetPageInput, OffsetPageMetaSchema } from '../../core/pagination.js';
 import {
   defineTool,
   DELETE,
@@ -337,7 +337,7 @@ export const listMemoirMediaTool = defineTool({
     .describe("A page of media, with the account's storage usage."),
   rest: { method: 'GET', shape: 'list', ...memoirPath('/media'), metaFields: ['storage'] },
   handler: async (input, ctx) => ({
-    ...paginateOffset(await listMedia(ctx.store, ctx.principal.ownerId), input.page, input.limit),
+    ...(await listMedia(ctx.store, ctx.principal.ownerId, input.page, input.limit)),
     storage: await storageUsage(ctx.store, ctx.principal.ownerId, {
       defaultLimit: ctx.config.storageQuotaBytes,
       now: ctx.clock.now(),

@@ -5,7 +5,8 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { Store } from '../store/port.js';
-import { emptyCharacter } from './character.js';
+import { texts as countedTexts, emptyCharacter } from './character.js';
+import { storedTally } from './counting.js';
 import { elizaCharacter } from './character-eliza.js';
 import { DEFAULT_AGENT_NAME, journalFor, readProfile, type Audience } from './memoir.js';
 import { holdNames } from './names.js';
@@ -18,7 +19,7 @@ import {
   type JournalEntry,
   type PromptRecord,
 } from './records.js';
-import { moodScore, stableHash, themesIn, topPeople, topPlaces } from './text.js';
+import { moodScore, RANK_LIMITS, ranked, stableHash, themesIn, topPeople, topPlaces } from './text.js';
 
 /** Days within which a user is not shown the same prompt again. */
 export const PROMPT_REPEAT_DAYS = 28;
@@ -40,11 +41,18 @@ export async function dailyPrompt(store: Store, ownerId: string, userKey: string
   const record = await store.transact(async (tx) => {
     const kept = await tx.get<PromptRecord>(MEMOIR_PROMPTS, id);
     if (kept) return kept;
-    const [answers, entries, shown] = await Promise.all([
+    const [answers, entryIds, tally, shown] = await Promise.all([
       tx.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
-      tx.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
+      tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId),
+      storedTally(tx, ownerId),
       tx.findBy<PromptRecord>(MEMOIR_PROMPTS, 'ownerId', ownerId),
     ]);
+    // How much the memoir already says of each theme, as the character model counts it (entries not private, and
+    // the answers): from the stored counts when they are in step, else from the texts (counting up to 10,000 long
+    // entries at every user's first prompt of the day held the event loop for seconds).
+    const themes = tally?.inStepWith(entryIds.length)
+      ? ranked(tally.themes, RANK_LIMITS.themes)
+      : themesIn(countedTexts(await tx.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId), answers));
     const recent = new Set(
       shown
         .filter(
@@ -54,7 +62,7 @@ export async function dailyPrompt(store: Store, ownerId: string, userKey: string
         .map((p) => p.promptId),
     );
     const answered = new Set(answers.flatMap((a) => Object.keys(a.answers)));
-    const journalThemes = new Map(themesIn(entries.map((e) => e.content)).map((t) => [t.name, t.count]));
+    const memoirThemes = new Map(themes.map((t) => [t.name, t.count]));
     const questions = allQuestions();
     let pool = questions.filter((q) => !answered.has(q.id) && !recent.has(q.id));
     if (pool.length === 0) pool = questions.filter((q) => !recent.has(q.id));
@@ -63,7 +71,7 @@ export async function dailyPrompt(store: Store, ownerId: string, userKey: string
       const c = categoryOf(category);
       return (
         c.questions.filter((q) => answered.has(q.id)).length / c.questions.length +
-        Math.min(1, (journalThemes.get(category) ?? 0) / 10)
+        Math.min(1, (memoirThemes.get(category) ?? 0) / 10)
       );
     };
     const seed = `${userKey}|${date}`;

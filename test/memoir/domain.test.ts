@@ -241,6 +241,38 @@ describe.each(MEMOIR_ENGINES)('memoir domain on %s', (engine: MemoirEngine) => {
       expect(new Set(seen).size).toBe(seen.length);
     });
 
+    it("weighs the memoir's themes from the stored counts, as the texts would, reading no entry", async () => {
+      const withCounts = await fresh();
+      const without = await fresh();
+      const day = new FakeClock(Date.UTC(2026, 4, 3, 10));
+      try {
+        for (const opened of [withCounts, without]) {
+          const s = accountStore(opened.store, A);
+          for (const e of [
+            ...STORY,
+            { content: 'As a child I played at school with every boy and girl of our street.' },
+          ])
+            await addJournalEntry(s, A, 'usr_a', e, day);
+        }
+        // As an account whose counts are missing (an older version's): the themes come from the texts.
+        await without.store.delete(MEMOIR_CHARACTER, characterCountsId(A));
+        const reads = countReads(withCounts.store, MEMOIR_JOURNAL);
+        let counted: Awaited<ReturnType<typeof dailyPrompt>>;
+        try {
+          counted = await dailyPrompt(accountStore(withCounts.store, A), A, 'usr_t', day);
+          expect(reads.count()).toBe(0);
+        } finally {
+          reads.restore();
+        }
+        expect(await dailyPrompt(accountStore(without.store, A), A, 'usr_t', day)).toEqual(counted);
+        // Family, work, love, faith and childhood are written of: the prompt comes from a category they leave out.
+        expect(['values', 'advice', 'legacy', 'places']).toContain(counted.category);
+      } finally {
+        await withCounts.close();
+        await without.close();
+      }
+    });
+
     it('is deterministic given the date and the data', async () => {
       const one = await fresh();
       const two = await fresh();

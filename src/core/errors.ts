@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   EMAIL_NOT_VERIFIED: 403,
   INSUFFICIENT_CREDITS: 402,
   NOT_FOUND: 404,
+  /** The path exists, not with this method (REST; `Allow` names those it takes). */
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   /** A single-use link that was used already, has expired or never existed (mailed links). */
   GONE: 410,

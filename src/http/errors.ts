@@ -18,6 +18,7 @@ import { newId } from '../core/ids.js';
 import { redactUrl, type Logger } from '../core/log.js';
 import type { Services } from '../tools/define.js';
 import { unavailableError } from '../access/unavailable.js';
+import { RouteMethods } from './route-methods.js';
 
 /** Seconds until a 429 (rate limit) or 503 (SERVICE_BUSY, SERVICE_UNAVAILABLE) may be retried, for Retry-After; undefined for other errors. */
 export function retryAfterSeconds(err: ApiError, services: Services): number | undefined {
@@ -169,12 +170,23 @@ export const errorsPlugin = fp(
       return sendError(reply, apiErr, services);
     });
 
+    // Every route added after this plugin (all of them: it is registered first) is in the table.
+    const routes = new RouteMethods();
+    app.addHook('onRoute', (route) => routes.add(route.url, route.method));
+
     app.setNotFoundHandler((req, reply) => {
-      return sendError(
-        reply,
-        new ApiError('NOT_FOUND', `No route ${req.method} ${redactUrl(req.url).split('?')[0]}`),
-        services,
-      );
+      const path = redactUrl(req.url).split('?')[0];
+      const allowed = routes.allowed(req.url.split('?')[0] ?? '');
+      if (allowed.length > 0) {
+        // The path exists, not with this method (RFC 9110 §15.5.6: a 405 names the methods it takes).
+        reply.header('Allow', allowed.join(', '));
+        return sendError(
+          reply,
+          new ApiError('METHOD_NOT_ALLOWED', `${path} does not take ${req.method}; it takes ${allowed.join(', ')}.`),
+          services,
+        );
+      }
+      return sendError(reply, new ApiError('NOT_FOUND', `No route ${req.method} ${path}`), services);
     });
   },
   { name: 'svc-errors' },

@@ -26,6 +26,7 @@ describe('errors', () => {
       IP_NOT_ALLOWED: 403,
       INSUFFICIENT_CREDITS: 402,
       NOT_FOUND: 404,
+      METHOD_NOT_ALLOWED: 405,
       CONFLICT: 409,
       GONE: 410,
       EMAIL_NOT_VERIFIED: 403,
@@ -40,7 +41,7 @@ describe('errors', () => {
       SERVICE_UNAVAILABLE: 503,
       PAYMENTS_NOT_CONFIGURED: 503,
     });
-    expect(ERROR_CODES).toHaveLength(25);
+    expect(ERROR_CODES).toHaveLength(26);
   });
 
   it('serialises only what a client should see', () => {

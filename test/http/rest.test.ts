@@ -161,6 +161,17 @@ describe('REST envelope', () => {
       'NOT_FOUND',
     );
     expectEnvelope(await server.app.inject({ url: '/elsewhere' }), 404, 'NOT_FOUND');
+    // A path that exists, with a method it does not take: 405, and Allow names those it takes.
+    const patch = await server.app.inject({ method: 'PATCH', url: '/api/v1/contracts/ctr_abc', headers: auth() });
+    expect(expectEnvelope(patch, 405, 'METHOD_NOT_ALLOWED').error!.message).toBe(
+      '/api/v1/contracts/ctr_abc does not take PATCH; it takes DELETE, GET.',
+    );
+    expect(patch.headers.allow).toBe('DELETE, GET');
+    const put = await server.app.inject({ method: 'PUT', url: '/api/v1/test/echo/ab', headers: auth() });
+    expectEnvelope(put, 405, 'METHOD_NOT_ALLOWED');
+    expect(put.headers.allow).toBe('POST');
+    expect((await server.app.inject({ url: '/api/v1/test/echo/ab/more', headers: auth() })).statusCode).toBe(404);
+    expect((await server.app.inject({ method: 'POST', url: '/docs/static/anything' })).headers.allow).toBe('GET, HEAD');
     const json = { ...auth(), 'content-type': 'application/json' };
     expectEnvelope(
       await server.app.inject({ method: 'POST', url: '/api/v1/test/echo/ab', headers: json, payload: '{"count": 1,' }),

@@ -137,7 +137,7 @@ export async function linkPlan(store: Store, ownerId: string, input: LinkInput, 
     updatedAt: nowIso,
   };
   await store.transact(async (tx) => {
-    if ((await tx.findBy(MEMOIR_HEIR_PLANS, 'ownerId', ownerId)).length >= HEIR_LIMITS.plansPerAccount) {
+    if ((await tx.idsBy(MEMOIR_HEIR_PLANS, 'ownerId', ownerId)).length >= HEIR_LIMITS.plansPerAccount) {
       throw new ApiError(
         'CONFLICT',
         `An account links at most ${HEIR_LIMITS.plansPerAccount} plans; unlink one first.`,

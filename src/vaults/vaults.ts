@@ -238,7 +238,7 @@ export async function createVault(deps: VaultDeps, input: { name: string }) {
     updatedAt: nowIso,
   };
   return deps.store.transact(async (tx) => {
-    if ((await tx.findBy(VAULTS, 'ownerId', deps.ownerId)).length >= VAULT_LIMITS.vaultsPerAccount)
+    if ((await tx.idsBy(VAULTS, 'ownerId', deps.ownerId)).length >= VAULT_LIMITS.vaultsPerAccount)
       throw new ApiError('CONFLICT', `An account keeps at most ${VAULT_LIMITS.vaultsPerAccount} vaults.`);
     await tx.put(VAULTS, record);
     await event(tx, deps, 'vault.created', { vaultId: id });

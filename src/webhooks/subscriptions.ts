@@ -232,7 +232,7 @@ export async function createWebhook(
     updatedAt: now,
   };
   await deps.store.transact(async (tx) => {
-    const count = (await tx.findBy(WEBHOOKS, 'ownerId', ownerId)).length;
+    const count = (await tx.idsBy(WEBHOOKS, 'ownerId', ownerId)).length;
     if (count >= MAX_WEBHOOKS_PER_OWNER) {
       throw ApiError.validation('Too many webhook subscriptions', [
         { field: '', reason: `at most ${MAX_WEBHOOKS_PER_OWNER} per account; delete one first` },

@@ -372,7 +372,7 @@ describe.each(['lowdb', 'postgres'] as const)("heirs' access to a memoir (%s)", 
     expect((await call(ana, 'GET', '/api/v1/svcloom/journal')).body.data).toEqual([]);
     expect(
       (await call(ana, 'POST', `/api/v1/svcloom/shared/${codes.Ana!.shareId}/journal`, { content: 'x' })).status,
-    ).toBe(404);
+    ).toBe(405);
     expect(await server.services.store.findBy(MEMOIR_JOURNAL, 'ownerId', owner.accountId)).toHaveLength(1);
   });
 

@@ -306,8 +306,9 @@ describe.each(['lowdb', 'postgres'] as const)('vaults over HTTP (%s)', (engine) 
     const anaBase = `/api/v1/vaults/shared/${shares.Ana!.shareId}/items`;
     const letter = await call(ana, 'GET', `${anaBase}/${items.letterAna}`);
     expect(letter.body.data).toMatchObject({ kind: 'text', text: LETTER_ANA, contentBase64: null });
-    // A HEAD delivers nothing, so it is no download: the tool does not run and nothing is recorded (the events below).
-    expect((await call(ana, 'HEAD', `${anaBase}/${items.fileAna}/download`)).status).toBe(404);
+    // A HEAD delivers nothing, so it is no download: the route takes GET only (405), the tool does not run and nothing
+    // is recorded (the events below).
+    expect((await call(ana, 'HEAD', `${anaBase}/${items.fileAna}/download`)).status).toBe(405);
     const file = await call(ana, 'GET', `${anaBase}/${items.fileAna}/download`);
     expect(file.status).toBe(200);
     expect(file.headers['content-type']).toBe('application/pdf');

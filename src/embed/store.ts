@@ -14,8 +14,8 @@
  */
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
-import { ulid } from '../core/ids.js';
-import { declareTenantCollection } from '../accounts/tenancy.js';
+import { newestFirst, ulid } from '../core/ids.js';
+import { accountTx, declareTenantCollection } from '../accounts/tenancy.js';
 import type { Doc, Store, Tx } from '../store/port.js';
 
 export const EMBED_SESSIONS = 'embed_sessions';
@@ -61,7 +61,10 @@ export function isEmbedToken(presented: string | undefined): presented is string
 
 const secretHash = (secret: string) => hash('sha256', secret, 'hex');
 
-/** Stores a new session and returns it with its token (shown once); erases the key's long-expired sessions on the way. */
+/** How many of an account's oldest sessions a new session looks at, erasing those expired a day ago. */
+export const ERASE_PER_SESSION = 4;
+
+/** Stores a new session and returns it with its token (shown once); erases the account's oldest long-expired sessions on the way. */
 export async function createEmbedSession(
   store: Store,
   input: NewEmbedSession,
@@ -80,14 +83,22 @@ export async function createEmbedSession(
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + input.ttlSeconds * 1000).toISOString(),
   };
-  await store.transact(async (tx) => {
-    for await (const old of tx.scan<EmbedSessionRecord>(EMBED_SESSIONS)) {
-      if (Date.parse(old.expiresAt) + EXPIRED_KEEP_MS < now.getTime()) await tx.delete(EMBED_SESSIONS, old.id);
+  await store.transact(async (raw) => {
+    const tx = accountTx(raw, input.ownerId);
+    // The account's oldest sessions, a few at a time: each new session erases up to ERASE_PER_SESSION long-expired
+    // ones, so they never pile up, and making one reads neither the account's other sessions nor other accounts'
+    // (a `?key=` page mints one per visit: scanning every session at each visit cost the square of their number, and
+    // on PostgreSQL made every visit conflict with every other).
+    const oldest = newestFirst(await tx.idsBy(EMBED_SESSIONS, 'ownerId', input.ownerId)).reverse();
+    for (const oldId of oldest.slice(0, ERASE_PER_SESSION)) {
+      const old = await tx.get<EmbedSessionRecord>(EMBED_SESSIONS, oldId);
+      if (old && Date.parse(old.expiresAt) + EXPIRED_KEEP_MS < now.getTime()) await tx.delete(EMBED_SESSIONS, old.id);
     }
     await tx.put(EMBED_SESSIONS, record);
   });
   return { token: `${EMBED_TOKEN_PREFIX}${id}.${secret}`, record };
 }
+
 
 /**
  * The session a token names, whether or not it has expired (the caller

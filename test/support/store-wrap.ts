@@ -25,7 +25,7 @@ export function wrapTransactions(store: Store, wrap: (tx: Tx) => Tx, onTransact?
 }
 
 /**
- * Counts the records of `collection` that `store`'s reads hand out (get, findBy and all, in transactions and outside
+ * Counts the records of `collection` that `store`'s reads hand out (get, findBy, all and scan, in transactions and outside
  * them) from now until `restore()`, by replacing the store's methods in place: a service built on it counts too.
  */
 export function countReads(store: Store, collection: string): { count: () => number; restore: () => void } {
@@ -48,9 +48,18 @@ export function countReads(store: Store, collection: string): { count: () => num
       return found;
     },
   });
+  const txReads = (tx: Tx) => ({
+    ...reads(tx),
+    scan: async function* (c: string) {
+      for await (const doc of tx.scan(c)) {
+        if (c === collection) n += 1;
+        yield doc;
+      }
+    },
+  });
   const transact = own.transact.bind(store);
   store.transact = ((fn: (tx: Tx) => Promise<unknown>, opts?: Parameters<Store['transact']>[1]) =>
-    transact((tx) => fn(overriding(tx, reads(tx))), opts)) as Store['transact'];
+    transact((tx) => fn(overriding(tx, txReads(tx))), opts)) as Store['transact'];
   Object.assign(
     store,
     reads({ get: own.get.bind(store), findBy: own.findBy.bind(store), all: own.all.bind(store) } as Pick<

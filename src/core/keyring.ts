@@ -173,6 +173,18 @@ export function sealedCollections(): ReadonlyMap<string, { fields: string[]; wra
   return SEALED_FIELDS;
 }
 
+/**
+ * The declared sealed fields as one line (`collection:field,field|wrapped;...`, sorted): the store's keyring record
+ * keeps the one a complete re-seal ran under, so a start that finds the same line (and the same key) need not read
+ * every secret again, and a version declaring a new sealed field does, once.
+ */
+export function sealedFieldsLine(): string {
+  return [...SEALED_FIELDS]
+    .map(([c, { fields, wrapped }]) => `${c}:${[...fields].sort().join(',')}|${[...wrapped].sort().join(',')}`)
+    .sort()
+    .join(';');
+}
+
 /** The AAD of a sealed field of a record. */
 export function recordAad(collection: string, id: string): string {
   return `${collection}/${id}`;

@@ -121,15 +121,24 @@ export async function bootstrapOperator(
   });
 }
 
+/** The server's own collection (not account data), and the record saying the owners' migration has run. */
+const SYSTEM = 'system';
+const OWNERS_MIGRATED = 'owners-migrated';
+
 /**
  * Data written before accounts existed carries owner ids (`own_<id>`) with no
  * account record. Each such owner becomes an account, once, in one transaction:
  * the owner of the first internal key becomes the operator (when there is none
  * yet), the others customer accounts with the highest tier among their keys.
- * Every record of the declared collections is rewritten to the new id.
+ * Every record of the declared collections is rewritten to the new id. It runs at the first start of a store (with
+ * this version or a later one) and is recorded as done (`system/owners-migrated`) in the same transaction.
  */
 export async function migrateOwners(store: Store, clock: Clock, collections: readonly string[]): Promise<number> {
   return store.transact(async (tx) => {
+    // Done once per store: every key written since has an account, and reading every key (and its account) at every
+    // start grew the start with the number of keys.
+    if (await tx.get(SYSTEM, OWNERS_MIGRATED)) return 0;
+    await tx.put(SYSTEM, { id: OWNERS_MIGRATED, at: clock.now().toISOString() });
     const owners = new Map<string, { tier: Tier; internalAll: boolean }>();
     for await (const key of tx.scan<ApiKeyRecord>(API_KEYS)) {
       if (await tx.get(ACCOUNTS, key.ownerId)) continue;

@@ -2,8 +2,8 @@
  * The master key against the store: which key the stored secrets are sealed with, the check at every start, the
  * migration of plaintext secrets, and the rotation to a new key.
  *
- * The store keeps one record, `system/keyring`: the id of the key its secrets are sealed under and a value sealed
- * with it. A start with another key is refused with a clear message before anything is read or written (a wrong
+ * The store keeps one record, `system/keyring`: the id of the key its secrets are sealed under, a value sealed with
+ * it, and which fields were all sealed under it (after which a start reads no secret). A start with another key is refused with a clear message before anything is read or written (a wrong
  * key would otherwise fail only at the first delivery, or seal new secrets under a key the others don't share).
  */
 import {
@@ -15,6 +15,7 @@ import {
   recordAad,
   resealAll,
   SealError,
+  sealedFieldsLine,
   type LoadedMasterKey,
 } from '../core/keyring.js';
 import { rename } from 'node:fs/promises';
@@ -31,6 +32,12 @@ interface KeyringRecord {
   keyId: string;
   /** CHECK_TEXT sealed with that key. */
   check: string;
+  /**
+   * The sealed fields (`sealedFieldsLine`) every stored value of which was last brought under `keyId` in one
+   * transaction (a start's migration or a rotation); absent before. Every writer seals what it writes, so while the
+   * key and the fields are these, a start has nothing to migrate and reads no secret.
+   */
+  sealed?: string;
   updatedAt: string;
 }
 
@@ -39,6 +46,7 @@ function keyringRecord(keyring: Keyring, now: Date): KeyringRecord {
     id: KEYRING_ID,
     keyId: keyring.keyId,
     check: keyring.seal(CHECK_TEXT, recordAad(SYSTEM, KEYRING_ID)),
+    sealed: sealedFieldsLine(),
     updatedAt: now.toISOString(),
   };
 }
@@ -96,10 +104,15 @@ export async function attachKeyring(
           `the master key from ${loaded.origin} does not open this data's key check; start with the right key`,
         );
       }
-    } else {
-      await tx.put(SYSTEM, keyringRecord(keyring, now));
+      // Every secret is under this key already: reading them all at every start grew the start with the data.
+      if (record.sealed === sealedFieldsLine()) return 0;
     }
-    return resealTx(tx, keyring, loaded.origin);
+    const changed = await resealTx(tx, keyring, loaded.origin);
+    await tx.put(
+      SYSTEM,
+      record ? { ...record, sealed: sealedFieldsLine(), updatedAt: now.toISOString() } : keyringRecord(keyring, now),
+    );
+    return changed;
   });
   // The plaintext the migration sealed must not stay in the store's files (the lowdb journal, an older snapshot).
   if (migrated > 0) await store.compactNow();

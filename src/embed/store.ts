@@ -99,7 +99,6 @@ export async function createEmbedSession(
   return { token: `${EMBED_TOKEN_PREFIX}${id}.${secret}`, record };
 }
 
-
 /**
  * The session a token names, whether or not it has expired (the caller
  * decides), or undefined for a malformed or unknown token or a wrong secret.

@@ -15,10 +15,10 @@ import type { Keyring } from '../core/keyring.js';
 import { declareTenantCollection } from '../accounts/tenancy.js';
 import type { Store } from '../store/port.js';
 import { generateSecret } from '../webhooks/signature.js';
-import { declareSigningSecrets, sealSecret, type SigningSecrets } from '../webhooks/secrets.js';
+import { declareSigningSecrets, IN_GRACE, sealSecret, type SigningSecrets } from '../webhooks/secrets.js';
 
 export const EMBED_SECRETS = 'embed_secrets';
-export const EMBED_SECRET_INDEXES = ['ownerId'];
+export const EMBED_SECRET_INDEXES = ['ownerId', IN_GRACE];
 declareTenantCollection(EMBED_SECRETS);
 declareSigningSecrets(EMBED_SECRETS);
 
@@ -60,6 +60,7 @@ export async function rotateEmbedSecret(
       // Sealed for this same record: it moves as it is.
       previousSecret: keepOld ? old.secret : null,
       previousSecretExpiresAt: keepOld ? now.getTime() + graceSeconds * 1000 : null,
+      inGrace: keepOld,
       createdAt: old?.createdAt ?? now.toISOString(),
       updatedAt: now.toISOString(),
     };

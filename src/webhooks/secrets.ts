@@ -27,7 +27,15 @@ export interface SigningSecrets {
   secret: string;
   previousSecret: string | null;
   previousSecretExpiresAt: number | null;
+  /**
+   * True while the record holds a predecessor secret (indexed: the sweep reads these records only). Absent on
+   * records rotated before it existed: the first sweep of a process reads every record and marks them.
+   */
+  inGrace?: boolean;
 }
+
+/** The indexed field of every signing-secret collection (added to its indexes by the collection's owner). */
+export const IN_GRACE = 'inGrace';
 
 /** The stored fields that hold signing secrets, sealed. */
 export const SIGNING_SECRET_FIELDS = ['secret', 'previousSecret'];
@@ -101,27 +109,53 @@ export function dropExpiredSecret(r: SigningSecrets, nowMs: number): boolean {
   if (!hasExpiredSecret(r, nowMs)) return false;
   r.previousSecret = null;
   r.previousSecretExpiresAt = null;
+  r.inGrace = false;
   return true;
+}
+
+type SecretsRecord = SigningSecrets & { id: string; [field: string]: unknown };
+
+/** The records of `collection` marked as holding a predecessor secret. */
+async function* inGrace(tx: Tx, collection: string): AsyncIterable<SecretsRecord> {
+  let ids: string[];
+  try {
+    ids = await tx.idsBy(collection, IN_GRACE, true);
+  } catch {
+    // A store opened without this collection's indexes (a unit test of another part): every record, as before.
+    yield* tx.scan<SecretsRecord>(collection);
+    return;
+  }
+  for (const id of ids) {
+    const r = await tx.get<SecretsRecord>(collection, id);
+    if (r) yield r;
+  }
 }
 
 /**
  * Within a transaction: erases every expired predecessor secret of every signing-secret collection; returns how
- * many records changed and the earliest grace end still ahead (unix ms, or null).
+ * many records changed and the earliest grace end still ahead (unix ms, or null). It reads the records marked
+ * `inGrace` (a few: those rotated within their grace), or with `every` every record, marking those rotated before
+ * the mark existed: reading every subscription of every account at each sweep (every minute, on every instance)
+ * grew with the number of subscriptions, and on PostgreSQL made each sweep conflict with their writes.
  */
-export async function sweepSecretsTx(tx: Tx, nowMs: number): Promise<{ erased: number; nextExpiry: number | null }> {
+export async function sweepSecretsTx(
+  tx: Tx,
+  nowMs: number,
+  opts: { every?: boolean } = {},
+): Promise<{ erased: number; nextExpiry: number | null }> {
   let erased = 0;
   let nextExpiry: number | null = null;
   for (const collection of SIGNING_COLLECTIONS) {
-    for await (const r of tx.scan<SigningSecrets & { id: string; [field: string]: unknown }>(collection)) {
+    const records = opts.every ? tx.scan<SecretsRecord>(collection) : inGrace(tx, collection);
+    for await (const r of records) {
       if (dropExpiredSecret(r, nowMs)) {
-        await tx.put(collection, r); // scan hands out copies: changing one changes nothing until put
+        await tx.put(collection, r); // reads hand out copies: changing one changes nothing until put
         erased++;
-      } else if (
-        r.previousSecret &&
-        r.previousSecretExpiresAt !== null &&
-        (nextExpiry === null || r.previousSecretExpiresAt < nextExpiry)
-      ) {
-        nextExpiry = r.previousSecretExpiresAt;
+      } else if (r.previousSecret && r.previousSecretExpiresAt !== null) {
+        if (r.inGrace !== true) await tx.put(collection, { ...r, inGrace: true });
+        if (nextExpiry === null || r.previousSecretExpiresAt < nextExpiry) nextExpiry = r.previousSecretExpiresAt;
+      } else if (r.inGrace === true) {
+        await tx.put(collection, { ...r, inGrace: false });
       }
     }
   }
@@ -129,16 +163,20 @@ export async function sweepSecretsTx(tx: Tx, nowMs: number): Promise<{ erased: n
 }
 
 /** Within a transaction: erases every expired predecessor secret; returns how many records changed. */
-export async function eraseExpiredSecretsTx(tx: Tx, nowMs: number): Promise<number> {
-  return (await sweepSecretsTx(tx, nowMs)).erased;
+export async function eraseExpiredSecretsTx(tx: Tx, nowMs: number, opts: { every?: boolean } = {}): Promise<number> {
+  return (await sweepSecretsTx(tx, nowMs, opts)).erased;
 }
 
 /**
  * The sweep: one transaction over the signing-secret collections. When it erased anything, the store is compacted
  * before it resolves, so the erased values are in none of the store's files (the lowdb journal included).
  */
-export async function eraseExpiredSecrets(store: Store, nowMs: number): Promise<number> {
-  const erased = await store.transact((tx) => eraseExpiredSecretsTx(tx, nowMs));
+export async function eraseExpiredSecrets(
+  store: Store,
+  nowMs: number,
+  opts: { every?: boolean } = {},
+): Promise<number> {
+  const erased = await store.transact((tx) => eraseExpiredSecretsTx(tx, nowMs, opts));
   if (erased > 0) await store.compactNow();
   return erased;
 }
@@ -172,6 +210,7 @@ export class SecretSweeper {
   #timer: unknown;
   #running: Promise<void> | undefined;
   #stopped = false;
+  #sweptAll = false;
 
   constructor(opts: {
     store: Store;
@@ -197,7 +236,11 @@ export class SecretSweeper {
   }
 
   async #sweep(): Promise<{ erased: number; nextExpiry: number | null }> {
-    const r = await this.#store.transact((tx) => sweepSecretsTx(tx, this.#clock.now().getTime()));
+    // The first sweep of the process reads every record (marking those rotated before `inGrace` existed), the next
+    // ones only the marked.
+    const every = !this.#sweptAll;
+    const r = await this.#store.transact((tx) => sweepSecretsTx(tx, this.#clock.now().getTime(), { every }));
+    this.#sweptAll = true;
     if (r.erased > 0) await this.#store.compactNow(); // the erased values leave the store's files too
     if (r.erased > 0) this.#log?.info({ records: r.erased }, 'erased rotated signing secrets whose grace ended');
     return r;

@@ -21,7 +21,7 @@ import {
 import type { Store, Tx } from '../store/port.js';
 import { EVENT_CATALOGUE, EVENT_TYPES, WILDCARD, type EventType } from './catalogue.js';
 import { resolveCheckedUrl, type Resolver } from './guard.js';
-import { dropExpiredSecret, openSecrets, sealSecret } from './secrets.js';
+import { dropExpiredSecret, IN_GRACE, openSecrets, sealSecret } from './secrets.js';
 import type {
   CreateWebhookInput,
   TestWebhookResult,
@@ -37,7 +37,7 @@ export { WEBHOOKS, DELIVERIES };
 
 /** Indexed fields the webhook domain needs; merge into the app's STORE_INDEXES. */
 export const WEBHOOK_INDEXES: Record<string, string[]> = {
-  [WEBHOOKS]: ['ownerId', 'accounts'],
+  [WEBHOOKS]: ['ownerId', 'accounts', IN_GRACE],
   [DELIVERIES]: ['state', 'eventId', 'webhookId'],
   [EVENTS]: EVENT_INDEXES,
 };
@@ -325,6 +325,7 @@ export async function regenerateSecret(
     // Both sealed for this record (the same AAD): the old sealed value moves as it is.
     rec.previousSecret = grace > 0 ? rec.secret : null;
     rec.previousSecretExpiresAt = grace > 0 ? now.getTime() + grace * 1000 : null;
+    rec.inGrace = grace > 0;
     rec.secret = sealSecret(deps.keyring, WEBHOOKS, id, secret);
     rec.updatedAt = now.toISOString();
     await tx.put(WEBHOOKS, rec);

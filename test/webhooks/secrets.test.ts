@@ -9,7 +9,13 @@ import {
   verifyWebhookSignature,
   type WebhookRecord,
 } from '../../src/webhooks/index.js';
-import { dropExpiredSecret, eraseExpiredSecrets, OpenedSecrets, openSecrets } from '../../src/webhooks/secrets.js';
+import {
+  dropExpiredSecret,
+  eraseExpiredSecrets,
+  OpenedSecrets,
+  openSecrets,
+  sweepSecretsTx,
+} from '../../src/webhooks/secrets.js';
 import { Keyring } from '../../src/core/keyring.js';
 import {
   FakeTime,
@@ -22,6 +28,7 @@ import {
   testKeyring,
 } from './helpers.js';
 import { storeFiles } from '../support/store-files.js';
+import { countReads } from '../support/store-wrap.js';
 
 const OWNER = 'own_rotate';
 const publicResolver = async () => ['93.184.216.34'];
@@ -120,6 +127,37 @@ describe('an expired predecessor secret is erased from the stored record', () =>
     const files = await storeFiles(dir);
     expect(files).not.toContain(sealedOld);
     expect(files).not.toContain(old);
+  });
+
+  it('reads only the records in their grace, after the first sweep marked those rotated before the mark', async () => {
+    const { store, time } = await setup();
+    const d = makeDeps(store, time.clock, { resolve: publicResolver });
+    for (let i = 0; i < 30; i++)
+      await createWebhook(d, OWNER, { url: `https://hooks.example.com/q${i}`, events: ['*'] });
+    const a = await rotated(store, time, 'https://hooks.example.com/a');
+    const b = await rotated(store, time, 'https://hooks.example.com/b');
+    // As a rotation of an earlier version left it: a predecessor in its grace, no mark.
+    const c = await rotated(store, time, 'https://hooks.example.com/c');
+    const { inGrace: _mark, ...unmarked } = (await store.get<WebhookRecord>('webhooks', c.id))!;
+    await store.put('webhooks', unmarked);
+    const sweep = async (at: number, every = false) => {
+      const reads = countReads(store, 'webhooks');
+      try {
+        const erased = await store.transact(async (tx) => (await sweepSecretsTx(tx, at, { every })).erased);
+        return { erased, reads: reads.count() };
+      } finally {
+        reads.restore();
+      }
+    };
+    // The marked two, not the 33 subscriptions.
+    expect(await sweep(time.now + 1000)).toEqual({ erased: 0, reads: 2 });
+    // The first sweep of a process reads them all, and marks the third.
+    expect(await sweep(time.now + 1000, true)).toEqual({ erased: 0, reads: 33 });
+    expect(await sweep(time.now + 3_600_000)).toEqual({ erased: 3, reads: 3 });
+    for (const { id, fresh } of [a, b, c])
+      expect(await openedSecrets(store, id)).toMatchObject({ secret: fresh, previousSecret: null });
+    expect(await store.transact((tx) => tx.idsBy('webhooks', 'inGrace', true))).toEqual([]);
+    expect(await sweep(time.now + 3_600_000)).toEqual({ erased: 0, reads: 0 });
   });
 
   it('at once, from the data files too, by a rotation without grace', async () => {

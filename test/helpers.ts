@@ -48,11 +48,14 @@ export async function tmpDir(
 }
 
 /** A lowdb store with the service's indexes in a fresh directory, and what closes and removes it. */
-export async function tmpStore(prefix = 'svc-test-store-'): Promise<{ store: Store; cleanup: () => Promise<void> }> {
+export async function tmpStore(
+  prefix = 'svc-test-store-',
+): Promise<{ store: Store; dir: string; cleanup: () => Promise<void> }> {
   const dir = await tmpDir(prefix);
   const store = await openLowdbStore({ dataDir: dir.dir, indexes: STORE_INDEXES });
   return {
     store,
+    dir: dir.dir,
     cleanup: async () => {
       await store.close();
       await dir.cleanup();

@@ -5,13 +5,11 @@
  * subscriptions and vaults.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { STORE_INDEXES } from '../../src/app.js';
 import { tenantCollections } from '../../src/accounts/tenancy.js';
-import { FakeClock, tmpDir } from '../helpers.js';
+import { FakeClock, tmpStore } from '../helpers.js';
 import { loadMasterKey, sealedFieldsLine, type LoadedMasterKey } from '../../src/core/keyring.js';
 import { API_KEYS, buildKey } from '../../src/keys/keys.js';
 import { migrateOwners } from '../../src/keys/provision.js';
-import { openLowdbStore } from '../../src/store/index.js';
 import { attachKeyring } from '../../src/store/master-key.js';
 import type { Store } from '../../src/store/port.js';
 import '../../src/webhooks/index.js';
@@ -24,13 +22,9 @@ let cleanup: () => Promise<void>;
 const owned = () => [...tenantCollections().entries()].filter(([, f]) => f === 'ownerId').map(([c]) => c);
 
 beforeAll(async () => {
-  const dir = await tmpDir('svc-start-reads-');
-  store = await openLowdbStore({ dataDir: dir.dir, indexes: STORE_INDEXES });
-  cleanup = async () => {
-    await store.close();
-    await dir.cleanup();
-  };
-  loaded = await loadMasterKey({ dataDir: dir.dir, shared: false }, () => {});
+  let dir: string;
+  ({ store, dir, cleanup } = await tmpStore('svc-start-reads-'));
+  loaded = await loadMasterKey({ dataDir: dir, shared: false }, () => {});
   // As an earlier version left them: plaintext signing secrets, keys of owners without accounts.
   await store.transact(async (tx) => {
     for (let i = 0; i < 3; i++)

@@ -103,18 +103,22 @@ function tonAddress(text: string, network: string): string {
  * registration of the place under another contract is refused, naming it (delete it first).
  */
 async function assertRoom(
-  tx: Pick<Tx, 'findBy'>,
+  tx: Tx,
   ownerId: string,
   contractId: string,
   network: string,
   address: string,
 ): Promise<DeploymentRecord | undefined> {
   // Through the address's and the contract's indexes, not every deployment of the account: an account may hold
-  // thousands, and each registration copied them all. `address` is in the one spelling registration stores.
+  // thousands, and each registration copied them all. `address` is in the one spelling registration stores. The
+  // address's ids are the account's own (the account's view tells them from other accounts' registrations of the
+  // same address without copying those), and only those few are read.
   const mine = (d: DeploymentRecord) => d.ownerId === ownerId;
-  const same = (await tx.findBy<DeploymentRecord>(DEPLOYMENTS, 'address', address)).find(
-    (d) => mine(d) && d.network === network,
-  );
+  let same: DeploymentRecord | undefined;
+  for (const id of await tx.idsBy(DEPLOYMENTS, 'address', address)) {
+    const d = await tx.get<DeploymentRecord>(DEPLOYMENTS, id);
+    if (d && mine(d) && d.network === network) same = d;
+  }
   if (same && (same.status === 'verified' || same.contractId !== contractId))
     throw new ApiError('CONFLICT', `This deployment is already registered as ${same.id}.`, [
       {
@@ -182,7 +186,7 @@ export async function registerDeployment(
   // An embed token reaches only the contract its own wizard session generated: the rest of the account is not there.
   if (embedSession && (!embedSession.id || c.embedSessionId !== embedSession.id)) throw notFound();
   const { network, address, txHash } = normalise(input, c.chain);
-  await assertRoom(store, ownerId, c.id, network, address);
+  await store.transact((tx) => assertRoom(tx, ownerId, c.id, network, address), { readOnly: true });
   const found = await readChain(config, c, network, address, txHash);
   const now = clock.now().toISOString();
   const verified = found.differences.length === 0;

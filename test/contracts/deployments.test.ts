@@ -17,6 +17,7 @@ import { DEPLOYMENTS, type DeploymentRecord } from '../../src/contracts/deployme
 import { MAX_DEPLOYMENTS_PER_CONTRACT } from '../../src/contracts/register-deployment.js';
 import { EVENTS, type EventRecord } from '../../src/events/events.js';
 import { startTestServer, type TestServer } from '../helpers.js';
+import { countReads } from '../support/store-wrap.js';
 import { ANVIL_KEYS, type Anvil, startAnvil } from '../support/anvil.js';
 
 // A registered deployment is verified against a real node (anvil): the code at the address and the constructor
@@ -403,11 +404,24 @@ describe('register_deployment on a real EVM node', () => {
     const theirKey = await server.key({ ownerId: await server.account(), tier: 'partner', scopes: ['contracts'] });
     const theirs = await call(theirKey, 'POST', '/contracts/generate', PLAN);
     expect(theirs.status).toBe(200);
-    const their = await call(theirKey, 'POST', `/contracts/${theirs.body.id}/deployments`, {
-      network: 31337,
-      address: places[0],
+    // And however many other accounts registered it too, their records are not read for this one.
+    const listedPlace = (listed as DeploymentRecord[]).find((d) => d.address === places[0])!;
+    await server.services.store.transact(async (tx) => {
+      for (let i = 0; i < 40; i++)
+        await tx.put(DEPLOYMENTS, { ...listedPlace, id: `dep_other_${i}`, ownerId: `acct_other_${i}` });
     });
+    const reads = countReads(server.services.store, DEPLOYMENTS);
+    let their: Awaited<ReturnType<typeof call>>;
+    try {
+      their = await call(theirKey, 'POST', `/contracts/${theirs.body.id}/deployments`, {
+        network: 31337,
+        address: places[0],
+      });
+    } finally {
+      reads.restore();
+    }
     expect(their.status, JSON.stringify(their.body)).toBe(200);
     expect(their.body.data.id).not.toBe(first.body.data.id);
+    expect(reads.count()).toBeLessThan(10);
   }, 120_000);
 });

@@ -14,7 +14,14 @@
  * Operator tools that work across accounts (account management) declare it
  * and receive the raw store as well; nothing else does.
  */
-import type { Doc, IndexValue, Store, TransactOptions, Tx } from '../store/port.js';
+import {
+  NotIndexedError,
+  type Doc,
+  type IndexValue,
+  type Store,
+  type TransactOptions,
+  type Tx,
+} from '../store/port.js';
 
 /** Collection → the field holding the account id of each record. */
 const TENANT_FIELD = new Map<string, string>();
@@ -101,10 +108,22 @@ class AccountTx implements Tx {
     return owns(doc, field, this.accountId) ? doc : undefined;
   }
 
+  /**
+   * The account's records among those with `field === value`. A value other accounts' records share too is found
+   * through the ids (see idsBy), so only the account's own records are copied, however many others hold it.
+   */
   async findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]> {
     const own = tenantField(collection);
     if (field === own) return value === this.accountId ? this.tx.findBy<T>(collection, field, value) : [];
-    return (await this.tx.findBy<T>(collection, field, value)).filter((d) => d[own] === this.accountId);
+    const ids = await this.tx.idsBy(collection, field, value);
+    const accounts = ids.length <= FEW_TO_READ ? undefined : await this.ownIds(collection, own);
+    if (!accounts) return (await this.tx.findBy<T>(collection, field, value)).filter((d) => d[own] === this.accountId);
+    const found: T[] = [];
+    for (const id of intersect(ids, accounts)) {
+      const d = await this.tx.get<T>(collection, id);
+      if (d?.[own] === this.accountId) found.push(d);
+    }
+    return found;
   }
 
   /**
@@ -116,12 +135,26 @@ class AccountTx implements Tx {
     const own = tenantField(collection);
     if (field === own) return value === this.accountId ? this.tx.idsBy(collection, field, value) : [];
     const ids = await this.tx.idsBy(collection, field, value);
-    if (ids.length <= FEW_TO_READ) {
+    const accounts = ids.length <= FEW_TO_READ ? undefined : await this.ownIds(collection, own);
+    if (!accounts) {
       const mine: string[] = [];
       for (const id of ids) if (await this.get(collection, id)) mine.push(id);
       return mine;
     }
-    return intersect(ids, await this.tx.idsBy(collection, own, this.accountId));
+    return intersect(ids, accounts);
+  }
+
+  /**
+   * The account's ids of `collection`, or undefined when the collection has no index on its tenant field (the
+   * webhook deliveries, found by subscription and event only): the records are then told apart by reading them.
+   */
+  private async ownIds(collection: string, own: string): Promise<string[] | undefined> {
+    try {
+      return await this.tx.idsBy(collection, own, this.accountId);
+    } catch (err) {
+      if (err instanceof NotIndexedError) return undefined;
+      throw err;
+    }
   }
 
   all<T extends Doc>(collection: string): Promise<T[]> {

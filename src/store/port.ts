@@ -207,3 +207,14 @@ export class StoreLockedError extends Error {
 export class StoreCorruptError extends Error {
   override name = 'StoreCorruptError';
 }
+
+/** A lookup by a field the collection has no index on (a programming error, or a store opened without its indexes). */
+export class NotIndexedError extends Error {
+  override name = 'NotIndexedError';
+  constructor(collection: string, field: string) {
+    super(
+      `findBy: field ${JSON.stringify(field)} of collection ${JSON.stringify(collection)} is not indexed ` +
+        '(declare it in StoreOptions.indexes)',
+    );
+  }
+}

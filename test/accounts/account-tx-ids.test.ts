@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { accountTx } from '../../src/accounts/tenancy.js';
 import { DEPLOYMENTS } from '../../src/contracts/deployments.js';
+import { DELIVERIES } from '../../src/events/events.js';
 import type { Store } from '../../src/store/index.js';
+import type { Tx } from '../../src/store/port.js';
 import { tmpStore } from '../helpers.js';
 import { countReads, overriding } from '../support/store-wrap.js';
 
@@ -83,4 +85,44 @@ it.each([
     { readOnly: true },
   );
   expect(ids).toEqual(order(expected));
+});
+
+it("finds the account's records at a shared value without copying the others'", async () => {
+  const address = '0x00000000000000000000000000000000000000cd';
+  const expected = await seed(address, 3, 50);
+  for (const [label, value] of [
+    ['many', address],
+    ['few', `0x${'0'.repeat(38)}ef`],
+  ] as const) {
+    const mine = label === 'many' ? expected : await seed(value, 2, 3);
+    const reads = countReads(store, DEPLOYMENTS);
+    try {
+      const found = await store.transact((tx) => accountTx(tx, A).findBy(DEPLOYMENTS, 'address', value), {
+        readOnly: true,
+      });
+      expect(found.map((d) => d.id).sort()).toEqual(mine);
+      expect(found.every((d) => d.ownerId === A)).toBe(true);
+      // Many at the value: the account's own records only; a few: those few, read once.
+      expect(reads.count()).toBe(label === 'many' ? mine.length : 5);
+    } finally {
+      reads.restore();
+    }
+  }
+});
+
+it("tells the account's records apart by reading them where its own field has no index (webhook deliveries)", async () => {
+  const webhookId = 'wh_shared';
+  const expected: string[] = [];
+  await store.transact(async (tx) => {
+    for (let i = 0; i < 20; i++) {
+      const id = `dlv_${String(i).padStart(3, '0')}`;
+      const owner = i % 4 === 0 ? A : B;
+      await tx.put(DELIVERIES, { id, ownerId: owner, webhookId, eventId: `evt_${i}`, state: 'pending' });
+      if (owner === A) expected.push(id);
+    }
+  });
+  const view = (tx: Tx) => accountTx(tx, A);
+  expect((await store.transact((tx) => view(tx).idsBy(DELIVERIES, 'webhookId', webhookId))).sort()).toEqual(expected);
+  const found = await store.transact((tx) => view(tx).findBy(DELIVERIES, 'webhookId', webhookId));
+  expect(found.map((d) => d.id).sort()).toEqual(expected);
 });

@@ -12,7 +12,7 @@
  * closed the store itself).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Doc, Store, Tx } from '../../src/store/port.js';
+import { NotIndexedError, type Doc, type Store, type Tx } from '../../src/store/port.js';
 
 /** The collections the suite uses and their indexed fields. */
 export const STORE_CONTRACT_INDEXES: Record<string, string[]> = {
@@ -159,6 +159,8 @@ export function describeStoreContract(name: string, open: OpenStore): void {
         await expect(store.findBy('plain', 'id', 'a')).rejects.toThrow(/not indexed/);
         await expect(store.transact((tx) => tx.findBy('items', 'note', 'n'))).rejects.toThrow(/not indexed/);
         await expect(store.transact((tx) => tx.idsBy('items', 'note', 'n'))).rejects.toThrow(/not indexed/);
+        // A type of its own, which an account's view tells from a failure of the store.
+        await expect(store.transact((tx) => tx.idsBy('items', 'note', 'n'))).rejects.toBeInstanceOf(NotIndexedError);
       });
 
       it("idsBy and findBy inside a transaction see the transaction's own writes", async () => {

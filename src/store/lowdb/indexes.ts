@@ -2,7 +2,7 @@
  * The lowdb store's secondary indexes: for each declared (collection, field), the ids of the committed records per
  * value. Only scalar values (string, number, boolean, null) are indexed, compared exactly (1 is not "1").
  */
-import type { Doc, IndexValue, StoreOptions } from '../port.js';
+import { NotIndexedError, type Doc, type IndexValue, type StoreOptions } from '../port.js';
 import { isPlainObject, type Entry } from './records.js';
 
 /** The ids of the committed records per collection, indexed field and value. */
@@ -22,10 +22,7 @@ export class Indexes {
   lookup(collection: string, field: string, value: IndexValue): Set<string> | undefined {
     const byValue = this.byCollection.get(collection)?.get(field);
     if (!byValue) {
-      throw new Error(
-        `findBy: field ${JSON.stringify(field)} of collection ${JSON.stringify(collection)} is not indexed ` +
-          `(declare it in StoreOptions.indexes)`,
-      );
+      throw new NotIndexedError(collection, field);
     }
     return byValue.get(value);
   }

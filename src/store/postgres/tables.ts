@@ -8,6 +8,7 @@ import { isConnectionError, mapError } from './errors.js';
 import { ddlLockSql, indexBuildLockSql, quoteIdent, quoteLiteral } from './migrations.js';
 import { turnExpr } from './claim-turns.js';
 import { checkCollectionName, indexNameFor, tableNameFor } from './records.js';
+import { NotIndexedError } from '../port.js';
 
 export interface Table {
   /** Quoted, schema-qualified table name. */
@@ -151,9 +152,7 @@ export class Tables {
   indexExpr(t: Table, collection: string, field: string): string {
     const expr = t.fields.get(field);
     if (expr === undefined) {
-      throw new Error(
-        `findBy: field ${JSON.stringify(field)} of collection ${JSON.stringify(collection)} is not indexed (declare it in StoreOptions.indexes)`,
-      );
+      throw new NotIndexedError(collection, field);
     }
     return expr;
   }

@@ -1,12 +1,11 @@
 import { Address } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORE_INDEXES } from '../../src/app.js';
 import { systemClock } from '../../src/core/clock.js';
 import type { DeploymentRecord } from '../../src/contracts/deployments.js';
 import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../../src/memoir/heir-plans.js';
-import { openLowdbStore, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { markWatched, plansOf } from '../../src/watch/plans.js';
-import { tmpDir } from '../helpers.js';
+import { tmpStore } from '../helpers.js';
 
 // A TON contract has several spellings: raw (0:<hex>), bounceable and non-bounceable user-friendly. A deployment is
 // stored in the bounceable friendly form whichever was registered; the memoir plan keeps the contract address its
@@ -55,12 +54,7 @@ describe('the plans a TON deployment watches', () => {
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    const dir = await tmpDir('svc-watch-plans-');
-    store = await openLowdbStore({ dataDir: dir.dir, indexes: STORE_INDEXES });
-    cleanup = async () => {
-      await store.close();
-      await dir.cleanup();
-    };
+    ({ store, cleanup } = await tmpStore('svc-watch-plans-'));
     await store.transact(async (tx) => {
       await tx.put(MEMOIR_HEIR_PLANS, planWith('mhp_RAW', contract.toRawString()));
       await tx.put(MEMOIR_HEIR_PLANS, planWith('mhp_NONBOUNCE', contract.toString({ bounceable: false })));

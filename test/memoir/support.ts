@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { STORE_INDEXES } from '../../src/app.js';
-import { openLowdbStore } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/port.js';
-import { startTestServer, tmpDir, type TestServer } from '../helpers.js';
+import { startTestServer, tmpDir, tmpStore, type TestServer } from '../helpers.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
 
 /** A multipart/form-data body by hand: fields and one file. */
@@ -92,18 +91,11 @@ export type MemoirEngine = (typeof MEMOIR_ENGINES)[number];
 export async function openEngineStore(
   engine: MemoirEngine,
 ): Promise<{ store: Store; dataDir: string; close(): Promise<void> }> {
-  const t = await tmpDir('svc-memoir-');
   if (engine === 'lowdb') {
-    const store = await openLowdbStore({ dataDir: t.dir, indexes: STORE_INDEXES });
-    return {
-      store,
-      dataDir: t.dir,
-      close: async () => {
-        await store.close();
-        await t.cleanup();
-      },
-    };
+    const t = await tmpStore('svc-memoir-');
+    return { store: t.store, dataDir: t.dir, close: t.cleanup };
   }
+  const t = await tmpDir('svc-memoir-');
   const url = await testDatabaseUrl();
   const schema = randomSchema('svc_memoir');
   const store = await openPostgresStore({ url, schema, indexes: STORE_INDEXES, poolSize: 4 });

@@ -24,6 +24,7 @@ import {
   type AnswerRecord,
   type JournalEntry,
 } from './records.js';
+import { spouseReadingFor } from './spouse.js';
 import { themesOf } from './text.js';
 
 export interface ProfileRecord {
@@ -220,6 +221,9 @@ export async function addJournalEntry(
     title: cleanTitle(input.title),
     happenedAt,
     private: input.private === true,
+    // What a chat reads of it about the owner's spouse, read off this thread now rather than at each chat's first
+    // question after a start (for a long memoir, most of what that question took).
+    spouseReading: await spouseReadingFor(content),
     createdAt: now.toISOString(),
   };
   // Its names are read off this thread before the transaction (src/memoir/names.ts); the counts inside it find them.
@@ -264,6 +268,8 @@ async function entryTexts(store: Store, ownerId: string, id: string, content?: s
 export async function updateJournalEntry(store: Store, ownerId: string, id: string, patch: JournalPatch, clock: Clock) {
   const now = clock.now().toISOString();
   const texts = await entryTexts(store, ownerId, id, patch.content);
+  const newText = patch.content?.trim();
+  const spouseReading = newText ? await spouseReadingFor(newText) : undefined;
   return countingTransaction(store, ownerId, texts, async (tx, recount) => {
     const [before, ids, stored] = await Promise.all([
       tx.get<JournalEntry>(MEMOIR_JOURNAL, id),
@@ -284,7 +290,7 @@ export async function updateJournalEntry(store: Store, ownerId: string, id: stri
       patch.happenedAt === undefined ? undefined : patch.happenedAt === null ? null : checkHappenedAt(patch.happenedAt);
     const after: JournalEntry = {
       ...before,
-      ...(content !== undefined ? { content } : {}),
+      ...(content !== undefined ? { content, spouseReading } : {}),
       ...(patch.mood !== undefined ? { mood: patch.mood?.trim().toLowerCase() || null } : {}),
       ...(patch.title !== undefined ? { title: cleanTitle(patch.title) } : {}),
       ...(happenedAt !== undefined ? { happenedAt } : {}),

@@ -6,7 +6,10 @@
  * READ_JOB_CHARS characters, one at a time, so that the pool's fair queue serves other accounts between them.
  */
 import { singleWorkerPool } from '../core/task-module.js';
+import type { tasks } from './reading-tasks.js';
 import type { TextCache } from './text-cache.js';
+
+type ReadingTask = keyof typeof tasks;
 
 /** Characters of text one job takes at most (a few hundred milliseconds of reading). */
 export const READ_JOB_CHARS = 50_000;
@@ -21,12 +24,19 @@ const readingPool = singleWorkerPool('./reading-tasks.ts', import.meta.url, {
   idleMs: 300_000,
 });
 
+const sent = new Map<ReadingTask, number>();
+
+/** How many texts were handed to the reading thread for `task` so far: for tests of what is kept. */
+export function textsReadInThread(task: ReadingTask): number {
+  return sent.get(task) ?? 0;
+}
+
 /**
  * Runs `task` of ./reading-tasks.ts over `texts` in the reading thread, a job of at most READ_JOB_CHARS characters at
  * a time (a longer text is a job of its own), and hands each job's results to `keep` with its texts, in order.
  */
 async function readInThread<R>(
-  task: 'names' | 'windows',
+  task: ReadingTask,
   texts: readonly string[],
   keep: (texts: readonly string[], results: readonly R[]) => void,
 ): Promise<void> {
@@ -36,6 +46,7 @@ async function readInThread<R>(
     const batch = job;
     job = [];
     chars = 0;
+    sent.set(task, textsReadInThread(task) + batch.length);
     keep(batch, await readingPool().run<R[]>(task, batch));
   };
   for (const text of texts) {
@@ -47,19 +58,25 @@ async function readInThread<R>(
 }
 
 /**
- * Holds `texts` in `cache` (./text-cache.ts), reads with `task` those it does not keep yet, and resolves with the
- * function that lets them go (call it in a `finally`). Should the reading fail, they are let go at once.
+ * Holds `texts` in `cache` (./text-cache.ts) under `keyOf` each (the text itself unless told), reads with `task` those
+ * it does not keep yet, and resolves with the function that lets them go (call it in a `finally`). Should the reading
+ * fail, they are let go at once.
  */
 export async function holdInThread<R>(
-  task: 'names' | 'windows',
+  task: ReadingTask,
   cache: TextCache<R>,
   texts: Iterable<string>,
+  keyOf: (text: string) => string = (text) => text,
 ): Promise<() => void> {
-  const list = [...texts];
-  const release = cache.hold(list);
+  const byKey = new Map<string, string>();
+  for (const text of texts) if (text.length > 0) byKey.set(keyOf(text), text);
+  const release = cache.hold(byKey.keys());
   try {
-    await readInThread<R>(task, cache.missing(list), (batch, found) =>
-      batch.forEach((text, i) => cache.set(text, found[i]!)),
+    const missing = cache.missing(byKey.keys());
+    await readInThread<R>(
+      task,
+      missing.map((key) => byKey.get(key)!),
+      (batch, found) => batch.forEach((text, i) => cache.set(keyOf(text), found[i]!)),
     );
   } catch (err) {
     release();

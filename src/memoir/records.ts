@@ -6,6 +6,7 @@
 import { ulid } from '../core/ids.js';
 import { declareStoredBytes } from '../accounts/quota.js';
 import { declareTenantCollection } from '../accounts/tenancy.js';
+import type { StoredSpouseReading } from './spouse.js';
 
 /** One per account: the agent's name and the character model. Id: `mprof_<accountId>`. */
 export const MEMOIR_PROFILES = 'memoir_profiles';
@@ -82,6 +83,11 @@ export interface JournalEntry {
    * the character model they see (absent: false). Read by the book, which leaves it out of an heir's copy.
    */
   private?: boolean;
+  /**
+   * What the text says of the owner's husband or wife (src/memoir/spouse.ts), read when it was written, with the key
+   * of the text it was read from: a chat reads it instead of the text's names (absent, or of another text: read then).
+   */
+  spouseReading?: StoredSpouseReading;
   createdAt: string;
   /** When the entry was last edited (absent: never). */
   updatedAt?: string;

@@ -7,6 +7,7 @@ import { answersInOrder } from './character.js';
 import { allQuestions } from './questions.js';
 import type { AnswerRecord, JournalEntry, MediaRecord } from './records.js';
 import type { SourceDoc } from './retrieval.js';
+import { storedSpouseReading } from './spouse.js';
 
 const QUESTIONS = new Map(allQuestions().map((q) => [q.id, q]));
 
@@ -48,6 +49,7 @@ export function memoirDocs(input: {
       kind: 'journal',
       text: e.content,
       context: [e.promptUsed ?? '', dateWords(e.createdAt)].join(' '),
+      spouse: storedSpouseReading(e.spouseReading),
     });
   // In questionnaire order, whatever order the engine keeps: equal scores then cite the earlier question first.
   for (const x of answersInOrder(input.answers))

@@ -15,12 +15,11 @@
 import type { Intent } from './intents.js';
 import { cosine } from './embeddings.js';
 import { isPersonNoun } from './lexicon.js';
-import { holdNames } from './names.js';
 import { parseQuestion, type Query, stemOf, WEIGHT } from './question.js';
 import { holdInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
 import { isStopword } from './stop-words.js';
-import { spouseOf, spouseTexts } from './spouse.js';
+import { holdSpouse, type StoredSpouseReading, spouseOf } from './spouse.js';
 import { sentences, words } from './text.js';
 
 export { parseQuestion, type Query, stemOf } from './question.js';
@@ -38,6 +37,8 @@ export interface SourceDoc {
   /** The questionnaire category (answers) or "profile". */
   category?: string;
   questionId?: string;
+  /** What the text says of the owner's spouse, as its record stored it (./spouse.ts): not read again when current. */
+  spouse?: StoredSpouseReading | undefined;
 }
 
 export interface Passage {
@@ -97,13 +98,13 @@ export function searchTextReadings(): number {
 }
 
 /**
- * Before a search of `docs`: what it reads of their texts and not kept yet (passages and stems, and the names
- * `spouseName` reads), read in the memoir's reading thread (./reading-pool.ts) and held kept until the function it
+ * Before a search of `docs`: what it reads of their texts and not kept yet (passages and stems, and what `spouseOf`
+ * reads of each), read in the memoir's reading thread (./reading-pool.ts) and held kept until the function it
  * resolves with is called (in a `finally`), so that the search itself, synchronous, holds this thread only for the
  * scoring.
  */
 export async function holdSearch(docs: readonly SourceDoc[]): Promise<() => void> {
-  const releaseNames = await holdNames(spouseTexts(docs));
+  const releaseSpouse = await holdSpouse(docs);
   try {
     const releasePassages = await holdInThread<Windows>(
       'windows',
@@ -111,11 +112,11 @@ export async function holdSearch(docs: readonly SourceDoc[]): Promise<() => void
       docs.map((d) => d.text),
     );
     return () => {
-      releaseNames();
+      releaseSpouse();
       releasePassages();
     };
   } catch (err) {
-    releaseNames();
+    releaseSpouse();
     throw err;
   }
 }

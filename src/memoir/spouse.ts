@@ -2,9 +2,17 @@
  * Who the memoir's owner was married to, as the memoir says it: the name it uses for the husband or wife, and whether
  * that is a man or a woman. An heir's "Grandad" is the owner's husband when the owner is a grandmother, and the owner
  * himself when the owner is a grandfather (then "Grandma" is his wife); the memoir's own words tell which.
+ *
+ * What it takes from each text (people named in sentences about marrying, "my husband", the sexes of first names) is
+ * read once per text (`readSpouse`) and kept by the text's digest (`keptSpouse`): a few hundred bytes a text, so a
+ * very long memoir is kept whole, and a chat's question does not hand every text to the tagger again once the names
+ * cache (./names.ts, bounded by the texts' length) has put them out. Only the sums are made at each question.
  */
+import { createHash } from 'node:crypto';
 import { GRANDPARENTS } from './intents.js';
-import { namesIn } from './names.js';
+import { holdNames, namesIn } from './names.js';
+import { holdInThread } from './reading-pool.js';
+import { TextCache } from './text-cache.js';
 import { sentences, words } from './text.js';
 
 /** What is read of a memoir's text (./retrieval.ts's SourceDoc has these and more). */
@@ -20,6 +28,21 @@ export interface Spouse {
   sex?: 'male' | 'female';
 }
 
+/** What one text says of the owner's husband or wife, before the owner's own names are set aside. */
+export interface SpouseReading {
+  /** The names the text gives the writer's husband or wife ("my husband Frank"). */
+  kin: string[];
+  /** The weight of what the text says of the spouse's sex: "my husband" (3 to male), "the grandkids call me Nana". */
+  said: { male: number; female: number };
+  /**
+   * Each sentence about marrying: the single names of people in it and, for a sentence in the first person, those of
+   * the sentences just before it (which count when it names nobody but the owner).
+   */
+  marriages: Array<{ named: string[]; before?: string[] }>;
+  /** The people whose first name the tagger knows as a man's or a woman's. */
+  sexes: { male: string[]; female: string[] };
+}
+
 /** What the owner's grandchildren call them: "call me Nana", "calls me Dadaji", "I am their Oma". */
 const CALLED = /\b(?:calls? me|called me|I am (?:their|your)|I'm (?:their|your)) (\p{L}+)/giu;
 const MARRIAGE = /\b(married|marry|wedding|husband|wife|proposed|engaged|honeymoon)\b/i;
@@ -32,35 +55,129 @@ const FIRST_PERSON = /\b(I|me|my|we|us|our)\b/i;
 /** A sentence about marrying that names nobody ("We were married at St Aidan's") speaks of those just named. */
 const BEFORE = 2;
 
-interface Source {
-  text: string;
-  marriage: boolean;
-  /** For a sentence about marrying: the sentences before it in the same text. */
-  before: string[];
+/** The names of people in `text` that may be the spouse: single names ("Frank", not "my mother" or "Mrs Dunn"). */
+function singleNames(text: string): string[] {
+  return namesIn(text).people.filter((p) => !p.startsWith('my ') && !p.includes(' '));
 }
 
-/** What `spouseOf` reads names in: every text but the profile, and its sentences about marrying with those before. */
-function* spouseSources(docs: readonly SourceDoc[]): Generator<Source> {
-  for (const d of docs) {
-    if (d.kind === 'profile') continue;
-    yield { text: d.text, marriage: false, before: [] };
-    const all = sentences(d.text);
-    for (let i = 0; i < all.length; i++) {
-      if (MARRIAGE.test(all[i]!))
-        yield { text: all[i]!, marriage: true, before: all.slice(Math.max(0, i - BEFORE), i) };
-    }
+/** What `text` (not the profile) says of the owner's spouse, read by the tagger (./names.ts): no cache. */
+export function readSpouse(text: string): SpouseReading {
+  const names = namesIn(text);
+  const said = { male: 0, female: 0 };
+  said.male += (text.match(/\bmy (?:late |dear )?(?:husband|hubby)\b/gi) ?? []).length * 3;
+  said.female += (text.match(/\bmy (?:late |dear )?wife\b/gi) ?? []).length * 3;
+  // "The grandkids call me Vovó", "Harry's kids call me Dadaji": the owner is that grandparent, the spouse the other.
+  for (const m of text.matchAll(CALLED)) {
+    const role = GRANDPARENTS[m[1]!.toLowerCase()];
+    if (role === 'grandfather') said.female += 3;
+    if (role === 'grandmother') said.male += 3;
+  }
+  const marriages: SpouseReading['marriages'] = [];
+  const all = sentences(text);
+  for (let i = 0; i < all.length; i++) {
+    const sentence = all[i]!;
+    if (!MARRIAGE.test(sentence)) continue;
+    const named = singleNames(sentence);
+    marriages.push(
+      FIRST_PERSON.test(sentence)
+        ? { named, before: all.slice(Math.max(0, i - BEFORE), i).flatMap(singleNames) }
+        : { named },
+    );
+  }
+  return {
+    kin: names.kin.filter((k) => k.relation === 'husband' || k.relation === 'wife').map((k) => k.name),
+    said,
+    marriages,
+    sexes: names.sexes,
+  };
+}
+
+/** The version of `readSpouse`: a change to what it reads makes the readings kept and stored of older ones unused. */
+const READING_VERSION = 1;
+/** A text's key in `keptSpouse` and in a stored reading: its digest with the version, not the text itself. */
+export const spouseKeyOf = (text: string) =>
+  createHash('sha1').update(`${READING_VERSION}\n`).update(text).digest('base64');
+const KEY_CHARS = spouseKeyOf('').length;
+/** The readings kept, by their key: 200,000 texts (some 60 MB at most). */
+export const keptSpouse = new TextCache<SpouseReading>(200_000 * KEY_CHARS);
+let readings = 0;
+
+/** How many texts' spouse readings were made in this thread (not kept, not prepared): for tests of the cache. */
+export function spouseReadings(): number {
+  return readings;
+}
+
+function readingOf(text: string): SpouseReading {
+  return keptSpouse.remember(spouseKeyOf(text), () => {
+    readings++;
+    return readSpouse(text);
+  });
+}
+
+/** A reading as a record keeps it with its text (a journal entry's `spouseReading`): `of` is the text's key. */
+export interface StoredSpouseReading {
+  of: string;
+  reading: SpouseReading;
+}
+
+const isNames = (x: unknown) => Array.isArray(x) && x.every((n) => typeof n === 'string');
+
+/** `value` as a stored reading, when it is one (of this version or not); else undefined. */
+export function storedSpouseReading(value: unknown): StoredSpouseReading | undefined {
+  const v = value as Partial<StoredSpouseReading> | undefined;
+  const r = v?.reading;
+  const whole =
+    typeof v?.of === 'string' &&
+    r !== undefined &&
+    isNames(r.kin) &&
+    typeof r.said?.male === 'number' &&
+    typeof r.said.female === 'number' &&
+    Array.isArray(r.marriages) &&
+    r.marriages.every((m) => isNames(m?.named) && (m.before === undefined || isNames(m.before))) &&
+    isNames(r.sexes?.male) &&
+    isNames(r.sexes?.female);
+  return whole ? (v as StoredSpouseReading) : undefined;
+}
+
+/** The reading of `text` (not empty), made in the memoir's reading thread, for a record to store with the text. */
+export async function spouseReadingFor(text: string): Promise<StoredSpouseReading> {
+  const release = await holdInThread<SpouseReading>('spouse', keptSpouse, [text], spouseKeyOf);
+  try {
+    const of = spouseKeyOf(text);
+    return { of, reading: keptSpouse.get(of) ?? readingOf(text) };
+  } finally {
+    release();
   }
 }
 
-/** The texts `spouseOf` reads names in, for a search to read beforehand (./retrieval.ts, `holdSearch`). */
-export function spouseTexts(docs: readonly SourceDoc[]): string[] {
-  const profile = docs.find((d) => d.kind === 'profile');
-  return [...(profile ? [profile.text] : []), ...Array.from(spouseSources(docs), (s) => [s.text, ...s.before]).flat()];
-}
-
-/** The names of people in `text` that may be the spouse: single names, not the owner's own. */
-function candidates(text: string, own: ReadonlySet<string>): string[] {
-  return namesIn(text).people.filter((p) => !p.startsWith('my ') && !p.includes(' ') && !own.has(p.toLowerCase()));
+/**
+ * Before `spouseOf(docs)`: the readings of their texts that are not kept yet taken from their records (those stored
+ * for the same text) or else made in the memoir's reading thread (./reading-pool.ts), and all of them held until the
+ * function it resolves with is called (in a `finally`). The profile's names are held with them: `spouseOf` reads the
+ * owner's own name in it.
+ */
+export async function holdSpouse(
+  docs: ReadonlyArray<SourceDoc & { spouse?: StoredSpouseReading | undefined }>,
+): Promise<() => void> {
+  const keys = new Map<string, string>();
+  for (const d of docs) {
+    if (d.kind === 'profile' || d.text.length === 0) continue;
+    const key = spouseKeyOf(d.text);
+    keys.set(d.text, key);
+    if (d.spouse?.of === key && keptSpouse.get(key) === undefined) keptSpouse.set(key, d.spouse.reading);
+  }
+  // Held before anything else can run (the hold is made before the first await), so none of those just set is put out.
+  const releaseReadings = await holdInThread<SpouseReading>('spouse', keptSpouse, keys.keys(), (t) => keys.get(t)!);
+  try {
+    const releaseNames = await holdNames(docs.filter((d) => d.kind === 'profile').map((d) => d.text));
+    return () => {
+      releaseNames();
+      releaseReadings();
+    };
+  } catch (err) {
+    releaseReadings();
+    throw err;
+  }
 }
 
 /**
@@ -75,25 +192,20 @@ function candidates(text: string, own: ReadonlySet<string>): string[] {
 export function spouseOf(docs: readonly SourceDoc[]): Spouse {
   const profile = docs.find((d) => d.kind === 'profile')?.text ?? '';
   const own = new Set(words(profile));
+  const notOwn = (p: string) => !own.has(p.toLowerCase());
   const counts = new Map<string, number>();
+  const count = (name: string, n: number) => counts.set(name, (counts.get(name) ?? 0) + n);
   const said = { male: 0, female: 0 };
-  for (const { text, marriage, before } of spouseSources(docs)) {
-    if (!marriage) {
-      for (const k of namesIn(text).kin)
-        if (k.relation === 'husband' || k.relation === 'wife') counts.set(k.name, (counts.get(k.name) ?? 0) + 2);
-      said.male += (text.match(/\bmy (?:late |dear )?(?:husband|hubby)\b/gi) ?? []).length * 3;
-      said.female += (text.match(/\bmy (?:late |dear )?wife\b/gi) ?? []).length * 3;
-      // "The grandkids call me Vovó", "Harry's kids call me Dadaji": the owner is that grandparent, the spouse the other.
-      for (const m of text.matchAll(CALLED)) {
-        const role = GRANDPARENTS[m[1]!.toLowerCase()];
-        if (role === 'grandfather') said.female += 3;
-        if (role === 'grandmother') said.male += 3;
-      }
-      continue;
+  const read = docs.filter((d) => d.kind !== 'profile').map((d) => readingOf(d.text));
+  for (const r of read) {
+    for (const name of r.kin) count(name, 2);
+    said.male += r.said.male;
+    said.female += r.said.female;
+    for (const m of r.marriages) {
+      let named = m.named.filter(notOwn);
+      if (named.length === 0 && m.before) named = [...new Set(m.before.filter(notOwn))];
+      for (const p of named) count(p, 1);
     }
-    let named = candidates(text, own);
-    if (named.length === 0 && FIRST_PERSON.test(text)) named = [...new Set(before.flatMap((s) => candidates(s, own)))];
-    for (const p of named) counts.set(p, (counts.get(p) ?? 0) + 1);
   }
   const [first, second] = [...counts.entries()].sort((a, b) => b[1] - a[1]);
   const name = first && first[1] >= 2 && (!second || first[1] > second[1]) ? first[0] : undefined;
@@ -102,7 +214,7 @@ export function spouseOf(docs: readonly SourceDoc[]): Spouse {
   said.male += owner.female.length > 0 ? 2 : 0;
   if (name) {
     countPronouns(docs, name, said);
-    const known = docs.map((d) => namesIn(d.text).sexes);
+    const known = [owner, ...read.map((r) => r.sexes)];
     if (known.some((k) => k.male.includes(name))) said.male += 2;
     if (known.some((k) => k.female.includes(name))) said.female += 2;
   }
@@ -119,7 +231,8 @@ export function spouseOf(docs: readonly SourceDoc[]): Spouse {
 function countPronouns(docs: readonly SourceDoc[], name: string, said: { male: number; female: number }): void {
   const named = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`);
   for (const d of docs) {
-    if (d.kind === 'profile') continue;
+    // Most texts do not hold the name at all: not split into sentences for nothing.
+    if (d.kind === 'profile' || !d.text.includes(name)) continue;
     const all = sentences(d.text);
     for (let i = 0; i < all.length; i++) {
       const at = all[i]!.search(named);

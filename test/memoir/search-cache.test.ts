@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keptNames, namesReadings } from '../../src/memoir/names.js';
+import { textsReadInThread } from '../../src/memoir/reading-pool.js';
 import {
   holdSearch,
   keptPassages,
@@ -7,6 +8,7 @@ import {
   searchTextReadings,
   type SourceDoc,
 } from '../../src/memoir/retrieval.js';
+import { keptSpouse, spouseOf, spouseReadings } from '../../src/memoir/spouse.js';
 import { ticker } from '../support/loop.js';
 import { withReadingCaches } from '../support/reading-caches.js';
 
@@ -46,15 +48,18 @@ describe("the memoir search's kept passages", () => {
       kind: 'journal',
       text: `On day ${i} my wife Margaret and I married again in Whitby. We grew leeks on the allotment at Roundhay.`,
     }));
-    const [texts, names] = [searchTextReadings(), namesReadings()];
+    const counts = () => [searchTextReadings(), namesReadings(), spouseReadings()];
+    const before = counts();
     const turns = ticker();
     const release = await holdSearch(many);
     expect(turns.stop()).toBeGreaterThan(0);
     const found = searchMemoir(many, 'Who grew leeks with Margaret?');
+    const spouse = spouseOf(many);
     release();
     expect(found.answered).toBe(true);
-    expect([searchTextReadings(), namesReadings()]).toEqual([texts, names]);
-    expect([keptPassages.heldCount, keptNames.heldCount]).toEqual([0, 0]);
+    expect(spouse).toEqual({ name: 'Margaret', sex: 'female' });
+    expect(counts()).toEqual(before);
+    expect([keptPassages.heldCount, keptNames.heldCount, keptSpouse.heldCount]).toEqual([0, 0, 0]);
   });
 
   it('holds the passages it made while the search runs, past the bound and whatever else is searched', async () => {
@@ -74,6 +79,32 @@ describe("the memoir search's kept passages", () => {
       release();
       expect(keptPassages.chars).toBeLessThanOrEqual(keptPassages.maxChars);
       expect([keptPassages.heldCount, keptNames.heldCount]).toEqual([0, 0]);
+    });
+  });
+
+  it("keeps what each text says of the owner's spouse once read, though the names cache has put the texts out", async () => {
+    const many: SourceDoc[] = Array.from({ length: 80 }, (_, i) => ({
+      id: `jrn_spouse${i}`,
+      kind: 'journal',
+      text: `Spring ${i}: my husband Alfred and I were married again at Kirkstall, and he planted roses for me.`,
+    }));
+    (await holdSearch(many))();
+    const chars = many.reduce((n, d) => n + d.text.length, 0);
+    await withReadingCaches(Math.floor(chars / 4), async () => {
+      const before = ['names', 'spouse', 'windows'].map((t) => textsReadInThread(t as 'names'));
+      const [names, spouseRead] = [namesReadings(), spouseReadings()];
+      const release = await holdSearch(many);
+      const spouse = spouseOf(many);
+      const found = searchMemoir(many, 'Where was I married?');
+      release();
+      expect(spouse).toEqual({ name: 'Alfred', sex: 'male' });
+      expect(found.answered).toBe(true);
+      const after = ['names', 'spouse', 'windows'].map((t) => textsReadInThread(t as 'names'));
+      // The passages a quarter of the memoir's length keeps are read again; nothing of the spouse is, nor any names.
+      expect(after[0]).toBe(before[0]);
+      expect(after[1]).toBe(before[1]);
+      expect(after[2]!).toBeGreaterThan(before[2]!);
+      expect([namesReadings(), spouseReadings()]).toEqual([names, spouseRead]);
     });
   });
 });

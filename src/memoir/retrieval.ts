@@ -131,22 +131,58 @@ export function windowsWithTerms(text: string): Windows {
   });
 }
 
-function unitsOf(docs: readonly SourceDoc[]): Unit[] {
-  return docs.flatMap((doc) => {
+/** A record's passages: one group of units, with what the search reads of the record as a whole. */
+interface Group {
+  doc: SourceDoc;
+  units: Unit[];
+  /** How many of the record's passages hold each stem. */
+  stems: ReadonlyMap<string, number>;
+  context: ReadonlySet<string>;
+}
+
+/** How many of a text's passages hold each stem, made once per passages kept (a text read again gets them again). */
+const stemCounts = new WeakMap<Windows, ReadonlyMap<string, number>>();
+
+function stemsOf(windows: Windows): ReadonlyMap<string, number> {
+  let counts = stemCounts.get(windows);
+  if (!counts) {
+    const made = new Map<string, number>();
+    for (const w of windows) for (const t of w.terms.keys()) made.set(t, (made.get(t) ?? 0) + 1);
+    stemCounts.set(windows, made);
+    counts = made;
+  }
+  return counts;
+}
+
+/** The memoir's passages, record by record. */
+function groupsOf(docs: readonly SourceDoc[]): Group[] {
+  return docs.map((doc) => {
     const context = contexts.remember(doc.context ?? '', () => new Set(termsOf(doc.context ?? '')));
     const windows = keptPassages.remember(doc.text, () => {
       searchReadings++;
       return windowsWithTerms(doc.text);
     });
-    return windows.map((w) => ({ doc, ...w, context }));
+    return { doc, units: windows.map((w) => ({ doc, ...w, context })), stems: stemsOf(windows), context };
   });
 }
 
-function idfTable(units: readonly Unit[]): (stem: string) => number {
-  const df = new Map<string, number>();
-  for (const u of units) for (const t of u.terms.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-  const n = units.length;
-  return (stem) => Math.log(1 + (n - (df.get(stem) ?? 0) + 0.5) / ((df.get(stem) ?? 0) + 0.5));
+/**
+ * The idf of a stem over every passage of the memoir, made for the stems a question asks about only (summed record by
+ * record, not passage by passage), each once.
+ */
+function idfTable(groups: readonly Group[]): (stem: string) => number {
+  const n = groups.reduce((sum, g) => sum + g.units.length, 0);
+  const known = new Map<string, number>();
+  return (stem) => {
+    let idf = known.get(stem);
+    if (idf === undefined) {
+      let df = 0;
+      for (const g of groups) df += g.stems.get(stem) ?? 0;
+      idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      known.set(stem, idf);
+    }
+    return idf;
+  };
 }
 
 function boostOf(u: Unit, intents: readonly Intent[]): number {
@@ -164,13 +200,17 @@ interface Scored {
   evidence: number;
 }
 
-function scoreUnits(units: readonly Unit[], q: Query): Scored[] {
-  const idf = idfTable(units);
+/** Every passage's score, in the memoir's order. */
+function scoreUnits(groups: readonly Group[], q: Query, idf: (stem: string) => number): Scored[] {
+  const units = groups.flatMap((g) => g.units);
   // An age asked for counts as a word of the question that the passages giving an age hold, as rare as they are.
   const ageWeight = q.age ? rarity(units, (u) => AGE.test(u.text)) : 0;
   // A question about someone's work counts a trade the passage gives ("He was a firefighter") as one of its words.
   const tradeWeight = q.trade ? WEIGHT.intent * rarity(units, (u) => givesTrade(u.text)) : 0;
   const avg = units.reduce((s, u) => s + u.length, 0) / Math.max(1, units.length);
+  // A question that is all its intent ("Is there anything you still want to do?") is answered by the questionnaire's
+  // answer to the question the intent names, whatever its words.
+  const allIntent = q.own.every((s) => q.intentStems.has(s));
   return units.map((unit) => {
     let score = 0;
     for (const t of q.terms) {
@@ -181,13 +221,16 @@ function scoreUnits(units: readonly Unit[], q: Query): Scored[] {
     if (q.age && AGE.test(unit.text)) score += ageWeight;
     if (tradeWeight > 0 && givesTrade(unit.text)) score += tradeWeight;
     const evidence = score;
-    // A question that is all its intent ("Is there anything you still want to do?") is answered by the questionnaire's
-    // answer to the question the intent names, whatever its words.
-    const named =
-      q.own.every((s) => q.intentStems.has(s)) &&
-      q.intents.some((i) => unit.doc.questionId && i.questions?.includes(unit.doc.questionId));
+    const named = allIntent && q.intents.some((i) => unit.doc.questionId && i.questions?.includes(unit.doc.questionId));
     return { unit, score: score > 0 || named ? score + boostOf(unit, q.intents) : 0, evidence };
   });
+}
+
+/** Best first; equal scores in the memoir's order (what a stable sort of them all gives, the many zeros left as they are). */
+function bestFirst<T extends { score: number }>(scored: readonly T[]): T[] {
+  const positive = scored.filter((s) => s.score > 0);
+  const rest = scored.filter((s) => !(s.score > 0));
+  return [...positive.sort((a, b) => b.score - a.score), ...rest];
 }
 
 const AMOUNT =
@@ -307,10 +350,11 @@ function passagesOf(scored: ReadonlyArray<{ unit: Unit; score: number }>, limit:
 
 /** The lexical scoring of every passage, best first, and whether one of the top ones covers the question. */
 function lexical(docs: readonly SourceDoc[], question: string) {
-  const units = unitsOf(docs);
+  const groups = groupsOf(docs);
   const q = parseQuestion(question, spouseOf(docs));
-  const scored = scoreUnits(units, q).sort((a, b) => b.score - a.score);
-  const idf = idfTable(units);
+  const idf = idfTable(groups);
+  const inOrder = scoreUnits(groups, q, idf);
+  const scored = bestFirst(inOrder);
   const answered = scored
     .slice(0, 3)
     .some(
@@ -320,7 +364,7 @@ function lexical(docs: readonly SourceDoc[], question: string) {
         (!q.amount || AMOUNT.test(s.unit.text)) &&
         (!q.age || AGE.test(s.unit.text)),
     );
-  return { units, scored, answered };
+  return { units: inOrder.map((s) => s.unit), scored, answered };
 }
 
 /** The passages that answer `question`, best first, one per record, at most `limit`; none below the threshold. */

@@ -12,7 +12,11 @@
  *   quarter of the memoir. Baseline: the same cold reading of people and places done in the calling thread, as it was
  *   before it moved to a worker.
  *
- *   npx tsx bench/memoir.ts [character] [text] [voice] [stalls]     (all four without arguments)
+ * - a chat in a long memoir: LONG_ENTRIES entries of some 2 kB, the first question after a start (nothing of the
+ *   memoir read in this process) when the entries carry what they say of the spouse (read as they were written), and
+ *   the next questions. Baseline: the same first question over the same entries without it (as written before).
+ *
+ *   npx tsx bench/memoir.ts [character] [text] [voice] [stalls] [long]     (all five without arguments)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -23,6 +27,9 @@ import { accountStore } from '../src/accounts/tenancy.js';
 import { STORE_INDEXES } from '../src/app.js';
 import type { Clock } from '../src/core/clock.js';
 import { prepareChat } from '../src/memoir/agent.js';
+import { keptNames } from '../src/memoir/names.js';
+import { keptPassages } from '../src/memoir/retrieval.js';
+import { keptSpouse, spouseReadingFor, type StoredSpouseReading } from '../src/memoir/spouse.js';
 import { characterCountsId } from '../src/memoir/counting.js';
 import { addJournalEntry } from '../src/memoir/memoir.js';
 import { insights } from '../src/memoir/views.js';
@@ -236,6 +243,7 @@ export async function benchMemoir(parts: readonly string[] = []): Promise<void> 
   if (wanted('text')) await benchTextGuard();
   if (wanted('voice')) await benchVoice();
   if (wanted('stalls')) await benchStalls();
+  if (wanted('long')) await benchLongMemoir();
 }
 
 // ---------------------------------------------------------------------------
@@ -318,6 +326,81 @@ async function benchStalls(): Promise<void> {
       line('insights, again', await held(() => insights(c, owners[2]!)));
       line('chat search, caches a quarter', await held(() => prepareChat(c, owners[2]!, 'What did my mother cook?')));
     });
+  } finally {
+    await raw.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// A chat in a long memoir
+
+const LONG_ENTRIES = 1000;
+
+/** As after a start: nothing of any text kept in this process. */
+function forgetReadings(): void {
+  for (const cache of [keptSpouse, keptNames, keptPassages]) {
+    const bound = cache.maxChars;
+    cache.resize(0);
+    cache.resize(bound);
+  }
+}
+
+async function benchLongMemoir(): Promise<void> {
+  console.log(`\n== memoir: a chat in a memoir of ${LONG_ENTRIES} entries of some 2 kB ==`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-memoir-'));
+  const raw = await openLowdbStore({ dataDir: dir, indexes: STORE_INDEXES });
+  try {
+    const parts = storyEntries(LONG_ENTRIES * 5);
+    const texts = Array.from({ length: LONG_ENTRIES }, (_, i) => parts.slice(i * 5, i * 5 + 5).join(' '));
+    const chars = texts.reduce((n, t) => n + t.length, 0);
+    const t = performance.now();
+    // One at a time, as entries are written (the reading thread's queue takes a hundred jobs an account at most).
+    const readings: StoredSpouseReading[] = [];
+    for (const text of texts) readings.push(await spouseReadingFor(text));
+    const writing = performance.now() - t;
+    const owners = ['acct_BENCHLONGMEMOIRBEFORE0000000', 'acct_BENCHLONGMEMOIRSTORED0000000'] as const;
+    for (const [o, ownerId] of owners.entries()) {
+      await accountStore(raw, ownerId).transact(async (tx) => {
+        for (const [i, content] of texts.entries()) {
+          const at = Date.UTC(2026, 0, 1) + i * 60_000;
+          const entry: JournalEntry = {
+            id: memoirId('jrn', at),
+            ownerId,
+            authorKey: 'bench',
+            content,
+            mood: null,
+            promptUsed: null,
+            ...(o === 1 ? { spouseReading: readings[i]! } : {}),
+            createdAt: new Date(at).toISOString(),
+          };
+          await tx.put(MEMOIR_JOURNAL, entry);
+        }
+      });
+    }
+    const ask = (ownerId: string, question: string) =>
+      held(() => prepareChat(accountStore(raw, ownerId), ownerId, question));
+    forgetReadings();
+    const before = await ask(owners[0], 'Where did I travel with Maria?');
+    forgetReadings();
+    const first = await ask(owners[1], 'Where did I travel with Maria?');
+    const next = [
+      await ask(owners[1], 'What did my mother cook?'),
+      await ask(owners[1], 'When did I move to Porto?'),
+      await ask(owners[1], 'How did you meet Grandad?'),
+    ];
+    const line = (label: string, r: { ms: number; longest: number }) =>
+      console.log(
+        `  ${label.padEnd(46)} ${fmt(r.ms, 0).padStart(6)} ms = ${fmt(r.ms / before.ms, 3)}x the baseline, ` +
+          `the event loop held at most ${fmt(r.longest, 0)} ms`,
+      );
+    console.log(
+      `  ${fmt(chars / 1e6, 2)}M characters; reading what the entries say of the spouse as they are written: ` +
+        `${fmt(writing / LONG_ENTRIES, 1)} ms an entry, off the main thread`,
+    );
+    line('baseline: first question, entries without it', before);
+    line('first question after a start', first);
+    for (const r of next) line('a next question', r);
   } finally {
     await raw.close();
     await rm(dir, { recursive: true, force: true });

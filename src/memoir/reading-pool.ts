@@ -6,10 +6,10 @@
  * READ_JOB_CHARS characters, one at a time, so that the pool's fair queue serves other accounts between them.
  */
 import { singleWorkerPool } from '../core/task-module.js';
-import type { tasks } from './reading-tasks.js';
 import type { TextCache } from './text-cache.js';
 
-type ReadingTask = keyof typeof tasks;
+/** The tasks of ./reading-tasks.ts (named here, not imported: that module imports those that call this one). */
+type ReadingTask = 'names' | 'windows' | 'spouse';
 
 /** Characters of text one job takes at most (a few hundred milliseconds of reading). */
 export const READ_JOB_CHARS = 50_000;

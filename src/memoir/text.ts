@@ -230,6 +230,8 @@ export const valuesIn = (texts: readonly string[], limit: number = RANK_LIMITS.v
   ranked(lexiconCounts(VALUES, texts), limit);
 export const themesIn = (texts: readonly string[], limit: number = RANK_LIMITS.themes) =>
   ranked(lexiconCounts(THEMES, texts), limit);
+/** How often one text touches each theme (what `themesIn` sums over texts). */
+export const themeCountsOf = (text: string) => lexiconCountsOf(THEMES, text);
 /** The themes one text touches, ordered by weight. */
 export const themesOf = (text: string) => themesIn([text]).map((t) => t.name);
 

@@ -39,7 +39,7 @@ import {
 import { withModelPlace } from './model-calls.js';
 import { memoirDocs } from './retrieval-docs.js';
 import type { Embedder } from './embeddings.js';
-import { holdSearch, searchMemoir, searchMemoirWithEmbeddings, type Passage } from './retrieval.js';
+import { holdSearch, searchMemoirInTurns, searchMemoirWithEmbeddings, type Passage } from './retrieval.js';
 import { isStopword } from './stop-words.js';
 import { sentences, words } from './text.js';
 
@@ -236,7 +236,7 @@ export async function prepareChat(
   try {
     const found = embedder
       ? await searchMemoirWithEmbeddings(docs, question, (texts) => embedder.embed(texts))
-      : searchMemoir(docs, question);
+      : await searchMemoirInTurns(docs, question);
     return { profile, passages: found.passages };
   } finally {
     release();

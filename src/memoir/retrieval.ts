@@ -19,8 +19,9 @@ import { parseQuestion, type Query, stemOf, WEIGHT } from './question.js';
 import { holdInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
 import { isStopword } from './stop-words.js';
-import { holdSpouse, type StoredSpouseReading, spouseOf } from './spouse.js';
+import { holdSpouse, type StoredSpouseReading, spouseSteps } from './spouse.js';
 import { sentences, words } from './text.js';
+import { atOnce, inTurns, SLICE, type Steps } from './turns.js';
 
 export { parseQuestion, type Query, stemOf } from './question.js';
 
@@ -155,15 +156,23 @@ function stemsOf(windows: Windows): ReadonlyMap<string, number> {
 }
 
 /** The memoir's passages, record by record. */
-function groupsOf(docs: readonly SourceDoc[]): Group[] {
-  return docs.map((doc) => {
+function* groupsOf(docs: readonly SourceDoc[]): Steps<Group[]> {
+  const groups: Group[] = [];
+  let made = 0;
+  for (const doc of docs) {
     const context = contexts.remember(doc.context ?? '', () => new Set(termsOf(doc.context ?? '')));
     const windows = keptPassages.remember(doc.text, () => {
       searchReadings++;
       return windowsWithTerms(doc.text);
     });
-    return { doc, units: windows.map((w) => ({ doc, ...w, context })), stems: stemsOf(windows), context };
-  });
+    groups.push({ doc, units: windows.map((w) => ({ doc, ...w, context })), stems: stemsOf(windows), context });
+    made += windows.length;
+    if (made >= SLICE) {
+      made = 0;
+      yield;
+    }
+  }
+  return groups;
 }
 
 /**
@@ -201,17 +210,18 @@ interface Scored {
 }
 
 /** Every passage's score, in the memoir's order. */
-function scoreUnits(groups: readonly Group[], q: Query, idf: (stem: string) => number): Scored[] {
+function* scoreUnits(groups: readonly Group[], q: Query, idf: (stem: string) => number): Steps<Scored[]> {
   const units = groups.flatMap((g) => g.units);
   // An age asked for counts as a word of the question that the passages giving an age hold, as rare as they are.
-  const ageWeight = q.age ? rarity(units, (u) => AGE.test(u.text)) : 0;
+  const ageWeight = q.age ? yield* rarity(units, (u) => AGE.test(u.text)) : 0;
   // A question about someone's work counts a trade the passage gives ("He was a firefighter") as one of its words.
-  const tradeWeight = q.trade ? WEIGHT.intent * rarity(units, (u) => givesTrade(u.text)) : 0;
+  const tradeWeight = q.trade ? WEIGHT.intent * (yield* rarity(units, (u) => givesTrade(u.text))) : 0;
   const avg = units.reduce((s, u) => s + u.length, 0) / Math.max(1, units.length);
   // A question that is all its intent ("Is there anything you still want to do?") is answered by the questionnaire's
   // answer to the question the intent names, whatever its words.
   const allIntent = q.own.every((s) => q.intentStems.has(s));
-  return units.map((unit) => {
+  const out: Scored[] = [];
+  for (const unit of units) {
     let score = 0;
     for (const t of q.terms) {
       const tf = unit.terms.get(t.stem) ?? (MONEY_STEMS.has(t.stem) && AMOUNT_IN_WORDS.test(unit.text) ? 1 : 0);
@@ -222,8 +232,10 @@ function scoreUnits(groups: readonly Group[], q: Query, idf: (stem: string) => n
     if (tradeWeight > 0 && givesTrade(unit.text)) score += tradeWeight;
     const evidence = score;
     const named = allIntent && q.intents.some((i) => unit.doc.questionId && i.questions?.includes(unit.doc.questionId));
-    return { unit, score: score > 0 || named ? score + boostOf(unit, q.intents) : 0, evidence };
-  });
+    out.push({ unit, score: score > 0 || named ? score + boostOf(unit, q.intents) : 0, evidence });
+    if (out.length % SLICE === 0) yield;
+  }
+  return out;
 }
 
 /** Best first; equal scores in the memoir's order (what a stable sort of them all gives, the many zeros left as they are). */
@@ -270,8 +282,12 @@ function givesTrade(text: string): boolean {
 }
 
 /** The idf of a word held by the passages `holds` picks: what a passage's age or trade weighs, as rare as it is. */
-function rarity(units: readonly Unit[], holds: (u: Unit) => boolean): number {
-  const df = units.filter(holds).length;
+function* rarity(units: readonly Unit[], holds: (u: Unit) => boolean): Steps<number> {
+  let df = 0;
+  for (let i = 0; i < units.length; i++) {
+    if (holds(units[i]!)) df++;
+    if ((i + 1) % SLICE === 0) yield;
+  }
   return Math.log(1 + (units.length - df + 0.5) / (df + 0.5));
 }
 
@@ -349,11 +365,11 @@ function passagesOf(scored: ReadonlyArray<{ unit: Unit; score: number }>, limit:
 }
 
 /** The lexical scoring of every passage, best first, and whether one of the top ones covers the question. */
-function lexical(docs: readonly SourceDoc[], question: string) {
-  const groups = groupsOf(docs);
-  const q = parseQuestion(question, spouseOf(docs));
+function* lexical(docs: readonly SourceDoc[], question: string) {
+  const groups = yield* groupsOf(docs);
+  const q = parseQuestion(question, yield* spouseSteps(docs));
   const idf = idfTable(groups);
-  const inOrder = scoreUnits(groups, q, idf);
+  const inOrder = yield* scoreUnits(groups, q, idf);
   const scored = bestFirst(inOrder);
   const answered = scored
     .slice(0, 3)
@@ -367,9 +383,8 @@ function lexical(docs: readonly SourceDoc[], question: string) {
   return { units: inOrder.map((s) => s.unit), scored, answered };
 }
 
-/** The passages that answer `question`, best first, one per record, at most `limit`; none below the threshold. */
-export function searchMemoir(docs: readonly SourceDoc[], question: string, limit = 3): Retrieval {
-  const { scored, answered } = lexical(docs, question);
+/** What a search answers from its lexical scoring. */
+function lexicalAnswer({ scored, answered }: { scored: Scored[]; answered: boolean }, limit: number): Retrieval {
   if (!answered) return { passages: [], answered: false };
   return {
     passages: passagesOf(
@@ -378,6 +393,19 @@ export function searchMemoir(docs: readonly SourceDoc[], question: string, limit
     ),
     answered: true,
   };
+}
+
+/** The passages that answer `question`, best first, one per record, at most `limit`; none below the threshold. */
+export function searchMemoir(docs: readonly SourceDoc[], question: string, limit = 3): Retrieval {
+  return lexicalAnswer(atOnce(lexical(docs, question)), limit);
+}
+
+/**
+ * `searchMemoir`, giving the event loop a turn between slices of the memoir's passages (./turns.ts): what a chat
+ * runs, so that a long memoir's search does not hold every other request for its whole length.
+ */
+export async function searchMemoirInTurns(docs: readonly SourceDoc[], question: string, limit = 3): Promise<Retrieval> {
+  return lexicalAnswer(await inTurns(lexical(docs, question)), limit);
 }
 
 /** How the lexical and the embedding scores are combined (each scaled to 0..1 first). */
@@ -404,7 +432,7 @@ export async function searchMemoirWithEmbeddings(
   embed: (texts: readonly string[]) => Promise<number[][]>,
   limit = 3,
 ): Promise<Retrieval> {
-  const { units, scored, answered } = lexical(docs, question);
+  const { units, scored, answered } = await inTurns(lexical(docs, question));
   if (units.length === 0) return { passages: [], answered: false };
   const vectors = await embed([question, ...units.map((u) => u.text)]);
   const [qv, ...uv] = vectors as [number[], ...number[][]];

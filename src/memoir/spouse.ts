@@ -14,6 +14,7 @@ import { holdNames, namesIn } from './names.js';
 import { holdInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
 import { sentences, words } from './text.js';
+import { atOnce, SLICE, SLICE_CHARS, type Steps } from './turns.js';
 
 /** What is read of a memoir's text (./retrieval.ts's SourceDoc has these and more). */
 interface SourceDoc {
@@ -190,13 +191,23 @@ export async function holdSpouse(
  * more than twice the other.
  */
 export function spouseOf(docs: readonly SourceDoc[]): Spouse {
+  return atOnce(spouseSteps(docs));
+}
+
+/** `spouseOf`, yielding between slices of the memoir's texts (./turns.ts). */
+export function* spouseSteps(docs: readonly SourceDoc[]): Steps<Spouse> {
   const profile = docs.find((d) => d.kind === 'profile')?.text ?? '';
   const own = new Set(words(profile));
   const notOwn = (p: string) => !own.has(p.toLowerCase());
   const counts = new Map<string, number>();
   const count = (name: string, n: number) => counts.set(name, (counts.get(name) ?? 0) + n);
   const said = { male: 0, female: 0 };
-  const read = docs.filter((d) => d.kind !== 'profile').map((d) => readingOf(d.text));
+  const read: SpouseReading[] = [];
+  for (const d of docs) {
+    if (d.kind === 'profile') continue;
+    read.push(readingOf(d.text));
+    if (read.length % SLICE === 0) yield;
+  }
   for (const r of read) {
     for (const name of r.kin) count(name, 2);
     said.male += r.said.male;
@@ -213,7 +224,7 @@ export function spouseOf(docs: readonly SourceDoc[]): Spouse {
   said.female += owner.male.length > 0 ? 2 : 0;
   said.male += owner.female.length > 0 ? 2 : 0;
   if (name) {
-    countPronouns(docs, name, said);
+    yield* countPronouns(docs, name, said);
     const known = [owner, ...read.map((r) => r.sexes)];
     if (known.some((k) => k.male.includes(name))) said.male += 2;
     if (known.some((k) => k.female.includes(name))) said.female += 2;
@@ -228,11 +239,17 @@ export function spouseOf(docs: readonly SourceDoc[]): Spouse {
 }
 
 /** Adds the pronouns of each sentence naming `name`, after the name, and of the sentence that follows it. */
-function countPronouns(docs: readonly SourceDoc[], name: string, said: { male: number; female: number }): void {
+function* countPronouns(docs: readonly SourceDoc[], name: string, said: { male: number; female: number }): Steps<void> {
   const named = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`);
+  let chars = 0;
   for (const d of docs) {
     // Most texts do not hold the name at all: not split into sentences for nothing.
     if (d.kind === 'profile' || !d.text.includes(name)) continue;
+    chars += d.text.length;
+    if (chars >= SLICE_CHARS) {
+      chars = 0;
+      yield;
+    }
     const all = sentences(d.text);
     for (let i = 0; i < all.length; i++) {
       const at = all[i]!.search(named);

@@ -5,6 +5,7 @@ import {
   holdSearch,
   keptPassages,
   searchMemoir,
+  searchMemoirInTurns,
   searchTextReadings,
   type SourceDoc,
 } from '../../src/memoir/retrieval.js';
@@ -106,5 +107,29 @@ describe("the memoir search's kept passages", () => {
       expect(after[2]!).toBeGreaterThan(before[2]!);
       expect([namesReadings(), spouseReadings()]).toEqual([names, spouseRead]);
     });
+  });
+
+  it('in a long memoir, gives the event loop turns while it scores, and answers as the search at once does', async () => {
+    const towns = ['Whitby', 'Filey', 'Leeds', 'Harrogate', 'Scarborough', 'Ripon'];
+    const long: SourceDoc[] = Array.from({ length: 600 }, (_, i) => ({
+      id: `jrn_long${i}`,
+      kind: 'journal',
+      text:
+        `Week ${i}: we drove to ${towns[i % 6]} in the old van. The children sang all the way. ` +
+        `Frank bought chips on the front. It rained by the harbour. We came home late and happy. ` +
+        (i === 417 ? 'That was the week Frank taught me to play the accordion.' : 'Nobody wanted to leave.'),
+    }));
+    const release = await holdSearch(long);
+    try {
+      const question = 'Who taught you the accordion?';
+      const whole = searchMemoir(long, question);
+      expect(whole.passages[0]?.id).toBe('jrn_long417');
+      const turns = ticker();
+      const inTurns = await searchMemoirInTurns(long, question);
+      expect(turns.stop()).toBeGreaterThan(0);
+      expect(inTurns).toEqual(whole);
+    } finally {
+      release();
+    }
   });
 });

@@ -27,9 +27,7 @@ import { accountStore } from '../src/accounts/tenancy.js';
 import { STORE_INDEXES } from '../src/app.js';
 import type { Clock } from '../src/core/clock.js';
 import { prepareChat } from '../src/memoir/agent.js';
-import { keptNames } from '../src/memoir/names.js';
-import { keptPassages } from '../src/memoir/retrieval.js';
-import { keptSpouse, spouseReadingFor, type StoredSpouseReading } from '../src/memoir/spouse.js';
+import { spouseReadingFor, type StoredSpouseReading } from '../src/memoir/spouse.js';
 import { characterCountsId } from '../src/memoir/counting.js';
 import { addJournalEntry } from '../src/memoir/memoir.js';
 import { insights } from '../src/memoir/views.js';
@@ -41,7 +39,7 @@ import { openPostgresStore } from '../src/store/postgres/index.js';
 import { answerQuestionnaireTool, createJournalEntryTool } from '../src/tools/memoir/journal.js';
 import { unstorableText } from '../src/tools/text-guard.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../test/support/engines.js';
-import { withReadingCaches } from '../test/support/reading-caches.js';
+import { forgetReadings, withReadingCaches } from '../test/support/reading-caches.js';
 import { fmt, isMain, median } from './util.js';
 
 // ---------------------------------------------------------------------------
@@ -336,15 +334,6 @@ async function benchStalls(): Promise<void> {
 // A chat in a long memoir
 
 const LONG_ENTRIES = 1000;
-
-/** As after a start: nothing of any text kept in this process. */
-function forgetReadings(): void {
-  for (const cache of [keptSpouse, keptNames, keptPassages]) {
-    const bound = cache.maxChars;
-    cache.resize(0);
-    cache.resize(bound);
-  }
-}
 
 async function benchLongMemoir(): Promise<void> {
   console.log(`\n== memoir: a chat in a memoir of ${LONG_ENTRIES} entries of some 2 kB ==`);

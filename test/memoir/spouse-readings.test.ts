@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareChat } from '../../src/memoir/agent.js';
 import { addJournalEntry, publicEntry, updateJournalEntry } from '../../src/memoir/memoir.js';
-import { keptNames, namesReadings } from '../../src/memoir/names.js';
+import { namesReadings } from '../../src/memoir/names.js';
 import { textsReadInThread } from '../../src/memoir/reading-pool.js';
 import { MEMOIR_JOURNAL, type JournalEntry } from '../../src/memoir/records.js';
-import { keptPassages } from '../../src/memoir/retrieval.js';
 import { memoirDocs } from '../../src/memoir/retrieval-docs.js';
 import { keptSpouse, spouseKeyOf, spouseOf, spouseReadings } from '../../src/memoir/spouse.js';
 import type { Store } from '../../src/store/port.js';
 import { FakeClock, tmpStore } from '../helpers.js';
+import { forgetReadings } from '../support/reading-caches.js';
 
 // What a journal entry says of the owner's husband or wife is read off the main thread as the entry is written and
 // stored with it: a chat's first question after a start reads it there instead of handing every text of the memoir
@@ -18,15 +18,6 @@ let store: Store;
 let cleanup: () => Promise<void>;
 beforeAll(async () => ({ store, cleanup } = await tmpStore()));
 afterAll(() => cleanup());
-
-/** As after a start: nothing of any text kept in this process. */
-function forgetReadings(): void {
-  for (const cache of [keptSpouse, keptNames, keptPassages]) {
-    const bound = cache.maxChars;
-    cache.resize(0);
-    cache.resize(bound);
-  }
-}
 
 const entriesOf = (ownerId: string) => store.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId);
 

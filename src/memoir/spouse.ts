@@ -14,7 +14,7 @@ import { holdNames, namesIn } from './names.js';
 import { holdInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
 import { sentences, words } from './text.js';
-import { atOnce, SLICE, SLICE_CHARS, type Steps } from './turns.js';
+import { atOnce, SLICE, SLICE_CHARS, SLICE_HASH_CHARS, type Steps, turn } from './turns.js';
 
 /** What is read of a memoir's text (./retrieval.ts's SourceDoc has these and more). */
 interface SourceDoc {
@@ -160,14 +160,25 @@ export async function spouseReadingFor(text: string): Promise<StoredSpouseReadin
 export async function holdSpouse(
   docs: ReadonlyArray<SourceDoc & { spouse?: StoredSpouseReading | undefined }>,
 ): Promise<() => void> {
+  // The texts' keys first, giving the event loop a turn now and then (a long memoir is tens of megabytes to digest).
   const keys = new Map<string, string>();
+  let chars = 0;
   for (const d of docs) {
-    if (d.kind === 'profile' || d.text.length === 0) continue;
-    const key = spouseKeyOf(d.text);
-    keys.set(d.text, key);
-    if (d.spouse?.of === key && keptSpouse.get(key) === undefined) keptSpouse.set(key, d.spouse.reading);
+    if (d.kind === 'profile' || d.text.length === 0 || keys.has(d.text)) continue;
+    keys.set(d.text, spouseKeyOf(d.text));
+    chars += d.text.length;
+    if (chars >= SLICE_HASH_CHARS) {
+      chars = 0;
+      await turn();
+    }
   }
-  // Held before anything else can run (the hold is made before the first await), so none of those just set is put out.
+  // Then, in one synchronous step, the readings the records stored for their current text are kept and all are held
+  // (the hold is made before holdInThread's first await), so none of those just kept can be put out meanwhile.
+  for (const d of docs) {
+    const key = keys.get(d.text);
+    if (key !== undefined && d.spouse?.of === key && keptSpouse.get(key) === undefined)
+      keptSpouse.set(key, d.spouse.reading);
+  }
   const releaseReadings = await holdInThread<SpouseReading>('spouse', keptSpouse, keys.keys(), (t) => keys.get(t)!);
   try {
     const releaseNames = await holdNames(docs.filter((d) => d.kind === 'profile').map((d) => d.text));

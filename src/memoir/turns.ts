@@ -13,6 +13,12 @@ export const SLICE = 2_000;
 /** How many characters of text a step that reads texts anew (splits them into sentences) goes through between yields. */
 export const SLICE_CHARS = 200_000;
 
+/** Characters of text hashed between two turns (a digest reads some 1 GB/s: a few milliseconds). */
+export const SLICE_HASH_CHARS = 2_000_000;
+
+/** A turn of the event loop: resolves once the requests waiting meanwhile had theirs. */
+export const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Runs `steps` to their end without giving way. */
 export function atOnce<T>(steps: Steps<T>): T {
   for (;;) {
@@ -26,6 +32,6 @@ export async function inTurns<T>(steps: Steps<T>): Promise<T> {
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await turn();
   }
 }

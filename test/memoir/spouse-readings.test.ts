@@ -5,9 +5,10 @@ import { namesReadings } from '../../src/memoir/names.js';
 import { textsReadInThread } from '../../src/memoir/reading-pool.js';
 import { MEMOIR_JOURNAL, type JournalEntry } from '../../src/memoir/records.js';
 import { memoirDocs } from '../../src/memoir/retrieval-docs.js';
-import { keptSpouse, spouseKeyOf, spouseOf, spouseReadings } from '../../src/memoir/spouse.js';
+import { holdSpouse, keptSpouse, spouseKeyOf, spouseOf, spouseReadings } from '../../src/memoir/spouse.js';
 import type { Store } from '../../src/store/port.js';
 import { FakeClock, tmpStore } from '../helpers.js';
+import { ticker } from '../support/loop.js';
 import { forgetReadings } from '../support/reading-caches.js';
 
 // What a journal entry says of the owner's husband or wife is read off the main thread as the entry is written and
@@ -102,5 +103,27 @@ describe("an entry's spouse reading", () => {
       expect(spouseOf(docs)).toEqual({ name: 'Bernard', sex: 'male' });
       expect(passages[0]?.text).toContain('Bernard');
     }
+  });
+
+  it('held for a long memoir from the records alone, giving the event loop turns while its texts are digested', async () => {
+    const reading = { kin: [], said: { male: 0, female: 0 }, marriages: [], sexes: { male: [], female: [] } };
+    // Some 2.4 million characters: more than one slice of digests.
+    const docs = Array.from({ length: 1_200 }, (_, i) => {
+      const text = `Entry ${i}. ${'We walked along the cliffs above the bay and talked about nothing much. '.repeat(28)}`;
+      return { id: `jrn_long${i}`, kind: 'journal' as const, text, spouse: { of: spouseKeyOf(text), reading } };
+    });
+    forgetReadings();
+    const sent = textsReadInThread('spouse');
+    const turns = ticker();
+    const release = await holdSpouse(docs);
+    try {
+      expect(turns.stop()).toBeGreaterThan(0);
+      expect(spouseOf(docs)).toEqual({});
+      expect(textsReadInThread('spouse')).toBe(sent);
+      expect(keptSpouse.heldCount).toBe(docs.length);
+    } finally {
+      release();
+    }
+    expect(keptSpouse.heldCount).toBe(0);
   });
 });

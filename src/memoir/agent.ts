@@ -40,6 +40,7 @@ import { withModelPlace } from './model-calls.js';
 import { memoirDocs } from './retrieval-docs.js';
 import type { Embedder } from './embeddings.js';
 import { holdSearch, searchMemoirInTurns, searchMemoirWithEmbeddings, type Passage } from './retrieval.js';
+import { unstoredSpouseReadings } from './spouse.js';
 import { isStopword } from './stop-words.js';
 import { sentences, words } from './text.js';
 
@@ -237,7 +238,10 @@ export async function prepareChat(
     const found = embedder
       ? await searchMemoirWithEmbeddings(docs, question, (texts) => embedder.embed(texts))
       : await searchMemoirInTurns(docs, question);
-    return { profile, passages: found.passages };
+    // The owner's entries that do not store what they say of the spouse (written before entries stored it): the
+    // caller stores the readings just made (storeSpouseReadings), so that no later start reads those texts again.
+    const unstored = audience === 'owner' ? unstoredSpouseReadings(docs) : [];
+    return { profile, passages: found.passages, unstored };
   } finally {
     release();
   }

@@ -24,7 +24,7 @@ import {
   type AnswerRecord,
   type JournalEntry,
 } from './records.js';
-import { spouseReadingFor } from './spouse.js';
+import { spouseKeyOf, spouseReadingFor, type StoredSpouseReading } from './spouse.js';
 import { themesOf } from './text.js';
 
 export interface ProfileRecord {
@@ -322,6 +322,35 @@ export async function deleteJournalEntry(store: Store, ownerId: string, id: stri
     return { id, deleted: true as const, character };
   });
 }
+
+/**
+ * Stores with the owner's journal entries the spouse readings a chat made of their current texts (entries written
+ * before entries stored them, or with a reading of an older version), in transactions of a few hundred; an entry
+ * edited or deleted meanwhile is left as it is. Answers how many were stored.
+ */
+export async function storeSpouseReadings(
+  store: Store,
+  ownerId: string,
+  found: ReadonlyArray<{ id: string } & StoredSpouseReading>,
+): Promise<number> {
+  let stored = 0;
+  for (let i = 0; i < found.length; i += STORE_READINGS_BATCH) {
+    const batch = found.slice(i, i + STORE_READINGS_BATCH);
+    stored += await store.transact(async (tx) => {
+      let n = 0;
+      for (const { id, of, reading } of batch) {
+        const entry = await tx.get<JournalEntry>(MEMOIR_JOURNAL, id);
+        if (entry?.ownerId !== ownerId || spouseKeyOf(entry.content) !== of) continue;
+        await tx.put(MEMOIR_JOURNAL, { ...entry, spouseReading: { of, reading } });
+        n++;
+      }
+      return n;
+    });
+  }
+  return stored;
+}
+
+const STORE_READINGS_BATCH = 200;
 
 /** The entries `audience` may read: all for the owner, none marked private for an heir. */
 export async function journalFor(store: Store, ownerId: string, audience: Audience): Promise<JournalEntry[]> {

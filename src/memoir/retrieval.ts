@@ -238,7 +238,7 @@ function* scoreUnits(groups: readonly Group[], q: Query, idf: (stem: string) => 
   return out;
 }
 
-/** Best first; equal scores in the memoir's order (what a stable sort of them all gives, the many zeros left as they are). */
+/** Best first, equal scores in the memoir's order (as a stable sort of them all), the many zeros left as they are. */
 function bestFirst<T extends { score: number }>(scored: readonly T[]): T[] {
   const positive = scored.filter((s) => s.score > 0);
   const rest = scored.filter((s) => !(s.score > 0));

@@ -108,8 +108,8 @@ export function spouseReadings(): number {
   return readings;
 }
 
-function readingOf(text: string): SpouseReading {
-  return keptSpouse.remember(spouseKeyOf(text), () => {
+function readingOf(text: string, key = spouseKeyOf(text)): SpouseReading {
+  return keptSpouse.remember(key, () => {
     readings++;
     return readSpouse(text);
   });
@@ -152,6 +152,12 @@ export async function spouseReadingFor(text: string): Promise<StoredSpouseReadin
 }
 
 /**
+ * The keys of the texts of the docs `holdSpouse` was given, by text, so that the steps that follow do not digest them
+ * again.
+ */
+const digests = new WeakMap<readonly SourceDoc[], ReadonlyMap<string, string>>();
+
+/**
  * Before `spouseOf(docs)`: the readings of their texts that are not kept yet taken from their records (those stored
  * for the same text) or else made in the memoir's reading thread (./reading-pool.ts), and all of them held until the
  * function it resolves with is called (in a `finally`). The profile's names are held with them: `spouseOf` reads the
@@ -160,8 +166,10 @@ export async function spouseReadingFor(text: string): Promise<StoredSpouseReadin
 export async function holdSpouse(
   docs: ReadonlyArray<SourceDoc & { spouse?: StoredSpouseReading | undefined }>,
 ): Promise<() => void> {
-  // The texts' keys first, giving the event loop a turn now and then (a long memoir is tens of megabytes to digest).
+  // The texts' keys first, giving the event loop a turn now and then (a long memoir is tens of megabytes to digest),
+  // kept for the `spouseOf` and `unstoredSpouseReadings` of the same docs.
   const keys = new Map<string, string>();
+  digests.set(docs, keys);
   let chars = 0;
   for (const d of docs) {
     if (d.kind === 'profile' || d.text.length === 0 || keys.has(d.text)) continue;
@@ -193,6 +201,25 @@ export async function holdSpouse(
 }
 
 /**
+ * The journal entries among `docs` (held by `holdSpouse`, not let go yet) whose record does not store the reading of
+ * its current text, with that reading: for the owner's chat to store them, so that no later start reads them again.
+ */
+export function unstoredSpouseReadings(
+  docs: ReadonlyArray<SourceDoc & { id: string; spouse?: StoredSpouseReading | undefined }>,
+): Array<{ id: string } & StoredSpouseReading> {
+  const keys = digests.get(docs);
+  if (!keys) return [];
+  const out: Array<{ id: string } & StoredSpouseReading> = [];
+  for (const d of docs) {
+    const of = keys.get(d.text);
+    if (d.kind !== 'journal' || of === undefined || d.spouse?.of === of) continue;
+    const reading = keptSpouse.get(of);
+    if (reading) out.push({ id: d.id, of, reading });
+  }
+  return out;
+}
+
+/**
  * The name: the person (src/memoir/names.ts) named most often in sentences about marrying, or just before one that
  * names nobody, other than the owner's own names; a person written as the writer's husband or wife ("my husband
  * Frank") counts double. The sex, by the weight of what the memoir says: "my husband" or "my wife" anywhere (3 each),
@@ -207,6 +234,7 @@ export function spouseOf(docs: readonly SourceDoc[]): Spouse {
 
 /** `spouseOf`, yielding between slices of the memoir's texts (./turns.ts). */
 export function* spouseSteps(docs: readonly SourceDoc[]): Steps<Spouse> {
+  const keys = digests.get(docs);
   const profile = docs.find((d) => d.kind === 'profile')?.text ?? '';
   const own = new Set(words(profile));
   const notOwn = (p: string) => !own.has(p.toLowerCase());
@@ -216,7 +244,7 @@ export function* spouseSteps(docs: readonly SourceDoc[]): Steps<Spouse> {
   const read: SpouseReading[] = [];
   for (const d of docs) {
     if (d.kind === 'profile') continue;
-    read.push(readingOf(d.text));
+    read.push(readingOf(d.text, keys?.get(d.text)));
     if (read.length % SLICE === 0) yield;
   }
   for (const r of read) {

@@ -10,7 +10,7 @@ export type Steps<T> = Generator<void, T, void>;
 
 /** How many passages or kept readings a step goes through between two yields: a few milliseconds of work. */
 export const SLICE = 2_000;
-/** How many characters of text a step that reads texts anew (splits them into sentences) goes through between yields. */
+/** Characters of text a step that reads texts anew (splits them into sentences) goes through between yields. */
 export const SLICE_CHARS = 200_000;
 
 /** Characters of text hashed between two turns (a digest reads some 1 GB/s: a few milliseconds). */

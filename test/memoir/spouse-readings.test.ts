@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareChat } from '../../src/memoir/agent.js';
-import { addJournalEntry, publicEntry, updateJournalEntry } from '../../src/memoir/memoir.js';
+import { addJournalEntry, publicEntry, storeSpouseReadings, updateJournalEntry } from '../../src/memoir/memoir.js';
 import { namesReadings } from '../../src/memoir/names.js';
 import { textsReadInThread } from '../../src/memoir/reading-pool.js';
-import { MEMOIR_JOURNAL, type JournalEntry } from '../../src/memoir/records.js';
+import { MEMOIR_JOURNAL, memoirId, type JournalEntry } from '../../src/memoir/records.js';
 import { memoirDocs } from '../../src/memoir/retrieval-docs.js';
 import { holdSpouse, keptSpouse, spouseKeyOf, spouseOf, spouseReadings } from '../../src/memoir/spouse.js';
 import type { Store } from '../../src/store/port.js';
-import { FakeClock, tmpStore } from '../helpers.js';
+import { FakeClock, startTestServer, type TestServer, tmpStore } from '../helpers.js';
 import { ticker } from '../support/loop.js';
 import { forgetReadings } from '../support/reading-caches.js';
+import { registerUser, sessionHeaders } from '../support/session.js';
+import { grant } from './support.js';
 
 // What a journal entry says of the owner's husband or wife is read off the main thread as the entry is written and
 // stored with it: a chat's first question after a start reads it there instead of handing every text of the memoir
@@ -125,5 +127,81 @@ describe("an entry's spouse reading", () => {
       release();
     }
     expect(keptSpouse.heldCount).toBe(0);
+  });
+
+  it("of entries written before entries stored it, is stored by the owner's next chat, not by an heir's", async () => {
+    const ownerId = 'acct_SPOUSEREADINGLEGACY00000000';
+    const clock = new FakeClock();
+    for (const [i, content] of [
+      'My husband Alfred and I were married at St Aidan’s in 1963.',
+      'Alfred kept pigeons on the allotment behind the chapel.',
+      'We went to Filey every August with the children.',
+    ].entries()) {
+      const { entry } = await addJournalEntry(store, ownerId, 'key:test', { content }, clock);
+      clock.advance(60_000);
+      // As an entry written before entries stored their reading: none, or one of another version (another key).
+      const { spouseReading, ...legacy } = entry;
+      await store.put(
+        MEMOIR_JOURNAL,
+        i === 2 ? { ...legacy, spouseReading: { ...spouseReading!, of: spouseKeyOf(`0\n${content}`) } } : legacy,
+      );
+    }
+    const ids = (await entriesOf(ownerId)).map((e) => e.id);
+    forgetReadings();
+    const heir = await prepareChat(store, ownerId, 'Where did Grandad keep pigeons?', 'heir');
+    expect(heir.unstored).toEqual([]);
+    const owner = await prepareChat(store, ownerId, 'Where did Grandad keep pigeons?');
+    expect(owner.passages[0]?.text).toContain('allotment');
+    expect(owner.unstored.map((u) => u.id).sort()).toEqual([...ids].sort());
+    // One is edited before the readings are stored: its reading, of the old text, is not stored with the new one.
+    await updateJournalEntry(store, ownerId, ids[1]!, { content: 'Alfred kept racing pigeons in Leeds.' }, clock);
+    const edited = (await entriesOf(ownerId)).find((e) => e.id === ids[1])!;
+    expect(await storeSpouseReadings(store, ownerId, owner.unstored)).toBe(2);
+    for (const e of await entriesOf(ownerId)) expect(e.spouseReading?.of).toBe(spouseKeyOf(e.content));
+    expect((await entriesOf(ownerId)).find((e) => e.id === ids[1])?.spouseReading).toEqual(edited.spouseReading);
+    // Another account's entry is not written through this owner's batch.
+    expect(await storeSpouseReadings(store, 'acct_SOMEONEELSE0000000000000000', owner.unstored)).toBe(0);
+    forgetReadings();
+    const sent = textsReadInThread('spouse');
+    const again = await prepareChat(store, ownerId, 'Where did Grandad keep pigeons?');
+    expect(again.unstored).toEqual([]);
+    expect(textsReadInThread('spouse')).toBe(sent);
+  });
+});
+
+describe("an owner's chat over the API", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  it('stores the spouse readings its entries lacked', async () => {
+    const user = await registerUser(server.app);
+    await grant(server, user.accountId, 10);
+    const raw = server.services.store;
+    for (const [i, content] of ['My wife Dot and I married in Scarborough in 1958.', 'Dot grew dahlias.'].entries()) {
+      const at = Date.UTC(2020, 0, 1 + i);
+      const entry: JournalEntry = {
+        id: memoirId('jrn', at),
+        ownerId: user.accountId,
+        authorKey: 'key:test',
+        content,
+        mood: null,
+        promptUsed: null,
+        createdAt: new Date(at).toISOString(),
+      };
+      await raw.put(MEMOIR_JOURNAL, entry);
+    }
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/svcloom/chat',
+      headers: sessionHeaders(user),
+      payload: { message: 'What did Grandma grow?' },
+    });
+    expect(res.statusCode).toBe(200);
+    const entries = await raw.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', user.accountId);
+    expect(entries).toHaveLength(2);
+    for (const e of entries) expect(e.spouseReading?.of).toBe(spouseKeyOf(e.content));
   });
 });

@@ -5,7 +5,7 @@ import { chat, chatHistory, chatModelFor, prepareChat } from '../../memoir/agent
 import type { GrantedAccess } from '../../accounts/grants.js';
 import { priceOf, withCharge } from '../../memoir/charge.js';
 import { cachedEmbedder } from '../../memoir/embeddings.js';
-import type { Audience } from '../../memoir/memoir.js';
+import { type Audience, storeSpouseReadings } from '../../memoir/memoir.js';
 import { MEMOIR_LIMITS, userKeyOf } from '../../memoir/records.js';
 import type { Store } from '../../store/port.js';
 import { defineTool, READ, type ToolContext, WRITE } from '../define.js';
@@ -88,6 +88,11 @@ export async function answerChat(
   if (!message) throw ApiError.validation('Invalid message', [{ field: 'message', reason: 'must not be only spaces' }]);
   const model = await chatModelFor(ctx.config.llm);
   const prepared = await prepareWithEmbeddings(ctx, memoir, memoirOwner, message, audience);
+  if (prepared.unstored.length > 0)
+    // Derived data only: should it fail, the next question makes and stores it again.
+    await storeSpouseReadings(memoir, memoirOwner, prepared.unstored).catch((err: Error) =>
+      ctx.log.warn({ requestId: ctx.requestId, err: err.name }, 'memoir: spouse readings could not be stored'),
+    );
   const run = () =>
     chat(
       { store: ctx.store, clock: ctx.clock, model, signal: ctx.signal },

@@ -72,15 +72,6 @@ function termsOf(text: string): string[] {
     .map(stemOf);
 }
 
-/** Two-sentence windows, one sentence apart; a short record is one passage. */
-function windowsOf(text: string): string[] {
-  const all = sentences(text);
-  if (all.length <= 2) return [all.join(' ')];
-  const out: string[] = [];
-  for (let i = 0; i + 1 < all.length; i++) out.push(`${all[i]} ${all[i + 1]}`);
-  return out;
-}
-
 /** A text's passages with their terms: what a search reads of it, whatever the question (never changed once made). */
 export type Windows = ReadonlyArray<{ text: string; terms: ReadonlyMap<string, number>; length: number }>;
 
@@ -122,14 +113,32 @@ export async function holdSearch(docs: readonly SourceDoc[]): Promise<() => void
   }
 }
 
-/** A text's passages with their terms: made by the reading thread for `holdSearch`, or here for a text not prepared. */
+/**
+ * A text's passages with their terms: windows of two sentences, one sentence apart. Made by the reading thread for
+ * `holdSearch`, or here for a text not prepared.
+ */
 export function windowsWithTerms(text: string): Windows {
-  return windowsOf(text).map((window) => {
+  const all = sentences(text);
+  const windowOf = (window: string, lists: ReadonlyArray<readonly string[]>) => {
     const terms = new Map<string, number>();
-    const list = termsOf(window);
-    for (const t of list) terms.set(t, (terms.get(t) ?? 0) + 1);
-    return { text: window, terms, length: list.length };
-  });
+    let length = 0;
+    for (const list of lists) {
+      for (const t of list) terms.set(t, (terms.get(t) ?? 0) + 1);
+      length += list.length;
+    }
+    return { text: window, terms, length };
+  };
+  // A short record is one passage.
+  if (all.length <= 2) {
+    const window = all.join(' ');
+    return [windowOf(window, [termsOf(window)])];
+  }
+  // Each sentence is in two windows: its words are stemmed once, and a window's terms are its two sentences' (no word
+  // spans the space that joins them, so they are the terms of the joined text, in the same order).
+  const lists = all.map(termsOf);
+  const out = [];
+  for (let i = 0; i + 1 < all.length; i++) out.push(windowOf(`${all[i]} ${all[i + 1]}`, [lists[i]!, lists[i + 1]!]));
+  return out;
 }
 
 /** A record's passages: one group of units, with what the search reads of the record as a whole. */

@@ -1,7 +1,8 @@
 /**
  * The memoir's reading, run in its worker thread (see ./reading-pool.ts and src/core/worker-pool.ts): people and
  * places by compromise's tagger and the rules of ./names.ts, and the passages and stems the search keeps per text
- * (./retrieval.ts), and what each text says of the owner's spouse (./spouse.ts). Arguments and results are plain data (maps included).
+ * (./retrieval.ts), and what each text says of the owner's spouse (./spouse.ts). Arguments and results are plain
+ * data (maps included).
  */
 import { namesIn, type Names } from './names.js';
 import { windowsWithTerms, type Windows } from './retrieval.js';

@@ -4,7 +4,8 @@
  *
  * The cache lives in the account of whoever asks: the owner's chat caches in the owner's account, an heir's chat in
  * the heir's (the heir's view of the owner's memoir is read-only). Records are reached through that account's view
- * of the store, like every other memoir record, and hold only the vector and a hash of the text, never the text.
+ * of the store, like every other memoir record, and hold only the vector and a hash of the text, never the text. The
+ * vector is kept as 32-bit floats (what embedding models give), in base64.
  */
 import { createHash } from 'node:crypto';
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
@@ -23,8 +24,28 @@ export interface EmbeddingRecord {
   id: string;
   ownerId: string;
   model: string;
-  vector: number[];
+  /** The vector as 32-bit floats (little-endian), in base64: about a quarter of the same vector in JSON numbers. */
+  f32?: string;
+  /** The vector as JSON numbers: records written before `f32`, still read. */
+  vector?: number[];
   createdAt: string;
+}
+
+/** A vector as a record keeps it (`f32`). */
+export function packVector(vector: readonly number[]): string {
+  return Buffer.from(Float32Array.from(vector).buffer).toString('base64');
+}
+
+/** The vector a record keeps, or undefined when it keeps none that can be read (then it is asked for again). */
+export function vectorOf(r: EmbeddingRecord): number[] | undefined {
+  if (typeof r.f32 === 'string') {
+    const bytes = Buffer.from(r.f32, 'base64');
+    if (bytes.length === 0 || bytes.length % 4 !== 0) return undefined;
+    const out = new Array<number>(bytes.length / 4);
+    for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
+    return out.every(Number.isFinite) ? out : undefined;
+  }
+  return Array.isArray(r.vector) && r.vector.every((x) => typeof x === 'number') ? r.vector : undefined;
 }
 
 /** What retrieval needs from embeddings: the vectors of some texts, in order. */
@@ -72,7 +93,10 @@ export function cachedEmbedder(llm: LlmConfig, store: Store, ownerId: string, no
       const stored = await Promise.all(
         [...new Set(ids)].map((id) => store.get<EmbeddingRecord>(MEMOIR_EMBEDDINGS, id)),
       );
-      for (const r of stored) if (r && r.model === model && Array.isArray(r.vector)) known.set(r.id, r.vector);
+      for (const r of stored) {
+        const vector = r?.model === model ? vectorOf(r) : undefined;
+        if (vector) known.set(r!.id, vector);
+      }
       const missing = [...new Set(ids.filter((id) => !known.has(id)))];
       if (missing.length) {
         const textOf = new Map(ids.map((id, i) => [id, texts[i]!]));
@@ -85,13 +109,14 @@ export function cachedEmbedder(llm: LlmConfig, store: Store, ownerId: string, no
           id,
           ownerId,
           model,
-          vector: vectors[i]!,
+          f32: packVector(vectors[i]!),
           createdAt,
         }));
         await store.transact(async (tx) => {
           for (const r of records) await tx.put(MEMOIR_EMBEDDINGS, r);
         });
-        for (const r of records) known.set(r.id, r.vector);
+        // The vectors as they will be read back (32-bit), so that the first answer is the one the next would be.
+        records.forEach((r, i) => known.set(r.id, vectorOf(r) ?? vectors[i]!));
       }
       return ids.map((id) => known.get(id)!);
     },

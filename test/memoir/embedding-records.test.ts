@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountStore } from '../../src/accounts/tenancy.js';
+import { cachedEmbedder, type EmbeddingRecord, packVector, vectorOf } from '../../src/memoir/embeddings.js';
+import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
+import type { Store } from '../../src/store/port.js';
+import { tmpStore } from '../helpers.js';
+import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
+
+// The embeddings a chat keeps are stored as 32-bit floats in base64 (what embedding models give): about a quarter of
+// the same vector in JSON numbers, for a cache that holds a vector per passage of the memoir. Records written before
+// (JSON numbers) are still read; a record that does not hold a readable vector is asked for again.
+
+let store: Store;
+let cleanup: () => Promise<void>;
+let standin: OpenAiStandin;
+const OWNER = 'acct_EMBEDDINGRECORDS000000000000';
+const llm = { baseUrl: '', apiKey: 'sk-standin', model: 'standin-1', embeddingModel: 'standin-embed' };
+
+beforeAll(async () => {
+  ({ store, cleanup } = await tmpStore());
+  standin = await startOpenAiStandin();
+  llm.baseUrl = standin.baseUrl;
+});
+afterAll(async () => {
+  await standin.close();
+  await cleanup();
+});
+
+/** A deterministic vector like a model's: 1,536 floats in (-1, 1). */
+function modelLike(seed: number): number[] {
+  let x = seed;
+  return Array.from({ length: 1536 }, () => (x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0) / 2 ** 31 - 1);
+}
+
+describe('an embedding record', () => {
+  it('keeps the vector as 32-bit floats, read back as written to 32-bit precision, in under a third of the JSON', () => {
+    const vector = modelLike(7);
+    const packed = packVector(vector);
+    expect(packed.length).toBeLessThan(JSON.stringify(vector).length / 3);
+    const read = vectorOf({ id: 'x', ownerId: OWNER, model: 'm', f32: packed, createdAt: '' })!;
+    expect(read).toHaveLength(1536);
+    read.forEach((v, i) => expect(v).toBe(Math.fround(vector[i]!)));
+    // One written before: JSON numbers, read as they are.
+    expect(vectorOf({ id: 'x', ownerId: OWNER, model: 'm', vector, createdAt: '' })).toEqual(vector);
+    // Not a vector: nothing read.
+    for (const bad of [{ f32: 'abc' }, { f32: '' }, { vector: ['1'] }, {}])
+      expect(vectorOf({ id: 'x', ownerId: OWNER, model: 'm', createdAt: '', ...bad } as EmbeddingRecord)).toBe(
+        undefined,
+      );
+  });
+
+  it('is stored packed by the cached embedder, which reads older records and asks again for an unreadable one', async () => {
+    standin.embedWith((text) => modelLike(text.length));
+    const view = accountStore(store, OWNER);
+    const embedder = cachedEmbedder(llm, view, OWNER, () => new Date());
+    const texts = ['We sailed from Hull in 1952.', 'Frank grew leeks on the allotment.', 'Mother sang in the choir.'];
+    let asked = standin.embeddingRequests.length;
+    const first = await embedder.embed(texts);
+    expect(standin.embeddingRequests.length).toBe(asked + 1);
+    const records = await store.findBy<EmbeddingRecord>(MEMOIR_EMBEDDINGS, 'ownerId', OWNER);
+    expect(records).toHaveLength(3);
+    for (const r of records) {
+      expect(typeof r.f32).toBe('string');
+      expect(r.vector).toBeUndefined();
+    }
+    // The first answer is the one read back later: the same 32-bit values.
+    first.forEach((v, i) => expect(v).toEqual(modelLike(texts[i]!.length).map(Math.fround)));
+    // An older record (JSON numbers) is read as it is; an unreadable one is asked for again, alone.
+    const [older, broken] = records as [EmbeddingRecord, EmbeddingRecord];
+    const { f32: _older, ...olderRest } = older;
+    await store.put(MEMOIR_EMBEDDINGS, { ...olderRest, vector: [1, 2, 3] });
+    await store.put(MEMOIR_EMBEDDINGS, { ...broken, f32: 'AAA' });
+    asked = standin.embeddingRequests.length;
+    const again = await embedder.embed(texts);
+    expect(standin.embeddingRequests.length).toBe(asked + 1);
+    expect(standin.embeddingRequests.at(-1)!.input).toHaveLength(1);
+    expect(again).toContainEqual([1, 2, 3]);
+  });
+});

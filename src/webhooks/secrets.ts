@@ -19,7 +19,7 @@
 import type { Clock } from '../core/clock.js';
 import { declareSealedFields, recordAad, type Keyring } from '../core/keyring.js';
 import type { Logger } from '../core/log.js';
-import type { Store, Tx } from '../store/port.js';
+import { NotIndexedError, type Store, type Tx } from '../store/port.js';
 import { WEBHOOKS } from '../events/events.js';
 
 /** The signing secrets of a record (a subscription, or a callback target's secret record). */
@@ -120,8 +120,10 @@ async function* inGrace(tx: Tx, collection: string): AsyncIterable<SecretsRecord
   let ids: string[];
   try {
     ids = await tx.idsBy(collection, IN_GRACE, true);
-  } catch {
+  } catch (err) {
     // A store opened without this collection's indexes (a unit test of another part): every record, as before.
+    // Any other failure is the store's, and the sweep's caller hears of it.
+    if (!(err instanceof NotIndexedError)) throw err;
     yield* tx.scan<SecretsRecord>(collection);
     return;
   }

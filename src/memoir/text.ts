@@ -93,9 +93,21 @@ export function withRelations(people: Mention[], relations: ReadonlyMap<string, 
 /** How many entries each ranked list of the character model keeps. */
 export const RANK_LIMITS = { traits: 8, values: 8, themes: 12, people: 10, places: 10, phrases: 10 } as const;
 
-export function topPeople(texts: readonly string[], limit: number = RANK_LIMITS.people): Mention[] {
-  const map = new Map<string, number>();
-  const relations = new Map<string, number>();
+/** Counts already made of other texts (the stored character counts), that a ranking adds `texts` to. */
+export interface CountedBefore {
+  people?: ReadonlyMap<string, number>;
+  relations?: ReadonlyMap<string, number>;
+  places?: ReadonlyMap<string, number>;
+  themes?: ReadonlyMap<string, number>;
+}
+
+export function topPeople(
+  texts: readonly string[],
+  limit: number = RANK_LIMITS.people,
+  before: CountedBefore = {},
+): Mention[] {
+  const map = new Map(before.people);
+  const relations = new Map(before.relations);
   for (const t of texts) {
     for (const p of peopleIn(t)) tally(map, p);
     for (const [k, n] of relationCountsOf(t)) tally(relations, k, n);
@@ -103,8 +115,12 @@ export function topPeople(texts: readonly string[], limit: number = RANK_LIMITS.
   return withRelations(ranked(map, limit), relations);
 }
 
-export function topPlaces(texts: readonly string[], limit: number = RANK_LIMITS.places): Mention[] {
-  const map = new Map<string, number>();
+export function topPlaces(
+  texts: readonly string[],
+  limit: number = RANK_LIMITS.places,
+  before: CountedBefore = {},
+): Mention[] {
+  const map = new Map(before.places);
   for (const t of texts) for (const p of placesIn(t)) tally(map, p);
   return ranked(map, limit);
 }
@@ -218,8 +234,12 @@ function lexiconCountsOf(lexicon: Record<string, string[]>, text: string): Map<s
   return counts;
 }
 
-function lexiconCounts(lexicon: Record<string, string[]>, texts: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>();
+function lexiconCounts(
+  lexicon: Record<string, string[]>,
+  texts: readonly string[],
+  before?: ReadonlyMap<string, number>,
+): Map<string, number> {
+  const counts = new Map(before);
   for (const text of texts) for (const [label, n] of lexiconCountsOf(lexicon, text)) tally(counts, label, n);
   return counts;
 }
@@ -228,10 +248,8 @@ export const traitsIn = (texts: readonly string[], limit: number = RANK_LIMITS.t
   ranked(lexiconCounts(TRAITS, texts), limit);
 export const valuesIn = (texts: readonly string[], limit: number = RANK_LIMITS.values) =>
   ranked(lexiconCounts(VALUES, texts), limit);
-export const themesIn = (texts: readonly string[], limit: number = RANK_LIMITS.themes) =>
-  ranked(lexiconCounts(THEMES, texts), limit);
-/** How often one text touches each theme (what `themesIn` sums over texts). */
-export const themeCountsOf = (text: string) => lexiconCountsOf(THEMES, text);
+export const themesIn = (texts: readonly string[], limit: number = RANK_LIMITS.themes, before: CountedBefore = {}) =>
+  ranked(lexiconCounts(THEMES, texts, before.themes), limit);
 /** The themes one text touches, ordered by weight. */
 export const themesOf = (text: string) => themesIn([text]).map((t) => t.name);
 

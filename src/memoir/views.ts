@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { Store } from '../store/port.js';
-import { type CharacterTally, texts as countedTexts, emptyCharacter, isPrivate, sharedEntries } from './character.js';
+import { texts as countedTexts, emptyCharacter, isPrivate, sharedEntries } from './character.js';
 import { storedTally } from './counting.js';
 import { elizaCharacter } from './character-eliza.js';
 import { DEFAULT_AGENT_NAME, journalFor, readProfile, type Audience } from './memoir.js';
@@ -19,18 +19,7 @@ import {
   type JournalEntry,
   type PromptRecord,
 } from './records.js';
-import {
-  moodScore,
-  peopleIn,
-  placesIn,
-  RANK_LIMITS,
-  ranked,
-  relationCountsOf,
-  stableHash,
-  themeCountsOf,
-  themesIn,
-  withRelations,
-} from './text.js';
+import { moodScore, RANK_LIMITS, ranked, stableHash, themesIn, topPeople, topPlaces } from './text.js';
 
 /** Days within which a user is not shown the same prompt again. */
 export const PROMPT_REPEAT_DAYS = 28;
@@ -111,39 +100,6 @@ function countBy(values: ReadonlyArray<string | null>): Record<string, number> {
   return Object.fromEntries(counts);
 }
 
-/** Adds `from`'s counts to `into`. */
-function addCounts(into: Map<string, number>, from: Iterable<readonly [string, number]>): void {
-  for (const [k, n] of from) into.set(k, (into.get(k) ?? 0) + n);
-}
-
-/**
- * The people (with the relation each is named with), places and themes of `texts`, counted on top of `counted` (the
- * stored character counts, for the texts they hold): the same as `topPeople`, `topPlaces` and `themesIn` of every text.
- */
-function mentionsOf(texts: readonly string[], counted: CharacterTally | undefined) {
-  const people = new Map(counted?.people);
-  const relations = new Map(counted?.relations);
-  const places = new Map(counted?.places);
-  const themes = new Map(counted?.themes);
-  for (const text of texts) {
-    addCounts(
-      people,
-      peopleIn(text).map((p) => [p, 1]),
-    );
-    addCounts(relations, relationCountsOf(text));
-    addCounts(
-      places,
-      placesIn(text).map((p) => [p, 1]),
-    );
-    addCounts(themes, themeCountsOf(text));
-  }
-  return {
-    people: withRelations(ranked(people, RANK_LIMITS.people), relations),
-    places: ranked(places, RANK_LIMITS.places),
-    themes: ranked(themes, RANK_LIMITS.themes),
-  };
-}
-
 export async function insights(store: Store, ownerId: string, audience: Audience = 'owner') {
   const [all, answers, tally] = await store.transact(
     (tx) =>
@@ -168,13 +124,15 @@ export async function insights(store: Store, ownerId: string, audience: Audience
   const toRead = counted ? sorted.filter(isPrivate).map((e) => e.content) : allTexts;
   // Their people and places, read off this thread first and held only until counted (src/memoir/names.ts).
   const release = await holdNames(toRead);
-  let mentions: ReturnType<typeof mentionsOf>;
+  let people: ReturnType<typeof topPeople>;
+  let places: ReturnType<typeof topPlaces>;
   try {
-    mentions = mentionsOf(toRead, counted);
+    people = topPeople(toRead, undefined, counted);
+    places = topPlaces(toRead, undefined, counted);
   } finally {
     release();
   }
-  const { people, places, themes } = mentions;
+  const themes = themesIn(toRead, undefined, counted);
   const byDay = new Map<string, JournalEntry[]>();
   for (const e of sorted) {
     const d = e.createdAt.slice(0, 10);

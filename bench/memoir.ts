@@ -16,7 +16,10 @@
  *   memoir read in this process) when the entries carry what they say of the spouse (read as they were written), and
  *   the next questions. Baseline: the same first question over the same entries without it (as written before).
  *
- *   npx tsx bench/memoir.ts [character] [text] [voice] [stalls] [long]     (all five without arguments)
+ * - a journal write as the memoir grows: entries of some 2 kB, the write's time (counts kept) at GROWTH_SIZES entries,
+ *   and what it stores: the counts record, and the phrase chunks it adds. Baseline: the write at the smallest size.
+ *
+ *   npx tsx bench/memoir.ts [character] [text] [voice] [stalls] [long] [growth]     (all six without arguments)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -31,10 +34,17 @@ import { spouseReadingFor, type StoredSpouseReading } from '../src/memoir/spouse
 import { characterCountsId } from '../src/memoir/counting.js';
 import { addJournalEntry } from '../src/memoir/memoir.js';
 import { insights } from '../src/memoir/views.js';
-import { MEMOIR_CHARACTER, MEMOIR_JOURNAL, memoirId, type JournalEntry } from '../src/memoir/records.js';
+import {
+  MEMOIR_CHARACTER,
+  MEMOIR_JOURNAL,
+  MEMOIR_PHRASES,
+  memoirId,
+  type JournalEntry,
+} from '../src/memoir/records.js';
 import { topPeople, topPlaces } from '../src/memoir/text.js';
 import { renderAvatar, speechSeconds, synthesize } from '../src/memoir/voice.js';
 import { openLowdbStore, type Store } from '../src/store/index.js';
+import type { TransactOptions, Tx } from '../src/store/port.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { answerQuestionnaireTool, createJournalEntryTool } from '../src/tools/memoir/journal.js';
 import { unstorableText } from '../src/tools/text-guard.js';
@@ -148,7 +158,8 @@ async function characterOn(label: string, raw: Store): Promise<void> {
   const record = await store.get(MEMOIR_CHARACTER, characterCountsId(ownerId));
   const f = median(full);
   const i = median(incremental);
-  // The counts record is rewritten by every write: its size per character of the texts it counts says how it grows.
+  // The counts record is rewritten by every write: its size per character of the texts it counts says how it grows
+  // (the phrases' counts are apart, in chunks a write adds to: see the growth part).
   const bytes = JSON.stringify(record).length;
   const chars = texts.slice(0, next).reduce((n, t) => n + t.length, 0);
   console.log(
@@ -246,6 +257,111 @@ export async function benchMemoir(parts: readonly string[] = []): Promise<void> 
   if (wanted('voice')) await benchVoice();
   if (wanted('stalls')) await benchStalls();
   if (wanted('long')) await benchLongMemoir();
+  if (wanted('growth')) await benchGrowth();
+}
+
+// ---------------------------------------------------------------------------
+// A journal write as the memoir grows
+
+const GROWTH_SIZES = [250, 1000, 2000];
+
+/** A store that adds up the JSON size of what its transactions put in `collection`. */
+function measuringPuts(store: Store, collection: string): { store: Store; bytes: () => number } {
+  let bytes = 0;
+  const wrap = <T extends object>(target: T, override: Record<string, unknown>): T =>
+    new Proxy(target, {
+      get(t, p) {
+        if (typeof p === 'string' && p in override) return override[p];
+        const v = Reflect.get(t, p, t) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+      },
+    });
+  const measured = wrap(store, {
+    transact: (fn: (tx: Tx) => Promise<unknown>, opts?: TransactOptions) =>
+      store.transact(
+        (tx) =>
+          fn(
+            wrap(tx, {
+              put: (c: string, doc: { id: string }) => {
+                if (c === collection) bytes += JSON.stringify(doc).length;
+                return tx.put(c, doc);
+              },
+            }),
+          ),
+        opts,
+      ),
+  });
+  return { store: measured, bytes: () => bytes };
+}
+
+async function growthOn(label: string, raw: Store): Promise<void> {
+  const ownerId = 'acct_BENCHGROWTH0000000000000000';
+  const { store: measured, bytes } = measuringPuts(accountStore(raw, ownerId), MEMOIR_PHRASES);
+  const store = accountStore(measured, ownerId);
+  let ms = Date.UTC(2026, 0, 1);
+  const clock: Clock = { now: () => new Date((ms += 60_000)) };
+  const sentences = storyEntries(5 * (GROWTH_SIZES.at(-1)! + GROWTH_SIZES.length * (TRIALS + 1)));
+  let used = 0;
+  const next = () => sentences.slice(used, (used += 5)).join(' ');
+  let held = 0;
+  const rows: Array<{ size: number; ms: number; record: number; chunks: number }> = [];
+  for (const size of GROWTH_SIZES) {
+    // Straight into the store up to the size (the next write counts everything once), then writes through the memoir.
+    while (held < size - 1) {
+      await raw.transact(async (tx) => {
+        for (let j = 0; j < 200 && held < size - 1; j++, held++) {
+          const now = clock.now();
+          await tx.put<JournalEntry>(MEMOIR_JOURNAL, {
+            id: memoirId('jrn', now.getTime()),
+            ownerId,
+            authorKey: 'bench',
+            content: next(),
+            mood: null,
+            promptUsed: null,
+            createdAt: now.toISOString(),
+          });
+        }
+      });
+    }
+    await addJournalEntry(store, ownerId, 'bench', { content: next() }, clock);
+    held++;
+    const times: number[] = [];
+    const before = bytes();
+    for (let t = 0; t < TRIALS; t++) {
+      times.push(await timed(() => addJournalEntry(store, ownerId, 'bench', { content: next() }, clock)));
+      held++;
+    }
+    const record = JSON.stringify(await raw.get(MEMOIR_CHARACTER, characterCountsId(ownerId))).length;
+    rows.push({ size, ms: median(times), record, chunks: (bytes() - before) / TRIALS });
+  }
+  const base = rows[0]!.ms;
+  for (const r of rows)
+    console.log(
+      `${label}: ${String(r.size).padStart(5)} entries: a write ${fmt(r.ms, 1)} ms = ${fmt(r.ms / base, 2)}x the write at ` +
+        `${rows[0]!.size} (median of ${TRIALS}); counts record ${fmt(r.record / 1024, 0)} KiB, phrase chunks stored ` +
+        `${fmt(r.chunks / 1024, 0)} KiB a write (merges included)`,
+    );
+}
+
+export async function benchGrowth(): Promise<void> {
+  console.log('\n== memoir: a journal write as the memoir grows (entries of ~2 kB) ==');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-growth-'));
+  const lowdb = await openLowdbStore({ dataDir: dir, indexes: STORE_INDEXES });
+  try {
+    await growthOn('lowdb     ', lowdb);
+  } finally {
+    await lowdb.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  const url = await testDatabaseUrl();
+  const schema = randomSchema('svc_bench_growth');
+  const store = await openPostgresStore({ url, schema, indexes: STORE_INDEXES });
+  try {
+    await growthOn('PostgreSQL', store);
+  } finally {
+    await store.close();
+    await dropSchemas(url, schema);
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -114,6 +114,12 @@ export interface Config {
    * instance serving many memoirs.
    */
   memoirReadingChars?: number;
+  /**
+   * Characters of the memoir's phrase counts kept in memory, for every account (SVC_MEMOIR_PHRASE_CACHE; default
+   * 64 000 000, at most some 70 MB, the phrases of about 4,000 journal entries of 2 kB). A journal write past it
+   * reads the account's phrase counts from the store again (src/memoir/phrase-counts.ts).
+   */
+  memoirPhraseChars?: number;
 }
 
 export interface ChainsConfig {
@@ -267,6 +273,9 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
       : undefined,
     memoirReadingChars: env.SVC_MEMOIR_READING_CACHE
       ? parsePositiveInt(env.SVC_MEMOIR_READING_CACHE, 'SVC_MEMOIR_READING_CACHE')
+      : undefined,
+    memoirPhraseChars: env.SVC_MEMOIR_PHRASE_CACHE
+      ? parsePositiveInt(env.SVC_MEMOIR_PHRASE_CACHE, 'SVC_MEMOIR_PHRASE_CACHE')
       : undefined,
   };
 }

@@ -12,7 +12,12 @@
  * counts out of step with the records (something deleted), are rebuilt from all
  * the texts once. The model from a tally equals buildCharacter of the same texts
  * (test/memoir/character-incremental.test.ts).
+ *
+ * The phrases are the large part: every phrase ever written is counted, most held by one text. Their counts live in
+ * segments of their own (./phrase-counts.ts) that a write adds to; the counts record keeps only the phrases held by
+ * `phrasesAtLeast` texts or more, a bound chosen so that those alone decide the model's recurring phrases.
  */
+import { type PhraseChunkRecord, PhraseCounts, type StoredSegment } from './phrase-counts.js';
 import { allQuestions } from './questions.js';
 import type { AnswerRecord, JournalEntry } from './records.js';
 import {
@@ -133,7 +138,14 @@ export function emptyCharacter(): CharacterModel {
  * The version of the stored counts. Bump it whenever the extraction in text.ts (lexicons, names, phrases, style) or
  * the counts kept here change: stored counts of another version are rebuilt from the texts on the next write.
  */
-export const CHARACTER_COUNTS_VERSION = 2;
+export const CHARACTER_COUNTS_VERSION = 3;
+
+/**
+ * About how many phrases the counts record keeps (those held by the most texts): when more are held by
+ * `phrasesAtLeast` texts, the bound is raised so that half as many are kept, as long as they still decide the model's
+ * recurring phrases. A deletion that leaves too few is followed by a recount of the phrases from their segments.
+ */
+export const KEPT_PHRASES = 2000;
 
 /** A name → count table as stored: parallel arrays (compact JSON, and no name can be mistaken for a prototype key). */
 export interface StoredCounts {
@@ -160,14 +172,12 @@ export interface CharacterCountsRecord {
   /** Named kin: name, "|", the relation → how often. */
   relations: StoredCounts;
   places: StoredCounts;
-  /** Candidate phrases held by two texts or more → how many. */
+  /** Candidate phrases held by `phrasesAtLeast` texts or more → how many (every such phrase). */
   recurring: StoredCounts;
-  /**
-   * Candidate phrases held by exactly one text, sorted (code-unit order) and joined by newlines (a phrase is words
-   * joined by spaces): most phrases are seen once, and one string is far cheaper to store, copy and parse than as
-   * many strings, while a new text's phrases are still found by binary search.
-   */
-  once: string;
+  /** 2 or more: the fewest texts a phrase in `recurring` is held by. */
+  phrasesAtLeast: number;
+  /** Every candidate phrase's count, in segments of chunk records (collection MEMOIR_PHRASES), oldest first. */
+  phraseSegments: StoredSegment[];
   /** Content word → occurrences. */
   words: StoredCounts;
   style: StyleCounts;
@@ -204,108 +214,6 @@ function add(map: Map<string, number>, name: string, by: number): void {
 }
 
 /**
- * The phrases seen once, kept as the stored text itself (sorted phrases, one a line) with an index of where each line
- * starts, plus what was added and removed since. A lookup is a binary search over the lines; toString copies the
- * untouched runs of lines as they are. Loading and saving cost one scan and one copy of the text, not a string (and
- * a hash entry) per phrase.
- */
-class OnceSet {
-  readonly #text: string;
-  /** Where each line of #text starts. */
-  readonly #starts: Int32Array;
-  readonly #added = new Set<string>();
-  /** Removed lines of #text: phrase → line number. */
-  readonly #removed = new Map<string, number>();
-
-  constructor(text = '') {
-    this.#text = text;
-    let lines = text === '' ? 0 : 1;
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
-    this.#starts = new Int32Array(lines);
-    for (let line = 1, i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.#starts[line++] = i + 1;
-  }
-
-  /** The set stored as `text` (written by toString: sorted, distinct, non-empty lines), or undefined for a non-string. */
-  static parse(text: unknown): OnceSet | undefined {
-    return typeof text === 'string' ? new OnceSet(text) : undefined;
-  }
-
-  #line(i: number): string {
-    return this.#text.slice(
-      this.#starts[i]!,
-      i + 1 < this.#starts.length ? this.#starts[i + 1]! - 1 : this.#text.length,
-    );
-  }
-
-  /** The first line not before `p` (the line count when every line is). */
-  #lowerBound(p: string): number {
-    let lo = 0;
-    let hi = this.#starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.#line(mid) < p) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  #find(p: string): number {
-    const i = this.#lowerBound(p);
-    return i < this.#starts.length && this.#line(i) === p ? i : -1;
-  }
-
-  has(p: string): boolean {
-    if (this.#added.has(p)) return true;
-    return !this.#removed.has(p) && this.#find(p) !== -1;
-  }
-
-  /** Adds a phrase not in the set. */
-  add(p: string): void {
-    if (this.#removed.has(p)) this.#removed.delete(p);
-    else this.#added.add(p);
-  }
-
-  /** Removes a phrase in the set. */
-  delete(p: string): void {
-    if (this.#added.has(p)) this.#added.delete(p);
-    else {
-      const i = this.#find(p);
-      if (i !== -1) this.#removed.set(p, i);
-    }
-  }
-
-  toString(): string {
-    if (this.#added.size === 0 && this.#removed.size === 0) return this.#text;
-    // Edits by line number: an insertion before line i, or line i removed; insertions first at the same line.
-    // The default sort orders strings by UTF-16 code units, as `<` does (and faster than a comparator).
-    type Edit = { at: number; insert?: string };
-    const edits: Edit[] = [
-      ...[...this.#added].sort().map((p): Edit => ({ at: this.#lowerBound(p), insert: p })),
-      ...[...this.#removed.values()].map((at): Edit => ({ at })),
-    ].sort((a, b) => a.at - b.at || (a.insert !== undefined ? 0 : 1) - (b.insert !== undefined ? 0 : 1));
-    const pieces: string[] = [];
-    let next = 0; // the first base line not copied yet
-    const copyUpTo = (line: number) => {
-      if (line > next)
-        pieces.push(
-          this.#text.slice(
-            this.#starts[next]!,
-            line < this.#starts.length ? this.#starts[line]! - 1 : this.#text.length,
-          ),
-        );
-      next = Math.max(next, line);
-    };
-    for (const e of edits) {
-      copyUpTo(e.at);
-      if (e.insert !== undefined) pieces.push(e.insert);
-      else next = e.at + 1;
-    }
-    copyUpTo(this.#starts.length);
-    return pieces.join('\n');
-  }
-}
-
-/**
  * The sums a character model is computed from. Adding a text costs the reading of that text only; replacing an
  * answer subtracts the old text's counts and adds the new one's. Removing anything else (a deleted entry) is not
  * done here: the caller rebuilds the tally from the texts (CharacterTally.of).
@@ -322,15 +230,27 @@ export class CharacterTally {
   readonly people = new Map<string, number>();
   readonly relations = new Map<string, number>();
   readonly places = new Map<string, number>();
-  /** Candidate phrases held by two texts or more → how many (the ones held by one text are in #once). */
+  /** Candidate phrases held by #atLeast texts or more → how many (all of them: the model's phrases are among them). */
   readonly recurring = new Map<string, number>();
-  #once = new OnceSet();
+  #atLeast = 2;
+  /** How many texts hold each candidate phrase; undefined when read without them (counts only, see fromRecord). */
+  #phrases: PhraseCounts | undefined = new PhraseCounts();
+  readonly #keep: number;
   readonly words = new Map<string, number>();
   readonly style: StyleCounts = emptyStyleCounts();
 
+  /** `keep`: about how many phrases the counts record keeps (KEPT_PHRASES; smaller in tests). */
+  constructor(keep: number = KEPT_PHRASES) {
+    this.#keep = keep;
+  }
+
   /** The tally of these records, read in full (what the stored one is rebuilt from). */
-  static of(entries: readonly JournalEntry[], answers: readonly AnswerRecord[]): CharacterTally {
-    const t = new CharacterTally();
+  static of(
+    entries: readonly JournalEntry[],
+    answers: readonly AnswerRecord[],
+    keep: number = KEPT_PHRASES,
+  ): CharacterTally {
+    const t = new CharacterTally(keep);
     for (const e of entries) {
       if (isPrivate(e)) t.privateEntries++;
       else t.addEntry(e.content);
@@ -341,26 +261,41 @@ export class CharacterTally {
     return t;
   }
 
-  /** The stored tally, or undefined when it is missing, of another version or malformed (then: rebuild). */
-  static fromRecord(record: CharacterCountsRecord | undefined): CharacterTally | undefined {
+  /** Whether `record` is counts of this version (then fromRecord reads it, unless it is malformed). */
+  static current(record: CharacterCountsRecord | undefined): record is CharacterCountsRecord {
+    return record?.version === CHARACTER_COUNTS_VERSION;
+  }
+
+  /**
+   * The stored tally, or undefined when it is missing, of another version or malformed (then: rebuild). `phrases`:
+   * the phrase counts its segments hold (PhraseCounts.load); without them the tally has its counts only, and can
+   * neither make the model nor be stored.
+   */
+  static fromRecord(
+    record: CharacterCountsRecord | undefined,
+    phrases: PhraseCounts | undefined,
+    keep: number = KEPT_PHRASES,
+  ): CharacterTally | undefined {
     if (
       !record ||
-      record.version !== CHARACTER_COUNTS_VERSION ||
+      !CharacterTally.current(record) ||
       !isCount(record.journalEntries) ||
-      !isCount(record.privateEntries)
+      !isCount(record.privateEntries) ||
+      !isCount(record.phrasesAtLeast) ||
+      record.phrasesAtLeast < 2
     )
       return undefined;
-    const t = new CharacterTally();
+    const t = new CharacterTally(keep);
     t.journalEntries = record.journalEntries;
     t.privateEntries = record.privateEntries;
     const answered = fromStored(record.answered);
     const recurring = fromStored(record.recurring);
-    const once = OnceSet.parse(record.once);
-    if (!answered || !recurring || !once) return undefined;
-    for (const n of recurring.values()) if (n < 2) return undefined;
+    if (!answered || !recurring) return undefined;
+    for (const n of recurring.values()) if (n < record.phrasesAtLeast) return undefined;
     for (const [k, v] of answered) t.answered.set(k, v);
     for (const [k, v] of recurring) t.recurring.set(k, v);
-    t.#once = once;
+    t.#atLeast = record.phrasesAtLeast;
+    t.#phrases = phrases;
     for (const table of TABLES) {
       const map = fromStored(record[table]);
       if (!map) return undefined;
@@ -426,36 +361,65 @@ export class CharacterTally {
     return true;
   }
 
+  /** The phrase counts; a tally read without them can only be read (counts for insights and prompts). */
+  #allPhrases(): PhraseCounts {
+    if (!this.#phrases) throw new Error('the character counts were read without their phrases');
+    return this.#phrases;
+  }
+
   #holds(c: TextCounts): boolean {
     for (const table of TABLES) for (const [k, n] of c[table]) if ((this[table].get(k) ?? 0) < n) return false;
-    for (const p of c.phrases) if (!this.recurring.has(p) && !this.#once.has(p)) return false;
+    const phrases = this.#allPhrases();
+    for (const p of c.phrases) if (phrases.count(p) < 1) return false;
     return STYLE_FIELDS.every((f) => this.style[f] >= c.style[f]);
   }
 
   #apply(c: TextCounts, sign: 1 | -1): void {
     for (const table of TABLES) for (const [k, n] of c[table]) add(this[table], k, sign * n);
+    const phrases = this.#allPhrases();
     for (const p of c.phrases) {
-      const n = this.recurring.get(p);
-      if (sign > 0) {
-        if (n !== undefined) this.recurring.set(p, n + 1);
-        else if (this.#once.has(p)) {
-          this.#once.delete(p);
-          this.recurring.set(p, 2);
-        } else this.#once.add(p);
-      } else if (n === undefined) {
-        this.#once.delete(p);
-      } else if (n === 2) {
-        this.recurring.delete(p);
-        this.#once.add(p);
-      } else {
-        this.recurring.set(p, n - 1);
-      }
+      const n = phrases.count(p) + sign;
+      phrases.change(p, sign);
+      if (n >= this.#atLeast) this.recurring.set(p, n);
+      else this.recurring.delete(p);
     }
     for (const f of STYLE_FIELDS) this.style[f] += sign * c.style[f];
   }
 
+  /**
+   * Chooses the bound of the phrases kept: lowered to 2 (every phrase held twice, read from the segments) when those
+   * kept no longer decide the model's phrases, raised when more than #keep are kept and half as many (else #keep) still
+   * decide them. Deciding: ranking the kept phrases fills the model's list, so no phrase held by fewer texts could be
+   * in it (the ranking takes counts in descending order).
+   */
+  #settle(): void {
+    const limit = RANK_LIMITS.phrases;
+    if (this.#atLeast > 2 && rankPhrases(this.recurring, limit).length < limit) {
+      this.recurring.clear();
+      for (const [p, n] of this.#allPhrases().all()) if (n >= 2) this.recurring.set(p, n);
+      this.#atLeast = 2;
+    }
+    if (this.recurring.size <= this.#keep) return;
+    // The lowest bound keeping at most half of #keep, else at most #keep, that still decides the model's phrases.
+    const counts = [...this.recurring.values()].sort((a, b) => b - a);
+    for (const most of [Math.floor(this.#keep / 2), this.#keep]) {
+      const atLeast = counts[most]! + 1; // every count from here on is below it: at most `most` phrases kept
+      const kept = new Map([...this.recurring].filter(([, n]) => n >= atLeast));
+      if (rankPhrases(kept, limit).length < limit) continue;
+      for (const p of [...this.recurring.keys()]) if (!kept.has(p)) this.recurring.delete(p);
+      this.#atLeast = atLeast;
+      return;
+    }
+  }
+
+  /** Every phrase's count, from the segments (tests compare it with a recount). */
+  phraseCounts(): Map<string, number> {
+    return this.#allPhrases().all();
+  }
+
   /** The character model of these counts: equal to buildCharacter of the texts they were counted from. */
   model(previous: Pick<CharacterModel, 'modelTraits' | 'modelValues'> | undefined, now: string | null): CharacterModel {
+    this.#settle();
     const covered = [...this.answered].filter(([, n]) => n > 0).map(([c]) => c);
     return {
       traits: ranked(this.traits, RANK_LIMITS.traits),
@@ -477,8 +441,20 @@ export class CharacterTally {
     return this.answered.get(category) ?? 0;
   }
 
-  toRecord(id: string, ownerId: string, now: string): CharacterCountsRecord {
-    return {
+  /**
+   * The counts record and the phrase chunks to store with it (the phrases' changes made a segment). The chunks of the
+   * account that the record does not list are no longer needed. `chunkChars`: the largest chunk (smaller in tests).
+   */
+  toRecords(
+    id: string,
+    ownerId: string,
+    now: string,
+    chunkChars?: number,
+  ): { counts: CharacterCountsRecord; chunks: PhraseChunkRecord[] } {
+    this.#settle();
+    const phrases = this.#allPhrases();
+    const chunks = phrases.commit(ownerId, chunkChars);
+    const counts: CharacterCountsRecord = {
       id,
       ownerId,
       version: CHARACTER_COUNTS_VERSION,
@@ -492,10 +468,12 @@ export class CharacterTally {
       relations: toStored(this.relations),
       places: toStored(this.places),
       recurring: toStored(this.recurring),
-      once: this.#once.toString(),
+      phrasesAtLeast: this.#atLeast,
+      phraseSegments: phrases.stored(),
       words: toStored(this.words),
       style: { ...this.style },
       updatedAt: now,
     };
+    return { counts, chunks };
   }
 }

@@ -5,13 +5,48 @@
 import type { Store, Tx } from '../store/port.js';
 import { CharacterTally, texts as countedTexts, type CharacterCountsRecord } from './character.js';
 import { holdNames, namesKept } from './names.js';
-import { MEMOIR_ANSWERS, MEMOIR_CHARACTER, MEMOIR_JOURNAL, type AnswerRecord, type JournalEntry } from './records.js';
+import { type PhraseChunkRecord, PhraseCounts } from './phrase-counts.js';
+import {
+  MEMOIR_ANSWERS,
+  MEMOIR_CHARACTER,
+  MEMOIR_JOURNAL,
+  MEMOIR_PHRASES,
+  type AnswerRecord,
+  type JournalEntry,
+} from './records.js';
 
 export const characterCountsId = (ownerId: string) => `mchr_${ownerId}`;
 
-/** The stored character counts, when they are of this version and well formed (else undefined: rebuild). */
-export async function storedTally(tx: Tx, ownerId: string): Promise<CharacterTally | undefined> {
-  return CharacterTally.fromRecord(await tx.get<CharacterCountsRecord>(MEMOIR_CHARACTER, characterCountsId(ownerId)));
+/**
+ * The stored character counts, when they are of this version and well formed (else undefined: rebuild), with every
+ * phrase's count read from its segments (those this process keeps are not read again). `phrases: false`: the counts
+ * only, for reading (insights, prompts), not for making the model or being stored again.
+ */
+export async function storedTally(
+  tx: Pick<Tx, 'get'>,
+  ownerId: string,
+  { phrases = true }: { phrases?: boolean } = {},
+): Promise<CharacterTally | undefined> {
+  const record = await tx.get<CharacterCountsRecord>(MEMOIR_CHARACTER, characterCountsId(ownerId));
+  if (!CharacterTally.current(record)) return undefined;
+  if (!phrases) return CharacterTally.fromRecord(record, undefined);
+  const counts = await PhraseCounts.load(record.phraseSegments, (id) => tx.get<PhraseChunkRecord>(MEMOIR_PHRASES, id));
+  return counts && CharacterTally.fromRecord(record, counts);
+}
+
+/**
+ * Stores the counts, the phrase chunks they add, and deletes the account's chunks they no longer list (merged into
+ * newer ones, or left by counts made again from every text).
+ */
+export async function storeTally(tx: Tx, ownerId: string, tally: CharacterTally, now: string): Promise<void> {
+  const present = await tx.idsBy(MEMOIR_PHRASES, 'ownerId', ownerId);
+  const { counts, chunks } = tally.toRecords(characterCountsId(ownerId), ownerId, now);
+  const listed = new Set(counts.phraseSegments.flat());
+  await Promise.all([
+    tx.put(MEMOIR_CHARACTER, counts),
+    ...chunks.map((c) => tx.put(MEMOIR_PHRASES, c)),
+    ...present.filter((id) => !listed.has(id)).map((id) => tx.delete(MEMOIR_PHRASES, id)),
+  ]);
 }
 
 /** Every entry and answer of the account. */

@@ -9,12 +9,11 @@ import { hasUnsafeNameChars } from '../core/names.js';
 import { paginateOffset } from '../core/pagination.js';
 import type { Store, Tx } from '../store/port.js';
 import { type CharacterTally, emptyCharacter, sharedEntries, type CharacterModel } from './character.js';
-import { characterCountsId, countingTransaction, fullTally, storedTally } from './counting.js';
+import { countingTransaction, fullTally, storedTally, storeTally } from './counting.js';
 import { newestPage } from './pages.js';
 import { CATEGORIES, categoryOf } from './questions.js';
 import {
   MEMOIR_ANSWERS,
-  MEMOIR_CHARACTER,
   MEMOIR_CHAT,
   MEMOIR_JOURNAL,
   MEMOIR_LIMITS,
@@ -113,10 +112,7 @@ async function saveCharacter(tx: Tx, ownerId: string, tally: CharacterTally, now
   const profile: ProfileRecord = existing
     ? { ...existing, character, updatedAt: now }
     : { id: profileId(ownerId), ownerId, agentName: null, setupAt: null, character, updatedAt: now };
-  await Promise.all([
-    tx.put(MEMOIR_CHARACTER, tally.toRecord(characterCountsId(ownerId), ownerId, now)),
-    tx.put(MEMOIR_PROFILES, profile),
-  ]);
+  await Promise.all([storeTally(tx, ownerId, tally, now), tx.put(MEMOIR_PROFILES, profile)]);
   return character;
 }
 

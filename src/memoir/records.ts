@@ -20,6 +20,11 @@ export const MEMOIR_MEDIA = 'memoir_media';
 /** One per account: the counts the character model is computed from (src/memoir/character.ts). Id: `mchr_<accountId>`. */
 export const MEMOIR_CHARACTER = 'memoir_character';
 /**
+ * How many texts hold each phrase, in immutable chunks the counts record lists (src/memoir/phrase-counts.ts). Id:
+ * `mphr_<accountId>_<random>`.
+ */
+export const MEMOIR_PHRASES = 'memoir_phrases';
+/**
  * Embeddings of memoir passages and questions, one per model and text, kept in the account of whoever asked (an
  * heir's cache is the heir's). Id: `memb_<accountId>_<hash of model and text>` (src/memoir/embeddings.ts).
  */
@@ -33,6 +38,7 @@ const COLLECTIONS = [
   MEMOIR_CHAT,
   MEMOIR_MEDIA,
   MEMOIR_CHARACTER,
+  MEMOIR_PHRASES,
   MEMOIR_EMBEDDINGS,
 ];
 for (const c of COLLECTIONS) declareTenantCollection(c);

@@ -44,7 +44,7 @@ export async function dailyPrompt(store: Store, ownerId: string, userKey: string
     const [answers, entryIds, tally, shown] = await Promise.all([
       tx.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
       tx.idsBy(MEMOIR_JOURNAL, 'ownerId', ownerId),
-      storedTally(tx, ownerId),
+      storedTally(tx, ownerId, { phrases: false }),
       tx.findBy<PromptRecord>(MEMOIR_PROMPTS, 'ownerId', ownerId),
     ]);
     // How much the memoir already says of each theme, as the character model counts it (entries not private, and
@@ -107,7 +107,7 @@ export async function insights(store: Store, ownerId: string, audience: Audience
         tx.findBy<JournalEntry>(MEMOIR_JOURNAL, 'ownerId', ownerId),
         tx.findBy<AnswerRecord>(MEMOIR_ANSWERS, 'ownerId', ownerId),
         // Not for an heir: a grant covers what heirs may read, and the counts are not a record of theirs to read.
-        audience === 'owner' ? storedTally(tx, ownerId) : undefined,
+        audience === 'owner' ? storedTally(tx, ownerId, { phrases: false }) : undefined,
       ]),
     { readOnly: true },
   );

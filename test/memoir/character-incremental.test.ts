@@ -8,13 +8,15 @@ import {
   type CharacterCountsRecord,
   type StoredCounts,
 } from '../../src/memoir/character.js';
-import { characterCountsId } from '../../src/memoir/counting.js';
+import { characterCountsId, storedTally } from '../../src/memoir/counting.js';
+import { forgetPhraseChunks } from '../../src/memoir/phrase-counts.js';
 import { addJournalEntry, answerQuestionnaire, rebuildCharacter } from '../../src/memoir/memoir.js';
 import { characterOf } from '../../src/memoir/views.js';
 import {
   MEMOIR_ANSWERS,
   MEMOIR_CHARACTER,
   MEMOIR_JOURNAL,
+  MEMOIR_PHRASES,
   type AnswerRecord,
   type JournalEntry,
 } from '../../src/memoir/records.js';
@@ -106,7 +108,7 @@ function comparable(r: CharacterCountsRecord) {
     ...Object.fromEntries(
       (['traits', 'values', 'themes', 'people', 'places', 'recurring', 'words'] as const).map((k) => [k, table(r[k])]),
     ),
-    once: r.once,
+    phrasesAtLeast: r.phrasesAtLeast,
     style: r.style,
   };
 }
@@ -159,7 +161,15 @@ describe.each(MEMOIR_ENGINES)('incremental character model, %s store', (engine: 
       characterOf(store, ownerId, 'json'),
     ]);
     expect(character).toEqual(buildCharacter(entries, answers, character, character.updatedAt));
-    expect(comparable(record!)).toEqual(comparable(CharacterTally.of(entries, answers).toRecord('x', ownerId, 'now')));
+    const scratch = CharacterTally.of(entries, answers);
+    expect(comparable(record!)).toEqual(comparable(scratch.toRecords('x', ownerId, 'now').counts));
+    // Every phrase's count, summed over the stored segments, equals a count from the texts, and the account holds
+    // exactly the chunks its counts list.
+    const stored = await store.transact((tx) => storedTally(tx, ownerId));
+    expect(stored!.phraseCounts()).toEqual(scratch.phraseCounts());
+    expect((await store.findBy<{ id: string }>(MEMOIR_PHRASES, 'ownerId', ownerId)).map((c) => c.id).sort()).toEqual(
+      record!.phraseSegments.flat().sort(),
+    );
   }
 
   it('random sequences of entries and answers (answers given again included): the model equals a full rebuild after every write', async () => {
@@ -251,6 +261,16 @@ describe.each(MEMOIR_ENGINES)('incremental character model, %s store', (engine: 
     await store.put(MEMOIR_CHARACTER, { ...current, words: { names: ['sea'], counts: [-3] } });
     reads.journal = 0;
     await addJournalEntry(store, ownerId, 'usr', { content: 'The sea was calm.' }, clock);
+    expect(reads.journal).toBe(1);
+    await check(store, ownerId);
+
+    // A phrase chunk missing (and not kept by this process): counted again in full.
+    const listed = (await store.get<CharacterCountsRecord>(MEMOIR_CHARACTER, id))!.phraseSegments.flat();
+    expect(listed.length).toBeGreaterThan(0);
+    await store.delete(MEMOIR_PHRASES, listed[0]!);
+    forgetPhraseChunks();
+    reads.journal = 0;
+    await addJournalEntry(store, ownerId, 'usr', { content: 'The sea was grey.' }, clock);
     expect(reads.journal).toBe(1);
     await check(store, ownerId);
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/core/config.js';
 import { keptNames } from '../../src/memoir/names.js';
+import { PHRASE_CACHE_CHARS, phraseCacheChars, sizePhraseCache } from '../../src/memoir/phrase-counts.js';
 import { keptPassages } from '../../src/memoir/retrieval.js';
 import { startTestServer } from '../helpers.js';
 
@@ -9,6 +10,7 @@ const defaults = [keptNames.maxChars, keptPassages.maxChars] as const;
 afterEach(() => {
   keptNames.resize(defaults[0]);
   keptPassages.resize(defaults[1]);
+  sizePhraseCache(PHRASE_CACHE_CHARS);
 });
 
 describe('SVC_MEMOIR_READING_CACHE', () => {
@@ -29,6 +31,28 @@ describe('SVC_MEMOIR_READING_CACHE', () => {
     const server = await startTestServer({ config: { memoirReadingChars: config.memoirReadingChars }, listen: false });
     try {
       expect([keptNames.maxChars, keptPassages.maxChars]).toEqual([12_345_678, 12_345_678]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('SVC_MEMOIR_PHRASE_CACHE', () => {
+  it('is unset by default, and the phrase counts kept are bounded at 64 million characters', () => {
+    expect(loadConfig({}, {}).memoirPhraseChars).toBeUndefined();
+    expect(phraseCacheChars()).toBe(64_000_000);
+  });
+
+  it('refuses anything but a positive whole number, naming the variable', () => {
+    for (const bad of ['0', '-5', '1.5', 'lots', '2e6'])
+      expect(() => loadConfig({}, { SVC_MEMOIR_PHRASE_CACHE: bad }), bad).toThrow(/SVC_MEMOIR_PHRASE_CACHE/);
+  });
+
+  it('sizes the cache when the service opens', async () => {
+    const config = loadConfig({}, { SVC_MEMOIR_PHRASE_CACHE: '7654321' });
+    const server = await startTestServer({ config: { memoirPhraseChars: config.memoirPhraseChars }, listen: false });
+    try {
+      expect(phraseCacheChars()).toBe(7_654_321);
     } finally {
       await server.close();
     }

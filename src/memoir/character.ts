@@ -17,7 +17,7 @@
  * segments of their own (./phrase-counts.ts) that a write adds to; the counts record keeps only the phrases held by
  * `phrasesAtLeast` texts or more, a bound chosen so that those alone decide the model's recurring phrases.
  */
-import { type PhraseChunkRecord, PhraseCounts, type StoredSegment } from './phrase-counts.js';
+import { type MergeOptions, type PhraseChunkRecord, PhraseCounts, type StoredSegment } from './phrase-counts.js';
 import { allQuestions } from './questions.js';
 import type { AnswerRecord, JournalEntry } from './records.js';
 import {
@@ -443,17 +443,18 @@ export class CharacterTally {
 
   /**
    * The counts record and the phrase chunks to store with it (the phrases' changes made a segment). The chunks of the
-   * account that the record does not list are no longer needed. `chunkChars`: the largest chunk (smaller in tests).
+   * account that the record does not list are no longer needed. `compact`: whether a merge longer than a write makes
+   * is due (compactPhrases, after the transaction). `merge`: sizes (smaller in tests).
    */
   toRecords(
     id: string,
     ownerId: string,
     now: string,
-    chunkChars?: number,
-  ): { counts: CharacterCountsRecord; chunks: PhraseChunkRecord[] } {
+    merge?: MergeOptions,
+  ): { counts: CharacterCountsRecord; chunks: PhraseChunkRecord[]; compact: boolean } {
     this.#settle();
     const phrases = this.#allPhrases();
-    const chunks = phrases.commit(ownerId, chunkChars);
+    const chunks = phrases.commit(ownerId, merge);
     const counts: CharacterCountsRecord = {
       id,
       ownerId,
@@ -474,6 +475,6 @@ export class CharacterTally {
       style: { ...this.style },
       updatedAt: now,
     };
-    return { counts, chunks };
+    return { counts, chunks, compact: phrases.compactionDue() };
   }
 }

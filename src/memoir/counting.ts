@@ -5,7 +5,7 @@
 import type { Store, Tx } from '../store/port.js';
 import { CharacterTally, texts as countedTexts, type CharacterCountsRecord } from './character.js';
 import { holdNames, namesKept } from './names.js';
-import { type PhraseChunkRecord, PhraseCounts } from './phrase-counts.js';
+import { type MergeOptions, type PhraseChunkRecord, PhraseCounts, type StoredSegment } from './phrase-counts.js';
 import {
   MEMOIR_ANSWERS,
   MEMOIR_CHARACTER,
@@ -25,28 +25,79 @@ export const characterCountsId = (ownerId: string) => `mchr_${ownerId}`;
 export async function storedTally(
   tx: Pick<Tx, 'get'>,
   ownerId: string,
-  { phrases = true }: { phrases?: boolean } = {},
+  { phrases = true, keep }: { phrases?: boolean; keep?: number } = {},
 ): Promise<CharacterTally | undefined> {
   const record = await tx.get<CharacterCountsRecord>(MEMOIR_CHARACTER, characterCountsId(ownerId));
   if (!CharacterTally.current(record)) return undefined;
-  if (!phrases) return CharacterTally.fromRecord(record, undefined);
+  if (!phrases) return CharacterTally.fromRecord(record, undefined, keep);
   const counts = await PhraseCounts.load(record.phraseSegments, (id) => tx.get<PhraseChunkRecord>(MEMOIR_PHRASES, id));
-  return counts && CharacterTally.fromRecord(record, counts);
+  return counts && CharacterTally.fromRecord(record, counts, keep);
 }
 
 /**
  * Stores the counts, the phrase chunks they add, and deletes the account's chunks they no longer list (merged into
- * newer ones, or left by counts made again from every text).
+ * newer ones, or left by counts made again from every text). Resolves whether a compaction is due (noted for
+ * countingTransaction too). `merge`: sizes (smaller in tests).
  */
-export async function storeTally(tx: Tx, ownerId: string, tally: CharacterTally, now: string): Promise<void> {
+export async function storeTally(
+  tx: Tx,
+  ownerId: string,
+  tally: CharacterTally,
+  now: string,
+  merge?: MergeOptions,
+): Promise<boolean> {
   const present = await tx.idsBy(MEMOIR_PHRASES, 'ownerId', ownerId);
-  const { counts, chunks } = tally.toRecords(characterCountsId(ownerId), ownerId, now);
+  const { counts, chunks, compact } = tally.toRecords(characterCountsId(ownerId), ownerId, now, merge);
+  // Noted for after the transaction (countingTransaction): harmless should this attempt not commit.
+  if (compact) compactionDue.add(ownerId);
   const listed = new Set(counts.phraseSegments.flat());
   await Promise.all([
     tx.put(MEMOIR_CHARACTER, counts),
     ...chunks.map((c) => tx.put(MEMOIR_PHRASES, c)),
     ...present.filter((id) => !listed.has(id)).map((id) => tx.delete(MEMOIR_PHRASES, id)),
   ]);
+  return compact;
+}
+
+/** Accounts whose phrase segments are due a compaction (storeTally notes them; countingTransaction makes it). */
+const compactionDue = new Set<string>();
+
+/**
+ * Merges the account's newest phrase segments as their sizes say (PhraseCounts.compaction), in turns of the event loop
+ * outside any transaction, then swaps the merged segment in for them in one, if they are still listed together (a
+ * write meanwhile may have added a segment after them; counts made again from every text list others, and the merge is
+ * dropped). Resolves whether it was swapped in.
+ */
+export async function compactPhrases(store: Store, ownerId: string, merge?: MergeOptions): Promise<boolean> {
+  const id = characterCountsId(ownerId);
+  const record = await store.get<CharacterCountsRecord>(MEMOIR_CHARACTER, id);
+  if (!CharacterTally.current(record)) return false;
+  const phrases = await PhraseCounts.load(record.phraseSegments, (c) =>
+    store.get<PhraseChunkRecord>(MEMOIR_PHRASES, c),
+  );
+  const made = await phrases?.compaction(ownerId, merge);
+  if (!made) return false;
+  const first = made.replaces[0]![0];
+  return store.transact(async (tx) => {
+    const current = await tx.get<CharacterCountsRecord>(MEMOIR_CHARACTER, id);
+    if (!CharacterTally.current(current) || !Array.isArray(current.phraseSegments)) return false;
+    const listed = current.phraseSegments;
+    const at = listed.findIndex((s) => Array.isArray(s) && s[0] === first);
+    const same = (a: unknown, b: StoredSegment) =>
+      Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i]);
+    if (at === -1 || !made.replaces.every((s, i) => same(listed[at + i], s))) return false;
+    const phraseSegments = [
+      ...listed.slice(0, at),
+      ...(made.segment.length > 0 ? [made.segment] : []),
+      ...listed.slice(at + made.replaces.length),
+    ];
+    await Promise.all([
+      tx.put(MEMOIR_CHARACTER, { ...current, phraseSegments }),
+      ...made.chunks.map((c) => tx.put(MEMOIR_PHRASES, c)),
+      ...made.replaces.flat().map((c) => tx.delete(MEMOIR_PHRASES, c)),
+    ]);
+    return true;
+  });
 }
 
 /** Every entry and answer of the account. */
@@ -85,7 +136,7 @@ export async function countingTransaction<T>(
   try {
     for (;;) {
       try {
-        return await store.transact((tx) =>
+        const result = await store.transact((tx) =>
           fn(tx, async () => {
             const [entries, answers] = await everything(tx, ownerId);
             // Held since the rerun, or every name kept already (an account's first write, a memoir read lately):
@@ -94,6 +145,10 @@ export async function countingTransaction<T>(
             throw new RecountNeeded();
           }),
         );
+        if (compactionDue.delete(ownerId))
+          // Derived data: should the compaction fail, the counts stay right and the next write notes it due again.
+          await compactPhrases(store, ownerId).catch(() => false);
+        return result;
       } catch (err) {
         if (!(err instanceof RecountNeeded) || everyText) throw err;
         everyText = true;

@@ -12,15 +12,24 @@
  * - a phrase's count is the sum of its counts in every segment (a newer segment may hold -1 for an edited text);
  * - a write adds one segment of its own changes and merges it with the newest ones while the newer is at least half
  *   the older: the segments stay geometric, at most some log2(phrases) of them, and a phrase is rewritten that many
- *   times over its life, not at every write;
+ *   times over its life, not at every write. A write merges at most MERGE_IN_WRITE_LINES lines in its transaction;
+ *   a longer merge (the largest rewrite all the phrases) is left to a compaction after it, made in turns of the event
+ *   loop outside any transaction and swapped in by one if the segments it merged are still listed;
  * - chunks read or written are kept in memory by id (bounded; they are immutable, so a kept one is never stale, even
  *   with several instances), and a write reads only the small counts record and the chunks this process lacks.
  */
 import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { atOnce, inTurns, type Steps } from './turns.js';
 
 /** The largest chunk record, in characters (a segment of more lines is split). */
 export const PHRASE_CHUNK_CHARS = 1_000_000;
+
+/** The most lines a write merges in its own transaction (some tens of milliseconds); longer merges are compactions. */
+export const MERGE_IN_WRITE_LINES = 50_000;
+
+/** Lines a compaction merges between two turns of the event loop (a few milliseconds). */
+const MERGE_SLICE = 10_000;
 
 /** A chunk of a segment as stored. */
 export interface PhraseChunkRecord {
@@ -40,6 +49,13 @@ class Chunk {
     readonly text: string,
     readonly starts: Int32Array,
   ) {}
+
+  /** The chunk of lines made by a merge (sorted, distinct, counts not zero: not checked again). */
+  static of(lines: readonly string[]): Chunk {
+    const starts = new Int32Array(lines.length);
+    for (let i = 1, at = 0; i < lines.length; i++) starts[i] = at += lines[i - 1]!.length + 1;
+    return new Chunk(lines.join('\n'), starts);
+  }
 
   /** The chunk of these lines, or undefined when they are not well formed (sorted, distinct, counts not zero). */
   static parse(text: unknown): Chunk | undefined {
@@ -66,6 +82,10 @@ class Chunk {
 
   #end(i: number): number {
     return i + 1 < this.starts.length ? this.starts[i + 1]! - 1 : this.text.length;
+  }
+
+  line(i: number): string {
+    return this.text.slice(this.starts[i]!, this.#end(i));
   }
 
   key(i: number): string {
@@ -122,6 +142,114 @@ class Segment {
   *entries(): Generator<[string, number]> {
     for (const c of this.chunks) for (let i = 0; i < c.lines; i++) yield [c.key(i), c.count(i)];
   }
+}
+
+/** A sorted table read in order by a merge: the current line's phrase and count (key undefined: read to its end). */
+interface Cursor {
+  key: string | undefined;
+  count: number;
+  /** The current line as stored. */
+  line(): string;
+  advance(): void;
+}
+
+class SegmentCursor implements Cursor {
+  key: string | undefined;
+  count = 0;
+  #chunk = 0;
+  #i = -1;
+
+  constructor(readonly segment: Segment) {
+    this.advance();
+  }
+
+  line(): string {
+    return this.segment.chunks[this.#chunk]!.line(this.#i);
+  }
+
+  advance(): void {
+    const chunks = this.segment.chunks;
+    this.#i++;
+    while (this.#chunk < chunks.length && this.#i >= chunks[this.#chunk]!.lines) {
+      this.#chunk++;
+      this.#i = 0;
+    }
+    if (this.#chunk >= chunks.length) {
+      this.key = undefined;
+      return;
+    }
+    const c = chunks[this.#chunk]!;
+    this.key = c.key(this.#i);
+    this.count = c.count(this.#i);
+  }
+}
+
+class TableCursor implements Cursor {
+  key: string | undefined;
+  count = 0;
+  #i = -1;
+
+  constructor(readonly table: ReadonlyArray<readonly [string, number]>) {
+    this.advance();
+  }
+
+  line(): string {
+    return `${this.key}\t${this.count}`;
+  }
+
+  advance(): void {
+    const row = this.table[++this.#i];
+    this.key = row?.[0];
+    this.count = row?.[1] ?? 0;
+  }
+}
+
+/**
+ * The lines of the sum of sorted tables, without zeros, yielding every MERGE_SLICE lines. `oldest`: no older segment
+ * remains, so the sum holds every count there is and keeps positive ones only.
+ */
+function* mergeSteps(sources: Cursor[], oldest: boolean): Steps<string[]> {
+  const out: string[] = [];
+  let heads = sources.filter((c) => c.key !== undefined);
+  let done = 0;
+  while (heads.length > 0) {
+    let min = heads[0]!.key!;
+    for (const h of heads) if (h.key! < min) min = h.key!;
+    let sum = 0;
+    let at: Cursor | undefined;
+    let n = 0;
+    for (const h of heads)
+      if (h.key === min) {
+        sum += h.count;
+        at = h;
+        n++;
+      }
+    if (sum > 0 || (sum < 0 && !oldest)) out.push(n === 1 ? at!.line() : `${min}\t${sum}`);
+    for (const h of heads) if (h.key === min) h.advance();
+    if (heads.some((h) => h.key === undefined)) heads = heads.filter((h) => h.key !== undefined);
+    if (++done % MERGE_SLICE === 0) yield;
+  }
+  return out;
+}
+
+/**
+ * How many of the newest segments (line counts oldest first) the merge rule takes together: the newest and each older
+ * one while the lines taken so far are at least half of it. 0 when that is the newest alone.
+ */
+function mergePlan(lines: readonly number[]): number {
+  let k = 1;
+  let acc = lines.at(-1) ?? 0;
+  while (k < lines.length && acc * 2 >= lines[lines.length - 1 - k]!) acc += lines[lines.length - 1 - k++]!;
+  return k >= 2 ? k : 0;
+}
+
+/** A merge made outside a transaction, to be swapped in for the segments it merged (see compactPhrases). */
+export interface Compaction {
+  /** The segments merged, as listed (consecutive, oldest first). */
+  replaces: StoredSegment[];
+  /** The merged segment (empty when every count summed to zero). */
+  segment: StoredSegment;
+  chunks: PhraseChunkRecord[];
 }
 
 /** The default bound of the chunks kept in memory, in characters (see SVC_MEMOIR_PHRASE_CACHE, src/core/config.ts). */
@@ -227,79 +355,92 @@ export class PhraseCounts {
 
   /**
    * Makes the changes not stored yet a segment, merged with the newest segments while the newer holds at least half
-   * as many lines as the older. Returns the chunk records to store (the caller deletes the chunks no longer listed).
-   * `chunkChars`: the largest chunk (smaller in tests).
+   * as many lines as the older, up to MERGE_IN_WRITE_LINES (`mergeInWrite`) in all. Returns the chunk records to store
+   * (the caller deletes the chunks no longer listed). `chunkChars`: the largest chunk (smaller in tests).
    */
-  commit(ownerId: string, chunkChars: number = PHRASE_CHUNK_CHARS): PhraseChunkRecord[] {
+  commit(
+    ownerId: string,
+    { chunkChars = PHRASE_CHUNK_CHARS, mergeInWrite = MERGE_IN_WRITE_LINES }: MergeOptions = {},
+  ): PhraseChunkRecord[] {
     if (this.#pending.size === 0) return [];
-    let lines = [...this.#pending].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    const pending = [...this.#pending].sort((a, b) => (a[0] < b[0] ? -1 : 1));
     this.#pending.clear();
-    const segments = [...this.#segments];
-    // Merge while the segment before holds at most twice as many lines.
-    while (segments.length > 0 && lines.length * 2 >= segments[segments.length - 1]!.lines) {
-      const older = segments.pop()!;
-      lines = merged(older.entries(), lines, segments.length === 0);
+    const segments = this.#segments;
+    let k = 0;
+    for (let acc = pending.length; k < segments.length; k++) {
+      const older = segments[segments.length - 1 - k]!;
+      if (acc * 2 < older.lines || acc + older.lines > mergeInWrite) break;
+      acc += older.lines;
     }
-    const records: PhraseChunkRecord[] = [];
-    if (lines.length > 0) {
-      const ids: string[] = [];
-      const chunks: Chunk[] = [];
-      for (const text of chunked(lines, chunkChars)) {
-        const id = `mphr_${ownerId}_${randomBytes(9).toString('base64url')}`;
-        const chunk = Chunk.parse(text)!;
-        kept.set(id, chunk);
-        ids.push(id);
-        chunks.push(chunk);
-        records.push({ id, ownerId, lines: text });
-      }
-      segments.push(new Segment(ids, chunks));
-    }
-    this.#segments = segments;
-    return records;
+    const merging = segments.slice(segments.length - k);
+    const lines = atOnce(
+      mergeSteps([...merging.map((m) => new SegmentCursor(m)), new TableCursor(pending)], k === segments.length),
+    );
+    const made = atOnce(madeSegment(lines, ownerId, chunkChars));
+    this.#segments = [...segments.slice(0, segments.length - k), ...(made ? [made.segment] : [])];
+    return made?.records ?? [];
   }
+
+  /** Whether the newest segments are due a merge longer than a write makes (see compaction). */
+  compactionDue(): boolean {
+    return mergePlan(this.#segments.map((s) => s.lines)) > 0;
+  }
+
+  /**
+   * The merge the newest segments are due, made in turns of the event loop (nothing stored: see compactPhrases), or
+   * undefined when none is due.
+   */
+  async compaction(
+    ownerId: string,
+    { chunkChars = PHRASE_CHUNK_CHARS }: MergeOptions = {},
+  ): Promise<Compaction | undefined> {
+    const k = mergePlan(this.#segments.map((s) => s.lines));
+    if (k === 0) return undefined;
+    const merging = this.#segments.slice(this.#segments.length - k);
+    const lines = await inTurns(
+      mergeSteps(
+        merging.map((m) => new SegmentCursor(m)),
+        k === this.#segments.length,
+      ),
+    );
+    const made = await inTurns(madeSegment(lines, ownerId, chunkChars));
+    return { replaces: merging.map((m) => m.ids), segment: made?.segment.ids ?? [], chunks: made?.records ?? [] };
+  }
+}
+
+export interface MergeOptions {
+  /** The largest chunk, in characters (PHRASE_CHUNK_CHARS; smaller in tests). */
+  chunkChars?: number;
+  /** The most lines a write merges (MERGE_IN_WRITE_LINES; smaller in tests). */
+  mergeInWrite?: number;
 }
 
 /**
- * The sum of two sorted tables, without zeros. `oldest`: the result holds every count there is (no older segment),
- * so it keeps positive counts only.
+ * A segment of these lines, in chunks of at most `chunkChars` characters with new ids, kept; undefined for none.
+ * Yields after each chunk.
  */
-function merged(
-  older: Iterable<[string, number]>,
-  newer: Array<[string, number]>,
-  oldest: boolean,
-): Array<[string, number]> {
-  const out: Array<[string, number]> = [];
-  const keep = (p: string, n: number) => {
-    if (n > 0 || (n < 0 && !oldest)) out.push([p, n]);
-  };
-  let j = 0;
-  for (const [p, n] of older) {
-    while (j < newer.length && newer[j]![0] < p) {
-      keep(newer[j]![0], newer[j]![1]);
-      j++;
-    }
-    if (j < newer.length && newer[j]![0] === p) {
-      keep(p, n + newer[j]![1]);
-      j++;
-    } else keep(p, n);
+function* madeSegment(
+  lines: readonly string[],
+  ownerId: string,
+  chunkChars: number,
+): Steps<{ segment: Segment; records: PhraseChunkRecord[] } | undefined> {
+  if (lines.length === 0) return undefined;
+  const ids: string[] = [];
+  const chunks: Chunk[] = [];
+  const records: PhraseChunkRecord[] = [];
+  let from = 0;
+  while (from < lines.length) {
+    let to = from;
+    for (let chars = 0; to < lines.length && (to === from || chars + lines[to]!.length + 1 <= chunkChars); to++)
+      chars += lines[to]!.length + 1;
+    const chunk = Chunk.of(lines.slice(from, to));
+    const id = `mphr_${ownerId}_${randomBytes(9).toString('base64url')}`;
+    kept.set(id, chunk);
+    ids.push(id);
+    chunks.push(chunk);
+    records.push({ id, ownerId, lines: chunk.text });
+    from = to;
+    yield;
   }
-  for (; j < newer.length; j++) keep(newer[j]![0], newer[j]![1]);
-  return out;
-}
-
-/** The lines of a sorted table, in texts of at most `chunkChars` characters (a longer line alone). */
-function* chunked(lines: Array<[string, number]>, chunkChars: number): Generator<string> {
-  let parts: string[] = [];
-  let chars = 0;
-  for (const [p, n] of lines) {
-    const line = `${p}\t${n}`;
-    if (parts.length > 0 && chars + line.length + 1 > chunkChars) {
-      yield parts.join('\n');
-      parts = [];
-      chars = 0;
-    }
-    parts.push(line);
-    chars += line.length + 1;
-  }
-  if (parts.length > 0) yield parts.join('\n');
+  return { segment: new Segment(ids, chunks), records };
 }

@@ -1,14 +1,23 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildCharacter,
   CharacterTally,
+  KEPT_PHRASES,
   type CharacterCountsRecord,
   type CharacterModel,
 } from '../../src/memoir/character.js';
-import { forgetPhraseChunks, type PhraseChunkRecord, PhraseCounts } from '../../src/memoir/phrase-counts.js';
-import type { JournalEntry } from '../../src/memoir/records.js';
+import { characterCountsId, compactPhrases, storedTally, storeTally } from '../../src/memoir/counting.js';
+import {
+  forgetPhraseChunks,
+  type MergeOptions,
+  type PhraseChunkRecord,
+  PhraseCounts,
+} from '../../src/memoir/phrase-counts.js';
+import { type JournalEntry, MEMOIR_CHARACTER, MEMOIR_PHRASES } from '../../src/memoir/records.js';
 import { phrasesOf } from '../../src/memoir/text.js';
+import type { Tx } from '../../src/store/port.js';
+import { openEngineStore } from './support.js';
 
 // The phrase counts behind the character model live in immutable segments (src/memoir/phrase-counts.ts) and the counts
 // record keeps only the phrases held by `phrasesAtLeast` texts or more. Whatever the writes, with the bound raised and
@@ -39,27 +48,45 @@ const textArb = fc.array(sentenceArb, { minLength: 1, maxLength: 4 }).map((s) =>
 const entry = (content: string, i: number): JournalEntry =>
   ({ id: `mjrn_${i}`, ownerId: OWNER, content, createdAt: 'now', updatedAt: 'now' }) as unknown as JournalEntry;
 
-/** A store of chunk records in a Map, as saveCharacter keeps it: the chunks listed, and no others. */
-class Chunks {
-  readonly records = new Map<string, PhraseChunkRecord>();
-  reads = 0;
+let opened: Awaited<ReturnType<typeof openEngineStore>>;
+beforeAll(async () => {
+  opened = await openEngineStore('lowdb');
+});
+afterAll(async () => {
+  await opened?.close();
+});
+let accounts = 0;
 
-  save(tally: CharacterTally, chunkChars?: number): CharacterCountsRecord {
-    const { counts, chunks } = tally.toRecords('mchr_x', OWNER, 'now', chunkChars);
-    for (const c of chunks) this.records.set(c.id, c);
-    const listed = new Set(counts.phraseSegments.flat());
-    for (const id of [...this.records.keys()]) if (!listed.has(id)) this.records.delete(id);
-    return structuredClone(counts);
+/** One account's counts in the store, written and read as the memoir does (storeTally, compactPhrases, storedTally). */
+class Memoir {
+  readonly ownerId = `acct_PHRASES${String(++accounts).padStart(21, '0')}`;
+  compactions = 0;
+
+  constructor(
+    readonly keep: number,
+    readonly merge: MergeOptions,
+  ) {}
+
+  /** Stores the tally, compacts when that is due, and checks the account holds exactly the chunks listed. */
+  async save(tally: CharacterTally): Promise<CharacterCountsRecord> {
+    const store = opened.store;
+    const due = await store.transact((tx) => storeTally(tx, this.ownerId, tally, 'now', this.merge));
+    if (due && (await compactPhrases(store, this.ownerId, this.merge))) this.compactions++;
+    const counts = (await store.get<CharacterCountsRecord>(MEMOIR_CHARACTER, characterCountsId(this.ownerId)))!;
+    expect(await this.chunkIds()).toEqual(counts.phraseSegments.flat().sort());
+    return counts;
   }
 
-  async load(counts: CharacterCountsRecord, keep: number): Promise<CharacterTally> {
-    const phrases = await PhraseCounts.load(counts.phraseSegments, async (id) => {
-      this.reads++;
-      return structuredClone(this.records.get(id));
-    });
-    const tally = CharacterTally.fromRecord(counts, phrases, keep);
+  async load(): Promise<CharacterTally> {
+    const tally = await opened.store.transact((tx) => storedTally(tx, this.ownerId, { keep: this.keep }));
     expect(tally).toBeDefined();
     return tally!;
+  }
+
+  async chunkIds(): Promise<string[]> {
+    return (await opened.store.findBy<PhraseChunkRecord>(MEMOIR_PHRASES, 'ownerId', this.ownerId))
+      .map((c) => c.id)
+      .sort();
   }
 }
 
@@ -72,8 +99,13 @@ type Op = string | number;
  * Applies the writes one by one, storing the tally and reading it back after each, and checks it against a recount.
  * Returns how often the bound of the kept phrases went up and down.
  */
-async function run(ops: Op[], keep: number, cold: boolean): Promise<{ raised: number; lowered: number }> {
-  const chunks = new Chunks();
+async function run(
+  ops: Op[],
+  keep: number,
+  cold: boolean,
+  mergeInWrite: number,
+): Promise<{ raised: number; lowered: number; compactions: number }> {
+  const memoir = new Memoir(keep, { chunkChars: 60, mergeInWrite });
   let texts: string[] = [];
   let tally = CharacterTally.of([], [], keep);
   let bound = 2;
@@ -90,7 +122,7 @@ async function run(ops: Op[], keep: number, cold: boolean): Promise<{ raised: nu
     }
     const entries = texts.map(entry);
     expect(model(tally)).toEqual(buildCharacter(entries, [], undefined, null));
-    const counts = chunks.save(tally, 60);
+    const counts = await memoir.save(tally);
     if (counts.phrasesAtLeast > bound) raised++;
     if (counts.phrasesAtLeast < bound) lowered++;
     bound = counts.phrasesAtLeast;
@@ -100,11 +132,11 @@ async function run(ops: Op[], keep: number, cold: boolean): Promise<{ raised: nu
       Object.fromEntries([...scratch].filter(([, n]) => n >= counts.phrasesAtLeast)),
     );
     if (cold) forgetPhraseChunks();
-    tally = await chunks.load(counts, keep);
+    tally = await memoir.load();
     expect(tally.phraseCounts()).toEqual(scratch);
     expect(model(tally)).toEqual(buildCharacter(entries, [], undefined, null));
   }
-  return { raised, lowered };
+  return { raised, lowered, compactions: memoir.compactions };
 }
 
 describe('phrase counts in segments', () => {
@@ -117,11 +149,12 @@ describe('phrase counts in segments', () => {
         }),
         fc.integer({ min: 100, max: 160 }),
         fc.boolean(),
-        async (ops, keep, cold) => {
-          await run(ops, keep, cold);
+        fc.integer({ min: 5, max: 400 }),
+        async (ops, keep, cold, mergeInWrite) => {
+          await run(ops, keep, cold, mergeInWrite);
         },
       ),
-      { numRuns: 40 },
+      { numRuns: 25 },
     );
   });
 
@@ -134,14 +167,15 @@ describe('phrase counts in segments', () => {
       ].join(' '),
     );
     const ops: Op[] = [...texts, ...texts.map(() => 0)];
-    const { raised, lowered } = await run(ops, 100, false);
+    const { raised, lowered, compactions } = await run(ops, 100, false, 100);
     expect(raised).toBeGreaterThan(0);
     expect(lowered).toBeGreaterThan(0);
+    expect(compactions).toBeGreaterThan(0);
   });
 
   it('a long memoir: the counts record stays bounded, the segments few, and each write stores about its own phrases', async () => {
-    const chunks = new Chunks();
     const keep = 40;
+    const memoir = new Memoir(keep, { mergeInWrite: 300 });
     let tally = CharacterTally.of([], [], keep);
     const texts: string[] = [];
     let written = 0;
@@ -151,15 +185,16 @@ describe('phrase counts in segments', () => {
       const text = `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} word${i} and more${i} of day${i}. We remember ${WORDS[(i * 5) % WORDS.length]} home.`;
       tally.addEntry(text);
       texts.push(text);
-      const before = new Set(chunks.records.keys());
-      const counts = chunks.save(tally);
-      written += [...chunks.records.keys()]
-        .filter((id) => !before.has(id))
-        .reduce((n, id) => n + chunks.records.get(id)!.lines.length, 0);
+      const before = new Set(await memoir.chunkIds());
+      const counts = await memoir.save(tally);
+      for (const id of await memoir.chunkIds())
+        if (!before.has(id)) written += (await opened.store.get<PhraseChunkRecord>(MEMOIR_PHRASES, id))!.lines.length;
       maxSegments = Math.max(maxSegments, counts.phraseSegments.length);
       expect(counts.recurring.names.length).toBeLessThanOrEqual(keep);
-      tally = await chunks.load(counts, keep);
+      tally = await memoir.load();
     }
+    // The longer merges were made after the writes, by compactions.
+    expect(memoir.compactions).toBeGreaterThan(0);
     const all = tally.phraseCounts();
     expect(all).toEqual(CharacterTally.of(texts.map(entry), [], keep).phraseCounts());
     const total = [...all].reduce((n, [p, c]) => n + p.length + String(c).length + 2, 0);
@@ -170,12 +205,52 @@ describe('phrase counts in segments', () => {
     expect(model(tally)).toEqual(buildCharacter(texts.map(entry), [], undefined, null));
   });
 
+  it('a compaction is swapped in after a write made meanwhile, and dropped after counts made again from every text', async () => {
+    for (const meanwhile of ['a write', 'a recount'] as const) {
+      const memoir = new Memoir(KEPT_PHRASES, { mergeInWrite: 5 });
+      const texts = SENTENCES.map((x, i) => `${x} ${WORDS[i]} ${WORDS[i + 1]} day ${i}.`);
+      let tally = CharacterTally.of([], []);
+      let due = false;
+      for (const t of texts) {
+        tally.addEntry(t);
+        due = await opened.store.transact((tx) => storeTally(tx, memoir.ownerId, tally, 'now', memoir.merge));
+        if (due) break;
+        tally = await memoir.load();
+      }
+      expect(due).toBe(true);
+      const held = texts.slice(0, tally.journalEntries);
+      // The competing transaction runs once the merge is made, just before the compaction's own.
+      const extra = 'We sailed to Oslo in the winter of the storm.';
+      const racing = new Proxy(opened.store, {
+        get(target, prop) {
+          if (prop !== 'transact') return Reflect.get(target, prop, target);
+          return async (fn: (tx: Tx) => Promise<unknown>) => {
+            const competing = meanwhile === 'a write' ? await memoir.load() : CharacterTally.of(held.map(entry), []);
+            if (meanwhile === 'a write') competing.addEntry(extra);
+            await target.transact((tx) => storeTally(tx, memoir.ownerId, competing, 'now', { mergeInWrite: 0 }));
+            return target.transact(fn);
+          };
+        },
+      });
+      const swapped = await compactPhrases(racing, memoir.ownerId, memoir.merge);
+      expect(swapped).toBe(meanwhile === 'a write');
+      const now = meanwhile === 'a write' ? [...held, extra] : held;
+      forgetPhraseChunks();
+      expect((await memoir.load()).phraseCounts()).toEqual(CharacterTally.of(now.map(entry), []).phraseCounts());
+      const counts = (await opened.store.get<CharacterCountsRecord>(
+        MEMOIR_CHARACTER,
+        characterCountsId(memoir.ownerId),
+      ))!;
+      expect(await memoir.chunkIds()).toEqual(counts.phraseSegments.flat().sort());
+    }
+  });
+
   it('segments split into chunks of the given size read back whole; a chunk missing or malformed is not read as counts', async () => {
     const counts = new PhraseCounts();
     const phrases = [...phrasesOf('my mother baked bread every sunday in lisbon and we ate it by the sea')];
     for (const p of phrases) counts.change(p, 1);
     counts.change(phrases[0]!, 1);
-    const records = counts.commit(OWNER, 40);
+    const records = counts.commit(OWNER, { chunkChars: 40 });
     expect(records.length).toBeGreaterThan(3);
     for (const r of records) expect(r.lines.length).toBeLessThanOrEqual(40);
     const byId = new Map(records.map((r) => [r.id, r]));

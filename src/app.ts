@@ -17,6 +17,7 @@ import { configureModelCalls } from './memoir/model-calls.js';
 import { keptNames } from './memoir/names.js';
 import { MEMOIR_INDEXES } from './memoir/records.js';
 import { keptPassages } from './memoir/retrieval.js';
+import { sizeVectorCache } from './memoir/embeddings.js';
 import { sizePhraseCache } from './memoir/phrase-counts.js';
 import { GRANTS, GRANT_INDEXES } from './accounts/grants.js';
 import { EMAIL_TOKEN_INDEXES } from './accounts/email-tokens.js';
@@ -181,6 +182,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
     keptPassages.resize(config.memoirReadingChars);
   }
   if (config.memoirPhraseChars !== undefined) sizePhraseCache(config.memoirPhraseChars);
+  if (config.memoirVectorBytes !== undefined) sizeVectorCache(config.memoirVectorBytes);
   // So are the places of the memoir's programs (src/memoir/exec.ts), and their wait limit the worker pools'.
   configureMediaPrograms(config.mediaConcurrency, config.queueWaitMs);
   configureModelCalls(config.modelConcurrency, config.queueWaitMs);

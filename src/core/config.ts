@@ -120,6 +120,12 @@ export interface Config {
    * reads the account's phrase counts from the store again (src/memoir/phrase-counts.ts).
    */
   memoirPhraseChars?: number;
+  /**
+   * Bytes of the memoir's passage embeddings kept in memory, for every account (SVC_MEMOIR_VECTOR_CACHE; default
+   * 64 000 000: some 10,000 vectors of 1,536 dimensions). A chat with a model reads from the store, at each question,
+   * the vectors of its memoir this process does not keep (src/memoir/embeddings.ts).
+   */
+  memoirVectorBytes?: number;
 }
 
 export interface ChainsConfig {
@@ -276,6 +282,9 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
       : undefined,
     memoirPhraseChars: env.SVC_MEMOIR_PHRASE_CACHE
       ? parsePositiveInt(env.SVC_MEMOIR_PHRASE_CACHE, 'SVC_MEMOIR_PHRASE_CACHE')
+      : undefined,
+    memoirVectorBytes: env.SVC_MEMOIR_VECTOR_CACHE
+      ? parsePositiveInt(env.SVC_MEMOIR_VECTOR_CACHE, 'SVC_MEMOIR_VECTOR_CACHE')
       : undefined,
   };
 }

@@ -6,8 +6,15 @@
  * the heir's (the heir's view of the owner's memoir is read-only). Records are reached through that account's view
  * of the store, like every other memoir record, and hold only the vector and a hash of the text, never the text. The
  * vector is kept as 32-bit floats (what embedding models give), in base64.
+ *
+ * A chat compares the question with every passage of the memoir, so it needs every passage's vector at each question.
+ * The vectors read or made are also kept in memory (bounded: SVC_MEMOIR_VECTOR_CACHE, VECTOR_CACHE_BYTES) by
+ * record id: an id is the account, the model and the text's hash, so a kept vector is the stored one, and the next
+ * question reads from the store only the vectors this process does not keep.
  */
 import { createHash } from 'node:crypto';
+import { endianness } from 'node:os';
+import { LRUCache } from 'lru-cache';
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import type { Store } from '../store/port.js';
 import type { Config } from '../core/config.js';
@@ -36,14 +43,21 @@ export function packVector(vector: readonly number[]): string {
   return Buffer.from(Float32Array.from(vector).buffer).toString('base64');
 }
 
+/** A vector: 32-bit floats as stored, or JSON numbers from a record written before them. */
+export type Vector = Float32Array | number[];
+
+const LITTLE_ENDIAN = endianness() === 'LE';
+
 /** The vector a record keeps, or undefined when it keeps none that can be read (then it is asked for again). */
-export function vectorOf(r: EmbeddingRecord): number[] | undefined {
+export function vectorOf(r: EmbeddingRecord): Vector | undefined {
   if (typeof r.f32 === 'string') {
     const bytes = Buffer.from(r.f32, 'base64');
     if (bytes.length === 0 || bytes.length % 4 !== 0) return undefined;
-    const out = new Array<number>(bytes.length / 4);
-    for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
-    return out.every(Number.isFinite) ? out : undefined;
+    const out = new Float32Array(bytes.length / 4);
+    if (LITTLE_ENDIAN) new Uint8Array(out.buffer).set(bytes);
+    else for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
+    for (const x of out) if (!Number.isFinite(x)) return undefined;
+    return out;
   }
   return Array.isArray(r.vector) && r.vector.every((x) => typeof x === 'number') ? r.vector : undefined;
 }
@@ -51,8 +65,28 @@ export function vectorOf(r: EmbeddingRecord): number[] | undefined {
 /** What retrieval needs from embeddings: the vectors of some texts, in order. */
 export interface Embedder {
   model: string;
-  embed(texts: readonly string[]): Promise<number[][]>;
+  embed(texts: readonly string[]): Promise<Vector[]>;
 }
+
+/**
+ * The default bound of the vectors kept in memory, in bytes (SVC_MEMOIR_VECTOR_CACHE): some 10,000 vectors of 1,536
+ * dimensions, the passages of about 350 journal entries of 2 kB.
+ */
+export const VECTOR_CACHE_BYTES = 64_000_000;
+
+const vectorCache = (maxBytes: number) =>
+  new LRUCache<string, Float32Array>({ maxSize: maxBytes, sizeCalculation: (v) => v.byteLength + 64 });
+
+/** Vectors read or made, by record id (32-bit ones only: those are what the store keeps). */
+let keptVectors = vectorCache(VECTOR_CACHE_BYTES);
+
+/** Bounds the vectors kept in memory (bytes), forgetting those kept. */
+export function sizeVectorCache(maxBytes: number): void {
+  keptVectors = vectorCache(maxBytes);
+}
+
+/** The bound of the vectors kept in memory, in bytes. */
+export const vectorCacheBytes = (): number => keptVectors.maxSize;
 
 const clients = new WeakMap<LlmConfig, EmbeddingsInterface>();
 
@@ -89,13 +123,19 @@ export function cachedEmbedder(llm: LlmConfig, store: Store, ownerId: string, no
     model,
     async embed(texts) {
       const ids = texts.map((t) => cacheId(ownerId, model, t));
-      const known = new Map<string, number[]>();
-      const stored = await Promise.all(
-        [...new Set(ids)].map((id) => store.get<EmbeddingRecord>(MEMOIR_EMBEDDINGS, id)),
-      );
+      const known = new Map<string, Vector>();
+      const unkept: string[] = [];
+      for (const id of new Set(ids)) {
+        const kept = keptVectors.get(id);
+        if (kept) known.set(id, kept);
+        else unkept.push(id);
+      }
+      const stored = await Promise.all(unkept.map((id) => store.get<EmbeddingRecord>(MEMOIR_EMBEDDINGS, id)));
       for (const r of stored) {
         const vector = r?.model === model ? vectorOf(r) : undefined;
-        if (vector) known.set(r!.id, vector);
+        if (!vector) continue;
+        known.set(r!.id, vector);
+        if (vector instanceof Float32Array) keptVectors.set(r!.id, vector);
       }
       const missing = [...new Set(ids.filter((id) => !known.has(id)))];
       if (missing.length) {
@@ -115,8 +155,13 @@ export function cachedEmbedder(llm: LlmConfig, store: Store, ownerId: string, no
         await store.transact(async (tx) => {
           for (const r of records) await tx.put(MEMOIR_EMBEDDINGS, r);
         });
-        // The vectors as they will be read back (32-bit), so that the first answer is the one the next would be.
-        records.forEach((r, i) => known.set(r.id, vectorOf(r) ?? vectors[i]!));
+        // The vectors as they will be read back (32-bit), so that the first answer is the one the next would be: kept
+        // once the records are stored.
+        records.forEach((r, i) => {
+          const vector = vectorOf(r);
+          known.set(r.id, vector ?? vectors[i]!);
+          if (vector instanceof Float32Array) keptVectors.set(r.id, vector);
+        });
       }
       return ids.map((id) => known.get(id)!);
     },
@@ -124,7 +169,7 @@ export function cachedEmbedder(llm: LlmConfig, store: Store, ownerId: string, no
 }
 
 /** Cosine similarity of two vectors (0 when either is all zeros or their lengths differ). */
-export function cosine(a: readonly number[], b: readonly number[]): number {
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) return 0;
   let dot = 0;
   let na = 0;

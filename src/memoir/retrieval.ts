@@ -438,13 +438,13 @@ export const SEMANTIC = {
 export async function searchMemoirWithEmbeddings(
   docs: readonly SourceDoc[],
   question: string,
-  embed: (texts: readonly string[]) => Promise<number[][]>,
+  embed: (texts: readonly string[]) => Promise<ArrayLike<number>[]>,
   limit = 3,
 ): Promise<Retrieval> {
   const { units, scored, answered } = await inTurns(lexical(docs, question));
   if (units.length === 0) return { passages: [], answered: false };
   const vectors = await embed([question, ...units.map((u) => u.text)]);
-  const [qv, ...uv] = vectors as [number[], ...number[][]];
+  const [qv, ...uv] = vectors as [ArrayLike<number>, ...ArrayLike<number>[]];
   const similarity = new Map(units.map((u, i) => [u, cosine(qv, uv[i]!)]));
   const bestLexical = scored[0]?.score ?? 0;
   const semantic = (u: Unit) => Math.max(0, (similarity.get(u)! - SEMANTIC.floor) / (1 - SEMANTIC.floor));

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountStore } from '../../src/accounts/tenancy.js';
-import { cachedEmbedder, type EmbeddingRecord, packVector, vectorOf } from '../../src/memoir/embeddings.js';
+import {
+  cachedEmbedder,
+  type EmbeddingRecord,
+  packVector,
+  sizeVectorCache,
+  VECTOR_CACHE_BYTES,
+  vectorOf,
+} from '../../src/memoir/embeddings.js';
 import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
 import type { Store } from '../../src/store/port.js';
 import { tmpStore } from '../helpers.js';
@@ -22,9 +29,27 @@ beforeAll(async () => {
   llm.baseUrl = standin.baseUrl;
 });
 afterAll(async () => {
+  sizeVectorCache(VECTOR_CACHE_BYTES);
   await standin.close();
   await cleanup();
 });
+
+/** A view of the store that counts the embedding records it is asked for. */
+function countingGets(view: Store): { store: Store; gets: () => number } {
+  let gets = 0;
+  const store = new Proxy(view, {
+    get(target, prop) {
+      if (prop === 'get')
+        return (collection: string, id: string) => {
+          if (collection === MEMOIR_EMBEDDINGS) gets++;
+          return target.get(collection, id);
+        };
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  return { store, gets: () => gets };
+}
 
 /** A deterministic vector like a model's: 1,536 floats in (-1, 1). */
 function modelLike(seed: number): number[] {
@@ -64,8 +89,10 @@ describe('an embedding record', () => {
       expect(r.vector).toBeUndefined();
     }
     // The first answer is the one read back later: the same 32-bit values.
-    first.forEach((v, i) => expect(v).toEqual(modelLike(texts[i]!.length).map(Math.fround)));
-    // An older record (JSON numbers) is read as it is; an unreadable one is asked for again, alone.
+    first.forEach((v, i) => expect(Array.from(v)).toEqual(modelLike(texts[i]!.length).map(Math.fround)));
+    // An older record (JSON numbers) is read as it is; an unreadable one is asked for again, alone (in a process that
+    // does not keep the vectors it read: a kept one is the stored one, by its id).
+    sizeVectorCache(VECTOR_CACHE_BYTES);
     const [older, broken] = records as [EmbeddingRecord, EmbeddingRecord];
     const { f32: _older, ...olderRest } = older;
     await store.put(MEMOIR_EMBEDDINGS, { ...olderRest, vector: [1, 2, 3] });
@@ -75,5 +102,37 @@ describe('an embedding record', () => {
     expect(standin.embeddingRequests.length).toBe(asked + 1);
     expect(standin.embeddingRequests.at(-1)!.input).toHaveLength(1);
     expect(again).toContainEqual([1, 2, 3]);
+  });
+
+  it('are kept in memory once read or made: the next question reads none of them from the store, past the bound it does', async () => {
+    standin.embedWith((text) => modelLike(text.length * 3));
+    const owner = 'acct_EMBEDDINGKEPT00000000000000';
+    const { store: view, gets } = countingGets(accountStore(store, owner));
+    const texts = Array.from(
+      { length: 40 },
+      (_, i) => `Passage ${i}: ${'we walked by the river '.repeat(1 + (i % 5))}`,
+    );
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    const embedder = cachedEmbedder(llm, view, owner, () => new Date());
+    const first = await embedder.embed(texts);
+    const read = gets();
+    expect(read).toBe(texts.length); // looked for once, then made and kept
+    const again = await embedder.embed(texts);
+    expect(gets()).toBe(read);
+    expect(again.map((v) => Array.from(v))).toEqual(first.map((v) => Array.from(v)));
+    // Kept for a new embedder too (the next request's), and what is kept is what the store holds.
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    const fromStore = await cachedEmbedder(llm, view, owner, () => new Date()).embed(texts);
+    expect(gets()).toBe(read + texts.length);
+    expect(fromStore.map((v) => Array.from(v))).toEqual(first.map((v) => Array.from(v)));
+    await cachedEmbedder(llm, view, owner, () => new Date()).embed(texts);
+    expect(gets()).toBe(read + texts.length);
+    // Bounded: room for 10 vectors, so the 40 are read again at each question.
+    sizeVectorCache(10 * (1536 * 4 + 64));
+    await embedder.embed(texts);
+    const bounded = gets();
+    await embedder.embed(texts);
+    expect(gets() - bounded).toBeGreaterThanOrEqual(30);
+    sizeVectorCache(VECTOR_CACHE_BYTES);
   });
 });

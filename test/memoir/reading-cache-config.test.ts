@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/core/config.js';
+import { sizeVectorCache, VECTOR_CACHE_BYTES, vectorCacheBytes } from '../../src/memoir/embeddings.js';
 import { keptNames } from '../../src/memoir/names.js';
 import { PHRASE_CACHE_CHARS, phraseCacheChars, sizePhraseCache } from '../../src/memoir/phrase-counts.js';
 import { keptPassages } from '../../src/memoir/retrieval.js';
@@ -11,6 +12,7 @@ afterEach(() => {
   keptNames.resize(defaults[0]);
   keptPassages.resize(defaults[1]);
   sizePhraseCache(PHRASE_CACHE_CHARS);
+  sizeVectorCache(VECTOR_CACHE_BYTES);
 });
 
 describe('SVC_MEMOIR_READING_CACHE', () => {
@@ -53,6 +55,28 @@ describe('SVC_MEMOIR_PHRASE_CACHE', () => {
     const server = await startTestServer({ config: { memoirPhraseChars: config.memoirPhraseChars }, listen: false });
     try {
       expect(phraseCacheChars()).toBe(7_654_321);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('SVC_MEMOIR_VECTOR_CACHE', () => {
+  it('is unset by default, and the vectors kept are bounded at 64 million bytes', () => {
+    expect(loadConfig({}, {}).memoirVectorBytes).toBeUndefined();
+    expect(vectorCacheBytes()).toBe(64_000_000);
+  });
+
+  it('refuses anything but a positive whole number, naming the variable', () => {
+    for (const bad of ['0', '-5', '1.5', 'lots', '2e6'])
+      expect(() => loadConfig({}, { SVC_MEMOIR_VECTOR_CACHE: bad }), bad).toThrow(/SVC_MEMOIR_VECTOR_CACHE/);
+  });
+
+  it('sizes the cache when the service opens', async () => {
+    const config = loadConfig({}, { SVC_MEMOIR_VECTOR_CACHE: '1234567' });
+    const server = await startTestServer({ config: { memoirVectorBytes: config.memoirVectorBytes }, listen: false });
+    try {
+      expect(vectorCacheBytes()).toBe(1_234_567);
     } finally {
       await server.close();
     }

@@ -169,25 +169,30 @@ async function characterOn(label: string, raw: Store): Promise<void> {
   );
 }
 
-export async function benchMemoirCharacter(): Promise<void> {
-  console.log(`\n== memoir: character model, adding the ${ENTRIES}th journal entry ==`);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-memoir-'));
+/** Runs `fn` on a new embedded store, then on a new PostgreSQL schema, each removed after. */
+async function onBothStores(name: string, fn: (label: string, store: Store) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `svc-bench-${name}-`));
   const lowdb = await openLowdbStore({ dataDir: dir, indexes: STORE_INDEXES });
   try {
-    await characterOn('lowdb     ', lowdb);
+    await fn('lowdb     ', lowdb);
   } finally {
     await lowdb.close();
     await rm(dir, { recursive: true, force: true });
   }
   const url = await testDatabaseUrl();
-  const schema = randomSchema('svc_bench_memoir');
+  const schema = randomSchema(`svc_bench_${name}`);
   const store = await openPostgresStore({ url, schema, indexes: STORE_INDEXES });
   try {
-    await characterOn('PostgreSQL', store);
+    await fn('PostgreSQL', store);
   } finally {
     await store.close();
     await dropSchemas(url, schema);
   }
+}
+
+export async function benchMemoirCharacter(): Promise<void> {
+  console.log(`\n== memoir: character model, adding the ${ENTRIES}th journal entry ==`);
+  await onBothStores('memoir', characterOn);
 }
 
 // ---------------------------------------------------------------------------
@@ -345,23 +350,7 @@ async function growthOn(label: string, raw: Store): Promise<void> {
 
 export async function benchGrowth(): Promise<void> {
   console.log('\n== memoir: a journal write as the memoir grows (entries of ~2 kB) ==');
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-growth-'));
-  const lowdb = await openLowdbStore({ dataDir: dir, indexes: STORE_INDEXES });
-  try {
-    await growthOn('lowdb     ', lowdb);
-  } finally {
-    await lowdb.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-  const url = await testDatabaseUrl();
-  const schema = randomSchema('svc_bench_growth');
-  const store = await openPostgresStore({ url, schema, indexes: STORE_INDEXES });
-  try {
-    await growthOn('PostgreSQL', store);
-  } finally {
-    await store.close();
-    await dropSchemas(url, schema);
-  }
+  await onBothStores('growth', growthOn);
 }
 
 // ---------------------------------------------------------------------------

@@ -187,6 +187,12 @@ function parsePort(raw: string, source: string): number {
   return n;
 }
 
+/** The positive whole number in env[name], or undefined when it is unset or empty. */
+function positiveIntFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  return raw ? parsePositiveInt(raw, name) : undefined;
+}
+
 function parsePositiveInt(raw: string, source: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1)
     throw new ConfigError(`${source} must be a positive whole number, got "${raw}"`);
@@ -213,7 +219,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
   if (logLevel && !(LOG_LEVELS as readonly string[]).includes(logLevel[0])) {
     throw new ConfigError(`${logLevel[1]} must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel[0]}"`);
   }
-  const bodyLimit = env.SVC_BODY_LIMIT ? parsePositiveInt(env.SVC_BODY_LIMIT, 'SVC_BODY_LIMIT') : 1024 * 1024;
+  const bodyLimit = positiveIntFrom(env, 'SVC_BODY_LIMIT') ?? 1024 * 1024;
   const host = pick('host', 'SVC_HOST')?.[0] ?? '127.0.0.1';
   const trust = pick('trust-proxy', 'SVC_TRUST_PROXY');
   let trustProxy: Config['trustProxy'];
@@ -250,19 +256,11 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     ...webhookTiming(env),
     llm: llmConfig(env),
     memoirUploadLimits: {
-      photo: env.SVC_MEMOIR_MAX_PHOTO
-        ? parsePositiveInt(env.SVC_MEMOIR_MAX_PHOTO, 'SVC_MEMOIR_MAX_PHOTO')
-        : 20 * 1024 * 1024,
-      audio: env.SVC_MEMOIR_MAX_AUDIO
-        ? parsePositiveInt(env.SVC_MEMOIR_MAX_AUDIO, 'SVC_MEMOIR_MAX_AUDIO')
-        : 100 * 1024 * 1024,
-      video: env.SVC_MEMOIR_MAX_VIDEO
-        ? parsePositiveInt(env.SVC_MEMOIR_MAX_VIDEO, 'SVC_MEMOIR_MAX_VIDEO')
-        : 500 * 1024 * 1024,
+      photo: positiveIntFrom(env, 'SVC_MEMOIR_MAX_PHOTO') ?? 20 * 1024 * 1024,
+      audio: positiveIntFrom(env, 'SVC_MEMOIR_MAX_AUDIO') ?? 100 * 1024 * 1024,
+      video: positiveIntFrom(env, 'SVC_MEMOIR_MAX_VIDEO') ?? 500 * 1024 * 1024,
     },
-    vaultUploadBytes: env.SVC_VAULT_MAX_FILE
-      ? parsePositiveInt(env.SVC_VAULT_MAX_FILE, 'SVC_VAULT_MAX_FILE')
-      : 25 * 1024 * 1024,
+    vaultUploadBytes: positiveIntFrom(env, 'SVC_VAULT_MAX_FILE') ?? 25 * 1024 * 1024,
     storageQuotaBytes: env.SVC_STORAGE_QUOTA_BYTES
       ? parseBytes(env.SVC_STORAGE_QUOTA_BYTES, 'SVC_STORAGE_QUOTA_BYTES')
       : 1024 ** 3,
@@ -270,22 +268,12 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     payments: paymentsConfig(env),
     chains: chainsConfig(env),
     mail: mailConfig(env),
-    queueWaitMs: env.SVC_QUEUE_WAIT_MS ? parsePositiveInt(env.SVC_QUEUE_WAIT_MS, 'SVC_QUEUE_WAIT_MS') : 30_000,
-    mediaConcurrency: env.SVC_MEDIA_CONCURRENCY
-      ? parsePositiveInt(env.SVC_MEDIA_CONCURRENCY, 'SVC_MEDIA_CONCURRENCY')
-      : undefined,
-    modelConcurrency: env.SVC_MODEL_CONCURRENCY
-      ? parsePositiveInt(env.SVC_MODEL_CONCURRENCY, 'SVC_MODEL_CONCURRENCY')
-      : undefined,
-    memoirReadingChars: env.SVC_MEMOIR_READING_CACHE
-      ? parsePositiveInt(env.SVC_MEMOIR_READING_CACHE, 'SVC_MEMOIR_READING_CACHE')
-      : undefined,
-    memoirPhraseChars: env.SVC_MEMOIR_PHRASE_CACHE
-      ? parsePositiveInt(env.SVC_MEMOIR_PHRASE_CACHE, 'SVC_MEMOIR_PHRASE_CACHE')
-      : undefined,
-    memoirVectorBytes: env.SVC_MEMOIR_VECTOR_CACHE
-      ? parsePositiveInt(env.SVC_MEMOIR_VECTOR_CACHE, 'SVC_MEMOIR_VECTOR_CACHE')
-      : undefined,
+    queueWaitMs: positiveIntFrom(env, 'SVC_QUEUE_WAIT_MS') ?? 30_000,
+    mediaConcurrency: positiveIntFrom(env, 'SVC_MEDIA_CONCURRENCY'),
+    modelConcurrency: positiveIntFrom(env, 'SVC_MODEL_CONCURRENCY'),
+    memoirReadingChars: positiveIntFrom(env, 'SVC_MEMOIR_READING_CACHE'),
+    memoirPhraseChars: positiveIntFrom(env, 'SVC_MEMOIR_PHRASE_CACHE'),
+    memoirVectorBytes: positiveIntFrom(env, 'SVC_MEMOIR_VECTOR_CACHE'),
   };
 }
 
@@ -334,7 +322,7 @@ function chainsConfig(env: NodeJS.ProcessEnv): ChainsConfig {
     evmRpcUrls,
     tonApis,
     tonApiKey: env.SVC_TON_API_KEY?.trim() || undefined,
-    watchPollMs: env.SVC_WATCH_POLL_MS ? parsePositiveInt(env.SVC_WATCH_POLL_MS, 'SVC_WATCH_POLL_MS') : 15_000,
+    watchPollMs: positiveIntFrom(env, 'SVC_WATCH_POLL_MS') ?? 15_000,
     watchConfirmations: confirmations ? Number(confirmations) : 2,
   };
 }
@@ -416,12 +404,8 @@ function engines(
 }
 
 function webhookTiming(env: NodeJS.ProcessEnv): Pick<Config, 'webhookTimeoutMs' | 'webhookLeaseMs'> {
-  const timeout = env.SVC_WEBHOOK_TIMEOUT_MS
-    ? parsePositiveInt(env.SVC_WEBHOOK_TIMEOUT_MS, 'SVC_WEBHOOK_TIMEOUT_MS')
-    : undefined;
-  const lease = env.SVC_WEBHOOK_LEASE_MS
-    ? parsePositiveInt(env.SVC_WEBHOOK_LEASE_MS, 'SVC_WEBHOOK_LEASE_MS')
-    : undefined;
+  const timeout = positiveIntFrom(env, 'SVC_WEBHOOK_TIMEOUT_MS');
+  const lease = positiveIntFrom(env, 'SVC_WEBHOOK_LEASE_MS');
   if (lease !== undefined && lease < (timeout ?? 30_000) + 1000) {
     throw new ConfigError(
       `SVC_WEBHOOK_LEASE_MS (${lease}) must be at least the delivery timeout (${timeout ?? 30_000} ms) plus 1000`,
@@ -456,10 +440,8 @@ function flag(raw: string | undefined, source: string): boolean {
 }
 
 function sessionConfig(env: NodeJS.ProcessEnv): Config['sessions'] {
-  const ttlSeconds = env.SVC_SESSION_TTL ? parsePositiveInt(env.SVC_SESSION_TTL, 'SVC_SESSION_TTL') : 7 * 24 * 3600;
-  const maxSeconds = env.SVC_SESSION_MAX_AGE
-    ? parsePositiveInt(env.SVC_SESSION_MAX_AGE, 'SVC_SESSION_MAX_AGE')
-    : 30 * 24 * 3600;
+  const ttlSeconds = positiveIntFrom(env, 'SVC_SESSION_TTL') ?? 7 * 24 * 3600;
+  const maxSeconds = positiveIntFrom(env, 'SVC_SESSION_MAX_AGE') ?? 30 * 24 * 3600;
   if (maxSeconds < ttlSeconds)
     throw new ConfigError(`SVC_SESSION_MAX_AGE (${maxSeconds}) must be at least SVC_SESSION_TTL (${ttlSeconds})`);
   return { ttlSeconds, maxSeconds };

@@ -145,7 +145,7 @@ describe('phrase counts in segments', () => {
       fc.asyncProperty(
         fc.array(fc.oneof({ weight: 3, arbitrary: textArb }, { weight: 1, arbitrary: fc.nat() }), {
           minLength: 30,
-          maxLength: 60,
+          maxLength: 45,
         }),
         fc.integer({ min: 100, max: 160 }),
         fc.boolean(),
@@ -154,7 +154,7 @@ describe('phrase counts in segments', () => {
           await run(ops, keep, cold, mergeInWrite);
         },
       ),
-      { numRuns: 25 },
+      { numRuns: 15 },
     );
   });
 

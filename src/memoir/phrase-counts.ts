@@ -255,8 +255,17 @@ export interface Compaction {
 /** The default bound of the chunks kept in memory, in characters (see SVC_MEMOIR_PHRASE_CACHE, src/core/config.ts). */
 export const PHRASE_CACHE_CHARS = 64_000_000;
 
-const chunkCache = (maxChars: number) =>
-  new LRUCache<string, Chunk>({ maxSize: maxChars, sizeCalculation: (c) => Math.max(1, c.text.length + 4 * c.lines) });
+/** What a chunk costs the cache: its characters, and 4 bytes of index a line. */
+const chunkSize = (c: Chunk) => Math.max(1, c.text.length + 4 * c.lines);
+
+const chunkCache = (maxChars: number) => new LRUCache<string, Chunk>({ maxSize: maxChars, sizeCalculation: chunkSize });
+
+/**
+ * The share of the cache one memoir's chunks read from the store may take. Past it the rest are read and not kept: a
+ * memoir larger than the cache, read whole at each write, would otherwise put out of a least-recently-used cache each
+ * chunk just before its next use and read all of them every time; this way it reads only those past the share.
+ */
+const ONE_MEMOIR_SHARE = 0.75;
 
 /**
  * Chunks kept by id, bounded by their characters plus 4 for each line's index (the phrases of some 4,000 entries of
@@ -302,13 +311,19 @@ export class PhraseCounts {
   ): Promise<PhraseCounts | undefined> {
     if (!Array.isArray(stored) || !stored.every(isSegment)) return undefined;
     const segments: Segment[] = [];
+    let held = 0; // the cache these chunks take, kept or not
     for (const ids of stored) {
       const chunks = await Promise.all(
         ids.map(async (id) => {
           const hit = kept.get(id);
-          if (hit) return hit;
+          if (hit) {
+            held += chunkSize(hit);
+            return hit;
+          }
           const chunk = Chunk.parse((await get(id))?.lines);
-          if (chunk) kept.set(id, chunk);
+          if (!chunk) return undefined;
+          held += chunkSize(chunk);
+          if (held <= kept.maxSize * ONE_MEMOIR_SHARE) kept.set(id, chunk);
           return chunk;
         }),
       );

@@ -11,8 +11,10 @@ import { characterCountsId, compactPhrases, storedTally, storeTally } from '../.
 import {
   forgetPhraseChunks,
   type MergeOptions,
+  PHRASE_CACHE_CHARS,
   type PhraseChunkRecord,
   PhraseCounts,
+  sizePhraseCache,
 } from '../../src/memoir/phrase-counts.js';
 import { type JournalEntry, MEMOIR_CHARACTER, MEMOIR_PHRASES } from '../../src/memoir/records.js';
 import { phrasesOf } from '../../src/memoir/text.js';
@@ -242,6 +244,38 @@ describe('phrase counts in segments', () => {
         characterCountsId(memoir.ownerId),
       ))!;
       expect(await memoir.chunkIds()).toEqual(counts.phraseSegments.flat().sort());
+    }
+  });
+
+  it('a memoir larger than the cache keeps its first chunks and reads only the rest again, not all of them each time', async () => {
+    // Eight segments (no merges), read one after another as a write reads them.
+    const counts = new PhraseCounts();
+    const records: PhraseChunkRecord[] = [];
+    for (let segment = 0; segment < 8; segment++) {
+      for (let i = 0; i < 50; i++) counts.change(`phrase ${segment} number ${String(i).padStart(4, '0')}`, 1);
+      records.push(...counts.commit(OWNER, { chunkChars: 200, mergeInWrite: 0 }));
+    }
+    expect(counts.stored()).toHaveLength(8);
+    const byId = new Map(records.map((r) => [r.id, r]));
+    const size = records.reduce((n, r) => n + r.lines.length + 4 * r.lines.split('\n').length, 0);
+    sizePhraseCache(Math.floor(size / 2));
+    try {
+      let gets = 0;
+      const read = async (id: string) => {
+        gets++;
+        return byId.get(id);
+      };
+      for (let round = 0; round < 3; round++) {
+        gets = 0;
+        const back = await PhraseCounts.load(counts.stored(), read);
+        expect(back!.all()).toEqual(counts.all());
+        if (round === 0) expect(gets).toBe(records.length);
+        // Least recently used alone, each round would put out every chunk before its next use and read all again.
+        else expect(gets).toBeLessThan(records.length * 0.7);
+        expect(gets).toBeGreaterThan(0);
+      }
+    } finally {
+      sizePhraseCache(PHRASE_CACHE_CHARS);
     }
   });
 

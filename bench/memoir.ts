@@ -44,12 +44,12 @@ import {
 import { topPeople, topPlaces } from '../src/memoir/text.js';
 import { renderAvatar, speechSeconds, synthesize } from '../src/memoir/voice.js';
 import { openLowdbStore, type Store } from '../src/store/index.js';
-import type { TransactOptions, Tx } from '../src/store/port.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { answerQuestionnaireTool, createJournalEntryTool } from '../src/tools/memoir/journal.js';
 import { unstorableText } from '../src/tools/text-guard.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../test/support/engines.js';
 import { forgetReadings, withReadingCaches } from '../test/support/reading-caches.js';
+import { overriding, wrapTransactions } from '../test/support/store-wrap.js';
 import { fmt, isMain, median } from './util.js';
 
 // ---------------------------------------------------------------------------
@@ -273,29 +273,14 @@ const GROWTH_SIZES = [250, 1000, 2000];
 /** A store that adds up the JSON size of what its transactions put in `collection`. */
 function measuringPuts(store: Store, collection: string): { store: Store; bytes: () => number } {
   let bytes = 0;
-  const wrap = <T extends object>(target: T, override: Record<string, unknown>): T =>
-    new Proxy(target, {
-      get(t, p) {
-        if (typeof p === 'string' && p in override) return override[p];
-        const v = Reflect.get(t, p, t) as unknown;
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+  const measured = wrapTransactions(store, (tx) =>
+    overriding(tx, {
+      put: (c: string, doc: { id: string }) => {
+        if (c === collection) bytes += JSON.stringify(doc).length;
+        return tx.put(c, doc);
       },
-    });
-  const measured = wrap(store, {
-    transact: (fn: (tx: Tx) => Promise<unknown>, opts?: TransactOptions) =>
-      store.transact(
-        (tx) =>
-          fn(
-            wrap(tx, {
-              put: (c: string, doc: { id: string }) => {
-                if (c === collection) bytes += JSON.stringify(doc).length;
-                return tx.put(c, doc);
-              },
-            }),
-          ),
-        opts,
-      ),
-  });
+    }),
+  );
   return { store: measured, bytes: () => bytes };
 }
 

@@ -277,7 +277,6 @@ export class CharacterTally {
     keep: number = KEPT_PHRASES,
   ): CharacterTally | undefined {
     if (
-      !record ||
       !CharacterTally.current(record) ||
       !isCount(record.journalEntries) ||
       !isCount(record.privateEntries) ||

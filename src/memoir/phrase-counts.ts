@@ -138,10 +138,6 @@ class Segment {
     }
     return lo === 0 ? 0 : this.chunks[lo - 1]!.find(p);
   }
-
-  *entries(): Generator<[string, number]> {
-    for (const c of this.chunks) for (let i = 0; i < c.lines; i++) yield [c.key(i), c.count(i)];
-  }
 }
 
 /** A sorted table read in order by a merge: the current line's phrase and count (key undefined: read to its end). */
@@ -358,7 +354,8 @@ export class PhraseCounts {
       if (m === 0) out.delete(p);
       else out.set(p, m);
     };
-    for (const s of this.#segments) for (const [p, n] of s.entries()) add(p, n);
+    for (const s of this.#segments)
+      for (const c = new SegmentCursor(s); c.key !== undefined; c.advance()) add(c.key, c.count);
     for (const [p, n] of this.#pending) add(p, n);
     return out;
   }

@@ -12,6 +12,7 @@ import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
 import type { Store } from '../../src/store/port.js';
 import { tmpStore } from '../helpers.js';
 import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
+import { overriding } from '../support/store-wrap.js';
 
 // The embeddings a chat keeps are stored as 32-bit floats in base64 (what embedding models give): about a quarter of
 // the same vector in JSON numbers, for a cache that holds a vector per passage of the memoir. Records written before
@@ -37,15 +38,10 @@ afterAll(async () => {
 /** A view of the store that counts the embedding records it is asked for. */
 function countingGets(view: Store): { store: Store; gets: () => number } {
   let gets = 0;
-  const store = new Proxy(view, {
-    get(target, prop) {
-      if (prop === 'get')
-        return (collection: string, id: string) => {
-          if (collection === MEMOIR_EMBEDDINGS) gets++;
-          return target.get(collection, id);
-        };
-      const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+  const store = overriding(view, {
+    get: (collection: string, id: string) => {
+      if (collection === MEMOIR_EMBEDDINGS) gets++;
+      return view.get(collection, id);
     },
   });
   return { store, gets: () => gets };

@@ -19,6 +19,7 @@ import {
 import { type JournalEntry, MEMOIR_CHARACTER, MEMOIR_PHRASES } from '../../src/memoir/records.js';
 import { phrasesOf } from '../../src/memoir/text.js';
 import type { Tx } from '../../src/store/port.js';
+import { overriding } from '../support/store-wrap.js';
 import { openEngineStore } from './support.js';
 
 // The phrase counts behind the character model live in immutable segments (src/memoir/phrase-counts.ts) and the counts
@@ -223,15 +224,13 @@ describe('phrase counts in segments', () => {
       const held = texts.slice(0, tally.journalEntries);
       // The competing transaction runs once the merge is made, just before the compaction's own.
       const extra = 'We sailed to Oslo in the winter of the storm.';
-      const racing = new Proxy(opened.store, {
-        get(target, prop) {
-          if (prop !== 'transact') return Reflect.get(target, prop, target);
-          return async (fn: (tx: Tx) => Promise<unknown>) => {
-            const competing = meanwhile === 'a write' ? await memoir.load() : CharacterTally.of(held.map(entry), []);
-            if (meanwhile === 'a write') competing.addEntry(extra);
-            await target.transact((tx) => storeTally(tx, memoir.ownerId, competing, 'now', { mergeInWrite: 0 }));
-            return target.transact(fn);
-          };
+      const target = opened.store;
+      const racing = overriding(target, {
+        transact: async (fn: (tx: Tx) => Promise<unknown>) => {
+          const competing = meanwhile === 'a write' ? await memoir.load() : CharacterTally.of(held.map(entry), []);
+          if (meanwhile === 'a write') competing.addEntry(extra);
+          await target.transact((tx) => storeTally(tx, memoir.ownerId, competing, 'now', { mergeInWrite: 0 }));
+          return target.transact(fn);
         },
       });
       const swapped = await compactPhrases(racing, memoir.ownerId, memoir.merge);

@@ -19,7 +19,11 @@
  * - a journal write as the memoir grows: entries of some 2 kB, the write's time (counts kept) at GROWTH_SIZES entries,
  *   and what it stores: the counts record, and the phrase chunks it adds. Baseline: the write at the smallest size.
  *
- *   npx tsx bench/memoir.ts [character] [text] [voice] [stalls] [long] [growth]     (all six without arguments)
+ * - the first question with a provider (the local OpenAI stand-in) over AHEAD_ENTRIES entries of some 2 kB, their
+ *   passages embedded ahead as they were written (src/memoir/embed-ahead.ts). Baseline: the same question when nothing
+ *   was embedded ahead, every passage sent to the provider with it.
+ *
+ *   npx tsx bench/memoir.ts [character] [text] [voice] [stalls] [long] [growth] [ahead]    (all seven without arguments)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -29,7 +33,11 @@ import sharp from 'sharp';
 import { accountStore } from '../src/accounts/tenancy.js';
 import { STORE_INDEXES } from '../src/app.js';
 import type { Clock } from '../src/core/clock.js';
+import { createLogger } from '../src/core/log.js';
 import { prepareChat } from '../src/memoir/agent.js';
+import { EmbedAhead } from '../src/memoir/embed-ahead.js';
+import { cachedEmbedder, sizeVectorCache, VECTOR_CACHE_BYTES } from '../src/memoir/embeddings.js';
+import { passageTexts } from '../src/memoir/retrieval.js';
 import { spouseReadingFor, type StoredSpouseReading } from '../src/memoir/spouse.js';
 import { characterCountsId } from '../src/memoir/counting.js';
 import { addJournalEntry } from '../src/memoir/memoir.js';
@@ -50,6 +58,7 @@ import { unstorableText } from '../src/tools/text-guard.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../test/support/engines.js';
 import { forgetReadings, withReadingCaches } from '../test/support/reading-caches.js';
 import { overriding, wrapTransactions } from '../test/support/store-wrap.js';
+import { standinProcess } from './standin-child.js';
 import { fmt, isMain, median } from './util.js';
 
 // ---------------------------------------------------------------------------
@@ -263,6 +272,7 @@ export async function benchMemoir(parts: readonly string[] = []): Promise<void> 
   if (wanted('stalls')) await benchStalls();
   if (wanted('long')) await benchLongMemoir();
   if (wanted('growth')) await benchGrowth();
+  if (wanted('ahead')) await benchAhead();
 }
 
 // ---------------------------------------------------------------------------
@@ -485,6 +495,95 @@ async function benchLongMemoir(): Promise<void> {
     line('first question after a start', first);
     for (const r of next) line('a next question', r);
   } finally {
+    await raw.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The first question with a provider, passages embedded ahead or not
+
+const AHEAD_ENTRIES = 300;
+
+/**
+ * AHEAD_ENTRIES entries of some 2 kB in two accounts, against the local OpenAI stand-in in a process of its own (dense
+ * vectors of 1,536 dimensions: ./standin-child.ts): one written with its passages
+ * embedded ahead (src/memoir/embed-ahead.ts, waited for before asking), one without. The first question in each, from
+ * a start (no vector kept in memory, nothing of the texts read). Baseline: the first question without embedding ahead (what it was before).
+ */
+async function benchAhead(): Promise<void> {
+  console.log(`\n== memoir: the first question with a provider, over ${AHEAD_ENTRIES} entries of some 2 kB ==`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-memoir-'));
+  const raw = await openLowdbStore({ dataDir: dir, indexes: STORE_INDEXES });
+  // In a process of its own: its work (the vectors, megabytes of JSON an answer) is not the service's main thread's.
+  const standin = await standinProcess();
+  const llm = { baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'standin-1', embeddingModel: 'standin-embed' };
+  try {
+    const parts = storyEntries(AHEAD_ENTRIES * 5);
+    const texts = Array.from({ length: AHEAD_ENTRIES }, (_, i) => parts.slice(i * 5, i * 5 + 5).join(' '));
+    const passages = texts.reduce((n, t) => n + passageTexts(t).length, 0);
+    // What each entry says of the spouse, stored with it as a written entry has it (so neither question reads it).
+    const readings: StoredSpouseReading[] = [];
+    for (const text of texts) readings.push(await spouseReadingFor(text));
+    const owners = ['acct_BENCHAHEADWITHOUT000000000000', 'acct_BENCHAHEADWITH000000000000000'] as const;
+    // langchain's client is loaded by a process's first model call (0.7 s of this thread on a slow machine): before
+    // the runs here, so that they show what each batch and question holds.
+    await import('@langchain/openai');
+    const ahead = new EmbedAhead(llm, createLogger('silent'));
+    let aheadRun = { ms: 0, longest: 0 };
+    for (const [o, ownerId] of owners.entries()) {
+      const view = accountStore(raw, ownerId);
+      await view.transact(async (tx) => {
+        for (const [i, content] of texts.entries()) {
+          const at = Date.UTC(2026, 0, 1) + i * 60_000;
+          await tx.put(MEMOIR_JOURNAL, {
+            id: memoirId('jrn', at),
+            ownerId,
+            authorKey: 'bench',
+            content,
+            mood: null,
+            promptUsed: null,
+            spouseReading: readings[i]!,
+            createdAt: new Date(at).toISOString(),
+          } satisfies JournalEntry);
+        }
+      });
+      if (o === 1) {
+        aheadRun = await held(async () => {
+          for (const content of texts) ahead.note(view, ownerId, [content], () => new Date());
+          await ahead.idle();
+        });
+      }
+    }
+    // Each from a start: no vector kept in memory, nothing of the texts read in this process.
+    const ask = async (ownerId: string) => {
+      sizeVectorCache(VECTOR_CACHE_BYTES);
+      forgetReadings();
+      const from = (await standin.embeddingInputs()).length;
+      const view = accountStore(raw, ownerId);
+      const embedder = cachedEmbedder(llm, view, ownerId, () => new Date());
+      const r = await held(() => prepareChat(view, ownerId, 'Where did I travel with Maria?', 'owner', embedder));
+      const asked = (await standin.embeddingInputs()).slice(from);
+      return { ...r, requests: asked.length, inputs: asked.reduce((n, q) => n + q.length, 0) };
+    };
+    const before = await ask(owners[0]);
+    const after = await ask(owners[1]);
+    console.log(
+      `  ${passages} passages; embedded ahead as written in ${fmt(aheadRun.ms, 0)} ms in all ` +
+        `(${fmt(aheadRun.ms / AHEAD_ENTRIES, 1)} ms an entry, in the background; the event loop held at most ` +
+        `${fmt(aheadRun.longest, 0)} ms), ${ahead.left} left to the question`,
+    );
+    for (const [label, r] of [
+      ['baseline: first question, nothing embedded ahead', before],
+      ['first question, passages embedded ahead', after],
+    ] as const)
+      console.log(
+        `  ${label.padEnd(50)} ${fmt(r.ms, 0).padStart(6)} ms = ${fmt(r.ms / before.ms, 3)}x the baseline, ` +
+          `${r.requests} request(s) to the provider with ${r.inputs} input(s), the event loop held at most ${fmt(r.longest, 0)} ms`,
+      );
+  } finally {
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    await standin.close();
     await raw.close();
     await rm(dir, { recursive: true, force: true });
   }

@@ -19,6 +19,7 @@ import { MEMOIR_INDEXES } from './memoir/records.js';
 import { keptPassages } from './memoir/retrieval.js';
 import { sizeVectorCache } from './memoir/embeddings.js';
 import { sizePhraseCache } from './memoir/phrase-counts.js';
+import { EmbedAhead } from './memoir/embed-ahead.js';
 import { GRANTS, GRANT_INDEXES } from './accounts/grants.js';
 import { EMAIL_TOKEN_INDEXES } from './accounts/email-tokens.js';
 import { completeDueVerifications, HEIR_PLAN_INDEXES } from './memoir/heirs.js';
@@ -230,6 +231,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
       docs: DocsIndex.load(opts.tools ?? (await import('./tools/index.js')).TOOLS),
       jurisdictions: lazyJurisdictionIndex(),
       contracts: opts.contracts ?? new ContractEngine({ maxWaitMs: config.queueWaitMs }),
+      ...(config.llm && config.memoirEmbedAhead !== false ? { memoirAhead: new EmbedAhead(config.llm, log) } : {}),
     };
   } catch (err) {
     await limiter?.close?.();
@@ -397,6 +399,8 @@ export async function closeServices(services: Services): Promise<void> {
   watchers.delete(services);
   clearInterval(verificationSweeps.get(services));
   verificationSweeps.delete(services);
+  // Passages being embedded ahead of the questions finish their request; the rest waits for the next question.
+  await services.memoirAhead?.settle();
   await services.contracts.close();
   await services.limiter.close?.();
   await services.store.close();

@@ -126,6 +126,12 @@ export interface Config {
    * the vectors of its memoir this process does not keep (src/memoir/embeddings.ts).
    */
   memoirVectorBytes?: number;
+  /**
+   * With a provider configured, embed the passages of what the owner writes in the background, once stored, rather
+   * than at the next question (SVC_MEMOIR_EMBED_AHEAD, default 1; 0 leaves them all to the next question, which then
+   * sends them to the provider with it: src/memoir/embed-ahead.ts).
+   */
+  memoirEmbedAhead?: boolean;
 }
 
 export interface ChainsConfig {
@@ -274,6 +280,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     memoirReadingChars: positiveIntFrom(env, 'SVC_MEMOIR_READING_CACHE'),
     memoirPhraseChars: positiveIntFrom(env, 'SVC_MEMOIR_PHRASE_CACHE'),
     memoirVectorBytes: positiveIntFrom(env, 'SVC_MEMOIR_VECTOR_CACHE'),
+    memoirEmbedAhead: flag(env.SVC_MEMOIR_EMBED_AHEAD ?? '1', 'SVC_MEMOIR_EMBED_AHEAD'),
   };
 }
 

@@ -20,7 +20,7 @@ function dateWords(iso: string): string {
 }
 
 /** Texts a media record already has (a transcript, a caption or a description), under the names inference uses. */
-function mediaTexts(m: MediaRecord): SourceDoc[] {
+export function mediaTexts(m: MediaRecord): SourceDoc[] {
   const out: SourceDoc[] = [];
   const visit = (v: unknown, depth: number) => {
     if (!v || typeof v !== 'object' || depth > 3) return;

@@ -114,11 +114,31 @@ export async function holdSearch(docs: readonly SourceDoc[]): Promise<() => void
 }
 
 /**
+ * The texts of the passages made of a text's sentences: windows of two sentences, one sentence apart; a short record
+ * (up to two sentences) is one passage.
+ */
+function windowTexts(all: readonly string[]): string[] {
+  if (all.length <= 2) return [all.join(' ')];
+  const out: string[] = [];
+  for (let i = 0; i + 1 < all.length; i++) out.push(`${all[i]} ${all[i + 1]}`);
+  return out;
+}
+
+/**
+ * The texts of a text's passages, as a search makes them (what a chat embeds of it): for embedding them ahead of the
+ * questions (./embed-ahead.ts).
+ */
+export function passageTexts(text: string): string[] {
+  return windowTexts(sentences(text));
+}
+
+/**
  * A text's passages with their terms: windows of two sentences, one sentence apart. Made by the reading thread for
  * `holdSearch`, or here for a text not prepared.
  */
 export function windowsWithTerms(text: string): Windows {
   const all = sentences(text);
+  const texts = windowTexts(all);
   const windowOf = (window: string, lists: ReadonlyArray<readonly string[]>) => {
     const terms = new Map<string, number>();
     let length = 0;
@@ -129,16 +149,11 @@ export function windowsWithTerms(text: string): Windows {
     return { text: window, terms, length };
   };
   // A short record is one passage.
-  if (all.length <= 2) {
-    const window = all.join(' ');
-    return [windowOf(window, [termsOf(window)])];
-  }
+  if (all.length <= 2) return [windowOf(texts[0]!, [termsOf(texts[0]!)])];
   // Each sentence is in two windows: its words are stemmed once, and a window's terms are its two sentences' (no word
   // spans the space that joins them, so they are the terms of the joined text, in the same order).
   const lists = all.map(termsOf);
-  const out = [];
-  for (let i = 0; i + 1 < all.length; i++) out.push(windowOf(`${all[i]} ${all[i + 1]}`, [lists[i]!, lists[i + 1]!]));
-  return out;
+  return texts.map((window, i) => windowOf(window, [lists[i]!, lists[i + 1]!]));
 }
 
 /** A record's passages: one group of units, with what the search reads of the record as a whole. */

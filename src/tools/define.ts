@@ -9,6 +9,7 @@ import type { Principal } from '../accounts/principal.js';
 import type { SessionAuthority } from '../accounts/sessions.js';
 import type { ContractEngine } from '../contracts/engine.js';
 import type { DocsIndex } from '../docs/search.js';
+import type { EmbedAhead } from '../memoir/embed-ahead.js';
 import type { JurisdictionIndex } from '../law/jurisdictions.js';
 import type { RateLimiter } from '../keys/limiter.js';
 import type { Scope, Tier } from '../accounts/scopes.js';
@@ -34,6 +35,11 @@ export interface Services {
   sessions: SessionAuthority;
   /** Seals the secrets the service stores (webhook and embed signing secrets) under the master key. */
   keyring: Keyring;
+  /**
+   * Embeds the passages of what memoir owners write in the background (src/memoir/embed-ahead.ts): present when a
+   * language model provider is configured and SVC_MEMOIR_EMBED_AHEAD is not 0.
+   */
+  memoirAhead?: EmbedAhead;
 }
 
 /** What a handler can ask of the transport about the session cookie (REST only; MCP never carries one). */

@@ -146,6 +146,7 @@ function toolContext(services: Services, tool: AnyTool, principal: Principal, ca
     contracts: services.contracts,
     sessions: services.sessions,
     keyring: services.keyring,
+    memoirAhead: services.memoirAhead,
     principal,
     requestId: call.requestId,
     clientIp: call.clientIp,

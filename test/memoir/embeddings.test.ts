@@ -68,6 +68,8 @@ describe.each(MEMOIR_ENGINES)('the chat with a provider: embeddings cached per a
     server = await startEngineServer(engine, {
       config: {
         llm: { baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'standin-1', embeddingModel: 'standin-embed' },
+        // The chat's own embedding of what was not embedded ahead (that is test/memoir/embed-ahead.test.ts).
+        memoirEmbedAhead: false,
       },
     });
     owner = await registerUser(server.app);

@@ -67,7 +67,13 @@ describe.each(MEMOIR_ENGINES)('media described, captioned and kept private (%s)'
     const sessions = { ttlSeconds: 60 * 24 * 3600, maxSeconds: 90 * 24 * 3600 };
     server = await startEngineServer(engine, {
       clock,
-      config: { sessions, llm: { baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'vision-1' } },
+      // The provider's failures below are the descriptions' and the chat's: nothing is embedded ahead of them
+      // (test/memoir/embed-ahead.test.ts).
+      config: {
+        sessions,
+        llm: { baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'vision-1' },
+        memoirEmbedAhead: false,
+      },
     });
     owner = await registerUser(server.app, { name: 'Rose Almeida' });
     heir = await registerUser(server.app);

@@ -20,7 +20,12 @@ const post = (who: TestSession, url: string, payload: object) =>
 beforeAll(async () => {
   standin = await startOpenAiStandin();
   server = await startTestServer({
-    config: { llm: { baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'standin-1' }, modelConcurrency: 1 },
+    // The chat calls alone take the place: what is written is not embedded ahead (test/memoir/embed-ahead.test.ts).
+    config: {
+      llm: { baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'standin-1' },
+      modelConcurrency: 1,
+      memoirEmbedAhead: false,
+    },
   });
   a = await member();
   b = await member();

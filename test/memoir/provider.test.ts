@@ -15,7 +15,8 @@ let user: TestSession;
 beforeAll(async () => {
   standin = await startOpenAiStandin();
   server = await startTestServer({
-    config: { llm: { baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'standin-1' } },
+    // The provider's failures below are the chat's alone: nothing is embedded ahead (test/memoir/embed-ahead.test.ts).
+    config: { llm: { baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'standin-1' }, memoirEmbedAhead: false },
   });
   user = await registerUser(server.app);
   await grant(server, user.accountId, 10);

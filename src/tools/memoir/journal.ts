@@ -23,6 +23,14 @@ import {
   PrivateInput,
 } from './schemas.js';
 
+/**
+ * Has the passages of texts just stored embedded in the background (src/memoir/embed-ahead.ts), so that the next chat
+ * question sends the provider the question alone; nothing happens without a provider.
+ */
+export function embedAhead(ctx: ToolContext, texts: readonly string[]): void {
+  ctx.memoirAhead?.note(ctx.store, ctx.principal.ownerId, texts, () => ctx.clock.now());
+}
+
 /** With a model configured, lets it refine the character from new text; a failing model changes nothing and fails nothing. */
 async function refine(ctx: ToolContext, text: string): Promise<void> {
   const model = await chatModelFor(ctx.config.llm);
@@ -92,6 +100,8 @@ export const createJournalEntryTool = defineTool({
       input,
       ctx.clock,
     );
+    // The owner's chat reads private entries too: their passages are embedded all the same.
+    embedAhead(ctx, [entry.content]);
     // A private entry is not shown to the model that shapes the character heirs meet.
     if (!entry.private) await refine(ctx, entry.content);
     const profile = await readProfile(ctx.store, ctx.principal.ownerId);
@@ -162,6 +172,7 @@ export const updateJournalEntryTool = defineTool({
   handler: async (input, ctx) => {
     const { id, ...patch } = input;
     const { entry, character } = await updateJournalEntry(ctx.store, ctx.principal.ownerId, id, patch, ctx.clock);
+    if (patch.content !== undefined) embedAhead(ctx, [entry.content]);
     if (patch.content !== undefined && !entry.private) await refine(ctx, entry.content);
     return {
       entry: publicEntry(entry),
@@ -280,6 +291,11 @@ export const answerQuestionnaireTool = defineTool({
   rest: { method: 'POST', shape: 'data', ...memoirPath('/questionnaire/:category') },
   handler: async (input, ctx) => {
     const out = await answerQuestionnaire(ctx.store, ctx.principal.ownerId, input.category, input.answers, ctx.clock);
+    // Stored trimmed, as the chat reads them.
+    embedAhead(
+      ctx,
+      input.answers.map((a) => a.answer.trim()),
+    );
     await refine(ctx, input.answers.map((a) => a.answer).join('\n\n'));
     return out;
   },

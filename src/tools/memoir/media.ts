@@ -37,6 +37,7 @@ import {
 } from '../../memoir/media.js';
 import { describeHints, describePhoto } from '../../memoir/photo-description.js';
 import type { MediaRecord } from '../../memoir/records.js';
+import { mediaTexts } from '../../memoir/retrieval-docs.js';
 import { medianPitch, pcm16k } from '../../memoir/voice.js';
 import { offsetPageInput, OffsetPageMetaSchema } from '../../core/pagination.js';
 import {
@@ -49,6 +50,7 @@ import {
   WRITE,
   WRITE_IDEMPOTENT,
 } from '../define.js';
+import { embedAhead } from './journal.js';
 import { ChargeSchema, memoirPath } from './schemas.js';
 
 const KindSchema = z.enum(['photo', 'audio', 'video']).describe("The kind, decided by the file's content.");
@@ -390,7 +392,13 @@ export const updateMemoirMediaTool = defineTool({
   rest: { method: 'PATCH', shape: 'data', ...memoirPath('/media/:id') },
   handler: async (input, ctx) => {
     const { id, ...patch } = input;
-    return publicMedia(await updateMedia(ctx.store, ctx.clock, id, patch));
+    const updated = await updateMedia(ctx.store, ctx.clock, id, patch);
+    if (patch.caption)
+      embedAhead(
+        ctx,
+        mediaTexts({ ...updated, inference: undefined }).map((d) => d.text),
+      );
+    return publicMedia(updated);
   },
 });
 
@@ -490,6 +498,11 @@ export const getMemoirMediaInferenceTool = defineTool({
         await storeInference(ctx.store, m.id, key, inference);
         return inference;
       },
+    );
+    // The transcript or description the chat will search (a caption was noted when written).
+    embedAhead(
+      ctx,
+      mediaTexts({ ...m, caption: undefined, inference: { [key]: result } }).map((d) => d.text),
     );
     return { media: publicMedia(m), inference: result, charge, cached: false };
   },

@@ -1,0 +1,154 @@
+/**
+ * A memoir's passages embedded as they are written, not at the next question.
+ *
+ * With a provider configured, a chat compares the question with every passage of the memoir (./retrieval.ts), and
+ * the passages it has no stored vector for are sent to the provider with the question (./embeddings.ts). A memoir
+ * written for months before its first question, or many entries written at once, had all of theirs embedded while
+ * the person waited for that answer: thousands of passages, several requests to the provider. Here each text the
+ * owner writes (a journal entry, an edit, questionnaire answers, a media transcript or caption) has its passages
+ * embedded in the background once the write is stored, in the owner's account, as the chat would embed them (the
+ * same records, so the chat then finds them stored and sends the question alone).
+ *
+ * Nothing here is needed for an answer to be right: work not done (the provider failing or busy, the service
+ * stopping, an account past its pending bound) is left to the next question, which embeds what is missing as before.
+ *
+ * Fair: each account's passages go in batches of `batch`, one request at a time per account, each through the
+ * model's places (./model-calls.ts), which serve accounts in turn: an account writing thousands of passages holds
+ * one place at a time, and the other accounts' calls take their turns between its batches. The work runs in the
+ * writer's queue turn (the request's account and tier, carried into the background by the queue's async context).
+ */
+import type { Logger } from '../core/log.js';
+import type { Config } from '../core/config.js';
+import type { Store } from '../store/port.js';
+import { cachedEmbedder } from './embeddings.js';
+import { passageTexts } from './retrieval.js';
+
+type LlmConfig = NonNullable<Config['llm']>;
+
+/**
+ * Passages per request to the provider. Its answer is parsed in the main thread: 64 vectors of 1,536 dimensions are
+ * some 2 MB of JSON numbers (the client asks for floats, which every OpenAI-compatible server gives), a few tens of
+ * milliseconds of the event loop, where langchain's own batch of 512 held it for the better part of a second.
+ */
+export const AHEAD_BATCH = 64;
+
+/**
+ * Texts an account may have waiting at once. Past it a text is left to the next question: a memoir imported whole
+ * is embedded by its first question then, in the provider's requests, as before.
+ */
+export const AHEAD_MAX_TEXTS = 5_000;
+
+interface AccountWork {
+  store: Store;
+  now: () => Date;
+  /** Texts waiting, in the order written (a text written twice is embedded once). */
+  texts: Set<string>;
+  /** Passages of texts already taken, waiting for the next batch. */
+  carry: string[];
+}
+
+export interface EmbedAheadOptions {
+  batch?: number;
+  maxTexts?: number;
+}
+
+/** The background embedding of written passages, for one service (closed with it: `settle`). */
+export class EmbedAhead {
+  readonly #llm: LlmConfig;
+  readonly #log: Logger;
+  readonly #batch: number;
+  readonly #maxTexts: number;
+  readonly #accounts = new Map<string, AccountWork>();
+  readonly #running = new Set<Promise<void>>();
+  #stopped = false;
+  #left = 0;
+
+  constructor(llm: LlmConfig, log: Logger, opts: EmbedAheadOptions = {}) {
+    this.#llm = llm;
+    this.#log = log;
+    this.#batch = opts.batch ?? AHEAD_BATCH;
+    this.#maxTexts = opts.maxTexts ?? AHEAD_MAX_TEXTS;
+  }
+
+  /**
+   * Notes texts just stored in `ownerId`'s memoir (through `store`, that account's view): their passages are embedded
+   * in the background. Returns at once; never throws.
+   */
+  note(store: Store, ownerId: string, texts: readonly string[], now: () => Date): void {
+    if (this.#stopped) return;
+    let work = this.#accounts.get(ownerId);
+    const fresh = !work;
+    work ??= { store, now, texts: new Set(), carry: [] };
+    for (const text of texts) {
+      if (!text.trim() || work.texts.has(text)) continue;
+      if (work.texts.size >= this.#maxTexts) {
+        this.#left += passageTexts(text).length;
+        continue;
+      }
+      work.texts.add(text);
+    }
+    if (!fresh || work.texts.size === 0) return;
+    this.#accounts.set(ownerId, work);
+    const run = this.#drain(ownerId, work);
+    this.#running.add(run);
+    void run.finally(() => this.#running.delete(run));
+  }
+
+  async #drain(ownerId: string, work: AccountWork): Promise<void> {
+    const embedder = cachedEmbedder(this.#llm, work.store, ownerId, work.now);
+    let batch: string[] = [];
+    try {
+      // After the writing request's answer: the splitting and the provider's time are not the writer's to wait for.
+      await new Promise((resolve) => setImmediate(resolve));
+      for (;;) {
+        batch = this.#stopped ? [] : this.#nextBatch(work);
+        if (batch.length === 0) break;
+        await embedder.embed(batch);
+      }
+      // Stopped: what was not sent waits for the next question.
+      this.#leave(work, []);
+    } catch (err) {
+      // The provider failing or busy, the store refusing: what is left waits for the next question, which embeds it.
+      this.#leave(work, batch);
+      this.#log.warn(
+        { err: (err as Error).name, account: ownerId },
+        'memoir: passages could not be embedded ahead; the next question embeds them',
+      );
+    } finally {
+      // In the same step as the last look at the work: a text noted from here on starts a new run.
+      this.#accounts.delete(ownerId);
+    }
+  }
+
+  /** Counts the passages of `batch` and of the work still waiting as left to the next question. */
+  #leave(work: AccountWork, batch: readonly string[]): void {
+    this.#left += batch.length + work.carry.length;
+    for (const text of work.texts) this.#left += passageTexts(text).length;
+  }
+
+  /** Up to `batch` passages: those carried over first, then the next texts' (taken off the waiting texts). */
+  #nextBatch(work: AccountWork): string[] {
+    for (const text of work.texts) {
+      if (work.carry.length >= this.#batch) break;
+      work.texts.delete(text);
+      work.carry.push(...passageTexts(text));
+    }
+    return work.carry.splice(0, this.#batch);
+  }
+
+  /** Passages left to the next question so far (past the bound, or after a failure): for tests and the bench. */
+  get left(): number {
+    return this.#left;
+  }
+
+  /** Waits until every text noted so far is embedded or left (tests, the bench). */
+  async idle(): Promise<void> {
+    while (this.#running.size) await Promise.allSettled([...this.#running]);
+  }
+
+  /** Takes no more texts, and waits for the requests under way (each run stops after its batch): before the store closes. */
+  async settle(): Promise<void> {
+    this.#stopped = true;
+    await this.idle();
+  }
+}

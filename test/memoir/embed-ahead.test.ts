@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountStore } from '../../src/accounts/tenancy.js';
+import { ConfigError, loadConfig } from '../../src/core/config.js';
+import { runAsQueueCaller } from '../../src/core/fair-queue.js';
+import { createLogger } from '../../src/core/log.js';
+import { EmbedAhead } from '../../src/memoir/embed-ahead.js';
+import type { EmbeddingRecord } from '../../src/memoir/embeddings.js';
+import { configureModelCalls } from '../../src/memoir/model-calls.js';
+import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
+import { passageTexts, windowsWithTerms } from '../../src/memoir/retrieval.js';
+import { type TestServer, startTestServer, tmpStore } from '../helpers.js';
+import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
+import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
+import { grant } from './support.js';
+
+// With a provider configured, what the owner writes has its passages embedded in the background once stored, so that
+// the next chat question sends the provider the question alone (src/memoir/embed-ahead.ts).
+
+const LAKE =
+  'Every summer we drove to the lake at Annecy with the children. We swam until dark and ate cherries on the jetty. ' +
+  'Your grandfather rowed us out to the island once. The water was colder than he had promised.';
+const SHOP = 'My father kept a bicycle shop on Rue Carnot. He mended punctures for a franc and told stories all day.';
+const EDITED = 'My father kept a bicycle shop on Rue Carnot until 1971. On Sundays he raced in the hills above Lyon.';
+const ANSWER = 'I grew up above the shop, in two rooms that smelt of rubber and oil.';
+const llmOf = (standin: OpenAiStandin) => ({
+  baseUrl: standin.baseUrl,
+  apiKey: 'sk-standin',
+  model: 'standin-1',
+  embeddingModel: 'standin-embed',
+});
+
+describe('the passages of what the owner writes are embedded ahead of the questions', () => {
+  let standin: OpenAiStandin;
+  let server: TestServer;
+  let owner: TestSession;
+  let other: TestSession;
+  let entryId = '';
+
+  const call = (who: TestSession, method: 'POST' | 'PATCH', url: string, payload: object) =>
+    server.app.inject({ method, url, headers: sessionHeaders(who, { csrf: true }), payload });
+  const embedded = (from: number) => standin.embeddingRequests.slice(from).flatMap((r) => r.input);
+  const ahead = () => server.services.memoirAhead!;
+
+  beforeAll(async () => {
+    standin = await startOpenAiStandin();
+    standin.answerWith(() => '{"traits": [], "values": []}');
+    server = await startTestServer({ config: { llm: llmOf(standin) } });
+    owner = await registerUser(server.app);
+    other = await registerUser(server.app);
+    await grant(server, owner.accountId, 20);
+    await grant(server, other.accountId, 20);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await standin?.close();
+  });
+
+  it('the passages a search makes of a text are those embedded ahead', () => {
+    for (const text of [LAKE, SHOP, 'One sentence only.', 'Two sentences. Here they are.', ''])
+      expect(passageTexts(text)).toEqual(windowsWithTerms(text).map((w) => w.text));
+    expect(passageTexts(LAKE)).toHaveLength(3);
+  });
+
+  it('an entry is embedded once stored, and the first question then sends the question alone', async () => {
+    const before = standin.embeddingRequests.length;
+    for (const content of [LAKE, SHOP]) {
+      const made = await call(owner, 'POST', '/api/v1/svcloom/journal', { content });
+      expect(made.statusCode, made.body).toBe(201);
+      if (content === SHOP) entryId = made.json().data.entry.id;
+    }
+    await ahead().idle();
+    expect(new Set(embedded(before))).toEqual(new Set([...passageTexts(LAKE), ...passageTexts(SHOP)]));
+    // Kept in the owner's account, as the chat keeps them: never the text.
+    const stored = await server.services.store.findBy<EmbeddingRecord>(MEMOIR_EMBEDDINGS, 'ownerId', owner.accountId);
+    expect(stored).toHaveLength(passageTexts(LAKE).length + passageTexts(SHOP).length);
+    expect(JSON.stringify(stored)).not.toContain('Annecy');
+
+    standin.answerWith(() => 'We swam in the lake at Annecy until dark.');
+    const asked = standin.embeddingRequests.length;
+    const res = await call(owner, 'POST', '/api/v1/svcloom/chat', { message: 'Where did you swim in the summer?' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.grounded).toBe(true);
+    expect(standin.embeddingRequests.slice(asked).map((r) => r.input)).toEqual([['Where did you swim in the summer?']]);
+  });
+
+  it("an edit's new text, questionnaire answers and a private entry are embedded too; each account its own", async () => {
+    const before = standin.embeddingRequests.length;
+    const edit = await call(owner, 'PATCH', `/api/v1/svcloom/journal/${entryId}`, { content: EDITED });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const answered = await call(owner, 'POST', '/api/v1/svcloom/questionnaire/childhood', {
+      answers: [{ questionId: 'childhood.home', answer: `  ${ANSWER}  ` }],
+    });
+    expect(answered.statusCode, answered.body).toBe(200);
+    // The owner's own chat reads private entries: theirs are embedded all the same.
+    const secret = await call(owner, 'POST', '/api/v1/svcloom/journal', {
+      content: 'Nobody knows I sold the shop at a loss.',
+      private: true,
+    });
+    expect(secret.statusCode, secret.body).toBe(201);
+    // The same text written by another account is embedded again, for that account.
+    const theirs = await call(other, 'POST', '/api/v1/svcloom/journal', { content: SHOP });
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    await ahead().idle();
+    expect(embedded(before).sort()).toEqual(
+      [...passageTexts(EDITED), ANSWER, 'Nobody knows I sold the shop at a loss.', ...passageTexts(SHOP)].sort(),
+    );
+    const mine = await server.services.store.findBy<EmbeddingRecord>(MEMOIR_EMBEDDINGS, 'ownerId', other.accountId);
+    expect(mine).toHaveLength(passageTexts(SHOP).length);
+
+    // Nothing of it is asked again by a question.
+    const asked = standin.embeddingRequests.length;
+    await call(owner, 'POST', '/api/v1/svcloom/chat', { message: 'What did your father do on Sundays?' });
+    expect(standin.embeddingRequests.slice(asked).map((r) => r.input)).toEqual([
+      ['What did your father do on Sundays?'],
+    ]);
+  });
+
+  it('when the provider fails, the passages are left to the next question, which embeds them with it', async () => {
+    // langchain's client tries a failed request once more. (A private entry: no model refines the character from it,
+    // so both failures are the embeddings'.)
+    standin.failNext(500, 2);
+    const left = ahead().left;
+    const text = 'We kept bees behind the house. The honey tasted of lavender.';
+    const made = await call(owner, 'POST', '/api/v1/svcloom/journal', { content: text, private: true });
+    expect(made.statusCode, made.body).toBe(201);
+    await ahead().idle();
+    expect(ahead().left).toBe(left + passageTexts(text).length);
+    const asked = standin.embeddingRequests.length;
+    const res = await call(owner, 'POST', '/api/v1/svcloom/chat', { message: 'What did the honey taste of?' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(standin.embeddingRequests.slice(asked).map((r) => r.input)).toEqual([
+      ['What did the honey taste of?', ...passageTexts(text)],
+    ]);
+  });
+});
+
+describe('SVC_MEMOIR_EMBED_AHEAD', () => {
+  it('is on by default, off with 0, and refuses anything else', () => {
+    expect(loadConfig({}, {}).memoirEmbedAhead).toBe(true);
+    expect(loadConfig({}, { SVC_MEMOIR_EMBED_AHEAD: '0' }).memoirEmbedAhead).toBe(false);
+    expect(() => loadConfig({}, { SVC_MEMOIR_EMBED_AHEAD: 'later' })).toThrow(ConfigError);
+  });
+
+  it('off: nothing is embedded until a question asks, and then all of it with the question', async () => {
+    const standin = await startOpenAiStandin();
+    standin.answerWith(() => 'We swam in the lake.');
+    const server = await startTestServer({ config: { llm: llmOf(standin), memoirEmbedAhead: false } });
+    try {
+      expect(server.services.memoirAhead).toBeUndefined();
+      const owner = await registerUser(server.app);
+      await grant(server, owner.accountId, 5);
+      const headers = sessionHeaders(owner, { csrf: true });
+      const made = await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/svcloom/journal',
+        headers,
+        payload: { content: LAKE },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      expect(standin.embeddingRequests).toEqual([]);
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/svcloom/chat',
+        headers,
+        payload: { message: 'Where did you swim?' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(standin.embeddingRequests.map((r) => r.input)).toEqual([['Where did you swim?', ...passageTexts(LAKE)]]);
+    } finally {
+      await server.close();
+      await standin.close();
+    }
+  });
+});
+
+describe('in turns across accounts', () => {
+  let standin: OpenAiStandin;
+  let store: Awaited<ReturnType<typeof tmpStore>>;
+
+  beforeAll(async () => {
+    standin = await startOpenAiStandin();
+    store = await tmpStore();
+    // One place for every model call, so the order in which the accounts are served shows.
+    configureModelCalls(1, undefined);
+  });
+  afterAll(async () => {
+    configureModelCalls(undefined, undefined);
+    await store?.cleanup();
+    await standin?.close();
+  });
+
+  it("one account's many passages hold another's back by one batch at most", async () => {
+    const ahead = new EmbedAhead(llmOf(standin), createLogger('silent'), { batch: 4 });
+    const now = () => new Date();
+    const A = 'acct_EMBEDAHEADA0000000000000000';
+    const B = 'acct_EMBEDAHEADB0000000000000000';
+    const many = Array.from({ length: 40 }, (_, i) => `Memory number ${i} of the long summer.`);
+    runAsQueueCaller({ account: A, weight: 1 }, () => ahead.note(accountStore(store.store, A), A, many, now));
+    runAsQueueCaller({ account: B, weight: 1 }, () =>
+      ahead.note(accountStore(store.store, B), B, ['The day I met your mother.'], now),
+    );
+    await ahead.idle();
+    const requests = standin.embeddingRequests.map((r) => r.input);
+    expect(requests.flat().sort()).toEqual([...many, 'The day I met your mother.'].sort());
+    // Batches of four, one request at a time per account: B's comes second at the latest, not after A's ten.
+    expect(requests.every((r) => r.length <= 4)).toBe(true);
+    expect(requests.findIndex((r) => r.includes('The day I met your mother.'))).toBeLessThanOrEqual(1);
+    expect(requests.slice(0, 2).flat()).toContain(many[0]);
+    // Each account's vectors in its own account.
+    const ofB = await store.store.findBy<EmbeddingRecord>(MEMOIR_EMBEDDINGS, 'ownerId', B);
+    expect(ofB).toHaveLength(1);
+  });
+
+  it('once settled it sends nothing more and takes no more texts: they are left to the next question', async () => {
+    const ahead = new EmbedAhead(llmOf(standin), createLogger('silent'), { batch: 2 });
+    const A = 'acct_EMBEDAHEADC0000000000000000';
+    const view = accountStore(store.store, A);
+    const asked = standin.embeddingRequests.length;
+    ahead.note(view, A, ['First of all.', 'Second of all.', 'Third of all.', 'Fourth of all.'], () => new Date());
+    await ahead.settle();
+    // Stopped before its first batch (settled in the same turn): nothing was sent, and nothing is taken after.
+    ahead.note(view, A, ['Too late.'], () => new Date());
+    await ahead.idle();
+    expect(standin.embeddingRequests.length).toBe(asked);
+    expect(ahead.left).toBe(4);
+    expect(await store.store.findBy(MEMOIR_EMBEDDINGS, 'ownerId', A)).toEqual([]);
+  });
+});

@@ -506,15 +506,13 @@ async function benchLongMemoir(): Promise<void> {
 const AHEAD_ENTRIES = 300;
 
 /**
- * AHEAD_ENTRIES entries of some 2 kB in two accounts, against the local OpenAI stand-in in a process of its own (dense
+ * AHEAD_ENTRIES entries of some 2 kB in two accounts, on lowdb and PostgreSQL, against the local OpenAI stand-in in a process of its own (dense
  * vectors of 1,536 dimensions: ./standin-child.ts): one written with its passages
  * embedded ahead (src/memoir/embed-ahead.ts, waited for before asking), one without. The first question in each, from
  * a start (no vector kept in memory, nothing of the texts read). Baseline: the first question without embedding ahead (what it was before).
  */
 async function benchAhead(): Promise<void> {
   console.log(`\n== memoir: the first question with a provider, over ${AHEAD_ENTRIES} entries of some 2 kB ==`);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-memoir-'));
-  const raw = await openLowdbStore({ dataDir: dir, indexes: STORE_INDEXES });
   // In a process of its own: its work (the vectors, megabytes of JSON an answer) is not the service's main thread's.
   const standin = await standinProcess();
   const llm = { baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'standin-1', embeddingModel: 'standin-embed' };
@@ -525,67 +523,70 @@ async function benchAhead(): Promise<void> {
     // What each entry says of the spouse, stored with it as a written entry has it (so neither question reads it).
     const readings: StoredSpouseReading[] = [];
     for (const text of texts) readings.push(await spouseReadingFor(text));
-    const owners = ['acct_BENCHAHEADWITHOUT000000000000', 'acct_BENCHAHEADWITH000000000000000'] as const;
     // langchain's client is loaded by a process's first model call (0.7 s of this thread on a slow machine): before
     // the runs here, so that they show what each batch and question holds.
     await import('@langchain/openai');
-    const ahead = new EmbedAhead(llm, createLogger('silent'));
-    let aheadRun = { ms: 0, longest: 0 };
-    for (const [o, ownerId] of owners.entries()) {
-      const view = accountStore(raw, ownerId);
-      await view.transact(async (tx) => {
-        for (const [i, content] of texts.entries()) {
-          const at = Date.UTC(2026, 0, 1) + i * 60_000;
-          await tx.put(MEMOIR_JOURNAL, {
-            id: memoirId('jrn', at),
-            ownerId,
-            authorKey: 'bench',
-            content,
-            mood: null,
-            promptUsed: null,
-            spouseReading: readings[i]!,
-            createdAt: new Date(at).toISOString(),
-          } satisfies JournalEntry);
-        }
-      });
-      if (o === 1) {
-        aheadRun = await held(async () => {
-          for (const content of texts) ahead.note(view, ownerId, [content], () => new Date());
-          await ahead.idle();
-        });
-      }
-    }
-    // Each from a start: no vector kept in memory, nothing of the texts read in this process.
-    const ask = async (ownerId: string) => {
+    console.log(`  ${passages} passages`);
+    await onBothStores('ahead', async (label, raw) => {
+      const owners = ['acct_BENCHAHEADWITHOUT000000000000', 'acct_BENCHAHEADWITH000000000000000'] as const;
+      const ahead = new EmbedAhead(llm, createLogger('silent'));
+      // The vectors kept in memory are the process's, by account and text: those of the other store's run are not
+      // this store's.
       sizeVectorCache(VECTOR_CACHE_BYTES);
-      forgetReadings();
-      const from = (await standin.embeddingInputs()).length;
-      const view = accountStore(raw, ownerId);
-      const embedder = cachedEmbedder(llm, view, ownerId, () => new Date());
-      const r = await held(() => prepareChat(view, ownerId, 'Where did I travel with Maria?', 'owner', embedder));
-      const asked = (await standin.embeddingInputs()).slice(from);
-      return { ...r, requests: asked.length, inputs: asked.reduce((n, q) => n + q.length, 0) };
-    };
-    const before = await ask(owners[0]);
-    const after = await ask(owners[1]);
-    console.log(
-      `  ${passages} passages; embedded ahead as written in ${fmt(aheadRun.ms, 0)} ms in all ` +
-        `(${fmt(aheadRun.ms / AHEAD_ENTRIES, 1)} ms an entry, in the background; the event loop held at most ` +
-        `${fmt(aheadRun.longest, 0)} ms), ${ahead.left} left to the question`,
-    );
-    for (const [label, r] of [
-      ['baseline: first question, nothing embedded ahead', before],
-      ['first question, passages embedded ahead', after],
-    ] as const)
+      let aheadRun = { ms: 0, longest: 0 };
+      for (const [o, ownerId] of owners.entries()) {
+        const view = accountStore(raw, ownerId);
+        await view.transact(async (tx) => {
+          for (const [i, content] of texts.entries()) {
+            const at = Date.UTC(2026, 0, 1) + i * 60_000;
+            await tx.put(MEMOIR_JOURNAL, {
+              id: memoirId('jrn', at),
+              ownerId,
+              authorKey: 'bench',
+              content,
+              mood: null,
+              promptUsed: null,
+              spouseReading: readings[i]!,
+              createdAt: new Date(at).toISOString(),
+            } satisfies JournalEntry);
+          }
+        });
+        if (o === 1)
+          aheadRun = await held(async () => {
+            for (const content of texts) ahead.note(view, ownerId, [content], () => new Date());
+            await ahead.idle();
+          });
+      }
+      // Each from a start: no vector kept in memory, nothing of the texts read in this process.
+      const ask = async (ownerId: string) => {
+        sizeVectorCache(VECTOR_CACHE_BYTES);
+        forgetReadings();
+        const from = (await standin.embeddingInputs()).length;
+        const view = accountStore(raw, ownerId);
+        const embedder = cachedEmbedder(llm, view, ownerId, () => new Date());
+        const r = await held(() => prepareChat(view, ownerId, 'Where did I travel with Maria?', 'owner', embedder));
+        const asked = (await standin.embeddingInputs()).slice(from);
+        return { ...r, requests: asked.length, inputs: asked.reduce((n, q) => n + q.length, 0) };
+      };
+      const before = await ask(owners[0]);
+      const after = await ask(owners[1]);
       console.log(
-        `  ${label.padEnd(50)} ${fmt(r.ms, 0).padStart(6)} ms = ${fmt(r.ms / before.ms, 3)}x the baseline, ` +
-          `${r.requests} request(s) to the provider with ${r.inputs} input(s), the event loop held at most ${fmt(r.longest, 0)} ms`,
+        `  ${label} embedded ahead as written in ${fmt(aheadRun.ms, 0)} ms in all ` +
+          `(${fmt(aheadRun.ms / AHEAD_ENTRIES, 1)} ms an entry, in the background; the event loop held at most ` +
+          `${fmt(aheadRun.longest, 0)} ms), ${ahead.left} passages left to the question`,
       );
+      for (const [what, r] of [
+        ['baseline: first question, nothing embedded ahead', before],
+        ['first question, passages embedded ahead', after],
+      ] as const)
+        console.log(
+          `  ${label} ${what.padEnd(50)} ${fmt(r.ms, 0).padStart(6)} ms = ${fmt(r.ms / before.ms, 3)}x the baseline, ` +
+            `${r.requests} request(s) to the provider with ${r.inputs} input(s), the event loop held at most ${fmt(r.longest, 0)} ms`,
+        );
+    });
   } finally {
     sizeVectorCache(VECTOR_CACHE_BYTES);
     await standin.close();
-    await raw.close();
-    await rm(dir, { recursive: true, force: true });
   }
 }
 

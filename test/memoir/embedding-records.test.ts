@@ -3,13 +3,14 @@ import { accountStore } from '../../src/accounts/tenancy.js';
 import {
   cachedEmbedder,
   type EmbeddingRecord,
+  MANY_VECTOR_READS,
   packVector,
   sizeVectorCache,
   VECTOR_CACHE_BYTES,
   vectorOf,
 } from '../../src/memoir/embeddings.js';
 import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
-import type { Store } from '../../src/store/port.js';
+import type { IndexValue, Store } from '../../src/store/port.js';
 import { tmpStore } from '../helpers.js';
 import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
 import { overriding } from '../support/store-wrap.js';
@@ -35,16 +36,21 @@ afterAll(async () => {
   await cleanup();
 });
 
-/** A view of the store that counts the embedding records it is asked for. */
-function countingGets(view: Store): { store: Store; gets: () => number } {
+/** A view of the store that counts the embedding records it is asked for, one by one and by account. */
+function countingGets(view: Store): { store: Store; gets: () => number; lists: () => number } {
   let gets = 0;
+  let lists = 0;
   const store = overriding(view, {
     get: (collection: string, id: string) => {
       if (collection === MEMOIR_EMBEDDINGS) gets++;
       return view.get(collection, id);
     },
+    findBy: (collection: string, field: string, value: IndexValue) => {
+      if (collection === MEMOIR_EMBEDDINGS) lists++;
+      return view.findBy(collection, field, value);
+    },
   });
-  return { store, gets: () => gets };
+  return { store, gets: () => gets, lists: () => lists };
 }
 
 /** A deterministic vector like a model's: 1,536 floats in (-1, 1). */
@@ -129,6 +135,37 @@ describe('an embedding record', () => {
     const bounded = gets();
     await embedder.embed(texts);
     expect(gets() - bounded).toBeGreaterThanOrEqual(30);
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+  });
+
+  it(`past ${MANY_VECTOR_READS} to read, the account's vectors are read in one query, and the same ones come back`, async () => {
+    standin.embedWith((text) => modelLike(text.length * 7 + 1));
+    const owner = 'acct_EMBEDDINGMANY00000000000000';
+    const { store: view, gets, lists } = countingGets(accountStore(store, owner));
+    const texts = Array.from(
+      { length: MANY_VECTOR_READS + 40 },
+      (_, i) => `Passage ${i} about the ${'long '.repeat(i % 9)}road.`,
+    );
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    const made = await cachedEmbedder(llm, view, owner, () => new Date()).embed(texts);
+    expect(lists()).toBe(1); // looked for in one query, then made
+    expect(gets()).toBe(0);
+    // Another account's vectors, and this account's of texts not asked for, are in the store beside them.
+    await cachedEmbedder(llm, accountStore(store, OWNER), OWNER, () => new Date()).embed(texts.slice(0, 3));
+    await cachedEmbedder(llm, view, owner, () => new Date()).embed(['A question asked before.']);
+    const asked = standin.embeddingRequests.length;
+    // A start: nothing kept. Every vector is read back, in one query, and nothing is asked of the provider.
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    const read = await cachedEmbedder(llm, view, owner, () => new Date()).embed(texts);
+    expect(lists()).toBe(2);
+    expect(standin.embeddingRequests.length).toBe(asked);
+    expect(read.map((v) => Array.from(v))).toEqual(made.map((v) => Array.from(v)));
+    // A few to read: one by one, as before.
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    const before = gets();
+    await cachedEmbedder(llm, view, owner, () => new Date()).embed(texts.slice(0, 5));
+    expect(gets() - before).toBe(5);
+    expect(lists()).toBe(2);
     sizeVectorCache(VECTOR_CACHE_BYTES);
   });
 });

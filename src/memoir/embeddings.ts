@@ -53,11 +53,20 @@ export function vectorOf(r: EmbeddingRecord): Vector | undefined {
   if (typeof r.f32 === 'string') {
     const bytes = Buffer.from(r.f32, 'base64');
     if (bytes.length === 0 || bytes.length % 4 !== 0) return undefined;
-    const out = new Float32Array(bytes.length / 4);
-    if (LITTLE_ENDIAN) new Uint8Array(out.buffer).set(bytes);
-    else for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
-    for (const x of out) if (!Number.isFinite(x)) return undefined;
-    return out;
+    let out: Float32Array;
+    // A decoded vector of a few kB has a buffer of its own, aligned: read in place (a chat's first question after a
+    // start decodes every passage's vector). Otherwise copied.
+    if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0 && bytes.byteLength === bytes.buffer.byteLength)
+      out = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+    else {
+      out = new Float32Array(bytes.length / 4);
+      if (LITTLE_ENDIAN) new Uint8Array(out.buffer).set(bytes);
+      else for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
+    }
+    // A NaN or an infinity anywhere makes the sum one (a sum of float32 values cannot overflow a double).
+    let sum = 0;
+    for (let i = 0; i < out.length; i++) sum += out[i]!;
+    return Number.isFinite(sum) ? out : undefined;
   }
   return Array.isArray(r.vector) && r.vector.every((x) => typeof x === 'number') ? r.vector : undefined;
 }

@@ -69,8 +69,17 @@ describe('an embedding record', () => {
     read.forEach((v, i) => expect(v).toBe(Math.fround(vector[i]!)));
     // One written before: JSON numbers, read as they are.
     expect(vectorOf({ id: 'x', ownerId: OWNER, model: 'm', vector, createdAt: '' })).toEqual(vector);
-    // Not a vector: nothing read.
-    for (const bad of [{ f32: 'abc' }, { f32: '' }, { vector: ['1'] }, {}])
+    // Not a vector: nothing read (nor one holding a NaN or an infinity, wherever it is).
+    const at = (i: number, x: number) => packVector(vector.map((v, j) => (j === i ? x : v)));
+    for (const bad of [
+      { f32: 'abc' },
+      { f32: '' },
+      { vector: ['1'] },
+      {},
+      { f32: at(0, Number.NaN) },
+      { f32: at(1535, Number.POSITIVE_INFINITY) },
+      { f32: at(700, Number.NEGATIVE_INFINITY) },
+    ])
       expect(vectorOf({ id: 'x', ownerId: OWNER, model: 'm', createdAt: '', ...bad } as EmbeddingRecord)).toBe(
         undefined,
       );

@@ -278,4 +278,9 @@ export class GrantDesk {
   held(): Promise<GrantRecord[]> {
     return grantsHeldBy(this.store, this.accountId);
   }
+
+  /** Opens a grant the account holds for one use, as a tool acting through it is given it (`openGrant`). */
+  open(grantId: string, permission: GrantPermission, now: Date): Promise<OpenedGrant> {
+    return openGrant(this.store, grantId, this.accountId, permission, now);
+  }
 }

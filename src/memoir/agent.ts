@@ -215,13 +215,8 @@ export function publicMessage(m: ChatMessageRecord) {
 }
 
 /** The model step of a chat, separated so it can be charged (and refunded when it fails). */
-export async function prepareChat(
-  store: Store,
-  ownerId: string,
-  question: string,
-  audience: Audience = 'owner',
-  embedder?: Embedder,
-) {
+/** The memoir's profile and the texts a chat of `audience` searches. */
+export async function chatDocs(store: Store, ownerId: string, audience: Audience) {
   const [profile, entries, answers, media] = await Promise.all([
     readProfile(store, ownerId),
     // An heir's question never reaches a private entry.
@@ -231,7 +226,17 @@ export async function prepareChat(
   ]);
   // Nor a private photo or recording: not its caption, its description or its transcript.
   const shown = audience === 'owner' ? media : media.filter((m) => m.private !== true);
-  const docs = memoirDocs({ name: profile?.agentName ?? null, entries, answers, media: shown });
+  return { profile, docs: memoirDocs({ name: profile?.agentName ?? null, entries, answers, media: shown }) };
+}
+
+export async function prepareChat(
+  store: Store,
+  ownerId: string,
+  question: string,
+  audience: Audience = 'owner',
+  embedder?: Embedder,
+) {
+  const { profile, docs } = await chatDocs(store, ownerId, audience);
   // What the search reads of the texts, read off this thread first and held until the search is done.
   const release = await holdSearch(docs);
   try {

@@ -94,6 +94,24 @@ export class EmbedAhead {
     void run.finally(() => this.#running.delete(run));
   }
 
+  /**
+   * As `note`, for texts `load` reads in the background (a whole memoir, when an heir claims an open share). Returns at
+   * once; never throws.
+   */
+  noteFrom(store: Store, ownerId: string, load: () => Promise<readonly string[]>, now: () => Date): void {
+    if (this.#stopped) return;
+    const run = load().then(
+      (texts) => this.note(store, ownerId, texts, now),
+      (err: unknown) =>
+        this.#log.warn(
+          { err: (err as Error).name, account: ownerId },
+          'memoir: texts to embed ahead could not be read; the next question embeds them',
+        ),
+    );
+    this.#running.add(run);
+    void run.finally(() => this.#running.delete(run));
+  }
+
   async #drain(ownerId: string, work: AccountWork): Promise<void> {
     const embedder = cachedEmbedder(this.#llm, work.store, ownerId, work.now);
     let batch: string[] = [];

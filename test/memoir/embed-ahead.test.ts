@@ -3,6 +3,7 @@ import { accountStore } from '../../src/accounts/tenancy.js';
 import { ConfigError, loadConfig } from '../../src/core/config.js';
 import { runAsQueueCaller } from '../../src/core/fair-queue.js';
 import { createLogger } from '../../src/core/log.js';
+import { completeDueVerifications } from '../../src/memoir/heirs.js';
 import { EmbedAhead } from '../../src/memoir/embed-ahead.js';
 import type { EmbeddingRecord } from '../../src/memoir/embeddings.js';
 import { configureModelCalls } from '../../src/memoir/model-calls.js';
@@ -131,6 +132,80 @@ describe('the passages of what the owner writes are embedded ahead of the questi
     expect(standin.embeddingRequests.slice(asked).map((r) => r.input)).toEqual([
       ['What did the honey taste of?', ...passageTexts(text)],
     ]);
+  });
+});
+
+describe('an heir who claims an open share', () => {
+  const DAY = 86_400_000;
+  let offset = 0;
+  const clock = { now: () => new Date(Date.parse('2026-06-01T09:00:00Z') + offset) };
+  const EVM = (n: number) => `0x${String(n).repeat(40).slice(0, 40)}`;
+  let standin: OpenAiStandin;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    standin = await startOpenAiStandin();
+    standin.answerWith(() => '{"traits": [], "values": []}');
+    server = await startTestServer({ clock, config: { llm: llmOf(standin) } });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await standin?.close();
+  });
+
+  it("has the memoir's passages embedded for the heir's chat, without the owner's private entries", async () => {
+    const owner = await registerUser(server.app, { name: 'Rose' });
+    const post = (who: TestSession, url: string, payload: object) =>
+      server.app.inject({ method: 'POST', url, headers: sessionHeaders(who, { csrf: true }), payload });
+    const SECRET = 'Nobody knows I sold the shop at a loss.';
+    for (const [content, isPrivate] of [
+      [LAKE, false],
+      [SHOP, false],
+      [SECRET, true],
+    ] as const)
+      expect((await post(owner, '/api/v1/svcloom/journal', { content, private: isPrivate })).statusCode).toBe(201);
+    await server.services.memoirAhead!.idle();
+    const reporter = await server.key({ ownerId: owner.accountId, tier: 'public', scopes: ['contracts'] });
+    const linked = await post(owner, '/api/v1/svcloom/heirs/plans', {
+      label: 'Family',
+      plan: {
+        blockchain: 'evm',
+        ownerAddress: EVM(1),
+        beneficiaries: [{ name: 'Ana', address: EVM(2), percentage: 100 }],
+        deadMansSwitch: { enabled: true, intervalDays: 90 },
+      },
+      heirAccess: { enabled: true, openAfterDays: 7, allowChat: true },
+    });
+    expect(linked.statusCode, linked.body).toBe(201);
+    const { shareId, code } = linked.json().data.codes[0] as { shareId: string; code: string };
+    const fired = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/svcloom/heirs/plans/${linked.json().data.plan.id}/events`,
+      headers: { authorization: `Bearer ${reporter}` },
+      payload: { type: 'deadman.triggered' },
+    });
+    expect(fired.statusCode, fired.body).toBe(200);
+    offset = 8 * DAY;
+    await completeDueVerifications(server.services.store, clock);
+
+    const heir = await registerUser(server.app);
+    await grant(server, heir.accountId, 5);
+    const before = standin.embeddingRequests.length;
+    const claimed = await post(heir, '/api/v1/svcloom/shared/claim', { code });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    await server.services.memoirAhead!.idle();
+    // What the heir's chat searches (the shared entries), in the heir's account: never the private one's.
+    const inputs = standin.embeddingRequests.slice(before).flatMap((r) => r.input);
+    expect(inputs.sort()).toEqual([...passageTexts(LAKE), ...passageTexts(SHOP)].sort());
+    const theirs = await server.services.store.findBy<EmbeddingRecord>(MEMOIR_EMBEDDINGS, 'ownerId', heir.accountId);
+    expect(theirs).toHaveLength(inputs.length);
+
+    standin.answerWith(() => 'We swam in the lake at Annecy.');
+    const asked = standin.embeddingRequests.length;
+    const chat = await post(heir, `/api/v1/svcloom/shared/${shareId}/chat`, { message: 'Where did you swim?' });
+    expect(chat.statusCode, chat.body).toBe(200);
+    expect(chat.json().data.grounded).toBe(true);
+    expect(standin.embeddingRequests.slice(asked).map((r) => r.input)).toEqual([['Where did you swim?']]);
   });
 });
 

@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import { USERS, type UserRecord } from '../../accounts/sessions.js';
-import type { GrantedAccess } from '../../accounts/grants.js';
-import { chatHistory } from '../../memoir/agent.js';
+import { type GrantedAccess, type GrantRecord, grantState } from '../../accounts/grants.js';
+import { chatDocs, chatHistory } from '../../memoir/agent.js';
 import { heirShareView } from '../../memoir/heirs.js';
 import { getQuestionnaire, journalFor, listJournal } from '../../memoir/memoir.js';
 import { characterOf, insights } from '../../memoir/views.js';
@@ -64,9 +64,30 @@ export const claimMemoirShareTool = defineTool({
   handler: async (input, ctx) => {
     const user = ctx.principal.userId ? await ctx.store.get<UserRecord>(USERS, ctx.principal.userId) : undefined;
     const grant = await ctx.grants.claim(input.code.trim(), user?.email ?? null, ctx.clock.now().toISOString());
+    embedSharedAhead(ctx, grant);
     return heirShareView(grant, ctx.clock.now());
   },
 });
+
+/**
+ * A share claimed open, to talk with: what the heir's chat searches of the memoir has its passages embedded in the
+ * background, in the heir's account where that chat keeps its vectors (src/memoir/embed-ahead.ts), so that the heir's
+ * first question sends the provider the question alone. A share that opens later is embedded by that first question.
+ */
+function embedSharedAhead(ctx: ToolContext, grant: GrantRecord): void {
+  const ahead = ctx.memoirAhead;
+  const now = ctx.clock.now();
+  if (!ahead || grantState(grant, now) !== 'open' || !grant.permissions.includes('chat')) return;
+  ahead.noteFrom(
+    ctx.store,
+    ctx.principal.ownerId,
+    async () => {
+      const opened = await ctx.grants.open(grant.id, 'chat', now);
+      return (await chatDocs(opened.store, opened.grantorId, 'heir')).docs.map((d) => d.text);
+    },
+    () => ctx.clock.now(),
+  );
+}
 
 export const listHeldMemoirSharesTool = defineTool({
   ...HEIR,

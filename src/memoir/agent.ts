@@ -214,7 +214,6 @@ export function publicMessage(m: ChatMessageRecord) {
   return { id: m.id, role: m.role, content: m.content, citations: m.citations, mode: m.mode, createdAt: m.createdAt };
 }
 
-/** The model step of a chat, separated so it can be charged (and refunded when it fails). */
 /** The memoir's profile and the texts a chat of `audience` searches. */
 export async function chatDocs(store: Store, ownerId: string, audience: Audience) {
   const [profile, entries, answers, media] = await Promise.all([
@@ -229,6 +228,7 @@ export async function chatDocs(store: Store, ownerId: string, audience: Audience
   return { profile, docs: memoirDocs({ name: profile?.agentName ?? null, entries, answers, media: shown }) };
 }
 
+/** The model step of a chat, separated so it can be charged (and refunded when it fails). */
 export async function prepareChat(
   store: Store,
   ownerId: string,

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountStore } from '../../src/accounts/tenancy.js';
 import { ConfigError, loadConfig } from '../../src/core/config.js';
@@ -12,7 +13,7 @@ import { passageTexts, windowsWithTerms } from '../../src/memoir/retrieval.js';
 import { type TestServer, startTestServer, tmpStore } from '../helpers.js';
 import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
-import { grant } from './support.js';
+import { grant, multipartBody } from './support.js';
 
 // With a provider configured, what the owner writes has its passages embedded in the background once stored, so that
 // the next chat question sends the provider the question alone (src/memoir/embed-ahead.ts).
@@ -114,6 +115,38 @@ describe('the passages of what the owner writes are embedded ahead of the questi
     expect(standin.embeddingRequests.slice(asked).map((r) => r.input)).toEqual([
       ['What did your father do on Sundays?'],
     ]);
+  });
+
+  it("a photo's caption and the description of it the model gives are embedded too", async () => {
+    const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366aa' } })
+      .jpeg()
+      .toBuffer();
+    const { body, contentType } = multipartBody([
+      { name: 'file', filename: 'jetty.jpg', contentType: 'image/jpeg', data: photo },
+    ]);
+    const uploaded = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/svcloom/media/upload',
+      headers: { ...sessionHeaders(owner, { csrf: true }), 'content-type': contentType },
+      payload: body,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const id = uploaded.json().data.id as string;
+    const before = standin.embeddingRequests.length;
+    const caption = 'Jean and me on the jetty at Annecy, summer 1962.';
+    const captioned = await call(owner, 'PATCH', `/api/v1/svcloom/media/${id}`, { caption });
+    expect(captioned.statusCode, captioned.body).toBe(200);
+    const DESCRIPTION = 'Two people sit on a wooden jetty above blue water. A rowing boat is tied beside them.';
+    standin.answerWith(() => DESCRIPTION);
+    const described = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/svcloom/media/${id}/inference`,
+      headers: sessionHeaders(owner),
+    });
+    expect(described.statusCode, described.body).toBe(200);
+    expect(described.json().data.inference.description).toBe(DESCRIPTION);
+    await ahead().idle();
+    expect(embedded(before).sort()).toEqual([caption, ...passageTexts(DESCRIPTION)].sort());
   });
 
   it('when the provider fails, the passages are left to the next question, which embeds them with it', async () => {

@@ -439,6 +439,31 @@ async function benchStalls(): Promise<void> {
 
 const LONG_ENTRIES = 1000;
 
+/** Stores `texts` as `ownerId`'s journal entries a minute apart, with what each says of the spouse when given. */
+async function putEntries(
+  view: Store,
+  ownerId: string,
+  texts: readonly string[],
+  readings?: readonly StoredSpouseReading[],
+): Promise<void> {
+  await view.transact(async (tx) => {
+    for (const [i, content] of texts.entries()) {
+      const at = Date.UTC(2026, 0, 1) + i * 60_000;
+      const entry: JournalEntry = {
+        id: memoirId('jrn', at),
+        ownerId,
+        authorKey: 'bench',
+        content,
+        mood: null,
+        promptUsed: null,
+        ...(readings ? { spouseReading: readings[i]! } : {}),
+        createdAt: new Date(at).toISOString(),
+      };
+      await tx.put(MEMOIR_JOURNAL, entry);
+    }
+  });
+}
+
 async function benchLongMemoir(): Promise<void> {
   console.log(`\n== memoir: a chat in a memoir of ${LONG_ENTRIES} entries of some 2 kB ==`);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-memoir-'));
@@ -454,22 +479,7 @@ async function benchLongMemoir(): Promise<void> {
     const writing = performance.now() - t;
     const owners = ['acct_BENCHLONGMEMOIRBEFORE0000000', 'acct_BENCHLONGMEMOIRSTORED0000000'] as const;
     for (const [o, ownerId] of owners.entries()) {
-      await accountStore(raw, ownerId).transact(async (tx) => {
-        for (const [i, content] of texts.entries()) {
-          const at = Date.UTC(2026, 0, 1) + i * 60_000;
-          const entry: JournalEntry = {
-            id: memoirId('jrn', at),
-            ownerId,
-            authorKey: 'bench',
-            content,
-            mood: null,
-            promptUsed: null,
-            ...(o === 1 ? { spouseReading: readings[i]! } : {}),
-            createdAt: new Date(at).toISOString(),
-          };
-          await tx.put(MEMOIR_JOURNAL, entry);
-        }
-      });
+      await putEntries(accountStore(raw, ownerId), ownerId, texts, o === 1 ? readings : undefined);
     }
     const ask = (ownerId: string, question: string) =>
       held(() => prepareChat(accountStore(raw, ownerId), ownerId, question));
@@ -536,21 +546,7 @@ async function benchAhead(): Promise<void> {
       let aheadRun = { ms: 0, longest: 0 };
       for (const [o, ownerId] of owners.entries()) {
         const view = accountStore(raw, ownerId);
-        await view.transact(async (tx) => {
-          for (const [i, content] of texts.entries()) {
-            const at = Date.UTC(2026, 0, 1) + i * 60_000;
-            await tx.put(MEMOIR_JOURNAL, {
-              id: memoirId('jrn', at),
-              ownerId,
-              authorKey: 'bench',
-              content,
-              mood: null,
-              promptUsed: null,
-              spouseReading: readings[i]!,
-              createdAt: new Date(at).toISOString(),
-            } satisfies JournalEntry);
-          }
-        });
+        await putEntries(view, ownerId, texts, readings);
         if (o === 1)
           aheadRun = await held(async () => {
             for (const content of texts) ahead.note(view, ownerId, [content], () => new Date());

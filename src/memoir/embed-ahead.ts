@@ -38,6 +38,13 @@ export const AHEAD_BATCH = 64;
  */
 export const AHEAD_MAX_TEXTS = 5_000;
 
+/**
+ * Characters of text all accounts together may have waiting (held in memory until their turn): some 16 MB. Past it a
+ * text is left to the next question, so that many accounts writing at once, or a provider down, cannot make the
+ * waiting texts grow without bound.
+ */
+export const AHEAD_MAX_CHARS = 8_000_000;
+
 interface AccountWork {
   store: Store;
   now: () => Date;
@@ -50,6 +57,7 @@ interface AccountWork {
 export interface EmbedAheadOptions {
   batch?: number;
   maxTexts?: number;
+  maxChars?: number;
 }
 
 /** The background embedding of written passages, for one service (closed with it: `settle`). */
@@ -58,6 +66,9 @@ export class EmbedAhead {
   readonly #log: Logger;
   readonly #batch: number;
   readonly #maxTexts: number;
+  readonly #maxChars: number;
+  /** Characters of the texts waiting, all accounts together. */
+  #chars = 0;
   readonly #accounts = new Map<string, AccountWork>();
   readonly #running = new Set<Promise<void>>();
   #stopped = false;
@@ -68,6 +79,7 @@ export class EmbedAhead {
     this.#log = log;
     this.#batch = opts.batch ?? AHEAD_BATCH;
     this.#maxTexts = opts.maxTexts ?? AHEAD_MAX_TEXTS;
+    this.#maxChars = opts.maxChars ?? AHEAD_MAX_CHARS;
   }
 
   /**
@@ -81,11 +93,12 @@ export class EmbedAhead {
     work ??= { store, now, texts: new Set(), carry: [] };
     for (const text of texts) {
       if (!text.trim() || work.texts.has(text)) continue;
-      if (work.texts.size >= this.#maxTexts) {
+      if (work.texts.size >= this.#maxTexts || this.#chars + text.length > this.#maxChars) {
         this.#left += passageTexts(text).length;
         continue;
       }
       work.texts.add(text);
+      this.#chars += text.length;
     }
     if (!fresh || work.texts.size === 0) return;
     this.#accounts.set(ownerId, work);
@@ -138,10 +151,15 @@ export class EmbedAhead {
     }
   }
 
-  /** Counts the passages of `batch` and of the work still waiting as left to the next question. */
+  /** Counts the passages of `batch` and of the work still waiting as left to the next question, and lets them go. */
   #leave(work: AccountWork, batch: readonly string[]): void {
     this.#left += batch.length + work.carry.length;
-    for (const text of work.texts) this.#left += passageTexts(text).length;
+    for (const text of work.texts) {
+      this.#left += passageTexts(text).length;
+      this.#chars -= text.length;
+    }
+    work.texts.clear();
+    work.carry.length = 0;
   }
 
   /** Up to `batch` passages: those carried over first, then the next texts' (taken off the waiting texts). */
@@ -149,14 +167,20 @@ export class EmbedAhead {
     for (const text of work.texts) {
       if (work.carry.length >= this.#batch) break;
       work.texts.delete(text);
+      this.#chars -= text.length;
       work.carry.push(...passageTexts(text));
     }
     return work.carry.splice(0, this.#batch);
   }
 
-  /** Passages left to the next question so far (past the bound, or after a failure): for tests and the bench. */
+  /** Passages left to the next question so far (past the bounds, or after a failure): for tests and the bench. */
   get left(): number {
     return this.#left;
+  }
+
+  /** Characters of the texts waiting, all accounts together: for tests. */
+  get waitingChars(): number {
+    return this.#chars;
   }
 
   /** Waits until every text noted so far is embedded or left (tests, the bench). */

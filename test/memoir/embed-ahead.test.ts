@@ -159,6 +159,7 @@ describe('the passages of what the owner writes are embedded ahead of the questi
     expect(made.statusCode, made.body).toBe(201);
     await ahead().idle();
     expect(ahead().left).toBe(left + passageTexts(text).length);
+    expect(ahead().waitingChars).toBe(0);
     const asked = standin.embeddingRequests.length;
     const res = await call(owner, 'POST', '/api/v1/svcloom/chat', { message: 'What did the honey taste of?' });
     expect(res.statusCode, res.body).toBe(200);
@@ -317,6 +318,33 @@ describe('in turns across accounts', () => {
     // Each account's vectors in its own account.
     const ofB = await store.store.findBy<EmbeddingRecord>(MEMOIR_EMBEDDINGS, 'ownerId', B);
     expect(ofB).toHaveLength(1);
+  });
+
+  it('holds a bounded number of characters waiting, all accounts together; past it a text is left to the question', async () => {
+    const [carla, carlo, dora, short] = [
+      'Carla remembers the orchard in the rain.',
+      'Carlo remembers the orchard in the sun.',
+      'Dora remembers the orchard in the snow.',
+      'Dora laughed.',
+    ] as const;
+    const ahead = new EmbedAhead(llmOf(standin), createLogger('silent'), {
+      batch: 2,
+      maxChars: carla.length + carlo.length + 20,
+    });
+    const now = () => new Date();
+    const C = 'acct_EMBEDAHEADD0000000000000000';
+    const D = 'acct_EMBEDAHEADE0000000000000000';
+    const asked = standin.embeddingRequests.length;
+    ahead.note(accountStore(store.store, C), C, [carla, carlo], now);
+    expect(ahead.waitingChars).toBe(carla.length + carlo.length);
+    // Dora's first text is past the bound: left to D's next question; a shorter one still fits.
+    ahead.note(accountStore(store.store, D), D, [dora, short], now);
+    expect(ahead.waitingChars).toBe(carla.length + carlo.length + short.length);
+    expect(ahead.left).toBe(1);
+    await ahead.idle();
+    expect(ahead.waitingChars).toBe(0);
+    const sent = standin.embeddingRequests.slice(asked).flatMap((r) => r.input);
+    expect(sent.sort()).toEqual([carla, carlo, short].sort());
   });
 
   it('once settled it sends nothing more and takes no more texts: they are left to the next question', async () => {

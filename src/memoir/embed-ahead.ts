@@ -54,10 +54,17 @@ interface AccountWork {
   carry: string[];
 }
 
+/**
+ * After a failure, how long texts are left to the next question without asking the provider (ms): while it is down
+ * or refusing, each write would otherwise send its own failing requests and log its own warning.
+ */
+export const AHEAD_PAUSE_MS = 60_000;
+
 export interface EmbedAheadOptions {
   batch?: number;
   maxTexts?: number;
   maxChars?: number;
+  pauseMs?: number;
 }
 
 /** The background embedding of written passages, for one service (closed with it: `settle`). */
@@ -67,6 +74,9 @@ export class EmbedAhead {
   readonly #batch: number;
   readonly #maxTexts: number;
   readonly #maxChars: number;
+  readonly #pauseMs: number;
+  /** Until when (performance.now()) texts are left to the question after a failure. */
+  #pausedUntil = 0;
   /** Characters of the texts waiting, all accounts together. */
   #chars = 0;
   readonly #accounts = new Map<string, AccountWork>();
@@ -80,6 +90,7 @@ export class EmbedAhead {
     this.#batch = opts.batch ?? AHEAD_BATCH;
     this.#maxTexts = opts.maxTexts ?? AHEAD_MAX_TEXTS;
     this.#maxChars = opts.maxChars ?? AHEAD_MAX_CHARS;
+    this.#pauseMs = opts.pauseMs ?? AHEAD_PAUSE_MS;
   }
 
   /**
@@ -93,7 +104,11 @@ export class EmbedAhead {
     work ??= { store, now, texts: new Set(), carry: [] };
     for (const text of texts) {
       if (!text.trim() || work.texts.has(text)) continue;
-      if (work.texts.size >= this.#maxTexts || this.#chars + text.length > this.#maxChars) {
+      if (
+        work.texts.size >= this.#maxTexts ||
+        this.#chars + text.length > this.#maxChars ||
+        performance.now() < this.#pausedUntil
+      ) {
         this.#left += passageTexts(text).length;
         continue;
       }
@@ -139,11 +154,13 @@ export class EmbedAhead {
       // Stopped: what was not sent waits for the next question.
       this.#leave(work, []);
     } catch (err) {
-      // The provider failing or busy, the store refusing: what is left waits for the next question, which embeds it.
+      // The provider failing or busy, the store refusing: what is left waits for the next question, which embeds it,
+      // and so do the texts written during a pause (one warning for it, not one per write).
       this.#leave(work, batch);
+      this.#pausedUntil = performance.now() + this.#pauseMs;
       this.#log.warn(
         { err: (err as Error).name, account: ownerId },
-        'memoir: passages could not be embedded ahead; the next question embeds them',
+        'memoir: passages could not be embedded ahead; the next questions embed them, and those written in the next minute',
       );
     } finally {
       // In the same step as the last look at the work: a text noted from here on starts a new run.

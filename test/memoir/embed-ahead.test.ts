@@ -160,11 +160,20 @@ describe('the passages of what the owner writes are embedded ahead of the questi
     await ahead().idle();
     expect(ahead().left).toBe(left + passageTexts(text).length);
     expect(ahead().waitingChars).toBe(0);
+    // A pause follows: what is written in it is left to the question too, without asking the provider again.
+    const paused = standin.embeddingRequests.length;
+    const next = 'The hives were painted blue.';
+    expect((await call(owner, 'POST', '/api/v1/svcloom/journal', { content: next, private: true })).statusCode).toBe(
+      201,
+    );
+    await ahead().idle();
+    expect(standin.embeddingRequests.length).toBe(paused);
+    expect(ahead().left).toBe(left + passageTexts(text).length + 1);
     const asked = standin.embeddingRequests.length;
     const res = await call(owner, 'POST', '/api/v1/svcloom/chat', { message: 'What did the honey taste of?' });
     expect(res.statusCode, res.body).toBe(200);
     expect(standin.embeddingRequests.slice(asked).map((r) => r.input)).toEqual([
-      ['What did the honey taste of?', ...passageTexts(text)],
+      ['What did the honey taste of?', ...passageTexts(text), next],
     ]);
   });
 });

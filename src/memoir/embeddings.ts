@@ -19,6 +19,7 @@ import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import type { Store } from '../store/port.js';
 import type { Config } from '../core/config.js';
 import { withModelPlace } from './model-calls.js';
+import { turn } from './turns.js';
 import { MEMOIR_EMBEDDINGS } from './records.js';
 
 type LlmConfig = NonNullable<Config['llm']>;
@@ -130,6 +131,9 @@ const cacheId = (ownerId: string, model: string, text: string) =>
  */
 export const MANY_VECTOR_READS = 256;
 
+/** Stored vectors decoded between two turns of the event loop (some 6 ms for 1,000 of 1,536 dimensions). */
+export const DECODE_SLICE = 1_000;
+
 /** The stored records among `ids` (those of `ownerId`'s account, through its view `store`). */
 async function storedVectors(store: Store, ownerId: string, ids: readonly string[]): Promise<EmbeddingRecord[]> {
   if (ids.length <= MANY_VECTOR_READS)
@@ -157,7 +161,10 @@ export function cachedEmbedder(llm: LlmConfig, store: Store, ownerId: string, no
         if (kept) known.set(id, kept);
         else unkept.push(id);
       }
+      let decoded = 0;
       for (const r of await storedVectors(store, ownerId, unkept)) {
+        // Thousands of vectors to decode (a first question after a start): other requests get turns between slices.
+        if (++decoded % DECODE_SLICE === 0) await turn();
         const vector = r.model === model ? vectorOf(r) : undefined;
         if (!vector) continue;
         known.set(r.id, vector);

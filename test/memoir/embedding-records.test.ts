@@ -3,6 +3,7 @@ import { accountStore } from '../../src/accounts/tenancy.js';
 import {
   cachedEmbedder,
   type EmbeddingRecord,
+  DECODE_SLICE,
   MANY_VECTOR_READS,
   packVector,
   sizeVectorCache,
@@ -175,6 +176,23 @@ describe('an embedding record', () => {
     await cachedEmbedder(llm, view, owner, () => new Date()).embed(texts.slice(0, 5));
     expect(gets() - before).toBe(5);
     expect(lists()).toBe(2);
+    // Decoded in slices: the event loop turned between them (a turn taken each time it could).
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    let turns = 0;
+    let on = true;
+    const tick = () => {
+      turns++;
+      if (on) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const many = Array.from({ length: 2 * DECODE_SLICE + 10 }, (_, i) => `Another passage, number ${i}.`);
+    await cachedEmbedder(llm, view, owner, () => new Date()).embed(many);
+    const first = turns;
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    await cachedEmbedder(llm, view, owner, () => new Date()).embed(many);
+    on = false;
+    // The second call reads back what the first stored: the lowdb store answers at once, so its turns are the slices'.
+    expect(turns - first).toBeGreaterThanOrEqual(2);
     sizeVectorCache(VECTOR_CACHE_BYTES);
   });
 });

@@ -14,6 +14,7 @@ import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
 import type { IndexValue, Store } from '../../src/store/port.js';
 import { tmpStore } from '../helpers.js';
 import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
+import { ticker } from '../support/loop.js';
 import { overriding } from '../support/store-wrap.js';
 
 // The embeddings a chat keeps are stored as 32-bit floats in base64 (what embedding models give): about a quarter of
@@ -178,21 +179,13 @@ describe('an embedding record', () => {
     expect(lists()).toBe(2);
     // Decoded in slices: the event loop turned between them (a turn taken each time it could).
     sizeVectorCache(VECTOR_CACHE_BYTES);
-    let turns = 0;
-    let on = true;
-    const tick = () => {
-      turns++;
-      if (on) setImmediate(tick);
-    };
-    setImmediate(tick);
     const many = Array.from({ length: 2 * DECODE_SLICE + 10 }, (_, i) => `Another passage, number ${i}.`);
     await cachedEmbedder(llm, view, owner, () => new Date()).embed(many);
-    const first = turns;
     sizeVectorCache(VECTOR_CACHE_BYTES);
+    const loop = ticker();
     await cachedEmbedder(llm, view, owner, () => new Date()).embed(many);
-    on = false;
-    // The second call reads back what the first stored: the lowdb store answers at once, so its turns are the slices'.
-    expect(turns - first).toBeGreaterThanOrEqual(2);
+    // It reads back what the first stored: the lowdb store answers at once, so the loop's turns are the slices'.
+    expect(loop.stop()).toBeGreaterThanOrEqual(2);
     sizeVectorCache(VECTOR_CACHE_BYTES);
   });
 });

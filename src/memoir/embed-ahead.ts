@@ -17,6 +17,7 @@
  * one place at a time, and the other accounts' calls take their turns between its batches. The work runs in the
  * writer's queue turn (the request's account and tier, carried into the background by the queue's async context).
  */
+import { ApiError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Config } from '../core/config.js';
 import type { Store } from '../store/port.js';
@@ -155,9 +156,11 @@ export class EmbedAhead {
       this.#leave(work, []);
     } catch (err) {
       // The provider failing or busy, the store refusing: what is left waits for the next question, which embeds it,
-      // and so do the texts written during a pause (one warning for it, not one per write).
+      // and so do the texts written during a pause (one warning for it, not one per write). The model's places
+      // refusing this account (its own queue full, or the wait too long) is this account's: nobody else pauses.
       this.#leave(work, batch);
-      this.#pausedUntil = performance.now() + this.#pauseMs;
+      if (!(err instanceof ApiError && err.code === 'SERVICE_BUSY'))
+        this.#pausedUntil = performance.now() + this.#pauseMs;
       this.#log.warn(
         { err: (err as Error).name, account: ownerId },
         'memoir: passages could not be embedded ahead; the next questions embed them, and those written in the next minute',

@@ -7,7 +7,7 @@ import { createLogger } from '../../src/core/log.js';
 import { completeDueVerifications } from '../../src/memoir/heirs.js';
 import { EmbedAhead } from '../../src/memoir/embed-ahead.js';
 import type { EmbeddingRecord } from '../../src/memoir/embeddings.js';
-import { configureModelCalls } from '../../src/memoir/model-calls.js';
+import { configureModelCalls, withModelPlace } from '../../src/memoir/model-calls.js';
 import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
 import { passageTexts, windowsWithTerms } from '../../src/memoir/retrieval.js';
 import { type TestServer, startTestServer, tmpStore } from '../helpers.js';
@@ -354,6 +354,36 @@ describe('in turns across accounts', () => {
     expect(ahead.waitingChars).toBe(0);
     const sent = standin.embeddingRequests.slice(asked).flatMap((r) => r.input);
     expect(sent.sort()).toEqual([carla, carlo, short].sort());
+  });
+
+  it("the model's places refusing one account do not pause the others'", async () => {
+    const ahead = new EmbedAhead(llmOf(standin), createLogger('silent'), { batch: 2 });
+    const now = () => new Date();
+    const F = 'acct_EMBEDAHEADF0000000000000000';
+    const G = 'acct_EMBEDAHEADG0000000000000000';
+    // The one place held by another account's call, and a wait limit of 1 ms: F's batch is refused at once.
+    configureModelCalls(1, 1);
+    let release = () => {};
+    const holding = runAsQueueCaller({ account: 'acct_HOLDER', weight: 1 }, () =>
+      withModelPlace(undefined, () => new Promise<void>((r) => (release = r))),
+    );
+    try {
+      runAsQueueCaller({ account: F, weight: 1 }, () =>
+        ahead.note(accountStore(store.store, F), F, ['Felix kept pigeons.'], now),
+      );
+      await ahead.idle();
+      expect(ahead.left).toBe(1);
+    } finally {
+      release();
+      await holding;
+      configureModelCalls(1, undefined);
+    }
+    const asked = standin.embeddingRequests.length;
+    runAsQueueCaller({ account: G, weight: 1 }, () =>
+      ahead.note(accountStore(store.store, G), G, ['Greta sang in the choir.'], now),
+    );
+    await ahead.idle();
+    expect(standin.embeddingRequests.slice(asked).map((r) => r.input)).toEqual([['Greta sang in the choir.']]);
   });
 
   it('once settled it sends nothing more and takes no more texts: they are left to the next question', async () => {

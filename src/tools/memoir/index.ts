@@ -16,13 +16,8 @@ import {
   updateJournalEntryTool,
 } from './journal.js';
 import { exportMemoirTool, exportSharedMemoirTool } from './export.js';
-import {
-  deleteMemoirMediaTool,
-  getMemoirMediaInferenceTool,
-  listMemoirMediaTool,
-  updateMemoirMediaTool,
-  uploadMemoirMediaTool,
-} from './media.js';
+import { deleteMemoirMediaTool, listMemoirMediaTool, updateMemoirMediaTool, uploadMemoirMediaTool } from './media.js';
+import { getMemoirMediaInferenceTool } from './media-inference.js';
 import {
   getSharedMemoirMediaFileTool,
   listSharedMemoirMediaTool,

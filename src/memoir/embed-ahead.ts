@@ -118,9 +118,7 @@ export class EmbedAhead {
     }
     if (!fresh || work.texts.size === 0) return;
     this.#accounts.set(ownerId, work);
-    const run = this.#drain(ownerId, work);
-    this.#running.add(run);
-    void run.finally(() => this.#running.delete(run));
+    this.#track(this.#drain(ownerId, work));
   }
 
   /**
@@ -129,14 +127,20 @@ export class EmbedAhead {
    */
   noteFrom(store: Store, ownerId: string, load: () => Promise<readonly string[]>, now: () => Date): void {
     if (this.#stopped) return;
-    const run = load().then(
-      (texts) => this.note(store, ownerId, texts, now),
-      (err: unknown) =>
-        this.#log.warn(
-          { err: (err as Error).name, account: ownerId },
-          'memoir: texts to embed ahead could not be read; the next question embeds them',
-        ),
+    this.#track(
+      load().then(
+        (texts) => this.note(store, ownerId, texts, now),
+        (err: unknown) =>
+          this.#log.warn(
+            { err: (err as Error).name, account: ownerId },
+            'memoir: texts to embed ahead could not be read; the next question embeds them',
+          ),
+      ),
     );
+  }
+
+  /** Keeps `run` among the work under way (what `idle` and `settle` wait for) until it ends. */
+  #track(run: Promise<void>): void {
     this.#running.add(run);
     void run.finally(() => this.#running.delete(run));
   }

@@ -262,14 +262,46 @@ function startVerificationSweep(services: Services): void {
     completeDueVerifications(services.store, services.clock).catch((err: Error) =>
       services.log.warn({ err: err.name }, 'due verifications could not be completed; trying again later'),
     );
-    if (round++ % REMINDER_EVERY_SWEEPS === 0)
+    if (round++ % REMINDER_EVERY_SWEEPS === 0) {
       sweepReminders(services.store, services.clock).catch((err: Error) =>
         services.log.warn({ err: err.name }, 'check-in reminders could not be queued; trying again later'),
       );
+      void catchUpMemoirs(services);
+    }
   };
   const timer = setInterval(sweep, VERIFICATION_SWEEP_MS);
   timer.unref();
   verificationSweeps.set(services, timer);
+}
+
+/** The catch-up of passages never embedded ahead under way, per open Services (awaited by closeServices). */
+const memoirCatchUps = new WeakMap<Services, Promise<void>>();
+
+/**
+ * Embeds the passages of the memoirs never embedded ahead (src/memoir/embed-catch-up.ts), with a provider configured
+ * and embedding ahead on; one catch-up at a time. Answers when the one under way (or started) ends; never rejects.
+ */
+export function catchUpMemoirs(services: Services): Promise<void> {
+  const ahead = services.memoirAhead;
+  if (!ahead) return Promise.resolve();
+  const running = memoirCatchUps.get(services);
+  if (running) return running;
+  const run = import('./memoir/embed-catch-up.js')
+    .then(({ catchUpAhead }) => catchUpAhead(services.store, ahead, services.clock))
+    .then(
+      (r) => {
+        if (r.caughtUp > 0 || !r.complete)
+          services.log.info(
+            { memoirs: r.caughtUp, complete: r.complete },
+            'memoir: passages of memoirs written before embedded ahead',
+          );
+      },
+      (err: Error) =>
+        services.log.warn({ err: err.name }, 'memoir: the catch-up of passages stopped; the next one goes on'),
+    )
+    .finally(() => memoirCatchUps.delete(services));
+  memoirCatchUps.set(services, run);
+  return run;
 }
 
 /**
@@ -401,6 +433,8 @@ export async function closeServices(services: Services): Promise<void> {
   verificationSweeps.delete(services);
   // Passages being embedded ahead of the questions finish their request; the rest waits for the next question.
   await services.memoirAhead?.settle();
+  // A catch-up under way stops at its memoir (the background embedding takes nothing more once settled).
+  await memoirCatchUps.get(services);
   await services.contracts.close();
   await services.limiter.close?.();
   await services.store.close();

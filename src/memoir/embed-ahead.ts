@@ -21,7 +21,8 @@ import { ApiError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Config } from '../core/config.js';
 import type { Store } from '../store/port.js';
-import { cachedEmbedder } from './embeddings.js';
+import { forgetCaughtUp } from './embed-marks.js';
+import { cachedEmbedder, DEFAULT_EMBEDDING_MODEL } from './embeddings.js';
 import { passageTexts } from './retrieval.js';
 
 type LlmConfig = NonNullable<Config['llm']>;
@@ -53,6 +54,8 @@ interface AccountWork {
   texts: Set<string>;
   /** Passages of texts already taken, waiting for the next batch. */
   carry: string[];
+  /** The run embedding them: true when it ended with every text it took embedded, false when it left some. */
+  run?: Promise<boolean>;
 }
 
 /**
@@ -99,10 +102,41 @@ export class EmbedAhead {
    * in the background. Returns at once; never throws.
    */
   note(store: Store, ownerId: string, texts: readonly string[], now: () => Date): void {
-    if (this.#stopped) return;
+    this.#take(store, ownerId, texts, now);
+  }
+
+  /**
+   * As `note`, and answers, once they are embedded, whether all of `texts` were (false: some were left to the next
+   * question, past a bound, after a failure, or because the service is stopping). For the catch-up of memoirs written
+   * before (./embed-catch-up.ts), which marks an account done only then.
+   */
+  async noteAll(store: Store, ownerId: string, texts: readonly string[], now: () => Date): Promise<boolean> {
+    const { taken, run } = this.#take(store, ownerId, texts, now);
+    return taken && (run ? await run : true);
+  }
+
+  /** Whether `settle` was called: nothing more is taken. */
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  /** The embedding model the vectors are made with. */
+  get model(): string {
+    return this.#llm.embeddingModel ?? DEFAULT_EMBEDDING_MODEL;
+  }
+
+  /** Adds `texts` to the account's waiting texts: whether every one was taken, and the run that embeds them. */
+  #take(
+    store: Store,
+    ownerId: string,
+    texts: readonly string[],
+    now: () => Date,
+  ): { taken: boolean; run: Promise<boolean> | undefined } {
+    if (this.#stopped) return { taken: false, run: undefined };
     let work = this.#accounts.get(ownerId);
     const fresh = !work;
     work ??= { store, now, texts: new Set(), carry: [] };
+    let taken = true;
     for (const text of texts) {
       if (!text.trim() || work.texts.has(text)) continue;
       if (
@@ -111,14 +145,31 @@ export class EmbedAhead {
         performance.now() < this.#pausedUntil
       ) {
         this.#left += passageTexts(text).length;
+        taken = false;
         continue;
       }
       work.texts.add(text);
       this.#chars += text.length;
     }
-    if (!fresh || work.texts.size === 0) return;
-    this.#accounts.set(ownerId, work);
-    this.#track(this.#drain(ownerId, work));
+    if (!taken) this.#forgetDone(store, ownerId);
+    if (fresh && work.texts.size > 0) {
+      this.#accounts.set(ownerId, work);
+      work.run = this.#drain(ownerId, work);
+      this.#track(work.run.then(() => undefined));
+    }
+    return { taken, run: work.run };
+  }
+
+  /**
+   * The account's marks of memoirs embedded whole (./embed-catch-up.ts) no longer hold once a text of it is left to
+   * the question: removed (in the background), so that the next catch-up embeds what was left.
+   */
+  #forgetDone(store: Store, ownerId: string): void {
+    this.#track(
+      forgetCaughtUp(store, ownerId).catch((err: unknown) =>
+        this.#log.warn({ err: (err as Error).name, account: ownerId }, 'memoir: a catch-up mark could not be removed'),
+      ),
+    );
   }
 
   /**
@@ -145,7 +196,7 @@ export class EmbedAhead {
     void run.finally(() => this.#running.delete(run));
   }
 
-  async #drain(ownerId: string, work: AccountWork): Promise<void> {
+  async #drain(ownerId: string, work: AccountWork): Promise<boolean> {
     const embedder = cachedEmbedder(this.#llm, work.store, ownerId, work.now);
     let batch: string[] = [];
     try {
@@ -157,33 +208,40 @@ export class EmbedAhead {
         await embedder.embed(batch);
       }
       // Stopped: what was not sent waits for the next question.
-      this.#leave(work, []);
+      return this.#leave(ownerId, work, []) === 0;
     } catch (err) {
       // The provider failing or busy, the store refusing: what is left waits for the next question, which embeds it,
       // and so do the texts written during a pause (one warning for it, not one per write). The model's places
       // refusing this account (its own queue full, or the wait too long) is this account's: nobody else pauses.
-      this.#leave(work, batch);
+      this.#leave(ownerId, work, batch);
       if (!(err instanceof ApiError && err.code === 'SERVICE_BUSY'))
         this.#pausedUntil = performance.now() + this.#pauseMs;
       this.#log.warn(
         { err: (err as Error).name, account: ownerId },
         'memoir: passages could not be embedded ahead; the next questions embed them, and those written in the next minute',
       );
+      return false;
     } finally {
       // In the same step as the last look at the work: a text noted from here on starts a new run.
       this.#accounts.delete(ownerId);
     }
   }
 
-  /** Counts the passages of `batch` and of the work still waiting as left to the next question, and lets them go. */
-  #leave(work: AccountWork, batch: readonly string[]): void {
-    this.#left += batch.length + work.carry.length;
+  /**
+   * Counts the passages of `batch` and of the work still waiting as left to the next question, and lets them go:
+   * answers how many there were.
+   */
+  #leave(ownerId: string, work: AccountWork, batch: readonly string[]): number {
+    let left = batch.length + work.carry.length;
     for (const text of work.texts) {
-      this.#left += passageTexts(text).length;
+      left += passageTexts(text).length;
       this.#chars -= text.length;
     }
     work.texts.clear();
     work.carry.length = 0;
+    this.#left += left;
+    if (left > 0) this.#forgetDone(work.store, ownerId);
+    return left;
   }
 
   /** Up to `batch` passages: those carried over first, then the next texts' (taken off the waiting texts). */

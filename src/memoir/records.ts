@@ -29,6 +29,12 @@ export const MEMOIR_PHRASES = 'memoir_phrases';
  * heir's cache is the heir's). Id: `memb_<accountId>_<hash of model and text>` (src/memoir/embeddings.ts).
  */
 export const MEMOIR_EMBEDDINGS = 'memoir_embeddings';
+/**
+ * Marks of memoirs whose passages were embedded whole by the catch-up (src/memoir/embed-catch-up.ts), per account
+ * whose vectors they are: `mahd_<accountId>_own` for the account's own memoir, `mahd_<accountId>_<shareId>` for a
+ * memoir shared with it.
+ */
+export const MEMOIR_AHEAD_MARKS = 'memoir_ahead_marks';
 
 const COLLECTIONS = [
   MEMOIR_PROFILES,
@@ -40,6 +46,7 @@ const COLLECTIONS = [
   MEMOIR_CHARACTER,
   MEMOIR_PHRASES,
   MEMOIR_EMBEDDINGS,
+  MEMOIR_AHEAD_MARKS,
 ];
 for (const c of COLLECTIONS) declareTenantCollection(c);
 /** Media files count against the account's storage quota (src/accounts/quota.ts), by the size of each record. */

@@ -1,0 +1,122 @@
+/**
+ * The catch-up of passages never embedded ahead: memoirs written before the service embedded ahead (or while it was
+ * off, or stopped before a run ended, or while the provider failed), and memoirs shared with an heir that opened after
+ * the heir claimed them (nothing is written then: the share opens with time).
+ *
+ * The service runs it in the background soon after it starts and then every quarter of an hour (src/app.ts). Each
+ * memoir not marked done for the configured embedding model has its texts read, as its chat reads them, and handed to
+ * the background embedding (./embed-ahead.ts) in parts, one memoir at a time; once every passage is embedded, the memoir
+ * is marked done (./embed-marks.ts), and later catch-ups pass it by with one read. What is written afterwards is
+ * embedded as it is written; a text of an account left to the question removes the account's marks.
+ *
+ * All of it is the system's work in the model's places (./model-calls.ts): it takes one turn among the accounts'
+ * own calls, however many memoirs it has to go through. It stops at the first memoir it could not finish (the provider
+ * failing, the service stopping): the next catch-up goes on from there.
+ */
+import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
+import { accountStore } from '../accounts/tenancy.js';
+import { GRANTS, type GrantRecord, grantState, openGrant } from '../accounts/grants.js';
+import type { Clock } from '../core/clock.js';
+import type { Store } from '../store/port.js';
+import { chatDocs } from './agent.js';
+import type { EmbedAhead } from './embed-ahead.js';
+import { type AheadMark, markId } from './embed-marks.js';
+import { MEMOIR_AHEAD_MARKS } from './records.js';
+
+/** Texts handed to the background embedding at once: a part of a large memoir, well within its bounds. */
+export const CATCH_UP_TEXTS = 500;
+
+/** Characters handed to the background embedding at once (a quarter of its bound for all accounts together). */
+export const CATCH_UP_CHARS = 2_000_000;
+
+export interface CatchUpResult {
+  /** Memoirs whose passages were all embedded by this catch-up (and marked so). */
+  caughtUp: number;
+  /** Whether it went through every memoir (false: it stopped at one it could not finish). */
+  complete: boolean;
+}
+
+export interface CatchUpOptions {
+  /** Texts per part (CATCH_UP_TEXTS). */
+  partTexts?: number;
+  /** Characters per part (CATCH_UP_CHARS). */
+  partChars?: number;
+}
+
+/**
+ * Hands `texts` to `ahead` in parts, each once the previous one is embedded; answers whether all of them were (a part
+ * left to the question stops it).
+ */
+async function embedAll(
+  ahead: EmbedAhead,
+  view: Store,
+  accountId: string,
+  texts: readonly string[],
+  clock: Clock,
+  opts: CatchUpOptions,
+) {
+  const now = () => clock.now();
+  const maxTexts = opts.partTexts ?? CATCH_UP_TEXTS;
+  const maxChars = opts.partChars ?? CATCH_UP_CHARS;
+  let part: string[] = [];
+  let chars = 0;
+  for (const text of texts) {
+    if (part.length > 0 && (part.length >= maxTexts || chars + text.length > maxChars)) {
+      if (!(await ahead.noteAll(view, accountId, part, now))) return false;
+      part = [];
+      chars = 0;
+    }
+    part.push(text);
+    chars += text.length;
+  }
+  return ahead.noteAll(view, accountId, part, now);
+}
+
+/**
+ * Embeds, through `ahead`, the passages of every memoir in `store` (the whole store: the system's view) not marked
+ * done for `ahead`'s model: each account's own, in that account, and each open share with chat claimed by an heir,
+ * as the heir's chat reads it (no private entry), in the heir's account.
+ */
+export async function catchUpAhead(
+  store: Store,
+  ahead: EmbedAhead,
+  clock: Clock,
+  opts: CatchUpOptions = {},
+): Promise<CatchUpResult> {
+  const model = ahead.model;
+  const done = new Set(
+    (await store.all<AheadMark>(MEMOIR_AHEAD_MARKS)).filter((m) => m.model === model).map((m) => m.id),
+  );
+  let caughtUp = 0;
+  /** Embeds one memoir's texts into `accountId`'s account and marks it; false when it could not finish. */
+  const catchUp = async (accountId: string, source: string, read: () => Promise<readonly string[]>) => {
+    const id = markId(accountId, source);
+    if (done.has(id)) return true;
+    if (ahead.stopped) return false;
+    const view = accountStore(store, accountId);
+    if (!(await embedAll(ahead, view, accountId, await read(), clock, opts))) return false;
+    const mark: AheadMark = { id, ownerId: accountId, source, model, at: clock.now().toISOString() };
+    await view.put(MEMOIR_AHEAD_MARKS, mark);
+    caughtUp += 1;
+    return true;
+  };
+
+  for (const account of await store.all<AccountRecord>(ACCOUNTS)) {
+    // A suspended account asks nothing: its memoir waits, unmarked, for it to be active again.
+    if (account.status === 'suspended') continue;
+    const read = async () => (await chatDocs(accountStore(store, account.id), account.id, 'owner')).docs;
+    if (!(await catchUp(account.id, 'own', async () => (await read()).map((d) => d.text))))
+      return { caughtUp, complete: false };
+  }
+  const now = clock.now();
+  for (const grant of await store.all<GrantRecord>(GRANTS)) {
+    const heir = grant.granteeId;
+    if (!heir || !grant.permissions.includes('chat') || grantState(grant, now) !== 'open') continue;
+    const read = async () => {
+      const opened = await openGrant(store, grant.id, heir, 'chat', now);
+      return (await chatDocs(opened.store, opened.grantorId, 'heir')).docs.map((d) => d.text);
+    };
+    if (!(await catchUp(heir, grant.id, read))) return { caughtUp, complete: false };
+  }
+  return { caughtUp, complete: true };
+}

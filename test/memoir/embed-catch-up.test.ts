@@ -1,0 +1,297 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GRANTS } from '../../src/accounts/grants.js';
+import { ACCOUNTS, type AccountRecord } from '../../src/accounts/records.js';
+import { accountStore } from '../../src/accounts/tenancy.js';
+import { catchUpMemoirs } from '../../src/app.js';
+import { createLogger } from '../../src/core/log.js';
+import { EmbedAhead } from '../../src/memoir/embed-ahead.js';
+import { catchUpAhead } from '../../src/memoir/embed-catch-up.js';
+import type { AheadMark } from '../../src/memoir/embed-marks.js';
+import type { EmbeddingRecord } from '../../src/memoir/embeddings.js';
+import { completeDueVerifications } from '../../src/memoir/heirs.js';
+import { MEMOIR_AHEAD_MARKS, MEMOIR_EMBEDDINGS, MEMOIR_JOURNAL } from '../../src/memoir/records.js';
+import { passageTexts } from '../../src/memoir/retrieval.js';
+import { type TestServer, startTestServer } from '../helpers.js';
+import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
+import { registerUser, sessionHeaders, signIn, type TestSession } from '../support/session.js';
+import { countReads, overriding } from '../support/store-wrap.js';
+import { grant } from './support.js';
+
+// Memoirs written before the service embedded ahead, and shares that opened after their heir claimed them, have their
+// passages embedded by a catch-up in the background, once per memoir and model (src/memoir/embed-catch-up.ts).
+
+const LAKE =
+  'Every summer we drove to the lake at Annecy with the children. We swam until dark and ate cherries on the jetty. ' +
+  'Your grandfather rowed us out to the island once. The water was colder than he had promised.';
+const SHOP = 'My father kept a bicycle shop on Rue Carnot. He mended punctures for a franc and told stories all day.';
+const SECRET = 'Nobody knows I sold the shop at a loss.';
+const ANSWER = 'I grew up above the shop, in two rooms that smelt of rubber and oil.';
+const DAY = 86_400_000;
+const EVM = (n: number) => `0x${String(n).repeat(40).slice(0, 40)}`;
+const llmOf = (standin: OpenAiStandin, embeddingModel = 'standin-embed') => ({
+  baseUrl: standin.baseUrl,
+  apiKey: 'sk-standin',
+  model: 'standin-1',
+  embeddingModel,
+});
+
+describe('the catch-up of memoirs never embedded ahead', () => {
+  let offset = 0;
+  const clock = { now: () => new Date(Date.parse('2026-06-01T09:00:00Z') + offset) };
+  let standin: OpenAiStandin;
+  let server: TestServer;
+  let owner: TestSession;
+  let heir: TestSession;
+  let shareId = '';
+  /** An account registered after the share opened (the clock moved past the first sessions' lifetime). */
+  let late: TestSession;
+  const silent = createLogger('silent');
+  const post = (who: TestSession, url: string, payload: object) =>
+    server.app.inject({ method: 'POST', url, headers: sessionHeaders(who, { csrf: true }), payload });
+  const sent = (from: number) => standin.embeddingRequests.slice(from).flatMap((r) => r.input);
+  const vectorsOf = (account: string) =>
+    server.services.store.findBy<EmbeddingRecord>(MEMOIR_EMBEDDINGS, 'ownerId', account);
+  const marksOf = (account: string) => server.services.store.findBy<AheadMark>(MEMOIR_AHEAD_MARKS, 'ownerId', account);
+
+  beforeAll(async () => {
+    standin = await startOpenAiStandin();
+    standin.answerWith(() => '{"traits": [], "values": []}');
+    // The memoir is written by a service that does not embed ahead (as before this version): nothing is embedded.
+    server = await startTestServer({ clock, config: { llm: llmOf(standin), memoirEmbedAhead: false } });
+    owner = await registerUser(server.app, { name: 'Rose' });
+    for (const [content, isPrivate] of [
+      [LAKE, false],
+      [SHOP, false],
+      [SECRET, true],
+    ] as const)
+      expect((await post(owner, '/api/v1/svcloom/journal', { content, private: isPrivate })).statusCode).toBe(201);
+    const answered = await post(owner, '/api/v1/svcloom/questionnaire/childhood', {
+      answers: [{ questionId: 'childhood.home', answer: ANSWER }],
+    });
+    expect(answered.statusCode, answered.body).toBe(200);
+    // A share claimed while pending, which opens later with time: nothing is written when it opens.
+    const linked = await post(owner, '/api/v1/svcloom/heirs/plans', {
+      label: 'Family',
+      plan: {
+        blockchain: 'evm',
+        ownerAddress: EVM(1),
+        beneficiaries: [{ name: 'Ana', address: EVM(2), percentage: 100 }],
+        deadMansSwitch: { enabled: true, intervalDays: 90 },
+      },
+      heirAccess: { enabled: true, openAfterDays: 7, allowChat: true },
+    });
+    expect(linked.statusCode, linked.body).toBe(201);
+    const code = linked.json().data.codes[0] as { shareId: string; code: string };
+    shareId = code.shareId;
+    heir = await registerUser(server.app);
+    await grant(server, heir.accountId, 5);
+    await grant(server, owner.accountId, 5);
+    const claimed = await post(heir, '/api/v1/svcloom/shared/claim', { code: code.code });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    const reporter = await server.key({ ownerId: owner.accountId, tier: 'public', scopes: ['contracts'] });
+    const fired = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/svcloom/heirs/plans/${linked.json().data.plan.id}/events`,
+      headers: { authorization: `Bearer ${reporter}` },
+      payload: { type: 'deadman.triggered' },
+    });
+    expect(fired.statusCode, fired.body).toBe(200);
+    offset = 8 * DAY;
+    await completeDueVerifications(server.services.store, clock);
+    expect(standin.embeddingRequests).toEqual([]);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await standin?.close();
+  });
+
+  it("embeds each memoir in its account, the shared one as the heir's chat reads it, and marks them done", async () => {
+    const ahead = new EmbedAhead(llmOf(standin), silent, { batch: 4 });
+    const result = await catchUpAhead(server.services.store, ahead, clock);
+    expect(result.complete).toBe(true);
+    const mine = [...passageTexts(LAKE), ...passageTexts(SHOP), SECRET, ANSWER];
+    const shared = [...passageTexts(LAKE), ...passageTexts(SHOP), ANSWER];
+    expect(sent(0).sort()).toEqual([...mine, ...shared].sort());
+    expect(standin.embeddingRequests.every((r) => r.input.length <= 4)).toBe(true);
+    expect(await vectorsOf(owner.accountId)).toHaveLength(mine.length);
+    // The heir's vectors: never the private entry's.
+    expect(await vectorsOf(heir.accountId)).toHaveLength(shared.length);
+    expect((await marksOf(owner.accountId)).map((m) => m.source)).toEqual(['own']);
+    expect((await marksOf(heir.accountId)).map((m) => m.source).sort()).toEqual(['own', shareId].sort());
+    // Every account is marked, those with no memoir too (the heir's own, the operator's...), each once.
+    expect(result.caughtUp).toBe((await server.services.store.all(MEMOIR_AHEAD_MARKS)).length);
+
+    // The owner's and the heir's first questions send the question alone (signed in again: the clock moved past
+    // their first sessions).
+    owner = await signIn(server.app, owner.email, owner.password);
+    heir = await signIn(server.app, heir.email, heir.password);
+    standin.answerWith(() => 'We swam in the lake at Annecy.');
+    const asked = standin.embeddingRequests.length;
+    expect((await post(owner, '/api/v1/svcloom/chat', { message: 'Where did you swim?' })).statusCode).toBe(200);
+    const theirs = await post(heir, `/api/v1/svcloom/shared/${shareId}/chat`, { message: 'Where did you swim?' });
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    expect(theirs.json().data.grounded).toBe(true);
+    expect(standin.embeddingRequests.slice(asked).map((r) => r.input)).toEqual([
+      ['Where did you swim?'],
+      ['Where did you swim?'],
+    ]);
+  });
+
+  it('passes marked memoirs by without reading their texts, until the model changes', async () => {
+    const asked = standin.embeddingRequests.length;
+    const reads = countReads(server.services.store, MEMOIR_JOURNAL);
+    try {
+      const again = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
+      expect(again).toEqual({ caughtUp: 0, complete: true });
+      expect(reads.count()).toBe(0);
+    } finally {
+      reads.restore();
+    }
+    expect(standin.embeddingRequests.length).toBe(asked);
+    // Another embedding model: its vectors are other vectors, made again.
+    const other = await catchUpAhead(
+      server.services.store,
+      new EmbedAhead(llmOf(standin, 'standin-embed-2'), silent),
+      clock,
+    );
+    expect(other.complete).toBe(true);
+    expect(standin.embeddingRequests.slice(asked).every((r) => r.model === 'standin-embed-2')).toBe(true);
+    expect(sent(asked)).toContain(SECRET);
+    expect((await marksOf(owner.accountId)).map((m) => m.model)).toEqual(['standin-embed-2']);
+    // And back: every memoir is read again, and nothing is sent (its vectors for this model are stored).
+    const back = standin.embeddingRequests.length;
+    const restored = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
+    expect(restored).toEqual({ caughtUp: other.caughtUp, complete: true });
+    expect(standin.embeddingRequests.length).toBe(back);
+  });
+
+  it('stops at a memoir it could not finish, and the next catch-up goes on from there', async () => {
+    late = await registerUser(server.app);
+    const text = 'We kept bees behind the house. The honey tasted of lavender.';
+    expect((await post(late, '/api/v1/svcloom/journal', { content: text })).statusCode).toBe(201);
+    // langchain's client tries a failed request once more.
+    standin.failNext(500, 2);
+    const ahead = new EmbedAhead(llmOf(standin), silent);
+    const stopped = await catchUpAhead(server.services.store, ahead, clock);
+    expect(stopped.complete).toBe(false);
+    expect(await marksOf(late.accountId)).toEqual([]);
+    // The embedding that failed pauses for a minute; a catch-up with another goes on at once.
+    const asked = standin.embeddingRequests.length;
+    const resumed = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
+    expect(resumed).toEqual({ caughtUp: 1, complete: true });
+    expect(sent(asked)).toEqual(passageTexts(text));
+    expect((await marksOf(late.accountId)).map((m) => m.source)).toEqual(['own']);
+  });
+
+  it("a text of an account left to the question removes the account's marks, and the next catch-up embeds it", async () => {
+    const ahead = new EmbedAhead(llmOf(standin), silent);
+    const text = 'The hives were painted blue, and my mother named every queen.';
+    // Written and stored, then its embedding fails: left to the question.
+    const made = await post(late, '/api/v1/svcloom/journal', { content: text });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(await marksOf(late.accountId)).toHaveLength(1);
+    standin.failNext(500, 2);
+    ahead.note(accountStore(server.services.store, late.accountId), late.accountId, [text], () => clock.now());
+    await ahead.idle();
+    expect(await marksOf(late.accountId)).toEqual([]);
+    const asked = standin.embeddingRequests.length;
+    const next = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
+    expect(next).toEqual({ caughtUp: 1, complete: true });
+    // Only what was missing: the rest of the memoir is read back from the store.
+    expect(sent(asked)).toEqual(passageTexts(text));
+  });
+
+  it('leaves a suspended account for when it is active again', async () => {
+    const paused = await registerUser(server.app);
+    const text = 'The tram to the harbour ran every twenty minutes.';
+    expect((await post(paused, '/api/v1/svcloom/journal', { content: text })).statusCode).toBe(201);
+    const account = await server.services.store.get<AccountRecord>(ACCOUNTS, paused.accountId);
+    await server.services.store.put(ACCOUNTS, { ...account!, status: 'suspended' });
+    const asked = standin.embeddingRequests.length;
+    const skipped = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
+    expect(skipped).toEqual({ caughtUp: 0, complete: true });
+    expect(standin.embeddingRequests.length).toBe(asked);
+    expect(await marksOf(paused.accountId)).toEqual([]);
+    await server.services.store.put(ACCOUNTS, { ...account!, status: 'active' });
+    const resumed = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
+    expect(resumed).toEqual({ caughtUp: 1, complete: true });
+    expect(sent(asked)).toEqual([text]);
+  });
+
+  it('goes through a memoir larger than the background bounds in parts', async () => {
+    const big = await registerUser(server.app);
+    const entries = Array.from({ length: 8 }, (_, i) => `Letter number ${i} from the long winter in the mountains.`);
+    for (const content of entries)
+      expect((await post(big, '/api/v1/svcloom/journal', { content })).statusCode).toBe(201);
+    const asked = standin.embeddingRequests.length;
+    // Three texts waiting at most: the memoir's eight go in parts of three.
+    const ahead = new EmbedAhead(llmOf(standin), silent, { maxTexts: 3 });
+    const result = await catchUpAhead(server.services.store, ahead, clock, { partTexts: 3 });
+    expect(result).toEqual({ caughtUp: 1, complete: true });
+    expect(ahead.left).toBe(0);
+    expect(sent(asked).sort()).toEqual([...entries].sort());
+    expect(await vectorsOf(big.accountId)).toHaveLength(entries.length);
+  });
+});
+
+describe('the service', () => {
+  it('runs the catch-up with a provider and embedding ahead on, and stops it before its store closes', async () => {
+    const standin = await startOpenAiStandin();
+    standin.answerWith(() => '{"traits": [], "values": []}');
+    const lines: string[] = [];
+    const log = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const server = await startTestServer({ log, config: { llm: llmOf(standin), memoirEmbedAhead: false } });
+    let closed = false;
+    try {
+      const owner = await registerUser(server.app);
+      const post = (content: string) =>
+        server.app.inject({
+          method: 'POST',
+          url: '/api/v1/svcloom/journal',
+          headers: sessionHeaders(owner, { csrf: true }),
+          payload: { content },
+        });
+      expect((await post(LAKE)).statusCode).toBe(201);
+      // Off: no catch-up either.
+      await catchUpMemoirs(server.services);
+      expect(standin.embeddingRequests).toEqual([]);
+
+      server.services.memoirAhead = new EmbedAhead(llmOf(standin), log);
+      await catchUpMemoirs(server.services);
+      expect(standin.embeddingRequests.flatMap((r) => r.input)).toEqual(passageTexts(LAKE));
+      const said = lines.map((l) => JSON.parse(l) as { msg: string; memoirs?: number; complete?: boolean });
+      expect(said.filter((l) => l.msg.includes('memoirs written before'))).toMatchObject([{ complete: true }]);
+
+      // A catch-up under way when the service closes ends with it, before the store closes: nothing fails. (Held in
+      // its read of the shares until the close has begun.)
+      expect((await post(SHOP)).statusCode).toBe(201);
+      await server.services.store.delete(MEMOIR_AHEAD_MARKS, `mahd_${owner.accountId}_own`);
+      const real = server.services.store;
+      let arrive = () => {};
+      let release = () => {};
+      const arrived = new Promise<void>((r) => (arrive = r));
+      const released = new Promise<void>((r) => (release = r));
+      server.services.store = overriding(real, {
+        all: async (collection: string) => {
+          if (collection === GRANTS) {
+            arrive();
+            await released;
+          }
+          return real.all(collection);
+        },
+      });
+      const running = catchUpMemoirs(server.services);
+      await arrived;
+      const closing = server.close();
+      closed = true;
+      await new Promise((r) => setImmediate(r));
+      release();
+      await closing;
+      await running;
+      expect(lines.filter((l) => l.includes('"level":40') || l.includes('"level":50'))).toEqual([]);
+    } finally {
+      if (!closed) await server.close();
+      await standin.close();
+    }
+  });
+});

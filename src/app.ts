@@ -253,14 +253,21 @@ const REMINDER_EVERY_SWEEPS = 15;
 /**
  * Completes due verifications now and then; each sends `verification.complete` once, whichever instance runs it.
  * Every REMINDER_EVERY_SWEEPS rounds (and on the first) it also queues the check-in reminders that came due, each
- * once per lead time and deadline, and prunes the once-keys past their deadline (src/memoir/reminders.ts).
+ * once per lead time and deadline, and prunes the once-keys past their deadline (src/memoir/reminders.ts), and runs
+ * the catch-up of memoirs never embedded ahead (catchUpMemoirs), which also runs after a round that completed
+ * verifications (shares may have opened).
  */
 function startVerificationSweep(services: Services): void {
   if (verificationSweeps.has(services)) return;
   let round = 0;
   const sweep = (): void => {
-    completeDueVerifications(services.store, services.clock).catch((err: Error) =>
-      services.log.warn({ err: err.name }, 'due verifications could not be completed; trying again later'),
+    completeDueVerifications(services.store, services.clock).then(
+      (completed) => {
+        // Shares may have opened: their heirs' chats are caught up now rather than at the next quarter.
+        if (completed > 0) void catchUpMemoirs(services);
+      },
+      (err: Error) =>
+        services.log.warn({ err: err.name }, 'due verifications could not be completed; trying again later'),
     );
     if (round++ % REMINDER_EVERY_SWEEPS === 0) {
       sweepReminders(services.store, services.clock).catch((err: Error) =>
@@ -283,7 +290,8 @@ const memoirCatchUps = new WeakMap<Services, Promise<void>>();
  */
 export function catchUpMemoirs(services: Services): Promise<void> {
   const ahead = services.memoirAhead;
-  if (!ahead) return Promise.resolve();
+  // Stopped: the service is closing (a sweep's verifications may end after closeServices began).
+  if (!ahead || ahead.stopped) return Promise.resolve();
   const running = memoirCatchUps.get(services);
   if (running) return running;
   const run = import('./memoir/embed-catch-up.js')

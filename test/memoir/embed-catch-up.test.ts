@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GRANTS } from '../../src/accounts/grants.js';
 import { ACCOUNTS, type AccountRecord } from '../../src/accounts/records.js';
 import { accountStore } from '../../src/accounts/tenancy.js';
-import { catchUpMemoirs } from '../../src/app.js';
+import { catchUpMemoirs, startDispatcher } from '../../src/app.js';
 import { createLogger } from '../../src/core/log.js';
 import { EmbedAhead } from '../../src/memoir/embed-ahead.js';
 import { catchUpAhead } from '../../src/memoir/embed-catch-up.js';
@@ -235,6 +235,73 @@ describe('the catch-up of memoirs never embedded ahead', () => {
 });
 
 describe('the service', () => {
+  it("runs it a minute after the dispatcher starts, and after a round that opened an heir's share", async () => {
+    // The sweep's minutes, moved by hand (every other timer is real).
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let offset = 0;
+    const clock = { now: () => new Date(Date.parse('2026-06-01T09:00:00Z') + offset) };
+    const standin = await startOpenAiStandin();
+    standin.answerWith(() => '{"traits": [], "values": []}');
+    const server = await startTestServer({ clock, config: { llm: llmOf(standin) } });
+    let dispatcher: { stop(): Promise<void> } | undefined;
+    try {
+      const ahead = server.services.memoirAhead!;
+      expect(ahead).toBeDefined();
+      const owner = await registerUser(server.app, { name: 'Rose' });
+      const post = (who: TestSession, url: string, payload: object) =>
+        server.app.inject({ method: 'POST', url, headers: sessionHeaders(who, { csrf: true }), payload });
+      // Written as before this version: nothing noted.
+      server.services.memoirAhead = undefined;
+      expect((await post(owner, '/api/v1/svcloom/journal', { content: LAKE })).statusCode).toBe(201);
+      server.services.memoirAhead = ahead;
+      const linked = await post(owner, '/api/v1/svcloom/heirs/plans', {
+        label: 'Family',
+        plan: {
+          blockchain: 'evm',
+          ownerAddress: EVM(1),
+          beneficiaries: [{ name: 'Ana', address: EVM(2), percentage: 100 }],
+          deadMansSwitch: { enabled: true, intervalDays: 90 },
+        },
+        heirAccess: { enabled: true, openAfterDays: 7, allowChat: true },
+      });
+      expect(linked.statusCode, linked.body).toBe(201);
+      const heir = await registerUser(server.app);
+      const claimed = await post(heir, '/api/v1/svcloom/shared/claim', { code: linked.json().data.codes[0].code });
+      expect(claimed.statusCode, claimed.body).toBe(200);
+      await ahead.idle();
+      expect(standin.embeddingRequests).toEqual([]);
+
+      dispatcher = startDispatcher(server.services);
+      vi.advanceTimersByTime(60_000);
+      await vi.waitFor(() => expect(standin.embeddingRequests.flatMap((r) => r.input)).toEqual(passageTexts(LAKE)));
+      await vi.waitFor(async () => expect(await server.services.store.all(MEMOIR_AHEAD_MARKS)).toHaveLength(3));
+
+      // The switch fires; a week later the next round completes the verification and the share opens.
+      const reporter = await server.key({ ownerId: owner.accountId, tier: 'public', scopes: ['contracts'] });
+      const fired = await server.app.inject({
+        method: 'POST',
+        url: `/api/v1/svcloom/heirs/plans/${linked.json().data.plan.id}/events`,
+        headers: { authorization: `Bearer ${reporter}` },
+        payload: { type: 'deadman.triggered' },
+      });
+      expect(fired.statusCode, fired.body).toBe(200);
+      offset = 8 * DAY;
+      const asked = standin.embeddingRequests.length;
+      vi.advanceTimersByTime(60_000);
+      await vi.waitFor(async () =>
+        expect(
+          await server.services.store.findBy<EmbeddingRecord>(MEMOIR_EMBEDDINGS, 'ownerId', heir.accountId),
+        ).toHaveLength(passageTexts(LAKE).length),
+      );
+      expect(standin.embeddingRequests.slice(asked).flatMap((r) => r.input)).toEqual(passageTexts(LAKE));
+    } finally {
+      vi.useRealTimers();
+      await dispatcher?.stop();
+      await server.close();
+      await standin.close();
+    }
+  });
+
   it('runs the catch-up with a provider and embedding ahead on, and stops it before its store closes', async () => {
     const standin = await startOpenAiStandin();
     standin.answerWith(() => '{"traits": [], "values": []}');

@@ -23,19 +23,27 @@
  *   passages embedded ahead as they were written (src/memoir/embed-ahead.ts). Baseline: the same question when nothing
  *   was embedded ahead, every passage sent to the provider with it.
  *
- *   npx tsx bench/memoir.ts [character] [text] [voice] [stalls] [long] [growth] [ahead]    (all seven without arguments)
+ * - the catch-up of memoirs written before embedding ahead (src/memoir/embed-catch-up.ts): CATCHUP_ACCOUNTS accounts,
+ *   CATCHUP_MEMOIRS of them with memoirs of CATCHUP_ENTRIES entries of some 2 kB, none embedded: the first catch-up,
+ *   then the first question in a caught-up memoir (baseline: the first question in a memoir not caught up), then a
+ *   catch-up with every memoir marked done (baseline: the same catch-up without the marks, every memoir read again).
+ *
+ *   npx tsx bench/memoir.ts [character] [text] [voice] [stalls] [long] [growth] [ahead] [catchup]    (all eight
+ *   without arguments)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
+import { ACCOUNTS, newAccount } from '../src/accounts/records.js';
 import { accountStore } from '../src/accounts/tenancy.js';
 import { STORE_INDEXES } from '../src/app.js';
 import type { Clock } from '../src/core/clock.js';
 import { createLogger } from '../src/core/log.js';
 import { prepareChat } from '../src/memoir/agent.js';
 import { EmbedAhead } from '../src/memoir/embed-ahead.js';
+import { catchUpAhead } from '../src/memoir/embed-catch-up.js';
 import { cachedEmbedder, sizeVectorCache, VECTOR_CACHE_BYTES } from '../src/memoir/embeddings.js';
 import { passageTexts } from '../src/memoir/retrieval.js';
 import { spouseReadingFor, type StoredSpouseReading } from '../src/memoir/spouse.js';
@@ -44,6 +52,7 @@ import { addJournalEntry } from '../src/memoir/memoir.js';
 import { insights } from '../src/memoir/views.js';
 import {
   MEMOIR_CHARACTER,
+  MEMOIR_AHEAD_MARKS,
   MEMOIR_JOURNAL,
   MEMOIR_PHRASES,
   memoirId,
@@ -273,6 +282,7 @@ export async function benchMemoir(parts: readonly string[] = []): Promise<void> 
   if (wanted('long')) await benchLongMemoir();
   if (wanted('growth')) await benchGrowth();
   if (wanted('ahead')) await benchAhead();
+  if (wanted('catchup')) await benchCatchUp();
 }
 
 // ---------------------------------------------------------------------------
@@ -579,6 +589,101 @@ async function benchAhead(): Promise<void> {
           `  ${label} ${what.padEnd(50)} ${fmt(r.ms, 0).padStart(6)} ms = ${fmt(r.ms / before.ms, 3)}x the baseline, ` +
             `${r.requests} request(s) to the provider with ${r.inputs} input(s), the event loop held at most ${fmt(r.longest, 0)} ms`,
         );
+    });
+  } finally {
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    await standin.close();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The catch-up of memoirs written before embedding ahead
+
+const CATCHUP_ACCOUNTS = 1000;
+const CATCHUP_MEMOIRS = 10;
+const CATCHUP_ENTRIES = 30;
+
+/** See the file's comment: on lowdb and PostgreSQL, the OpenAI stand-in in a process of its own. */
+async function benchCatchUp(): Promise<void> {
+  console.log(
+    `\n== memoir: the catch-up of ${CATCHUP_MEMOIRS} memoirs of ${CATCHUP_ENTRIES} entries among ${CATCHUP_ACCOUNTS} accounts ==`,
+  );
+  const standin = await standinProcess();
+  const llm = { baseUrl: standin.baseUrl, apiKey: 'sk-standin', model: 'standin-1', embeddingModel: 'standin-embed' };
+  const clock: Clock = { now: () => new Date() };
+  try {
+    const parts = storyEntries(CATCHUP_MEMOIRS * CATCHUP_ENTRIES * 5);
+    const memoirs = Array.from({ length: CATCHUP_MEMOIRS }, (_, m) =>
+      Array.from({ length: CATCHUP_ENTRIES }, (_, i) => {
+        const at = (m * CATCHUP_ENTRIES + i) * 5;
+        return parts.slice(at, at + 5).join(' ');
+      }),
+    );
+    const readings = new Map<string, StoredSpouseReading>();
+    for (const text of memoirs.flat()) readings.set(text, await spouseReadingFor(text));
+    await import('@langchain/openai');
+    await onBothStores('catchup', async (label, raw) => {
+      sizeVectorCache(VECTOR_CACHE_BYTES);
+      const ids: string[] = [];
+      await raw.transact(async (tx) => {
+        for (let i = 0; i < CATCHUP_ACCOUNTS; i++) {
+          const account = newAccount({ name: `bench ${i}`, tier: 'partner', kind: 'customer' }, clock);
+          ids.push(account.id);
+          await tx.put(ACCOUNTS, account);
+        }
+      });
+      // The memoirs spread among the accounts, as they would be.
+      const owners = memoirs.map((_, m) => ids[Math.floor(((m + 0.5) * CATCHUP_ACCOUNTS) / CATCHUP_MEMOIRS)]!);
+      for (const [m, ownerId] of owners.entries()) {
+        const texts = memoirs[m]!;
+        await putEntries(
+          accountStore(raw, ownerId),
+          ownerId,
+          texts,
+          texts.map((t) => readings.get(t)!),
+        );
+      }
+      const ask = async (ownerId: string) => {
+        sizeVectorCache(VECTOR_CACHE_BYTES);
+        forgetReadings();
+        const from = (await standin.embeddingInputs()).length;
+        const view = accountStore(raw, ownerId);
+        const embedder = cachedEmbedder(llm, view, ownerId, () => new Date());
+        const r = await held(() => prepareChat(view, ownerId, 'Where did I travel with Maria?', 'owner', embedder));
+        const asked = (await standin.embeddingInputs()).slice(from);
+        return { ...r, requests: asked.length, inputs: asked.reduce((n, q) => n + q.length, 0) };
+      };
+      const catchUp = async () => {
+        sizeVectorCache(VECTOR_CACHE_BYTES);
+        const from = (await standin.embeddingInputs()).length;
+        let result = { caughtUp: 0, complete: false };
+        const r = await held(async () => {
+          result = await catchUpAhead(raw, new EmbedAhead(llm, createLogger('silent')), clock);
+        });
+        const asked = (await standin.embeddingInputs()).slice(from);
+        return { ...r, ...result, requests: asked.length, inputs: asked.reduce((n, q) => n + q.length, 0) };
+      };
+      // The person waiting on a memoir not caught up (the last one: the catch-up reaches it last).
+      const before = await ask(owners.at(-1)!);
+      const first = await catchUp();
+      const after = await ask(owners[0]!);
+      const marked = await catchUp();
+      const marks = await raw.all<{ id: string }>(MEMOIR_AHEAD_MARKS);
+      await raw.transact(async (tx) => {
+        for (const m of marks) await tx.delete(MEMOIR_AHEAD_MARKS, m.id);
+      });
+      const unmarked = await catchUp();
+      const line = (what: string, r: { ms: number; longest: number }, base: number, more: string) =>
+        console.log(
+          `  ${label} ${what.padEnd(52)} ${fmt(r.ms, 0).padStart(6)} ms = ${fmt(r.ms / base, 3)}x the baseline, ` +
+            `the event loop held at most ${fmt(r.longest, 0)} ms; ${more}`,
+        );
+      const sent = (r: { requests: number; inputs: number }) => `${r.requests} request(s), ${r.inputs} input(s)`;
+      line('first catch-up (in the background)', first, first.ms, `${first.caughtUp} memoirs marked, ${sent(first)}`);
+      line('baseline: first question, memoir not caught up', before, before.ms, sent(before));
+      line('first question, memoir caught up', after, before.ms, sent(after));
+      line('baseline: a catch-up, no memoir marked', unmarked, unmarked.ms, sent(unmarked));
+      line('a catch-up, every memoir marked', marked, unmarked.ms, `${marked.caughtUp} marked, ${sent(marked)}`);
     });
   } finally {
     sizeVectorCache(VECTOR_CACHE_BYTES);
